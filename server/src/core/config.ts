@@ -1,0 +1,159 @@
+// config.toml: every key optional, every value checked. A bad value is an error naming the key,
+// never a silent default (format.md).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse as parseToml } from 'smol-toml';
+import { ConfigError, errorMessage } from './errors.ts';
+
+export interface Config {
+  storage: { directory: string | null };
+  behavior: {
+    require_write_confirmation: boolean;
+    default_max_results: number;
+    recency_half_life_days: number;
+    verification_stale_days: number;
+    pending_ttl_minutes: number;
+    max_body_chars: number;
+  };
+  scopes: { allowed: string[] };
+  telemetry: { enabled: boolean; max_bytes: number };
+  hooks: { session_start: boolean };
+  search: { synonyms: Record<string, string[]> };
+}
+
+export function defaultConfig(): Config {
+  return {
+    storage: { directory: null },
+    behavior: {
+      require_write_confirmation: false,
+      default_max_results: 5,
+      recency_half_life_days: 30,
+      verification_stale_days: 30,
+      pending_ttl_minutes: 60,
+      max_body_chars: 20000,
+    },
+    scopes: { allowed: [] },
+    telemetry: { enabled: true, max_bytes: 10_000_000 },
+    hooks: { session_start: true },
+    search: { synonyms: {} },
+  };
+}
+
+type Kind = 'bool' | 'int' | 'string' | 'string[]' | 'synonyms';
+interface KeySpec {
+  kind: Kind;
+  min?: number;
+  max?: number;
+}
+
+const SPEC: Record<string, Record<string, KeySpec>> = {
+  storage: { directory: { kind: 'string' } },
+  behavior: {
+    require_write_confirmation: { kind: 'bool' },
+    default_max_results: { kind: 'int', min: 1, max: 50 },
+    recency_half_life_days: { kind: 'int', min: 1, max: 36500 },
+    verification_stale_days: { kind: 'int', min: 1, max: 36500 },
+    pending_ttl_minutes: { kind: 'int', min: 1, max: 525600 },
+    max_body_chars: { kind: 'int', min: 100, max: 1_000_000 },
+  },
+  scopes: { allowed: { kind: 'string[]' } },
+  telemetry: { enabled: { kind: 'bool' }, max_bytes: { kind: 'int', min: 10_000, max: 10_000_000_000 } },
+  hooks: { session_start: { kind: 'bool' } },
+  search: { synonyms: { kind: 'synonyms' } },
+};
+
+function describe(v: unknown): string {
+  return typeof v === 'string' ? JSON.stringify(v) : Array.isArray(v) ? 'an array' : String(v);
+}
+
+function checkValue(key: string, spec: KeySpec, v: unknown): unknown {
+  switch (spec.kind) {
+    case 'bool':
+      if (typeof v !== 'boolean') throw new ConfigError(`config key ${key} must be true or false, got ${describe(v)}`);
+      return v;
+    case 'int': {
+      const n = typeof v === 'bigint' ? Number(v) : v;
+      if (typeof n !== 'number' || !Number.isInteger(n)) {
+        throw new ConfigError(`config key ${key} must be a whole number, got ${describe(v)}`);
+      }
+      if ((spec.min !== undefined && n < spec.min) || (spec.max !== undefined && n > spec.max)) {
+        throw new ConfigError(`config key ${key} must be between ${spec.min} and ${spec.max}, got ${n}`);
+      }
+      return n;
+    }
+    case 'string':
+      if (typeof v !== 'string' || v.trim() === '') {
+        throw new ConfigError(`config key ${key} must be a non-empty string, got ${describe(v)}`);
+      }
+      return v;
+    case 'string[]':
+      if (!Array.isArray(v) || v.some((s) => typeof s !== 'string' || s === '')) {
+        throw new ConfigError(`config key ${key} must be an array of non-empty strings`);
+      }
+      return v;
+    case 'synonyms': {
+      if (typeof v !== 'object' || v === null || Array.isArray(v)) {
+        throw new ConfigError(`config key ${key} must be a table of term = ["synonym", ...]`);
+      }
+      const out: Record<string, string[]> = {};
+      for (const [term, list] of Object.entries(v)) {
+        if (!Array.isArray(list) || list.some((s) => typeof s !== 'string' || s.trim() === '')) {
+          throw new ConfigError(`config key ${key}.${term} must be an array of non-empty strings`);
+        }
+        out[term.toLowerCase()] = list.map((s: string) => s.toLowerCase());
+      }
+      return out;
+    }
+    default:
+      spec.kind satisfies never;
+      throw new ConfigError(`config key ${key}: unknown kind`);
+  }
+}
+
+/** Validates a parsed TOML document against the known keys. Unknown keys are errors too. */
+export function configFromObject(doc: Record<string, unknown>): Config {
+  const cfg = defaultConfig() as unknown as Record<string, Record<string, unknown>>;
+  for (const [section, body] of Object.entries(doc)) {
+    const spec = SPEC[section];
+    if (!spec) {
+      throw new ConfigError(`config section [${section}] is not known: use one of ${Object.keys(SPEC).map((s) => `[${s}]`).join(', ')}`);
+    }
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+      throw new ConfigError(`config key ${section} must be a table ([${section}])`);
+    }
+    for (const [key, value] of Object.entries(body)) {
+      const ks = spec[key];
+      if (!ks) {
+        throw new ConfigError(`config key ${section}.${key} is not known: use one of ${Object.keys(spec).map((k) => `${section}.${k}`).join(', ')}`);
+      }
+      cfg[section]![key] = checkValue(`${section}.${key}`, ks, value);
+    }
+  }
+  return cfg as unknown as Config;
+}
+
+export function parseConfigText(text: string, file = 'config.toml'): Config {
+  let doc: Record<string, unknown>;
+  try {
+    doc = parseToml(text) as Record<string, unknown>;
+  } catch (err) {
+    throw new ConfigError(`${file} is not valid TOML: ${errorMessage(err).split('\n')[0]}`);
+  }
+  return configFromObject(doc);
+}
+
+/** Reads `<dir>/config.toml`; a missing file means all defaults. */
+export function loadConfigFile(file: string): Config {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return defaultConfig();
+    throw new ConfigError(`cannot read ${file}: ${errorMessage(err)}`);
+  }
+  return parseConfigText(text, file);
+}
+
+export function configPath(storeDir: string): string {
+  return join(storeDir, 'config.toml');
+}

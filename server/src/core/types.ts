@@ -1,0 +1,58 @@
+// The shapes of the on-disk format (shared/spec/format.md), shared by every core module.
+
+export const SCHEMA_VERSION = 1;
+export const CONFIDENCES = ['low', 'medium', 'high'] as const;
+export const SOURCES = ['explicit-statement', 'inferred', 'user-correction'] as const;
+export const CATEGORIES = ['fact', 'user-inference'] as const;
+
+export type Confidence = (typeof CONFIDENCES)[number];
+export type Source = (typeof SOURCES)[number];
+export type Category = (typeof CATEGORIES)[number];
+
+export interface Origin {
+  cwd: string | null;
+  repo: string | null;
+  branch: string | null;
+  worktree_root: string | null;
+}
+
+/** One memory as cairn understands it: the known frontmatter keys plus the body. */
+export interface MemoryRecord {
+  id: string;
+  created: string;
+  updated: string;
+  scopes: string[];
+  confidence: Confidence;
+  source: Source;
+  category: Category;
+  last_verified_at: string | null;
+  expires: string | null;
+  origin: Origin;
+  body: string;
+  /** Tombstone keys; present only on removed memories. */
+  removed?: string;
+  removed_reason?: string;
+  removed_session?: string | null;
+}
+
+/** A record as loaded from a file: where it lives and what the file looked like. */
+export interface StoredMemory extends MemoryRecord {
+  /** Absolute path of the file. */
+  file: string;
+  tombstoned: boolean;
+  /** size and mtime of the file when read: the cheap change check. */
+  size: number;
+  mtimeMs: number;
+  /**
+   * Top-level frontmatter blocks cairn does not know, verbatim, in file order.
+   * Written back byte-for-byte (forward compatibility).
+   */
+  extra: string[];
+  /** true when the file had no id and one was assigned in memory (written on next write-back). */
+  idAssigned?: boolean;
+}
+
+export interface SkippedFile {
+  file: string;
+  reason: string;
+}
