@@ -1,0 +1,26 @@
+// Runs every server/test/**/*.test.ts with node's built-in runner (tsx strips the types;
+// Node 20's --test takes no globs). Extra args narrow the set: `npm test -- search`.
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+
+function walk(dir) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? walk(join(dir, e.name)) : e.name.endsWith('.test.ts') ? [join(dir, e.name)] : [],
+  );
+}
+
+const filters = process.argv.slice(2);
+const files = walk('server/test')
+  .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)))
+  .sort();
+if (files.length === 0) {
+  console.error(`no test files match ${filters.join(' ')}`);
+  process.exit(1);
+}
+const r = spawnSync(
+  process.execPath,
+  ['--import', 'tsx', '--test', '--test-reporter=spec', `--test-concurrency=${process.env.CAIRN_TEST_CONCURRENCY ?? 2}`, ...files],
+  { stdio: 'inherit' },
+);
+process.exit(r.status ?? 1);

@@ -1,0 +1,65 @@
+// Durable file primitives. Invariant: a crash at any instant leaves either the old or the new
+// file, never a torn one (format.md "Every write is atomic").
+import { promises as fsp, constants } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+
+export const DIR_MODE = 0o700;
+export const FILE_MODE = 0o600;
+
+/** Temp files start with '.' and end in '.tmp', so no loader ever mistakes them for memories. */
+export function tempPathFor(target: string): string {
+  return join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+}
+
+export function isTempName(name: string): boolean {
+  return name.startsWith('.') && name.endsWith('.tmp');
+}
+
+export async function fsyncDir(dir: string): Promise<void> {
+  let fh: fsp.FileHandle | undefined;
+  try {
+    fh = await fsp.open(dir, constants.O_RDONLY);
+    await fh.sync();
+  } catch (err) {
+    // Some filesystems refuse fsync on a directory; the rename itself is still atomic there.
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== 'EINVAL' && code !== 'EISDIR' && code !== 'EPERM') throw err;
+  } finally {
+    await fh?.close();
+  }
+}
+
+export async function ensureDir(dir: string): Promise<void> {
+  await fsp.mkdir(dir, { recursive: true, mode: DIR_MODE });
+}
+
+/** temp file (0600) + fsync + rename over the target + fsync of the directory. */
+export async function writeFileAtomic(target: string, data: string | Buffer): Promise<void> {
+  const tmp = tempPathFor(target);
+  // 'wx': never follow or clobber something already at the temp name (it is random anyway).
+  const fh = await fsp.open(tmp, 'wx', FILE_MODE);
+  try {
+    await fh.writeFile(data);
+    await fh.sync();
+  } catch (err) {
+    await fh.close().catch(() => {});
+    await fsp.rm(tmp, { force: true });
+    throw err;
+  }
+  await fh.close();
+  try {
+    await fsp.rename(tmp, target);
+  } catch (err) {
+    await fsp.rm(tmp, { force: true });
+    throw err;
+  }
+  await fsyncDir(dirname(target));
+}
+
+/** Moves a file atomically (same filesystem) and makes both directory entries durable. */
+export async function moveFileDurable(from: string, to: string): Promise<void> {
+  await fsp.rename(from, to);
+  await fsyncDir(dirname(to));
+  if (dirname(from) !== dirname(to)) await fsyncDir(dirname(from));
+}

@@ -1,0 +1,139 @@
+// Pieces every operation shares: id checks with their four distinct errors, the common hit
+// fields of tools.md, visibility (expired / disabled), cursors.
+import type { Cairn } from '../cairn.ts';
+import { MalformedIdError, NotFoundError, TombstonedError, ValidationError } from '../errors.ts';
+import { isUlid } from '../ids.ts';
+import { originRepoKey } from '../origin.ts';
+import { computeSignals, type HitSignals } from '../trust/signals.ts';
+import type { Origin, StoredMemory } from '../types.ts';
+
+export const MAX_IDS_PER_CALL = 10;
+
+/** Normalizes an id argument; a string that cannot be a ULID is its own error. */
+export function checkId(id: unknown, arg = 'id'): string {
+  if (typeof id !== 'string' || id.trim() === '') throw new ValidationError(`${arg} must be a memory id (a 26-character ULID like 01JQ3Z8V7M2K4T6Y9B1C3D5F7H)`);
+  const up = id.trim().toUpperCase();
+  if (!isUlid(up)) {
+    const shown = id.length > 40 ? `${JSON.stringify(id.slice(0, 40))}...` : JSON.stringify(id);
+    throw new MalformedIdError(`${arg} ${shown} is not a memory id: ids are 26-character ULIDs like 01JQ3Z8V7M2K4T6Y9B1C3D5F7H`);
+  }
+  return up;
+}
+
+export function tombstonedMessage(t: StoredMemory): string {
+  return `memory ${t.id} was removed on ${t.removed?.slice(0, 10)} (reason: ${JSON.stringify(t.removed_reason ?? '')}); memory_restore brings it back`;
+}
+
+/** The active memory with this id, or the specific error for why there is none. */
+export function requireActive(c: Cairn, rawId: unknown, arg = 'id'): StoredMemory {
+  const id = checkId(rawId, arg);
+  const m = c.store.get(id);
+  if (m) return m;
+  const t = c.store.getTombstone(id);
+  if (t) throw new TombstonedError(tombstonedMessage(t));
+  throw new NotFoundError(`no memory with id ${id}`);
+}
+
+export function isExpired(m: StoredMemory, now: Date): boolean {
+  return m.expires !== null && Date.parse(m.expires) <= now.getTime();
+}
+
+export function isDisabled(c: Cairn, m: StoredMemory): boolean {
+  if (c.disabledScopes.size === 0) return false;
+  // A memory is hidden when any of its scopes is disabled or nested under a disabled scope.
+  return m.scopes.some((s) => {
+    for (const d of c.disabledScopes) if (s === d || s.startsWith(`${d}:`)) return true;
+    return false;
+  });
+}
+
+/** Search and list show neither expired nor disabled memories. */
+export function isVisible(c: Cairn, m: StoredMemory, now: Date): boolean {
+  return !isExpired(m, now) && !isDisabled(c, m);
+}
+
+/** auto_scope: memories from the caller's repo plus memories from no repo. */
+export function inCallerRepo(c: Cairn, origin: Origin): boolean {
+  const key = originRepoKey(origin);
+  return key === null || (c.caller.repoKey !== null && key === c.caller.repoKey);
+}
+
+export interface HitFields extends HitSignals {
+  id: string;
+  scopes: string[];
+  confidence: string;
+  category: string;
+  created: string;
+  updated: string;
+  last_verified_at: string | null;
+}
+
+export function signalContext(c: Cairn) {
+  return { config: c.config, caller: c.caller, now: c.now(), env: c.env };
+}
+
+/** Common hit fields for a batch (one signals pass for all, so git runs once per call). */
+export async function hitFields(c: Cairn, mems: readonly StoredMemory[], detail = false): Promise<HitFields[]> {
+  const sig = await computeSignals(signalContext(c), mems, { detail });
+  return mems.map((m) => {
+    const s = sig.get(m.id)!;
+    const { path_drift, commit_drift, ...common } = s;
+    void path_drift;
+    void commit_drift;
+    return {
+      id: m.id,
+      scopes: m.scopes,
+      confidence: m.confidence,
+      category: m.category,
+      created: m.created,
+      updated: m.updated,
+      last_verified_at: m.last_verified_at,
+      ...common,
+      ...(detail ? { path_drift: s.path_drift, commit_drift: s.commit_drift } : {}),
+    } as HitFields;
+  });
+}
+
+/** First sentence of a body, at most 80 chars, cut at a word boundary. */
+export function summarize(body: string, max = 80): string {
+  const flat = body.replace(/\s+/g, ' ').trim();
+  const m = /^(.+?[.!?])(?:\s|$)/.exec(flat);
+  const first = m ? m[1]! : flat;
+  if (first.length <= max) return first;
+  const cut = first.slice(0, max - 1);
+  const sp = cut.lastIndexOf(' ');
+  return `${(sp > max / 2 ? cut.slice(0, sp) : cut).replace(/[\s,;:.-]+$/, '')}…`;
+}
+
+// Cursors are opaque to callers: base64url of the last id returned. Keyset paging by id (ULIDs
+// sort by creation) stays correct when memories are added or removed between pages.
+export function encodeCursor(lastId: string): string {
+  return Buffer.from(`v1:${lastId}`).toString('base64url');
+}
+export function decodeCursor(cursor: unknown): string {
+  if (typeof cursor !== 'string' || cursor === '') throw new ValidationError('cursor must be the next_cursor string from a previous page');
+  const text = Buffer.from(cursor, 'base64url').toString('utf8');
+  const m = /^v1:([0-9A-HJKMNP-TV-Z]{26})$/.exec(text);
+  if (!m) throw new ValidationError(`cursor ${JSON.stringify(cursor.slice(0, 40))} was not issued by this server: pass next_cursor from a previous page, or omit it to start over`);
+  return m[1]!;
+}
+
+export function checkLimit(v: unknown, arg: string, max: number, dflt: number): number {
+  if (v === undefined || v === null) return dflt;
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > max) throw new ValidationError(`${arg} must be a whole number from 1 to ${max}, got ${JSON.stringify(v)}`);
+  return v;
+}
+
+export function pageById<T extends { id: string }>(items: T[], limit: number, cursor: unknown): { page: T[]; next_cursor: string | null } {
+  // Newest first: ULIDs descending.
+  items.sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+  let start = 0;
+  if (cursor !== undefined && cursor !== null) {
+    const after = decodeCursor(cursor);
+    start = items.findIndex((m) => m.id < after);
+    if (start === -1) start = items.length;
+  }
+  const page = items.slice(start, start + limit);
+  const more = start + limit < items.length;
+  return { page, next_cursor: more && page.length ? encodeCursor(page[page.length - 1]!.id) : null };
+}

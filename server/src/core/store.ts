@@ -1,0 +1,396 @@
+// The file-backed store: the markdown files are the source of truth; this class keeps an
+// in-memory view of them (id -> record) that every read uses, and performs every change as an
+// atomic file operation under the cross-process lock.
+//
+// Identity is the frontmatter id, never the file name. A record is a tombstone when it carries
+// `removed`; removal rewrites the file in place with the removal keys and then renames it into
+// .tombstones/ (restore does the reverse), so a crash between the two steps leaves one file whose
+// keys already say what it is.
+import { promises as fsp } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { basename, dirname, join } from 'node:path';
+import { ensureDir, isTempName, moveFileDurable, writeFileAtomic } from './fsatomic.ts';
+import { StoreLock } from './lock.ts';
+import { fileNameFor, parseMemoryText, serializeMemory } from './memfile.ts';
+import type { MemoryRecord, SkippedFile, StoredMemory } from './types.ts';
+import { ConflictError, NotFoundError } from './errors.ts';
+
+export type StoreChange =
+  | { kind: 'upsert'; mem: StoredMemory; prev?: StoredMemory }
+  | { kind: 'delete'; prev: StoredMemory };
+
+interface FileEntry {
+  size: number;
+  mtimeMs: number;
+  mem?: StoredMemory;
+  error?: string;
+}
+
+/** Files bigger than this are not memories (a body is capped far below it); skipped, never read whole. */
+export const MAX_FILE_BYTES = 4 * 1024 * 1024;
+
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+/** A stable id for a hand-made file without one: same file -> same id in every process. */
+function derivedId(file: string, created: string): string {
+  let t = Math.max(0, Math.min(Date.parse(created) || 0, 2 ** 48 - 1));
+  let time = '';
+  for (let i = 0; i < 10; i++) {
+    time = CROCKFORD[t % 32] + time;
+    t = Math.floor(t / 32);
+  }
+  const h = createHash('sha256').update(file).digest();
+  let rand = '';
+  for (let i = 0; i < 16; i++) rand += CROCKFORD[h[i]! % 32];
+  return time + rand;
+}
+
+function pidOfTemp(name: string): number {
+  const m = /\.(\d+)\.[0-9a-f]{8}\.tmp$/.exec(name);
+  return m ? Number(m[1]) : 0;
+}
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export class Store {
+  readonly dir: string;
+  readonly tombDir: string;
+  readonly lock: StoreLock;
+  private files = new Map<string, FileEntry>();
+  private owners = new Map<string, Set<string>>();
+  private activeById = new Map<string, StoredMemory>();
+  private tombById = new Map<string, StoredMemory>();
+  private listeners = new Set<(c: StoreChange) => void>();
+  private freshness: () => Promise<void> = () => this.sync();
+  private warn: (msg: string) => void;
+
+  constructor(dir: string, opts: { warn?: (msg: string) => void } = {}) {
+    this.dir = dir;
+    this.tombDir = join(dir, '.tombstones');
+    this.lock = new StoreLock(dir);
+    this.warn = opts.warn ?? ((m) => process.stderr.write(`cairn: ${m}\n`));
+  }
+
+  // ---- reading ---------------------------------------------------------------------------
+
+  active(): IterableIterator<StoredMemory> {
+    return this.activeById.values();
+  }
+  tombstones(): IterableIterator<StoredMemory> {
+    return this.tombById.values();
+  }
+  get activeCount(): number {
+    return this.activeById.size;
+  }
+  get(id: string): StoredMemory | undefined {
+    return this.activeById.get(id);
+  }
+  getTombstone(id: string): StoredMemory | undefined {
+    return this.tombById.get(id);
+  }
+  skipped(): SkippedFile[] {
+    const out: SkippedFile[] = [];
+    for (const [file, e] of this.files) if (e.error) out.push({ file, reason: e.error });
+    return out.sort((a, b) => a.file.localeCompare(b.file));
+  }
+  /** size and mtime of every file as last seen: what a persisted cache validates against. */
+  fileStats(): ReadonlyMap<string, { size: number; mtimeMs: number }> {
+    return this.files;
+  }
+
+  onChange(fn: (c: StoreChange) => void): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+  setFreshness(fn: () => Promise<void>): void {
+    this.freshness = fn;
+  }
+  /** Every read operation calls this first, so hand edits are seen without a restart. */
+  ensureFresh(): Promise<void> {
+    return this.freshness();
+  }
+
+  // ---- loading and reconciling ------------------------------------------------------------
+
+  /** First read. A seed record whose file still has the same size and mtime is reused unparsed. */
+  async load(seed?: Iterable<StoredMemory>): Promise<void> {
+    const seeded = new Map<string, StoredMemory>();
+    if (seed) for (const m of seed) seeded.set(m.file, m);
+    await this.reconcile(await this.listFiles(true), seeded);
+  }
+
+  /** Full reconcile: every file is stat'ed; only changed ones are re-read. */
+  async sync(): Promise<void> {
+    await this.reconcile(await this.listFiles(false), new Map());
+  }
+
+  /** Reconciles only the given paths (a watcher's report). Paths outside the store are ignored. */
+  async refreshPaths(paths: Iterable<string>): Promise<void> {
+    for (const p of new Set(paths)) {
+      if (!this.isMemoryPath(p)) continue;
+      const st = await fsp.lstat(p).catch(() => null);
+      if (st && st.isFile()) await this.refreshOne(p, st.size, st.mtimeMs, undefined);
+      else if (this.files.has(p)) this.dropPath(p);
+    }
+  }
+
+  private isMemoryPath(p: string): boolean {
+    const name = basename(p);
+    if (!name.endsWith('.md') || name.startsWith('.')) return false;
+    const parent = p.slice(0, p.length - name.length - 1);
+    return parent === this.dir || parent === this.tombDir;
+  }
+
+  private async listFiles(cleanTemps: boolean): Promise<Map<string, { size: number; mtimeMs: number }>> {
+    const found = new Map<string, { size: number; mtimeMs: number }>();
+    for (const d of [this.dir, this.tombDir]) {
+      let names: string[];
+      try {
+        names = await fsp.readdir(d);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue;
+        throw err;
+      }
+      await Promise.all(
+        names.map(async (name) => {
+          if (isTempName(name)) {
+            // Leftover of a write killed mid-way: never a memory; removed once its writer is gone.
+            const pid = pidOfTemp(name);
+            if (cleanTemps && pid && pid !== process.pid && !pidAlive(pid)) await fsp.rm(join(d, name), { force: true });
+            return;
+          }
+          if (!name.endsWith('.md') || name.startsWith('.')) return;
+          const p = join(d, name);
+          // lstat: a symlink is never followed (it could point outside the store).
+          const st = await fsp.lstat(p).catch(() => null);
+          if (st?.isFile()) found.set(p, { size: st.size, mtimeMs: st.mtimeMs });
+          else if (st?.isSymbolicLink()) this.files.set(p, { size: 0, mtimeMs: 0, error: 'is a symbolic link; cairn does not follow links' });
+        }),
+      );
+    }
+    return found;
+  }
+
+  private async reconcile(found: Map<string, { size: number; mtimeMs: number }>, seeded: Map<string, StoredMemory>): Promise<void> {
+    for (const p of [...this.files.keys()]) if (!found.has(p) && !this.files.get(p)!.error?.startsWith('is a symbolic')) this.dropPath(p);
+    const changed: [string, { size: number; mtimeMs: number }][] = [];
+    for (const [p, st] of found) {
+      const cur = this.files.get(p);
+      if (cur && cur.size === st.size && cur.mtimeMs === st.mtimeMs) continue;
+      changed.push([p, st]);
+    }
+    // Bounded parallel reads: fast on big stores without exhausting file descriptors.
+    let i = 0;
+    const worker = async () => {
+      while (i < changed.length) {
+        const [p, st] = changed[i++]!;
+        const s = seeded.get(p);
+        await this.refreshOne(p, st.size, st.mtimeMs, s && s.size === st.size && s.mtimeMs === st.mtimeMs ? s : undefined);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(32, changed.length) }, worker));
+  }
+
+  private async refreshOne(p: string, size: number, mtimeMs: number, seeded: StoredMemory | undefined): Promise<void> {
+    const cur = this.files.get(p);
+    if (cur && cur.size === size && cur.mtimeMs === mtimeMs && !seeded) return;
+    let entry: FileEntry;
+    if (seeded) {
+      entry = { size, mtimeMs, mem: seeded };
+    } else if (size > MAX_FILE_BYTES) {
+      entry = { size, mtimeMs, error: `is ${size} bytes, over the ${MAX_FILE_BYTES}-byte limit for a memory file` };
+    } else {
+      let text: string;
+      try {
+        text = await fsp.readFile(p, 'utf8');
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+          if (this.files.has(p)) this.dropPath(p);
+          return;
+        }
+        entry = { size, mtimeMs, error: `cannot be read: ${(err as Error).message}` };
+        this.setEntry(p, entry);
+        return;
+      }
+      entry = this.entryFromText(p, text, size, mtimeMs);
+    }
+    this.setEntry(p, entry);
+  }
+
+  private entryFromText(p: string, text: string, size: number, mtimeMs: number): FileEntry {
+    if (text.includes('\u0000')) return { size, mtimeMs, error: 'is binary (contains NUL bytes)' };
+    try {
+      const { record, extra } = parseMemoryText(text);
+      const idAssigned = record.id === null;
+      const id = record.id ?? derivedId(p, record.created);
+      const mem: StoredMemory = { ...record, id, file: p, tombstoned: record.removed !== undefined, size, mtimeMs, extra };
+      if (idAssigned) mem.idAssigned = true;
+      return { size, mtimeMs, mem };
+    } catch (err) {
+      return { size, mtimeMs, error: (err as Error).message };
+    }
+  }
+
+  private setEntry(p: string, entry: FileEntry): void {
+    const old = this.files.get(p);
+    const oldId = old?.mem?.id;
+    if (old?.error && !entry.error) this.warnOnce.delete(p);
+    this.files.set(p, entry);
+    if (entry.error && this.warnOnce.get(p) !== entry.error) {
+      this.warnOnce.set(p, entry.error);
+      this.warn(`skipped ${p}: ${entry.error}`);
+    }
+    const ids = new Set<string>();
+    if (oldId) {
+      this.owners.get(oldId)?.delete(p);
+      ids.add(oldId);
+    }
+    if (entry.mem) {
+      let set = this.owners.get(entry.mem.id);
+      if (!set) this.owners.set(entry.mem.id, (set = new Set()));
+      set.add(p);
+      ids.add(entry.mem.id);
+    }
+    for (const id of ids) this.elect(id);
+  }
+  private warnOnce = new Map<string, string>();
+
+  private dropPath(p: string): void {
+    const old = this.files.get(p);
+    this.files.delete(p);
+    this.warnOnce.delete(p);
+    const id = old?.mem?.id;
+    if (id) {
+      this.owners.get(id)?.delete(p);
+      this.elect(id);
+    }
+  }
+
+  /**
+   * Decides which file holds an id. Two files claiming one id (a hand copy) resolve
+   * deterministically: the later of updated/removed wins, then the path that sorts first;
+   * the loser is reported as skipped.
+   */
+  private elect(id: string): void {
+    const paths = [...(this.owners.get(id) ?? [])];
+    if (paths.length === 0) this.owners.delete(id);
+    const cands = paths.map((p) => this.files.get(p)!.mem!).filter(Boolean);
+    const stamp = (m: StoredMemory) => (m.removed && m.removed > m.updated ? m.removed : m.updated);
+    cands.sort((a, b) => (stamp(a) === stamp(b) ? a.file.localeCompare(b.file) : stamp(a) > stamp(b) ? -1 : 1));
+    const winner = cands[0];
+    for (const loser of cands.slice(1)) {
+      const e = this.files.get(loser.file)!;
+      const reason = `duplicate id ${id}: ${winner!.file} is used instead`;
+      if (this.warnOnce.get(loser.file) !== reason) {
+        this.warnOnce.set(loser.file, reason);
+        this.warn(`skipped ${loser.file}: ${reason}`);
+      }
+      void e;
+    }
+    const prev = this.activeById.get(id) ?? this.tombById.get(id);
+    this.activeById.delete(id);
+    this.tombById.delete(id);
+    if (winner) (winner.tombstoned ? this.tombById : this.activeById).set(id, winner);
+    if (prev === winner) return;
+    const change: StoreChange = winner ? { kind: 'upsert', mem: winner, ...(prev ? { prev } : {}) } : { kind: 'delete', prev: prev! };
+    if (!winner && !prev) return;
+    for (const fn of this.listeners) fn(change);
+  }
+
+  /** Duplicate-id losers (files that parse but are shadowed by another file with the same id). */
+  shadowed(): SkippedFile[] {
+    const out: SkippedFile[] = [];
+    for (const [file, reason] of this.warnOnce) if (reason.startsWith('duplicate id') && this.files.get(file)?.mem) out.push({ file, reason });
+    return out;
+  }
+
+  // ---- writing (every method runs under the cross-process lock) ----------------------------
+
+  /** Re-reads one record's file under the lock so a change by another process is never lost. */
+  private async fresh(id: string): Promise<StoredMemory | undefined> {
+    const known = this.activeById.get(id) ?? this.tombById.get(id);
+    if (known) {
+      const st = await fsp.lstat(known.file).catch(() => null);
+      if (st?.isFile()) {
+        await this.refreshOne(known.file, st.size, st.mtimeMs, undefined);
+        const again = this.activeById.get(id) ?? this.tombById.get(id);
+        if (again && again.file === known.file) return again;
+      }
+    }
+    await this.sync();
+    return this.activeById.get(id) ?? this.tombById.get(id);
+  }
+
+  private async writeRecord(file: string, rec: MemoryRecord, extra: readonly string[]): Promise<StoredMemory> {
+    const text = serializeMemory(rec, extra);
+    await writeFileAtomic(file, text);
+    const st = await fsp.stat(file);
+    const mem: StoredMemory = { ...rec, file, tombstoned: rec.removed !== undefined, size: st.size, mtimeMs: st.mtimeMs, extra: [...extra] };
+    this.setEntry(file, { size: st.size, mtimeMs: st.mtimeMs, mem });
+    return mem;
+  }
+
+  private async freeName(dir: string, name: string): Promise<string> {
+    let candidate = join(dir, name);
+    for (let n = 2; this.files.has(candidate) || (await fsp.lstat(candidate).catch(() => null)); n++) {
+      candidate = join(dir, name.replace(/\.md$/, `-${n}.md`));
+    }
+    return candidate;
+  }
+
+  async create(rec: MemoryRecord): Promise<StoredMemory> {
+    return this.lock.run(async () => {
+      await ensureDir(this.dir);
+      const file = await this.freeName(this.dir, fileNameFor(rec));
+      return this.writeRecord(file, rec, []);
+    });
+  }
+
+  /**
+   * Read-modify-write of one record under the lock. `mutate` sees the record as it is on disk
+   * now and returns the new record (or throws to abort: nothing is written).
+   */
+  async modify(id: string, mutate: (cur: StoredMemory) => MemoryRecord | Promise<MemoryRecord>): Promise<StoredMemory> {
+    return this.lock.run(async () => {
+      const cur = await this.fresh(id);
+      if (!cur) throw new NotFoundError(`no memory with id ${id}`);
+      const next = await mutate(cur);
+      if (next.id !== cur.id) throw new ConflictError(`a write-back may not change the id of ${cur.id}`);
+      const wantTomb = next.removed !== undefined;
+      const targetDir = wantTomb ? this.tombDir : this.dir;
+      // Step 1: rewrite in place (atomic). The keys now say what the record is.
+      const written = await this.writeRecord(cur.file, next, cur.extra);
+      if (dirname(cur.file) === targetDir) return written;
+      // Step 2: move between the active dir and .tombstones/ (atomic rename).
+      await ensureDir(targetDir);
+      const dest = await this.freeName(targetDir, basename(cur.file));
+      await moveFileDurable(cur.file, dest);
+      this.files.delete(cur.file);
+      this.owners.get(id)?.delete(cur.file);
+      const moved: StoredMemory = { ...written, file: dest };
+      this.setEntry(dest, { size: written.size, mtimeMs: written.mtimeMs, mem: moved });
+      return moved;
+    });
+  }
+
+  /** Permanently deletes tombstone files (the only hard delete). */
+  async purgeTombstones(ids: readonly string[]): Promise<string[]> {
+    return this.lock.run(async () => {
+      const done: string[] = [];
+      for (const id of ids) {
+        const t = await this.fresh(id);
+        if (!t || !t.tombstoned) continue;
+        await fsp.rm(t.file, { force: true });
+        this.dropPath(t.file);
+        done.push(id);
+      }
+      return done;
+    });
+  }
+}

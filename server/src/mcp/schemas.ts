@@ -1,0 +1,69 @@
+// Output shapes shared by several tools (tools.md "Common hit fields").
+import { z } from 'zod';
+
+export const id = z.string().describe('Memory id (26-character ULID)');
+export const scopeList = z.array(z.string());
+
+export const verification = z.object({
+  status: z.enum(['never', 'stale', 'fresh']),
+  age_days: z.number().nullable(),
+  stale_after_days: z.number(),
+});
+
+export const pathDrift = z.object({ checked: z.number(), missing: z.array(z.string()) });
+export const commitDrift = z.object({ commits_since_verify: z.number(), status: z.string() });
+
+export const hitFields = {
+  id,
+  scopes: scopeList,
+  confidence: z.string(),
+  category: z.string(),
+  created: z.string(),
+  updated: z.string(),
+  last_verified_at: z.string().nullable(),
+  verification,
+  path_drift_checked: z.number(),
+  path_drift_missing: z.number(),
+  commit_drift_count: z.number().optional(),
+  staleness_verdict: z.enum(['fresh', 'spot_check_recommended', 'spot_check_required']),
+};
+
+export const origin = z.object({
+  cwd: z.string().nullable(),
+  repo: z.string().nullable(),
+  branch: z.string().nullable(),
+  worktree_root: z.string().nullable(),
+});
+
+export const fullRecord = z.object({
+  ...hitFields,
+  body: z.string(),
+  source: z.string(),
+  origin,
+  expires: z.string().nullable(),
+  path_drift: pathDrift.optional(),
+  commit_drift: commitDrift.optional(),
+});
+
+export const committed = z.object({
+  status: z.literal('committed'),
+  id,
+  scopes: scopeList,
+  confidence: z.string(),
+  source: z.string(),
+  category: z.string(),
+  created: z.string(),
+  updated: z.string(),
+  last_verified_at: z.string().nullable(),
+  expires: z.string().nullable(),
+  file: z.string(),
+  related: z.array(z.object({ id, similarity: z.number(), snippet: z.string() }).loose()).optional(),
+});
+
+// Input pieces with model-facing wording.
+export const scopeFilters = z
+  .array(z.string().max(200))
+  .max(20)
+  .optional()
+  .describe('Scope filters: "projects:foo" also matches "projects:foo:api"; globs like "projects:*" work');
+export const cursor = z.string().max(200).optional().describe('next_cursor from the previous page');

@@ -1,0 +1,70 @@
+// The MCP server: a generic loop over the tool registry. Input is parsed once here with each
+// tool's zod schema; any throw becomes an isError result with the error's message, so one bad
+// call never takes the server down. stdout belongs to the protocol: logs go to stderr.
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Cairn } from '../core/cairn.ts';
+import { errorMessage } from '../core/errors.ts';
+import { INSTRUCTIONS } from './instructions.ts';
+import { allTools } from './registry.ts';
+import { describeIssues, jsonSchema, type ToolDef } from './tool.ts';
+
+declare const __CAIRN_VERSION__: string;
+export const VERSION = typeof __CAIRN_VERSION__ === 'string' ? __CAIRN_VERSION__ : '0.0.0-dev';
+
+export function errorResult(message: string): CallToolResult {
+  return { content: [{ type: 'text', text: message }], isError: true };
+}
+
+export function createServer(cairn: Cairn, tools: ToolDef[] = allTools): Server {
+  const server = new Server(
+    { name: 'cairn', title: 'cairn memory', version: VERSION },
+    { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
+  );
+  const byName = new Map(tools.map((t) => [t.name, t]));
+  const listing = tools.map((t) => ({
+    name: t.name,
+    title: t.title,
+    description: t.description,
+    inputSchema: jsonSchema(t.input, 'input') as { type: 'object' },
+    outputSchema: jsonSchema(t.output, 'output') as { type: 'object' },
+    annotations: { title: t.title, ...t.annotations },
+  }));
+
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listing }));
+  server.setRequestHandler(CallToolRequestSchema, async (req): Promise<CallToolResult> => {
+    const tool = byName.get(req.params.name);
+    if (!tool) {
+      const name = String(req.params.name).slice(0, 80);
+      return errorResult(`unknown tool ${JSON.stringify(name)}: cairn's tools are ${[...byName.keys()].join(', ')}`);
+    }
+    const parsed = tool.input.safeParse(req.params.arguments ?? {});
+    if (!parsed.success) return errorResult(describeIssues(tool.name, parsed.error.issues, req.params.arguments));
+    try {
+      const out = (await tool.run(cairn, parsed.data)) as Record<string, unknown>;
+      return { content: [{ type: 'text', text: JSON.stringify(out) }], structuredContent: out };
+    } catch (err) {
+      return errorResult(errorMessage(err));
+    }
+  });
+  return server;
+}
+
+/** Runs the stdio server until the client goes away. */
+export async function serveStdio(cairn: Cairn): Promise<void> {
+  const server = createServer(cairn);
+  const transport = new StdioServerTransport();
+  let closing = false;
+  const shutdown = async (code: number) => {
+    if (closing) return;
+    closing = true;
+    await cairn.close().catch((err) => process.stderr.write(`cairn: close: ${errorMessage(err)}\n`));
+    process.exit(code);
+  };
+  transport.onclose = () => void shutdown(0);
+  process.stdin.on('end', () => void shutdown(0));
+  process.on('SIGINT', () => void shutdown(0));
+  process.on('SIGTERM', () => void shutdown(0));
+  await server.connect(transport);
+}

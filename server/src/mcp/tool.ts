@@ -1,0 +1,82 @@
+// A tool definition: zod input and output schemas (the contract), annotations, and a handler
+// over the core facade. The boundary (server.ts) parses input once and turns any throw into an
+// isError result; handlers receive typed input and return the structured object.
+import { z } from 'zod';
+import type { Cairn } from '../core/cairn.ts';
+
+export interface Annotations {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: false;
+}
+
+export interface ToolDef<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {
+  name: string;
+  title: string;
+  description: string;
+  input: I;
+  output: O;
+  annotations: Annotations;
+  /** Returns the structured result; its shape is checked against `output` by the e2e tests (the client validates it). */
+  run: (c: Cairn, args: z.output<I>) => Promise<object>;
+}
+
+export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(def: ToolDef<I, O>): ToolDef {
+  return def as unknown as ToolDef;
+}
+
+export const READ_ONLY: Annotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+export const WRITES: Annotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
+export const IDEMPOTENT_WRITE: Annotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+export const DESTRUCTIVE: Annotations = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false };
+
+/** JSON Schema for tools/list: draft-07 (what MCP clients validate with), no $schema key. */
+export function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
+  const js = z.toJSONSchema(schema, { io, target: 'draft-7', unrepresentable: 'any' }) as Record<string, unknown>;
+  delete js.$schema;
+  // Outputs may gain fields in later versions: clients must not reject an unknown field.
+  if (io === 'output') relax(js);
+  return js;
+}
+
+function relax(node: unknown): void {
+  if (Array.isArray(node)) return node.forEach(relax);
+  if (typeof node !== 'object' || node === null) return;
+  const o = node as Record<string, unknown>;
+  if (o.additionalProperties === false) delete o.additionalProperties;
+  for (const v of Object.values(o)) relax(v);
+}
+
+/** One sentence per bad argument, naming it and what is accepted. */
+export function describeIssues(tool: string, issues: readonly z.core.$ZodIssue[], args: unknown): string {
+  const parts = issues.slice(0, 5).map((i) => {
+    const where = i.path.length ? i.path.map((p) => (typeof p === 'number' ? `[${p}]` : String(p))).join('.').replace(/\.\[/g, '[') : '';
+    switch (i.code) {
+      case 'unrecognized_keys':
+        return `unknown argument${i.keys.length > 1 ? 's' : ''} ${i.keys.map((k) => JSON.stringify(k)).join(', ')}${where ? ` in ${where}` : ''}`;
+      case 'invalid_type':
+        return `${where || 'arguments'}: expected ${i.expected === 'int' ? 'a whole number' : i.expected}, ${valueAt(args, i.path) === undefined ? 'but it is missing' : `got ${kindOf(valueAt(args, i.path))}`}`;
+      default:
+        return `${where || 'arguments'}: ${i.message}`;
+    }
+  });
+  const more = issues.length > 5 ? `; and ${issues.length - 5} more` : '';
+  return `invalid arguments for ${tool}: ${parts.join('; ')}${more}`;
+}
+
+function valueAt(v: unknown, path: readonly PropertyKey[]): unknown {
+  let cur = v;
+  for (const k of path) {
+    if (typeof cur !== 'object' || cur === null) return undefined;
+    cur = (cur as Record<PropertyKey, unknown>)[k];
+  }
+  return cur;
+}
+
+function kindOf(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  if (typeof v === 'number' && !Number.isInteger(v)) return `the fraction ${v}`;
+  return typeof v === 'object' ? 'an object' : `a ${typeof v}`;
+}

@@ -1,0 +1,90 @@
+// Retrieval tools: memory_search, memory_show, memory_list, memory_scope_overview.
+import { z } from 'zod';
+import { READ_ONLY, defineTool } from '../tool.ts';
+import { cursor, fullRecord, hitFields, id, pathDrift, commitDrift, scopeFilters } from '../schemas.ts';
+
+const search = defineTool({
+  name: 'memory_search',
+  title: 'Search memory',
+  description:
+    'Search stored memories. Call it only when stored context could change the answer (an ambiguity, a reference to earlier decisions or preferences), not for generic questions. ' +
+    'Branch on `relevance` (high/medium/low from query-term coverage), never on `score`. Every hit carries staleness signals: when `staleness_verdict` is not `fresh`, spot-check the claim before relying on it. ' +
+    'Results are limited to the current repo plus repo-less memories unless auto_scope=false.',
+  input: z.strictObject({
+    query: z.string().min(1).max(2000).describe('What you are looking for, in plain words or identifiers'),
+    scopes: scopeFilters,
+    max_results: z.number().int().min(1).max(50).optional().describe('1..50, default from config (5)'),
+    expand_top: z.boolean().optional().describe('Include the full body and drift detail of the top hit when its relevance is high'),
+    auto_scope: z.boolean().optional().describe('true (default): only the caller repo\'s memories plus repo-less ones; false: search everything'),
+  }),
+  output: z.object({
+    hits: z.array(
+      z.object({
+        ...hitFields,
+        snippet: z.string(),
+        score: z.number(),
+        relevance: z.enum(['high', 'medium', 'low']),
+        match_terms: z.array(z.string()),
+        body: z.string().optional(),
+        path_drift: pathDrift.optional(),
+        commit_drift: commitDrift.optional(),
+      }),
+    ),
+  }),
+  annotations: READ_ONLY,
+  run: (c, a) => c.search(a),
+});
+
+const show = defineTool({
+  name: 'memory_show',
+  title: 'Show memories',
+  description: 'Full records (body, origin, drift detail) for one id or up to 10 ids. Removed or unknown ids in `ids` are reported in `missing`.',
+  input: z.strictObject({
+    id: id.optional(),
+    ids: z.array(z.string()).min(1).max(10).optional().describe('Up to 10 ids'),
+  }),
+  output: z.object({
+    memories: z.array(fullRecord),
+    missing: z.array(z.object({ id: z.string(), reason: z.string() })),
+  }),
+  annotations: READ_ONLY,
+  run: (c, a) => c.show(a),
+});
+
+const list = defineTool({
+  name: 'memory_list',
+  title: 'List memories',
+  description: 'Page through memories, newest first, with a one-line summary each (bodies on request). For finding something specific, prefer memory_search.',
+  input: z.strictObject({
+    scopes: scopeFilters,
+    with_bodies: z.boolean().optional().describe('Include full bodies (default false)'),
+    limit: z.number().int().min(1).max(200).optional().describe('Page size, default 50'),
+    cursor,
+  }),
+  output: z.object({
+    items: z.array(z.object({ ...hitFields, summary: z.string(), body: z.string().optional() })),
+    next_cursor: z.string().nullable(),
+  }),
+  annotations: READ_ONLY,
+  run: (c, a) => c.list(a),
+});
+
+const overview = defineTool({
+  name: 'memory_scope_overview',
+  title: 'Memory overview',
+  description: 'Counts only (no bodies): memories per scope for the current repo, disabled scopes, and how many need curation. Cheap; use it to decide whether a search is worth it.',
+  input: z.strictObject({
+    auto_scope: z.boolean().optional().describe('true (default): the current repo plus repo-less memories; false: the whole store'),
+  }),
+  output: z.object({
+    current_repo: z.string().nullable(),
+    total: z.number(),
+    scopes: z.record(z.string(), z.number()),
+    disabled_scopes: z.array(z.string()),
+    curation_pending: z.object({ stale: z.number(), never_verified: z.number(), drifted: z.number(), expired: z.number(), dead: z.number() }),
+  }),
+  annotations: READ_ONLY,
+  run: (c, a) => c.scopeOverview(a),
+});
+
+export default [search, show, list, overview];

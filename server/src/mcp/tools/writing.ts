@@ -1,0 +1,80 @@
+// Writing tools: memory_write, memory_write_confirm, memory_write_cancel, memory_update, memory_verify.
+import { z } from 'zod';
+import { IDEMPOTENT_WRITE, WRITES, defineTool } from '../tool.ts';
+import { committed, id } from '../schemas.ts';
+
+const statusShape = z
+  .object({
+    status: z.enum(['committed', 'secret_detected', 'transient_warning', 'duplicate', 'previously_removed', 'pending']),
+  })
+  .loose();
+
+const write = defineTool({
+  name: 'memory_write',
+  title: 'Remember a fact',
+  description:
+    'Store ONE durable fact (a decision, convention, preference or environment fact that will still hold next month). Not task progress, not what the repo already says, never secrets. ' +
+    'Returns a status: committed; secret_detected (never stored); transient_warning (reword without time-bound phrases, or pass acknowledge_transient); duplicate (update the existing memory instead, or force); ' +
+    'previously_removed (the user removed this before: ask first); pending (claims about the user, category=user-inference, wait for the user, then memory_write_confirm).',
+  input: z.strictObject({
+    content: z.string().max(1_000_000).describe('The fact, in one or a few sentences, self-contained'),
+    scopes: z.array(z.string().max(200)).max(64).describe('At least one lowercase scope, e.g. ["projects:foo", "tools"]; ":" nests'),
+    confidence: z.enum(['low', 'medium', 'high']).optional().describe('default medium'),
+    source: z.enum(['explicit-statement', 'inferred', 'user-correction']).optional().describe('default explicit-statement'),
+    category: z.enum(['fact', 'user-inference']).optional().describe('user-inference for claims about the user (always goes pending); default fact'),
+    expires: z.string().max(40).optional().describe('ISO date or date-time after which the memory leaves search and list'),
+    force: z.boolean().optional().describe('Skip the duplicate and previously-removed checks (not the secret check)'),
+    acknowledge_transient: z.boolean().optional().describe('Store despite time-bound wording'),
+  }),
+  output: statusShape,
+  annotations: WRITES,
+  run: (c, a) => c.write(a),
+});
+
+const confirm = defineTool({
+  name: 'memory_write_confirm',
+  title: 'Confirm a pending memory',
+  description: 'Commit a pending write after the user agreed to it. Pending writes expire (pending_ttl_minutes).',
+  input: z.strictObject({ pending_id: z.string().max(200).describe('pending_id from memory_write') }),
+  output: committed,
+  annotations: WRITES,
+  run: (c, a) => c.writeConfirm(a),
+});
+
+const cancel = defineTool({
+  name: 'memory_write_cancel',
+  title: 'Drop a pending memory',
+  description: 'Discard a pending write (the user did not agree).',
+  input: z.strictObject({ pending_id: z.string().max(200).describe('pending_id from memory_write') }),
+  output: z.object({ cancelled: z.literal(true), existed: z.boolean() }),
+  annotations: IDEMPOTENT_WRITE,
+  run: (c, a) => c.writeCancel(a),
+});
+
+const update = defineTool({
+  name: 'memory_update',
+  title: 'Correct a memory',
+  description: 'Change an existing memory in place (keeps id, created, source; bumps updated). A content change resets verification. Prefer this over remove + write when a fact changed.',
+  input: z.strictObject({
+    id,
+    content: z.string().max(1_000_000).optional(),
+    scopes: z.array(z.string().max(200)).max(64).optional().describe('Replaces the scopes'),
+    confidence: z.enum(['low', 'medium', 'high']).optional(),
+    expires: z.string().max(40).nullable().optional().describe('ISO date; null clears it'),
+  }),
+  output: committed,
+  annotations: WRITES,
+  run: (c, a) => c.update(a),
+});
+
+const verify = defineTool({
+  name: 'memory_verify',
+  title: 'Mark a memory verified',
+  description: 'Record that you checked a memory against reality and it still holds (resets staleness; does not bump updated).',
+  input: z.strictObject({ id, note: z.string().max(5000).optional().describe('What you checked') }),
+  output: z.object({ verified: z.string(), last_verified_at: z.string(), updated: z.string() }),
+  annotations: IDEMPOTENT_WRITE,
+  run: (c, a) => c.verify(a),
+});
+
+export default [write, confirm, cancel, update, verify];

@@ -1,0 +1,38 @@
+// Real temp directories and real git repos for tests: never mocks of the filesystem or of git.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+
+export function tempDir(prefix = 'cairn-test-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+export function removeDir(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+export function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', args, {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com' },
+  });
+}
+
+/** A real git repo with one commit and an origin remote URL (never contacted). */
+export function tempRepo(remote = 'git@github.com:acme/widgets.git'): string {
+  const dir = tempDir('cairn-repo-');
+  git(dir, 'init', '-q', '-b', 'main');
+  git(dir, 'remote', 'add', 'origin', remote);
+  writeFileSync(join(dir, 'README.md'), '# widgets\n');
+  git(dir, 'add', '.');
+  git(dir, 'commit', '-q', '-m', 'init');
+  return dir;
+}
+
+export function commit(repo: string, file: string, text: string, message = `edit ${file}`): void {
+  writeFileSync(join(repo, file), text);
+  git(repo, 'add', file);
+  git(repo, 'commit', '-q', '-m', message);
+}
