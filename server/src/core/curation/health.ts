@@ -1,0 +1,206 @@
+// memory_health (tools.md): a pure function of the store's records, the event log and, in a
+// repo, the commit drift of memories from that repo. No I/O here, so every section is
+// unit-testable on hand-built data; core/ops/curation.ts gathers the inputs.
+import type { MemoryRecord } from '../types.ts';
+import { verificationOf, type VerificationStatus } from '../trust/verification.ts';
+import { summarize } from '../ops/common.ts';
+import type { CairnEvent } from './events.ts';
+import { foldUsage, markerStats, type MarkerStat, type MemoryUsage, type TimelineEntry, type UseOutcome } from './usage.ts';
+import { rareScopes, type RareScopeRow } from './rareScopes.ts';
+
+export interface HealthParams {
+  window_days: number;
+  top_k: number;
+  min_applied: number;
+}
+export const DEFAULT_HEALTH_PARAMS: HealthParams = { window_days: 30, top_k: 10, min_applied: 3 };
+
+export interface HealthData {
+  now: Date;
+  active: readonly MemoryRecord[];
+  tombstones: readonly MemoryRecord[];
+  events: readonly CairnEvent[];
+  staleAfterDays: number;
+  /** In a repo: commits on HEAD since last_verified_at for the memories of that repo; null outside a repo. */
+  commitDrift: { repo: string; commitsSinceVerify: ReadonlyMap<string, number> } | null;
+}
+
+interface Row {
+  id: string;
+  scopes: string[];
+  summary: string;
+}
+interface Section<R> {
+  count: number;
+  rows: R[];
+}
+
+export interface HealthReport {
+  generated_at: string;
+  window_days: number;
+  top_k: number;
+  min_applied: number;
+  totals: {
+    active: number;
+    expired: number;
+    tombstoned: number;
+    scopes: number;
+    events: number;
+    events_in_window: number;
+    retrievals_in_window: number;
+    uses_in_window: Record<UseOutcome, number>;
+  };
+  contradicted: Section<Row & { contradictions: number; last_contradicted: string; last_resolved: string | null; resolution_timeline: TimelineEntry[] }>;
+  dead_weight: Section<Row & { retrieved: number; last_retrieved: string | null }>;
+  rare_scopes: Section<RareScopeRow>;
+  verification_debt: { never: number; stale: number; fresh: number; rows: (Row & { status: VerificationStatus; age_days: number | null })[] };
+  commit_drift_debt: { applies: boolean; repo: string | null; count: number; rows: (Row & { commits_since_verify: number; last_verified_at: string })[] };
+  expired: Section<Row & { expires: string }>;
+  cold: Section<Row & { created: string; age_days: number; last_retrieved: string | null }>;
+  heavily_used: Section<Row & { applied: number; last_applied: string | null }>;
+  scope_health: { scope: string; active: number; dead: number; cold: number; contradicted: number; applied: number }[];
+  marker_stats: MarkerStat[];
+  orphan_use_events: { count: number; ids: string[] };
+}
+
+const DAY_MS = 86_400_000;
+const TIMELINE_MAX = 20;
+const row = (m: MemoryRecord): Row => ({ id: m.id, scopes: m.scopes, summary: summarize(m.body) });
+const later = (a: string | null, b: string | null) => (a === null ? b : b === null ? a : Date.parse(a) >= Date.parse(b) ? a : b);
+const section = <R>(all: R[], k: number): Section<R> => ({ count: all.length, rows: all.slice(0, k) });
+
+/** The resolution state of one memory: unresolved when the last contradiction is newer than the last update/verify. */
+function contradiction(m: MemoryRecord, u: MemoryUsage | undefined) {
+  const tl = u?.timeline ?? [];
+  const lastContra = [...tl].reverse().find((t) => t.event === 'contradicted');
+  if (!lastContra) return null;
+  let resolved: string | null = later(m.updated === m.created ? null : m.updated, m.last_verified_at);
+  for (const t of tl) if (t.event === 'updated' || t.event === 'verified') resolved = later(resolved, t.ts);
+  if (resolved !== null && Date.parse(resolved) >= Date.parse(lastContra.ts)) return null;
+  // The story so far: creation, then every contradiction, correction, update and verification.
+  const timeline: TimelineEntry[] = [{ ts: m.created, event: 'created' }, ...tl];
+  const logged = (ev: string, ts: string | null) => ts === null || tl.some((t) => t.event === ev && t.ts === ts);
+  if (m.updated !== m.created && !logged('updated', m.updated)) timeline.push({ ts: m.updated, event: 'updated' });
+  if (!logged('verified', m.last_verified_at)) timeline.push({ ts: m.last_verified_at!, event: 'verified' });
+  timeline.sort((a, b) => Date.parse(a.ts) - Date.parse(b.ts));
+  const since = resolved === null ? -Infinity : Date.parse(resolved);
+  return {
+    contradictions: tl.filter((t) => t.event === 'contradicted' && Date.parse(t.ts) > since).length,
+    last_contradicted: lastContra.ts,
+    last_resolved: resolved,
+    resolution_timeline: timeline.slice(-TIMELINE_MAX),
+  };
+}
+
+export function computeHealth(data: HealthData, params: HealthParams = DEFAULT_HEALTH_PARAMS): HealthReport {
+  const { window_days, top_k, min_applied } = params;
+  const now = data.now.getTime();
+  const windowStart = now - window_days * DAY_MS;
+  const known = new Set([...data.active.map((m) => m.id), ...data.tombstones.map((m) => m.id)]);
+  const fold = foldUsage(data.events, windowStart, known);
+  const usage = (id: string) => fold.byId.get(id);
+  const isExpired = (m: MemoryRecord) => m.expires !== null && Date.parse(m.expires) <= now;
+  const live = data.active.filter((m) => !isExpired(m));
+
+  const contradicted: HealthReport['contradicted']['rows'] = [];
+  const dead: HealthReport['dead_weight']['rows'] = [];
+  const cold: HealthReport['cold']['rows'] = [];
+  const heavy: HealthReport['heavily_used']['rows'] = [];
+  const flags = new Map<string, { dead: boolean; cold: boolean; contradicted: boolean; applied: number }>();
+  for (const m of data.active) {
+    const u = usage(m.id);
+    const c = contradiction(m, u);
+    if (c) contradicted.push({ ...row(m), ...c });
+    const f = { dead: false, cold: false, contradicted: c !== null, applied: u?.appliedInWindow ?? 0 };
+    flags.set(m.id, f);
+    if (isExpired(m)) continue; // expired memories have their own section and leave search anyway
+    const retrieved = u?.retrievedInWindow ?? 0;
+    if (retrieved > 0 && f.applied === 0) {
+      f.dead = true;
+      dead.push({ ...row(m), retrieved, last_retrieved: u?.lastRetrieved ?? null });
+    }
+    const created = Date.parse(m.created);
+    if (retrieved === 0 && created < windowStart) {
+      f.cold = true;
+      cold.push({ ...row(m), created: m.created, age_days: Math.floor((now - created) / DAY_MS), last_retrieved: u?.lastRetrieved ?? null });
+    }
+    if (f.applied >= min_applied) heavy.push({ ...row(m), applied: f.applied, last_applied: u?.lastApplied ?? null });
+  }
+  contradicted.sort((a, b) => b.contradictions - a.contradictions || b.last_contradicted.localeCompare(a.last_contradicted) || a.id.localeCompare(b.id));
+  dead.sort((a, b) => b.retrieved - a.retrieved || a.id.localeCompare(b.id));
+  cold.sort((a, b) => a.created.localeCompare(b.created) || a.id.localeCompare(b.id));
+  heavy.sort((a, b) => b.applied - a.applied || a.id.localeCompare(b.id));
+
+  // Scopes: counts, singleton owners, per-scope health.
+  const counts = new Map<string, number>();
+  const owner = new Map<string, string>();
+  const perScope = new Map<string, HealthReport['scope_health'][number]>();
+  for (const m of data.active) {
+    const f = flags.get(m.id)!;
+    for (const s of m.scopes) {
+      counts.set(s, (counts.get(s) ?? 0) + 1);
+      owner.set(s, m.id);
+      let h = perScope.get(s);
+      if (!h) perScope.set(s, (h = { scope: s, active: 0, dead: 0, cold: 0, contradicted: 0, applied: 0 }));
+      h.active++;
+      if (f.dead) h.dead++;
+      if (f.cold) h.cold++;
+      if (f.contradicted) h.contradicted++;
+      h.applied += f.applied;
+    }
+  }
+  const rare = rareScopes(counts, owner);
+
+  // Verification: every active memory falls in exactly one bucket, so the counts sum to the total.
+  const debt = { never: 0, stale: 0, fresh: 0 };
+  const debtRows: HealthReport['verification_debt']['rows'] = [];
+  for (const m of data.active) {
+    const v = verificationOf(m.last_verified_at, data.now, data.staleAfterDays);
+    debt[v.status]++;
+    if (v.status !== 'fresh') debtRows.push({ ...row(m), status: v.status, age_days: v.age_days });
+  }
+  // Never-verified first (oldest created first), then stale (longest unverified first).
+  debtRows.sort((a, b) => (a.status === b.status ? (b.age_days ?? 0) - (a.age_days ?? 0) || a.id.localeCompare(b.id) : a.status === 'never' ? -1 : 1));
+
+  const drift: HealthReport['commit_drift_debt']['rows'] = [];
+  if (data.commitDrift) {
+    for (const m of data.active) {
+      const n = data.commitDrift.commitsSinceVerify.get(m.id);
+      if (n !== undefined && n > 0 && m.last_verified_at) drift.push({ ...row(m), commits_since_verify: n, last_verified_at: m.last_verified_at });
+    }
+    drift.sort((a, b) => b.commits_since_verify - a.commits_since_verify || a.id.localeCompare(b.id));
+  }
+
+  const expired = data.active
+    .filter(isExpired)
+    .map((m) => ({ ...row(m), expires: m.expires! }))
+    .sort((a, b) => a.expires.localeCompare(b.expires) || a.id.localeCompare(b.id));
+
+  return {
+    generated_at: data.now.toISOString(),
+    window_days,
+    top_k,
+    min_applied,
+    totals: {
+      active: data.active.length,
+      expired: expired.length,
+      tombstoned: data.tombstones.length,
+      scopes: counts.size,
+      events: data.events.length,
+      events_in_window: fold.eventsInWindow,
+      retrievals_in_window: fold.retrievalsInWindow,
+      uses_in_window: fold.usesInWindow,
+    },
+    contradicted: section(contradicted, top_k),
+    dead_weight: section(dead, top_k),
+    rare_scopes: section(rare, top_k),
+    verification_debt: { ...debt, rows: debtRows.slice(0, top_k) },
+    commit_drift_debt: { applies: data.commitDrift !== null, repo: data.commitDrift?.repo ?? null, count: drift.length, rows: drift.slice(0, top_k) },
+    expired: section(expired, top_k),
+    cold: section(cold, top_k),
+    heavily_used: section(heavy, top_k),
+    scope_health: [...perScope.values()].sort((a, b) => a.scope.localeCompare(b.scope)),
+    marker_stats: markerStats(data.events),
+    orphan_use_events: { count: fold.orphanEvents, ids: fold.orphanIds.slice(0, top_k) },
+  };
+}

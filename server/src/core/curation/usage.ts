@@ -1,0 +1,189 @@
+// Per-memory usage folded out of the event log: what health needs to know about each id.
+// This is the one place that knows which event fields carry ids (the field names are the
+// contract with the ops that log them; see fields below), so a renamed field breaks here only.
+import type { CairnEvent } from './events.ts';
+
+export const USE_OUTCOMES = ['applied', 'ignored', 'contradicted', 'corrected'] as const;
+export type UseOutcome = (typeof USE_OUTCOMES)[number];
+
+export interface TimelineEntry {
+  ts: string;
+  event: 'created' | 'contradicted' | 'corrected' | 'updated' | 'verified';
+  note?: string;
+  session?: string;
+}
+
+export interface MemoryUsage {
+  /** Retrievals (search hits and show) inside the window. */
+  retrievedInWindow: number;
+  lastRetrieved: string | null;
+  uses: Record<UseOutcome, number>;
+  appliedInWindow: number;
+  lastApplied: string | null;
+  /** Contradictions, corrections, updates and verifications, oldest first. */
+  timeline: TimelineEntry[];
+}
+
+const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+
+/** Ids a retrieval event returned: search `hits`/`results` [{id}], show `ids`. */
+export function retrievedIds(e: CairnEvent): string[] {
+  if (e.kind === 'show') return strings(e.ids);
+  if (e.kind !== 'search') return [];
+  const rows = Array.isArray(e.hits) ? e.hits : Array.isArray(e.results) ? e.results : [];
+  return rows.map((r) => (typeof r === 'string' ? r : (r as { id?: unknown })?.id)).filter((x): x is string => typeof x === 'string');
+}
+
+/** A `use` event: the ids it names and its outcome (null when the line is not a valid use). */
+export function useOf(e: CairnEvent): { ids: string[]; outcome: UseOutcome; note?: string } | null {
+  if (e.kind !== 'use') return null;
+  const outcome = e.outcome as UseOutcome;
+  if (!USE_OUTCOMES.includes(outcome)) return null;
+  const ids = strings(e.ids ?? e.memory_ids);
+  return { ids, outcome, ...(typeof e.note === 'string' ? { note: e.note } : {}) };
+}
+
+function emptyUsage(): MemoryUsage {
+  return {
+    retrievedInWindow: 0,
+    lastRetrieved: null,
+    uses: { applied: 0, ignored: 0, contradicted: 0, corrected: 0 },
+    appliedInWindow: 0,
+    lastApplied: null,
+    timeline: [],
+  };
+}
+
+export interface UsageFold {
+  byId: Map<string, MemoryUsage>;
+  eventsInWindow: number;
+  retrievalsInWindow: number;
+  usesInWindow: Record<UseOutcome, number>;
+  /** use events naming at least one id that is neither active nor tombstoned. */
+  orphanEvents: number;
+  orphanIds: string[];
+}
+
+/** Folds events (ts order) into per-id usage. `known` holds every active and tombstoned id. */
+export function foldUsage(events: readonly CairnEvent[], windowStart: number, known: ReadonlySet<string>): UsageFold {
+  const byId = new Map<string, MemoryUsage>();
+  const get = (id: string) => {
+    let u = byId.get(id);
+    if (!u) byId.set(id, (u = emptyUsage()));
+    return u;
+  };
+  const fold: UsageFold = {
+    byId,
+    eventsInWindow: 0,
+    retrievalsInWindow: 0,
+    usesInWindow: { applied: 0, ignored: 0, contradicted: 0, corrected: 0 },
+    orphanEvents: 0,
+    orphanIds: [],
+  };
+  const orphanIds = new Set<string>();
+  for (const e of events) {
+    const t = Date.parse(e.ts);
+    const inWindow = t >= windowStart;
+    if (inWindow) fold.eventsInWindow++;
+    const session = typeof e.session === 'string' ? e.session : undefined;
+    for (const id of retrievedIds(e)) {
+      const u = get(id);
+      u.lastRetrieved = e.ts;
+      if (inWindow) {
+        u.retrievedInWindow++;
+        fold.retrievalsInWindow++;
+      }
+    }
+    const use = useOf(e);
+    if (use) {
+      let orphan = false;
+      for (const id of use.ids) {
+        if (!known.has(id)) {
+          orphan = true;
+          orphanIds.add(id);
+          continue;
+        }
+        const u = get(id);
+        u.uses[use.outcome]++;
+        if (use.outcome === 'applied') {
+          u.lastApplied = e.ts;
+          if (inWindow) u.appliedInWindow++;
+        }
+        if (use.outcome === 'contradicted' || use.outcome === 'corrected') {
+          u.timeline.push({ ts: e.ts, event: use.outcome, ...(use.note ? { note: use.note } : {}), ...(session ? { session } : {}) });
+        }
+      }
+      if (inWindow) fold.usesInWindow[use.outcome] += use.ids.length;
+      if (orphan) fold.orphanEvents++;
+    }
+    if ((e.kind === 'update' || e.kind === 'verify') && typeof e.id === 'string') {
+      const note = typeof e.note === 'string' ? e.note : undefined;
+      get(e.id).timeline.push({
+        ts: e.ts,
+        event: e.kind === 'update' ? 'updated' : 'verified',
+        ...(note ? { note } : {}),
+        ...(session ? { session } : {}),
+      });
+    }
+  }
+  fold.orphanIds = [...orphanIds].sort();
+  return fold;
+}
+
+export interface MarkerStat {
+  marker: string;
+  fires: number;
+  overrides: number;
+  /** overrides / fires; null when the marker never fired. */
+  override_rate: number | null;
+}
+
+function markerLabels(v: unknown): string[] {
+  if (!Array.isArray(v)) return [];
+  return v
+    .map((m) => (typeof m === 'string' ? m : (m as { marker?: unknown })?.marker))
+    .filter((m): m is string => typeof m === 'string');
+}
+
+/**
+ * Per durability marker: how often it fired and how often the writer overrode it.
+ * Write events carry `markers` (labels detected) and `acknowledge_transient`. A fire is one
+ * occasion the marker stood in a write's way: a `transient_warning`, or an acknowledged write
+ * that no earlier warning in the same session accounts for (acknowledged up front). An
+ * override is an acknowledged write carrying the marker. The usual warn-then-acknowledge pair
+ * is therefore one fire and one override (rate 1), not two fires.
+ */
+export function markerStats(events: readonly CairnEvent[]): MarkerStat[] {
+  const stats = new Map<string, { fires: number; overrides: number }>();
+  const pending = new Map<string, number>(); // `${session}\u0000${marker}` -> unanswered warnings
+  const stat = (m: string) => {
+    let s = stats.get(m);
+    if (!s) stats.set(m, (s = { fires: 0, overrides: 0 }));
+    return s;
+  };
+  for (const e of events) {
+    if (e.kind !== 'write') continue;
+    const markers = markerLabels(e.markers ?? e.transient_markers);
+    if (markers.length === 0) continue;
+    const session = String(e.session);
+    if (e.status === 'transient_warning') {
+      for (const m of markers) {
+        stat(m).fires++;
+        const k = `${session}\u0000${m}`;
+        pending.set(k, (pending.get(k) ?? 0) + 1);
+      }
+    } else if (e.acknowledge_transient === true) {
+      for (const m of markers) {
+        const s = stat(m);
+        s.overrides++;
+        const k = `${session}\u0000${m}`;
+        const open = pending.get(k) ?? 0;
+        if (open > 0) pending.set(k, open - 1);
+        else s.fires++;
+      }
+    }
+  }
+  return [...stats]
+    .map(([marker, s]) => ({ marker, ...s, override_rate: s.fires ? Math.round((s.overrides / s.fires) * 1000) / 1000 : null }))
+    .sort((a, b) => b.fires - a.fires || a.marker.localeCompare(b.marker));
+}

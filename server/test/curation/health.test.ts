@@ -1,0 +1,176 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { computeHealth, type HealthData } from '../../src/core/curation/health.ts';
+import { editDistance, rareScopes } from '../../src/core/curation/rareScopes.ts';
+import { markerStats } from '../../src/core/curation/usage.ts';
+import type { CairnEvent } from '../../src/core/curation/events.ts';
+import type { MemoryRecord } from '../../src/core/types.ts';
+
+const NOW = new Date('2026-03-31T12:00:00.000Z');
+const daysAgo = (d: number) => new Date(NOW.getTime() - d * 86_400_000).toISOString();
+let seq = 0;
+const id = (n: number) => `01JQ3Z8V7M2K4T6Y9B1C3D5${String(n).padStart(3, '0')}`;
+
+function mem(n: number, over: Partial<MemoryRecord> = {}): MemoryRecord {
+  const created = over.created ?? daysAgo(60);
+  return {
+    id: id(n),
+    created,
+    updated: created,
+    scopes: ['tools'],
+    confidence: 'medium',
+    source: 'explicit-statement',
+    category: 'fact',
+    last_verified_at: null,
+    expires: null,
+    origin: { cwd: null, repo: null, branch: null, worktree_root: null },
+    body: `Memory number ${n}. More text follows here.`,
+    ...over,
+  };
+}
+const ev = (ts: string, kind: string, fields: Record<string, unknown> = {}): CairnEvent => ({ ts, session: `s${seq++ % 3}`, kind, ...fields });
+const search = (ts: string, ...ids: string[]) => ev(ts, 'search', { query: 'q', hits: ids.map((i) => ({ id: i, relevance: 'high' })) });
+const use = (ts: string, outcome: string, ids: string[], note?: string) => ev(ts, 'use', { ids, outcome, ...(note ? { note } : {}) });
+
+function data(active: MemoryRecord[], events: CairnEvent[], over: Partial<HealthData> = {}): HealthData {
+  return { now: NOW, active, tombstones: [], events, staleAfterDays: 30, commitDrift: null, ...over };
+}
+
+test('dead weight: retrieved in the window, never applied there; sorted by retrievals', () => {
+  const a = mem(1), b = mem(2), c = mem(3);
+  const events = [
+    search(daysAgo(5), a.id, b.id), search(daysAgo(4), a.id), ev(daysAgo(3), 'show', { ids: [b.id] }),
+    use(daysAgo(3), 'applied', [b.id]),
+    search(daysAgo(45), c.id), use(daysAgo(50), 'ignored', [c.id]), // outside the window
+  ];
+  const h = computeHealth(data([a, b, c], events));
+  assert.deepEqual(h.dead_weight.rows.map((r) => [r.id, r.retrieved]), [[a.id, 2]]);
+  assert.equal(h.dead_weight.count, 1);
+  assert.equal(h.dead_weight.rows[0]!.summary, 'Memory number 1.');
+  assert.equal(h.totals.retrievals_in_window, 4);
+});
+
+test('cold: no retrieval in the window and created before it; oldest first', () => {
+  const old = mem(1, { created: daysAgo(200) });
+  const older = mem(2, { created: daysAgo(300) });
+  const young = mem(3, { created: daysAgo(10) });
+  const used = mem(4, { created: daysAgo(100) });
+  const h = computeHealth(data([old, older, young, used], [search(daysAgo(1), used.id), search(daysAgo(90), old.id)]));
+  assert.deepEqual(h.cold.rows.map((r) => r.id), [older.id, old.id]);
+  assert.equal(h.cold.rows[1]!.last_retrieved, daysAgo(90));
+  assert.equal(h.cold.rows[0]!.age_days, 300);
+});
+
+test('heavily used: applied at least min_applied times in the window', () => {
+  const a = mem(1), b = mem(2);
+  const events = [1, 2, 3, 4].map((d) => use(daysAgo(d), 'applied', [a.id])).concat([use(daysAgo(1), 'applied', [b.id]), use(daysAgo(2), 'applied', [b.id])]);
+  const h = computeHealth(data([a, b], events));
+  assert.deepEqual(h.heavily_used.rows.map((r) => [r.id, r.applied]), [[a.id, 4]]);
+  const h2 = computeHealth(data([a, b], events), { window_days: 30, top_k: 10, min_applied: 2 });
+  assert.deepEqual(h2.heavily_used.rows.map((r) => r.id), [a.id, b.id]);
+});
+
+test('contradicted: unresolved until a later update or verify; the timeline tells the story', () => {
+  const open = mem(1);
+  const fixedByUpdate = mem(2, { updated: daysAgo(1) });
+  const fixedByVerify = mem(3, { last_verified_at: daysAgo(1) });
+  const reopened = mem(4, { last_verified_at: daysAgo(10) });
+  const events = [
+    use(daysAgo(20), 'contradicted', [open.id], 'the script was renamed'),
+    use(daysAgo(5), 'contradicted', [open.id]),
+    use(daysAgo(5), 'contradicted', [fixedByUpdate.id, fixedByVerify.id]),
+    ev(daysAgo(1), 'update', { id: fixedByUpdate.id, fields: ['content'] }),
+    ev(daysAgo(1), 'verify', { id: fixedByVerify.id }),
+    use(daysAgo(2), 'contradicted', [reopened.id]),
+    use(daysAgo(1), 'corrected', [open.id]), // a correction is not a fix by itself
+  ];
+  const h = computeHealth(data([open, fixedByUpdate, fixedByVerify, reopened], events));
+  assert.deepEqual(h.contradicted.rows.map((r) => r.id), [open.id, reopened.id]);
+  const row = h.contradicted.rows[0]!;
+  assert.equal(row.contradictions, 2);
+  assert.equal(row.last_contradicted, daysAgo(5));
+  assert.equal(row.last_resolved, null);
+  assert.deepEqual(row.resolution_timeline.map((t) => t.event), ['created', 'contradicted', 'contradicted', 'corrected']);
+  assert.equal(row.resolution_timeline[1]!.note, 'the script was renamed');
+  const re = h.contradicted.rows[1]!;
+  assert.equal(re.last_resolved, daysAgo(10));
+  assert.deepEqual(re.resolution_timeline.map((t) => t.event), ['created', 'verified', 'contradicted']);
+});
+
+test('rare scopes: singletons within edit distance 2 of another scope, short words spared', () => {
+  assert.equal(editDistance('deployment', 'deploymnet'), 2);
+  assert.equal(editDistance('kitten', 'sitting'), 3);
+  assert.equal(editDistance('abc', 'abcdef', 2), 3);
+  const ms = [
+    mem(1, { scopes: ['deployment'] }), mem(2, { scopes: ['deployment'] }), mem(3, { scopes: ['deploymnet'] }),
+    mem(4, { scopes: ['tools', 'api'] }), mem(5, { scopes: ['tools'] }), mem(6, { scopes: ['tool', 'cli'] }),
+    mem(7, { scopes: ['unique-thing'] }),
+  ];
+  const h = computeHealth(data(ms, []));
+  assert.deepEqual(h.rare_scopes.rows.map((r) => [r.scope, r.id, r.similar_to.map((s) => s.scope)]), [
+    ['deploymnet', id(3), ['deployment']],
+    ['tool', id(6), ['tools']],
+  ]);
+  // api/cli are distance 2 but three letters long: different words, not typos.
+  const counts = new Map([['api', 1], ['cli', 1]]);
+  assert.deepEqual(rareScopes(counts, new Map([['api', 'x'], ['cli', 'y']])), []);
+});
+
+test('scope health per scope, and verification debt whose counts sum to the active total', () => {
+  const ms = [
+    mem(1, { scopes: ['a-scope'], last_verified_at: daysAgo(2) }),
+    mem(2, { scopes: ['a-scope', 'b-scope'], last_verified_at: daysAgo(45) }),
+    mem(3, { scopes: ['b-scope'], created: daysAgo(100) }),
+    mem(4, { scopes: ['b-scope'], expires: daysAgo(1), last_verified_at: daysAgo(100) }),
+  ];
+  const events = [search(daysAgo(1), id(1)), use(daysAgo(1), 'applied', [id(2)]), search(daysAgo(1), id(2)), use(daysAgo(1), 'contradicted', [id(2)])];
+  const h = computeHealth(data(ms, events), { window_days: 30, top_k: 2, min_applied: 3 });
+  assert.deepEqual(h.scope_health, [
+    { scope: 'a-scope', active: 2, dead: 1, cold: 0, contradicted: 1, applied: 1 },
+    { scope: 'b-scope', active: 3, dead: 0, cold: 1, contradicted: 1, applied: 1 },
+  ]);
+  const v = h.verification_debt;
+  assert.deepEqual([v.never, v.stale, v.fresh], [1, 2, 1]);
+  assert.equal(v.never + v.stale + v.fresh, h.totals.active);
+  assert.equal(v.rows.length, 2, 'rows capped at top_k');
+  assert.deepEqual(v.rows.map((r) => [r.id, r.status]), [[id(3), 'never'], [id(4), 'stale']]);
+});
+
+test('expired, commit drift debt, orphan use events and totals', () => {
+  const ms = [mem(1, { expires: daysAgo(3) }), mem(2, { last_verified_at: daysAgo(9) }), mem(3, { last_verified_at: daysAgo(9) })];
+  const tomb = mem(9);
+  const events = [use(daysAgo(1), 'applied', [id(1), id(77)]), use(daysAgo(1), 'ignored', [id(78)]), use(daysAgo(1), 'applied', [tomb.id])];
+  const drift = { repo: 'github.com/me/foo', commitsSinceVerify: new Map([[id(2), 4], [id(3), 0]]) };
+  const h = computeHealth(data(ms, events, { tombstones: [tomb], commitDrift: drift }));
+  assert.deepEqual(h.expired.rows.map((r) => [r.id, r.expires]), [[id(1), daysAgo(3)]]);
+  assert.deepEqual(h.commit_drift_debt, {
+    applies: true, repo: 'github.com/me/foo', count: 1,
+    rows: [{ id: id(2), scopes: ['tools'], summary: 'Memory number 2.', commits_since_verify: 4, last_verified_at: daysAgo(9) }],
+  });
+  assert.deepEqual(h.orphan_use_events, { count: 2, ids: [id(77), id(78)] });
+  assert.deepEqual(h.totals, {
+    active: 3, expired: 1, tombstoned: 1, scopes: 1, events: 3, events_in_window: 3, retrievals_in_window: 0,
+    uses_in_window: { applied: 3, ignored: 1, contradicted: 0, corrected: 0 },
+  });
+  const outside = computeHealth(data(ms, []));
+  assert.deepEqual(outside.commit_drift_debt, { applies: false, repo: null, count: 0, rows: [] });
+});
+
+test('marker stats: a warning then an acknowledged write is one fire and one override', () => {
+  const w = (session: string, status: string, markers: string[], ack = false): CairnEvent => ({
+    ts: daysAgo(1), session, kind: 'write', status, markers, acknowledge_transient: ack,
+  });
+  const stats = markerStats([
+    w('A', 'transient_warning', ['currently', 'commit sha']),
+    w('A', 'committed', ['currently', 'commit sha'], true),
+    w('B', 'transient_warning', ['currently']),
+    w('B', 'committed', [], false), // rewrote without the marker: not an override
+    w('C', 'committed', ['yesterday'], true), // acknowledged up front: a fire and an override
+    w('C', 'duplicate', ['yesterday'], true),
+  ]);
+  assert.deepEqual(stats, [
+    { marker: 'currently', fires: 2, overrides: 1, override_rate: 0.5 },
+    { marker: 'yesterday', fires: 2, overrides: 2, override_rate: 1 },
+    { marker: 'commit sha', fires: 1, overrides: 1, override_rate: 1 },
+  ]);
+});
