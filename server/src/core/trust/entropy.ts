@@ -1,0 +1,51 @@
+// Small helpers shared by the secret detector: how random a string looks, whether a value is a
+// placeholder someone wrote in docs, and how to show a secret without revealing it.
+
+/** Shannon entropy in bits per character of the string's own character distribution. */
+export function shannonEntropy(s: string): number {
+  if (s.length === 0) return 0;
+  const counts = new Map<string, number>();
+  for (const ch of s) counts.set(ch, (counts.get(ch) ?? 0) + 1);
+  let h = 0;
+  const n = [...s].length;
+  for (const c of counts.values()) {
+    const p = c / n;
+    h -= p * Math.log2(p);
+  }
+  return h;
+}
+
+/** How many of lower / upper / digit / symbol classes the string uses. */
+export function charClasses(s: string): number {
+  return (
+    Number(/[a-z]/.test(s)) + Number(/[A-Z]/.test(s)) + Number(/[0-9]/.test(s)) + Number(/[^A-Za-z0-9]/.test(s))
+  );
+}
+
+// Words that, anywhere in a value, mark it as a stand-in rather than a real credential.
+const PLACEHOLDER_WORDS = /(example|placeholder|changeme|change[_-]me|redacted|dummy|your[_-]?|xxxx|sample|fake|todo|insert|replace)/i;
+
+/**
+ * True for values that are obviously not real credentials: `<your-key>`, `***`, `${VAR}`, `$VAR`,
+ * `%VAR%`, `{{ var }}`, `changeme`, `xxxx...`, and the literal words people put in docs.
+ */
+export function isPlaceholder(value: string): boolean {
+  const v = value.trim();
+  if (v === '') return true;
+  if (/^[<[{($%]/.test(v)) return true; // <key>, [key], {{key}}, (key), ${VAR}, $VAR, %VAR%
+  if (/^[*x•.#_-]+$/i.test(v)) return true; // *****, xxxxx, ....., ----
+  if (PLACEHOLDER_WORDS.test(v)) return true;
+  if (/^(password|passwd|secret|token|none|null|nil|undefined|true|false|empty|unset|required|optional|string)$/i.test(v)) {
+    return true;
+  }
+  return false;
+}
+
+/**
+ * Masks a secret, keeping `keep` leading characters (never more than a third of the secret, so a
+ * short secret is not half revealed) and a fixed run of asterisks: the length is not revealed either.
+ */
+export function mask(secret: string, keep = 4): string {
+  const shown = Math.max(0, Math.min(keep, Math.floor(secret.length / 3)));
+  return `${secret.slice(0, shown)}********`;
+}

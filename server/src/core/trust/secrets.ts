@@ -1,0 +1,237 @@
+// Secret detection for the write gate. The store is plaintext markdown that people sync, grep and
+// commit, so a credential must never reach it: there is no override. The other side of that
+// contract is precision — a gate that fires on ordinary notes (git SHAs, ULIDs, UUIDs, paths,
+// prose about tokens) teaches users to work around it — so every rule anchors on a provider's
+// fixed prefix or on an explicit `key = value` assignment, never on "a random-looking string".
+import { charClasses, isPlaceholder, mask, shannonEntropy } from './entropy.ts';
+
+export const SECRET_KINDS = [
+  'private-key',
+  'gcp-service-account',
+  'gcp-api-key',
+  'aws-access-key-id',
+  'aws-secret-access-key',
+  'github-token',
+  'gitlab-token',
+  'slack-token',
+  'slack-webhook',
+  'stripe-key',
+  'anthropic-key',
+  'openai-key',
+  'jwt',
+  'bearer-token',
+  'url-password',
+  'secret-assignment',
+] as const;
+export type SecretKind = (typeof SECRET_KINDS)[number];
+
+export interface SecretFinding {
+  kind: SecretKind;
+  /** The offending text with the secret itself masked (a few leading characters kept). */
+  snippet: string;
+}
+
+/** Entropy (bits/char) a `password = value` value must reach to count as a secret. */
+export const ASSIGNMENT_MIN_ENTROPY = 3.0;
+export const ASSIGNMENT_MIN_LENGTH = 8;
+
+interface TokenRule {
+  kind: SecretKind;
+  re: RegExp;
+  /** Leading characters shown in the masked snippet (the fixed prefix plus a couple). */
+  keep: number | ((token: string) => number);
+  /** Extra check on the whole match; false drops it. */
+  accept?: (token: string) => boolean;
+}
+
+const notExample = (t: string) => !/EXAMPLE/i.test(t);
+const randomTail = (prefix: RegExp) => (t: string) => {
+  const tail = t.replace(prefix, '');
+  return /[0-9]/.test(tail) && /[A-Za-z]/.test(tail) && shannonEntropy(tail) >= 3.2 && notExample(t);
+};
+
+// Provider tokens: fixed prefixes, so a match is almost surely real. Order matters: a span
+// claimed by an earlier rule is not reported again by a later, vaguer one.
+const TOKEN_RULES: TokenRule[] = [
+  { kind: 'gcp-api-key', re: /(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}(?![A-Za-z0-9_-])/g, keep: 6, accept: notExample },
+  { kind: 'aws-access-key-id', re: /(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9])/g, keep: 6, accept: notExample },
+  { kind: 'github-token', re: /(?<![A-Za-z0-9_])gh[pousr]_[A-Za-z0-9]{36,251}(?![A-Za-z0-9_])/g, keep: 6, accept: randomTail(/^gh._/) },
+  { kind: 'github-token', re: /(?<![A-Za-z0-9_])github_pat_[A-Za-z0-9_]{22,}(?![A-Za-z0-9_])/g, keep: 13, accept: randomTail(/^github_pat_/) },
+  {
+    kind: 'gitlab-token',
+    re: /(?<![A-Za-z0-9_-])gl(?:pat|dt|rt|ptt|cbt|ft|imt|oas|soat)-[A-Za-z0-9_-]{20,}(?![A-Za-z0-9_-])/g,
+    keep: 8,
+    accept: randomTail(/^gl[a-z]+-/),
+  },
+  { kind: 'slack-token', re: /(?<![A-Za-z0-9_-])(?:xox[bpars]|xapp)-[A-Za-z0-9-]{10,}(?![A-Za-z0-9_-])/g, keep: 7, accept: (t) => /[0-9]/.test(t) && notExample(t) },
+  {
+    kind: 'slack-webhook',
+    re: /https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9_-]+\/[A-Za-z0-9_-]+\/[A-Za-z0-9_-]{8,}/g,
+    keep: 33,
+    accept: (t) => !/X{6,}|EXAMPLE/i.test(t),
+  },
+  { kind: 'stripe-key', re: /(?<![A-Za-z0-9_])(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}(?![A-Za-z0-9_])/g, keep: 10, accept: randomTail(/^[a-z]{2}_[a-z]+_/) },
+  { kind: 'stripe-key', re: /(?<![A-Za-z0-9_])whsec_[A-Za-z0-9]{24,}(?![A-Za-z0-9_])/g, keep: 8, accept: randomTail(/^whsec_/) },
+  { kind: 'anthropic-key', re: /(?<![A-Za-z0-9_-])sk-ant-[A-Za-z0-9_-]{24,}(?![A-Za-z0-9_-])/g, keep: 14, accept: randomTail(/^sk-ant-(?:[a-z]+\d*-)?/) },
+  {
+    kind: 'openai-key',
+    re: /(?<![A-Za-z0-9_-])sk-(?!ant-)(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,}(?![A-Za-z0-9_-])/g,
+    keep: (t) => (/^sk-[a-zA-Z]+-/.exec(t)?.[0].length ?? 3) + 2,
+    accept: randomTail(/^sk-(?:proj-|svcacct-|admin-|None-)?/),
+  },
+  // header.payload.signature, header and payload both base64url of `{"`.
+  { kind: 'jwt', re: /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}(?![A-Za-z0-9_-])/g, keep: 8 },
+];
+
+interface Span {
+  start: number;
+  end: number;
+}
+
+class Findings {
+  readonly list: SecretFinding[] = [];
+  private readonly spans: Span[] = [];
+  private readonly seen = new Set<string>();
+
+  overlaps(start: number, end: number): boolean {
+    return this.spans.some((s) => start < s.end && end > s.start);
+  }
+
+  add(kind: SecretKind, snippet: string, start: number, end: number): void {
+    this.spans.push({ start, end });
+    const key = `${kind}\0${snippet}`;
+    if (this.seen.has(key)) return; // the same secret pasted twice is one finding
+    this.seen.add(key);
+    this.list.push({ kind, snippet });
+  }
+}
+
+function detectPrivateKeys(text: string, out: Findings): void {
+  const re = /-----BEGIN ((?:[A-Z0-9]+ )*)PRIVATE KEY(?: BLOCK)?-----/g;
+  for (const m of text.matchAll(re)) {
+    const start = m.index;
+    const after = text.slice(start + m[0].length, start + m[0].length + 4000);
+    const endAt = after.search(/-----END [A-Z0-9 ]*PRIVATE KEY/);
+    const material = (endAt >= 0 ? after.slice(0, endAt) : after.slice(0, 600))
+      .replace(/\\n/g, '\n')
+      .replace(/^[A-Za-z-]+: .*$/gm, ''); // PEM headers such as Proc-Type / DEK-Info
+    // A header alone (a note explaining the PEM format) is not a key; key material is: PEM
+    // lines are unbroken runs of 64 base64 characters, which no prose word reaches.
+    const runs = material.split(/\s+/).filter((r) => /^[A-Za-z0-9+/=]{32,}$/.test(r) && /[0-9+/]/.test(r));
+    if (runs.length === 0) continue;
+    const end = start + m[0].length + (endAt >= 0 ? endAt : Math.min(after.length, 600));
+    if (out.overlaps(start, end)) continue;
+    out.add('private-key', `${m[0]} ********`, start, end);
+  }
+}
+
+function detectGcpServiceAccount(text: string, out: Findings): void {
+  if (!/"type"\s*:\s*"service_account"/.test(text)) return;
+  const re = /"(private_key_id|private_key)"\s*:\s*"([^"]{8,})"/g;
+  for (const m of text.matchAll(re)) {
+    const value = m[2]!;
+    if (isPlaceholder(value)) continue;
+    const valueStart = m.index + m[0].length - value.length - 1;
+    out.add('gcp-service-account', `"type": "service_account", "${m[1]}": "${mask(value, m[1] === 'private_key' ? 0 : 2)}"`, valueStart, valueStart + value.length);
+  }
+}
+
+function detectTokens(text: string, out: Findings): void {
+  for (const rule of TOKEN_RULES) {
+    for (const m of text.matchAll(rule.re)) {
+      const token = m[0];
+      if (rule.accept && !rule.accept(token)) continue;
+      if (out.overlaps(m.index, m.index + token.length)) continue;
+      const keep = typeof rule.keep === 'number' ? rule.keep : rule.keep(token);
+      out.add(rule.kind, mask(token, keep), m.index, m.index + token.length);
+    }
+  }
+}
+
+function detectAwsSecretKeys(text: string, out: Findings): void {
+  const re = /aws_?secret_?(?:access_?)?key["']?\s*(?:=|:=|=>|:)\s*["']?([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/gi;
+  for (const m of text.matchAll(re)) {
+    const value = m[1]!;
+    if (!notExample(value) || isPlaceholder(value)) continue;
+    const start = m.index + m[0].length - value.length;
+    if (out.overlaps(start, start + value.length)) continue;
+    out.add('aws-secret-access-key', `${m[0].slice(0, m[0].length - value.length)}${mask(value, 2)}`, start, start + value.length);
+  }
+}
+
+function detectUrlPasswords(text: string, out: Findings): void {
+  const re = /\b([a-z][a-z0-9+.-]{1,20}):\/\/([^\s:/?#@'"`<>]*):([^\s/?#@'"`<>]+)@([^\s/?#'"`<>]+)/gi;
+  for (const m of text.matchAll(re)) {
+    const [, scheme, user, pass, host] = m as unknown as [string, string, string, string, string];
+    if (isPlaceholder(pass) || /^(pass|pw|pwd)$/i.test(pass)) continue;
+    const start = m.index + scheme.length + 3 + user.length + 1;
+    if (out.overlaps(start, start + pass.length)) continue;
+    out.add('url-password', `${scheme}://${user}:${mask(pass, 2)}@${host}`, start, start + pass.length);
+  }
+}
+
+function detectBearer(text: string, out: Findings): void {
+  for (const m of text.matchAll(/\bBearer\s+([A-Za-z0-9._~+/-]{20,}=*)/g)) {
+    const value = m[1]!;
+    const start = m.index + m[0].length - value.length;
+    if (out.overlaps(start, start + value.length)) continue;
+    if (!looksLikeSecretValue(value)) continue;
+    out.add('bearer-token', `Bearer ${mask(value, 4)}`, start, start + value.length);
+  }
+}
+
+/** A reference to where a secret lives (`process.env.TOKEN`, `DB_PASSWORD`, `getToken()`), not one. */
+function isCodeReference(v: string): boolean {
+  return (
+    /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+(?:[[(].*)?$/.test(v) || // process.env.X, os.environ[...]
+    /^[A-Za-z_$][\w$.]*\(/.test(v) || // getToken(...)
+    /^[A-Z][A-Z0-9_]*$/.test(v) // an environment variable name
+  );
+}
+
+/**
+ * Word segments joined by - _ . with at most short numbers (`tls-cert-2024`, `db-creds-v2`,
+ * `app_secret_2`): the name of a secret (a k8s Secret, a vault entry), not its value.
+ */
+function isNameLike(v: string): boolean {
+  const segs = v.split(/[-_.]+/).filter((s) => s !== '');
+  return segs.length >= 2 && segs.every((s) => /^[A-Za-z]+$/.test(s) || /^v?\d{1,4}$/i.test(s));
+}
+
+/** The value side of a `password = value` assignment: does it look like a real credential? */
+export function looksLikeSecretValue(v: string): boolean {
+  if (v.length < ASSIGNMENT_MIN_LENGTH) return false;
+  if (isPlaceholder(v) || isCodeReference(v)) return false;
+  if (/^(?:\/|~\/|\.\.?\/|[A-Za-z]:\\)/.test(v) || v.includes('://')) return false; // a path or URL
+  // Words joined by - _ . ("prod-db-credentials") name a secret; real ones carry digits or symbols.
+  if (!/[0-9]/.test(v) && !/[^A-Za-z0-9_.-]/.test(v)) return false;
+  if (isNameLike(v)) return false;
+  if (charClasses(v) < 2) return false; // all digits, all letters
+  return shannonEntropy(v) >= ASSIGNMENT_MIN_ENTROPY;
+}
+
+const ASSIGNMENT_RE =
+  /(?<![A-Za-z0-9_])((?:[A-Za-z0-9]+[_.-])*(?:password|passwd|passphrase|pwd|secret|api[_-]?key|apikey|access[_-]?key|private[_-]?key|secret[_-]?key|token))["']?\s*(=|:=|=>|:)\s*(["'`]?)([^\s"'`,;)\]}]+)\3/gi;
+
+function detectAssignments(text: string, out: Findings): void {
+  for (const m of text.matchAll(ASSIGNMENT_RE)) {
+    const value = m[4]!;
+    const start = m.index + m[0].length - value.length - m[3]!.length;
+    if (out.overlaps(start, start + value.length)) continue;
+    if (!looksLikeSecretValue(value)) continue;
+    out.add('secret-assignment', `${m[1]}${m[2] === ':' ? ': ' : m[2]}${mask(value, 2)}`, start, start + value.length);
+  }
+}
+
+/** Every secret in `text`, most specific kind first; an empty array means the text is clean. */
+export function detectSecrets(text: string): SecretFinding[] {
+  const out = new Findings();
+  detectGcpServiceAccount(text, out); // before private keys: the JSON's embedded PEM is one finding
+  detectPrivateKeys(text, out);
+  detectTokens(text, out);
+  detectAwsSecretKeys(text, out);
+  detectUrlPasswords(text, out);
+  detectBearer(text, out);
+  detectAssignments(text, out);
+  return out.list;
+}

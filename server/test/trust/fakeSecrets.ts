@@ -1,0 +1,109 @@
+// Positive fixtures for the secret detector, built at test time from parts and a seeded PRNG.
+// Nothing here is a literal, realistic credential in the repository: push-protection scanners
+// look at committed text, and these strings exist only in memory while the tests run.
+
+const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+const UPPER_DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+const B64 = `${ALNUM}+/`;
+const B64URL = `${ALNUM}-_`;
+
+/** Deterministic random string from `alphabet` (mulberry32), so failures reproduce. */
+export function randomString(alphabet: string, n: number, seed: number): string {
+  let a = seed >>> 0;
+  let out = '';
+  for (let i = 0; i < n; i++) {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    const r = ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    out += alphabet[Math.floor(r * alphabet.length)];
+  }
+  return out;
+}
+
+const j = (...parts: string[]) => parts.join('');
+
+function pem(label: string, seed: number): string {
+  const lines = Array.from({ length: 5 }, (_, i) => randomString(B64, 64, seed + i));
+  return j('-----BEGIN ', label, '-----\n', lines.join('\n'), '\n-----END ', label, '-----');
+}
+
+function jwtPart(obj: unknown): string {
+  return Buffer.from(JSON.stringify(obj)).toString('base64url');
+}
+
+/** One example note per kind (some kinds have several shapes), keyed by a readable name. */
+export function positiveFixtures(): { name: string; kind: string; text: string; secret: string }[] {
+  const ghp = j('gh', 'p_', randomString(ALNUM, 36, 1));
+  const gho = j('gh', 'o_', randomString(ALNUM, 36, 2));
+  const ghs = j('gh', 's_', randomString(ALNUM, 36, 3));
+  const ghPat = j('github', '_pat_', randomString(ALNUM, 22, 4), '_', randomString(ALNUM, 59, 5));
+  const glpat = j('gl', 'pat-', randomString(ALNUM, 20, 6));
+  const xoxb = j('xo', 'xb-', '2', randomString('0123456789', 11, 7), '-', randomString('0123456789', 13, 8), '-', randomString(ALNUM, 24, 9));
+  const xoxp = j('xo', 'xp-', randomString('0123456789', 12, 10), '-', randomString(ALNUM, 32, 11));
+  const slackHook = j('https://hooks.', 'slack.com/services/T', randomString(UPPER_DIGITS, 8, 12), '/B', randomString(UPPER_DIGITS, 8, 13), '/', randomString(ALNUM, 24, 14));
+  const skLive = j('sk', '_live_', randomString(ALNUM, 24, 15));
+  const rkLive = j('rk', '_live_', randomString(ALNUM, 24, 16));
+  const whsec = j('wh', 'sec_', randomString(ALNUM, 32, 17));
+  const skProj = j('sk', '-proj-', randomString(B64URL, 48, 18), randomString(ALNUM, 20, 19));
+  const skLegacy = j('sk', '-', randomString(ALNUM, 20, 20), 'T3Blbk', 'FJ', randomString(ALNUM, 20, 21));
+  const skAnt = j('sk', '-ant-', 'api03-', randomString(B64URL, 93, 22), 'AA');
+  const akia = j('AK', 'IA', randomString(UPPER_DIGITS, 16, 23));
+  const asia = j('AS', 'IA', randomString(UPPER_DIGITS, 16, 24));
+  const awsSecret = randomString(B64, 40, 25);
+  const gcpApi = j('AI', 'za', randomString(B64URL, 35, 26));
+  const jwt = j(jwtPart({ alg: 'HS256', typ: 'JWT' }), '.', jwtPart({ sub: '1234567890', name: 'Jo', iat: 1516239022 }), '.', randomString(B64URL, 43, 27));
+  const bearer = randomString(ALNUM, 40, 28);
+  const urlPass = j(randomString(ALNUM, 14, 29), '9!');
+  const dbPass = j('Tr0', randomString(ALNUM, 14, 30), '#x');
+  const apiKey = randomString(ALNUM, 32, 31);
+  const clientSecret = randomString(B64URL, 40, 32);
+  const gcpKeyId = randomString('0123456789abcdef', 40, 33);
+  const rsa = pem('RSA PRIVATE KEY', 100);
+  const openssh = pem('OPENSSH PRIVATE KEY', 200);
+  const pkcs8 = pem('PRIVATE KEY', 300);
+  const encrypted = pem('ENCRYPTED PRIVATE KEY', 400);
+  const pgp = pem('PGP PRIVATE KEY BLOCK', 500);
+  const gcpJson = JSON.stringify(
+    { type: 'service_account', project_id: 'acme-prod', private_key_id: gcpKeyId, private_key: `${pkcs8}\n`, client_email: 'ci@acme-prod.iam.gserviceaccount.com' },
+    null,
+    2,
+  );
+  return [
+    { name: 'rsa pem', kind: 'private-key', text: `deploy key:\n${rsa}\n`, secret: rsa.split('\n')[1]! },
+    { name: 'openssh pem', kind: 'private-key', text: openssh, secret: openssh.split('\n')[1]! },
+    { name: 'pkcs8 pem', kind: 'private-key', text: `key: ${pkcs8}`, secret: pkcs8.split('\n')[1]! },
+    { name: 'encrypted pem', kind: 'private-key', text: encrypted, secret: encrypted.split('\n')[1]! },
+    { name: 'pgp block', kind: 'private-key', text: pgp, secret: pgp.split('\n')[1]! },
+    { name: 'gcp service account json', kind: 'gcp-service-account', text: `the CI key:\n${gcpJson}`, secret: gcpKeyId },
+    { name: 'gcp api key', kind: 'gcp-api-key', text: `maps key ${gcpApi} for the web app`, secret: gcpApi },
+    { name: 'aws akia', kind: 'aws-access-key-id', text: `aws_access_key_id = ${akia}`, secret: akia },
+    { name: 'aws asia', kind: 'aws-access-key-id', text: `temporary creds ${asia} from sts`, secret: asia },
+    { name: 'aws secret', kind: 'aws-secret-access-key', text: `aws_secret_access_key = ${awsSecret}`, secret: awsSecret },
+    { name: 'aws secret env', kind: 'aws-secret-access-key', text: `export AWS_SECRET_ACCESS_KEY="${awsSecret}"`, secret: awsSecret },
+    { name: 'github ghp', kind: 'github-token', text: `use ${ghp} for the release bot`, secret: ghp },
+    { name: 'github gho', kind: 'github-token', text: `oauth token ${gho}`, secret: gho },
+    { name: 'github ghs', kind: 'github-token', text: `app token: ${ghs}.`, secret: ghs },
+    { name: 'github fine-grained', kind: 'github-token', text: `PAT is ${ghPat}`, secret: ghPat },
+    { name: 'gitlab pat', kind: 'gitlab-token', text: `gitlab token ${glpat} for the mirror`, secret: glpat },
+    { name: 'slack bot', kind: 'slack-token', text: `bot: ${xoxb}`, secret: xoxb },
+    { name: 'slack user', kind: 'slack-token', text: `SLACK_TOKEN=${xoxp}`, secret: xoxp },
+    { name: 'slack webhook', kind: 'slack-webhook', text: `alerts go to ${slackHook}`, secret: slackHook.slice(-24) },
+    { name: 'stripe sk_live', kind: 'stripe-key', text: `stripe key ${skLive}`, secret: skLive },
+    { name: 'stripe rk_live', kind: 'stripe-key', text: `restricted ${rkLive}`, secret: rkLive },
+    { name: 'stripe whsec', kind: 'stripe-key', text: `endpoint secret ${whsec}`, secret: whsec },
+    { name: 'openai project', kind: 'openai-key', text: `OPENAI_API_KEY=${skProj}`, secret: skProj },
+    { name: 'openai legacy', kind: 'openai-key', text: `old key ${skLegacy} was revoked`, secret: skLegacy },
+    { name: 'anthropic', kind: 'anthropic-key', text: `ANTHROPIC_API_KEY=${skAnt}`, secret: skAnt },
+    { name: 'jwt', kind: 'jwt', text: `test with token ${jwt}`, secret: jwt },
+    { name: 'bearer', kind: 'bearer-token', text: `curl -H "Authorization: Bearer ${bearer}" https://api.acme.dev`, secret: bearer },
+    { name: 'url password', kind: 'url-password', text: `db at postgres://app:${urlPass}@db.internal:5432/app`, secret: urlPass },
+    { name: 'url password empty user', kind: 'url-password', text: `redis://:${urlPass}@cache.internal:6379`, secret: urlPass },
+    { name: 'password assignment', kind: 'secret-assignment', text: `DB_PASSWORD=${dbPass}`, secret: dbPass },
+    { name: 'api_key yaml', kind: 'secret-assignment', text: `weather:\n  api_key: ${apiKey}\n`, secret: apiKey },
+    { name: 'json secret', kind: 'secret-assignment', text: `{"client_secret": "${clientSecret}"}`, secret: clientSecret },
+    { name: 'token colon', kind: 'secret-assignment', text: `the token: ${apiKey} works for staging`, secret: apiKey },
+    { name: 'cli flag', kind: 'secret-assignment', text: `mysql --password=${dbPass} -h db`, secret: dbPass },
+  ];
+}
