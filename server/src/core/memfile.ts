@@ -67,7 +67,8 @@ export function splitBlocks(raw: string): { key: string | null; text: string }[]
     const m = /^(?:"([^"]+)"|'([^']+)'|([^\s#'"][^:]*?))\s*:(?:\s|$)/.exec(line);
     if (m) {
       blocks.push({ key: m[1] ?? m[2] ?? m[3] ?? null, text: line });
-    } else if (/^\S/.test(line) && !line.startsWith('#') || blocks.length === 0) {
+    } else if (/^\S/.test(line) || blocks.length === 0) {
+      // A top-level comment or stray line is its own block, so it survives write-back.
       blocks.push({ key: null, text: line });
     } else {
       blocks[blocks.length - 1]!.text += `\n${line}`;
@@ -177,6 +178,7 @@ export function serializeMemory(rec: MemoryRecord, extra: readonly string[] = []
 export function fileNameFor(rec: Pick<MemoryRecord, 'id' | 'created' | 'body'>): string {
   const words = rec.body
     .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
     .toLowerCase()
     .replace(/[^a-z0-9\s]+/g, ' ')
     .split(/\s+/)

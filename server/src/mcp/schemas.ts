@@ -11,7 +11,7 @@ export const verification = z.object({
 });
 
 export const pathDrift = z.object({ checked: z.number(), missing: z.array(z.string()) });
-export const commitDrift = z.object({ commits_since_verify: z.number(), status: z.string() });
+export const commitDrift = z.object({ commits_since_verify: z.number().nullable(), status: z.string() });
 
 export const hitFields = {
   id,

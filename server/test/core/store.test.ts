@@ -1,0 +1,78 @@
+// The store under concurrency: real processes on one real directory.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { Cairn } from '../../src/core/cairn.ts';
+import { StoreLock } from '../../src/core/lock.ts';
+import { removeDir, tempDir } from '../helpers/env.ts';
+import { startServer } from '../helpers/mcp.ts';
+
+test('the lock serializes read-modify-write across processes: no lost increments', async () => {
+  const dir = tempDir();
+  try {
+    writeFileSync(join(dir, 'counter'), '0');
+    const lockUrl = new URL('../../src/core/lock.ts', import.meta.url).href;
+    const script = `
+      import { StoreLock } from ${JSON.stringify(lockUrl)};
+      import { readFileSync, writeFileSync } from 'node:fs';
+      const lock = new StoreLock(${JSON.stringify(dir)});
+      for (let i = 0; i < 40; i++) await lock.run(async () => {
+        const n = Number(readFileSync(${JSON.stringify(join(dir, 'counter'))}, 'utf8'));
+        await new Promise((r) => setImmediate(r));
+        writeFileSync(${JSON.stringify(join(dir, 'counter'))}, String(n + 1));
+      });`;
+    const runs = Array.from({ length: 4 }, () =>
+      new Promise<number>((res) => spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: 'inherit' }).on('exit', (c) => res(c ?? 1))),
+    );
+    assert.deepEqual(await Promise.all(runs), [0, 0, 0, 0]);
+    assert.equal(readFileSync(join(dir, 'counter'), 'utf8'), '160');
+    assert.deepEqual(readdirSync(dir).filter((n) => n.startsWith('.lock')), []);
+  } finally {
+    removeDir(dir);
+  }
+});
+
+test('a lock left by a killed process is broken, not waited on forever', async () => {
+  const dir = tempDir();
+  try {
+    // pid 2^22+1 is above Linux's pid_max default range: certainly not alive
+    writeFileSync(join(dir, '.lock'), `${2 ** 22 + 1} ${(await import('node:os')).hostname()} ${Date.now()}\n`);
+    const lock = new StoreLock(dir, 2000);
+    assert.equal(await lock.run(async () => 'entered'), 'entered');
+  } finally {
+    removeDir(dir);
+  }
+});
+
+test('two server processes updating one memory never lose each other\'s change', async () => {
+  const root = tempDir();
+  const store = join(root, 'store');
+  try {
+    const a = await startServer({ store, cwd: root });
+    const b = await startServer({ store, cwd: root });
+    const w = await a.call('memory_write', { content: 'Shared memory touched by two servers.', scopes: ['shared'] });
+    const confidences = ['low', 'high', 'medium', 'high', 'low', 'medium', 'high'];
+    const scopeSets = [['shared', 'x1'], ['shared', 'x2'], ['shared', 'x3'], ['shared', 'x4'], ['shared', 'x5'], ['shared', 'x6'], ['shared', 'final']];
+    await Promise.all([
+      (async () => { for (const c of confidences) await a.call('memory_update', { id: w.id, confidence: c }); })(),
+      (async () => { for (const sc of scopeSets) await b.call('memory_update', { id: w.id, scopes: sc }); })(),
+      (async () => { for (let i = 0; i < 5; i++) await b.call('memory_write', { content: `Independent fact ${i} from server b.`, scopes: ['shared'] }); })(),
+    ]);
+    const c = await Cairn.open({ dir: store, cwd: root, watch: false, warn: () => {} });
+    const m = c.store.get(w.id)!;
+    assert.equal(m.confidence, 'high');
+    assert.deepEqual(m.scopes, ['shared', 'final']);
+    assert.equal([...c.store.active()].length, 6);
+    assert.deepEqual(c.store.skipped(), []);
+    await c.close();
+    await a.close();
+    await b.close();
+  } finally {
+    removeDir(root);
+  }
+});
+
+void fileURLToPath;
