@@ -1,0 +1,186 @@
+// SearchIndex: an in-memory inverted index over active memories, updated incrementally.
+//
+//   const ix = new SearchIndex<StoredMemory>({ synonyms: config.search.synonyms });
+//   ix.load(store.active(), cachedSnapshot);      // bulk build, reusing cached analysis
+//   ix.upsert(mem); ix.remove(id);                 // on every store change
+//   ix.search('pg dump', { limit: 5, filter });    // ranked hits with relevance and snippets
+//   ix.candidatesFor(text, 20);                    // near-duplicate candidates (rare shared terms)
+import type { Analyzed, IndexDoc } from './analyze.ts';
+import { analyzeDoc, recencyOf } from './analyze.ts';
+import { Postings } from './postings.ts';
+import { parseQuery } from './query.ts';
+import type { Candidate } from './rank.ts';
+import { Ranker } from './rank.ts';
+import type { SearchHit } from './rerank.ts';
+import { rerank } from './rerank.ts';
+import type { SynonymTable } from './synonyms.ts';
+import { buildSynonyms } from './synonyms.ts';
+import { tokenize } from './tokenize.ts';
+import { candidates } from './candidates.ts';
+
+export type { IndexDoc } from './analyze.ts';
+export type { Relevance, SearchHit } from './rerank.ts';
+
+export interface SearchOptions<D> {
+  /** hits to return (the caller validates 1..50) */
+  limit: number;
+  /** "now" for the recency boost, epoch ms (default Date.now()) */
+  now?: number;
+  /** recency half-life in days (config behavior.recency_half_life_days; default 30) */
+  halfLifeDays?: number;
+  /** keep only documents for which this returns true; asked at most once per document per query */
+  filter?: (doc: D) => boolean;
+}
+
+/** The analysis of every indexed document, for the persisted cache (see cache.ts). */
+export interface IndexSnapshot<D> {
+  terms: string[];
+  docs: Array<{ doc: D } & Analyzed>;
+}
+
+/** Documents beyond `limit` that get the second pass, so adjacency can still reorder the top. */
+const RERANK_EXTRA = 10;
+
+export class SearchIndex<D extends IndexDoc> {
+  private p = new Postings();
+  private ranker = new Ranker(this.p);
+  private docs: Array<D | undefined> = [];
+  private slotOf = new Map<string, number>();
+  readonly synonyms: SynonymTable;
+
+  constructor(opts: { synonyms?: Record<string, string[]> } = {}) {
+    this.synonyms = buildSynonyms(opts.synonyms);
+  }
+
+  get size(): number {
+    return this.slotOf.size;
+  }
+  has(id: string): boolean {
+    return this.slotOf.has(id);
+  }
+  get(id: string): D | undefined {
+    const s = this.slotOf.get(id);
+    return s === undefined ? undefined : this.docs[s];
+  }
+  *values(): IterableIterator<D> {
+    for (const s of this.slotOf.values()) yield this.docs[s]!;
+  }
+
+  /** Adds or replaces a document (by id). */
+  upsert(doc: D): void {
+    this.removeSlot(doc.id);
+    const a = analyzeDoc(doc, this.p);
+    const slot = this.p.add(a.fwd, a.bodyLen, a.scopeLen, recencyOf(doc));
+    this.docs[slot] = doc;
+    this.slotOf.set(doc.id, slot);
+  }
+
+  remove(id: string): boolean {
+    const had = this.removeSlot(id);
+    if (had && this.p.needsCompaction()) this.compact();
+    return had;
+  }
+
+  private removeSlot(id: string): boolean {
+    const slot = this.slotOf.get(id);
+    if (slot === undefined) return false;
+    this.p.kill(slot);
+    this.docs[slot] = undefined;
+    this.slotOf.delete(id);
+    return true;
+  }
+
+  private compact(): void {
+    const remap = this.p.compact();
+    const docs: Array<D | undefined> = new Array(this.p.slots);
+    for (let s = 0; s < remap.length; s++) if (remap[s]! >= 0) docs[remap[s]!] = this.docs[s];
+    this.docs = docs;
+    this.slotOf.clear();
+    docs.forEach((d, s) => this.slotOf.set(d!.id, s));
+  }
+
+  /**
+   * Replaces the whole content with `current`. A snapshot entry whose document has the same body
+   * and scopes as the current one (`same`) lends its analysis instead of re-tokenizing; anything
+   * else is analyzed afresh, and snapshot entries for documents gone from `current` are dropped.
+   * A snapshot that fails validation throws (the caller rebuilds without it).
+   */
+  load(current: Iterable<D>, snapshot?: IndexSnapshot<D>, same: (cached: D, now: D) => boolean = sameContent): void {
+    const p = new Postings();
+    const cached = new Map<string, { doc: D } & Analyzed>();
+    if (snapshot) {
+      for (const t of snapshot.terms) p.intern(t);
+      const nt = snapshot.terms.length;
+      for (const e of snapshot.docs) {
+        validateFwd(e.fwd, nt, e.doc.id);
+        cached.set(e.doc.id, e);
+      }
+    }
+    const docs: D[] = [];
+    const slotOf = new Map<string, number>();
+    for (const doc of current) {
+      if (slotOf.has(doc.id)) continue; // one slot per id: the first copy wins, like the store
+      const c = cached.get(doc.id);
+      const a = c && same(c.doc, doc) ? c : analyzeDoc(doc, p);
+      const slot = p.add(a.fwd, a.bodyLen, a.scopeLen, recencyOf(doc), false);
+      docs[slot] = doc;
+      slotOf.set(doc.id, slot);
+    }
+    p.rebuildLists();
+    this.p = p;
+    this.ranker = new Ranker(p);
+    this.docs = docs;
+    this.slotOf = slotOf;
+  }
+
+  snapshot(): IndexSnapshot<D> {
+    const docs: IndexSnapshot<D>['docs'] = [];
+    for (const [, slot] of this.slotOf) {
+      docs.push({ doc: this.docs[slot]!, fwd: this.p.fwd[slot]!, bodyLen: this.p.bodyLen[slot]!, scopeLen: this.p.scopeLen[slot]! });
+    }
+    return { terms: this.p.terms.slice(), docs };
+  }
+
+  search(query: string, opts: SearchOptions<D>): SearchHit<D>[] {
+    const terms = parseQuery(query, this.p, this.synonyms);
+    if (terms.length === 0 || opts.limit <= 0) return [];
+    const filter = opts.filter;
+    const docs = this.docs;
+    const cands: Candidate[] = this.ranker.run(terms, {
+      pool: opts.limit + RERANK_EXTRA,
+      now: opts.now ?? Date.now(),
+      halfLifeDays: opts.halfLifeDays ?? 30,
+      allow: filter ? (slot) => filter(docs[slot]!) : undefined,
+      idOf: (slot) => docs[slot]!.id,
+    });
+    const ranked = cands.map((c) => ({ doc: docs[c.slot]!, score: c.score, mask: c.mask, recency: this.p.recency[c.slot]! }));
+    return rerank(ranked, terms, opts.limit);
+  }
+
+  /**
+   * Ids of indexed memories sharing the rarest content terms of `text`, best first (at most
+   * `limit`). For near-duplicate checks: bounded work, never a scan of every memory.
+   */
+  candidatesFor(text: string, limit: number): string[] {
+    const terms = new Set<string>();
+    for (const t of tokenize(text)) if (!t.stop) terms.add(t.term);
+    return candidates(this.p, terms, limit).map((slot) => this.docs[slot]!.id);
+  }
+}
+
+export function sameContent(a: IndexDoc, b: IndexDoc): boolean {
+  if (a === b) return true;
+  if (a.body !== b.body || a.scopes.length !== b.scopes.length) return false;
+  return a.scopes.every((s, i) => s === b.scopes[i]);
+}
+
+/** A cached forward list must be pairs of in-range, strictly increasing term ids with tf > 0. */
+function validateFwd(fwd: Int32Array, nTerms: number, id: string): void {
+  if (fwd.length % 2 !== 0) throw new Error(`cached index entry for ${id} has an odd length`);
+  let prev = -1;
+  for (let i = 0; i < fwd.length; i += 2) {
+    const t = fwd[i]!;
+    if (t <= prev || t >= nTerms || fwd[i + 1]! <= 0) throw new Error(`cached index entry for ${id} is malformed`);
+    prev = t;
+  }
+}

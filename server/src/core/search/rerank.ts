@@ -1,0 +1,104 @@
+// Second pass over the top of the first pass: the adjacency/identifier bonus, the final order,
+// relevance labels, match_terms and snippets. Only a handful of documents get here, so it may
+// re-tokenize their bodies to find positions.
+import type { IndexDoc } from './analyze.ts';
+import type { QueryTerm } from './query.ts';
+import { popcount } from './rank.ts';
+import { makeSnippet } from './snippet.ts';
+import { tokenize } from './tokenize.ts';
+
+/** score x (1 + ADJACENCY_WEIGHT x adjacent pairs / possible pairs) */
+export const ADJACENCY_WEIGHT = 0.3;
+
+export type Relevance = 'high' | 'medium' | 'low';
+
+/** tools.md: coverage >= 0.75 high, >= 0.40 medium, else low. */
+export function relevanceOf(coverage: number): Relevance {
+  return coverage >= 0.75 ? 'high' : coverage >= 0.4 ? 'medium' : 'low';
+}
+
+export interface SearchHit<D extends IndexDoc> {
+  doc: D;
+  score: number;
+  relevance: Relevance;
+  /** matched query terms / query terms */
+  coverage: number;
+  /** query words that matched, in query order, as typed (lowercase) */
+  matchTerms: string[];
+  snippet: string;
+}
+
+interface Scan {
+  adjacentPairs: number;
+  matchStart: number;
+  matchEnd: number;
+}
+
+/**
+ * One pass over the body's tokens: which query term each position matches, the first matching
+ * token (for the snippet), and how many consecutive query-term pairs appear side by side
+ * (`request id`, `requestId` and `request-id` all put `request` and `id` at adjacent positions).
+ */
+export function scanBody(body: string, query: QueryTerm[]): Scan {
+  const toks = tokenize(body);
+  let matchStart = -1;
+  let matchEnd = -1;
+  const maskAt: number[] = [];
+  for (const t of toks) {
+    if (t.stop) {
+      if (!t.whole) maskAt[t.pos] = 0;
+      continue;
+    }
+    let m = 0;
+    for (let q = 0; q < query.length; q++) if (query[q]!.alternatives.has(t.term)) m |= 1 << q;
+    if (m !== 0 && matchStart < 0) {
+      matchStart = t.start;
+      matchEnd = t.end;
+    }
+    if (!t.whole) maskAt[t.pos] = m;
+  }
+  let adjacentPairs = 0;
+  for (let q = 0; q + 1 < query.length; q++) {
+    const a = 1 << q;
+    const b = 1 << (q + 1);
+    for (let i = 0; i + 1 < maskAt.length; i++) {
+      if ((maskAt[i]! & a) !== 0 && (maskAt[i + 1]! & b) !== 0) {
+        adjacentPairs++;
+        break;
+      }
+    }
+  }
+  return { adjacentPairs, matchStart, matchEnd };
+}
+
+export interface Ranked<D extends IndexDoc> {
+  doc: D;
+  score: number;
+  mask: number;
+  recency: number;
+}
+
+export function rerank<D extends IndexDoc>(cands: Ranked<D>[], query: QueryTerm[], limit: number): SearchHit<D>[] {
+  const scored = cands.map((c) => {
+    const scan = scanBody(c.doc.body, query);
+    const pairs = query.length - 1;
+    const bonus = pairs > 0 ? 1 + (ADJACENCY_WEIGHT * scan.adjacentPairs) / pairs : 1;
+    return { c, scan, score: c.score * bonus };
+  });
+  scored.sort((x, y) => {
+    if (x.score !== y.score) return y.score - x.score;
+    if (x.c.recency !== y.c.recency) return y.c.recency - x.c.recency;
+    return x.c.doc.id < y.c.doc.id ? -1 : x.c.doc.id > y.c.doc.id ? 1 : 0;
+  });
+  return scored.slice(0, limit).map(({ c, scan, score }) => {
+    const coverage = popcount(c.mask) / query.length;
+    return {
+      doc: c.doc,
+      score: Math.round(score * 10_000) / 10_000,
+      relevance: relevanceOf(coverage),
+      coverage,
+      matchTerms: query.filter((_, q) => (c.mask & (1 << q)) !== 0).map((t) => t.surface),
+      snippet: makeSnippet(c.doc.body, scan.matchStart, scan.matchEnd),
+    };
+  });
+}
