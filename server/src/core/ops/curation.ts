@@ -1,9 +1,17 @@
-// PLACEHOLDER by the lead (issue 2). The curation work (issue 5) owns this file: event log
-// wiring, memory_record_use, memory_health, rename/disable/enable scope, curation counts.
+// Curation operations (issue 5): the event log wiring, memory_record_use, memory_health,
+// memory_rename_scope, memory_scope_disable / memory_scope_enable, and the curation counts of
+// memory_scope_overview. The health report itself is a pure function in core/curation/health.ts.
 import type { Cairn } from '../cairn.ts';
-import { ValidationError } from '../errors.ts';
+import { NotFoundError, ValidationError } from '../errors.ts';
+import { EventLog, readEvents } from '../curation/events.ts';
+import { computeHealth, DEFAULT_HEALTH_PARAMS, type HealthReport } from '../curation/health.ts';
+import { foldUsage, USE_OUTCOMES, type UseOutcome } from '../curation/usage.ts';
+import { originRepoKey } from '../origin.ts';
+import { scopeAllowed, validateScope } from '../scopes.ts';
+import { defaultCommitDriftCache } from '../trust/commitDrift.ts';
 import type { StoredMemory } from '../types.ts';
-import { hitFields } from './common.ts';
+import { checkId, hitFields } from './common.ts';
+import { checkNote, stripStored } from './write.ts';
 
 export interface RenameScopeInput {
   old_scope: string;
@@ -12,7 +20,7 @@ export interface RenameScopeInput {
 }
 export interface RecordUseInput {
   memory_ids: string[];
-  outcome: 'applied' | 'ignored' | 'contradicted' | 'corrected';
+  outcome: UseOutcome;
   note?: string;
 }
 export interface HealthInput {
@@ -21,11 +29,28 @@ export interface HealthInput {
   min_applied?: number;
 }
 
+export const MAX_USE_IDS = 50;
+const EXT_KEY = 'curation.eventLog';
+
 export async function openCuration(c: Cairn): Promise<void> {
-  void c;
+  const log = new EventLog({
+    dir: c.dir,
+    session: c.session,
+    enabled: c.config.telemetry.enabled,
+    maxBytes: c.config.telemetry.max_bytes,
+    now: () => c.now(),
+    warn: c.warn,
+  });
+  c.ext.set(EXT_KEY, log);
+  c.eventSink = (kind, fields) => void log.append(kind, fields);
 }
+
 export async function closeCuration(c: Cairn): Promise<void> {
-  void c;
+  (c.ext.get(EXT_KEY) as EventLog | undefined)?.close();
+}
+
+function eventLog(c: Cairn): EventLog | undefined {
+  return c.ext.get(EXT_KEY) as EventLog | undefined;
 }
 
 /** The counts of memory_scope_overview's curation_pending. */
@@ -36,28 +61,143 @@ export async function curationPending(c: Cairn, inView: StoredMemory[], expired:
     never_verified: fields.filter((f) => f.verification.status === 'never').length,
     drifted: fields.filter((f) => f.path_drift_missing > 0 || (f.commit_drift_count ?? 0) > 0).length,
     expired: expired.length,
-    dead: 0,
+    dead: deadCount(c, inView),
   };
 }
 
-const notYet = (name: string) => new ValidationError(`${name} is not available yet`);
+/** Dead weight among these memories, over the default health window. */
+function deadCount(c: Cairn, mems: StoredMemory[]): number {
+  if (mems.length === 0 || !c.config.telemetry.enabled) return 0;
+  const windowStart = c.now().getTime() - DEFAULT_HEALTH_PARAMS.window_days * 86_400_000;
+  const fold = foldUsage(readEvents(c.dir).events, windowStart, new Set(mems.map((m) => m.id)));
+  return mems.filter((m) => {
+    const u = fold.byId.get(m.id);
+    return u !== undefined && u.retrievedInWindow > 0 && u.appliedInWindow === 0;
+  }).length;
+}
+
+function checkInt(v: unknown, arg: string, min: number, max: number, dflt: number): number {
+  if (v === undefined || v === null) return dflt;
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) {
+    throw new ValidationError(`${arg} must be a whole number from ${min} to ${max}, got ${JSON.stringify(v)}`);
+  }
+  return v;
+}
+
+export async function recordUse(c: Cairn, input: RecordUseInput): Promise<{ recorded: number; outcome: UseOutcome; unknown_ids: string[] }> {
+  const raw = input.memory_ids as unknown;
+  if (!Array.isArray(raw) || raw.length === 0) throw new ValidationError('memory_ids must be a non-empty array of the memory ids you retrieved');
+  if (raw.length > MAX_USE_IDS) throw new ValidationError(`memory_ids has ${raw.length} entries: at most ${MAX_USE_IDS} per call`);
+  if (!USE_OUTCOMES.includes(input.outcome)) {
+    throw new ValidationError(`outcome must be one of ${USE_OUTCOMES.join(', ')}, got ${JSON.stringify(input.outcome)}`);
+  }
+  const note = checkNote(input.note, 'note', false);
+  const ids = [...new Set(raw.map((x, i) => checkId(x, `memory_ids[${i}]`)))];
+  await c.store.ensureFresh();
+  // A tombstoned id is known: the memory existed when it was retrieved.
+  const unknown = ids.filter((id) => !c.store.get(id) && !c.store.getTombstone(id));
+  // Every id goes into the event, unknown ones too: health counts them as orphan use events.
+  const fields = { ids, outcome: input.outcome, ...(note ? { note } : {}), unknown_ids: unknown };
+  const log = eventLog(c);
+  const written = log ? log.append('use', fields) : (c.log('use', fields), true);
+  return { recorded: written ? ids.length - unknown.length : 0, outcome: input.outcome, unknown_ids: unknown };
+}
+
+export async function health(c: Cairn, input: HealthInput): Promise<HealthReport> {
+  const params = {
+    window_days: checkInt(input.window_days, 'window_days', 1, 3650, DEFAULT_HEALTH_PARAMS.window_days),
+    top_k: checkInt(input.top_k, 'top_k', 1, 100, DEFAULT_HEALTH_PARAMS.top_k),
+    min_applied: checkInt(input.min_applied, 'min_applied', 1, 10_000, DEFAULT_HEALTH_PARAMS.min_applied),
+  };
+  await c.store.ensureFresh();
+  const active = [...c.store.active()];
+  const tombstones = [...c.store.tombstones()];
+  return computeHealth(
+    {
+      now: c.now(),
+      active,
+      tombstones,
+      events: readEvents(c.dir).events,
+      staleAfterDays: c.config.behavior.verification_stale_days,
+      commitDrift: await repoDrift(c, active),
+    },
+    params,
+  );
+}
+
+/** Commits on the caller's HEAD since each verified memory of the caller's repo was verified (one git call). */
+async function repoDrift(c: Cairn, active: StoredMemory[]): Promise<{ repo: string; commitsSinceVerify: Map<string, number> } | null> {
+  const { repoRoot, repoKey } = c.caller;
+  if (!repoRoot || !repoKey) return null;
+  const mine = active.filter((m) => m.last_verified_at !== null && originRepoKey(m.origin) === repoKey);
+  const counts = new Map<string, number>();
+  if (mine.length > 0) {
+    const res = await defaultCommitDriftCache.driftFor(repoRoot, mine.map((m) => m.last_verified_at!));
+    mine.forEach((m, i) => {
+      const n = res[i]?.commits_since_verify;
+      if (typeof n === 'number') counts.set(m.id, n);
+    });
+  }
+  return { repo: repoKey, commitsSinceVerify: counts };
+}
+
+/** `old` itself and every scope nested under it (`old:...`), renamed; duplicates collapse. */
+function renamed(scopes: string[], from: string, to: string): string[] {
+  const out: string[] = [];
+  for (const s of scopes) {
+    const next = s === from ? to : s.startsWith(`${from}:`) ? to + s.slice(from.length) : s;
+    if (!out.includes(next)) out.push(next);
+  }
+  return out;
+}
+
 export async function renameScope(c: Cairn, input: RenameScopeInput): Promise<{ active: string[]; tombstoned: string[] }> {
-  void c; void input;
-  throw notYet('memory_rename_scope');
+  const from = validateScope(input.old_scope, 'old_scope');
+  const to = validateScope(input.new_scope, 'new_scope');
+  if (from === to) throw new ValidationError(`old_scope and new_scope are both "${from}": give a different new_scope`);
+  if (to.startsWith(`${from}:`)) throw new ValidationError(`new_scope "${to}" is nested inside old_scope "${from}": rename to a scope outside it`);
+  if (!scopeAllowed(to, c.config.scopes.allowed)) {
+    throw new ValidationError(`new_scope "${to}" is not allowed by scopes.allowed in config.toml: use one of ${c.config.scopes.allowed.join(', ')}`);
+  }
+  const withTombs = input.include_tombstones ?? true;
+  if (typeof withTombs !== 'boolean') throw new ValidationError('include_tombstones must be true or false');
+  await c.store.ensureFresh();
+  const hit = (m: StoredMemory) => m.scopes.some((s) => s === from || s.startsWith(`${from}:`));
+  const targets = [...c.store.active()].filter(hit);
+  if (withTombs) targets.push(...[...c.store.tombstones()].filter(hit));
+  if (targets.length === 0) {
+    throw new NotFoundError(`no ${withTombs ? 'memory or tombstone' : 'active memory'} has scope "${from}" (or a scope nested under it)`);
+  }
+  const result = { active: [] as string[], tombstoned: [] as string[] };
+  // One locked, atomic write-back per file. A crash midway leaves some files renamed and the
+  // rest untouched, each file whole; running the rename again finishes the job.
+  for (const t of targets.sort((a, b) => a.id.localeCompare(b.id))) {
+    let changed = false;
+    const m = await c.store.modify(t.id, (cur) => {
+      const scopes = renamed(cur.scopes, from, to);
+      changed = scopes.join('\u0000') !== cur.scopes.join('\u0000');
+      // A relabel is not a new version of the fact: `updated` stays, so recency ranking and
+      // contradiction tracking are not disturbed by it.
+      return { ...stripStored(cur), scopes };
+    });
+    if (changed) (m.tombstoned ? result.tombstoned : result.active).push(m.id);
+  }
+  c.log('rename_scope', { old_scope: from, new_scope: to, include_tombstones: withTombs, ...result });
+  return result;
 }
+
 export async function scopeDisable(c: Cairn, input: { scope: string }) {
-  c.disabledScopes.add(input.scope);
-  return { disabled_scopes: [...c.disabledScopes].sort() };
+  const scope = validateScope(input.scope, 'scope');
+  c.disabledScopes.add(scope);
+  const disabled_scopes = [...c.disabledScopes].sort();
+  c.log('scope_disable', { scope, disabled_scopes });
+  return { disabled_scopes };
 }
+
 export async function scopeEnable(c: Cairn, input: { scope: string }) {
-  c.disabledScopes.delete(input.scope);
-  return { disabled_scopes: [...c.disabledScopes].sort() };
-}
-export async function recordUse(c: Cairn, input: RecordUseInput): Promise<{ recorded: number; outcome: string; unknown_ids: string[] }> {
-  void c; void input;
-  throw notYet('memory_record_use');
-}
-export async function health(c: Cairn, input: HealthInput): Promise<Record<string, unknown>> {
-  void c; void input;
-  throw notYet('memory_health');
+  const scope = validateScope(input.scope, 'scope');
+  c.disabledScopes.delete(scope);
+  const disabled_scopes = [...c.disabledScopes].sort();
+  c.log('scope_enable', { scope, disabled_scopes });
+  return { disabled_scopes };
 }

@@ -1,6 +1,139 @@
-// PLACEHOLDER by the lead (issue 2): the curation work (issue 5) owns this file and fills it with
-// memory_record_use, memory_health, memory_rename_scope, memory_scope_disable/enable.
-import type { ToolDef } from '../tool.ts';
+// Curation tools: memory_record_use, memory_health, memory_rename_scope,
+// memory_scope_disable, memory_scope_enable.
+import { z } from 'zod';
+import { IDEMPOTENT_WRITE, READ_ONLY, WRITES, defineTool } from '../tool.ts';
+import { id, scopeList } from '../schemas.ts';
 
-const tools: ToolDef[] = [];
-export default tools;
+const scope = z.string().min(1).max(64);
+const row = { id, scopes: scopeList, summary: z.string() };
+const section = <T extends z.ZodRawShape>(shape: T) => z.object({ count: z.number(), rows: z.array(z.object({ ...row, ...shape })) });
+
+const recordUse = defineTool({
+  name: 'memory_record_use',
+  title: 'Record how memories were used',
+  description:
+    'After an answer that retrieved memories, record what happened to them, once per answer for all the ids you looked at: ' +
+    '`applied` (it shaped what you did), `ignored` (retrieved but not used), `contradicted` (the code or the user showed it wrong; then update or remove it), ' +
+    '`corrected` (the user corrected it and you updated it). This feeds memory_health (dead weight, contradictions). Unknown ids come back in `unknown_ids`.',
+  input: z.strictObject({
+    memory_ids: z.array(z.string()).min(1).max(50).describe('The ids of the memories this outcome is about'),
+    outcome: z.enum(['applied', 'ignored', 'contradicted', 'corrected']).describe('applied | ignored | contradicted | corrected'),
+    note: z.string().max(2000).optional().describe('Optional: what contradicted it, or what was corrected'),
+  }),
+  output: z.object({
+    recorded: z.number().describe('How many ids were recorded (0 when telemetry is disabled in config)'),
+    outcome: z.string(),
+    unknown_ids: z.array(z.string()),
+  }),
+  annotations: WRITES,
+  run: (c, a) => c.recordUse(a),
+});
+
+const timeline = z.array(
+  z.object({ ts: z.string(), event: z.enum(['created', 'contradicted', 'corrected', 'updated', 'verified']), note: z.string().optional(), session: z.string().optional() }),
+);
+const uses = z.object({ applied: z.number(), ignored: z.number(), contradicted: z.number(), corrected: z.number() });
+
+const health = defineTool({
+  name: 'memory_health',
+  title: 'Memory health report',
+  description:
+    'Curation report over the whole store and the usage log. Walk it most actionable first: `contradicted` (shown wrong, not fixed since; see resolution_timeline), ' +
+    '`dead_weight` (retrieved in the window, never applied), `rare_scopes` (singleton scopes that look like typos of another), `verification_debt` and `commit_drift_debt`, ' +
+    '`expired` and `cold` (not retrieved in the window). Rows are capped at top_k; counts are not. Ask the user before changing anything.',
+  input: z.strictObject({
+    window_days: z.number().int().min(1).max(3650).optional().describe('Usage window in days, default 30'),
+    top_k: z.number().int().min(1).max(100).optional().describe('Rows per section, default 10'),
+    min_applied: z.number().int().min(1).max(10000).optional().describe('Applied uses in the window to count as heavily used, default 3'),
+  }),
+  output: z.object({
+    generated_at: z.string(),
+    window_days: z.number(),
+    top_k: z.number(),
+    min_applied: z.number(),
+    totals: z.object({
+      active: z.number(),
+      expired: z.number(),
+      tombstoned: z.number(),
+      scopes: z.number(),
+      events: z.number(),
+      events_in_window: z.number(),
+      retrievals_in_window: z.number(),
+      uses_in_window: uses,
+    }),
+    contradicted: section({
+      contradictions: z.number(),
+      last_contradicted: z.string(),
+      last_resolved: z.string().nullable(),
+      resolution_timeline: timeline,
+    }),
+    dead_weight: section({ retrieved: z.number(), last_retrieved: z.string().nullable() }),
+    rare_scopes: z.object({
+      count: z.number(),
+      rows: z.array(z.object({ scope: z.string(), id, similar_to: z.array(z.object({ scope: z.string(), count: z.number(), distance: z.number() })) })),
+    }),
+    verification_debt: z.object({
+      never: z.number(),
+      stale: z.number(),
+      fresh: z.number(),
+      rows: z.array(z.object({ ...row, status: z.enum(['never', 'stale', 'fresh']), age_days: z.number().nullable() })),
+    }),
+    commit_drift_debt: z.object({
+      applies: z.boolean(),
+      repo: z.string().nullable(),
+      count: z.number(),
+      rows: z.array(z.object({ ...row, commits_since_verify: z.number(), last_verified_at: z.string() })),
+    }),
+    expired: section({ expires: z.string() }),
+    cold: section({ created: z.string(), age_days: z.number(), last_retrieved: z.string().nullable() }),
+    heavily_used: section({ applied: z.number(), last_applied: z.string().nullable() }),
+    scope_health: z.array(
+      z.object({ scope: z.string(), active: z.number(), dead: z.number(), cold: z.number(), contradicted: z.number(), applied: z.number() }),
+    ),
+    marker_stats: z.array(z.object({ marker: z.string(), fires: z.number(), overrides: z.number(), override_rate: z.number().nullable() })),
+    orphan_use_events: z.object({ count: z.number(), ids: z.array(z.string()) }),
+  }),
+  annotations: READ_ONLY,
+  run: (c, a) => c.health(a),
+});
+
+const renameScope = defineTool({
+  name: 'memory_rename_scope',
+  title: 'Rename a scope',
+  description:
+    'Rename a scope on every memory that has it (scopes nested under it follow: a:b becomes new:b), and by default on tombstones too. ' +
+    'Use it to fix a typo found by memory_health rare_scopes, after asking the user which spelling wins. Keeps each memory\'s updated time.',
+  input: z.strictObject({
+    old_scope: scope.describe('The scope to rename'),
+    new_scope: scope.describe('The new name (lowercase letters and digits, parts joined by "-" or ":")'),
+    include_tombstones: z.boolean().optional().describe('Also rename it on removed memories (default true)'),
+  }),
+  output: z.object({ active: z.array(z.string()), tombstoned: z.array(z.string()) }),
+  annotations: IDEMPOTENT_WRITE,
+  run: (c, a) => c.renameScope(a),
+});
+
+const disabledOut = z.object({ disabled_scopes: z.array(z.string()) });
+
+const scopeDisable = defineTool({
+  name: 'memory_scope_disable',
+  title: 'Hide a scope for this session',
+  description:
+    'Hide every memory in a scope (and scopes nested under it) from search and list for the rest of this server process, e.g. when the user says to ignore old notes. Changes nothing on disk; a restart clears it.',
+  input: z.strictObject({ scope: scope.describe('The scope to hide') }),
+  output: disabledOut,
+  annotations: IDEMPOTENT_WRITE,
+  run: (c, a) => c.scopeDisable(a),
+});
+
+const scopeEnable = defineTool({
+  name: 'memory_scope_enable',
+  title: 'Show a hidden scope again',
+  description: 'Undo memory_scope_disable for a scope in this server process.',
+  input: z.strictObject({ scope: scope.describe('The scope to show again') }),
+  output: disabledOut,
+  annotations: IDEMPOTENT_WRITE,
+  run: (c, a) => c.scopeEnable(a),
+});
+
+export default [recordUse, health, renameScope, scopeDisable, scopeEnable];
