@@ -1,0 +1,108 @@
+// Where each MCP client keeps its server list, per OS, and the shape of its entry. These are the
+// clients' real user-level files (checked against each client's documentation):
+//   claude-code     ~/.claude.json                                  { mcpServers: { name: { type, command, args } } }
+//   claude-desktop  <appdata>/Claude/claude_desktop_config.json     { mcpServers: { name: { command, args } } }
+//   cursor          ~/.cursor/mcp.json                              { mcpServers: ... }
+//   vscode          <appdata>/Code/User/mcp.json                    { servers: { name: { type: "stdio", command, args } } }
+//   windsurf        ~/.codeium/windsurf/mcp_config.json             { mcpServers: ... }
+//   cline           <appdata>/Code/User/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json
+//   continue        ~/.continue/mcpServers/cairn.yaml               a YAML block: { name, version, schema, mcpServers: [ { name, command, args } ] }
+// where <appdata> is ~/Library/Application Support on macOS, %APPDATA% on Windows and
+// $XDG_CONFIG_HOME (default ~/.config) elsewhere. Continue reads every block file in
+// ~/.continue/mcpServers/, so cairn owns one file there instead of rewriting the user's
+// hand-written config.yaml (whose comments a YAML round trip would lose); entries found in
+// config.yaml are still reported.
+import { join } from 'node:path';
+
+export const CLIENTS = ['claude-code', 'claude-desktop', 'cursor', 'vscode', 'windsurf', 'cline', 'continue'] as const;
+export type ClientId = (typeof CLIENTS)[number];
+
+export const SERVER_NAME = 'cairn';
+
+export interface ServerEntry {
+  command: string;
+  args: string[];
+}
+
+export interface InitEnv {
+  home: string;
+  platform: NodeJS.Platform;
+  /** Environment for %APPDATA% and $XDG_CONFIG_HOME. */
+  env: NodeJS.ProcessEnv;
+}
+
+export interface ClientSpec {
+  client: ClientId;
+  label: string;
+  /** The file cairn merges into. */
+  file: string;
+  format: 'json' | 'yaml-block';
+  /** JSON: the top-level key holding servers by name. */
+  key: 'mcpServers' | 'servers';
+  /** The entry as this client wants it. */
+  entry: (e: ServerEntry) => Record<string, unknown>;
+  /** Other files where a cairn registration for this client may already be (reported, never written). */
+  alsoCheck: string[];
+}
+
+/** The per-user application config directory of this OS. */
+export function appDataDir(ie: InitEnv): string {
+  if (ie.platform === 'darwin') return join(ie.home, 'Library', 'Application Support');
+  if (ie.platform === 'win32') return ie.env.APPDATA && ie.env.APPDATA.trim() !== '' ? ie.env.APPDATA : join(ie.home, 'AppData', 'Roaming');
+  const xdg = ie.env.XDG_CONFIG_HOME;
+  return xdg && xdg.trim() !== '' ? xdg : join(ie.home, '.config');
+}
+
+const plain = (e: ServerEntry) => ({ command: e.command, args: e.args });
+const stdio = (e: ServerEntry) => ({ type: 'stdio', command: e.command, args: e.args });
+
+export function clientSpec(client: ClientId, ie: InitEnv): ClientSpec {
+  const app = appDataDir(ie);
+  const vscodeUser = join(app, 'Code', 'User');
+  switch (client) {
+    case 'claude-code':
+      return { client, label: 'Claude Code (user scope)', file: join(ie.home, '.claude.json'), format: 'json', key: 'mcpServers', entry: stdio, alsoCheck: [] };
+    case 'claude-desktop':
+      return { client, label: 'Claude Desktop', file: join(app, 'Claude', 'claude_desktop_config.json'), format: 'json', key: 'mcpServers', entry: plain, alsoCheck: [] };
+    case 'cursor':
+      return { client, label: 'Cursor', file: join(ie.home, '.cursor', 'mcp.json'), format: 'json', key: 'mcpServers', entry: plain, alsoCheck: [] };
+    case 'vscode':
+      return { client, label: 'VS Code (user mcp.json)', file: join(vscodeUser, 'mcp.json'), format: 'json', key: 'servers', entry: stdio, alsoCheck: [] };
+    case 'windsurf':
+      return { client, label: 'Windsurf', file: join(ie.home, '.codeium', 'windsurf', 'mcp_config.json'), format: 'json', key: 'mcpServers', entry: plain, alsoCheck: [] };
+    case 'cline':
+      return {
+        client,
+        label: 'Cline (VS Code extension)',
+        file: join(vscodeUser, 'globalStorage', 'saoudrizwan.claude-dev', 'settings', 'cline_mcp_settings.json'),
+        format: 'json',
+        key: 'mcpServers',
+        entry: plain,
+        alsoCheck: [],
+      };
+    case 'continue':
+      return {
+        client,
+        label: 'Continue',
+        file: join(ie.home, '.continue', 'mcpServers', `${SERVER_NAME}.yaml`),
+        format: 'yaml-block',
+        key: 'mcpServers',
+        entry: (e) => ({ name: SERVER_NAME, command: e.command, args: e.args }),
+        alsoCheck: [join(ie.home, '.continue', 'config.yaml')],
+      };
+    default:
+      client satisfies never;
+      throw new Error(`unknown client ${String(client)}`);
+  }
+}
+
+export function isClientId(s: string): s is ClientId {
+  return (CLIENTS as readonly string[]).includes(s);
+}
+
+/** The entry every client runs: this node binary on this bundle, both absolute. */
+export function serverEntry(bundlePath: string, nodePath: string): ServerEntry {
+  // An absolute node path, not "node": GUI clients (Claude Desktop, VS Code started from the
+  // Dock) do not inherit the shell's PATH, so a bare "node" from nvm or Homebrew is not found.
+  return { command: nodePath, args: [bundlePath] };
+}
