@@ -1,9 +1,12 @@
-// PLACEHOLDER by the lead (issue 2): a linear scan so the tool works end to end. The retrieval
-// work (issue 3) owns this file and replaces it with the real index; keep the exported names.
+// memory_search over the live index (core/search). openIndex/closeIndex tie the index to the
+// Cairn's lifetime; candidatesFor serves the write gate's near-duplicate check.
 import type { Cairn } from '../cairn.ts';
 import { ValidationError } from '../errors.ts';
+import { originRepoKey } from '../origin.ts';
 import { scopeFilterMatcher } from '../scopes.ts';
-import { checkLimit, hitFields, inCallerRepo, isVisible, type HitFields } from './common.ts';
+import { LiveIndex } from '../search/live.ts';
+import type { StoredMemory } from '../types.ts';
+import { checkLimit, hitFields, isDisabled, type HitFields } from './common.ts';
 import { checkScopeFilters } from './reading.ts';
 
 export interface SearchInput {
@@ -25,38 +28,94 @@ export interface SearchOutput {
   hits: SearchHit[];
 }
 
+export const MAX_QUERY_CHARS = 2000;
+const EXT_KEY = 'search';
+
+function live(c: Cairn): LiveIndex {
+  const l = c.ext.get(EXT_KEY);
+  if (!(l instanceof LiveIndex)) throw new Error('the search index is not open (Cairn.open opens it)');
+  return l;
+}
+
 export async function openIndex(c: Cairn): Promise<void> {
-  await c.store.load();
+  const l = new LiveIndex(c.store, { synonyms: c.config.search.synonyms, watch: c.watch, warn: c.warn });
+  c.ext.set(EXT_KEY, l);
+  await l.open();
 }
+
 export async function closeIndex(c: Cairn): Promise<void> {
-  void c;
+  const l = c.ext.get(EXT_KEY);
+  if (l instanceof LiveIndex) await l.close();
+  c.ext.delete(EXT_KEY);
 }
+
+/** Ids of active memories sharing the rarest terms of `text`, best first: dedup candidates. */
 export function candidatesFor(c: Cairn, text: string, limit: number): string[] {
-  void c; void text; void limit;
-  return [];
+  return live(c).index.candidatesFor(text, limit);
+}
+
+// The repo key of a memory's origin, computed once per record object (URL normalization is
+// not free and the filter may ask about tens of thousands of memories for one common word).
+const repoKeys = new WeakMap<StoredMemory, string | null>();
+function repoKeyOf(m: StoredMemory): string | null {
+  let k = repoKeys.get(m);
+  if (k === undefined) repoKeys.set(m, (k = originRepoKey(m.origin)));
+  return k;
+}
+
+/** The visibility rules of tools.md as one predicate: expired, disabled, scopes, auto_scope. */
+function searchFilter(c: Cairn, scopes: string[], autoScope: boolean): ((m: StoredMemory) => boolean) | undefined {
+  const now = c.now().getTime();
+  const match = scopes.length > 0 ? scopeFilterMatcher(scopes) : null;
+  const repo = c.caller.repoKey;
+  const checkDisabled = c.disabledScopes.size > 0;
+  return (m) => {
+    if (m.expires !== null && Date.parse(m.expires) <= now) return false;
+    if (checkDisabled && isDisabled(c, m)) return false;
+    if (match !== null && !match(m.scopes)) return false;
+    if (autoScope) {
+      const k = repoKeyOf(m);
+      if (k !== null && k !== repo) return false;
+    }
+    return true;
+  };
 }
 
 export async function search(c: Cairn, input: SearchInput): Promise<SearchOutput> {
-  await c.store.ensureFresh();
-  if (typeof input.query !== 'string' || input.query.trim() === '') throw new ValidationError('query must be a non-empty string');
-  const max = checkLimit(input.max_results, 'max_results', 50, c.config.behavior.default_max_results);
-  const match = scopeFilterMatcher(checkScopeFilters(input.scopes));
-  const terms = [...new Set(input.query.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((t) => t.length > 2))];
-  const now = c.now();
-  const scored = [];
-  for (const m of c.store.active()) {
-    if (!isVisible(c, m, now) || !match(m.scopes) || ((input.auto_scope ?? true) && !inCallerRepo(c, m.origin))) continue;
-    const body = m.body.toLowerCase();
-    const hit = terms.filter((t) => body.includes(t));
-    if (hit.length) scored.push({ m, hit });
+  if (typeof input.query !== 'string' || input.query.trim() === '') {
+    throw new ValidationError('query must be a non-empty string: the words or identifiers to look for');
   }
-  scored.sort((a, b) => b.hit.length - a.hit.length || (a.m.updated < b.m.updated ? 1 : -1));
-  const top = scored.slice(0, max);
-  const fields = await hitFields(c, top.map((x) => x.m));
-  const hits: SearchHit[] = top.map((x, i) => {
-    const cov = x.hit.length / terms.length;
-    return { ...fields[i]!, snippet: x.m.body.slice(0, 200), score: x.hit.length, relevance: cov >= 0.75 ? 'high' : cov >= 0.4 ? 'medium' : 'low', match_terms: x.hit };
+  if (input.query.length > MAX_QUERY_CHARS) {
+    throw new ValidationError(`query is ${input.query.length} characters long: at most ${MAX_QUERY_CHARS} are accepted; search with the key words`);
+  }
+  const max = checkLimit(input.max_results, 'max_results', 50, c.config.behavior.default_max_results);
+  const filters = checkScopeFilters(input.scopes);
+  if (input.expand_top !== undefined && typeof input.expand_top !== 'boolean') throw new ValidationError('expand_top must be true or false');
+  if (input.auto_scope !== undefined && typeof input.auto_scope !== 'boolean') throw new ValidationError('auto_scope must be true or false');
+  const autoScope = input.auto_scope ?? true;
+  await c.store.ensureFresh();
+
+  const found = live(c).index.search(input.query, {
+    limit: max,
+    now: c.now().getTime(),
+    halfLifeDays: c.config.behavior.recency_half_life_days,
+    filter: searchFilter(c, filters, autoScope),
   });
-  c.log('search', { query: input.query, hits: hits.map((h) => ({ id: h.id, relevance: h.relevance })) });
+  const expand = input.expand_top === true && found[0]?.relevance === 'high';
+  // One signals pass for every hit (git runs at most once per search); detail only for expand_top.
+  const fields = await hitFields(c, found.map((h) => h.doc), expand);
+  const hits: SearchHit[] = found.map((h, i) => {
+    const { path_drift, commit_drift, ...common } = fields[i] as HitFields & { path_drift?: unknown; commit_drift?: unknown };
+    const hit: SearchHit = { ...common, snippet: h.snippet, score: h.score, relevance: h.relevance, match_terms: h.matchTerms };
+    if (expand && i === 0) Object.assign(hit, { body: h.doc.body, path_drift, commit_drift });
+    return hit;
+  });
+  c.log('search', {
+    query: input.query,
+    scopes: filters,
+    auto_scope: autoScope,
+    max_results: max,
+    hits: hits.map((h) => ({ id: h.id, relevance: h.relevance })),
+  });
   return { hits };
 }
