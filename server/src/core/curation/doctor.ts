@@ -1,0 +1,167 @@
+// `cairn doctor`: every way the setup can be wrong, checked without changing anything.
+// Each check is ok, warn or fail; the exit code is 0 when all are ok, 1 with a warning, 2 with a
+// failure. Nothing here writes: a broken file is reported, never repaired.
+import { constants, promises as fsp } from 'node:fs';
+import { join } from 'node:path';
+import { errorMessage } from '../errors.ts';
+import { Store } from '../store.ts';
+import { resolveStore, type StoreLocation } from '../storeDir.ts';
+import { readCache, cachePath } from '../search/cache.ts';
+import { ACTIVE_LOG, listLogFiles, readEvents } from './archives.ts';
+import { CLIENTS, clientSpec, type InitEnv } from './clients.ts';
+import { readRegistration } from './init.ts';
+
+export type CheckStatus = 'ok' | 'warn' | 'fail';
+export interface Check {
+  name: string;
+  status: CheckStatus;
+  detail: string;
+  /** Specific files or entries behind a warning or failure. */
+  items?: string[];
+}
+export interface DoctorReport {
+  status: CheckStatus;
+  exit_code: 0 | 1 | 2;
+  store: { dir: string | null; via: string | null };
+  checks: Check[];
+}
+
+export interface DoctorOptions extends InitEnv {
+  cwd: string;
+}
+
+const ITEMS_MAX = 50;
+const mode = (m: number) => `0${(m & 0o777).toString(8)}`;
+const check = (name: string, status: CheckStatus, detail: string, items?: string[]): Check =>
+  items && items.length ? { name, status, detail, items: items.slice(0, ITEMS_MAX) } : { name, status, detail };
+
+async function permissions(dir: string, skip: boolean): Promise<Check> {
+  if (skip) return check('permissions', 'ok', 'not checked on Windows (no POSIX modes)');
+  const loose: string[] = [];
+  const st = await fsp.stat(dir);
+  if (st.mode & 0o077) loose.push(`${dir} is ${mode(st.mode)}, expected 0700`);
+  for (const sub of [dir, join(dir, '.tombstones')]) {
+    const names = await fsp.readdir(sub).catch(() => [] as string[]);
+    for (const n of names) {
+      if (!(n.endsWith('.md') || n === 'config.toml' || n.startsWith('.events'))) continue;
+      const f = join(sub, n);
+      const s = await fsp.lstat(f).catch(() => null);
+      if (s?.isFile() && s.mode & 0o077) loose.push(`${f} is ${mode(s.mode)}, expected 0600`);
+    }
+  }
+  return loose.length
+    ? check('permissions', 'warn', `${loose.length} path(s) readable by other users (the store is private notes): chmod 700 the directory, 600 the files`, loose)
+    : check('permissions', 'ok', 'store directory 0700, files 0600');
+}
+
+async function files(dir: string): Promise<Check> {
+  const store = new Store(dir, { warn: () => {} });
+  await store.load();
+  const bad = [...store.skipped(), ...store.shadowed()].map((s) => `${s.file}: ${s.reason}`);
+  const count = `${store.activeCount} memories, ${[...store.tombstones()].length} tombstones`;
+  return bad.length
+    ? check('files', 'warn', `${count}; ${bad.length} file(s) skipped (never rewritten or deleted: fix or move them)`, bad)
+    : check('files', 'ok', `${count}; every file parses`);
+}
+
+async function eventLog(loc: StoreLocation): Promise<Check> {
+  if (!loc.config.telemetry.enabled) return check('event log', 'ok', 'disabled (telemetry.enabled = false): nothing is recorded, health has no usage data');
+  const active = join(loc.dir, ACTIVE_LOG);
+  try {
+    const exists = await fsp.access(active).then(() => true, () => false);
+    await fsp.access(exists ? active : loc.dir, constants.W_OK);
+  } catch (err) {
+    return check('event log', 'fail', `${active} is not writable: ${errorMessage(err)}`);
+  }
+  const { events, corruptLines, unreadableFiles } = readEvents(loc.dir);
+  const archives = listLogFiles(loc.dir).filter((f) => !f.file.endsWith(ACTIVE_LOG)).length;
+  const detail = `${events.length} events in ${ACTIVE_LOG} and ${archives} archive(s); writable`;
+  if (corruptLines || unreadableFiles.length) {
+    return check('event log', 'warn', `${detail}; ${corruptLines} corrupt line(s) skipped, ${unreadableFiles.length} unreadable archive(s)`, unreadableFiles);
+  }
+  return check('event log', 'ok', detail);
+}
+
+function indexCache(dir: string): Check {
+  let reason: string | null = null;
+  const c = readCache(dir, (r) => (reason = r));
+  if (c) return check('index cache', 'ok', `${cachePath(dir)} holds ${c.records.length} records (validated per file on start)`);
+  if (reason) return check('index cache', 'warn', `${cachePath(dir)} is unusable (${reason}); it is rebuilt on the next server start, nothing is lost`);
+  return check('index cache', 'ok', 'no index cache yet: built on the next server start (derived data only)');
+}
+
+async function readJson(file: string): Promise<unknown> {
+  try {
+    return JSON.parse(await fsp.readFile(file, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+/** The Claude Code plugin: installed (installed_plugins.json) and enabled (settings.json). */
+async function claudePlugin(o: DoctorOptions): Promise<string[]> {
+  const dir = o.env.CLAUDE_CONFIG_DIR && o.env.CLAUDE_CONFIG_DIR.trim() !== '' ? o.env.CLAUDE_CONFIG_DIR : join(o.home, '.claude');
+  const found: string[] = [];
+  const installed = (await readJson(join(dir, 'plugins', 'installed_plugins.json'))) as { plugins?: Record<string, unknown> } | null;
+  for (const k of Object.keys(installed?.plugins ?? {})) if (k.startsWith('cairn@')) found.push(`Claude Code plugin ${k} installed`);
+  const settings = (await readJson(join(dir, 'settings.json'))) as { enabledPlugins?: Record<string, unknown> } | null;
+  for (const [k, v] of Object.entries(settings?.enabledPlugins ?? {})) if (k.startsWith('cairn@')) found.push(`Claude Code plugin ${k} ${v ? 'enabled' : 'disabled'} in settings.json`);
+  return found;
+}
+
+async function registrations(o: DoctorOptions): Promise<Check> {
+  const found = await claudePlugin(o);
+  const problems: string[] = [];
+  const project = join(o.cwd, '.mcp.json');
+  for (const [label, file, format, key] of [
+    ...CLIENTS.flatMap((c) => {
+      const s = clientSpec(c, o);
+      return [[s.label, s.file, s.format, s.key] as const, ...s.alsoCheck.map((f) => [s.label, f, 'yaml-block', 'mcpServers'] as const)];
+    }),
+    ['project .mcp.json', project, 'json', 'mcpServers'] as const,
+  ]) {
+    const r = await readRegistration(file, format, key);
+    if (r.error) problems.push(`${file}: ${r.error}`);
+    if (!r.entry) continue;
+    const args = Array.isArray(r.entry.args) ? r.entry.args.filter((a): a is string => typeof a === 'string') : [];
+    const bundle = args.find((a) => a.endsWith('.mjs') || a.endsWith('.js'));
+    if (bundle && !bundle.includes('${') && !(await fsp.access(bundle).then(() => true, () => false))) {
+      problems.push(`${label} (${file}) runs ${bundle}, which does not exist: run cairn init --client again`);
+    }
+    found.push(`${label}: ${file}`);
+  }
+  if (problems.length) return check('registrations', 'warn', `${found.length} registration(s) found; ${problems.length} problem(s)`, [...problems, ...found]);
+  if (found.length === 0) {
+    return check('registrations', 'warn', 'cairn is not registered with any MCP client: install the Claude Code plugin, or run cairn init --client <name>');
+  }
+  return check('registrations', 'ok', `${found.length} registration(s) found`, found);
+}
+
+export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
+  const checks: Check[] = [];
+  let loc: StoreLocation | null = null;
+  try {
+    loc = resolveStore({ env: o.env, cwd: o.cwd, home: o.home });
+    checks.push(check('config', 'ok', `${loc.configFile}: ${(await fsp.access(loc.configFile).then(() => true, () => false)) ? 'valid' : 'absent, all defaults'}`));
+  } catch (err) {
+    checks.push(check('config', 'fail', errorMessage(err)));
+  }
+  if (loc) {
+    const st = await fsp.stat(loc.dir).catch((err: NodeJS.ErrnoException) => err);
+    if (st instanceof Error) {
+      const missing = st.code === 'ENOENT';
+      checks.push(check('store', missing ? 'warn' : 'fail', missing ? `${loc.dir} (from ${loc.via}) does not exist yet: it is created on the first write` : `${loc.dir}: ${st.message}`));
+    } else if (!st.isDirectory()) {
+      checks.push(check('store', 'fail', `${loc.dir} (from ${loc.via}) is not a directory`));
+    } else {
+      checks.push(check('store', 'ok', `${loc.dir} (from ${loc.via === 'env' ? '$CAIRN_DIR' : loc.via === 'config' ? 'storage.directory' : loc.via === 'project' ? './.cairn' : '~/.cairn'})`));
+      checks.push(await permissions(loc.dir, o.platform === 'win32'));
+      checks.push(await files(loc.dir).catch((err) => check('files', 'fail', `cannot read the store: ${errorMessage(err)}`)));
+      checks.push(await eventLog(loc));
+      checks.push(indexCache(loc.dir));
+    }
+  }
+  checks.push(await registrations(o));
+  const status: CheckStatus = checks.some((c) => c.status === 'fail') ? 'fail' : checks.some((c) => c.status === 'warn') ? 'warn' : 'ok';
+  return { status, exit_code: status === 'fail' ? 2 : status === 'warn' ? 1 : 0, store: { dir: loc?.dir ?? null, via: loc?.via ?? null }, checks };
+}
