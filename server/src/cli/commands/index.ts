@@ -3,9 +3,11 @@ import type { Command } from '../io.ts';
 import { show } from './show.ts';
 import { list } from './list.ts';
 import { exportCmd } from './export.ts';
+import { overview } from './overview.ts';
 
 export const commands: Command[] = [
   show,
   list,
   exportCmd,
+  overview,
 ];

@@ -1,0 +1,144 @@
+// `cairn overview`: scope counts of the memories in view from this project, never bodies.
+// With --hook it is Claude Code's SessionStart hook (hooks/hooks.json): one line of at most
+// HOOK_LINE_MAX_BYTES on stdout, or nothing. A SessionStart hook that fails or hangs spoils the
+// start of every session, so hook mode swallows every error (reason on stderr only, which Claude
+// Code shows in --debug), exits 0, and gives up after an internal time limit.
+import { existsSync, statSync } from 'node:fs';
+import { Cairn } from '../../core/cairn.ts';
+import { errorMessage } from '../../core/errors.ts';
+import { inCallerRepo, isVisible } from '../../core/ops/common.ts';
+import { resolveStore } from '../../core/storeDir.ts';
+import { type CliIO, type Command, openCairn, parse, printJson } from '../io.ts';
+
+export const HOOK_LINE_MAX_BYTES = 300;
+/** Below the 10 s timeout in hooks/hooks.json, so cairn gives up before Claude Code kills it. */
+export const HOOK_TIME_LIMIT_MS = 5000;
+
+interface Counts {
+  /** Memories in view from this project: its repo's plus those bound to no repo. */
+  here: number;
+  scopes: Record<string, number>;
+  /** Visible memories bound to other repos. */
+  elsewhere: number;
+}
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+const bytes = (s: string) => Buffer.byteLength(s, 'utf8');
+
+/**
+ * The hook line, or '' when there is nothing to say. Scopes go largest first (ties by name) and
+ * are elided from the end, as "+N more scopes", until the line fits the byte budget.
+ */
+export function formatHookLine(c: Counts): string {
+  if (c.here === 0 && c.elsewhere === 0) return '';
+  const head = c.here === 0 ? 'cairn memory: no memories for this project' : `cairn memory: ${plural(c.here, 'memory', 'memories')} for this project`;
+  const other = c.elsewhere === 0 ? '' : c.here === 0 ? `; ${c.elsewhere} in other repos` : `; ${c.elsewhere} more in other repos`;
+  const tail = `${other}. Search them only when stored context could help.`;
+  const entries = Object.entries(c.scopes).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  const render = (k: number) => {
+    const shown = entries.slice(0, k).map(([s, n]) => `${s} ${n}`);
+    const rest = entries.length - k;
+    if (rest > 0) shown.push(k === 0 ? `${plural(rest, 'scope', 'scopes')}` : `+${rest} more ${rest === 1 ? 'scope' : 'scopes'}`);
+    return shown.length ? `${head} (${shown.join(', ')})${tail}` : `${head}${tail}`;
+  };
+  let best = render(0);
+  for (let k = 1; k <= entries.length; k++) {
+    const line = render(k);
+    if (bytes(line) > HOOK_LINE_MAX_BYTES) break;
+    best = line;
+  }
+  // Scope names are short ASCII by construction; this only guards the budget if they are not.
+  return bytes(best) <= HOOK_LINE_MAX_BYTES ? best : Buffer.from(best).subarray(0, HOOK_LINE_MAX_BYTES).toString('utf8').replace(/\uFFFD+$/, '');
+}
+
+async function hookCounts(io: CliIO): Promise<Counts | null> {
+  // Read the config before opening anything: a disabled hook must cost nothing, and a store that
+  // does not exist yet must not be created by a session start.
+  const loc = resolveStore({ env: io.env, cwd: io.cwd });
+  if (!loc.config.hooks.session_start) return null;
+  if (!existsSync(loc.dir) || !statSync(loc.dir).isDirectory()) return null;
+  const c = await Cairn.open({ env: io.env, cwd: io.cwd, watch: false, warn: () => {} });
+  // A peek at session start is not a use of memory: keep it out of the event log, which health
+  // reads for retrieval and usage patterns.
+  c.eventSink = () => {};
+  try {
+    // The tool's own overview decides what is "here", so the hook and memory_scope_overview agree.
+    const here = await c.scopeOverview({ auto_scope: true });
+    const now = c.now();
+    let elsewhere = 0;
+    for (const m of c.store.active()) if (isVisible(c, m, now) && !inCallerRepo(c, m.origin)) elsewhere++;
+    return { here: here.total, scopes: here.scopes, elsewhere };
+  } finally {
+    await c.close();
+  }
+}
+
+function hookTimeLimit(env: NodeJS.ProcessEnv): number {
+  // Test seam: CAIRN_HOOK_TIME_LIMIT_MS shortens the limit; anything but a whole number is ignored.
+  const v = env.CAIRN_HOOK_TIME_LIMIT_MS;
+  return v !== undefined && /^\d+$/.test(v) ? Number(v) : HOOK_TIME_LIMIT_MS;
+}
+
+async function runHook(io: CliIO): Promise<number> {
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<'timeout'>((res) => {
+    timer = setTimeout(() => res('timeout'), hookTimeLimit(io.env));
+  });
+  try {
+    const r = await Promise.race([hookCounts(io), limit]);
+    if (r === 'timeout') {
+      io.err(`cairn overview: gave up after ${hookTimeLimit(io.env)} ms\n`);
+      // Whatever still runs (a slow disk, a hung git) must not hold the session start: end the
+      // process shortly, with success. unref: if nothing hangs, the process ends on its own.
+      setTimeout(() => process.exit(0), 100).unref();
+      return 0;
+    }
+    const line = r ? formatHookLine(r) : '';
+    if (line) io.out(`${line}\n`);
+  } catch (err) {
+    io.err(`cairn overview: ${errorMessage(err)}\n`);
+  } finally {
+    clearTimeout(timer);
+  }
+  return 0;
+}
+
+function overviewText(o: Awaited<ReturnType<Cairn['scopeOverview']>>, all: boolean): string {
+  const where = all ? 'in the store' : o.current_repo ? `in view from ${o.current_repo}` : 'in view here (no git repo)';
+  const lines = [`${plural(o.total, 'memory', 'memories')} ${where}`];
+  const names = Object.keys(o.scopes);
+  const width = Math.max(0, ...names.map((s) => s.length));
+  for (const s of names) lines.push(`  ${s.padEnd(width)}  ${o.scopes[s]}`);
+  if (o.disabled_scopes.length) lines.push(`disabled: ${o.disabled_scopes.join(', ')}`);
+  const p = o.curation_pending;
+  const pending = [
+    [p.stale, 'stale'],
+    [p.never_verified, 'never verified'],
+    [p.drifted, 'drifted'],
+    [p.expired, 'expired'],
+    [p.dead, 'dead weight'],
+  ].filter(([n]) => (n as number) > 0);
+  if (pending.length) lines.push(`curation pending: ${pending.map(([n, l]) => `${n} ${l}`).join(', ')} (cairn health)`);
+  return `${lines.join('\n')}\n`;
+}
+
+export const overview: Command = {
+  name: 'overview',
+  summary: 'scope counts of the memories in view from this project (no bodies)',
+  usage: 'cairn overview [--all] [--json] | cairn overview --hook',
+  async run(argv, io) {
+    // Hook mode first and before parsing: no argument mistake may fail a session start.
+    if (argv.includes('--hook')) return runHook(io);
+    const { values } = parse(argv, { all: { type: 'boolean' }, json: { type: 'boolean' } }, false);
+    const all = values.all ?? false;
+    const c = await openCairn(io);
+    try {
+      const o = await c.scopeOverview({ auto_scope: !all });
+      if (values.json) printJson(io, o);
+      else io.out(overviewText(o, all));
+      return 0;
+    } finally {
+      await c.close();
+    }
+  },
+};
