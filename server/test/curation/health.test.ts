@@ -166,7 +166,8 @@ test('marker stats: a warning then an acknowledged write is one fire and one ove
     w('B', 'transient_warning', ['currently']),
     w('B', 'committed', [], false), // rewrote without the marker: not an override
     w('C', 'committed', ['yesterday'], true), // acknowledged up front: a fire and an override
-    w('C', 'duplicate', ['yesterday'], true),
+    w('C', 'duplicate', ['yesterday'], true), // stopped by a later gate: its retry is what counts
+    w('C', 'pending', ['yesterday'], true),
   ]);
   assert.deepEqual(stats, [
     { marker: 'currently', fires: 2, overrides: 1, override_rate: 0.5 },

@@ -36,8 +36,14 @@ test('record_use, health sections and the event log over stdio', async () => {
     assert.match(await s.fail('memory_record_use', { memory_ids: ['nope'], outcome: 'applied' }), /memory_ids\[0\] "nope" is not a memory id/);
     assert.match(await s.fail('memory_record_use', { memory_ids: [pg], outcome: 'used' }), /outcome/);
 
+    // A durability warning, then the same write acknowledged: one fire, one override.
+    const transient = { content: 'We currently ship releases on Fridays.', scopes: ['release'] };
+    assert.equal((await s.call('memory_write', transient)).status, 'transient_warning');
+    assert.equal((await s.call('memory_write', { ...transient, acknowledge_transient: true })).status, 'committed');
+
     const h = await s.call('memory_health', {});
     assert.equal(h.window_days, 30);
+    assert.deepEqual(h.marker_stats, [{ marker: 'currently', fires: 1, overrides: 1, override_rate: 1 }]);
     assert.deepEqual(h.contradicted.rows.map((r: { id: string }) => r.id), [wrong]);
     const tl = h.contradicted.rows[0].resolution_timeline as { event: string; note?: string }[];
     assert.deepEqual(tl.map((t) => t.event), ['created', 'contradicted']);
@@ -49,7 +55,7 @@ test('record_use, health sections and the event log over stdio', async () => {
     assert.deepEqual(h.expired.rows.map((r: { id: string }) => r.id), [expired.id]);
     assert.deepEqual(h.rare_scopes.rows.map((r: { scope: string; id: string }) => [r.scope, r.id]), [['deploymnet', typo]]);
     assert.equal(h.verification_debt.never + h.verification_debt.stale + h.verification_debt.fresh, h.totals.active);
-    assert.equal(h.totals.active, 7);
+    assert.equal(h.totals.active, 8);
     assert.deepEqual(h.orphan_use_events, { count: 1, ids: ['01JQ3Z8V7M2K4T6Y9B1C3D5F7H'] });
     assert.equal(h.commit_drift_debt.applies, false);
     const dep = h.scope_health.find((x: { scope: string }) => x.scope === 'deployment');

@@ -150,8 +150,9 @@ function markerLabels(v: unknown): string[] {
  * Write events carry `markers` (labels detected) and `acknowledge_transient`. A fire is one
  * occasion the marker stood in a write's way: a `transient_warning`, or an acknowledged write
  * that no earlier warning in the same session accounts for (acknowledged up front). An
- * override is an acknowledged write carrying the marker. The usual warn-then-acknowledge pair
- * is therefore one fire and one override (rate 1), not two fires.
+ * override is an acknowledged write carrying the marker that went through (committed or
+ * pending; one stopped later as a duplicate is retried and counted then). The usual
+ * warn-then-acknowledge pair is therefore one fire and one override (rate 1), not two fires.
  */
 export function markerStats(events: readonly CairnEvent[]): MarkerStat[] {
   const stats = new Map<string, { fires: number; overrides: number }>();
@@ -172,7 +173,7 @@ export function markerStats(events: readonly CairnEvent[]): MarkerStat[] {
         const k = `${session}\u0000${m}`;
         pending.set(k, (pending.get(k) ?? 0) + 1);
       }
-    } else if (e.acknowledge_transient === true) {
+    } else if (e.acknowledge_transient === true && (e.status === 'committed' || e.status === 'pending')) {
       for (const m of markers) {
         const s = stat(m);
         s.overrides++;
