@@ -3,7 +3,10 @@
 #   1. `claude plugin validate --strict` on the manifests, commands and skill;
 #   2. `claude --plugin-dir <plugin> mcp list` reports the plugin's cairn server as connected;
 #   3. `claude plugin marketplace add <plugin>` + `claude plugin install cairn@cairn`, then
-#      `claude mcp list` again: the path a user takes.
+#      `claude mcp list` again: the path a user takes;
+#   4. a logged-out `claude -p` session start with a one-memory store: Claude Code loads the
+#      skill and the commands, runs the SessionStart hook, and the hook's line is the counts line
+#      (read from --debug-file; the wording of that log is pinned with the CLI version).
 # The plugin is staged from the files git would ship (tracked + untracked-not-ignored), so no
 # node_modules and no local .cairn store: the server must start from the committed bundle alone,
 # exactly as it does from a clone. HOME is a temp dir, so nothing of the caller's Claude Code
@@ -37,6 +40,8 @@ export DISABLE_AUTOUPDATER=1 DISABLE_TELEMETRY=1 DISABLE_ERROR_REPORTING=1
 export CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1
 # The cairn server resolves its store from CAIRN_DIR, then ~/.cairn: keep it on the temp HOME.
 unset CAIRN_DIR
+# No credentials: step 4 must stay a logged-out session start, never a paid model call.
+unset ANTHROPIC_API_KEY ANTHROPIC_AUTH_TOKEN CLAUDE_CODE_OAUTH_TOKEN CLAUDE_CODE_USE_BEDROCK CLAUDE_CODE_USE_VERTEX
 
 # --- the CLI -------------------------------------------------------------------------------
 if [ -n "${CLAUDE_BIN:-}" ]; then
@@ -107,4 +112,36 @@ step "claude mcp list (installed)"
 out="$(cd "$work" && run_claude mcp list 2>&1)" || fail "mcp list (installed) exited non-zero: $out"
 expect_connected "installed" "$out"
 
-step "OK: Claude Code $version validates the plugin and connects to its cairn server"
+# --- 4. a session start runs the hook -----------------------------------------------------
+# One global memory in the default store (~/.cairn on the temp HOME), written in the on-disk
+# format by hand, so the hook has something to count.
+mkdir -p "$HOME/.cairn"
+cat >"$HOME/.cairn/2026-03-14-ci-hook-memory-000001.md" <<'MEM'
+---
+schema_version: 1
+id: 01JQ3Z8V7M2K4T6Y9B1C000001
+created: 2026-03-14T10:23:00.000Z
+updated: 2026-03-14T10:23:00.000Z
+scopes: [tools]
+confidence: high
+source: explicit-statement
+category: fact
+last_verified_at: null
+expires: null
+origin:
+  cwd: /tmp
+  repo: null
+  branch: null
+  worktree_root: null
+---
+Prefer node:test over Jest for new packages.
+MEM
+step "claude -p (logged out) --plugin-dir <plugin>: SessionStart hook"
+(cd "$work" && run_claude -p "hello" --plugin-dir "$plugin" --debug-file "$tmp/session.log") >"$tmp/session.out" 2>&1 || true
+want_hook='Hook SessionStart:startup (SessionStart) success:\ncairn memory: 1 memory for this project (tools 1). Search them only when stored context could help.'
+grep -F 'SessionStart' "$tmp/session.log" | grep -F 'cairn' | sed 's/^/    /' || true
+grep -qF "$want_hook" "$tmp/session.log" || fail "the SessionStart hook did not print the expected counts line (see $tmp/session.log with KEEP_TMP=1)"
+grep -qF 'Loaded 4 commands from plugin cairn' "$tmp/session.log" || fail "Claude Code did not load the 4 cairn commands"
+grep -qF 'Loaded 1 skills from plugin cairn' "$tmp/session.log" || fail "Claude Code did not load the cairn memory skill"
+
+step "OK: Claude Code $version validates the plugin, connects to its cairn server and runs its hook"
