@@ -60,11 +60,19 @@ export async function savePending(storeDir: string, entry: PendingEntry): Promis
 }
 
 async function readEntry(file: string): Promise<PendingEntry | null> {
+  let text: string;
   try {
-    return JSON.parse(await fsp.readFile(file, 'utf8')) as PendingEntry;
+    text = await fsp.readFile(file, 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw err;
+  }
+  try {
+    const e = JSON.parse(text) as PendingEntry;
+    if (typeof e.expires_at !== 'string' || typeof e.write !== 'object' || e.write === null) throw new Error('missing fields');
+    return e;
+  } catch (err) {
+    throw new Error(`pending write file ${file} is unreadable (${(err as Error).message}): delete it and write the memory again`);
   }
 }
 

@@ -210,16 +210,22 @@ export function looksLikeSecretValue(v: string): boolean {
   return shannonEntropy(v) >= ASSIGNMENT_MIN_ENTROPY;
 }
 
+// The keyword is matched first and the key is then extended backwards by hand: a regex with a
+// repeated `(segment[_.-])*` prefix backtracks quadratically on long runs like "a-a-a-...".
 const ASSIGNMENT_RE =
-  /(?<![A-Za-z0-9_])((?:[A-Za-z0-9]+[_.-])*(?:password|passwd|passphrase|pwd|secret|api[_-]?key|apikey|access[_-]?key|private[_-]?key|secret[_-]?key|token))["']?\s*(=|:=|=>|:)\s*(["'`]?)([^\s"'`,;)\]}]+)\3/gi;
+  /(?<![A-Za-z0-9])(?:password|passwd|passphrase|pwd|secret[_-]?key|secret|api[_-]?key|apikey|access[_-]?key|private[_-]?key|token)["']?\s*(=|:=|=>|:)\s*(["'`]?)([^\s"'`,;)\]}]+)\2/gi;
+const KEY_CHAR = /[A-Za-z0-9_.-]/;
 
 function detectAssignments(text: string, out: Findings): void {
   for (const m of text.matchAll(ASSIGNMENT_RE)) {
-    const value = m[4]!;
-    const start = m.index + m[0].length - value.length - m[3]!.length;
+    const value = m[3]!;
+    const start = m.index + m[0].length - value.length - m[2]!.length;
     if (out.overlaps(start, start + value.length)) continue;
     if (!looksLikeSecretValue(value)) continue;
-    out.add('secret-assignment', `${m[1]}${m[2] === ':' ? ': ' : m[2]}${mask(value, 2)}`, start, start + value.length);
+    let keyStart = m.index;
+    while (keyStart > 0 && m.index - keyStart < 100 && KEY_CHAR.test(text[keyStart - 1]!)) keyStart--;
+    const key = (text.slice(keyStart, m.index) + /^[A-Za-z_-]+/.exec(m[0])![0]).replace(/^[-_.]+/, '');
+    out.add('secret-assignment', `${key}${m[1] === ':' ? ': ' : m[1]}${mask(value, 2)}`, start, start + value.length);
   }
 }
 
