@@ -60,7 +60,12 @@ function activeMatches(c: Cairn, tokens: ReadonlySet<string>, content: string): 
   return out.sort((a, b) => b.raw - a.raw || (a.id < b.id ? -1 : 1));
 }
 
-const strip = ({ raw, ...r }: Related & { raw: number }): Related => (void raw, r);
+/** Drops the unrounded similarity used for sorting. */
+function strip(m: Related & { raw: number }): Related {
+  const { raw, ...rest } = m;
+  void raw;
+  return rest;
+}
 
 export async function runWriteGates(c: Cairn, w: ValidWrite, opts: GateOptions): Promise<GateResult> {
   // 2. Secrets. Only the kinds go to the event log, never even a masked snippet.
