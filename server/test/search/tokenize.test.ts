@@ -12,6 +12,7 @@ test('splits kebab, snake, camel and scope parts and keeps the whole identifier'
   assert.deepEqual(terms('request_id'), ['request', 'id', 'requestid*']);
   assert.deepEqual(terms('requestId'), ['request', 'id', 'requestid*']);
   assert.deepEqual(terms('HTTPServer'), ['http', 'server', 'httpserver*']);
+  assert.deepEqual(terms('JWTs APIs'), ['jwt', 'api']);
   assert.deepEqual(terms('projects:foo:api'), ['project', 'foo', 'api', 'projectsfooapi*']);
   assert.deepEqual(terms('src/core/store.ts'), ['src', 'core', 'store', 'ts', 'srccorestorets*']);
 });

@@ -103,7 +103,12 @@ export function decodeCache<R extends object>(buf: Buffer): CacheContent<R> {
   if (buf.length < 12 || !buf.subarray(0, 8).equals(MAGIC)) throw new Error('not a cairn index cache');
   const hlen = buf.readUInt32LE(8);
   if (12 + hlen > buf.length) throw new Error('truncated header');
-  const h = JSON.parse(buf.subarray(12, 12 + hlen).toString('utf8')) as Header;
+  let h: Header;
+  try {
+    h = JSON.parse(buf.subarray(12, 12 + hlen).toString('utf8')) as Header;
+  } catch {
+    throw new Error('unreadable header');
+  }
   if (h.format !== FORMAT || h.tokenizer !== TOKENIZER_VERSION || h.stemmer !== STEMMER_VERSION) {
     throw new Error('written by another version');
   }

@@ -6,7 +6,7 @@
 // Invariant: stem() is a pure function of its input, applied identically to documents and
 // queries; the persisted index records STEMMER_VERSION so a change here invalidates old caches.
 
-export const STEMMER_VERSION = 1;
+export const STEMMER_VERSION = 2;
 
 const VOWELS = 'aeiou';
 
@@ -53,8 +53,8 @@ function endsCvc(w: string): boolean {
 function step1a(w: string): string {
   if (w.endsWith('sses')) return w.slice(0, -2);
   if (w.endsWith('ies')) return w.length > 4 ? w.slice(0, -3) + 'y' : w.slice(0, -1);
-  // status, redis, class, analysis: a final s after u, i or s is not a plural.
-  if (w.endsWith('s') && !/(?:ss|us|is)$/.test(w)) return w.slice(0, -1);
+  // status, redis, class, analysis: a final s after u, i or s is not a plural (but apis, kpis are).
+  if (w.endsWith('s') && !/(?:ss|us)$/.test(w) && !(w.endsWith('is') && w.length > 4)) return w.slice(0, -1);
   return w;
 }
 

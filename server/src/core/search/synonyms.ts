@@ -65,6 +65,7 @@ var variable variables
 vm virtual-machine
 js node nodejs
 secret credential credentials
+jwt token
 test tests spec specs
 bug defect issue
 docker container containers

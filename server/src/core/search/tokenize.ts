@@ -11,7 +11,7 @@
 import { stem } from './stem.ts';
 import { isStopword } from './stopwords.ts';
 
-export const TOKENIZER_VERSION = 1;
+export const TOKENIZER_VERSION = 2;
 
 /** Tokens longer than this (base64 blobs, hashes of hashes) are skipped: nobody searches them. */
 const MAX_TOKEN = 64;
@@ -21,8 +21,9 @@ const GROUP_RE = /[\p{L}\p{N}\p{M}]+(?:['’][\p{L}\p{N}\p{M}]+)*(?:[-_:./][\p{L
 const JOINER_RE = /[-_:./]/;
 const APOSTROPHE_RE = /['’]/g;
 const CJK_RE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
-// camelCase boundaries: aB, a1B (lower or digit before upper), ABc (acronym before a word).
-const CAMEL_RE = /(?<=[\p{Ll}\p{N}])(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})/u;
+// camelCase boundaries: aB, a1B (lower or digit before upper), and an acronym before a word of
+// 2+ lowercase letters (HTTPServer); a plural acronym stays whole (JWTs, APIs, IDs).
+const CAMEL_RE = /(?<=[\p{Ll}\p{N}])(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll}{2})/u;
 
 export interface Token {
   /** The index term: stemmed part, or verbatim whole. */
