@@ -1,29 +1,36 @@
+// `cairn export`: cairn's own export format (core/curation/exportImport.ts), to stdout or to a
+// file written atomically with mode 0600 (an export holds the user's private notes).
+import { buildExport, secretsIn } from '../../core/curation/exportImport.ts';
 import { writeFileAtomic } from '../../core/fsatomic.ts';
-import { stripStored } from '../../core/ops/write.ts';
+import { validateScopeFilter } from '../../core/scopes.ts';
 import { type Command, openCairn, parse } from '../io.ts';
 
 export const exportCmd: Command = {
   name: 'export',
-  summary: 'write every memory (and tombstone) as one JSON document',
-  usage: 'cairn export [-o FILE] [--no-tombstones]',
+  summary: 'write memories (and tombstones) as one cairn-export JSON document',
+  usage: 'cairn export [-o FILE] [--no-tombstones] [--scope S]...',
   async run(argv, io) {
-    const { values } = parse(argv, { output: { type: 'string', short: 'o' }, 'no-tombstones': { type: 'boolean' } }, false);
+    const { values } = parse(argv, {
+      output: { type: 'string', short: 'o' },
+      'no-tombstones': { type: 'boolean' },
+      scope: { type: 'string', multiple: true },
+    }, false);
+    const scopes = (values.scope ?? []).map((s) => validateScopeFilter(s, '--scope'));
     const c = await openCairn(io);
     try {
       await c.store.ensureFresh();
-      const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : 1);
-      const doc = {
-        format: 'cairn-export',
-        version: 1,
-        exported_at: c.now().toISOString(),
-        memories: [...c.store.active()].map(stripStored).sort(byId),
-        tombstones: values['no-tombstones'] ? [] : [...c.store.tombstones()].map(stripStored).sort(byId),
-      };
+      const doc = buildExport(c.store.active(), c.store.tombstones(), { now: c.now(), scopes, includeTombstones: !values['no-tombstones'] });
       const text = `${JSON.stringify(doc, null, 2)}\n`;
       if (values.output) {
-        await writeFileAtomic(values.output, text); // 0600: an export holds the user's notes
+        await writeFileAtomic(values.output, text);
         io.err(`cairn: exported ${doc.memories.length} memories and ${doc.tombstones.length} tombstones to ${values.output}\n`);
       } else io.out(text);
+      // The export is a new plaintext copy: say so when it carries something that looks like a credential.
+      const leaks = secretsIn([...doc.memories, ...doc.tombstones]);
+      if (leaks.length) {
+        io.err(`cairn: warning: ${leaks.length} exported memories look like they hold secrets; the export is plaintext:\n`);
+        for (const l of leaks.slice(0, 20)) io.err(`  ${l.id}: ${l.kinds.join(', ')}\n`);
+      }
       return 0;
     } finally {
       await c.close();

@@ -1,0 +1,110 @@
+// `cairn health`: the memory_health report. --json prints the tool's object as is; the text form
+// puts the most actionable sections first (what is wrong, then what is unused, then what is old).
+import type { HealthReport } from '../../core/curation/health.ts';
+import { type Command, intOption, openCairn, parse, printJson } from '../io.ts';
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+const day = (ts: string | null) => (ts ? ts.slice(0, 10) : 'never');
+const more = (count: number, shown: number) => (count > shown ? [`  … and ${count - shown} more (--top-k to see them)`] : []);
+
+function line(r: { id: string; scopes: string[]; summary: string }, what: string): string {
+  return `  ${r.id}  ${what}  [${r.scopes.join(', ')}]\n      ${r.summary}`;
+}
+
+/** The report as text for a person: actionable sections first, empty ones left out. */
+export function healthText(h: HealthReport): string {
+  const t = h.totals;
+  const out: string[] = [
+    `cairn health: ${plural(t.active, 'active memory', 'active memories')}${t.expired ? ` (${t.expired} expired)` : ''}, ` +
+      `${plural(t.tombstoned, 'tombstone')}, ${plural(t.scopes, 'scope')}`,
+    `last ${h.window_days} days: ${plural(t.events_in_window, 'event')}, ${plural(t.retrievals_in_window, 'retrieval')}, ` +
+      `uses: ${t.uses_in_window.applied} applied, ${t.uses_in_window.ignored} ignored, ${t.uses_in_window.contradicted} contradicted, ${t.uses_in_window.corrected} corrected`,
+  ];
+  const sec = (title: string, lines: string[]) => {
+    if (lines.length) out.push('', title, ...lines);
+  };
+  const c = h.contradicted;
+  sec(`Contradicted and not fixed since (${c.count}): update or remove each`, [
+    ...c.rows.map((r) => {
+      const note = [...r.resolution_timeline].reverse().find((e) => e.event === 'contradicted' && e.note)?.note;
+      return `${line(r, `${r.contradictions}x, last ${day(r.last_contradicted)}`)}${note ? `\n      why: ${note}` : ''}`;
+    }),
+    ...more(c.count, c.rows.length),
+  ]);
+  const d = h.dead_weight;
+  sec(`Dead weight: retrieved in the last ${h.window_days} days, never applied (${d.count})`, [
+    ...d.rows.map((r) => line(r, `retrieved ${r.retrieved}x`)),
+    ...more(d.count, d.rows.length),
+  ]);
+  const rs = h.rare_scopes;
+  sec(`Likely scope typos (${rs.count}): pick the spelling, then memory_rename_scope`, [
+    ...rs.rows.map((r) => `  ${r.scope}  (only ${r.id})  looks like ${r.similar_to.map((s) => `${s.scope} (${s.count})`).join(', ')}`),
+    ...more(rs.count, rs.rows.length),
+  ]);
+  const v = h.verification_debt;
+  if (v.never + v.stale > 0) {
+    sec(`Verification debt: ${v.never} never verified, ${v.stale} stale, ${v.fresh} fresh`, [
+      ...v.rows.map((r) => line(r, r.status === 'never' ? 'never verified' : `verified ${r.age_days} days ago`)),
+      ...more(v.never + v.stale, v.rows.length),
+    ]);
+  }
+  const cd = h.commit_drift_debt;
+  sec(cd.applies ? `Commit drift in ${cd.repo}: verified behind HEAD (${cd.count})` : '', [
+    ...cd.rows.map((r) => line(r, `${plural(r.commits_since_verify, 'commit')} since verified`)),
+    ...more(cd.count, cd.rows.length),
+  ]);
+  sec(`Expired (${h.expired.count}): remove, or extend expires`, [
+    ...h.expired.rows.map((r) => line(r, `expired ${day(r.expires)}`)),
+    ...more(h.expired.count, h.expired.rows.length),
+  ]);
+  sec(`Cold: not retrieved in the last ${h.window_days} days (${h.cold.count})`, [
+    ...h.cold.rows.map((r) => line(r, `${r.age_days} days old, last retrieved ${day(r.last_retrieved)}`)),
+    ...more(h.cold.count, h.cold.rows.length),
+  ]);
+  sec(`Heavily used: applied ${h.min_applied}+ times (${h.heavily_used.count})`, [
+    ...h.heavily_used.rows.map((r) => line(r, `applied ${r.applied}x`)),
+    ...more(h.heavily_used.count, h.heavily_used.rows.length),
+  ]);
+  sec('Durability markers (fired / overridden)', h.marker_stats.map((m) =>
+    `  ${m.marker.padEnd(22)} ${m.fires} / ${m.overrides}${m.override_rate === null ? '' : `  (${Math.round(m.override_rate * 100)}% overridden)`}`));
+  if (h.orphan_use_events.count) {
+    sec(`Use events naming unknown ids: ${h.orphan_use_events.count}`, [`  ${h.orphan_use_events.ids.join(', ')}`]);
+  }
+  const width = Math.max(5, ...h.scope_health.map((s) => s.scope.length));
+  if (h.scope_health.length) sec('Scopes', [
+    `  ${'scope'.padEnd(width)}  active  dead  cold  contradicted  applied`,
+    ...h.scope_health.map((s) =>
+      `  ${s.scope.padEnd(width)}  ${String(s.active).padStart(6)}  ${String(s.dead).padStart(4)}  ${String(s.cold).padStart(4)}  ${String(s.contradicted).padStart(12)}  ${String(s.applied).padStart(7)}`),
+  ]);
+  const actionable = c.count + d.count + rs.count + cd.count + h.expired.count;
+  if (actionable === 0) out.splice(2, 0, '', 'Nothing needs fixing: no contradictions, dead weight, scope typos, drift or expired memories.');
+  return `${out.join('\n')}\n`;
+}
+
+export const health: Command = {
+  name: 'health',
+  summary: 'curation report: contradictions, dead weight, scope typos, verification debt, ...',
+  usage: 'cairn health [--json] [--days N] [--top-k N] [--min-applied N]',
+  async run(argv, io) {
+    const { values } = parse(argv, {
+      json: { type: 'boolean' },
+      days: { type: 'string' },
+      'top-k': { type: 'string' },
+      'min-applied': { type: 'string' },
+    }, false);
+    const input = {
+      window_days: intOption(values.days, '--days', 1, 3650),
+      top_k: intOption(values['top-k'], '--top-k', 1, 100),
+      min_applied: intOption(values['min-applied'], '--min-applied', 1, 10_000),
+    };
+    const c = await openCairn(io);
+    try {
+      const report = await c.health(input);
+      if (values.json) printJson(io, report);
+      else io.out(healthText(report));
+      return 0;
+    } finally {
+      await c.close();
+    }
+  },
+};

@@ -1,0 +1,52 @@
+// `cairn import FILE`: reads a cairn-export document and imports it idempotently by id, never
+// overwriting a newer local `updated` (core/curation/exportImport.ts). Long runs show progress on
+// a terminal.
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { importExport, parseExport, secretsIn } from '../../core/curation/exportImport.ts';
+import { errorMessage } from '../../core/errors.ts';
+import { type CliIO, type Command, UsageError, openCairn, parse, printJson } from '../io.ts';
+
+/** A progress line on stderr, redrawn in place at most every 1% (only on a terminal). */
+function progressLine(io: CliIO): ((done: number, total: number) => void) | undefined {
+  if (!io.isTTY) return undefined;
+  let last = -1;
+  return (done, total) => {
+    const pct = Math.floor((done / total) * 100);
+    if (pct === last && done !== total) return;
+    last = pct;
+    io.err(`\rcairn: importing ${done}/${total} (${pct}%)${done === total ? '\n' : ''}`);
+  };
+}
+
+export const importCmd: Command = {
+  name: 'import',
+  summary: 'import a cairn export (idempotent by id; never overwrites a newer local edit)',
+  usage: 'cairn import FILE [--json]',
+  async run(argv, io) {
+    const { values, positionals } = parse(argv, { json: { type: 'boolean' } });
+    if (positionals.length !== 1) throw new UsageError('give exactly one file made by cairn export');
+    const file = resolve(io.cwd, positionals[0]!);
+    let text: string;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch (err) {
+      throw new UsageError(`cannot read ${file}: ${errorMessage(err)}`);
+    }
+    const doc = parseExport(text, file);
+    const c = await openCairn(io);
+    try {
+      const report = await importExport(c.store, doc, doc.memories.length + doc.tombstones.length >= 100 ? progressLine(io) : undefined);
+      if (values.json) printJson(io, report);
+      else {
+        io.out(`imported ${file}: ${report.added} added, ${report.updated} updated, ${report.unchanged} unchanged, ` +
+          `${report.kept_newer} kept (newer here)\n`);
+      }
+      const leaks = secretsIn([...doc.memories, ...doc.tombstones]);
+      if (leaks.length) io.err(`cairn: warning: ${leaks.length} imported memories look like they hold secrets: ${leaks.slice(0, 10).map((l) => l.id).join(', ')}\n`);
+      return 0;
+    } finally {
+      await c.close();
+    }
+  },
+};

@@ -1,0 +1,36 @@
+// `cairn search`: memory_search for people at a terminal (same core call, same hits).
+import { validateScopeFilter } from '../../core/scopes.ts';
+import { type Command, UsageError, intOption, openCairn, parse, printJson } from '../io.ts';
+
+export const search: Command = {
+  name: 'search',
+  summary: 'search memories (the same ranking as memory_search)',
+  usage: 'cairn search QUERY... [--scope S]... [--limit N] [--all-repos] [--json]',
+  async run(argv, io) {
+    const { values, positionals } = parse(argv, {
+      scope: { type: 'string', multiple: true },
+      limit: { type: 'string' },
+      'all-repos': { type: 'boolean' },
+      json: { type: 'boolean' },
+    });
+    const query = positionals.join(' ').trim();
+    if (query === '') throw new UsageError('give a query: cairn search "how do we deploy"');
+    const scopes = (values.scope ?? []).map((s) => validateScopeFilter(s, '--scope'));
+    const max = intOption(values.limit, '--limit', 1, 50);
+    const c = await openCairn(io);
+    try {
+      const res = await c.search({ query, scopes, auto_scope: !values['all-repos'], ...(max ? { max_results: max } : {}) });
+      if (values.json) printJson(io, res);
+      else if (res.hits.length === 0) io.out('no matching memories\n');
+      else {
+        io.out(res.hits.map((h) => {
+          const verdict = h.staleness_verdict === 'fresh' ? '' : `  ${h.staleness_verdict.replace(/_/g, ' ')}`;
+          return `${h.id}  ${h.relevance.padEnd(6)}  [${h.scopes.join(', ')}]${verdict}\n    ${h.snippet.replace(/\s+/g, ' ')}\n`;
+        }).join(''));
+      }
+      return 0;
+    } finally {
+      await c.close();
+    }
+  },
+};

@@ -1,0 +1,73 @@
+// `cairn tombstones list` and `cairn tombstones prune`: prune is cairn's only hard delete, so it
+// takes an explicit age and offers a dry run; everything else in cairn is a reversible tombstone.
+import type { Cairn } from '../../core/cairn.ts';
+import { summarize } from '../../core/ops/common.ts';
+import { validateScopeFilter } from '../../core/scopes.ts';
+import { type CliIO, type Command, UsageError, intOption, openCairn, parse, printJson } from '../io.ts';
+
+const DAY_MS = 86_400_000;
+
+async function allTombstones(c: Cairn, scopes: string[]) {
+  const items = [];
+  let cursor: string | undefined;
+  do {
+    const page = await c.listTombstones({ scopes, limit: 200, ...(cursor ? { cursor } : {}) });
+    items.push(...page.items);
+    cursor = page.next_cursor ?? undefined;
+  } while (cursor);
+  return items;
+}
+
+async function list(argv: string[], io: CliIO): Promise<number> {
+  const { values } = parse(argv, { json: { type: 'boolean' }, scope: { type: 'string', multiple: true } }, false);
+  const scopes = (values.scope ?? []).map((s) => validateScopeFilter(s, '--scope'));
+  const c = await openCairn(io);
+  try {
+    const items = await allTombstones(c, scopes);
+    if (values.json) printJson(io, { items });
+    else if (items.length === 0) io.out('no tombstones\n');
+    else {
+      io.out(items.map((t) => `${t.id}  removed ${t.removed.slice(0, 10)}  [${t.scopes.join(', ')}]  reason: ${t.removed_reason}\n    ${t.summary}\n`).join(''));
+    }
+    return 0;
+  } finally {
+    await c.close();
+  }
+}
+
+async function prune(argv: string[], io: CliIO): Promise<number> {
+  const { values } = parse(argv, { 'older-than': { type: 'string' }, 'dry-run': { type: 'boolean' }, json: { type: 'boolean' } }, false);
+  if (values['older-than'] === undefined) throw new UsageError('--older-than DAYS is required: tombstones removed more than DAYS days ago are deleted for good');
+  const days = intOption(values['older-than'], '--older-than', 0, 36500)!;
+  const c = await openCairn(io);
+  try {
+    await c.store.ensureFresh();
+    const cutoff = c.now().getTime() - days * DAY_MS;
+    const old = [...c.store.tombstones()]
+      .filter((t) => t.removed !== undefined && Date.parse(t.removed) < cutoff)
+      .sort((a, b) => a.removed!.localeCompare(b.removed!) || a.id.localeCompare(b.id));
+    const pruned = values['dry-run'] ? [] : await c.store.purgeTombstones(old.map((t) => t.id));
+    const rows = old.map((t) => ({ id: t.id, removed: t.removed!, removed_reason: t.removed_reason ?? '', summary: summarize(t.body) }));
+    if (values.json) printJson(io, { dry_run: Boolean(values['dry-run']), older_than_days: days, candidates: rows, pruned });
+    else {
+      const verb = values['dry-run'] ? 'would delete' : 'deleted';
+      io.out(rows.map((r) => `${r.id}  removed ${r.removed.slice(0, 10)}  ${r.summary}\n`).join(''));
+      io.out(`${verb} ${values['dry-run'] ? rows.length : pruned.length} tombstone(s) removed more than ${days} days ago${values['dry-run'] ? ' (dry run: nothing deleted)' : ''}\n`);
+    }
+    return 0;
+  } finally {
+    await c.close();
+  }
+}
+
+export const tombstones: Command = {
+  name: 'tombstones',
+  summary: 'list removed memories, or prune old ones for good (the only hard delete)',
+  usage: 'cairn tombstones list [--json] [--scope S]...\n       cairn tombstones prune --older-than DAYS [--dry-run] [--json]',
+  async run(argv, io) {
+    const [sub, ...rest] = argv;
+    if (sub === 'list') return list(rest, io);
+    if (sub === 'prune') return prune(rest, io);
+    throw new UsageError(sub === undefined ? 'give a subcommand: list or prune' : `unknown subcommand ${JSON.stringify(sub)}: use list or prune`);
+  },
+};
