@@ -6,7 +6,7 @@ import { committed, cursor, id, scopeFilters } from '../schemas.ts';
 const remove = defineTool({
   name: 'memory_remove',
   title: 'Remove a memory',
-  description: 'Tombstone a wrong or obsolete memory with a reason. Restorable with memory_restore; the tombstone also stops the same fact from being written again unnoticed. For a changed fact, prefer memory_update.',
+  description: 'Tombstone a wrong or obsolete memory with a reason. Restorable with memory_restore; the tombstone also stops the same fact from being written again unnoticed. For a changed fact, prefer memory_update; for a memory merely irrelevant to this task, record `ignored` with memory_record_use instead. Ask before removing something the user stated.',
   input: z.strictObject({ id, reason: z.string().max(5000).describe('Why it is wrong or obsolete (required)') }),
   output: z.object({ removed: z.string(), tombstone: z.string() }),
   annotations: DESTRUCTIVE,
@@ -16,7 +16,7 @@ const remove = defineTool({
 const restore = defineTool({
   name: 'memory_restore',
   title: 'Restore a removed memory',
-  description: 'Bring a tombstoned memory back (keeps created, updated and last_verified_at).',
+  description: 'Bring a tombstoned memory back when the user says a removal was a mistake (see memory_list_tombstones). Keeps created, updated and last_verified_at.',
   input: z.strictObject({ id }),
   output: committed,
   annotations: WRITES,

@@ -9,7 +9,8 @@ const search = defineTool({
   description:
     'Search stored memories. Call it only when stored context could change the answer (an ambiguity, a reference to earlier decisions or preferences), not for generic questions. ' +
     'Branch on `relevance` (high/medium/low from query-term coverage), never on `score`. Every hit carries staleness signals: when `staleness_verdict` is not `fresh`, spot-check the claim before relying on it. ' +
-    'Results are limited to the current repo plus repo-less memories unless auto_scope=false.',
+    'Query with the words the memory would contain (tool names, file names, nouns), not the whole request. ' +
+    'Results are limited to the current repo plus repo-less memories unless auto_scope=false. When a hit shapes your answer, say so, then call memory_record_use.',
   input: z.strictObject({
     query: z.string().min(1).max(2000).describe('What you are looking for, in plain words or identifiers'),
     scopes: scopeFilters,
@@ -38,7 +39,7 @@ const search = defineTool({
 const show = defineTool({
   name: 'memory_show',
   title: 'Show memories',
-  description: 'Full records (body, origin, drift detail) for one id or up to 10 ids. Removed or unknown ids in `ids` are reported in `missing`.',
+  description: 'Full records (body, origin, cited paths missing on disk, commits since verify) for one id or up to 10 ids. Use it before relying on a medium-relevance hit or to read the text behind a snippet. Removed or unknown ids in `ids` are reported in `missing`.',
   input: z.strictObject({
     id: id.optional(),
     ids: z.array(z.string()).min(1).max(10).optional().describe('Up to 10 ids'),

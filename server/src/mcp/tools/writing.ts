@@ -15,7 +15,8 @@ const write = defineTool({
   description:
     'Store ONE durable fact (a decision, convention, preference or environment fact that will still hold next month). Not task progress, not what the repo already says, never secrets. ' +
     'Returns a status: committed; secret_detected (never stored); transient_warning (reword without time-bound phrases, or pass acknowledge_transient); duplicate (update the existing memory instead, or force); ' +
-    'previously_removed (the user removed this before: ask first); pending (claims about the user, category=user-inference, wait for the user, then memory_write_confirm).',
+    'previously_removed (the user removed this before: ask first); pending (claims about the user, category=user-inference, wait for the user, then memory_write_confirm). ' +
+    'Reuse existing scopes (memory_scope_overview); projects:<repo> for repo facts; one call per fact.',
   input: z.strictObject({
     content: z.string().max(1_000_000).describe('The fact, in one or a few sentences, self-contained'),
     scopes: z.array(z.string().max(200)).max(64).describe('At least one lowercase scope, e.g. ["projects:foo", "tools"]; ":" nests'),
@@ -34,7 +35,7 @@ const write = defineTool({
 const confirm = defineTool({
   name: 'memory_write_confirm',
   title: 'Confirm a pending memory',
-  description: 'Commit a pending write after the user agreed to it. Pending writes expire (pending_ttl_minutes).',
+  description: 'Commit a pending write only after the user explicitly agreed to it in this conversation, never on your own initiative. Pending writes expire (pending_ttl_minutes).',
   input: z.strictObject({ pending_id: z.string().max(200).describe('pending_id from memory_write') }),
   output: committed,
   annotations: WRITES,
@@ -54,7 +55,7 @@ const cancel = defineTool({
 const update = defineTool({
   name: 'memory_update',
   title: 'Correct a memory',
-  description: 'Change an existing memory in place (keeps id, created, source; bumps updated). A content change resets verification. Prefer this over remove + write when a fact changed.',
+  description: 'Change an existing memory in place (keeps id, created, source; bumps updated). A content change resets verification. Use it when a spot check or the user shows the fact changed (then memory_record_use outcome=corrected); prefer it over remove + write.',
   input: z.strictObject({
     id,
     content: z.string().max(1_000_000).optional(),
@@ -70,7 +71,7 @@ const update = defineTool({
 const verify = defineTool({
   name: 'memory_verify',
   title: 'Mark a memory verified',
-  description: 'Record that you checked a memory against reality and it still holds (resets staleness; does not bump updated).',
+  description: 'Record that you checked a memory against reality and it still holds: the path exists, the command works, the user confirmed. Being used is not verification. Resets staleness; does not bump updated.',
   input: z.strictObject({ id, note: z.string().max(5000).optional().describe('What you checked') }),
   output: z.object({ verified: z.string(), last_verified_at: z.string(), updated: z.string() }),
   annotations: IDEMPOTENT_WRITE,
