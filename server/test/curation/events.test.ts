@@ -129,3 +129,14 @@ test('several processes appending and rotating at once: no line lost, duplicated
     assert.deepEqual(seqs, [...Array(perProc).keys()], `process p${p} lines in order, each exactly once`);
   }
 });
+
+test('readEvents with since skips archives rotated before it', () => {
+  const dir = tmp();
+  const line = (ts: string, n: number) => `{"ts":"${ts}","session":"s","kind":"show","ids":["${n}"]}\n`;
+  writeFileSync(join(dir, '.events-20260101T000000000Z.jsonl'), line('2025-12-31T00:00:00.000Z', 1));
+  writeFileSync(join(dir, '.events-20260301T000000000Z.jsonl'), line('2026-02-15T00:00:00.000Z', 2));
+  writeFileSync(join(dir, '.events.jsonl'), line('2026-03-02T00:00:00.000Z', 3));
+  assert.equal(readEvents(dir).events.length, 3);
+  const recent = readEvents(dir, { since: Date.parse('2026-02-01T00:00:00.000Z') });
+  assert.deepEqual(recent.events.map((e) => (e.ids as string[])[0]), ['2', '3']);
+});

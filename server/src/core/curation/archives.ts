@@ -141,6 +141,8 @@ export function compressArchives(dir: string, opts: CompressOptions): string[] {
 export interface LogFile {
   file: string;
   compressed: boolean;
+  /** When it was rotated (epoch ms); null for the active log. */
+  rotatedAt: number | null;
 }
 
 /** The archives oldest first, then the active log. A plain archive with a .gz twin is skipped. */
@@ -160,8 +162,8 @@ export function listLogFiles(dir: string): LogFile[] {
   }
   // Rotation order: by stamp, then collision suffix (".events-X-1" came after ".events-X").
   archives.sort((a, b) => (a.stamp < b.stamp ? -1 : a.stamp > b.stamp ? 1 : a.n - b.n));
-  const out = archives.map(({ name }) => ({ file: join(dir, name), compressed: name.endsWith('.gz') }));
-  if (present.has(ACTIVE_LOG)) out.push({ file: join(dir, ACTIVE_LOG), compressed: false });
+  const out: LogFile[] = archives.map(({ name, stamp }) => ({ file: join(dir, name), compressed: name.endsWith('.gz'), rotatedAt: stampTime(stamp) }));
+  if (present.has(ACTIVE_LOG)) out.push({ file: join(dir, ACTIVE_LOG), compressed: false, rotatedAt: null });
   return out;
 }
 
@@ -179,19 +181,28 @@ function isEvent(v: unknown): v is CairnEvent {
   return typeof o.ts === 'string' && typeof o.kind === 'string' && !Number.isNaN(Date.parse(o.ts));
 }
 
+export interface ReadEventsOptions {
+  /**
+   * Epoch ms: archives rotated before this hold only older events and are not read (the events
+   * returned may still include some older ones). Bounds the cost of a windowed count.
+   */
+  since?: number;
+}
+
 /** Reads the active log plus every archive, skipping corrupt lines; events come out in ts order. */
-export function readEvents(dir: string): ReadEventsResult {
+export function readEvents(dir: string, opts: ReadEventsOptions = {}): ReadEventsResult {
   // A rotation or compression between listing and reading moves a file away; listing again
   // finds it under its new name. Three attempts is plenty: each race window is milliseconds.
   for (let attempt = 1; ; attempt++) {
-    const result = readOnce(dir);
-    if (result !== null || attempt === 3) return result ?? readOnce(dir, true)!;
+    const result = readOnce(dir, opts, attempt === 3);
+    if (result !== null) return result;
   }
 }
 
-function readOnce(dir: string, tolerateMissing = false): ReadEventsResult | null {
+function readOnce(dir: string, opts: ReadEventsOptions, tolerateMissing: boolean): ReadEventsResult | null {
   const result: ReadEventsResult = { events: [], corruptLines: 0, unreadableFiles: [], files: [] };
-  for (const { file, compressed } of listLogFiles(dir)) {
+  for (const { file, compressed, rotatedAt } of listLogFiles(dir)) {
+    if (opts.since !== undefined && rotatedAt !== null && rotatedAt < opts.since) continue;
     let text: string;
     try {
       const raw = readFileSync(file);

@@ -69,7 +69,7 @@ export async function curationPending(c: Cairn, inView: StoredMemory[], expired:
 function deadCount(c: Cairn, mems: StoredMemory[]): number {
   if (mems.length === 0 || !c.config.telemetry.enabled) return 0;
   const windowStart = c.now().getTime() - DEFAULT_HEALTH_PARAMS.window_days * 86_400_000;
-  const fold = foldUsage(readEvents(c.dir).events, windowStart, new Set(mems.map((m) => m.id)));
+  const fold = foldUsage(readEvents(c.dir, { since: windowStart }).events, windowStart, new Set(mems.map((m) => m.id)));
   return mems.filter((m) => {
     const u = fold.byId.get(m.id);
     return u !== undefined && u.retrievedInWindow > 0 && u.appliedInWindow === 0;
