@@ -6,7 +6,10 @@
 //  1. fs.watch on the store dir and .tombstones/ queues the named *.md paths; check() hands only
 //     those to store.refreshPaths (a queued drain also runs shortly after events, without a read).
 //  2. The mtime of both directories is compared on every check (two stat calls): an entry added,
-//     removed or renamed that the watcher has not reported yet is found by one readdir diff.
+//     removed or renamed that the watcher has not reported (yet, or ever: a network filesystem)
+//     is found by one readdir diff. The diff runs at most once per DIR_DIFF_INTERVAL_MS, since
+//     this process's own lock file moves the mtime on every write; a change it defers stays
+//     "unseen" and is diffed on a later check, so nothing waits longer than the interval.
 //  3. If watching fails (no inotify watches left, unsupported filesystem), check() falls back to a
 //     full store.sync(), at most once per FULL_SYNC_INTERVAL_MS, which keeps the 1-second promise.
 // Invariant: every path change either reaches `pending`, changes a directory mtime, or is covered
@@ -16,6 +19,7 @@ import { dirname, join } from 'node:path';
 import type { Store } from '../store.ts';
 
 const FULL_SYNC_INTERVAL_MS = 500;
+const DIR_DIFF_INTERVAL_MS = 1000;
 const DRAIN_DELAY_MS = 25;
 
 function isMemoryName(name: string): boolean {
@@ -36,6 +40,7 @@ export class Freshness {
   private needFull = false;
   private broken = false;
   private lastFull = 0;
+  private lastDiff = 0;
   private dirMtime = new Map<string, number>();
   private chain: Promise<void> = Promise.resolve();
   private drainTimer: NodeJS.Timeout | null = null;
@@ -92,11 +97,15 @@ export class Freshness {
     }
     this.ensureWatch(this.store.dir);
     this.ensureWatch(this.store.tombDir);
-    for (const d of [this.store.dir, this.store.tombDir]) {
-      const m = mtimeOf(d);
-      if (m === this.dirMtime.get(d)) continue;
-      this.dirMtime.set(d, m); // before the readdir: a change during it shows up next time
-      this.diffDir(d);
+    const now = Date.now();
+    if (now - this.lastDiff >= DIR_DIFF_INTERVAL_MS) {
+      for (const d of [this.store.dir, this.store.tombDir]) {
+        const m = mtimeOf(d);
+        if (m === this.dirMtime.get(d)) continue;
+        this.dirMtime.set(d, m); // before the readdir: a change during it shows up next time
+        this.lastDiff = now;
+        this.diffDir(d);
+      }
     }
     if (this.needFull) {
       this.needFull = false;

@@ -5,7 +5,7 @@ import type { IndexDoc } from './analyze.ts';
 import type { QueryTerm } from './query.ts';
 import { popcount } from './rank.ts';
 import { makeSnippet } from './snippet.ts';
-import { tokenize } from './tokenize.ts';
+import { scanTokens } from './tokenize.ts';
 
 /** score x (1 + ADJACENCY_WEIGHT x adjacent pairs / possible pairs) */
 export const ADJACENCY_WEIGHT = 0.3;
@@ -40,25 +40,21 @@ interface Scan {
  * (`request id`, `requestId` and `request-id` all put `request` and `id` at adjacent positions).
  */
 export function scanBody(body: string, query: QueryTerm[]): Scan {
-  const toks = tokenize(body);
   let matchStart = -1;
   let matchEnd = -1;
+  const nq = query.length;
   const maskAt: number[] = [];
-  for (const t of toks) {
-    if (t.stop) {
-      if (!t.whole) maskAt[t.pos] = 0;
-      continue;
-    }
+  scanTokens(body, (term, _surface, pos, start, end, whole, stop) => {
     let m = 0;
-    for (let q = 0; q < query.length; q++) if (query[q]!.alternatives.has(t.term)) m |= 1 << q;
+    if (!stop) for (let q = 0; q < nq; q++) if (query[q]!.alternatives.has(term)) m |= 1 << q;
     if (m !== 0 && matchStart < 0) {
-      matchStart = t.start;
-      matchEnd = t.end;
+      matchStart = start;
+      matchEnd = end;
     }
-    if (!t.whole) maskAt[t.pos] = m;
-  }
+    if (!whole) maskAt[pos] = m;
+  });
   let adjacentPairs = 0;
-  for (let q = 0; q + 1 < query.length; q++) {
+  for (let q = 0; q + 1 < nq; q++) {
     const a = 1 << q;
     const b = 1 << (q + 1);
     for (let i = 0; i + 1 < maskAt.length; i++) {
@@ -79,7 +75,13 @@ export interface Ranked<D extends IndexDoc> {
 }
 
 export function rerank<D extends IndexDoc>(cands: Ranked<D>[], query: QueryTerm[], limit: number): SearchHit<D>[] {
-  const scored = cands.map((c) => {
+  // Only a candidate that could reach the top `limit` with the largest possible bonus needs its
+  // body scanned now (candidates arrive sorted by first-pass score); with one query term there is
+  // no bonus at all.
+  const maxBonus = query.length > 1 ? 1 + ADJACENCY_WEIGHT : 1;
+  const cutoff = cands.length > limit ? cands[limit - 1]!.score : -Infinity;
+  const pool = cands.filter((c, i) => i < limit || c.score * maxBonus >= cutoff);
+  const scored = pool.map((c) => {
     const scan = scanBody(c.doc.body, query);
     const pairs = query.length - 1;
     const bonus = pairs > 0 ? 1 + (ADJACENCY_WEIGHT * scan.adjacentPairs) / pairs : 1;

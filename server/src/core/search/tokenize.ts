@@ -76,51 +76,139 @@ function pushCjkAware(text: string, start: number, parts: Array<{ text: string; 
   if (run !== '') parts.push({ text: run, start: runStart });
 }
 
+/** Receives each token; see Token for the fields. Must not call back into the tokenizer. */
+export type TokenSink = (term: string, surface: string, pos: number, start: number, end: number, whole: boolean, stop: boolean) => void;
+
+// Most groups are one plain word (optionally capitalized): no joiner, no camelCase, no CJK.
+const SIMPLE_RE = /^[A-Za-z0-9][a-z0-9]*$/;
+
+// Stemming the same words again and again is most of the tokenizer's work: memoize, bounded.
+const STEM_CACHE_MAX = 100_000;
+const stemCache = new Map<string, string>();
+function stemCached(w: string): string {
+  let s = stemCache.get(w);
+  if (s === undefined) {
+    if (stemCache.size >= STEM_CACHE_MAX) stemCache.clear();
+    s = stem(w);
+    stemCache.set(w, s);
+  }
+  return s;
+}
+
+const GROUP_AT = new RegExp(GROUP_RE.source, 'uy'); // sticky: a group starting exactly at lastIndex
+const WORD_CHAR_RE = /[\p{L}\p{N}\p{M}]/u;
+
+function isAsciiAlnum(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || (c >= 65 && c <= 90);
+}
+/** `-_:./` and apostrophes: characters that may continue a group when a word character follows. */
+function isJoiner(c: number): boolean {
+  return c === 45 || c === 95 || c === 58 || c === 46 || c === 47 || c === 39 || c === 0x2019;
+}
+function isWordAt(text: string, i: number): boolean {
+  const c = text.charCodeAt(i);
+  if (c < 128) return isAsciiAlnum(c);
+  return WORD_CHAR_RE.test(String.fromCodePoint(text.codePointAt(i)!));
+}
+
 /**
- * Tokenizes text. Positional tokens come in text order; a group's whole (if any) follows its parts.
- * Stopwords are returned (flagged) so positions and lengths stay true to the text.
+ * Streams the tokens of a text to `sink` without building token objects (the index and the
+ * reranker call this for every document). Positional tokens come in text order; a group's whole
+ * (if any) follows its parts. Stopwords are passed (flagged) so positions stay true to the text.
+ * Returns the number of positional tokens.
+ *
+ * Plain ASCII words take a fast path; anything else (joiners, camelCase, other scripts) goes
+ * through GROUP_RE, so both paths cut the same groups.
  */
-export function tokenize(text: string): Token[] {
-  const out: Token[] = [];
+export function scanTokens(text: string, sink: TokenSink): number {
   let pos = 0;
+  const n = text.length;
   const raw: Array<{ text: string; start: number }> = [];
   const parts: Array<{ text: string; start: number }> = [];
-  for (const m of text.matchAll(GROUP_RE)) {
-    const group = m[0];
-    const base = m.index;
+
+  const complexGroup = (group: string, base: number): void => {
     raw.length = 0;
     parts.length = 0;
     splitParts(group, base, raw);
     for (const r of raw) pushCjkAware(r.text, r.start, parts);
     const firstPos = pos;
-    const kept: string[] = [];
+    let whole = '';
+    let kept = 0;
     for (const p of parts) {
       const surface = p.text.toLowerCase().replace(APOSTROPHE_RE, '');
       if (surface === '' || surface.length > MAX_TOKEN) continue;
       const stop = isStopword(surface);
-      out.push({ term: stop ? surface : stem(surface), surface, pos, start: p.start, end: p.start + p.text.length, whole: false, stop });
-      kept.push(surface);
-      pos++;
+      sink(stop ? surface : stemCached(surface), surface, pos++, p.start, p.start + p.text.length, false, stop);
+      whole += surface;
+      kept++;
     }
-    if (kept.length > 1 && !CJK_RE.test(group)) {
-      const whole = kept.join('');
-      if (whole.length <= MAX_TOKEN) {
-        out.push({ term: whole, surface: whole, pos: firstPos, start: base, end: base + group.length, whole: true, stop: false });
+    if (kept > 1 && whole.length <= MAX_TOKEN && !CJK_RE.test(group)) sink(whole, whole, firstPos, base, base + group.length, true, false);
+  };
+
+  let i = 0;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c < 128) {
+      if (!isAsciiAlnum(c)) {
+        i++;
+        continue;
+      }
+      // Scan an ASCII word; `plain` = no uppercase after the first character.
+      let j = i + 1;
+      let plain = true;
+      for (; j < n; j++) {
+        const d = text.charCodeAt(j);
+        if ((d >= 97 && d <= 122) || (d >= 48 && d <= 57)) continue;
+        if (d >= 65 && d <= 90) {
+          plain = false;
+          continue;
+        }
+        break;
+      }
+      const d = j < n ? text.charCodeAt(j) : 32;
+      const continues = d >= 128 || (isJoiner(d) && j + 1 < n && isWordAt(text, j + 1));
+      if (!continues) {
+        if (plain && j - i <= MAX_TOKEN) {
+          const surface = text.slice(i, j).toLowerCase();
+          const stop = isStopword(surface);
+          sink(stop ? surface : stemCached(surface), surface, pos++, i, j, false, stop);
+        } else if (!plain) complexGroup(text.slice(i, j), i);
+        i = j;
+        continue;
       }
     }
+    GROUP_AT.lastIndex = i;
+    const m = GROUP_AT.exec(text);
+    if (m === null) {
+      i += c >= 0xd800 && c <= 0xdbff ? 2 : 1; // not a word character (a surrogate pair is one)
+      continue;
+    }
+    const group = m[0];
+    if (SIMPLE_RE.test(group)) {
+      if (group.length <= MAX_TOKEN) {
+        const surface = group.toLowerCase();
+        const stop = isStopword(surface);
+        sink(stop ? surface : stemCached(surface), surface, pos++, i, i + group.length, false, stop);
+      }
+    } else complexGroup(group, i);
+    i += group.length;
   }
+  return pos;
+}
+
+/** All tokens of a text as objects (convenient; hot paths use scanTokens). */
+export function tokenize(text: string): Token[] {
+  const out: Token[] = [];
+  scanTokens(text, (term, surface, pos, start, end, whole, stop) => out.push({ term, surface, pos, start, end, whole, stop }));
   return out;
 }
 
 /** Index terms of a text with their counts, stopwords left out; `length` counts positional tokens. */
 export function termCounts(text: string): { counts: Map<string, number>; length: number } {
   const counts = new Map<string, number>();
-  let length = 0;
-  for (const t of tokenize(text)) {
-    if (!t.whole) length++;
-    if (t.stop) continue;
-    counts.set(t.term, (counts.get(t.term) ?? 0) + 1);
-  }
+  const length = scanTokens(text, (term, _s, _p, _a, _b, _w, stop) => {
+    if (!stop) counts.set(term, (counts.get(term) ?? 0) + 1);
+  });
   return { counts, length };
 }
 

@@ -1,0 +1,183 @@
+// npm run bench: performance at several store sizes plus the judged retrieval-quality eval.
+//   BENCH_SIZES=1000,10000   limit the sizes (default 1k,10k,50k,100k,200k)
+//   BENCH_ONLY=quality|perf   run one half
+// Prints tables and writes bench/results/bench-<time>.json (gitignored).
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { Cairn } from '../server/src/core/cairn.ts';
+import { LiveIndex } from '../server/src/core/search/live.ts';
+import { CorpusGen, writeCorpus } from './corpus.ts';
+import { formatEval, runEval } from './quality/eval.ts';
+import { startServer, BUNDLE } from './stdio.ts';
+
+const SIZES = (process.env.BENCH_SIZES ?? '1000,10000,50000,100000,200000').split(',').map((s) => Number(s.trim())).filter((n) => n > 0);
+const ONLY = process.env.BENCH_ONLY ?? '';
+const STDIO_QUERIES = 300;
+const INPROC_QUERIES = 2000;
+const WRITES = 100;
+
+interface Row {
+  memories: number;
+  diskMb: number;
+  cacheMb: number;
+  coldNoCacheMs: number;
+  coldCacheMs: number;
+  indexP50Us: number;
+  indexP95Us: number;
+  opP50Ms: number;
+  opP95Ms: number;
+  stdioP50Ms: number;
+  stdioP95Ms: number;
+  writeP50Ms: number;
+  writeP95Ms: number;
+  rssNoCacheMb: number;
+  rssCacheMb: number;
+}
+
+function pct(xs: number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
+}
+
+function dirBytes(dir: string): number {
+  let n = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    n += e.isDirectory() ? dirBytes(p) : statSync(p).blocks * 512;
+  }
+  return n;
+}
+
+async function coldStart(store: string, cwd: string, query: string) {
+  const t0 = performance.now();
+  const s = await startServer(store, cwd);
+  await s.search(query);
+  return { ms: performance.now() - t0, s };
+}
+
+async function benchSize(n: number): Promise<Row> {
+  const root = mkdtempSync(join(tmpdir(), `cairn-bench-${n}-`));
+  const store = join(root, 'store');
+  try {
+    const tg = performance.now();
+    writeCorpus(store, n);
+    process.stderr.write(`  ${n}: corpus written in ${((performance.now() - tg) / 1000).toFixed(1)} s\n`);
+    const diskMb = dirBytes(store) / 1e6;
+    const g = new CorpusGen(99);
+    const queries = Array.from({ length: Math.max(STDIO_QUERIES, INPROC_QUERIES) }, () => g.query());
+
+    // Cold start without a cache, then searches over stdio on that server.
+    const cold = await coldStart(store, root, queries[0]!);
+    const stdio: number[] = [];
+    for (const q of queries.slice(0, STDIO_QUERIES)) {
+      const t = performance.now();
+      await cold.s.search(q);
+      stdio.push(performance.now() - t);
+    }
+    const rssNoCacheMb = cold.s.peakRssMb();
+    await cold.s.close(); // saves the index cache
+    const cacheFile = join(store, '.cache', 'search-index.bin');
+    if (!existsSync(cacheFile)) throw new Error(`no index cache after the first server closed: ${cold.s.stderr()}`);
+    const cacheMb = statSync(cacheFile).size / 1e6;
+
+    const warm = await coldStart(store, root, queries[1]!);
+    const rssCacheMb = warm.s.peakRssMb();
+    if (/cache ignored/.test(warm.s.stderr())) throw new Error(`cache was not reused: ${warm.s.stderr()}`);
+    await warm.s.close();
+
+    // In-process: the engine alone, the whole memory_search operation, durable writes.
+    const c = await Cairn.open({ dir: store, cwd: root, env: { HOME: root }, watch: true, warn: () => {} });
+    const live = c.ext.get('search') as LiveIndex;
+    const idx: number[] = [];
+    const op: number[] = [];
+    for (const q of queries.slice(0, INPROC_QUERIES)) {
+      let t = performance.now();
+      live.index.search(q, { limit: 5 });
+      idx.push((performance.now() - t) * 1000);
+      t = performance.now();
+      await c.search({ query: q, auto_scope: false });
+      op.push(performance.now() - t);
+    }
+    const writes: number[] = [];
+    for (let i = 0; i < WRITES; i++) {
+      const content = `${g.body()} Bench marker w${i}x${n}.`;
+      const t = performance.now();
+      const r = await c.write({ content, scopes: ['tools'], acknowledge_transient: true });
+      writes.push(performance.now() - t);
+      if (r.status !== 'committed') throw new Error(`bench write ${i} was ${r.status}`);
+    }
+    await c.close();
+
+    return {
+      memories: n,
+      diskMb,
+      cacheMb,
+      coldNoCacheMs: cold.ms,
+      coldCacheMs: warm.ms,
+      indexP50Us: pct(idx, 50),
+      indexP95Us: pct(idx, 95),
+      opP50Ms: pct(op, 50),
+      opP95Ms: pct(op, 95),
+      stdioP50Ms: pct(stdio, 50),
+      stdioP95Ms: pct(stdio, 95),
+      writeP50Ms: pct(writes, 50),
+      writeP95Ms: pct(writes, 95),
+      rssNoCacheMb,
+      rssCacheMb,
+    };
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+function table(rows: Row[]): string {
+  const head = ['memories', 'disk MB', 'cache MB', 'cold start (no cache)', 'cold start (cache)', 'engine p50/p95', 'search op p50/p95', 'stdio p50/p95', 'write p50/p95', 'peak RSS no cache/cache'];
+  const f = (x: number, d = 2) => x.toFixed(d);
+  const body = rows.map((r) => [
+    r.memories.toLocaleString('en-US'),
+    f(r.diskMb, 1),
+    f(r.cacheMb, 1),
+    `${f(r.coldNoCacheMs / 1000)} s`,
+    `${f(r.coldCacheMs / 1000)} s`,
+    `${f(r.indexP50Us, 0)} / ${f(r.indexP95Us, 0)} µs`,
+    `${f(r.opP50Ms)} / ${f(r.opP95Ms)} ms`,
+    `${f(r.stdioP50Ms)} / ${f(r.stdioP95Ms)} ms`,
+    `${f(r.writeP50Ms)} / ${f(r.writeP95Ms)} ms`,
+    `${f(r.rssNoCacheMb, 0)} / ${f(r.rssCacheMb, 0)} MB`,
+  ]);
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
+  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
+  return [line(head), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...body.map(line)].join('\n');
+}
+
+async function main(): Promise<void> {
+  const machine = `${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB RAM, Node ${process.version}, ${process.platform}`;
+  const out: Record<string, unknown> = { machine, date: new Date().toISOString() };
+  if (ONLY !== 'perf') {
+    const q = runEval();
+    console.log(formatEval(q));
+    out.quality = q;
+  }
+  if (ONLY !== 'quality') {
+    if (!existsSync(BUNDLE)) throw new Error(`${BUNDLE} is missing: run npm run build first (npm run bench does)`);
+    const rows: Row[] = [];
+    for (const n of SIZES) {
+      process.stderr.write(`bench: ${n} memories...\n`);
+      rows.push(await benchSize(n));
+    }
+    console.log(`\nPerformance (${machine})`);
+    console.log(table(rows));
+    out.performance = rows;
+  }
+  const dir = new URL('./results/', import.meta.url);
+  mkdirSync(dir, { recursive: true });
+  const file = new URL(`bench-${new Date().toISOString().replace(/[:.]/g, '-')}.json`, dir);
+  writeFileSync(file, JSON.stringify(out, null, 2) + '\n');
+  console.log(`\nwrote ${file.pathname}`);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
