@@ -21,8 +21,13 @@ function texts(shared: number, onlyA: number, onlyB: number): [string, string] {
 }
 
 describe('dedup tokens', () => {
-  it('lowercases, strips stopwords and one-character tokens, keeps order without repeats', () => {
+  it('lowercases, strips stopwords and single letters, keeps order without repeats', () => {
     assert.deepEqual(dedupTokens('The user prefers PNPM over npm, and the user is x'), ['user', 'prefers', 'pnpm', 'npm']);
+  });
+
+  it('keeps single digits: facts that differ by a number are not identical', () => {
+    assert.deepEqual(dedupTokens('retry 3 times'), ['retry', '3', 'times']);
+    assert.ok(similarity('Paging fact number 0.', 'Paging fact number 1.') < 1);
   });
 
   it('splits kebab, snake, dotted and path compounds into their parts', () => {

@@ -28,13 +28,14 @@ export const STOPWORDS: ReadonlySet<string> = new Set(
 /**
  * The dedup tokens of a text, in first-occurrence order without repeats: lowercased, split on
  * anything that is not a letter or digit (so `memory_write-confirm` gives memory, write, confirm),
- * one-character tokens and stopwords dropped. Exported so the index's candidate lookup sees
+ * single letters and stopwords dropped (single digits kept). Exported so the index's candidate lookup sees
  * exactly the terms the similarity is computed on.
  */
 export function dedupTokens(text: string): string[] {
   const out = new Set<string>();
   for (const raw of text.toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
-    if (raw.length < 2 || STOPWORDS.has(raw)) continue;
+    // Single letters carry nothing; single digits do ("retry 3 times" is not "retry 5 times").
+    if ((raw.length < 2 && !/\p{N}/u.test(raw)) || STOPWORDS.has(raw)) continue;
     out.add(raw);
   }
   return [...out];
