@@ -32,24 +32,34 @@ const refuse = () => {
 };
 const MATTER_OPTIONS = { engines: { js: refuse, javascript: refuse, coffee: refuse, json: refuse } } as const;
 
+// Values named in a skip reason are described, never serialized whole: YAML aliases make a small
+// file expand to a nested list of billions of items (an alias bomb), and JSON.stringify or
+// String() of that runs for tens of seconds and ends in "Invalid string length".
+function shown(v: unknown): string {
+  if (typeof v === 'string') return JSON.stringify(v.length > 60 ? `${v.slice(0, 60)}...` : v);
+  if (v === null || typeof v !== 'object' || v instanceof Date) return String(v);
+  return Array.isArray(v) ? 'a list' : 'a mapping';
+}
+
 function toIso(v: unknown, key: string, nullable: boolean): string | null {
   if (v === null || v === undefined || v === '') {
     if (nullable) return null;
     throw new ParseError(`${key} is missing`);
   }
   const d = v instanceof Date ? v : typeof v === 'string' ? new Date(v) : null;
-  if (!d || Number.isNaN(d.getTime())) throw new ParseError(`${key} is not a date-time: ${JSON.stringify(v)}`);
+  if (!d || Number.isNaN(d.getTime())) throw new ParseError(`${key} is not a date-time: ${shown(v)}`);
   return d.toISOString();
 }
 
 function oneOf<T extends string>(v: unknown, key: string, allowed: readonly T[], dflt: T): T {
   if (v === undefined || v === null) return dflt;
   if (typeof v === 'string' && (allowed as readonly string[]).includes(v)) return v as T;
-  throw new ParseError(`${key} must be one of ${allowed.join(', ')}, got ${JSON.stringify(v)}`);
+  throw new ParseError(`${key} must be one of ${allowed.join(', ')}, got ${shown(v)}`);
 }
 
-function str(v: unknown): string | null {
+function str(v: unknown, key: string): string | null {
   if (v === null || v === undefined) return null;
+  if (typeof v === 'object' && !(v instanceof Date)) throw new ParseError(`${key} must be text, got ${shown(v)}`);
   return typeof v === 'string' ? v : String(v);
 }
 
@@ -57,7 +67,7 @@ function parseOrigin(v: unknown): Origin {
   if (v === null || v === undefined) return { cwd: null, repo: null, branch: null, worktree_root: null };
   if (typeof v !== 'object' || Array.isArray(v)) throw new ParseError('origin must be a mapping');
   const o = v as Record<string, unknown>;
-  return { cwd: str(o.cwd), repo: str(o.repo), branch: str(o.branch), worktree_root: str(o.worktree_root) };
+  return { cwd: str(o.cwd, 'origin.cwd'), repo: str(o.repo, 'origin.repo'), branch: str(o.branch, 'origin.branch'), worktree_root: str(o.worktree_root, 'origin.worktree_root') };
 }
 
 /** Splits raw frontmatter into top-level blocks: a key line plus its indented continuation. */
@@ -96,19 +106,19 @@ export function parseMemoryText(text: string): ParsedFile {
   }
   if (Object.keys(data).length === 0 && parsed.matter.trim() === '') throw new ParseError('frontmatter is empty');
   const sv = data.schema_version ?? SCHEMA_VERSION;
-  if (typeof sv !== 'number' || !Number.isInteger(sv) || sv < 1) throw new ParseError(`schema_version must be a positive whole number, got ${JSON.stringify(sv)}`);
+  if (typeof sv !== 'number' || !Number.isInteger(sv) || sv < 1) throw new ParseError(`schema_version must be a positive whole number, got ${shown(sv)}`);
   if (sv > SCHEMA_VERSION) throw new ParseError(`schema_version ${sv} is newer than this cairn understands (${SCHEMA_VERSION}); upgrade cairn`);
 
   let id: string | null = null;
   if (data.id !== undefined && data.id !== null) {
-    if (typeof data.id !== 'string' || !isUlid(data.id.toUpperCase())) throw new ParseError(`id is not a ULID: ${JSON.stringify(data.id)}`);
+    if (typeof data.id !== 'string' || !isUlid(data.id.toUpperCase())) throw new ParseError(`id is not a ULID: ${shown(data.id)}`);
     id = data.id.toUpperCase();
   }
   const rawScopes = typeof data.scopes === 'string' ? [data.scopes] : data.scopes;
   if (!Array.isArray(rawScopes) || rawScopes.length === 0) throw new ParseError('scopes is missing or empty');
   const scopes: string[] = [];
   for (const s of rawScopes) {
-    if (typeof s !== 'string' || !SCOPE_RE.test(s)) throw new ParseError(`scope ${JSON.stringify(s)} does not match ${SCOPE_RE.source}`);
+    if (typeof s !== 'string' || !SCOPE_RE.test(s)) throw new ParseError(`scope ${shown(s)} does not match ${SCOPE_RE.source}`);
     if (!scopes.includes(s)) scopes.push(s);
   }
   const created = toIso(data.created, 'created', false)!;
@@ -127,8 +137,8 @@ export function parseMemoryText(text: string): ParsedFile {
   };
   if (data.removed !== undefined && data.removed !== null) {
     record.removed = toIso(data.removed, 'removed', false)!;
-    record.removed_reason = str(data.removed_reason) ?? '';
-    record.removed_session = str(data.removed_session);
+    record.removed_reason = str(data.removed_reason, 'removed_reason') ?? '';
+    record.removed_session = str(data.removed_session, 'removed_session');
   }
   const extra = splitBlocks(parsed.matter.replace(/^\n/, ''))
     .filter((b) => b.key === null ? !/^\s*$/.test(b.text) : !KNOWN.has(b.key))
