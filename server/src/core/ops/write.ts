@@ -11,6 +11,7 @@ import { runWriteGates, checkUpdateContent, type Related } from '../trust/gates.
 import { requireActive } from './common.ts';
 
 export const MAX_NOTE_CHARS = 2000;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 export interface WriteInput {
   content: string;
@@ -48,6 +49,13 @@ export function checkContent(c: Cairn, v: unknown, arg = 'content'): string {
   if (typeof v !== 'string') throw new ValidationError(`${arg} must be a string holding the memory text`);
   const text = v.replace(/\r\n?/g, '\n').trim();
   if (text === '') throw new ValidationError(`${arg} is empty: write the fact to remember`);
+  // The file must read back as exactly this text: a NUL makes it a binary file (skipped on
+  // load, so the acknowledged memory would vanish) and an unpaired surrogate has no UTF-8 form
+  // (it would come back as U+FFFD).
+  const nul = text.indexOf('\u0000');
+  if (nul !== -1) throw new ValidationError(`${arg} contains a NUL character at position ${nul}: a memory is plain text`);
+  const lone = LONE_SURROGATE.exec(text);
+  if (lone) throw new ValidationError(`${arg} contains an unpaired UTF-16 surrogate (U+${lone[0].charCodeAt(0).toString(16).toUpperCase()}) at position ${lone.index}: send valid Unicode text`);
   const max = c.config.behavior.max_body_chars;
   if (text.length > max) throw new ValidationError(`${arg} is ${text.length} characters, over the limit of ${max} (behavior.max_body_chars): store a shorter, durable fact`);
   return text;
