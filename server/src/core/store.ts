@@ -132,8 +132,10 @@ export class Store {
 
   /** Reconciles only the given paths (a watcher's report). Paths outside the store are ignored. */
   async refreshPaths(paths: Iterable<string>): Promise<void> {
+    let tombOk: boolean | undefined;
     for (const p of new Set(paths)) {
       if (!this.isMemoryPath(p)) continue;
+      if (dirname(p) === this.tombDir && !(tombOk ??= await this.tombDirUsable())) continue;
       const st = await fsp.lstat(p).catch(() => null);
       if (st && st.isFile()) await this.refreshOne(p, st.size, st.mtimeMs, undefined);
       else if (this.files.has(p)) this.dropPath(p);
@@ -150,6 +152,7 @@ export class Store {
   private async listFiles(cleanTemps: boolean): Promise<Map<string, { size: number; mtimeMs: number }>> {
     const found = new Map<string, { size: number; mtimeMs: number }>();
     for (const d of [this.dir, this.tombDir]) {
+      if (d === this.tombDir && !(await this.tombDirUsable())) continue;
       let names: string[];
       try {
         names = await fsp.readdir(d);
@@ -175,6 +178,22 @@ export class Store {
       );
     }
     return found;
+  }
+
+  /**
+   * .tombstones/ must be a real directory: were it a symlink, loads would read memories from
+   * wherever it points and removals would write there, outside the store. Absent is fine
+   * (created on the first removal).
+   */
+  private async tombDirUsable(): Promise<boolean> {
+    const st = await fsp.lstat(this.tombDir).catch(() => null);
+    if (!st || st.isDirectory()) return true;
+    const reason = st.isSymbolicLink() ? 'is a symbolic link; cairn does not follow links out of the store' : 'is not a directory';
+    if (this.warnOnce.get(this.tombDir) !== reason) {
+      this.warnOnce.set(this.tombDir, reason);
+      this.warn(`skipped ${this.tombDir}: ${reason}`);
+    }
+    return false;
   }
 
   private async reconcile(found: Map<string, { size: number; mtimeMs: number }>, seeded: Map<string, StoredMemory>): Promise<void> {
@@ -364,6 +383,10 @@ export class Store {
       if (next.id !== cur.id) throw new ConflictError(`a write-back may not change the id of ${cur.id}`);
       const wantTomb = next.removed !== undefined;
       const targetDir = wantTomb ? this.tombDir : this.dir;
+      // Checked before step 1, so a refused removal leaves the file untouched.
+      if (targetDir === this.tombDir && dirname(cur.file) !== targetDir && !(await this.tombDirUsable())) {
+        throw new ConflictError(`cannot remove ${id}: ${this.tombDir} is not a real directory (a symbolic link or a file); cairn does not follow links out of the store, so replace it with a directory`);
+      }
       // Step 1: rewrite in place (atomic). The keys now say what the record is.
       const written = await this.writeRecord(cur.file, next, cur.extra);
       if (dirname(cur.file) === targetDir) return written;
