@@ -63,15 +63,19 @@ function repoKeyOf(m: StoredMemory): string | null {
   return k;
 }
 
-/** The visibility rules of tools.md as one predicate: expired, disabled, scopes, auto_scope. */
-function searchFilter(c: Cairn, scopes: string[], autoScope: boolean): ((m: StoredMemory) => boolean) | undefined {
-  const now = c.now().getTime();
-  const match = scopes.length > 0 ? scopeFilterMatcher(scopes) : null;
+/**
+ * The visibility rules of tools.md that depend on the caller: disabled scopes, scope filters,
+ * auto_scope. (Expired memories are left out by the index itself, against `now`.) The key names
+ * everything the answer depends on besides the memory, so the index may remember answers per
+ * memory across searches with the same key.
+ */
+function searchFilter(c: Cairn, scopes: string[], autoScope: boolean): { filter?: (m: StoredMemory) => boolean; filterKey?: string } {
+  const disabled = [...c.disabledScopes].sort();
   const repo = c.caller.repoKey;
-  const checkDisabled = c.disabledScopes.size > 0;
-  return (m) => {
-    if (m.expires !== null && Date.parse(m.expires) <= now) return false;
-    if (checkDisabled && isDisabled(c, m)) return false;
+  if (scopes.length === 0 && disabled.length === 0 && !autoScope) return {};
+  const match = scopes.length > 0 ? scopeFilterMatcher(scopes) : null;
+  const filter = (m: StoredMemory): boolean => {
+    if (disabled.length > 0 && isDisabled(c, m)) return false;
     if (match !== null && !match(m.scopes)) return false;
     if (autoScope) {
       const k = repoKeyOf(m);
@@ -79,6 +83,7 @@ function searchFilter(c: Cairn, scopes: string[], autoScope: boolean): ((m: Stor
     }
     return true;
   };
+  return { filter, filterKey: JSON.stringify([scopes, disabled, autoScope ? repo : false]) };
 }
 
 export async function search(c: Cairn, input: SearchInput): Promise<SearchOutput> {
@@ -99,7 +104,7 @@ export async function search(c: Cairn, input: SearchInput): Promise<SearchOutput
     limit: max,
     now: c.now().getTime(),
     halfLifeDays: c.config.behavior.recency_half_life_days,
-    filter: searchFilter(c, filters, autoScope),
+    ...searchFilter(c, filters, autoScope),
   });
   const expand = input.expand_top === true && found[0]?.relevance === 'high';
   // One signals pass for every hit (git runs at most once per search); detail only for expand_top.

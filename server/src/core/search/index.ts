@@ -6,7 +6,7 @@
 //   ix.search('pg dump', { limit: 5, filter });    // ranked hits with relevance and snippets
 //   ix.candidatesFor(text, 20);                    // near-duplicate candidates (rare shared terms)
 import type { Analyzed, IndexDoc } from './analyze.ts';
-import { analyzeDoc, recencyOf } from './analyze.ts';
+import { analyzeDoc, expiresOf, recencyOf } from './analyze.ts';
 import { Postings } from './postings.ts';
 import { parseQuery } from './query.ts';
 import type { Candidate } from './rank.ts';
@@ -28,8 +28,18 @@ export interface SearchOptions<D> {
   now?: number;
   /** recency half-life in days (config behavior.recency_half_life_days; default 30) */
   halfLifeDays?: number;
-  /** keep only documents for which this returns true; asked at most once per document per query */
+  /**
+   * Keep only documents for which this returns true. Expired documents (`expires` <= now) are
+   * excluded by the index itself; the filter covers the rest (scopes, repo, disabled scopes).
+   */
   filter?: (doc: D) => boolean;
+  /**
+   * Names the filter: while successive searches pass the same key, each document's answer is
+   * remembered (a changed document gets a new slot and is asked again). Without a key the filter
+   * is asked at most once per document per search. The key must change whenever the filter's
+   * answer for an unchanged document could (different scopes, disabled scopes, caller repo).
+   */
+  filterKey?: string;
 }
 
 /** The analysis of every indexed document, for the persisted cache (see cache.ts). */
@@ -39,7 +49,7 @@ export interface IndexSnapshot<D> {
 }
 
 /** Documents beyond `limit` that get the second pass, so adjacency can still reorder the top. */
-const RERANK_EXTRA = 10;
+const RERANK_EXTRA = 5;
 
 export class SearchIndex<D extends IndexDoc> {
   private p = new Postings();
@@ -70,7 +80,7 @@ export class SearchIndex<D extends IndexDoc> {
   upsert(doc: D): void {
     this.removeSlot(doc.id);
     const a = analyzeDoc(doc, this.p);
-    const slot = this.p.add(a.fwd, a.bodyLen, a.scopeLen, recencyOf(doc));
+    const slot = this.p.add(a.fwd, a.bodyLen, a.scopeLen, recencyOf(doc), expiresOf(doc));
     this.docs[slot] = doc;
     this.slotOf.set(doc.id, slot);
   }
@@ -122,7 +132,7 @@ export class SearchIndex<D extends IndexDoc> {
       if (slotOf.has(doc.id)) continue; // one slot per id: the first copy wins, like the store
       const c = cached.get(doc.id);
       const a = c && same(c.doc, doc) ? c : analyzeDoc(doc, p);
-      const slot = p.add(a.fwd, a.bodyLen, a.scopeLen, recencyOf(doc), false);
+      const slot = p.add(a.fwd, a.bodyLen, a.scopeLen, recencyOf(doc), expiresOf(doc), false);
       docs[slot] = doc;
       slotOf.set(doc.id, slot);
     }
@@ -151,6 +161,7 @@ export class SearchIndex<D extends IndexDoc> {
       now: opts.now ?? Date.now(),
       halfLifeDays: opts.halfLifeDays ?? 30,
       allow: filter ? (slot) => filter(docs[slot]!) : undefined,
+      allowKey: filter ? opts.filterKey : undefined,
       idOf: (slot) => docs[slot]!.id,
     });
     const ranked = cands.map((c) => ({ doc: docs[c.slot]!, score: c.score, mask: c.mask, recency: this.p.recency[c.slot]! }));

@@ -60,6 +60,10 @@ export class Postings {
   scopeLen: Int32Array = new Int32Array(0);
   /** max(created, updated) in epoch ms */
   recency: Float64Array = new Float64Array(0);
+  /** expiry in epoch ms, +Infinity for none: expired memories never match */
+  expires: Float64Array = new Float64Array(0);
+  /** bumped whenever slots are renumbered, so per-slot caches elsewhere know to start over */
+  epoch = 0;
   /** per slot: [termId, packedTf] pairs sorted by termId; null once dead */
   fwd: Array<Int32Array | null> = [];
 
@@ -85,16 +89,18 @@ export class Postings {
    * Appends a document; `fwd` must be sorted by termId with one entry per term. With
    * `lists=false` only the slot is recorded (bulk loads call rebuildLists() once at the end).
    */
-  add(fwd: Int32Array, bodyLen: number, scopeLen: number, recency: number, lists = true): number {
+  add(fwd: Int32Array, bodyLen: number, scopeLen: number, recency: number, expires: number, lists = true): number {
     const slot = this.slots++;
     this.alive = grownUint8(this.alive, slot + 1);
     this.bodyLen = grownInt32(this.bodyLen, slot + 1);
     this.scopeLen = grownInt32(this.scopeLen, slot + 1);
     this.recency = grownFloat64(this.recency, slot + 1);
+    this.expires = grownFloat64(this.expires, slot + 1);
     this.alive[slot] = 1;
     this.bodyLen[slot] = bodyLen;
     this.scopeLen[slot] = scopeLen;
     this.recency[slot] = recency;
+    this.expires[slot] = expires;
     this.fwd[slot] = fwd;
     this.live++;
     this.sumBody += bodyLen;
@@ -141,6 +147,7 @@ export class Postings {
     const bodyLen = new Int32Array(n);
     const scopeLen = new Int32Array(n);
     const recency = new Float64Array(n);
+    const expires = new Float64Array(n);
     for (let s = 0; s < this.slots; s++) {
       const d = remap[s]!;
       if (d < 0) continue;
@@ -148,11 +155,14 @@ export class Postings {
       bodyLen[d] = this.bodyLen[s]!;
       scopeLen[d] = this.scopeLen[s]!;
       recency[d] = this.recency[s]!;
+      expires[d] = this.expires[s]!;
     }
     this.fwd = fwd;
     this.bodyLen = bodyLen;
     this.scopeLen = scopeLen;
     this.recency = recency;
+    this.expires = expires;
+    this.epoch++;
     this.alive = new Uint8Array(n).fill(1);
     this.slots = n;
     this.rebuildLists();

@@ -4,8 +4,10 @@
 // that term (a synonym never adds to the exact word it stands for); the term's score then adds to
 // the document total and sets the term's bit in the coverage mask. The first-pass score is
 // BM25F x coverage factor x mild recency boost; the caller reranks the top of it.
+//
+// Expired documents are skipped through a per-slot expiry array; the caller's filter is asked once
+// per slot and its answer kept in `allowState` for as long as the caller passes the same key.
 import type { Postings } from './postings.ts';
-import { SCOPE_SHIFT, TF_MASK } from './postings.ts';
 import type { QueryTerm } from './query.ts';
 
 // BM25F parameters. Scopes are short and chosen by hand, so a hit there weighs more.
@@ -23,10 +25,13 @@ const DAY_MS = 86_400_000;
 export interface RankOptions {
   /** how many top candidates to return */
   pool: number;
+  /** epoch ms: for the recency boost and expiry */
   now: number;
   halfLifeDays: number;
-  /** slot filter, asked at most once per slot per query */
+  /** slot filter */
   allow?: (slot: number) => boolean;
+  /** while equal across runs, answers of `allow` are kept per slot (undefined: per run only) */
+  allowKey?: string;
   /** id of a slot, for deterministic ties */
   idOf: (slot: number) => string;
 }
@@ -38,18 +43,18 @@ export interface Candidate {
   mask: number;
 }
 
-interface WalkContext {
+/** What every list walk needs; `ask` is null when nothing is filtered. */
+interface Walk {
   alive: Uint8Array;
+  expires: Float64Array;
+  now: number;
   bodyLen: Int32Array;
   scopeLen: Int32Array;
   /** B / average field length, per field */
   cb: number;
   cs: number;
-  allow: ((slot: number) => boolean) | undefined;
-  /** slots in termTouched for the current query term */
-  nTerm: number;
-  /** slots in checked (filter answers to reset) */
-  nChecked: number;
+  allowState: Uint8Array;
+  ask: ((slot: number) => boolean) | null;
 }
 
 export function popcount(x: number): number {
@@ -59,14 +64,16 @@ export function popcount(x: number): number {
 }
 
 export class Ranker {
+  // per-run scratch, all zero between runs
   private score = new Float64Array(0);
   private best = new Float64Array(0);
   private mask = new Int32Array(0);
-  /** 0 unknown, 1 allowed, 2 filtered out */
-  private allowState = new Uint8Array(0);
   private touched = new Int32Array(0);
   private termTouched = new Int32Array(0);
-  private checked = new Int32Array(0);
+  /** per slot: 0 not asked, 1 allowed, 2 filtered out; valid for (allowKey, allowEpoch) */
+  private allowState = new Uint8Array(0);
+  private allowKey: string | undefined = undefined;
+  private allowEpoch = -1;
 
   constructor(private readonly p: Postings) {}
 
@@ -76,29 +83,40 @@ export class Ranker {
     this.score = new Float64Array(cap);
     this.best = new Float64Array(cap);
     this.mask = new Int32Array(cap);
-    this.allowState = new Uint8Array(cap);
     this.touched = new Int32Array(cap);
     this.termTouched = new Int32Array(cap);
-    this.checked = new Int32Array(cap);
+    const allow = new Uint8Array(cap);
+    allow.set(this.allowState);
+    this.allowState = allow;
+  }
+
+  private prepareFilter(opts: RankOptions): void {
+    if (!opts.allow) return;
+    const keep = opts.allowKey !== undefined && opts.allowKey === this.allowKey && this.allowEpoch === this.p.epoch;
+    if (!keep) this.allowState.fill(0);
+    this.allowKey = opts.allowKey;
+    this.allowEpoch = this.p.epoch;
   }
 
   run(query: QueryTerm[], opts: RankOptions): Candidate[] {
     const p = this.p;
     if (query.length === 0 || p.live === 0) return [];
     this.ensure(p.slots);
-    const { score, best, mask, allowState, touched, termTouched, checked } = this;
-    const ctx: WalkContext = {
+    this.prepareFilter(opts);
+    const w: Walk = {
       alive: p.alive,
+      expires: p.expires,
+      now: opts.now,
       bodyLen: p.bodyLen,
       scopeLen: p.scopeLen,
       cb: B_BODY / Math.max(p.sumBody / p.live, 1),
       cs: B_SCOPE / Math.max(p.sumScope / p.live, 1),
-      allow: opts.allow,
-      nTerm: 0,
-      nChecked: 0,
+      allowState: this.allowState,
+      ask: opts.allow ?? null,
     };
     const n = p.live;
     const idfOf = (t: number) => Math.log(1 + (n - p.df[t]! + 0.5) / (p.df[t]! + 0.5));
+    const { score, best, mask, touched, termTouched } = this;
     let nTouched = 0;
 
     for (let q = 0; q < query.length; q++) {
@@ -107,24 +125,23 @@ export class Ranker {
       if (variants.length === 1 && variants[0]!.terms.length === 1) {
         // The common case, one exact word: add straight into the totals.
         const t = variants[0]!.terms[0]!;
-        nTouched = this.walkDirect(ctx, p.lists[t]!, p.listLen[t]!, idfOf(t) * variants[0]!.weight, bit, nTouched);
+        nTouched = accumulate(w, p.lists[t]!, p.listLen[t]!, idfOf(t) * variants[0]!.weight * (K1 + 1), bit, score, mask, touched, nTouched);
         continue;
       }
-      ctx.nTerm = 0;
+      let nTerm = 0;
       for (const v of variants) {
         if (v.terms.length === 1) {
           const t = v.terms[0]!;
-          this.walkOne(ctx, p.lists[t]!, p.listLen[t]!, idfOf(t) * v.weight);
+          nTerm = accumulateBest(w, p.lists[t]!, p.listLen[t]!, idfOf(t) * v.weight * (K1 + 1), best, termTouched, nTerm);
         } else {
-          this.walkAll(ctx, v.terms, v.terms.map(idfOf), v.weight);
+          nTerm = this.walkAll(w, v.terms, v.terms.map(idfOf), v.weight, nTerm);
         }
       }
-      const nTerm = ctx.nTerm;
       for (let i = 0; i < nTerm; i++) {
         const slot = termTouched[i]!;
         if (mask[slot] === 0) touched[nTouched++] = slot;
-        score[slot]! += best[slot]!;
-        mask[slot]! |= bit;
+        score[slot] = score[slot]! + best[slot]!;
+        mask[slot] = mask[slot]! | bit;
         best[slot] = 0;
       }
     }
@@ -135,66 +152,11 @@ export class Ranker {
       score[slot] = 0;
       mask[slot] = 0;
     }
-    for (let i = 0, nc = ctx.nChecked; i < nc; i++) allowState[checked[i]!] = 0;
     return out;
   }
 
-  /** Asks the filter once per slot per query; false: skip the slot. */
-  private allowed(ctx: WalkContext, slot: number): boolean {
-    let st = this.allowState[slot]!;
-    if (st === 0) {
-      st = ctx.allow!(slot) ? 1 : 2;
-      this.allowState[slot] = st;
-      this.checked[ctx.nChecked++] = slot;
-    }
-    return st === 1;
-  }
-
-  private static tfw(ctx: WalkContext, packed: number, slot: number): number {
-    return bm25fTf(packed, ctx.bodyLen[slot]!, ctx.scopeLen[slot]!, ctx.cb, ctx.cs);
-  }
-
-  /** The hot loop: one term's list, keeping each slot's best variant score in `best`. */
-  private walkOne(ctx: WalkContext, list: Int32Array, len: number, idfw: number): void {
-    const scale = idfw * (K1 + 1);
-    if (ctx.allow === undefined) {
-      ctx.nTerm = accumulateBest(list, len, scale, ctx.alive, ctx.bodyLen, ctx.scopeLen, ctx.cb, ctx.cs, this.best, this.termTouched, ctx.nTerm);
-      return;
-    }
-    const { best, termTouched } = this;
-    for (let i = 0; i < len; i += 2) {
-      const slot = list[i]!;
-      if (ctx.alive[slot] === 0 || !this.allowed(ctx, slot)) continue;
-      const w = Ranker.tfw(ctx, list[i + 1]!, slot);
-      const s = (scale * w) / (K1 + w);
-      const b = best[slot]!;
-      if (b === 0) termTouched[ctx.nTerm++] = slot;
-      if (s > b) best[slot] = s;
-    }
-  }
-
-  /** One term, one variant: scores go straight to `score`, its bit to `mask`. */
-  private walkDirect(ctx: WalkContext, list: Int32Array, len: number, idfw: number, bit: number, nTouched: number): number {
-    if (ctx.allow === undefined) {
-      return accumulate(list, len, idfw * (K1 + 1), bit, ctx.alive, ctx.bodyLen, ctx.scopeLen, ctx.cb, ctx.cs, this.score, this.mask, this.touched, nTouched);
-    }
-    const { score, mask, touched } = this;
-    const { alive, bodyLen, scopeLen, cb, cs } = ctx;
-    const scale = idfw * (K1 + 1);
-    for (let i = 0; i < len; i += 2) {
-      const slot = list[i]!;
-      if (alive[slot] === 0 || !this.allowed(ctx, slot)) continue;
-      const w = bm25fTf(list[i + 1]!, bodyLen[slot]!, scopeLen[slot]!, cb, cs);
-      const m = mask[slot]!;
-      if (m === 0) touched[nTouched++] = slot;
-      score[slot] = score[slot]! + (scale * w) / (K1 + w);
-      mask[slot] = m | bit;
-    }
-    return nTouched;
-  }
-
   /** A multi-word synonym: walk the rarest word's list, require and score every word. */
-  private walkAll(ctx: WalkContext, terms: number[], idfs: number[], weight: number): void {
+  private walkAll(w: Walk, terms: number[], idfs: number[], weight: number, nTerm: number): number {
     const p = this.p;
     let lead = 0;
     for (let k = 1; k < terms.length; k++) if (p.df[terms[k]!]! < p.df[terms[lead]!]!) lead = k;
@@ -202,21 +164,22 @@ export class Ranker {
     const len = p.listLen[terms[lead]!]!;
     for (let i = 0; i < len; i += 2) {
       const slot = list[i]!;
-      if (ctx.alive[slot] === 0 || (ctx.allow !== undefined && !this.allowed(ctx, slot))) continue;
+      if (!passes(w, slot)) continue;
       let s = 0;
       let k = 0;
       for (; k < terms.length; k++) {
         const packed = k === lead ? list[i + 1]! : p.tfOf(slot, terms[k]!);
         if (packed === 0) break;
-        const w = Ranker.tfw(ctx, packed, slot);
-        s += (idfs[k]! * w * (K1 + 1)) / (K1 + w);
+        const f = pseudoTf(w, packed, slot);
+        s += (idfs[k]! * f * (K1 + 1)) / (K1 + f);
       }
       if (k < terms.length) continue;
       s *= weight;
       const b = this.best[slot]!;
-      if (b === 0) this.termTouched[ctx.nTerm++] = slot;
+      if (b === 0) this.termTouched[nTerm++] = slot;
       if (s > b) this.best[slot] = s;
     }
+    return nTerm;
   }
 
   /**
@@ -271,14 +234,14 @@ export class Ranker {
         for (let j = 0; ; ) {
           const l = 2 * j + 1;
           const r = l + 1;
-          let w = j;
-          if (l < size && below(heap[l]!, heap[w]!)) w = l;
-          if (r < size && below(heap[r]!, heap[w]!)) w = r;
-          if (w === j) break;
+          let m = j;
+          if (l < size && below(heap[l]!, heap[m]!)) m = l;
+          if (r < size && below(heap[r]!, heap[m]!)) m = r;
+          if (m === j) break;
           const t = heap[j]!;
-          heap[j] = heap[w]!;
-          heap[w] = t;
-          j = w;
+          heap[j] = heap[m]!;
+          heap[m] = t;
+          j = m;
         }
       }
     }
@@ -288,24 +251,36 @@ export class Ranker {
   }
 }
 
-// The loops below copy the tuning constants into locals first: module-level bindings are
-// context loads with hole checks in V8, which measurably doubled the cost of these loops.
+// The loops below copy tuning constants into locals first: module-level bindings are context
+// loads with hole checks in V8, which measurably doubled the cost of these loops.
 
-/** BM25F pseudo-frequency of a packed (body, scope) tf pair, before saturation. */
-function bm25fTf(packed: number, bodyLen: number, scopeLen: number, cb: number, cs: number): number {
-  const tb = packed & TF_MASK;
-  const ts = packed >>> SCOPE_SHIFT;
-  let w = tb === 0 ? 0 : (W_BODY * tb) / (1 - B_BODY + cb * bodyLen);
-  if (ts !== 0) w += (W_SCOPE * ts) / (1 - B_SCOPE + cs * scopeLen);
-  return w;
+/** Live, not expired, and allowed by the filter (asked once per slot, answer kept). */
+function passes(w: Walk, slot: number): boolean {
+  if (w.alive[slot] === 0 || w.expires[slot]! <= w.now) return false;
+  if (w.ask === null) return true;
+  let st = w.allowState[slot]!;
+  if (st === 0) {
+    st = w.ask(slot) ? 1 : 2;
+    w.allowState[slot] = st;
+  }
+  return st === 1;
 }
 
-/** The hottest loop, unfiltered: one term's list added into the totals. */
-export function accumulate(
-  list: Int32Array, len: number, scale: number, bit: number,
-  alive: Uint8Array, bodyLen: Int32Array, scopeLen: Int32Array, cb: number, cs: number,
+/** BM25F pseudo-frequency of a packed (body tf | scope tf << 16) pair, before saturation. */
+function pseudoTf(w: Walk, packed: number, slot: number): number {
+  const tb = packed & 0xffff;
+  const ts = packed >>> 16;
+  let f = tb === 0 ? 0 : (W_BODY * tb) / (1 - B_BODY + w.cb * w.bodyLen[slot]!);
+  if (ts !== 0) f += (W_SCOPE * ts) / (1 - B_SCOPE + w.cs * w.scopeLen[slot]!);
+  return f;
+}
+
+/** The hottest loop: one term's list added into the totals. `scale` = idf x weight x (k1 + 1). */
+function accumulate(
+  w: Walk, list: Int32Array, len: number, scale: number, bit: number,
   score: Float64Array, mask: Int32Array, touched: Int32Array, nTouched: number,
 ): number {
+  const { alive, expires, now, bodyLen, scopeLen, cb, cs, allowState, ask } = w;
   const wb = W_BODY;
   const ws = W_SCOPE;
   const ab = 1 - B_BODY;
@@ -313,15 +288,23 @@ export function accumulate(
   const k1 = K1;
   for (let i = 0; i < len; i += 2) {
     const slot = list[i]!;
-    if (alive[slot] === 0) continue;
+    if (alive[slot] === 0 || expires[slot]! <= now) continue;
+    if (ask !== null) {
+      let st = allowState[slot]!;
+      if (st === 0) {
+        st = ask(slot) ? 1 : 2;
+        allowState[slot] = st;
+      }
+      if (st !== 1) continue;
+    }
     const packed = list[i + 1]!;
     const tb = packed & 0xffff;
     const ts = packed >>> 16;
-    let w = tb === 0 ? 0 : (wb * tb) / (ab + cb * bodyLen[slot]!);
-    if (ts !== 0) w += (ws * ts) / (as + cs * scopeLen[slot]!);
+    let f = tb === 0 ? 0 : (wb * tb) / (ab + cb * bodyLen[slot]!);
+    if (ts !== 0) f += (ws * ts) / (as + cs * scopeLen[slot]!);
     const m = mask[slot]!;
     if (m === 0) touched[nTouched++] = slot;
-    score[slot] = score[slot]! + (scale * w) / (k1 + w);
+    score[slot] = score[slot]! + (scale * f) / (k1 + f);
     mask[slot] = m | bit;
   }
   return nTouched;
@@ -329,10 +312,10 @@ export function accumulate(
 
 /** Like accumulate, for one variant of a term with several: keeps the best variant per slot. */
 function accumulateBest(
-  list: Int32Array, len: number, scale: number,
-  alive: Uint8Array, bodyLen: Int32Array, scopeLen: Int32Array, cb: number, cs: number,
+  w: Walk, list: Int32Array, len: number, scale: number,
   best: Float64Array, termTouched: Int32Array, nTerm: number,
 ): number {
+  const { alive, expires, now, bodyLen, scopeLen, cb, cs, allowState, ask } = w;
   const wb = W_BODY;
   const ws = W_SCOPE;
   const ab = 1 - B_BODY;
@@ -340,13 +323,21 @@ function accumulateBest(
   const k1 = K1;
   for (let i = 0; i < len; i += 2) {
     const slot = list[i]!;
-    if (alive[slot] === 0) continue;
+    if (alive[slot] === 0 || expires[slot]! <= now) continue;
+    if (ask !== null) {
+      let st = allowState[slot]!;
+      if (st === 0) {
+        st = ask(slot) ? 1 : 2;
+        allowState[slot] = st;
+      }
+      if (st !== 1) continue;
+    }
     const packed = list[i + 1]!;
     const tb = packed & 0xffff;
     const ts = packed >>> 16;
-    let w = tb === 0 ? 0 : (wb * tb) / (ab + cb * bodyLen[slot]!);
-    if (ts !== 0) w += (ws * ts) / (as + cs * scopeLen[slot]!);
-    const s = (scale * w) / (k1 + w);
+    let f = tb === 0 ? 0 : (wb * tb) / (ab + cb * bodyLen[slot]!);
+    if (ts !== 0) f += (ws * ts) / (as + cs * scopeLen[slot]!);
+    const s = (scale * f) / (k1 + f);
     const b = best[slot]!;
     if (b === 0) termTouched[nTerm++] = slot;
     if (s > b) best[slot] = s;

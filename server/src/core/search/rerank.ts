@@ -39,7 +39,7 @@ interface Scan {
  * token (for the snippet), and how many consecutive query-term pairs appear side by side
  * (`request id`, `requestId` and `request-id` all put `request` and `id` at adjacent positions).
  */
-export function scanBody(body: string, query: QueryTerm[]): Scan {
+export function scanBody(body: string, query: QueryTerm[], adjacency: boolean): Scan {
   let matchStart = -1;
   let matchEnd = -1;
   const nq = query.length;
@@ -50,11 +50,13 @@ export function scanBody(body: string, query: QueryTerm[]): Scan {
     if (m !== 0 && matchStart < 0) {
       matchStart = start;
       matchEnd = end;
+      if (!adjacency) return true; // only the snippet's anchor was wanted
     }
     if (!whole) maskAt[pos] = m;
+    return false;
   });
   let adjacentPairs = 0;
-  for (let q = 0; q + 1 < nq; q++) {
+  for (let q = 0; adjacency && q + 1 < nq; q++) {
     const a = 1 << q;
     const b = 1 << (q + 1);
     for (let i = 0; i + 1 < maskAt.length; i++) {
@@ -81,10 +83,11 @@ export function rerank<D extends IndexDoc>(cands: Ranked<D>[], query: QueryTerm[
   const maxBonus = query.length > 1 ? 1 + ADJACENCY_WEIGHT : 1;
   const cutoff = cands.length > limit ? cands[limit - 1]!.score : -Infinity;
   const pool = cands.filter((c, i) => i < limit || c.score * maxBonus >= cutoff);
+  // A candidate matching fewer than two query terms can have no adjacent pair: no scan yet.
   const scored = pool.map((c) => {
-    const scan = scanBody(c.doc.body, query);
     const pairs = query.length - 1;
-    const bonus = pairs > 0 ? 1 + (ADJACENCY_WEIGHT * scan.adjacentPairs) / pairs : 1;
+    const scan = pairs > 0 && popcount(c.mask) >= 2 ? scanBody(c.doc.body, query, true) : null;
+    const bonus = scan ? 1 + (ADJACENCY_WEIGHT * scan.adjacentPairs) / pairs : 1;
     return { c, scan, score: c.score * bonus };
   });
   scored.sort((x, y) => {
@@ -94,13 +97,14 @@ export function rerank<D extends IndexDoc>(cands: Ranked<D>[], query: QueryTerm[
   });
   return scored.slice(0, limit).map(({ c, scan, score }) => {
     const coverage = popcount(c.mask) / query.length;
+    const at = scan ?? scanBody(c.doc.body, query, false);
     return {
       doc: c.doc,
       score: Math.round(score * 10_000) / 10_000,
       relevance: relevanceOf(coverage),
       coverage,
       matchTerms: query.filter((_, q) => (c.mask & (1 << q)) !== 0).map((t) => t.surface),
-      snippet: makeSnippet(c.doc.body, scan.matchStart, scan.matchEnd),
+      snippet: makeSnippet(c.doc.body, at.matchStart, at.matchEnd),
     };
   });
 }

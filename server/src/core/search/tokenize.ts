@@ -76,23 +76,26 @@ function pushCjkAware(text: string, start: number, parts: Array<{ text: string; 
   if (run !== '') parts.push({ text: run, start: runStart });
 }
 
-/** Receives each token; see Token for the fields. Must not call back into the tokenizer. */
-export type TokenSink = (term: string, surface: string, pos: number, start: number, end: number, whole: boolean, stop: boolean) => void;
+/** Receives each token (see Token for the fields); returning true ends the scan early. */
+export type TokenSink = (term: string, surface: string, pos: number, start: number, end: number, whole: boolean, stop: boolean) => boolean | void;
 
 // Most groups are one plain word (optionally capitalized): no joiner, no camelCase, no CJK.
 const SIMPLE_RE = /^[A-Za-z0-9][a-z0-9]*$/;
 
-// Stemming the same words again and again is most of the tokenizer's work: memoize, bounded.
-const STEM_CACHE_MAX = 100_000;
-const stemCache = new Map<string, string>();
-function stemCached(w: string): string {
-  let s = stemCache.get(w);
-  if (s === undefined) {
-    if (stemCache.size >= STEM_CACHE_MAX) stemCache.clear();
-    s = stem(w);
-    stemCache.set(w, s);
+// Stopword test and stemming of the same words again and again are most of the tokenizer's work:
+// one memo answers both (a stopword maps to STOP), bounded in size.
+const STOP = '\u0000';
+const WORD_CACHE_MAX = 100_000;
+const wordCache = new Map<string, string>();
+/** The index term of a lowercase surface word, or STOP. */
+function termOf(w: string): string {
+  let t = wordCache.get(w);
+  if (t === undefined) {
+    if (wordCache.size >= WORD_CACHE_MAX) wordCache.clear();
+    t = isStopword(w) ? STOP : stem(w);
+    wordCache.set(w, t);
   }
-  return s;
+  return t;
 }
 
 const GROUP_AT = new RegExp(GROUP_RE.source, 'uy'); // sticky: a group starting exactly at lastIndex
@@ -115,7 +118,7 @@ function isWordAt(text: string, i: number): boolean {
  * Streams the tokens of a text to `sink` without building token objects (the index and the
  * reranker call this for every document). Positional tokens come in text order; a group's whole
  * (if any) follows its parts. Stopwords are passed (flagged) so positions stay true to the text.
- * Returns the number of positional tokens.
+ * Returns the number of positional tokens (up to the halt, if the sink halted the scan).
  *
  * Plain ASCII words take a fast path; anything else (joiners, camelCase, other scripts) goes
  * through GROUP_RE, so both paths cut the same groups.
@@ -125,6 +128,7 @@ export function scanTokens(text: string, sink: TokenSink): number {
   const n = text.length;
   const raw: Array<{ text: string; start: number }> = [];
   const parts: Array<{ text: string; start: number }> = [];
+  let halted = false;
 
   const complexGroup = (group: string, base: number): void => {
     raw.length = 0;
@@ -135,18 +139,19 @@ export function scanTokens(text: string, sink: TokenSink): number {
     let whole = '';
     let kept = 0;
     for (const p of parts) {
+      if (halted) return;
       const surface = p.text.toLowerCase().replace(APOSTROPHE_RE, '');
       if (surface === '' || surface.length > MAX_TOKEN) continue;
-      const stop = isStopword(surface);
-      sink(stop ? surface : stemCached(surface), surface, pos++, p.start, p.start + p.text.length, false, stop);
+      const t = termOf(surface);
+      if (sink(t === STOP ? surface : t, surface, pos++, p.start, p.start + p.text.length, false, t === STOP) === true) halted = true;
       whole += surface;
       kept++;
     }
-    if (kept > 1 && whole.length <= MAX_TOKEN && !CJK_RE.test(group)) sink(whole, whole, firstPos, base, base + group.length, true, false);
+    if (kept > 1 && whole.length <= MAX_TOKEN && !CJK_RE.test(group) && sink(whole, whole, firstPos, base, base + group.length, true, false) === true) halted = true;
   };
 
   let i = 0;
-  while (i < n) {
+  while (i < n && !halted) {
     const c = text.charCodeAt(i);
     if (c < 128) {
       if (!isAsciiAlnum(c)) {
@@ -170,8 +175,8 @@ export function scanTokens(text: string, sink: TokenSink): number {
       if (!continues) {
         if (plain && j - i <= MAX_TOKEN) {
           const surface = text.slice(i, j).toLowerCase();
-          const stop = isStopword(surface);
-          sink(stop ? surface : stemCached(surface), surface, pos++, i, j, false, stop);
+          const t = termOf(surface);
+          if (sink(t === STOP ? surface : t, surface, pos++, i, j, false, t === STOP) === true) halted = true;
         } else if (!plain) complexGroup(text.slice(i, j), i);
         i = j;
         continue;
@@ -187,8 +192,8 @@ export function scanTokens(text: string, sink: TokenSink): number {
     if (SIMPLE_RE.test(group)) {
       if (group.length <= MAX_TOKEN) {
         const surface = group.toLowerCase();
-        const stop = isStopword(surface);
-        sink(stop ? surface : stemCached(surface), surface, pos++, i, i + group.length, false, stop);
+        const t = termOf(surface);
+        if (sink(t === STOP ? surface : t, surface, pos++, i, i + group.length, false, t === STOP) === true) halted = true;
       }
     } else complexGroup(group, i);
     i += group.length;
@@ -199,7 +204,9 @@ export function scanTokens(text: string, sink: TokenSink): number {
 /** All tokens of a text as objects (convenient; hot paths use scanTokens). */
 export function tokenize(text: string): Token[] {
   const out: Token[] = [];
-  scanTokens(text, (term, surface, pos, start, end, whole, stop) => out.push({ term, surface, pos, start, end, whole, stop }));
+  scanTokens(text, (term, surface, pos, start, end, whole, stop) => {
+    out.push({ term, surface, pos, start, end, whole, stop });
+  });
   return out;
 }
 
