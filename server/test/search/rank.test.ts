@@ -124,6 +124,34 @@ test('filter hook restricts hits without changing their order', () => {
   assert.equal(asked, 2); // once per document, not once per matching term
 });
 
+test('filterKey: answers are remembered per document while the key stays the same', () => {
+  const ix = build([doc('alpha one', { id: 'A' }), doc('alpha two', { id: 'B' })]);
+  const asked: string[] = [];
+  const filter = (d: IndexDoc) => (asked.push(d.id), d.id !== 'B');
+  const run = (key?: string) => ix.search('alpha', { limit: 5, now: NOW, filter, filterKey: key }).map((h) => h.doc.id);
+  assert.deepEqual(run('k1'), ['A']);
+  assert.deepEqual(run('k1'), ['A']);
+  assert.equal(asked.length, 2); // second search reused both answers
+  ix.upsert(doc('alpha three', { id: 'A' })); // a changed document is asked again
+  assert.deepEqual(run('k1'), ['A']);
+  assert.equal(asked.length, 3);
+  assert.deepEqual(run('k2'), ['A']); // another key starts over
+  assert.equal(asked.length, 5);
+  run();
+  run();
+  assert.equal(asked.length, 9); // no key: asked on every search
+});
+
+test('expired memories never match; the expiry is compared with the search time', () => {
+  const ix = new SearchIndex<IndexDoc>();
+  ix.load([
+    { ...doc('quarterly freeze notice', { id: 'OLD' }), expires: new Date(NOW - DAY).toISOString() },
+    { ...doc('quarterly freeze notice', { id: 'NEW' }), expires: new Date(NOW + DAY).toISOString() },
+  ]);
+  assert.deepEqual(ids(ix, 'quarterly freeze'), ['NEW']);
+  assert.deepEqual(ix.search('quarterly', { limit: 5, now: NOW - 2 * DAY }).map((h) => h.doc.id).sort(), ['NEW', 'OLD']);
+});
+
 test('incremental upsert, replace and remove; compaction keeps results intact', () => {
   const ix = new SearchIndex<IndexDoc>();
   ix.load([]);

@@ -45,6 +45,15 @@ test('punctuation, URLs and apostrophes', () => {
   assert.ok(terms('see https://github.com/acme/widgets').includes('github'));
 });
 
+test('the ASCII fast path and the general path cut the same groups', () => {
+  assert.deepEqual(terms('trailing- dash. score_ ok'), ['trail', 'dash', 'score', 'ok']);
+  assert.deepEqual(terms('caféBar'), ['café', 'bar', 'cafébar*']);
+  assert.deepEqual(terms('fooé barFoo'), ['fooé', 'bar', 'foo', 'barfoo*']);
+  assert.deepEqual(terms('v2 IPv4Address'), ['v2', 'ipv4', 'address', 'ipv4address*']);
+  assert.deepEqual(terms('x--y k..b'), ['x', 'y', 'k', 'b']);
+  assert.deepEqual(terms('😀 emoji😀word'), ['emoji', 'word']);
+});
+
 test('stemmer: plurals and tenses meet at one stem', () => {
   const same = [
     ['backup', 'backups'],
