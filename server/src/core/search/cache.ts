@@ -2,12 +2,17 @@
 // loses nothing, and any doubt about it (missing, truncated, bad checksum, other format or
 // tokenizer version, malformed entries) means "no cache", never a partially trusted one.
 //
-// Layout: magic "CAIRNIDX" | u32 LE header length | header JSON | payload. The payload is the
-// records as JSON arrays (columnar keys in the header), the vocabulary as '\n'-joined UTF-8, zero
-// padding to a 4-byte boundary, then Int32 LE entries: record index, body length, scope length,
-// forward-list length n, then n ints. The header carries the SHA-1 of the payload.
+// Layout: a HEADER_SLOT-byte header region — magic "CAIRNIDX", u32 LE header length, header JSON,
+// space padding — then the payload: the records as JSON arrays (columnar keys in the header), the
+// vocabulary as '\n'-joined UTF-8, zero padding to a 4-byte boundary, then Int32 LE entries:
+// record index, body length, scope length, forward-list length n, then n ints. The header
+// carries the section sizes and the SHA-1 of the payload.
+//
+// Writing streams the payload in chunks and can pause between them, so a live server keeps
+// answering while a big store's cache is written; the header is filled in last, then the file is
+// fsynced and renamed into place (atomic: readers see the old file or the new one).
 import { createHash } from 'node:crypto';
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { STEMMER_VERSION } from './stem.ts';
 import { TOKENIZER_VERSION } from './tokenize.ts';
@@ -15,7 +20,10 @@ import { TOKENIZER_VERSION } from './tokenize.ts';
 export const CACHE_DIR = '.cache';
 export const CACHE_FILE = 'search-index.bin';
 const MAGIC = Buffer.from('CAIRNIDX', 'latin1');
-const FORMAT = 1;
+const FORMAT = 2;
+const HEADER_SLOT = 4096;
+/** Records (or index entries) encoded between two pauses. */
+const CHUNK = 2000;
 
 export interface CacheEntry {
   /** index into records */
@@ -46,63 +54,114 @@ export function cachePath(storeDir: string): string {
   return join(storeDir, CACHE_DIR, CACHE_FILE);
 }
 
-export function encodeCache<R extends object>(c: CacheContent<R>): Buffer {
-  const keys = [...new Set(c.records.flatMap((r) => Object.keys(r)))].sort();
+function isLittleEndian(): boolean {
+  return new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+}
+
+type Section = 'records' | 'terms' | 'pad' | 'ints';
+
+/** The payload, section by section, in chunks; `keys` receives the record columns. */
+function* payloadParts<R extends object>(c: CacheContent<R>, keys: string[]): Generator<[Section, Buffer]> {
+  keys.push(...[...new Set(c.records.flatMap((r) => Object.keys(r)))].sort());
   if (keys.length > 50) throw new Error(`records have ${keys.length} distinct keys; the cache supports 50`);
   // Row = [presence mask, ...values of present keys]: an absent key stays absent on decode
   // (not null), so `removed === undefined` means the same before and after the cache.
-  const rows = c.records.map((r) => {
-    const row: unknown[] = [0];
+  const row = (r: R): unknown[] => {
+    const out: unknown[] = [0];
     let mask = 0;
-    keys.forEach((k, i) => {
-      if (Object.hasOwn(r, k) && (r as Record<string, unknown>)[k] !== undefined) {
+    for (let i = 0; i < keys.length; i++) {
+      const v = (r as Record<string, unknown>)[keys[i]!];
+      if (v !== undefined && Object.hasOwn(r, keys[i]!)) {
         mask += 2 ** i;
-        row.push((r as Record<string, unknown>)[k]);
+        out.push(v);
       }
-    });
-    row[0] = mask;
-    return row;
-  });
-  const recordsBuf = Buffer.from(JSON.stringify(rows), 'utf8');
-  const termsBuf = Buffer.from(c.terms.join('\n'), 'utf8');
-  let ints = 0;
-  for (const e of c.entries) ints += 4 + e.fwd.length;
-  const data = new Int32Array(ints);
-  let o = 0;
-  for (const e of c.entries) {
-    data[o++] = e.record;
-    data[o++] = e.bodyLen;
-    data[o++] = e.scopeLen;
-    data[o++] = e.fwd.length;
-    data.set(e.fwd, o);
-    o += e.fwd.length;
+    }
+    out[0] = mask;
+    return out;
+  };
+  let recordsBytes = 0;
+  const emit = (s: string): Buffer => {
+    const b = Buffer.from(s, 'utf8');
+    recordsBytes += b.length;
+    return b;
+  };
+  yield ['records', emit('[')];
+  for (let i = 0; i < c.records.length; i += CHUNK) {
+    const json = c.records.slice(i, i + CHUNK).map((r) => JSON.stringify(row(r))).join(',');
+    yield ['records', emit(i > 0 ? `,${json}` : json)];
   }
-  const dataBuf = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
-  if (!isLittleEndian()) swap32(dataBuf);
-  // Pad so the Int32 region starts 4-byte aligned relative to the payload start.
-  const pad = Buffer.alloc((4 - ((recordsBuf.length + termsBuf.length) % 4)) % 4);
-  const payload = Buffer.concat([recordsBuf, termsBuf, pad, dataBuf]);
-  const header: Header = {
+  yield ['records', emit(']')];
+  const terms = Buffer.from(c.terms.join('\n'), 'utf8');
+  yield ['terms', terms];
+  yield ['pad', Buffer.alloc((4 - ((recordsBytes + terms.length) % 4)) % 4)];
+  for (let i = 0; i < c.entries.length; i += CHUNK) {
+    const part = c.entries.slice(i, i + CHUNK);
+    let n = 0;
+    for (const e of part) n += 4 + e.fwd.length;
+    const data = new Int32Array(n);
+    let o = 0;
+    for (const e of part) {
+      data[o++] = e.record;
+      data[o++] = e.bodyLen;
+      data[o++] = e.scopeLen;
+      data[o++] = e.fwd.length;
+      data.set(e.fwd, o);
+      o += e.fwd.length;
+    }
+    const buf = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+    if (!isLittleEndian()) buf.swap32();
+    yield ['ints', buf];
+  }
+}
+
+function headerBytes(h: Header): Buffer {
+  const json = Buffer.from(JSON.stringify(h), 'utf8');
+  if (12 + json.length > HEADER_SLOT) throw new Error('cache header does not fit its slot');
+  const out = Buffer.alloc(HEADER_SLOT, 0x20);
+  MAGIC.copy(out, 0);
+  out.writeUInt32LE(json.length, 8);
+  json.copy(out, 12);
+  return out;
+}
+
+/**
+ * Encodes into `write(buf, position)`; `pause` (if given) is awaited between chunks. Returns the
+ * header region, which the caller writes at position 0 last.
+ */
+async function encodeInto<R extends object>(c: CacheContent<R>, write: (b: Buffer) => void, pause?: () => Promise<void>): Promise<Buffer> {
+  const keys: string[] = [];
+  const sha = createHash('sha1');
+  const size: Record<Section, number> = { records: 0, terms: 0, pad: 0, ints: 0 };
+  for (const [section, buf] of payloadParts(c, keys)) {
+    sha.update(buf);
+    size[section] += buf.length;
+    write(buf);
+    if (pause) await pause();
+  }
+  return headerBytes({
     format: FORMAT,
     tokenizer: TOKENIZER_VERSION,
     stemmer: STEMMER_VERSION,
     keys,
-    recordsBytes: recordsBuf.length,
-    termsBytes: termsBuf.length,
-    ints,
-    sha1: createHash('sha1').update(payload).digest('hex'),
-  };
-  const headerBuf = Buffer.from(JSON.stringify(header), 'utf8');
-  const len = Buffer.alloc(4);
-  len.writeUInt32LE(headerBuf.length);
-  return Buffer.concat([MAGIC, len, headerBuf, payload]);
+    recordsBytes: size.records,
+    termsBytes: size.terms,
+    ints: size.ints / 4,
+    sha1: sha.digest('hex'),
+  });
+}
+
+/** The whole cache file in memory (tests, small stores). */
+export async function encodeCache<R extends object>(c: CacheContent<R>): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  const header = await encodeInto(c, (b) => parts.push(b));
+  return Buffer.concat([header, ...parts]);
 }
 
 /** Decodes a cache file's bytes; throws with the reason when it cannot be trusted. */
 export function decodeCache<R extends object>(buf: Buffer): CacheContent<R> {
   if (buf.length < 12 || !buf.subarray(0, 8).equals(MAGIC)) throw new Error('not a cairn index cache');
   const hlen = buf.readUInt32LE(8);
-  if (12 + hlen > buf.length) throw new Error('truncated header');
+  if (buf.length < HEADER_SLOT || 12 + hlen > HEADER_SLOT) throw new Error('truncated header');
   let h: Header;
   try {
     h = JSON.parse(buf.subarray(12, 12 + hlen).toString('utf8')) as Header;
@@ -112,7 +171,7 @@ export function decodeCache<R extends object>(buf: Buffer): CacheContent<R> {
   if (h.format !== FORMAT || h.tokenizer !== TOKENIZER_VERSION || h.stemmer !== STEMMER_VERSION) {
     throw new Error('written by another version');
   }
-  const payload = buf.subarray(12 + hlen);
+  const payload = buf.subarray(HEADER_SLOT);
   const pad = (4 - ((h.recordsBytes + h.termsBytes) % 4)) % 4;
   if (payload.length !== h.recordsBytes + h.termsBytes + pad + h.ints * 4) throw new Error('truncated or extended payload');
   if (createHash('sha1').update(payload).digest('hex') !== h.sha1) throw new Error('checksum mismatch');
@@ -133,7 +192,7 @@ export function decodeCache<R extends object>(buf: Buffer): CacheContent<R> {
   const terms = termsText === '' ? [] : termsText.split('\n');
   const start = h.recordsBytes + h.termsBytes + pad;
   const dataBuf = Buffer.from(payload.subarray(start, start + h.ints * 4)); // copy: aligned, owned
-  if (!isLittleEndian()) swap32(dataBuf);
+  if (!isLittleEndian()) dataBuf.swap32();
   const data = new Int32Array(dataBuf.buffer, dataBuf.byteOffset, h.ints);
   const entries: CacheEntry[] = [];
   for (let o = 0; o < data.length; ) {
@@ -163,36 +222,62 @@ export function readCache<R extends object>(storeDir: string, onReject?: (reason
   }
 }
 
-/** Writes the cache atomically (temp file, fsync, rename), file mode 0600, directory 0700. */
-export function writeCache<R extends object>(storeDir: string, c: CacheContent<R>): void {
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Temp files of writers that died mid-way (killed during a save) are never used: remove them. */
+function removeDeadTemps(dir: string): void {
+  let names: string[] = [];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const n of names) {
+    const m = /^search-index\.bin\.(\d+)\.[0-9a-z]+\.tmp$/.exec(n);
+    if (m && Number(m[1]) !== process.pid && !pidAlive(Number(m[1]))) rmSync(join(dir, n), { force: true });
+  }
+}
+
+/**
+ * Writes the cache atomically (temp file, fsync, rename), file mode 0600, directory 0700.
+ * `pause` is awaited between chunks (a live server passes a yield to its event loop).
+ */
+export async function writeCache<R extends object>(storeDir: string, c: CacheContent<R>, pause?: () => Promise<void>): Promise<void> {
   const dir = join(storeDir, CACHE_DIR);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
+  removeDeadTemps(dir);
   const target = cachePath(storeDir);
-  const tmp = `${target}.${process.pid}.${Date.now().toString(36)}.tmp`;
-  const buf = encodeCache(c);
+  const tmp = `${target}.${process.pid}.${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}.tmp`;
   const fd = openSync(tmp, 'w', 0o600);
+  let ok = false;
   try {
-    writeSync(fd, buf);
+    let pos = HEADER_SLOT;
+    const header = await encodeInto(
+      c,
+      (b) => {
+        writeSync(fd, b, 0, b.length, pos);
+        pos += b.length;
+      },
+      pause,
+    );
+    writeSync(fd, header, 0, header.length, 0);
     fsyncSync(fd);
+    ok = true;
   } finally {
     closeSync(fd);
+    if (!ok) rmSync(tmp, { force: true });
   }
   try {
     renameSync(tmp, target);
   } catch (err) {
-    try {
-      unlinkSync(tmp);
-    } catch {
-      /* already gone */
-    }
+    rmSync(tmp, { force: true });
     throw err;
   }
-}
-
-function isLittleEndian(): boolean {
-  return new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
-}
-
-function swap32(b: Buffer): void {
-  b.swap32();
 }

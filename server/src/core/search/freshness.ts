@@ -8,8 +8,9 @@
 //  2. The mtime of both directories is compared on every check (two stat calls): an entry added,
 //     removed or renamed that the watcher has not reported (yet, or ever: a network filesystem)
 //     is found by one readdir diff. The diff runs at most once per DIR_DIFF_INTERVAL_MS, since
-//     this process's own lock file moves the mtime on every write; a change it defers stays
-//     "unseen" and is diffed on a later check, so nothing waits longer than the interval.
+//     this process's own lock file moves the mtime on every write; in between, a moved mtime
+//     only makes the check yield one event-loop turn so the watcher's queued events arrive
+//     first. A deferred change stays "unseen" and is diffed later: nothing waits past the interval.
 //  3. If watching fails (no inotify watches left, unsupported filesystem), check() falls back to a
 //     full store.sync(), at most once per FULL_SYNC_INTERVAL_MS, which keeps the 1-second promise.
 // Invariant: every path change either reaches `pending`, changes a directory mtime, or is covered
@@ -98,14 +99,20 @@ export class Freshness {
     this.ensureWatch(this.store.dir);
     this.ensureWatch(this.store.tombDir);
     const now = Date.now();
-    if (now - this.lastDiff >= DIR_DIFF_INTERVAL_MS) {
-      for (const d of [this.store.dir, this.store.tombDir]) {
-        const m = mtimeOf(d);
-        if (m === this.dirMtime.get(d)) continue;
-        this.dirMtime.set(d, m); // before the readdir: a change during it shows up next time
-        this.lastDiff = now;
-        this.diffDir(d);
+    let yielded = false;
+    for (const d of [this.store.dir, this.store.tombDir]) {
+      const m = mtimeOf(d);
+      if (m === this.dirMtime.get(d)) continue;
+      if (now - this.lastDiff < DIR_DIFF_INTERVAL_MS) {
+        // Diffed recently: let the watcher's queued events in first (one turn of the event
+        // loop), and leave the mtime unseen so a later check diffs if the watcher stays quiet.
+        if (!yielded) await new Promise<void>((r) => setImmediate(r));
+        yielded = true;
+        continue;
       }
+      this.dirMtime.set(d, m); // before the readdir: a change during it shows up next time
+      this.lastDiff = now;
+      this.diffDir(d);
     }
     if (this.needFull) {
       this.needFull = false;

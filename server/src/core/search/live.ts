@@ -11,12 +11,15 @@ import { readCache, writeCache, type CacheContent } from './cache.ts';
 import { Freshness } from './freshness.ts';
 import { SearchIndex, type IndexSnapshot } from './index.ts';
 
-// When the cache is written. Always at close, if anything changed. Before that only when a lot
-// would otherwise be re-read at the next start: after a full rebuild, or once SAVE_AFTER_CHANGES
-// memories changed. A few changed files cost the next start next to nothing (only they are
-// re-parsed), while a save stalls this process for about 10 ms per 1,000 memories.
+// When the cache is written: soon after a full rebuild (SAVE_SOON_MS: the next start should not
+// parse every file again), and once SAVE_AFTER_CHANGES memories changed since the last save (at
+// the next lull, SAVE_DELAY_MS, or at close). A few changed files are not worth a save: the next
+// start re-reads only those files. Saving streams in chunks and yields to the event loop between
+// them, so searches keep being answered while a large store is written.
+const SAVE_SOON_MS = 1_000;
 const SAVE_DELAY_MS = 30_000;
 const SAVE_AFTER_CHANGES = 1000;
+const pause = () => new Promise<void>((r) => setImmediate(r));
 
 export interface LiveIndexOptions {
   synonyms?: Record<string, string[]>;
@@ -29,8 +32,10 @@ export class LiveIndex {
   readonly index: SearchIndex<StoredMemory>;
   private freshness: Freshness | null = null;
   private unsubscribe: (() => void) | null = null;
-  private dirty = false;
   private changesSinceSave = 0;
+  private savedOnce = false;
+  private closed = false;
+  private saving: Promise<void> = Promise.resolve();
   private saveTimer: NodeJS.Timeout | null = null;
   /** How the last open went, for tests and the bench: 'cache' | 'partial' | 'rebuilt'. */
   loadedFrom: 'cache' | 'partial' | 'rebuilt' = 'rebuilt';
@@ -58,23 +63,25 @@ export class LiveIndex {
       this.index.load(this.store.active());
       snapshot = undefined;
     }
-    this.loadedFrom = !cache || !snapshot ? 'rebuilt' : this.reusedAll(cache) ? 'cache' : 'partial';
-    if (this.loadedFrom !== 'cache') this.markDirty(this.loadedFrom === 'rebuilt' ? SAVE_AFTER_CHANGES : 1);
+    const stale = cache && snapshot ? this.staleCount(cache) : Infinity;
+    this.loadedFrom = stale === Infinity ? 'rebuilt' : stale === 0 ? 'cache' : 'partial';
+    if (stale > 0) this.markDirty(Math.min(stale, SAVE_AFTER_CHANGES));
     this.unsubscribe = this.store.onChange((ch) => this.apply(ch));
     this.freshness?.install();
   }
 
-  /** True when the store now holds exactly the cached records, each reused unparsed. */
-  private reusedAll(cache: CacheContent<StoredMemory>): boolean {
+  /** How many records differ between the cache and the store now (re-read, new or gone). */
+  private staleCount(cache: CacheContent<StoredMemory>): number {
     const seeded = new Set(cache.records);
-    let n = 0;
+    let reused = 0;
+    let fresh = 0;
     for (const group of [this.store.active(), this.store.tombstones()]) {
       for (const m of group) {
-        if (!seeded.has(m)) return false;
-        n++;
+        if (seeded.has(m)) reused++;
+        else fresh++;
       }
     }
-    return n === cache.records.length;
+    return fresh + (cache.records.length - reused);
   }
 
   private apply(ch: StoreChange): void {
@@ -85,19 +92,26 @@ export class LiveIndex {
   }
 
   private markDirty(changes = 1): void {
-    this.dirty = true;
     this.changesSinceSave += changes;
     if (this.saveTimer !== null || !this.opts.watch || this.changesSinceSave < SAVE_AFTER_CHANGES) return;
     this.saveTimer = setTimeout(() => {
       this.saveTimer = null;
-      this.save();
-    }, SAVE_DELAY_MS);
+      void this.save();
+    }, this.loadedFrom === 'rebuilt' && !this.savedOnce ? SAVE_SOON_MS : SAVE_DELAY_MS);
     this.saveTimer.unref();
   }
 
-  /** Writes the cache if the index changed since it was read or last written. Never throws. */
-  save(): void {
-    if (!this.dirty) return;
+  /**
+   * Writes the cache now (one save at a time; a second call waits for the running one and then
+   * saves again only if more changed). Never throws: a cache is an optimization.
+   */
+  save(): Promise<void> {
+    this.saving = this.saving.then(() => this.saveNow());
+    return this.saving;
+  }
+
+  private async saveNow(): Promise<void> {
+    if (this.changesSinceSave === 0) return;
     // The store directory is created by the first write, never as a side effect of a cache.
     if (!existsSync(this.store.dir)) return;
     try {
@@ -112,21 +126,24 @@ export class LiveIndex {
         const record = at.get(d.doc.id);
         if (record !== undefined) entries.push({ record, fwd: d.fwd, bodyLen: d.bodyLen, scopeLen: d.scopeLen });
       }
-      writeCache(this.store.dir, { records, terms: snap.terms, entries });
-      this.dirty = false;
-      this.changesSinceSave = 0;
+      const changes = this.changesSinceSave;
+      await writeCache(this.store.dir, { records, terms: snap.terms, entries }, this.closed ? undefined : pause);
+      this.changesSinceSave -= changes; // changes made while writing still count
+      this.savedOnce = true;
     } catch (err) {
       this.opts.warn(`could not save the index cache: ${(err as Error).message}`);
     }
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     this.freshness?.stop();
     this.freshness = null;
     this.unsubscribe?.();
     this.unsubscribe = null;
     if (this.saveTimer) clearTimeout(this.saveTimer);
     this.saveTimer = null;
-    this.save();
+    if (this.changesSinceSave >= SAVE_AFTER_CHANGES) await this.save();
+    else await this.saving;
   }
 }
