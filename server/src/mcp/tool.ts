@@ -53,8 +53,12 @@ export function describeIssues(tool: string, issues: readonly z.core.$ZodIssue[]
   const parts = issues.slice(0, 5).map((i) => {
     const where = i.path.length ? i.path.map((p) => (typeof p === 'number' ? `[${p}]` : String(p))).join('.').replace(/\.\[/g, '[') : '';
     switch (i.code) {
-      case 'unrecognized_keys':
-        return `unknown argument${i.keys.length > 1 ? 's' : ''} ${i.keys.map((k) => JSON.stringify(k)).join(', ')}${where ? ` in ${where}` : ''}`;
+      case 'unrecognized_keys': {
+        // Bounded: a call with thousands of made-up keys (or one huge key) must still get one sentence back.
+        const shown = i.keys.slice(0, 5).map((k) => JSON.stringify(k.length > 40 ? `${k.slice(0, 40)}...` : k));
+        const more = i.keys.length > 5 ? ` and ${i.keys.length - 5} more` : '';
+        return `unknown argument${i.keys.length > 1 ? 's' : ''} ${shown.join(', ')}${more}${where ? ` in ${where}` : ''}`;
+      }
       case 'invalid_type':
         return `${where || 'arguments'}: expected ${i.expected === 'int' ? 'a whole number' : i.expected}, ${valueAt(args, i.path) === undefined ? 'but it is missing' : `got ${kindOf(valueAt(args, i.path))}`}`;
       default:
