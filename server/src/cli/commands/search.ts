@@ -1,5 +1,4 @@
 // `cairn search`: memory_search for people at a terminal (same core call, same hits).
-import { validateScopeFilter } from '../../core/scopes.ts';
 import { type Command, UsageError, intOption, openCairn, parse, printJson } from '../io.ts';
 
 export const search: Command = {
@@ -15,11 +14,10 @@ export const search: Command = {
     });
     const query = positionals.join(' ').trim();
     if (query === '') throw new UsageError('give a query: cairn search "how do we deploy"');
-    const scopes = (values.scope ?? []).map((s) => validateScopeFilter(s, '--scope'));
     const max = intOption(values.limit, '--limit', 1, 50);
     const c = await openCairn(io);
     try {
-      const res = await c.search({ query, scopes, auto_scope: !values['all-repos'], ...(max ? { max_results: max } : {}) });
+      const res = await c.search({ query, scopes: values.scope ?? [], auto_scope: !values['all-repos'], ...(max ? { max_results: max } : {}) });
       if (values.json) printJson(io, res);
       else if (res.hits.length === 0) io.out('no matching memories\n');
       else {

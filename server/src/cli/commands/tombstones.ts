@@ -2,7 +2,6 @@
 // takes an explicit age and offers a dry run; everything else in cairn is a reversible tombstone.
 import type { Cairn } from '../../core/cairn.ts';
 import { summarize } from '../../core/ops/common.ts';
-import { validateScopeFilter } from '../../core/scopes.ts';
 import { type CliIO, type Command, UsageError, intOption, openCairn, parse, printJson } from '../io.ts';
 
 const DAY_MS = 86_400_000;
@@ -20,10 +19,9 @@ async function allTombstones(c: Cairn, scopes: string[]) {
 
 async function list(argv: string[], io: CliIO): Promise<number> {
   const { values } = parse(argv, { json: { type: 'boolean' }, scope: { type: 'string', multiple: true } }, false);
-  const scopes = (values.scope ?? []).map((s) => validateScopeFilter(s, '--scope'));
   const c = await openCairn(io);
   try {
-    const items = await allTombstones(c, scopes);
+    const items = await allTombstones(c, values.scope ?? []);
     if (values.json) printJson(io, { items });
     else if (items.length === 0) io.out('no tombstones\n');
     else {
