@@ -20,7 +20,7 @@ if (files.length === 0) {
 }
 const r = spawnSync(
   process.execPath,
-  ['--import', 'tsx', '--test', '--test-reporter=spec', `--test-concurrency=${process.env.CAIRN_TEST_CONCURRENCY ?? 2}`, ...files],
+  ['--import', 'tsx', '--test', '--test-reporter=spec', `--test-timeout=${process.env.CAIRN_TEST_TIMEOUT_MS ?? 240000}`, `--test-concurrency=${process.env.CAIRN_TEST_CONCURRENCY ?? 2}`, ...files],
   { stdio: 'inherit' },
 );
 process.exit(r.status ?? 1);

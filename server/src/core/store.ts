@@ -363,11 +363,14 @@ export class Store {
     return candidate;
   }
 
-  async create(rec: MemoryRecord): Promise<StoredMemory> {
+  /** Writes a new record (a tombstone goes straight into .tombstones/); `extra` as in the file format. */
+  async create(rec: MemoryRecord, extra: readonly string[] = []): Promise<StoredMemory> {
     return this.lock.run(async () => {
+      const dir = rec.removed !== undefined ? this.tombDir : this.dir;
       await ensureDir(this.dir);
-      const file = await this.freeName(this.dir, fileNameFor(rec));
-      return this.writeRecord(file, rec, []);
+      await ensureDir(dir);
+      const file = await this.freeName(dir, fileNameFor(rec));
+      return this.writeRecord(file, rec, extra);
     });
   }
 

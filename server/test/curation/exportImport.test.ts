@@ -42,6 +42,8 @@ test('export then import into an empty store reproduces every record; a second i
   assert.deepEqual(done, [1, 2, 3]);
   assert.deepEqual(records(await loaded(dst)), records(s1));
   assert.equal(readdirSync(join(dst, '.tombstones')).length, 1, 'the tombstone went to .tombstones/');
+  const imported = readdirSync(dst).find((n) => n.includes(a.id.slice(-6).toLowerCase()))!;
+  assert.match(readFileSync(join(dst, imported), 'utf8'), /\nx-team: platform\n---\n/, 'unknown keys survive an import');
 
   const snapshot = readdirSync(dst).map((n) => (n.endsWith('.md') ? readFileSync(join(dst, n), 'utf8') : n));
   const r2 = await importExport(await loaded(dst), parseExport(text));

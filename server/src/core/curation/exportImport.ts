@@ -145,9 +145,7 @@ export async function importExport(store: Store, doc: ExportDoc, progress?: (don
     const incoming = plainRecord(r);
     const cur = store.get(r.id) ?? store.getTombstone(r.id);
     if (!cur) {
-      const created = await store.create(incoming);
-      // create() writes into the store directory; a tombstone then moves to .tombstones/.
-      if (created.tombstoned) await store.modify(r.id, (c) => stripStored(c));
+      await store.create(incoming, r.extra ?? []);
       report.added++;
     } else if (Date.parse(incoming.updated) > Date.parse(cur.updated)) {
       await store.modify(r.id, () => incoming);
