@@ -3,7 +3,8 @@
 // tokenizer version, malformed entries) means "no cache", never a partially trusted one.
 //
 // Layout: a HEADER_SLOT-byte header region — magic "CAIRNIDX", u32 LE header length, header JSON,
-// space padding — then the payload: the records as JSON arrays (columnar keys in the header), the
+// space padding — then the payload: the records as lines of JSON arrays of rows (columnar: the
+// keys are in the header), the
 // vocabulary as '\n'-joined UTF-8, zero padding to a 4-byte boundary, then Int32 LE entries:
 // record index, body length, scope length, forward-list length n, then n ints. The header
 // carries the section sizes and the SHA-1 of the payload.
@@ -20,7 +21,7 @@ import { TOKENIZER_VERSION } from './tokenize.ts';
 export const CACHE_DIR = '.cache';
 export const CACHE_FILE = 'search-index.bin';
 const MAGIC = Buffer.from('CAIRNIDX', 'latin1');
-const FORMAT = 2;
+const FORMAT = 3;
 const HEADER_SLOT = 4096;
 /** Records (or index entries) encoded between two pauses. */
 const CHUNK = 2000;
@@ -85,12 +86,10 @@ function* payloadParts<R extends object>(c: CacheContent<R>, keys: string[]): Ge
     recordsBytes += b.length;
     return b;
   };
-  yield ['records', emit('[')];
+  // One JSON array of rows per line, CHUNK rows each: decoding never holds one giant string.
   for (let i = 0; i < c.records.length; i += CHUNK) {
-    const json = c.records.slice(i, i + CHUNK).map((r) => JSON.stringify(row(r))).join(',');
-    yield ['records', emit(i > 0 ? `,${json}` : json)];
+    yield ['records', emit(`[${c.records.slice(i, i + CHUNK).map((r) => JSON.stringify(row(r))).join(',')}]\n`)];
   }
-  yield ['records', emit(']')];
   const terms = Buffer.from(c.terms.join('\n'), 'utf8');
   yield ['terms', terms];
   yield ['pad', Buffer.alloc((4 - ((recordsBytes + terms.length) % 4)) % 4)];
@@ -176,18 +175,30 @@ export function decodeCache<R extends object>(buf: Buffer): CacheContent<R> {
   if (payload.length !== h.recordsBytes + h.termsBytes + pad + h.ints * 4) throw new Error('truncated or extended payload');
   if (createHash('sha1').update(payload).digest('hex') !== h.sha1) throw new Error('checksum mismatch');
 
-  const rows = JSON.parse(payload.subarray(0, h.recordsBytes).toString('utf8')) as unknown[][];
-  const records = rows.map((row) => {
-    if (!Array.isArray(row) || typeof row[0] !== 'number') throw new Error('malformed record');
-    const r: Record<string, unknown> = {};
-    let mask = row[0];
-    let v = 1;
-    for (let i = 0; i < h.keys.length && mask > 0; i++) {
-      if (mask % 2 === 1) r[h.keys[i]!] = row[v++];
-      mask = Math.floor(mask / 2);
+  const records: R[] = [];
+  for (let at = 0; at < h.recordsBytes; ) {
+    let nl = payload.indexOf(0x0a, at);
+    if (nl < 0 || nl >= h.recordsBytes) nl = h.recordsBytes;
+    let rows: unknown;
+    try {
+      rows = JSON.parse(payload.subarray(at, nl).toString('utf8'));
+    } catch {
+      throw new Error('malformed records');
     }
-    return r as R;
-  });
+    if (!Array.isArray(rows)) throw new Error('malformed records');
+    for (const row of rows as unknown[]) {
+      if (!Array.isArray(row) || typeof row[0] !== 'number') throw new Error('malformed record');
+      const r: Record<string, unknown> = {};
+      let mask = row[0];
+      let v = 1;
+      for (let i = 0; i < h.keys.length && mask > 0; i++) {
+        if (mask % 2 === 1) r[h.keys[i]!] = row[v++];
+        mask = Math.floor(mask / 2);
+      }
+      records.push(r as R);
+    }
+    at = nl + 1;
+  }
   const termsText = payload.subarray(h.recordsBytes, h.recordsBytes + h.termsBytes).toString('utf8');
   const terms = termsText === '' ? [] : termsText.split('\n');
   const start = h.recordsBytes + h.termsBytes + pad;
