@@ -55,7 +55,14 @@ test('a write in one server is found by the other within a second, and by itself
 test('hand-made, hand-edited, renamed and deleted files are reflected in both servers without restart', async () => {
   const made = handWrite(store, 'Hand made note: the vault token lives in 1password.', {}, 'my-own-name.md');
   await settle();
-  for (const s of [a, b]) assert.equal((await find(s, 'vault 1password')).length, 1);
+  for (const s of [a, b]) {
+    assert.equal((await find(s, 'vault 1password')).length, 1);
+    // list and overview read the same live view: no restart, no walk of the files
+    const listed = await s.call('memory_list', {});
+    assert.ok(listed.items.some((i: { summary: string }) => i.summary.startsWith('Hand made note')));
+    const overview = await s.call('memory_scope_overview', { auto_scope: false });
+    assert.equal(overview.total, listed.items.length);
+  }
 
   writeFileSync(made, readFileSync(made, 'utf8').replace('1password', 'bitwarden'));
   await settle();

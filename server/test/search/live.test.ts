@@ -63,6 +63,27 @@ test('cache: rebuilt on first open, reused unchanged, partially reused after a h
   }
 });
 
+test('one-shot opens (watch: false) build the index on first search only, and still save the cache', async () => {
+  const root = tempDir();
+  const store = join(root, 'store');
+  try {
+    handWrite(store, 'Lazy index note about terraform workspaces.');
+    const c = await open(store, root, false);
+    const built = () => (c.ext.get('search') as unknown as { built: boolean }).built;
+    await c.list({});
+    await c.scopeOverview({ auto_scope: false });
+    assert.equal(built(), false);
+    await c.close(); // rebuilt from nothing: the cache is written even though nothing searched
+    assert.ok(existsSync(cachePath(store)));
+    const c2 = await open(store, root, false);
+    assert.equal(loadedFrom(c2), 'cache');
+    assert.equal((await ids(c2, 'terraform workspaces')).length, 1);
+    await c2.close();
+  } finally {
+    removeDir(root);
+  }
+});
+
 test('a missing store directory is not created by opening or closing the index', async () => {
   const root = tempDir();
   try {

@@ -2,12 +2,15 @@
 // process: loaded from the persisted cache when it is still valid, updated on every store change
 // (own writes at once, outside changes through Freshness), and saved back to the cache.
 //
-// Invariant: index content == store.active() after every store change, because the index only
-// ever changes in the store's onChange callback (and in open(), from store.active() itself).
+// Invariant: once built, index content == store.active() after every store change, because the
+// index only changes in the store's onChange callback (and when built, from store.active()).
+//
+// A server (watch: true) builds the index while opening. A one-shot command (watch: false)
+// builds it on first use: `cairn overview`, `list` or `show` never pay for tokenizing the store.
 import { existsSync } from 'node:fs';
 import type { Store, StoreChange } from '../store.ts';
 import type { StoredMemory } from '../types.ts';
-import { readCache, writeCache, type CacheContent } from './cache.ts';
+import { readCache, writeCache, type CacheContent, type CacheEntry } from './cache.ts';
 import { Freshness } from './freshness.ts';
 import { SearchIndex, type IndexSnapshot } from './index.ts';
 
@@ -29,7 +32,10 @@ export interface LiveIndexOptions {
 }
 
 export class LiveIndex {
-  readonly index: SearchIndex<StoredMemory>;
+  private readonly ix: SearchIndex<StoredMemory>;
+  private built = false;
+  /** the cache's analysis, kept until the index is built (or to re-save it unbuilt) */
+  private snapshot: IndexSnapshot<StoredMemory> | undefined;
   private freshness: Freshness | null = null;
   private unsubscribe: (() => void) | null = null;
   private changesSinceSave = 0;
@@ -44,7 +50,13 @@ export class LiveIndex {
     private readonly store: Store,
     private readonly opts: LiveIndexOptions,
   ) {
-    this.index = new SearchIndex<StoredMemory>({ synonyms: opts.synonyms });
+    this.ix = new SearchIndex<StoredMemory>({ synonyms: opts.synonyms });
+  }
+
+  /** The index, built now if this is its first use. */
+  get index(): SearchIndex<StoredMemory> {
+    if (!this.built) this.build();
+    return this.ix;
   }
 
   async open(): Promise<void> {
@@ -54,20 +66,26 @@ export class LiveIndex {
     }
     const cache = readCache<StoredMemory>(this.store.dir, (why) => this.opts.warn(`index cache ignored (${why}); rebuilding it`));
     await this.store.load(cache?.records);
-    let snapshot: IndexSnapshot<StoredMemory> | undefined;
-    if (cache) snapshot = { terms: cache.terms, docs: cache.entries.map((e) => ({ ...e, doc: cache.records[e.record]! })) };
-    try {
-      this.index.load(this.store.active(), snapshot);
-    } catch (err) {
-      this.opts.warn(`index cache ignored (${(err as Error).message}); rebuilding it`);
-      this.index.load(this.store.active());
-      snapshot = undefined;
-    }
-    const stale = cache && snapshot ? this.staleCount(cache) : Infinity;
+    if (cache) this.snapshot = { terms: cache.terms, docs: cache.entries.map((e) => ({ ...e, doc: cache.records[e.record]! })) };
+    const stale = cache ? this.staleCount(cache) : Infinity;
     this.loadedFrom = stale === Infinity ? 'rebuilt' : stale === 0 ? 'cache' : 'partial';
+    if (this.opts.watch) this.build();
     if (stale > 0) this.markDirty(Math.min(stale, SAVE_AFTER_CHANGES));
     this.unsubscribe = this.store.onChange((ch) => this.apply(ch));
     this.freshness?.install();
+  }
+
+  private build(): void {
+    try {
+      this.ix.load(this.store.active(), this.snapshot);
+    } catch (err) {
+      this.opts.warn(`index cache ignored (${(err as Error).message}); rebuilding it`);
+      this.ix.load(this.store.active());
+      if (this.loadedFrom !== 'rebuilt') this.markDirty(SAVE_AFTER_CHANGES);
+      this.loadedFrom = 'rebuilt';
+    }
+    this.snapshot = undefined;
+    this.built = true;
   }
 
   /** How many records differ between the cache and the store now (re-read, new or gone). */
@@ -85,8 +103,10 @@ export class LiveIndex {
   }
 
   private apply(ch: StoreChange): void {
-    if (ch.kind === 'upsert' && !ch.mem.tombstoned) this.index.upsert(ch.mem);
-    else this.index.remove(ch.kind === 'upsert' ? ch.mem.id : ch.prev.id);
+    if (this.built) {
+      if (ch.kind === 'upsert' && !ch.mem.tombstoned) this.ix.upsert(ch.mem);
+      else this.ix.remove(ch.kind === 'upsert' ? ch.mem.id : ch.prev.id);
+    }
     this.freshness?.noteDirs();
     this.markDirty();
   }
@@ -110,24 +130,30 @@ export class LiveIndex {
     return this.saving;
   }
 
+  /** Index entries for the cache: the built index's, or (unbuilt) the loaded cache's still-current ones. */
+  private entriesFor(records: StoredMemory[]): { terms: string[]; entries: CacheEntry[] } {
+    const at = new Map<StoredMemory, number>();
+    records.forEach((r, i) => {
+      if (!r.tombstoned) at.set(r, i);
+    });
+    const snap = this.built ? this.ix.snapshot() : (this.snapshot ?? { terms: [], docs: [] });
+    const entries: CacheEntry[] = [];
+    for (const d of snap.docs) {
+      const record = at.get(d.doc);
+      if (record !== undefined) entries.push({ record, fwd: d.fwd, bodyLen: d.bodyLen, scopeLen: d.scopeLen });
+    }
+    return { terms: snap.terms, entries };
+  }
+
   private async saveNow(): Promise<void> {
     if (this.changesSinceSave === 0) return;
     // The store directory is created by the first write, never as a side effect of a cache.
     if (!existsSync(this.store.dir)) return;
     try {
       const records = [...this.store.active(), ...this.store.tombstones()];
-      const at = new Map<string, number>();
-      records.forEach((r, i) => {
-        if (!r.tombstoned) at.set(r.id, i);
-      });
-      const snap = this.index.snapshot();
-      const entries = [];
-      for (const d of snap.docs) {
-        const record = at.get(d.doc.id);
-        if (record !== undefined) entries.push({ record, fwd: d.fwd, bodyLen: d.bodyLen, scopeLen: d.scopeLen });
-      }
+      const { terms, entries } = this.entriesFor(records);
       const changes = this.changesSinceSave;
-      await writeCache(this.store.dir, { records, terms: snap.terms, entries }, this.closed ? undefined : pause);
+      await writeCache(this.store.dir, { records, terms, entries }, this.closed ? undefined : pause);
       this.changesSinceSave -= changes; // changes made while writing still count
       this.savedOnce = true;
     } catch (err) {
