@@ -178,3 +178,10 @@ test('candidatesFor returns memories sharing the rarest terms, best first, bound
   assert.ok(c.length <= 5);
   assert.deepEqual(ix.candidatesFor('the and of', 5), []);
 });
+
+test('isoMs reads format.md times exactly like Date.parse, and falls back for other shapes', async () => {
+  const { isoMs } = await import('../../src/core/search/analyze.ts');
+  for (const t of ['2026-03-14T10:23:00.000Z', '1999-12-31T23:59:59.999Z', '2024-02-29T00:00:00.000Z', '2026-03-14T10:23:00Z', '2026-03-14', 'nonsense', '2026-02-30T00:00:00.000Z', '2026-13-01T00:00:00.000Z']) {
+    assert.deepEqual(isoMs(t), Date.parse(t), t);
+  }
+});

@@ -65,16 +65,42 @@ export function analyzeDoc(doc: IndexDoc, p: Postings): Analyzed {
   return { fwd: out.slice(0, o), bodyLen, scopeLen };
 }
 
+/** Epoch ms of an ISO time; the format.md shape (2026-03-14T10:23:00.000Z) without Date.parse. */
+export function isoMs(iso: string): number {
+  if (iso.length === 24 && iso.charCodeAt(23) === 90 /* Z */ && iso.charCodeAt(10) === 84 /* T */) {
+    const d = (i: number, n: number): number => {
+      let v = 0;
+      for (let k = i; k < i + n; k++) {
+        const c = iso.charCodeAt(k) - 48;
+        if (c < 0 || c > 9) return NaN;
+        v = v * 10 + c;
+      }
+      return v;
+    };
+    const mo = d(5, 2);
+    const day = d(8, 2);
+    const h = d(11, 2);
+    const mi = d(14, 2);
+    const sec = d(17, 2);
+    // In range (else Date.parse decides, and refuses what Date.UTC would roll over).
+    if (mo >= 1 && mo <= 12 && day >= 1 && day <= 31 && h <= 23 && mi <= 59 && sec <= 59) {
+      const t = Date.UTC(d(0, 4), mo - 1, day, h, mi, sec, d(20, 3));
+      if (Number.isFinite(t) && new Date(t).getUTCDate() === day) return t;
+    }
+  }
+  return Date.parse(iso);
+}
+
 /** max(created, updated) in epoch ms; an unparsable time counts as very old, never as an error. */
 export function recencyOf(doc: IndexDoc): number {
-  const c = Date.parse(doc.created);
-  const u = Date.parse(doc.updated);
+  const c = isoMs(doc.created);
+  const u = isoMs(doc.updated);
   return Math.max(Number.isFinite(c) ? c : 0, Number.isFinite(u) ? u : 0);
 }
 
 /** Expiry in epoch ms; +Infinity when none. An unparsable time never expires (the file is kept visible). */
 export function expiresOf(doc: IndexDoc): number {
   if (doc.expires === null || doc.expires === undefined) return Infinity;
-  const t = Date.parse(doc.expires);
+  const t = isoMs(doc.expires);
   return Number.isFinite(t) ? t : Infinity;
 }

@@ -22,6 +22,8 @@ import { SearchIndex, type IndexSnapshot } from './index.ts';
 const SAVE_SOON_MS = 1_000;
 const SAVE_DELAY_MS = 30_000;
 const SAVE_AFTER_CHANGES = 1000;
+/** ...or once this share of the store changed: a small store's cache always converges. */
+const SAVE_AFTER_SHARE = 0.05;
 const pause = () => new Promise<void>((r) => setImmediate(r));
 
 export interface LiveIndexOptions {
@@ -88,18 +90,24 @@ export class LiveIndex {
     this.built = true;
   }
 
-  /** How many records differ between the cache and the store now (re-read, new or gone). */
+  /**
+   * How many records differ between the cache and the store now (re-read, new or gone), plus
+   * active ones the cache holds no index entry for (a cache saved by a command that never searched).
+   */
   private staleCount(cache: CacheContent<StoredMemory>): number {
     const seeded = new Set(cache.records);
+    const analyzed = new Set(cache.entries.map((e) => cache.records[e.record]));
     let reused = 0;
-    let fresh = 0;
-    for (const group of [this.store.active(), this.store.tombstones()]) {
-      for (const m of group) {
-        if (seeded.has(m)) reused++;
-        else fresh++;
-      }
+    let stale = 0;
+    for (const m of this.store.active()) {
+      if (seeded.has(m)) reused++;
+      if (!seeded.has(m) || !analyzed.has(m)) stale++;
     }
-    return fresh + (cache.records.length - reused);
+    for (const m of this.store.tombstones()) {
+      if (seeded.has(m)) reused++;
+      else stale++;
+    }
+    return stale + (cache.records.length - reused);
   }
 
   private apply(ch: StoreChange): void {
@@ -113,12 +121,17 @@ export class LiveIndex {
 
   private markDirty(changes = 1): void {
     this.changesSinceSave += changes;
-    if (this.saveTimer !== null || !this.opts.watch || this.changesSinceSave < SAVE_AFTER_CHANGES) return;
+    if (this.saveTimer !== null || !this.opts.watch || !this.worthSaving()) return;
     this.saveTimer = setTimeout(() => {
       this.saveTimer = null;
       void this.save();
     }, this.loadedFrom === 'rebuilt' && !this.savedOnce ? SAVE_SOON_MS : SAVE_DELAY_MS);
     this.saveTimer.unref();
+  }
+
+  private worthSaving(): boolean {
+    const size = this.store.activeCount;
+    return this.changesSinceSave >= Math.min(SAVE_AFTER_CHANGES, Math.max(1, Math.ceil(size * SAVE_AFTER_SHARE)));
   }
 
   /**
@@ -169,7 +182,7 @@ export class LiveIndex {
     this.unsubscribe = null;
     if (this.saveTimer) clearTimeout(this.saveTimer);
     this.saveTimer = null;
-    if (this.changesSinceSave >= SAVE_AFTER_CHANGES) await this.save();
+    if (this.worthSaving()) await this.save();
     else await this.saving;
   }
 }
