@@ -173,7 +173,15 @@ export class Store {
           // lstat: a symlink is never followed (it could point outside the store).
           const st = await fsp.lstat(p).catch(() => null);
           if (st?.isFile()) found.set(p, { size: st.size, mtimeMs: st.mtimeMs });
-          else if (st?.isSymbolicLink()) this.files.set(p, { size: 0, mtimeMs: 0, error: 'is a symbolic link; cairn does not follow links' });
+          else if (st?.isSymbolicLink()) {
+            const error = 'is a symbolic link; cairn does not follow links';
+            this.files.set(p, { size: 0, mtimeMs: 0, error });
+            // Said once, like every other skipped file: a memory must never vanish silently.
+            if (this.warnOnce.get(p) !== error) {
+              this.warnOnce.set(p, error);
+              this.warn(`skipped ${p}: ${error}`);
+            }
+          }
         }),
       );
     }
