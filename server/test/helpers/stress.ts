@@ -5,7 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createHash } from 'node:crypto';
-import { existsSync, lstatSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, readdirSync, readlinkSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { BUNDLE } from './mcp.ts';
 
@@ -168,7 +168,7 @@ export async function allPages(p: Proc, tool: 'memory_list' | 'memory_list_tombs
 
 // ---- the store on disk ---------------------------------------------------------------------
 
-/** Every file under `dir` (dotfiles included), relative path -> sha256; symlinks hash their target text. */
+/** Every file under `dir` (dotfiles included), relative path -> sha256; symlinks by target, FIFOs etc. by kind. */
 export function hashTree(dir: string, skip: (rel: string) => boolean = () => false): Map<string, string> {
   const out = new Map<string, string>();
   const walk = (d: string) => {
@@ -178,7 +178,8 @@ export function hashTree(dir: string, skip: (rel: string) => boolean = () => fal
       if (skip(rel)) continue;
       const st = lstatSync(p);
       if (st.isDirectory()) walk(p);
-      else out.set(rel, createHash('sha256').update(st.isSymbolicLink() ? `link:${rel}` : readFileSync(p)).digest('hex'));
+      else if (st.isFile()) out.set(rel, createHash('sha256').update(readFileSync(p)).digest('hex'));
+      else out.set(rel, st.isSymbolicLink() ? `symlink:${readlinkSync(p)}` : 'special'); // never read a FIFO: it blocks
     }
   };
   if (existsSync(dir)) walk(dir);
