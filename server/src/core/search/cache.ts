@@ -13,7 +13,7 @@
 // answering while a big store's cache is written; the header is filled in last, then the file is
 // fsynced and renamed into place (atomic: readers see the old file or the new one).
 import { createHash } from 'node:crypto';
-import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { STEMMER_VERSION } from './stem.ts';
 import { TOKENIZER_VERSION } from './tokenize.ts';
@@ -156,32 +156,40 @@ export async function encodeCache<R extends object>(c: CacheContent<R>): Promise
   return Buffer.concat([header, ...parts]);
 }
 
-/** Decodes a cache file's bytes; throws with the reason when it cannot be trusted. */
-export function decodeCache<R extends object>(buf: Buffer): CacheContent<R> {
-  if (buf.length < 12 || !buf.subarray(0, 8).equals(MAGIC)) throw new Error('not a cairn index cache');
-  const hlen = buf.readUInt32LE(8);
-  if (buf.length < HEADER_SLOT || 12 + hlen > HEADER_SLOT) throw new Error('truncated header');
+/** Reads `len` bytes at `pos` of the cache file (a buffer in memory, or a file descriptor). */
+type ReadAt = (pos: number, len: number) => Buffer;
+
+const READ_CHUNK = 1 << 20;
+
+/**
+ * Decodes a cache, reading it piece by piece (the records a line at a time), so a large cache is
+ * never in memory twice. The checksum covers everything and is checked before anything is
+ * returned; throws with the reason when the cache cannot be trusted.
+ */
+function decodeFrom<R extends object>(read: ReadAt, size: number): CacheContent<R> {
+  if (size < 12) throw new Error('not a cairn index cache');
+  const head = read(0, Math.min(HEADER_SLOT, size));
+  if (!head.subarray(0, 8).equals(MAGIC)) throw new Error('not a cairn index cache');
+  const hlen = head.readUInt32LE(8);
+  if (size < HEADER_SLOT || 12 + hlen > HEADER_SLOT) throw new Error('truncated header');
   let h: Header;
   try {
-    h = JSON.parse(buf.subarray(12, 12 + hlen).toString('utf8')) as Header;
+    h = JSON.parse(head.subarray(12, 12 + hlen).toString('utf8')) as Header;
   } catch {
     throw new Error('unreadable header');
   }
   if (h.format !== FORMAT || h.tokenizer !== TOKENIZER_VERSION || h.stemmer !== STEMMER_VERSION) {
     throw new Error('written by another version');
   }
-  const payload = buf.subarray(HEADER_SLOT);
   const pad = (4 - ((h.recordsBytes + h.termsBytes) % 4)) % 4;
-  if (payload.length !== h.recordsBytes + h.termsBytes + pad + h.ints * 4) throw new Error('truncated or extended payload');
-  if (createHash('sha1').update(payload).digest('hex') !== h.sha1) throw new Error('checksum mismatch');
+  if (size - HEADER_SLOT !== h.recordsBytes + h.termsBytes + pad + h.ints * 4) throw new Error('truncated or extended payload');
+  const sha = createHash('sha1');
 
   const records: R[] = [];
-  for (let at = 0; at < h.recordsBytes; ) {
-    let nl = payload.indexOf(0x0a, at);
-    if (nl < 0 || nl >= h.recordsBytes) nl = h.recordsBytes;
+  const takeLine = (line: Buffer): void => {
     let rows: unknown;
     try {
-      rows = JSON.parse(payload.subarray(at, nl).toString('utf8'));
+      rows = JSON.parse(line.toString('utf8'));
     } catch {
       throw new Error('malformed records');
     }
@@ -197,14 +205,41 @@ export function decodeCache<R extends object>(buf: Buffer): CacheContent<R> {
       }
       records.push(r as R);
     }
-    at = nl + 1;
+  };
+  let pos = HEADER_SLOT;
+  let carry: Buffer | null = null;
+  for (let left = h.recordsBytes; left > 0; ) {
+    const chunk = read(pos, Math.min(READ_CHUNK, left));
+    sha.update(chunk);
+    pos += chunk.length;
+    left -= chunk.length;
+    let data: Buffer = carry ? Buffer.concat([carry, chunk]) : chunk;
+    for (let nl = data.indexOf(0x0a); nl >= 0; nl = data.indexOf(0x0a)) {
+      takeLine(data.subarray(0, nl));
+      data = data.subarray(nl + 1);
+    }
+    carry = data.length > 0 ? Buffer.from(data) : null;
   }
-  const termsText = payload.subarray(h.recordsBytes, h.recordsBytes + h.termsBytes).toString('utf8');
+  if (carry) takeLine(carry);
+
+  const termsBuf = read(pos, h.termsBytes + pad);
+  sha.update(termsBuf);
+  pos += termsBuf.length;
+  const termsText = termsBuf.subarray(0, h.termsBytes).toString('utf8');
   const terms = termsText === '' ? [] : termsText.split('\n');
-  const start = h.recordsBytes + h.termsBytes + pad;
-  const dataBuf = Buffer.from(payload.subarray(start, start + h.ints * 4)); // copy: aligned, owned
-  if (!isLittleEndian()) dataBuf.swap32();
-  const data = new Int32Array(dataBuf.buffer, dataBuf.byteOffset, h.ints);
+
+  const data = new Int32Array(h.ints);
+  const bytes = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  for (let o = 0; o < bytes.length; ) {
+    const chunk = read(pos, Math.min(READ_CHUNK, bytes.length - o));
+    sha.update(chunk);
+    chunk.copy(bytes, o);
+    o += chunk.length;
+    pos += chunk.length;
+  }
+  if (sha.digest('hex') !== h.sha1) throw new Error('checksum mismatch');
+  if (!isLittleEndian()) bytes.swap32();
+
   const entries: CacheEntry[] = [];
   for (let o = 0; o < data.length; ) {
     if (o + 4 > data.length) throw new Error('truncated entry');
@@ -217,19 +252,39 @@ export function decodeCache<R extends object>(buf: Buffer): CacheContent<R> {
   return { records, terms, entries };
 }
 
+/** Decodes a cache file's bytes; throws with the reason when it cannot be trusted. */
+export function decodeCache<R extends object>(buf: Buffer): CacheContent<R> {
+  return decodeFrom<R>((pos, len) => {
+    if (pos + len > buf.length) throw new Error('truncated or extended payload');
+    return buf.subarray(pos, pos + len);
+  }, buf.length);
+}
+
 /** Reads the cache; null when absent or untrustworthy (the reason goes to `onReject`). */
 export function readCache<R extends object>(storeDir: string, onReject?: (reason: string) => void): CacheContent<R> | null {
-  let buf: Buffer;
+  let fd: number;
   try {
-    buf = readFileSync(cachePath(storeDir));
+    fd = openSync(cachePath(storeDir), 'r');
   } catch {
     return null;
   }
   try {
-    return decodeCache<R>(buf);
+    const size = fstatSync(fd).size;
+    return decodeFrom<R>((pos, len) => {
+      const b = Buffer.allocUnsafe(len);
+      let got = 0;
+      while (got < len) {
+        const n = readSync(fd, b, got, len - got, pos + got);
+        if (n === 0) throw new Error('truncated or extended payload');
+        got += n;
+      }
+      return b;
+    }, size);
   } catch (err) {
     onReject?.(err instanceof Error ? err.message : String(err));
     return null;
+  } finally {
+    closeSync(fd);
   }
 }
 

@@ -2,7 +2,7 @@
 // A near-duplicate (Jaccard >= 0.4 over content terms) shares a large part of its terms with the
 // text, so it necessarily shares some of the rarest ones; walking only those few short lists keeps
 // the cost bounded whatever the store size.
-import type { Postings } from './postings.ts';
+import { SLOT_MASK, type Postings } from './postings.ts';
 
 /** Distinct rare terms looked at. */
 const MAX_TERMS = 12;
@@ -24,8 +24,8 @@ export function candidates(p: Postings, terms: Iterable<string>, limit: number):
     const idf = Math.log(1 + (p.live - p.df[t]! + 0.5) / (p.df[t]! + 0.5));
     const list = p.lists[t]!;
     const len = p.listLen[t]!;
-    for (let i = 0; i < len && walked < MAX_POSTINGS; i += 2, walked++) {
-      const slot = list[i]!;
+    for (let i = 0; i < len && walked < MAX_POSTINGS; i++, walked++) {
+      const slot = list[i]! & SLOT_MASK;
       if (p.alive[slot] === 0) continue;
       weight.set(slot, (weight.get(slot) ?? 0) + idf);
     }

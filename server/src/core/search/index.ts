@@ -79,8 +79,10 @@ export class SearchIndex<D extends IndexDoc> {
   /** Adds or replaces a document (by id). */
   upsert(doc: D): void {
     this.removeSlot(doc.id);
+    if (this.p.needsCompaction()) this.compact();
     const a = analyzeDoc(doc, this.p);
-    const slot = this.p.add(a.fwd, a.bodyLen, a.scopeLen, recencyOf(doc), expiresOf(doc));
+    const slot = this.p.addSlot(a.bodyLen, a.scopeLen, recencyOf(doc), expiresOf(doc));
+    this.p.append(slot, a.fwd);
     this.docs[slot] = doc;
     this.slotOf.set(doc.id, slot);
   }
@@ -94,7 +96,8 @@ export class SearchIndex<D extends IndexDoc> {
   private removeSlot(id: string): boolean {
     const slot = this.slotOf.get(id);
     if (slot === undefined) return false;
-    this.p.kill(slot);
+    // Its terms (for df) come from its text again: documents are immutable records.
+    this.p.kill(slot, analyzeDoc(this.docs[slot]!, this.p).fwd);
     this.docs[slot] = undefined;
     this.slotOf.delete(id);
     return true;
@@ -127,16 +130,18 @@ export class SearchIndex<D extends IndexDoc> {
       }
     }
     const docs: D[] = [];
+    const fwd: Int32Array[] = [];
     const slotOf = new Map<string, number>();
     for (const doc of current) {
       if (slotOf.has(doc.id)) continue; // one slot per id: the first copy wins, like the store
       const c = cached.get(doc.id);
       const a = c && same(c.doc, doc) ? c : analyzeDoc(doc, p);
-      const slot = p.add(a.fwd, a.bodyLen, a.scopeLen, recencyOf(doc), expiresOf(doc), false);
+      const slot = p.addSlot(a.bodyLen, a.scopeLen, recencyOf(doc), expiresOf(doc));
+      fwd[slot] = a.fwd;
       docs[slot] = doc;
       slotOf.set(doc.id, slot);
     }
-    p.rebuildLists();
+    p.buildLists(fwd);
     this.p = p;
     this.ranker = new Ranker(p);
     this.docs = docs;
@@ -144,9 +149,10 @@ export class SearchIndex<D extends IndexDoc> {
   }
 
   snapshot(): IndexSnapshot<D> {
+    const fwd = this.p.forwardLists();
     const docs: IndexSnapshot<D>['docs'] = [];
     for (const [, slot] of this.slotOf) {
-      docs.push({ doc: this.docs[slot]!, fwd: this.p.fwd[slot]!, bodyLen: this.p.bodyLen[slot]!, scopeLen: this.p.scopeLen[slot]! });
+      docs.push({ doc: this.docs[slot]!, fwd: fwd[slot]!, bodyLen: this.p.bodyLen[slot]!, scopeLen: this.p.scopeLen[slot]! });
     }
     return { terms: this.p.terms.slice(), docs };
   }

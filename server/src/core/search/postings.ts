@@ -1,19 +1,42 @@
-// The compact storage behind the search index: a vocabulary, one growable Int32Array of
-// [slot, packedTf] pairs per term (the inverted lists), and per-slot typed arrays.
+// The compact storage behind the search index: a vocabulary, one growable Int32Array of postings
+// per term (the inverted lists), and per-slot typed arrays. No forward lists stay in memory: a
+// document's terms are re-derived from its text when it is removed, and from the lists when a
+// snapshot is taken.
+//
+// A posting is one int: slot (low 24 bits) | body tf (5 bits) | scope tf (3 bits). Term
+// frequencies saturate in BM25 long before 31 and 7, so capping them changes no ranking that
+// matters and halves the lists.
 //
 // Slots are append-only: replacing a document kills its old slot and appends a new one, so no
-// inverted list is ever edited in place. Dead entries are skipped at query time through `alive`
-// and dropped by compact(), which rebuilds every list from the per-slot forward lists once dead
-// slots outnumber live ones. Invariant: df[t] counts live slots containing t, and `live`,
-// `sumBody`, `sumScope` cover live slots only, so BM25 statistics never see deleted documents.
+// inverted list is edited in place and every list stays sorted by slot. Dead entries are skipped
+// at query time through `alive` and dropped by compact() once dead slots outnumber live ones.
+// Invariant: df[t] counts live slots containing t, and `live`, `sumBody`, `sumScope` cover live
+// slots only, so BM25 statistics never see deleted documents.
 
+/** Packed (body tf, scope tf) as produced by analysis and stored in the cache: body | scope << 16. */
 export const TF_MASK = 0xffff;
 export const SCOPE_SHIFT = 16;
-const MAX_BODY_TF = 0xffff;
-const MAX_SCOPE_TF = 0x7fff;
 
 export function packTf(body: number, scope: number): number {
-  return Math.min(body, MAX_BODY_TF) | (Math.min(scope, MAX_SCOPE_TF) << SCOPE_SHIFT);
+  return Math.min(body, 0xffff) | (Math.min(scope, 0x7fff) << SCOPE_SHIFT);
+}
+
+// Posting layout.
+export const SLOT_BITS = 24;
+export const SLOT_MASK = 0xffffff;
+export const MAX_SLOTS = 1 << SLOT_BITS;
+const BODY_TF_MAX = 31;
+const SCOPE_TF_MAX = 7;
+
+/** One posting from a slot and an analysis tf pair. */
+export function posting(slot: number, packed: number): number {
+  const tb = Math.min(packed & TF_MASK, BODY_TF_MAX);
+  const ts = Math.min(packed >>> SCOPE_SHIFT, SCOPE_TF_MAX);
+  return slot | (tb << 24) | (ts << 29);
+}
+/** The analysis tf pair back from a posting. */
+export function postingTf(e: number): number {
+  return ((e >>> 24) & BODY_TF_MAX) | ((e >>> 29) << SCOPE_SHIFT);
 }
 
 /** Bucket key for prefix lookups: query prefixes are at least 4 characters long. */
@@ -46,7 +69,7 @@ export class Postings {
   readonly terms: string[] = [];
   df: Int32Array = new Int32Array(0);
   lists: Int32Array[] = [];
-  /** used length of lists[t], in Int32 units (2 per entry) */
+  /** used length of lists[t] (postings) */
   listLen: Int32Array = new Int32Array(0);
   readonly prefixBuckets = new Map<string, number[]>();
 
@@ -64,8 +87,6 @@ export class Postings {
   expires: Float64Array = new Float64Array(0);
   /** bumped whenever slots are renumbered, so per-slot caches elsewhere know to start over */
   epoch = 0;
-  /** per slot: [termId, packedTf] pairs sorted by termId; null once dead */
-  fwd: Array<Int32Array | null> = [];
 
   intern(term: string): number {
     let id = this.termIds.get(term);
@@ -85,12 +106,11 @@ export class Postings {
     return id;
   }
 
-  /**
-   * Appends a document; `fwd` must be sorted by termId with one entry per term. With
-   * `lists=false` only the slot is recorded (bulk loads call rebuildLists() once at the end).
-   */
-  add(fwd: Int32Array, bodyLen: number, scopeLen: number, recency: number, expires: number, lists = true): number {
-    const slot = this.slots++;
+  /** Records a new slot's field data; its postings come from append() or buildLists(). */
+  addSlot(bodyLen: number, scopeLen: number, recency: number, expires: number): number {
+    const slot = this.slots;
+    if (slot >= MAX_SLOTS) throw new Error(`the search index holds at most ${MAX_SLOTS} slots`);
+    this.slots++;
     this.alive = grownUint8(this.alive, slot + 1);
     this.bodyLen = grownInt32(this.bodyLen, slot + 1);
     this.scopeLen = grownInt32(this.scopeLen, slot + 1);
@@ -101,49 +121,48 @@ export class Postings {
     this.scopeLen[slot] = scopeLen;
     this.recency[slot] = recency;
     this.expires[slot] = expires;
-    this.fwd[slot] = fwd;
     this.live++;
     this.sumBody += bodyLen;
     this.sumScope += scopeLen;
-    if (!lists) return slot;
+    return slot;
+  }
+
+  /** Appends a slot's postings; `fwd` = [termId, packedTf] pairs sorted by term id. */
+  append(slot: number, fwd: Int32Array): void {
     for (let i = 0; i < fwd.length; i += 2) {
       const t = fwd[i]!;
       const len = this.listLen[t]!;
       let list = this.lists[t]!;
-      if (len + 2 > list.length) list = this.lists[t] = grownInt32(list, len + 2);
-      list[len] = slot;
-      list[len + 1] = fwd[i + 1]!;
-      this.listLen[t] = len + 2;
+      if (len === list.length) list = this.lists[t] = grownInt32(list, len + 1);
+      list[len] = posting(slot, fwd[i + 1]!);
+      this.listLen[t] = len + 1;
       this.df[t]!++;
     }
-    return slot;
   }
 
-  kill(slot: number): void {
+  /** Kills a slot; `fwd` = its analysis (re-derived from its text by the caller), for df. */
+  kill(slot: number, fwd: Int32Array): void {
     if (!this.alive[slot]) return;
     this.alive[slot] = 0;
     this.live--;
     this.sumBody -= this.bodyLen[slot]!;
     this.sumScope -= this.scopeLen[slot]!;
-    const fwd = this.fwd[slot]!;
     for (let i = 0; i < fwd.length; i += 2) this.df[fwd[i]!]!--;
-    this.fwd[slot] = null;
   }
 
   needsCompaction(): boolean {
     const dead = this.slots - this.live;
-    return dead > 1024 && dead > this.live;
+    return (dead > 1024 && dead > this.live) || this.slots >= MAX_SLOTS - 1024;
   }
 
   /**
-   * Renumbers live slots densely and rebuilds every inverted list at its exact size.
-   * Returns old slot -> new slot (-1 for dead ones) so the owner can remap its documents.
+   * Renumbers live slots densely and drops dead postings from every list (order is kept: the
+   * renumbering is monotonic). Returns old slot -> new slot (-1 for dead ones).
    */
   compact(): Int32Array {
     const remap = new Int32Array(this.slots).fill(-1);
     let n = 0;
     for (let s = 0; s < this.slots; s++) if (this.alive[s]) remap[s] = n++;
-    const fwd: Array<Int32Array | null> = new Array(n);
     const bodyLen = new Int32Array(n);
     const scopeLen = new Int32Array(n);
     const recency = new Float64Array(n);
@@ -151,72 +170,93 @@ export class Postings {
     for (let s = 0; s < this.slots; s++) {
       const d = remap[s]!;
       if (d < 0) continue;
-      fwd[d] = this.fwd[s]!;
       bodyLen[d] = this.bodyLen[s]!;
       scopeLen[d] = this.scopeLen[s]!;
       recency[d] = this.recency[s]!;
       expires[d] = this.expires[s]!;
     }
-    this.fwd = fwd;
+    for (let t = 0; t < this.terms.length; t++) {
+      const list = this.lists[t]!;
+      const len = this.listLen[t]!;
+      const out = this.df[t]! > 0 ? new Int32Array(this.df[t]!) : EMPTY;
+      let o = 0;
+      for (let i = 0; i < len; i++) {
+        const e = list[i]!;
+        const d = remap[e & SLOT_MASK]!;
+        if (d >= 0) out[o++] = (e & ~SLOT_MASK) | d;
+      }
+      this.lists[t] = out;
+      this.listLen[t] = o;
+    }
     this.bodyLen = bodyLen;
     this.scopeLen = scopeLen;
     this.recency = recency;
     this.expires = expires;
-    this.epoch++;
     this.alive = new Uint8Array(n).fill(1);
     this.slots = n;
-    this.rebuildLists();
+    this.epoch++;
     return remap;
   }
 
-  /** Rebuilds df and every inverted list from the forward lists (exact sizes, slot order). */
-  rebuildLists(): void {
+  /** Builds df and every list at its exact size from each slot's analysis (bulk loads). */
+  buildLists(fwdBySlot: ArrayLike<Int32Array | undefined>): void {
     const nt = this.terms.length;
     const df = new Int32Array(nt);
     for (let s = 0; s < this.slots; s++) {
-      const f = this.fwd[s];
+      const f = fwdBySlot[s];
       if (!f || !this.alive[s]) continue;
       for (let i = 0; i < f.length; i += 2) df[f[i]!]!++;
     }
     const lists: Int32Array[] = new Array(nt);
-    for (let t = 0; t < nt; t++) lists[t] = df[t]! > 0 ? new Int32Array(df[t]! * 2) : EMPTY;
+    for (let t = 0; t < nt; t++) lists[t] = df[t]! > 0 ? new Int32Array(df[t]!) : EMPTY;
     const fill = new Int32Array(nt);
-    let live = 0;
-    let sumBody = 0;
-    let sumScope = 0;
     for (let s = 0; s < this.slots; s++) {
-      const f = this.fwd[s];
+      const f = fwdBySlot[s];
       if (!f || !this.alive[s]) continue;
-      live++;
-      sumBody += this.bodyLen[s]!;
-      sumScope += this.scopeLen[s]!;
       for (let i = 0; i < f.length; i += 2) {
         const t = f[i]!;
-        const list = lists[t]!;
-        list[fill[t]!] = s;
-        list[fill[t]! + 1] = f[i + 1]!;
-        fill[t]! += 2;
+        lists[t]![fill[t]!++] = posting(s, f[i + 1]!);
       }
     }
     this.df = df;
     this.lists = lists;
     this.listLen = fill;
-    this.live = live;
-    this.sumBody = sumBody;
-    this.sumScope = sumScope;
   }
 
-  /** Binary search in a slot's forward list; returns the packed tf or 0. */
+  /** Each live slot's analysis ([termId, packedTf] pairs by term id), rebuilt from the lists. */
+  forwardLists(): Array<Int32Array | undefined> {
+    const count = new Int32Array(this.slots);
+    for (let t = 0; t < this.terms.length; t++) {
+      const list = this.lists[t]!;
+      for (let i = 0, len = this.listLen[t]!; i < len; i++) count[list[i]! & SLOT_MASK]!++;
+    }
+    const out: Array<Int32Array | undefined> = new Array(this.slots);
+    const fill = new Int32Array(this.slots);
+    for (let s = 0; s < this.slots; s++) if (this.alive[s]) out[s] = new Int32Array(count[s]! * 2);
+    for (let t = 0; t < this.terms.length; t++) {
+      const list = this.lists[t]!;
+      for (let i = 0, len = this.listLen[t]!; i < len; i++) {
+        const e = list[i]!;
+        const s = e & SLOT_MASK;
+        const f = out[s];
+        if (!f) continue;
+        f[fill[s]!++] = t;
+        f[fill[s]!++] = postingTf(e);
+      }
+    }
+    return out;
+  }
+
+  /** The analysis tf pair of `term` in `slot`, or 0: binary search in the term's list. */
   tfOf(slot: number, term: number): number {
-    const f = this.fwd[slot];
-    if (!f) return 0;
+    const list = this.lists[term]!;
     let lo = 0;
-    let hi = (f.length >> 1) - 1;
+    let hi = this.listLen[term]! - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
-      const t = f[mid * 2]!;
-      if (t === term) return f[mid * 2 + 1]!;
-      if (t < term) lo = mid + 1;
+      const s = list[mid]! & SLOT_MASK;
+      if (s === slot) return postingTf(list[mid]!);
+      if (s < slot) lo = mid + 1;
       else hi = mid - 1;
     }
     return 0;

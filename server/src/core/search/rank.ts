@@ -7,7 +7,7 @@
 //
 // Expired documents are skipped through a per-slot expiry array; the caller's filter is asked once
 // per slot and its answer kept in `allowState` for as long as the caller passes the same key.
-import type { Postings } from './postings.ts';
+import { SLOT_MASK, postingTf, type Postings } from './postings.ts';
 import type { QueryTerm } from './query.ts';
 
 // BM25F parameters. Scopes are short and chosen by hand, so a hit there weighs more.
@@ -162,13 +162,13 @@ export class Ranker {
     for (let k = 1; k < terms.length; k++) if (p.df[terms[k]!]! < p.df[terms[lead]!]!) lead = k;
     const list = p.lists[terms[lead]!]!;
     const len = p.listLen[terms[lead]!]!;
-    for (let i = 0; i < len; i += 2) {
-      const slot = list[i]!;
+    for (let i = 0; i < len; i++) {
+      const slot = list[i]! & SLOT_MASK;
       if (!passes(w, slot)) continue;
       let s = 0;
       let k = 0;
       for (; k < terms.length; k++) {
-        const packed = k === lead ? list[i + 1]! : p.tfOf(slot, terms[k]!);
+        const packed = k === lead ? postingTf(list[i]!) : p.tfOf(slot, terms[k]!);
         if (packed === 0) break;
         const f = pseudoTf(w, packed, slot);
         s += (idfs[k]! * f * (K1 + 1)) / (K1 + f);
@@ -286,8 +286,9 @@ function accumulate(
   const ab = 1 - B_BODY;
   const as = 1 - B_SCOPE;
   const k1 = K1;
-  for (let i = 0; i < len; i += 2) {
-    const slot = list[i]!;
+  for (let i = 0; i < len; i++) {
+    const e = list[i]!;
+    const slot = e & 0xffffff; // posting layout: see postings.ts
     if (alive[slot] === 0 || expires[slot]! <= now) continue;
     if (ask !== null) {
       let st = allowState[slot]!;
@@ -297,9 +298,8 @@ function accumulate(
       }
       if (st !== 1) continue;
     }
-    const packed = list[i + 1]!;
-    const tb = packed & 0xffff;
-    const ts = packed >>> 16;
+    const tb = (e >>> 24) & 31;
+    const ts = e >>> 29;
     let f = tb === 0 ? 0 : (wb * tb) / (ab + cb * bodyLen[slot]!);
     if (ts !== 0) f += (ws * ts) / (as + cs * scopeLen[slot]!);
     const m = mask[slot]!;
@@ -321,8 +321,9 @@ function accumulateBest(
   const ab = 1 - B_BODY;
   const as = 1 - B_SCOPE;
   const k1 = K1;
-  for (let i = 0; i < len; i += 2) {
-    const slot = list[i]!;
+  for (let i = 0; i < len; i++) {
+    const e = list[i]!;
+    const slot = e & 0xffffff; // posting layout: see postings.ts
     if (alive[slot] === 0 || expires[slot]! <= now) continue;
     if (ask !== null) {
       let st = allowState[slot]!;
@@ -332,9 +333,8 @@ function accumulateBest(
       }
       if (st !== 1) continue;
     }
-    const packed = list[i + 1]!;
-    const tb = packed & 0xffff;
-    const ts = packed >>> 16;
+    const tb = (e >>> 24) & 31;
+    const ts = e >>> 29;
     let f = tb === 0 ? 0 : (wb * tb) / (ab + cb * bodyLen[slot]!);
     if (ts !== 0) f += (ws * ts) / (as + cs * scopeLen[slot]!);
     const s = (scale * f) / (k1 + f);
