@@ -42,6 +42,14 @@ export function postingTf(e: number): number {
 /** Bucket key for prefix lookups: query prefixes are at least 4 characters long. */
 export const PREFIX_KEY = 4;
 
+// Per-slot meta word, everything the hot loop needs about a slot in one read:
+// body length (16 bits, capped) | scope length (8 bits, capped) << 16 | ALIVE | HAS_EXPIRY.
+export const META_ALIVE = 1 << 24;
+export const META_EXPIRES = 1 << 25;
+function metaOf(bodyLen: number, scopeLen: number, expires: number): number {
+  return Math.min(bodyLen, 0xffff) | (Math.min(scopeLen, 0xff) << 16) | META_ALIVE | (Number.isFinite(expires) ? META_EXPIRES : 0);
+}
+
 function grownInt32(a: Int32Array, need: number): Int32Array {
   if (need <= a.length) return a;
   const b = new Int32Array(Math.max(need, a.length * 2, 16));
@@ -79,6 +87,8 @@ export class Postings {
   sumBody = 0;
   sumScope = 0;
   alive: Uint8Array = new Uint8Array(0);
+  /** see metaOf */
+  meta: Int32Array = new Int32Array(0);
   bodyLen: Int32Array = new Int32Array(0);
   scopeLen: Int32Array = new Int32Array(0);
   /** max(created, updated) in epoch ms */
@@ -112,11 +122,13 @@ export class Postings {
     if (slot >= MAX_SLOTS) throw new Error(`the search index holds at most ${MAX_SLOTS} slots`);
     this.slots++;
     this.alive = grownUint8(this.alive, slot + 1);
+    this.meta = grownInt32(this.meta, slot + 1);
     this.bodyLen = grownInt32(this.bodyLen, slot + 1);
     this.scopeLen = grownInt32(this.scopeLen, slot + 1);
     this.recency = grownFloat64(this.recency, slot + 1);
     this.expires = grownFloat64(this.expires, slot + 1);
     this.alive[slot] = 1;
+    this.meta[slot] = metaOf(bodyLen, scopeLen, expires);
     this.bodyLen[slot] = bodyLen;
     this.scopeLen[slot] = scopeLen;
     this.recency[slot] = recency;
@@ -144,6 +156,7 @@ export class Postings {
   kill(slot: number, fwd: Int32Array): void {
     if (!this.alive[slot]) return;
     this.alive[slot] = 0;
+    this.meta[slot] = 0;
     this.live--;
     this.sumBody -= this.bodyLen[slot]!;
     this.sumScope -= this.scopeLen[slot]!;
@@ -167,9 +180,11 @@ export class Postings {
     const scopeLen = new Int32Array(n);
     const recency = new Float64Array(n);
     const expires = new Float64Array(n);
+    const meta = new Int32Array(n);
     for (let s = 0; s < this.slots; s++) {
       const d = remap[s]!;
       if (d < 0) continue;
+      meta[d] = this.meta[s]!;
       bodyLen[d] = this.bodyLen[s]!;
       scopeLen[d] = this.scopeLen[s]!;
       recency[d] = this.recency[s]!;
@@ -192,6 +207,7 @@ export class Postings {
     this.scopeLen = scopeLen;
     this.recency = recency;
     this.expires = expires;
+    this.meta = meta;
     this.alive = new Uint8Array(n).fill(1);
     this.slots = n;
     this.epoch++;

@@ -7,7 +7,7 @@
 //
 // Expired documents are skipped through a per-slot expiry array; the caller's filter is asked once
 // per slot and its answer kept in `allowState` for as long as the caller passes the same key.
-import { SLOT_MASK, postingTf, type Postings } from './postings.ts';
+import { META_ALIVE, META_EXPIRES, SLOT_MASK, postingTf, type Postings } from './postings.ts';
 import type { QueryTerm } from './query.ts';
 
 // BM25F parameters. Scopes are short and chosen by hand, so a hit there weighs more.
@@ -45,11 +45,9 @@ export interface Candidate {
 
 /** What every list walk needs; `ask` is null when nothing is filtered. */
 interface Walk {
-  alive: Uint8Array;
+  meta: Int32Array;
   expires: Float64Array;
   now: number;
-  bodyLen: Int32Array;
-  scopeLen: Int32Array;
   /** B / average field length, per field */
   cb: number;
   cs: number;
@@ -64,10 +62,10 @@ export function popcount(x: number): number {
 }
 
 export class Ranker {
-  // per-run scratch, all zero between runs
-  private score = new Float64Array(0);
+  // per-run scratch, all zero between runs. acc interleaves each slot's score (2s) and coverage
+  // mask (2s + 1) so one cache line serves both.
+  private acc = new Float64Array(0);
   private best = new Float64Array(0);
-  private mask = new Int32Array(0);
   private touched = new Int32Array(0);
   private termTouched = new Int32Array(0);
   /** per slot: 0 not asked, 1 allowed, 2 filtered out; valid for (allowKey, allowEpoch) */
@@ -78,11 +76,10 @@ export class Ranker {
   constructor(private readonly p: Postings) {}
 
   private ensure(n: number): void {
-    if (this.score.length >= n) return;
-    const cap = Math.max(n, this.score.length * 2, 64);
-    this.score = new Float64Array(cap);
+    if (this.best.length >= n) return;
+    const cap = Math.max(n, this.best.length * 2, 64);
+    this.acc = new Float64Array(cap * 2);
     this.best = new Float64Array(cap);
-    this.mask = new Int32Array(cap);
     this.touched = new Int32Array(cap);
     this.termTouched = new Int32Array(cap);
     const allow = new Uint8Array(cap);
@@ -104,11 +101,9 @@ export class Ranker {
     this.ensure(p.slots);
     this.prepareFilter(opts);
     const w: Walk = {
-      alive: p.alive,
+      meta: p.meta,
       expires: p.expires,
       now: opts.now,
-      bodyLen: p.bodyLen,
-      scopeLen: p.scopeLen,
       cb: B_BODY / Math.max(p.sumBody / p.live, 1),
       cs: B_SCOPE / Math.max(p.sumScope / p.live, 1),
       allowState: this.allowState,
@@ -116,7 +111,7 @@ export class Ranker {
     };
     const n = p.live;
     const idfOf = (t: number) => Math.log(1 + (n - p.df[t]! + 0.5) / (p.df[t]! + 0.5));
-    const { score, best, mask, touched, termTouched } = this;
+    const { acc, best, touched, termTouched } = this;
     let nTouched = 0;
 
     for (let q = 0; q < query.length; q++) {
@@ -125,7 +120,7 @@ export class Ranker {
       if (variants.length === 1 && variants[0]!.terms.length === 1) {
         // The common case, one exact word: add straight into the totals.
         const t = variants[0]!.terms[0]!;
-        nTouched = accumulate(w, p.lists[t]!, p.listLen[t]!, idfOf(t) * variants[0]!.weight * (K1 + 1), bit, score, mask, touched, nTouched);
+        nTouched = accumulate(w, p.lists[t]!, p.listLen[t]!, idfOf(t) * variants[0]!.weight * (K1 + 1), bit, acc, touched, nTouched);
         continue;
       }
       let nTerm = 0;
@@ -139,18 +134,20 @@ export class Ranker {
       }
       for (let i = 0; i < nTerm; i++) {
         const slot = termTouched[i]!;
-        if (mask[slot] === 0) touched[nTouched++] = slot;
-        score[slot] = score[slot]! + best[slot]!;
-        mask[slot] = mask[slot]! | bit;
+        const k = slot << 1;
+        const m = acc[k + 1]!;
+        if (m === 0) touched[nTouched++] = slot;
+        acc[k] = acc[k]! + best[slot]!;
+        acc[k + 1] = m | bit;
         best[slot] = 0;
       }
     }
 
     const out = this.select(nTouched, query.length, opts);
     for (let i = 0; i < nTouched; i++) {
-      const slot = touched[i]!;
-      score[slot] = 0;
-      mask[slot] = 0;
+      const k = touched[i]! << 1;
+      acc[k] = 0;
+      acc[k + 1] = 0;
     }
     return out;
   }
@@ -187,7 +184,7 @@ export class Ranker {
    * by (score, recency, id) through a bounded heap of slot numbers: no per-document allocation.
    */
   private select(nTouched: number, nTerms: number, opts: RankOptions): Candidate[] {
-    const { score, mask, touched } = this;
+    const { acc, touched } = this;
     const recency = this.p.recency;
     const halfLifeMs = opts.halfLifeDays * DAY_MS;
     const k = Math.min(opts.pool, nTouched);
@@ -201,8 +198,8 @@ export class Ranker {
     const now = opts.now;
     // a ranks below b?
     const below = (a: number, b: number): boolean => {
-      const sa = score[a]!;
-      const sb = score[b]!;
+      const sa = acc[a << 1]!;
+      const sb = acc[b << 1]!;
       if (sa !== sb) return sa < sb;
       const ra = recency[a]!;
       const rb = recency[b]!;
@@ -211,13 +208,14 @@ export class Ranker {
     };
     for (let i = 0; i < nTouched; i++) {
       const slot = touched[i]!;
-      const coverage = popcount(mask[slot]!) / nTerms;
-      const base = score[slot]! * (floor + (1 - floor) * coverage);
+      const at = slot << 1;
+      const coverage = popcount(acc[at + 1]!) / nTerms;
+      const base = acc[at]! * (floor + (1 - floor) * coverage);
       // The recency boost is at most 1 + RECENCY_WEIGHT: a document that cannot beat the worst
       // kept one even with it is dropped before paying for Math.pow.
-      if (size === k && base * maxBoost < score[heap[0]!]!) continue;
+      if (size === k && base * maxBoost < acc[heap[0]! << 1]!) continue;
       const age = Math.max(0, now - recency[slot]!);
-      score[slot] = base * (1 + rw * Math.pow(0.5, age / halfLifeMs));
+      acc[at] = base * (1 + rw * Math.pow(0.5, age / halfLifeMs));
       if (size < k) {
         let j = size++;
         heap[j] = slot;
@@ -246,7 +244,7 @@ export class Ranker {
       }
     }
     const out: Candidate[] = [];
-    for (let i = 0; i < size; i++) out.push({ slot: heap[i]!, score: score[heap[i]!]!, mask: mask[heap[i]!]! });
+    for (let i = 0; i < size; i++) out.push({ slot: heap[i]!, score: acc[heap[i]! << 1]!, mask: acc[(heap[i]! << 1) + 1]! });
     return out.sort((a, b) => compareCandidates(a, b, recency, idOf));
   }
 }
@@ -256,7 +254,8 @@ export class Ranker {
 
 /** Live, not expired, and allowed by the filter (asked once per slot, answer kept). */
 function passes(w: Walk, slot: number): boolean {
-  if (w.alive[slot] === 0 || w.expires[slot]! <= w.now) return false;
+  const m = w.meta[slot]!;
+  if ((m & META_ALIVE) === 0 || ((m & META_EXPIRES) !== 0 && w.expires[slot]! <= w.now)) return false;
   if (w.ask === null) return true;
   let st = w.allowState[slot]!;
   if (st === 0) {
@@ -270,17 +269,18 @@ function passes(w: Walk, slot: number): boolean {
 function pseudoTf(w: Walk, packed: number, slot: number): number {
   const tb = packed & 0xffff;
   const ts = packed >>> 16;
-  let f = tb === 0 ? 0 : (W_BODY * tb) / (1 - B_BODY + w.cb * w.bodyLen[slot]!);
-  if (ts !== 0) f += (W_SCOPE * ts) / (1 - B_SCOPE + w.cs * w.scopeLen[slot]!);
+  const m = w.meta[slot]!;
+  let f = tb === 0 ? 0 : (W_BODY * tb) / (1 - B_BODY + w.cb * (m & 0xffff));
+  if (ts !== 0) f += (W_SCOPE * ts) / (1 - B_SCOPE + w.cs * ((m >>> 16) & 0xff));
   return f;
 }
 
 /** The hottest loop: one term's list added into the totals. `scale` = idf x weight x (k1 + 1). */
 function accumulate(
   w: Walk, list: Int32Array, len: number, scale: number, bit: number,
-  score: Float64Array, mask: Int32Array, touched: Int32Array, nTouched: number,
+  acc: Float64Array, touched: Int32Array, nTouched: number,
 ): number {
-  const { alive, expires, now, bodyLen, scopeLen, cb, cs, allowState, ask } = w;
+  const { meta, expires, now, cb, cs, allowState, ask } = w;
   const wb = W_BODY;
   const ws = W_SCOPE;
   const ab = 1 - B_BODY;
@@ -289,7 +289,8 @@ function accumulate(
   for (let i = 0; i < len; i++) {
     const e = list[i]!;
     const slot = e & 0xffffff; // posting layout: see postings.ts
-    if (alive[slot] === 0 || expires[slot]! <= now) continue;
+    const md = meta[slot]!;
+    if ((md & 0x1000000) === 0 || ((md & 0x2000000) !== 0 && expires[slot]! <= now)) continue; // META_ALIVE, META_EXPIRES
     if (ask !== null) {
       let st = allowState[slot]!;
       if (st === 0) {
@@ -300,12 +301,13 @@ function accumulate(
     }
     const tb = (e >>> 24) & 31;
     const ts = e >>> 29;
-    let f = tb === 0 ? 0 : (wb * tb) / (ab + cb * bodyLen[slot]!);
-    if (ts !== 0) f += (ws * ts) / (as + cs * scopeLen[slot]!);
-    const m = mask[slot]!;
+    let f = tb === 0 ? 0 : (wb * tb) / (ab + cb * (md & 0xffff));
+    if (ts !== 0) f += (ws * ts) / (as + cs * ((md >>> 16) & 0xff));
+    const at = slot << 1;
+    const m = acc[at + 1]!;
     if (m === 0) touched[nTouched++] = slot;
-    score[slot] = score[slot]! + (scale * f) / (k1 + f);
-    mask[slot] = m | bit;
+    acc[at] = acc[at]! + (scale * f) / (k1 + f);
+    acc[at + 1] = m | bit;
   }
   return nTouched;
 }
@@ -315,7 +317,7 @@ function accumulateBest(
   w: Walk, list: Int32Array, len: number, scale: number,
   best: Float64Array, termTouched: Int32Array, nTerm: number,
 ): number {
-  const { alive, expires, now, bodyLen, scopeLen, cb, cs, allowState, ask } = w;
+  const { meta, expires, now, cb, cs, allowState, ask } = w;
   const wb = W_BODY;
   const ws = W_SCOPE;
   const ab = 1 - B_BODY;
@@ -324,7 +326,8 @@ function accumulateBest(
   for (let i = 0; i < len; i++) {
     const e = list[i]!;
     const slot = e & 0xffffff; // posting layout: see postings.ts
-    if (alive[slot] === 0 || expires[slot]! <= now) continue;
+    const md = meta[slot]!;
+    if ((md & 0x1000000) === 0 || ((md & 0x2000000) !== 0 && expires[slot]! <= now)) continue; // META_ALIVE, META_EXPIRES
     if (ask !== null) {
       let st = allowState[slot]!;
       if (st === 0) {
@@ -335,8 +338,8 @@ function accumulateBest(
     }
     const tb = (e >>> 24) & 31;
     const ts = e >>> 29;
-    let f = tb === 0 ? 0 : (wb * tb) / (ab + cb * bodyLen[slot]!);
-    if (ts !== 0) f += (ws * ts) / (as + cs * scopeLen[slot]!);
+    let f = tb === 0 ? 0 : (wb * tb) / (ab + cb * (md & 0xffff));
+    if (ts !== 0) f += (ws * ts) / (as + cs * ((md >>> 16) & 0xff));
     const s = (scale * f) / (k1 + f);
     const b = best[slot]!;
     if (b === 0) termTouched[nTerm++] = slot;
