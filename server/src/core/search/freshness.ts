@@ -103,13 +103,12 @@ export class Freshness {
     for (const d of [this.store.dir, this.store.tombDir]) {
       const m = mtimeOf(d);
       if (m === this.dirMtime.get(d)) continue;
-      if (now - this.lastDiff < DIR_DIFF_INTERVAL_MS) {
-        // Diffed recently: let the watcher's queued events in first (one turn of the event
-        // loop), and leave the mtime unseen so a later check diffs if the watcher stays quiet.
-        if (!yielded) await new Promise<void>((r) => setImmediate(r));
-        yielded = true;
-        continue;
-      }
+      // Something changed in there. Let the watcher's queued events in first (one turn of the
+      // event loop): a file replaced in place keeps its name, so only the watcher names it.
+      if (!yielded) await new Promise<void>((r) => setImmediate(r));
+      yielded = true;
+      // Diffed recently: leave the mtime unseen, so a later check diffs if the watcher is quiet.
+      if (now - this.lastDiff < DIR_DIFF_INTERVAL_MS) continue;
       this.dirMtime.set(d, m); // before the readdir: a change during it shows up next time
       this.lastDiff = now;
       this.diffDir(d);
