@@ -24,6 +24,22 @@ export function tombstonedMessage(t: StoredMemory): string {
   return `memory ${t.id} was removed on ${t.removed?.slice(0, 10)} (reason: ${JSON.stringify(t.removed_reason ?? '')}); memory_restore brings it back`;
 }
 
+/**
+ * Makes "no memory with id" mean there is none. The view can miss a memory for an instant while
+ * another process moves its file between the store and .tombstones/ (remove, restore): the
+ * watcher may have reported one half of the move and not yet the other. Every move holds the
+ * store lock, so a rescan under the lock sees each file in exactly one place. Costs a lock and a
+ * rescan only when a well-formed id is not in the view at all.
+ */
+export async function settleUnknownIds(c: Cairn, raw: readonly unknown[]): Promise<void> {
+  const unknown = raw.some((r) => {
+    if (typeof r !== 'string') return false;
+    const id = r.trim().toUpperCase();
+    return isUlid(id) && !c.store.get(id) && !c.store.getTombstone(id);
+  });
+  if (unknown) await c.store.lock.run(() => c.store.sync());
+}
+
 /** The active memory with this id, or the specific error for why there is none. */
 export function requireActive(c: Cairn, rawId: unknown, arg = 'id'): StoredMemory {
   const id = checkId(rawId, arg);

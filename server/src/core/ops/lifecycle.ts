@@ -3,7 +3,7 @@
 import type { Cairn } from '../cairn.ts';
 import { NotFoundError, ValidationError } from '../errors.ts';
 import { scopeFilterMatcher } from '../scopes.ts';
-import { checkId, checkLimit, decodeCursor, requireActive, summarize } from './common.ts';
+import { checkId, checkLimit, decodeCursor, requireActive, settleUnknownIds, summarize } from './common.ts';
 import { checkScopeFilters, newestPage } from './reading.ts';
 import { checkNote, committedShape, stripStored } from './write.ts';
 
@@ -22,6 +22,7 @@ export interface ListTombstonesInput {
 
 export async function remove(c: Cairn, input: RemoveInput) {
   await c.store.ensureFresh();
+  await settleUnknownIds(c, [input.id]);
   const target = requireActive(c, input.id);
   const reason = checkNote(input.reason, 'reason', true)!;
   const m = await c.store.modify(target.id, (cur) => {
@@ -35,6 +36,7 @@ export async function remove(c: Cairn, input: RemoveInput) {
 export async function restore(c: Cairn, input: RestoreInput) {
   await c.store.ensureFresh();
   const id = checkId(input.id);
+  await settleUnknownIds(c, [id]);
   if (c.store.get(id)) throw new ValidationError(`memory ${id} is not removed: only tombstoned memories can be restored`);
   if (!c.store.getTombstone(id)) throw new NotFoundError(`no removed memory with id ${id}`);
   const m = await c.store.modify(id, (cur) => {

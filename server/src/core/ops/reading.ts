@@ -6,7 +6,7 @@ import { scopeFilterMatcher, validateScopeFilter } from '../scopes.ts';
 import type { StoredMemory } from '../types.ts';
 import {
   MAX_IDS_PER_CALL, checkId, checkLimit, decodeCursor, encodeCursor, hitFields, inCallerRepo, isExpired,
-  isVisible, requireActive, summarize, tombstonedMessage,
+  isVisible, requireActive, settleUnknownIds, summarize, tombstonedMessage,
 } from './common.ts';
 import { curationPending } from './curation.ts';
 
@@ -41,6 +41,7 @@ export async function fullRecords(c: Cairn, mems: StoredMemory[]) {
 
 export async function show(c: Cairn, input: ShowInput) {
   await c.store.ensureFresh();
+  await settleUnknownIds(c, [input.id, ...(Array.isArray(input.ids) ? input.ids.slice(0, MAX_IDS_PER_CALL) : [])]);
   const hasId = input.id !== undefined && input.id !== null;
   const hasIds = input.ids !== undefined && input.ids !== null;
   if (hasId === hasIds) throw new ValidationError('pass exactly one of id (one memory) or ids (up to 10)');

@@ -8,7 +8,7 @@ import { captureOrigin } from '../origin.ts';
 import { MAX_SCOPES, scopeAllowed, validateScope } from '../scopes.ts';
 import { CATEGORIES, CONFIDENCES, SOURCES, type Category, type Confidence, type MemoryRecord, type Source, type StoredMemory } from '../types.ts';
 import { runWriteGates, checkUpdateContent, type Related } from '../trust/gates.ts';
-import { requireActive } from './common.ts';
+import { requireActive, settleUnknownIds } from './common.ts';
 
 export const MAX_NOTE_CHARS = 2000;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -190,6 +190,7 @@ export async function write(c: Cairn, input: WriteInput) {
 
 export async function update(c: Cairn, input: UpdateInput) {
   await c.store.ensureFresh();
+  await settleUnknownIds(c, [input.id]);
   const target = requireActive(c, input.id);
   const has = (k: keyof UpdateInput) => input[k] !== undefined;
   if (!has('content') && !has('scopes') && !has('confidence') && !has('expires')) {
@@ -220,6 +221,7 @@ export async function update(c: Cairn, input: UpdateInput) {
 
 export async function verify(c: Cairn, input: VerifyInput) {
   await c.store.ensureFresh();
+  await settleUnknownIds(c, [input.id]);
   const target = requireActive(c, input.id);
   const note = checkNote(input.note, 'note', false);
   const m = await c.store.modify(target.id, (cur) => {
