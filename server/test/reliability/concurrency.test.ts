@@ -261,3 +261,48 @@ async function worker(w: number, p: Proc, rng: Rng, ledger: Ledger, shared: stri
     }
   }
 }
+
+// A remove or restore moves the file between the store and .tombstones/; another process's view
+// may see one half of the move before the other. Whatever it sees, a memory that exists the whole
+// time must never be answered with "no memory with id" (that message means there is none).
+test('an id moving between the store and .tombstones/ is never reported as unknown by another server', { timeout: 120_000 }, async (t) => {
+  const root = tempDir('cairn-move-');
+  const store = join(root, 'store');
+  const procs: Proc[] = [];
+  try {
+    procs.push(...(await Promise.all([0, 1, 2].map(() => spawnServer({ store, cwd: root })))));
+    const [mover, a, b] = procs as [Proc, Proc, Proc];
+    const ids: string[] = [];
+    for (let i = 0; i < 4; i++) ids.push((await mover.ok('memory_write', { content: `Moving target ${i} rides the ${token(i)} shuttle between folders.`, scopes: ['move'], force: true })).id);
+    let stop = false;
+    let moves = 0;
+    const wrong: string[] = [];
+    const moving = (async () => {
+      for (let i = 0; i < 120 * SOAK; i++) {
+        const id = ids[i % ids.length]!;
+        await mover.ok('memory_remove', { id, reason: 'moving' });
+        await mover.ok('memory_restore', { id });
+        moves += 2;
+      }
+      stop = true;
+    })();
+    const reader = async (p: Proc) => {
+      let calls = 0;
+      while (!stop) {
+        const id = ids[calls++ % ids.length]!;
+        for (const [name, args] of [['memory_show', { id }], ['memory_verify', { id }], ['memory_show', { ids }], ['memory_update', { id, confidence: 'high' }]] as const) {
+          const r = await p.call(name, args);
+          const text = r.isError ? textOf(r) : JSON.stringify((r.structuredContent as any).missing ?? []);
+          if (/no memory with id/.test(text)) wrong.push(`${name}: ${text.slice(0, 160)}`);
+        }
+      }
+      return calls;
+    };
+    const [, ca, cb] = await Promise.all([moving, reader(a), reader(b)]);
+    assert.deepEqual(wrong.slice(0, 5), [], `${wrong.length} answers called an existing memory unknown`);
+    t.diagnostic(`${moves} moves while two servers made ${(ca + cb) * 4} calls on the moving ids`);
+  } finally {
+    await Promise.all(procs.map((p) => p.close()));
+    removeDir(root);
+  }
+});
