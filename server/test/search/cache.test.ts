@@ -103,6 +103,15 @@ test('missing, truncated, corrupt or foreign caches are rejected with a reason, 
   }
 });
 
+test('a flipped byte anywhere in the file (header, padding, payload) is detected', async () => {
+  const good = await encodeCache(snapshotOf(RECORDS));
+  for (let at = 0; at < good.length; at += 3) {
+    const bad = Buffer.from(good);
+    bad[at]! ^= 0x41;
+    assert.throws(() => decodeCache(bad), Error, `byte ${at} of ${good.length}`);
+  }
+});
+
 test('a structurally bad forward list is refused by the index (the caller rebuilds)', () => {
   const c = snapshotOf(RECORDS);
   const bad = c.entries.map((e) => ({ doc: c.records[e.record]!, fwd: Int32Array.from([5, 1, 2, 1]), bodyLen: e.bodyLen, scopeLen: e.scopeLen }));

@@ -2,12 +2,13 @@
 // loses nothing, and any doubt about it (missing, truncated, bad checksum, other format or
 // tokenizer version, malformed entries) means "no cache", never a partially trusted one.
 //
-// Layout: a HEADER_SLOT-byte header region — magic "CAIRNIDX", u32 LE header length, header JSON,
-// space padding — then the payload: the records as lines of JSON arrays of rows (columnar: the
+// Layout: a HEADER_SLOT-byte header region — magic "CAIRNIDX", 40 hex digits of SHA-1, u32 LE
+// header length, header JSON, space padding — then the payload: the records as lines of JSON arrays of rows (columnar: the
 // keys are in the header), the
 // vocabulary as '\n'-joined UTF-8, zero padding to a 4-byte boundary, then Int32 LE entries:
 // record index, body length, scope length, forward-list length n, then n ints. The header
-// carries the section sizes and the SHA-1 of the payload.
+// carries the section sizes. The SHA-1 covers every byte after itself: the payload, then the
+// rest of the header region (hashed in that order, since the header is written last).
 //
 // Writing streams the payload in chunks and can pause between them, so a live server keeps
 // answering while a big store's cache is written; the header is filled in last, then the file is
@@ -21,8 +22,11 @@ import { TOKENIZER_VERSION } from './tokenize.ts';
 export const CACHE_DIR = '.cache';
 export const CACHE_FILE = 'search-index.bin';
 const MAGIC = Buffer.from('CAIRNIDX', 'latin1');
-const FORMAT = 3;
+const FORMAT = 4;
 const HEADER_SLOT = 4096;
+const SHA_AT = 8;
+const LEN_AT = 48;
+const JSON_AT = 52;
 /** Records (or index entries) encoded between two pauses. */
 const CHUNK = 2000;
 
@@ -48,7 +52,6 @@ interface Header {
   recordsBytes: number;
   termsBytes: number;
   ints: number;
-  sha1: string;
 }
 
 export function cachePath(storeDir: string): string {
@@ -113,13 +116,14 @@ function* payloadParts<R extends object>(c: CacheContent<R>, keys: string[]): Ge
   }
 }
 
+/** The header region with its checksum field blank; `seal` fills the checksum in. */
 function headerBytes(h: Header): Buffer {
   const json = Buffer.from(JSON.stringify(h), 'utf8');
-  if (12 + json.length > HEADER_SLOT) throw new Error('cache header does not fit its slot');
+  if (JSON_AT + json.length > HEADER_SLOT) throw new Error('cache header does not fit its slot');
   const out = Buffer.alloc(HEADER_SLOT, 0x20);
   MAGIC.copy(out, 0);
-  out.writeUInt32LE(json.length, 8);
-  json.copy(out, 12);
+  out.writeUInt32LE(json.length, LEN_AT);
+  json.copy(out, JSON_AT);
   return out;
 }
 
@@ -137,7 +141,7 @@ async function encodeInto<R extends object>(c: CacheContent<R>, write: (b: Buffe
     write(buf);
     if (pause) await pause();
   }
-  return headerBytes({
+  const header = headerBytes({
     format: FORMAT,
     tokenizer: TOKENIZER_VERSION,
     stemmer: STEMMER_VERSION,
@@ -145,8 +149,10 @@ async function encodeInto<R extends object>(c: CacheContent<R>, write: (b: Buffe
     recordsBytes: size.records,
     termsBytes: size.terms,
     ints: size.ints / 4,
-    sha1: sha.digest('hex'),
   });
+  sha.update(header.subarray(LEN_AT));
+  header.write(sha.digest('hex'), SHA_AT, 'latin1');
+  return header;
 }
 
 /** The whole cache file in memory (tests, small stores). */
@@ -167,14 +173,15 @@ const READ_CHUNK = 1 << 20;
  * returned; throws with the reason when the cache cannot be trusted.
  */
 function decodeFrom<R extends object>(read: ReadAt, size: number): CacheContent<R> {
-  if (size < 12) throw new Error('not a cairn index cache');
+  if (size < 8) throw new Error('not a cairn index cache');
   const head = read(0, Math.min(HEADER_SLOT, size));
   if (!head.subarray(0, 8).equals(MAGIC)) throw new Error('not a cairn index cache');
-  const hlen = head.readUInt32LE(8);
-  if (size < HEADER_SLOT || 12 + hlen > HEADER_SLOT) throw new Error('truncated header');
+  if (size < HEADER_SLOT) throw new Error('truncated header');
+  const hlen = head.readUInt32LE(LEN_AT);
+  if (JSON_AT + hlen > HEADER_SLOT) throw new Error('unreadable header');
   let h: Header;
   try {
-    h = JSON.parse(head.subarray(12, 12 + hlen).toString('utf8')) as Header;
+    h = JSON.parse(head.subarray(JSON_AT, JSON_AT + hlen).toString('utf8')) as Header;
   } catch {
     throw new Error('unreadable header');
   }
@@ -237,7 +244,8 @@ function decodeFrom<R extends object>(read: ReadAt, size: number): CacheContent<
     o += chunk.length;
     pos += chunk.length;
   }
-  if (sha.digest('hex') !== h.sha1) throw new Error('checksum mismatch');
+  sha.update(head.subarray(LEN_AT));
+  if (sha.digest('hex') !== head.subarray(SHA_AT, LEN_AT).toString('latin1')) throw new Error('checksum mismatch');
   if (!isLittleEndian()) bytes.swap32();
 
   const entries: CacheEntry[] = [];
