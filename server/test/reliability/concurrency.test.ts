@@ -13,7 +13,7 @@ import { Ledger, finalCandidates } from './history.ts';
 
 const SERVERS = 8;
 const OPS = 200 * SOAK;
-const SHARED = 16;
+const SHARED = 6;
 const LABELS = ['lbl-a', 'lbl-b', 'lbl-c', 'lbl-d'];
 
 let tokens = 0;
