@@ -4,11 +4,10 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { Cairn } from '../../src/core/cairn.ts';
 import { StoreLock } from '../../src/core/lock.ts';
 import { removeDir, tempDir } from '../helpers/env.ts';
-import { startServer } from '../helpers/mcp.ts';
+import { startServer, type Session } from '../helpers/mcp.ts';
 
 test('the lock serializes read-modify-write across processes: no lost increments', async () => {
   const dir = tempDir();
@@ -50,9 +49,12 @@ test('a lock left by a killed process is broken, not waited on forever', async (
 test('two server processes updating one memory never lose each other\'s change', async () => {
   const root = tempDir();
   const store = join(root, 'store');
+  const servers: Session[] = [];
   try {
     const a = await startServer({ store, cwd: root });
+    servers.push(a);
     const b = await startServer({ store, cwd: root });
+    servers.push(b);
     const w = await a.call('memory_write', { content: 'Shared memory touched by two servers.', scopes: ['shared'] });
     const confidences = ['low', 'high', 'medium', 'high', 'low', 'medium', 'high'];
     const scopeSets = [['shared', 'x1'], ['shared', 'x2'], ['shared', 'x3'], ['shared', 'x4'], ['shared', 'x5'], ['shared', 'x6'], ['shared', 'final']];
@@ -68,11 +70,10 @@ test('two server processes updating one memory never lose each other\'s change',
     assert.equal([...c.store.active()].length, 6);
     assert.deepEqual(c.store.skipped(), []);
     await c.close();
-    await a.close();
-    await b.close();
   } finally {
+    // Always stop the servers: a child left running would keep the test process alive forever.
+    await Promise.all(servers.map((x) => x.close()));
     removeDir(root);
   }
 });
 
-void fileURLToPath;

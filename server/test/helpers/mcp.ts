@@ -4,6 +4,14 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { fileURLToPath } from 'node:url';
 import { spawnSync } from 'node:child_process';
+import { after } from 'node:test';
+
+// Every server a test file starts is closed when the file's tests are done, even when a test
+// failed before its own cleanup: a child left running keeps the test process alive forever.
+const open = new Set<Session>();
+after(async () => {
+  await Promise.all([...open].map((s) => s.close()));
+});
 
 export const BUNDLE = fileURLToPath(new URL('../../dist/cairn.mjs', import.meta.url));
 
@@ -34,7 +42,7 @@ export async function startServer(opts: StartOptions): Promise<Session> {
   const client = new Client({ name: 'cairn-test', version: '0.0.0' });
   await client.connect(transport);
   const raw = (name: string, args: Record<string, unknown> = {}) => client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
-  return {
+  const session: Session = {
     client,
     stderr: () => err,
     raw,
@@ -48,8 +56,13 @@ export async function startServer(opts: StartOptions): Promise<Session> {
       if (!r.isError) throw new Error(`${name} was expected to fail but returned ${JSON.stringify(r.structuredContent)}`);
       return (r.content[0] as { text: string }).text;
     },
-    close: () => client.close(),
+    close: async () => {
+      open.delete(session);
+      await client.close();
+    },
   };
+  open.add(session);
+  return session;
 }
 
 /** Runs the bundle as the CLI. */
