@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { termSet, tokenize } from '../../src/core/search/tokenize.ts';
+import { tokenize } from '../../src/core/search/tokenize.ts';
 import { stem } from '../../src/core/search/stem.ts';
 import { isStopword } from '../../src/core/search/stopwords.ts';
 import { queryWords } from '../../src/core/search/query.ts';
@@ -92,8 +92,4 @@ test('query words: stopwords and repeats dropped, order kept, identifiers split'
   assert.deepEqual(queryWords('How do I restore the DB backups? backup!').map((w) => w.surface), ['restore', 'db', 'backups']);
   assert.deepEqual(queryWords('requestId header').map((w) => w.term), ['request', 'id', 'header']);
   assert.deepEqual(queryWords('what is it'), []);
-});
-
-test('termSet expands parts and drops stopwords (what dedup compares)', () => {
-  assert.deepEqual([...termSet('The pg-dump runs')].sort(), ['dump', 'pg', 'pgdump', 'run']);
 });

@@ -209,22 +209,3 @@ export function tokenize(text: string): Token[] {
   });
   return out;
 }
-
-/** Index terms of a text with their counts, stopwords left out; `length` counts positional tokens. */
-export function termCounts(text: string): { counts: Map<string, number>; length: number } {
-  const counts = new Map<string, number>();
-  const length = scanTokens(text, (term, _s, _p, _a, _b, _w, stop) => {
-    if (!stop) counts.set(term, (counts.get(term) ?? 0) + 1);
-  });
-  return { counts, length };
-}
-
-/**
- * The set of distinct content terms of a text (stopwords out, compound parts expanded, wholes
- * kept): what near-duplicate checks compare with Jaccard.
- */
-export function termSet(text: string): Set<string> {
-  const s = new Set<string>();
-  for (const t of tokenize(text)) if (!t.stop) s.add(t.term);
-  return s;
-}
