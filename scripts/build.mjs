@@ -20,8 +20,19 @@ await build({
   logLevel: 'warning',
   define: { __CAIRN_VERSION__: JSON.stringify(pkg.version) },
   banner: {
-    // The bundle inlines CommonJS dependencies (gray-matter, picomatch) that call require().
-    js: "#!/usr/bin/env node\nimport { createRequire as __cairnCreateRequire } from 'node:module';\nconst require = __cairnCreateRequire(import.meta.url);",
+    // The bundle inlines CommonJS dependencies (gray-matter, js-yaml) that call require() at run
+    // time. Only Node's own modules may be loaded that way: js-yaml probes for an optional
+    // `esprima`, which would otherwise be resolved from whatever node_modules sits above the
+    // bundle and run inside the server.
+    js: [
+      '#!/usr/bin/env node',
+      "import { createRequire as __cairnCreateRequire, isBuiltin as __cairnIsBuiltin } from 'node:module';",
+      'const __cairnRequire = __cairnCreateRequire(import.meta.url);',
+      'const require = (id) => {',
+      '  if (!__cairnIsBuiltin(id)) throw new Error(`cairn loads no module from outside its bundle (asked for ${id})`);',
+      '  return __cairnRequire(id);',
+      '};',
+    ].join('\n'),
   },
 });
 chmodSync('server/dist/cairn.mjs', 0o755);
