@@ -40,7 +40,7 @@ export function createServer(cairn: Cairn, tools: ToolDef[] = allTools): Server 
       return errorResult(`unknown tool ${JSON.stringify(name)}: cairn's tools are ${[...byName.keys()].join(', ')}`);
     }
     const parsed = tool.input.safeParse(req.params.arguments ?? {});
-    if (!parsed.success) return errorResult(describeIssues(tool.name, parsed.error.issues, req.params.arguments));
+    if (!parsed.success) return errorResult(describeIssues(tool, parsed.error.issues, req.params.arguments));
     try {
       const out = (await tool.run(cairn, parsed.data)) as Record<string, unknown>;
       return { content: [{ type: 'text', text: JSON.stringify(out) }], structuredContent: out };

@@ -48,8 +48,8 @@ function relax(node: unknown): void {
   for (const v of Object.values(o)) relax(v);
 }
 
-/** One sentence per bad argument, naming it and what is accepted. */
-export function describeIssues(tool: string, issues: readonly z.core.$ZodIssue[], args: unknown): string {
+/** One clause per bad argument, naming it and what is accepted (the caller knows which tool it called). */
+export function describeIssues(tool: { name: string; input: z.ZodObject }, issues: readonly z.core.$ZodIssue[], args: unknown): string {
   const parts = issues.slice(0, 5).map((i) => {
     const where = i.path.length ? i.path.map((p) => (typeof p === 'number' ? `[${p}]` : String(p))).join('.').replace(/\.\[/g, '[') : '';
     switch (i.code) {
@@ -57,16 +57,27 @@ export function describeIssues(tool: string, issues: readonly z.core.$ZodIssue[]
         // Bounded: a call with thousands of made-up keys (or one huge key) must still get one sentence back.
         const shown = i.keys.slice(0, 5).map((k) => JSON.stringify(k.length > 40 ? `${k.slice(0, 40)}...` : k));
         const more = i.keys.length > 5 ? ` and ${i.keys.length - 5} more` : '';
-        return `unknown argument${i.keys.length > 1 ? 's' : ''} ${shown.join(', ')}${more}${where ? ` in ${where}` : ''}`;
+        const takes = where ? '' : `: it takes ${Object.keys(tool.input.shape).join(', ')}`;
+        return `unknown argument${i.keys.length > 1 ? 's' : ''} ${shown.join(', ')}${more}${where ? ` in ${where}` : ''} for ${tool.name}${takes}`;
       }
       case 'invalid_type':
         return `${where || 'arguments'}: expected ${i.expected === 'int' ? 'a whole number' : i.expected}, ${valueAt(args, i.path) === undefined ? 'but it is missing' : `got ${kindOf(valueAt(args, i.path))}`}`;
+      case 'too_big':
+      case 'too_small': {
+        // Same wording as the core's own limit errors: the argument, its size, the limit.
+        const v = valueAt(args, i.path);
+        const bound = i.code === 'too_big' ? `at most ${i.maximum}` : `at least ${i.minimum}`;
+        if (typeof v === 'string') return `${where} is ${v.length} characters: ${bound}`;
+        if (Array.isArray(v)) return `${where} has ${v.length} entries: ${bound}`;
+        if (typeof v === 'number') return `${where} is ${v}: ${bound}`;
+        return `${where || 'arguments'}: ${i.message}`;
+      }
       default:
         return `${where || 'arguments'}: ${i.message}`;
     }
   });
   const more = issues.length > 5 ? `; and ${issues.length - 5} more` : '';
-  return `invalid arguments for ${tool}: ${parts.join('; ')}${more}`;
+  return `${parts.join('; ')}${more}`;
 }
 
 function valueAt(v: unknown, path: readonly PropertyKey[]): unknown {

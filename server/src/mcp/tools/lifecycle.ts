@@ -1,13 +1,13 @@
 // Lifecycle tools: memory_remove, memory_restore, memory_list_tombstones.
 import { z } from 'zod';
 import { DESTRUCTIVE, READ_ONLY, WRITES, defineTool } from '../tool.ts';
-import { committed, cursor, id, scopeFilters } from '../schemas.ts';
+import { committed, cursor, id, noteArg, scopeFilters } from '../schemas.ts';
 
 const remove = defineTool({
   name: 'memory_remove',
   title: 'Remove a memory',
   description: 'Tombstone a wrong or obsolete memory with a reason. Restorable with memory_restore; the tombstone also stops the same fact from being written again unnoticed. For a changed fact, prefer memory_update; for a memory merely irrelevant to this task, record `ignored` with memory_record_use instead. Ask before removing something the user stated.',
-  input: z.strictObject({ id, reason: z.string().max(5000).describe('Why it is wrong or obsolete (required)') }),
+  input: z.strictObject({ id, reason: noteArg.describe('Why it is wrong or obsolete (required)') }),
   output: z.object({ removed: z.string(), tombstone: z.string() }),
   annotations: DESTRUCTIVE,
   run: (c, a) => c.remove(a),

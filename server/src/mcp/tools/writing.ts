@@ -1,7 +1,7 @@
 // Writing tools: memory_write, memory_write_confirm, memory_write_cancel, memory_update, memory_verify.
 import { z } from 'zod';
 import { IDEMPOTENT_WRITE, WRITES, defineTool } from '../tool.ts';
-import { committed, id } from '../schemas.ts';
+import { committed, id, noteArg, scopesArg } from '../schemas.ts';
 
 const statusShape = z
   .object({
@@ -19,7 +19,7 @@ const write = defineTool({
     'Reuse existing scopes (memory_scope_overview); projects:<repo> for repo facts; one call per fact.',
   input: z.strictObject({
     content: z.string().max(1_000_000).describe('The fact, in one or a few sentences, self-contained'),
-    scopes: z.array(z.string().max(200)).max(64).describe('At least one lowercase scope, e.g. ["projects:foo", "tools"]; ":" nests'),
+    scopes: scopesArg.describe('At least one lowercase scope, e.g. ["projects:foo", "tools"]; ":" nests'),
     confidence: z.enum(['low', 'medium', 'high']).optional().describe('default medium'),
     source: z.enum(['explicit-statement', 'inferred', 'user-correction']).optional().describe('default explicit-statement'),
     category: z.enum(['fact', 'user-inference']).optional().describe('user-inference for claims about the user (always goes pending); default fact'),
@@ -59,7 +59,7 @@ const update = defineTool({
   input: z.strictObject({
     id,
     content: z.string().max(1_000_000).optional(),
-    scopes: z.array(z.string().max(200)).max(64).optional().describe('Replaces the scopes'),
+    scopes: scopesArg.optional().describe('Replaces the scopes'),
     confidence: z.enum(['low', 'medium', 'high']).optional(),
     expires: z.string().max(40).nullable().optional().describe('ISO date; null clears it'),
   }),
@@ -72,7 +72,7 @@ const verify = defineTool({
   name: 'memory_verify',
   title: 'Mark a memory verified',
   description: 'Record that you checked a memory against reality and it still holds: the path exists, the command works, the user confirmed. Being used is not verification. Resets staleness; does not bump updated.',
-  input: z.strictObject({ id, note: z.string().max(5000).optional().describe('What you checked') }),
+  input: z.strictObject({ id, note: noteArg.optional().describe('What you checked') }),
   output: z.object({ verified: z.string(), last_verified_at: z.string(), updated: z.string() }),
   annotations: IDEMPOTENT_WRITE,
   run: (c, a) => c.verify(a),
