@@ -1,6 +1,6 @@
 // Durable file primitives. Invariant: a crash at any instant leaves either the old or the new
 // file, never a torn one (format.md "Every write is atomic").
-import { promises as fsp, constants } from 'node:fs';
+import { promises as fsp, constants, lstatSync, mkdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 
@@ -32,6 +32,27 @@ export async function fsyncDir(dir: string): Promise<void> {
 
 export async function ensureDir(dir: string): Promise<void> {
   await fsp.mkdir(dir, { recursive: true, mode: DIR_MODE });
+}
+
+/**
+ * A directory cairn owns inside the store (.tombstones, .cache, .pending), created 0700 if
+ * missing. Invariant: nothing cairn writes may land outside the store, so a symlink (or a file)
+ * in that place is refused rather than followed.
+ */
+export function ensureOwnDirSync(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: DIR_MODE });
+  if (!lstatSync(dir).isDirectory()) {
+    throw new Error(`${dir} is not a real directory (a symbolic link or a file); cairn does not follow links out of the store, so replace it with a directory`);
+  }
+}
+
+/** true when `dir` exists and is a real directory (not a symlink): safe to read or clean. */
+export function isOwnDirSync(dir: string): boolean {
+  try {
+    return lstatSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /** temp file (0600) + fsync + rename over the target + fsync of the directory. */

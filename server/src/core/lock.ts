@@ -12,18 +12,10 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { LockTimeoutError } from './errors.ts';
 import { FILE_MODE, ensureDir } from './fsatomic.ts';
+import { pidAlive } from './pid.ts';
 
 const STALE_MS = 30_000;
 const HOST = hostname();
-
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

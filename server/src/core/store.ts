@@ -14,6 +14,7 @@ import { StoreLock } from './lock.ts';
 import { fileNameFor, parseMemoryText, serializeMemory } from './memfile.ts';
 import type { MemoryRecord, SkippedFile, StoredMemory } from './types.ts';
 import { ConflictError, NotFoundError } from './errors.ts';
+import { pidAlive } from './pid.ts';
 
 export type StoreChange =
   | { kind: 'upsert'; mem: StoredMemory; prev?: StoredMemory }
@@ -47,15 +48,6 @@ function derivedId(file: string, created: string): string {
 function pidOfTemp(name: string): number {
   const m = /\.(\d+)\.[0-9a-f]{8}\.tmp$/.exec(name);
   return m ? Number(m[1]) : 0;
-}
-
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 export class Store {

@@ -13,6 +13,7 @@ import {
   closeSync,
   fsyncSync,
   openSync,
+  lstatSync,
   readFileSync,
   readdirSync,
   renameSync,
@@ -153,6 +154,14 @@ export function listLogFiles(dir: string): LogFile[] {
   } catch {
     return [];
   }
+  // Only regular files: a symlinked log would be read (or compressed) from outside the store.
+  names = names.filter((n) => {
+    try {
+      return lstatSync(join(dir, n)).isFile();
+    } catch {
+      return false;
+    }
+  });
   const present = new Set(names);
   const archives: { name: string; stamp: string; n: number }[] = [];
   for (const name of names) {

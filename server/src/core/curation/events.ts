@@ -129,7 +129,8 @@ export class EventLog {
   /** One open(O_APPEND) + one write per line; returns the file size after the write. */
   private writeLine(line: string): number {
     const buf = Buffer.from(line, 'utf8');
-    const fd = openSync(this.file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT, 0o600);
+    // O_NOFOLLOW: a symlinked log is refused (ELOOP), never appended to outside the store.
+    const fd = openSync(this.file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o600);
     try {
       const written = writeSync(fd, buf, 0, buf.length);
       if (written !== buf.length) {

@@ -14,10 +14,12 @@
 // answering while a big store's cache is written; the header is filled in last, then the file is
 // fsynced and renamed into place (atomic: readers see the old file or the new one).
 import { createHash } from 'node:crypto';
-import { closeSync, fstatSync, fsyncSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, fsyncSync, openSync, readdirSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { STEMMER_VERSION } from './stem.ts';
 import { TOKENIZER_VERSION } from './tokenize.ts';
+import { pidAlive } from '../pid.ts';
+import { ensureOwnDirSync, isOwnDirSync } from '../fsatomic.ts';
 
 export const CACHE_DIR = '.cache';
 export const CACHE_FILE = 'search-index.bin';
@@ -270,9 +272,11 @@ export function decodeCache<R extends object>(buf: Buffer): CacheContent<R> {
 
 /** Reads the cache; null when absent or untrustworthy (the reason goes to `onReject`). */
 export function readCache<R extends object>(storeDir: string, onReject?: (reason: string) => void): CacheContent<R> | null {
+  // A symlinked .cache (or cache file) would be read from outside the store: not trusted.
+  if (!isOwnDirSync(join(storeDir, CACHE_DIR))) return null;
   let fd: number;
   try {
-    fd = openSync(cachePath(storeDir), 'r');
+    fd = openSync(cachePath(storeDir), constants.O_RDONLY | constants.O_NOFOLLOW);
   } catch {
     return null;
   }
@@ -296,15 +300,6 @@ export function readCache<R extends object>(storeDir: string, onReject?: (reason
   }
 }
 
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** Temp files of writers that died mid-way (killed during a save) are never used: remove them. */
 function removeDeadTemps(dir: string): void {
   let names: string[] = [];
@@ -325,7 +320,7 @@ function removeDeadTemps(dir: string): void {
  */
 export async function writeCache<R extends object>(storeDir: string, c: CacheContent<R>, pause?: () => Promise<void>): Promise<void> {
   const dir = join(storeDir, CACHE_DIR);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  ensureOwnDirSync(dir); // refuses a symlinked .cache: nothing is written outside the store
   removeDeadTemps(dir);
   const target = cachePath(storeDir);
   const tmp = `${target}.${process.pid}.${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}.tmp`;

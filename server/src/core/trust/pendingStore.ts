@@ -9,10 +9,10 @@
 // only one process can win); an expired entry is kept for a grace period so its id gives the
 // "expired" message, not "unknown", and is deleted after that.
 import { promises as fsp } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { MalformedIdError, NotFoundError, PendingExpiredError } from '../errors.ts';
-import { ensureDir, writeFileAtomic } from '../fsatomic.ts';
+import { ensureOwnDirSync, isOwnDirSync, writeFileAtomic } from '../fsatomic.ts';
 import { newId } from '../ids.ts';
 import type { ValidWrite } from '../ops/write.ts';
 
@@ -55,11 +55,13 @@ const fileOf = (dir: string, id: string) => join(dir, `${id}.json`);
 
 export async function savePending(storeDir: string, entry: PendingEntry): Promise<void> {
   const dir = pendingDir(storeDir);
-  await ensureDir(dir);
+  ensureOwnDirSync(dir);
   await writeFileAtomic(fileOf(dir, entry.pending_id), `${JSON.stringify(entry, null, 2)}\n`);
 }
 
 async function readEntry(file: string): Promise<PendingEntry | null> {
+  // Never read through a symlinked .pending (it would read outside the store).
+  if (!isOwnDirSync(dirname(file))) return null;
   let text: string;
   try {
     text = await fsp.readFile(file, 'utf8');
@@ -135,6 +137,7 @@ export async function dropPending(storeDir: string, id: string, now: Date): Prom
 /** Deletes entries expired for longer than the grace period, and claims abandoned by a crash. */
 export async function sweepPending(storeDir: string, now: Date): Promise<void> {
   const dir = pendingDir(storeDir);
+  if (!isOwnDirSync(dir)) return; // never clean through a symlink
   let names: string[];
   try {
     names = await fsp.readdir(dir);
