@@ -106,8 +106,16 @@ export class StoreLock {
     let text: string;
     let mtimeMs: number;
     try {
+      const st = await fsp.lstat(this.file);
+      if (!st.isFile()) {
+        // cairn's lock is always a regular file: a symlink (dangling or not) or anything else
+        // there is not a holder, and is never followed out of the store. Move it aside.
+        const aside = `${this.file}.stale.${process.pid}.${Date.now()}`;
+        await fsp.rename(this.file, aside).then(() => fsp.rm(aside, { force: true, recursive: true }), () => {});
+        return;
+      }
+      mtimeMs = st.mtimeMs;
       text = await fsp.readFile(this.file, 'utf8');
-      mtimeMs = (await fsp.stat(this.file)).mtimeMs;
     } catch {
       return; // released meanwhile
     }

@@ -62,7 +62,11 @@ export class Store {
   private freshness: () => Promise<void> = () => this.sync();
   private warn: (msg: string) => void;
 
-  constructor(dir: string, opts: { warn?: (msg: string) => void } = {}) {
+  /** Read-only inspection (doctor): never removes a dead writer's temp file. */
+  private readonly readOnly: boolean;
+
+  constructor(dir: string, opts: { warn?: (msg: string) => void; readOnly?: boolean } = {}) {
+    this.readOnly = opts.readOnly ?? false;
     this.dir = dir;
     this.tombDir = join(dir, '.tombstones');
     this.lock = new StoreLock(dir);
@@ -114,7 +118,7 @@ export class Store {
   async load(seed?: Iterable<StoredMemory>): Promise<void> {
     const seeded = new Map<string, StoredMemory>();
     if (seed) for (const m of seed) seeded.set(m.file, m);
-    await this.reconcile(await this.listFiles(true), seeded);
+    await this.reconcile(await this.listFiles(!this.readOnly), seeded);
   }
 
   /** Full reconcile: every file is stat'ed; only changed ones are re-read. */

@@ -46,6 +46,19 @@ test('a lock left by a killed process is broken, not waited on forever', async (
   }
 });
 
+test('a symlink where the lock belongs is never followed and does not block writers', async () => {
+  const dir = tempDir();
+  try {
+    const { symlinkSync, existsSync } = await import('node:fs');
+    symlinkSync(join(dir, 'nowhere', 'lock'), join(dir, '.lock'));
+    const lock = new StoreLock(dir, 2000);
+    assert.equal(await lock.run(async () => 'entered'), 'entered');
+    assert.equal(existsSync(join(dir, 'nowhere')), false, 'nothing created through the link');
+  } finally {
+    removeDir(dir);
+  }
+});
+
 test('two server processes updating one memory never lose each other\'s change', async () => {
   const root = tempDir();
   const store = join(root, 'store');

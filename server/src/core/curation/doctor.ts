@@ -55,7 +55,7 @@ async function permissions(dir: string, skip: boolean): Promise<Check> {
 }
 
 async function files(dir: string): Promise<Check> {
-  const store = new Store(dir, { warn: () => {} });
+  const store = new Store(dir, { warn: () => {}, readOnly: true }); // doctor changes nothing
   await store.load();
   const bad = [...store.skipped(), ...store.shadowed()].map((s) => `${s.file}: ${s.reason}`);
   const count = `${store.activeCount} memories, ${[...store.tombstones()].length} tombstones`;

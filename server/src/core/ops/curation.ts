@@ -10,7 +10,7 @@ import { originRepoKey } from '../origin.ts';
 import { scopeAllowed, validateScope } from '../scopes.ts';
 import { defaultCommitDriftCache } from '../trust/commitDrift.ts';
 import type { StoredMemory } from '../types.ts';
-import { checkId, checkLimit, hitFields } from './common.ts';
+import { checkId, checkLimit, hitFields, settleUnknownIds } from './common.ts';
 import { checkNote, stripStored } from './write.ts';
 
 export interface RenameScopeInput {
@@ -86,6 +86,7 @@ export async function recordUse(c: Cairn, input: RecordUseInput): Promise<{ reco
   const note = checkNote(input.note, 'note', false);
   const ids = [...new Set(raw.map((x, i) => checkId(x, `memory_ids[${i}]`)))];
   await c.store.ensureFresh();
+  await settleUnknownIds(c, ids); // a memory being moved by another process is not unknown
   // A tombstoned id is known: the memory existed when it was retrieved.
   const unknown = ids.filter((id) => !c.store.get(id) && !c.store.getTombstone(id));
   // Every id goes into the event, unknown ones too: health counts them as orphan use events.
