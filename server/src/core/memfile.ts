@@ -7,6 +7,7 @@ import matter from 'gray-matter';
 import { CATEGORIES, CONFIDENCES, SCHEMA_VERSION, SOURCES, type MemoryRecord, type Origin } from './types.ts';
 import { isUlid } from './ids.ts';
 import { SCOPE_RE } from './scopes.ts';
+import { intern, internOrNull, isPlainSafe, own, parseCanonical } from './canonical.ts';
 
 export const KNOWN_KEYS = [
   'schema_version', 'id', 'created', 'updated', 'scopes', 'confidence', 'source', 'category',
@@ -67,7 +68,12 @@ function parseOrigin(v: unknown): Origin {
   if (v === null || v === undefined) return { cwd: null, repo: null, branch: null, worktree_root: null };
   if (typeof v !== 'object' || Array.isArray(v)) throw new ParseError('origin must be a mapping');
   const o = v as Record<string, unknown>;
-  return { cwd: str(o.cwd, 'origin.cwd'), repo: str(o.repo, 'origin.repo'), branch: str(o.branch, 'origin.branch'), worktree_root: str(o.worktree_root, 'origin.worktree_root') };
+  return {
+    cwd: internOrNull(str(o.cwd, 'origin.cwd')),
+    repo: internOrNull(str(o.repo, 'origin.repo')),
+    branch: internOrNull(str(o.branch, 'origin.branch')),
+    worktree_root: internOrNull(str(o.worktree_root, 'origin.worktree_root')),
+  };
 }
 
 /** Splits raw frontmatter into top-level blocks: a key line plus its indented continuation. */
@@ -92,6 +98,14 @@ export function splitBlocks(raw: string): { key: string | null; text: string }[]
 
 export function parseMemoryText(text: string): ParsedFile {
   const src = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  // Files in cairn's own layout take the fast path; everything else the general YAML parse.
+  const fast = parseCanonical(src);
+  if (fast) return fast;
+  return parseGeneral(src);
+}
+
+/** The general path: any YAML frontmatter gray-matter accepts. */
+export function parseGeneral(src: string): ParsedFile {
   const firstLine = src.slice(0, src.indexOf('\n') === -1 ? src.length : src.indexOf('\n')).replace(/\r$/, '');
   if (firstLine !== '---') throw new ParseError('no YAML frontmatter (the file must start with a line "---")');
   let parsed: { data: Record<string, unknown>; content: string; matter: string };
@@ -119,7 +133,7 @@ export function parseMemoryText(text: string): ParsedFile {
   const scopes: string[] = [];
   for (const s of rawScopes) {
     if (typeof s !== 'string' || !SCOPE_RE.test(s)) throw new ParseError(`scope ${shown(s)} does not match ${SCOPE_RE.source}`);
-    if (!scopes.includes(s)) scopes.push(s);
+    if (!scopes.includes(s)) scopes.push(intern(s));
   }
   const created = toIso(data.created, 'created', false)!;
   const record: ParsedFile['record'] = {
@@ -133,7 +147,7 @@ export function parseMemoryText(text: string): ParsedFile {
     last_verified_at: toIso(data.last_verified_at, 'last_verified_at', true),
     expires: toIso(data.expires, 'expires', true),
     origin: parseOrigin(data.origin),
-    body: parsed.content.replace(/^\s*\n/, '').replace(/\s+$/, ''),
+    body: own(parsed.content.replace(/^\s*\n/, '').replace(/\s+$/, '')),
   };
   if (data.removed !== undefined && data.removed !== null) {
     record.removed = toIso(data.removed, 'removed', false)!;
@@ -146,14 +160,12 @@ export function parseMemoryText(text: string): ParsedFile {
   return { record, extra };
 }
 
-// A plain YAML scalar is only used when it cannot be read back as anything else.
-const PLAIN = /^[A-Za-z0-9_/.~@+][A-Za-z0-9_/.~@+:=,-]*$/;
-const RESERVED = /^(?:true|false|yes|no|on|off|null|y|n|~|[-+]?(?:\d[\d_]*)?\.?\d[\d_]*(?:e[-+]?\d+)?|0x[0-9a-f]+|0o[0-7]+|\.inf|\.nan)$/i;
-
+// A plain YAML scalar is only used when it cannot be read back as anything else (it starts with
+// a letter, `_` or `/`, so never a number, date, indicator or YAML word); otherwise JSON quoting,
+// which is a valid YAML double-quoted scalar.
 export function yamlScalar(v: string | null): string {
   if (v === null) return 'null';
-  if (PLAIN.test(v) && !RESERVED.test(v) && !v.endsWith(':')) return v;
-  return JSON.stringify(v); // a JSON string is a valid YAML double-quoted scalar
+  return isPlainSafe(v) ? v : JSON.stringify(v);
 }
 
 export function serializeMemory(rec: MemoryRecord, extra: readonly string[] = []): string {
