@@ -5,6 +5,7 @@ import { editDistance, rareScopes } from '../../src/core/curation/rareScopes.ts'
 import { markerStats } from '../../src/core/curation/usage.ts';
 import type { CairnEvent } from '../../src/core/curation/events.ts';
 import type { MemoryRecord } from '../../src/core/types.ts';
+import { testRecord } from '../helpers/records.ts';
 
 const NOW = new Date('2026-03-31T12:00:00.000Z');
 const daysAgo = (d: number) => new Date(NOW.getTime() - d * 86_400_000).toISOString();
@@ -12,21 +13,7 @@ let seq = 0;
 const id = (n: number) => `01JQ3Z8V7M2K4T6Y9B1C3D5${String(n).padStart(3, '0')}`;
 
 function mem(n: number, over: Partial<MemoryRecord> = {}): MemoryRecord {
-  const created = over.created ?? daysAgo(60);
-  return {
-    id: id(n),
-    created,
-    updated: created,
-    scopes: ['tools'],
-    confidence: 'medium',
-    source: 'explicit-statement',
-    category: 'fact',
-    last_verified_at: null,
-    expires: null,
-    origin: { cwd: null, repo: null, branch: null, worktree_root: null },
-    body: `Memory number ${n}. More text follows here.`,
-    ...over,
-  };
+  return testRecord({ id: id(n), created: daysAgo(60), scopes: ['tools'], body: `Memory number ${n}. More text follows here.`, ...over });
 }
 const ev = (ts: string, kind: string, fields: Record<string, unknown> = {}): CairnEvent => ({ ts, session: `s${seq++ % 3}`, kind, ...fields });
 const search = (ts: string, ...ids: string[]) => ev(ts, 'search', { query: 'q', hits: ids.map((i) => ({ id: i, relevance: 'high' })) });

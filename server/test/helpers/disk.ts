@@ -8,6 +8,7 @@ import { fileNameFor, parseMemoryText, serializeMemory, type ParsedFile } from '
 import { newId } from '../../src/core/ids.ts';
 import type { MemoryRecord } from '../../src/core/types.ts';
 import { isTempName } from '../../src/core/fsatomic.ts';
+import { testRecord } from './records.ts';
 
 export interface DiskRecord {
   id: string;
@@ -129,19 +130,7 @@ export function populate(store: string, n: number, body: (i: number) => string, 
   const t0 = Date.parse('2026-01-01T00:00:00.000Z');
   for (let i = 0; i < n; i++) {
     const at = new Date(t0 + i * 1000).toISOString();
-    const rec: MemoryRecord = {
-      id: newId(t0 + i * 1000),
-      created: at,
-      updated: at,
-      scopes,
-      confidence: 'medium',
-      source: 'explicit-statement',
-      category: 'fact',
-      last_verified_at: null,
-      expires: null,
-      origin: { cwd: null, repo: null, branch: null, worktree_root: null },
-      body: body(i),
-    };
+    const rec: MemoryRecord = testRecord({ id: newId(t0 + i * 1000), created: at, scopes, body: body(i) });
     writeFileSync(join(store, fileNameFor(rec)), serializeMemory(rec), { mode: 0o600 });
     out.set(rec.id, rec.body);
   }

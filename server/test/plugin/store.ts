@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
+import { fakeId } from '../helpers/records.ts';
 
 export function tempDir(prefix: string): string {
   return mkdtempSync(join(tmpdir(), `cairn-${prefix}-`));
@@ -19,19 +20,6 @@ export function gitRepo(remote: string): string {
   return dir;
 }
 
-let seq = 0;
-const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
-
-/** A valid ULID that sorts by creation order within a test run. */
-function fakeUlid(): string {
-  let n = ++seq;
-  let tail = '';
-  for (let i = 0; i < 6; i++) {
-    tail = CROCKFORD[n % 32] + tail;
-    n = Math.floor(n / 32);
-  }
-  return `01JQ3Z8V7M2K4T6Y9B1C${tail}`;
-}
 
 export interface MemSpec {
   scopes: string[];
@@ -42,7 +30,7 @@ export interface MemSpec {
 
 export function writeMemory(store: string, m: MemSpec): string {
   mkdirSync(store, { recursive: true, mode: 0o700 });
-  const id = fakeUlid();
+  const id = fakeId();
   const text = [
     '---',
     'schema_version: 1',
