@@ -55,13 +55,17 @@ export function isOwnDirSync(dir: string): boolean {
   }
 }
 
-/** temp file (0600) + fsync + rename over the target + fsync of the directory. */
-export async function writeFileAtomic(target: string, data: string | Buffer): Promise<void> {
+/**
+ * temp file + fsync + rename over the target + fsync of the directory. `mode` defaults to 0600;
+ * it is set explicitly so the umask can neither narrow nor widen it.
+ */
+export async function writeFileAtomic(target: string, data: string | Buffer, mode = FILE_MODE): Promise<void> {
   const tmp = tempPathFor(target);
   // 'wx': never follow or clobber something already at the temp name (it is random anyway).
-  const fh = await fsp.open(tmp, 'wx', FILE_MODE);
+  const fh = await fsp.open(tmp, 'wx', mode);
   try {
     await fh.writeFile(data);
+    if (mode !== FILE_MODE) await fh.chmod(mode);
     await fh.sync();
   } catch (err) {
     await fh.close().catch(() => {});

@@ -7,7 +7,7 @@ import { promises as fsp } from 'node:fs';
 import { dirname } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { ConflictError, errorMessage } from '../errors.ts';
-import { fsyncDir, tempPathFor } from '../fsatomic.ts';
+import { writeFileAtomic } from '../fsatomic.ts';
 import { SERVER_NAME, type ClientSpec, type ServerEntry } from './clients.ts';
 import { yamlDump, yamlLoad } from './yaml.ts';
 
@@ -129,25 +129,7 @@ export async function writeConfigAtomic(file: string, text: string): Promise<voi
   const target = await fsp.realpath(file).catch(() => file);
   await fsp.mkdir(dirname(target), { recursive: true, mode: 0o700 });
   const mode = await fsp.stat(target).then((s) => s.mode & 0o777, () => 0o600);
-  const tmp = tempPathFor(target);
-  const fh = await fsp.open(tmp, 'wx', mode);
-  try {
-    await fh.writeFile(text);
-    await fh.chmod(mode); // the umask must not narrow or widen what the file had
-    await fh.sync();
-  } catch (err) {
-    await fh.close().catch(() => {});
-    await fsp.rm(tmp, { force: true });
-    throw err;
-  }
-  await fh.close();
-  try {
-    await fsp.rename(tmp, target);
-  } catch (err) {
-    await fsp.rm(tmp, { force: true });
-    throw err;
-  }
-  await fsyncDir(dirname(target));
+  await writeFileAtomic(target, text, mode);
 }
 
 export interface Registration {
