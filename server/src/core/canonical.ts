@@ -6,7 +6,7 @@
 // returns; anything else — a hand edit, a comment, an unknown key, CRLF, an odd scalar — returns
 // null and goes to the general path. server/test/core/canonical.test.ts checks the equality on
 // generated records, including the awkward ones.
-import { CATEGORIES, CONFIDENCES, SOURCES, type Category, type Confidence, type MemoryRecord, type Source } from './types.ts';
+import { CATEGORIES, CONFIDENCES, SOURCES, type MemoryRecord } from './types.ts';
 import { isUlid } from './ids.ts';
 import { SCOPE_RE } from './scopes.ts';
 
@@ -44,7 +44,15 @@ function time(v: string, nullable: boolean): string | null | undefined {
   if (v === 'null') return nullable ? null : undefined;
   if (!ISO.test(v)) return undefined;
   const d = new Date(v);
-  return !Number.isNaN(d.getTime()) && d.toISOString() === v ? v : undefined;
+  // The fresh toISOString() result, never `v`: a slice of the file text would keep the whole
+  // text alive for as long as the record lives (~650 bytes per memory).
+  const iso = Number.isNaN(d.getTime()) ? '' : d.toISOString();
+  return iso === v ? iso : undefined;
+}
+
+/** The shared constant equal to `v` (never the slice of the file text itself), or undefined. */
+function member<T extends string>(allowed: readonly T[], v: string | undefined): T | undefined {
+  return allowed.find((a) => a === v);
 }
 
 /** A scalar as serializeMemory writes it: null, plain, or a JSON string; undefined if unsure. */
@@ -82,10 +90,10 @@ export function parseCanonical(text: string): { record: MemoryRecord; extra: str
   if (!created || !updated || scopesText === undefined || !scopesText.startsWith('[') || !scopesText.endsWith(']')) return null;
   const scopes = scopesText.slice(1, -1).split(', ');
   if (scopes.length === 0 || scopes.some((s) => !SCOPE_RE.test(s)) || new Set(scopes).size !== scopes.length) return null;
-  const confidence = field(L[5], 'confidence');
-  const source = field(L[6], 'source');
-  const category = field(L[7], 'category');
-  if (!(CONFIDENCES as readonly string[]).includes(confidence ?? '') || !(SOURCES as readonly string[]).includes(source ?? '') || !(CATEGORIES as readonly string[]).includes(category ?? '')) return null;
+  const confidence = member(CONFIDENCES, field(L[5], 'confidence'));
+  const source = member(SOURCES, field(L[6], 'source'));
+  const category = member(CATEGORIES, field(L[7], 'category'));
+  if (!confidence || !source || !category) return null;
   const lva = time(field(L[8], 'last_verified_at') ?? '', true);
   const expires = time(field(L[9], 'expires') ?? '', true);
   if (lva === undefined || expires === undefined || L[10] !== 'origin:') return null;
@@ -96,9 +104,9 @@ export function parseCanonical(text: string): { record: MemoryRecord; extra: str
     created,
     updated,
     scopes: scopes.map(intern),
-    confidence: confidence as Confidence,
-    source: source as Source,
-    category: category as Category,
+    confidence,
+    source,
+    category,
     last_verified_at: lva,
     expires,
     origin: { cwd: internOrNull(origin[0]!), repo: internOrNull(origin[1]!), branch: internOrNull(origin[2]!), worktree_root: internOrNull(origin[3]!) },

@@ -54,7 +54,9 @@ function toIso(v: unknown, key: string, nullable: boolean): string | null {
 
 function oneOf<T extends string>(v: unknown, key: string, allowed: readonly T[], dflt: T): T {
   if (v === undefined || v === null) return dflt;
-  if (typeof v === 'string' && (allowed as readonly string[]).includes(v)) return v as T;
+  // The shared constant, not `v`: a string from the YAML parse may be a slice of the file text.
+  const hit = allowed.find((a) => a === v);
+  if (hit !== undefined) return hit;
   throw new ParseError(`${key} must be one of ${allowed.join(', ')}, got ${shown(v)}`);
 }
 
@@ -151,8 +153,8 @@ export function parseGeneral(src: string): ParsedFile {
   };
   if (data.removed !== undefined && data.removed !== null) {
     record.removed = toIso(data.removed, 'removed', false)!;
-    record.removed_reason = str(data.removed_reason, 'removed_reason') ?? '';
-    record.removed_session = str(data.removed_session, 'removed_session');
+    record.removed_reason = own(str(data.removed_reason, 'removed_reason') ?? '');
+    record.removed_session = internOrNull(str(data.removed_session, 'removed_session'));
   }
   const extra = splitBlocks(parsed.matter.replace(/^\n/, ''))
     .filter((b) => b.key === null ? !/^\s*$/.test(b.text) : !KNOWN.has(b.key))
