@@ -40,6 +40,18 @@ export function internOrNull(s: string | null): string | null {
   return s === null ? null : intern(s);
 }
 
+/**
+ * The `extra` of every record without unknown frontmatter blocks (nearly all): one shared frozen
+ * array instead of an empty array per memory. Frozen, so a mutation throws instead of leaking
+ * into other records.
+ */
+export const NO_EXTRA: string[] = Object.freeze([]) as unknown as string[];
+
+/** The shared constant equal to `v` (never the slice of the file text itself), or undefined. */
+export function member<T extends string>(allowed: readonly T[], v: unknown): T | undefined {
+  return allowed.find((a) => a === v);
+}
+
 function time(v: string, nullable: boolean): string | null | undefined {
   if (v === 'null') return nullable ? null : undefined;
   if (!ISO.test(v)) return undefined;
@@ -50,10 +62,6 @@ function time(v: string, nullable: boolean): string | null | undefined {
   return iso === v ? iso : undefined;
 }
 
-/** The shared constant equal to `v` (never the slice of the file text itself), or undefined. */
-function member<T extends string>(allowed: readonly T[], v: string | undefined): T | undefined {
-  return allowed.find((a) => a === v);
-}
 
 /** A scalar as serializeMemory writes it: null, plain, or a JSON string; undefined if unsure. */
 function scalar(v: string): string | null | undefined {
@@ -122,5 +130,5 @@ export function parseCanonical(text: string): { record: MemoryRecord; extra: str
     record.removed_reason = own(reason);
     record.removed_session = session === null ? null : intern(session);
   }
-  return { record, extra: [] };
+  return { record, extra: NO_EXTRA };
 }

@@ -12,6 +12,7 @@ import { basename, dirname, join } from 'node:path';
 import { ensureDir, isTempName, moveFileDurable, writeFileAtomic } from './fsatomic.ts';
 import { StoreLock } from './lock.ts';
 import { fileNameFor, parseMemoryText, serializeMemory } from './memfile.ts';
+import { NO_EXTRA } from './canonical.ts';
 import type { MemoryRecord, SkippedFile, StoredMemory } from './types.ts';
 import { ConflictError, NotFoundError } from './errors.ts';
 import { pidAlive } from './pid.ts';
@@ -20,12 +21,21 @@ export type StoreChange =
   | { kind: 'upsert'; mem: StoredMemory; prev?: StoredMemory }
   | { kind: 'delete'; prev: StoredMemory };
 
-interface FileEntry {
-  size: number;
-  mtimeMs: number;
-  mem?: StoredMemory;
-  error?: string;
+/** A file that is not a memory (unreadable, unparsable, a link...): why, and what it looked like. */
+class Skip {
+  constructor(
+    readonly size: number,
+    readonly mtimeMs: number,
+    readonly error: string,
+  ) {}
 }
+/**
+ * What the store knows of one file: the record it holds (which carries the file's size and
+ * mtime itself, so no wrapper object per memory) or why it was skipped.
+ */
+type FileEntry = StoredMemory | Skip;
+const memOf = (e: FileEntry | undefined): StoredMemory | undefined => (e instanceof Skip ? undefined : e);
+const errorOf = (e: FileEntry | undefined): string | undefined => (e instanceof Skip ? e.error : undefined);
 
 /** Files bigger than this are not memories (a body is capped far below it); skipped, never read whole. */
 export const MAX_FILE_BYTES = 4 * 1024 * 1024;
@@ -45,6 +55,21 @@ function derivedId(file: string, created: string): string {
   return time + rand;
 }
 
+/**
+ * A StoredMemory as one whole object literal. Never a spread of the record: an object spread
+ * with this many keys gives every memory its own hidden class (a map, descriptor array and
+ * property array each, ~600 bytes per memory).
+ */
+export function storedMemory(rec: MemoryRecord, file: string, size: number, mtimeMs: number, extra: readonly string[]): StoredMemory {
+  const ex = extra.length === 0 ? NO_EXTRA : extra.slice();
+  const { id, created, updated, scopes, confidence, source, category, last_verified_at, expires, origin, body } = rec;
+  if (rec.removed === undefined) {
+    return { id, created, updated, scopes, confidence, source, category, last_verified_at, expires, origin, body, file, tombstoned: false, size, mtimeMs, extra: ex };
+  }
+  const { removed, removed_reason, removed_session } = rec;
+  return { id, created, updated, scopes, confidence, source, category, last_verified_at, expires, origin, body, removed, removed_reason, removed_session, file, tombstoned: true, size, mtimeMs, extra: ex };
+}
+
 function pidOfTemp(name: string): number {
   const m = /\.(\d+)\.[0-9a-f]{8}\.tmp$/.exec(name);
   return m ? Number(m[1]) : 0;
@@ -55,7 +80,8 @@ export class Store {
   readonly tombDir: string;
   readonly lock: StoreLock;
   private files = new Map<string, FileEntry>();
-  private owners = new Map<string, Set<string>>();
+  /** id -> the file(s) claiming it: one path (the norm) or several (hand copies). */
+  private owners = new Map<string, string | string[]>();
   private activeById = new Map<string, StoredMemory>();
   private tombById = new Map<string, StoredMemory>();
   private listeners = new Set<(c: StoreChange) => void>();
@@ -92,7 +118,7 @@ export class Store {
   }
   skipped(): SkippedFile[] {
     const out: SkippedFile[] = [];
-    for (const [file, e] of this.files) if (e.error) out.push({ file, reason: e.error });
+    for (const [file, e] of this.files) if (e instanceof Skip) out.push({ file, reason: e.error });
     return out.sort((a, b) => a.file.localeCompare(b.file));
   }
   /** size and mtime of every file as last seen: what a persisted cache validates against. */
@@ -177,7 +203,7 @@ export class Store {
         if (st.isFile()) found.set(p, { size: st.size, mtimeMs: st.mtimeMs });
         else if (st.isSymbolicLink()) {
           const error = 'is a symbolic link; cairn does not follow links';
-          this.files.set(p, { size: 0, mtimeMs: 0, error });
+          this.files.set(p, new Skip(0, 0, error));
           // Said once, like every other skipped file: a memory must never vanish silently.
           if (this.warnOnce.get(p) !== error) {
             this.warnOnce.set(p, error);
@@ -206,7 +232,7 @@ export class Store {
   }
 
   private async reconcile(found: Map<string, { size: number; mtimeMs: number }>, seeded: Map<string, StoredMemory>): Promise<void> {
-    for (const p of [...this.files.keys()]) if (!found.has(p) && !this.files.get(p)!.error?.startsWith('is a symbolic')) this.dropPath(p);
+    for (const p of [...this.files.keys()]) if (!found.has(p) && !errorOf(this.files.get(p))?.startsWith('is a symbolic')) this.dropPath(p);
     const changed: [string, { size: number; mtimeMs: number }][] = [];
     for (const [p, st] of found) {
       const cur = this.files.get(p);
@@ -217,7 +243,9 @@ export class Store {
     // over (an async readFile is four libuv round trips), and a load is one burst anyway.
     for (const [p, st] of changed) {
       const s = seeded.get(p);
-      this.refreshOne(p, st.size, st.mtimeMs, s && s.size === st.size && s.mtimeMs === st.mtimeMs ? s : undefined);
+      // A reused record is keyed by its own path string (equal to p): one copy per memory.
+      if (s && s.size === st.size && s.mtimeMs === st.mtimeMs) this.refreshOne(s.file, st.size, st.mtimeMs, s);
+      else this.refreshOne(p, st.size, st.mtimeMs, undefined);
     }
   }
 
@@ -226,9 +254,9 @@ export class Store {
     if (cur && cur.size === size && cur.mtimeMs === mtimeMs && !seeded) return;
     let entry: FileEntry;
     if (seeded) {
-      entry = { size, mtimeMs, mem: seeded };
+      entry = seeded;
     } else if (size > MAX_FILE_BYTES) {
-      entry = { size, mtimeMs, error: `is ${size} bytes, over the ${MAX_FILE_BYTES}-byte limit for a memory file` };
+      entry = new Skip(size, mtimeMs, `is ${size} bytes, over the ${MAX_FILE_BYTES}-byte limit for a memory file`);
     } else {
       let text: string;
       try {
@@ -238,7 +266,7 @@ export class Store {
           if (this.files.has(p)) this.dropPath(p);
           return;
         }
-        entry = { size, mtimeMs, error: `cannot be read: ${(err as Error).message}` };
+        entry = new Skip(size, mtimeMs, `cannot be read: ${(err as Error).message}`);
         this.setEntry(p, entry);
         return;
       }
@@ -248,40 +276,55 @@ export class Store {
   }
 
   private entryFromText(p: string, text: string, size: number, mtimeMs: number): FileEntry {
-    if (text.includes('\u0000')) return { size, mtimeMs, error: 'is binary (contains NUL bytes)' };
+    if (text.includes('\u0000')) return new Skip(size, mtimeMs, 'is binary (contains NUL bytes)');
     try {
       const { record, extra } = parseMemoryText(text);
       const idAssigned = record.id === null;
       const id = record.id ?? derivedId(p, record.created);
-      const mem: StoredMemory = { ...record, id, file: p, tombstoned: record.removed !== undefined, size, mtimeMs, extra };
+      const mem = storedMemory({ ...record, id }, p, size, mtimeMs, extra);
       if (idAssigned) mem.idAssigned = true;
-      return { size, mtimeMs, mem };
+      return mem;
     } catch (err) {
-      return { size, mtimeMs, error: (err as Error).message };
+      return new Skip(size, mtimeMs, (err as Error).message);
     }
   }
 
   private setEntry(p: string, entry: FileEntry): void {
     const old = this.files.get(p);
-    const oldId = old?.mem?.id;
-    if (old?.error && !entry.error) this.warnOnce.delete(p);
+    const oldId = memOf(old)?.id;
+    const error = errorOf(entry);
+    if (errorOf(old) && !error) this.warnOnce.delete(p);
     this.files.set(p, entry);
-    if (entry.error && this.warnOnce.get(p) !== entry.error) {
-      this.warnOnce.set(p, entry.error);
-      this.warn(`skipped ${p}: ${entry.error}`);
+    if (error && this.warnOnce.get(p) !== error) {
+      this.warnOnce.set(p, error);
+      this.warn(`skipped ${p}: ${error}`);
     }
-    const ids = new Set<string>();
-    if (oldId) {
-      this.owners.get(oldId)?.delete(p);
-      ids.add(oldId);
+    const mem = memOf(entry);
+    if (oldId) this.removeOwner(oldId, p);
+    if (mem) this.addOwner(mem.id, p);
+    if (oldId && oldId !== mem?.id) this.elect(oldId);
+    if (mem) this.elect(mem.id);
+  }
+
+  private addOwner(id: string, p: string): void {
+    const cur = this.owners.get(id);
+    if (cur === undefined) this.owners.set(id, p);
+    else if (typeof cur === 'string') {
+      if (cur !== p) this.owners.set(id, [cur, p]);
+    } else if (!cur.includes(p)) cur.push(p);
+  }
+  private removeOwner(id: string, p: string): void {
+    const cur = this.owners.get(id);
+    if (cur === p) this.owners.delete(id);
+    else if (Array.isArray(cur)) {
+      const rest = cur.filter((q) => q !== p);
+      if (rest.length === 0) this.owners.delete(id);
+      else this.owners.set(id, rest.length === 1 ? rest[0]! : rest);
     }
-    if (entry.mem) {
-      let set = this.owners.get(entry.mem.id);
-      if (!set) this.owners.set(entry.mem.id, (set = new Set()));
-      set.add(p);
-      ids.add(entry.mem.id);
-    }
-    for (const id of ids) this.elect(id);
+  }
+  private ownersOf(id: string): string[] {
+    const cur = this.owners.get(id);
+    return cur === undefined ? [] : typeof cur === 'string' ? [cur] : cur.slice();
   }
   private warnOnce = new Map<string, string>();
 
@@ -289,9 +332,9 @@ export class Store {
     const old = this.files.get(p);
     this.files.delete(p);
     this.warnOnce.delete(p);
-    const id = old?.mem?.id;
+    const id = memOf(old)?.id;
     if (id) {
-      this.owners.get(id)?.delete(p);
+      this.removeOwner(id, p);
       this.elect(id);
     }
   }
@@ -302,20 +345,18 @@ export class Store {
    * the loser is reported as skipped.
    */
   private elect(id: string): void {
-    const paths = [...(this.owners.get(id) ?? [])];
+    const paths = this.ownersOf(id);
     if (paths.length === 0) this.owners.delete(id);
-    const cands = paths.map((p) => this.files.get(p)!.mem!).filter(Boolean);
+    const cands = paths.map((p) => memOf(this.files.get(p))).filter((m): m is StoredMemory => m !== undefined);
     const stamp = (m: StoredMemory) => (m.removed && m.removed > m.updated ? m.removed : m.updated);
     cands.sort((a, b) => (stamp(a) === stamp(b) ? a.file.localeCompare(b.file) : stamp(a) > stamp(b) ? -1 : 1));
     const winner = cands[0];
     for (const loser of cands.slice(1)) {
-      const e = this.files.get(loser.file)!;
       const reason = `duplicate id ${id}: ${winner!.file} is used instead`;
       if (this.warnOnce.get(loser.file) !== reason) {
         this.warnOnce.set(loser.file, reason);
         this.warn(`skipped ${loser.file}: ${reason}`);
       }
-      void e;
     }
     const prev = this.activeById.get(id) ?? this.tombById.get(id);
     this.activeById.delete(id);
@@ -330,7 +371,7 @@ export class Store {
   /** Duplicate-id losers (files that parse but are shadowed by another file with the same id). */
   shadowed(): SkippedFile[] {
     const out: SkippedFile[] = [];
-    for (const [file, reason] of this.warnOnce) if (reason.startsWith('duplicate id') && this.files.get(file)?.mem) out.push({ file, reason });
+    for (const [file, reason] of this.warnOnce) if (reason.startsWith('duplicate id') && memOf(this.files.get(file))) out.push({ file, reason });
     return out;
   }
 
@@ -355,8 +396,8 @@ export class Store {
     const text = serializeMemory(rec, extra);
     await writeFileAtomic(file, text);
     const st = await fsp.stat(file);
-    const mem: StoredMemory = { ...rec, file, tombstoned: rec.removed !== undefined, size: st.size, mtimeMs: st.mtimeMs, extra: [...extra] };
-    this.setEntry(file, { size: st.size, mtimeMs: st.mtimeMs, mem });
+    const mem = storedMemory(rec, file, st.size, st.mtimeMs, extra);
+    this.setEntry(file, mem);
     return mem;
   }
 
@@ -403,9 +444,9 @@ export class Store {
       const dest = await this.freeName(targetDir, basename(cur.file));
       await moveFileDurable(cur.file, dest);
       this.files.delete(cur.file);
-      this.owners.get(id)?.delete(cur.file);
-      const moved: StoredMemory = { ...written, file: dest };
-      this.setEntry(dest, { size: written.size, mtimeMs: written.mtimeMs, mem: moved });
+      this.removeOwner(id, cur.file);
+      const moved = storedMemory(written, dest, written.size, written.mtimeMs, written.extra);
+      this.setEntry(dest, moved);
       return moved;
     });
   }

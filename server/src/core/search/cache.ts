@@ -167,6 +167,13 @@ export async function encodeCache<R extends object>(c: CacheContent<R>): Promise
 /** Reads `len` bytes at `pos` of the cache file (a buffer in memory, or a file descriptor). */
 type ReadAt = (pos: number, len: number) => Buffer;
 
+/**
+ * Turns one decoded row (its present keys) into the caller's record, or throws when the row is
+ * not one (the cache is then rejected). Lets the caller give every record one fixed shape and
+ * share its common strings while the rows stream by, instead of rebuilding them afterwards.
+ */
+export type Revive<R> = (raw: Record<string, unknown>) => R;
+
 const READ_CHUNK = 1 << 20;
 
 /**
@@ -174,7 +181,7 @@ const READ_CHUNK = 1 << 20;
  * never in memory twice. The checksum covers everything and is checked before anything is
  * returned; throws with the reason when the cache cannot be trusted.
  */
-function decodeFrom<R extends object>(read: ReadAt, size: number): CacheContent<R> {
+function decodeFrom<R extends object>(read: ReadAt, size: number, revive?: Revive<R>): CacheContent<R> {
   if (size < 8) throw new Error('not a cairn index cache');
   const head = read(0, Math.min(HEADER_SLOT, size));
   if (!head.subarray(0, 8).equals(MAGIC)) throw new Error('not a cairn index cache');
@@ -212,7 +219,14 @@ function decodeFrom<R extends object>(read: ReadAt, size: number): CacheContent<
         if (mask % 2 === 1) r[h.keys[i]!] = row[v++];
         mask = Math.floor(mask / 2);
       }
-      records.push(r as R);
+      if (!revive) records.push(r as R);
+      else {
+        try {
+          records.push(revive(r));
+        } catch {
+          throw new Error('malformed record');
+        }
+      }
     }
   };
   let pos = HEADER_SLOT;
@@ -263,15 +277,15 @@ function decodeFrom<R extends object>(read: ReadAt, size: number): CacheContent<
 }
 
 /** Decodes a cache file's bytes; throws with the reason when it cannot be trusted. */
-export function decodeCache<R extends object>(buf: Buffer): CacheContent<R> {
+export function decodeCache<R extends object>(buf: Buffer, revive?: Revive<R>): CacheContent<R> {
   return decodeFrom<R>((pos, len) => {
     if (pos + len > buf.length) throw new Error('truncated or extended payload');
     return buf.subarray(pos, pos + len);
-  }, buf.length);
+  }, buf.length, revive);
 }
 
 /** Reads the cache; null when absent or untrustworthy (the reason goes to `onReject`). */
-export function readCache<R extends object>(storeDir: string, onReject?: (reason: string) => void): CacheContent<R> | null {
+export function readCache<R extends object>(storeDir: string, onReject?: (reason: string) => void, revive?: Revive<R>): CacheContent<R> | null {
   // A symlinked .cache (or cache file) would be read from outside the store: not trusted.
   if (!isOwnDirSync(join(storeDir, CACHE_DIR))) return null;
   let fd: number;
@@ -291,7 +305,7 @@ export function readCache<R extends object>(storeDir: string, onReject?: (reason
         got += n;
       }
       return b;
-    }, size);
+    }, size, revive);
   } catch (err) {
     onReject?.(err instanceof Error ? err.message : String(err));
     return null;

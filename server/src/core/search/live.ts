@@ -8,8 +8,9 @@
 // A server (watch: true) builds the index while opening. A one-shot command (watch: false)
 // builds it on first use: `cairn overview`, `list` or `show` never pay for tokenizing the store.
 import { existsSync } from 'node:fs';
-import type { Store, StoreChange } from '../store.ts';
-import type { StoredMemory } from '../types.ts';
+import { storedMemory, type Store, type StoreChange } from '../store.ts';
+import { CATEGORIES, CONFIDENCES, SOURCES, type MemoryRecord, type Origin, type StoredMemory } from '../types.ts';
+import { intern, internOrNull, member, NO_EXTRA } from '../canonical.ts';
 import { readCache, writeCache, type CacheContent, type CacheEntry } from './cache.ts';
 import { Freshness } from './freshness.ts';
 import { SearchIndex, type IndexSnapshot } from './index.ts';
@@ -25,6 +26,53 @@ const SAVE_AFTER_CHANGES = 1000;
 /** ...or once this share of the store changed: a small store's cache always converges. */
 const SAVE_AFTER_SHARE = 0.05;
 const pause = () => new Promise<void>((r) => setImmediate(r));
+
+const text = (v: unknown): string => {
+  if (typeof v !== 'string') throw new Error('not text');
+  return v;
+};
+const textOrNull = (v: unknown): string | null => (v === null ? null : text(v));
+function oneOf<T extends string>(allowed: readonly T[], v: unknown): T {
+  const m = member(allowed, v);
+  if (m === undefined) throw new Error('not a known value');
+  return m;
+}
+
+/**
+ * A cached record back as a StoredMemory of the same shape as a parsed one (all fields in one
+ * object, no per-record property array), its shared strings (scopes, origin, enums) interned
+ * and an empty `extra` shared. Throws on a malformed record: the cache is then not used.
+ */
+export function reviveStored(r: Record<string, unknown>): StoredMemory {
+  const o = r.origin as Origin;
+  if (typeof o !== 'object' || o === null || !Array.isArray(r.scopes) || !Array.isArray(r.extra)) throw new Error('malformed');
+  if (typeof r.size !== 'number' || typeof r.mtimeMs !== 'number' || typeof r.tombstoned !== 'boolean') throw new Error('malformed');
+  const extra = r.extra.length === 0 ? NO_EXTRA : (r.extra as unknown[]).map(text);
+  const origin: Origin = { cwd: internOrNull(textOrNull(o.cwd)), repo: internOrNull(textOrNull(o.repo)), branch: internOrNull(textOrNull(o.branch)), worktree_root: internOrNull(textOrNull(o.worktree_root)) };
+  const scopes = (r.scopes as unknown[]).map((s) => intern(text(s)));
+  const rec: MemoryRecord = {
+    id: text(r.id),
+    created: text(r.created),
+    updated: text(r.updated),
+    scopes,
+    confidence: oneOf(CONFIDENCES, r.confidence),
+    source: oneOf(SOURCES, r.source),
+    category: oneOf(CATEGORIES, r.category),
+    last_verified_at: textOrNull(r.last_verified_at),
+    expires: textOrNull(r.expires),
+    origin,
+    body: text(r.body),
+  };
+  if (r.removed !== undefined) {
+    rec.removed = text(r.removed);
+    rec.removed_reason = text(r.removed_reason);
+    rec.removed_session = internOrNull(textOrNull(r.removed_session ?? null));
+  }
+  if (r.tombstoned !== (r.removed !== undefined)) throw new Error('malformed');
+  const m = storedMemory(rec, text(r.file), r.size, r.mtimeMs, extra);
+  if (r.idAssigned === true) m.idAssigned = true;
+  return m;
+}
 
 export interface LiveIndexOptions {
   synonyms?: Record<string, string[]>;
@@ -66,15 +114,30 @@ export class LiveIndex {
       this.freshness = new Freshness(this.store, this.opts.warn);
       this.freshness.start();
     }
-    const cache = readCache<StoredMemory>(this.store.dir, (why) => this.opts.warn(`index cache ignored (${why}); rebuilding it`));
-    await this.store.load(cache?.records);
-    if (cache) this.snapshot = { terms: cache.terms, docs: cache.entries.map((e) => ({ ...e, doc: cache.records[e.record]! })) };
-    const stale = cache ? this.staleCount(cache) : Infinity;
+    const stale = await this.loadStore();
     this.loadedFrom = stale === Infinity ? 'rebuilt' : stale === 0 ? 'cache' : 'partial';
     if (this.opts.watch) this.build();
     if (stale > 0) this.markDirty(Math.min(stale, SAVE_AFTER_CHANGES));
     this.unsubscribe = this.store.onChange((ch) => this.apply(ch));
     this.freshness?.install();
+  }
+
+  /**
+   * Loads the store, seeded from the cache; keeps the cache's analysis as `snapshot` for build().
+   * Returns how many records the cache got wrong (Infinity: no usable cache). A method of its
+   * own so that no closure open() leaves behind (the change listener) shares a context with
+   * the decoded cache and keeps it alive.
+   */
+  private async loadStore(): Promise<number> {
+    const cache = readCache<StoredMemory>(this.store.dir, (why) => this.opts.warn(`index cache ignored (${why}); rebuilding it`), reviveStored);
+    await this.store.load(cache?.records);
+    if (!cache) return Infinity;
+    const stale = this.staleCount(cache);
+    // The entries become the snapshot's docs in place: no second object per memory.
+    const docs = cache.entries as Array<CacheEntry & { doc: StoredMemory }>;
+    for (const d of docs) d.doc = cache.records[d.record]!;
+    this.snapshot = { terms: cache.terms, docs };
+    return stale;
   }
 
   private build(): void {
