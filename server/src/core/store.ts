@@ -70,6 +70,50 @@ export function storedMemory(rec: MemoryRecord, file: string, size: number, mtim
   return { id, created, updated, scopes, confidence, source, category, last_verified_at, expires, origin, body, removed, removed_reason, removed_session, file, tombstoned: true, size, mtimeMs, extra: ex };
 }
 
+/**
+ * One directory listing, compact: names, which directory, and size/mtime pairs in one typed
+ * array. No object, Map entry or joined path per file is held while a 100k store is listed;
+ * a path is joined only when it is looked at.
+ */
+class Listing {
+  private readonly names: string[] = [];
+  private readonly inDir: number[] = [];
+  private stats = new Float64Array(256);
+  private pathSet: Set<string> | null = null;
+  constructor(private readonly dirs: readonly string[]) {}
+  get length(): number {
+    return this.names.length;
+  }
+  add(dir: number, name: string, size: number, mtimeMs: number): void {
+    const i = this.names.length;
+    if (2 * i + 2 > this.stats.length) {
+      const grown = new Float64Array(this.stats.length * 2);
+      grown.set(this.stats);
+      this.stats = grown;
+    }
+    this.names.push(name);
+    this.inDir.push(dir);
+    this.stats[2 * i] = size;
+    this.stats[2 * i + 1] = mtimeMs;
+  }
+  path(i: number): string {
+    return join(this.dirs[this.inDir[i]!]!, this.names[i]!);
+  }
+  size(i: number): number {
+    return this.stats[2 * i]!;
+  }
+  mtimeMs(i: number): number {
+    return this.stats[2 * i + 1]!;
+  }
+  has(p: string): boolean {
+    if (!this.pathSet) {
+      this.pathSet = new Set();
+      for (let i = 0; i < this.names.length; i++) this.pathSet.add(this.path(i));
+    }
+    return this.pathSet.has(p);
+  }
+}
+
 function pidOfTemp(name: string): number {
   const m = /\.(\d+)\.[0-9a-f]{8}\.tmp$/.exec(name);
   return m ? Number(m[1]) : 0;
@@ -171,9 +215,11 @@ export class Store {
     return parent === this.dir || parent === this.tombDir;
   }
 
-  private async listFiles(cleanTemps: boolean): Promise<Map<string, { size: number; mtimeMs: number }>> {
-    const found = new Map<string, { size: number; mtimeMs: number }>();
-    for (const d of [this.dir, this.tombDir]) {
+  private async listFiles(cleanTemps: boolean): Promise<Listing> {
+    const dirs = [this.dir, this.tombDir];
+    const found = new Listing(dirs);
+    for (let di = 0; di < dirs.length; di++) {
+      const d = dirs[di]!;
       if (d === this.tombDir && !(await this.tombDirUsable())) continue;
       let names: string[];
       try {
@@ -200,7 +246,7 @@ export class Store {
         } catch {
           continue; // removed meanwhile
         }
-        if (st.isFile()) found.set(p, { size: st.size, mtimeMs: st.mtimeMs });
+        if (st.isFile()) found.add(di, name, st.size, st.mtimeMs);
         else if (st.isSymbolicLink()) {
           const error = 'is a symbolic link; cairn does not follow links';
           this.files.set(p, new Skip(0, 0, error));
@@ -231,21 +277,23 @@ export class Store {
     return false;
   }
 
-  private async reconcile(found: Map<string, { size: number; mtimeMs: number }>, seeded: Map<string, StoredMemory>): Promise<void> {
+  private async reconcile(found: Listing, seeded: Map<string, StoredMemory>): Promise<void> {
+    // Files gone are dropped before anything is re-read, so a file moved between the store and
+    // .tombstones/ never shows up as two files claiming one id.
     for (const p of [...this.files.keys()]) if (!found.has(p) && !errorOf(this.files.get(p))?.startsWith('is a symbolic')) this.dropPath(p);
-    const changed: [string, { size: number; mtimeMs: number }][] = [];
-    for (const [p, st] of found) {
-      const cur = this.files.get(p);
-      if (cur && cur.size === st.size && cur.mtimeMs === st.mtimeMs) continue;
-      changed.push([p, st]);
-    }
     // Sequential synchronous reads: for many small files they beat async reads several times
     // over (an async readFile is four libuv round trips), and a load is one burst anyway.
-    for (const [p, st] of changed) {
+    // Refreshing one path never changes another's entry, so comparing and re-reading go in one pass.
+    for (let i = 0; i < found.length; i++) {
+      const p = found.path(i);
+      const size = found.size(i);
+      const mtimeMs = found.mtimeMs(i);
+      const cur = this.files.get(p);
+      if (cur && cur.size === size && cur.mtimeMs === mtimeMs) continue;
       const s = seeded.get(p);
       // A reused record is keyed by its own path string (equal to p): one copy per memory.
-      if (s && s.size === st.size && s.mtimeMs === st.mtimeMs) this.refreshOne(s.file, st.size, st.mtimeMs, s);
-      else this.refreshOne(p, st.size, st.mtimeMs, undefined);
+      if (s && s.size === size && s.mtimeMs === mtimeMs) this.refreshOne(s.file, size, mtimeMs, s);
+      else this.refreshOne(p, size, mtimeMs, undefined);
     }
   }
 
