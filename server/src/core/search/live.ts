@@ -206,13 +206,37 @@ export class LiveIndex {
     return this.saving;
   }
 
-  /** Index entries for the cache: the built index's, or (unbuilt) the loaded cache's still-current ones. */
+  /**
+   * What the cache gets: every active record and tombstone, and index entries for the active
+   * records the analysis is current for. Built index: its snapshot's entries become the cache
+   * entries in place (no map from record to position, no second object per memory).
+   */
+  private cacheContent(): CacheContent<StoredMemory> {
+    if (!this.built) {
+      const records = [...this.store.active(), ...this.store.tombstones()];
+      return { records, ...this.entriesFor(records) };
+    }
+    const snap = this.ix.snapshot();
+    const records: StoredMemory[] = [];
+    const entries: CacheEntry[] = [];
+    for (const d of snap.docs) {
+      if (this.store.get(d.doc.id) !== d.doc) continue; // only what the store holds is saved
+      const e = d as typeof d & CacheEntry;
+      e.record = records.push(d.doc) - 1;
+      entries.push(e);
+    }
+    for (const m of this.store.active()) if (this.ix.get(m.id) !== m) records.push(m);
+    for (const m of this.store.tombstones()) records.push(m);
+    return { records, terms: snap.terms, entries };
+  }
+
+  /** Index entries for the cache from the loaded cache's still-current ones (index not built). */
   private entriesFor(records: StoredMemory[]): { terms: string[]; entries: CacheEntry[] } {
     const at = new Map<StoredMemory, number>();
     records.forEach((r, i) => {
       if (!r.tombstoned) at.set(r, i);
     });
-    const snap = this.built ? this.ix.snapshot() : (this.snapshot ?? { terms: [], docs: [] });
+    const snap = this.snapshot ?? { terms: [], docs: [] };
     const entries: CacheEntry[] = [];
     for (const d of snap.docs) {
       const record = at.get(d.doc);
@@ -226,10 +250,9 @@ export class LiveIndex {
     // The store directory is created by the first write, never as a side effect of a cache.
     if (!existsSync(this.store.dir)) return;
     try {
-      const records = [...this.store.active(), ...this.store.tombstones()];
-      const { terms, entries } = this.entriesFor(records);
+      const content = this.cacheContent();
       const changes = this.changesSinceSave;
-      await writeCache(this.store.dir, { records, terms, entries }, this.closed ? undefined : pause);
+      await writeCache(this.store.dir, content, this.closed ? undefined : pause);
       this.changesSinceSave -= changes; // changes made while writing still count
       this.savedOnce = true;
     } catch (err) {
