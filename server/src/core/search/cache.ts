@@ -168,8 +168,12 @@ export async function encodeCache<R extends object>(c: CacheContent<R>): Promise
   return Buffer.concat([header, ...parts]);
 }
 
-/** Reads `len` bytes at `pos` of the cache file (a buffer in memory, or a file descriptor). */
-type ReadAt = (pos: number, len: number) => Buffer;
+/**
+ * Reads `len` bytes at `pos` of the cache file (a buffer in memory, or a file descriptor). With
+ * `into`, the bytes land there (at offset 0) and the result is a view of it: the streamed
+ * sections reuse one scratch buffer instead of leaving a 1 MB buffer of garbage per chunk.
+ */
+type ReadAt = (pos: number, len: number, into?: Buffer) => Buffer;
 
 /**
  * Turns one decoded row (its present keys) into the caller's record, or throws when the row is
@@ -235,8 +239,10 @@ function decodeFrom<R extends object>(read: ReadAt, size: number, revive?: Reviv
   };
   let pos = HEADER_SLOT;
   let carry: Buffer | null = null;
+  // Every byte read into scratch is hashed and parsed (or copied into carry) before the next read.
+  const scratch = Buffer.allocUnsafe(Math.min(READ_CHUNK, Math.max(h.recordsBytes, h.ints * 4)));
   for (let left = h.recordsBytes; left > 0; ) {
-    const chunk = read(pos, Math.min(READ_CHUNK, left));
+    const chunk = read(pos, Math.min(READ_CHUNK, left), scratch);
     sha.update(chunk);
     pos += chunk.length;
     left -= chunk.length;
@@ -258,7 +264,7 @@ function decodeFrom<R extends object>(read: ReadAt, size: number, revive?: Reviv
   const data = new Int32Array(h.ints);
   const bytes = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
   for (let o = 0; o < bytes.length; ) {
-    const chunk = read(pos, Math.min(READ_CHUNK, bytes.length - o));
+    const chunk = read(pos, Math.min(READ_CHUNK, bytes.length - o), scratch);
     sha.update(chunk);
     chunk.copy(bytes, o);
     o += chunk.length;
@@ -300,8 +306,8 @@ export function readCache<R extends object>(storeDir: string, onReject?: (reason
   }
   try {
     const size = fstatSync(fd).size;
-    return decodeFrom<R>((pos, len) => {
-      const b = Buffer.allocUnsafe(len);
+    return decodeFrom<R>((pos, len, into) => {
+      const b = into ? into.subarray(0, len) : Buffer.allocUnsafe(len);
       let got = 0;
       while (got < len) {
         const n = readSync(fd, b, got, len - got, pos + got);

@@ -158,19 +158,28 @@ export class LiveIndex {
    * active ones the cache holds no index entry for (a cache saved by a command that never searched).
    */
   private staleCount(cache: CacheContent<StoredMemory>): number {
-    const seeded = new Set(cache.records);
-    const analyzed = new Set(cache.entries.map((e) => cache.records[e.record]));
-    let reused = 0;
-    let stale = 0;
-    for (const m of this.store.active()) {
-      if (seeded.has(m)) reused++;
-      if (!seeded.has(m) || !analyzed.has(m)) stale++;
+    // A cache record the store reused is the very object the store now holds under its id, so
+    // identity lookups count them without a Set of every record.
+    let reusedActive = 0;
+    let reusedTomb = 0;
+    for (const r of cache.records) {
+      if (this.store.get(r.id) === r) reusedActive++;
+      else if (this.store.getTombstone(r.id) === r) reusedTomb++;
     }
-    for (const m of this.store.tombstones()) {
-      if (seeded.has(m)) reused++;
-      else stale++;
+    const analyzed = new Uint8Array(cache.records.length);
+    let analyzedActive = 0;
+    for (const e of cache.entries) {
+      const r = cache.records[e.record]!;
+      if (analyzed[e.record] === 0 && this.store.get(r.id) === r) analyzedActive++;
+      analyzed[e.record] = 1;
     }
-    return stale + (cache.records.length - reused);
+    let tombs = 0;
+    for (const _ of this.store.tombstones()) tombs++;
+    const freshActive = this.store.activeCount - reusedActive; // re-read or new
+    const freshTomb = tombs - reusedTomb;
+    const unanalyzed = reusedActive - analyzedActive;
+    const gone = cache.records.length - reusedActive - reusedTomb; // re-read or deleted since
+    return freshActive + freshTomb + unanalyzed + gone;
   }
 
   private apply(ch: StoreChange): void {
