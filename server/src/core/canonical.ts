@@ -6,7 +6,7 @@
 // returns; anything else — a hand edit, a comment, an unknown key, CRLF, an odd scalar — returns
 // null and goes to the general path. server/test/core/canonical.test.ts checks the equality on
 // generated records, including the awkward ones.
-import { CATEGORIES, CONFIDENCES, SOURCES, type MemoryRecord } from './types.ts';
+import { CATEGORIES, CONFIDENCES, SOURCES, type MemoryRecord, type Origin } from './types.ts';
 import { isUlid } from './ids.ts';
 import { SCOPE_RE } from './scopes.ts';
 
@@ -38,6 +38,35 @@ export function intern(s: string): string {
 
 export function internOrNull(s: string | null): string | null {
   return s === null ? null : intern(s);
+}
+
+// Scope lists and origins repeat across thousands of memories (one project, a few scope sets):
+// records share one frozen array / object per distinct value. Frozen, so an in-place mutation
+// throws instead of silently changing other records. Bounded like `interned`.
+const sharedScopes = new Map<string, string[]>();
+const sharedOrigins = new Map<string, Origin>();
+const SHARED_MAX = 50_000;
+
+/** The shared frozen list equal to `scopes` (its strings interned). */
+export function sharedScopeList(scopes: readonly string[]): string[] {
+  const key = scopes.join('\u0000');
+  let v = sharedScopes.get(key);
+  if (v === undefined) {
+    v = Object.freeze(scopes.map(intern)) as string[];
+    if (sharedScopes.size < SHARED_MAX) sharedScopes.set(key, v);
+  }
+  return v;
+}
+
+/** The shared frozen origin with these fields (strings interned). */
+export function sharedOrigin(cwd: string | null, repo: string | null, branch: string | null, worktree_root: string | null): Origin {
+  const key = JSON.stringify([cwd, repo, branch, worktree_root]);
+  let v = sharedOrigins.get(key);
+  if (v === undefined) {
+    v = Object.freeze({ cwd: internOrNull(cwd), repo: internOrNull(repo), branch: internOrNull(branch), worktree_root: internOrNull(worktree_root) });
+    if (sharedOrigins.size < SHARED_MAX) sharedOrigins.set(key, v);
+  }
+  return v;
 }
 
 /**
@@ -110,14 +139,14 @@ export function parseCanonical(text: string): { record: MemoryRecord; extra: str
   const record: MemoryRecord = {
     id: own(id),
     created,
-    updated,
-    scopes: scopes.map(intern),
+    updated: updated === created ? created : updated,
+    scopes: sharedScopeList(scopes),
     confidence,
     source,
     category,
     last_verified_at: lva,
     expires,
-    origin: { cwd: internOrNull(origin[0]!), repo: internOrNull(origin[1]!), branch: internOrNull(origin[2]!), worktree_root: internOrNull(origin[3]!) },
+    origin: sharedOrigin(origin[0]!, origin[1]!, origin[2]!, origin[3]!),
     body: own(text.slice(close + 5).replace(/^\s*\n/, '').replace(/\s+$/, '')),
   };
   if (L.length === 18) {

@@ -7,7 +7,7 @@ import matter from 'gray-matter';
 import { CATEGORIES, CONFIDENCES, SCHEMA_VERSION, SOURCES, type MemoryRecord, type Origin } from './types.ts';
 import { isUlid } from './ids.ts';
 import { SCOPE_RE } from './scopes.ts';
-import { intern, internOrNull, isPlainSafe, own, parseCanonical } from './canonical.ts';
+import { intern, internOrNull, isPlainSafe, own, parseCanonical, sharedOrigin, sharedScopeList } from './canonical.ts';
 
 export const KNOWN_KEYS = [
   'schema_version', 'id', 'created', 'updated', 'scopes', 'confidence', 'source', 'category',
@@ -67,15 +67,10 @@ function str(v: unknown, key: string): string | null {
 }
 
 function parseOrigin(v: unknown): Origin {
-  if (v === null || v === undefined) return { cwd: null, repo: null, branch: null, worktree_root: null };
+  if (v === null || v === undefined) return sharedOrigin(null, null, null, null);
   if (typeof v !== 'object' || Array.isArray(v)) throw new ParseError('origin must be a mapping');
   const o = v as Record<string, unknown>;
-  return {
-    cwd: internOrNull(str(o.cwd, 'origin.cwd')),
-    repo: internOrNull(str(o.repo, 'origin.repo')),
-    branch: internOrNull(str(o.branch, 'origin.branch')),
-    worktree_root: internOrNull(str(o.worktree_root, 'origin.worktree_root')),
-  };
+  return sharedOrigin(str(o.cwd, 'origin.cwd'), str(o.repo, 'origin.repo'), str(o.branch, 'origin.branch'), str(o.worktree_root, 'origin.worktree_root'));
 }
 
 /** Splits raw frontmatter into top-level blocks: a key line plus its indented continuation. */
@@ -142,7 +137,7 @@ export function parseGeneral(src: string): ParsedFile {
     id,
     created,
     updated: toIso(data.updated, 'updated', true) ?? created,
-    scopes,
+    scopes: sharedScopeList(scopes),
     confidence: oneOf(data.confidence, 'confidence', CONFIDENCES, 'medium'),
     source: oneOf(data.source, 'source', SOURCES, 'explicit-statement'),
     category: oneOf(data.category, 'category', CATEGORIES, 'fact'),

@@ -10,7 +10,7 @@
 import { existsSync } from 'node:fs';
 import { storedMemory, type Store, type StoreChange } from '../store.ts';
 import { CATEGORIES, CONFIDENCES, SOURCES, type MemoryRecord, type Origin, type StoredMemory } from '../types.ts';
-import { intern, internOrNull, member, NO_EXTRA } from '../canonical.ts';
+import { internOrNull, member, NO_EXTRA, sharedOrigin, sharedScopeList } from '../canonical.ts';
 import { readCache, writeCache, type CacheContent, type CacheEntry } from './cache.ts';
 import { Freshness } from './freshness.ts';
 import { SearchIndex, type IndexSnapshot } from './index.ts';
@@ -48,12 +48,14 @@ export function reviveStored(r: Record<string, unknown>): StoredMemory {
   if (typeof o !== 'object' || o === null || !Array.isArray(r.scopes) || !Array.isArray(r.extra)) throw new Error('malformed');
   if (typeof r.size !== 'number' || typeof r.mtimeMs !== 'number' || typeof r.tombstoned !== 'boolean') throw new Error('malformed');
   const extra = r.extra.length === 0 ? NO_EXTRA : (r.extra as unknown[]).map(text);
-  const origin: Origin = { cwd: internOrNull(textOrNull(o.cwd)), repo: internOrNull(textOrNull(o.repo)), branch: internOrNull(textOrNull(o.branch)), worktree_root: internOrNull(textOrNull(o.worktree_root)) };
-  const scopes = (r.scopes as unknown[]).map((s) => intern(text(s)));
+  const origin = sharedOrigin(textOrNull(o.cwd), textOrNull(o.repo), textOrNull(o.branch), textOrNull(o.worktree_root));
+  const scopes = sharedScopeList((r.scopes as unknown[]).map(text));
+  const created = text(r.created);
+  const updated = text(r.updated);
   const rec: MemoryRecord = {
     id: text(r.id),
-    created: text(r.created),
-    updated: text(r.updated),
+    created,
+    updated: updated === created ? created : updated,
     scopes,
     confidence: oneOf(CONFIDENCES, r.confidence),
     source: oneOf(SOURCES, r.source),
