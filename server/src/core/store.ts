@@ -278,18 +278,26 @@ export class Store {
   }
 
   private async reconcile(found: Listing, seeded: Map<string, StoredMemory>): Promise<void> {
+    // Which listed files are new or changed, and how many known files are still there.
+    const changed: number[] = [];
+    let present = 0;
+    for (let i = 0; i < found.length; i++) {
+      const cur = this.files.get(found.path(i));
+      if (cur) present++;
+      if (!cur || cur.size !== found.size(i) || cur.mtimeMs !== found.mtimeMs(i)) changed.push(i);
+    }
     // Files gone are dropped before anything is re-read, so a file moved between the store and
-    // .tombstones/ never shows up as two files claiming one id.
-    for (const p of [...this.files.keys()]) if (!found.has(p) && !errorOf(this.files.get(p))?.startsWith('is a symbolic')) this.dropPath(p);
+    // .tombstones/ never shows up as two files claiming one id. When every known file was listed
+    // (the usual full sync) there is nothing to drop and no set of every path is built.
+    if (present < this.files.size) {
+      for (const p of [...this.files.keys()]) if (!found.has(p) && !errorOf(this.files.get(p))?.startsWith('is a symbolic')) this.dropPath(p);
+    }
     // Sequential synchronous reads: for many small files they beat async reads several times
     // over (an async readFile is four libuv round trips), and a load is one burst anyway.
-    // Refreshing one path never changes another's entry, so comparing and re-reading go in one pass.
-    for (let i = 0; i < found.length; i++) {
+    for (const i of changed) {
       const p = found.path(i);
       const size = found.size(i);
       const mtimeMs = found.mtimeMs(i);
-      const cur = this.files.get(p);
-      if (cur && cur.size === size && cur.mtimeMs === mtimeMs) continue;
       const s = seeded.get(p);
       // A reused record is keyed by its own path string (equal to p): one copy per memory.
       if (s && s.size === size && s.mtimeMs === mtimeMs) this.refreshOne(s.file, size, mtimeMs, s);
