@@ -40,6 +40,8 @@ export interface SearchOptions<D> {
    * answer for an unchanged document could (different scopes, disabled scopes, caller repo).
    */
   filterKey?: string;
+  /** score every matching document instead of pruning (same hits, slower): for tests and benches */
+  exhaustive?: boolean;
 }
 
 /** The analysis of every indexed document, for the persisted cache (see cache.ts). */
@@ -169,6 +171,7 @@ export class SearchIndex<D extends IndexDoc> {
       allow: filter ? (slot) => filter(docs[slot]!) : undefined,
       allowKey: filter ? opts.filterKey : undefined,
       idOf: (slot) => docs[slot]!.id,
+      exhaustive: opts.exhaustive,
     });
     const ranked = cands.map((c) => ({ doc: docs[c.slot]!, score: c.score, mask: c.mask, recency: this.p.recency[c.slot]! }));
     return rerank(ranked, terms, opts.limit);

@@ -7,59 +7,15 @@
 //
 // Expired documents are skipped through a per-slot expiry array; the caller's filter is asked once
 // per slot and its answer kept in `allowState` for as long as the caller passes the same key.
-import { META_ALIVE, META_EXPIRES, SLOT_MASK, postingTf, type Postings } from './postings.ts';
+import { SLOT_MASK, postingTf, type Postings } from './postings.ts';
+import {
+  B_BODY, B_SCOPE, COVER_FLOOR, DAY_MS, K1, RECENCY_WEIGHT, W_BODY, W_SCOPE,
+  compareCandidates, passes, popcount, pseudoTf, type Candidate, type RankOptions, type Walk,
+} from './bm25.ts';
+export { B_BODY, B_SCOPE, COVER_FLOOR, K1, RECENCY_WEIGHT, W_BODY, W_SCOPE, compareCandidates, popcount } from './bm25.ts';
+export type { Candidate, RankOptions } from './bm25.ts';
+import { Scratch, TermBounds, maxScoreTopK, mergeRuns, type Cursor } from './maxscore.ts';
 import type { QueryTerm } from './query.ts';
-
-// BM25F parameters. Scopes are short and chosen by hand, so a hit there weighs more.
-export const K1 = 1.2;
-export const B_BODY = 0.75;
-export const B_SCOPE = 0.3;
-export const W_BODY = 1;
-export const W_SCOPE = 2;
-/** At most +RECENCY_WEIGHT for a memory touched just now, halving every half-life. */
-export const RECENCY_WEIGHT = 0.1;
-/** score x (COVER_FLOOR + (1 - COVER_FLOOR) x coverage): covering more of the query wins. */
-export const COVER_FLOOR = 0.5;
-const DAY_MS = 86_400_000;
-
-export interface RankOptions {
-  /** how many top candidates to return */
-  pool: number;
-  /** epoch ms: for the recency boost and expiry */
-  now: number;
-  halfLifeDays: number;
-  /** slot filter */
-  allow?: (slot: number) => boolean;
-  /** while equal across runs, answers of `allow` are kept per slot (undefined: per run only) */
-  allowKey?: string;
-  /** id of a slot, for deterministic ties */
-  idOf: (slot: number) => string;
-}
-
-export interface Candidate {
-  slot: number;
-  score: number;
-  /** bit i set: query term i matched */
-  mask: number;
-}
-
-/** What every list walk needs; `ask` is null when nothing is filtered. */
-interface Walk {
-  meta: Int32Array;
-  expires: Float64Array;
-  now: number;
-  /** B / average field length, per field */
-  cb: number;
-  cs: number;
-  allowState: Uint8Array;
-  ask: ((slot: number) => boolean) | null;
-}
-
-export function popcount(x: number): number {
-  x -= (x >>> 1) & 0x55555555;
-  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
-}
 
 export class Ranker {
   // per-run scratch, all zero between runs. acc interleaves each slot's score (2s) and coverage
@@ -73,7 +29,12 @@ export class Ranker {
   private allowKey: string | undefined = undefined;
   private allowEpoch = -1;
 
-  constructor(private readonly p: Postings) {}
+  private readonly bounds: TermBounds;
+  private readonly scratch = new Scratch();
+
+  constructor(private readonly p: Postings) {
+    this.bounds = new TermBounds(p);
+  }
 
   private ensure(n: number): void {
     if (this.best.length >= n) return;
@@ -111,6 +72,7 @@ export class Ranker {
     };
     const n = p.live;
     const idfOf = (t: number) => Math.log(1 + (n - p.df[t]! + 0.5) / (p.df[t]! + 0.5));
+    if (!opts.exhaustive && worthPruning(query, p)) return this.runPruned(query, opts, w, idfOf);
     const { acc, best, touched, termTouched } = this;
     let nTouched = 0;
 
@@ -150,6 +112,61 @@ export class Ranker {
       acc[k + 1] = 0;
     }
     return out;
+  }
+
+  /** The same pool as the exhaustive walk below, through MaxScore (see maxscore.ts). */
+  private runPruned(query: QueryTerm[], opts: RankOptions, w: Walk, idfOf: (t: number) => number): Candidate[] {
+    const p = this.p;
+    if (opts.pool <= 0) return [];
+    const cursors = query.map((qt): Cursor => {
+      const variants = qt.variants;
+      if (variants.length === 1 && variants[0]!.terms.length === 1) {
+        const t = variants[0]!.terms[0]!;
+        const scale = idfOf(t) * variants[0]!.weight * (K1 + 1);
+        const f = this.bounds.maxF(t, w.cb, w.cs);
+        return { list: p.lists[t]!, scores: null, len: p.listLen[t]!, pos: 0, scale, ub: (scale * f) / (K1 + f) };
+      }
+      // Several variants (prefixes, synonyms): scored here as the exhaustive walk scores them,
+      // then walked as a list of (slot, score) sorted by slot whose bound is its exact maximum.
+      let nTerm = 0;
+      const runEnds: number[] = []; // each variant adds its new slots in ascending order
+      for (const v of variants) {
+        if (v.terms.length === 1) {
+          const t = v.terms[0]!;
+          nTerm = accumulateBest(w, p.lists[t]!, p.listLen[t]!, idfOf(t) * v.weight * (K1 + 1), this.best, this.termTouched, nTerm);
+        } else {
+          nTerm = this.walkAll(w, v.terms, v.terms.map(idfOf), v.weight, nTerm);
+        }
+        runEnds.push(nTerm);
+      }
+      const slots = mergeRuns(this.termTouched.slice(0, nTerm), runEnds);
+      const scores = new Float64Array(nTerm);
+      let ub = 0;
+      for (let i = 0; i < nTerm; i++) {
+        const s = slots[i]!;
+        const v = this.best[s]!;
+        scores[i] = v;
+        if (v > ub) ub = v;
+        this.best[s] = 0;
+      }
+      return { list: slots, scores, len: nTerm, pos: 0, scale: 0, ub };
+    });
+    const { acc, touched } = this;
+    const recency = p.recency;
+    const idOf = opts.idOf;
+    const top = maxScoreTopK(w, cursors, opts.pool, recency, opts.halfLifeDays * DAY_MS, idOf, acc, touched, this.scratch);
+    if (top === null) return this.run(query, { ...opts, exhaustive: true });
+    const out: Candidate[] = [];
+    for (let i = 0; i < top.size; i++) {
+      const at = top.heap[i]! << 1;
+      out.push({ slot: top.heap[i]!, score: acc[at]!, mask: acc[at + 1]! });
+    }
+    for (let i = 0; i < top.nTouched; i++) {
+      const at = touched[i]! << 1;
+      acc[at] = 0;
+      acc[at + 1] = 0;
+    }
+    return out.sort((a, b) => compareCandidates(a, b, recency, idOf));
   }
 
   /** A multi-word synonym: walk the rarest word's list, require and score every word. */
@@ -249,31 +266,28 @@ export class Ranker {
   }
 }
 
+/**
+ * Pruning pays only when one list is much shorter than the rest together: the walk then skips
+ * most postings of the long lists. Otherwise its bookkeeping costs more than it saves, and a
+ * term with several variants is scored in full either way.
+ */
+function worthPruning(query: QueryTerm[], p: Postings): boolean {
+  if (query.length < 2) return false;
+  let min = Infinity;
+  let total = 0;
+  for (const qt of query) {
+    if (qt.variants.length !== 1 || qt.variants[0]!.terms.length !== 1) return false;
+    const len = p.listLen[qt.variants[0]!.terms[0]!]!;
+    if (len < min) min = len;
+    total += len;
+  }
+  return total >= PRUNE_MIN_POSTINGS && min * PRUNE_RATIO <= total - min;
+}
+const PRUNE_MIN_POSTINGS = 1024;
+const PRUNE_RATIO = 4;
+
 // The loops below copy tuning constants into locals first: module-level bindings are context
 // loads with hole checks in V8, which measurably doubled the cost of these loops.
-
-/** Live, not expired, and allowed by the filter (asked once per slot, answer kept). */
-function passes(w: Walk, slot: number): boolean {
-  const m = w.meta[slot]!;
-  if ((m & META_ALIVE) === 0 || ((m & META_EXPIRES) !== 0 && w.expires[slot]! <= w.now)) return false;
-  if (w.ask === null) return true;
-  let st = w.allowState[slot]!;
-  if (st === 0) {
-    st = w.ask(slot) ? 1 : 2;
-    w.allowState[slot] = st;
-  }
-  return st === 1;
-}
-
-/** BM25F pseudo-frequency of a packed (body tf | scope tf << 16) pair, before saturation. */
-function pseudoTf(w: Walk, packed: number, slot: number): number {
-  const tb = packed & 0xffff;
-  const ts = packed >>> 16;
-  const m = w.meta[slot]!;
-  let f = tb === 0 ? 0 : (W_BODY * tb) / (1 - B_BODY + w.cb * (m & 0xffff));
-  if (ts !== 0) f += (W_SCOPE * ts) / (1 - B_SCOPE + w.cs * ((m >>> 16) & 0xff));
-  return f;
-}
 
 /** The hottest loop: one term's list added into the totals. `scale` = idf x weight x (k1 + 1). */
 function accumulate(
@@ -348,13 +362,3 @@ function accumulateBest(
   return nTerm;
 }
 
-/** Higher score first, then more recent, then smaller id: results are deterministic. */
-export function compareCandidates(a: Candidate, b: Candidate, recency: Float64Array, idOf: (s: number) => string): number {
-  if (a.score !== b.score) return b.score - a.score;
-  const ra = recency[a.slot]!;
-  const rb = recency[b.slot]!;
-  if (ra !== rb) return rb - ra;
-  const ia = idOf(a.slot);
-  const ib = idOf(b.slot);
-  return ia < ib ? -1 : ia > ib ? 1 : 0;
-}
