@@ -8,10 +8,12 @@
 // A server (watch: true) builds the index while opening. A one-shot command (watch: false)
 // builds it on first use: `cairn overview`, `list` or `show` never pay for tokenizing the store.
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { ensureOwnDirSync } from '../fsatomic.ts';
 import { storedMemory, type Store, type StoreChange } from '../store.ts';
 import { CATEGORIES, CONFIDENCES, SOURCES, type MemoryRecord, type Origin, type StoredMemory } from '../types.ts';
 import { internOrNull, member, NO_EXTRA, sharedOrigin, sharedScopeList } from '../canonical.ts';
-import { readCache, writeCache, type CacheContent, type CacheEntry } from './cache.ts';
+import { CACHE_DIR, readCache, writeCache, type CacheContent, type CacheEntry } from './cache.ts';
 import { Freshness } from './freshness.ts';
 import { SearchIndex, type IndexSnapshot } from './index.ts';
 
@@ -113,6 +115,17 @@ export class LiveIndex {
 
   async open(): Promise<void> {
     if (this.opts.watch) {
+      // .cache/ is made before the directory mtimes are noted: made by the first save instead, it
+      // moves the store directory's mtime, and the next read then diffs a listing of the whole
+      // store against every known path (~25 MB of transient sets at 100k memories) for nothing.
+      // Only in an existing store: the store directory is made by the first write, never here.
+      if (existsSync(this.store.dir)) {
+        try {
+          ensureOwnDirSync(join(this.store.dir, CACHE_DIR));
+        } catch {
+          // a .cache that is not a real directory: the save reports it
+        }
+      }
       this.freshness = new Freshness(this.store, this.opts.warn);
       this.freshness.start();
     }
