@@ -27,12 +27,10 @@ const SEEDS = 8;
 /** A further list is walked only while the walk can still skip 2/3 of all postings. */
 const CONTINUE = 3;
 
-/** One query term's documents: a raw inverted list, or precomputed (slot, score) pairs. */
+/** One query term (a single exact word: see worthPruning in rank.ts) and its inverted list. */
 export interface Cursor {
-  /** raw: postings (slot | tfs); materialized: slots */
+  /** postings (slot | tfs), ascending by slot */
   list: Int32Array;
-  /** materialized terms only: the term's score per entry of `list` */
-  scores: Float64Array | null;
   len: number;
   pos: number;
   /** raw: idf x weight x (k1 + 1) */
@@ -112,8 +110,8 @@ function pseudo(e: number, md: number, cb: number, cs: number): number {
 
 /**
  * Sorts `a` (consumed) made of ascending runs a[ends[r-1], ends[r]) by merging runs pairwise:
- * O(m log runs), where a general sort of the tens of thousands of slots a common synonym or a
- * second list touches costs more than the walk itself.
+ * O(m log runs), where a general sort of the thousands of slots two walked lists touch costs
+ * more than the walk itself.
  */
 export function mergeRuns(a: Int32Array, ends: number[]): Int32Array {
   let src: Int32Array = a;
@@ -189,11 +187,12 @@ export class Scratch {
 
 /**
  * The pool (top `k` by score, recency, id) over `cursors` (one per query term, in query order),
- * term at a time: lists are walked from the largest bound down, each into the partial sums
- * (acc[2 slot]) and coverage masks (acc[2 slot + 1]) of the touched slots, until a floor proven
- * from fully scored candidates exceeds what a document found only in the remaining lists could
- * score. The remaining lists are then only probed, for touched documents that can still make it.
- * Leaves final scores in acc[2 slot] of pool slots; the caller zeroes acc for `touched[0, n)`.
+ * term at a time: lists are walked shortest first, each into the partial sums (acc[2 slot]) and
+ * coverage masks (acc[2 slot + 1]) of the touched slots, until a floor proven from fully scored
+ * candidates exceeds what a document found only in the remaining lists could score. The
+ * remaining lists are then only probed or filled in, for touched documents that can still make
+ * it. Leaves final scores in acc[2 slot] of pool slots; the caller zeroes acc for
+ * `touched[0, nTouched)`. Null (scratch and acc already zero) when pruning would not pay.
  */
 export function maxScoreTopK(
   w: Walk, cursors: Cursor[], k: number, recency: Float64Array, halfLifeMs: number,
@@ -227,7 +226,7 @@ export function maxScoreTopK(
     const q = ord[j]!;
     const c = cursors[q]!;
     sc.ensure(w.meta.length, (nT + c.len) * n);
-    nT = c.scores === null ? walkRaw(w, c, q, n, acc, touched, nT, sc) : walkScored(c, q, n, acc, touched, nT, sc);
+    nT = walkRaw(w, c, q, n, acc, touched, nT, sc);
     runEnds.push(nT);
     j++;
     walked += c.len;
@@ -490,43 +489,10 @@ function walkRaw(w: Walk, c: Cursor, q: number, n: number, acc: Float64Array, to
   return nT;
 }
 
-/** Like walkRaw for a term whose (slot, score) pairs were computed already (filtered too). */
-function walkScored(c: Cursor, q: number, n: number, acc: Float64Array, touched: Int32Array, nT: number, sc: Scratch): number {
-  const { idx, contrib } = sc;
-  const slots = c.list;
-  const scores = c.scores!;
-  const bit = 1 << q;
-  for (let i = 0; i < c.len; i++) {
-    const slot = slots[i]!;
-    const v = scores[i]!;
-    let ix = idx[slot]!;
-    if (ix === 0) {
-      touched[nT++] = slot;
-      idx[slot] = ix = nT;
-    }
-    const at = slot << 1;
-    acc[at] = acc[at]! + v;
-    acc[at + 1] = acc[at + 1]! | bit;
-    contrib[(ix - 1) * n + q] = v;
-  }
-  return nT;
-}
-
 /** A remaining list walked for kept documents only (idx > 0): same expressions as walkRaw. */
 function fill(w: Walk, c: Cursor, q: number, n: number, acc: Float64Array, idx: Int32Array, contrib: Float64Array): void {
   const bit = 1 << q;
   const list = c.list;
-  const scores = c.scores;
-  if (scores !== null) {
-    for (let i = 0; i < c.len; i++) {
-      const slot = list[i]!;
-      const ix = idx[slot]!;
-      if (ix <= 0) continue;
-      contrib[(ix - 1) * n + q] = scores[i]!;
-      acc[(slot << 1) + 1] = acc[(slot << 1) + 1]! | bit;
-    }
-    return;
-  }
   const { meta, cb, cs } = w;
   const scale = c.scale;
   const wb = W_BODY;
@@ -556,7 +522,6 @@ function fill(w: Walk, c: Cursor, q: number, n: number, acc: Float64Array, idx: 
 function probe(w: Walk, c: Cursor, slot: number): number {
   seek(c, slot);
   if (c.pos >= c.len || (c.list[c.pos]! & SLOT_MASK) !== slot) return 0;
-  if (c.scores !== null) return c.scores[c.pos]!;
   const e = c.list[c.pos]!;
   const md = w.meta[slot]!;
   const tb = (e >>> 24) & 31;

@@ -14,7 +14,7 @@ import {
 } from './bm25.ts';
 export { B_BODY, B_SCOPE, COVER_FLOOR, K1, RECENCY_WEIGHT, W_BODY, W_SCOPE, compareCandidates, popcount } from './bm25.ts';
 export type { Candidate, RankOptions } from './bm25.ts';
-import { Scratch, TermBounds, maxScoreTopK, mergeRuns, type Cursor } from './maxscore.ts';
+import { Scratch, TermBounds, maxScoreTopK, type Cursor } from './maxscore.ts';
 import type { QueryTerm } from './query.ts';
 
 export class Ranker {
@@ -118,38 +118,12 @@ export class Ranker {
   private runPruned(query: QueryTerm[], opts: RankOptions, w: Walk, idfOf: (t: number) => number): Candidate[] {
     const p = this.p;
     if (opts.pool <= 0) return [];
+    // worthPruning: every query term is one exact word
     const cursors = query.map((qt): Cursor => {
-      const variants = qt.variants;
-      if (variants.length === 1 && variants[0]!.terms.length === 1) {
-        const t = variants[0]!.terms[0]!;
-        const scale = idfOf(t) * variants[0]!.weight * (K1 + 1);
-        const f = this.bounds.maxF(t, w.cb, w.cs);
-        return { list: p.lists[t]!, scores: null, len: p.listLen[t]!, pos: 0, scale, ub: (scale * f) / (K1 + f) };
-      }
-      // Several variants (prefixes, synonyms): scored here as the exhaustive walk scores them,
-      // then walked as a list of (slot, score) sorted by slot whose bound is its exact maximum.
-      let nTerm = 0;
-      const runEnds: number[] = []; // each variant adds its new slots in ascending order
-      for (const v of variants) {
-        if (v.terms.length === 1) {
-          const t = v.terms[0]!;
-          nTerm = accumulateBest(w, p.lists[t]!, p.listLen[t]!, idfOf(t) * v.weight * (K1 + 1), this.best, this.termTouched, nTerm);
-        } else {
-          nTerm = this.walkAll(w, v.terms, v.terms.map(idfOf), v.weight, nTerm);
-        }
-        runEnds.push(nTerm);
-      }
-      const slots = mergeRuns(this.termTouched.slice(0, nTerm), runEnds);
-      const scores = new Float64Array(nTerm);
-      let ub = 0;
-      for (let i = 0; i < nTerm; i++) {
-        const s = slots[i]!;
-        const v = this.best[s]!;
-        scores[i] = v;
-        if (v > ub) ub = v;
-        this.best[s] = 0;
-      }
-      return { list: slots, scores, len: nTerm, pos: 0, scale: 0, ub };
+      const t = qt.variants[0]!.terms[0]!;
+      const scale = idfOf(t) * qt.variants[0]!.weight * (K1 + 1);
+      const f = this.bounds.maxF(t, w.cb, w.cs);
+      return { list: p.lists[t]!, len: p.listLen[t]!, pos: 0, scale, ub: (scale * f) / (K1 + f) };
     });
     const { acc, touched } = this;
     const recency = p.recency;
