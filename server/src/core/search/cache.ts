@@ -46,6 +46,16 @@ export interface CacheContent<R extends object> {
   entries: CacheEntry[];
 }
 
+/**
+ * What writeCache also takes: the records now, the analysis only once the records section is
+ * written. A built index's analysis (its forward lists, ~40 MB at 100k memories) then never
+ * coexists with the records' JSON encoding.
+ */
+export interface LazyCacheContent<R extends object> {
+  records: R[];
+  analysis: () => { terms: string[]; entries: CacheEntry[] };
+}
+
 interface Header {
   format: number;
   tokenizer: number;
@@ -67,7 +77,7 @@ function isLittleEndian(): boolean {
 type Section = 'records' | 'terms' | 'pad' | 'ints';
 
 /** The payload, section by section, in chunks; `keys` receives the record columns. */
-function* payloadParts<R extends object>(c: CacheContent<R>, keys: string[]): Generator<[Section, Buffer]> {
+function* payloadParts<R extends object>(c: CacheContent<R> | LazyCacheContent<R>, keys: string[]): Generator<[Section, Buffer]> {
   // A Set filled record by record: a flatMap of every record's keys is one array of ~1.6M
   // entries at 100k memories, allocated just to be deduplicated.
   const seen = new Set<string>();
@@ -99,11 +109,12 @@ function* payloadParts<R extends object>(c: CacheContent<R>, keys: string[]): Ge
   for (let i = 0; i < c.records.length; i += CHUNK) {
     yield ['records', emit(`[${c.records.slice(i, i + CHUNK).map((r) => JSON.stringify(row(r))).join(',')}]\n`)];
   }
-  const terms = Buffer.from(c.terms.join('\n'), 'utf8');
+  const a = 'analysis' in c ? c.analysis() : c;
+  const terms = Buffer.from(a.terms.join('\n'), 'utf8');
   yield ['terms', terms];
   yield ['pad', Buffer.alloc((4 - ((recordsBytes + terms.length) % 4)) % 4)];
-  for (let i = 0; i < c.entries.length; i += CHUNK) {
-    const part = c.entries.slice(i, i + CHUNK);
+  for (let i = 0; i < a.entries.length; i += CHUNK) {
+    const part = a.entries.slice(i, i + CHUNK);
     let n = 0;
     for (const e of part) n += 4 + e.fwd.length;
     const data = new Int32Array(n);
@@ -137,7 +148,7 @@ function headerBytes(h: Header): Buffer {
  * Encodes into `write(buf, position)`; `pause` (if given) is awaited between chunks. Returns the
  * header region, which the caller writes at position 0 last.
  */
-async function encodeInto<R extends object>(c: CacheContent<R>, write: (b: Buffer) => void, pause?: () => Promise<void>): Promise<Buffer> {
+async function encodeInto<R extends object>(c: CacheContent<R> | LazyCacheContent<R>, write: (b: Buffer) => void, pause?: () => Promise<void>): Promise<Buffer> {
   const keys: string[] = [];
   const sha = createHash('sha1');
   const size: Record<Section, number> = { records: 0, terms: 0, pad: 0, ints: 0 };
@@ -342,7 +353,7 @@ function removeDeadTemps(dir: string): void {
  * Writes the cache atomically (temp file, fsync, rename), file mode 0600, directory 0700.
  * `pause` is awaited between chunks (a live server passes a yield to its event loop).
  */
-export async function writeCache<R extends object>(storeDir: string, c: CacheContent<R>, pause?: () => Promise<void>): Promise<void> {
+export async function writeCache<R extends object>(storeDir: string, c: CacheContent<R> | LazyCacheContent<R>, pause?: () => Promise<void>): Promise<void> {
   const dir = join(storeDir, CACHE_DIR);
   ensureOwnDirSync(dir); // refuses a symlinked .cache: nothing is written outside the store
   removeDeadTemps(dir);

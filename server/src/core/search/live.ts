@@ -15,7 +15,7 @@ import { ensureOwnDirSync } from '../fsatomic.ts';
 import { storedMemory, type Store, type StoreChange } from '../store.ts';
 import { CATEGORIES, CONFIDENCES, SOURCES, type MemoryRecord, type Origin, type StoredMemory } from '../types.ts';
 import { internOrNull, member, NO_EXTRA, sharedOrigin, sharedScopeList } from '../canonical.ts';
-import { CACHE_DIR, readCache, writeCache, type CacheContent, type CacheEntry } from './cache.ts';
+import { CACHE_DIR, readCache, writeCache, type CacheContent, type CacheEntry, type LazyCacheContent } from './cache.ts';
 import { Freshness } from './freshness.ts';
 import { SearchIndex, type IndexSnapshot } from './index.ts';
 
@@ -272,23 +272,38 @@ export class LiveIndex {
    * records the analysis is current for. Built index: its snapshot's entries become the cache
    * entries in place (no map from record to position, no second object per memory).
    */
-  private cacheContent(): CacheContent<StoredMemory> {
+  private cacheContent(): CacheContent<StoredMemory> | LazyCacheContent<StoredMemory> {
     if (!this.built) {
       const records = [...this.store.active(), ...this.store.tombstones()];
       return { records, ...this.entriesFor(records) };
     }
-    const snap = this.ix.snapshot();
+    // Records in the index's order (its snapshot's order too), then active records the index
+    // lacks, then tombstones. The snapshot is taken only when the records are written.
     const records: StoredMemory[] = [];
-    const entries: CacheEntry[] = [];
-    for (const d of snap.docs) {
-      if (this.store.get(d.doc.id) !== d.doc) continue; // only what the store holds is saved
-      const e = d as typeof d & CacheEntry;
-      e.record = records.push(d.doc) - 1;
-      entries.push(e);
-    }
+    for (const d of this.ix.values()) if (this.store.get(d.id) === d) records.push(d); // only what the store holds is saved
+    const indexed = records.length;
     for (const m of this.store.active()) if (this.ix.get(m.id) !== m) records.push(m);
     for (const m of this.store.tombstones()) records.push(m);
-    return { records, terms: snap.terms, entries };
+    const analysis = () => {
+      const snap = this.ix.snapshot();
+      const entries: CacheEntry[] = [];
+      // The index may have changed while the records were written (the save pauses): a doc
+      // that is no longer at its position is looked up, one no longer among the records skipped.
+      let at: Map<StoredMemory, number> | null = null;
+      snap.docs.forEach((d, k) => {
+        let record = k < indexed && records[k] === d.doc ? k : undefined;
+        if (record === undefined) {
+          at ??= new Map(records.slice(0, indexed).map((r, i) => [r, i]));
+          record = at.get(d.doc);
+        }
+        if (record === undefined) return;
+        const e = d as typeof d & CacheEntry;
+        e.record = record;
+        entries.push(e);
+      });
+      return { terms: snap.terms, entries };
+    };
+    return { records, analysis };
   }
 
   /** Index entries for the cache from the loaded cache's still-current ones (index not built). */
