@@ -9965,7 +9965,7 @@ var require_core2 = __commonJS({
       errorsText(errors = this.errors, { separator = ", ", dataVar = "data" } = {}) {
         if (!errors || errors.length === 0)
           return "No errors";
-        return errors.map((e) => `${dataVar}${e.instancePath} ${e.message}`).reduce((text, msg) => text + separator + msg);
+        return errors.map((e) => `${dataVar}${e.instancePath} ${e.message}`).reduce((text2, msg) => text2 + separator + msg);
       }
       $dataMetaSchema(metaSchema, keywordsJsonPointers) {
         const rules = this.RULES.all;
@@ -11911,7 +11911,7 @@ var require_discriminator = __commonJS({
       error: error62,
       code(cxt) {
         const { gen, data, schema, parentSchema, it } = cxt;
-        const { oneOf: oneOf2 } = parentSchema;
+        const { oneOf: oneOf3 } = parentSchema;
         if (!it.opts.discriminator) {
           throw new Error("discriminator: requires discriminator option");
         }
@@ -11920,7 +11920,7 @@ var require_discriminator = __commonJS({
           throw new Error("discriminator: requires propertyName");
         if (schema.mapping)
           throw new Error("discriminator: mapping is not supported");
-        if (!oneOf2)
+        if (!oneOf3)
           throw new Error("discriminator: requires oneOf keyword");
         const valid = gen.let("valid", false);
         const tag = gen.const("tag", (0, codegen_1._)`${data}${(0, codegen_1.getProperty)(tagName)}`);
@@ -11948,8 +11948,8 @@ var require_discriminator = __commonJS({
           const oneOfMapping = {};
           const topRequired = hasRequired(parentSchema);
           let tagRequired = true;
-          for (let i = 0; i < oneOf2.length; i++) {
-            let sch = oneOf2[i];
+          for (let i = 0; i < oneOf3.length; i++) {
+            let sch = oneOf3[i];
             if ((sch === null || sch === void 0 ? void 0 : sch.$ref) && !(0, util_1.schemaHasRulesButRef)(sch, it.self.RULES)) {
               const ref = sch.$ref;
               sch = compile_1.resolveRef.call(it.self, it.schemaEnv.root, it.baseId, ref);
@@ -13437,24 +13437,24 @@ function configFromObject(doc) {
   }
   return cfg;
 }
-function parseConfigText(text, file2 = "config.toml") {
+function parseConfigText(text2, file2 = "config.toml") {
   let doc;
   try {
-    doc = parse2(text);
+    doc = parse2(text2);
   } catch (err) {
     throw new ConfigError(`${file2} is not valid TOML: ${errorMessage(err).split("\n")[0]}`);
   }
   return configFromObject(doc);
 }
 function loadConfigFile(file2) {
-  let text;
+  let text2;
   try {
-    text = readFileSync(file2, "utf8");
+    text2 = readFileSync(file2, "utf8");
   } catch (err) {
     if (err.code === "ENOENT") return defaultConfig();
     throw new ConfigError(`cannot read ${file2}: ${errorMessage(err)}`);
   }
-  return parseConfigText(text, file2);
+  return parseConfigText(text2, file2);
 }
 function configPath(storeDir) {
   return join(storeDir, "config.toml");
@@ -13538,11 +13538,12 @@ function isOwnDirSync(dir) {
     return false;
   }
 }
-async function writeFileAtomic(target, data) {
+async function writeFileAtomic(target, data, mode2 = FILE_MODE) {
   const tmp = tempPathFor(target);
-  const fh = await fsp.open(tmp, "wx", FILE_MODE);
+  const fh = await fsp.open(tmp, "wx", mode2);
   try {
     await fh.writeFile(data);
+    if (mode2 !== FILE_MODE) await fh.chmod(mode2);
     await fh.sync();
   } catch (err) {
     await fh.close().catch(() => {
@@ -13666,7 +13667,7 @@ var StoreLock = class {
   }
   noLinks = false;
   async breakIfStale() {
-    let text;
+    let text2;
     let mtimeMs;
     try {
       const st = await fsp2.lstat(this.file);
@@ -13677,14 +13678,14 @@ var StoreLock = class {
         return;
       }
       mtimeMs = st.mtimeMs;
-      text = await fsp2.readFile(this.file, "utf8");
+      text2 = await fsp2.readFile(this.file, "utf8");
     } catch {
       return;
     }
-    const [pidText, host, timeText] = text.trim().split(" ");
+    const [pidText, host, timeText] = text2.trim().split(" ");
     const pid = Number(pidText);
     const since = Number(timeText) || mtimeMs;
-    const dead = text.trim() !== "" && host === HOST && Number.isInteger(pid) && pid > 0 && !pidAlive(pid);
+    const dead = text2.trim() !== "" && host === HOST && Number.isInteger(pid) && pid > 0 && !pidAlive(pid);
     if (!dead && Date.now() - since < STALE_MS) return;
     const aside = `${this.file}.stale.${process.pid}.${Date.now()}`;
     try {
@@ -13693,7 +13694,7 @@ var StoreLock = class {
       return;
     }
     const moved = await fsp2.readFile(aside, "utf8").catch(() => "");
-    if (moved !== text) {
+    if (moved !== text2) {
       await fsp2.link(aside, this.file).catch(() => {
       });
     }
@@ -13910,11 +13911,37 @@ function intern(s) {
 function internOrNull(s) {
   return s === null ? null : intern(s);
 }
+var sharedScopes = /* @__PURE__ */ new Map();
+var sharedOrigins = /* @__PURE__ */ new Map();
+var SHARED_MAX = 5e4;
+function sharedScopeList(scopes) {
+  const key = scopes.join("\0");
+  let v = sharedScopes.get(key);
+  if (v === void 0) {
+    v = Object.freeze(scopes.map(intern));
+    if (sharedScopes.size < SHARED_MAX) sharedScopes.set(key, v);
+  }
+  return v;
+}
+function sharedOrigin(cwd, repo, branch, worktree_root) {
+  const key = JSON.stringify([cwd, repo, branch, worktree_root]);
+  let v = sharedOrigins.get(key);
+  if (v === void 0) {
+    v = Object.freeze({ cwd: internOrNull(cwd), repo: internOrNull(repo), branch: internOrNull(branch), worktree_root: internOrNull(worktree_root) });
+    if (sharedOrigins.size < SHARED_MAX) sharedOrigins.set(key, v);
+  }
+  return v;
+}
+var NO_EXTRA = Object.freeze([]);
+function member(allowed, v) {
+  return allowed.find((a) => a === v);
+}
 function time(v, nullable2) {
   if (v === "null") return nullable2 ? null : void 0;
   if (!ISO.test(v)) return void 0;
   const d = new Date(v);
-  return !Number.isNaN(d.getTime()) && d.toISOString() === v ? v : void 0;
+  const iso = Number.isNaN(d.getTime()) ? "" : d.toISOString();
+  return iso === v ? iso : void 0;
 }
 function scalar(v) {
   if (v === "null") return null;
@@ -13932,11 +13959,11 @@ function field(line2, key) {
   if (line2 === void 0 || !line2.startsWith(key) || line2.charCodeAt(key.length) !== 58 || line2.charCodeAt(key.length + 1) !== 32) return void 0;
   return line2.slice(key.length + 2);
 }
-function parseCanonical(text) {
-  if (!text.startsWith("---\nschema_version: 1\n")) return null;
-  const close = text.indexOf("\n---\n", 4);
+function parseCanonical(text2) {
+  if (!text2.startsWith("---\nschema_version: 1\n")) return null;
+  const close = text2.indexOf("\n---\n", 4);
   if (close === -1) return null;
-  const head = text.slice(4, close);
+  const head = text2.slice(4, close);
   if (head.includes("\r") || head.includes("	")) return null;
   const L = head.split("\n");
   if (L.length !== 15 && L.length !== 18) return null;
@@ -13948,10 +13975,10 @@ function parseCanonical(text) {
   if (!created || !updated || scopesText === void 0 || !scopesText.startsWith("[") || !scopesText.endsWith("]")) return null;
   const scopes = scopesText.slice(1, -1).split(", ");
   if (scopes.length === 0 || scopes.some((s) => !SCOPE_RE.test(s)) || new Set(scopes).size !== scopes.length) return null;
-  const confidence = field(L[5], "confidence");
-  const source = field(L[6], "source");
-  const category = field(L[7], "category");
-  if (!CONFIDENCES.includes(confidence ?? "") || !SOURCES.includes(source ?? "") || !CATEGORIES.includes(category ?? "")) return null;
+  const confidence = member(CONFIDENCES, field(L[5], "confidence"));
+  const source = member(SOURCES, field(L[6], "source"));
+  const category = member(CATEGORIES, field(L[7], "category"));
+  if (!confidence || !source || !category) return null;
   const lva = time(field(L[8], "last_verified_at") ?? "", true);
   const expires = time(field(L[9], "expires") ?? "", true);
   if (lva === void 0 || expires === void 0 || L[10] !== "origin:") return null;
@@ -13960,15 +13987,15 @@ function parseCanonical(text) {
   const record2 = {
     id: own(id2),
     created,
-    updated,
-    scopes: scopes.map(intern),
+    updated: updated === created ? created : updated,
+    scopes: sharedScopeList(scopes),
     confidence,
     source,
     category,
     last_verified_at: lva,
     expires,
-    origin: { cwd: internOrNull(origin2[0]), repo: internOrNull(origin2[1]), branch: internOrNull(origin2[2]), worktree_root: internOrNull(origin2[3]) },
-    body: own(text.slice(close + 5).replace(/^\s*\n/, "").replace(/\s+$/, ""))
+    origin: sharedOrigin(origin2[0], origin2[1], origin2[2], origin2[3]),
+    body: own(text2.slice(close + 5).replace(/^\s*\n/, "").replace(/\s+$/, ""))
   };
   if (L.length === 18) {
     const removed = time(field(L[15], "removed") ?? "", false);
@@ -13980,7 +14007,7 @@ function parseCanonical(text) {
     record2.removed_reason = own(reason);
     record2.removed_session = session === null ? null : intern(session);
   }
-  return { record: record2, extra: [] };
+  return { record: record2, extra: NO_EXTRA };
 }
 
 // server/src/core/memfile.ts
@@ -14024,7 +14051,8 @@ function toIso(v, key, nullable2) {
 }
 function oneOf(v, key, allowed, dflt) {
   if (v === void 0 || v === null) return dflt;
-  if (typeof v === "string" && allowed.includes(v)) return v;
+  const hit = allowed.find((a) => a === v);
+  if (hit !== void 0) return hit;
   throw new ParseError(`${key} must be one of ${allowed.join(", ")}, got ${shown(v)}`);
 }
 function str2(v, key) {
@@ -14033,15 +14061,10 @@ function str2(v, key) {
   return typeof v === "string" ? v : String(v);
 }
 function parseOrigin(v) {
-  if (v === null || v === void 0) return { cwd: null, repo: null, branch: null, worktree_root: null };
+  if (v === null || v === void 0) return sharedOrigin(null, null, null, null);
   if (typeof v !== "object" || Array.isArray(v)) throw new ParseError("origin must be a mapping");
   const o = v;
-  return {
-    cwd: internOrNull(str2(o.cwd, "origin.cwd")),
-    repo: internOrNull(str2(o.repo, "origin.repo")),
-    branch: internOrNull(str2(o.branch, "origin.branch")),
-    worktree_root: internOrNull(str2(o.worktree_root, "origin.worktree_root"))
-  };
+  return sharedOrigin(str2(o.cwd, "origin.cwd"), str2(o.repo, "origin.repo"), str2(o.branch, "origin.branch"), str2(o.worktree_root, "origin.worktree_root"));
 }
 function splitBlocks(raw) {
   const blocks = [];
@@ -14058,8 +14081,8 @@ ${line2}`;
   }
   return blocks.map((b) => ({ key: b.key, text: b.text.replace(/\n+$/, "") })).filter((b) => b.text.trim() !== "");
 }
-function parseMemoryText(text) {
-  const src = text.charCodeAt(0) === 65279 ? text.slice(1) : text;
+function parseMemoryText(text2) {
+  const src = text2.charCodeAt(0) === 65279 ? text2.slice(1) : text2;
   const fast = parseCanonical(src);
   if (fast) return fast;
   return parseGeneral(src);
@@ -14098,7 +14121,7 @@ function parseGeneral(src) {
     id: id2,
     created,
     updated: toIso(data.updated, "updated", true) ?? created,
-    scopes,
+    scopes: sharedScopeList(scopes),
     confidence: oneOf(data.confidence, "confidence", CONFIDENCES, "medium"),
     source: oneOf(data.source, "source", SOURCES, "explicit-statement"),
     category: oneOf(data.category, "category", CATEGORIES, "fact"),
@@ -14109,8 +14132,8 @@ function parseGeneral(src) {
   };
   if (data.removed !== void 0 && data.removed !== null) {
     record2.removed = toIso(data.removed, "removed", false);
-    record2.removed_reason = str2(data.removed_reason, "removed_reason") ?? "";
-    record2.removed_session = str2(data.removed_session, "removed_session");
+    record2.removed_reason = own(str2(data.removed_reason, "removed_reason") ?? "");
+    record2.removed_session = internOrNull(str2(data.removed_session, "removed_session"));
   }
   const extra = splitBlocks(parsed.matter.replace(/^\n/, "")).filter((b) => b.key === null ? !/^\s*$/.test(b.text) : !KNOWN.has(b.key)).map((b) => b.text);
   return { record: record2, extra };
@@ -14154,6 +14177,18 @@ function fileNameFor(rec) {
 }
 
 // server/src/core/store.ts
+var Skip = class {
+  constructor(size, mtimeMs, error62) {
+    this.size = size;
+    this.mtimeMs = mtimeMs;
+    this.error = error62;
+  }
+  size;
+  mtimeMs;
+  error;
+};
+var memOf = (e) => e instanceof Skip ? void 0 : e;
+var errorOf = (e) => e instanceof Skip ? e.error : void 0;
 var MAX_FILE_BYTES = 4 * 1024 * 1024;
 var CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 function derivedId(file2, created) {
@@ -14168,6 +14203,56 @@ function derivedId(file2, created) {
   for (let i = 0; i < 16; i++) rand += CROCKFORD[h[i] % 32];
   return time4 + rand;
 }
+function storedMemory(rec, file2, size, mtimeMs, extra) {
+  const ex = extra.length === 0 ? NO_EXTRA : extra.slice();
+  const { id: id2, created, updated, scopes, confidence, source, category, last_verified_at, expires, origin: origin2, body } = rec;
+  if (rec.removed === void 0) {
+    return { id: id2, created, updated, scopes, confidence, source, category, last_verified_at, expires, origin: origin2, body, file: file2, tombstoned: false, size, mtimeMs, extra: ex };
+  }
+  const { removed, removed_reason, removed_session } = rec;
+  return { id: id2, created, updated, scopes, confidence, source, category, last_verified_at, expires, origin: origin2, body, removed, removed_reason, removed_session, file: file2, tombstoned: true, size, mtimeMs, extra: ex };
+}
+var Listing = class {
+  constructor(dirs) {
+    this.dirs = dirs;
+  }
+  dirs;
+  names = [];
+  inDir = [];
+  stats = new Float64Array(256);
+  pathSet = null;
+  get length() {
+    return this.names.length;
+  }
+  add(dir, name, size, mtimeMs) {
+    const i = this.names.length;
+    if (2 * i + 2 > this.stats.length) {
+      const grown = new Float64Array(this.stats.length * 2);
+      grown.set(this.stats);
+      this.stats = grown;
+    }
+    this.names.push(name);
+    this.inDir.push(dir);
+    this.stats[2 * i] = size;
+    this.stats[2 * i + 1] = mtimeMs;
+  }
+  path(i) {
+    return join5(this.dirs[this.inDir[i]], this.names[i]);
+  }
+  size(i) {
+    return this.stats[2 * i];
+  }
+  mtimeMs(i) {
+    return this.stats[2 * i + 1];
+  }
+  has(p) {
+    if (!this.pathSet) {
+      this.pathSet = /* @__PURE__ */ new Set();
+      for (let i = 0; i < this.names.length; i++) this.pathSet.add(this.path(i));
+    }
+    return this.pathSet.has(p);
+  }
+};
 function pidOfTemp(name) {
   const m = /\.(\d+)\.[0-9a-f]{8}\.tmp$/.exec(name);
   return m ? Number(m[1]) : 0;
@@ -14177,6 +14262,7 @@ var Store = class {
   tombDir;
   lock;
   files = /* @__PURE__ */ new Map();
+  /** id -> the file(s) claiming it: one path (the norm) or several (hand copies). */
   owners = /* @__PURE__ */ new Map();
   activeById = /* @__PURE__ */ new Map();
   tombById = /* @__PURE__ */ new Map();
@@ -14211,7 +14297,7 @@ var Store = class {
   }
   skipped() {
     const out2 = [];
-    for (const [file2, e] of this.files) if (e.error) out2.push({ file: file2, reason: e.error });
+    for (const [file2, e] of this.files) if (e instanceof Skip) out2.push({ file: file2, reason: e.error });
     return out2.sort((a, b) => a.file.localeCompare(b.file));
   }
   /** size and mtime of every file as last seen: what a persisted cache validates against. */
@@ -14258,8 +14344,10 @@ var Store = class {
     return parent === this.dir || parent === this.tombDir;
   }
   async listFiles(cleanTemps) {
-    const found = /* @__PURE__ */ new Map();
-    for (const d of [this.dir, this.tombDir]) {
+    const dirs = [this.dir, this.tombDir];
+    const found = new Listing(dirs);
+    for (let di = 0; di < dirs.length; di++) {
+      const d = dirs[di];
       if (d === this.tombDir && !await this.tombDirUsable()) continue;
       let names;
       try {
@@ -14282,10 +14370,10 @@ var Store = class {
         } catch {
           continue;
         }
-        if (st.isFile()) found.set(p, { size: st.size, mtimeMs: st.mtimeMs });
+        if (st.isFile()) found.add(di, name, st.size, st.mtimeMs);
         else if (st.isSymbolicLink()) {
           const error62 = "is a symbolic link; cairn does not follow links";
-          this.files.set(p, { size: 0, mtimeMs: 0, error: error62 });
+          this.files.set(p, new Skip(0, 0, error62));
           if (this.warnOnce.get(p) !== error62) {
             this.warnOnce.set(p, error62);
             this.warn(`skipped ${p}: ${error62}`);
@@ -14311,16 +14399,23 @@ var Store = class {
     return false;
   }
   async reconcile(found, seeded) {
-    for (const p of [...this.files.keys()]) if (!found.has(p) && !this.files.get(p).error?.startsWith("is a symbolic")) this.dropPath(p);
     const changed = [];
-    for (const [p, st] of found) {
-      const cur = this.files.get(p);
-      if (cur && cur.size === st.size && cur.mtimeMs === st.mtimeMs) continue;
-      changed.push([p, st]);
+    let present = 0;
+    for (let i = 0; i < found.length; i++) {
+      const cur = this.files.get(found.path(i));
+      if (cur) present++;
+      if (!cur || cur.size !== found.size(i) || cur.mtimeMs !== found.mtimeMs(i)) changed.push(i);
     }
-    for (const [p, st] of changed) {
+    if (present < this.files.size) {
+      for (const p of [...this.files.keys()]) if (!found.has(p) && !errorOf(this.files.get(p))?.startsWith("is a symbolic")) this.dropPath(p);
+    }
+    for (const i of changed) {
+      const p = found.path(i);
+      const size = found.size(i);
+      const mtimeMs = found.mtimeMs(i);
       const s = seeded.get(p);
-      this.refreshOne(p, st.size, st.mtimeMs, s && s.size === st.size && s.mtimeMs === st.mtimeMs ? s : void 0);
+      if (s && s.size === size && s.mtimeMs === mtimeMs) this.refreshOne(s.file, size, mtimeMs, s);
+      else this.refreshOne(p, size, mtimeMs, void 0);
     }
   }
   refreshOne(p, size, mtimeMs, seeded) {
@@ -14328,69 +14423,83 @@ var Store = class {
     if (cur && cur.size === size && cur.mtimeMs === mtimeMs && !seeded) return;
     let entry;
     if (seeded) {
-      entry = { size, mtimeMs, mem: seeded };
+      entry = seeded;
     } else if (size > MAX_FILE_BYTES) {
-      entry = { size, mtimeMs, error: `is ${size} bytes, over the ${MAX_FILE_BYTES}-byte limit for a memory file` };
+      entry = new Skip(size, mtimeMs, `is ${size} bytes, over the ${MAX_FILE_BYTES}-byte limit for a memory file`);
     } else {
-      let text;
+      let text2;
       try {
-        text = readFileSync2(p, "utf8");
+        text2 = readFileSync2(p, "utf8");
       } catch (err) {
         if (err.code === "ENOENT") {
           if (this.files.has(p)) this.dropPath(p);
           return;
         }
-        entry = { size, mtimeMs, error: `cannot be read: ${err.message}` };
+        entry = new Skip(size, mtimeMs, `cannot be read: ${err.message}`);
         this.setEntry(p, entry);
         return;
       }
-      entry = this.entryFromText(p, text, size, mtimeMs);
+      entry = this.entryFromText(p, text2, size, mtimeMs);
     }
     this.setEntry(p, entry);
   }
-  entryFromText(p, text, size, mtimeMs) {
-    if (text.includes("\0")) return { size, mtimeMs, error: "is binary (contains NUL bytes)" };
+  entryFromText(p, text2, size, mtimeMs) {
+    if (text2.includes("\0")) return new Skip(size, mtimeMs, "is binary (contains NUL bytes)");
     try {
-      const { record: record2, extra } = parseMemoryText(text);
+      const { record: record2, extra } = parseMemoryText(text2);
       const idAssigned = record2.id === null;
       const id2 = record2.id ?? derivedId(p, record2.created);
-      const mem = { ...record2, id: id2, file: p, tombstoned: record2.removed !== void 0, size, mtimeMs, extra };
+      const mem = storedMemory({ ...record2, id: id2 }, p, size, mtimeMs, extra);
       if (idAssigned) mem.idAssigned = true;
-      return { size, mtimeMs, mem };
+      return mem;
     } catch (err) {
-      return { size, mtimeMs, error: err.message };
+      return new Skip(size, mtimeMs, err.message);
     }
   }
   setEntry(p, entry) {
     const old = this.files.get(p);
-    const oldId = old?.mem?.id;
-    if (old?.error && !entry.error) this.warnOnce.delete(p);
+    const oldId = memOf(old)?.id;
+    const error62 = errorOf(entry);
+    if (errorOf(old) && !error62) this.warnOnce.delete(p);
     this.files.set(p, entry);
-    if (entry.error && this.warnOnce.get(p) !== entry.error) {
-      this.warnOnce.set(p, entry.error);
-      this.warn(`skipped ${p}: ${entry.error}`);
+    if (error62 && this.warnOnce.get(p) !== error62) {
+      this.warnOnce.set(p, error62);
+      this.warn(`skipped ${p}: ${error62}`);
     }
-    const ids2 = /* @__PURE__ */ new Set();
-    if (oldId) {
-      this.owners.get(oldId)?.delete(p);
-      ids2.add(oldId);
+    const mem = memOf(entry);
+    if (oldId) this.removeOwner(oldId, p);
+    if (mem) this.addOwner(mem.id, p);
+    if (oldId && oldId !== mem?.id) this.elect(oldId);
+    if (mem) this.elect(mem.id);
+  }
+  addOwner(id2, p) {
+    const cur = this.owners.get(id2);
+    if (cur === void 0) this.owners.set(id2, p);
+    else if (typeof cur === "string") {
+      if (cur !== p) this.owners.set(id2, [cur, p]);
+    } else if (!cur.includes(p)) cur.push(p);
+  }
+  removeOwner(id2, p) {
+    const cur = this.owners.get(id2);
+    if (cur === p) this.owners.delete(id2);
+    else if (Array.isArray(cur)) {
+      const rest = cur.filter((q) => q !== p);
+      if (rest.length === 0) this.owners.delete(id2);
+      else this.owners.set(id2, rest.length === 1 ? rest[0] : rest);
     }
-    if (entry.mem) {
-      let set2 = this.owners.get(entry.mem.id);
-      if (!set2) this.owners.set(entry.mem.id, set2 = /* @__PURE__ */ new Set());
-      set2.add(p);
-      ids2.add(entry.mem.id);
-    }
-    for (const id2 of ids2) this.elect(id2);
+  }
+  ownersOf(id2) {
+    const cur = this.owners.get(id2);
+    return cur === void 0 ? [] : typeof cur === "string" ? [cur] : cur.slice();
   }
   warnOnce = /* @__PURE__ */ new Map();
   dropPath(p) {
     const old = this.files.get(p);
     this.files.delete(p);
     this.warnOnce.delete(p);
-    const id2 = old?.mem?.id;
+    const id2 = memOf(old)?.id;
     if (id2) {
-      this.owners.get(id2)?.delete(p);
+      this.removeOwner(id2, p);
       this.elect(id2);
     }
   }
@@ -14400,20 +14509,18 @@ var Store = class {
    * the loser is reported as skipped.
    */
   elect(id2) {
-    const paths = [...this.owners.get(id2) ?? []];
+    const paths = this.ownersOf(id2);
     if (paths.length === 0) this.owners.delete(id2);
-    const cands = paths.map((p) => this.files.get(p).mem).filter(Boolean);
+    const cands = paths.map((p) => memOf(this.files.get(p))).filter((m) => m !== void 0);
     const stamp = (m) => m.removed && m.removed > m.updated ? m.removed : m.updated;
     cands.sort((a, b) => stamp(a) === stamp(b) ? a.file.localeCompare(b.file) : stamp(a) > stamp(b) ? -1 : 1);
     const winner = cands[0];
     for (const loser of cands.slice(1)) {
-      const e = this.files.get(loser.file);
       const reason = `duplicate id ${id2}: ${winner.file} is used instead`;
       if (this.warnOnce.get(loser.file) !== reason) {
         this.warnOnce.set(loser.file, reason);
         this.warn(`skipped ${loser.file}: ${reason}`);
       }
-      void e;
     }
     const prev = this.activeById.get(id2) ?? this.tombById.get(id2);
     this.activeById.delete(id2);
@@ -14427,7 +14534,7 @@ var Store = class {
   /** Duplicate-id losers (files that parse but are shadowed by another file with the same id). */
   shadowed() {
     const out2 = [];
-    for (const [file2, reason] of this.warnOnce) if (reason.startsWith("duplicate id") && this.files.get(file2)?.mem) out2.push({ file: file2, reason });
+    for (const [file2, reason] of this.warnOnce) if (reason.startsWith("duplicate id") && memOf(this.files.get(file2))) out2.push({ file: file2, reason });
     return out2;
   }
   // ---- writing (every method runs under the cross-process lock) ----------------------------
@@ -14446,11 +14553,11 @@ var Store = class {
     return this.activeById.get(id2) ?? this.tombById.get(id2);
   }
   async writeRecord(file2, rec, extra) {
-    const text = serializeMemory(rec, extra);
-    await writeFileAtomic(file2, text);
+    const text2 = serializeMemory(rec, extra);
+    await writeFileAtomic(file2, text2);
     const st = await fsp3.stat(file2);
-    const mem = { ...rec, file: file2, tombstoned: rec.removed !== void 0, size: st.size, mtimeMs: st.mtimeMs, extra: [...extra] };
-    this.setEntry(file2, { size: st.size, mtimeMs: st.mtimeMs, mem });
+    const mem = storedMemory(rec, file2, st.size, st.mtimeMs, extra);
+    this.setEntry(file2, mem);
     return mem;
   }
   async freeName(dir, name) {
@@ -14491,9 +14598,9 @@ var Store = class {
       const dest = await this.freeName(targetDir, basename2(cur.file));
       await moveFileDurable(cur.file, dest);
       this.files.delete(cur.file);
-      this.owners.get(id2)?.delete(cur.file);
-      const moved = { ...written, file: dest };
-      this.setEntry(dest, { size: written.size, mtimeMs: written.mtimeMs, mem: moved });
+      this.removeOwner(id2, cur.file);
+      const moved = storedMemory(written, dest, written.size, written.mtimeMs, written.extra);
+      this.setEntry(dest, moved);
       return moved;
     });
   }
@@ -14941,8 +15048,8 @@ function encodeCursor(lastId) {
 }
 function decodeCursor(cursor2) {
   if (typeof cursor2 !== "string" || cursor2 === "") throw new ValidationError("cursor must be the next_cursor string from a previous page");
-  const text = Buffer.from(cursor2, "base64url").toString("utf8");
-  const m = /^v1:([0-9A-HJKMNP-TV-Z]{26})$/.exec(text);
+  const text2 = Buffer.from(cursor2, "base64url").toString("utf8");
+  const m = /^v1:([0-9A-HJKMNP-TV-Z]{26})$/.exec(text2);
   if (!m) throw new ValidationError(`cursor ${JSON.stringify(cursor2.slice(0, 40))} was not issued by this server: pass next_cursor from a previous page, or omit it to start over`);
   return m[1];
 }
@@ -15106,10 +15213,10 @@ function readOnce(dir, opts, tolerateMissing) {
   const result = { events: [], corruptLines: 0, unreadableFiles: [], files: [] };
   for (const { file: file2, compressed, rotatedAt } of listLogFiles(dir)) {
     if (opts.since !== void 0 && rotatedAt !== null && rotatedAt < opts.since) continue;
-    let text;
+    let text2;
     try {
       const raw = readFileSync5(file2);
-      text = (compressed ? gunzipSync(raw) : raw).toString("utf8");
+      text2 = (compressed ? gunzipSync(raw) : raw).toString("utf8");
     } catch (err) {
       if (err.code === "ENOENT") {
         if (tolerateMissing) continue;
@@ -15119,7 +15226,7 @@ function readOnce(dir, opts, tolerateMissing) {
       continue;
     }
     result.files.push(file2);
-    for (const line2 of text.split("\n")) {
+    for (const line2 of text2.split("\n")) {
       if (line2.trim() === "") continue;
       try {
         const v = JSON.parse(line2);
@@ -15531,6 +15638,9 @@ function computeHealth(data, params = DEFAULT_HEALTH_PARAMS) {
 
 // server/src/core/search/live.ts
 import { existsSync as existsSync5 } from "node:fs";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+import { join as join13 } from "node:path";
 
 // server/src/core/search/cache.ts
 import { createHash as createHash2 } from "node:crypto";
@@ -15666,15 +15776,15 @@ function splitParts(group, base, out2) {
     offset += seg.length + 1;
   }
 }
-function pushCjkAware(text, start, parts) {
-  if (!CJK_RE.test(text)) {
-    parts.push({ text, start });
+function pushCjkAware(text2, start, parts) {
+  if (!CJK_RE.test(text2)) {
+    parts.push({ text: text2, start });
     return;
   }
   let run = "";
   let runStart = start;
   let i = 0;
-  for (const ch of text) {
+  for (const ch of text2) {
     if (CJK_RE.test(ch)) {
       if (run !== "") parts.push({ text: run, start: runStart });
       parts.push({ text: ch, start: start + i });
@@ -15709,14 +15819,14 @@ function isAsciiAlnum(c) {
 function isJoiner(c) {
   return c === 45 || c === 95 || c === 58 || c === 46 || c === 47 || c === 39 || c === 8217;
 }
-function isWordAt(text, i) {
-  const c = text.charCodeAt(i);
+function isWordAt(text2, i) {
+  const c = text2.charCodeAt(i);
   if (c < 128) return isAsciiAlnum(c);
-  return WORD_CHAR_RE.test(String.fromCodePoint(text.codePointAt(i)));
+  return WORD_CHAR_RE.test(String.fromCodePoint(text2.codePointAt(i)));
 }
-function scanTokens(text, sink) {
+function scanTokens(text2, sink) {
   let pos = 0;
-  const n = text.length;
+  const n = text2.length;
   const raw = [];
   const parts = [];
   let halted = false;
@@ -15741,7 +15851,7 @@ function scanTokens(text, sink) {
   };
   let i = 0;
   while (i < n && !halted) {
-    const c = text.charCodeAt(i);
+    const c = text2.charCodeAt(i);
     if (c < 128) {
       if (!isAsciiAlnum(c)) {
         i++;
@@ -15750,7 +15860,7 @@ function scanTokens(text, sink) {
       let j = i + 1;
       let plain2 = true;
       for (; j < n; j++) {
-        const d2 = text.charCodeAt(j);
+        const d2 = text2.charCodeAt(j);
         if (d2 >= 97 && d2 <= 122 || d2 >= 48 && d2 <= 57) continue;
         if (d2 >= 65 && d2 <= 90) {
           plain2 = false;
@@ -15758,20 +15868,20 @@ function scanTokens(text, sink) {
         }
         break;
       }
-      const d = j < n ? text.charCodeAt(j) : 32;
-      const continues = d >= 128 || isJoiner(d) && j + 1 < n && isWordAt(text, j + 1);
+      const d = j < n ? text2.charCodeAt(j) : 32;
+      const continues = d >= 128 || isJoiner(d) && j + 1 < n && isWordAt(text2, j + 1);
       if (!continues) {
         if (plain2 && j - i <= MAX_TOKEN) {
-          const surface = text.slice(i, j).toLowerCase();
+          const surface = text2.slice(i, j).toLowerCase();
           const t = termOf(surface);
           if (sink(t === STOP ? surface : t, surface, pos++, i, j, false, t === STOP) === true) halted = true;
-        } else if (!plain2) complexGroup(text.slice(i, j), i);
+        } else if (!plain2) complexGroup(text2.slice(i, j), i);
         i = j;
         continue;
       }
     }
     GROUP_AT.lastIndex = i;
-    const m = GROUP_AT.exec(text);
+    const m = GROUP_AT.exec(text2);
     if (m === null) {
       i += c >= 55296 && c <= 56319 ? 2 : 1;
       continue;
@@ -15788,9 +15898,9 @@ function scanTokens(text, sink) {
   }
   return pos;
 }
-function tokenize(text) {
+function tokenize(text2) {
   const out2 = [];
-  scanTokens(text, (term, surface, pos, start, end, whole, stop) => {
+  scanTokens(text2, (term, surface, pos, start, end, whole, stop) => {
     out2.push({ term, surface, pos, start, end, whole, stop });
   });
   return out2;
@@ -15813,7 +15923,9 @@ function isLittleEndian() {
   return new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 }
 function* payloadParts(c, keys) {
-  keys.push(...[...new Set(c.records.flatMap((r) => Object.keys(r)))].sort());
+  const seen = /* @__PURE__ */ new Set();
+  for (const r of c.records) for (const k in r) if (Object.hasOwn(r, k)) seen.add(k);
+  keys.push(...[...seen].sort());
   if (keys.length > 50) throw new Error(`records have ${keys.length} distinct keys; the cache supports 50`);
   const row3 = (r) => {
     const out2 = [0];
@@ -15838,11 +15950,12 @@ function* payloadParts(c, keys) {
     yield ["records", emit(`[${c.records.slice(i, i + CHUNK).map((r) => JSON.stringify(row3(r))).join(",")}]
 `)];
   }
-  const terms = Buffer.from(c.terms.join("\n"), "utf8");
+  const a = "analysis" in c ? c.analysis() : c;
+  const terms = Buffer.from(a.terms.join("\n"), "utf8");
   yield ["terms", terms];
   yield ["pad", Buffer.alloc((4 - (recordsBytes + terms.length) % 4) % 4)];
-  for (let i = 0; i < c.entries.length; i += CHUNK) {
-    const part = c.entries.slice(i, i + CHUNK);
+  for (let i = 0; i < a.entries.length; i += CHUNK) {
+    const part = a.entries.slice(i, i + CHUNK);
     let n = 0;
     for (const e of part) n += 4 + e.fwd.length;
     const data = new Int32Array(n);
@@ -15893,7 +16006,7 @@ async function encodeInto(c, write3, pause2) {
   return header;
 }
 var READ_CHUNK = 1 << 20;
-function decodeFrom(read, size) {
+function decodeFrom(read, size, revive) {
   if (size < 8) throw new Error("not a cairn index cache");
   const head = read(0, Math.min(HEADER_SLOT, size));
   if (!head.subarray(0, 8).equals(MAGIC)) throw new Error("not a cairn index cache");
@@ -15930,13 +16043,21 @@ function decodeFrom(read, size) {
         if (mask2 % 2 === 1) r[h.keys[i]] = row3[v++];
         mask2 = Math.floor(mask2 / 2);
       }
-      records.push(r);
+      if (!revive) records.push(r);
+      else {
+        try {
+          records.push(revive(r));
+        } catch {
+          throw new Error("malformed record");
+        }
+      }
     }
   };
   let pos = HEADER_SLOT;
   let carry = null;
+  const scratch = Buffer.allocUnsafe(Math.min(READ_CHUNK, Math.max(h.recordsBytes, h.ints * 4)));
   for (let left = h.recordsBytes; left > 0; ) {
-    const chunk = read(pos, Math.min(READ_CHUNK, left));
+    const chunk = read(pos, Math.min(READ_CHUNK, left), scratch);
     sha.update(chunk);
     pos += chunk.length;
     left -= chunk.length;
@@ -15956,7 +16077,7 @@ function decodeFrom(read, size) {
   const data = new Int32Array(h.ints);
   const bytes2 = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
   for (let o = 0; o < bytes2.length; ) {
-    const chunk = read(pos, Math.min(READ_CHUNK, bytes2.length - o));
+    const chunk = read(pos, Math.min(READ_CHUNK, bytes2.length - o), scratch);
     sha.update(chunk);
     chunk.copy(bytes2, o);
     o += chunk.length;
@@ -15976,7 +16097,7 @@ function decodeFrom(read, size) {
   }
   return { records, terms, entries };
 }
-function readCache(storeDir, onReject) {
+function readCache(storeDir, onReject, revive) {
   if (!isOwnDirSync(join11(storeDir, CACHE_DIR))) return null;
   let fd;
   try {
@@ -15986,8 +16107,8 @@ function readCache(storeDir, onReject) {
   }
   try {
     const size = fstatSync2(fd).size;
-    return decodeFrom((pos, len) => {
-      const b = Buffer.allocUnsafe(len);
+    return decodeFrom((pos, len, into) => {
+      const b = into ? into.subarray(0, len) : Buffer.allocUnsafe(len);
       let got = 0;
       while (got < len) {
         const n = readSync(fd, b, got, len - got, pos + got);
@@ -15995,7 +16116,7 @@ function readCache(storeDir, onReject) {
         got += n;
       }
       return b;
-    }, size);
+    }, size, revive);
   } catch (err) {
     onReject?.(err instanceof Error ? err.message : String(err));
     return null;
@@ -16395,18 +16516,18 @@ var Postings = class {
     }
     const lists = new Array(nt);
     for (let t = 0; t < nt; t++) lists[t] = df[t] > 0 ? new Int32Array(df[t]) : EMPTY;
-    const fill = new Int32Array(nt);
+    const fill2 = new Int32Array(nt);
     for (let s = 0; s < this.slots; s++) {
       const f = fwdBySlot[s];
       if (!f || !this.alive[s]) continue;
       for (let i = 0; i < f.length; i += 2) {
         const t = f[i];
-        lists[t][fill[t]++] = posting(s, f[i + 1]);
+        lists[t][fill2[t]++] = posting(s, f[i + 1]);
       }
     }
     this.df = df;
     this.lists = lists;
-    this.listLen = fill;
+    this.listLen = fill2;
   }
   /** Each live slot's analysis ([termId, packedTf] pairs by term id), rebuilt from the lists. */
   forwardLists() {
@@ -16416,7 +16537,7 @@ var Postings = class {
       for (let i = 0, len = this.listLen[t]; i < len; i++) count[list5[i] & SLOT_MASK]++;
     }
     const out2 = new Array(this.slots);
-    const fill = new Int32Array(this.slots);
+    const fill2 = new Int32Array(this.slots);
     for (let s = 0; s < this.slots; s++) if (this.alive[s]) out2[s] = new Int32Array(count[s] * 2);
     for (let t = 0; t < this.terms.length; t++) {
       const list5 = this.lists[t];
@@ -16425,8 +16546,8 @@ var Postings = class {
         const s = e & SLOT_MASK;
         const f = out2[s];
         if (!f) continue;
-        f[fill[s]++] = t;
-        f[fill[s]++] = postingTf(e);
+        f[fill2[s]++] = t;
+        f[fill2[s]++] = postingTf(e);
       }
     }
     return out2;
@@ -16529,10 +16650,10 @@ var WEIGHT_PREFIX = 0.6;
 var MAX_PREFIX_TERMS = 32;
 var MIN_REVERSE_PREFIX = 5;
 var MAX_QUERY_TERMS = 31;
-function queryWords(text) {
+function queryWords(text2) {
   const seen = /* @__PURE__ */ new Set();
   const out2 = [];
-  for (const t of tokenize(text)) {
+  for (const t of tokenize(text2)) {
     if (t.whole || t.stop || seen.has(t.term)) continue;
     seen.add(t.term);
     out2.push({ surface: t.surface, term: t.term });
@@ -16540,8 +16661,8 @@ function queryWords(text) {
   }
   return out2;
 }
-function parseQuery(text, p, synonyms) {
-  return queryWords(text).map(({ surface, term }) => {
+function parseQuery(text2, p, synonyms) {
+  return queryWords(text2).map(({ surface, term }) => {
     const variants = [];
     const alternatives = /* @__PURE__ */ new Set([term]);
     const live2 = (id2) => id2 !== void 0 && p.df[id2] > 0;
@@ -16576,7 +16697,7 @@ function parseQuery(text, p, synonyms) {
   });
 }
 
-// server/src/core/search/rank.ts
+// server/src/core/search/bm25.ts
 var K1 = 1.2;
 var B_BODY = 0.75;
 var B_SCOPE = 0.3;
@@ -16590,9 +16711,462 @@ function popcount(x) {
   x = (x & 858993459) + (x >>> 2 & 858993459);
   return (x + (x >>> 4) & 252645135) * 16843009 >>> 24;
 }
+function passes(w2, slot) {
+  const m = w2.meta[slot];
+  if ((m & META_ALIVE) === 0 || (m & META_EXPIRES) !== 0 && w2.expires[slot] <= w2.now) return false;
+  if (w2.ask === null) return true;
+  let st = w2.allowState[slot];
+  if (st === 0) {
+    st = w2.ask(slot) ? 1 : 2;
+    w2.allowState[slot] = st;
+  }
+  return st === 1;
+}
+function pseudoTf(w2, packed, slot) {
+  const tb = packed & 65535;
+  const ts = packed >>> 16;
+  const m = w2.meta[slot];
+  let f = tb === 0 ? 0 : W_BODY * tb / (1 - B_BODY + w2.cb * (m & 65535));
+  if (ts !== 0) f += W_SCOPE * ts / (1 - B_SCOPE + w2.cs * (m >>> 16 & 255));
+  return f;
+}
+function compareCandidates(a, b, recency, idOf) {
+  if (a.score !== b.score) return b.score - a.score;
+  const ra = recency[a.slot];
+  const rb = recency[b.slot];
+  if (ra !== rb) return rb - ra;
+  const ia = idOf(a.slot);
+  const ib = idOf(b.slot);
+  return ia < ib ? -1 : ia > ib ? 1 : 0;
+}
+
+// server/src/core/search/maxscore.ts
+var SAFETY = 1 + 1e-9;
+var DRIFT = 1.1;
+var SEEDS = 8;
+var CONTINUE = 3;
+var TermBounds = class {
+  constructor(p) {
+    this.p = p;
+  }
+  p;
+  fmax = new Float64Array(0);
+  scanned = new Int32Array(0);
+  cb0 = 0;
+  cs0 = 0;
+  epoch = -1;
+  /** Largest pseudo-frequency of term `t` under normalization (cb, cs). */
+  maxF(t, cb, cs) {
+    const p = this.p;
+    const drift = Math.max(this.cb0 / cb, cb / this.cb0, this.cs0 / cs, cs / this.cs0);
+    if (p.epoch !== this.epoch || !(drift <= DRIFT) || this.fmax.length < p.terms.length) {
+      if (p.epoch !== this.epoch || !(drift <= DRIFT)) {
+        this.fmax = new Float64Array(Math.max(p.terms.length, 64));
+        this.scanned = new Int32Array(this.fmax.length);
+        this.cb0 = cb;
+        this.cs0 = cs;
+        this.epoch = p.epoch;
+      } else {
+        const n = Math.max(p.terms.length, this.fmax.length * 2);
+        const f = new Float64Array(n);
+        f.set(this.fmax);
+        const s = new Int32Array(n);
+        s.set(this.scanned);
+        this.fmax = f;
+        this.scanned = s;
+      }
+    }
+    const len = p.listLen[t];
+    let from = this.scanned[t];
+    if (from < len) {
+      const list5 = p.lists[t];
+      const meta3 = p.meta;
+      let best = this.fmax[t];
+      for (; from < len; from++) {
+        const e = list5[from];
+        const md = meta3[e & SLOT_MASK];
+        if ((md & META_ALIVE) === 0) continue;
+        const f = pseudo(e, md, this.cb0, this.cs0);
+        if (f > best) best = f;
+      }
+      this.fmax[t] = best;
+      this.scanned[t] = len;
+    }
+    return this.fmax[t] * Math.max(1, this.cb0 / cb, this.cs0 / cs) * SAFETY;
+  }
+};
+var AB = 1 - B_BODY;
+var AS = 1 - B_SCOPE;
+function pseudo(e, md, cb, cs) {
+  const tb = e >>> 24 & 31;
+  const ts = e >>> 29;
+  let f = tb === 0 ? 0 : W_BODY * tb / (AB + cb * (md & 65535));
+  if (ts !== 0) f += W_SCOPE * ts / (AS + cs * (md >>> 16 & 255));
+  return f;
+}
+function mergeRuns(a, ends) {
+  let src = a;
+  let dst = new Int32Array(a.length);
+  let bounds = [0, ...ends];
+  while (bounds.length > 2) {
+    const next2 = [0];
+    for (let r = 0; r + 1 < bounds.length; r += 2) {
+      const lo = bounds[r];
+      const mid = bounds[r + 1];
+      const hi = r + 2 < bounds.length ? bounds[r + 2] : mid;
+      let x = lo;
+      let y = mid;
+      let o = lo;
+      while (x < mid && y < hi) dst[o++] = src[x] <= src[y] ? src[x++] : src[y++];
+      while (x < mid) dst[o++] = src[x++];
+      while (y < hi) dst[o++] = src[y++];
+      next2.push(hi);
+    }
+    const t = src;
+    src = dst;
+    dst = t;
+    bounds = next2;
+  }
+  return src;
+}
+function seek(c, d) {
+  const list5 = c.list;
+  const len = c.len;
+  let pos = c.pos;
+  if (pos >= len || (list5[pos] & SLOT_MASK) >= d) return;
+  let step = 1;
+  let hi = pos + 1;
+  while (hi < len && (list5[hi] & SLOT_MASK) < d) {
+    pos = hi;
+    step <<= 1;
+    hi = pos + step;
+  }
+  if (hi > len) hi = len;
+  let lo = pos + 1;
+  while (lo < hi) {
+    const mid = lo + hi >> 1;
+    if ((list5[mid] & SLOT_MASK) < d) lo = mid + 1;
+    else hi = mid;
+  }
+  c.pos = lo;
+}
+var Scratch = class {
+  /** slot -> 1 + its index among the touched slots, 0: untouched */
+  idx = new Int32Array(0);
+  /** per touched index i and query term q: contrib[i n + q] */
+  contrib = new Float64Array(0);
+  ensure(slots, need) {
+    if (this.idx.length < slots) this.idx = new Int32Array(Math.max(slots, this.idx.length * 2, 64));
+    if (this.contrib.length < need) {
+      const c = new Float64Array(Math.max(need, this.contrib.length * 2, 256));
+      c.set(this.contrib);
+      this.contrib = c;
+    }
+  }
+};
+function maxScoreTopK(w2, cursors, k, recency, halfLifeMs, idOf, acc, touched, sc) {
+  const n = cursors.length;
+  const floor = COVER_FLOOR;
+  const rw = RECENCY_WEIGHT;
+  const maxBoost = 1 + rw;
+  const now = w2.now;
+  const ord = cursors.map((_, q) => q).sort((a, b) => cursors[a].len - cursors[b].len || cursors[b].ub - cursors[a].ub || a - b);
+  const rest = new Float64Array(n + 1);
+  for (let j2 = n - 1; j2 >= 0; j2--) rest[j2] = rest[j2 + 1] + cursors[ord[j2]].ub;
+  const restBound = (j2) => rest[j2] * (floor + (1 - floor) * (n - j2) / n) * maxBoost * SAFETY;
+  const finalOf = (slot, sum, mask2) => {
+    const base = sum * (floor + (1 - floor) * (popcount(mask2) / n));
+    return base * (1 + rw * Math.pow(0.5, Math.max(0, now - recency[slot]) / halfLifeMs));
+  };
+  let nT = 0;
+  let j = 0;
+  let theta = -Infinity;
+  let walked = 0;
+  let total = 0;
+  for (const c of cursors) total += c.len;
+  const runEnds = [];
+  while (j < n) {
+    const q = ord[j];
+    const c = cursors[q];
+    sc.ensure(w2.meta.length, (nT + c.len) * n);
+    nT = walkRaw(w2, c, q, n, acc, touched, nT, sc);
+    runEnds.push(nT);
+    j++;
+    walked += c.len;
+    if (j === n) break;
+    if (nT >= k) {
+      theta = seedFloor(w2, cursors, ord, j, k, n, acc, touched, nT, sc, finalOf);
+      if (theta > restBound(j)) break;
+    }
+    if ((walked + cursors[ord[j]].len) * CONTINUE <= total) continue;
+    for (let t = 0; t < nT; t++) {
+      const at = touched[t] << 1;
+      acc[at] = 0;
+      acc[at + 1] = 0;
+      sc.idx[touched[t]] = 0;
+    }
+    sc.contrib.fill(0, 0, nT * n);
+    return null;
+  }
+  const restUb = rest[j];
+  const nRest = n - j;
+  const { idx, contrib } = sc;
+  let kept = nT;
+  if (nRest > 0) {
+    for (let t = 0; t < nT; t++) {
+      const slot = touched[t];
+      const at = slot << 1;
+      if ((acc[at] + restUb) * (floor + (1 - floor) * (popcount(acc[at + 1]) + nRest) / n) * maxBoost * SAFETY < theta) {
+        idx[slot] = -idx[slot];
+        kept--;
+      }
+    }
+  }
+  let sorted = null;
+  for (let i = j; i < n; i++) {
+    const q = ord[i];
+    const c = cursors[q];
+    if (c.len <= kept * 8) {
+      fill(w2, c, q, n, acc, idx, contrib);
+      continue;
+    }
+    if (sorted === null) {
+      sorted = new Int32Array(kept);
+      const ends = [];
+      let o = 0;
+      for (let t = 0, r = 0; t < nT; t++) {
+        if (idx[touched[t]] > 0) sorted[o++] = touched[t];
+        if (t + 1 === runEnds[r]) {
+          ends.push(o);
+          r++;
+        }
+      }
+      sorted = mergeRuns(sorted, ends);
+    }
+    c.pos = 0;
+    const bit = 1 << q;
+    for (let t = 0; t < kept; t++) {
+      const slot = sorted[t];
+      const v = probe(w2, c, slot);
+      if (v > 0) {
+        contrib[(idx[slot] - 1) * n + q] = v;
+        acc[(slot << 1) + 1] = acc[(slot << 1) + 1] | bit;
+      }
+    }
+  }
+  const heap = new Int32Array(k);
+  let size = 0;
+  const below = (a, b) => {
+    const sa = acc[a << 1];
+    const sb = acc[b << 1];
+    if (sa !== sb) return sa < sb;
+    const ra = recency[a];
+    const rb = recency[b];
+    if (ra !== rb) return ra < rb;
+    return idOf(a) > idOf(b);
+  };
+  for (let t = 0; t < nT; t++) {
+    const slot = touched[t];
+    const at = slot << 1;
+    const ix = idx[slot];
+    if (ix < 0) {
+      acc[at] = 0;
+      continue;
+    }
+    const ci = (ix - 1) * n;
+    const mask2 = acc[at + 1];
+    let sum = 0;
+    for (let q = 0; q < n; q++) if ((mask2 & 1 << q) !== 0) sum = sum + contrib[ci + q];
+    const base = sum * (floor + (1 - floor) * (popcount(mask2) / n));
+    if (size === k && base * maxBoost < acc[heap[0] << 1] || base * maxBoost < theta) {
+      acc[at] = 0;
+      continue;
+    }
+    acc[at] = finalOf(slot, sum, mask2);
+    if (size < k) {
+      let h = size++;
+      heap[h] = slot;
+      while (h > 0) {
+        const parent = h - 1 >> 1;
+        if (!below(heap[h], heap[parent])) break;
+        const x = heap[h];
+        heap[h] = heap[parent];
+        heap[parent] = x;
+        h = parent;
+      }
+    } else if (below(heap[0], slot)) {
+      heap[0] = slot;
+      for (let h = 0; ; ) {
+        const l = 2 * h + 1;
+        const r = l + 1;
+        let m = h;
+        if (l < size && below(heap[l], heap[m])) m = l;
+        if (r < size && below(heap[r], heap[m])) m = r;
+        if (m === h) break;
+        const x = heap[h];
+        heap[h] = heap[m];
+        heap[m] = x;
+        h = m;
+      }
+    }
+  }
+  for (let t = 0; t < nT; t++) idx[touched[t]] = 0;
+  contrib.fill(0, 0, nT * n);
+  return { heap, size, nTouched: nT };
+}
+function seedFloor(w2, cursors, ord, j, k, n, acc, touched, nT, sc, finalOf) {
+  const floor = COVER_FLOOR;
+  const key = (slot) => acc[slot << 1] * (floor + (1 - floor) * popcount(acc[(slot << 1) + 1]) / n);
+  const cap = k * SEEDS;
+  const heap = new Int32Array(cap);
+  const keys = new Float64Array(cap);
+  let size = 0;
+  for (let t = 0; t < nT; t++) {
+    const slot = touched[t];
+    const v = key(slot);
+    if (size === cap && v <= keys[0]) continue;
+    if (size < cap) {
+      let h = size++;
+      heap[h] = slot;
+      keys[h] = v;
+      while (h > 0) {
+        const p = h - 1 >> 1;
+        if (keys[p] <= keys[h]) break;
+        swap(keys, heap, p, h);
+        h = p;
+      }
+    } else {
+      heap[0] = slot;
+      keys[0] = v;
+      for (let h = 0; ; ) {
+        const l = 2 * h + 1;
+        const r = l + 1;
+        let m = h;
+        if (l < cap && keys[l] < keys[m]) m = l;
+        if (r < cap && keys[r] < keys[m]) m = r;
+        if (m === h) break;
+        swap(keys, heap, m, h);
+        h = m;
+      }
+    }
+  }
+  const { idx, contrib } = sc;
+  const finals = [];
+  const extra = new Float64Array(n);
+  for (let h = 0; h < size; h++) {
+    const slot = heap[h];
+    const ci = (idx[slot] - 1) * n;
+    let mask2 = acc[(slot << 1) + 1];
+    extra.fill(0);
+    for (let i = j; i < n; i++) {
+      const q = ord[i];
+      const c = cursors[q];
+      c.pos = 0;
+      const v = probe(w2, c, slot);
+      if (v > 0) {
+        extra[q] = v;
+        mask2 |= 1 << q;
+      }
+    }
+    let sum = 0;
+    for (let q = 0; q < n; q++) if ((mask2 & 1 << q) !== 0) sum = sum + (extra[q] > 0 ? extra[q] : contrib[ci + q]);
+    finals.push(finalOf(slot, sum, mask2));
+  }
+  for (let i = j; i < n; i++) cursors[ord[i]].pos = 0;
+  finals.sort((a, b) => b - a);
+  return finals.length >= k ? finals[k - 1] : -Infinity;
+}
+function swap(keys, slots, a, b) {
+  const x = keys[a];
+  keys[a] = keys[b];
+  keys[b] = x;
+  const y = slots[a];
+  slots[a] = slots[b];
+  slots[b] = y;
+}
+function walkRaw(w2, c, q, n, acc, touched, nT, sc) {
+  const { meta: meta3, expires, now, cb, cs, allowState, ask } = w2;
+  const { idx, contrib } = sc;
+  const list5 = c.list;
+  const len = c.len;
+  const scale = c.scale;
+  const bit = 1 << q;
+  const wb = W_BODY;
+  const ws = W_SCOPE;
+  const ab = AB;
+  const as = AS;
+  const k1 = K1;
+  for (let i = 0; i < len; i++) {
+    const e = list5[i];
+    const slot = e & 16777215;
+    const md = meta3[slot];
+    if ((md & 16777216) === 0 || (md & 33554432) !== 0 && expires[slot] <= now) continue;
+    if (ask !== null) {
+      let st = allowState[slot];
+      if (st === 0) {
+        st = ask(slot) ? 1 : 2;
+        allowState[slot] = st;
+      }
+      if (st !== 1) continue;
+    }
+    const tb = e >>> 24 & 31;
+    const ts = e >>> 29;
+    let f = tb === 0 ? 0 : wb * tb / (ab + cb * (md & 65535));
+    if (ts !== 0) f += ws * ts / (as + cs * (md >>> 16 & 255));
+    const v = scale * f / (k1 + f);
+    let ix = idx[slot];
+    if (ix === 0) {
+      touched[nT++] = slot;
+      idx[slot] = ix = nT;
+    }
+    const at = slot << 1;
+    acc[at] = acc[at] + v;
+    acc[at + 1] = acc[at + 1] | bit;
+    contrib[(ix - 1) * n + q] = v;
+  }
+  return nT;
+}
+function fill(w2, c, q, n, acc, idx, contrib) {
+  const bit = 1 << q;
+  const list5 = c.list;
+  const { meta: meta3, cb, cs } = w2;
+  const scale = c.scale;
+  const wb = W_BODY;
+  const ws = W_SCOPE;
+  const ab = AB;
+  const as = AS;
+  const k1 = K1;
+  for (let i = 0, len = c.len; i < len; i++) {
+    const e = list5[i];
+    const slot = e & 16777215;
+    const ix = idx[slot];
+    if (ix <= 0) continue;
+    const md = meta3[slot];
+    const tb = e >>> 24 & 31;
+    const ts = e >>> 29;
+    let f = tb === 0 ? 0 : wb * tb / (ab + cb * (md & 65535));
+    if (ts !== 0) f += ws * ts / (as + cs * (md >>> 16 & 255));
+    contrib[(ix - 1) * n + q] = scale * f / (k1 + f);
+    acc[(slot << 1) + 1] = acc[(slot << 1) + 1] | bit;
+  }
+}
+function probe(w2, c, slot) {
+  seek(c, slot);
+  if (c.pos >= c.len || (c.list[c.pos] & SLOT_MASK) !== slot) return 0;
+  const e = c.list[c.pos];
+  const md = w2.meta[slot];
+  const tb = e >>> 24 & 31;
+  const ts = e >>> 29;
+  let f = tb === 0 ? 0 : W_BODY * tb / (AB + w2.cb * (md & 65535));
+  if (ts !== 0) f += W_SCOPE * ts / (AS + w2.cs * (md >>> 16 & 255));
+  return c.scale * f / (K1 + f);
+}
+
+// server/src/core/search/rank.ts
 var Ranker = class {
   constructor(p) {
     this.p = p;
+    this.bounds = new TermBounds(p);
   }
   p;
   // per-run scratch, all zero between runs. acc interleaves each slot's score (2s) and coverage
@@ -16605,6 +17179,8 @@ var Ranker = class {
   allowState = new Uint8Array(0);
   allowKey = void 0;
   allowEpoch = -1;
+  bounds;
+  scratch = new Scratch();
   ensure(n) {
     if (this.best.length >= n) return;
     const cap = Math.max(n, this.best.length * 2, 64);
@@ -16639,6 +17215,7 @@ var Ranker = class {
     };
     const n = p.live;
     const idfOf = (t) => Math.log(1 + (n - p.df[t] + 0.5) / (p.df[t] + 0.5));
+    if (!opts.exhaustive && worthPruning(query, p)) return this.runPruned(query, opts, w2, idfOf);
     const { acc, best, touched, termTouched } = this;
     let nTouched = 0;
     for (let q = 0; q < query.length; q++) {
@@ -16675,6 +17252,33 @@ var Ranker = class {
       acc[k + 1] = 0;
     }
     return out2;
+  }
+  /** The same pool as the exhaustive walk below, through MaxScore (see maxscore.ts). */
+  runPruned(query, opts, w2, idfOf) {
+    const p = this.p;
+    if (opts.pool <= 0) return [];
+    const cursors = query.map((qt) => {
+      const t = qt.variants[0].terms[0];
+      const scale = idfOf(t) * qt.variants[0].weight * (K1 + 1);
+      const f = this.bounds.maxF(t, w2.cb, w2.cs);
+      return { list: p.lists[t], len: p.listLen[t], pos: 0, scale, ub: scale * f / (K1 + f) };
+    });
+    const { acc, touched } = this;
+    const recency = p.recency;
+    const idOf = opts.idOf;
+    const top = maxScoreTopK(w2, cursors, opts.pool, recency, opts.halfLifeDays * DAY_MS3, idOf, acc, touched, this.scratch);
+    if (top === null) return this.run(query, { ...opts, exhaustive: true });
+    const out2 = [];
+    for (let i = 0; i < top.size; i++) {
+      const at = top.heap[i] << 1;
+      out2.push({ slot: top.heap[i], score: acc[at], mask: acc[at + 1] });
+    }
+    for (let i = 0; i < top.nTouched; i++) {
+      const at = touched[i] << 1;
+      acc[at] = 0;
+      acc[at + 1] = 0;
+    }
+    return out2.sort((a, b) => compareCandidates(a, b, recency, idOf));
   }
   /** A multi-word synonym: walk the rarest word's list, require and score every word. */
   walkAll(w2, terms, idfs, weight, nTerm) {
@@ -16768,25 +17372,20 @@ var Ranker = class {
     return out2.sort((a, b) => compareCandidates(a, b, recency, idOf));
   }
 };
-function passes(w2, slot) {
-  const m = w2.meta[slot];
-  if ((m & META_ALIVE) === 0 || (m & META_EXPIRES) !== 0 && w2.expires[slot] <= w2.now) return false;
-  if (w2.ask === null) return true;
-  let st = w2.allowState[slot];
-  if (st === 0) {
-    st = w2.ask(slot) ? 1 : 2;
-    w2.allowState[slot] = st;
+function worthPruning(query, p) {
+  if (query.length < 2) return false;
+  let min = Infinity;
+  let total = 0;
+  for (const qt of query) {
+    if (qt.variants.length !== 1 || qt.variants[0].terms.length !== 1) return false;
+    const len = p.listLen[qt.variants[0].terms[0]];
+    if (len < min) min = len;
+    total += len;
   }
-  return st === 1;
+  return total >= PRUNE_MIN_POSTINGS && min * PRUNE_RATIO <= total - min;
 }
-function pseudoTf(w2, packed, slot) {
-  const tb = packed & 65535;
-  const ts = packed >>> 16;
-  const m = w2.meta[slot];
-  let f = tb === 0 ? 0 : W_BODY * tb / (1 - B_BODY + w2.cb * (m & 65535));
-  if (ts !== 0) f += W_SCOPE * ts / (1 - B_SCOPE + w2.cs * (m >>> 16 & 255));
-  return f;
-}
+var PRUNE_MIN_POSTINGS = 1024;
+var PRUNE_RATIO = 4;
 function accumulate(w2, list5, len, scale, bit, acc, touched, nTouched) {
   const { meta: meta3, expires, now, cb, cs, allowState, ask } = w2;
   const wb = W_BODY;
@@ -16850,15 +17449,6 @@ function accumulateBest(w2, list5, len, scale, best, termTouched, nTerm) {
   }
   return nTerm;
 }
-function compareCandidates(a, b, recency, idOf) {
-  if (a.score !== b.score) return b.score - a.score;
-  const ra = recency[a.slot];
-  const rb = recency[b.slot];
-  if (ra !== rb) return rb - ra;
-  const ia = idOf(a.slot);
-  const ib = idOf(b.slot);
-  return ia < ib ? -1 : ia > ib ? 1 : 0;
-}
 
 // server/src/core/search/snippet.ts
 var SNIPPET_MAX = 200;
@@ -16883,18 +17473,18 @@ function makeSnippet(body, matchStart, matchEnd, max = SNIPPET_MAX) {
     }
   }
   const prefix = start > 0 && collapse(body.slice(0, start)) !== "" ? ELLIPSIS : "";
-  let text = collapse(body.slice(start, start + max * 4));
+  let text2 = collapse(body.slice(start, start + max * 4));
   const room = max - prefix.length;
-  if (text.length > room || start + max * 4 < body.length) {
+  if (text2.length > room || start + max * 4 < body.length) {
     const limit = room - 1;
-    if (text.length > limit) {
-      let cut = text.lastIndexOf(" ", limit);
+    if (text2.length > limit) {
+      let cut = text2.lastIndexOf(" ", limit);
       if (cut <= 0) cut = limit;
-      text = text.slice(0, cut).trimEnd();
+      text2 = text2.slice(0, cut).trimEnd();
     }
-    text += ELLIPSIS;
+    text2 += ELLIPSIS;
   }
-  return prefix + text;
+  return prefix + text2;
 }
 
 // server/src/core/search/rerank.ts
@@ -17201,7 +17791,8 @@ var SearchIndex = class {
       halfLifeDays: opts.halfLifeDays ?? 30,
       allow: filter ? (slot) => filter(docs[slot]) : void 0,
       allowKey: filter ? opts.filterKey : void 0,
-      idOf: (slot) => docs[slot].id
+      idOf: (slot) => docs[slot].id,
+      exhaustive: opts.exhaustive
     });
     const ranked = cands.map((c) => ({ doc: docs[c.slot], score: c.score, mask: c.mask, recency: this.p.recency[c.slot] }));
     return rerank(ranked, terms, opts.limit);
@@ -17210,9 +17801,9 @@ var SearchIndex = class {
    * Ids of indexed memories sharing the rarest content terms of `text`, best first (at most
    * `limit`). For near-duplicate checks: bounded work, never a scan of every memory.
    */
-  candidatesFor(text, limit) {
+  candidatesFor(text2, limit) {
     const terms = /* @__PURE__ */ new Set();
-    for (const t of tokenize(text)) if (!t.stop) terms.add(t.term);
+    for (const t of tokenize(text2)) if (!t.stop) terms.add(t.term);
     return candidates(this.p, terms, limit).map((slot) => this.docs[slot].id);
   }
 };
@@ -17237,6 +17828,66 @@ var SAVE_DELAY_MS = 3e4;
 var SAVE_AFTER_CHANGES = 1e3;
 var SAVE_AFTER_SHARE = 0.05;
 var pause = () => new Promise((r) => setImmediate(r));
+var BULK_GC_MIN = 1e4;
+var fullGc;
+function collectGarbage() {
+  if (fullGc === void 0) {
+    fullGc = null;
+    const exposed = globalThis.gc;
+    if (typeof exposed === "function") fullGc = exposed;
+    else {
+      try {
+        setFlagsFromString("--expose-gc");
+        const fn = runInNewContext("gc");
+        if (typeof fn === "function") fullGc = fn;
+      } catch {
+      }
+    }
+  }
+  fullGc?.();
+}
+var text = (v) => {
+  if (typeof v !== "string") throw new Error("not text");
+  return v;
+};
+var textOrNull = (v) => v === null ? null : text(v);
+function oneOf2(allowed, v) {
+  const m = member(allowed, v);
+  if (m === void 0) throw new Error("not a known value");
+  return m;
+}
+function reviveStored(r) {
+  const o = r.origin;
+  if (typeof o !== "object" || o === null || !Array.isArray(r.scopes) || !Array.isArray(r.extra)) throw new Error("malformed");
+  if (typeof r.size !== "number" || typeof r.mtimeMs !== "number" || typeof r.tombstoned !== "boolean") throw new Error("malformed");
+  const extra = r.extra.length === 0 ? NO_EXTRA : r.extra.map(text);
+  const origin2 = sharedOrigin(textOrNull(o.cwd), textOrNull(o.repo), textOrNull(o.branch), textOrNull(o.worktree_root));
+  const scopes = sharedScopeList(r.scopes.map(text));
+  const created = text(r.created);
+  const updated = text(r.updated);
+  const rec = {
+    id: text(r.id),
+    created,
+    updated: updated === created ? created : updated,
+    scopes,
+    confidence: oneOf2(CONFIDENCES, r.confidence),
+    source: oneOf2(SOURCES, r.source),
+    category: oneOf2(CATEGORIES, r.category),
+    last_verified_at: textOrNull(r.last_verified_at),
+    expires: textOrNull(r.expires),
+    origin: origin2,
+    body: text(r.body)
+  };
+  if (r.removed !== void 0) {
+    rec.removed = text(r.removed);
+    rec.removed_reason = text(r.removed_reason);
+    rec.removed_session = internOrNull(textOrNull(r.removed_session ?? null));
+  }
+  if (r.tombstoned !== (r.removed !== void 0)) throw new Error("malformed");
+  const m = storedMemory(rec, text(r.file), r.size, r.mtimeMs, extra);
+  if (r.idAssigned === true) m.idAssigned = true;
+  return m;
+}
 var LiveIndex = class {
   constructor(store, opts) {
     this.store = store;
@@ -17265,18 +17916,42 @@ var LiveIndex = class {
   }
   async open() {
     if (this.opts.watch) {
+      if (existsSync5(this.store.dir)) {
+        try {
+          ensureOwnDirSync(join13(this.store.dir, CACHE_DIR));
+        } catch {
+        }
+      }
       this.freshness = new Freshness(this.store, this.opts.warn);
       this.freshness.start();
     }
-    const cache = readCache(this.store.dir, (why) => this.opts.warn(`index cache ignored (${why}); rebuilding it`));
-    await this.store.load(cache?.records);
-    if (cache) this.snapshot = { terms: cache.terms, docs: cache.entries.map((e) => ({ ...e, doc: cache.records[e.record] })) };
-    const stale = cache ? this.staleCount(cache) : Infinity;
+    const stale = await this.loadStore();
     this.loadedFrom = stale === Infinity ? "rebuilt" : stale === 0 ? "cache" : "partial";
-    if (this.opts.watch) this.build();
+    if (this.opts.watch) {
+      const bulk = this.store.activeCount >= BULK_GC_MIN;
+      if (bulk) collectGarbage();
+      this.build();
+      if (bulk) collectGarbage();
+    }
     if (stale > 0) this.markDirty(Math.min(stale, SAVE_AFTER_CHANGES));
     this.unsubscribe = this.store.onChange((ch) => this.apply(ch));
     this.freshness?.install();
+  }
+  /**
+   * Loads the store, seeded from the cache; keeps the cache's analysis as `snapshot` for build().
+   * Returns how many records the cache got wrong (Infinity: no usable cache). A method of its
+   * own so that no closure open() leaves behind (the change listener) shares a context with
+   * the decoded cache and keeps it alive.
+   */
+  async loadStore() {
+    const cache = readCache(this.store.dir, (why) => this.opts.warn(`index cache ignored (${why}); rebuilding it`), reviveStored);
+    await this.store.load(cache?.records);
+    if (!cache) return Infinity;
+    const stale = this.staleCount(cache);
+    const docs = cache.entries;
+    for (const d of docs) d.doc = cache.records[d.record];
+    this.snapshot = { terms: cache.terms, docs };
+    return stale;
   }
   build() {
     try {
@@ -17295,19 +17970,26 @@ var LiveIndex = class {
    * active ones the cache holds no index entry for (a cache saved by a command that never searched).
    */
   staleCount(cache) {
-    const seeded = new Set(cache.records);
-    const analyzed = new Set(cache.entries.map((e) => cache.records[e.record]));
-    let reused = 0;
-    let stale = 0;
-    for (const m of this.store.active()) {
-      if (seeded.has(m)) reused++;
-      if (!seeded.has(m) || !analyzed.has(m)) stale++;
+    let reusedActive = 0;
+    let reusedTomb = 0;
+    for (const r of cache.records) {
+      if (this.store.get(r.id) === r) reusedActive++;
+      else if (this.store.getTombstone(r.id) === r) reusedTomb++;
     }
-    for (const m of this.store.tombstones()) {
-      if (seeded.has(m)) reused++;
-      else stale++;
+    const analyzed = new Uint8Array(cache.records.length);
+    let analyzedActive = 0;
+    for (const e of cache.entries) {
+      const r = cache.records[e.record];
+      if (analyzed[e.record] === 0 && this.store.get(r.id) === r) analyzedActive++;
+      analyzed[e.record] = 1;
     }
-    return stale + (cache.records.length - reused);
+    let tombs = 0;
+    for (const _ of this.store.tombstones()) tombs++;
+    const freshActive = this.store.activeCount - reusedActive;
+    const freshTomb = tombs - reusedTomb;
+    const unanalyzed = reusedActive - analyzedActive;
+    const gone = cache.records.length - reusedActive - reusedTomb;
+    return freshActive + freshTomb + unanalyzed + gone;
   }
   apply(ch) {
     if (this.built) {
@@ -17338,13 +18020,47 @@ var LiveIndex = class {
     this.saving = this.saving.then(() => this.saveNow());
     return this.saving;
   }
-  /** Index entries for the cache: the built index's, or (unbuilt) the loaded cache's still-current ones. */
+  /**
+   * What the cache gets: every active record and tombstone, and index entries for the active
+   * records the analysis is current for. Built index: its snapshot's entries become the cache
+   * entries in place (no map from record to position, no second object per memory).
+   */
+  cacheContent() {
+    if (!this.built) {
+      const records2 = [...this.store.active(), ...this.store.tombstones()];
+      return { records: records2, ...this.entriesFor(records2) };
+    }
+    const records = [];
+    for (const d of this.ix.values()) if (this.store.get(d.id) === d) records.push(d);
+    const indexed = records.length;
+    for (const m of this.store.active()) if (this.ix.get(m.id) !== m) records.push(m);
+    for (const m of this.store.tombstones()) records.push(m);
+    const analysis = () => {
+      const snap = this.ix.snapshot();
+      const entries = [];
+      let at = null;
+      snap.docs.forEach((d, k) => {
+        let record2 = k < indexed && records[k] === d.doc ? k : void 0;
+        if (record2 === void 0) {
+          at ??= new Map(records.slice(0, indexed).map((r, i) => [r, i]));
+          record2 = at.get(d.doc);
+        }
+        if (record2 === void 0) return;
+        const e = d;
+        e.record = record2;
+        entries.push(e);
+      });
+      return { terms: snap.terms, entries };
+    };
+    return { records, analysis };
+  }
+  /** Index entries for the cache from the loaded cache's still-current ones (index not built). */
   entriesFor(records) {
     const at = /* @__PURE__ */ new Map();
     records.forEach((r, i) => {
       if (!r.tombstoned) at.set(r, i);
     });
-    const snap = this.built ? this.ix.snapshot() : this.snapshot ?? { terms: [], docs: [] };
+    const snap = this.snapshot ?? { terms: [], docs: [] };
     const entries = [];
     for (const d of snap.docs) {
       const record2 = at.get(d.doc);
@@ -17356,12 +18072,12 @@ var LiveIndex = class {
     if (this.changesSinceSave === 0) return;
     if (!existsSync5(this.store.dir)) return;
     try {
-      const records = [...this.store.active(), ...this.store.tombstones()];
-      const { terms, entries } = this.entriesFor(records);
+      const content = this.cacheContent();
       const changes = this.changesSinceSave;
-      await writeCache(this.store.dir, { records, terms, entries }, this.closed ? void 0 : pause);
+      await writeCache(this.store.dir, content, this.closed ? void 0 : pause);
       this.changesSinceSave -= changes;
       this.savedOnce = true;
+      if (this.opts.watch && content.records.length >= BULK_GC_MIN) collectGarbage();
     } catch (err) {
       this.opts.warn(`could not save the index cache: ${err.message}`);
     }
@@ -17397,8 +18113,8 @@ async function closeIndex(c) {
   if (l instanceof LiveIndex) await l.close();
   c.ext.delete(EXT_KEY);
 }
-function candidatesFor(c, text, limit) {
-  return live(c).index.candidatesFor(text, limit);
+function candidatesFor(c, text2, limit) {
+  return live(c).index.candidatesFor(text2, limit);
 }
 var repoKeys = /* @__PURE__ */ new WeakMap();
 function repoKeyOf(m) {
@@ -17465,9 +18181,9 @@ var RELATED_THRESHOLD = 0.4;
 var STOPWORDS2 = new Set(
   "a about above after again against all also am an and any are as at be because been before being below between both but by can could did do does doing done down during each else etc even ever every few for from further get gets got had has have having he her here hers him his how however i if in into is it its itself just let lets like may me might more most much must my no nor not now of off on once one only or other our ours out over own per please same she should so some such than that the their theirs them then there these they this those through thus to too under until up upon us use used uses using very via was we were what when where whether which while who whom whose why will with within without would yet you your yours".split(" ")
 );
-function dedupTokens(text) {
+function dedupTokens(text2) {
   const out2 = /* @__PURE__ */ new Set();
-  for (const raw of text.toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
+  for (const raw of text2.toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
     if (raw.length < 2 && !new RegExp("\\p{N}", "u").test(raw) || STOPWORDS2.has(raw)) continue;
     out2.add(raw);
   }
@@ -17515,47 +18231,47 @@ var MARKER_RULES = [
 var SHA_MARKER = "commit sha";
 var UUID_RE = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 var SHA_RE = /(?<![0-9A-Za-z#_])[0-9a-f]{7,40}(?![0-9A-Za-z_])/g;
-function findShaLike(text) {
-  const blanked = text.replace(UUID_RE, (u) => " ".repeat(u.length));
+function findShaLike(text2) {
+  const blanked = text2.replace(UUID_RE, (u) => " ".repeat(u.length));
   for (const m of blanked.matchAll(SHA_RE)) {
     if (/[0-9]/.test(m[0]) && /[a-f]/.test(m[0])) return { index: m.index, sha: m[0] };
   }
   return void 0;
 }
 var SNIPPET_RADIUS = 30;
-function snippetAround(text, start, end, radius = SNIPPET_RADIUS) {
+function snippetAround(text2, start, end, radius = SNIPPET_RADIUS) {
   let from = Math.max(0, start - radius);
-  let to = Math.min(text.length, end + radius);
+  let to = Math.min(text2.length, end + radius);
   if (from > 0) {
-    const sp = text.indexOf(" ", from);
+    const sp = text2.indexOf(" ", from);
     if (sp >= 0 && sp < start) from = sp + 1;
   }
-  if (to < text.length) {
-    const sp = text.lastIndexOf(" ", to);
+  if (to < text2.length) {
+    const sp = text2.lastIndexOf(" ", to);
     if (sp >= end) to = sp;
   }
-  const body = text.slice(from, to).replace(/\s+/g, " ").trim();
-  return `${from > 0 ? "…" : ""}${body}${to < text.length ? "…" : ""}`;
+  const body = text2.slice(from, to).replace(/\s+/g, " ").trim();
+  return `${from > 0 ? "…" : ""}${body}${to < text2.length ? "…" : ""}`;
 }
-function detectTransient(text) {
+function detectTransient(text2) {
   const out2 = [];
   for (const rule of MARKER_RULES) {
-    const m = rule.re.exec(text);
-    if (m) out2.push({ marker: rule.label, snippet: snippetAround(text, m.index, m.index + m[0].length) });
+    const m = rule.re.exec(text2);
+    if (m) out2.push({ marker: rule.label, snippet: snippetAround(text2, m.index, m.index + m[0].length) });
   }
-  const sha = findShaLike(text);
-  if (sha) out2.push({ marker: SHA_MARKER, snippet: snippetAround(text, sha.index, sha.index + sha.sha.length) });
+  const sha = findShaLike(text2);
+  if (sha) out2.push({ marker: SHA_MARKER, snippet: snippetAround(text2, sha.index, sha.index + sha.sha.length) });
   return out2;
 }
 
 // server/src/core/trust/pendingStore.ts
 import { promises as fsp4 } from "node:fs";
-import { dirname as dirname4, join as join13 } from "node:path";
+import { dirname as dirname4, join as join14 } from "node:path";
 import { randomBytes as randomBytes4 } from "node:crypto";
 var EXPIRED_GRACE_MS = 24 * 36e5;
 var ID_RE = /^p_[0-9A-HJKMNP-TV-Z]{26}$/;
 function pendingDir(storeDir) {
-  return join13(storeDir, ".pending");
+  return join14(storeDir, ".pending");
 }
 function newPendingId(now) {
   return `p_${newId(now.getTime())}`;
@@ -17568,7 +18284,7 @@ function checkPendingId(raw) {
   }
   return id2;
 }
-var fileOf = (dir, id2) => join13(dir, `${id2}.json`);
+var fileOf = (dir, id2) => join14(dir, `${id2}.json`);
 async function savePending(storeDir, entry) {
   const dir = pendingDir(storeDir);
   ensureOwnDirSync(dir);
@@ -17577,15 +18293,15 @@ async function savePending(storeDir, entry) {
 }
 async function readEntry(file2) {
   if (!isOwnDirSync(dirname4(file2))) return null;
-  let text;
+  let text2;
   try {
-    text = await fsp4.readFile(file2, "utf8");
+    text2 = await fsp4.readFile(file2, "utf8");
   } catch (err) {
     if (err.code === "ENOENT") return null;
     throw err;
   }
   try {
-    const e = JSON.parse(text);
+    const e = JSON.parse(text2);
     if (typeof e.expires_at !== "string" || typeof e.write !== "object" || e.write === null) throw new Error("missing fields");
     return e;
   } catch (err) {
@@ -17606,7 +18322,7 @@ async function claimPending(storeDir, id2, now) {
   const entry = await readEntry(file2);
   if (!entry) throw unknownError(id2);
   if (Date.parse(entry.expires_at) <= now.getTime()) throw expiredError(entry);
-  const claimed = join13(dir, `.${id2}.${process.pid}.${randomBytes4(4).toString("hex")}.claim`);
+  const claimed = join14(dir, `.${id2}.${process.pid}.${randomBytes4(4).toString("hex")}.claim`);
   try {
     await fsp4.rename(file2, claimed);
   } catch (err) {
@@ -17642,7 +18358,7 @@ async function sweepPending(storeDir, now) {
   }
   await Promise.all(
     names.map(async (name) => {
-      const file2 = join13(dir, name);
+      const file2 = join14(dir, name);
       try {
         if (name.endsWith(".claim")) {
           const st = await fsp4.stat(file2);
@@ -17744,11 +18460,11 @@ var Findings = class {
     this.list.push({ kind, snippet: snippet2 });
   }
 };
-function detectPrivateKeys(text, out2) {
+function detectPrivateKeys(text2, out2) {
   const re = /-----BEGIN ((?:[A-Z0-9]+ )*)PRIVATE KEY(?: BLOCK)?-----/g;
-  for (const m of text.matchAll(re)) {
+  for (const m of text2.matchAll(re)) {
     const start = m.index;
-    const after = text.slice(start + m[0].length, start + m[0].length + 4e3);
+    const after = text2.slice(start + m[0].length, start + m[0].length + 4e3);
     const endAt = after.search(/-----END [A-Z0-9 ]*PRIVATE KEY/);
     const material = (endAt >= 0 ? after.slice(0, endAt) : after.slice(0, 600)).replace(/\\n/g, "\n").replace(/^[A-Za-z-]+: .*$/gm, "");
     const runs = material.split(/\s+/).filter((r) => /^[A-Za-z0-9+/=]{32,}$/.test(r) && /[0-9+/]/.test(r));
@@ -17758,19 +18474,19 @@ function detectPrivateKeys(text, out2) {
     out2.add("private-key", `${m[0]} ********`, start, end);
   }
 }
-function detectGcpServiceAccount(text, out2) {
-  if (!/"type"\s*:\s*"service_account"/.test(text)) return;
+function detectGcpServiceAccount(text2, out2) {
+  if (!/"type"\s*:\s*"service_account"/.test(text2)) return;
   const re = /"(private_key_id|private_key)"\s*:\s*"([^"]{8,})"/g;
-  for (const m of text.matchAll(re)) {
+  for (const m of text2.matchAll(re)) {
     const value = m[2];
     if (isPlaceholder(value)) continue;
     const valueStart = m.index + m[0].length - value.length - 1;
     out2.add("gcp-service-account", `"type": "service_account", "${m[1]}": "${mask(value, m[1] === "private_key" ? 0 : 2)}"`, valueStart, valueStart + value.length);
   }
 }
-function detectTokens(text, out2) {
+function detectTokens(text2, out2) {
   for (const rule of TOKEN_RULES) {
-    for (const m of text.matchAll(rule.re)) {
+    for (const m of text2.matchAll(rule.re)) {
       const token = m[0];
       if (rule.accept && !rule.accept(token)) continue;
       if (out2.overlaps(m.index, m.index + token.length)) continue;
@@ -17779,9 +18495,9 @@ function detectTokens(text, out2) {
     }
   }
 }
-function detectAwsSecretKeys(text, out2) {
+function detectAwsSecretKeys(text2, out2) {
   const re = /aws_?secret_?(?:access_?)?key["']?\s*(?:=|:=|=>|:)\s*["']?([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/gi;
-  for (const m of text.matchAll(re)) {
+  for (const m of text2.matchAll(re)) {
     const value = m[1];
     if (!notExample(value) || isPlaceholder(value)) continue;
     const start = m.index + m[0].length - value.length;
@@ -17789,9 +18505,9 @@ function detectAwsSecretKeys(text, out2) {
     out2.add("aws-secret-access-key", `${m[0].slice(0, m[0].length - value.length)}${mask(value, 2)}`, start, start + value.length);
   }
 }
-function detectUrlPasswords(text, out2) {
+function detectUrlPasswords(text2, out2) {
   const re = /\b([a-z][a-z0-9+.-]{1,20}):\/\/([^\s:/?#@'"`<>]*):([^\s/?#@'"`<>]+)@([^\s/?#'"`<>]+)/gi;
-  for (const m of text.matchAll(re)) {
+  for (const m of text2.matchAll(re)) {
     const [, scheme, user, pass, host] = m;
     if (isPlaceholder(pass) || /^(pass|pw|pwd)$/i.test(pass)) continue;
     const start = m.index + scheme.length + 3 + user.length + 1;
@@ -17799,8 +18515,8 @@ function detectUrlPasswords(text, out2) {
     out2.add("url-password", `${scheme}://${user}:${mask(pass, 2)}@${host}`, start, start + pass.length);
   }
 }
-function detectBearer(text, out2) {
-  for (const m of text.matchAll(/\bBearer\s+([A-Za-z0-9._~+/-]{20,}=*)/g)) {
+function detectBearer(text2, out2) {
+  for (const m of text2.matchAll(/\bBearer\s+([A-Za-z0-9._~+/-]{20,}=*)/g)) {
     const value = m[1];
     const start = m.index + m[0].length - value.length;
     if (out2.overlaps(start, start + value.length)) continue;
@@ -17828,27 +18544,27 @@ function looksLikeSecretValue(v) {
 }
 var ASSIGNMENT_RE = /(?<![A-Za-z0-9])(?:password|passwd|passphrase|pwd|secret[_-]?key|secret|api[_-]?key|apikey|access[_-]?key|private[_-]?key|token)["']?\s*(=|:=|=>|:)\s*(["'`]?)([^\s"'`,;)\]}]+)\2/gi;
 var KEY_CHAR = /[A-Za-z0-9_.-]/;
-function detectAssignments(text, out2) {
-  for (const m of text.matchAll(ASSIGNMENT_RE)) {
+function detectAssignments(text2, out2) {
+  for (const m of text2.matchAll(ASSIGNMENT_RE)) {
     const value = m[3];
     const start = m.index + m[0].length - value.length - m[2].length;
     if (out2.overlaps(start, start + value.length)) continue;
     if (!looksLikeSecretValue(value)) continue;
     let keyStart = m.index;
-    while (keyStart > 0 && m.index - keyStart < 100 && KEY_CHAR.test(text[keyStart - 1])) keyStart--;
-    const key = (text.slice(keyStart, m.index) + /^[A-Za-z_-]+/.exec(m[0])[0]).replace(/^[-_.]+/, "");
+    while (keyStart > 0 && m.index - keyStart < 100 && KEY_CHAR.test(text2[keyStart - 1])) keyStart--;
+    const key = (text2.slice(keyStart, m.index) + /^[A-Za-z_-]+/.exec(m[0])[0]).replace(/^[-_.]+/, "");
     out2.add("secret-assignment", `${key}${m[1] === ":" ? ": " : m[1]}${mask(value, 2)}`, start, start + value.length);
   }
 }
-function detectSecrets(text) {
+function detectSecrets(text2) {
   const out2 = new Findings();
-  detectGcpServiceAccount(text, out2);
-  detectPrivateKeys(text, out2);
-  detectTokens(text, out2);
-  detectAwsSecretKeys(text, out2);
-  detectUrlPasswords(text, out2);
-  detectBearer(text, out2);
-  detectAssignments(text, out2);
+  detectGcpServiceAccount(text2, out2);
+  detectPrivateKeys(text2, out2);
+  detectTokens(text2, out2);
+  detectAwsSecretKeys(text2, out2);
+  detectUrlPasswords(text2, out2);
+  detectBearer(text2, out2);
+  detectAssignments(text2, out2);
   return out2.list;
 }
 
@@ -18061,15 +18777,15 @@ var MAX_NOTE_CHARS = 2e3;
 var LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 function checkContent(c, v, arg = "content") {
   if (typeof v !== "string") throw new ValidationError(`${arg} must be a string holding the memory text`);
-  const text = v.replace(/\r\n?/g, "\n").trim();
-  if (text === "") throw new ValidationError(`${arg} is empty: write the fact to remember`);
-  const nul = text.indexOf("\0");
+  const text2 = v.replace(/\r\n?/g, "\n").trim();
+  if (text2 === "") throw new ValidationError(`${arg} is empty: write the fact to remember`);
+  const nul = text2.indexOf("\0");
   if (nul !== -1) throw new ValidationError(`${arg} contains a NUL character at position ${nul}: a memory is plain text`);
-  const lone = LONE_SURROGATE.exec(text);
+  const lone = LONE_SURROGATE.exec(text2);
   if (lone) throw new ValidationError(`${arg} contains an unpaired UTF-16 surrogate (U+${lone[0].charCodeAt(0).toString(16).toUpperCase()}) at position ${lone.index}: send valid Unicode text`);
   const max = c.config.behavior.max_body_chars;
-  if (text.length > max) throw new ValidationError(`${arg} is ${text.length} characters, over the limit of ${max} (behavior.max_body_chars): store a shorter, durable fact`);
-  return text;
+  if (text2.length > max) throw new ValidationError(`${arg} is ${text2.length} characters, over the limit of ${max} (behavior.max_body_chars): store a shorter, durable fact`);
+  return text2;
 }
 function checkScopes(c, v, arg = "scopes") {
   if (!Array.isArray(v) || v.length === 0) throw new ValidationError(`${arg} must list at least one scope, like ["tools"] or ["projects:foo"]`);
@@ -27785,8 +28501,8 @@ function ko_default() {
 }
 
 // node_modules/zod/v4/locales/lt.js
-var capitalizeFirstCharacter = (text) => {
-  return text.charAt(0).toUpperCase() + text.slice(1);
+var capitalizeFirstCharacter = (text2) => {
+  return text2.charAt(0).toUpperCase() + text2.slice(1);
 };
 function getUnitTypeFromNumber(number4) {
   const abs = Math.abs(number4);
@@ -34256,11 +34972,11 @@ function compactTypeUnion(schema) {
     if (keys.length !== 1 || keys[0] !== "type")
       return;
     const type = option.type;
-    for (const member of Array.isArray(type) ? type : [type]) {
-      if (typeof member !== "string")
+    for (const member2 of Array.isArray(type) ? type : [type]) {
+      if (typeof member2 !== "string")
         return;
-      if (!types.includes(member))
-        types.push(member);
+      if (!types.includes(member2))
+        types.push(member2);
     }
   }
   delete schema.anyOf;
@@ -34268,22 +34984,22 @@ function compactTypeUnion(schema) {
 }
 var FOLDABLE_KEYS = /* @__PURE__ */ new Set(["type", "properties", "required", "additionalProperties"]);
 var UNION_KEYS = ["oneOf", "anyOf"];
-function undeclaredConstraint(member) {
-  const extra = member.additionalProperties;
+function undeclaredConstraint(member2) {
+  const extra = member2.additionalProperties;
   if (extra === void 0 || extra === false || typeof extra !== "object" || extra === null)
     return null;
   return Object.keys(extra).length ? extra : null;
 }
 function foldObjects(members2) {
   const objects = [];
-  for (const member of members2) {
-    if (typeof member !== "object" || member.type !== "object")
+  for (const member2 of members2) {
+    if (typeof member2 !== "object" || member2.type !== "object")
       return null;
-    for (const key in member) {
+    for (const key in member2) {
       if (!FOLDABLE_KEYS.has(key))
         return null;
     }
-    objects.push(member);
+    objects.push(member2);
   }
   const properties = {};
   const required2 = /* @__PURE__ */ new Set();
@@ -42478,10 +43194,10 @@ function recordProblem(r, tomb) {
   if (!tomb && r.removed !== void 0) return "is listed under memories but carries removed";
   return null;
 }
-function parseExport(text, file2 = "the export") {
+function parseExport(text2, file2 = "the export") {
   let doc;
   try {
-    doc = JSON.parse(text);
+    doc = JSON.parse(text2);
   } catch (err) {
     throw new ValidationError(`${file2} is not a cairn export: not valid JSON (${err.message})`);
   }
@@ -42549,13 +43265,13 @@ var exportCmd = {
     try {
       await c.store.ensureFresh();
       const doc = buildExport(c.store.active(), c.store.tombstones(), { now: c.now(), scopes, includeTombstones: !values["no-tombstones"] });
-      const text = `${JSON.stringify(doc, null, 2)}
+      const text2 = `${JSON.stringify(doc, null, 2)}
 `;
       if (values.output) {
-        await writeFileAtomic(values.output, text);
+        await writeFileAtomic(values.output, text2);
         io.err(`cairn: exported ${doc.memories.length} memories and ${doc.tombstones.length} tombstones to ${values.output}
 `);
-      } else io.out(text);
+      } else io.out(text2);
       const leaks = secretsIn([...doc.memories, ...doc.tombstones]);
       if (leaks.length) {
         io.err(`cairn: warning: ${leaks.length} exported memories look like they hold secrets; the export is plaintext:
@@ -42904,13 +43620,13 @@ var importCmd = {
     const { values, positionals } = parse5(argv, { json: { type: "boolean" } });
     if (positionals.length !== 1) throw new UsageError("give exactly one file made by cairn export");
     const file2 = resolve5(io.cwd, positionals[0]);
-    let text;
+    let text2;
     try {
-      text = await readFile(file2, "utf8");
+      text2 = await readFile(file2, "utf8");
     } catch (err) {
       throw new UsageError(`cannot read ${file2}: ${errorMessage(err)}`);
     }
-    const doc = parseExport(text, file2);
+    const doc = parseExport(text2, file2);
     const c = await openCairn(io);
     try {
       const report = await importExport(c.store, doc, doc.memories.length + doc.tombstones.length >= 100 ? progressLine(io) : void 0);
@@ -42934,39 +43650,39 @@ import { homedir as homedir4 } from "node:os";
 
 // server/src/core/curation/doctor.ts
 import { constants as constants4, promises as fsp6 } from "node:fs";
-import { join as join15 } from "node:path";
+import { join as join16 } from "node:path";
 
 // server/src/core/curation/clients.ts
-import { join as join14 } from "node:path";
+import { join as join15 } from "node:path";
 var CLIENTS = ["claude-code", "claude-desktop", "cursor", "vscode", "windsurf", "cline", "continue"];
 var SERVER_NAME = "cairn";
 function appDataDir(ie) {
-  if (ie.platform === "darwin") return join14(ie.home, "Library", "Application Support");
-  if (ie.platform === "win32") return ie.env.APPDATA && ie.env.APPDATA.trim() !== "" ? ie.env.APPDATA : join14(ie.home, "AppData", "Roaming");
+  if (ie.platform === "darwin") return join15(ie.home, "Library", "Application Support");
+  if (ie.platform === "win32") return ie.env.APPDATA && ie.env.APPDATA.trim() !== "" ? ie.env.APPDATA : join15(ie.home, "AppData", "Roaming");
   const xdg = ie.env.XDG_CONFIG_HOME;
-  return xdg && xdg.trim() !== "" ? xdg : join14(ie.home, ".config");
+  return xdg && xdg.trim() !== "" ? xdg : join15(ie.home, ".config");
 }
 var plain = (e) => ({ command: e.command, args: e.args });
 var stdio = (e) => ({ type: "stdio", command: e.command, args: e.args });
 function clientSpec(client, ie) {
   const app = appDataDir(ie);
-  const vscodeUser = join14(app, "Code", "User");
+  const vscodeUser = join15(app, "Code", "User");
   switch (client) {
     case "claude-code":
-      return { client, label: "Claude Code (user scope)", file: join14(ie.home, ".claude.json"), format: "json", key: "mcpServers", entry: stdio, alsoCheck: [] };
+      return { client, label: "Claude Code (user scope)", file: join15(ie.home, ".claude.json"), format: "json", key: "mcpServers", entry: stdio, alsoCheck: [] };
     case "claude-desktop":
-      return { client, label: "Claude Desktop", file: join14(app, "Claude", "claude_desktop_config.json"), format: "json", key: "mcpServers", entry: plain, alsoCheck: [] };
+      return { client, label: "Claude Desktop", file: join15(app, "Claude", "claude_desktop_config.json"), format: "json", key: "mcpServers", entry: plain, alsoCheck: [] };
     case "cursor":
-      return { client, label: "Cursor", file: join14(ie.home, ".cursor", "mcp.json"), format: "json", key: "mcpServers", entry: plain, alsoCheck: [] };
+      return { client, label: "Cursor", file: join15(ie.home, ".cursor", "mcp.json"), format: "json", key: "mcpServers", entry: plain, alsoCheck: [] };
     case "vscode":
-      return { client, label: "VS Code (user mcp.json)", file: join14(vscodeUser, "mcp.json"), format: "json", key: "servers", entry: stdio, alsoCheck: [] };
+      return { client, label: "VS Code (user mcp.json)", file: join15(vscodeUser, "mcp.json"), format: "json", key: "servers", entry: stdio, alsoCheck: [] };
     case "windsurf":
-      return { client, label: "Windsurf", file: join14(ie.home, ".codeium", "windsurf", "mcp_config.json"), format: "json", key: "mcpServers", entry: plain, alsoCheck: [] };
+      return { client, label: "Windsurf", file: join15(ie.home, ".codeium", "windsurf", "mcp_config.json"), format: "json", key: "mcpServers", entry: plain, alsoCheck: [] };
     case "cline":
       return {
         client,
         label: "Cline (VS Code extension)",
-        file: join14(vscodeUser, "globalStorage", "saoudrizwan.claude-dev", "settings", "cline_mcp_settings.json"),
+        file: join15(vscodeUser, "globalStorage", "saoudrizwan.claude-dev", "settings", "cline_mcp_settings.json"),
         format: "json",
         key: "mcpServers",
         entry: plain,
@@ -42976,11 +43692,11 @@ function clientSpec(client, ie) {
       return {
         client,
         label: "Continue",
-        file: join14(ie.home, ".continue", "mcpServers", `${SERVER_NAME}.yaml`),
+        file: join15(ie.home, ".continue", "mcpServers", `${SERVER_NAME}.yaml`),
         format: "yaml-block",
         key: "mcpServers",
         entry: (e) => ({ name: SERVER_NAME, command: e.command, args: e.args }),
-        alsoCheck: [join14(ie.home, ".continue", "config.yaml")]
+        alsoCheck: [join15(ie.home, ".continue", "config.yaml")]
       };
     default:
       client;
@@ -43002,8 +43718,8 @@ import { isDeepStrictEqual } from "node:util";
 // server/src/core/curation/yaml.ts
 var import_gray_matter2 = __toESM(require_gray_matter(), 1);
 var engine = import_gray_matter2.default.engines.yaml;
-function yamlLoad(text) {
-  return engine.parse(text);
+function yamlLoad(text2) {
+  return engine.parse(text2);
 }
 function yamlDump(value) {
   return engine.stringify(value);
@@ -43022,20 +43738,20 @@ async function readText(file2) {
     throw new ConflictError(`cannot read ${file2}: ${errorMessage(err)}`);
   }
 }
-function indentOf(text) {
-  const m = /^[{[][ \t]*\r?\n([ \t]+)\S/.exec(text);
+function indentOf(text2) {
+  const m = /^[{[][ \t]*\r?\n([ \t]+)\S/.exec(text2);
   return m ? m[1] : 2;
 }
 function refuse2(spec, entry, why) {
   throw new ConflictError(`${spec.file} ${why}; cairn left it untouched. Fix it, or add this by hand:
 ${snippet(spec, entry)}`);
 }
-function mergeJson(spec, entry, text) {
+function mergeJson(spec, entry, text2) {
   let doc = {};
-  if (text !== null && text.trim() !== "") {
+  if (text2 !== null && text2.trim() !== "") {
     let parsed;
     try {
-      parsed = JSON.parse(text);
+      parsed = JSON.parse(text2);
     } catch (err) {
       refuse2(spec, entry, `is not valid JSON (${errorMessage(err)})`);
     }
@@ -43049,15 +43765,15 @@ function mergeJson(spec, entry, text) {
   const next2 = isObj2(cur) ? { ...cur, ...want } : want;
   if (cur !== void 0 && isDeepStrictEqual(cur, next2)) return { status: "unchanged", text: null };
   doc[spec.key] = { ...servers, [SERVER_NAME]: next2 };
-  const eol = text === null || text.trim() === "" || text.endsWith("\n") ? "\n" : "";
-  return { status: cur === void 0 ? "added" : "updated", text: JSON.stringify(doc, null, text ? indentOf(text) : 2) + eol };
+  const eol = text2 === null || text2.trim() === "" || text2.endsWith("\n") ? "\n" : "";
+  return { status: cur === void 0 ? "added" : "updated", text: JSON.stringify(doc, null, text2 ? indentOf(text2) : 2) + eol };
 }
-function mergeYamlBlock(spec, entry, text) {
+function mergeYamlBlock(spec, entry, text2) {
   let doc = {};
-  if (text !== null && text.trim() !== "") {
+  if (text2 !== null && text2.trim() !== "") {
     let parsed;
     try {
-      parsed = yamlLoad(text);
+      parsed = yamlLoad(text2);
     } catch (err) {
       refuse2(spec, entry, `is not valid YAML (${errorMessage(err).split("\n")[0]})`);
     }
@@ -43080,8 +43796,8 @@ function mergeYamlBlock(spec, entry, text) {
   return { status: cur ? "updated" : "added", text: yamlDump(out2) };
 }
 async function planInit(spec, entry) {
-  const text = await readText(spec.file);
-  return spec.format === "json" ? mergeJson(spec, entry, text) : mergeYamlBlock(spec, entry, text);
+  const text2 = await readText(spec.file);
+  return spec.format === "json" ? mergeJson(spec, entry, text2) : mergeYamlBlock(spec, entry, text2);
 }
 async function runInit(spec, entry, opts = {}) {
   const plan = await planInit(spec, entry);
@@ -43089,42 +43805,23 @@ async function runInit(spec, entry, opts = {}) {
   if (write3) await writeConfigAtomic(spec.file, plan.text);
   return { client: spec.client, label: spec.label, file: spec.file, status: plan.status, written: write3, entry: spec.entry(entry), text: plan.text };
 }
-async function writeConfigAtomic(file2, text) {
+async function writeConfigAtomic(file2, text2) {
   const target = await fsp5.realpath(file2).catch(() => file2);
   await fsp5.mkdir(dirname5(target), { recursive: true, mode: 448 });
   const mode2 = await fsp5.stat(target).then((s) => s.mode & 511, () => 384);
-  const tmp = tempPathFor(target);
-  const fh = await fsp5.open(tmp, "wx", mode2);
-  try {
-    await fh.writeFile(text);
-    await fh.chmod(mode2);
-    await fh.sync();
-  } catch (err) {
-    await fh.close().catch(() => {
-    });
-    await fsp5.rm(tmp, { force: true });
-    throw err;
-  }
-  await fh.close();
-  try {
-    await fsp5.rename(tmp, target);
-  } catch (err) {
-    await fsp5.rm(tmp, { force: true });
-    throw err;
-  }
-  await fsyncDir(dirname5(target));
+  await writeFileAtomic(target, text2, mode2);
 }
 async function readRegistration(file2, format, key) {
-  let text;
+  let text2;
   try {
-    text = await readText(file2);
+    text2 = await readText(file2);
   } catch (err) {
     return { file: file2, present: true, entry: null, error: errorMessage(err) };
   }
-  if (text === null) return { file: file2, present: false, entry: null };
-  if (text.trim() === "") return { file: file2, present: true, entry: null };
+  if (text2 === null) return { file: file2, present: false, entry: null };
+  if (text2.trim() === "") return { file: file2, present: true, entry: null };
   try {
-    const doc = format === "json" ? JSON.parse(text) : yamlLoad(text);
+    const doc = format === "json" ? JSON.parse(text2) : yamlLoad(text2);
     if (!isObj2(doc)) return { file: file2, present: true, entry: null, error: `no ${format === "json" ? "JSON object" : "YAML mapping"} at the top level` };
     const servers = doc[key];
     if (Array.isArray(servers)) {
@@ -43147,11 +43844,11 @@ async function permissions(dir, skip) {
   const loose = [];
   const st = await fsp6.stat(dir);
   if (st.mode & 63) loose.push(`${dir} is ${mode(st.mode)}, expected 0700`);
-  for (const sub of [dir, join15(dir, ".tombstones")]) {
+  for (const sub of [dir, join16(dir, ".tombstones")]) {
     const names = await fsp6.readdir(sub).catch(() => []);
     for (const n of names) {
       if (!(n.endsWith(".md") || n === "config.toml" || n.startsWith(".events"))) continue;
-      const f = join15(sub, n);
+      const f = join16(sub, n);
       const s = await fsp6.lstat(f).catch(() => null);
       if (s?.isFile() && s.mode & 63) loose.push(`${f} is ${mode(s.mode)}, expected 0600`);
     }
@@ -43168,7 +43865,7 @@ async function files(dir) {
 }
 async function eventLog2(loc) {
   if (!loc.config.telemetry.enabled) return check2("event log", "ok", "disabled (telemetry.enabled = false): nothing is recorded, health has no usage data");
-  const active = join15(loc.dir, ACTIVE_LOG);
+  const active = join16(loc.dir, ACTIVE_LOG);
   try {
     const exists = await fsp6.access(active).then(() => true, () => false);
     await fsp6.access(exists ? active : loc.dir, constants4.W_OK);
@@ -43198,18 +43895,18 @@ async function readJson(file2) {
   }
 }
 async function claudePlugin(o) {
-  const dir = o.env.CLAUDE_CONFIG_DIR && o.env.CLAUDE_CONFIG_DIR.trim() !== "" ? o.env.CLAUDE_CONFIG_DIR : join15(o.home, ".claude");
+  const dir = o.env.CLAUDE_CONFIG_DIR && o.env.CLAUDE_CONFIG_DIR.trim() !== "" ? o.env.CLAUDE_CONFIG_DIR : join16(o.home, ".claude");
   const found = [];
-  const installed = await readJson(join15(dir, "plugins", "installed_plugins.json"));
+  const installed = await readJson(join16(dir, "plugins", "installed_plugins.json"));
   for (const k of Object.keys(installed?.plugins ?? {})) if (k.startsWith("cairn@")) found.push(`Claude Code plugin ${k} installed`);
-  const settings = await readJson(join15(dir, "settings.json"));
+  const settings = await readJson(join16(dir, "settings.json"));
   for (const [k, v] of Object.entries(settings?.enabledPlugins ?? {})) if (k.startsWith("cairn@")) found.push(`Claude Code plugin ${k} ${v ? "enabled" : "disabled"} in settings.json`);
   return found;
 }
 async function registrations(o) {
   const found = await claudePlugin(o);
   const problems = [];
-  const project = join15(o.cwd, ".mcp.json");
+  const project = join16(o.cwd, ".mcp.json");
   for (const [label, file2, format, key] of [
     ...CLIENTS.flatMap((c) => {
       const s = clientSpec(c, o);
@@ -43338,13 +44035,13 @@ cairn init --client NAME merges the entry into that file (other keys are kept).
     if (!isClientId(values.client)) throw new UsageError(`unknown client ${JSON.stringify(values.client)}: use one of ${CLIENTS.join(", ")}`);
     const spec = clientSpec(values.client, ie);
     const r = await runInit(spec, entry, { printOnly: values["print-only"] });
-    const { text, ...result } = r;
-    if (values.json) printJson(io, values["print-only"] ? { ...result, print_only: true, content: text } : result);
+    const { text: text2, ...result } = r;
+    if (values.json) printJson(io, values["print-only"] ? { ...result, print_only: true, content: text2 } : result);
     else if (values["print-only"]) {
-      io.out(text === null ? `${spec.file} already has this entry; nothing to change:
+      io.out(text2 === null ? `${spec.file} already has this entry; nothing to change:
 ${snippet(spec, entry)}
 ` : `${spec.file} would become:
-${text}`);
+${text2}`);
     } else {
       const said = r.status === "unchanged" ? "already registered, nothing changed" : `${r.status} the cairn server`;
       io.out(`${spec.label}: ${said} in ${spec.file}
