@@ -90,3 +90,53 @@ export function compareCandidates(a: Candidate, b: Candidate, recency: Float64Ar
   const ib = idOf(b.slot);
   return ia < ib ? -1 : ia > ib ? 1 : 0;
 }
+
+/**
+ * "a ranks below b" in the pool's total order: score, then recency, then id (ties are
+ * deterministic). Scores are read from the walk's accumulator (slot << 1).
+ */
+export function ranksBelow(acc: Float64Array, recency: Float64Array, idOf: (s: number) => string): (a: number, b: number) => boolean {
+  return (a, b) => {
+    const sa = acc[a << 1]!;
+    const sb = acc[b << 1]!;
+    if (sa !== sb) return sa < sb;
+    const ra = recency[a]!;
+    const rb = recency[b]!;
+    if (ra !== rb) return ra < rb;
+    return idOf(a) > idOf(b);
+  };
+}
+
+/**
+ * Offers `slot` to a bounded min-heap of the k best slots (worst at the root); returns the new
+ * size. Both walks (exhaustive and MaxScore) keep their pool with it, so they order alike.
+ */
+export function offerTopK(heap: Int32Array, size: number, k: number, slot: number, below: (a: number, b: number) => boolean): number {
+  if (size < k) {
+    let j = size++;
+    heap[j] = slot;
+    while (j > 0) {
+      const parent = (j - 1) >> 1;
+      if (!below(heap[j]!, heap[parent]!)) break;
+      const t = heap[j]!;
+      heap[j] = heap[parent]!;
+      heap[parent] = t;
+      j = parent;
+    }
+  } else if (below(heap[0]!, slot)) {
+    heap[0] = slot;
+    for (let j = 0; ; ) {
+      const l = 2 * j + 1;
+      const r = l + 1;
+      let m = j;
+      if (l < size && below(heap[l]!, heap[m]!)) m = l;
+      if (r < size && below(heap[r]!, heap[m]!)) m = r;
+      if (m === j) break;
+      const t = heap[j]!;
+      heap[j] = heap[m]!;
+      heap[m] = t;
+      j = m;
+    }
+  }
+  return size;
+}

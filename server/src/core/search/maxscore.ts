@@ -15,7 +15,7 @@
 // per-term `contrib` scratch), and a document is dropped only when a bound proves it scores
 // strictly below a floor that k scored documents reach. The pool is the top of a total order
 // (score, recency, id), so both walks return the same pool, bit for bit.
-import { B_BODY, B_SCOPE, COVER_FLOOR, K1, RECENCY_WEIGHT, W_BODY, W_SCOPE, popcount, type Walk } from './bm25.ts';
+import { B_BODY, B_SCOPE, COVER_FLOOR, K1, RECENCY_WEIGHT, W_BODY, W_SCOPE, offerTopK, popcount, ranksBelow, type Walk } from './bm25.ts';
 import { META_ALIVE, SLOT_MASK, type Postings } from './postings.ts';
 
 /** Relative slack on every bound: float sums in another order may differ in the last bits. */
@@ -301,15 +301,7 @@ export function maxScoreTopK(
   }
   const heap = new Int32Array(k);
   let size = 0;
-  const below = (a: number, b: number): boolean => {
-    const sa = acc[a << 1]!;
-    const sb = acc[b << 1]!;
-    if (sa !== sb) return sa < sb;
-    const ra = recency[a]!;
-    const rb = recency[b]!;
-    if (ra !== rb) return ra < rb;
-    return idOf(a) > idOf(b);
-  };
+  const below = ranksBelow(acc, recency, idOf);
   for (let t = 0; t < nT; t++) {
     const slot = touched[t]!;
     const at = slot << 1;
@@ -329,32 +321,7 @@ export function maxScoreTopK(
       continue;
     }
     acc[at] = finalOf(slot, sum, mask);
-    if (size < k) {
-      let h = size++;
-      heap[h] = slot;
-      while (h > 0) {
-        const parent = (h - 1) >> 1;
-        if (!below(heap[h]!, heap[parent]!)) break;
-        const x = heap[h]!;
-        heap[h] = heap[parent]!;
-        heap[parent] = x;
-        h = parent;
-      }
-    } else if (below(heap[0]!, slot)) {
-      heap[0] = slot;
-      for (let h = 0; ; ) {
-        const l = 2 * h + 1;
-        const r = l + 1;
-        let m = h;
-        if (l < size && below(heap[l]!, heap[m]!)) m = l;
-        if (r < size && below(heap[r]!, heap[m]!)) m = r;
-        if (m === h) break;
-        const x = heap[h]!;
-        heap[h] = heap[m]!;
-        heap[m] = x;
-        h = m;
-      }
-    }
+    size = offerTopK(heap, size, k, slot, below);
   }
   // scratch back to zero
   for (let t = 0; t < nT; t++) idx[touched[t]!] = 0;

@@ -11,6 +11,8 @@ import { SLOT_MASK, postingTf, type Postings } from './postings.ts';
 import {
   B_BODY, B_SCOPE, COVER_FLOOR, DAY_MS, K1, RECENCY_WEIGHT, W_BODY, W_SCOPE,
   compareCandidates, passes, popcount, pseudoTf, type Candidate, type RankOptions, type Walk,
+  offerTopK,
+  ranksBelow,
 } from './bm25.ts';
 export { B_BODY, B_SCOPE, COVER_FLOOR, K1, RECENCY_WEIGHT, W_BODY, W_SCOPE, compareCandidates, popcount } from './bm25.ts';
 export type { Candidate, RankOptions } from './bm25.ts';
@@ -187,16 +189,7 @@ export class Ranker {
     const rw = RECENCY_WEIGHT;
     const maxBoost = 1 + rw;
     const now = opts.now;
-    // a ranks below b?
-    const below = (a: number, b: number): boolean => {
-      const sa = acc[a << 1]!;
-      const sb = acc[b << 1]!;
-      if (sa !== sb) return sa < sb;
-      const ra = recency[a]!;
-      const rb = recency[b]!;
-      if (ra !== rb) return ra < rb;
-      return idOf(a) > idOf(b);
-    };
+    const below = ranksBelow(acc, recency, idOf);
     for (let i = 0; i < nTouched; i++) {
       const slot = touched[i]!;
       const at = slot << 1;
@@ -207,32 +200,7 @@ export class Ranker {
       if (size === k && base * maxBoost < acc[heap[0]! << 1]!) continue;
       const age = Math.max(0, now - recency[slot]!);
       acc[at] = base * (1 + rw * Math.pow(0.5, age / halfLifeMs));
-      if (size < k) {
-        let j = size++;
-        heap[j] = slot;
-        while (j > 0) {
-          const parent = (j - 1) >> 1;
-          if (!below(heap[j]!, heap[parent]!)) break;
-          const t = heap[j]!;
-          heap[j] = heap[parent]!;
-          heap[parent] = t;
-          j = parent;
-        }
-      } else if (below(heap[0]!, slot)) {
-        heap[0] = slot;
-        for (let j = 0; ; ) {
-          const l = 2 * j + 1;
-          const r = l + 1;
-          let m = j;
-          if (l < size && below(heap[l]!, heap[m]!)) m = l;
-          if (r < size && below(heap[r]!, heap[m]!)) m = r;
-          if (m === j) break;
-          const t = heap[j]!;
-          heap[j] = heap[m]!;
-          heap[m] = t;
-          j = m;
-        }
-      }
+      size = offerTopK(heap, size, k, slot, below);
     }
     const out: Candidate[] = [];
     for (let i = 0; i < size; i++) out.push({ slot: heap[i]!, score: acc[heap[i]! << 1]!, mask: acc[(heap[i]! << 1) + 1]! });
