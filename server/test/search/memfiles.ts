@@ -4,23 +4,10 @@ import { join } from 'node:path';
 import { fileNameFor, serializeMemory } from '../../src/core/memfile.ts';
 import { newId } from '../../src/core/ids.ts';
 import type { MemoryRecord } from '../../src/core/types.ts';
+import { testRecord } from '../helpers/records.ts';
 
 export function record(body: string, over: Partial<MemoryRecord> = {}): MemoryRecord {
-  const t = over.created ?? '2026-02-01T10:00:00.000Z';
-  return {
-    id: newId(),
-    created: t,
-    updated: t,
-    scopes: ['notes'],
-    confidence: 'medium',
-    source: 'explicit-statement',
-    category: 'fact',
-    last_verified_at: null,
-    expires: null,
-    origin: { cwd: null, repo: null, branch: null, worktree_root: null },
-    body,
-    ...over,
-  };
+  return testRecord({ id: newId(), body, ...over });
 }
 
 /** Writes a memory file into `dir` (created if needed) and returns its path. */

@@ -84,6 +84,19 @@ export interface HitFields extends HitSignals {
   last_verified_at: string | null;
 }
 
+/** The identity and dating fields every row shows (hits, list items, tombstone rows). */
+export function recordHead(m: StoredMemory) {
+  return {
+    id: m.id,
+    scopes: m.scopes,
+    confidence: m.confidence,
+    category: m.category,
+    created: m.created,
+    updated: m.updated,
+    last_verified_at: m.last_verified_at,
+  };
+}
+
 export function signalContext(c: Cairn) {
   return { config: c.config, caller: c.caller, now: c.now(), env: c.env };
 }
@@ -92,21 +105,8 @@ export function signalContext(c: Cairn) {
 export async function hitFields(c: Cairn, mems: readonly StoredMemory[], detail = false): Promise<HitFields[]> {
   const sig = await computeSignals(signalContext(c), mems, { detail });
   return mems.map((m) => {
-    const s = sig.get(m.id)!;
-    const { path_drift, commit_drift, ...common } = s;
-    void path_drift;
-    void commit_drift;
-    return {
-      id: m.id,
-      scopes: m.scopes,
-      confidence: m.confidence,
-      category: m.category,
-      created: m.created,
-      updated: m.updated,
-      last_verified_at: m.last_verified_at,
-      ...common,
-      ...(detail ? { path_drift: s.path_drift, commit_drift: s.commit_drift } : {}),
-    } as HitFields;
+    const { path_drift, commit_drift, ...common } = sig.get(m.id)!;
+    return { ...recordHead(m), ...common, ...(detail ? { path_drift, commit_drift } : {}) } as HitFields;
   });
 }
 

@@ -3,7 +3,7 @@
 import type { Cairn } from '../cairn.ts';
 import { NotFoundError, ValidationError } from '../errors.ts';
 import { scopeFilterMatcher } from '../scopes.ts';
-import { checkId, checkLimit, decodeCursor, requireActive, settleUnknownIds, summarize } from './common.ts';
+import { checkId, checkLimit, decodeCursor, recordHead, requireActive, settleUnknownIds, summarize } from './common.ts';
 import { checkScopeFilters, newestPage } from './reading.ts';
 import { checkNote, committedShape, stripStored } from './write.ts';
 
@@ -59,13 +59,7 @@ export async function listTombstones(c: Cairn, input: ListTombstonesInput) {
   const match = scopeFilterMatcher(filters);
   const { page, next_cursor } = newestPage(c.store.tombstones(), (m) => match(m.scopes), after, limit);
   const items = page.map((m) => ({
-    id: m.id,
-    scopes: m.scopes,
-    confidence: m.confidence,
-    category: m.category,
-    created: m.created,
-    updated: m.updated,
-    last_verified_at: m.last_verified_at,
+    ...recordHead(m),
     removed: m.removed!,
     removed_reason: m.removed_reason ?? '',
     summary: summarize(m.body),
