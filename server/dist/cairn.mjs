@@ -15011,27 +15011,25 @@ function inCallerRepo(c, origin2) {
   const key = originRepoKey(origin2);
   return key === null || c.caller.repoKey !== null && key === c.caller.repoKey;
 }
+function recordHead(m) {
+  return {
+    id: m.id,
+    scopes: m.scopes,
+    confidence: m.confidence,
+    category: m.category,
+    created: m.created,
+    updated: m.updated,
+    last_verified_at: m.last_verified_at
+  };
+}
 function signalContext(c) {
   return { config: c.config, caller: c.caller, now: c.now(), env: c.env };
 }
 async function hitFields(c, mems, detail = false) {
   const sig = await computeSignals(signalContext(c), mems, { detail });
   return mems.map((m) => {
-    const s = sig.get(m.id);
-    const { path_drift, commit_drift, ...common } = s;
-    void path_drift;
-    void commit_drift;
-    return {
-      id: m.id,
-      scopes: m.scopes,
-      confidence: m.confidence,
-      category: m.category,
-      created: m.created,
-      updated: m.updated,
-      last_verified_at: m.last_verified_at,
-      ...common,
-      ...detail ? { path_drift: s.path_drift, commit_drift: s.commit_drift } : {}
-    };
+    const { path_drift, commit_drift, ...common } = sig.get(m.id);
+    return { ...recordHead(m), ...common, ...detail ? { path_drift, commit_drift } : {} };
   });
 }
 function summarize(body, max = 80) {
@@ -16739,6 +16737,46 @@ function compareCandidates(a, b, recency, idOf) {
   const ib = idOf(b.slot);
   return ia < ib ? -1 : ia > ib ? 1 : 0;
 }
+function ranksBelow(acc, recency, idOf) {
+  return (a, b) => {
+    const sa = acc[a << 1];
+    const sb = acc[b << 1];
+    if (sa !== sb) return sa < sb;
+    const ra = recency[a];
+    const rb = recency[b];
+    if (ra !== rb) return ra < rb;
+    return idOf(a) > idOf(b);
+  };
+}
+function offerTopK(heap, size, k, slot, below) {
+  if (size < k) {
+    let j = size++;
+    heap[j] = slot;
+    while (j > 0) {
+      const parent = j - 1 >> 1;
+      if (!below(heap[j], heap[parent])) break;
+      const t = heap[j];
+      heap[j] = heap[parent];
+      heap[parent] = t;
+      j = parent;
+    }
+  } else if (below(heap[0], slot)) {
+    heap[0] = slot;
+    for (let j = 0; ; ) {
+      const l = 2 * j + 1;
+      const r = l + 1;
+      let m = j;
+      if (l < size && below(heap[l], heap[m])) m = l;
+      if (r < size && below(heap[r], heap[m])) m = r;
+      if (m === j) break;
+      const t = heap[j];
+      heap[j] = heap[m];
+      heap[m] = t;
+      j = m;
+    }
+  }
+  return size;
+}
 
 // server/src/core/search/maxscore.ts
 var SAFETY = 1 + 1e-9;
@@ -16956,15 +16994,7 @@ function maxScoreTopK(w2, cursors, k, recency, halfLifeMs, idOf, acc, touched, s
   }
   const heap = new Int32Array(k);
   let size = 0;
-  const below = (a, b) => {
-    const sa = acc[a << 1];
-    const sb = acc[b << 1];
-    if (sa !== sb) return sa < sb;
-    const ra = recency[a];
-    const rb = recency[b];
-    if (ra !== rb) return ra < rb;
-    return idOf(a) > idOf(b);
-  };
+  const below = ranksBelow(acc, recency, idOf);
   for (let t = 0; t < nT; t++) {
     const slot = touched[t];
     const at = slot << 1;
@@ -16983,32 +17013,7 @@ function maxScoreTopK(w2, cursors, k, recency, halfLifeMs, idOf, acc, touched, s
       continue;
     }
     acc[at] = finalOf(slot, sum, mask2);
-    if (size < k) {
-      let h = size++;
-      heap[h] = slot;
-      while (h > 0) {
-        const parent = h - 1 >> 1;
-        if (!below(heap[h], heap[parent])) break;
-        const x = heap[h];
-        heap[h] = heap[parent];
-        heap[parent] = x;
-        h = parent;
-      }
-    } else if (below(heap[0], slot)) {
-      heap[0] = slot;
-      for (let h = 0; ; ) {
-        const l = 2 * h + 1;
-        const r = l + 1;
-        let m = h;
-        if (l < size && below(heap[l], heap[m])) m = l;
-        if (r < size && below(heap[r], heap[m])) m = r;
-        if (m === h) break;
-        const x = heap[h];
-        heap[h] = heap[m];
-        heap[m] = x;
-        h = m;
-      }
-    }
+    size = offerTopK(heap, size, k, slot, below);
   }
   for (let t = 0; t < nT; t++) idx[touched[t]] = 0;
   contrib.fill(0, 0, nT * n);
@@ -17323,15 +17328,7 @@ var Ranker = class {
     const rw = RECENCY_WEIGHT;
     const maxBoost = 1 + rw;
     const now = opts.now;
-    const below = (a, b) => {
-      const sa = acc[a << 1];
-      const sb = acc[b << 1];
-      if (sa !== sb) return sa < sb;
-      const ra = recency[a];
-      const rb = recency[b];
-      if (ra !== rb) return ra < rb;
-      return idOf(a) > idOf(b);
-    };
+    const below = ranksBelow(acc, recency, idOf);
     for (let i = 0; i < nTouched; i++) {
       const slot = touched[i];
       const at = slot << 1;
@@ -17340,32 +17337,7 @@ var Ranker = class {
       if (size === k && base * maxBoost < acc[heap[0] << 1]) continue;
       const age = Math.max(0, now - recency[slot]);
       acc[at] = base * (1 + rw * Math.pow(0.5, age / halfLifeMs));
-      if (size < k) {
-        let j = size++;
-        heap[j] = slot;
-        while (j > 0) {
-          const parent = j - 1 >> 1;
-          if (!below(heap[j], heap[parent])) break;
-          const t = heap[j];
-          heap[j] = heap[parent];
-          heap[parent] = t;
-          j = parent;
-        }
-      } else if (below(heap[0], slot)) {
-        heap[0] = slot;
-        for (let j = 0; ; ) {
-          const l = 2 * j + 1;
-          const r = l + 1;
-          let m = j;
-          if (l < size && below(heap[l], heap[m])) m = l;
-          if (r < size && below(heap[r], heap[m])) m = r;
-          if (m === j) break;
-          const t = heap[j];
-          heap[j] = heap[m];
-          heap[m] = t;
-          j = m;
-        }
-      }
+      size = offerTopK(heap, size, k, slot, below);
     }
     const out2 = [];
     for (let i = 0; i < size; i++) out2.push({ slot: heap[i], score: acc[heap[i] << 1], mask: acc[(heap[i] << 1) + 1] });
@@ -19253,13 +19225,7 @@ async function listTombstones(c, input2) {
   const match = scopeFilterMatcher(filters);
   const { page, next_cursor } = newestPage(c.store.tombstones(), (m) => match(m.scopes), after, limit);
   const items = page.map((m) => ({
-    id: m.id,
-    scopes: m.scopes,
-    confidence: m.confidence,
-    category: m.category,
-    created: m.created,
-    updated: m.updated,
-    last_verified_at: m.last_verified_at,
+    ...recordHead(m),
     removed: m.removed,
     removed_reason: m.removed_reason ?? "",
     summary: summarize(m.body),
