@@ -3,7 +3,7 @@
 // all), several scopes and origins, written as real memory files in the on-disk format.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileNameFor, serializeMemory } from '../server/src/core/memfile.ts';
+import { fileNameFor, serializeMemory } from '../server/src/core/store/memfile.ts';
 import type { MemoryRecord } from '../server/src/core/types.ts';
 
 /** mulberry32: small, fast, deterministic. */

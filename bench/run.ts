@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writ
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { Cairn } from '../server/src/core/cairn.ts';
-import { LiveIndex } from '../server/src/core/search/live.ts';
+import { LiveIndex } from '../server/src/core/index/live.ts';
 import { CorpusGen, writeCorpus } from './corpus.ts';
 import { formatEval, runEval } from './quality/eval.ts';
 import { startServer, BUNDLE } from './stdio.ts';
@@ -90,7 +90,7 @@ async function benchSize(n: number): Promise<Row> {
 
     // In-process: the engine alone, the whole memory_search operation, durable writes.
     const c = await Cairn.open({ dir: store, cwd: root, env: { HOME: root }, watch: true, warn: () => {} });
-    const live = c.ext.get('search') as LiveIndex;
+    const live = c.services.index!;
     const idx: number[] = [];
     const op: number[] = [];
     for (const q of queries.slice(0, INPROC_QUERIES)) {

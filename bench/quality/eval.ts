@@ -1,7 +1,7 @@
 // Runs the judged retrieval eval: cairn's engine and the plain BM25 baseline over the same
 // memories and queries, recall@1, recall@5 and MRR per query kind (for generic queries: the share
 // that got no `high` hit, and the share that got no hit at all).
-import { SearchIndex, type IndexDoc } from '../../server/src/core/search/index.ts';
+import { SearchIndex, type IndexDoc } from '../../server/src/core/index/searchIndex.ts';
 import { PlainBm25 } from './baseline.ts';
 import { MEMORIES } from './memories.ts';
 import { QUERIES, type QueryKind } from './queries.ts';

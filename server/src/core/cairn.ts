@@ -1,17 +1,18 @@
-// The core facade: one object per process that both adapters (MCP tools, CLI) call. It owns the
-// store, the config and per-process state (session id, disabled scopes); each operation lives
-// in core/ops/<area>.ts and takes this object as its first argument.
+// The core facade: one object per process that every adapter (MCP tools, CLI) calls. It owns the
+// store, the config and per-process state (session id, disabled scopes, services); each
+// operation lives in core/ops/<tool group>.ts and takes this object, as a Context, first.
 import type { Config } from './config.ts';
-import { resolveStore } from './storeDir.ts';
-import { Store } from './store.ts';
+import type { Context, Services } from './ops/context.ts';
+import { resolveStore } from './store/location.ts';
+import { Store } from './store/store.ts';
 import { newId } from './ids.ts';
 import { resolveCaller, type Caller } from './origin.ts';
-import * as reading from './ops/reading.ts';
-import * as writing from './ops/write.ts';
+import * as retrieval from './ops/retrieval.ts';
+import * as writing from './ops/writing.ts';
 import * as lifecycle from './ops/lifecycle.ts';
-import * as searchOps from './ops/search.ts';
-import * as pending from './ops/pending.ts';
 import * as curation from './ops/curation.ts';
+import * as transfer from './ops/transfer.ts';
+import type { ExportDoc } from './io/exportImport.ts';
 
 export interface OpenOptions {
   /** Store directory; default: resolved per format.md. */
@@ -22,17 +23,14 @@ export interface OpenOptions {
   warn?: (msg: string) => void;
   /** false: do not start the index freshness machinery (one-shot CLI commands). */
   watch?: boolean;
+  /** false: record nothing in the event log (a peek such as the session-start hook). */
+  log?: boolean;
 }
 
-export type EventSink = (kind: string, fields: Record<string, unknown>) => void;
-
-export class Cairn {
+export class Cairn implements Context {
   readonly session = newId();
   readonly disabledScopes = new Set<string>();
-  /** Set by the curation module when the event log is wired; a no-op until then. */
-  eventSink: EventSink = () => {};
-  /** Extension slots for subsystems (search index, pending writes, ...), keyed by module. */
-  readonly ext = new Map<string, unknown>();
+  readonly services: Services = { index: null, events: null };
   private readonly clock: () => Date;
 
   private constructor(
@@ -49,6 +47,11 @@ export class Cairn {
     this.clock = now ?? (() => new Date());
   }
 
+  /** Where the store is and its config, without opening (or creating) anything. */
+  static locate(opts: { env: NodeJS.ProcessEnv; cwd: string }) {
+    return resolveStore(opts);
+  }
+
   static async open(opts: OpenOptions = {}): Promise<Cairn> {
     const env = opts.env ?? process.env;
     const cwd = opts.cwd ?? process.cwd();
@@ -57,14 +60,14 @@ export class Cairn {
     const store = new Store(loc.dir, { warn });
     const caller = await resolveCaller(env, cwd);
     const c = new Cairn(loc.dir, loc.config, loc.configFile, store, caller, env, opts.watch ?? true, warn, opts.now);
-    await curation.openCuration(c);
-    await searchOps.openIndex(c);
+    if (opts.log !== false) curation.openEventLog(c);
+    await retrieval.openIndex(c);
     return c;
   }
 
   async close(): Promise<void> {
-    await searchOps.closeIndex(this);
-    await curation.closeCuration(this);
+    await retrieval.closeIndex(this);
+    curation.closeEventLog(this);
   }
 
   now(): Date {
@@ -74,25 +77,35 @@ export class Cairn {
   /** Appends to the event log. Never throws: a logging failure must not fail the call. */
   log(kind: string, fields: Record<string, unknown>): void {
     try {
-      this.eventSink(kind, fields);
+      void this.services.events?.append(kind, fields);
     } catch (err) {
       this.warn(`event log: ${(err as Error).message}`);
     }
   }
 
-  // One method per tool; the contract of each is in shared/spec/tools.md.
+  // One method per tool (docs/tools.md), grouped as the MCP tool files and core/ops are.
+  // retrieval
+  search(input: retrieval.SearchInput) { return retrieval.search(this, input); }
+  show(input: retrieval.ShowInput) { return retrieval.show(this, input); }
+  list(input: retrieval.ListInput) { return retrieval.list(this, input); }
+  scopeOverview(input: retrieval.OverviewInput) { return retrieval.scopeOverview(this, input); }
+  /** Active memories in view outside the caller's repo (the hook's "elsewhere" count). */
+  countElsewhere() { return retrieval.countElsewhere(this); }
+  // writing
   write(input: writing.WriteInput) { return writing.write(this, input); }
-  writeConfirm(input: { pending_id: string }) { return pending.writeConfirm(this, input); }
-  writeCancel(input: { pending_id: string }) { return pending.writeCancel(this, input); }
+  writeConfirm(input: { pending_id: string }) { return writing.writeConfirm(this, input); }
+  writeCancel(input: { pending_id: string }) { return writing.writeCancel(this, input); }
   update(input: writing.UpdateInput) { return writing.update(this, input); }
   verify(input: writing.VerifyInput) { return writing.verify(this, input); }
-  show(input: reading.ShowInput) { return reading.show(this, input); }
-  list(input: reading.ListInput) { return reading.list(this, input); }
-  search(input: searchOps.SearchInput) { return searchOps.search(this, input); }
-  scopeOverview(input: reading.OverviewInput) { return reading.scopeOverview(this, input); }
+  // lifecycle
   remove(input: lifecycle.RemoveInput) { return lifecycle.remove(this, input); }
   restore(input: lifecycle.RestoreInput) { return lifecycle.restore(this, input); }
   listTombstones(input: lifecycle.ListTombstonesInput) { return lifecycle.listTombstones(this, input); }
+  pruneTombstones(input: lifecycle.PruneTombstonesInput) { return lifecycle.pruneTombstones(this, input); }
+  // transfer (CLI export / import)
+  exportStore(input: transfer.ExportInput) { return transfer.exportStore(this, input); }
+  importStore(doc: ExportDoc, progress?: (done: number, total: number) => void) { return transfer.importStore(this, doc, progress); }
+  // curation
   renameScope(input: curation.RenameScopeInput) { return curation.renameScope(this, input); }
   scopeDisable(input: { scope: string }) { return curation.scopeDisable(this, input); }
   scopeEnable(input: { scope: string }) { return curation.scopeEnable(this, input); }

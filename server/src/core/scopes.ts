@@ -1,11 +1,12 @@
 // Scope names and scope filters (format.md): `^[a-z0-9]+(?:[-:][a-z0-9]+)*$`, `:` nests; a filter
 // `projects:foo` also matches `projects:foo:api`; filters may be picomatch globs.
+import { LIMITS } from './limits.ts';
 import picomatch from 'picomatch';
 import { ValidationError } from './errors.ts';
 
 export const SCOPE_RE = /^[a-z0-9]+(?:[-:][a-z0-9]+)*$/;
-export const MAX_SCOPE_LENGTH = 64;
-export const MAX_SCOPES = 16;
+export const MAX_SCOPE_LENGTH = LIMITS.scopeChars;
+export const MAX_SCOPES = LIMITS.scopes;
 
 /** Throws a ValidationError that says what is wrong with `s` and what would be accepted. */
 export function validateScope(s: unknown, arg = 'scope'): string {

@@ -1,4 +1,4 @@
-// The shapes of the on-disk format (shared/spec/format.md), shared by every core module.
+// The shapes of the on-disk format (docs/format.md), shared by every core module.
 
 export const SCHEMA_VERSION = 1;
 export const CONFIDENCES = ['low', 'medium', 'high'] as const;
@@ -55,4 +55,14 @@ export interface StoredMemory extends MemoryRecord {
 export interface SkippedFile {
   file: string;
   reason: string;
+}
+
+/** A write after validation: what would be stored. */
+export interface ValidWrite {
+  content: string;
+  scopes: string[];
+  confidence: Confidence;
+  source: Source;
+  category: Category;
+  expires: string | null;
 }

@@ -1,7 +1,6 @@
 // Output shapes shared by several tools (tools.md "Common hit fields").
 import { z } from 'zod';
-import { MAX_SCOPES, MAX_SCOPE_LENGTH } from '../core/scopes.ts';
-import { MAX_NOTE_CHARS } from '../core/ops/write.ts';
+import { LIMITS } from '../core/limits.ts';
 
 export const id = z.string().describe('Memory id (26-character ULID)');
 export const scopeList = z.array(z.string());
@@ -64,12 +63,12 @@ export const committed = z.object({
 
 // Input pieces with model-facing wording.
 export const scopeFilters = z
-  .array(z.string().max(200))
-  .max(20)
+  .array(z.string().max(LIMITS.scopeFilterChars))
+  .max(LIMITS.scopeFilters)
   .optional()
   .describe('Scope filters: "projects:foo" also matches "projects:foo:api"; globs like "projects:*" work');
-export const cursor = z.string().max(200).optional().describe('next_cursor from the previous page');
+export const cursor = z.string().max(LIMITS.tokenChars).optional().describe('next_cursor from the previous page');
 
 // The limits the core enforces, advertised so a client learns them from tools/list.
-export const scopesArg = z.array(z.string().max(MAX_SCOPE_LENGTH)).max(MAX_SCOPES);
-export const noteArg = z.string().max(MAX_NOTE_CHARS);
+export const scopesArg = z.array(z.string().max(LIMITS.scopeChars)).max(LIMITS.scopes);
+export const noteArg = z.string().max(LIMITS.noteChars);

@@ -2,8 +2,8 @@
 // step aside (null) for anything it is not sure about.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseCanonical } from '../../src/core/canonical.ts';
-import { parseGeneral, parseMemoryText, serializeMemory } from '../../src/core/memfile.ts';
+import { parseCanonical } from '../../src/core/store/canonical.ts';
+import { parseGeneral, parseMemoryText, serializeMemory } from '../../src/core/store/memfile.ts';
 import type { MemoryRecord } from '../../src/core/types.ts';
 
 let seed = 0x2f6e2b1;

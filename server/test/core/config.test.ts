@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { defaultConfig, parseConfigText } from '../../src/core/config.ts';
-import { resolveStore } from '../../src/core/storeDir.ts';
+import { resolveStore } from '../../src/core/store/location.ts';
 import { normalizeRepoUrl } from '../../src/core/origin.ts';
 import { removeDir, tempDir } from '../helpers/env.ts';
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fileNameFor, parseMemoryText, serializeMemory, splitBlocks, yamlScalar } from '../../src/core/memfile.ts';
+import { fileNameFor, parseMemoryText, serializeMemory, splitBlocks, yamlScalar } from '../../src/core/store/memfile.ts';
 import type { MemoryRecord } from '../../src/core/types.ts';
 
 const rec: MemoryRecord = {

@@ -5,7 +5,7 @@ import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { Cairn } from '../../src/core/cairn.ts';
-import { StoreLock } from '../../src/core/lock.ts';
+import { StoreLock } from '../../src/core/store/lock.ts';
 import { removeDir, tempDir } from '../helpers/env.ts';
 import { startServer, type Session } from '../helpers/mcp.ts';
 
@@ -13,7 +13,7 @@ test('the lock serializes read-modify-write across processes: no lost increments
   const dir = tempDir();
   try {
     writeFileSync(join(dir, 'counter'), '0');
-    const lockUrl = new URL('../../src/core/lock.ts', import.meta.url).href;
+    const lockUrl = new URL('../../src/core/store/lock.ts', import.meta.url).href;
     const script = `
       import { StoreLock } from ${JSON.stringify(lockUrl)};
       import { readFileSync, writeFileSync } from 'node:fs';

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runDoctor, type DoctorOptions } from '../../src/core/curation/doctor.ts';
-import { clientSpec, serverEntry } from '../../src/core/curation/clients.ts';
-import { runInit } from '../../src/core/curation/init.ts';
+import { clientSpec, serverEntry } from '../../src/core/io/clients.ts';
+import { runInit } from '../../src/core/io/init.ts';
 import { tempDir } from '../helpers/env.ts';
 import { writeMemory } from './fixtures/store.ts';
 

@@ -2,9 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Store } from '../../src/core/store.ts';
-import { buildExport, importExport, parseExport, secretsIn } from '../../src/core/curation/exportImport.ts';
-import { stripStored } from '../../src/core/ops/write.ts';
+import { Store } from '../../src/core/store/store.ts';
+import { buildExport, importExport, parseExport, secretsIn } from '../../src/core/io/exportImport.ts';
+import { stripStored } from '../../src/core/memory.ts';
 import { tempDir } from '../helpers/env.ts';
 import { daysAgo, writeMemory } from './fixtures/store.ts';
 

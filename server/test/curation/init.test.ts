@@ -2,9 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chmodSync, lstatSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { CLIENTS, clientSpec, serverEntry, type InitEnv } from '../../src/core/curation/clients.ts';
-import { readRegistration, runInit } from '../../src/core/curation/init.ts';
-import { yamlLoad } from '../../src/core/curation/yaml.ts';
+import { CLIENTS, clientSpec, serverEntry, type InitEnv } from '../../src/core/io/clients.ts';
+import { readRegistration, runInit } from '../../src/core/io/init.ts';
+import { yamlLoad } from '../../src/core/io/yaml.ts';
 import { tempDir } from '../helpers/env.ts';
 
 const entry = serverEntry('/opt/cairn/server/dist/cairn.mjs', '/usr/local/bin/node');

@@ -6,7 +6,7 @@ import { readFileSync, rmSync, statSync, writeFileSync, existsSync } from 'node:
 import { join } from 'node:path';
 import { startServer } from '../helpers/mcp.ts';
 import { removeDir, tempDir } from '../helpers/env.ts';
-import { handWrite } from '../search/memfiles.ts';
+import { handWrite } from '../index/memfiles.ts';
 
 const CACHE = ['.cache', 'search-index.bin'];
 

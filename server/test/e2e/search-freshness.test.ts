@@ -7,7 +7,7 @@ import { readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startServer, type Session } from '../helpers/mcp.ts';
 import { removeDir, tempDir } from '../helpers/env.ts';
-import { handWrite } from '../search/memfiles.ts';
+import { handWrite } from '../index/memfiles.ts';
 
 const CONTRACT_MS = 1000;
 const settle = () => new Promise((r) => setTimeout(r, CONTRACT_MS));

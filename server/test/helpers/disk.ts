@@ -4,10 +4,10 @@
 import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { fileNameFor, parseMemoryText, serializeMemory, type ParsedFile } from '../../src/core/memfile.ts';
+import { fileNameFor, parseMemoryText, serializeMemory, type ParsedFile } from '../../src/core/store/memfile.ts';
 import { newId } from '../../src/core/ids.ts';
 import type { MemoryRecord } from '../../src/core/types.ts';
-import { isTempName } from '../../src/core/fsatomic.ts';
+import { isTempName } from '../../src/core/store/fsatomic.ts';
 import { testRecord } from './records.ts';
 
 export interface DiskRecord {

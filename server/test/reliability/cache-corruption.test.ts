@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readCache } from '../../src/core/search/cache.ts';
+import { readCache } from '../../src/core/index/cache.ts';
 import { removeDir, tempDir } from '../helpers/env.ts';
 import { populate } from '../helpers/disk.ts';
 import { Rng, allPages, factText, seedFor, spawnServer, token, type Proc } from '../helpers/stress.ts';

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Store } from '../../src/core/store.ts';
+import { Store } from '../../src/core/store/store.ts';
 import { removeDir, tempDir } from '../helpers/env.ts';
 import { populate, readDisk } from '../helpers/disk.ts';
 import { Rng, SOAK, factText, seedFor, spawnServer, textOf, token, type Proc } from '../helpers/stress.ts';

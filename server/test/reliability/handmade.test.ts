@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { Store, MAX_FILE_BYTES } from '../../src/core/store.ts';
+import { Store, MAX_FILE_BYTES } from '../../src/core/store/store.ts';
 import { newId } from '../../src/core/ids.ts';
 import { cli } from '../helpers/mcp.ts';
 import { removeDir, tempDir } from '../helpers/env.ts';

@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { MAX_CITED_PATHS, checkPaths, extractCitedPaths } from '../../src/core/trust/citedPaths.ts';
+import { MAX_CITED_PATHS, checkPaths, extractCitedPaths } from '../../src/core/trust/signals/citedPaths.ts';
 
 describe('extractCitedPaths', () => {
   const cases: [string, string, string[]][] = [

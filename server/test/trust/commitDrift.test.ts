@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { CommitDriftCache, countNewer, readHeadSha } from '../../src/core/trust/commitDrift.ts';
+import { CommitDriftCache, countNewer, readHeadSha } from '../../src/core/trust/signals/commitDrift.ts';
 import { day, makeRepo } from './gitRepo.ts';
 
 const cleanup: string[] = [];

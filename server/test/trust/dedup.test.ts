@@ -9,7 +9,7 @@ import {
   jaccard,
   roundSimilarity,
   similarity,
-} from '../../src/core/trust/dedup.ts';
+} from '../../src/core/trust/gates/dedup.ts';
 
 const set = (...xs: string[]) => new Set(xs);
 /** Two texts whose token sets share `shared` tokens and each have `onlyA` / `onlyB` of their own. */

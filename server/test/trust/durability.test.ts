@@ -1,7 +1,7 @@
 // Durability markers: word boundaries, case, one report per marker, SHA-like tokens.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { MARKER_RULES, SHA_MARKER, detectTransient, findShaLike, snippetAround } from '../../src/core/trust/durability.ts';
+import { MARKER_RULES, SHA_MARKER, detectTransient, findShaLike, snippetAround } from '../../src/core/trust/gates/durability.ts';
 
 const labels = (text: string) => detectTransient(text).map((m) => m.marker);
 

@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Cairn } from '../../src/core/cairn.ts';
-import { pendingDir } from '../../src/core/trust/pendingStore.ts';
+import { pendingDir } from '../../src/core/store/pending.ts';
 import { removeDir, tempDir, tempRepo } from '../helpers/env.ts';
 
 let root: string;

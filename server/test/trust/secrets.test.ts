@@ -3,8 +3,8 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { isPlaceholder, mask, shannonEntropy } from '../../src/core/trust/entropy.ts';
-import { ASSIGNMENT_MIN_ENTROPY, SECRET_KINDS, detectSecrets, looksLikeSecretValue } from '../../src/core/trust/secrets.ts';
+import { isPlaceholder, mask, shannonEntropy } from '../../src/core/trust/gates/entropy.ts';
+import { ASSIGNMENT_MIN_ENTROPY, SECRET_KINDS, detectSecrets, looksLikeSecretValue } from '../../src/core/trust/gates/secrets.ts';
 import { positiveFixtures, randomString } from './fakeSecrets.ts';
 
 function corpus(): string[] {

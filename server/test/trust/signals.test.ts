@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { defaultConfig } from '../../src/core/config.ts';
 import { originRepoKey, type Caller } from '../../src/core/origin.ts';
-import { CommitDriftCache } from '../../src/core/trust/commitDrift.ts';
-import { computeSignals, type SignalContext } from '../../src/core/trust/signals.ts';
+import { CommitDriftCache } from '../../src/core/trust/signals/commitDrift.ts';
+import { computeSignals, type SignalContext } from '../../src/core/trust/signals/compute.ts';
 import type { MemoryRecord, Origin } from '../../src/core/types.ts';
 import { day, makeRepo } from './gitRepo.ts';
 

@@ -2,8 +2,8 @@
 // every tombstone at or above the threshold.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { TombstoneIndex } from '../../src/core/trust/tombstoneIndex.ts';
-import { dedupTokens, similarity } from '../../src/core/trust/dedup.ts';
+import { TombstoneIndex } from '../../src/core/trust/gates/tombstoneIndex.ts';
+import { dedupTokens, similarity } from '../../src/core/trust/gates/dedup.ts';
 import type { StoredMemory } from '../../src/core/types.ts';
 
 function tomb(id: string, body: string, tombstoned = true): StoredMemory {

@@ -1,8 +1,8 @@
 // Verification age and the staleness verdict table of tools.md.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { stalenessVerdict, type StalenessVerdict } from '../../src/core/trust/verdict.ts';
-import { verificationOf, type VerificationStatus } from '../../src/core/trust/verification.ts';
+import { stalenessVerdict, type StalenessVerdict } from '../../src/core/trust/signals/verdict.ts';
+import { verificationOf, type VerificationStatus } from '../../src/core/trust/signals/verification.ts';
 
 const NOW = new Date('2026-03-31T12:00:00.000Z');
 const daysAgo = (d: number) => new Date(NOW.getTime() - d * 86_400_000).toISOString();

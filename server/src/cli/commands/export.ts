@@ -1,7 +1,6 @@
-// `cairn export`: cairn's own export format (core/curation/exportImport.ts), to stdout or to a
+// `cairn export`: cairn's own export format (core/io/exportImport.ts), to stdout or to a
 // file written atomically with mode 0600 (an export holds the user's private notes).
-import { buildExport, secretsIn } from '../../core/curation/exportImport.ts';
-import { writeFileAtomic } from '../../core/fsatomic.ts';
+import { secretsIn, writeExportFile } from '../../core/io/exportImport.ts';
 import { validateScopeFilter } from '../../core/scopes.ts';
 import { type Command, openCairn, parse } from '../io.ts';
 
@@ -18,11 +17,10 @@ export const exportCmd: Command = {
     const scopes = (values.scope ?? []).map((s) => validateScopeFilter(s, '--scope'));
     const c = await openCairn(io);
     try {
-      await c.store.ensureFresh();
-      const doc = buildExport(c.store.active(), c.store.tombstones(), { now: c.now(), scopes, includeTombstones: !values['no-tombstones'] });
+      const doc = await c.exportStore({ scopes, include_tombstones: !values['no-tombstones'] });
       const text = `${JSON.stringify(doc, null, 2)}\n`;
       if (values.output) {
-        await writeFileAtomic(values.output, text);
+        await writeExportFile(values.output, text);
         io.err(`cairn: exported ${doc.memories.length} memories and ${doc.tombstones.length} tombstones to ${values.output}\n`);
       } else io.out(text);
       // The export is a new plaintext copy: say so when it carries something that looks like a credential.

@@ -1,9 +1,9 @@
 // `cairn import FILE`: reads a cairn-export document and imports it idempotently by id, never
-// overwriting a newer local `updated` (core/curation/exportImport.ts). Long runs show progress on
+// overwriting a newer local `updated` (core/io/exportImport.ts). Long runs show progress on
 // a terminal.
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { importExport, parseExport, secretsIn } from '../../core/curation/exportImport.ts';
+import { parseExport, secretsIn } from '../../core/io/exportImport.ts';
 import { errorMessage } from '../../core/errors.ts';
 import { type CliIO, type Command, UsageError, openCairn, parse, printJson } from '../io.ts';
 
@@ -36,7 +36,7 @@ export const importCmd: Command = {
     const doc = parseExport(text, file);
     const c = await openCairn(io);
     try {
-      const report = await importExport(c.store, doc, doc.memories.length + doc.tombstones.length >= 100 ? progressLine(io) : undefined);
+      const report = await c.importStore(doc, doc.memories.length + doc.tombstones.length >= 100 ? progressLine(io) : undefined);
       if (values.json) printJson(io, report);
       else {
         io.out(`imported ${file}: ${report.added} added, ${report.updated} updated, ${report.unchanged} unchanged, ` +

@@ -1,9 +1,9 @@
 // `cairn init`: show how to register cairn with an MCP client, or do it for one client by
-// merging the server entry into that client's real config file (core/curation/init.ts).
+// merging the server entry into that client's real config file (core/io/init.ts).
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { CLIENTS, clientSpec, isClientId, serverEntry, SERVER_NAME, type InitEnv } from '../../core/curation/clients.ts';
-import { readRegistration, runInit, snippet } from '../../core/curation/init.ts';
+import { CLIENTS, clientSpec, isClientId, serverEntry, SERVER_NAME, type InitEnv } from '../../core/io/clients.ts';
+import { readRegistration, runInit, snippet } from '../../core/io/init.ts';
 import { type Command, UsageError, parse, printJson } from '../io.ts';
 
 /** The running bundle: what the client must start. Symlinks (npm's bin shim) are resolved. */

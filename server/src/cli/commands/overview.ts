@@ -6,8 +6,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { Cairn } from '../../core/cairn.ts';
 import { errorMessage } from '../../core/errors.ts';
-import { inCallerRepo, isVisible } from '../../core/ops/common.ts';
-import { resolveStore } from '../../core/storeDir.ts';
 import { type CliIO, type Command, openCairn, parse, printJson } from '../io.ts';
 
 export const HOOK_LINE_MAX_BYTES = 300;
@@ -54,20 +52,16 @@ export function formatHookLine(c: Counts): string {
 async function hookCounts(io: CliIO): Promise<Counts | null> {
   // Read the config before opening anything: a disabled hook must cost nothing, and a store that
   // does not exist yet must not be created by a session start.
-  const loc = resolveStore({ env: io.env, cwd: io.cwd });
+  const loc = Cairn.locate({ env: io.env, cwd: io.cwd });
   if (!loc.config.hooks.session_start) return null;
   if (!existsSync(loc.dir) || !statSync(loc.dir).isDirectory()) return null;
-  const c = await Cairn.open({ env: io.env, cwd: io.cwd, watch: false, warn: () => {} });
-  // A peek at session start is not a use of memory: keep it out of the event log, which health
-  // reads for retrieval and usage patterns.
-  c.eventSink = () => {};
+  // A peek at session start is not a use of memory: keep it out of the event log (log: false),
+  // which health reads for retrieval and usage patterns.
+  const c = await Cairn.open({ env: io.env, cwd: io.cwd, watch: false, warn: () => {}, log: false });
   try {
     // The tool's own overview decides what is "here", so the hook and memory_scope_overview agree.
     const here = await c.scopeOverview({ auto_scope: true });
-    const now = c.now();
-    let elsewhere = 0;
-    for (const m of c.store.active()) if (isVisible(c, m, now) && !inCallerRepo(c, m.origin)) elsewhere++;
-    return { here: here.total, scopes: here.scopes, elsewhere };
+    return { here: here.total, scopes: here.scopes, elsewhere: c.countElsewhere() };
   } finally {
     await c.close();
   }

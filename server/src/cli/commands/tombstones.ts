@@ -1,10 +1,7 @@
 // `cairn tombstones list` and `cairn tombstones prune`: prune is cairn's only hard delete, so it
 // takes an explicit age and offers a dry run; everything else in cairn is a reversible tombstone.
 import type { Cairn } from '../../core/cairn.ts';
-import { summarize } from '../../core/ops/common.ts';
 import { type CliIO, type Command, UsageError, intOption, openCairn, parse, printJson } from '../io.ts';
-
-const DAY_MS = 86_400_000;
 
 async function allTombstones(c: Cairn, scopes: string[]) {
   const items = [];
@@ -39,14 +36,10 @@ async function prune(argv: string[], io: CliIO): Promise<number> {
   const days = intOption(values['older-than'], '--older-than', 0, 36500)!;
   const c = await openCairn(io);
   try {
-    await c.store.ensureFresh();
-    const cutoff = c.now().getTime() - days * DAY_MS;
-    const old = [...c.store.tombstones()]
-      .filter((t) => t.removed !== undefined && Date.parse(t.removed) < cutoff)
-      .sort((a, b) => a.removed!.localeCompare(b.removed!) || a.id.localeCompare(b.id));
-    const pruned = values['dry-run'] ? [] : await c.store.purgeTombstones(old.map((t) => t.id));
-    const rows = old.map((t) => ({ id: t.id, removed: t.removed!, removed_reason: t.removed_reason ?? '', summary: summarize(t.body) }));
-    if (values.json) printJson(io, { dry_run: Boolean(values['dry-run']), older_than_days: days, candidates: rows, pruned });
+    const out = await c.pruneTombstones({ older_than_days: days, dry_run: Boolean(values['dry-run']) });
+    const rows = out.candidates;
+    const pruned = out.pruned;
+    if (values.json) printJson(io, out);
     else {
       const verb = values['dry-run'] ? 'would delete' : 'deleted';
       io.out(rows.map((r) => `${r.id}  removed ${r.removed.slice(0, 10)}  ${r.summary}\n`).join(''));

@@ -25,7 +25,14 @@ import {
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { randomBytes } from 'node:crypto';
-import type { CairnEvent } from './events.ts';
+
+/** One line of the event log (docs/events.md): when, which process, what kind, and its fields. */
+export interface CairnEvent {
+  ts: string;
+  session: string;
+  kind: string;
+  [field: string]: unknown;
+}
 
 export const ACTIVE_LOG = '.events.jsonl';
 const LOCK = '.events.lock';

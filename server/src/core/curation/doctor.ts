@@ -4,12 +4,12 @@
 import { constants, promises as fsp } from 'node:fs';
 import { join } from 'node:path';
 import { errorMessage } from '../errors.ts';
-import { Store } from '../store.ts';
-import { resolveStore, type StoreLocation } from '../storeDir.ts';
-import { readCache, cachePath } from '../search/cache.ts';
+import { Store } from '../store/store.ts';
+import { resolveStore, type StoreLocation } from '../store/location.ts';
+import { readCache, cachePath } from '../index/cache.ts';
 import { ACTIVE_LOG, listLogFiles, readEvents } from './archives.ts';
-import { CLIENTS, clientSpec, type InitEnv } from './clients.ts';
-import { readRegistration } from './init.ts';
+import { CLIENTS, clientSpec, type InitEnv } from '../io/clients.ts';
+import { readRegistration } from '../io/init.ts';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail';
 export interface Check {

@@ -36,12 +36,7 @@ export const EVENT_KINDS = [
 export type EventKind = (typeof EVENT_KINDS)[number];
 
 /** One parsed line. The fields beyond ts/session/kind depend on the kind (see fields.ts). */
-export interface CairnEvent {
-  ts: string;
-  session: string;
-  kind: string;
-  [field: string]: unknown;
-}
+export type { CairnEvent } from './archives.ts';
 
 export interface EventLogOptions {
   /** The store directory. Nothing is logged while it does not exist (the store is created on first write). */

@@ -2,8 +2,8 @@
 // repo, the commit drift of memories from that repo. No I/O here, so every section is
 // unit-testable on hand-built data; core/ops/curation.ts gathers the inputs.
 import type { MemoryRecord } from '../types.ts';
-import { verificationOf, type VerificationStatus } from '../trust/verification.ts';
-import { summarize } from '../ops/common.ts';
+import { verificationOf, type VerificationStatus } from '../trust/signals/verification.ts';
+import { summarize } from '../memory.ts';
 import type { CairnEvent } from './events.ts';
 import { foldUsage, markerStats, type MarkerStat, type MemoryUsage, type TimelineEntry, type UseOutcome } from './usage.ts';
 import { rareScopes, type RareScopeRow } from './rareScopes.ts';

@@ -1,13 +1,14 @@
 // Pieces every operation shares: id checks with their four distinct errors, the common hit
 // fields of tools.md, visibility (expired / disabled), cursors.
-import type { Cairn } from '../cairn.ts';
+import type { Context } from './context.ts';
 import { MalformedIdError, NotFoundError, TombstonedError, ValidationError } from '../errors.ts';
 import { isUlid } from '../ids.ts';
-import { originRepoKey } from '../origin.ts';
-import { computeSignals, type HitSignals } from '../trust/signals.ts';
-import type { Origin, StoredMemory } from '../types.ts';
+import { LIMITS } from '../limits.ts';
+import { recordHead } from '../memory.ts';
+import { computeSignals, type HitSignals } from '../trust/signals/compute.ts';
+import type { StoredMemory } from '../types.ts';
 
-export const MAX_IDS_PER_CALL = 10;
+export const MAX_IDS_PER_CALL = LIMITS.idsPerCall;
 
 /** Normalizes an id argument; a string that cannot be a ULID is its own error. */
 export function checkId(id: unknown, arg = 'id'): string {
@@ -31,7 +32,7 @@ export function tombstonedMessage(t: StoredMemory): string {
  * store lock, so a rescan under the lock sees each file in exactly one place. Costs a lock and a
  * rescan only when a well-formed id is not in the view at all.
  */
-export async function settleUnknownIds(c: Cairn, raw: readonly unknown[]): Promise<void> {
+export async function settleUnknownIds(c: Context, raw: readonly unknown[]): Promise<void> {
   const unknown = raw.some((r) => {
     if (typeof r !== 'string') return false;
     const id = r.trim().toUpperCase();
@@ -41,37 +42,13 @@ export async function settleUnknownIds(c: Cairn, raw: readonly unknown[]): Promi
 }
 
 /** The active memory with this id, or the specific error for why there is none. */
-export function requireActive(c: Cairn, rawId: unknown, arg = 'id'): StoredMemory {
+export function requireActive(c: Context, rawId: unknown, arg = 'id'): StoredMemory {
   const id = checkId(rawId, arg);
   const m = c.store.get(id);
   if (m) return m;
   const t = c.store.getTombstone(id);
   if (t) throw new TombstonedError(tombstonedMessage(t));
   throw new NotFoundError(`no memory with id ${id}`);
-}
-
-export function isExpired(m: StoredMemory, now: Date): boolean {
-  return m.expires !== null && Date.parse(m.expires) <= now.getTime();
-}
-
-export function isDisabled(c: Cairn, m: StoredMemory): boolean {
-  if (c.disabledScopes.size === 0) return false;
-  // A memory is hidden when any of its scopes is disabled or nested under a disabled scope.
-  return m.scopes.some((s) => {
-    for (const d of c.disabledScopes) if (s === d || s.startsWith(`${d}:`)) return true;
-    return false;
-  });
-}
-
-/** Search and list show neither expired nor disabled memories. */
-export function isVisible(c: Cairn, m: StoredMemory, now: Date): boolean {
-  return !isExpired(m, now) && !isDisabled(c, m);
-}
-
-/** auto_scope: memories from the caller's repo plus memories from no repo. */
-export function inCallerRepo(c: Cairn, origin: Origin): boolean {
-  const key = originRepoKey(origin);
-  return key === null || (c.caller.repoKey !== null && key === c.caller.repoKey);
 }
 
 export interface HitFields extends HitSignals {
@@ -84,41 +61,17 @@ export interface HitFields extends HitSignals {
   last_verified_at: string | null;
 }
 
-/** The identity and dating fields every row shows (hits, list items, tombstone rows). */
-export function recordHead(m: StoredMemory) {
-  return {
-    id: m.id,
-    scopes: m.scopes,
-    confidence: m.confidence,
-    category: m.category,
-    created: m.created,
-    updated: m.updated,
-    last_verified_at: m.last_verified_at,
-  };
-}
-
-export function signalContext(c: Cairn) {
+export function signalContext(c: Context) {
   return { config: c.config, caller: c.caller, now: c.now(), env: c.env };
 }
 
 /** Common hit fields for a batch (one signals pass for all, so git runs once per call). */
-export async function hitFields(c: Cairn, mems: readonly StoredMemory[], detail = false): Promise<HitFields[]> {
+export async function hitFields(c: Context, mems: readonly StoredMemory[], detail = false): Promise<HitFields[]> {
   const sig = await computeSignals(signalContext(c), mems, { detail });
   return mems.map((m) => {
     const { path_drift, commit_drift, ...common } = sig.get(m.id)!;
     return { ...recordHead(m), ...common, ...(detail ? { path_drift, commit_drift } : {}) } as HitFields;
   });
-}
-
-/** First sentence of a body, at most 80 chars, cut at a word boundary. */
-export function summarize(body: string, max = 80): string {
-  const flat = body.replace(/\s+/g, ' ').trim();
-  const m = /^(.+?[.!?])(?:\s|$)/.exec(flat);
-  const first = m ? m[1]! : flat;
-  if (first.length <= max) return first;
-  const cut = first.slice(0, max - 1);
-  const sp = cut.lastIndexOf(' ');
-  return `${(sp > max / 2 ? cut.slice(0, sp) : cut).replace(/[\s,;:.-]+$/, '')}…`;
 }
 
 // Cursors are opaque to callers: base64url of the last id returned. Keyset paging by id (ULIDs
@@ -152,4 +105,17 @@ export function pageById<T extends { id: string }>(items: T[], limit: number, cu
   const page = items.slice(start, start + limit);
   const more = start + limit < items.length;
   return { page, next_cursor: more && page.length ? encodeCursor(page[page.length - 1]!.id) : null };
+}
+
+/** A free-text note or reason: trimmed, at most LIMITS.noteChars; `required` refuses a blank one. */
+export function checkNote(v: unknown, arg: string, required: boolean): string | null {
+  if (v === undefined || v === null) {
+    if (required) throw new ValidationError(`${arg} is required: say why in a few words`);
+    return null;
+  }
+  if (typeof v !== 'string') throw new ValidationError(`${arg} must be a string`);
+  const t = v.trim();
+  if (required && t === '') throw new ValidationError(`${arg} is empty: say why in a few words`);
+  if (t.length > LIMITS.noteChars) throw new ValidationError(`${arg} is ${t.length} characters: at most ${LIMITS.noteChars}`);
+  return t === '' ? null : t;
 }

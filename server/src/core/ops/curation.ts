@@ -1,17 +1,18 @@
 // Curation operations (issue 5): the event log wiring, memory_record_use, memory_health,
 // memory_rename_scope, memory_scope_disable / memory_scope_enable, and the curation counts of
 // memory_scope_overview. The health report itself is a pure function in core/curation/health.ts.
-import type { Cairn } from '../cairn.ts';
+import type { Context } from './context.ts';
 import { NotFoundError, ValidationError } from '../errors.ts';
+import { LIMITS } from '../limits.ts';
 import { EventLog, readEvents } from '../curation/events.ts';
 import { computeHealth, DEFAULT_HEALTH_PARAMS, type HealthReport } from '../curation/health.ts';
 import { foldUsage, USE_OUTCOMES, type UseOutcome } from '../curation/usage.ts';
 import { originRepoKey } from '../origin.ts';
 import { scopeAllowed, validateScope } from '../scopes.ts';
-import { defaultCommitDriftCache } from '../trust/commitDrift.ts';
+import { defaultCommitDriftCache } from '../trust/signals/commitDrift.ts';
 import type { StoredMemory } from '../types.ts';
-import { checkId, checkLimit, hitFields, settleUnknownIds } from './common.ts';
-import { checkNote, stripStored } from './write.ts';
+import { checkId, checkLimit, checkNote, hitFields, settleUnknownIds } from './common.ts';
+import { stripStored } from '../memory.ts';
 
 export interface RenameScopeInput {
   old_scope: string;
@@ -29,11 +30,10 @@ export interface HealthInput {
   min_applied?: number;
 }
 
-export const MAX_USE_IDS = 50;
-const EXT_KEY = 'curation.eventLog';
+export const MAX_USE_IDS = LIMITS.useIds;
 
-export async function openCuration(c: Cairn): Promise<void> {
-  const log = new EventLog({
+export function openEventLog(c: Context): void {
+  c.services.events = new EventLog({
     dir: c.dir,
     session: c.session,
     enabled: c.config.telemetry.enabled,
@@ -41,20 +41,19 @@ export async function openCuration(c: Cairn): Promise<void> {
     now: () => c.now(),
     warn: c.warn,
   });
-  c.ext.set(EXT_KEY, log);
-  c.eventSink = (kind, fields) => void log.append(kind, fields);
 }
 
-export async function closeCuration(c: Cairn): Promise<void> {
-  (c.ext.get(EXT_KEY) as EventLog | undefined)?.close();
+export function closeEventLog(c: Context): void {
+  c.services.events?.close();
+  c.services.events = null;
 }
 
-function eventLog(c: Cairn): EventLog | undefined {
-  return c.ext.get(EXT_KEY) as EventLog | undefined;
+function eventLog(c: Context): EventLog | undefined {
+  return c.services.events ?? undefined;
 }
 
 /** The counts of memory_scope_overview's curation_pending. */
-export async function curationPending(c: Cairn, inView: StoredMemory[], expired: StoredMemory[]) {
+export async function curationPending(c: Context, inView: StoredMemory[], expired: StoredMemory[]) {
   const fields = await hitFields(c, inView);
   return {
     stale: fields.filter((f) => f.verification.status === 'stale').length,
@@ -66,7 +65,7 @@ export async function curationPending(c: Cairn, inView: StoredMemory[], expired:
 }
 
 /** Dead weight among these memories, over the default health window. */
-function deadCount(c: Cairn, mems: StoredMemory[]): number {
+function deadCount(c: Context, mems: StoredMemory[]): number {
   if (mems.length === 0 || !c.config.telemetry.enabled) return 0;
   const windowStart = c.now().getTime() - DEFAULT_HEALTH_PARAMS.window_days * 86_400_000;
   const fold = foldUsage(readEvents(c.dir, { since: windowStart }).events, windowStart, new Set(mems.map((m) => m.id)));
@@ -76,7 +75,7 @@ function deadCount(c: Cairn, mems: StoredMemory[]): number {
   }).length;
 }
 
-export async function recordUse(c: Cairn, input: RecordUseInput): Promise<{ recorded: number; outcome: UseOutcome; unknown_ids: string[] }> {
+export async function recordUse(c: Context, input: RecordUseInput): Promise<{ recorded: number; outcome: UseOutcome; unknown_ids: string[] }> {
   const raw = input.memory_ids as unknown;
   if (!Array.isArray(raw) || raw.length === 0) throw new ValidationError('memory_ids must be a non-empty array of the memory ids you retrieved');
   if (raw.length > MAX_USE_IDS) throw new ValidationError(`memory_ids has ${raw.length} entries: at most ${MAX_USE_IDS} per call`);
@@ -96,11 +95,11 @@ export async function recordUse(c: Cairn, input: RecordUseInput): Promise<{ reco
   return { recorded: written ? ids.length - unknown.length : 0, outcome: input.outcome, unknown_ids: unknown };
 }
 
-export async function health(c: Cairn, input: HealthInput): Promise<HealthReport> {
+export async function health(c: Context, input: HealthInput): Promise<HealthReport> {
   const params = {
-    window_days: checkLimit(input.window_days, 'window_days', 3650, DEFAULT_HEALTH_PARAMS.window_days),
-    top_k: checkLimit(input.top_k, 'top_k', 100, DEFAULT_HEALTH_PARAMS.top_k),
-    min_applied: checkLimit(input.min_applied, 'min_applied', 10_000, DEFAULT_HEALTH_PARAMS.min_applied),
+    window_days: checkLimit(input.window_days, 'window_days', LIMITS.healthWindowDays, DEFAULT_HEALTH_PARAMS.window_days),
+    top_k: checkLimit(input.top_k, 'top_k', LIMITS.healthTopK, DEFAULT_HEALTH_PARAMS.top_k),
+    min_applied: checkLimit(input.min_applied, 'min_applied', LIMITS.healthMinApplied, DEFAULT_HEALTH_PARAMS.min_applied),
   };
   await c.store.ensureFresh();
   const active = [...c.store.active()];
@@ -119,7 +118,7 @@ export async function health(c: Cairn, input: HealthInput): Promise<HealthReport
 }
 
 /** Commits on the caller's HEAD since each verified memory of the caller's repo was verified (one git call). */
-async function repoDrift(c: Cairn, active: StoredMemory[]): Promise<{ repo: string; commitsSinceVerify: Map<string, number> } | null> {
+async function repoDrift(c: Context, active: StoredMemory[]): Promise<{ repo: string; commitsSinceVerify: Map<string, number> } | null> {
   const { repoRoot, repoKey } = c.caller;
   if (!repoRoot || !repoKey) return null;
   const mine = active.filter((m) => m.last_verified_at !== null && originRepoKey(m.origin) === repoKey);
@@ -144,7 +143,7 @@ function renamed(scopes: string[], from: string, to: string): string[] {
   return out;
 }
 
-export async function renameScope(c: Cairn, input: RenameScopeInput): Promise<{ active: string[]; tombstoned: string[] }> {
+export async function renameScope(c: Context, input: RenameScopeInput): Promise<{ active: string[]; tombstoned: string[] }> {
   const from = validateScope(input.old_scope, 'old_scope');
   const to = validateScope(input.new_scope, 'new_scope');
   if (from === to) throw new ValidationError(`old_scope and new_scope are both "${from}": give a different new_scope`);
@@ -179,7 +178,7 @@ export async function renameScope(c: Cairn, input: RenameScopeInput): Promise<{ 
   return result;
 }
 
-export async function scopeDisable(c: Cairn, input: { scope: string }) {
+export async function scopeDisable(c: Context, input: { scope: string }) {
   const scope = validateScope(input.scope, 'scope');
   c.disabledScopes.add(scope);
   const disabled_scopes = [...c.disabledScopes].sort();
@@ -187,7 +186,7 @@ export async function scopeDisable(c: Cairn, input: { scope: string }) {
   return { disabled_scopes };
 }
 
-export async function scopeEnable(c: Cairn, input: { scope: string }) {
+export async function scopeEnable(c: Context, input: { scope: string }) {
   const scope = validateScope(input.scope, 'scope');
   c.disabledScopes.delete(scope);
   const disabled_scopes = [...c.disabledScopes].sort();

@@ -1,11 +1,13 @@
 // memory_remove, memory_restore, memory_list_tombstones. A remove is a tombstone with a reason,
 // never a delete: the body stays on disk under .tombstones/ and can be restored.
-import type { Cairn } from '../cairn.ts';
+import type { Context } from './context.ts';
 import { NotFoundError, ValidationError } from '../errors.ts';
+import { LIMITS } from '../limits.ts';
 import { scopeFilterMatcher } from '../scopes.ts';
-import { checkId, checkLimit, decodeCursor, recordHead, requireActive, settleUnknownIds, summarize } from './common.ts';
-import { checkScopeFilters, newestPage } from './reading.ts';
-import { checkNote, committedShape, stripStored } from './write.ts';
+import { recordHead, stripStored, summarize } from '../memory.ts';
+import { checkId, checkLimit, checkNote, decodeCursor, requireActive, settleUnknownIds } from './common.ts';
+import { checkScopeFilters, newestPage } from './retrieval.ts';
+import { committedShape } from './writing.ts';
 
 export interface RemoveInput {
   id: string;
@@ -14,13 +16,18 @@ export interface RemoveInput {
 export interface RestoreInput {
   id: string;
 }
+export interface PruneTombstonesInput {
+  /** Tombstones removed more than this many days ago are deleted for good. */
+  older_than_days: number;
+  dry_run?: boolean;
+}
 export interface ListTombstonesInput {
   scopes?: string[];
   limit?: number;
   cursor?: string;
 }
 
-export async function remove(c: Cairn, input: RemoveInput) {
+export async function remove(c: Context, input: RemoveInput) {
   await c.store.ensureFresh();
   await settleUnknownIds(c, [input.id]);
   const target = requireActive(c, input.id);
@@ -33,7 +40,7 @@ export async function remove(c: Cairn, input: RemoveInput) {
   return { removed: m.id, tombstone: m.file };
 }
 
-export async function restore(c: Cairn, input: RestoreInput) {
+export async function restore(c: Context, input: RestoreInput) {
   await c.store.ensureFresh();
   const id = checkId(input.id);
   await settleUnknownIds(c, [id]);
@@ -51,10 +58,10 @@ export async function restore(c: Cairn, input: RestoreInput) {
   return committedShape(m);
 }
 
-export async function listTombstones(c: Cairn, input: ListTombstonesInput) {
+export async function listTombstones(c: Context, input: ListTombstonesInput) {
   await c.store.ensureFresh();
   const filters = checkScopeFilters(input.scopes);
-  const limit = checkLimit(input.limit, 'limit', 200, 50);
+  const limit = checkLimit(input.limit, 'limit', LIMITS.pageSize, LIMITS.defaultPageSize);
   const after = input.cursor === undefined || input.cursor === null ? null : decodeCursor(input.cursor);
   const match = scopeFilterMatcher(filters);
   const { page, next_cursor } = newestPage(c.store.tombstones(), (m) => match(m.scopes), after, limit);
@@ -67,4 +74,25 @@ export async function listTombstones(c: Cairn, input: ListTombstonesInput) {
   }));
   c.log('list_tombstones', { scopes: filters, returned: items.map((x) => x.id) });
   return { items, next_cursor };
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * cairn's only hard delete: tombstones removed more than `older_than_days` ago, oldest first.
+ * A dry run lists them and deletes nothing. Logged like every other change.
+ */
+export async function pruneTombstones(c: Context, input: PruneTombstonesInput) {
+  const days = input.older_than_days;
+  if (!Number.isInteger(days) || days < 0 || days > 36500) throw new ValidationError(`older_than_days must be a whole number from 0 to 36500, got ${JSON.stringify(days)}`);
+  await c.store.ensureFresh();
+  const cutoff = c.now().getTime() - days * DAY_MS;
+  const old = [...c.store.tombstones()]
+    .filter((t) => t.removed !== undefined && Date.parse(t.removed) < cutoff)
+    .sort((a, b) => a.removed!.localeCompare(b.removed!) || a.id.localeCompare(b.id));
+  const dryRun = input.dry_run === true;
+  const pruned = dryRun ? [] : await c.store.purgeTombstones(old.map((t) => t.id));
+  const candidates = old.map((t) => ({ id: t.id, removed: t.removed!, removed_reason: t.removed_reason ?? '', summary: summarize(t.body) }));
+  if (!dryRun) c.log('prune_tombstones', { older_than_days: days, pruned });
+  return { dry_run: dryRun, older_than_days: days, candidates, pruned };
 }

@@ -1,10 +1,11 @@
 // Curation tools: memory_record_use, memory_health, memory_rename_scope,
 // memory_scope_disable, memory_scope_enable.
 import { z } from 'zod';
+import { LIMITS } from '../../core/limits.ts';
 import { IDEMPOTENT_WRITE, READ_ONLY, WRITES, defineTool } from '../tool.ts';
 import { id, scopeList } from '../schemas.ts';
 
-const scope = z.string().min(1).max(64);
+const scope = z.string().min(1).max(LIMITS.scopeChars);
 const row = { id, scopes: scopeList, summary: z.string() };
 const section = <T extends z.ZodRawShape>(shape: T) => z.object({ count: z.number(), rows: z.array(z.object({ ...row, ...shape })) });
 
@@ -16,9 +17,9 @@ const recordUse = defineTool({
     '`applied` (it shaped what you did), `ignored` (retrieved but not used), `contradicted` (the code or the user showed it wrong; then update or remove it), ' +
     '`corrected` (the user corrected it and you updated it). This feeds memory_health (dead weight, contradictions). Unknown ids come back in `unknown_ids`.',
   input: z.strictObject({
-    memory_ids: z.array(z.string()).min(1).max(50).describe('The ids of the memories this outcome is about'),
+    memory_ids: z.array(z.string()).min(1).max(LIMITS.useIds).describe('The ids of the memories this outcome is about'),
     outcome: z.enum(['applied', 'ignored', 'contradicted', 'corrected']).describe('applied | ignored | contradicted | corrected'),
-    note: z.string().max(2000).optional().describe('Optional: what contradicted it, or what was corrected'),
+    note: z.string().max(LIMITS.noteChars).optional().describe('Optional: what contradicted it, or what was corrected'),
   }),
   output: z.object({
     recorded: z.number().describe('How many ids were recorded (0 when telemetry is disabled in config)'),
@@ -42,9 +43,9 @@ const health = defineTool({
     '`dead_weight` (retrieved in the window, never applied), `rare_scopes` (singleton scopes that look like typos of another), `verification_debt` and `commit_drift_debt`, ' +
     '`expired` and `cold` (not retrieved in the window). Rows are capped at top_k; counts are not. Ask the user before changing anything.',
   input: z.strictObject({
-    window_days: z.number().int().min(1).max(3650).optional().describe('Usage window in days, default 30'),
-    top_k: z.number().int().min(1).max(100).optional().describe('Rows per section, default 10'),
-    min_applied: z.number().int().min(1).max(10000).optional().describe('Applied uses in the window to count as heavily used, default 3'),
+    window_days: z.number().int().min(1).max(LIMITS.healthWindowDays).optional().describe('Usage window in days, default 30'),
+    top_k: z.number().int().min(1).max(LIMITS.healthTopK).optional().describe('Rows per section, default 10'),
+    min_applied: z.number().int().min(1).max(LIMITS.healthMinApplied).optional().describe('Applied uses in the window to count as heavily used, default 3'),
   }),
   output: z.object({
     generated_at: z.string(),

@@ -1,5 +1,6 @@
 // Lifecycle tools: memory_remove, memory_restore, memory_list_tombstones.
 import { z } from 'zod';
+import { LIMITS } from '../../core/limits.ts';
 import { DESTRUCTIVE, READ_ONLY, WRITES, defineTool } from '../tool.ts';
 import { committed, cursor, id, noteArg, scopeFilters } from '../schemas.ts';
 
@@ -29,7 +30,7 @@ const listTombstones = defineTool({
   description: 'Removed memories, newest first, with when and why they were removed.',
   input: z.strictObject({
     scopes: scopeFilters,
-    limit: z.number().int().min(1).max(200).optional().describe('Page size, default 50'),
+    limit: z.number().int().min(1).max(LIMITS.pageSize).optional().describe(`Page size, default ${LIMITS.defaultPageSize}`),
     cursor,
   }),
   output: z.object({

@@ -1,5 +1,6 @@
 // Retrieval tools: memory_search, memory_show, memory_list, memory_scope_overview.
 import { z } from 'zod';
+import { LIMITS } from '../../core/limits.ts';
 import { READ_ONLY, defineTool } from '../tool.ts';
 import { cursor, fullRecord, hitFields, id, pathDrift, commitDrift, scopeFilters } from '../schemas.ts';
 
@@ -12,9 +13,9 @@ const search = defineTool({
     'Query with the words the memory would contain (tool names, file names, nouns), not the whole request. ' +
     'Results are limited to the current repo plus repo-less memories unless auto_scope=false. When a hit shapes your answer, say so, then call memory_record_use.',
   input: z.strictObject({
-    query: z.string().min(1).max(2000).describe('What you are looking for, in plain words or identifiers'),
+    query: z.string().min(1).max(LIMITS.queryChars).describe('What you are looking for, in plain words or identifiers'),
     scopes: scopeFilters,
-    max_results: z.number().int().min(1).max(50).optional().describe('1..50, default from config (5)'),
+    max_results: z.number().int().min(1).max(LIMITS.maxResults).optional().describe(`1..${LIMITS.maxResults}, default from config (5)`),
     expand_top: z.boolean().optional().describe('Include the full body and drift detail of the top hit when its relevance is high'),
     auto_scope: z.boolean().optional().describe('true (default): only the caller repo\'s memories plus repo-less ones; false: search everything'),
   }),
@@ -42,7 +43,7 @@ const show = defineTool({
   description: 'Full records (body, origin, cited paths missing on disk, commits since verify) for one id or up to 10 ids. Use it before relying on a medium-relevance hit or to read the text behind a snippet. Removed or unknown ids in `ids` are reported in `missing`.',
   input: z.strictObject({
     id: id.optional(),
-    ids: z.array(z.string()).min(1).max(10).optional().describe('Up to 10 ids'),
+    ids: z.array(z.string()).min(1).max(LIMITS.idsPerCall).optional().describe(`Up to ${LIMITS.idsPerCall} ids`),
   }),
   output: z.object({
     memories: z.array(fullRecord),
@@ -59,7 +60,7 @@ const list = defineTool({
   input: z.strictObject({
     scopes: scopeFilters,
     with_bodies: z.boolean().optional().describe('Include full bodies (default false)'),
-    limit: z.number().int().min(1).max(200).optional().describe('Page size, default 50'),
+    limit: z.number().int().min(1).max(LIMITS.pageSize).optional().describe(`Page size, default ${LIMITS.defaultPageSize}`),
     cursor,
   }),
   output: z.object({

@@ -1,5 +1,6 @@
 // Writing tools: memory_write, memory_write_confirm, memory_write_cancel, memory_update, memory_verify.
 import { z } from 'zod';
+import { LIMITS } from '../../core/limits.ts';
 import { IDEMPOTENT_WRITE, WRITES, defineTool } from '../tool.ts';
 import { committed, id, noteArg, scopesArg } from '../schemas.ts';
 
@@ -18,12 +19,12 @@ const write = defineTool({
     'previously_removed (the user removed this before: ask first); pending (claims about the user, category=user-inference, wait for the user, then memory_write_confirm). ' +
     'Reuse existing scopes (memory_scope_overview); projects:<repo> for repo facts; one call per fact.',
   input: z.strictObject({
-    content: z.string().max(1_000_000).describe('The fact, in one or a few sentences, self-contained'),
+    content: z.string().max(LIMITS.contentChars).describe('The fact, in one or a few sentences, self-contained'),
     scopes: scopesArg.describe('At least one lowercase scope, e.g. ["projects:foo", "tools"]; ":" nests'),
     confidence: z.enum(['low', 'medium', 'high']).optional().describe('default medium'),
     source: z.enum(['explicit-statement', 'inferred', 'user-correction']).optional().describe('default explicit-statement'),
     category: z.enum(['fact', 'user-inference']).optional().describe('user-inference for claims about the user (always goes pending); default fact'),
-    expires: z.string().max(40).optional().describe('ISO date or date-time after which the memory leaves search and list'),
+    expires: z.string().max(LIMITS.dateChars).optional().describe('ISO date or date-time after which the memory leaves search and list'),
     force: z.boolean().optional().describe('Skip the duplicate and previously-removed checks (not the secret check)'),
     acknowledge_transient: z.boolean().optional().describe('Store despite time-bound wording'),
   }),
@@ -36,7 +37,7 @@ const confirm = defineTool({
   name: 'memory_write_confirm',
   title: 'Confirm a pending memory',
   description: 'Commit a pending write only after the user explicitly agreed to it in this conversation, never on your own initiative. Pending writes expire (pending_ttl_minutes).',
-  input: z.strictObject({ pending_id: z.string().max(200).describe('pending_id from memory_write') }),
+  input: z.strictObject({ pending_id: z.string().max(LIMITS.tokenChars).describe('pending_id from memory_write') }),
   output: committed,
   annotations: WRITES,
   run: (c, a) => c.writeConfirm(a),
@@ -46,7 +47,7 @@ const cancel = defineTool({
   name: 'memory_write_cancel',
   title: 'Drop a pending memory',
   description: 'Discard a pending write (the user did not agree).',
-  input: z.strictObject({ pending_id: z.string().max(200).describe('pending_id from memory_write') }),
+  input: z.strictObject({ pending_id: z.string().max(LIMITS.tokenChars).describe('pending_id from memory_write') }),
   output: z.object({ cancelled: z.literal(true), existed: z.boolean() }),
   annotations: IDEMPOTENT_WRITE,
   run: (c, a) => c.writeCancel(a),
@@ -58,10 +59,10 @@ const update = defineTool({
   description: 'Change an existing memory in place (keeps id, created, source; bumps updated). A content change resets verification. Use it when a spot check or the user shows the fact changed (then memory_record_use outcome=corrected); prefer it over remove + write.',
   input: z.strictObject({
     id,
-    content: z.string().max(1_000_000).optional(),
+    content: z.string().max(LIMITS.contentChars).optional(),
     scopes: scopesArg.optional().describe('Replaces the scopes'),
     confidence: z.enum(['low', 'medium', 'high']).optional(),
-    expires: z.string().max(40).nullable().optional().describe('ISO date; null clears it'),
+    expires: z.string().max(LIMITS.dateChars).nullable().optional().describe('ISO date; null clears it'),
   }),
   output: committed,
   annotations: WRITES,

@@ -1,0 +1,387 @@
+// The persisted index cache: `<store>/.cache/search-index.bin`. Derived data only: deleting it
+// loses nothing, and any doubt about it (missing, truncated, bad checksum, other format or
+// tokenizer version, malformed entries) means "no cache", never a partially trusted one.
+//
+// Layout: a HEADER_SLOT-byte header region — magic "CAIRNIDX", 40 hex digits of SHA-1, u32 LE
+// header length, header JSON, space padding — then the payload: the records as lines of JSON arrays of rows (columnar: the
+// keys are in the header), the
+// vocabulary as '\n'-joined UTF-8, zero padding to a 4-byte boundary, then Int32 LE entries:
+// record index, body length, scope length, forward-list length n, then n ints. The header
+// carries the section sizes. The SHA-1 covers every byte after itself: the payload, then the
+// rest of the header region (hashed in that order, since the header is written last).
+//
+// Writing streams the payload in chunks and can pause between them, so a live server keeps
+// answering while a big store's cache is written; the header is filled in last, then the file is
+// fsynced and renamed into place (atomic: readers see the old file or the new one).
+import { createHash } from 'node:crypto';
+import { closeSync, constants, fstatSync, fsyncSync, openSync, readdirSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { STEMMER_VERSION } from './stem.ts';
+import { TOKENIZER_VERSION } from './tokenize.ts';
+import { pidAlive } from '../store/pid.ts';
+import { ensureOwnDirSync, isOwnDirSync } from '../store/fsatomic.ts';
+
+export const CACHE_DIR = '.cache';
+export const CACHE_FILE = 'search-index.bin';
+const MAGIC = Buffer.from('CAIRNIDX', 'latin1');
+const FORMAT = 4;
+const HEADER_SLOT = 4096;
+const SHA_AT = 8;
+const LEN_AT = 48;
+const JSON_AT = 52;
+/** Records (or index entries) encoded between two pauses. */
+const CHUNK = 2000;
+
+export interface CacheEntry {
+  /** index into records */
+  record: number;
+  fwd: Int32Array;
+  bodyLen: number;
+  scopeLen: number;
+}
+
+export interface CacheContent<R extends object> {
+  records: R[];
+  terms: string[];
+  entries: CacheEntry[];
+}
+
+/**
+ * What writeCache also takes: the records now, the analysis only once the records section is
+ * written. A built index's analysis (its forward lists, ~40 MB at 100k memories) then never
+ * coexists with the records' JSON encoding.
+ */
+export interface LazyCacheContent<R extends object> {
+  records: R[];
+  analysis: () => { terms: string[]; entries: CacheEntry[] };
+}
+
+interface Header {
+  format: number;
+  tokenizer: number;
+  stemmer: number;
+  keys: string[];
+  recordsBytes: number;
+  termsBytes: number;
+  ints: number;
+}
+
+export function cachePath(storeDir: string): string {
+  return join(storeDir, CACHE_DIR, CACHE_FILE);
+}
+
+function isLittleEndian(): boolean {
+  return new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+}
+
+type Section = 'records' | 'terms' | 'pad' | 'ints';
+
+/** The payload, section by section, in chunks; `keys` receives the record columns. */
+function* payloadParts<R extends object>(c: CacheContent<R> | LazyCacheContent<R>, keys: string[]): Generator<[Section, Buffer]> {
+  // A Set filled record by record: a flatMap of every record's keys is one array of ~1.6M
+  // entries at 100k memories, allocated just to be deduplicated.
+  const seen = new Set<string>();
+  for (const r of c.records) for (const k in r) if (Object.hasOwn(r, k)) seen.add(k);
+  keys.push(...[...seen].sort());
+  if (keys.length > 50) throw new Error(`records have ${keys.length} distinct keys; the cache supports 50`);
+  // Row = [presence mask, ...values of present keys]: an absent key stays absent on decode
+  // (not null), so `removed === undefined` means the same before and after the cache.
+  const row = (r: R): unknown[] => {
+    const out: unknown[] = [0];
+    let mask = 0;
+    for (let i = 0; i < keys.length; i++) {
+      const v = (r as Record<string, unknown>)[keys[i]!];
+      if (v !== undefined && Object.hasOwn(r, keys[i]!)) {
+        mask += 2 ** i;
+        out.push(v);
+      }
+    }
+    out[0] = mask;
+    return out;
+  };
+  let recordsBytes = 0;
+  const emit = (s: string): Buffer => {
+    const b = Buffer.from(s, 'utf8');
+    recordsBytes += b.length;
+    return b;
+  };
+  // One JSON array of rows per line, CHUNK rows each: decoding never holds one giant string.
+  for (let i = 0; i < c.records.length; i += CHUNK) {
+    yield ['records', emit(`[${c.records.slice(i, i + CHUNK).map((r) => JSON.stringify(row(r))).join(',')}]\n`)];
+  }
+  const a = 'analysis' in c ? c.analysis() : c;
+  const terms = Buffer.from(a.terms.join('\n'), 'utf8');
+  yield ['terms', terms];
+  yield ['pad', Buffer.alloc((4 - ((recordsBytes + terms.length) % 4)) % 4)];
+  for (let i = 0; i < a.entries.length; i += CHUNK) {
+    const part = a.entries.slice(i, i + CHUNK);
+    let n = 0;
+    for (const e of part) n += 4 + e.fwd.length;
+    const data = new Int32Array(n);
+    let o = 0;
+    for (const e of part) {
+      data[o++] = e.record;
+      data[o++] = e.bodyLen;
+      data[o++] = e.scopeLen;
+      data[o++] = e.fwd.length;
+      data.set(e.fwd, o);
+      o += e.fwd.length;
+    }
+    const buf = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+    if (!isLittleEndian()) buf.swap32();
+    yield ['ints', buf];
+  }
+}
+
+/** The header region with its checksum field blank; `seal` fills the checksum in. */
+function headerBytes(h: Header): Buffer {
+  const json = Buffer.from(JSON.stringify(h), 'utf8');
+  if (JSON_AT + json.length > HEADER_SLOT) throw new Error('cache header does not fit its slot');
+  const out = Buffer.alloc(HEADER_SLOT, 0x20);
+  MAGIC.copy(out, 0);
+  out.writeUInt32LE(json.length, LEN_AT);
+  json.copy(out, JSON_AT);
+  return out;
+}
+
+/**
+ * Encodes into `write(buf, position)`; `pause` (if given) is awaited between chunks. Returns the
+ * header region, which the caller writes at position 0 last.
+ */
+async function encodeInto<R extends object>(c: CacheContent<R> | LazyCacheContent<R>, write: (b: Buffer) => void, pause?: () => Promise<void>): Promise<Buffer> {
+  const keys: string[] = [];
+  const sha = createHash('sha1');
+  const size: Record<Section, number> = { records: 0, terms: 0, pad: 0, ints: 0 };
+  for (const [section, buf] of payloadParts(c, keys)) {
+    sha.update(buf);
+    size[section] += buf.length;
+    write(buf);
+    if (pause) await pause();
+  }
+  const header = headerBytes({
+    format: FORMAT,
+    tokenizer: TOKENIZER_VERSION,
+    stemmer: STEMMER_VERSION,
+    keys,
+    recordsBytes: size.records,
+    termsBytes: size.terms,
+    ints: size.ints / 4,
+  });
+  sha.update(header.subarray(LEN_AT));
+  header.write(sha.digest('hex'), SHA_AT, 'latin1');
+  return header;
+}
+
+/** The whole cache file in memory (tests, small stores). */
+export async function encodeCache<R extends object>(c: CacheContent<R>): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  const header = await encodeInto(c, (b) => parts.push(b));
+  return Buffer.concat([header, ...parts]);
+}
+
+/**
+ * Reads `len` bytes at `pos` of the cache file (a buffer in memory, or a file descriptor). With
+ * `into`, the bytes land there (at offset 0) and the result is a view of it: the streamed
+ * sections reuse one scratch buffer instead of leaving a 1 MB buffer of garbage per chunk.
+ */
+type ReadAt = (pos: number, len: number, into?: Buffer) => Buffer;
+
+/**
+ * Turns one decoded row (its present keys) into the caller's record, or throws when the row is
+ * not one (the cache is then rejected). Lets the caller give every record one fixed shape and
+ * share its common strings while the rows stream by, instead of rebuilding them afterwards.
+ */
+export type Revive<R> = (raw: Record<string, unknown>) => R;
+
+const READ_CHUNK = 1 << 20;
+
+/**
+ * Decodes a cache, reading it piece by piece (the records a line at a time), so a large cache is
+ * never in memory twice. The checksum covers everything and is checked before anything is
+ * returned; throws with the reason when the cache cannot be trusted.
+ */
+function decodeFrom<R extends object>(read: ReadAt, size: number, revive?: Revive<R>): CacheContent<R> {
+  if (size < 8) throw new Error('not a cairn index cache');
+  const head = read(0, Math.min(HEADER_SLOT, size));
+  if (!head.subarray(0, 8).equals(MAGIC)) throw new Error('not a cairn index cache');
+  if (size < HEADER_SLOT) throw new Error('truncated header');
+  const hlen = head.readUInt32LE(LEN_AT);
+  if (JSON_AT + hlen > HEADER_SLOT) throw new Error('unreadable header');
+  let h: Header;
+  try {
+    h = JSON.parse(head.subarray(JSON_AT, JSON_AT + hlen).toString('utf8')) as Header;
+  } catch {
+    throw new Error('unreadable header');
+  }
+  if (h.format !== FORMAT || h.tokenizer !== TOKENIZER_VERSION || h.stemmer !== STEMMER_VERSION) {
+    throw new Error('written by another version');
+  }
+  const pad = (4 - ((h.recordsBytes + h.termsBytes) % 4)) % 4;
+  if (size - HEADER_SLOT !== h.recordsBytes + h.termsBytes + pad + h.ints * 4) throw new Error('truncated or extended payload');
+  const sha = createHash('sha1');
+
+  const records: R[] = [];
+  const takeLine = (line: Buffer): void => {
+    let rows: unknown;
+    try {
+      rows = JSON.parse(line.toString('utf8'));
+    } catch {
+      throw new Error('malformed records');
+    }
+    if (!Array.isArray(rows)) throw new Error('malformed records');
+    for (const row of rows as unknown[]) {
+      if (!Array.isArray(row) || typeof row[0] !== 'number') throw new Error('malformed record');
+      const r: Record<string, unknown> = {};
+      let mask = row[0];
+      let v = 1;
+      for (let i = 0; i < h.keys.length && mask > 0; i++) {
+        if (mask % 2 === 1) r[h.keys[i]!] = row[v++];
+        mask = Math.floor(mask / 2);
+      }
+      if (!revive) records.push(r as R);
+      else {
+        try {
+          records.push(revive(r));
+        } catch {
+          throw new Error('malformed record');
+        }
+      }
+    }
+  };
+  let pos = HEADER_SLOT;
+  let carry: Buffer | null = null;
+  // Every byte read into scratch is hashed and parsed (or copied into carry) before the next read.
+  const scratch = Buffer.allocUnsafe(Math.min(READ_CHUNK, Math.max(h.recordsBytes, h.ints * 4)));
+  for (let left = h.recordsBytes; left > 0; ) {
+    const chunk = read(pos, Math.min(READ_CHUNK, left), scratch);
+    sha.update(chunk);
+    pos += chunk.length;
+    left -= chunk.length;
+    let data: Buffer = carry ? Buffer.concat([carry, chunk]) : chunk;
+    for (let nl = data.indexOf(0x0a); nl >= 0; nl = data.indexOf(0x0a)) {
+      takeLine(data.subarray(0, nl));
+      data = data.subarray(nl + 1);
+    }
+    carry = data.length > 0 ? Buffer.from(data) : null;
+  }
+  if (carry) takeLine(carry);
+
+  const termsBuf = read(pos, h.termsBytes + pad);
+  sha.update(termsBuf);
+  pos += termsBuf.length;
+  const termsText = termsBuf.subarray(0, h.termsBytes).toString('utf8');
+  const terms = termsText === '' ? [] : termsText.split('\n');
+
+  const data = new Int32Array(h.ints);
+  const bytes = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  for (let o = 0; o < bytes.length; ) {
+    const chunk = read(pos, Math.min(READ_CHUNK, bytes.length - o), scratch);
+    sha.update(chunk);
+    chunk.copy(bytes, o);
+    o += chunk.length;
+    pos += chunk.length;
+  }
+  sha.update(head.subarray(LEN_AT));
+  if (sha.digest('hex') !== head.subarray(SHA_AT, LEN_AT).toString('latin1')) throw new Error('checksum mismatch');
+  if (!isLittleEndian()) bytes.swap32();
+
+  const entries: CacheEntry[] = [];
+  for (let o = 0; o < data.length; ) {
+    if (o + 4 > data.length) throw new Error('truncated entry');
+    const record = data[o]!;
+    const n = data[o + 3]!;
+    if (record < 0 || record >= records.length || n < 0 || o + 4 + n > data.length) throw new Error('malformed entry');
+    entries.push({ record, bodyLen: data[o + 1]!, scopeLen: data[o + 2]!, fwd: data.subarray(o + 4, o + 4 + n) });
+    o += 4 + n;
+  }
+  return { records, terms, entries };
+}
+
+/** Decodes a cache file's bytes; throws with the reason when it cannot be trusted. */
+export function decodeCache<R extends object>(buf: Buffer, revive?: Revive<R>): CacheContent<R> {
+  return decodeFrom<R>((pos, len) => {
+    if (pos + len > buf.length) throw new Error('truncated or extended payload');
+    return buf.subarray(pos, pos + len);
+  }, buf.length, revive);
+}
+
+/** Reads the cache; null when absent or untrustworthy (the reason goes to `onReject`). */
+export function readCache<R extends object>(storeDir: string, onReject?: (reason: string) => void, revive?: Revive<R>): CacheContent<R> | null {
+  // A symlinked .cache (or cache file) would be read from outside the store: not trusted.
+  if (!isOwnDirSync(join(storeDir, CACHE_DIR))) return null;
+  let fd: number;
+  try {
+    fd = openSync(cachePath(storeDir), constants.O_RDONLY | constants.O_NOFOLLOW);
+  } catch {
+    return null;
+  }
+  try {
+    const size = fstatSync(fd).size;
+    return decodeFrom<R>((pos, len, into) => {
+      const b = into ? into.subarray(0, len) : Buffer.allocUnsafe(len);
+      let got = 0;
+      while (got < len) {
+        const n = readSync(fd, b, got, len - got, pos + got);
+        if (n === 0) throw new Error('truncated or extended payload');
+        got += n;
+      }
+      return b;
+    }, size, revive);
+  } catch (err) {
+    onReject?.(err instanceof Error ? err.message : String(err));
+    return null;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Temp files of writers that died mid-way (killed during a save) are never used: remove them. */
+function removeDeadTemps(dir: string): void {
+  let names: string[] = [];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const n of names) {
+    const m = /^search-index\.bin\.(\d+)\.[0-9a-z]+\.tmp$/.exec(n);
+    if (m && Number(m[1]) !== process.pid && !pidAlive(Number(m[1]))) rmSync(join(dir, n), { force: true });
+  }
+}
+
+/**
+ * Writes the cache atomically (temp file, fsync, rename), file mode 0600, directory 0700.
+ * `pause` is awaited between chunks (a live server passes a yield to its event loop).
+ */
+export async function writeCache<R extends object>(storeDir: string, c: CacheContent<R> | LazyCacheContent<R>, pause?: () => Promise<void>): Promise<void> {
+  const dir = join(storeDir, CACHE_DIR);
+  ensureOwnDirSync(dir); // refuses a symlinked .cache: nothing is written outside the store
+  removeDeadTemps(dir);
+  const target = cachePath(storeDir);
+  const tmp = `${target}.${process.pid}.${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}.tmp`;
+  const fd = openSync(tmp, 'w', 0o600);
+  let ok = false;
+  try {
+    let pos = HEADER_SLOT;
+    const header = await encodeInto(
+      c,
+      (b) => {
+        writeSync(fd, b, 0, b.length, pos);
+        pos += b.length;
+      },
+      pause,
+    );
+    writeSync(fd, header, 0, header.length, 0);
+    fsyncSync(fd);
+    ok = true;
+  } finally {
+    closeSync(fd);
+    if (!ok) rmSync(tmp, { force: true });
+  }
+  try {
+    renameSync(tmp, target);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    throw err;
+  }
+}

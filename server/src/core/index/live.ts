@@ -1,0 +1,351 @@
+// The index of one open store, kept equal to the store's active memories for the life of the
+// process: loaded from the persisted cache when it is still valid, updated on every store change
+// (own writes at once, outside changes through Freshness), and saved back to the cache.
+//
+// Invariant: once built, index content == store.active() after every store change, because the
+// index only changes in the store's onChange callback (and when built, from store.active()).
+//
+// A server (watch: true) builds the index while opening. A one-shot command (watch: false)
+// builds it on first use: `cairn overview`, `list` or `show` never pay for tokenizing the store.
+import { existsSync } from 'node:fs';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { join } from 'node:path';
+import { ensureOwnDirSync } from '../store/fsatomic.ts';
+import { storedMemory, type Store, type StoreChange } from '../store/store.ts';
+import { CATEGORIES, CONFIDENCES, SOURCES, type MemoryRecord, type Origin, type StoredMemory } from '../types.ts';
+import { internOrNull, member, NO_EXTRA, sharedOrigin, sharedScopeList } from '../store/canonical.ts';
+import { CACHE_DIR, readCache, writeCache, type CacheContent, type CacheEntry, type LazyCacheContent } from './cache.ts';
+import { Freshness } from '../store/freshness.ts';
+import { SearchIndex, type IndexSnapshot } from './searchIndex.ts';
+
+// When the cache is written: soon after a full rebuild (SAVE_SOON_MS: the next start should not
+// parse every file again), and once SAVE_AFTER_CHANGES memories changed since the last save (at
+// the next lull, SAVE_DELAY_MS, or at close). A few changed files are not worth a save: the next
+// start re-reads only those files. Saving streams in chunks and yields to the event loop between
+// them, so searches keep being answered while a large store is written.
+const SAVE_SOON_MS = 1_000;
+const SAVE_DELAY_MS = 30_000;
+const SAVE_AFTER_CHANGES = 1000;
+/** ...or once this share of the store changed: a small store's cache always converges. */
+const SAVE_AFTER_SHARE = 0.05;
+const pause = () => new Promise<void>((r) => setImmediate(r));
+
+/**
+ * A server holding at least this many memories runs a full garbage collection after each bulk
+ * phase (store loaded, index built, cache saved). Each phase leaves tens of MB of dead
+ * temporaries (decoded cache, listing, per-document analysis, the save's forward lists) that V8
+ * would otherwise let pile up across phases before collecting: at 100k memories that was ~60-90
+ * MB of peak RSS, for ~50-100 ms of collection per phase. Below it, a collection is not worth
+ * its time.
+ */
+const BULK_GC_MIN = 10_000;
+let fullGc: (() => void) | null | undefined;
+function collectGarbage(): void {
+  if (fullGc === undefined) {
+    fullGc = null;
+    const exposed = (globalThis as { gc?: () => void }).gc;
+    if (typeof exposed === 'function') fullGc = exposed;
+    else {
+      try {
+        // Node offers no collection call without --expose-gc; set at run time, the flag gives a
+        // fresh context a gc() (the same function the flag would have put on the global object).
+        setFlagsFromString('--expose-gc');
+        const fn = runInNewContext('gc') as unknown;
+        if (typeof fn === 'function') fullGc = fn as () => void;
+      } catch {
+        // no collection: only memory, never correctness, depends on it
+      }
+    }
+  }
+  fullGc?.();
+}
+
+const text = (v: unknown): string => {
+  if (typeof v !== 'string') throw new Error('not text');
+  return v;
+};
+const textOrNull = (v: unknown): string | null => (v === null ? null : text(v));
+function oneOf<T extends string>(allowed: readonly T[], v: unknown): T {
+  const m = member(allowed, v);
+  if (m === undefined) throw new Error('not a known value');
+  return m;
+}
+
+/**
+ * A cached record back as a StoredMemory of the same shape as a parsed one (all fields in one
+ * object, no per-record property array), its shared strings (scopes, origin, enums) interned
+ * and an empty `extra` shared. Throws on a malformed record: the cache is then not used.
+ */
+export function reviveStored(r: Record<string, unknown>): StoredMemory {
+  const o = r.origin as Origin;
+  if (typeof o !== 'object' || o === null || !Array.isArray(r.scopes) || !Array.isArray(r.extra)) throw new Error('malformed');
+  if (typeof r.size !== 'number' || typeof r.mtimeMs !== 'number' || typeof r.tombstoned !== 'boolean') throw new Error('malformed');
+  const extra = r.extra.length === 0 ? NO_EXTRA : (r.extra as unknown[]).map(text);
+  const origin = sharedOrigin(textOrNull(o.cwd), textOrNull(o.repo), textOrNull(o.branch), textOrNull(o.worktree_root));
+  const scopes = sharedScopeList((r.scopes as unknown[]).map(text));
+  const created = text(r.created);
+  const updated = text(r.updated);
+  const rec: MemoryRecord = {
+    id: text(r.id),
+    created,
+    updated: updated === created ? created : updated,
+    scopes,
+    confidence: oneOf(CONFIDENCES, r.confidence),
+    source: oneOf(SOURCES, r.source),
+    category: oneOf(CATEGORIES, r.category),
+    last_verified_at: textOrNull(r.last_verified_at),
+    expires: textOrNull(r.expires),
+    origin,
+    body: text(r.body),
+  };
+  if (r.removed !== undefined) {
+    rec.removed = text(r.removed);
+    rec.removed_reason = text(r.removed_reason);
+    rec.removed_session = internOrNull(textOrNull(r.removed_session ?? null));
+  }
+  if (r.tombstoned !== (r.removed !== undefined)) throw new Error('malformed');
+  const m = storedMemory(rec, text(r.file), r.size, r.mtimeMs, extra);
+  if (r.idAssigned === true) m.idAssigned = true;
+  return m;
+}
+
+export interface LiveIndexOptions {
+  synonyms?: Record<string, string[]>;
+  /** false for one-shot commands: no watcher, the store keeps its default freshness (full sync). */
+  watch: boolean;
+  warn: (msg: string) => void;
+}
+
+export class LiveIndex {
+  private readonly ix: SearchIndex<StoredMemory>;
+  private built = false;
+  /** the cache's analysis, kept until the index is built (or to re-save it unbuilt) */
+  private snapshot: IndexSnapshot<StoredMemory> | undefined;
+  private freshness: Freshness | null = null;
+  private unsubscribe: (() => void) | null = null;
+  private changesSinceSave = 0;
+  private savedOnce = false;
+  private closed = false;
+  private saving: Promise<void> = Promise.resolve();
+  private saveTimer: NodeJS.Timeout | null = null;
+  /** How the last open went, for tests and the bench: 'cache' | 'partial' | 'rebuilt'. */
+  loadedFrom: 'cache' | 'partial' | 'rebuilt' = 'rebuilt';
+
+  constructor(
+    private readonly store: Store,
+    private readonly opts: LiveIndexOptions,
+  ) {
+    this.ix = new SearchIndex<StoredMemory>({ synonyms: opts.synonyms });
+  }
+
+  /** The index, built now if this is its first use. */
+  get index(): SearchIndex<StoredMemory> {
+    if (!this.built) this.build();
+    return this.ix;
+  }
+
+  async open(): Promise<void> {
+    if (this.opts.watch) {
+      // .cache/ is made before the directory mtimes are noted: made by the first save instead, it
+      // moves the store directory's mtime, and the next read then diffs a listing of the whole
+      // store against every known path (~25 MB of transient sets at 100k memories) for nothing.
+      // Only in an existing store: the store directory is made by the first write, never here.
+      if (existsSync(this.store.dir)) {
+        try {
+          ensureOwnDirSync(join(this.store.dir, CACHE_DIR));
+        } catch {
+          // a .cache that is not a real directory: the save reports it
+        }
+      }
+      this.freshness = new Freshness(this.store, this.opts.warn);
+      this.freshness.start();
+    }
+    const stale = await this.loadStore();
+    this.loadedFrom = stale === Infinity ? 'rebuilt' : stale === 0 ? 'cache' : 'partial';
+    if (this.opts.watch) {
+      const bulk = this.store.activeCount >= BULK_GC_MIN;
+      if (bulk) collectGarbage();
+      this.build();
+      if (bulk) collectGarbage();
+    }
+    if (stale > 0) this.markDirty(Math.min(stale, SAVE_AFTER_CHANGES));
+    this.unsubscribe = this.store.onChange((ch) => this.apply(ch));
+    this.freshness?.install();
+  }
+
+  /**
+   * Loads the store, seeded from the cache; keeps the cache's analysis as `snapshot` for build().
+   * Returns how many records the cache got wrong (Infinity: no usable cache). A method of its
+   * own so that no closure open() leaves behind (the change listener) shares a context with
+   * the decoded cache and keeps it alive.
+   */
+  private async loadStore(): Promise<number> {
+    const cache = readCache<StoredMemory>(this.store.dir, (why) => this.opts.warn(`index cache ignored (${why}); rebuilding it`), reviveStored);
+    await this.store.load(cache?.records);
+    if (!cache) return Infinity;
+    const stale = this.staleCount(cache);
+    // The entries become the snapshot's docs in place: no second object per memory.
+    const docs = cache.entries as Array<CacheEntry & { doc: StoredMemory }>;
+    for (const d of docs) d.doc = cache.records[d.record]!;
+    this.snapshot = { terms: cache.terms, docs };
+    return stale;
+  }
+
+  private build(): void {
+    try {
+      this.ix.load(this.store.active(), this.snapshot);
+    } catch (err) {
+      this.opts.warn(`index cache ignored (${(err as Error).message}); rebuilding it`);
+      this.ix.load(this.store.active());
+      if (this.loadedFrom !== 'rebuilt') this.markDirty(SAVE_AFTER_CHANGES);
+      this.loadedFrom = 'rebuilt';
+    }
+    this.snapshot = undefined;
+    this.built = true;
+  }
+
+  /**
+   * How many records differ between the cache and the store now (re-read, new or gone), plus
+   * active ones the cache holds no index entry for (a cache saved by a command that never searched).
+   */
+  private staleCount(cache: CacheContent<StoredMemory>): number {
+    // A cache record the store reused is the very object the store now holds under its id, so
+    // identity lookups count them without a Set of every record.
+    let reusedActive = 0;
+    let reusedTomb = 0;
+    for (const r of cache.records) {
+      if (this.store.get(r.id) === r) reusedActive++;
+      else if (this.store.getTombstone(r.id) === r) reusedTomb++;
+    }
+    const analyzed = new Uint8Array(cache.records.length);
+    let analyzedActive = 0;
+    for (const e of cache.entries) {
+      const r = cache.records[e.record]!;
+      if (analyzed[e.record] === 0 && this.store.get(r.id) === r) analyzedActive++;
+      analyzed[e.record] = 1;
+    }
+    let tombs = 0;
+    for (const _ of this.store.tombstones()) tombs++;
+    const freshActive = this.store.activeCount - reusedActive; // re-read or new
+    const freshTomb = tombs - reusedTomb;
+    const unanalyzed = reusedActive - analyzedActive;
+    const gone = cache.records.length - reusedActive - reusedTomb; // re-read or deleted since
+    return freshActive + freshTomb + unanalyzed + gone;
+  }
+
+  private apply(ch: StoreChange): void {
+    if (this.built) {
+      if (ch.kind === 'upsert' && !ch.mem.tombstoned) this.ix.upsert(ch.mem);
+      else this.ix.remove(ch.kind === 'upsert' ? ch.mem.id : ch.prev.id);
+    }
+    this.freshness?.noteDirs();
+    this.markDirty();
+  }
+
+  private markDirty(changes = 1): void {
+    this.changesSinceSave += changes;
+    if (this.saveTimer !== null || !this.opts.watch || !this.worthSaving()) return;
+    this.saveTimer = setTimeout(() => {
+      this.saveTimer = null;
+      void this.save();
+    }, this.loadedFrom === 'rebuilt' && !this.savedOnce ? SAVE_SOON_MS : SAVE_DELAY_MS);
+    this.saveTimer.unref();
+  }
+
+  private worthSaving(): boolean {
+    const size = this.store.activeCount;
+    return this.changesSinceSave >= Math.min(SAVE_AFTER_CHANGES, Math.max(1, Math.ceil(size * SAVE_AFTER_SHARE)));
+  }
+
+  /**
+   * Writes the cache now (one save at a time; a second call waits for the running one and then
+   * saves again only if more changed). Never throws: a cache is an optimization.
+   */
+  save(): Promise<void> {
+    this.saving = this.saving.then(() => this.saveNow());
+    return this.saving;
+  }
+
+  /**
+   * What the cache gets: every active record and tombstone, and index entries for the active
+   * records the analysis is current for. Built index: its snapshot's entries become the cache
+   * entries in place (no map from record to position, no second object per memory).
+   */
+  private cacheContent(): CacheContent<StoredMemory> | LazyCacheContent<StoredMemory> {
+    if (!this.built) {
+      const records = [...this.store.active(), ...this.store.tombstones()];
+      return { records, ...this.entriesFor(records) };
+    }
+    // Records in the index's order (its snapshot's order too), then active records the index
+    // lacks, then tombstones. The snapshot is taken only when the records are written.
+    const records: StoredMemory[] = [];
+    for (const d of this.ix.values()) if (this.store.get(d.id) === d) records.push(d); // only what the store holds is saved
+    const indexed = records.length;
+    for (const m of this.store.active()) if (this.ix.get(m.id) !== m) records.push(m);
+    for (const m of this.store.tombstones()) records.push(m);
+    const analysis = () => {
+      const snap = this.ix.snapshot();
+      const entries: CacheEntry[] = [];
+      // The index may have changed while the records were written (the save pauses): a doc
+      // that is no longer at its position is looked up, one no longer among the records skipped.
+      let at: Map<StoredMemory, number> | null = null;
+      snap.docs.forEach((d, k) => {
+        let record = k < indexed && records[k] === d.doc ? k : undefined;
+        if (record === undefined) {
+          at ??= new Map(records.slice(0, indexed).map((r, i) => [r, i]));
+          record = at.get(d.doc);
+        }
+        if (record === undefined) return;
+        const e = d as typeof d & CacheEntry;
+        e.record = record;
+        entries.push(e);
+      });
+      return { terms: snap.terms, entries };
+    };
+    return { records, analysis };
+  }
+
+  /** Index entries for the cache from the loaded cache's still-current ones (index not built). */
+  private entriesFor(records: StoredMemory[]): { terms: string[]; entries: CacheEntry[] } {
+    const at = new Map<StoredMemory, number>();
+    records.forEach((r, i) => {
+      if (!r.tombstoned) at.set(r, i);
+    });
+    const snap = this.snapshot ?? { terms: [], docs: [] };
+    const entries: CacheEntry[] = [];
+    for (const d of snap.docs) {
+      const record = at.get(d.doc);
+      if (record !== undefined) entries.push({ record, fwd: d.fwd, bodyLen: d.bodyLen, scopeLen: d.scopeLen });
+    }
+    return { terms: snap.terms, entries };
+  }
+
+  private async saveNow(): Promise<void> {
+    if (this.changesSinceSave === 0) return;
+    // The store directory is created by the first write, never as a side effect of a cache.
+    if (!existsSync(this.store.dir)) return;
+    try {
+      const content = this.cacheContent();
+      const changes = this.changesSinceSave;
+      await writeCache(this.store.dir, content, this.closed ? undefined : pause);
+      this.changesSinceSave -= changes; // changes made while writing still count
+      this.savedOnce = true;
+      if (this.opts.watch && content.records.length >= BULK_GC_MIN) collectGarbage();
+    } catch (err) {
+      this.opts.warn(`could not save the index cache: ${(err as Error).message}`);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.freshness?.stop();
+    this.freshness = null;
+    this.unsubscribe?.();
+    this.unsubscribe = null;
+    if (this.saveTimer) clearTimeout(this.saveTimer);
+    this.saveTimer = null;
+    if (this.worthSaving()) await this.save();
+    else await this.saving;
+  }
+}

@@ -1,0 +1,167 @@
+// `cairn init`: register cairn's MCP server in a client's real config file.
+// Invariants: every other key of the file survives; a file that does not parse is never touched
+// (the user gets the snippet to add by hand instead); the write is atomic and keeps the file's
+// mode; a second run finds the entry unchanged and does not write at all, so the file stays
+// byte-identical.
+import { promises as fsp } from 'node:fs';
+import { dirname } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import { ConflictError, errorMessage } from '../errors.ts';
+import { writeFileAtomic } from '../store/fsatomic.ts';
+import { SERVER_NAME, type ClientSpec, type ServerEntry } from './clients.ts';
+import { yamlDump, yamlLoad } from './yaml.ts';
+
+export type MergeStatus = 'added' | 'updated' | 'unchanged';
+
+export interface MergePlan {
+  status: MergeStatus;
+  /** The new file content; null when nothing changes. */
+  text: string | null;
+}
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The JSON snippet to paste by hand: `{ "mcpServers": { "cairn": {...} } }`. */
+export function snippet(spec: Pick<ClientSpec, 'key' | 'entry'>, entry: ServerEntry): string {
+  return JSON.stringify({ [spec.key]: { [SERVER_NAME]: spec.entry(entry) } }, null, 2);
+}
+
+async function readText(file: string): Promise<string | null> {
+  try {
+    return await fsp.readFile(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw new ConflictError(`cannot read ${file}: ${errorMessage(err)}`);
+  }
+}
+
+/** The file's own indentation, so a merge does not reformat the user's whole file. */
+function indentOf(text: string): string | number {
+  const m = /^[{[][ \t]*\r?\n([ \t]+)\S/.exec(text);
+  return m ? m[1]! : 2;
+}
+
+function refuse(spec: ClientSpec, entry: ServerEntry, why: string): never {
+  throw new ConflictError(`${spec.file} ${why}; cairn left it untouched. Fix it, or add this by hand:\n${snippet(spec, entry)}`);
+}
+
+function mergeJson(spec: ClientSpec, entry: ServerEntry, text: string | null): MergePlan {
+  let doc: Obj = {};
+  if (text !== null && text.trim() !== '') {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch (err) {
+      refuse(spec, entry, `is not valid JSON (${errorMessage(err)})`);
+    }
+    if (!isObj(parsed)) refuse(spec, entry, 'does not hold a JSON object at the top level');
+    doc = parsed;
+  }
+  const servers = doc[spec.key] ?? {};
+  if (!isObj(servers)) refuse(spec, entry, `has a "${spec.key}" that is not an object`);
+  const want = spec.entry(entry);
+  const cur = servers[SERVER_NAME];
+  // Keys the user added to the entry (env, disabled, autoApprove...) stay; ours are set.
+  const next = isObj(cur) ? { ...cur, ...want } : want;
+  if (cur !== undefined && isDeepStrictEqual(cur, next)) return { status: 'unchanged', text: null };
+  doc[spec.key] = { ...servers, [SERVER_NAME]: next };
+  const eol = text === null || text.trim() === '' || text.endsWith('\n') ? '\n' : '';
+  return { status: cur === undefined ? 'added' : 'updated', text: JSON.stringify(doc, null, text ? indentOf(text) : 2) + eol };
+}
+
+function mergeYamlBlock(spec: ClientSpec, entry: ServerEntry, text: string | null): MergePlan {
+  let doc: Obj = {};
+  if (text !== null && text.trim() !== '') {
+    let parsed: unknown;
+    try {
+      parsed = yamlLoad(text);
+    } catch (err) {
+      refuse(spec, entry, `is not valid YAML (${errorMessage(err).split('\n')[0]})`);
+    }
+    if (!isObj(parsed)) refuse(spec, entry, 'does not hold a YAML mapping at the top level');
+    doc = parsed;
+  }
+  const list = doc.mcpServers ?? [];
+  if (!Array.isArray(list)) refuse(spec, entry, 'has an "mcpServers" that is not a list');
+  const want = spec.entry(entry);
+  const at = list.findIndex((s) => isObj(s) && s.name === SERVER_NAME);
+  const cur = at >= 0 ? (list[at] as Obj) : undefined;
+  const next = cur ? { ...cur, ...want } : want;
+  const header = { name: SERVER_NAME, version: '0.0.1', schema: 'v1' };
+  const headerOk = Object.keys(header).every((k) => k in doc);
+  if (cur && isDeepStrictEqual(cur, next) && headerOk) return { status: 'unchanged', text: null };
+  const servers = [...list];
+  if (at >= 0) servers[at] = next;
+  else servers.push(next);
+  // Header keys first for a new block; an existing block keeps its own values and order.
+  const out: Obj = { ...header, ...doc, mcpServers: servers };
+  return { status: cur ? 'updated' : 'added', text: yamlDump(out) };
+}
+
+/** What init would do to this client's file (nothing is written). */
+export async function planInit(spec: ClientSpec, entry: ServerEntry): Promise<MergePlan> {
+  const text = await readText(spec.file);
+  return spec.format === 'json' ? mergeJson(spec, entry, text) : mergeYamlBlock(spec, entry, text);
+}
+
+export interface InitResult {
+  client: string;
+  label: string;
+  file: string;
+  status: MergeStatus;
+  written: boolean;
+  entry: Record<string, unknown>;
+}
+
+export async function runInit(spec: ClientSpec, entry: ServerEntry, opts: { printOnly?: boolean } = {}): Promise<InitResult & { text: string | null }> {
+  const plan = await planInit(spec, entry);
+  const write = plan.text !== null && !opts.printOnly;
+  if (write) await writeConfigAtomic(spec.file, plan.text!);
+  return { client: spec.client, label: spec.label, file: spec.file, status: plan.status, written: write, entry: spec.entry(entry), text: plan.text };
+}
+
+/**
+ * temp file + fsync + rename + fsync dir, like the store's writes, but keeping the file's
+ * existing mode and writing through a symlink (dotfile managers link these files).
+ */
+export async function writeConfigAtomic(file: string, text: string): Promise<void> {
+  const target = await fsp.realpath(file).catch(() => file);
+  await fsp.mkdir(dirname(target), { recursive: true, mode: 0o700 });
+  const mode = await fsp.stat(target).then((s) => s.mode & 0o777, () => 0o600);
+  await writeFileAtomic(target, text, mode);
+}
+
+export interface Registration {
+  file: string;
+  present: boolean;
+  /** The cairn entry found there, if any. */
+  entry: Record<string, unknown> | null;
+  /** Why the file could not be read as config (it is reported, never repaired). */
+  error?: string;
+}
+
+/** What a client file says about cairn, without changing anything. */
+export async function readRegistration(file: string, format: 'json' | 'yaml-block', key: string): Promise<Registration> {
+  let text: string | null;
+  try {
+    text = await readText(file);
+  } catch (err) {
+    return { file, present: true, entry: null, error: errorMessage(err) };
+  }
+  if (text === null) return { file, present: false, entry: null };
+  if (text.trim() === '') return { file, present: true, entry: null };
+  try {
+    const doc = format === 'json' ? JSON.parse(text) : yamlLoad(text);
+    if (!isObj(doc)) return { file, present: true, entry: null, error: `no ${format === 'json' ? 'JSON object' : 'YAML mapping'} at the top level` };
+    const servers = doc[key];
+    if (Array.isArray(servers)) {
+      const found = servers.find((s) => isObj(s) && s.name === SERVER_NAME);
+      return { file, present: true, entry: isObj(found) ? found : null };
+    }
+    const e = isObj(servers) ? servers[SERVER_NAME] : undefined;
+    return { file, present: true, entry: isObj(e) ? e : null };
+  } catch (err) {
+    return { file, present: true, entry: null, error: `not valid ${format === 'json' ? 'JSON' : 'YAML'}: ${errorMessage(err).split('\n')[0]}` };
+  }
+}

@@ -1,0 +1,32 @@
+// The limits every adapter advertises and the core enforces: one number each, used by the zod
+// schemas at the MCP boundary, by the CLI and by the ops that check them (docs/tools.md).
+export const LIMITS = {
+  /** memory_search query length, in characters. */
+  queryChars: 2000,
+  /** memory_search max_results. */
+  maxResults: 50,
+  /** Scope filters per call, and the length of one filter. */
+  scopeFilters: 20,
+  scopeFilterChars: 200,
+  /** Scopes per memory, and the length of one scope. */
+  scopes: 16,
+  scopeChars: 64,
+  /** memory_show ids per call. */
+  idsPerCall: 10,
+  /** memory_record_use ids per call. */
+  useIds: 50,
+  /** Page size of list and list_tombstones. */
+  pageSize: 200,
+  defaultPageSize: 50,
+  /** Notes and reasons (verify note, remove reason, record_use note). */
+  noteChars: 2000,
+  /** What the boundary accepts for content before the core applies behavior.max_body_chars. */
+  contentChars: 1_000_000,
+  /** Opaque strings: cursors, pending ids; and ISO dates. */
+  tokenChars: 200,
+  dateChars: 40,
+  /** memory_health parameters. */
+  healthWindowDays: 3650,
+  healthTopK: 100,
+  healthMinApplied: 10_000,
+} as const;

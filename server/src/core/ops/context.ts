@@ -1,0 +1,37 @@
+// What every operation is given: the open store, its config, the caller, the clock, the event
+// log, and the per-process services built over the store. The facade (cairn.ts) implements it;
+// every op takes it by this interface and never imports the facade; the layers below get narrower
+// interfaces of their own (e.g. GateContext), so imports point one way (server/test/architecture.test.ts).
+import type { Config } from '../config.ts';
+import type { Caller } from '../origin.ts';
+import type { Store } from '../store/store.ts';
+import type { LiveIndex } from '../index/live.ts';
+import type { EventLog } from '../curation/events.ts';
+
+/** Per-process services over the store, set while the facade opens and cleared when it closes. */
+export interface Services {
+  /** The live search index (ops/retrieval.ts opens it). */
+  index: LiveIndex | null;
+  /** The event log (ops/curation.ts opens it); null while closed. */
+  events: EventLog | null;
+}
+
+export interface Context {
+  readonly dir: string;
+  readonly config: Config;
+  readonly configFile: string;
+  readonly store: Store;
+  readonly caller: Caller;
+  readonly env: NodeJS.ProcessEnv;
+  /** false: one-shot command, no freshness machinery. */
+  readonly watch: boolean;
+  /** This process's session id (a ULID), stamped on events and pending writes. */
+  readonly session: string;
+  /** Scopes hidden for this process (memory_scope_disable). */
+  readonly disabledScopes: Set<string>;
+  readonly services: Services;
+  warn(msg: string): void;
+  now(): Date;
+  /** Appends to the event log. Never throws. */
+  log(kind: string, fields: Record<string, unknown>): void;
+}

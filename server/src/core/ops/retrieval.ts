@@ -1,0 +1,268 @@
+// The retrieval tool group: memory_search over the live index, memory_show, memory_list and
+// memory_scope_overview. Reads come from the in-memory view of the store (kept current by the
+// store's freshness strategy), never a walk of the files. openIndex/closeIndex tie the index to
+// the facade's lifetime; candidatesFor serves the write gates' near-duplicate check.
+import type { Context } from './context.ts';
+import { ValidationError } from '../errors.ts';
+import { LIMITS } from '../limits.ts';
+import { LiveIndex } from '../index/live.ts';
+import { inRepo, isDisabled, isExpired, isVisible, summarize } from '../memory.ts';
+import { originRepoKey } from '../origin.ts';
+import { scopeFilterMatcher, validateScopeFilter } from '../scopes.ts';
+import type { StoredMemory } from '../types.ts';
+import {
+  MAX_IDS_PER_CALL, checkId, checkLimit, decodeCursor, encodeCursor, hitFields, requireActive, settleUnknownIds,
+  tombstonedMessage, type HitFields,
+} from './common.ts';
+import { curationPending } from './curation.ts';
+
+export interface ShowInput {
+  id?: string;
+  ids?: string[];
+}
+export interface ListInput {
+  scopes?: string[];
+  with_bodies?: boolean;
+  limit?: number;
+  cursor?: string;
+}
+export interface OverviewInput {
+  auto_scope?: boolean;
+}
+
+export function checkScopeFilters(scopes: unknown): string[] {
+  if (scopes === undefined || scopes === null) return [];
+  if (!Array.isArray(scopes)) throw new ValidationError('scopes must be an array of scopes or globs, like ["tools", "projects:*"]');
+  if (scopes.length > LIMITS.scopeFilters) throw new ValidationError(`scopes has ${scopes.length} entries: at most ${LIMITS.scopeFilters} filters are allowed`);
+  return scopes.map((s) => validateScopeFilter(s));
+}
+
+export async function fullRecords(c: Context, mems: StoredMemory[]) {
+  const hits = await hitFields(c, mems, true);
+  return hits.map((h, i) => {
+    const m = mems[i]!;
+    return { ...h, body: m.body, source: m.source, origin: m.origin, expires: m.expires };
+  });
+}
+
+export async function show(c: Context, input: ShowInput) {
+  await c.store.ensureFresh();
+  await settleUnknownIds(c, [input.id, ...(Array.isArray(input.ids) ? input.ids.slice(0, MAX_IDS_PER_CALL) : [])]);
+  const hasId = input.id !== undefined && input.id !== null;
+  const hasIds = input.ids !== undefined && input.ids !== null;
+  if (hasId === hasIds) throw new ValidationError('pass exactly one of id (one memory) or ids (up to 10)');
+  if (hasId) {
+    const m = requireActive(c, input.id);
+    c.log('show', { ids: [m.id] });
+    return { memories: await fullRecords(c, [m]), missing: [] as { id: string; reason: string }[] };
+  }
+  if (!Array.isArray(input.ids) || input.ids.length === 0) throw new ValidationError('ids must be a non-empty array of memory ids');
+  if (input.ids.length > MAX_IDS_PER_CALL) throw new ValidationError(`ids has ${input.ids.length} entries: at most ${MAX_IDS_PER_CALL} per call`);
+  const ids = [...new Set(input.ids.map((x, i) => checkId(x, `ids[${i}]`)))];
+  const found: StoredMemory[] = [];
+  const missing: { id: string; reason: string }[] = [];
+  for (const id of ids) {
+    const m = c.store.get(id);
+    if (m) found.push(m);
+    else {
+      const t = c.store.getTombstone(id);
+      missing.push({ id, reason: t ? tombstonedMessage(t) : `no memory with id ${id}` });
+    }
+  }
+  c.log('show', { ids: found.map((m) => m.id), missing: missing.map((m) => m.id) });
+  return { memories: await fullRecords(c, found), missing };
+}
+
+/**
+ * The `limit` newest (by id) memories older than `after` that pass `keep`: one pass with a small
+ * sorted buffer instead of sorting the whole store for every page.
+ */
+export function newestPage(source: Iterable<StoredMemory>, keep: (m: StoredMemory) => boolean, after: string | null, limit: number) {
+  const buf: StoredMemory[] = [];
+  let more = false;
+  for (const m of source) {
+    if (after !== null && m.id >= after) continue;
+    if (!keep(m)) continue;
+    if (buf.length === limit && m.id < buf[limit - 1]!.id) {
+      more = true;
+      continue;
+    }
+    let i = buf.length;
+    while (i > 0 && buf[i - 1]!.id < m.id) i--;
+    buf.splice(i, 0, m);
+    if (buf.length > limit) {
+      buf.pop();
+      more = true;
+    }
+  }
+  return { page: buf, next_cursor: more && buf.length ? encodeCursor(buf[buf.length - 1]!.id) : null };
+}
+
+export async function list(c: Context, input: ListInput) {
+  await c.store.ensureFresh();
+  const filters = checkScopeFilters(input.scopes);
+  const limit = checkLimit(input.limit, 'limit', LIMITS.pageSize, LIMITS.defaultPageSize);
+  const after = input.cursor === undefined || input.cursor === null ? null : decodeCursor(input.cursor);
+  const match = scopeFilterMatcher(filters);
+  const now = c.now();
+  const { page, next_cursor } = newestPage(c.store.active(), (m) => isVisible(c.disabledScopes, m, now) && match(m.scopes), after, limit);
+  const hits = await hitFields(c, page);
+  const items = hits.map((h, i) => {
+    const m = page[i]!;
+    return { ...h, summary: summarize(m.body), ...(input.with_bodies ? { body: m.body } : {}) };
+  });
+  c.log('list', { scopes: filters, limit, returned: items.map((x) => x.id) });
+  return { items, next_cursor };
+}
+
+export async function scopeOverview(c: Context, input: OverviewInput) {
+  await c.store.ensureFresh();
+  const auto = input.auto_scope ?? true;
+  const now = c.now();
+  const inView: StoredMemory[] = [];
+  const expired: StoredMemory[] = [];
+  const scopes: Record<string, number> = {};
+  for (const m of c.store.active()) {
+    if (auto && !inRepo(c.caller.repoKey, m.origin)) continue;
+    if (isExpired(m, now)) {
+      expired.push(m);
+      continue;
+    }
+    if (!isVisible(c.disabledScopes, m, now)) continue;
+    inView.push(m);
+    for (const s of m.scopes) scopes[s] = (scopes[s] ?? 0) + 1;
+  }
+  const sorted: Record<string, number> = {};
+  for (const k of Object.keys(scopes).sort()) sorted[k] = scopes[k]!;
+  const out = {
+    current_repo: c.caller.repoUrl ?? c.caller.repoRoot,
+    total: inView.length,
+    scopes: sorted,
+    disabled_scopes: [...c.disabledScopes].sort(),
+    curation_pending: await curationPending(c, inView, expired),
+  };
+  c.log('scope_overview', { auto_scope: auto, total: out.total });
+  return out;
+}
+
+export interface SearchInput {
+  query: string;
+  scopes?: string[];
+  max_results?: number;
+  expand_top?: boolean;
+  auto_scope?: boolean;
+}
+export type Relevance = 'high' | 'medium' | 'low';
+export interface SearchHit extends HitFields {
+  snippet: string;
+  score: number;
+  relevance: Relevance;
+  match_terms: string[];
+  body?: string;
+}
+export interface SearchOutput {
+  hits: SearchHit[];
+}
+
+export const MAX_QUERY_CHARS = LIMITS.queryChars;
+function live(c: Context): LiveIndex {
+  const l = c.services.index;
+  if (l === null) throw new Error('the search index is not open (Cairn.open opens it)');
+  return l;
+}
+
+export async function openIndex(c: Context): Promise<void> {
+  const l = new LiveIndex(c.store, { synonyms: c.config.search.synonyms, watch: c.watch, warn: c.warn });
+  c.services.index = l;
+  await l.open();
+}
+
+export async function closeIndex(c: Context): Promise<void> {
+  const l = c.services.index;
+  c.services.index = null;
+  if (l !== null) await l.close();
+}
+
+/** Ids of active memories sharing the rarest terms of `text`, best first: dedup candidates. */
+export function candidatesFor(c: Context, text: string, limit: number): string[] {
+  return live(c).index.candidatesFor(text, limit);
+}
+
+// The repo key of a memory's origin, computed once per record object (URL normalization is
+// not free and the filter may ask about tens of thousands of memories for one common word).
+const repoKeys = new WeakMap<StoredMemory, string | null>();
+function repoKeyOf(m: StoredMemory): string | null {
+  let k = repoKeys.get(m);
+  if (k === undefined) repoKeys.set(m, (k = originRepoKey(m.origin)));
+  return k;
+}
+
+/**
+ * The visibility rules of tools.md that depend on the caller: disabled scopes, scope filters,
+ * auto_scope. (Expired memories are left out by the index itself, against `now`.) The key names
+ * everything the answer depends on besides the memory, so the index may remember answers per
+ * memory across searches with the same key.
+ */
+function searchFilter(c: Context, scopes: string[], autoScope: boolean): { filter?: (m: StoredMemory) => boolean; filterKey?: string } {
+  const disabled = [...c.disabledScopes].sort();
+  const repo = c.caller.repoKey;
+  if (scopes.length === 0 && disabled.length === 0 && !autoScope) return {};
+  const match = scopes.length > 0 ? scopeFilterMatcher(scopes) : null;
+  const filter = (m: StoredMemory): boolean => {
+    if (disabled.length > 0 && isDisabled(c.disabledScopes, m)) return false;
+    if (match !== null && !match(m.scopes)) return false;
+    if (autoScope) {
+      const k = repoKeyOf(m);
+      if (k !== null && k !== repo) return false;
+    }
+    return true;
+  };
+  return { filter, filterKey: JSON.stringify([scopes, disabled, autoScope ? repo : false]) };
+}
+
+export async function search(c: Context, input: SearchInput): Promise<SearchOutput> {
+  if (typeof input.query !== 'string' || input.query.trim() === '') {
+    throw new ValidationError('query must be a non-empty string: the words or identifiers to look for');
+  }
+  if (input.query.length > MAX_QUERY_CHARS) {
+    throw new ValidationError(`query is ${input.query.length} characters long: at most ${MAX_QUERY_CHARS} are accepted; search with the key words`);
+  }
+  const max = checkLimit(input.max_results, 'max_results', LIMITS.maxResults, c.config.behavior.default_max_results);
+  const filters = checkScopeFilters(input.scopes);
+  if (input.expand_top !== undefined && typeof input.expand_top !== 'boolean') throw new ValidationError('expand_top must be true or false');
+  if (input.auto_scope !== undefined && typeof input.auto_scope !== 'boolean') throw new ValidationError('auto_scope must be true or false');
+  const autoScope = input.auto_scope ?? true;
+  await c.store.ensureFresh();
+
+  const found = live(c).index.search(input.query, {
+    limit: max,
+    now: c.now().getTime(),
+    halfLifeDays: c.config.behavior.recency_half_life_days,
+    ...searchFilter(c, filters, autoScope),
+  });
+  const expand = input.expand_top === true && found[0]?.relevance === 'high';
+  // One signals pass for every hit (git runs at most once per search); detail only for expand_top.
+  const fields = await hitFields(c, found.map((h) => h.doc), expand);
+  const hits: SearchHit[] = found.map((h, i) => {
+    const { path_drift, commit_drift, ...common } = fields[i] as HitFields & { path_drift?: unknown; commit_drift?: unknown };
+    const hit: SearchHit = { ...common, snippet: h.snippet, score: h.score, relevance: h.relevance, match_terms: h.matchTerms };
+    if (expand && i === 0) Object.assign(hit, { body: h.doc.body, path_drift, commit_drift });
+    return hit;
+  });
+  c.log('search', {
+    query: input.query,
+    scopes: filters,
+    auto_scope: autoScope,
+    max_results: max,
+    hits: hits.map((h) => ({ id: h.id, relevance: h.relevance })),
+  });
+  return { hits };
+}
+
+/** Active memories in view for this process that belong to another repo than the caller's. */
+export function countElsewhere(c: Context): number {
+  const now = c.now();
+  let n = 0;
+  for (const m of c.store.active()) if (isVisible(c.disabledScopes, m, now) && !inRepo(c.caller.repoKey, m.origin)) n++;
+  return n;
+}

@@ -1,0 +1,268 @@
+// memory_write, memory_update, memory_verify. Validation first: a call that errors writes
+// nothing. The trust gates (secrets, durability, duplicates, pending) sit between validation and
+// the commit, in the order tools.md gives.
+import type { Context } from './context.ts';
+import { ValidationError } from '../errors.ts';
+import { LIMITS } from '../limits.ts';
+import { newId } from '../ids.ts';
+import { captureOrigin } from '../origin.ts';
+import { MAX_SCOPES, scopeAllowed, validateScope } from '../scopes.ts';
+import { CATEGORIES, CONFIDENCES, SOURCES, type Category, type Confidence, type MemoryRecord, type Source, type StoredMemory, type ValidWrite } from '../types.ts';
+export type { ValidWrite } from '../types.ts';
+import { runWriteGates, checkUpdateContent, type Related } from '../trust/gates/writeGates.ts';
+import { stripStored } from '../memory.ts';
+import { checkNote, requireActive, settleUnknownIds } from './common.ts';
+export { checkNote } from './common.ts';
+import { candidatesFor } from './retrieval.ts';
+import { checkPendingId, claimPending, dropPending, sweepPending } from '../store/pending.ts';
+
+export const MAX_NOTE_CHARS = LIMITS.noteChars;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+export interface WriteInput {
+  content: string;
+  scopes: string[];
+  confidence?: Confidence;
+  source?: Source;
+  category?: Category;
+  expires?: string | null;
+  force?: boolean;
+  acknowledge_transient?: boolean;
+}
+export interface UpdateInput {
+  id: string;
+  content?: string;
+  scopes?: string[];
+  confidence?: Confidence;
+  expires?: string | null;
+}
+export interface VerifyInput {
+  id: string;
+  note?: string;
+}
+
+
+export function checkContent(c: Context, v: unknown, arg = 'content'): string {
+  if (typeof v !== 'string') throw new ValidationError(`${arg} must be a string holding the memory text`);
+  const text = v.replace(/\r\n?/g, '\n').trim();
+  if (text === '') throw new ValidationError(`${arg} is empty: write the fact to remember`);
+  // The file must read back as exactly this text: a NUL makes it a binary file (skipped on
+  // load, so the acknowledged memory would vanish) and an unpaired surrogate has no UTF-8 form
+  // (it would come back as U+FFFD).
+  const nul = text.indexOf('\u0000');
+  if (nul !== -1) throw new ValidationError(`${arg} contains a NUL character at position ${nul}: a memory is plain text`);
+  const lone = LONE_SURROGATE.exec(text);
+  if (lone) throw new ValidationError(`${arg} contains an unpaired UTF-16 surrogate (U+${lone[0].charCodeAt(0).toString(16).toUpperCase()}) at position ${lone.index}: send valid Unicode text`);
+  const max = c.config.behavior.max_body_chars;
+  if (text.length > max) throw new ValidationError(`${arg} is ${text.length} characters, over the limit of ${max} (behavior.max_body_chars): store a shorter, durable fact`);
+  return text;
+}
+
+export function checkScopes(c: Context, v: unknown, arg = 'scopes'): string[] {
+  if (!Array.isArray(v) || v.length === 0) throw new ValidationError(`${arg} must list at least one scope, like ["tools"] or ["projects:foo"]`);
+  if (v.length > MAX_SCOPES) throw new ValidationError(`${arg} has ${v.length} entries: at most ${MAX_SCOPES} scopes per memory`);
+  const out: string[] = [];
+  v.forEach((s, i) => {
+    const scope = validateScope(s, `${arg}[${i}]`);
+    if (!scopeAllowed(scope, c.config.scopes.allowed)) {
+      throw new ValidationError(`scope "${scope}" is not allowed by scopes.allowed in config.toml: use one of ${c.config.scopes.allowed.join(', ')}`);
+    }
+    if (!out.includes(scope)) out.push(scope);
+  });
+  return out;
+}
+
+function checkEnum<T extends string>(v: unknown, arg: string, allowed: readonly T[], dflt: T): T {
+  if (v === undefined || v === null) return dflt;
+  if (typeof v === 'string' && (allowed as readonly string[]).includes(v)) return v as T;
+  throw new ValidationError(`${arg} must be one of ${allowed.join(', ')}, got ${JSON.stringify(v)}`);
+}
+
+export function checkExpires(c: Context, v: unknown): string | null {
+  if (v === undefined || v === null) return null;
+  if (typeof v !== 'string' || !/^\d{4}-\d{2}-\d{2}(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$/.test(v.trim())) {
+    throw new ValidationError(`expires must be an ISO 8601 date or date-time like 2027-01-31 or 2027-01-31T12:00:00Z, got ${JSON.stringify(v)}`);
+  }
+  const t = Date.parse(v.trim());
+  if (Number.isNaN(t)) throw new ValidationError(`expires ${JSON.stringify(v)} is not a real date`);
+  if (t <= c.now().getTime()) throw new ValidationError(`expires ${JSON.stringify(v)} is in the past: give a future date, or omit it`);
+  return new Date(t).toISOString();
+}
+
+export function checkBool(v: unknown, arg: string): boolean {
+  if (v === undefined || v === null) return false;
+  if (typeof v !== 'boolean') throw new ValidationError(`${arg} must be true or false`);
+  return v;
+}
+
+
+/** Every bad argument is named in one message (not just the first), and nothing is written. */
+export function validateWrite(c: Context, input: WriteInput): ValidWrite {
+  const problems: string[] = [];
+  const attempt = <T>(fn: () => T): T => {
+    try {
+      return fn();
+    } catch (err) {
+      if (!(err instanceof ValidationError)) throw err;
+      problems.push(err.message);
+      return undefined as T;
+    }
+  };
+  const w: ValidWrite = {
+    content: attempt(() => checkContent(c, input.content)),
+    scopes: attempt(() => checkScopes(c, input.scopes)),
+    confidence: attempt(() => checkEnum(input.confidence, 'confidence', CONFIDENCES, 'medium')),
+    source: attempt(() => checkEnum(input.source, 'source', SOURCES, 'explicit-statement')),
+    category: attempt(() => checkEnum(input.category, 'category', CATEGORIES, 'fact')),
+    expires: attempt(() => checkExpires(c, input.expires)),
+  };
+  attempt(() => checkBool(input.force, 'force'));
+  attempt(() => checkBool(input.acknowledge_transient, 'acknowledge_transient'));
+  if (problems.length) throw new ValidationError(problems.join('; '));
+  return w;
+}
+
+export function committedShape(m: StoredMemory, related?: Related[]) {
+  return {
+    status: 'committed' as const,
+    id: m.id,
+    scopes: m.scopes,
+    confidence: m.confidence,
+    source: m.source,
+    category: m.category,
+    created: m.created,
+    updated: m.updated,
+    last_verified_at: m.last_verified_at,
+    expires: m.expires,
+    file: m.file,
+    ...(related && related.length ? { related } : {}),
+  };
+}
+
+/** Stores a validated write as a new memory file. Used by write and by pending confirmation. */
+export async function commitWrite(c: Context, w: ValidWrite, related?: Related[]) {
+  const now = c.now().toISOString();
+  const rec: MemoryRecord = {
+    id: newId(c.now().getTime()),
+    created: now,
+    updated: now,
+    scopes: w.scopes,
+    confidence: w.confidence,
+    source: w.source,
+    category: w.category,
+    last_verified_at: null,
+    expires: w.expires,
+    origin: await captureOrigin(c.caller.cwd),
+    body: w.content,
+  };
+  const m = await c.store.create(rec);
+  return committedShape(m, related);
+}
+
+export async function write(c: Context, input: WriteInput) {
+  const w = validateWrite(c, input);
+  const force = checkBool(input.force, 'force');
+  const ack = checkBool(input.acknowledge_transient, 'acknowledge_transient');
+  await c.store.ensureFresh();
+  const gate = await runWriteGates(c, w, { force, acknowledge_transient: ack, candidates: (text, limit) => candidatesFor(c, text, limit) });
+  if (gate.outcome) {
+    c.log('write', { status: gate.outcome.status, scopes: w.scopes, category: w.category, ...gate.logFields });
+    return gate.outcome;
+  }
+  const out = await commitWrite(c, w, gate.related);
+  c.log('write', { status: 'committed', id: out.id, scopes: w.scopes, category: w.category, ...gate.logFields });
+  return out;
+}
+
+export async function update(c: Context, input: UpdateInput) {
+  await c.store.ensureFresh();
+  await settleUnknownIds(c, [input.id]);
+  const target = requireActive(c, input.id);
+  const has = (k: keyof UpdateInput) => input[k] !== undefined;
+  if (!has('content') && !has('scopes') && !has('confidence') && !has('expires')) {
+    throw new ValidationError('give at least one of content, scopes, confidence or expires to change');
+  }
+  const content = has('content') ? checkContent(c, input.content) : undefined;
+  const scopes = has('scopes') ? checkScopes(c, input.scopes) : undefined;
+  const confidence = has('confidence') ? checkEnum(input.confidence, 'confidence', CONFIDENCES, 'medium') : undefined;
+  const expires = has('expires') ? checkExpires(c, input.expires) : undefined;
+  if (content !== undefined) await checkUpdateContent(c, content);
+  let changedContent = false;
+  const m = await c.store.modify(target.id, (cur) => {
+    if (cur.tombstoned) throw requireActiveError(c, cur.id);
+    changedContent = content !== undefined && content !== cur.body;
+    return {
+      ...stripStored(cur),
+      body: content ?? cur.body,
+      scopes: scopes ?? cur.scopes,
+      confidence: confidence ?? cur.confidence,
+      expires: expires === undefined ? cur.expires : expires,
+      updated: c.now().toISOString(),
+      last_verified_at: changedContent ? null : cur.last_verified_at,
+    };
+  });
+  c.log('update', { id: m.id, fields: (['content', 'scopes', 'confidence', 'expires'] as const).filter(has), content_changed: changedContent });
+  return committedShape(m);
+}
+
+export async function verify(c: Context, input: VerifyInput) {
+  await c.store.ensureFresh();
+  await settleUnknownIds(c, [input.id]);
+  const target = requireActive(c, input.id);
+  const note = checkNote(input.note, 'note', false);
+  const m = await c.store.modify(target.id, (cur) => {
+    if (cur.tombstoned) throw requireActiveError(c, cur.id);
+    return { ...stripStored(cur), last_verified_at: c.now().toISOString() };
+  });
+  c.log('verify', { id: m.id, ...(note ? { note } : {}) });
+  return { verified: m.id, last_verified_at: m.last_verified_at!, updated: m.updated };
+}
+
+/** The error for a record that another process removed while we waited for the lock. */
+function requireActiveError(c: Context, id: string): Error {
+  try {
+    requireActive(c, id);
+  } catch (err) {
+    return err as Error;
+  }
+  return new ValidationError(`memory ${id} is not active`);
+}
+
+
+// memory_write_confirm and memory_write_cancel. A pending write (trust/pendingStore.ts) is a write
+// that passed every gate but waits for the user: claims about the user (category=user-inference)
+// and, with behavior.require_write_confirmation, every write. Confirming re-runs nothing but
+// validation (the config may have changed since: allowed scopes, body limit, an expiry now in
+// the past), then commits.
+export async function writeConfirm(c: Context, input: { pending_id: string }): Promise<ReturnType<typeof committedShape>> {
+  const id = checkPendingId(input.pending_id);
+  const now = c.now();
+  const claim = await claimPending(c.dir, id, now);
+  try {
+    const w = validateWrite(c, claim.entry.write);
+    await c.store.ensureFresh();
+    const out = await commitWrite(c, w);
+    await claim.done();
+    c.log('write_confirm', {
+      pending_id: id,
+      id: out.id,
+      status: 'committed',
+      pending_reason: claim.entry.reason,
+      scopes: w.scopes,
+      category: w.category,
+    });
+    return out;
+  } catch (err) {
+    await claim.release().catch(() => {}); // keep it confirmable after a failed attempt
+    throw err;
+  }
+}
+
+export async function writeCancel(c: Context, input: { pending_id: string }) {
+  const id = checkPendingId(input.pending_id);
+  const now = c.now();
+  const existed = await dropPending(c.dir, id, now);
+  await sweepPending(c.dir, now);
+  c.log('write_cancel', { pending_id: id, existed });
+  return { cancelled: true as const, existed };
+}

@@ -1,0 +1,191 @@
+// Keeps the store's in-memory view (and so the index) current with changes made outside this
+// process: hand edits, renames, deletes, other cairn processes. Installed as the store's
+// freshness strategy, so every read calls check() first; check() never walks every file.
+//
+// Mechanism, cheapest first:
+//  1. fs.watch on the store dir and .tombstones/ queues the named *.md paths; check() hands only
+//     those to store.refreshPaths (a queued drain also runs shortly after events, without a read).
+//  2. The mtime of both directories is compared on every check (two stat calls): an entry added,
+//     removed or renamed that the watcher has not reported (yet, or ever: a network filesystem)
+//     is found by one readdir diff. The diff runs at most once per DIR_DIFF_INTERVAL_MS, since
+//     this process's own lock file moves the mtime on every write; in between, a moved mtime
+//     only makes the check yield one event-loop turn so the watcher's queued events arrive
+//     first. A deferred change stays "unseen" and is diffed later: nothing waits past the interval.
+//  3. If watching fails (no inotify watches left, unsupported filesystem), check() falls back to a
+//     full store.sync(), at most once per FULL_SYNC_INTERVAL_MS, which keeps the 1-second promise.
+// Invariant: every path change either reaches `pending`, changes a directory mtime, or is covered
+// by the fallback sync; check() drains all three before the read it guards.
+import { readdirSync, statSync, watch, type FSWatcher } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { Store } from './store.ts';
+
+const FULL_SYNC_INTERVAL_MS = 500;
+const DIR_DIFF_INTERVAL_MS = 1000;
+const DRAIN_DELAY_MS = 25;
+
+function isMemoryName(name: string): boolean {
+  return name.endsWith('.md') && !name.startsWith('.');
+}
+
+function mtimeOf(dir: string): number {
+  try {
+    return statSync(dir).mtimeMs;
+  } catch {
+    return -1;
+  }
+}
+
+export class Freshness {
+  private watchers = new Map<string, FSWatcher>();
+  private pending = new Set<string>();
+  private needFull = false;
+  private broken = false;
+  private lastFull = 0;
+  private lastDiff = 0;
+  private dirMtime = new Map<string, number>();
+  private chain: Promise<void> = Promise.resolve();
+  private drainTimer: NodeJS.Timeout | null = null;
+  private stopped = false;
+
+  constructor(
+    private readonly store: Store,
+    private readonly warn: (msg: string) => void,
+  ) {}
+
+  /**
+   * Starts watching. Call it before the store's first load: a change made while the load reads
+   * the directory is then queued (or moves a directory mtime) instead of being lost.
+   */
+  start(): void {
+    this.ensureWatch(this.store.dir);
+    this.ensureWatch(this.store.tombDir);
+    this.noteDirs();
+  }
+
+  /** Makes every store read call check() first. */
+  install(): void {
+    this.store.setFreshness(() => this.check());
+  }
+
+  stop(): void {
+    this.stopped = true;
+    for (const w of this.watchers.values()) w.close();
+    this.watchers.clear();
+    if (this.drainTimer) clearTimeout(this.drainTimer);
+    this.drainTimer = null;
+  }
+
+  /** Remembers the current directory mtimes: called after the store applied a change itself. */
+  noteDirs(): void {
+    for (const d of [this.store.dir, this.store.tombDir]) this.dirMtime.set(d, mtimeOf(d));
+  }
+
+  /** Serialized: concurrent reads wait for one another's refresh instead of racing it. */
+  check(): Promise<void> {
+    const run = this.chain.then(() => this.refresh());
+    this.chain = run.catch(() => {});
+    return run;
+  }
+
+  private async refresh(): Promise<void> {
+    if (this.stopped) return;
+    if (this.broken) {
+      if (Date.now() - this.lastFull >= FULL_SYNC_INTERVAL_MS) {
+        this.lastFull = Date.now();
+        await this.store.sync();
+      }
+      return;
+    }
+    this.ensureWatch(this.store.dir);
+    this.ensureWatch(this.store.tombDir);
+    const now = Date.now();
+    let yielded = false;
+    for (const d of [this.store.dir, this.store.tombDir]) {
+      const m = mtimeOf(d);
+      if (m === this.dirMtime.get(d)) continue;
+      // Something changed in there. Let the watcher's queued events in first (one turn of the
+      // event loop): a file replaced in place keeps its name, so only the watcher names it.
+      if (!yielded) await new Promise<void>((r) => setImmediate(r));
+      yielded = true;
+      // Diffed recently: leave the mtime unseen, so a later check diffs if the watcher is quiet.
+      if (now - this.lastDiff < DIR_DIFF_INTERVAL_MS) continue;
+      this.dirMtime.set(d, m); // before the readdir: a change during it shows up next time
+      this.lastDiff = now;
+      this.diffDir(d);
+    }
+    if (this.needFull) {
+      this.needFull = false;
+      this.pending.clear();
+      await this.store.sync();
+      return;
+    }
+    if (this.pending.size === 0) return;
+    const paths = [...this.pending];
+    this.pending.clear();
+    await this.store.refreshPaths(paths);
+  }
+
+  /** Queues the entries of `dir` that appeared or vanished compared with the store's view. */
+  private diffDir(dir: string): void {
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      names = [];
+    }
+    const onDisk = new Set<string>();
+    for (const n of names) if (isMemoryName(n)) onDisk.add(join(dir, n));
+    const known = this.store.fileStats();
+    for (const p of known.keys()) if (dirname(p) === dir && !onDisk.has(p)) this.pending.add(p);
+    for (const p of onDisk) if (!known.has(p)) this.pending.add(p);
+  }
+
+  private ensureWatch(dir: string): void {
+    if (this.broken || this.stopped || this.watchers.has(dir)) return;
+    let w: FSWatcher;
+    try {
+      // persistent: false — watching never keeps a process alive on its own.
+      w = watch(dir, { persistent: false }, (_event, name) => this.onEvent(dir, name));
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') return; // not created yet: retried on the next check
+      this.fail(`cannot watch ${dir} (${(err as Error).message})`);
+      return;
+    }
+    w.on('error', (err) => {
+      this.watchers.delete(dir);
+      w.close();
+      // The directory itself went away (store deleted or moved): rescan, then watch it again.
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'EPERM') this.needFull = true;
+      else this.fail(`watching ${dir} failed (${err.message})`);
+    });
+    this.watchers.set(dir, w);
+    // A directory that appeared after start may already hold files: diff it once.
+    this.dirMtime.delete(dir);
+  }
+
+  private onEvent(dir: string, name: string | Buffer | null): void {
+    if (name === null) this.needFull = true; // the platform did not say which entry changed
+    else {
+      const n = name.toString();
+      if (isMemoryName(n)) this.pending.add(join(dir, n));
+      else if (dir === this.store.dir && n === '.tombstones') this.ensureWatch(this.store.tombDir);
+      else return;
+    }
+    if (this.drainTimer === null && !this.stopped) {
+      this.drainTimer = setTimeout(() => {
+        this.drainTimer = null;
+        this.check().catch((err) => this.warn(`index refresh failed: ${(err as Error).message}`));
+      }, DRAIN_DELAY_MS);
+      this.drainTimer.unref();
+    }
+  }
+
+  private fail(reason: string): void {
+    if (this.broken) return;
+    this.broken = true;
+    this.warn(`${reason}; falling back to a full rescan before reads (at most every ${FULL_SYNC_INTERVAL_MS} ms)`);
+    for (const w of this.watchers.values()) w.close();
+    this.watchers.clear();
+  }
+}

@@ -1,0 +1,209 @@
+// One memory per markdown file: YAML frontmatter (parsed with gray-matter) + body.
+// Reading is lenient where a hand edit is harmless (missing optional keys get defaults) and
+// strict where guessing would corrupt data (bad id, bad scope, newer schema): those files are
+// skipped with a reason and never rewritten. Writing regenerates the known keys in a fixed
+// order and copies every unknown top-level block verbatim (forward compatibility).
+import matter from 'gray-matter';
+import { CATEGORIES, CONFIDENCES, SCHEMA_VERSION, SOURCES, type MemoryRecord, type Origin } from '../types.ts';
+import { isUlid } from '../ids.ts';
+import { SCOPE_RE } from '../scopes.ts';
+import { intern, internOrNull, isPlainSafe, own, parseCanonical, sharedOrigin, sharedScopeList } from './canonical.ts';
+
+export const KNOWN_KEYS = [
+  'schema_version', 'id', 'created', 'updated', 'scopes', 'confidence', 'source', 'category',
+  'last_verified_at', 'expires', 'origin', 'removed', 'removed_reason', 'removed_session',
+] as const;
+const KNOWN = new Set<string>(KNOWN_KEYS);
+
+/** Parsed file content: the record (id may be missing) plus the verbatim unknown blocks. */
+export interface ParsedFile {
+  record: Omit<MemoryRecord, 'id'> & { id: string | null };
+  extra: string[];
+}
+
+export class ParseError extends Error {
+  override name = 'ParseError' as const;
+}
+
+// gray-matter can evaluate `---js` frontmatter as code. Only plain YAML is accepted: anything
+// but a first line of exactly `---` is refused before gray-matter sees it, and the JS engines
+// are replaced so nothing in a file can ever run.
+const refuse = () => {
+  throw new ParseError('only YAML frontmatter is supported');
+};
+const MATTER_OPTIONS = { engines: { js: refuse, javascript: refuse, coffee: refuse, json: refuse } } as const;
+
+// Values named in a skip reason are described, never serialized whole: YAML aliases make a small
+// file expand to a nested list of billions of items (an alias bomb), and JSON.stringify or
+// String() of that runs for tens of seconds and ends in "Invalid string length".
+function shown(v: unknown): string {
+  if (typeof v === 'string') return JSON.stringify(v.length > 60 ? `${v.slice(0, 60)}...` : v);
+  if (v === null || typeof v !== 'object' || v instanceof Date) return String(v);
+  return Array.isArray(v) ? 'a list' : 'a mapping';
+}
+
+function toIso(v: unknown, key: string, nullable: boolean): string | null {
+  if (v === null || v === undefined || v === '') {
+    if (nullable) return null;
+    throw new ParseError(`${key} is missing`);
+  }
+  const d = v instanceof Date ? v : typeof v === 'string' ? new Date(v) : null;
+  if (!d || Number.isNaN(d.getTime())) throw new ParseError(`${key} is not a date-time: ${shown(v)}`);
+  return d.toISOString();
+}
+
+function oneOf<T extends string>(v: unknown, key: string, allowed: readonly T[], dflt: T): T {
+  if (v === undefined || v === null) return dflt;
+  // The shared constant, not `v`: a string from the YAML parse may be a slice of the file text.
+  const hit = allowed.find((a) => a === v);
+  if (hit !== undefined) return hit;
+  throw new ParseError(`${key} must be one of ${allowed.join(', ')}, got ${shown(v)}`);
+}
+
+function str(v: unknown, key: string): string | null {
+  if (v === null || v === undefined) return null;
+  if (typeof v === 'object' && !(v instanceof Date)) throw new ParseError(`${key} must be text, got ${shown(v)}`);
+  return typeof v === 'string' ? v : String(v);
+}
+
+function parseOrigin(v: unknown): Origin {
+  if (v === null || v === undefined) return sharedOrigin(null, null, null, null);
+  if (typeof v !== 'object' || Array.isArray(v)) throw new ParseError('origin must be a mapping');
+  const o = v as Record<string, unknown>;
+  return sharedOrigin(str(o.cwd, 'origin.cwd'), str(o.repo, 'origin.repo'), str(o.branch, 'origin.branch'), str(o.worktree_root, 'origin.worktree_root'));
+}
+
+/** Splits raw frontmatter into top-level blocks: a key line plus its indented continuation. */
+export function splitBlocks(raw: string): { key: string | null; text: string }[] {
+  const blocks: { key: string | null; text: string }[] = [];
+  for (const line of raw.split('\n')) {
+    const m = /^(?:"([^"]+)"|'([^']+)'|([^\s#'"][^:]*?))\s*:(?:\s|$)/.exec(line);
+    if (m) {
+      blocks.push({ key: m[1] ?? m[2] ?? m[3] ?? null, text: line });
+    } else if (/^\S/.test(line) || blocks.length === 0) {
+      // A top-level comment or stray line is its own block, so it survives write-back.
+      blocks.push({ key: null, text: line });
+    } else {
+      blocks[blocks.length - 1]!.text += `\n${line}`;
+    }
+  }
+  // Trailing blank lines belong to no key.
+  return blocks
+    .map((b) => ({ key: b.key, text: b.text.replace(/\n+$/, '') }))
+    .filter((b) => b.text.trim() !== '');
+}
+
+export function parseMemoryText(text: string): ParsedFile {
+  const src = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  // Files in cairn's own layout take the fast path; everything else the general YAML parse.
+  const fast = parseCanonical(src);
+  if (fast) return fast;
+  return parseGeneral(src);
+}
+
+/** The general path: any YAML frontmatter gray-matter accepts. */
+export function parseGeneral(src: string): ParsedFile {
+  const firstLine = src.slice(0, src.indexOf('\n') === -1 ? src.length : src.indexOf('\n')).replace(/\r$/, '');
+  if (firstLine !== '---') throw new ParseError('no YAML frontmatter (the file must start with a line "---")');
+  let parsed: { data: Record<string, unknown>; content: string; matter: string };
+  try {
+    parsed = matter(src, MATTER_OPTIONS) as unknown as typeof parsed;
+  } catch (err) {
+    throw new ParseError(`frontmatter is not valid YAML: ${(err as Error).message.split('\n')[0]}`);
+  }
+  const data = parsed.data;
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+    throw new ParseError('frontmatter is not a mapping of keys to values');
+  }
+  if (Object.keys(data).length === 0 && parsed.matter.trim() === '') throw new ParseError('frontmatter is empty');
+  const sv = data.schema_version ?? SCHEMA_VERSION;
+  if (typeof sv !== 'number' || !Number.isInteger(sv) || sv < 1) throw new ParseError(`schema_version must be a positive whole number, got ${shown(sv)}`);
+  if (sv > SCHEMA_VERSION) throw new ParseError(`schema_version ${sv} is newer than this cairn understands (${SCHEMA_VERSION}); upgrade cairn`);
+
+  let id: string | null = null;
+  if (data.id !== undefined && data.id !== null) {
+    if (typeof data.id !== 'string' || !isUlid(data.id.toUpperCase())) throw new ParseError(`id is not a ULID: ${shown(data.id)}`);
+    id = data.id.toUpperCase();
+  }
+  const rawScopes = typeof data.scopes === 'string' ? [data.scopes] : data.scopes;
+  if (!Array.isArray(rawScopes) || rawScopes.length === 0) throw new ParseError('scopes is missing or empty');
+  const scopes: string[] = [];
+  for (const s of rawScopes) {
+    if (typeof s !== 'string' || !SCOPE_RE.test(s)) throw new ParseError(`scope ${shown(s)} does not match ${SCOPE_RE.source}`);
+    if (!scopes.includes(s)) scopes.push(intern(s));
+  }
+  const created = toIso(data.created, 'created', false)!;
+  const record: ParsedFile['record'] = {
+    id,
+    created,
+    updated: toIso(data.updated, 'updated', true) ?? created,
+    scopes: sharedScopeList(scopes),
+    confidence: oneOf(data.confidence, 'confidence', CONFIDENCES, 'medium'),
+    source: oneOf(data.source, 'source', SOURCES, 'explicit-statement'),
+    category: oneOf(data.category, 'category', CATEGORIES, 'fact'),
+    last_verified_at: toIso(data.last_verified_at, 'last_verified_at', true),
+    expires: toIso(data.expires, 'expires', true),
+    origin: parseOrigin(data.origin),
+    body: own(parsed.content.replace(/^\s*\n/, '').replace(/\s+$/, '')),
+  };
+  if (data.removed !== undefined && data.removed !== null) {
+    record.removed = toIso(data.removed, 'removed', false)!;
+    record.removed_reason = own(str(data.removed_reason, 'removed_reason') ?? '');
+    record.removed_session = internOrNull(str(data.removed_session, 'removed_session'));
+  }
+  const extra = splitBlocks(parsed.matter.replace(/^\n/, ''))
+    .filter((b) => b.key === null ? !/^\s*$/.test(b.text) : !KNOWN.has(b.key))
+    .map((b) => b.text);
+  return { record, extra };
+}
+
+// A plain YAML scalar is only used when it cannot be read back as anything else (it starts with
+// a letter, `_` or `/`, so never a number, date, indicator or YAML word); otherwise JSON quoting,
+// which is a valid YAML double-quoted scalar.
+export function yamlScalar(v: string | null): string {
+  if (v === null) return 'null';
+  return isPlainSafe(v) ? v : JSON.stringify(v);
+}
+
+export function serializeMemory(rec: MemoryRecord, extra: readonly string[] = []): string {
+  const lines = [
+    '---',
+    `schema_version: ${SCHEMA_VERSION}`,
+    `id: ${rec.id}`,
+    `created: ${rec.created}`,
+    `updated: ${rec.updated}`,
+    `scopes: [${rec.scopes.join(', ')}]`,
+    `confidence: ${rec.confidence}`,
+    `source: ${rec.source}`,
+    `category: ${rec.category}`,
+    `last_verified_at: ${rec.last_verified_at ?? 'null'}`,
+    `expires: ${rec.expires ?? 'null'}`,
+    'origin:',
+    `  cwd: ${yamlScalar(rec.origin.cwd)}`,
+    `  repo: ${yamlScalar(rec.origin.repo)}`,
+    `  branch: ${yamlScalar(rec.origin.branch)}`,
+    `  worktree_root: ${yamlScalar(rec.origin.worktree_root)}`,
+  ];
+  if (rec.removed !== undefined) {
+    lines.push(`removed: ${rec.removed}`);
+    lines.push(`removed_reason: ${JSON.stringify(rec.removed_reason ?? '')}`);
+    lines.push(`removed_session: ${yamlScalar(rec.removed_session ?? null)}`);
+  }
+  lines.push(...extra, '---', rec.body.replace(/\s+$/, ''), '');
+  return lines.join('\n');
+}
+
+/** File name per format.md: YYYY-MM-DD-<slug of the first ~6 words>-<last 6 chars of the id>.md */
+export function fileNameFor(rec: Pick<MemoryRecord, 'id' | 'created' | 'body'>): string {
+  const words = rec.body
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9\s]+/g, ' ')
+    .split(/\s+/)
+    .filter(Boolean)
+    .slice(0, 6);
+  let slug = words.join('-').slice(0, 60).replace(/-+$/, '');
+  if (slug === '') slug = 'memory';
+  return `${rec.created.slice(0, 10)}-${slug}-${rec.id.slice(-6).toLowerCase()}.md`;
+}

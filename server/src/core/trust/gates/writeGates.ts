@@ -1,0 +1,206 @@
+// The write gates of tools.md, in order, after validation and before the commit:
+//   secrets -> durability -> active near-duplicate -> tombstoned near-duplicate -> pending.
+// The first gate that fires decides the outcome and nothing is written. Only `force` skips the
+// two duplicate gates and only `acknowledge_transient` skips durability; secrets have no
+// override because the store is plaintext that people sync and commit.
+import type { Config } from '../../config.ts';
+import type { Store } from '../../store/store.ts';
+import { ValidationError } from '../../errors.ts';
+import { isExpired } from '../../memory.ts';
+import type { ValidWrite } from '../../types.ts';
+import { DUPLICATE_THRESHOLD, RELATED_THRESHOLD, dedupTokens, jaccard, roundSimilarity } from './dedup.ts';
+import { detectTransient } from './durability.ts';
+import { newPendingId, savePending, sweepPending, type PendingReason } from '../../store/pending.ts';
+import { detectSecrets } from './secrets.ts';
+import { tombstoneIndex } from './tombstoneIndex.ts';
+
+/** Active candidates the index is asked for; Jaccard is then computed on each. */
+export const DEDUP_CANDIDATES = 50;
+/** Matches shown per status. */
+const MAX_MATCHES = 5;
+
+export interface Related {
+  id: string;
+  similarity: number;
+  snippet: string;
+  scopes: string[];
+  updated: string;
+}
+
+export interface GateResult {
+  /** A non-committed status object (secret_detected, transient_warning, duplicate, ...). */
+  outcome?: Record<string, unknown> & { status: string };
+  /** Medium-similarity matches to report with a commit. */
+  related?: Related[];
+  /** Extra fields for the write event (markers fired, overrides...). */
+  logFields: Record<string, unknown>;
+}
+
+/** What the gates read of the open store (the ops Context satisfies it). */
+export interface GateContext {
+  readonly dir: string;
+  readonly config: Config;
+  readonly store: Store;
+  readonly session: string;
+  now(): Date;
+}
+
+export interface GateOptions {
+  force: boolean;
+  acknowledge_transient: boolean;
+  /** Ids of active memories sharing the rarest terms of a text, best first (the index's answer). */
+  candidates: (text: string, limit: number) => string[];
+}
+
+function snippetOf(body: string, max = 160): string {
+  const flat = body.replace(/\s+/g, ' ').trim();
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1).replace(/\s+\S*$/, '')}…`;
+}
+
+/** Active memories similar to the text (>= RELATED_THRESHOLD), best first, from index candidates only. */
+function activeMatches(c: GateContext, tokens: ReadonlySet<string>, content: string, candidates: GateOptions['candidates']): (Related & { raw: number })[] {
+  const now = c.now();
+  const out: (Related & { raw: number })[] = [];
+  for (const id of candidates(content, DEDUP_CANDIDATES)) {
+    const m = c.store.get(id);
+    if (!m || isExpired(m, now)) continue; // an expired memory no longer stands for the fact
+    const sim = jaccard(tokens, new Set(dedupTokens(m.body)));
+    if (sim < RELATED_THRESHOLD) continue;
+    out.push({ id: m.id, similarity: roundSimilarity(sim), raw: sim, snippet: snippetOf(m.body), scopes: m.scopes, updated: m.updated });
+  }
+  return out.sort((a, b) => b.raw - a.raw || (a.id < b.id ? -1 : 1));
+}
+
+/** Drops the unrounded similarity used for sorting. */
+function strip(m: Related & { raw: number }): Related {
+  const { raw, ...rest } = m;
+  void raw;
+  return rest;
+}
+
+export async function runWriteGates(c: GateContext, w: ValidWrite, opts: GateOptions): Promise<GateResult> {
+  // 2. Secrets. Only the kinds go to the event log, never even a masked snippet.
+  const findings = detectSecrets(w.content);
+  if (findings.length > 0) {
+    return {
+      outcome: {
+        status: 'secret_detected',
+        findings,
+        hint: 'Nothing was stored: memories are plaintext files. Remove the secret and say where it lives instead (e.g. "the deploy key is in 1Password under Infra"). There is no override.',
+      },
+      logFields: { secret_kinds: [...new Set(findings.map((f) => f.kind))] },
+    };
+  }
+
+  // 3. Durability. The labels go to the log either way, with acknowledge_transient, so health can
+  // report per-marker fire and override rates.
+  const markers = detectTransient(w.content);
+  const logFields: Record<string, unknown> = {};
+  if (markers.length > 0) {
+    logFields.markers = markers.map((m) => m.marker);
+    logFields.acknowledge_transient = opts.acknowledge_transient;
+    if (!opts.acknowledge_transient) {
+      return {
+        outcome: {
+          status: 'transient_warning',
+          markers,
+          hint: 'Nothing was stored: this reads as the state of the moment and will mislead once it changes. Reword it as a durable fact (name the version, date or condition instead of "currently", "just", a commit SHA), or pass acknowledge_transient=true to store it as written.',
+        },
+        logFields,
+      };
+    }
+  }
+
+  // 4. Active near-duplicates, from the index's candidates (never a scan of the store).
+  const tokens = new Set(dedupTokens(w.content));
+  const active = activeMatches(c, tokens, w.content, opts.candidates);
+  const high = active.filter((m) => m.raw >= DUPLICATE_THRESHOLD);
+  if (!opts.force && high.length > 0) {
+    return {
+      outcome: {
+        status: 'duplicate',
+        matches: high.slice(0, MAX_MATCHES).map(strip),
+        hint: `Nothing was stored: memory ${high[0]!.id} already says this. Change it with memory_update (or memory_verify it if it still holds); pass force=true only if this is a different fact.`,
+      },
+      logFields: { ...logFields, duplicate_of: high.map((m) => m.id).slice(0, MAX_MATCHES) },
+    };
+  }
+
+  // 5. Tombstoned near-duplicates: the user removed this before, with a reason.
+  if (!opts.force) {
+    const removed = tombstoneIndex(c.store).similar([...tokens], DUPLICATE_THRESHOLD);
+    const matches = removed
+      .map((r) => ({ r, t: c.store.getTombstone(r.id) }))
+      .filter((x) => x.t !== undefined)
+      .slice(0, MAX_MATCHES)
+      .map(({ r, t }) => ({
+        id: t!.id,
+        similarity: roundSimilarity(r.similarity),
+        snippet: snippetOf(t!.body),
+        scopes: t!.scopes,
+        removed_at: t!.removed ?? null,
+        removed_reason: t!.removed_reason ?? null,
+      }));
+    if (matches.length > 0) {
+      return {
+        outcome: {
+          status: 'previously_removed',
+          matches,
+          hint: `Nothing was stored: a near-identical memory was removed on ${matches[0]!.removed_at?.slice(0, 10) ?? 'an earlier date'} (reason: ${JSON.stringify(matches[0]!.removed_reason ?? '')}). Ask the user before storing it again; memory_restore brings the old one back, force=true writes it anew.`,
+        },
+        logFields: { ...logFields, previously_removed: matches.map((m) => m.id) },
+      };
+    }
+  }
+
+  // With force, the near-duplicates that were skipped are still worth showing as related.
+  const related = active.slice(0, MAX_MATCHES).map(strip);
+  if (related.length > 0) logFields.related = related.map((r) => r.id);
+
+  // 6. Pending: claims about the user always wait for the user; the config can make every write wait.
+  const reason: PendingReason | null =
+    w.category === 'user-inference' ? 'user-inference' : c.config.behavior.require_write_confirmation ? 'require_write_confirmation' : null;
+  if (reason) {
+    const now = c.now();
+    const expires = new Date(now.getTime() + c.config.behavior.pending_ttl_minutes * 60_000);
+    const pending_id = newPendingId(now);
+    await sweepPending(c.dir, now);
+    await savePending(c.dir, {
+      pending_id,
+      created_at: now.toISOString(),
+      expires_at: expires.toISOString(),
+      session: c.session,
+      reason,
+      write: w,
+      markers: (logFields.markers as string[] | undefined) ?? [],
+    });
+    return {
+      outcome: {
+        status: 'pending',
+        pending_id,
+        pending_reason: reason,
+        expires_at: expires.toISOString(),
+        preview: { ...w },
+        ...(related.length > 0 ? { related } : {}),
+        hint:
+          reason === 'user-inference'
+            ? 'Not stored yet: this is a claim about the user. Show it to the user; if they agree call memory_write_confirm with pending_id, otherwise memory_write_cancel.'
+            : 'Not stored yet: this store asks for confirmation of every write (behavior.require_write_confirmation). Call memory_write_confirm with pending_id once the user agrees, or memory_write_cancel.',
+      },
+      logFields: { ...logFields, pending_id, pending_reason: reason },
+    };
+  }
+
+  return { ...(related.length > 0 ? { related } : {}), logFields };
+}
+
+/** memory_update runs the secret check on new content; a finding refuses the whole update. */
+export async function checkUpdateContent(c: GateContext, content: string): Promise<void> {
+  void c;
+  const findings = detectSecrets(content);
+  if (findings.length === 0) return;
+  const list = findings.map((f) => `${f.kind} (${f.snippet})`).join(', ');
+  throw new ValidationError(
+    `content contains ${findings.length === 1 ? 'a secret' : `${findings.length} secrets`}: ${list}; nothing was changed. Memories are plaintext: say where the secret lives instead of its value`,
+  );
+}

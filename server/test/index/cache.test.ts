@@ -1,0 +1,119 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, statSync, truncateSync, writeFileSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { cachePath, decodeCache, encodeCache, readCache, writeCache } from '../../src/core/index/cache.ts';
+import { SearchIndex, type IndexDoc } from '../../src/core/index/searchIndex.ts';
+import { removeDir, tempDir } from '../helpers/env.ts';
+
+interface Rec extends IndexDoc {
+  file: string;
+  size: number;
+  mtimeMs: number;
+  last_verified_at: string | null;
+  removed?: string;
+}
+
+function rec(id: string, body: string, extra: Partial<Rec> = {}): Rec {
+  const t = '2026-02-01T00:00:00.000Z';
+  return { id, body, scopes: ['tools'], created: t, updated: t, file: `/s/${id}.md`, size: body.length, mtimeMs: 1.5, last_verified_at: null, ...extra };
+}
+
+function snapshotOf(records: Rec[]) {
+  const ix = new SearchIndex<Rec>();
+  ix.load(records.filter((r) => r.removed === undefined));
+  const snap = ix.snapshot();
+  const at = new Map(records.map((r, i) => [r.id, i]));
+  return { records, terms: snap.terms, entries: snap.docs.map((d) => ({ record: at.get(d.doc.id)!, fwd: d.fwd, bodyLen: d.bodyLen, scopeLen: d.scopeLen })) };
+}
+
+const RECORDS = [
+  rec('A', 'Use pnpm in the monorepo; npm breaks the lockfile.'),
+  rec('B', 'The staging database is pg 16 on port 5433.', { last_verified_at: '2026-02-02T00:00:00.000Z' }),
+  rec('T', 'An old removed note about yarn.', { removed: '2026-02-03T00:00:00.000Z' }),
+];
+
+test('round trip: records keep null vs absent keys, and the snapshot rebuilds an identical index', async () => {
+  const c = snapshotOf(RECORDS);
+  const back = decodeCache<Rec>(await encodeCache(c));
+  assert.deepEqual(back.records, RECORDS);
+  assert.equal('removed' in back.records[0]!, false);
+  assert.equal(back.records[0]!.last_verified_at, null);
+  const ix = new SearchIndex<Rec>();
+  const active = back.records.filter((r) => r.removed === undefined);
+  ix.load(active, { terms: back.terms, docs: back.entries.map((e) => ({ doc: back.records[e.record]!, fwd: e.fwd, bodyLen: e.bodyLen, scopeLen: e.scopeLen })) });
+  assert.deepEqual(ix.search('staging pg', { limit: 5 }).map((h) => h.doc.id), ['B']);
+  assert.deepEqual(ix.search('yarn', { limit: 5 }), []);
+});
+
+test('a snapshot entry whose text changed is re-analyzed, a vanished one dropped', () => {
+  const c = snapshotOf(RECORDS);
+  const ix = new SearchIndex<Rec>();
+  const changed = rec('A', 'Use bun now.');
+  ix.load([changed], { terms: c.terms, docs: c.entries.map((e) => ({ doc: c.records[e.record]!, fwd: e.fwd, bodyLen: e.bodyLen, scopeLen: e.scopeLen })) });
+  assert.deepEqual(ix.search('bun', { limit: 5 }).map((h) => h.doc.id), ['A']);
+  assert.deepEqual(ix.search('pnpm', { limit: 5 }), []);
+  assert.deepEqual(ix.search('staging', { limit: 5 }), []);
+});
+
+test('write is atomic (no temp left), mode 0600; read returns the content', async () => {
+  const dir = tempDir();
+  try {
+    await writeCache(dir, snapshotOf(RECORDS));
+    assert.deepEqual(readdirSync(join(dir, '.cache')), ['search-index.bin']);
+    assert.equal(statSync(cachePath(dir)).mode & 0o777, 0o600);
+    assert.equal(readCache<Rec>(dir)!.records.length, 3);
+  } finally {
+    removeDir(dir);
+  }
+});
+
+test('missing, truncated, corrupt or foreign caches are rejected with a reason, never trusted', async () => {
+  const dir = tempDir();
+  try {
+    assert.equal(readCache(dir), null); // missing: silently absent
+    const reasons: string[] = [];
+    const reject = (r: string) => reasons.push(r);
+    await writeCache(dir, snapshotOf(RECORDS));
+    const good = readFileSync(cachePath(dir));
+
+    truncateSync(cachePath(dir), good.length - 7);
+    assert.equal(readCache(dir, reject), null);
+
+    const flipped = Buffer.from(good);
+    flipped[flipped.length - 3]! ^= 0xff;
+    writeFileSync(cachePath(dir), flipped);
+    assert.equal(readCache(dir, reject), null);
+
+    writeFileSync(cachePath(dir), good.subarray(0, 2000));
+    assert.equal(readCache(dir, reject), null);
+
+    writeFileSync(cachePath(dir), 'hello world, not a cache at all');
+    assert.equal(readCache(dir, reject), null);
+
+    const versioned = Buffer.from(good.toString('latin1').replace(/"tokenizer":\d/, '"tokenizer":9'), 'latin1');
+    writeFileSync(cachePath(dir), versioned);
+    assert.equal(readCache(dir, reject), null);
+
+    assert.deepEqual(reasons, ['truncated or extended payload', 'checksum mismatch', 'truncated header', 'not a cairn index cache', 'written by another version']);
+    rmSync(join(dir, '.cache'), { recursive: true });
+    assert.equal(readCache(dir), null);
+  } finally {
+    removeDir(dir);
+  }
+});
+
+test('a flipped byte anywhere in the file (header, padding, payload) is detected', async () => {
+  const good = await encodeCache(snapshotOf(RECORDS));
+  for (let at = 0; at < good.length; at += 3) {
+    const bad = Buffer.from(good);
+    bad[at]! ^= 0x41;
+    assert.throws(() => decodeCache(bad), Error, `byte ${at} of ${good.length}`);
+  }
+});
+
+test('a structurally bad forward list is refused by the index (the caller rebuilds)', () => {
+  const c = snapshotOf(RECORDS);
+  const bad = c.entries.map((e) => ({ doc: c.records[e.record]!, fwd: Int32Array.from([5, 1, 2, 1]), bodyLen: e.bodyLen, scopeLen: e.scopeLen }));
+  assert.throws(() => new SearchIndex<Rec>().load(RECORDS.slice(0, 2), { terms: c.terms, docs: bad }), /malformed/);
+});

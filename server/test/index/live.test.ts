@@ -1,0 +1,210 @@
+// The live index in-process: cache reuse and invalidation, updates on every store change, and the
+// search filters of tools.md (scopes, auto_scope, disabled, expired, max_results).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, renameSync, rmSync, statSync, truncateSync, unlinkSync, writeFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { Cairn } from '../../src/core/cairn.ts';
+import { candidatesFor } from '../../src/core/ops/retrieval.ts';
+import { cachePath } from '../../src/core/index/cache.ts';
+import { LiveIndex } from '../../src/core/index/live.ts';
+import { removeDir, tempDir, tempRepo } from '../helpers/env.ts';
+import { handWrite } from './memfiles.ts';
+
+const quiet = { warn: (m: string) => warnings.push(m) };
+let warnings: string[] = [];
+
+async function open(store: string, cwd: string, watch = false) {
+  return Cairn.open({ dir: store, cwd, env: { HOME: store }, watch, ...quiet });
+}
+const ids = async (c: Cairn, query: string, extra: Record<string, unknown> = {}) =>
+  (await c.search({ query, auto_scope: false, ...extra })).hits.map((h) => h.id);
+const loadedFrom = (c: Cairn) => c.services.index!.loadedFrom;
+
+test('cache: rebuilt on first open, reused unchanged, partially reused after a hand edit, rebuilt when corrupt', async () => {
+  const root = tempDir();
+  const store = join(root, 'store');
+  try {
+    const a = handWrite(store, 'The staging database listens on port 5433.');
+    handWrite(store, 'Release notes are drafted in the wiki before tagging.');
+    warnings = [];
+    let c = await open(store, root);
+    assert.equal(loadedFrom(c), 'rebuilt');
+    await ids(c, 'staging'); // builds the index, so the cache gets its entries too
+    await c.close();
+    assert.equal(statSync(cachePath(store)).mode & 0o777, 0o600);
+
+    c = await open(store, root);
+    assert.equal(loadedFrom(c), 'cache');
+    assert.equal((await ids(c, 'staging port')).length, 1);
+    await c.close();
+
+    // A changed file (new size and mtime) is re-read; the rest comes from the cache.
+    writeFileSync(a, readFileSync(a, 'utf8').replace('5433', '6543 behind pgbouncer'));
+    c = await open(store, root);
+    assert.equal(loadedFrom(c), 'partial');
+    assert.equal((await ids(c, 'pgbouncer')).length, 1);
+    assert.deepEqual(await ids(c, '5433'), []);
+    await c.close();
+
+    truncateSync(cachePath(store), 100);
+    c = await open(store, root);
+    assert.equal(loadedFrom(c), 'rebuilt');
+    assert.ok(warnings.some((w) => w.includes('index cache ignored')));
+    assert.equal((await ids(c, 'pgbouncer')).length, 1);
+    await c.close();
+
+    // Deleting .cache loses nothing.
+    rmSync(join(store, '.cache'), { recursive: true });
+    c = await open(store, root);
+    assert.equal((await ids(c, 'release wiki')).length, 1);
+    await c.close();
+  } finally {
+    removeDir(root);
+  }
+});
+
+test('one-shot opens (watch: false) build the index on first search only, and still save the cache', async () => {
+  const root = tempDir();
+  const store = join(root, 'store');
+  try {
+    handWrite(store, 'Lazy index note about terraform workspaces.');
+    const c = await open(store, root, false);
+    const built = () => (c.services.index as unknown as { built: boolean }).built;
+    await c.list({});
+    await c.scopeOverview({ auto_scope: false });
+    assert.equal(built(), false);
+    await c.close(); // rebuilt from nothing: the cache is written even though nothing searched
+    assert.ok(existsSync(cachePath(store)));
+    // That cache has the records but no index entries: the next open analyzes and saves them.
+    const c2 = await open(store, root, false);
+    assert.equal(loadedFrom(c2), 'partial');
+    assert.equal((await ids(c2, 'terraform workspaces')).length, 1);
+    await c2.close();
+    const c3 = await open(store, root, false);
+    assert.equal(loadedFrom(c3), 'cache');
+    await c3.close();
+  } finally {
+    removeDir(root);
+  }
+});
+
+test('a missing store directory is not created by opening or closing the index', async () => {
+  const root = tempDir();
+  try {
+    const c = await open(join(root, 'nope'), root, true);
+    assert.deepEqual(await ids(c, 'anything'), []);
+    await c.close();
+    assert.equal(existsSync(join(root, 'nope')), false);
+  } finally {
+    removeDir(root);
+  }
+});
+
+test('every write through cairn updates the index at once: write, update, remove, restore, rename scope', async () => {
+  const root = tempDir();
+  try {
+    const c = await open(join(root, 'store'), root);
+    const w = await c.write({ content: 'Use pnpm workspaces for the monorepo packages.', scopes: ['tools'] });
+    assert.equal(w.status, 'committed');
+    const id = (w as { id: string }).id;
+    assert.deepEqual(await ids(c, 'pnpm'), [id]);
+    await c.update({ id, content: 'Use bun workspaces for the monorepo packages.' });
+    assert.deepEqual(await ids(c, 'pnpm'), []);
+    assert.deepEqual(await ids(c, 'bun'), [id]);
+    await c.remove({ id, reason: 'switched back' });
+    assert.deepEqual(await ids(c, 'bun'), []);
+    await c.restore({ id });
+    assert.deepEqual(await ids(c, 'bun'), [id]);
+    await c.renameScope({ old_scope: 'tools', new_scope: 'toolchain' });
+    assert.deepEqual(await ids(c, 'toolchain'), [id]);
+    assert.deepEqual(candidatesFor(c, 'bun workspaces monorepo', 5), [id]);
+    await c.close();
+  } finally {
+    removeDir(root);
+  }
+});
+
+test('filters: scopes (nesting and globs), auto_scope by repo URL form, disabled scopes, expired, max_results', async () => {
+  const root = tempDir();
+  const repo = tempRepo('git@github.com:acme/widgets.git');
+  const store = join(root, 'store');
+  try {
+    const origin = (url: string | null) => ({ cwd: '/x', repo: url, branch: 'main', worktree_root: '/x' });
+    handWrite(store, 'Widget deploys go through the blue green switch.', { scopes: ['projects:widgets:api'], origin: origin('https://github.com/acme/widgets') });
+    handWrite(store, 'Widget deploys of the gadget service are manual.', { scopes: ['projects:gadgets'], origin: origin('ssh://git@github.com/acme/gadgets.git') });
+    handWrite(store, 'Widget deploys: always tag first.', { scopes: ['howto'] });
+    handWrite(store, 'Widget deploys were frozen for the audit.', { scopes: ['howto'], expires: '2020-01-01T00:00:00.000Z' });
+    const c = await open(store, repo);
+    const bodies = async (args: Record<string, unknown>) =>
+      (await c.search({ query: 'widget deploys', ...args })).hits.map((h) => h.snippet.split(' ').slice(-3).join(' '));
+
+    // auto_scope: this repo (URL written in another form) plus repo-less; the expired one never.
+    assert.deepEqual((await bodies({})).sort(), ['always tag first.', 'blue green switch.'].sort());
+    assert.equal((await bodies({ auto_scope: false })).length, 3);
+    assert.deepEqual(await bodies({ auto_scope: false, scopes: ['projects:widgets'] }), ['blue green switch.']);
+    assert.deepEqual(await bodies({ auto_scope: false, scopes: ['projects:*'] }).then((x) => x.length), 2);
+    assert.deepEqual(await bodies({ auto_scope: false, max_results: 1 }).then((x) => x.length), 1);
+    await c.scopeDisable({ scope: 'projects' });
+    assert.deepEqual(await bodies({ auto_scope: false }), ['always tag first.']);
+    await c.scopeEnable({ scope: 'projects' });
+
+    await assert.rejects(c.search({ query: '  ' }), /query must be a non-empty string/);
+    await assert.rejects(c.search({ query: 'x', max_results: 51 }), /max_results must be a whole number from 1 to 50, got 51/);
+    await assert.rejects(c.search({ query: 'x'.repeat(2001) }), /at most 2000/);
+    assert.deepEqual((await c.search({ query: 'what should I do about it' })).hits, []);
+    await c.close();
+  } finally {
+    removeDir(root);
+    removeDir(repo);
+  }
+});
+
+test('hits carry the common fields, relevance, match_terms; expand_top adds body and drift detail to a high top hit', async () => {
+  const root = tempDir();
+  try {
+    const store = join(root, 'store');
+    handWrite(store, 'The nightly pg-dump job writes to `/var/backups/pg` on the db host.', { scopes: ['ops'] });
+    const c = await open(store, root);
+    const [h] = (await c.search({ query: 'pg dump', expand_top: true, auto_scope: false })).hits;
+    assert.ok(h);
+    for (const k of ['id', 'scopes', 'confidence', 'category', 'created', 'updated', 'last_verified_at', 'verification', 'path_drift_checked', 'path_drift_missing', 'staleness_verdict', 'snippet', 'score']) {
+      assert.ok(k in h, k);
+    }
+    assert.equal(h.relevance, 'high');
+    assert.deepEqual(h.match_terms, ['pg', 'dump']);
+    assert.ok(h.body?.includes('/var/backups/pg'));
+    assert.ok('path_drift' in h && 'commit_drift' in h);
+    const [low] = (await c.search({ query: 'pg zebra giraffe', expand_top: true, auto_scope: false })).hits;
+    assert.equal(low!.relevance, 'low');
+    assert.equal(low!.body, undefined);
+    await c.close();
+  } finally {
+    removeDir(root);
+  }
+});
+
+test('outside changes while open: created, edited, renamed and deleted files are seen by the next search', async () => {
+  const root = tempDir();
+  const store = join(root, 'store');
+  try {
+    const keep = handWrite(store, 'Keep this note about kafka partitions.');
+    const gone = handWrite(store, 'Delete this note about zookeeper.');
+    const c = await open(store, root, true);
+    handWrite(store, 'A fresh note about flink checkpoints.', {}, 'any-name-at-all.md');
+    writeFileSync(keep, readFileSync(keep, 'utf8').replace('kafka partitions', 'kafka consumer lag'));
+    unlinkSync(gone);
+    assert.equal((await ids(c, 'flink')).length, 1); // created: seen at once (directory mtime)
+    assert.deepEqual(await ids(c, 'zookeeper'), []); // deleted: seen at once
+    await new Promise((r) => setTimeout(r, 1000)); // in-place edit: within a second (watcher)
+    assert.equal((await ids(c, 'consumer lag')).length, 1);
+    assert.deepEqual(await ids(c, 'partitions'), []);
+    renameSync(keep, join(store, 'renamed.md'));
+    const [hit] = (await c.search({ query: 'consumer lag', auto_scope: false })).hits;
+    assert.ok(hit);
+    assert.equal(c.store.get(hit.id)!.file, join(store, 'renamed.md'));
+    await c.close();
+  } finally {
+    removeDir(root);
+  }
+});

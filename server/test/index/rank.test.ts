@@ -1,0 +1,187 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { SearchIndex, type IndexDoc } from '../../src/core/index/searchIndex.ts';
+import { relevanceOf } from '../../src/core/index/rerank.ts';
+
+const DAY = 86_400_000;
+const NOW = Date.parse('2026-03-01T00:00:00.000Z');
+let seq = 0;
+function doc(body: string, opts: { id?: string; scopes?: string[]; ageDays?: number } = {}): IndexDoc {
+  const t = new Date(NOW - (opts.ageDays ?? 10) * DAY).toISOString();
+  const id = opts.id ?? `01J0000000000000000000${String(seq++).padStart(4, '0')}`;
+  return { id, body, scopes: opts.scopes ?? ['notes'], created: t, updated: t };
+}
+function ids(ix: SearchIndex<IndexDoc>, q: string, limit = 5) {
+  return ix.search(q, { limit, now: NOW }).map((h) => h.doc.id);
+}
+function build(docs: IndexDoc[], synonyms?: Record<string, string[]>) {
+  const ix = new SearchIndex<IndexDoc>({ synonyms });
+  ix.load(docs);
+  return ix;
+}
+
+test('BM25: the memory with the rarer and more frequent terms ranks first', () => {
+  const ix = build([
+    doc('The deploy script lives in the ops repo.', { id: 'A' }),
+    doc('Nightly deploy of the billing service uses blue green deploy slots.', { id: 'B' }),
+    doc('Coffee machine is on the third floor.', { id: 'C' }),
+  ]);
+  assert.deepEqual(ids(ix, 'billing deploy'), ['B', 'A']);
+  assert.deepEqual(ids(ix, 'coffee'), ['C']);
+});
+
+test('scopes are a boosted field', () => {
+  const ix = build([
+    doc('Notes about the payments service rollout.', { id: 'A', scopes: ['misc'] }),
+    doc('Rollout happens on Tuesdays.', { id: 'B', scopes: ['projects:payments'] }),
+  ]);
+  assert.equal(ids(ix, 'payments rollout')[0], 'B');
+});
+
+test('a query of only stopwords returns no hits; unknown words return none', () => {
+  const ix = build([doc('What should we do about the flaky test?')]);
+  assert.deepEqual(ids(ix, 'what should I do'), []);
+  assert.deepEqual(ids(ix, 'zebra'), []);
+  assert.deepEqual(ids(ix, '   '), []);
+});
+
+test('relevance comes from coverage with the tools.md thresholds; match_terms in query order', () => {
+  assert.equal(relevanceOf(1), 'high');
+  assert.equal(relevanceOf(0.75), 'high');
+  assert.equal(relevanceOf(0.74), 'medium');
+  assert.equal(relevanceOf(0.4), 'medium');
+  assert.equal(relevanceOf(0.39), 'low');
+  const ix = build([doc('Rotate the signing key every ninety days.', { id: 'A' })]);
+  const [h] = ix.search('ninety alpha signing key', { limit: 5, now: NOW });
+  assert.equal(h!.coverage, 0.75);
+  assert.equal(h!.relevance, 'high');
+  assert.deepEqual(h!.matchTerms, ['ninety', 'signing', 'key']);
+  assert.equal(ix.search('signing alpha beta', { limit: 5, now: NOW })[0]!.relevance, 'low');
+  assert.equal(ix.search('signing key beta', { limit: 5, now: NOW })[0]!.relevance, 'medium');
+});
+
+test('morphology: backups finds backup, retried finds retries', () => {
+  const ix = build([doc('Take a backup before every migration.', { id: 'A' }), doc('The client retries three times.', { id: 'B' })]);
+  assert.deepEqual(ids(ix, 'backups'), ['A']);
+  assert.deepEqual(ids(ix, 'retried'), ['B']);
+});
+
+test('prefix matching for terms of 4+ characters, discounted below the exact word', () => {
+  const ix = build([doc('The production cluster is in eu-west.', { id: 'P' }), doc('Prod access needs a ticket.', { id: 'X' })]);
+  assert.deepEqual(ids(ix, 'prod'), ['X', 'P']);
+  const short = build([doc('The api gateway', { id: 'A' })]);
+  assert.deepEqual(ids(short, 'ap'), []); // 2 chars: no prefix expansion
+});
+
+test('synonyms and abbreviations, discounted so the exact word ranks first', () => {
+  const ix = build([
+    doc('The database password is in the vault.', { id: 'LONG' }),
+    doc('The db password is in the vault.', { id: 'SHORT' }),
+    doc('Kubernetes manifests live in deploy/.', { id: 'K' }),
+  ]);
+  assert.deepEqual(ids(ix, 'db password'), ['SHORT', 'LONG']);
+  assert.deepEqual(ids(ix, 'database password'), ['LONG', 'SHORT']);
+  assert.deepEqual(ids(ix, 'k8s manifests'), ['K']);
+  assert.equal(ix.search('k8s', { limit: 1, now: NOW })[0]!.relevance, 'high');
+});
+
+test('config extends the synonym table, including multi-word entries', () => {
+  const docs = [doc('Continuous integration runs on every push.', { id: 'CI' }), doc('Integration tests are slow.', { id: 'IT' })];
+  assert.deepEqual(ids(build(docs), 'gha'), []);
+  const ix = build(docs, { gha: ['continuous integration'] });
+  assert.deepEqual(ids(ix, 'gha'), ['CI']); // all words of the entry must be present
+});
+
+test('adjacency and identifier bonus: request id prefers requestId and "request id" over scattered words', () => {
+  const ix = build([
+    doc('Each request has an owner; the id of the owner is logged later on.', { id: 'SCATTER', ageDays: 1 }),
+    doc('Log the requestId header on every call.', { id: 'IDENT', ageDays: 5 }),
+  ]);
+  assert.deepEqual(ids(ix, 'request id'), ['IDENT', 'SCATTER']);
+  const pg = build([
+    doc('We dump the pg schema first. Then the data.', { id: 'SCATTER', ageDays: 1 }),
+    doc('The pg-dump-nightly job writes to s3.', { id: 'IDENT', ageDays: 5 }),
+  ]);
+  assert.equal(ids(pg, 'pg dump')[0], 'IDENT');
+  assert.equal(ids(pg, 'pgdump')[0], 'IDENT'); // prefix of the whole identifier
+});
+
+test('recency is a mild boost and ties break by recency, then id', () => {
+  const body = 'Use pnpm, not npm, in this monorepo.';
+  const ix = build([doc(body, { id: 'B', ageDays: 100 }), doc(body, { id: 'A', ageDays: 100 }), doc(body, { id: 'C', ageDays: 1 })]);
+  assert.deepEqual(ids(ix, 'pnpm'), ['C', 'A', 'B']);
+  // Recency never beats a clearly better text match.
+  const ix2 = build([doc('pnpm pnpm pnpm workspace setup for pnpm', { id: 'OLD', ageDays: 400 }), doc('we tried pnpm once', { id: 'NEW', ageDays: 0 })]);
+  assert.equal(ids(ix2, 'pnpm workspace')[0], 'OLD');
+});
+
+test('filter hook restricts hits without changing their order', () => {
+  const docs = [doc('alpha service token', { id: 'A', scopes: ['work'] }), doc('alpha service', { id: 'B', scopes: ['home'] })];
+  const ix = build(docs);
+  let asked = 0;
+  const hits = ix.search('alpha service', { limit: 5, now: NOW, filter: (d) => (asked++, d.scopes.includes('home')) });
+  assert.deepEqual(hits.map((h) => h.doc.id), ['B']);
+  assert.equal(asked, 2); // once per document, not once per matching term
+});
+
+test('filterKey: answers are remembered per document while the key stays the same', () => {
+  const ix = build([doc('alpha one', { id: 'A' }), doc('alpha two', { id: 'B' })]);
+  const asked: string[] = [];
+  const filter = (d: IndexDoc) => (asked.push(d.id), d.id !== 'B');
+  const run = (key?: string) => ix.search('alpha', { limit: 5, now: NOW, filter, filterKey: key }).map((h) => h.doc.id);
+  assert.deepEqual(run('k1'), ['A']);
+  assert.deepEqual(run('k1'), ['A']);
+  assert.equal(asked.length, 2); // second search reused both answers
+  ix.upsert(doc('alpha three', { id: 'A' })); // a changed document is asked again
+  assert.deepEqual(run('k1'), ['A']);
+  assert.equal(asked.length, 3);
+  assert.deepEqual(run('k2'), ['A']); // another key starts over
+  assert.equal(asked.length, 5);
+  run();
+  run();
+  assert.equal(asked.length, 9); // no key: asked on every search
+});
+
+test('expired memories never match; the expiry is compared with the search time', () => {
+  const ix = new SearchIndex<IndexDoc>();
+  ix.load([
+    { ...doc('quarterly freeze notice', { id: 'OLD' }), expires: new Date(NOW - DAY).toISOString() },
+    { ...doc('quarterly freeze notice', { id: 'NEW' }), expires: new Date(NOW + DAY).toISOString() },
+  ]);
+  assert.deepEqual(ids(ix, 'quarterly freeze'), ['NEW']);
+  assert.deepEqual(ix.search('quarterly', { limit: 5, now: NOW - 2 * DAY }).map((h) => h.doc.id).sort(), ['NEW', 'OLD']);
+});
+
+test('incremental upsert, replace and remove; compaction keeps results intact', () => {
+  const ix = new SearchIndex<IndexDoc>();
+  ix.load([]);
+  for (let i = 0; i < 3000; i++) ix.upsert(doc(`note number ${i} about widget${i % 7}`, { id: `ID${String(i).padStart(5, '0')}` }));
+  assert.equal(ix.size, 3000);
+  ix.upsert(doc('replaced text about gizmos', { id: 'ID00001' }));
+  assert.deepEqual(ids(ix, 'gizmos'), ['ID00001']);
+  for (let i = 2; i < 2500; i++) ix.remove(`ID${String(i).padStart(5, '0')}`); // forces compaction
+  assert.equal(ix.size, 502);
+  assert.deepEqual(ids(ix, 'gizmos'), ['ID00001']);
+  const hits = ix.search('widget3', { limit: 50, now: NOW });
+  assert.equal(hits.length, 50); // 72 live documents mention widget3
+  assert.ok(hits.every((h) => h.doc.body.endsWith('widget3') && Number(h.doc.id.slice(2)) >= 2500));
+  assert.equal(ids(ix, 'widget0 number 0')[0], 'ID00000');
+  assert.equal(ix.remove('nope'), false);
+});
+
+test('candidatesFor returns memories sharing the rarest terms, best first, bounded', () => {
+  const docs = [doc('Staging deploys need the VPN and the jump host bastion-2.', { id: 'DUP' })];
+  for (let i = 0; i < 200; i++) docs.push(doc(`Generic note ${i} about the deploy process and staging`, { id: `N${i}` }));
+  const ix = build(docs);
+  const c = ix.candidatesFor('To deploy to staging you need VPN plus bastion-2', 5);
+  assert.equal(c[0], 'DUP');
+  assert.ok(c.length <= 5);
+  assert.deepEqual(ix.candidatesFor('the and of', 5), []);
+});
+
+test('isoMs reads format.md times exactly like Date.parse, and falls back for other shapes', async () => {
+  const { isoMs } = await import('../../src/core/index/analyze.ts');
+  for (const t of ['2026-03-14T10:23:00.000Z', '1999-12-31T23:59:59.999Z', '2024-02-29T00:00:00.000Z', '2026-03-14T10:23:00Z', '2026-03-14', 'nonsense', '2026-02-30T00:00:00.000Z', '2026-13-01T00:00:00.000Z']) {
+    assert.deepEqual(isoMs(t), Date.parse(t), t);
+  }
+});
