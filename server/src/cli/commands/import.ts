@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseExport, secretsIn } from '../../core/io/exportImport.ts';
-import { errorMessage } from '../../core/errors.ts';
+import { CairnError, errorMessage } from '../../core/errors.ts';
 import { type CliIO, type Command, UsageError, openCairn, parse, printJson } from '../io.ts';
 
 /** A progress line on stderr, redrawn in place at most every 1% (only on a terminal). */
@@ -31,7 +31,9 @@ export const importCmd: Command = {
     try {
       text = await readFile(file, 'utf8');
     } catch (err) {
-      throw new UsageError(`cannot read ${file}: ${errorMessage(err)}`);
+      // A file that is not there (or not readable) is a failed import (exit 1), not a usage error:
+      // the command line was well formed.
+      throw new CairnError(`cannot read ${file}: ${errorMessage(err)}`);
     }
     const doc = parseExport(text, file);
     const c = await openCairn(io);

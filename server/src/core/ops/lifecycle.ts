@@ -5,8 +5,9 @@ import { NotFoundError, ValidationError } from '../errors.ts';
 import { LIMITS } from '../limits.ts';
 import { scopeFilterMatcher } from '../scopes.ts';
 import { recordHead, stripStored, summarize } from '../memory.ts';
-import { checkId, checkLimit, checkNote, decodeCursor, requireActive, settleUnknownIds } from './common.ts';
-import { checkScopeFilters, newestPage } from './retrieval.ts';
+import type { StoredMemory } from '../types.ts';
+import { checkId, checkLimit, checkNote, requireActive, settleUnknownIds } from './common.ts';
+import { checkScopeFilters } from './retrieval.ts';
 import { committedShape } from './writing.ts';
 
 export interface RemoveInput {
@@ -58,14 +59,48 @@ export async function restore(c: Context, input: RestoreInput) {
   return committedShape(m);
 }
 
+// Tombstones page newest removal first. The cursor is the (removed, id) key of the last row
+// returned, so paging stays correct when tombstones are added, restored or pruned between pages:
+// the next page starts strictly after that key, whatever happened to the row itself.
+type RemovalKey = { t: number; id: string };
+const removalKey = (m: StoredMemory): RemovalKey => {
+  const t = m.removed === undefined ? NaN : Date.parse(m.removed);
+  return { t: Number.isNaN(t) ? 0 : t, id: m.id }; // an unreadable date sorts as the oldest removal
+};
+/** a before b in the listing: later removal first, then newer id first (total order). */
+const removedBefore = (a: RemovalKey, b: RemovalKey) => a.t > b.t || (a.t === b.t && a.id > b.id);
+
+function encodeRemovalCursor(k: RemovalKey): string {
+  return Buffer.from(`t1:${k.t}:${k.id}`).toString('base64url');
+}
+function decodeRemovalCursor(cursor: unknown): RemovalKey {
+  if (typeof cursor !== 'string' || cursor === '') throw new ValidationError('cursor must be the next_cursor string from a previous page');
+  const m = /^t1:(\d{1,16}):([0-9A-HJKMNP-TV-Z]{26})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  if (!m) throw new ValidationError(`cursor ${JSON.stringify(cursor.slice(0, 40))} was not issued by memory_list_tombstones: pass next_cursor from a previous page, or omit it to start over`);
+  return { t: Number(m[1]), id: m[2]! };
+}
+
 export async function listTombstones(c: Context, input: ListTombstonesInput) {
   await c.store.ensureFresh();
   const filters = checkScopeFilters(input.scopes);
   const limit = checkLimit(input.limit, 'limit', LIMITS.pageSize, LIMITS.defaultPageSize);
-  const after = input.cursor === undefined || input.cursor === null ? null : decodeCursor(input.cursor);
+  const after = input.cursor === undefined || input.cursor === null ? null : decodeRemovalCursor(input.cursor);
   const match = scopeFilterMatcher(filters);
-  const { page, next_cursor } = newestPage(c.store.tombstones(), (m) => match(m.scopes), after, limit);
-  const items = page.map((m) => ({
+  // One pass with a sorted buffer of limit + 1: no sort of every tombstone per page.
+  const buf: { m: StoredMemory; k: RemovalKey }[] = [];
+  for (const m of c.store.tombstones()) {
+    const k = removalKey(m);
+    if (after !== null && !removedBefore(after, k)) continue;
+    if (buf.length > limit && !removedBefore(k, buf[limit]!.k)) continue;
+    if (!match(m.scopes)) continue;
+    let i = buf.length;
+    while (i > 0 && removedBefore(k, buf[i - 1]!.k)) i--;
+    buf.splice(i, 0, { m, k });
+    if (buf.length > limit + 1) buf.pop();
+  }
+  const page = buf.slice(0, limit);
+  const next_cursor = buf.length > limit ? encodeRemovalCursor(page[page.length - 1]!.k) : null;
+  const items = page.map(({ m }) => ({
     ...recordHead(m),
     removed: m.removed!,
     removed_reason: m.removed_reason ?? '',

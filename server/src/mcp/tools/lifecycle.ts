@@ -27,7 +27,7 @@ const restore = defineTool({
 const listTombstones = defineTool({
   name: 'memory_list_tombstones',
   title: 'List removed memories',
-  description: 'Removed memories, newest first, with when and why they were removed.',
+  description: 'Removed memories, most recently removed first, with when and why they were removed.',
   input: z.strictObject({
     scopes: scopeFilters,
     limit: z.number().int().min(1).max(LIMITS.pageSize).optional().describe(`Page size, default ${LIMITS.defaultPageSize}`),
