@@ -90,11 +90,11 @@ test('merging keeps every other key, the indentation, the mode and the user\'s o
 test('a file that is not valid JSON (or has a bad server table) is refused and left untouched', async () => {
   const home = tempDir('cairn-init-');
   const spec = clientSpec('cursor', linux(home));
-  const bad = '{ "mcpServers": { // comments are not JSON\n } }\n';
+  const bad = '{ "mcpServers": { "a": } // a value is missing\n }\n';
   put(spec.file, bad);
   await assert.rejects(runInit(spec, entry), (err: Error) => {
     assert.equal(err.name, 'ConflictError');
-    assert.match(err.message, /mcp\.json is not valid JSON .*cairn left it untouched/s);
+    assert.match(err.message, /mcp\.json is not valid JSON \(nor JSON with comments\): unexpected "}" at line 1 column 24; cairn left it untouched/s);
     assert.match(err.message, /"mcpServers": \{\n\s+"cairn"/);
     return true;
   });

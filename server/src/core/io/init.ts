@@ -1,5 +1,6 @@
 // `cairn init`: register cairn's MCP server in a client's real config file.
-// Invariants: every other key of the file survives; a file that does not parse is never touched
+// Invariants: every other key of the file survives, and so do its comments and layout (JSONC
+// files are edited in place, jsonc.ts); a file that does not parse is never touched
 // (the user gets the snippet to add by hand instead); the write is atomic and keeps the file's
 // mode; a second run finds the entry unchanged and does not write at all, so the file stays
 // byte-identical.
@@ -10,6 +11,7 @@ import { ConflictError, errorMessage } from '../errors.ts';
 import { writeFileAtomic } from '../store/fsatomic.ts';
 import { SERVER_NAME, type ClientSpec, type ServerEntry } from './clients.ts';
 import { yamlDump, yamlLoad } from './yaml.ts';
+import { memberOf, parseJsonc, setMember, toValue, type JsonValue, type Node } from './jsonc.ts';
 
 export type MergeStatus = 'added' | 'updated' | 'unchanged';
 
@@ -36,38 +38,57 @@ async function readText(file: string): Promise<string | null> {
   }
 }
 
-/** The file's own indentation, so a merge does not reformat the user's whole file. */
-function indentOf(text: string): string | number {
-  const m = /^[{[][ \t]*\r?\n([ \t]+)\S/.exec(text);
-  return m ? m[1]! : 2;
-}
-
 function refuse(spec: ClientSpec, entry: ServerEntry, why: string): never {
   throw new ConflictError(`${spec.file} ${why}; cairn left it untouched. Fix it, or add this by hand:\n${snippet(spec, entry)}`);
 }
 
+/**
+ * Sets the cairn entry in a JSON or JSONC file by editing only that entry's text (jsonc.ts):
+ * comments, layout and every other key stay byte for byte. Keys the user added to the entry
+ * (env, disabled, autoApprove...) stay; the keys cairn owns are set.
+ */
 function mergeJson(spec: ClientSpec, entry: ServerEntry, text: string | null): MergePlan {
-  let doc: Obj = {};
-  if (text !== null && text.trim() !== '') {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch (err) {
-      refuse(spec, entry, `is not valid JSON (${errorMessage(err)})`);
-    }
-    if (!isObj(parsed)) refuse(spec, entry, 'does not hold a JSON object at the top level');
-    doc = parsed;
+  const want = spec.entry(entry);
+  if (text === null || text.trim() === '') {
+    return { status: 'added', text: JSON.stringify({ [spec.key]: { [SERVER_NAME]: want } }, null, 2) + '\n' };
   }
+  let root: Node;
+  try {
+    root = parseJsonc(text);
+  } catch (err) {
+    refuse(spec, entry, `is not valid JSON (nor JSON with comments): ${errorMessage(err)}`);
+  }
+  if (root.kind !== 'object') refuse(spec, entry, 'does not hold a JSON object at the top level');
+  const doc = toValue(root) as Obj;
   const servers = doc[spec.key] ?? {};
   if (!isObj(servers)) refuse(spec, entry, `has a "${spec.key}" that is not an object`);
-  const want = spec.entry(entry);
   const cur = servers[SERVER_NAME];
-  // Keys the user added to the entry (env, disabled, autoApprove...) stay; ours are set.
   const next = isObj(cur) ? { ...cur, ...want } : want;
   if (cur !== undefined && isDeepStrictEqual(cur, next)) return { status: 'unchanged', text: null };
-  doc[spec.key] = { ...servers, [SERVER_NAME]: next };
-  const eol = text === null || text.trim() === '' || text.endsWith('\n') ? '\n' : '';
-  return { status: cur === undefined ? 'added' : 'updated', text: JSON.stringify(doc, null, text ? indentOf(text) : 2) + eol };
+
+  let out = text;
+  const serversNode = memberOf(root, spec.key)?.value;
+  if (!serversNode) out = setMember(out, root, spec.key, { [SERVER_NAME]: next as JsonValue });
+  else if (!isObj(cur)) out = setMember(out, serversNode, SERVER_NAME, next as JsonValue);
+  else {
+    // An existing entry: only the values cairn owns are replaced, one at a time (each edit moves
+    // the offsets after it, so the small file is parsed again before the next).
+    for (const [k, v] of Object.entries(want)) {
+      if (isDeepStrictEqual(cur[k], v)) continue;
+      const entryNode = memberOf(memberOf(parseJsonc(out), spec.key)!.value, SERVER_NAME)!.value;
+      out = setMember(out, entryNode, k, v as JsonValue);
+    }
+  }
+  // The invariant that matters: the edited file means exactly the old document plus our entry.
+  const meant = { ...doc, [spec.key]: { ...servers, [SERVER_NAME]: next } };
+  let got: unknown;
+  try {
+    got = toValue(parseJsonc(out));
+  } catch {
+    got = undefined;
+  }
+  if (!isDeepStrictEqual(got, meant)) refuse(spec, entry, 'has a layout cairn could not edit safely');
+  return { status: cur === undefined ? 'added' : 'updated', text: out };
 }
 
 function mergeYamlBlock(spec: ClientSpec, entry: ServerEntry, text: string | null): MergePlan {
@@ -152,7 +173,7 @@ export async function readRegistration(file: string, format: 'json' | 'yaml-bloc
   if (text === null) return { file, present: false, entry: null };
   if (text.trim() === '') return { file, present: true, entry: null };
   try {
-    const doc = format === 'json' ? JSON.parse(text) : yamlLoad(text);
+    const doc = format === 'json' ? toValue(parseJsonc(text)) : yamlLoad(text);
     if (!isObj(doc)) return { file, present: true, entry: null, error: `no ${format === 'json' ? 'JSON object' : 'YAML mapping'} at the top level` };
     const servers = doc[key];
     if (Array.isArray(servers)) {
