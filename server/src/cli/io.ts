@@ -41,9 +41,12 @@ export function parse<T extends NonNullable<ParseArgsConfig['options']>>(argv: s
   }
 }
 
-/** Opens the store the way the server would, without the index watcher (one-shot commands). */
+/**
+ * Opens the store the way the server would, without the index watcher (one-shot commands). A
+ * person runs the CLI: its lookups are logged as the user's, never as the model's retrievals.
+ */
 export function openCairn(io: CliIO): Promise<Cairn> {
-  return Cairn.open({ env: io.env, cwd: io.cwd, watch: false, warn: (m) => io.err(`cairn: ${m}\n`) });
+  return Cairn.open({ env: io.env, cwd: io.cwd, watch: false, actor: 'user', warn: (m) => io.err(`cairn: ${m}\n`) });
 }
 
 export function printJson(io: CliIO, value: unknown): void {

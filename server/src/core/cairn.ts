@@ -25,6 +25,8 @@ export interface OpenOptions {
   watch?: boolean;
   /** false: record nothing in the event log (a peek such as the session-start hook). */
   log?: boolean;
+  /** Whose lookups this process makes: 'model' (default, the MCP server) or 'user' (the CLI). */
+  actor?: 'model' | 'user';
 }
 
 export class Cairn implements Context {
@@ -42,6 +44,7 @@ export class Cairn implements Context {
     readonly env: NodeJS.ProcessEnv,
     readonly watch: boolean,
     readonly warn: (msg: string) => void,
+    readonly actor: 'model' | 'user',
     now?: () => Date,
   ) {
     this.clock = now ?? (() => new Date());
@@ -59,7 +62,7 @@ export class Cairn implements Context {
     const warn = opts.warn ?? ((m: string) => process.stderr.write(`cairn: ${m}\n`));
     const store = new Store(loc.dir, { warn });
     const caller = await resolveCaller(env, cwd);
-    const c = new Cairn(loc.dir, loc.config, loc.configFile, store, caller, env, opts.watch ?? true, warn, opts.now);
+    const c = new Cairn(loc.dir, loc.config, loc.configFile, store, caller, env, opts.watch ?? true, warn, opts.actor ?? 'model', opts.now);
     if (opts.log !== false) curation.openEventLog(c);
     await retrieval.openIndex(c);
     return c;

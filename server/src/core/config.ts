@@ -19,6 +19,7 @@ export interface Config {
   telemetry: { enabled: boolean; max_bytes: number };
   hooks: { session_start: boolean };
   search: { synonyms: Record<string, string[]> };
+  curation: { dead_weight_min_age_days: number; dead_weight_min_retrievals: number };
 }
 
 export function defaultConfig(): Config {
@@ -36,6 +37,7 @@ export function defaultConfig(): Config {
     telemetry: { enabled: true, max_bytes: 10_000_000 },
     hooks: { session_start: true },
     search: { synonyms: {} },
+    curation: { dead_weight_min_age_days: 14, dead_weight_min_retrievals: 3 },
   };
 }
 
@@ -60,6 +62,10 @@ const SPEC: Record<string, Record<string, KeySpec>> = {
   telemetry: { enabled: { kind: 'bool' }, max_bytes: { kind: 'int', min: 10_000, max: 10_000_000_000 } },
   hooks: { session_start: { kind: 'bool' } },
   search: { synonyms: { kind: 'synonyms' } },
+  curation: {
+    dead_weight_min_age_days: { kind: 'int', min: 0, max: 36500 },
+    dead_weight_min_retrievals: { kind: 'int', min: 1, max: 1_000_000 },
+  },
 };
 
 function describe(v: unknown): string {

@@ -23,18 +23,34 @@ function data(active: MemoryRecord[], events: CairnEvent[], over: Partial<Health
   return { now: NOW, active, tombstones: [], events, staleAfterDays: 30, commitDrift: null, ...over };
 }
 
-test('dead weight: retrieved in the window, never applied there; sorted by retrievals', () => {
-  const a = mem(1), b = mem(2), c = mem(3);
+test('dead weight: old enough, found by the model at medium/high relevance often enough, never applied; each row says why', () => {
+  const a = mem(1), b = mem(2), c = mem(3), young = mem(4, { created: daysAgo(3) }), weak = mem(5), usedLongAgo = mem(6), byUser = mem(7);
+  const hit = (ts: string, i: string, relevance: string, actor?: string) =>
+    ev(ts, 'search', { query: 'q', hits: [{ id: i, relevance }], ...(actor ? { actor } : {}) });
   const events = [
-    search(daysAgo(5), a.id, b.id), search(daysAgo(4), a.id), ev(daysAgo(3), 'show', { ids: [b.id] }),
+    search(daysAgo(5), a.id, b.id), search(daysAgo(4), a.id), ev(daysAgo(3), 'show', { ids: [a.id, b.id] }), search(daysAgo(2), b.id),
     use(daysAgo(3), 'applied', [b.id]),
-    search(daysAgo(45), c.id), use(daysAgo(50), 'ignored', [c.id]), // outside the window
+    search(daysAgo(45), c.id), search(daysAgo(44), c.id), search(daysAgo(43), c.id), search(daysAgo(1), c.id), // mostly outside the window
+    search(daysAgo(2), young.id), search(daysAgo(2), young.id), search(daysAgo(1), young.id), // too young
+    hit(daysAgo(3), weak.id, 'low'), hit(daysAgo(2), weak.id, 'low'), hit(daysAgo(1), weak.id, 'medium'), hit(daysAgo(1), weak.id, 'low'),
+    use(daysAgo(300), 'applied', [usedLongAgo.id]), search(daysAgo(3), usedLongAgo.id), search(daysAgo(2), usedLongAgo.id), search(daysAgo(1), usedLongAgo.id),
+    hit(daysAgo(3), byUser.id, 'high', 'user'), hit(daysAgo(2), byUser.id, 'high', 'user'), ev(daysAgo(1), 'show', { ids: [byUser.id], actor: 'user' }),
+    hit(daysAgo(1), byUser.id, 'high'), hit(daysAgo(1), a.id, 'high', 'user'),
   ];
-  const h = computeHealth(data([a, b, c], events));
-  assert.deepEqual(h.dead_weight.rows.map((r) => [r.id, r.retrieved]), [[a.id, 2]]);
+  const h = computeHealth(data([a, b, c, young, weak, usedLongAgo, byUser], events));
+  assert.deepEqual(h.dead_weight.rows.map((r) => [r.id, r.retrieved, r.user_lookups]), [[a.id, 3, 1]]);
   assert.equal(h.dead_weight.count, 1);
-  assert.equal(h.dead_weight.rows[0]!.summary, 'Memory number 1.');
-  assert.equal(h.totals.retrievals_in_window, 4);
+  assert.deepEqual(h.dead_weight.rule, { min_age_days: 14, min_retrievals: 3, relevance: ['medium', 'high'], actor: 'model' });
+  const row = h.dead_weight.rows[0]!;
+  assert.equal(row.summary, 'Memory number 1.');
+  assert.equal(row.age_days, 60);
+  assert.equal(row.why, '60 days old (at least 14); found by the model 3 times at medium or high relevance in the last 30 days (at least 3); never applied; your own 1 lookup(s) not counted');
+  assert.equal(h.totals.user_lookups_in_window, 4);
+
+  // The rule comes from config: younger memories and a single retrieval qualify when asked to.
+  const loose = computeHealth(data([a, young, weak, byUser], events, { deadWeight: { min_age_days: 0, min_retrievals: 1 } }));
+  assert.deepEqual(loose.dead_weight.rows.map((r) => r.id).sort(), [a.id, young.id, weak.id, byUser.id].sort());
+  assert.equal(loose.dead_weight.rows.find((r) => r.id === byUser.id)!.retrieved, 1);
 });
 
 test('cold: no retrieval in the window and created before it; oldest first', () => {
@@ -110,10 +126,13 @@ test('scope health per scope, and verification debt whose counts sum to the acti
     mem(3, { scopes: ['b-scope'], created: daysAgo(100) }),
     mem(4, { scopes: ['b-scope'], expires: daysAgo(1), last_verified_at: daysAgo(100) }),
   ];
-  const events = [search(daysAgo(1), id(1)), use(daysAgo(1), 'applied', [id(2)]), search(daysAgo(1), id(2)), use(daysAgo(1), 'contradicted', [id(2)])];
+  const events = [
+    search(daysAgo(3), id(1)), search(daysAgo(2), id(1)), search(daysAgo(1), id(1)),
+    use(daysAgo(1), 'applied', [id(2)]), search(daysAgo(1), id(2)), use(daysAgo(1), 'contradicted', [id(2)]),
+  ];
   const h = computeHealth(data(ms, events), { window_days: 30, top_k: 2, min_applied: 3 });
   assert.deepEqual(h.scope_health, [
-    { scope: 'a-scope', active: 2, dead: 1, cold: 0, contradicted: 1, applied: 1 },
+    { scope: 'a-scope', active: 2, dead: 1, cold: 0, contradicted: 1, applied: 1 },  // id(1): three strong retrievals, never applied
     { scope: 'b-scope', active: 3, dead: 0, cold: 1, contradicted: 1, applied: 1 },
   ]);
   const v = h.verification_debt;
@@ -136,7 +155,7 @@ test('expired, commit drift debt, orphan use events and totals', () => {
   });
   assert.deepEqual(h.orphan_use_events, { count: 2, ids: [id(77), id(78)] });
   assert.deepEqual(h.totals, {
-    active: 3, expired: 1, tombstoned: 1, scopes: 1, events: 3, events_in_window: 3, retrievals_in_window: 0,
+    active: 3, expired: 1, tombstoned: 1, scopes: 1, events: 3, events_in_window: 3, retrievals_in_window: 0, user_lookups_in_window: 0,
     uses_in_window: { applied: 3, ignored: 1, contradicted: 0, corrected: 0 },
   });
   const outside = computeHealth(data(ms, []));

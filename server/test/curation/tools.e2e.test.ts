@@ -17,6 +17,9 @@ test('record_use, health sections and the event log over stdio', async () => {
   const cwd = tempDir('cairn-cur-cwd-');
   const cold = writeMemory(store, { body: 'Old note about the release train that nobody reads.', scopes: ['release'], created: daysAgo(120) });
   const expired = writeMemory(store, { body: 'The office wifi password rotates monthly.', scopes: ['office'], created: daysAgo(60), expires: daysAgo(2) });
+  // Memories written in this test are seconds old: relax the dead-weight rule so one strong
+  // retrieval qualifies (the default rule is tested in e2e/dead-weight.test.ts).
+  writeFileSync(join(store, 'config.toml'), '[curation]\ndead_weight_min_age_days = 0\ndead_weight_min_retrievals = 1\n');
   const s = await startServer({ store, cwd });
   try {
     const pg = await write(s, 'Nightly backups use pg_dump with the custom format.', ['backups']);

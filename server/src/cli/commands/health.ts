@@ -17,7 +17,8 @@ export function healthText(h: HealthReport): string {
   const out: string[] = [
     `cairn health: ${plural(t.active, 'active memory', 'active memories')}${t.expired ? ` (${t.expired} expired)` : ''}, ` +
       `${plural(t.tombstoned, 'tombstone')}, ${plural(t.scopes, 'scope')}`,
-    `last ${h.window_days} days: ${plural(t.events_in_window, 'event')}, ${plural(t.retrievals_in_window, 'retrieval')}, ` +
+    `last ${h.window_days} days: ${plural(t.events_in_window, 'event')}, ${plural(t.retrievals_in_window, 'retrieval')} by the model` +
+      `${t.user_lookups_in_window ? ` (+ ${plural(t.user_lookups_in_window, 'lookup')} of yours, not counted)` : ''}, ` +
       `uses: ${t.uses_in_window.applied} applied, ${t.uses_in_window.ignored} ignored, ${t.uses_in_window.contradicted} contradicted, ${t.uses_in_window.corrected} corrected`,
   ];
   const sec = (title: string, lines: string[]) => {
@@ -32,8 +33,8 @@ export function healthText(h: HealthReport): string {
     ...more(c.count, c.rows.length),
   ]);
   const d = h.dead_weight;
-  sec(`Dead weight: retrieved in the last ${h.window_days} days, never applied (${d.count})`, [
-    ...d.rows.map((r) => line(r, `retrieved ${r.retrieved}x`)),
+  sec(`Dead weight: ${d.rule.min_age_days}+ days old, found by the model ${d.rule.min_retrievals}+ times at medium/high relevance in the last ${h.window_days} days, never applied (${d.count})`, [
+    ...d.rows.map((r) => `${line(r, `retrieved ${r.retrieved}x`)}\n      why: ${r.why}`),
     ...more(d.count, d.rows.length),
   ]);
   const rs = h.rare_scopes;

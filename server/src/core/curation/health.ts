@@ -15,6 +15,13 @@ export interface HealthParams {
 }
 export const DEFAULT_HEALTH_PARAMS: HealthParams = { window_days: 30, top_k: 10, min_applied: 3 };
 
+/** When a memory is dead weight (config.toml [curation]); see deadWeight(). */
+export interface DeadWeightRule {
+  min_age_days: number;
+  min_retrievals: number;
+}
+export const DEFAULT_DEAD_WEIGHT: DeadWeightRule = { min_age_days: 14, min_retrievals: 3 };
+
 export interface HealthData {
   now: Date;
   active: readonly MemoryRecord[];
@@ -23,6 +30,8 @@ export interface HealthData {
   staleAfterDays: number;
   /** In a repo: commits on HEAD since last_verified_at for the memories of that repo; null outside a repo. */
   commitDrift: { repo: string; commitsSinceVerify: ReadonlyMap<string, number> } | null;
+  /** config.toml [curation]; DEFAULT_DEAD_WEIGHT when absent. */
+  deadWeight?: DeadWeightRule;
 }
 
 interface Row {
@@ -48,10 +57,11 @@ export interface HealthReport {
     events: number;
     events_in_window: number;
     retrievals_in_window: number;
+    user_lookups_in_window: number;
     uses_in_window: Record<UseOutcome, number>;
   };
   contradicted: Section<Row & { contradictions: number; last_contradicted: string; last_resolved: string | null; resolution_timeline: TimelineEntry[] }>;
-  dead_weight: Section<Row & { retrieved: number; last_retrieved: string | null }>;
+  dead_weight: Section<DeadWeightRow> & { rule: DeadWeightRule & { relevance: ['medium', 'high']; actor: 'model' } };
   rare_scopes: Section<RareScopeRow>;
   verification_debt: { never: number; stale: number; fresh: number; rows: (Row & { status: VerificationStatus; age_days: number | null })[] };
   commit_drift_debt: { applies: boolean; repo: string | null; count: number; rows: (Row & { commits_since_verify: number; last_verified_at: string })[] };
@@ -61,6 +71,17 @@ export interface HealthReport {
   scope_health: { scope: string; active: number; dead: number; cold: number; contradicted: number; applied: number }[];
   marker_stats: MarkerStat[];
   orphan_use_events: { count: number; ids: string[] };
+}
+
+export interface DeadWeightRow extends Row {
+  /** Strong retrievals by the model in the window (search hits at medium/high relevance, shows). */
+  retrieved: number;
+  last_retrieved: string | null;
+  age_days: number;
+  /** The user's own lookups in the window: shown, never counted. */
+  user_lookups: number;
+  /** Why it qualified, in words. */
+  why: string;
 }
 
 const DAY_MS = 86_400_000;
@@ -92,8 +113,36 @@ function contradiction(m: MemoryRecord, u: MemoryUsage | undefined) {
   };
 }
 
+/**
+ * Dead weight is a memory the model keeps finding and never uses: all of
+ * - at least `min_age_days` old (a memory written this week has not had its chance yet);
+ * - at least `min_retrievals` strong retrievals BY THE MODEL in the window: search hits at
+ *   medium or high relevance, or memory_show (a low-relevance hit is noise of the query, and a
+ *   person's own lookup says nothing about the model's use);
+ * - never `applied` in the event log.
+ * Returns the row fields, with the reason in words, or null when the memory does not qualify.
+ */
+export function deadWeight(m: MemoryRecord, u: MemoryUsage | undefined, now: number, windowDays: number, rule: DeadWeightRule) {
+  const ageDays = Math.floor((now - Date.parse(m.created)) / DAY_MS);
+  if (!(ageDays >= rule.min_age_days)) return null; // an unreadable date is not evidence of age
+  const strong = u?.strongInWindow ?? 0;
+  if (strong < rule.min_retrievals || (u?.uses.applied ?? 0) > 0) return null;
+  const times = (n: number) => (n === 1 ? 'once' : `${n} times`);
+  const looked = u?.userLookupsInWindow ? `; your own ${u.userLookupsInWindow} lookup(s) not counted` : '';
+  return {
+    retrieved: strong,
+    last_retrieved: u?.lastRetrieved ?? null,
+    age_days: ageDays,
+    user_lookups: u?.userLookupsInWindow ?? 0,
+    why:
+      `${ageDays} days old (at least ${rule.min_age_days}); found by the model ${times(strong)} at medium or high relevance ` +
+      `in the last ${windowDays} days (at least ${rule.min_retrievals}); never applied${looked}`,
+  };
+}
+
 export function computeHealth(data: HealthData, params: HealthParams = DEFAULT_HEALTH_PARAMS): HealthReport {
   const { window_days, top_k, min_applied } = params;
+  const rule = data.deadWeight ?? DEFAULT_DEAD_WEIGHT;
   const now = data.now.getTime();
   const windowStart = now - window_days * DAY_MS;
   const known = new Set([...data.active.map((m) => m.id), ...data.tombstones.map((m) => m.id)]);
@@ -115,9 +164,10 @@ export function computeHealth(data: HealthData, params: HealthParams = DEFAULT_H
     flags.set(m.id, f);
     if (isExpired(m)) continue; // expired memories have their own section and leave search anyway
     const retrieved = u?.retrievedInWindow ?? 0;
-    if (retrieved > 0 && f.applied === 0) {
+    const d = deadWeight(m, u, now, window_days, rule);
+    if (d) {
       f.dead = true;
-      dead.push({ ...row(m), retrieved, last_retrieved: u?.lastRetrieved ?? null });
+      dead.push({ ...row(m), ...d });
     }
     const created = Date.parse(m.created);
     if (retrieved === 0 && created < windowStart) {
@@ -189,10 +239,11 @@ export function computeHealth(data: HealthData, params: HealthParams = DEFAULT_H
       events: data.events.length,
       events_in_window: fold.eventsInWindow,
       retrievals_in_window: fold.retrievalsInWindow,
+      user_lookups_in_window: fold.userLookupsInWindow,
       uses_in_window: fold.usesInWindow,
     },
     contradicted: section(contradicted, top_k),
-    dead_weight: section(dead, top_k),
+    dead_weight: { ...section(dead, top_k), rule: { ...rule, relevance: ['medium', 'high'], actor: 'model' } },
     rare_scopes: section(rare, top_k),
     verification_debt: { ...debt, rows: debtRows.slice(0, top_k) },
     commit_drift_debt: { applies: data.commitDrift !== null, repo: data.commitDrift?.repo ?? null, count: drift.length, rows: drift.slice(0, top_k) },

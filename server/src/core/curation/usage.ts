@@ -14,9 +14,14 @@ export interface TimelineEntry {
 }
 
 export interface MemoryUsage {
-  /** Retrievals (search hits and show) inside the window. */
+  /** Retrievals by the model (search hits at any relevance, and show) inside the window. */
   retrievedInWindow: number;
+  /** Of those, the strong ones: search hits at medium or high relevance, and show. */
+  strongInWindow: number;
+  /** The model's last retrieval; lookups by the user do not count. */
   lastRetrieved: string | null;
+  /** Lookups by the user (CLI, /memory-search) inside the window: reported, never counted as retrievals. */
+  userLookupsInWindow: number;
   uses: Record<UseOutcome, number>;
   appliedInWindow: number;
   lastApplied: string | null;
@@ -26,12 +31,36 @@ export interface MemoryUsage {
 
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
 
-/** Ids a retrieval event returned: search `hits`/`results` [{id}], show `ids`. */
-export function retrievedIds(e: CairnEvent): string[] {
-  if (e.kind === 'show') return strings(e.ids);
+/**
+ * Who asked for a retrieval (events.md): `actor: "user"` marks a person's own lookup (the CLI,
+ * the /memory-search command); anything else, including events logged before the field existed,
+ * is the model's.
+ */
+export type Actor = 'model' | 'user';
+export const actorOf = (e: CairnEvent): Actor => (e.actor === 'user' ? 'user' : 'model');
+
+/**
+ * What a retrieval event returned: search `hits`/`results` [{id, relevance}], show `ids`.
+ * `strong`: a search hit at medium or high relevance, or a memory read in full with show. A hit
+ * with no recorded relevance is not strong (it cannot make a memory dead weight).
+ */
+export function retrievalsOf(e: CairnEvent): { id: string; strong: boolean }[] {
+  if (e.kind === 'show') return strings(e.ids).map((id) => ({ id, strong: true }));
   if (e.kind !== 'search') return [];
   const rows = Array.isArray(e.hits) ? e.hits : Array.isArray(e.results) ? e.results : [];
-  return rows.map((r) => (typeof r === 'string' ? r : (r as { id?: unknown })?.id)).filter((x): x is string => typeof x === 'string');
+  const out: { id: string; strong: boolean }[] = [];
+  for (const r of rows) {
+    const id = typeof r === 'string' ? r : (r as { id?: unknown })?.id;
+    if (typeof id !== 'string') continue;
+    const rel = typeof r === 'object' && r !== null ? (r as { relevance?: unknown }).relevance : undefined;
+    out.push({ id, strong: rel === 'medium' || rel === 'high' });
+  }
+  return out;
+}
+
+/** Ids a retrieval event returned (by anyone). */
+export function retrievedIds(e: CairnEvent): string[] {
+  return retrievalsOf(e).map((r) => r.id);
 }
 
 /** A `use` event: the ids it names and its outcome (null when the line is not a valid use). */
@@ -46,7 +75,9 @@ export function useOf(e: CairnEvent): { ids: string[]; outcome: UseOutcome; note
 function emptyUsage(): MemoryUsage {
   return {
     retrievedInWindow: 0,
+    strongInWindow: 0,
     lastRetrieved: null,
+    userLookupsInWindow: 0,
     uses: { applied: 0, ignored: 0, contradicted: 0, corrected: 0 },
     appliedInWindow: 0,
     lastApplied: null,
@@ -57,7 +88,10 @@ function emptyUsage(): MemoryUsage {
 export interface UsageFold {
   byId: Map<string, MemoryUsage>;
   eventsInWindow: number;
+  /** Retrievals by the model inside the window. */
   retrievalsInWindow: number;
+  /** Lookups by the user inside the window (not retrievals). */
+  userLookupsInWindow: number;
   usesInWindow: Record<UseOutcome, number>;
   /** use events naming at least one id that is neither active nor tombstoned. */
   orphanEvents: number;
@@ -76,6 +110,7 @@ export function foldUsage(events: readonly CairnEvent[], windowStart: number, kn
     byId,
     eventsInWindow: 0,
     retrievalsInWindow: 0,
+    userLookupsInWindow: 0,
     usesInWindow: { applied: 0, ignored: 0, contradicted: 0, corrected: 0 },
     orphanEvents: 0,
     orphanIds: [],
@@ -86,11 +121,21 @@ export function foldUsage(events: readonly CairnEvent[], windowStart: number, kn
     const inWindow = t >= windowStart;
     if (inWindow) fold.eventsInWindow++;
     const session = typeof e.session === 'string' ? e.session : undefined;
-    for (const id of retrievedIds(e)) {
+    const byUser = actorOf(e) === 'user';
+    for (const { id, strong } of retrievalsOf(e)) {
       const u = get(id);
+      if (byUser) {
+        // A person looking something up is not the model finding it useful or useless.
+        if (inWindow) {
+          u.userLookupsInWindow++;
+          fold.userLookupsInWindow++;
+        }
+        continue;
+      }
       u.lastRetrieved = e.ts;
       if (inWindow) {
         u.retrievedInWindow++;
+        if (strong) u.strongInWindow++;
         fold.retrievalsInWindow++;
       }
     }

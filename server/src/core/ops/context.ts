@@ -25,6 +25,11 @@ export interface Context {
   readonly env: NodeJS.ProcessEnv;
   /** false: one-shot command, no freshness machinery. */
   readonly watch: boolean;
+  /**
+   * Who this process's lookups are for: 'model' (the MCP server) or 'user' (the CLI). Retrieval
+   * events carry it; memory_health never counts a user's lookup as the model's retrieval.
+   */
+  readonly actor: 'model' | 'user';
   /** This process's session id (a ULID), stamped on events and pending writes. */
   readonly session: string;
   /** Scopes hidden for this process (memory_scope_disable). */

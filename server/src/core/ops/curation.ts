@@ -5,7 +5,7 @@ import type { Context } from './context.ts';
 import { NotFoundError, ValidationError } from '../errors.ts';
 import { LIMITS } from '../limits.ts';
 import { EventLog, readEvents } from '../curation/events.ts';
-import { computeHealth, DEFAULT_HEALTH_PARAMS, type HealthReport } from '../curation/health.ts';
+import { computeHealth, deadWeight, DEFAULT_HEALTH_PARAMS, type DeadWeightRule, type HealthReport } from '../curation/health.ts';
 import { foldUsage, USE_OUTCOMES, type UseOutcome } from '../curation/usage.ts';
 import { originRepoKey } from '../origin.ts';
 import { scopeAllowed, validateScope } from '../scopes.ts';
@@ -64,15 +64,21 @@ export async function curationPending(c: Context, inView: StoredMemory[], expire
   };
 }
 
-/** Dead weight among these memories, over the default health window. */
+/** config.toml [curation] as the health rule. */
+function deadWeightRule(c: Context): DeadWeightRule {
+  return { min_age_days: c.config.curation.dead_weight_min_age_days, min_retrievals: c.config.curation.dead_weight_min_retrievals };
+}
+
+/** Dead weight among these memories, over the default health window: the same rule as memory_health. */
 function deadCount(c: Context, mems: StoredMemory[]): number {
   if (mems.length === 0 || !c.config.telemetry.enabled) return 0;
-  const windowStart = c.now().getTime() - DEFAULT_HEALTH_PARAMS.window_days * 86_400_000;
-  const fold = foldUsage(readEvents(c.dir, { since: windowStart }).events, windowStart, new Set(mems.map((m) => m.id)));
-  return mems.filter((m) => {
-    const u = fold.byId.get(m.id);
-    return u !== undefined && u.retrievedInWindow > 0 && u.appliedInWindow === 0;
-  }).length;
+  const now = c.now().getTime();
+  const days = DEFAULT_HEALTH_PARAMS.window_days;
+  const windowStart = now - days * 86_400_000;
+  // The whole log, as memory_health reads it: an `applied` before the window still counts.
+  const fold = foldUsage(readEvents(c.dir).events, windowStart, new Set(mems.map((m) => m.id)));
+  const rule = deadWeightRule(c);
+  return mems.filter((m) => deadWeight(m, fold.byId.get(m.id), now, days, rule) !== null).length;
 }
 
 export async function recordUse(c: Context, input: RecordUseInput): Promise<{ recorded: number; outcome: UseOutcome; unknown_ids: string[] }> {
@@ -112,6 +118,7 @@ export async function health(c: Context, input: HealthInput): Promise<HealthRepo
       events: readEvents(c.dir).events,
       staleAfterDays: c.config.behavior.verification_stale_days,
       commitDrift: await repoDrift(c, active),
+      deadWeight: deadWeightRule(c),
     },
     params,
   );

@@ -19,6 +19,14 @@ import { curationPending } from './curation.ts';
 export interface ShowInput {
   id?: string;
   ids?: string[];
+  /** A lookup for the user to read (/memory-search), not for the model's own work. */
+  for_user?: boolean;
+}
+
+/** `actor` of a retrieval event: the process's, or 'user' when the call says it is for the user. */
+function actorFor(c: Context, forUser: unknown): 'model' | 'user' {
+  if (forUser !== undefined && typeof forUser !== 'boolean') throw new ValidationError('for_user must be true or false');
+  return forUser === true ? 'user' : c.actor;
 }
 export interface ListInput {
   scopes?: string[];
@@ -46,6 +54,7 @@ export async function fullRecords(c: Context, mems: StoredMemory[]) {
 }
 
 export async function show(c: Context, input: ShowInput) {
+  const actor = actorFor(c, input.for_user);
   await c.store.ensureFresh();
   await settleUnknownIds(c, [input.id, ...(Array.isArray(input.ids) ? input.ids.slice(0, MAX_IDS_PER_CALL) : [])]);
   const hasId = input.id !== undefined && input.id !== null;
@@ -53,7 +62,7 @@ export async function show(c: Context, input: ShowInput) {
   if (hasId === hasIds) throw new ValidationError('pass exactly one of id (one memory) or ids (up to 10)');
   if (hasId) {
     const m = requireActive(c, input.id);
-    c.log('show', { ids: [m.id] });
+    c.log('show', { ids: [m.id], actor });
     return { memories: await fullRecords(c, [m]), missing: [] as { id: string; reason: string }[] };
   }
   if (!Array.isArray(input.ids) || input.ids.length === 0) throw new ValidationError('ids must be a non-empty array of memory ids');
@@ -69,7 +78,7 @@ export async function show(c: Context, input: ShowInput) {
       missing.push({ id, reason: t ? tombstonedMessage(t) : `no memory with id ${id}` });
     }
   }
-  c.log('show', { ids: found.map((m) => m.id), missing: missing.map((m) => m.id) });
+  c.log('show', { ids: found.map((m) => m.id), missing: missing.map((m) => m.id), actor });
   return { memories: await fullRecords(c, found), missing };
 }
 
@@ -111,7 +120,7 @@ export async function list(c: Context, input: ListInput) {
     const m = page[i]!;
     return { ...h, summary: summarize(m.body), ...(input.with_bodies ? { body: m.body } : {}) };
   });
-  c.log('list', { scopes: filters, limit, returned: items.map((x) => x.id) });
+  c.log('list', { scopes: filters, limit, returned: items.map((x) => x.id), actor: c.actor });
   return { items, next_cursor };
 }
 
@@ -151,6 +160,8 @@ export interface SearchInput {
   max_results?: number;
   expand_top?: boolean;
   auto_scope?: boolean;
+  /** A lookup for the user to read (/memory-search), not for the model's own work. */
+  for_user?: boolean;
 }
 export type Relevance = 'high' | 'medium' | 'low';
 export interface SearchHit extends HitFields {
@@ -232,6 +243,7 @@ export async function search(c: Context, input: SearchInput): Promise<SearchOutp
   if (input.expand_top !== undefined && typeof input.expand_top !== 'boolean') throw new ValidationError('expand_top must be true or false');
   if (input.auto_scope !== undefined && typeof input.auto_scope !== 'boolean') throw new ValidationError('auto_scope must be true or false');
   const autoScope = input.auto_scope ?? true;
+  const actor = actorFor(c, input.for_user);
   await c.store.ensureFresh();
 
   const found = live(c).index.search(input.query, {
@@ -255,6 +267,7 @@ export async function search(c: Context, input: SearchInput): Promise<SearchOutp
     auto_scope: autoScope,
     max_results: max,
     hits: hits.map((h) => ({ id: h.id, relevance: h.relevance })),
+    actor,
   });
   return { hits };
 }

@@ -40,7 +40,7 @@ const health = defineTool({
   title: 'Memory health report',
   description:
     'Curation report over the whole store and the usage log. Walk it most actionable first: `contradicted` (shown wrong, not fixed since; see resolution_timeline), ' +
-    '`dead_weight` (retrieved in the window, never applied), `rare_scopes` (singleton scopes that look like typos of another), `verification_debt` and `commit_drift_debt`, ' +
+    '`dead_weight` (at least `rule.min_age_days` old, found by you at medium/high relevance at least `rule.min_retrievals` times in the window, never applied; each row says `why`; the user\'s own lookups never count), `rare_scopes` (singleton scopes that look like typos of another), `verification_debt` and `commit_drift_debt`, ' +
     '`expired` and `cold` (not retrieved in the window). Rows are capped at top_k; counts are not. Ask the user before changing anything.',
   input: z.strictObject({
     window_days: z.number().int().min(1).max(LIMITS.healthWindowDays).optional().describe('Usage window in days, default 30'),
@@ -60,6 +60,7 @@ const health = defineTool({
       events: z.number(),
       events_in_window: z.number(),
       retrievals_in_window: z.number(),
+      user_lookups_in_window: z.number(),
       uses_in_window: uses,
     }),
     contradicted: section({
@@ -68,7 +69,20 @@ const health = defineTool({
       last_resolved: z.string().nullable(),
       resolution_timeline: timeline,
     }),
-    dead_weight: section({ retrieved: z.number(), last_retrieved: z.string().nullable() }),
+    dead_weight: section({
+      retrieved: z.number(),
+      last_retrieved: z.string().nullable(),
+      age_days: z.number(),
+      user_lookups: z.number(),
+      why: z.string(),
+    }).extend({
+      rule: z.object({
+        min_age_days: z.number(),
+        min_retrievals: z.number(),
+        relevance: z.tuple([z.literal('medium'), z.literal('high')]),
+        actor: z.literal('model'),
+      }),
+    }),
     rare_scopes: z.object({
       count: z.number(),
       rows: z.array(z.object({ scope: z.string(), id, similar_to: z.array(z.object({ scope: z.string(), count: z.number(), distance: z.number() })) })),

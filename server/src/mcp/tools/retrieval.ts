@@ -18,6 +18,7 @@ const search = defineTool({
     max_results: z.number().int().min(1).max(LIMITS.maxResults).optional().describe(`1..${LIMITS.maxResults}, default from config (5)`),
     expand_top: z.boolean().optional().describe('Include the full body and drift detail of the top hit when its relevance is high'),
     auto_scope: z.boolean().optional().describe('true (default): only the caller repo\'s memories plus repo-less ones; false: search everything'),
+    for_user: z.boolean().optional().describe('true only when the user asked to see memories (e.g. /memory-search): logged as their lookup, not your retrieval'),
   }),
   output: z.object({
     hits: z.array(
@@ -44,6 +45,7 @@ const show = defineTool({
   input: z.strictObject({
     id: id.optional(),
     ids: z.array(z.string()).min(1).max(LIMITS.idsPerCall).optional().describe(`Up to ${LIMITS.idsPerCall} ids`),
+    for_user: z.boolean().optional().describe('true only when the user asked to see memories (e.g. /memory-search): logged as their lookup, not your retrieval'),
   }),
   output: z.object({
     memories: z.array(fullRecord),
