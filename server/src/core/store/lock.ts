@@ -1,21 +1,25 @@
 // A lock that works across processes, around every read-modify-write of the store
 // (format.md: two servers on one store never lose each other's changes).
 //
-// The lock is a file created with O_EXCL holding "pid host time". A holder that died (SIGKILL,
-// crash) leaves the file behind; it is broken when its pid is gone on this host, or when it is
-// older than STALE_MS (a live holder never keeps it that long: every critical section is a few
-// file operations). Breaking renames the stale file away first, so two waiters cannot both break
-// it and both enter.
+// The lock is a file created whole holding "pid host time token". A holder that died (SIGKILL,
+// crash) leaves the file behind; it is broken when its pid is gone on this host (or was reused by
+// a process that started after the lock was taken). A holder on this host that is alive is never
+// broken, however long it holds: a slow disk or a stopped process must make others wait, not let
+// them in beside it. Only a lock whose holder cannot be checked (another host on a shared
+// filesystem, an unreadable line) is broken by age, after STALE_MS. Breaking renames the stale
+// file away first, so two waiters cannot both break it and both enter. Release removes the file
+// only while it still holds our token: a lock broken meanwhile belongs to someone else.
 import { promises as fsp } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { LockTimeoutError } from '../errors.ts';
 import { FILE_MODE, ensureDir } from './fsatomic.ts';
-import { pidAlive } from './pid.ts';
+import { pidAlive, pidStartMs } from './pid.ts';
 
 const STALE_MS = 30_000;
 const HOST = hostname();
+const REUSED_PID_SLACK_MS = 2_000;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -27,6 +31,8 @@ export class StoreLock {
   constructor(
     private readonly dir: string,
     private readonly timeoutMs = 15_000,
+    /** Age after which a lock whose holder cannot be checked is broken. */
+    private readonly staleMs = STALE_MS,
   ) {
     this.file = join(dir, '.lock');
   }
@@ -38,23 +44,32 @@ export class StoreLock {
     this.tail = new Promise<void>((r) => (done = r));
     try {
       await prev;
-      await this.acquire();
+      const token = await this.acquire();
       try {
         return await fn();
       } finally {
-        await fsp.rm(this.file, { force: true });
+        await this.release(token);
       }
     } finally {
       done();
     }
   }
 
-  private async acquire(): Promise<void> {
+  /** Removes the lock only if it is still the one we created (compared by its token). */
+  private async release(token: string): Promise<void> {
+    const text = await fsp.readFile(this.file, 'utf8').catch(() => null);
+    if (text === null || parseLock(text).token !== token) return; // broken and retaken: not ours
+    await fsp.rm(this.file, { force: true });
+  }
+
+  /** Takes the lock; returns the token written into it. */
+  private async acquire(): Promise<string> {
     await ensureDir(this.dir);
     const deadline = Date.now() + this.timeoutMs;
     let wait = 1;
     for (;;) {
-      if (await this.tryCreate()) return;
+      const token = randomBytes(8).toString('hex');
+      if (await this.tryCreate(token)) return token;
       await this.breakIfStale();
       if (Date.now() > deadline) {
         throw new LockTimeoutError(`the store lock ${this.file} is held by another process; try again, or delete the file if no cairn process is running`);
@@ -72,8 +87,8 @@ export class StoreLock {
    * filesystem without hard links falls back to open(O_EXCL). A temp left by a kill is named like
    * every other temp file and removed by the next load once its pid is gone.
    */
-  private async tryCreate(): Promise<boolean> {
-    const line = `${process.pid} ${HOST} ${Date.now()}\n`;
+  private async tryCreate(token: string): Promise<boolean> {
+    const line = `${process.pid} ${HOST} ${Date.now()} ${token}\n`;
     if (!this.noLinks) {
       if (await fsp.lstat(this.file).then(() => true, () => false)) return false; // held: no temp churn
       const tmp = join(this.dir, `.lock.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
@@ -119,12 +134,21 @@ export class StoreLock {
     } catch {
       return; // released meanwhile
     }
-    const [pidText, host, timeText] = text.trim().split(' ');
-    const pid = Number(pidText);
-    const since = Number(timeText) || mtimeMs;
-    // A holder still writing its line shows as empty: only age can break that one.
-    const dead = text.trim() !== '' && host === HOST && Number.isInteger(pid) && pid > 0 && !pidAlive(pid);
-    if (!dead && Date.now() - since < STALE_MS) return;
+    const { pid, host, time } = parseLock(text);
+    const since = time ?? mtimeMs;
+    const local = pid !== null && host === HOST;
+    // A holder on this host is checked, never aged out: it is gone when its pid is dead, or when
+    // the pid now names a process that started after the lock was taken (a reused pid). The
+    // slack absorbs the clock's second-resolution boot time and small clock steps.
+    let stale: boolean;
+    if (local) {
+      const started = pidStartMs(pid);
+      stale = !pidAlive(pid) || (started !== null && started > since + REUSED_PID_SLACK_MS);
+    } else {
+      // Another host, or a holder still writing its line (empty): only age can break those.
+      stale = Date.now() - since >= this.staleMs;
+    }
+    if (!stale) return;
     const aside = `${this.file}.stale.${process.pid}.${Date.now()}`;
     try {
       await fsp.rename(this.file, aside);
@@ -138,4 +162,16 @@ export class StoreLock {
     }
     await fsp.rm(aside, { force: true });
   }
+}
+
+function parseLock(text: string): { pid: number | null; host: string | null; time: number | null; token: string | null } {
+  const [pidText, host, timeText, token] = text.trim().split(' ');
+  const pid = Number(pidText);
+  const time = Number(timeText);
+  return {
+    pid: Number.isInteger(pid) && pid > 0 ? pid : null,
+    host: host || null,
+    time: Number.isFinite(time) && time > 0 ? time : null,
+    token: token || null,
+  };
 }
