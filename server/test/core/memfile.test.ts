@@ -74,11 +74,16 @@ test('files that must not be guessed at are refused with a reason', () => {
     ['---\nschema_version: 2\nscopes: [a]\ncreated: 2026-01-01T00:00:00Z\n---\nx', /schema_version 2 is newer/],
     ['---\nid: nope\nscopes: [a]\ncreated: 2026-01-01T00:00:00Z\n---\nx', /id is not a ULID/],
     ['---\nscopes: [Bad]\ncreated: 2026-01-01T00:00:00Z\n---\nx', /scope "Bad"/],
-    ['---\nscopes: [a]\n---\nx', /created is missing/],
+    ['---\nscopes: [a]\ncreated: yesterday\n---\nx', /created is not a date-time/],
     ['---\nscopes: [a]\ncreated: 2026-01-01T00:00:00Z\nconfidence: huge\n---\nx', /confidence must be one of/],
     ['---\nfoo: [\n---\nx', /not valid YAML/],
   ];
   for (const [text, re] of cases) assert.throws(() => parseMemoryText(text), re, text);
+});
+
+test('the minimal hand-made form parses: scopes and a body; id, created and updated left to the store', () => {
+  const { record } = parseMemoryText('---\nscopes: [tools]\n---\nUse pnpm.\n');
+  assert.deepEqual([record.id, record.created, record.updated, record.scopes, record.body], [null, null, null, ['tools'], 'Use pnpm.']);
 });
 
 test('a YAML alias bomb does not blow up (aliases are references, unknown keys are copied as text)', () => {

@@ -15,7 +15,7 @@ export interface DiskRecord {
   file: string;
   where: 'active' | 'tombstones';
   tombstoned: boolean;
-  rec: ParsedFile['record'];
+  rec: ParsedFile['record'] & { created: string; updated: string };
 }
 
 export interface DiskState {
@@ -58,11 +58,16 @@ export function readDisk(store: string): DiskState {
         state.problems.push(`${file} has no id`);
         continue;
       }
+      const { created, updated } = parsed.record;
+      if (!created || !updated) {
+        state.problems.push(`${file} has no created/updated`);
+        continue;
+      }
       const tombstoned = parsed.record.removed !== undefined;
       if ((where === 'tombstones') !== tombstoned) state.misplaced.push(file);
       const dup = state.byId.get(id);
       if (dup) state.problems.push(`id ${id} is in two files: ${dup.file} and ${file}`);
-      else state.byId.set(id, { id, file, where, tombstoned, rec: parsed.record });
+      else state.byId.set(id, { id, file, where, tombstoned, rec: { ...parsed.record, created, updated } });
     }
   }
   return state;

@@ -54,14 +54,51 @@ async function permissions(dir: string, skip: boolean): Promise<Check> {
     : check('permissions', 'ok', 'store directory 0700, files 0600');
 }
 
+/**
+ * The store's subfolders reserved for other uses: dot-folders (.tombstones, .cache...) and
+ * `notes/` (the /memories notes area). Everything else under the store is the user's.
+ */
+const RESERVED_SUBFOLDERS = new Set(['notes']);
+const WALK_DEPTH = 8;
+const WALK_ENTRIES = 20_000;
+
+/**
+ * Markdown files in the store's subfolders. cairn reads memories only from the store's top
+ * level (and .tombstones/), so these are not memories; doctor lists them so none is ignored
+ * silently. Links are never followed; the walk is bounded.
+ */
+export async function subfolderMarkdown(dir: string): Promise<string[]> {
+  const found: string[] = [];
+  let seen = 0;
+  const walk = async (d: string, depth: number): Promise<void> => {
+    const entries = await fsp.readdir(d, { withFileTypes: true }).catch(() => []);
+    for (const e of entries) {
+      if (++seen > WALK_ENTRIES) return;
+      if (e.name.startsWith('.')) continue;
+      const p = join(d, e.name);
+      if (e.isDirectory()) {
+        if (depth === 0 && RESERVED_SUBFOLDERS.has(e.name)) continue;
+        if (depth + 1 < WALK_DEPTH) await walk(p, depth + 1);
+      } else if (depth > 0 && e.isFile() && e.name.endsWith('.md')) found.push(p);
+    }
+  };
+  await walk(dir, 0);
+  return found.sort();
+}
+
 async function files(dir: string): Promise<Check> {
   const store = new Store(dir, { warn: () => {}, readOnly: true }); // doctor changes nothing
   await store.load();
   const bad = [...store.skipped(), ...store.shadowed()].map((s) => `${s.file}: ${s.reason}`);
+  const nested = (await subfolderMarkdown(dir)).map(
+    (f) => `${f}: in a subfolder, so not a memory (cairn reads only ${dir} itself): move it up to make it one`,
+  );
   const count = `${store.activeCount} memories, ${[...store.tombstones()].length} tombstones`;
-  return bad.length
-    ? check('files', 'warn', `${count}; ${bad.length} file(s) skipped (never rewritten or deleted: fix or move them)`, bad)
-    : check('files', 'ok', `${count}; every file parses`);
+  const parts = [
+    ...(bad.length ? [`${bad.length} file(s) skipped (never rewritten or deleted: fix or move them)`] : []),
+    ...(nested.length ? [`${nested.length} markdown file(s) in subfolders not read`] : []),
+  ];
+  return parts.length ? check('files', 'warn', `${count}; ${parts.join('; ')}`, [...bad, ...nested]) : check('files', 'ok', `${count}; every file parses`);
 }
 
 async function eventLog(loc: StoreLocation): Promise<Check> {

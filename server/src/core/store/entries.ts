@@ -24,15 +24,20 @@ export const errorOf = (e: FileEntry | undefined): string | undefined => (e inst
 export const MAX_FILE_BYTES = 4 * 1024 * 1024;
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
-/** A stable id for a hand-made file without one: same file -> same id in every process. */
-export function derivedId(file: string, created: string): string {
+/**
+ * A stable id for a hand-made file without one: same file -> same id in every process. Hashes
+ * the file's NAME, not its path, so a store reached by two spellings (a symlinked ~/.cairn, a
+ * relative $CAIRN_DIR, macOS /var vs /private/var) gives one id; the time part is `created`.
+ * The id is written into the file on its next change through cairn, and fixed from then on.
+ */
+export function derivedId(fileName: string, created: string): string {
   let t = Math.max(0, Math.min(Date.parse(created) || 0, 2 ** 48 - 1));
   let time = '';
   for (let i = 0; i < 10; i++) {
     time = CROCKFORD[t % 32] + time;
     t = Math.floor(t / 32);
   }
-  const h = createHash('sha256').update(file).digest();
+  const h = createHash('sha256').update(fileName).digest();
   let rand = '';
   for (let i = 0; i < 16; i++) rand += CROCKFORD[h[i]! % 32];
   return time + rand;

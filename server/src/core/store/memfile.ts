@@ -15,9 +15,13 @@ export const KNOWN_KEYS = [
 ] as const;
 const KNOWN = new Set<string>(KNOWN_KEYS);
 
-/** Parsed file content: the record (id may be missing) plus the verbatim unknown blocks. */
+/**
+ * Parsed file content: the record plus the verbatim unknown blocks. A hand-made file may leave
+ * out `id` and `created` (null here): the store fills them in (derivedId, the file's mtime) and
+ * writes them down on the file's next change through cairn, never on a read.
+ */
 export interface ParsedFile {
-  record: Omit<MemoryRecord, 'id'> & { id: string | null };
+  record: Omit<MemoryRecord, 'id' | 'created' | 'updated'> & { id: string | null; created: string | null; updated: string | null };
   extra: string[];
 }
 
@@ -132,7 +136,7 @@ export function parseGeneral(src: string): ParsedFile {
     if (typeof s !== 'string' || !SCOPE_RE.test(s)) throw new ParseError(`scope ${shown(s)} does not match ${SCOPE_RE.source}`);
     if (!scopes.includes(s)) scopes.push(intern(s));
   }
-  const created = toIso(data.created, 'created', false)!;
+  const created = toIso(data.created, 'created', true);
   const record: ParsedFile['record'] = {
     id,
     created,

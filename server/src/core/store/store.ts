@@ -204,9 +204,14 @@ export class Store {
     if (text.includes('\u0000')) return new Skip(size, mtimeMs, 'is binary (contains NUL bytes)');
     try {
       const { record, extra } = parseMemoryText(text);
+      // The minimal hand-made file (format.md): no `created` means the file's mtime, for
+      // `updated` too. Both, like a missing id, are written down on the next change through
+      // cairn; until then every process derives the same values from the same unchanged file.
+      const created = record.created ?? new Date(Math.floor(mtimeMs)).toISOString();
+      const updated = record.updated ?? created;
       const idAssigned = record.id === null;
-      const id = record.id ?? derivedId(p, record.created);
-      const mem = storedMemory({ ...record, id }, p, size, mtimeMs, extra);
+      const id = record.id ?? derivedId(basename(p), created);
+      const mem = storedMemory({ ...record, id, created, updated }, p, size, mtimeMs, extra);
       if (idAssigned) mem.idAssigned = true;
       return mem;
     } catch (err) {
