@@ -3,6 +3,11 @@
 export const LIMITS = {
   /** memory_search query length, in characters. */
   queryChars: 2000,
+  /** memory_search alternates: rephrasings per call (each at most queryChars). */
+  alternates: 4,
+  /** Aliases per memory (memory_write, memory_update), and the length of one. */
+  aliases: 8,
+  aliasChars: 100,
   /** memory_search max_results. */
   maxResults: 50,
   /** Scope filters per call, and the length of one filter. */

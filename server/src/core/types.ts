@@ -29,6 +29,8 @@ export interface MemoryRecord {
   expires: string | null;
   origin: Origin;
   body: string;
+  /** Other words a later search may use (frontmatter `aliases`); absent when none. */
+  aliases?: readonly string[];
   /** Tombstone keys; present only on removed memories. */
   removed?: string;
   removed_reason?: string;
@@ -61,6 +63,8 @@ export interface SkippedFile {
 export interface ValidWrite {
   content: string;
   scopes: string[];
+  /** absent in pending writes saved before aliases existed */
+  aliases?: string[];
   confidence: Confidence;
   source: Source;
   category: Category;

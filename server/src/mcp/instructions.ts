@@ -4,20 +4,20 @@
 // skills/memory/SKILL.md. server/test/plugin/instructions.test.ts fails if it grows past the
 // limit or loses one of REQUIRED_PHRASES.
 
-/** Hard ceiling in UTF-8 bytes (issue 6). */
-export const MAX_INSTRUCTIONS_BYTES = 1800;
+/** Hard ceiling in UTF-8 bytes (issue 10: 1.5 KB). */
+export const MAX_INSTRUCTIONS_BYTES = 1500;
 
-export const INSTRUCTIONS = `cairn is the user's long-term memory: short markdown notes kept across sessions and repos.
+export const INSTRUCTIONS = `cairn is the user's long-term memory: short notes kept across sessions and repos.
 
-Memory is opt-in. Do not search memory for generic questions that the code, the conversation or general knowledge answer. Search (memory_search) when stored context could resolve an ambiguity, or when the user refers to prior decisions, preferences or conventions ("as we agreed", "the usual way"). memory_scope_overview shows counts without bodies.
+Memory is opt-in. Do not search memory for generic questions that the code, the conversation or general knowledge answer. Search (memory_search) when stored context could resolve an ambiguity, or the user refers to prior decisions, preferences or conventions. When you ask in your own words, pass 2-4 alternates: rephrasings and words the note may use.
 
-Say out loud when a stored memory shapes the answer ("Going by a memory from March: you prefer...").
+Say out loud when a stored memory shapes the answer ("Going by a memory from March: ...").
 
-Read relevance and staleness_verdict on every hit; low relevance is usually noise. Spot-check before relying on a hit whose verdict is not fresh (do the cited paths exist, does the command still work, does the user still agree), then memory_verify it if it holds or memory_update it if it changed. memory_remove, with a reason, a memory that is wrong.
+Read relevance and staleness_verdict on every hit; low relevance is usually noise. Spot-check before relying on a hit whose verdict is not fresh, then memory_verify it if it holds or memory_update it if it changed. memory_remove, with a reason, what is wrong.
 
-After memories informed an answer, record the outcome with memory_record_use (applied, ignored, contradicted, corrected).
+After memories informed an answer, record the outcome with memory_record_use.
 
-Write durable facts only: decisions, conventions, preferences, environment facts that will still hold next month. Not task progress, not what the repo already says, never secrets. One fact per memory, narrow scopes (projects:<name>, tools, ...). Claims about the user (inferred habits, skills, preferences) go through category=user-inference and stay pending until the user agrees; only then memory_write_confirm. Respect write statuses: duplicate means update the existing memory; previously_removed means the user removed it, so ask before adding it again.
+Write durable facts only: decisions, conventions, preferences, environment facts that will still hold next month; never task progress or secrets. One fact per memory, narrow scopes, aliases for other words a later question may use. Claims about the user go through category=user-inference and stay pending until the user agrees (memory_write_confirm). duplicate: update the existing memory; previously_removed: ask before adding it again.
 
 Long form: the cairn memory skill.`;
 
@@ -37,4 +37,6 @@ export const REQUIRED_PHRASES: readonly string[] = [
   'category=user-inference',
   'memory_record_use',
   'durable facts only',
+  'pass 2-4 alternates',
+  'aliases for other words',
 ];

@@ -39,6 +39,7 @@ export const origin = z.object({
 export const fullRecord = z.object({
   ...hitFields,
   body: z.string(),
+  aliases: z.array(z.string()).describe('Other words a later search may use'),
   source: z.string(),
   origin,
   expires: z.string().nullable(),
@@ -57,6 +58,7 @@ export const committed = z.object({
   updated: z.string(),
   last_verified_at: z.string().nullable(),
   expires: z.string().nullable(),
+  aliases: z.array(z.string()).optional(),
   file: z.string(),
   related: z.array(z.object({ id, similarity: z.number(), snippet: z.string() }).loose()).optional(),
 });
@@ -72,3 +74,7 @@ export const cursor = z.string().max(LIMITS.tokenChars).optional().describe('nex
 // The limits the core enforces, advertised so a client learns them from tools/list.
 export const scopesArg = z.array(z.string().max(LIMITS.scopeChars)).max(LIMITS.scopes);
 export const noteArg = z.string().max(LIMITS.noteChars);
+export const aliasesArg = z
+  .array(z.string().max(LIMITS.aliasChars))
+  .max(LIMITS.aliases)
+  .describe(`Up to ${LIMITS.aliases} other words or short phrases a later search may use for this fact (synonyms, the user's own words, names it is known by); indexed below the body`);

@@ -83,7 +83,7 @@ test('memory_write validation names every bad argument and writes nothing', asyn
   assert.match(await s.fail('memory_write', { content: 'x'.repeat(20001), scopes: ['tools'] }), /content is 20001 characters, over the limit of 20000/);
   assert.match(await s.fail('memory_write', { content: 5, scopes: ['tools'] }), /^content: expected string, got a number$/);
   assert.match(await s.fail('memory_write', { content: 'x', scopes: ['tools'], confidence: 'very' }), /confidence/);
-  assert.match(await s.fail('memory_write', { content: 'x', scope: ['tools'] }), /^scopes: expected array, but it is missing; unknown argument "scope" for memory_write: it takes content, scopes, confidence, source, category, expires, force, acknowledge_transient$/);
+  assert.match(await s.fail('memory_write', { content: 'x', scope: ['tools'] }), /^scopes: expected array, but it is missing; unknown argument "scope" for memory_write: it takes content, scopes, confidence, source, category, expires, aliases, force, acknowledge_transient$/);
   assert.deepEqual(readdirSync(store).sort(), before);
 });
 
@@ -165,7 +165,7 @@ test('memory_update keeps id/created/source, bumps updated, resets verification 
   const after = readFileSync(u2.file, 'utf8');
   assert.ok(after.includes(custom), 'unknown frontmatter block preserved byte-for-byte');
   assert.match(after, /widgets_staging\.\n$/);
-  assert.match(await s.fail('memory_update', { id: a.id }), /at least one of content, scopes, confidence or expires/);
+  assert.match(await s.fail('memory_update', { id: a.id }), /at least one of content, scopes, confidence, expires or aliases/);
   assert.match(await s.fail('memory_update', { id: a.id, scopes: ['Nope'] }), /not lowercase/);
   assert.equal(await s.fail('memory_update', { id: '01JQ3Z8V7M2K4T6Y9B1C3D5F7H', content: 'x' }), 'no memory with id 01JQ3Z8V7M2K4T6Y9B1C3D5F7H');
   assert.match(await s.fail('memory_verify', { id: 'abc' }), /is not a memory id/);

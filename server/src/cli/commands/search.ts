@@ -4,10 +4,11 @@ import { type Command, UsageError, intOption, openCairn, parse, printJson } from
 export const search: Command = {
   name: 'search',
   summary: 'search memories (the same ranking as memory_search)',
-  usage: 'cairn search QUERY... [--scope S]... [--limit N] [--all-repos] [--json]',
+  usage: 'cairn search QUERY... [--alt TEXT]... [--scope S]... [--limit N] [--all-repos] [--json]',
   async run(argv, io) {
     const { values, positionals } = parse(argv, {
       scope: { type: 'string', multiple: true },
+      alt: { type: 'string', multiple: true },
       limit: { type: 'string' },
       'all-repos': { type: 'boolean' },
       json: { type: 'boolean' },
@@ -17,7 +18,7 @@ export const search: Command = {
     const max = intOption(values.limit, '--limit', 1, 50);
     const c = await openCairn(io);
     try {
-      const res = await c.search({ query, scopes: values.scope ?? [], auto_scope: !values['all-repos'], ...(max ? { max_results: max } : {}) });
+      const res = await c.search({ query, ...(values.alt?.length ? { alternates: values.alt } : {}), scopes: values.scope ?? [], auto_scope: !values['all-repos'], ...(max ? { max_results: max } : {}) });
       if (values.json) printJson(io, res);
       else if (res.hits.length === 0) io.out('no matching memories\n');
       else {

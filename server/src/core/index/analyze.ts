@@ -9,6 +9,8 @@ export interface IndexDoc {
   id: string;
   body: string;
   scopes: readonly string[];
+  /** other words a later search may use: a field of its own, weighted below the body */
+  aliases?: readonly string[];
   created: string;
   updated: string;
   /** ISO time after which the memory no longer matches; null/absent: never */
@@ -21,12 +23,14 @@ export interface Analyzed {
   scopeLen: number;
 }
 
-// Scratch for analyzeDoc: term ids as they come (body, then scopes), and the output pairs.
+// Scratch for analyzeDoc: term id x 4 + field (0 body, 1 scope, 2 alias) as they come, and the
+// output pairs.
 let ids = new Int32Array(512);
 let out = new Int32Array(1024);
 
 export function analyzeDoc(doc: IndexDoc, p: Postings): Analyzed {
   let n = 0;
+  let field = 0;
   const push = (term: string, _s: string, _p: number, _a: number, _b: number, _w: boolean, stop: boolean): void => {
     if (stop) return;
     if (n === ids.length) {
@@ -34,33 +38,32 @@ export function analyzeDoc(doc: IndexDoc, p: Postings): Analyzed {
       next.set(ids);
       ids = next;
     }
-    ids[n++] = p.intern(term);
+    ids[n++] = p.intern(term) * 4 + field;
   };
   const bodyLen = scanTokens(doc.body, push);
-  const nBody = n;
+  field = 1;
   let scopeLen = 0;
   for (const sc of doc.scopes) scopeLen += scanTokens(sc, push);
-  // Sort each field's ids, then merge the two runs counting repeats: sorted, one pair per term.
-  const body = ids.subarray(0, nBody).sort();
-  const scope = ids.subarray(nBody, n).sort();
+  field = 2;
+  if (doc.aliases) for (const a of doc.aliases) scanTokens(a, push);
+  // One sort groups each term's occurrences (by field within a term): one pair per term.
+  const all = ids.subarray(0, n).sort();
   if (out.length < n * 2) out = new Int32Array(n * 2);
   let o = 0;
   let i = 0;
-  let j = 0;
-  while (i < body.length || j < scope.length) {
-    const t = j >= scope.length || (i < body.length && body[i]! <= scope[j]!) ? body[i]! : scope[j]!;
+  while (i < n) {
+    const t = all[i]! >> 2;
     let tb = 0;
     let ts = 0;
-    while (i < body.length && body[i] === t) {
-      tb++;
-      i++;
-    }
-    while (j < scope.length && scope[j] === t) {
-      ts++;
-      j++;
+    let ta = 0;
+    for (; i < n && all[i]! >> 2 === t; i++) {
+      const f = all[i]! & 3;
+      if (f === 0) tb++;
+      else if (f === 1) ts++;
+      else ta++;
     }
     out[o++] = t;
-    out[o++] = packTf(tb, ts);
+    out[o++] = packTf(tb, ts, ta);
   }
   return { fwd: out.slice(0, o), bodyLen, scopeLen };
 }

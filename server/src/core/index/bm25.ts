@@ -10,6 +10,11 @@ export const B_BODY = 0.75;
 export const B_SCOPE = 0.3;
 export const W_BODY = 1;
 export const W_SCOPE = 2;
+/**
+ * Aliases (other words a later search may use, given by the writer) weigh less than the body
+ * and are not length-normalized: a term among the aliases adds W_ALIAS to the pseudo-frequency.
+ */
+export const W_ALIAS = 0.5;
 /** At most +RECENCY_WEIGHT for a memory touched just now, halving every half-life. */
 export const RECENCY_WEIGHT = 0.1;
 /** score x (COVER_FLOOR + (1 - COVER_FLOOR) x coverage): covering more of the query wins. */
@@ -70,13 +75,15 @@ export function passes(w: Walk, slot: number): boolean {
   return st === 1;
 }
 
-/** BM25F pseudo-frequency of a packed (body tf | scope tf << 16) pair, before saturation. */
+/** BM25F pseudo-frequency of a packed (body tf | scope tf << 16 | alias tf << 24), before saturation. */
 export function pseudoTf(w: Walk, packed: number, slot: number): number {
   const tb = packed & 0xffff;
-  const ts = packed >>> 16;
+  const ts = (packed >>> 16) & 0xff;
+  const ta = packed >>> 24;
   const m = w.meta[slot]!;
   let f = tb === 0 ? 0 : (W_BODY * tb) / (1 - B_BODY + w.cb * (m & 0xffff));
   if (ts !== 0) f += (W_SCOPE * ts) / (1 - B_SCOPE + w.cs * ((m >>> 16) & 0xff));
+  if (ta !== 0) f += W_ALIAS;
   return f;
 }
 

@@ -1,6 +1,6 @@
 // The pieces MaxScore walks with: a cursor per query term over its inverted list, the cached
 // per-list upper bounds (TermBounds), and the scratch reused across queries.
-import { B_BODY, B_SCOPE, K1, W_BODY, W_SCOPE } from './bm25.ts';
+import { B_BODY, B_SCOPE, K1, W_ALIAS, W_BODY, W_SCOPE } from './bm25.ts';
 import { META_ALIVE, SLOT_MASK, type Postings } from './postings.ts';
 
 /** Relative slack on every bound: float sums in another order may differ in the last bits. */
@@ -83,9 +83,11 @@ export const AS = 1 - B_SCOPE;
 
 export function pseudo(e: number, md: number, cb: number, cs: number): number {
   const tb = (e >>> 24) & 31;
-  const ts = e >>> 29;
+  const ts = (e >>> 29) & 3;
+  const ta = e >>> 31;
   let f = tb === 0 ? 0 : (W_BODY * tb) / (AB + cb * (md & 0xffff));
   if (ts !== 0) f += (W_SCOPE * ts) / (AS + cs * ((md >>> 16) & 0xff));
+  if (ta !== 0) f += W_ALIAS;
   return f;
 }
 

@@ -99,6 +99,10 @@ export function reviveStored(r: Record<string, unknown>): StoredMemory {
     origin,
     body: text(r.body),
   };
+  if (r.aliases !== undefined) {
+    if (!Array.isArray(r.aliases)) throw new Error('malformed');
+    rec.aliases = (r.aliases as unknown[]).map(text);
+  }
   if (r.removed !== undefined) {
     rec.removed = text(r.removed);
     rec.removed_reason = text(r.removed_reason);

@@ -15,7 +15,7 @@
 // per-term `contrib` scratch), and a document is dropped only when a bound proves it scores
 // strictly below a floor that k scored documents reach. The pool is the top of a total order
 // (score, recency, id), so both walks return the same pool, bit for bit.
-import { COVER_FLOOR, K1, RECENCY_WEIGHT, W_BODY, W_SCOPE, offerTopK, popcount, ranksBelow, type Walk } from './bm25.ts';
+import { COVER_FLOOR, K1, RECENCY_WEIGHT, W_ALIAS, W_BODY, W_SCOPE, offerTopK, popcount, ranksBelow, type Walk } from './bm25.ts';
 import { META_ALIVE, SLOT_MASK } from './postings.ts';
 import { AB, AS, SAFETY, Scratch, TermBounds, mergeRuns, pseudo, seek, type Cursor, type TopK } from './cursors.ts';
 export { Scratch, TermBounds, mergeRuns, type Cursor, type TopK } from './cursors.ts';
@@ -262,6 +262,7 @@ function walkRaw(w: Walk, c: Cursor, q: number, n: number, acc: Float64Array, to
   const bit = 1 << q;
   const wb = W_BODY;
   const ws = W_SCOPE;
+  const wa = W_ALIAS;
   const ab = AB;
   const as = AS;
   const k1 = K1;
@@ -279,9 +280,11 @@ function walkRaw(w: Walk, c: Cursor, q: number, n: number, acc: Float64Array, to
       if (st !== 1) continue;
     }
     const tb = (e >>> 24) & 31;
-    const ts = e >>> 29;
+    const ts = (e >>> 29) & 3;
+    const ta = e >>> 31;
     let f = tb === 0 ? 0 : (wb * tb) / (ab + cb * (md & 0xffff));
     if (ts !== 0) f += (ws * ts) / (as + cs * ((md >>> 16) & 0xff));
+    if (ta !== 0) f += wa;
     const v = (scale * f) / (k1 + f);
     let ix = idx[slot]!;
     if (ix === 0) {
@@ -304,6 +307,7 @@ function fill(w: Walk, c: Cursor, q: number, n: number, acc: Float64Array, idx: 
   const scale = c.scale;
   const wb = W_BODY;
   const ws = W_SCOPE;
+  const wa = W_ALIAS;
   const ab = AB;
   const as = AS;
   const k1 = K1;
@@ -314,9 +318,11 @@ function fill(w: Walk, c: Cursor, q: number, n: number, acc: Float64Array, idx: 
     if (ix <= 0) continue;
     const md = meta[slot]!;
     const tb = (e >>> 24) & 31;
-    const ts = e >>> 29;
+    const ts = (e >>> 29) & 3;
+    const ta = e >>> 31;
     let f = tb === 0 ? 0 : (wb * tb) / (ab + cb * (md & 0xffff));
     if (ts !== 0) f += (ws * ts) / (as + cs * ((md >>> 16) & 0xff));
+    if (ta !== 0) f += wa;
     contrib[(ix - 1) * n + q] = (scale * f) / (k1 + f);
     acc[(slot << 1) + 1] = acc[(slot << 1) + 1]! | bit;
   }
@@ -332,8 +338,10 @@ function probe(w: Walk, c: Cursor, slot: number): number {
   const e = c.list[c.pos]!;
   const md = w.meta[slot]!;
   const tb = (e >>> 24) & 31;
-  const ts = e >>> 29;
+  const ts = (e >>> 29) & 3;
+  const ta = e >>> 31;
   let f = tb === 0 ? 0 : (W_BODY * tb) / (AB + w.cb * (md & 0xffff));
   if (ts !== 0) f += (W_SCOPE * ts) / (AS + w.cs * ((md >>> 16) & 0xff));
+  if (ta !== 0) f += W_ALIAS;
   return (c.scale * f) / (K1 + f);
 }

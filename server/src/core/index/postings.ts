@@ -3,9 +3,9 @@
 // document's terms are re-derived from its text when it is removed, and from the lists when a
 // snapshot is taken.
 //
-// A posting is one int: slot (low 24 bits) | body tf (5 bits) | scope tf (3 bits). Term
-// frequencies saturate in BM25 long before 31 and 7, so capping them changes no ranking that
-// matters and halves the lists.
+// A posting is one int: slot (low 24 bits) | body tf (5 bits) | scope tf (2 bits) | alias
+// present (1 bit). Term frequencies saturate in BM25 long before 31 and 3, so capping them
+// changes no ranking that matters and halves the lists.
 //
 // Slots are append-only: replacing a document kills its old slot and appends a new one, so no
 // inverted list is edited in place and every list stays sorted by slot. Dead entries are skipped
@@ -13,12 +13,16 @@
 // Invariant: df[t] counts live slots containing t, and `live`, `sumBody`, `sumScope` cover live
 // slots only, so BM25 statistics never see deleted documents.
 
-/** Packed (body tf, scope tf) as produced by analysis and stored in the cache: body | scope << 16. */
+/**
+ * Packed (body tf, scope tf, alias tf) as produced by analysis and stored in the cache:
+ * body | scope << 16 | alias << 24 (a cache written before aliases holds alias 0: still valid).
+ */
 export const TF_MASK = 0xffff;
 export const SCOPE_SHIFT = 16;
+export const ALIAS_SHIFT = 24;
 
-export function packTf(body: number, scope: number): number {
-  return Math.min(body, 0xffff) | (Math.min(scope, 0x7fff) << SCOPE_SHIFT);
+export function packTf(body: number, scope: number, alias = 0): number {
+  return Math.min(body, 0xffff) | (Math.min(scope, 0xff) << SCOPE_SHIFT) | (Math.min(alias, 0x7f) << ALIAS_SHIFT);
 }
 
 // Posting layout.
@@ -26,17 +30,18 @@ export const SLOT_BITS = 24;
 export const SLOT_MASK = 0xffffff;
 export const MAX_SLOTS = 1 << SLOT_BITS;
 const BODY_TF_MAX = 31;
-const SCOPE_TF_MAX = 7;
+const SCOPE_TF_MAX = 3;
 
 /** One posting from a slot and an analysis tf pair. */
 export function posting(slot: number, packed: number): number {
   const tb = Math.min(packed & TF_MASK, BODY_TF_MAX);
-  const ts = Math.min(packed >>> SCOPE_SHIFT, SCOPE_TF_MAX);
-  return slot | (tb << 24) | (ts << 29);
+  const ts = Math.min((packed >>> SCOPE_SHIFT) & 0xff, SCOPE_TF_MAX);
+  const ta = packed >>> ALIAS_SHIFT === 0 ? 0 : 1;
+  return slot | (tb << 24) | (ts << 29) | (ta << 31);
 }
 /** The analysis tf pair back from a posting. */
 export function postingTf(e: number): number {
-  return ((e >>> 24) & BODY_TF_MAX) | ((e >>> 29) << SCOPE_SHIFT);
+  return ((e >>> 24) & BODY_TF_MAX) | (((e >>> 29) & SCOPE_TF_MAX) << SCOPE_SHIFT) | ((e >>> 31) << ALIAS_SHIFT);
 }
 
 /** Bucket key for prefix lookups: query prefixes are at least 4 characters long. */

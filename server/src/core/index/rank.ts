@@ -9,7 +9,7 @@
 // per slot and its answer kept in `allowState` for as long as the caller passes the same key.
 import { SLOT_MASK, postingTf, type Postings } from './postings.ts';
 import {
-  B_BODY, B_SCOPE, COVER_FLOOR, DAY_MS, K1, RECENCY_WEIGHT, W_BODY, W_SCOPE,
+  B_BODY, B_SCOPE, COVER_FLOOR, DAY_MS, K1, RECENCY_WEIGHT, W_ALIAS, W_BODY, W_SCOPE,
   compareCandidates, passes, popcount, pseudoTf, type Candidate, type RankOptions, type Walk,
   offerTopK,
   ranksBelow,
@@ -239,6 +239,7 @@ function accumulate(
   const { meta, expires, now, cb, cs, allowState, ask } = w;
   const wb = W_BODY;
   const ws = W_SCOPE;
+  const wa = W_ALIAS;
   const ab = 1 - B_BODY;
   const as = 1 - B_SCOPE;
   const k1 = K1;
@@ -256,9 +257,11 @@ function accumulate(
       if (st !== 1) continue;
     }
     const tb = (e >>> 24) & 31;
-    const ts = e >>> 29;
+    const ts = (e >>> 29) & 3;
+    const ta = e >>> 31;
     let f = tb === 0 ? 0 : (wb * tb) / (ab + cb * (md & 0xffff));
     if (ts !== 0) f += (ws * ts) / (as + cs * ((md >>> 16) & 0xff));
+    if (ta !== 0) f += wa;
     const at = slot << 1;
     const m = acc[at + 1]!;
     if (m === 0) touched[nTouched++] = slot;
@@ -276,6 +279,7 @@ function accumulateBest(
   const { meta, expires, now, cb, cs, allowState, ask } = w;
   const wb = W_BODY;
   const ws = W_SCOPE;
+  const wa = W_ALIAS;
   const ab = 1 - B_BODY;
   const as = 1 - B_SCOPE;
   const k1 = K1;
@@ -293,9 +297,11 @@ function accumulateBest(
       if (st !== 1) continue;
     }
     const tb = (e >>> 24) & 31;
-    const ts = e >>> 29;
+    const ts = (e >>> 29) & 3;
+    const ta = e >>> 31;
     let f = tb === 0 ? 0 : (wb * tb) / (ab + cb * (md & 0xffff));
     if (ts !== 0) f += (ws * ts) / (as + cs * ((md >>> 16) & 0xff));
+    if (ta !== 0) f += wa;
     const s = (scale * f) / (k1 + f);
     const b = best[slot]!;
     if (b === 0) termTouched[nTerm++] = slot;

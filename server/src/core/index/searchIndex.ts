@@ -191,7 +191,10 @@ export class SearchIndex<D extends IndexDoc> {
 export function sameContent(a: IndexDoc, b: IndexDoc): boolean {
   if (a === b) return true;
   if (a.body !== b.body || a.scopes.length !== b.scopes.length) return false;
-  return a.scopes.every((s, i) => s === b.scopes[i]);
+  if (!a.scopes.every((s, i) => s === b.scopes[i])) return false;
+  const x = a.aliases ?? [];
+  const y = b.aliases ?? [];
+  return x.length === y.length && x.every((s, i) => s === y[i]);
 }
 
 /** A cached forward list must be pairs of in-range, strictly increasing term ids with tf > 0. */

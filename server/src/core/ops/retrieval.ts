@@ -6,6 +6,8 @@ import type { Context } from './context.ts';
 import { ValidationError } from '../errors.ts';
 import { LIMITS } from '../limits.ts';
 import { LiveIndex } from '../index/live.ts';
+import type { SearchOptions } from '../index/searchIndex.ts';
+import { DEFAULT_CALIBRATION, fuse, type FusedHit } from '../index/fusion.ts';
 import { inRepo, isDisabled, isExpired, isVisible, summarize } from '../memory.ts';
 import { originRepoKey } from '../origin.ts';
 import { scopeFilterMatcher, validateScopeFilter } from '../scopes.ts';
@@ -49,7 +51,7 @@ export async function fullRecords(c: Context, mems: StoredMemory[]) {
   const hits = await hitFields(c, mems, true);
   return hits.map((h, i) => {
     const m = mems[i]!;
-    return { ...h, body: m.body, source: m.source, origin: m.origin, expires: m.expires };
+    return { ...h, body: m.body, aliases: m.aliases ? [...m.aliases] : [], source: m.source, origin: m.origin, expires: m.expires };
   });
 }
 
@@ -156,6 +158,8 @@ export async function scopeOverview(c: Context, input: OverviewInput) {
 
 export interface SearchInput {
   query: string;
+  /** rephrasings or likely words, searched too and fused with the query by RRF */
+  alternates?: string[];
   scopes?: string[];
   max_results?: number;
   expand_top?: boolean;
@@ -176,6 +180,19 @@ export interface SearchOutput {
 }
 
 export const MAX_QUERY_CHARS = LIMITS.queryChars;
+
+export function checkAlternates(v: unknown): string[] {
+  if (v === undefined || v === null) return [];
+  if (!Array.isArray(v)) throw new ValidationError('alternates must be an array of rephrasings of the query, like ["preferred editor", "vim emacs vscode"]');
+  if (v.length > LIMITS.alternates) throw new ValidationError(`alternates has ${v.length} entries: at most ${LIMITS.alternates} are accepted`);
+  const out: string[] = [];
+  v.forEach((a, i) => {
+    if (typeof a !== 'string' || a.trim() === '') throw new ValidationError(`alternates[${i}] must be a non-empty string`);
+    if (a.length > MAX_QUERY_CHARS) throw new ValidationError(`alternates[${i}] is ${a.length} characters long: at most ${MAX_QUERY_CHARS} are accepted`);
+    if (!out.includes(a.trim())) out.push(a.trim());
+  });
+  return out;
+}
 function live(c: Context): LiveIndex {
   const l = c.services.index;
   if (l === null) throw new Error('the search index is not open (Cairn.open opens it)');
@@ -244,9 +261,10 @@ export async function search(c: Context, input: SearchInput): Promise<SearchOutp
   if (input.auto_scope !== undefined && typeof input.auto_scope !== 'boolean') throw new ValidationError('auto_scope must be true or false');
   const autoScope = input.auto_scope ?? true;
   const actor = actorFor(c, input.for_user);
+  const alternates = checkAlternates(input.alternates);
   await c.store.ensureFresh();
 
-  const found = live(c).index.search(input.query, {
+  const found = rankedSearch(live(c), input.query, alternates, {
     limit: max,
     now: c.now().getTime(),
     halfLifeDays: c.config.behavior.recency_half_life_days,
@@ -263,6 +281,7 @@ export async function search(c: Context, input: SearchInput): Promise<SearchOutp
   });
   c.log('search', {
     query: input.query,
+    ...(alternates.length > 0 ? { alternates } : {}),
     scopes: filters,
     auto_scope: autoScope,
     max_results: max,
@@ -271,6 +290,24 @@ export async function search(c: Context, input: SearchInput): Promise<SearchOutp
   });
   return { hits };
 }
+
+/**
+ * The ranking of one search: the lexical index alone for a plain query (the exact BM25F path),
+ * else every leg fused (fusion.ts).
+ */
+export function rankedSearch(l: LiveIndex, query: string, alternates: string[], opts: SearchOptions<StoredMemory>): FusedHit<StoredMemory>[] {
+  const ix = l.index;
+  if (alternates.length === 0) return ix.search(query, opts);
+  const pool = { ...opts, limit: Math.max(opts.limit, FUSION_POOL) };
+  return fuse({
+    limit: opts.limit,
+    main: { lexical: ix.search(query, pool), semantic: [] },
+    alternates: alternates.map((a) => ({ lexical: ix.search(a, pool), semantic: [] })),
+    calibration: DEFAULT_CALIBRATION,
+  });
+}
+/** Hits each leg contributes to a fusion. */
+const FUSION_POOL = 20;
 
 /** Active memories in view for this process that belong to another repo than the caller's. */
 export function countElsewhere(c: Context): number {

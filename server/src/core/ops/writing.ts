@@ -26,6 +26,7 @@ export interface WriteInput {
   source?: Source;
   category?: Category;
   expires?: string | null;
+  aliases?: string[];
   force?: boolean;
   acknowledge_transient?: boolean;
 }
@@ -35,6 +36,7 @@ export interface UpdateInput {
   scopes?: string[];
   confidence?: Confidence;
   expires?: string | null;
+  aliases?: string[];
 }
 export interface VerifyInput {
   id: string;
@@ -68,6 +70,23 @@ export function checkScopes(c: Context, v: unknown, arg = 'scopes'): string[] {
       throw new ValidationError(`scope "${scope}" is not allowed by scopes.allowed in config.toml: use one of ${c.config.scopes.allowed.join(', ')}`);
     }
     if (!out.includes(scope)) out.push(scope);
+  });
+  return out;
+}
+
+/** aliases: other words a later search may use; trimmed, distinct, each one line of text. */
+export function checkAliases(v: unknown, arg = 'aliases'): string[] {
+  if (v === undefined || v === null) return [];
+  if (!Array.isArray(v)) throw new ValidationError(`${arg} must be an array of short texts, like ["login", "sign-in"]`);
+  if (v.length > LIMITS.aliases) throw new ValidationError(`${arg} has ${v.length} entries: at most ${LIMITS.aliases} aliases per memory`);
+  const out: string[] = [];
+  v.forEach((a, i) => {
+    if (typeof a !== 'string') throw new ValidationError(`${arg}[${i}] must be a string, got ${JSON.stringify(a)}`);
+    const t = a.replace(/\s+/g, ' ').trim();
+    if (t === '') throw new ValidationError(`${arg}[${i}] is empty: give a word or short phrase`);
+    if (t.length > LIMITS.aliasChars) throw new ValidationError(`${arg}[${i}] is ${t.length} characters: at most ${LIMITS.aliasChars} per alias`);
+    if (t.includes('\u0000') || LONE_SURROGATE.test(t)) throw new ValidationError(`${arg}[${i}] is not plain text`);
+    if (!out.includes(t)) out.push(t);
   });
   return out;
 }
@@ -116,6 +135,8 @@ export function validateWrite(c: Context, input: WriteInput): ValidWrite {
     category: attempt(() => checkEnum(input.category, 'category', CATEGORIES, 'fact')),
     expires: attempt(() => checkExpires(c, input.expires)),
   };
+  const aliases = attempt(() => checkAliases(input.aliases));
+  if (aliases && aliases.length > 0) w.aliases = aliases;
   attempt(() => checkBool(input.force, 'force'));
   attempt(() => checkBool(input.acknowledge_transient, 'acknowledge_transient'));
   if (problems.length) throw new ValidationError(problems.join('; '));
@@ -134,6 +155,7 @@ export function committedShape(m: StoredMemory, related?: Related[]) {
     updated: m.updated,
     last_verified_at: m.last_verified_at,
     expires: m.expires,
+    ...(m.aliases && m.aliases.length ? { aliases: m.aliases } : {}),
     file: m.file,
     ...(related && related.length ? { related } : {}),
   };
@@ -155,6 +177,7 @@ export async function commitWrite(c: Context, w: ValidWrite, related?: Related[]
     origin: await captureOrigin(c.caller.cwd),
     body: w.content,
   };
+  if (w.aliases && w.aliases.length > 0) rec.aliases = w.aliases;
   const m = await c.store.create(rec);
   return committedShape(m, related);
 }
@@ -179,19 +202,21 @@ export async function update(c: Context, input: UpdateInput) {
   await settleUnknownIds(c, [input.id]);
   const target = requireActive(c, input.id);
   const has = (k: keyof UpdateInput) => input[k] !== undefined;
-  if (!has('content') && !has('scopes') && !has('confidence') && !has('expires')) {
-    throw new ValidationError('give at least one of content, scopes, confidence or expires to change');
+  if (!has('content') && !has('scopes') && !has('confidence') && !has('expires') && !has('aliases')) {
+    throw new ValidationError('give at least one of content, scopes, confidence, expires or aliases to change');
   }
   const content = has('content') ? checkContent(c, input.content) : undefined;
   const scopes = has('scopes') ? checkScopes(c, input.scopes) : undefined;
   const confidence = has('confidence') ? checkEnum(input.confidence, 'confidence', CONFIDENCES, 'medium') : undefined;
   const expires = has('expires') ? checkExpires(c, input.expires) : undefined;
+  const aliases = has('aliases') ? checkAliases(input.aliases) : undefined;
   if (content !== undefined) await checkUpdateContent(c, content);
+  if (aliases !== undefined && aliases.length > 0) await checkUpdateContent(c, aliases.join('\n'));
   let changedContent = false;
   const m = await c.store.modify(target.id, (cur) => {
     if (cur.tombstoned) throw requireActiveError(c, cur.id);
     changedContent = content !== undefined && content !== cur.body;
-    return {
+    const rec: MemoryRecord = {
       ...stripStored(cur),
       body: content ?? cur.body,
       scopes: scopes ?? cur.scopes,
@@ -200,8 +225,14 @@ export async function update(c: Context, input: UpdateInput) {
       updated: c.now().toISOString(),
       last_verified_at: changedContent ? null : cur.last_verified_at,
     };
+    // aliases: [] clears them; absent keeps the current ones.
+    if (aliases !== undefined) {
+      if (aliases.length > 0) rec.aliases = aliases;
+      else delete rec.aliases;
+    }
+    return rec;
   });
-  c.log('update', { id: m.id, fields: (['content', 'scopes', 'confidence', 'expires'] as const).filter(has), content_changed: changedContent });
+  c.log('update', { id: m.id, fields: (['content', 'scopes', 'confidence', 'expires', 'aliases'] as const).filter(has), content_changed: changedContent });
   return committedShape(m);
 }
 

@@ -106,6 +106,24 @@ function scalar(v: string): string | null | undefined {
   return isPlainSafe(v) ? v : undefined;
 }
 
+/** `["a", "b"]` as the writer makes it: non-empty, distinct, trimmed JSON strings; else undefined. */
+function aliasList(v: string | undefined): string[] | undefined {
+  if (v === undefined || !v.startsWith('["') || !v.endsWith('"]')) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(v);
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(parsed) || parsed.length === 0) return undefined;
+  const out: string[] = [];
+  for (const a of parsed) {
+    if (typeof a !== 'string' || a === '' || a.trim() !== a || out.includes(a)) return undefined;
+    out.push(own(a));
+  }
+  return out;
+}
+
 function field(line: string | undefined, key: string): string | undefined {
   if (line === undefined || !line.startsWith(key) || line.charCodeAt(key.length) !== 58 /* : */ || line.charCodeAt(key.length + 1) !== 32) return undefined;
   return line.slice(key.length + 2);
@@ -118,7 +136,9 @@ export function parseCanonical(text: string): { record: MemoryRecord; extra: str
   const head = text.slice(4, close);
   if (head.includes('\r') || head.includes('\t')) return null;
   const L = head.split('\n');
-  if (L.length !== 15 && L.length !== 18) return null;
+  // 15 lines, +3 for a tombstone's keys, +1 for an aliases line (last).
+  const hasAliases = L.length === 16 || L.length === 19;
+  if (L.length !== 15 && L.length !== 18 && !hasAliases) return null;
   const id = field(L[1], 'id');
   if (id === undefined || !isUlid(id)) return null;
   const created = time(field(L[2], 'created') ?? '', false);
@@ -149,7 +169,12 @@ export function parseCanonical(text: string): { record: MemoryRecord; extra: str
     origin: sharedOrigin(origin[0]!, origin[1]!, origin[2]!, origin[3]!),
     body: own(text.slice(close + 5).replace(/^\s*\n/, '').replace(/\s+$/, '')),
   };
-  if (L.length === 18) {
+  if (hasAliases) {
+    const aliases = aliasList(field(L[L.length - 1], 'aliases'));
+    if (aliases === undefined) return null;
+    record.aliases = aliases;
+  }
+  if (L.length >= 18) {
     const removed = time(field(L[15], 'removed') ?? '', false);
     const reasonText = field(L[16], 'removed_reason');
     const reason = reasonText?.startsWith('"') ? scalar(reasonText) : undefined;

@@ -50,7 +50,18 @@ export function derivedId(fileName: string, created: string): string {
  */
 export function storedMemory(rec: MemoryRecord, file: string, size: number, mtimeMs: number, extra: readonly string[]): StoredMemory {
   const ex = extra.length === 0 ? NO_EXTRA : extra.slice();
-  const { id, created, updated, scopes, confidence, source, category, last_verified_at, expires, origin, body } = rec;
+  const { id, created, updated, scopes, confidence, source, category, last_verified_at, expires, origin, body, aliases } = rec;
+  // Aliases are rare: a record with them gets a shape of its own rather than every record a field.
+  if (aliases !== undefined && aliases.length > 0) {
+    const m: StoredMemory = { id, created, updated, scopes, confidence, source, category, last_verified_at, expires, origin, body, aliases, file, tombstoned: false, size, mtimeMs, extra: ex };
+    if (rec.removed !== undefined) {
+      m.removed = rec.removed;
+      m.removed_reason = rec.removed_reason;
+      m.removed_session = rec.removed_session;
+      m.tombstoned = true;
+    }
+    return m;
+  }
   if (rec.removed === undefined) {
     return { id, created, updated, scopes, confidence, source, category, last_verified_at, expires, origin, body, file, tombstoned: false, size, mtimeMs, extra: ex };
   }

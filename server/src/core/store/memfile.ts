@@ -11,7 +11,7 @@ import { intern, internOrNull, isPlainSafe, own, parseCanonical, sharedOrigin, s
 
 export const KNOWN_KEYS = [
   'schema_version', 'id', 'created', 'updated', 'scopes', 'confidence', 'source', 'category',
-  'last_verified_at', 'expires', 'origin', 'removed', 'removed_reason', 'removed_session',
+  'last_verified_at', 'expires', 'origin', 'removed', 'removed_reason', 'removed_session', 'aliases',
 ] as const;
 const KNOWN = new Set<string>(KNOWN_KEYS);
 
@@ -155,10 +155,31 @@ export function parseGeneral(src: string): ParsedFile {
     record.removed_reason = own(str(data.removed_reason, 'removed_reason') ?? '');
     record.removed_session = internOrNull(str(data.removed_session, 'removed_session'));
   }
+  const aliases = parseAliases(data.aliases);
+  if (aliases.length > 0) record.aliases = aliases;
   const extra = splitBlocks(parsed.matter.replace(/^\n/, ''))
     .filter((b) => b.key === null ? !/^\s*$/.test(b.text) : !KNOWN.has(b.key))
     .map((b) => b.text);
   return { record, extra };
+}
+
+/** `aliases`: a list of short texts (a single text is one alias); anything else is refused. */
+function parseAliases(v: unknown): string[] {
+  if (v === undefined || v === null) return [];
+  const list = typeof v === 'string' ? [v] : v;
+  if (!Array.isArray(list)) throw new ParseError(`aliases must be a list of texts, got ${shown(v)}`);
+  const out: string[] = [];
+  for (const a of list) {
+    if (typeof a !== 'string' && typeof a !== 'number') throw new ParseError(`aliases must be a list of texts, got an entry ${shown(a)}`);
+    const t = String(a).trim();
+    if (t !== '' && !out.includes(t)) out.push(own(t));
+  }
+  return out;
+}
+
+/** The `aliases` line as written (JSON strings: a valid YAML flow sequence), or null for none. */
+export function aliasesLine(aliases: readonly string[] | undefined): string | null {
+  return aliases && aliases.length > 0 ? `aliases: [${aliases.map((a) => JSON.stringify(a)).join(', ')}]` : null;
 }
 
 // A plain YAML scalar is only used when it cannot be read back as anything else (it starts with
@@ -193,6 +214,8 @@ export function serializeMemory(rec: MemoryRecord, extra: readonly string[] = []
     lines.push(`removed_reason: ${JSON.stringify(rec.removed_reason ?? '')}`);
     lines.push(`removed_session: ${yamlScalar(rec.removed_session ?? null)}`);
   }
+  const al = aliasesLine(rec.aliases);
+  if (al !== null) lines.push(al);
   lines.push(...extra, '---', rec.body.replace(/\s+$/, ''), '');
   return lines.join('\n');
 }

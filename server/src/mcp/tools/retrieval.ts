@@ -10,10 +10,15 @@ const search = defineTool({
   description:
     'Search stored memories. Call it only when stored context could change the answer (an ambiguity, a reference to earlier decisions or preferences), not for generic questions. ' +
     'Branch on `relevance` (high/medium/low from query-term coverage), never on `score`. Every hit carries staleness signals: when `staleness_verdict` is not `fresh`, spot-check the claim before relying on it. ' +
-    'Query with the words the memory would contain (tool names, file names, nouns), not the whole request. ' +
+    'Query with the words the memory would contain (tool names, file names, nouns), not the whole request; when asking in your own words, also pass 2-4 alternates (rephrasings, likely words). ' +
     'Results are limited to the current repo plus repo-less memories unless auto_scope=false. When a hit shapes your answer, say so, then call memory_record_use.',
   input: z.strictObject({
     query: z.string().min(1).max(LIMITS.queryChars).describe('What you are looking for, in plain words or identifiers'),
+    alternates: z
+      .array(z.string().min(1).max(LIMITS.queryChars))
+      .max(LIMITS.alternates)
+      .optional()
+      .describe(`Up to ${LIMITS.alternates} rephrasings or likely words the memory may use instead (e.g. for "which editor do I like": "preferred editor", "neovim vscode"); searched too and fused with the query`),
     scopes: scopeFilters,
     max_results: z.number().int().min(1).max(LIMITS.maxResults).optional().describe(`1..${LIMITS.maxResults}, default from config (5)`),
     expand_top: z.boolean().optional().describe('Include the full body and drift detail of the top hit when its relevance is high'),

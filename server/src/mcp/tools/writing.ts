@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { LIMITS } from '../../core/limits.ts';
 import { IDEMPOTENT_WRITE, WRITES, defineTool } from '../tool.ts';
-import { committed, id, noteArg, scopesArg } from '../schemas.ts';
+import { aliasesArg, committed, id, noteArg, scopesArg } from '../schemas.ts';
 
 const statusShape = z
   .object({
@@ -17,7 +17,7 @@ const write = defineTool({
     'Store ONE durable fact (a decision, convention, preference or environment fact that will still hold next month). Not task progress, not what the repo already says, never secrets. ' +
     'Returns a status: committed; secret_detected (never stored); transient_warning (reword without time-bound phrases, or pass acknowledge_transient); duplicate (update the existing memory instead, or force); ' +
     'previously_removed (the user removed this before: ask first); pending (claims about the user, category=user-inference, wait for the user, then memory_write_confirm). ' +
-    'Reuse existing scopes (memory_scope_overview); projects:<repo> for repo facts; one call per fact.',
+    'Reuse existing scopes (memory_scope_overview); projects:<repo> for repo facts; one call per fact. Pass aliases: other words a later question may use for it.',
   input: z.strictObject({
     content: z.string().max(LIMITS.contentChars).describe('The fact, in one or a few sentences, self-contained'),
     scopes: scopesArg.describe('At least one lowercase scope, e.g. ["projects:foo", "tools"]; ":" nests'),
@@ -25,6 +25,7 @@ const write = defineTool({
     source: z.enum(['explicit-statement', 'inferred', 'user-correction']).optional().describe('default explicit-statement'),
     category: z.enum(['fact', 'user-inference']).optional().describe('user-inference for claims about the user (always goes pending); default fact'),
     expires: z.string().max(LIMITS.dateChars).optional().describe('ISO date or date-time after which the memory leaves search and list'),
+    aliases: aliasesArg.optional(),
     force: z.boolean().optional().describe('Skip the duplicate and previously-removed checks (not the secret check)'),
     acknowledge_transient: z.boolean().optional().describe('Store despite time-bound wording'),
   }),
@@ -63,6 +64,7 @@ const update = defineTool({
     scopes: scopesArg.optional().describe('Replaces the scopes'),
     confidence: z.enum(['low', 'medium', 'high']).optional(),
     expires: z.string().max(LIMITS.dateChars).nullable().optional().describe('ISO date; null clears it'),
+    aliases: aliasesArg.optional().describe('Replaces the aliases ([] clears them): other words a later search may use'),
   }),
   output: committed,
   annotations: WRITES,

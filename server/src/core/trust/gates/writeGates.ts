@@ -80,7 +80,7 @@ function strip(m: Related & { raw: number }): Related {
 
 export async function runWriteGates(c: GateContext, w: ValidWrite, opts: GateOptions): Promise<GateResult> {
   // 2. Secrets. Only the kinds go to the event log, never even a masked snippet.
-  const findings = detectSecrets(w.content);
+  const findings = detectSecrets(w.aliases && w.aliases.length > 0 ? `${w.content}\n${w.aliases.join('\n')}` : w.content);
   if (findings.length > 0) {
     return {
       outcome: {

@@ -1,0 +1,134 @@
+// One ranking from several: the main query's lexical (BM25F) hits, its semantic neighbours, and
+// the same two legs for each alternate the caller passed (rephrasings or likely words), fused by
+// reciprocal rank (RRF): score = sum over legs of weight / (RRF_K + rank). Ranks, not raw scores,
+// are fused, so a leg's score scale never matters; a document found by several legs rises.
+//
+// Relevance stays a promise about the document, not about the fusion: a hit is `high` when the
+// main query covers it (lexical coverage >= 0.75, as before) or when its meaning is close to the
+// main query's (cosine >= the calibrated SEM_HIGH). An alternate alone never makes a hit `high`
+// unless two of the caller's phrasings agree on it (noise from one loose rephrasing stays
+// `medium` at most): alternates must not turn a miss into a confident answer.
+import type { IndexDoc } from './analyze.ts';
+import { relevanceOf, type Relevance, type SearchHit } from './rerank.ts';
+import { makeSnippet } from './snippet.ts';
+
+/** RRF constant: small, so the first ranks of each leg dominate (measured on the dev set). */
+export const RRF_K = 10;
+/** Leg weights: the main query counts more than any one alternate. */
+export const W_LEX = 1;
+export const W_SEM = 1;
+export const W_ALT = 0.6;
+
+/**
+ * Cosine thresholds for a semantic hit's own relevance, per embedder (a cosine means different
+ * things for different models). Measured on the dev set: see bench/README.md.
+ */
+export interface SemanticCalibration {
+  /** at or above: `high` */
+  high: number;
+  /** at or above: `medium` */
+  medium: number;
+  /** below: not a hit at all (a nearest neighbour is not necessarily related) */
+  floor: number;
+}
+export const DEFAULT_CALIBRATION: SemanticCalibration = { high: 0.8, medium: 0.6, floor: 0.35 };
+
+export interface SemanticHit<D> {
+  doc: D;
+  /** cosine similarity to the query */
+  sim: number;
+}
+
+export interface FuseInput<D extends IndexDoc> {
+  limit: number;
+  main: { lexical: SearchHit<D>[]; semantic: SemanticHit<D>[] };
+  alternates: Array<{ lexical: SearchHit<D>[]; semantic: SemanticHit<D>[] }>;
+  calibration: SemanticCalibration;
+}
+
+export interface FusedHit<D extends IndexDoc> {
+  doc: D;
+  score: number;
+  relevance: Relevance;
+  matchTerms: string[];
+  snippet: string;
+}
+
+const RANK: Record<Relevance, number> = { low: 0, medium: 1, high: 2 };
+const maxRel = (a: Relevance, b: Relevance): Relevance => (RANK[a] >= RANK[b] ? a : b);
+
+export function semanticRelevance(sim: number, c: SemanticCalibration): Relevance {
+  return sim >= c.high ? 'high' : sim >= c.medium ? 'medium' : 'low';
+}
+
+interface Acc<D extends IndexDoc> {
+  doc: D;
+  score: number;
+  /** best relevance from the main query (lexical or semantic) */
+  main: Relevance;
+  /** how many alternates rate it high / at least medium */
+  altHigh: number;
+  altMedium: number;
+  lex?: SearchHit<D>;
+  altLex?: SearchHit<D>;
+}
+
+export function fuse<D extends IndexDoc>(input: FuseInput<D>): FusedHit<D>[] {
+  const { calibration: cal } = input;
+  const acc = new Map<string, Acc<D>>();
+  const at = (doc: D): Acc<D> => {
+    let a = acc.get(doc.id);
+    if (!a) acc.set(doc.id, (a = { doc, score: 0, main: 'low', altHigh: 0, altMedium: 0 }));
+    return a;
+  };
+  input.main.lexical.forEach((h, r) => {
+    const a = at(h.doc);
+    a.score += W_LEX / (RRF_K + r + 1);
+    a.main = maxRel(a.main, h.relevance);
+    a.lex = h;
+  });
+  input.main.semantic.forEach((h, r) => {
+    if (h.sim < cal.floor) return;
+    const a = at(h.doc);
+    a.score += W_SEM / (RRF_K + r + 1);
+    a.main = maxRel(a.main, semanticRelevance(h.sim, cal));
+  });
+  for (const alt of input.alternates) {
+    const rel = new Map<string, Relevance>();
+    alt.lexical.forEach((h, r) => {
+      const a = at(h.doc);
+      a.score += (W_ALT * W_LEX) / (RRF_K + r + 1);
+      rel.set(h.doc.id, maxRel(rel.get(h.doc.id) ?? 'low', h.relevance));
+      if (!a.altLex || RANK[h.relevance] > RANK[a.altLex.relevance]) a.altLex = h;
+    });
+    alt.semantic.forEach((h, r) => {
+      if (h.sim < cal.floor) return;
+      const a = at(h.doc);
+      a.score += (W_ALT * W_SEM) / (RRF_K + r + 1);
+      rel.set(h.doc.id, maxRel(rel.get(h.doc.id) ?? 'low', semanticRelevance(h.sim, cal)));
+    });
+    for (const [id, r] of rel) {
+      const a = acc.get(id)!;
+      if (r === 'high') a.altHigh++;
+      if (r !== 'low') a.altMedium++;
+    }
+  }
+  const ranked = [...acc.values()].sort((x, y) => y.score - x.score || (x.doc.id < y.doc.id ? -1 : x.doc.id > y.doc.id ? 1 : 0));
+  return ranked.slice(0, input.limit).map((a) => {
+    // Alternates: one says medium at most; two agreeing (or one high and the main query at
+    // least medium) may say high.
+    let alt: Relevance = a.altMedium > 0 ? 'medium' : 'low';
+    if (a.altHigh >= 2 || (a.altHigh >= 1 && a.main !== 'low')) alt = 'high';
+    const shown = a.lex ?? a.altLex;
+    return {
+      doc: a.doc,
+      score: Math.round(a.score * 10_000) / 10_000,
+      relevance: maxRel(a.main, alt),
+      matchTerms: a.lex?.matchTerms ?? [],
+      snippet: shown?.snippet ?? makeSnippet(a.doc.body, -1, -1),
+    };
+  });
+}
+
+/** The relevance of a lexical-only hit, for callers that skip fusion (no alternates, no vectors). */
+export { relevanceOf };
