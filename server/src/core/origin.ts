@@ -31,7 +31,8 @@ export async function repoInfo(cwd: string): Promise<RepoInfo | null> {
   if (out) {
     const [root, gitDir] = out.trim().split('\n');
     if (root && gitDir) {
-      const url = (await git(cwd, ['config', '--get', 'remote.origin.url']))?.trim() || null;
+      // Never keep a credential: the URL is stored in memories, shown to the model and exported.
+      const url = redactRemoteUrl((await git(cwd, ['config', '--get', 'remote.origin.url']))?.trim() || null);
       info = { root, gitDir: isAbsolute(gitDir) ? gitDir : resolve(cwd, gitDir), url };
     }
   }
@@ -56,13 +57,75 @@ export async function captureOrigin(cwd: string): Promise<Origin> {
   return { cwd, repo: info.url, branch: currentBranch(info.gitDir), worktree_root: info.root };
 }
 
+/** ssh's conventional user: not a credential, and part of how people write ssh remotes. */
+const KEPT_USER = 'git';
+
+/**
+ * A remote URL with nothing secret in it: userinfo (`https://user:token@host/...`, a token used as
+ * the user name) and the query string and fragment are removed; ssh's `git@` user is kept. Local
+ * paths are returned as they are. Applied to every remote URL before it is stored, compared, shown
+ * or exported, and to every origin read from a file (a file holding one is rewritten clean on its
+ * next change).
+ */
+export function redactRemoteUrl(url: string | null | undefined): string | null {
+  if (url === null || url === undefined) return null;
+  const u = url.trim();
+  const clean = redactTrimmed(u);
+  // Unchanged values come back byte for byte (surrounding spaces included): a file's value is
+  // only ever rewritten when something was actually removed.
+  return clean === u ? url : clean;
+}
+
+function redactTrimmed(u: string): string {
+  const scheme = /^([a-z][a-z0-9+.-]*:\/\/)([^/?#]*)(.*)$/is.exec(u);
+  if (scheme) {
+    let authority = scheme[2]!;
+    const at = authority.lastIndexOf('@');
+    if (at >= 0) {
+      const user = authority.slice(0, at);
+      authority = (user === KEPT_USER ? `${user}@` : '') + authority.slice(at + 1);
+    }
+    const rest = scheme[3]!.replace(/[?#].*$/s, '');
+    return `${scheme[1]}${authority}${rest}`;
+  }
+  // scp form: [user@]host:path (a colon before any slash, not a Windows drive letter).
+  const scp = /^(?:([^/]*)@)?([^@:/\\]+):(?!\/\/)(.*)$/s.exec(u);
+  if (scp && !/^[a-z]:[\\/]/i.test(u)) {
+    const user = scp[1];
+    return `${user === KEPT_USER ? `${user}@` : ''}${scp[2]}:${scp[3]!.replace(/[?#].*$/s, '')}`;
+  }
+  return u;
+}
+
+/** Does this URL carry something redactRemoteUrl would remove (a credential, a query)? */
+export function hasUrlSecrets(url: string | null | undefined): boolean {
+  return url !== null && url !== undefined && redactRemoteUrl(url) !== url;
+}
+
+/**
+ * Hosts whose owner and repository names are case-insensitive: `github.com/Me/Widgets` and
+ * `github.com/me/widgets` are one repo there. Elsewhere (self-hosted servers, local paths) the
+ * path is compared exactly, since a server may well treat case as significant.
+ */
+export const CASE_INSENSITIVE_HOSTS: ReadonlySet<string> = new Set(['github.com', 'gitlab.com', 'bitbucket.org']);
+/** Other names of those hosts (web and ssh-over-443 endpoints): the same repos. */
+const HOST_ALIASES: Readonly<Record<string, string>> = {
+  'www.github.com': 'github.com',
+  'ssh.github.com': 'github.com',
+  'www.gitlab.com': 'gitlab.com',
+  'altssh.gitlab.com': 'gitlab.com',
+  'www.bitbucket.org': 'bitbucket.org',
+  'altssh.bitbucket.org': 'bitbucket.org',
+};
+
 /**
  * A comparable key for a remote URL: `host/owner/name`, lowercase host, no `.git`, no user,
- * no port. git@h:o/r.git, https://h/o/r, ssh://git@h:22/o/r.git all give `h/o/r`.
+ * no port, no query. git@h:o/r.git, https://h/o/r, ssh://git@h:22/o/r.git all give `h/o/r`; on
+ * a case-insensitive host (CASE_INSENSITIVE_HOSTS) the path is lowercased too.
  */
 export function normalizeRepoUrl(url: string | null | undefined): string | null {
   if (!url) return null;
-  let u = url.trim();
+  let u = redactRemoteUrl(url)!;
   if (u === '') return null;
   let host = '';
   let path = '';
@@ -79,8 +142,10 @@ export function normalizeRepoUrl(url: string | null | undefined): string | null 
     u = u.replace(/^file:\/\//, '');
     return `local${resolve(u).replace(/\.git\/?$/, '').replace(/\/+$/, '')}`;
   }
-  path = path.replace(/\/+$/, '').replace(/\.git$/, '').replace(/^\/+/, '');
-  return `${host.toLowerCase()}/${path}`;
+  path = path.replace(/\/+$/, '').replace(/\.git$/i, '').replace(/^\/+/, '');
+  host = host.toLowerCase();
+  host = HOST_ALIASES[host] ?? host;
+  return `${host}/${CASE_INSENSITIVE_HOSTS.has(host) ? path.toLowerCase() : path}`;
 }
 
 export interface Caller {

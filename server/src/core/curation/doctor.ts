@@ -4,6 +4,8 @@
 import { constants, promises as fsp } from 'node:fs';
 import { join } from 'node:path';
 import { errorMessage } from '../errors.ts';
+import { hasUrlSecrets } from '../origin.ts';
+import type { StoredMemory } from '../types.ts';
 import { Store } from '../store/store.ts';
 import { resolveStore, type StoreLocation } from '../store/location.ts';
 import { readCache, cachePath } from '../index/cache.ts';
@@ -86,7 +88,7 @@ export async function subfolderMarkdown(dir: string): Promise<string[]> {
   return found.sort();
 }
 
-async function files(dir: string): Promise<Check> {
+async function files(dir: string): Promise<Check[]> {
   const store = new Store(dir, { warn: () => {}, readOnly: true }); // doctor changes nothing
   await store.load();
   const bad = [...store.skipped(), ...store.shadowed()].map((s) => `${s.file}: ${s.reason}`);
@@ -98,7 +100,42 @@ async function files(dir: string): Promise<Check> {
     ...(bad.length ? [`${bad.length} file(s) skipped (never rewritten or deleted: fix or move them)`] : []),
     ...(nested.length ? [`${nested.length} markdown file(s) in subfolders not read`] : []),
   ];
-  return parts.length ? check('files', 'warn', `${count}; ${parts.join('; ')}`, [...bad, ...nested]) : check('files', 'ok', `${count}; every file parses`);
+  return [
+    parts.length ? check('files', 'warn', `${count}; ${parts.join('; ')}`, [...bad, ...nested]) : check('files', 'ok', `${count}; every file parses`),
+    await remoteCredentials([...store.active(), ...store.tombstones()]),
+  ];
+}
+
+/** The stored `origin.repo` value of a memory file, as written (the record holds it redacted). */
+function rawRepo(text: string): string | null {
+  const end = text.indexOf('\n---', 3);
+  const m = /^\s+repo:[ \t]*(.*?)[ \t]*$/m.exec(end < 0 ? text : text.slice(0, end));
+  if (!m || m[1] === '' || m[1] === 'null' || m[1] === '~') return null;
+  const v = m[1]!;
+  try {
+    return v.startsWith('"') ? (JSON.parse(v) as string) : v.startsWith("'") ? v.slice(1, -1).replace(/''/g, "'") : v;
+  } catch {
+    return v;
+  }
+}
+
+/**
+ * Files whose origin.repo holds a credential or a query string (written before cairn redacted
+ * remote URLs, or by hand). They are read as if redacted and rewritten clean on their next change;
+ * this names them (id and file, never the URL) so the user can rotate the token.
+ */
+async function remoteCredentials(mems: StoredMemory[]): Promise<Check> {
+  const found: string[] = [];
+  for (const m of mems) {
+    const text = await fsp.readFile(m.file, 'utf8').catch(() => '');
+    if (text.includes('@') || text.includes('?')) {
+      if (hasUrlSecrets(rawRepo(text))) found.push(`${m.id} ${m.file}`);
+    }
+  }
+  found.sort();
+  return found.length
+    ? check('remote credentials', 'warn', `${found.length} file(s) store a remote URL with a credential or query in origin.repo: cairn reads them redacted and rewrites them clean on their next change (memory_update, memory_verify, cairn migrate-origin); rotate the token if it is still valid`, found)
+    : check('remote credentials', 'ok', 'no stored remote URL holds a credential');
 }
 
 async function eventLog(loc: StoreLocation): Promise<Check> {
@@ -193,7 +230,7 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
     } else {
       checks.push(check('store', 'ok', `${loc.dir} (from ${loc.via === 'env' ? '$CAIRN_DIR' : loc.via === 'config' ? 'storage.directory' : loc.via === 'project' ? './.cairn' : '~/.cairn'})`));
       checks.push(await permissions(loc.dir, o.platform === 'win32'));
-      checks.push(await files(loc.dir).catch((err) => check('files', 'fail', `cannot read the store: ${errorMessage(err)}`)));
+      checks.push(...(await files(loc.dir).catch((err) => [check('files', 'fail', `cannot read the store: ${errorMessage(err)}`)])));
       checks.push(await eventLog(loc));
       checks.push(indexCache(loc.dir));
     }

@@ -24,7 +24,7 @@ import { ensureOwnDirSync, isOwnDirSync } from '../store/fsatomic.ts';
 export const CACHE_DIR = '.cache';
 export const CACHE_FILE = 'search-index.bin';
 const MAGIC = Buffer.from('CAIRNIDX', 'latin1');
-const FORMAT = 4;
+const FORMAT = 5; // 5: origins are read redacted (issue 11); an older cache may hold a credential in a URL
 const HEADER_SLOT = 4096;
 const SHA_AT = 8;
 const LEN_AT = 48;

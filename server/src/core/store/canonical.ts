@@ -9,6 +9,7 @@
 import { CATEGORIES, CONFIDENCES, SOURCES, type MemoryRecord, type Origin } from '../types.ts';
 import { isUlid } from '../ids.ts';
 import { SCOPE_RE } from '../scopes.ts';
+import { redactRemoteUrl } from '../origin.ts';
 
 /** The scalars serializeMemory writes unquoted: they can only read back as strings. */
 export const PLAIN_SCALAR = /^[A-Za-z_/][A-Za-z0-9_/.~@+:=,-]*$/;
@@ -63,7 +64,9 @@ export function sharedOrigin(cwd: string | null, repo: string | null, branch: st
   const key = JSON.stringify([cwd, repo, branch, worktree_root]);
   let v = sharedOrigins.get(key);
   if (v === undefined) {
-    v = Object.freeze({ cwd: internOrNull(cwd), repo: internOrNull(repo), branch: internOrNull(branch), worktree_root: internOrNull(worktree_root) });
+    // A credential in a stored remote URL is never read into a record (issue 11): the record, and
+    // so every answer, export and the next write-back of the file, holds the redacted URL.
+    v = Object.freeze({ cwd: internOrNull(cwd), repo: internOrNull(redactRemoteUrl(repo)), branch: internOrNull(branch), worktree_root: internOrNull(worktree_root) });
     if (sharedOrigins.size < SHARED_MAX) sharedOrigins.set(key, v);
   }
   return v;

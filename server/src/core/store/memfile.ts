@@ -7,6 +7,7 @@ import matter from 'gray-matter';
 import { CATEGORIES, CONFIDENCES, SCHEMA_VERSION, SOURCES, type MemoryRecord, type Origin } from '../types.ts';
 import { isUlid } from '../ids.ts';
 import { SCOPE_RE } from '../scopes.ts';
+import { redactRemoteUrl } from '../origin.ts';
 import { intern, internOrNull, isPlainSafe, own, parseCanonical, sharedOrigin, sharedScopeList } from './canonical.ts';
 
 export const KNOWN_KEYS = [
@@ -205,7 +206,7 @@ export function serializeMemory(rec: MemoryRecord, extra: readonly string[] = []
     `expires: ${rec.expires ?? 'null'}`,
     'origin:',
     `  cwd: ${yamlScalar(rec.origin.cwd)}`,
-    `  repo: ${yamlScalar(rec.origin.repo)}`,
+    `  repo: ${yamlScalar(redactRemoteUrl(rec.origin.repo))}`,
     `  branch: ${yamlScalar(rec.origin.branch)}`,
     `  worktree_root: ${yamlScalar(rec.origin.worktree_root)}`,
   ];
