@@ -1,8 +1,9 @@
-// Bundles server/src into one committed file, server/dist/cairn.mjs.
+// Bundles server/src into one committed file, server/dist/cairn.mjs, and writes the runtime
+// package.json of the installed plugin (plugin/package.json, see plugin/README below).
 // Deterministic: no timestamps, no absolute paths, no sourcemap, stable flags —
-// CI rebuilds and fails if the committed bundle differs by a single byte.
+// CI rebuilds and fails if the committed bundle or plugin/ differs by a single byte.
 import { build } from 'esbuild';
-import { readFileSync, chmodSync } from 'node:fs';
+import { readFileSync, writeFileSync, chmodSync, copyFileSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
@@ -36,3 +37,28 @@ await build({
   },
 });
 chmodSync('server/dist/cairn.mjs', 0o755);
+
+// plugin/ is what `claude plugin install` copies into its cache (marketplace.json's source), so
+// the installed plugin holds only what runs: .claude-plugin, skills, hooks, commands, server,
+// scripts, package.json, README.md. Claude Code copies a symlink's target, so skills, commands,
+// README.md, the icon and server/dist are committed symlinks to this repository's own (the big
+// bundle and embedding table are never committed twice). `claude plugin validate` reads neither
+// a linked plugin.json nor a linked hooks directory, so those two are copied here, with a
+// runtime package.json that lists no dependencies: plugin/ has no lockfile, so Claude Code runs
+// no `npm ci` there (the bundle needs nothing from node_modules). CI checks plugin/ is fresh.
+mkdirSync('plugin/.claude-plugin', { recursive: true });
+copyFileSync('.claude-plugin/plugin.json', 'plugin/.claude-plugin/plugin.json');
+rmSync('plugin/hooks', { recursive: true, force: true });
+mkdirSync('plugin/hooks');
+for (const f of readdirSync('hooks')) copyFileSync(`hooks/${f}`, `plugin/hooks/${f}`);
+const runtimePkg = {
+  name: pkg.name,
+  version: pkg.version,
+  description: pkg.description,
+  private: true,
+  type: 'module',
+  license: pkg.license,
+  engines: pkg.engines,
+  bin: pkg.bin,
+};
+writeFileSync('plugin/package.json', `${JSON.stringify(runtimePkg, null, 2)}\n`);

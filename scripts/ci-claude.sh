@@ -3,13 +3,22 @@
 #   1. `claude plugin validate --strict` on the manifests, commands and skill;
 #   2. `claude --plugin-dir <plugin> mcp list` reports the plugin's cairn server as connected;
 #   3. `claude plugin marketplace add <plugin>` + `claude plugin install cairn@cairn`, then
-#      `claude mcp list` again: the path a user takes;
+#      `claude mcp list` again: the path a user takes from a clone. The installed copy in the
+#      plugin cache must be lean: exactly the runtime tree plugin/ (marketplace.json's source),
+#      no node_modules (Claude Code runs `npm ci` only where it finds a lockfile), at most 3 MB
+#      besides the embedding table, and it must pass `claude plugin validate --strict` itself;
+#   3b. the same from a git marketplace (what `marketplace add owner/repo` does): the staged
+#      tree is served as a git repository through a url.insteadOf rewrite in the temp HOME's
+#      .gitconfig, so Claude Code clones it, copies plugin/ (following its symlinks) into the
+#      cache and runs the server from there; then a new commit with a version bump,
+#      `claude plugin marketplace update cairn` + `claude plugin update cairn@cairn`, and an
+#      uninstall + install, each checked the same way;
 #   4. a logged-out `claude -p` session start with a one-memory store: Claude Code loads the
 #      skill and the commands, runs the SessionStart hook, and the hook's line is the counts line
 #      (read from --debug-file; the wording of that log is pinned with the CLI version).
-# The plugin is staged from the files git would ship (tracked + untracked-not-ignored), so no
-# node_modules and no local .cairn store: the server must start from the committed bundle alone,
-# exactly as it does from a clone. HOME is a temp dir, so nothing of the caller's Claude Code
+# The plugin is staged from the files git would ship (tracked + untracked-not-ignored, symlinks
+# kept as symlinks), so no node_modules and no local .cairn store: the server must start from the
+# committed bundle alone, exactly as it does from a clone. HOME is a temp dir, so nothing of the caller's Claude Code
 # config or cairn store is read or touched.
 #
 # Needs: node, npm (registry reachable once, for the CLI), git, a built server/dist/cairn.mjs.
@@ -67,9 +76,11 @@ run_claude() { timeout 180 "${claude[@]}" "$@"; }
 plugin="$tmp/plugin"
 mkdir -p "$plugin"
 while IFS= read -r -d '' f; do
+  mkdir -p "$plugin/$(dirname "$f")"
+  # plugin/ links to the runtime parts of the repository: a link is staged as a link.
+  if [ -L "$repo/$f" ]; then cp -P "$repo/$f" "$plugin/$f"; continue; fi
   # A tracked file deleted in the work tree is simply not shipped.
   [ -f "$repo/$f" ] || continue
-  mkdir -p "$plugin/$(dirname "$f")"
   cp -p "$repo/$f" "$plugin/$f"
 done < <(cd "$repo" && git ls-files -z --cached --others --exclude-standard)
 # The bundle ships even if a local ignore rule hides it.
@@ -83,7 +94,8 @@ for target in . .claude-plugin/plugin.json commands skills; do
   step "claude plugin validate $target --strict"
   (cd "$plugin" && run_claude plugin validate "$target" --strict) >"$tmp/validate.log" 2>&1 ||
     { cat "$tmp/validate.log" >&2; fail "claude plugin validate $target --strict"; }
-  grep -E '✔|passed' "$tmp/validate.log" | tail -1
+  # The whole report, warnings included (the plugin-directory checks warn without failing).
+  grep -v '^[[:space:]]*$' "$tmp/validate.log" | sed 's/^/    /'
 done
 
 # A work dir outside any git repo and without .cairn, so the server sees an empty temp store.
@@ -105,12 +117,85 @@ out="$(cd "$work" && run_claude --plugin-dir "$plugin" mcp list 2>&1)" || fail "
 expect_connected "--plugin-dir" "$out"
 
 # --- 3. marketplace add + install, as a user does ------------------------------------------
+# The installed copy: exactly the runtime tree, no node_modules, small, and valid on its own.
+runtime_top='.claude-plugin README.md commands hooks package.json scripts server skills'
+check_cache() {
+  local label="$1" dir="$2" top size
+  [ -d "$dir" ] || fail "$label: no installed plugin at $dir"
+  [ -z "$(find "$dir" -name node_modules -print -quit)" ] || fail "$label: the installed plugin holds node_modules (Claude Code ran a dependency install)"
+  [ -z "$(find "$dir" -type l -print -quit)" ] || fail "$label: the installed plugin holds symlinks (they must be copied as files)"
+  # .in_use is Claude Code's own marker of a copy a running session uses (not shipped by us).
+  top="$(cd "$dir" && ls -A | grep -vx '.in_use' | LC_ALL=C sort | tr '\n' ' ' | sed 's/ $//')"
+  [ "$top" = "$runtime_top" ] || fail "$label: the installed plugin's top level is \"$top\", expected \"$runtime_top\""
+  [ -x "$dir/server/dist/cairn.mjs" ] || fail "$label: the installed plugin lacks an executable server/dist/cairn.mjs"
+  # Bytes of every file but the embedding table (issue 10's data file, bounded on its own).
+  size="$(node -e '
+    const fs = require("fs"), path = require("path");
+    let rest = 0, embed = 0;
+    const walk = (d) => { for (const e of fs.readdirSync(d, { withFileTypes: true })) { const p = path.join(d, e.name); if (e.isDirectory()) { if (e.name !== ".in_use") walk(p); } else { const n = fs.statSync(p).size; if (path.relative(process.argv[1], p) === path.join("server", "dist", "cairn-embed.bin")) embed += n; else rest += n; } } };
+    walk(process.argv[1]);
+    console.log(rest, embed);' "$dir")"
+  set -- $size
+  step "    $label: $(printf '%s' "$top" | wc -w | tr -d ' ') top-level entries, $1 bytes + embedding table $2 bytes, no node_modules"
+  [ "$1" -le 3145728 ] || fail "$label: the installed plugin is $1 bytes besides the embedding table (limit 3 MB)"
+  [ "$2" -le 16777216 ] || fail "$label: the embedding table is $2 bytes (limit 16 MB)"
+  (cd "$work" && run_claude plugin validate "$dir" --strict) >"$tmp/validate-installed.log" 2>&1 ||
+    { cat "$tmp/validate-installed.log" >&2; fail "$label: claude plugin validate <installed copy> --strict"; }
+}
+installed_path() {
+  node -e '
+    const j = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+    const e = (j.plugins?.["cairn@cairn"] ?? [])[0];
+    if (!e) process.exit(1);
+    console.log(e.installPath);' "$HOME/.claude/plugins/installed_plugins.json"
+}
+
 step "claude plugin marketplace add <plugin> && claude plugin install cairn@cairn"
 (cd "$work" && run_claude plugin marketplace add "$plugin") >"$tmp/mkt.log" 2>&1 || { cat "$tmp/mkt.log" >&2; fail "marketplace add"; }
 (cd "$work" && run_claude plugin install cairn@cairn) >"$tmp/inst.log" 2>&1 || { cat "$tmp/inst.log" >&2; fail "plugin install cairn@cairn"; }
 step "claude mcp list (installed)"
 out="$(cd "$work" && run_claude mcp list 2>&1)" || fail "mcp list (installed) exited non-zero: $out"
 expect_connected "installed" "$out"
+check_cache "installed from a folder" "$(installed_path)"
+(cd "$work" && run_claude plugin uninstall cairn@cairn && run_claude plugin marketplace remove cairn) >"$tmp/rm.log" 2>&1 || { cat "$tmp/rm.log" >&2; fail "uninstall after the folder install"; }
+
+# --- 3b. a git marketplace: the cache copy is what runs ---------------------------------------
+step "claude plugin marketplace add <git url> && claude plugin install cairn@cairn"
+git_id=(-c user.name=ci -c user.email=ci@cairn.invalid -c commit.gpgsign=false)
+(cd "$plugin" && git init -q -b main && git add -A && git "${git_id[@]}" commit -qm staged) || fail "git init of the staged plugin"
+git clone -q --bare "$plugin" "$tmp/srv/cairn.git" || fail "git clone --bare of the staged plugin"
+git config --file "$HOME/.gitconfig" url."file://$tmp/srv/".insteadOf https://git.invalid/
+(cd "$work" && run_claude plugin marketplace add https://git.invalid/cairn.git) >"$tmp/mkt-git.log" 2>&1 || { cat "$tmp/mkt-git.log" >&2; fail "marketplace add (git)"; }
+(cd "$work" && run_claude plugin install cairn@cairn) >"$tmp/inst-git.log" 2>&1 || { cat "$tmp/inst-git.log" >&2; fail "plugin install cairn@cairn (git)"; }
+expect_from_cache() {
+  local label="$1" dir out
+  dir="$(installed_path)" || fail "$label: cairn@cairn is not in installed_plugins.json"
+  out="$(cd "$work" && run_claude mcp list 2>&1)" || fail "mcp list ($label) exited non-zero: $out"
+  expect_connected "$label" "$out"
+  echo "$out" | grep -F "plugin:cairn:cairn: " | grep -qF "$dir/server/dist/cairn.mjs" || fail "$label: the server does not run from the installed copy $dir"
+  check_cache "$label" "$dir"
+}
+expect_from_cache "installed from git"
+
+step "a new version: claude plugin marketplace update cairn && claude plugin update cairn@cairn"
+bumped="$(node -e 'const [a, b, c] = process.argv[1].split("-")[0].split(".").map(Number); console.log(`${a}.${b}.${c + 1}`)' "$(node -p 'require(process.argv[1]).version' "$plugin/package.json")")"
+for f in .claude-plugin/plugin.json .claude-plugin/marketplace.json plugin/.claude-plugin/plugin.json plugin/package.json package.json; do
+  node -e '
+    const fs = require("fs"), f = process.argv[1], v = process.argv[2], j = JSON.parse(fs.readFileSync(f, "utf8"));
+    if (j.plugins) for (const p of j.plugins) p.version = v; else j.version = v;
+    fs.writeFileSync(f, JSON.stringify(j, null, 2) + "\n");' "$plugin/$f" "$bumped"
+done
+(cd "$plugin" && git add -A && git "${git_id[@]}" commit -qm "version $bumped" && git push -q "$tmp/srv/cairn.git" main) || fail "pushing the version bump"
+(cd "$work" && run_claude plugin marketplace update cairn) >"$tmp/mkt-update.log" 2>&1 || { cat "$tmp/mkt-update.log" >&2; fail "marketplace update cairn"; }
+(cd "$work" && run_claude plugin update cairn@cairn) >"$tmp/update.log" 2>&1 || { cat "$tmp/update.log" >&2; fail "plugin update cairn@cairn"; }
+grep -qF "$bumped" "$tmp/update.log" || { cat "$tmp/update.log" >&2; fail "plugin update did not move to $bumped"; }
+case "$(installed_path)" in */"$bumped") ;; *) fail "after the update the installed path is $(installed_path), not the $bumped copy" ;; esac
+expect_from_cache "updated to $bumped"
+
+step "a reinstall: claude plugin uninstall cairn@cairn && claude plugin install cairn@cairn"
+(cd "$work" && run_claude plugin uninstall cairn@cairn && run_claude plugin install cairn@cairn) >"$tmp/reinst.log" 2>&1 || { cat "$tmp/reinst.log" >&2; fail "uninstall + install"; }
+expect_from_cache "reinstalled"
+(cd "$work" && run_claude plugin uninstall cairn@cairn) >/dev/null 2>&1 || fail "final uninstall"
 
 # --- 4. a session start runs the hook -----------------------------------------------------
 # One global memory in the default store (~/.cairn on the temp HOME), written in the on-disk

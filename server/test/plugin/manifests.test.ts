@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, readdirSync, readlinkSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, SKILL_FILE, readJson, readMarkdown } from './paths.ts';
 
@@ -20,11 +20,13 @@ test('package.json, plugin.json and the marketplace entry agree on name and vers
   assert.match(String(pkg.version), /^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?$/, 'version must be semver');
 });
 
-test('the marketplace is named cairn and serves the plugin from the repository root', () => {
+test('the marketplace is named cairn and serves the plugin from the runtime tree plugin/', () => {
   // `/plugin marketplace add <repo>` then `/plugin install cairn@cairn` depends on both names.
   assert.equal(market.name, 'cairn');
   assert.equal(typeof (market.owner as { name?: unknown })?.name, 'string');
-  assert.equal(entries[0]!.source, './');
+  // Not "./": Claude Code copies the whole source directory into its plugin cache and runs
+  // `npm ci` where it finds a lockfile (71 MB of devDependencies, sources and benchmarks).
+  assert.equal(entries[0]!.source, './plugin');
   assert.equal(entries[0]!.description, plugin.description, 'marketplace and plugin descriptions drifted apart');
   assert.equal(plugin.description, pkg.description, 'plugin.json and package.json descriptions drifted apart');
 });
@@ -68,4 +70,52 @@ test('the memory skill has a name and a description that names its triggers', ()
   for (const section of ['When to search', 'relevance and staleness', 'durable memory', 'tombstone', 'Scope hygiene', 'category=user-inference', 'memory_record_use']) {
     assert.ok(body.includes(section), `SKILL.md lacks the part on ${section}`);
   }
+});
+
+test('plugin/ holds only what runs: links to the runtime parts, fresh copies of the manifests, no lockfile', () => {
+  const P = join(ROOT, 'plugin');
+  assert.deepEqual(readdirSync(P).sort(), ['.claude-plugin', 'README.md', 'commands', 'hooks', 'package.json', 'scripts', 'server', 'skills']);
+  // Symlinks (Claude Code copies their targets): nothing large is committed twice, and what
+  // people edit (README, skill, commands) cannot go stale.
+  const links: Array<[string, string]> = [
+    ['README.md', 'README.md'],
+    ['skills', 'skills'],
+    ['commands', 'commands'],
+    ['server/dist', 'server/dist'],
+    ['.claude-plugin/icon.png', '.claude-plugin/icon.png'],
+  ];
+  for (const [at, target] of links) {
+    assert.ok(lstatSync(join(P, at)).isSymbolicLink(), `plugin/${at} must be a symlink to ${target}`);
+    assert.ok(!readlinkSync(join(P, at)).startsWith('/'), `plugin/${at} must be a relative link`);
+    assert.equal(realpathSync(join(P, at)), realpathSync(join(ROOT, target)), `plugin/${at} must point at ${target}`);
+  }
+  assert.deepEqual(readdirSync(join(P, 'server')), ['dist']);
+  // Copies, written by npm run build (the validator does not read linked manifests or hooks).
+  const stale = 'is stale: run npm run build and commit plugin/';
+  assert.equal(readFileSync(join(P, '.claude-plugin/plugin.json'), 'utf8'), readFileSync(join(ROOT, '.claude-plugin/plugin.json'), 'utf8'), `plugin/.claude-plugin/plugin.json ${stale}`);
+  assert.deepEqual(readdirSync(join(P, '.claude-plugin')).sort(), ['icon.png', 'plugin.json']);
+  assert.deepEqual(readdirSync(join(P, 'hooks')).sort(), readdirSync(join(ROOT, 'hooks')).sort(), `plugin/hooks ${stale}`);
+  for (const f of readdirSync(join(ROOT, 'hooks'))) {
+    assert.ok(!lstatSync(join(P, 'hooks', f)).isSymbolicLink());
+    assert.equal(readFileSync(join(P, 'hooks', f), 'utf8'), readFileSync(join(ROOT, 'hooks', f), 'utf8'), `plugin/hooks/${f} ${stale}`);
+  }
+  // No dependencies and no lockfile: Claude Code installs a plugin's packages only when a
+  // package.json sits next to a lockfile, and the bundle needs none.
+  const rpkg = readJson('plugin/package.json');
+  assert.equal(rpkg.version, pkg.version, `plugin/package.json ${stale}`);
+  assert.equal(rpkg.name, pkg.name);
+  for (const k of ['dependencies', 'devDependencies', 'optionalDependencies', 'peerDependencies', 'workspaces', 'scripts']) assert.equal(rpkg[k], undefined, `plugin/package.json must not have ${k}`);
+  for (const lock of ['package-lock.json', 'npm-shrinkwrap.json', 'bun.lock', 'bun.lockb', 'yarn.lock', 'pnpm-lock.yaml']) assert.equal(existsSync(join(P, lock)), false);
+  assert.deepEqual(readdirSync(join(P, 'scripts')), ['cairn']);
+  assert.ok((lstatSync(join(P, 'scripts', 'cairn')).mode & 0o111) !== 0, 'plugin/scripts/cairn must be executable');
+});
+
+test('the listing icon is a square PNG of 512 to 2048 px under 2 MB (claude plugin validate --strict asks for one)', () => {
+  const png = readFileSync(join(ROOT, '.claude-plugin', 'icon.png'));
+  assert.deepEqual([...png.subarray(0, 8)], [137, 80, 78, 71, 13, 10, 26, 10]);
+  const w = png.readUInt32BE(16);
+  const h = png.readUInt32BE(20);
+  assert.equal(w, h);
+  assert.ok(w >= 512 && w <= 2048);
+  assert.ok(png.length < 2 * 1024 * 1024);
 });
