@@ -7,10 +7,16 @@
 //     those to store.refreshPaths (a queued drain also runs shortly after events, without a read).
 //  2. The mtime of both directories is compared on every check (two stat calls): an entry added,
 //     removed or renamed that the watcher has not reported (yet, or ever: a network filesystem)
-//     is found by one readdir diff. The diff runs at most once per DIR_DIFF_INTERVAL_MS, since
-//     this process's own lock file moves the mtime on every write; in between, a moved mtime
+//     is found by one readdir diff. The diff runs at most once per DIR_DIFF_INTERVAL_MS (another
+//     process's writes move the mtime on every write); in between, a moved mtime
 //     only makes the check yield one event-loop turn so the watcher's queued events arrive
 //     first. A deferred change stays "unseen" and is diffed later: nothing waits past the interval.
+//     This process's own writes (lock file, atomic rename) move those mtimes too: the store tells
+//     Freshness of each one (beforeWrite/afterWrite). Checks made while it runs leave the mtimes
+//     alone, and when the directories were as last seen before the write, their new mtimes are
+//     noted after it, so a write never costs a diff of the whole store. (An outside change made
+//     during that write is still reported by the watcher; only where the watcher is silently deaf
+//     does it wait for the next mtime move.)
 //  3. If watching fails (no inotify watches left, unsupported filesystem), check() falls back to a
 //     full store.sync(), at most once per FULL_SYNC_INTERVAL_MS, which keeps the 1-second promise.
 // Invariant: every path change either reaches `pending`, changes a directory mtime, or is covered
@@ -46,6 +52,8 @@ export class Freshness {
   private chain: Promise<void> = Promise.resolve();
   private drainTimer: NodeJS.Timeout | null = null;
   private stopped = false;
+  /** Own writes in progress: the mtimes they move are not compared until they are done. */
+  private ownWrites = 0;
 
   constructor(
     private readonly store: Store,
@@ -64,7 +72,21 @@ export class Freshness {
 
   /** Makes every store read call check() first. */
   install(): void {
-    this.store.setFreshness(() => this.check());
+    this.store.setFreshness(() => this.check(), {
+      beforeWrite: () => {
+        this.ownWrites++;
+        return !this.broken && this.dirsAsNoted();
+      },
+      afterWrite: (clean) => {
+        this.ownWrites--;
+        if (clean && !this.stopped) this.noteDirs();
+      },
+    });
+  }
+
+  private dirsAsNoted(): boolean {
+    for (const d of [this.store.dir, this.store.tombDir]) if (mtimeOf(d) !== this.dirMtime.get(d)) return false;
+    return true;
   }
 
   stop(): void {
@@ -100,7 +122,8 @@ export class Freshness {
     this.ensureWatch(this.store.tombDir);
     const now = Date.now();
     let yielded = false;
-    for (const d of [this.store.dir, this.store.tombDir]) {
+    // While this process writes, a moved mtime is (also) its own doing: it is judged after the write.
+    for (const d of this.ownWrites > 0 ? [] : [this.store.dir, this.store.tombDir]) {
       const m = mtimeOf(d);
       if (m === this.dirMtime.get(d)) continue;
       // Something changed in there. Let the watcher's queued events in first (one turn of the

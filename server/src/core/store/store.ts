@@ -21,6 +21,17 @@ export type StoreChange =
   | { kind: 'upsert'; mem: StoredMemory; prev?: StoredMemory }
   | { kind: 'delete'; prev: StoredMemory };
 
+/**
+ * Told of this process's own locked writes (Freshness): the lock file and the atomic rename move
+ * the directory mtime, which must not read as an outside change (a readdir diff of the whole store).
+ */
+export interface OwnWriteObserver {
+  /** Before the lock is taken: whether the directories are as last seen (no unseen outside change). */
+  beforeWrite(): boolean;
+  /** After the lock is released; `clean` is what beforeWrite said. */
+  afterWrite(clean: boolean): void;
+}
+
 export class Store {
   readonly dir: string;
   readonly tombDir: string;
@@ -32,6 +43,7 @@ export class Store {
   private tombById = new Map<string, StoredMemory>();
   private listeners = new Set<(c: StoreChange) => void>();
   private freshness: () => Promise<void> = () => this.sync();
+  private ownWrites: OwnWriteObserver | null = null;
   private warn: (msg: string) => void;
 
   /** Read-only inspection (doctor): never removes a dead writer's temp file. */
@@ -76,8 +88,20 @@ export class Store {
     this.listeners.add(fn);
     return () => this.listeners.delete(fn);
   }
-  setFreshness(fn: () => Promise<void>): void {
+  setFreshness(fn: () => Promise<void>, ownWrites?: OwnWriteObserver): void {
     this.freshness = fn;
+    this.ownWrites = ownWrites ?? null;
+  }
+
+  /** Runs a write under the lock, telling the freshness strategy it was ours. */
+  private async locked<T>(fn: () => Promise<T>): Promise<T> {
+    const o = this.ownWrites;
+    const clean = o?.beforeWrite() ?? false;
+    try {
+      return await this.lock.run(fn);
+    } finally {
+      o?.afterWrite(clean);
+    }
   }
   /** Every read operation calls this first, so hand edits are seen without a restart. */
   ensureFresh(): Promise<void> {
@@ -341,7 +365,7 @@ export class Store {
 
   /** Writes a new record (a tombstone goes straight into .tombstones/); `extra` as in the file format. */
   async create(rec: MemoryRecord, extra: readonly string[] = []): Promise<StoredMemory> {
-    return this.lock.run(async () => {
+    return this.locked(async () => {
       const dir = rec.removed !== undefined ? this.tombDir : this.dir;
       await ensureDir(this.dir);
       await ensureDir(dir);
@@ -355,7 +379,7 @@ export class Store {
    * now and returns the new record (or throws to abort: nothing is written).
    */
   async modify(id: string, mutate: (cur: StoredMemory) => MemoryRecord | Promise<MemoryRecord>): Promise<StoredMemory> {
-    return this.lock.run(async () => {
+    return this.locked(async () => {
       const cur = await this.fresh(id);
       if (!cur) throw new NotFoundError(`no memory with id ${id}`);
       const next = await mutate(cur);
@@ -383,7 +407,7 @@ export class Store {
 
   /** Permanently deletes tombstone files (the only hard delete). */
   async purgeTombstones(ids: readonly string[]): Promise<string[]> {
-    return this.lock.run(async () => {
+    return this.locked(async () => {
       const done: string[] = [];
       for (const id of ids) {
         const t = await this.fresh(id);

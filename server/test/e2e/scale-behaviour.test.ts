@@ -1,0 +1,51 @@
+// What keeps a big store fast, checked as behaviour through the built bundle (the timings
+// themselves live in `npm run bench`): a write costs no walk of the store, and the freshness
+// promise (a hand edit is seen within a second) still holds on every path made faster.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { startServer } from '../helpers/mcp.ts';
+import { auditEnv, readAudit } from '../helpers/audit.ts';
+import { removeDir, tempDir } from '../helpers/env.ts';
+import { handWrite } from '../index/memfiles.ts';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+test('own writes never make the server list the store directory again', async () => {
+  const root = tempDir();
+  const store = join(root, 'store');
+  const log = join(root, 'audit.jsonl');
+  try {
+    for (let i = 0; i < 20; i++) handWrite(store, `Seed memory number ${i} about the deploy pipeline stage ${i}.`);
+    const s = await startServer({ store, cwd: root, env: auditEnv(log) });
+    try {
+      await s.call('memory_search', { query: 'deploy', auto_scope: false });
+      // The first logged call creates the event log file (a one-off directory change).
+      await s.call('memory_write', { content: 'Warm-up fact: the zorblax queue is drained hourly.', scopes: ['tools'] });
+      await sleep(1100);
+      await s.call('memory_search', { query: 'zorblax', auto_scope: false });
+      const listingsBefore = readAudit(log).filter((e) => e.kind === 'fs' && e.op === 'readdir' && e.path === store).length;
+      // Spaced past the directory-diff interval (1 s): before the fix, each write's own lock file
+      // and rename moved the directory mtime, and the next write's freshness check re-listed the
+      // whole store to diff it (~1 s per write at 200k memories).
+      for (let i = 0; i < 3; i++) {
+        const r = await s.call('memory_write', { content: `Distinct fact ${i}: the quux${i} service retries ${i + 2} times.`, scopes: ['tools'] });
+        assert.equal(r.status, 'committed');
+        await sleep(1100);
+      }
+      await s.call('memory_search', { query: 'quux0', auto_scope: false });
+      const listings = readAudit(log).filter((e) => e.kind === 'fs' && e.op === 'readdir' && e.path === store).length;
+      assert.equal(listings, listingsBefore, 'a write or the read after it listed the store directory');
+
+      // ...while an outside change is still seen within a second.
+      handWrite(store, 'The frobnicator cache is flushed nightly at 03:00 UTC.');
+      await sleep(1000);
+      const hits = await s.call('memory_search', { query: 'frobnicator', auto_scope: false });
+      assert.equal(hits.hits.length, 1);
+    } finally {
+      await s.close();
+    }
+  } finally {
+    removeDir(root);
+  }
+});
