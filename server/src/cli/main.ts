@@ -19,7 +19,8 @@ function help(io: CliIO): void {
       ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
       '',
       'cairn <command> --help shows a command\'s options. The store is $CAIRN_DIR, else',
-      'storage.directory in config.toml, else ./.cairn if present, else ~/.cairn.',
+      'storage.directory in config.toml, else the nearest .cairn/ from here up to the repo root,',
+      'else ~/.cairn (cairn doctor says which and why).',
       '',
     ].join('\n'),
   );

@@ -26,7 +26,7 @@ test('a healthy store with a registration: every check ok, exit 0', async () => 
     ['config', 'ok'], ['store', 'ok'], ['permissions', 'ok'], ['files', 'ok'], ['remote credentials', 'ok'], ['event log', 'ok'], ['index cache', 'ok'], ['registrations', 'ok'],
   ]);
   assert.equal(r.exit_code, 0);
-  assert.deepEqual(r.store, { dir: store, via: 'env' });
+  assert.deepEqual(r.store, { dir: store, via: 'env', why: `$CAIRN_DIR is set to ${store}` });
   assert.match(byName(r, 'registrations').items![0]!, /Cursor: .*\.cursor\/mcp\.json/);
 });
 

@@ -24,7 +24,7 @@ export interface Check {
 export interface DoctorReport {
   status: CheckStatus;
   exit_code: 0 | 1 | 2;
-  store: { dir: string | null; via: string | null };
+  store: { dir: string | null; via: string | null; why: string | null };
   checks: Check[];
 }
 
@@ -224,11 +224,11 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
     const st = await fsp.stat(loc.dir).catch((err: NodeJS.ErrnoException) => err);
     if (st instanceof Error) {
       const missing = st.code === 'ENOENT';
-      checks.push(check('store', missing ? 'warn' : 'fail', missing ? `${loc.dir} (from ${loc.via}) does not exist yet: it is created on the first write` : `${loc.dir}: ${st.message}`));
+      checks.push(check('store', missing ? 'warn' : 'fail', missing ? `${loc.dir} (${loc.why}) does not exist yet: it is created on the first write` : `${loc.dir}: ${st.message}`));
     } else if (!st.isDirectory()) {
-      checks.push(check('store', 'fail', `${loc.dir} (from ${loc.via}) is not a directory`));
+      checks.push(check('store', 'fail', `${loc.dir} (${loc.why}) is not a directory`));
     } else {
-      checks.push(check('store', 'ok', `${loc.dir} (from ${loc.via === 'env' ? '$CAIRN_DIR' : loc.via === 'config' ? 'storage.directory' : loc.via === 'project' ? './.cairn' : '~/.cairn'})`));
+      checks.push(check('store', 'ok', `${loc.dir} (${loc.why})`));
       checks.push(await permissions(loc.dir, o.platform === 'win32'));
       checks.push(...(await files(loc.dir).catch((err) => [check('files', 'fail', `cannot read the store: ${errorMessage(err)}`)])));
       checks.push(await eventLog(loc));
@@ -237,5 +237,5 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
   }
   checks.push(await registrations(o));
   const status: CheckStatus = checks.some((c) => c.status === 'fail') ? 'fail' : checks.some((c) => c.status === 'warn') ? 'warn' : 'ok';
-  return { status, exit_code: status === 'fail' ? 2 : status === 'warn' ? 1 : 0, store: { dir: loc?.dir ?? null, via: loc?.via ?? null }, checks };
+  return { status, exit_code: status === 'fail' ? 2 : status === 'warn' ? 1 : 0, store: { dir: loc?.dir ?? null, via: loc?.via ?? null, why: loc?.why ?? null }, checks };
 }
