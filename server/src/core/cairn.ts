@@ -92,8 +92,6 @@ export class Cairn implements Context {
   show(input: retrieval.ShowInput) { return retrieval.show(this, input); }
   list(input: retrieval.ListInput) { return retrieval.list(this, input); }
   scopeOverview(input: retrieval.OverviewInput) { return retrieval.scopeOverview(this, input); }
-  /** Active memories in view outside the caller's repo (the hook's "elsewhere" count). */
-  countElsewhere() { return retrieval.countElsewhere(this); }
   // writing
   write(input: writing.WriteInput) { return writing.write(this, input); }
   writeConfirm(input: { pending_id: string }) { return writing.writeConfirm(this, input); }

@@ -15,12 +15,16 @@ export interface Config {
     pending_ttl_minutes: number;
     max_body_chars: number;
   };
-  scopes: { allowed: string[] };
+  /** global: scopes in view outside a git repo whatever repo they were written in (tools.md auto_scope). */
+  scopes: { allowed: string[]; global: string[] };
   telemetry: { enabled: boolean; max_bytes: number };
   hooks: { session_start: boolean };
   search: { synonyms: Record<string, string[]> };
   curation: { dead_weight_min_age_days: number; dead_weight_min_retrievals: number };
 }
+
+/** Scopes about the user and their tools rather than one repo: in view outside any repo. */
+export const DEFAULT_GLOBAL_SCOPES: readonly string[] = ['preferences', 'tools', 'user', 'me', 'global'];
 
 export function defaultConfig(): Config {
   return {
@@ -33,7 +37,7 @@ export function defaultConfig(): Config {
       pending_ttl_minutes: 60,
       max_body_chars: 20000,
     },
-    scopes: { allowed: [] },
+    scopes: { allowed: [], global: [...DEFAULT_GLOBAL_SCOPES] },
     telemetry: { enabled: true, max_bytes: 10_000_000 },
     hooks: { session_start: true },
     search: { synonyms: {} },
@@ -58,7 +62,7 @@ const SPEC: Record<string, Record<string, KeySpec>> = {
     pending_ttl_minutes: { kind: 'int', min: 1, max: 525600 },
     max_body_chars: { kind: 'int', min: 100, max: 1_000_000 },
   },
-  scopes: { allowed: { kind: 'string[]' } },
+  scopes: { allowed: { kind: 'string[]' }, global: { kind: 'string[]' } },
   telemetry: { enabled: { kind: 'bool' }, max_bytes: { kind: 'int', min: 10_000, max: 10_000_000_000 } },
   hooks: { session_start: { kind: 'bool' } },
   search: { synonyms: { kind: 'synonyms' } },

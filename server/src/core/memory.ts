@@ -22,10 +22,25 @@ export function isVisible(disabled: ReadonlySet<string>, m: StoredMemory, now: D
   return !isExpired(m, now) && !isDisabled(disabled, m);
 }
 
-/** auto_scope: memories from the caller's repo plus memories from no repo. */
-export function inRepo(callerRepoKey: string | null, origin: Origin): boolean {
-  const key = originRepoKey(origin);
-  return key === null || (callerRepoKey !== null && key === callerRepoKey);
+/** Does any of these scopes equal, or nest under, one of the global scopes? */
+export function hasGlobalScope(scopes: readonly string[], global: readonly string[]): boolean {
+  if (global.length === 0) return false;
+  return scopes.some((s) => global.some((g) => s === g || s.startsWith(`${g}:`)));
+}
+
+/**
+ * auto_scope (tools.md): in a repo, memories from that repo plus memories from no repo; outside
+ * any repo, memories from no repo plus those with a global scope (config scopes.global).
+ * `key` is the memory's repo key (originRepoKey), passed in so callers may cache it.
+ */
+export function inViewKey(callerRepoKey: string | null, global: readonly string[], key: string | null, scopes: readonly string[]): boolean {
+  if (key === null) return true;
+  if (callerRepoKey !== null) return key === callerRepoKey;
+  return hasGlobalScope(scopes, global);
+}
+
+export function inView(callerRepoKey: string | null, global: readonly string[], m: { origin: Origin; scopes: readonly string[] }): boolean {
+  return inViewKey(callerRepoKey, global, originRepoKey(m.origin), m.scopes);
 }
 
 /** The identity and dating fields every row shows (hits, list items, tombstone rows). */

@@ -9,7 +9,7 @@ export const MAX_INSTRUCTIONS_BYTES = 1500;
 
 export const INSTRUCTIONS = `cairn is the user's long-term memory: short notes kept across sessions and repos.
 
-Memory is opt-in. Do not search memory for generic questions that the code, the conversation or general knowledge answer. Search (memory_search) when stored context could resolve an ambiguity, or the user refers to prior decisions, preferences or conventions. When you ask in your own words, pass 2-4 alternates: rephrasings and words the note may use.
+Memory is opt-in. Do not search memory for generic questions that the code, the conversation or general knowledge answer. Search (memory_search) when stored context could resolve an ambiguity, or the user refers to prior decisions, preferences or conventions. When you ask in your own words, pass 2-4 alternates: rephrasings and words the note may use. Outside a git repo only repo-less and global-scope memories are in view; auto_scope=false reaches the rest.
 
 Say out loud when a stored memory shapes the answer ("Going by a memory from March: ...").
 
@@ -39,4 +39,5 @@ export const REQUIRED_PHRASES: readonly string[] = [
   'durable facts only',
   'pass 2-4 alternates',
   'aliases for other words',
+  'Outside a git repo',
 ];

@@ -123,7 +123,7 @@ test('hook: a store path that is a file, and a project outside any repo, still e
   writeMemory(store, { scopes: ['tools'], body: 'global fact', repo: null });
   const r2 = runHook({ store, project: dir });
   assert.equal(r2.status, 0, r2.stderr);
-  assert.equal(r2.stdout, 'cairn memory: 1 memory for this project (tools 1). Search them only when stored context could help.\n');
+  assert.equal(r2.stdout, 'cairn memory: 1 memory in view outside a git repo (repo-less and global scopes) (tools 1). Search them only when stored context could help.\n');
 });
 
 test('hook: past its internal time limit it gives up quietly with exit 0', () => {

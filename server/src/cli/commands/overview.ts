@@ -18,6 +18,8 @@ interface Counts {
   scopes: Record<string, number>;
   /** Visible memories bound to other repos. */
   elsewhere: number;
+  /** The caller is not in a git repo: "here" is repo-less memories plus the global scopes. */
+  outside?: boolean;
 }
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
@@ -29,8 +31,12 @@ const bytes = (s: string) => Buffer.byteLength(s, 'utf8');
  */
 export function formatHookLine(c: Counts): string {
   if (c.here === 0 && c.elsewhere === 0) return '';
-  const head = c.here === 0 ? 'cairn memory: no memories for this project' : `cairn memory: ${plural(c.here, 'memory', 'memories')} for this project`;
-  const other = c.elsewhere === 0 ? '' : c.here === 0 ? `; ${c.elsewhere} in other repos` : `; ${c.elsewhere} more in other repos`;
+  // Outside a repo (tools.md auto_scope): the same view memory_scope_overview and memory_search
+  // use, named as such, and the way to reach the rest.
+  const place = c.outside ? 'in view outside a git repo (repo-less and global scopes)' : 'for this project';
+  const head = c.here === 0 ? (c.outside ? 'cairn memory: none in view outside a git repo' : 'cairn memory: no memories for this project') : `cairn memory: ${plural(c.here, 'memory', 'memories')} ${place}`;
+  const reach = c.outside ? ' (search them with auto_scope=false)' : '';
+  const other = c.elsewhere === 0 ? '' : c.here === 0 ? `; ${c.elsewhere} in other repos${reach}` : `; ${c.elsewhere} more in other repos${reach}`;
   const tail = `${other}. Search them only when stored context could help.`;
   const entries = Object.entries(c.scopes).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   const render = (k: number) => {
@@ -61,7 +67,7 @@ async function hookCounts(io: CliIO): Promise<Counts | null> {
   try {
     // The tool's own overview decides what is "here", so the hook and memory_scope_overview agree.
     const here = await c.scopeOverview({ auto_scope: true });
-    return { here: here.total, scopes: here.scopes, elsewhere: c.countElsewhere() };
+    return { here: here.total, scopes: here.scopes, elsewhere: here.elsewhere.total, outside: here.view === 'outside_repo' };
   } finally {
     await c.close();
   }
@@ -98,11 +104,21 @@ async function runHook(io: CliIO): Promise<number> {
 }
 
 function overviewText(o: Awaited<ReturnType<Cairn['scopeOverview']>>, all: boolean): string {
-  const where = all ? 'in the store' : o.current_repo ? `in view from ${o.current_repo}` : 'in view here (no git repo)';
+  const where = all
+    ? 'in the store'
+    : o.current_repo
+      ? `in view from ${o.current_repo}`
+      : `in view here (not a git repo: memories from no repo, plus scopes ${o.global_scopes.join(', ') || '(none configured)'})`;
   const lines = [`${plural(o.total, 'memory', 'memories')} ${where}`];
   const names = Object.keys(o.scopes);
   const width = Math.max(0, ...names.map((s) => s.length));
   for (const s of names) lines.push(`  ${s.padEnd(width)}  ${o.scopes[s]}`);
+  if (o.elsewhere.total > 0) {
+    const named = o.elsewhere.repos.map((r) => `${r.repo} ${r.count}`);
+    const rest = o.elsewhere.total - o.elsewhere.repos.reduce((n, r) => n + r.count, 0);
+    if (rest > 0) named.push(`${rest} in further repos`);
+    lines.push(`elsewhere: ${o.elsewhere.total} in other repos (${named.join(', ')}); cairn overview --all, cairn search --all-repos`);
+  }
   if (o.disabled_scopes.length) lines.push(`disabled: ${o.disabled_scopes.join(', ')}`);
   const p = o.curation_pending;
   const pending = [

@@ -8,7 +8,7 @@ import { LIMITS } from '../limits.ts';
 import { LiveIndex } from '../index/live.ts';
 import type { SearchOptions } from '../index/searchIndex.ts';
 import { DEFAULT_CALIBRATION, fuse, type FusedHit } from '../index/fusion.ts';
-import { inRepo, isDisabled, isExpired, isVisible, summarize } from '../memory.ts';
+import { inViewKey, isDisabled, isExpired, isVisible, summarize } from '../memory.ts';
 import { originRepoKey } from '../origin.ts';
 import { scopeFilterMatcher, validateScopeFilter } from '../scopes.ts';
 import type { StoredMemory } from '../types.ts';
@@ -133,8 +133,20 @@ export async function scopeOverview(c: Context, input: OverviewInput) {
   const inView: StoredMemory[] = [];
   const expired: StoredMemory[] = [];
   const scopes: Record<string, number> = {};
+  // Visible memories the auto_scope view leaves out, per repo (issue 11: outside a repo the model
+  // must learn that memory is not empty, only elsewhere).
+  const elsewhere = new Map<string, { repo: string; count: number }>();
+  let elsewhereTotal = 0;
   for (const m of c.store.active()) {
-    if (auto && !inRepo(c.caller.repoKey, m.origin)) continue;
+    if (auto && !inCallerView(c, m)) {
+      if (!isVisible(c.disabledScopes, m, now)) continue;
+      elsewhereTotal++;
+      const key = repoKeyOf(m)!;
+      const e = elsewhere.get(key);
+      if (e) e.count++;
+      else elsewhere.set(key, { repo: m.origin.repo ?? m.origin.worktree_root ?? key, count: 1 });
+      continue;
+    }
     if (isExpired(m, now)) {
       expired.push(m);
       continue;
@@ -145,15 +157,27 @@ export async function scopeOverview(c: Context, input: OverviewInput) {
   }
   const sorted: Record<string, number> = {};
   for (const k of Object.keys(scopes).sort()) sorted[k] = scopes[k]!;
+  const repos = [...elsewhere.values()].sort((a, b) => b.count - a.count || (a.repo < b.repo ? -1 : a.repo > b.repo ? 1 : 0));
   const out = {
     current_repo: c.caller.repoUrl ?? c.caller.repoRoot,
+    view: !auto ? ('all' as const) : c.caller.repoKey !== null ? ('repo' as const) : ('outside_repo' as const),
+    global_scopes: [...c.config.scopes.global],
     total: inView.length,
     scopes: sorted,
     disabled_scopes: [...c.disabledScopes].sort(),
+    elsewhere: { total: elsewhereTotal, repos: repos.slice(0, ELSEWHERE_REPOS_MAX) },
     curation_pending: await curationPending(c, inView, expired),
   };
-  c.log('scope_overview', { auto_scope: auto, total: out.total });
+  c.log('scope_overview', { auto_scope: auto, total: out.total, elsewhere: elsewhereTotal });
   return out;
+}
+
+/** How many other repos memory_scope_overview names in `elsewhere.repos` (largest first). */
+export const ELSEWHERE_REPOS_MAX = 10;
+
+/** The auto_scope rule for this caller (core/memory.ts inViewKey), with the memory's cached repo key. */
+function inCallerView(c: Context, m: StoredMemory): boolean {
+  return inViewKey(c.caller.repoKey, c.config.scopes.global, repoKeyOf(m), m.scopes);
 }
 
 export interface SearchInput {
@@ -239,13 +263,11 @@ function searchFilter(c: Context, scopes: string[], autoScope: boolean): { filte
   const filter = (m: StoredMemory): boolean => {
     if (disabled.length > 0 && isDisabled(c.disabledScopes, m)) return false;
     if (match !== null && !match(m.scopes)) return false;
-    if (autoScope) {
-      const k = repoKeyOf(m);
-      if (k !== null && k !== repo) return false;
-    }
+    if (autoScope && !inCallerView(c, m)) return false;
     return true;
   };
-  return { filter, filterKey: JSON.stringify([scopes, disabled, autoScope ? repo : false]) };
+  // Outside a repo the view also depends on the global scopes.
+  return { filter, filterKey: JSON.stringify([scopes, disabled, autoScope ? repo ?? ['outside', c.config.scopes.global] : false]) };
 }
 
 export async function search(c: Context, input: SearchInput): Promise<SearchOutput> {
@@ -309,10 +331,3 @@ export function rankedSearch(l: LiveIndex, query: string, alternates: string[], 
 /** Hits each leg contributes to a fusion. */
 const FUSION_POOL = 20;
 
-/** Active memories in view for this process that belong to another repo than the caller's. */
-export function countElsewhere(c: Context): number {
-  const now = c.now();
-  let n = 0;
-  for (const m of c.store.active()) if (isVisible(c.disabledScopes, m, now) && !inRepo(c.caller.repoKey, m.origin)) n++;
-  return n;
-}

@@ -11,7 +11,7 @@ const search = defineTool({
     'Search stored memories. Call it only when stored context could change the answer (an ambiguity, a reference to earlier decisions or preferences), not for generic questions. ' +
     'Branch on `relevance` (high/medium/low from query-term coverage), never on `score`. Every hit carries staleness signals: when `staleness_verdict` is not `fresh`, spot-check the claim before relying on it. ' +
     'Query with the words the memory would contain (tool names, file names, nouns), not the whole request; when asking in your own words, also pass 2-4 alternates (rephrasings, likely words). ' +
-    'Results are limited to the current repo plus repo-less memories unless auto_scope=false. When a hit shapes your answer, say so, then call memory_record_use.',
+    'Results are limited to the current repo plus repo-less memories (outside a git repo: repo-less plus global scopes) unless auto_scope=false. When a hit shapes your answer, say so, then call memory_record_use.',
   input: z.strictObject({
     query: z.string().min(1).max(LIMITS.queryChars).describe('What you are looking for, in plain words or identifiers'),
     alternates: z
@@ -22,7 +22,7 @@ const search = defineTool({
     scopes: scopeFilters,
     max_results: z.number().int().min(1).max(LIMITS.maxResults).optional().describe(`1..${LIMITS.maxResults}, default from config (5)`),
     expand_top: z.boolean().optional().describe('Include the full body and drift detail of the top hit when its relevance is high'),
-    auto_scope: z.boolean().optional().describe('true (default): only the caller repo\'s memories plus repo-less ones; false: search everything'),
+    auto_scope: z.boolean().optional().describe('true (default): only the caller repo\'s memories plus repo-less ones (outside a repo: repo-less plus global scopes); false: search everything'),
     for_user: z.boolean().optional().describe('true only when the user asked to see memories (e.g. /memory-search): logged as their lookup, not your retrieval'),
   }),
   output: z.object({
@@ -81,15 +81,18 @@ const list = defineTool({
 const overview = defineTool({
   name: 'memory_scope_overview',
   title: 'Memory overview',
-  description: 'Counts only (no bodies): memories per scope for the current repo, disabled scopes, and how many need curation. Cheap; use it to decide whether a search is worth it.',
+  description: 'Counts only (no bodies): memories per scope in view (the current repo plus repo-less memories; outside a git repo, repo-less plus global scopes), how many more exist in other repos (elsewhere), disabled scopes, and how many need curation. Cheap; use it to decide whether a search is worth it.',
   input: z.strictObject({
-    auto_scope: z.boolean().optional().describe('true (default): the current repo plus repo-less memories; false: the whole store'),
+    auto_scope: z.boolean().optional().describe('true (default): the current repo plus repo-less memories (outside a repo: repo-less plus global scopes); false: the whole store'),
   }),
   output: z.object({
     current_repo: z.string().nullable(),
+    view: z.enum(['repo', 'outside_repo', 'all']),
+    global_scopes: z.array(z.string()),
     total: z.number(),
     scopes: z.record(z.string(), z.number()),
     disabled_scopes: z.array(z.string()),
+    elsewhere: z.object({ total: z.number(), repos: z.array(z.object({ repo: z.string(), count: z.number() })) }),
     curation_pending: z.object({ stale: z.number(), never_verified: z.number(), drifted: z.number(), expired: z.number(), dead: z.number() }),
   }),
   annotations: READ_ONLY,
