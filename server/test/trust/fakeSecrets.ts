@@ -107,3 +107,60 @@ export function positiveFixtures(): { name: string; kind: string; text: string; 
     { name: 'cli flag', kind: 'secret-assignment', text: `mysql --password=${dbPass} -h db`, secret: dbPass },
   ];
 }
+
+const HEX = '0123456789abcdef';
+const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/**
+ * Positive fixtures for the kinds and shapes added after the first detector: package-registry
+ * and SaaS tokens, passwords on command lines and in prose, DSNs of every common scheme. Built
+ * from parts at run time like the ones above.
+ */
+export function morePositiveFixtures(): { name: string; kind: string; text: string; secret: string }[] {
+  const npm = j('np', 'm_', randomString(ALNUM, 36, 41));
+  const dckr = j('dckr', '_pat_', randomString(B64URL, 27, 42));
+  const pypi = j('py', 'pi-', 'AgEIcHlwaS5vcmc', randomString(B64URL, 70, 43));
+  const hf = j('h', 'f_', randomString(LETTERS, 34, 44));
+  const azKey = j(randomString(B64, 86, 45), '==');
+  const azSig = j(randomString(ALNUM, 43, 46), '%3D');
+  const twAc = j('A', 'C', randomString(HEX, 32, 47));
+  const twSk = j('S', 'K', randomString(HEX, 32, 48));
+  const twAuth = randomString(HEX, 32, 49);
+  const sg = j('S', 'G.', randomString(B64URL, 22, 50), '.', randomString(B64URL, 43, 51));
+  const gocspx = j('GOC', 'SPX-', randomString(B64URL, 28, 52));
+  const ya29 = j('ya', '29.', randomString(B64URL, 60, 53));
+  const pw = j('Qz', randomString(ALNUM, 9, 54), '7!');
+  const pwShort = j('k', randomString(ALNUM, 6, 55), '9');
+  return [
+    { name: 'npm token', kind: 'npm-token', text: `publish with ${npm} from CI`, secret: npm },
+    { name: 'npmrc', kind: 'npm-token', text: `//registry.npmjs.org/:_authToken=${npm}`, secret: npm },
+    { name: 'docker hub pat', kind: 'docker-hub-token', text: `docker login -u acme -p ${dckr}`, secret: dckr },
+    { name: 'pypi token', kind: 'pypi-token', text: `twine upload with password ${pypi}`, secret: pypi },
+    { name: 'hugging face', kind: 'huggingface-token', text: `HF token ${hf} for the gated model`, secret: hf },
+    { name: 'azure connection string', kind: 'azure-storage-key', text: `DefaultEndpointsProtocol=https;AccountName=acmeprod;AccountKey=${azKey};EndpointSuffix=core.windows.net`, secret: azKey },
+    { name: 'azure service bus', kind: 'azure-storage-key', text: `Endpoint=sb://acme.servicebus.windows.net/;SharedAccessKeyName=RootManageSharedAccessKey;SharedAccessKey=${azKey}`, secret: azKey },
+    { name: 'azure sas', kind: 'azure-sas-token', text: `blob url https://acme.blob.core.windows.net/c/x.zip?sv=2022-11-02&ss=b&srt=o&sp=r&se=2027-01-01T00:00:00Z&sig=${azSig}`, secret: azSig },
+    { name: 'twilio account sid', kind: 'twilio-key', text: `twilio account ${twAc}`, secret: twAc },
+    { name: 'twilio api key', kind: 'twilio-key', text: `api key sid ${twSk} for SMS`, secret: twSk },
+    { name: 'twilio auth token', kind: 'twilio-key', text: `the Twilio auth token ${twAuth} lives in prod`, secret: twAuth },
+    { name: 'sendgrid', kind: 'sendgrid-key', text: `SENDGRID ${sg}`, secret: sg },
+    { name: 'gcp oauth client secret', kind: 'gcp-oauth-secret', text: `client secret ${gocspx}`, secret: gocspx },
+    { name: 'gcp access token', kind: 'gcp-access-token', text: `curl -H "x-goog-token: ${ya29}"`, secret: ya29 },
+    { name: 'mysql -p glued', kind: 'password-flag', text: `mysql -u root -p${pw} shop`, secret: pw },
+    { name: 'mysql -p glued short', kind: 'password-flag', text: `mysqldump -uroot -p${pwShort} shop > dump.sql`, secret: pwShort },
+    { name: '--password value', kind: 'password-flag', text: `psql-admin --password ${pw} --host db`, secret: pw },
+    { name: '--password=value', kind: 'secret-assignment', text: `redis-cli --password=${pw} ping`, secret: pw },
+    { name: 'PGPASSWORD', kind: 'secret-assignment', text: `PGPASSWORD=${pw} psql -h db -U app`, secret: pw },
+    { name: 'MYSQL_PWD', kind: 'secret-assignment', text: `export MYSQL_PWD=${pw}`, secret: pw },
+    { name: 'postgres dsn', kind: 'url-password', text: `postgres://app:${pw}@db.internal:5432/app`, secret: pw },
+    { name: 'mysql dsn', kind: 'url-password', text: `DATABASE_URL=mysql://root:${pw}@127.0.0.1/shop`, secret: pw },
+    { name: 'mongodb+srv dsn', kind: 'url-password', text: `mongodb+srv://svc:${pw}@cluster0.ab1cd.mongodb.net/app?retryWrites=true`, secret: pw },
+    { name: 'redis dsn', kind: 'url-password', text: `redis://default:${pw}@cache:6379/0`, secret: pw },
+    { name: 'amqp dsn', kind: 'url-password', text: `amqp://worker:${pw}@mq.internal:5672/`, secret: pw },
+    { name: 'prose staging password', kind: 'password-prose', text: `the staging password is ${pw} for the admin user`, secret: pw },
+    { name: 'prose password for X is Y', kind: 'password-prose', text: `The password for the grafana admin is ${pw}.`, secret: pw },
+    { name: 'prose pw:', kind: 'password-prose', text: `vpn: user jdoe pw: ${pwShort}`, secret: pwShort },
+    { name: 'prose passphrase', kind: 'password-prose', text: `the GPG passphrase is "${pw}"`, secret: pw },
+    { name: 'prose short password', kind: 'password-prose', text: `wifi password is ${pwShort}`, secret: pwShort },
+  ];
+}

@@ -9,6 +9,8 @@ export const SECRET_KINDS = [
   'private-key',
   'gcp-service-account',
   'gcp-api-key',
+  'gcp-oauth-secret',
+  'gcp-access-token',
   'aws-access-key-id',
   'aws-secret-access-key',
   'github-token',
@@ -18,9 +20,19 @@ export const SECRET_KINDS = [
   'stripe-key',
   'anthropic-key',
   'openai-key',
+  'npm-token',
+  'docker-hub-token',
+  'pypi-token',
+  'huggingface-token',
+  'azure-storage-key',
+  'azure-sas-token',
+  'twilio-key',
+  'sendgrid-key',
   'jwt',
   'bearer-token',
   'url-password',
+  'password-flag',
+  'password-prose',
   'secret-assignment',
 ] as const;
 export type SecretKind = (typeof SECRET_KINDS)[number];
@@ -79,6 +91,26 @@ const TOKEN_RULES: TokenRule[] = [
     keep: (t) => (/^sk-[a-zA-Z]+-/.exec(t)?.[0].length ?? 3) + 2,
     accept: randomTail(/^sk-(?:proj-|svcacct-|admin-|None-)?/),
   },
+  { kind: 'gcp-oauth-secret', re: /(?<![A-Za-z0-9_-])GOCSPX-[A-Za-z0-9_-]{28}(?![A-Za-z0-9_-])/g, keep: 9, accept: randomTail(/^GOCSPX-/) },
+  { kind: 'gcp-access-token', re: /(?<![A-Za-z0-9_.-])ya29\.[A-Za-z0-9_-]{30,}(?![A-Za-z0-9_-])/g, keep: 7, accept: randomTail(/^ya29\./) },
+  { kind: 'npm-token', re: /(?<![A-Za-z0-9_])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9_])/g, keep: 6, accept: randomTail(/^npm_/) },
+  { kind: 'docker-hub-token', re: /(?<![A-Za-z0-9_])dckr_(?:pat|oat)_[A-Za-z0-9_-]{20,}(?![A-Za-z0-9_-])/g, keep: 11, accept: randomTail(/^dckr_[a-z]+_/) },
+  // A PyPI token is a base64url macaroon whose first bytes always encode to "AgE".
+  { kind: 'pypi-token', re: /(?<![A-Za-z0-9_-])pypi-AgE[A-Za-z0-9_-]{50,}(?![A-Za-z0-9_-])/g, keep: 9 },
+  // Hugging Face tokens are letters only: demand a random-looking mix of cases, which a
+  // snake_case identifier starting with hf_ (`hf_hub_download`) never has.
+  {
+    kind: 'huggingface-token',
+    re: /(?<![A-Za-z0-9_])hf_[A-Za-z0-9]{30,40}(?![A-Za-z0-9_])/g,
+    keep: 5,
+    accept: (t) => {
+      const tail = t.slice(3);
+      return (tail.match(/[A-Z]/g)?.length ?? 0) >= 4 && (tail.match(/[a-z]/g)?.length ?? 0) >= 4 && shannonEntropy(tail) >= 3.5 && notExample(t);
+    },
+  },
+  { kind: 'sendgrid-key', re: /(?<![A-Za-z0-9_-])SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g, keep: 5, accept: randomTail(/^SG\./) },
+  // Twilio account and API-key SIDs: AC / SK and exactly 32 lowercase hex digits.
+  { kind: 'twilio-key', re: /(?<![A-Za-z0-9_])(?:AC|SK)[0-9a-f]{32}(?![A-Za-z0-9_])/g, keep: 4, accept: (t) => /[0-9]/.test(t.slice(2)) && /[a-f]/.test(t.slice(2)) },
   // header.payload.signature, header and payload both base64url of `{"`.
   { kind: 'jwt', re: /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}(?![A-Za-z0-9_-])/g, keep: 8 },
 ];
@@ -95,6 +127,10 @@ class Findings {
 
   overlaps(start: number, end: number): boolean {
     return this.spans.some((s) => start < s.end && end > s.start);
+  }
+
+  spanList(): Span[] {
+    return [...this.spans].sort((a, b) => a.start - b.start);
   }
 
   add(kind: SecretKind, snippet: string, start: number, end: number): void {
@@ -212,8 +248,10 @@ export function looksLikeSecretValue(v: string): boolean {
 
 // The keyword is matched first and the key is then extended backwards by hand: a regex with a
 // repeated `(segment[_.-])*` prefix backtracks quadratically on long runs like "a-a-a-...".
+// `password` may end a longer key (PGPASSWORD, REDISPASSWORD, OldPassword) but not follow a digit
+// (`1Password: ...` is the vault, not a key); the shorter words need a non-alphanumeric before them.
 const ASSIGNMENT_RE =
-  /(?<![A-Za-z0-9])(?:password|passwd|passphrase|pwd|secret[_-]?key|secret|api[_-]?key|apikey|access[_-]?key|private[_-]?key|token)["']?\s*(=|:=|=>|:)\s*(["'`]?)([^\s"'`,;)\]}]+)\2/gi;
+  /(?:(?<![0-9])(?:password|passwd|passphrase)|(?<![A-Za-z0-9])(?:pwd|secret[_-]?key|secret|api[_-]?key|apikey|access[_-]?key|private[_-]?key|token))["']?\s*(=|:=|=>|:)\s*(["'`]?)([^\s"'`,;)\]}]+)\2/gi;
 const KEY_CHAR = /[A-Za-z0-9_.-]/;
 
 function detectAssignments(text: string, out: Findings): void {
@@ -229,15 +267,138 @@ function detectAssignments(text: string, out: Findings): void {
   }
 }
 
-/** Every secret in `text`, most specific kind first; an empty array means the text is clean. */
-export function detectSecrets(text: string): SecretFinding[] {
+function detectAzure(text: string, out: Findings): void {
+  // Connection strings: storage accounts (AccountKey=) and Service Bus / Event Hubs (SharedAccessKey=).
+  for (const m of text.matchAll(/\b(AccountKey|SharedAccessKey)=([A-Za-z0-9+/]{30,}={0,2})(?![A-Za-z0-9+/=])/g)) {
+    const value = m[2]!;
+    if (isPlaceholder(value) || !notExample(value) || shannonEntropy(value) < 4) continue;
+    const start = m.index + m[1]!.length + 1;
+    if (out.overlaps(start, start + value.length)) continue;
+    out.add('azure-storage-key', `${m[1]}=${mask(value, 2)}`, start, start + value.length);
+  }
+  // SAS tokens: the `sig=` of a query string that also carries SAS fields (sv=, se=, sp=...).
+  for (const m of text.matchAll(/(?<=[?&;\s]|^)sig=([A-Za-z0-9%+/=_-]{20,})/g)) {
+    const value = m[1]!;
+    const lineStart = text.lastIndexOf('\n', m.index) + 1;
+    const lineEnd = text.indexOf('\n', m.index);
+    const line = text.slice(lineStart, lineEnd === -1 ? text.length : lineEnd);
+    if (!/(?:^|[?&;\s])(?:sv|se|sp|ss|srt|spr|st|sr)=/.test(line)) continue;
+    if (isPlaceholder(value) || shannonEntropy(value) < 3.5) continue;
+    const start = m.index + 4;
+    if (out.overlaps(start, start + value.length)) continue;
+    out.add('azure-sas-token', `sig=${mask(value, 2)}`, start, start + value.length);
+  }
+}
+
+/** Twilio auth tokens are 32 hex digits with no prefix: only next to the words that name them. */
+function detectTwilioAuthTokens(text: string, out: Findings): void {
+  const re = /\b(?:twilio[\w ]{0,30}?)?auth[_ -]?token\b["']?\s*(?:[:=]|\bis\b)?\s*["']?([0-9a-f]{32})(?![0-9A-Za-z])/gi;
+  for (const m of text.matchAll(re)) {
+    const value = m[1]!;
+    if (!/[0-9]/.test(value) || !/[a-f]/i.test(value)) continue;
+    const start = m.index + m[0].length - value.length;
+    if (out.overlaps(start, start + value.length)) continue;
+    out.add('twilio-key', `auth token ${mask(value, 2)}`, start, start + value.length);
+  }
+}
+
+// Words that name where a secret is kept, never the secret: `pw: 1Password`, `password: Keychain`.
+const VAULT_WORDS = /1password|keychain|keyring|vault|bitwarden|lastpass|keepass|dashlane|secrets?[-_ ]?manager/i;
+
+/**
+ * The value of a password flag or a password stated in prose. The context already says it is a
+ * password, so the bar is lower than for `key = value` (no entropy), but still not a placeholder,
+ * a variable, a path, or a plain lowercase word (`--password flag`, "the password is reset").
+ */
+export function looksLikeStatedPassword(v: string, minLength: number): boolean {
+  if (v.length < minLength || v.length > 200) return false;
+  if (isPlaceholder(v) || isCodeReference(v) || VAULT_WORDS.test(v)) return false;
+  if (/^(?:\/|~\/|\.\.?\/|[A-Za-z]:\\)/.test(v) || v.includes('://') || v.startsWith('-')) return false;
+  if (/^[a-z]+$/.test(v)) return false; // a word
+  if (!/[0-9]/.test(v) && !/[^A-Za-z0-9]/.test(v)) return /[A-Z]/.test(v) && /[a-z]/.test(v) && !/^[A-Z][a-z]+$/.test(v);
+  return charClasses(v) >= 2;
+}
+
+const MYSQL_CLIENTS = /\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlcheck|mysqlshow|mysqlsh|mysqlslap|mariadb|mariadb-dump|mariadb-admin)\b/;
+
+/** `mysql -u root -pS3cret` (mysql's password glued to -p) and `--password value` / `--password=value`. */
+function detectPasswordFlags(text: string, out: Findings): void {
+  for (const line of linesOf(text)) {
+    if (!MYSQL_CLIENTS.test(line.text)) continue;
+    for (const m of line.text.matchAll(/(?<=\s)-p(["']?)([^\s"'`]+)\1/g)) {
+      const value = m[2]!;
+      if (!looksLikeStatedPassword(value, 3) && !(/^[a-z]{3,}$/.test(value) && !isPlaceholder(value))) continue;
+      const start = line.start + m.index + 2 + m[1]!.length;
+      if (out.overlaps(start, start + value.length)) continue;
+      out.add('password-flag', `-p${mask(value, 2)}`, start, start + value.length);
+    }
+  }
+  const re = /(?<![\w-])--(?:[a-z]+-)?(?:password|passwd|pass)(?:=|[ \t]+)(["']?)([^\s"'`]+)\1/gi;
+  for (const m of text.matchAll(re)) {
+    const value = m[2]!.replace(/[.,;:!?)\]]+$/, '');
+    if (!looksLikeStatedPassword(value, 4)) continue;
+    const start = m.index + m[0].length - m[2]!.length - m[1]!.length;
+    if (out.overlaps(start, start + value.length)) continue;
+    out.add('password-flag', `${m[0].slice(0, m[0].length - m[2]!.length - m[1]!.length)}${mask(value, 2)}`, start, start + value.length);
+  }
+}
+
+/**
+ * Passwords stated in prose: "the staging password is X", "password for the admin is X",
+ * "passphrase is X", and the shorthand "pw: X". The keyword, an optional "for <up to three
+ * words>", then is / was, then the value. `password: X` / `password = X` are left to the
+ * assignment rule and its entropy bar: that shape is config text, where test fixtures
+ * (`password: "hunter2"` for a throwaway database) are common.
+ */
+const PROSE_RE =
+  /\b(?:(?:password|passwd|passphrase|passcode|pw|pwd)\b(?:\s+(?:for|of|on)\s+[\w.@'-]+(?:\s+[\w.@'-]+){0,2}?)?\s+(?:is|was)\b|(?<![\w-])(?:pw|passcode)\s*[:=])\s*(["'`]?)([^\s"'`]+)\1/gi;
+
+function detectPasswordProse(text: string, out: Findings): void {
+  for (const m of text.matchAll(PROSE_RE)) {
+    const value = m[2]!.replace(/[.,;:!?)\]]+$/, '');
+    if (!looksLikeStatedPassword(value, 6)) continue;
+    const start = m.index + m[0].length - m[2]!.length - m[1]!.length;
+    if (out.overlaps(start, start + value.length)) continue;
+    out.add('password-prose', `${m[0].slice(0, m[0].length - m[2]!.length - m[1]!.length)}${mask(value, 2)}`, start, start + value.length);
+  }
+}
+
+function* linesOf(text: string): Generator<{ text: string; start: number }> {
+  let start = 0;
+  while (start <= text.length) {
+    const nl = text.indexOf('\n', start);
+    const end = nl === -1 ? text.length : nl;
+    yield { text: text.slice(start, end), start };
+    if (nl === -1) return;
+    start = nl + 1;
+  }
+}
+
+function detectAll(text: string): Findings {
   const out = new Findings();
   detectGcpServiceAccount(text, out); // before private keys: the JSON's embedded PEM is one finding
   detectPrivateKeys(text, out);
   detectTokens(text, out);
+  detectAzure(text, out);
+  detectTwilioAuthTokens(text, out);
   detectAwsSecretKeys(text, out);
   detectUrlPasswords(text, out);
   detectBearer(text, out);
   detectAssignments(text, out);
-  return out.list;
+  detectPasswordFlags(text, out);
+  detectPasswordProse(text, out);
+  return out;
+}
+
+/**
+ * Where the secrets are: [start, end) of every span a finding covers, in text order. Used where
+ * text is copied somewhere a finding cannot stop it (a file name built from the body).
+ */
+export function secretSpans(text: string): { start: number; end: number }[] {
+  return detectAll(text).spanList();
+}
+
+/** Every secret in `text`, most specific kind first; an empty array means the text is clean. */
+export function detectSecrets(text: string): SecretFinding[] {
+  return detectAll(text).list;
 }
