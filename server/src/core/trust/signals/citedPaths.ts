@@ -2,6 +2,18 @@
 // "the retry logic is in `src/net/retry.ts`" is suspect once that file is gone. The extractor
 // errs towards NOT seeing a path: a false path reads as "missing" and makes a sound memory look
 // drifted, which is worse than not checking a real one.
+//
+// Where paths are taken from:
+//   - a backtick span that is one word: the span (`src/net/retry.ts`, `package.json`, `test/fixtures/`);
+//   - a backtick span that is a command line (`scripts/release.sh --prod`, `node dist/x.mjs init`):
+//     each word, and the value of `--flag=value` / `KEY=value`, judged by the same rules;
+//   - prose: absolute, `~/` and `C:\` paths, and relative paths with a directory part AND an
+//     extension (`see src/foo.py for...`, `./scripts/dev.sh`); a bare word without both is too
+//     ambiguous (`and/or`, `owner/repo`, `feature/login`).
+// Never paths: URLs and `host:` remotes, placeholders (`/path/to`, `<file>`, `$VAR`, `foo/bar`),
+// flags, URL routes (`/api/users`), versions (`v1.2.3`), `@scope/pkg` and `owner/repo`, docker
+// images (anything with a `:tag`, or whose first segment is a domain: `ghcr.io/acme/app`),
+// globs (`*`, `?`, `{}`) and two-segment names without an extension (branches: `feature/login`).
 import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
@@ -9,12 +21,30 @@ import { isAbsolute, join, resolve } from 'node:path';
 export const MAX_CITED_PATHS = 8;
 
 // Segments that mark an example path in docs: /path/to/x, /etc/foo, /foo/bar, /your/dir.
-const PLACEHOLDER_SEGMENT = /^(?:foo|bar|baz|qux|quux|foobar|example|examples?-\w+|dummy|placeholder|xxx+|some(?:where|thing)?|your[-_\w]*|my[-_]?(?:project|app|repo|dir|file|path))(?:\.\w+)?$/i;
+// (`myproject`, `my-app` are not here: framework scaffolds name real projects that way.)
+const PLACEHOLDER_SEGMENT = /^(?:foo|bar|baz|qux|quux|foobar|example|examples?-\w+|dummy|placeholder|xxx+|some(?:where|thing)?|your[-_\w]*)(?:\.\w+)?$/i;
 // First segments of URL routes, not file systems: /api/users, /v1/items, /auth/callback.
 const ROUTE_ROOT = /^(?:api|v\d+|graphql|rest|rpc|auth|oauth2?|login|logout|signin|signup|callback|webhooks?|health|healthz|metrics|status|admin)$/i;
 // Extensions that make a bare `name.ext` span a file name rather than `object.method`.
 const FILE_EXT =
   /\.(?:ts|tsx|mts|cts|js|jsx|mjs|cjs|json|jsonc|md|mdx|txt|toml|ya?ml|ini|cfg|conf|env|lock|py|pyi|rb|rs|go|java|kt|swift|c|h|cc|cpp|hpp|cs|php|sh|bash|zsh|fish|ps1|sql|css|scss|html|vue|svelte|xml|csv|proto|gradle|tf|nix|dockerfile|log|pem|crt|plist)$/i;
+
+/**
+ * A last segment that reads as a file name: a known extension, or any extension of 2-10
+ * characters starting with a letter (`.exs`, `.mk`, `.ipynb`); never `.1` or `.x` (versions).
+ */
+function hasFileExtension(seg: string): boolean {
+  return FILE_EXT.test(seg) || /^[^.]*[^./][^/]*\.[A-Za-z][A-Za-z0-9]{1,9}$/.test(seg);
+}
+
+/**
+ * A dotfile named on its own in backticks (`.nvmrc`, `.env.local`, `.python-version`,
+ * `.gitattributes`): tool-config shapes only, so a member like `.length` or `.then` is not one.
+ */
+function isDotfileName(seg: string): boolean {
+  if (!/^\.[a-z][a-z0-9._-]*$/.test(seg)) return false;
+  return /[-_.]/.test(seg.slice(1)) || /(?:rc|ignore|attributes|config|modules|keep|env)$/.test(seg);
+}
 
 /** Strips a trailing `:line` or `:line:col` (editor-style citations). */
 function stripLineSuffix(p: string): string {
@@ -31,6 +61,16 @@ function isObviouslyFake(p: string): boolean {
   return segmentsOf(p).some((s) => PLACEHOLDER_SEGMENT.test(s));
 }
 
+// A first segment that is a host name (`github.com/x`, `ghcr.io/acme/app`, `golang.org/x/tools`):
+// dotted, not a dotfile, and ending in a label that is not a file extension.
+function isDomainLike(seg: string): boolean {
+  const m = /^[a-z0-9-]+(?:\.[a-z0-9-]+)*\.([a-z]{2,12})$/i.exec(seg);
+  return m !== null && !FILE_EXT.test(`.${m[1]}`);
+}
+
+// Device files: always there, never what a note is about.
+const DEVICE = /^\/dev\/(?:null|zero|stdin|stdout|stderr|tty|u?random)$/;
+
 /** Classifies one candidate; returns the normalized path or null when it is not a real-looking path. */
 export function asCitedPath(raw: string, fromBackticks: boolean): string | null {
   if (/\.\.\.|…/.test(raw)) return null; // `/home/me/...`: an elided example, checked before trimming dots
@@ -45,31 +85,70 @@ export function asCitedPath(raw: string, fromBackticks: boolean): string | null 
   const segs = segmentsOf(p);
   if (p.startsWith('/')) {
     if (segs.length < 2) return null; // /verify, /tmp: routes and slash commands
-    if (ROUTE_ROOT.test(segs[0]!)) return null;
+    if (ROUTE_ROOT.test(segs[0]!) || DEVICE.test(p)) return null;
     return p;
   }
   if (p.startsWith('~/')) return segs.length >= 1 ? p : null;
   if (windows) return segs.length >= 1 ? p : null;
-  if (!fromBackticks) return null; // bare relative words in prose are too ambiguous
   if (!/^[\w.@+\-/\\]+$/.test(p) || p.startsWith('~')) return null;
-  if (p.startsWith('./') || p.startsWith('../')) return segs.length >= 1 ? p : null;
   const last = segs[segs.length - 1] ?? '';
-  if (segs.length === 1) return FILE_EXT.test(last) && !/^\d/.test(last) ? p : null; // `package.json`
+  if (!p.startsWith('./') && !p.startsWith('../') && isDomainLike(segs[0] ?? '') && segs.length >= 2) return null; // github.com/x, ghcr.io/a/b
+  if (!fromBackticks) {
+    // Prose: a directory part and an extension (a letter first: `v1/2.0` is no file), nothing less.
+    if (segs.length < 2 && !p.startsWith('./') && !p.startsWith('../')) return null;
+    return hasFileExtension(last) ? p : null;
+  }
+  if (p.startsWith('./') || p.startsWith('../')) return segs.length >= 1 ? p : null;
+  if (segs.length === 1) {
+    if (p.endsWith('/') && /^[\w.-]+\/$/.test(p)) return p; // `migrations/`: a directory
+    return (FILE_EXT.test(last) && !/^\d/.test(last)) || isDotfileName(last) ? p : null; // `package.json`, `.nvmrc`
+  }
   // `owner/repo`, `and/or`, `text/plain`: one slash and no extension is not clearly a path.
-  if (segs.length === 2 && !FILE_EXT.test(last) && !p.endsWith('/')) return null;
+  // A dot-directory (`.github/CODEOWNERS`, `.husky/pre-commit`) is never an owner or a branch.
+  if (segs.length === 2 && !hasFileExtension(last) && !p.endsWith('/') && !segs[0]!.startsWith('.')) return null;
   return p;
 }
 
-// One pass in document order: a backtick span, or a bare absolute / ~ / Windows path in prose.
-// The lookbehind keeps URL paths (`://host/x`), remotes (`host:/x`) and words (`and/or`) out.
-const CANDIDATE_RE = /`([^`\n]+)`|(?<![\w.:/~@\\-])(~?\/[\w.@+-]+(?:\/[\w.@+-]+)*\/?|[A-Za-z]:\\[^\s`'"<>|*?]+)/g;
+// One pass in document order: a backtick span, a bare absolute / ~ / Windows path, or a bare
+// relative path with a slash in prose. The lookbehinds keep URL paths (`://host/x`), remotes
+// (`host:/x`, `host:a/b`) and the middle of words out.
+const CANDIDATE_RE =
+  /`([^`\n]+)`|(?<![\w.:/~@\\$-])(~?\/[\w.@+-]+(?:\/[\w.@+-]+)*\/?|[A-Za-z]:\\[^\s`'"<>|*?]+)|(?<![\w.:/~@\\$%{<*-])((?:\.\.?\/|\.(?=\w))?[\w@+-][\w.@+-]*(?:\/[\w.@+-]+)+)(?![\w/*{}<>$(])/g;
+
+/**
+ * The words of a command line in backticks that may be paths: each word without its quotes and
+ * redirections, and the value of `--flag=value` / `KEY=value`. Flags, words with a `:` (image
+ * tags, `host:path`, `node:20`) and the like are dropped by asCitedPath's rules.
+ */
+function commandWords(span: string): string[] {
+  const out: string[] = [];
+  for (let w of span.split(/\s+/)) {
+    w = w.replace(/^\d*[<>]+&?/, '').replace(/^[('"]+|[)'";&|]+$/g, '');
+    if (w === '' || w === '&&' || w === '||' || w === '|') continue;
+    const eq = /^(?:--?[\w-]+|[A-Za-z_][A-Za-z0-9_]*)=(.+)$/.exec(w);
+    if (eq) w = eq[1]!.replace(/^['"]|['"]$/g, '');
+    else if (w.startsWith('-')) continue;
+    if (/^[\w.-]+:(?![\\/])/.test(w) && !/^[A-Za-z]:[\\/]/.test(w)) continue; // node:20, host:path, image:tag
+    out.push(w);
+  }
+  return out;
+}
 
 /** Up to MAX_CITED_PATHS distinct paths cited in a memory body, in order of appearance. */
 export function extractCitedPaths(body: string, max = MAX_CITED_PATHS): string[] {
   const out: string[] = [];
+  const take = (p: string | null) => {
+    if (p && !out.includes(p) && out.length < max) out.push(p);
+  };
   for (const m of body.matchAll(CANDIDATE_RE)) {
-    const p = m[1] !== undefined ? asCitedPath(m[1], true) : asCitedPath(m[2]!, false);
-    if (p && !out.includes(p)) out.push(p);
+    if (m[1] !== undefined) {
+      const span = m[1].trim();
+      const windows = /^[A-Za-z]:[\\/]/.test(span);
+      if (/\s/.test(span) && !windows) for (const w of commandWords(span)) take(asCitedPath(w, true));
+      else take(asCitedPath(span, true));
+    } else {
+      take(asCitedPath(m[2] ?? m[3]!, false));
+    }
     if (out.length >= max) break;
   }
   return out;
