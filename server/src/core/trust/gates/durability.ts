@@ -82,12 +82,37 @@ export function snippetAround(text: string, start: number, end: number, radius =
   return `${from > 0 ? '…' : ''}${body}${to < text.length ? '…' : ''}`;
 }
 
+const GLOBAL_RULES = MARKER_RULES.map((r) => ({ label: r.label, re: new RegExp(r.re.source, 'gi') }));
+
+/**
+ * One span, one marker. Every match of every rule is a candidate span; overlapping candidates
+ * resolve leftmost first, then longest, then in rule order, and a candidate overlapping one
+ * already kept is dropped. So "we just switched" is `I/we just` (it starts first), not that plus
+ * `just shipped`, and the event log's fire and override counts see one marker for one phrase.
+ */
+function markerSpans(text: string): { label: string; start: number; end: number }[] {
+  const all: { label: string; start: number; end: number; order: number }[] = [];
+  GLOBAL_RULES.forEach((rule, order) => {
+    for (const m of text.matchAll(rule.re)) all.push({ label: rule.label, start: m.index, end: m.index + m[0].length, order });
+  });
+  all.sort((a, b) => a.start - b.start || b.end - a.end || a.order - b.order);
+  const kept: typeof all = [];
+  let reach = -1;
+  for (const c of all) {
+    if (c.start < reach) continue; // overlaps the span kept before it
+    kept.push(c);
+    reach = c.end;
+  }
+  return kept;
+}
+
 /** Every durability marker in text, each label once (first occurrence), in rule order. */
 export function detectTransient(text: string): DurabilityMarker[] {
   const out: DurabilityMarker[] = [];
+  const spans = markerSpans(text);
   for (const rule of MARKER_RULES) {
-    const m = rule.re.exec(text);
-    if (m) out.push({ marker: rule.label, snippet: snippetAround(text, m.index, m.index + m[0].length) });
+    const m = spans.find((x) => x.label === rule.label);
+    if (m) out.push({ marker: rule.label, snippet: snippetAround(text, m.start, m.end) });
   }
   const sha = findShaLike(text);
   if (sha) out.push({ marker: SHA_MARKER, snippet: snippetAround(text, sha.index, sha.index + sha.sha.length) });
