@@ -9,7 +9,7 @@ import { captureOrigin } from '../origin.ts';
 import { MAX_SCOPES, scopeAllowed, validateScope } from '../scopes.ts';
 import { CATEGORIES, CONFIDENCES, SOURCES, type Category, type Confidence, type MemoryRecord, type Source, type StoredMemory, type ValidWrite } from '../types.ts';
 export type { ValidWrite } from '../types.ts';
-import { runWriteGates, checkUpdateContent, type Related } from '../trust/gates/writeGates.ts';
+import { runWriteGates, checkUpdateContent, checkUpdateDurability, type Related } from '../trust/gates/writeGates.ts';
 import { stripStored } from '../memory.ts';
 import { checkNote, requireActive, settleUnknownIds } from './common.ts';
 export { checkNote } from './common.ts';
@@ -37,6 +37,8 @@ export interface UpdateInput {
   confidence?: Confidence;
   expires?: string | null;
   aliases?: string[];
+  /** Store changed content despite durability markers, as memory_write's flag. */
+  acknowledge_transient?: boolean;
 }
 export interface VerifyInput {
   id: string;
@@ -210,11 +212,15 @@ export async function update(c: Context, input: UpdateInput) {
   const confidence = has('confidence') ? checkEnum(input.confidence, 'confidence', CONFIDENCES, 'medium') : undefined;
   const expires = has('expires') ? checkExpires(c, input.expires) : undefined;
   const aliases = has('aliases') ? checkAliases(input.aliases) : undefined;
+  const ack = checkBool(input.acknowledge_transient, 'acknowledge_transient');
   if (content !== undefined) await checkUpdateContent(c, content);
   if (aliases !== undefined && aliases.length > 0) await checkUpdateContent(c, aliases.join('\n'));
+  const transient = content !== undefined ? checkUpdateDurability(target.body, content, ack) : null;
   let changedContent = false;
   const m = await c.store.modify(target.id, (cur) => {
     if (cur.tombstoned) throw requireActiveError(c, cur.id);
+    // Another process may have changed the body while we waited for the lock: judge against it.
+    if (content !== undefined && cur.body !== target.body) checkUpdateDurability(cur.body, content, ack);
     changedContent = content !== undefined && content !== cur.body;
     const rec: MemoryRecord = {
       ...stripStored(cur),
@@ -232,7 +238,7 @@ export async function update(c: Context, input: UpdateInput) {
     }
     return rec;
   });
-  c.log('update', { id: m.id, fields: (['content', 'scopes', 'confidence', 'expires', 'aliases'] as const).filter(has), content_changed: changedContent });
+  c.log('update', { id: m.id, fields: (['content', 'scopes', 'confidence', 'expires', 'aliases'] as const).filter(has), content_changed: changedContent, ...(transient ?? {}) });
   return committedShape(m);
 }
 

@@ -57,7 +57,7 @@ const cancel = defineTool({
 const update = defineTool({
   name: 'memory_update',
   title: 'Correct a memory',
-  description: 'Change an existing memory in place (keeps id, created, source; bumps updated). A content change resets verification. Use it when a spot check or the user shows the fact changed (then memory_record_use outcome=corrected); prefer it over remove + write.',
+  description: 'Change an existing memory in place (keeps id, created, source; bumps updated). A content change resets verification and, like memory_write, is refused when it adds time-bound wording ("currently", "just", a commit SHA) unless acknowledge_transient=true. Use it when a spot check or the user shows the fact changed (then memory_record_use outcome=corrected); prefer it over remove + write.',
   input: z.strictObject({
     id,
     content: z.string().max(LIMITS.contentChars).optional(),
@@ -65,6 +65,7 @@ const update = defineTool({
     confidence: z.enum(['low', 'medium', 'high']).optional(),
     expires: z.string().max(LIMITS.dateChars).nullable().optional().describe('ISO date; null clears it'),
     aliases: aliasesArg.optional().describe('Replaces the aliases ([] clears them): other words a later search may use'),
+    acknowledge_transient: z.boolean().optional().describe('Store changed content despite time-bound wording (as memory_write)'),
   }),
   output: committed,
   annotations: WRITES,

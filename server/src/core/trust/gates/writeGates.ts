@@ -9,7 +9,7 @@ import { ValidationError } from '../../errors.ts';
 import { isExpired } from '../../memory.ts';
 import type { ValidWrite } from '../../types.ts';
 import { DUPLICATE_THRESHOLD, RELATED_THRESHOLD, dedupTokens, jaccard, roundSimilarity } from './dedup.ts';
-import { detectTransient } from './durability.ts';
+import { detectTransient, type DurabilityMarker } from './durability.ts';
 import { newPendingId, savePending, sweepPending, type PendingReason } from '../../store/pending.ts';
 import { detectSecrets } from './secrets.ts';
 import { tombstoneIndex } from './tombstoneIndex.ts';
@@ -203,4 +203,25 @@ export async function checkUpdateContent(c: GateContext, content: string): Promi
   throw new ValidationError(
     `content contains ${findings.length === 1 ? 'a secret' : `${findings.length} secrets`}: ${list}; nothing was changed. Memories are plaintext: say where the secret lives instead of its value`,
   );
+}
+
+/**
+ * memory_update runs the durability gate of memory_write on changed content only: nothing when
+ * the content is unchanged, and only markers the old body did not already carry (those were
+ * warned about, and acknowledged, when it was written; fixing a typo elsewhere must not warn
+ * again). Fired markers refuse the update unless acknowledged; the result is what the update
+ * event records.
+ */
+export function checkUpdateDurability(oldBody: string, newBody: string, acknowledge: boolean): { markers: string[]; acknowledge_transient: boolean } | null {
+  if (newBody === oldBody) return null;
+  const before = new Set(detectTransient(oldBody).map((m) => m.marker));
+  const fired: DurabilityMarker[] = detectTransient(newBody).filter((m) => !before.has(m.marker));
+  if (fired.length === 0) return null;
+  if (!acknowledge) {
+    const list = fired.map((m) => `"${m.marker}" (${m.snippet})`).join(', ');
+    throw new ValidationError(
+      `content reads as the state of the moment: ${list}; nothing was changed. Reword it as a durable fact (name the version, date or condition instead), or pass acknowledge_transient=true to store it as written`,
+    );
+  }
+  return { markers: fired.map((m) => m.marker), acknowledge_transient: true };
 }
