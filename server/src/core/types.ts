@@ -26,6 +26,12 @@ export interface MemoryRecord {
   source: Source;
   category: Category;
   last_verified_at: string | null;
+  /**
+   * The caller's HEAD commit when the memory was last verified from its own repo; absent when
+   * unknown (never verified, verified elsewhere, or before cairn recorded it). Commit drift
+   * counts from it exactly, where time alone (whole seconds) cannot.
+   */
+  verified_head?: string;
   expires: string | null;
   origin: Origin;
   body: string;

@@ -108,6 +108,7 @@ export function reviveStored(r: Record<string, unknown>): StoredMemory {
     rec.removed_reason = text(r.removed_reason);
     rec.removed_session = internOrNull(textOrNull(r.removed_session ?? null));
   }
+  if (typeof r.verified_head === 'string') rec.verified_head = text(r.verified_head);
   if (r.tombstoned !== (r.removed !== undefined)) throw new Error('malformed');
   const m = storedMemory(rec, text(r.file), r.size, r.mtimeMs, extra);
   if (r.idAssigned === true) m.idAssigned = true;

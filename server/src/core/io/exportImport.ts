@@ -84,6 +84,7 @@ function recordProblem(r: unknown, tomb: boolean): string | null {
   if (!(CATEGORIES as readonly unknown[]).includes(r.category)) return `has category ${JSON.stringify(r.category)}: use one of ${CATEGORIES.join(', ')}`;
   if (typeof r.body !== 'string' || r.body.trim() === '') return 'has an empty body';
   if (!isObj(r.origin) || !['cwd', 'repo', 'branch', 'worktree_root'].every((k) => optStr((r.origin as Record<string, unknown>)[k]))) return 'has an origin that is not {cwd, repo, branch, worktree_root}';
+  if (r.verified_head !== undefined && r.verified_head !== null && (typeof r.verified_head !== 'string' || !/^[0-9a-f]{40}(?:[0-9a-f]{24})?$/.test(r.verified_head))) return 'has a verified_head that is not a commit id';
   if (r.extra !== undefined && (!Array.isArray(r.extra) || !r.extra.every((x) => typeof x === 'string'))) return 'has extra that is not a list of strings';
   if (tomb && (!isTime(r.removed) || typeof r.removed_reason !== 'string')) return 'is a tombstone without removed and removed_reason';
   if (!tomb && r.removed !== undefined) return 'is listed under memories but carries removed';
@@ -128,6 +129,7 @@ function plainRecord(r: ExportRecord): MemoryRecord {
   const { extra, ...rec } = r;
   void extra;
   const out: MemoryRecord = { ...rec, last_verified_at: rec.last_verified_at ?? null, expires: rec.expires ?? null };
+  if (!out.verified_head) delete out.verified_head;
   if (out.removed === undefined) {
     delete out.removed;
     delete out.removed_reason;

@@ -131,7 +131,7 @@ async function repoDrift(c: Context, active: StoredMemory[]): Promise<{ repo: st
   const mine = active.filter((m) => m.last_verified_at !== null && originRepoKey(m.origin) === repoKey);
   const counts = new Map<string, number>();
   if (mine.length > 0) {
-    const res = await defaultCommitDriftCache.driftFor(repoRoot, mine.map((m) => m.last_verified_at!));
+    const res = await defaultCommitDriftCache.driftFor(repoRoot, mine.map((m) => ({ at: m.last_verified_at!, head: m.verified_head ?? null })));
     mine.forEach((m, i) => {
       const n = res[i]?.commits_since_verify;
       if (typeof n === 'number') counts.set(m.id, n);

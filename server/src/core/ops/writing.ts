@@ -5,7 +5,8 @@ import type { Context } from './context.ts';
 import { ValidationError } from '../errors.ts';
 import { LIMITS } from '../limits.ts';
 import { newId } from '../ids.ts';
-import { captureOrigin } from '../origin.ts';
+import { captureOrigin, originRepoKey } from '../origin.ts';
+import { headSha } from '../trust/signals/commitDrift.ts';
 import { MAX_SCOPES, scopeAllowed, validateScope } from '../scopes.ts';
 import { CATEGORIES, CONFIDENCES, SOURCES, type Category, type Confidence, type MemoryRecord, type Source, type StoredMemory, type ValidWrite } from '../types.ts';
 export type { ValidWrite } from '../types.ts';
@@ -231,6 +232,7 @@ export async function update(c: Context, input: UpdateInput) {
       updated: c.now().toISOString(),
       last_verified_at: changedContent ? null : cur.last_verified_at,
     };
+    if (changedContent) delete rec.verified_head; // the new text was never verified
     // aliases: [] clears them; absent keeps the current ones.
     if (aliases !== undefined) {
       if (aliases.length > 0) rec.aliases = aliases;
@@ -247,9 +249,16 @@ export async function verify(c: Context, input: VerifyInput) {
   await settleUnknownIds(c, [input.id]);
   const target = requireActive(c, input.id);
   const note = checkNote(input.note, 'note', false);
-  const m = await c.store.modify(target.id, (cur) => {
+  const m = await c.store.modify(target.id, async (cur) => {
     if (cur.tombstoned) throw requireActiveError(c, cur.id);
-    return { ...stripStored(cur), last_verified_at: c.now().toISOString() };
+    const rec: MemoryRecord = { ...stripStored(cur), last_verified_at: c.now().toISOString() };
+    // The caller's HEAD now, when the memory is from the caller's repo: commit drift then counts
+    // the commits after exactly this one, even those made in the same second as the verify.
+    const { repoRoot, repoKey } = c.caller;
+    const head = repoRoot && repoKey && originRepoKey(cur.origin) === repoKey ? await headSha(repoRoot) : null;
+    if (head) rec.verified_head = head;
+    else delete rec.verified_head;
+    return rec;
   });
   c.log('verify', { id: m.id, ...(note ? { note } : {}) });
   return { verified: m.id, last_verified_at: m.last_verified_at!, updated: m.updated };

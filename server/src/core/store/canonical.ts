@@ -139,6 +139,13 @@ export function parseCanonical(text: string): { record: MemoryRecord; extra: str
   const head = text.slice(4, close);
   if (head.includes('\r') || head.includes('\t')) return null;
   const L = head.split('\n');
+  // A trailing verified_head line (after the tombstone keys and aliases) comes off first.
+  let verifiedHead: string | undefined;
+  if (L[L.length - 1]?.startsWith('verified_head: ')) {
+    verifiedHead = field(L[L.length - 1], 'verified_head');
+    if (verifiedHead === undefined || !/^[0-9a-f]{40}(?:[0-9a-f]{24})?$/.test(verifiedHead)) return null;
+    L.pop();
+  }
   // 15 lines, +3 for a tombstone's keys, +1 for an aliases line (last).
   const hasAliases = L.length === 16 || L.length === 19;
   if (L.length !== 15 && L.length !== 18 && !hasAliases) return null;
@@ -172,6 +179,7 @@ export function parseCanonical(text: string): { record: MemoryRecord; extra: str
     origin: sharedOrigin(origin[0]!, origin[1]!, origin[2]!, origin[3]!),
     body: own(text.slice(close + 5).replace(/^\s*\n/, '').replace(/\s+$/, '')),
   };
+  if (verifiedHead !== undefined) record.verified_head = own(verifiedHead);
   if (hasAliases) {
     const aliases = aliasList(field(L[L.length - 1], 'aliases'));
     if (aliases === undefined) return null;

@@ -63,12 +63,17 @@ export function storedMemory(rec: MemoryRecord, file: string, size: number, mtim
       m.removed_session = rec.removed_session;
       m.tombstoned = true;
     }
+    if (rec.verified_head) m.verified_head = rec.verified_head;
     return m;
   }
+  let m: StoredMemory;
   if (rec.removed === undefined) {
-    return { id, created, updated, scopes, confidence, source, category, last_verified_at, expires, origin, body, file, tombstoned: false, size, mtimeMs, extra: ex };
+    m = { id, created, updated, scopes, confidence, source, category, last_verified_at, expires, origin, body, file, tombstoned: false, size, mtimeMs, extra: ex };
+  } else {
+    const { removed, removed_reason, removed_session } = rec;
+    m = { id, created, updated, scopes, confidence, source, category, last_verified_at, expires, origin, body, removed, removed_reason, removed_session, file, tombstoned: true, size, mtimeMs, extra: ex };
   }
-  const { removed, removed_reason, removed_session } = rec;
-  return { id, created, updated, scopes, confidence, source, category, last_verified_at, expires, origin, body, removed, removed_reason, removed_session, file, tombstoned: true, size, mtimeMs, extra: ex };
+  if (rec.verified_head) m.verified_head = rec.verified_head;
+  return m;
 }
 

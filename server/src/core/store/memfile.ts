@@ -13,8 +13,11 @@ import { secretSpans } from '../trust/gates/secrets.ts';
 
 export const KNOWN_KEYS = [
   'schema_version', 'id', 'created', 'updated', 'scopes', 'confidence', 'source', 'category',
-  'last_verified_at', 'expires', 'origin', 'removed', 'removed_reason', 'removed_session', 'aliases',
+  'last_verified_at', 'expires', 'origin', 'removed', 'removed_reason', 'removed_session', 'aliases', 'verified_head',
 ] as const;
+
+/** A commit id as verified_head holds it. */
+export const COMMIT_SHA = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
 const KNOWN = new Set<string>(KNOWN_KEYS);
 
 /**
@@ -152,6 +155,8 @@ export function parseGeneral(src: string): ParsedFile {
     origin: parseOrigin(data.origin),
     body: own(parsed.content.replace(/^\s*\n/, '').replace(/\s+$/, '')),
   };
+  // A hand-edited, unreadable verified_head is dropped (drift then falls back to time), not fatal.
+  if (typeof data.verified_head === 'string' && COMMIT_SHA.test(data.verified_head.toLowerCase())) record.verified_head = own(data.verified_head.toLowerCase());
   if (data.removed !== undefined && data.removed !== null) {
     record.removed = toIso(data.removed, 'removed', false)!;
     record.removed_reason = own(str(data.removed_reason, 'removed_reason') ?? '');
@@ -218,6 +223,7 @@ export function serializeMemory(rec: MemoryRecord, extra: readonly string[] = []
   }
   const al = aliasesLine(rec.aliases);
   if (al !== null) lines.push(al);
+  if (rec.verified_head) lines.push(`verified_head: ${rec.verified_head}`);
   lines.push(...extra, '---', rec.body.replace(/\s+$/, ''), '');
   return lines.join('\n');
 }

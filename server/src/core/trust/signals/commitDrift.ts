@@ -9,7 +9,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 export type CommitDriftStatus = 'up_to_date' | 'behind' | 'unknown';
 
 export interface CommitDrift {
-  /** Commits on HEAD newer than last_verified_at; null when git could not tell (status unknown). */
+  /** Commits on HEAD since the verify; null when git could not tell (status unknown). */
   commits_since_verify: number | null;
   status: CommitDriftStatus;
 }
@@ -23,6 +23,19 @@ interface LogEntry {
   times: number[];
   /** Epoch seconds the log was cut at (--since); counts are exact only for verify times >= since. */
   since: number;
+  /** The same commits by sha: committer time and parents, for ancestry walks. */
+  commits: Map<string, { time: number; parents: string[] }>;
+  /** Per verified head found in `commits`: how many listed commits are NOT it or its ancestors. */
+  after: Map<string, number>;
+}
+
+/**
+ * One memory's verification as commit drift sees it: when (ISO time) and, when it was recorded,
+ * the caller's HEAD commit at that moment (`verified_head`).
+ */
+export interface VerifiedAt {
+  at: string;
+  head?: string | null;
 }
 
 /** The git directory (and common directory, for linked worktrees) of a work tree, read without git. */
@@ -46,6 +59,18 @@ function gitDirs(root: string): { gitDir: string; commonDir: string } | null {
   } catch {
     return null;
   }
+}
+
+/** HEAD's commit sha: from the files under .git, else from `git rev-parse HEAD`; null outside a repo. */
+export async function headSha(root: string, timeoutMs = GIT_TIMEOUT_MS): Promise<string | null> {
+  const fast = readHeadSha(root);
+  if (fast) return fast;
+  return new Promise((done) => {
+    execFile('git', ['-C', root, 'rev-parse', '--verify', '-q', 'HEAD'], { timeout: timeoutMs, env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' } }, (err, stdout) => {
+      const sha = stdout?.trim() ?? '';
+      done(!err && /^[0-9a-f]{40,64}$/.test(sha) ? sha : null);
+    });
+  });
 }
 
 /**
@@ -79,8 +104,13 @@ export function readHeadSha(root: string): string | null {
   return null;
 }
 
-function gitLogTimes(root: string, since: number, timeoutMs: number): Promise<number[]> {
-  const args = ['-C', root, 'log', '--format=%ct', 'HEAD'];
+interface LogLines {
+  times: number[];
+  commits: Map<string, { time: number; parents: string[] }>;
+}
+
+function gitLogTimes(root: string, since: number, timeoutMs: number): Promise<LogLines> {
+  const args = ['-C', root, 'log', '--format=%H %ct %P', 'HEAD'];
   if (since > 0) args.push(`--since=${new Date(since * 1000).toISOString()}`);
   return new Promise((done, fail) => {
     execFile(
@@ -89,13 +119,17 @@ function gitLogTimes(root: string, since: number, timeoutMs: number): Promise<nu
       { timeout: timeoutMs, maxBuffer: MAX_BUFFER, env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' } },
       (err, stdout) => {
         if (err) return fail(err);
-        const times = stdout
-          .split('\n')
-          .filter((l) => l !== '')
-          .map(Number)
-          .filter((n) => Number.isFinite(n));
+        const times: number[] = [];
+        const commits = new Map<string, { time: number; parents: string[] }>();
+        for (const line of stdout.split('\n')) {
+          const [sha, ct, ...parents] = line.split(' ');
+          const time = Number(ct);
+          if (!sha || !Number.isFinite(time)) continue;
+          times.push(time);
+          commits.set(sha, { time, parents: parents.filter((p) => p !== '') });
+        }
         // Committer times are not monotonic along history (rebases, clock skew): sort to search.
-        done(times.sort((a, b) => a - b));
+        done({ times: times.sort((a, b) => a - b), commits });
       },
     );
   });
@@ -113,6 +147,45 @@ export function countNewer(times: readonly number[], t: number): number {
   return times.length - lo;
 }
 
+/** Number of entries in ascending `times` greater than or equal to t. */
+function countAtOrAfter(times: readonly number[], t: number): number {
+  return countNewer(times, t - 1);
+}
+
+/** How many listed commits are neither `head` nor one of its ancestors (walking listed commits only). */
+function countNotReachable(entry: LogEntry, head: string): number {
+  const cached = entry.after.get(head);
+  if (cached !== undefined) return cached;
+  const seen = new Set<string>();
+  const stack = [head];
+  while (stack.length > 0) {
+    const sha = stack.pop()!;
+    if (seen.has(sha)) continue;
+    const c = entry.commits.get(sha);
+    if (!c) continue; // older than the cut: its ancestors are too
+    seen.add(sha);
+    for (const p of c.parents) if (!seen.has(p)) stack.push(p);
+  }
+  const n = entry.commits.size - seen.size;
+  entry.after.set(head, n);
+  return n;
+}
+
+/**
+ * Commits since one verification. git's committer time has whole seconds, so time alone cannot
+ * order a commit made in the same second as the verify. Exact when the HEAD at verify time is
+ * known and within the log: the commits on HEAD that are not that commit or its ancestors. When
+ * the head is known but older than the log's cut (or off this HEAD's history), commits of the
+ * verify's own second count as after it (they cannot be ancestors of an older head). Without a
+ * recorded head (memories verified before cairn recorded it) strictly newer seconds count, so a
+ * verify made right after a commit never reports that commit.
+ */
+function commitsSince(entry: LogEntry, secs: number, head: string | null | undefined): number {
+  if (head && entry.commits.has(head)) return countNotReachable(entry, head);
+  if (head) return countAtOrAfter(entry.times, secs);
+  return countNewer(entry.times, secs);
+}
+
 /**
  * Commit times per repo, cached per HEAD. One instance per process is enough (it holds derived
  * data only: a stale entry is impossible because the key is the HEAD sha itself).
@@ -125,11 +198,13 @@ export class CommitDriftCache {
   constructor(private readonly timeoutMs = GIT_TIMEOUT_MS) {}
 
   /**
-   * Commit drift for each verification time (ISO strings) against HEAD of the repo at `root`.
-   * The result array is parallel to `verifiedAt`. At most one git invocation.
+   * Commit drift for each verification (ISO time, or time plus the HEAD recorded at verify time)
+   * against HEAD of the repo at `root`. The result array is parallel to `verified`. At most one
+   * git invocation.
    */
-  async driftFor(root: string, verifiedAt: readonly string[]): Promise<CommitDrift[]> {
-    const secs = verifiedAt.map((v) => Math.floor(Date.parse(v) / 1000));
+  async driftFor(root: string, verified: readonly (string | VerifiedAt)[]): Promise<CommitDrift[]> {
+    const items = verified.map((v) => (typeof v === 'string' ? { at: v, head: null } : v));
+    const secs = items.map((v) => Math.floor(Date.parse(v.at) / 1000));
     if (secs.length === 0) return [];
     const valid = secs.filter((s) => Number.isFinite(s));
     // Only commits newer than the oldest verification matter; --since keeps the log small in
@@ -140,16 +215,17 @@ export class CommitDriftCache {
     if (!entry || head === null || entry.head !== head || entry.since > needSince) {
       try {
         this.gitCalls++;
-        entry = { head, times: await gitLogTimes(root, needSince, this.timeoutMs), since: needSince };
+        const log = await gitLogTimes(root, needSince, this.timeoutMs);
+        entry = { head, times: log.times, commits: log.commits, after: new Map(), since: needSince };
         if (head !== null) this.entries.set(root, entry);
       } catch {
         return secs.map(() => ({ commits_since_verify: null, status: 'unknown' }));
       }
     }
-    const times = entry.times;
-    return secs.map((s) => {
+    const log = entry;
+    return secs.map((s, i) => {
       if (!Number.isFinite(s)) return { commits_since_verify: null, status: 'unknown' };
-      const n = countNewer(times, s);
+      const n = commitsSince(log, s, items[i]!.head);
       return { commits_since_verify: n, status: n > 0 ? 'behind' : 'up_to_date' };
     });
   }

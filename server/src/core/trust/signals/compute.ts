@@ -46,7 +46,7 @@ export interface HitSignals {
   commit_drift?: CommitDriftDetail;
 }
 
-type SignalMemory = Pick<MemoryRecord, 'id' | 'body' | 'last_verified_at' | 'origin'>;
+type SignalMemory = Pick<MemoryRecord, 'id' | 'body' | 'last_verified_at' | 'origin' | 'verified_head'>;
 
 /** Is this memory from the repo the caller is in (same normalized remote, or same root without one)? */
 function fromCallerRepo(ctx: SignalContext, m: SignalMemory): boolean {
@@ -77,7 +77,7 @@ export async function computeSignals(
   const drifts = new Map<string, { commits_since_verify: number | null; status: CommitDriftStatus }>();
   if (applies.length > 0 && ctx.caller.repoRoot) {
     const cache = ctx.drift ?? defaultCommitDriftCache;
-    const res = await cache.driftFor(ctx.caller.repoRoot, applies.map((m) => m.last_verified_at!));
+    const res = await cache.driftFor(ctx.caller.repoRoot, applies.map((m) => ({ at: m.last_verified_at!, head: m.verified_head ?? null })));
     applies.forEach((m, i) => drifts.set(m.id, res[i]!));
   }
 
