@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { extractCitedPaths } from '../../src/core/trust/citedPaths.ts';
+import { extractCitedPaths } from '../../src/core/trust/signals/citedPaths.ts';
 
 describe('extractCitedPaths: commands and prose', () => {
   const cases: [string, string, string[]][] = [

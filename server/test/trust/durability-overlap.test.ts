@@ -2,7 +2,7 @@
 // then in rule order.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { detectTransient } from '../../src/core/trust/durability.ts';
+import { detectTransient } from '../../src/core/trust/gates/durability.ts';
 
 const labels = (t: string) => detectTransient(t).map((m) => m.marker);
 
