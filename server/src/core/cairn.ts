@@ -5,6 +5,7 @@ import type { Config } from './config.ts';
 import type { Context, Services } from './ops/context.ts';
 import { resolveStore } from './store/location.ts';
 import { Store } from './store/store.ts';
+import { withoutSecrets } from './trust/gates/secrets.ts';
 import { newId } from './ids.ts';
 import { resolveCaller, type Caller } from './origin.ts';
 import * as retrieval from './ops/retrieval.ts';
@@ -60,7 +61,8 @@ export class Cairn implements Context {
     const cwd = opts.cwd ?? process.cwd();
     const loc = resolveStore({ env: opts.dir ? { ...env, CAIRN_DIR: opts.dir } : env, cwd });
     const warn = opts.warn ?? ((m: string) => process.stderr.write(`cairn: ${m}\n`));
-    const store = new Store(loc.dir, { warn });
+    // File names never repeat a span the secret gate flags, whatever path brought the body in.
+    const store = new Store(loc.dir, { warn, nameText: withoutSecrets });
     const caller = await resolveCaller(env, cwd);
     const c = new Cairn(loc.dir, loc.config, loc.configFile, store, caller, env, opts.watch ?? true, warn, opts.actor ?? 'model', opts.now);
     if (opts.log !== false) curation.openEventLog(c);

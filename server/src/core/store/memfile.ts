@@ -9,7 +9,6 @@ import { isUlid } from '../ids.ts';
 import { SCOPE_RE } from '../scopes.ts';
 import { redactRemoteUrl } from '../origin.ts';
 import { intern, internOrNull, isPlainSafe, own, parseCanonical, sharedOrigin, sharedScopeList } from './canonical.ts';
-import { secretSpans } from '../trust/gates/secrets.ts';
 
 export const KNOWN_KEYS = [
   'schema_version', 'id', 'created', 'updated', 'scopes', 'confidence', 'source', 'category',
@@ -229,27 +228,13 @@ export function serializeMemory(rec: MemoryRecord, extra: readonly string[] = []
 }
 
 /**
- * The body with every span the secret detector flags blanked out. A body with a secret normally
- * never reaches a file, but an import, a confirmed pending write made before a rule existed or a
- * hand edit can bring one in; the file name must not repeat it (names show up in `ls`, in git
- * and in sync tools' logs even where file contents do not).
+ * File name per format.md: YYYY-MM-DD-<slug of the first ~6 words>-<last 6 chars of the id>.md.
+ * `redact` gives the text the slug is built from: the store passes the secret detector's
+ * `withoutSecrets` (wired in by the facade; the store layer does not import the trust layer), so
+ * a name never repeats a span the gate considers secret.
  */
-export function withoutSecrets(body: string): string {
-  const spans = secretSpans(body);
-  if (spans.length === 0) return body;
-  let out = '';
-  let at = 0;
-  for (const s of spans) {
-    if (s.start > at) out += body.slice(at, s.start);
-    out += ' ';
-    at = Math.max(at, s.end);
-  }
-  return out + body.slice(at);
-}
-
-/** File name per format.md: YYYY-MM-DD-<slug of the first ~6 words>-<last 6 chars of the id>.md */
-export function fileNameFor(rec: Pick<MemoryRecord, 'id' | 'created' | 'body'>): string {
-  const words = withoutSecrets(rec.body)
+export function fileNameFor(rec: Pick<MemoryRecord, 'id' | 'created' | 'body'>, redact: (body: string) => string = (b) => b): string {
+  const words = redact(rec.body)
     .normalize('NFKD')
     .replace(/\p{M}+/gu, '')
     .toLowerCase()

@@ -49,8 +49,12 @@ export class Store {
   /** Read-only inspection (doctor): never removes a dead writer's temp file. */
   private readonly readOnly: boolean;
 
-  constructor(dir: string, opts: { warn?: (msg: string) => void; readOnly?: boolean } = {}) {
+  /** The text a new file's name is built from (the facade passes the secret redaction). */
+  private readonly nameText: (body: string) => string;
+
+  constructor(dir: string, opts: { warn?: (msg: string) => void; readOnly?: boolean; nameText?: (body: string) => string } = {}) {
     this.readOnly = opts.readOnly ?? false;
+    this.nameText = opts.nameText ?? ((b) => b);
     this.dir = dir;
     this.tombDir = join(dir, '.tombstones');
     this.lock = new StoreLock(dir);
@@ -369,7 +373,7 @@ export class Store {
       const dir = rec.removed !== undefined ? this.tombDir : this.dir;
       await ensureDir(this.dir);
       await ensureDir(dir);
-      const file = await this.freeName(dir, fileNameFor(rec));
+      const file = await this.freeName(dir, fileNameFor(rec, this.nameText));
       return this.writeRecord(file, rec, extra);
     });
   }

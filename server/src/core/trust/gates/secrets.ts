@@ -398,6 +398,25 @@ export function secretSpans(text: string): { start: number; end: number }[] {
   return detectAll(text).spanList();
 }
 
+/**
+ * The text with every span the detector flags blanked out (one space each). A body with a secret
+ * normally never reaches a file, but an import, a pending write confirmed after a rule was added
+ * or a hand edit can bring one in; a file name built from the body must not repeat it (names show
+ * up in `ls`, git and sync logs even where contents do not).
+ */
+export function withoutSecrets(text: string): string {
+  const spans = secretSpans(text);
+  if (spans.length === 0) return text;
+  let out = '';
+  let at = 0;
+  for (const s of spans) {
+    if (s.start > at) out += text.slice(at, s.start);
+    out += ' ';
+    at = Math.max(at, s.end);
+  }
+  return out + text.slice(at);
+}
+
 /** Every secret in `text`, most specific kind first; an empty array means the text is clean. */
 export function detectSecrets(text: string): SecretFinding[] {
   return detectAll(text).list;
