@@ -86,6 +86,9 @@ describe('verified_head in the file and the verify op', () => {
     const tomb = serializeMemory({ ...rec, removed: '2026-03-16T00:00:00.000Z', removed_reason: 'x', removed_session: null });
     assert.deepEqual(parseCanonical(tomb)!.record, parseGeneral(tomb).record);
     assert.equal(parseCanonical(tomb)!.record.verified_head, 'a'.repeat(40));
+    const both = serializeMemory({ ...rec, aliases: ['signing key'], removed: '2026-03-16T00:00:00.000Z', removed_reason: 'x', removed_session: null });
+    assert.deepEqual(parseCanonical(both)!.record, parseGeneral(both).record);
+    assert.equal(parseCanonical(both)!.record.verified_head, 'a'.repeat(40));
     const { verified_head, ...without } = rec;
     void verified_head;
     assert.ok(!serializeMemory(without).includes('verified_head'));
