@@ -114,5 +114,6 @@ export class Cairn implements Context {
   scopeEnable(input: { scope: string }) { return curation.scopeEnable(this, input); }
   recordUse(input: curation.RecordUseInput) { return curation.recordUse(this, input); }
   health(input: curation.HealthInput) { return curation.health(this, input); }
+  migrateOrigin(input: curation.MigrateOriginInput) { return curation.migrateOrigin(this, input); }
 }
 

@@ -148,6 +148,22 @@ export function normalizeRepoUrl(url: string | null | undefined): string | null 
   return `${host}/${CASE_INSENSITIVE_HOSTS.has(host) ? path.toLowerCase() : path}`;
 }
 
+/**
+ * Every remote URL of the repo at `root` (fetch and push URLs of every remote), redacted, in the
+ * order git lists them; [] when git fails. What memory_health calls the caller's known remotes.
+ */
+export async function repoRemotes(root: string): Promise<string[]> {
+  const out = await git(root, ['config', '--get-regexp', '^remote\\..*\\.(url|pushurl)$']);
+  if (!out) return [];
+  const urls: string[] = [];
+  for (const line of out.split('\n')) {
+    const sp = line.indexOf(' ');
+    const url = sp < 0 ? '' : redactRemoteUrl(line.slice(sp + 1).trim())!;
+    if (url !== '' && !urls.includes(url)) urls.push(url);
+  }
+  return urls;
+}
+
 export interface Caller {
   cwd: string;
   repoRoot: string | null;

@@ -68,6 +68,11 @@ export function healthText(h: HealthReport): string {
   ]);
   sec('Durability markers (fired / overridden)', h.marker_stats.map((m) =>
     `  ${m.marker.padEnd(22)} ${m.fires} / ${m.overrides}${m.override_rate === null ? '' : `  (${Math.round(m.override_rate * 100)}% overridden)`}`));
+  const oo = h.orphaned_origins;
+  sec(oo.count ? `Origins matching none of this repo's remotes (${oo.count}): the repo was renamed, moved or re-pointed` : '', oo.rows.flatMap((r) => [
+    `  ${r.repo}: ${plural(r.count, 'memory', 'memories')} (${r.ids.join(', ')}${r.count > r.ids.length ? ', ...' : ''})`,
+    `    ${r.fix}`,
+  ]));
   if (h.orphan_use_events.count) {
     sec(`Use events naming unknown ids: ${h.orphan_use_events.count}`, [`  ${h.orphan_use_events.ids.join(', ')}`]);
   }

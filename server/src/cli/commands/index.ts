@@ -10,6 +10,7 @@ import { tombstones } from './tombstones.ts';
 import { importCmd } from './import.ts';
 import { doctor } from './doctor.ts';
 import { init } from './init.ts';
+import { migrateOrigin } from './migrateOrigin.ts';
 
 export const commands: Command[] = [
   show,
@@ -22,4 +23,5 @@ export const commands: Command[] = [
   importCmd,
   doctor,
   init,
+  migrateOrigin,
 ];

@@ -28,6 +28,7 @@ export const EVENT_KINDS = [
   'restore',
   'list_tombstones',
   'rename_scope',
+  'migrate_origin',
   'use',
   'scope_overview',
   'scope_disable',

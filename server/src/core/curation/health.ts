@@ -1,6 +1,7 @@
 // memory_health (tools.md): a pure function of the store's records, the event log and, in a
 // repo, the commit drift of memories from that repo. No I/O here, so every section is
 // unit-testable on hand-built data; core/ops/curation.ts gathers the inputs.
+import { normalizeRepoUrl } from '../origin.ts';
 import type { MemoryRecord } from '../types.ts';
 import { verificationOf, type VerificationStatus } from '../trust/signals/verification.ts';
 import { summarize } from '../memory.ts';
@@ -30,6 +31,8 @@ export interface HealthData {
   staleAfterDays: number;
   /** In a repo: commits on HEAD since last_verified_at for the memories of that repo; null outside a repo. */
   commitDrift: { repo: string; commitsSinceVerify: ReadonlyMap<string, number> } | null;
+  /** In a repo: its root and every remote URL it has (fetch and push, all remotes); null outside a repo. */
+  origins?: { root: string; known_remotes: readonly string[] } | null;
   /** config.toml [curation]; DEFAULT_DEAD_WEIGHT when absent. */
   deadWeight?: DeadWeightRule;
 }
@@ -71,6 +74,12 @@ export interface HealthReport {
   scope_health: { scope: string; active: number; dead: number; cold: number; contradicted: number; applied: number }[];
   marker_stats: MarkerStat[];
   orphan_use_events: { count: number; ids: string[] };
+  orphaned_origins: {
+    applies: boolean;
+    known_remotes: string[];
+    count: number;
+    rows: { repo: string; count: number; ids: string[]; fix: string }[];
+  };
 }
 
 export interface DeadWeightRow extends Row {
@@ -226,6 +235,26 @@ export function computeHealth(data: HealthData, params: HealthParams = DEFAULT_H
     .map((m) => ({ ...row(m), expires: m.expires! }))
     .sort((a, b) => a.expires.localeCompare(b.expires) || a.id.localeCompare(b.id));
 
+  // Origins that no longer match a remote: memories written from the caller's worktree whose
+  // origin.repo is none of the repo's current remotes (it was renamed, moved or re-pointed).
+  const orphaned = new Map<string, { repo: string; ids: string[] }>();
+  const oc = data.origins ?? null;
+  if (oc) {
+    const known = new Set(oc.known_remotes.map((u) => normalizeRepoUrl(u)));
+    for (const m of [...data.active, ...data.tombstones]) {
+      if (m.origin.repo === null || m.origin.worktree_root !== oc.root) continue;
+      const key = normalizeRepoUrl(m.origin.repo);
+      if (key === null || known.has(key)) continue;
+      let g = orphaned.get(key);
+      if (!g) orphaned.set(key, (g = { repo: m.origin.repo, ids: [] }));
+      g.ids.push(m.id);
+    }
+  }
+  const target = oc?.known_remotes[0] ?? '<new remote URL>';
+  const orphanRows = [...orphaned.values()]
+    .sort((a, b) => b.ids.length - a.ids.length || a.repo.localeCompare(b.repo))
+    .map((g) => ({ repo: g.repo, count: g.ids.length, ids: g.ids.sort().slice(0, top_k), fix: `cairn migrate-origin --from ${g.repo} --to ${target} --apply` }));
+
   return {
     generated_at: data.now.toISOString(),
     window_days,
@@ -253,5 +282,6 @@ export function computeHealth(data: HealthData, params: HealthParams = DEFAULT_H
     scope_health: [...perScope.values()].sort((a, b) => a.scope.localeCompare(b.scope)),
     marker_stats: markerStats(data.events),
     orphan_use_events: { count: fold.orphanEvents, ids: fold.orphanIds.slice(0, top_k) },
+    orphaned_origins: { applies: oc !== null, known_remotes: oc ? [...oc.known_remotes] : [], count: orphanRows.length, rows: orphanRows.slice(0, top_k) },
   };
 }

@@ -7,7 +7,7 @@ import { LIMITS } from '../limits.ts';
 import { EventLog, readEvents } from '../curation/events.ts';
 import { computeHealth, deadWeight, DEFAULT_HEALTH_PARAMS, type DeadWeightRule, type HealthReport } from '../curation/health.ts';
 import { foldUsage, USE_OUTCOMES, type UseOutcome } from '../curation/usage.ts';
-import { originRepoKey } from '../origin.ts';
+import { normalizeRepoUrl, originRepoKey, redactRemoteUrl, repoRemotes } from '../origin.ts';
 import { scopeAllowed, validateScope } from '../scopes.ts';
 import { defaultCommitDriftCache } from '../trust/signals/commitDrift.ts';
 import type { StoredMemory } from '../types.ts';
@@ -28,6 +28,13 @@ export interface HealthInput {
   window_days?: number;
   top_k?: number;
   min_applied?: number;
+}
+
+export interface MigrateOriginInput {
+  from: string;
+  to: string;
+  /** false (default): a dry run that changes nothing. */
+  apply?: boolean;
 }
 
 export const MAX_USE_IDS = LIMITS.useIds;
@@ -119,9 +126,66 @@ export async function health(c: Context, input: HealthInput): Promise<HealthRepo
       staleAfterDays: c.config.behavior.verification_stale_days,
       commitDrift: await repoDrift(c, active),
       deadWeight: deadWeightRule(c),
+      origins: await originCheck(c),
     },
     params,
   );
+}
+
+/** The caller's repo root and every remote URL it has: what memory_health's orphaned_origins compares against. */
+async function originCheck(c: Context): Promise<{ root: string; known_remotes: string[] } | null> {
+  const root = c.caller.repoRoot;
+  if (!root) return null;
+  return { root, known_remotes: await repoRemotes(root) };
+}
+
+/**
+ * `cairn migrate-origin`: re-homes the memories (and tombstones) whose origin.repo names the same
+ * repo as `from` (same repo key: scheme, user, .git and, on case-insensitive hosts, case ignored)
+ * onto `to`. A dry run unless `apply`. Each file is one locked atomic write-back with one event;
+ * `updated` stays (a relabel is not a new version of the fact). A crash midway leaves each file
+ * whole, some moved and some not; running it again finishes the job.
+ */
+export async function migrateOrigin(c: Context, input: MigrateOriginInput) {
+  const url = (v: unknown, name: string): { shown: string; key: string } => {
+    if (typeof v !== 'string' || v.trim() === '') throw new ValidationError(`${name} must be a remote URL such as https://github.com/me/widgets.git or git@github.com:me/widgets.git`);
+    if (v.length > LIMITS.queryChars) throw new ValidationError(`${name} is ${v.length} characters long: at most ${LIMITS.queryChars}`);
+    const key = normalizeRepoUrl(v);
+    if (key === null) throw new ValidationError(`${name} ${JSON.stringify(redactRemoteUrl(v))} is not a remote URL`);
+    return { shown: redactRemoteUrl(v.trim())!, key };
+  };
+  const from = url(input.from, 'from');
+  const to = url(input.to, 'to');
+  if (input.apply !== undefined && typeof input.apply !== 'boolean') throw new ValidationError('apply must be true or false');
+  const apply = input.apply ?? false;
+  await c.store.ensureFresh();
+  const hit = (m: StoredMemory) => m.origin.repo !== null && originRepoKey(m.origin) === from.key;
+  const targets = [...c.store.active(), ...c.store.tombstones()].filter(hit).sort((a, b) => a.id.localeCompare(b.id));
+  if (targets.length === 0) {
+    throw new NotFoundError(`no memory or tombstone has origin ${from.shown} (compared as ${from.key}); cairn health lists the origins that match none of this repo's remotes`);
+  }
+  if (from.key === to.key && targets.every((m) => m.origin.repo === to.shown)) {
+    throw new ValidationError(`from and to name the same repo (${from.key}): nothing to migrate`);
+  }
+  const result = { from: from.shown, to: to.shown, applied: apply, active: [] as string[], tombstoned: [] as string[] };
+  for (const t of targets) {
+    if (t.origin.repo === to.shown) continue;
+    if (!apply) {
+      (t.tombstoned ? result.tombstoned : result.active).push(t.id);
+      continue;
+    }
+    let was: string | null = null;
+    const m = await c.store.modify(t.id, (cur) => {
+      // Re-checked under the lock: another process may have moved it meanwhile.
+      if (!hit(cur) || cur.origin.repo === to.shown) return stripStored(cur);
+      was = cur.origin.repo;
+      return { ...stripStored(cur), origin: { ...cur.origin, repo: to.shown } };
+    });
+    if (was === null) continue;
+    (m.tombstoned ? result.tombstoned : result.active).push(m.id);
+    c.log('migrate_origin', { id: m.id, from: was, to: to.shown, tombstoned: m.tombstoned });
+  }
+  return result;
 }
 
 /** Commits on the caller's HEAD since each verified memory of the caller's repo was verified (one git call). */

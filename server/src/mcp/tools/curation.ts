@@ -41,7 +41,7 @@ const health = defineTool({
   description:
     'Curation report over the whole store and the usage log. Walk it most actionable first: `contradicted` (shown wrong, not fixed since; see resolution_timeline), ' +
     '`dead_weight` (at least `rule.min_age_days` old, found by you at medium/high relevance at least `rule.min_retrievals` times in the window, never applied; each row says `why`; the user\'s own lookups never count), `rare_scopes` (singleton scopes that look like typos of another), `verification_debt` and `commit_drift_debt`, ' +
-    '`expired` and `cold` (not retrieved in the window). Rows are capped at top_k; counts are not. Ask the user before changing anything.',
+    '`expired` and `cold` (not retrieved in the window), `orphaned_origins` (memories written in this worktree whose origin.repo matches none of its remotes: re-home them with the row\'s `fix`). Rows are capped at top_k; counts are not. Ask the user before changing anything.',
   input: z.strictObject({
     window_days: z.number().int().min(1).max(LIMITS.healthWindowDays).optional().describe('Usage window in days, default 30'),
     top_k: z.number().int().min(1).max(LIMITS.healthTopK).optional().describe('Rows per section, default 10'),
@@ -107,6 +107,12 @@ const health = defineTool({
     ),
     marker_stats: z.array(z.object({ marker: z.string(), fires: z.number(), overrides: z.number(), override_rate: z.number().nullable() })),
     orphan_use_events: z.object({ count: z.number(), ids: z.array(z.string()) }),
+    orphaned_origins: z.object({
+      applies: z.boolean(),
+      known_remotes: z.array(z.string()),
+      count: z.number(),
+      rows: z.array(z.object({ repo: z.string(), count: z.number(), ids: z.array(z.string()), fix: z.string() })),
+    }),
   }),
   annotations: READ_ONLY,
   run: (c, a) => c.health(a),
