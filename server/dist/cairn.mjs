@@ -45,9 +45,9 @@ var __toESM = (mod, isNodeMode, target) => (target = mod != null ? __create(__ge
   mod
 ));
 
-// node_modules/kind-of/index.js
+// ../../main/node_modules/kind-of/index.js
 var require_kind_of = __commonJS({
-  "node_modules/kind-of/index.js"(exports2, module2) {
+  "../../main/node_modules/kind-of/index.js"(exports2, module2) {
     var toString = Object.prototype.toString;
     module2.exports = function kindOf2(val) {
       if (val === void 0) return "undefined";
@@ -166,9 +166,9 @@ var require_kind_of = __commonJS({
   }
 });
 
-// node_modules/is-extendable/index.js
+// ../../main/node_modules/is-extendable/index.js
 var require_is_extendable = __commonJS({
-  "node_modules/is-extendable/index.js"(exports2, module2) {
+  "../../main/node_modules/is-extendable/index.js"(exports2, module2) {
     "use strict";
     module2.exports = function isExtendable(val) {
       return typeof val !== "undefined" && val !== null && (typeof val === "object" || typeof val === "function");
@@ -176,9 +176,9 @@ var require_is_extendable = __commonJS({
   }
 });
 
-// node_modules/extend-shallow/index.js
+// ../../main/node_modules/extend-shallow/index.js
 var require_extend_shallow = __commonJS({
-  "node_modules/extend-shallow/index.js"(exports2, module2) {
+  "../../main/node_modules/extend-shallow/index.js"(exports2, module2) {
     "use strict";
     var isObject2 = require_is_extendable();
     module2.exports = function extend2(o) {
@@ -207,9 +207,9 @@ var require_extend_shallow = __commonJS({
   }
 });
 
-// node_modules/section-matter/index.js
+// ../../main/node_modules/section-matter/index.js
 var require_section_matter = __commonJS({
-  "node_modules/section-matter/index.js"(exports2, module2) {
+  "../../main/node_modules/section-matter/index.js"(exports2, module2) {
     "use strict";
     var typeOf = require_kind_of();
     var extend2 = require_extend_shallow();
@@ -314,9 +314,9 @@ var require_section_matter = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/js-yaml/common.js
+// ../../main/node_modules/js-yaml/lib/js-yaml/common.js
 var require_common = __commonJS({
-  "node_modules/js-yaml/lib/js-yaml/common.js"(exports2, module2) {
+  "../../main/node_modules/js-yaml/lib/js-yaml/common.js"(exports2, module2) {
     "use strict";
     function isNothing(subject) {
       return typeof subject === "undefined" || subject === null;
@@ -359,9 +359,9 @@ var require_common = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/js-yaml/exception.js
+// ../../main/node_modules/js-yaml/lib/js-yaml/exception.js
 var require_exception = __commonJS({
-  "node_modules/js-yaml/lib/js-yaml/exception.js"(exports2, module2) {
+  "../../main/node_modules/js-yaml/lib/js-yaml/exception.js"(exports2, module2) {
     "use strict";
     function YAMLException(reason, mark) {
       Error.call(this);
@@ -377,10 +377,10 @@ var require_exception = __commonJS({
     }
     YAMLException.prototype = Object.create(Error.prototype);
     YAMLException.prototype.constructor = YAMLException;
-    YAMLException.prototype.toString = function toString(compact) {
+    YAMLException.prototype.toString = function toString(compact2) {
       var result = this.name + ": ";
       result += this.reason || "(unknown reason)";
-      if (!compact && this.mark) {
+      if (!compact2 && this.mark) {
         result += " " + this.mark.toString();
       }
       return result;
@@ -389,9 +389,9 @@ var require_exception = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/js-yaml/mark.js
+// ../../main/node_modules/js-yaml/lib/js-yaml/mark.js
 var require_mark = __commonJS({
-  "node_modules/js-yaml/lib/js-yaml/mark.js"(exports2, module2) {
+  "../../main/node_modules/js-yaml/lib/js-yaml/mark.js"(exports2, module2) {
     "use strict";
     var common = require_common();
     function Mark(name, buffer, position, line2, column) {
@@ -429,13 +429,13 @@ var require_mark = __commonJS({
       snippet2 = this.buffer.slice(start, end);
       return common.repeat(" ", indent) + head + snippet2 + tail + "\n" + common.repeat(" ", indent + this.position - start + head.length) + "^";
     };
-    Mark.prototype.toString = function toString(compact) {
+    Mark.prototype.toString = function toString(compact2) {
       var snippet2, where = "";
       if (this.name) {
         where += 'in "' + this.name + '" ';
       }
       where += "at line " + (this.line + 1) + ", column " + (this.column + 1);
-      if (!compact) {
+      if (!compact2) {
         snippet2 = this.getSnippet();
         if (snippet2) {
           where += ":\n" + snippet2;
@@ -447,9 +447,9 @@ var require_mark = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/js-yaml/type.js
+// ../../main/node_modules/js-yaml/lib/js-yaml/type.js
 var require_type = __commonJS({
-  "node_modules/js-yaml/lib/js-yaml/type.js"(exports2, module2) {
+  "../../main/node_modules/js-yaml/lib/js-yaml/type.js"(exports2, module2) {
     "use strict";
     var YAMLException = require_exception();
     var TYPE_CONSTRUCTOR_OPTIONS = [
@@ -506,9 +506,9 @@ var require_type = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/js-yaml/schema.js
+// ../../main/node_modules/js-yaml/lib/js-yaml/schema.js
 var require_schema = __commonJS({
-  "node_modules/js-yaml/lib/js-yaml/schema.js"(exports2, module2) {
+  "../../main/node_modules/js-yaml/lib/js-yaml/schema.js"(exports2, module2) {
     "use strict";
     var common = require_common();
     var YAMLException = require_exception();
@@ -594,9 +594,9 @@ var require_schema = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/js-yaml/type/str.js
+// ../../main/node_modules/js-yaml/lib/js-yaml/type/str.js
 var require_str = __commonJS({
-  "node_modules/js-yaml/lib/js-yaml/type/str.js"(exports2, module2) {
+  "../../main/node_modules/js-yaml/lib/js-yaml/type/str.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     module2.exports = new Type("tag:yaml.org,2002:str", {
@@ -608,9 +608,9 @@ var require_str = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/js-yaml/type/seq.js
+// ../../main/node_modules/js-yaml/lib/js-yaml/type/seq.js
 var require_seq = __commonJS({
-  "node_modules/js-yaml/lib/js-yaml/type/seq.js"(exports2, module2) {
+  "../../main/node_modules/js-yaml/lib/js-yaml/type/seq.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     module2.exports = new Type("tag:yaml.org,2002:seq", {
@@ -622,9 +622,9 @@ var require_seq = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/js-yaml/type/map.js
+// ../../main/node_modules/js-yaml/lib/js-yaml/type/map.js
 var require_map = __commonJS({
-  "node_modules/js-yaml/lib/js-yaml/type/map.js"(exports2, module2) {
+  "../../main/node_modules/js-yaml/lib/js-yaml/type/map.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     module2.exports = new Type("tag:yaml.org,2002:map", {
@@ -636,9 +636,9 @@ var require_map = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/js-yaml/schema/failsafe.js
+// ../../main/node_modules/js-yaml/lib/js-yaml/schema/failsafe.js
 var require_failsafe = __commonJS({
-  "node_modules/js-yaml/lib/js-yaml/schema/failsafe.js"(exports2, module2) {
+  "../../main/node_modules/js-yaml/lib/js-yaml/schema/failsafe.js"(exports2, module2) {
     "use strict";
     var Schema = require_schema();
     module2.exports = new Schema({
@@ -651,9 +651,9 @@ var require_failsafe = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/js-yaml/type/null.js
+// ../../main/node_modules/js-yaml/lib/js-yaml/type/null.js
 var require_null = __commonJS({
-  "node_modules/js-yaml/lib/js-yaml/type/null.js"(exports2, module2) {
+  "../../main/node_modules/js-yaml/lib/js-yaml/type/null.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     function resolveYamlNull(data) {
@@ -691,9 +691,9 @@ var require_null = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/js-yaml/type/bool.js
+// ../../main/node_modules/js-yaml/lib/js-yaml/type/bool.js
 var require_bool = __commonJS({
-  "node_modules/js-yaml/lib/js-yaml/type/bool.js"(exports2, module2) {
+  "../../main/node_modules/js-yaml/lib/js-yaml/type/bool.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     function resolveYamlBoolean(data) {
@@ -728,9 +728,9 @@ var require_bool = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/js-yaml/type/int.js
+// ../../main/node_modules/js-yaml/lib/js-yaml/type/int.js
 var require_int = __commonJS({
-  "node_modules/js-yaml/lib/js-yaml/type/int.js"(exports2, module2) {
+  "../../main/node_modules/js-yaml/lib/js-yaml/type/int.js"(exports2, module2) {
     "use strict";
     var common = require_common();
     var Type = require_type();
@@ -861,9 +861,9 @@ var require_int = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/js-yaml/type/float.js
+// ../../main/node_modules/js-yaml/lib/js-yaml/type/float.js
 var require_float = __commonJS({
-  "node_modules/js-yaml/lib/js-yaml/type/float.js"(exports2, module2) {
+  "../../main/node_modules/js-yaml/lib/js-yaml/type/float.js"(exports2, module2) {
     "use strict";
     var common = require_common();
     var Type = require_type();
@@ -956,9 +956,9 @@ var require_float = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/js-yaml/schema/json.js
+// ../../main/node_modules/js-yaml/lib/js-yaml/schema/json.js
 var require_json = __commonJS({
-  "node_modules/js-yaml/lib/js-yaml/schema/json.js"(exports2, module2) {
+  "../../main/node_modules/js-yaml/lib/js-yaml/schema/json.js"(exports2, module2) {
     "use strict";
     var Schema = require_schema();
     module2.exports = new Schema({
@@ -975,9 +975,9 @@ var require_json = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/js-yaml/schema/core.js
+// ../../main/node_modules/js-yaml/lib/js-yaml/schema/core.js
 var require_core = __commonJS({
-  "node_modules/js-yaml/lib/js-yaml/schema/core.js"(exports2, module2) {
+  "../../main/node_modules/js-yaml/lib/js-yaml/schema/core.js"(exports2, module2) {
     "use strict";
     var Schema = require_schema();
     module2.exports = new Schema({
@@ -988,9 +988,9 @@ var require_core = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/js-yaml/type/timestamp.js
+// ../../main/node_modules/js-yaml/lib/js-yaml/type/timestamp.js
 var require_timestamp = __commonJS({
-  "node_modules/js-yaml/lib/js-yaml/type/timestamp.js"(exports2, module2) {
+  "../../main/node_modules/js-yaml/lib/js-yaml/type/timestamp.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     var YAML_DATE_REGEXP = new RegExp(
@@ -1049,9 +1049,9 @@ var require_timestamp = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/js-yaml/type/merge.js
+// ../../main/node_modules/js-yaml/lib/js-yaml/type/merge.js
 var require_merge = __commonJS({
-  "node_modules/js-yaml/lib/js-yaml/type/merge.js"(exports2, module2) {
+  "../../main/node_modules/js-yaml/lib/js-yaml/type/merge.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     function resolveYamlMerge(data) {
@@ -1064,9 +1064,9 @@ var require_merge = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/js-yaml/type/binary.js
+// ../../main/node_modules/js-yaml/lib/js-yaml/type/binary.js
 var require_binary = __commonJS({
-  "node_modules/js-yaml/lib/js-yaml/type/binary.js"(exports2, module2) {
+  "../../main/node_modules/js-yaml/lib/js-yaml/type/binary.js"(exports2, module2) {
     "use strict";
     var NodeBuffer;
     try {
@@ -1157,9 +1157,9 @@ var require_binary = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/js-yaml/type/omap.js
+// ../../main/node_modules/js-yaml/lib/js-yaml/type/omap.js
 var require_omap = __commonJS({
-  "node_modules/js-yaml/lib/js-yaml/type/omap.js"(exports2, module2) {
+  "../../main/node_modules/js-yaml/lib/js-yaml/type/omap.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     var _hasOwnProperty = Object.prototype.hasOwnProperty;
@@ -1194,9 +1194,9 @@ var require_omap = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/js-yaml/type/pairs.js
+// ../../main/node_modules/js-yaml/lib/js-yaml/type/pairs.js
 var require_pairs = __commonJS({
-  "node_modules/js-yaml/lib/js-yaml/type/pairs.js"(exports2, module2) {
+  "../../main/node_modules/js-yaml/lib/js-yaml/type/pairs.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     var _toString = Object.prototype.toString;
@@ -1232,9 +1232,9 @@ var require_pairs = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/js-yaml/type/set.js
+// ../../main/node_modules/js-yaml/lib/js-yaml/type/set.js
 var require_set = __commonJS({
-  "node_modules/js-yaml/lib/js-yaml/type/set.js"(exports2, module2) {
+  "../../main/node_modules/js-yaml/lib/js-yaml/type/set.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     var _hasOwnProperty = Object.prototype.hasOwnProperty;
@@ -1259,9 +1259,9 @@ var require_set = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/js-yaml/schema/default_safe.js
+// ../../main/node_modules/js-yaml/lib/js-yaml/schema/default_safe.js
 var require_default_safe = __commonJS({
-  "node_modules/js-yaml/lib/js-yaml/schema/default_safe.js"(exports2, module2) {
+  "../../main/node_modules/js-yaml/lib/js-yaml/schema/default_safe.js"(exports2, module2) {
     "use strict";
     var Schema = require_schema();
     module2.exports = new Schema({
@@ -1282,9 +1282,9 @@ var require_default_safe = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/js-yaml/type/js/undefined.js
+// ../../main/node_modules/js-yaml/lib/js-yaml/type/js/undefined.js
 var require_undefined = __commonJS({
-  "node_modules/js-yaml/lib/js-yaml/type/js/undefined.js"(exports2, module2) {
+  "../../main/node_modules/js-yaml/lib/js-yaml/type/js/undefined.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     function resolveJavascriptUndefined() {
@@ -1309,9 +1309,9 @@ var require_undefined = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/js-yaml/type/js/regexp.js
+// ../../main/node_modules/js-yaml/lib/js-yaml/type/js/regexp.js
 var require_regexp = __commonJS({
-  "node_modules/js-yaml/lib/js-yaml/type/js/regexp.js"(exports2, module2) {
+  "../../main/node_modules/js-yaml/lib/js-yaml/type/js/regexp.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     function resolveJavascriptRegExp(data) {
@@ -1353,9 +1353,9 @@ var require_regexp = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/js-yaml/type/js/function.js
+// ../../main/node_modules/js-yaml/lib/js-yaml/type/js/function.js
 var require_function = __commonJS({
-  "node_modules/js-yaml/lib/js-yaml/type/js/function.js"(exports2, module2) {
+  "../../main/node_modules/js-yaml/lib/js-yaml/type/js/function.js"(exports2, module2) {
     "use strict";
     var esprima;
     try {
@@ -1408,9 +1408,9 @@ var require_function = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/js-yaml/schema/default_full.js
+// ../../main/node_modules/js-yaml/lib/js-yaml/schema/default_full.js
 var require_default_full = __commonJS({
-  "node_modules/js-yaml/lib/js-yaml/schema/default_full.js"(exports2, module2) {
+  "../../main/node_modules/js-yaml/lib/js-yaml/schema/default_full.js"(exports2, module2) {
     "use strict";
     var Schema = require_schema();
     module2.exports = Schema.DEFAULT = new Schema({
@@ -1426,9 +1426,9 @@ var require_default_full = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/js-yaml/loader.js
+// ../../main/node_modules/js-yaml/lib/js-yaml/loader.js
 var require_loader = __commonJS({
-  "node_modules/js-yaml/lib/js-yaml/loader.js"(exports2, module2) {
+  "../../main/node_modules/js-yaml/lib/js-yaml/loader.js"(exports2, module2) {
     "use strict";
     var common = require_common();
     var YAMLException = require_exception();
@@ -2558,9 +2558,9 @@ var require_loader = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/js-yaml/dumper.js
+// ../../main/node_modules/js-yaml/lib/js-yaml/dumper.js
 var require_dumper = __commonJS({
-  "node_modules/js-yaml/lib/js-yaml/dumper.js"(exports2, module2) {
+  "../../main/node_modules/js-yaml/lib/js-yaml/dumper.js"(exports2, module2) {
     "use strict";
     var common = require_common();
     var YAMLException = require_exception();
@@ -2889,11 +2889,11 @@ var require_dumper = __commonJS({
       state.tag = _tag;
       state.dump = "[" + _result + "]";
     }
-    function writeBlockSequence(state, level, object3, compact) {
+    function writeBlockSequence(state, level, object3, compact2) {
       var _result = "", _tag = state.tag, index, length;
       for (index = 0, length = object3.length; index < length; index += 1) {
         if (writeNode(state, level + 1, object3[index], true, true)) {
-          if (!compact || index !== 0) {
+          if (!compact2 || index !== 0) {
             _result += generateNextLine(state, level);
           }
           if (state.dump && CHAR_LINE_FEED === state.dump.charCodeAt(0)) {
@@ -2929,7 +2929,7 @@ var require_dumper = __commonJS({
       state.tag = _tag;
       state.dump = "{" + _result + "}";
     }
-    function writeBlockMapping(state, level, object3, compact) {
+    function writeBlockMapping(state, level, object3, compact2) {
       var _result = "", _tag = state.tag, objectKeyList = Object.keys(object3), index, length, objectKey, objectValue, explicitPair, pairBuffer;
       if (state.sortKeys === true) {
         objectKeyList.sort();
@@ -2940,7 +2940,7 @@ var require_dumper = __commonJS({
       }
       for (index = 0, length = objectKeyList.length; index < length; index += 1) {
         pairBuffer = "";
-        if (!compact || index !== 0) {
+        if (!compact2 || index !== 0) {
           pairBuffer += generateNextLine(state, level);
         }
         objectKey = objectKeyList[index];
@@ -2997,7 +2997,7 @@ var require_dumper = __commonJS({
       }
       return false;
     }
-    function writeNode(state, level, object3, block, compact, iskey) {
+    function writeNode(state, level, object3, block, compact2, iskey) {
       state.tag = null;
       state.dump = object3;
       if (!detectType(state, object3, false)) {
@@ -3013,7 +3013,7 @@ var require_dumper = __commonJS({
         duplicate = duplicateIndex !== -1;
       }
       if (state.tag !== null && state.tag !== "?" || duplicate || state.indent !== 2 && level > 0) {
-        compact = false;
+        compact2 = false;
       }
       if (duplicate && state.usedDuplicates[duplicateIndex]) {
         state.dump = "*ref_" + duplicateIndex;
@@ -3023,7 +3023,7 @@ var require_dumper = __commonJS({
         }
         if (type === "[object Object]") {
           if (block && Object.keys(state.dump).length !== 0) {
-            writeBlockMapping(state, level, state.dump, compact);
+            writeBlockMapping(state, level, state.dump, compact2);
             if (duplicate) {
               state.dump = "&ref_" + duplicateIndex + state.dump;
             }
@@ -3036,7 +3036,7 @@ var require_dumper = __commonJS({
         } else if (type === "[object Array]") {
           var arrayLevel = state.noArrayIndent && level > 0 ? level - 1 : level;
           if (block && state.dump.length !== 0) {
-            writeBlockSequence(state, arrayLevel, state.dump, compact);
+            writeBlockSequence(state, arrayLevel, state.dump, compact2);
             if (duplicate) {
               state.dump = "&ref_" + duplicateIndex + state.dump;
             }
@@ -3106,9 +3106,9 @@ var require_dumper = __commonJS({
   }
 });
 
-// node_modules/js-yaml/lib/js-yaml.js
+// ../../main/node_modules/js-yaml/lib/js-yaml.js
 var require_js_yaml = __commonJS({
-  "node_modules/js-yaml/lib/js-yaml.js"(exports2, module2) {
+  "../../main/node_modules/js-yaml/lib/js-yaml.js"(exports2, module2) {
     "use strict";
     var loader = require_loader();
     var dumper = require_dumper();
@@ -3141,18 +3141,18 @@ var require_js_yaml = __commonJS({
   }
 });
 
-// node_modules/js-yaml/index.js
+// ../../main/node_modules/js-yaml/index.js
 var require_js_yaml2 = __commonJS({
-  "node_modules/js-yaml/index.js"(exports2, module2) {
+  "../../main/node_modules/js-yaml/index.js"(exports2, module2) {
     "use strict";
     var yaml2 = require_js_yaml();
     module2.exports = yaml2;
   }
 });
 
-// node_modules/gray-matter/lib/engines.js
+// ../../main/node_modules/gray-matter/lib/engines.js
 var require_engines = __commonJS({
-  "node_modules/gray-matter/lib/engines.js"(exports, module) {
+  "../../main/node_modules/gray-matter/lib/engines.js"(exports, module) {
     "use strict";
     var yaml = require_js_yaml2();
     var engines = exports = module.exports;
@@ -3188,9 +3188,9 @@ var require_engines = __commonJS({
   }
 });
 
-// node_modules/strip-bom-string/index.js
+// ../../main/node_modules/strip-bom-string/index.js
 var require_strip_bom_string = __commonJS({
-  "node_modules/strip-bom-string/index.js"(exports2, module2) {
+  "../../main/node_modules/strip-bom-string/index.js"(exports2, module2) {
     "use strict";
     module2.exports = function(str3) {
       if (typeof str3 === "string" && str3.charAt(0) === "\uFEFF") {
@@ -3201,9 +3201,9 @@ var require_strip_bom_string = __commonJS({
   }
 });
 
-// node_modules/gray-matter/lib/utils.js
+// ../../main/node_modules/gray-matter/lib/utils.js
 var require_utils = __commonJS({
-  "node_modules/gray-matter/lib/utils.js"(exports2) {
+  "../../main/node_modules/gray-matter/lib/utils.js"(exports2) {
     "use strict";
     var stripBom = require_strip_bom_string();
     var typeOf = require_kind_of();
@@ -3241,9 +3241,9 @@ var require_utils = __commonJS({
   }
 });
 
-// node_modules/gray-matter/lib/defaults.js
+// ../../main/node_modules/gray-matter/lib/defaults.js
 var require_defaults = __commonJS({
-  "node_modules/gray-matter/lib/defaults.js"(exports2, module2) {
+  "../../main/node_modules/gray-matter/lib/defaults.js"(exports2, module2) {
     "use strict";
     var engines2 = require_engines();
     var utils = require_utils();
@@ -3260,9 +3260,9 @@ var require_defaults = __commonJS({
   }
 });
 
-// node_modules/gray-matter/lib/engine.js
+// ../../main/node_modules/gray-matter/lib/engine.js
 var require_engine = __commonJS({
-  "node_modules/gray-matter/lib/engine.js"(exports2, module2) {
+  "../../main/node_modules/gray-matter/lib/engine.js"(exports2, module2) {
     "use strict";
     module2.exports = function(name, options2) {
       let engine2 = options2.engines[name] || options2.engines[aliase(name)];
@@ -3294,9 +3294,9 @@ var require_engine = __commonJS({
   }
 });
 
-// node_modules/gray-matter/lib/stringify.js
+// ../../main/node_modules/gray-matter/lib/stringify.js
 var require_stringify = __commonJS({
-  "node_modules/gray-matter/lib/stringify.js"(exports2, module2) {
+  "../../main/node_modules/gray-matter/lib/stringify.js"(exports2, module2) {
     "use strict";
     var typeOf = require_kind_of();
     var getEngine = require_engine();
@@ -3347,9 +3347,9 @@ var require_stringify = __commonJS({
   }
 });
 
-// node_modules/gray-matter/lib/excerpt.js
+// ../../main/node_modules/gray-matter/lib/excerpt.js
 var require_excerpt = __commonJS({
-  "node_modules/gray-matter/lib/excerpt.js"(exports2, module2) {
+  "../../main/node_modules/gray-matter/lib/excerpt.js"(exports2, module2) {
     "use strict";
     var defaults = require_defaults();
     module2.exports = function(file2, options2) {
@@ -3360,11 +3360,11 @@ var require_excerpt = __commonJS({
       if (typeof opts.excerpt === "function") {
         return opts.excerpt(file2, opts);
       }
-      const sep = file2.data.excerpt_separator || opts.excerpt_separator;
-      if (sep == null && (opts.excerpt === false || opts.excerpt == null)) {
+      const sep2 = file2.data.excerpt_separator || opts.excerpt_separator;
+      if (sep2 == null && (opts.excerpt === false || opts.excerpt == null)) {
         return file2;
       }
-      const delimiter = typeof opts.excerpt === "string" ? opts.excerpt : sep || opts.delimiters[0];
+      const delimiter = typeof opts.excerpt === "string" ? opts.excerpt : sep2 || opts.delimiters[0];
       const idx = file2.content.indexOf(delimiter);
       if (idx !== -1) {
         file2.excerpt = file2.content.slice(0, idx);
@@ -3374,9 +3374,9 @@ var require_excerpt = __commonJS({
   }
 });
 
-// node_modules/gray-matter/lib/to-file.js
+// ../../main/node_modules/gray-matter/lib/to-file.js
 var require_to_file = __commonJS({
-  "node_modules/gray-matter/lib/to-file.js"(exports2, module2) {
+  "../../main/node_modules/gray-matter/lib/to-file.js"(exports2, module2) {
     "use strict";
     var typeOf = require_kind_of();
     var stringify2 = require_stringify();
@@ -3408,9 +3408,9 @@ var require_to_file = __commonJS({
   }
 });
 
-// node_modules/gray-matter/lib/parse.js
+// ../../main/node_modules/gray-matter/lib/parse.js
 var require_parse = __commonJS({
-  "node_modules/gray-matter/lib/parse.js"(exports2, module2) {
+  "../../main/node_modules/gray-matter/lib/parse.js"(exports2, module2) {
     "use strict";
     var getEngine = require_engine();
     var defaults = require_defaults();
@@ -3425,9 +3425,9 @@ var require_parse = __commonJS({
   }
 });
 
-// node_modules/gray-matter/index.js
+// ../../main/node_modules/gray-matter/index.js
 var require_gray_matter = __commonJS({
-  "node_modules/gray-matter/index.js"(exports2, module2) {
+  "../../main/node_modules/gray-matter/index.js"(exports2, module2) {
     "use strict";
     var fs = __require("fs");
     var sections = require_section_matter();
@@ -3541,9 +3541,9 @@ var require_gray_matter = __commonJS({
   }
 });
 
-// node_modules/picomatch/lib/constants.js
+// ../../main/node_modules/picomatch/lib/constants.js
 var require_constants = __commonJS({
-  "node_modules/picomatch/lib/constants.js"(exports2, module2) {
+  "../../main/node_modules/picomatch/lib/constants.js"(exports2, module2) {
     "use strict";
     var WIN_SLASH = "\\\\/";
     var WIN_NO_SLASH = `[^${WIN_SLASH}]`;
@@ -3743,9 +3743,9 @@ var require_constants = __commonJS({
   }
 });
 
-// node_modules/picomatch/lib/utils.js
+// ../../main/node_modules/picomatch/lib/utils.js
 var require_utils2 = __commonJS({
-  "node_modules/picomatch/lib/utils.js"(exports2) {
+  "../../main/node_modules/picomatch/lib/utils.js"(exports2) {
     "use strict";
     var {
       REGEX_BACKSLASH,
@@ -3807,9 +3807,9 @@ var require_utils2 = __commonJS({
   }
 });
 
-// node_modules/picomatch/lib/scan.js
+// ../../main/node_modules/picomatch/lib/scan.js
 var require_scan = __commonJS({
-  "node_modules/picomatch/lib/scan.js"(exports2, module2) {
+  "../../main/node_modules/picomatch/lib/scan.js"(exports2, module2) {
     "use strict";
     var utils = require_utils2();
     var {
@@ -4145,9 +4145,9 @@ var require_scan = __commonJS({
   }
 });
 
-// node_modules/picomatch/lib/parse.js
+// ../../main/node_modules/picomatch/lib/parse.js
 var require_parse2 = __commonJS({
-  "node_modules/picomatch/lib/parse.js"(exports2, module2) {
+  "../../main/node_modules/picomatch/lib/parse.js"(exports2, module2) {
     "use strict";
     var constants5 = require_constants();
     var utils = require_utils2();
@@ -5160,9 +5160,9 @@ var require_parse2 = __commonJS({
   }
 });
 
-// node_modules/picomatch/lib/picomatch.js
+// ../../main/node_modules/picomatch/lib/picomatch.js
 var require_picomatch = __commonJS({
-  "node_modules/picomatch/lib/picomatch.js"(exports2, module2) {
+  "../../main/node_modules/picomatch/lib/picomatch.js"(exports2, module2) {
     "use strict";
     var scan = require_scan();
     var parse6 = require_parse2();
@@ -5300,9 +5300,9 @@ var require_picomatch = __commonJS({
   }
 });
 
-// node_modules/picomatch/index.js
+// ../../main/node_modules/picomatch/index.js
 var require_picomatch2 = __commonJS({
-  "node_modules/picomatch/index.js"(exports2, module2) {
+  "../../main/node_modules/picomatch/index.js"(exports2, module2) {
     "use strict";
     var pico = require_picomatch();
     var utils = require_utils2();
@@ -5317,9 +5317,9 @@ var require_picomatch2 = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/codegen/code.js
+// ../../main/node_modules/ajv/dist/compile/codegen/code.js
 var require_code = __commonJS({
-  "node_modules/ajv/dist/compile/codegen/code.js"(exports2) {
+  "../../main/node_modules/ajv/dist/compile/codegen/code.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.regexpCode = exports2.getEsmExportName = exports2.getProperty = exports2.safeStringify = exports2.stringify = exports2.strConcat = exports2.addCodeArg = exports2.str = exports2._ = exports2.nil = exports2._Code = exports2.Name = exports2.IDENTIFIER = exports2._CodeOrName = void 0;
@@ -5471,9 +5471,9 @@ var require_code = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/codegen/scope.js
+// ../../main/node_modules/ajv/dist/compile/codegen/scope.js
 var require_scope = __commonJS({
-  "node_modules/ajv/dist/compile/codegen/scope.js"(exports2) {
+  "../../main/node_modules/ajv/dist/compile/codegen/scope.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.ValueScope = exports2.ValueScopeName = exports2.Scope = exports2.varKinds = exports2.UsedValueState = void 0;
@@ -5616,9 +5616,9 @@ var require_scope = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/codegen/index.js
+// ../../main/node_modules/ajv/dist/compile/codegen/index.js
 var require_codegen = __commonJS({
-  "node_modules/ajv/dist/compile/codegen/index.js"(exports2) {
+  "../../main/node_modules/ajv/dist/compile/codegen/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.or = exports2.and = exports2.not = exports2.CodeGen = exports2.operators = exports2.varKinds = exports2.ValueScopeName = exports2.ValueScope = exports2.Scope = exports2.Name = exports2.regexpCode = exports2.stringify = exports2.getProperty = exports2.nil = exports2.strConcat = exports2.str = exports2._ = void 0;
@@ -6336,9 +6336,9 @@ var require_codegen = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/util.js
+// ../../main/node_modules/ajv/dist/compile/util.js
 var require_util = __commonJS({
-  "node_modules/ajv/dist/compile/util.js"(exports2) {
+  "../../main/node_modules/ajv/dist/compile/util.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.checkStrictMode = exports2.getErrorPath = exports2.Type = exports2.useFunc = exports2.setEvaluated = exports2.evaluatedPropsToName = exports2.mergeEvaluated = exports2.eachItem = exports2.unescapeJsonPointer = exports2.escapeJsonPointer = exports2.escapeFragment = exports2.unescapeFragment = exports2.schemaRefOrVal = exports2.schemaHasRulesButRef = exports2.schemaHasRules = exports2.checkUnknownRules = exports2.alwaysValidSchema = exports2.toHash = void 0;
@@ -6503,9 +6503,9 @@ var require_util = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/names.js
+// ../../main/node_modules/ajv/dist/compile/names.js
 var require_names = __commonJS({
-  "node_modules/ajv/dist/compile/names.js"(exports2) {
+  "../../main/node_modules/ajv/dist/compile/names.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -6542,9 +6542,9 @@ var require_names = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/errors.js
+// ../../main/node_modules/ajv/dist/compile/errors.js
 var require_errors = __commonJS({
-  "node_modules/ajv/dist/compile/errors.js"(exports2) {
+  "../../main/node_modules/ajv/dist/compile/errors.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.extendErrors = exports2.resetErrorsCount = exports2.reportExtraError = exports2.reportError = exports2.keyword$DataError = exports2.keywordError = void 0;
@@ -6664,9 +6664,9 @@ var require_errors = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/validate/boolSchema.js
+// ../../main/node_modules/ajv/dist/compile/validate/boolSchema.js
 var require_boolSchema = __commonJS({
-  "node_modules/ajv/dist/compile/validate/boolSchema.js"(exports2) {
+  "../../main/node_modules/ajv/dist/compile/validate/boolSchema.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.boolOrEmptySchema = exports2.topBoolOrEmptySchema = void 0;
@@ -6715,9 +6715,9 @@ var require_boolSchema = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/rules.js
+// ../../main/node_modules/ajv/dist/compile/rules.js
 var require_rules = __commonJS({
-  "node_modules/ajv/dist/compile/rules.js"(exports2) {
+  "../../main/node_modules/ajv/dist/compile/rules.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.getRules = exports2.isJSONType = void 0;
@@ -6746,9 +6746,9 @@ var require_rules = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/validate/applicability.js
+// ../../main/node_modules/ajv/dist/compile/validate/applicability.js
 var require_applicability = __commonJS({
-  "node_modules/ajv/dist/compile/validate/applicability.js"(exports2) {
+  "../../main/node_modules/ajv/dist/compile/validate/applicability.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.shouldUseRule = exports2.shouldUseGroup = exports2.schemaHasRulesForType = void 0;
@@ -6769,9 +6769,9 @@ var require_applicability = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/validate/dataType.js
+// ../../main/node_modules/ajv/dist/compile/validate/dataType.js
 var require_dataType = __commonJS({
-  "node_modules/ajv/dist/compile/validate/dataType.js"(exports2) {
+  "../../main/node_modules/ajv/dist/compile/validate/dataType.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.reportTypeError = exports2.checkDataTypes = exports2.checkDataType = exports2.coerceAndCheckDataType = exports2.getJSONTypes = exports2.getSchemaTypes = exports2.DataType = void 0;
@@ -6953,9 +6953,9 @@ var require_dataType = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/validate/defaults.js
+// ../../main/node_modules/ajv/dist/compile/validate/defaults.js
 var require_defaults2 = __commonJS({
-  "node_modules/ajv/dist/compile/validate/defaults.js"(exports2) {
+  "../../main/node_modules/ajv/dist/compile/validate/defaults.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.assignDefaults = void 0;
@@ -6990,9 +6990,9 @@ var require_defaults2 = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/code.js
+// ../../main/node_modules/ajv/dist/vocabularies/code.js
 var require_code2 = __commonJS({
-  "node_modules/ajv/dist/vocabularies/code.js"(exports2) {
+  "../../main/node_modules/ajv/dist/vocabularies/code.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.validateUnion = exports2.validateArray = exports2.usePattern = exports2.callValidateCode = exports2.schemaProperties = exports2.allSchemaProperties = exports2.noPropertyInData = exports2.propertyInData = exports2.isOwnProperty = exports2.hasPropFunc = exports2.reportMissingProp = exports2.checkMissingProp = exports2.checkReportMissingProp = void 0;
@@ -7123,9 +7123,9 @@ var require_code2 = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/validate/keyword.js
+// ../../main/node_modules/ajv/dist/compile/validate/keyword.js
 var require_keyword = __commonJS({
-  "node_modules/ajv/dist/compile/validate/keyword.js"(exports2) {
+  "../../main/node_modules/ajv/dist/compile/validate/keyword.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.validateKeywordUsage = exports2.validSchemaType = exports2.funcKeywordCode = exports2.macroKeywordCode = void 0;
@@ -7241,9 +7241,9 @@ var require_keyword = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/validate/subschema.js
+// ../../main/node_modules/ajv/dist/compile/validate/subschema.js
 var require_subschema = __commonJS({
-  "node_modules/ajv/dist/compile/validate/subschema.js"(exports2) {
+  "../../main/node_modules/ajv/dist/compile/validate/subschema.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.extendSubschemaMode = exports2.extendSubschemaData = exports2.getSubschema = void 0;
@@ -7324,9 +7324,9 @@ var require_subschema = __commonJS({
   }
 });
 
-// node_modules/fast-deep-equal/index.js
+// ../../main/node_modules/fast-deep-equal/index.js
 var require_fast_deep_equal = __commonJS({
-  "node_modules/fast-deep-equal/index.js"(exports2, module2) {
+  "../../main/node_modules/fast-deep-equal/index.js"(exports2, module2) {
     "use strict";
     module2.exports = function equal(a, b) {
       if (a === b) return true;
@@ -7359,9 +7359,9 @@ var require_fast_deep_equal = __commonJS({
   }
 });
 
-// node_modules/json-schema-traverse/index.js
+// ../../main/node_modules/json-schema-traverse/index.js
 var require_json_schema_traverse = __commonJS({
-  "node_modules/json-schema-traverse/index.js"(exports2, module2) {
+  "../../main/node_modules/json-schema-traverse/index.js"(exports2, module2) {
     "use strict";
     var traverse = module2.exports = function(schema, opts, cb) {
       if (typeof opts == "function") {
@@ -7447,9 +7447,9 @@ var require_json_schema_traverse = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/resolve.js
+// ../../main/node_modules/ajv/dist/compile/resolve.js
 var require_resolve = __commonJS({
-  "node_modules/ajv/dist/compile/resolve.js"(exports2) {
+  "../../main/node_modules/ajv/dist/compile/resolve.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.getSchemaRefs = exports2.resolveUrl = exports2.normalizeId = exports2._getFullPath = exports2.getFullPath = exports2.inlineRef = void 0;
@@ -7603,9 +7603,9 @@ var require_resolve = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/validate/index.js
+// ../../main/node_modules/ajv/dist/compile/validate/index.js
 var require_validate = __commonJS({
-  "node_modules/ajv/dist/compile/validate/index.js"(exports2) {
+  "../../main/node_modules/ajv/dist/compile/validate/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.getData = exports2.KeywordCxt = exports2.validateFunctionCode = void 0;
@@ -8111,9 +8111,9 @@ var require_validate = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/runtime/validation_error.js
+// ../../main/node_modules/ajv/dist/runtime/validation_error.js
 var require_validation_error = __commonJS({
-  "node_modules/ajv/dist/runtime/validation_error.js"(exports2) {
+  "../../main/node_modules/ajv/dist/runtime/validation_error.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var ValidationError2 = class extends Error {
@@ -8127,9 +8127,9 @@ var require_validation_error = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/ref_error.js
+// ../../main/node_modules/ajv/dist/compile/ref_error.js
 var require_ref_error = __commonJS({
-  "node_modules/ajv/dist/compile/ref_error.js"(exports2) {
+  "../../main/node_modules/ajv/dist/compile/ref_error.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var resolve_1 = require_resolve();
@@ -8144,9 +8144,9 @@ var require_ref_error = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/compile/index.js
+// ../../main/node_modules/ajv/dist/compile/index.js
 var require_compile = __commonJS({
-  "node_modules/ajv/dist/compile/index.js"(exports2) {
+  "../../main/node_modules/ajv/dist/compile/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.resolveSchema = exports2.getCompilingSchema = exports2.resolveRef = exports2.compileSchema = exports2.SchemaEnv = void 0;
@@ -8368,9 +8368,9 @@ var require_compile = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/refs/data.json
+// ../../main/node_modules/ajv/dist/refs/data.json
 var require_data = __commonJS({
-  "node_modules/ajv/dist/refs/data.json"(exports2, module2) {
+  "../../main/node_modules/ajv/dist/refs/data.json"(exports2, module2) {
     module2.exports = {
       $id: "https://raw.githubusercontent.com/ajv-validator/ajv/master/lib/refs/data.json#",
       description: "Meta-schema for $data reference (JSON AnySchema extension proposal)",
@@ -8387,9 +8387,9 @@ var require_data = __commonJS({
   }
 });
 
-// node_modules/fast-uri/lib/utils.js
+// ../../main/node_modules/fast-uri/lib/utils.js
 var require_utils3 = __commonJS({
-  "node_modules/fast-uri/lib/utils.js"(exports2, module2) {
+  "../../main/node_modules/fast-uri/lib/utils.js"(exports2, module2) {
     "use strict";
     var isUUID = RegExp.prototype.test.bind(/^[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}$/iu);
     var isIPv4 = RegExp.prototype.test.bind(/^(?:(?:25[0-5]|2[0-4]\d|1\d{2}|[1-9]\d|\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d{2}|[1-9]\d|\d)$/u);
@@ -8921,9 +8921,9 @@ var require_utils3 = __commonJS({
   }
 });
 
-// node_modules/fast-uri/lib/schemes.js
+// ../../main/node_modules/fast-uri/lib/schemes.js
 var require_schemes = __commonJS({
-  "node_modules/fast-uri/lib/schemes.js"(exports2, module2) {
+  "../../main/node_modules/fast-uri/lib/schemes.js"(exports2, module2) {
     "use strict";
     var { isUUID } = require_utils3();
     var URN_REG = /^([\da-z][\d\-a-z]{0,31}):((?:[\w!$'()*+,\-./:;=@]|%[\da-f]{2})+)$/iu;
@@ -9132,9 +9132,9 @@ var require_schemes = __commonJS({
   }
 });
 
-// node_modules/fast-uri/index.js
+// ../../main/node_modules/fast-uri/index.js
 var require_fast_uri = __commonJS({
-  "node_modules/fast-uri/index.js"(exports2, module2) {
+  "../../main/node_modules/fast-uri/index.js"(exports2, module2) {
     "use strict";
     var { normalizeIPv6, removeDotSegments, removeDotSegmentsRelative, recomposeAuthority, normalizePercentEncoding, normalizePathEncoding, serializePathEncoding, normalizeQueryFragmentEncoding, encodeQuery, encodeFragment, reescapeHostDelimiters, isIPv4, nonSimpleDomain } = require_utils3();
     var { SCHEMES, getSchemeHandler } = require_schemes();
@@ -9562,9 +9562,9 @@ var require_fast_uri = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/runtime/uri.js
+// ../../main/node_modules/ajv/dist/runtime/uri.js
 var require_uri = __commonJS({
-  "node_modules/ajv/dist/runtime/uri.js"(exports2) {
+  "../../main/node_modules/ajv/dist/runtime/uri.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var uri = require_fast_uri();
@@ -9573,9 +9573,9 @@ var require_uri = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/core.js
+// ../../main/node_modules/ajv/dist/core.js
 var require_core2 = __commonJS({
-  "node_modules/ajv/dist/core.js"(exports2) {
+  "../../main/node_modules/ajv/dist/core.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.CodeGen = exports2.Name = exports2.nil = exports2.stringify = exports2.str = exports2._ = exports2.KeywordCxt = void 0;
@@ -10184,9 +10184,9 @@ var require_core2 = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/core/id.js
+// ../../main/node_modules/ajv/dist/vocabularies/core/id.js
 var require_id = __commonJS({
-  "node_modules/ajv/dist/vocabularies/core/id.js"(exports2) {
+  "../../main/node_modules/ajv/dist/vocabularies/core/id.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var def = {
@@ -10199,9 +10199,9 @@ var require_id = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/core/ref.js
+// ../../main/node_modules/ajv/dist/vocabularies/core/ref.js
 var require_ref = __commonJS({
-  "node_modules/ajv/dist/vocabularies/core/ref.js"(exports2) {
+  "../../main/node_modules/ajv/dist/vocabularies/core/ref.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.callRef = exports2.getValidate = void 0;
@@ -10321,9 +10321,9 @@ var require_ref = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/core/index.js
+// ../../main/node_modules/ajv/dist/vocabularies/core/index.js
 var require_core3 = __commonJS({
-  "node_modules/ajv/dist/vocabularies/core/index.js"(exports2) {
+  "../../main/node_modules/ajv/dist/vocabularies/core/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var id_1 = require_id();
@@ -10342,9 +10342,9 @@ var require_core3 = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/validation/limitNumber.js
+// ../../main/node_modules/ajv/dist/vocabularies/validation/limitNumber.js
 var require_limitNumber = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/limitNumber.js"(exports2) {
+  "../../main/node_modules/ajv/dist/vocabularies/validation/limitNumber.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -10374,9 +10374,9 @@ var require_limitNumber = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/validation/multipleOf.js
+// ../../main/node_modules/ajv/dist/vocabularies/validation/multipleOf.js
 var require_multipleOf = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/multipleOf.js"(exports2) {
+  "../../main/node_modules/ajv/dist/vocabularies/validation/multipleOf.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -10402,9 +10402,9 @@ var require_multipleOf = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/runtime/ucs2length.js
+// ../../main/node_modules/ajv/dist/runtime/ucs2length.js
 var require_ucs2length = __commonJS({
-  "node_modules/ajv/dist/runtime/ucs2length.js"(exports2) {
+  "../../main/node_modules/ajv/dist/runtime/ucs2length.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     function ucs2length(str3) {
@@ -10428,9 +10428,9 @@ var require_ucs2length = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/validation/limitLength.js
+// ../../main/node_modules/ajv/dist/vocabularies/validation/limitLength.js
 var require_limitLength = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/limitLength.js"(exports2) {
+  "../../main/node_modules/ajv/dist/vocabularies/validation/limitLength.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -10460,9 +10460,9 @@ var require_limitLength = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/validation/pattern.js
+// ../../main/node_modules/ajv/dist/vocabularies/validation/pattern.js
 var require_pattern = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/pattern.js"(exports2) {
+  "../../main/node_modules/ajv/dist/vocabularies/validation/pattern.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var code_1 = require_code2();
@@ -10497,9 +10497,9 @@ var require_pattern = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/validation/limitProperties.js
+// ../../main/node_modules/ajv/dist/vocabularies/validation/limitProperties.js
 var require_limitProperties = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/limitProperties.js"(exports2) {
+  "../../main/node_modules/ajv/dist/vocabularies/validation/limitProperties.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -10526,9 +10526,9 @@ var require_limitProperties = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/validation/required.js
+// ../../main/node_modules/ajv/dist/vocabularies/validation/required.js
 var require_required = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/required.js"(exports2) {
+  "../../main/node_modules/ajv/dist/vocabularies/validation/required.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var code_1 = require_code2();
@@ -10608,9 +10608,9 @@ var require_required = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/validation/limitItems.js
+// ../../main/node_modules/ajv/dist/vocabularies/validation/limitItems.js
 var require_limitItems = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/limitItems.js"(exports2) {
+  "../../main/node_modules/ajv/dist/vocabularies/validation/limitItems.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -10637,9 +10637,9 @@ var require_limitItems = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/runtime/equal.js
+// ../../main/node_modules/ajv/dist/runtime/equal.js
 var require_equal = __commonJS({
-  "node_modules/ajv/dist/runtime/equal.js"(exports2) {
+  "../../main/node_modules/ajv/dist/runtime/equal.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var equal = require_fast_deep_equal();
@@ -10648,9 +10648,9 @@ var require_equal = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/validation/uniqueItems.js
+// ../../main/node_modules/ajv/dist/vocabularies/validation/uniqueItems.js
 var require_uniqueItems = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/uniqueItems.js"(exports2) {
+  "../../main/node_modules/ajv/dist/vocabularies/validation/uniqueItems.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var dataType_1 = require_dataType();
@@ -10715,9 +10715,9 @@ var require_uniqueItems = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/validation/const.js
+// ../../main/node_modules/ajv/dist/vocabularies/validation/const.js
 var require_const = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/const.js"(exports2) {
+  "../../main/node_modules/ajv/dist/vocabularies/validation/const.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -10744,9 +10744,9 @@ var require_const = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/validation/enum.js
+// ../../main/node_modules/ajv/dist/vocabularies/validation/enum.js
 var require_enum = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/enum.js"(exports2) {
+  "../../main/node_modules/ajv/dist/vocabularies/validation/enum.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -10793,9 +10793,9 @@ var require_enum = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/validation/index.js
+// ../../main/node_modules/ajv/dist/vocabularies/validation/index.js
 var require_validation = __commonJS({
-  "node_modules/ajv/dist/vocabularies/validation/index.js"(exports2) {
+  "../../main/node_modules/ajv/dist/vocabularies/validation/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var limitNumber_1 = require_limitNumber();
@@ -10831,9 +10831,9 @@ var require_validation = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/additionalItems.js
+// ../../main/node_modules/ajv/dist/vocabularies/applicator/additionalItems.js
 var require_additionalItems = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/additionalItems.js"(exports2) {
+  "../../main/node_modules/ajv/dist/vocabularies/applicator/additionalItems.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.validateAdditionalItems = void 0;
@@ -10884,9 +10884,9 @@ var require_additionalItems = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/items.js
+// ../../main/node_modules/ajv/dist/vocabularies/applicator/items.js
 var require_items = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/items.js"(exports2) {
+  "../../main/node_modules/ajv/dist/vocabularies/applicator/items.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.validateTuple = void 0;
@@ -10941,9 +10941,9 @@ var require_items = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/prefixItems.js
+// ../../main/node_modules/ajv/dist/vocabularies/applicator/prefixItems.js
 var require_prefixItems = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/prefixItems.js"(exports2) {
+  "../../main/node_modules/ajv/dist/vocabularies/applicator/prefixItems.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var items_1 = require_items();
@@ -10958,9 +10958,9 @@ var require_prefixItems = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/items2020.js
+// ../../main/node_modules/ajv/dist/vocabularies/applicator/items2020.js
 var require_items2020 = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/items2020.js"(exports2) {
+  "../../main/node_modules/ajv/dist/vocabularies/applicator/items2020.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -10993,9 +10993,9 @@ var require_items2020 = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/contains.js
+// ../../main/node_modules/ajv/dist/vocabularies/applicator/contains.js
 var require_contains = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/contains.js"(exports2) {
+  "../../main/node_modules/ajv/dist/vocabularies/applicator/contains.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -11087,9 +11087,9 @@ var require_contains = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/dependencies.js
+// ../../main/node_modules/ajv/dist/vocabularies/applicator/dependencies.js
 var require_dependencies = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/dependencies.js"(exports2) {
+  "../../main/node_modules/ajv/dist/vocabularies/applicator/dependencies.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.validateSchemaDeps = exports2.validatePropertyDeps = exports2.error = void 0;
@@ -11181,9 +11181,9 @@ var require_dependencies = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/propertyNames.js
+// ../../main/node_modules/ajv/dist/vocabularies/applicator/propertyNames.js
 var require_propertyNames = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/propertyNames.js"(exports2) {
+  "../../main/node_modules/ajv/dist/vocabularies/applicator/propertyNames.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -11224,9 +11224,9 @@ var require_propertyNames = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/additionalProperties.js
+// ../../main/node_modules/ajv/dist/vocabularies/applicator/additionalProperties.js
 var require_additionalProperties = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/additionalProperties.js"(exports2) {
+  "../../main/node_modules/ajv/dist/vocabularies/applicator/additionalProperties.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var code_1 = require_code2();
@@ -11330,9 +11330,9 @@ var require_additionalProperties = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/properties.js
+// ../../main/node_modules/ajv/dist/vocabularies/applicator/properties.js
 var require_properties = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/properties.js"(exports2) {
+  "../../main/node_modules/ajv/dist/vocabularies/applicator/properties.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var validate_1 = require_validate();
@@ -11388,9 +11388,9 @@ var require_properties = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/patternProperties.js
+// ../../main/node_modules/ajv/dist/vocabularies/applicator/patternProperties.js
 var require_patternProperties = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/patternProperties.js"(exports2) {
+  "../../main/node_modules/ajv/dist/vocabularies/applicator/patternProperties.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var code_1 = require_code2();
@@ -11462,9 +11462,9 @@ var require_patternProperties = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/not.js
+// ../../main/node_modules/ajv/dist/vocabularies/applicator/not.js
 var require_not = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/not.js"(exports2) {
+  "../../main/node_modules/ajv/dist/vocabularies/applicator/not.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var util_1 = require_util();
@@ -11493,9 +11493,9 @@ var require_not = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/anyOf.js
+// ../../main/node_modules/ajv/dist/vocabularies/applicator/anyOf.js
 var require_anyOf = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/anyOf.js"(exports2) {
+  "../../main/node_modules/ajv/dist/vocabularies/applicator/anyOf.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var code_1 = require_code2();
@@ -11510,9 +11510,9 @@ var require_anyOf = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/oneOf.js
+// ../../main/node_modules/ajv/dist/vocabularies/applicator/oneOf.js
 var require_oneOf = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/oneOf.js"(exports2) {
+  "../../main/node_modules/ajv/dist/vocabularies/applicator/oneOf.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -11568,9 +11568,9 @@ var require_oneOf = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/allOf.js
+// ../../main/node_modules/ajv/dist/vocabularies/applicator/allOf.js
 var require_allOf = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/allOf.js"(exports2) {
+  "../../main/node_modules/ajv/dist/vocabularies/applicator/allOf.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var util_1 = require_util();
@@ -11595,9 +11595,9 @@ var require_allOf = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/if.js
+// ../../main/node_modules/ajv/dist/vocabularies/applicator/if.js
 var require_if = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/if.js"(exports2) {
+  "../../main/node_modules/ajv/dist/vocabularies/applicator/if.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -11664,9 +11664,9 @@ var require_if = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/thenElse.js
+// ../../main/node_modules/ajv/dist/vocabularies/applicator/thenElse.js
 var require_thenElse = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/thenElse.js"(exports2) {
+  "../../main/node_modules/ajv/dist/vocabularies/applicator/thenElse.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var util_1 = require_util();
@@ -11682,9 +11682,9 @@ var require_thenElse = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/applicator/index.js
+// ../../main/node_modules/ajv/dist/vocabularies/applicator/index.js
 var require_applicator = __commonJS({
-  "node_modules/ajv/dist/vocabularies/applicator/index.js"(exports2) {
+  "../../main/node_modules/ajv/dist/vocabularies/applicator/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var additionalItems_1 = require_additionalItems();
@@ -11730,9 +11730,9 @@ var require_applicator = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/format/format.js
+// ../../main/node_modules/ajv/dist/vocabularies/format/format.js
 var require_format = __commonJS({
-  "node_modules/ajv/dist/vocabularies/format/format.js"(exports2) {
+  "../../main/node_modules/ajv/dist/vocabularies/format/format.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -11820,9 +11820,9 @@ var require_format = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/format/index.js
+// ../../main/node_modules/ajv/dist/vocabularies/format/index.js
 var require_format2 = __commonJS({
-  "node_modules/ajv/dist/vocabularies/format/index.js"(exports2) {
+  "../../main/node_modules/ajv/dist/vocabularies/format/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var format_1 = require_format();
@@ -11831,9 +11831,9 @@ var require_format2 = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/metadata.js
+// ../../main/node_modules/ajv/dist/vocabularies/metadata.js
 var require_metadata = __commonJS({
-  "node_modules/ajv/dist/vocabularies/metadata.js"(exports2) {
+  "../../main/node_modules/ajv/dist/vocabularies/metadata.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.contentVocabulary = exports2.metadataVocabulary = void 0;
@@ -11854,9 +11854,9 @@ var require_metadata = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/draft7.js
+// ../../main/node_modules/ajv/dist/vocabularies/draft7.js
 var require_draft7 = __commonJS({
-  "node_modules/ajv/dist/vocabularies/draft7.js"(exports2) {
+  "../../main/node_modules/ajv/dist/vocabularies/draft7.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var core_1 = require_core3();
@@ -11876,9 +11876,9 @@ var require_draft7 = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/discriminator/types.js
+// ../../main/node_modules/ajv/dist/vocabularies/discriminator/types.js
 var require_types = __commonJS({
-  "node_modules/ajv/dist/vocabularies/discriminator/types.js"(exports2) {
+  "../../main/node_modules/ajv/dist/vocabularies/discriminator/types.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.DiscrError = void 0;
@@ -11890,9 +11890,9 @@ var require_types = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/vocabularies/discriminator/index.js
+// ../../main/node_modules/ajv/dist/vocabularies/discriminator/index.js
 var require_discriminator = __commonJS({
-  "node_modules/ajv/dist/vocabularies/discriminator/index.js"(exports2) {
+  "../../main/node_modules/ajv/dist/vocabularies/discriminator/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -11995,9 +11995,9 @@ var require_discriminator = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/refs/json-schema-draft-07.json
+// ../../main/node_modules/ajv/dist/refs/json-schema-draft-07.json
 var require_json_schema_draft_07 = __commonJS({
-  "node_modules/ajv/dist/refs/json-schema-draft-07.json"(exports2, module2) {
+  "../../main/node_modules/ajv/dist/refs/json-schema-draft-07.json"(exports2, module2) {
     module2.exports = {
       $schema: "http://json-schema.org/draft-07/schema#",
       $id: "http://json-schema.org/draft-07/schema#",
@@ -12152,9 +12152,9 @@ var require_json_schema_draft_07 = __commonJS({
   }
 });
 
-// node_modules/ajv/dist/ajv.js
+// ../../main/node_modules/ajv/dist/ajv.js
 var require_ajv = __commonJS({
-  "node_modules/ajv/dist/ajv.js"(exports2, module2) {
+  "../../main/node_modules/ajv/dist/ajv.js"(exports2, module2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.MissingRefError = exports2.ValidationError = exports2.CodeGen = exports2.Name = exports2.nil = exports2.stringify = exports2.str = exports2._ = exports2.KeywordCxt = exports2.Ajv = void 0;
@@ -12222,9 +12222,9 @@ var require_ajv = __commonJS({
   }
 });
 
-// node_modules/ajv-formats/dist/formats.js
+// ../../main/node_modules/ajv-formats/dist/formats.js
 var require_formats = __commonJS({
-  "node_modules/ajv-formats/dist/formats.js"(exports2) {
+  "../../main/node_modules/ajv-formats/dist/formats.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.formatNames = exports2.fastFormats = exports2.fullFormats = void 0;
@@ -12425,9 +12425,9 @@ var require_formats = __commonJS({
   }
 });
 
-// node_modules/ajv-formats/dist/limit.js
+// ../../main/node_modules/ajv-formats/dist/limit.js
 var require_limit = __commonJS({
-  "node_modules/ajv-formats/dist/limit.js"(exports2) {
+  "../../main/node_modules/ajv-formats/dist/limit.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.formatLimitDefinition = void 0;
@@ -12497,9 +12497,9 @@ var require_limit = __commonJS({
   }
 });
 
-// node_modules/ajv-formats/dist/index.js
+// ../../main/node_modules/ajv-formats/dist/index.js
 var require_dist = __commonJS({
-  "node_modules/ajv-formats/dist/index.js"(exports2, module2) {
+  "../../main/node_modules/ajv-formats/dist/index.js"(exports2, module2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var formats_1 = require_formats();
@@ -12571,16 +12571,16 @@ function errorMessage(err) {
   return err instanceof Error ? err.message : String(err);
 }
 
-// server/src/core/storeDir.ts
+// server/src/core/store/location.ts
 import { existsSync, statSync } from "node:fs";
 import { homedir } from "node:os";
-import { isAbsolute, join as join2, resolve } from "node:path";
+import { dirname, isAbsolute, join as join2, resolve } from "node:path";
 
 // server/src/core/config.ts
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 
-// node_modules/smol-toml/dist/error.js
+// ../../main/node_modules/smol-toml/dist/error.js
 function getLineColFromPtr(string4, ptr) {
   let lines = string4.slice(0, ptr).split(/\r?\n/);
   return [lines.length, lines.pop().length + 1];
@@ -12624,7 +12624,7 @@ ${codeblock}`, options2);
   }
 };
 
-// node_modules/smol-toml/dist/primitive.js
+// ../../main/node_modules/smol-toml/dist/primitive.js
 function parseString(ctx) {
   let startPtr = ctx.p;
   let c = ctx.s.charCodeAt(ctx.p++);
@@ -12725,7 +12725,7 @@ function parseString(ctx) {
   TomlError.x("unfinished string", ctx, startPtr);
 }
 
-// node_modules/smol-toml/dist/date.js
+// ../../main/node_modules/smol-toml/dist/date.js
 var DATE_TIME_RE = /^(\d{4}-\d{2}-\d{2})?[Tt ]?(?:(\d{2}):\d{2}(?::\d{2}(?:\.\d+)?)?)?(Z|z|[-+]\d{2}:\d{2})?$/i;
 var TomlDate = class _TomlDate extends Date {
   #hasDate = false;
@@ -12840,7 +12840,7 @@ var TomlDate = class _TomlDate extends Date {
   }
 };
 
-// node_modules/smol-toml/dist/extract.js
+// ../../main/node_modules/smol-toml/dist/extract.js
 function isDigit(char, base = 10) {
   return base === 16 ? char > 47 && char < 58 || char > 64 && char < 71 || char > 96 && char < 103 : char > 47 && char < 48 + base;
 }
@@ -13049,7 +13049,7 @@ function readDate(ctx, str3, type, unsafeDelim, errPtr, temporalSuffix) {
   }
 }
 
-// node_modules/smol-toml/dist/util.js
+// ../../main/node_modules/smol-toml/dist/util.js
 function skipComment(ctx) {
   for (; ctx.p < ctx.s.length; ctx.p++) {
     let c = ctx.s.charCodeAt(ctx.p);
@@ -13075,7 +13075,7 @@ function skipVoid(ctx, banNewLines, banComments) {
   }
 }
 
-// node_modules/smol-toml/dist/struct.js
+// ../../main/node_modules/smol-toml/dist/struct.js
 function parseKey(ctx, end = 61) {
   let startPtr;
   let state = 0;
@@ -13192,7 +13192,7 @@ function parseArray(ctx) {
   TomlError.x("unfinished array", ctx, startPtr);
 }
 
-// node_modules/smol-toml/dist/parse.js
+// ../../main/node_modules/smol-toml/dist/parse.js
 function peekTable(ctx, key, table, meta3, type) {
   let t = table;
   let m = meta3;
@@ -13335,7 +13335,7 @@ function parse2(toml, options2 = {}) {
   return res;
 }
 
-// node_modules/smol-toml/dist/stringify.js
+// ../../main/node_modules/smol-toml/dist/stringify.js
 var HAS_WELLFORMED = !!"".isWellFormed;
 
 // server/src/core/config.ts
@@ -13353,7 +13353,8 @@ function defaultConfig() {
     scopes: { allowed: [] },
     telemetry: { enabled: true, max_bytes: 1e7 },
     hooks: { session_start: true },
-    search: { synonyms: {} }
+    search: { synonyms: {} },
+    curation: { dead_weight_min_age_days: 14, dead_weight_min_retrievals: 3 }
   };
 }
 var SPEC = {
@@ -13369,7 +13370,11 @@ var SPEC = {
   scopes: { allowed: { kind: "string[]" } },
   telemetry: { enabled: { kind: "bool" }, max_bytes: { kind: "int", min: 1e4, max: 1e10 } },
   hooks: { session_start: { kind: "bool" } },
-  search: { synonyms: { kind: "synonyms" } }
+  search: { synonyms: { kind: "synonyms" } },
+  curation: {
+    dead_weight_min_age_days: { kind: "int", min: 0, max: 36500 },
+    dead_weight_min_retrievals: { kind: "int", min: 1, max: 1e6 }
+  }
 };
 function describe(v) {
   return typeof v === "string" ? JSON.stringify(v) : Array.isArray(v) ? "an array" : String(v);
@@ -13460,7 +13465,29 @@ function configPath(storeDir) {
   return join(storeDir, "config.toml");
 }
 
-// server/src/core/storeDir.ts
+// server/src/core/store/location.ts
+var isDir = (p) => {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+};
+function findProjectStore(cwd) {
+  const chain = [];
+  let root = null;
+  for (let d = resolve(cwd); ; d = dirname(d)) {
+    chain.push(d);
+    if (existsSync(join2(d, ".git"))) {
+      root = d;
+      break;
+    }
+    if (dirname(d) === d) break;
+  }
+  const searched = root === null ? [resolve(cwd)] : chain;
+  for (const d of searched) if (isDir(join2(d, ".cairn"))) return { dir: join2(d, ".cairn"), searched, root };
+  return { dir: null, searched, root };
+}
 function expandHome(p, home = homedir()) {
   if (p === "~") return home;
   if (p.startsWith("~/")) return join2(home, p.slice(2));
@@ -13473,11 +13500,13 @@ function resolveStore(opts = {}) {
   const fromEnv = env.CAIRN_DIR;
   if (fromEnv && fromEnv.trim() !== "") {
     const dir = resolve(cwd, expandHome(fromEnv, home));
-    return { dir, via: "env", config: loadConfigFile(configPath(dir)), configFile: configPath(dir) };
+    return { dir, via: "env", config: loadConfigFile(configPath(dir)), configFile: configPath(dir), why: `$CAIRN_DIR is set to ${fromEnv}` };
   }
-  const project = join2(cwd, ".cairn");
-  const projectExists = existsSync(project) && statSync(project).isDirectory();
-  const fallback = projectExists ? project : join2(home, ".cairn");
+  const found = findProjectStore(cwd);
+  const projectExists = found.dir !== null;
+  const fallback = found.dir ?? join2(home, ".cairn");
+  const range = found.root === null ? `in ${found.searched[0]} (not in a git repo, so no parent is searched)` : `from ${found.searched[0]} up to the repo root ${found.root}`;
+  const projectWhy = projectExists ? `project store: .cairn/ found at ${dirname(found.dir)}, searching ${range}` : `home default: no .cairn/ ${range}`;
   const baseConfigFile = configPath(fallback);
   const base = loadConfigFile(baseConfigFile);
   const configured = base.storage.directory;
@@ -13487,25 +13516,24 @@ function resolveStore(opts = {}) {
     if (dir !== fallback) {
       const ownFile = configPath(dir);
       const own3 = existsSync(ownFile) ? loadConfigFile(ownFile) : base;
-      return { dir, via: "config", config: own3, configFile: existsSync(ownFile) ? ownFile : baseConfigFile };
+      return { dir, via: "config", config: own3, configFile: existsSync(ownFile) ? ownFile : baseConfigFile, why: `storage.directory = ${JSON.stringify(configured)} in ${baseConfigFile} (${projectWhy})` };
     }
   }
-  return { dir: fallback, via: projectExists ? "project" : "home", config: base, configFile: baseConfigFile };
+  return { dir: fallback, via: projectExists ? "project" : "home", config: base, configFile: baseConfigFile, why: projectWhy };
 }
 
-// server/src/core/store.ts
-import { promises as fsp3, lstatSync as lstatSync2, readFileSync as readFileSync2, rmSync } from "node:fs";
-import { createHash } from "node:crypto";
-import { basename as basename2, dirname as dirname2, join as join5 } from "node:path";
+// server/src/core/store/store.ts
+import { promises as fsp4, readFileSync as readFileSync4 } from "node:fs";
+import { basename as basename2, dirname as dirname3, join as join8, sep } from "node:path";
 
-// server/src/core/fsatomic.ts
+// server/src/core/store/fsatomic.ts
 import { promises as fsp, constants, lstatSync, mkdirSync } from "node:fs";
-import { basename, dirname, join as join3 } from "node:path";
+import { basename, dirname as dirname2, join as join3 } from "node:path";
 import { randomBytes } from "node:crypto";
 var DIR_MODE = 448;
 var FILE_MODE = 384;
 function tempPathFor(target) {
-  return join3(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+  return join3(dirname2(target), `.${basename(target)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
 }
 function isTempName(name) {
   return name.startsWith(".") && name.endsWith(".tmp");
@@ -13558,21 +13586,22 @@ async function writeFileAtomic(target, data, mode2 = FILE_MODE) {
     await fsp.rm(tmp, { force: true });
     throw err;
   }
-  await fsyncDir(dirname(target));
+  await fsyncDir(dirname2(target));
 }
 async function moveFileDurable(from, to) {
   await fsp.rename(from, to);
-  await fsyncDir(dirname(to));
-  if (dirname(from) !== dirname(to)) await fsyncDir(dirname(from));
+  await fsyncDir(dirname2(to));
+  if (dirname2(from) !== dirname2(to)) await fsyncDir(dirname2(from));
 }
 
-// server/src/core/lock.ts
+// server/src/core/store/lock.ts
 import { promises as fsp2 } from "node:fs";
 import { randomBytes as randomBytes2 } from "node:crypto";
 import { hostname } from "node:os";
 import { join as join4 } from "node:path";
 
-// server/src/core/pid.ts
+// server/src/core/store/pid.ts
+import { readFileSync as readFileSync2 } from "node:fs";
 function pidAlive(pid) {
   try {
     process.kill(pid, 0);
@@ -13581,19 +13610,38 @@ function pidAlive(pid) {
     return err.code === "EPERM";
   }
 }
+var bootMs;
+function pidStartMs(pid) {
+  try {
+    if (bootMs === void 0) {
+      const m = /^btime (\d+)$/m.exec(readFileSync2("/proc/stat", "utf8"));
+      bootMs = m ? Number(m[1]) * 1e3 : null;
+    }
+    if (bootMs === null) return null;
+    const stat = readFileSync2(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const ticks = Number(fields[19]);
+    return Number.isFinite(ticks) ? bootMs + ticks * 10 : null;
+  } catch {
+    return null;
+  }
+}
 
-// server/src/core/lock.ts
+// server/src/core/store/lock.ts
 var STALE_MS = 3e4;
 var HOST = hostname();
+var REUSED_PID_SLACK_MS = 2e3;
 var sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 var StoreLock = class {
-  constructor(dir, timeoutMs = 15e3) {
+  constructor(dir, timeoutMs = 15e3, staleMs = STALE_MS) {
     this.dir = dir;
     this.timeoutMs = timeoutMs;
+    this.staleMs = staleMs;
     this.file = join4(dir, ".lock");
   }
   dir;
   timeoutMs;
+  staleMs;
   file;
   /** In-process queue: callers in one process take turns before touching the file lock. */
   tail = Promise.resolve();
@@ -13604,22 +13652,30 @@ var StoreLock = class {
     this.tail = new Promise((r) => done = r);
     try {
       await prev;
-      await this.acquire();
+      const token = await this.acquire();
       try {
         return await fn();
       } finally {
-        await fsp2.rm(this.file, { force: true });
+        await this.release(token);
       }
     } finally {
       done();
     }
   }
+  /** Removes the lock only if it is still the one we created (compared by its token). */
+  async release(token) {
+    const text2 = await fsp2.readFile(this.file, "utf8").catch(() => null);
+    if (text2 === null || parseLock(text2).token !== token) return;
+    await fsp2.rm(this.file, { force: true });
+  }
+  /** Takes the lock; returns the token written into it. */
   async acquire() {
     await ensureDir(this.dir);
     const deadline = Date.now() + this.timeoutMs;
     let wait = 1;
     for (; ; ) {
-      if (await this.tryCreate()) return;
+      const token = randomBytes2(8).toString("hex");
+      if (await this.tryCreate(token)) return token;
       await this.breakIfStale();
       if (Date.now() > deadline) {
         throw new LockTimeoutError(`the store lock ${this.file} is held by another process; try again, or delete the file if no cairn process is running`);
@@ -13636,8 +13692,8 @@ var StoreLock = class {
    * filesystem without hard links falls back to open(O_EXCL). A temp left by a kill is named like
    * every other temp file and removed by the next load once its pid is gone.
    */
-  async tryCreate() {
-    const line2 = `${process.pid} ${HOST} ${Date.now()}
+  async tryCreate(token) {
+    const line2 = `${process.pid} ${HOST} ${Date.now()} ${token}
 `;
     if (!this.noLinks) {
       if (await fsp2.lstat(this.file).then(() => true, () => false)) return false;
@@ -13682,11 +13738,17 @@ var StoreLock = class {
     } catch {
       return;
     }
-    const [pidText, host, timeText] = text2.trim().split(" ");
-    const pid = Number(pidText);
-    const since = Number(timeText) || mtimeMs;
-    const dead = text2.trim() !== "" && host === HOST && Number.isInteger(pid) && pid > 0 && !pidAlive(pid);
-    if (!dead && Date.now() - since < STALE_MS) return;
+    const { pid, host, time: time4 } = parseLock(text2);
+    const since = time4 ?? mtimeMs;
+    const local = pid !== null && host === HOST;
+    let stale;
+    if (local) {
+      const started = pidStartMs(pid);
+      stale = !pidAlive(pid) || started !== null && started > since + REUSED_PID_SLACK_MS;
+    } else {
+      stale = Date.now() - since >= this.staleMs;
+    }
+    if (!stale) return;
     const aside = `${this.file}.stale.${process.pid}.${Date.now()}`;
     try {
       await fsp2.rename(this.file, aside);
@@ -13701,8 +13763,19 @@ var StoreLock = class {
     await fsp2.rm(aside, { force: true });
   }
 };
+function parseLock(text2) {
+  const [pidText, host, timeText, token] = text2.trim().split(" ");
+  const pid = Number(pidText);
+  const time4 = Number(timeText);
+  return {
+    pid: Number.isInteger(pid) && pid > 0 ? pid : null,
+    host: host || null,
+    time: Number.isFinite(time4) && time4 > 0 ? time4 : null,
+    token: token || null
+  };
+}
 
-// server/src/core/memfile.ts
+// server/src/core/store/memfile.ts
 var import_gray_matter = __toESM(require_gray_matter(), 1);
 
 // server/src/core/types.ts
@@ -13711,7 +13784,7 @@ var CONFIDENCES = ["low", "medium", "high"];
 var SOURCES = ["explicit-statement", "inferred", "user-correction"];
 var CATEGORIES = ["fact", "user-inference"];
 
-// node_modules/ulid/dist/node/index.js
+// ../../main/node_modules/ulid/dist/node/index.js
 import crypto from "node:crypto";
 var ENCODING = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 var ENCODING_LEN = 32;
@@ -13851,11 +13924,48 @@ function newId(now = Date.now()) {
   return next(now);
 }
 
+// server/src/core/limits.ts
+var LIMITS = {
+  /** memory_search query length, in characters. */
+  queryChars: 2e3,
+  /** memory_search alternates: rephrasings per call (each at most queryChars). */
+  alternates: 4,
+  /** Aliases per memory (memory_write, memory_update), and the length of one. */
+  aliases: 8,
+  aliasChars: 100,
+  /** memory_search max_results. */
+  maxResults: 50,
+  /** Scope filters per call, and the length of one filter. */
+  scopeFilters: 20,
+  scopeFilterChars: 200,
+  /** Scopes per memory, and the length of one scope. */
+  scopes: 16,
+  scopeChars: 64,
+  /** memory_show ids per call. */
+  idsPerCall: 10,
+  /** memory_record_use ids per call. */
+  useIds: 50,
+  /** Page size of list and list_tombstones. */
+  pageSize: 200,
+  defaultPageSize: 50,
+  /** Notes and reasons (verify note, remove reason, record_use note). */
+  noteChars: 2e3,
+  /** What the boundary accepts for content before the core applies behavior.max_body_chars. */
+  contentChars: 1e6,
+  /** Opaque strings: cursors, pending ids; and ISO dates. */
+  tokenChars: 200,
+  dateChars: 40,
+  /** memory_health parameters. */
+  healthWindowDays: 3650,
+  healthTopK: 100,
+  healthMinApplied: 1e4
+};
+
 // server/src/core/scopes.ts
 var import_picomatch = __toESM(require_picomatch2(), 1);
 var SCOPE_RE = /^[a-z0-9]+(?:[-:][a-z0-9]+)*$/;
-var MAX_SCOPE_LENGTH = 64;
-var MAX_SCOPES = 16;
+var MAX_SCOPE_LENGTH = LIMITS.scopeChars;
+var MAX_SCOPES = LIMITS.scopes;
 function validateScope(s, arg = "scope") {
   if (typeof s !== "string" || s === "") throw new ValidationError(`${arg} must be a non-empty string like "tools" or "projects:foo"`);
   if (s.length > MAX_SCOPE_LENGTH) throw new ValidationError(`${arg} "${s.slice(0, 20)}..." is ${s.length} characters: at most ${MAX_SCOPE_LENGTH} are allowed`);
@@ -13889,7 +13999,126 @@ function scopeAllowed(scope2, allowed) {
   return allowed.length === 0 || scopeFilterMatcher(allowed)([scope2]);
 }
 
-// server/src/core/canonical.ts
+// server/src/core/origin.ts
+import { execFile } from "node:child_process";
+import { readFileSync as readFileSync3 } from "node:fs";
+import { isAbsolute as isAbsolute2, join as join5, resolve as resolve2 } from "node:path";
+var GIT_TIMEOUT_MS = 2e3;
+var CACHE_MS = 3e4;
+function git(cwd, args, timeout = GIT_TIMEOUT_MS) {
+  return new Promise((res) => {
+    execFile("git", args, { cwd, timeout, windowsHide: true, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, GIT_OPTIONAL_LOCKS: "0" } }, (err, stdout) => {
+      res(err ? null : stdout);
+    });
+  });
+}
+var repoCache = /* @__PURE__ */ new Map();
+async function repoInfo(cwd) {
+  const hit = repoCache.get(cwd);
+  if (hit && Date.now() - hit.at < CACHE_MS) return hit.info;
+  const out2 = await git(cwd, ["rev-parse", "--show-toplevel", "--git-dir"]);
+  let info = null;
+  if (out2) {
+    const [root, gitDir] = out2.trim().split("\n");
+    if (root && gitDir) {
+      const url2 = redactRemoteUrl((await git(cwd, ["config", "--get", "remote.origin.url"]))?.trim() || null);
+      info = { root, gitDir: isAbsolute2(gitDir) ? gitDir : resolve2(cwd, gitDir), url: url2 };
+    }
+  }
+  repoCache.set(cwd, { at: Date.now(), info });
+  return info;
+}
+function currentBranch(gitDir) {
+  try {
+    const head = readFileSync3(join5(gitDir, "HEAD"), "utf8").trim();
+    const m = /^ref: refs\/heads\/(.+)$/.exec(head);
+    return m ? m[1] : null;
+  } catch {
+    return null;
+  }
+}
+async function captureOrigin(cwd) {
+  const info = await repoInfo(cwd);
+  if (!info) return { cwd, repo: null, branch: null, worktree_root: null };
+  return { cwd, repo: info.url, branch: currentBranch(info.gitDir), worktree_root: info.root };
+}
+var KEPT_USER = "git";
+function redactRemoteUrl(url2) {
+  if (url2 === null || url2 === void 0) return null;
+  const u = url2.trim();
+  const clean = redactTrimmed(u);
+  return clean === u ? url2 : clean;
+}
+function redactTrimmed(u) {
+  const scheme = /^([a-z][a-z0-9+.-]*:\/\/)([^/?#]*)(.*)$/is.exec(u);
+  if (scheme) {
+    let authority = scheme[2];
+    const at = authority.lastIndexOf("@");
+    if (at >= 0) {
+      const user = authority.slice(0, at);
+      authority = (user === KEPT_USER ? `${user}@` : "") + authority.slice(at + 1);
+    }
+    const rest = scheme[3].replace(/[?#].*$/s, "");
+    return `${scheme[1]}${authority}${rest}`;
+  }
+  const scp = /^(?:([^/]*)@)?([^@:/\\]+):(?!\/\/)(.*)$/s.exec(u);
+  if (scp && !/^[a-z]:[\\/]/i.test(u)) {
+    const user = scp[1];
+    return `${user === KEPT_USER ? `${user}@` : ""}${scp[2]}:${scp[3].replace(/[?#].*$/s, "")}`;
+  }
+  return u;
+}
+function hasUrlSecrets(url2) {
+  return url2 !== null && url2 !== void 0 && redactRemoteUrl(url2) !== url2;
+}
+var CASE_INSENSITIVE_HOSTS = /* @__PURE__ */ new Set(["github.com", "gitlab.com", "bitbucket.org"]);
+var HOST_ALIASES = {
+  "www.github.com": "github.com",
+  "ssh.github.com": "github.com",
+  "www.gitlab.com": "gitlab.com",
+  "altssh.gitlab.com": "gitlab.com",
+  "www.bitbucket.org": "bitbucket.org",
+  "altssh.bitbucket.org": "bitbucket.org"
+};
+function normalizeRepoUrl(url2) {
+  if (!url2) return null;
+  let u = redactRemoteUrl(url2);
+  if (u === "") return null;
+  let host = "";
+  let path = "";
+  const scp = /^(?:[^@/]+@)?([^:/]+):(?!\/)(.+)$/.exec(u);
+  const withScheme = /^[a-z][a-z0-9+.-]*:\/\/(?:[^@/]+@)?([^/:]+)(?::\d+)?\/(.+)$/i.exec(u);
+  if (withScheme) {
+    host = withScheme[1];
+    path = withScheme[2];
+  } else if (scp && !/^[a-z]:\\/i.test(u)) {
+    host = scp[1];
+    path = scp[2];
+  } else {
+    u = u.replace(/^file:\/\//, "");
+    return `local${resolve2(u).replace(/\.git\/?$/, "").replace(/\/+$/, "")}`;
+  }
+  path = path.replace(/\/+$/, "").replace(/\.git$/i, "").replace(/^\/+/, "");
+  host = host.toLowerCase();
+  host = HOST_ALIASES[host] ?? host;
+  return `${host}/${CASE_INSENSITIVE_HOSTS.has(host) ? path.toLowerCase() : path}`;
+}
+function originRepoKey(o) {
+  return normalizeRepoUrl(o.repo) ?? (o.worktree_root ? `root:${o.worktree_root}` : null);
+}
+async function resolveCaller(env, cwd) {
+  const dir = env.CLAUDE_PROJECT_DIR && env.CLAUDE_PROJECT_DIR.trim() !== "" ? resolve2(cwd, env.CLAUDE_PROJECT_DIR) : cwd;
+  const info = await repoInfo(dir);
+  if (!info) return { cwd: dir, repoRoot: null, repoUrl: null, repoKey: null };
+  return {
+    cwd: dir,
+    repoRoot: info.root,
+    repoUrl: info.url,
+    repoKey: originRepoKey({ repo: info.url, worktree_root: info.root })
+  };
+}
+
+// server/src/core/store/canonical.ts
 var PLAIN_SCALAR = /^[A-Za-z_/][A-Za-z0-9_/.~@+:=,-]*$/;
 var YAML_WORDS = /^(?:true|false|null|yes|no|on|off|y|n)$/i;
 function isPlainSafe(v) {
@@ -13927,7 +14156,7 @@ function sharedOrigin(cwd, repo, branch, worktree_root) {
   const key = JSON.stringify([cwd, repo, branch, worktree_root]);
   let v = sharedOrigins.get(key);
   if (v === void 0) {
-    v = Object.freeze({ cwd: internOrNull(cwd), repo: internOrNull(repo), branch: internOrNull(branch), worktree_root: internOrNull(worktree_root) });
+    v = Object.freeze({ cwd: internOrNull(cwd), repo: internOrNull(redactRemoteUrl(repo)), branch: internOrNull(branch), worktree_root: internOrNull(worktree_root) });
     if (sharedOrigins.size < SHARED_MAX) sharedOrigins.set(key, v);
   }
   return v;
@@ -13955,6 +14184,22 @@ function scalar(v) {
   }
   return isPlainSafe(v) ? v : void 0;
 }
+function aliasList(v) {
+  if (v === void 0 || !v.startsWith('["') || !v.endsWith('"]')) return void 0;
+  let parsed;
+  try {
+    parsed = JSON.parse(v);
+  } catch {
+    return void 0;
+  }
+  if (!Array.isArray(parsed) || parsed.length === 0) return void 0;
+  const out2 = [];
+  for (const a of parsed) {
+    if (typeof a !== "string" || a === "" || a.trim() !== a || out2.includes(a)) return void 0;
+    out2.push(own(a));
+  }
+  return out2;
+}
 function field(line2, key) {
   if (line2 === void 0 || !line2.startsWith(key) || line2.charCodeAt(key.length) !== 58 || line2.charCodeAt(key.length + 1) !== 32) return void 0;
   return line2.slice(key.length + 2);
@@ -13966,7 +14211,8 @@ function parseCanonical(text2) {
   const head = text2.slice(4, close);
   if (head.includes("\r") || head.includes("	")) return null;
   const L = head.split("\n");
-  if (L.length !== 15 && L.length !== 18) return null;
+  const hasAliases = L.length === 16 || L.length === 19;
+  if (L.length !== 15 && L.length !== 18 && !hasAliases) return null;
   const id2 = field(L[1], "id");
   if (id2 === void 0 || !isUlid(id2)) return null;
   const created = time(field(L[2], "created") ?? "", false);
@@ -13997,7 +14243,12 @@ function parseCanonical(text2) {
     origin: sharedOrigin(origin2[0], origin2[1], origin2[2], origin2[3]),
     body: own(text2.slice(close + 5).replace(/^\s*\n/, "").replace(/\s+$/, ""))
   };
-  if (L.length === 18) {
+  if (hasAliases) {
+    const aliases = aliasList(field(L[L.length - 1], "aliases"));
+    if (aliases === void 0) return null;
+    record2.aliases = aliases;
+  }
+  if (L.length >= 18) {
     const removed = time(field(L[15], "removed") ?? "", false);
     const reasonText = field(L[16], "removed_reason");
     const reason = reasonText?.startsWith('"') ? scalar(reasonText) : void 0;
@@ -14010,7 +14261,7 @@ function parseCanonical(text2) {
   return { record: record2, extra: NO_EXTRA };
 }
 
-// server/src/core/memfile.ts
+// server/src/core/store/memfile.ts
 var KNOWN_KEYS = [
   "schema_version",
   "id",
@@ -14025,7 +14276,8 @@ var KNOWN_KEYS = [
   "origin",
   "removed",
   "removed_reason",
-  "removed_session"
+  "removed_session",
+  "aliases"
 ];
 var KNOWN = new Set(KNOWN_KEYS);
 var ParseError = class extends Error {
@@ -14116,7 +14368,7 @@ function parseGeneral(src) {
     if (typeof s !== "string" || !SCOPE_RE.test(s)) throw new ParseError(`scope ${shown(s)} does not match ${SCOPE_RE.source}`);
     if (!scopes.includes(s)) scopes.push(intern(s));
   }
-  const created = toIso(data.created, "created", false);
+  const created = toIso(data.created, "created", true);
   const record2 = {
     id: id2,
     created,
@@ -14135,8 +14387,25 @@ function parseGeneral(src) {
     record2.removed_reason = own(str2(data.removed_reason, "removed_reason") ?? "");
     record2.removed_session = internOrNull(str2(data.removed_session, "removed_session"));
   }
+  const aliases = parseAliases(data.aliases);
+  if (aliases.length > 0) record2.aliases = aliases;
   const extra = splitBlocks(parsed.matter.replace(/^\n/, "")).filter((b) => b.key === null ? !/^\s*$/.test(b.text) : !KNOWN.has(b.key)).map((b) => b.text);
   return { record: record2, extra };
+}
+function parseAliases(v) {
+  if (v === void 0 || v === null) return [];
+  const list5 = typeof v === "string" ? [v] : v;
+  if (!Array.isArray(list5)) throw new ParseError(`aliases must be a list of texts, got ${shown(v)}`);
+  const out2 = [];
+  for (const a of list5) {
+    if (typeof a !== "string" && typeof a !== "number") throw new ParseError(`aliases must be a list of texts, got an entry ${shown(a)}`);
+    const t = String(a).trim();
+    if (t !== "" && !out2.includes(t)) out2.push(own(t));
+  }
+  return out2;
+}
+function aliasesLine(aliases) {
+  return aliases && aliases.length > 0 ? `aliases: [${aliases.map((a) => JSON.stringify(a)).join(", ")}]` : null;
 }
 function yamlScalar(v) {
   if (v === null) return "null";
@@ -14157,7 +14426,7 @@ function serializeMemory(rec, extra = []) {
     `expires: ${rec.expires ?? "null"}`,
     "origin:",
     `  cwd: ${yamlScalar(rec.origin.cwd)}`,
-    `  repo: ${yamlScalar(rec.origin.repo)}`,
+    `  repo: ${yamlScalar(redactRemoteUrl(rec.origin.repo))}`,
     `  branch: ${yamlScalar(rec.origin.branch)}`,
     `  worktree_root: ${yamlScalar(rec.origin.worktree_root)}`
   ];
@@ -14166,6 +14435,8 @@ function serializeMemory(rec, extra = []) {
     lines.push(`removed_reason: ${JSON.stringify(rec.removed_reason ?? "")}`);
     lines.push(`removed_session: ${yamlScalar(rec.removed_session ?? null)}`);
   }
+  const al = aliasesLine(rec.aliases);
+  if (al !== null) lines.push(al);
   lines.push(...extra, "---", rec.body.replace(/\s+$/, ""), "");
   return lines.join("\n");
 }
@@ -14176,7 +14447,8 @@ function fileNameFor(rec) {
   return `${rec.created.slice(0, 10)}-${slug}-${rec.id.slice(-6).toLowerCase()}.md`;
 }
 
-// server/src/core/store.ts
+// server/src/core/store/entries.ts
+import { createHash } from "node:crypto";
 var Skip = class {
   constructor(size, mtimeMs, error62) {
     this.size = size;
@@ -14191,27 +14463,42 @@ var memOf = (e) => e instanceof Skip ? void 0 : e;
 var errorOf = (e) => e instanceof Skip ? e.error : void 0;
 var MAX_FILE_BYTES = 4 * 1024 * 1024;
 var CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
-function derivedId(file2, created) {
+function derivedId(fileName, created) {
   let t = Math.max(0, Math.min(Date.parse(created) || 0, 2 ** 48 - 1));
   let time4 = "";
   for (let i = 0; i < 10; i++) {
     time4 = CROCKFORD[t % 32] + time4;
     t = Math.floor(t / 32);
   }
-  const h = createHash("sha256").update(file2).digest();
+  const h = createHash("sha256").update(fileName).digest();
   let rand = "";
   for (let i = 0; i < 16; i++) rand += CROCKFORD[h[i] % 32];
   return time4 + rand;
 }
 function storedMemory(rec, file2, size, mtimeMs, extra) {
   const ex = extra.length === 0 ? NO_EXTRA : extra.slice();
-  const { id: id2, created, updated, scopes, confidence, source, category, last_verified_at, expires, origin: origin2, body } = rec;
+  const { id: id2, created, updated, scopes, confidence, source, category, last_verified_at, expires, body, aliases } = rec;
+  const origin2 = hasUrlSecrets(rec.origin.repo) ? { ...rec.origin, repo: redactRemoteUrl(rec.origin.repo) } : rec.origin;
+  if (aliases !== void 0 && aliases.length > 0) {
+    const m = { id: id2, created, updated, scopes, confidence, source, category, last_verified_at, expires, origin: origin2, body, aliases, file: file2, tombstoned: false, size, mtimeMs, extra: ex };
+    if (rec.removed !== void 0) {
+      m.removed = rec.removed;
+      m.removed_reason = rec.removed_reason;
+      m.removed_session = rec.removed_session;
+      m.tombstoned = true;
+    }
+    return m;
+  }
   if (rec.removed === void 0) {
     return { id: id2, created, updated, scopes, confidence, source, category, last_verified_at, expires, origin: origin2, body, file: file2, tombstoned: false, size, mtimeMs, extra: ex };
   }
   const { removed, removed_reason, removed_session } = rec;
   return { id: id2, created, updated, scopes, confidence, source, category, last_verified_at, expires, origin: origin2, body, removed, removed_reason, removed_session, file: file2, tombstoned: true, size, mtimeMs, extra: ex };
 }
+
+// server/src/core/store/listing.ts
+import { promises as fsp3, lstatSync as lstatSync2, rmSync } from "node:fs";
+import { join as join6 } from "node:path";
 var Listing = class {
   constructor(dirs) {
     this.dirs = dirs;
@@ -14237,7 +14524,7 @@ var Listing = class {
     this.stats[2 * i + 1] = mtimeMs;
   }
   path(i) {
-    return join5(this.dirs[this.inDir[i]], this.names[i]);
+    return join6(this.dirs[this.inDir[i]], this.names[i]);
   }
   size(i) {
     return this.stats[2 * i];
@@ -14257,9 +14544,130 @@ function pidOfTemp(name) {
   const m = /\.(\d+)\.[0-9a-f]{8}\.tmp$/.exec(name);
   return m ? Number(m[1]) : 0;
 }
+async function listStoreFiles(dirs, cleanTemps, onSymlink, flat = dirs.length) {
+  const found = new Listing(dirs);
+  for (let di = 0; di < flat; di++) {
+    const d = dirs[di];
+    let names;
+    try {
+      names = await fsp3.readdir(d);
+    } catch (err) {
+      if (err.code === "ENOENT") continue;
+      throw err;
+    }
+    for (const name of names) {
+      if (isTempName(name)) {
+        const pid = pidOfTemp(name);
+        if (cleanTemps && pid && pid !== process.pid && !pidAlive(pid)) rmSync(join6(d, name), { force: true });
+        continue;
+      }
+      if (!name.endsWith(".md") || name.startsWith(".")) continue;
+      const p = join6(d, name);
+      let st = null;
+      try {
+        st = lstatSync2(p);
+      } catch {
+        continue;
+      }
+      if (st.isFile()) found.add(di, name, st.size, st.mtimeMs);
+      else if (st.isSymbolicLink()) onSymlink(p);
+    }
+  }
+  return found;
+}
+
+// server/src/core/store/notes.ts
+import { lstatSync as lstatSync3, readdirSync, rmSync as rmSync2 } from "node:fs";
+import { join as join7 } from "node:path";
+var NOTES_DIR = "notes";
+var MEMORIES_ROOT = "/memories";
+var ROOT_NOTE_SCOPE = "notes";
+var MAX_NOTE_DEPTH = 16;
+var EPOCH = (/* @__PURE__ */ new Date(0)).toISOString();
+function memoriesPath(rel) {
+  return rel === "" ? MEMORIES_ROOT : `${MEMORIES_ROOT}/${rel}`;
+}
+function noteId(rel) {
+  return derivedId(`${MEMORIES_ROOT}/${rel}`, EPOCH);
+}
+function noteScope(rel) {
+  const parts = rel.split("/").slice(0, -1).map((p) => p.normalize("NFKD").replace(new RegExp("\\p{M}+", "gu"), "").toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "")).filter((p) => p !== "");
+  let scope2 = parts.join(":");
+  while (scope2.length > 64) scope2 = scope2.slice(0, scope2.lastIndexOf(":") > 0 ? scope2.lastIndexOf(":") : 64);
+  return scope2 !== "" && SCOPE_RE.test(scope2) ? scope2 : ROOT_NOTE_SCOPE;
+}
+function noteRecord(file2, rel, text2, size, mtimeMs) {
+  const when = new Date(Math.floor(mtimeMs)).toISOString();
+  const rec = {
+    id: noteId(rel),
+    created: when,
+    updated: when,
+    scopes: sharedScopeList([noteScope(rel)]),
+    confidence: "medium",
+    source: "explicit-statement",
+    category: "fact",
+    last_verified_at: null,
+    expires: null,
+    origin: sharedOrigin(null, null, null, null),
+    body: text2
+  };
+  const m = storedMemory(rec, file2, size, mtimeMs, []);
+  m.note = memoriesPath(rel);
+  return m;
+}
+function isNoteRel(rel) {
+  if (rel === "") return false;
+  const parts = rel.split(/[\\/]/);
+  return parts.length <= MAX_NOTE_DEPTH + 1 && parts.every((p) => p !== "" && p !== ".." && !p.startsWith(".")) && !isTempName(parts[parts.length - 1]);
+}
+function pidOfTemp2(name) {
+  const m = /\.(\d+)\.[0-9a-f]{8}\.tmp$/.exec(name);
+  return m ? Number(m[1]) : 0;
+}
+function listNoteFiles(notesDir, add, onSymlink, cleanTemps) {
+  const walk = (dir, prefix, depth) => {
+    let names;
+    try {
+      names = readdirSync(dir);
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      const p = join7(dir, name);
+      if (isTempName(name)) {
+        const pid = pidOfTemp2(name);
+        if (cleanTemps && pid && pid !== process.pid && !pidAlive(pid)) rmSync2(p, { force: true });
+        continue;
+      }
+      if (name.startsWith(".")) continue;
+      let st;
+      try {
+        st = lstatSync3(p);
+      } catch {
+        continue;
+      }
+      const rel = prefix === "" ? name : `${prefix}/${name}`;
+      if (st.isFile()) add(rel, st.size, st.mtimeMs);
+      else if (st.isDirectory()) {
+        if (depth < MAX_NOTE_DEPTH) walk(p, rel, depth + 1);
+      } else if (st.isSymbolicLink()) onSymlink(p);
+    }
+  };
+  walk(notesDir, "", 0);
+}
+function noteTombExtra(path, text2) {
+  return [`note_path: ${quoted(path)}`, `note_text: ${quoted(text2)}`];
+}
+function quoted(v) {
+  return JSON.stringify(v).replace(/[\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+// server/src/core/store/store.ts
 var Store = class {
   dir;
   tombDir;
+  /** The notes area (store/notes.ts): every file under it is a note. */
+  notesDir;
   lock;
   files = /* @__PURE__ */ new Map();
   /** id -> the file(s) claiming it: one path (the norm) or several (hand copies). */
@@ -14268,13 +14676,15 @@ var Store = class {
   tombById = /* @__PURE__ */ new Map();
   listeners = /* @__PURE__ */ new Set();
   freshness = () => this.sync();
+  ownWrites = null;
   warn;
   /** Read-only inspection (doctor): never removes a dead writer's temp file. */
   readOnly;
   constructor(dir, opts = {}) {
     this.readOnly = opts.readOnly ?? false;
     this.dir = dir;
-    this.tombDir = join5(dir, ".tombstones");
+    this.tombDir = join8(dir, ".tombstones");
+    this.notesDir = join8(dir, NOTES_DIR);
     this.lock = new StoreLock(dir);
     this.warn = opts.warn ?? ((m) => process.stderr.write(`cairn: ${m}
 `));
@@ -14308,8 +14718,19 @@ var Store = class {
     this.listeners.add(fn);
     return () => this.listeners.delete(fn);
   }
-  setFreshness(fn) {
+  setFreshness(fn, ownWrites) {
     this.freshness = fn;
+    this.ownWrites = ownWrites ?? null;
+  }
+  /** Runs a write under the lock, telling the freshness strategy it was ours. */
+  async locked(fn) {
+    const o = this.ownWrites;
+    const clean = o?.beforeWrite() ?? false;
+    try {
+      return await this.lock.run(fn);
+    } finally {
+      o?.afterWrite(clean);
+    }
   }
   /** Every read operation calls this first, so hand edits are seen without a restart. */
   ensureFresh() {
@@ -14319,7 +14740,9 @@ var Store = class {
   /** First read. A seed record whose file still has the same size and mtime is reused unparsed. */
   async load(seed) {
     const seeded = /* @__PURE__ */ new Map();
-    if (seed) for (const m of seed) seeded.set(m.file, m);
+    if (seed) {
+      for (const m of seed) if (this.noteRel(m.file) === null) seeded.set(m.file, m);
+    }
     await this.reconcile(await this.listFiles(!this.readOnly), seeded);
   }
   /** Full reconcile: every file is stat'ed; only changed ones are re-read. */
@@ -14331,57 +14754,50 @@ var Store = class {
     let tombOk;
     for (const p of new Set(paths)) {
       if (!this.isMemoryPath(p)) continue;
-      if (dirname2(p) === this.tombDir && !(tombOk ??= await this.tombDirUsable())) continue;
-      const st = await fsp3.lstat(p).catch(() => null);
+      if (dirname3(p) === this.tombDir && !(tombOk ??= await this.tombDirUsable())) continue;
+      const st = await fsp4.lstat(p).catch(() => null);
       if (st && st.isFile()) this.refreshOne(p, st.size, st.mtimeMs, void 0);
       else if (this.files.has(p)) this.dropPath(p);
     }
   }
+  /** A path's place in the notes area ("projects/a.md"), or null when it is not a note's path. */
+  noteRel(p) {
+    if (!p.startsWith(this.notesDir + sep)) return null;
+    const rel = p.slice(this.notesDir.length + 1).split(sep).join("/");
+    return isNoteRel(rel) ? rel : null;
+  }
   isMemoryPath(p) {
+    if (this.noteRel(p) !== null) return true;
     const name = basename2(p);
     if (!name.endsWith(".md") || name.startsWith(".")) return false;
     const parent = p.slice(0, p.length - name.length - 1);
     return parent === this.dir || parent === this.tombDir;
   }
   async listFiles(cleanTemps) {
-    const dirs = [this.dir, this.tombDir];
-    const found = new Listing(dirs);
-    for (let di = 0; di < dirs.length; di++) {
-      const d = dirs[di];
-      if (d === this.tombDir && !await this.tombDirUsable()) continue;
-      let names;
-      try {
-        names = await fsp3.readdir(d);
-      } catch (err) {
-        if (err.code === "ENOENT") continue;
-        throw err;
-      }
-      for (const name of names) {
-        if (isTempName(name)) {
-          const pid = pidOfTemp(name);
-          if (cleanTemps && pid && pid !== process.pid && !pidAlive(pid)) rmSync(join5(d, name), { force: true });
-          continue;
-        }
-        if (!name.endsWith(".md") || name.startsWith(".")) continue;
-        const p = join5(d, name);
-        let st = null;
-        try {
-          st = lstatSync2(p);
-        } catch {
-          continue;
-        }
-        if (st.isFile()) found.add(di, name, st.size, st.mtimeMs);
-        else if (st.isSymbolicLink()) {
-          const error62 = "is a symbolic link; cairn does not follow links";
-          this.files.set(p, new Skip(0, 0, error62));
-          if (this.warnOnce.get(p) !== error62) {
-            this.warnOnce.set(p, error62);
-            this.warn(`skipped ${p}: ${error62}`);
-          }
-        }
-      }
-    }
+    const tombOk = await this.tombDirUsable();
+    const dirs = tombOk ? [this.dir, this.tombDir] : [this.dir];
+    const found = await listStoreFiles([...dirs, this.notesDir], cleanTemps, this.onSymlink, dirs.length);
+    this.addNotes(found, dirs.length, cleanTemps);
     return found;
+  }
+  onSymlink = (p) => {
+    const error62 = "is a symbolic link; cairn does not follow links";
+    this.files.set(p, new Skip(0, 0, error62));
+    if (this.noteRel(p) !== null) this.notePaths.add(p);
+    if (this.warnOnce.get(p) !== error62) {
+      this.warnOnce.set(p, error62);
+      this.warn(`skipped ${p}: ${error62}`);
+    }
+  };
+  addNotes(found, di, cleanTemps) {
+    listNoteFiles(this.notesDir, (rel, size, mtimeMs) => found.add(di, rel, size, mtimeMs), this.onSymlink, cleanTemps);
+  }
+  /** Reconciles the notes area only (a change in it the watcher could not name, e.g. a folder moved). */
+  async syncNotes() {
+    const found = new Listing([this.notesDir]);
+    this.addNotes(found, 0, false);
+    for (const p of [...this.notePaths]) if (!found.has(p)) this.dropPath(p);
+    for (let i = 0; i < found.length; i++) this.refreshOne(found.path(i), found.size(i), found.mtimeMs(i), void 0);
   }
   /**
    * .tombstones/ must be a real directory: were it a symlink, loads would read memories from
@@ -14389,7 +14805,7 @@ var Store = class {
    * (created on the first removal).
    */
   async tombDirUsable() {
-    const st = await fsp3.lstat(this.tombDir).catch(() => null);
+    const st = await fsp4.lstat(this.tombDir).catch(() => null);
     if (!st || st.isDirectory()) return true;
     const reason = st.isSymbolicLink() ? "is a symbolic link; cairn does not follow links out of the store" : "is not a directory";
     if (this.warnOnce.get(this.tombDir) !== reason) {
@@ -14429,7 +14845,7 @@ var Store = class {
     } else {
       let text2;
       try {
-        text2 = readFileSync2(p, "utf8");
+        text2 = readFileSync4(p, "utf8");
       } catch (err) {
         if (err.code === "ENOENT") {
           if (this.files.has(p)) this.dropPath(p);
@@ -14445,18 +14861,25 @@ var Store = class {
   }
   entryFromText(p, text2, size, mtimeMs) {
     if (text2.includes("\0")) return new Skip(size, mtimeMs, "is binary (contains NUL bytes)");
+    const rel = this.noteRel(p);
+    if (rel !== null) return noteRecord(p, rel, text2, size, mtimeMs);
     try {
       const { record: record2, extra } = parseMemoryText(text2);
+      const created = record2.created ?? new Date(Math.floor(mtimeMs)).toISOString();
+      const updated = record2.updated ?? created;
       const idAssigned = record2.id === null;
-      const id2 = record2.id ?? derivedId(p, record2.created);
-      const mem = storedMemory({ ...record2, id: id2 }, p, size, mtimeMs, extra);
+      const id2 = record2.id ?? derivedId(basename2(p), created);
+      const mem = storedMemory({ ...record2, id: id2, created, updated }, p, size, mtimeMs, extra);
       if (idAssigned) mem.idAssigned = true;
       return mem;
     } catch (err) {
       return new Skip(size, mtimeMs, err.message);
     }
   }
+  /** Paths of the notes area this view knows (syncNotes never walks every file). */
+  notePaths = /* @__PURE__ */ new Set();
   setEntry(p, entry) {
+    if (this.noteRel(p) !== null) this.notePaths.add(p);
     const old = this.files.get(p);
     const oldId = memOf(old)?.id;
     const error62 = errorOf(entry);
@@ -14496,6 +14919,7 @@ var Store = class {
   dropPath(p) {
     const old = this.files.get(p);
     this.files.delete(p);
+    this.notePaths.delete(p);
     this.warnOnce.delete(p);
     const id2 = memOf(old)?.id;
     if (id2) {
@@ -14542,7 +14966,7 @@ var Store = class {
   async fresh(id2) {
     const known = this.activeById.get(id2) ?? this.tombById.get(id2);
     if (known) {
-      const st = await fsp3.lstat(known.file).catch(() => null);
+      const st = await fsp4.lstat(known.file).catch(() => null);
       if (st?.isFile()) {
         this.refreshOne(known.file, st.size, st.mtimeMs, void 0);
         const again = this.activeById.get(id2) ?? this.tombById.get(id2);
@@ -14555,21 +14979,21 @@ var Store = class {
   async writeRecord(file2, rec, extra) {
     const text2 = serializeMemory(rec, extra);
     await writeFileAtomic(file2, text2);
-    const st = await fsp3.stat(file2);
+    const st = await fsp4.stat(file2);
     const mem = storedMemory(rec, file2, st.size, st.mtimeMs, extra);
     this.setEntry(file2, mem);
     return mem;
   }
   async freeName(dir, name) {
-    let candidate = join5(dir, name);
-    for (let n = 2; this.files.has(candidate) || await fsp3.lstat(candidate).catch(() => null); n++) {
-      candidate = join5(dir, name.replace(/\.md$/, `-${n}.md`));
+    let candidate = join8(dir, name);
+    for (let n = 2; this.files.has(candidate) || await fsp4.lstat(candidate).catch(() => null); n++) {
+      candidate = join8(dir, name.replace(/\.md$/, `-${n}.md`));
     }
     return candidate;
   }
   /** Writes a new record (a tombstone goes straight into .tombstones/); `extra` as in the file format. */
   async create(rec, extra = []) {
-    return this.lock.run(async () => {
+    return this.locked(async () => {
       const dir = rec.removed !== void 0 ? this.tombDir : this.dir;
       await ensureDir(this.dir);
       await ensureDir(dir);
@@ -14582,18 +15006,19 @@ var Store = class {
    * now and returns the new record (or throws to abort: nothing is written).
    */
   async modify(id2, mutate) {
-    return this.lock.run(async () => {
+    return this.locked(async () => {
       const cur = await this.fresh(id2);
       if (!cur) throw new NotFoundError(`no memory with id ${id2}`);
+      if (cur.note !== void 0) throw new ConflictError(`${id2} is the note ${cur.note}: change it with the memory tool`);
       const next2 = await mutate(cur);
       if (next2.id !== cur.id) throw new ConflictError(`a write-back may not change the id of ${cur.id}`);
       const wantTomb = next2.removed !== void 0;
       const targetDir = wantTomb ? this.tombDir : this.dir;
-      if (targetDir === this.tombDir && dirname2(cur.file) !== targetDir && !await this.tombDirUsable()) {
+      if (targetDir === this.tombDir && dirname3(cur.file) !== targetDir && !await this.tombDirUsable()) {
         throw new ConflictError(`cannot remove ${id2}: ${this.tombDir} is not a real directory (a symbolic link or a file); cairn does not follow links out of the store, so replace it with a directory`);
       }
       const written = await this.writeRecord(cur.file, next2, cur.extra);
-      if (dirname2(cur.file) === targetDir) return written;
+      if (dirname3(cur.file) === targetDir) return written;
       await ensureDir(targetDir);
       const dest = await this.freeName(targetDir, basename2(cur.file));
       await moveFileDurable(cur.file, dest);
@@ -14604,14 +15029,103 @@ var Store = class {
       return moved;
     });
   }
+  // ---- notes (the memory tool's files; paths are checked to lie in the notes area by core/notes) ----
+  /** The note at `file` as on disk now (under the lock): its text, or null when there is none. */
+  async noteText(file2) {
+    const st = await fsp4.lstat(file2).catch(() => null);
+    if (!st) return null;
+    if (!st.isFile()) throw new ConflictError(`${file2} is not a regular file`);
+    const text2 = await fsp4.readFile(file2, "utf8");
+    this.refreshOne(file2, st.size, st.mtimeMs, void 0);
+    return text2;
+  }
+  async noteWritten(file2) {
+    const st = await fsp4.stat(file2);
+    this.refreshOne(file2, st.size, st.mtimeMs, void 0);
+    const m = memOf(this.files.get(file2));
+    if (!m) throw new ConflictError(`${file2} was written but cannot be read back as a note`);
+    return m;
+  }
+  /**
+   * Read-modify-write of one note under the lock: `edit` sees the text on disk now (null: no such
+   * file) and returns the new text, or throws to abort (nothing is written). Atomic like every write.
+   */
+  async editNote(file2, edit) {
+    if (this.noteRel(file2) === null) throw new ConflictError(`${file2} is not in the notes area`);
+    return this.locked(async () => {
+      const next2 = await edit(await this.noteText(file2));
+      await ensureDir(dirname3(file2));
+      await writeFileAtomic(file2, next2);
+      return this.noteWritten(file2);
+    });
+  }
+  /**
+   * Moves the notes at `files` to .tombstones/: for each, a tombstone record (built by `tomb` from
+   * the note as on disk now, carrying its path and exact text) is written first, then the note is
+   * unlinked, so a crash in between leaves both, never neither. Returns the tombstones.
+   */
+  async removeNotes(files2, tomb) {
+    return this.locked(async () => {
+      if (!await this.tombDirUsable()) throw new ConflictError(`cannot delete: ${this.tombDir} is not a real directory (a symbolic link or a file); cairn does not follow links out of the store, so replace it with a directory`);
+      const out2 = [];
+      for (const file2 of files2) {
+        const text2 = await this.noteText(file2);
+        const note = memOf(this.files.get(file2));
+        if (text2 === null || !note || note.note === void 0) continue;
+        await ensureDir(this.tombDir);
+        const dest = await this.freeName(this.tombDir, `${basename2(file2).replace(/[^A-Za-z0-9._-]+/g, "-").replace(/\.md$/, "")}-note.md`);
+        out2.push(await this.writeRecord(dest, tomb(note), noteTombExtra(note.note, text2)));
+        await fsp4.unlink(file2);
+        await fsyncDir(dirname3(file2));
+        this.dropPath(file2);
+      }
+      return out2;
+    });
+  }
+  /**
+   * Renames a note file or a folder of notes; never overwrites: a file is linked to its new name
+   * (fails if the name exists) and then unlinked; a folder is renamed after a check under the lock.
+   */
+  async renameNote(from, to) {
+    if (this.noteRel(to) === null) throw new ConflictError(`${to} is not in the notes area`);
+    await this.locked(async () => {
+      const st = await fsp4.lstat(from);
+      await ensureDir(dirname3(to));
+      if (st.isFile()) {
+        await fsp4.link(from, to);
+        await fsp4.unlink(from);
+      } else {
+        if (await fsp4.lstat(to).catch(() => null)) throw Object.assign(new Error(`${to} exists`), { code: "EEXIST" });
+        await fsp4.rename(from, to);
+      }
+      await fsyncDir(dirname3(to));
+      if (dirname3(from) !== dirname3(to)) await fsyncDir(dirname3(from));
+      await this.syncNotes();
+    });
+  }
+  /** Puts a deleted note back (its tombstone `id`) at `file`, which must be free; drops the tombstone. */
+  async restoreNote(id2, file2, text2) {
+    if (this.noteRel(file2) === null) throw new ConflictError(`${file2} is not in the notes area`);
+    return this.locked(async () => {
+      const t = await this.fresh(id2);
+      if (!t || !t.tombstoned) throw new NotFoundError(`no removed memory with id ${id2}`);
+      if (await fsp4.lstat(file2).catch(() => null)) throw new ConflictError(`cannot restore ${id2}: its path now holds another file; rename that one first`);
+      await ensureDir(dirname3(file2));
+      await writeFileAtomic(file2, text2);
+      const note = await this.noteWritten(file2);
+      await fsp4.rm(t.file, { force: true });
+      this.dropPath(t.file);
+      return note;
+    });
+  }
   /** Permanently deletes tombstone files (the only hard delete). */
   async purgeTombstones(ids2) {
-    return this.lock.run(async () => {
+    return this.locked(async () => {
       const done = [];
       for (const id2 of ids2) {
         const t = await this.fresh(id2);
         if (!t || !t.tombstoned) continue;
-        await fsp3.rm(t.file, { force: true });
+        await fsp4.rm(t.file, { force: true });
         this.dropPath(t.file);
         done.push(id2);
       }
@@ -14620,1032 +15134,18 @@ var Store = class {
   }
 };
 
-// server/src/core/origin.ts
-import { execFile } from "node:child_process";
-import { readFileSync as readFileSync3 } from "node:fs";
-import { isAbsolute as isAbsolute2, join as join6, resolve as resolve2 } from "node:path";
-var GIT_TIMEOUT_MS = 2e3;
-var CACHE_MS = 3e4;
-function git(cwd, args, timeout = GIT_TIMEOUT_MS) {
-  return new Promise((res) => {
-    execFile("git", args, { cwd, timeout, windowsHide: true, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, GIT_OPTIONAL_LOCKS: "0" } }, (err, stdout) => {
-      res(err ? null : stdout);
-    });
-  });
-}
-var repoCache = /* @__PURE__ */ new Map();
-async function repoInfo(cwd) {
-  const hit = repoCache.get(cwd);
-  if (hit && Date.now() - hit.at < CACHE_MS) return hit.info;
-  const out2 = await git(cwd, ["rev-parse", "--show-toplevel", "--git-dir"]);
-  let info = null;
-  if (out2) {
-    const [root, gitDir] = out2.trim().split("\n");
-    if (root && gitDir) {
-      const url2 = (await git(cwd, ["config", "--get", "remote.origin.url"]))?.trim() || null;
-      info = { root, gitDir: isAbsolute2(gitDir) ? gitDir : resolve2(cwd, gitDir), url: url2 };
-    }
-  }
-  repoCache.set(cwd, { at: Date.now(), info });
-  return info;
-}
-function currentBranch(gitDir) {
-  try {
-    const head = readFileSync3(join6(gitDir, "HEAD"), "utf8").trim();
-    const m = /^ref: refs\/heads\/(.+)$/.exec(head);
-    return m ? m[1] : null;
-  } catch {
-    return null;
-  }
-}
-async function captureOrigin(cwd) {
-  const info = await repoInfo(cwd);
-  if (!info) return { cwd, repo: null, branch: null, worktree_root: null };
-  return { cwd, repo: info.url, branch: currentBranch(info.gitDir), worktree_root: info.root };
-}
-function normalizeRepoUrl(url2) {
-  if (!url2) return null;
-  let u = url2.trim();
-  if (u === "") return null;
-  let host = "";
-  let path = "";
-  const scp = /^(?:[^@/]+@)?([^:/]+):(?!\/)(.+)$/.exec(u);
-  const withScheme = /^[a-z][a-z0-9+.-]*:\/\/(?:[^@/]+@)?([^/:]+)(?::\d+)?\/(.+)$/i.exec(u);
-  if (withScheme) {
-    host = withScheme[1];
-    path = withScheme[2];
-  } else if (scp && !/^[a-z]:\\/i.test(u)) {
-    host = scp[1];
-    path = scp[2];
-  } else {
-    u = u.replace(/^file:\/\//, "");
-    return `local${resolve2(u).replace(/\.git\/?$/, "").replace(/\/+$/, "")}`;
-  }
-  path = path.replace(/\/+$/, "").replace(/\.git$/, "").replace(/^\/+/, "");
-  return `${host.toLowerCase()}/${path}`;
-}
-function originRepoKey(o) {
-  return normalizeRepoUrl(o.repo) ?? (o.worktree_root ? `root:${o.worktree_root}` : null);
-}
-async function resolveCaller(env, cwd) {
-  const dir = env.CLAUDE_PROJECT_DIR && env.CLAUDE_PROJECT_DIR.trim() !== "" ? resolve2(cwd, env.CLAUDE_PROJECT_DIR) : cwd;
-  const info = await repoInfo(dir);
-  if (!info) return { cwd: dir, repoRoot: null, repoUrl: null, repoKey: null };
-  return {
-    cwd: dir,
-    repoRoot: info.root,
-    repoUrl: info.url,
-    repoKey: originRepoKey({ repo: info.url, worktree_root: info.root })
-  };
-}
-
-// server/src/core/trust/signals.ts
-import { homedir as homedir3 } from "node:os";
-
-// server/src/core/trust/citedPaths.ts
-import { existsSync as existsSync2, statSync as statSync2 } from "node:fs";
-import { homedir as homedir2 } from "node:os";
-import { isAbsolute as isAbsolute3, join as join7, resolve as resolve3 } from "node:path";
-var MAX_CITED_PATHS = 8;
-var PLACEHOLDER_SEGMENT = /^(?:foo|bar|baz|qux|quux|foobar|example|examples?-\w+|dummy|placeholder|xxx+|some(?:where|thing)?|your[-_\w]*|my[-_]?(?:project|app|repo|dir|file|path))(?:\.\w+)?$/i;
-var ROUTE_ROOT = /^(?:api|v\d+|graphql|rest|rpc|auth|oauth2?|login|logout|signin|signup|callback|webhooks?|health|healthz|metrics|status|admin)$/i;
-var FILE_EXT = /\.(?:ts|tsx|mts|cts|js|jsx|mjs|cjs|json|jsonc|md|mdx|txt|toml|ya?ml|ini|cfg|conf|env|lock|py|pyi|rb|rs|go|java|kt|swift|c|h|cc|cpp|hpp|cs|php|sh|bash|zsh|fish|ps1|sql|css|scss|html|vue|svelte|xml|csv|proto|gradle|tf|nix|dockerfile|log|pem|crt|plist)$/i;
-function stripLineSuffix(p) {
-  return p.replace(/:\d+(?::\d+)?$/, "");
-}
-function segmentsOf(p) {
-  return p.split(/[\\/]+/).filter((s) => s !== "" && s !== "~" && !/^[A-Za-z]:$/.test(s));
-}
-function isObviouslyFake(p) {
-  if (/\.\.\.|…|<|>|\*|\?|\{|\}|\$|%/.test(p)) return true;
-  if (/^\/path\/to(?:\/|$)/i.test(p) || /(^|[\\/])path[\\/]to([\\/]|$)/i.test(p)) return true;
-  return segmentsOf(p).some((s) => PLACEHOLDER_SEGMENT.test(s));
-}
-function asCitedPath(raw, fromBackticks) {
-  if (/\.\.\.|…/.test(raw)) return null;
-  let p = raw.trim().replace(/[.,;:!?)\]'"]+$/, "");
-  p = stripLineSuffix(p);
-  if (p.length < 2 || p.length > 400) return null;
-  const windows = /^[A-Za-z]:[\\/]/.test(p);
-  if (/\s/.test(p) && !windows) return null;
-  if (p.startsWith("-")) return null;
-  if (p.includes("://") || /^[\w.-]+@[\w.-]+:/.test(p) || p.startsWith("@")) return null;
-  if (isObviouslyFake(p)) return null;
-  const segs = segmentsOf(p);
-  if (p.startsWith("/")) {
-    if (segs.length < 2) return null;
-    if (ROUTE_ROOT.test(segs[0])) return null;
-    return p;
-  }
-  if (p.startsWith("~/")) return segs.length >= 1 ? p : null;
-  if (windows) return segs.length >= 1 ? p : null;
-  if (!fromBackticks) return null;
-  if (!/^[\w.@+\-/\\]+$/.test(p) || p.startsWith("~")) return null;
-  if (p.startsWith("./") || p.startsWith("../")) return segs.length >= 1 ? p : null;
-  const last = segs[segs.length - 1] ?? "";
-  if (segs.length === 1) return FILE_EXT.test(last) && !/^\d/.test(last) ? p : null;
-  if (segs.length === 2 && !FILE_EXT.test(last) && !p.endsWith("/")) return null;
-  return p;
-}
-var CANDIDATE_RE = /`([^`\n]+)`|(?<![\w.:/~@\\-])(~?\/[\w.@+-]+(?:\/[\w.@+-]+)*\/?|[A-Za-z]:\\[^\s`'"<>|*?]+)/g;
-function extractCitedPaths(body, max = MAX_CITED_PATHS) {
-  const out2 = [];
-  for (const m of body.matchAll(CANDIDATE_RE)) {
-    const p = m[1] !== void 0 ? asCitedPath(m[1], true) : asCitedPath(m[2], false);
-    if (p && !out2.includes(p)) out2.push(p);
-    if (out2.length >= max) break;
-  }
-  return out2;
-}
-function resolveCitedPath(p, ctx) {
-  if (p.startsWith("~/")) return join7(ctx.home ?? homedir2(), p.slice(2));
-  if (/^[A-Za-z]:[\\/]/.test(p)) return process.platform === "win32" ? p : null;
-  if (isAbsolute3(p)) return p;
-  return ctx.relativeRoot ? resolve3(ctx.relativeRoot, p) : null;
-}
-function checkPaths(paths, ctx) {
-  const missing = [];
-  let checked = 0;
-  for (const p of paths) {
-    const abs = resolveCitedPath(p, ctx);
-    if (abs === null) continue;
-    checked++;
-    if (!existsSync2(abs)) missing.push(p);
-  }
-  return { checked, missing };
-}
-function isDirectory(dir) {
-  if (!dir) return false;
-  try {
-    return statSync2(dir).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
-// server/src/core/trust/commitDrift.ts
-import { execFile as execFile2 } from "node:child_process";
-import { readFileSync as readFileSync4, statSync as statSync3 } from "node:fs";
-import { isAbsolute as isAbsolute4, join as join8, resolve as resolve4 } from "node:path";
-var GIT_TIMEOUT_MS2 = 2e3;
-var MAX_BUFFER = 64 * 1024 * 1024;
-function gitDirs(root) {
-  try {
-    const dotGit = join8(root, ".git");
-    let gitDir = dotGit;
-    if (!statSync3(dotGit).isDirectory()) {
-      const m = /^gitdir:\s*(.+)$/m.exec(readFileSync4(dotGit, "utf8"));
-      if (!m) return null;
-      gitDir = isAbsolute4(m[1].trim()) ? m[1].trim() : resolve4(root, m[1].trim());
-    }
-    let commonDir = gitDir;
-    try {
-      const c = readFileSync4(join8(gitDir, "commondir"), "utf8").trim();
-      commonDir = isAbsolute4(c) ? c : resolve4(gitDir, c);
-    } catch {
-    }
-    return { gitDir, commonDir };
-  } catch {
-    return null;
-  }
-}
-function readHeadSha(root) {
-  const dirs = gitDirs(root);
-  if (!dirs) return null;
-  try {
-    const head = readFileSync4(join8(dirs.gitDir, "HEAD"), "utf8").trim();
-    if (/^[0-9a-f]{40,64}$/.test(head)) return head;
-    const ref = /^ref:\s*(\S+)$/.exec(head)?.[1];
-    if (!ref) return null;
-    for (const dir of [dirs.gitDir, dirs.commonDir]) {
-      try {
-        const sha = readFileSync4(join8(dir, ref), "utf8").trim();
-        if (/^[0-9a-f]{40,64}$/.test(sha)) return sha;
-      } catch {
-      }
-    }
-    const packed = readFileSync4(join8(dirs.commonDir, "packed-refs"), "utf8");
-    for (const line2 of packed.split("\n")) {
-      const [sha, name] = line2.split(" ");
-      if (name === ref && sha && /^[0-9a-f]{40,64}$/.test(sha)) return sha;
-    }
-  } catch {
-  }
-  return null;
-}
-function gitLogTimes(root, since, timeoutMs) {
-  const args = ["-C", root, "log", "--format=%ct", "HEAD"];
-  if (since > 0) args.push(`--since=${new Date(since * 1e3).toISOString()}`);
-  return new Promise((done, fail) => {
-    execFile2(
-      "git",
-      args,
-      { timeout: timeoutMs, maxBuffer: MAX_BUFFER, env: { ...process.env, GIT_OPTIONAL_LOCKS: "0", LC_ALL: "C" } },
-      (err, stdout) => {
-        if (err) return fail(err);
-        const times = stdout.split("\n").filter((l) => l !== "").map(Number).filter((n) => Number.isFinite(n));
-        done(times.sort((a, b) => a - b));
-      }
-    );
-  });
-}
-function countNewer(times, t) {
-  let lo = 0;
-  let hi = times.length;
-  while (lo < hi) {
-    const mid = lo + hi >>> 1;
-    if (times[mid] <= t) lo = mid + 1;
-    else hi = mid;
-  }
-  return times.length - lo;
-}
-var CommitDriftCache = class {
-  constructor(timeoutMs = GIT_TIMEOUT_MS2) {
-    this.timeoutMs = timeoutMs;
-  }
-  timeoutMs;
-  entries = /* @__PURE__ */ new Map();
-  /** git invocations so far (tests assert one per batch). */
-  gitCalls = 0;
-  /**
-   * Commit drift for each verification time (ISO strings) against HEAD of the repo at `root`.
-   * The result array is parallel to `verifiedAt`. At most one git invocation.
-   */
-  async driftFor(root, verifiedAt) {
-    const secs = verifiedAt.map((v) => Math.floor(Date.parse(v) / 1e3));
-    if (secs.length === 0) return [];
-    const valid = secs.filter((s) => Number.isFinite(s));
-    const needSince = valid.length > 0 ? Math.max(0, Math.min(...valid) - 86400) : 0;
-    const head = readHeadSha(root);
-    let entry = this.entries.get(root);
-    if (!entry || head === null || entry.head !== head || entry.since > needSince) {
-      try {
-        this.gitCalls++;
-        entry = { head, times: await gitLogTimes(root, needSince, this.timeoutMs), since: needSince };
-        if (head !== null) this.entries.set(root, entry);
-      } catch {
-        return secs.map(() => ({ commits_since_verify: null, status: "unknown" }));
-      }
-    }
-    const times = entry.times;
-    return secs.map((s) => {
-      if (!Number.isFinite(s)) return { commits_since_verify: null, status: "unknown" };
-      const n = countNewer(times, s);
-      return { commits_since_verify: n, status: n > 0 ? "behind" : "up_to_date" };
-    });
-  }
-};
-var defaultCommitDriftCache = new CommitDriftCache();
-
-// server/src/core/trust/verdict.ts
-function stalenessVerdict(input2) {
-  if (input2.verification === "never" || input2.verification === "stale") return "spot_check_required";
-  if (input2.pathMissing > 0 || (input2.commitsSinceVerify ?? 0) > 0) return "spot_check_recommended";
-  return "fresh";
-}
-
-// server/src/core/trust/verification.ts
-var DAY_MS = 864e5;
-function verificationOf(lastVerifiedAt, now, staleAfterDays) {
-  if (lastVerifiedAt === null) return { status: "never", age_days: null, stale_after_days: staleAfterDays };
-  const t = Date.parse(lastVerifiedAt);
-  if (!Number.isFinite(t)) return { status: "never", age_days: null, stale_after_days: staleAfterDays };
-  const ageMs = Math.max(0, now.getTime() - t);
-  return {
-    status: ageMs > staleAfterDays * DAY_MS ? "stale" : "fresh",
-    age_days: Math.floor(ageMs / DAY_MS),
-    stale_after_days: staleAfterDays
-  };
-}
-
-// server/src/core/trust/signals.ts
-function fromCallerRepo(ctx, m) {
-  if (!ctx.caller.repoRoot || !ctx.caller.repoKey) return false;
-  return originRepoKey(m.origin) === ctx.caller.repoKey;
-}
-function relativeRootFor(ctx, m, sameRepo) {
-  if (!sameRepo) return null;
-  return isDirectory(m.origin.worktree_root) ? m.origin.worktree_root : ctx.caller.repoRoot;
-}
-async function computeSignals(ctx, mems, opts = { detail: false }) {
-  const home = ctx.env.HOME ?? homedir3();
-  const staleDays = ctx.config.behavior.verification_stale_days;
-  const applies = mems.filter((m) => m.last_verified_at !== null && fromCallerRepo(ctx, m));
-  const drifts = /* @__PURE__ */ new Map();
-  if (applies.length > 0 && ctx.caller.repoRoot) {
-    const cache = ctx.drift ?? defaultCommitDriftCache;
-    const res = await cache.driftFor(ctx.caller.repoRoot, applies.map((m) => m.last_verified_at));
-    applies.forEach((m, i) => drifts.set(m.id, res[i]));
-  }
-  const out2 = /* @__PURE__ */ new Map();
-  for (const m of mems) {
-    const sameRepo = fromCallerRepo(ctx, m);
-    const verification2 = verificationOf(m.last_verified_at, ctx.now, staleDays);
-    const paths = checkPaths(extractCitedPaths(m.body), { home, relativeRoot: relativeRootFor(ctx, m, sameRepo) });
-    const drift = drifts.get(m.id);
-    const count = drift?.commits_since_verify ?? null;
-    const s = {
-      verification: verification2,
-      path_drift_checked: paths.checked,
-      path_drift_missing: paths.missing.length,
-      ...count !== null ? { commit_drift_count: count } : {},
-      staleness_verdict: stalenessVerdict({
-        verification: verification2.status,
-        pathMissing: paths.missing.length,
-        commitsSinceVerify: count
-      })
-    };
-    if (opts.detail) {
-      s.path_drift = { checked: paths.checked, missing: paths.missing };
-      s.commit_drift = drift ?? { commits_since_verify: null, status: "not_applicable" };
-    }
-    out2.set(m.id, s);
-  }
-  return out2;
-}
-
-// server/src/core/ops/common.ts
-var MAX_IDS_PER_CALL = 10;
-function checkId(id2, arg = "id") {
-  if (typeof id2 !== "string" || id2.trim() === "") throw new ValidationError(`${arg} must be a memory id (a 26-character ULID like 01JQ3Z8V7M2K4T6Y9B1C3D5F7H)`);
-  const up = id2.trim().toUpperCase();
-  if (!isUlid(up)) {
-    const shown2 = id2.length > 40 ? `${JSON.stringify(id2.slice(0, 40))}...` : JSON.stringify(id2);
-    throw new MalformedIdError(`${arg} ${shown2} is not a memory id: ids are 26-character ULIDs like 01JQ3Z8V7M2K4T6Y9B1C3D5F7H`);
-  }
-  return up;
-}
-function tombstonedMessage(t) {
-  return `memory ${t.id} was removed on ${t.removed?.slice(0, 10)} (reason: ${JSON.stringify(t.removed_reason ?? "")}); memory_restore brings it back`;
-}
-async function settleUnknownIds(c, raw) {
-  const unknown2 = raw.some((r) => {
-    if (typeof r !== "string") return false;
-    const id2 = r.trim().toUpperCase();
-    return isUlid(id2) && !c.store.get(id2) && !c.store.getTombstone(id2);
-  });
-  if (unknown2) await c.store.lock.run(() => c.store.sync());
-}
-function requireActive(c, rawId, arg = "id") {
-  const id2 = checkId(rawId, arg);
-  const m = c.store.get(id2);
-  if (m) return m;
-  const t = c.store.getTombstone(id2);
-  if (t) throw new TombstonedError(tombstonedMessage(t));
-  throw new NotFoundError(`no memory with id ${id2}`);
-}
-function isExpired(m, now) {
-  return m.expires !== null && Date.parse(m.expires) <= now.getTime();
-}
-function isDisabled(c, m) {
-  if (c.disabledScopes.size === 0) return false;
-  return m.scopes.some((s) => {
-    for (const d of c.disabledScopes) if (s === d || s.startsWith(`${d}:`)) return true;
-    return false;
-  });
-}
-function isVisible(c, m, now) {
-  return !isExpired(m, now) && !isDisabled(c, m);
-}
-function inCallerRepo(c, origin2) {
-  const key = originRepoKey(origin2);
-  return key === null || c.caller.repoKey !== null && key === c.caller.repoKey;
-}
-function recordHead(m) {
-  return {
-    id: m.id,
-    scopes: m.scopes,
-    confidence: m.confidence,
-    category: m.category,
-    created: m.created,
-    updated: m.updated,
-    last_verified_at: m.last_verified_at
-  };
-}
-function signalContext(c) {
-  return { config: c.config, caller: c.caller, now: c.now(), env: c.env };
-}
-async function hitFields(c, mems, detail = false) {
-  const sig = await computeSignals(signalContext(c), mems, { detail });
-  return mems.map((m) => {
-    const { path_drift, commit_drift, ...common } = sig.get(m.id);
-    return { ...recordHead(m), ...common, ...detail ? { path_drift, commit_drift } : {} };
-  });
-}
-function summarize(body, max = 80) {
-  const flat = body.replace(/\s+/g, " ").trim();
-  const m = /^(.+?[.!?])(?:\s|$)/.exec(flat);
-  const first = m ? m[1] : flat;
-  if (first.length <= max) return first;
-  const cut = first.slice(0, max - 1);
-  const sp = cut.lastIndexOf(" ");
-  return `${(sp > max / 2 ? cut.slice(0, sp) : cut).replace(/[\s,;:.-]+$/, "")}…`;
-}
-function encodeCursor(lastId) {
-  return Buffer.from(`v1:${lastId}`).toString("base64url");
-}
-function decodeCursor(cursor2) {
-  if (typeof cursor2 !== "string" || cursor2 === "") throw new ValidationError("cursor must be the next_cursor string from a previous page");
-  const text2 = Buffer.from(cursor2, "base64url").toString("utf8");
-  const m = /^v1:([0-9A-HJKMNP-TV-Z]{26})$/.exec(text2);
-  if (!m) throw new ValidationError(`cursor ${JSON.stringify(cursor2.slice(0, 40))} was not issued by this server: pass next_cursor from a previous page, or omit it to start over`);
-  return m[1];
-}
-function checkLimit(v, arg, max, dflt) {
-  if (v === void 0 || v === null) return dflt;
-  if (typeof v !== "number" || !Number.isInteger(v) || v < 1 || v > max) throw new ValidationError(`${arg} must be a whole number from 1 to ${max}, got ${JSON.stringify(v)}`);
-  return v;
-}
-
-// server/src/core/curation/events.ts
-import { closeSync as closeSync2, existsSync as existsSync4, fstatSync, openSync as openSync2, writeSync as writeSync2, constants as constants2 } from "node:fs";
-import { join as join10 } from "node:path";
-
-// server/src/core/curation/archives.ts
-import {
-  closeSync,
-  fsyncSync,
-  openSync,
-  lstatSync as lstatSync3,
-  readFileSync as readFileSync5,
-  readdirSync,
-  renameSync,
-  rmSync as rmSync2,
-  statSync as statSync4,
-  writeSync,
-  existsSync as existsSync3
-} from "node:fs";
-import { join as join9 } from "node:path";
-import { gunzipSync, gzipSync } from "node:zlib";
-import { randomBytes as randomBytes3 } from "node:crypto";
-var ACTIVE_LOG = ".events.jsonl";
-var LOCK = ".events.lock";
-var LOCK_STALE_MS = 6e4;
-var DEFAULT_GRACE_MS = 1e4;
-var ARCHIVE_RE = /^\.events-(\d{8}T\d{9}Z)(?:-(\d+))?\.jsonl(\.gz)?$/;
-function archiveStamp(d) {
-  return d.toISOString().replace(/[-:.]/g, "");
-}
-function stampTime(stamp) {
-  const m = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})(\d{3})Z$/.exec(stamp);
-  if (!m) return NaN;
-  return Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], +m[6], +m[7]);
-}
-function withTryLock(dir, fn) {
-  const file2 = join9(dir, LOCK);
-  let fd;
-  try {
-    fd = openSync(file2, "wx", 384);
-  } catch (err) {
-    if (err.code !== "EEXIST") throw err;
-    try {
-      if (Date.now() - statSync4(file2).mtimeMs < LOCK_STALE_MS) return null;
-      const aside = `${file2}.${process.pid}.${randomBytes3(4).toString("hex")}.tmp`;
-      renameSync(file2, aside);
-      rmSync2(aside, { force: true });
-      fd = openSync(file2, "wx", 384);
-    } catch {
-      return null;
-    }
-  }
-  try {
-    writeSync(fd, `${process.pid} ${Date.now()}
-`);
-    closeSync(fd);
-    return fn();
-  } finally {
-    rmSync2(file2, { force: true });
-  }
-}
-function rotateActive(dir, maxBytes, now) {
-  return withTryLock(dir, () => {
-    const active = join9(dir, ACTIVE_LOG);
-    let size;
-    try {
-      size = statSync4(active).size;
-    } catch {
-      return null;
-    }
-    if (size <= maxBytes) return null;
-    const stamp = archiveStamp(now);
-    let target = join9(dir, `.events-${stamp}.jsonl`);
-    for (let n = 1; existsSync3(target) || existsSync3(`${target}.gz`); n++) {
-      target = join9(dir, `.events-${stamp}-${n}.jsonl`);
-    }
-    renameSync(active, target);
-    return target;
-  });
-}
-function compressArchives(dir, opts) {
-  return withTryLock(dir, () => {
-    const done = [];
-    const names = new Set(readdirSync(dir).filter((n) => n.startsWith(".events-")));
-    for (const name of names) {
-      const m = ARCHIVE_RE.exec(name);
-      if (!m || m[3]) continue;
-      const plain2 = join9(dir, name);
-      const gz = `${plain2}.gz`;
-      if (names.has(`${name}.gz`)) {
-        rmSync2(plain2, { force: true });
-        continue;
-      }
-      const now = opts.now.getTime();
-      const rotatedAt = stampTime(m[1]);
-      const st = statSync4(plain2);
-      const quiet = Math.min(now - rotatedAt, Date.now() - st.mtimeMs);
-      if (opts.graceMs > 0 && quiet < opts.graceMs) continue;
-      const data = gzipSync(readFileSync5(plain2));
-      const tmp = join9(dir, `.${name}.gz.${process.pid}.${randomBytes3(4).toString("hex")}.tmp`);
-      const fd = openSync(tmp, "wx", 384);
-      try {
-        writeSync(fd, data);
-        fsyncSync(fd);
-      } finally {
-        closeSync(fd);
-      }
-      renameSync(tmp, gz);
-      rmSync2(plain2, { force: true });
-      done.push(gz);
-    }
-    return done;
-  }) ?? [];
-}
-function listLogFiles(dir) {
-  let names;
-  try {
-    names = readdirSync(dir).filter((n) => n.startsWith(".events"));
-  } catch {
-    return [];
-  }
-  names = names.filter((n) => {
-    try {
-      return lstatSync3(join9(dir, n)).isFile();
-    } catch {
-      return false;
-    }
-  });
-  const present = new Set(names);
-  const archives = [];
-  for (const name of names) {
-    const m = ARCHIVE_RE.exec(name);
-    if (!m || m[3] === void 0 && present.has(`${name}.gz`)) continue;
-    archives.push({ name, stamp: m[1], n: Number(m[2] ?? 0) });
-  }
-  archives.sort((a, b) => a.stamp < b.stamp ? -1 : a.stamp > b.stamp ? 1 : a.n - b.n);
-  const out2 = archives.map(({ name, stamp }) => ({ file: join9(dir, name), compressed: name.endsWith(".gz"), rotatedAt: stampTime(stamp) }));
-  if (present.has(ACTIVE_LOG)) out2.push({ file: join9(dir, ACTIVE_LOG), compressed: false, rotatedAt: null });
-  return out2;
-}
-function isEvent(v) {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  const o = v;
-  return typeof o.ts === "string" && typeof o.kind === "string" && !Number.isNaN(Date.parse(o.ts));
-}
-function readEvents(dir, opts = {}) {
-  for (let attempt = 1; ; attempt++) {
-    const result = readOnce(dir, opts, attempt === 3);
-    if (result !== null) return result;
-  }
-}
-function readOnce(dir, opts, tolerateMissing) {
-  const result = { events: [], corruptLines: 0, unreadableFiles: [], files: [] };
-  for (const { file: file2, compressed, rotatedAt } of listLogFiles(dir)) {
-    if (opts.since !== void 0 && rotatedAt !== null && rotatedAt < opts.since) continue;
-    let text2;
-    try {
-      const raw = readFileSync5(file2);
-      text2 = (compressed ? gunzipSync(raw) : raw).toString("utf8");
-    } catch (err) {
-      if (err.code === "ENOENT") {
-        if (tolerateMissing) continue;
-        return null;
-      }
-      result.unreadableFiles.push(file2);
-      continue;
-    }
-    result.files.push(file2);
-    for (const line2 of text2.split("\n")) {
-      if (line2.trim() === "") continue;
-      try {
-        const v = JSON.parse(line2);
-        if (isEvent(v)) result.events.push(v);
-        else result.corruptLines++;
-      } catch {
-        result.corruptLines++;
-      }
-    }
-  }
-  result.events.sort((a, b) => Date.parse(a.ts) - Date.parse(b.ts));
-  return result;
-}
-
-// server/src/core/curation/events.ts
-var MAX_LINE_BYTES = 256 * 1024;
-var EventLog = class {
-  file;
-  enabled;
-  maxBytes;
-  dir;
-  session;
-  now;
-  warnFn;
-  graceMs;
-  warned = /* @__PURE__ */ new Set();
-  compressTimer;
-  constructor(opts) {
-    this.dir = opts.dir;
-    this.file = join10(opts.dir, ACTIVE_LOG);
-    this.session = opts.session;
-    this.enabled = opts.enabled ?? true;
-    this.maxBytes = opts.maxBytes ?? 1e7;
-    this.now = opts.now ?? (() => /* @__PURE__ */ new Date());
-    this.warnFn = opts.warn ?? ((m) => process.stderr.write(`cairn: ${m}
-`));
-    this.graceMs = opts.compressGraceMs ?? DEFAULT_GRACE_MS;
-  }
-  /** Appends one event. Returns whether a line was written; never throws. */
-  append(kind, fields = {}) {
-    if (!this.enabled) return false;
-    try {
-      if (!existsSync4(this.dir)) return false;
-      const line2 = this.format(kind, fields);
-      const size = this.writeLine(line2);
-      if (size > this.maxBytes) this.rotate();
-      return true;
-    } catch (err) {
-      this.warn(`could not append to the event log ${this.file}: ${errorMessage(err)}`);
-      return false;
-    }
-  }
-  /** Rotates now if the active log is past max_bytes (another process may have done it already). */
-  rotate() {
-    try {
-      const archived = rotateActive(this.dir, this.maxBytes, this.now());
-      if (archived === null) return;
-      compressArchives(this.dir, { graceMs: this.graceMs, now: this.now() });
-      this.scheduleCompression();
-    } catch (err) {
-      this.warn(`could not rotate the event log ${this.file}: ${errorMessage(err)}`);
-    }
-  }
-  /** Stops the pending compression timer (the archive stays plain until the next rotation). */
-  close() {
-    if (this.compressTimer) clearTimeout(this.compressTimer);
-    this.compressTimer = void 0;
-  }
-  format(kind, fields) {
-    const { ts: _ts, session: _s, kind: _k, ...rest } = fields;
-    const event = { ts: this.now().toISOString(), session: this.session, kind, ...rest };
-    let line2 = JSON.stringify(event) + "\n";
-    if (Buffer.byteLength(line2) > MAX_LINE_BYTES) {
-      line2 = JSON.stringify({ ts: event.ts, session: event.session, kind, truncated: true }) + "\n";
-    }
-    return line2;
-  }
-  /** One open(O_APPEND) + one write per line; returns the file size after the write. */
-  writeLine(line2) {
-    const buf = Buffer.from(line2, "utf8");
-    const fd = openSync2(this.file, constants2.O_WRONLY | constants2.O_APPEND | constants2.O_CREAT | constants2.O_NOFOLLOW, 384);
-    try {
-      const written = writeSync2(fd, buf, 0, buf.length);
-      if (written !== buf.length) {
-        writeSync2(fd, buf, written, buf.length - written);
-      }
-      return fstatSync(fd).size;
-    } finally {
-      closeSync2(fd);
-    }
-  }
-  scheduleCompression() {
-    if (this.compressTimer) return;
-    this.compressTimer = setTimeout(() => {
-      this.compressTimer = void 0;
-      try {
-        compressArchives(this.dir, { graceMs: this.graceMs, now: this.now() });
-      } catch (err) {
-        this.warn(`could not compress event log archives in ${this.dir}: ${errorMessage(err)}`);
-      }
-    }, this.graceMs + 250);
-    this.compressTimer.unref();
-  }
-  warn(message) {
-    if (this.warned.has(message)) return;
-    this.warned.add(message);
-    try {
-      this.warnFn(message);
-    } catch {
-    }
-  }
-};
-
-// server/src/core/curation/usage.ts
-var USE_OUTCOMES = ["applied", "ignored", "contradicted", "corrected"];
-var strings = (v) => Array.isArray(v) ? v.filter((x) => typeof x === "string") : [];
-function retrievedIds(e) {
-  if (e.kind === "show") return strings(e.ids);
-  if (e.kind !== "search") return [];
-  const rows = Array.isArray(e.hits) ? e.hits : Array.isArray(e.results) ? e.results : [];
-  return rows.map((r) => typeof r === "string" ? r : r?.id).filter((x) => typeof x === "string");
-}
-function useOf(e) {
-  if (e.kind !== "use") return null;
-  const outcome = e.outcome;
-  if (!USE_OUTCOMES.includes(outcome)) return null;
-  const ids2 = strings(e.ids ?? e.memory_ids);
-  return { ids: ids2, outcome, ...typeof e.note === "string" ? { note: e.note } : {} };
-}
-function emptyUsage() {
-  return {
-    retrievedInWindow: 0,
-    lastRetrieved: null,
-    uses: { applied: 0, ignored: 0, contradicted: 0, corrected: 0 },
-    appliedInWindow: 0,
-    lastApplied: null,
-    timeline: []
-  };
-}
-function foldUsage(events, windowStart, known) {
-  const byId2 = /* @__PURE__ */ new Map();
-  const get = (id2) => {
-    let u = byId2.get(id2);
-    if (!u) byId2.set(id2, u = emptyUsage());
-    return u;
-  };
-  const fold = {
-    byId: byId2,
-    eventsInWindow: 0,
-    retrievalsInWindow: 0,
-    usesInWindow: { applied: 0, ignored: 0, contradicted: 0, corrected: 0 },
-    orphanEvents: 0,
-    orphanIds: []
-  };
-  const orphanIds = /* @__PURE__ */ new Set();
-  for (const e of events) {
-    const t = Date.parse(e.ts);
-    const inWindow = t >= windowStart;
-    if (inWindow) fold.eventsInWindow++;
-    const session = typeof e.session === "string" ? e.session : void 0;
-    for (const id2 of retrievedIds(e)) {
-      const u = get(id2);
-      u.lastRetrieved = e.ts;
-      if (inWindow) {
-        u.retrievedInWindow++;
-        fold.retrievalsInWindow++;
-      }
-    }
-    const use = useOf(e);
-    if (use) {
-      let orphan = false;
-      for (const id2 of use.ids) {
-        if (!known.has(id2)) {
-          orphan = true;
-          orphanIds.add(id2);
-          continue;
-        }
-        const u = get(id2);
-        u.uses[use.outcome]++;
-        if (use.outcome === "applied") {
-          u.lastApplied = e.ts;
-          if (inWindow) u.appliedInWindow++;
-        }
-        if (use.outcome === "contradicted" || use.outcome === "corrected") {
-          u.timeline.push({ ts: e.ts, event: use.outcome, ...use.note ? { note: use.note } : {}, ...session ? { session } : {} });
-        }
-      }
-      if (inWindow) fold.usesInWindow[use.outcome] += use.ids.length;
-      if (orphan) fold.orphanEvents++;
-    }
-    if ((e.kind === "update" || e.kind === "verify") && typeof e.id === "string") {
-      const note = typeof e.note === "string" ? e.note : void 0;
-      get(e.id).timeline.push({
-        ts: e.ts,
-        event: e.kind === "update" ? "updated" : "verified",
-        ...note ? { note } : {},
-        ...session ? { session } : {}
-      });
-    }
-  }
-  fold.orphanIds = [...orphanIds].sort();
-  return fold;
-}
-function markerLabels(v) {
-  if (!Array.isArray(v)) return [];
-  return v.map((m) => typeof m === "string" ? m : m?.marker).filter((m) => typeof m === "string");
-}
-function markerStats(events) {
-  const stats = /* @__PURE__ */ new Map();
-  const pending = /* @__PURE__ */ new Map();
-  const stat = (m) => {
-    let s = stats.get(m);
-    if (!s) stats.set(m, s = { fires: 0, overrides: 0 });
-    return s;
-  };
-  for (const e of events) {
-    if (e.kind !== "write") continue;
-    const markers = markerLabels(e.markers ?? e.transient_markers);
-    if (markers.length === 0) continue;
-    const session = String(e.session);
-    if (e.status === "transient_warning") {
-      for (const m of markers) {
-        stat(m).fires++;
-        const k = `${session}\0${m}`;
-        pending.set(k, (pending.get(k) ?? 0) + 1);
-      }
-    } else if (e.acknowledge_transient === true && (e.status === "committed" || e.status === "pending")) {
-      for (const m of markers) {
-        const s = stat(m);
-        s.overrides++;
-        const k = `${session}\0${m}`;
-        const open2 = pending.get(k) ?? 0;
-        if (open2 > 0) pending.set(k, open2 - 1);
-        else s.fires++;
-      }
-    }
-  }
-  return [...stats].map(([marker, s]) => ({ marker, ...s, override_rate: s.fires ? Math.round(s.overrides / s.fires * 1e3) / 1e3 : null })).sort((a, b) => b.fires - a.fires || a.marker.localeCompare(b.marker));
-}
-
-// server/src/core/curation/rareScopes.ts
-function editDistance(a, b, max = Infinity) {
-  if (Math.abs(a.length - b.length) > max) return max + 1;
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    let rowMin = i;
-    for (let j = 1; j <= b.length; j++) {
-      const v = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-      cur.push(v);
-      if (v < rowMin) rowMin = v;
-    }
-    if (rowMin > max) return max + 1;
-    prev = cur;
-  }
-  return prev[b.length];
-}
-function typoBudget(a, b) {
-  const len = Math.min(a.length, b.length);
-  return len >= 6 ? 2 : len >= 3 ? 1 : 0;
-}
-function rareScopes(counts, owner) {
-  const all = [...counts.keys()];
-  const rows = [];
-  for (const [scope2, n] of counts) {
-    if (n !== 1) continue;
-    const similar = [];
-    for (const other of all) {
-      if (other === scope2) continue;
-      const budget = Math.min(2, typoBudget(scope2, other));
-      if (budget === 0) continue;
-      const d = editDistance(scope2, other, budget);
-      if (d <= budget) similar.push({ scope: other, count: counts.get(other), distance: d });
-    }
-    if (similar.length === 0) continue;
-    similar.sort((a, b) => b.count - a.count || a.distance - b.distance || a.scope.localeCompare(b.scope));
-    rows.push({ scope: scope2, id: owner.get(scope2), similar_to: similar });
-  }
-  return rows.sort((a, b) => b.similar_to[0].count - a.similar_to[0].count || a.scope.localeCompare(b.scope));
-}
-
-// server/src/core/curation/health.ts
-var DEFAULT_HEALTH_PARAMS = { window_days: 30, top_k: 10, min_applied: 3 };
-var DAY_MS2 = 864e5;
-var TIMELINE_MAX = 20;
-var row = (m) => ({ id: m.id, scopes: m.scopes, summary: summarize(m.body) });
-var later = (a, b) => a === null ? b : b === null ? a : Date.parse(a) >= Date.parse(b) ? a : b;
-var section = (all, k) => ({ count: all.length, rows: all.slice(0, k) });
-function contradiction(m, u) {
-  const tl = u?.timeline ?? [];
-  const lastContra = [...tl].reverse().find((t) => t.event === "contradicted");
-  if (!lastContra) return null;
-  let resolved = later(m.updated === m.created ? null : m.updated, m.last_verified_at);
-  for (const t of tl) if (t.event === "updated" || t.event === "verified") resolved = later(resolved, t.ts);
-  if (resolved !== null && Date.parse(resolved) >= Date.parse(lastContra.ts)) return null;
-  const timeline2 = [{ ts: m.created, event: "created" }, ...tl];
-  const logged = (ev, ts) => ts === null || tl.some((t) => t.event === ev && t.ts === ts);
-  if (m.updated !== m.created && !logged("updated", m.updated)) timeline2.push({ ts: m.updated, event: "updated" });
-  if (!logged("verified", m.last_verified_at)) timeline2.push({ ts: m.last_verified_at, event: "verified" });
-  timeline2.sort((a, b) => Date.parse(a.ts) - Date.parse(b.ts));
-  const since = resolved === null ? -Infinity : Date.parse(resolved);
-  return {
-    contradictions: tl.filter((t) => t.event === "contradicted" && Date.parse(t.ts) > since).length,
-    last_contradicted: lastContra.ts,
-    last_resolved: resolved,
-    resolution_timeline: timeline2.slice(-TIMELINE_MAX)
-  };
-}
-function computeHealth(data, params = DEFAULT_HEALTH_PARAMS) {
-  const { window_days, top_k, min_applied } = params;
-  const now = data.now.getTime();
-  const windowStart = now - window_days * DAY_MS2;
-  const known = /* @__PURE__ */ new Set([...data.active.map((m) => m.id), ...data.tombstones.map((m) => m.id)]);
-  const fold = foldUsage(data.events, windowStart, known);
-  const usage = (id2) => fold.byId.get(id2);
-  const isExpired2 = (m) => m.expires !== null && Date.parse(m.expires) <= now;
-  const live2 = data.active.filter((m) => !isExpired2(m));
-  const contradicted = [];
-  const dead = [];
-  const cold = [];
-  const heavy = [];
-  const flags = /* @__PURE__ */ new Map();
-  for (const m of data.active) {
-    const u = usage(m.id);
-    const c = contradiction(m, u);
-    if (c) contradicted.push({ ...row(m), ...c });
-    const f = { dead: false, cold: false, contradicted: c !== null, applied: u?.appliedInWindow ?? 0 };
-    flags.set(m.id, f);
-    if (isExpired2(m)) continue;
-    const retrieved = u?.retrievedInWindow ?? 0;
-    if (retrieved > 0 && f.applied === 0) {
-      f.dead = true;
-      dead.push({ ...row(m), retrieved, last_retrieved: u?.lastRetrieved ?? null });
-    }
-    const created = Date.parse(m.created);
-    if (retrieved === 0 && created < windowStart) {
-      f.cold = true;
-      cold.push({ ...row(m), created: m.created, age_days: Math.floor((now - created) / DAY_MS2), last_retrieved: u?.lastRetrieved ?? null });
-    }
-    if (f.applied >= min_applied) heavy.push({ ...row(m), applied: f.applied, last_applied: u?.lastApplied ?? null });
-  }
-  contradicted.sort((a, b) => b.contradictions - a.contradictions || b.last_contradicted.localeCompare(a.last_contradicted) || a.id.localeCompare(b.id));
-  dead.sort((a, b) => b.retrieved - a.retrieved || a.id.localeCompare(b.id));
-  cold.sort((a, b) => a.created.localeCompare(b.created) || a.id.localeCompare(b.id));
-  heavy.sort((a, b) => b.applied - a.applied || a.id.localeCompare(b.id));
-  const counts = /* @__PURE__ */ new Map();
-  const owner = /* @__PURE__ */ new Map();
-  const perScope = /* @__PURE__ */ new Map();
-  for (const m of data.active) {
-    const f = flags.get(m.id);
-    for (const s of m.scopes) {
-      counts.set(s, (counts.get(s) ?? 0) + 1);
-      owner.set(s, m.id);
-      let h = perScope.get(s);
-      if (!h) perScope.set(s, h = { scope: s, active: 0, dead: 0, cold: 0, contradicted: 0, applied: 0 });
-      h.active++;
-      if (f.dead) h.dead++;
-      if (f.cold) h.cold++;
-      if (f.contradicted) h.contradicted++;
-      h.applied += f.applied;
-    }
-  }
-  const rare = rareScopes(counts, owner);
-  const debt = { never: 0, stale: 0, fresh: 0 };
-  const debtRows = [];
-  for (const m of data.active) {
-    const v = verificationOf(m.last_verified_at, data.now, data.staleAfterDays);
-    debt[v.status]++;
-    if (v.status !== "fresh") debtRows.push({ ...row(m), status: v.status, age_days: v.age_days });
-  }
-  debtRows.sort((a, b) => a.status === b.status ? (b.age_days ?? 0) - (a.age_days ?? 0) || a.id.localeCompare(b.id) : a.status === "never" ? -1 : 1);
-  const drift = [];
-  if (data.commitDrift) {
-    for (const m of data.active) {
-      const n = data.commitDrift.commitsSinceVerify.get(m.id);
-      if (n !== void 0 && n > 0 && m.last_verified_at) drift.push({ ...row(m), commits_since_verify: n, last_verified_at: m.last_verified_at });
-    }
-    drift.sort((a, b) => b.commits_since_verify - a.commits_since_verify || a.id.localeCompare(b.id));
-  }
-  const expired = data.active.filter(isExpired2).map((m) => ({ ...row(m), expires: m.expires })).sort((a, b) => a.expires.localeCompare(b.expires) || a.id.localeCompare(b.id));
-  return {
-    generated_at: data.now.toISOString(),
-    window_days,
-    top_k,
-    min_applied,
-    totals: {
-      active: data.active.length,
-      expired: expired.length,
-      tombstoned: data.tombstones.length,
-      scopes: counts.size,
-      events: data.events.length,
-      events_in_window: fold.eventsInWindow,
-      retrievals_in_window: fold.retrievalsInWindow,
-      uses_in_window: fold.usesInWindow
-    },
-    contradicted: section(contradicted, top_k),
-    dead_weight: section(dead, top_k),
-    rare_scopes: section(rare, top_k),
-    verification_debt: { ...debt, rows: debtRows.slice(0, top_k) },
-    commit_drift_debt: { applies: data.commitDrift !== null, repo: data.commitDrift?.repo ?? null, count: drift.length, rows: drift.slice(0, top_k) },
-    expired: section(expired, top_k),
-    cold: section(cold, top_k),
-    heavily_used: section(heavy, top_k),
-    scope_health: [...perScope.values()].sort((a, b) => a.scope.localeCompare(b.scope)),
-    marker_stats: markerStats(data.events),
-    orphan_use_events: { count: fold.orphanEvents, ids: fold.orphanIds.slice(0, top_k) }
-  };
-}
-
-// server/src/core/search/live.ts
-import { existsSync as existsSync5 } from "node:fs";
+// server/src/core/index/live.ts
+import { existsSync as existsSync2 } from "node:fs";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { join as join13 } from "node:path";
-
-// server/src/core/search/cache.ts
-import { createHash as createHash2 } from "node:crypto";
-import { closeSync as closeSync3, constants as constants3, fstatSync as fstatSync2, fsyncSync as fsyncSync2, openSync as openSync3, readdirSync as readdirSync2, readSync, renameSync as renameSync2, rmSync as rmSync3, writeSync as writeSync3 } from "node:fs";
 import { join as join11 } from "node:path";
 
-// server/src/core/search/stem.ts
+// server/src/core/index/cache.ts
+import { createHash as createHash2 } from "node:crypto";
+import { closeSync, constants as constants2, fstatSync, fsyncSync, openSync, readdirSync as readdirSync2, readSync, renameSync, rmSync as rmSync3, writeSync } from "node:fs";
+import { join as join9 } from "node:path";
+
+// server/src/core/index/stem.ts
 var STEMMER_VERSION = 2;
 var VOWELS = "aeiou";
 function isConsonant(w2, i) {
@@ -15713,7 +15213,7 @@ function stem(word) {
   return out2.length >= 2 ? out2 : word;
 }
 
-// server/src/core/search/stopwords.ts
+// server/src/core/index/stopwords.ts
 var WORDS = `
 a about above after again against all almost also am an and any anyone anything are aren't around as at
 be because been before being below between both but by
@@ -15755,7 +15255,7 @@ function isStopword(lowerWord) {
   return STOPWORDS.has(lowerWord);
 }
 
-// server/src/core/search/tokenize.ts
+// server/src/core/index/tokenize.ts
 var TOKENIZER_VERSION = 2;
 var MAX_TOKEN = 64;
 var GROUP_RE = /[\p{L}\p{N}\p{M}]+(?:['’][\p{L}\p{N}\p{M}]+)*(?:[-_:./][\p{L}\p{N}\p{M}]+(?:['’][\p{L}\p{N}\p{M}]+)*)*/gu;
@@ -15904,18 +15404,18 @@ function tokenize(text2) {
   return out2;
 }
 
-// server/src/core/search/cache.ts
+// server/src/core/index/cache.ts
 var CACHE_DIR = ".cache";
 var CACHE_FILE = "search-index.bin";
 var MAGIC = Buffer.from("CAIRNIDX", "latin1");
-var FORMAT = 4;
+var FORMAT = 5;
 var HEADER_SLOT = 4096;
 var SHA_AT = 8;
 var LEN_AT = 48;
 var JSON_AT = 52;
 var CHUNK = 2e3;
 function cachePath(storeDir) {
-  return join11(storeDir, CACHE_DIR, CACHE_FILE);
+  return join9(storeDir, CACHE_DIR, CACHE_FILE);
 }
 function isLittleEndian() {
   return new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
@@ -16096,15 +15596,15 @@ function decodeFrom(read, size, revive) {
   return { records, terms, entries };
 }
 function readCache(storeDir, onReject, revive) {
-  if (!isOwnDirSync(join11(storeDir, CACHE_DIR))) return null;
+  if (!isOwnDirSync(join9(storeDir, CACHE_DIR))) return null;
   let fd;
   try {
-    fd = openSync3(cachePath(storeDir), constants3.O_RDONLY | constants3.O_NOFOLLOW);
+    fd = openSync(cachePath(storeDir), constants2.O_RDONLY | constants2.O_NOFOLLOW);
   } catch {
     return null;
   }
   try {
-    const size = fstatSync2(fd).size;
+    const size = fstatSync(fd).size;
     return decodeFrom((pos, len, into) => {
       const b = into ? into.subarray(0, len) : Buffer.allocUnsafe(len);
       let got = 0;
@@ -16119,7 +15619,7 @@ function readCache(storeDir, onReject, revive) {
     onReject?.(err instanceof Error ? err.message : String(err));
     return null;
   } finally {
-    closeSync3(fd);
+    closeSync(fd);
   }
 }
 function removeDeadTemps(dir) {
@@ -16131,45 +15631,45 @@ function removeDeadTemps(dir) {
   }
   for (const n of names) {
     const m = /^search-index\.bin\.(\d+)\.[0-9a-z]+\.tmp$/.exec(n);
-    if (m && Number(m[1]) !== process.pid && !pidAlive(Number(m[1]))) rmSync3(join11(dir, n), { force: true });
+    if (m && Number(m[1]) !== process.pid && !pidAlive(Number(m[1]))) rmSync3(join9(dir, n), { force: true });
   }
 }
 async function writeCache(storeDir, c, pause2) {
-  const dir = join11(storeDir, CACHE_DIR);
+  const dir = join9(storeDir, CACHE_DIR);
   ensureOwnDirSync(dir);
   removeDeadTemps(dir);
   const target = cachePath(storeDir);
   const tmp = `${target}.${process.pid}.${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}.tmp`;
-  const fd = openSync3(tmp, "w", 384);
+  const fd = openSync(tmp, "w", 384);
   let ok = false;
   try {
     let pos = HEADER_SLOT;
     const header = await encodeInto(
       c,
       (b) => {
-        writeSync3(fd, b, 0, b.length, pos);
+        writeSync(fd, b, 0, b.length, pos);
         pos += b.length;
       },
       pause2
     );
-    writeSync3(fd, header, 0, header.length, 0);
-    fsyncSync2(fd);
+    writeSync(fd, header, 0, header.length, 0);
+    fsyncSync(fd);
     ok = true;
   } finally {
-    closeSync3(fd);
+    closeSync(fd);
     if (!ok) rmSync3(tmp, { force: true });
   }
   try {
-    renameSync2(tmp, target);
+    renameSync(tmp, target);
   } catch (err) {
     rmSync3(tmp, { force: true });
     throw err;
   }
 }
 
-// server/src/core/search/freshness.ts
-import { readdirSync as readdirSync3, statSync as statSync5, watch } from "node:fs";
-import { dirname as dirname3, join as join12 } from "node:path";
+// server/src/core/store/freshness.ts
+import { readdirSync as readdirSync3, statSync as statSync2, watch } from "node:fs";
+import { dirname as dirname4, join as join10 } from "node:path";
 var FULL_SYNC_INTERVAL_MS = 500;
 var DIR_DIFF_INTERVAL_MS = 1e3;
 var DRAIN_DELAY_MS = 25;
@@ -16178,7 +15678,7 @@ function isMemoryName(name) {
 }
 function mtimeOf(dir) {
   try {
-    return statSync5(dir).mtimeMs;
+    return statSync2(dir).mtimeMs;
   } catch {
     return -1;
   }
@@ -16200,6 +15700,11 @@ var Freshness = class {
   chain = Promise.resolve();
   drainTimer = null;
   stopped = false;
+  /** Own writes in progress: the mtimes they move are not compared until they are done. */
+  ownWrites = 0;
+  /** Something changed in the notes area (or may have): reconcile it on the next check. */
+  notesDirty = true;
+  lastNotesSync = 0;
   /**
    * Starts watching. Call it before the store's first load: a change made while the load reads
    * the directory is then queued (or moves a directory mtime) instead of being lost.
@@ -16207,11 +15712,26 @@ var Freshness = class {
   start() {
     this.ensureWatch(this.store.dir);
     this.ensureWatch(this.store.tombDir);
+    this.ensureWatch(this.store.notesDir);
+    this.notesDirty = false;
     this.noteDirs();
   }
   /** Makes every store read call check() first. */
   install() {
-    this.store.setFreshness(() => this.check());
+    this.store.setFreshness(() => this.check(), {
+      beforeWrite: () => {
+        this.ownWrites++;
+        return !this.broken && this.dirsAsNoted();
+      },
+      afterWrite: (clean) => {
+        this.ownWrites--;
+        if (clean && !this.stopped) this.noteDirs();
+      }
+    });
+  }
+  dirsAsNoted() {
+    for (const d of [this.store.dir, this.store.tombDir]) if (mtimeOf(d) !== this.dirMtime.get(d)) return false;
+    return true;
   }
   stop() {
     this.stopped = true;
@@ -16242,9 +15762,16 @@ var Freshness = class {
     }
     this.ensureWatch(this.store.dir);
     this.ensureWatch(this.store.tombDir);
+    this.ensureWatch(this.store.notesDir);
     const now = Date.now();
+    if (!this.watchers.has(this.store.notesDir) && now - this.lastNotesSync >= DIR_DIFF_INTERVAL_MS) this.notesDirty = true;
+    if (this.notesDirty) {
+      this.notesDirty = false;
+      this.lastNotesSync = now;
+      await this.store.syncNotes();
+    }
     let yielded = false;
-    for (const d of [this.store.dir, this.store.tombDir]) {
+    for (const d of this.ownWrites > 0 ? [] : [this.store.dir, this.store.tombDir]) {
       const m = mtimeOf(d);
       if (m === this.dirMtime.get(d)) continue;
       if (!yielded) await new Promise((r) => setImmediate(r));
@@ -16274,16 +15801,17 @@ var Freshness = class {
       names = [];
     }
     const onDisk = /* @__PURE__ */ new Set();
-    for (const n of names) if (isMemoryName(n)) onDisk.add(join12(dir, n));
+    for (const n of names) if (isMemoryName(n)) onDisk.add(join10(dir, n));
     const known = this.store.fileStats();
-    for (const p of known.keys()) if (dirname3(p) === dir && !onDisk.has(p)) this.pending.add(p);
+    for (const p of known.keys()) if (dirname4(p) === dir && !onDisk.has(p)) this.pending.add(p);
     for (const p of onDisk) if (!known.has(p)) this.pending.add(p);
   }
   ensureWatch(dir) {
     if (this.broken || this.stopped || this.watchers.has(dir)) return;
     let w2;
     try {
-      w2 = watch(dir, { persistent: false }, (_event, name) => this.onEvent(dir, name));
+      const recursive2 = dir === this.store.notesDir;
+      w2 = watch(dir, { persistent: false, recursive: recursive2 }, (_event, name) => this.onEvent(dir, name));
     } catch (err) {
       const code = err.code;
       if (code === "ENOENT" || code === "ENOTDIR") return;
@@ -16298,14 +15826,19 @@ var Freshness = class {
     });
     this.watchers.set(dir, w2);
     this.dirMtime.delete(dir);
+    if (dir === this.store.notesDir) this.notesDirty = true;
   }
   onEvent(dir, name) {
     if (name === null) this.needFull = true;
+    else if (dir === this.store.notesDir) this.notesDirty = true;
     else {
       const n = name.toString();
-      if (isMemoryName(n)) this.pending.add(join12(dir, n));
+      if (isMemoryName(n)) this.pending.add(join10(dir, n));
       else if (dir === this.store.dir && n === ".tombstones") this.ensureWatch(this.store.tombDir);
-      else return;
+      else if (dir === this.store.dir && n === "notes") {
+        this.ensureWatch(this.store.notesDir);
+        this.notesDirty = true;
+      } else return;
     }
     if (this.drainTimer === null && !this.stopped) {
       this.drainTimer = setTimeout(() => {
@@ -16324,24 +15857,26 @@ var Freshness = class {
   }
 };
 
-// server/src/core/search/postings.ts
+// server/src/core/index/postings.ts
 var TF_MASK = 65535;
 var SCOPE_SHIFT = 16;
-function packTf(body, scope2) {
-  return Math.min(body, 65535) | Math.min(scope2, 32767) << SCOPE_SHIFT;
+var ALIAS_SHIFT = 24;
+function packTf(body, scope2, alias = 0) {
+  return Math.min(body, 65535) | Math.min(scope2, 255) << SCOPE_SHIFT | Math.min(alias, 127) << ALIAS_SHIFT;
 }
 var SLOT_BITS = 24;
 var SLOT_MASK = 16777215;
 var MAX_SLOTS = 1 << SLOT_BITS;
 var BODY_TF_MAX = 31;
-var SCOPE_TF_MAX = 7;
+var SCOPE_TF_MAX = 3;
 function posting(slot, packed) {
   const tb = Math.min(packed & TF_MASK, BODY_TF_MAX);
-  const ts = Math.min(packed >>> SCOPE_SHIFT, SCOPE_TF_MAX);
-  return slot | tb << 24 | ts << 29;
+  const ts = Math.min(packed >>> SCOPE_SHIFT & 255, SCOPE_TF_MAX);
+  const ta = packed >>> ALIAS_SHIFT === 0 ? 0 : 1;
+  return slot | tb << 24 | ts << 29 | ta << 31;
 }
 function postingTf(e) {
-  return e >>> 24 & BODY_TF_MAX | e >>> 29 << SCOPE_SHIFT;
+  return e >>> 24 & BODY_TF_MAX | (e >>> 29 & SCOPE_TF_MAX) << SCOPE_SHIFT | e >>> 31 << ALIAS_SHIFT;
 }
 var PREFIX_KEY = 4;
 var META_ALIVE = 1 << 24;
@@ -16566,11 +16101,12 @@ var Postings = class {
   }
 };
 
-// server/src/core/search/analyze.ts
+// server/src/core/index/analyze.ts
 var ids = new Int32Array(512);
 var out = new Int32Array(1024);
 function analyzeDoc(doc, p) {
   let n = 0;
+  let field2 = 0;
   const push = (term, _s, _p, _a3, _b, _w, stop) => {
     if (stop) return;
     if (n === ids.length) {
@@ -16578,32 +16114,31 @@ function analyzeDoc(doc, p) {
       next2.set(ids);
       ids = next2;
     }
-    ids[n++] = p.intern(term);
+    ids[n++] = p.intern(term) * 4 + field2;
   };
   const bodyLen = scanTokens(doc.body, push);
-  const nBody = n;
+  field2 = 1;
   let scopeLen = 0;
   for (const sc of doc.scopes) scopeLen += scanTokens(sc, push);
-  const body = ids.subarray(0, nBody).sort();
-  const scope2 = ids.subarray(nBody, n).sort();
+  field2 = 2;
+  if (doc.aliases) for (const a of doc.aliases) scanTokens(a, push);
+  const all = ids.subarray(0, n).sort();
   if (out.length < n * 2) out = new Int32Array(n * 2);
   let o = 0;
   let i = 0;
-  let j = 0;
-  while (i < body.length || j < scope2.length) {
-    const t = j >= scope2.length || i < body.length && body[i] <= scope2[j] ? body[i] : scope2[j];
+  while (i < n) {
+    const t = all[i] >> 2;
     let tb = 0;
     let ts = 0;
-    while (i < body.length && body[i] === t) {
-      tb++;
-      i++;
-    }
-    while (j < scope2.length && scope2[j] === t) {
-      ts++;
-      j++;
+    let ta = 0;
+    for (; i < n && all[i] >> 2 === t; i++) {
+      const f = all[i] & 3;
+      if (f === 0) tb++;
+      else if (f === 1) ts++;
+      else ta++;
     }
     out[o++] = t;
-    out[o++] = packTf(tb, ts);
+    out[o++] = packTf(tb, ts, ta);
   }
   return { fwd: out.slice(0, o), bodyLen, scopeLen };
 }
@@ -16641,7 +16176,7 @@ function expiresOf(doc) {
   return Number.isFinite(t) ? t : Infinity;
 }
 
-// server/src/core/search/query.ts
+// server/src/core/index/query.ts
 var WEIGHT_EXACT = 1;
 var WEIGHT_SYNONYM = 0.8;
 var WEIGHT_PREFIX = 0.6;
@@ -16695,15 +16230,16 @@ function parseQuery(text2, p, synonyms) {
   });
 }
 
-// server/src/core/search/bm25.ts
+// server/src/core/index/bm25.ts
 var K1 = 1.2;
 var B_BODY = 0.75;
 var B_SCOPE = 0.3;
 var W_BODY = 1;
 var W_SCOPE = 2;
+var W_ALIAS = 0.5;
 var RECENCY_WEIGHT = 0.1;
 var COVER_FLOOR = 0.5;
-var DAY_MS3 = 864e5;
+var DAY_MS = 864e5;
 function popcount(x) {
   x -= x >>> 1 & 1431655765;
   x = (x & 858993459) + (x >>> 2 & 858993459);
@@ -16722,10 +16258,12 @@ function passes(w2, slot) {
 }
 function pseudoTf(w2, packed, slot) {
   const tb = packed & 65535;
-  const ts = packed >>> 16;
+  const ts = packed >>> 16 & 255;
+  const ta = packed >>> 24;
   const m = w2.meta[slot];
   let f = tb === 0 ? 0 : W_BODY * tb / (1 - B_BODY + w2.cb * (m & 65535));
   if (ts !== 0) f += W_SCOPE * ts / (1 - B_SCOPE + w2.cs * (m >>> 16 & 255));
+  if (ta !== 0) f += W_ALIAS;
   return f;
 }
 function compareCandidates(a, b, recency, idOf) {
@@ -16778,11 +16316,9 @@ function offerTopK(heap, size, k, slot, below) {
   return size;
 }
 
-// server/src/core/search/maxscore.ts
+// server/src/core/index/cursors.ts
 var SAFETY = 1 + 1e-9;
 var DRIFT = 1.1;
-var SEEDS = 8;
-var CONTINUE = 3;
 var TermBounds = class {
   constructor(p) {
     this.p = p;
@@ -16837,9 +16373,11 @@ var AB = 1 - B_BODY;
 var AS = 1 - B_SCOPE;
 function pseudo(e, md, cb, cs) {
   const tb = e >>> 24 & 31;
-  const ts = e >>> 29;
+  const ts = e >>> 29 & 3;
+  const ta = e >>> 31;
   let f = tb === 0 ? 0 : W_BODY * tb / (AB + cb * (md & 65535));
   if (ts !== 0) f += W_SCOPE * ts / (AS + cs * (md >>> 16 & 255));
+  if (ta !== 0) f += W_ALIAS;
   return f;
 }
 function mergeRuns(a, ends) {
@@ -16902,6 +16440,10 @@ var Scratch = class {
     }
   }
 };
+
+// server/src/core/index/maxscore.ts
+var SEEDS = 8;
+var CONTINUE = 3;
 function maxScoreTopK(w2, cursors, k, recency, halfLifeMs, idOf, acc, touched, sc) {
   const n = cursors.length;
   const floor = COVER_FLOOR;
@@ -17098,6 +16640,7 @@ function walkRaw(w2, c, q, n, acc, touched, nT, sc) {
   const bit = 1 << q;
   const wb = W_BODY;
   const ws = W_SCOPE;
+  const wa = W_ALIAS;
   const ab = AB;
   const as = AS;
   const k1 = K1;
@@ -17115,9 +16658,11 @@ function walkRaw(w2, c, q, n, acc, touched, nT, sc) {
       if (st !== 1) continue;
     }
     const tb = e >>> 24 & 31;
-    const ts = e >>> 29;
+    const ts = e >>> 29 & 3;
+    const ta = e >>> 31;
     let f = tb === 0 ? 0 : wb * tb / (ab + cb * (md & 65535));
     if (ts !== 0) f += ws * ts / (as + cs * (md >>> 16 & 255));
+    if (ta !== 0) f += wa;
     const v = scale * f / (k1 + f);
     let ix = idx[slot];
     if (ix === 0) {
@@ -17138,6 +16683,7 @@ function fill(w2, c, q, n, acc, idx, contrib) {
   const scale = c.scale;
   const wb = W_BODY;
   const ws = W_SCOPE;
+  const wa = W_ALIAS;
   const ab = AB;
   const as = AS;
   const k1 = K1;
@@ -17148,9 +16694,11 @@ function fill(w2, c, q, n, acc, idx, contrib) {
     if (ix <= 0) continue;
     const md = meta3[slot];
     const tb = e >>> 24 & 31;
-    const ts = e >>> 29;
+    const ts = e >>> 29 & 3;
+    const ta = e >>> 31;
     let f = tb === 0 ? 0 : wb * tb / (ab + cb * (md & 65535));
     if (ts !== 0) f += ws * ts / (as + cs * (md >>> 16 & 255));
+    if (ta !== 0) f += wa;
     contrib[(ix - 1) * n + q] = scale * f / (k1 + f);
     acc[(slot << 1) + 1] = acc[(slot << 1) + 1] | bit;
   }
@@ -17161,13 +16709,15 @@ function probe(w2, c, slot) {
   const e = c.list[c.pos];
   const md = w2.meta[slot];
   const tb = e >>> 24 & 31;
-  const ts = e >>> 29;
+  const ts = e >>> 29 & 3;
+  const ta = e >>> 31;
   let f = tb === 0 ? 0 : W_BODY * tb / (AB + w2.cb * (md & 65535));
   if (ts !== 0) f += W_SCOPE * ts / (AS + w2.cs * (md >>> 16 & 255));
+  if (ta !== 0) f += W_ALIAS;
   return c.scale * f / (K1 + f);
 }
 
-// server/src/core/search/rank.ts
+// server/src/core/index/rank.ts
 var Ranker = class {
   constructor(p) {
     this.p = p;
@@ -17271,7 +16821,7 @@ var Ranker = class {
     const { acc, touched } = this;
     const recency = p.recency;
     const idOf = opts.idOf;
-    const top = maxScoreTopK(w2, cursors, opts.pool, recency, opts.halfLifeDays * DAY_MS3, idOf, acc, touched, this.scratch);
+    const top = maxScoreTopK(w2, cursors, opts.pool, recency, opts.halfLifeDays * DAY_MS, idOf, acc, touched, this.scratch);
     if (top === null) return this.run(query, { ...opts, exhaustive: true });
     const out2 = [];
     for (let i = 0; i < top.size; i++) {
@@ -17318,7 +16868,7 @@ var Ranker = class {
   select(nTouched, nTerms, opts) {
     const { acc, touched } = this;
     const recency = this.p.recency;
-    const halfLifeMs = opts.halfLifeDays * DAY_MS3;
+    const halfLifeMs = opts.halfLifeDays * DAY_MS;
     const k = Math.min(opts.pool, nTouched);
     if (k <= 0) return [];
     const heap = new Int32Array(k);
@@ -17362,6 +16912,7 @@ function accumulate(w2, list5, len, scale, bit, acc, touched, nTouched) {
   const { meta: meta3, expires, now, cb, cs, allowState, ask } = w2;
   const wb = W_BODY;
   const ws = W_SCOPE;
+  const wa = W_ALIAS;
   const ab = 1 - B_BODY;
   const as = 1 - B_SCOPE;
   const k1 = K1;
@@ -17379,9 +16930,11 @@ function accumulate(w2, list5, len, scale, bit, acc, touched, nTouched) {
       if (st !== 1) continue;
     }
     const tb = e >>> 24 & 31;
-    const ts = e >>> 29;
+    const ts = e >>> 29 & 3;
+    const ta = e >>> 31;
     let f = tb === 0 ? 0 : wb * tb / (ab + cb * (md & 65535));
     if (ts !== 0) f += ws * ts / (as + cs * (md >>> 16 & 255));
+    if (ta !== 0) f += wa;
     const at = slot << 1;
     const m = acc[at + 1];
     if (m === 0) touched[nTouched++] = slot;
@@ -17394,6 +16947,7 @@ function accumulateBest(w2, list5, len, scale, best, termTouched, nTerm) {
   const { meta: meta3, expires, now, cb, cs, allowState, ask } = w2;
   const wb = W_BODY;
   const ws = W_SCOPE;
+  const wa = W_ALIAS;
   const ab = 1 - B_BODY;
   const as = 1 - B_SCOPE;
   const k1 = K1;
@@ -17411,9 +16965,11 @@ function accumulateBest(w2, list5, len, scale, best, termTouched, nTerm) {
       if (st !== 1) continue;
     }
     const tb = e >>> 24 & 31;
-    const ts = e >>> 29;
+    const ts = e >>> 29 & 3;
+    const ta = e >>> 31;
     let f = tb === 0 ? 0 : wb * tb / (ab + cb * (md & 65535));
     if (ts !== 0) f += ws * ts / (as + cs * (md >>> 16 & 255));
+    if (ta !== 0) f += wa;
     const s = scale * f / (k1 + f);
     const b = best[slot];
     if (b === 0) termTouched[nTerm++] = slot;
@@ -17422,7 +16978,7 @@ function accumulateBest(w2, list5, len, scale, best, termTouched, nTerm) {
   return nTerm;
 }
 
-// server/src/core/search/snippet.ts
+// server/src/core/index/snippet.ts
 var SNIPPET_MAX = 200;
 var ELLIPSIS = "…";
 function collapse(s) {
@@ -17459,7 +17015,7 @@ function makeSnippet(body, matchStart, matchEnd, max = SNIPPET_MAX) {
   return prefix + text2;
 }
 
-// server/src/core/search/rerank.ts
+// server/src/core/index/rerank.ts
 var ADJACENCY_WEIGHT = 0.3;
 function relevanceOf(coverage) {
   return coverage >= 0.75 ? "high" : coverage >= 0.4 ? "medium" : "low";
@@ -17524,7 +17080,7 @@ function rerank(cands, query, limit) {
   });
 }
 
-// server/src/core/search/synonyms.ts
+// server/src/core/index/synonyms.ts
 var BUILT_IN = `
 db database databases
 pg postgres postgresql psql
@@ -17627,7 +17183,7 @@ function buildSynonyms(extra = {}) {
   return out2;
 }
 
-// server/src/core/search/candidates.ts
+// server/src/core/index/candidates.ts
 var MAX_TERMS = 12;
 var MAX_POSTINGS = 2e4;
 function candidates(p, terms, limit) {
@@ -17654,7 +17210,7 @@ function candidates(p, terms, limit) {
   return [...weight.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, limit).map(([slot]) => slot);
 }
 
-// server/src/core/search/index.ts
+// server/src/core/index/searchIndex.ts
 var RERANK_EXTRA = 5;
 var SearchIndex = class {
   p = new Postings();
@@ -17782,7 +17338,10 @@ var SearchIndex = class {
 function sameContent(a, b) {
   if (a === b) return true;
   if (a.body !== b.body || a.scopes.length !== b.scopes.length) return false;
-  return a.scopes.every((s, i) => s === b.scopes[i]);
+  if (!a.scopes.every((s, i) => s === b.scopes[i])) return false;
+  const x = a.aliases ?? [];
+  const y = b.aliases ?? [];
+  return x.length === y.length && x.every((s, i) => s === y[i]);
 }
 function validateFwd(fwd, nTerms, id2) {
   if (fwd.length % 2 !== 0) throw new Error(`cached index entry for ${id2} has an odd length`);
@@ -17794,7 +17353,7 @@ function validateFwd(fwd, nTerms, id2) {
   }
 }
 
-// server/src/core/search/live.ts
+// server/src/core/index/live.ts
 var SAVE_SOON_MS = 1e3;
 var SAVE_DELAY_MS = 3e4;
 var SAVE_AFTER_CHANGES = 1e3;
@@ -17850,6 +17409,10 @@ function reviveStored(r) {
     origin: origin2,
     body: text(r.body)
   };
+  if (r.aliases !== void 0) {
+    if (!Array.isArray(r.aliases)) throw new Error("malformed");
+    rec.aliases = r.aliases.map(text);
+  }
   if (r.removed !== void 0) {
     rec.removed = text(r.removed);
     rec.removed_reason = text(r.removed_reason);
@@ -17888,9 +17451,9 @@ var LiveIndex = class {
   }
   async open() {
     if (this.opts.watch) {
-      if (existsSync5(this.store.dir)) {
+      if (existsSync2(this.store.dir)) {
         try {
-          ensureOwnDirSync(join13(this.store.dir, CACHE_DIR));
+          ensureOwnDirSync(join11(this.store.dir, CACHE_DIR));
         } catch {
         }
       }
@@ -18042,7 +17605,7 @@ var LiveIndex = class {
   }
   async saveNow() {
     if (this.changesSinceSave === 0) return;
-    if (!existsSync5(this.store.dir)) return;
+    if (!existsSync2(this.store.dir)) return;
     try {
       const content = this.cacheContent();
       const changes = this.changesSinceSave;
@@ -18067,23 +17630,1353 @@ var LiveIndex = class {
   }
 };
 
-// server/src/core/ops/search.ts
-var MAX_QUERY_CHARS = 2e3;
-var EXT_KEY = "search";
+// server/src/core/index/fusion.ts
+var RRF_K = 10;
+var W_LEX = 1;
+var W_SEM = 1;
+var W_ALT = 0.6;
+var DEFAULT_CALIBRATION = { high: 0.8, medium: 0.6, floor: 0.35 };
+var RANK = { low: 0, medium: 1, high: 2 };
+var maxRel = (a, b) => RANK[a] >= RANK[b] ? a : b;
+function semanticRelevance(sim, c) {
+  return sim >= c.high ? "high" : sim >= c.medium ? "medium" : "low";
+}
+function fuse(input2) {
+  const { calibration: cal } = input2;
+  const acc = /* @__PURE__ */ new Map();
+  const at = (doc) => {
+    let a = acc.get(doc.id);
+    if (!a) acc.set(doc.id, a = { doc, score: 0, main: "low", altHigh: 0, altMedium: 0 });
+    return a;
+  };
+  input2.main.lexical.forEach((h, r) => {
+    const a = at(h.doc);
+    a.score += W_LEX / (RRF_K + r + 1);
+    a.main = maxRel(a.main, h.relevance);
+    a.lex = h;
+  });
+  input2.main.semantic.forEach((h, r) => {
+    if (h.sim < cal.floor) return;
+    const a = at(h.doc);
+    a.score += W_SEM / (RRF_K + r + 1);
+    a.main = maxRel(a.main, semanticRelevance(h.sim, cal));
+  });
+  for (const alt of input2.alternates) {
+    const rel = /* @__PURE__ */ new Map();
+    alt.lexical.forEach((h, r) => {
+      const a = at(h.doc);
+      a.score += W_ALT * W_LEX / (RRF_K + r + 1);
+      rel.set(h.doc.id, maxRel(rel.get(h.doc.id) ?? "low", h.relevance));
+      if (!a.altLex || RANK[h.relevance] > RANK[a.altLex.relevance]) a.altLex = h;
+    });
+    alt.semantic.forEach((h, r) => {
+      if (h.sim < cal.floor) return;
+      const a = at(h.doc);
+      a.score += W_ALT * W_SEM / (RRF_K + r + 1);
+      rel.set(h.doc.id, maxRel(rel.get(h.doc.id) ?? "low", semanticRelevance(h.sim, cal)));
+    });
+    for (const [id2, r] of rel) {
+      const a = acc.get(id2);
+      if (r === "high") a.altHigh++;
+      if (r !== "low") a.altMedium++;
+    }
+  }
+  const ranked = [...acc.values()].sort((x, y) => y.score - x.score || (x.doc.id < y.doc.id ? -1 : x.doc.id > y.doc.id ? 1 : 0));
+  return ranked.slice(0, input2.limit).map((a) => {
+    let alt = a.altMedium > 0 ? "medium" : "low";
+    if (a.altHigh >= 2 || a.altHigh >= 1 && a.main !== "low") alt = "high";
+    const shown2 = a.lex ?? a.altLex;
+    return {
+      doc: a.doc,
+      score: Math.round(a.score * 1e4) / 1e4,
+      relevance: maxRel(a.main, alt),
+      matchTerms: a.lex?.matchTerms ?? [],
+      snippet: shown2?.snippet ?? makeSnippet(a.doc.body, -1, -1)
+    };
+  });
+}
+
+// server/src/core/memory.ts
+function isExpired(m, now) {
+  return m.expires !== null && Date.parse(m.expires) <= now.getTime();
+}
+function isDisabled(disabled, m) {
+  if (disabled.size === 0) return false;
+  return m.scopes.some((s) => {
+    for (const d of disabled) if (s === d || s.startsWith(`${d}:`)) return true;
+    return false;
+  });
+}
+function isVisible(disabled, m, now) {
+  return !isExpired(m, now) && !isDisabled(disabled, m);
+}
+function inRepo(callerRepoKey, origin2) {
+  const key = originRepoKey(origin2);
+  return key === null || callerRepoKey !== null && key === callerRepoKey;
+}
+function recordHead(m) {
+  return {
+    id: m.id,
+    scopes: m.scopes,
+    confidence: m.confidence,
+    category: m.category,
+    created: m.created,
+    updated: m.updated,
+    last_verified_at: m.last_verified_at
+  };
+}
+function summarize(body, max = 80) {
+  const flat = body.replace(/\s+/g, " ").trim();
+  const m = /^(.+?[.!?])(?:\s|$)/.exec(flat);
+  const first = m ? m[1] : flat;
+  if (first.length <= max) return first;
+  const cut = first.slice(0, max - 1);
+  const sp = cut.lastIndexOf(" ");
+  return `${(sp > max / 2 ? cut.slice(0, sp) : cut).replace(/[\s,;:.-]+$/, "")}…`;
+}
+function stripStored(m) {
+  const { file: file2, tombstoned, size, mtimeMs, extra, idAssigned, ...rec } = m;
+  void file2;
+  void tombstoned;
+  void size;
+  void mtimeMs;
+  void extra;
+  void idAssigned;
+  return rec;
+}
+
+// server/src/core/trust/signals/compute.ts
+import { homedir as homedir3 } from "node:os";
+
+// server/src/core/trust/signals/citedPaths.ts
+import { existsSync as existsSync3, statSync as statSync3 } from "node:fs";
+import { homedir as homedir2 } from "node:os";
+import { isAbsolute as isAbsolute3, join as join12, resolve as resolve3 } from "node:path";
+var MAX_CITED_PATHS = 8;
+var PLACEHOLDER_SEGMENT = /^(?:foo|bar|baz|qux|quux|foobar|example|examples?-\w+|dummy|placeholder|xxx+|some(?:where|thing)?|your[-_\w]*|my[-_]?(?:project|app|repo|dir|file|path))(?:\.\w+)?$/i;
+var ROUTE_ROOT = /^(?:api|v\d+|graphql|rest|rpc|auth|oauth2?|login|logout|signin|signup|callback|webhooks?|health|healthz|metrics|status|admin)$/i;
+var FILE_EXT = /\.(?:ts|tsx|mts|cts|js|jsx|mjs|cjs|json|jsonc|md|mdx|txt|toml|ya?ml|ini|cfg|conf|env|lock|py|pyi|rb|rs|go|java|kt|swift|c|h|cc|cpp|hpp|cs|php|sh|bash|zsh|fish|ps1|sql|css|scss|html|vue|svelte|xml|csv|proto|gradle|tf|nix|dockerfile|log|pem|crt|plist)$/i;
+function stripLineSuffix(p) {
+  return p.replace(/:\d+(?::\d+)?$/, "");
+}
+function segmentsOf(p) {
+  return p.split(/[\\/]+/).filter((s) => s !== "" && s !== "~" && !/^[A-Za-z]:$/.test(s));
+}
+function isObviouslyFake(p) {
+  if (/\.\.\.|…|<|>|\*|\?|\{|\}|\$|%/.test(p)) return true;
+  if (/^\/path\/to(?:\/|$)/i.test(p) || /(^|[\\/])path[\\/]to([\\/]|$)/i.test(p)) return true;
+  return segmentsOf(p).some((s) => PLACEHOLDER_SEGMENT.test(s));
+}
+function asCitedPath(raw, fromBackticks) {
+  if (/\.\.\.|…/.test(raw)) return null;
+  let p = raw.trim().replace(/[.,;:!?)\]'"]+$/, "");
+  p = stripLineSuffix(p);
+  if (p.length < 2 || p.length > 400) return null;
+  const windows = /^[A-Za-z]:[\\/]/.test(p);
+  if (/\s/.test(p) && !windows) return null;
+  if (p.startsWith("-")) return null;
+  if (p.includes("://") || /^[\w.-]+@[\w.-]+:/.test(p) || p.startsWith("@")) return null;
+  if (isObviouslyFake(p)) return null;
+  const segs = segmentsOf(p);
+  if (p.startsWith("/")) {
+    if (segs.length < 2) return null;
+    if (ROUTE_ROOT.test(segs[0])) return null;
+    return p;
+  }
+  if (p.startsWith("~/")) return segs.length >= 1 ? p : null;
+  if (windows) return segs.length >= 1 ? p : null;
+  if (!fromBackticks) return null;
+  if (!/^[\w.@+\-/\\]+$/.test(p) || p.startsWith("~")) return null;
+  if (p.startsWith("./") || p.startsWith("../")) return segs.length >= 1 ? p : null;
+  const last = segs[segs.length - 1] ?? "";
+  if (segs.length === 1) return FILE_EXT.test(last) && !/^\d/.test(last) ? p : null;
+  if (segs.length === 2 && !FILE_EXT.test(last) && !p.endsWith("/")) return null;
+  return p;
+}
+var CANDIDATE_RE = /`([^`\n]+)`|(?<![\w.:/~@\\-])(~?\/[\w.@+-]+(?:\/[\w.@+-]+)*\/?|[A-Za-z]:\\[^\s`'"<>|*?]+)/g;
+function extractCitedPaths(body, max = MAX_CITED_PATHS) {
+  const out2 = [];
+  for (const m of body.matchAll(CANDIDATE_RE)) {
+    const p = m[1] !== void 0 ? asCitedPath(m[1], true) : asCitedPath(m[2], false);
+    if (p && !out2.includes(p)) out2.push(p);
+    if (out2.length >= max) break;
+  }
+  return out2;
+}
+function resolveCitedPath(p, ctx) {
+  if (p.startsWith("~/")) return join12(ctx.home ?? homedir2(), p.slice(2));
+  if (/^[A-Za-z]:[\\/]/.test(p)) return process.platform === "win32" ? p : null;
+  if (isAbsolute3(p)) return p;
+  return ctx.relativeRoot ? resolve3(ctx.relativeRoot, p) : null;
+}
+function checkPaths(paths, ctx) {
+  const missing = [];
+  let checked = 0;
+  for (const p of paths) {
+    const abs = resolveCitedPath(p, ctx);
+    if (abs === null) continue;
+    checked++;
+    if (!existsSync3(abs)) missing.push(p);
+  }
+  return { checked, missing };
+}
+function isDirectory(dir) {
+  if (!dir) return false;
+  try {
+    return statSync3(dir).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+// server/src/core/trust/signals/commitDrift.ts
+import { execFile as execFile2 } from "node:child_process";
+import { readFileSync as readFileSync5, statSync as statSync4 } from "node:fs";
+import { isAbsolute as isAbsolute4, join as join13, resolve as resolve4 } from "node:path";
+var GIT_TIMEOUT_MS2 = 2e3;
+var MAX_BUFFER = 64 * 1024 * 1024;
+function gitDirs(root) {
+  try {
+    const dotGit = join13(root, ".git");
+    let gitDir = dotGit;
+    if (!statSync4(dotGit).isDirectory()) {
+      const m = /^gitdir:\s*(.+)$/m.exec(readFileSync5(dotGit, "utf8"));
+      if (!m) return null;
+      gitDir = isAbsolute4(m[1].trim()) ? m[1].trim() : resolve4(root, m[1].trim());
+    }
+    let commonDir = gitDir;
+    try {
+      const c = readFileSync5(join13(gitDir, "commondir"), "utf8").trim();
+      commonDir = isAbsolute4(c) ? c : resolve4(gitDir, c);
+    } catch {
+    }
+    return { gitDir, commonDir };
+  } catch {
+    return null;
+  }
+}
+function readHeadSha(root) {
+  const dirs = gitDirs(root);
+  if (!dirs) return null;
+  try {
+    const head = readFileSync5(join13(dirs.gitDir, "HEAD"), "utf8").trim();
+    if (/^[0-9a-f]{40,64}$/.test(head)) return head;
+    const ref = /^ref:\s*(\S+)$/.exec(head)?.[1];
+    if (!ref) return null;
+    for (const dir of [dirs.gitDir, dirs.commonDir]) {
+      try {
+        const sha = readFileSync5(join13(dir, ref), "utf8").trim();
+        if (/^[0-9a-f]{40,64}$/.test(sha)) return sha;
+      } catch {
+      }
+    }
+    const packed = readFileSync5(join13(dirs.commonDir, "packed-refs"), "utf8");
+    for (const line2 of packed.split("\n")) {
+      const [sha, name] = line2.split(" ");
+      if (name === ref && sha && /^[0-9a-f]{40,64}$/.test(sha)) return sha;
+    }
+  } catch {
+  }
+  return null;
+}
+function gitLogTimes(root, since, timeoutMs) {
+  const args = ["-C", root, "log", "--format=%ct", "HEAD"];
+  if (since > 0) args.push(`--since=${new Date(since * 1e3).toISOString()}`);
+  return new Promise((done, fail) => {
+    execFile2(
+      "git",
+      args,
+      { timeout: timeoutMs, maxBuffer: MAX_BUFFER, env: { ...process.env, GIT_OPTIONAL_LOCKS: "0", LC_ALL: "C" } },
+      (err, stdout) => {
+        if (err) return fail(err);
+        const times = stdout.split("\n").filter((l) => l !== "").map(Number).filter((n) => Number.isFinite(n));
+        done(times.sort((a, b) => a - b));
+      }
+    );
+  });
+}
+function countNewer(times, t) {
+  let lo = 0;
+  let hi = times.length;
+  while (lo < hi) {
+    const mid = lo + hi >>> 1;
+    if (times[mid] <= t) lo = mid + 1;
+    else hi = mid;
+  }
+  return times.length - lo;
+}
+var CommitDriftCache = class {
+  constructor(timeoutMs = GIT_TIMEOUT_MS2) {
+    this.timeoutMs = timeoutMs;
+  }
+  timeoutMs;
+  entries = /* @__PURE__ */ new Map();
+  /** git invocations so far (tests assert one per batch). */
+  gitCalls = 0;
+  /**
+   * Commit drift for each verification time (ISO strings) against HEAD of the repo at `root`.
+   * The result array is parallel to `verifiedAt`. At most one git invocation.
+   */
+  async driftFor(root, verifiedAt) {
+    const secs = verifiedAt.map((v) => Math.floor(Date.parse(v) / 1e3));
+    if (secs.length === 0) return [];
+    const valid = secs.filter((s) => Number.isFinite(s));
+    const needSince = valid.length > 0 ? Math.max(0, Math.min(...valid) - 86400) : 0;
+    const head = readHeadSha(root);
+    let entry = this.entries.get(root);
+    if (!entry || head === null || entry.head !== head || entry.since > needSince) {
+      try {
+        this.gitCalls++;
+        entry = { head, times: await gitLogTimes(root, needSince, this.timeoutMs), since: needSince };
+        if (head !== null) this.entries.set(root, entry);
+      } catch {
+        return secs.map(() => ({ commits_since_verify: null, status: "unknown" }));
+      }
+    }
+    const times = entry.times;
+    return secs.map((s) => {
+      if (!Number.isFinite(s)) return { commits_since_verify: null, status: "unknown" };
+      const n = countNewer(times, s);
+      return { commits_since_verify: n, status: n > 0 ? "behind" : "up_to_date" };
+    });
+  }
+};
+var defaultCommitDriftCache = new CommitDriftCache();
+
+// server/src/core/trust/signals/verdict.ts
+function stalenessVerdict(input2) {
+  if (input2.verification === "never" || input2.verification === "stale") return "spot_check_required";
+  if (input2.pathMissing > 0 || (input2.commitsSinceVerify ?? 0) > 0) return "spot_check_recommended";
+  return "fresh";
+}
+
+// server/src/core/trust/signals/verification.ts
+var DAY_MS2 = 864e5;
+function verificationOf(lastVerifiedAt, now, staleAfterDays) {
+  if (lastVerifiedAt === null) return { status: "never", age_days: null, stale_after_days: staleAfterDays };
+  const t = Date.parse(lastVerifiedAt);
+  if (!Number.isFinite(t)) return { status: "never", age_days: null, stale_after_days: staleAfterDays };
+  const ageMs = Math.max(0, now.getTime() - t);
+  return {
+    status: ageMs > staleAfterDays * DAY_MS2 ? "stale" : "fresh",
+    age_days: Math.floor(ageMs / DAY_MS2),
+    stale_after_days: staleAfterDays
+  };
+}
+
+// server/src/core/trust/signals/compute.ts
+function fromCallerRepo(ctx, m) {
+  if (!ctx.caller.repoRoot || !ctx.caller.repoKey) return false;
+  return originRepoKey(m.origin) === ctx.caller.repoKey;
+}
+function relativeRootFor(ctx, m, sameRepo) {
+  if (!sameRepo) return null;
+  return isDirectory(m.origin.worktree_root) ? m.origin.worktree_root : ctx.caller.repoRoot;
+}
+async function computeSignals(ctx, mems, opts = { detail: false }) {
+  const home = ctx.env.HOME ?? homedir3();
+  const staleDays = ctx.config.behavior.verification_stale_days;
+  const applies = mems.filter((m) => m.last_verified_at !== null && fromCallerRepo(ctx, m));
+  const drifts = /* @__PURE__ */ new Map();
+  if (applies.length > 0 && ctx.caller.repoRoot) {
+    const cache = ctx.drift ?? defaultCommitDriftCache;
+    const res = await cache.driftFor(ctx.caller.repoRoot, applies.map((m) => m.last_verified_at));
+    applies.forEach((m, i) => drifts.set(m.id, res[i]));
+  }
+  const out2 = /* @__PURE__ */ new Map();
+  for (const m of mems) {
+    const sameRepo = fromCallerRepo(ctx, m);
+    const verification2 = verificationOf(m.last_verified_at, ctx.now, staleDays);
+    const paths = checkPaths(extractCitedPaths(m.body), { home, relativeRoot: relativeRootFor(ctx, m, sameRepo) });
+    const drift = drifts.get(m.id);
+    const count = drift?.commits_since_verify ?? null;
+    const s = {
+      verification: verification2,
+      path_drift_checked: paths.checked,
+      path_drift_missing: paths.missing.length,
+      ...count !== null ? { commit_drift_count: count } : {},
+      staleness_verdict: stalenessVerdict({
+        verification: verification2.status,
+        pathMissing: paths.missing.length,
+        commitsSinceVerify: count
+      })
+    };
+    if (opts.detail) {
+      s.path_drift = { checked: paths.checked, missing: paths.missing };
+      s.commit_drift = drift ?? { commits_since_verify: null, status: "not_applicable" };
+    }
+    out2.set(m.id, s);
+  }
+  return out2;
+}
+
+// server/src/core/ops/common.ts
+var MAX_IDS_PER_CALL = LIMITS.idsPerCall;
+function checkId(id2, arg = "id") {
+  if (typeof id2 !== "string" || id2.trim() === "") throw new ValidationError(`${arg} must be a memory id (a 26-character ULID like 01JQ3Z8V7M2K4T6Y9B1C3D5F7H)`);
+  const up = id2.trim().toUpperCase();
+  if (!isUlid(up)) {
+    const shown2 = id2.length > 40 ? `${JSON.stringify(id2.slice(0, 40))}...` : JSON.stringify(id2);
+    throw new MalformedIdError(`${arg} ${shown2} is not a memory id: ids are 26-character ULIDs like 01JQ3Z8V7M2K4T6Y9B1C3D5F7H`);
+  }
+  return up;
+}
+function tombstonedMessage(t) {
+  return `memory ${t.id} was removed on ${t.removed?.slice(0, 10)} (reason: ${JSON.stringify(t.removed_reason ?? "")}); memory_restore brings it back`;
+}
+async function settleUnknownIds(c, raw) {
+  const unknown2 = raw.some((r) => {
+    if (typeof r !== "string") return false;
+    const id2 = r.trim().toUpperCase();
+    return isUlid(id2) && !c.store.get(id2) && !c.store.getTombstone(id2);
+  });
+  if (unknown2) await c.store.lock.run(() => c.store.sync());
+}
+function requireActive(c, rawId, arg = "id") {
+  const id2 = checkId(rawId, arg);
+  const m = c.store.get(id2);
+  if (m) return m;
+  const t = c.store.getTombstone(id2);
+  if (t) throw new TombstonedError(tombstonedMessage(t));
+  throw new NotFoundError(`no memory with id ${id2}`);
+}
+function signalContext(c) {
+  return { config: c.config, caller: c.caller, now: c.now(), env: c.env };
+}
+async function hitFields(c, mems, detail = false) {
+  const sig = await computeSignals(signalContext(c), mems, { detail });
+  return mems.map((m) => {
+    const { path_drift, commit_drift, ...common } = sig.get(m.id);
+    return { ...recordHead(m), ...common, ...detail ? { path_drift, commit_drift } : {} };
+  });
+}
+function encodeCursor(lastId) {
+  return Buffer.from(`v1:${lastId}`).toString("base64url");
+}
+function decodeCursor(cursor2) {
+  if (typeof cursor2 !== "string" || cursor2 === "") throw new ValidationError("cursor must be the next_cursor string from a previous page");
+  const text2 = Buffer.from(cursor2, "base64url").toString("utf8");
+  const m = /^v1:([0-9A-HJKMNP-TV-Z]{26})$/.exec(text2);
+  if (!m) throw new ValidationError(`cursor ${JSON.stringify(cursor2.slice(0, 40))} was not issued by this server: pass next_cursor from a previous page, or omit it to start over`);
+  return m[1];
+}
+function checkLimit(v, arg, max, dflt) {
+  if (v === void 0 || v === null) return dflt;
+  if (typeof v !== "number" || !Number.isInteger(v) || v < 1 || v > max) throw new ValidationError(`${arg} must be a whole number from 1 to ${max}, got ${JSON.stringify(v)}`);
+  return v;
+}
+function checkNote(v, arg, required2) {
+  if (v === void 0 || v === null) {
+    if (required2) throw new ValidationError(`${arg} is required: say why in a few words`);
+    return null;
+  }
+  if (typeof v !== "string") throw new ValidationError(`${arg} must be a string`);
+  const t = v.trim();
+  if (required2 && t === "") throw new ValidationError(`${arg} is empty: say why in a few words`);
+  if (t.length > LIMITS.noteChars) throw new ValidationError(`${arg} is ${t.length} characters: at most ${LIMITS.noteChars}`);
+  return t === "" ? null : t;
+}
+
+// server/src/core/curation/events.ts
+import { closeSync as closeSync3, existsSync as existsSync5, fstatSync as fstatSync2, openSync as openSync3, writeSync as writeSync3, constants as constants3 } from "node:fs";
+import { join as join15 } from "node:path";
+
+// server/src/core/curation/archives.ts
+import {
+  closeSync as closeSync2,
+  fsyncSync as fsyncSync2,
+  openSync as openSync2,
+  lstatSync as lstatSync4,
+  readFileSync as readFileSync6,
+  readdirSync as readdirSync4,
+  renameSync as renameSync2,
+  rmSync as rmSync4,
+  statSync as statSync5,
+  writeSync as writeSync2,
+  existsSync as existsSync4
+} from "node:fs";
+import { join as join14 } from "node:path";
+import { gunzipSync, gzipSync } from "node:zlib";
+import { randomBytes as randomBytes3 } from "node:crypto";
+var ACTIVE_LOG = ".events.jsonl";
+var LOCK = ".events.lock";
+var LOCK_STALE_MS = 6e4;
+var DEFAULT_GRACE_MS = 1e4;
+var ARCHIVE_RE = /^\.events-(\d{8}T\d{9}Z)(?:-(\d+))?\.jsonl(\.gz)?$/;
+function archiveStamp(d) {
+  return d.toISOString().replace(/[-:.]/g, "");
+}
+function stampTime(stamp) {
+  const m = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})(\d{3})Z$/.exec(stamp);
+  if (!m) return NaN;
+  return Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], +m[6], +m[7]);
+}
+function withTryLock(dir, fn) {
+  const file2 = join14(dir, LOCK);
+  let fd;
+  try {
+    fd = openSync2(file2, "wx", 384);
+  } catch (err) {
+    if (err.code !== "EEXIST") throw err;
+    try {
+      if (Date.now() - statSync5(file2).mtimeMs < LOCK_STALE_MS) return null;
+      const aside = `${file2}.${process.pid}.${randomBytes3(4).toString("hex")}.tmp`;
+      renameSync2(file2, aside);
+      rmSync4(aside, { force: true });
+      fd = openSync2(file2, "wx", 384);
+    } catch {
+      return null;
+    }
+  }
+  try {
+    writeSync2(fd, `${process.pid} ${Date.now()}
+`);
+    closeSync2(fd);
+    return fn();
+  } finally {
+    rmSync4(file2, { force: true });
+  }
+}
+function rotateActive(dir, maxBytes, now) {
+  return withTryLock(dir, () => {
+    const active = join14(dir, ACTIVE_LOG);
+    let size;
+    try {
+      size = statSync5(active).size;
+    } catch {
+      return null;
+    }
+    if (size <= maxBytes) return null;
+    const stamp = archiveStamp(now);
+    let target = join14(dir, `.events-${stamp}.jsonl`);
+    for (let n = 1; existsSync4(target) || existsSync4(`${target}.gz`); n++) {
+      target = join14(dir, `.events-${stamp}-${n}.jsonl`);
+    }
+    renameSync2(active, target);
+    return target;
+  });
+}
+function compressArchives(dir, opts) {
+  return withTryLock(dir, () => {
+    const done = [];
+    const names = new Set(readdirSync4(dir).filter((n) => n.startsWith(".events-")));
+    for (const name of names) {
+      const m = ARCHIVE_RE.exec(name);
+      if (!m || m[3]) continue;
+      const plain2 = join14(dir, name);
+      const gz = `${plain2}.gz`;
+      if (names.has(`${name}.gz`)) {
+        rmSync4(plain2, { force: true });
+        continue;
+      }
+      const now = opts.now.getTime();
+      const rotatedAt = stampTime(m[1]);
+      const st = statSync5(plain2);
+      const quiet = Math.min(now - rotatedAt, Date.now() - st.mtimeMs);
+      if (opts.graceMs > 0 && quiet < opts.graceMs) continue;
+      const data = gzipSync(readFileSync6(plain2));
+      const tmp = join14(dir, `.${name}.gz.${process.pid}.${randomBytes3(4).toString("hex")}.tmp`);
+      const fd = openSync2(tmp, "wx", 384);
+      try {
+        writeSync2(fd, data);
+        fsyncSync2(fd);
+      } finally {
+        closeSync2(fd);
+      }
+      renameSync2(tmp, gz);
+      rmSync4(plain2, { force: true });
+      done.push(gz);
+    }
+    return done;
+  }) ?? [];
+}
+function listLogFiles(dir) {
+  let names;
+  try {
+    names = readdirSync4(dir).filter((n) => n.startsWith(".events"));
+  } catch {
+    return [];
+  }
+  names = names.filter((n) => {
+    try {
+      return lstatSync4(join14(dir, n)).isFile();
+    } catch {
+      return false;
+    }
+  });
+  const present = new Set(names);
+  const archives = [];
+  for (const name of names) {
+    const m = ARCHIVE_RE.exec(name);
+    if (!m || m[3] === void 0 && present.has(`${name}.gz`)) continue;
+    archives.push({ name, stamp: m[1], n: Number(m[2] ?? 0) });
+  }
+  archives.sort((a, b) => a.stamp < b.stamp ? -1 : a.stamp > b.stamp ? 1 : a.n - b.n);
+  const out2 = archives.map(({ name, stamp }) => ({ file: join14(dir, name), compressed: name.endsWith(".gz"), rotatedAt: stampTime(stamp) }));
+  if (present.has(ACTIVE_LOG)) out2.push({ file: join14(dir, ACTIVE_LOG), compressed: false, rotatedAt: null });
+  return out2;
+}
+function isEvent(v) {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+  const o = v;
+  return typeof o.ts === "string" && typeof o.kind === "string" && !Number.isNaN(Date.parse(o.ts));
+}
+function readEvents(dir, opts = {}) {
+  for (let attempt = 1; ; attempt++) {
+    const result = readOnce(dir, opts, attempt === 3);
+    if (result !== null) return result;
+  }
+}
+function readOnce(dir, opts, tolerateMissing) {
+  const result = { events: [], corruptLines: 0, unreadableFiles: [], files: [] };
+  for (const { file: file2, compressed, rotatedAt } of listLogFiles(dir)) {
+    if (opts.since !== void 0 && rotatedAt !== null && rotatedAt < opts.since) continue;
+    let text2;
+    try {
+      const raw = readFileSync6(file2);
+      text2 = (compressed ? gunzipSync(raw) : raw).toString("utf8");
+    } catch (err) {
+      if (err.code === "ENOENT") {
+        if (tolerateMissing) continue;
+        return null;
+      }
+      result.unreadableFiles.push(file2);
+      continue;
+    }
+    result.files.push(file2);
+    for (const line2 of text2.split("\n")) {
+      if (line2.trim() === "") continue;
+      try {
+        const v = JSON.parse(line2);
+        if (isEvent(v)) result.events.push(v);
+        else result.corruptLines++;
+      } catch {
+        result.corruptLines++;
+      }
+    }
+  }
+  result.events.sort((a, b) => Date.parse(a.ts) - Date.parse(b.ts));
+  return result;
+}
+
+// server/src/core/curation/events.ts
+var MAX_LINE_BYTES = 256 * 1024;
+var EventLog = class {
+  file;
+  enabled;
+  maxBytes;
+  dir;
+  session;
+  now;
+  warnFn;
+  graceMs;
+  warned = /* @__PURE__ */ new Set();
+  compressTimer;
+  constructor(opts) {
+    this.dir = opts.dir;
+    this.file = join15(opts.dir, ACTIVE_LOG);
+    this.session = opts.session;
+    this.enabled = opts.enabled ?? true;
+    this.maxBytes = opts.maxBytes ?? 1e7;
+    this.now = opts.now ?? (() => /* @__PURE__ */ new Date());
+    this.warnFn = opts.warn ?? ((m) => process.stderr.write(`cairn: ${m}
+`));
+    this.graceMs = opts.compressGraceMs ?? DEFAULT_GRACE_MS;
+  }
+  /** Appends one event. Returns whether a line was written; never throws. */
+  append(kind, fields = {}) {
+    if (!this.enabled) return false;
+    try {
+      if (!existsSync5(this.dir)) return false;
+      const line2 = this.format(kind, fields);
+      const size = this.writeLine(line2);
+      if (size > this.maxBytes) this.rotate();
+      return true;
+    } catch (err) {
+      this.warn(`could not append to the event log ${this.file}: ${errorMessage(err)}`);
+      return false;
+    }
+  }
+  /** Rotates now if the active log is past max_bytes (another process may have done it already). */
+  rotate() {
+    try {
+      const archived = rotateActive(this.dir, this.maxBytes, this.now());
+      if (archived === null) return;
+      compressArchives(this.dir, { graceMs: this.graceMs, now: this.now() });
+      this.scheduleCompression();
+    } catch (err) {
+      this.warn(`could not rotate the event log ${this.file}: ${errorMessage(err)}`);
+    }
+  }
+  /** Stops the pending compression timer (the archive stays plain until the next rotation). */
+  close() {
+    if (this.compressTimer) clearTimeout(this.compressTimer);
+    this.compressTimer = void 0;
+  }
+  format(kind, fields) {
+    const { ts: _ts, session: _s, kind: _k, ...rest } = fields;
+    const event = { ts: this.now().toISOString(), session: this.session, kind, ...rest };
+    let line2 = JSON.stringify(event) + "\n";
+    if (Buffer.byteLength(line2) > MAX_LINE_BYTES) {
+      line2 = JSON.stringify({ ts: event.ts, session: event.session, kind, truncated: true }) + "\n";
+    }
+    return line2;
+  }
+  /** One open(O_APPEND) + one write per line; returns the file size after the write. */
+  writeLine(line2) {
+    const buf = Buffer.from(line2, "utf8");
+    const fd = openSync3(this.file, constants3.O_WRONLY | constants3.O_APPEND | constants3.O_CREAT | constants3.O_NOFOLLOW, 384);
+    try {
+      const written = writeSync3(fd, buf, 0, buf.length);
+      if (written !== buf.length) {
+        writeSync3(fd, buf, written, buf.length - written);
+      }
+      return fstatSync2(fd).size;
+    } finally {
+      closeSync3(fd);
+    }
+  }
+  scheduleCompression() {
+    if (this.compressTimer) return;
+    this.compressTimer = setTimeout(() => {
+      this.compressTimer = void 0;
+      try {
+        compressArchives(this.dir, { graceMs: this.graceMs, now: this.now() });
+      } catch (err) {
+        this.warn(`could not compress event log archives in ${this.dir}: ${errorMessage(err)}`);
+      }
+    }, this.graceMs + 250);
+    this.compressTimer.unref();
+  }
+  warn(message) {
+    if (this.warned.has(message)) return;
+    this.warned.add(message);
+    try {
+      this.warnFn(message);
+    } catch {
+    }
+  }
+};
+
+// server/src/core/curation/usage.ts
+var USE_OUTCOMES = ["applied", "ignored", "contradicted", "corrected"];
+var strings = (v) => Array.isArray(v) ? v.filter((x) => typeof x === "string") : [];
+var actorOf = (e) => e.actor === "user" ? "user" : "model";
+function retrievalsOf(e) {
+  if (e.kind === "show") return strings(e.ids).map((id2) => ({ id: id2, strong: true }));
+  if (e.kind !== "search") return [];
+  const rows = Array.isArray(e.hits) ? e.hits : Array.isArray(e.results) ? e.results : [];
+  const out2 = [];
+  for (const r of rows) {
+    const id2 = typeof r === "string" ? r : r?.id;
+    if (typeof id2 !== "string") continue;
+    const rel = typeof r === "object" && r !== null ? r.relevance : void 0;
+    out2.push({ id: id2, strong: rel === "medium" || rel === "high" });
+  }
+  return out2;
+}
+function useOf(e) {
+  if (e.kind !== "use") return null;
+  const outcome = e.outcome;
+  if (!USE_OUTCOMES.includes(outcome)) return null;
+  const ids2 = strings(e.ids ?? e.memory_ids);
+  return { ids: ids2, outcome, ...typeof e.note === "string" ? { note: e.note } : {} };
+}
+function emptyUsage() {
+  return {
+    retrievedInWindow: 0,
+    strongInWindow: 0,
+    lastRetrieved: null,
+    userLookupsInWindow: 0,
+    uses: { applied: 0, ignored: 0, contradicted: 0, corrected: 0 },
+    appliedInWindow: 0,
+    lastApplied: null,
+    timeline: []
+  };
+}
+function foldUsage(events, windowStart, known) {
+  const byId2 = /* @__PURE__ */ new Map();
+  const get = (id2) => {
+    let u = byId2.get(id2);
+    if (!u) byId2.set(id2, u = emptyUsage());
+    return u;
+  };
+  const fold = {
+    byId: byId2,
+    eventsInWindow: 0,
+    retrievalsInWindow: 0,
+    userLookupsInWindow: 0,
+    usesInWindow: { applied: 0, ignored: 0, contradicted: 0, corrected: 0 },
+    orphanEvents: 0,
+    orphanIds: []
+  };
+  const orphanIds = /* @__PURE__ */ new Set();
+  for (const e of events) {
+    const t = Date.parse(e.ts);
+    const inWindow = t >= windowStart;
+    if (inWindow) fold.eventsInWindow++;
+    const session = typeof e.session === "string" ? e.session : void 0;
+    const byUser = actorOf(e) === "user";
+    for (const { id: id2, strong } of retrievalsOf(e)) {
+      const u = get(id2);
+      if (byUser) {
+        if (inWindow) {
+          u.userLookupsInWindow++;
+          fold.userLookupsInWindow++;
+        }
+        continue;
+      }
+      u.lastRetrieved = e.ts;
+      if (inWindow) {
+        u.retrievedInWindow++;
+        if (strong) u.strongInWindow++;
+        fold.retrievalsInWindow++;
+      }
+    }
+    const use = useOf(e);
+    if (use) {
+      let orphan = false;
+      for (const id2 of use.ids) {
+        if (!known.has(id2)) {
+          orphan = true;
+          orphanIds.add(id2);
+          continue;
+        }
+        const u = get(id2);
+        u.uses[use.outcome]++;
+        if (use.outcome === "applied") {
+          u.lastApplied = e.ts;
+          if (inWindow) u.appliedInWindow++;
+        }
+        if (use.outcome === "contradicted" || use.outcome === "corrected") {
+          u.timeline.push({ ts: e.ts, event: use.outcome, ...use.note ? { note: use.note } : {}, ...session ? { session } : {} });
+        }
+      }
+      if (inWindow) fold.usesInWindow[use.outcome] += use.ids.length;
+      if (orphan) fold.orphanEvents++;
+    }
+    if ((e.kind === "update" || e.kind === "verify") && typeof e.id === "string") {
+      const note = typeof e.note === "string" ? e.note : void 0;
+      get(e.id).timeline.push({
+        ts: e.ts,
+        event: e.kind === "update" ? "updated" : "verified",
+        ...note ? { note } : {},
+        ...session ? { session } : {}
+      });
+    }
+  }
+  fold.orphanIds = [...orphanIds].sort();
+  return fold;
+}
+function markerLabels(v) {
+  if (!Array.isArray(v)) return [];
+  return v.map((m) => typeof m === "string" ? m : m?.marker).filter((m) => typeof m === "string");
+}
+function markerStats(events) {
+  const stats = /* @__PURE__ */ new Map();
+  const pending = /* @__PURE__ */ new Map();
+  const stat = (m) => {
+    let s = stats.get(m);
+    if (!s) stats.set(m, s = { fires: 0, overrides: 0 });
+    return s;
+  };
+  for (const e of events) {
+    if (e.kind !== "write") continue;
+    const markers = markerLabels(e.markers ?? e.transient_markers);
+    if (markers.length === 0) continue;
+    const session = String(e.session);
+    if (e.status === "transient_warning") {
+      for (const m of markers) {
+        stat(m).fires++;
+        const k = `${session}\0${m}`;
+        pending.set(k, (pending.get(k) ?? 0) + 1);
+      }
+    } else if (e.acknowledge_transient === true && (e.status === "committed" || e.status === "pending")) {
+      for (const m of markers) {
+        const s = stat(m);
+        s.overrides++;
+        const k = `${session}\0${m}`;
+        const open2 = pending.get(k) ?? 0;
+        if (open2 > 0) pending.set(k, open2 - 1);
+        else s.fires++;
+      }
+    }
+  }
+  return [...stats].map(([marker, s]) => ({ marker, ...s, override_rate: s.fires ? Math.round(s.overrides / s.fires * 1e3) / 1e3 : null })).sort((a, b) => b.fires - a.fires || a.marker.localeCompare(b.marker));
+}
+
+// server/src/core/curation/rareScopes.ts
+function editDistance(a, b, max = Infinity) {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    let rowMin = i;
+    for (let j = 1; j <= b.length; j++) {
+      const v = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      cur.push(v);
+      if (v < rowMin) rowMin = v;
+    }
+    if (rowMin > max) return max + 1;
+    prev = cur;
+  }
+  return prev[b.length];
+}
+function typoBudget(a, b) {
+  const len = Math.min(a.length, b.length);
+  return len >= 6 ? 2 : len >= 3 ? 1 : 0;
+}
+function rareScopes(counts, owner) {
+  const all = [...counts.keys()];
+  const rows = [];
+  for (const [scope2, n] of counts) {
+    if (n !== 1) continue;
+    const similar = [];
+    for (const other of all) {
+      if (other === scope2) continue;
+      const budget = Math.min(2, typoBudget(scope2, other));
+      if (budget === 0) continue;
+      const d = editDistance(scope2, other, budget);
+      if (d <= budget) similar.push({ scope: other, count: counts.get(other), distance: d });
+    }
+    if (similar.length === 0) continue;
+    similar.sort((a, b) => b.count - a.count || a.distance - b.distance || a.scope.localeCompare(b.scope));
+    rows.push({ scope: scope2, id: owner.get(scope2), similar_to: similar });
+  }
+  return rows.sort((a, b) => b.similar_to[0].count - a.similar_to[0].count || a.scope.localeCompare(b.scope));
+}
+
+// server/src/core/curation/health.ts
+var DEFAULT_HEALTH_PARAMS = { window_days: 30, top_k: 10, min_applied: 3 };
+var DEFAULT_DEAD_WEIGHT = { min_age_days: 14, min_retrievals: 3 };
+var DAY_MS3 = 864e5;
+var TIMELINE_MAX = 20;
+var row = (m) => ({ id: m.id, scopes: m.scopes, summary: summarize(m.body) });
+var later = (a, b) => a === null ? b : b === null ? a : Date.parse(a) >= Date.parse(b) ? a : b;
+var section = (all, k) => ({ count: all.length, rows: all.slice(0, k) });
+function contradiction(m, u) {
+  const tl = u?.timeline ?? [];
+  const lastContra = [...tl].reverse().find((t) => t.event === "contradicted");
+  if (!lastContra) return null;
+  let resolved = later(m.updated === m.created ? null : m.updated, m.last_verified_at);
+  for (const t of tl) if (t.event === "updated" || t.event === "verified") resolved = later(resolved, t.ts);
+  if (resolved !== null && Date.parse(resolved) >= Date.parse(lastContra.ts)) return null;
+  const timeline2 = [{ ts: m.created, event: "created" }, ...tl];
+  const logged = (ev, ts) => ts === null || tl.some((t) => t.event === ev && t.ts === ts);
+  if (m.updated !== m.created && !logged("updated", m.updated)) timeline2.push({ ts: m.updated, event: "updated" });
+  if (!logged("verified", m.last_verified_at)) timeline2.push({ ts: m.last_verified_at, event: "verified" });
+  timeline2.sort((a, b) => Date.parse(a.ts) - Date.parse(b.ts));
+  const since = resolved === null ? -Infinity : Date.parse(resolved);
+  return {
+    contradictions: tl.filter((t) => t.event === "contradicted" && Date.parse(t.ts) > since).length,
+    last_contradicted: lastContra.ts,
+    last_resolved: resolved,
+    resolution_timeline: timeline2.slice(-TIMELINE_MAX)
+  };
+}
+function deadWeight(m, u, now, windowDays, rule) {
+  const ageDays = Math.floor((now - Date.parse(m.created)) / DAY_MS3);
+  if (!(ageDays >= rule.min_age_days)) return null;
+  const strong = u?.strongInWindow ?? 0;
+  if (strong < rule.min_retrievals || (u?.uses.applied ?? 0) > 0) return null;
+  const times = (n) => n === 1 ? "once" : `${n} times`;
+  const looked = u?.userLookupsInWindow ? `; your own ${u.userLookupsInWindow} lookup(s) not counted` : "";
+  return {
+    retrieved: strong,
+    last_retrieved: u?.lastRetrieved ?? null,
+    age_days: ageDays,
+    user_lookups: u?.userLookupsInWindow ?? 0,
+    why: `${ageDays} days old (at least ${rule.min_age_days}); found by the model ${times(strong)} at medium or high relevance in the last ${windowDays} days (at least ${rule.min_retrievals}); never applied${looked}`
+  };
+}
+function computeHealth(data, params = DEFAULT_HEALTH_PARAMS) {
+  const { window_days, top_k, min_applied } = params;
+  const rule = data.deadWeight ?? DEFAULT_DEAD_WEIGHT;
+  const now = data.now.getTime();
+  const windowStart = now - window_days * DAY_MS3;
+  const known = /* @__PURE__ */ new Set([...data.active.map((m) => m.id), ...data.tombstones.map((m) => m.id)]);
+  const fold = foldUsage(data.events, windowStart, known);
+  const usage = (id2) => fold.byId.get(id2);
+  const isExpired2 = (m) => m.expires !== null && Date.parse(m.expires) <= now;
+  const live2 = data.active.filter((m) => !isExpired2(m));
+  const contradicted = [];
+  const dead = [];
+  const cold = [];
+  const heavy = [];
+  const flags = /* @__PURE__ */ new Map();
+  for (const m of data.active) {
+    const u = usage(m.id);
+    const c = contradiction(m, u);
+    if (c) contradicted.push({ ...row(m), ...c });
+    const f = { dead: false, cold: false, contradicted: c !== null, applied: u?.appliedInWindow ?? 0 };
+    flags.set(m.id, f);
+    if (isExpired2(m)) continue;
+    const retrieved = u?.retrievedInWindow ?? 0;
+    const d = deadWeight(m, u, now, window_days, rule);
+    if (d) {
+      f.dead = true;
+      dead.push({ ...row(m), ...d });
+    }
+    const created = Date.parse(m.created);
+    if (retrieved === 0 && created < windowStart) {
+      f.cold = true;
+      cold.push({ ...row(m), created: m.created, age_days: Math.floor((now - created) / DAY_MS3), last_retrieved: u?.lastRetrieved ?? null });
+    }
+    if (f.applied >= min_applied) heavy.push({ ...row(m), applied: f.applied, last_applied: u?.lastApplied ?? null });
+  }
+  contradicted.sort((a, b) => b.contradictions - a.contradictions || b.last_contradicted.localeCompare(a.last_contradicted) || a.id.localeCompare(b.id));
+  dead.sort((a, b) => b.retrieved - a.retrieved || a.id.localeCompare(b.id));
+  cold.sort((a, b) => a.created.localeCompare(b.created) || a.id.localeCompare(b.id));
+  heavy.sort((a, b) => b.applied - a.applied || a.id.localeCompare(b.id));
+  const counts = /* @__PURE__ */ new Map();
+  const owner = /* @__PURE__ */ new Map();
+  const perScope = /* @__PURE__ */ new Map();
+  for (const m of data.active) {
+    const f = flags.get(m.id);
+    for (const s of m.scopes) {
+      counts.set(s, (counts.get(s) ?? 0) + 1);
+      owner.set(s, m.id);
+      let h = perScope.get(s);
+      if (!h) perScope.set(s, h = { scope: s, active: 0, dead: 0, cold: 0, contradicted: 0, applied: 0 });
+      h.active++;
+      if (f.dead) h.dead++;
+      if (f.cold) h.cold++;
+      if (f.contradicted) h.contradicted++;
+      h.applied += f.applied;
+    }
+  }
+  const rare = rareScopes(counts, owner);
+  const debt = { never: 0, stale: 0, fresh: 0 };
+  const debtRows = [];
+  for (const m of data.active) {
+    const v = verificationOf(m.last_verified_at, data.now, data.staleAfterDays);
+    debt[v.status]++;
+    if (v.status !== "fresh") debtRows.push({ ...row(m), status: v.status, age_days: v.age_days });
+  }
+  debtRows.sort((a, b) => a.status === b.status ? (b.age_days ?? 0) - (a.age_days ?? 0) || a.id.localeCompare(b.id) : a.status === "never" ? -1 : 1);
+  const drift = [];
+  if (data.commitDrift) {
+    for (const m of data.active) {
+      const n = data.commitDrift.commitsSinceVerify.get(m.id);
+      if (n !== void 0 && n > 0 && m.last_verified_at) drift.push({ ...row(m), commits_since_verify: n, last_verified_at: m.last_verified_at });
+    }
+    drift.sort((a, b) => b.commits_since_verify - a.commits_since_verify || a.id.localeCompare(b.id));
+  }
+  const expired = data.active.filter(isExpired2).map((m) => ({ ...row(m), expires: m.expires })).sort((a, b) => a.expires.localeCompare(b.expires) || a.id.localeCompare(b.id));
+  return {
+    generated_at: data.now.toISOString(),
+    window_days,
+    top_k,
+    min_applied,
+    totals: {
+      active: data.active.length,
+      expired: expired.length,
+      tombstoned: data.tombstones.length,
+      scopes: counts.size,
+      events: data.events.length,
+      events_in_window: fold.eventsInWindow,
+      retrievals_in_window: fold.retrievalsInWindow,
+      user_lookups_in_window: fold.userLookupsInWindow,
+      uses_in_window: fold.usesInWindow
+    },
+    contradicted: section(contradicted, top_k),
+    dead_weight: { ...section(dead, top_k), rule: { ...rule, relevance: ["medium", "high"], actor: "model" } },
+    rare_scopes: section(rare, top_k),
+    verification_debt: { ...debt, rows: debtRows.slice(0, top_k) },
+    commit_drift_debt: { applies: data.commitDrift !== null, repo: data.commitDrift?.repo ?? null, count: drift.length, rows: drift.slice(0, top_k) },
+    expired: section(expired, top_k),
+    cold: section(cold, top_k),
+    heavily_used: section(heavy, top_k),
+    scope_health: [...perScope.values()].sort((a, b) => a.scope.localeCompare(b.scope)),
+    marker_stats: markerStats(data.events),
+    orphan_use_events: { count: fold.orphanEvents, ids: fold.orphanIds.slice(0, top_k) }
+  };
+}
+
+// server/src/core/ops/curation.ts
+var MAX_USE_IDS = LIMITS.useIds;
+function openEventLog(c) {
+  c.services.events = new EventLog({
+    dir: c.dir,
+    session: c.session,
+    enabled: c.config.telemetry.enabled,
+    maxBytes: c.config.telemetry.max_bytes,
+    now: () => c.now(),
+    warn: c.warn
+  });
+}
+function closeEventLog(c) {
+  c.services.events?.close();
+  c.services.events = null;
+}
+function eventLog(c) {
+  return c.services.events ?? void 0;
+}
+async function curationPending(c, inView, expired) {
+  const fields = await hitFields(c, inView);
+  return {
+    stale: fields.filter((f) => f.verification.status === "stale").length,
+    never_verified: fields.filter((f) => f.verification.status === "never").length,
+    drifted: fields.filter((f) => f.path_drift_missing > 0 || (f.commit_drift_count ?? 0) > 0).length,
+    expired: expired.length,
+    dead: deadCount(c, inView)
+  };
+}
+function deadWeightRule(c) {
+  return { min_age_days: c.config.curation.dead_weight_min_age_days, min_retrievals: c.config.curation.dead_weight_min_retrievals };
+}
+function deadCount(c, mems) {
+  if (mems.length === 0 || !c.config.telemetry.enabled) return 0;
+  const now = c.now().getTime();
+  const days = DEFAULT_HEALTH_PARAMS.window_days;
+  const windowStart = now - days * 864e5;
+  const fold = foldUsage(readEvents(c.dir).events, windowStart, new Set(mems.map((m) => m.id)));
+  const rule = deadWeightRule(c);
+  return mems.filter((m) => deadWeight(m, fold.byId.get(m.id), now, days, rule) !== null).length;
+}
+async function recordUse(c, input2) {
+  const raw = input2.memory_ids;
+  if (!Array.isArray(raw) || raw.length === 0) throw new ValidationError("memory_ids must be a non-empty array of the memory ids you retrieved");
+  if (raw.length > MAX_USE_IDS) throw new ValidationError(`memory_ids has ${raw.length} entries: at most ${MAX_USE_IDS} per call`);
+  if (!USE_OUTCOMES.includes(input2.outcome)) {
+    throw new ValidationError(`outcome must be one of ${USE_OUTCOMES.join(", ")}, got ${JSON.stringify(input2.outcome)}`);
+  }
+  const note = checkNote(input2.note, "note", false);
+  const ids2 = [...new Set(raw.map((x, i) => checkId(x, `memory_ids[${i}]`)))];
+  await c.store.ensureFresh();
+  await settleUnknownIds(c, ids2);
+  const unknown2 = ids2.filter((id2) => !c.store.get(id2) && !c.store.getTombstone(id2));
+  const fields = { ids: ids2, outcome: input2.outcome, ...note ? { note } : {}, unknown_ids: unknown2 };
+  const written = eventLog(c)?.append("use", fields) ?? false;
+  return { recorded: written ? ids2.length - unknown2.length : 0, outcome: input2.outcome, unknown_ids: unknown2 };
+}
+async function health(c, input2) {
+  const params = {
+    window_days: checkLimit(input2.window_days, "window_days", LIMITS.healthWindowDays, DEFAULT_HEALTH_PARAMS.window_days),
+    top_k: checkLimit(input2.top_k, "top_k", LIMITS.healthTopK, DEFAULT_HEALTH_PARAMS.top_k),
+    min_applied: checkLimit(input2.min_applied, "min_applied", LIMITS.healthMinApplied, DEFAULT_HEALTH_PARAMS.min_applied)
+  };
+  await c.store.ensureFresh();
+  const active = [...c.store.active()];
+  const tombstones2 = [...c.store.tombstones()];
+  return computeHealth(
+    {
+      now: c.now(),
+      active,
+      tombstones: tombstones2,
+      events: readEvents(c.dir).events,
+      staleAfterDays: c.config.behavior.verification_stale_days,
+      commitDrift: await repoDrift(c, active),
+      deadWeight: deadWeightRule(c)
+    },
+    params
+  );
+}
+async function repoDrift(c, active) {
+  const { repoRoot, repoKey } = c.caller;
+  if (!repoRoot || !repoKey) return null;
+  const mine = active.filter((m) => m.last_verified_at !== null && originRepoKey(m.origin) === repoKey);
+  const counts = /* @__PURE__ */ new Map();
+  if (mine.length > 0) {
+    const res = await defaultCommitDriftCache.driftFor(repoRoot, mine.map((m) => m.last_verified_at));
+    mine.forEach((m, i) => {
+      const n = res[i]?.commits_since_verify;
+      if (typeof n === "number") counts.set(m.id, n);
+    });
+  }
+  return { repo: repoKey, commitsSinceVerify: counts };
+}
+function renamed(scopes, from, to) {
+  const out2 = [];
+  for (const s of scopes) {
+    const next2 = s === from ? to : s.startsWith(`${from}:`) ? to + s.slice(from.length) : s;
+    if (!out2.includes(next2)) out2.push(next2);
+  }
+  return out2;
+}
+async function renameScope(c, input2) {
+  const from = validateScope(input2.old_scope, "old_scope");
+  const to = validateScope(input2.new_scope, "new_scope");
+  if (from === to) throw new ValidationError(`old_scope and new_scope are both "${from}": give a different new_scope`);
+  if (to.startsWith(`${from}:`)) throw new ValidationError(`new_scope "${to}" is nested inside old_scope "${from}": rename to a scope outside it`);
+  if (!scopeAllowed(to, c.config.scopes.allowed)) {
+    throw new ValidationError(`new_scope "${to}" is not allowed by scopes.allowed in config.toml: use one of ${c.config.scopes.allowed.join(", ")}`);
+  }
+  const withTombs = input2.include_tombstones ?? true;
+  if (typeof withTombs !== "boolean") throw new ValidationError("include_tombstones must be true or false");
+  await c.store.ensureFresh();
+  const hit = (m) => m.scopes.some((s) => s === from || s.startsWith(`${from}:`));
+  const targets = [...c.store.active()].filter(hit);
+  if (withTombs) targets.push(...[...c.store.tombstones()].filter(hit));
+  if (targets.length === 0) {
+    throw new NotFoundError(`no ${withTombs ? "memory or tombstone" : "active memory"} has scope "${from}" (or a scope nested under it)`);
+  }
+  const result = { active: [], tombstoned: [] };
+  for (const t of targets.sort((a, b) => a.id.localeCompare(b.id))) {
+    let changed = false;
+    const m = await c.store.modify(t.id, (cur) => {
+      const scopes = renamed(cur.scopes, from, to);
+      changed = scopes.join("\0") !== cur.scopes.join("\0");
+      return { ...stripStored(cur), scopes };
+    });
+    if (changed) (m.tombstoned ? result.tombstoned : result.active).push(m.id);
+  }
+  c.log("rename_scope", { old_scope: from, new_scope: to, include_tombstones: withTombs, ...result });
+  return result;
+}
+async function scopeDisable(c, input2) {
+  const scope2 = validateScope(input2.scope, "scope");
+  c.disabledScopes.add(scope2);
+  const disabled_scopes = [...c.disabledScopes].sort();
+  c.log("scope_disable", { scope: scope2, disabled_scopes });
+  return { disabled_scopes };
+}
+async function scopeEnable(c, input2) {
+  const scope2 = validateScope(input2.scope, "scope");
+  c.disabledScopes.delete(scope2);
+  const disabled_scopes = [...c.disabledScopes].sort();
+  c.log("scope_enable", { scope: scope2, disabled_scopes });
+  return { disabled_scopes };
+}
+
+// server/src/core/ops/retrieval.ts
+function actorFor(c, forUser) {
+  if (forUser !== void 0 && typeof forUser !== "boolean") throw new ValidationError("for_user must be true or false");
+  return forUser === true ? "user" : c.actor;
+}
+function checkScopeFilters(scopes) {
+  if (scopes === void 0 || scopes === null) return [];
+  if (!Array.isArray(scopes)) throw new ValidationError('scopes must be an array of scopes or globs, like ["tools", "projects:*"]');
+  if (scopes.length > LIMITS.scopeFilters) throw new ValidationError(`scopes has ${scopes.length} entries: at most ${LIMITS.scopeFilters} filters are allowed`);
+  return scopes.map((s) => validateScopeFilter(s));
+}
+async function fullRecords(c, mems) {
+  const hits = await hitFields(c, mems, true);
+  return hits.map((h, i) => {
+    const m = mems[i];
+    return { ...h, body: m.body, aliases: m.aliases ? [...m.aliases] : [], source: m.source, origin: m.origin, expires: m.expires };
+  });
+}
+async function show(c, input2) {
+  const actor = actorFor(c, input2.for_user);
+  await c.store.ensureFresh();
+  await settleUnknownIds(c, [input2.id, ...Array.isArray(input2.ids) ? input2.ids.slice(0, MAX_IDS_PER_CALL) : []]);
+  const hasId = input2.id !== void 0 && input2.id !== null;
+  const hasIds = input2.ids !== void 0 && input2.ids !== null;
+  if (hasId === hasIds) throw new ValidationError("pass exactly one of id (one memory) or ids (up to 10)");
+  if (hasId) {
+    const m = requireActive(c, input2.id);
+    c.log("show", { ids: [m.id], actor });
+    return { memories: await fullRecords(c, [m]), missing: [] };
+  }
+  if (!Array.isArray(input2.ids) || input2.ids.length === 0) throw new ValidationError("ids must be a non-empty array of memory ids");
+  if (input2.ids.length > MAX_IDS_PER_CALL) throw new ValidationError(`ids has ${input2.ids.length} entries: at most ${MAX_IDS_PER_CALL} per call`);
+  const ids2 = [...new Set(input2.ids.map((x, i) => checkId(x, `ids[${i}]`)))];
+  const found = [];
+  const missing = [];
+  for (const id2 of ids2) {
+    const m = c.store.get(id2);
+    if (m) found.push(m);
+    else {
+      const t = c.store.getTombstone(id2);
+      missing.push({ id: id2, reason: t ? tombstonedMessage(t) : `no memory with id ${id2}` });
+    }
+  }
+  c.log("show", { ids: found.map((m) => m.id), missing: missing.map((m) => m.id), actor });
+  return { memories: await fullRecords(c, found), missing };
+}
+function newestPage(source, keep, after, limit) {
+  const buf = [];
+  let more2 = false;
+  for (const m of source) {
+    if (after !== null && m.id >= after) continue;
+    if (!keep(m)) continue;
+    if (buf.length === limit && m.id < buf[limit - 1].id) {
+      more2 = true;
+      continue;
+    }
+    let i = buf.length;
+    while (i > 0 && buf[i - 1].id < m.id) i--;
+    buf.splice(i, 0, m);
+    if (buf.length > limit) {
+      buf.pop();
+      more2 = true;
+    }
+  }
+  return { page: buf, next_cursor: more2 && buf.length ? encodeCursor(buf[buf.length - 1].id) : null };
+}
+async function list(c, input2) {
+  await c.store.ensureFresh();
+  const filters = checkScopeFilters(input2.scopes);
+  const limit = checkLimit(input2.limit, "limit", LIMITS.pageSize, LIMITS.defaultPageSize);
+  const after = input2.cursor === void 0 || input2.cursor === null ? null : decodeCursor(input2.cursor);
+  const match = scopeFilterMatcher(filters);
+  const now = c.now();
+  const { page, next_cursor } = newestPage(c.store.active(), (m) => isVisible(c.disabledScopes, m, now) && match(m.scopes), after, limit);
+  const hits = await hitFields(c, page);
+  const items = hits.map((h, i) => {
+    const m = page[i];
+    return { ...h, summary: summarize(m.body), ...input2.with_bodies ? { body: m.body } : {} };
+  });
+  c.log("list", { scopes: filters, limit, returned: items.map((x) => x.id), actor: c.actor });
+  return { items, next_cursor };
+}
+async function scopeOverview(c, input2) {
+  await c.store.ensureFresh();
+  const auto = input2.auto_scope ?? true;
+  const now = c.now();
+  const inView = [];
+  const expired = [];
+  const scopes = {};
+  for (const m of c.store.active()) {
+    if (auto && !inRepo(c.caller.repoKey, m.origin)) continue;
+    if (isExpired(m, now)) {
+      expired.push(m);
+      continue;
+    }
+    if (!isVisible(c.disabledScopes, m, now)) continue;
+    inView.push(m);
+    for (const s of m.scopes) scopes[s] = (scopes[s] ?? 0) + 1;
+  }
+  const sorted = {};
+  for (const k of Object.keys(scopes).sort()) sorted[k] = scopes[k];
+  const out2 = {
+    current_repo: c.caller.repoUrl ?? c.caller.repoRoot,
+    total: inView.length,
+    scopes: sorted,
+    disabled_scopes: [...c.disabledScopes].sort(),
+    curation_pending: await curationPending(c, inView, expired)
+  };
+  c.log("scope_overview", { auto_scope: auto, total: out2.total });
+  return out2;
+}
+var MAX_QUERY_CHARS = LIMITS.queryChars;
+function checkAlternates(v) {
+  if (v === void 0 || v === null) return [];
+  if (!Array.isArray(v)) throw new ValidationError('alternates must be an array of rephrasings of the query, like ["preferred editor", "vim emacs vscode"]');
+  if (v.length > LIMITS.alternates) throw new ValidationError(`alternates has ${v.length} entries: at most ${LIMITS.alternates} are accepted`);
+  const out2 = [];
+  v.forEach((a, i) => {
+    if (typeof a !== "string" || a.trim() === "") throw new ValidationError(`alternates[${i}] must be a non-empty string`);
+    if (a.length > MAX_QUERY_CHARS) throw new ValidationError(`alternates[${i}] is ${a.length} characters long: at most ${MAX_QUERY_CHARS} are accepted`);
+    if (!out2.includes(a.trim())) out2.push(a.trim());
+  });
+  return out2;
+}
 function live(c) {
-  const l = c.ext.get(EXT_KEY);
-  if (!(l instanceof LiveIndex)) throw new Error("the search index is not open (Cairn.open opens it)");
+  const l = c.services.index;
+  if (l === null) throw new Error("the search index is not open (Cairn.open opens it)");
   return l;
 }
 async function openIndex(c) {
   const l = new LiveIndex(c.store, { synonyms: c.config.search.synonyms, watch: c.watch, warn: c.warn });
-  c.ext.set(EXT_KEY, l);
+  c.services.index = l;
   await l.open();
 }
 async function closeIndex(c) {
-  const l = c.ext.get(EXT_KEY);
-  if (l instanceof LiveIndex) await l.close();
-  c.ext.delete(EXT_KEY);
+  const l = c.services.index;
+  c.services.index = null;
+  if (l !== null) await l.close();
 }
 function candidatesFor(c, text2, limit) {
   return live(c).index.candidatesFor(text2, limit);
@@ -18100,7 +18993,7 @@ function searchFilter(c, scopes, autoScope) {
   if (scopes.length === 0 && disabled.length === 0 && !autoScope) return {};
   const match = scopes.length > 0 ? scopeFilterMatcher(scopes) : null;
   const filter = (m) => {
-    if (disabled.length > 0 && isDisabled(c, m)) return false;
+    if (disabled.length > 0 && isDisabled(c.disabledScopes, m)) return false;
     if (match !== null && !match(m.scopes)) return false;
     if (autoScope) {
       const k = repoKeyOf(m);
@@ -18117,13 +19010,15 @@ async function search(c, input2) {
   if (input2.query.length > MAX_QUERY_CHARS) {
     throw new ValidationError(`query is ${input2.query.length} characters long: at most ${MAX_QUERY_CHARS} are accepted; search with the key words`);
   }
-  const max = checkLimit(input2.max_results, "max_results", 50, c.config.behavior.default_max_results);
+  const max = checkLimit(input2.max_results, "max_results", LIMITS.maxResults, c.config.behavior.default_max_results);
   const filters = checkScopeFilters(input2.scopes);
   if (input2.expand_top !== void 0 && typeof input2.expand_top !== "boolean") throw new ValidationError("expand_top must be true or false");
   if (input2.auto_scope !== void 0 && typeof input2.auto_scope !== "boolean") throw new ValidationError("auto_scope must be true or false");
   const autoScope = input2.auto_scope ?? true;
+  const actor = actorFor(c, input2.for_user);
+  const alternates = checkAlternates(input2.alternates);
   await c.store.ensureFresh();
-  const found = live(c).index.search(input2.query, {
+  const found = rankedSearch(live(c), input2.query, alternates, {
     limit: max,
     now: c.now().getTime(),
     halfLifeDays: c.config.behavior.recency_half_life_days,
@@ -18139,15 +19034,35 @@ async function search(c, input2) {
   });
   c.log("search", {
     query: input2.query,
+    ...alternates.length > 0 ? { alternates } : {},
     scopes: filters,
     auto_scope: autoScope,
     max_results: max,
-    hits: hits.map((h) => ({ id: h.id, relevance: h.relevance }))
+    hits: hits.map((h) => ({ id: h.id, relevance: h.relevance })),
+    actor
   });
   return { hits };
 }
+function rankedSearch(l, query, alternates, opts) {
+  const ix = l.index;
+  if (alternates.length === 0) return ix.search(query, opts);
+  const pool = { ...opts, limit: Math.max(opts.limit, FUSION_POOL) };
+  return fuse({
+    limit: opts.limit,
+    main: { lexical: ix.search(query, pool), semantic: [] },
+    alternates: alternates.map((a) => ({ lexical: ix.search(a, pool), semantic: [] })),
+    calibration: DEFAULT_CALIBRATION
+  });
+}
+var FUSION_POOL = 20;
+function countElsewhere(c) {
+  const now = c.now();
+  let n = 0;
+  for (const m of c.store.active()) if (isVisible(c.disabledScopes, m, now) && !inRepo(c.caller.repoKey, m.origin)) n++;
+  return n;
+}
 
-// server/src/core/trust/dedup.ts
+// server/src/core/trust/gates/dedup.ts
 var DUPLICATE_THRESHOLD = 0.75;
 var RELATED_THRESHOLD = 0.4;
 var STOPWORDS2 = new Set(
@@ -18172,7 +19087,7 @@ function roundSimilarity(sim) {
   return Math.floor(sim * 1e3) / 1e3;
 }
 
-// server/src/core/trust/durability.ts
+// server/src/core/trust/gates/durability.ts
 var w = (src) => new RegExp(`\\b(?:${src})\\b`, "i");
 var MARKER_RULES = [
   { label: "currently", re: w("currently") },
@@ -18236,14 +19151,14 @@ function detectTransient(text2) {
   return out2;
 }
 
-// server/src/core/trust/pendingStore.ts
-import { promises as fsp4 } from "node:fs";
-import { dirname as dirname4, join as join14 } from "node:path";
+// server/src/core/store/pending.ts
+import { promises as fsp5 } from "node:fs";
+import { dirname as dirname5, join as join16 } from "node:path";
 import { randomBytes as randomBytes4 } from "node:crypto";
 var EXPIRED_GRACE_MS = 24 * 36e5;
 var ID_RE = /^p_[0-9A-HJKMNP-TV-Z]{26}$/;
 function pendingDir(storeDir) {
-  return join14(storeDir, ".pending");
+  return join16(storeDir, ".pending");
 }
 function newPendingId(now) {
   return `p_${newId(now.getTime())}`;
@@ -18256,7 +19171,7 @@ function checkPendingId(raw) {
   }
   return id2;
 }
-var fileOf = (dir, id2) => join14(dir, `${id2}.json`);
+var fileOf = (dir, id2) => join16(dir, `${id2}.json`);
 async function savePending(storeDir, entry) {
   const dir = pendingDir(storeDir);
   ensureOwnDirSync(dir);
@@ -18264,10 +19179,10 @@ async function savePending(storeDir, entry) {
 `);
 }
 async function readEntry(file2) {
-  if (!isOwnDirSync(dirname4(file2))) return null;
+  if (!isOwnDirSync(dirname5(file2))) return null;
   let text2;
   try {
-    text2 = await fsp4.readFile(file2, "utf8");
+    text2 = await fsp5.readFile(file2, "utf8");
   } catch (err) {
     if (err.code === "ENOENT") return null;
     throw err;
@@ -18294,17 +19209,17 @@ async function claimPending(storeDir, id2, now) {
   const entry = await readEntry(file2);
   if (!entry) throw unknownError(id2);
   if (Date.parse(entry.expires_at) <= now.getTime()) throw expiredError(entry);
-  const claimed = join14(dir, `.${id2}.${process.pid}.${randomBytes4(4).toString("hex")}.claim`);
+  const claimed = join16(dir, `.${id2}.${process.pid}.${randomBytes4(4).toString("hex")}.claim`);
   try {
-    await fsp4.rename(file2, claimed);
+    await fsp5.rename(file2, claimed);
   } catch (err) {
     if (err.code === "ENOENT") throw unknownError(id2);
     throw err;
   }
   return {
     entry,
-    done: () => fsp4.rm(claimed, { force: true }),
-    release: () => fsp4.rename(claimed, file2)
+    done: () => fsp5.rm(claimed, { force: true }),
+    release: () => fsp5.rename(claimed, file2)
   };
 }
 async function dropPending(storeDir, id2, now) {
@@ -18312,7 +19227,7 @@ async function dropPending(storeDir, id2, now) {
   const entry = await readEntry(file2);
   if (!entry) return false;
   try {
-    await fsp4.rm(file2);
+    await fsp5.rm(file2);
   } catch (err) {
     if (err.code === "ENOENT") return false;
     throw err;
@@ -18324,29 +19239,29 @@ async function sweepPending(storeDir, now) {
   if (!isOwnDirSync(dir)) return;
   let names;
   try {
-    names = await fsp4.readdir(dir);
+    names = await fsp5.readdir(dir);
   } catch {
     return;
   }
   await Promise.all(
     names.map(async (name) => {
-      const file2 = join14(dir, name);
+      const file2 = join16(dir, name);
       try {
         if (name.endsWith(".claim")) {
-          const st = await fsp4.stat(file2);
-          if (now.getTime() - st.mtimeMs > EXPIRED_GRACE_MS) await fsp4.rm(file2, { force: true });
+          const st = await fsp5.stat(file2);
+          if (now.getTime() - st.mtimeMs > EXPIRED_GRACE_MS) await fsp5.rm(file2, { force: true });
           return;
         }
         if (!name.endsWith(".json")) return;
         const e = await readEntry(file2);
-        if (e && Date.parse(e.expires_at) + EXPIRED_GRACE_MS <= now.getTime()) await fsp4.rm(file2, { force: true });
+        if (e && Date.parse(e.expires_at) + EXPIRED_GRACE_MS <= now.getTime()) await fsp5.rm(file2, { force: true });
       } catch {
       }
     })
   );
 }
 
-// server/src/core/trust/entropy.ts
+// server/src/core/trust/gates/entropy.ts
 function shannonEntropy(s) {
   if (s.length === 0) return 0;
   const counts = /* @__PURE__ */ new Map();
@@ -18379,7 +19294,7 @@ function mask(secret, keep = 4) {
   return `${secret.slice(0, shown2)}********`;
 }
 
-// server/src/core/trust/secrets.ts
+// server/src/core/trust/gates/secrets.ts
 var ASSIGNMENT_MIN_ENTROPY = 3;
 var ASSIGNMENT_MIN_LENGTH = 8;
 var notExample = (t) => !/EXAMPLE/i.test(t);
@@ -18540,8 +19455,7 @@ function detectSecrets(text2) {
   return out2.list;
 }
 
-// server/src/core/trust/tombstoneIndex.ts
-var EXT_KEY2 = "trust.tombstoneIndex";
+// server/src/core/trust/gates/tombstoneIndex.ts
 var MAX_WALK = 5e4;
 var TombstoneIndex = class {
   tokens = /* @__PURE__ */ new Map();
@@ -18604,29 +19518,30 @@ var TombstoneIndex = class {
     return out2.sort((a, b) => b.similarity - a.similarity || (a.id < b.id ? -1 : 1));
   }
 };
-function tombstoneIndex(c) {
-  let ix = c.ext.get(EXT_KEY2);
+var built = /* @__PURE__ */ new WeakMap();
+function tombstoneIndex(store) {
+  let ix = built.get(store);
   if (!ix) {
-    const built = new TombstoneIndex();
-    for (const t of c.store.tombstones()) built.add(t);
-    c.store.onChange((ch) => built.apply(ch));
-    c.ext.set(EXT_KEY2, built);
-    ix = built;
+    const fresh = new TombstoneIndex();
+    for (const t of store.tombstones()) fresh.add(t);
+    store.onChange((ch) => fresh.apply(ch));
+    built.set(store, fresh);
+    ix = fresh;
   }
   return ix;
 }
 
-// server/src/core/trust/gates.ts
+// server/src/core/trust/gates/writeGates.ts
 var DEDUP_CANDIDATES = 50;
 var MAX_MATCHES = 5;
 function snippetOf(body, max = 160) {
   const flat = body.replace(/\s+/g, " ").trim();
   return flat.length <= max ? flat : `${flat.slice(0, max - 1).replace(/\s+\S*$/, "")}…`;
 }
-function activeMatches(c, tokens, content) {
+function activeMatches(c, tokens, content, candidates2) {
   const now = c.now();
   const out2 = [];
-  for (const id2 of candidatesFor(c, content, DEDUP_CANDIDATES)) {
+  for (const id2 of candidates2(content, DEDUP_CANDIDATES)) {
     const m = c.store.get(id2);
     if (!m || isExpired(m, now)) continue;
     const sim = jaccard(tokens, new Set(dedupTokens(m.body)));
@@ -18641,7 +19556,8 @@ function strip(m) {
   return rest;
 }
 async function runWriteGates(c, w2, opts) {
-  const findings = detectSecrets(w2.content);
+  const findings = detectSecrets(w2.aliases && w2.aliases.length > 0 ? `${w2.content}
+${w2.aliases.join("\n")}` : w2.content);
   if (findings.length > 0) {
     return {
       outcome: {
@@ -18669,7 +19585,7 @@ async function runWriteGates(c, w2, opts) {
     }
   }
   const tokens = new Set(dedupTokens(w2.content));
-  const active = activeMatches(c, tokens, w2.content);
+  const active = activeMatches(c, tokens, w2.content, opts.candidates);
   const high = active.filter((m) => m.raw >= DUPLICATE_THRESHOLD);
   if (!opts.force && high.length > 0) {
     return {
@@ -18682,7 +19598,7 @@ async function runWriteGates(c, w2, opts) {
     };
   }
   if (!opts.force) {
-    const removed = tombstoneIndex(c).similar([...tokens], DUPLICATE_THRESHOLD);
+    const removed = tombstoneIndex(c.store).similar([...tokens], DUPLICATE_THRESHOLD);
     const matches = removed.map((r) => ({ r, t: c.store.getTombstone(r.id) })).filter((x) => x.t !== void 0).slice(0, MAX_MATCHES).map(({ r, t }) => ({
       id: t.id,
       similarity: roundSimilarity(r.similarity),
@@ -18744,8 +19660,8 @@ async function checkUpdateContent(c, content) {
   );
 }
 
-// server/src/core/ops/write.ts
-var MAX_NOTE_CHARS = 2e3;
+// server/src/core/ops/writing.ts
+var MAX_NOTE_CHARS = LIMITS.noteChars;
 var LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 function checkContent(c, v, arg = "content") {
   if (typeof v !== "string") throw new ValidationError(`${arg} must be a string holding the memory text`);
@@ -18772,6 +19688,21 @@ function checkScopes(c, v, arg = "scopes") {
   });
   return out2;
 }
+function checkAliases(v, arg = "aliases") {
+  if (v === void 0 || v === null) return [];
+  if (!Array.isArray(v)) throw new ValidationError(`${arg} must be an array of short texts, like ["login", "sign-in"]`);
+  if (v.length > LIMITS.aliases) throw new ValidationError(`${arg} has ${v.length} entries: at most ${LIMITS.aliases} aliases per memory`);
+  const out2 = [];
+  v.forEach((a, i) => {
+    if (typeof a !== "string") throw new ValidationError(`${arg}[${i}] must be a string, got ${JSON.stringify(a)}`);
+    const t = a.replace(/\s+/g, " ").trim();
+    if (t === "") throw new ValidationError(`${arg}[${i}] is empty: give a word or short phrase`);
+    if (t.length > LIMITS.aliasChars) throw new ValidationError(`${arg}[${i}] is ${t.length} characters: at most ${LIMITS.aliasChars} per alias`);
+    if (t.includes("\0") || LONE_SURROGATE.test(t)) throw new ValidationError(`${arg}[${i}] is not plain text`);
+    if (!out2.includes(t)) out2.push(t);
+  });
+  return out2;
+}
 function checkEnum(v, arg, allowed, dflt) {
   if (v === void 0 || v === null) return dflt;
   if (typeof v === "string" && allowed.includes(v)) return v;
@@ -18792,17 +19723,6 @@ function checkBool(v, arg) {
   if (typeof v !== "boolean") throw new ValidationError(`${arg} must be true or false`);
   return v;
 }
-function checkNote(v, arg, required2) {
-  if (v === void 0 || v === null) {
-    if (required2) throw new ValidationError(`${arg} is required: say why in a few words`);
-    return null;
-  }
-  if (typeof v !== "string") throw new ValidationError(`${arg} must be a string`);
-  const t = v.trim();
-  if (required2 && t === "") throw new ValidationError(`${arg} is empty: say why in a few words`);
-  if (t.length > MAX_NOTE_CHARS) throw new ValidationError(`${arg} is ${t.length} characters: at most ${MAX_NOTE_CHARS}`);
-  return t === "" ? null : t;
-}
 function validateWrite(c, input2) {
   const problems = [];
   const attempt = (fn) => {
@@ -18822,6 +19742,8 @@ function validateWrite(c, input2) {
     category: attempt(() => checkEnum(input2.category, "category", CATEGORIES, "fact")),
     expires: attempt(() => checkExpires(c, input2.expires))
   };
+  const aliases = attempt(() => checkAliases(input2.aliases));
+  if (aliases && aliases.length > 0) w2.aliases = aliases;
   attempt(() => checkBool(input2.force, "force"));
   attempt(() => checkBool(input2.acknowledge_transient, "acknowledge_transient"));
   if (problems.length) throw new ValidationError(problems.join("; "));
@@ -18839,6 +19761,7 @@ function committedShape(m, related) {
     updated: m.updated,
     last_verified_at: m.last_verified_at,
     expires: m.expires,
+    ...m.aliases && m.aliases.length ? { aliases: m.aliases } : {},
     file: m.file,
     ...related && related.length ? { related } : {}
   };
@@ -18858,6 +19781,7 @@ async function commitWrite(c, w2, related) {
     origin: await captureOrigin(c.caller.cwd),
     body: w2.content
   };
+  if (w2.aliases && w2.aliases.length > 0) rec.aliases = w2.aliases;
   const m = await c.store.create(rec);
   return committedShape(m, related);
 }
@@ -18866,7 +19790,7 @@ async function write(c, input2) {
   const force = checkBool(input2.force, "force");
   const ack = checkBool(input2.acknowledge_transient, "acknowledge_transient");
   await c.store.ensureFresh();
-  const gate = await runWriteGates(c, w2, { force, acknowledge_transient: ack });
+  const gate = await runWriteGates(c, w2, { force, acknowledge_transient: ack, candidates: (text2, limit) => candidatesFor(c, text2, limit) });
   if (gate.outcome) {
     c.log("write", { status: gate.outcome.status, scopes: w2.scopes, category: w2.category, ...gate.logFields });
     return gate.outcome;
@@ -18880,19 +19804,21 @@ async function update(c, input2) {
   await settleUnknownIds(c, [input2.id]);
   const target = requireActive(c, input2.id);
   const has = (k) => input2[k] !== void 0;
-  if (!has("content") && !has("scopes") && !has("confidence") && !has("expires")) {
-    throw new ValidationError("give at least one of content, scopes, confidence or expires to change");
+  if (!has("content") && !has("scopes") && !has("confidence") && !has("expires") && !has("aliases")) {
+    throw new ValidationError("give at least one of content, scopes, confidence, expires or aliases to change");
   }
   const content = has("content") ? checkContent(c, input2.content) : void 0;
   const scopes = has("scopes") ? checkScopes(c, input2.scopes) : void 0;
   const confidence = has("confidence") ? checkEnum(input2.confidence, "confidence", CONFIDENCES, "medium") : void 0;
   const expires = has("expires") ? checkExpires(c, input2.expires) : void 0;
+  const aliases = has("aliases") ? checkAliases(input2.aliases) : void 0;
   if (content !== void 0) await checkUpdateContent(c, content);
+  if (aliases !== void 0 && aliases.length > 0) await checkUpdateContent(c, aliases.join("\n"));
   let changedContent = false;
   const m = await c.store.modify(target.id, (cur) => {
     if (cur.tombstoned) throw requireActiveError(c, cur.id);
     changedContent = content !== void 0 && content !== cur.body;
-    return {
+    const rec = {
       ...stripStored(cur),
       body: content ?? cur.body,
       scopes: scopes ?? cur.scopes,
@@ -18901,8 +19827,13 @@ async function update(c, input2) {
       updated: c.now().toISOString(),
       last_verified_at: changedContent ? null : cur.last_verified_at
     };
+    if (aliases !== void 0) {
+      if (aliases.length > 0) rec.aliases = aliases;
+      else delete rec.aliases;
+    }
+    return rec;
   });
-  c.log("update", { id: m.id, fields: ["content", "scopes", "confidence", "expires"].filter(has), content_changed: changedContent });
+  c.log("update", { id: m.id, fields: ["content", "scopes", "confidence", "expires", "aliases"].filter(has), content_changed: changedContent });
   return committedShape(m);
 }
 async function verify(c, input2) {
@@ -18925,317 +19856,6 @@ function requireActiveError(c, id2) {
   }
   return new ValidationError(`memory ${id2} is not active`);
 }
-function stripStored(m) {
-  const { file: file2, tombstoned, size, mtimeMs, extra, idAssigned, ...rec } = m;
-  void file2;
-  void tombstoned;
-  void size;
-  void mtimeMs;
-  void extra;
-  void idAssigned;
-  return rec;
-}
-
-// server/src/core/ops/curation.ts
-var MAX_USE_IDS = 50;
-var EXT_KEY3 = "curation.eventLog";
-async function openCuration(c) {
-  const log = new EventLog({
-    dir: c.dir,
-    session: c.session,
-    enabled: c.config.telemetry.enabled,
-    maxBytes: c.config.telemetry.max_bytes,
-    now: () => c.now(),
-    warn: c.warn
-  });
-  c.ext.set(EXT_KEY3, log);
-  c.eventSink = (kind, fields) => void log.append(kind, fields);
-}
-async function closeCuration(c) {
-  c.ext.get(EXT_KEY3)?.close();
-}
-function eventLog(c) {
-  return c.ext.get(EXT_KEY3);
-}
-async function curationPending(c, inView, expired) {
-  const fields = await hitFields(c, inView);
-  return {
-    stale: fields.filter((f) => f.verification.status === "stale").length,
-    never_verified: fields.filter((f) => f.verification.status === "never").length,
-    drifted: fields.filter((f) => f.path_drift_missing > 0 || (f.commit_drift_count ?? 0) > 0).length,
-    expired: expired.length,
-    dead: deadCount(c, inView)
-  };
-}
-function deadCount(c, mems) {
-  if (mems.length === 0 || !c.config.telemetry.enabled) return 0;
-  const windowStart = c.now().getTime() - DEFAULT_HEALTH_PARAMS.window_days * 864e5;
-  const fold = foldUsage(readEvents(c.dir, { since: windowStart }).events, windowStart, new Set(mems.map((m) => m.id)));
-  return mems.filter((m) => {
-    const u = fold.byId.get(m.id);
-    return u !== void 0 && u.retrievedInWindow > 0 && u.appliedInWindow === 0;
-  }).length;
-}
-async function recordUse(c, input2) {
-  const raw = input2.memory_ids;
-  if (!Array.isArray(raw) || raw.length === 0) throw new ValidationError("memory_ids must be a non-empty array of the memory ids you retrieved");
-  if (raw.length > MAX_USE_IDS) throw new ValidationError(`memory_ids has ${raw.length} entries: at most ${MAX_USE_IDS} per call`);
-  if (!USE_OUTCOMES.includes(input2.outcome)) {
-    throw new ValidationError(`outcome must be one of ${USE_OUTCOMES.join(", ")}, got ${JSON.stringify(input2.outcome)}`);
-  }
-  const note = checkNote(input2.note, "note", false);
-  const ids2 = [...new Set(raw.map((x, i) => checkId(x, `memory_ids[${i}]`)))];
-  await c.store.ensureFresh();
-  await settleUnknownIds(c, ids2);
-  const unknown2 = ids2.filter((id2) => !c.store.get(id2) && !c.store.getTombstone(id2));
-  const fields = { ids: ids2, outcome: input2.outcome, ...note ? { note } : {}, unknown_ids: unknown2 };
-  const written = eventLog(c)?.append("use", fields) ?? false;
-  return { recorded: written ? ids2.length - unknown2.length : 0, outcome: input2.outcome, unknown_ids: unknown2 };
-}
-async function health(c, input2) {
-  const params = {
-    window_days: checkLimit(input2.window_days, "window_days", 3650, DEFAULT_HEALTH_PARAMS.window_days),
-    top_k: checkLimit(input2.top_k, "top_k", 100, DEFAULT_HEALTH_PARAMS.top_k),
-    min_applied: checkLimit(input2.min_applied, "min_applied", 1e4, DEFAULT_HEALTH_PARAMS.min_applied)
-  };
-  await c.store.ensureFresh();
-  const active = [...c.store.active()];
-  const tombstones2 = [...c.store.tombstones()];
-  return computeHealth(
-    {
-      now: c.now(),
-      active,
-      tombstones: tombstones2,
-      events: readEvents(c.dir).events,
-      staleAfterDays: c.config.behavior.verification_stale_days,
-      commitDrift: await repoDrift(c, active)
-    },
-    params
-  );
-}
-async function repoDrift(c, active) {
-  const { repoRoot, repoKey } = c.caller;
-  if (!repoRoot || !repoKey) return null;
-  const mine = active.filter((m) => m.last_verified_at !== null && originRepoKey(m.origin) === repoKey);
-  const counts = /* @__PURE__ */ new Map();
-  if (mine.length > 0) {
-    const res = await defaultCommitDriftCache.driftFor(repoRoot, mine.map((m) => m.last_verified_at));
-    mine.forEach((m, i) => {
-      const n = res[i]?.commits_since_verify;
-      if (typeof n === "number") counts.set(m.id, n);
-    });
-  }
-  return { repo: repoKey, commitsSinceVerify: counts };
-}
-function renamed(scopes, from, to) {
-  const out2 = [];
-  for (const s of scopes) {
-    const next2 = s === from ? to : s.startsWith(`${from}:`) ? to + s.slice(from.length) : s;
-    if (!out2.includes(next2)) out2.push(next2);
-  }
-  return out2;
-}
-async function renameScope(c, input2) {
-  const from = validateScope(input2.old_scope, "old_scope");
-  const to = validateScope(input2.new_scope, "new_scope");
-  if (from === to) throw new ValidationError(`old_scope and new_scope are both "${from}": give a different new_scope`);
-  if (to.startsWith(`${from}:`)) throw new ValidationError(`new_scope "${to}" is nested inside old_scope "${from}": rename to a scope outside it`);
-  if (!scopeAllowed(to, c.config.scopes.allowed)) {
-    throw new ValidationError(`new_scope "${to}" is not allowed by scopes.allowed in config.toml: use one of ${c.config.scopes.allowed.join(", ")}`);
-  }
-  const withTombs = input2.include_tombstones ?? true;
-  if (typeof withTombs !== "boolean") throw new ValidationError("include_tombstones must be true or false");
-  await c.store.ensureFresh();
-  const hit = (m) => m.scopes.some((s) => s === from || s.startsWith(`${from}:`));
-  const targets = [...c.store.active()].filter(hit);
-  if (withTombs) targets.push(...[...c.store.tombstones()].filter(hit));
-  if (targets.length === 0) {
-    throw new NotFoundError(`no ${withTombs ? "memory or tombstone" : "active memory"} has scope "${from}" (or a scope nested under it)`);
-  }
-  const result = { active: [], tombstoned: [] };
-  for (const t of targets.sort((a, b) => a.id.localeCompare(b.id))) {
-    let changed = false;
-    const m = await c.store.modify(t.id, (cur) => {
-      const scopes = renamed(cur.scopes, from, to);
-      changed = scopes.join("\0") !== cur.scopes.join("\0");
-      return { ...stripStored(cur), scopes };
-    });
-    if (changed) (m.tombstoned ? result.tombstoned : result.active).push(m.id);
-  }
-  c.log("rename_scope", { old_scope: from, new_scope: to, include_tombstones: withTombs, ...result });
-  return result;
-}
-async function scopeDisable(c, input2) {
-  const scope2 = validateScope(input2.scope, "scope");
-  c.disabledScopes.add(scope2);
-  const disabled_scopes = [...c.disabledScopes].sort();
-  c.log("scope_disable", { scope: scope2, disabled_scopes });
-  return { disabled_scopes };
-}
-async function scopeEnable(c, input2) {
-  const scope2 = validateScope(input2.scope, "scope");
-  c.disabledScopes.delete(scope2);
-  const disabled_scopes = [...c.disabledScopes].sort();
-  c.log("scope_enable", { scope: scope2, disabled_scopes });
-  return { disabled_scopes };
-}
-
-// server/src/core/ops/reading.ts
-function checkScopeFilters(scopes) {
-  if (scopes === void 0 || scopes === null) return [];
-  if (!Array.isArray(scopes)) throw new ValidationError('scopes must be an array of scopes or globs, like ["tools", "projects:*"]');
-  if (scopes.length > 20) throw new ValidationError(`scopes has ${scopes.length} entries: at most 20 filters are allowed`);
-  return scopes.map((s) => validateScopeFilter(s));
-}
-async function fullRecords(c, mems) {
-  const hits = await hitFields(c, mems, true);
-  return hits.map((h, i) => {
-    const m = mems[i];
-    return { ...h, body: m.body, source: m.source, origin: m.origin, expires: m.expires };
-  });
-}
-async function show(c, input2) {
-  await c.store.ensureFresh();
-  await settleUnknownIds(c, [input2.id, ...Array.isArray(input2.ids) ? input2.ids.slice(0, MAX_IDS_PER_CALL) : []]);
-  const hasId = input2.id !== void 0 && input2.id !== null;
-  const hasIds = input2.ids !== void 0 && input2.ids !== null;
-  if (hasId === hasIds) throw new ValidationError("pass exactly one of id (one memory) or ids (up to 10)");
-  if (hasId) {
-    const m = requireActive(c, input2.id);
-    c.log("show", { ids: [m.id] });
-    return { memories: await fullRecords(c, [m]), missing: [] };
-  }
-  if (!Array.isArray(input2.ids) || input2.ids.length === 0) throw new ValidationError("ids must be a non-empty array of memory ids");
-  if (input2.ids.length > MAX_IDS_PER_CALL) throw new ValidationError(`ids has ${input2.ids.length} entries: at most ${MAX_IDS_PER_CALL} per call`);
-  const ids2 = [...new Set(input2.ids.map((x, i) => checkId(x, `ids[${i}]`)))];
-  const found = [];
-  const missing = [];
-  for (const id2 of ids2) {
-    const m = c.store.get(id2);
-    if (m) found.push(m);
-    else {
-      const t = c.store.getTombstone(id2);
-      missing.push({ id: id2, reason: t ? tombstonedMessage(t) : `no memory with id ${id2}` });
-    }
-  }
-  c.log("show", { ids: found.map((m) => m.id), missing: missing.map((m) => m.id) });
-  return { memories: await fullRecords(c, found), missing };
-}
-function newestPage(source, keep, after, limit) {
-  const buf = [];
-  let more2 = false;
-  for (const m of source) {
-    if (after !== null && m.id >= after) continue;
-    if (!keep(m)) continue;
-    if (buf.length === limit && m.id < buf[limit - 1].id) {
-      more2 = true;
-      continue;
-    }
-    let i = buf.length;
-    while (i > 0 && buf[i - 1].id < m.id) i--;
-    buf.splice(i, 0, m);
-    if (buf.length > limit) {
-      buf.pop();
-      more2 = true;
-    }
-  }
-  return { page: buf, next_cursor: more2 && buf.length ? encodeCursor(buf[buf.length - 1].id) : null };
-}
-async function list(c, input2) {
-  await c.store.ensureFresh();
-  const filters = checkScopeFilters(input2.scopes);
-  const limit = checkLimit(input2.limit, "limit", 200, 50);
-  const after = input2.cursor === void 0 || input2.cursor === null ? null : decodeCursor(input2.cursor);
-  const match = scopeFilterMatcher(filters);
-  const now = c.now();
-  const { page, next_cursor } = newestPage(c.store.active(), (m) => isVisible(c, m, now) && match(m.scopes), after, limit);
-  const hits = await hitFields(c, page);
-  const items = hits.map((h, i) => {
-    const m = page[i];
-    return { ...h, summary: summarize(m.body), ...input2.with_bodies ? { body: m.body } : {} };
-  });
-  c.log("list", { scopes: filters, limit, returned: items.map((x) => x.id) });
-  return { items, next_cursor };
-}
-async function scopeOverview(c, input2) {
-  await c.store.ensureFresh();
-  const auto = input2.auto_scope ?? true;
-  const now = c.now();
-  const inView = [];
-  const expired = [];
-  const scopes = {};
-  for (const m of c.store.active()) {
-    if (auto && !inCallerRepo(c, m.origin)) continue;
-    if (isExpired(m, now)) {
-      expired.push(m);
-      continue;
-    }
-    if (!isVisible(c, m, now)) continue;
-    inView.push(m);
-    for (const s of m.scopes) scopes[s] = (scopes[s] ?? 0) + 1;
-  }
-  const sorted = {};
-  for (const k of Object.keys(scopes).sort()) sorted[k] = scopes[k];
-  const out2 = {
-    current_repo: c.caller.repoUrl ?? c.caller.repoRoot,
-    total: inView.length,
-    scopes: sorted,
-    disabled_scopes: [...c.disabledScopes].sort(),
-    curation_pending: await curationPending(c, inView, expired)
-  };
-  c.log("scope_overview", { auto_scope: auto, total: out2.total });
-  return out2;
-}
-
-// server/src/core/ops/lifecycle.ts
-async function remove(c, input2) {
-  await c.store.ensureFresh();
-  await settleUnknownIds(c, [input2.id]);
-  const target = requireActive(c, input2.id);
-  const reason = checkNote(input2.reason, "reason", true);
-  const m = await c.store.modify(target.id, (cur) => {
-    if (cur.tombstoned) requireActive(c, cur.id);
-    return { ...stripStored(cur), removed: c.now().toISOString(), removed_reason: reason, removed_session: c.session };
-  });
-  c.log("remove", { id: m.id, reason });
-  return { removed: m.id, tombstone: m.file };
-}
-async function restore(c, input2) {
-  await c.store.ensureFresh();
-  const id2 = checkId(input2.id);
-  await settleUnknownIds(c, [id2]);
-  if (c.store.get(id2)) throw new ValidationError(`memory ${id2} is not removed: only tombstoned memories can be restored`);
-  if (!c.store.getTombstone(id2)) throw new NotFoundError(`no removed memory with id ${id2}`);
-  const m = await c.store.modify(id2, (cur) => {
-    if (!cur.tombstoned) throw new ValidationError(`memory ${id2} is not removed: only tombstoned memories can be restored`);
-    const rec = stripStored(cur);
-    delete rec.removed;
-    delete rec.removed_reason;
-    delete rec.removed_session;
-    return rec;
-  });
-  c.log("restore", { id: m.id });
-  return committedShape(m);
-}
-async function listTombstones(c, input2) {
-  await c.store.ensureFresh();
-  const filters = checkScopeFilters(input2.scopes);
-  const limit = checkLimit(input2.limit, "limit", 200, 50);
-  const after = input2.cursor === void 0 || input2.cursor === null ? null : decodeCursor(input2.cursor);
-  const match = scopeFilterMatcher(filters);
-  const { page, next_cursor } = newestPage(c.store.tombstones(), (m) => match(m.scopes), after, limit);
-  const items = page.map((m) => ({
-    ...recordHead(m),
-    removed: m.removed,
-    removed_reason: m.removed_reason ?? "",
-    summary: summarize(m.body),
-    file: m.file
-  }));
-  c.log("list_tombstones", { scopes: filters, returned: items.map((x) => x.id) });
-  return { items, next_cursor };
-}
-
-// server/src/core/ops/pending.ts
 async function writeConfirm(c, input2) {
   const id2 = checkPendingId(input2.pending_id);
   const now = c.now();
@@ -19269,9 +19889,215 @@ async function writeCancel(c, input2) {
   return { cancelled: true, existed };
 }
 
+// server/src/core/ops/lifecycle.ts
+async function remove(c, input2) {
+  await c.store.ensureFresh();
+  await settleUnknownIds(c, [input2.id]);
+  const target = requireActive(c, input2.id);
+  const reason = checkNote(input2.reason, "reason", true);
+  const m = await c.store.modify(target.id, (cur) => {
+    if (cur.tombstoned) requireActive(c, cur.id);
+    return { ...stripStored(cur), removed: c.now().toISOString(), removed_reason: reason, removed_session: c.session };
+  });
+  c.log("remove", { id: m.id, reason });
+  return { removed: m.id, tombstone: m.file };
+}
+async function restore(c, input2) {
+  await c.store.ensureFresh();
+  const id2 = checkId(input2.id);
+  await settleUnknownIds(c, [id2]);
+  if (c.store.get(id2)) throw new ValidationError(`memory ${id2} is not removed: only tombstoned memories can be restored`);
+  if (!c.store.getTombstone(id2)) throw new NotFoundError(`no removed memory with id ${id2}`);
+  const m = await c.store.modify(id2, (cur) => {
+    if (!cur.tombstoned) throw new ValidationError(`memory ${id2} is not removed: only tombstoned memories can be restored`);
+    const rec = stripStored(cur);
+    delete rec.removed;
+    delete rec.removed_reason;
+    delete rec.removed_session;
+    return rec;
+  });
+  c.log("restore", { id: m.id });
+  return committedShape(m);
+}
+var removalKey = (m) => {
+  const t = m.removed === void 0 ? NaN : Date.parse(m.removed);
+  return { t: Number.isNaN(t) ? 0 : t, id: m.id };
+};
+var removedBefore = (a, b) => a.t > b.t || a.t === b.t && a.id > b.id;
+function encodeRemovalCursor(k) {
+  return Buffer.from(`t1:${k.t}:${k.id}`).toString("base64url");
+}
+function decodeRemovalCursor(cursor2) {
+  if (typeof cursor2 !== "string" || cursor2 === "") throw new ValidationError("cursor must be the next_cursor string from a previous page");
+  const m = /^t1:(\d{1,16}):([0-9A-HJKMNP-TV-Z]{26})$/.exec(Buffer.from(cursor2, "base64url").toString("utf8"));
+  if (!m) throw new ValidationError(`cursor ${JSON.stringify(cursor2.slice(0, 40))} was not issued by memory_list_tombstones: pass next_cursor from a previous page, or omit it to start over`);
+  return { t: Number(m[1]), id: m[2] };
+}
+async function listTombstones(c, input2) {
+  await c.store.ensureFresh();
+  const filters = checkScopeFilters(input2.scopes);
+  const limit = checkLimit(input2.limit, "limit", LIMITS.pageSize, LIMITS.defaultPageSize);
+  const after = input2.cursor === void 0 || input2.cursor === null ? null : decodeRemovalCursor(input2.cursor);
+  const match = scopeFilterMatcher(filters);
+  const buf = [];
+  for (const m of c.store.tombstones()) {
+    const k = removalKey(m);
+    if (after !== null && !removedBefore(after, k)) continue;
+    if (buf.length > limit && !removedBefore(k, buf[limit].k)) continue;
+    if (!match(m.scopes)) continue;
+    let i = buf.length;
+    while (i > 0 && removedBefore(k, buf[i - 1].k)) i--;
+    buf.splice(i, 0, { m, k });
+    if (buf.length > limit + 1) buf.pop();
+  }
+  const page = buf.slice(0, limit);
+  const next_cursor = buf.length > limit ? encodeRemovalCursor(page[page.length - 1].k) : null;
+  const items = page.map(({ m }) => ({
+    ...recordHead(m),
+    removed: m.removed,
+    removed_reason: m.removed_reason ?? "",
+    summary: summarize(m.body),
+    file: m.file
+  }));
+  c.log("list_tombstones", { scopes: filters, returned: items.map((x) => x.id) });
+  return { items, next_cursor };
+}
+var DAY_MS4 = 864e5;
+async function pruneTombstones(c, input2) {
+  const days = input2.older_than_days;
+  if (!Number.isInteger(days) || days < 0 || days > 36500) throw new ValidationError(`older_than_days must be a whole number from 0 to 36500, got ${JSON.stringify(days)}`);
+  await c.store.ensureFresh();
+  const cutoff = c.now().getTime() - days * DAY_MS4;
+  const old = [...c.store.tombstones()].filter((t) => t.removed !== void 0 && Date.parse(t.removed) < cutoff).sort((a, b) => a.removed.localeCompare(b.removed) || a.id.localeCompare(b.id));
+  const dryRun = input2.dry_run === true;
+  const pruned = dryRun ? [] : await c.store.purgeTombstones(old.map((t) => t.id));
+  const candidates2 = old.map((t) => ({ id: t.id, removed: t.removed, removed_reason: t.removed_reason ?? "", summary: summarize(t.body) }));
+  if (!dryRun) c.log("prune_tombstones", { older_than_days: days, pruned });
+  return { dry_run: dryRun, older_than_days: days, candidates: candidates2, pruned };
+}
+
+// server/src/core/io/exportImport.ts
+var EXPORT_FORMAT = "cairn-export";
+var EXPORT_VERSION = 1;
+function toRecord(m) {
+  const rec = stripStored(m);
+  if (m.extra.length > 0) rec.extra = [...m.extra];
+  return rec;
+}
+var byId = (a, b) => a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+function buildExport(active, tombstones2, opts) {
+  const filters = opts.scopes ?? [];
+  const match = scopeFilterMatcher(filters);
+  const pick2 = (it) => [...it].filter((m) => match(m.scopes)).map(toRecord).sort(byId);
+  return {
+    format: EXPORT_FORMAT,
+    version: EXPORT_VERSION,
+    exported_at: opts.now.toISOString(),
+    scope_filters: filters,
+    memories: pick2(active),
+    tombstones: opts.includeTombstones === false ? [] : pick2(tombstones2)
+  };
+}
+function secretsIn(records) {
+  const out2 = [];
+  for (const r of records) {
+    const found = detectSecrets(r.body);
+    if (found.length) out2.push({ id: r.id, kinds: [...new Set(found.map((f) => f.kind))] });
+  }
+  return out2;
+}
+var isObj = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
+var isTime = (v) => typeof v === "string" && !Number.isNaN(Date.parse(v));
+var optTime = (v) => v === null || v === void 0 || isTime(v);
+var optStr = (v) => v === null || v === void 0 || typeof v === "string";
+function recordProblem(r, tomb) {
+  if (!isObj(r)) return "is not an object";
+  if (typeof r.id !== "string" || !isUlid(r.id)) return `has id ${JSON.stringify(r.id)}, not a 26-character ULID`;
+  for (const k of ["created", "updated"]) if (!isTime(r[k])) return `has ${k} ${JSON.stringify(r[k])}, not an ISO date-time`;
+  if (!optTime(r.last_verified_at) || !optTime(r.expires)) return "has a last_verified_at or expires that is not an ISO date-time or null";
+  if (!Array.isArray(r.scopes) || r.scopes.length === 0 || !r.scopes.every((s) => typeof s === "string" && SCOPE_RE.test(s))) return "has scopes that are not a non-empty list of valid scopes";
+  if (!CONFIDENCES.includes(r.confidence)) return `has confidence ${JSON.stringify(r.confidence)}: use one of ${CONFIDENCES.join(", ")}`;
+  if (!SOURCES.includes(r.source)) return `has source ${JSON.stringify(r.source)}: use one of ${SOURCES.join(", ")}`;
+  if (!CATEGORIES.includes(r.category)) return `has category ${JSON.stringify(r.category)}: use one of ${CATEGORIES.join(", ")}`;
+  if (typeof r.body !== "string" || r.body.trim() === "") return "has an empty body";
+  if (!isObj(r.origin) || !["cwd", "repo", "branch", "worktree_root"].every((k) => optStr(r.origin[k]))) return "has an origin that is not {cwd, repo, branch, worktree_root}";
+  if (r.extra !== void 0 && (!Array.isArray(r.extra) || !r.extra.every((x) => typeof x === "string"))) return "has extra that is not a list of strings";
+  if (tomb && (!isTime(r.removed) || typeof r.removed_reason !== "string")) return "is a tombstone without removed and removed_reason";
+  if (!tomb && r.removed !== void 0) return "is listed under memories but carries removed";
+  return null;
+}
+function parseExport(text2, file2 = "the export") {
+  let doc;
+  try {
+    doc = JSON.parse(text2);
+  } catch (err) {
+    throw new ValidationError(`${file2} is not a cairn export: not valid JSON (${err.message})`);
+  }
+  if (!isObj(doc) || doc.format !== EXPORT_FORMAT) throw new ValidationError(`${file2} is not a cairn export: expected "format": "${EXPORT_FORMAT}" (made by cairn export)`);
+  if (doc.version !== EXPORT_VERSION) throw new ValidationError(`${file2} is a cairn export of version ${JSON.stringify(doc.version)}; this cairn reads version ${EXPORT_VERSION}`);
+  const seen = /* @__PURE__ */ new Set();
+  for (const [key, tomb] of [["memories", false], ["tombstones", true]]) {
+    const list5 = doc[key];
+    if (!Array.isArray(list5)) throw new ValidationError(`${file2}: "${key}" must be a list`);
+    list5.forEach((r, i) => {
+      const problem = recordProblem(r, tomb);
+      if (problem) throw new ValidationError(`${file2}: ${key}[${i}] ${problem}`);
+      const id2 = r.id;
+      if (seen.has(id2)) throw new ValidationError(`${file2}: ${key}[${i}] repeats id ${id2}`);
+      seen.add(id2);
+    });
+  }
+  return { scope_filters: [], exported_at: "", ...doc };
+}
+function plainRecord(r) {
+  const { extra, ...rec } = r;
+  void extra;
+  const out2 = { ...rec, last_verified_at: rec.last_verified_at ?? null, expires: rec.expires ?? null };
+  if (out2.removed === void 0) {
+    delete out2.removed;
+    delete out2.removed_reason;
+    delete out2.removed_session;
+  }
+  return out2;
+}
+async function importExport(store, doc, progress) {
+  await store.ensureFresh();
+  const all = [...doc.memories, ...doc.tombstones];
+  const report = { added: 0, updated: 0, unchanged: 0, kept_newer: 0, total: all.length };
+  let done = 0;
+  for (const r of all) {
+    const incoming = plainRecord(r);
+    const cur = store.get(r.id) ?? store.getTombstone(r.id);
+    if (!cur) {
+      await store.create(incoming, r.extra ?? []);
+      report.added++;
+    } else if (Date.parse(incoming.updated) > Date.parse(cur.updated)) {
+      await store.modify(r.id, () => incoming);
+      report.updated++;
+    } else if (Date.parse(incoming.updated) === Date.parse(cur.updated)) report.unchanged++;
+    else report.kept_newer++;
+    progress?.(++done, all.length);
+  }
+  return report;
+}
+async function writeExportFile(path, text2) {
+  await writeFileAtomic(path, text2);
+}
+
+// server/src/core/ops/transfer.ts
+async function exportStore(c, input2) {
+  await c.store.ensureFresh();
+  return buildExport(c.store.active(), c.store.tombstones(), { now: c.now(), scopes: input2.scopes, includeTombstones: input2.include_tombstones });
+}
+async function importStore(c, doc, progress) {
+  const report = await importExport(c.store, doc, progress);
+  c.log("import", { added: report.added, updated: report.updated, unchanged: report.unchanged, kept_newer: report.kept_newer });
+  return report;
+}
+
 // server/src/core/cairn.ts
 var Cairn = class _Cairn {
-  constructor(dir, config2, configFile, store, caller, env, watch2, warn, now) {
+  constructor(dir, config2, configFile, store, caller, env, watch2, warn, actor, now) {
     this.dir = dir;
     this.config = config2;
     this.configFile = configFile;
@@ -19280,6 +20106,7 @@ var Cairn = class _Cairn {
     this.env = env;
     this.watch = watch2;
     this.warn = warn;
+    this.actor = actor;
     this.clock = now ?? (() => /* @__PURE__ */ new Date());
   }
   dir;
@@ -19290,14 +20117,15 @@ var Cairn = class _Cairn {
   env;
   watch;
   warn;
+  actor;
   session = newId();
   disabledScopes = /* @__PURE__ */ new Set();
-  /** Set by the curation module when the event log is wired; a no-op until then. */
-  eventSink = () => {
-  };
-  /** Extension slots for subsystems (search index, pending writes, ...), keyed by module. */
-  ext = /* @__PURE__ */ new Map();
+  services = { index: null, events: null };
   clock;
+  /** Where the store is and its config, without opening (or creating) anything. */
+  static locate(opts) {
+    return resolveStore(opts);
+  }
   static async open(opts = {}) {
     const env = opts.env ?? process.env;
     const cwd = opts.cwd ?? process.cwd();
@@ -19306,14 +20134,14 @@ var Cairn = class _Cairn {
 `));
     const store = new Store(loc.dir, { warn });
     const caller = await resolveCaller(env, cwd);
-    const c = new _Cairn(loc.dir, loc.config, loc.configFile, store, caller, env, opts.watch ?? true, warn, opts.now);
-    await openCuration(c);
+    const c = new _Cairn(loc.dir, loc.config, loc.configFile, store, caller, env, opts.watch ?? true, warn, opts.actor ?? "model", opts.now);
+    if (opts.log !== false) openEventLog(c);
     await openIndex(c);
     return c;
   }
   async close() {
     await closeIndex(this);
-    await closeCuration(this);
+    closeEventLog(this);
   }
   now() {
     return this.clock();
@@ -19321,12 +20149,30 @@ var Cairn = class _Cairn {
   /** Appends to the event log. Never throws: a logging failure must not fail the call. */
   log(kind, fields) {
     try {
-      this.eventSink(kind, fields);
+      void this.services.events?.append(kind, fields);
     } catch (err) {
       this.warn(`event log: ${err.message}`);
     }
   }
-  // One method per tool; the contract of each is in shared/spec/tools.md.
+  // One method per tool (docs/tools.md), grouped as the MCP tool files and core/ops are.
+  // retrieval
+  search(input2) {
+    return search(this, input2);
+  }
+  show(input2) {
+    return show(this, input2);
+  }
+  list(input2) {
+    return list(this, input2);
+  }
+  scopeOverview(input2) {
+    return scopeOverview(this, input2);
+  }
+  /** Active memories in view outside the caller's repo (the hook's "elsewhere" count). */
+  countElsewhere() {
+    return countElsewhere(this);
+  }
+  // writing
   write(input2) {
     return write(this, input2);
   }
@@ -19342,18 +20188,7 @@ var Cairn = class _Cairn {
   verify(input2) {
     return verify(this, input2);
   }
-  show(input2) {
-    return show(this, input2);
-  }
-  list(input2) {
-    return list(this, input2);
-  }
-  search(input2) {
-    return search(this, input2);
-  }
-  scopeOverview(input2) {
-    return scopeOverview(this, input2);
-  }
+  // lifecycle
   remove(input2) {
     return remove(this, input2);
   }
@@ -19363,6 +20198,17 @@ var Cairn = class _Cairn {
   listTombstones(input2) {
     return listTombstones(this, input2);
   }
+  pruneTombstones(input2) {
+    return pruneTombstones(this, input2);
+  }
+  // transfer (CLI export / import)
+  exportStore(input2) {
+    return exportStore(this, input2);
+  }
+  importStore(doc, progress) {
+    return importStore(this, doc, progress);
+  }
+  // curation
   renameScope(input2) {
     return renameScope(this, input2);
   }
@@ -19380,7 +20226,7 @@ var Cairn = class _Cairn {
   }
 };
 
-// node_modules/zod/v4/core/index.js
+// ../../main/node_modules/zod/v4/core/index.js
 var core_exports2 = {};
 __export(core_exports2, {
   $ZodAny: () => $ZodAny,
@@ -19697,7 +20543,7 @@ __export(core_exports2, {
   withParser: () => withParser
 });
 
-// node_modules/zod/v4/core/util.js
+// ../../main/node_modules/zod/v4/core/util.js
 var util_exports = {};
 __export(util_exports, {
   BIGINT_FORMAT_RANGES: () => BIGINT_FORMAT_RANGES,
@@ -20553,7 +21399,7 @@ function constantCatch(value) {
   return fn;
 }
 
-// node_modules/zod/v4/core/core.js
+// ../../main/node_modules/zod/v4/core/core.js
 var _a;
 var NEVER = /* @__PURE__ */ Object.freeze({
   status: "aborted"
@@ -20675,7 +21521,7 @@ function config(newConfig) {
   return globalConfig;
 }
 
-// node_modules/zod/v4/core/errors.js
+// ../../main/node_modules/zod/v4/core/errors.js
 function _getMessage() {
   const internals = this._zod;
   internals.message ?? (internals.message = JSON.stringify(internals.def, jsonStringifyReplacer, 2));
@@ -20867,7 +21713,7 @@ function prettifyError(error62) {
   return lines.join("\n");
 }
 
-// node_modules/zod/v4/core/parse.js
+// ../../main/node_modules/zod/v4/core/parse.js
 function finalizeParams(callee, params) {
   return { callee: params?.callee ?? callee, Err: params?.Err };
 }
@@ -21027,7 +21873,7 @@ var _safeDecodeAsync = (_Err) => async (schema, value, _ctx) => {
 };
 var safeDecodeAsync = /* @__PURE__ */ _safeDecodeAsync($ZodRealError);
 
-// node_modules/zod/v4/core/regexes.js
+// ../../main/node_modules/zod/v4/core/regexes.js
 var regexes_exports = {};
 __export(regexes_exports, {
   anyString: () => anyString,
@@ -21199,7 +22045,7 @@ var sha512_hex = /^[0-9a-fA-F]{128}$/;
 var sha512_base64 = /* @__PURE__ */ fixedBase64(86, "==");
 var sha512_base64url = /* @__PURE__ */ fixedBase64url(86);
 
-// node_modules/zod/v4/core/checks.js
+// ../../main/node_modules/zod/v4/core/checks.js
 var $ZodCheck = /* @__PURE__ */ $constructor("$ZodCheck", (inst, def) => {
   var _a3;
   inst._zod ?? (inst._zod = {});
@@ -21675,7 +22521,7 @@ var $ZodCheckOverwrite = /* @__PURE__ */ $constructor("$ZodCheckOverwrite", (ins
   };
 });
 
-// node_modules/zod/v4/core/doc.js
+// ../../main/node_modules/zod/v4/core/doc.js
 var Doc = class {
   constructor(args = [], closed = {}) {
     this.content = [];
@@ -21716,14 +22562,14 @@ ${content.join("\n")}
   }
 };
 
-// node_modules/zod/v4/core/versions.js
+// ../../main/node_modules/zod/v4/core/versions.js
 var version = {
   major: 4,
   minor: 6,
   patch: 7
 };
 
-// node_modules/zod/v4/core/schemas.js
+// ../../main/node_modules/zod/v4/core/schemas.js
 var $ZodType = /* @__PURE__ */ $constructor("$ZodType", (inst, def) => {
   var _a3;
   inst ?? (inst = {});
@@ -24165,7 +25011,7 @@ function handleRefineResult(result, payload, input2, inst) {
   }
 }
 
-// node_modules/zod/v4/core/memoizer.js
+// ../../main/node_modules/zod/v4/core/memoizer.js
 var $ZodCyclicError = class extends Error {
   constructor() {
     super(`Cannot parse a reference cycle that closes through a transform`);
@@ -24442,7 +25288,7 @@ function isBackEdge(ctx, value) {
   return backEdges !== void 0 && isRef(value) && backEdges.has(value);
 }
 
-// node_modules/zod/v4/locales/index.js
+// ../../main/node_modules/zod/v4/locales/index.js
 var locales_exports = {};
 __export(locales_exports, {
   ar: () => ar_default,
@@ -24510,7 +25356,7 @@ __export(locales_exports, {
   zhTW: () => zh_TW_default
 });
 
-// node_modules/zod/v4/locales/ar.js
+// ../../main/node_modules/zod/v4/locales/ar.js
 var error = () => {
   const Sizable = {
     string: { unit: "حرف", verb: "أن يحوي" },
@@ -24622,7 +25468,7 @@ function ar_default() {
   };
 }
 
-// node_modules/zod/v4/locales/az.js
+// ../../main/node_modules/zod/v4/locales/az.js
 var error2 = () => {
   const Sizable = {
     string: { unit: "simvol", verb: "olmalıdır" },
@@ -24733,7 +25579,7 @@ function az_default() {
   };
 }
 
-// node_modules/zod/v4/locales/be.js
+// ../../main/node_modules/zod/v4/locales/be.js
 function getBelarusianPlural(count, one, few, many) {
   const absCount = Math.abs(count);
   const lastDigit = absCount % 10;
@@ -24902,7 +25748,7 @@ function be_default() {
   };
 }
 
-// node_modules/zod/v4/locales/bg.js
+// ../../main/node_modules/zod/v4/locales/bg.js
 var error4 = () => {
   const Sizable = {
     string: { unit: "символа", verb: "да съдържа" },
@@ -25028,7 +25874,7 @@ function bg_default() {
   };
 }
 
-// node_modules/zod/v4/locales/bn.js
+// ../../main/node_modules/zod/v4/locales/bn.js
 var error5 = () => {
   const Sizable = {
     string: { unit: "অক্ষর", verb: "থাকতে হবে" },
@@ -25142,7 +25988,7 @@ function bn_default() {
   };
 }
 
-// node_modules/zod/v4/locales/ca.js
+// ../../main/node_modules/zod/v4/locales/ca.js
 var error6 = () => {
   const Sizable = {
     string: { unit: "caràcters", verb: "contenir" },
@@ -25256,7 +26102,7 @@ function ca_default() {
   };
 }
 
-// node_modules/zod/v4/locales/ckb.js
+// ../../main/node_modules/zod/v4/locales/ckb.js
 var error7 = () => {
   const Sizable = {
     string: { unit: "پیت", verb: "بێت" },
@@ -25389,7 +26235,7 @@ function ckb_default() {
   };
 }
 
-// node_modules/zod/v4/locales/cs.js
+// ../../main/node_modules/zod/v4/locales/cs.js
 var error8 = () => {
   const Sizable = {
     string: { unit: "znaků", verb: "mít" },
@@ -25506,7 +26352,7 @@ function cs_default() {
   };
 }
 
-// node_modules/zod/v4/locales/da.js
+// ../../main/node_modules/zod/v4/locales/da.js
 var error9 = () => {
   const Sizable = {
     string: { unit: "tegn", verb: "havde" },
@@ -25627,7 +26473,7 @@ function da_default() {
   };
 }
 
-// node_modules/zod/v4/locales/de.js
+// ../../main/node_modules/zod/v4/locales/de.js
 var error10 = () => {
   const Sizable = {
     string: { unit: "Zeichen", verb: "zu haben" },
@@ -25741,7 +26587,7 @@ function de_default() {
   };
 }
 
-// node_modules/zod/v4/locales/el.js
+// ../../main/node_modules/zod/v4/locales/el.js
 var error11 = () => {
   const Sizable = {
     string: { unit: "χαρακτήρες", verb: "να έχει" },
@@ -25854,7 +26700,7 @@ function el_default() {
   };
 }
 
-// node_modules/zod/v4/locales/en.js
+// ../../main/node_modules/zod/v4/locales/en.js
 var error12 = () => {
   const Sizable = {
     string: { unit: "characters", verb: "to have" },
@@ -25979,7 +26825,7 @@ function en_default() {
   };
 }
 
-// node_modules/zod/v4/locales/eo.js
+// ../../main/node_modules/zod/v4/locales/eo.js
 var error13 = () => {
   const Sizable = {
     string: { unit: "karaktrojn", verb: "havi" },
@@ -26094,7 +26940,7 @@ function eo_default() {
   };
 }
 
-// node_modules/zod/v4/locales/es.js
+// ../../main/node_modules/zod/v4/locales/es.js
 var error14 = () => {
   const Sizable = {
     string: { unit: "caracteres", verb: "tener" },
@@ -26231,7 +27077,7 @@ function es_default() {
   };
 }
 
-// node_modules/zod/v4/locales/fa.js
+// ../../main/node_modules/zod/v4/locales/fa.js
 var error15 = () => {
   const Sizable = {
     string: { unit: "کاراکتر", verb: "داشته باشد" },
@@ -26351,7 +27197,7 @@ function fa_default() {
   };
 }
 
-// node_modules/zod/v4/locales/fi.js
+// ../../main/node_modules/zod/v4/locales/fi.js
 var error16 = () => {
   const Sizable = {
     string: { unit: "merkkiä", subject: "merkkijonon" },
@@ -26469,7 +27315,7 @@ function fi_default() {
   };
 }
 
-// node_modules/zod/v4/locales/fr.js
+// ../../main/node_modules/zod/v4/locales/fr.js
 var error17 = () => {
   const Sizable = {
     string: { unit: "caractères", verb: "avoir" },
@@ -26599,7 +27445,7 @@ function fr_default() {
   };
 }
 
-// node_modules/zod/v4/locales/fr-CA.js
+// ../../main/node_modules/zod/v4/locales/fr-CA.js
 var error18 = () => {
   const Sizable = {
     string: { unit: "caractères", verb: "avoir" },
@@ -26712,7 +27558,7 @@ function fr_CA_default() {
   };
 }
 
-// node_modules/zod/v4/locales/gu.js
+// ../../main/node_modules/zod/v4/locales/gu.js
 var error19 = () => {
   const Sizable = {
     string: { unit: "અક્ષર", verb: "હોવા જોઈએ" },
@@ -26826,7 +27672,7 @@ function gu_default() {
   };
 }
 
-// node_modules/zod/v4/locales/he.js
+// ../../main/node_modules/zod/v4/locales/he.js
 var error20 = () => {
   const TypeNames = {
     string: { label: "מחרוזת", gender: "f" },
@@ -27028,7 +27874,7 @@ function he_default() {
   };
 }
 
-// node_modules/zod/v4/locales/hi.js
+// ../../main/node_modules/zod/v4/locales/hi.js
 var error21 = () => {
   const Sizable = {
     string: { unit: "अक्षर", verb: "रखने के लिए" },
@@ -27140,7 +27986,7 @@ function hi_default() {
   };
 }
 
-// node_modules/zod/v4/locales/hr.js
+// ../../main/node_modules/zod/v4/locales/hr.js
 var error22 = () => {
   const Sizable = {
     string: { unit: "znakova", verb: "imati" },
@@ -27267,7 +28113,7 @@ function hr_default() {
   };
 }
 
-// node_modules/zod/v4/locales/hu.js
+// ../../main/node_modules/zod/v4/locales/hu.js
 var error23 = () => {
   const Sizable = {
     string: { unit: "karakter", verb: "legyen" },
@@ -27381,7 +28227,7 @@ function hu_default() {
   };
 }
 
-// node_modules/zod/v4/locales/hy.js
+// ../../main/node_modules/zod/v4/locales/hy.js
 function getArmenianPlural(count, one, many) {
   return Math.abs(count) === 1 ? one : many;
 }
@@ -27540,7 +28386,7 @@ function hy_default() {
   };
 }
 
-// node_modules/zod/v4/locales/id.js
+// ../../main/node_modules/zod/v4/locales/id.js
 var error25 = () => {
   const Sizable = {
     string: { unit: "karakter", verb: "memiliki" },
@@ -27652,7 +28498,7 @@ function id_default() {
   };
 }
 
-// node_modules/zod/v4/locales/is.js
+// ../../main/node_modules/zod/v4/locales/is.js
 var error26 = () => {
   const Sizable = {
     string: { unit: "stafi", verb: "að hafa" },
@@ -27767,7 +28613,7 @@ function is_default() {
   };
 }
 
-// node_modules/zod/v4/locales/it.js
+// ../../main/node_modules/zod/v4/locales/it.js
 var error27 = () => {
   const Sizable = {
     string: { unit: "caratteri", verb: "avere" },
@@ -27881,7 +28727,7 @@ function it_default() {
   };
 }
 
-// node_modules/zod/v4/locales/ja.js
+// ../../main/node_modules/zod/v4/locales/ja.js
 var error28 = () => {
   const Sizable = {
     string: { unit: "文字", verb: "である" },
@@ -27994,7 +28840,7 @@ function ja_default() {
   };
 }
 
-// node_modules/zod/v4/locales/ka.js
+// ../../main/node_modules/zod/v4/locales/ka.js
 var error29 = () => {
   const Sizable = {
     string: { unit: "სიმბოლო", verb: "უნდა შეიცავდეს" },
@@ -28112,7 +28958,7 @@ function ka_default() {
   };
 }
 
-// node_modules/zod/v4/locales/km.js
+// ../../main/node_modules/zod/v4/locales/km.js
 var error30 = () => {
   const Sizable = {
     string: { unit: "តួអក្សរ", verb: "គួរមាន" },
@@ -28228,12 +29074,12 @@ function km_default() {
   };
 }
 
-// node_modules/zod/v4/locales/kh.js
+// ../../main/node_modules/zod/v4/locales/kh.js
 function kh_default() {
   return km_default();
 }
 
-// node_modules/zod/v4/locales/kn.js
+// ../../main/node_modules/zod/v4/locales/kn.js
 var error31 = () => {
   const Sizable = {
     string: { unit: "ಅಕ್ಷರಗಳು", verb: "ಹೊಂದಲು" },
@@ -28349,7 +29195,7 @@ function kn_default() {
   };
 }
 
-// node_modules/zod/v4/locales/ko.js
+// ../../main/node_modules/zod/v4/locales/ko.js
 var error32 = () => {
   const Sizable = {
     string: { unit: "문자", verb: "to have" },
@@ -28466,7 +29312,7 @@ function ko_default() {
   };
 }
 
-// node_modules/zod/v4/locales/lt.js
+// ../../main/node_modules/zod/v4/locales/lt.js
 var capitalizeFirstCharacter = (text2) => {
   return text2.charAt(0).toUpperCase() + text2.slice(1);
 };
@@ -28674,7 +29520,7 @@ function lt_default() {
   };
 }
 
-// node_modules/zod/v4/locales/mk.js
+// ../../main/node_modules/zod/v4/locales/mk.js
 var error34 = () => {
   const Sizable = {
     string: { unit: "знаци", verb: "да имаат" },
@@ -28789,7 +29635,7 @@ function mk_default() {
   };
 }
 
-// node_modules/zod/v4/locales/ms.js
+// ../../main/node_modules/zod/v4/locales/ms.js
 var error35 = () => {
   const Sizable = {
     string: { unit: "aksara", verb: "mempunyai" },
@@ -28902,7 +29748,7 @@ function ms_default() {
   };
 }
 
-// node_modules/zod/v4/locales/ne.js
+// ../../main/node_modules/zod/v4/locales/ne.js
 var error36 = () => {
   const Sizable = {
     string: { unit: "अक्षर", verb: "हुनुपर्छ" },
@@ -29014,7 +29860,7 @@ function ne_default() {
   };
 }
 
-// node_modules/zod/v4/locales/nl.js
+// ../../main/node_modules/zod/v4/locales/nl.js
 var error37 = () => {
   const Sizable = {
     string: { unit: "tekens", verb: "heeft" },
@@ -29130,7 +29976,7 @@ function nl_default() {
   };
 }
 
-// node_modules/zod/v4/locales/nn.js
+// ../../main/node_modules/zod/v4/locales/nn.js
 var error38 = () => {
   const Sizable = {
     string: { unit: "teikn", verb: "å ha" },
@@ -29244,7 +30090,7 @@ function nn_default() {
   };
 }
 
-// node_modules/zod/v4/locales/no.js
+// ../../main/node_modules/zod/v4/locales/no.js
 var error39 = () => {
   const Sizable = {
     string: { unit: "tegn", verb: "å ha" },
@@ -29358,7 +30204,7 @@ function no_default() {
   };
 }
 
-// node_modules/zod/v4/locales/ota.js
+// ../../main/node_modules/zod/v4/locales/ota.js
 var error40 = () => {
   const Sizable = {
     string: { unit: "harf", verb: "olmalıdır" },
@@ -29473,7 +30319,7 @@ function ota_default() {
   };
 }
 
-// node_modules/zod/v4/locales/ps.js
+// ../../main/node_modules/zod/v4/locales/ps.js
 var error41 = () => {
   const Sizable = {
     string: { unit: "توکي", verb: "ولري" },
@@ -29593,7 +30439,7 @@ function ps_default() {
   };
 }
 
-// node_modules/zod/v4/locales/pl.js
+// ../../main/node_modules/zod/v4/locales/pl.js
 var error42 = () => {
   const Sizable = {
     string: { unit: "znaków", verb: "mieć" },
@@ -29708,7 +30554,7 @@ function pl_default() {
   };
 }
 
-// node_modules/zod/v4/locales/pt.js
+// ../../main/node_modules/zod/v4/locales/pt.js
 var error43 = () => {
   const Sizable = {
     string: { unit: "caracteres" },
@@ -29852,7 +30698,7 @@ function pt_default() {
   };
 }
 
-// node_modules/zod/v4/locales/pt-BR.js
+// ../../main/node_modules/zod/v4/locales/pt-BR.js
 var error44 = () => {
   const Sizable = {
     string: { unit: "caracteres" },
@@ -29997,7 +30843,7 @@ function pt_BR_default() {
   };
 }
 
-// node_modules/zod/v4/locales/ro.js
+// ../../main/node_modules/zod/v4/locales/ro.js
 var error45 = () => {
   const Sizable = {
     string: { unit: "caractere", verb: "să aibă" },
@@ -30120,7 +30966,7 @@ function ro_default() {
   };
 }
 
-// node_modules/zod/v4/locales/ru.js
+// ../../main/node_modules/zod/v4/locales/ru.js
 function getRussianPlural(count, one, few, many) {
   const absCount = Math.abs(count);
   const lastDigit = absCount % 10;
@@ -30289,7 +31135,7 @@ function ru_default() {
   };
 }
 
-// node_modules/zod/v4/locales/sk.js
+// ../../main/node_modules/zod/v4/locales/sk.js
 var error47 = () => {
   const Sizable = {
     string: { unit: "znakov", verb: "mať" },
@@ -30406,7 +31252,7 @@ function sk_default() {
   };
 }
 
-// node_modules/zod/v4/locales/sl.js
+// ../../main/node_modules/zod/v4/locales/sl.js
 var error48 = () => {
   const Sizable = {
     string: { unit: "znakov", verb: "imeti" },
@@ -30521,7 +31367,7 @@ function sl_default() {
   };
 }
 
-// node_modules/zod/v4/locales/sv.js
+// ../../main/node_modules/zod/v4/locales/sv.js
 var error49 = () => {
   const Sizable = {
     string: { unit: "tecken", verb: "att ha" },
@@ -30637,7 +31483,7 @@ function sv_default() {
   };
 }
 
-// node_modules/zod/v4/locales/ta.js
+// ../../main/node_modules/zod/v4/locales/ta.js
 var error50 = () => {
   const Sizable = {
     string: { unit: "எழுத்துக்கள்", verb: "கொண்டிருக்க வேண்டும்" },
@@ -30753,7 +31599,7 @@ function ta_default() {
   };
 }
 
-// node_modules/zod/v4/locales/tg.js
+// ../../main/node_modules/zod/v4/locales/tg.js
 var error51 = () => {
   const Sizable = {
     string: { unit: "аломат", verb: "дошта бошад" },
@@ -30870,7 +31716,7 @@ function tg_default() {
   };
 }
 
-// node_modules/zod/v4/locales/th.js
+// ../../main/node_modules/zod/v4/locales/th.js
 var error52 = () => {
   const Sizable = {
     string: { unit: "ตัวอักษร", verb: "ควรมี" },
@@ -30986,7 +31832,7 @@ function th_default() {
   };
 }
 
-// node_modules/zod/v4/locales/tk.js
+// ../../main/node_modules/zod/v4/locales/tk.js
 var error53 = () => {
   const Sizable = {
     string: { unit: "simwol", verb: "bolmaly" },
@@ -31094,7 +31940,7 @@ function tk_default() {
   };
 }
 
-// node_modules/zod/v4/locales/tr.js
+// ../../main/node_modules/zod/v4/locales/tr.js
 var error54 = () => {
   const Sizable = {
     string: { unit: "karakter", verb: "olmalı" },
@@ -31205,7 +32051,7 @@ function tr_default() {
   };
 }
 
-// node_modules/zod/v4/locales/uk.js
+// ../../main/node_modules/zod/v4/locales/uk.js
 var error55 = () => {
   const Sizable = {
     string: { unit: "символів", verb: "матиме" },
@@ -31319,12 +32165,12 @@ function uk_default() {
   };
 }
 
-// node_modules/zod/v4/locales/ua.js
+// ../../main/node_modules/zod/v4/locales/ua.js
 function ua_default() {
   return uk_default();
 }
 
-// node_modules/zod/v4/locales/ur.js
+// ../../main/node_modules/zod/v4/locales/ur.js
 var error56 = () => {
   const Sizable = {
     string: { unit: "حروف", verb: "ہونا" },
@@ -31440,7 +32286,7 @@ function ur_default() {
   };
 }
 
-// node_modules/zod/v4/locales/uz.js
+// ../../main/node_modules/zod/v4/locales/uz.js
 var error57 = () => {
   const Sizable = {
     string: { unit: "belgi", verb: "bo‘lishi kerak" },
@@ -31554,7 +32400,7 @@ function uz_default() {
   };
 }
 
-// node_modules/zod/v4/locales/vi.js
+// ../../main/node_modules/zod/v4/locales/vi.js
 var error58 = () => {
   const Sizable = {
     string: { unit: "ký tự", verb: "có" },
@@ -31668,7 +32514,7 @@ function vi_default() {
   };
 }
 
-// node_modules/zod/v4/locales/zh-CN.js
+// ../../main/node_modules/zod/v4/locales/zh-CN.js
 var error59 = () => {
   const Sizable = {
     string: { unit: "字符", verb: "包含" },
@@ -31783,7 +32629,7 @@ function zh_CN_default() {
   };
 }
 
-// node_modules/zod/v4/locales/zh-TW.js
+// ../../main/node_modules/zod/v4/locales/zh-TW.js
 var error60 = () => {
   const Sizable = {
     string: { unit: "字元", verb: "擁有" },
@@ -31896,7 +32742,7 @@ function zh_TW_default() {
   };
 }
 
-// node_modules/zod/v4/locales/yo.js
+// ../../main/node_modules/zod/v4/locales/yo.js
 var error61 = () => {
   const Sizable = {
     string: { unit: "àmi", verb: "ní" },
@@ -32009,7 +32855,7 @@ function yo_default() {
   };
 }
 
-// node_modules/zod/v4/core/registries.js
+// ../../main/node_modules/zod/v4/core/registries.js
 var _a2;
 var $output = /* @__PURE__ */ Symbol("ZodOutput");
 var $input = /* @__PURE__ */ Symbol("ZodInput");
@@ -32059,7 +32905,7 @@ function registry() {
 (_a2 = globalThis).__zod_globalRegistry ?? (_a2.__zod_globalRegistry = registry());
 var globalRegistry = globalThis.__zod_globalRegistry;
 
-// node_modules/zod/v4/core/compile.js
+// ../../main/node_modules/zod/v4/core/compile.js
 var INVALID = /* @__PURE__ */ Symbol.for("zod.compile.invalid");
 var FALLBACK_FLAG = /* @__PURE__ */ Symbol.for("zod.compile.fallback");
 var ZodCompileAsyncError = class extends Error {
@@ -33669,7 +34515,7 @@ function generateTransformCheck(doc, ctx, schema, accessor) {
   return accessor;
 }
 
-// node_modules/zod/v4/core/api.js
+// ../../main/node_modules/zod/v4/core/api.js
 function snapshotChecks(def) {
   if (def.checks)
     def.checks = [...def.checks];
@@ -34728,7 +35574,7 @@ function _stringFormat(Class2, format, fnOrRegex, _params = {}) {
   return inst;
 }
 
-// node_modules/zod/v4/core/to-json-schema.js
+// ../../main/node_modules/zod/v4/core/to-json-schema.js
 function assignProps(target, ...sources) {
   for (const source of sources) {
     for (const key of Reflect.ownKeys(source)) {
@@ -35258,7 +36104,7 @@ var createStandardJSONSchemaMethod = (schema, io, processors = {}) => (params) =
   return finalize(ctx, schema);
 };
 
-// node_modules/zod/v4/core/json-schema-processors.js
+// ../../main/node_modules/zod/v4/core/json-schema-processors.js
 var narrowMin = (agg, key, value) => {
   if (agg[key] === void 0 || value > agg[key])
     agg[key] = value;
@@ -36006,7 +36852,7 @@ function toJSONSchema(input2, params) {
   return finalize(ctx, input2);
 }
 
-// node_modules/zod/v4/core/json-schema-generator.js
+// ../../main/node_modules/zod/v4/core/json-schema-generator.js
 var JSONSchemaGenerator = class {
   /** @deprecated Access via ctx instead */
   get metadataRegistry() {
@@ -36084,10 +36930,10 @@ var JSONSchemaGenerator = class {
   }
 };
 
-// node_modules/zod/v4/core/json-schema.js
+// ../../main/node_modules/zod/v4/core/json-schema.js
 var json_schema_exports = {};
 
-// node_modules/zod/v4/core/visit.js
+// ../../main/node_modules/zod/v4/core/visit.js
 var RESOLVING = /* @__PURE__ */ Symbol("z.visit/resolving");
 function visit(schema, fnOrHandlers) {
   const fn = typeof fnOrHandlers === "function" ? fnOrHandlers : (node2, rewritten) => {
@@ -36242,7 +37088,7 @@ function visit(schema, fnOrHandlers) {
   return run(schema);
 }
 
-// node_modules/@modelcontextprotocol/sdk/dist/esm/server/zod-compat.js
+// ../../main/node_modules/@modelcontextprotocol/sdk/dist/esm/server/zod-compat.js
 function isZ4Schema(s) {
   const schema = s;
   return !!schema._zod;
@@ -36305,7 +37151,7 @@ function getLiteralValue(schema) {
   return void 0;
 }
 
-// node_modules/zod/v4/classic/external.js
+// ../../main/node_modules/zod/v4/classic/external.js
 var external_exports = {};
 __export(external_exports, {
   $brand: () => $brand,
@@ -36568,7 +37414,7 @@ __export(external_exports, {
   xor: () => xor
 });
 
-// node_modules/zod/v4/classic/schemas.js
+// ../../main/node_modules/zod/v4/classic/schemas.js
 var schemas_exports2 = {};
 __export(schemas_exports2, {
   ZodAny: () => ZodAny,
@@ -36749,7 +37595,7 @@ __export(schemas_exports2, {
   xor: () => xor
 });
 
-// node_modules/zod/v4/classic/checks.js
+// ../../main/node_modules/zod/v4/classic/checks.js
 var checks_exports2 = {};
 __export(checks_exports2, {
   endsWith: () => _endsWith,
@@ -36784,7 +37630,7 @@ __export(checks_exports2, {
   uppercase: () => _uppercase
 });
 
-// node_modules/zod/v4/classic/errors.js
+// ../../main/node_modules/zod/v4/classic/errors.js
 var _installedErrorProtos = /* @__PURE__ */ new WeakSet([Object.prototype, Error.prototype]);
 function _lazyMethod(proto, key, make) {
   Object.defineProperty(proto, key, {
@@ -36830,7 +37676,7 @@ var ZodRealError = /* @__PURE__ */ $constructor("ZodError", initializer2, void 0
   Parent: Error
 });
 
-// node_modules/zod/v4/classic/parse.js
+// ../../main/node_modules/zod/v4/classic/parse.js
 var parse4 = /* @__PURE__ */ _parse(ZodRealError);
 var parseAsync2 = /* @__PURE__ */ _parseAsync(ZodRealError);
 var safeParse3 = /* @__PURE__ */ _safeParse(ZodRealError);
@@ -36844,7 +37690,7 @@ var safeDecode2 = /* @__PURE__ */ _safeDecode(ZodRealError);
 var safeEncodeAsync2 = /* @__PURE__ */ _safeEncodeAsync(ZodRealError);
 var safeDecodeAsync2 = /* @__PURE__ */ _safeDecodeAsync(ZodRealError);
 
-// node_modules/zod/v4/classic/schemas.js
+// ../../main/node_modules/zod/v4/classic/schemas.js
 function _ensureDefaultLocale() {
   if (!globalConfig.localeError)
     config(en_default());
@@ -38309,7 +39155,7 @@ function preprocess(fn, schema) {
   });
 }
 
-// node_modules/zod/v4/classic/compat.js
+// ../../main/node_modules/zod/v4/classic/compat.js
 var ZodIssueCode = {
   invalid_type: "invalid_type",
   too_big: "too_big",
@@ -38335,7 +39181,7 @@ var ZodFirstPartyTypeKind;
 /* @__PURE__ */ (function(ZodFirstPartyTypeKind2) {
 })(ZodFirstPartyTypeKind || (ZodFirstPartyTypeKind = {}));
 
-// node_modules/zod/v4/classic/iso.js
+// ../../main/node_modules/zod/v4/classic/iso.js
 var iso_exports = {};
 __export(iso_exports, {
   ZodISODate: () => ZodISODate,
@@ -38360,7 +39206,7 @@ function duration2(params) {
   return _isoDuration(ZodISODuration, params);
 }
 
-// node_modules/zod/v4/classic/from-json-schema.js
+// ../../main/node_modules/zod/v4/classic/from-json-schema.js
 var z = {
   ...schemas_exports2,
   ...checks_exports2,
@@ -39093,7 +39939,7 @@ function fromJSONSchema(schema, params) {
   return convertSchema(normalized, ctx);
 }
 
-// node_modules/zod/v4/classic/deep-partial.js
+// ../../main/node_modules/zod/v4/classic/deep-partial.js
 function deepPartial(schema) {
   return visit(schema, {
     object: (s) => s.partial(),
@@ -39105,7 +39951,7 @@ function deepPartial(schema) {
   });
 }
 
-// node_modules/zod/v4/classic/in-out.js
+// ../../main/node_modules/zod/v4/classic/in-out.js
 function withChecks(side, checks) {
   if (!checks?.length)
     return side;
@@ -39135,7 +39981,7 @@ function output(schema) {
   });
 }
 
-// node_modules/zod/v4/classic/coerce.js
+// ../../main/node_modules/zod/v4/classic/coerce.js
 var coerce_exports = {};
 __export(coerce_exports, {
   bigint: () => bigint3,
@@ -39160,7 +40006,7 @@ function date4(params) {
   return _coercedDate(ZodDate, params);
 }
 
-// node_modules/@modelcontextprotocol/sdk/dist/esm/types.js
+// ../../main/node_modules/@modelcontextprotocol/sdk/dist/esm/types.js
 var LATEST_PROTOCOL_VERSION = "2025-11-25";
 var SUPPORTED_PROTOCOL_VERSIONS = [LATEST_PROTOCOL_VERSION, "2025-06-18", "2025-03-26", "2024-11-05", "2024-10-07"];
 var RELATED_TASK_META_KEY = "io.modelcontextprotocol/related-task";
@@ -40679,15 +41525,15 @@ var UrlElicitationRequiredError = class extends McpError {
   }
 };
 
-// node_modules/@modelcontextprotocol/sdk/dist/esm/experimental/tasks/interfaces.js
+// ../../main/node_modules/@modelcontextprotocol/sdk/dist/esm/experimental/tasks/interfaces.js
 function isTerminal(status) {
   return status === "completed" || status === "failed" || status === "cancelled";
 }
 
-// node_modules/zod-to-json-schema/dist/esm/parsers/string.js
+// ../../main/node_modules/zod-to-json-schema/dist/esm/parsers/string.js
 var ALPHA_NUMERIC = new Set("ABCDEFGHIJKLMNOPQRSTUVXYZabcdefghijklmnopqrstuvxyz0123456789");
 
-// node_modules/@modelcontextprotocol/sdk/dist/esm/server/zod-json-schema-compat.js
+// ../../main/node_modules/@modelcontextprotocol/sdk/dist/esm/server/zod-json-schema-compat.js
 function getMethodLiteral(schema) {
   const shape = getObjectShape(schema);
   const methodSchema = shape?.method;
@@ -40708,7 +41554,7 @@ function parseWithCompat(schema, data) {
   return result.data;
 }
 
-// node_modules/@modelcontextprotocol/sdk/dist/esm/shared/protocol.js
+// ../../main/node_modules/@modelcontextprotocol/sdk/dist/esm/shared/protocol.js
 var DEFAULT_REQUEST_TIMEOUT_MSEC = 6e4;
 var Protocol = class {
   constructor(_options) {
@@ -41685,7 +42531,7 @@ function mergeCapabilities(base, additional) {
   return result;
 }
 
-// node_modules/@modelcontextprotocol/sdk/dist/esm/validation/ajv-provider.js
+// ../../main/node_modules/@modelcontextprotocol/sdk/dist/esm/validation/ajv-provider.js
 var import_ajv = __toESM(require_ajv(), 1);
 var import_ajv_formats = __toESM(require_dist(), 1);
 function createDefaultAjvInstance() {
@@ -41753,7 +42599,7 @@ var AjvJsonSchemaValidator = class {
   }
 };
 
-// node_modules/@modelcontextprotocol/sdk/dist/esm/experimental/tasks/server.js
+// ../../main/node_modules/@modelcontextprotocol/sdk/dist/esm/experimental/tasks/server.js
 var ExperimentalServerTasks = class {
   constructor(_server) {
     this._server = _server;
@@ -41966,7 +42812,7 @@ var ExperimentalServerTasks = class {
   }
 };
 
-// node_modules/@modelcontextprotocol/sdk/dist/esm/experimental/tasks/helpers.js
+// ../../main/node_modules/@modelcontextprotocol/sdk/dist/esm/experimental/tasks/helpers.js
 function assertToolsCallTaskCapability(requests, method, entityName) {
   if (!requests) {
     throw new Error(`${entityName} does not support task creation (required for ${method})`);
@@ -42001,7 +42847,7 @@ function assertClientRequestTaskCapability(requests, method, entityName) {
   }
 }
 
-// node_modules/@modelcontextprotocol/sdk/dist/esm/server/index.js
+// ../../main/node_modules/@modelcontextprotocol/sdk/dist/esm/server/index.js
 var Server = class extends Protocol {
   /**
    * Initializes this server with the given name and version information.
@@ -42372,10 +43218,10 @@ var Server = class extends Protocol {
   }
 };
 
-// node_modules/@modelcontextprotocol/sdk/dist/esm/server/stdio.js
+// ../../main/node_modules/@modelcontextprotocol/sdk/dist/esm/server/stdio.js
 import process2 from "node:process";
 
-// node_modules/@modelcontextprotocol/sdk/dist/esm/shared/stdio.js
+// ../../main/node_modules/@modelcontextprotocol/sdk/dist/esm/shared/stdio.js
 var STDIO_DEFAULT_MAX_BUFFER_SIZE = 10 * 1024 * 1024;
 var ReadBuffer = class {
   constructor(options2) {
@@ -42412,7 +43258,7 @@ function serializeMessage(message) {
   return JSON.stringify(message) + "\n";
 }
 
-// node_modules/@modelcontextprotocol/sdk/dist/esm/server/stdio.js
+// ../../main/node_modules/@modelcontextprotocol/sdk/dist/esm/server/stdio.js
 var StdioServerTransport = class {
   constructor(_stdin = process2.stdin, _stdout = process2.stdout, options2) {
     this._stdin = _stdin;
@@ -42480,17 +43326,17 @@ var StdioServerTransport = class {
 };
 
 // server/src/mcp/instructions.ts
-var INSTRUCTIONS = `cairn is the user's long-term memory: short markdown notes kept across sessions and repos.
+var INSTRUCTIONS = `cairn is the user's long-term memory: short notes kept across sessions and repos.
 
-Memory is opt-in. Do not search memory for generic questions that the code, the conversation or general knowledge answer. Search (memory_search) when stored context could resolve an ambiguity, or when the user refers to prior decisions, preferences or conventions ("as we agreed", "the usual way"). memory_scope_overview shows counts without bodies.
+Memory is opt-in. Do not search memory for generic questions that the code, the conversation or general knowledge answer. Search (memory_search) when stored context could resolve an ambiguity, or the user refers to prior decisions, preferences or conventions. When you ask in your own words, pass 2-4 alternates: rephrasings and words the note may use.
 
-Say out loud when a stored memory shapes the answer ("Going by a memory from March: you prefer...").
+Say out loud when a stored memory shapes the answer ("Going by a memory from March: ...").
 
-Read relevance and staleness_verdict on every hit; low relevance is usually noise. Spot-check before relying on a hit whose verdict is not fresh (do the cited paths exist, does the command still work, does the user still agree), then memory_verify it if it holds or memory_update it if it changed. memory_remove, with a reason, a memory that is wrong.
+Read relevance and staleness_verdict on every hit; low relevance is usually noise. Spot-check before relying on a hit whose verdict is not fresh, then memory_verify it if it holds or memory_update it if it changed. memory_remove, with a reason, what is wrong.
 
-After memories informed an answer, record the outcome with memory_record_use (applied, ignored, contradicted, corrected).
+After memories informed an answer, record the outcome with memory_record_use.
 
-Write durable facts only: decisions, conventions, preferences, environment facts that will still hold next month. Not task progress, not what the repo already says, never secrets. One fact per memory, narrow scopes (projects:<name>, tools, ...). Claims about the user (inferred habits, skills, preferences) go through category=user-inference and stay pending until the user agrees; only then memory_write_confirm. Respect write statuses: duplicate means update the existing memory; previously_removed means the user removed it, so ask before adding it again.
+Write durable facts only: decisions, conventions, preferences, environment facts that will still hold next month; never task progress or secrets. One fact per memory, narrow scopes, aliases for other words a later question may use. Claims about the user go through category=user-inference and stay pending until the user agrees (memory_write_confirm). duplicate: update the existing memory; previously_removed: ask before adding it again.
 
 Long form: the cairn memory skill.`;
 
@@ -42591,6 +43437,7 @@ var origin = external_exports.object({
 var fullRecord = external_exports.object({
   ...hitFields2,
   body: external_exports.string(),
+  aliases: external_exports.array(external_exports.string()).describe("Other words a later search may use"),
   source: external_exports.string(),
   origin,
   expires: external_exports.string().nullable(),
@@ -42608,25 +43455,29 @@ var committed = external_exports.object({
   updated: external_exports.string(),
   last_verified_at: external_exports.string().nullable(),
   expires: external_exports.string().nullable(),
+  aliases: external_exports.array(external_exports.string()).optional(),
   file: external_exports.string(),
   related: external_exports.array(external_exports.object({ id, similarity: external_exports.number(), snippet: external_exports.string() }).loose()).optional()
 });
-var scopeFilters = external_exports.array(external_exports.string().max(200)).max(20).optional().describe('Scope filters: "projects:foo" also matches "projects:foo:api"; globs like "projects:*" work');
-var cursor = external_exports.string().max(200).optional().describe("next_cursor from the previous page");
-var scopesArg = external_exports.array(external_exports.string().max(MAX_SCOPE_LENGTH)).max(MAX_SCOPES);
-var noteArg = external_exports.string().max(MAX_NOTE_CHARS);
+var scopeFilters = external_exports.array(external_exports.string().max(LIMITS.scopeFilterChars)).max(LIMITS.scopeFilters).optional().describe('Scope filters: "projects:foo" also matches "projects:foo:api"; globs like "projects:*" work');
+var cursor = external_exports.string().max(LIMITS.tokenChars).optional().describe("next_cursor from the previous page");
+var scopesArg = external_exports.array(external_exports.string().max(LIMITS.scopeChars)).max(LIMITS.scopes);
+var noteArg = external_exports.string().max(LIMITS.noteChars);
+var aliasesArg = external_exports.array(external_exports.string().max(LIMITS.aliasChars)).max(LIMITS.aliases).describe(`Up to ${LIMITS.aliases} other words or short phrases a later search may use for this fact (synonyms, the user's own words, names it is known by); indexed below the body`);
 
 // server/src/mcp/tools/retrieval.ts
 var search2 = defineTool({
   name: "memory_search",
   title: "Search memory",
-  description: "Search stored memories. Call it only when stored context could change the answer (an ambiguity, a reference to earlier decisions or preferences), not for generic questions. Branch on `relevance` (high/medium/low from query-term coverage), never on `score`. Every hit carries staleness signals: when `staleness_verdict` is not `fresh`, spot-check the claim before relying on it. Query with the words the memory would contain (tool names, file names, nouns), not the whole request. Results are limited to the current repo plus repo-less memories unless auto_scope=false. When a hit shapes your answer, say so, then call memory_record_use.",
+  description: "Search stored memories. Call it only when stored context could change the answer (an ambiguity, a reference to earlier decisions or preferences), not for generic questions. Branch on `relevance` (high/medium/low from query-term coverage), never on `score`. Every hit carries staleness signals: when `staleness_verdict` is not `fresh`, spot-check the claim before relying on it. Query with the words the memory would contain (tool names, file names, nouns), not the whole request; when asking in your own words, also pass 2-4 alternates (rephrasings, likely words). Results are limited to the current repo plus repo-less memories unless auto_scope=false. When a hit shapes your answer, say so, then call memory_record_use.",
   input: external_exports.strictObject({
-    query: external_exports.string().min(1).max(2e3).describe("What you are looking for, in plain words or identifiers"),
+    query: external_exports.string().min(1).max(LIMITS.queryChars).describe("What you are looking for, in plain words or identifiers"),
+    alternates: external_exports.array(external_exports.string().min(1).max(LIMITS.queryChars)).max(LIMITS.alternates).optional().describe(`Up to ${LIMITS.alternates} rephrasings or likely words the memory may use instead (e.g. for "which editor do I like": "preferred editor", "neovim vscode"); searched too and fused with the query`),
     scopes: scopeFilters,
-    max_results: external_exports.number().int().min(1).max(50).optional().describe("1..50, default from config (5)"),
+    max_results: external_exports.number().int().min(1).max(LIMITS.maxResults).optional().describe(`1..${LIMITS.maxResults}, default from config (5)`),
     expand_top: external_exports.boolean().optional().describe("Include the full body and drift detail of the top hit when its relevance is high"),
-    auto_scope: external_exports.boolean().optional().describe("true (default): only the caller repo's memories plus repo-less ones; false: search everything")
+    auto_scope: external_exports.boolean().optional().describe("true (default): only the caller repo's memories plus repo-less ones; false: search everything"),
+    for_user: external_exports.boolean().optional().describe("true only when the user asked to see memories (e.g. /memory-search): logged as their lookup, not your retrieval")
   }),
   output: external_exports.object({
     hits: external_exports.array(
@@ -42651,7 +43502,8 @@ var show2 = defineTool({
   description: "Full records (body, origin, cited paths missing on disk, commits since verify) for one id or up to 10 ids. Use it before relying on a medium-relevance hit or to read the text behind a snippet. Removed or unknown ids in `ids` are reported in `missing`.",
   input: external_exports.strictObject({
     id: id.optional(),
-    ids: external_exports.array(external_exports.string()).min(1).max(10).optional().describe("Up to 10 ids")
+    ids: external_exports.array(external_exports.string()).min(1).max(LIMITS.idsPerCall).optional().describe(`Up to ${LIMITS.idsPerCall} ids`),
+    for_user: external_exports.boolean().optional().describe("true only when the user asked to see memories (e.g. /memory-search): logged as their lookup, not your retrieval")
   }),
   output: external_exports.object({
     memories: external_exports.array(fullRecord),
@@ -42667,7 +43519,7 @@ var list2 = defineTool({
   input: external_exports.strictObject({
     scopes: scopeFilters,
     with_bodies: external_exports.boolean().optional().describe("Include full bodies (default false)"),
-    limit: external_exports.number().int().min(1).max(200).optional().describe("Page size, default 50"),
+    limit: external_exports.number().int().min(1).max(LIMITS.pageSize).optional().describe(`Page size, default ${LIMITS.defaultPageSize}`),
     cursor
   }),
   output: external_exports.object({
@@ -42703,14 +43555,15 @@ var statusShape = external_exports.object({
 var write2 = defineTool({
   name: "memory_write",
   title: "Remember a fact",
-  description: "Store ONE durable fact (a decision, convention, preference or environment fact that will still hold next month). Not task progress, not what the repo already says, never secrets. Returns a status: committed; secret_detected (never stored); transient_warning (reword without time-bound phrases, or pass acknowledge_transient); duplicate (update the existing memory instead, or force); previously_removed (the user removed this before: ask first); pending (claims about the user, category=user-inference, wait for the user, then memory_write_confirm). Reuse existing scopes (memory_scope_overview); projects:<repo> for repo facts; one call per fact.",
+  description: "Store ONE durable fact (a decision, convention, preference or environment fact that will still hold next month). Not task progress, not what the repo already says, never secrets. Returns a status: committed; secret_detected (never stored); transient_warning (reword without time-bound phrases, or pass acknowledge_transient); duplicate (update the existing memory instead, or force); previously_removed (the user removed this before: ask first); pending (claims about the user, category=user-inference, wait for the user, then memory_write_confirm). Reuse existing scopes (memory_scope_overview); projects:<repo> for repo facts; one call per fact. Pass aliases: other words a later question may use for it.",
   input: external_exports.strictObject({
-    content: external_exports.string().max(1e6).describe("The fact, in one or a few sentences, self-contained"),
+    content: external_exports.string().max(LIMITS.contentChars).describe("The fact, in one or a few sentences, self-contained"),
     scopes: scopesArg.describe('At least one lowercase scope, e.g. ["projects:foo", "tools"]; ":" nests'),
     confidence: external_exports.enum(["low", "medium", "high"]).optional().describe("default medium"),
     source: external_exports.enum(["explicit-statement", "inferred", "user-correction"]).optional().describe("default explicit-statement"),
     category: external_exports.enum(["fact", "user-inference"]).optional().describe("user-inference for claims about the user (always goes pending); default fact"),
-    expires: external_exports.string().max(40).optional().describe("ISO date or date-time after which the memory leaves search and list"),
+    expires: external_exports.string().max(LIMITS.dateChars).optional().describe("ISO date or date-time after which the memory leaves search and list"),
+    aliases: aliasesArg.optional(),
     force: external_exports.boolean().optional().describe("Skip the duplicate and previously-removed checks (not the secret check)"),
     acknowledge_transient: external_exports.boolean().optional().describe("Store despite time-bound wording")
   }),
@@ -42722,7 +43575,7 @@ var confirm = defineTool({
   name: "memory_write_confirm",
   title: "Confirm a pending memory",
   description: "Commit a pending write only after the user explicitly agreed to it in this conversation, never on your own initiative. Pending writes expire (pending_ttl_minutes).",
-  input: external_exports.strictObject({ pending_id: external_exports.string().max(200).describe("pending_id from memory_write") }),
+  input: external_exports.strictObject({ pending_id: external_exports.string().max(LIMITS.tokenChars).describe("pending_id from memory_write") }),
   output: committed,
   annotations: WRITES,
   run: (c, a) => c.writeConfirm(a)
@@ -42731,7 +43584,7 @@ var cancel = defineTool({
   name: "memory_write_cancel",
   title: "Drop a pending memory",
   description: "Discard a pending write (the user did not agree).",
-  input: external_exports.strictObject({ pending_id: external_exports.string().max(200).describe("pending_id from memory_write") }),
+  input: external_exports.strictObject({ pending_id: external_exports.string().max(LIMITS.tokenChars).describe("pending_id from memory_write") }),
   output: external_exports.object({ cancelled: external_exports.literal(true), existed: external_exports.boolean() }),
   annotations: IDEMPOTENT_WRITE,
   run: (c, a) => c.writeCancel(a)
@@ -42742,10 +43595,11 @@ var update2 = defineTool({
   description: "Change an existing memory in place (keeps id, created, source; bumps updated). A content change resets verification. Use it when a spot check or the user shows the fact changed (then memory_record_use outcome=corrected); prefer it over remove + write.",
   input: external_exports.strictObject({
     id,
-    content: external_exports.string().max(1e6).optional(),
+    content: external_exports.string().max(LIMITS.contentChars).optional(),
     scopes: scopesArg.optional().describe("Replaces the scopes"),
     confidence: external_exports.enum(["low", "medium", "high"]).optional(),
-    expires: external_exports.string().max(40).nullable().optional().describe("ISO date; null clears it")
+    expires: external_exports.string().max(LIMITS.dateChars).nullable().optional().describe("ISO date; null clears it"),
+    aliases: aliasesArg.optional().describe("Replaces the aliases ([] clears them): other words a later search may use")
   }),
   output: committed,
   annotations: WRITES,
@@ -42784,10 +43638,10 @@ var restore2 = defineTool({
 var listTombstones2 = defineTool({
   name: "memory_list_tombstones",
   title: "List removed memories",
-  description: "Removed memories, newest first, with when and why they were removed.",
+  description: "Removed memories, most recently removed first, with when and why they were removed.",
   input: external_exports.strictObject({
     scopes: scopeFilters,
-    limit: external_exports.number().int().min(1).max(200).optional().describe("Page size, default 50"),
+    limit: external_exports.number().int().min(1).max(LIMITS.pageSize).optional().describe(`Page size, default ${LIMITS.defaultPageSize}`),
     cursor
   }),
   output: external_exports.object({
@@ -42814,7 +43668,7 @@ var listTombstones2 = defineTool({
 var lifecycle_default = [remove2, restore2, listTombstones2];
 
 // server/src/mcp/tools/curation.ts
-var scope = external_exports.string().min(1).max(64);
+var scope = external_exports.string().min(1).max(LIMITS.scopeChars);
 var row2 = { id, scopes: scopeList, summary: external_exports.string() };
 var section2 = (shape) => external_exports.object({ count: external_exports.number(), rows: external_exports.array(external_exports.object({ ...row2, ...shape })) });
 var recordUse2 = defineTool({
@@ -42822,9 +43676,9 @@ var recordUse2 = defineTool({
   title: "Record how memories were used",
   description: "After an answer that retrieved memories, record what happened to them, once per answer for all the ids you looked at: `applied` (it shaped what you did), `ignored` (retrieved but not used), `contradicted` (the code or the user showed it wrong; then update or remove it), `corrected` (the user corrected it and you updated it). This feeds memory_health (dead weight, contradictions). Unknown ids come back in `unknown_ids`.",
   input: external_exports.strictObject({
-    memory_ids: external_exports.array(external_exports.string()).min(1).max(50).describe("The ids of the memories this outcome is about"),
+    memory_ids: external_exports.array(external_exports.string()).min(1).max(LIMITS.useIds).describe("The ids of the memories this outcome is about"),
     outcome: external_exports.enum(["applied", "ignored", "contradicted", "corrected"]).describe("applied | ignored | contradicted | corrected"),
-    note: external_exports.string().max(2e3).optional().describe("Optional: what contradicted it, or what was corrected")
+    note: external_exports.string().max(LIMITS.noteChars).optional().describe("Optional: what contradicted it, or what was corrected")
   }),
   output: external_exports.object({
     recorded: external_exports.number().describe("How many ids were recorded (0 when telemetry is disabled in config)"),
@@ -42841,11 +43695,11 @@ var uses = external_exports.object({ applied: external_exports.number(), ignored
 var health2 = defineTool({
   name: "memory_health",
   title: "Memory health report",
-  description: "Curation report over the whole store and the usage log. Walk it most actionable first: `contradicted` (shown wrong, not fixed since; see resolution_timeline), `dead_weight` (retrieved in the window, never applied), `rare_scopes` (singleton scopes that look like typos of another), `verification_debt` and `commit_drift_debt`, `expired` and `cold` (not retrieved in the window). Rows are capped at top_k; counts are not. Ask the user before changing anything.",
+  description: "Curation report over the whole store and the usage log. Walk it most actionable first: `contradicted` (shown wrong, not fixed since; see resolution_timeline), `dead_weight` (at least `rule.min_age_days` old, found by you at medium/high relevance at least `rule.min_retrievals` times in the window, never applied; each row says `why`; the user's own lookups never count), `rare_scopes` (singleton scopes that look like typos of another), `verification_debt` and `commit_drift_debt`, `expired` and `cold` (not retrieved in the window). Rows are capped at top_k; counts are not. Ask the user before changing anything.",
   input: external_exports.strictObject({
-    window_days: external_exports.number().int().min(1).max(3650).optional().describe("Usage window in days, default 30"),
-    top_k: external_exports.number().int().min(1).max(100).optional().describe("Rows per section, default 10"),
-    min_applied: external_exports.number().int().min(1).max(1e4).optional().describe("Applied uses in the window to count as heavily used, default 3")
+    window_days: external_exports.number().int().min(1).max(LIMITS.healthWindowDays).optional().describe("Usage window in days, default 30"),
+    top_k: external_exports.number().int().min(1).max(LIMITS.healthTopK).optional().describe("Rows per section, default 10"),
+    min_applied: external_exports.number().int().min(1).max(LIMITS.healthMinApplied).optional().describe("Applied uses in the window to count as heavily used, default 3")
   }),
   output: external_exports.object({
     generated_at: external_exports.string(),
@@ -42860,6 +43714,7 @@ var health2 = defineTool({
       events: external_exports.number(),
       events_in_window: external_exports.number(),
       retrievals_in_window: external_exports.number(),
+      user_lookups_in_window: external_exports.number(),
       uses_in_window: uses
     }),
     contradicted: section2({
@@ -42868,7 +43723,20 @@ var health2 = defineTool({
       last_resolved: external_exports.string().nullable(),
       resolution_timeline: timeline
     }),
-    dead_weight: section2({ retrieved: external_exports.number(), last_retrieved: external_exports.string().nullable() }),
+    dead_weight: section2({
+      retrieved: external_exports.number(),
+      last_retrieved: external_exports.string().nullable(),
+      age_days: external_exports.number(),
+      user_lookups: external_exports.number(),
+      why: external_exports.string()
+    }).extend({
+      rule: external_exports.object({
+        min_age_days: external_exports.number(),
+        min_retrievals: external_exports.number(),
+        relevance: external_exports.tuple([external_exports.literal("medium"), external_exports.literal("high")]),
+        actor: external_exports.literal("model")
+      })
+    }),
     rare_scopes: external_exports.object({
       count: external_exports.number(),
       rows: external_exports.array(external_exports.object({ scope: external_exports.string(), id, similar_to: external_exports.array(external_exports.object({ scope: external_exports.string(), count: external_exports.number(), distance: external_exports.number() })) }))
@@ -43011,7 +43879,7 @@ function parse5(argv, options2, allowPositionals = true) {
   }
 }
 function openCairn(io) {
-  return Cairn.open({ env: io.env, cwd: io.cwd, watch: false, warn: (m) => io.err(`cairn: ${m}
+  return Cairn.open({ env: io.env, cwd: io.cwd, watch: false, actor: "user", warn: (m) => io.err(`cairn: ${m}
 `) });
 }
 function printJson(io, value) {
@@ -43110,111 +43978,6 @@ var list3 = {
   }
 };
 
-// server/src/core/curation/exportImport.ts
-var EXPORT_FORMAT = "cairn-export";
-var EXPORT_VERSION = 1;
-function toRecord(m) {
-  const rec = stripStored(m);
-  if (m.extra.length > 0) rec.extra = [...m.extra];
-  return rec;
-}
-var byId = (a, b) => a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
-function buildExport(active, tombstones2, opts) {
-  const filters = opts.scopes ?? [];
-  const match = scopeFilterMatcher(filters);
-  const pick2 = (it) => [...it].filter((m) => match(m.scopes)).map(toRecord).sort(byId);
-  return {
-    format: EXPORT_FORMAT,
-    version: EXPORT_VERSION,
-    exported_at: opts.now.toISOString(),
-    scope_filters: filters,
-    memories: pick2(active),
-    tombstones: opts.includeTombstones === false ? [] : pick2(tombstones2)
-  };
-}
-function secretsIn(records) {
-  const out2 = [];
-  for (const r of records) {
-    const found = detectSecrets(r.body);
-    if (found.length) out2.push({ id: r.id, kinds: [...new Set(found.map((f) => f.kind))] });
-  }
-  return out2;
-}
-var isObj = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
-var isTime = (v) => typeof v === "string" && !Number.isNaN(Date.parse(v));
-var optTime = (v) => v === null || v === void 0 || isTime(v);
-var optStr = (v) => v === null || v === void 0 || typeof v === "string";
-function recordProblem(r, tomb) {
-  if (!isObj(r)) return "is not an object";
-  if (typeof r.id !== "string" || !isUlid(r.id)) return `has id ${JSON.stringify(r.id)}, not a 26-character ULID`;
-  for (const k of ["created", "updated"]) if (!isTime(r[k])) return `has ${k} ${JSON.stringify(r[k])}, not an ISO date-time`;
-  if (!optTime(r.last_verified_at) || !optTime(r.expires)) return "has a last_verified_at or expires that is not an ISO date-time or null";
-  if (!Array.isArray(r.scopes) || r.scopes.length === 0 || !r.scopes.every((s) => typeof s === "string" && SCOPE_RE.test(s))) return "has scopes that are not a non-empty list of valid scopes";
-  if (!CONFIDENCES.includes(r.confidence)) return `has confidence ${JSON.stringify(r.confidence)}: use one of ${CONFIDENCES.join(", ")}`;
-  if (!SOURCES.includes(r.source)) return `has source ${JSON.stringify(r.source)}: use one of ${SOURCES.join(", ")}`;
-  if (!CATEGORIES.includes(r.category)) return `has category ${JSON.stringify(r.category)}: use one of ${CATEGORIES.join(", ")}`;
-  if (typeof r.body !== "string" || r.body.trim() === "") return "has an empty body";
-  if (!isObj(r.origin) || !["cwd", "repo", "branch", "worktree_root"].every((k) => optStr(r.origin[k]))) return "has an origin that is not {cwd, repo, branch, worktree_root}";
-  if (r.extra !== void 0 && (!Array.isArray(r.extra) || !r.extra.every((x) => typeof x === "string"))) return "has extra that is not a list of strings";
-  if (tomb && (!isTime(r.removed) || typeof r.removed_reason !== "string")) return "is a tombstone without removed and removed_reason";
-  if (!tomb && r.removed !== void 0) return "is listed under memories but carries removed";
-  return null;
-}
-function parseExport(text2, file2 = "the export") {
-  let doc;
-  try {
-    doc = JSON.parse(text2);
-  } catch (err) {
-    throw new ValidationError(`${file2} is not a cairn export: not valid JSON (${err.message})`);
-  }
-  if (!isObj(doc) || doc.format !== EXPORT_FORMAT) throw new ValidationError(`${file2} is not a cairn export: expected "format": "${EXPORT_FORMAT}" (made by cairn export)`);
-  if (doc.version !== EXPORT_VERSION) throw new ValidationError(`${file2} is a cairn export of version ${JSON.stringify(doc.version)}; this cairn reads version ${EXPORT_VERSION}`);
-  const seen = /* @__PURE__ */ new Set();
-  for (const [key, tomb] of [["memories", false], ["tombstones", true]]) {
-    const list5 = doc[key];
-    if (!Array.isArray(list5)) throw new ValidationError(`${file2}: "${key}" must be a list`);
-    list5.forEach((r, i) => {
-      const problem = recordProblem(r, tomb);
-      if (problem) throw new ValidationError(`${file2}: ${key}[${i}] ${problem}`);
-      const id2 = r.id;
-      if (seen.has(id2)) throw new ValidationError(`${file2}: ${key}[${i}] repeats id ${id2}`);
-      seen.add(id2);
-    });
-  }
-  return { scope_filters: [], exported_at: "", ...doc };
-}
-function plainRecord(r) {
-  const { extra, ...rec } = r;
-  void extra;
-  const out2 = { ...rec, last_verified_at: rec.last_verified_at ?? null, expires: rec.expires ?? null };
-  if (out2.removed === void 0) {
-    delete out2.removed;
-    delete out2.removed_reason;
-    delete out2.removed_session;
-  }
-  return out2;
-}
-async function importExport(store, doc, progress) {
-  await store.ensureFresh();
-  const all = [...doc.memories, ...doc.tombstones];
-  const report = { added: 0, updated: 0, unchanged: 0, kept_newer: 0, total: all.length };
-  let done = 0;
-  for (const r of all) {
-    const incoming = plainRecord(r);
-    const cur = store.get(r.id) ?? store.getTombstone(r.id);
-    if (!cur) {
-      await store.create(incoming, r.extra ?? []);
-      report.added++;
-    } else if (Date.parse(incoming.updated) > Date.parse(cur.updated)) {
-      await store.modify(r.id, () => incoming);
-      report.updated++;
-    } else if (Date.parse(incoming.updated) === Date.parse(cur.updated)) report.unchanged++;
-    else report.kept_newer++;
-    progress?.(++done, all.length);
-  }
-  return report;
-}
-
 // server/src/cli/commands/export.ts
 var exportCmd = {
   name: "export",
@@ -43229,12 +43992,11 @@ var exportCmd = {
     const scopes = (values.scope ?? []).map((s) => validateScopeFilter(s, "--scope"));
     const c = await openCairn(io);
     try {
-      await c.store.ensureFresh();
-      const doc = buildExport(c.store.active(), c.store.tombstones(), { now: c.now(), scopes, includeTombstones: !values["no-tombstones"] });
+      const doc = await c.exportStore({ scopes, include_tombstones: !values["no-tombstones"] });
       const text2 = `${JSON.stringify(doc, null, 2)}
 `;
       if (values.output) {
-        await writeFileAtomic(values.output, text2);
+        await writeExportFile(values.output, text2);
         io.err(`cairn: exported ${doc.memories.length} memories and ${doc.tombstones.length} tombstones to ${values.output}
 `);
       } else io.out(text2);
@@ -43264,34 +44026,29 @@ function formatHookLine(c) {
   const other = c.elsewhere === 0 ? "" : c.here === 0 ? `; ${c.elsewhere} in other repos` : `; ${c.elsewhere} more in other repos`;
   const tail = `${other}. Search them only when stored context could help.`;
   const entries = Object.entries(c.scopes).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-  const render = (k) => {
+  const render2 = (k) => {
     const shown2 = entries.slice(0, k).map(([s, n]) => `${s} ${n}`);
     const rest = entries.length - k;
     if (rest > 0) shown2.push(k === 0 ? `${plural2(rest, "scope", "scopes")}` : `+${rest} more ${rest === 1 ? "scope" : "scopes"}`);
     return shown2.length ? `${head} (${shown2.join(", ")})${tail}` : `${head}${tail}`;
   };
-  let best = render(0);
+  let best = render2(0);
   for (let k = 1; k <= entries.length; k++) {
-    const line2 = render(k);
+    const line2 = render2(k);
     if (bytes(line2) > HOOK_LINE_MAX_BYTES) break;
     best = line2;
   }
   return bytes(best) <= HOOK_LINE_MAX_BYTES ? best : Buffer.from(best).subarray(0, HOOK_LINE_MAX_BYTES).toString("utf8").replace(/\uFFFD+$/, "");
 }
 async function hookCounts(io) {
-  const loc = resolveStore({ env: io.env, cwd: io.cwd });
+  const loc = Cairn.locate({ env: io.env, cwd: io.cwd });
   if (!loc.config.hooks.session_start) return null;
   if (!existsSync6(loc.dir) || !statSync6(loc.dir).isDirectory()) return null;
   const c = await Cairn.open({ env: io.env, cwd: io.cwd, watch: false, warn: () => {
-  } });
-  c.eventSink = () => {
-  };
+  }, log: false });
   try {
     const here = await c.scopeOverview({ auto_scope: true });
-    const now = c.now();
-    let elsewhere = 0;
-    for (const m of c.store.active()) if (isVisible(c, m, now) && !inCallerRepo(c, m.origin)) elsewhere++;
-    return { here: here.total, scopes: here.scopes, elsewhere };
+    return { here: here.total, scopes: here.scopes, elsewhere: c.countElsewhere() };
   } finally {
     await c.close();
   }
@@ -43367,10 +44124,11 @@ var overview2 = {
 var search3 = {
   name: "search",
   summary: "search memories (the same ranking as memory_search)",
-  usage: "cairn search QUERY... [--scope S]... [--limit N] [--all-repos] [--json]",
+  usage: "cairn search QUERY... [--alt TEXT]... [--scope S]... [--limit N] [--all-repos] [--json]",
   async run(argv, io) {
     const { values, positionals } = parse5(argv, {
       scope: { type: "string", multiple: true },
+      alt: { type: "string", multiple: true },
       limit: { type: "string" },
       "all-repos": { type: "boolean" },
       json: { type: "boolean" }
@@ -43380,7 +44138,7 @@ var search3 = {
     const max = intOption(values.limit, "--limit", 1, 50);
     const c = await openCairn(io);
     try {
-      const res = await c.search({ query, scopes: values.scope ?? [], auto_scope: !values["all-repos"], ...max ? { max_results: max } : {} });
+      const res = await c.search({ query, ...values.alt?.length ? { alternates: values.alt } : {}, scopes: values.scope ?? [], auto_scope: !values["all-repos"], ...max ? { max_results: max } : {} });
       if (values.json) printJson(io, res);
       else if (res.hits.length === 0) io.out("no matching memories\n");
       else {
@@ -43410,7 +44168,7 @@ function healthText(h) {
   const t = h.totals;
   const out2 = [
     `cairn health: ${plural3(t.active, "active memory", "active memories")}${t.expired ? ` (${t.expired} expired)` : ""}, ${plural3(t.tombstoned, "tombstone")}, ${plural3(t.scopes, "scope")}`,
-    `last ${h.window_days} days: ${plural3(t.events_in_window, "event")}, ${plural3(t.retrievals_in_window, "retrieval")}, uses: ${t.uses_in_window.applied} applied, ${t.uses_in_window.ignored} ignored, ${t.uses_in_window.contradicted} contradicted, ${t.uses_in_window.corrected} corrected`
+    `last ${h.window_days} days: ${plural3(t.events_in_window, "event")}, ${plural3(t.retrievals_in_window, "retrieval")} by the model${t.user_lookups_in_window ? ` (+ ${plural3(t.user_lookups_in_window, "lookup")} of yours, not counted)` : ""}, uses: ${t.uses_in_window.applied} applied, ${t.uses_in_window.ignored} ignored, ${t.uses_in_window.contradicted} contradicted, ${t.uses_in_window.corrected} corrected`
   ];
   const sec = (title, lines) => {
     if (lines.length) out2.push("", title, ...lines);
@@ -43425,8 +44183,9 @@ function healthText(h) {
     ...more(c.count, c.rows.length)
   ]);
   const d = h.dead_weight;
-  sec(`Dead weight: retrieved in the last ${h.window_days} days, never applied (${d.count})`, [
-    ...d.rows.map((r) => line(r, `retrieved ${r.retrieved}x`)),
+  sec(`Dead weight: ${d.rule.min_age_days}+ days old, found by the model ${d.rule.min_retrievals}+ times at medium/high relevance in the last ${h.window_days} days, never applied (${d.count})`, [
+    ...d.rows.map((r) => `${line(r, `retrieved ${r.retrieved}x`)}
+      why: ${r.why}`),
     ...more(d.count, d.rows.length)
   ]);
   const rs = h.rare_scopes;
@@ -43501,7 +44260,6 @@ var health3 = {
 };
 
 // server/src/cli/commands/tombstones.ts
-var DAY_MS4 = 864e5;
 async function allTombstones(c, scopes) {
   const items = [];
   let cursor2;
@@ -43535,12 +44293,10 @@ async function prune(argv, io) {
   const days = intOption(values["older-than"], "--older-than", 0, 36500);
   const c = await openCairn(io);
   try {
-    await c.store.ensureFresh();
-    const cutoff = c.now().getTime() - days * DAY_MS4;
-    const old = [...c.store.tombstones()].filter((t) => t.removed !== void 0 && Date.parse(t.removed) < cutoff).sort((a, b) => a.removed.localeCompare(b.removed) || a.id.localeCompare(b.id));
-    const pruned = values["dry-run"] ? [] : await c.store.purgeTombstones(old.map((t) => t.id));
-    const rows = old.map((t) => ({ id: t.id, removed: t.removed, removed_reason: t.removed_reason ?? "", summary: summarize(t.body) }));
-    if (values.json) printJson(io, { dry_run: Boolean(values["dry-run"]), older_than_days: days, candidates: rows, pruned });
+    const out2 = await c.pruneTombstones({ older_than_days: days, dry_run: Boolean(values["dry-run"]) });
+    const rows = out2.candidates;
+    const pruned = out2.pruned;
+    if (values.json) printJson(io, out2);
     else {
       const verb = values["dry-run"] ? "would delete" : "deleted";
       io.out(rows.map((r) => `${r.id}  removed ${r.removed.slice(0, 10)}  ${r.summary}
@@ -43590,12 +44346,12 @@ var importCmd = {
     try {
       text2 = await readFile(file2, "utf8");
     } catch (err) {
-      throw new UsageError(`cannot read ${file2}: ${errorMessage(err)}`);
+      throw new CairnError(`cannot read ${file2}: ${errorMessage(err)}`);
     }
     const doc = parseExport(text2, file2);
     const c = await openCairn(io);
     try {
-      const report = await importExport(c.store, doc, doc.memories.length + doc.tombstones.length >= 100 ? progressLine(io) : void 0);
+      const report = await c.importStore(doc, doc.memories.length + doc.tombstones.length >= 100 ? progressLine(io) : void 0);
       if (values.json) printJson(io, report);
       else {
         io.out(`imported ${file2}: ${report.added} added, ${report.updated} updated, ${report.unchanged} unchanged, ${report.kept_newer} kept (newer here)
@@ -43615,40 +44371,40 @@ var importCmd = {
 import { homedir as homedir4 } from "node:os";
 
 // server/src/core/curation/doctor.ts
-import { constants as constants4, promises as fsp6 } from "node:fs";
-import { join as join16 } from "node:path";
+import { constants as constants4, promises as fsp7 } from "node:fs";
+import { join as join18 } from "node:path";
 
-// server/src/core/curation/clients.ts
-import { join as join15 } from "node:path";
+// server/src/core/io/clients.ts
+import { join as join17 } from "node:path";
 var CLIENTS = ["claude-code", "claude-desktop", "cursor", "vscode", "windsurf", "cline", "continue"];
 var SERVER_NAME = "cairn";
 function appDataDir(ie) {
-  if (ie.platform === "darwin") return join15(ie.home, "Library", "Application Support");
-  if (ie.platform === "win32") return ie.env.APPDATA && ie.env.APPDATA.trim() !== "" ? ie.env.APPDATA : join15(ie.home, "AppData", "Roaming");
+  if (ie.platform === "darwin") return join17(ie.home, "Library", "Application Support");
+  if (ie.platform === "win32") return ie.env.APPDATA && ie.env.APPDATA.trim() !== "" ? ie.env.APPDATA : join17(ie.home, "AppData", "Roaming");
   const xdg = ie.env.XDG_CONFIG_HOME;
-  return xdg && xdg.trim() !== "" ? xdg : join15(ie.home, ".config");
+  return xdg && xdg.trim() !== "" ? xdg : join17(ie.home, ".config");
 }
 var plain = (e) => ({ command: e.command, args: e.args });
 var stdio = (e) => ({ type: "stdio", command: e.command, args: e.args });
 function clientSpec(client, ie) {
   const app = appDataDir(ie);
-  const vscodeUser = join15(app, "Code", "User");
+  const vscodeUser = join17(app, "Code", "User");
   switch (client) {
     case "claude-code":
-      return { client, label: "Claude Code (user scope)", file: join15(ie.home, ".claude.json"), format: "json", key: "mcpServers", entry: stdio, alsoCheck: [] };
+      return { client, label: "Claude Code (user scope)", file: join17(ie.home, ".claude.json"), format: "json", key: "mcpServers", entry: stdio, alsoCheck: [] };
     case "claude-desktop":
-      return { client, label: "Claude Desktop", file: join15(app, "Claude", "claude_desktop_config.json"), format: "json", key: "mcpServers", entry: plain, alsoCheck: [] };
+      return { client, label: "Claude Desktop", file: join17(app, "Claude", "claude_desktop_config.json"), format: "json", key: "mcpServers", entry: plain, alsoCheck: [] };
     case "cursor":
-      return { client, label: "Cursor", file: join15(ie.home, ".cursor", "mcp.json"), format: "json", key: "mcpServers", entry: plain, alsoCheck: [] };
+      return { client, label: "Cursor", file: join17(ie.home, ".cursor", "mcp.json"), format: "json", key: "mcpServers", entry: plain, alsoCheck: [] };
     case "vscode":
-      return { client, label: "VS Code (user mcp.json)", file: join15(vscodeUser, "mcp.json"), format: "json", key: "servers", entry: stdio, alsoCheck: [] };
+      return { client, label: "VS Code (user mcp.json)", file: join17(vscodeUser, "mcp.json"), format: "json", key: "servers", entry: stdio, alsoCheck: [] };
     case "windsurf":
-      return { client, label: "Windsurf", file: join15(ie.home, ".codeium", "windsurf", "mcp_config.json"), format: "json", key: "mcpServers", entry: plain, alsoCheck: [] };
+      return { client, label: "Windsurf", file: join17(ie.home, ".codeium", "windsurf", "mcp_config.json"), format: "json", key: "mcpServers", entry: plain, alsoCheck: [] };
     case "cline":
       return {
         client,
         label: "Cline (VS Code extension)",
-        file: join15(vscodeUser, "globalStorage", "saoudrizwan.claude-dev", "settings", "cline_mcp_settings.json"),
+        file: join17(vscodeUser, "globalStorage", "saoudrizwan.claude-dev", "settings", "cline_mcp_settings.json"),
         format: "json",
         key: "mcpServers",
         entry: plain,
@@ -43658,11 +44414,11 @@ function clientSpec(client, ie) {
       return {
         client,
         label: "Continue",
-        file: join15(ie.home, ".continue", "mcpServers", `${SERVER_NAME}.yaml`),
+        file: join17(ie.home, ".continue", "mcpServers", `${SERVER_NAME}.yaml`),
         format: "yaml-block",
         key: "mcpServers",
         entry: (e) => ({ name: SERVER_NAME, command: e.command, args: e.args }),
-        alsoCheck: [join15(ie.home, ".continue", "config.yaml")]
+        alsoCheck: [join17(ie.home, ".continue", "config.yaml")]
       };
     default:
       client;
@@ -43676,12 +44432,12 @@ function serverEntry(bundlePath2, nodePath) {
   return { command: nodePath, args: [bundlePath2] };
 }
 
-// server/src/core/curation/init.ts
-import { promises as fsp5 } from "node:fs";
-import { dirname as dirname5 } from "node:path";
+// server/src/core/io/init.ts
+import { promises as fsp6 } from "node:fs";
+import { dirname as dirname6 } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 
-// server/src/core/curation/yaml.ts
+// server/src/core/io/yaml.ts
 var import_gray_matter2 = __toESM(require_gray_matter(), 1);
 var engine = import_gray_matter2.default.engines.yaml;
 function yamlLoad(text2) {
@@ -43691,48 +44447,224 @@ function yamlDump(value) {
   return engine.stringify(value);
 }
 
-// server/src/core/curation/init.ts
+// server/src/core/io/jsonc.ts
+var JsoncError = class extends Error {
+  name = "JsoncError";
+};
+function parseJsonc(text2) {
+  let i = text2.charCodeAt(0) === 65279 ? 1 : 0;
+  const fail = (what) => {
+    const before = text2.slice(0, i);
+    const line2 = before.split("\n").length;
+    const col = i - before.lastIndexOf("\n");
+    throw new JsoncError(`${what} at line ${line2} column ${col}`);
+  };
+  const skip = () => {
+    for (; ; ) {
+      const c = text2[i];
+      if (c === " " || c === "	" || c === "\n" || c === "\r") i++;
+      else if (c === "/" && text2[i + 1] === "/") {
+        while (i < text2.length && text2[i] !== "\n") i++;
+      } else if (c === "/" && text2[i + 1] === "*") {
+        const close = text2.indexOf("*/", i + 2);
+        if (close < 0) fail("unclosed /* comment");
+        i = close + 2;
+      } else return;
+    }
+  };
+  const str3 = () => {
+    const start = i;
+    i++;
+    while (i < text2.length && text2[i] !== '"') {
+      if (text2[i] === "\\") i++;
+      else if (text2[i] === "\n") fail("line break inside a string");
+      i++;
+    }
+    if (i >= text2.length) fail("unclosed string");
+    i++;
+    try {
+      return JSON.parse(text2.slice(start, i));
+    } catch {
+      i = start;
+      return fail("bad escape in string");
+    }
+  };
+  const value = () => {
+    skip();
+    const start = i;
+    const c = text2[i];
+    if (c === "{") {
+      i++;
+      const members2 = [];
+      for (; ; ) {
+        skip();
+        if (text2[i] === "}") break;
+        if (text2[i] !== '"') fail(members2.length ? 'expected "," or "}"' : 'expected a "key" or "}"');
+        const keyStart = i;
+        const key = str3();
+        skip();
+        if (text2[i] !== ":") fail(`expected ":" after "${key}"`);
+        i++;
+        const v = value();
+        skip();
+        const m = { key, keyStart, value: v, commaEnd: -1 };
+        members2.push(m);
+        if (text2[i] === ",") m.commaEnd = ++i;
+        else if (text2[i] !== "}") fail('expected "," or "}"');
+      }
+      i++;
+      return { kind: "object", start, end: i, members: members2 };
+    }
+    if (c === "[") {
+      i++;
+      const items = [];
+      for (; ; ) {
+        skip();
+        if (text2[i] === "]") break;
+        items.push(value());
+        skip();
+        if (text2[i] === ",") i++;
+        else if (text2[i] !== "]") fail('expected "," or "]"');
+      }
+      i++;
+      return { kind: "array", start, end: i, items };
+    }
+    if (c === '"') {
+      const v = str3();
+      return { kind: "scalar", start, end: i, value: v };
+    }
+    const lit = /^(?:true|false|null|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?)/.exec(text2.slice(i, i + 400));
+    if (!lit) return fail(i >= text2.length ? "unexpected end of file" : `unexpected ${JSON.stringify(c)}`);
+    i += lit[0].length;
+    return { kind: "scalar", start, end: i, value: JSON.parse(lit[0]) };
+  };
+  const root = value();
+  skip();
+  if (i < text2.length) fail("unexpected text after the end of the document");
+  return root;
+}
+function toValue(n) {
+  if (n.kind === "scalar") return n.value;
+  if (n.kind === "array") return n.items.map(toValue);
+  const out2 = {};
+  for (const m of n.members) {
+    if (m.key === "__proto__") Object.defineProperty(out2, m.key, { value: toValue(m.value), enumerable: true, writable: true, configurable: true });
+    else out2[m.key] = toValue(m.value);
+  }
+  return out2;
+}
+function memberOf(obj, key) {
+  if (obj.kind !== "object") return void 0;
+  for (let k = obj.members.length - 1; k >= 0; k--) if (obj.members[k].key === key) return obj.members[k];
+  return void 0;
+}
+function styleOf(text2) {
+  const m = /\n([ \t]+)["{[\]}]/.exec(text2);
+  return { unit: m ? m[1] : "  ", eol: text2.includes("\r\n") ? "\r\n" : "\n" };
+}
+var lineStart = (text2, at) => text2.lastIndexOf("\n", at - 1) + 1;
+var indentAt = (text2, at) => /^[ \t]*/.exec(text2.slice(lineStart(text2, at), at))[0];
+function compact(v) {
+  if (Array.isArray(v)) return `[${v.map(compact).join(", ")}]`;
+  if (v !== null && typeof v === "object") return `{${Object.entries(v).map(([k, x]) => `${JSON.stringify(k)}: ${compact(x)}`).join(", ")}}`;
+  return JSON.stringify(v);
+}
+function render(value, indent, style, multiline) {
+  if (!multiline) return compact(value);
+  return JSON.stringify(value, null, style.unit).split("\n").join(style.eol + indent);
+}
+var apply = (text2, edits) => [...edits].sort((a, b) => b.at - a.at).reduce((t, e) => t.slice(0, e.at) + e.text + t.slice(e.end), text2);
+function setMember(text2, obj, key, value, style = styleOf(text2)) {
+  if (obj.kind !== "object") throw new JsoncError("setMember needs an object");
+  const cur = memberOf(obj, key);
+  if (cur) {
+    const multiline2 = text2.slice(cur.value.start, cur.value.end).includes("\n");
+    return apply(text2, [{ at: cur.value.start, end: cur.value.end, text: render(value, indentAt(text2, cur.keyStart), style, multiline2) }]);
+  }
+  const close = obj.end - 1;
+  const last = obj.members[obj.members.length - 1];
+  const inner = text2.slice(obj.start + 1, close);
+  if (!last) {
+    const outer = indentAt(text2, obj.start);
+    const child2 = outer + style.unit;
+    const member3 = `${JSON.stringify(key)}: ${render(value, child2, style, true)}`;
+    if (inner.trim() === "") return apply(text2, [{ at: obj.start + 1, end: close, text: `${style.eol}${child2}${member3}${style.eol}${outer}` }]);
+    const at = lineStart(text2, close);
+    const closeOnOwnLine = text2.slice(at, close).trim() === "";
+    return apply(text2, [{ at: closeOnOwnLine ? at : close, end: close, text: `${closeOnOwnLine ? "" : style.eol}${child2}${member3}${style.eol}${closeOnOwnLine ? text2.slice(at, close) : outer}` }]);
+  }
+  const multiline = text2.slice(obj.start, obj.members[0].keyStart).includes("\n");
+  const trailing = last.commaEnd >= 0;
+  const comma = trailing ? [] : [{ at: last.value.end, end: last.value.end, text: "," }];
+  const after = trailing ? last.commaEnd : last.value.end;
+  if (!multiline) {
+    const member3 = ` ${JSON.stringify(key)}: ${render(value, "", style, false)}${trailing ? "," : ""}`;
+    return apply(text2, [{ at: after, end: after, text: (trailing ? "" : ",") + member3 }]);
+  }
+  const child = indentAt(text2, last.keyStart);
+  const member2 = `${child}${JSON.stringify(key)}: ${render(value, child, style, true)}${trailing ? "," : ""}`;
+  const closeLine = lineStart(text2, close);
+  if (text2.slice(closeLine, close).trim() === "" && closeLine > last.value.end) {
+    return apply(text2, [...comma, { at: closeLine, end: closeLine, text: member2 + style.eol }]);
+  }
+  return apply(text2, [{ at: after, end: after, text: (trailing ? "" : ",") + style.eol + member2 }]);
+}
+
+// server/src/core/io/init.ts
 var isObj2 = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
 function snippet(spec, entry) {
   return JSON.stringify({ [spec.key]: { [SERVER_NAME]: spec.entry(entry) } }, null, 2);
 }
 async function readText(file2) {
   try {
-    return await fsp5.readFile(file2, "utf8");
+    return await fsp6.readFile(file2, "utf8");
   } catch (err) {
     if (err.code === "ENOENT") return null;
     throw new ConflictError(`cannot read ${file2}: ${errorMessage(err)}`);
   }
-}
-function indentOf(text2) {
-  const m = /^[{[][ \t]*\r?\n([ \t]+)\S/.exec(text2);
-  return m ? m[1] : 2;
 }
 function refuse2(spec, entry, why) {
   throw new ConflictError(`${spec.file} ${why}; cairn left it untouched. Fix it, or add this by hand:
 ${snippet(spec, entry)}`);
 }
 function mergeJson(spec, entry, text2) {
-  let doc = {};
-  if (text2 !== null && text2.trim() !== "") {
-    let parsed;
-    try {
-      parsed = JSON.parse(text2);
-    } catch (err) {
-      refuse2(spec, entry, `is not valid JSON (${errorMessage(err)})`);
-    }
-    if (!isObj2(parsed)) refuse2(spec, entry, "does not hold a JSON object at the top level");
-    doc = parsed;
+  const want = spec.entry(entry);
+  if (text2 === null || text2.trim() === "") {
+    return { status: "added", text: JSON.stringify({ [spec.key]: { [SERVER_NAME]: want } }, null, 2) + "\n" };
   }
+  let root;
+  try {
+    root = parseJsonc(text2);
+  } catch (err) {
+    refuse2(spec, entry, `is not valid JSON (nor JSON with comments): ${errorMessage(err)}`);
+  }
+  if (root.kind !== "object") refuse2(spec, entry, "does not hold a JSON object at the top level");
+  const doc = toValue(root);
   const servers = doc[spec.key] ?? {};
   if (!isObj2(servers)) refuse2(spec, entry, `has a "${spec.key}" that is not an object`);
-  const want = spec.entry(entry);
   const cur = servers[SERVER_NAME];
   const next2 = isObj2(cur) ? { ...cur, ...want } : want;
   if (cur !== void 0 && isDeepStrictEqual(cur, next2)) return { status: "unchanged", text: null };
-  doc[spec.key] = { ...servers, [SERVER_NAME]: next2 };
-  const eol = text2 === null || text2.trim() === "" || text2.endsWith("\n") ? "\n" : "";
-  return { status: cur === void 0 ? "added" : "updated", text: JSON.stringify(doc, null, text2 ? indentOf(text2) : 2) + eol };
+  let out2 = text2;
+  const serversNode = memberOf(root, spec.key)?.value;
+  if (!serversNode) out2 = setMember(out2, root, spec.key, { [SERVER_NAME]: next2 });
+  else if (!isObj2(cur)) out2 = setMember(out2, serversNode, SERVER_NAME, next2);
+  else {
+    for (const [k, v] of Object.entries(want)) {
+      if (isDeepStrictEqual(cur[k], v)) continue;
+      const entryNode = memberOf(memberOf(parseJsonc(out2), spec.key).value, SERVER_NAME).value;
+      out2 = setMember(out2, entryNode, k, v);
+    }
+  }
+  const meant = { ...doc, [spec.key]: { ...servers, [SERVER_NAME]: next2 } };
+  let got;
+  try {
+    got = toValue(parseJsonc(out2));
+  } catch {
+    got = void 0;
+  }
+  if (!isDeepStrictEqual(got, meant)) refuse2(spec, entry, "has a layout cairn could not edit safely");
+  return { status: cur === void 0 ? "added" : "updated", text: out2 };
 }
 function mergeYamlBlock(spec, entry, text2) {
   let doc = {};
@@ -43772,9 +44704,9 @@ async function runInit(spec, entry, opts = {}) {
   return { client: spec.client, label: spec.label, file: spec.file, status: plan.status, written: write3, entry: spec.entry(entry), text: plan.text };
 }
 async function writeConfigAtomic(file2, text2) {
-  const target = await fsp5.realpath(file2).catch(() => file2);
-  await fsp5.mkdir(dirname5(target), { recursive: true, mode: 448 });
-  const mode2 = await fsp5.stat(target).then((s) => s.mode & 511, () => 384);
+  const target = await fsp6.realpath(file2).catch(() => file2);
+  await fsp6.mkdir(dirname6(target), { recursive: true, mode: 448 });
+  const mode2 = await fsp6.stat(target).then((s) => s.mode & 511, () => 384);
   await writeFileAtomic(target, text2, mode2);
 }
 async function readRegistration(file2, format, key) {
@@ -43787,7 +44719,7 @@ async function readRegistration(file2, format, key) {
   if (text2 === null) return { file: file2, present: false, entry: null };
   if (text2.trim() === "") return { file: file2, present: true, entry: null };
   try {
-    const doc = format === "json" ? JSON.parse(text2) : yamlLoad(text2);
+    const doc = format === "json" ? toValue(parseJsonc(text2)) : yamlLoad(text2);
     if (!isObj2(doc)) return { file: file2, present: true, entry: null, error: `no ${format === "json" ? "JSON object" : "YAML mapping"} at the top level` };
     const servers = doc[key];
     if (Array.isArray(servers)) {
@@ -43808,33 +44740,86 @@ var check2 = (name, status, detail, items) => items && items.length ? { name, st
 async function permissions(dir, skip) {
   if (skip) return check2("permissions", "ok", "not checked on Windows (no POSIX modes)");
   const loose = [];
-  const st = await fsp6.stat(dir);
+  const st = await fsp7.stat(dir);
   if (st.mode & 63) loose.push(`${dir} is ${mode(st.mode)}, expected 0700`);
-  for (const sub of [dir, join16(dir, ".tombstones")]) {
-    const names = await fsp6.readdir(sub).catch(() => []);
+  for (const sub of [dir, join18(dir, ".tombstones")]) {
+    const names = await fsp7.readdir(sub).catch(() => []);
     for (const n of names) {
       if (!(n.endsWith(".md") || n === "config.toml" || n.startsWith(".events"))) continue;
-      const f = join16(sub, n);
-      const s = await fsp6.lstat(f).catch(() => null);
+      const f = join18(sub, n);
+      const s = await fsp7.lstat(f).catch(() => null);
       if (s?.isFile() && s.mode & 63) loose.push(`${f} is ${mode(s.mode)}, expected 0600`);
     }
   }
   return loose.length ? check2("permissions", "warn", `${loose.length} path(s) readable by other users (the store is private notes): chmod 700 the directory, 600 the files`, loose) : check2("permissions", "ok", "store directory 0700, files 0600");
+}
+var RESERVED_SUBFOLDERS = /* @__PURE__ */ new Set(["notes"]);
+var WALK_DEPTH = 8;
+var WALK_ENTRIES = 2e4;
+async function subfolderMarkdown(dir) {
+  const found = [];
+  let seen = 0;
+  const walk = async (d, depth) => {
+    const entries = await fsp7.readdir(d, { withFileTypes: true }).catch(() => []);
+    for (const e of entries) {
+      if (++seen > WALK_ENTRIES) return;
+      if (e.name.startsWith(".")) continue;
+      const p = join18(d, e.name);
+      if (e.isDirectory()) {
+        if (depth === 0 && RESERVED_SUBFOLDERS.has(e.name)) continue;
+        if (depth + 1 < WALK_DEPTH) await walk(p, depth + 1);
+      } else if (depth > 0 && e.isFile() && e.name.endsWith(".md")) found.push(p);
+    }
+  };
+  await walk(dir, 0);
+  return found.sort();
 }
 async function files(dir) {
   const store = new Store(dir, { warn: () => {
   }, readOnly: true });
   await store.load();
   const bad = [...store.skipped(), ...store.shadowed()].map((s) => `${s.file}: ${s.reason}`);
+  const nested = (await subfolderMarkdown(dir)).map(
+    (f) => `${f}: in a subfolder, so not a memory (cairn reads only ${dir} itself): move it up to make it one`
+  );
   const count = `${store.activeCount} memories, ${[...store.tombstones()].length} tombstones`;
-  return bad.length ? check2("files", "warn", `${count}; ${bad.length} file(s) skipped (never rewritten or deleted: fix or move them)`, bad) : check2("files", "ok", `${count}; every file parses`);
+  const parts = [
+    ...bad.length ? [`${bad.length} file(s) skipped (never rewritten or deleted: fix or move them)`] : [],
+    ...nested.length ? [`${nested.length} markdown file(s) in subfolders not read`] : []
+  ];
+  return [
+    parts.length ? check2("files", "warn", `${count}; ${parts.join("; ")}`, [...bad, ...nested]) : check2("files", "ok", `${count}; every file parses`),
+    await remoteCredentials([...store.active(), ...store.tombstones()])
+  ];
+}
+function rawRepo(text2) {
+  const end = text2.indexOf("\n---", 3);
+  const m = /^\s+repo:[ \t]*(.*?)[ \t]*$/m.exec(end < 0 ? text2 : text2.slice(0, end));
+  if (!m || m[1] === "" || m[1] === "null" || m[1] === "~") return null;
+  const v = m[1];
+  try {
+    return v.startsWith('"') ? JSON.parse(v) : v.startsWith("'") ? v.slice(1, -1).replace(/''/g, "'") : v;
+  } catch {
+    return v;
+  }
+}
+async function remoteCredentials(mems) {
+  const found = [];
+  for (const m of mems) {
+    const text2 = await fsp7.readFile(m.file, "utf8").catch(() => "");
+    if (text2.includes("@") || text2.includes("?")) {
+      if (hasUrlSecrets(rawRepo(text2))) found.push(`${m.id} ${m.file}`);
+    }
+  }
+  found.sort();
+  return found.length ? check2("remote credentials", "warn", `${found.length} file(s) store a remote URL with a credential or query in origin.repo: cairn reads them redacted and rewrites them clean on their next change (memory_update, memory_verify, cairn migrate-origin); rotate the token if it is still valid`, found) : check2("remote credentials", "ok", "no stored remote URL holds a credential");
 }
 async function eventLog2(loc) {
   if (!loc.config.telemetry.enabled) return check2("event log", "ok", "disabled (telemetry.enabled = false): nothing is recorded, health has no usage data");
-  const active = join16(loc.dir, ACTIVE_LOG);
+  const active = join18(loc.dir, ACTIVE_LOG);
   try {
-    const exists = await fsp6.access(active).then(() => true, () => false);
-    await fsp6.access(exists ? active : loc.dir, constants4.W_OK);
+    const exists = await fsp7.access(active).then(() => true, () => false);
+    await fsp7.access(exists ? active : loc.dir, constants4.W_OK);
   } catch (err) {
     return check2("event log", "fail", `${active} is not writable: ${errorMessage(err)}`);
   }
@@ -43855,24 +44840,24 @@ function indexCache(dir) {
 }
 async function readJson(file2) {
   try {
-    return JSON.parse(await fsp6.readFile(file2, "utf8"));
+    return JSON.parse(await fsp7.readFile(file2, "utf8"));
   } catch {
     return null;
   }
 }
 async function claudePlugin(o) {
-  const dir = o.env.CLAUDE_CONFIG_DIR && o.env.CLAUDE_CONFIG_DIR.trim() !== "" ? o.env.CLAUDE_CONFIG_DIR : join16(o.home, ".claude");
+  const dir = o.env.CLAUDE_CONFIG_DIR && o.env.CLAUDE_CONFIG_DIR.trim() !== "" ? o.env.CLAUDE_CONFIG_DIR : join18(o.home, ".claude");
   const found = [];
-  const installed = await readJson(join16(dir, "plugins", "installed_plugins.json"));
+  const installed = await readJson(join18(dir, "plugins", "installed_plugins.json"));
   for (const k of Object.keys(installed?.plugins ?? {})) if (k.startsWith("cairn@")) found.push(`Claude Code plugin ${k} installed`);
-  const settings = await readJson(join16(dir, "settings.json"));
+  const settings = await readJson(join18(dir, "settings.json"));
   for (const [k, v] of Object.entries(settings?.enabledPlugins ?? {})) if (k.startsWith("cairn@")) found.push(`Claude Code plugin ${k} ${v ? "enabled" : "disabled"} in settings.json`);
   return found;
 }
 async function registrations(o) {
   const found = await claudePlugin(o);
   const problems = [];
-  const project = join16(o.cwd, ".mcp.json");
+  const project = join18(o.cwd, ".mcp.json");
   for (const [label, file2, format, key] of [
     ...CLIENTS.flatMap((c) => {
       const s = clientSpec(c, o);
@@ -43885,7 +44870,7 @@ async function registrations(o) {
     if (!r.entry) continue;
     const args = Array.isArray(r.entry.args) ? r.entry.args.filter((a) => typeof a === "string") : [];
     const bundle = args.find((a) => a.endsWith(".mjs") || a.endsWith(".js"));
-    if (bundle && !bundle.includes("${") && !await fsp6.access(bundle).then(() => true, () => false)) {
+    if (bundle && !bundle.includes("${") && !await fsp7.access(bundle).then(() => true, () => false)) {
       problems.push(`${label} (${file2}) runs ${bundle}, which does not exist: run cairn init --client again`);
     }
     found.push(`${label}: ${file2}`);
@@ -43901,28 +44886,28 @@ async function runDoctor(o) {
   let loc = null;
   try {
     loc = resolveStore({ env: o.env, cwd: o.cwd, home: o.home });
-    checks.push(check2("config", "ok", `${loc.configFile}: ${await fsp6.access(loc.configFile).then(() => true, () => false) ? "valid" : "absent, all defaults"}`));
+    checks.push(check2("config", "ok", `${loc.configFile}: ${await fsp7.access(loc.configFile).then(() => true, () => false) ? "valid" : "absent, all defaults"}`));
   } catch (err) {
     checks.push(check2("config", "fail", errorMessage(err)));
   }
   if (loc) {
-    const st = await fsp6.stat(loc.dir).catch((err) => err);
+    const st = await fsp7.stat(loc.dir).catch((err) => err);
     if (st instanceof Error) {
       const missing = st.code === "ENOENT";
-      checks.push(check2("store", missing ? "warn" : "fail", missing ? `${loc.dir} (from ${loc.via}) does not exist yet: it is created on the first write` : `${loc.dir}: ${st.message}`));
+      checks.push(check2("store", missing ? "warn" : "fail", missing ? `${loc.dir} (${loc.why}) does not exist yet: it is created on the first write` : `${loc.dir}: ${st.message}`));
     } else if (!st.isDirectory()) {
-      checks.push(check2("store", "fail", `${loc.dir} (from ${loc.via}) is not a directory`));
+      checks.push(check2("store", "fail", `${loc.dir} (${loc.why}) is not a directory`));
     } else {
-      checks.push(check2("store", "ok", `${loc.dir} (from ${loc.via === "env" ? "$CAIRN_DIR" : loc.via === "config" ? "storage.directory" : loc.via === "project" ? "./.cairn" : "~/.cairn"})`));
+      checks.push(check2("store", "ok", `${loc.dir} (${loc.why})`));
       checks.push(await permissions(loc.dir, o.platform === "win32"));
-      checks.push(await files(loc.dir).catch((err) => check2("files", "fail", `cannot read the store: ${errorMessage(err)}`)));
+      checks.push(...await files(loc.dir).catch((err) => [check2("files", "fail", `cannot read the store: ${errorMessage(err)}`)]));
       checks.push(await eventLog2(loc));
       checks.push(indexCache(loc.dir));
     }
   }
   checks.push(await registrations(o));
   const status = checks.some((c) => c.status === "fail") ? "fail" : checks.some((c) => c.status === "warn") ? "warn" : "ok";
-  return { status, exit_code: status === "fail" ? 2 : status === "warn" ? 1 : 0, store: { dir: loc?.dir ?? null, via: loc?.via ?? null }, checks };
+  return { status, exit_code: status === "fail" ? 2 : status === "warn" ? 1 : 0, store: { dir: loc?.dir ?? null, via: loc?.via ?? null, why: loc?.why ?? null }, checks };
 }
 
 // server/src/cli/commands/doctor.ts
@@ -44048,7 +45033,8 @@ function help(io) {
       ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
       "",
       "cairn <command> --help shows a command's options. The store is $CAIRN_DIR, else",
-      "storage.directory in config.toml, else ./.cairn if present, else ~/.cairn.",
+      "storage.directory in config.toml, else the nearest .cairn/ from here up to the repo root,",
+      "else ~/.cairn (cairn doctor says which and why).",
       ""
     ].join("\n")
   );

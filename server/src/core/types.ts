@@ -58,6 +58,12 @@ export interface StoredMemory extends MemoryRecord {
   extra: string[];
   /** true when the file had no id and one was assigned in memory (written on next write-back). */
   idAssigned?: boolean;
+  /**
+   * Set on notes only (files under the store's notes/ area, the `memory` tool's /memories): the
+   * note's /memories path. The file is the note's text, byte for byte; everything else in the
+   * record is derived (store/notes.ts).
+   */
+  note?: string;
 }
 
 export interface SkippedFile {

@@ -17,6 +17,10 @@
 //     noted after it, so a write never costs a diff of the whole store. (An outside change made
 //     during that write is still reported by the watcher; only where the watcher is silently deaf
 //     does it wait for the next mtime move.)
+//  The notes area (store/notes.ts, any folder depth) is watched recursively; any event in it, or
+//  no watch on it, makes the next check reconcile the notes area alone (store.syncNotes, at most
+//  once per DIR_DIFF_INTERVAL_MS without a watch): notes are few, and a folder moved by hand is
+//  named by no file event.
 //  3. If watching fails (no inotify watches left, unsupported filesystem), check() falls back to a
 //     full store.sync(), at most once per FULL_SYNC_INTERVAL_MS, which keeps the 1-second promise.
 // Invariant: every path change either reaches `pending`, changes a directory mtime, or is covered
@@ -54,6 +58,9 @@ export class Freshness {
   private stopped = false;
   /** Own writes in progress: the mtimes they move are not compared until they are done. */
   private ownWrites = 0;
+  /** Something changed in the notes area (or may have): reconcile it on the next check. */
+  private notesDirty = true;
+  private lastNotesSync = 0;
 
   constructor(
     private readonly store: Store,
@@ -67,6 +74,8 @@ export class Freshness {
   start(): void {
     this.ensureWatch(this.store.dir);
     this.ensureWatch(this.store.tombDir);
+    this.ensureWatch(this.store.notesDir);
+    this.notesDirty = false; // the load that follows reads the notes area
     this.noteDirs();
   }
 
@@ -120,7 +129,14 @@ export class Freshness {
     }
     this.ensureWatch(this.store.dir);
     this.ensureWatch(this.store.tombDir);
+    this.ensureWatch(this.store.notesDir);
     const now = Date.now();
+    if (!this.watchers.has(this.store.notesDir) && now - this.lastNotesSync >= DIR_DIFF_INTERVAL_MS) this.notesDirty = true;
+    if (this.notesDirty) {
+      this.notesDirty = false;
+      this.lastNotesSync = now;
+      await this.store.syncNotes();
+    }
     let yielded = false;
     // While this process writes, a moved mtime is (also) its own doing: it is judged after the write.
     for (const d of this.ownWrites > 0 ? [] : [this.store.dir, this.store.tombDir]) {
@@ -168,7 +184,8 @@ export class Freshness {
     let w: FSWatcher;
     try {
       // persistent: false — watching never keeps a process alive on its own.
-      w = watch(dir, { persistent: false }, (_event, name) => this.onEvent(dir, name));
+      const recursive = dir === this.store.notesDir;
+      w = watch(dir, { persistent: false, recursive }, (_event, name) => this.onEvent(dir, name));
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' || code === 'ENOTDIR') return; // not created yet: retried on the next check
@@ -185,14 +202,20 @@ export class Freshness {
     this.watchers.set(dir, w);
     // A directory that appeared after start may already hold files: diff it once.
     this.dirMtime.delete(dir);
+    if (dir === this.store.notesDir) this.notesDirty = true;
   }
 
   private onEvent(dir: string, name: string | Buffer | null): void {
     if (name === null) this.needFull = true; // the platform did not say which entry changed
+    else if (dir === this.store.notesDir) this.notesDirty = true;
     else {
       const n = name.toString();
       if (isMemoryName(n)) this.pending.add(join(dir, n));
       else if (dir === this.store.dir && n === '.tombstones') this.ensureWatch(this.store.tombDir);
+      else if (dir === this.store.dir && n === 'notes') {
+        this.ensureWatch(this.store.notesDir);
+        this.notesDirty = true;
+      }
       else return;
     }
     if (this.drainTimer === null && !this.stopped) {

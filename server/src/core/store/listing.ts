@@ -55,12 +55,13 @@ function pidOfTemp(name: string): number {
 }
 
 /**
- * Lists `dirs` (missing ones are skipped). `onSymlink` hears of each *.md symlink, which is
- * never followed (it could point outside the store).
+ * Lists the first `flat` of `dirs` (missing ones are skipped); the rest are only named, for the
+ * caller to add to (the notes area). `onSymlink` hears of each *.md symlink, which is never
+ * followed (it could point outside the store).
  */
-export async function listStoreFiles(dirs: readonly string[], cleanTemps: boolean, onSymlink: (path: string) => void): Promise<Listing> {
+export async function listStoreFiles(dirs: readonly string[], cleanTemps: boolean, onSymlink: (path: string) => void, flat = dirs.length): Promise<Listing> {
   const found = new Listing(dirs);
-  for (let di = 0; di < dirs.length; di++) {
+  for (let di = 0; di < flat; di++) {
     const d = dirs[di]!;
     let names: string[];
     try {

@@ -7,14 +7,15 @@
 // .tombstones/ (restore does the reverse), so a crash between the two steps leaves one file whose
 // keys already say what it is.
 import { promises as fsp, readFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
-import { ensureDir, moveFileDurable, writeFileAtomic } from './fsatomic.ts';
+import { basename, dirname, join, sep } from 'node:path';
+import { ensureDir, fsyncDir, moveFileDurable, writeFileAtomic } from './fsatomic.ts';
 import { StoreLock } from './lock.ts';
 import { fileNameFor, parseMemoryText, serializeMemory } from './memfile.ts';
 import type { MemoryRecord, SkippedFile, StoredMemory } from '../types.ts';
 import { ConflictError, NotFoundError } from '../errors.ts';
 import { MAX_FILE_BYTES, Skip, derivedId, errorOf, memOf, storedMemory, type FileEntry } from './entries.ts';
 import { Listing, listStoreFiles } from './listing.ts';
+import { NOTES_DIR, isNoteRel, listNoteFiles, noteRecord, noteTombExtra } from './notes.ts';
 export { MAX_FILE_BYTES, storedMemory } from './entries.ts';
 
 export type StoreChange =
@@ -35,6 +36,8 @@ export interface OwnWriteObserver {
 export class Store {
   readonly dir: string;
   readonly tombDir: string;
+  /** The notes area (store/notes.ts): every file under it is a note. */
+  readonly notesDir: string;
   readonly lock: StoreLock;
   private files = new Map<string, FileEntry>();
   /** id -> the file(s) claiming it: one path (the norm) or several (hand copies). */
@@ -57,6 +60,7 @@ export class Store {
     this.nameText = opts.nameText ?? ((b) => b);
     this.dir = dir;
     this.tombDir = join(dir, '.tombstones');
+    this.notesDir = join(dir, NOTES_DIR);
     this.lock = new StoreLock(dir);
     this.warn = opts.warn ?? ((m) => process.stderr.write(`cairn: ${m}\n`));
   }
@@ -117,7 +121,8 @@ export class Store {
   /** First read. A seed record whose file still has the same size and mtime is reused unparsed. */
   async load(seed?: Iterable<StoredMemory>): Promise<void> {
     const seeded = new Map<string, StoredMemory>();
-    if (seed) for (const m of seed) seeded.set(m.file, m);
+    // Notes are re-read (a cached record would not say it is a note); they are few and small.
+    if (seed) for (const m of seed) if (this.noteRel(m.file) === null) seeded.set(m.file, m);
     await this.reconcile(await this.listFiles(!this.readOnly), seeded);
   }
 
@@ -138,7 +143,15 @@ export class Store {
     }
   }
 
+  /** A path's place in the notes area ("projects/a.md"), or null when it is not a note's path. */
+  noteRel(p: string): string | null {
+    if (!p.startsWith(this.notesDir + sep)) return null;
+    const rel = p.slice(this.notesDir.length + 1).split(sep).join('/');
+    return isNoteRel(rel) ? rel : null;
+  }
+
   private isMemoryPath(p: string): boolean {
+    if (this.noteRel(p) !== null) return true;
     const name = basename(p);
     if (!name.endsWith('.md') || name.startsWith('.')) return false;
     const parent = p.slice(0, p.length - name.length - 1);
@@ -147,15 +160,33 @@ export class Store {
 
   private async listFiles(cleanTemps: boolean): Promise<Listing> {
     const tombOk = await this.tombDirUsable();
-    return listStoreFiles(tombOk ? [this.dir, this.tombDir] : [this.dir], cleanTemps, (p) => {
-      const error = 'is a symbolic link; cairn does not follow links';
-      this.files.set(p, new Skip(0, 0, error));
-      // Said once, like every other skipped file: a memory must never vanish silently.
-      if (this.warnOnce.get(p) !== error) {
-        this.warnOnce.set(p, error);
-        this.warn(`skipped ${p}: ${error}`);
-      }
-    });
+    const dirs = tombOk ? [this.dir, this.tombDir] : [this.dir];
+    const found = await listStoreFiles([...dirs, this.notesDir], cleanTemps, this.onSymlink, dirs.length);
+    this.addNotes(found, dirs.length, cleanTemps);
+    return found;
+  }
+
+  private readonly onSymlink = (p: string): void => {
+    const error = 'is a symbolic link; cairn does not follow links';
+    this.files.set(p, new Skip(0, 0, error));
+    if (this.noteRel(p) !== null) this.notePaths.add(p);
+    // Said once, like every other skipped file: a memory must never vanish silently.
+    if (this.warnOnce.get(p) !== error) {
+      this.warnOnce.set(p, error);
+      this.warn(`skipped ${p}: ${error}`);
+    }
+  };
+
+  private addNotes(found: Listing, di: number, cleanTemps: boolean): void {
+    listNoteFiles(this.notesDir, (rel, size, mtimeMs) => found.add(di, rel, size, mtimeMs), this.onSymlink, cleanTemps);
+  }
+
+  /** Reconciles the notes area only (a change in it the watcher could not name, e.g. a folder moved). */
+  async syncNotes(): Promise<void> {
+    const found = new Listing([this.notesDir]);
+    this.addNotes(found, 0, false);
+    for (const p of [...this.notePaths]) if (!found.has(p)) this.dropPath(p);
+    for (let i = 0; i < found.length; i++) this.refreshOne(found.path(i), found.size(i), found.mtimeMs(i), undefined);
   }
 
   /**
@@ -230,6 +261,8 @@ export class Store {
 
   private entryFromText(p: string, text: string, size: number, mtimeMs: number): FileEntry {
     if (text.includes('\u0000')) return new Skip(size, mtimeMs, 'is binary (contains NUL bytes)');
+    const rel = this.noteRel(p);
+    if (rel !== null) return noteRecord(p, rel, text, size, mtimeMs);
     try {
       const { record, extra } = parseMemoryText(text);
       // The minimal hand-made file (format.md): no `created` means the file's mtime, for
@@ -247,7 +280,11 @@ export class Store {
     }
   }
 
+  /** Paths of the notes area this view knows (syncNotes never walks every file). */
+  private notePaths = new Set<string>();
+
   private setEntry(p: string, entry: FileEntry): void {
+    if (this.noteRel(p) !== null) this.notePaths.add(p);
     const old = this.files.get(p);
     const oldId = memOf(old)?.id;
     const error = errorOf(entry);
@@ -289,6 +326,7 @@ export class Store {
   private dropPath(p: string): void {
     const old = this.files.get(p);
     this.files.delete(p);
+    this.notePaths.delete(p);
     this.warnOnce.delete(p);
     const id = memOf(old)?.id;
     if (id) {
@@ -386,6 +424,8 @@ export class Store {
     return this.locked(async () => {
       const cur = await this.fresh(id);
       if (!cur) throw new NotFoundError(`no memory with id ${id}`);
+      // A note's file is the model's text only: never rewritten as a memory file.
+      if (cur.note !== undefined) throw new ConflictError(`${id} is the note ${cur.note}: change it with the memory tool`);
       const next = await mutate(cur);
       if (next.id !== cur.id) throw new ConflictError(`a write-back may not change the id of ${cur.id}`);
       const wantTomb = next.removed !== undefined;
@@ -406,6 +446,102 @@ export class Store {
       const moved = storedMemory(written, dest, written.size, written.mtimeMs, written.extra);
       this.setEntry(dest, moved);
       return moved;
+    });
+  }
+
+  // ---- notes (the memory tool's files; paths are checked to lie in the notes area by core/notes) ----
+
+  /** The note at `file` as on disk now (under the lock): its text, or null when there is none. */
+  private async noteText(file: string): Promise<string | null> {
+    const st = await fsp.lstat(file).catch(() => null);
+    if (!st) return null;
+    if (!st.isFile()) throw new ConflictError(`${file} is not a regular file`);
+    const text = await fsp.readFile(file, 'utf8');
+    this.refreshOne(file, st.size, st.mtimeMs, undefined);
+    return text;
+  }
+
+  private async noteWritten(file: string): Promise<StoredMemory> {
+    const st = await fsp.stat(file);
+    this.refreshOne(file, st.size, st.mtimeMs, undefined);
+    const m = memOf(this.files.get(file));
+    if (!m) throw new ConflictError(`${file} was written but cannot be read back as a note`);
+    return m;
+  }
+
+  /**
+   * Read-modify-write of one note under the lock: `edit` sees the text on disk now (null: no such
+   * file) and returns the new text, or throws to abort (nothing is written). Atomic like every write.
+   */
+  async editNote(file: string, edit: (cur: string | null) => string | Promise<string>): Promise<StoredMemory> {
+    if (this.noteRel(file) === null) throw new ConflictError(`${file} is not in the notes area`);
+    return this.locked(async () => {
+      const next = await edit(await this.noteText(file));
+      await ensureDir(dirname(file));
+      await writeFileAtomic(file, next);
+      return this.noteWritten(file);
+    });
+  }
+
+  /**
+   * Moves the notes at `files` to .tombstones/: for each, a tombstone record (built by `tomb` from
+   * the note as on disk now, carrying its path and exact text) is written first, then the note is
+   * unlinked, so a crash in between leaves both, never neither. Returns the tombstones.
+   */
+  async removeNotes(files: readonly string[], tomb: (note: StoredMemory) => MemoryRecord): Promise<StoredMemory[]> {
+    return this.locked(async () => {
+      if (!(await this.tombDirUsable())) throw new ConflictError(`cannot delete: ${this.tombDir} is not a real directory (a symbolic link or a file); cairn does not follow links out of the store, so replace it with a directory`);
+      const out: StoredMemory[] = [];
+      for (const file of files) {
+        const text = await this.noteText(file);
+        const note = memOf(this.files.get(file));
+        if (text === null || !note || note.note === undefined) continue;
+        await ensureDir(this.tombDir);
+        const dest = await this.freeName(this.tombDir, `${basename(file).replace(/[^A-Za-z0-9._-]+/g, '-').replace(/\.md$/, '')}-note.md`);
+        out.push(await this.writeRecord(dest, tomb(note), noteTombExtra(note.note, text)));
+        await fsp.unlink(file);
+        await fsyncDir(dirname(file));
+        this.dropPath(file);
+      }
+      return out;
+    });
+  }
+
+  /**
+   * Renames a note file or a folder of notes; never overwrites: a file is linked to its new name
+   * (fails if the name exists) and then unlinked; a folder is renamed after a check under the lock.
+   */
+  async renameNote(from: string, to: string): Promise<void> {
+    if (this.noteRel(to) === null) throw new ConflictError(`${to} is not in the notes area`);
+    await this.locked(async () => {
+      const st = await fsp.lstat(from);
+      await ensureDir(dirname(to));
+      if (st.isFile()) {
+        await fsp.link(from, to);
+        await fsp.unlink(from);
+      } else {
+        if (await fsp.lstat(to).catch(() => null)) throw Object.assign(new Error(`${to} exists`), { code: 'EEXIST' });
+        await fsp.rename(from, to);
+      }
+      await fsyncDir(dirname(to));
+      if (dirname(from) !== dirname(to)) await fsyncDir(dirname(from));
+      await this.syncNotes();
+    });
+  }
+
+  /** Puts a deleted note back (its tombstone `id`) at `file`, which must be free; drops the tombstone. */
+  async restoreNote(id: string, file: string, text: string): Promise<StoredMemory> {
+    if (this.noteRel(file) === null) throw new ConflictError(`${file} is not in the notes area`);
+    return this.locked(async () => {
+      const t = await this.fresh(id);
+      if (!t || !t.tombstoned) throw new NotFoundError(`no removed memory with id ${id}`);
+      if (await fsp.lstat(file).catch(() => null)) throw new ConflictError(`cannot restore ${id}: its path now holds another file; rename that one first`);
+      await ensureDir(dirname(file));
+      await writeFileAtomic(file, text);
+      const note = await this.noteWritten(file);
+      await fsp.rm(t.file, { force: true });
+      this.dropPath(t.file);
+      return note;
     });
   }
 
