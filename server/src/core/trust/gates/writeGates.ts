@@ -78,6 +78,9 @@ function strip(m: Related & { raw: number }): Related {
   return rest;
 }
 
+/** What memory_write says when the secret gate refuses (the memory tool says the same). */
+export const SECRET_HINT = 'Nothing was stored: memories are plaintext files. Remove the secret and say where it lives instead (e.g. "the deploy key is in 1Password under Infra"). There is no override.';
+
 export async function runWriteGates(c: GateContext, w: ValidWrite, opts: GateOptions): Promise<GateResult> {
   // 2. Secrets. Only the kinds go to the event log, never even a masked snippet.
   const findings = detectSecrets(w.aliases && w.aliases.length > 0 ? `${w.content}\n${w.aliases.join('\n')}` : w.content);
@@ -86,7 +89,7 @@ export async function runWriteGates(c: GateContext, w: ValidWrite, opts: GateOpt
       outcome: {
         status: 'secret_detected',
         findings,
-        hint: 'Nothing was stored: memories are plaintext files. Remove the secret and say where it lives instead (e.g. "the deploy key is in 1Password under Infra"). There is no override.',
+        hint: SECRET_HINT,
       },
       logFields: { secret_kinds: [...new Set(findings.map((f) => f.kind))] },
     };
