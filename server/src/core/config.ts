@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { ConfigError, errorMessage } from './errors.ts';
+import { checkEmbedSection, defaultEmbedConfig, EMBED_PROVIDERS, type EmbedConfig } from './embed/config.ts';
 
 export interface Config {
   storage: { directory: string | null };
@@ -21,6 +22,7 @@ export interface Config {
   hooks: { session_start: boolean };
   search: { synonyms: Record<string, string[]> };
   curation: { dead_weight_min_age_days: number; dead_weight_min_retrievals: number };
+  embed: EmbedConfig;
 }
 
 /** Scopes about the user and their tools rather than one repo: in view outside any repo. */
@@ -42,14 +44,17 @@ export function defaultConfig(): Config {
     hooks: { session_start: true },
     search: { synonyms: {} },
     curation: { dead_weight_min_age_days: 14, dead_weight_min_retrievals: 3 },
+    embed: defaultEmbedConfig(),
   };
 }
 
-type Kind = 'bool' | 'int' | 'string' | 'string[]' | 'synonyms';
+type Kind = 'bool' | 'int' | 'string' | 'string[]' | 'synonyms' | 'enum' | 'url';
 interface KeySpec {
   kind: Kind;
   min?: number;
   max?: number;
+  /** enum: the accepted values */
+  values?: readonly string[];
 }
 
 const SPEC: Record<string, Record<string, KeySpec>> = {
@@ -69,6 +74,14 @@ const SPEC: Record<string, Record<string, KeySpec>> = {
   curation: {
     dead_weight_min_age_days: { kind: 'int', min: 0, max: 36500 },
     dead_weight_min_retrievals: { kind: 'int', min: 1, max: 1_000_000 },
+  },
+  embed: {
+    enabled: { kind: 'bool' },
+    provider: { kind: 'enum', values: EMBED_PROVIDERS },
+    url: { kind: 'url' },
+    model: { kind: 'string' },
+    api_key_env: { kind: 'string' },
+    timeout_ms: { kind: 'int', min: 100, max: 600_000 },
   },
 };
 
@@ -114,6 +127,23 @@ function checkValue(key: string, spec: KeySpec, v: unknown): unknown {
       }
       return out;
     }
+    case 'enum':
+      if (typeof v !== 'string' || !spec.values?.includes(v)) {
+        throw new ConfigError(`config key ${key} must be one of ${(spec.values ?? []).map((x) => JSON.stringify(x)).join(', ')}, got ${describe(v)}`);
+      }
+      return v;
+    case 'url': {
+      let u: URL | null = null;
+      try {
+        u = typeof v === 'string' ? new URL(v) : null;
+      } catch {
+        u = null;
+      }
+      if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:')) {
+        throw new ConfigError(`config key ${key} must be an http:// or https:// URL, got ${describe(v)}`);
+      }
+      return v;
+    }
     default:
       spec.kind satisfies never;
       throw new ConfigError(`config key ${key}: unknown kind`);
@@ -139,7 +169,10 @@ export function configFromObject(doc: Record<string, unknown>): Config {
       cfg[section]![key] = checkValue(`${section}.${key}`, ks, value);
     }
   }
-  return cfg as unknown as Config;
+  const out = cfg as unknown as Config;
+  const embedDoc = doc.embed;
+  checkEmbedSection(out.embed, new Set(typeof embedDoc === 'object' && embedDoc !== null ? Object.keys(embedDoc) : []));
+  return out;
 }
 
 export function parseConfigText(text: string, file = 'config.toml'): Config {

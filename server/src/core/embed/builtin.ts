@@ -1,0 +1,239 @@
+// The built-in embedder: a static word table (distilled from a sentence encoder by
+// scripts/embed/build.mjs) shipped as one data file, server/dist/cairn-embed.bin, next to the
+// bundle. A text's vector is the sum of its words' rows, unit-normalised; a word the table does
+// not know gets the mean of its hashed character n-gram rows. No network, no native code.
+//
+// File format, version 1 (little-endian):
+//   0   8 bytes  magic "CAIRNEMB"
+//   8   u32      format version (1)
+//   12  u32      dim
+//   16  u32      vocabulary size V
+//   20  u32      n-gram buckets B
+//   24  u32      byte length of the name (UTF-8)
+//   28  u32      byte length of the vocabulary (UTF-8, words joined by "\n")
+//   32  f32      weight of an unknown word relative to a known one
+//   36  28 bytes reserved (zero)
+//   64  name, vocabulary, zero padding to a multiple of 4
+//       f32[V + B]        row scales
+//       i8[(V + B) * dim] rows (row r, component k = scale[r] * q[r * dim + k])
+//   end 20 bytes  SHA-1 of every byte before it
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { EmbedError, normalize, type SyncEmbedder } from './embedder.ts';
+import { ngramIds } from './ngrams.ts';
+import { embedWords } from './tokenize.ts';
+
+export const EMBED_MAGIC = 'CAIRNEMB';
+export const EMBED_FORMAT_VERSION = 1;
+const HEADER_BYTES = 64;
+const SHA1_BYTES = 20;
+
+export interface EmbedTable {
+  /** e.g. 'use-distill-256' (the embedder id is `builtin:<name>-v<version>`) */
+  name: string;
+  dim: number;
+  vocab: string[];
+  buckets: number;
+  oovWeight: number;
+  /** (V + B) row scales */
+  scales: Float32Array;
+  /** (V + B) * dim quantised rows */
+  rows: Int8Array;
+}
+
+function pad4(n: number): number {
+  return (n + 3) & ~3;
+}
+
+/** Serialises a table (the build script's writer; the reader below is the only other user of the layout). */
+export function encodeEmbedFile(t: EmbedTable): Uint8Array {
+  const enc = new TextEncoder();
+  const name = enc.encode(t.name);
+  const vocab = enc.encode(t.vocab.join('\n'));
+  const nRows = t.vocab.length + t.buckets;
+  if (t.scales.length !== nRows || t.rows.length !== nRows * t.dim) throw new Error('encodeEmbedFile: table shape mismatch');
+  const textEnd = pad4(HEADER_BYTES + name.length + vocab.length);
+  const total = textEnd + nRows * 4 + pad4(nRows * t.dim) + SHA1_BYTES;
+  const buf = new Uint8Array(total);
+  const dv = new DataView(buf.buffer);
+  buf.set(enc.encode(EMBED_MAGIC), 0);
+  dv.setUint32(8, EMBED_FORMAT_VERSION, true);
+  dv.setUint32(12, t.dim, true);
+  dv.setUint32(16, t.vocab.length, true);
+  dv.setUint32(20, t.buckets, true);
+  dv.setUint32(24, name.length, true);
+  dv.setUint32(28, vocab.length, true);
+  dv.setFloat32(32, t.oovWeight, true);
+  buf.set(name, HEADER_BYTES);
+  buf.set(vocab, HEADER_BYTES + name.length);
+  for (let r = 0; r < nRows; r++) dv.setFloat32(textEnd + r * 4, t.scales[r]!, true);
+  buf.set(new Uint8Array(t.rows.buffer, t.rows.byteOffset, t.rows.byteLength), textEnd + nRows * 4);
+  const sha = createHash('sha1').update(buf.subarray(0, total - SHA1_BYTES)).digest();
+  buf.set(sha, total - SHA1_BYTES);
+  return buf;
+}
+
+/** Parses and verifies a table file; any defect is an EmbedError naming `path`. */
+export function decodeEmbedFile(buf: Uint8Array, path: string): EmbedTable {
+  const bad = (why: string) => new EmbedError(`built-in embedding file ${path} is damaged (${why}); reinstall cairn or rebuild it with 'node --import tsx scripts/embed/build.mjs'`);
+  if (buf.length < HEADER_BYTES + SHA1_BYTES) throw bad(`only ${buf.length} bytes`);
+  if (new TextDecoder().decode(buf.subarray(0, 8)) !== EMBED_MAGIC) throw bad('not a cairn embedding file');
+  const dv = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+  const version = dv.getUint32(8, true);
+  if (version !== EMBED_FORMAT_VERSION) {
+    throw new EmbedError(`built-in embedding file ${path} has format version ${version}; this cairn reads version ${EMBED_FORMAT_VERSION}`);
+  }
+  const dim = dv.getUint32(12, true);
+  const nVocab = dv.getUint32(16, true);
+  const buckets = dv.getUint32(20, true);
+  const nameLen = dv.getUint32(24, true);
+  const vocabLen = dv.getUint32(28, true);
+  const oovWeight = dv.getFloat32(32, true);
+  const nRows = nVocab + buckets;
+  const textEnd = pad4(HEADER_BYTES + nameLen + vocabLen);
+  const expect = textEnd + nRows * 4 + pad4(nRows * dim) + SHA1_BYTES;
+  if (dim === 0 || dim > 4096 || expect !== buf.length) throw bad(`size ${buf.length} bytes, header says ${expect}`);
+  const sha = createHash('sha1').update(buf.subarray(0, buf.length - SHA1_BYTES)).digest();
+  if (!sha.equals(buf.subarray(buf.length - SHA1_BYTES))) throw bad('checksum mismatch');
+  const dec = new TextDecoder();
+  const name = dec.decode(buf.subarray(HEADER_BYTES, HEADER_BYTES + nameLen));
+  const vocab = nVocab === 0 ? [] : dec.decode(buf.subarray(HEADER_BYTES + nameLen, HEADER_BYTES + nameLen + vocabLen)).split('\n');
+  if (vocab.length !== nVocab) throw bad(`vocabulary has ${vocab.length} words, header says ${nVocab}`);
+  // copy so the views are aligned whatever the Buffer's offset in its pool
+  const scales = new Float32Array(nRows);
+  for (let r = 0; r < nRows; r++) scales[r] = dv.getFloat32(textEnd + r * 4, true);
+  const start = textEnd + nRows * 4;
+  const rows = new Int8Array(nRows * dim);
+  rows.set(new Int8Array(buf.buffer, buf.byteOffset + start, nRows * dim));
+  return { name, dim, vocab, buckets, oovWeight, scales, rows };
+}
+
+/** Where the data file is: $CAIRN_EMBED_FILE, else next to the bundle, else (running from source) server/dist/. */
+export function defaultEmbedFile(): string {
+  const env = process.env.CAIRN_EMBED_FILE;
+  if (env) return env;
+  const here = import.meta.url;
+  const fromSource = here.endsWith('.ts');
+  return fileURLToPath(new URL(fromSource ? '../../../dist/cairn-embed.bin' : './cairn-embed.bin', here));
+}
+
+/** A loaded table, ready to embed. */
+export class StaticEmbedModel {
+  readonly name: string;
+  readonly dim: number;
+  readonly id: string;
+  private readonly index: Map<string, number>;
+  private readonly nVocab: number;
+  private readonly buckets: number;
+  private readonly oovWeight: number;
+  private readonly scales: Float32Array;
+  private readonly rows: Int8Array;
+  private readonly words: string[] = [];
+  private readonly grams: number[] = [];
+
+  constructor(t: EmbedTable) {
+    this.name = t.name;
+    this.dim = t.dim;
+    this.id = `builtin:${t.name}-v${EMBED_FORMAT_VERSION}`;
+    this.index = new Map();
+    for (let i = 0; i < t.vocab.length; i++) this.index.set(t.vocab[i]!, i);
+    this.nVocab = t.vocab.length;
+    this.buckets = t.buckets;
+    this.oovWeight = t.oovWeight;
+    this.scales = t.scales;
+    this.rows = t.rows;
+  }
+
+  private addRow(acc: Float32Array, r: number, w: number): void {
+    const s = this.scales[r]! * w;
+    const d = this.dim;
+    const rows = this.rows;
+    const off = r * d;
+    for (let k = 0; k < d; k++) acc[k] = acc[k]! + s * rows[off + k]!;
+  }
+
+  /** Unit vector of `text`; a text with no word at all gets the same fixed unit vector every time. */
+  embed(text: string): Float32Array {
+    const acc = new Float32Array(this.dim);
+    const words = this.words;
+    words.length = 0;
+    embedWords(text, words);
+    let any = false;
+    for (const w of words) {
+      const id = this.index.get(w);
+      if (id !== undefined) {
+        this.addRow(acc, id, 1);
+        any = true;
+        continue;
+      }
+      // unknown word: its n-grams; bare numbers carry no meaning worth guessing at
+      if (this.buckets === 0 || w.length < 2 || /^[0-9]+$/.test(w)) continue;
+      const grams = this.grams;
+      grams.length = 0;
+      ngramIds(w, this.buckets, grams);
+      const share = this.oovWeight / grams.length;
+      for (const g of grams) this.addRow(acc, this.nVocab + g, share);
+      any = true;
+    }
+    let s = 0;
+    for (let k = 0; k < acc.length; k++) s += acc[k]! * acc[k]!;
+    if (!any || s === 0) {
+      acc.fill(1 / Math.sqrt(this.dim));
+      return acc;
+    }
+    return normalize(acc);
+  }
+}
+
+/** Reads, verifies and indexes a table file. */
+export function loadEmbedModel(file: string): StaticEmbedModel {
+  let buf: Buffer;
+  try {
+    buf = readFileSync(file);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new EmbedError(
+      code === 'ENOENT'
+        ? `built-in embedding file ${file} is missing; reinstall cairn, or set CAIRN_EMBED_FILE to its path`
+        : `cannot read built-in embedding file ${file}: ${(err as Error).message}`,
+    );
+  }
+  return new StaticEmbedModel(decodeEmbedFile(buf, file));
+}
+
+/** Embedder id and dim are known only once the file is loaded; before that `id` reads it. */
+export interface BuiltinEmbedder extends SyncEmbedder {
+  /** Path of the data file this embedder reads. */
+  readonly file: string;
+  /** Loads the file now (it is otherwise loaded by the first embed, or by reading id / dim); throws EmbedError if missing or damaged. */
+  load(): StaticEmbedModel;
+}
+
+/**
+ * The built-in embedder. The file is read lazily, on the first embed (or first read of id/dim).
+ * A missing or damaged file makes that call throw (embedSync) or reject (embed) with an
+ * EmbedError naming the path; the caller then runs lexical-only.
+ */
+export function builtinEmbedder(opts: { file?: string } = {}): BuiltinEmbedder {
+  const file = opts.file ?? defaultEmbedFile();
+  let model: StaticEmbedModel | null = null;
+  const load = (): StaticEmbedModel => (model ??= loadEmbedModel(file));
+  return {
+    file,
+    load,
+    get id() {
+      return load().id;
+    },
+    get dim() {
+      return load().dim;
+    },
+    embedSync(text: string): Float32Array {
+      return load().embed(text);
+    },
+    async embed(texts: readonly string[]): Promise<Float32Array[]> {
+      const m = load();
+      return texts.map((t) => m.embed(t));
+    },
+  };
+}
