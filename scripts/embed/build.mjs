@@ -23,7 +23,7 @@ export const TOOL_PACKAGES = [
   '@types/lodash@4.17.27', '@types/express@5.0.6', '@types/jest@30.0.0', '@types/react@19.3.0',
 ];
 
-export const DEFAULT_OPTS = { name: 'use-distill-256', dim: 256, sifA: 1e-3, wordRowWeight: 1, wordCenter: 'word', mu: 1e-3, iters: 60, buckets: 16384, bucketIters: 40, bucketMu: 0.5, oovWeight: 1 };
+export const DEFAULT_OPTS = { name: 'use-distill-256', dim: 256, sifA: 1e-3, wordRowWeight: 1, wordCenter: 'word', mu: 1e-3, iters: 60, buckets: 8192, bucketIters: 40, bucketMu: 0.5, oovWeight: 1 };
 
 export function ensureTools(tools) {
   const marker = join(tools, 'node_modules', '.cairn-embed-tools');
@@ -56,7 +56,10 @@ export function tableFromFit(fit, opts) {
   all.set(fit.E, 0);
   all.set(fit.B, nV * fit.dim);
   const { scales, rows } = quantize(all, nV + fit.buckets, fit.dim);
-  return { name: opts.name, dim: fit.dim, vocab: fit.vocab, buckets: fit.buckets, oovWeight: opts.oovWeight, scales, rows };
+  // The name carries a digest of the table, so the embedder id (part of the vector cache key)
+  // changes whenever the table does.
+  const h = createHash('sha1').update(fit.vocab.join('\n')).update(new Uint8Array(scales.buffer)).update(new Uint8Array(rows.buffer)).digest('hex');
+  return { name: `${opts.name}-${h.slice(0, 8)}`, dim: fit.dim, vocab: fit.vocab, buckets: fit.buckets, oovWeight: opts.oovWeight, scales, rows };
 }
 
 export async function buildTable(tools, opts = DEFAULT_OPTS, log = (m) => process.stderr.write(m + '\n')) {

