@@ -27,6 +27,7 @@ import { embedWords } from './tokenize.ts';
 export const EMBED_MAGIC = 'CAIRNEMB';
 export const EMBED_FORMAT_VERSION = 1;
 const HEADER_BYTES = 64;
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 const SHA1_BYTES = 20;
 
 export interface EmbedTable {
@@ -100,12 +101,17 @@ export function decodeEmbedFile(buf: Uint8Array, path: string): EmbedTable {
   const name = dec.decode(buf.subarray(HEADER_BYTES, HEADER_BYTES + nameLen));
   const vocab = nVocab === 0 ? [] : dec.decode(buf.subarray(HEADER_BYTES + nameLen, HEADER_BYTES + nameLen + vocabLen)).split('\n');
   if (vocab.length !== nVocab) throw bad(`vocabulary has ${vocab.length} words, header says ${nVocab}`);
-  // copy so the views are aligned whatever the Buffer's offset in its pool
-  const scales = new Float32Array(nRows);
-  for (let r = 0; r < nRows; r++) scales[r] = dv.getFloat32(textEnd + r * 4, true);
+  // Views into the file's bytes (no copy) when the platform is little-endian and the scales are
+  // 4-byte aligned, as they are for a file read whole; otherwise a copy.
   const start = textEnd + nRows * 4;
-  const rows = new Int8Array(nRows * dim);
-  rows.set(new Int8Array(buf.buffer, buf.byteOffset + start, nRows * dim));
+  let scales: Float32Array;
+  if (LITTLE_ENDIAN && (buf.byteOffset + textEnd) % 4 === 0) {
+    scales = new Float32Array(buf.buffer, buf.byteOffset + textEnd, nRows);
+  } else {
+    scales = new Float32Array(nRows);
+    for (let r = 0; r < nRows; r++) scales[r] = dv.getFloat32(textEnd + r * 4, true);
+  }
+  const rows = new Int8Array(buf.buffer, buf.byteOffset + start, nRows * dim);
   return { name, dim, vocab, buckets, oovWeight, scales, rows };
 }
 
