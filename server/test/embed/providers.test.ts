@@ -147,7 +147,8 @@ test('withFallback: uses the primary while it works and says so', async () => {
   const warnings: string[] = [];
   const fb = fakeFallback();
   const e = withFallback(ollamaEmbedder({ url: fake.url, model: 'm', timeoutMs: 2000 }), fb, (m) => warnings.push(m));
-  assert.ok(e.lastUsed === null, "nothing used yet");
+  const before = e.lastUsed;
+  assert.equal(before, null);
   const r = await e.embedWithSource(['x', 'y']);
   assert.equal(r.embedder.id, 'ollama:m');
   assert.equal(e.lastUsed?.id, 'ollama:m');
