@@ -4,7 +4,44 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { ConfigError, errorMessage } from './errors.ts';
-import { checkEmbedSection, defaultEmbedConfig, EMBED_PROVIDERS, type EmbedConfig } from './embed/config.ts';
+
+/** [embed]: the semantic search leg's embedder (core/embed/config.ts builds it). */
+export const EMBED_PROVIDERS = ['builtin', 'ollama', 'openai'] as const;
+export type EmbedProvider = (typeof EMBED_PROVIDERS)[number];
+export interface EmbedConfig {
+  /** false: lexical search only, no vectors at all */
+  enabled: boolean;
+  provider: EmbedProvider;
+  /** ollama / openai; null: the provider's default (ollama http://127.0.0.1:11434, openai https://api.openai.com/v1) */
+  url: string | null;
+  /** ollama / openai (required there) */
+  model: string | null;
+  /** openai: the NAME of the environment variable holding the key; null means OPENAI_API_KEY */
+  api_key_env: string | null;
+  /** ollama / openai: per request */
+  timeout_ms: number;
+}
+
+export function defaultEmbedConfig(): EmbedConfig {
+  return { enabled: true, provider: 'builtin', url: null, model: null, api_key_env: null, timeout_ms: 10_000 };
+}
+
+/** [embed] rules across keys (each key's own type and range are checked by checkValue); `given` = the keys the file set. */
+export function checkEmbedSection(c: EmbedConfig, given: ReadonlySet<string>): void {
+  if (c.provider === 'builtin') {
+    for (const k of ['url', 'model', 'api_key_env', 'timeout_ms'] as const) {
+      if (given.has(k)) throw new ConfigError(`config key embed.${k} is only used with embed.provider = "ollama" or "openai" (provider is "builtin")`);
+    }
+    return;
+  }
+  if (c.model === null) throw new ConfigError(`config key embed.model is required when embed.provider = "${c.provider}"`);
+  if (c.provider === 'ollama' && c.api_key_env !== null) {
+    throw new ConfigError('config key embed.api_key_env is only used with embed.provider = "openai"');
+  }
+  if (c.api_key_env !== null && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(c.api_key_env)) {
+    throw new ConfigError(`config key embed.api_key_env must name an environment variable (letters, digits, _), got ${JSON.stringify(c.api_key_env)}`);
+  }
+}
 
 export interface Config {
   storage: { directory: string | null };
