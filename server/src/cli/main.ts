@@ -1,10 +1,9 @@
 // The `cairn` command line: no arguments or `serve` runs the stdio MCP server; otherwise a
 // subcommand. Exit codes: 0 ok, 1 the command failed, 2 usage error.
 import { CairnError, errorMessage } from '../core/errors.ts';
-import { Cairn } from '../core/cairn.ts';
-import { serveStdio, VERSION } from '../mcp/server.ts';
+import { VERSION } from '../mcp/server.ts';
 import { commands } from './commands/index.ts';
-import { type CliIO, UsageError, processIO } from './io.ts';
+import { type CliIO, UsageError, commandHelp, processIO } from './io.ts';
 
 function help(io: CliIO): void {
   const width = Math.max(...commands.map((c) => c.name.length), 5);
@@ -12,31 +11,23 @@ function help(io: CliIO): void {
     [
       `cairn ${VERSION}: persistent memory for Claude Code and any MCP client`,
       '',
-      'usage: cairn [serve]          run the MCP server on stdio (what MCP clients start)',
+      'usage: cairn                  run the MCP server on stdio (what MCP clients start)',
       '       cairn <command> [options]',
       '',
       'commands:',
       ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
       '',
-      'cairn <command> --help shows a command\'s options. The store is $CAIRN_DIR, else',
-      'storage.directory in config.toml, else the nearest .cairn/ from here up to the repo root,',
-      'else ~/.cairn (cairn doctor says which and why).',
+      'cairn <command> --help shows a command\'s options; --json prints any result as JSON.',
+      'Exit codes: 0 done, 1 the command failed (nothing stored, not found, ...), 2 usage error.',
+      'The store is $CAIRN_DIR, else storage.directory in config.toml, else the nearest .cairn/',
+      'from here up to the repo root, else ~/.cairn (cairn doctor says which and why).',
       '',
     ].join('\n'),
   );
 }
 
 export async function runCli(argv: string[], io: CliIO = processIO()): Promise<number> {
-  const [first, ...rest] = argv;
-  if (first === undefined || first === 'serve') {
-    if (rest.length) {
-      io.err(`cairn: serve takes no arguments, got ${rest.join(' ')}\n`);
-      return 2;
-    }
-    const cairn = await Cairn.open({ env: io.env, cwd: io.cwd });
-    await serveStdio(cairn);
-    return -1; // keeps running
-  }
+  const [first = 'serve', ...rest] = argv;
   if (first === '--version' || first === '-v' || first === 'version') {
     io.out(`${VERSION}\n`);
     return 0;
@@ -51,7 +42,7 @@ export async function runCli(argv: string[], io: CliIO = processIO()): Promise<n
     return 2;
   }
   if (rest.includes('--help') || rest.includes('-h')) {
-    io.out(`usage: ${cmd.usage}\n\n${cmd.summary}\n`);
+    io.out(commandHelp(cmd));
     return 0;
   }
   try {

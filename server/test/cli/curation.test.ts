@@ -54,7 +54,7 @@ test('tombstones list and prune: dry run first, only old tombstones deleted for 
 
   const dry = cli(['tombstones', 'prune', '--older-than', '30', '--dry-run'], { store, cwd: store });
   assert.equal(dry.code, 0, dry.stderr);
-  assert.match(dry.stdout, /would delete 1 tombstone\(s\) removed more than 30 days ago \(dry run: nothing deleted\)/);
+  assert.match(dry.stdout, /would delete 1 tombstone removed more than 30 days ago \(dry run: nothing deleted\)/);
   assert.equal(readdirSync(join(store, '.tombstones')).length, 2);
   const real = cli(['tombstones', 'prune', '--older-than', '30', '--json'], { store, cwd: store });
   assert.deepEqual(JSON.parse(real.stdout).pruned, [old.id]);
@@ -74,7 +74,7 @@ test('export (0600, --scope, --no-tombstones) and import: idempotent, never over
   const out = join(src, 'export.json');
   const e = cli(['export', '-o', out], { store: src, cwd: src });
   assert.equal(e.code, 0, e.stderr);
-  assert.match(e.stderr, /exported 2 memories and 1 tombstones/);
+  assert.match(e.stderr, /exported 2 memories and 1 tombstone to /);
   assert.equal(statSync(out).mode & 0o777, 0o600);
   const doc = JSON.parse(readFileSync(out, 'utf8'));
   assert.equal(doc.format, 'cairn-export');
@@ -103,7 +103,7 @@ test('export warns about secret-looking bodies', () => {
   const leaky = writeMemory(store, { body: 'The CI token is ghp_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8 in the vault.', scopes: ['ci'] });
   const e = cli(['export'], { store, cwd: store });
   assert.equal(e.code, 0);
-  assert.match(e.stderr, new RegExp(`1 exported memories look like they hold secrets[^]*${leaky.id}: github-token`));
+  assert.match(e.stderr, new RegExp(`1 exported memory looks like it holds a secret; the export is plaintext[^]*${leaky.id}: github-token`));
   removeDir(store);
 });
 

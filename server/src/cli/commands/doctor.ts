@@ -2,7 +2,9 @@
 // (core/curation/doctor.ts). Exit 0 when all is ok, 1 with warnings, 2 with failures.
 import { homedir } from 'node:os';
 import { runDoctor, type DoctorReport } from '../../core/curation/doctor.ts';
-import { type Command, parse, printJson } from '../io.ts';
+import { type Command, JSON_OPTION, parse, printJson } from '../io.ts';
+
+const options = { json: JSON_OPTION } as const;
 
 export function doctorText(r: DoctorReport): string {
   const width = Math.max(...r.checks.map((c) => c.name.length));
@@ -18,8 +20,9 @@ export const doctor: Command = {
   name: 'doctor',
   summary: 'check the store, its files, the event log, the index cache and client registrations',
   usage: 'cairn doctor [--json]',
+  options,
   async run(argv, io) {
-    const { values } = parse(argv, { json: { type: 'boolean' } }, false);
+    const { values } = parse(argv, options, false);
     const report = await runDoctor({ home: io.env.HOME || homedir(), platform: process.platform, env: io.env, cwd: io.cwd });
     if (values.json) printJson(io, report);
     else io.out(doctorText(report));

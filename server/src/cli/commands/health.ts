@@ -1,7 +1,14 @@
 // `cairn health`: the memory_health report. --json prints the tool's object as is; the text form
 // puts the most actionable sections first (what is wrong, then what is unused, then what is old).
 import type { HealthReport } from '../../core/curation/health.ts';
-import { type Command, intOption, openCairn, parse, printJson } from '../io.ts';
+import { type Command, JSON_OPTION, intOption, openCairn, parse, printJson } from '../io.ts';
+
+const options = {
+  days: { type: 'string', arg: 'N', help: 'the window of the event log to read, in days (1-3650, default from config)' },
+  'top-k': { type: 'string', arg: 'N', help: 'rows shown per section (1-100)' },
+  'min-applied': { type: 'string', arg: 'N', help: 'applied uses that make a memory "heavily used" (1-10000)' },
+  json: { ...JSON_OPTION, help: 'print memory_health\'s object as is' },
+} as const;
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 const day = (ts: string | null) => (ts ? ts.slice(0, 10) : 'never');
@@ -91,13 +98,9 @@ export const health: Command = {
   name: 'health',
   summary: 'curation report: contradictions, dead weight, scope typos, verification debt, ...',
   usage: 'cairn health [--json] [--days N] [--top-k N] [--min-applied N]',
+  options,
   async run(argv, io) {
-    const { values } = parse(argv, {
-      json: { type: 'boolean' },
-      days: { type: 'string' },
-      'top-k': { type: 'string' },
-      'min-applied': { type: 'string' },
-    }, false);
+    const { values } = parse(argv, options, false);
     const input = {
       window_days: intOption(values.days, '--days', 1, 3650),
       top_k: intOption(values['top-k'], '--top-k', 1, 100),

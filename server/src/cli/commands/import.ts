@@ -5,7 +5,12 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseExport, secretsIn } from '../../core/io/exportImport.ts';
 import { CairnError, errorMessage } from '../../core/errors.ts';
-import { type CliIO, type Command, UsageError, openCairn, parse, printJson } from '../io.ts';
+import { type CliIO, type Command, JSON_OPTION, UsageError, openCairn, parse, printJson } from '../io.ts';
+import { plural } from '../writeText.ts';
+
+// `--from FORMAT` (importers from other tools' stores) will join these options; without it the
+// FILE is cairn's own export.
+const options = { json: JSON_OPTION } as const;
 
 /** A progress line on stderr, redrawn in place at most every 1% (only on a terminal). */
 function progressLine(io: CliIO): ((done: number, total: number) => void) | undefined {
@@ -23,8 +28,9 @@ export const importCmd: Command = {
   name: 'import',
   summary: 'import a cairn export (idempotent by id; never overwrites a newer local edit)',
   usage: 'cairn import FILE [--json]',
+  options,
   async run(argv, io) {
-    const { values, positionals } = parse(argv, { json: { type: 'boolean' } });
+    const { values, positionals } = parse(argv, options);
     if (positionals.length !== 1) throw new UsageError('give exactly one file made by cairn export');
     const file = resolve(io.cwd, positionals[0]!);
     let text: string;
@@ -45,7 +51,7 @@ export const importCmd: Command = {
           `${report.kept_newer} kept (newer here)\n`);
       }
       const leaks = secretsIn([...doc.memories, ...doc.tombstones]);
-      if (leaks.length) io.err(`cairn: warning: ${leaks.length} imported memories look like they hold secrets: ${leaks.slice(0, 10).map((l) => l.id).join(', ')}\n`);
+      if (leaks.length) io.err(`cairn: warning: ${plural(leaks.length, 'imported memory looks like it holds a secret', 'imported memories look like they hold secrets')}: ${leaks.slice(0, 10).map((l) => l.id).join(', ')}\n`);
       return 0;
     } finally {
       await c.close();

@@ -11,15 +11,32 @@ import { importCmd } from './import.ts';
 import { doctor } from './doctor.ts';
 import { init } from './init.ts';
 import { migrateOrigin } from './migrateOrigin.ts';
+import { serve } from './serve.ts';
+import { remember } from './remember.ts';
+import { update } from './update.ts';
+import { verify } from './verify.ts';
+import { remove } from './remove.ts';
+import { restore } from './restore.ts';
+import { renameScope } from './renameScope.ts';
+import { cancel, confirm } from './confirm.ts';
 
 export const commands: Command[] = [
+  serve,
+  search,
   show,
   list,
-  exportCmd,
   overview,
-  search,
-  health,
+  remember,
+  confirm,
+  cancel,
+  update,
+  verify,
+  remove,
+  restore,
+  renameScope,
   tombstones,
+  health,
+  exportCmd,
   importCmd,
   doctor,
   init,

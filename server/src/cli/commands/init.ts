@@ -4,7 +4,13 @@ import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { CLIENTS, clientSpec, isClientId, serverEntry, SERVER_NAME, type InitEnv } from '../../core/io/clients.ts';
 import { readRegistration, runInit, snippet } from '../../core/io/init.ts';
-import { type Command, UsageError, parse, printJson } from '../io.ts';
+import { type Command, JSON_OPTION, UsageError, parse, printJson } from '../io.ts';
+
+const options = {
+  client: { type: 'string', arg: 'NAME', help: `register cairn in this client's config: ${CLIENTS.join(', ')}` },
+  'print-only': { type: 'boolean', help: 'print the entry cairn would add or change, write nothing' },
+  json: JSON_OPTION,
+} as const;
 
 /** The running bundle: what the client must start. Symlinks (npm's bin shim) are resolved. */
 function bundlePath(): string {
@@ -20,8 +26,9 @@ export const init: Command = {
   name: 'init',
   summary: 'register cairn with an MCP client (or print the snippet and where each client keeps it)',
   usage: `cairn init [--client ${CLIENTS.join('|')}] [--print-only] [--json]`,
+  options,
   async run(argv, io) {
-    const { values } = parse(argv, { client: { type: 'string' }, 'print-only': { type: 'boolean' }, json: { type: 'boolean' } }, false);
+    const { values } = parse(argv, options, false);
     const ie: InitEnv = { home: io.env.HOME || homedir(), platform: process.platform, env: io.env };
     const entry = serverEntry(bundlePath(), process.execPath);
     if (values.client === undefined) {

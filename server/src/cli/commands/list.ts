@@ -1,18 +1,21 @@
-import { type Command, intOption, openCairn, parse, printJson } from '../io.ts';
+import { ALL_HELP, type Command, JSON_OPTION, intOption, openCairn, parse, printJson } from '../io.ts';
+
+const options = {
+  scope: { type: 'string', multiple: true, arg: 'S', help: 'only memories with this scope (or a scope under it; globs like projects:* work)' },
+  limit: { type: 'string', arg: 'N', help: 'at most N memories (1-200, default 50)' },
+  all: { type: 'boolean', help: `${ALL_HELP} (ignores --limit)` },
+  json: JSON_OPTION,
+} as const;
 import { listLine } from '../format.ts';
 
 export const list: Command = {
   name: 'list',
   summary: 'list memories, newest first',
   usage: 'cairn list [--scope S]... [--limit N] [--all] [--json]',
+  options,
   async run(argv, io) {
-    const { values } = parse(argv, {
-      scope: { type: 'string', multiple: true },
-      limit: { type: 'string' },
-      all: { type: 'boolean' },
-      json: { type: 'boolean' },
-    }, false);
-    const limit = intOption(values.limit, '--limit', 1, 200) ?? 50;
+    const { values } = parse(argv, options, false);
+    const limit = values.all ? 200 : (intOption(values.limit, '--limit', 1, 200) ?? 50);
     const c = await openCairn(io);
     try {
       const items = [];

@@ -6,7 +6,13 @@
 import { existsSync, statSync } from 'node:fs';
 import { Cairn } from '../../core/cairn.ts';
 import { errorMessage } from '../../core/errors.ts';
-import { type CliIO, type Command, openCairn, parse, printJson } from '../io.ts';
+import { ALL_HELP, type CliIO, type Command, JSON_OPTION, openCairn, parse, printJson } from '../io.ts';
+
+const options = {
+  all: { type: 'boolean', help: ALL_HELP },
+  hook: { type: 'boolean', help: 'the one-line SessionStart summary (nothing for an empty store; always exit 0)' },
+  json: JSON_OPTION,
+} as const;
 
 export const HOOK_LINE_MAX_BYTES = 300;
 /** Below the 10 s timeout in hooks/hooks.json, so cairn gives up before Claude Code kills it. */
@@ -136,10 +142,11 @@ export const overview: Command = {
   name: 'overview',
   summary: 'scope counts of the memories in view from this project (no bodies)',
   usage: 'cairn overview [--all] [--json] | cairn overview --hook',
+  options,
   async run(argv, io) {
     // Hook mode first and before parsing: no argument mistake may fail a session start.
     if (argv.includes('--hook')) return runHook(io);
-    const { values } = parse(argv, { all: { type: 'boolean' }, json: { type: 'boolean' } }, false);
+    const { values } = parse(argv, options, false);
     const all = values.all ?? false;
     const c = await openCairn(io);
     try {

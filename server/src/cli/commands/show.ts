@@ -1,12 +1,15 @@
-import { type Command, UsageError, openCairn, parse, printJson } from '../io.ts';
+import { type Command, JSON_OPTION, UsageError, openCairn, parse, printJson } from '../io.ts';
+
+const options = { json: JSON_OPTION } as const;
 import { recordText } from '../format.ts';
 
 export const show: Command = {
   name: 'show',
   summary: 'print one memory (or several) in full',
   usage: 'cairn show ID [ID...] [--json]',
+  options,
   async run(argv, io) {
-    const { values, positionals } = parse(argv, { json: { type: 'boolean' } });
+    const { values, positionals } = parse(argv, options);
     if (positionals.length === 0) throw new UsageError('give at least one memory id: cairn show ID');
     const c = await openCairn(io);
     try {

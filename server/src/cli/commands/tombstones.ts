@@ -1,7 +1,18 @@
 // `cairn tombstones list` and `cairn tombstones prune`: prune is cairn's only hard delete, so it
 // takes an explicit age and offers a dry run; everything else in cairn is a reversible tombstone.
 import type { Cairn } from '../../core/cairn.ts';
-import { type CliIO, type Command, UsageError, intOption, openCairn, parse, printJson } from '../io.ts';
+import { type CliIO, type Command, JSON_OPTION, UsageError, intOption, openCairn, parse, printJson } from '../io.ts';
+import { plural } from '../writeText.ts';
+
+const listOptions = {
+  scope: { type: 'string', multiple: true, arg: 'S', help: '(list) only removed memories with this scope (or a scope under it)' },
+  json: JSON_OPTION,
+} as const;
+const pruneOptions = {
+  'older-than': { type: 'string', arg: 'DAYS', help: '(prune, required) delete tombstones removed more than DAYS days ago' },
+  'dry-run': { type: 'boolean', help: '(prune) show what would be deleted, delete nothing' },
+  json: JSON_OPTION,
+} as const;
 
 async function allTombstones(c: Cairn, scopes: string[]) {
   const items = [];
@@ -15,7 +26,7 @@ async function allTombstones(c: Cairn, scopes: string[]) {
 }
 
 async function list(argv: string[], io: CliIO): Promise<number> {
-  const { values } = parse(argv, { json: { type: 'boolean' }, scope: { type: 'string', multiple: true } }, false);
+  const { values } = parse(argv, listOptions, false);
   const c = await openCairn(io);
   try {
     const items = await allTombstones(c, values.scope ?? []);
@@ -31,7 +42,7 @@ async function list(argv: string[], io: CliIO): Promise<number> {
 }
 
 async function prune(argv: string[], io: CliIO): Promise<number> {
-  const { values } = parse(argv, { 'older-than': { type: 'string' }, 'dry-run': { type: 'boolean' }, json: { type: 'boolean' } }, false);
+  const { values } = parse(argv, pruneOptions, false);
   if (values['older-than'] === undefined) throw new UsageError('--older-than DAYS is required: tombstones removed more than DAYS days ago are deleted for good');
   const days = intOption(values['older-than'], '--older-than', 0, 36500)!;
   const c = await openCairn(io);
@@ -43,7 +54,7 @@ async function prune(argv: string[], io: CliIO): Promise<number> {
     else {
       const verb = values['dry-run'] ? 'would delete' : 'deleted';
       io.out(rows.map((r) => `${r.id}  removed ${r.removed.slice(0, 10)}  ${r.summary}\n`).join(''));
-      io.out(`${verb} ${values['dry-run'] ? rows.length : pruned.length} tombstone(s) removed more than ${days} days ago${values['dry-run'] ? ' (dry run: nothing deleted)' : ''}\n`);
+      io.out(`${verb} ${plural(values['dry-run'] ? rows.length : pruned.length, 'tombstone')} removed more than ${days} days ago${values['dry-run'] ? ' (dry run: nothing deleted)' : ''}\n`);
     }
     return 0;
   } finally {
@@ -55,6 +66,7 @@ export const tombstones: Command = {
   name: 'tombstones',
   summary: 'list removed memories, or prune old ones for good (the only hard delete)',
   usage: 'cairn tombstones list [--json] [--scope S]...\n       cairn tombstones prune --older-than DAYS [--dry-run] [--json]',
+  options: { ...listOptions, ...pruneOptions },
   async run(argv, io) {
     const [sub, ...rest] = argv;
     if (sub === 'list') return list(rest, io);

@@ -1,0 +1,20 @@
+// `cairn serve` (or `cairn` alone): the stdio MCP server, what MCP clients start.
+import { Cairn } from '../../core/cairn.ts';
+import { serveStdio } from '../../mcp/server.ts';
+import { type Command, UsageError, parse } from '../io.ts';
+
+const options = {} as const;
+
+export const serve: Command = {
+  name: 'serve',
+  summary: 'run the MCP server on stdio (what MCP clients start; the same as cairn with no arguments)',
+  usage: 'cairn serve',
+  options,
+  async run(argv, io) {
+    const { positionals } = parse(argv, options);
+    if (positionals.length) throw new UsageError(`serve takes no arguments, got ${positionals.join(' ')}`);
+    const cairn = await Cairn.open({ env: io.env, cwd: io.cwd });
+    await serveStdio(cairn);
+    return -1; // keeps running
+  },
+};
