@@ -89,7 +89,7 @@ test('a dry run (the default) lists what would move and changes nothing', () => 
   // Another spelling of the same repo matches: scheme, .git and (on github.com) case are ignored.
   const r = run(['migrate-origin', '--from', 'https://github.com/ACME/Widgets', '--to', `https://x-access-token:ghs_secret123@github.com/acme/widgets-ng.git`]);
   assert.equal(r.code, 0, r.stderr);
-  assert.match(r.stdout, /^would move 2 file\(s\) \(1 memories, 1 tombstones\) from https:\/\/github\.com\/ACME\/Widgets to https:\/\/github\.com\/acme\/widgets-ng\.git \(dry run: nothing changed; add --apply\)/);
+  assert.match(r.stdout, /^would move 2 files \(1 memory, 1 tombstone\) from https:\/\/github\.com\/ACME\/Widgets to https:\/\/github\.com\/acme\/widgets-ng\.git \(dry run: nothing changed; add --apply\)/);
   assert.ok(!r.stdout.includes('ghs_secret123'), 'the token in --to is never shown');
   const j = JSON.parse(run(['migrate-origin', '--from', OLD, '--to', NEW, '--json']).stdout);
   assert.deepEqual(j, { from: OLD, to: NEW, applied: false, active: [kept], tombstoned: [gone] });
