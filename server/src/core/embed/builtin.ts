@@ -27,6 +27,8 @@ import { embedWords } from './tokenize.ts';
 export const EMBED_MAGIC = 'CAIRNEMB';
 export const EMBED_FORMAT_VERSION = 1;
 const HEADER_BYTES = 64;
+/** Unknown words whose vectors are kept (256-d: 1 KB each). */
+const OOV_CACHE_MAX = 4096;
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 const SHA1_BYTES = 20;
 
@@ -137,6 +139,7 @@ export class StaticEmbedModel {
   private readonly rows: Int8Array;
   private readonly words: string[] = [];
   private readonly grams: number[] = [];
+  private readonly oovCache = new Map<string, Float32Array>();
 
   constructor(t: EmbedTable) {
     this.name = t.name;
@@ -159,6 +162,21 @@ export class StaticEmbedModel {
     for (let k = 0; k < d; k++) acc[k] = acc[k]! + s * rows[off + k]!;
   }
 
+  /** An unknown word's vector (mean of its n-gram rows), cached: identifiers repeat across texts. */
+  private oovVector(w: string): Float32Array {
+    const hit = this.oovCache.get(w);
+    if (hit) return hit;
+    const v = new Float32Array(this.dim);
+    const grams = this.grams;
+    grams.length = 0;
+    ngramIds(w, this.buckets, grams);
+    const share = this.oovWeight / grams.length;
+    for (const g of grams) this.addRow(v, this.nVocab + g, share);
+    if (this.oovCache.size >= OOV_CACHE_MAX) this.oovCache.clear();
+    this.oovCache.set(w, v);
+    return v;
+  }
+
   /** Unit vector of `text`; a text with no word at all gets the same fixed unit vector every time. */
   embed(text: string): Float32Array {
     const acc = new Float32Array(this.dim);
@@ -175,11 +193,8 @@ export class StaticEmbedModel {
       }
       // unknown word: its n-grams; bare numbers carry no meaning worth guessing at
       if (this.buckets === 0 || w.length < 2 || /^[0-9]+$/.test(w)) continue;
-      const grams = this.grams;
-      grams.length = 0;
-      ngramIds(w, this.buckets, grams);
-      const share = this.oovWeight / grams.length;
-      for (const g of grams) this.addRow(acc, this.nVocab + g, share);
+      const v = this.oovVector(w);
+      for (let k = 0; k < acc.length; k++) acc[k] = acc[k]! + v[k]!;
       any = true;
     }
     let s = 0;
