@@ -1,6 +1,9 @@
 // npm run bench: performance at several store sizes plus the judged retrieval-quality eval.
-//   BENCH_SIZES=1000,10000   limit the sizes (default 1k,10k,50k,100k,200k)
-//   BENCH_ONLY=quality|perf   run one half
+//   BENCH_SIZES=1000,10000   limit the sizes (default: in-process 1k,10k,50k,100k,200k;
+//                            outside-in 1k,50k,200k)
+//   BENCH_ONLY=quality|perf|outside|inproc   run one part (perf = outside + inproc)
+//   CAIRN_BENCH_1M=1         outside-in also at 1,000,000 memories
+//   BENCH_LIST_N=20000       store size for the outside-in `cairn list --all` (0 skips it)
 // Prints tables and writes bench/results/bench-<time>.json (gitignored).
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
@@ -10,8 +13,13 @@ import { LiveIndex } from '../server/src/core/index/live.ts';
 import { CorpusGen, writeCorpus } from './corpus.ts';
 import { formatEval, runEval } from './quality/eval.ts';
 import { startServer, BUNDLE } from './stdio.ts';
+import { benchList, benchOutside, outsideTable, type OutsideRow } from './outside.ts';
 
-const SIZES = (process.env.BENCH_SIZES ?? '1000,10000,50000,100000,200000').split(',').map((s) => Number(s.trim())).filter((n) => n > 0);
+const sizes = (dflt: string) => (process.env.BENCH_SIZES ?? dflt).split(',').map((s) => Number(s.trim())).filter((n) => n > 0);
+const SIZES = sizes('1000,10000,50000,100000,200000');
+const OUTSIDE_SIZES = sizes('1000,50000,200000');
+if (process.env.CAIRN_BENCH_1M === '1' && !OUTSIDE_SIZES.includes(1_000_000)) OUTSIDE_SIZES.push(1_000_000);
+const LIST_N = Number(process.env.BENCH_LIST_N ?? 20000);
 const ONLY = process.env.BENCH_ONLY ?? '';
 const STDIO_QUERIES = 300;
 const INPROC_QUERIES = 2000;
@@ -161,14 +169,29 @@ async function main(): Promise<void> {
     console.log(formatEval(q));
     out.quality = q;
   }
-  if (ONLY !== 'quality') {
-    if (!existsSync(BUNDLE)) throw new Error(`${BUNDLE} is missing: run npm run build first (npm run bench does)`);
+  if (ONLY !== 'quality' && !existsSync(BUNDLE)) throw new Error(`${BUNDLE} is missing: run npm run build first (npm run bench does)`);
+  if (ONLY === '' || ONLY === 'perf' || ONLY === 'outside') {
+    const rows: OutsideRow[] = [];
+    for (const n of OUTSIDE_SIZES) {
+      process.stderr.write(`bench: outside-in, ${n} memories...\n`);
+      rows.push(await benchOutside(n));
+    }
+    console.log(`\nOutside-in: the built bundle as a client and a terminal see it (${machine})`);
+    console.log(outsideTable(rows));
+    out.outside = rows;
+    if (LIST_N > 0) {
+      const l = await benchList(LIST_N);
+      console.log(`cairn list --all, ${l.memories.toLocaleString('en-US')} memories: ${(l.firstMs / 1000).toFixed(2)} s without a cache, ${(l.laterMs / 1000).toFixed(2)} s with it, peak RSS ${l.rssMb.toFixed(0)} MB`);
+      out.list = l;
+    }
+  }
+  if (ONLY === '' || ONLY === 'perf' || ONLY === 'inproc') {
     const rows: Row[] = [];
     for (const n of SIZES) {
-      process.stderr.write(`bench: ${n} memories...\n`);
+      process.stderr.write(`bench: in-process, ${n} memories...\n`);
       rows.push(await benchSize(n));
     }
-    console.log(`\nPerformance (${machine})`);
+    console.log(`\nIn-process and bench corpus (the engine, the op, durable writes through Cairn.write) (${machine})`);
     console.log(table(rows));
     out.performance = rows;
   }

@@ -3,12 +3,15 @@
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { Cairn } from '../core/cairn.ts';
+import { progress } from './progress.ts';
 import { ValidationError } from '../core/errors.ts';
 
 export interface CliIO {
   out: (s: string) => void;
   err: (s: string) => void;
   isTTY: boolean;
+  /** Whether stderr is a terminal (progress lines go there); absent: no. */
+  errIsTTY?: boolean;
   env: NodeJS.ProcessEnv;
   cwd: string;
   /**
@@ -88,6 +91,7 @@ export function processIO(): CliIO {
     out: (s) => void process.stdout.write(s),
     err: (s) => void process.stderr.write(s),
     isTTY: tty,
+    errIsTTY: Boolean(process.stderr.isTTY),
     env: process.env,
     cwd: process.cwd(),
     ...(tty && process.stdin.isTTY ? { ask: askTerminal } : {}),
@@ -134,7 +138,10 @@ export async function asCli<T>(words: Record<string, string>, fn: () => Promise<
  * person runs the CLI: its lookups are logged as the user's, never as the model's retrievals.
  */
 export function openCairn(io: CliIO): Promise<Cairn> {
-  return Cairn.open({ env: io.env, cwd: io.cwd, watch: false, actor: 'user', warn: (m) => io.err(`cairn: ${m}\n`) });
+  // oneShot 'once': the load is the command's one check of the files (a command is short; a
+  // re-listing of the store before each read made `list --all` stat every file once per page).
+  const report = progress(io);
+  return Cairn.open({ env: io.env, cwd: io.cwd, watch: false, oneShot: 'once', actor: 'user', warn: (m) => io.err(`cairn: ${m}\n`), ...(report ? { progress: report } : {}) });
 }
 
 export function printJson(io: CliIO, value: unknown): void {

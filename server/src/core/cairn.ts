@@ -3,6 +3,7 @@
 // operation lives in core/ops/<tool group>.ts and takes this object, as a Context, first.
 import type { Config } from './config.ts';
 import type { Context, Services } from './ops/context.ts';
+import type { OneShotFreshness } from './types.ts';
 import { resolveStore } from './store/location.ts';
 import { Store } from './store/store.ts';
 import { withoutSecrets } from './trust/gates/secrets.ts';
@@ -26,6 +27,10 @@ export interface OpenOptions {
   watch?: boolean;
   /** false: record nothing in the event log (a peek such as the session-start hook). */
   log?: boolean;
+  /** With watch: false, how fresh reads are (ops/context.ts); default 'every-read'. */
+  oneShot?: OneShotFreshness;
+  /** Told how a long load goes ("loading files", done, total): the CLI's progress line. */
+  progress?: (phase: string, done: number, total: number) => void;
   /** Whose lookups this process makes: 'model' (default, the MCP server) or 'user' (the CLI). */
   actor?: 'model' | 'user';
 }
@@ -46,6 +51,7 @@ export class Cairn implements Context {
     readonly watch: boolean,
     readonly warn: (msg: string) => void,
     readonly actor: 'model' | 'user',
+    readonly oneShot: OneShotFreshness,
     now?: () => Date,
   ) {
     this.clock = now ?? (() => new Date());
@@ -64,9 +70,9 @@ export class Cairn implements Context {
     // File names never repeat a span the secret gate flags, whatever path brought the body in.
     const store = new Store(loc.dir, { warn, nameText: withoutSecrets });
     const caller = await resolveCaller(env, cwd);
-    const c = new Cairn(loc.dir, loc.config, loc.configFile, store, caller, env, opts.watch ?? true, warn, opts.actor ?? 'model', opts.now);
+    const c = new Cairn(loc.dir, loc.config, loc.configFile, store, caller, env, opts.watch ?? true, warn, opts.actor ?? 'model', opts.oneShot ?? 'every-read', opts.now);
     if (opts.log !== false) curation.openEventLog(c);
-    await retrieval.openIndex(c);
+    await retrieval.openIndex(c, opts.progress);
     return c;
   }
 
@@ -93,6 +99,10 @@ export class Cairn implements Context {
   search(input: retrieval.SearchInput) { return retrieval.search(this, input); }
   show(input: retrieval.ShowInput) { return retrieval.show(this, input); }
   list(input: retrieval.ListInput) { return retrieval.list(this, input); }
+  /** Every page of list, streamed to `emit`: one freshness check and one event (CLI list --all). */
+  listEach(input: Omit<retrieval.ListInput, 'cursor'>, emit: Parameters<typeof retrieval.listEach>[2]) { return retrieval.listEach(this, input, emit); }
+  /** memory_scope_overview for the session-start hook: auto_scope, no curation counts. */
+  sessionOverview() { return retrieval.scopeOverview(this, { auto_scope: true }, { curation: false }); }
   scopeOverview(input: retrieval.OverviewInput) { return retrieval.scopeOverview(this, input); }
   // writing
   write(input: writing.WriteInput) { return writing.write(this, input); }

@@ -39,8 +39,14 @@ export function inViewKey(callerRepoKey: string | null, global: readonly string[
   return hasGlobalScope(scopes, global);
 }
 
+// Origins are shared objects (one per distinct value, store/canonical.ts), so their repo key is
+// worked out once per origin, not once per memory per call (URL normalization is not free).
+const repoKeyOf = new WeakMap<Origin, string | null>();
+
 export function inView(callerRepoKey: string | null, global: readonly string[], m: { origin: Origin; scopes: readonly string[] }): boolean {
-  return inViewKey(callerRepoKey, global, originRepoKey(m.origin), m.scopes);
+  let key = repoKeyOf.get(m.origin);
+  if (key === undefined) repoKeyOf.set(m.origin, (key = originRepoKey(m.origin)));
+  return inViewKey(callerRepoKey, global, key, m.scopes);
 }
 
 /** The identity and dating fields every row shows (hits, list items, tombstone rows). */

@@ -82,3 +82,6 @@ export interface ValidWrite {
   category: Category;
   expires: string | null;
 }
+
+/** How a one-shot command keeps its view fresh (ops/context.ts `oneShot`). */
+export type OneShotFreshness = 'every-read' | 'once' | 'cache';

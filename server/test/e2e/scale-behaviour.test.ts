@@ -3,6 +3,7 @@
 // promise (a hand edit is seen within a second) still holds on every path made faster.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { existsSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startServer } from '../helpers/mcp.ts';
 import { auditEnv, readAudit } from '../helpers/audit.ts';
@@ -42,6 +43,46 @@ test('own writes never make the server list the store directory again', async ()
       await sleep(1000);
       const hits = await s.call('memory_search', { query: 'frobnicator', auto_scope: false });
       assert.equal(hits.hits.length, 1);
+    } finally {
+      await s.close();
+    }
+  } finally {
+    removeDir(root);
+  }
+});
+
+test('a server started from the cache answers at once and still sees hand edits made before it started', async () => {
+  const root = tempDir();
+  const store = join(root, 'store');
+  try {
+    const edited = handWrite(store, 'The billing export runs at noon every weekday.');
+    const deleted = handWrite(store, 'The legacy zeppelin dashboard lives on port 8081.');
+    for (let i = 0; i < 30; i++) handWrite(store, `Filler memory ${i} about routine maintenance window ${i}.`);
+    let s = await startServer({ store, cwd: root });
+    await s.call('memory_search', { query: 'billing', auto_scope: false });
+    // The index cache is written in the background after a rebuild.
+    for (let i = 0; i < 100 && !existsSync(join(store, '.cache', 'search-index.bin')); i++) await sleep(50);
+    assert.ok(existsSync(join(store, '.cache', 'search-index.bin')), 'no cache written');
+    await s.close();
+
+    // While no server runs: an in-place edit, a new file, a deleted file.
+    writeFileSync(edited, readFileSync(edited, 'utf8').replace('billing export runs at noon', 'billing export runs at midnight via quasar'));
+    handWrite(store, 'The ostrich queue drains into cold storage weekly.', {}, 'dropped-in-by-hand.md');
+    unlinkSync(deleted);
+
+    s = await startServer({ store, cwd: root });
+    try {
+      const t0 = Date.now();
+      const seen = async () => {
+        const q = (query: string) => s.call('memory_search', { query, auto_scope: false }).then((r) => r.hits.length);
+        return (await q('quasar')) === 1 && (await q('ostrich')) === 1 && (await q('zeppelin')) === 0 && (await q('noon')) === 0;
+      };
+      let ok = await seen();
+      while (!ok && Date.now() - t0 < 1000) {
+        await sleep(50);
+        ok = await seen();
+      }
+      assert.ok(ok, 'the edits made before the start were not all seen within a second');
     } finally {
       await s.close();
     }

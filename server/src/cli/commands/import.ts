@@ -7,21 +7,15 @@ import { parseExport, secretsIn } from '../../core/io/exportImport.ts';
 import { CairnError, errorMessage } from '../../core/errors.ts';
 import { type CliIO, type Command, JSON_OPTION, UsageError, openCairn, parse, printJson } from '../io.ts';
 import { plural } from '../writeText.ts';
+import { progress } from '../progress.ts';
 
 // `--from FORMAT` (importers from other tools' stores) will join these options; without it the
 // FILE is cairn's own export.
 const options = { json: JSON_OPTION } as const;
 
-/** A progress line on stderr, redrawn in place at most every 1% (only on a terminal). */
-function progressLine(io: CliIO): ((done: number, total: number) => void) | undefined {
-  if (!io.isTTY) return undefined;
-  let last = -1;
-  return (done, total) => {
-    const pct = Math.floor((done / total) * 100);
-    if (pct === last && done !== total) return;
-    last = pct;
-    io.err(`\rcairn: importing ${done}/${total} (${pct}%)${done === total ? '\n' : ''}`);
-  };
+function importProgress(io: CliIO): ((done: number, total: number) => void) | undefined {
+  const report = progress(io);
+  return report && ((done, total) => report('importing', done, total));
 }
 
 export const importCmd: Command = {
@@ -44,7 +38,7 @@ export const importCmd: Command = {
     const doc = parseExport(text, file);
     const c = await openCairn(io);
     try {
-      const report = await c.importStore(doc, doc.memories.length + doc.tombstones.length >= 100 ? progressLine(io) : undefined);
+      const report = await c.importStore(doc, importProgress(io));
       if (values.json) printJson(io, report);
       else {
         io.out(`imported ${file}: ${report.added} added, ${report.updated} updated, ${report.unchanged} unchanged, ` +

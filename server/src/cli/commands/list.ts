@@ -18,17 +18,27 @@ export const list: Command = {
     const limit = values.all ? 200 : (intOption(values.limit, '--limit', 1, 200) ?? 50);
     const c = await openCairn(io);
     try {
-      const items = [];
-      let cursor: string | undefined;
-      do {
-        const page = await c.list({ scopes: values.scope ?? [], limit, ...(cursor ? { cursor } : {}) });
-        items.push(...page.items);
-        cursor = values.all ? (page.next_cursor ?? undefined) : undefined;
-        if (!values.all && page.next_cursor && !values.json) io.err(`cairn: more memories: use --all or --limit\n`);
-      } while (cursor);
-      if (values.json) printJson(io, { items });
-      else if (items.length === 0) io.out('no memories\n');
-      else io.out(items.map(listLine).join(''));
+      const scopes = values.scope ?? [];
+      if (values.all) {
+        // Streamed page by page: one freshness check and one event for the whole store.
+        let n = 0;
+        if (values.json) io.out('{\n  "items": [');
+        await c.listEach({ scopes, limit: 200 }, (items) => {
+          if (values.json) io.out(items.map((it) => `${n++ === 0 ? '' : ','}\n${JSON.stringify(it, null, 2).replace(/^/gm, '    ')}`).join(''));
+          else {
+            n += items.length;
+            io.out(items.map(listLine).join(''));
+          }
+        });
+        if (values.json) io.out(n === 0 ? ']\n}\n' : '\n  ]\n}\n');
+        else if (n === 0) io.out('no memories\n');
+        return 0;
+      }
+      const page = await c.list({ scopes, limit });
+      if (page.next_cursor && !values.json) io.err(`cairn: more memories: use --all or --limit\n`);
+      if (values.json) printJson(io, { items: page.items });
+      else if (page.items.length === 0) io.out('no memories\n');
+      else io.out(page.items.map(listLine).join(''));
       return 0;
     } finally {
       await c.close();

@@ -69,10 +69,13 @@ async function hookCounts(io: CliIO): Promise<Counts | null> {
   if (!existsSync(loc.dir) || !statSync(loc.dir).isDirectory()) return null;
   // A peek at session start is not a use of memory: keep it out of the event log (log: false),
   // which health reads for retrieval and usage patterns.
-  const c = await Cairn.open({ env: io.env, cwd: io.cwd, watch: false, warn: () => {}, log: false });
+  // oneShot 'cache': with an index cache, its records are the counts (the files are not checked:
+  // a session start must stay fast, and a count off by a hand edit made since the last cairn
+  // run is harmless); without one, the store loads as usual.
+  const c = await Cairn.open({ env: io.env, cwd: io.cwd, watch: false, oneShot: 'cache', warn: () => {}, log: false });
   try {
     // The tool's own overview decides what is "here", so the hook and memory_scope_overview agree.
-    const here = await c.scopeOverview({ auto_scope: true });
+    const here = await c.sessionOverview();
     return { here: here.total, scopes: here.scopes, elsewhere: here.elsewhere.total, outside: here.view === 'outside_repo' };
   } finally {
     await c.close();

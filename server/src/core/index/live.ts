@@ -13,7 +13,7 @@ import { runInNewContext } from 'node:vm';
 import { join } from 'node:path';
 import { ensureOwnDirSync } from '../store/fsatomic.ts';
 import { storedMemory, type Store, type StoreChange } from '../store/store.ts';
-import { CATEGORIES, CONFIDENCES, SOURCES, type MemoryRecord, type Origin, type StoredMemory } from '../types.ts';
+import { CATEGORIES, CONFIDENCES, SOURCES, type MemoryRecord, type OneShotFreshness, type Origin, type StoredMemory } from '../types.ts';
 import { internOrNull, member, NO_EXTRA, sharedOrigin, sharedScopeList } from '../store/canonical.ts';
 import { CACHE_DIR, readCache, writeCache, type CacheContent, type CacheEntry, type LazyCacheContent } from './cache.ts';
 import { Freshness } from '../store/freshness.ts';
@@ -30,6 +30,13 @@ const SAVE_AFTER_CHANGES = 1000;
 /** ...or once this share of the store changed: a small store's cache always converges. */
 const SAVE_AFTER_SHARE = 0.05;
 const pause = () => new Promise<void>((r) => setImmediate(r));
+/**
+ * How long the first reads of a server started from the cache wait for the check of the files
+ * behind it: a small store is checked by then (exact from its first answer); a big one answers
+ * from the snapshot, and a hand edit made before the start shows once the check reaches it.
+ * Writes always wait for the whole check (Store.ensureFresh).
+ */
+const VALIDATION_WAIT_MS = 200;
 
 /**
  * A server holding at least this many memories runs a full garbage collection after each bulk
@@ -119,6 +126,14 @@ export interface LiveIndexOptions {
   synonyms?: Record<string, string[]>;
   /** false for one-shot commands: no watcher, the store keeps its default freshness (full sync). */
   watch: boolean;
+  /**
+   * With watch: false (ops/context.ts): 'once' makes the open's load the only check of the files;
+   * 'cache' (a peek: the session-start hook) takes the cache's records as the view unchecked and
+   * never saves (without a cache the store loads as usual).
+   */
+  oneShot?: OneShotFreshness;
+  /** Told how the load goes: ('loading files', done, total). */
+  progress?: (phase: string, done: number, total: number) => void;
   warn: (msg: string) => void;
 }
 
@@ -136,6 +151,9 @@ export class LiveIndex {
   private saveTimer: NodeJS.Timeout | null = null;
   /** How the last open went, for tests and the bench: 'cache' | 'partial' | 'rebuilt'. */
   loadedFrom: 'cache' | 'partial' | 'rebuilt' = 'rebuilt';
+  private adopted = false;
+  /** A server started from the cache checks the files behind it; settles when that is done. */
+  validated: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly store: Store,
@@ -166,17 +184,43 @@ export class LiveIndex {
       this.freshness = new Freshness(this.store, this.opts.warn);
       this.freshness.start();
     }
-    const stale = await this.loadStore();
+    // A server with a cache answers from it at once and checks the files in the background (a
+    // hand edit made before the start is seen when the check reaches it, well within a second at
+    // 50k memories); a one-shot command checks them before its one answer.
+    const mode = this.opts.watch ? 'background' : this.opts.oneShot === 'cache' ? 'trust' : 'now';
+    const stale = await this.loadStore(mode);
     this.loadedFrom = stale === Infinity ? 'rebuilt' : stale === 0 ? 'cache' : 'partial';
+    const adopted = this.adopted;
+    const bulk = this.store.activeCount >= BULK_GC_MIN;
     if (this.opts.watch) {
-      const bulk = this.store.activeCount >= BULK_GC_MIN;
-      if (bulk) collectGarbage();
+      if (bulk && !adopted) collectGarbage();
       this.build();
-      if (bulk) collectGarbage();
+      if (bulk && !adopted) collectGarbage();
     }
-    if (stale > 0) this.markDirty(Math.min(stale, SAVE_AFTER_CHANGES));
+    if (stale > 0 && !(adopted && mode === 'trust')) this.markDirty(Math.min(stale, SAVE_AFTER_CHANGES));
     this.unsubscribe = this.store.onChange((ch) => this.apply(ch));
     this.freshness?.install();
+    if (!this.opts.watch && this.opts.oneShot !== undefined && this.opts.oneShot !== 'every-read') this.store.setFreshness(() => Promise.resolve());
+    if (adopted && mode === 'background') {
+      this.validated = this.validateInBackground(bulk);
+      this.store.setValidation(this.validated);
+      this.freshness?.waitFor(this.validated, VALIDATION_WAIT_MS);
+    }
+  }
+
+  private async validateInBackground(bulk: boolean): Promise<void> {
+    const closed = new Error('closed');
+    try {
+      await pause();
+      const changed = await this.store.validate(() => (this.closed ? Promise.reject(closed) : pause()));
+      if (changed > 0) {
+        if (this.loadedFrom === 'cache') this.loadedFrom = 'partial';
+        this.markDirty(Math.min(changed, SAVE_AFTER_CHANGES));
+      }
+      if (bulk) collectGarbage();
+    } catch (err) {
+      if (err !== closed) this.opts.warn(`checking the store against the index cache failed: ${(err as Error).message}`);
+    }
   }
 
   /**
@@ -185,11 +229,14 @@ export class LiveIndex {
    * own so that no closure open() leaves behind (the change listener) shares a context with
    * the decoded cache and keeps it alive.
    */
-  private async loadStore(): Promise<number> {
+  private async loadStore(mode: 'now' | 'background' | 'trust'): Promise<number> {
     const cache = readCache<StoredMemory>(this.store.dir, (why) => this.opts.warn(`index cache ignored (${why}); rebuilding it`), reviveStored);
-    await this.store.load(cache?.records);
+    // Adopted: checked against the files in the background (or, for a peek, not at all).
+    this.adopted = cache !== null && mode !== 'now' && this.store.adopt(cache.records);
+    if (!this.adopted) await this.store.load(cache?.records, this.opts.progress && ((done, total) => this.opts.progress!('loading files', done, total)));
     if (!cache) return Infinity;
-    const stale = this.staleCount(cache);
+    // A peek saves nothing, so how stale the cache is does not matter to it.
+    const stale = this.adopted && mode === 'trust' ? 0 : this.staleCount(cache);
     // The entries become the snapshot's docs in place: no second object per memory.
     const docs = cache.entries as Array<CacheEntry & { doc: StoredMemory }>;
     for (const d of docs) d.doc = cache.records[d.record]!;
@@ -344,6 +391,7 @@ export class LiveIndex {
 
   async close(): Promise<void> {
     this.closed = true;
+    await this.validated;
     this.freshness?.stop();
     this.freshness = null;
     this.unsubscribe?.();

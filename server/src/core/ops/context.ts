@@ -7,6 +7,7 @@ import type { Caller } from '../origin.ts';
 import type { Store } from '../store/store.ts';
 import type { LiveIndex } from '../index/live.ts';
 import type { EventLog } from '../curation/events.ts';
+import type { OneShotFreshness } from '../types.ts';
 
 /** Per-process services over the store, set while the facade opens and cleared when it closes. */
 export interface Services {
@@ -25,6 +26,12 @@ export interface Context {
   readonly env: NodeJS.ProcessEnv;
   /** false: one-shot command, no freshness machinery. */
   readonly watch: boolean;
+  /**
+   * How a one-shot command (watch: false) keeps its view fresh: 'every-read' lists the store
+   * before each read (in-process callers), 'once' counts the open's load as the command's one
+   * check (the CLI), 'cache' takes the index cache's records unchecked (the session-start hook).
+   */
+  readonly oneShot: OneShotFreshness;
   /**
    * Who this process's lookups are for: 'model' (the MCP server) or 'user' (the CLI). Retrieval
    * events carry it; memory_health never counts a user's lookup as the model's retrieval.

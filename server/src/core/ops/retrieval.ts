@@ -57,7 +57,7 @@ export async function fullRecords(c: Context, mems: StoredMemory[]) {
 
 export async function show(c: Context, input: ShowInput) {
   const actor = actorFor(c, input.for_user);
-  await c.store.ensureFresh();
+  await c.store.ensureFresh({ read: true });
   await settleUnknownIds(c, [input.id, ...(Array.isArray(input.ids) ? input.ids.slice(0, MAX_IDS_PER_CALL) : [])]);
   const hasId = input.id !== undefined && input.id !== null;
   const hasIds = input.ids !== undefined && input.ids !== null;
@@ -109,8 +109,33 @@ export function newestPage(source: Iterable<StoredMemory>, keep: (m: StoredMemor
   return { page: buf, next_cursor: more && buf.length ? encodeCursor(buf[buf.length - 1]!.id) : null };
 }
 
+/**
+ * Every page of memory_list at once, handed to `emit` as it is made (the CLI's `list --all`):
+ * one freshness check and one event for the whole walk, however many pages.
+ */
+export async function listEach(c: Context, input: Omit<ListInput, 'cursor'>, emit: (items: Awaited<ReturnType<typeof list>>['items']) => void): Promise<number> {
+  await c.store.ensureFresh({ read: true });
+  const filters = checkScopeFilters(input.scopes);
+  const limit = checkLimit(input.limit, 'limit', LIMITS.pageSize, LIMITS.defaultPageSize);
+  const match = scopeFilterMatcher(filters);
+  const now = c.now();
+  // One pass sorts the visible memories newest first; pages are slices of it.
+  const all = [...c.store.active()].filter((m) => isVisible(c.disabledScopes, m, now) && match(m.scopes));
+  all.sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+  for (let at = 0; at < all.length; at += limit) {
+    const page = all.slice(at, at + limit);
+    const hits = await hitFields(c, page);
+    emit(hits.map((h, i) => {
+      const m = page[i]!;
+      return { ...h, summary: summarize(m.body), ...(input.with_bodies ? { body: m.body } : {}) };
+    }));
+  }
+  c.log('list', { scopes: filters, limit, all: true, returned_count: all.length, actor: c.actor });
+  return all.length;
+}
+
 export async function list(c: Context, input: ListInput) {
-  await c.store.ensureFresh();
+  await c.store.ensureFresh({ read: true });
   const filters = checkScopeFilters(input.scopes);
   const limit = checkLimit(input.limit, 'limit', LIMITS.pageSize, LIMITS.defaultPageSize);
   const after = input.cursor === undefined || input.cursor === null ? null : decodeCursor(input.cursor);
@@ -126,8 +151,12 @@ export async function list(c: Context, input: ListInput) {
   return { items, next_cursor };
 }
 
-export async function scopeOverview(c: Context, input: OverviewInput) {
-  await c.store.ensureFresh();
+/**
+ * `opts.curation: false` (the session-start hook) leaves out the curation counts, which check
+ * every memory's cited paths and read the whole event log: they are then all zero.
+ */
+export async function scopeOverview(c: Context, input: OverviewInput, opts: { curation: boolean } = { curation: true }) {
+  await c.store.ensureFresh({ read: true });
   const auto = input.auto_scope ?? true;
   const now = c.now();
   const inView: StoredMemory[] = [];
@@ -166,7 +195,7 @@ export async function scopeOverview(c: Context, input: OverviewInput) {
     scopes: sorted,
     disabled_scopes: [...c.disabledScopes].sort(),
     elsewhere: { total: elsewhereTotal, repos: repos.slice(0, ELSEWHERE_REPOS_MAX) },
-    curation_pending: await curationPending(c, inView, expired),
+    curation_pending: opts.curation ? await curationPending(c, inView, expired) : { stale: 0, never_verified: 0, drifted: 0, expired: expired.length, dead: 0 },
   };
   c.log('scope_overview', { auto_scope: auto, total: out.total, elsewhere: elsewhereTotal });
   return out;
@@ -223,8 +252,8 @@ function live(c: Context): LiveIndex {
   return l;
 }
 
-export async function openIndex(c: Context): Promise<void> {
-  const l = new LiveIndex(c.store, { synonyms: c.config.search.synonyms, watch: c.watch, warn: c.warn });
+export async function openIndex(c: Context, progress?: (phase: string, done: number, total: number) => void): Promise<void> {
+  const l = new LiveIndex(c.store, { synonyms: c.config.search.synonyms, watch: c.watch, oneShot: c.oneShot, warn: c.warn, ...(progress ? { progress } : {}) });
   c.services.index = l;
   await l.open();
 }
@@ -284,7 +313,7 @@ export async function search(c: Context, input: SearchInput): Promise<SearchOutp
   const autoScope = input.auto_scope ?? true;
   const actor = actorFor(c, input.for_user);
   const alternates = checkAlternates(input.alternates);
-  await c.store.ensureFresh();
+  await c.store.ensureFresh({ read: true });
 
   const found = rankedSearch(live(c), input.query, alternates, {
     limit: max,

@@ -111,6 +111,19 @@ export class Freshness {
     for (const d of [this.store.dir, this.store.tombDir]) this.dirMtime.set(d, mtimeOf(d));
   }
 
+  /**
+   * Reads wait for `p` (a cache-started store's check against its files), but at most `ms` in
+   * all: a small store is exact from its first answer, a big one answers from the snapshot.
+   */
+  waitFor(p: Promise<void>, ms: number): void {
+    let timer: NodeJS.Timeout | undefined;
+    const bounded = new Promise<void>((r) => {
+      timer = setTimeout(r, ms);
+      timer.unref();
+    });
+    this.chain = this.chain.then(() => Promise.race([p, bounded])).finally(() => clearTimeout(timer));
+  }
+
   /** Serialized: concurrent reads wait for one another's refresh instead of racing it. */
   check(): Promise<void> {
     const run = this.chain.then(() => this.refresh());

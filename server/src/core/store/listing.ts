@@ -54,12 +54,18 @@ function pidOfTemp(name: string): number {
   return m ? Number(m[1]) : 0;
 }
 
+/** A temp file left by a write killed mid-way is never a memory; removed once its writer is gone. */
+export function removeIfDeadTemp(dir: string, name: string): void {
+  const pid = pidOfTemp(name);
+  if (pid && pid !== process.pid && !pidAlive(pid)) rmSync(join(dir, name), { force: true });
+}
+
 /**
  * Lists the first `flat` of `dirs` (missing ones are skipped); the rest are only named, for the
  * caller to add to (the notes area). `onSymlink` hears of each *.md symlink, which is never
- * followed (it could point outside the store).
+ * followed (it could point outside the store). `pause`, if given, is awaited every 2,000 entries.
  */
-export async function listStoreFiles(dirs: readonly string[], cleanTemps: boolean, onSymlink: (path: string) => void, flat = dirs.length): Promise<Listing> {
+export async function listStoreFiles(dirs: readonly string[], cleanTemps: boolean, onSymlink: (path: string) => void, flat = dirs.length, pause?: () => Promise<void>): Promise<Listing> {
   const found = new Listing(dirs);
   for (let di = 0; di < flat; di++) {
     const d = dirs[di]!;
@@ -72,11 +78,12 @@ export async function listStoreFiles(dirs: readonly string[], cleanTemps: boolea
     }
     // Synchronous lstat in a loop: an async stat per file (Promise.all) costs ~6x the time and
     // hundreds of MB of transient promises on a 100k store, for no overlap the kernel gives back.
+    let k = 0;
     for (const name of names) {
+      // `pause`: a server checking its store in the background yields every so many files.
+      if (pause && ++k % 2000 === 0) await pause();
       if (isTempName(name)) {
-        // Leftover of a write killed mid-way: never a memory; removed once its writer is gone.
-        const pid = pidOfTemp(name);
-        if (cleanTemps && pid && pid !== process.pid && !pidAlive(pid)) rmSync(join(d, name), { force: true });
+        if (cleanTemps) removeIfDeadTemp(d, name);
         continue;
       }
       if (!name.endsWith('.md') || name.startsWith('.')) continue;

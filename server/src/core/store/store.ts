@@ -6,15 +6,15 @@
 // `removed`; removal rewrites the file in place with the removal keys and then renames it into
 // .tombstones/ (restore does the reverse), so a crash between the two steps leaves one file whose
 // keys already say what it is.
-import { promises as fsp, readFileSync } from 'node:fs';
+import { promises as fsp, readFileSync, readdirSync } from 'node:fs';
 import { basename, dirname, join, sep } from 'node:path';
-import { ensureDir, fsyncDir, moveFileDurable, writeFileAtomic } from './fsatomic.ts';
+import { ensureDir, fsyncDir, isTempName, moveFileDurable, writeFileAtomic } from './fsatomic.ts';
 import { StoreLock } from './lock.ts';
 import { fileNameFor, parseMemoryText, serializeMemory } from './memfile.ts';
 import type { MemoryRecord, SkippedFile, StoredMemory } from '../types.ts';
 import { ConflictError, NotFoundError } from '../errors.ts';
 import { MAX_FILE_BYTES, Skip, derivedId, errorOf, memOf, storedMemory, type FileEntry } from './entries.ts';
-import { Listing, listStoreFiles } from './listing.ts';
+import { Listing, listStoreFiles, removeIfDeadTemp } from './listing.ts';
 import { NOTES_DIR, isNoteRel, listNoteFiles, noteRecord, noteTombExtra } from './notes.ts';
 export { MAX_FILE_BYTES, storedMemory } from './entries.ts';
 
@@ -103,6 +103,7 @@ export class Store {
 
   /** Runs a write under the lock, telling the freshness strategy it was ours. */
   private async locked<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.validation) await this.validation;
     const o = this.ownWrites;
     const clean = o?.beforeWrite() ?? false;
     try {
@@ -111,19 +112,88 @@ export class Store {
       o?.afterWrite(clean);
     }
   }
-  /** Every read operation calls this first, so hand edits are seen without a restart. */
-  ensureFresh(): Promise<void> {
+  /**
+   * Every operation calls this first, so hand edits are seen without a restart. While adopted
+   * records are being checked against the files (validate), an operation waits for the check to
+   * finish: it may change the store, and must see it as it is. A `read` (search, list, show,
+   * overview) only waits as long as the freshness strategy says (a big store answers from the
+   * snapshot meanwhile).
+   */
+  ensureFresh(opts?: { read: true }): Promise<void> {
+    const v = this.validation;
+    if (v && !opts?.read) return v.then(() => this.freshness());
     return this.freshness();
+  }
+
+  /** The running check of adopted records (validate), which writes wait for. */
+  private validation: Promise<void> | null = null;
+  setValidation(p: Promise<void>): void {
+    this.validation = p;
+    void p.finally(() => {
+      if (this.validation === p) this.validation = null;
+    });
   }
 
   // ---- loading and reconciling ------------------------------------------------------------
 
   /** First read. A seed record whose file still has the same size and mtime is reused unparsed. */
-  async load(seed?: Iterable<StoredMemory>): Promise<void> {
+  async load(seed?: Iterable<StoredMemory>, progress?: (done: number, total: number) => void): Promise<void> {
     const seeded = new Map<string, StoredMemory>();
     // Notes are re-read (a cached record would not say it is a note); they are few and small.
     if (seed) for (const m of seed) if (this.noteRel(m.file) === null) seeded.set(m.file, m);
-    await this.reconcile(await this.listFiles(!this.readOnly), seeded);
+    await this.reconcile(await this.listFiles(!this.readOnly), seeded, undefined, progress);
+  }
+
+  /**
+   * Takes cached records as the view without touching a file (a start that answers from the
+   * snapshot at once); validate() then checks them against the files. Call before any listener
+   * subscribes: no change is reported for adopted records. Notes are left to validate() (a cached
+   * record would not say it is a note). Returns false, adopting nothing, for a cache that names
+   * files outside this store (a copied or moved store, another store's cache).
+   */
+  adopt(seed: readonly StoredMemory[]): boolean {
+    for (const m of seed) if (!this.isMemoryPath(m.file)) return false;
+    this.cleanDeadTemps();
+    for (const m of seed) {
+      if (this.noteRel(m.file) !== null) continue;
+      this.files.set(m.file, m);
+      this.addOwner(m.id, m.file);
+    }
+    for (const [id, owner] of this.owners) {
+      if (typeof owner !== 'string') {
+        this.elect(id);
+        continue;
+      }
+      const m = this.files.get(owner) as StoredMemory;
+      (m.tombstoned ? this.tombById : this.activeById).set(id, m);
+    }
+    return true;
+  }
+
+  /** Removes the temp files of dead writers (names only: no stat), as a load does. */
+  private cleanDeadTemps(): void {
+    if (this.readOnly) return;
+    for (const d of [this.dir, this.tombDir]) {
+      let names: string[];
+      try {
+        names = readdirSync(d);
+      } catch {
+        continue;
+      }
+      for (const name of names) if (isTempName(name)) removeIfDeadTemp(d, name);
+    }
+  }
+
+  /**
+   * Checks the view against the files (after adopt): every file is stat'ed, new and changed ones
+   * are read, gone ones dropped, and every change is reported to the listeners. With `pause`,
+   * it yields between batches, so a server keeps answering while a big store is checked; a path
+   * the watcher refreshed meanwhile is stat'ed again before it is read or dropped. Returns how
+   * many files changed.
+   */
+  async validate(pause?: () => Promise<void>): Promise<number> {
+    const found = await this.listFiles(!this.readOnly, pause);
+    return this.reconcile(found, new Map(), pause);
   }
 
   /** Full reconcile: every file is stat'ed; only changed ones are re-read. */
@@ -158,23 +228,18 @@ export class Store {
     return parent === this.dir || parent === this.tombDir;
   }
 
-  private async listFiles(cleanTemps: boolean): Promise<Listing> {
+  private async listFiles(cleanTemps: boolean, pause?: () => Promise<void>): Promise<Listing> {
     const tombOk = await this.tombDirUsable();
     const dirs = tombOk ? [this.dir, this.tombDir] : [this.dir];
-    const found = await listStoreFiles([...dirs, this.notesDir], cleanTemps, this.onSymlink, dirs.length);
+    const found = await listStoreFiles([...dirs, this.notesDir], cleanTemps, this.onSymlink, dirs.length, pause);
     this.addNotes(found, dirs.length, cleanTemps);
     return found;
   }
 
   private readonly onSymlink = (p: string): void => {
-    const error = 'is a symbolic link; cairn does not follow links';
-    this.files.set(p, new Skip(0, 0, error));
-    if (this.noteRel(p) !== null) this.notePaths.add(p);
-    // Said once, like every other skipped file: a memory must never vanish silently.
-    if (this.warnOnce.get(p) !== error) {
-      this.warnOnce.set(p, error);
-      this.warn(`skipped ${p}: ${error}`);
-    }
+    // Said once (setEntry), like every other skipped file: a memory must never vanish silently.
+    // Through setEntry, so a record adopted from the cache for this path is dropped too.
+    this.setEntry(p, new Skip(0, 0, 'is a symbolic link; cairn does not follow links'));
   };
 
   private addNotes(found: Listing, di: number, cleanTemps: boolean): void {
@@ -205,7 +270,7 @@ export class Store {
     return false;
   }
 
-  private async reconcile(found: Listing, seeded: Map<string, StoredMemory>): Promise<void> {
+  private async reconcile(found: Listing, seeded: Map<string, StoredMemory>, pause?: () => Promise<void>, progress?: (done: number, total: number) => void): Promise<number> {
     // Which listed files are new or changed, and how many known files are still there.
     const changed: number[] = [];
     let present = 0;
@@ -217,20 +282,41 @@ export class Store {
     // Files gone are dropped before anything is re-read, so a file moved between the store and
     // .tombstones/ never shows up as two files claiming one id. When every known file was listed
     // (the usual full sync) there is nothing to drop and no set of every path is built.
+    let dropped = 0;
     if (present < this.files.size) {
-      for (const p of [...this.files.keys()]) if (!found.has(p) && !errorOf(this.files.get(p))?.startsWith('is a symbolic')) this.dropPath(p);
+      for (const p of [...this.files.keys()]) {
+        if (found.has(p) || errorOf(this.files.get(p))?.startsWith('is a symbolic')) continue;
+        // Listed while the process kept answering: a file the watcher added since is not gone.
+        if (pause && this.isMemoryPath(p) && (await fsp.lstat(p).catch(() => null))?.isFile()) continue;
+        this.dropPath(p);
+        dropped++;
+      }
     }
     // Sequential synchronous reads: for many small files they beat async reads several times
     // over (an async readFile is four libuv round trips), and a load is one burst anyway.
+    let n = 0;
+    let read = 0;
+    progress?.(0, changed.length);
     for (const i of changed) {
+      if (progress && ++read % 1000 === 0) progress(read, changed.length);
       const p = found.path(i);
-      const size = found.size(i);
-      const mtimeMs = found.mtimeMs(i);
+      let size = found.size(i);
+      let mtimeMs = found.mtimeMs(i);
+      if (pause) {
+        if (++n % 500 === 0) await pause();
+        // The listing may be older than what the watcher has reported since: stat it again.
+        const st = await fsp.lstat(p).catch(() => null);
+        if (!st?.isFile()) continue; // gone meanwhile: the watcher reports it
+        size = st.size;
+        mtimeMs = st.mtimeMs;
+      }
       const s = seeded.get(p);
       // A reused record is keyed by its own path string (equal to p): one copy per memory.
       if (s && s.size === size && s.mtimeMs === mtimeMs) this.refreshOne(s.file, size, mtimeMs, s);
       else this.refreshOne(p, size, mtimeMs, undefined);
     }
+    progress?.(changed.length, changed.length);
+    return changed.length + dropped;
   }
 
   private refreshOne(p: string, size: number, mtimeMs: number, seeded: StoredMemory | undefined): void {
