@@ -1,7 +1,13 @@
 // The one progress line for long waits of a command (loading the store's files, importing): on
 // stderr, only when stderr is a terminal, and only once a phase has run for about a second;
 // redrawn in place with a count and an estimate of the time left, ended with a newline.
-import type { CliIO } from './io.ts';
+
+/** What the progress line needs of a command's io (cli/io.ts CliIO has it). */
+export interface ProgressIO {
+  err: (s: string) => void;
+  errIsTTY?: boolean;
+  env: NodeJS.ProcessEnv;
+}
 
 /** Reports `done` of `total` for a phase ("loading files", "importing"). */
 export type Progress = (phase: string, done: number, total: number) => void;
@@ -14,7 +20,7 @@ function seconds(ms: number): string {
   return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${s % 60} s`;
 }
 
-export function progress(io: CliIO, now: () => number = Date.now): Progress | undefined {
+export function progress(io: ProgressIO, now: () => number = Date.now): Progress | undefined {
   if (!io.errIsTTY) return undefined;
   // Test seam: CAIRN_PROGRESS_AFTER_MS shortens the quiet first second (a whole number of ms).
   const seam = io.env.CAIRN_PROGRESS_AFTER_MS;
