@@ -45,7 +45,7 @@ export interface Command {
 }
 
 /** `--json` means the same on every command. */
-export const JSON_OPTION: OptionSpec = { type: 'boolean', help: 'print the result as JSON (the same object the MCP tool returns, where there is one)' };
+export const JSON_OPTION = { type: 'boolean', help: 'print the result as JSON (the same object the MCP tool returns, where there is one)' } as const satisfies OptionSpec;
 /** `--all` means the same on every command that takes it: the whole store, no narrowing, no paging. */
 export const ALL_HELP = 'the whole store: every repo and every page, not only what is in view from this project';
 

@@ -151,7 +151,9 @@ test('init: snippet and locations; --client merges idempotently, byte-identical 
   assert.equal(l.clients.find((c: { client: string }) => c.client === 'cursor').present, false);
 
   const printOnly = cli(['init', '--client', 'claude-desktop', '--print-only'], opts);
-  assert.match(printOnly.stdout, /would become:\n\{\n {2}"theme": "dark"/);
+  // Only the entry cairn would add, never the rest of the user's file.
+  assert.match(printOnly.stdout, /claude_desktop_config\.json: cairn would add this entry \(the rest of the file stays as it is\):\n\{\n {2}"mcpServers": \{\n {4}"cairn": \{/);
+  assert.doesNotMatch(printOnly.stdout, /theme|"other"/);
   assert.doesNotMatch(readFileSync(desktop, 'utf8'), /cairn/);
 
   const first = cli(['init', '--client', 'claude-desktop', '--json'], opts);

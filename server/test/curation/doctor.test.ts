@@ -58,7 +58,7 @@ test('loose modes, unparseable files, corrupt log lines, a stale registration an
   assert.ok(reg.items!.some((i) => i.includes('/gone/cairn.mjs, which does not exist')));
 });
 
-test('a bad config is a failure (exit 2); a missing store is a warning; the Claude Code plugin counts', async () => {
+test('a bad config is a failure (exit 2); a missing store is fine until the first write; the Claude Code plugin counts', async () => {
   const home = tempDir('cairn-doc-home-');
   const store = join(home, 'store');
   mkdirSync(store);
@@ -71,8 +71,18 @@ test('a bad config is a failure (exit 2); a missing store is a warning; the Clau
   writeFileSync(join(home, '.claude', 'plugins', 'installed_plugins.json'), JSON.stringify({ version: 2, plugins: { 'cairn@cairn': [{ scope: 'user' }] } }));
   writeFileSync(join(home, '.claude', 'settings.json'), JSON.stringify({ enabledPlugins: { 'cairn@cairn': true } }));
   const missing = await runDoctor(opts(home, join(home, 'nowhere')));
-  assert.equal(byName(missing, 'store').status, 'warn');
-  assert.match(byName(missing, 'store').detail, /does not exist yet/);
+  // A fresh install: the plugin is there, the store is created on the first write. All ok.
+  assert.equal(byName(missing, 'store').status, 'ok');
+  assert.match(byName(missing, 'store').detail, /does not exist yet: it is created on the first write/);
   assert.deepEqual(byName(missing, 'registrations').items, ['Claude Code plugin cairn@cairn installed', 'Claude Code plugin cairn@cairn enabled in settings.json']);
-  assert.equal(missing.exit_code, 1);
+  assert.equal(missing.exit_code, 0);
+  assert.equal(missing.checks.find((c) => c.name === 'duplicate server'), undefined);
+
+  // The plugin plus a user-scope entry in ~/.claude.json: two servers in every session.
+  writeFileSync(join(home, '.claude.json'), JSON.stringify({ mcpServers: { cairn: { type: 'stdio', command: 'node', args: [join(home, 'x.mjs')] } } }));
+  writeFileSync(join(home, 'x.mjs'), '');
+  const dup = await runDoctor(opts(home, join(home, 'nowhere')));
+  assert.equal(byName(dup, 'duplicate server').status, 'warn');
+  assert.match(byName(dup, 'duplicate server').detail, /starts cairn twice in every session: the plugin cairn@cairn and the user-scope "cairn" entry in .*\.claude\.json.*claude mcp remove cairn -s user/);
+  assert.equal(dup.exit_code, 1);
 });

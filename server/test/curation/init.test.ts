@@ -26,7 +26,23 @@ test('each client has its real per-OS location and shape', () => {
     windsurf: '/home/u/.codeium/windsurf/mcp_config.json',
     cline: '/home/u/.config/Code/User/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json',
     continue: '/home/u/.continue/mcpServers/cairn.yaml',
+    codex: '/home/u/.codex/config.toml',
+    opencode: '/home/u/.config/opencode/opencode.json',
+    zed: '/home/u/.config/zed/settings.json',
+    gemini: '/home/u/.gemini/settings.json',
   });
+  // Codex honours $CODEX_HOME; OpenCode and Zed read $XDG_CONFIG_HOME (~/.config) on macOS too;
+  // Zed on Windows keeps its settings under %APPDATA%\Zed.
+  assert.equal(clientSpec('codex', { home: '/h', platform: 'linux', env: { CODEX_HOME: '/c' } }).file, '/c/config.toml');
+  assert.equal(clientSpec('opencode', { home: '/Users/u', platform: 'darwin', env: {} }).file, '/Users/u/.config/opencode/opencode.json');
+  assert.equal(clientSpec('zed', { home: '/Users/u', platform: 'darwin', env: {} }).file, '/Users/u/.config/zed/settings.json');
+  assert.equal(clientSpec('zed', { home: '/h', platform: 'linux', env: { XDG_CONFIG_HOME: '/x' } }).file, '/x/zed/settings.json');
+  assert.equal(clientSpec('zed', { home: 'C:\\Users\\u', platform: 'win32', env: { APPDATA: 'C:\\Users\\u\\AppData\\Roaming' } }).file, join('C:\\Users\\u\\AppData\\Roaming', 'Zed', 'settings.json'));
+  assert.equal(clientSpec('gemini', { home: '/Users/u', platform: 'darwin', env: {} }).file, '/Users/u/.gemini/settings.json');
+  assert.deepEqual(clientSpec('opencode', linux(h)).entry(entry), { type: 'local', command: ['/usr/local/bin/node', '/opt/cairn/server/dist/cairn.mjs'], enabled: true });
+  assert.equal(clientSpec('opencode', linux(h)).key, 'mcp');
+  assert.equal(clientSpec('zed', linux(h)).key, 'context_servers');
+  assert.equal(clientSpec('codex', linux(h)).key, 'mcp_servers');
   assert.equal(clientSpec('claude-desktop', { home: '/Users/u', platform: 'darwin', env: {} }).file, '/Users/u/Library/Application Support/Claude/claude_desktop_config.json');
   assert.equal(clientSpec('vscode', { home: '/Users/u', platform: 'darwin', env: {} }).file, '/Users/u/Library/Application Support/Code/User/mcp.json');
   const win = clientSpec('claude-desktop', { home: 'C:\\Users\\u', platform: 'win32', env: { APPDATA: 'C:\\Users\\u\\AppData\\Roaming' } }).file;

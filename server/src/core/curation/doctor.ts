@@ -11,7 +11,7 @@ import { resolveStore, type StoreLocation } from '../store/location.ts';
 import { readCache, cachePath } from '../index/cache.ts';
 import { ACTIVE_LOG, listLogFiles, readEvents } from './archives.ts';
 import { CLIENTS, clientSpec, type InitEnv } from '../io/clients.ts';
-import { readRegistration } from '../io/init.ts';
+import { installedCairnPlugins, readRegistration } from '../io/init.ts';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail';
 export interface Check {
@@ -183,9 +183,10 @@ async function claudePlugin(o: DoctorOptions): Promise<string[]> {
   return found;
 }
 
-async function registrations(o: DoctorOptions): Promise<Check> {
+async function registrations(o: DoctorOptions): Promise<Check[]> {
   const found = await claudePlugin(o);
   const problems: string[] = [];
+  let userScopeClaudeCode: string | null = null;
   const project = join(o.cwd, '.mcp.json');
   for (const [label, file, format, key] of [
     ...CLIENTS.flatMap((c) => {
@@ -197,18 +198,26 @@ async function registrations(o: DoctorOptions): Promise<Check> {
     const r = await readRegistration(file, format, key);
     if (r.error) problems.push(`${file}: ${r.error}`);
     if (!r.entry) continue;
-    const args = Array.isArray(r.entry.args) ? r.entry.args.filter((a): a is string => typeof a === 'string') : [];
-    const bundle = args.find((a) => a.endsWith('.mjs') || a.endsWith('.js'));
+    if (file === clientSpec('claude-code', o).file) userScopeClaudeCode = file;
+    // The bundle is in args, or (OpenCode) in the command array.
+    const argv = [...(Array.isArray(r.entry.command) ? r.entry.command : []), ...(Array.isArray(r.entry.args) ? r.entry.args : [])];
+    const bundle = argv.filter((a): a is string => typeof a === 'string').find((a) => a.endsWith('.mjs') || a.endsWith('.js'));
     if (bundle && !bundle.includes('${') && !(await fsp.access(bundle).then(() => true, () => false))) {
       problems.push(`${label} (${file}) runs ${bundle}, which does not exist: run cairn init --client again`);
     }
     found.push(`${label}: ${file}`);
   }
-  if (problems.length) return check('registrations', 'warn', `${found.length} registration(s) found; ${problems.length} problem(s)`, [...problems, ...found]);
-  if (found.length === 0) {
-    return check('registrations', 'warn', 'cairn is not registered with any MCP client: install the Claude Code plugin, or run cairn init --client <name>');
+  const checks: Check[] = [];
+  // The plugin starts cairn in every Claude Code session; a user-scope entry starts a second one.
+  const plugins = await installedCairnPlugins(o);
+  if (plugins.length && userScopeClaudeCode) {
+    checks.push(check('duplicate server', 'warn', `Claude Code starts cairn twice in every session: the plugin ${plugins.join(', ')} and the user-scope "cairn" entry in ${userScopeClaudeCode}. Keep the plugin and remove the entry: claude mcp remove cairn -s user`));
   }
-  return check('registrations', 'ok', `${found.length} registration(s) found`, found);
+  if (problems.length) checks.unshift(check('registrations', 'warn', `${found.length} registration(s) found; ${problems.length} problem(s)`, [...problems, ...found]));
+  else if (found.length === 0) {
+    checks.unshift(check('registrations', 'warn', 'cairn is not registered with any MCP client: install the Claude Code plugin, or run cairn init --client <name>'));
+  } else checks.unshift(check('registrations', 'ok', `${found.length} registration(s) found`, found));
+  return checks;
 }
 
 export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
@@ -224,7 +233,8 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
     const st = await fsp.stat(loc.dir).catch((err: NodeJS.ErrnoException) => err);
     if (st instanceof Error) {
       const missing = st.code === 'ENOENT';
-      checks.push(check('store', missing ? 'warn' : 'fail', missing ? `${loc.dir} (${loc.why}) does not exist yet: it is created on the first write` : `${loc.dir}: ${st.message}`));
+      // A fresh install has no store until the first write: that is fine, not a warning.
+      checks.push(check('store', missing ? 'ok' : 'fail', missing ? `${loc.dir} (${loc.why}) does not exist yet: it is created on the first write` : `${loc.dir}: ${st.message}`));
     } else if (!st.isDirectory()) {
       checks.push(check('store', 'fail', `${loc.dir} (${loc.why}) is not a directory`));
     } else {
@@ -235,7 +245,7 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
       checks.push(indexCache(loc.dir));
     }
   }
-  checks.push(await registrations(o));
+  checks.push(...(await registrations(o)));
   const status: CheckStatus = checks.some((c) => c.status === 'fail') ? 'fail' : checks.some((c) => c.status === 'warn') ? 'warn' : 'ok';
   return { status, exit_code: status === 'fail' ? 2 : status === 'warn' ? 1 : 0, store: { dir: loc?.dir ?? null, via: loc?.via ?? null, why: loc?.why ?? null }, checks };
 }

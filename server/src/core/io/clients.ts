@@ -7,14 +7,19 @@
 //   windsurf        ~/.codeium/windsurf/mcp_config.json             { mcpServers: ... }
 //   cline           <appdata>/Code/User/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json
 //   continue        ~/.continue/mcpServers/cairn.yaml               a YAML block: { name, version, schema, mcpServers: [ { name, command, args } ] }
-// where <appdata> is ~/Library/Application Support on macOS, %APPDATA% on Windows and
+//   codex           $CODEX_HOME/config.toml (~/.codex)              TOML: [mcp_servers.cairn] command = "...", args = [...]
+//   opencode        <xdg>/opencode/opencode.json (or .jsonc)        { mcp: { name: { type: "local", command: [cmd, ...args], enabled: true } } }
+//   zed             <xdg>/zed/settings.json, %APPDATA%\Zed on Windows { context_servers: { name: { command, args } } } (JSONC)
+//   gemini          ~/.gemini/settings.json                          { mcpServers: { name: { command, args } } }
+// where <xdg> is $XDG_CONFIG_HOME or ~/.config on every OS (OpenCode and Zed read it on macOS too), and <appdata> is ~/Library/Application Support on macOS, %APPDATA% on Windows and
 // $XDG_CONFIG_HOME (default ~/.config) elsewhere. Continue reads every block file in
 // ~/.continue/mcpServers/, so cairn owns one file there instead of rewriting the user's
 // hand-written config.yaml (whose comments a YAML round trip would lose); entries found in
 // config.yaml are still reported.
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
-export const CLIENTS = ['claude-code', 'claude-desktop', 'cursor', 'vscode', 'windsurf', 'cline', 'continue'] as const;
+export const CLIENTS = ['claude-code', 'claude-desktop', 'cursor', 'vscode', 'windsurf', 'cline', 'continue', 'codex', 'opencode', 'zed', 'gemini'] as const;
 export type ClientId = (typeof CLIENTS)[number];
 
 export const SERVER_NAME = 'cairn';
@@ -31,14 +36,16 @@ export interface InitEnv {
   env: NodeJS.ProcessEnv;
 }
 
+export type ConfigFormat = 'json' | 'yaml-block' | 'toml';
+
 export interface ClientSpec {
   client: ClientId;
   label: string;
   /** The file cairn merges into. */
   file: string;
-  format: 'json' | 'yaml-block';
-  /** JSON: the top-level key holding servers by name. */
-  key: 'mcpServers' | 'servers';
+  format: ConfigFormat;
+  /** The top-level key holding servers by name (JSON object key, TOML table name). */
+  key: string;
   /** The entry as this client wants it. */
   entry: (e: ServerEntry) => Record<string, unknown>;
   /** Other files where a cairn registration for this client may already be (reported, never written). */
@@ -51,6 +58,19 @@ export function appDataDir(ie: InitEnv): string {
   if (ie.platform === 'win32') return ie.env.APPDATA && ie.env.APPDATA.trim() !== '' ? ie.env.APPDATA : join(ie.home, 'AppData', 'Roaming');
   const xdg = ie.env.XDG_CONFIG_HOME;
   return xdg && xdg.trim() !== '' ? xdg : join(ie.home, '.config');
+}
+
+/** $XDG_CONFIG_HOME or ~/.config, on every OS (for tools that read it on macOS too). */
+function xdgConfigDir(ie: InitEnv): string {
+  const xdg = ie.env.XDG_CONFIG_HOME;
+  return xdg && xdg.trim() !== '' ? xdg : join(ie.home, '.config');
+}
+
+/** OpenCode reads opencode.json or opencode.jsonc: edit the one that exists (.json when neither does). */
+function opencodeFile(ie: InitEnv): string {
+  const dir = join(xdgConfigDir(ie), 'opencode');
+  const jsonc = join(dir, 'opencode.jsonc');
+  return !existsSync(join(dir, 'opencode.json')) && existsSync(jsonc) ? jsonc : join(dir, 'opencode.json');
 }
 
 const plain = (e: ServerEntry) => ({ command: e.command, args: e.args });
@@ -90,6 +110,32 @@ export function clientSpec(client: ClientId, ie: InitEnv): ClientSpec {
         entry: (e) => ({ name: SERVER_NAME, command: e.command, args: e.args }),
         alsoCheck: [join(ie.home, '.continue', 'config.yaml')],
       };
+    case 'codex': {
+      const codexHome = ie.env.CODEX_HOME && ie.env.CODEX_HOME.trim() !== '' ? ie.env.CODEX_HOME : join(ie.home, '.codex');
+      return { client, label: 'Codex CLI', file: join(codexHome, 'config.toml'), format: 'toml', key: 'mcp_servers', entry: plain, alsoCheck: [] };
+    }
+    case 'opencode':
+      return {
+        client,
+        label: 'OpenCode',
+        file: opencodeFile(ie),
+        format: 'json',
+        key: 'mcp',
+        entry: (e) => ({ type: 'local', command: [e.command, ...e.args], enabled: true }),
+        alsoCheck: [],
+      };
+    case 'zed':
+      return {
+        client,
+        label: 'Zed',
+        file: ie.platform === 'win32' ? join(app, 'Zed', 'settings.json') : join(xdgConfigDir(ie), 'zed', 'settings.json'),
+        format: 'json',
+        key: 'context_servers',
+        entry: plain,
+        alsoCheck: [],
+      };
+    case 'gemini':
+      return { client, label: 'Gemini CLI', file: join(ie.home, '.gemini', 'settings.json'), format: 'json', key: 'mcpServers', entry: plain, alsoCheck: [] };
     default:
       client satisfies never;
       throw new Error(`unknown client ${String(client)}`);

@@ -5,13 +5,15 @@
 // mode; a second run finds the entry unchanged and does not write at all, so the file stays
 // byte-identical.
 import { promises as fsp } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { ConflictError, errorMessage } from '../errors.ts';
 import { writeFileAtomic } from '../store/fsatomic.ts';
-import { SERVER_NAME, type ClientSpec, type ServerEntry } from './clients.ts';
+import { SERVER_NAME, type ClientSpec, type InitEnv, type ServerEntry } from './clients.ts';
 import { yamlDump, yamlLoad } from './yaml.ts';
 import { memberOf, parseJsonc, setMember, toValue, type JsonValue, type Node } from './jsonc.ts';
+import { parse as parseToml } from 'smol-toml';
+import { setTomlTable, tableHeader, tomlValue, type TomlValue } from './tomlEdit.ts';
 
 export type MergeStatus = 'added' | 'updated' | 'unchanged';
 
@@ -24,8 +26,11 @@ export interface MergePlan {
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** The JSON snippet to paste by hand: `{ "mcpServers": { "cairn": {...} } }`. */
-export function snippet(spec: Pick<ClientSpec, 'key' | 'entry'>, entry: ServerEntry): string {
+/** The snippet to paste by hand: `{ "mcpServers": { "cairn": {...} } }`, or the TOML table. */
+export function snippet(spec: Pick<ClientSpec, 'key' | 'entry'> & { format?: ClientSpec['format'] }, entry: ServerEntry): string {
+  if (spec.format === 'toml') {
+    return [tableHeader([spec.key, SERVER_NAME]), ...Object.entries(spec.entry(entry)).map(([k, v]) => `${k} = ${tomlValue(v as TomlValue)}`)].join('\n');
+  }
   return JSON.stringify({ [spec.key]: { [SERVER_NAME]: spec.entry(entry) } }, null, 2);
 }
 
@@ -91,6 +96,53 @@ function mergeJson(spec: ClientSpec, entry: ServerEntry, text: string | null): M
   return { status: cur === undefined ? 'added' : 'updated', text: out };
 }
 
+/**
+ * Sets the [mcp_servers.cairn] table of a TOML file (Codex) by editing only the lines of the keys
+ * cairn owns (tomlEdit.ts): comments, layout and every other table stay as they were. The
+ * result is parsed again and must mean the old document plus our entry.
+ */
+/** smol-toml builds objects without a prototype: plain copies compare with isDeepStrictEqual. */
+function plainToml(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(plainToml);
+  if (v !== null && typeof v === 'object' && !(v instanceof Date)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plainToml(x)]));
+  return v;
+}
+const readToml = (text: string) => plainToml(parseToml(text));
+
+function mergeToml(spec: ClientSpec, entry: ServerEntry, text: string | null): MergePlan {
+  const want = spec.entry(entry);
+  let doc: Obj = {};
+  if (text !== null && text.trim() !== '') {
+    try {
+      doc = readToml(text) as Obj;
+    } catch (err) {
+      refuse(spec, entry, `is not valid TOML (${errorMessage(err).split('\n')[0]})`);
+    }
+  }
+  const servers = doc[spec.key] ?? {};
+  if (!isObj(servers)) refuse(spec, entry, `has a "${spec.key}" that is not a table`);
+  const cur = servers[SERVER_NAME];
+  if (cur !== undefined && !isObj(cur)) refuse(spec, entry, `has a "${spec.key}.${SERVER_NAME}" that is not a table`);
+  const next = isObj(cur) ? { ...cur, ...want } : want;
+  if (cur !== undefined && isDeepStrictEqual(cur, next)) return { status: 'unchanged', text: null };
+  let out: string;
+  try {
+    out = setTomlTable(text ?? '', [spec.key, SERVER_NAME], want as Record<string, TomlValue>);
+  } catch (err) {
+    refuse(spec, entry, `could not be edited safely (${errorMessage(err)})`);
+  }
+  const meant = { ...doc, [spec.key]: { ...servers, [SERVER_NAME]: next } };
+  let got: unknown;
+  try {
+    got = readToml(out);
+  } catch {
+    got = undefined;
+  }
+  // A table defined some other way (inline, dotted keys) would now be defined twice: refused.
+  if (!isDeepStrictEqual(got, meant)) refuse(spec, entry, 'defines the cairn server in a form cairn cannot edit safely');
+  return { status: cur === undefined ? 'added' : 'updated', text: out };
+}
+
 function mergeYamlBlock(spec: ClientSpec, entry: ServerEntry, text: string | null): MergePlan {
   let doc: Obj = {};
   if (text !== null && text.trim() !== '') {
@@ -123,7 +175,7 @@ function mergeYamlBlock(spec: ClientSpec, entry: ServerEntry, text: string | nul
 /** What init would do to this client's file (nothing is written). */
 export async function planInit(spec: ClientSpec, entry: ServerEntry): Promise<MergePlan> {
   const text = await readText(spec.file);
-  return spec.format === 'json' ? mergeJson(spec, entry, text) : mergeYamlBlock(spec, entry, text);
+  return spec.format === 'json' ? mergeJson(spec, entry, text) : spec.format === 'toml' ? mergeToml(spec, entry, text) : mergeYamlBlock(spec, entry, text);
 }
 
 export interface InitResult {
@@ -163,7 +215,7 @@ export interface Registration {
 }
 
 /** What a client file says about cairn, without changing anything. */
-export async function readRegistration(file: string, format: 'json' | 'yaml-block', key: string): Promise<Registration> {
+export async function readRegistration(file: string, format: ClientSpec['format'], key: string): Promise<Registration> {
   let text: string | null;
   try {
     text = await readText(file);
@@ -173,7 +225,7 @@ export async function readRegistration(file: string, format: 'json' | 'yaml-bloc
   if (text === null) return { file, present: false, entry: null };
   if (text.trim() === '') return { file, present: true, entry: null };
   try {
-    const doc = format === 'json' ? toValue(parseJsonc(text)) : yamlLoad(text);
+    const doc = format === 'json' ? toValue(parseJsonc(text)) : format === 'toml' ? readToml(text) : yamlLoad(text);
     if (!isObj(doc)) return { file, present: true, entry: null, error: `no ${format === 'json' ? 'JSON object' : 'YAML mapping'} at the top level` };
     const servers = doc[key];
     if (Array.isArray(servers)) {
@@ -183,6 +235,29 @@ export async function readRegistration(file: string, format: 'json' | 'yaml-bloc
     const e = isObj(servers) ? servers[SERVER_NAME] : undefined;
     return { file, present: true, entry: isObj(e) ? e : null };
   } catch (err) {
-    return { file, present: true, entry: null, error: `not valid ${format === 'json' ? 'JSON' : 'YAML'}: ${errorMessage(err).split('\n')[0]}` };
+    return { file, present: true, entry: null, error: `not valid ${format === 'json' ? 'JSON' : format === 'toml' ? 'TOML' : 'YAML'}: ${errorMessage(err).split('\n')[0]}` };
   }
+}
+
+/** Claude Code's config directory: $CLAUDE_CONFIG_DIR, else ~/.claude. */
+export function claudeConfigDir(ie: InitEnv): string {
+  const d = ie.env.CLAUDE_CONFIG_DIR;
+  return d && d.trim() !== '' ? d : join(ie.home, '.claude');
+}
+
+/**
+ * The cairn plugin ids Claude Code has installed (installed_plugins.json), like "cairn@cairn".
+ * With one of them, Claude Code already starts the cairn server in every session.
+ */
+export async function installedCairnPlugins(ie: InitEnv): Promise<string[]> {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(await fsp.readFile(join(claudeConfigDir(ie), 'plugins', 'installed_plugins.json'), 'utf8'));
+  } catch {
+    return [];
+  }
+  const plugins = isObj(doc) && isObj(doc.plugins) ? doc.plugins : {};
+  return Object.entries(plugins)
+    .filter(([k, v]) => k.startsWith(`${SERVER_NAME}@`) && (!Array.isArray(v) || v.length > 0))
+    .map(([k]) => k);
 }
