@@ -7,9 +7,7 @@ import { readFileSync, writeFileSync, chmodSync, copyFileSync, mkdirSync, readdi
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
-await build({
-  entryPoints: ['server/src/main.ts'],
-  outfile: 'server/dist/cairn.mjs',
+const common = {
   bundle: true,
   platform: 'node',
   format: 'esm',
@@ -35,8 +33,17 @@ await build({
       '};',
     ].join('\n'),
   },
-});
+};
+await build({ ...common, entryPoints: ['server/src/main.ts'], outfile: 'server/dist/cairn.mjs' });
 chmodSync('server/dist/cairn.mjs', 0o755);
+// The library entry for API users (README "Anthropic's memory tool from your own program"): the
+// memory tool's handlers over a cairn store, in the shape the Anthropic SDK's helper takes.
+await build({
+  ...common,
+  entryPoints: ['server/src/lib/memory-tool.ts'],
+  outfile: 'server/dist/memory-tool.mjs',
+  banner: { js: common.banner.js.replace('#!/usr/bin/env node\n', '') },
+});
 
 // plugin/ is what `claude plugin install` copies into its cache (marketplace.json's source), so
 // the installed plugin holds only what runs: .claude-plugin, skills, hooks, commands, server,

@@ -14,6 +14,7 @@ import * as writing from './ops/writing.ts';
 import * as lifecycle from './ops/lifecycle.ts';
 import * as curation from './ops/curation.ts';
 import * as transfer from './ops/transfer.ts';
+import * as notes from './ops/notes.ts';
 import type { ExportDoc } from './io/exportImport.ts';
 
 export interface OpenOptions {
@@ -38,7 +39,7 @@ export interface OpenOptions {
 export class Cairn implements Context {
   readonly session = newId();
   readonly disabledScopes = new Set<string>();
-  readonly services: Services = { index: null, events: null };
+  readonly services: Services = { index: null, events: null, links: null };
   private readonly clock: () => Date;
 
   private constructor(
@@ -77,6 +78,7 @@ export class Cairn implements Context {
   }
 
   async close(): Promise<void> {
+    notes.closeGraph(this);
     await retrieval.closeIndex(this);
     curation.closeEventLog(this);
   }
@@ -118,6 +120,9 @@ export class Cairn implements Context {
   // transfer (CLI export / import)
   exportStore(input: transfer.ExportInput) { return transfer.exportStore(this, input); }
   importStore(doc: ExportDoc, progress?: (done: number, total: number) => void) { return transfer.importStore(this, doc, progress); }
+  // notes: Anthropic's memory tool over the notes area, and the link graph
+  memoryTool(input: notes.MemoryCommand) { return notes.memoryTool(this, input); }
+  related(input: notes.RelatedInput) { return notes.related(this, input); }
   // curation
   renameScope(input: curation.RenameScopeInput) { return curation.renameScope(this, input); }
   scopeDisable(input: { scope: string }) { return curation.scopeDisable(this, input); }

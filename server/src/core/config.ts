@@ -57,6 +57,8 @@ export interface Config {
   scopes: { allowed: string[]; global: string[] };
   telemetry: { enabled: boolean; max_bytes: number };
   hooks: { session_start: boolean };
+  /** Anthropic's `memory` tool over the notes area (docs/tools.md "memory"): offered unless false. */
+  memory_tool: { enabled: boolean };
   search: { synonyms: Record<string, string[]> };
   curation: { dead_weight_min_age_days: number; dead_weight_min_retrievals: number };
   embed: EmbedConfig;
@@ -79,6 +81,7 @@ export function defaultConfig(): Config {
     scopes: { allowed: [], global: [...DEFAULT_GLOBAL_SCOPES] },
     telemetry: { enabled: true, max_bytes: 10_000_000 },
     hooks: { session_start: true },
+    memory_tool: { enabled: true },
     search: { synonyms: {} },
     curation: { dead_weight_min_age_days: 14, dead_weight_min_retrievals: 3 },
     embed: defaultEmbedConfig(),
@@ -107,6 +110,7 @@ const SPEC: Record<string, Record<string, KeySpec>> = {
   scopes: { allowed: { kind: 'string[]' }, global: { kind: 'string[]' } },
   telemetry: { enabled: { kind: 'bool' }, max_bytes: { kind: 'int', min: 10_000, max: 10_000_000_000 } },
   hooks: { session_start: { kind: 'bool' } },
+  memory_tool: { enabled: { kind: 'bool' } },
   search: { synonyms: { kind: 'synonyms' } },
   curation: {
     dead_weight_min_age_days: { kind: 'int', min: 0, max: 36500 },

@@ -59,6 +59,8 @@ export function recordHead(m: StoredMemory) {
     created: m.created,
     updated: m.updated,
     last_verified_at: m.last_verified_at,
+    // A note (the memory tool's file) says so, with its /memories path; a memory's row is unchanged.
+    ...(m.note !== undefined ? { kind: 'note' as const, path: m.note } : {}),
   };
 }
 
@@ -75,7 +77,7 @@ export function summarize(body: string, max = 80): string {
 
 /** The record part of a stored memory (drops file bookkeeping). */
 export function stripStored(m: StoredMemory): MemoryRecord {
-  const { file, tombstoned, size, mtimeMs, extra, idAssigned, ...rec } = m;
-  void file; void tombstoned; void size; void mtimeMs; void extra; void idAssigned;
+  const { file, tombstoned, size, mtimeMs, extra, idAssigned, note, ...rec } = m;
+  void file; void tombstoned; void size; void mtimeMs; void extra; void idAssigned; void note;
   return rec;
 }

@@ -4,5 +4,6 @@ import retrieval from './tools/retrieval.ts';
 import writing from './tools/writing.ts';
 import lifecycle from './tools/lifecycle.ts';
 import curation from './tools/curation.ts';
+import notes from './tools/notes.ts';
 
-export const allTools: ToolDef[] = [...retrieval, ...writing, ...lifecycle, ...curation];
+export const allTools: ToolDef[] = [...retrieval, ...writing, ...lifecycle, ...curation, ...notes];

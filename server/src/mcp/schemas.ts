@@ -27,6 +27,8 @@ export const hitFields = {
   path_drift_missing: z.number(),
   commit_drift_count: z.number().optional(),
   staleness_verdict: z.enum(['fresh', 'spot_check_recommended', 'spot_check_required']),
+  kind: z.literal('note').optional().describe('Present on notes (files of the memory tool), with their path'),
+  path: z.string().optional().describe('A note\'s /memories path'),
 };
 
 export const origin = z.object({
@@ -45,6 +47,10 @@ export const fullRecord = z.object({
   expires: z.string().nullable(),
   path_drift: pathDrift.optional(),
   commit_drift: commitDrift.optional(),
+  backlinks: z
+    .array(z.object({ id: z.string(), title: z.string(), kind: z.enum(['memory', 'note']), path: z.string().optional(), relation: z.string() }))
+    .optional()
+    .describe('Memories and notes that link here ([[wikilinks]] and relations)'),
 });
 
 export const committed = z.object({

@@ -3,11 +3,14 @@
 // call never takes the server down. stdout belongs to the protocol: logs go to stderr.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema, GetPromptRequestSchema, ListPromptsRequestSchema, ListToolsRequestSchema, type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { Cairn } from '../core/cairn.ts';
 import { errorMessage } from '../core/errors.ts';
 import { INSTRUCTIONS } from './instructions.ts';
 import { allTools } from './registry.ts';
+import { PROMPTS } from './prompts.ts';
 import { describeIssues, jsonSchema, type ToolDef } from './tool.ts';
 
 declare const __CAIRN_VERSION__: string;
@@ -17,18 +20,28 @@ export function errorResult(message: string): CallToolResult {
   return { content: [{ type: 'text', text: message }], isError: true };
 }
 
-export function createServer(cairn: Cairn, tools: ToolDef[] = allTools): Server {
+export function createServer(cairn: Cairn, all: ToolDef[] = allTools): Server {
+  // [memory_tool] enabled = false in config.toml: the `memory` tool is not offered.
+  const tools = cairn.config.memory_tool.enabled ? all : all.filter((t) => t.name !== 'memory');
   const server = new Server(
     { name: 'cairn', title: 'cairn memory', version: VERSION },
-    { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
+    { capabilities: { tools: { listChanged: false }, prompts: { listChanged: false } }, instructions: INSTRUCTIONS },
   );
+  server.setRequestHandler(ListPromptsRequestSchema, async () => ({
+    prompts: PROMPTS.map((p) => ({ name: p.name, title: p.title, description: p.description })),
+  }));
+  server.setRequestHandler(GetPromptRequestSchema, async (req) => {
+    const p = PROMPTS.find((x) => x.name === req.params.name);
+    if (!p) throw new Error(`unknown prompt ${JSON.stringify(String(req.params.name).slice(0, 80))}: cairn's prompts are ${PROMPTS.map((x) => x.name).join(', ')}`);
+    return { description: p.description, messages: [{ role: 'user' as const, content: { type: 'text' as const, text: p.text } }] };
+  });
   const byName = new Map(tools.map((t) => [t.name, t]));
   const listing = tools.map((t) => ({
     name: t.name,
     title: t.title,
     description: t.description,
     inputSchema: jsonSchema(t.input, 'input') as { type: 'object' },
-    outputSchema: jsonSchema(t.output, 'output') as { type: 'object' },
+    ...(t.output ? { outputSchema: jsonSchema(t.output, 'output') as { type: 'object' } } : {}),
     annotations: { title: t.title, ...t.annotations },
   }));
 
@@ -40,12 +53,13 @@ export function createServer(cairn: Cairn, tools: ToolDef[] = allTools): Server 
       return errorResult(`unknown tool ${JSON.stringify(name)}: cairn's tools are ${[...byName.keys()].join(', ')}`);
     }
     const parsed = tool.input.safeParse(req.params.arguments ?? {});
-    if (!parsed.success) return errorResult(describeIssues(tool, parsed.error.issues, req.params.arguments));
+    if (!parsed.success) return errorResult(`${tool.errorPrefix ?? ''}${describeIssues(tool, parsed.error.issues, req.params.arguments)}`);
     try {
-      const out = (await tool.run(cairn, parsed.data)) as Record<string, unknown>;
+      const out = (await tool.run(cairn, parsed.data)) as Record<string, unknown> | string;
+      if (typeof out === 'string') return { content: [{ type: 'text', text: out }] };
       return { content: [{ type: 'text', text: JSON.stringify(out) }], structuredContent: out };
     } catch (err) {
-      return errorResult(errorMessage(err));
+      return errorResult(`${tool.errorPrefix ?? ''}${errorMessage(err)}`);
     }
   });
   return server;

@@ -16,14 +16,22 @@ export interface ToolDef<I extends z.ZodObject = z.ZodObject, O extends z.ZodObj
   title: string;
   description: string;
   input: I;
-  output: O;
+  /** Absent for a tool whose result is plain text (the `memory` tool): no structured content. */
+  output?: O;
   annotations: Annotations;
-  /** Returns the structured result; its shape is checked against `output` by the e2e tests (the client validates it). */
-  run: (c: Cairn, args: z.output<I>) => Promise<object>;
+  /** Put before an error's message in the isError result (the `memory` tool: "Error: "). */
+  errorPrefix?: string;
+  /**
+   * Returns the structured result (its shape is checked against `output` by the e2e tests: the
+   * client validates it), or the text of a text tool.
+   */
+  run: (c: Cairn, args: z.output<I>) => Promise<O extends z.ZodObject ? object : string>;
 }
 
-export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(def: ToolDef<I, O>): ToolDef {
-  return def as unknown as ToolDef;
+export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(def: ToolDef<I, O>): ToolDef;
+export function defineTool<I extends z.ZodObject>(def: Omit<ToolDef<I>, 'output' | 'run'> & { run: (c: Cairn, args: z.output<I>) => Promise<string> }): ToolDef;
+export function defineTool(def: unknown): ToolDef {
+  return def as ToolDef;
 }
 
 export const READ_ONLY: Annotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };

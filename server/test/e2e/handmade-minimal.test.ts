@@ -76,11 +76,12 @@ test('markdown in subfolders is not read as memories and cairn doctor lists each
     writeFileSync(join(store, 'notes', 'n.md'), fm, { mode: 0o600 }); // the /memories notes area
     writeFileSync(join(store, '.hidden', 'x.md'), fm, { mode: 0o600 });
 
-    assert.equal(JSON.parse(cli(['list', '--json'], { store, cwd: store }).stdout).items.length, 1);
+    // notes/n.md is a note (the memory tool's /memories), listed as one; the subfolders are not read.
+    assert.deepEqual(JSON.parse(cli(['list', '--json'], { store, cwd: store }).stdout).items.map((i: { kind?: string }) => i.kind ?? 'memory').sort(), ['memory', 'note']);
     const r = cli(['doctor', '--json'], { store, cwd: store });
     const files = JSON.parse(r.stdout).checks.find((c: { name: string }) => c.name === 'files');
     assert.equal(files.status, 'warn');
-    assert.match(files.detail, /^1 memories, 0 tombstones; 2 markdown file\(s\) in subfolders not read$/);
+    assert.match(files.detail, /^1 memories, 1 notes, 0 tombstones; 2 markdown file\(s\) in subfolders not read$/);
     const reason = `in a subfolder, so not a memory (cairn reads only ${store} itself): move it up to make it one`;
     assert.deepEqual(files.items, [`${join(store, 'team', 'conventions.md')}: ${reason}`, `${join(store, 'team', 'deep', 'more.md')}: ${reason}`]);
     const text = cli(['doctor'], { store, cwd: store });

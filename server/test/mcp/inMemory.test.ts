@@ -10,7 +10,7 @@ test('in-memory pair: tools/list matches the registry, a write is found by searc
   const p = await inMemoryPair({ dir: join(root, 'store'), cwd: root, env: { HOME: root } });
   try {
     const { tools } = await p.client.listTools();
-    assert.ok(tools.some((t) => t.name === 'memory_search') && tools.every((t) => t.outputSchema));
+    assert.ok(tools.some((t) => t.name === 'memory_search') && tools.every((t) => t.outputSchema || t.name === 'memory'));
     const w = await p.call('memory_write', { content: 'The staging cluster runs in eu-west-1.', scopes: ['infra'] });
     assert.equal(w.status, 'committed');
     const s = await p.call('memory_search', { query: 'staging cluster region', auto_scope: false });

@@ -95,7 +95,10 @@ async function files(dir: string): Promise<Check[]> {
   const nested = (await subfolderMarkdown(dir)).map(
     (f) => `${f}: in a subfolder, so not a memory (cairn reads only ${dir} itself): move it up to make it one`,
   );
-  const count = `${store.activeCount} memories, ${[...store.tombstones()].length} tombstones`;
+  let notes = 0;
+  for (const m of store.active()) if (m.note !== undefined) notes++;
+  // Notes (the memory tool's files in notes/) are counted apart from memory files.
+  const count = `${store.activeCount - notes} memories, ${notes > 0 ? `${notes} notes, ` : ''}${[...store.tombstones()].length} tombstones`;
   const parts = [
     ...(bad.length ? [`${bad.length} file(s) skipped (never rewritten or deleted: fix or move them)`] : []),
     ...(nested.length ? [`${nested.length} markdown file(s) in subfolders not read`] : []),

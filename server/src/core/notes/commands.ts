@@ -222,7 +222,7 @@ async function insert(env: NotesEnv, path: string, insertLine: number, insertTex
   return `The file ${p.shown} has been edited.`;
 }
 
-/** The notes at or under `p` (a file, or every note in a folder), deepest-first folders after. */
+/** The notes at or under `p` (a file, or every note in a folder), folders deepest first. */
 async function notesUnder(env: NotesEnv, p: MemoryPath): Promise<{ files: string[]; dirs: string[] }> {
   const files: string[] = [];
   const dirs: string[] = [];
@@ -232,7 +232,7 @@ async function notesUnder(env: NotesEnv, p: MemoryPath): Promise<{ files: string
     if (st.isFile()) files.push(abs);
     else if (st.isDirectory()) {
       for (const n of await fsp.readdir(abs)) if (!n.startsWith('.')) await walk(`${abs}/${n}`);
-      dirs.unshift(abs);
+      dirs.push(abs); // after its contents: deepest folders first
     }
   };
   await walk(p.abs);

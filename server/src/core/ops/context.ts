@@ -8,6 +8,7 @@ import type { Store } from '../store/store.ts';
 import type { LiveIndex } from '../index/live.ts';
 import type { EventLog } from '../curation/events.ts';
 import type { OneShotFreshness } from '../types.ts';
+import type { LinkGraph } from '../notes/graph.ts';
 
 /** Per-process services over the store, set while the facade opens and cleared when it closes. */
 export interface Services {
@@ -15,6 +16,8 @@ export interface Services {
   index: LiveIndex | null;
   /** The event log (ops/curation.ts opens it); null while closed. */
   events: EventLog | null;
+  /** The link graph (ops/notes.ts builds it on first use). */
+  links: LinkGraph | null;
 }
 
 export interface Context {

@@ -13,6 +13,7 @@ import { defaultCommitDriftCache } from '../trust/signals/commitDrift.ts';
 import type { StoredMemory } from '../types.ts';
 import { checkId, checkLimit, checkNote, hitFields, settleUnknownIds } from './common.ts';
 import { stripStored } from '../memory.ts';
+import { danglingLinks } from './notes.ts';
 
 export interface RenameScopeInput {
   old_scope: string;
@@ -108,7 +109,7 @@ export async function recordUse(c: Context, input: RecordUseInput): Promise<{ re
   return { recorded: written ? ids.length - unknown.length : 0, outcome: input.outcome, unknown_ids: unknown };
 }
 
-export async function health(c: Context, input: HealthInput): Promise<HealthReport> {
+export async function health(c: Context, input: HealthInput): Promise<HealthReport & { dangling_links: ReturnType<typeof danglingLinks> }> {
   const params = {
     window_days: checkLimit(input.window_days, 'window_days', LIMITS.healthWindowDays, DEFAULT_HEALTH_PARAMS.window_days),
     top_k: checkLimit(input.top_k, 'top_k', LIMITS.healthTopK, DEFAULT_HEALTH_PARAMS.top_k),
@@ -117,7 +118,7 @@ export async function health(c: Context, input: HealthInput): Promise<HealthRepo
   await c.store.ensureFresh();
   const active = [...c.store.active()];
   const tombstones = [...c.store.tombstones()];
-  return computeHealth(
+  const report = await computeHealth(
     {
       now: c.now(),
       active,
@@ -130,6 +131,7 @@ export async function health(c: Context, input: HealthInput): Promise<HealthRepo
     },
     params,
   );
+  return { ...report, dangling_links: danglingLinks(c, params.top_k) };
 }
 
 /** The caller's repo root and every remote URL it has: what memory_health's orphaned_origins compares against. */

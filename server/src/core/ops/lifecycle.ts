@@ -9,6 +9,7 @@ import type { StoredMemory } from '../types.ts';
 import { checkId, checkLimit, checkNote, requireActive, settleUnknownIds } from './common.ts';
 import { checkScopeFilters } from './retrieval.ts';
 import { committedShape } from './writing.ts';
+import { removeNote, restoreNote } from './notes.ts';
 
 export interface RemoveInput {
   id: string;
@@ -33,6 +34,7 @@ export async function remove(c: Context, input: RemoveInput) {
   await settleUnknownIds(c, [input.id]);
   const target = requireActive(c, input.id);
   const reason = checkNote(input.reason, 'reason', true)!;
+  if (target.note !== undefined) return removeNote(c, target, reason);
   const m = await c.store.modify(target.id, (cur) => {
     if (cur.tombstoned) requireActive(c, cur.id);
     return { ...stripStored(cur), removed: c.now().toISOString(), removed_reason: reason, removed_session: c.session };
@@ -46,7 +48,11 @@ export async function restore(c: Context, input: RestoreInput) {
   const id = checkId(input.id);
   await settleUnknownIds(c, [id]);
   if (c.store.get(id)) throw new ValidationError(`memory ${id} is not removed: only tombstoned memories can be restored`);
-  if (!c.store.getTombstone(id)) throw new NotFoundError(`no removed memory with id ${id}`);
+  const tomb = c.store.getTombstone(id);
+  if (!tomb) throw new NotFoundError(`no removed memory with id ${id}`);
+  // A deleted note goes back to its /memories path as the exact text it had.
+  const note = await restoreNote(c, tomb);
+  if (note !== null) return committedShape(note);
   const m = await c.store.modify(id, (cur) => {
     if (!cur.tombstoned) throw new ValidationError(`memory ${id} is not removed: only tombstoned memories can be restored`);
     const rec = stripStored(cur);

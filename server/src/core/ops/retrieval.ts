@@ -17,6 +17,7 @@ import {
   tombstonedMessage, type HitFields,
 } from './common.ts';
 import { curationPending } from './curation.ts';
+import { backlinksOf, structureFilter } from './notes.ts';
 
 export interface ShowInput {
   id?: string;
@@ -51,7 +52,7 @@ export async function fullRecords(c: Context, mems: StoredMemory[]) {
   const hits = await hitFields(c, mems, true);
   return hits.map((h, i) => {
     const m = mems[i]!;
-    return { ...h, body: m.body, aliases: m.aliases ? [...m.aliases] : [], source: m.source, origin: m.origin, expires: m.expires };
+    return { ...h, body: m.body, aliases: m.aliases ? [...m.aliases] : [], source: m.source, origin: m.origin, expires: m.expires, backlinks: backlinksOf(c, m) };
   });
 }
 
@@ -219,6 +220,10 @@ export interface SearchInput {
   auto_scope?: boolean;
   /** A lookup for the user to read (/memory-search), not for the model's own work. */
   for_user?: boolean;
+  /** Only memories carrying every one of these tags (`#tag` in the body, a note's frontmatter tags). */
+  tags?: string[];
+  /** Only memories with an observation of this category (`- [category] ...`). */
+  category?: string;
 }
 export type Relevance = 'high' | 'medium' | 'low';
 export interface SearchHit extends HitFields {
@@ -246,6 +251,18 @@ export function checkAlternates(v: unknown): string[] {
   });
   return out;
 }
+function checkTags(v: unknown): string[] {
+  if (v === undefined || v === null) return [];
+  if (!Array.isArray(v) || v.some((t) => typeof t !== 'string' || t.replace(/^#/, '').trim() === '')) throw new ValidationError('tags must be an array of tags, like ["style", "db"] (with or without the #)');
+  if (v.length > LIMITS.scopeFilters) throw new ValidationError(`tags has ${v.length} entries: at most ${LIMITS.scopeFilters} are accepted`);
+  return [...new Set(v.map((t: string) => t.replace(/^#/, '').trim().toLowerCase()))];
+}
+function checkCategory(v: unknown): string | null {
+  if (v === undefined || v === null) return null;
+  if (typeof v !== 'string' || v.trim() === '') throw new ValidationError('category must be an observation category, like "decision" (from "- [decision] ...")');
+  return v.trim().toLowerCase();
+}
+
 function live(c: Context): LiveIndex {
   const l = c.services.index;
   if (l === null) throw new Error('the search index is not open (Cairn.open opens it)');
@@ -284,19 +301,20 @@ function repoKeyOf(m: StoredMemory): string | null {
  * everything the answer depends on besides the memory, so the index may remember answers per
  * memory across searches with the same key.
  */
-function searchFilter(c: Context, scopes: string[], autoScope: boolean): { filter?: (m: StoredMemory) => boolean; filterKey?: string } {
+function searchFilter(c: Context, scopes: string[], autoScope: boolean, tags: string[] = [], category: string | null = null): { filter?: (m: StoredMemory) => boolean; filterKey?: string } {
   const disabled = [...c.disabledScopes].sort();
   const repo = c.caller.repoKey;
-  if (scopes.length === 0 && disabled.length === 0 && !autoScope) return {};
+  const structural = structureFilter(tags, category);
+  if (scopes.length === 0 && disabled.length === 0 && !autoScope && structural === null) return {};
   const match = scopes.length > 0 ? scopeFilterMatcher(scopes) : null;
   const filter = (m: StoredMemory): boolean => {
     if (disabled.length > 0 && isDisabled(c.disabledScopes, m)) return false;
     if (match !== null && !match(m.scopes)) return false;
     if (autoScope && !inCallerView(c, m)) return false;
-    return true;
+    return structural === null || structural(m);
   };
   // Outside a repo the view also depends on the global scopes.
-  return { filter, filterKey: JSON.stringify([scopes, disabled, autoScope ? repo ?? ['outside', c.config.scopes.global] : false]) };
+  return { filter, filterKey: JSON.stringify([scopes, disabled, autoScope ? repo ?? ['outside', c.config.scopes.global] : false, ...(structural ? [tags, category] : [])]) };
 }
 
 export async function search(c: Context, input: SearchInput): Promise<SearchOutput> {
@@ -313,13 +331,15 @@ export async function search(c: Context, input: SearchInput): Promise<SearchOutp
   const autoScope = input.auto_scope ?? true;
   const actor = actorFor(c, input.for_user);
   const alternates = checkAlternates(input.alternates);
+  const tags = checkTags(input.tags);
+  const category = checkCategory(input.category);
   await c.store.ensureFresh({ read: true });
 
   const found = rankedSearch(live(c), input.query, alternates, {
     limit: max,
     now: c.now().getTime(),
     halfLifeDays: c.config.behavior.recency_half_life_days,
-    ...searchFilter(c, filters, autoScope),
+    ...searchFilter(c, filters, autoScope, tags, category),
   });
   const expand = input.expand_top === true && found[0]?.relevance === 'high';
   // One signals pass for every hit (git runs at most once per search); detail only for expand_top.
@@ -334,6 +354,8 @@ export async function search(c: Context, input: SearchInput): Promise<SearchOutp
     query: input.query,
     ...(alternates.length > 0 ? { alternates } : {}),
     scopes: filters,
+    ...(tags.length > 0 ? { tags } : {}),
+    ...(category !== null ? { category } : {}),
     auto_scope: autoScope,
     max_results: max,
     hits: hits.map((h) => ({ id: h.id, relevance: h.relevance })),

@@ -113,6 +113,9 @@ const health = defineTool({
       count: z.number(),
       rows: z.array(z.object({ repo: z.string(), count: z.number(), ids: z.array(z.string()), fix: z.string() })),
     }),
+    dangling_links: z
+      .object({ count: z.number(), items: z.array(z.object({ from: z.string(), path: z.string().optional(), relation: z.string(), target: z.string() })) })
+      .describe('Relations and [[wikilinks]] whose target exists nowhere: create the target or fix the link'),
   }),
   annotations: READ_ONLY,
   run: (c, a) => c.health(a),

@@ -24,6 +24,8 @@ const search = defineTool({
     expand_top: z.boolean().optional().describe('Include the full body and drift detail of the top hit when its relevance is high'),
     auto_scope: z.boolean().optional().describe('true (default): only the caller repo\'s memories plus repo-less ones (outside a repo: repo-less plus global scopes); false: search everything'),
     for_user: z.boolean().optional().describe('true only when the user asked to see memories (e.g. /memory-search): logged as their lookup, not your retrieval'),
+    tags: z.array(z.string().min(1).max(100)).max(LIMITS.scopeFilters).optional().describe('Only memories and notes carrying every one of these #tags'),
+    category: z.string().min(1).max(100).optional().describe('Only those with an observation of this category ("- [decision] ...")'),
   }),
   output: z.object({
     hits: z.array(
