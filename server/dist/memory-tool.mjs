@@ -6112,6 +6112,25 @@ function errorMessage(err) {
 }
 
 // server/src/core/config.ts
+var EMBED_PROVIDERS = ["builtin", "ollama", "openai"];
+function defaultEmbedConfig() {
+  return { enabled: true, provider: "builtin", url: null, model: null, api_key_env: null, timeout_ms: 1e4 };
+}
+function checkEmbedSection(c, given) {
+  if (c.provider === "builtin") {
+    for (const k of ["url", "model", "api_key_env", "timeout_ms"]) {
+      if (given.has(k)) throw new ConfigError(`config key embed.${k} is only used with embed.provider = "ollama" or "openai" (provider is "builtin")`);
+    }
+    return;
+  }
+  if (c.model === null) throw new ConfigError(`config key embed.model is required when embed.provider = "${c.provider}"`);
+  if (c.provider === "ollama" && c.api_key_env !== null) {
+    throw new ConfigError('config key embed.api_key_env is only used with embed.provider = "openai"');
+  }
+  if (c.api_key_env !== null && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(c.api_key_env)) {
+    throw new ConfigError(`config key embed.api_key_env must name an environment variable (letters, digits, _), got ${JSON.stringify(c.api_key_env)}`);
+  }
+}
 var DEFAULT_GLOBAL_SCOPES = ["preferences", "tools", "user", "me", "global"];
 function defaultConfig() {
   return {
@@ -6129,7 +6148,8 @@ function defaultConfig() {
     hooks: { session_start: true },
     memory_tool: { enabled: true },
     search: { synonyms: {} },
-    curation: { dead_weight_min_age_days: 14, dead_weight_min_retrievals: 3 }
+    curation: { dead_weight_min_age_days: 14, dead_weight_min_retrievals: 3 },
+    embed: defaultEmbedConfig()
   };
 }
 var SPEC = {
@@ -6150,6 +6170,14 @@ var SPEC = {
   curation: {
     dead_weight_min_age_days: { kind: "int", min: 0, max: 36500 },
     dead_weight_min_retrievals: { kind: "int", min: 1, max: 1e6 }
+  },
+  embed: {
+    enabled: { kind: "bool" },
+    provider: { kind: "enum", values: EMBED_PROVIDERS },
+    url: { kind: "url" },
+    model: { kind: "string" },
+    api_key_env: { kind: "string" },
+    timeout_ms: { kind: "int", min: 100, max: 6e5 }
   }
 };
 function describe(v) {
@@ -6193,6 +6221,23 @@ function checkValue(key, spec, v) {
       }
       return out2;
     }
+    case "enum":
+      if (typeof v !== "string" || !spec.values?.includes(v)) {
+        throw new ConfigError(`config key ${key} must be one of ${(spec.values ?? []).map((x) => JSON.stringify(x)).join(", ")}, got ${describe(v)}`);
+      }
+      return v;
+    case "url": {
+      let u = null;
+      try {
+        u = typeof v === "string" ? new URL(v) : null;
+      } catch {
+        u = null;
+      }
+      if (!u || u.protocol !== "http:" && u.protocol !== "https:") {
+        throw new ConfigError(`config key ${key} must be an http:// or https:// URL, got ${describe(v)}`);
+      }
+      return v;
+    }
     default:
       spec.kind;
       throw new ConfigError(`config key ${key}: unknown kind`);
@@ -6216,7 +6261,10 @@ function configFromObject(doc) {
       cfg[section2][key] = checkValue(`${section2}.${key}`, ks, value);
     }
   }
-  return cfg;
+  const out2 = cfg;
+  const embedDoc = doc.embed;
+  checkEmbedSection(out2.embed, new Set(typeof embedDoc === "object" && embedDoc !== null ? Object.keys(embedDoc) : []));
+  return out2;
 }
 function parseConfigText(text2, file = "config.toml") {
   let doc;
@@ -6299,7 +6347,7 @@ function resolveStore(opts = {}) {
 }
 
 // server/src/core/store/store.ts
-import { promises as fsp4, readFileSync as readFileSync4 } from "node:fs";
+import { promises as fsp4, readFileSync as readFileSync4, readdirSync as readdirSync2 } from "node:fs";
 import { basename as basename2, dirname as dirname3, join as join8, sep } from "node:path";
 
 // server/src/core/store/fsatomic.ts
@@ -7347,7 +7395,11 @@ function pidOfTemp(name) {
   const m = /\.(\d+)\.[0-9a-f]{8}\.tmp$/.exec(name);
   return m ? Number(m[1]) : 0;
 }
-async function listStoreFiles(dirs, cleanTemps, onSymlink, flat = dirs.length) {
+function removeIfDeadTemp(dir, name) {
+  const pid = pidOfTemp(name);
+  if (pid && pid !== process.pid && !pidAlive(pid)) rmSync(join6(dir, name), { force: true });
+}
+async function listStoreFiles(dirs, cleanTemps, onSymlink, flat = dirs.length, pause2) {
   const found = new Listing(dirs);
   for (let di = 0; di < flat; di++) {
     const d = dirs[di];
@@ -7358,10 +7410,11 @@ async function listStoreFiles(dirs, cleanTemps, onSymlink, flat = dirs.length) {
       if (err.code === "ENOENT") continue;
       throw err;
     }
+    let k = 0;
     for (const name of names) {
+      if (pause2 && ++k % 2e3 === 0) await pause2();
       if (isTempName(name)) {
-        const pid = pidOfTemp(name);
-        if (cleanTemps && pid && pid !== process.pid && !pidAlive(pid)) rmSync(join6(d, name), { force: true });
+        if (cleanTemps) removeIfDeadTemp(d, name);
         continue;
       }
       if (!name.endsWith(".md") || name.startsWith(".")) continue;
@@ -7546,6 +7599,7 @@ var Store = class {
   }
   /** Runs a write under the lock, telling the freshness strategy it was ours. */
   async locked(fn) {
+    if (this.validation) await this.validation;
     const o = this.ownWrites;
     const clean = o?.beforeWrite() ?? false;
     try {
@@ -7554,18 +7608,83 @@ var Store = class {
       o?.afterWrite(clean);
     }
   }
-  /** Every read operation calls this first, so hand edits are seen without a restart. */
-  ensureFresh() {
+  /**
+   * Every operation calls this first, so hand edits are seen without a restart. While adopted
+   * records are being checked against the files (validate), an operation waits for the check to
+   * finish: it may change the store, and must see it as it is. A `read` (search, list, show,
+   * overview) only waits as long as the freshness strategy says (a big store answers from the
+   * snapshot meanwhile).
+   */
+  ensureFresh(opts) {
+    const v = this.validation;
+    if (v && !opts?.read) return v.then(() => this.freshness());
     return this.freshness();
+  }
+  /** The running check of adopted records (validate), which writes wait for. */
+  validation = null;
+  setValidation(p) {
+    this.validation = p;
+    void p.finally(() => {
+      if (this.validation === p) this.validation = null;
+    });
   }
   // ---- loading and reconciling ------------------------------------------------------------
   /** First read. A seed record whose file still has the same size and mtime is reused unparsed. */
-  async load(seed) {
+  async load(seed, progress) {
     const seeded = /* @__PURE__ */ new Map();
     if (seed) {
       for (const m of seed) if (this.noteRel(m.file) === null) seeded.set(m.file, m);
     }
-    await this.reconcile(await this.listFiles(!this.readOnly), seeded);
+    await this.reconcile(await this.listFiles(!this.readOnly), seeded, void 0, progress);
+  }
+  /**
+   * Takes cached records as the view without touching a file (a start that answers from the
+   * snapshot at once); validate() then checks them against the files. Call before any listener
+   * subscribes: no change is reported for adopted records. Notes are left to validate() (a cached
+   * record would not say it is a note). Returns false, adopting nothing, for a cache that names
+   * files outside this store (a copied or moved store, another store's cache).
+   */
+  adopt(seed) {
+    for (const m of seed) if (!this.isMemoryPath(m.file)) return false;
+    this.cleanDeadTemps();
+    for (const m of seed) {
+      if (this.noteRel(m.file) !== null) continue;
+      this.files.set(m.file, m);
+      this.addOwner(m.id, m.file);
+    }
+    for (const [id, owner] of this.owners) {
+      if (typeof owner !== "string") {
+        this.elect(id);
+        continue;
+      }
+      const m = this.files.get(owner);
+      (m.tombstoned ? this.tombById : this.activeById).set(id, m);
+    }
+    return true;
+  }
+  /** Removes the temp files of dead writers (names only: no stat), as a load does. */
+  cleanDeadTemps() {
+    if (this.readOnly) return;
+    for (const d of [this.dir, this.tombDir]) {
+      let names;
+      try {
+        names = readdirSync2(d);
+      } catch {
+        continue;
+      }
+      for (const name of names) if (isTempName(name)) removeIfDeadTemp(d, name);
+    }
+  }
+  /**
+   * Checks the view against the files (after adopt): every file is stat'ed, new and changed ones
+   * are read, gone ones dropped, and every change is reported to the listeners. With `pause`,
+   * it yields between batches, so a server keeps answering while a big store is checked; a path
+   * the watcher refreshed meanwhile is stat'ed again before it is read or dropped. Returns how
+   * many files changed.
+   */
+  async validate(pause2) {
+    const found = await this.listFiles(!this.readOnly, pause2);
+    return this.reconcile(found, /* @__PURE__ */ new Map(), pause2);
   }
   /** Full reconcile: every file is stat'ed; only changed ones are re-read. */
   async sync() {
@@ -7595,21 +7714,15 @@ var Store = class {
     const parent = p.slice(0, p.length - name.length - 1);
     return parent === this.dir || parent === this.tombDir;
   }
-  async listFiles(cleanTemps) {
+  async listFiles(cleanTemps, pause2) {
     const tombOk = await this.tombDirUsable();
     const dirs = tombOk ? [this.dir, this.tombDir] : [this.dir];
-    const found = await listStoreFiles([...dirs, this.notesDir], cleanTemps, this.onSymlink, dirs.length);
+    const found = await listStoreFiles([...dirs, this.notesDir], cleanTemps, this.onSymlink, dirs.length, pause2);
     this.addNotes(found, dirs.length, cleanTemps);
     return found;
   }
   onSymlink = (p) => {
-    const error = "is a symbolic link; cairn does not follow links";
-    this.files.set(p, new Skip(0, 0, error));
-    if (this.noteRel(p) !== null) this.notePaths.add(p);
-    if (this.warnOnce.get(p) !== error) {
-      this.warnOnce.set(p, error);
-      this.warn(`skipped ${p}: ${error}`);
-    }
+    this.setEntry(p, new Skip(0, 0, "is a symbolic link; cairn does not follow links"));
   };
   addNotes(found, di, cleanTemps) {
     listNoteFiles(this.notesDir, (rel, size, mtimeMs) => found.add(di, rel, size, mtimeMs), this.onSymlink, cleanTemps);
@@ -7636,7 +7749,7 @@ var Store = class {
     }
     return false;
   }
-  async reconcile(found, seeded) {
+  async reconcile(found, seeded, pause2, progress) {
     const changed = [];
     let present = 0;
     for (let i = 0; i < found.length; i++) {
@@ -7644,17 +7757,36 @@ var Store = class {
       if (cur) present++;
       if (!cur || cur.size !== found.size(i) || cur.mtimeMs !== found.mtimeMs(i)) changed.push(i);
     }
+    let dropped = 0;
     if (present < this.files.size) {
-      for (const p of [...this.files.keys()]) if (!found.has(p) && !errorOf(this.files.get(p))?.startsWith("is a symbolic")) this.dropPath(p);
+      for (const p of [...this.files.keys()]) {
+        if (found.has(p) || errorOf(this.files.get(p))?.startsWith("is a symbolic")) continue;
+        if (pause2 && this.isMemoryPath(p) && (await fsp4.lstat(p).catch(() => null))?.isFile()) continue;
+        this.dropPath(p);
+        dropped++;
+      }
     }
+    let n = 0;
+    let read = 0;
+    progress?.(0, changed.length);
     for (const i of changed) {
+      if (progress && ++read % 1e3 === 0) progress(read, changed.length);
       const p = found.path(i);
-      const size = found.size(i);
-      const mtimeMs = found.mtimeMs(i);
+      let size = found.size(i);
+      let mtimeMs = found.mtimeMs(i);
+      if (pause2) {
+        if (++n % 500 === 0) await pause2();
+        const st = await fsp4.lstat(p).catch(() => null);
+        if (!st?.isFile()) continue;
+        size = st.size;
+        mtimeMs = st.mtimeMs;
+      }
       const s = seeded.get(p);
       if (s && s.size === size && s.mtimeMs === mtimeMs) this.refreshOne(s.file, size, mtimeMs, s);
       else this.refreshOne(p, size, mtimeMs, void 0);
     }
+    progress?.(changed.length, changed.length);
+    return changed.length + dropped;
   }
   refreshOne(p, size, mtimeMs, seeded) {
     const cur = this.files.get(p);
@@ -8283,7 +8415,7 @@ import { join as join11 } from "node:path";
 
 // server/src/core/index/cache.ts
 import { createHash as createHash2 } from "node:crypto";
-import { closeSync, constants as constants2, fstatSync, fsyncSync, openSync, readdirSync as readdirSync2, readSync, renameSync, rmSync as rmSync3, writeSync } from "node:fs";
+import { closeSync, constants as constants2, fstatSync, fsyncSync, openSync, readdirSync as readdirSync3, readSync, renameSync, rmSync as rmSync3, writeSync } from "node:fs";
 import { join as join9 } from "node:path";
 
 // server/src/core/index/stem.ts
@@ -8766,7 +8898,7 @@ function readCache(storeDir, onReject, revive) {
 function removeDeadTemps(dir) {
   let names = [];
   try {
-    names = readdirSync2(dir);
+    names = readdirSync3(dir);
   } catch {
     return;
   }
@@ -8809,7 +8941,7 @@ async function writeCache(storeDir, c, pause2) {
 }
 
 // server/src/core/store/freshness.ts
-import { readdirSync as readdirSync3, statSync as statSync2, watch } from "node:fs";
+import { readdirSync as readdirSync4, statSync as statSync2, watch } from "node:fs";
 import { dirname as dirname4, join as join10 } from "node:path";
 var FULL_SYNC_INTERVAL_MS = 500;
 var DIR_DIFF_INTERVAL_MS = 1e3;
@@ -8885,6 +9017,18 @@ var Freshness = class {
   noteDirs() {
     for (const d of [this.store.dir, this.store.tombDir]) this.dirMtime.set(d, mtimeOf(d));
   }
+  /**
+   * Reads wait for `p` (a cache-started store's check against its files), but at most `ms` in
+   * all: a small store is exact from its first answer, a big one answers from the snapshot.
+   */
+  waitFor(p, ms) {
+    let timer;
+    const bounded = new Promise((r) => {
+      timer = setTimeout(r, ms);
+      timer.unref();
+    });
+    this.chain = this.chain.then(() => Promise.race([p, bounded])).finally(() => clearTimeout(timer));
+  }
   /** Serialized: concurrent reads wait for one another's refresh instead of racing it. */
   check() {
     const run = this.chain.then(() => this.refresh());
@@ -8937,7 +9081,7 @@ var Freshness = class {
   diffDir(dir) {
     let names;
     try {
-      names = readdirSync3(dir);
+      names = readdirSync4(dir);
     } catch {
       names = [];
     }
@@ -10500,6 +10644,7 @@ var SAVE_DELAY_MS = 3e4;
 var SAVE_AFTER_CHANGES = 1e3;
 var SAVE_AFTER_SHARE = 0.05;
 var pause = () => new Promise((r) => setImmediate(r));
+var VALIDATION_WAIT_MS = 200;
 var BULK_GC_MIN = 1e4;
 var fullGc;
 function collectGarbage() {
@@ -10586,6 +10731,9 @@ var LiveIndex = class {
   saveTimer = null;
   /** How the last open went, for tests and the bench: 'cache' | 'partial' | 'rebuilt'. */
   loadedFrom = "rebuilt";
+  adopted = false;
+  /** A server started from the cache checks the files behind it; settles when that is done. */
+  validated = Promise.resolve();
   /** The index, built now if this is its first use. */
   get index() {
     if (!this.built) this.build();
@@ -10602,17 +10750,39 @@ var LiveIndex = class {
       this.freshness = new Freshness(this.store, this.opts.warn);
       this.freshness.start();
     }
-    const stale = await this.loadStore();
+    const mode = this.opts.watch ? "background" : this.opts.oneShot === "cache" ? "trust" : "now";
+    const stale = await this.loadStore(mode);
     this.loadedFrom = stale === Infinity ? "rebuilt" : stale === 0 ? "cache" : "partial";
+    const adopted = this.adopted;
+    const bulk = this.store.activeCount >= BULK_GC_MIN;
     if (this.opts.watch) {
-      const bulk = this.store.activeCount >= BULK_GC_MIN;
-      if (bulk) collectGarbage();
+      if (bulk && !adopted) collectGarbage();
       this.build();
-      if (bulk) collectGarbage();
+      if (bulk && !adopted) collectGarbage();
     }
-    if (stale > 0) this.markDirty(Math.min(stale, SAVE_AFTER_CHANGES));
+    if (stale > 0 && !(adopted && mode === "trust")) this.markDirty(Math.min(stale, SAVE_AFTER_CHANGES));
     this.unsubscribe = this.store.onChange((ch) => this.apply(ch));
     this.freshness?.install();
+    if (!this.opts.watch && this.opts.oneShot !== void 0 && this.opts.oneShot !== "every-read") this.store.setFreshness(() => Promise.resolve());
+    if (adopted && mode === "background") {
+      this.validated = this.validateInBackground(bulk);
+      this.store.setValidation(this.validated);
+      this.freshness?.waitFor(this.validated, VALIDATION_WAIT_MS);
+    }
+  }
+  async validateInBackground(bulk) {
+    const closed = new Error("closed");
+    try {
+      await pause();
+      const changed = await this.store.validate(() => this.closed ? Promise.reject(closed) : pause());
+      if (changed > 0) {
+        if (this.loadedFrom === "cache") this.loadedFrom = "partial";
+        this.markDirty(Math.min(changed, SAVE_AFTER_CHANGES));
+      }
+      if (bulk) collectGarbage();
+    } catch (err) {
+      if (err !== closed) this.opts.warn(`checking the store against the index cache failed: ${err.message}`);
+    }
   }
   /**
    * Loads the store, seeded from the cache; keeps the cache's analysis as `snapshot` for build().
@@ -10620,11 +10790,12 @@ var LiveIndex = class {
    * own so that no closure open() leaves behind (the change listener) shares a context with
    * the decoded cache and keeps it alive.
    */
-  async loadStore() {
+  async loadStore(mode) {
     const cache2 = readCache(this.store.dir, (why) => this.opts.warn(`index cache ignored (${why}); rebuilding it`), reviveStored);
-    await this.store.load(cache2?.records);
+    this.adopted = cache2 !== null && mode !== "now" && this.store.adopt(cache2.records);
+    if (!this.adopted) await this.store.load(cache2?.records, this.opts.progress && ((done, total) => this.opts.progress("loading files", done, total)));
     if (!cache2) return Infinity;
-    const stale = this.staleCount(cache2);
+    const stale = this.adopted && mode === "trust" ? 0 : this.staleCount(cache2);
     const docs = cache2.entries;
     for (const d of docs) d.doc = cache2.records[d.record];
     this.snapshot = { terms: cache2.terms, docs };
@@ -10761,6 +10932,7 @@ var LiveIndex = class {
   }
   async close() {
     this.closed = true;
+    await this.validated;
     this.freshness?.stop();
     this.freshness = null;
     this.unsubscribe?.();
@@ -11325,7 +11497,7 @@ import {
   openSync as openSync2,
   lstatSync as lstatSync4,
   readFileSync as readFileSync6,
-  readdirSync as readdirSync4,
+  readdirSync as readdirSync5,
   renameSync as renameSync2,
   rmSync as rmSync4,
   statSync as statSync5,
@@ -11396,7 +11568,7 @@ function rotateActive(dir, maxBytes, now) {
 function compressArchives(dir, opts) {
   return withTryLock(dir, () => {
     const done = [];
-    const names = new Set(readdirSync4(dir).filter((n) => n.startsWith(".events-")));
+    const names = new Set(readdirSync5(dir).filter((n) => n.startsWith(".events-")));
     for (const name of names) {
       const m = ARCHIVE_RE.exec(name);
       if (!m || m[3]) continue;
@@ -11430,7 +11602,7 @@ function compressArchives(dir, opts) {
 function listLogFiles(dir) {
   let names;
   try {
-    names = readdirSync4(dir).filter((n) => n.startsWith(".events"));
+    names = readdirSync5(dir).filter((n) => n.startsWith(".events"));
   } catch {
     return [];
   }
@@ -13271,7 +13443,7 @@ async function fullRecords(c, mems) {
 }
 async function show(c, input) {
   const actor = actorFor(c, input.for_user);
-  await c.store.ensureFresh();
+  await c.store.ensureFresh({ read: true });
   await settleUnknownIds(c, [input.id, ...Array.isArray(input.ids) ? input.ids.slice(0, MAX_IDS_PER_CALL) : []]);
   const hasId = input.id !== void 0 && input.id !== null;
   const hasIds = input.ids !== void 0 && input.ids !== null;
@@ -13317,8 +13489,27 @@ function newestPage(source, keep, after, limit) {
   }
   return { page: buf, next_cursor: more && buf.length ? encodeCursor(buf[buf.length - 1].id) : null };
 }
+async function listEach(c, input, emit) {
+  await c.store.ensureFresh({ read: true });
+  const filters = checkScopeFilters(input.scopes);
+  const limit = checkLimit(input.limit, "limit", LIMITS.pageSize, LIMITS.defaultPageSize);
+  const match = scopeFilterMatcher(filters);
+  const now = c.now();
+  const all = [...c.store.active()].filter((m) => isVisible(c.disabledScopes, m, now) && match(m.scopes));
+  all.sort((a, b) => a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+  for (let at = 0; at < all.length; at += limit) {
+    const page = all.slice(at, at + limit);
+    const hits = await hitFields(c, page);
+    emit(hits.map((h, i) => {
+      const m = page[i];
+      return { ...h, summary: summarize(m.body), ...input.with_bodies ? { body: m.body } : {} };
+    }));
+  }
+  c.log("list", { scopes: filters, limit, all: true, returned_count: all.length, actor: c.actor });
+  return all.length;
+}
 async function list(c, input) {
-  await c.store.ensureFresh();
+  await c.store.ensureFresh({ read: true });
   const filters = checkScopeFilters(input.scopes);
   const limit = checkLimit(input.limit, "limit", LIMITS.pageSize, LIMITS.defaultPageSize);
   const after = input.cursor === void 0 || input.cursor === null ? null : decodeCursor(input.cursor);
@@ -13333,8 +13524,8 @@ async function list(c, input) {
   c.log("list", { scopes: filters, limit, returned: items.map((x) => x.id), actor: c.actor });
   return { items, next_cursor };
 }
-async function scopeOverview(c, input) {
-  await c.store.ensureFresh();
+async function scopeOverview(c, input, opts = { curation: true }) {
+  await c.store.ensureFresh({ read: true });
   const auto = input.auto_scope ?? true;
   const now = c.now();
   const inView = [];
@@ -13371,7 +13562,7 @@ async function scopeOverview(c, input) {
     scopes: sorted,
     disabled_scopes: [...c.disabledScopes].sort(),
     elsewhere: { total: elsewhereTotal, repos: repos.slice(0, ELSEWHERE_REPOS_MAX) },
-    curation_pending: await curationPending(c, inView, expired)
+    curation_pending: opts.curation ? await curationPending(c, inView, expired) : { stale: 0, never_verified: 0, drifted: 0, expired: expired.length, dead: 0 }
   };
   c.log("scope_overview", { auto_scope: auto, total: out2.total, elsewhere: elsewhereTotal });
   return out2;
@@ -13409,8 +13600,8 @@ function live(c) {
   if (l === null) throw new Error("the search index is not open (Cairn.open opens it)");
   return l;
 }
-async function openIndex(c) {
-  const l = new LiveIndex(c.store, { synonyms: c.config.search.synonyms, watch: c.watch, warn: c.warn });
+async function openIndex(c, progress) {
+  const l = new LiveIndex(c.store, { synonyms: c.config.search.synonyms, watch: c.watch, oneShot: c.oneShot, warn: c.warn, ...progress ? { progress } : {} });
   c.services.index = l;
   await l.open();
 }
@@ -13458,7 +13649,7 @@ async function search(c, input) {
   const alternates = checkAlternates(input.alternates);
   const tags = checkTags(input.tags);
   const category = checkCategory(input.category);
-  await c.store.ensureFresh();
+  await c.store.ensureFresh({ read: true });
   const found = rankedSearch(live(c), input.query, alternates, {
     limit: max,
     now: c.now().getTime(),
@@ -13896,7 +14087,7 @@ async function importStore(c, doc, progress) {
 
 // server/src/core/cairn.ts
 var Cairn = class _Cairn {
-  constructor(dir, config, configFile, store, caller, env, watch2, warn, actor, now) {
+  constructor(dir, config, configFile, store, caller, env, watch2, warn, actor, oneShot, now) {
     this.dir = dir;
     this.config = config;
     this.configFile = configFile;
@@ -13906,6 +14097,7 @@ var Cairn = class _Cairn {
     this.watch = watch2;
     this.warn = warn;
     this.actor = actor;
+    this.oneShot = oneShot;
     this.clock = now ?? (() => /* @__PURE__ */ new Date());
   }
   dir;
@@ -13917,6 +14109,7 @@ var Cairn = class _Cairn {
   watch;
   warn;
   actor;
+  oneShot;
   session = newId();
   disabledScopes = /* @__PURE__ */ new Set();
   services = { index: null, events: null, links: null };
@@ -13933,9 +14126,9 @@ var Cairn = class _Cairn {
 `));
     const store = new Store(loc.dir, { warn, nameText: withoutSecrets });
     const caller = await resolveCaller(env, cwd);
-    const c = new _Cairn(loc.dir, loc.config, loc.configFile, store, caller, env, opts.watch ?? true, warn, opts.actor ?? "model", opts.now);
+    const c = new _Cairn(loc.dir, loc.config, loc.configFile, store, caller, env, opts.watch ?? true, warn, opts.actor ?? "model", opts.oneShot ?? "every-read", opts.now);
     if (opts.log !== false) openEventLog(c);
-    await openIndex(c);
+    await openIndex(c, opts.progress);
     return c;
   }
   async close() {
@@ -13964,6 +14157,14 @@ var Cairn = class _Cairn {
   }
   list(input) {
     return list(this, input);
+  }
+  /** Every page of list, streamed to `emit`: one freshness check and one event (CLI list --all). */
+  listEach(input, emit) {
+    return listEach(this, input, emit);
+  }
+  /** memory_scope_overview for the session-start hook: auto_scope, no curation counts. */
+  sessionOverview() {
+    return scopeOverview(this, { auto_scope: true }, { curation: false });
   }
   scopeOverview(input) {
     return scopeOverview(this, input);
