@@ -104,7 +104,7 @@ export class LinkGraph {
     this.build();
     const t = norm(target);
     const bare = t.startsWith(`${MEMORIES_ROOT}/`) ? t.slice(MEMORIES_ROOT.length + 1) : t;
-    return this.byKey.get(t) ?? this.byKey.get(bare) ?? this.byKey.get(noExt(bare)) ?? this.byKey.get(t.toUpperCase().toLowerCase());
+    return this.byKey.get(t) ?? this.byKey.get(bare) ?? this.byKey.get(noExt(bare));
   }
 
   outgoing(id: string): Edge[] {
