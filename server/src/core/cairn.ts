@@ -39,7 +39,7 @@ export interface OpenOptions {
 export class Cairn implements Context {
   readonly session = newId();
   readonly disabledScopes = new Set<string>();
-  readonly services: Services = { index: null, events: null, links: null };
+  readonly services: Services = { index: null, events: null, links: null, feedback: null };
   private readonly clock: () => Date;
 
   private constructor(

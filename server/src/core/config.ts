@@ -61,6 +61,11 @@ export interface Config {
   memory_tool: { enabled: boolean };
   search: { synonyms: Record<string, string[]> };
   curation: { dead_weight_min_age_days: number; dead_weight_min_retrievals: number };
+  /**
+   * Feedback-aware ranking (docs/config.md [ranking]): memory_record_use outcomes move a hit
+   * within its relevance band by at most ±feedback_max_percent; outcomes fade with the half-life.
+   */
+  ranking: { feedback: boolean; feedback_half_life_days: number; feedback_max_percent: number };
   embed: EmbedConfig;
 }
 
@@ -84,6 +89,7 @@ export function defaultConfig(): Config {
     memory_tool: { enabled: true },
     search: { synonyms: {} },
     curation: { dead_weight_min_age_days: 14, dead_weight_min_retrievals: 3 },
+    ranking: { feedback: true, feedback_half_life_days: 60, feedback_max_percent: 5 },
     embed: defaultEmbedConfig(),
   };
 }
@@ -115,6 +121,11 @@ const SPEC: Record<string, Record<string, KeySpec>> = {
   curation: {
     dead_weight_min_age_days: { kind: 'int', min: 0, max: 36500 },
     dead_weight_min_retrievals: { kind: 'int', min: 1, max: 1_000_000 },
+  },
+  ranking: {
+    feedback: { kind: 'bool' },
+    feedback_half_life_days: { kind: 'int', min: 1, max: 36500 },
+    feedback_max_percent: { kind: 'int', min: 0, max: 15 },
   },
   embed: {
     enabled: { kind: 'bool' },

@@ -34,4 +34,11 @@ export const LIMITS = {
   healthWindowDays: 3650,
   healthTopK: 100,
   healthMinApplied: 10_000,
+  /**
+   * Characters of JSON any retrieval answer may hold (search, show, list, list_tombstones): the
+   * default and the ceiling of `max_chars`; list pages end early (with next_cursor) to fit it.
+   */
+  responseChars: 16_000,
+  /** The smallest `max_chars` accepted. */
+  minResponseChars: 300,
 } as const;

@@ -31,6 +31,35 @@ export const hitFields = {
   path: z.string().optional().describe('A note\'s /memories path'),
 };
 
+/**
+ * A search hit without redundancy (tools.md "Lean hits"): `confidence` (default medium),
+ * `category` (default fact), `created` (default: same as updated), `last_verified_at` and
+ * `verification` (absent: never verified), drift counts (absent: 0) appear only when they say
+ * something; the answer's `stale_after_days` replaces the per-hit one.
+ */
+export const leanHitFields = {
+  id,
+  scopes: scopeList,
+  confidence: z.enum(['low', 'medium', 'high']).optional(),
+  category: z.string().optional(),
+  created: z.string().optional(),
+  updated: z.string(),
+  last_verified_at: z.string().optional(),
+  verification: z.object({ status: z.enum(['stale', 'fresh']), age_days: z.number().nullable() }).optional(),
+  path_drift_checked: z.number().optional(),
+  path_drift_missing: z.number().optional(),
+  commit_drift_count: z.number().optional(),
+  staleness_verdict: z.enum(['fresh', 'spot_check_recommended', 'spot_check_required']),
+};
+
+export const maxChars = z
+  .number()
+  .int()
+  .min(LIMITS.minResponseChars)
+  .max(LIMITS.responseChars)
+  .optional()
+  .describe(`Budget in characters of the JSON answer (${LIMITS.minResponseChars}..${LIMITS.responseChars}, default ${LIMITS.responseChars}): texts are shortened at word boundaries, then whole entries dropped; \`truncated\` says what was left out`);
+
 export const origin = z.object({
   cwd: z.string().nullable(),
   repo: z.string().nullable(),

@@ -65,11 +65,11 @@ test('a never-verified memory: spot_check_required, path drift counted, no commi
 
 test('verified, then path drift alone: spot_check_recommended on search, list and show', async () => {
   await s.call('memory_verify', { id });
-  const { hits } = await s.call('memory_search', { query: 'retry policy widgets http client' });
-  const hit = hits.find((h: { id: string }) => h.id === id);
+  const res = await s.call('memory_search', { query: 'retry policy widgets http client' });
+  const hit = res.hits.find((h: { id: string }) => h.id === id);
   assert.equal(hit.verification.status, 'fresh');
   assert.equal(hit.verification.age_days, 0);
-  assert.equal(hit.verification.stale_after_days, 30);
+  assert.equal(res.stale_after_days, 30, 'the same for every hit: once per answer');
   assert.equal(hit.path_drift_checked, 3);
   assert.equal(hit.path_drift_missing, 1);
   assert.equal(hit.commit_drift_count, 0);

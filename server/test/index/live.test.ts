@@ -160,7 +160,7 @@ test('filters: scopes (nesting and globs), auto_scope by repo URL form, disabled
   }
 });
 
-test('hits carry the common fields, relevance, match_terms; expand_top adds body and drift detail to a high top hit', async () => {
+test('hits carry the lean common fields (defaults left out), relevance, match_terms; expand_top adds body and drift detail to a high top hit', async () => {
   const root = tempDir();
   try {
     const store = join(root, 'store');
@@ -168,9 +168,12 @@ test('hits carry the common fields, relevance, match_terms; expand_top adds body
     const c = await open(store, root);
     const [h] = (await c.search({ query: 'pg dump', expand_top: true, auto_scope: false })).hits;
     assert.ok(h);
-    for (const k of ['id', 'scopes', 'confidence', 'category', 'created', 'updated', 'last_verified_at', 'verification', 'path_drift_checked', 'path_drift_missing', 'staleness_verdict', 'snippet', 'score']) {
+    for (const k of ['id', 'scopes', 'updated', 'path_drift_checked', 'staleness_verdict', 'snippet', 'score']) {
       assert.ok(k in h, k);
     }
+    // Defaults and nulls are left out (tools.md "Lean hits"): medium, fact, created = updated, never verified, no missing paths.
+    for (const k of ['confidence', 'category', 'created', 'last_verified_at', 'verification']) assert.ok(!(k in h), k);
+    assert.equal(h.path_drift_missing, 1, 'a non-zero count is shown');
     assert.equal(h.relevance, 'high');
     assert.deepEqual(h.match_terms, ['pg', 'dump']);
     assert.ok(h.body?.includes('/var/backups/pg'));

@@ -9,6 +9,7 @@ import type { LiveIndex } from '../index/live.ts';
 import type { EventLog } from '../curation/events.ts';
 import type { OneShotFreshness } from '../types.ts';
 import type { LinkGraph } from '../notes/graph.ts';
+import type { FeedbackFold } from '../curation/feedback.ts';
 
 /** Per-process services over the store, set while the facade opens and cleared when it closes. */
 export interface Services {
@@ -18,6 +19,8 @@ export interface Services {
   events: EventLog | null;
   /** The link graph (ops/notes.ts builds it on first use). */
   links: LinkGraph | null;
+  /** Outcomes folded out of the event log for feedback-aware ranking (ops/retrieval.ts, on first search). */
+  feedback?: FeedbackFold | null;
 }
 
 export interface Context {

@@ -1,6 +1,7 @@
 // memory_remove, memory_restore, memory_list_tombstones. A remove is a tombstone with a reason,
 // never a delete: the body stays on disk under .tombstones/ and can be restored.
 import type { Context } from './context.ts';
+import { capPage } from './shape.ts';
 import { NotFoundError, ValidationError } from '../errors.ts';
 import { LIMITS } from '../limits.ts';
 import { scopeFilterMatcher } from '../scopes.ts';
@@ -113,8 +114,10 @@ export async function listTombstones(c: Context, input: ListTombstonesInput) {
     summary: summarize(m.body),
     file: m.file,
   }));
-  c.log('list_tombstones', { scopes: filters, returned: items.map((x) => x.id) });
-  return { items, next_cursor };
+  const keys = new Map(page.map(({ m, k }) => [m.id, k]));
+  const capped = capPage({ items, next_cursor }, (last) => encodeRemovalCursor(keys.get(last.id)!));
+  c.log('list_tombstones', { scopes: filters, returned: capped.items.map((x) => x.id) });
+  return capped;
 }
 
 const DAY_MS = 86_400_000;

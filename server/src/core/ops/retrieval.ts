@@ -18,12 +18,18 @@ import {
 } from './common.ts';
 import { curationPending } from './curation.ts';
 import { backlinksOf, structureFilter } from './notes.ts';
+import { capPage, checkMaxChars, fitBudget, leanHit, staleAfter } from './shape.ts';
+import { FeedbackFold, rerankWithinBands } from '../curation/feedback.ts';
+import { recencyOf } from '../index/analyze.ts';
+import { RECENCY_WEIGHT } from '../index/bm25.ts';
 
 export interface ShowInput {
   id?: string;
   ids?: string[];
   /** A lookup for the user to read (/memory-search), not for the model's own work. */
   for_user?: boolean;
+  /** Characters of JSON the answer may hold (default and ceiling LIMITS.responseChars). */
+  max_chars?: number;
 }
 
 /** `actor` of a retrieval event: the process's, or 'user' when the call says it is for the user. */
@@ -57,6 +63,9 @@ export async function fullRecords(c: Context, mems: StoredMemory[]) {
 }
 
 export async function show(c: Context, input: ShowInput) {
+  const budget = checkMaxChars(input.max_chars) ?? LIMITS.responseChars;
+  const fit = (ans: { memories: object[]; missing: { id: string; reason: string }[] }) =>
+    fitBudget(ans, budget, { key: 'memories', textKeys: ['body'], dropKey: 'ids_dropped', shortKey: 'bodies_shortened', listDropped: true });
   const actor = actorFor(c, input.for_user);
   await c.store.ensureFresh({ read: true });
   await settleUnknownIds(c, [input.id, ...(Array.isArray(input.ids) ? input.ids.slice(0, MAX_IDS_PER_CALL) : [])]);
@@ -66,7 +75,7 @@ export async function show(c: Context, input: ShowInput) {
   if (hasId) {
     const m = requireActive(c, input.id);
     c.log('show', { ids: [m.id], actor });
-    return { memories: await fullRecords(c, [m]), missing: [] as { id: string; reason: string }[] };
+    return fit({ memories: await fullRecords(c, [m]), missing: [] as { id: string; reason: string }[] });
   }
   if (!Array.isArray(input.ids) || input.ids.length === 0) throw new ValidationError('ids must be a non-empty array of memory ids');
   if (input.ids.length > MAX_IDS_PER_CALL) throw new ValidationError(`ids has ${input.ids.length} entries: at most ${MAX_IDS_PER_CALL} per call`);
@@ -82,7 +91,7 @@ export async function show(c: Context, input: ShowInput) {
     }
   }
   c.log('show', { ids: found.map((m) => m.id), missing: missing.map((m) => m.id), actor });
-  return { memories: await fullRecords(c, found), missing };
+  return fit({ memories: await fullRecords(c, found), missing });
 }
 
 /**
@@ -148,8 +157,9 @@ export async function list(c: Context, input: ListInput) {
     const m = page[i]!;
     return { ...h, summary: summarize(m.body), ...(input.with_bodies ? { body: m.body } : {}) };
   });
-  c.log('list', { scopes: filters, limit, returned: items.map((x) => x.id), actor: c.actor });
-  return { items, next_cursor };
+  const capped = capPage({ items, next_cursor }, (last) => encodeCursor(last.id));
+  c.log('list', { scopes: filters, limit, returned: capped.items.map((x) => x.id), actor: c.actor });
+  return capped;
 }
 
 /**
@@ -224,6 +234,10 @@ export interface SearchInput {
   tags?: string[];
   /** Only memories with an observation of this category (`- [category] ...`). */
   category?: string;
+  /** Characters of JSON the answer may hold (default and ceiling LIMITS.responseChars). */
+  max_chars?: number;
+  /** Each hit says why it ranked where it did (`explain`). */
+  explain?: boolean;
 }
 export type Relevance = 'high' | 'medium' | 'low';
 export interface SearchHit extends HitFields {
@@ -232,9 +246,36 @@ export interface SearchHit extends HitFields {
   relevance: Relevance;
   match_terms: string[];
   body?: string;
+  explain?: HitExplain;
 }
+/** Why a hit ranked where it did (tools.md "explain"). */
+export interface HitExplain {
+  /** The lexical (BM25F) part: the score before the recency boost; a fused rank score with alternates. */
+  bm25: number;
+  /** The semantic leg's part, when a semantic leg ranked this search. */
+  semantic?: number;
+  /** The recency factor the lexical score was multiplied by (1 to 1 + 0.1). */
+  recency: number;
+  /** The feedback multiplier (1: none or ranking.feedback off) and the faded counts behind it. */
+  feedback: { multiplier: number; applied: number; sunk: number; idle: number };
+  /** score × feedback multiplier: the order inside a relevance band. */
+  final: number;
+}
+type LeftOutWhenDefault = 'confidence' | 'category' | 'created' | 'last_verified_at' | 'verification' | 'path_drift_checked' | 'path_drift_missing';
+export type LeanSearchHit = Omit<SearchHit, LeftOutWhenDefault> & {
+  confidence?: string;
+  category?: string;
+  created?: string;
+  last_verified_at?: string;
+  verification?: { status: 'stale' | 'fresh'; age_days: number | null };
+  path_drift_checked?: number;
+  path_drift_missing?: number;
+};
 export interface SearchOutput {
-  hits: SearchHit[];
+  /** Lean hits (shape.ts leanHit): defaults, nulls and zero counts left out. */
+  hits: LeanSearchHit[];
+  stale_after_days?: number;
+  truncated?: { hits_dropped: number; snippets_shortened: number };
 }
 
 export const MAX_QUERY_CHARS = LIMITS.queryChars;
@@ -328,19 +369,26 @@ export async function search(c: Context, input: SearchInput): Promise<SearchOutp
   const filters = checkScopeFilters(input.scopes);
   if (input.expand_top !== undefined && typeof input.expand_top !== 'boolean') throw new ValidationError('expand_top must be true or false');
   if (input.auto_scope !== undefined && typeof input.auto_scope !== 'boolean') throw new ValidationError('auto_scope must be true or false');
+  if (input.explain !== undefined && typeof input.explain !== 'boolean') throw new ValidationError('explain must be true or false');
   const autoScope = input.auto_scope ?? true;
   const actor = actorFor(c, input.for_user);
   const alternates = checkAlternates(input.alternates);
   const tags = checkTags(input.tags);
   const category = checkCategory(input.category);
+  const budget = checkMaxChars(input.max_chars) ?? LIMITS.responseChars;
   await c.store.ensureFresh({ read: true });
 
-  const found = rankedSearch(live(c), input.query, alternates, {
-    limit: max,
+  const fb = feedbackFold(c);
+  const nowMs = c.now().getTime();
+  const ranked = rankedSearch(live(c), input.query, alternates, {
+    // With feedback on, a few more candidates so a much-applied memory just below the cut can rise.
+    limit: fb ? Math.max(max, Math.min(LIMITS.maxResults, max + FEEDBACK_POOL_EXTRA)) : max,
     now: c.now().getTime(),
     halfLifeDays: c.config.behavior.recency_half_life_days,
     ...searchFilter(c, filters, autoScope, tags, category),
   });
+  const parts = (h: FusedHit<StoredMemory>) => fb?.parts(h.doc.id, nowMs) ?? { applied: 0, sunk: 0, idle: 0, multiplier: 1 };
+  const found = (fb ? rerankWithinBands(ranked, (h) => parts(h).multiplier) : ranked).slice(0, max);
   const expand = input.expand_top === true && found[0]?.relevance === 'high';
   // One signals pass for every hit (git runs at most once per search); detail only for expand_top.
   const fields = await hitFields(c, found.map((h) => h.doc), expand);
@@ -348,8 +396,13 @@ export async function search(c: Context, input: SearchInput): Promise<SearchOutp
     const { path_drift, commit_drift, ...common } = fields[i] as HitFields & { path_drift?: unknown; commit_drift?: unknown };
     const hit: SearchHit = { ...common, snippet: h.snippet, score: h.score, relevance: h.relevance, match_terms: h.matchTerms };
     if (expand && i === 0) Object.assign(hit, { body: h.doc.body, path_drift, commit_drift });
+    if (input.explain === true) hit.explain = explainHit(h, parts(h), nowMs, c.config.behavior.recency_half_life_days, alternates.length > 0);
     return hit;
   });
+  const lean = hits.map((h) => leanHit(h as unknown as Record<string, unknown>));
+  const out = fitBudget({ hits: lean, ...staleAfter(lean, c.config.behavior.verification_stale_days) }, budget, {
+    key: 'hits', textKeys: ['body', 'snippet'], dropKey: 'hits_dropped', shortKey: 'snippets_shortened',
+  }) as unknown as SearchOutput;
   c.log('search', {
     query: input.query,
     ...(alternates.length > 0 ? { alternates } : {}),
@@ -358,10 +411,33 @@ export async function search(c: Context, input: SearchInput): Promise<SearchOutp
     ...(category !== null ? { category } : {}),
     auto_scope: autoScope,
     max_results: max,
-    hits: hits.map((h) => ({ id: h.id, relevance: h.relevance })),
+    hits: out.hits.map((h) => ({ id: h.id, relevance: h.relevance })),
     actor,
   });
-  return { hits };
+  return out;
+}
+
+/** Candidates beyond max_results that feedback may lift into the answer. */
+const FEEDBACK_POOL_EXTRA = 5;
+
+/** The process's feedback fold, brought up to the end of the event log; null when ranking.feedback is off. */
+function feedbackFold(c: Context): FeedbackFold | null {
+  const r = c.config.ranking;
+  if (!r.feedback || r.feedback_max_percent === 0) return null;
+  let fb = c.services.feedback;
+  if (!fb) {
+    fb = new FeedbackFold(c.dir, { halfLifeDays: r.feedback_half_life_days, maxFraction: r.feedback_max_percent / 100 }, c.now().getTime());
+    c.services.feedback = fb;
+  }
+  fb.refresh();
+  // No outcome or retrieval logged yet: the plain ranking, exactly.
+  return fb.tracked > 0 ? fb : null;
+}
+
+function explainHit(h: FusedHit<StoredMemory>, fb: { multiplier: number; applied: number; sunk: number; idle: number }, now: number, halfLifeDays: number, fused: boolean): HitExplain {
+  const r4 = (x: number) => Math.round(x * 10_000) / 10_000;
+  const recency = fused ? 1 : 1 + RECENCY_WEIGHT * Math.pow(0.5, Math.max(0, now - recencyOf(h.doc)) / (halfLifeDays * 86_400_000));
+  return { bm25: r4(h.score / recency), recency: r4(recency), feedback: fb, final: r4(h.score * fb.multiplier) };
 }
 
 /**

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { LIMITS } from '../../core/limits.ts';
 import { READ_ONLY, defineTool } from '../tool.ts';
-import { cursor, fullRecord, hitFields, id, pathDrift, commitDrift, scopeFilters } from '../schemas.ts';
+import { cursor, fullRecord, hitFields, id, leanHitFields, maxChars, pathDrift, commitDrift, scopeFilters } from '../schemas.ts';
 
 const search = defineTool({
   name: 'memory_search',
@@ -26,11 +26,15 @@ const search = defineTool({
     for_user: z.boolean().optional().describe('true only when the user asked to see memories (e.g. /memory-search): logged as their lookup, not your retrieval'),
     tags: z.array(z.string().min(1).max(100)).max(LIMITS.scopeFilters).optional().describe('Only memories and notes carrying every one of these #tags'),
     category: z.string().min(1).max(100).optional().describe('Only those with an observation of this category ("- [decision] ...")'),
+    max_chars: maxChars,
+    explain: z.boolean().optional().describe('true: each hit says why it ranked there (bm25, semantic, recency and feedback parts)'),
   }),
   output: z.object({
+    stale_after_days: z.number().optional(),
+    truncated: z.object({ hits_dropped: z.number(), snippets_shortened: z.number() }).optional(),
     hits: z.array(
       z.object({
-        ...hitFields,
+        ...leanHitFields,
         snippet: z.string(),
         score: z.number(),
         relevance: z.enum(['high', 'medium', 'low']),
@@ -38,6 +42,15 @@ const search = defineTool({
         body: z.string().optional(),
         path_drift: pathDrift.optional(),
         commit_drift: commitDrift.optional(),
+        explain: z
+          .object({
+            bm25: z.number(),
+            semantic: z.number().optional(),
+            recency: z.number(),
+            feedback: z.object({ multiplier: z.number(), applied: z.number(), sunk: z.number(), idle: z.number() }),
+            final: z.number(),
+          })
+          .optional(),
       }),
     ),
   }),
@@ -53,10 +66,12 @@ const show = defineTool({
     id: id.optional(),
     ids: z.array(z.string()).min(1).max(LIMITS.idsPerCall).optional().describe(`Up to ${LIMITS.idsPerCall} ids`),
     for_user: z.boolean().optional().describe('true only when the user asked to see memories (e.g. /memory-search): logged as their lookup, not your retrieval'),
+    max_chars: maxChars,
   }),
   output: z.object({
     memories: z.array(fullRecord),
     missing: z.array(z.object({ id: z.string(), reason: z.string() })),
+    truncated: z.object({ ids_dropped: z.array(z.string()), bodies_shortened: z.array(z.string()) }).optional(),
   }),
   annotations: READ_ONLY,
   run: (c, a) => c.show(a),

@@ -1,0 +1,208 @@
+// Feedback-aware ranking (issue 14): memory_record_use outcomes folded out of the event log into
+// one bounded multiplier per memory. `applied` lifts, `contradicted` and `corrected` sink, and
+// retrievals by the model with no outcome since (or `ignored`) decay slowly. Every contribution
+// fades with a half-life ([ranking] feedback_half_life_days).
+//
+// The fold is incremental: the whole log (archives and active file) is read once per process,
+// then each search reads only the bytes appended to the active log since (one fstat when nothing
+// changed). A rotation (the active file replaced) folds everything again from scratch, which
+// happens once per telemetry.max_bytes of events.
+import { closeSync, fstatSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { ACTIVE_LOG, listLogFiles, type CairnEvent } from './archives.ts';
+import { actorOf, retrievedIds, useOf } from './usage.ts';
+
+export interface FeedbackSettings {
+  halfLifeDays: number;
+  /** The largest lift or sink, as a fraction of the score (0.15 = ±15%). */
+  maxFraction: number;
+}
+
+/** What the multiplier of one memory is made of, at `now`, after the half-life fade. */
+export interface FeedbackParts {
+  applied: number;
+  sunk: number;
+  idle: number;
+  multiplier: number;
+}
+
+interface Acc {
+  /** Sums of 2^((t - t0)/H) over the events: evaluated at `now` by one factor. */
+  applied: number;
+  sunk: number;
+  idle: number;
+}
+
+/** Saturating curves: how much of the cap `n` (faded) events use. Documented in docs/config.md. */
+const APPLIED_HALF = 3; // 3 applied uses reach half the lift
+const SUNK_HALF = 0.5; // one contradiction reaches two thirds of the sink
+const IDLE_HALF = 50; // idle retrievals: at most 10% of the cap, half of that after 50
+const IDLE_SHARE = 0.1;
+
+export class FeedbackFold {
+  private readonly acc = new Map<string, Acc>();
+  private readonly t0: number;
+  private readonly hMs: number;
+  private offset = 0;
+  private ino = -1;
+  private started = false;
+
+  constructor(
+    private readonly dir: string,
+    private readonly settings: FeedbackSettings,
+    now: number,
+  ) {
+    this.t0 = now;
+    this.hMs = settings.halfLifeDays * 86_400_000;
+  }
+
+  /** Brings the fold up to the end of the log. Never throws: feedback is an optional signal. */
+  refresh(): void {
+    try {
+      const file = join(this.dir, ACTIVE_LOG);
+      let st;
+      try {
+        st = statSync(file);
+      } catch {
+        if (!this.started) this.fullRead();
+        return;
+      }
+      if (!this.started || st.ino !== this.ino || st.size < this.offset) return this.fullRead();
+      if (st.size > this.offset) this.readActiveFrom(file);
+    } catch {
+      // A log that cannot be read leaves the ranking as it was.
+    }
+  }
+
+  private fullRead(): void {
+    this.acc.clear();
+    this.started = true;
+    this.offset = 0;
+    this.ino = -1;
+    // Archives oldest first (whole), then the active file by byte offset, so the next refresh
+    // continues exactly where this one stopped.
+    for (const f of listLogFiles(this.dir)) {
+      if (f.rotatedAt === null) continue;
+      try {
+        const raw = readFileSync(f.file);
+        for (const line of (f.compressed ? gunzipSync(raw) : raw).toString('utf8').split('\n')) {
+          const e = parseLine(line);
+          if (e) this.fold(e);
+        }
+      } catch {
+        // an archive moved or unreadable: skipped (health reports it)
+      }
+    }
+    const file = join(this.dir, ACTIVE_LOG);
+    try {
+      for (const e of this.readBytes(file, 0)) this.fold(e);
+    } catch {
+      // no active log yet
+    }
+  }
+
+  private readActiveFrom(file: string): void {
+    for (const e of this.readBytes(file, this.offset)) this.fold(e);
+  }
+
+  /** Complete lines from `from` to the end of the file; advances the offset past the last newline. */
+  private readBytes(file: string, from: number): CairnEvent[] {
+    const fd = openSync(file, 'r');
+    try {
+      const st = fstatSync(fd);
+      this.ino = st.ino;
+      const len = st.size - from;
+      if (len <= 0) return [];
+      const buf = Buffer.alloc(len);
+      const n = readSync(fd, buf, 0, len, from);
+      const text = buf.subarray(0, n).toString('utf8');
+      const end = text.lastIndexOf('\n');
+      if (end === -1) return [];
+      this.offset = from + Buffer.byteLength(text.slice(0, end + 1));
+      const out: CairnEvent[] = [];
+      for (const line of text.slice(0, end).split('\n')) {
+        const e = parseLine(line);
+        if (e) out.push(e);
+      }
+      return out;
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  private slot(id: string): Acc {
+    let a = this.acc.get(id);
+    if (!a) this.acc.set(id, (a = { applied: 0, sunk: 0, idle: 0 }));
+    return a;
+  }
+
+  private fold(e: CairnEvent): void {
+    const t = Date.parse(e.ts);
+    if (Number.isNaN(t)) return;
+    const w = Math.pow(2, (t - this.t0) / this.hMs);
+    const use = useOf(e);
+    if (use) {
+      for (const id of use.ids) {
+        const a = this.slot(id);
+        if (use.outcome === 'applied') a.applied += w;
+        else if (use.outcome === 'contradicted' || use.outcome === 'corrected') a.sunk += w;
+        if (use.outcome === 'ignored') a.idle += w;
+        else a.idle = 0;
+      }
+      return;
+    }
+    if ((e.kind === 'search' || e.kind === 'show') && actorOf(e) === 'model') {
+      for (const id of retrievedIds(e)) this.slot(id).idle += w;
+    }
+  }
+
+  /** The parts of one memory's multiplier at `now`; multiplier 1 for a memory with no events. */
+  parts(id: string, now: number): FeedbackParts {
+    const a = this.acc.get(id);
+    if (!a) return { applied: 0, sunk: 0, idle: 0, multiplier: 1 };
+    const fade = Math.pow(2, (this.t0 - now) / this.hMs);
+    const applied = a.applied * fade;
+    const sunk = a.sunk * fade;
+    const idle = a.idle * fade;
+    const f = applied / (applied + APPLIED_HALF) - sunk / (sunk + SUNK_HALF) - (IDLE_SHARE * idle) / (idle + IDLE_HALF);
+    const multiplier = 1 + this.settings.maxFraction * Math.max(-1, Math.min(1, f));
+    return { applied: round(applied), sunk: round(sunk), idle: round(idle), multiplier: round(multiplier) };
+  }
+
+  get tracked(): number {
+    return this.acc.size;
+  }
+}
+
+/** One event line, or null for a blank, torn or corrupt one (skipped, as readEvents does). */
+function parseLine(line: string): CairnEvent | null {
+  if (line.trim() === '') return null;
+  try {
+    const v = JSON.parse(line) as CairnEvent;
+    return typeof v === 'object' && v !== null && typeof v.ts === 'string' && typeof v.kind === 'string' ? v : null;
+  } catch {
+    return null;
+  }
+}
+
+const round = (x: number) => Math.round(x * 1000) / 1000;
+
+/**
+ * Reorders hits by score × multiplier inside each run of consecutive hits with the same
+ * relevance: a hit never crosses into another relevance band, so feedback never puts a weak
+ * match above a strong one. Stable: equal adjusted scores keep their order.
+ */
+export function rerankWithinBands<H extends { score: number; relevance: string }>(hits: H[], multiplier: (h: H) => number): H[] {
+  const out: H[] = [];
+  let i = 0;
+  while (i < hits.length) {
+    let j = i;
+    while (j < hits.length && hits[j]!.relevance === hits[i]!.relevance) j++;
+    const run = hits.slice(i, j).map((h, k) => ({ h, k, s: h.score * multiplier(h) }));
+    run.sort((a, b) => b.s - a.s || a.k - b.k);
+    out.push(...run.map((r) => r.h));
+    i = j;
+  }
+  return out;
+}
