@@ -15,6 +15,7 @@ import * as lifecycle from './ops/lifecycle.ts';
 import * as curation from './ops/curation.ts';
 import * as transfer from './ops/transfer.ts';
 import * as notes from './ops/notes.ts';
+import * as insight from './ops/insight.ts';
 import type { ExportDoc } from './io/exportImport.ts';
 
 export interface OpenOptions {
@@ -130,5 +131,18 @@ export class Cairn implements Context {
   recordUse(input: curation.RecordUseInput) { return curation.recordUse(this, input); }
   health(input: curation.HealthInput) { return curation.health(this, input); }
   migrateOrigin(input: curation.MigrateOriginInput) { return curation.migrateOrigin(this, input); }
+  // insight: the read-only views of `cairn ui` (no tool of their own; reads are not logged)
+  browse(input: insight.BrowseInput) { return insight.browse(this, input); }
+  searchPreview(input: { query: string; max_results?: number; auto_scope?: boolean }) { return insight.searchPreview(this, input); }
+  memoryPage(input: { id: string; events?: number }) { return insight.memoryPage(this, input); }
+  overview(input: { weeks?: number } = {}) { return insight.overview(this, input); }
+  pendingWrites() { return insight.pendingWrites(this); }
+  /** Every change to the store or the pending writes, from any process; returns the unsubscribe. */
+  onChange(fn: (n: insight.ChangeNote) => void) { return insight.onChange(this, fn); }
 }
+
+export type { BrowseInput, BrowseRow, OverviewStats, ChangeNote, MemoryEvent } from './ops/insight.ts';
+export type { PendingEntry } from './store/pending.ts';
+export type { HealthReport } from './curation/health.ts';
+export type { SearchHit } from './ops/retrieval.ts';
 

@@ -19,6 +19,7 @@ import { remove } from './remove.ts';
 import { restore } from './restore.ts';
 import { renameScope } from './renameScope.ts';
 import { cancel, confirm } from './confirm.ts';
+import { ui } from './ui.ts';
 
 export const commands: Command[] = [
   serve,
@@ -41,4 +42,5 @@ export const commands: Command[] = [
   doctor,
   init,
   migrateOrigin,
+  ui,
 ];

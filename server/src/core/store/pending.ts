@@ -8,7 +8,7 @@
 // Invariants: an entry is committed at most once (confirm claims it with an atomic rename that
 // only one process can win); an expired entry is kept for a grace period so its id gives the
 // "expired" message, not "unknown", and is deleted after that.
-import { promises as fsp } from 'node:fs';
+import { promises as fsp, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { MalformedIdError, NotFoundError, PendingExpiredError } from '../errors.ts';
@@ -161,4 +161,55 @@ export async function sweepPending(storeDir: string, now: Date): Promise<void> {
       }
     }),
   );
+}
+
+/**
+ * The live (unexpired) pending writes, oldest first: what `cairn ui` lists for the user to
+ * confirm or cancel. Unreadable entries are skipped here (confirming one names the problem).
+ */
+export async function listPending(storeDir: string, now: Date): Promise<PendingEntry[]> {
+  const dir = pendingDir(storeDir);
+  if (!isOwnDirSync(dir)) return [];
+  let names: string[];
+  try {
+    names = await fsp.readdir(dir);
+  } catch {
+    return [];
+  }
+  const out: PendingEntry[] = [];
+  for (const name of names.filter((n) => ID_RE.test(n.replace(/\.json$/, '')) && n.endsWith('.json')).sort()) {
+    try {
+      const e = await readEntry(join(dir, name));
+      if (e && Date.parse(e.expires_at) > now.getTime()) out.push(e);
+    } catch {
+      // unreadable: left for confirm/cancel to report
+    }
+  }
+  return out;
+}
+
+/**
+ * Calls `fn` when the pending writes may have changed (an entry saved, claimed or dropped by any
+ * process). Polls the directory's mtime once a second: one stat, and it works where fs.watch
+ * does not (the directory may not exist yet). Returns the stop function.
+ */
+export function watchPending(storeDir: string, fn: () => void, intervalMs = 1000): () => void {
+  const dir = pendingDir(storeDir);
+  const stamp = () => {
+    try {
+      return statSync(dir).mtimeMs;
+    } catch {
+      return -1;
+    }
+  };
+  let last = stamp();
+  const timer = setInterval(() => {
+    const now = stamp();
+    if (now !== last) {
+      last = now;
+      fn();
+    }
+  }, intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
 }

@@ -1,0 +1,81 @@
+// Inline SVG charts drawn on the server: horizontal bars for categories and columns for weeks.
+// Every bar is a link to the rows behind it and carries its count as text (and as data-count,
+// which the browser tests read). Colours come from CSS classes (no style attributes: the CSP
+// forbids inline style), so the light and dark themes apply.
+import { esc, html, raw, type Html } from './html.ts';
+
+export interface Bar {
+  label: string;
+  value: number;
+  href: string;
+  /** CSS class suffix for the colour: c1..c4, ok, warn, bad. */
+  tone?: string;
+  /** Text after the value, e.g. "%" */
+  unit?: string;
+}
+
+const W = 640;
+
+/** Horizontal bars, one row each, longest first as given. */
+export function barChart(id: string, title: string, bars: readonly Bar[]): Html {
+  if (bars.length === 0) return html`<figure class="chart" id="${id}"><figcaption>${title}</figcaption><p class="muted">Nothing yet.</p></figure>`;
+  const row = 26;
+  const labelW = 190;
+  const max = Math.max(1, ...bars.map((b) => b.value));
+  const h = bars.length * row + 6;
+  const body = bars
+    .map((b, i) => {
+      const y = i * row + 4;
+      const w = Math.max(b.value > 0 ? 2 : 0, Math.round(((W - labelW - 70) * b.value) / max));
+      const label = b.label.length > 28 ? `${b.label.slice(0, 27)}…` : b.label;
+      return `<a href="${esc(b.href)}" class="bar-link" data-label="${esc(b.label)}" data-count="${b.value}"><title>${esc(b.label)}: ${b.value}${esc(b.unit ?? '')}</title>` +
+        `<text x="${labelW - 8}" y="${y + 16}" class="lbl" text-anchor="end">${esc(label)}</text>` +
+        `<rect x="${labelW}" y="${y + 3}" width="${w}" height="${row - 8}" rx="3" class="bar ${esc(b.tone ?? 'c1')}"></rect>` +
+        `<text x="${labelW + w + 6}" y="${y + 16}" class="val">${b.value}${esc(b.unit ?? '')}</text></a>`;
+    })
+    .join('');
+  return html`<figure class="chart" id="${id}"><figcaption>${title}</figcaption>${raw(
+    `<svg viewBox="0 0 ${W} ${h}" role="img" aria-label="${esc(title)}" preserveAspectRatio="xMinYMin meet">${body}</svg>`,
+  )}</figure>`;
+}
+
+export interface Series {
+  name: string;
+  tone: string;
+  values: number[];
+}
+
+/** Columns per bucket, the series stacked; each column links to its bucket's rows. */
+export function columnChart(id: string, title: string, labels: readonly string[], series: readonly Series[], hrefs: readonly string[]): Html {
+  const h = 180;
+  const base = h - 28;
+  const left = 34;
+  const totals = labels.map((_, i) => series.reduce((s, x) => s + (x.values[i] ?? 0), 0));
+  const max = Math.max(1, ...totals);
+  const step = (W - left - 6) / labels.length;
+  const bw = Math.max(4, step * 0.7);
+  let body = `<line x1="${left}" y1="${base}" x2="${W}" y2="${base}" class="axis"></line>` +
+    `<text x="${left - 6}" y="14" class="tick" text-anchor="end">${max}</text><text x="${left - 6}" y="${base}" class="tick" text-anchor="end">0</text>`;
+  labels.forEach((label, i) => {
+    const x = left + i * step + (step - bw) / 2;
+    let y = base;
+    let parts = '';
+    for (const s of series) {
+      const v = s.values[i] ?? 0;
+      if (v <= 0) continue;
+      const hh = Math.max(1, ((base - 8) * v) / max);
+      y -= hh;
+      parts += `<rect x="${x.toFixed(1)}" y="${y.toFixed(1)}" width="${bw.toFixed(1)}" height="${hh.toFixed(1)}" class="bar ${esc(s.tone)}"></rect>`;
+    }
+    const tip = `${label}: ${series.map((s) => `${s.name} ${s.values[i] ?? 0}`).join(', ')}`;
+    body += `<a href="${esc(hrefs[i] ?? '#')}" class="bar-link" data-label="${esc(label)}" data-count="${totals[i]}"><title>${esc(tip)}</title>` +
+      `<rect x="${(left + i * step).toFixed(1)}" y="0" width="${step.toFixed(1)}" height="${base}" class="hit"></rect>${parts}` +
+      (totals[i]! > 0 ? `<text x="${(x + bw / 2).toFixed(1)}" y="${(y - 3).toFixed(1)}" class="val" text-anchor="middle">${totals[i]}</text>` : '') +
+      (i % Math.ceil(labels.length / 6) === 0 ? `<text x="${(x + bw / 2).toFixed(1)}" y="${h - 10}" class="tick" text-anchor="middle">${esc(label.slice(5))}</text>` : '') +
+      `</a>`;
+  });
+  const legend = series.length > 1 ? html`<ul class="legend">${series.map((s) => html`<li><span class="key ${s.tone}"></span>${s.name}</li>`)}</ul>` : '';
+  return html`<figure class="chart" id="${id}"><figcaption>${title}</figcaption>${raw(
+    `<svg viewBox="0 0 ${W} ${h}" role="img" aria-label="${esc(title)}" preserveAspectRatio="xMinYMin meet">${body}</svg>`,
+  )}${legend}</figure>`;
+}
