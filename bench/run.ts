@@ -1,9 +1,10 @@
 // npm run bench: performance at several store sizes plus the judged retrieval-quality eval.
 //   BENCH_SIZES=1000,10000   limit the sizes (default: in-process 1k,10k,50k,100k,200k;
 //                            outside-in 1k,50k,200k)
-//   BENCH_ONLY=quality|perf|outside|inproc   run one part (perf = outside + inproc)
+//   BENCH_ONLY=quality|perf|outside|inproc|ui   run one part (perf = outside + inproc)
 //   CAIRN_BENCH_1M=1         outside-in also at 1,000,000 memories
 //   BENCH_LIST_N=20000       store size for the outside-in `cairn list --all` (0 skips it)
+//   BENCH_UI_SIZES=50000     store sizes of the `cairn ui` part (bench/ui.ts; BENCH_ONLY=ui runs only it)
 // Prints tables and writes bench/results/bench-<time>.json (gitignored).
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
@@ -14,6 +15,7 @@ import { CorpusGen, writeCorpus } from './corpus.ts';
 import { formatEval, runEval } from './quality/eval.ts';
 import { startServer, BUNDLE } from './stdio.ts';
 import { benchList, benchOutside, outsideTable, type OutsideRow } from './outside.ts';
+import { benchUi, uiTable, type UiRow } from './ui.ts';
 
 const sizes = (dflt: string) => (process.env.BENCH_SIZES ?? dflt).split(',').map((s) => Number(s.trim())).filter((n) => n > 0);
 const SIZES = sizes('1000,10000,50000,100000,200000');
@@ -164,10 +166,21 @@ function table(rows: Row[]): string {
 async function main(): Promise<void> {
   const machine = `${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB RAM, Node ${process.version}, ${process.platform}`;
   const out: Record<string, unknown> = { machine, date: new Date().toISOString() };
-  if (ONLY !== 'perf') {
+  if (ONLY === '' || ONLY === 'quality') {
     const q = runEval();
     console.log(formatEval(q));
     out.quality = q;
+  }
+  if (ONLY === '' || ONLY === 'ui') {
+    if (!existsSync(BUNDLE)) throw new Error(`${BUNDLE} is missing: run npm run build first (npm run bench does)`);
+    const rows: UiRow[] = [];
+    for (const n of (process.env.BENCH_UI_SIZES ?? '50000').split(',').map(Number).filter((x) => x > 0)) {
+      process.stderr.write(`bench: cairn ui at ${n} memories...\n`);
+      rows.push(...(await benchUi(n)));
+    }
+    console.log('\ncairn ui (targets: server time per page <= 50 ms at 50k; search-as-you-type round trip <= 30 ms)');
+    console.log(uiTable(rows));
+    out.ui = rows;
   }
   if (ONLY !== 'quality' && !existsSync(BUNDLE)) throw new Error(`${BUNDLE} is missing: run npm run build first (npm run bench does)`);
   if (ONLY === '' || ONLY === 'perf' || ONLY === 'outside') {

@@ -136,6 +136,8 @@ export class Cairn implements Context {
   searchPreview(input: { query: string; max_results?: number; auto_scope?: boolean }) { return insight.searchPreview(this, input); }
   memoryPage(input: { id: string; events?: number }) { return insight.memoryPage(this, input); }
   overview(input: { weeks?: number } = {}) { return insight.overview(this, input); }
+  /** memory_health, reused until the store or the event log changes (the UI's health page). */
+  healthCached(input: curation.HealthInput) { return insight.cachedHealth(this, input); }
   pendingWrites() { return insight.pendingWrites(this); }
   /** Every change to the store or the pending writes, from any process; returns the unsubscribe. */
   onChange(fn: (n: insight.ChangeNote) => void) { return insight.onChange(this, fn); }

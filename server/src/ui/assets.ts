@@ -100,7 +100,8 @@ kbd{border:1px solid var(--line);border-bottom-width:2px;border-radius:4px;paddi
 html{font-size:14px}main{padding:.75rem}
 header.top{padding:.5rem .6rem;gap:.25rem .5rem}.quick{margin-left:0;width:100%}.quick input{width:100%}
 header nav a{padding:.25rem .4rem}
-table.rows thead{display:none}table.rows tr{display:block;border-bottom:1px solid var(--line);padding:.35rem 0}table.rows td{display:block;border:0;padding:.1rem .25rem}
+table.stack thead{display:none}table.stack tr{display:block;border-bottom:1px solid var(--line);padding:.35rem 0}table.stack td{display:block;border:0;padding:.1rem .25rem}
+table.stack td[data-label]{display:inline-block;margin-right:.75rem;font-size:.85rem}table.stack td[data-label]::before{content:attr(data-label) ": ";color:var(--muted)}
 .tiles{grid-template-columns:repeat(2,1fr)}
 }
 `;
@@ -158,7 +159,10 @@ export const APP_JS = String.raw`
             var fr = doc.getElementById('results');
             if (fr && results) results.innerHTML = fr.innerHTML;
           } else {
+            var flash = main.querySelector('.flash');
             main.innerHTML = fresh.innerHTML;
+            // the message about what the user just did stays until they leave the page
+            if (flash && !main.querySelector('.flash')) main.insertBefore(flash, main.firstChild);
             open.forEach(function (id) { var d = id && document.getElementById(id); if (d) d.open = true; });
             if (focusedId) { var el = document.getElementById(focusedId); if (el) el.focus(); }
           }
@@ -245,3 +249,6 @@ export const APP_JS = String.raw`
   });
 })();
 `;
+
+/** A small cairn (three stacked stones) for the tab. */
+export const ICON_SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><ellipse cx="16" cy="26" rx="13" ry="5" fill="#5b8f9e"/><ellipse cx="16" cy="17" rx="9" ry="4.5" fill="#2f6fd6"/><ellipse cx="16" cy="9" rx="5.5" ry="3.5" fill="#8a5cc2"/></svg>';

@@ -14,20 +14,20 @@ export interface Bar {
   unit?: string;
 }
 
-const W = 640;
+const W = 480;
 
 /** Horizontal bars, one row each, longest first as given. */
 export function barChart(id: string, title: string, bars: readonly Bar[]): Html {
   if (bars.length === 0) return html`<figure class="chart" id="${id}"><figcaption>${title}</figcaption><p class="muted">Nothing yet.</p></figure>`;
   const row = 26;
-  const labelW = 190;
+  const labelW = 150;
   const max = Math.max(1, ...bars.map((b) => b.value));
   const h = bars.length * row + 6;
   const body = bars
     .map((b, i) => {
       const y = i * row + 4;
-      const w = Math.max(b.value > 0 ? 2 : 0, Math.round(((W - labelW - 70) * b.value) / max));
-      const label = b.label.length > 28 ? `${b.label.slice(0, 27)}…` : b.label;
+      const w = Math.max(b.value > 0 ? 2 : 0, Math.round(((W - labelW - 50) * b.value) / max));
+      const label = b.label.length > 22 ? `${b.label.slice(0, 21)}…` : b.label;
       return `<a href="${esc(b.href)}" class="bar-link" data-label="${esc(b.label)}" data-count="${b.value}"><title>${esc(b.label)}: ${b.value}${esc(b.unit ?? '')}</title>` +
         `<text x="${labelW - 8}" y="${y + 16}" class="lbl" text-anchor="end">${esc(label)}</text>` +
         `<rect x="${labelW}" y="${y + 3}" width="${w}" height="${row - 8}" rx="3" class="bar ${esc(b.tone ?? 'c1')}"></rect>` +
@@ -48,6 +48,7 @@ export interface Series {
 /** Columns per bucket, the series stacked; each column links to its bucket's rows. */
 export function columnChart(id: string, title: string, labels: readonly string[], series: readonly Series[], hrefs: readonly string[]): Html {
   const h = 180;
+  const TOP = 20; // room above the tallest column for its value
   const base = h - 28;
   const left = 34;
   const totals = labels.map((_, i) => series.reduce((s, x) => s + (x.values[i] ?? 0), 0));
@@ -55,7 +56,7 @@ export function columnChart(id: string, title: string, labels: readonly string[]
   const step = (W - left - 6) / labels.length;
   const bw = Math.max(4, step * 0.7);
   let body = `<line x1="${left}" y1="${base}" x2="${W}" y2="${base}" class="axis"></line>` +
-    `<text x="${left - 6}" y="14" class="tick" text-anchor="end">${max}</text><text x="${left - 6}" y="${base}" class="tick" text-anchor="end">0</text>`;
+    `<text x="${left - 6}" y="${TOP + 4}" class="tick" text-anchor="end">${max}</text><text x="${left - 6}" y="${base}" class="tick" text-anchor="end">0</text>`;
   labels.forEach((label, i) => {
     const x = left + i * step + (step - bw) / 2;
     let y = base;
@@ -63,7 +64,7 @@ export function columnChart(id: string, title: string, labels: readonly string[]
     for (const s of series) {
       const v = s.values[i] ?? 0;
       if (v <= 0) continue;
-      const hh = Math.max(1, ((base - 8) * v) / max);
+      const hh = Math.max(1, ((base - TOP) * v) / max);
       y -= hh;
       parts += `<rect x="${x.toFixed(1)}" y="${y.toFixed(1)}" width="${bw.toFixed(1)}" height="${hh.toFixed(1)}" class="bar ${esc(s.tone)}"></rect>`;
     }

@@ -86,7 +86,7 @@ export function layout(ctx: PageCtx, opts: { title: string; active: string; body
       }</a>`,
   );
   return `<!doctype html>${html`<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${opts.title} · cairn</title><link rel="stylesheet" href="/assets/app.css"><script src="/assets/app.js" defer></script></head>
+<title>${opts.title} · cairn</title><link rel="icon" href="/assets/icon.svg" type="image/svg+xml"><link rel="stylesheet" href="/assets/app.css"><script src="/assets/app.js" defer></script></head>
 <body data-live="${opts.live ?? 'replace'}">
 <a class="skip" href="#main">Skip to content</a>
 <header class="top"><a class="brand" href="/" aria-label="cairn overview">cairn</a><nav aria-label="Pages">${nav}</nav>

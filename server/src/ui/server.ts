@@ -15,12 +15,18 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Cairn } from '../core/cairn.ts';
 import { CairnError, errorMessage } from '../core/errors.ts';
-import { APP_CSS, APP_JS } from './assets.ts';
+import { APP_CSS, APP_JS, ICON_SVG } from './assets.ts';
 import { errorBox, layout, type PageCtx } from './html.ts';
 import { route, type UiRequest, type UiResponse } from './routes.ts';
 
 export const CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'";
 const MAX_BODY = 256 * 1024;
+const ASSETS: Record<string, [string, string]> = {
+  '/assets/app.css': ['text/css; charset=utf-8', APP_CSS],
+  '/assets/app.js': ['text/javascript; charset=utf-8', APP_JS],
+  '/favicon.ico': ['image/svg+xml', ICON_SVG],
+  '/assets/icon.svg': ['image/svg+xml', ICON_SVG],
+};
 
 interface Session {
   id: string;
@@ -79,7 +85,8 @@ export async function startUiServer(cairn: Cairn, opts: { port?: number } = {}):
     res.setHeader('Content-Type', type);
     res.setHeader('Content-Security-Policy', CSP);
     res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.setHeader('Referrer-Policy', 'no-referrer');
+    // same-origin, not no-referrer: with no-referrer Chromium sends `Origin: null` on form posts.
+    res.setHeader('Referrer-Policy', 'same-origin');
     res.setHeader('X-Frame-Options', 'DENY');
     res.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
     res.setHeader('Cross-Origin-Resource-Policy', 'same-origin');
@@ -99,6 +106,13 @@ export async function startUiServer(cairn: Cairn, opts: { port?: number } = {}):
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const started = performance.now();
+    // The server's own time for the page (npm run bench reads it); set before the body is sent.
+    const origWriteHead = res.writeHead.bind(res);
+    res.writeHead = ((...args: Parameters<ServerResponse['writeHead']>) => {
+      if (!res.headersSent) res.setHeader('Server-Timing', `app;dur=${(performance.now() - started).toFixed(1)}`);
+      return origWriteHead(...args);
+    }) as ServerResponse['writeHead'];
     // 1. DNS rebinding: only our own loopback address and port.
     if (req.headers.host !== `${host}:${port}`) return refuse(res, 403, `refused: Host ${JSON.stringify(req.headers.host ?? '')} is not ${host}:${port}`);
     const url = new URL(req.url ?? '/', origin());
@@ -135,11 +149,11 @@ export async function startUiServer(cairn: Cairn, opts: { port?: number } = {}):
       if (!same(form.get('csrf') ?? '', session.csrf)) return refuse(res, 403, 'refused: missing or wrong form token; reload the page and try again');
     }
 
-    if (url.pathname === '/assets/app.css' || url.pathname === '/assets/app.js') {
-      const css = url.pathname.endsWith('.css');
-      headers(res, css ? 'text/css; charset=utf-8' : 'text/javascript; charset=utf-8');
+    const asset = ASSETS[url.pathname];
+    if (asset) {
+      headers(res, asset[0]);
       res.writeHead(200);
-      res.end(css ? APP_CSS : APP_JS);
+      res.end(asset[1]);
       return;
     }
     if (url.pathname === '/events') {

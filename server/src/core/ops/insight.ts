@@ -9,7 +9,7 @@ import type { Context } from './context.ts';
 import { NotFoundError, ValidationError } from '../errors.ts';
 import { checkId, hitFields, signalContext } from './common.ts';
 import { candidatesFor, rankedSearch, type SearchHit } from './retrieval.ts';
-import { health } from './curation.ts';
+import { health, type HealthInput } from './curation.ts';
 import { isExpired, recordHead, summarize } from '../memory.ts';
 import { originRepoKey } from '../origin.ts';
 import { scopeFilterMatcher, validateScopeFilter } from '../scopes.ts';
@@ -17,7 +17,7 @@ import { CATEGORIES, CONFIDENCES, type StoredMemory } from '../types.ts';
 import { computeSignals, type HitSignals, type Verdict } from '../trust/signals/compute.ts';
 import { VERDICTS } from '../trust/signals/verdict.ts';
 import { verificationOf } from '../trust/signals/verification.ts';
-import { readEvents } from '../curation/events.ts';
+import { readEvents, type CairnEvent } from '../curation/events.ts';
 import { memoryEvents, type MemoryEvent } from '../curation/timeline.ts';
 import { activity, type ActivityBucket } from '../curation/activity.ts';
 import type { HealthReport } from '../curation/health.ts';
@@ -163,14 +163,11 @@ export async function browse(c: Context, input: BrowseInput) {
   }
   const key: (m: StoredMemory) => string =
     sort === 'created' ? (m) => m.created : sort === 'verified' ? (m) => m.last_verified_at ?? '' : sort === 'scope' ? (m) => m.scopes[0] ?? '' : (m) => m.updated;
-  const keys = new Map(rows.map((m) => [m, key(m)]));
+  // Decorate, sort, undecorate: one key per row, compared as plain strings (ISO dates sort as text).
   const dir = order === 'asc' ? 1 : -1;
-  rows.sort((a, b) => {
-    const ka = keys.get(a)!;
-    const kb = keys.get(b)!;
-    return (ka < kb ? -1 : ka > kb ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0) * dir;
-  });
-  const page = rows.slice(offset, offset + limit);
+  const keyed = rows.map((m) => ({ k: key(m), id: m.id, m }));
+  keyed.sort((a, b) => (a.k < b.k ? -dir : a.k > b.k ? dir : a.id < b.id ? -dir : a.id > b.id ? dir : 0));
+  const page = keyed.slice(offset, offset + limit).map((x) => x.m);
   const sig = await signalsOf(c, page);
   const items: BrowseRow[] = page.map((m, i) => ({
     ...recordHead(m),
@@ -234,7 +231,7 @@ export async function memoryPage(c: Context, input: { id: string; events?: numbe
   const m = c.store.get(id) ?? c.store.getTombstone(id);
   if (!m) throw new NotFoundError(`no memory with id ${id}`);
   const [fields] = await hitFields(c, [m], true);
-  const log = memoryEvents(readEvents(c.dir).events, id, input.events ?? 200);
+  const log = memoryEvents(events(c), id, input.events ?? 200);
   const brief = (x: StoredMemory) => ({ id: x.id, scopes: x.scopes, summary: summarize(x.body, 120), removed: x.tombstoned });
   const similar = m.tombstoned
     ? []
@@ -298,6 +295,8 @@ interface Watch {
   version: number;
   stop: () => void;
   overview: { key: string; value: OverviewStats } | null;
+  health: { key: string; value: HealthReport } | null;
+  events: { key: string; value: CairnEvent[] } | null;
 }
 const watches = new WeakMap<Context, Watch>();
 function watchOf(c: Context): Watch {
@@ -306,7 +305,7 @@ function watchOf(c: Context): Watch {
     const stop = c.store.onChange(() => {
       w!.version++;
     });
-    watches.set(c, (w = { version: 0, stop, overview: null }));
+    watches.set(c, (w = { version: 0, stop, overview: null, health: null, events: null }));
   }
   return w;
 }
@@ -324,6 +323,36 @@ function statSyncSafe(file: string) {
   } catch {
     return null;
   }
+}
+
+/**
+ * The event log, read again only when the active log changed (an append or a rotation changes
+ * its size or mtime). Reading it lists the store directory for archives, which costs tens of
+ * milliseconds at 50k memories: the memory page must not pay that on every view.
+ */
+function events(c: Context): CairnEvent[] {
+  const w = watchOf(c);
+  const key = eventsStamp(c);
+  if (key !== 'none' && w.events?.key === key) return w.events.value;
+  const value = readEvents(c.dir).events;
+  w.events = { key, value };
+  return value;
+}
+
+/**
+ * memory_health's report for the UI, recomputed only when the store or the event log changed (or
+ * the hour turned: ages and windows move with the clock). At 50k memories one report costs most
+ * of a second; a page view must not.
+ */
+export async function cachedHealth(c: Context, input: HealthInput): Promise<HealthReport> {
+  await c.store.ensureFresh();
+  const w = watchOf(c);
+  const key = () => `${w.version}:${eventsStamp(c)}:${JSON.stringify(input)}:${c.now().toISOString().slice(0, 13)}`;
+  const before = key();
+  if (w.health?.key === before) return w.health.value;
+  const value = await health(c, input);
+  if (key() === before) w.health = { key: before, value };
+  return value;
 }
 
 export async function overview(c: Context, input: { weeks?: number } = {}): Promise<OverviewStats> {
@@ -358,8 +387,8 @@ export async function overview(c: Context, input: { weeks?: number } = {}): Prom
     records.push(t);
     tombstoned++;
   }
-  const rep = await health(c, {});
-  const events = readEvents(c.dir).events;
+  const rep = await cachedHealth(c, {});
+  const log = events(c);
   const value: OverviewStats = {
     generated_at: now.toISOString(),
     active,
@@ -369,7 +398,7 @@ export async function overview(c: Context, input: { weeks?: number } = {}): Prom
     by_repo: [...repos].map(([repo, count]) => ({ repo, count })).sort((a, b) => b.count - a.count || a.repo.localeCompare(b.repo)),
     by_scope: [...scopes].map(([scope, count]) => ({ scope, count })).sort((a, b) => b.count - a.count || a.scope.localeCompare(b.scope)),
     verification,
-    weekly: activity(now, records, events, { buckets: weeks, days: 7 }),
+    weekly: activity(now, records, log, { buckets: weeks, days: 7 }),
     health: rep,
   };
   // The key is taken again: a change while we computed must not be cached as current.

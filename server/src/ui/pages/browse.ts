@@ -45,7 +45,7 @@ export async function browsePage(r: UiRequest): Promise<UiResponse> {
   };
   const rows = res.items.map(
     (m) => html`<tr><td><a href="/m/${m.id}" data-row>${m.summary}</a><div class="sub">${scopeList(m.scopes)}</div></td>
-<td>${day(m.updated)}</td><td>${day(m.created)}</td><td>${m.verification.status === 'never' ? 'never' : `${m.verification.age_days} d ago`}</td>
+<td data-label="updated">${day(m.updated)}</td><td data-label="created">${day(m.created)}</td><td data-label="verified">${m.verification.status === 'never' ? 'never' : `${m.verification.age_days} d ago`}</td>
 <td>${verdictBadge(m.staleness_verdict)}${m.expired ? badge('expired', 'bad') : ''}${m.category === 'user-inference' ? badge('about you', 'c3') : ''}${m.path_drift_missing > 0 ? badge(`${m.path_drift_missing} path(s) missing`, 'warn') : ''}</td></tr>`,
   );
   const from = res.total === 0 ? 0 : offset + 1;
@@ -70,7 +70,7 @@ ${get('created_from') ? html`<input type="hidden" name="created_from" value="${g
 </form>
 ${get('created_from') ? html`<p class="muted">Created ${get('created_from')} to ${get('created_to') || 'now'}.</p>` : ''}
 ${pager}
-<div class="table-wrap"><table class="rows"><caption class="sr">Memories</caption><thead><tr><th scope="col">Memory</th>${sortLink('updated', 'Updated')}${sortLink('created', 'Created')}${sortLink('verified', 'Verified')}<th scope="col">Signals</th></tr></thead>
+<div class="table-wrap"><table class="rows stack"><caption class="sr">Memories</caption><thead><tr><th scope="col">Memory</th>${sortLink('updated', 'Updated')}${sortLink('created', 'Created')}${sortLink('verified', 'Verified')}<th scope="col">Signals</th></tr></thead>
 <tbody>${res.items.length ? join(rows) : html`<tr><td colspan="5" class="muted">No memory matches these filters.</td></tr>`}</tbody></table></div>
 ${res.total > PAGE ? pager : ''}`;
   return { html: layout(r.page, { title: 'Browse', active: '/browse', body }) };

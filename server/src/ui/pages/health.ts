@@ -9,7 +9,7 @@ type Row = { id: string; scopes: string[]; summary: string };
 
 export async function healthPage(r: UiRequest): Promise<UiResponse> {
   const days = Number(r.query.get('days') ?? '') || undefined;
-  const h: HealthReport = await r.cairn.health({ ...(days ? { window_days: Math.min(3650, Math.max(1, Math.floor(days))) } : {}), top_k: 25 });
+  const h: HealthReport = await r.cairn.healthCached({ ...(days ? { window_days: Math.min(3650, Math.max(1, Math.floor(days))) } : {}), top_k: 25 });
   const post = (action: string, label: string, back: string, fields: Record<string, string> = {}, cls = '') =>
     html`<form method="post" action="${action}" class="inline">${csrfField(r.page)}<input type="hidden" name="back" value="${back}">${join(
       Object.entries(fields).map(([k, v]) => html`<input type="hidden" name="${k}" value="${v}">`),

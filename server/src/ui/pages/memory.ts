@@ -28,8 +28,8 @@ export async function memoryPage(r: UiRequest, id: string): Promise<UiResponse> 
 <form method="post" action="/m/${m.id}/scopes">${csrfField(r.page)}<label for="scopes">Scopes</label><input id="scopes" name="scopes" value="${m.scopes.join(', ')}" required><button type="submit">Save scopes</button></form></details>`;
   const timeline = p.events.length === 0
     ? html`<p class="muted">No events name this memory yet.</p>`
-    : html`<div class="table-wrap"><table class="rows" id="timeline"><thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">What</th></tr></thead><tbody>${p.events.map(
-        (e) => html`<tr data-kind="${e.kind}"><td>${when(e.ts)}</td><td>${e.actor === 'user' ? 'you' : 'model'}</td><td>${e.detail}</td></tr>`,
+    : html`<div class="table-wrap"><table class="rows stack" id="timeline"><thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">What</th></tr></thead><tbody>${p.events.map(
+        (e) => html`<tr data-kind="${e.kind}"><td data-label="when">${when(e.ts)}</td><td data-label="who">${e.actor === 'user' ? 'you' : 'model'}</td><td>${e.detail}</td></tr>`,
       )}</tbody></table></div>${p.events_total > p.events.length ? html`<p class="muted">${p.events_total - p.events.length} older events not shown.</p>` : ''}`;
   const body = html`<p class="crumbs"><a href="${m.tombstoned ? '/tombstones' : '/browse'}">${m.tombstoned ? 'Tombstones' : 'Browse'}</a> › <code>${m.id}</code></p>
 <h1 class="sr">Memory ${m.id}</h1>

@@ -7,12 +7,12 @@ export async function tombstonesPage(r: UiRequest): Promise<UiResponse> {
   const cursor = r.query.get('cursor') || undefined;
   const res = await r.cairn.listTombstones({ limit: 50, ...(cursor ? { cursor } : {}) });
   const rows = res.items.map(
-    (t) => html`<tr><td><a href="/m/${t.id}" data-row>${t.summary}</a><div class="sub">${t.scopes.join(', ')}</div></td><td>${when(t.removed)}</td><td>${t.removed_reason}</td>
+    (t) => html`<tr><td><a href="/m/${t.id}" data-row>${t.summary}</a><div class="sub">${t.scopes.join(', ')}</div></td><td data-label="removed">${when(t.removed)}</td><td data-label="why">${t.removed_reason}</td>
 <td><form method="post" action="/m/${t.id}/restore">${csrfField(r.page)}<input type="hidden" name="back" value="/tombstones"><button type="submit" aria-label="Restore ${t.summary}">Restore</button></form></td></tr>`,
   );
   const body = html`<h1>Tombstones</h1>
 <p class="muted">Removed memories stay on disk, with when and why, until you prune them. Restoring brings one back exactly as it was.</p>
-<div class="table-wrap"><table class="rows" id="tombstones"><thead><tr><th scope="col">Memory</th><th scope="col">Removed</th><th scope="col">Why</th><th scope="col"><span class="sr">Action</span></th></tr></thead>
+<div class="table-wrap"><table class="rows stack" id="tombstones"><thead><tr><th scope="col">Memory</th><th scope="col">Removed</th><th scope="col">Why</th><th scope="col"><span class="sr">Action</span></th></tr></thead>
 <tbody>${res.items.length ? join(rows) : html`<tr><td colspan="4" class="muted">No tombstones.</td></tr>`}</tbody></table></div>
 <nav class="pager" aria-label="Pages">${cursor ? html`<a href="/tombstones">← Newest</a>` : ''}${res.next_cursor ? html`<a href="/tombstones${qs({ cursor: res.next_cursor })}" rel="next">Older →</a>` : ''}</nav>
 <section aria-labelledby="h-prune"><h2 id="h-prune">Prune</h2>
