@@ -129,14 +129,31 @@ export async function browse(c: Context, input: BrowseInput) {
   const now = c.now();
   const staleDays = c.config.behavior.verification_stale_days;
 
+  // The whole store in the asked order, sorted once per store version (sorting 50k records on
+  // every page view would cost more than the rest of the page).
+  const w = watchOf(c);
+  if (w.sorted.version !== w.version) w.sorted = { version: w.version, byKey: new Map() };
+  const sortKey = `${sort}:${order}`;
+  let ordered = w.sorted.byKey.get(sortKey);
+  if (!ordered) {
+    const key: (m: StoredMemory) => string =
+      sort === 'created' ? (m) => m.created : sort === 'verified' ? (m) => m.last_verified_at ?? '' : sort === 'scope' ? (m) => m.scopes[0] ?? '' : (m) => m.updated;
+    const dir = order === 'asc' ? 1 : -1;
+    const keyed = [...c.store.active()].map((m) => ({ k: key(m), id: m.id, m }));
+    keyed.sort((a, b) => (a.k < b.k ? -dir : a.k > b.k ? dir : a.id < b.id ? -dir : a.id > b.id ? dir : 0));
+    // The repo key rides along: computed once per store version, not per row per view.
+    ordered = keyed.map((x) => ({ m: x.m, repo: repoOf(x.m) ?? 'none', expMs: x.m.expires === null ? Infinity : Date.parse(x.m.expires) }));
+    w.sorted.byKey.set(sortKey, ordered);
+  }
+
   const repos = new Map<string, number>();
   let rows: StoredMemory[] = [];
-  for (const m of c.store.active()) {
-    const r = repoOf(m);
-    const exp = isExpired(m, now);
+  const nowMs = now.getTime();
+  for (const { m, repo: r, expMs } of ordered) {
+    const exp = expMs <= nowMs;
     if (expired === 'hide' ? exp : expired === 'only' ? !exp : false) continue;
-    repos.set(r ?? 'none', (repos.get(r ?? 'none') ?? 0) + 1);
-    if (input.repo && (r ?? 'none') !== input.repo) continue;
+    repos.set(r, (repos.get(r) ?? 0) + 1);
+    if (input.repo && r !== input.repo) continue;
     if (matchScope && !matchScope(m.scopes)) continue;
     if (category && m.category !== category) continue;
     if (confidence && m.confidence !== confidence) continue;
@@ -147,7 +164,7 @@ export async function browse(c: Context, input: BrowseInput) {
     }
     if (words.length > 0) {
       const hay = (m.aliases?.length ? `${m.body}\n${m.aliases.join('\n')}` : m.body).toLowerCase();
-      if (!words.every((w) => hay.includes(w))) continue;
+      if (!words.every((x) => hay.includes(x))) continue;
     }
     rows.push(m);
   }
@@ -161,13 +178,7 @@ export async function browse(c: Context, input: BrowseInput) {
       return true;
     });
   }
-  const key: (m: StoredMemory) => string =
-    sort === 'created' ? (m) => m.created : sort === 'verified' ? (m) => m.last_verified_at ?? '' : sort === 'scope' ? (m) => m.scopes[0] ?? '' : (m) => m.updated;
-  // Decorate, sort, undecorate: one key per row, compared as plain strings (ISO dates sort as text).
-  const dir = order === 'asc' ? 1 : -1;
-  const keyed = rows.map((m) => ({ k: key(m), id: m.id, m }));
-  keyed.sort((a, b) => (a.k < b.k ? -dir : a.k > b.k ? dir : a.id < b.id ? -dir : a.id > b.id ? dir : 0));
-  const page = keyed.slice(offset, offset + limit).map((x) => x.m);
+  const page = rows.slice(offset, offset + limit);
   const sig = await signalsOf(c, page);
   const items: BrowseRow[] = page.map((m, i) => ({
     ...recordHead(m),
@@ -297,6 +308,8 @@ interface Watch {
   overview: { key: string; value: OverviewStats } | null;
   health: { key: string; value: HealthReport } | null;
   events: { key: string; value: CairnEvent[] } | null;
+  /** Active memories in browse order, per sort key, for the current store version. */
+  sorted: { version: number; byKey: Map<string, { m: StoredMemory; repo: string; expMs: number }[]> };
 }
 const watches = new WeakMap<Context, Watch>();
 function watchOf(c: Context): Watch {
@@ -305,7 +318,7 @@ function watchOf(c: Context): Watch {
     const stop = c.store.onChange(() => {
       w!.version++;
     });
-    watches.set(c, (w = { version: 0, stop, overview: null, health: null, events: null }));
+    watches.set(c, (w = { version: 0, stop, overview: null, health: null, events: null, sorted: { version: -1, byKey: new Map() } }));
   }
   return w;
 }
@@ -333,7 +346,7 @@ function statSyncSafe(file: string) {
 function events(c: Context): CairnEvent[] {
   const w = watchOf(c);
   const key = eventsStamp(c);
-  if (key !== 'none' && w.events?.key === key) return w.events.value;
+  if (w.events?.key === key) return w.events.value;
   const value = readEvents(c.dir).events;
   w.events = { key, value };
   return value;
