@@ -19,12 +19,19 @@ function openInBrowser(url: string): void {
   }
 }
 
+const options = {
+  port: { type: 'string', arg: 'N', help: 'listen on this port of 127.0.0.1 (default: a free one)' },
+  'no-open': { type: 'boolean', help: 'print the URL without opening a browser' },
+  json: { type: 'boolean', help: 'print {url, port, store} as one JSON line instead of the text' },
+} as const;
+
 export const ui: Command = {
   name: 'ui',
   summary: 'browse, search, edit and curate memory in a local web page',
-  usage: 'cairn ui [--port N] [--no-open]',
+  usage: 'cairn ui [--port N] [--no-open] [--json]',
+  options,
   async run(argv, io) {
-    const { values } = parse(argv, { port: { type: 'string' }, 'no-open': { type: 'boolean' } }, false);
+    const { values } = parse(argv, options, false);
     const port = intOption(values.port, '--port', 0, 65535) ?? 0;
     // The UI is a person at the keyboard: watch the store (changes from elsewhere show up live).
     const cairn = await Cairn.open({ env: io.env, cwd: io.cwd, watch: true, actor: 'user', warn: (m) => io.err(`cairn: ${m}\n`) });
@@ -37,7 +44,8 @@ export const ui: Command = {
       if (code === 'EADDRINUSE') throw new Error(`port ${port} on 127.0.0.1 is in use: pick another with --port, or omit it for a free one`);
       throw err;
     }
-    io.out(`cairn ui: ${server.url}\n(store ${cairn.dir}; the link works once; Ctrl-C stops the server)\n`);
+    if (values.json) io.out(`${JSON.stringify({ url: server.url, port: server.port, store: cairn.dir })}\n`);
+    else io.out(`cairn ui: ${server.url}\n(store ${cairn.dir}; the link works once; Ctrl-C stops the server)\n`);
     if (!values['no-open']) openInBrowser(server.url);
     await new Promise<void>((resolve) => {
       const stop = () => resolve();

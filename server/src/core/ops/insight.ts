@@ -10,6 +10,7 @@ import { NotFoundError, ValidationError } from '../errors.ts';
 import { checkId, hitFields, signalContext } from './common.ts';
 import { candidatesFor, rankedSearch, type SearchHit } from './retrieval.ts';
 import { health, type HealthInput } from './curation.ts';
+import { backlinksOf, structureFilter } from './notes.ts';
 import { isExpired, recordHead, summarize } from '../memory.ts';
 import { originRepoKey } from '../origin.ts';
 import { scopeFilterMatcher, validateScopeFilter } from '../scopes.ts';
@@ -71,6 +72,8 @@ export interface BrowseInput {
   drift?: boolean;
   /** Case-insensitive words the body or aliases must contain. */
   text?: string;
+  /** #tags the memory must all carry (as memory_search's `tags`), space or comma separated. */
+  tags?: string;
   /** Created on or after / on or before this day (YYYY-MM-DD), as the overview's charts link. */
   created_from?: string;
   created_to?: string;
@@ -120,6 +123,7 @@ export async function browse(c: Context, input: BrowseInput) {
   const scope = input.scope === undefined || input.scope === '' ? null : validateScopeFilter(input.scope, 'scope');
   const matchScope = scope === null ? null : scopeFilterMatcher([scope]);
   const words = (input.text ?? '').toLowerCase().split(/\s+/).filter(Boolean);
+  const tagged = structureFilter((input.tags ?? '').split(/[\s,]+/).filter(Boolean), null);
   if (words.join(' ').length > LIMITS.queryChars) throw new ValidationError(`text is longer than ${LIMITS.queryChars} characters`);
   const offset = input.offset ?? 0;
   const limit = input.limit ?? 50;
@@ -162,6 +166,7 @@ export async function browse(c: Context, input: BrowseInput) {
       const t = Date.parse(m.created);
       if (!(t >= (from ?? -Infinity) && t < (to ?? Infinity))) continue;
     }
+    if (tagged && !tagged(m)) continue;
     if (words.length > 0) {
       const hay = (m.aliases?.length ? `${m.body}\n${m.aliases.join('\n')}` : m.body).toLowerCase();
       if (!words.every((x) => hay.includes(x))) continue;
@@ -258,8 +263,15 @@ export async function memoryPage(c: Context, input: { id: string; events?: numbe
     .map((x) => c.store.get(x) ?? c.store.getTombstone(x))
     .filter((x): x is StoredMemory => x !== undefined)
     .map(brief);
-  const backlinks: ReturnType<typeof brief>[] = [];
-  for (const o of c.store.active()) if (o.id !== id && o.body.includes(id)) backlinks.push(brief(o));
+  // Named by: wikilinks from the link graph ([[title]], relation::[[...]]) and plain ids in a text.
+  const backlinks: (ReturnType<typeof brief> & { relation?: string })[] = [];
+  if (!m.tombstoned) {
+    for (const b of backlinksOf(c, m)) {
+      const o = c.store.get(b.id);
+      if (o && !backlinks.some((x) => x.id === o.id)) backlinks.push({ ...brief(o), relation: b.relation });
+    }
+  }
+  for (const o of c.store.active()) if (o.id !== id && o.body.includes(id) && !backlinks.some((x) => x.id === o.id)) backlinks.push(brief(o));
   return {
     memory: {
       ...fields!,

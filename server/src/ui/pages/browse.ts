@@ -3,7 +3,7 @@
 import { badge, day, html, join, layout, qs, scopeList, verdictBadge } from '../html.ts';
 import type { UiRequest, UiResponse } from '../request.ts';
 
-const FILTERS = ['repo', 'scope', 'category', 'confidence', 'verification', 'verdict', 'expired', 'drift', 'text', 'created_from', 'created_to'] as const;
+const FILTERS = ['repo', 'scope', 'tags', 'category', 'confidence', 'verification', 'verdict', 'expired', 'drift', 'text', 'created_from', 'created_to'] as const;
 const PAGE = 50;
 
 function opt(value: string, label: string, cur: string | null) {
@@ -27,6 +27,7 @@ export async function browsePage(r: UiRequest): Promise<UiResponse> {
     expired: get('expired') || undefined,
     drift: q.get('drift') === '1',
     text: get('text') || undefined,
+    tags: get('tags') || undefined,
     created_from: get('created_from') || undefined,
     created_to: get('created_to') || undefined,
     sort: get('sort') || undefined,
@@ -58,6 +59,7 @@ ${to < res.total ? html`<a href="/browse${qs({ ...keep, sort, order, offset: off
 <label>Words<input type="search" name="text" value="${get('text')}" placeholder="in the text"></label>
 ${select('repo', 'Repo', get('repo'), res.repos.map((x) => [x.repo, `${x.repo === 'none' ? '(no repo)' : x.repo.replace(/^root:/, '')} (${x.count})`]))}
 <label>Scope<input name="scope" value="${get('scope')}" placeholder="tools or projects:*"></label>
+<label>Tags<input name="tags" value="${get('tags')}" placeholder="#deploy #ci"></label>
 ${select('category', 'Category', get('category'), [['fact', 'fact'], ['user-inference', 'about the user']])}
 ${select('confidence', 'Confidence', get('confidence'), [['high', 'high'], ['medium', 'medium'], ['low', 'low']])}
 ${select('verification', 'Verified', get('verification'), [['never', 'never'], ['stale', 'stale'], ['fresh', 'fresh']])}

@@ -6,9 +6,9 @@ import { markdown } from '../markdown.ts';
 import type { UiRequest, UiResponse } from '../request.ts';
 import { backTo, splitList } from '../request.ts';
 
-type Brief = { id: string; scopes: string[]; summary: string; removed: boolean };
+type Brief = { id: string; scopes: string[]; summary: string; removed: boolean; relation?: string };
 const briefs = (title: string, id: string, xs: Brief[]) =>
-  xs.length === 0 ? '' : html`<section aria-labelledby="${id}"><h2 id="${id}">${title}</h2><ul class="plain">${xs.map((x) => html`<li><a href="/m/${x.id}">${x.summary}</a>${x.removed ? badge('removed', 'bad') : ''} <span class="sub">${x.scopes.join(', ')}</span></li>`)}</ul></section>`;
+  xs.length === 0 ? '' : html`<section aria-labelledby="${id}"><h2 id="${id}">${title}</h2><ul class="plain">${xs.map((x) => html`<li>${x.relation && x.relation !== 'links_to' ? html`<span class="sub">${x.relation}</span> ` : ''}<a href="/m/${x.id}">${x.summary}</a>${x.removed ? badge('removed', 'bad') : ''} <span class="sub">${x.scopes.join(', ')}</span></li>`)}</ul></section>`;
 
 export async function memoryPage(r: UiRequest, id: string): Promise<UiResponse> {
   const p = await r.cairn.memoryPage({ id });
