@@ -81,7 +81,7 @@ test('markdown in subfolders is not read as memories and cairn doctor lists each
     const r = cli(['doctor', '--json'], { store, cwd: store });
     const files = JSON.parse(r.stdout).checks.find((c: { name: string }) => c.name === 'files');
     assert.equal(files.status, 'warn');
-    assert.match(files.detail, /^1 memories, 1 notes, 0 tombstones; 2 markdown file\(s\) in subfolders not read$/);
+    assert.match(files.detail, /^1 memory, 1 note, 0 tombstones; 2 markdown files in subfolders not read$/);
     const reason = `in a subfolder, so not a memory (cairn reads only ${store} itself): move it up to make it one`;
     assert.deepEqual(files.items, [`${join(store, 'team', 'conventions.md')}: ${reason}`, `${join(store, 'team', 'deep', 'more.md')}: ${reason}`]);
     const text = cli(['doctor'], { store, cwd: store });

@@ -28,6 +28,9 @@ export interface DoctorReport {
   checks: Check[];
 }
 
+/** `1 memory`, `2 memories`: counts read right. */
+const n = (count: number, one: string, many = `${one}s`): string => `${count} ${count === 1 ? one : many}`;
+
 export interface DoctorOptions extends InitEnv {
   cwd: string;
 }
@@ -52,7 +55,7 @@ async function permissions(dir: string, skip: boolean): Promise<Check> {
     }
   }
   return loose.length
-    ? check('permissions', 'warn', `${loose.length} path(s) readable by other users (the store is private notes): chmod 700 the directory, 600 the files`, loose)
+    ? check('permissions', 'warn', `${n(loose.length, 'path')} readable by other users (the store is private notes): chmod 700 the directory, 600 the files`, loose)
     : check('permissions', 'ok', 'store directory 0700, files 0600');
 }
 
@@ -98,10 +101,10 @@ async function files(dir: string): Promise<Check[]> {
   let notes = 0;
   for (const m of store.active()) if (m.note !== undefined) notes++;
   // Notes (the memory tool's files in notes/) are counted apart from memory files.
-  const count = `${store.activeCount - notes} memories, ${notes > 0 ? `${notes} notes, ` : ''}${[...store.tombstones()].length} tombstones`;
+  const count = `${n(store.activeCount - notes, 'memory', 'memories')}, ${notes > 0 ? `${n(notes, 'note')}, ` : ''}${n([...store.tombstones()].length, 'tombstone')}`;
   const parts = [
-    ...(bad.length ? [`${bad.length} file(s) skipped (never rewritten or deleted: fix or move them)`] : []),
-    ...(nested.length ? [`${nested.length} markdown file(s) in subfolders not read`] : []),
+    ...(bad.length ? [`${n(bad.length, 'file')} skipped (never rewritten or deleted: fix or move them)`] : []),
+    ...(nested.length ? [`${n(nested.length, 'markdown file')} in subfolders not read`] : []),
   ];
   return [
     parts.length ? check('files', 'warn', `${count}; ${parts.join('; ')}`, [...bad, ...nested]) : check('files', 'ok', `${count}; every file parses`),
@@ -137,7 +140,7 @@ async function remoteCredentials(mems: StoredMemory[]): Promise<Check> {
   }
   found.sort();
   return found.length
-    ? check('remote credentials', 'warn', `${found.length} file(s) store a remote URL with a credential or query in origin.repo: cairn reads them redacted and rewrites them clean on their next change (memory_update, memory_verify, cairn migrate-origin); rotate the token if it is still valid`, found)
+    ? check('remote credentials', 'warn', `${n(found.length, 'file stores', 'files store')} a remote URL with a credential or query in origin.repo: cairn reads them redacted and rewrites them clean on their next change (memory_update, memory_verify, cairn migrate-origin); rotate the token if it is still valid`, found)
     : check('remote credentials', 'ok', 'no stored remote URL holds a credential');
 }
 
@@ -152,9 +155,9 @@ async function eventLog(loc: StoreLocation): Promise<Check> {
   }
   const { events, corruptLines, unreadableFiles } = readEvents(loc.dir);
   const archives = listLogFiles(loc.dir).filter((f) => !f.file.endsWith(ACTIVE_LOG)).length;
-  const detail = `${events.length} events in ${ACTIVE_LOG} and ${archives} archive(s); writable`;
+  const detail = `${n(events.length, 'event')} in ${ACTIVE_LOG} and ${n(archives, 'archive')}; writable`;
   if (corruptLines || unreadableFiles.length) {
-    return check('event log', 'warn', `${detail}; ${corruptLines} corrupt line(s) skipped, ${unreadableFiles.length} unreadable archive(s)`, unreadableFiles);
+    return check('event log', 'warn', `${detail}; ${n(corruptLines, 'corrupt line')} skipped, ${n(unreadableFiles.length, 'unreadable archive')}`, unreadableFiles);
   }
   return check('event log', 'ok', detail);
 }
@@ -216,10 +219,10 @@ async function registrations(o: DoctorOptions): Promise<Check[]> {
   if (plugins.length && userScopeClaudeCode) {
     checks.push(check('duplicate server', 'warn', `Claude Code starts cairn twice in every session: the plugin ${plugins.join(', ')} and the user-scope "cairn" entry in ${userScopeClaudeCode}. Keep the plugin and remove the entry: claude mcp remove cairn -s user`));
   }
-  if (problems.length) checks.unshift(check('registrations', 'warn', `${found.length} registration(s) found; ${problems.length} problem(s)`, [...problems, ...found]));
+  if (problems.length) checks.unshift(check('registrations', 'warn', `${n(found.length, 'registration')} found; ${n(problems.length, 'problem')}`, [...problems, ...found]));
   else if (found.length === 0) {
     checks.unshift(check('registrations', 'warn', 'cairn is not registered with any MCP client: install the Claude Code plugin, or run cairn init --client <name>'));
-  } else checks.unshift(check('registrations', 'ok', `${found.length} registration(s) found`, found));
+  } else checks.unshift(check('registrations', 'ok', `${n(found.length, 'registration')} found`, found));
   return checks;
 }
 
