@@ -202,7 +202,7 @@ test('doctor exit codes: 0 healthy, 1 warnings, 2 a bad config', () => {
   writeFileSync(join(store, 'junk.md'), 'no frontmatter at all', { mode: 0o600 });
   const warn = cli(['doctor'], opts);
   assert.equal(warn.code, 1);
-  assert.match(warn.stdout, /warn {2}files .*1 file\(s\) skipped[^]*junk\.md/);
+  assert.match(warn.stdout, /warn {2}files .*1 file skipped[^]*junk\.md/);
   writeFileSync(join(store, 'config.toml'), '[telemetry]\nenabled = "yes"\n');
   const fail = cli(['doctor', '--json'], opts);
   assert.equal(fail.code, 2);
