@@ -223,7 +223,7 @@ Prefer node:test over Jest for new packages.
 MEM
 step "claude -p (logged out) --plugin-dir <plugin>: SessionStart hook"
 (cd "$work" && run_claude -p "hello" --plugin-dir "$plugin" --debug-file "$tmp/session.log") >"$tmp/session.out" 2>&1 || true
-want_hook='Hook SessionStart:startup (SessionStart) success:\ncairn memory: 1 memory for this project (tools 1). Search them only when stored context could help.'
+want_hook='Hook SessionStart:startup (SessionStart) success:\ncairn memory: 1 memory in view outside a git repo (repo-less and global scopes) (tools 1). Search them only when stored context could help.'
 grep -F 'SessionStart' "$tmp/session.log" | grep -F 'cairn' | sed 's/^/    /' || true
 grep -qF "$want_hook" "$tmp/session.log" || fail "the SessionStart hook did not print the expected counts line (see $tmp/session.log with KEEP_TMP=1)"
 grep -qF 'Loaded 5 commands from plugin cairn' "$tmp/session.log" || fail "Claude Code did not load the 5 cairn commands"
