@@ -1001,15 +1001,15 @@ var require_timestamp = __commonJS({
       return false;
     }
     function constructYamlTimestamp(data) {
-      var match, year, month, day2, hour, minute, second, fraction = 0, delta = null, tz_hour, tz_minute, date;
+      var match, year, month, day, hour, minute, second, fraction = 0, delta = null, tz_hour, tz_minute, date;
       match = YAML_DATE_REGEXP.exec(data);
       if (match === null) match = YAML_TIMESTAMP_REGEXP.exec(data);
       if (match === null) throw new Error("Date resolve error");
       year = +match[1];
       month = +match[2] - 1;
-      day2 = +match[3];
+      day = +match[3];
       if (!match[4]) {
-        return new Date(Date.UTC(year, month, day2));
+        return new Date(Date.UTC(year, month, day));
       }
       hour = +match[4];
       minute = +match[5];
@@ -1027,7 +1027,7 @@ var require_timestamp = __commonJS({
         delta = (tz_hour * 60 + tz_minute) * 6e4;
         if (match[9] === "-") delta = -delta;
       }
-      date = new Date(Date.UTC(year, month, day2, hour, minute, second, fraction));
+      date = new Date(Date.UTC(year, month, day, hour, minute, second, fraction));
       if (delta) date.setTime(date.getTime() - delta);
       return date;
     }
@@ -2695,11 +2695,11 @@ var require_dumper = __commonJS({
     function generateNextLine(state, level) {
       return "\n" + common.repeat(" ", state.indent * level);
     }
-    function testImplicitResolving(state, str4) {
+    function testImplicitResolving(state, str3) {
       var index, length, type;
       for (index = 0, length = state.implicitTypes.length; index < length; index += 1) {
         type = state.implicitTypes[index];
-        if (type.resolve(str4)) {
+        if (type.resolve(str3)) {
           return true;
         }
       }
@@ -3187,11 +3187,11 @@ var require_engines = __commonJS({
 var require_strip_bom_string = __commonJS({
   "../../main/node_modules/strip-bom-string/index.js"(exports2, module2) {
     "use strict";
-    module2.exports = function(str4) {
-      if (typeof str4 === "string" && str4.charAt(0) === "\uFEFF") {
-        return str4.slice(1);
+    module2.exports = function(str3) {
+      if (typeof str3 === "string" && str3.charAt(0) === "\uFEFF") {
+        return str3.slice(1);
       }
-      return str4;
+      return str3;
     };
   }
 });
@@ -3229,9 +3229,9 @@ var require_utils = __commonJS({
     exports2.arrayify = function(val) {
       return val ? Array.isArray(val) ? val : [val] : [];
     };
-    exports2.startsWith = function(str4, substr, len) {
+    exports2.startsWith = function(str3, substr, len) {
       if (typeof len !== "number") len = substr.length;
-      return str4.slice(0, len) === substr;
+      return str3.slice(0, len) === substr;
     };
   }
 });
@@ -3310,7 +3310,7 @@ var require_stringify = __commonJS({
           }
         }
       }
-      const str4 = file.content;
+      const str3 = file.content;
       const opts = defaults(options2);
       if (data == null) {
         if (!opts.data) return file;
@@ -3330,14 +3330,14 @@ var require_stringify = __commonJS({
         buf = newline(open) + newline(matter2) + newline(close);
       }
       if (typeof file.excerpt === "string" && file.excerpt !== "") {
-        if (str4.indexOf(file.excerpt.trim()) === -1) {
+        if (str3.indexOf(file.excerpt.trim()) === -1) {
           buf += newline(file.excerpt) + newline(close);
         }
       }
-      return buf + newline(str4);
+      return buf + newline(str3);
     };
-    function newline(str4) {
-      return str4.slice(-1) !== "\n" ? str4 + "\n" : str4;
+    function newline(str3) {
+      return str3.slice(-1) !== "\n" ? str3 + "\n" : str3;
     }
   }
 });
@@ -3409,13 +3409,13 @@ var require_parse = __commonJS({
     "use strict";
     var getEngine = require_engine();
     var defaults = require_defaults();
-    module2.exports = function(language, str4, options2) {
+    module2.exports = function(language, str3, options2) {
       const opts = defaults(options2);
       const engine = getEngine(language, opts);
       if (typeof engine.parse !== "function") {
         throw new TypeError('expected "' + language + '.parse" to be a function');
       }
-      return engine.parse(str4, opts);
+      return engine.parse(str3, opts);
     };
   }
 });
@@ -3453,30 +3453,30 @@ var require_gray_matter = __commonJS({
       const opts = defaults(options2);
       const open = opts.delimiters[0];
       const close = "\n" + opts.delimiters[1];
-      let str4 = file.content;
+      let str3 = file.content;
       if (opts.language) {
         file.language = opts.language;
       }
       const openLen = open.length;
-      if (!utils.startsWith(str4, open, openLen)) {
+      if (!utils.startsWith(str3, open, openLen)) {
         excerpt(file, opts);
         return file;
       }
-      if (str4.charAt(openLen) === open.slice(-1)) {
+      if (str3.charAt(openLen) === open.slice(-1)) {
         return file;
       }
-      str4 = str4.slice(openLen);
-      const len = str4.length;
-      const language = matter2.language(str4, opts);
+      str3 = str3.slice(openLen);
+      const len = str3.length;
+      const language = matter2.language(str3, opts);
       if (language.name) {
         file.language = language.name;
-        str4 = str4.slice(language.raw.length);
+        str3 = str3.slice(language.raw.length);
       }
-      let closeIndex2 = str4.indexOf(close);
+      let closeIndex2 = str3.indexOf(close);
       if (closeIndex2 === -1) {
         closeIndex2 = len;
       }
-      file.matter = str4.slice(0, closeIndex2);
+      file.matter = str3.slice(0, closeIndex2);
       const block = file.matter.replace(/^\s*#[^\n]+/gm, "").trim();
       if (block === "") {
         file.isEmpty = true;
@@ -3488,7 +3488,7 @@ var require_gray_matter = __commonJS({
       if (closeIndex2 === len) {
         file.content = "";
       } else {
-        file.content = str4.slice(closeIndex2 + close.length);
+        file.content = str3.slice(closeIndex2 + close.length);
         if (file.content[0] === "\r") {
           file.content = file.content.slice(1);
         }
@@ -3508,21 +3508,21 @@ var require_gray_matter = __commonJS({
       return stringify2(file, data, options2);
     };
     matter2.read = function(filepath, options2) {
-      const str4 = fs.readFileSync(filepath, "utf8");
-      const file = matter2(str4, options2);
+      const str3 = fs.readFileSync(filepath, "utf8");
+      const file = matter2(str3, options2);
       file.path = filepath;
       return file;
     };
-    matter2.test = function(str4, options2) {
-      return utils.startsWith(str4, defaults(options2).delimiters[0]);
+    matter2.test = function(str3, options2) {
+      return utils.startsWith(str3, defaults(options2).delimiters[0]);
     };
-    matter2.language = function(str4, options2) {
+    matter2.language = function(str3, options2) {
       const opts = defaults(options2);
       const open = opts.delimiters[0];
-      if (matter2.test(str4)) {
-        str4 = str4.slice(open.length);
+      if (matter2.test(str3)) {
+        str3 = str3.slice(open.length);
       }
-      const language = str4.slice(0, str4.search(/\r?\n/));
+      const language = str3.slice(0, str3.search(/\r?\n/));
       return {
         raw: language,
         name: language ? language.trim() : ""
@@ -3749,10 +3749,10 @@ var require_utils2 = __commonJS({
       REGEX_SPECIAL_CHARS_GLOBAL
     } = require_constants();
     exports2.isObject = (val) => val !== null && typeof val === "object" && !Array.isArray(val);
-    exports2.hasRegexChars = (str4) => REGEX_SPECIAL_CHARS.test(str4);
-    exports2.isRegexChar = (str4) => str4.length === 1 && exports2.hasRegexChars(str4);
-    exports2.escapeRegex = (str4) => str4.replace(REGEX_SPECIAL_CHARS_GLOBAL, "\\$1");
-    exports2.toPosixSlashes = (str4) => str4.replace(REGEX_BACKSLASH, "/");
+    exports2.hasRegexChars = (str3) => REGEX_SPECIAL_CHARS.test(str3);
+    exports2.isRegexChar = (str3) => str3.length === 1 && exports2.hasRegexChars(str3);
+    exports2.escapeRegex = (str3) => str3.replace(REGEX_SPECIAL_CHARS_GLOBAL, "\\$1");
+    exports2.toPosixSlashes = (str3) => str3.replace(REGEX_BACKSLASH, "/");
     exports2.isWindows = () => {
       if (typeof navigator !== "undefined" && navigator.platform) {
         const platform = navigator.platform.toLowerCase();
@@ -3763,8 +3763,8 @@ var require_utils2 = __commonJS({
       }
       return false;
     };
-    exports2.removeBackslashes = (str4) => {
-      return str4.replace(REGEX_REMOVE_BACKSLASH, (match) => {
+    exports2.removeBackslashes = (str3) => {
+      return str3.replace(REGEX_REMOVE_BACKSLASH, (match) => {
         return match === "\\" ? "" : match;
       });
     };
@@ -3854,7 +3854,7 @@ var require_scan = __commonJS({
       const slashes = [];
       const tokens = [];
       const parts = [];
-      let str4 = input;
+      let str3 = input;
       let index = -1;
       let start = 0;
       let lastIndex = 0;
@@ -3873,10 +3873,10 @@ var require_scan = __commonJS({
       let code;
       let token = { value: "", depth: 0, isGlob: false };
       const eos = () => index >= length;
-      const peek = () => str4.charCodeAt(index + 1);
+      const peek = () => str3.charCodeAt(index + 1);
       const advance = () => {
         prev = code;
-        return str4.charCodeAt(++index);
+        return str3.charCodeAt(++index);
       };
       while (index < length) {
         code = advance();
@@ -4053,24 +4053,24 @@ var require_scan = __commonJS({
         isExtglob = false;
         isGlob2 = false;
       }
-      let base = str4;
+      let base = str3;
       let prefix = "";
       let glob = "";
       if (start > 0) {
-        prefix = str4.slice(0, start);
-        str4 = str4.slice(start);
+        prefix = str3.slice(0, start);
+        str3 = str3.slice(start);
         lastIndex -= start;
       }
       if (base && isGlob2 === true && lastIndex > 0) {
-        base = str4.slice(0, lastIndex);
-        glob = str4.slice(lastIndex);
+        base = str3.slice(0, lastIndex);
+        glob = str3.slice(lastIndex);
       } else if (isGlob2 === true) {
         base = "";
-        glob = str4;
+        glob = str3;
       } else {
-        base = str4;
+        base = str3;
       }
-      if (base && base !== "" && base !== "/" && base !== str4) {
+      if (base && base !== "" && base !== "/" && base !== str3) {
         if (isPathSeparator(base.charCodeAt(base.length - 1))) {
           base = base.slice(0, -1);
         }
@@ -5117,8 +5117,8 @@ var require_parse2 = __commonJS({
         if (opts2.noglobstar === true) return star;
         return `(${capture}(?:(?!${START_ANCHOR}${opts2.dot ? DOTS_SLASH : DOT_LITERAL}).)*?)`;
       };
-      const create2 = (str4) => {
-        switch (str4) {
+      const create2 = (str3) => {
+        switch (str3) {
           case "*":
             return `${nodot}${ONE_CHAR}${star}`;
           case ".*":
@@ -5136,7 +5136,7 @@ var require_parse2 = __commonJS({
           case "**/.*":
             return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${DOT_LITERAL}${ONE_CHAR}${star}`;
           default: {
-            const match = /^(.*?)\.(\w+)$/.exec(str4);
+            const match = /^(.*?)\.(\w+)$/.exec(str3);
             if (!match) return;
             const source2 = create2(match[1]);
             if (!source2) return;
@@ -5167,9 +5167,9 @@ var require_picomatch = __commonJS({
     var picomatch2 = (glob, options2, returnState = false) => {
       if (Array.isArray(glob)) {
         const fns = glob.map((input) => picomatch2(input, options2, returnState));
-        const arrayMatcher = (str4) => {
+        const arrayMatcher = (str3) => {
           for (const isMatch of fns) {
-            const state2 = isMatch(str4);
+            const state2 = isMatch(str3);
             if (state2) return state2;
           }
           return false;
@@ -5245,7 +5245,7 @@ var require_picomatch = __commonJS({
       const regex = glob instanceof RegExp ? glob : picomatch2.makeRe(glob, options2);
       return regex.test(utils.basename(input, { windows: posix }));
     };
-    picomatch2.isMatch = (str4, patterns, options2) => picomatch2(patterns, options2)(str4);
+    picomatch2.isMatch = (str3, patterns, options2) => picomatch2(patterns, options2)(str3);
     picomatch2.parse = (pattern, options2) => {
       if (Array.isArray(pattern)) return pattern.map((p) => picomatch2.parse(p, options2));
       return parse3(pattern, { ...options2, fastpaths: false });
@@ -5683,10 +5683,10 @@ function parseNumber(ctx, startPtr, startChr, sign, endChr) {
   }
   if (!(state & 1))
     TomlError.x("unfinished numeric value", ctx, startPtr);
-  let str4 = ctx.s.slice(startPtr, ctx.p);
+  let str3 = ctx.s.slice(startPtr, ctx.p);
   if (hasUnderscores)
-    str4 = str4.replaceAll("_", "");
-  return state > 1 ? parseFloat(str4) : parseInteger(ctx, str4, 10, startPtr);
+    str3 = str3.replaceAll("_", "");
+  return state > 1 ? parseFloat(str3) : parseInteger(ctx, str3, 10, startPtr);
 }
 function parseIntegerBaseN(ctx, startPtr, base, endChr) {
   let c, underscore = 1;
@@ -5702,15 +5702,15 @@ function parseIntegerBaseN(ctx, startPtr, base, endChr) {
   }
   if (underscore & 1)
     TomlError.x("unfinished numeric value", ctx);
-  let str4 = ctx.s.slice(startPtr + 2, ctx.p);
+  let str3 = ctx.s.slice(startPtr + 2, ctx.p);
   if (underscore)
-    str4 = str4.replaceAll("_", "");
-  return parseInteger(ctx, str4, base, startPtr);
+    str3 = str3.replaceAll("_", "");
+  return parseInteger(ctx, str3, base, startPtr);
 }
-function parseInteger(ctx, str4, base, startPtr) {
+function parseInteger(ctx, str3, base, startPtr) {
   if (ctx.bi !== true)
     int: {
-      let val = parseInt(str4, base);
+      let val = parseInt(str3, base);
       if (!Number.isSafeInteger(val)) {
         if (ctx.bi)
           break int;
@@ -5718,7 +5718,7 @@ function parseInteger(ctx, str4, base, startPtr) {
       }
       return val;
     }
-  return base === 10 ? BigInt(str4) : BigInt((base === 2 ? "0b" : base === 8 ? "0o" : "0x") + str4);
+  return base === 10 ? BigInt(str3) : BigInt((base === 2 ? "0b" : base === 8 ? "0o" : "0x") + str3);
 }
 function parseDate(ctx, c, endChr) {
   let startPtr = ctx.p++, unsafeSeparator;
@@ -5765,25 +5765,25 @@ function parseTime(ctx, c, endChr) {
   let t = ctx.s.slice(start, ctx.p);
   return readDate(ctx, t, 4, false, start);
 }
-function readDate(ctx, str4, type, unsafeDelim, errPtr, temporalSuffix) {
+function readDate(ctx, str3, type, unsafeDelim, errPtr, temporalSuffix) {
   if (ctx.ld) {
-    let date = new TomlDate(str4, type, unsafeDelim);
+    let date = new TomlDate(str3, type, unsafeDelim);
     if (!date.isValid())
       TomlError.x("invalid date", ctx, errPtr);
     return date;
   }
   try {
     if (temporalSuffix)
-      str4 += temporalSuffix;
+      str3 += temporalSuffix;
     switch (type) {
       case 1:
-        return Temporal.ZonedDateTime.from(str4);
+        return Temporal.ZonedDateTime.from(str3);
       case 2:
-        return Temporal.PlainDateTime.from(str4);
+        return Temporal.PlainDateTime.from(str3);
       case 3:
-        return Temporal.PlainDate.from(str4);
+        return Temporal.PlainDate.from(str3);
       case 4:
-        return Temporal.PlainTime.from(str4);
+        return Temporal.PlainTime.from(str3);
     }
   } catch (e) {
     TomlError.x(e instanceof Error ? e.message : "" + e, ctx, errPtr);
@@ -6149,7 +6149,6 @@ function defaultConfig() {
     memory_tool: { enabled: true },
     search: { synonyms: {} },
     curation: { dead_weight_min_age_days: 14, dead_weight_min_retrievals: 3 },
-    ranking: { feedback: true, feedback_half_life_days: 60, feedback_max_percent: 5 },
     embed: defaultEmbedConfig()
   };
 }
@@ -6171,11 +6170,6 @@ var SPEC = {
   curation: {
     dead_weight_min_age_days: { kind: "int", min: 0, max: 36500 },
     dead_weight_min_retrievals: { kind: "int", min: 1, max: 1e6 }
-  },
-  ranking: {
-    feedback: { kind: "bool" },
-    feedback_half_life_days: { kind: "int", min: 1, max: 36500 },
-    feedback_max_percent: { kind: "int", min: 0, max: 15 }
   },
   embed: {
     enabled: { kind: "bool" },
@@ -6645,14 +6639,14 @@ function randomChar(prng) {
   const randomPosition = Math.floor(prng() * ENCODING_LEN) % ENCODING_LEN;
   return ENCODING.charAt(randomPosition);
 }
-function replaceCharAt(str4, index, char) {
-  if (index > str4.length - 1) {
-    return str4;
+function replaceCharAt(str3, index, char) {
+  if (index > str3.length - 1) {
+    return str3;
   }
-  return str4.substr(0, index) + char + str4.substr(index + 1);
+  return str3.substr(0, index) + char + str3.substr(index + 1);
 }
-function incrementBase32(str4) {
-  let done = void 0, index = str4.length, char, charIndex, output = str4;
+function incrementBase32(str3) {
+  let done = void 0, index = str3.length, char, charIndex, output = str3;
   const maxCharIndex = ENCODING_LEN - 1;
   while (!done && index-- >= 0) {
     char = output[index];
@@ -6702,11 +6696,11 @@ function detectRoot() {
   return null;
 }
 function encodeRandom(len, prng) {
-  let str4 = "";
+  let str3 = "";
   for (; len > 0; len--) {
-    str4 = randomChar(prng) + str4;
+    str3 = randomChar(prng) + str3;
   }
-  return str4;
+  return str3;
 }
 function encodeTime(now, len = TIME_LEN) {
   if (isNaN(now)) {
@@ -6718,13 +6712,13 @@ function encodeTime(now, len = TIME_LEN) {
   } else if (Number.isInteger(now) === false) {
     throw new ULIDError(ULIDErrorCode.EncodeTimeValueMalformed, `Time must be an integer: ${now}`);
   }
-  let mod, str4 = "";
+  let mod, str3 = "";
   for (let currentLen = len; currentLen > 0; currentLen--) {
     mod = now % ENCODING_LEN;
-    str4 = ENCODING.charAt(mod) + str4;
+    str3 = ENCODING.charAt(mod) + str3;
     now = (now - mod) / ENCODING_LEN;
   }
-  return str4;
+  return str3;
 }
 function inWebWorker() {
   return typeof WorkerGlobalScope !== "undefined" && self instanceof WorkerGlobalScope;
@@ -6788,14 +6782,7 @@ var LIMITS = {
   /** memory_health parameters. */
   healthWindowDays: 3650,
   healthTopK: 100,
-  healthMinApplied: 1e4,
-  /**
-   * Characters of JSON any retrieval answer may hold (search, show, list, list_tombstones): the
-   * default and the ceiling of `max_chars`; list pages end early (with next_cursor) to fit it.
-   */
-  responseChars: 16e3,
-  /** The smallest `max_chars` accepted. */
-  minResponseChars: 300
+  healthMinApplied: 1e4
 };
 
 // server/src/core/scopes.ts
@@ -7309,8 +7296,8 @@ function fileNameFor(rec, redact = (b) => b) {
 // server/src/core/store/entries.ts
 import { createHash } from "node:crypto";
 var Skip = class {
-  constructor(size2, mtimeMs, error) {
-    this.size = size2;
+  constructor(size, mtimeMs, error) {
+    this.size = size;
     this.mtimeMs = mtimeMs;
     this.error = error;
   }
@@ -7334,12 +7321,12 @@ function derivedId(fileName, created) {
   for (let i = 0; i < 16; i++) rand += CROCKFORD[h[i] % 32];
   return time2 + rand;
 }
-function storedMemory(rec, file, size2, mtimeMs, extra) {
+function storedMemory(rec, file, size, mtimeMs, extra) {
   const ex = extra.length === 0 ? NO_EXTRA : extra.slice();
   const { id, created, updated, scopes, confidence, source, category, last_verified_at, expires, body, aliases } = rec;
   const origin = hasUrlSecrets(rec.origin.repo) ? { ...rec.origin, repo: redactRemoteUrl(rec.origin.repo) } : rec.origin;
   if (aliases !== void 0 && aliases.length > 0) {
-    const m2 = { id, created, updated, scopes, confidence, source, category, last_verified_at, expires, origin, body, aliases, file, tombstoned: false, size: size2, mtimeMs, extra: ex };
+    const m2 = { id, created, updated, scopes, confidence, source, category, last_verified_at, expires, origin, body, aliases, file, tombstoned: false, size, mtimeMs, extra: ex };
     if (rec.removed !== void 0) {
       m2.removed = rec.removed;
       m2.removed_reason = rec.removed_reason;
@@ -7351,10 +7338,10 @@ function storedMemory(rec, file, size2, mtimeMs, extra) {
   }
   let m;
   if (rec.removed === void 0) {
-    m = { id, created, updated, scopes, confidence, source, category, last_verified_at, expires, origin, body, file, tombstoned: false, size: size2, mtimeMs, extra: ex };
+    m = { id, created, updated, scopes, confidence, source, category, last_verified_at, expires, origin, body, file, tombstoned: false, size, mtimeMs, extra: ex };
   } else {
     const { removed, removed_reason, removed_session } = rec;
-    m = { id, created, updated, scopes, confidence, source, category, last_verified_at, expires, origin, body, removed, removed_reason, removed_session, file, tombstoned: true, size: size2, mtimeMs, extra: ex };
+    m = { id, created, updated, scopes, confidence, source, category, last_verified_at, expires, origin, body, removed, removed_reason, removed_session, file, tombstoned: true, size, mtimeMs, extra: ex };
   }
   if (rec.verified_head) m.verified_head = rec.verified_head;
   return m;
@@ -7375,7 +7362,7 @@ var Listing = class {
   get length() {
     return this.names.length;
   }
-  add(dir, name, size2, mtimeMs) {
+  add(dir, name, size, mtimeMs) {
     const i = this.names.length;
     if (2 * i + 2 > this.stats.length) {
       const grown = new Float64Array(this.stats.length * 2);
@@ -7384,7 +7371,7 @@ var Listing = class {
     }
     this.names.push(name);
     this.inDir.push(dir);
-    this.stats[2 * i] = size2;
+    this.stats[2 * i] = size;
     this.stats[2 * i + 1] = mtimeMs;
   }
   path(i) {
@@ -7465,7 +7452,7 @@ function noteScope(rel) {
   while (scope.length > 64) scope = scope.slice(0, scope.lastIndexOf(":") > 0 ? scope.lastIndexOf(":") : 64);
   return scope !== "" && SCOPE_RE.test(scope) ? scope : ROOT_NOTE_SCOPE;
 }
-function noteRecord(file, rel, text2, size2, mtimeMs) {
+function noteRecord(file, rel, text2, size, mtimeMs) {
   const when = new Date(Math.floor(mtimeMs)).toISOString();
   const rec = {
     id: noteId(rel),
@@ -7480,7 +7467,7 @@ function noteRecord(file, rel, text2, size2, mtimeMs) {
     origin: sharedOrigin(null, null, null, null),
     body: text2
   };
-  const m = storedMemory(rec, file, size2, mtimeMs, []);
+  const m = storedMemory(rec, file, size, mtimeMs, []);
   m.note = memoriesPath(rel);
   return m;
 }
@@ -7738,7 +7725,7 @@ var Store = class {
     this.setEntry(p, new Skip(0, 0, "is a symbolic link; cairn does not follow links"));
   };
   addNotes(found, di, cleanTemps) {
-    listNoteFiles(this.notesDir, (rel, size2, mtimeMs) => found.add(di, rel, size2, mtimeMs), this.onSymlink, cleanTemps);
+    listNoteFiles(this.notesDir, (rel, size, mtimeMs) => found.add(di, rel, size, mtimeMs), this.onSymlink, cleanTemps);
   }
   /** Reconciles the notes area only (a change in it the watcher could not name, e.g. a folder moved). */
   async syncNotes() {
@@ -7785,30 +7772,30 @@ var Store = class {
     for (const i of changed) {
       if (progress && ++read % 1e3 === 0) progress(read, changed.length);
       const p = found.path(i);
-      let size2 = found.size(i);
+      let size = found.size(i);
       let mtimeMs = found.mtimeMs(i);
       if (pause2) {
         if (++n % 500 === 0) await pause2();
         const st = await fsp4.lstat(p).catch(() => null);
         if (!st?.isFile()) continue;
-        size2 = st.size;
+        size = st.size;
         mtimeMs = st.mtimeMs;
       }
       const s = seeded.get(p);
-      if (s && s.size === size2 && s.mtimeMs === mtimeMs) this.refreshOne(s.file, size2, mtimeMs, s);
-      else this.refreshOne(p, size2, mtimeMs, void 0);
+      if (s && s.size === size && s.mtimeMs === mtimeMs) this.refreshOne(s.file, size, mtimeMs, s);
+      else this.refreshOne(p, size, mtimeMs, void 0);
     }
     progress?.(changed.length, changed.length);
     return changed.length + dropped;
   }
-  refreshOne(p, size2, mtimeMs, seeded) {
+  refreshOne(p, size, mtimeMs, seeded) {
     const cur = this.files.get(p);
-    if (cur && cur.size === size2 && cur.mtimeMs === mtimeMs && !seeded) return;
+    if (cur && cur.size === size && cur.mtimeMs === mtimeMs && !seeded) return;
     let entry;
     if (seeded) {
       entry = seeded;
-    } else if (size2 > MAX_FILE_BYTES) {
-      entry = new Skip(size2, mtimeMs, `is ${size2} bytes, over the ${MAX_FILE_BYTES}-byte limit for a memory file`);
+    } else if (size > MAX_FILE_BYTES) {
+      entry = new Skip(size, mtimeMs, `is ${size} bytes, over the ${MAX_FILE_BYTES}-byte limit for a memory file`);
     } else {
       let text2;
       try {
@@ -7818,29 +7805,29 @@ var Store = class {
           if (this.files.has(p)) this.dropPath(p);
           return;
         }
-        entry = new Skip(size2, mtimeMs, `cannot be read: ${err.message}`);
+        entry = new Skip(size, mtimeMs, `cannot be read: ${err.message}`);
         this.setEntry(p, entry);
         return;
       }
-      entry = this.entryFromText(p, text2, size2, mtimeMs);
+      entry = this.entryFromText(p, text2, size, mtimeMs);
     }
     this.setEntry(p, entry);
   }
-  entryFromText(p, text2, size2, mtimeMs) {
-    if (text2.includes("\0")) return new Skip(size2, mtimeMs, "is binary (contains NUL bytes)");
+  entryFromText(p, text2, size, mtimeMs) {
+    if (text2.includes("\0")) return new Skip(size, mtimeMs, "is binary (contains NUL bytes)");
     const rel = this.noteRel(p);
-    if (rel !== null) return noteRecord(p, rel, text2, size2, mtimeMs);
+    if (rel !== null) return noteRecord(p, rel, text2, size, mtimeMs);
     try {
       const { record, extra } = parseMemoryText(text2);
       const created = record.created ?? new Date(Math.floor(mtimeMs)).toISOString();
       const updated = record.updated ?? created;
       const idAssigned = record.id === null;
       const id = record.id ?? derivedId(basename2(p), created);
-      const mem = storedMemory({ ...record, id, created, updated }, p, size2, mtimeMs, extra);
+      const mem = storedMemory({ ...record, id, created, updated }, p, size, mtimeMs, extra);
       if (idAssigned) mem.idAssigned = true;
       return mem;
     } catch (err) {
-      return new Skip(size2, mtimeMs, err.message);
+      return new Skip(size, mtimeMs, err.message);
     }
   }
   /** Paths of the notes area this view knows (syncNotes never walks every file). */
@@ -8769,10 +8756,10 @@ function headerBytes(h) {
 async function encodeInto(c, write2, pause2) {
   const keys = [];
   const sha = createHash2("sha1");
-  const size2 = { records: 0, terms: 0, pad: 0, ints: 0 };
+  const size = { records: 0, terms: 0, pad: 0, ints: 0 };
   for (const [section2, buf] of payloadParts(c, keys)) {
     sha.update(buf);
-    size2[section2] += buf.length;
+    size[section2] += buf.length;
     write2(buf);
     if (pause2) await pause2();
   }
@@ -8781,20 +8768,20 @@ async function encodeInto(c, write2, pause2) {
     tokenizer: TOKENIZER_VERSION,
     stemmer: STEMMER_VERSION,
     keys,
-    recordsBytes: size2.records,
-    termsBytes: size2.terms,
-    ints: size2.ints / 4
+    recordsBytes: size.records,
+    termsBytes: size.terms,
+    ints: size.ints / 4
   });
   sha.update(header.subarray(LEN_AT));
   header.write(sha.digest("hex"), SHA_AT, "latin1");
   return header;
 }
 var READ_CHUNK = 1 << 20;
-function decodeFrom(read, size2, revive) {
-  if (size2 < 8) throw new Error("not a cairn index cache");
-  const head = read(0, Math.min(HEADER_SLOT, size2));
+function decodeFrom(read, size, revive) {
+  if (size < 8) throw new Error("not a cairn index cache");
+  const head = read(0, Math.min(HEADER_SLOT, size));
   if (!head.subarray(0, 8).equals(MAGIC)) throw new Error("not a cairn index cache");
-  if (size2 < HEADER_SLOT) throw new Error("truncated header");
+  if (size < HEADER_SLOT) throw new Error("truncated header");
   const hlen = head.readUInt32LE(LEN_AT);
   if (JSON_AT + hlen > HEADER_SLOT) throw new Error("unreadable header");
   let h;
@@ -8807,7 +8794,7 @@ function decodeFrom(read, size2, revive) {
     throw new Error("written by another version");
   }
   const pad = (4 - (h.recordsBytes + h.termsBytes) % 4) % 4;
-  if (size2 - HEADER_SLOT !== h.recordsBytes + h.termsBytes + pad + h.ints * 4) throw new Error("truncated or extended payload");
+  if (size - HEADER_SLOT !== h.recordsBytes + h.termsBytes + pad + h.ints * 4) throw new Error("truncated or extended payload");
   const sha = createHash2("sha1");
   const records = [];
   const takeLine = (line) => {
@@ -8890,7 +8877,7 @@ function readCache(storeDir, onReject, revive) {
     return null;
   }
   try {
-    const size2 = fstatSync(fd).size;
+    const size = fstatSync(fd).size;
     return decodeFrom((pos, len, into) => {
       const b = into ? into.subarray(0, len) : Buffer.allocUnsafe(len);
       let got = 0;
@@ -8900,7 +8887,7 @@ function readCache(storeDir, onReject, revive) {
         got += n;
       }
       return b;
-    }, size2, revive);
+    }, size, revive);
   } catch (err) {
     onReject?.(err instanceof Error ? err.message : String(err));
     return null;
@@ -9452,13 +9439,13 @@ function isoMs(iso) {
       return v;
     };
     const mo = d(5, 2);
-    const day2 = d(8, 2);
+    const day = d(8, 2);
     const h = d(11, 2);
     const mi = d(14, 2);
     const sec = d(17, 2);
-    if (mo >= 1 && mo <= 12 && day2 >= 1 && day2 <= 31 && h <= 23 && mi <= 59 && sec <= 59) {
-      const t = Date.UTC(d(0, 4), mo - 1, day2, h, mi, sec, d(20, 3));
-      if (Number.isFinite(t) && new Date(t).getUTCDate() === day2) return t;
+    if (mo >= 1 && mo <= 12 && day >= 1 && day <= 31 && h <= 23 && mi <= 59 && sec <= 59) {
+      const t = Date.UTC(d(0, 4), mo - 1, day, h, mi, sec, d(20, 3));
+      if (Number.isFinite(t) && new Date(t).getUTCDate() === day) return t;
     }
   }
   return Date.parse(iso);
@@ -9584,9 +9571,9 @@ function ranksBelow(acc, recency, idOf) {
     return idOf(a) > idOf(b);
   };
 }
-function offerTopK(heap, size2, k, slot, below) {
-  if (size2 < k) {
-    let j = size2++;
+function offerTopK(heap, size, k, slot, below) {
+  if (size < k) {
+    let j = size++;
     heap[j] = slot;
     while (j > 0) {
       const parent = j - 1 >> 1;
@@ -9602,8 +9589,8 @@ function offerTopK(heap, size2, k, slot, below) {
       const l = 2 * j + 1;
       const r = l + 1;
       let m = j;
-      if (l < size2 && below(heap[l], heap[m])) m = l;
-      if (r < size2 && below(heap[r], heap[m])) m = r;
+      if (l < size && below(heap[l], heap[m])) m = l;
+      if (r < size && below(heap[r], heap[m])) m = r;
       if (m === j) break;
       const t = heap[j];
       heap[j] = heap[m];
@@ -9611,7 +9598,7 @@ function offerTopK(heap, size2, k, slot, below) {
       j = m;
     }
   }
-  return size2;
+  return size;
 }
 
 // server/src/core/index/cursors.ts
@@ -9833,7 +9820,7 @@ function maxScoreTopK(w2, cursors, k, recency, halfLifeMs, idOf, acc, touched, s
     }
   }
   const heap = new Int32Array(k);
-  let size2 = 0;
+  let size = 0;
   const below = ranksBelow(acc, recency, idOf);
   for (let t = 0; t < nT; t++) {
     const slot = touched[t];
@@ -9848,16 +9835,16 @@ function maxScoreTopK(w2, cursors, k, recency, halfLifeMs, idOf, acc, touched, s
     let sum = 0;
     for (let q = 0; q < n; q++) if ((mask2 & 1 << q) !== 0) sum = sum + contrib[ci + q];
     const base = sum * (floor + (1 - floor) * (popcount(mask2) / n));
-    if (size2 === k && base * maxBoost < acc[heap[0] << 1] || base * maxBoost < theta) {
+    if (size === k && base * maxBoost < acc[heap[0] << 1] || base * maxBoost < theta) {
       acc[at] = 0;
       continue;
     }
     acc[at] = finalOf(slot, sum, mask2);
-    size2 = offerTopK(heap, size2, k, slot, below);
+    size = offerTopK(heap, size, k, slot, below);
   }
   for (let t = 0; t < nT; t++) idx[touched[t]] = 0;
   contrib.fill(0, 0, nT * n);
-  return { heap, size: size2, nTouched: nT };
+  return { heap, size, nTouched: nT };
 }
 function seedFloor(w2, cursors, ord, j, k, n, acc, touched, nT, sc, finalOf) {
   const floor = COVER_FLOOR;
@@ -9865,13 +9852,13 @@ function seedFloor(w2, cursors, ord, j, k, n, acc, touched, nT, sc, finalOf) {
   const cap = k * SEEDS;
   const heap = new Int32Array(cap);
   const keys = new Float64Array(cap);
-  let size2 = 0;
+  let size = 0;
   for (let t = 0; t < nT; t++) {
     const slot = touched[t];
     const v = key(slot);
-    if (size2 === cap && v <= keys[0]) continue;
-    if (size2 < cap) {
-      let h = size2++;
+    if (size === cap && v <= keys[0]) continue;
+    if (size < cap) {
+      let h = size++;
       heap[h] = slot;
       keys[h] = v;
       while (h > 0) {
@@ -9898,7 +9885,7 @@ function seedFloor(w2, cursors, ord, j, k, n, acc, touched, nT, sc, finalOf) {
   const { idx, contrib } = sc;
   const finals = [];
   const extra = new Float64Array(n);
-  for (let h = 0; h < size2; h++) {
+  for (let h = 0; h < size; h++) {
     const slot = heap[h];
     const ci = (idx[slot] - 1) * n;
     let mask2 = acc[(slot << 1) + 1];
@@ -10170,7 +10157,7 @@ var Ranker = class {
     const k = Math.min(opts.pool, nTouched);
     if (k <= 0) return [];
     const heap = new Int32Array(k);
-    let size2 = 0;
+    let size = 0;
     const idOf = opts.idOf;
     const floor = COVER_FLOOR;
     const rw = RECENCY_WEIGHT;
@@ -10182,13 +10169,13 @@ var Ranker = class {
       const at = slot << 1;
       const coverage = popcount(acc[at + 1]) / nTerms;
       const base = acc[at] * (floor + (1 - floor) * coverage);
-      if (size2 === k && base * maxBoost < acc[heap[0] << 1]) continue;
+      if (size === k && base * maxBoost < acc[heap[0] << 1]) continue;
       const age = Math.max(0, now - recency[slot]);
       acc[at] = base * (1 + rw * Math.pow(0.5, age / halfLifeMs));
-      size2 = offerTopK(heap, size2, k, slot, below);
+      size = offerTopK(heap, size, k, slot, below);
     }
     const out2 = [];
-    for (let i = 0; i < size2; i++) out2.push({ slot: heap[i], score: acc[heap[i] << 1], mask: acc[(heap[i] << 1) + 1] });
+    for (let i = 0; i < size; i++) out2.push({ slot: heap[i], score: acc[heap[i] << 1], mask: acc[(heap[i] << 1) + 1] });
     return out2.sort((a, b) => compareCandidates(a, b, recency, idOf));
   }
 };
@@ -10870,8 +10857,8 @@ var LiveIndex = class {
     this.saveTimer.unref();
   }
   worthSaving() {
-    const size2 = this.store.activeCount;
-    return this.changesSinceSave >= Math.min(SAVE_AFTER_CHANGES, Math.max(1, Math.ceil(size2 * SAVE_AFTER_SHARE)));
+    const size = this.store.activeCount;
+    return this.changesSinceSave >= Math.min(SAVE_AFTER_CHANGES, Math.max(1, Math.ceil(size * SAVE_AFTER_SHARE)));
   }
   /**
    * Writes the cache now (one save at a time; a second call waits for the running one and then
@@ -11069,10 +11056,10 @@ function summarize(body, max = 80) {
   return `${(sp > max / 2 ? cut.slice(0, sp) : cut).replace(/[\s,;:.-]+$/, "")}…`;
 }
 function stripStored(m) {
-  const { file, tombstoned, size: size2, mtimeMs, extra, idAssigned, note, ...rec } = m;
+  const { file, tombstoned, size, mtimeMs, extra, idAssigned, note, ...rec } = m;
   void file;
   void tombstoned;
-  void size2;
+  void size;
   void mtimeMs;
   void extra;
   void idAssigned;
@@ -11366,7 +11353,6 @@ var CommitDriftCache = class {
 var defaultCommitDriftCache = new CommitDriftCache();
 
 // server/src/core/trust/signals/verdict.ts
-var VERDICTS = ["fresh", "spot_check_recommended", "spot_check_required"];
 function stalenessVerdict(input) {
   if (input.verification === "never" || input.verification === "stale") return "spot_check_required";
   if (input.pathMissing > 0 || (input.commitsSinceVerify ?? 0) > 0) return "spot_check_recommended";
@@ -11563,13 +11549,13 @@ function withTryLock(dir, fn) {
 function rotateActive(dir, maxBytes, now) {
   return withTryLock(dir, () => {
     const active = join14(dir, ACTIVE_LOG);
-    let size2;
+    let size;
     try {
-      size2 = statSync5(active).size;
+      size = statSync5(active).size;
     } catch {
       return null;
     }
-    if (size2 <= maxBytes) return null;
+    if (size <= maxBytes) return null;
     const stamp = archiveStamp(now);
     let target = join14(dir, `.events-${stamp}.jsonl`);
     for (let n = 1; existsSync4(target) || existsSync4(`${target}.gz`); n++) {
@@ -11712,8 +11698,8 @@ var EventLog = class {
     try {
       if (!existsSync5(this.dir)) return false;
       const line = this.format(kind, fields);
-      const size2 = this.writeLine(line);
-      if (size2 > this.maxBytes) this.rotate();
+      const size = this.writeLine(line);
+      if (size > this.maxBytes) this.rotate();
       return true;
     } catch (err) {
       this.warn(`could not append to the event log ${this.file}: ${errorMessage(err)}`);
@@ -11798,9 +11784,6 @@ function retrievalsOf(e) {
   }
   return out2;
 }
-function retrievedIds(e) {
-  return retrievalsOf(e).map((r) => r.id);
-}
 function useOf(e) {
   if (e.kind !== "use") return null;
   const outcome = e.outcome;
@@ -11820,7 +11803,7 @@ function emptyUsage() {
     timeline: []
   };
 }
-function foldUsage(events2, windowStart, known) {
+function foldUsage(events, windowStart, known) {
   const byId2 = /* @__PURE__ */ new Map();
   const get = (id) => {
     let u = byId2.get(id);
@@ -11837,7 +11820,7 @@ function foldUsage(events2, windowStart, known) {
     orphanIds: []
   };
   const orphanIds = /* @__PURE__ */ new Set();
-  for (const e of events2) {
+  for (const e of events) {
     const t = Date.parse(e.ts);
     const inWindow = t >= windowStart;
     if (inWindow) fold.eventsInWindow++;
@@ -11898,7 +11881,7 @@ function markerLabels(v) {
   if (!Array.isArray(v)) return [];
   return v.map((m) => typeof m === "string" ? m : m?.marker).filter((m) => typeof m === "string");
 }
-function markerStats(events2) {
+function markerStats(events) {
   const stats = /* @__PURE__ */ new Map();
   const pending = /* @__PURE__ */ new Map();
   const stat = (m) => {
@@ -11906,7 +11889,7 @@ function markerStats(events2) {
     if (!s) stats.set(m, s = { fires: 0, overrides: 0 });
     return s;
   };
-  for (const e of events2) {
+  for (const e of events) {
     if (e.kind !== "write") continue;
     const markers = markerLabels(e.markers ?? e.transient_markers);
     if (markers.length === 0) continue;
@@ -12350,7 +12333,7 @@ function detectTransient(text2) {
 }
 
 // server/src/core/store/pending.ts
-import { promises as fsp5, statSync as statSync6 } from "node:fs";
+import { promises as fsp5 } from "node:fs";
 import { dirname as dirname5, join as join16 } from "node:path";
 import { randomBytes as randomBytes4 } from "node:crypto";
 var EXPIRED_GRACE_MS = 24 * 36e5;
@@ -12457,45 +12440,6 @@ async function sweepPending(storeDir, now) {
       }
     })
   );
-}
-async function listPending(storeDir, now) {
-  const dir = pendingDir(storeDir);
-  if (!isOwnDirSync(dir)) return [];
-  let names;
-  try {
-    names = await fsp5.readdir(dir);
-  } catch {
-    return [];
-  }
-  const out2 = [];
-  for (const name of names.filter((n) => ID_RE.test(n.replace(/\.json$/, "")) && n.endsWith(".json")).sort()) {
-    try {
-      const e = await readEntry(join16(dir, name));
-      if (e && Date.parse(e.expires_at) > now.getTime()) out2.push(e);
-    } catch {
-    }
-  }
-  return out2;
-}
-function watchPending(storeDir, fn, intervalMs = 1e3) {
-  const dir = pendingDir(storeDir);
-  const stamp = () => {
-    try {
-      return statSync6(dir).mtimeMs;
-    } catch {
-      return -1;
-    }
-  };
-  let last = stamp();
-  const timer = setInterval(() => {
-    const now = stamp();
-    if (now !== last) {
-      last = now;
-      fn();
-    }
-  }, intervalMs);
-  timer.unref();
-  return () => clearInterval(timer);
 }
 
 // server/src/core/trust/gates/tombstoneIndex.ts
@@ -12800,8 +12744,8 @@ function checkText(env, text2, arg, whole) {
     const list2 = findings.map((f) => `${f.kind} (${f.snippet})`).join(", ");
     throw new MemoryToolError(`${arg} contains ${findings.length === 1 ? "a secret" : `${findings.length} secrets`}: ${list2}. ${SECRET_HINT}`);
   }
-  const size2 = (whole ?? text2).length;
-  if (size2 > env.maxChars) throw new MemoryToolError(`${whole === void 0 ? arg : "the edited note"} is ${size2} characters, over the limit of ${env.maxChars} (behavior.max_body_chars): keep notes shorter, split them by topic`);
+  const size = (whole ?? text2).length;
+  if (size > env.maxChars) throw new MemoryToolError(`${whole === void 0 ? arg : "the edited note"} is ${size} characters, over the limit of ${env.maxChars} (behavior.max_body_chars): keep notes shorter, split them by topic`);
   return text2;
 }
 async function statOf(p) {
@@ -13479,251 +13423,6 @@ async function scopeEnable(c, input) {
   return { disabled_scopes };
 }
 
-// server/src/core/ops/shape.ts
-var HIT_DEFAULTS = { confidence: "medium", category: "fact" };
-var MIN_TEXT_CHARS = 60;
-function leanHit(hit) {
-  const out2 = {};
-  for (const [k, v] of Object.entries(hit)) {
-    if (v === void 0 || v === null) continue;
-    if (k === "confidence" && v === HIT_DEFAULTS.confidence) continue;
-    if (k === "category" && v === HIT_DEFAULTS.category) continue;
-    if (k === "created" && v === hit.updated) continue;
-    if ((k === "path_drift_checked" || k === "path_drift_missing") && v === 0) continue;
-    if (k === "verification") {
-      const ver = v;
-      if (ver.status === "never") continue;
-      out2.verification = { status: ver.status, age_days: ver.age_days };
-      continue;
-    }
-    if (Array.isArray(v) && v.length === 0 && k !== "scopes") continue;
-    out2[k] = v;
-  }
-  return out2;
-}
-function staleAfter(hits, days) {
-  return hits.some((h) => h.verification !== void 0) ? { stale_after_days: days } : {};
-}
-function checkMaxChars(v) {
-  if (v === void 0 || v === null) return null;
-  if (typeof v !== "number" || !Number.isInteger(v) || v < LIMITS.minResponseChars || v > LIMITS.responseChars) {
-    throw new ValidationError(`max_chars must be a whole number from ${LIMITS.minResponseChars} to ${LIMITS.responseChars} (characters of the JSON answer), got ${JSON.stringify(v)}`);
-  }
-  return v;
-}
-function shorten(text2, max) {
-  if (text2.length <= max) return text2;
-  const room = Math.max(1, max - 1);
-  let cut = text2.slice(0, room);
-  const sp = cut.search(/\s\S*$/);
-  if (sp > room / 2) cut = cut.slice(0, sp);
-  return `${cut.trimEnd()}…`;
-}
-var size = (o) => JSON.stringify(o).length;
-function fitBudget(answer, budget, opts) {
-  if (size(answer) <= budget) return answer;
-  const items = [...answer[opts.key]].map((x) => ({ ...x }));
-  const shortened = /* @__PURE__ */ new Set();
-  const dropped = [];
-  const build = () => {
-    const truncated = opts.listDropped ? { [opts.dropKey]: dropped.map((d) => d.id), [opts.shortKey]: [...shortened].sort((a, b) => a - b).map((i) => items[i].id) } : { [opts.dropKey]: dropped.length, [opts.shortKey]: shortened.size };
-    return { ...answer, [opts.key]: items, truncated };
-  };
-  for (; ; ) {
-    const over = size(build()) - budget;
-    if (over <= 0) return build();
-    let best = -1;
-    let bestKey = "";
-    let bestLen = MIN_TEXT_CHARS;
-    items.forEach((it, i) => {
-      for (const k of opts.textKeys) {
-        const t2 = it[k];
-        if (typeof t2 === "string" && t2.length > bestLen) {
-          best = i;
-          bestKey = k;
-          bestLen = t2.length;
-        }
-      }
-    });
-    if (best === -1) break;
-    const t = items[best][bestKey];
-    items[best][bestKey] = shorten(t, Math.max(MIN_TEXT_CHARS, t.length - over - 1));
-    shortened.add(best);
-  }
-  while (items.length > 0 && size(build()) > budget) {
-    dropped.unshift(items.pop());
-    shortened.delete(items.length);
-  }
-  return build();
-}
-function capPage(page, cursorFor, budget = LIMITS.responseChars) {
-  if (size(page) <= budget) return page;
-  const items = [...page.items];
-  const probe2 = page.next_cursor ?? cursorFor(items[items.length - 1]);
-  let total = size({ items: [], next_cursor: probe2 });
-  let n = 0;
-  for (const it of items) {
-    const add = size(it) + (n > 0 ? 1 : 0);
-    if (total + add > budget && n > 0) break;
-    total += add;
-    n++;
-  }
-  const kept = items.slice(0, n);
-  return { items: kept, next_cursor: n < items.length ? cursorFor(kept[kept.length - 1]) : page.next_cursor };
-}
-
-// server/src/core/curation/feedback.ts
-import { closeSync as closeSync4, fstatSync as fstatSync3, openSync as openSync4, readFileSync as readFileSync7, readSync as readSync2, statSync as statSync7 } from "node:fs";
-import { join as join18 } from "node:path";
-import { gunzipSync as gunzipSync2 } from "node:zlib";
-var APPLIED_HALF = 3;
-var SUNK_HALF = 0.5;
-var IDLE_HALF = 50;
-var IDLE_SHARE = 0.1;
-var FeedbackFold = class {
-  constructor(dir, settings, now) {
-    this.dir = dir;
-    this.settings = settings;
-    this.t0 = now;
-    this.hMs = settings.halfLifeDays * 864e5;
-  }
-  dir;
-  settings;
-  acc = /* @__PURE__ */ new Map();
-  t0;
-  hMs;
-  offset = 0;
-  ino = -1;
-  started = false;
-  /** Brings the fold up to the end of the log. Never throws: feedback is an optional signal. */
-  refresh() {
-    try {
-      const file = join18(this.dir, ACTIVE_LOG);
-      let st;
-      try {
-        st = statSync7(file);
-      } catch {
-        if (!this.started) this.fullRead();
-        return;
-      }
-      if (!this.started || st.ino !== this.ino || st.size < this.offset) return this.fullRead();
-      if (st.size > this.offset) this.readActiveFrom(file);
-    } catch {
-    }
-  }
-  fullRead() {
-    this.acc.clear();
-    this.started = true;
-    this.offset = 0;
-    this.ino = -1;
-    for (const f of listLogFiles(this.dir)) {
-      if (f.rotatedAt === null) continue;
-      try {
-        const raw = readFileSync7(f.file);
-        for (const line of (f.compressed ? gunzipSync2(raw) : raw).toString("utf8").split("\n")) {
-          const e = parseLine(line);
-          if (e) this.fold(e);
-        }
-      } catch {
-      }
-    }
-    const file = join18(this.dir, ACTIVE_LOG);
-    try {
-      for (const e of this.readBytes(file, 0)) this.fold(e);
-    } catch {
-    }
-  }
-  readActiveFrom(file) {
-    for (const e of this.readBytes(file, this.offset)) this.fold(e);
-  }
-  /** Complete lines from `from` to the end of the file; advances the offset past the last newline. */
-  readBytes(file, from) {
-    const fd = openSync4(file, "r");
-    try {
-      const st = fstatSync3(fd);
-      this.ino = st.ino;
-      const len = st.size - from;
-      if (len <= 0) return [];
-      const buf = Buffer.alloc(len);
-      const n = readSync2(fd, buf, 0, len, from);
-      const text2 = buf.subarray(0, n).toString("utf8");
-      const end = text2.lastIndexOf("\n");
-      if (end === -1) return [];
-      this.offset = from + Buffer.byteLength(text2.slice(0, end + 1));
-      const out2 = [];
-      for (const line of text2.slice(0, end).split("\n")) {
-        const e = parseLine(line);
-        if (e) out2.push(e);
-      }
-      return out2;
-    } finally {
-      closeSync4(fd);
-    }
-  }
-  slot(id) {
-    let a = this.acc.get(id);
-    if (!a) this.acc.set(id, a = { applied: 0, sunk: 0, idle: 0 });
-    return a;
-  }
-  fold(e) {
-    const t = Date.parse(e.ts);
-    if (Number.isNaN(t)) return;
-    const w2 = Math.pow(2, (t - this.t0) / this.hMs);
-    const use = useOf(e);
-    if (use) {
-      for (const id of use.ids) {
-        const a = this.slot(id);
-        if (use.outcome === "applied") a.applied += w2;
-        else if (use.outcome === "contradicted" || use.outcome === "corrected") a.sunk += w2;
-        if (use.outcome === "ignored") a.idle += w2;
-        else a.idle = 0;
-      }
-      return;
-    }
-    if ((e.kind === "search" || e.kind === "show") && actorOf(e) === "model") {
-      for (const id of retrievedIds(e)) this.slot(id).idle += w2;
-    }
-  }
-  /** The parts of one memory's multiplier at `now`; multiplier 1 for a memory with no events. */
-  parts(id, now) {
-    const a = this.acc.get(id);
-    if (!a) return { applied: 0, sunk: 0, idle: 0, multiplier: 1 };
-    const fade = Math.pow(2, (this.t0 - now) / this.hMs);
-    const applied = a.applied * fade;
-    const sunk = a.sunk * fade;
-    const idle = a.idle * fade;
-    const f = applied / (applied + APPLIED_HALF) - sunk / (sunk + SUNK_HALF) - IDLE_SHARE * idle / (idle + IDLE_HALF);
-    const multiplier = 1 + this.settings.maxFraction * Math.max(-1, Math.min(1, f));
-    return { applied: round(applied), sunk: round(sunk), idle: round(idle), multiplier: round(multiplier) };
-  }
-  get tracked() {
-    return this.acc.size;
-  }
-};
-function parseLine(line) {
-  if (line.trim() === "") return null;
-  try {
-    const v = JSON.parse(line);
-    return typeof v === "object" && v !== null && typeof v.ts === "string" && typeof v.kind === "string" ? v : null;
-  } catch {
-    return null;
-  }
-}
-var round = (x) => Math.round(x * 1e3) / 1e3;
-function rerankWithinBands(hits, multiplier) {
-  const out2 = [];
-  let i = 0;
-  while (i < hits.length) {
-    let j = i;
-    while (j < hits.length && hits[j].relevance === hits[i].relevance) j++;
-    const run = hits.slice(i, j).map((h, k) => ({ h, k, s: h.score * multiplier(h) }));
-    run.sort((a, b) => b.s - a.s || a.k - b.k);
-    out2.push(...run.map((r) => r.h));
-    i = j;
-  }
-  return out2;
-}
-
 // server/src/core/ops/retrieval.ts
 function actorFor(c, forUser) {
   if (forUser !== void 0 && typeof forUser !== "boolean") throw new ValidationError("for_user must be true or false");
@@ -13743,8 +13442,6 @@ async function fullRecords(c, mems) {
   });
 }
 async function show(c, input) {
-  const budget = checkMaxChars(input.max_chars) ?? LIMITS.responseChars;
-  const fit = (ans) => fitBudget(ans, budget, { key: "memories", textKeys: ["body"], dropKey: "ids_dropped", shortKey: "bodies_shortened", listDropped: true });
   const actor = actorFor(c, input.for_user);
   await c.store.ensureFresh({ read: true });
   await settleUnknownIds(c, [input.id, ...Array.isArray(input.ids) ? input.ids.slice(0, MAX_IDS_PER_CALL) : []]);
@@ -13754,7 +13451,7 @@ async function show(c, input) {
   if (hasId) {
     const m = requireActive(c, input.id);
     c.log("show", { ids: [m.id], actor });
-    return fit({ memories: await fullRecords(c, [m]), missing: [] });
+    return { memories: await fullRecords(c, [m]), missing: [] };
   }
   if (!Array.isArray(input.ids) || input.ids.length === 0) throw new ValidationError("ids must be a non-empty array of memory ids");
   if (input.ids.length > MAX_IDS_PER_CALL) throw new ValidationError(`ids has ${input.ids.length} entries: at most ${MAX_IDS_PER_CALL} per call`);
@@ -13770,7 +13467,7 @@ async function show(c, input) {
     }
   }
   c.log("show", { ids: found.map((m) => m.id), missing: missing.map((m) => m.id), actor });
-  return fit({ memories: await fullRecords(c, found), missing });
+  return { memories: await fullRecords(c, found), missing };
 }
 function newestPage(source, keep, after, limit) {
   const buf = [];
@@ -13824,9 +13521,8 @@ async function list(c, input) {
     const m = page[i];
     return { ...h, summary: summarize(m.body), ...input.with_bodies ? { body: m.body } : {} };
   });
-  const capped = capPage({ items, next_cursor }, (last) => encodeCursor(last.id));
-  c.log("list", { scopes: filters, limit, returned: capped.items.map((x) => x.id), actor: c.actor });
-  return capped;
+  c.log("list", { scopes: filters, limit, returned: items.map((x) => x.id), actor: c.actor });
+  return { items, next_cursor };
 }
 async function scopeOverview(c, input, opts = { curation: true }) {
   await c.store.ensureFresh({ read: true });
@@ -13948,40 +13644,25 @@ async function search(c, input) {
   const filters = checkScopeFilters(input.scopes);
   if (input.expand_top !== void 0 && typeof input.expand_top !== "boolean") throw new ValidationError("expand_top must be true or false");
   if (input.auto_scope !== void 0 && typeof input.auto_scope !== "boolean") throw new ValidationError("auto_scope must be true or false");
-  if (input.explain !== void 0 && typeof input.explain !== "boolean") throw new ValidationError("explain must be true or false");
   const autoScope = input.auto_scope ?? true;
   const actor = actorFor(c, input.for_user);
   const alternates = checkAlternates(input.alternates);
   const tags = checkTags(input.tags);
   const category = checkCategory(input.category);
-  const budget = checkMaxChars(input.max_chars) ?? LIMITS.responseChars;
   await c.store.ensureFresh({ read: true });
-  const fb = feedbackFold(c);
-  const nowMs = c.now().getTime();
-  const ranked = rankedSearch(live(c), input.query, alternates, {
-    // With feedback on, a few more candidates so a much-applied memory just below the cut can rise.
-    limit: fb ? Math.max(max, Math.min(LIMITS.maxResults, max + FEEDBACK_POOL_EXTRA)) : max,
+  const found = rankedSearch(live(c), input.query, alternates, {
+    limit: max,
     now: c.now().getTime(),
     halfLifeDays: c.config.behavior.recency_half_life_days,
     ...searchFilter(c, filters, autoScope, tags, category)
   });
-  const parts = (h) => fb?.parts(h.doc.id, nowMs) ?? { applied: 0, sunk: 0, idle: 0, multiplier: 1 };
-  const found = (fb ? rerankWithinBands(ranked, (h) => parts(h).multiplier) : ranked).slice(0, max);
   const expand = input.expand_top === true && found[0]?.relevance === "high";
   const fields = await hitFields(c, found.map((h) => h.doc), expand);
   const hits = found.map((h, i) => {
     const { path_drift, commit_drift, ...common } = fields[i];
     const hit = { ...common, snippet: h.snippet, score: h.score, relevance: h.relevance, match_terms: h.matchTerms };
     if (expand && i === 0) Object.assign(hit, { body: h.doc.body, path_drift, commit_drift });
-    if (input.explain === true) hit.explain = explainHit(h, parts(h), nowMs, c.config.behavior.recency_half_life_days, alternates.length > 0);
     return hit;
-  });
-  const lean = hits.map((h) => leanHit(h));
-  const out2 = fitBudget({ hits: lean, ...staleAfter(lean, c.config.behavior.verification_stale_days) }, budget, {
-    key: "hits",
-    textKeys: ["body", "snippet"],
-    dropKey: "hits_dropped",
-    shortKey: "snippets_shortened"
   });
   c.log("search", {
     query: input.query,
@@ -13991,27 +13672,10 @@ async function search(c, input) {
     ...category !== null ? { category } : {},
     auto_scope: autoScope,
     max_results: max,
-    hits: out2.hits.map((h) => ({ id: h.id, relevance: h.relevance })),
+    hits: hits.map((h) => ({ id: h.id, relevance: h.relevance })),
     actor
   });
-  return out2;
-}
-var FEEDBACK_POOL_EXTRA = 5;
-function feedbackFold(c) {
-  const r = c.config.ranking;
-  if (!r.feedback || r.feedback_max_percent === 0) return null;
-  let fb = c.services.feedback;
-  if (!fb) {
-    fb = new FeedbackFold(c.dir, { halfLifeDays: r.feedback_half_life_days, maxFraction: r.feedback_max_percent / 100 }, c.now().getTime());
-    c.services.feedback = fb;
-  }
-  fb.refresh();
-  return fb.tracked > 0 ? fb : null;
-}
-function explainHit(h, fb, now, halfLifeDays, fused) {
-  const r4 = (x) => Math.round(x * 1e4) / 1e4;
-  const recency = fused ? 1 : 1 + RECENCY_WEIGHT * Math.pow(0.5, Math.max(0, now - recencyOf(h.doc)) / (halfLifeDays * 864e5));
-  return { bm25: r4(h.score / recency), recency: r4(recency), feedback: fb, final: r4(h.score * fb.multiplier) };
+  return { hits };
 }
 function rankedSearch(l, query, alternates, opts) {
   const ix = l.index;
@@ -14169,15 +13833,15 @@ async function update(c, input) {
   await c.store.ensureFresh();
   await settleUnknownIds(c, [input.id]);
   const target = requireActive(c, input.id);
-  const has2 = (k) => input[k] !== void 0;
-  if (!has2("content") && !has2("scopes") && !has2("confidence") && !has2("expires") && !has2("aliases")) {
+  const has = (k) => input[k] !== void 0;
+  if (!has("content") && !has("scopes") && !has("confidence") && !has("expires") && !has("aliases")) {
     throw new ValidationError("give at least one of content, scopes, confidence, expires or aliases to change");
   }
-  const content = has2("content") ? checkContent(c, input.content) : void 0;
-  const scopes = has2("scopes") ? checkScopes(c, input.scopes) : void 0;
-  const confidence = has2("confidence") ? checkEnum(input.confidence, "confidence", CONFIDENCES, "medium") : void 0;
-  const expires = has2("expires") ? checkExpires(c, input.expires) : void 0;
-  const aliases = has2("aliases") ? checkAliases(input.aliases) : void 0;
+  const content = has("content") ? checkContent(c, input.content) : void 0;
+  const scopes = has("scopes") ? checkScopes(c, input.scopes) : void 0;
+  const confidence = has("confidence") ? checkEnum(input.confidence, "confidence", CONFIDENCES, "medium") : void 0;
+  const expires = has("expires") ? checkExpires(c, input.expires) : void 0;
+  const aliases = has("aliases") ? checkAliases(input.aliases) : void 0;
   const ack = checkBool(input.acknowledge_transient, "acknowledge_transient");
   if (content !== void 0) await checkUpdateContent(c, content);
   if (aliases !== void 0 && aliases.length > 0) await checkUpdateContent(c, aliases.join("\n"));
@@ -14203,7 +13867,7 @@ async function update(c, input) {
     }
     return rec;
   });
-  c.log("update", { id: m.id, fields: ["content", "scopes", "confidence", "expires", "aliases"].filter(has2), content_changed: changedContent, ...transient ?? {} });
+  c.log("update", { id: m.id, fields: ["content", "scopes", "confidence", "expires", "aliases"].filter(has), content_changed: changedContent, ...transient ?? {} });
   return committedShape(m);
 }
 async function verify(c, input) {
@@ -14338,10 +14002,8 @@ async function listTombstones(c, input) {
     summary: summarize(m.body),
     file: m.file
   }));
-  const keys = new Map(page.map(({ m, k }) => [m.id, k]));
-  const capped = capPage({ items, next_cursor }, (last) => encodeRemovalCursor(keys.get(last.id)));
-  c.log("list_tombstones", { scopes: filters, returned: capped.items.map((x) => x.id) });
-  return capped;
+  c.log("list_tombstones", { scopes: filters, returned: items.map((x) => x.id) });
+  return { items, next_cursor };
 }
 var DAY_MS4 = 864e5;
 async function pruneTombstones(c, input) {
@@ -14369,14 +14031,14 @@ var byId = (a, b) => a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 function buildExport(active, tombstones, opts) {
   const filters = opts.scopes ?? [];
   const match = scopeFilterMatcher(filters);
-  const pick2 = (it) => [...it].filter((m) => match(m.scopes)).map(toRecord).sort(byId);
+  const pick = (it) => [...it].filter((m) => match(m.scopes)).map(toRecord).sort(byId);
   return {
     format: EXPORT_FORMAT,
     version: EXPORT_VERSION,
     exported_at: opts.now.toISOString(),
     scope_filters: filters,
-    memories: pick2(active),
-    tombstones: opts.includeTombstones === false ? [] : pick2(tombstones)
+    memories: pick(active),
+    tombstones: opts.includeTombstones === false ? [] : pick(tombstones)
   };
 }
 function plainRecord(r) {
@@ -14423,402 +14085,6 @@ async function importStore(c, doc, progress) {
   return report;
 }
 
-// server/src/core/ops/insight.ts
-import { statSync as statSync8 } from "node:fs";
-
-// server/src/core/curation/timeline.ts
-var str3 = (v) => typeof v === "string" ? v : null;
-var has = (v, id) => Array.isArray(v) && v.includes(id);
-function describe2(e, id) {
-  switch (e.kind) {
-    case "search": {
-      const hit = retrievalsOf(e).find((r) => r.id === id);
-      if (!hit) return null;
-      const rows = Array.isArray(e.hits) ? e.hits : [];
-      const rel = rows.find((r) => r && r.id === id)?.relevance;
-      return `found by search ${JSON.stringify(str3(e.query) ?? "")}${typeof rel === "string" ? ` (${rel} relevance)` : ""}`;
-    }
-    case "show":
-      return has(e.ids, id) ? "read in full (show)" : null;
-    case "use": {
-      const u = useOf(e);
-      if (!u || !u.ids.includes(id)) return null;
-      return `${u.outcome}${u.note ? `: ${u.note}` : ""}`;
-    }
-    case "write":
-    case "write_confirm":
-      return e.id === id ? e.kind === "write" ? "written" : `written after confirmation (${str3(e.pending_reason) ?? "pending"})` : null;
-    case "update":
-      return e.id === id ? `updated: ${Array.isArray(e.fields) ? e.fields.join(", ") : "fields"}${e.content_changed ? " (text changed)" : ""}` : null;
-    case "verify":
-      return e.id === id ? `verified${str3(e.note) ? `: ${str3(e.note)}` : ""}` : null;
-    case "remove":
-      return e.id === id ? `removed: ${str3(e.reason) ?? ""}` : null;
-    case "restore":
-      return e.id === id ? "restored" : null;
-    case "rename_scope":
-      return has(e.active, id) || has(e.tombstoned, id) ? `scope ${str3(e.old_scope)} renamed to ${str3(e.new_scope)}` : null;
-    default:
-      return null;
-  }
-}
-function memoryEvents(events2, id, max) {
-  const out2 = [];
-  let total = 0;
-  for (let i = events2.length - 1; i >= 0; i--) {
-    const e = events2[i];
-    const detail = describe2(e, id);
-    if (detail === null) continue;
-    total++;
-    if (out2.length < max) out2.push({ ts: e.ts, kind: e.kind, actor: actorOf(e), detail, session: String(e.session ?? "") });
-  }
-  return { total, events: out2 };
-}
-
-// server/src/core/curation/activity.ts
-var DAY_MS5 = 864e5;
-function activity(now, records, events2, opts) {
-  const end = Math.floor(now.getTime() / DAY_MS5) * DAY_MS5 + DAY_MS5;
-  const span = opts.days * DAY_MS5;
-  const first = end - opts.buckets * span;
-  const out2 = [];
-  for (let i = 0; i < opts.buckets; i++) {
-    const s = first + i * span;
-    out2.push({
-      start: new Date(s).toISOString().slice(0, 10),
-      end: new Date(s + span - DAY_MS5).toISOString().slice(0, 10),
-      created: 0,
-      removed: 0,
-      retrievals: 0,
-      user_lookups: 0,
-      uses: Object.fromEntries(USE_OUTCOMES.map((o) => [o, 0]))
-    });
-  }
-  const at = (ts) => {
-    if (ts === void 0) return null;
-    const t = Date.parse(ts);
-    if (!(t >= first && t < end)) return null;
-    return out2[Math.floor((t - first) / span)];
-  };
-  for (const r of records) {
-    const c = at(r.created);
-    if (c) c.created++;
-    const d = at(r.removed);
-    if (d) d.removed++;
-  }
-  for (const e of events2) {
-    const b = at(e.ts);
-    if (!b) continue;
-    const hits = retrievalsOf(e).length;
-    if (hits > 0) {
-      if (actorOf(e) === "user") b.user_lookups += hits;
-      else b.retrievals += hits;
-      continue;
-    }
-    const u = useOf(e);
-    if (u) b.uses[u.outcome] += u.ids.length;
-  }
-  return out2;
-}
-
-// server/src/core/ops/insight.ts
-var repoKeys2 = /* @__PURE__ */ new WeakMap();
-function repoOf(m) {
-  let k = repoKeys2.get(m);
-  if (k === void 0) repoKeys2.set(m, k = originRepoKey(m.origin));
-  return k;
-}
-var SIGNAL_TTL_MS = 3e4;
-var signalCache = /* @__PURE__ */ new WeakMap();
-async function signalsOf(c, mems) {
-  const now = Date.now();
-  const missing = mems.filter((m) => {
-    const s = signalCache.get(m);
-    return s === void 0 || now - s.at > SIGNAL_TTL_MS;
-  });
-  if (missing.length > 0) {
-    const sig = await computeSignals(signalContext(c), missing);
-    for (const m of missing) signalCache.set(m, { at: now, sig: sig.get(m.id) });
-  }
-  return mems.map((m) => signalCache.get(m).sig);
-}
-var BROWSE_SORTS = ["updated", "created", "verified", "scope"];
-var VERIFICATION_STATES = ["never", "stale", "fresh"];
-function pick(v, arg, allowed) {
-  if (v === void 0 || v === null || v === "") return void 0;
-  if (typeof v === "string" && allowed.includes(v)) return v;
-  throw new ValidationError(`${arg} must be one of ${allowed.join(", ")}, got ${JSON.stringify(v)}`);
-}
-function day(v, arg) {
-  if (v === void 0 || v === null || v === "") return void 0;
-  if (typeof v !== "string" || !/^\d{4}-\d{2}-\d{2}$/.test(v) || Number.isNaN(Date.parse(`${v}T00:00:00Z`))) {
-    throw new ValidationError(`${arg} must be a day like 2026-01-31, got ${JSON.stringify(v)}`);
-  }
-  return Date.parse(`${v}T00:00:00Z`);
-}
-async function browse(c, input) {
-  const category = pick(input.category, "category", CATEGORIES);
-  const confidence = pick(input.confidence, "confidence", CONFIDENCES);
-  const verification = pick(input.verification, "verification", VERIFICATION_STATES);
-  const verdict = pick(input.verdict, "verdict", VERDICTS);
-  const expired = pick(input.expired, "expired", ["hide", "only", "include"]) ?? "hide";
-  const sort = pick(input.sort, "sort", BROWSE_SORTS) ?? "updated";
-  const order = pick(input.order, "order", ["asc", "desc"]) ?? "desc";
-  const from = day(input.created_from, "created_from");
-  const toDay = day(input.created_to, "created_to");
-  const to = toDay === void 0 ? void 0 : toDay + 864e5;
-  const scope = input.scope === void 0 || input.scope === "" ? null : validateScopeFilter(input.scope, "scope");
-  const matchScope = scope === null ? null : scopeFilterMatcher([scope]);
-  const words = (input.text ?? "").toLowerCase().split(/\s+/).filter(Boolean);
-  const tagged = structureFilter((input.tags ?? "").split(/[\s,]+/).filter(Boolean), null);
-  if (words.join(" ").length > LIMITS.queryChars) throw new ValidationError(`text is longer than ${LIMITS.queryChars} characters`);
-  const offset = input.offset ?? 0;
-  const limit = input.limit ?? 50;
-  if (!Number.isInteger(offset) || offset < 0) throw new ValidationError(`offset must be a whole number from 0, got ${JSON.stringify(input.offset)}`);
-  if (!Number.isInteger(limit) || limit < 1 || limit > LIMITS.pageSize) throw new ValidationError(`limit must be a whole number from 1 to ${LIMITS.pageSize}`);
-  await c.store.ensureFresh();
-  const now = c.now();
-  const staleDays = c.config.behavior.verification_stale_days;
-  const w2 = watchOf(c);
-  if (w2.sorted.version !== w2.version) w2.sorted = { version: w2.version, byKey: /* @__PURE__ */ new Map() };
-  const sortKey = `${sort}:${order}`;
-  let ordered = w2.sorted.byKey.get(sortKey);
-  if (!ordered) {
-    const key = sort === "created" ? (m) => m.created : sort === "verified" ? (m) => m.last_verified_at ?? "" : sort === "scope" ? (m) => m.scopes[0] ?? "" : (m) => m.updated;
-    const dir = order === "asc" ? 1 : -1;
-    const keyed = [...c.store.active()].map((m) => ({ k: key(m), id: m.id, m }));
-    keyed.sort((a, b) => a.k < b.k ? -dir : a.k > b.k ? dir : a.id < b.id ? -dir : a.id > b.id ? dir : 0);
-    ordered = keyed.map((x) => ({ m: x.m, repo: repoOf(x.m) ?? "none", expMs: x.m.expires === null ? Infinity : Date.parse(x.m.expires) }));
-    w2.sorted.byKey.set(sortKey, ordered);
-  }
-  const repos = /* @__PURE__ */ new Map();
-  let rows = [];
-  const nowMs = now.getTime();
-  for (const { m, repo: r, expMs } of ordered) {
-    const exp = expMs <= nowMs;
-    if (expired === "hide" ? exp : expired === "only" ? !exp : false) continue;
-    repos.set(r, (repos.get(r) ?? 0) + 1);
-    if (input.repo && r !== input.repo) continue;
-    if (matchScope && !matchScope(m.scopes)) continue;
-    if (category && m.category !== category) continue;
-    if (confidence && m.confidence !== confidence) continue;
-    if (verification && verificationOf(m.last_verified_at, now, staleDays).status !== verification) continue;
-    if (from !== void 0 || to !== void 0) {
-      const t = Date.parse(m.created);
-      if (!(t >= (from ?? -Infinity) && t < (to ?? Infinity))) continue;
-    }
-    if (tagged && !tagged(m)) continue;
-    if (words.length > 0) {
-      const hay = (m.aliases?.length ? `${m.body}
-${m.aliases.join("\n")}` : m.body).toLowerCase();
-      if (!words.every((x) => hay.includes(x))) continue;
-    }
-    rows.push(m);
-  }
-  if (verdict !== void 0 || input.drift === true) {
-    const sig2 = await signalsOf(c, rows);
-    rows = rows.filter((_, i) => {
-      const s = sig2[i];
-      if (verdict !== void 0 && s.staleness_verdict !== verdict) return false;
-      if (input.drift === true && !(s.path_drift_missing > 0 || (s.commit_drift_count ?? 0) > 0)) return false;
-      return true;
-    });
-  }
-  const page = rows.slice(offset, offset + limit);
-  const sig = await signalsOf(c, page);
-  const items = page.map((m, i) => ({
-    ...recordHead(m),
-    ...sig[i],
-    summary: summarize(m.body, 140),
-    repo: repoOf(m),
-    expired: isExpired(m, now)
-  }));
-  return {
-    total: rows.length,
-    offset,
-    limit,
-    items,
-    repos: [...repos].map(([repo, count]) => ({ repo, count })).sort((a, b) => b.count - a.count || a.repo.localeCompare(b.repo))
-  };
-}
-async function searchPreview(c, input) {
-  if (typeof input.query !== "string" || input.query.trim() === "") return { hits: [] };
-  if (input.query.length > LIMITS.queryChars) throw new ValidationError(`query is ${input.query.length} characters long: at most ${LIMITS.queryChars} are accepted`);
-  const l = c.services.index;
-  if (l === null) throw new Error("the search index is not open");
-  await c.store.ensureFresh();
-  const repo = c.caller.repoKey;
-  const auto = input.auto_scope === true;
-  const found = rankedSearch(l, input.query, [], {
-    limit: input.max_results ?? 20,
-    now: c.now().getTime(),
-    halfLifeDays: c.config.behavior.recency_half_life_days,
-    ...c.disabledScopes.size > 0 || auto ? {
-      filter: (m) => {
-        if (auto) {
-          const k = repoOf(m);
-          if (k !== null && k !== repo) return false;
-        }
-        return !m.scopes.some((s) => [...c.disabledScopes].some((d) => s === d || s.startsWith(`${d}:`)));
-      },
-      filterKey: JSON.stringify(["ui", [...c.disabledScopes].sort(), auto ? repo : false])
-    } : {}
-  });
-  const fields = await hitFields(c, found.map((h) => h.doc));
-  return {
-    hits: found.map((h, i) => ({ ...fields[i], snippet: h.snippet, score: h.score, relevance: h.relevance, match_terms: h.matchTerms }))
-  };
-}
-var ULID_IN_TEXT = /\b[0-9A-HJKMNP-TV-Z]{26}\b/g;
-async function memoryPage(c, input) {
-  const id = checkId(input.id);
-  await c.store.ensureFresh();
-  const m = c.store.get(id) ?? c.store.getTombstone(id);
-  if (!m) throw new NotFoundError(`no memory with id ${id}`);
-  const [fields] = await hitFields(c, [m], true);
-  const log = memoryEvents(events(c), id, input.events ?? 200);
-  const brief = (x) => ({ id: x.id, scopes: x.scopes, summary: summarize(x.body, 120), removed: x.tombstoned });
-  const similar = m.tombstoned ? [] : candidatesFor(c, m.body, 8).filter((x) => x !== id).slice(0, 5).map((x) => c.store.get(x)).filter((x) => x !== void 0).map(brief);
-  const links = [...new Set(m.body.match(ULID_IN_TEXT) ?? [])].filter((x) => x !== id).map((x) => c.store.get(x) ?? c.store.getTombstone(x)).filter((x) => x !== void 0).map(brief);
-  const backlinks = [];
-  if (!m.tombstoned) {
-    for (const b of backlinksOf(c, m)) {
-      const o = c.store.get(b.id);
-      if (o && !backlinks.some((x) => x.id === o.id)) backlinks.push({ ...brief(o), relation: b.relation });
-    }
-  }
-  for (const o of c.store.active()) if (o.id !== id && o.body.includes(id) && !backlinks.some((x) => x.id === o.id)) backlinks.push(brief(o));
-  return {
-    memory: {
-      ...fields,
-      body: m.body,
-      aliases: m.aliases ? [...m.aliases] : [],
-      source: m.source,
-      origin: m.origin,
-      expires: m.expires,
-      expired: isExpired(m, c.now()),
-      file: m.file,
-      extra_frontmatter: [...m.extra],
-      removed: m.removed ?? null,
-      removed_reason: m.removed_reason ?? null,
-      tombstoned: m.tombstoned,
-      repo: repoOf(m)
-    },
-    events: log.events,
-    events_total: log.total,
-    similar,
-    links,
-    backlinks: backlinks.slice(0, 20)
-  };
-}
-var watches = /* @__PURE__ */ new WeakMap();
-function watchOf(c) {
-  let w2 = watches.get(c);
-  if (!w2) {
-    const stop = c.store.onChange(() => {
-      w2.version++;
-    });
-    watches.set(c, w2 = { version: 0, stop, overview: null, health: null, events: null, sorted: { version: -1, byKey: /* @__PURE__ */ new Map() } });
-  }
-  return w2;
-}
-function eventsStamp(c) {
-  const file = c.services.events?.file;
-  if (!file) return "none";
-  const st = statSyncSafe(file);
-  return st ? `${st.size}:${st.mtimeMs}` : "none";
-}
-function statSyncSafe(file) {
-  try {
-    return statSync8(file);
-  } catch {
-    return null;
-  }
-}
-function events(c) {
-  const w2 = watchOf(c);
-  const key = eventsStamp(c);
-  if (w2.events?.key === key) return w2.events.value;
-  const value = readEvents(c.dir).events;
-  w2.events = { key, value };
-  return value;
-}
-async function cachedHealth(c, input) {
-  await c.store.ensureFresh();
-  const w2 = watchOf(c);
-  const key = () => `${w2.version}:${eventsStamp(c)}:${JSON.stringify(input)}:${c.now().toISOString().slice(0, 13)}`;
-  const before = key();
-  if (w2.health?.key === before) return w2.health.value;
-  const value = await health(c, input);
-  if (key() === before) w2.health = { key: before, value };
-  return value;
-}
-async function overview(c, input = {}) {
-  const weeks = input.weeks ?? 12;
-  if (!Number.isInteger(weeks) || weeks < 1 || weeks > 104) throw new ValidationError("weeks must be a whole number from 1 to 104");
-  await c.store.ensureFresh();
-  const w2 = watchOf(c);
-  const now = c.now();
-  const key = `${w2.version}:${eventsStamp(c)}:${weeks}:${now.toISOString().slice(0, 13)}`;
-  if (w2.overview?.key === key) return w2.overview.value;
-  const staleDays = c.config.behavior.verification_stale_days;
-  const repos = /* @__PURE__ */ new Map();
-  const scopes = /* @__PURE__ */ new Map();
-  const verification = { never: 0, stale: 0, fresh: 0 };
-  let active = 0;
-  let expired = 0;
-  const records = [];
-  for (const m of c.store.active()) {
-    records.push(m);
-    if (isExpired(m, now)) {
-      expired++;
-      continue;
-    }
-    active++;
-    const r = repoOf(m) ?? "none";
-    repos.set(r, (repos.get(r) ?? 0) + 1);
-    for (const s of m.scopes) scopes.set(s, (scopes.get(s) ?? 0) + 1);
-    verification[verificationOf(m.last_verified_at, now, staleDays).status]++;
-  }
-  let tombstoned = 0;
-  for (const t of c.store.tombstones()) {
-    records.push(t);
-    tombstoned++;
-  }
-  const rep = await cachedHealth(c, {});
-  const log = events(c);
-  const value = {
-    generated_at: now.toISOString(),
-    active,
-    expired,
-    tombstoned,
-    pending: (await listPending(c.dir, now)).length,
-    by_repo: [...repos].map(([repo, count]) => ({ repo, count })).sort((a, b) => b.count - a.count || a.repo.localeCompare(b.repo)),
-    by_scope: [...scopes].map(([scope, count]) => ({ scope, count })).sort((a, b) => b.count - a.count || a.scope.localeCompare(b.scope)),
-    verification,
-    weekly: activity(now, records, log, { buckets: weeks, days: 7 }),
-    health: rep
-  };
-  const after = `${w2.version}:${eventsStamp(c)}:${weeks}:${now.toISOString().slice(0, 13)}`;
-  if (after === key) w2.overview = { key, value };
-  return value;
-}
-async function pendingWrites(c) {
-  return listPending(c.dir, c.now());
-}
-function onChange(c, fn) {
-  watchOf(c);
-  const unStore = c.store.onChange((ch) => {
-    const m = ch.kind === "upsert" ? ch.mem : ch.prev;
-    fn({ kind: "memory", id: m.id, removed: ch.kind === "delete" || m.tombstoned });
-  });
-  const unPending = watchPending(c.dir, () => fn({ kind: "pending" }));
-  return () => {
-    unStore();
-    unPending();
-  };
-}
-
 // server/src/core/cairn.ts
 var Cairn = class _Cairn {
   constructor(dir, config, configFile, store, caller, env, watch2, warn, actor, oneShot, now) {
@@ -14846,7 +14112,7 @@ var Cairn = class _Cairn {
   oneShot;
   session = newId();
   disabledScopes = /* @__PURE__ */ new Set();
-  services = { index: null, events: null, links: null, feedback: null };
+  services = { index: null, events: null, links: null };
   clock;
   /** Where the store is and its config, without opening (or creating) anything. */
   static locate(opts) {
@@ -14964,30 +14230,6 @@ var Cairn = class _Cairn {
   }
   migrateOrigin(input) {
     return migrateOrigin(this, input);
-  }
-  // insight: the read-only views of `cairn ui` (no tool of their own; reads are not logged)
-  browse(input) {
-    return browse(this, input);
-  }
-  searchPreview(input) {
-    return searchPreview(this, input);
-  }
-  memoryPage(input) {
-    return memoryPage(this, input);
-  }
-  overview(input = {}) {
-    return overview(this, input);
-  }
-  /** memory_health, reused until the store or the event log changes (the UI's health page). */
-  healthCached(input) {
-    return cachedHealth(this, input);
-  }
-  pendingWrites() {
-    return pendingWrites(this);
-  }
-  /** Every change to the store or the pending writes, from any process; returns the unsubscribe. */
-  onChange(fn) {
-    return onChange(this, fn);
   }
 };
 
