@@ -37,6 +37,12 @@ test('own writes never make the server list the store directory again', async ()
       await s.call('memory_search', { query: 'quux0', auto_scope: false });
       const listings = readAudit(log).filter((e) => e.kind === 'fs' && e.op === 'readdir' && e.path === store).length;
       assert.equal(listings, listingsBefore, 'a write or the read after it listed the store directory');
+      // .tombstones/ does not exist yet: reads do not try to watch it again each time (that was a
+      // fixed cost of every call); only a change of the store directory makes it worth a try.
+      const tombWatches = () => readAudit(log).filter((e) => e.kind === 'fs' && e.op === 'watch' && e.path === join(store, '.tombstones')).length;
+      const watchesBefore = tombWatches();
+      for (let i = 0; i < 10; i++) await s.call('memory_search', { query: `deploy ${i}`, auto_scope: false });
+      assert.equal(tombWatches(), watchesBefore, 'reads tried to watch the missing .tombstones/ again');
 
       // ...while an outside change is still seen within a second.
       handWrite(store, 'The frobnicator cache is flushed nightly at 03:00 UTC.');

@@ -56,6 +56,8 @@ export class Freshness {
   private chain: Promise<void> = Promise.resolve();
   private drainTimer: NodeJS.Timeout | null = null;
   private stopped = false;
+  /** Directories found missing, with their parent's mtime then (see ensureWatch). */
+  private absentAt = new Map<string, number>();
   /** Own writes in progress: the mtimes they move are not compared until they are done. */
   private ownWrites = 0;
   /** Something changed in the notes area (or may have): reconcile it on the next check. */
@@ -194,6 +196,10 @@ export class Freshness {
 
   private ensureWatch(dir: string): void {
     if (this.broken || this.stopped || this.watchers.has(dir)) return;
+    // A directory not made yet (.tombstones/ before the first removal) is tried again only once
+    // its parent changed: a failing fs.watch on every read was a fixed cost of every call.
+    const parentNow = mtimeOf(dirname(dir));
+    if (this.absentAt.get(dir) === parentNow) return;
     let w: FSWatcher;
     try {
       // persistent: false — watching never keeps a process alive on its own.
@@ -201,7 +207,10 @@ export class Freshness {
       w = watch(dir, { persistent: false, recursive }, (_event, name) => this.onEvent(dir, name));
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT' || code === 'ENOTDIR') return; // not created yet: retried on the next check
+      if (code === 'ENOENT' || code === 'ENOTDIR') {
+        this.absentAt.set(dir, parentNow); // not created yet: retried once its parent changes
+        return;
+      }
       this.fail(`cannot watch ${dir} (${(err as Error).message})`);
       return;
     }
@@ -223,6 +232,7 @@ export class Freshness {
     else if (dir === this.store.notesDir) this.notesDirty = true;
     else {
       const n = name.toString();
+      this.absentAt.delete(join(dir, n)); // named by the watcher: worth watching again at once
       if (isMemoryName(n)) this.pending.add(join(dir, n));
       else if (dir === this.store.dir && n === '.tombstones') this.ensureWatch(this.store.tombDir);
       else if (dir === this.store.dir && n === 'notes') {
