@@ -17,7 +17,7 @@
 //   BENCH_LIST_N=20000         store size for `cairn list --all` (0 skips it)
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -185,6 +185,16 @@ function hwmMb(pid: number): number {
   }
 }
 
+/** CPU time (user + system) the process has used so far, ms: what the wall times mean on a loaded machine. */
+function cpuMs(pid: number): number {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(f[11]) + Number(f[12])) * 10;
+  } catch {
+    return NaN;
+  }
+}
+
 function pct(xs: number[], p: number): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
@@ -198,6 +208,7 @@ function childEnv(store: string, home: string): Record<string, string> {
 
 interface ServerRun {
   firstAnswerMs: number;
+  cpuFirstMs: number;
   rssFirstMb: number;
   client: Client;
   pid: number;
@@ -215,7 +226,7 @@ async function spawnServer(store: string, home: string, query: string): Promise<
   const firstAnswerMs = performance.now() - t0;
   if (r.isError) throw new Error(`memory_search failed: ${JSON.stringify(r.content)}`);
   const pid = transport.pid ?? 0;
-  return { firstAnswerMs, rssFirstMb: hwmMb(pid), client, pid, stderr: () => err };
+  return { firstAnswerMs, cpuFirstMs: cpuMs(pid), rssFirstMb: hwmMb(pid), client, pid, stderr: () => err };
 }
 
 /** Runs the CLI to its end; wall time and the process's peak RSS (reported by the process itself at exit). */
@@ -249,7 +260,7 @@ async function runCli(args: string[], store: string, home: string): Promise<{ ms
   });
 }
 
-async function waitForCache(store: string, sinceMs: number, limitMs = 120_000): Promise<boolean> {
+async function waitForCache(store: string, sinceMs: number, limitMs = 600_000): Promise<boolean> {
   const file = join(store, '.cache', 'search-index.bin');
   const t0 = Date.now();
   while (Date.now() - t0 < limitMs) {
@@ -267,6 +278,9 @@ export interface OutsideRow {
   memories: number;
   genS: number;
   firstStartMs: number;
+  firstStartCpuMs: number;
+  laterStartCpuMs: number;
+  loadAvg: number;
   rssFirstStartMb: number;
   rssAfterSaveMb: number;
   laterStartMs: number;
@@ -348,6 +362,9 @@ export async function benchOutside(n: number): Promise<OutsideRow> {
       memories: n,
       genS,
       firstStartMs: first.firstAnswerMs,
+      firstStartCpuMs: first.cpuFirstMs,
+      laterStartCpuMs: later.cpuFirstMs,
+      loadAvg: loadavg()[0]!,
       rssFirstStartMb: first.rssFirstMb,
       rssAfterSaveMb,
       laterStartMs: later.firstAnswerMs,
@@ -392,16 +409,17 @@ const f = (x: number, d = 2) => (Number.isFinite(x) ? x.toFixed(d) : 'n/a');
 const s = (ms: number) => `${f(ms / 1000)} s`;
 
 export function outsideTable(rows: OutsideRow[]): string {
-  const head = ['memories', 'first start (no cache)', 'later start (cache)', 'search p50/p95', 'write p50/p95', 'peak RSS first start / after save / later start / searches / writes', 'CLI search first / later', 'hook'];
+  const head = ['memories', 'first start (no cache) wall / server CPU', 'later start (cache) wall / server CPU', 'search p50/p95', 'write p50/p95', 'peak RSS first start / after save / later start / searches / writes', 'CLI search first / later', 'hook', 'load avg'];
   const body = rows.map((r) => [
     r.memories.toLocaleString('en-US'),
-    s(r.firstStartMs),
-    s(r.laterStartMs),
+    `${s(r.firstStartMs)} / ${s(r.firstStartCpuMs)}`,
+    `${s(r.laterStartMs)} / ${s(r.laterStartCpuMs)}`,
     `${f(r.searchP50Ms)} / ${f(r.searchP95Ms)} ms`,
     `${f(r.writeP50Ms)} / ${f(r.writeP95Ms)} ms`,
     `${f(r.rssFirstStartMb, 0)} / ${f(r.rssAfterSaveMb, 0)} / ${f(r.rssLaterStartMb, 0)} / ${f(r.rssSearchMb, 0)} / ${f(r.rssWriteMb, 0)} MB`,
     `${s(r.cliSearchFirstMs)} (${f(r.cliSearchFirstRssMb, 0)} MB) / ${s(r.cliSearchLaterMs)} (${f(r.cliSearchLaterRssMb, 0)} MB)`,
     `${s(r.hookMs)} (${f(r.hookRssMb, 0)} MB)`,
+    f(r.loadAvg, 1),
   ]);
   return render(head, body);
 }
