@@ -118,6 +118,10 @@ export class Freshness {
    * all: a small store is exact from its first answer, a big one answers from the snapshot.
    */
   waitFor(p: Promise<void>, ms: number): void {
+    if (ms === Infinity) {
+      this.chain = this.chain.then(() => p);
+      return;
+    }
     let timer: NodeJS.Timeout | undefined;
     const bounded = new Promise<void>((r) => {
       timer = setTimeout(r, ms);
