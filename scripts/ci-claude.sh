@@ -226,7 +226,7 @@ step "claude -p (logged out) --plugin-dir <plugin>: SessionStart hook"
 want_hook='Hook SessionStart:startup (SessionStart) success:\ncairn memory: 1 memory in view outside a git repo (repo-less and global scopes) (tools 1). Search them only when stored context could help.'
 grep -F 'SessionStart' "$tmp/session.log" | grep -F 'cairn' | sed 's/^/    /' || true
 grep -qF "$want_hook" "$tmp/session.log" || fail "the SessionStart hook did not print the expected counts line (see $tmp/session.log with KEEP_TMP=1)"
-grep -qF 'Loaded 5 commands from plugin cairn' "$tmp/session.log" || fail "Claude Code did not load the 5 cairn commands"
+grep -qF 'Loaded 6 commands from plugin cairn' "$tmp/session.log" || fail "Claude Code did not load the 6 cairn commands"
 grep -qF 'Loaded 1 skills from plugin cairn' "$tmp/session.log" || fail "Claude Code did not load the cairn memory skill"
 
 step "OK: Claude Code $version validates the plugin, connects to its cairn server and runs its hook"

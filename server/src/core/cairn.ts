@@ -13,6 +13,7 @@ import * as retrieval from './ops/retrieval.ts';
 import * as writing from './ops/writing.ts';
 import * as lifecycle from './ops/lifecycle.ts';
 import * as curation from './ops/curation.ts';
+import * as consolidation from './ops/consolidation.ts';
 import * as transfer from './ops/transfer.ts';
 import * as notes from './ops/notes.ts';
 import * as insight from './ops/insight.ts';
@@ -129,7 +130,11 @@ export class Cairn implements Context {
   scopeDisable(input: { scope: string }) { return curation.scopeDisable(this, input); }
   scopeEnable(input: { scope: string }) { return curation.scopeEnable(this, input); }
   recordUse(input: curation.RecordUseInput) { return curation.recordUse(this, input); }
-  health(input: curation.HealthInput) { return curation.health(this, input); }
+  async health(input: curation.HealthInput) {
+    const report = await curation.health(this, input);
+    return { ...report, consolidation: await consolidation.consolidationSummary(this) };
+  }
+  consolidate(input: consolidation.ConsolidateInput) { return consolidation.consolidate(this, input); }
   migrateOrigin(input: curation.MigrateOriginInput) { return curation.migrateOrigin(this, input); }
   // insight: the read-only views of `cairn ui` (no tool of their own; reads are not logged)
   browse(input: insight.BrowseInput) { return insight.browse(this, input); }

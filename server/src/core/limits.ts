@@ -39,6 +39,9 @@ export const LIMITS = {
    * default and the ceiling of `max_chars`; list pages end early (with next_cursor) to fit it.
    */
   responseChars: 16_000,
+  /** memory_consolidate groups per page. */
+  consolidateGroups: 50,
+  defaultConsolidateGroups: 20,
   /** The smallest `max_chars` accepted. */
   minResponseChars: 300,
 } as const;

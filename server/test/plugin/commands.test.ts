@@ -5,11 +5,11 @@ import { INSTRUCTIONS } from '../../src/mcp/instructions.ts';
 import { SKILL_FILE, TOOL_PREFIX, allowedTools, commandFiles, mentionedTools, readMarkdown } from './paths.ts';
 import { serverFacts } from './bundle.ts';
 
-const EXPECTED_COMMANDS = ['memory-health.md', 'memory-remember.md', 'memory-search.md', 'memory-tombstones.md', 'memory-ui.md'];
+const EXPECTED_COMMANDS = ['memory-consolidate.md', 'memory-health.md', 'memory-remember.md', 'memory-search.md', 'memory-tombstones.md', 'memory-ui.md'];
 /** /memory-ui starts the bundled `cairn ui` and reads its URL: the only command allowed to run anything. */
 const UI_TOOLS = ['Bash(node "${CLAUDE_PLUGIN_ROOT}/server/dist/cairn.mjs" ui --no-open)', 'BashOutput'];
 
-test('the five slash commands exist', () => {
+test('the six slash commands exist', () => {
   assert.deepEqual(commandFiles().map((f) => basename(f)), EXPECTED_COMMANDS);
 });
 

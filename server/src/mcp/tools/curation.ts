@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { LIMITS } from '../../core/limits.ts';
 import { IDEMPOTENT_WRITE, READ_ONLY, WRITES, defineTool } from '../tool.ts';
-import { id, scopeList } from '../schemas.ts';
+import { cursor, id, scopeFilters, scopeList } from '../schemas.ts';
 
 const scope = z.string().min(1).max(LIMITS.scopeChars);
 const row = { id, scopes: scopeList, summary: z.string() };
@@ -116,6 +116,9 @@ const health = defineTool({
     dangling_links: z
       .object({ count: z.number(), items: z.array(z.object({ from: z.string(), path: z.string().optional(), relation: z.string(), target: z.string() })) })
       .describe('Relations and [[wikilinks]] whose target exists nowhere: create the target or fix the link'),
+    consolidation: z
+      .object({ groups: z.number(), contradictions: z.number(), superseded: z.number(), duplicates: z.number(), next_step: z.string() })
+      .describe('Consolidation candidates (memory_consolidate): review them with /memory-consolidate'),
   }),
   annotations: READ_ONLY,
   run: (c, a) => c.health(a),
@@ -160,4 +163,31 @@ const scopeEnable = defineTool({
   run: (c, a) => c.scopeEnable(a),
 });
 
-export default [recordUse, health, renameScope, scopeDisable, scopeEnable];
+const consolidate = defineTool({
+  name: 'memory_consolidate',
+  title: 'Consolidation candidates',
+  description:
+    'Read-only: groups of memories to consolidate, for you to act on with the user. `contradiction`: same subject, different values ("TTL is 5 minutes" vs "TTL is ten minutes"); `superseded`: a newer memory restates and extends an older one; `duplicates`: near-duplicate clusters. Each group has its ids (oldest first), a one-line reason and a suggested action. Paged (next_cursor).',
+  input: z.strictObject({
+    scopes: scopeFilters,
+    limit: z.number().int().min(1).max(LIMITS.consolidateGroups).optional().describe(`Groups per page, default ${LIMITS.defaultConsolidateGroups}`),
+    cursor,
+  }),
+  output: z.object({
+    total_groups: z.number(),
+    scanned: z.number().describe('Memories compared (newest first, at most 5000)'),
+    groups: z.array(
+      z.object({
+        kind: z.enum(['duplicates', 'contradiction', 'superseded']),
+        ids: z.array(id),
+        reason: z.string(),
+        suggested_action: z.string(),
+      }),
+    ),
+    next_cursor: z.string().nullable(),
+  }),
+  annotations: READ_ONLY,
+  run: (c, a) => c.consolidate(a),
+});
+
+export default [recordUse, health, consolidate, renameScope, scopeDisable, scopeEnable];
