@@ -70,7 +70,7 @@ test('a file that already holds a token: read redacted, reported by doctor (ids,
   const rep = JSON.parse(doc.stdout);
   const cred = rep.checks.find((c: { name: string }) => c.name === 'remote credentials');
   assert.equal(cred.status, 'warn');
-  assert.match(cred.detail, /^1 file\(s\)/);
+  assert.match(cred.detail, /^1 file stores a remote URL/);
   assert.deepEqual(cred.items, [`${id} ${file}`]);
 
   const s = await startServer({ store, cwd: repo });
