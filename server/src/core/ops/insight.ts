@@ -121,7 +121,19 @@ export async function browse(c: Context, input: BrowseInput) {
   const toDay = day(input.created_to, 'created_to');
   const to = toDay === undefined ? undefined : toDay + 86_400_000;
   const scope = input.scope === undefined || input.scope === '' ? null : validateScopeFilter(input.scope, 'scope');
-  const matchScope = scope === null ? null : scopeFilterMatcher([scope]);
+  // Memoized per scope string: a store has few distinct scopes and 50k memories, and a glob
+  // match (picomatch) per memory per view would cost more than the rest of the page.
+  const matchOne = scope === null ? null : scopeFilterMatcher([scope]);
+  const scopeHits = new Map<string, boolean>();
+  const matchScope =
+    matchOne === null
+      ? null
+      : (scopes: readonly string[]) =>
+          scopes.some((s) => {
+            let hit = scopeHits.get(s);
+            if (hit === undefined) scopeHits.set(s, (hit = matchOne([s])));
+            return hit;
+          });
   const words = (input.text ?? '').toLowerCase().split(/\s+/).filter(Boolean);
   const tagged = structureFilter((input.tags ?? '').split(/[\s,]+/).filter(Boolean), null);
   if (words.join(' ').length > LIMITS.queryChars) throw new ValidationError(`text is longer than ${LIMITS.queryChars} characters`);
