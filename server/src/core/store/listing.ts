@@ -63,7 +63,7 @@ export function removeIfDeadTemp(dir: string, name: string): void {
 /**
  * Lists the first `flat` of `dirs` (missing ones are skipped); the rest are only named, for the
  * caller to add to (the notes area). `onSymlink` hears of each *.md symlink, which is never
- * followed (it could point outside the store). `pause`, if given, is awaited every 2,000 entries.
+ * followed (it could point outside the store). `pause`, if given, is awaited every 256 entries.
  */
 export async function listStoreFiles(dirs: readonly string[], cleanTemps: boolean, onSymlink: (path: string) => void, flat = dirs.length, pause?: () => Promise<void>): Promise<Listing> {
   const found = new Listing(dirs);
@@ -81,7 +81,7 @@ export async function listStoreFiles(dirs: readonly string[], cleanTemps: boolea
     let k = 0;
     for (const name of names) {
       // `pause`: a server checking its store in the background yields every so many files.
-      if (pause && ++k % 2000 === 0) await pause();
+      if (pause && ++k % 256 === 0) await pause();
       if (isTempName(name)) {
         if (cleanTemps) removeIfDeadTemp(d, name);
         continue;

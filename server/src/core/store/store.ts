@@ -149,11 +149,12 @@ export class Store {
    * snapshot at once); validate() then checks them against the files. Call before any listener
    * subscribes: no change is reported for adopted records. Notes are left to validate() (a cached
    * record would not say it is a note). Returns false, adopting nothing, for a cache that names
-   * files outside this store (a copied or moved store, another store's cache).
+   * files outside this store (a copied or moved store, another store's cache). `cleanTemps`:
+   * remove dead writers' temp files now, as a load does (a peek leaves them).
    */
-  adopt(seed: readonly StoredMemory[]): boolean {
+  adopt(seed: readonly StoredMemory[], opts: { cleanTemps: boolean }): boolean {
     for (const m of seed) if (!this.isMemoryPath(m.file)) return false;
-    this.cleanDeadTemps();
+    if (opts.cleanTemps) this.cleanDeadTemps();
     for (const m of seed) {
       if (this.noteRel(m.file) !== null) continue;
       this.files.set(m.file, m);
@@ -303,7 +304,7 @@ export class Store {
       let size = found.size(i);
       let mtimeMs = found.mtimeMs(i);
       if (pause) {
-        if (++n % 500 === 0) await pause();
+        if (++n % 100 === 0) await pause();
         // The listing may be older than what the watcher has reported since: stat it again.
         const st = await fsp.lstat(p).catch(() => null);
         if (!st?.isFile()) continue; // gone meanwhile: the watcher reports it
