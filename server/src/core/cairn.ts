@@ -17,6 +17,7 @@ import * as consolidation from './ops/consolidation.ts';
 import * as transfer from './ops/transfer.ts';
 import * as notes from './ops/notes.ts';
 import * as insight from './ops/insight.ts';
+import * as syncOps from './ops/sync.ts';
 import type { ExportDoc } from './io/exportImport.ts';
 
 export interface OpenOptions {
@@ -36,6 +37,8 @@ export interface OpenOptions {
   progress?: (phase: string, done: number, total: number) => void;
   /** Whose lookups this process makes: 'model' (default, the MCP server) or 'user' (the CLI). */
   actor?: 'model' | 'user';
+  /** true: run the automatic sync when config.toml says [sync] auto = true (the MCP server). */
+  autoSync?: boolean;
 }
 
 export class Cairn implements Context {
@@ -76,11 +79,27 @@ export class Cairn implements Context {
     const c = new Cairn(loc.dir, loc.config, loc.configFile, store, caller, env, opts.watch ?? true, warn, opts.actor ?? 'model', opts.oneShot ?? 'every-read', opts.now);
     if (opts.log !== false) curation.openEventLog(c);
     await retrieval.openIndex(c, opts.progress);
+    if (opts.autoSync && loc.config.sync.auto) {
+      c.autoSync = new syncOps.AutoSync(c);
+      c.autoSync.start();
+    }
     return c;
+  }
+
+  private autoSync: syncOps.AutoSync | null = null;
+
+  /** A write went through: the automatic sync (when on) runs after its debounce, never inside the call. */
+  private wrote<T>(p: Promise<T>): Promise<T> {
+    if (this.autoSync === null) return p;
+    return p.then((v) => {
+      this.autoSync?.schedule();
+      return v;
+    });
   }
 
   async close(): Promise<void> {
     notes.closeGraph(this);
+    await this.autoSync?.stop();
     await retrieval.closeIndex(this);
     curation.closeEventLog(this);
   }
@@ -109,16 +128,16 @@ export class Cairn implements Context {
   sessionOverview() { return retrieval.scopeOverview(this, { auto_scope: true }, { curation: false }); }
   scopeOverview(input: retrieval.OverviewInput) { return retrieval.scopeOverview(this, input); }
   // writing
-  write(input: writing.WriteInput) { return writing.write(this, input); }
-  writeConfirm(input: { pending_id: string }) { return writing.writeConfirm(this, input); }
+  write(input: writing.WriteInput) { return this.wrote(writing.write(this, input)); }
+  writeConfirm(input: { pending_id: string }) { return this.wrote(writing.writeConfirm(this, input)); }
   writeCancel(input: { pending_id: string }) { return writing.writeCancel(this, input); }
-  update(input: writing.UpdateInput) { return writing.update(this, input); }
-  verify(input: writing.VerifyInput) { return writing.verify(this, input); }
+  update(input: writing.UpdateInput) { return this.wrote(writing.update(this, input)); }
+  verify(input: writing.VerifyInput) { return this.wrote(writing.verify(this, input)); }
   // lifecycle
-  remove(input: lifecycle.RemoveInput) { return lifecycle.remove(this, input); }
-  restore(input: lifecycle.RestoreInput) { return lifecycle.restore(this, input); }
+  remove(input: lifecycle.RemoveInput) { return this.wrote(lifecycle.remove(this, input)); }
+  restore(input: lifecycle.RestoreInput) { return this.wrote(lifecycle.restore(this, input)); }
   listTombstones(input: lifecycle.ListTombstonesInput) { return lifecycle.listTombstones(this, input); }
-  pruneTombstones(input: lifecycle.PruneTombstonesInput) { return lifecycle.pruneTombstones(this, input); }
+  pruneTombstones(input: lifecycle.PruneTombstonesInput) { return this.wrote(lifecycle.pruneTombstones(this, input)); }
   // transfer (CLI export / import)
   exportStore(input: transfer.ExportInput) { return transfer.exportStore(this, input); }
   importStore(doc: ExportDoc, progress?: (done: number, total: number) => void) { return transfer.importStore(this, doc, progress); }
@@ -126,7 +145,7 @@ export class Cairn implements Context {
   memoryTool(input: notes.MemoryCommand) { return notes.memoryTool(this, input); }
   related(input: notes.RelatedInput) { return notes.related(this, input); }
   // curation
-  renameScope(input: curation.RenameScopeInput) { return curation.renameScope(this, input); }
+  renameScope(input: curation.RenameScopeInput) { return this.wrote(curation.renameScope(this, input)); }
   scopeDisable(input: { scope: string }) { return curation.scopeDisable(this, input); }
   scopeEnable(input: { scope: string }) { return curation.scopeEnable(this, input); }
   recordUse(input: curation.RecordUseInput) { return curation.recordUse(this, input); }
@@ -135,6 +154,11 @@ export class Cairn implements Context {
     return { ...report, consolidation: await consolidation.consolidationSummary(this) };
   }
   consolidate(input: consolidation.ConsolidateInput) { return consolidation.consolidate(this, input); }
+  // sync (CLI `cairn sync`; the merge driver runs without opening a store)
+  syncInit(input: syncOps.SyncInitInput) { return syncOps.syncInit(this, input); }
+  sync() { return syncOps.sync(this); }
+  syncStatus() { return syncOps.status(this); }
+  static mergeDriver(files: Parameters<typeof syncOps.mergeDriver>[0], workTree: string) { return syncOps.mergeDriver(files, workTree); }
   migrateOrigin(input: curation.MigrateOriginInput) { return curation.migrateOrigin(this, input); }
   // insight: the read-only views of `cairn ui` (no tool of their own; reads are not logged)
   browse(input: insight.BrowseInput) { return insight.browse(this, input); }

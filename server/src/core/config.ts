@@ -67,6 +67,8 @@ export interface Config {
    */
   ranking: { feedback: boolean; feedback_half_life_days: number; feedback_max_percent: number };
   embed: EmbedConfig;
+  /** Automatic git sync in the MCP server (README "Sync"): off unless `auto = true`. */
+  sync: { auto: boolean; interval_minutes: number; debounce_seconds: number };
 }
 
 /** Scopes about the user and their tools rather than one repo: in view outside any repo. */
@@ -91,6 +93,7 @@ export function defaultConfig(): Config {
     curation: { dead_weight_min_age_days: 14, dead_weight_min_retrievals: 3 },
     ranking: { feedback: true, feedback_half_life_days: 60, feedback_max_percent: 5 },
     embed: defaultEmbedConfig(),
+    sync: { auto: false, interval_minutes: 15, debounce_seconds: 30 },
   };
 }
 
@@ -134,6 +137,11 @@ const SPEC: Record<string, Record<string, KeySpec>> = {
     model: { kind: 'string' },
     api_key_env: { kind: 'string' },
     timeout_ms: { kind: 'int', min: 100, max: 600_000 },
+  },
+  sync: {
+    auto: { kind: 'bool' },
+    interval_minutes: { kind: 'int', min: 1, max: 10_080 },
+    debounce_seconds: { kind: 'int', min: 1, max: 3_600 },
   },
 };
 

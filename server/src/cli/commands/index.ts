@@ -20,6 +20,7 @@ import { restore } from './restore.ts';
 import { renameScope } from './renameScope.ts';
 import { cancel, confirm } from './confirm.ts';
 import { ui } from './ui.ts';
+import { mergeDriver, sync } from './sync.ts';
 
 export const commands: Command[] = [
   serve,
@@ -43,4 +44,6 @@ export const commands: Command[] = [
   init,
   migrateOrigin,
   ui,
+  sync,
+  mergeDriver,
 ];

@@ -13,7 +13,7 @@ export const serve: Command = {
   async run(argv, io) {
     const { positionals } = parse(argv, options);
     if (positionals.length) throw new UsageError(`serve takes no arguments, got ${positionals.join(' ')}`);
-    const cairn = await Cairn.open({ env: io.env, cwd: io.cwd });
+    const cairn = await Cairn.open({ env: io.env, cwd: io.cwd, autoSync: true });
     await serveStdio(cairn);
     return -1; // keeps running
   },

@@ -35,6 +35,17 @@ export interface HealthData {
   origins?: { root: string; known_remotes: readonly string[] } | null;
   /** config.toml [curation]; DEFAULT_DEAD_WEIGHT when absent. */
   deadWeight?: DeadWeightRule;
+  /** Disagreements a git sync preserved (.conflicts/ in the store). */
+  syncConflicts?: { memories: readonly SyncConflictRow[]; files: readonly string[] };
+}
+
+/** One preserved sync disagreement: the text kept and the one that was not. */
+export interface SyncConflictRow {
+  id: string;
+  kind: 'body' | 'removed-edited';
+  file: string;
+  kept: { updated: string; body: string; removed: string | null };
+  other: { updated: string; body: string; removed: string | null };
 }
 
 interface Row {
@@ -74,6 +85,8 @@ export interface HealthReport {
   scope_health: { scope: string; active: number; dead: number; cold: number; contradicted: number; applied: number }[];
   marker_stats: MarkerStat[];
   orphan_use_events: { count: number; ids: string[] };
+  /** What a git sync could not merge silently: both texts of each, until the file is deleted. */
+  sync_conflicts: { count: number; rows: (SyncConflictRow & { summary: string })[]; files: string[] };
   orphaned_origins: {
     applies: boolean;
     known_remotes: string[];
@@ -282,6 +295,11 @@ export function computeHealth(data: HealthData, params: HealthParams = DEFAULT_H
     scope_health: [...perScope.values()].sort((a, b) => a.scope.localeCompare(b.scope)),
     marker_stats: markerStats(data.events),
     orphan_use_events: { count: fold.orphanEvents, ids: fold.orphanIds.slice(0, top_k) },
+    sync_conflicts: {
+      count: (data.syncConflicts?.memories.length ?? 0) + (data.syncConflicts?.files.length ?? 0),
+      rows: (data.syncConflicts?.memories ?? []).slice(0, top_k).map((r) => ({ ...r, summary: summarize(r.kept.body) })),
+      files: [...(data.syncConflicts?.files ?? [])],
+    },
     orphaned_origins: { applies: oc !== null, known_remotes: oc ? [...oc.known_remotes] : [], count: orphanRows.length, rows: orphanRows.slice(0, top_k) },
   };
 }

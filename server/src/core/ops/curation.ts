@@ -5,6 +5,7 @@ import type { Context } from './context.ts';
 import { NotFoundError, ValidationError } from '../errors.ts';
 import { LIMITS } from '../limits.ts';
 import { EventLog, readEvents } from '../curation/events.ts';
+import { listConflicts } from '../sync/conflicts.ts';
 import { computeHealth, deadWeight, DEFAULT_HEALTH_PARAMS, type DeadWeightRule, type HealthReport } from '../curation/health.ts';
 import { foldUsage, USE_OUTCOMES, type UseOutcome } from '../curation/usage.ts';
 import { normalizeRepoUrl, originRepoKey, redactRemoteUrl, repoRemotes } from '../origin.ts';
@@ -128,10 +129,17 @@ export async function health(c: Context, input: HealthInput): Promise<HealthRepo
       commitDrift: await repoDrift(c, active),
       deadWeight: deadWeightRule(c),
       origins: await originCheck(c),
+      syncConflicts: await syncConflicts(c),
     },
     params,
   );
   return { ...report, dangling_links: danglingLinks(c, params.top_k) };
+}
+
+/** The conflicts a git sync preserved in this store (core/sync/conflicts.ts). */
+async function syncConflicts(c: Context) {
+  const l = await listConflicts(c.dir);
+  return { memories: l.memories, files: l.files.map((f) => f.file) };
 }
 
 /** The caller's repo root and every remote URL it has: what memory_health's orphaned_origins compares against. */

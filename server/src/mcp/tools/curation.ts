@@ -35,6 +35,8 @@ const timeline = z.array(
 );
 const uses = z.object({ applied: z.number(), ignored: z.number(), contradicted: z.number(), corrected: z.number() });
 
+const conflictSide = z.object({ updated: z.string(), body: z.string(), removed: z.string().nullable() });
+
 const health = defineTool({
   name: 'memory_health',
   title: 'Memory health report',
@@ -107,6 +109,18 @@ const health = defineTool({
     ),
     marker_stats: z.array(z.object({ marker: z.string(), fires: z.number(), overrides: z.number(), override_rate: z.number().nullable() })),
     orphan_use_events: z.object({ count: z.number(), ids: z.array(z.string()) }),
+    sync_conflicts: z.object({
+      count: z.number(),
+      rows: z.array(z.object({
+        id: z.string(),
+        kind: z.enum(['body', 'removed-edited']),
+        file: z.string(),
+        summary: z.string(),
+        kept: conflictSide,
+        other: conflictSide,
+      })),
+      files: z.array(z.string()),
+    }),
     orphaned_origins: z.object({
       applies: z.boolean(),
       known_remotes: z.array(z.string()),
