@@ -3431,7 +3431,7 @@ var require_gray_matter = __commonJS({
     var excerpt = require_excerpt();
     var engines2 = require_engines();
     var toFile = require_to_file();
-    var parse3 = require_parse();
+    var parse4 = require_parse();
     var utils = require_utils();
     function matter2(input, options2) {
       if (input === "") {
@@ -3483,7 +3483,7 @@ var require_gray_matter = __commonJS({
         file.empty = file.content;
         file.data = {};
       } else {
-        file.data = parse3(file.language, file.matter, opts);
+        file.data = parse4(file.language, file.matter, opts);
       }
       if (closeIndex2 === len) {
         file.content = "";
@@ -4393,7 +4393,7 @@ var require_parse2 = __commonJS({
       }
       return { risky: false };
     };
-    var parse3 = (input, options2) => {
+    var parse4 = (input, options2) => {
       if (typeof input !== "string") {
         throw new TypeError("Expected a string");
       }
@@ -4563,7 +4563,7 @@ var require_parse2 = __commonJS({
             output = token.close = `)$))${extglobStar}`;
           }
           if (token.inner.includes("*") && (rest = remaining()) && /^\.[^\\/.]+$/.test(rest)) {
-            const expression = parse3(rest, { ...options2, fastpaths: false }).output;
+            const expression = parse4(rest, { ...options2, fastpaths: false }).output;
             output = token.close = `)${expression})${extglobStar})`;
           }
           if (token.prev.type === "bos") {
@@ -5086,7 +5086,7 @@ var require_parse2 = __commonJS({
       }
       return state;
     };
-    parse3.fastpaths = (input, options2) => {
+    parse4.fastpaths = (input, options2) => {
       const opts = { ...options2 };
       const max = typeof opts.maxLength === "number" ? Math.min(MAX_LENGTH, opts.maxLength) : MAX_LENGTH;
       const len = input.length;
@@ -5151,7 +5151,7 @@ var require_parse2 = __commonJS({
       }
       return source;
     };
-    module2.exports = parse3;
+    module2.exports = parse4;
   }
 });
 
@@ -5160,7 +5160,7 @@ var require_picomatch = __commonJS({
   "../../main/node_modules/picomatch/lib/picomatch.js"(exports2, module2) {
     "use strict";
     var scan = require_scan();
-    var parse3 = require_parse2();
+    var parse4 = require_parse2();
     var utils = require_utils2();
     var constants4 = require_constants();
     var isObject = (val) => val && typeof val === "object" && !Array.isArray(val);
@@ -5248,7 +5248,7 @@ var require_picomatch = __commonJS({
     picomatch2.isMatch = (str3, patterns, options2) => picomatch2(patterns, options2)(str3);
     picomatch2.parse = (pattern, options2) => {
       if (Array.isArray(pattern)) return pattern.map((p) => picomatch2.parse(p, options2));
-      return parse3(pattern, { ...options2, fastpaths: false });
+      return parse4(pattern, { ...options2, fastpaths: false });
     };
     picomatch2.scan = (input, options2) => scan(input, options2);
     picomatch2.compileRe = (state, options2, returnOutput = false, returnState = false) => {
@@ -5274,10 +5274,10 @@ var require_picomatch = __commonJS({
       }
       let parsed = { negated: false, fastpaths: true };
       if (options2.fastpaths !== false && (input[0] === "." || input[0] === "*")) {
-        parsed.output = parse3.fastpaths(input, options2);
+        parsed.output = parse4.fastpaths(input, options2);
       }
       if (!parsed.output) {
-        parsed = parse3(input, options2);
+        parsed = parse4(input, options2);
       }
       return picomatch2.compileRe(parsed, options2, returnOutput, returnState);
     };
@@ -6149,7 +6149,9 @@ function defaultConfig() {
     memory_tool: { enabled: true },
     search: { synonyms: {} },
     curation: { dead_weight_min_age_days: 14, dead_weight_min_retrievals: 3 },
-    embed: defaultEmbedConfig()
+    ranking: { feedback: true, feedback_half_life_days: 60, feedback_max_percent: 5 },
+    embed: defaultEmbedConfig(),
+    sync: { auto: false, interval_minutes: 15, debounce_seconds: 30 }
   };
 }
 var SPEC = {
@@ -6171,6 +6173,11 @@ var SPEC = {
     dead_weight_min_age_days: { kind: "int", min: 0, max: 36500 },
     dead_weight_min_retrievals: { kind: "int", min: 1, max: 1e6 }
   },
+  ranking: {
+    feedback: { kind: "bool" },
+    feedback_half_life_days: { kind: "int", min: 1, max: 36500 },
+    feedback_max_percent: { kind: "int", min: 0, max: 15 }
+  },
   embed: {
     enabled: { kind: "bool" },
     provider: { kind: "enum", values: EMBED_PROVIDERS },
@@ -6178,6 +6185,11 @@ var SPEC = {
     model: { kind: "string" },
     api_key_env: { kind: "string" },
     timeout_ms: { kind: "int", min: 100, max: 6e5 }
+  },
+  sync: {
+    auto: { kind: "bool" },
+    interval_minutes: { kind: "int", min: 1, max: 10080 },
+    debounce_seconds: { kind: "int", min: 1, max: 3600 }
   }
 };
 function describe(v) {
@@ -6782,7 +6794,14 @@ var LIMITS = {
   /** memory_health parameters. */
   healthWindowDays: 3650,
   healthTopK: 100,
-  healthMinApplied: 1e4
+  healthMinApplied: 1e4,
+  /**
+   * Characters of JSON any retrieval answer may hold (search, show, list, list_tombstones): the
+   * default and the ceiling of `max_chars`; list pages end early (with next_cursor) to fit it.
+   */
+  responseChars: 16e3,
+  /** The smallest `max_chars` accepted. */
+  minResponseChars: 300
 };
 
 // server/src/core/scopes.ts
@@ -7296,8 +7315,8 @@ function fileNameFor(rec, redact = (b) => b) {
 // server/src/core/store/entries.ts
 import { createHash } from "node:crypto";
 var Skip = class {
-  constructor(size, mtimeMs, error) {
-    this.size = size;
+  constructor(size2, mtimeMs, error) {
+    this.size = size2;
     this.mtimeMs = mtimeMs;
     this.error = error;
   }
@@ -7321,12 +7340,12 @@ function derivedId(fileName, created) {
   for (let i = 0; i < 16; i++) rand += CROCKFORD[h[i] % 32];
   return time2 + rand;
 }
-function storedMemory(rec, file, size, mtimeMs, extra) {
+function storedMemory(rec, file, size2, mtimeMs, extra) {
   const ex = extra.length === 0 ? NO_EXTRA : extra.slice();
   const { id, created, updated, scopes, confidence, source, category, last_verified_at, expires, body, aliases } = rec;
   const origin = hasUrlSecrets(rec.origin.repo) ? { ...rec.origin, repo: redactRemoteUrl(rec.origin.repo) } : rec.origin;
   if (aliases !== void 0 && aliases.length > 0) {
-    const m2 = { id, created, updated, scopes, confidence, source, category, last_verified_at, expires, origin, body, aliases, file, tombstoned: false, size, mtimeMs, extra: ex };
+    const m2 = { id, created, updated, scopes, confidence, source, category, last_verified_at, expires, origin, body, aliases, file, tombstoned: false, size: size2, mtimeMs, extra: ex };
     if (rec.removed !== void 0) {
       m2.removed = rec.removed;
       m2.removed_reason = rec.removed_reason;
@@ -7338,10 +7357,10 @@ function storedMemory(rec, file, size, mtimeMs, extra) {
   }
   let m;
   if (rec.removed === void 0) {
-    m = { id, created, updated, scopes, confidence, source, category, last_verified_at, expires, origin, body, file, tombstoned: false, size, mtimeMs, extra: ex };
+    m = { id, created, updated, scopes, confidence, source, category, last_verified_at, expires, origin, body, file, tombstoned: false, size: size2, mtimeMs, extra: ex };
   } else {
     const { removed, removed_reason, removed_session } = rec;
-    m = { id, created, updated, scopes, confidence, source, category, last_verified_at, expires, origin, body, removed, removed_reason, removed_session, file, tombstoned: true, size, mtimeMs, extra: ex };
+    m = { id, created, updated, scopes, confidence, source, category, last_verified_at, expires, origin, body, removed, removed_reason, removed_session, file, tombstoned: true, size: size2, mtimeMs, extra: ex };
   }
   if (rec.verified_head) m.verified_head = rec.verified_head;
   return m;
@@ -7362,7 +7381,7 @@ var Listing = class {
   get length() {
     return this.names.length;
   }
-  add(dir, name, size, mtimeMs) {
+  add(dir, name, size2, mtimeMs) {
     const i = this.names.length;
     if (2 * i + 2 > this.stats.length) {
       const grown = new Float64Array(this.stats.length * 2);
@@ -7371,7 +7390,7 @@ var Listing = class {
     }
     this.names.push(name);
     this.inDir.push(dir);
-    this.stats[2 * i] = size;
+    this.stats[2 * i] = size2;
     this.stats[2 * i + 1] = mtimeMs;
   }
   path(i) {
@@ -7452,7 +7471,7 @@ function noteScope(rel) {
   while (scope.length > 64) scope = scope.slice(0, scope.lastIndexOf(":") > 0 ? scope.lastIndexOf(":") : 64);
   return scope !== "" && SCOPE_RE.test(scope) ? scope : ROOT_NOTE_SCOPE;
 }
-function noteRecord(file, rel, text2, size, mtimeMs) {
+function noteRecord(file, rel, text2, size2, mtimeMs) {
   const when = new Date(Math.floor(mtimeMs)).toISOString();
   const rec = {
     id: noteId(rel),
@@ -7467,7 +7486,7 @@ function noteRecord(file, rel, text2, size, mtimeMs) {
     origin: sharedOrigin(null, null, null, null),
     body: text2
   };
-  const m = storedMemory(rec, file, size, mtimeMs, []);
+  const m = storedMemory(rec, file, size2, mtimeMs, []);
   m.note = memoriesPath(rel);
   return m;
 }
@@ -7725,7 +7744,7 @@ var Store = class {
     this.setEntry(p, new Skip(0, 0, "is a symbolic link; cairn does not follow links"));
   };
   addNotes(found, di, cleanTemps) {
-    listNoteFiles(this.notesDir, (rel, size, mtimeMs) => found.add(di, rel, size, mtimeMs), this.onSymlink, cleanTemps);
+    listNoteFiles(this.notesDir, (rel, size2, mtimeMs) => found.add(di, rel, size2, mtimeMs), this.onSymlink, cleanTemps);
   }
   /** Reconciles the notes area only (a change in it the watcher could not name, e.g. a folder moved). */
   async syncNotes() {
@@ -7772,30 +7791,30 @@ var Store = class {
     for (const i of changed) {
       if (progress && ++read % 1e3 === 0) progress(read, changed.length);
       const p = found.path(i);
-      let size = found.size(i);
+      let size2 = found.size(i);
       let mtimeMs = found.mtimeMs(i);
       if (pause2) {
         if (++n % 500 === 0) await pause2();
         const st = await fsp4.lstat(p).catch(() => null);
         if (!st?.isFile()) continue;
-        size = st.size;
+        size2 = st.size;
         mtimeMs = st.mtimeMs;
       }
       const s = seeded.get(p);
-      if (s && s.size === size && s.mtimeMs === mtimeMs) this.refreshOne(s.file, size, mtimeMs, s);
-      else this.refreshOne(p, size, mtimeMs, void 0);
+      if (s && s.size === size2 && s.mtimeMs === mtimeMs) this.refreshOne(s.file, size2, mtimeMs, s);
+      else this.refreshOne(p, size2, mtimeMs, void 0);
     }
     progress?.(changed.length, changed.length);
     return changed.length + dropped;
   }
-  refreshOne(p, size, mtimeMs, seeded) {
+  refreshOne(p, size2, mtimeMs, seeded) {
     const cur = this.files.get(p);
-    if (cur && cur.size === size && cur.mtimeMs === mtimeMs && !seeded) return;
+    if (cur && cur.size === size2 && cur.mtimeMs === mtimeMs && !seeded) return;
     let entry;
     if (seeded) {
       entry = seeded;
-    } else if (size > MAX_FILE_BYTES) {
-      entry = new Skip(size, mtimeMs, `is ${size} bytes, over the ${MAX_FILE_BYTES}-byte limit for a memory file`);
+    } else if (size2 > MAX_FILE_BYTES) {
+      entry = new Skip(size2, mtimeMs, `is ${size2} bytes, over the ${MAX_FILE_BYTES}-byte limit for a memory file`);
     } else {
       let text2;
       try {
@@ -7805,29 +7824,29 @@ var Store = class {
           if (this.files.has(p)) this.dropPath(p);
           return;
         }
-        entry = new Skip(size, mtimeMs, `cannot be read: ${err.message}`);
+        entry = new Skip(size2, mtimeMs, `cannot be read: ${err.message}`);
         this.setEntry(p, entry);
         return;
       }
-      entry = this.entryFromText(p, text2, size, mtimeMs);
+      entry = this.entryFromText(p, text2, size2, mtimeMs);
     }
     this.setEntry(p, entry);
   }
-  entryFromText(p, text2, size, mtimeMs) {
-    if (text2.includes("\0")) return new Skip(size, mtimeMs, "is binary (contains NUL bytes)");
+  entryFromText(p, text2, size2, mtimeMs) {
+    if (text2.includes("\0")) return new Skip(size2, mtimeMs, "is binary (contains NUL bytes)");
     const rel = this.noteRel(p);
-    if (rel !== null) return noteRecord(p, rel, text2, size, mtimeMs);
+    if (rel !== null) return noteRecord(p, rel, text2, size2, mtimeMs);
     try {
       const { record, extra } = parseMemoryText(text2);
       const created = record.created ?? new Date(Math.floor(mtimeMs)).toISOString();
       const updated = record.updated ?? created;
       const idAssigned = record.id === null;
       const id = record.id ?? derivedId(basename2(p), created);
-      const mem = storedMemory({ ...record, id, created, updated }, p, size, mtimeMs, extra);
+      const mem = storedMemory({ ...record, id, created, updated }, p, size2, mtimeMs, extra);
       if (idAssigned) mem.idAssigned = true;
       return mem;
     } catch (err) {
-      return new Skip(size, mtimeMs, err.message);
+      return new Skip(size2, mtimeMs, err.message);
     }
   }
   /** Paths of the notes area this view knows (syncNotes never walks every file). */
@@ -7890,8 +7909,8 @@ var Store = class {
     const paths = this.ownersOf(id);
     if (paths.length === 0) this.owners.delete(id);
     const cands = paths.map((p) => memOf(this.files.get(p))).filter((m) => m !== void 0);
-    const stamp = (m) => m.removed && m.removed > m.updated ? m.removed : m.updated;
-    cands.sort((a, b) => stamp(a) === stamp(b) ? a.file.localeCompare(b.file) : stamp(a) > stamp(b) ? -1 : 1);
+    const stamp2 = (m) => m.removed && m.removed > m.updated ? m.removed : m.updated;
+    cands.sort((a, b) => stamp2(a) === stamp2(b) ? a.file.localeCompare(b.file) : stamp2(a) > stamp2(b) ? -1 : 1);
     const winner = cands[0];
     for (const loser of cands.slice(1)) {
       const reason = `duplicate id ${id}: ${winner.file} is used instead`;
@@ -8756,10 +8775,10 @@ function headerBytes(h) {
 async function encodeInto(c, write2, pause2) {
   const keys = [];
   const sha = createHash2("sha1");
-  const size = { records: 0, terms: 0, pad: 0, ints: 0 };
+  const size2 = { records: 0, terms: 0, pad: 0, ints: 0 };
   for (const [section2, buf] of payloadParts(c, keys)) {
     sha.update(buf);
-    size[section2] += buf.length;
+    size2[section2] += buf.length;
     write2(buf);
     if (pause2) await pause2();
   }
@@ -8768,20 +8787,20 @@ async function encodeInto(c, write2, pause2) {
     tokenizer: TOKENIZER_VERSION,
     stemmer: STEMMER_VERSION,
     keys,
-    recordsBytes: size.records,
-    termsBytes: size.terms,
-    ints: size.ints / 4
+    recordsBytes: size2.records,
+    termsBytes: size2.terms,
+    ints: size2.ints / 4
   });
   sha.update(header.subarray(LEN_AT));
   header.write(sha.digest("hex"), SHA_AT, "latin1");
   return header;
 }
 var READ_CHUNK = 1 << 20;
-function decodeFrom(read, size, revive) {
-  if (size < 8) throw new Error("not a cairn index cache");
-  const head = read(0, Math.min(HEADER_SLOT, size));
+function decodeFrom(read, size2, revive) {
+  if (size2 < 8) throw new Error("not a cairn index cache");
+  const head = read(0, Math.min(HEADER_SLOT, size2));
   if (!head.subarray(0, 8).equals(MAGIC)) throw new Error("not a cairn index cache");
-  if (size < HEADER_SLOT) throw new Error("truncated header");
+  if (size2 < HEADER_SLOT) throw new Error("truncated header");
   const hlen = head.readUInt32LE(LEN_AT);
   if (JSON_AT + hlen > HEADER_SLOT) throw new Error("unreadable header");
   let h;
@@ -8794,7 +8813,7 @@ function decodeFrom(read, size, revive) {
     throw new Error("written by another version");
   }
   const pad = (4 - (h.recordsBytes + h.termsBytes) % 4) % 4;
-  if (size - HEADER_SLOT !== h.recordsBytes + h.termsBytes + pad + h.ints * 4) throw new Error("truncated or extended payload");
+  if (size2 - HEADER_SLOT !== h.recordsBytes + h.termsBytes + pad + h.ints * 4) throw new Error("truncated or extended payload");
   const sha = createHash2("sha1");
   const records = [];
   const takeLine = (line) => {
@@ -8877,7 +8896,7 @@ function readCache(storeDir, onReject, revive) {
     return null;
   }
   try {
-    const size = fstatSync(fd).size;
+    const size2 = fstatSync(fd).size;
     return decodeFrom((pos, len, into) => {
       const b = into ? into.subarray(0, len) : Buffer.allocUnsafe(len);
       let got = 0;
@@ -8887,7 +8906,7 @@ function readCache(storeDir, onReject, revive) {
         got += n;
       }
       return b;
-    }, size, revive);
+    }, size2, revive);
   } catch (err) {
     onReject?.(err instanceof Error ? err.message : String(err));
     return null;
@@ -9571,9 +9590,9 @@ function ranksBelow(acc, recency, idOf) {
     return idOf(a) > idOf(b);
   };
 }
-function offerTopK(heap, size, k, slot, below) {
-  if (size < k) {
-    let j = size++;
+function offerTopK(heap, size2, k, slot, below) {
+  if (size2 < k) {
+    let j = size2++;
     heap[j] = slot;
     while (j > 0) {
       const parent = j - 1 >> 1;
@@ -9589,8 +9608,8 @@ function offerTopK(heap, size, k, slot, below) {
       const l = 2 * j + 1;
       const r = l + 1;
       let m = j;
-      if (l < size && below(heap[l], heap[m])) m = l;
-      if (r < size && below(heap[r], heap[m])) m = r;
+      if (l < size2 && below(heap[l], heap[m])) m = l;
+      if (r < size2 && below(heap[r], heap[m])) m = r;
       if (m === j) break;
       const t = heap[j];
       heap[j] = heap[m];
@@ -9598,7 +9617,7 @@ function offerTopK(heap, size, k, slot, below) {
       j = m;
     }
   }
-  return size;
+  return size2;
 }
 
 // server/src/core/index/cursors.ts
@@ -9820,7 +9839,7 @@ function maxScoreTopK(w2, cursors, k, recency, halfLifeMs, idOf, acc, touched, s
     }
   }
   const heap = new Int32Array(k);
-  let size = 0;
+  let size2 = 0;
   const below = ranksBelow(acc, recency, idOf);
   for (let t = 0; t < nT; t++) {
     const slot = touched[t];
@@ -9835,16 +9854,16 @@ function maxScoreTopK(w2, cursors, k, recency, halfLifeMs, idOf, acc, touched, s
     let sum = 0;
     for (let q = 0; q < n; q++) if ((mask2 & 1 << q) !== 0) sum = sum + contrib[ci + q];
     const base = sum * (floor + (1 - floor) * (popcount(mask2) / n));
-    if (size === k && base * maxBoost < acc[heap[0] << 1] || base * maxBoost < theta) {
+    if (size2 === k && base * maxBoost < acc[heap[0] << 1] || base * maxBoost < theta) {
       acc[at] = 0;
       continue;
     }
     acc[at] = finalOf(slot, sum, mask2);
-    size = offerTopK(heap, size, k, slot, below);
+    size2 = offerTopK(heap, size2, k, slot, below);
   }
   for (let t = 0; t < nT; t++) idx[touched[t]] = 0;
   contrib.fill(0, 0, nT * n);
-  return { heap, size, nTouched: nT };
+  return { heap, size: size2, nTouched: nT };
 }
 function seedFloor(w2, cursors, ord, j, k, n, acc, touched, nT, sc, finalOf) {
   const floor = COVER_FLOOR;
@@ -9852,13 +9871,13 @@ function seedFloor(w2, cursors, ord, j, k, n, acc, touched, nT, sc, finalOf) {
   const cap = k * SEEDS;
   const heap = new Int32Array(cap);
   const keys = new Float64Array(cap);
-  let size = 0;
+  let size2 = 0;
   for (let t = 0; t < nT; t++) {
     const slot = touched[t];
     const v = key(slot);
-    if (size === cap && v <= keys[0]) continue;
-    if (size < cap) {
-      let h = size++;
+    if (size2 === cap && v <= keys[0]) continue;
+    if (size2 < cap) {
+      let h = size2++;
       heap[h] = slot;
       keys[h] = v;
       while (h > 0) {
@@ -9885,7 +9904,7 @@ function seedFloor(w2, cursors, ord, j, k, n, acc, touched, nT, sc, finalOf) {
   const { idx, contrib } = sc;
   const finals = [];
   const extra = new Float64Array(n);
-  for (let h = 0; h < size; h++) {
+  for (let h = 0; h < size2; h++) {
     const slot = heap[h];
     const ci = (idx[slot] - 1) * n;
     let mask2 = acc[(slot << 1) + 1];
@@ -10157,7 +10176,7 @@ var Ranker = class {
     const k = Math.min(opts.pool, nTouched);
     if (k <= 0) return [];
     const heap = new Int32Array(k);
-    let size = 0;
+    let size2 = 0;
     const idOf = opts.idOf;
     const floor = COVER_FLOOR;
     const rw = RECENCY_WEIGHT;
@@ -10169,13 +10188,13 @@ var Ranker = class {
       const at = slot << 1;
       const coverage = popcount(acc[at + 1]) / nTerms;
       const base = acc[at] * (floor + (1 - floor) * coverage);
-      if (size === k && base * maxBoost < acc[heap[0] << 1]) continue;
+      if (size2 === k && base * maxBoost < acc[heap[0] << 1]) continue;
       const age = Math.max(0, now - recency[slot]);
       acc[at] = base * (1 + rw * Math.pow(0.5, age / halfLifeMs));
-      size = offerTopK(heap, size, k, slot, below);
+      size2 = offerTopK(heap, size2, k, slot, below);
     }
     const out2 = [];
-    for (let i = 0; i < size; i++) out2.push({ slot: heap[i], score: acc[heap[i] << 1], mask: acc[(heap[i] << 1) + 1] });
+    for (let i = 0; i < size2; i++) out2.push({ slot: heap[i], score: acc[heap[i] << 1], mask: acc[(heap[i] << 1) + 1] });
     return out2.sort((a, b) => compareCandidates(a, b, recency, idOf));
   }
 };
@@ -10556,7 +10575,7 @@ var SearchIndex = class {
    * else is analyzed afresh, and snapshot entries for documents gone from `current` are dropped.
    * A snapshot that fails validation throws (the caller rebuilds without it).
    */
-  load(current, snapshot, same = sameContent) {
+  load(current, snapshot, same2 = sameContent) {
     const p = new Postings();
     const cached = /* @__PURE__ */ new Map();
     if (snapshot) {
@@ -10573,7 +10592,7 @@ var SearchIndex = class {
     for (const doc of current) {
       if (slotOf.has(doc.id)) continue;
       const c = cached.get(doc.id);
-      const a = c && same(c.doc, doc) ? c : analyzeDoc(doc, p);
+      const a = c && same2(c.doc, doc) ? c : analyzeDoc(doc, p);
       const slot = p.addSlot(a.bodyLen, a.scopeLen, recencyOf(doc), expiresOf(doc));
       fwd[slot] = a.fwd;
       docs[slot] = doc;
@@ -10857,8 +10876,8 @@ var LiveIndex = class {
     this.saveTimer.unref();
   }
   worthSaving() {
-    const size = this.store.activeCount;
-    return this.changesSinceSave >= Math.min(SAVE_AFTER_CHANGES, Math.max(1, Math.ceil(size * SAVE_AFTER_SHARE)));
+    const size2 = this.store.activeCount;
+    return this.changesSinceSave >= Math.min(SAVE_AFTER_CHANGES, Math.max(1, Math.ceil(size2 * SAVE_AFTER_SHARE)));
   }
   /**
    * Writes the cache now (one save at a time; a second call waits for the running one and then
@@ -11056,10 +11075,10 @@ function summarize(body, max = 80) {
   return `${(sp > max / 2 ? cut.slice(0, sp) : cut).replace(/[\s,;:.-]+$/, "")}…`;
 }
 function stripStored(m) {
-  const { file, tombstoned, size, mtimeMs, extra, idAssigned, note, ...rec } = m;
+  const { file, tombstoned, size: size2, mtimeMs, extra, idAssigned, note, ...rec } = m;
   void file;
   void tombstoned;
-  void size;
+  void size2;
   void mtimeMs;
   void extra;
   void idAssigned;
@@ -11515,8 +11534,8 @@ var ARCHIVE_RE = /^\.events-(\d{8}T\d{9}Z)(?:-(\d+))?\.jsonl(\.gz)?$/;
 function archiveStamp(d) {
   return d.toISOString().replace(/[-:.]/g, "");
 }
-function stampTime(stamp) {
-  const m = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})(\d{3})Z$/.exec(stamp);
+function stampTime(stamp2) {
+  const m = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})(\d{3})Z$/.exec(stamp2);
   if (!m) return NaN;
   return Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], +m[6], +m[7]);
 }
@@ -11549,17 +11568,17 @@ function withTryLock(dir, fn) {
 function rotateActive(dir, maxBytes, now) {
   return withTryLock(dir, () => {
     const active = join14(dir, ACTIVE_LOG);
-    let size;
+    let size2;
     try {
-      size = statSync5(active).size;
+      size2 = statSync5(active).size;
     } catch {
       return null;
     }
-    if (size <= maxBytes) return null;
-    const stamp = archiveStamp(now);
-    let target = join14(dir, `.events-${stamp}.jsonl`);
+    if (size2 <= maxBytes) return null;
+    const stamp2 = archiveStamp(now);
+    let target = join14(dir, `.events-${stamp2}.jsonl`);
     for (let n = 1; existsSync4(target) || existsSync4(`${target}.gz`); n++) {
-      target = join14(dir, `.events-${stamp}-${n}.jsonl`);
+      target = join14(dir, `.events-${stamp2}-${n}.jsonl`);
     }
     renameSync2(active, target);
     return target;
@@ -11621,7 +11640,7 @@ function listLogFiles(dir) {
     archives.push({ name, stamp: m[1], n: Number(m[2] ?? 0) });
   }
   archives.sort((a, b) => a.stamp < b.stamp ? -1 : a.stamp > b.stamp ? 1 : a.n - b.n);
-  const out2 = archives.map(({ name, stamp }) => ({ file: join14(dir, name), compressed: name.endsWith(".gz"), rotatedAt: stampTime(stamp) }));
+  const out2 = archives.map(({ name, stamp: stamp2 }) => ({ file: join14(dir, name), compressed: name.endsWith(".gz"), rotatedAt: stampTime(stamp2) }));
   if (present.has(ACTIVE_LOG)) out2.push({ file: join14(dir, ACTIVE_LOG), compressed: false, rotatedAt: null });
   return out2;
 }
@@ -11698,8 +11717,8 @@ var EventLog = class {
     try {
       if (!existsSync5(this.dir)) return false;
       const line = this.format(kind, fields);
-      const size = this.writeLine(line);
-      if (size > this.maxBytes) this.rotate();
+      const size2 = this.writeLine(line);
+      if (size2 > this.maxBytes) this.rotate();
       return true;
     } catch (err) {
       this.warn(`could not append to the event log ${this.file}: ${errorMessage(err)}`);
@@ -11767,6 +11786,558 @@ var EventLog = class {
   }
 };
 
+// server/src/core/sync/conflicts.ts
+import { promises as fsp6 } from "node:fs";
+import { join as join17 } from "node:path";
+
+// server/src/core/sync/repo.ts
+import { promises as fsp5, existsSync as existsSync6, readFileSync as readFileSync7 } from "node:fs";
+import { tmpdir, hostname as hostname2 } from "node:os";
+import { basename as basename3, dirname as dirname5, join as join16 } from "node:path";
+
+// server/src/core/sync/git.ts
+import { spawn } from "node:child_process";
+var LOCAL_TIMEOUT_MS = 6e4;
+var REMOTE_TIMEOUT_MS = 12e4;
+var SyncError = class extends CairnError {
+  name = "SyncError";
+};
+function redactUrls(text2) {
+  return text2.replace(/[a-z][a-z0-9+.-]*:\/\/[^\s'"<>]+/gi, (u) => redactRemoteUrl(u) ?? u).replace(/\b[^\s@/'"]+:[^\s@/'"]+@(?=[^\s@:/]+[:/])/g, "");
+}
+function gitEnv(base = process.env) {
+  const env = { ...base, GIT_TERMINAL_PROMPT: "0", GCM_INTERACTIVE: "never", LC_ALL: "C", LANG: "C" };
+  if (!env.GIT_SSH_COMMAND && !env.GIT_SSH) env.GIT_SSH_COMMAND = "ssh -o BatchMode=yes";
+  delete env.GIT_DIR;
+  delete env.GIT_WORK_TREE;
+  delete env.GIT_INDEX_FILE;
+  return env;
+}
+function runGit(cwd, args, opts = {}) {
+  const timeout = opts.timeoutMs ?? LOCAL_TIMEOUT_MS;
+  return new Promise((resolve6, reject) => {
+    const child = spawn("git", args, { cwd, env: opts.env ?? gitEnv(), windowsHide: true, stdio: ["pipe", "pipe", "pipe"] });
+    const out2 = [];
+    const err = [];
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill("SIGKILL");
+    }, timeout);
+    child.stdout.on("data", (b) => out2.push(b));
+    child.stderr.on("data", (b) => err.push(b));
+    child.on("error", (e) => {
+      clearTimeout(timer);
+      const code = e.code;
+      reject(new SyncError(code === "ENOENT" ? "git is not installed (or not on PATH): sync needs git" : `cannot run git: ${redactUrls(e.message)}`));
+    });
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      const stderr = redactUrls(Buffer.concat(err).toString("utf8"));
+      if (timedOut) resolve6({ code: 124, stdout: Buffer.concat(out2), stderr: `git ${args[0]} timed out after ${Math.round(timeout / 1e3)} s
+${stderr}` });
+      else resolve6({ code: code ?? 1, stdout: Buffer.concat(out2), stderr });
+    });
+    child.stdin.on("error", () => {
+    });
+    child.stdin.end(opts.input ?? "");
+  });
+}
+async function git2(cwd, args, opts = {}) {
+  const r = await runGit(cwd, args, opts);
+  if (r.code !== 0) throw new SyncError(`git ${redactUrls(args.slice(0, 2).join(" "))} failed: ${firstLines(r.stderr) || `exit ${r.code}`}`);
+  return r.stdout.toString("utf8");
+}
+function firstLines(text2, n = 3) {
+  return text2.split("\n").map((l) => l.trim()).filter(Boolean).slice(0, n).join(" / ");
+}
+var EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
+async function treeOf(cwd, commit) {
+  const out2 = /* @__PURE__ */ new Map();
+  if (commit === null) return out2;
+  const text2 = await git2(cwd, ["ls-tree", "-r", "-z", "--full-tree", commit]);
+  for (const rec of text2.split("\0")) {
+    if (rec === "") continue;
+    const tab = rec.indexOf("	");
+    const [mode, type, sha] = rec.slice(0, tab).split(" ");
+    if (type !== "blob") continue;
+    out2.set(rec.slice(tab + 1), { mode, sha });
+  }
+  return out2;
+}
+async function readBlobs(cwd, shas) {
+  const list2 = [...new Set(shas)];
+  const out2 = /* @__PURE__ */ new Map();
+  if (list2.length === 0) return out2;
+  const r = await runGit(cwd, ["cat-file", "--batch"], { input: `${list2.join("\n")}
+` });
+  if (r.code !== 0) throw new SyncError(`git cat-file failed: ${firstLines(r.stderr)}`);
+  const buf = r.stdout;
+  let pos = 0;
+  for (const sha of list2) {
+    const nl = buf.indexOf(10, pos);
+    const header = buf.subarray(pos, nl).toString("utf8");
+    const [, type, size2] = header.split(" ");
+    if (type === "missing" || size2 === void 0) throw new SyncError(`git object ${sha} is missing`);
+    const n = Number(size2);
+    out2.set(sha, buf.subarray(nl + 1, nl + 1 + n));
+    pos = nl + 1 + n + 1;
+  }
+  return out2;
+}
+
+// server/src/core/sync/merge.ts
+import { createHash as createHash3 } from "node:crypto";
+var same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+function pick(base, hasBase, ours, theirs, oursNewer) {
+  if (same(ours, theirs)) return ours;
+  if (hasBase && same(base, ours)) return theirs;
+  if (hasBase && same(base, theirs)) return ours;
+  return oursNewer ? ours : theirs;
+}
+function mergeSet(base, ours, theirs) {
+  const out2 = [];
+  const b = base ? new Set(base) : null;
+  const o = new Set(ours);
+  const t = new Set(theirs);
+  for (const s of [...ours, ...theirs]) {
+    if (out2.includes(s)) continue;
+    const keep = b === null ? true : b.has(s) ? o.has(s) && t.has(s) : true;
+    if (keep) out2.push(s);
+  }
+  return out2;
+}
+var isTomb = (r) => r.removed !== void 0;
+var stamp = (r) => r.removed !== void 0 && r.removed > r.updated ? r.removed : r.updated;
+function oursIsNewer(ours, theirs) {
+  const a = stamp(ours.record);
+  const b = stamp(theirs.record);
+  if (a !== b) return a > b;
+  return serializeMemory(ours.record, ours.extra) >= serializeMemory(theirs.record, theirs.extra);
+}
+function keyedBlocks(extra) {
+  const m = /* @__PURE__ */ new Map();
+  for (const text2 of extra) {
+    const key = splitBlocks(text2)[0]?.key ?? `#${text2}`;
+    if (!m.has(key)) m.set(key, text2);
+  }
+  return m;
+}
+function mergeExtra(base, ours, theirs, oursNewer) {
+  const b = base ? keyedBlocks(base) : null;
+  const o = keyedBlocks(ours);
+  const t = keyedBlocks(theirs);
+  const out2 = [];
+  for (const key of /* @__PURE__ */ new Set([...o.keys(), ...t.keys()])) {
+    const v = pick(b?.get(key), b !== null, o.get(key), t.get(key), oursNewer);
+    if (v !== void 0) out2.push(v);
+  }
+  return out2;
+}
+function side(r) {
+  return { updated: r.updated, body: r.body, removed: r.removed ?? null };
+}
+function editedSince(base, r) {
+  const strip2 = (x) => {
+    const { removed: _a, removed_reason: _b, removed_session: _c, ...rest } = x;
+    return rest;
+  };
+  return !same(strip2(base), strip2(r));
+}
+function mergeMemory(base, ours, theirs) {
+  const o = ours.record;
+  const t = theirs.record;
+  const b = base?.record;
+  const hb = b !== void 0;
+  const oursNewer = oursIsNewer(ours, theirs);
+  const p = (k) => pick(b?.[k], hb, o[k], t[k], oursNewer);
+  let tomb;
+  if (isTomb(o) === isTomb(t)) tomb = isTomb(o);
+  else if (hb && isTomb(b) === isTomb(o)) tomb = isTomb(t);
+  else if (hb && isTomb(b) === isTomb(t)) tomb = isTomb(o);
+  else tomb = true;
+  const [n, old] = oursNewer ? [o, t] : [t, o];
+  let scopes = mergeSet(b?.scopes, n.scopes, old.scopes);
+  if (scopes.length === 0) scopes = [...n.scopes];
+  const aliases = mergeSet(b ? b.aliases ?? [] : void 0, n.aliases ?? [], old.aliases ?? []);
+  const ov = o.last_verified_at ?? "";
+  const tv = t.last_verified_at ?? "";
+  const bv = b?.last_verified_at ?? "";
+  const verSide = ov === tv ? p("verified_head") === o.verified_head ? o : t : hb && bv === ov ? t : hb && bv === tv ? o : ov > tv ? o : t;
+  const rec = {
+    id: o.id,
+    created: o.created < t.created ? o.created : t.created,
+    updated: o.updated > t.updated ? o.updated : t.updated,
+    scopes,
+    confidence: p("confidence"),
+    source: p("source"),
+    category: p("category"),
+    last_verified_at: verSide.last_verified_at,
+    expires: p("expires"),
+    origin: p("origin"),
+    body: p("body")
+  };
+  if (verSide.verified_head) rec.verified_head = verSide.verified_head;
+  if (aliases.length > 0) rec.aliases = aliases;
+  if (tomb) {
+    const from = isTomb(o) && isTomb(t) ? null : isTomb(o) ? o : t;
+    rec.removed = from ? from.removed : p("removed");
+    rec.removed_reason = from ? from.removed_reason ?? "" : p("removed_reason") ?? "";
+    rec.removed_session = from ? from.removed_session ?? null : p("removed_session") ?? null;
+  }
+  const extra = mergeExtra(base?.extra, ours.extra, theirs.extra, oursNewer);
+  let conflict = null;
+  const bodyClash = o.body !== t.body && (!hb || b.body !== o.body && b.body !== t.body);
+  if (hb && !isTomb(b) && isTomb(o) !== isTomb(t)) {
+    const live2 = isTomb(o) ? t : o;
+    const dead = isTomb(o) ? o : t;
+    if (editedSince(b, live2)) conflict = { id: rec.id, kind: "removed-edited", kept: side(dead), other: side(live2) };
+  } else if (bodyClash) {
+    const [kept, other] = rec.body === o.body ? [o, t] : [t, o];
+    conflict = { id: rec.id, kind: "body", kept: side(kept), other: side(other) };
+  }
+  return { merged: { record: rec, extra }, conflict };
+}
+function conflictFileName(c) {
+  const h = createHash3("sha256").update(`${c.kind}\0${[c.kept.body, c.other.body].sort().join("\0")}`).digest("hex").slice(0, 10);
+  return `${c.id}-${h}.json`;
+}
+function conflictFileText(c) {
+  return `${JSON.stringify({ schema_version: 1, ...c }, null, 2)}
+`;
+}
+
+// server/src/core/sync/repo.ts
+var GITIGNORE_LINES = [".cache/", ".events.jsonl*", ".pending/", ".lock", "*.tmp", "*.claim", ".events.lock"];
+var GITATTRIBUTES_LINES = ["/*.md merge=cairn", "/.tombstones/*.md merge=cairn"];
+var CONFLICTS_DIR = ".conflicts";
+var TOMB = ".tombstones";
+function isMemoryTreePath(p) {
+  const slash = p.indexOf("/");
+  const name = slash === -1 ? p : p.slice(slash + 1);
+  if (slash !== -1 && p.slice(0, slash) !== TOMB) return false;
+  return name.endsWith(".md") && !name.startsWith(".") && !name.includes("/");
+}
+function safeTreePath(p) {
+  const parts = p.split("/");
+  return !p.startsWith("/") && parts.every((s) => s !== "" && s !== "." && s !== ".." && s.toLowerCase() !== ".git") && !p.includes("\\") && !p.includes("\0");
+}
+async function headCommit(dir) {
+  const r = await runGit(dir, ["rev-parse", "--verify", "-q", "HEAD^{commit}"]);
+  return r.code === 0 ? r.stdout.toString().trim() : null;
+}
+async function currentBranch2(dir) {
+  const r = await runGit(dir, ["symbolic-ref", "--short", "-q", "HEAD"]);
+  const b = r.stdout.toString().trim();
+  if (r.code !== 0 || b === "") throw new SyncError(`the store repository at ${dir} is not on a branch (detached HEAD): check out a branch there (git -C ${dir} switch main)`);
+  return b;
+}
+async function repoTop(dir) {
+  const r = await runGit(dir, ["rev-parse", "--show-toplevel"]);
+  return r.code === 0 ? r.stdout.toString().trim() : null;
+}
+async function remoteUrl(dir) {
+  const r = await runGit(dir, ["config", "--get", "remote.origin.url"]);
+  const u = r.stdout.toString().trim();
+  return r.code === 0 && u !== "" ? u : null;
+}
+async function isAncestor(dir, a, b) {
+  return (await runGit(dir, ["merge-base", "--is-ancestor", a, b])).code === 0;
+}
+async function revParse(dir, ref2) {
+  const r = await runGit(dir, ["rev-parse", "--verify", "-q", `${ref2}^{commit}`]);
+  return r.code === 0 ? r.stdout.toString().trim() : null;
+}
+async function identityEnv(dir, base) {
+  const r = await runGit(dir, ["var", "GIT_COMMITTER_IDENT"]);
+  if (r.code === 0) return base;
+  const host = hostname2().replace(/[<>\n]/g, "") || "localhost";
+  return { ...base, GIT_AUTHOR_NAME: `cairn on ${host}`, GIT_AUTHOR_EMAIL: `cairn@${host}`, GIT_COMMITTER_NAME: `cairn on ${host}`, GIT_COMMITTER_EMAIL: `cairn@${host}` };
+}
+async function ensureLines(file, lines, header) {
+  const cur = existsSync6(file) ? readFileSync7(file, "utf8") : "";
+  const have = new Set(cur.split(/\r?\n/).map((l) => l.trim()));
+  const missing = lines.filter((l) => !have.has(l));
+  if (missing.length === 0) return false;
+  const sepNl = cur === "" || cur.endsWith("\n") ? "" : "\n";
+  await writeFileAtomic(file, `${cur}${sepNl}${cur === "" ? `${header}
+` : ""}${missing.join("\n")}
+`, 420);
+  return true;
+}
+var emptySummary = () => ({ added: [], updated: [], removed: [], restored: [], purged: [], files: [] });
+var changeCount = (s) => s.added.length + s.updated.length + s.removed.length + s.restored.length + s.purged.length + s.files.length;
+function parseMem(buf) {
+  if (!buf) return null;
+  try {
+    const { record, extra } = parseMemoryText(buf.toString("utf8"));
+    if (record.id === null || record.created === null || record.updated === null) return null;
+    return { record: { ...record, id: record.id, created: record.created, updated: record.updated }, extra };
+  } catch {
+    return null;
+  }
+}
+async function describeDiff(dir, from, to, cached) {
+  const args = ["diff", "--raw", "-z", "--no-renames", "--no-abbrev"];
+  if (cached) args.push("--cached", from ?? EMPTY_TREE);
+  else args.push(from ?? EMPTY_TREE, to);
+  const raw = await git2(dir, args);
+  const parts = raw.split("\0");
+  const rows = [];
+  for (let i = 0; i + 1 < parts.length; i += 2) {
+    const meta = parts[i].split(" ");
+    rows.push({ path: parts[i + 1], oldSha: meta[2], newSha: meta[3] });
+  }
+  const zero = /^0+$/;
+  const mems = rows.filter((r) => isMemoryTreePath(r.path));
+  const blobs = await readBlobs(dir, mems.flatMap((r) => [r.oldSha, r.newSha].filter((s) => !zero.test(s))));
+  const out2 = emptySummary();
+  const byId2 = /* @__PURE__ */ new Map();
+  for (const r of rows) {
+    const o = zero.test(r.oldSha) ? null : parseMem(blobs.get(r.oldSha));
+    const n = zero.test(r.newSha) ? null : parseMem(blobs.get(r.newSha));
+    if (!isMemoryTreePath(r.path) || !o && !n) {
+      out2.files.push(r.path);
+      continue;
+    }
+    for (const [m, k] of [[o, "old"], [n, "neu"]]) {
+      if (!m) continue;
+      const e = byId2.get(m.record.id) ?? {};
+      e[k] = m;
+      byId2.set(m.record.id, e);
+    }
+  }
+  for (const [id, { old, neu }] of [...byId2].sort((a, b) => a[0].localeCompare(b[0]))) {
+    const summary = summarize((neu ?? old).record.body, 70);
+    const e = { id, summary };
+    if (!old) out2.added.push(e);
+    else if (!neu) out2.purged.push(e);
+    else if (old.record.removed === void 0 && neu.record.removed !== void 0) out2.removed.push(e);
+    else if (old.record.removed !== void 0 && neu.record.removed === void 0) out2.restored.push(e);
+    else out2.updated.push(e);
+  }
+  return out2;
+}
+var MESSAGE_LINES = 400;
+function commitMessage(s, host) {
+  const counts = ["added", "updated", "removed", "restored", "purged"].filter((k) => s[k].length > 0).map((k) => `${s[k].length} ${k}`);
+  if (s.files.length > 0) counts.push(`${s.files.length} other file${s.files.length === 1 ? "" : "s"}`);
+  const lines = [];
+  for (const k of ["added", "updated", "removed", "restored", "purged"]) for (const e of s[k]) lines.push(`${k.padEnd(8)} ${e.id}  ${e.summary}`);
+  for (const f of s.files) lines.push(`file     ${f}`);
+  const shown2 = lines.slice(0, MESSAGE_LINES);
+  if (lines.length > MESSAGE_LINES) shown2.push(`... and ${lines.length - MESSAGE_LINES} more`);
+  return `cairn sync (${host}): ${counts.join(", ") || "no changes"}
+
+${shown2.join("\n")}
+`;
+}
+async function commitLocal(dir, env, host) {
+  await git2(dir, ["add", "-A", "--", "."]);
+  const head = await headCommit(dir);
+  const quiet = await runGit(dir, ["diff", "--cached", "--quiet", head ?? EMPTY_TREE]);
+  if (quiet.code === 0) return null;
+  const changes = await describeDiff(dir, head, "", true);
+  const tree = (await git2(dir, ["write-tree"])).trim();
+  const commit = (await git2(dir, ["commit-tree", tree, ...head ? ["-p", head] : [], "-F", "-"], { input: commitMessage(changes, host), env })).trim();
+  await updateBranch(dir, commit, head);
+  return { commit, changes };
+}
+async function updateBranch(dir, commit, old) {
+  const branch = await currentBranch2(dir);
+  await git2(dir, ["update-ref", "-m", "cairn sync", `refs/heads/${branch}`, commit, old ?? "0".repeat(40)]);
+}
+async function mergeTrees(dir, base, ours, theirs) {
+  const [B, O, T] = await Promise.all([treeOf(dir, base), treeOf(dir, ours), treeOf(dir, theirs)]);
+  const touched = /* @__PURE__ */ new Set();
+  for (const M of [O, T]) for (const [p, e] of M) if (B.get(p)?.sha !== e.sha) touched.add(p);
+  for (const [p, e] of B) if (O.get(p)?.sha !== e.sha || T.get(p)?.sha !== e.sha) touched.add(p);
+  const memPaths = [...touched].filter(isMemoryTreePath);
+  const shas = [];
+  for (const p of memPaths) for (const M of [B, O, T]) {
+    const e = M.get(p);
+    if (e) shas.push(e.sha);
+  }
+  const blobs = await readBlobs(dir, shas);
+  const parsed = /* @__PURE__ */ new Map();
+  const memOfSha = (sha) => {
+    if (!parsed.has(sha)) parsed.set(sha, parseMem(blobs.get(sha)));
+    return parsed.get(sha);
+  };
+  const pathLevel = [...touched].filter((p) => !isMemoryTreePath(p));
+  const groups = /* @__PURE__ */ new Map();
+  for (const p of memPaths) {
+    const vs = [[B, "b"], [O, "o"], [T, "t"]].map(([M, k]) => ({ k, e: M.get(p) }));
+    if (vs.some(({ e }) => e && !memOfSha(e.sha))) {
+      pathLevel.push(p);
+      continue;
+    }
+    for (const { k, e } of vs) {
+      if (!e) continue;
+      const mem = memOfSha(e.sha);
+      const g = groups.get(mem.record.id) ?? {};
+      if (g[k] === void 0) g[k] = { path: p, sha: e.sha, mem };
+      groups.set(mem.record.id, g);
+    }
+  }
+  const changes = /* @__PURE__ */ new Map();
+  const present = new Set(O.keys());
+  const put = (p, data) => {
+    changes.set(p, data);
+    if (data === null) present.delete(p);
+    else present.add(p);
+  };
+  const conflicts = [];
+  const fileConflicts = [];
+  let incoming = 0;
+  const eq = (x, y) => x?.path === y?.path && x?.sha === y?.sha;
+  for (const [id, { b, o, t }] of [...groups].sort((x, y) => x[0].localeCompare(y[0]))) {
+    if (eq(o, t) || eq(b, t)) continue;
+    if (eq(b, o) || !o) {
+      if (o && o.path !== t?.path) put(o.path, null);
+      if (t) put(t.path, blobs.get(t.sha));
+      incoming++;
+      continue;
+    }
+    if (!t) continue;
+    const { merged, conflict } = mergeMemory(b?.mem ?? null, o.mem, t.mem);
+    const text2 = Buffer.from(serializeMemory(merged.record, merged.extra));
+    const wantDir = merged.record.removed !== void 0 ? TOMB : "";
+    const inDir = (v) => (dirname5(v.path) === "." ? "" : dirname5(v.path)) === wantDir;
+    let target = inDir(o) ? o.path : inDir(t) ? t.path : (wantDir ? `${wantDir}/` : "") + basename3(o.path);
+    if (target !== o.path && target !== t.path && present.has(target)) target = target.replace(/\.md$/, `-${id.slice(-6).toLowerCase()}.md`);
+    if (o.path !== target) put(o.path, null);
+    put(target, text2);
+    incoming++;
+    if (conflict) {
+      conflicts.push(conflict);
+      put(`${CONFLICTS_DIR}/${conflictFileName(conflict)}`, Buffer.from(conflictFileText(conflict)));
+    }
+  }
+  const theirsWhole = [];
+  const needText = [];
+  for (const p of pathLevel) {
+    const b = B.get(p);
+    const o = O.get(p);
+    const t = T.get(p);
+    if (o?.sha === t?.sha || b?.sha === t?.sha) continue;
+    if (b?.sha === o?.sha || !o) {
+      if (t) theirsWhole.push(p);
+      else put(p, null);
+      incoming++;
+      continue;
+    }
+    if (!t) continue;
+    needText.push({ p, ...b ? { b } : {}, o, t });
+  }
+  const blobs2 = await readBlobs(dir, [...theirsWhole.map((p) => T.get(p).sha), ...needText.flatMap((n) => [n.o.sha, n.t.sha, ...n.b ? [n.b.sha] : []])]);
+  for (const p of theirsWhole) put(p, blobs2.get(T.get(p).sha));
+  for (const n of needText) {
+    const merged = await textMerge(blobs2.get(n.o.sha), n.b ? blobs2.get(n.b.sha) : Buffer.alloc(0), blobs2.get(n.t.sha));
+    if (merged !== null) put(n.p, merged);
+    else {
+      const saved = `${CONFLICTS_DIR}/files/${n.p.split("/").join("__")}.${n.t.sha.slice(0, 8)}`;
+      put(saved, blobs2.get(n.t.sha));
+      fileConflicts.push(n.p);
+    }
+    incoming++;
+  }
+  return { changes, conflicts, fileConflicts, incoming };
+}
+async function textMerge(ours, base, theirs) {
+  if (ours.includes(0) || theirs.includes(0) || base.includes(0)) return null;
+  const tmp = await fsp5.mkdtemp(join16(tmpdir(), "cairn-merge-"));
+  try {
+    const [o, b, t] = ["ours", "base", "theirs"].map((n) => join16(tmp, n));
+    await Promise.all([fsp5.writeFile(o, ours), fsp5.writeFile(b, base), fsp5.writeFile(t, theirs)]);
+    const r = await runGit(tmp, ["merge-file", "-p", o, b, t]);
+    return r.code === 0 ? r.stdout : null;
+  } finally {
+    await fsp5.rm(tmp, { recursive: true, force: true });
+  }
+}
+async function treeDiff(dir, from, to) {
+  const [F, T] = await Promise.all([treeOf(dir, from), treeOf(dir, to)]);
+  const changes = /* @__PURE__ */ new Map();
+  const want = [];
+  for (const [p, e] of T) if (F.get(p)?.sha !== e.sha) want.push(p);
+  const blobs = await readBlobs(dir, want.map((p) => T.get(p).sha));
+  for (const p of want) changes.set(p, blobs.get(T.get(p).sha));
+  for (const p of F.keys()) if (!T.has(p)) changes.set(p, null);
+  return changes;
+}
+async function applyChanges(dir, changes, warn) {
+  let n = 0;
+  const writes = [...changes].filter(([p, d]) => d !== null && safeTreePath(p));
+  for (const [p, d] of changes) if (!safeTreePath(p) && d !== null) warn(`sync skipped ${JSON.stringify(p)}: not a path cairn writes`);
+  const deletes = new Set([...changes].filter(([p, d]) => d === null && safeTreePath(p)).map(([p]) => p));
+  const deletedById = /* @__PURE__ */ new Map();
+  for (const p of deletes) {
+    if (!isMemoryTreePath(p)) continue;
+    const mem = parseMem(await fsp5.readFile(join16(dir, ...p.split("/"))).catch(() => void 0));
+    if (mem) deletedById.set(mem.record.id, p);
+  }
+  for (const [p, data] of writes) {
+    const file = join16(dir, ...p.split("/"));
+    await ensureDir(dirname5(file));
+    const id = isMemoryTreePath(p) ? parseMem(data)?.record.id : void 0;
+    const from = id === void 0 ? void 0 : deletedById.get(id);
+    if (from !== void 0 && deletes.has(from)) {
+      const src = join16(dir, ...from.split("/"));
+      await writeFileAtomic(src, data);
+      await fsp5.rename(src, file);
+      deletes.delete(from);
+    } else {
+      await writeFileAtomic(file, data);
+    }
+    n++;
+  }
+  for (const p of deletes) {
+    await fsp5.rm(join16(dir, ...p.split("/")), { force: true });
+    n++;
+  }
+  return n;
+}
+async function aheadBehind(dir, branch) {
+  const theirs = await revParse(dir, `refs/remotes/origin/${branch}`);
+  const head = await headCommit(dir);
+  if (!head) return { ahead: 0, behind: theirs ? Number((await git2(dir, ["rev-list", "--count", theirs])).trim()) : 0, tracking: theirs !== null };
+  if (!theirs) return { ahead: Number((await git2(dir, ["rev-list", "--count", head])).trim()), behind: 0, tracking: false };
+  const [a, b] = (await git2(dir, ["rev-list", "--left-right", "--count", `${head}...${theirs}`])).trim().split(/\s+/).map(Number);
+  return { ahead: a ?? 0, behind: b ?? 0, tracking: true };
+}
+async function dirtyPaths(dir) {
+  const out2 = await git2(dir, ["status", "--porcelain", "-z", "--untracked-files=all"]);
+  const paths = [];
+  const parts = out2.split("\0");
+  for (let i = 0; i < parts.length; i++) {
+    const rec = parts[i];
+    if (rec === "") continue;
+    paths.push(rec.slice(3));
+    if (rec[0] === "R" || rec[0] === "C") i++;
+  }
+  return paths;
+}
+
+// server/src/core/sync/conflicts.ts
+async function listConflicts(storeDir) {
+  const dir = join17(storeDir, CONFLICTS_DIR);
+  const names = await fsp6.readdir(dir).catch(() => []);
+  const memories = [];
+  for (const n of names.sort()) {
+    if (!n.endsWith(".json")) continue;
+    try {
+      const doc = JSON.parse(await fsp6.readFile(join17(dir, n), "utf8"));
+      if (typeof doc.id !== "string" || !doc.kept || !doc.other) continue;
+      memories.push({ id: doc.id, kind: doc.kind, kept: doc.kept, other: doc.other, file: `${CONFLICTS_DIR}/${n}` });
+    } catch {
+    }
+  }
+  const fileNames = await fsp6.readdir(join17(dir, "files")).catch(() => []);
+  const files = fileNames.sort().map((n) => ({ file: `${CONFLICTS_DIR}/files/${n}` }));
+  return { memories, files };
+}
+
 // server/src/core/curation/usage.ts
 var USE_OUTCOMES = ["applied", "ignored", "contradicted", "corrected"];
 var strings = (v) => Array.isArray(v) ? v.filter((x) => typeof x === "string") : [];
@@ -11783,6 +12354,9 @@ function retrievalsOf(e) {
     out2.push({ id, strong: rel === "medium" || rel === "high" });
   }
   return out2;
+}
+function retrievedIds(e) {
+  return retrievalsOf(e).map((r) => r.id);
 }
 function useOf(e) {
   if (e.kind !== "use") return null;
@@ -12219,12 +12793,17 @@ function computeHealth(data, params = DEFAULT_HEALTH_PARAMS) {
     scope_health: [...perScope.values()].sort((a, b) => a.scope.localeCompare(b.scope)),
     marker_stats: markerStats(data.events),
     orphan_use_events: { count: fold.orphanEvents, ids: fold.orphanIds.slice(0, top_k) },
+    sync_conflicts: {
+      count: (data.syncConflicts?.memories.length ?? 0) + (data.syncConflicts?.files.length ?? 0),
+      rows: (data.syncConflicts?.memories ?? []).slice(0, top_k).map((r) => ({ ...r, summary: summarize(r.kept.body) })),
+      files: [...data.syncConflicts?.files ?? []]
+    },
     orphaned_origins: { applies: oc !== null, known_remotes: oc ? [...oc.known_remotes] : [], count: orphanRows.length, rows: orphanRows.slice(0, top_k) }
   };
 }
 
 // server/src/core/notes/commands.ts
-import { promises as fsp6 } from "node:fs";
+import { promises as fsp8 } from "node:fs";
 
 // server/src/core/trust/gates/dedup.ts
 var DUPLICATE_THRESHOLD = 0.75;
@@ -12333,13 +12912,13 @@ function detectTransient(text2) {
 }
 
 // server/src/core/store/pending.ts
-import { promises as fsp5 } from "node:fs";
-import { dirname as dirname5, join as join16 } from "node:path";
+import { promises as fsp7 } from "node:fs";
+import { dirname as dirname6, join as join18 } from "node:path";
 import { randomBytes as randomBytes4 } from "node:crypto";
 var EXPIRED_GRACE_MS = 24 * 36e5;
 var ID_RE = /^p_[0-9A-HJKMNP-TV-Z]{26}$/;
 function pendingDir(storeDir) {
-  return join16(storeDir, ".pending");
+  return join18(storeDir, ".pending");
 }
 function newPendingId(now) {
   return `p_${newId(now.getTime())}`;
@@ -12352,7 +12931,7 @@ function checkPendingId(raw) {
   }
   return id;
 }
-var fileOf = (dir, id) => join16(dir, `${id}.json`);
+var fileOf = (dir, id) => join18(dir, `${id}.json`);
 async function savePending(storeDir, entry) {
   const dir = pendingDir(storeDir);
   ensureOwnDirSync(dir);
@@ -12360,10 +12939,10 @@ async function savePending(storeDir, entry) {
 `);
 }
 async function readEntry(file) {
-  if (!isOwnDirSync(dirname5(file))) return null;
+  if (!isOwnDirSync(dirname6(file))) return null;
   let text2;
   try {
-    text2 = await fsp5.readFile(file, "utf8");
+    text2 = await fsp7.readFile(file, "utf8");
   } catch (err) {
     if (err.code === "ENOENT") return null;
     throw err;
@@ -12390,17 +12969,17 @@ async function claimPending(storeDir, id, now) {
   const entry = await readEntry(file);
   if (!entry) throw unknownError(id);
   if (Date.parse(entry.expires_at) <= now.getTime()) throw expiredError(entry);
-  const claimed = join16(dir, `.${id}.${process.pid}.${randomBytes4(4).toString("hex")}.claim`);
+  const claimed = join18(dir, `.${id}.${process.pid}.${randomBytes4(4).toString("hex")}.claim`);
   try {
-    await fsp5.rename(file, claimed);
+    await fsp7.rename(file, claimed);
   } catch (err) {
     if (err.code === "ENOENT") throw unknownError(id);
     throw err;
   }
   return {
     entry,
-    done: () => fsp5.rm(claimed, { force: true }),
-    release: () => fsp5.rename(claimed, file)
+    done: () => fsp7.rm(claimed, { force: true }),
+    release: () => fsp7.rename(claimed, file)
   };
 }
 async function dropPending(storeDir, id, now) {
@@ -12408,7 +12987,7 @@ async function dropPending(storeDir, id, now) {
   const entry = await readEntry(file);
   if (!entry) return false;
   try {
-    await fsp5.rm(file);
+    await fsp7.rm(file);
   } catch (err) {
     if (err.code === "ENOENT") return false;
     throw err;
@@ -12420,22 +12999,22 @@ async function sweepPending(storeDir, now) {
   if (!isOwnDirSync(dir)) return;
   let names;
   try {
-    names = await fsp5.readdir(dir);
+    names = await fsp7.readdir(dir);
   } catch {
     return;
   }
   await Promise.all(
     names.map(async (name) => {
-      const file = join16(dir, name);
+      const file = join18(dir, name);
       try {
         if (name.endsWith(".claim")) {
-          const st = await fsp5.stat(file);
-          if (now.getTime() - st.mtimeMs > EXPIRED_GRACE_MS) await fsp5.rm(file, { force: true });
+          const st = await fsp7.stat(file);
+          if (now.getTime() - st.mtimeMs > EXPIRED_GRACE_MS) await fsp7.rm(file, { force: true });
           return;
         }
         if (!name.endsWith(".json")) return;
         const e = await readEntry(file);
-        if (e && Date.parse(e.expires_at) + EXPIRED_GRACE_MS <= now.getTime()) await fsp5.rm(file, { force: true });
+        if (e && Date.parse(e.expires_at) + EXPIRED_GRACE_MS <= now.getTime()) await fsp7.rm(file, { force: true });
       } catch {
       }
     })
@@ -12668,7 +13247,7 @@ var MemoryToolError = class extends CairnError {
 
 // server/src/core/notes/paths.ts
 import { lstatSync as lstatSync5 } from "node:fs";
-import { join as join17, resolve as resolve5, sep as sep2 } from "node:path";
+import { join as join19, resolve as resolve5, sep as sep2 } from "node:path";
 var escapes = (p) => new MemoryToolError(`Path ${p} would escape /memories directory`);
 function decoded(p) {
   let cur = p;
@@ -12696,12 +13275,12 @@ function resolveMemoryPath(notesDir, path, arg = "path") {
   if (hidden !== void 0) throw new MemoryToolError(`Path ${path} names a hidden item (${hidden}): names starting with "." are not notes`);
   if (segs.some((s) => s.includes("\\"))) throw new MemoryToolError(`Path ${path} contains a backslash: separate folders with "/"`);
   const rel = segs.join("/");
-  const abs = rel === "" ? notesDir : join17(notesDir, ...segs);
+  const abs = rel === "" ? notesDir : join19(notesDir, ...segs);
   const root = resolve5(notesDir);
   if (resolve5(abs) !== root && !resolve5(abs).startsWith(root + sep2)) throw escapes(path);
   let cur = notesDir;
   for (const s of ["", ...segs]) {
-    cur = s === "" ? cur : join17(cur, s);
+    cur = s === "" ? cur : join19(cur, s);
     let st;
     try {
       st = lstatSync5(cur);
@@ -12744,12 +13323,12 @@ function checkText(env, text2, arg, whole) {
     const list2 = findings.map((f) => `${f.kind} (${f.snippet})`).join(", ");
     throw new MemoryToolError(`${arg} contains ${findings.length === 1 ? "a secret" : `${findings.length} secrets`}: ${list2}. ${SECRET_HINT}`);
   }
-  const size = (whole ?? text2).length;
-  if (size > env.maxChars) throw new MemoryToolError(`${whole === void 0 ? arg : "the edited note"} is ${size} characters, over the limit of ${env.maxChars} (behavior.max_body_chars): keep notes shorter, split them by topic`);
+  const size2 = (whole ?? text2).length;
+  if (size2 > env.maxChars) throw new MemoryToolError(`${whole === void 0 ? arg : "the edited note"} is ${size2} characters, over the limit of ${env.maxChars} (behavior.max_body_chars): keep notes shorter, split them by topic`);
   return text2;
 }
 async function statOf(p) {
-  return fsp6.lstat(p.abs).catch(() => null);
+  return fsp8.lstat(p.abs).catch(() => null);
 }
 async function runMemoryCommand(env, cmd) {
   switch (cmd.command) {
@@ -12772,7 +13351,7 @@ async function runMemoryCommand(env, cmd) {
 }
 async function view(env, path, range) {
   const p = resolveMemoryPath(env.store.notesDir, path);
-  const st = p.rel === "" ? await fsp6.stat(p.abs).catch(() => null) : await statOf(p);
+  const st = p.rel === "" ? await fsp8.stat(p.abs).catch(() => null) : await statOf(p);
   if (p.rel === "" && !st) {
     return `Here're the files and directories up to 2 levels deep in ${p.shown}, excluding hidden items and node_modules:
 ${formatSize(0)}	${p.shown}`;
@@ -12781,10 +13360,10 @@ ${formatSize(0)}	${p.shown}`;
   if (st.isDirectory()) {
     const rows = [`${formatSize(st.size)}	${p.shown}`];
     const walk = async (dir, prefix, depth) => {
-      const names = (await fsp6.readdir(dir).catch(() => [])).sort();
+      const names = (await fsp8.readdir(dir).catch(() => [])).sort();
       for (const name of names) {
         if (name.startsWith(".") || name === "node_modules") continue;
-        const s = await fsp6.lstat(`${dir}/${name}`).catch(() => null);
+        const s = await fsp8.lstat(`${dir}/${name}`).catch(() => null);
         if (!s) continue;
         const rel = prefix === "" ? name : `${prefix}/${name}`;
         if (s.isDirectory()) {
@@ -12798,7 +13377,7 @@ ${formatSize(0)}	${p.shown}`;
 ${rows.join("\n")}`;
   }
   if (!st.isFile()) throw new MemoryToolError(`The path ${p.shown} does not exist. Please provide a valid path.`);
-  const { lines } = asLines(await fsp6.readFile(p.abs, "utf8"));
+  const { lines } = asLines(await fsp8.readFile(p.abs, "utf8"));
   if (lines.length > MAX_LINES) throw new MemoryToolError(`File ${p.shown} exceeds maximum line limit of 999,999 lines.`);
   let first = 1;
   let shown2 = lines;
@@ -12892,11 +13471,11 @@ async function notesUnder(env, p) {
   const files = [];
   const dirs = [];
   const walk = async (abs) => {
-    const st = await fsp6.lstat(abs).catch(() => null);
+    const st = await fsp8.lstat(abs).catch(() => null);
     if (!st) return;
     if (st.isFile()) files.push(abs);
     else if (st.isDirectory()) {
-      for (const n of await fsp6.readdir(abs)) if (!n.startsWith(".")) await walk(`${abs}/${n}`);
+      for (const n of await fsp8.readdir(abs)) if (!n.startsWith(".")) await walk(`${abs}/${n}`);
       dirs.push(abs);
     }
   };
@@ -12909,7 +13488,7 @@ async function remove(env, path) {
   if (!await statOf(p)) throw new MemoryToolError(`The path ${p.shown} does not exist`);
   const { files, dirs } = await notesUnder(env, p);
   await env.store.removeNotes(files, env.tombstone);
-  for (const d of dirs) await fsp6.rmdir(d).catch(() => {
+  for (const d of dirs) await fsp8.rmdir(d).catch(() => {
   });
   return `Successfully deleted ${p.shown}`;
 }
@@ -13305,11 +13884,16 @@ async function health(c, input) {
       staleAfterDays: c.config.behavior.verification_stale_days,
       commitDrift: await repoDrift(c, active),
       deadWeight: deadWeightRule(c),
-      origins: await originCheck(c)
+      origins: await originCheck(c),
+      syncConflicts: await syncConflicts(c)
     },
     params
   );
   return { ...report, dangling_links: danglingLinks(c, params.top_k) };
+}
+async function syncConflicts(c) {
+  const l = await listConflicts(c.dir);
+  return { memories: l.memories, files: l.files.map((f) => f.file) };
 }
 async function originCheck(c) {
   const root = c.caller.repoRoot;
@@ -13423,6 +14007,251 @@ async function scopeEnable(c, input) {
   return { disabled_scopes };
 }
 
+// server/src/core/ops/shape.ts
+var HIT_DEFAULTS = { confidence: "medium", category: "fact" };
+var MIN_TEXT_CHARS = 60;
+function leanHit(hit) {
+  const out2 = {};
+  for (const [k, v] of Object.entries(hit)) {
+    if (v === void 0 || v === null) continue;
+    if (k === "confidence" && v === HIT_DEFAULTS.confidence) continue;
+    if (k === "category" && v === HIT_DEFAULTS.category) continue;
+    if (k === "created" && v === hit.updated) continue;
+    if ((k === "path_drift_checked" || k === "path_drift_missing") && v === 0) continue;
+    if (k === "verification") {
+      const ver = v;
+      if (ver.status === "never") continue;
+      out2.verification = { status: ver.status, age_days: ver.age_days };
+      continue;
+    }
+    if (Array.isArray(v) && v.length === 0 && k !== "scopes") continue;
+    out2[k] = v;
+  }
+  return out2;
+}
+function staleAfter(hits, days) {
+  return hits.some((h) => h.verification !== void 0) ? { stale_after_days: days } : {};
+}
+function checkMaxChars(v) {
+  if (v === void 0 || v === null) return null;
+  if (typeof v !== "number" || !Number.isInteger(v) || v < LIMITS.minResponseChars || v > LIMITS.responseChars) {
+    throw new ValidationError(`max_chars must be a whole number from ${LIMITS.minResponseChars} to ${LIMITS.responseChars} (characters of the JSON answer), got ${JSON.stringify(v)}`);
+  }
+  return v;
+}
+function shorten(text2, max) {
+  if (text2.length <= max) return text2;
+  const room = Math.max(1, max - 1);
+  let cut = text2.slice(0, room);
+  const sp = cut.search(/\s\S*$/);
+  if (sp > room / 2) cut = cut.slice(0, sp);
+  return `${cut.trimEnd()}…`;
+}
+var size = (o) => JSON.stringify(o).length;
+function fitBudget(answer, budget, opts) {
+  if (size(answer) <= budget) return answer;
+  const items = [...answer[opts.key]].map((x) => ({ ...x }));
+  const shortened = /* @__PURE__ */ new Set();
+  const dropped = [];
+  const build = () => {
+    const truncated = opts.listDropped ? { [opts.dropKey]: dropped.map((d) => d.id), [opts.shortKey]: [...shortened].sort((a, b) => a - b).map((i) => items[i].id) } : { [opts.dropKey]: dropped.length, [opts.shortKey]: shortened.size };
+    return { ...answer, [opts.key]: items, truncated };
+  };
+  for (; ; ) {
+    const over = size(build()) - budget;
+    if (over <= 0) return build();
+    let best = -1;
+    let bestKey = "";
+    let bestLen = MIN_TEXT_CHARS;
+    items.forEach((it, i) => {
+      for (const k of opts.textKeys) {
+        const t2 = it[k];
+        if (typeof t2 === "string" && t2.length > bestLen) {
+          best = i;
+          bestKey = k;
+          bestLen = t2.length;
+        }
+      }
+    });
+    if (best === -1) break;
+    const t = items[best][bestKey];
+    items[best][bestKey] = shorten(t, Math.max(MIN_TEXT_CHARS, t.length - over - 1));
+    shortened.add(best);
+  }
+  while (items.length > 0 && size(build()) > budget) {
+    dropped.unshift(items.pop());
+    shortened.delete(items.length);
+  }
+  return build();
+}
+function capPage(page, cursorFor, budget = LIMITS.responseChars) {
+  if (size(page) <= budget) return page;
+  const items = [...page.items];
+  const probe2 = page.next_cursor ?? cursorFor(items[items.length - 1]);
+  let total = size({ items: [], next_cursor: probe2 });
+  let n = 0;
+  for (const it of items) {
+    const add = size(it) + (n > 0 ? 1 : 0);
+    if (total + add > budget && n > 0) break;
+    total += add;
+    n++;
+  }
+  const kept = items.slice(0, n);
+  return { items: kept, next_cursor: n < items.length ? cursorFor(kept[kept.length - 1]) : page.next_cursor };
+}
+
+// server/src/core/curation/feedback.ts
+import { closeSync as closeSync4, fstatSync as fstatSync3, openSync as openSync4, readFileSync as readFileSync8, readSync as readSync2, statSync as statSync6 } from "node:fs";
+import { join as join20 } from "node:path";
+import { gunzipSync as gunzipSync2 } from "node:zlib";
+var APPLIED_HALF = 3;
+var SUNK_HALF = 0.5;
+var IDLE_HALF = 50;
+var IDLE_SHARE = 0.1;
+var FeedbackFold = class {
+  constructor(dir, settings, now) {
+    this.dir = dir;
+    this.settings = settings;
+    this.t0 = now;
+    this.hMs = settings.halfLifeDays * 864e5;
+  }
+  dir;
+  settings;
+  acc = /* @__PURE__ */ new Map();
+  t0;
+  hMs;
+  offset = 0;
+  ino = -1;
+  started = false;
+  /** Brings the fold up to the end of the log. Never throws: feedback is an optional signal. */
+  refresh() {
+    try {
+      const file = join20(this.dir, ACTIVE_LOG);
+      let st;
+      try {
+        st = statSync6(file);
+      } catch {
+        if (!this.started) this.fullRead();
+        return;
+      }
+      if (!this.started || st.ino !== this.ino || st.size < this.offset) return this.fullRead();
+      if (st.size > this.offset) this.readActiveFrom(file);
+    } catch {
+    }
+  }
+  fullRead() {
+    this.acc.clear();
+    this.started = true;
+    this.offset = 0;
+    this.ino = -1;
+    for (const f of listLogFiles(this.dir)) {
+      if (f.rotatedAt === null) continue;
+      try {
+        const raw = readFileSync8(f.file);
+        for (const line of (f.compressed ? gunzipSync2(raw) : raw).toString("utf8").split("\n")) {
+          const e = parseLine(line);
+          if (e) this.fold(e);
+        }
+      } catch {
+      }
+    }
+    const file = join20(this.dir, ACTIVE_LOG);
+    try {
+      for (const e of this.readBytes(file, 0)) this.fold(e);
+    } catch {
+    }
+  }
+  readActiveFrom(file) {
+    for (const e of this.readBytes(file, this.offset)) this.fold(e);
+  }
+  /** Complete lines from `from` to the end of the file; advances the offset past the last newline. */
+  readBytes(file, from) {
+    const fd = openSync4(file, "r");
+    try {
+      const st = fstatSync3(fd);
+      this.ino = st.ino;
+      const len = st.size - from;
+      if (len <= 0) return [];
+      const buf = Buffer.alloc(len);
+      const n = readSync2(fd, buf, 0, len, from);
+      const text2 = buf.subarray(0, n).toString("utf8");
+      const end = text2.lastIndexOf("\n");
+      if (end === -1) return [];
+      this.offset = from + Buffer.byteLength(text2.slice(0, end + 1));
+      const out2 = [];
+      for (const line of text2.slice(0, end).split("\n")) {
+        const e = parseLine(line);
+        if (e) out2.push(e);
+      }
+      return out2;
+    } finally {
+      closeSync4(fd);
+    }
+  }
+  slot(id) {
+    let a = this.acc.get(id);
+    if (!a) this.acc.set(id, a = { applied: 0, sunk: 0, idle: 0 });
+    return a;
+  }
+  fold(e) {
+    const t = Date.parse(e.ts);
+    if (Number.isNaN(t)) return;
+    const w2 = Math.pow(2, (t - this.t0) / this.hMs);
+    const use = useOf(e);
+    if (use) {
+      for (const id of use.ids) {
+        const a = this.slot(id);
+        if (use.outcome === "applied") a.applied += w2;
+        else if (use.outcome === "contradicted" || use.outcome === "corrected") a.sunk += w2;
+        if (use.outcome === "ignored") a.idle += w2;
+        else a.idle = 0;
+      }
+      return;
+    }
+    if ((e.kind === "search" || e.kind === "show") && actorOf(e) === "model") {
+      for (const id of retrievedIds(e)) this.slot(id).idle += w2;
+    }
+  }
+  /** The parts of one memory's multiplier at `now`; multiplier 1 for a memory with no events. */
+  parts(id, now) {
+    const a = this.acc.get(id);
+    if (!a) return { applied: 0, sunk: 0, idle: 0, multiplier: 1 };
+    const fade = Math.pow(2, (this.t0 - now) / this.hMs);
+    const applied = a.applied * fade;
+    const sunk = a.sunk * fade;
+    const idle = a.idle * fade;
+    const f = applied / (applied + APPLIED_HALF) - sunk / (sunk + SUNK_HALF) - IDLE_SHARE * idle / (idle + IDLE_HALF);
+    const multiplier = 1 + this.settings.maxFraction * Math.max(-1, Math.min(1, f));
+    return { applied: round(applied), sunk: round(sunk), idle: round(idle), multiplier: round(multiplier) };
+  }
+  get tracked() {
+    return this.acc.size;
+  }
+};
+function parseLine(line) {
+  if (line.trim() === "") return null;
+  try {
+    const v = JSON.parse(line);
+    return typeof v === "object" && v !== null && typeof v.ts === "string" && typeof v.kind === "string" ? v : null;
+  } catch {
+    return null;
+  }
+}
+var round = (x) => Math.round(x * 1e3) / 1e3;
+function rerankWithinBands(hits, multiplier) {
+  const out2 = [];
+  let i = 0;
+  while (i < hits.length) {
+    let j = i;
+    while (j < hits.length && hits[j].relevance === hits[i].relevance) j++;
+    const run = hits.slice(i, j).map((h, k) => ({ h, k, s: h.score * multiplier(h) }));
+    run.sort((a, b) => b.s - a.s || a.k - b.k);
+    out2.push(...run.map((r) => r.h));
+    i = j;
+  }
+  return out2;
+}
+
 // server/src/core/ops/retrieval.ts
 function actorFor(c, forUser) {
   if (forUser !== void 0 && typeof forUser !== "boolean") throw new ValidationError("for_user must be true or false");
@@ -13442,6 +14271,8 @@ async function fullRecords(c, mems) {
   });
 }
 async function show(c, input) {
+  const budget = checkMaxChars(input.max_chars) ?? LIMITS.responseChars;
+  const fit = (ans) => fitBudget(ans, budget, { key: "memories", textKeys: ["body"], dropKey: "ids_dropped", shortKey: "bodies_shortened", listDropped: true });
   const actor = actorFor(c, input.for_user);
   await c.store.ensureFresh({ read: true });
   await settleUnknownIds(c, [input.id, ...Array.isArray(input.ids) ? input.ids.slice(0, MAX_IDS_PER_CALL) : []]);
@@ -13451,7 +14282,7 @@ async function show(c, input) {
   if (hasId) {
     const m = requireActive(c, input.id);
     c.log("show", { ids: [m.id], actor });
-    return { memories: await fullRecords(c, [m]), missing: [] };
+    return fit({ memories: await fullRecords(c, [m]), missing: [] });
   }
   if (!Array.isArray(input.ids) || input.ids.length === 0) throw new ValidationError("ids must be a non-empty array of memory ids");
   if (input.ids.length > MAX_IDS_PER_CALL) throw new ValidationError(`ids has ${input.ids.length} entries: at most ${MAX_IDS_PER_CALL} per call`);
@@ -13467,7 +14298,7 @@ async function show(c, input) {
     }
   }
   c.log("show", { ids: found.map((m) => m.id), missing: missing.map((m) => m.id), actor });
-  return { memories: await fullRecords(c, found), missing };
+  return fit({ memories: await fullRecords(c, found), missing });
 }
 function newestPage(source, keep, after, limit) {
   const buf = [];
@@ -13521,8 +14352,9 @@ async function list(c, input) {
     const m = page[i];
     return { ...h, summary: summarize(m.body), ...input.with_bodies ? { body: m.body } : {} };
   });
-  c.log("list", { scopes: filters, limit, returned: items.map((x) => x.id), actor: c.actor });
-  return { items, next_cursor };
+  const capped = capPage({ items, next_cursor }, (last) => encodeCursor(last.id));
+  c.log("list", { scopes: filters, limit, returned: capped.items.map((x) => x.id), actor: c.actor });
+  return capped;
 }
 async function scopeOverview(c, input, opts = { curation: true }) {
   await c.store.ensureFresh({ read: true });
@@ -13644,25 +14476,40 @@ async function search(c, input) {
   const filters = checkScopeFilters(input.scopes);
   if (input.expand_top !== void 0 && typeof input.expand_top !== "boolean") throw new ValidationError("expand_top must be true or false");
   if (input.auto_scope !== void 0 && typeof input.auto_scope !== "boolean") throw new ValidationError("auto_scope must be true or false");
+  if (input.explain !== void 0 && typeof input.explain !== "boolean") throw new ValidationError("explain must be true or false");
   const autoScope = input.auto_scope ?? true;
   const actor = actorFor(c, input.for_user);
   const alternates = checkAlternates(input.alternates);
   const tags = checkTags(input.tags);
   const category = checkCategory(input.category);
+  const budget = checkMaxChars(input.max_chars) ?? LIMITS.responseChars;
   await c.store.ensureFresh({ read: true });
-  const found = rankedSearch(live(c), input.query, alternates, {
-    limit: max,
+  const fb = feedbackFold(c);
+  const nowMs = c.now().getTime();
+  const ranked = rankedSearch(live(c), input.query, alternates, {
+    // With feedback on, a few more candidates so a much-applied memory just below the cut can rise.
+    limit: fb ? Math.max(max, Math.min(LIMITS.maxResults, max + FEEDBACK_POOL_EXTRA)) : max,
     now: c.now().getTime(),
     halfLifeDays: c.config.behavior.recency_half_life_days,
     ...searchFilter(c, filters, autoScope, tags, category)
   });
+  const parts = (h) => fb?.parts(h.doc.id, nowMs) ?? { applied: 0, sunk: 0, idle: 0, multiplier: 1 };
+  const found = (fb ? rerankWithinBands(ranked, (h) => parts(h).multiplier) : ranked).slice(0, max);
   const expand = input.expand_top === true && found[0]?.relevance === "high";
   const fields = await hitFields(c, found.map((h) => h.doc), expand);
   const hits = found.map((h, i) => {
     const { path_drift, commit_drift, ...common } = fields[i];
     const hit = { ...common, snippet: h.snippet, score: h.score, relevance: h.relevance, match_terms: h.matchTerms };
     if (expand && i === 0) Object.assign(hit, { body: h.doc.body, path_drift, commit_drift });
+    if (input.explain === true) hit.explain = explainHit(h, parts(h), nowMs, c.config.behavior.recency_half_life_days, alternates.length > 0);
     return hit;
+  });
+  const lean = hits.map((h) => leanHit(h));
+  const out2 = fitBudget({ hits: lean, ...staleAfter(lean, c.config.behavior.verification_stale_days) }, budget, {
+    key: "hits",
+    textKeys: ["body", "snippet"],
+    dropKey: "hits_dropped",
+    shortKey: "snippets_shortened"
   });
   c.log("search", {
     query: input.query,
@@ -13672,10 +14519,27 @@ async function search(c, input) {
     ...category !== null ? { category } : {},
     auto_scope: autoScope,
     max_results: max,
-    hits: hits.map((h) => ({ id: h.id, relevance: h.relevance })),
+    hits: out2.hits.map((h) => ({ id: h.id, relevance: h.relevance })),
     actor
   });
-  return { hits };
+  return out2;
+}
+var FEEDBACK_POOL_EXTRA = 5;
+function feedbackFold(c) {
+  const r = c.config.ranking;
+  if (!r.feedback || r.feedback_max_percent === 0) return null;
+  let fb = c.services.feedback;
+  if (!fb) {
+    fb = new FeedbackFold(c.dir, { halfLifeDays: r.feedback_half_life_days, maxFraction: r.feedback_max_percent / 100 }, c.now().getTime());
+    c.services.feedback = fb;
+  }
+  fb.refresh();
+  return fb.tracked > 0 ? fb : null;
+}
+function explainHit(h, fb, now, halfLifeDays, fused) {
+  const r4 = (x) => Math.round(x * 1e4) / 1e4;
+  const recency = fused ? 1 : 1 + RECENCY_WEIGHT * Math.pow(0.5, Math.max(0, now - recencyOf(h.doc)) / (halfLifeDays * 864e5));
+  return { bm25: r4(h.score / recency), recency: r4(recency), feedback: fb, final: r4(h.score * fb.multiplier) };
 }
 function rankedSearch(l, query, alternates, opts) {
   const ix = l.index;
@@ -14002,8 +14866,10 @@ async function listTombstones(c, input) {
     summary: summarize(m.body),
     file: m.file
   }));
-  c.log("list_tombstones", { scopes: filters, returned: items.map((x) => x.id) });
-  return { items, next_cursor };
+  const keys = new Map(page.map(({ m, k }) => [m.id, k]));
+  const capped = capPage({ items, next_cursor }, (last) => encodeRemovalCursor(keys.get(last.id)));
+  c.log("list_tombstones", { scopes: filters, returned: capped.items.map((x) => x.id) });
+  return capped;
 }
 var DAY_MS4 = 864e5;
 async function pruneTombstones(c, input) {
@@ -14031,14 +14897,14 @@ var byId = (a, b) => a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 function buildExport(active, tombstones, opts) {
   const filters = opts.scopes ?? [];
   const match = scopeFilterMatcher(filters);
-  const pick = (it) => [...it].filter((m) => match(m.scopes)).map(toRecord).sort(byId);
+  const pick2 = (it) => [...it].filter((m) => match(m.scopes)).map(toRecord).sort(byId);
   return {
     format: EXPORT_FORMAT,
     version: EXPORT_VERSION,
     exported_at: opts.now.toISOString(),
     scope_filters: filters,
-    memories: pick(active),
-    tombstones: opts.includeTombstones === false ? [] : pick(tombstones)
+    memories: pick2(active),
+    tombstones: opts.includeTombstones === false ? [] : pick2(tombstones)
   };
 }
 function plainRecord(r) {
@@ -14085,6 +14951,266 @@ async function importStore(c, doc, progress) {
   return report;
 }
 
+// server/src/core/ops/sync.ts
+import { existsSync as existsSync7, readFileSync as readFileSync9 } from "node:fs";
+import { hostname as hostname3 } from "node:os";
+import { join as join22 } from "node:path";
+
+// server/src/core/sync/driver.ts
+import { promises as fsp9 } from "node:fs";
+import { join as join21 } from "node:path";
+function parse3(text2) {
+  try {
+    const { record, extra } = parseMemoryText(text2);
+    if (record.id === null || record.created === null || record.updated === null) return null;
+    return { record: { ...record, id: record.id, created: record.created, updated: record.updated }, extra };
+  } catch {
+    return null;
+  }
+}
+async function mergeDriver(files, workTree) {
+  const [b, o, t] = await Promise.all([files.base, files.ours, files.theirs].map((f) => fsp9.readFile(f, "utf8").catch(() => "")));
+  const ours = parse3(o);
+  const theirs = parse3(t);
+  const base = b.trim() === "" ? null : parse3(b);
+  if (ours && theirs && ours.record.id === theirs.record.id && (base === null || base.record.id === ours.record.id) && (b.trim() === "" || base !== null)) {
+    const { merged, conflict } = mergeMemory(base, ours, theirs);
+    await fsp9.writeFile(files.ours, serializeMemory(merged.record, merged.extra));
+    if (conflict) {
+      const dir = join21(workTree, CONFLICTS_DIR);
+      await ensureDir(dir);
+      await writeFileAtomic(join21(dir, conflictFileName(conflict)), conflictFileText(conflict), 420);
+      return { code: 0, note: `cairn: ${files.path ?? ours.record.id}: merged; the two bodies differed, the other one is kept in ${CONFLICTS_DIR}/${conflictFileName(conflict)}` };
+    }
+    return { code: 0, note: "" };
+  }
+  const r = await runGit(workTree, ["merge-file", "-L", "ours", "-L", "base", "-L", "theirs", files.ours, files.base, files.theirs]);
+  return { code: r.code === 0 ? 0 : 1, note: r.code === 0 ? "" : `cairn: ${files.path ?? files.ours}: not a cairn memory on every side; merged line by line with conflict markers` };
+}
+
+// server/src/core/ops/sync.ts
+var stateDir = (dir) => join22(dir, ".git", "cairn-sync");
+var stateFile = (dir) => join22(stateDir(dir), "state.json");
+function readState(dir) {
+  try {
+    const s = JSON.parse(readFileSync9(stateFile(dir), "utf8"));
+    return { last_sync: s.last_sync ?? null, last_attempt: s.last_attempt ?? null, last_error: s.last_error ?? null };
+  } catch {
+    return { last_sync: null, last_attempt: null, last_error: null };
+  }
+}
+async function writeState(dir, s) {
+  await ensureDir(stateDir(dir));
+  await writeFileAtomic(stateFile(dir), `${JSON.stringify(s, null, 2)}
+`);
+}
+var shq = (s) => `'${s.replace(/'/g, `'\\''`)}'`;
+async function ownRepo(dir) {
+  if (!existsSync7(join22(dir, ".git"))) return false;
+  const top = await repoTop(dir);
+  return top !== null && await realpathOf(top) === await realpathOf(dir);
+}
+async function realpathOf(p) {
+  const { realpath } = await import("node:fs/promises");
+  return realpath(p).catch(() => p);
+}
+async function syncInit(c, input) {
+  const dir = c.dir;
+  if (input.remote !== void 0 && (typeof input.remote !== "string" || input.remote.trim() === "" || /[\s\0]/.test(input.remote.trim()) || input.remote.startsWith("-"))) {
+    throw new ValidationError(`--remote must be a git URL or path, got ${JSON.stringify(redactRemoteUrl(String(input.remote)))}`);
+  }
+  await ensureDir(dir);
+  let created = false;
+  if (!await ownRepo(dir)) {
+    const top = await repoTop(dir);
+    if (top !== null) {
+      throw new ValidationError(`the store ${dir} is inside the git repository ${top}: it travels with that repository's own commits (a team store); cairn sync init makes a store its own repository, so use a store outside any repository`);
+    }
+    await git2(dir, ["init", "-q"]);
+    created = true;
+  }
+  const remote = input.remote?.trim();
+  if (remote !== void 0) {
+    const cur = await remoteUrl(dir);
+    if (cur === null) await git2(dir, ["remote", "add", "origin", remote]);
+    else if (cur !== remote) await git2(dir, ["remote", "set-url", "origin", remote]);
+  }
+  if (await headCommit(dir) === null && (remote ?? await remoteUrl(dir)) !== null) {
+    const r = await runGit(dir, ["ls-remote", "--symref", "origin", "HEAD"], { timeoutMs: REMOTE_TIMEOUT_MS });
+    const m = /^ref: refs\/heads\/(\S+)\s+HEAD/m.exec(r.stdout.toString());
+    if (m) await git2(dir, ["symbolic-ref", "HEAD", `refs/heads/${m[1]}`]);
+  }
+  const gitignore_updated = await ensureLines(join22(dir, ".gitignore"), GITIGNORE_LINES, "# cairn: per-machine files, never synced");
+  const gitattributes_updated = await ensureLines(join22(dir, ".gitattributes"), GITATTRIBUTES_LINES, "# cairn: memory files merge field by field (cairn merge-driver)");
+  const driver = `${input.driver.map(shq).join(" ")} merge-driver %O %A %B %P`;
+  await git2(dir, ["config", "merge.cairn.name", "cairn memory merge (field by field, by id)"]);
+  await git2(dir, ["config", "merge.cairn.driver", driver]);
+  const branch = await currentBranch2(dir);
+  c.log("sync_init", { created_repo: created, remote: redactRemoteUrl(await remoteUrl(dir)) });
+  return { store: dir, created_repo: created, remote: redactRemoteUrl(await remoteUrl(dir)), branch, gitignore_updated, gitattributes_updated, merge_driver: driver };
+}
+var MAX_PUSH_TRIES = 5;
+async function sync(c) {
+  const dir = c.dir;
+  const report = { ok: false, store: dir, remote: null, branch: null, committed: null, merge: "none", incoming: 0, conflicts: [], file_conflicts: [], pushed: false, ahead: 0, behind: 0, error: null };
+  if (!await ownRepo(dir)) throw new ValidationError(`the store ${dir} is not set up for sync: run cairn sync init [--remote URL] first`);
+  const syncLock = new StoreLock(stateDir(dir), 5e3);
+  const state = readState(dir);
+  state.last_attempt = c.now().toISOString();
+  try {
+    await syncLock.run(async () => {
+      const host = hostname3() || "localhost";
+      const env = await identityEnv(dir, gitEnv());
+      const branch = await currentBranch2(dir);
+      report.branch = branch;
+      const url = await remoteUrl(dir);
+      report.remote = redactRemoteUrl(url);
+      const first = await c.store.lock.run(() => commitLocal(dir, env, host));
+      if (first) report.committed = first.changes;
+      if (url === null) throw new SyncError("no remote is configured: run cairn sync init --remote URL (your changes are committed locally)");
+      for (let attempt = 1; ; attempt++) {
+        const f = await runGit(dir, ["fetch", "--prune", "--no-tags", "origin"], { timeoutMs: REMOTE_TIMEOUT_MS, env });
+        if (f.code !== 0) throw new SyncError(`fetch from ${report.remote} failed: ${firstLines(f.stderr) || `exit ${f.code}`} (your changes are committed locally; the next sync retries)`);
+        await c.store.lock.run(async () => {
+          const late = await commitLocal(dir, env, host);
+          if (late) report.committed = mergeSummaries(report.committed, late.changes);
+          const ours = await headCommit(dir);
+          const theirs2 = await revParse(dir, `refs/remotes/origin/${branch}`);
+          if (theirs2 === null || theirs2 === ours || ours !== null && await isAncestor(dir, theirs2, ours)) {
+            if (report.merge === "none") report.merge = theirs2 === null ? "none" : "up-to-date";
+            return;
+          }
+          if (ours === null || await isAncestor(dir, ours, theirs2)) {
+            const changes = await treeDiff(dir, ours, theirs2);
+            await applyChanges(dir, changes, (m2) => c.warn(m2));
+            await git2(dir, ["update-ref", "-m", "cairn sync: fast-forward", `refs/heads/${branch}`, theirs2, ours ?? "0".repeat(40)]);
+            await git2(dir, ["read-tree", theirs2]);
+            report.merge = report.merge === "merge" ? "merge" : "fast-forward";
+            report.incoming += changes.size;
+            return;
+          }
+          const base = (await runGit(dir, ["merge-base", ours, theirs2])).stdout.toString().trim() || null;
+          const m = await mergeTrees(dir, base, ours, theirs2);
+          await applyChanges(dir, m.changes, (w2) => c.warn(w2));
+          await git2(dir, ["add", "-A", "--", "."]);
+          const tree = (await git2(dir, ["write-tree"])).trim();
+          const msg = `cairn sync (${host}): merged ${m.incoming} change(s) from origin/${branch}${m.conflicts.length ? `, ${m.conflicts.length} conflict(s) kept in .conflicts/` : ""}
+`;
+          const commit = (await git2(dir, ["commit-tree", tree, "-p", ours, "-p", theirs2, "-F", "-"], { input: msg, env })).trim();
+          await git2(dir, ["update-ref", "-m", "cairn sync: merge", `refs/heads/${branch}`, commit, ours]);
+          report.merge = "merge";
+          report.incoming += m.incoming;
+          for (const k of m.conflicts) report.conflicts.push({ id: k.id, kind: k.kind, file: `${CONFLICTS_DIR}/${conflictFileName(k)}` });
+          report.file_conflicts.push(...m.fileConflicts);
+        });
+        const head = await headCommit(dir);
+        const theirs = await revParse(dir, `refs/remotes/origin/${branch}`);
+        if (head === null || head === theirs) break;
+        const p = await runGit(dir, ["push", "--porcelain", "origin", `HEAD:refs/heads/${branch}`], { timeoutMs: REMOTE_TIMEOUT_MS, env });
+        if (p.code === 0) {
+          report.pushed = true;
+          await runGit(dir, ["update-ref", `refs/remotes/origin/${branch}`, head]);
+          if (!await revParse(dir, `refs/heads/${branch}@{upstream}`)) await runGit(dir, ["branch", "--set-upstream-to", `origin/${branch}`]);
+          break;
+        }
+        const out2 = `${p.stdout.toString()}
+${p.stderr}`;
+        const rejected = /\[rejected\]|non-fast-forward|fetch first|\[remote rejected\].*(?:lock|stale)/i.test(out2);
+        if (!rejected || attempt >= MAX_PUSH_TRIES) throw new SyncError(`push to ${report.remote} failed: ${firstLines(redactUrls(p.stderr)) || `exit ${p.code}`} (your changes are committed locally; the next sync retries)`);
+      }
+      const ab = await aheadBehind(dir, branch);
+      report.ahead = ab.ahead;
+      report.behind = ab.behind;
+      report.ok = true;
+    });
+  } catch (err) {
+    report.error = redactUrls(errorMessage(err));
+  }
+  if (report.ok) {
+    state.last_sync = state.last_attempt;
+    state.last_error = null;
+  } else state.last_error = report.error;
+  await writeState(dir, state).catch(() => {
+  });
+  c.log("sync", { ok: report.ok, merge: report.merge, incoming: report.incoming, committed: report.committed ? changeCount(report.committed) : 0, conflicts: report.conflicts.length, pushed: report.pushed, error: report.error });
+  return report;
+}
+function mergeSummaries(a, b) {
+  if (!a) return b;
+  return { added: [...a.added, ...b.added], updated: [...a.updated, ...b.updated], removed: [...a.removed, ...b.removed], restored: [...a.restored, ...b.restored], purged: [...a.purged, ...b.purged], files: [...a.files, ...b.files] };
+}
+async function status(c) {
+  const dir = c.dir;
+  const st = readState(dir);
+  const conflicts = await listConflicts(dir);
+  const base = { store: dir, repo: false, remote: null, branch: null, ahead: 0, behind: 0, dirty: 0, last_sync: null, last_attempt: null, last_error: null, auto: c.config.sync.auto, conflicts: conflicts.memories.length + conflicts.files.length };
+  if (!await ownRepo(dir)) return base;
+  const branch = await currentBranch2(dir).catch(() => null);
+  const ab = branch ? await aheadBehind(dir, branch) : { ahead: 0, behind: 0 };
+  return { ...base, repo: true, remote: redactRemoteUrl(await remoteUrl(dir)), branch, ahead: ab.ahead, behind: ab.behind, dirty: (await dirtyPaths(dir)).length, last_sync: st.last_sync, last_attempt: st.last_attempt, last_error: st.last_error };
+}
+function mergeDriver2(files, workTree) {
+  return mergeDriver(files, workTree);
+}
+var AutoSync = class {
+  constructor(c, run = () => sync(c)) {
+    this.c = c;
+    this.run = run;
+  }
+  c;
+  run;
+  timer = null;
+  interval = null;
+  running = null;
+  again = false;
+  lastError = null;
+  stopped = false;
+  start() {
+    const ms = this.c.config.sync.interval_minutes * 6e4;
+    this.interval = setInterval(() => this.kick(), ms);
+    this.interval.unref();
+    this.schedule();
+  }
+  /** A write happened: sync after the debounce. */
+  schedule() {
+    if (this.stopped) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.kick(), this.c.config.sync.debounce_seconds * 1e3);
+    this.timer.unref();
+  }
+  kick() {
+    this.timer = null;
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.run().then((r) => this.report(r.ok ? null : r.error)).catch((err) => this.report(errorMessage(err))).finally(() => {
+      this.running = null;
+      if (this.again && !this.stopped) {
+        this.again = false;
+        this.schedule();
+      }
+    });
+  }
+  report(error) {
+    if (error === null) {
+      if (this.lastError !== null) this.c.warn("sync: working again");
+      this.lastError = null;
+      return;
+    }
+    if (this.lastError === null) this.c.warn(`sync failed (retrying every ${this.c.config.sync.interval_minutes} min; said once): ${error}`);
+    this.lastError = error;
+  }
+  async stop() {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    if (this.interval) clearInterval(this.interval);
+    await this.running?.catch(() => {
+    });
+  }
+};
+
 // server/src/core/cairn.ts
 var Cairn = class _Cairn {
   constructor(dir, config, configFile, store, caller, env, watch2, warn, actor, oneShot, now) {
@@ -14112,7 +15238,7 @@ var Cairn = class _Cairn {
   oneShot;
   session = newId();
   disabledScopes = /* @__PURE__ */ new Set();
-  services = { index: null, events: null, links: null };
+  services = { index: null, events: null, links: null, feedback: null };
   clock;
   /** Where the store is and its config, without opening (or creating) anything. */
   static locate(opts) {
@@ -14129,10 +15255,24 @@ var Cairn = class _Cairn {
     const c = new _Cairn(loc.dir, loc.config, loc.configFile, store, caller, env, opts.watch ?? true, warn, opts.actor ?? "model", opts.oneShot ?? "every-read", opts.now);
     if (opts.log !== false) openEventLog(c);
     await openIndex(c, opts.progress);
+    if (opts.autoSync && loc.config.sync.auto) {
+      c.autoSync = new AutoSync(c);
+      c.autoSync.start();
+    }
     return c;
+  }
+  autoSync = null;
+  /** A write went through: the automatic sync (when on) runs after its debounce, never inside the call. */
+  wrote(p) {
+    if (this.autoSync === null) return p;
+    return p.then((v) => {
+      this.autoSync?.schedule();
+      return v;
+    });
   }
   async close() {
     closeGraph(this);
+    await this.autoSync?.stop();
     await closeIndex(this);
     closeEventLog(this);
   }
@@ -14171,50 +15311,50 @@ var Cairn = class _Cairn {
   }
   // writing
   write(input) {
-    return write(this, input);
+    return this.wrote(write(this, input));
   }
   writeConfirm(input) {
-    return writeConfirm(this, input);
+    return this.wrote(writeConfirm(this, input));
   }
   writeCancel(input) {
     return writeCancel(this, input);
   }
   update(input) {
-    return update(this, input);
+    return this.wrote(update(this, input));
   }
   verify(input) {
-    return verify(this, input);
+    return this.wrote(verify(this, input));
   }
   // lifecycle
   remove(input) {
-    return remove2(this, input);
+    return this.wrote(remove2(this, input));
   }
   restore(input) {
-    return restore(this, input);
+    return this.wrote(restore(this, input));
   }
   listTombstones(input) {
     return listTombstones(this, input);
   }
   pruneTombstones(input) {
-    return pruneTombstones(this, input);
+    return this.wrote(pruneTombstones(this, input));
   }
   // transfer (CLI export / import)
   exportStore(input) {
     return exportStore(this, input);
   }
   importStore(doc, progress) {
-    return importStore(this, doc, progress);
+    return this.wrote(importStore(this, doc, progress));
   }
   // notes: Anthropic's memory tool over the notes area, and the link graph
   memoryTool(input) {
-    return memoryTool(this, input);
+    return this.wrote(memoryTool(this, input));
   }
   related(input) {
     return related(this, input);
   }
   // curation
   renameScope(input) {
-    return renameScope(this, input);
+    return this.wrote(renameScope(this, input));
   }
   scopeDisable(input) {
     return scopeDisable(this, input);
@@ -14228,8 +15368,21 @@ var Cairn = class _Cairn {
   health(input) {
     return health(this, input);
   }
+  // sync (CLI `cairn sync`; the merge driver runs without opening a store)
+  syncInit(input) {
+    return syncInit(this, input);
+  }
+  sync() {
+    return sync(this);
+  }
+  syncStatus() {
+    return status(this);
+  }
+  static mergeDriver(files, workTree) {
+    return mergeDriver2(files, workTree);
+  }
   migrateOrigin(input) {
-    return migrateOrigin(this, input);
+    return this.wrote(migrateOrigin(this, input));
   }
 };
 

@@ -140,9 +140,9 @@ export class Cairn implements Context {
   pruneTombstones(input: lifecycle.PruneTombstonesInput) { return this.wrote(lifecycle.pruneTombstones(this, input)); }
   // transfer (CLI export / import)
   exportStore(input: transfer.ExportInput) { return transfer.exportStore(this, input); }
-  importStore(doc: ExportDoc, progress?: (done: number, total: number) => void) { return transfer.importStore(this, doc, progress); }
+  importStore(doc: ExportDoc, progress?: (done: number, total: number) => void) { return this.wrote(transfer.importStore(this, doc, progress)); }
   // notes: Anthropic's memory tool over the notes area, and the link graph
-  memoryTool(input: notes.MemoryCommand) { return notes.memoryTool(this, input); }
+  memoryTool(input: notes.MemoryCommand) { return this.wrote(notes.memoryTool(this, input)); }
   related(input: notes.RelatedInput) { return notes.related(this, input); }
   // curation
   renameScope(input: curation.RenameScopeInput) { return this.wrote(curation.renameScope(this, input)); }
@@ -153,13 +153,13 @@ export class Cairn implements Context {
     const report = await curation.health(this, input);
     return { ...report, consolidation: await consolidation.consolidationSummary(this) };
   }
-  consolidate(input: consolidation.ConsolidateInput) { return consolidation.consolidate(this, input); }
+  consolidate(input: consolidation.ConsolidateInput) { return this.wrote(consolidation.consolidate(this, input)); }
   // sync (CLI `cairn sync`; the merge driver runs without opening a store)
   syncInit(input: syncOps.SyncInitInput) { return syncOps.syncInit(this, input); }
   sync() { return syncOps.sync(this); }
   syncStatus() { return syncOps.status(this); }
   static mergeDriver(files: Parameters<typeof syncOps.mergeDriver>[0], workTree: string) { return syncOps.mergeDriver(files, workTree); }
-  migrateOrigin(input: curation.MigrateOriginInput) { return curation.migrateOrigin(this, input); }
+  migrateOrigin(input: curation.MigrateOriginInput) { return this.wrote(curation.migrateOrigin(this, input)); }
   // insight: the read-only views of `cairn ui` (no tool of their own; reads are not logged)
   browse(input: insight.BrowseInput) { return insight.browse(this, input); }
   searchPreview(input: { query: string; max_results?: number; auto_scope?: boolean }) { return insight.searchPreview(this, input); }

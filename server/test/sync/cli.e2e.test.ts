@@ -200,19 +200,49 @@ test('a running server sees what a sync brought in: 400 memories pulled, no rest
   assert.equal(rb.ok, true, rb.error);
   assert.equal(rb.incoming, N);
   let hits = 0;
-  let listed = 0;
-  for (let i = 0; i < 100; i++) {
-    const l = await sb.call('memory_list', { scopes: ['zoo'], limit: 200 });
-    listed = l.items.length;
+  let counted = 0;
+  for (let i = 0; i < 200; i++) {
+    const ov = await sb.call('memory_scope_overview', { auto_scope: false });
+    counted = (ov.scopes as Record<string, number>).zoo ?? 0;
     hits = (await sb.call('memory_search', { query: 'item399 quokka', auto_scope: false })).hits.length;
-    if (hits > 0 && listed === 200) break;
+    if (hits > 0 && counted === N) break;
     await new Promise((r) => setTimeout(r, 100));
   }
   assert.ok(hits > 0, 'the pulled memory is not searchable in the running server');
-  assert.equal(listed, 200);
-  const ov = await sb.call('memory_scope_overview', { auto_scope: false });
-  assert.match(JSON.stringify(ov), /"zoo"/);
+  assert.equal(counted, N, 'the running server does not count every pulled memory');
   console.log(`# running server saw ${N} pulled memories ${Date.now() - t0} ms after the sync started`);
   assert.ok(!existsSync(join(b!, '.conflicts')));
+  await sb.close();
+});
+
+test('[sync] auto = true: a write reaches the remote after the debounce, the tool call never waits; a failing remote is warned once', async () => {
+  const { remote, cwd, stores: [a, b], run, root } = setup();
+  json(run(a!, ['sync', 'init', '--remote', remote, '--json']));
+  writeFileSync(join(a!, 'config.toml'), '[sync]\nauto = true\ndebounce_seconds = 1\ninterval_minutes = 60\n');
+  const sa = await startServer({ store: a!, cwd, env: { HOME: root } });
+  const t0 = Date.now();
+  const w = await sa.call('memory_write', { content: 'Auto sync pushes this fact without anyone running cairn sync.', scopes: ['sync'] });
+  assert.ok(Date.now() - t0 < 5_000, 'the write waited for the sync');
+  let pushed = '';
+  for (let i = 0; i < 150 && !pushed.includes(w.id); i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    pushed = execFileSync('git', ['--git-dir', remote, 'log', '--all', '--format=%B'], { encoding: 'utf8' });
+  }
+  assert.match(pushed, new RegExp(w.id), `auto sync did not push; server said: ${sa.stderr()}`);
+  await sa.close();
+
+  // a remote that cannot be reached: warned once, writes unaffected
+  json(run(b!, ['sync', 'init', '--remote', join(root, 'gone.git'), '--json']));
+  writeFileSync(join(b!, 'config.toml'), '[sync]\nauto = true\ndebounce_seconds = 1\n');
+  const sb = await startServer({ store: b!, cwd, env: { HOME: root } });
+  await sb.call('memory_write', { content: 'First fact written while the remote is gone.', scopes: ['sync'] });
+  await new Promise((r) => setTimeout(r, 3_000));
+  await sb.call('memory_write', { content: 'Second fact written while the remote is still gone.', scopes: ['sync'] });
+  await new Promise((r) => setTimeout(r, 3_000));
+  const said = sb.stderr().match(/sync failed/g) ?? [];
+  assert.equal(said.length, 1, sb.stderr());
+  assert.match(sb.stderr(), /gone\.git/);
+  // both writes are committed locally for the next successful sync
+  assert.ok(Number(execFileSync('git', ['-C', b!, 'rev-list', '--count', 'HEAD'], { encoding: 'utf8' }).trim()) >= 1);
   await sb.close();
 });

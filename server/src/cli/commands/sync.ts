@@ -111,12 +111,15 @@ export const mergeDriver: Command = {
   name: 'merge-driver',
   summary: 'git merge driver for memory files (set up by cairn sync init; git runs it)',
   usage: 'cairn merge-driver BASE OURS THEIRS [PATH]',
-  options: {},
+  options: { json: JSON_OPTION },
   async run(argv, io) {
+    const { values, positionals } = parse(argv, { json: JSON_OPTION }, true);
+    argv = positionals;
     if (argv.length < 3 || argv.length > 4) throw new UsageError('give the three files git passes (%O %A %B) and optionally the path (%P)');
     const [base, ours, theirs, path] = argv as [string, string, string, string | undefined];
     const r = await Cairn.mergeDriver({ base, ours, theirs, ...(path !== undefined ? { path } : {}) }, io.cwd);
-    if (r.note) io.err(`${r.note}\n`);
+    if (values.json) printJson(io, { merged: r.code === 0, note: r.note || null });
+    else if (r.note) io.err(`${r.note}\n`);
     return r.code;
   },
 };
