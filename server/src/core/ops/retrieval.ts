@@ -26,6 +26,8 @@ import { RECENCY_WEIGHT } from '../index/bm25.ts';
 export interface ShowInput {
   id?: string;
   ids?: string[];
+  /** With `id`: the body from this character on (paging through a body larger than the budget). */
+  body_offset?: number;
   /** A lookup for the user to read (/memory-search), not for the model's own work. */
   for_user?: boolean;
   /** Characters of JSON the answer may hold (default and ceiling LIMITS.responseChars). */
@@ -72,10 +74,26 @@ export async function show(c: Context, input: ShowInput) {
   const hasId = input.id !== undefined && input.id !== null;
   const hasIds = input.ids !== undefined && input.ids !== null;
   if (hasId === hasIds) throw new ValidationError('pass exactly one of id (one memory) or ids (up to 10)');
+  const offset = input.body_offset;
+  if (offset !== undefined && offset !== null) {
+    if (!hasId) throw new ValidationError('body_offset pages through one memory\'s body: pass it with id, not ids');
+    if (typeof offset !== 'number' || !Number.isInteger(offset) || offset < 0) throw new ValidationError(`body_offset must be a whole number from 0, got ${JSON.stringify(offset)}`);
+  }
   if (hasId) {
     const m = requireActive(c, input.id);
     c.log('show', { ids: [m.id], actor });
-    return fit({ memories: await fullRecords(c, [m]), missing: [] as { id: string; reason: string }[] });
+    const from = typeof offset === 'number' ? offset : 0;
+    if (from > 0 && from >= m.body.length) throw new ValidationError(`body_offset ${from} is past the end of the body (${m.body.length} characters)`);
+    const [rec] = await fullRecords(c, [m]);
+    const sliced = from > 0 ? { ...rec!, body: m.body.slice(from) } : rec!;
+    const out = fit({ memories: [sliced], missing: [] as { id: string; reason: string }[] });
+    const t = (out as { truncated?: { bodies_shortened: string[] } }).truncated;
+    if (t && t.bodies_shortened.length > 0) {
+      // The shortened body ends in an ellipsis that is not part of the text: the next page starts right after what was shown.
+      const shown = ((out.memories[0] as { body: string }).body.length - 1);
+      Object.assign(t, { body_chars: m.body.length, next_body_offset: from + shown });
+    }
+    return out;
   }
   if (!Array.isArray(input.ids) || input.ids.length === 0) throw new ValidationError('ids must be a non-empty array of memory ids');
   if (input.ids.length > MAX_IDS_PER_CALL) throw new ValidationError(`ids has ${input.ids.length} entries: at most ${MAX_IDS_PER_CALL} per call`);

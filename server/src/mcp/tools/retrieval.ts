@@ -67,11 +67,14 @@ const show = defineTool({
     ids: z.array(z.string()).min(1).max(LIMITS.idsPerCall).optional().describe(`Up to ${LIMITS.idsPerCall} ids`),
     for_user: z.boolean().optional().describe('true only when the user asked to see memories (e.g. /memory-search): logged as their lookup, not your retrieval'),
     max_chars: maxChars,
+    body_offset: z.number().int().min(0).optional().describe('With id: the body from this character on; pass truncated.next_body_offset to read the rest of a body larger than the budget'),
   }),
   output: z.object({
     memories: z.array(fullRecord),
     missing: z.array(z.object({ id: z.string(), reason: z.string() })),
-    truncated: z.object({ ids_dropped: z.array(z.string()), bodies_shortened: z.array(z.string()) }).optional(),
+    truncated: z
+      .object({ ids_dropped: z.array(z.string()), bodies_shortened: z.array(z.string()), body_chars: z.number().optional(), next_body_offset: z.number().optional() })
+      .optional(),
   }),
   annotations: READ_ONLY,
   run: (c, a) => c.show(a),
