@@ -1,7 +1,8 @@
 // npm run bench: performance at several store sizes plus the judged retrieval-quality eval.
 //   BENCH_SIZES=1000,10000   limit the sizes (default: in-process 1k,10k,50k,100k,200k;
 //                            outside-in 1k,50k,200k)
-//   BENCH_ONLY=quality|perf|outside|inproc|ui   run one part (perf = outside + inproc)
+//   BENCH_ONLY=quality|perf|outside|inproc|ui|sync   run one part (perf = outside + inproc)
+//   BENCH_SYNC_BASE=10000, BENCH_SYNC_CHANGED=1000   the sync part (bench/sync.ts): store size, changed memories
 //   CAIRN_BENCH_1M=1         outside-in also at 1,000,000 memories
 //   BENCH_LIST_N=20000       store size for the outside-in `cairn list --all` (0 skips it)
 //   BENCH_UI_SIZES=50000     store sizes of the `cairn ui` part (bench/ui.ts; BENCH_ONLY=ui runs only it)
@@ -16,6 +17,7 @@ import { formatEval, runEval } from './quality/eval.ts';
 import { startServer, BUNDLE } from './stdio.ts';
 import { benchList, benchOutside, outsideTable, type OutsideRow } from './outside.ts';
 import { benchUi, uiTable, type UiRow } from './ui.ts';
+import { benchSync, syncTable } from './sync.ts';
 
 const sizes = (dflt: string) => (process.env.BENCH_SIZES ?? dflt).split(',').map((s) => Number(s.trim())).filter((n) => n > 0);
 const SIZES = sizes('1000,10000,50000,100000,200000');
@@ -181,6 +183,16 @@ async function main(): Promise<void> {
     console.log('\ncairn ui (targets: server time per page <= 50 ms at 50k; search-as-you-type round trip <= 30 ms)');
     console.log(uiTable(rows));
     out.ui = rows;
+  }
+  if (ONLY === '' || ONLY === 'sync') {
+    if (!existsSync(BUNDLE)) throw new Error(`${BUNDLE} is missing: run npm run build first (npm run bench does)`);
+    const base = Number(process.env.BENCH_SYNC_BASE ?? 10000);
+    const changed = Number(process.env.BENCH_SYNC_CHANGED ?? 1000);
+    process.stderr.write(`bench: sync, ${changed} changed of ${base} memories...\n`);
+    const rows = await benchSync(base, changed);
+    console.log(`\ncairn sync through the bundle, bare repository on local disk (target: 1,000 changed memories in a few seconds)`);
+    console.log(syncTable(rows));
+    out.sync = rows;
   }
   if (ONLY !== 'quality' && !existsSync(BUNDLE)) throw new Error(`${BUNDLE} is missing: run npm run build first (npm run bench does)`);
   if (ONLY === '' || ONLY === 'perf' || ONLY === 'outside') {

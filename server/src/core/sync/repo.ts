@@ -18,7 +18,7 @@ import { ensureDir, writeFileAtomic } from '../store/fsatomic.ts';
 import { summarize } from '../memory.ts';
 
 /** What stays on each machine (never committed). */
-export const GITIGNORE_LINES = ['.cache/', '.events.jsonl*', '.pending/', '.lock', '*.tmp', '*.claim', '.events.lock'];
+export const GITIGNORE_LINES = ['.cache/', '.events.jsonl*', '.events-*.jsonl*', '.pending/', '.lock', '*.tmp', '*.claim', '.events.lock'];
 /** Memory files (active and removed) merge through the cairn driver in a plain `git pull`. */
 export const GITATTRIBUTES_LINES = ['/*.md merge=cairn', '/.tombstones/*.md merge=cairn'];
 export const CONFLICTS_DIR = '.conflicts';
