@@ -19,6 +19,8 @@ import * as notes from './ops/notes.ts';
 import * as insight from './ops/insight.ts';
 import * as syncOps from './ops/sync.ts';
 import type { ExportDoc } from './io/exportImport.ts';
+import { parseSource, type ImportFormat } from './io/import/index.ts';
+import type { ParseOptions } from './io/import/common.ts';
 
 export interface OpenOptions {
   /** Store directory; default: resolved per format.md. */
@@ -141,6 +143,11 @@ export class Cairn implements Context {
   // transfer (CLI export / import)
   exportStore(input: transfer.ExportInput) { return transfer.exportStore(this, input); }
   importStore(doc: ExportDoc, progress?: (done: number, total: number) => void) { return this.wrote(transfer.importStore(this, doc, progress)); }
+  /** cairn import --from FORMAT PATH: reads the source (nothing written when it is malformed), then gates and, with apply, writes. */
+  async importFrom(format: ImportFormat, path: string, opts: transfer.SourceImportOptions & ParseOptions) {
+    const parsed = await parseSource(format, path, { ...(opts.includeClaudeMd ? { includeClaudeMd: true } : {}), home: this.env.HOME ?? '' });
+    return this.wrote(transfer.importFrom(this, parsed, opts));
+  }
   // notes: Anthropic's memory tool over the notes area, and the link graph
   memoryTool(input: notes.MemoryCommand) { return this.wrote(notes.memoryTool(this, input)); }
   related(input: notes.RelatedInput) { return notes.related(this, input); }

@@ -44,4 +44,6 @@ export const LIMITS = {
   defaultConsolidateGroups: 20,
   /** The smallest `max_chars` accepted. */
   minResponseChars: 300,
+  /** cairn import --from: the largest source file read (a JSON export, a JSONL store, a note). */
+  importFileBytes: 64 * 1024 * 1024,
 } as const;

@@ -48,6 +48,11 @@ export interface GateContext {
 export interface GateOptions {
   force: boolean;
   acknowledge_transient: boolean;
+  /**
+   * The person already confirmed this write (cairn import --from ... --apply after a dry run): no
+   * pending step, even for a claim about the user or with require_write_confirmation.
+   */
+  confirmed?: boolean;
   /** Ids of active memories sharing the rarest terms of a text, best first (the index's answer). */
   candidates: (text: string, limit: number) => string[];
 }
@@ -161,8 +166,9 @@ export async function runWriteGates(c: GateContext, w: ValidWrite, opts: GateOpt
   if (related.length > 0) logFields.related = related.map((r) => r.id);
 
   // 6. Pending: claims about the user always wait for the user; the config can make every write wait.
-  const reason: PendingReason | null =
-    w.category === 'user-inference' ? 'user-inference' : c.config.behavior.require_write_confirmation ? 'require_write_confirmation' : null;
+  const reason: PendingReason | null = opts.confirmed
+    ? null
+    : w.category === 'user-inference' ? 'user-inference' : c.config.behavior.require_write_confirmation ? 'require_write_confirmation' : null;
   if (reason) {
     const now = c.now();
     const expires = new Date(now.getTime() + c.config.behavior.pending_ttl_minutes * 60_000);
