@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { lstatSync, readdirSync, readFileSync, type Stats } from 'node:fs';
 import { basename, join, relative } from 'node:path';
-import { ValidationError } from '../../errors.ts';
+import { CairnError } from '../../errors.ts';
 import { LIMITS } from '../../limits.ts';
 import { SCOPE_RE } from '../../scopes.ts';
 import type { Category, Confidence, Origin, Source } from '../../types.ts';
@@ -57,9 +57,14 @@ export interface ParseOptions {
 
 export const NULL_ORIGIN: Origin = { cwd: null, repo: null, branch: null, worktree_root: null };
 
+/** A source that cannot be read as its format (a failed import, exit 1; not a bad argument). */
+export class SourceError extends CairnError {
+  override name = 'SourceError' as const;
+}
+
 /** A malformed source: names the file and line; nothing is written. */
-export function sourceError(file: string, line: number | null, msg: string): ValidationError {
-  return new ValidationError(`${file}${line !== null ? `:${line}` : ''}: ${msg}`);
+export function sourceError(file: string, line: number | null, msg: string): SourceError {
+  return new SourceError(`${file}${line !== null ? `:${line}` : ''}: ${msg}`);
 }
 
 /** A short content hash: identity of text items, and "changed at source" for keyed ones. */
@@ -102,10 +107,10 @@ export function readSource(file: string): { text: string; stat: Stats } {
   try {
     st = lstatSync(file);
   } catch (err) {
-    throw new ValidationError(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file or directory' : (err as Error).message}`);
+    throw new SourceError(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file or directory' : (err as Error).message}`);
   }
-  if (!st.isFile()) throw new ValidationError(`${file} is not a file`);
-  if (st.size > LIMITS.importFileBytes) throw new ValidationError(`${file} is ${st.size} bytes, over the import limit of ${LIMITS.importFileBytes}`);
+  if (!st.isFile()) throw new SourceError(`${file} is not a file`);
+  if (st.size > LIMITS.importFileBytes) throw new SourceError(`${file} is ${st.size} bytes, over the import limit of ${LIMITS.importFileBytes}`);
   const raw = readFileSync(file);
   if (raw.includes(0)) throw sourceError(file, null, 'is a binary file (it contains a NUL byte), not text');
   const text = raw.toString('utf8');
@@ -117,7 +122,7 @@ export function statPath(path: string): Stats {
   try {
     return lstatSync(path);
   } catch (err) {
-    throw new ValidationError(`cannot read ${path}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file or directory' : (err as Error).message}`);
+    throw new SourceError(`cannot read ${path}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file or directory' : (err as Error).message}`);
   }
 }
 
