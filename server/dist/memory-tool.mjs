@@ -1001,15 +1001,15 @@ var require_timestamp = __commonJS({
       return false;
     }
     function constructYamlTimestamp(data) {
-      var match, year, month, day, hour, minute, second, fraction = 0, delta = null, tz_hour, tz_minute, date;
+      var match, year, month, day2, hour, minute, second, fraction = 0, delta = null, tz_hour, tz_minute, date;
       match = YAML_DATE_REGEXP.exec(data);
       if (match === null) match = YAML_TIMESTAMP_REGEXP.exec(data);
       if (match === null) throw new Error("Date resolve error");
       year = +match[1];
       month = +match[2] - 1;
-      day = +match[3];
+      day2 = +match[3];
       if (!match[4]) {
-        return new Date(Date.UTC(year, month, day));
+        return new Date(Date.UTC(year, month, day2));
       }
       hour = +match[4];
       minute = +match[5];
@@ -1027,7 +1027,7 @@ var require_timestamp = __commonJS({
         delta = (tz_hour * 60 + tz_minute) * 6e4;
         if (match[9] === "-") delta = -delta;
       }
-      date = new Date(Date.UTC(year, month, day, hour, minute, second, fraction));
+      date = new Date(Date.UTC(year, month, day2, hour, minute, second, fraction));
       if (delta) date.setTime(date.getTime() - delta);
       return date;
     }
@@ -2695,11 +2695,11 @@ var require_dumper = __commonJS({
     function generateNextLine(state, level) {
       return "\n" + common.repeat(" ", state.indent * level);
     }
-    function testImplicitResolving(state, str3) {
+    function testImplicitResolving(state, str4) {
       var index, length, type;
       for (index = 0, length = state.implicitTypes.length; index < length; index += 1) {
         type = state.implicitTypes[index];
-        if (type.resolve(str3)) {
+        if (type.resolve(str4)) {
           return true;
         }
       }
@@ -3187,11 +3187,11 @@ var require_engines = __commonJS({
 var require_strip_bom_string = __commonJS({
   "../../main/node_modules/strip-bom-string/index.js"(exports2, module2) {
     "use strict";
-    module2.exports = function(str3) {
-      if (typeof str3 === "string" && str3.charAt(0) === "\uFEFF") {
-        return str3.slice(1);
+    module2.exports = function(str4) {
+      if (typeof str4 === "string" && str4.charAt(0) === "\uFEFF") {
+        return str4.slice(1);
       }
-      return str3;
+      return str4;
     };
   }
 });
@@ -3229,9 +3229,9 @@ var require_utils = __commonJS({
     exports2.arrayify = function(val) {
       return val ? Array.isArray(val) ? val : [val] : [];
     };
-    exports2.startsWith = function(str3, substr, len) {
+    exports2.startsWith = function(str4, substr, len) {
       if (typeof len !== "number") len = substr.length;
-      return str3.slice(0, len) === substr;
+      return str4.slice(0, len) === substr;
     };
   }
 });
@@ -3260,14 +3260,14 @@ var require_engine = __commonJS({
   "../../main/node_modules/gray-matter/lib/engine.js"(exports2, module2) {
     "use strict";
     module2.exports = function(name, options2) {
-      let engine = options2.engines[name] || options2.engines[aliase(name)];
-      if (typeof engine === "undefined") {
+      let engine2 = options2.engines[name] || options2.engines[aliase(name)];
+      if (typeof engine2 === "undefined") {
         throw new Error('gray-matter engine "' + name + '" is not registered');
       }
-      if (typeof engine === "function") {
-        engine = { parse: engine };
+      if (typeof engine2 === "function") {
+        engine2 = { parse: engine2 };
       }
-      return engine;
+      return engine2;
     };
     function aliase(name) {
       switch (name.toLowerCase()) {
@@ -3310,34 +3310,34 @@ var require_stringify = __commonJS({
           }
         }
       }
-      const str3 = file.content;
+      const str4 = file.content;
       const opts = defaults(options2);
       if (data == null) {
         if (!opts.data) return file;
         data = opts.data;
       }
       const language = file.language || opts.language;
-      const engine = getEngine(language, opts);
-      if (typeof engine.stringify !== "function") {
+      const engine2 = getEngine(language, opts);
+      if (typeof engine2.stringify !== "function") {
         throw new TypeError('expected "' + language + '.stringify" to be a function');
       }
       data = Object.assign({}, file.data, data);
       const open = opts.delimiters[0];
       const close = opts.delimiters[1];
-      const matter2 = engine.stringify(data, options2).trim();
+      const matter3 = engine2.stringify(data, options2).trim();
       let buf = "";
-      if (matter2 !== "{}") {
-        buf = newline(open) + newline(matter2) + newline(close);
+      if (matter3 !== "{}") {
+        buf = newline(open) + newline(matter3) + newline(close);
       }
       if (typeof file.excerpt === "string" && file.excerpt !== "") {
-        if (str3.indexOf(file.excerpt.trim()) === -1) {
+        if (str4.indexOf(file.excerpt.trim()) === -1) {
           buf += newline(file.excerpt) + newline(close);
         }
       }
-      return buf + newline(str3);
+      return buf + newline(str4);
     };
-    function newline(str3) {
-      return str3.slice(-1) !== "\n" ? str3 + "\n" : str3;
+    function newline(str4) {
+      return str4.slice(-1) !== "\n" ? str4 + "\n" : str4;
     }
   }
 });
@@ -3355,11 +3355,11 @@ var require_excerpt = __commonJS({
       if (typeof opts.excerpt === "function") {
         return opts.excerpt(file, opts);
       }
-      const sep3 = file.data.excerpt_separator || opts.excerpt_separator;
-      if (sep3 == null && (opts.excerpt === false || opts.excerpt == null)) {
+      const sep7 = file.data.excerpt_separator || opts.excerpt_separator;
+      if (sep7 == null && (opts.excerpt === false || opts.excerpt == null)) {
         return file;
       }
-      const delimiter = typeof opts.excerpt === "string" ? opts.excerpt : sep3 || opts.delimiters[0];
+      const delimiter = typeof opts.excerpt === "string" ? opts.excerpt : sep7 || opts.delimiters[0];
       const idx = file.content.indexOf(delimiter);
       if (idx !== -1) {
         file.excerpt = file.content.slice(0, idx);
@@ -3409,13 +3409,13 @@ var require_parse = __commonJS({
     "use strict";
     var getEngine = require_engine();
     var defaults = require_defaults();
-    module2.exports = function(language, str3, options2) {
+    module2.exports = function(language, str4, options2) {
       const opts = defaults(options2);
-      const engine = getEngine(language, opts);
-      if (typeof engine.parse !== "function") {
+      const engine2 = getEngine(language, opts);
+      if (typeof engine2.parse !== "function") {
         throw new TypeError('expected "' + language + '.parse" to be a function');
       }
-      return engine.parse(str3, opts);
+      return engine2.parse(str4, opts);
     };
   }
 });
@@ -3431,21 +3431,21 @@ var require_gray_matter = __commonJS({
     var excerpt = require_excerpt();
     var engines2 = require_engines();
     var toFile = require_to_file();
-    var parse4 = require_parse();
+    var parse5 = require_parse();
     var utils = require_utils();
-    function matter2(input, options2) {
+    function matter3(input, options2) {
       if (input === "") {
         return { data: {}, content: input, excerpt: "", orig: input };
       }
       let file = toFile(input);
-      const cached = matter2.cache[file.content];
+      const cached = matter3.cache[file.content];
       if (!options2) {
         if (cached) {
           file = Object.assign({}, cached);
           file.orig = cached.orig;
           return file;
         }
-        matter2.cache[file.content] = file;
+        matter3.cache[file.content] = file;
       }
       return parseMatter(file, options2);
     }
@@ -3453,42 +3453,42 @@ var require_gray_matter = __commonJS({
       const opts = defaults(options2);
       const open = opts.delimiters[0];
       const close = "\n" + opts.delimiters[1];
-      let str3 = file.content;
+      let str4 = file.content;
       if (opts.language) {
         file.language = opts.language;
       }
       const openLen = open.length;
-      if (!utils.startsWith(str3, open, openLen)) {
+      if (!utils.startsWith(str4, open, openLen)) {
         excerpt(file, opts);
         return file;
       }
-      if (str3.charAt(openLen) === open.slice(-1)) {
+      if (str4.charAt(openLen) === open.slice(-1)) {
         return file;
       }
-      str3 = str3.slice(openLen);
-      const len = str3.length;
-      const language = matter2.language(str3, opts);
+      str4 = str4.slice(openLen);
+      const len = str4.length;
+      const language = matter3.language(str4, opts);
       if (language.name) {
         file.language = language.name;
-        str3 = str3.slice(language.raw.length);
+        str4 = str4.slice(language.raw.length);
       }
-      let closeIndex2 = str3.indexOf(close);
+      let closeIndex2 = str4.indexOf(close);
       if (closeIndex2 === -1) {
         closeIndex2 = len;
       }
-      file.matter = str3.slice(0, closeIndex2);
+      file.matter = str4.slice(0, closeIndex2);
       const block = file.matter.replace(/^\s*#[^\n]+/gm, "").trim();
       if (block === "") {
         file.isEmpty = true;
         file.empty = file.content;
         file.data = {};
       } else {
-        file.data = parse4(file.language, file.matter, opts);
+        file.data = parse5(file.language, file.matter, opts);
       }
       if (closeIndex2 === len) {
         file.content = "";
       } else {
-        file.content = str3.slice(closeIndex2 + close.length);
+        file.content = str4.slice(closeIndex2 + close.length);
         if (file.content[0] === "\r") {
           file.content = file.content.slice(1);
         }
@@ -3502,37 +3502,37 @@ var require_gray_matter = __commonJS({
       }
       return file;
     }
-    matter2.engines = engines2;
-    matter2.stringify = function(file, data, options2) {
-      if (typeof file === "string") file = matter2(file, options2);
+    matter3.engines = engines2;
+    matter3.stringify = function(file, data, options2) {
+      if (typeof file === "string") file = matter3(file, options2);
       return stringify2(file, data, options2);
     };
-    matter2.read = function(filepath, options2) {
-      const str3 = fs.readFileSync(filepath, "utf8");
-      const file = matter2(str3, options2);
+    matter3.read = function(filepath, options2) {
+      const str4 = fs.readFileSync(filepath, "utf8");
+      const file = matter3(str4, options2);
       file.path = filepath;
       return file;
     };
-    matter2.test = function(str3, options2) {
-      return utils.startsWith(str3, defaults(options2).delimiters[0]);
+    matter3.test = function(str4, options2) {
+      return utils.startsWith(str4, defaults(options2).delimiters[0]);
     };
-    matter2.language = function(str3, options2) {
+    matter3.language = function(str4, options2) {
       const opts = defaults(options2);
       const open = opts.delimiters[0];
-      if (matter2.test(str3)) {
-        str3 = str3.slice(open.length);
+      if (matter3.test(str4)) {
+        str4 = str4.slice(open.length);
       }
-      const language = str3.slice(0, str3.search(/\r?\n/));
+      const language = str4.slice(0, str4.search(/\r?\n/));
       return {
         raw: language,
         name: language ? language.trim() : ""
       };
     };
-    matter2.cache = {};
-    matter2.clearCache = function() {
-      matter2.cache = {};
+    matter3.cache = {};
+    matter3.clearCache = function() {
+      matter3.cache = {};
     };
-    module2.exports = matter2;
+    module2.exports = matter3;
   }
 });
 
@@ -3749,10 +3749,10 @@ var require_utils2 = __commonJS({
       REGEX_SPECIAL_CHARS_GLOBAL
     } = require_constants();
     exports2.isObject = (val) => val !== null && typeof val === "object" && !Array.isArray(val);
-    exports2.hasRegexChars = (str3) => REGEX_SPECIAL_CHARS.test(str3);
-    exports2.isRegexChar = (str3) => str3.length === 1 && exports2.hasRegexChars(str3);
-    exports2.escapeRegex = (str3) => str3.replace(REGEX_SPECIAL_CHARS_GLOBAL, "\\$1");
-    exports2.toPosixSlashes = (str3) => str3.replace(REGEX_BACKSLASH, "/");
+    exports2.hasRegexChars = (str4) => REGEX_SPECIAL_CHARS.test(str4);
+    exports2.isRegexChar = (str4) => str4.length === 1 && exports2.hasRegexChars(str4);
+    exports2.escapeRegex = (str4) => str4.replace(REGEX_SPECIAL_CHARS_GLOBAL, "\\$1");
+    exports2.toPosixSlashes = (str4) => str4.replace(REGEX_BACKSLASH, "/");
     exports2.isWindows = () => {
       if (typeof navigator !== "undefined" && navigator.platform) {
         const platform = navigator.platform.toLowerCase();
@@ -3763,8 +3763,8 @@ var require_utils2 = __commonJS({
       }
       return false;
     };
-    exports2.removeBackslashes = (str3) => {
-      return str3.replace(REGEX_REMOVE_BACKSLASH, (match) => {
+    exports2.removeBackslashes = (str4) => {
+      return str4.replace(REGEX_REMOVE_BACKSLASH, (match) => {
         return match === "\\" ? "" : match;
       });
     };
@@ -3854,7 +3854,7 @@ var require_scan = __commonJS({
       const slashes = [];
       const tokens = [];
       const parts = [];
-      let str3 = input;
+      let str4 = input;
       let index = -1;
       let start = 0;
       let lastIndex = 0;
@@ -3873,10 +3873,10 @@ var require_scan = __commonJS({
       let code;
       let token = { value: "", depth: 0, isGlob: false };
       const eos = () => index >= length;
-      const peek = () => str3.charCodeAt(index + 1);
+      const peek = () => str4.charCodeAt(index + 1);
       const advance = () => {
         prev = code;
-        return str3.charCodeAt(++index);
+        return str4.charCodeAt(++index);
       };
       while (index < length) {
         code = advance();
@@ -4053,24 +4053,24 @@ var require_scan = __commonJS({
         isExtglob = false;
         isGlob2 = false;
       }
-      let base = str3;
+      let base = str4;
       let prefix = "";
       let glob = "";
       if (start > 0) {
-        prefix = str3.slice(0, start);
-        str3 = str3.slice(start);
+        prefix = str4.slice(0, start);
+        str4 = str4.slice(start);
         lastIndex -= start;
       }
       if (base && isGlob2 === true && lastIndex > 0) {
-        base = str3.slice(0, lastIndex);
-        glob = str3.slice(lastIndex);
+        base = str4.slice(0, lastIndex);
+        glob = str4.slice(lastIndex);
       } else if (isGlob2 === true) {
         base = "";
-        glob = str3;
+        glob = str4;
       } else {
-        base = str3;
+        base = str4;
       }
-      if (base && base !== "" && base !== "/" && base !== str3) {
+      if (base && base !== "" && base !== "/" && base !== str4) {
         if (isPathSeparator(base.charCodeAt(base.length - 1))) {
           base = base.slice(0, -1);
         }
@@ -4393,7 +4393,7 @@ var require_parse2 = __commonJS({
       }
       return { risky: false };
     };
-    var parse4 = (input, options2) => {
+    var parse5 = (input, options2) => {
       if (typeof input !== "string") {
         throw new TypeError("Expected a string");
       }
@@ -4563,7 +4563,7 @@ var require_parse2 = __commonJS({
             output = token.close = `)$))${extglobStar}`;
           }
           if (token.inner.includes("*") && (rest = remaining()) && /^\.[^\\/.]+$/.test(rest)) {
-            const expression = parse4(rest, { ...options2, fastpaths: false }).output;
+            const expression = parse5(rest, { ...options2, fastpaths: false }).output;
             output = token.close = `)${expression})${extglobStar})`;
           }
           if (token.prev.type === "bos") {
@@ -5086,7 +5086,7 @@ var require_parse2 = __commonJS({
       }
       return state;
     };
-    parse4.fastpaths = (input, options2) => {
+    parse5.fastpaths = (input, options2) => {
       const opts = { ...options2 };
       const max = typeof opts.maxLength === "number" ? Math.min(MAX_LENGTH, opts.maxLength) : MAX_LENGTH;
       const len = input.length;
@@ -5117,8 +5117,8 @@ var require_parse2 = __commonJS({
         if (opts2.noglobstar === true) return star;
         return `(${capture}(?:(?!${START_ANCHOR}${opts2.dot ? DOTS_SLASH : DOT_LITERAL}).)*?)`;
       };
-      const create2 = (str3) => {
-        switch (str3) {
+      const create2 = (str4) => {
+        switch (str4) {
           case "*":
             return `${nodot}${ONE_CHAR}${star}`;
           case ".*":
@@ -5136,7 +5136,7 @@ var require_parse2 = __commonJS({
           case "**/.*":
             return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${DOT_LITERAL}${ONE_CHAR}${star}`;
           default: {
-            const match = /^(.*?)\.(\w+)$/.exec(str3);
+            const match = /^(.*?)\.(\w+)$/.exec(str4);
             if (!match) return;
             const source2 = create2(match[1]);
             if (!source2) return;
@@ -5151,7 +5151,7 @@ var require_parse2 = __commonJS({
       }
       return source;
     };
-    module2.exports = parse4;
+    module2.exports = parse5;
   }
 });
 
@@ -5160,16 +5160,16 @@ var require_picomatch = __commonJS({
   "../../main/node_modules/picomatch/lib/picomatch.js"(exports2, module2) {
     "use strict";
     var scan = require_scan();
-    var parse4 = require_parse2();
+    var parse5 = require_parse2();
     var utils = require_utils2();
     var constants4 = require_constants();
     var isObject = (val) => val && typeof val === "object" && !Array.isArray(val);
     var picomatch2 = (glob, options2, returnState = false) => {
       if (Array.isArray(glob)) {
         const fns = glob.map((input) => picomatch2(input, options2, returnState));
-        const arrayMatcher = (str3) => {
+        const arrayMatcher = (str4) => {
           for (const isMatch of fns) {
-            const state2 = isMatch(str3);
+            const state2 = isMatch(str4);
             if (state2) return state2;
           }
           return false;
@@ -5245,10 +5245,10 @@ var require_picomatch = __commonJS({
       const regex = glob instanceof RegExp ? glob : picomatch2.makeRe(glob, options2);
       return regex.test(utils.basename(input, { windows: posix }));
     };
-    picomatch2.isMatch = (str3, patterns, options2) => picomatch2(patterns, options2)(str3);
+    picomatch2.isMatch = (str4, patterns, options2) => picomatch2(patterns, options2)(str4);
     picomatch2.parse = (pattern, options2) => {
       if (Array.isArray(pattern)) return pattern.map((p) => picomatch2.parse(p, options2));
-      return parse4(pattern, { ...options2, fastpaths: false });
+      return parse5(pattern, { ...options2, fastpaths: false });
     };
     picomatch2.scan = (input, options2) => scan(input, options2);
     picomatch2.compileRe = (state, options2, returnOutput = false, returnState = false) => {
@@ -5274,10 +5274,10 @@ var require_picomatch = __commonJS({
       }
       let parsed = { negated: false, fastpaths: true };
       if (options2.fastpaths !== false && (input[0] === "." || input[0] === "*")) {
-        parsed.output = parse4.fastpaths(input, options2);
+        parsed.output = parse5.fastpaths(input, options2);
       }
       if (!parsed.output) {
-        parsed = parse4(input, options2);
+        parsed = parse5(input, options2);
       }
       return picomatch2.compileRe(parsed, options2, returnOutput, returnState);
     };
@@ -5683,10 +5683,10 @@ function parseNumber(ctx, startPtr, startChr, sign, endChr) {
   }
   if (!(state & 1))
     TomlError.x("unfinished numeric value", ctx, startPtr);
-  let str3 = ctx.s.slice(startPtr, ctx.p);
+  let str4 = ctx.s.slice(startPtr, ctx.p);
   if (hasUnderscores)
-    str3 = str3.replaceAll("_", "");
-  return state > 1 ? parseFloat(str3) : parseInteger(ctx, str3, 10, startPtr);
+    str4 = str4.replaceAll("_", "");
+  return state > 1 ? parseFloat(str4) : parseInteger(ctx, str4, 10, startPtr);
 }
 function parseIntegerBaseN(ctx, startPtr, base, endChr) {
   let c, underscore = 1;
@@ -5702,15 +5702,15 @@ function parseIntegerBaseN(ctx, startPtr, base, endChr) {
   }
   if (underscore & 1)
     TomlError.x("unfinished numeric value", ctx);
-  let str3 = ctx.s.slice(startPtr + 2, ctx.p);
+  let str4 = ctx.s.slice(startPtr + 2, ctx.p);
   if (underscore)
-    str3 = str3.replaceAll("_", "");
-  return parseInteger(ctx, str3, base, startPtr);
+    str4 = str4.replaceAll("_", "");
+  return parseInteger(ctx, str4, base, startPtr);
 }
-function parseInteger(ctx, str3, base, startPtr) {
+function parseInteger(ctx, str4, base, startPtr) {
   if (ctx.bi !== true)
     int: {
-      let val = parseInt(str3, base);
+      let val = parseInt(str4, base);
       if (!Number.isSafeInteger(val)) {
         if (ctx.bi)
           break int;
@@ -5718,7 +5718,7 @@ function parseInteger(ctx, str3, base, startPtr) {
       }
       return val;
     }
-  return base === 10 ? BigInt(str3) : BigInt((base === 2 ? "0b" : base === 8 ? "0o" : "0x") + str3);
+  return base === 10 ? BigInt(str4) : BigInt((base === 2 ? "0b" : base === 8 ? "0o" : "0x") + str4);
 }
 function parseDate(ctx, c, endChr) {
   let startPtr = ctx.p++, unsafeSeparator;
@@ -5765,25 +5765,25 @@ function parseTime(ctx, c, endChr) {
   let t = ctx.s.slice(start, ctx.p);
   return readDate(ctx, t, 4, false, start);
 }
-function readDate(ctx, str3, type, unsafeDelim, errPtr, temporalSuffix) {
+function readDate(ctx, str4, type, unsafeDelim, errPtr, temporalSuffix) {
   if (ctx.ld) {
-    let date = new TomlDate(str3, type, unsafeDelim);
+    let date = new TomlDate(str4, type, unsafeDelim);
     if (!date.isValid())
       TomlError.x("invalid date", ctx, errPtr);
     return date;
   }
   try {
     if (temporalSuffix)
-      str3 += temporalSuffix;
+      str4 += temporalSuffix;
     switch (type) {
       case 1:
-        return Temporal.ZonedDateTime.from(str3);
+        return Temporal.ZonedDateTime.from(str4);
       case 2:
-        return Temporal.PlainDateTime.from(str3);
+        return Temporal.PlainDateTime.from(str4);
       case 3:
-        return Temporal.PlainDate.from(str3);
+        return Temporal.PlainDate.from(str4);
       case 4:
-        return Temporal.PlainTime.from(str3);
+        return Temporal.PlainTime.from(str4);
     }
   } catch (e) {
     TomlError.x(e instanceof Error ? e.message : "" + e, ctx, errPtr);
@@ -6651,14 +6651,14 @@ function randomChar(prng) {
   const randomPosition = Math.floor(prng() * ENCODING_LEN) % ENCODING_LEN;
   return ENCODING.charAt(randomPosition);
 }
-function replaceCharAt(str3, index, char) {
-  if (index > str3.length - 1) {
-    return str3;
+function replaceCharAt(str4, index, char) {
+  if (index > str4.length - 1) {
+    return str4;
   }
-  return str3.substr(0, index) + char + str3.substr(index + 1);
+  return str4.substr(0, index) + char + str4.substr(index + 1);
 }
-function incrementBase32(str3) {
-  let done = void 0, index = str3.length, char, charIndex, output = str3;
+function incrementBase32(str4) {
+  let done = void 0, index = str4.length, char, charIndex, output = str4;
   const maxCharIndex = ENCODING_LEN - 1;
   while (!done && index-- >= 0) {
     char = output[index];
@@ -6708,11 +6708,11 @@ function detectRoot() {
   return null;
 }
 function encodeRandom(len, prng) {
-  let str3 = "";
+  let str4 = "";
   for (; len > 0; len--) {
-    str3 = randomChar(prng) + str3;
+    str4 = randomChar(prng) + str4;
   }
-  return str3;
+  return str4;
 }
 function encodeTime(now, len = TIME_LEN) {
   if (isNaN(now)) {
@@ -6724,13 +6724,13 @@ function encodeTime(now, len = TIME_LEN) {
   } else if (Number.isInteger(now) === false) {
     throw new ULIDError(ULIDErrorCode.EncodeTimeValueMalformed, `Time must be an integer: ${now}`);
   }
-  let mod, str3 = "";
+  let mod, str4 = "";
   for (let currentLen = len; currentLen > 0; currentLen--) {
     mod = now % ENCODING_LEN;
-    str3 = ENCODING.charAt(mod) + str3;
+    str4 = ENCODING.charAt(mod) + str4;
     now = (now - mod) / ENCODING_LEN;
   }
-  return str3;
+  return str4;
 }
 function inWebWorker() {
   return typeof WorkerGlobalScope !== "undefined" && self instanceof WorkerGlobalScope;
@@ -6800,8 +6800,13 @@ var LIMITS = {
    * default and the ceiling of `max_chars`; list pages end early (with next_cursor) to fit it.
    */
   responseChars: 16e3,
+  /** memory_consolidate groups per page. */
+  consolidateGroups: 50,
+  defaultConsolidateGroups: 20,
   /** The smallest `max_chars` accepted. */
-  minResponseChars: 300
+  minResponseChars: 300,
+  /** cairn import --from: the largest source file read (a JSON export, a JSONL store, a note). */
+  importFileBytes: 64 * 1024 * 1024
 };
 
 // server/src/core/scopes.ts
@@ -7431,7 +7436,7 @@ async function listStoreFiles(dirs, cleanTemps, onSymlink, flat = dirs.length, p
     }
     let k = 0;
     for (const name of names) {
-      if (pause2 && ++k % 2e3 === 0) await pause2();
+      if (pause2 && ++k % 256 === 0) await pause2();
       if (isTempName(name)) {
         if (cleanTemps) removeIfDeadTemp(d, name);
         continue;
@@ -7661,11 +7666,12 @@ var Store = class {
    * snapshot at once); validate() then checks them against the files. Call before any listener
    * subscribes: no change is reported for adopted records. Notes are left to validate() (a cached
    * record would not say it is a note). Returns false, adopting nothing, for a cache that names
-   * files outside this store (a copied or moved store, another store's cache).
+   * files outside this store (a copied or moved store, another store's cache). `cleanTemps`:
+   * remove dead writers' temp files now, as a load does (a peek leaves them).
    */
-  adopt(seed) {
+  adopt(seed, opts) {
     for (const m of seed) if (!this.isMemoryPath(m.file)) return false;
-    this.cleanDeadTemps();
+    if (opts.cleanTemps) this.cleanDeadTemps();
     for (const m of seed) {
       if (this.noteRel(m.file) !== null) continue;
       this.files.set(m.file, m);
@@ -7794,7 +7800,7 @@ var Store = class {
       let size2 = found.size(i);
       let mtimeMs = found.mtimeMs(i);
       if (pause2) {
-        if (++n % 500 === 0) await pause2();
+        if (++n % 100 === 0) await pause2();
         const st = await fsp4.lstat(p).catch(() => null);
         if (!st?.isFile()) continue;
         size2 = st.size;
@@ -8992,6 +8998,8 @@ var Freshness = class {
   chain = Promise.resolve();
   drainTimer = null;
   stopped = false;
+  /** Directories found missing, with their parent's mtime then (see ensureWatch). */
+  absentAt = /* @__PURE__ */ new Map();
   /** Own writes in progress: the mtimes they move are not compared until they are done. */
   ownWrites = 0;
   /** Something changed in the notes area (or may have): reconcile it on the next check. */
@@ -9041,6 +9049,10 @@ var Freshness = class {
    * all: a small store is exact from its first answer, a big one answers from the snapshot.
    */
   waitFor(p, ms) {
+    if (ms === Infinity) {
+      this.chain = this.chain.then(() => p);
+      return;
+    }
     let timer;
     const bounded = new Promise((r) => {
       timer = setTimeout(r, ms);
@@ -9112,13 +9124,18 @@ var Freshness = class {
   }
   ensureWatch(dir) {
     if (this.broken || this.stopped || this.watchers.has(dir)) return;
+    const parentNow = mtimeOf(dirname4(dir));
+    if (this.absentAt.get(dir) === parentNow) return;
     let w2;
     try {
       const recursive = dir === this.store.notesDir;
       w2 = watch(dir, { persistent: false, recursive }, (_event, name) => this.onEvent(dir, name));
     } catch (err) {
       const code = err.code;
-      if (code === "ENOENT" || code === "ENOTDIR") return;
+      if (code === "ENOENT" || code === "ENOTDIR") {
+        this.absentAt.set(dir, parentNow);
+        return;
+      }
       this.fail(`cannot watch ${dir} (${err.message})`);
       return;
     }
@@ -9137,6 +9154,7 @@ var Freshness = class {
     else if (dir === this.store.notesDir) this.notesDirty = true;
     else {
       const n = name.toString();
+      this.absentAt.delete(join10(dir, n));
       if (isMemoryName(n)) this.pending.add(join10(dir, n));
       else if (dir === this.store.dir && n === ".tombstones") this.ensureWatch(this.store.tombDir);
       else if (dir === this.store.dir && n === "notes") {
@@ -9458,13 +9476,13 @@ function isoMs(iso) {
       return v;
     };
     const mo = d(5, 2);
-    const day = d(8, 2);
+    const day2 = d(8, 2);
     const h = d(11, 2);
     const mi = d(14, 2);
     const sec = d(17, 2);
-    if (mo >= 1 && mo <= 12 && day >= 1 && day <= 31 && h <= 23 && mi <= 59 && sec <= 59) {
-      const t = Date.UTC(d(0, 4), mo - 1, day, h, mi, sec, d(20, 3));
-      if (Number.isFinite(t) && new Date(t).getUTCDate() === day) return t;
+    if (mo >= 1 && mo <= 12 && day2 >= 1 && day2 <= 31 && h <= 23 && mi <= 59 && sec <= 59) {
+      const t = Date.UTC(d(0, 4), mo - 1, day2, h, mi, sec, d(20, 3));
+      if (Number.isFinite(t) && new Date(t).getUTCDate() === day2) return t;
     }
   }
   return Date.parse(iso);
@@ -10664,6 +10682,7 @@ var SAVE_AFTER_CHANGES = 1e3;
 var SAVE_AFTER_SHARE = 0.05;
 var pause = () => new Promise((r) => setImmediate(r));
 var VALIDATION_WAIT_MS = 200;
+var EXACT_BELOW = 1e4;
 var BULK_GC_MIN = 1e4;
 var fullGc;
 function collectGarbage() {
@@ -10786,7 +10805,7 @@ var LiveIndex = class {
     if (adopted && mode === "background") {
       this.validated = this.validateInBackground(bulk);
       this.store.setValidation(this.validated);
-      this.freshness?.waitFor(this.validated, VALIDATION_WAIT_MS);
+      this.freshness?.waitFor(this.validated, this.store.activeCount < EXACT_BELOW ? Infinity : VALIDATION_WAIT_MS);
     }
   }
   async validateInBackground(bulk) {
@@ -10811,7 +10830,7 @@ var LiveIndex = class {
    */
   async loadStore(mode) {
     const cache2 = readCache(this.store.dir, (why) => this.opts.warn(`index cache ignored (${why}); rebuilding it`), reviveStored);
-    this.adopted = cache2 !== null && mode !== "now" && this.store.adopt(cache2.records);
+    this.adopted = cache2 !== null && mode !== "now" && this.store.adopt(cache2.records, { cleanTemps: mode === "background" });
     if (!this.adopted) await this.store.load(cache2?.records, this.opts.progress && ((done, total) => this.opts.progress("loading files", done, total)));
     if (!cache2) return Infinity;
     const stale = this.adopted && mode === "trust" ? 0 : this.staleCount(cache2);
@@ -11372,6 +11391,7 @@ var CommitDriftCache = class {
 var defaultCommitDriftCache = new CommitDriftCache();
 
 // server/src/core/trust/signals/verdict.ts
+var VERDICTS = ["fresh", "spot_check_recommended", "spot_check_required"];
 function stalenessVerdict(input) {
   if (input.verification === "never" || input.verification === "stale") return "spot_check_required";
   if (input.pathMissing > 0 || (input.commitsSinceVerify ?? 0) > 0) return "spot_check_recommended";
@@ -12008,7 +12028,7 @@ function conflictFileText(c) {
 }
 
 // server/src/core/sync/repo.ts
-var GITIGNORE_LINES = [".cache/", ".events.jsonl*", ".pending/", ".lock", "*.tmp", "*.claim", ".events.lock"];
+var GITIGNORE_LINES = [".cache/", ".events.jsonl*", ".events-*.jsonl*", ".pending/", ".lock", "*.tmp", "*.claim", ".events.lock"];
 var GITATTRIBUTES_LINES = ["/*.md merge=cairn", "/.tombstones/*.md merge=cairn"];
 var CONFLICTS_DIR = ".conflicts";
 var TOMB = ".tombstones";
@@ -12377,7 +12397,7 @@ function emptyUsage() {
     timeline: []
   };
 }
-function foldUsage(events, windowStart, known) {
+function foldUsage(events2, windowStart, known) {
   const byId2 = /* @__PURE__ */ new Map();
   const get = (id) => {
     let u = byId2.get(id);
@@ -12394,7 +12414,7 @@ function foldUsage(events, windowStart, known) {
     orphanIds: []
   };
   const orphanIds = /* @__PURE__ */ new Set();
-  for (const e of events) {
+  for (const e of events2) {
     const t = Date.parse(e.ts);
     const inWindow = t >= windowStart;
     if (inWindow) fold.eventsInWindow++;
@@ -12455,7 +12475,7 @@ function markerLabels(v) {
   if (!Array.isArray(v)) return [];
   return v.map((m) => typeof m === "string" ? m : m?.marker).filter((m) => typeof m === "string");
 }
-function markerStats(events) {
+function markerStats(events2) {
   const stats = /* @__PURE__ */ new Map();
   const pending = /* @__PURE__ */ new Map();
   const stat = (m) => {
@@ -12463,7 +12483,7 @@ function markerStats(events) {
     if (!s) stats.set(m, s = { fires: 0, overrides: 0 });
     return s;
   };
-  for (const e of events) {
+  for (const e of events2) {
     if (e.kind !== "write") continue;
     const markers = markerLabels(e.markers ?? e.transient_markers);
     if (markers.length === 0) continue;
@@ -12912,7 +12932,7 @@ function detectTransient(text2) {
 }
 
 // server/src/core/store/pending.ts
-import { promises as fsp7 } from "node:fs";
+import { promises as fsp7, statSync as statSync6 } from "node:fs";
 import { dirname as dirname6, join as join18 } from "node:path";
 import { randomBytes as randomBytes4 } from "node:crypto";
 var EXPIRED_GRACE_MS = 24 * 36e5;
@@ -13019,6 +13039,45 @@ async function sweepPending(storeDir, now) {
       }
     })
   );
+}
+async function listPending(storeDir, now) {
+  const dir = pendingDir(storeDir);
+  if (!isOwnDirSync(dir)) return [];
+  let names;
+  try {
+    names = await fsp7.readdir(dir);
+  } catch {
+    return [];
+  }
+  const out2 = [];
+  for (const name of names.filter((n) => ID_RE.test(n.replace(/\.json$/, "")) && n.endsWith(".json")).sort()) {
+    try {
+      const e = await readEntry(join18(dir, name));
+      if (e && Date.parse(e.expires_at) > now.getTime()) out2.push(e);
+    } catch {
+    }
+  }
+  return out2;
+}
+function watchPending(storeDir, fn, intervalMs = 1e3) {
+  const dir = pendingDir(storeDir);
+  const stamp2 = () => {
+    try {
+      return statSync6(dir).mtimeMs;
+    } catch {
+      return -1;
+    }
+  };
+  let last = stamp2();
+  const timer = setInterval(() => {
+    const now = stamp2();
+    if (now !== last) {
+      last = now;
+      fn();
+    }
+  }, intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
 }
 
 // server/src/core/trust/gates/tombstoneIndex.ts
@@ -13187,7 +13246,7 @@ ${w2.aliases.join("\n")}` : w2.content);
   }
   const related2 = active.slice(0, MAX_MATCHES).map(strip);
   if (related2.length > 0) logFields.related = related2.map((r) => r.id);
-  const reason = w2.category === "user-inference" ? "user-inference" : c.config.behavior.require_write_confirmation ? "require_write_confirmation" : null;
+  const reason = opts.confirmed ? null : w2.category === "user-inference" ? "user-inference" : c.config.behavior.require_write_confirmation ? "require_write_confirmation" : null;
   if (reason) {
     const now = c.now();
     const expires = new Date(now.getTime() + c.config.behavior.pending_ttl_minutes * 6e4);
@@ -13430,15 +13489,15 @@ async function strReplace(env, path, oldStr, newStr) {
     const at = [];
     for (let i = text2.indexOf(needle); i !== -1; i = text2.indexOf(needle, i + 1)) at.push(i);
     if (at.length === 0) throw new MemoryToolError(`No replacement was performed, old_str \`${oldStr}\` did not appear verbatim in ${p.shown}.`);
-    const lineOf = (i) => text2.slice(0, i).split("\n").length;
+    const lineOf2 = (i) => text2.slice(0, i).split("\n").length;
     if (at.length > 1) {
-      const nums = [...new Set(at.map(lineOf))];
+      const nums = [...new Set(at.map(lineOf2))];
       throw new MemoryToolError(`No replacement was performed. Multiple occurrences of old_str \`${oldStr}\` in lines: ${nums.join(", ")}. Please ensure it is unique`);
     }
     const next2 = text2.slice(0, at[0]) + replacement + text2.slice(at[0] + needle.length);
     const whole = joinLines(next2.split("\n"), crlf);
     checkText(env, newStr, "new_str", whole);
-    const start = lineOf(at[0]) - 1;
+    const start = lineOf2(at[0]) - 1;
     const newLines = next2.split("\n");
     const from = Math.max(0, start - 2);
     const to = Math.min(newLines.length, start + replacement.split("\n").length + 2);
@@ -14101,7 +14160,7 @@ function capPage(page, cursorFor, budget = LIMITS.responseChars) {
 }
 
 // server/src/core/curation/feedback.ts
-import { closeSync as closeSync4, fstatSync as fstatSync3, openSync as openSync4, readFileSync as readFileSync8, readSync as readSync2, statSync as statSync6 } from "node:fs";
+import { closeSync as closeSync4, fstatSync as fstatSync3, openSync as openSync4, readFileSync as readFileSync8, readSync as readSync2, statSync as statSync7 } from "node:fs";
 import { join as join20 } from "node:path";
 import { gunzipSync as gunzipSync2 } from "node:zlib";
 var APPLIED_HALF = 3;
@@ -14129,7 +14188,7 @@ var FeedbackFold = class {
       const file = join20(this.dir, ACTIVE_LOG);
       let st;
       try {
-        st = statSync6(file);
+        st = statSync7(file);
       } catch {
         if (!this.started) this.fullRead();
         return;
@@ -14279,10 +14338,25 @@ async function show(c, input) {
   const hasId = input.id !== void 0 && input.id !== null;
   const hasIds = input.ids !== void 0 && input.ids !== null;
   if (hasId === hasIds) throw new ValidationError("pass exactly one of id (one memory) or ids (up to 10)");
+  const offset = input.body_offset;
+  if (offset !== void 0 && offset !== null) {
+    if (!hasId) throw new ValidationError("body_offset pages through one memory's body: pass it with id, not ids");
+    if (typeof offset !== "number" || !Number.isInteger(offset) || offset < 0) throw new ValidationError(`body_offset must be a whole number from 0, got ${JSON.stringify(offset)}`);
+  }
   if (hasId) {
     const m = requireActive(c, input.id);
     c.log("show", { ids: [m.id], actor });
-    return fit({ memories: await fullRecords(c, [m]), missing: [] });
+    const from = typeof offset === "number" ? offset : 0;
+    if (from > 0 && from >= m.body.length) throw new ValidationError(`body_offset ${from} is past the end of the body (${m.body.length} characters)`);
+    const [rec] = await fullRecords(c, [m]);
+    const sliced = from > 0 ? { ...rec, body: m.body.slice(from) } : rec;
+    const out2 = fit({ memories: [sliced], missing: [] });
+    const t = out2.truncated;
+    if (t && t.bodies_shortened.length > 0) {
+      const shown2 = out2.memories[0].body.length - 1;
+      Object.assign(t, { body_chars: m.body.length, next_body_offset: from + shown2 });
+    }
+    return out2;
   }
   if (!Array.isArray(input.ids) || input.ids.length === 0) throw new ValidationError("ids must be a non-empty array of memory ids");
   if (input.ids.length > MAX_IDS_PER_CALL) throw new ValidationError(`ids has ${input.ids.length} entries: at most ${MAX_IDS_PER_CALL} per call`);
@@ -14697,15 +14771,15 @@ async function update(c, input) {
   await c.store.ensureFresh();
   await settleUnknownIds(c, [input.id]);
   const target = requireActive(c, input.id);
-  const has = (k) => input[k] !== void 0;
-  if (!has("content") && !has("scopes") && !has("confidence") && !has("expires") && !has("aliases")) {
+  const has2 = (k) => input[k] !== void 0;
+  if (!has2("content") && !has2("scopes") && !has2("confidence") && !has2("expires") && !has2("aliases")) {
     throw new ValidationError("give at least one of content, scopes, confidence, expires or aliases to change");
   }
-  const content = has("content") ? checkContent(c, input.content) : void 0;
-  const scopes = has("scopes") ? checkScopes(c, input.scopes) : void 0;
-  const confidence = has("confidence") ? checkEnum(input.confidence, "confidence", CONFIDENCES, "medium") : void 0;
-  const expires = has("expires") ? checkExpires(c, input.expires) : void 0;
-  const aliases = has("aliases") ? checkAliases(input.aliases) : void 0;
+  const content = has2("content") ? checkContent(c, input.content) : void 0;
+  const scopes = has2("scopes") ? checkScopes(c, input.scopes) : void 0;
+  const confidence = has2("confidence") ? checkEnum(input.confidence, "confidence", CONFIDENCES, "medium") : void 0;
+  const expires = has2("expires") ? checkExpires(c, input.expires) : void 0;
+  const aliases = has2("aliases") ? checkAliases(input.aliases) : void 0;
   const ack = checkBool(input.acknowledge_transient, "acknowledge_transient");
   if (content !== void 0) await checkUpdateContent(c, content);
   if (aliases !== void 0 && aliases.length > 0) await checkUpdateContent(c, aliases.join("\n"));
@@ -14731,7 +14805,7 @@ async function update(c, input) {
     }
     return rec;
   });
-  c.log("update", { id: m.id, fields: ["content", "scopes", "confidence", "expires", "aliases"].filter(has), content_changed: changedContent, ...transient ?? {} });
+  c.log("update", { id: m.id, fields: ["content", "scopes", "confidence", "expires", "aliases"].filter(has2), content_changed: changedContent, ...transient ?? {} });
   return committedShape(m);
 }
 async function verify(c, input) {
@@ -14885,6 +14959,193 @@ async function pruneTombstones(c, input) {
   return { dry_run: dryRun, older_than_days: days, candidates: candidates2, pruned };
 }
 
+// server/src/core/curation/consolidate.ts
+var CONSOLIDATE_DUPLICATE = 0.6;
+var CONSOLIDATE_SUBJECT = 0.6;
+var SUPERSEDE_CONTAINMENT = 0.8;
+var SUPERSEDE_GROWTH = 1.2;
+var SUPERSEDE_MIN_NEW = 3;
+var NUMBER_WORDS = {
+  zero: "0",
+  one: "1",
+  two: "2",
+  three: "3",
+  four: "4",
+  five: "5",
+  six: "6",
+  seven: "7",
+  eight: "8",
+  nine: "9",
+  ten: "10",
+  eleven: "11",
+  twelve: "12",
+  fifteen: "15",
+  twenty: "20",
+  thirty: "30",
+  forty: "40",
+  fifty: "50",
+  sixty: "60",
+  ninety: "90",
+  hundred: "100",
+  thousand: "1000",
+  once: "1",
+  twice: "2",
+  single: "1",
+  double: "2",
+  half: "0.5"
+};
+function valueOf(tok) {
+  if (NUMBER_WORDS[tok] !== void 0) return NUMBER_WORDS[tok];
+  const m = /^(\d+(?:\.\d+)?)([a-z]*)$/.exec(tok);
+  return m ? m[1] + (m[2] ? `:${m[2]}` : "") : null;
+}
+function parse3(body) {
+  const toks = dedupTokens(body);
+  const words = /* @__PURE__ */ new Set();
+  const values = /* @__PURE__ */ new Set();
+  for (const t of toks) {
+    const v = valueOf(t);
+    if (v === null) words.add(t);
+    else values.add(v);
+  }
+  return { all: new Set(toks), words, values };
+}
+var containment = (a, b) => {
+  if (a.size === 0) return 0;
+  let n = 0;
+  for (const t of a) if (b.has(t)) n++;
+  return n / a.size;
+};
+var sameSet = (a, b) => a.size === b.size && [...a].every((x) => b.has(x));
+var pct = (x) => `${Math.round(x * 100)}%`;
+function judgePair(older, newer, po = parse3(older.body), pn = parse3(newer.body)) {
+  const subject = jaccard(po.words, pn.words);
+  if (subject >= CONSOLIDATE_SUBJECT && po.values.size > 0 && pn.values.size > 0 && !sameSet(po.values, pn.values)) {
+    const differ = [...po.values].filter((v) => !pn.values.has(v)).concat([...pn.values].filter((v) => !po.values.has(v)));
+    return {
+      kind: "contradiction",
+      ids: [older.id, newer.id],
+      reason: `same subject (${pct(subject)} of the other words shared) with different values (${differ.map((v) => v.replace(":", "")).join(" vs ")})`,
+      suggested_action: "ask the user which value holds; memory_update the right one and memory_remove the other (or memory_merge them)"
+    };
+  }
+  const c = containment(po.all, pn.all);
+  if (c >= SUPERSEDE_CONTAINMENT && pn.all.size >= po.all.size * SUPERSEDE_GROWTH && pn.all.size - po.all.size >= SUPERSEDE_MIN_NEW) {
+    return {
+      kind: "superseded",
+      ids: [older.id, newer.id],
+      reason: `the newer memory restates ${pct(c)} of the older one and adds ${pn.all.size - po.all.size} more words`,
+      suggested_action: `memory_remove ${older.id} (reason: superseded by ${newer.id}), or memory_merge both`
+    };
+  }
+  const sim = jaccard(po.all, pn.all);
+  if (sim >= CONSOLIDATE_DUPLICATE) {
+    return { kind: "duplicates", ids: [older.id, newer.id], reason: `${pct(sim)} of their words shared`, suggested_action: "memory_merge them into one memory" };
+  }
+  return null;
+}
+function consolidate(mems, candidates2) {
+  const byId2 = new Map(mems.map((m) => [m.id, m]));
+  const parsed = /* @__PURE__ */ new Map();
+  const get = (m) => {
+    let p = parsed.get(m.id);
+    if (!p) parsed.set(m.id, p = parse3(m.body));
+    return p;
+  };
+  const seen = /* @__PURE__ */ new Set();
+  const out2 = [];
+  const parent = /* @__PURE__ */ new Map();
+  const find = (x) => {
+    let r = x;
+    while (parent.get(r) !== void 0 && parent.get(r) !== r) r = parent.get(r);
+    return r;
+  };
+  const dupReasons = /* @__PURE__ */ new Map();
+  for (const m of mems) {
+    for (const cid of candidates2(m)) {
+      if (cid === m.id) continue;
+      const o = byId2.get(cid);
+      if (!o) continue;
+      const [older, newer] = m.id < o.id ? [m, o] : [o, m];
+      const key = `${older.id}:${newer.id}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const g = judgePair(older, newer, get(older), get(newer));
+      if (!g) continue;
+      if (g.kind !== "duplicates") out2.push(g);
+      else {
+        const a = find(older.id);
+        const b = find(newer.id);
+        if (!parent.has(a)) parent.set(a, a);
+        if (!parent.has(b)) parent.set(b, b);
+        if (a !== b) parent.set(a < b ? b : a, a < b ? a : b);
+        dupReasons.set(older.id, g.reason);
+      }
+    }
+  }
+  const clusters = /* @__PURE__ */ new Map();
+  for (const id of parent.keys()) {
+    const r = find(id);
+    (clusters.get(r) ?? clusters.set(r, []).get(r)).push(id);
+  }
+  const dups = [...clusters.values()].map((ids2) => {
+    ids2.sort();
+    return {
+      kind: "duplicates",
+      ids: ids2,
+      reason: ids2.length === 2 ? `near-duplicates: ${dupReasons.get(ids2[0]) ?? "most words shared"}` : `${ids2.length} near-duplicates (each shares at least ${pct(CONSOLIDATE_DUPLICATE)} of its words with another)`,
+      suggested_action: "memory_merge them into one memory"
+    };
+  });
+  const order = { contradiction: 0, superseded: 1, duplicates: 2 };
+  return [...out2, ...dups].sort((a, b) => order[a.kind] - order[b.kind] || (a.ids[0] < b.ids[0] ? -1 : a.ids[0] > b.ids[0] ? 1 : 0) || (a.ids[1] < b.ids[1] ? -1 : 1));
+}
+
+// server/src/core/ops/consolidation.ts
+var CONSOLIDATE_SCAN_MAX = 5e3;
+var CONSOLIDATE_CANDIDATES = 12;
+async function consolidate2(c, input, opts = { log: true }) {
+  const filters = checkScopeFilters(input.scopes);
+  const limit = checkLimit(input.limit, "limit", LIMITS.consolidateGroups, LIMITS.defaultConsolidateGroups);
+  let start = 0;
+  if (input.cursor !== void 0 && input.cursor !== null) {
+    const m = typeof input.cursor === "string" ? /^c1:(\d{1,6})$/.exec(Buffer.from(input.cursor, "base64url").toString("utf8")) : null;
+    if (!m) throw new ValidationError("cursor must be the next_cursor string from a previous memory_consolidate page");
+    start = Number(m[1]);
+  }
+  await c.store.ensureFresh({ read: true });
+  const match = scopeFilterMatcher(filters);
+  const now = c.now();
+  const visible = [...c.store.active()].filter((m) => !m.note && isVisible(c.disabledScopes, m, now) && match(m.scopes));
+  visible.sort((a, b) => a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+  const mems = visible.slice(0, CONSOLIDATE_SCAN_MAX);
+  const inSet = new Set(mems.map((m) => m.id));
+  const groups = consolidate(mems, (m) => candidatesFor(c, m.body, CONSOLIDATE_CANDIDATES).filter((id) => inSet.has(id)));
+  const page = groups.slice(start, start + limit);
+  const next2 = start + limit < groups.length ? Buffer.from(`c1:${start + limit}`).toString("base64url") : null;
+  const out2 = { total_groups: groups.length, scanned: mems.length, groups: page, next_cursor: next2 };
+  if (opts.log) c.log("consolidate", { scopes: filters, groups: groups.length, returned: page.length });
+  return out2;
+}
+async function consolidationSummary(c) {
+  const all = await consolidate2(c, { limit: LIMITS.consolidateGroups }, { log: false });
+  let groups = all.groups;
+  let cursor = all.next_cursor;
+  while (cursor !== null) {
+    const more = await consolidate2(c, { limit: LIMITS.consolidateGroups, cursor }, { log: false });
+    groups = groups.concat(more.groups);
+    cursor = more.next_cursor;
+  }
+  const count = (k) => groups.filter((g) => g.kind === k).length;
+  return {
+    groups: all.total_groups,
+    contradictions: count("contradiction"),
+    superseded: count("superseded"),
+    duplicates: count("duplicates"),
+    next_step: all.total_groups > 0 ? "run /memory-consolidate (or call memory_consolidate) to review and merge them" : "nothing to consolidate"
+  };
+}
+
 // server/src/core/io/exportImport.ts
 var EXPORT_FORMAT = "cairn-export";
 var EXPORT_VERSION = 1;
@@ -14897,14 +15158,14 @@ var byId = (a, b) => a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 function buildExport(active, tombstones, opts) {
   const filters = opts.scopes ?? [];
   const match = scopeFilterMatcher(filters);
-  const pick2 = (it) => [...it].filter((m) => match(m.scopes)).map(toRecord).sort(byId);
+  const pick3 = (it) => [...it].filter((m) => match(m.scopes)).map(toRecord).sort(byId);
   return {
     format: EXPORT_FORMAT,
     version: EXPORT_VERSION,
     exported_at: opts.now.toISOString(),
     scope_filters: filters,
-    memories: pick2(active),
-    tombstones: opts.includeTombstones === false ? [] : pick2(tombstones)
+    memories: pick3(active),
+    tombstones: opts.includeTombstones === false ? [] : pick3(tombstones)
   };
 }
 function plainRecord(r) {
@@ -14940,6 +15201,199 @@ async function importExport(store, doc, progress) {
   return report;
 }
 
+// server/src/core/io/import/common.ts
+import { createHash as createHash4 } from "node:crypto";
+import { lstatSync as lstatSync6, readdirSync as readdirSync6, readFileSync as readFileSync9 } from "node:fs";
+import { basename as basename4, join as join21, relative } from "node:path";
+
+// server/src/core/io/yaml.ts
+var import_gray_matter2 = __toESM(require_gray_matter(), 1);
+var engine = import_gray_matter2.default.engines.yaml;
+function yamlLoad(text2) {
+  return engine.parse(text2);
+}
+
+// server/src/core/io/import/common.ts
+var NULL_ORIGIN = { cwd: null, repo: null, branch: null, worktree_root: null };
+var SourceError = class extends CairnError {
+  name = "SourceError";
+};
+function sourceError(file, line, msg) {
+  return new SourceError(`${file}${line !== null ? `:${line}` : ""}: ${msg}`);
+}
+function hashOf(text2) {
+  return createHash4("sha256").update(text2.replace(/\s+/g, " ").trim()).digest("hex").slice(0, 16);
+}
+function slugScope(text2, fallback) {
+  const parts = text2.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase().split(/[/:\\]+/).map((p) => p.replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "")).filter((p) => p !== "");
+  let s = parts.join(":");
+  if (s.length > LIMITS.scopeChars) s = s.slice(0, LIMITS.scopeChars).replace(/[-:]+$/, "");
+  return SCOPE_RE.test(s) ? s : fallback;
+}
+function isoDate(v, bad) {
+  if (v === void 0 || v === null || v === "") return void 0;
+  let t = NaN;
+  if (v instanceof Date) t = v.getTime();
+  else if (typeof v === "string") t = Date.parse(v);
+  else if (typeof v === "number") t = v < 1e11 ? v * 1e3 : v;
+  if (!Number.isFinite(t)) throw bad(`${JSON.stringify(v instanceof Date ? String(v) : v)} is not a date`);
+  return new Date(t).toISOString();
+}
+function mtimeIso(st) {
+  return new Date(st.mtimeMs).toISOString();
+}
+function readSource(file) {
+  let st;
+  try {
+    st = lstatSync6(file);
+  } catch (err) {
+    throw new SourceError(`cannot read ${file}: ${err.code === "ENOENT" ? "no such file or directory" : err.message}`);
+  }
+  if (!st.isFile()) throw new SourceError(`${file} is not a file`);
+  if (st.size > LIMITS.importFileBytes) throw new SourceError(`${file} is ${st.size} bytes, over the import limit of ${LIMITS.importFileBytes}`);
+  const raw = readFileSync9(file);
+  if (raw.includes(0)) throw sourceError(file, null, "is a binary file (it contains a NUL byte), not text");
+  const text2 = raw.toString("utf8");
+  return { text: text2.charCodeAt(0) === 65279 ? text2.slice(1) : text2, stat: st };
+}
+function statPath(path) {
+  try {
+    return lstatSync6(path);
+  } catch (err) {
+    throw new SourceError(`cannot read ${path}: ${err.code === "ENOENT" ? "no such file or directory" : err.message}`);
+  }
+}
+function walkFiles(dir, want, skipDirs = /* @__PURE__ */ new Set()) {
+  const out2 = [];
+  const visit = (d) => {
+    for (const e of readdirSync6(d, { withFileTypes: true }).sort((a, b) => a.name < b.name ? -1 : 1)) {
+      if (e.name.startsWith(".") || e.isSymbolicLink()) continue;
+      const p = join21(d, e.name);
+      if (e.isDirectory()) {
+        if (!skipDirs.has(relative(dir, p))) visit(p);
+      } else if (e.isFile() && want(e.name)) out2.push(p);
+    }
+  };
+  visit(dir);
+  return out2;
+}
+function parseJson(text2, file) {
+  try {
+    return JSON.parse(text2);
+  } catch (err) {
+    const msg = err.message;
+    const pos = /position (\d+)/.exec(msg);
+    const lineM = /line (\d+)/.exec(msg);
+    const line = pos ? text2.slice(0, Number(pos[1])).split("\n").length : lineM ? Number(lineM[1]) : null;
+    throw sourceError(file, line, `not valid JSON (${msg.replace(/ in JSON at position \d+.*$/s, "").replace(/^JSON\.parse: /, "")})`);
+  }
+}
+function jsonLines(text2, file) {
+  const out2 = [];
+  text2.split("\n").forEach((raw, i) => {
+    const s = raw.trim();
+    if (s === "") return;
+    try {
+      out2.push({ line: i + 1, value: JSON.parse(s) });
+    } catch (err) {
+      throw sourceError(file, i + 1, `not a JSON object on one line (${err.message.replace(/ in JSON at position \d+.*$/s, "")})`);
+    }
+  });
+  return out2;
+}
+var isObj = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
+function frontmatter2(text2, file) {
+  const lines = text2.split("\n");
+  if (lines[0]?.replace(/\r$/, "") !== "---") return { data: {}, body: text2, bodyLine: 1 };
+  const end = lines.findIndex((l, i) => i > 0 && /^(?:---|\.\.\.)\s*$/.test(l));
+  if (end === -1) throw sourceError(file, 1, 'frontmatter opened with "---" is never closed');
+  let data;
+  try {
+    data = yamlLoad(lines.slice(1, end).join("\n"));
+  } catch (err) {
+    const mark = err.mark;
+    throw sourceError(file, typeof mark?.line === "number" ? mark.line + 2 : 1, `frontmatter is not valid YAML: ${(err.reason ?? err.message).split("\n")[0]}`);
+  }
+  if (data === null || data === void 0) data = {};
+  if (!isObj(data)) throw sourceError(file, 2, "frontmatter is not a mapping of keys to values");
+  return { data, body: lines.slice(end + 1).join("\n"), bodyLine: end + 2 };
+}
+var LIST_START = /^(?:[-*+]|\d+[.)])\s+/;
+function markdownItems(body, firstLine = 1) {
+  const items = [];
+  let heading = null;
+  let cur = null;
+  let inFence = false;
+  const flush = () => {
+    if (cur) {
+      const text2 = cur.lines.join("\n").replace(/\s+$/, "");
+      if (text2.trim() !== "") items.push({ text: text2, line: cur.line, heading, listItem: cur.listItem });
+    }
+    cur = null;
+  };
+  body.split("\n").forEach((raw, i) => {
+    const line = raw.replace(/\r$/, "");
+    const n = firstLine + i;
+    if (inFence) {
+      cur.lines.push(line);
+      if (/^\s*(```|~~~)/.test(line)) inFence = false;
+      return;
+    }
+    if (/^\s*(```|~~~)/.test(line)) {
+      inFence = true;
+      if (!cur) cur = { lines: [], line: n, listItem: false };
+      cur.lines.push(line);
+      return;
+    }
+    const h = /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
+    if (h) {
+      flush();
+      heading = h[1].trim() || null;
+      return;
+    }
+    if (line.trim() === "") {
+      flush();
+      return;
+    }
+    if (/^(?:-{3,}|\*{3,}|_{3,})\s*$/.test(line)) {
+      flush();
+      return;
+    }
+    const li = LIST_START.exec(line);
+    if (li) {
+      flush();
+      cur = { lines: [line.slice(li[0].length)], line: n, listItem: true };
+      return;
+    }
+    if (cur && cur.listItem && /^\s+\S/.test(line)) {
+      cur.lines.push(line.replace(/^ {2,4}/, ""));
+      return;
+    }
+    if (!cur) cur = { lines: [], line: n, listItem: false };
+    else if (cur.listItem) {
+      cur.lines.push(line.trim());
+      return;
+    }
+    cur.lines.push(line);
+  });
+  if (inFence && cur) cur.lines.push("```");
+  flush();
+  return items;
+}
+function stem2(file) {
+  return basename4(file).replace(/\.[^.]+$/, "");
+}
+function aliasList2(words) {
+  const out2 = [];
+  for (const w2 of words) {
+    const t = (w2 ?? "").replace(/\s+/g, " ").trim();
+    if (t === "" || t.length > LIMITS.aliasChars || out2.includes(t)) continue;
+    out2.push(t);
+    if (out2.length === LIMITS.aliases) break;
+  }
+  return out2.length ? out2 : void 0;
+}
+
 // server/src/core/ops/transfer.ts
 async function exportStore(c, input) {
   await c.store.ensureFresh();
@@ -14950,16 +15404,563 @@ async function importStore(c, doc, progress) {
   c.log("import", { added: report.added, updated: report.updated, unchanged: report.unchanged, kept_newer: report.kept_newer });
   return report;
 }
+var IMPORT_STATUSES = ["added", "added_tombstone", "already_imported", "changed_at_source", "removed_here", "duplicate", "previously_removed", "secret", "expired", "invalid"];
+var IMPORTED_FROM = "imported_from";
+function importedFromBlock(format, key, hash) {
+  return `${IMPORTED_FROM}: {format: ${JSON.stringify(format)}, key: ${JSON.stringify(key)}, hash: ${JSON.stringify(hash)}}`;
+}
+function importedFrom(m) {
+  const block = m.extra.find((b) => b.startsWith(`${IMPORTED_FROM}:`));
+  if (!block) return null;
+  try {
+    const v = yamlLoad(block)[IMPORTED_FROM];
+    if (typeof v?.format !== "string" || typeof v.key !== "string") return null;
+    return { format: v.format, key: v.key, hash: typeof v.hash === "string" ? v.hash : null };
+  } catch {
+    return null;
+  }
+}
+var BatchDedup = class {
+  sets = [];
+  byToken = /* @__PURE__ */ new Map();
+  match(text2) {
+    const tokens = new Set(dedupTokens(text2));
+    const overlap = /* @__PURE__ */ new Map();
+    for (const t of tokens) for (const i of this.byToken.get(t) ?? []) overlap.set(i, (overlap.get(i) ?? 0) + 1);
+    for (const [i, inter] of overlap) {
+      const other = this.sets[i].tokens;
+      if (inter / (tokens.size + other.size - inter) >= DUPLICATE_THRESHOLD) return this.sets[i].label;
+    }
+    return null;
+  }
+  add(text2, label) {
+    const tokens = new Set(dedupTokens(text2));
+    const i = this.sets.push({ tokens, label }) - 1;
+    for (const t of tokens) {
+      if (!this.byToken.has(t)) this.byToken.set(t, []);
+      this.byToken.get(t).push(i);
+    }
+  }
+};
+async function importFrom(c, parsed, opts) {
+  const forced = opts.scopes.length ? checkScopes(c, opts.scopes, "scopes") : null;
+  await c.store.ensureFresh();
+  const known = /* @__PURE__ */ new Map();
+  for (const it of [c.store.active(), c.store.tombstones()]) {
+    for (const m of it) {
+      const from = importedFrom(m);
+      if (from && from.format === parsed.format) known.set(from.key, { m, hash: from.hash });
+    }
+  }
+  const counts = Object.fromEntries([...IMPORT_STATUSES, "skipped"].map((s) => [s, 0]));
+  counts.skipped = parsed.skipped.length;
+  const items = [];
+  const batch = new BatchDedup();
+  const seenKeys = /* @__PURE__ */ new Map();
+  const now = c.now();
+  let done = 0;
+  for (const cand of parsed.candidates) {
+    const item = await importOne(c, parsed.format, cand, { ...opts, forced, known, batch, seenKeys, now });
+    items.push(item);
+    counts[item.status]++;
+    opts.progress?.(++done, parsed.candidates.length);
+  }
+  c.log("import", { format: parsed.format, applied: opts.apply, ...Object.fromEntries(Object.entries(counts).filter(([, n]) => n > 0)) });
+  return { format: parsed.format, path: parsed.path, applied: opts.apply, total: parsed.candidates.length, counts, items, skipped: parsed.skipped };
+}
+async function importOne(c, format, cand, o) {
+  const base = { label: cand.label, key: cand.key };
+  const hash = hashOf(cand.body);
+  const prev = o.known.get(cand.key);
+  if (prev) {
+    if (prev.m.tombstoned && !cand.removed) return { ...base, status: "removed_here", id: prev.m.id, reason: prev.m.removed_reason ?? "" };
+    return { ...base, status: prev.hash !== null && prev.hash !== hash ? "changed_at_source" : "already_imported", id: prev.m.id };
+  }
+  const twin = o.seenKeys.get(cand.key);
+  if (twin) return { ...base, status: "duplicate", duplicate_of_item: twin };
+  o.seenKeys.set(cand.key, cand.label);
+  if (cand.expires && !cand.removed && Date.parse(cand.expires) <= o.now.getTime()) return { ...base, status: "expired", reason: `expired on ${cand.expires.slice(0, 10)}` };
+  const scopes = [.../* @__PURE__ */ new Set([...o.forced ?? cand.scopes, ...cand.markScopes ?? []])];
+  let w2;
+  try {
+    w2 = validateWrite(c, {
+      content: cand.body,
+      scopes,
+      ...cand.category ? { category: cand.category } : {},
+      ...cand.source ? { source: cand.source } : {},
+      ...cand.confidence ? { confidence: cand.confidence } : {},
+      ...cand.aliases?.length ? { aliases: cand.aliases } : {},
+      ...cand.expires && !cand.removed ? { expires: cand.expires } : {}
+    });
+  } catch (err) {
+    if (err instanceof ValidationError) return { ...base, status: "invalid", reason: err.message };
+    throw err;
+  }
+  if (cand.removed) {
+    const found = detectSecrets(w2.aliases?.length ? `${w2.content}
+${w2.aliases.join("\n")}` : w2.content);
+    if (found.length) return { ...base, status: "secret", kinds: [...new Set(found.map((f) => f.kind))] };
+    const item2 = { ...base, status: "added_tombstone", scopes: w2.scopes };
+    if (o.apply) item2.id = (await writeImported(c, format, cand, w2, hash, o.now)).id;
+    return item2;
+  }
+  if (!o.force) {
+    const twinText = o.batch.match(w2.content);
+    if (twinText) return { ...base, status: "duplicate", duplicate_of_item: twinText };
+  }
+  const gate = await runWriteGates(c, w2, { force: o.force, acknowledge_transient: true, confirmed: true, candidates: (text2, limit) => candidatesFor(c, text2, limit) });
+  const out2 = gate.outcome;
+  if (out2?.status === "secret_detected") return { ...base, status: "secret", kinds: [...new Set((out2.findings ?? []).map((f) => f.kind))] };
+  if (out2?.status === "duplicate" || out2?.status === "previously_removed") {
+    return {
+      ...base,
+      status: out2.status,
+      matches: (out2.matches ?? []).map((m) => ({ id: String(m.id), similarity: Number(m.similarity), ...out2.status === "previously_removed" ? { removed_reason: m.removed_reason ?? null } : {} }))
+    };
+  }
+  if (out2) return { ...base, status: "invalid", reason: `refused by the write gates (${out2.status})` };
+  o.batch.add(w2.content, cand.label);
+  const item = { ...base, status: "added", scopes: w2.scopes };
+  if (o.apply) item.id = (await writeImported(c, format, cand, w2, hash, o.now)).id;
+  return item;
+}
+async function writeImported(c, format, cand, w2, hash, now) {
+  const created = cand.created ?? now.toISOString();
+  const updated = cand.updated && Date.parse(cand.updated) >= Date.parse(created) ? cand.updated : created;
+  const origin = cand.origin ?? NULL_ORIGIN;
+  const rec = {
+    id: newId(Math.max(0, Date.parse(created))),
+    created,
+    updated,
+    scopes: w2.scopes,
+    confidence: w2.confidence,
+    source: w2.source,
+    category: w2.category,
+    last_verified_at: cand.last_verified_at ?? null,
+    expires: cand.removed ? cand.expires ?? null : w2.expires,
+    origin: { ...origin, repo: redactRemoteUrl(origin.repo) },
+    body: w2.content
+  };
+  if (w2.aliases?.length) rec.aliases = w2.aliases;
+  if (cand.removed) {
+    rec.removed = cand.removed.at ?? now.toISOString();
+    rec.removed_reason = cand.removed.reason;
+    rec.removed_session = cand.removed.session ?? null;
+  }
+  return c.store.create(rec, [importedFromBlock(format, cand.key, hash)]);
+}
+
+// server/src/core/ops/insight.ts
+import { statSync as statSync8 } from "node:fs";
+
+// server/src/core/curation/timeline.ts
+var str3 = (v) => typeof v === "string" ? v : null;
+var has = (v, id) => Array.isArray(v) && v.includes(id);
+function describe2(e, id) {
+  switch (e.kind) {
+    case "search": {
+      const hit = retrievalsOf(e).find((r) => r.id === id);
+      if (!hit) return null;
+      const rows = Array.isArray(e.hits) ? e.hits : [];
+      const rel = rows.find((r) => r && r.id === id)?.relevance;
+      return `found by search ${JSON.stringify(str3(e.query) ?? "")}${typeof rel === "string" ? ` (${rel} relevance)` : ""}`;
+    }
+    case "show":
+      return has(e.ids, id) ? "read in full (show)" : null;
+    case "use": {
+      const u = useOf(e);
+      if (!u || !u.ids.includes(id)) return null;
+      return `${u.outcome}${u.note ? `: ${u.note}` : ""}`;
+    }
+    case "write":
+    case "write_confirm":
+      return e.id === id ? e.kind === "write" ? "written" : `written after confirmation (${str3(e.pending_reason) ?? "pending"})` : null;
+    case "update":
+      return e.id === id ? `updated: ${Array.isArray(e.fields) ? e.fields.join(", ") : "fields"}${e.content_changed ? " (text changed)" : ""}` : null;
+    case "verify":
+      return e.id === id ? `verified${str3(e.note) ? `: ${str3(e.note)}` : ""}` : null;
+    case "remove":
+      return e.id === id ? `removed: ${str3(e.reason) ?? ""}` : null;
+    case "restore":
+      return e.id === id ? "restored" : null;
+    case "rename_scope":
+      return has(e.active, id) || has(e.tombstoned, id) ? `scope ${str3(e.old_scope)} renamed to ${str3(e.new_scope)}` : null;
+    default:
+      return null;
+  }
+}
+function memoryEvents(events2, id, max) {
+  const out2 = [];
+  let total = 0;
+  for (let i = events2.length - 1; i >= 0; i--) {
+    const e = events2[i];
+    const detail = describe2(e, id);
+    if (detail === null) continue;
+    total++;
+    if (out2.length < max) out2.push({ ts: e.ts, kind: e.kind, actor: actorOf(e), detail, session: String(e.session ?? "") });
+  }
+  return { total, events: out2 };
+}
+
+// server/src/core/curation/activity.ts
+var DAY_MS5 = 864e5;
+function activity(now, records, events2, opts) {
+  const end = Math.floor(now.getTime() / DAY_MS5) * DAY_MS5 + DAY_MS5;
+  const span = opts.days * DAY_MS5;
+  const first = end - opts.buckets * span;
+  const out2 = [];
+  for (let i = 0; i < opts.buckets; i++) {
+    const s = first + i * span;
+    out2.push({
+      start: new Date(s).toISOString().slice(0, 10),
+      end: new Date(s + span - DAY_MS5).toISOString().slice(0, 10),
+      created: 0,
+      removed: 0,
+      retrievals: 0,
+      user_lookups: 0,
+      uses: Object.fromEntries(USE_OUTCOMES.map((o) => [o, 0]))
+    });
+  }
+  const at = (ts) => {
+    if (ts === void 0) return null;
+    const t = Date.parse(ts);
+    if (!(t >= first && t < end)) return null;
+    return out2[Math.floor((t - first) / span)];
+  };
+  for (const r of records) {
+    const c = at(r.created);
+    if (c) c.created++;
+    const d = at(r.removed);
+    if (d) d.removed++;
+  }
+  for (const e of events2) {
+    const b = at(e.ts);
+    if (!b) continue;
+    const hits = retrievalsOf(e).length;
+    if (hits > 0) {
+      if (actorOf(e) === "user") b.user_lookups += hits;
+      else b.retrievals += hits;
+      continue;
+    }
+    const u = useOf(e);
+    if (u) b.uses[u.outcome] += u.ids.length;
+  }
+  return out2;
+}
+
+// server/src/core/ops/insight.ts
+var repoKeys2 = /* @__PURE__ */ new WeakMap();
+function repoOf(m) {
+  let k = repoKeys2.get(m);
+  if (k === void 0) repoKeys2.set(m, k = originRepoKey(m.origin));
+  return k;
+}
+var SIGNAL_TTL_MS = 3e4;
+var signalCache = /* @__PURE__ */ new WeakMap();
+async function signalsOf(c, mems) {
+  const now = Date.now();
+  const missing = mems.filter((m) => {
+    const s = signalCache.get(m);
+    return s === void 0 || now - s.at > SIGNAL_TTL_MS;
+  });
+  if (missing.length > 0) {
+    const sig = await computeSignals(signalContext(c), missing);
+    for (const m of missing) signalCache.set(m, { at: now, sig: sig.get(m.id) });
+  }
+  return mems.map((m) => signalCache.get(m).sig);
+}
+var BROWSE_SORTS = ["updated", "created", "verified", "scope"];
+var VERIFICATION_STATES = ["never", "stale", "fresh"];
+function pick2(v, arg, allowed) {
+  if (v === void 0 || v === null || v === "") return void 0;
+  if (typeof v === "string" && allowed.includes(v)) return v;
+  throw new ValidationError(`${arg} must be one of ${allowed.join(", ")}, got ${JSON.stringify(v)}`);
+}
+function day(v, arg) {
+  if (v === void 0 || v === null || v === "") return void 0;
+  if (typeof v !== "string" || !/^\d{4}-\d{2}-\d{2}$/.test(v) || Number.isNaN(Date.parse(`${v}T00:00:00Z`))) {
+    throw new ValidationError(`${arg} must be a day like 2026-01-31, got ${JSON.stringify(v)}`);
+  }
+  return Date.parse(`${v}T00:00:00Z`);
+}
+async function browse(c, input) {
+  const category = pick2(input.category, "category", CATEGORIES);
+  const confidence = pick2(input.confidence, "confidence", CONFIDENCES);
+  const verification = pick2(input.verification, "verification", VERIFICATION_STATES);
+  const verdict = pick2(input.verdict, "verdict", VERDICTS);
+  const expired = pick2(input.expired, "expired", ["hide", "only", "include"]) ?? "hide";
+  const sort = pick2(input.sort, "sort", BROWSE_SORTS) ?? "updated";
+  const order = pick2(input.order, "order", ["asc", "desc"]) ?? "desc";
+  const from = day(input.created_from, "created_from");
+  const toDay = day(input.created_to, "created_to");
+  const to = toDay === void 0 ? void 0 : toDay + 864e5;
+  const scope = input.scope === void 0 || input.scope === "" ? null : validateScopeFilter(input.scope, "scope");
+  const matchOne = scope === null ? null : scopeFilterMatcher([scope]);
+  const scopeHits = /* @__PURE__ */ new Map();
+  const matchScope = matchOne === null ? null : (scopes) => scopes.some((s) => {
+    let hit = scopeHits.get(s);
+    if (hit === void 0) scopeHits.set(s, hit = matchOne([s]));
+    return hit;
+  });
+  const words = (input.text ?? "").toLowerCase().split(/\s+/).filter(Boolean);
+  const tagged = structureFilter((input.tags ?? "").split(/[\s,]+/).filter(Boolean), null);
+  if (words.join(" ").length > LIMITS.queryChars) throw new ValidationError(`text is longer than ${LIMITS.queryChars} characters`);
+  const offset = input.offset ?? 0;
+  const limit = input.limit ?? 50;
+  if (!Number.isInteger(offset) || offset < 0) throw new ValidationError(`offset must be a whole number from 0, got ${JSON.stringify(input.offset)}`);
+  if (!Number.isInteger(limit) || limit < 1 || limit > LIMITS.pageSize) throw new ValidationError(`limit must be a whole number from 1 to ${LIMITS.pageSize}`);
+  await c.store.ensureFresh();
+  const now = c.now();
+  const staleDays = c.config.behavior.verification_stale_days;
+  const w2 = watchOf(c);
+  if (w2.sorted.version !== w2.version) w2.sorted = { version: w2.version, byKey: /* @__PURE__ */ new Map() };
+  const sortKey = `${sort}:${order}`;
+  let ordered = w2.sorted.byKey.get(sortKey);
+  if (!ordered) {
+    const key = sort === "created" ? (m) => m.created : sort === "verified" ? (m) => m.last_verified_at ?? "" : sort === "scope" ? (m) => m.scopes[0] ?? "" : (m) => m.updated;
+    const dir = order === "asc" ? 1 : -1;
+    const keyed = [...c.store.active()].map((m) => ({ k: key(m), id: m.id, m }));
+    keyed.sort((a, b) => a.k < b.k ? -dir : a.k > b.k ? dir : a.id < b.id ? -dir : a.id > b.id ? dir : 0);
+    ordered = keyed.map((x) => ({ m: x.m, repo: repoOf(x.m) ?? "none", expMs: x.m.expires === null ? Infinity : Date.parse(x.m.expires) }));
+    w2.sorted.byKey.set(sortKey, ordered);
+  }
+  const repos = /* @__PURE__ */ new Map();
+  let rows = [];
+  const nowMs = now.getTime();
+  for (const { m, repo: r, expMs } of ordered) {
+    const exp = expMs <= nowMs;
+    if (expired === "hide" ? exp : expired === "only" ? !exp : false) continue;
+    repos.set(r, (repos.get(r) ?? 0) + 1);
+    if (input.repo && r !== input.repo) continue;
+    if (matchScope && !matchScope(m.scopes)) continue;
+    if (category && m.category !== category) continue;
+    if (confidence && m.confidence !== confidence) continue;
+    if (verification && verificationOf(m.last_verified_at, now, staleDays).status !== verification) continue;
+    if (from !== void 0 || to !== void 0) {
+      const t = Date.parse(m.created);
+      if (!(t >= (from ?? -Infinity) && t < (to ?? Infinity))) continue;
+    }
+    if (tagged && !tagged(m)) continue;
+    if (words.length > 0) {
+      const hay = (m.aliases?.length ? `${m.body}
+${m.aliases.join("\n")}` : m.body).toLowerCase();
+      if (!words.every((x) => hay.includes(x))) continue;
+    }
+    rows.push(m);
+  }
+  if (verdict !== void 0 || input.drift === true) {
+    const sig2 = await signalsOf(c, rows);
+    rows = rows.filter((_, i) => {
+      const s = sig2[i];
+      if (verdict !== void 0 && s.staleness_verdict !== verdict) return false;
+      if (input.drift === true && !(s.path_drift_missing > 0 || (s.commit_drift_count ?? 0) > 0)) return false;
+      return true;
+    });
+  }
+  const page = rows.slice(offset, offset + limit);
+  const sig = await signalsOf(c, page);
+  const items = page.map((m, i) => ({
+    ...recordHead(m),
+    ...sig[i],
+    summary: summarize(m.body, 140),
+    repo: repoOf(m),
+    expired: isExpired(m, now)
+  }));
+  return {
+    total: rows.length,
+    offset,
+    limit,
+    items,
+    repos: [...repos].map(([repo, count]) => ({ repo, count })).sort((a, b) => b.count - a.count || a.repo.localeCompare(b.repo))
+  };
+}
+async function searchPreview(c, input) {
+  if (typeof input.query !== "string" || input.query.trim() === "") return { hits: [] };
+  if (input.query.length > LIMITS.queryChars) throw new ValidationError(`query is ${input.query.length} characters long: at most ${LIMITS.queryChars} are accepted`);
+  const l = c.services.index;
+  if (l === null) throw new Error("the search index is not open");
+  await c.store.ensureFresh();
+  const repo = c.caller.repoKey;
+  const auto = input.auto_scope === true;
+  const found = rankedSearch(l, input.query, [], {
+    limit: input.max_results ?? 20,
+    now: c.now().getTime(),
+    halfLifeDays: c.config.behavior.recency_half_life_days,
+    ...c.disabledScopes.size > 0 || auto ? {
+      filter: (m) => {
+        if (auto) {
+          const k = repoOf(m);
+          if (k !== null && k !== repo) return false;
+        }
+        return !m.scopes.some((s) => [...c.disabledScopes].some((d) => s === d || s.startsWith(`${d}:`)));
+      },
+      filterKey: JSON.stringify(["ui", [...c.disabledScopes].sort(), auto ? repo : false])
+    } : {}
+  });
+  const fields = await hitFields(c, found.map((h) => h.doc));
+  return {
+    hits: found.map((h, i) => ({ ...fields[i], snippet: h.snippet, score: h.score, relevance: h.relevance, match_terms: h.matchTerms }))
+  };
+}
+var ULID_IN_TEXT = /\b[0-9A-HJKMNP-TV-Z]{26}\b/g;
+async function memoryPage(c, input) {
+  const id = checkId(input.id);
+  await c.store.ensureFresh();
+  const m = c.store.get(id) ?? c.store.getTombstone(id);
+  if (!m) throw new NotFoundError(`no memory with id ${id}`);
+  const [fields] = await hitFields(c, [m], true);
+  const log = memoryEvents(events(c), id, input.events ?? 200);
+  const brief = (x) => ({ id: x.id, scopes: x.scopes, summary: summarize(x.body, 120), removed: x.tombstoned });
+  const similar = m.tombstoned ? [] : candidatesFor(c, m.body, 8).filter((x) => x !== id).slice(0, 5).map((x) => c.store.get(x)).filter((x) => x !== void 0).map(brief);
+  const links = [...new Set(m.body.match(ULID_IN_TEXT) ?? [])].filter((x) => x !== id).map((x) => c.store.get(x) ?? c.store.getTombstone(x)).filter((x) => x !== void 0).map(brief);
+  const backlinks = [];
+  if (!m.tombstoned) {
+    for (const b of backlinksOf(c, m)) {
+      const o = c.store.get(b.id);
+      if (o && !backlinks.some((x) => x.id === o.id)) backlinks.push({ ...brief(o), relation: b.relation });
+    }
+  }
+  for (const o of c.store.active()) if (o.id !== id && o.body.includes(id) && !backlinks.some((x) => x.id === o.id)) backlinks.push(brief(o));
+  return {
+    memory: {
+      ...fields,
+      body: m.body,
+      aliases: m.aliases ? [...m.aliases] : [],
+      source: m.source,
+      origin: m.origin,
+      expires: m.expires,
+      expired: isExpired(m, c.now()),
+      file: m.file,
+      extra_frontmatter: [...m.extra],
+      removed: m.removed ?? null,
+      removed_reason: m.removed_reason ?? null,
+      tombstoned: m.tombstoned,
+      repo: repoOf(m)
+    },
+    events: log.events,
+    events_total: log.total,
+    similar,
+    links,
+    backlinks: backlinks.slice(0, 20)
+  };
+}
+var watches = /* @__PURE__ */ new WeakMap();
+function watchOf(c) {
+  let w2 = watches.get(c);
+  if (!w2) {
+    const stop = c.store.onChange(() => {
+      w2.version++;
+    });
+    watches.set(c, w2 = { version: 0, stop, overview: null, health: null, events: null, sorted: { version: -1, byKey: /* @__PURE__ */ new Map() } });
+  }
+  return w2;
+}
+function eventsStamp(c) {
+  const file = c.services.events?.file;
+  if (!file) return "none";
+  const st = statSyncSafe(file);
+  return st ? `${st.size}:${st.mtimeMs}` : "none";
+}
+function statSyncSafe(file) {
+  try {
+    return statSync8(file);
+  } catch {
+    return null;
+  }
+}
+function events(c) {
+  const w2 = watchOf(c);
+  const key = eventsStamp(c);
+  if (w2.events?.key === key) return w2.events.value;
+  const value = readEvents(c.dir).events;
+  w2.events = { key, value };
+  return value;
+}
+async function cachedHealth(c, input) {
+  await c.store.ensureFresh();
+  const w2 = watchOf(c);
+  const key = () => `${w2.version}:${eventsStamp(c)}:${JSON.stringify(input)}:${c.now().toISOString().slice(0, 13)}`;
+  const before = key();
+  if (w2.health?.key === before) return w2.health.value;
+  const value = await health(c, input);
+  if (key() === before) w2.health = { key: before, value };
+  return value;
+}
+async function overview(c, input = {}) {
+  const weeks = input.weeks ?? 12;
+  if (!Number.isInteger(weeks) || weeks < 1 || weeks > 104) throw new ValidationError("weeks must be a whole number from 1 to 104");
+  await c.store.ensureFresh();
+  const w2 = watchOf(c);
+  const now = c.now();
+  const key = `${w2.version}:${eventsStamp(c)}:${weeks}:${now.toISOString().slice(0, 13)}`;
+  if (w2.overview?.key === key) return w2.overview.value;
+  const staleDays = c.config.behavior.verification_stale_days;
+  const repos = /* @__PURE__ */ new Map();
+  const scopes = /* @__PURE__ */ new Map();
+  const verification = { never: 0, stale: 0, fresh: 0 };
+  let active = 0;
+  let expired = 0;
+  const records = [];
+  for (const m of c.store.active()) {
+    records.push(m);
+    if (isExpired(m, now)) {
+      expired++;
+      continue;
+    }
+    active++;
+    const r = repoOf(m) ?? "none";
+    repos.set(r, (repos.get(r) ?? 0) + 1);
+    for (const s of m.scopes) scopes.set(s, (scopes.get(s) ?? 0) + 1);
+    verification[verificationOf(m.last_verified_at, now, staleDays).status]++;
+  }
+  let tombstoned = 0;
+  for (const t of c.store.tombstones()) {
+    records.push(t);
+    tombstoned++;
+  }
+  const rep = await cachedHealth(c, {});
+  const log = events(c);
+  const value = {
+    generated_at: now.toISOString(),
+    active,
+    expired,
+    tombstoned,
+    pending: (await listPending(c.dir, now)).length,
+    by_repo: [...repos].map(([repo, count]) => ({ repo, count })).sort((a, b) => b.count - a.count || a.repo.localeCompare(b.repo)),
+    by_scope: [...scopes].map(([scope, count]) => ({ scope, count })).sort((a, b) => b.count - a.count || a.scope.localeCompare(b.scope)),
+    verification,
+    weekly: activity(now, records, log, { buckets: weeks, days: 7 }),
+    health: rep
+  };
+  const after = `${w2.version}:${eventsStamp(c)}:${weeks}:${now.toISOString().slice(0, 13)}`;
+  if (after === key) w2.overview = { key, value };
+  return value;
+}
+async function pendingWrites(c) {
+  return listPending(c.dir, c.now());
+}
+function onChange(c, fn) {
+  watchOf(c);
+  const unStore = c.store.onChange((ch) => {
+    const m = ch.kind === "upsert" ? ch.mem : ch.prev;
+    fn({ kind: "memory", id: m.id, removed: ch.kind === "delete" || m.tombstoned });
+  });
+  const unPending = watchPending(c.dir, () => fn({ kind: "pending" }));
+  return () => {
+    unStore();
+    unPending();
+  };
+}
 
 // server/src/core/ops/sync.ts
-import { existsSync as existsSync7, readFileSync as readFileSync9 } from "node:fs";
+import { existsSync as existsSync7, readFileSync as readFileSync10 } from "node:fs";
 import { hostname as hostname3 } from "node:os";
-import { join as join22 } from "node:path";
+import { join as join23 } from "node:path";
 
 // server/src/core/sync/driver.ts
 import { promises as fsp9 } from "node:fs";
-import { join as join21 } from "node:path";
-function parse3(text2) {
+import { join as join22 } from "node:path";
+function parse4(text2) {
   try {
     const { record, extra } = parseMemoryText(text2);
     if (record.id === null || record.created === null || record.updated === null) return null;
@@ -14970,16 +15971,16 @@ function parse3(text2) {
 }
 async function mergeDriver(files, workTree) {
   const [b, o, t] = await Promise.all([files.base, files.ours, files.theirs].map((f) => fsp9.readFile(f, "utf8").catch(() => "")));
-  const ours = parse3(o);
-  const theirs = parse3(t);
-  const base = b.trim() === "" ? null : parse3(b);
+  const ours = parse4(o);
+  const theirs = parse4(t);
+  const base = b.trim() === "" ? null : parse4(b);
   if (ours && theirs && ours.record.id === theirs.record.id && (base === null || base.record.id === ours.record.id) && (b.trim() === "" || base !== null)) {
     const { merged, conflict } = mergeMemory(base, ours, theirs);
     await fsp9.writeFile(files.ours, serializeMemory(merged.record, merged.extra));
     if (conflict) {
-      const dir = join21(workTree, CONFLICTS_DIR);
+      const dir = join22(workTree, CONFLICTS_DIR);
       await ensureDir(dir);
-      await writeFileAtomic(join21(dir, conflictFileName(conflict)), conflictFileText(conflict), 420);
+      await writeFileAtomic(join22(dir, conflictFileName(conflict)), conflictFileText(conflict), 420);
       return { code: 0, note: `cairn: ${files.path ?? ours.record.id}: merged; the two bodies differed, the other one is kept in ${CONFLICTS_DIR}/${conflictFileName(conflict)}` };
     }
     return { code: 0, note: "" };
@@ -14989,11 +15990,11 @@ async function mergeDriver(files, workTree) {
 }
 
 // server/src/core/ops/sync.ts
-var stateDir = (dir) => join22(dir, ".git", "cairn-sync");
-var stateFile = (dir) => join22(stateDir(dir), "state.json");
+var stateDir = (dir) => join23(dir, ".git", "cairn-sync");
+var stateFile = (dir) => join23(stateDir(dir), "state.json");
 function readState(dir) {
   try {
-    const s = JSON.parse(readFileSync9(stateFile(dir), "utf8"));
+    const s = JSON.parse(readFileSync10(stateFile(dir), "utf8"));
     return { last_sync: s.last_sync ?? null, last_attempt: s.last_attempt ?? null, last_error: s.last_error ?? null };
   } catch {
     return { last_sync: null, last_attempt: null, last_error: null };
@@ -15006,7 +16007,7 @@ async function writeState(dir, s) {
 }
 var shq = (s) => `'${s.replace(/'/g, `'\\''`)}'`;
 async function ownRepo(dir) {
-  if (!existsSync7(join22(dir, ".git"))) return false;
+  if (!existsSync7(join23(dir, ".git"))) return false;
   const top = await repoTop(dir);
   return top !== null && await realpathOf(top) === await realpathOf(dir);
 }
@@ -15040,8 +16041,8 @@ async function syncInit(c, input) {
     const m = /^ref: refs\/heads\/(\S+)\s+HEAD/m.exec(r.stdout.toString());
     if (m) await git2(dir, ["symbolic-ref", "HEAD", `refs/heads/${m[1]}`]);
   }
-  const gitignore_updated = await ensureLines(join22(dir, ".gitignore"), GITIGNORE_LINES, "# cairn: per-machine files, never synced");
-  const gitattributes_updated = await ensureLines(join22(dir, ".gitattributes"), GITATTRIBUTES_LINES, "# cairn: memory files merge field by field (cairn merge-driver)");
+  const gitignore_updated = await ensureLines(join23(dir, ".gitignore"), GITIGNORE_LINES, "# cairn: per-machine files, never synced");
+  const gitattributes_updated = await ensureLines(join23(dir, ".gitattributes"), GITATTRIBUTES_LINES, "# cairn: memory files merge field by field (cairn merge-driver)");
   const driver = `${input.driver.map(shq).join(" ")} merge-driver %O %A %B %P`;
   await git2(dir, ["config", "merge.cairn.name", "cairn memory merge (field by field, by id)"]);
   await git2(dir, ["config", "merge.cairn.driver", driver]);
@@ -15211,6 +16212,562 @@ var AutoSync = class {
   }
 };
 
+// server/src/core/io/import/anthropicMemories.ts
+import { relative as relative2, sep as sep3 } from "node:path";
+var TEXT_SPLIT = /\.(md|markdown|txt)$/i;
+function parseAnthropicMemories(path) {
+  const st = statPath(path);
+  if (!st.isDirectory()) throw sourceError(path, null, "is not a directory: give the folder the memory tool writes (its /memories)");
+  const files = walkFiles(path, () => true);
+  const candidates2 = [];
+  const skipped = [];
+  for (const file of files) {
+    const rel = relative2(path, file).split(sep3).join("/");
+    let src;
+    try {
+      src = readSource(file);
+    } catch (err) {
+      if (/binary file/.test(err.message)) {
+        skipped.push({ label: rel, reason: "a binary file" });
+        continue;
+      }
+      throw err;
+    }
+    const date = mtimeIso(src.stat);
+    const top = rel.includes("/") ? rel.slice(0, rel.indexOf("/")) : stem2(file);
+    const scopes = [slugScope(top, "memories")];
+    const pieces = TEXT_SPLIT.test(file) ? markdownItems(src.text) : src.text.trim() ? [{ text: src.text.trim(), line: 1, heading: null, listItem: false }] : [];
+    if (pieces.length === 0) skipped.push({ label: rel, reason: "an empty file" });
+    for (const p of pieces) {
+      candidates2.push({
+        key: `${rel}#${hashOf(p.text)}`,
+        label: `${rel}:${p.line}`,
+        body: p.text,
+        scopes,
+        source: "inferred",
+        aliases: aliasList2([p.heading]),
+        created: date,
+        updated: date
+      });
+    }
+  }
+  if (files.length === 0) throw sourceError(path, null, "holds no files: is it the memory tool's /memories folder?");
+  return { format: "anthropic-memories", path, candidates: candidates2, skipped };
+}
+
+// server/src/core/io/import/basicMemory.ts
+import { basename as basename5, relative as relative3, sep as sep4 } from "node:path";
+var OBSERVATION2 = /^\s*[-*]\s+\[([^\[\]()]+)\]\s+(.+?)\s*$/;
+var RELATION2 = /^\s*[-*]\s+(?:"([^"]+)"|'([^']+)'|([^\s[\]]+))\s+\[\[([^\]]+)\]\](?:\s*\(([^()]*)\))?\s*$/;
+var BARE_LINK = /^\s*[-*]\s+\[\[([^\]]+)\]\]\s*$/;
+function parseBasicMemory(path) {
+  if (!statPath(path).isDirectory()) throw sourceError(path, null, "is not a directory: give the Basic Memory project folder (~/basic-memory by default)");
+  const files = walkFiles(path, (n) => n.endsWith(".md"));
+  if (files.length === 0) throw sourceError(path, null, "holds no notes (*.md): is it a Basic Memory project folder?");
+  const candidates2 = [];
+  const skipped = [];
+  const projectScope = slugScope(basename5(path), "notes");
+  for (const file of files) {
+    const rel = relative3(path, file).split(sep4).join("/");
+    const { text: text2, stat } = readSource(file);
+    const { data, body, bodyLine } = frontmatter2(text2, file);
+    const fmLine = (key) => {
+      const i = text2.split("\n").findIndex((l) => l.startsWith(`${key}:`));
+      return i === -1 ? 1 : i + 1;
+    };
+    const str4 = (key) => {
+      const v = data[key];
+      if (v === void 0 || v === null) return void 0;
+      if (typeof v === "string" || typeof v === "number") return String(v);
+      throw sourceError(file, fmLine(key), `${key} must be text, got ${JSON.stringify(v)}`);
+    };
+    const title = str4("title") ?? stem2(file);
+    const permalink = str4("permalink") ?? rel.replace(/\.md$/, "");
+    const tags = Array.isArray(data.tags) ? data.tags.map(String) : typeof data.tags === "string" ? data.tags.split(",").map((t) => t.trim()) : [];
+    const date = (key) => isoDate(data[key], (w2) => sourceError(file, fmLine(key), `${key} ${w2}`));
+    const created = date("created") ?? mtimeIso(stat);
+    const updated = date("modified") ?? date("updated") ?? mtimeIso(stat);
+    const scopes = [rel.includes("/") ? slugScope(rel.slice(0, rel.indexOf("/")), projectScope) : projectScope];
+    const base = { scopes, created, updated: Date.parse(updated) < Date.parse(created) ? created : updated };
+    const rest = [];
+    const relations = [];
+    let relLine = 0;
+    let inFence = false;
+    body.split("\n").forEach((raw, i) => {
+      const line = raw.replace(/\r$/, "");
+      const n = bodyLine + i;
+      if (/^\s*(```|~~~)/.test(line)) inFence = !inFence;
+      if (inFence || /^\s*(```|~~~)/.test(line)) {
+        rest.push(line);
+        return;
+      }
+      const obs = OBSERVATION2.exec(line);
+      if (obs && !/^[ xX-]$/.test(obs[1]) && !/^\(/.test(obs[2])) {
+        const category = obs[1].trim();
+        let content = obs[2];
+        const ctx = /\s*\(([^()]*)\)\s*$/.exec(content);
+        if (ctx) content = content.slice(0, ctx.index);
+        const inlineTags = [...content.matchAll(/(?:^|\s)#([\p{L}\p{N}_-]+)/gu)].map((m) => m[1]);
+        content = content.replace(/(?:^|\s)#[\p{L}\p{N}_-]+/gu, "").trim();
+        rest.push("");
+        if (content === "") {
+          skipped.push({ label: `${rel}:${n}`, reason: "an observation with no text" });
+          return;
+        }
+        const text3 = `${title}: ${content}${ctx ? ` (${ctx[1].trim()})` : ""}`;
+        candidates2.push({ key: `${permalink}#${hashOf(`${category}|${text3}`)}`, label: `${rel}:${n}`, body: text3, aliases: aliasList2([category, ...inlineTags, ...tags]), ...base });
+        return;
+      }
+      const r = RELATION2.exec(line);
+      const bare = BARE_LINK.exec(line);
+      if (r || bare) {
+        if (!relLine) relLine = n;
+        relations.push(r ? `- ${r[1] ?? r[2] ?? r[3]} [[${r[4]}]]${r[5] ? ` (${r[5].trim()})` : ""}` : `- links_to [[${bare[1]}]]`);
+        rest.push("");
+        return;
+      }
+      rest.push(line);
+    });
+    if (relations.length) {
+      const text3 = `${title}
+${relations.join("\n")}`;
+      candidates2.push({ key: `${permalink}#relations`, label: `${rel}:${relLine} (relations)`, body: text3, aliases: aliasList2([title]), ...base });
+    }
+    const before = candidates2.length;
+    for (const item of markdownItems(rest.join("\n"), bodyLine)) {
+      if (item.text.trim() === title.trim()) continue;
+      const text3 = `${title}: ${item.text}`;
+      candidates2.push({ key: `${permalink}#${hashOf(item.text)}`, label: `${rel}:${item.line}`, body: text3, aliases: aliasList2([item.heading && !/^(observations|relations)$/i.test(item.heading) ? item.heading : null, ...tags]), ...base });
+    }
+    if (candidates2.length === before && !relations.length && !candidates2.some((c) => c.key.startsWith(`${permalink}#`))) skipped.push({ label: rel, reason: "a note with no observations, relations or text" });
+  }
+  return { format: "basic-memory", path, candidates: candidates2, skipped };
+}
+
+// server/src/core/io/import/bettermemory.ts
+import { readdirSync as readdirSync7 } from "node:fs";
+import { join as join24, relative as relative4, sep as sep5 } from "node:path";
+function mdFiles(dir) {
+  let names;
+  try {
+    names = readdirSync7(dir, { withFileTypes: true }).filter((e) => e.isFile() && e.name.endsWith(".md") && !e.name.startsWith(".")).map((e) => e.name);
+  } catch {
+    return [];
+  }
+  return names.sort().map((n) => join24(dir, n));
+}
+function lineOf(text2, key) {
+  const i = text2.split("\n").findIndex((l) => l.startsWith(`${key}:`));
+  return i === -1 ? 1 : i + 1;
+}
+function parseBettermemory(path) {
+  if (!statPath(path).isDirectory()) throw sourceError(path, null, "is not a directory: give the bettermemory store folder (~/.claude-memory)");
+  const active = mdFiles(path);
+  const tombs = mdFiles(join24(path, ".tombstones"));
+  if (active.length === 0 && tombs.length === 0) throw sourceError(path, null, "holds no memory files (*.md): is it a bettermemory store?");
+  const candidates2 = [];
+  const skipped = [];
+  for (const file of [...active, ...tombs]) {
+    const { text: text2, stat } = readSource(file);
+    const { data, body } = frontmatter2(text2, file);
+    const bad = (key, msg) => sourceError(file, lineOf(text2, key), msg);
+    if (Object.keys(data).length === 0) throw sourceError(file, 1, 'has no YAML frontmatter: a bettermemory file starts with "---"');
+    const sv = data.schema_version ?? 1;
+    if (typeof sv !== "number" || sv > 1) throw bad("schema_version", `schema_version ${JSON.stringify(sv)} is not one this importer reads (1)`);
+    const rawScopes = typeof data.scopes === "string" ? [data.scopes] : data.scopes;
+    if (!Array.isArray(rawScopes) || rawScopes.length === 0 || !rawScopes.every((s) => typeof s === "string")) throw bad("scopes", "scopes is missing or not a list of names");
+    const oneOf3 = (key, allowed) => {
+      const v = data[key];
+      if (v === void 0 || v === null) return void 0;
+      if (typeof v === "string" && allowed.includes(v)) return v;
+      throw bad(key, `${key} is ${JSON.stringify(v)}: expected one of ${allowed.join(", ")}`);
+    };
+    const date = (key) => isoDate(data[key], (w2) => bad(key, `${key} ${w2}`));
+    let origin = NULL_ORIGIN;
+    if (data.origin !== void 0 && data.origin !== null) {
+      if (!isObj(data.origin)) throw bad("origin", "origin is not a mapping of cwd, repo, branch");
+      const o = data.origin;
+      const s = (k) => typeof o[k] === "string" ? o[k] : null;
+      origin = { cwd: s("cwd"), repo: s("repo"), branch: s("branch"), worktree_root: s("worktree_root") };
+    }
+    const id = data.id === void 0 || data.id === null ? null : String(data.id);
+    const created = date("created") ?? mtimeIso(stat);
+    const label = `${id ? `memory ${id}` : "memory"} (${relative4(path, file).split(sep5).join("/")})`;
+    const content = body.replace(/^\s*\n/, "").replace(/\s+$/, "");
+    if (content.trim() === "") {
+      skipped.push({ label, reason: "empty body" });
+      continue;
+    }
+    const removedAt = date("removed");
+    const tomb = tombs.includes(file);
+    const aliases = Array.isArray(data.aliases) ? aliasList2(data.aliases.filter((a) => typeof a === "string")) : void 0;
+    candidates2.push({
+      key: id ?? file.slice(path.length + 1),
+      label,
+      body: content,
+      scopes: [...new Set(rawScopes.map((s) => slugScope(s, "imported")))],
+      ...oneOf3("confidence", CONFIDENCES) ? { confidence: oneOf3("confidence", CONFIDENCES) } : {},
+      ...oneOf3("source", SOURCES) ? { source: oneOf3("source", SOURCES) } : {},
+      ...oneOf3("category", CATEGORIES) ? { category: oneOf3("category", CATEGORIES) } : {},
+      ...aliases ? { aliases } : {},
+      created,
+      updated: date("updated") ?? created,
+      last_verified_at: date("last_verified_at") ?? null,
+      expires: date("expires") ?? null,
+      origin,
+      ...tomb || removedAt ? { removed: { ...removedAt ? { at: removedAt } : {}, reason: typeof data.removed_reason === "string" && data.removed_reason.trim() ? data.removed_reason : "removed in bettermemory", session: typeof data.removed_session === "string" ? data.removed_session : null } } : {}
+    });
+  }
+  return { format: "bettermemory", path, candidates: candidates2, skipped };
+}
+
+// server/src/core/io/import/claudeCode.ts
+import { existsSync as existsSync8, readdirSync as readdirSync8 } from "node:fs";
+import { basename as basename6, dirname as dirname7, join as join25, relative as relative5, sep as sep6 } from "node:path";
+var INSTRUCTIONS_SCOPE = "instructions";
+var encode = (name) => name.replace(/[^a-zA-Z0-9]/g, "-");
+function decodeProjectDir(name, root = "/") {
+  const visit = (rest, dir, depth) => {
+    if (rest === "") return dir;
+    if (depth > 40 || !rest.startsWith("-")) return null;
+    let entries;
+    try {
+      entries = readdirSync8(dir, { withFileTypes: true }).filter((e) => e.isDirectory() || e.isSymbolicLink()).map((e) => e.name);
+    } catch {
+      return null;
+    }
+    for (const e of entries.sort((a, b) => b.length - a.length)) {
+      const enc = `-${encode(e)}`;
+      if (rest === enc || rest.startsWith(`${enc}-`)) {
+        const found = visit(rest.slice(enc.length), join25(dir, e), depth + 1);
+        if (found) return found;
+      }
+    }
+    return null;
+  };
+  return visit(name, root, 0);
+}
+var TYPES = {
+  user: { category: "user-inference", source: "inferred" },
+  feedback: { category: "fact", source: "user-correction" },
+  project: { category: "fact", source: "inferred" },
+  reference: { category: "fact", source: "inferred" }
+};
+async function projectOf(dir) {
+  const name = basename6(dir);
+  const path = decodeProjectDir(name);
+  const tail = name.split("-").filter(Boolean).pop() ?? name;
+  const scope = `projects:${slugScope(path ? basename6(path) : tail, "unknown")}`;
+  let origin = NULL_ORIGIN;
+  if (path) {
+    const info = await repoInfo(path);
+    origin = info ? { cwd: path, repo: info.url, branch: null, worktree_root: info.root } : { cwd: path, repo: null, branch: null, worktree_root: null };
+  }
+  return { dir, name, path, scope: scope.length > 64 ? "projects:unknown" : scope, origin };
+}
+function projectDirs(path) {
+  if (!statPath(path).isDirectory()) throw sourceError(path, null, "is not a directory: give ~/.claude, ~/.claude/projects, a project folder in it, or its memory/ folder");
+  const subdirs = (d) => readdirSync8(d, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => join25(d, e.name)).sort();
+  if (existsSync8(join25(path, "projects"))) return { projects: subdirs(join25(path, "projects")).filter((d) => existsSync8(join25(d, "memory"))), claudeHome: path };
+  if (basename6(path) === "memory") return { projects: [dirname7(path)], claudeHome: null };
+  if (existsSync8(join25(path, "memory"))) return { projects: [path], claudeHome: null };
+  const inside = subdirs(path).filter((d) => existsSync8(join25(d, "memory")));
+  if (inside.length) return { projects: inside, claudeHome: null };
+  throw sourceError(path, null, "holds no Claude Code auto memory (no memory/ folder): give ~/.claude, ~/.claude/projects or ~/.claude/projects/<project>");
+}
+var INDEX_LINK = /\[[^\]]*\]\(([^)\s]+\.md)\)/g;
+function splitFile(label, keyBase, text2, firstLine, skipIndexIn, skipped) {
+  const out2 = [];
+  for (const item of markdownItems(text2, firstLine)) {
+    if (/^@\S+$/.test(item.text.trim())) {
+      skipped.push({ label: `${label}:${item.line}`, reason: "an @import line (import that file itself if it holds memories)" });
+      continue;
+    }
+    if (skipIndexIn) {
+      const links = [...item.text.matchAll(INDEX_LINK)].map((m) => m[1]);
+      if (links.length && links.every((l) => existsSync8(join25(skipIndexIn, l)))) {
+        skipped.push({ label: `${label}:${item.line}`, reason: `an index entry pointing to ${links.join(", ")} (imported from there)` });
+        continue;
+      }
+    }
+    out2.push({ key: `${keyBase}#${hashOf(item.text)}`, label: `${label}:${item.line}`, body: item.text, ...aliasList2([item.heading]) ? { aliases: aliasList2([item.heading]) } : {} });
+  }
+  return out2;
+}
+async function parseClaudeCode(path, opts = {}) {
+  const { projects, claudeHome } = projectDirs(path);
+  const candidates2 = [];
+  const skipped = [];
+  for (const dir of projects) {
+    const p = await projectOf(dir);
+    const memDir = join25(dir, "memory");
+    const files = existsSync8(memDir) ? walkFiles(memDir, (n) => n.endsWith(".md")) : [];
+    const base = { scopes: [p.scope], origin: p.origin };
+    for (const file of files) {
+      const rel = relative5(memDir, file).split(sep6).join("/");
+      const label = `${p.name}/memory/${rel}`;
+      const { text: text2, stat } = readSource(file);
+      const date = mtimeIso(stat);
+      const { data, body, bodyLine } = frontmatter2(text2, file);
+      const type = data.type;
+      if (Object.keys(data).length > 0 && (typeof data.type === "string" || typeof data.name === "string")) {
+        if (type !== void 0 && (typeof type !== "string" || !(type in TYPES))) {
+          const i = text2.split("\n").findIndex((l) => l.startsWith("type:"));
+          throw sourceError(file, i === -1 ? 1 : i + 1, `type is ${JSON.stringify(type)}: Claude Code's memory types are ${Object.keys(TYPES).join(", ")}`);
+        }
+        const content = body.trim();
+        if (content === "") {
+          skipped.push({ label, reason: "a topic file with no text" });
+          continue;
+        }
+        const kind = TYPES[type ?? "project"];
+        candidates2.push({
+          key: `${p.name}/memory/${rel}`,
+          label,
+          body: content,
+          ...base,
+          ...kind,
+          aliases: aliasList2([typeof data.name === "string" ? data.name : null, typeof data.description === "string" ? data.description : null]),
+          created: date,
+          updated: date
+        });
+        continue;
+      }
+      const pieces = splitFile(label, `${p.name}/memory/${rel}`, body, bodyLine, rel === "MEMORY.md" ? memDir : null, skipped);
+      if (pieces.length === 0 && !skipped.some((s) => s.label.startsWith(`${label}:`))) skipped.push({ label, reason: "an empty file" });
+      for (const piece of pieces) candidates2.push({ ...piece, ...base, source: "inferred", created: date, updated: date });
+    }
+    if (opts.includeClaudeMd && p.path) {
+      for (const f of ["CLAUDE.md", join25(".claude", "CLAUDE.md"), "CLAUDE.local.md"]) candidates2.push(...instructionFile(join25(p.path, f), base, skipped));
+    }
+  }
+  if (opts.includeClaudeMd && claudeHome) candidates2.push(...instructionFile(join25(claudeHome, "CLAUDE.md"), { scopes: [], origin: NULL_ORIGIN }, skipped));
+  return { format: "claude-code", path, candidates: candidates2, skipped };
+}
+function instructionFile(file, base, skipped) {
+  if (!existsSync8(file)) return [];
+  const { text: text2, stat } = readSource(file);
+  const date = mtimeIso(stat);
+  const { body, bodyLine } = frontmatter2(text2, file);
+  return splitFile(file, `CLAUDE.md:${file}`, body, bodyLine, null, skipped).map((piece) => ({
+    ...piece,
+    ...base,
+    markScopes: [INSTRUCTIONS_SCOPE],
+    source: "explicit-statement",
+    created: date,
+    updated: date
+  }));
+}
+
+// server/src/core/io/import/mem0.ts
+function parseMem0(path) {
+  const { text: text2 } = readSource(path);
+  const trimmed = text2.trimStart();
+  let records;
+  const cats = /* @__PURE__ */ new Map();
+  if (path.endsWith(".jsonl") || trimmed.startsWith("{") && /^\{[^\n]*\}\s*\n\s*\{/.test(trimmed)) {
+    records = jsonLines(text2, path).map(({ line, value }) => ({ value, where: `line ${line}`, line }));
+  } else {
+    const doc = parseJson(text2, path);
+    let list2;
+    let key = "";
+    if (Array.isArray(doc)) list2 = doc;
+    else if (isObj(doc) && Array.isArray(doc.memories)) {
+      list2 = doc.memories;
+      key = "memories";
+      const rows = doc.categories;
+      if (rows !== void 0) {
+        if (!Array.isArray(rows)) throw sourceError(path, null, '"categories" must be a list');
+        rows.forEach((r, i) => {
+          if (!isObj(r) || typeof r.id !== "string" || typeof r.name !== "string") throw sourceError(path, null, `categories[${i}] needs an "id" and a "name"`);
+          cats.set(r.id, r.name);
+        });
+      }
+    } else if (isObj(doc) && Array.isArray(doc.results)) {
+      list2 = doc.results;
+      key = "results";
+    } else throw sourceError(path, 1, 'not a mem0 or OpenMemory export: expected a "memories" or "results" list (or a list of memories)');
+    records = list2.map((value, i) => ({ value, where: key ? `${key}[${i}]` : `item ${i}`, line: null }));
+  }
+  const candidates2 = [];
+  const skipped = [];
+  for (const { value, where, line } of records) {
+    const bad = (msg) => line !== null ? sourceError(path, line, msg) : sourceError(path, null, `${where} ${msg}`);
+    if (!isObj(value)) throw bad("is not a JSON object");
+    const text3 = value.content ?? value.memory ?? value.text;
+    if (typeof text3 !== "string") throw bad('has no "content" (OpenMemory) or "memory" (mem0) text');
+    const id = typeof value.id === "string" || typeof value.id === "number" ? String(value.id) : null;
+    if (id === null) throw bad('has no "id"');
+    const label = `memory ${id} (${where})`;
+    if (text3.trim() === "") {
+      skipped.push({ label, reason: "empty text" });
+      continue;
+    }
+    const state = value.state ?? "active";
+    if (typeof state !== "string" || !["active", "paused", "archived", "deleted"].includes(state)) throw bad(`has "state" ${JSON.stringify(state)}: expected active, paused, archived or deleted`);
+    let categories = [];
+    if (Array.isArray(value.categories)) categories = value.categories.filter((c) => typeof c === "string");
+    else if (Array.isArray(value.category_ids)) categories = value.category_ids.map((c) => cats.get(String(c))).filter((c) => c !== void 0);
+    const date = (k) => isoDate(value[k], (w2) => bad(`has "${k}" ${w2}`));
+    const created = date("created_at");
+    const updated = date("updated_at") ?? created;
+    const scopes = [...new Set(categories.map((c) => slugScope(c, "")).filter((s) => s !== ""))].slice(0, 4);
+    candidates2.push({
+      key: id,
+      label,
+      body: text3,
+      scopes: scopes.length ? scopes : ["mem0"],
+      category: "user-inference",
+      source: "inferred",
+      ...created ? { created } : {},
+      ...updated ? { updated } : {},
+      ...state === "archived" || state === "deleted" ? { removed: { ...date("deleted_at") ?? date("archived_at") ?? updated ? { at: date("deleted_at") ?? date("archived_at") ?? updated } : {}, reason: `${state} in OpenMemory` } } : {}
+    });
+  }
+  return { format: "mem0", path, candidates: candidates2, skipped };
+}
+
+// server/src/core/io/import/memento.ts
+import { existsSync as existsSync9 } from "node:fs";
+import { basename as basename7, join as join26, relative as relative6 } from "node:path";
+function parseMemento(path) {
+  const st = statPath(path);
+  let root = path;
+  let files;
+  if (st.isDirectory()) {
+    if (existsSync9(join26(path, "memories"))) root = join26(path, "memories");
+    files = walkFiles(root, (n) => n.endsWith(".jsonl"));
+    if (files.length === 0) throw sourceError(root, null, "holds no .jsonl files: give the Memento home (~/.memento), its memories/ folder or one .jsonl file");
+  } else files = [path];
+  const latest = /* @__PURE__ */ new Map();
+  for (const file of files) {
+    const nsFromPath = st.isDirectory() ? relative6(root, file).replace(/\.jsonl$/, "").split("\\").join("/") : "global";
+    const { text: text2 } = readSource(file);
+    for (const { line, value } of jsonLines(text2, file)) {
+      const bad = (msg) => sourceError(file, line, msg);
+      if (!isObj(value)) throw bad("not a JSON object");
+      if (typeof value.id !== "string" || value.id.trim() === "") throw bad('entry without an "id" string');
+      const prev = latest.get(value.id);
+      const deleted = value.deleted === true;
+      if (value.content !== void 0 && typeof value.content !== "string") throw bad(`entry ${value.id} has "content" that is not a string`);
+      const content = value.content ?? prev?.content;
+      if (content === void 0) {
+        if (deleted) continue;
+        throw bad(`entry ${value.id} has no "content"`);
+      }
+      if (value.tags !== void 0 && (!Array.isArray(value.tags) || !value.tags.every((t) => typeof t === "string"))) throw bad(`entry ${value.id} has "tags" that is not a list of strings`);
+      if (value.namespace !== void 0 && typeof value.namespace !== "string") throw bad(`entry ${value.id} has a "namespace" that is not a string`);
+      const date = (k) => isoDate(value[k], (w2) => bad(`entry ${value.id} has "${k}" ${w2}`));
+      latest.set(value.id, {
+        id: value.id,
+        namespace: value.namespace ?? prev?.namespace ?? nsFromPath,
+        content,
+        tags: value.tags ?? prev?.tags ?? [],
+        created: date("created") ?? prev?.created,
+        updated: date("updated") ?? date("created") ?? prev?.updated,
+        ttl: date("ttl"),
+        deleted,
+        label: `entry ${value.id} (${(st.isDirectory() ? relative6(root, file) : basename7(file)).split("\\").join("/")}:${line})`
+      });
+    }
+  }
+  const candidates2 = [];
+  const skipped = [];
+  for (const e of latest.values()) {
+    if (e.content.trim() === "") {
+      skipped.push({ label: e.label, reason: "empty content" });
+      continue;
+    }
+    candidates2.push({
+      key: e.id,
+      label: e.label,
+      body: e.content,
+      scopes: [slugScope(e.namespace, "global")],
+      aliases: aliasList2(e.tags),
+      ...e.created ? { created: e.created } : {},
+      ...e.updated ? { updated: e.updated } : {},
+      ...e.ttl ? { expires: e.ttl } : {},
+      ...e.deleted ? { removed: { ...e.updated ? { at: e.updated } : {}, reason: "deleted in Memento" } } : {}
+    });
+  }
+  return { format: "memento", path, candidates: candidates2, skipped };
+}
+
+// server/src/core/io/import/serverMemory.ts
+import { basename as basename8, join as join27 } from "node:path";
+function parseServerMemory(path) {
+  const file = statPath(path).isDirectory() ? join27(path, "memory.jsonl") : path;
+  const { text: text2 } = readSource(file);
+  const entities = /* @__PURE__ */ new Map();
+  const relations = /* @__PURE__ */ new Map();
+  const order = [];
+  for (const { line, value } of jsonLines(text2, file)) {
+    const bad = (msg) => sourceError(file, line, msg);
+    if (!isObj(value)) throw bad("not a JSON object");
+    if (value.type === "entity") {
+      if (typeof value.name !== "string" || value.name.trim() === "") throw bad('entity without a "name" string');
+      if (value.entityType !== void 0 && typeof value.entityType !== "string") throw bad(`entity "${value.name}" has an "entityType" that is not a string`);
+      const obs = value.observations ?? [];
+      if (!Array.isArray(obs) || !obs.every((o) => typeof o === "string")) throw bad(`entity "${value.name}" has "observations" that is not a list of strings`);
+      const prev = entities.get(value.name);
+      if (prev) {
+        for (const o of obs) if (!prev.observations.includes(o)) prev.observations.push(o);
+      } else {
+        entities.set(value.name, { name: value.name, entityType: value.entityType ?? "", observations: [...obs], line });
+        order.push(value.name);
+      }
+    } else if (value.type === "relation") {
+      for (const k of ["from", "to", "relationType"]) if (typeof value[k] !== "string" || value[k].trim() === "") throw bad(`relation without a "${k}" string`);
+      const from = value.from;
+      if (!relations.has(from)) relations.set(from, []);
+      const list2 = relations.get(from);
+      if (!list2.some((r) => r.to === value.to && r.type === value.relationType)) list2.push({ to: value.to, type: value.relationType, line });
+      if (!entities.has(from) && !order.includes(from)) order.push(from);
+    } else {
+      throw bad(`"type" is ${JSON.stringify(value.type)}: a memory-server line is "entity" or "relation"`);
+    }
+  }
+  const candidates2 = [];
+  const skipped = [];
+  for (const name of order) {
+    const e = entities.get(name);
+    const rels = relations.get(name) ?? [];
+    const line = e?.line ?? rels[0].line;
+    const label = `entity "${name}" (${basename8(file)}:${line})`;
+    const lines = [e && e.entityType ? `${name} (${e.entityType})` : name];
+    for (const o of e?.observations ?? []) if (o.trim() !== "") lines.push(`- ${o.trim()}`);
+    for (const r of rels) lines.push(`- ${r.type} [[${r.to}]]`);
+    if (lines.length === 1) {
+      skipped.push({ label, reason: "an entity with no observations and no relations" });
+      continue;
+    }
+    const body = lines.join("\n");
+    candidates2.push({
+      key: `entity:${name}`,
+      label,
+      body,
+      scopes: [slugScope(e?.entityType ?? "", "knowledge-graph")],
+      aliases: name.length <= 100 && /[_-]/.test(name) ? [name.replace(/[_-]+/g, " ")] : void 0
+    });
+  }
+  return { format: "server-memory", path: file, candidates: candidates2, skipped };
+}
+
+// server/src/core/io/import/index.ts
+var PARSERS = {
+  "claude-code": parseClaudeCode,
+  "server-memory": parseServerMemory,
+  "basic-memory": parseBasicMemory,
+  memento: parseMemento,
+  bettermemory: parseBettermemory,
+  mem0: parseMem0,
+  "anthropic-memories": parseAnthropicMemories
+};
+async function parseSource(format, path, opts = {}) {
+  if (opts.includeClaudeMd && format !== "claude-code") throw new ValidationError("--include-claude-md applies to --from claude-code only");
+  return PARSERS[format](path, opts);
+}
+
 // server/src/core/cairn.ts
 var Cairn = class _Cairn {
   constructor(dir, config, configFile, store, caller, env, watch2, warn, actor, oneShot, now) {
@@ -15345,6 +16902,11 @@ var Cairn = class _Cairn {
   importStore(doc, progress) {
     return this.wrote(importStore(this, doc, progress));
   }
+  /** cairn import --from FORMAT PATH: reads the source (nothing written when it is malformed), then gates and, with apply, writes. */
+  async importFrom(format, path, opts) {
+    const parsed = await parseSource(format, path, { ...opts.includeClaudeMd ? { includeClaudeMd: true } : {}, home: this.env.HOME ?? "" });
+    return opts.apply ? this.wrote(importFrom(this, parsed, opts)) : importFrom(this, parsed, opts);
+  }
   // notes: Anthropic's memory tool over the notes area, and the link graph
   memoryTool(input) {
     return this.wrote(memoryTool(this, input));
@@ -15365,8 +16927,12 @@ var Cairn = class _Cairn {
   recordUse(input) {
     return recordUse(this, input);
   }
-  health(input) {
-    return health(this, input);
+  async health(input) {
+    const report = await health(this, input);
+    return { ...report, consolidation: await consolidationSummary(this) };
+  }
+  consolidate(input) {
+    return this.wrote(consolidate2(this, input));
   }
   // sync (CLI `cairn sync`; the merge driver runs without opening a store)
   syncInit(input) {
@@ -15383,6 +16949,30 @@ var Cairn = class _Cairn {
   }
   migrateOrigin(input) {
     return this.wrote(migrateOrigin(this, input));
+  }
+  // insight: the read-only views of `cairn ui` (no tool of their own; reads are not logged)
+  browse(input) {
+    return browse(this, input);
+  }
+  searchPreview(input) {
+    return searchPreview(this, input);
+  }
+  memoryPage(input) {
+    return memoryPage(this, input);
+  }
+  overview(input = {}) {
+    return overview(this, input);
+  }
+  /** memory_health, reused until the store or the event log changes (the UI's health page). */
+  healthCached(input) {
+    return cachedHealth(this, input);
+  }
+  pendingWrites() {
+    return pendingWrites(this);
+  }
+  /** Every change to the store or the pending writes, from any process; returns the unsubscribe. */
+  onChange(fn) {
+    return onChange(this, fn);
   }
 };
 

@@ -146,7 +146,7 @@ export class Cairn implements Context {
   /** cairn import --from FORMAT PATH: reads the source (nothing written when it is malformed), then gates and, with apply, writes. */
   async importFrom(format: ImportFormat, path: string, opts: transfer.SourceImportOptions & ParseOptions) {
     const parsed = await parseSource(format, path, { ...(opts.includeClaudeMd ? { includeClaudeMd: true } : {}), home: this.env.HOME ?? '' });
-    return this.wrote(transfer.importFrom(this, parsed, opts));
+    return opts.apply ? this.wrote(transfer.importFrom(this, parsed, opts)) : transfer.importFrom(this, parsed, opts);
   }
   // notes: Anthropic's memory tool over the notes area, and the link graph
   memoryTool(input: notes.MemoryCommand) { return this.wrote(notes.memoryTool(this, input)); }

@@ -136,7 +136,7 @@ async function importFrom(io: CliIO, values: { from?: string; apply?: boolean; s
   if (positionals.length !== 1) throw new UsageError(`give exactly one PATH to import from (the ${format} store, folder or file)`);
   if (values['include-claude-md'] && format !== 'claude-code') throw new UsageError('--include-claude-md goes with --from claude-code');
   const path = resolve(io.cwd, positionals[0]!);
-  const progress = progressLine(io);
+  const progress = importProgress(io);
   const c = await openCairn(io);
   try {
     const report = await asCli({ scopes: '--scope' }, () =>
