@@ -31,7 +31,7 @@ export interface SemanticCalibration {
   /** below: not a hit at all (a nearest neighbour is not necessarily related) */
   floor: number;
 }
-export const DEFAULT_CALIBRATION: SemanticCalibration = { high: 0.8, medium: 0.6, floor: 0.35 };
+export const DEFAULT_CALIBRATION: SemanticCalibration = { high: 0.85, medium: 0.6, floor: 0.3 };
 
 export interface SemanticHit<D> {
   doc: D;
