@@ -46,7 +46,7 @@ export interface OpenOptions {
 export class Cairn implements Context {
   readonly session = newId();
   readonly disabledScopes = new Set<string>();
-  readonly services: Services = { index: null, events: null, links: null, feedback: null };
+  readonly services: Services = { index: null, semantic: null, events: null, links: null, feedback: null };
   private readonly clock: () => Date;
 
   private constructor(

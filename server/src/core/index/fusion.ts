@@ -5,9 +5,9 @@
 //
 // Relevance stays a promise about the document, not about the fusion: a hit is `high` when the
 // main query covers it (lexical coverage >= 0.75, as before) or when its meaning is close to the
-// main query's (cosine >= the calibrated SEM_HIGH). An alternate alone never makes a hit `high`
-// unless two of the caller's phrasings agree on it (noise from one loose rephrasing stays
-// `medium` at most): alternates must not turn a miss into a confident answer.
+// main query's (cosine >= the embedder's calibrated `high`). Alternates rank documents but never
+// make one `high` (at most `medium`): they are the caller's guesses, and must not turn a miss
+// into a confident answer.
 import type { IndexDoc } from './analyze.ts';
 import { relevanceOf, type Relevance, type SearchHit } from './rerank.ts';
 import { makeSnippet } from './snippet.ts';
@@ -44,6 +44,15 @@ export interface FuseInput<D extends IndexDoc> {
   main: { lexical: SearchHit<D>[]; semantic: SemanticHit<D>[] };
   alternates: Array<{ lexical: SearchHit<D>[]; semantic: SemanticHit<D>[] }>;
   calibration: SemanticCalibration;
+  /** overrides of RRF_K and the leg weights (the eval's parameter sweep) */
+  params?: Partial<FusionParams>;
+}
+
+export interface FusionParams {
+  k: number;
+  wLex: number;
+  wSem: number;
+  wAlt: number;
 }
 
 export interface FusedHit<D extends IndexDoc> {
@@ -75,6 +84,7 @@ interface Acc<D extends IndexDoc> {
 
 export function fuse<D extends IndexDoc>(input: FuseInput<D>): FusedHit<D>[] {
   const { calibration: cal } = input;
+  const { k: RK, wLex: WL, wSem: WS, wAlt: WA } = { k: RRF_K, wLex: W_LEX, wSem: W_SEM, wAlt: W_ALT, ...input.params };
   const acc = new Map<string, Acc<D>>();
   const at = (doc: D): Acc<D> => {
     let a = acc.get(doc.id);
@@ -83,28 +93,28 @@ export function fuse<D extends IndexDoc>(input: FuseInput<D>): FusedHit<D>[] {
   };
   input.main.lexical.forEach((h, r) => {
     const a = at(h.doc);
-    a.score += W_LEX / (RRF_K + r + 1);
+    a.score += WL / (RK + r + 1);
     a.main = maxRel(a.main, h.relevance);
     a.lex = h;
   });
   input.main.semantic.forEach((h, r) => {
     if (h.sim < cal.floor) return;
     const a = at(h.doc);
-    a.score += W_SEM / (RRF_K + r + 1);
+    a.score += WS / (RK + r + 1);
     a.main = maxRel(a.main, semanticRelevance(h.sim, cal));
   });
   for (const alt of input.alternates) {
     const rel = new Map<string, Relevance>();
     alt.lexical.forEach((h, r) => {
       const a = at(h.doc);
-      a.score += (W_ALT * W_LEX) / (RRF_K + r + 1);
+      a.score += (WA * WL) / (RK + r + 1);
       rel.set(h.doc.id, maxRel(rel.get(h.doc.id) ?? 'low', h.relevance));
       if (!a.altLex || RANK[h.relevance] > RANK[a.altLex.relevance]) a.altLex = h;
     });
     alt.semantic.forEach((h, r) => {
       if (h.sim < cal.floor) return;
       const a = at(h.doc);
-      a.score += (W_ALT * W_SEM) / (RRF_K + r + 1);
+      a.score += (WA * WS) / (RK + r + 1);
       rel.set(h.doc.id, maxRel(rel.get(h.doc.id) ?? 'low', semanticRelevance(h.sim, cal)));
     });
     for (const [id, r] of rel) {
@@ -115,10 +125,8 @@ export function fuse<D extends IndexDoc>(input: FuseInput<D>): FusedHit<D>[] {
   }
   const ranked = [...acc.values()].sort((x, y) => y.score - x.score || (x.doc.id < y.doc.id ? -1 : x.doc.id > y.doc.id ? 1 : 0));
   return ranked.slice(0, input.limit).map((a) => {
-    // Alternates: one says medium at most; two agreeing (or one high and the main query at
-    // least medium) may say high.
-    let alt: Relevance = a.altMedium > 0 ? 'medium' : 'low';
-    if (a.altHigh >= 2 || (a.altHigh >= 1 && a.main !== 'low')) alt = 'high';
+    // Alternates are the caller's guesses: they rank, and say `medium` at most.
+    const alt: Relevance = a.altMedium > 0 ? 'medium' : 'low';
     const shown = a.lex ?? a.altLex;
     return {
       doc: a.doc,

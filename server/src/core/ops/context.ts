@@ -6,6 +6,7 @@ import type { Config } from '../config.ts';
 import type { Caller } from '../origin.ts';
 import type { Store } from '../store/store.ts';
 import type { LiveIndex } from '../index/live.ts';
+import type { SemanticLeg } from '../index/semantic.ts';
 import type { EventLog } from '../curation/events.ts';
 import type { OneShotFreshness } from '../types.ts';
 import type { LinkGraph } from '../notes/graph.ts';
@@ -15,6 +16,8 @@ import type { FeedbackFold } from '../curation/feedback.ts';
 export interface Services {
   /** The live search index (ops/retrieval.ts opens it). */
   index: LiveIndex | null;
+  /** The semantic leg (vectors of the configured embedder); null when embedding is off or unavailable. */
+  semantic: SemanticLeg | null;
   /** The event log (ops/curation.ts opens it); null while closed. */
   events: EventLog | null;
   /** The link graph (ops/notes.ts builds it on first use). */

@@ -225,7 +225,7 @@ export async function searchPreview(c: Context, input: { query: string; max_resu
   await c.store.ensureFresh();
   const repo = c.caller.repoKey;
   const auto = input.auto_scope === true;
-  const found = rankedSearch(l, input.query, [], {
+  const found = await rankedSearch(l, c.services.semantic, input.query, [], {
     limit: input.max_results ?? 20,
     now: c.now().getTime(),
     halfLifeDays: c.config.behavior.recency_half_life_days,

@@ -8,6 +8,9 @@ import { LIMITS } from '../limits.ts';
 import { LiveIndex } from '../index/live.ts';
 import type { SearchOptions } from '../index/searchIndex.ts';
 import { DEFAULT_CALIBRATION, fuse, type FusedHit } from '../index/fusion.ts';
+import { calibrationFor } from '../index/calibration.ts';
+import { SemanticLeg } from '../index/semantic.ts';
+import { createEmbedder } from '../embed/config.ts';
 import { inViewKey, isDisabled, isExpired, isVisible, summarize } from '../memory.ts';
 import { originRepoKey } from '../origin.ts';
 import { scopeFilterMatcher, validateScopeFilter } from '../scopes.ts';
@@ -332,12 +335,44 @@ export async function openIndex(c: Context, progress?: (phase: string, done: num
   const l = new LiveIndex(c.store, { synonyms: c.config.search.synonyms, watch: c.watch, oneShot: c.oneShot, warn: c.warn, ...(progress ? { progress } : {}) });
   c.services.index = l;
   await l.open();
+  const embedder = createEmbedder(c.config.embed, c.warn);
+  if (embedder !== null) {
+    const leg = new SemanticLeg(c.store, embedder, { watch: c.watch, warn: c.warn, progress: embedProgress(c) });
+    c.services.semantic = leg;
+    await leg.open();
+  }
+}
+
+/** Progress of a long (re-)embedding, on stderr for a person at a terminal (never in a server). */
+function embedProgress(c: Context): ((done: number, total: number) => void) | undefined {
+  if (c.watch || !process.stderr.isTTY) return undefined;
+  let last = 0;
+  return (done, total) => {
+    const now = Date.now();
+    if (done < total && now - last < 500) return;
+    last = now;
+    process.stderr.write(`\rembedding memories for semantic search: ${done}/${total}${done >= total ? '\n' : ''}`);
+  };
 }
 
 export async function closeIndex(c: Context): Promise<void> {
   const l = c.services.index;
+  const s = c.services.semantic;
   c.services.index = null;
+  c.services.semantic = null;
+  if (s !== null) await s.close();
   if (l !== null) await l.close();
+}
+
+/** Semantic neighbours for the write gates (empty without a semantic leg). */
+export function semanticGateOptions(c: Context) {
+  const s = c.services.semantic;
+  if (s === null || s.index === null) return {};
+  return {
+    neighbours: (text: string, limit: number) => s.neighbours(text, limit),
+    removedNeighbours: (text: string, limit: number) => s.removedNeighbours(text, limit),
+    semanticRule: calibrationFor(s.index.embedderId).gate,
+  };
 }
 
 /** Ids of active memories sharing the rarest terms of `text`, best first: dedup candidates. */
@@ -398,7 +433,7 @@ export async function search(c: Context, input: SearchInput): Promise<SearchOutp
 
   const fb = feedbackFold(c);
   const nowMs = c.now().getTime();
-  const ranked = rankedSearch(live(c), input.query, alternates, {
+  const ranked = await rankedSearch(live(c), c.services.semantic, input.query, alternates, {
     // With feedback on, a few more candidates so a much-applied memory just below the cut can rise.
     limit: fb ? Math.max(max, Math.min(LIMITS.maxResults, max + FEEDBACK_POOL_EXTRA)) : max,
     now: c.now().getTime(),
@@ -462,15 +497,20 @@ function explainHit(h: FusedHit<StoredMemory>, fb: { multiplier: number; applied
  * The ranking of one search: the lexical index alone for a plain query (the exact BM25F path),
  * else every leg fused (fusion.ts).
  */
-export function rankedSearch(l: LiveIndex, query: string, alternates: string[], opts: SearchOptions<StoredMemory>): FusedHit<StoredMemory>[] {
+export async function rankedSearch(
+  l: LiveIndex, sem: SemanticLeg | null, query: string, alternates: string[], opts: SearchOptions<StoredMemory>,
+): Promise<FusedHit<StoredMemory>[]> {
   const ix = l.index;
-  if (alternates.length === 0) return ix.search(query, opts);
+  const vec = sem?.index ?? null;
+  if (alternates.length === 0 && (vec === null || vec.size === 0)) return ix.search(query, opts);
   const pool = { ...opts, limit: Math.max(opts.limit, FUSION_POOL) };
+  const texts = [query, ...alternates];
+  const semantic = sem && vec && vec.size > 0 ? await sem.search(texts, pool.limit, { now: opts.now ?? Date.now(), allow: opts.filter }) : texts.map(() => []);
   return fuse({
     limit: opts.limit,
-    main: { lexical: ix.search(query, pool), semantic: [] },
-    alternates: alternates.map((a) => ({ lexical: ix.search(a, pool), semantic: [] })),
-    calibration: DEFAULT_CALIBRATION,
+    main: { lexical: ix.search(query, pool), semantic: semantic[0]! },
+    alternates: alternates.map((a, i) => ({ lexical: ix.search(a, pool), semantic: semantic[i + 1]! })),
+    calibration: sem?.index ? calibrationFor(sem.index.embedderId) : DEFAULT_CALIBRATION,
   });
 }
 /** Hits each leg contributes to a fusion. */

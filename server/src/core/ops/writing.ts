@@ -14,7 +14,7 @@ import { runWriteGates, checkUpdateContent, checkUpdateDurability, type Related 
 import { stripStored } from '../memory.ts';
 import { checkNote, requireActive, settleUnknownIds } from './common.ts';
 export { checkNote } from './common.ts';
-import { candidatesFor } from './retrieval.ts';
+import { candidatesFor, semanticGateOptions } from './retrieval.ts';
 import { checkPendingId, claimPending, dropPending, sweepPending } from '../store/pending.ts';
 
 export const MAX_NOTE_CHARS = LIMITS.noteChars;
@@ -190,7 +190,7 @@ export async function write(c: Context, input: WriteInput) {
   const force = checkBool(input.force, 'force');
   const ack = checkBool(input.acknowledge_transient, 'acknowledge_transient');
   await c.store.ensureFresh();
-  const gate = await runWriteGates(c, w, { force, acknowledge_transient: ack, candidates: (text, limit) => candidatesFor(c, text, limit) });
+  const gate = await runWriteGates(c, w, { force, acknowledge_transient: ack, candidates: (text, limit) => candidatesFor(c, text, limit), ...semanticGateOptions(c) });
   if (gate.outcome) {
     c.log('write', { status: gate.outcome.status, scopes: w.scopes, category: w.category, ...gate.logFields });
     return gate.outcome;

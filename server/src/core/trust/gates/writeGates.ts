@@ -21,7 +21,10 @@ const MAX_MATCHES = 5;
 
 export interface Related {
   id: string;
+  /** shared-word (Jaccard) similarity */
   similarity: number;
+  /** cosine of the meanings, when the semantic leg found it */
+  semantic?: number;
   snippet: string;
   scopes: string[];
   updated: string;
@@ -55,6 +58,21 @@ export interface GateOptions {
   confirmed?: boolean;
   /** Ids of active memories sharing the rarest terms of a text, best first (the index's answer). */
   candidates: (text: string, limit: number) => string[];
+  /** Semantic neighbours (cosine, best first) among active memories and among tombstones; absent: no semantic leg. */
+  neighbours?: (text: string, limit: number) => Promise<Neighbour[]>;
+  removedNeighbours?: (text: string, limit: number) => Promise<Neighbour[]>;
+  /** When a neighbour says the same in other words: cosine >= cos and token Jaccard >= jaccard; listed as related from `related`. */
+  semanticRule?: { cos: number; jaccard: number; related: number };
+}
+
+export interface Neighbour {
+  id: string;
+  cosine: number;
+}
+
+/** A neighbour that says the same thing in other words (see GateOptions.semanticRule). */
+function paraphrase(rule: GateOptions['semanticRule'], cosine: number, jac: number): boolean {
+  return rule !== undefined && cosine >= rule.cos && jac >= rule.jaccard;
 }
 
 function snippetOf(body: string, max = 160): string {
@@ -62,24 +80,38 @@ function snippetOf(body: string, max = 160): string {
   return flat.length <= max ? flat : `${flat.slice(0, max - 1).replace(/\s+\S*$/, '')}…`;
 }
 
-/** Active memories similar to the text (>= RELATED_THRESHOLD), best first, from index candidates only. */
-function activeMatches(c: GateContext, tokens: ReadonlySet<string>, content: string, candidates: GateOptions['candidates']): (Related & { raw: number })[] {
+type Match = Related & { raw: number; dup: boolean };
+
+/**
+ * Active memories similar to the text, best first: by shared words (>= RELATED_THRESHOLD, from
+ * index candidates only) or by meaning (semantic neighbours >= the rule's `related`). `dup`: it
+ * says the same thing (Jaccard >= DUPLICATE_THRESHOLD, or a paraphrase by the semantic rule).
+ */
+async function activeMatches(c: GateContext, tokens: ReadonlySet<string>, content: string, opts: GateOptions): Promise<Match[]> {
   const now = c.now();
-  const out: (Related & { raw: number })[] = [];
-  for (const id of candidates(content, DEDUP_CANDIDATES)) {
+  const out = new Map<string, Match>();
+  const sem = new Map<string, number>();
+  if (opts.neighbours && opts.semanticRule) for (const n of await opts.neighbours(content, MAX_MATCHES * 2)) if (n.cosine >= opts.semanticRule.related) sem.set(n.id, n.cosine);
+  for (const id of [...opts.candidates(content, DEDUP_CANDIDATES), ...sem.keys()]) {
+    if (out.has(id)) continue;
     const m = c.store.get(id);
     if (!m || isExpired(m, now)) continue; // an expired memory no longer stands for the fact
     const sim = jaccard(tokens, new Set(dedupTokens(m.body)));
-    if (sim < RELATED_THRESHOLD) continue;
-    out.push({ id: m.id, similarity: roundSimilarity(sim), raw: sim, snippet: snippetOf(m.body), scopes: m.scopes, updated: m.updated });
+    const cos = sem.get(id);
+    if (sim < RELATED_THRESHOLD && cos === undefined) continue;
+    const dup = sim >= DUPLICATE_THRESHOLD || (cos !== undefined && paraphrase(opts.semanticRule, cos, sim));
+    const rel: Related = { id: m.id, similarity: roundSimilarity(sim), snippet: snippetOf(m.body), scopes: m.scopes, updated: m.updated };
+    if (cos !== undefined) rel.semantic = roundSimilarity(cos);
+    out.set(id, { ...rel, raw: Math.max(sim, dup ? DUPLICATE_THRESHOLD : 0, cos ?? 0), dup });
   }
-  return out.sort((a, b) => b.raw - a.raw || (a.id < b.id ? -1 : 1));
+  return [...out.values()].sort((a, b) => Number(b.dup) - Number(a.dup) || b.raw - a.raw || (a.id < b.id ? -1 : 1));
 }
 
 /** Drops the unrounded similarity used for sorting. */
-function strip(m: Related & { raw: number }): Related {
-  const { raw, ...rest } = m;
+function strip(m: Match): Related {
+  const { raw, dup, ...rest } = m;
   void raw;
+  void dup;
   return rest;
 }
 
@@ -121,8 +153,8 @@ export async function runWriteGates(c: GateContext, w: ValidWrite, opts: GateOpt
 
   // 4. Active near-duplicates, from the index's candidates (never a scan of the store).
   const tokens = new Set(dedupTokens(w.content));
-  const active = activeMatches(c, tokens, w.content, opts.candidates);
-  const high = active.filter((m) => m.raw >= DUPLICATE_THRESHOLD);
+  const active = await activeMatches(c, tokens, w.content, opts);
+  const high = active.filter((m) => m.dup);
   if (!opts.force && high.length > 0) {
     return {
       outcome: {
@@ -136,7 +168,17 @@ export async function runWriteGates(c: GateContext, w: ValidWrite, opts: GateOpt
 
   // 5. Tombstoned near-duplicates: the user removed this before, with a reason.
   if (!opts.force) {
-    const removed = tombstoneIndex(c.store).similar([...tokens], DUPLICATE_THRESHOLD);
+    const removed: Array<{ id: string; similarity: number; semantic?: number }> = tombstoneIndex(c.store).similar([...tokens], DUPLICATE_THRESHOLD);
+    // Reworded removed facts: semantic neighbours among tombstones that pass the paraphrase rule.
+    if (opts.removedNeighbours && opts.semanticRule) {
+      const seen = new Set(removed.map((r) => r.id));
+      for (const n of await opts.removedNeighbours(w.content, MAX_MATCHES * 2)) {
+        const t = c.store.getTombstone(n.id);
+        if (!t || seen.has(n.id)) continue;
+        const sim = jaccard(tokens, new Set(dedupTokens(t.body)));
+        if (paraphrase(opts.semanticRule, n.cosine, sim)) removed.push({ id: n.id, similarity: sim, semantic: n.cosine });
+      }
+    }
     const matches = removed
       .map((r) => ({ r, t: c.store.getTombstone(r.id) }))
       .filter((x) => x.t !== undefined)
@@ -144,6 +186,7 @@ export async function runWriteGates(c: GateContext, w: ValidWrite, opts: GateOpt
       .map(({ r, t }) => ({
         id: t!.id,
         similarity: roundSimilarity(r.similarity),
+        ...(r.semantic !== undefined ? { semantic: roundSimilarity(r.semantic) } : {}),
         snippet: snippetOf(t!.body),
         scopes: t!.scopes,
         removed_at: t!.removed ?? null,

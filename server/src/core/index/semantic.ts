@@ -1,0 +1,292 @@
+// The semantic leg of one open store: a VectorIndex kept equal to the store's active memories
+// (for those embedded so far) through the same change feed as the lexical index, seeded from
+// `.cache/vectors.bin`, saved back on close and after enough changes.
+//
+// Embedding never blocks a search: memories without a vector are embedded in batches in the
+// background (a fast built-in embedder does it at once for a one-shot command), and a search uses
+// whatever vectors exist. When a provider fails, the fallback embedder answers from then on: the
+// leg then starts a new VectorIndex for it (re-embedding in the background), so one ranking never
+// compares vectors of two embedders.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { ensureOwnDirSync } from '../store/fsatomic.ts';
+import type { Store, StoreChange } from '../store/store.ts';
+import type { StoredMemory } from '../types.ts';
+import { VectorIndex, embedText, vectorKey, type VectorEmbedder, type VectorHit } from './vectors.ts';
+import { readVectors, writeVectors } from './vectorCache.ts';
+
+const BATCH = 64;
+const SAVE_AFTER = 200;
+const pause = () => new Promise<void>((r) => setImmediate(r));
+
+interface SourcedEmbedder extends VectorEmbedder {
+  embedWithSource?(texts: readonly string[]): Promise<{ vectors: Float32Array[]; embedder: { id: string; dim: number } }>;
+}
+
+export interface SemanticOptions {
+  /** false: one-shot command (embed what is missing now with a fast embedder, no timers) */
+  watch: boolean;
+  warn: (msg: string) => void;
+  /** progress of a (re-)embedding, for the CLI: done of total */
+  progress?: (done: number, total: number) => void;
+}
+
+export class SemanticLeg {
+  private vec: VectorIndex<StoredMemory> | null = null;
+  private unsubscribe: (() => void) | null = null;
+  private pending = new Set<string>();
+  private running: Promise<void> | null = null;
+  private changes = 0;
+  private closed = false;
+  private warned = false;
+  /** tombstones' vectors, by embedder id + vector key */
+  private tombVecs = new Map<string, Float32Array>();
+
+  constructor(
+    private readonly store: Store,
+    readonly embedder: SourcedEmbedder,
+    private readonly opts: SemanticOptions,
+  ) {}
+
+  /** The index the current embedder's vectors live in (null until the embedder answered once). */
+  get index(): VectorIndex<StoredMemory> | null {
+    return this.vec;
+  }
+  /** Memories still waiting for a vector. */
+  get backlog(): number {
+    return this.pending.size;
+  }
+
+  async open(): Promise<void> {
+    let id: string;
+    let dim: number;
+    try {
+      id = this.embedder.id;
+      dim = this.embedder.dim;
+    } catch (err) {
+      this.warnOnce(`semantic search is off: ${(err as Error).message}`);
+      return;
+    }
+    this.vec = new VectorIndex<StoredMemory>(id, dim, Math.max(64, this.store.activeCount));
+    const cached = readVectors(this.store.dir, (why) => this.opts.warn(`vector cache ignored (${why}); re-embedding`));
+    if (cached && cached.embedder === id && cached.dim === dim) {
+      const at = new Map<string, number>();
+      cached.keys.forEach((k, i) => at.set(k, i));
+      for (const m of this.store.active()) {
+        const i = at.get(vectorKey(m));
+        if (i === undefined) continue;
+        this.vec.setRaw(m, cached.rows.subarray(i * dim, (i + 1) * dim), cached.scales[i]!);
+      }
+    }
+    for (const m of this.store.active()) if (!this.vec.has(m)) this.pending.add(m.id);
+    this.changes = this.pending.size;
+    this.unsubscribe = this.store.onChange((ch) => this.apply(ch));
+    if (this.pending.size > 0) {
+      if (!this.opts.watch && this.embedder.embedSync) this.embedPendingSync();
+      else this.kick();
+    }
+  }
+
+  private apply(ch: StoreChange): void {
+    const v = this.vec;
+    if (!v) return;
+    if (ch.kind === 'upsert' && !ch.mem.tombstoned) {
+      const m = ch.mem;
+      const old = v.docOf(m.id);
+      if (old && embedText(old) === embedText(m)) v.retarget(m);
+      else if (this.embedder.embedSync && v.embedderId === this.embedder.id) {
+        // A fast embedder: the vector is current as soon as the write is.
+        try {
+          v.set(m, this.embedder.embedSync(embedText(m)));
+        } catch {
+          v.remove(m.id);
+          this.pending.add(m.id);
+          this.kick();
+        }
+      } else {
+        v.remove(m.id);
+        this.pending.add(m.id);
+        this.kick();
+      }
+    } else {
+      const id = ch.kind === 'upsert' ? ch.mem.id : ch.prev.id;
+      v.remove(id);
+      this.pending.delete(id);
+    }
+    this.changes++;
+  }
+
+  private embedPendingSync(): void {
+    const v = this.vec!;
+    const total = this.pending.size;
+    let done = 0;
+    for (const id of this.pending) {
+      const m = this.store.get(id);
+      if (m) v.set(m, this.embedder.embedSync!(embedText(m)));
+      if (++done % 1000 === 0) this.opts.progress?.(done, total);
+    }
+    if (total >= 1000) this.opts.progress?.(total, total);
+    this.pending.clear();
+  }
+
+  /** Starts the background embedding unless it runs. */
+  private kick(): void {
+    if (this.running || this.closed) return;
+    this.running = this.drain().finally(() => {
+      this.running = null;
+    });
+  }
+
+  private async drain(): Promise<void> {
+    const total = () => this.pending.size + done;
+    let done = 0;
+    while (this.pending.size > 0 && !this.closed) {
+      const batch: StoredMemory[] = [];
+      for (const id of this.pending) {
+        const m = this.store.get(id);
+        this.pending.delete(id);
+        if (m) batch.push(m);
+        if (batch.length === BATCH) break;
+      }
+      if (batch.length === 0) continue;
+      const got = await this.embedBatch(batch.map(embedText));
+      if (!got) {
+        for (const m of batch) this.pending.add(m.id);
+        return; // the embedder is down; the next change tries again
+      }
+      const v = this.vecFor(got.embedder);
+      batch.forEach((m, i) => {
+        if (this.store.get(m.id) === m) v.set(m, got.vectors[i]!);
+        else this.pending.add(m.id);
+      });
+      done += batch.length;
+      this.opts.progress?.(done, total());
+      await pause();
+    }
+    if (this.opts.watch && this.changes >= SAVE_AFTER) await this.save();
+  }
+
+  private async embedBatch(texts: string[]): Promise<{ vectors: Float32Array[]; embedder: { id: string; dim: number } } | null> {
+    try {
+      if (this.embedder.embedWithSource) return await this.embedder.embedWithSource(texts);
+      return { vectors: await this.embedder.embed(texts), embedder: { id: this.embedder.id, dim: this.embedder.dim } };
+    } catch (err) {
+      this.warnOnce(`embedding failed (${(err as Error).message}); searching without the semantic leg until it answers`);
+      return null;
+    }
+  }
+
+  /** The index for vectors of `e`: a new one (and a full re-embedding) when the embedder changed. */
+  private vecFor(e: { id: string; dim: number }): VectorIndex<StoredMemory> {
+    if (this.vec && this.vec.embedderId === e.id && this.vec.dim === e.dim) return this.vec;
+    this.vec = new VectorIndex<StoredMemory>(e.id, e.dim, Math.max(64, this.store.activeCount));
+    for (const m of this.store.active()) this.pending.add(m.id);
+    this.changes = this.pending.size;
+    return this.vec;
+  }
+
+  private warnOnce(msg: string): void {
+    if (this.warned) return;
+    this.warned = true;
+    this.opts.warn(msg);
+  }
+
+  /** The query's vector and the index it may be compared with; null when the leg cannot answer. */
+  async queryVector(text: string): Promise<{ q: Float32Array; index: VectorIndex<StoredMemory> } | null> {
+    if (!this.vec) return null;
+    let got: { vectors: Float32Array[]; embedder: { id: string; dim: number } } | null;
+    if (this.embedder.embedSync && this.vec.embedderId === this.embedder.id) {
+      try {
+        got = { vectors: [this.embedder.embedSync(text)], embedder: { id: this.vec.embedderId, dim: this.vec.dim } };
+      } catch (err) {
+        this.warnOnce(`embedding failed (${(err as Error).message}); searching without the semantic leg`);
+        return null;
+      }
+    } else got = await this.embedBatch([text]);
+    if (!got) return null;
+    const index = this.vecFor(got.embedder);
+    if (this.pending.size > 0) this.kick();
+    return { q: got.vectors[0]!, index };
+  }
+
+  /** Semantic neighbours of several texts at once (one embedding call). */
+  async search(texts: string[], k: number, opts: { now: number; allow?: (m: StoredMemory) => boolean }): Promise<VectorHit<StoredMemory>[][]> {
+    const out: VectorHit<StoredMemory>[][] = [];
+    for (const t of texts) {
+      const qv = await this.queryVector(t);
+      out.push(qv ? qv.index.search(qv.q, k, opts) : []);
+    }
+    return out;
+  }
+
+  /** Semantic neighbours of `text` among active memories: id and cosine, best first. */
+  async neighbours(text: string, limit: number): Promise<Array<{ id: string; cosine: number }>> {
+    const qv = await this.queryVector(text);
+    if (!qv) return [];
+    return qv.index.search(qv.q, limit).map((h) => ({ id: h.doc.id, cosine: h.sim }));
+  }
+
+  /** Semantic neighbours among tombstones (their vectors embedded on first need, kept per content). */
+  async removedNeighbours(text: string, limit: number): Promise<Array<{ id: string; cosine: number }>> {
+    const qv = await this.queryVector(text);
+    if (!qv) return [];
+    const tombs = [...this.store.tombstones()];
+    const missing = tombs.filter((t) => !this.tombVecs.has(`${qv.index.embedderId}\n${vectorKey(t)}`));
+    if (missing.length > 0) {
+      const got = await this.embedBatch(missing.map(embedText));
+      if (!got || got.embedder.id !== qv.index.embedderId) return [];
+      missing.forEach((t, i) => this.tombVecs.set(`${got.embedder.id}\n${vectorKey(t)}`, got.vectors[i]!));
+    }
+    const out: Array<{ id: string; cosine: number }> = [];
+    for (const t of tombs) {
+      const v = this.tombVecs.get(`${qv.index.embedderId}\n${vectorKey(t)}`)!;
+      let s = 0;
+      for (let i = 0; i < v.length; i++) s += v[i]! * qv.q[i]!;
+      out.push({ id: t.id, cosine: s });
+    }
+    return out.sort((a, b) => b.cosine - a.cosine).slice(0, limit);
+  }
+
+  /** Waits for the background embedding (tests, close). */
+  async settle(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  async save(): Promise<void> {
+    const v = this.vec;
+    if (!v || !existsSync(this.store.dir)) return;
+    try {
+      ensureOwnDirSync(join(this.store.dir, '.cache'));
+    } catch {
+      // reported by the write below
+    }
+    const keys: string[] = [];
+    const rows: number[] = [];
+    for (const { doc, row } of v.entries()) {
+      if (this.store.get(doc.id) !== doc) continue;
+      keys.push(vectorKey(doc));
+      rows.push(row);
+    }
+    const data = new Int8Array(rows.length * v.dim);
+    const scales = new Float32Array(rows.length);
+    rows.forEach((r, i) => {
+      const raw = v.raw(r);
+      data.set(raw.data, i * v.dim);
+      scales[i] = raw.scale;
+    });
+    try {
+      await writeVectors(this.store.dir, { embedder: v.embedderId, dim: v.dim, keys, scales, rows: data });
+      this.changes = 0;
+    } catch (err) {
+      this.opts.warn(`could not save the vector cache: ${(err as Error).message}`);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.unsubscribe?.();
+    this.unsubscribe = null;
+    await this.settle();
+    if (this.changes > 0) await this.save();
+  }
+}

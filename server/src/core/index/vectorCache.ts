@@ -1,0 +1,93 @@
+// The persisted vectors: `<store>/.cache/vectors.bin`. Derived data only: deleting it costs a
+// re-embedding, never data. Any doubt (missing, short, bad checksum, other format, another
+// embedder or dimension) means "no cache"; a row whose (id, updated) no longer matches the store
+// is simply not used (that memory is embedded again).
+//
+// Layout: magic "CAIRNVEC", 40 hex digits of SHA-1 over everything after them, u32 LE header
+// length, header JSON {format, embedder, dim, count, keysBytes}, the keys ("id\tupdated" joined
+// by '\n', UTF-8), zero padding to 4 bytes, Float32 LE scales (count), Int8 rows (count x dim).
+// One read at load; rows are copied straight into the index's arrays, no object per record.
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeFileAtomic } from '../store/fsatomic.ts';
+
+export const VECTOR_FILE = 'vectors.bin';
+const MAGIC = 'CAIRNVEC';
+const FORMAT = 1;
+
+export interface VectorRows {
+  embedder: string;
+  dim: number;
+  keys: string[];
+  scales: Float32Array;
+  rows: Int8Array;
+}
+
+export function vectorCachePath(storeDir: string): string {
+  return join(storeDir, '.cache', VECTOR_FILE);
+}
+
+export function encodeVectors(v: VectorRows): Buffer {
+  const keys = Buffer.from(v.keys.join('\n'), 'utf8');
+  const header = Buffer.from(JSON.stringify({ format: FORMAT, embedder: v.embedder, dim: v.dim, count: v.keys.length, keysBytes: keys.length }), 'utf8');
+  const headLen = 8 + 40 + 4 + header.length;
+  const pad = (4 - ((headLen + keys.length) % 4)) % 4;
+  const out = Buffer.alloc(headLen + keys.length + pad + v.scales.length * 4 + v.rows.length);
+  out.write(MAGIC, 0, 'latin1');
+  out.writeUInt32LE(header.length, 48);
+  header.copy(out, 52);
+  keys.copy(out, headLen);
+  let at = headLen + keys.length + pad;
+  for (let i = 0; i < v.scales.length; i++, at += 4) out.writeFloatLE(v.scales[i]!, at);
+  Buffer.from(v.rows.buffer, v.rows.byteOffset, v.rows.length).copy(out, at);
+  out.write(createHash('sha1').update(out.subarray(48)).digest('hex'), 8, 'latin1');
+  return out;
+}
+
+/** The cached rows, or null with the reason (absent: null reason). Never throws. */
+export function decodeVectors(buf: Buffer): VectorRows | string {
+  if (buf.length < 52 || buf.toString('latin1', 0, 8) !== MAGIC) return 'not a vector cache';
+  if (createHash('sha1').update(buf.subarray(48)).digest('hex') !== buf.toString('latin1', 8, 48)) return 'checksum mismatch';
+  const hl = buf.readUInt32LE(48);
+  let h: { format?: unknown; embedder?: unknown; dim?: unknown; count?: unknown; keysBytes?: unknown };
+  try {
+    h = JSON.parse(buf.toString('utf8', 52, 52 + hl)) as typeof h;
+  } catch {
+    return 'unreadable header';
+  }
+  if (h.format !== FORMAT) return `format ${String(h.format)}, expected ${FORMAT}`;
+  const { embedder, dim, count, keysBytes } = h;
+  if (typeof embedder !== 'string' || !Number.isInteger(dim) || !Number.isInteger(count) || !Number.isInteger(keysBytes)) return 'malformed header';
+  const headLen = 52 + hl;
+  const pad = (4 - ((headLen + (keysBytes as number)) % 4)) % 4;
+  const scalesAt = headLen + (keysBytes as number) + pad;
+  const rowsAt = scalesAt + (count as number) * 4;
+  if (buf.length !== rowsAt + (count as number) * (dim as number)) return 'truncated';
+  const keys = (count as number) === 0 ? [] : buf.toString('utf8', headLen, headLen + (keysBytes as number)).split('\n');
+  if (keys.length !== count) return 'key count mismatch';
+  const scales = new Float32Array(count as number);
+  for (let i = 0; i < scales.length; i++) scales[i] = buf.readFloatLE(scalesAt + i * 4);
+  const rows = new Int8Array(buf.buffer.slice(buf.byteOffset + rowsAt, buf.byteOffset + buf.length));
+  return { embedder, dim: dim as number, keys, scales, rows };
+}
+
+export function readVectors(storeDir: string, warn: (why: string) => void): VectorRows | null {
+  const p = vectorCachePath(storeDir);
+  if (!existsSync(p)) return null;
+  try {
+    const r = decodeVectors(readFileSync(p));
+    if (typeof r === 'string') {
+      warn(r);
+      return null;
+    }
+    return r;
+  } catch (err) {
+    warn((err as Error).message);
+    return null;
+  }
+}
+
+export async function writeVectors(storeDir: string, v: VectorRows): Promise<void> {
+  await writeFileAtomic(vectorCachePath(storeDir), encodeVectors(v));
+}
