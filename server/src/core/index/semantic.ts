@@ -75,7 +75,8 @@ export class SemanticLeg {
       for (const m of this.store.active()) {
         const i = at.get(vectorKey(m));
         if (i === undefined) continue;
-        this.vec.setRaw(m, cached.rows.subarray(i * dim, (i + 1) * dim), cached.scales[i]!);
+        const cw = cached.codeWords;
+        this.vec.setRaw(m, cached.rows.subarray(i * dim, (i + 1) * dim), cached.scales[i]!, cw > 0 ? cached.codes.subarray(i * cw, (i + 1) * cw) : undefined);
       }
     }
     for (const m of this.store.active()) if (!this.vec.has(m)) this.pending.add(m.id);
@@ -269,13 +270,16 @@ export class SemanticLeg {
     }
     const data = new Int8Array(rows.length * v.dim);
     const scales = new Float32Array(rows.length);
+    const cw = v.codeWords;
+    const codes = new Uint32Array(rows.length * cw);
     rows.forEach((r, i) => {
       const raw = v.raw(r);
       data.set(raw.data, i * v.dim);
       scales[i] = raw.scale;
+      codes.set(raw.code, i * cw);
     });
     try {
-      await writeVectors(this.store.dir, { embedder: v.embedderId, dim: v.dim, keys, scales, rows: data });
+      await writeVectors(this.store.dir, { embedder: v.embedderId, dim: v.dim, keys, scales, rows: data, codeWords: cw, codes });
       this.changes = 0;
     } catch (err) {
       this.opts.warn(`could not save the vector cache: ${(err as Error).message}`);

@@ -5,7 +5,9 @@
 //
 // Layout: magic "CAIRNVEC", 40 hex digits of SHA-1 over everything after them, u32 LE header
 // length, header JSON {format, embedder, dim, count, keysBytes}, the keys ("id\tupdated" joined
-// by '\n', UTF-8), zero padding to 4 bytes, Float32 LE scales (count), Int8 rows (count x dim).
+// by '\n', UTF-8), zero padding to 4 bytes, Float32 LE scales (count), Int8 rows (count x dim),
+// zero padding to 4 bytes, Uint32 LE sign codes (count x codeWords; vectors.ts: what the
+// approximate search compares, kept so a start does not recompute them).
 // One read at load; rows are copied straight into the index's arrays, no object per record.
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
@@ -14,7 +16,7 @@ import { writeFileAtomic } from '../store/fsatomic.ts';
 
 export const VECTOR_FILE = 'vectors.bin';
 const MAGIC = 'CAIRNVEC';
-const FORMAT = 1;
+const FORMAT = 2;
 
 export interface VectorRows {
   embedder: string;
@@ -22,6 +24,9 @@ export interface VectorRows {
   keys: string[];
   scales: Float32Array;
   rows: Int8Array;
+  /** uint32 words per sign code (0: none stored) */
+  codeWords: number;
+  codes: Uint32Array;
 }
 
 export function vectorCachePath(storeDir: string): string {
@@ -30,10 +35,12 @@ export function vectorCachePath(storeDir: string): string {
 
 export function encodeVectors(v: VectorRows): Buffer {
   const keys = Buffer.from(v.keys.join('\n'), 'utf8');
-  const header = Buffer.from(JSON.stringify({ format: FORMAT, embedder: v.embedder, dim: v.dim, count: v.keys.length, keysBytes: keys.length }), 'utf8');
+  const header = Buffer.from(JSON.stringify({ format: FORMAT, embedder: v.embedder, dim: v.dim, count: v.keys.length, keysBytes: keys.length, codeWords: v.codeWords }), 'utf8');
   const headLen = 8 + 40 + 4 + header.length;
   const pad = (4 - ((headLen + keys.length) % 4)) % 4;
-  const out = Buffer.alloc(headLen + keys.length + pad + v.scales.length * 4 + v.rows.length);
+  const rowsEnd = headLen + keys.length + pad + v.scales.length * 4 + v.rows.length;
+  const pad2 = (4 - (rowsEnd % 4)) % 4;
+  const out = Buffer.alloc(rowsEnd + pad2 + v.codes.length * 4);
   out.write(MAGIC, 0, 'latin1');
   out.writeUInt32LE(header.length, 48);
   header.copy(out, 52);
@@ -41,6 +48,8 @@ export function encodeVectors(v: VectorRows): Buffer {
   let at = headLen + keys.length + pad;
   for (let i = 0; i < v.scales.length; i++, at += 4) out.writeFloatLE(v.scales[i]!, at);
   Buffer.from(v.rows.buffer, v.rows.byteOffset, v.rows.length).copy(out, at);
+  at = rowsEnd + pad2;
+  for (let i = 0; i < v.codes.length; i++, at += 4) out.writeUInt32LE(v.codes[i]!, at);
   out.write(createHash('sha1').update(out.subarray(48)).digest('hex'), 8, 'latin1');
   return out;
 }
@@ -50,26 +59,31 @@ export function decodeVectors(buf: Buffer): VectorRows | string {
   if (buf.length < 52 || buf.toString('latin1', 0, 8) !== MAGIC) return 'not a vector cache';
   if (createHash('sha1').update(buf.subarray(48)).digest('hex') !== buf.toString('latin1', 8, 48)) return 'checksum mismatch';
   const hl = buf.readUInt32LE(48);
-  let h: { format?: unknown; embedder?: unknown; dim?: unknown; count?: unknown; keysBytes?: unknown };
+  let h: { format?: unknown; embedder?: unknown; dim?: unknown; count?: unknown; keysBytes?: unknown; codeWords?: unknown };
   try {
     h = JSON.parse(buf.toString('utf8', 52, 52 + hl)) as typeof h;
   } catch {
     return 'unreadable header';
   }
   if (h.format !== FORMAT) return `format ${String(h.format)}, expected ${FORMAT}`;
-  const { embedder, dim, count, keysBytes } = h;
-  if (typeof embedder !== 'string' || !Number.isInteger(dim) || !Number.isInteger(count) || !Number.isInteger(keysBytes)) return 'malformed header';
+  const { embedder, dim, count, keysBytes, codeWords } = h;
+  if (typeof embedder !== 'string' || !Number.isInteger(dim) || !Number.isInteger(count) || !Number.isInteger(keysBytes) || !Number.isInteger(codeWords)) return 'malformed header';
+  if ((dim as number) < 1 || (count as number) < 0 || (keysBytes as number) < 0 || (codeWords as number) < 0) return 'malformed header';
   const headLen = 52 + hl;
   const pad = (4 - ((headLen + (keysBytes as number)) % 4)) % 4;
   const scalesAt = headLen + (keysBytes as number) + pad;
   const rowsAt = scalesAt + (count as number) * 4;
-  if (buf.length !== rowsAt + (count as number) * (dim as number)) return 'truncated';
+  const rowsEnd = rowsAt + (count as number) * (dim as number);
+  const codesAt = rowsEnd + ((4 - (rowsEnd % 4)) % 4);
+  if (buf.length !== codesAt + (count as number) * (codeWords as number) * 4) return 'truncated';
   const keys = (count as number) === 0 ? [] : buf.toString('utf8', headLen, headLen + (keysBytes as number)).split('\n');
   if (keys.length !== count) return 'key count mismatch';
   const scales = new Float32Array(count as number);
   for (let i = 0; i < scales.length; i++) scales[i] = buf.readFloatLE(scalesAt + i * 4);
-  const rows = new Int8Array(buf.buffer.slice(buf.byteOffset + rowsAt, buf.byteOffset + buf.length));
-  return { embedder, dim: dim as number, keys, scales, rows };
+  const rows = new Int8Array(buf.buffer.slice(buf.byteOffset + rowsAt, buf.byteOffset + rowsEnd));
+  const codes = new Uint32Array((count as number) * (codeWords as number));
+  for (let i = 0; i < codes.length; i++) codes[i] = buf.readUInt32LE(codesAt + i * 4);
+  return { embedder, dim: dim as number, keys, scales, rows, codeWords: codeWords as number, codes };
 }
 
 export function readVectors(storeDir: string, warn: (why: string) => void): VectorRows | null {
