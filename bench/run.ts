@@ -1,8 +1,10 @@
 // npm run bench: performance at several store sizes plus the judged retrieval-quality eval.
 //   BENCH_SIZES=1000,10000   limit the sizes (default: in-process 1k,10k,50k,100k,200k;
 //                            outside-in 1k,50k,200k)
-//   BENCH_ONLY=quality|perf|outside|inproc|ui|sync   run one part (perf = outside + inproc)
+//   BENCH_ONLY=quality|perf|outside|inproc|semantic|ui|sync   run one part (perf = outside + inproc + semantic)
 //   BENCH_SYNC_BASE=10000, BENCH_SYNC_CHANGED=1000   the sync part (bench/sync.ts): store size, changed memories
+//   BENCH_SEMANTIC_SIZES=50000,100000   sizes of the semantic-leg part (bench/semantic.ts: each
+//                            figure with and without the semantic leg)
 //   CAIRN_BENCH_1M=1         outside-in also at 1,000,000 memories
 //   BENCH_LIST_N=20000       store size for the outside-in `cairn list --all` (0 skips it)
 //   BENCH_UI_SIZES=50000     store sizes of the `cairn ui` part (bench/ui.ts; BENCH_ONLY=ui runs only it)
@@ -18,6 +20,7 @@ import { startServer, BUNDLE } from './stdio.ts';
 import { benchList, benchOutside, outsideTable, type OutsideRow } from './outside.ts';
 import { benchUi, uiTable, type UiRow } from './ui.ts';
 import { benchSync, syncTable } from './sync.ts';
+import { benchSemantic, semanticTable, type SemanticRow } from './semantic.ts';
 
 const sizes = (dflt: string) => (process.env.BENCH_SIZES ?? dflt).split(',').map((s) => Number(s.trim())).filter((n) => n > 0);
 const SIZES = sizes('1000,10000,50000,100000,200000');
@@ -219,6 +222,16 @@ async function main(): Promise<void> {
     console.log(`\nIn-process and bench corpus (the engine, the op, durable writes through Cairn.write) (${machine})`);
     console.log(table(rows));
     out.performance = rows;
+  }
+  if (ONLY === '' || ONLY === 'perf' || ONLY === 'semantic') {
+    const rows: SemanticRow[] = [];
+    for (const n of (process.env.BENCH_SEMANTIC_SIZES ?? '50000,100000').split(',').map(Number).filter((x) => x > 0)) {
+      process.stderr.write(`bench: semantic leg, ${n} memories...\n`);
+      rows.push(...(await benchSemantic(n)));
+    }
+    console.log(`\nThe semantic leg: each store measured lexical-only ([embed] enabled = false) and with the built-in embedder; (x %) = change against lexical-only (${machine})`);
+    console.log(semanticTable(rows));
+    out.semantic = rows;
   }
   const dir = new URL('./results/', import.meta.url);
   mkdirSync(dir, { recursive: true });

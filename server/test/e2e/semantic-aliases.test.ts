@@ -45,7 +45,7 @@ test('aliases: write -> file has them -> search finds by alias -> show shows the
   assert.deepEqual(u.aliases, ['single sign-on']);
   assert.match(readFileSync(w.file, 'utf8'), /\naliases: \["single sign-on"\]\n/);
   const old = (await s.call('memory_search', { query: 'login' })).hits.find((h: { id: string }) => h.id === w.id);
-  assert.ok(!old || (old.match_terms.length === 0 && old.relevance !== 'high'), 'the old alias is gone from the lexical index');
+  assert.ok(!old || ((old.match_terms ?? []).length === 0 && old.relevance !== 'high'), 'the old alias is gone from the lexical index');
   assert.equal((await s.call('memory_search', { query: 'single sign-on' })).hits[0]?.id, w.id);
 
   await s.call('memory_update', { id: w.id, aliases: [] });

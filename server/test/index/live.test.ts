@@ -20,7 +20,7 @@ async function open(store: string, cwd: string, watch = false) {
 // The lexical index's hits (those matching a query term): the semantic leg may add loose
 // neighbours below them, which these tests of the index's bookkeeping do not look at.
 const ids = async (c: Cairn, query: string, extra: Record<string, unknown> = {}) =>
-  (await c.search({ query, auto_scope: false, ...extra })).hits.filter((h) => h.match_terms.length > 0).map((h) => h.id);
+  (await c.search({ query, auto_scope: false, ...extra })).hits.filter((h) => (h.match_terms ?? []).length > 0).map((h) => h.id);
 const loadedFrom = (c: Cairn) => c.services.index!.loadedFrom;
 
 test('cache: rebuilt on first open, reused unchanged, partially reused after a hand edit, rebuilt when corrupt', async () => {

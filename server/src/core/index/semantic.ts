@@ -57,7 +57,43 @@ export class SemanticLeg {
     return this.pending.size;
   }
 
+  /**
+   * A server (watch) opens at once: the cache is read and the missing vectors are embedded in the
+   * background. A one-shot command opens on first need (ready()), so commands that never search
+   * or write never load the embedder or the vectors.
+   */
   async open(): Promise<void> {
+    // After the store's check of cached records: loading the table and the vectors must not
+    // delay it (reads wait for it only briefly).
+    if (this.opts.watch) void this.ready();
+  }
+
+  private opening: Promise<void> | null = null;
+  private isOpen = false;
+  /** Opens the leg if it is not open yet (a no-op after the first call). */
+  ready(): Promise<void> {
+    return (this.opening ??= this.store.validated().then(() => this.doOpen()).finally(() => {
+      this.isOpen = true;
+    }));
+  }
+
+  /**
+   * For a search: waits for the leg to open unless the store is still checking its cached
+   * records (a big store's first seconds), when it answers at once (false: no semantic leg for
+   * this search) and opens in the background.
+   */
+  async readyForSearch(): Promise<boolean> {
+    if (this.isOpen) return true;
+    if (this.store.validating) {
+      void this.ready();
+      return false;
+    }
+    await this.ready();
+    return true;
+  }
+
+  private async doOpen(): Promise<void> {
+    if (this.closed) return;
     let id: string;
     let dim: number;
     try {
@@ -194,6 +230,7 @@ export class SemanticLeg {
 
   /** The query's vector and the index it may be compared with; null when the leg cannot answer. */
   async queryVector(text: string): Promise<{ q: Float32Array; index: VectorIndex<StoredMemory> } | null> {
+    await this.ready();
     if (!this.vec) return null;
     let got: { vectors: Float32Array[]; embedder: { id: string; dim: number } } | null;
     if (this.embedder.embedSync && this.vec.embedderId === this.embedder.id) {

@@ -365,9 +365,11 @@ export async function closeIndex(c: Context): Promise<void> {
 }
 
 /** Semantic neighbours for the write gates (empty without a semantic leg). */
-export function semanticGateOptions(c: Context) {
+export async function semanticGateOptions(c: Context) {
   const s = c.services.semantic;
-  if (s === null || s.index === null) return {};
+  if (s === null) return {};
+  await s.ready();
+  if (s.index === null) return {};
   return {
     neighbours: (text: string, limit: number) => s.neighbours(text, limit),
     removedNeighbours: (text: string, limit: number) => s.removedNeighbours(text, limit),
@@ -501,7 +503,7 @@ export async function rankedSearch(
   l: LiveIndex, sem: SemanticLeg | null, query: string, alternates: string[], opts: SearchOptions<StoredMemory>,
 ): Promise<FusedHit<StoredMemory>[]> {
   const ix = l.index;
-  const vec = sem?.index ?? null;
+  const vec = sem && (await sem.readyForSearch()) ? sem.index : null;
   if (alternates.length === 0 && (vec === null || vec.size === 0)) return ix.search(query, opts);
   const pool = { ...opts, limit: Math.max(opts.limit, FUSION_POOL) };
   const texts = [query, ...alternates];

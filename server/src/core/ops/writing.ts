@@ -190,7 +190,7 @@ export async function write(c: Context, input: WriteInput) {
   const force = checkBool(input.force, 'force');
   const ack = checkBool(input.acknowledge_transient, 'acknowledge_transient');
   await c.store.ensureFresh();
-  const gate = await runWriteGates(c, w, { force, acknowledge_transient: ack, candidates: (text, limit) => candidatesFor(c, text, limit), ...semanticGateOptions(c) });
+  const gate = await runWriteGates(c, w, { force, acknowledge_transient: ack, candidates: (text, limit) => candidatesFor(c, text, limit), ...(await semanticGateOptions(c)) });
   if (gate.outcome) {
     c.log('write', { status: gate.outcome.status, scopes: w.scopes, category: w.category, ...gate.logFields });
     return gate.outcome;

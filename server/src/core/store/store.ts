@@ -127,6 +127,14 @@ export class Store {
 
   /** The running check of adopted records (validate), which writes wait for. */
   private validation: Promise<void> | null = null;
+  /** True while adopted records are being checked against the files. */
+  get validating(): boolean {
+    return this.validation !== null;
+  }
+  /** Resolves once no check of adopted records runs (at once when none does). */
+  async validated(): Promise<void> {
+    while (this.validation) await this.validation.catch(() => undefined);
+  }
   setValidation(p: Promise<void>): void {
     this.validation = p;
     void p.finally(() => {

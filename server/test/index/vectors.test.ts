@@ -1,0 +1,122 @@
+// The vector index in-process: exact search, the approximate search (sign codes + exact
+// rescoring) against it, filters that widen the approximate candidate set, removals, and the
+// vector cache file round trip (codes included) with its damage checks.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { VectorIndex, EXACT_MAX } from '../../src/core/index/vectors.ts';
+import { decodeVectors, encodeVectors } from '../../src/core/index/vectorCache.ts';
+import { testEmbed } from '../helpers/testEmbedder.ts';
+
+interface Doc {
+  id: string;
+  body: string;
+  scopes: string[];
+  created: string;
+  updated: string;
+}
+const T = '2026-01-01T00:00:00.000Z';
+const doc = (i: number): Doc => ({ id: `m${i}`, body: `memory ${i}`, scopes: [i % 10 === 0 ? 'rare' : 'common'], created: T, updated: T });
+
+/** Clustered unit vectors (topics plus noise), like real notes. */
+function vectors(n: number, dim: number, seed = 1): Float32Array[] {
+  let a = seed;
+  const r = () => ((a = (Math.imul(a, 1103515245) + 12345) >>> 0) / 4294967296 - 0.5);
+  const topics = Array.from({ length: 40 }, () => Float32Array.from({ length: dim }, r));
+  return Array.from({ length: n }, (_, i) => {
+    const t = topics[i % topics.length]!;
+    const v = Float32Array.from({ length: dim }, (_, k) => t[k]! + 0.9 * r());
+    let s = 0;
+    for (const x of v) s += x * x;
+    return v.map((x) => x / Math.sqrt(s));
+  });
+}
+
+test('exact search: best first, filters, expiry, removal frees the row', () => {
+  const ix = new VectorIndex<Doc>('test:x', 128);
+  const words = ['deploy the api to staging', 'backup the postgres database nightly', 'prefer neovim as the editor'];
+  words.forEach((w, i) => ix.set({ ...doc(i), body: w }, testEmbed(w)));
+  const hits = ix.search(testEmbed('postgres database backup'), 2);
+  assert.equal(hits[0]!.doc.id, 'm1');
+  assert.ok(hits[0]!.sim > hits[1]!.sim);
+  assert.deepEqual(ix.search(testEmbed('postgres database backup'), 3, { allow: (d) => d.id !== 'm1' }).map((h) => h.doc.id).includes('m1'), false);
+  assert.equal(ix.remove('m1'), true);
+  assert.equal(ix.size, 2);
+  assert.ok(!ix.search(testEmbed('postgres database backup'), 3).some((h) => h.doc.id === 'm1'));
+  ix.set({ ...doc(3), body: 'x' }, testEmbed('kubernetes cluster upgrade'));
+  assert.equal(ix.size, 3);
+});
+
+test('approximate search above EXACT_MAX: recall@10 against exact >= 0.95, filters widen the candidates', () => {
+  const n = EXACT_MAX * 2;
+  const dim = 256;
+  const ix = new VectorIndex<Doc>('test:x', dim);
+  const vs = vectors(n, dim);
+  vs.forEach((v, i) => ix.set(doc(i), v));
+  // Queries near stored notes (a rewording of one), as real searches are.
+  const noise = vectors(60, dim, 99);
+  const queries = noise.map((e, i) => {
+    const base = vs[(i * 137) % n]!;
+    const v = base.map((x, k) => x + 0.8 * e[k]!);
+    let s = 0;
+    for (const x of v) s += x * x;
+    return v.map((x) => x / Math.sqrt(s));
+  });
+  let recall = 0;
+  for (const q of queries) {
+    const exact = new Set(ix.searchExact(q, 10).map((h) => h.doc.id));
+    const approx = ix.search(q, 10);
+    assert.equal(approx.length, 10);
+    for (let i = 1; i < approx.length; i++) assert.ok(approx[i - 1]!.sim >= approx[i]!.sim);
+    recall += approx.filter((h) => exact.has(h.doc.id)).length / 10;
+  }
+  recall /= queries.length;
+  assert.ok(recall >= 0.95, `recall@10 ${recall}`);
+
+  // A filter that only 1 row in 1,000 passes still gets its k hits (the candidate set widens).
+  const allow = (d: Doc) => Number(d.id.slice(1)) % 1000 === 7;
+  const want = ix.searchExact(queries[0]!, 5, { allow }).map((h) => h.doc.id);
+  assert.equal(want.length, 5);
+  const got = ix.search(queries[0]!, 5, { allow });
+  assert.equal(got.length, 5);
+  assert.ok(got.every((h) => allow(h.doc)));
+  assert.ok(got.filter((h) => want.includes(h.doc.id)).length >= 3, JSON.stringify({ got: got.map((h) => h.doc.id), want }));
+
+  // Removed rows are never returned.
+  const top = ix.search(queries[1]!, 1)[0]!.doc.id;
+  ix.remove(top);
+  assert.notEqual(ix.search(queries[1]!, 1)[0]!.doc.id, top);
+});
+
+test('vector cache: round trip with sign codes; damage and truncation are refused', () => {
+  const ix = new VectorIndex<Doc>('test:x', 64);
+  const vs = vectors(5, 64);
+  vs.forEach((v, i) => ix.set(doc(i), v));
+  const rows = [...ix.entries()];
+  const cw = ix.codeWords;
+  const data = new Int8Array(rows.length * 64);
+  const scales = new Float32Array(rows.length);
+  const codes = new Uint32Array(rows.length * cw);
+  rows.forEach(({ row }, i) => {
+    const r = ix.raw(row);
+    data.set(r.data, i * 64);
+    scales[i] = r.scale;
+    codes.set(r.code, i * cw);
+  });
+  const keys = rows.map(({ doc: d }) => `${d.id}\t${d.updated}`);
+  const buf = encodeVectors({ embedder: 'test:x', dim: 64, keys, scales, rows: data, codeWords: cw, codes });
+  const back = decodeVectors(buf);
+  assert.ok(typeof back !== 'string');
+  assert.deepEqual(back.keys, keys);
+  assert.deepEqual([...back.codes], [...codes]);
+  assert.deepEqual([...back.rows], [...data]);
+
+  const again = new VectorIndex<Doc>('test:x', 64);
+  rows.forEach(({ doc: d }, i) => again.setRaw(d, back.rows.subarray(i * 64, (i + 1) * 64), back.scales[i]!, back.codes.subarray(i * cw, (i + 1) * cw)));
+  assert.deepEqual(again.search(vs[2]!, 3).map((h) => h.doc.id), ix.search(vs[2]!, 3).map((h) => h.doc.id));
+
+  const flipped = Buffer.from(buf);
+  flipped[flipped.length - 3] = flipped[flipped.length - 3]! ^ 1;
+  assert.equal(decodeVectors(flipped), 'checksum mismatch');
+  assert.equal(decodeVectors(buf.subarray(0, buf.length - 4)), 'checksum mismatch');
+  assert.equal(decodeVectors(Buffer.from('nope')), 'not a vector cache');
+});
