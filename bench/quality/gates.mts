@@ -35,6 +35,8 @@ for (const e of await embedders()) {
 
 // Combined rule: cosine >= T and token Jaccard >= J (a rewording keeps some of the words).
 import { jaccard, dedupTokens } from '../../server/src/core/trust/gates/dedup.ts';
+const numbersOf = (t: string) => new Set(t.match(/\d+(?:[.,:]\d+)*/g) ?? []);
+const sameNumbers = (a: string, b: string) => { const x = numbersOf(a), y = numbersOf(b); return x.size === y.size && [...x].every((n) => y.has(n)); };
 {
   const e = (await embedders())[0]!;
   const v = await e.embed(notes);
@@ -43,7 +45,8 @@ import { jaccard, dedupTokens } from '../../server/src/core/trust/gates/dedup.ts
   console.log(`dev rewordings (cos, jaccard): ${pv.map((p) => `${p.sim.toFixed(2)}/${p.j.toFixed(2)}`).join(' ')}`);
   for (const T of [0.6, 0.65, 0.7, 0.75]) for (const J of [0.1, 0.15, 0.2, 0.25]) {
     let fp = 0, n = 0;
-    for (let i = 0; i < v.length; i++) for (let j = i + 1; j < v.length; j++) { n++; if (dot(v[i]!, v[j]!) >= T && jaccard(toks[i]!, toks[j]!) >= J) fp++; }
-    console.log(`  cos>=${T} & jaccard>=${J}: false positives ${fp}/${n}, rewordings caught ${pv.filter((p) => p.sim >= T && p.j >= J).length}/${pv.length}`);
+    let fpNum = 0;
+    for (let i = 0; i < v.length; i++) for (let j = i + 1; j < v.length; j++) { n++; const jj = jaccard(toks[i]!, toks[j]!); if (dot(v[i]!, v[j]!) >= T && jj >= J) { fp++; if (sameNumbers(notes[i]!, notes[j]!) && jj < 0.4) fpNum++; } }
+    console.log(`  cos>=${T} & jaccard>=${J}: false positives ${fp}/${n} (${fpNum} by the gate's rule: same numbers, jaccard < 0.4), rewordings caught ${pv.filter((p) => p.sim >= T && p.j >= J).length} (by the rule ${pv.filter((p, k) => p.sim >= T && p.j >= J && p.j < 0.4 && sameNumbers(...DEV_REWORDINGS[k]!)).length})/${pv.length}`);
   }
 }

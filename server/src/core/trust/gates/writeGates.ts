@@ -70,9 +70,24 @@ export interface Neighbour {
   cosine: number;
 }
 
-/** A neighbour that says the same thing in other words (see GateOptions.semanticRule). */
-function paraphrase(rule: GateOptions['semanticRule'], cosine: number, jac: number): boolean {
-  return rule !== undefined && cosine >= rule.cos && jac >= rule.jaccard;
+/**
+ * A neighbour that says the same thing in other words (see GateOptions.semanticRule). A rewording
+ * keeps its numbers: two notes whose numbers differ (port 5432 / 5433, fact 1 / fact 2) are
+ * distinct facts however close their meaning, so they never pass.
+ */
+function paraphrase(rule: GateOptions['semanticRule'], cosine: number, jac: number, a: string, b: string, removed: boolean): boolean {
+  // Against active memories, from RELATED_THRESHOLD up shared words judge (related: committed and
+  // listed); the meaning decides only where the words differ, which is what a rewording looks
+  // like. Against removed facts the whole band counts: the user said no to this before, and the
+  // answer shows their reason.
+  return rule !== undefined && cosine >= rule.cos && jac >= rule.jaccard && (removed || jac < RELATED_THRESHOLD) && sameNumbers(a, b);
+}
+
+const numbersOf = (t: string) => new Set(t.match(/\d+(?:[.,:]\d+)*/g) ?? []);
+function sameNumbers(a: string, b: string): boolean {
+  const x = numbersOf(a);
+  const y = numbersOf(b);
+  return x.size === y.size && [...x].every((n) => y.has(n));
 }
 
 function snippetOf(body: string, max = 160): string {
@@ -99,7 +114,7 @@ async function activeMatches(c: GateContext, tokens: ReadonlySet<string>, conten
     const sim = jaccard(tokens, new Set(dedupTokens(m.body)));
     const cos = sem.get(id);
     if (sim < RELATED_THRESHOLD && cos === undefined) continue;
-    const dup = sim >= DUPLICATE_THRESHOLD || (cos !== undefined && paraphrase(opts.semanticRule, cos, sim));
+    const dup = sim >= DUPLICATE_THRESHOLD || (cos !== undefined && paraphrase(opts.semanticRule, cos, sim, content, m.body, false));
     const rel: Related = { id: m.id, similarity: roundSimilarity(sim), snippet: snippetOf(m.body), scopes: m.scopes, updated: m.updated };
     if (cos !== undefined) rel.semantic = roundSimilarity(cos);
     out.set(id, { ...rel, raw: Math.max(sim, dup ? DUPLICATE_THRESHOLD : 0, cos ?? 0), dup });
@@ -176,7 +191,7 @@ export async function runWriteGates(c: GateContext, w: ValidWrite, opts: GateOpt
         const t = c.store.getTombstone(n.id);
         if (!t || seen.has(n.id)) continue;
         const sim = jaccard(tokens, new Set(dedupTokens(t.body)));
-        if (paraphrase(opts.semanticRule, n.cosine, sim)) removed.push({ id: n.id, similarity: sim, semantic: n.cosine });
+        if (paraphrase(opts.semanticRule, n.cosine, sim, w.content, t.body, true)) removed.push({ id: n.id, similarity: sim, semantic: n.cosine });
       }
     }
     const matches = removed
