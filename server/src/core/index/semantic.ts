@@ -162,7 +162,7 @@ export class SemanticLeg {
       if (m) v.set(m, this.embedder.embedSync!(embedText(m)));
       if (++done % 1000 === 0) this.opts.progress?.(done, total);
     }
-    if (total >= 1000) this.opts.progress?.(total, total);
+    if (total > 0) this.opts.progress?.(total, total);
     this.pending.clear();
   }
 

@@ -343,13 +343,22 @@ export async function openIndex(c: Context, progress?: (phase: string, done: num
   }
 }
 
-/** Progress of a long (re-)embedding, on stderr for a person at a terminal (never in a server). */
+/**
+ * Progress of a (re-)embedding of at least EMBED_NOTE_MIN memories in a one-shot command, on
+ * stderr (never in a server): live on a terminal, else one line when done.
+ */
+const EMBED_NOTE_MIN = 100;
 function embedProgress(c: Context): ((done: number, total: number) => void) | undefined {
-  if (c.watch || !process.stderr.isTTY) return undefined;
+  if (c.watch) return undefined;
+  if (!process.stderr.isTTY) {
+    return (done, total) => {
+      if (done >= total && total >= EMBED_NOTE_MIN) process.stderr.write(`embedded ${total} memories for semantic search\n`);
+    };
+  }
   let last = 0;
   return (done, total) => {
     const now = Date.now();
-    if (done < total && now - last < 500) return;
+    if (total < EMBED_NOTE_MIN || (done < total && now - last < 500)) return;
     last = now;
     process.stderr.write(`\rembedding memories for semantic search: ${done}/${total}${done >= total ? '\n' : ''}`);
   };

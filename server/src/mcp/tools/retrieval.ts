@@ -38,7 +38,7 @@ const search = defineTool({
         snippet: z.string(),
         score: z.number(),
         relevance: z.enum(['high', 'medium', 'low']),
-        match_terms: z.array(z.string()),
+        match_terms: z.array(z.string()).optional().describe('query words that matched; absent when none did (a hit found by meaning or through alternates)'),
         body: z.string().optional(),
         path_drift: pathDrift.optional(),
         commit_drift: commitDrift.optional(),
