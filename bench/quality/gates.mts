@@ -46,7 +46,7 @@ const sameNumbers = (a: string, b: string) => { const x = numbersOf(a), y = numb
   for (const T of [0.6, 0.65, 0.7, 0.75]) for (const J of [0.1, 0.15, 0.2, 0.25]) {
     let fp = 0, n = 0;
     let fpNum = 0;
-    for (let i = 0; i < v.length; i++) for (let j = i + 1; j < v.length; j++) { n++; const jj = jaccard(toks[i]!, toks[j]!); if (dot(v[i]!, v[j]!) >= T && jj >= J) { fp++; if (sameNumbers(notes[i]!, notes[j]!) && jj < 0.4) fpNum++; } }
-    console.log(`  cos>=${T} & jaccard>=${J}: false positives ${fp}/${n} (${fpNum} by the gate's rule: same numbers, jaccard < 0.4), rewordings caught ${pv.filter((p) => p.sim >= T && p.j >= J).length} (by the rule ${pv.filter((p, k) => p.sim >= T && p.j >= J && p.j < 0.4 && sameNumbers(...DEV_REWORDINGS[k]!)).length})/${pv.length}`);
+    for (let i = 0; i < v.length; i++) for (let j = i + 1; j < v.length; j++) { n++; const jj = jaccard(toks[i]!, toks[j]!); if (dot(v[i]!, v[j]!) >= T && jj >= J) { fp++; if (sameNumbers(notes[i]!, notes[j]!) && jj < 0.4 && toks[i]!.size >= 6 && toks[j]!.size >= 6) fpNum++; } }
+    console.log(`  cos>=${T} & jaccard>=${J}: false positives ${fp}/${n} (${fpNum} by the gate's rule: same numbers, jaccard < 0.4), rewordings caught ${pv.filter((p) => p.sim >= T && p.j >= J).length} (by the rule ${pv.filter((p, k) => p.sim >= T && p.j >= J && p.j < 0.4 && sameNumbers(...DEV_REWORDINGS[k]!) && new Set(dedupTokens(DEV_REWORDINGS[k]![0])).size >= 6 && new Set(dedupTokens(DEV_REWORDINGS[k]![1])).size >= 6).length})/${pv.length}`);
   }
 }

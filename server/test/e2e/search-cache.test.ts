@@ -14,7 +14,9 @@ async function searchOnce(store: string, cwd: string, query: string) {
   const s = await startServer({ store, cwd });
   try {
     const r = await s.call('memory_search', { query, auto_scope: false });
-    return { hits: r.hits as Array<{ id: string; snippet: string }>, stderr: s.stderr() };
+    // The lexical index's hits (what the cache holds); the semantic leg may add loose neighbours.
+    const hits = (r.hits as Array<{ id: string; snippet: string; match_terms?: string[] }>).filter((h) => h.match_terms);
+    return { hits, stderr: s.stderr() };
   } finally {
     await s.close();
   }

@@ -92,6 +92,13 @@ interface Acc<D extends IndexDoc> {
   altLex?: SearchHit<D>;
 }
 
+/** Rank of each item with ties sharing the better rank (equal scores must fuse equally: two identical notes stay equal). */
+function tiedRanks<T>(xs: readonly T[], key: (x: T) => number): number[] {
+  const out: number[] = [];
+  xs.forEach((x, i) => out.push(i > 0 && key(xs[i - 1]!) === key(x) ? out[i - 1]! : i));
+  return out;
+}
+
 export function fuse<D extends IndexDoc>(input: FuseInput<D>): FusedHit<D>[] {
   const { calibration: cal } = input;
   const { k: RK, wLex: WL, wSem: WS, wAlt: WA, lexCov: LC, semBoost: SB } = { k: RRF_K, wLex: W_LEX, wSem: W_SEM, wAlt: W_ALT, lexCov: LEX_COV, semBoost: SEM_BOOST, ...input.params };
@@ -107,13 +114,17 @@ export function fuse<D extends IndexDoc>(input: FuseInput<D>): FusedHit<D>[] {
     return a;
   };
   const mainSem = semW(input.main.lexical);
-  input.main.lexical.forEach((h, r) => {
+  const mainLexRank = tiedRanks(input.main.lexical, (h) => h.score);
+  const mainSemRank = tiedRanks(input.main.semantic, (h) => h.sim);
+  input.main.lexical.forEach((h, i) => {
+    const r = mainLexRank[i]!;
     const a = at(h.doc);
     a.score += (WL * lexW(h)) / (RK + r + 1);
     a.main = maxRel(a.main, h.relevance);
     a.lex = h;
   });
-  input.main.semantic.forEach((h, r) => {
+  input.main.semantic.forEach((h, i) => {
+    const r = mainSemRank[i]!;
     if (h.sim < cal.floor) return;
     const a = at(h.doc);
     a.score += (WS * mainSem) / (RK + r + 1);
@@ -122,13 +133,17 @@ export function fuse<D extends IndexDoc>(input: FuseInput<D>): FusedHit<D>[] {
   for (const alt of input.alternates) {
     const rel = new Map<string, Relevance>();
     const altSem = semW(alt.lexical);
-    alt.lexical.forEach((h, r) => {
+    const lexRank = tiedRanks(alt.lexical, (h) => h.score);
+    const semRank = tiedRanks(alt.semantic, (h) => h.sim);
+    alt.lexical.forEach((h, i) => {
+      const r = lexRank[i]!;
       const a = at(h.doc);
       a.score += (WA * WL * lexW(h)) / (RK + r + 1);
       rel.set(h.doc.id, maxRel(rel.get(h.doc.id) ?? 'low', h.relevance));
       if (!a.altLex || RANK[h.relevance] > RANK[a.altLex.relevance]) a.altLex = h;
     });
-    alt.semantic.forEach((h, r) => {
+    alt.semantic.forEach((h, i) => {
+      const r = semRank[i]!;
       if (h.sim < cal.floor) return;
       const a = at(h.doc);
       a.score += (WA * WS * altSem) / (RK + r + 1);

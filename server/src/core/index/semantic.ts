@@ -52,6 +52,14 @@ export class SemanticLeg {
   get index(): VectorIndex<StoredMemory> | null {
     return this.vec;
   }
+  /**
+   * True when (nearly) every memory has its vector. While a store is being (re-)embedded, a
+   * search uses the lexical leg alone: a half-embedded store would favour whatever was embedded
+   * first.
+   */
+  get complete(): boolean {
+    return this.vec !== null && this.pending.size <= Math.max(10, this.vec.size / 100);
+  }
   /** Memories still waiting for a vector. */
   get backlog(): number {
     return this.pending.size;
@@ -193,8 +201,10 @@ export class SemanticLeg {
       }
       const v = this.vecFor(got.embedder);
       batch.forEach((m, i) => {
-        if (this.store.get(m.id) === m) v.set(m, got.vectors[i]!);
-        else this.pending.add(m.id);
+        // The store may hold a newer object for the same content (a re-read file): same vector.
+        const cur = this.store.get(m.id);
+        if (cur === m || (cur && vectorKey(cur) === vectorKey(m) && embedText(cur) === embedText(m))) v.set(cur!, got.vectors[i]!);
+        else if (cur) this.pending.add(m.id);
       });
       done += batch.length;
       this.opts.progress?.(done, total());
@@ -324,6 +334,12 @@ export class SemanticLeg {
   }
 
   async close(): Promise<void> {
+    // A one-shot command finishes its embedding before it exits (the next one starts from the
+    // saved vectors); a server stops at once and saves what it has.
+    if (!this.opts.watch && this.opening) {
+      await this.opening;
+      await this.settle();
+    }
     this.closed = true;
     this.unsubscribe?.();
     this.unsubscribe = null;

@@ -512,7 +512,7 @@ export async function rankedSearch(
   l: LiveIndex, sem: SemanticLeg | null, query: string, alternates: string[], opts: SearchOptions<StoredMemory>,
 ): Promise<FusedHit<StoredMemory>[]> {
   const ix = l.index;
-  const vec = sem && (await sem.readyForSearch()) ? sem.index : null;
+  const vec = sem && (await sem.readyForSearch()) && sem.complete ? sem.index : null;
   if (alternates.length === 0 && (vec === null || vec.size === 0)) return ix.search(query, opts);
   const pool = { ...opts, limit: Math.max(opts.limit, FUSION_POOL) };
   const texts = [query, ...alternates];

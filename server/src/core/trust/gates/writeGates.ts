@@ -80,8 +80,13 @@ function paraphrase(rule: GateOptions['semanticRule'], cosine: number, jac: numb
   // listed); the meaning decides only where the words differ, which is what a rewording looks
   // like. Against removed facts the whole band counts: the user said no to this before, and the
   // answer shows their reason.
-  return rule !== undefined && cosine >= rule.cos && jac >= rule.jaccard && (removed || jac < RELATED_THRESHOLD) && sameNumbers(a, b);
+  return (
+    rule !== undefined && cosine >= rule.cos && jac >= rule.jaccard && (removed || jac < RELATED_THRESHOLD) && sameNumbers(a, b) && wordy(a) && wordy(b)
+  );
 }
+
+/** On fewer than 6 content words one shared word moves the overlap by 0.2: too coarse to confirm a rewording. */
+const wordy = (t: string) => new Set(dedupTokens(t)).size >= 6;
 
 const numbersOf = (t: string) => new Set(t.match(/\d+(?:[.,:]\d+)*/g) ?? []);
 function sameNumbers(a: string, b: string): boolean {
