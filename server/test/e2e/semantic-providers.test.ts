@@ -57,6 +57,7 @@ test('a provider that fails or times out: every search answers, one warning, the
     fake.requests.length = 0;
     let s = await startServer({ store, cwd: root });
     assert.equal((await s.call('memory_search', { query: 'postgres backups', auto_scope: false })).hits[0]?.snippet.includes('pg_dump'), true);
+    for (let i = 0; i < 30 && !fake.requests.some((r) => r.path === '/api/embed'); i++) await new Promise((r) => setTimeout(r, 100));
     assert.ok(fake.requests.some((r) => r.path === '/api/embed' && r.body.model === 'fake-embed'), 'the configured provider was asked');
 
     fake.fault = 'http500';
