@@ -8,8 +8,6 @@
 // leg then starts a new VectorIndex for it (re-embedding in the background), so one ranking never
 // compares vectors of two embedders.
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { ensureOwnDirSync } from '../store/fsatomic.ts';
 import type { Store, StoreChange } from '../store/store.ts';
 import type { StoredMemory } from '../types.ts';
 import { VectorIndex, embedText, vectorKey, type VectorEmbedder, type VectorHit } from './vectors.ts';
@@ -303,11 +301,6 @@ export class SemanticLeg {
   async save(): Promise<void> {
     const v = this.vec;
     if (!v || !existsSync(this.store.dir)) return;
-    try {
-      ensureOwnDirSync(join(this.store.dir, '.cache'));
-    } catch {
-      // reported by the write below
-    }
     const keys: string[] = [];
     const rows: number[] = [];
     for (const { doc, row } of v.entries()) {

@@ -10,9 +10,9 @@
 // approximate search compares, kept so a start does not recompute them).
 // One read at load; rows are copied straight into the index's arrays, no object per record.
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../store/fsatomic.ts';
+import { ensureOwnDirSync, isOwnDirSync, writeFileAtomic } from '../store/fsatomic.ts';
 
 export const VECTOR_FILE = 'vectors.bin';
 const MAGIC = 'CAIRNVEC';
@@ -87,10 +87,22 @@ export function decodeVectors(buf: Buffer): VectorRows | string {
 }
 
 export function readVectors(storeDir: string, warn: (why: string) => void): VectorRows | null {
-  const p = vectorCachePath(storeDir);
-  if (!existsSync(p)) return null;
+  // A symlinked .cache (or file) would be read from outside the store: not trusted.
+  if (!isOwnDirSync(join(storeDir, '.cache'))) return null;
+  let fd: number;
   try {
-    const r = decodeVectors(readFileSync(p));
+    fd = openSync(vectorCachePath(storeDir), constants.O_RDONLY | constants.O_NOFOLLOW);
+  } catch {
+    return null;
+  }
+  try {
+    const buf = Buffer.allocUnsafe(fstatSync(fd).size);
+    for (let got = 0; got < buf.length; ) {
+      const n = readSync(fd, buf, got, buf.length - got, got);
+      if (n === 0) break;
+      got += n;
+    }
+    const r = decodeVectors(buf);
     if (typeof r === 'string') {
       warn(r);
       return null;
@@ -99,9 +111,13 @@ export function readVectors(storeDir: string, warn: (why: string) => void): Vect
   } catch (err) {
     warn((err as Error).message);
     return null;
+  } finally {
+    closeSync(fd);
   }
 }
 
+/** Atomic write; refuses (throws) when .cache is not the store's own directory (a symlink): nothing is written outside the store. */
 export async function writeVectors(storeDir: string, v: VectorRows): Promise<void> {
+  ensureOwnDirSync(join(storeDir, '.cache'));
   await writeFileAtomic(vectorCachePath(storeDir), encodeVectors(v));
 }
