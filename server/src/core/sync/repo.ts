@@ -22,6 +22,7 @@ export const GITIGNORE_LINES = ['.cache/', '.events.jsonl*', '.events-*.jsonl*',
 /** Memory files (active and removed) merge through the cairn driver in a plain `git pull`. */
 export const GITATTRIBUTES_LINES = ['/*.md merge=cairn', '/.tombstones/*.md merge=cairn'];
 export const CONFLICTS_DIR = '.conflicts';
+const WRITE_CONCURRENCY = 16;
 const TOMB = '.tombstones';
 
 /** A memory file's place in the tree: a top-level *.md or one in .tombstones/. */
@@ -361,21 +362,32 @@ export async function applyChanges(dir: string, changes: Map<string, Buffer | nu
     const mem = parseMem(await fsp.readFile(join(dir, ...p.split('/'))).catch(() => undefined));
     if (mem) deletedById.set(mem.record.id, p);
   }
-  for (const [p, data] of writes) {
+  // Several files in flight at once: each write waits on its own fsync, so a pull of thousands
+  // of files is bound by the disk's latency, not paid once per file in turn.
+  const made = new Set<string>();
+  const one = async ([p, data]: [string, Buffer]) => {
     const file = join(dir, ...p.split('/'));
-    await ensureDir(dirname(file));
+    const parent = dirname(file);
+    if (!made.has(parent)) {
+      await ensureDir(parent);
+      made.add(parent);
+    }
     const id = isMemoryTreePath(p) ? parseMem(data)?.record.id : undefined;
     const from = id === undefined ? undefined : deletedById.get(id);
     if (from !== undefined && deletes.has(from)) {
+      deletes.delete(from);
       const src = join(dir, ...from.split('/'));
       await writeFileAtomic(src, data);
       await fsp.rename(src, file);
-      deletes.delete(from);
     } else {
       await writeFileAtomic(file, data);
     }
     n++;
-  }
+  };
+  let next = 0;
+  await Promise.all(Array.from({ length: Math.min(WRITE_CONCURRENCY, writes.length) }, async () => {
+    while (next < writes.length) await one(writes[next++]!);
+  }));
   for (const p of deletes) {
     await fsp.rm(join(dir, ...p.split('/')), { force: true });
     n++;
