@@ -246,3 +246,27 @@ test('[sync] auto = true: a write reaches the remote after the debounce, the too
   assert.ok(Number(execFileSync('git', ['-C', b!, 'rev-list', '--count', 'HEAD'], { encoding: 'utf8' }).trim()) >= 1);
   await sb.close();
 });
+
+test('per-machine files are never taken from a remote (a pending write, a cache, the event log)', () => {
+  const { remote, stores: [a, b], run, root } = setup();
+  for (const s of [a!, b!]) json(run(s, ['sync', 'init', '--remote', remote, '--json']));
+  json(run(a!, ['sync', '--json']));
+  // someone commits per-machine files by hand (git add -f) and pushes
+  mkdirSync(join(a!, '.pending'), { recursive: true });
+  writeFileSync(join(a!, '.pending', 'p_01JQ0000000000000000000000.json'), '{"injected": true}\n');
+  writeFileSync(join(a!, '.events.jsonl'), '{"kind":"injected"}\n');
+  const env = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@e', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@e' };
+  execFileSync('git', ['-C', a!, 'add', '-f', '.pending', '.events.jsonl'], { env });
+  execFileSync('git', ['-C', a!, 'commit', '-qm', 'oops'], { env });
+  execFileSync('git', ['-C', a!, 'push', '-q', 'origin', 'HEAD'], { env });
+  const r = run(b!, ['sync', '--json']);
+  assert.equal(json(r).ok, true);
+  assert.match(r.stderr, /sync skipped "\.pending\/p_01JQ0000000000000000000000\.json": not a path cairn writes/);
+  assert.ok(!existsSync(join(b!, '.pending', 'p_01JQ0000000000000000000000.json')));
+  const events = existsSync(join(b!, '.events.jsonl')) ? readFileSync(join(b!, '.events.jsonl'), 'utf8') : '';
+  assert.doesNotMatch(events, /injected/);
+  // and B's own event log and pending writes never go back out: the next commit drops them
+  assert.equal(json(run(b!, ['sync', '--json'])).ok, true);
+  assert.doesNotMatch(execFileSync('git', ['-C', b!, 'ls-files'], { encoding: 'utf8' }), /\.pending|\.events/);
+  void root;
+});

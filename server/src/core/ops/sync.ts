@@ -12,7 +12,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { Context } from './context.ts';
-import { ValidationError, errorMessage } from '../errors.ts';
+import { LockTimeoutError, ValidationError, errorMessage } from '../errors.ts';
 import { redactRemoteUrl } from '../origin.ts';
 import { StoreLock } from '../store/lock.ts';
 import { ensureDir, writeFileAtomic } from '../store/fsatomic.ts';
@@ -153,6 +153,8 @@ export async function syncInit(c: Context, input: SyncInitInput): Promise<SyncIn
 }
 
 const MAX_PUSH_TRIES = 5;
+/** Another process is syncing this store: not a failure of the remote. */
+export const BUSY = 'another cairn sync of this store is running; this one did nothing (run it again when that one ends)';
 
 export async function sync(c: Context): Promise<SyncReport> {
   const dir = c.dir;
@@ -161,8 +163,10 @@ export async function sync(c: Context): Promise<SyncReport> {
   const syncLock = new StoreLock(stateDir(dir), 5_000);
   const state = readState(dir);
   state.last_attempt = c.now().toISOString();
+  let entered = false;
   try {
     await syncLock.run(async () => {
+      entered = true;
       const host = hostname() || 'localhost';
       const env = await identityEnv(dir, gitEnv());
       const branch = await currentBranch(dir);
@@ -230,7 +234,7 @@ export async function sync(c: Context): Promise<SyncReport> {
       report.ok = true;
     });
   } catch (err) {
-    report.error = redactUrls(errorMessage(err));
+    report.error = !entered && err instanceof LockTimeoutError ? BUSY : redactUrls(errorMessage(err));
   }
   if (report.ok) {
     state.last_sync = state.last_attempt;
@@ -299,7 +303,7 @@ export class AutoSync {
       return;
     }
     this.running = this.run()
-      .then((r) => this.report(r.ok ? null : r.error))
+      .then((r) => this.report(r.ok || r.error === BUSY ? null : r.error))
       .catch((err) => this.report(errorMessage(err)))
       .finally(() => {
         this.running = null;

@@ -36,7 +36,11 @@ export function isMemoryTreePath(p: string): boolean {
 /** A tree path that is safe to write under the store (no escape, nothing in .git). */
 function safeTreePath(p: string): boolean {
   const parts = p.split('/');
-  return !p.startsWith('/') && parts.every((s) => s !== '' && s !== '.' && s !== '..' && s.toLowerCase() !== '.git') && !p.includes('\\') && !p.includes('\0');
+  if (p.startsWith('/') || p.includes('\\') || p.includes('\0')) return false;
+  if (!parts.every((s) => s !== '' && s !== '.' && s !== '..' && s.toLowerCase() !== '.git')) return false;
+  // What stays per machine is never taken from a remote either (a pending write, a cache, a lock).
+  const top = parts[0]!;
+  return !(top === '.cache' || top === '.pending' || top === '.lock' || top.startsWith('.events') || /\.(tmp|claim)$/.test(p));
 }
 
 // ---- repository state ---------------------------------------------------------------------
@@ -183,6 +187,9 @@ export function commitMessage(s: ChangeSummary, host: string): string {
 /** One commit of everything changed in the store since HEAD; null when nothing changed. */
 export async function commitLocal(dir: string, env: NodeJS.ProcessEnv, host: string): Promise<{ commit: string; changes: ChangeSummary } | null> {
   await git(dir, ['add', '-A', '--', '.']);
+  // Per-machine files someone committed by hand (tracked files escape .gitignore) leave the index.
+  const stray = (await git(dir, ['ls-files', '-z'])).split('\0').filter((p) => p !== '' && !safeTreePath(p));
+  for (let i = 0; i < stray.length; i += 500) await git(dir, ['rm', '-q', '--cached', '--ignore-unmatch', '--', ...stray.slice(i, i + 500)]);
   const head = await headCommit(dir);
   const quiet = await runGit(dir, ['diff', '--cached', '--quiet', head ?? EMPTY_TREE]);
   if (quiet.code === 0) return null;
