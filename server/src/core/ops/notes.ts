@@ -64,21 +64,12 @@ export function closeGraph(c: Context): void {
 
 const ref = (m: StoredMemory) => ({ id: m.id, title: titleOf(m), ...(m.note !== undefined ? { kind: 'note' as const, path: m.note } : { kind: 'memory' as const }) });
 
-/**
- * Who links to `m` (memory_show): a scan for `[[` over the bodies, parsing only those, so a show
- * never builds the whole graph. A link counts when its target names `m` by any of its keys.
- */
+/** Who links to `m` (memory_show), from the link graph: the cost of `m`'s backlinks, not of the store. */
 export function backlinksOf(c: Context, m: StoredMemory): { id: string; title: string; kind: 'memory' | 'note'; path?: string; relation: string }[] {
-  const out: ReturnType<typeof backlinksOf> = [];
-  let g: LinkGraph | null = null;
-  for (const other of c.store.active()) {
-    if (other.id === m.id || !other.body.includes('[[')) continue;
-    for (const l of structureOf(other).links) {
-      g ??= graph(c);
-      if (g.resolve(l.target)?.id === m.id) out.push({ ...ref(other), relation: l.relation });
-    }
-  }
-  return out;
+  return graph(c)
+    .backlinks(m.id)
+    .filter((e) => e.from.id !== m.id)
+    .map((e) => ({ ...ref(e.from), relation: e.relation }));
 }
 
 export interface RelatedInput {
