@@ -53,7 +53,7 @@ export async function benchLinks(c: Cairn, ids: string[], linking: number): Prom
     let t = performance.now();
     const shown = await c.show({ id: target });
     afterWrite.push(performance.now() - t);
-    if (shown.memories[0]!.backlinks.length === 0) throw new Error(`bench: the write's link to ${target} is not among its backlinks`);
+    if ((shown.memories[0] as { backlinks: { id: string }[] }).backlinks.length === 0) throw new Error(`bench: the write's link to ${target} is not among its backlinks`);
     await c.write({ content: `${g.body()} Links bench r${i}: see [[${target}]].`, scopes: ['tools'], acknowledge_transient: true, force: true });
     t = performance.now();
     await c.related({ id: target, depth: 2 });

@@ -21,6 +21,7 @@ import { benchList, benchOutside, outsideTable, type OutsideRow } from './outsid
 import { benchUi, uiTable, type UiRow } from './ui.ts';
 import { benchSync, syncTable } from './sync.ts';
 import { benchSemantic, semanticTable, type SemanticRow } from './semantic.ts';
+import { benchLinks, linksLine, writeLinking, type LinksRow } from './links.ts';
 
 const sizes = (dflt: string) => (process.env.BENCH_SIZES ?? dflt).split(',').map((s) => Number(s.trim())).filter((n) => n > 0);
 const SIZES = sizes('1000,10000,50000,100000,200000');
@@ -48,6 +49,7 @@ interface Row {
   writeP95Ms: number;
   rssNoCacheMb: number;
   rssCacheMb: number;
+  links: LinksRow;
 }
 
 function pct(xs: number[], p: number): number {
@@ -124,7 +126,15 @@ async function benchSize(n: number): Promise<Row> {
       writes.push(performance.now() - t);
       if (r.status !== 'committed') throw new Error(`bench write ${i} was ${r.status}`);
     }
+    const ids = [...c.store.active()].map((m) => m.id);
     await c.close();
+
+    // The link graph: 1% of the memories link two others; show and related, steady and after writes.
+    const linking = Math.max(10, Math.floor(n / 100));
+    writeLinking(store, ids, linking);
+    const cl = await Cairn.open({ dir: store, cwd: root, env: { HOME: root }, watch: true, warn: () => {} });
+    const links = await benchLinks(cl, ids, linking);
+    await cl.close();
 
     return {
       memories: n,
@@ -142,6 +152,7 @@ async function benchSize(n: number): Promise<Row> {
       writeP95Ms: pct(writes, 95),
       rssNoCacheMb,
       rssCacheMb,
+      links,
     };
   } finally {
     rmSync(root, { recursive: true, force: true });
@@ -221,6 +232,7 @@ async function main(): Promise<void> {
     }
     console.log(`\nIn-process and bench corpus (the engine, the op, durable writes through Cairn.write) (${machine})`);
     console.log(table(rows));
+    for (const r of rows) console.log(linksLine(r.links));
     out.performance = rows;
   }
   if (ONLY === '' || ONLY === 'perf' || ONLY === 'semantic') {

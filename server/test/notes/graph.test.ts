@@ -52,7 +52,7 @@ describe('link graph, incremental', () => {
     const billing = c.store.get([...c.store.active()].find((m) => m.note === '/memories/projects/billing.md')!.id)!;
     // first use builds the graph; from here on it only follows changes
     const shown = await c.show({ id: billing.id });
-    assert.deepEqual(shown.memories[0]!.backlinks.map((b) => b.id), [w.id]);
+    assert.deepEqual((shown.memories[0] as { backlinks: { id: string }[] }).backlinks.map((b) => b.id), [w.id]);
     assertSameAsFresh('start');
 
     const p = (await c.write({ content: 'The payments team owns refunds; see [[projects/billing]].', scopes: ['team'], aliases: ['payments'], force: true })) as { id: string };
@@ -101,7 +101,7 @@ describe('link graph, incremental', () => {
       const w = (await c.write({ content: `Rotation runbook: see [[${target.id}]].`, scopes: ['ops'], force: true })) as { id: string };
       walks = 0;
       const shown = await c.show({ id: target.id });
-      assert.deepEqual(shown.memories[0]!.backlinks.map((b) => b.id), [w.id]);
+      assert.deepEqual((shown.memories[0] as { backlinks: { id: string }[] }).backlinks.map((b) => b.id), [w.id]);
       const rel = await c.related({ id: target.id, depth: 2 });
       assert.deepEqual(rel.backlinks.map((b) => b.id), [w.id]);
       assert.equal(walks, 0, 'show and related after a change read the graph, not every record');
