@@ -2,7 +2,7 @@
 // store, the config and per-process state (session id, disabled scopes, services); each
 // operation lives in core/ops/<tool group>.ts and takes this object, as a Context, first.
 import type { Config } from './config.ts';
-import type { Context, Services } from './ops/context.ts';
+import type { Context, EventKind, Services } from './ops/context.ts';
 import type { OneShotFreshness } from './types.ts';
 import { resolveStore } from './store/location.ts';
 import { Store } from './store/store.ts';
@@ -111,7 +111,7 @@ export class Cairn implements Context {
   }
 
   /** Appends to the event log. Never throws: a logging failure must not fail the call. */
-  log(kind: string, fields: Record<string, unknown>): void {
+  log(kind: EventKind, fields: Record<string, unknown>): void {
     try {
       void this.services.events?.append(kind, fields);
     } catch (err) {

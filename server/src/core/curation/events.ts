@@ -33,6 +33,13 @@ export const EVENT_KINDS = [
   'scope_overview',
   'scope_disable',
   'scope_enable',
+  'prune_tombstones',
+  'import',
+  'consolidate',
+  'memory_tool',
+  'related',
+  'sync_init',
+  'sync',
 ] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 
@@ -79,7 +86,7 @@ export class EventLog {
   }
 
   /** Appends one event. Returns whether a line was written; never throws. */
-  append(kind: EventKind | string, fields: Record<string, unknown> = {}): boolean {
+  append(kind: EventKind, fields: Record<string, unknown> = {}): boolean {
     if (!this.enabled) return false;
     try {
       if (!existsSync(this.dir)) return false;

@@ -7,7 +7,8 @@ import type { Caller } from '../origin.ts';
 import type { Store } from '../store/store.ts';
 import type { LiveIndex } from '../index/live.ts';
 import type { SemanticLeg } from '../index/semantic.ts';
-import type { EventLog } from '../curation/events.ts';
+import type { EventKind, EventLog } from '../curation/events.ts';
+export type { EventKind } from '../curation/events.ts';
 import type { OneShotFreshness } from '../types.ts';
 import type { LinkGraph } from '../notes/graph.ts';
 import type { FeedbackFold } from '../curation/feedback.ts';
@@ -54,5 +55,5 @@ export interface Context {
   warn(msg: string): void;
   now(): Date;
   /** Appends to the event log. Never throws. */
-  log(kind: string, fields: Record<string, unknown>): void;
+  log(kind: EventKind, fields: Record<string, unknown>): void;
 }
