@@ -43,7 +43,7 @@ export const EVENT_KINDS = [
 ] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 
-/** One parsed line. The fields beyond ts/session/kind depend on the kind (see fields.ts). */
+/** One parsed line. The fields beyond ts/session/kind depend on the kind (docs/events.md, "Event kinds"). */
 export type { CairnEvent } from './archives.ts';
 
 export interface EventLogOptions {
