@@ -100,6 +100,24 @@ test('contradicted: unresolved until a later update or verify; the timeline tell
   assert.deepEqual(re.resolution_timeline.map((t) => t.event), ['created', 'verified', 'contradicted']);
 });
 
+test('resolution timeline: a verify or update event a few ms after the record\'s stamp is one entry, not two', () => {
+  const at = (iso: string, ms: number) => new Date(Date.parse(iso) + ms).toISOString();
+  const verified = mem(1, { last_verified_at: daysAgo(10) });
+  const updated = mem(2, { updated: daysAgo(9) });
+  const elsewhere = mem(3, { last_verified_at: daysAgo(8) }); // verified on another machine: no event here
+  const events = [
+    ev(at(daysAgo(10), 7), 'verify', { id: verified.id }),
+    ev(at(daysAgo(9), 12), 'update', { id: updated.id, fields: ['content'] }),
+    ev(daysAgo(12), 'verify', { id: elsewhere.id }), // an earlier verification, days before the stamp
+    use(daysAgo(2), 'contradicted', [verified.id, updated.id, elsewhere.id]),
+  ];
+  const h = computeHealth(data([verified, updated, elsewhere], events));
+  const tl = (i: string) => h.contradicted.rows.find((r) => r.id === i)!.resolution_timeline.map((t) => t.event);
+  assert.deepEqual(tl(verified.id), ['created', 'verified', 'contradicted']);
+  assert.deepEqual(tl(updated.id), ['created', 'updated', 'contradicted']);
+  assert.deepEqual(tl(elsewhere.id), ['created', 'verified', 'verified', 'contradicted']);
+});
+
 test('rare scopes: singletons within edit distance 2 of another scope, short words spared', () => {
   assert.equal(editDistance('deployment', 'deploymnet'), 2);
   assert.equal(editDistance('kitten', 'sitting'), 3);
@@ -156,7 +174,8 @@ test('expired, commit drift debt, orphan use events and totals', () => {
   assert.deepEqual(h.orphan_use_events, { count: 2, ids: [id(77), id(78)] });
   assert.deepEqual(h.totals, {
     active: 3, expired: 1, tombstoned: 1, scopes: 1, events: 3, events_in_window: 3, retrievals_in_window: 0, user_lookups_in_window: 0,
-    uses_in_window: { applied: 3, ignored: 1, contradicted: 0, corrected: 0 },
+    // id(77) and id(78) never existed: orphans, not uses; the tombstone counts (it was a memory)
+    uses_in_window: { applied: 2, ignored: 0, contradicted: 0, corrected: 0 },
   });
   const outside = computeHealth(data(ms, []));
   assert.deepEqual(outside.commit_drift_debt, { applies: false, repo: null, count: 0, rows: [] });

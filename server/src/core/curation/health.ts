@@ -108,6 +108,8 @@ export interface DeadWeightRow extends Row {
 
 const DAY_MS = 86_400_000;
 const TIMELINE_MAX = 20;
+/** A record's updated / last_verified_at matches an update / verify event this close to it. */
+const LOGGED_MATCH_MS = 60_000;
 const row = (m: MemoryRecord): Row => ({ id: m.id, scopes: m.scopes, summary: summarize(m.body) });
 const later = (a: string | null, b: string | null) => (a === null ? b : b === null ? a : Date.parse(a) >= Date.parse(b) ? a : b);
 const section = <R>(all: R[], k: number): Section<R> => ({ count: all.length, rows: all.slice(0, k) });
@@ -122,7 +124,9 @@ function contradiction(m: MemoryRecord, u: MemoryUsage | undefined) {
   if (resolved !== null && Date.parse(resolved) >= Date.parse(lastContra.ts)) return null;
   // The story so far: creation, then every contradiction, correction, update and verification.
   const timeline: TimelineEntry[] = [{ ts: m.created, event: 'created' }, ...tl];
-  const logged = (ev: string, ts: string | null) => ts === null || tl.some((t) => t.event === ev && t.ts === ts);
+  // The record's stamp and its event's ts are two clock readings (the event is logged after the
+  // write, lock and git HEAD lookup included): an event of that kind within LOGGED_MATCH_MS is it.
+  const logged = (ev: string, ts: string | null) => ts === null || tl.some((t) => t.event === ev && Math.abs(Date.parse(t.ts) - Date.parse(ts)) <= LOGGED_MATCH_MS);
   if (m.updated !== m.created && !logged('updated', m.updated)) timeline.push({ ts: m.updated, event: 'updated' });
   if (!logged('verified', m.last_verified_at)) timeline.push({ ts: m.last_verified_at!, event: 'verified' });
   timeline.sort((a, b) => Date.parse(a.ts) - Date.parse(b.ts));
