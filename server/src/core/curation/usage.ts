@@ -142,12 +142,14 @@ export function foldUsage(events: readonly CairnEvent[], windowStart: number, kn
     const use = useOf(e);
     if (use) {
       let orphan = false;
+      let knownIds = 0;
       for (const id of use.ids) {
         if (!known.has(id)) {
           orphan = true;
           orphanIds.add(id);
           continue;
         }
+        knownIds++;
         const u = get(id);
         u.uses[use.outcome]++;
         if (use.outcome === 'applied') {
@@ -158,7 +160,8 @@ export function foldUsage(events: readonly CairnEvent[], windowStart: number, kn
           u.timeline.push({ ts: e.ts, event: use.outcome, ...(use.note ? { note: use.note } : {}), ...(session ? { session } : {}) });
         }
       }
-      if (inWindow) fold.usesInWindow[use.outcome] += use.ids.length;
+      // Ids that never existed are orphans (orphan_use_events), not uses.
+      if (inWindow) fold.usesInWindow[use.outcome] += knownIds;
       if (orphan) fold.orphanEvents++;
     }
     if ((e.kind === 'update' || e.kind === 'verify') && typeof e.id === 'string') {
