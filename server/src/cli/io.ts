@@ -129,7 +129,10 @@ export async function asCli<T>(words: Record<string, string>, fn: () => Promise<
     if (!(err instanceof ValidationError)) throw err;
     const names = Object.keys(words).sort((a, b) => b.length - a.length).map((k) => k.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
     const re = new RegExp(`(^|; )(${names.join('|')})(\\[\\d+\\])?(?=[\\s"]|$)`, 'g');
-    throw new UsageError(names.length ? err.message.replace(re, (_m, pre: string, name: string) => `${pre}${words[name]}`) : err.message);
+    if (names.length === 0) throw new UsageError(err.message);
+    // "pass acknowledge_transient=true" names a flag: the option that sets it.
+    const flag = new RegExp(`\\b(${names.join('|')})=true\\b`, 'g');
+    throw new UsageError(err.message.replace(re, (_m, pre: string, name: string) => `${pre}${words[name]}`).replace(flag, (_m, name: string) => words[name]!));
   }
 }
 

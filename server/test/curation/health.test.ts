@@ -200,3 +200,23 @@ test('marker stats: a warning then an acknowledged write is one fire and one ove
     { marker: 'commit sha', fires: 1, overrides: 1, override_rate: 1 },
   ]);
 });
+
+test('marker stats count updates: a refused update is a fire, an acknowledged one an override; write_confirm is not counted again', () => {
+  const e = (session: string, kind: string, fields: Record<string, unknown>): CairnEvent => ({ ts: daysAgo(1), session, kind, ...fields });
+  const stats = markerStats([
+    e('A', 'update_refused', { id: id(1), status: 'transient_warning', markers: ['currently'], acknowledge_transient: false }),
+    e('A', 'update', { id: id(1), markers: ['currently'], acknowledge_transient: true }), // answers the refusal: 1 fire, 1 override
+    e('B', 'update_refused', { id: id(2), status: 'transient_warning', markers: ['right now'], acknowledge_transient: false }), // reworded: fire only
+    e('B', 'update', { id: id(2) }),
+    e('C', 'update', { id: id(3), markers: ['right now'], acknowledge_transient: true }), // up front: fire and override
+    e('D', 'write', { status: 'transient_warning', markers: ['currently'], acknowledge_transient: false }),
+    e('D', 'update', { id: id(4), markers: ['currently'], acknowledge_transient: true }), // a write's warning does not answer an update
+    e('E', 'write', { status: 'pending', markers: ['yesterday'], acknowledge_transient: true }),
+    e('E', 'write_confirm', { id: id(5), markers: ['yesterday'], acknowledge_transient: true }),
+  ]);
+  assert.deepEqual(stats, [
+    { marker: 'currently', fires: 3, overrides: 2, override_rate: 0.667 },
+    { marker: 'right now', fires: 2, overrides: 1, override_rate: 0.5 },
+    { marker: 'yesterday', fires: 1, overrides: 1, override_rate: 1 },
+  ]);
+});

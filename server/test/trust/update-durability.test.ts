@@ -49,6 +49,29 @@ describe('memory_update durability gate', () => {
     assert.equal(((await c.update({ id: m.id, confidence: 'high' })) as Record<string, any>).status, 'committed');
   });
 
+  it('runs on added aliases too: refused without acknowledge_transient (nothing changed), stored with it', async () => {
+    const m = (await c.write({ content: 'The billing worker retries failed charges three times.', scopes: ['billing'], aliases: ['charge retries'] })) as Record<string, any>;
+    const before = readFileSync(m.file, 'utf8');
+    await assert.rejects(c.update({ id: m.id, aliases: ['charge retries', 'currently flaky retries'] }), (err: Error) => {
+      assert.match(err.message, /^aliases read as the state of the moment: "currently"/);
+      assert.match(err.message, /acknowledge_transient=true/);
+      return true;
+    });
+    assert.equal(readFileSync(m.file, 'utf8'), before);
+    // content and aliases together: both named
+    await assert.rejects(c.update({ id: m.id, content: 'Right now the worker retries twice.', aliases: ['as of today retries'] }), /: content and aliases read as the state of the moment/);
+    assert.equal(readFileSync(m.file, 'utf8'), before);
+
+    const ok = (await c.update({ id: m.id, aliases: ['charge retries', 'currently flaky retries'], acknowledge_transient: true })) as Record<string, any>;
+    assert.equal(ok.status, 'committed');
+    const ev = readEvents(c.dir).events.filter((e) => e.kind === 'update').at(-1)!;
+    assert.deepEqual(ev.markers, ['currently']);
+    assert.equal(ev.acknowledge_transient, true);
+    // Kept aliases, removed aliases and a marker the record already carries never warn.
+    assert.equal(((await c.update({ id: m.id, aliases: ['currently flaky retries', 'retry policy'] })) as Record<string, any>).status, 'committed');
+    assert.equal(((await c.update({ id: m.id, aliases: [] })) as Record<string, any>).status, 'committed');
+  });
+
   it('checkUpdateDurability: unchanged content and markers already present pass; new ones throw', () => {
     assert.equal(checkUpdateDurability('a currently b', 'a currently b', false), null);
     assert.equal(checkUpdateDurability('x currently y', 'x currently z', false), null);

@@ -11,13 +11,14 @@ const options = {
   'no-expires': { type: 'boolean', help: 'clear the expiry date' },
   alias: { type: 'string', multiple: true, arg: 'A', help: 'replaces the aliases (other words a later search may use)' },
   'no-aliases': { type: 'boolean', help: 'clear the aliases' },
+  'acknowledge-transient': { type: 'boolean', help: 'store new time-bound wording ("currently", "today") in the text or aliases as written' },
   json: JSON_OPTION,
 } as const;
 
 export const update: Command = {
   name: 'update',
   summary: 'change a memory in place: text, scopes, confidence, expiry or aliases (same id)',
-  usage: 'cairn update ID [--text T] [--scope S]... [--confidence C] [--expires DATE | --no-expires] [--alias A]... [--no-aliases] [--json]',
+  usage: 'cairn update ID [--text T] [--scope S]... [--confidence C] [--expires DATE | --no-expires] [--alias A]... [--no-aliases] [--acknowledge-transient] [--json]',
   options,
   async run(argv, io) {
     const { values, positionals } = parse(argv, options);
@@ -34,7 +35,9 @@ export const update: Command = {
       ...(values.expires !== undefined ? { expires: values.expires } : values['no-expires'] ? { expires: null } : {}),
       ...(values.alias?.length ? { aliases: values.alias } : values['no-aliases'] ? { aliases: [] } : {}),
     };
-    if (Object.keys(input).length === 1) throw new UsageError('give at least one of --text, --scope, --confidence, --expires, --no-expires, --alias or --no-aliases to change');
+    const changes = Object.keys(input).length - 1;
+    if (values['acknowledge-transient']) Object.assign(input, { acknowledge_transient: true });
+    if (changes === 0) throw new UsageError('give at least one of --text, --scope, --confidence, --expires, --no-expires, --alias or --no-aliases to change');
     const c = await openCairn(io);
     try {
       const out = await asCli(WRITE_WORDS, () => c.update(input));

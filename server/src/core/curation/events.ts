@@ -22,6 +22,7 @@ export const EVENT_KINDS = [
   'write_confirm',
   'write_cancel',
   'update',
+  'update_refused',
   'verify',
   'list',
   'remove',

@@ -195,39 +195,42 @@ function markerLabels(v: unknown): string[] {
 
 /**
  * Per durability marker: how often it fired and how often the writer overrode it.
- * Write events carry `markers` (labels detected) and `acknowledge_transient`. A fire is one
- * occasion the marker stood in a write's way: a `transient_warning`, or an acknowledged write
- * that no earlier warning in the same session accounts for (acknowledged up front). An
- * override is an acknowledged write carrying the marker that went through (committed or
- * pending; one stopped later as a duplicate is retried and counted then). The usual
- * warn-then-acknowledge pair is therefore one fire and one override (rate 1), not two fires.
+ * Write and update events carry `markers` (labels detected) and `acknowledge_transient`. A fire
+ * is one occasion the marker stood in the way: a write's `transient_warning` or a refused update
+ * (`update_refused`), or an acknowledged write or update that no earlier warning of the same kind
+ * (write or update) in the same session accounts for (acknowledged up front). An override is an
+ * acknowledged write (committed or pending; one stopped later as a duplicate is retried and
+ * counted then) or update carrying the marker. The usual warn-then-acknowledge pair is therefore
+ * one fire and one override (rate 1), not two fires. A confirmed pending write's markers were
+ * counted at its write event; write_confirm does not count them again.
  */
 export function markerStats(events: readonly CairnEvent[]): MarkerStat[] {
   const stats = new Map<string, { fires: number; overrides: number }>();
-  const pending = new Map<string, number>(); // `${session}\u0000${marker}` -> unanswered warnings
+  const pending = new Map<string, number>(); // `${write|update}\u0000${session}\u0000${marker}` -> unanswered warnings
   const stat = (m: string) => {
     let s = stats.get(m);
     if (!s) stats.set(m, (s = { fires: 0, overrides: 0 }));
     return s;
   };
   for (const e of events) {
-    if (e.kind !== 'write') continue;
+    const family = e.kind === 'write' ? 'write' : e.kind === 'update' || e.kind === 'update_refused' ? 'update' : null;
+    if (family === null) continue;
     const markers = markerLabels(e.markers ?? e.transient_markers);
     if (markers.length === 0) continue;
-    const session = String(e.session);
-    if (e.status === 'transient_warning') {
+    const key = (m: string) => `${family}\u0000${String(e.session)}\u0000${m}`;
+    const warning = e.kind === 'update_refused' || (e.kind === 'write' && e.status === 'transient_warning');
+    const override = e.acknowledge_transient === true && (e.kind === 'update' || e.status === 'committed' || e.status === 'pending');
+    if (warning) {
       for (const m of markers) {
         stat(m).fires++;
-        const k = `${session}\u0000${m}`;
-        pending.set(k, (pending.get(k) ?? 0) + 1);
+        pending.set(key(m), (pending.get(key(m)) ?? 0) + 1);
       }
-    } else if (e.acknowledge_transient === true && (e.status === 'committed' || e.status === 'pending')) {
+    } else if (override) {
       for (const m of markers) {
         const s = stat(m);
         s.overrides++;
-        const k = `${session}\u0000${m}`;
-        const open = pending.get(k) ?? 0;
-        if (open > 0) pending.set(k, open - 1);
+        const open = pending.get(key(m)) ?? 0;
+        if (open > 0) pending.set(key(m), open - 1);
         else s.fires++;
       }
     }

@@ -10,7 +10,7 @@ import { headSha } from '../trust/signals/commitDrift.ts';
 import { MAX_SCOPES, scopeAllowed, validateScope } from '../scopes.ts';
 import { CATEGORIES, CONFIDENCES, SOURCES, type Category, type Confidence, type MemoryRecord, type Source, type StoredMemory, type ValidWrite } from '../types.ts';
 export type { ValidWrite } from '../types.ts';
-import { runWriteGates, checkUpdateContent, checkUpdateDurability, type Related } from '../trust/gates/writeGates.ts';
+import { runWriteGates, checkUpdateContent, transientUpdateError, updateMarkers, type Related, type UpdateText } from '../trust/gates/writeGates.ts';
 import { stripStored } from '../memory.ts';
 import { checkNote, requireActive, settleUnknownIds } from './common.ts';
 export { checkNote } from './common.ts';
@@ -216,12 +216,24 @@ export async function update(c: Context, input: UpdateInput) {
   const ack = checkBool(input.acknowledge_transient, 'acknowledge_transient');
   if (content !== undefined) await checkUpdateContent(c, content);
   if (aliases !== undefined && aliases.length > 0) await checkUpdateContent(c, aliases.join('\n'));
-  const transient = content !== undefined ? checkUpdateDurability(target.body, content, ack) : null;
+  const fieldsGiven = (['content', 'scopes', 'confidence', 'expires', 'aliases'] as const).filter(has);
+  // The durability gate of memory_write, on what the update changes: the body and added aliases.
+  const durability = (cur: UpdateText) => {
+    const { markers, where } = updateMarkers(cur, { body: content ?? cur.body, aliases: aliases ?? cur.aliases ?? [] });
+    if (markers.length === 0) return null;
+    if (!ack) {
+      // Logged like memory_write's transient_warning, so marker_stats counts the fire.
+      c.log('update_refused', { id: target.id, fields: fieldsGiven, status: 'transient_warning', markers: markers.map((m) => m.marker), acknowledge_transient: false });
+      throw transientUpdateError(markers, where);
+    }
+    return { markers: markers.map((m) => m.marker), acknowledge_transient: true };
+  };
+  let transient = durability(target);
   let changedContent = false;
   const m = await c.store.modify(target.id, (cur) => {
     if (cur.tombstoned) throw requireActiveError(c, cur.id);
-    // Another process may have changed the body while we waited for the lock: judge against it.
-    if (content !== undefined && cur.body !== target.body) checkUpdateDurability(cur.body, content, ack);
+    // Another process may have changed the record while we waited for the lock: judge against it.
+    if (cur !== target) transient = durability(cur);
     changedContent = content !== undefined && content !== cur.body;
     const rec: MemoryRecord = {
       ...stripStored(cur),
@@ -240,7 +252,7 @@ export async function update(c: Context, input: UpdateInput) {
     }
     return rec;
   });
-  c.log('update', { id: m.id, fields: (['content', 'scopes', 'confidence', 'expires', 'aliases'] as const).filter(has), content_changed: changedContent, ...(transient ?? {}) });
+  c.log('update', { id: m.id, fields: fieldsGiven, content_changed: changedContent, ...(transient ?? {}) });
   return committedShape(m);
 }
 
@@ -296,6 +308,8 @@ export async function writeConfirm(c: Context, input: { pending_id: string }): P
       pending_reason: claim.entry.reason,
       scopes: w.scopes,
       category: w.category,
+      // The durability markers acknowledged when the write was made pending (counted then).
+      ...(claim.entry.markers?.length ? { markers: claim.entry.markers, acknowledge_transient: true } : {}),
     });
     return out;
   } catch (err) {

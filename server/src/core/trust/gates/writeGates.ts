@@ -277,23 +277,51 @@ export async function checkUpdateContent(c: GateContext, content: string): Promi
   );
 }
 
+/** What memory_update's durability gate judges of a record: its body and its aliases. */
+export interface UpdateText {
+  body: string;
+  aliases?: readonly string[];
+}
+
 /**
- * memory_update runs the durability gate of memory_write on changed content only: nothing when
- * the content is unchanged, and only markers the old body did not already carry (those were
- * warned about, and acknowledged, when it was written; fixing a typo elsewhere must not warn
- * again). Fired markers refuse the update unless acknowledged; the result is what the update
- * event records.
+ * The durability markers an update introduces: those in the changed body or in an added alias
+ * that the old body and aliases did not already carry (those were warned about, and acknowledged,
+ * when they were written; fixing a typo elsewhere must not warn again). Nothing when neither
+ * changed. `where` names what brought them: `content`, `aliases` or both.
+ */
+export function updateMarkers(old: UpdateText, next: UpdateText): { markers: DurabilityMarker[]; where: ('content' | 'aliases')[] } {
+  const oldAliases = old.aliases ?? [];
+  const before = new Set([old.body, ...oldAliases].flatMap((t) => detectTransient(t).map((m) => m.marker)));
+  const fired = new Map<string, DurabilityMarker>();
+  const where = new Set<'content' | 'aliases'>();
+  const judge = (text: string, from: 'content' | 'aliases') => {
+    for (const m of detectTransient(text)) {
+      if (before.has(m.marker) || fired.has(m.marker)) continue;
+      fired.set(m.marker, m);
+      where.add(from);
+    }
+  };
+  if (next.body !== old.body) judge(next.body, 'content');
+  for (const a of next.aliases ?? []) if (!oldAliases.includes(a)) judge(a, 'aliases');
+  return { markers: [...fired.values()], where: [...where] };
+}
+
+/** The refusal of an update whose new wording reads as the state of the moment. */
+export function transientUpdateError(fired: readonly DurabilityMarker[], where: readonly string[] = ['content']): ValidationError {
+  const list = fired.map((m) => `"${m.marker}" (${m.snippet})`).join(', ');
+  return new ValidationError(
+    `${where.join(' and ')} ${where.length > 1 || where[0] === 'aliases' ? 'read' : 'reads'} as the state of the moment: ${list}; nothing was changed. Reword it as a durable fact (name the version, date or condition instead), or pass acknowledge_transient=true to store it as written`,
+  );
+}
+
+/**
+ * memory_update's durability gate on content alone (updateMarkers with no aliases): null when
+ * nothing new fired; fired markers refuse the update unless acknowledged; the result is what the
+ * update event records.
  */
 export function checkUpdateDurability(oldBody: string, newBody: string, acknowledge: boolean): { markers: string[]; acknowledge_transient: boolean } | null {
-  if (newBody === oldBody) return null;
-  const before = new Set(detectTransient(oldBody).map((m) => m.marker));
-  const fired: DurabilityMarker[] = detectTransient(newBody).filter((m) => !before.has(m.marker));
+  const { markers: fired } = updateMarkers({ body: oldBody }, { body: newBody });
   if (fired.length === 0) return null;
-  if (!acknowledge) {
-    const list = fired.map((m) => `"${m.marker}" (${m.snippet})`).join(', ');
-    throw new ValidationError(
-      `content reads as the state of the moment: ${list}; nothing was changed. Reword it as a durable fact (name the version, date or condition instead), or pass acknowledge_transient=true to store it as written`,
-    );
-  }
+  if (!acknowledge) throw transientUpdateError(fired);
   return { markers: fired.map((m) => m.marker), acknowledge_transient: true };
 }
