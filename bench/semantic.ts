@@ -90,7 +90,10 @@ async function runMode(store: string, root: string, n: number, mode: SemanticRow
 
   const c = await Cairn.open({ dir: store, cwd: root, env: { HOME: root }, watch: true, warn: () => {} });
   const leg = c.services.semantic;
-  if (leg) await leg.settle();
+  if (leg) {
+    await leg.ready();
+    await leg.settle();
+  }
   if (mode === 'semantic' && (!leg || leg.backlog > 0 || !leg.index || leg.index.size < n)) throw new Error('the semantic leg is not complete in-process');
   const op: number[] = [];
   for (const q of queries.slice(0, INPROC_QUERIES)) {

@@ -38,6 +38,10 @@ after(async () => {
 test('paraphrase recall: a query sharing no word with the memory finds it (built-in embedder)', async () => {
   const hits = (await s.call('memory_search', { query: 'which text program do I like to write software in', auto_scope: false })).hits;
   assert.match(hits[0]?.snippet ?? '', /Neovim/, JSON.stringify(hits.map((h: { snippet: string }) => h.snippet)));
+  // Found by meaning: no query word matched; explain gives the cosine.
+  assert.equal(hits[0].match_terms, undefined);
+  const ex = (await s.call('memory_search', { query: 'which text program do I like to write software in', auto_scope: false, explain: true })).hits[0].explain;
+  assert.ok(typeof ex.semantic === 'number' && ex.semantic > 0 && ex.recency === 1, JSON.stringify(ex));
   // Nothing stored about it: no hit is high.
   const none = (await s.call('memory_search', { query: 'what is the capital of Australia', auto_scope: false })).hits;
   assert.ok(none.every((h: { relevance: string }) => h.relevance !== 'high'));

@@ -71,6 +71,10 @@ export interface FusedHit<D extends IndexDoc> {
   relevance: Relevance;
   matchTerms: string[];
   snippet: string;
+  /** fusion only: the main query's cosine with this memory, when its semantic leg found it */
+  semantic?: number;
+  /** fusion only: the score is a fused rank score (no recency boost in it) */
+  fused?: true;
 }
 
 const RANK: Record<Relevance, number> = { low: 0, medium: 1, high: 2 };
@@ -90,6 +94,7 @@ interface Acc<D extends IndexDoc> {
   altMedium: number;
   lex?: SearchHit<D>;
   altLex?: SearchHit<D>;
+  sim?: number;
 }
 
 /** Rank of each item with ties sharing the better rank (equal scores must fuse equally: two identical notes stay equal). */
@@ -128,6 +133,7 @@ export function fuse<D extends IndexDoc>(input: FuseInput<D>): FusedHit<D>[] {
     if (h.sim < cal.floor) return;
     const a = at(h.doc);
     a.score += (WS * mainSem) / (RK + r + 1);
+    a.sim = h.sim;
     a.main = maxRel(a.main, semanticRelevance(h.sim, cal));
   });
   for (const alt of input.alternates) {
@@ -166,6 +172,8 @@ export function fuse<D extends IndexDoc>(input: FuseInput<D>): FusedHit<D>[] {
       relevance: maxRel(a.main, alt),
       matchTerms: a.lex?.matchTerms ?? [],
       snippet: shown?.snippet ?? makeSnippet(a.doc.body, -1, -1),
+      ...(a.sim !== undefined ? { semantic: Math.round(a.sim * 10_000) / 10_000 } : {}),
+      fused: true as const,
     };
   });
 }

@@ -500,8 +500,8 @@ function feedbackFold(c: Context): FeedbackFold | null {
 
 function explainHit(h: FusedHit<StoredMemory>, fb: { multiplier: number; applied: number; sunk: number; idle: number }, now: number, halfLifeDays: number, fused: boolean): HitExplain {
   const r4 = (x: number) => Math.round(x * 10_000) / 10_000;
-  const recency = fused ? 1 : 1 + RECENCY_WEIGHT * Math.pow(0.5, Math.max(0, now - recencyOf(h.doc)) / (halfLifeDays * 86_400_000));
-  return { bm25: r4(h.score / recency), recency: r4(recency), feedback: fb, final: r4(h.score * fb.multiplier) };
+  const recency = fused || h.fused ? 1 : 1 + RECENCY_WEIGHT * Math.pow(0.5, Math.max(0, now - recencyOf(h.doc)) / (halfLifeDays * 86_400_000));
+  return { bm25: r4(h.score / recency), ...(h.semantic !== undefined ? { semantic: h.semantic } : {}), recency: r4(recency), feedback: fb, final: r4(h.score * fb.multiplier) };
 }
 
 /**
