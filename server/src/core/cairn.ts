@@ -161,6 +161,7 @@ export class Cairn implements Context {
     return { ...report, consolidation: await consolidation.consolidationSummary(this) };
   }
   consolidate(input: consolidation.ConsolidateInput) { return this.wrote(consolidation.consolidate(this, input)); }
+  merge(input: consolidation.MergeInput) { return this.wrote(consolidation.merge(this, input)); }
   // sync (CLI `cairn sync`; the merge driver runs without opening a store)
   syncInit(input: syncOps.SyncInitInput) { return syncOps.syncInit(this, input); }
   sync() { return syncOps.sync(this); }

@@ -18,6 +18,8 @@ export const LIMITS = {
   scopeChars: 64,
   /** memory_show ids per call. */
   idsPerCall: 10,
+  /** memory_merge: memories merged in one call (at least 2). */
+  mergeIds: 10,
   /** memory_record_use ids per call. */
   useIds: 50,
   /** Page size of list and list_tombstones. */

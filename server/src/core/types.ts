@@ -37,6 +37,14 @@ export interface MemoryRecord {
   body: string;
   /** Other words a later search may use (frontmatter `aliases`); absent when none. */
   aliases?: readonly string[];
+  /** The ids this memory was merged from (memory_merge's provenance); absent when none. */
+  merged_from?: readonly string[];
+  /**
+   * Set only while memory_merge is in progress (or was interrupted): the ids being merged. A
+   * record with it is not active (store.ts keeps it out of view) until the merge finishes or
+   * is rolled back (docs/format.md, "Merging").
+   */
+  merging?: readonly string[];
   /** Tombstone keys; present only on removed memories. */
   removed?: string;
   removed_reason?: string;

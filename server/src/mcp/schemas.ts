@@ -74,6 +74,7 @@ export const fullRecord = z.object({
   source: z.string(),
   origin,
   expires: z.string().nullable(),
+  merged_from: z.array(z.string()).optional().describe('The ids this memory was merged from (memory_merge); they are tombstones now'),
   path_drift: pathDrift.optional(),
   commit_drift: commitDrift.optional(),
   backlinks: z

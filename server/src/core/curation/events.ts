@@ -27,6 +27,7 @@ export const EVENT_KINDS = [
   'list',
   'remove',
   'restore',
+  'merge',
   'list_tombstones',
   'rename_scope',
   'migrate_origin',

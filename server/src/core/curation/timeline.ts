@@ -44,6 +44,9 @@ function describe(e: CairnEvent, id: string): string | null {
       return e.id === id ? `removed: ${str(e.reason) ?? ''}` : null;
     case 'restore':
       return e.id === id ? 'restored' : null;
+    case 'merge':
+      if (e.id === id) return `merged from ${Array.isArray(e.merged_from) ? e.merged_from.join(', ') : 'other memories'}: ${str(e.reason) ?? ''}`;
+      return has(e.merged_from, id) ? `merged into ${str(e.id)}: ${str(e.reason) ?? ''}` : null;
     case 'rename_scope':
       return has(e.active, id) || has(e.tombstoned, id) ? `scope ${str(e.old_scope)} renamed to ${str(e.new_scope)}` : null;
     default:

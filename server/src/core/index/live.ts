@@ -117,6 +117,8 @@ export function reviveStored(r: Record<string, unknown>): StoredMemory {
     rec.removed_session = internOrNull(textOrNull(r.removed_session ?? null));
   }
   if (typeof r.verified_head === 'string') rec.verified_head = text(r.verified_head);
+  if (Array.isArray(r.merged_from)) rec.merged_from = (r.merged_from as unknown[]).map(text);
+  if (Array.isArray(r.merging)) rec.merging = (r.merging as unknown[]).map(text);
   if (r.tombstoned !== (r.removed !== undefined)) throw new Error('malformed');
   const m = storedMemory(rec, text(r.file), r.size, r.mtimeMs, extra);
   if (r.idAssigned === true) m.idAssigned = true;

@@ -6,7 +6,14 @@ import { LIMITS } from '../limits.ts';
 import { isVisible } from '../memory.ts';
 import { consolidate as consolidateGroups } from '../curation/consolidate.ts';
 import { scopeFilterMatcher } from '../scopes.ts';
-import { checkLimit } from './common.ts';
+import { checkId, checkLimit, checkNote, requireActive, settleUnknownIds } from './common.ts';
+import { MAX_SCOPES } from '../scopes.ts';
+import { newId } from '../ids.ts';
+import { captureOrigin } from '../origin.ts';
+import { stripStored } from '../memory.ts';
+import type { Confidence, MemoryRecord, ValidWrite } from '../types.ts';
+import { runWriteGates } from '../trust/gates/writeGates.ts';
+import { checkAliases, checkBool, checkContent, checkScopes, committedShape } from './writing.ts';
 import { candidatesFor, checkScopeFilters } from './retrieval.ts';
 
 export interface ConsolidateInput {
@@ -67,4 +74,92 @@ export async function consolidationSummary(c: Context) {
     duplicates: count('duplicates'),
     next_step: all.total_groups > 0 ? 'run /memory-consolidate (or call memory_consolidate) to review and merge them' : 'nothing to consolidate',
   };
+}
+
+export interface MergeInput {
+  ids: string[];
+  content: string;
+  scopes?: string[];
+  reason: string;
+  aliases?: string[];
+  acknowledge_transient?: boolean;
+}
+
+const CONFIDENCE_RANK = { low: 0, medium: 1, high: 2 } as const;
+
+/**
+ * memory_merge: one new memory (through the write gates; the duplicate and previously-removed
+ * gates ignore the ids being merged, and the pending gate is skipped: the sources were already
+ * stored) and the sources tombstoned with `merged into <new id>`, in one locked step whose every
+ * crash point resolves to the old set or the merged result (store.ts, "merging").
+ */
+export async function merge(c: Context, input: MergeInput) {
+  const rawIds: unknown = input.ids;
+  if (!Array.isArray(rawIds)) throw new ValidationError(`ids must be an array of 2 to ${LIMITS.mergeIds} memory ids to merge`);
+  if (rawIds.length < 2) throw new ValidationError(`ids has ${rawIds.length} ${rawIds.length === 1 ? 'entry' : 'entries'}: a merge needs at least 2 memory ids`);
+  if (rawIds.length > LIMITS.mergeIds) throw new ValidationError(`ids has ${rawIds.length} entries: at most ${LIMITS.mergeIds} memories per merge`);
+  const ids = rawIds.map((r, i) => checkId(r, `ids[${i}]`));
+  const dup = ids.find((id, i) => ids.indexOf(id) !== i);
+  if (dup) throw new ValidationError(`ids lists ${dup} twice: name each memory to merge once`);
+  const content = checkContent(c, input.content);
+  const reason = checkNote(input.reason, 'reason', true)!;
+  const extraAliases = checkAliases(input.aliases);
+  const ack = checkBool(input.acknowledge_transient, 'acknowledge_transient');
+  const given = input.scopes === undefined || input.scopes === null ? null : checkScopes(c, input.scopes);
+  await c.store.ensureFresh();
+  await settleUnknownIds(c, ids);
+  const sources = ids.map((id, i) => {
+    const m = requireActive(c, id, `ids[${i}]`);
+    if (m.note !== undefined) throw new ValidationError(`ids[${i}] ${id} is the note ${m.note}: notes are not memories and cannot be merged (use the memory tool)`);
+    return m;
+  });
+  let scopes = given;
+  if (scopes === null) {
+    const union: string[] = [];
+    for (const m of sources) for (const s of m.scopes) if (!union.includes(s)) union.push(s);
+    if (union.length > MAX_SCOPES) throw new ValidationError(`the memories to merge have ${union.length} scopes between them, over the ${MAX_SCOPES} a memory may have: pass scopes`);
+    scopes = union;
+  }
+  const aliases: string[] = [...extraAliases];
+  for (const m of sources) for (const a of m.aliases ?? []) if (!aliases.includes(a)) aliases.push(a);
+  const w: ValidWrite = {
+    content,
+    scopes,
+    // The strongest the sources held; a claim about the user stays one only if every source was.
+    confidence: sources.reduce<Confidence>((best, m) => (CONFIDENCE_RANK[m.confidence] > CONFIDENCE_RANK[best] ? m.confidence : best), 'low'),
+    source: sources.every((m) => m.source === sources[0]!.source) ? sources[0]!.source : 'explicit-statement',
+    category: sources.every((m) => m.category === 'user-inference') ? 'user-inference' : 'fact',
+    expires: null,
+  };
+  if (aliases.length > 0) w.aliases = aliases.slice(0, LIMITS.aliases);
+  const exclude = new Set(ids);
+  const gate = await runWriteGates(c, w, { force: false, acknowledge_transient: ack, candidates: (text, limit) => candidatesFor(c, text, limit), exclude, confirmed: true });
+  if (gate.outcome) return gate.outcome;
+  const now = c.now().toISOString();
+  const rec: MemoryRecord = {
+    id: newId(c.now().getTime()),
+    created: now,
+    updated: now,
+    scopes: w.scopes,
+    confidence: w.confidence,
+    source: w.source,
+    category: w.category,
+    last_verified_at: null,
+    expires: null,
+    origin: await captureOrigin(c.caller.cwd),
+    body: w.content,
+    merged_from: ids,
+  };
+  if (w.aliases) rec.aliases = w.aliases;
+  const removed = c.now().toISOString();
+  const m = await c.store.merge(
+    rec,
+    ids,
+    (cur) => {
+      if (cur.tombstoned || cur.note !== undefined) requireActive(c, cur.id);
+    },
+    (cur) => ({ ...stripStored(cur), removed, removed_reason: `merged into ${rec.id}`, removed_session: c.session }),
+  );
+  c.log('merge', { id: m.id, merged_from: ids, reason, scopes: m.scopes, ...gate.logFields });
+  return { ...committedShape(m, gate.related), merged_from: ids, tombstoned: ids };
 }

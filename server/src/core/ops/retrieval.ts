@@ -63,7 +63,16 @@ export async function fullRecords(c: Context, mems: StoredMemory[]) {
   const hits = await hitFields(c, mems, true);
   return hits.map((h, i) => {
     const m = mems[i]!;
-    return { ...h, body: m.body, aliases: m.aliases ? [...m.aliases] : [], source: m.source, origin: m.origin, expires: m.expires, backlinks: backlinksOf(c, m) };
+    return {
+      ...h,
+      body: m.body,
+      aliases: m.aliases ? [...m.aliases] : [],
+      source: m.source,
+      origin: m.origin,
+      expires: m.expires,
+      ...(m.merged_from && m.merged_from.length > 0 ? { merged_from: [...m.merged_from] } : {}),
+      backlinks: backlinksOf(c, m),
+    };
   });
 }
 

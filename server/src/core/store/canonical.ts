@@ -127,6 +127,20 @@ function aliasList(v: string | undefined): string[] | undefined {
   return out;
 }
 
+/**
+ * Pops a trailing `key: [ID, ID]` line as serializeMemory writes it (distinct upper-case ULIDs):
+ * undefined when the last line is not that key, null when it is but not in the writer's form.
+ */
+function trailingIds(L: string[], key: string): string[] | undefined | null {
+  const v = field(L[L.length - 1], key);
+  if (v === undefined) return undefined;
+  if (!v.startsWith('[') || !v.endsWith(']')) return null;
+  const ids = v.slice(1, -1).split(', ');
+  if (ids.length === 0 || ids.some((id) => !isUlid(id)) || new Set(ids).size !== ids.length) return null;
+  L.pop();
+  return ids.map(own);
+}
+
 function field(line: string | undefined, key: string): string | undefined {
   if (line === undefined || !line.startsWith(key) || line.charCodeAt(key.length) !== 58 /* : */ || line.charCodeAt(key.length + 1) !== 32) return undefined;
   return line.slice(key.length + 2);
@@ -139,6 +153,10 @@ export function parseCanonical(text: string): { record: MemoryRecord; extra: str
   const head = text.slice(4, close);
   if (head.includes('\r') || head.includes('\t')) return null;
   const L = head.split('\n');
+  // Trailing merging and merged_from lines (last, in that order from the end) come off first.
+  const merging = trailingIds(L, 'merging');
+  const mergedFrom = trailingIds(L, 'merged_from');
+  if (merging === null || mergedFrom === null) return null;
   // A trailing verified_head line (after the tombstone keys and aliases) comes off first.
   let verifiedHead: string | undefined;
   if (L[L.length - 1]?.startsWith('verified_head: ')) {
@@ -180,6 +198,8 @@ export function parseCanonical(text: string): { record: MemoryRecord; extra: str
     body: own(text.slice(close + 5).replace(/^\s*\n/, '').replace(/\s+$/, '')),
   };
   if (verifiedHead !== undefined) record.verified_head = own(verifiedHead);
+  if (mergedFrom !== undefined) record.merged_from = mergedFrom;
+  if (merging !== undefined) record.merging = merging;
   if (hasAliases) {
     const aliases = aliasList(field(L[L.length - 1], 'aliases'));
     if (aliases === undefined) return null;

@@ -64,6 +64,7 @@ export function storedMemory(rec: MemoryRecord, file: string, size: number, mtim
       m.tombstoned = true;
     }
     if (rec.verified_head) m.verified_head = rec.verified_head;
+    mergeKeys(rec, m);
     return m;
   }
   let m: StoredMemory;
@@ -74,6 +75,13 @@ export function storedMemory(rec: MemoryRecord, file: string, size: number, mtim
     m = { id, created, updated, scopes, confidence, source, category, last_verified_at, expires, origin, body, removed, removed_reason, removed_session, file, tombstoned: true, size, mtimeMs, extra: ex };
   }
   if (rec.verified_head) m.verified_head = rec.verified_head;
+  mergeKeys(rec, m);
   return m;
+}
+
+/** memory_merge's keys are rare: only a record that has them gets the fields. */
+function mergeKeys(rec: MemoryRecord, m: StoredMemory): void {
+  if (rec.merged_from && rec.merged_from.length > 0) m.merged_from = rec.merged_from;
+  if (rec.merging && rec.merging.length > 0) m.merging = rec.merging;
 }
 

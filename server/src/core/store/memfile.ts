@@ -13,6 +13,7 @@ import { intern, internOrNull, isPlainSafe, own, parseCanonical, sharedOrigin, s
 export const KNOWN_KEYS = [
   'schema_version', 'id', 'created', 'updated', 'scopes', 'confidence', 'source', 'category',
   'last_verified_at', 'expires', 'origin', 'removed', 'removed_reason', 'removed_session', 'aliases', 'verified_head',
+  'merged_from', 'merging',
 ] as const;
 
 /** A commit id as verified_head holds it. */
@@ -163,10 +164,40 @@ export function parseGeneral(src: string): ParsedFile {
   }
   const aliases = parseAliases(data.aliases);
   if (aliases.length > 0) record.aliases = aliases;
+  // merged_from is provenance only: a hand-mangled entry is dropped. merging decides whether the
+  // record is visible, so it is never guessed: anything but a list of ids skips the file.
+  const mergedFrom = idList(data.merged_from);
+  if (mergedFrom && mergedFrom.length > 0) record.merged_from = mergedFrom;
+  if (data.merging !== undefined && data.merging !== null) {
+    const merging = idList(data.merging, true);
+    if (!merging || merging.length === 0) throw new ParseError(`merging must be a list of memory ids, got ${shown(data.merging)}`);
+    record.merging = merging;
+  }
   const extra = splitBlocks(parsed.matter.replace(/^\n/, ''))
     .filter((b) => b.key === null ? !/^\s*$/.test(b.text) : !KNOWN.has(b.key))
     .map((b) => b.text);
   return { record, extra };
+}
+
+/** A list of ULIDs (upper-cased, distinct). `strict`: any other entry gives undefined; else it is dropped. */
+function idList(v: unknown, strict = false): string[] | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (!Array.isArray(v)) return strict ? undefined : [];
+  const out: string[] = [];
+  for (const a of v) {
+    const id = typeof a === 'string' ? a.toUpperCase() : '';
+    if (!isUlid(id)) {
+      if (strict) return undefined;
+      continue;
+    }
+    if (!out.includes(id)) out.push(own(id));
+  }
+  return out;
+}
+
+/** The `merged_from` / `merging` line as written (a YAML flow sequence of ids), or null for none. */
+export function idListLine(key: 'merged_from' | 'merging', ids: readonly string[] | undefined): string | null {
+  return ids && ids.length > 0 ? `${key}: [${ids.join(', ')}]` : null;
 }
 
 /** `aliases`: a list of short texts (a single text is one alias); anything else is refused. */
@@ -223,6 +254,10 @@ export function serializeMemory(rec: MemoryRecord, extra: readonly string[] = []
   const al = aliasesLine(rec.aliases);
   if (al !== null) lines.push(al);
   if (rec.verified_head) lines.push(`verified_head: ${rec.verified_head}`);
+  const mf = idListLine('merged_from', rec.merged_from);
+  if (mf !== null) lines.push(mf);
+  const mg = idListLine('merging', rec.merging);
+  if (mg !== null) lines.push(mg);
   lines.push(...extra, '---', rec.body.replace(/\s+$/, ''), '');
   return lines.join('\n');
 }

@@ -33,6 +33,13 @@ export interface OwnWriteObserver {
   afterWrite(clean: boolean): void;
 }
 
+/** The record part of a stored memory (what a write-back serializes). */
+function stripRecord(m: StoredMemory): MemoryRecord {
+  const { file, tombstoned, size, mtimeMs, extra, idAssigned, note, ...rec } = m;
+  void file, void tombstoned, void size, void mtimeMs, void extra, void idAssigned, void note;
+  return rec;
+}
+
 export class Store {
   readonly dir: string;
   readonly tombDir: string;
@@ -44,6 +51,8 @@ export class Store {
   private owners = new Map<string, string | string[]>();
   private activeById = new Map<string, StoredMemory>();
   private tombById = new Map<string, StoredMemory>();
+  /** Records carrying `merging` (a merge in progress or interrupted): in no other view. */
+  private mergingById = new Map<string, StoredMemory>();
   private listeners = new Set<(c: StoreChange) => void>();
   private freshness: () => Promise<void> = () => this.sync();
   private ownWrites: OwnWriteObserver | null = null;
@@ -150,6 +159,7 @@ export class Store {
     // Notes are re-read (a cached record would not say it is a note); they are few and small.
     if (seed) for (const m of seed) if (this.noteRel(m.file) === null) seeded.set(m.file, m);
     await this.reconcile(await this.listFiles(!this.readOnly), seeded, undefined, progress);
+    await this.recoverMerges();
   }
 
   /**
@@ -174,7 +184,7 @@ export class Store {
         continue;
       }
       const m = this.files.get(owner) as StoredMemory;
-      (m.tombstoned ? this.tombById : this.activeById).set(id, m);
+      (m.merging ? this.mergingById : m.tombstoned ? this.tombById : this.activeById).set(id, m);
     }
     return true;
   }
@@ -202,7 +212,9 @@ export class Store {
    */
   async validate(pause?: () => Promise<void>): Promise<number> {
     const found = await this.listFiles(!this.readOnly, pause);
-    return this.reconcile(found, new Map(), pause);
+    const n = await this.reconcile(found, new Map(), pause);
+    await this.recoverMerges();
+    return n;
   }
 
   /** Full reconcile: every file is stat'ed; only changed ones are re-read. */
@@ -452,6 +464,13 @@ export class Store {
     const prev = this.activeById.get(id) ?? this.tombById.get(id);
     this.activeById.delete(id);
     this.tombById.delete(id);
+    this.mergingById.delete(id);
+    // A record with `merging` is no memory yet (or any more): kept aside, never reported.
+    if (winner?.merging) {
+      this.mergingById.set(id, winner);
+      if (prev) for (const fn of this.listeners) fn({ kind: 'delete', prev });
+      return;
+    }
     if (winner) (winner.tombstoned ? this.tombById : this.activeById).set(id, winner);
     if (prev === winner) return;
     const change: StoreChange = winner ? { kind: 'upsert', mem: winner, ...(prev ? { prev } : {}) } : { kind: 'delete', prev: prev! };
@@ -468,6 +487,11 @@ export class Store {
 
   // ---- writing (every method runs under the cross-process lock) ----------------------------
 
+  /** A record whose merge is in progress or was interrupted (it carries `merging`). */
+  getMerging(id: string): StoredMemory | undefined {
+    return this.mergingById.get(id);
+  }
+
   /** Re-reads one record's file under the lock so a change by another process is never lost. */
   private async fresh(id: string): Promise<StoredMemory | undefined> {
     const known = this.activeById.get(id) ?? this.tombById.get(id);
@@ -481,6 +505,196 @@ export class Store {
     }
     await this.sync();
     return this.activeById.get(id) ?? this.tombById.get(id);
+  }
+
+  /** The record with this id in any view (active, tombstone, merging), re-read under the lock. */
+  private async freshAny(id: string): Promise<StoredMemory | undefined> {
+    const known = this.mergingById.get(id);
+    if (known) {
+      const st = await fsp.lstat(known.file).catch(() => null);
+      if (st?.isFile()) this.refreshOne(known.file, st.size, st.mtimeMs, undefined);
+      else await this.sync();
+      const again = this.mergingById.get(id);
+      if (again) return again;
+    }
+    return this.fresh(id);
+  }
+
+  /** Tombstones (tomb) or restores (no tomb) one record: rewrite in place, then move (as modify). */
+  private async moveRecord(cur: StoredMemory, next: MemoryRecord): Promise<StoredMemory> {
+    const targetDir = next.removed !== undefined ? this.tombDir : this.dir;
+    const written = await this.writeRecord(cur.file, next, cur.extra);
+    if (dirname(cur.file) === targetDir) return written;
+    await ensureDir(targetDir);
+    const dest = await this.freeName(targetDir, basename(cur.file));
+    await moveFileDurable(cur.file, dest);
+    this.files.delete(cur.file);
+    this.removeOwner(cur.id, cur.file);
+    const moved = storedMemory(written, dest, written.size, written.mtimeMs, written.extra);
+    this.setEntry(dest, moved);
+    return moved;
+  }
+
+  // ---- merging (memory_merge) ----------------------------------------------------------------
+  //
+  // Several files must change as one: the merged memory appears and its sources become
+  // tombstones. No single rename does that, so the merge is a small protocol whose every
+  // intermediate state on disk is resolved one way, deterministically (docs/format.md, "Merging"):
+  //
+  //   0. a journal .merges/<new id>.json {id, file, sources} is written (atomic): the next open
+  //      finds an interrupted merge without reading every file;
+  //   1. the merged file is written with `merging: [source ids]`: a record carrying `merging`
+  //      is in no view (not active, not a tombstone), so readers still see the old set;
+  //   2. each source is tombstoned (rewrite + rename, as remove) with removed_reason
+  //      `merged into <new id>`;
+  //   3. the merged file is rewritten without `merging`: it is now active;
+  //   4. the journal is deleted.
+  //
+  // Recovery (recoverMerges: at every load and validate of a writable store, and before every
+  // merge, always under the lock; never by a read-only inspection such as doctor) takes each
+  // journal and each record carrying `merging`: if every source is a tombstone whose reason is
+  // `merged into <its id>`, the merge is rolled forward (step 3, 4); otherwise it is rolled back:
+  // the sources this merge tombstoned are restored and the merged file is deleted (it was never
+  // visible, so nothing anyone saw is lost). Both directions are idempotent: a crash during
+  // recovery is recovered the same way by the next open. A crash before step 3 therefore leaves
+  // the old set, from step 3 on the merged result; never both active, never neither.
+
+  /** Where merge journals live (a dot directory: never listed as memories). */
+  get mergeDir(): string {
+    return join(this.dir, '.merges');
+  }
+
+  /** Test hook: CAIRN_TEST_MERGE_STEP_DELAY_MS waits between the steps of a merge (crash tests). */
+  private async stepDelay(): Promise<void> {
+    const ms = Number(process.env.CAIRN_TEST_MERGE_STEP_DELAY_MS ?? 0);
+    if (ms > 0) await new Promise((r) => setTimeout(r, ms));
+  }
+
+  /**
+   * memory_merge's one locked step. `check` sees each source as it is on disk now and throws to
+   * refuse (nothing is written); `tomb` builds a source's tombstone. Returns the merged memory.
+   */
+  async merge(rec: MemoryRecord, sourceIds: readonly string[], check: (src: StoredMemory) => void, tomb: (src: StoredMemory) => MemoryRecord): Promise<StoredMemory> {
+    if (this.readOnly) throw new ConflictError('this store was opened read-only');
+    return this.locked(async () => {
+      await this.recoverLocked();
+      const sources: StoredMemory[] = [];
+      for (const id of sourceIds) {
+        const cur = await this.fresh(id);
+        if (!cur) throw new NotFoundError(`no memory with id ${id}`);
+        check(cur);
+        sources.push(cur);
+      }
+      if (!(await this.tombDirUsable())) throw new ConflictError(`cannot merge: ${this.tombDir} is not a real directory (a symbolic link or a file); cairn does not follow links out of the store, so replace it with a directory`);
+      await ensureDir(this.dir);
+      await ensureDir(this.tombDir);
+      await ensureDir(this.mergeDir);
+      const file = await this.freeName(this.dir, fileNameFor(rec, this.nameText));
+      const journal = join(this.mergeDir, `${rec.id}.json`);
+      await writeFileAtomic(journal, `${JSON.stringify({ id: rec.id, file: basename(file), sources: sourceIds })}\n`);
+      await this.stepDelay();
+      await this.writeRecord(file, { ...rec, merging: [...sourceIds] }, []);
+      for (const src of sources) {
+        await this.stepDelay();
+        await this.moveRecord(src, tomb(src));
+      }
+      await this.stepDelay();
+      const done = { ...rec };
+      delete done.merging;
+      const merged = await this.writeRecord(file, done, []);
+      await fsp.rm(journal, { force: true });
+      await fsyncDir(this.mergeDir);
+      return merged;
+    });
+  }
+
+  /** Resolves interrupted merges (see above) under the lock. A read-only store never does. */
+  async recoverMerges(): Promise<number> {
+    if (this.readOnly) return 0;
+    const pending = this.mergingById.size > 0 || (await fsp.readdir(this.mergeDir).catch(() => [] as string[])).length > 0;
+    if (!pending) return 0;
+    return this.locked(() => this.recoverLocked());
+  }
+
+  private async recoverLocked(): Promise<number> {
+    if (this.readOnly) return 0;
+    const work = new Map<string, { sources: readonly string[]; journal?: string; file?: string }>();
+    const names = await fsp.readdir(this.mergeDir).catch(() => [] as string[]);
+    for (const name of names) {
+      const p = join(this.mergeDir, name);
+      if (isTempName(name)) {
+        removeIfDeadTemp(this.mergeDir, name);
+        continue;
+      }
+      if (!name.endsWith('.json')) continue;
+      let j: { id?: unknown; file?: unknown; sources?: unknown };
+      try {
+        j = JSON.parse(await fsp.readFile(p, 'utf8')) as typeof j;
+      } catch {
+        j = {};
+      }
+      const ok = typeof j.id === 'string' && Array.isArray(j.sources) && j.sources.every((x) => typeof x === 'string');
+      if (!ok) {
+        this.warn(`removed ${p}: not a merge journal cairn can read`);
+        await fsp.rm(p, { force: true });
+        continue;
+      }
+      work.set(j.id as string, { sources: j.sources as string[], journal: p, ...(typeof j.file === 'string' ? { file: join(this.dir, basename(j.file)) } : {}) });
+    }
+    for (const [id, m] of this.mergingById) {
+      const w = work.get(id);
+      if (w) w.file = m.file;
+      else work.set(id, { sources: m.merging ?? [], file: m.file });
+    }
+    let n = 0;
+    for (const [id, w] of work) {
+      await this.resolveMerge(id, w.sources, w.file);
+      if (w.journal) await fsp.rm(w.journal, { force: true });
+      n++;
+    }
+    if (names.length > 0) await fsyncDir(this.mergeDir).catch(() => undefined);
+    return n;
+  }
+
+  private async resolveMerge(id: string, sourceIds: readonly string[], file: string | undefined): Promise<void> {
+    // The merged record as on disk now: the merging view, else wherever its id lives.
+    if (file) {
+      const st = await fsp.lstat(file).catch(() => null);
+      if (st?.isFile()) this.refreshOne(file, st.size, st.mtimeMs, undefined);
+      else if (this.files.has(file)) this.dropPath(file);
+    }
+    const merged = this.mergingById.get(id) ?? (await this.freshAny(id));
+    const reason = `merged into ${id}`;
+    const srcs: (StoredMemory | undefined)[] = [];
+    for (const s of sourceIds) srcs.push(await this.fresh(s));
+    const ours = (s: StoredMemory | undefined) => s !== undefined && s.tombstoned && s.removed_reason === reason;
+    // Step 3 happened (the journal outlived it): the merge is complete, whatever came since.
+    if (merged && !merged.merging) return;
+    if (merged && srcs.every(ours)) {
+      // Roll forward: every source already says it was merged into this one.
+      if (merged.merging) {
+        const done = stripRecord(merged);
+        delete done.merging;
+        await this.writeRecord(merged.file, done, merged.extra);
+        this.warn(`finished the interrupted merge into ${id}`);
+      }
+      return;
+    }
+    // Roll back: restore what this merge tombstoned, then delete the never-visible merged file.
+    for (const s of srcs) {
+      if (!ours(s)) continue;
+      const rec = stripRecord(s!);
+      delete rec.removed;
+      delete rec.removed_reason;
+      delete rec.removed_session;
+      await this.moveRecord(s!, rec);
+    }
+    if (merged?.merging) {
+      await fsp.rm(merged.file, { force: true });
+      await fsyncDir(dirname(merged.file));
+      this.dropPath(merged.file);
+      this.warn(`rolled back the interrupted merge into ${id}: its sources are active again`);
+    }
   }
 
   private async writeRecord(file: string, rec: MemoryRecord, extra: readonly string[]): Promise<StoredMemory> {

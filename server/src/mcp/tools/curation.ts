@@ -2,8 +2,8 @@
 // memory_scope_disable, memory_scope_enable.
 import { z } from 'zod';
 import { LIMITS } from '../../core/limits.ts';
-import { IDEMPOTENT_WRITE, READ_ONLY, WRITES, defineTool } from '../tool.ts';
-import { cursor, id, scopeFilters, scopeList } from '../schemas.ts';
+import { DESTRUCTIVE, IDEMPOTENT_WRITE, READ_ONLY, WRITES, defineTool } from '../tool.ts';
+import { aliasesArg, cursor, id, noteArg, scopeFilters, scopeList, scopesArg } from '../schemas.ts';
 
 const scope = z.string().min(1).max(LIMITS.scopeChars);
 const row = { id, scopes: scopeList, summary: z.string() };
@@ -204,4 +204,32 @@ const consolidate = defineTool({
   run: (c, a) => c.consolidate(a),
 });
 
-export default [recordUse, health, consolidate, renameScope, scopeDisable, scopeEnable];
+const merge = defineTool({
+  name: 'memory_merge',
+  title: 'Merge memories into one',
+  description:
+    `Replace 2 to ${LIMITS.mergeIds} memories (e.g. a memory_consolidate group) with ONE new memory holding \`content\`, after the user agreed. ` +
+    'The new memory goes through the write gates (secrets, time-bound wording; the duplicate checks ignore the ids being merged) and records `merged_from`; ' +
+    'the others become tombstones with reason "merged into <new id>" (memory_restore brings one back). All in one step: a crash leaves the old memories or the merged one, never both. ' +
+    'Scopes default to the union of theirs. Returns a status like memory_write (committed, secret_detected, transient_warning, duplicate of another memory, previously_removed).',
+  input: z.strictObject({
+    ids: z.array(z.string().max(LIMITS.tokenChars)).min(2).max(LIMITS.mergeIds).describe(`The memories to merge, 2 to ${LIMITS.mergeIds} ids`),
+    content: z.string().max(LIMITS.contentChars).describe('The merged fact: everything still true from them, in one self-contained text'),
+    scopes: scopesArg.optional().describe('Scopes of the merged memory; default: the union of theirs'),
+    reason: noteArg.describe('Why they are merged, in a few words (logged)'),
+    aliases: aliasesArg.optional(),
+    acknowledge_transient: z.boolean().optional().describe('Store despite time-bound wording'),
+  }),
+  output: z
+    .object({
+      status: z.enum(['committed', 'secret_detected', 'transient_warning', 'duplicate', 'previously_removed']),
+      id: id.optional(),
+      merged_from: z.array(id).optional(),
+      tombstoned: z.array(id).optional(),
+    })
+    .loose(),
+  annotations: DESTRUCTIVE,
+  run: (c, a) => c.merge(a),
+});
+
+export default [recordUse, health, consolidate, merge, renameScope, scopeDisable, scopeEnable];

@@ -63,6 +63,11 @@ export interface GateOptions {
   removedNeighbours?: (text: string, limit: number) => Promise<Neighbour[]>;
   /** When a neighbour says the same in other words: cosine >= cos and token Jaccard >= jaccard; listed as related from `related`. */
   semanticRule?: { cos: number; jaccard: number; related: number };
+  /**
+   * Ids the duplicate and previously-removed gates never match (memory_merge: the memories being
+   * merged are what the new text restates).
+   */
+  exclude?: ReadonlySet<string>;
 }
 
 export interface Neighbour {
@@ -112,8 +117,8 @@ async function activeMatches(c: GateContext, tokens: ReadonlySet<string>, conten
   const out = new Map<string, Match>();
   const sem = new Map<string, number>();
   if (opts.neighbours && opts.semanticRule) for (const n of await opts.neighbours(content, MAX_MATCHES * 2)) if (n.cosine >= opts.semanticRule.related) sem.set(n.id, n.cosine);
-  for (const id of [...opts.candidates(content, DEDUP_CANDIDATES), ...sem.keys()]) {
-    if (out.has(id)) continue;
+  for (const id of [...opts.candidates(content, DEDUP_CANDIDATES + (opts.exclude?.size ?? 0)), ...sem.keys()]) {
+    if (out.has(id) || opts.exclude?.has(id)) continue;
     const m = c.store.get(id);
     if (!m || isExpired(m, now)) continue; // an expired memory no longer stands for the fact
     const sim = jaccard(tokens, new Set(dedupTokens(m.body)));
@@ -200,6 +205,7 @@ export async function runWriteGates(c: GateContext, w: ValidWrite, opts: GateOpt
       }
     }
     const matches = removed
+      .filter((r) => !opts.exclude?.has(r.id))
       .map((r) => ({ r, t: c.store.getTombstone(r.id) }))
       .filter((x) => x.t !== undefined)
       .slice(0, MAX_MATCHES)
