@@ -42,6 +42,11 @@ function randomRecord(i: number): MemoryRecord {
     rec.removed_reason = pick(AWKWARD) ?? 'reason';
     rec.removed_session = pick(AWKWARD);
   }
+  if (rnd() < 0.2) rec.aliases = ['sign-in', 'log in'];
+  if (rnd() < 0.2) rec.verified_head = 'ab'.repeat(20);
+  // memory_merge's keys, alone and together with the others (issue 14).
+  if (rnd() < 0.3) rec.merged_from = ['01M80CNBN7407HPK55GDKWPBGV', `01K${String(i).padStart(23, '0')}`.slice(0, 26)];
+  if (rnd() < 0.2) rec.merging = [`01H${String(i).padStart(23, '0')}`.slice(0, 26), '01M80CNBN7407HPK55GDKWPBGW'];
   return rec;
 }
 
@@ -66,6 +71,8 @@ test('anything unusual goes to the general path', () => {
     base.replace('schema_version: 1\n', ''), // no schema line
     base.replace(/^(scopes: .*)$/m, '$1 # comment'),
     base.replace(/^created: .*$/m, 'created: 2026-13-01T00:00:00.000Z'),
+    base.replace('\n---\n', '\nmerged_from: [01m80cnbn7407hpk55gdkwpbgv]\n---\n'), // lower-case id
+    base.replace('\n---\n', '\nmerging: [01M80CNBN7407HPK55GDKWPBGV,01M80CNBN7407HPK55GDKWPBGW]\n---\n'), // no space
     `\ufeff${base}`,
   ];
   for (const v of variants) {
@@ -77,4 +84,17 @@ test('anything unusual goes to the general path', () => {
       // the general path may refuse it (a bad date): that is its call, not the fast path's
     }
   }
+});
+
+test('merged_from and merging: the general path reads hand-written forms; a bad merging skips the file, a bad merged_from entry is dropped', () => {
+  const base = serializeMemory(randomRecord(7)).replace(/\n(merged_from|merging): .*/g, '');
+  const withKeys = base.replace('\n---\n', '\nmerged_from:\n  - 01m80cnbn7407hpk55gdkwpbgv\n  - not-an-id\nx-later: kept\n---\n');
+  const p = parseMemoryText(withKeys);
+  assert.deepEqual(p.record.merged_from, ['01M80CNBN7407HPK55GDKWPBGV']);
+  assert.deepEqual(p.extra, ['x-later: kept'], 'unknown keys stay verbatim');
+  assert.throws(() => parseMemoryText(base.replace('\n---\n', '\nmerging: [nope]\n---\n')), /merging must be a list of memory ids/);
+  assert.throws(() => parseMemoryText(base.replace('\n---\n', '\nmerging: yes\n---\n')), /merging must be a list of memory ids/);
+  // Written back: the known keys regenerated, the unknown block byte for byte.
+  const again = serializeMemory({ ...p.record, id: p.record.id!, created: p.record.created!, updated: p.record.updated! } as MemoryRecord, p.extra);
+  assert.match(again, /\nmerged_from: \[01M80CNBN7407HPK55GDKWPBGV\]\nx-later: kept\n---\n/);
 });
