@@ -45,9 +45,9 @@ var __toESM = (mod, isNodeMode, target) => (target = mod != null ? __create(__ge
   mod
 ));
 
-// ../../main/node_modules/ajv/dist/compile/codegen/code.js
+// node_modules/ajv/dist/compile/codegen/code.js
 var require_code = __commonJS({
-  "../../main/node_modules/ajv/dist/compile/codegen/code.js"(exports2) {
+  "node_modules/ajv/dist/compile/codegen/code.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.regexpCode = exports2.getEsmExportName = exports2.getProperty = exports2.safeStringify = exports2.stringify = exports2.strConcat = exports2.addCodeArg = exports2.str = exports2._ = exports2.nil = exports2._Code = exports2.Name = exports2.IDENTIFIER = exports2._CodeOrName = void 0;
@@ -113,7 +113,7 @@ var require_code = __commonJS({
     }
     exports2._ = _;
     var plus = new _Code("+");
-    function str3(strs, ...args) {
+    function str4(strs, ...args) {
       const expr = [safeStringify(strs[0])];
       let i = 0;
       while (i < args.length) {
@@ -124,7 +124,7 @@ var require_code = __commonJS({
       optimize(expr);
       return new _Code(expr);
     }
-    exports2.str = str3;
+    exports2.str = str4;
     function addCodeArg(code, arg) {
       if (arg instanceof _Code)
         code.push(...arg._items);
@@ -167,7 +167,7 @@ var require_code = __commonJS({
       return;
     }
     function strConcat(c1, c2) {
-      return c2.emptyStr() ? c1 : c1.emptyStr() ? c2 : str3`${c1}${c2}`;
+      return c2.emptyStr() ? c1 : c1.emptyStr() ? c2 : str4`${c1}${c2}`;
     }
     exports2.strConcat = strConcat;
     function interpolate(x) {
@@ -199,9 +199,9 @@ var require_code = __commonJS({
   }
 });
 
-// ../../main/node_modules/ajv/dist/compile/codegen/scope.js
+// node_modules/ajv/dist/compile/codegen/scope.js
 var require_scope = __commonJS({
-  "../../main/node_modules/ajv/dist/compile/codegen/scope.js"(exports2) {
+  "node_modules/ajv/dist/compile/codegen/scope.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.ValueScope = exports2.ValueScopeName = exports2.Scope = exports2.varKinds = exports2.UsedValueState = void 0;
@@ -344,9 +344,9 @@ var require_scope = __commonJS({
   }
 });
 
-// ../../main/node_modules/ajv/dist/compile/codegen/index.js
+// node_modules/ajv/dist/compile/codegen/index.js
 var require_codegen = __commonJS({
-  "../../main/node_modules/ajv/dist/compile/codegen/index.js"(exports2) {
+  "node_modules/ajv/dist/compile/codegen/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.or = exports2.and = exports2.not = exports2.CodeGen = exports2.operators = exports2.varKinds = exports2.ValueScopeName = exports2.ValueScope = exports2.Scope = exports2.Name = exports2.regexpCode = exports2.stringify = exports2.getProperty = exports2.nil = exports2.strConcat = exports2.str = exports2._ = void 0;
@@ -422,11 +422,11 @@ var require_codegen = __commonJS({
         const rhs = this.rhs === void 0 ? "" : ` = ${this.rhs}`;
         return `${varKind} ${this.name}${rhs};` + _n;
       }
-      optimizeNames(names, constants5) {
+      optimizeNames(names, constants6) {
         if (!names[this.name.str])
           return;
         if (this.rhs)
-          this.rhs = optimizeExpr(this.rhs, names, constants5);
+          this.rhs = optimizeExpr(this.rhs, names, constants6);
         return this;
       }
       get names() {
@@ -443,10 +443,10 @@ var require_codegen = __commonJS({
       render({ _n }) {
         return `${this.lhs} = ${this.rhs};` + _n;
       }
-      optimizeNames(names, constants5) {
+      optimizeNames(names, constants6) {
         if (this.lhs instanceof code_1.Name && !names[this.lhs.str] && !this.sideEffects)
           return;
-        this.rhs = optimizeExpr(this.rhs, names, constants5);
+        this.rhs = optimizeExpr(this.rhs, names, constants6);
         return this;
       }
       get names() {
@@ -507,8 +507,8 @@ var require_codegen = __commonJS({
       optimizeNodes() {
         return `${this.code}` ? this : void 0;
       }
-      optimizeNames(names, constants5) {
-        this.code = optimizeExpr(this.code, names, constants5);
+      optimizeNames(names, constants6) {
+        this.code = optimizeExpr(this.code, names, constants6);
         return this;
       }
       get names() {
@@ -537,12 +537,12 @@ var require_codegen = __commonJS({
         }
         return nodes.length > 0 ? this : void 0;
       }
-      optimizeNames(names, constants5) {
+      optimizeNames(names, constants6) {
         const { nodes } = this;
         let i = nodes.length;
         while (i--) {
           const n2 = nodes[i];
-          if (n2.optimizeNames(names, constants5))
+          if (n2.optimizeNames(names, constants6))
             continue;
           subtractNames(names, n2.names);
           nodes.splice(i, 1);
@@ -595,12 +595,12 @@ var require_codegen = __commonJS({
           return void 0;
         return this;
       }
-      optimizeNames(names, constants5) {
+      optimizeNames(names, constants6) {
         var _a3;
-        this.else = (_a3 = this.else) === null || _a3 === void 0 ? void 0 : _a3.optimizeNames(names, constants5);
-        if (!(super.optimizeNames(names, constants5) || this.else))
+        this.else = (_a3 = this.else) === null || _a3 === void 0 ? void 0 : _a3.optimizeNames(names, constants6);
+        if (!(super.optimizeNames(names, constants6) || this.else))
           return;
-        this.condition = optimizeExpr(this.condition, names, constants5);
+        this.condition = optimizeExpr(this.condition, names, constants6);
         return this;
       }
       get names() {
@@ -623,10 +623,10 @@ var require_codegen = __commonJS({
       render(opts) {
         return `for(${this.iteration})` + super.render(opts);
       }
-      optimizeNames(names, constants5) {
-        if (!super.optimizeNames(names, constants5))
+      optimizeNames(names, constants6) {
+        if (!super.optimizeNames(names, constants6))
           return;
-        this.iteration = optimizeExpr(this.iteration, names, constants5);
+        this.iteration = optimizeExpr(this.iteration, names, constants6);
         return this;
       }
       get names() {
@@ -662,10 +662,10 @@ var require_codegen = __commonJS({
       render(opts) {
         return `for(${this.varKind} ${this.name} ${this.loop} ${this.iterable})` + super.render(opts);
       }
-      optimizeNames(names, constants5) {
-        if (!super.optimizeNames(names, constants5))
+      optimizeNames(names, constants6) {
+        if (!super.optimizeNames(names, constants6))
           return;
-        this.iterable = optimizeExpr(this.iterable, names, constants5);
+        this.iterable = optimizeExpr(this.iterable, names, constants6);
         return this;
       }
       get names() {
@@ -707,11 +707,11 @@ var require_codegen = __commonJS({
         (_b = this.finally) === null || _b === void 0 ? void 0 : _b.optimizeNodes();
         return this;
       }
-      optimizeNames(names, constants5) {
+      optimizeNames(names, constants6) {
         var _a3, _b;
-        super.optimizeNames(names, constants5);
-        (_a3 = this.catch) === null || _a3 === void 0 ? void 0 : _a3.optimizeNames(names, constants5);
-        (_b = this.finally) === null || _b === void 0 ? void 0 : _b.optimizeNames(names, constants5);
+        super.optimizeNames(names, constants6);
+        (_a3 = this.catch) === null || _a3 === void 0 ? void 0 : _a3.optimizeNames(names, constants6);
+        (_b = this.finally) === null || _b === void 0 ? void 0 : _b.optimizeNames(names, constants6);
         return this;
       }
       get names() {
@@ -1012,7 +1012,7 @@ var require_codegen = __commonJS({
     function addExprNames(names, from) {
       return from instanceof code_1._CodeOrName ? addNames(names, from.names) : names;
     }
-    function optimizeExpr(expr, names, constants5) {
+    function optimizeExpr(expr, names, constants6) {
       if (expr instanceof code_1.Name)
         return replaceName(expr);
       if (!canOptimize(expr))
@@ -1027,14 +1027,14 @@ var require_codegen = __commonJS({
         return items;
       }, []));
       function replaceName(n2) {
-        const c = constants5[n2.str];
+        const c = constants6[n2.str];
         if (c === void 0 || names[n2.str] !== 1)
           return n2;
         delete names[n2.str];
         return c;
       }
       function canOptimize(e) {
-        return e instanceof code_1._Code && e._items.some((c) => c instanceof code_1.Name && names[c.str] === 1 && constants5[c.str] !== void 0);
+        return e instanceof code_1._Code && e._items.some((c) => c instanceof code_1.Name && names[c.str] === 1 && constants6[c.str] !== void 0);
       }
     }
     function subtractNames(names, from) {
@@ -1064,9 +1064,9 @@ var require_codegen = __commonJS({
   }
 });
 
-// ../../main/node_modules/ajv/dist/compile/util.js
+// node_modules/ajv/dist/compile/util.js
 var require_util = __commonJS({
-  "../../main/node_modules/ajv/dist/compile/util.js"(exports2) {
+  "node_modules/ajv/dist/compile/util.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.checkStrictMode = exports2.getErrorPath = exports2.Type = exports2.useFunc = exports2.setEvaluated = exports2.evaluatedPropsToName = exports2.mergeEvaluated = exports2.eachItem = exports2.unescapeJsonPointer = exports2.escapeJsonPointer = exports2.escapeFragment = exports2.unescapeFragment = exports2.schemaRefOrVal = exports2.schemaHasRulesButRef = exports2.schemaHasRules = exports2.checkUnknownRules = exports2.alwaysValidSchema = exports2.toHash = void 0;
@@ -1129,22 +1129,22 @@ var require_util = __commonJS({
       return (0, codegen_1._)`${topSchemaRef}${schemaPath}${(0, codegen_1.getProperty)(keyword)}`;
     }
     exports2.schemaRefOrVal = schemaRefOrVal;
-    function unescapeFragment(str3) {
-      return unescapeJsonPointer(decodeURIComponent(str3));
+    function unescapeFragment(str4) {
+      return unescapeJsonPointer(decodeURIComponent(str4));
     }
     exports2.unescapeFragment = unescapeFragment;
-    function escapeFragment(str3) {
-      return encodeURIComponent(escapeJsonPointer(str3));
+    function escapeFragment(str4) {
+      return encodeURIComponent(escapeJsonPointer(str4));
     }
     exports2.escapeFragment = escapeFragment;
-    function escapeJsonPointer(str3) {
-      if (typeof str3 == "number")
-        return `${str3}`;
-      return str3.replace(/~/g, "~0").replace(/\//g, "~1");
+    function escapeJsonPointer(str4) {
+      if (typeof str4 == "number")
+        return `${str4}`;
+      return str4.replace(/~/g, "~0").replace(/\//g, "~1");
     }
     exports2.escapeJsonPointer = escapeJsonPointer;
-    function unescapeJsonPointer(str3) {
-      return str3.replace(/~1/g, "/").replace(/~0/g, "~");
+    function unescapeJsonPointer(str4) {
+      return str4.replace(/~1/g, "/").replace(/~0/g, "~");
     }
     exports2.unescapeJsonPointer = unescapeJsonPointer;
     function eachItem(xs, f) {
@@ -1231,9 +1231,9 @@ var require_util = __commonJS({
   }
 });
 
-// ../../main/node_modules/ajv/dist/compile/names.js
+// node_modules/ajv/dist/compile/names.js
 var require_names = __commonJS({
-  "../../main/node_modules/ajv/dist/compile/names.js"(exports2) {
+  "node_modules/ajv/dist/compile/names.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -1270,9 +1270,9 @@ var require_names = __commonJS({
   }
 });
 
-// ../../main/node_modules/ajv/dist/compile/errors.js
+// node_modules/ajv/dist/compile/errors.js
 var require_errors = __commonJS({
-  "../../main/node_modules/ajv/dist/compile/errors.js"(exports2) {
+  "node_modules/ajv/dist/compile/errors.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.extendErrors = exports2.resetErrorsCount = exports2.reportExtraError = exports2.reportError = exports2.keyword$DataError = exports2.keywordError = void 0;
@@ -1392,9 +1392,9 @@ var require_errors = __commonJS({
   }
 });
 
-// ../../main/node_modules/ajv/dist/compile/validate/boolSchema.js
+// node_modules/ajv/dist/compile/validate/boolSchema.js
 var require_boolSchema = __commonJS({
-  "../../main/node_modules/ajv/dist/compile/validate/boolSchema.js"(exports2) {
+  "node_modules/ajv/dist/compile/validate/boolSchema.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.boolOrEmptySchema = exports2.topBoolOrEmptySchema = void 0;
@@ -1443,9 +1443,9 @@ var require_boolSchema = __commonJS({
   }
 });
 
-// ../../main/node_modules/ajv/dist/compile/rules.js
+// node_modules/ajv/dist/compile/rules.js
 var require_rules = __commonJS({
-  "../../main/node_modules/ajv/dist/compile/rules.js"(exports2) {
+  "node_modules/ajv/dist/compile/rules.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.getRules = exports2.isJSONType = void 0;
@@ -1474,9 +1474,9 @@ var require_rules = __commonJS({
   }
 });
 
-// ../../main/node_modules/ajv/dist/compile/validate/applicability.js
+// node_modules/ajv/dist/compile/validate/applicability.js
 var require_applicability = __commonJS({
-  "../../main/node_modules/ajv/dist/compile/validate/applicability.js"(exports2) {
+  "node_modules/ajv/dist/compile/validate/applicability.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.shouldUseRule = exports2.shouldUseGroup = exports2.schemaHasRulesForType = void 0;
@@ -1497,9 +1497,9 @@ var require_applicability = __commonJS({
   }
 });
 
-// ../../main/node_modules/ajv/dist/compile/validate/dataType.js
+// node_modules/ajv/dist/compile/validate/dataType.js
 var require_dataType = __commonJS({
-  "../../main/node_modules/ajv/dist/compile/validate/dataType.js"(exports2) {
+  "node_modules/ajv/dist/compile/validate/dataType.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.reportTypeError = exports2.checkDataTypes = exports2.checkDataType = exports2.coerceAndCheckDataType = exports2.getJSONTypes = exports2.getSchemaTypes = exports2.DataType = void 0;
@@ -1681,9 +1681,9 @@ var require_dataType = __commonJS({
   }
 });
 
-// ../../main/node_modules/ajv/dist/compile/validate/defaults.js
+// node_modules/ajv/dist/compile/validate/defaults.js
 var require_defaults = __commonJS({
-  "../../main/node_modules/ajv/dist/compile/validate/defaults.js"(exports2) {
+  "node_modules/ajv/dist/compile/validate/defaults.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.assignDefaults = void 0;
@@ -1718,9 +1718,9 @@ var require_defaults = __commonJS({
   }
 });
 
-// ../../main/node_modules/ajv/dist/vocabularies/code.js
+// node_modules/ajv/dist/vocabularies/code.js
 var require_code2 = __commonJS({
-  "../../main/node_modules/ajv/dist/vocabularies/code.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/code.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.validateUnion = exports2.validateArray = exports2.usePattern = exports2.callValidateCode = exports2.schemaProperties = exports2.allSchemaProperties = exports2.noPropertyInData = exports2.propertyInData = exports2.isOwnProperty = exports2.hasPropFunc = exports2.reportMissingProp = exports2.checkMissingProp = exports2.checkReportMissingProp = void 0;
@@ -1851,9 +1851,9 @@ var require_code2 = __commonJS({
   }
 });
 
-// ../../main/node_modules/ajv/dist/compile/validate/keyword.js
+// node_modules/ajv/dist/compile/validate/keyword.js
 var require_keyword = __commonJS({
-  "../../main/node_modules/ajv/dist/compile/validate/keyword.js"(exports2) {
+  "node_modules/ajv/dist/compile/validate/keyword.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.validateKeywordUsage = exports2.validSchemaType = exports2.funcKeywordCode = exports2.macroKeywordCode = void 0;
@@ -1969,9 +1969,9 @@ var require_keyword = __commonJS({
   }
 });
 
-// ../../main/node_modules/ajv/dist/compile/validate/subschema.js
+// node_modules/ajv/dist/compile/validate/subschema.js
 var require_subschema = __commonJS({
-  "../../main/node_modules/ajv/dist/compile/validate/subschema.js"(exports2) {
+  "node_modules/ajv/dist/compile/validate/subschema.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.extendSubschemaMode = exports2.extendSubschemaData = exports2.getSubschema = void 0;
@@ -2052,9 +2052,9 @@ var require_subschema = __commonJS({
   }
 });
 
-// ../../main/node_modules/fast-deep-equal/index.js
+// node_modules/fast-deep-equal/index.js
 var require_fast_deep_equal = __commonJS({
-  "../../main/node_modules/fast-deep-equal/index.js"(exports2, module2) {
+  "node_modules/fast-deep-equal/index.js"(exports2, module2) {
     "use strict";
     module2.exports = function equal(a, b) {
       if (a === b) return true;
@@ -2087,9 +2087,9 @@ var require_fast_deep_equal = __commonJS({
   }
 });
 
-// ../../main/node_modules/json-schema-traverse/index.js
+// node_modules/json-schema-traverse/index.js
 var require_json_schema_traverse = __commonJS({
-  "../../main/node_modules/json-schema-traverse/index.js"(exports2, module2) {
+  "node_modules/json-schema-traverse/index.js"(exports2, module2) {
     "use strict";
     var traverse = module2.exports = function(schema, opts, cb) {
       if (typeof opts == "function") {
@@ -2169,15 +2169,15 @@ var require_json_schema_traverse = __commonJS({
         post(schema, jsonPtr, rootSchema, parentJsonPtr, parentKeyword, parentSchema, keyIndex);
       }
     }
-    function escapeJsonPtr(str3) {
-      return str3.replace(/~/g, "~0").replace(/\//g, "~1");
+    function escapeJsonPtr(str4) {
+      return str4.replace(/~/g, "~0").replace(/\//g, "~1");
     }
   }
 });
 
-// ../../main/node_modules/ajv/dist/compile/resolve.js
+// node_modules/ajv/dist/compile/resolve.js
 var require_resolve = __commonJS({
-  "../../main/node_modules/ajv/dist/compile/resolve.js"(exports2) {
+  "node_modules/ajv/dist/compile/resolve.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.getSchemaRefs = exports2.resolveUrl = exports2.normalizeId = exports2._getFullPath = exports2.getFullPath = exports2.inlineRef = void 0;
@@ -2247,8 +2247,8 @@ var require_resolve = __commonJS({
       }
       return count;
     }
-    function getFullPath(resolver, id2 = "", normalize) {
-      if (normalize !== false)
+    function getFullPath(resolver, id2 = "", normalize2) {
+      if (normalize2 !== false)
         id2 = normalizeId(id2);
       const p = resolver.parse(id2);
       return _getFullPath(resolver, p);
@@ -2289,26 +2289,26 @@ var require_resolve = __commonJS({
         addAnchor.call(this, sch.$anchor);
         addAnchor.call(this, sch.$dynamicAnchor);
         baseIds[jsonPtr] = innerBaseId;
-        function addRef(ref) {
+        function addRef(ref3) {
           const _resolve = this.opts.uriResolver.resolve;
-          ref = normalizeId(innerBaseId ? _resolve(innerBaseId, ref) : ref);
-          if (schemaRefs.has(ref))
-            throw ambiguos(ref);
-          schemaRefs.add(ref);
-          let schOrRef = this.refs[ref];
+          ref3 = normalizeId(innerBaseId ? _resolve(innerBaseId, ref3) : ref3);
+          if (schemaRefs.has(ref3))
+            throw ambiguos(ref3);
+          schemaRefs.add(ref3);
+          let schOrRef = this.refs[ref3];
           if (typeof schOrRef == "string")
             schOrRef = this.refs[schOrRef];
           if (typeof schOrRef == "object") {
-            checkAmbiguosRef(sch, schOrRef.schema, ref);
-          } else if (ref !== normalizeId(fullPath)) {
-            if (ref[0] === "#") {
-              checkAmbiguosRef(sch, localRefs[ref], ref);
-              localRefs[ref] = sch;
+            checkAmbiguosRef(sch, schOrRef.schema, ref3);
+          } else if (ref3 !== normalizeId(fullPath)) {
+            if (ref3[0] === "#") {
+              checkAmbiguosRef(sch, localRefs[ref3], ref3);
+              localRefs[ref3] = sch;
             } else {
-              this.refs[ref] = fullPath;
+              this.refs[ref3] = fullPath;
             }
           }
-          return ref;
+          return ref3;
         }
         function addAnchor(anchor2) {
           if (typeof anchor2 == "string") {
@@ -2319,21 +2319,21 @@ var require_resolve = __commonJS({
         }
       });
       return localRefs;
-      function checkAmbiguosRef(sch1, sch2, ref) {
+      function checkAmbiguosRef(sch1, sch2, ref3) {
         if (sch2 !== void 0 && !equal(sch1, sch2))
-          throw ambiguos(ref);
+          throw ambiguos(ref3);
       }
-      function ambiguos(ref) {
-        return new Error(`reference "${ref}" resolves to more than one schema`);
+      function ambiguos(ref3) {
+        return new Error(`reference "${ref3}" resolves to more than one schema`);
       }
     }
     exports2.getSchemaRefs = getSchemaRefs;
   }
 });
 
-// ../../main/node_modules/ajv/dist/compile/validate/index.js
+// node_modules/ajv/dist/compile/validate/index.js
 var require_validate = __commonJS({
-  "../../main/node_modules/ajv/dist/compile/validate/index.js"(exports2) {
+  "node_modules/ajv/dist/compile/validate/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.getData = exports2.KeywordCxt = exports2.validateFunctionCode = void 0;
@@ -2839,9 +2839,9 @@ var require_validate = __commonJS({
   }
 });
 
-// ../../main/node_modules/ajv/dist/runtime/validation_error.js
+// node_modules/ajv/dist/runtime/validation_error.js
 var require_validation_error = __commonJS({
-  "../../main/node_modules/ajv/dist/runtime/validation_error.js"(exports2) {
+  "node_modules/ajv/dist/runtime/validation_error.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var ValidationError2 = class extends Error {
@@ -2855,16 +2855,16 @@ var require_validation_error = __commonJS({
   }
 });
 
-// ../../main/node_modules/ajv/dist/compile/ref_error.js
+// node_modules/ajv/dist/compile/ref_error.js
 var require_ref_error = __commonJS({
-  "../../main/node_modules/ajv/dist/compile/ref_error.js"(exports2) {
+  "node_modules/ajv/dist/compile/ref_error.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var resolve_1 = require_resolve();
     var MissingRefError = class extends Error {
-      constructor(resolver, baseId, ref, msg) {
-        super(msg || `can't resolve reference ${ref} from id ${baseId}`);
-        this.missingRef = (0, resolve_1.resolveUrl)(resolver, baseId, ref);
+      constructor(resolver, baseId, ref3, msg) {
+        super(msg || `can't resolve reference ${ref3} from id ${baseId}`);
+        this.missingRef = (0, resolve_1.resolveUrl)(resolver, baseId, ref3);
         this.missingSchema = (0, resolve_1.normalizeId)((0, resolve_1.getFullPath)(resolver, this.missingRef));
       }
     };
@@ -2872,9 +2872,9 @@ var require_ref_error = __commonJS({
   }
 });
 
-// ../../main/node_modules/ajv/dist/compile/index.js
+// node_modules/ajv/dist/compile/index.js
 var require_compile = __commonJS({
-  "../../main/node_modules/ajv/dist/compile/index.js"(exports2) {
+  "node_modules/ajv/dist/compile/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.resolveSchema = exports2.getCompilingSchema = exports2.resolveRef = exports2.compileSchema = exports2.SchemaEnv = void 0;
@@ -2990,22 +2990,22 @@ var require_compile = __commonJS({
       }
     }
     exports2.compileSchema = compileSchema;
-    function resolveRef2(root, baseId, ref) {
+    function resolveRef2(root, baseId, ref3) {
       var _a3;
-      ref = (0, resolve_1.resolveUrl)(this.opts.uriResolver, baseId, ref);
-      const schOrFunc = root.refs[ref];
+      ref3 = (0, resolve_1.resolveUrl)(this.opts.uriResolver, baseId, ref3);
+      const schOrFunc = root.refs[ref3];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve7.call(this, root, ref);
+      let _sch = resolve9.call(this, root, ref3);
       if (_sch === void 0) {
-        const schema = (_a3 = root.localRefs) === null || _a3 === void 0 ? void 0 : _a3[ref];
+        const schema = (_a3 = root.localRefs) === null || _a3 === void 0 ? void 0 : _a3[ref3];
         const { schemaId } = this.opts;
         if (schema)
           _sch = new SchemaEnv({ schema, schemaId, root, baseId });
       }
       if (_sch === void 0)
         return;
-      return root.refs[ref] = inlineOrCompile.call(this, _sch);
+      return root.refs[ref3] = inlineOrCompile.call(this, _sch);
     }
     exports2.resolveRef = resolveRef2;
     function inlineOrCompile(sch) {
@@ -3023,14 +3023,14 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve7(root, ref) {
+    function resolve9(root, ref3) {
       let sch;
-      while (typeof (sch = this.refs[ref]) == "string")
-        ref = sch;
-      return sch || this.schemas[ref] || resolveSchema.call(this, root, ref);
+      while (typeof (sch = this.refs[ref3]) == "string")
+        ref3 = sch;
+      return sch || this.schemas[ref3] || resolveSchema.call(this, root, ref3);
     }
-    function resolveSchema(root, ref) {
-      const p = this.opts.uriResolver.parse(ref);
+    function resolveSchema(root, ref3) {
+      const p = this.opts.uriResolver.parse(ref3);
       const refPath = (0, resolve_1._getFullPath)(this.opts.uriResolver, p);
       let baseId = (0, resolve_1.getFullPath)(this.opts.uriResolver, root.baseId, void 0);
       if (Object.keys(root.schema).length > 0 && refPath === baseId) {
@@ -3048,7 +3048,7 @@ var require_compile = __commonJS({
         return;
       if (!schOrRef.validate)
         compileSchema.call(this, schOrRef);
-      if (id2 === (0, resolve_1.normalizeId)(ref)) {
+      if (id2 === (0, resolve_1.normalizeId)(ref3)) {
         const { schema } = schOrRef;
         const { schemaId } = this.opts;
         const schId = schema[schemaId];
@@ -3096,9 +3096,9 @@ var require_compile = __commonJS({
   }
 });
 
-// ../../main/node_modules/ajv/dist/refs/data.json
+// node_modules/ajv/dist/refs/data.json
 var require_data = __commonJS({
-  "../../main/node_modules/ajv/dist/refs/data.json"(exports2, module2) {
+  "node_modules/ajv/dist/refs/data.json"(exports2, module2) {
     module2.exports = {
       $id: "https://raw.githubusercontent.com/ajv-validator/ajv/master/lib/refs/data.json#",
       description: "Meta-schema for $data reference (JSON AnySchema extension proposal)",
@@ -3115,9 +3115,9 @@ var require_data = __commonJS({
   }
 });
 
-// ../../main/node_modules/fast-uri/lib/utils.js
+// node_modules/fast-uri/lib/utils.js
 var require_utils = __commonJS({
-  "../../main/node_modules/fast-uri/lib/utils.js"(exports2, module2) {
+  "node_modules/fast-uri/lib/utils.js"(exports2, module2) {
     "use strict";
     var isUUID = RegExp.prototype.test.bind(/^[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}$/iu);
     var isIPv4 = RegExp.prototype.test.bind(/^(?:(?:25[0-5]|2[0-4]\d|1\d{2}|[1-9]\d|\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d{2}|[1-9]\d|\d)$/u);
@@ -3267,15 +3267,15 @@ var require_utils = __commonJS({
         isIPV6: true
       };
     }
-    function findToken(str3, token) {
+    function findToken(str4, token2) {
       let ind = 0;
-      for (let i = 0; i < str3.length; i++) {
-        if (str3[i] === token) ind++;
+      for (let i = 0; i < str4.length; i++) {
+        if (str4[i] === token2) ind++;
       }
       return ind;
     }
-    function removeDotSegments(path) {
-      let input2 = path;
+    function removeDotSegments(path2) {
+      let input2 = path2;
       const output2 = [];
       let nextSlash = -1;
       let len = 0;
@@ -3349,11 +3349,11 @@ var require_utils = __commonJS({
       }
       return output2.join("");
     }
-    function removeDotSegmentsRelative(path) {
-      if (path === "" || path[0] === "/") {
-        return removeDotSegments(path);
+    function removeDotSegmentsRelative(path2) {
+      if (path2 === "" || path2[0] === "/") {
+        return removeDotSegments(path2);
       }
-      const segments = path.split("/");
+      const segments = path2.split("/");
       const last = segments.length - 1;
       const output2 = [];
       let trailingDirectory = false;
@@ -3398,9 +3398,9 @@ var require_utils = __commonJS({
           const hex3 = input2.slice(i + 1, i + 3);
           if (isHexPair(hex3)) {
             const normalizedHex = hex3.toUpperCase();
-            const decoded = String.fromCharCode(parseInt(normalizedHex, 16));
-            if (decodeUnreserved && isUnreserved(decoded)) {
-              output2 += decoded;
+            const decoded2 = String.fromCharCode(parseInt(normalizedHex, 16));
+            if (decodeUnreserved && isUnreserved(decoded2)) {
+              output2 += decoded2;
             } else {
               output2 += "%" + normalizedHex;
             }
@@ -3420,9 +3420,9 @@ var require_utils = __commonJS({
           const hex3 = input2.slice(i + 1, i + 3);
           if (isHexPair(hex3)) {
             const normalizedHex = hex3.toUpperCase();
-            const decoded = String.fromCharCode(parseInt(normalizedHex, 16));
-            if (decoded !== "." && isUnreserved(decoded)) {
-              output2 += decoded;
+            const decoded2 = String.fromCharCode(parseInt(normalizedHex, 16));
+            if (decoded2 !== "." && isUnreserved(decoded2)) {
+              output2 += decoded2;
             } else {
               output2 += "%" + normalizedHex;
             }
@@ -3547,9 +3547,9 @@ var require_utils = __commonJS({
           const hex3 = input2.slice(i + 1, i + 3);
           if (isHexPair(hex3)) {
             const normalizedHex = hex3.toUpperCase();
-            const decoded = String.fromCharCode(parseInt(normalizedHex, 16));
-            if (isUnreserved(decoded)) {
-              output2 += decoded;
+            const decoded2 = String.fromCharCode(parseInt(normalizedHex, 16));
+            if (isUnreserved(decoded2)) {
+              output2 += decoded2;
             } else {
               output2 += "%" + normalizedHex;
             }
@@ -3649,9 +3649,9 @@ var require_utils = __commonJS({
   }
 });
 
-// ../../main/node_modules/fast-uri/lib/schemes.js
+// node_modules/fast-uri/lib/schemes.js
 var require_schemes = __commonJS({
-  "../../main/node_modules/fast-uri/lib/schemes.js"(exports2, module2) {
+  "node_modules/fast-uri/lib/schemes.js"(exports2, module2) {
     "use strict";
     var { isUUID } = require_utils();
     var URN_REG = /^([\da-z][\d\-a-z]{0,31}):((?:[\w!$'()*+,\-./:;=@]|%[\da-f]{2})+)$/iu;
@@ -3716,57 +3716,57 @@ var require_schemes = __commonJS({
       }
       if (wsComponent.resourceName) {
         const queryIndex = wsComponent.resourceName.indexOf("?");
-        const path = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
-        wsComponent.path = path && path !== "/" ? path : void 0;
+        const path2 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
+        wsComponent.path = path2 && path2 !== "/" ? path2 : void 0;
         wsComponent.query = queryIndex === -1 ? void 0 : wsComponent.resourceName.slice(queryIndex + 1);
         wsComponent.resourceName = void 0;
       }
       wsComponent.fragment = void 0;
       return wsComponent;
     }
-    function urnParse(urnComponent, options20) {
+    function urnParse(urnComponent, options21) {
       if (!urnComponent.path) {
         urnComponent.error = "URN can not be parsed";
         return urnComponent;
       }
       const matches = urnComponent.path.match(URN_REG);
       if (matches && matches[0] === urnComponent.path) {
-        const scheme = options20.scheme || urnComponent.scheme || "urn";
+        const scheme = options21.scheme || urnComponent.scheme || "urn";
         urnComponent.nid = matches[1].toLowerCase();
         urnComponent.nss = matches[2];
-        const urnScheme = `${scheme}:${options20.nid || urnComponent.nid}`;
+        const urnScheme = `${scheme}:${options21.nid || urnComponent.nid}`;
         const schemeHandler = getSchemeHandler(urnScheme);
         urnComponent.path = void 0;
         if (schemeHandler) {
-          urnComponent = schemeHandler.parse(urnComponent, options20);
+          urnComponent = schemeHandler.parse(urnComponent, options21);
         }
       } else {
         urnComponent.error = urnComponent.error || "URN can not be parsed.";
       }
       return urnComponent;
     }
-    function urnSerialize(urnComponent, options20) {
+    function urnSerialize(urnComponent, options21) {
       if (urnComponent.nid === void 0) {
         throw new Error("URN without nid cannot be serialized");
       }
-      const scheme = options20.scheme || urnComponent.scheme || "urn";
+      const scheme = options21.scheme || urnComponent.scheme || "urn";
       const nid = urnComponent.nid.toLowerCase();
-      const urnScheme = `${scheme}:${options20.nid || nid}`;
+      const urnScheme = `${scheme}:${options21.nid || nid}`;
       const schemeHandler = getSchemeHandler(urnScheme);
       if (schemeHandler) {
-        urnComponent = schemeHandler.serialize(urnComponent, options20);
+        urnComponent = schemeHandler.serialize(urnComponent, options21);
       }
       const uriComponent = urnComponent;
       const nss = urnComponent.nss;
-      uriComponent.path = `${nid || options20.nid}:${nss}`;
-      options20.skipEscape = true;
+      uriComponent.path = `${nid || options21.nid}:${nss}`;
+      options21.skipEscape = true;
       return uriComponent;
     }
-    function urnuuidParse(urnComponent, options20) {
+    function urnuuidParse(urnComponent, options21) {
       const uuidComponent = urnComponent;
       uuidComponent.uuid = uuidComponent.nss;
       uuidComponent.nss = void 0;
-      if (!options20.tolerant && (!uuidComponent.uuid || !isUUID(uuidComponent.uuid))) {
+      if (!options21.tolerant && (!uuidComponent.uuid || !isUUID(uuidComponent.uuid))) {
         uuidComponent.error = uuidComponent.error || "UUID is not valid.";
       }
       return uuidComponent;
@@ -3860,9 +3860,9 @@ var require_schemes = __commonJS({
   }
 });
 
-// ../../main/node_modules/fast-uri/index.js
+// node_modules/fast-uri/index.js
 var require_fast_uri = __commonJS({
-  "../../main/node_modules/fast-uri/index.js"(exports2, module2) {
+  "node_modules/fast-uri/index.js"(exports2, module2) {
     "use strict";
     var { normalizeIPv6, removeDotSegments, removeDotSegmentsRelative, recomposeAuthority, normalizePercentEncoding, normalizePathEncoding, serializePathEncoding, normalizeQueryFragmentEncoding, encodeQuery, encodeFragment, reescapeHostDelimiters, isIPv4, nonSimpleDomain } = require_utils();
     var { SCHEMES, getSchemeHandler } = require_schemes();
@@ -3877,18 +3877,18 @@ var require_fast_uri = __commonJS({
       }
       return stringScheme;
     }
-    function normalize(uri, options20) {
+    function normalize2(uri, options21) {
       if (typeof uri === "string") {
         uri = /** @type {T} */
-        normalizeString(uri, options20);
+        normalizeString(uri, options21);
       } else if (typeof uri === "object") {
         uri = /** @type {T} */
-        parse6(serialize(uri, options20), options20);
+        parse8(serialize(uri, options21), options21);
       }
       return uri;
     }
-    function resolve7(baseURI, relativeURI, options20) {
-      const schemelessOptions = options20 ? Object.assign({ scheme: "null" }, options20) : { scheme: "null" };
+    function resolve9(baseURI, relativeURI, options21) {
+      const schemelessOptions = options21 ? Object.assign({ scheme: "null" }, options21) : { scheme: "null" };
       const {
         parsed: baseParsed,
         malformedAuthorityOrPort: baseMalformed,
@@ -3909,13 +3909,13 @@ var require_fast_uri = __commonJS({
         throw new Error(baseParsed.error || relativeParsed.error || "URI is malformed.");
       }
       const resolved = resolveComponent(baseParsed, relativeParsed, schemelessOptions, true);
-      const resolvedSchemeHandler = getSchemeHandler(options20 && options20.scheme || resolved.scheme);
+      const resolvedSchemeHandler = getSchemeHandler(options21 && options21.scheme || resolved.scheme);
       const resolvedHost = resolved.host;
       const resolvedHostIsIP = resolvedHost !== void 0 && resolvedHost !== "" && (isIPv4(resolvedHost) || normalizeIPv6(resolvedHost).isIPV6);
-      if (hasForbiddenDomainHost(resolved, options20 || {}, resolvedSchemeHandler, resolvedHostIsIP)) {
+      if (hasForbiddenDomainHost(resolved, options21 || {}, resolvedSchemeHandler, resolvedHostIsIP)) {
         throw new Error(MALFORMED_HOST_ERROR);
       }
-      canonicalizeHost(resolved, options20 || {}, resolvedSchemeHandler, resolvedHostIsIP);
+      canonicalizeHost(resolved, options21 || {}, resolvedSchemeHandler, resolvedHostIsIP);
       const encodedASCIIHost = resolvedHost && resolvedHost.indexOf("%") !== -1 && !new RegExp("\\P{ASCII}", "u").test(resolvedHost);
       if (resolved.error && !encodedASCIIHost) {
         throw new Error(resolved.error);
@@ -3923,50 +3923,50 @@ var require_fast_uri = __commonJS({
       schemelessOptions.skipEscape = true;
       return serialize(resolved, schemelessOptions);
     }
-    function resolveComponent(base, relative, options20, skipNormalization) {
+    function resolveComponent(base, relative7, options21, skipNormalization) {
       const target = {};
       if (!skipNormalization) {
-        base = parse6(serialize(base, options20), options20);
-        relative = parse6(serialize(relative, options20), options20);
+        base = parse8(serialize(base, options21), options21);
+        relative7 = parse8(serialize(relative7, options21), options21);
       }
-      options20 = options20 || {};
-      if (!options20.tolerant && relative.scheme) {
-        target.scheme = relative.scheme;
-        target.userinfo = relative.userinfo;
-        target.host = relative.host;
-        target.port = relative.port;
-        target.path = removeDotSegments(relative.path || "");
-        target.query = relative.query;
+      options21 = options21 || {};
+      if (!options21.tolerant && relative7.scheme) {
+        target.scheme = relative7.scheme;
+        target.userinfo = relative7.userinfo;
+        target.host = relative7.host;
+        target.port = relative7.port;
+        target.path = removeDotSegments(relative7.path || "");
+        target.query = relative7.query;
       } else {
-        if (relative.userinfo !== void 0 || relative.host !== void 0 || relative.port !== void 0) {
-          target.userinfo = relative.userinfo;
-          target.host = relative.host;
-          target.port = relative.port;
-          target.path = removeDotSegments(relative.path || "");
-          target.query = relative.query;
+        if (relative7.userinfo !== void 0 || relative7.host !== void 0 || relative7.port !== void 0) {
+          target.userinfo = relative7.userinfo;
+          target.host = relative7.host;
+          target.port = relative7.port;
+          target.path = removeDotSegments(relative7.path || "");
+          target.query = relative7.query;
         } else {
-          if (!relative.path) {
+          if (!relative7.path) {
             target.path = base.path;
-            if (relative.query !== void 0) {
-              target.query = relative.query;
+            if (relative7.query !== void 0) {
+              target.query = relative7.query;
             } else {
               target.query = base.query;
             }
           } else {
-            if (relative.path[0] === "/") {
-              target.path = removeDotSegments(relative.path);
+            if (relative7.path[0] === "/") {
+              target.path = removeDotSegments(relative7.path);
             } else {
               const baseHasAuthority = base.userinfo !== void 0 || base.host !== void 0 || base.port !== void 0;
               if (baseHasAuthority && !base.path) {
-                target.path = "/" + relative.path;
+                target.path = "/" + relative7.path;
               } else if (!base.path) {
-                target.path = relative.path;
+                target.path = relative7.path;
               } else {
-                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative.path;
+                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative7.path;
               }
               target.path = base.scheme === void 0 && !baseHasAuthority && target.path[0] !== "/" ? removeDotSegmentsRelative(target.path) : removeDotSegments(target.path);
             }
-            target.query = relative.query;
+            target.query = relative7.query;
           }
           target.userinfo = base.userinfo;
           target.host = base.host;
@@ -3974,12 +3974,12 @@ var require_fast_uri = __commonJS({
         }
         target.scheme = base.scheme;
       }
-      target.fragment = relative.fragment;
+      target.fragment = relative7.fragment;
       return target;
     }
-    function equal(uriA, uriB, options20) {
-      const normalizedA = normalizeComparableURI(uriA, options20);
-      const normalizedB = normalizeComparableURI(uriB, options20);
+    function equal(uriA, uriB, options21) {
+      const normalizedA = normalizeComparableURI(uriA, options21);
+      const normalizedB = normalizeComparableURI(uriB, options21);
       return normalizedA !== void 0 && normalizedB !== void 0 && normalizedA === normalizedB;
     }
     function serialize(cmpts, opts) {
@@ -3999,30 +3999,30 @@ var require_fast_uri = __commonJS({
         secure: cmpts.secure,
         error: ""
       };
-      const options20 = Object.assign({}, opts);
+      const options21 = Object.assign({}, opts);
       const uriTokens = [];
       if (component.scheme) {
         component.scheme = validateScheme(component.scheme);
       }
-      const schemeHandler = getSchemeHandler(options20.scheme || component.scheme);
-      if (schemeHandler && schemeHandler.serialize) schemeHandler.serialize(component, options20);
+      const schemeHandler = getSchemeHandler(options21.scheme || component.scheme);
+      if (schemeHandler && schemeHandler.serialize) schemeHandler.serialize(component, options21);
       const hasAuthority = component.userinfo !== void 0 || component.host !== void 0 || component.port !== void 0;
-      const schemelessReference = (component.scheme === void 0 || options20.reference === "suffix") && !hasAuthority;
-      const pathNoScheme = !options20.skipEscape && schemelessReference;
+      const schemelessReference = (component.scheme === void 0 || options21.reference === "suffix") && !hasAuthority;
+      const pathNoScheme = !options21.skipEscape && schemelessReference;
       if (component.path !== void 0) {
-        if (!options20.skipEscape) {
+        if (!options21.skipEscape) {
           component.path = serializePathEncoding(component.path, pathNoScheme);
         } else {
           component.path = normalizePercentEncoding(component.path);
         }
       }
-      if (options20.reference !== "suffix" && component.scheme) {
+      if (options21.reference !== "suffix" && component.scheme) {
         component.scheme = validateScheme(component.scheme);
         uriTokens.push(component.scheme, ":");
       }
       const authority = recomposeAuthority(component);
       if (authority !== void 0) {
-        if (options20.reference !== "suffix") {
+        if (options21.reference !== "suffix") {
           uriTokens.push("//");
         }
         uriTokens.push(authority);
@@ -4032,7 +4032,7 @@ var require_fast_uri = __commonJS({
       }
       if (component.path !== void 0) {
         let s = component.path;
-        if (!options20.absolutePath && (!schemeHandler || !schemeHandler.absolutePath)) {
+        if (!options21.absolutePath && (!schemeHandler || !schemeHandler.absolutePath)) {
           s = schemelessReference && s[0] !== "/" ? removeDotSegmentsRelative(s) : removeDotSegments(s);
         }
         if (schemelessReference) {
@@ -4081,12 +4081,12 @@ var require_fast_uri = __commonJS({
       const host = matches[4];
       return hasMalformedPercentEncoding(matches[3]) || host !== void 0 && !isIPLiteral(host) && hasMalformedPercentEncoding(host) || hasMalformedPercentEncoding(matches[6]) || hasMalformedPercentEncoding(matches[7]) || hasMalformedPercentEncoding(matches[8]);
     }
-    function canonicalizeHost(parsed, options20, schemeHandler, isIP) {
-      if (hasForbiddenDomainHost(parsed, options20, schemeHandler, isIP)) {
+    function canonicalizeHost(parsed, options21, schemeHandler, isIP) {
+      if (hasForbiddenDomainHost(parsed, options21, schemeHandler, isIP)) {
         parsed.error = parsed.error || MALFORMED_HOST_ERROR;
         return true;
       }
-      if (!options20.unicodeSupport && (!schemeHandler || !schemeHandler.unicodeSupport) && parsed.host && !isIPLiteral(parsed.host) && (options20.domainHost || schemeHandler && schemeHandler.domainHost) && isIP === false && nonSimpleDomain(parsed.host)) {
+      if (!options21.unicodeSupport && (!schemeHandler || !schemeHandler.unicodeSupport) && parsed.host && !isIPLiteral(parsed.host) && (options21.domainHost || schemeHandler && schemeHandler.domainHost) && isIP === false && nonSimpleDomain(parsed.host)) {
         let url2;
         try {
           url2 = new URL("http://" + parsed.host);
@@ -4102,16 +4102,16 @@ var require_fast_uri = __commonJS({
       }
       return false;
     }
-    function hasForbiddenDomainHost(parsed, options20, schemeHandler, isIP) {
+    function hasForbiddenDomainHost(parsed, options21, schemeHandler, isIP) {
       return Boolean(
-        parsed.host && isIP === false && !isIPLiteral(parsed.host) && (options20.domainHost || schemeHandler && schemeHandler.domainHost) && FORBIDDEN_DOMAIN_HOST_CHARACTER.test(parsed.host)
+        parsed.host && isIP === false && !isIPLiteral(parsed.host) && (options21.domainHost || schemeHandler && schemeHandler.domainHost) && FORBIDDEN_DOMAIN_HOST_CHARACTER.test(parsed.host)
       );
     }
     function isHostOnlyURL(url2) {
       return url2.username === "" && url2.password === "" && url2.port === "" && url2.pathname === "/" && url2.search === "" && url2.hash === "" && url2.hostname !== "";
     }
     function parseWithStatus(uri, opts) {
-      const options20 = Object.assign({}, opts);
+      const options21 = Object.assign({}, opts);
       const parsed = {
         scheme: void 0,
         userinfo: void 0,
@@ -4128,9 +4128,9 @@ var require_fast_uri = __commonJS({
       let malformedIPLiteral = false;
       let malformedScheme = false;
       let isIP = false;
-      if (options20.reference === "suffix") {
-        if (options20.scheme) {
-          uri = options20.scheme + ":" + uri;
+      if (options21.reference === "suffix") {
+        if (options21.scheme) {
+          uri = options21.scheme + ":" + uri;
         } else {
           uri = "//" + uri;
         }
@@ -4209,19 +4209,19 @@ var require_fast_uri = __commonJS({
         } else {
           parsed.reference = "uri";
         }
-        if (options20.reference && options20.reference !== "suffix" && options20.reference !== parsed.reference) {
-          parsed.error = parsed.error || "URI is not a " + options20.reference + " reference.";
+        if (options21.reference && options21.reference !== "suffix" && options21.reference !== parsed.reference) {
+          parsed.error = parsed.error || "URI is not a " + options21.reference + " reference.";
         }
-        const schemeHandler = getSchemeHandler(options20.scheme || parsed.scheme);
+        const schemeHandler = getSchemeHandler(options21.scheme || parsed.scheme);
         if (!malformedIPLiteral) {
-          malformedHost = canonicalizeHost(parsed, options20, schemeHandler, isIP);
+          malformedHost = canonicalizeHost(parsed, options21, schemeHandler, isIP);
         }
         if (uri.indexOf("%") !== -1 && parsed.host !== void 0 && !malformedIPLiteral) {
           let host = isIP ? parsed.host : normalizePercentEncoding(parsed.host, true);
           if (!isIP) {
             host = normalizePercentEncoding(host.toLowerCase());
           }
-          parsed.host = isIP || options20.scheme !== "null" ? reescapeHostDelimiters(host, isIP) : host;
+          parsed.host = isIP || options21.scheme !== "null" ? reescapeHostDelimiters(host, isIP) : host;
         }
         if (!schemeHandler || schemeHandler && !schemeHandler.skipNormalize) {
           if (parsed.path) {
@@ -4235,7 +4235,7 @@ var require_fast_uri = __commonJS({
           }
         }
         if (schemeHandler && schemeHandler.parse) {
-          schemeHandler.parse(parsed, options20);
+          schemeHandler.parse(parsed, options21);
           if (schemeHandler === SCHEMES.urn && parsed.nid === void 0) {
             malformedSchemeSpecific = true;
           }
@@ -4245,7 +4245,7 @@ var require_fast_uri = __commonJS({
       }
       return { parsed, malformedAuthorityOrPort, malformedPercentEncoding, malformedSchemeSpecific, malformedHost, malformedScheme };
     }
-    function parse6(uri, opts) {
+    function parse8(uri, opts) {
       return parseWithStatus(uri, opts).parsed;
     }
     function normalizeString(uri, opts) {
@@ -4277,12 +4277,12 @@ var require_fast_uri = __commonJS({
     }
     var fastUri = {
       SCHEMES,
-      normalize,
-      resolve: resolve7,
+      normalize: normalize2,
+      resolve: resolve9,
       resolveComponent,
       equal,
       serialize,
-      parse: parse6
+      parse: parse8
     };
     module2.exports = fastUri;
     module2.exports.default = fastUri;
@@ -4290,9 +4290,9 @@ var require_fast_uri = __commonJS({
   }
 });
 
-// ../../main/node_modules/ajv/dist/runtime/uri.js
+// node_modules/ajv/dist/runtime/uri.js
 var require_uri = __commonJS({
-  "../../main/node_modules/ajv/dist/runtime/uri.js"(exports2) {
+  "node_modules/ajv/dist/runtime/uri.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var uri = require_fast_uri();
@@ -4301,9 +4301,9 @@ var require_uri = __commonJS({
   }
 });
 
-// ../../main/node_modules/ajv/dist/core.js
+// node_modules/ajv/dist/core.js
 var require_core = __commonJS({
-  "../../main/node_modules/ajv/dist/core.js"(exports2) {
+  "node_modules/ajv/dist/core.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.CodeGen = exports2.Name = exports2.nil = exports2.stringify = exports2.str = exports2._ = exports2.KeywordCxt = void 0;
@@ -4340,7 +4340,7 @@ var require_core = __commonJS({
     var util_1 = require_util();
     var $dataRefSchema = require_data();
     var uri_1 = require_uri();
-    var defaultRegExp = (str3, flags) => new RegExp(str3, flags);
+    var defaultRegExp = (str4, flags) => new RegExp(str4, flags);
     defaultRegExp.code = "new RegExp";
     var META_IGNORE_OPTIONS = ["removeAdditional", "useDefaults", "coerceTypes"];
     var EXT_SCOPE_NAMES = /* @__PURE__ */ new Set([
@@ -4501,26 +4501,26 @@ var require_core = __commonJS({
             return _compileAsync.call(this, sch);
           }
         }
-        function checkLoaded({ missingSchema: ref, missingRef }) {
-          if (this.refs[ref]) {
-            throw new Error(`AnySchema ${ref} is loaded but ${missingRef} cannot be resolved`);
+        function checkLoaded({ missingSchema: ref3, missingRef }) {
+          if (this.refs[ref3]) {
+            throw new Error(`AnySchema ${ref3} is loaded but ${missingRef} cannot be resolved`);
           }
         }
-        async function loadMissingSchema(ref) {
-          const _schema = await _loadSchema.call(this, ref);
-          if (!this.refs[ref])
+        async function loadMissingSchema(ref3) {
+          const _schema = await _loadSchema.call(this, ref3);
+          if (!this.refs[ref3])
             await loadMetaSchema.call(this, _schema.$schema);
-          if (!this.refs[ref])
-            this.addSchema(_schema, ref, meta3);
+          if (!this.refs[ref3])
+            this.addSchema(_schema, ref3, meta3);
         }
-        async function _loadSchema(ref) {
-          const p = this._loading[ref];
+        async function _loadSchema(ref3) {
+          const p = this._loading[ref3];
           if (p)
             return p;
           try {
-            return await (this._loading[ref] = loadSchema(ref));
+            return await (this._loading[ref3] = loadSchema(ref3));
           } finally {
-            delete this._loading[ref];
+            delete this._loading[ref3];
           }
         }
       }
@@ -4693,7 +4693,7 @@ var require_core = __commonJS({
       errorsText(errors = this.errors, { separator = ", ", dataVar = "data" } = {}) {
         if (!errors || errors.length === 0)
           return "No errors";
-        return errors.map((e) => `${dataVar}${e.instancePath} ${e.message}`).reduce((text2, msg) => text2 + separator + msg);
+        return errors.map((e) => `${dataVar}${e.instancePath} ${e.message}`).reduce((text3, msg) => text3 + separator + msg);
       }
       $dataMetaSchema(metaSchema, keywordsJsonPointers) {
         const rules = this.RULES.all;
@@ -4782,11 +4782,11 @@ var require_core = __commonJS({
     Ajv2.ValidationError = validation_error_1.default;
     Ajv2.MissingRefError = ref_error_1.default;
     exports2.default = Ajv2;
-    function checkOptions(checkOpts, options20, msg, log = "error") {
+    function checkOptions(checkOpts, options21, msg, log = "error") {
       for (const key in checkOpts) {
-        const opt = key;
-        if (opt in options20)
-          this.logger[log](`${msg}: option ${key}. ${checkOpts[opt]}`);
+        const opt2 = key;
+        if (opt2 in options21)
+          this.logger[log](`${msg}: option ${key}. ${checkOpts[opt2]}`);
       }
     }
     function getSchEnv(keyRef) {
@@ -4825,8 +4825,8 @@ var require_core = __commonJS({
     }
     function getMetaSchemaOptions() {
       const metaOpts = { ...this.opts };
-      for (const opt of META_IGNORE_OPTIONS)
-        delete metaOpts[opt];
+      for (const opt2 of META_IGNORE_OPTIONS)
+        delete metaOpts[opt2];
       return metaOpts;
     }
     var noLogs = { log() {
@@ -4912,9 +4912,9 @@ var require_core = __commonJS({
   }
 });
 
-// ../../main/node_modules/ajv/dist/vocabularies/core/id.js
+// node_modules/ajv/dist/vocabularies/core/id.js
 var require_id = __commonJS({
-  "../../main/node_modules/ajv/dist/vocabularies/core/id.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/core/id.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var def = {
@@ -4927,9 +4927,9 @@ var require_id = __commonJS({
   }
 });
 
-// ../../main/node_modules/ajv/dist/vocabularies/core/ref.js
+// node_modules/ajv/dist/vocabularies/core/ref.js
 var require_ref = __commonJS({
-  "../../main/node_modules/ajv/dist/vocabularies/core/ref.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/core/ref.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.callRef = exports2.getValidate = void 0;
@@ -5049,9 +5049,9 @@ var require_ref = __commonJS({
   }
 });
 
-// ../../main/node_modules/ajv/dist/vocabularies/core/index.js
+// node_modules/ajv/dist/vocabularies/core/index.js
 var require_core2 = __commonJS({
-  "../../main/node_modules/ajv/dist/vocabularies/core/index.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/core/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var id_1 = require_id();
@@ -5070,9 +5070,9 @@ var require_core2 = __commonJS({
   }
 });
 
-// ../../main/node_modules/ajv/dist/vocabularies/validation/limitNumber.js
+// node_modules/ajv/dist/vocabularies/validation/limitNumber.js
 var require_limitNumber = __commonJS({
-  "../../main/node_modules/ajv/dist/vocabularies/validation/limitNumber.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/validation/limitNumber.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -5102,9 +5102,9 @@ var require_limitNumber = __commonJS({
   }
 });
 
-// ../../main/node_modules/ajv/dist/vocabularies/validation/multipleOf.js
+// node_modules/ajv/dist/vocabularies/validation/multipleOf.js
 var require_multipleOf = __commonJS({
-  "../../main/node_modules/ajv/dist/vocabularies/validation/multipleOf.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/validation/multipleOf.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -5130,21 +5130,21 @@ var require_multipleOf = __commonJS({
   }
 });
 
-// ../../main/node_modules/ajv/dist/runtime/ucs2length.js
+// node_modules/ajv/dist/runtime/ucs2length.js
 var require_ucs2length = __commonJS({
-  "../../main/node_modules/ajv/dist/runtime/ucs2length.js"(exports2) {
+  "node_modules/ajv/dist/runtime/ucs2length.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
-    function ucs2length(str3) {
-      const len = str3.length;
+    function ucs2length(str4) {
+      const len = str4.length;
       let length = 0;
       let pos = 0;
       let value;
       while (pos < len) {
         length++;
-        value = str3.charCodeAt(pos++);
+        value = str4.charCodeAt(pos++);
         if (value >= 55296 && value <= 56319 && pos < len) {
-          value = str3.charCodeAt(pos);
+          value = str4.charCodeAt(pos);
           if ((value & 64512) === 56320)
             pos++;
         }
@@ -5156,9 +5156,9 @@ var require_ucs2length = __commonJS({
   }
 });
 
-// ../../main/node_modules/ajv/dist/vocabularies/validation/limitLength.js
+// node_modules/ajv/dist/vocabularies/validation/limitLength.js
 var require_limitLength = __commonJS({
-  "../../main/node_modules/ajv/dist/vocabularies/validation/limitLength.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/validation/limitLength.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -5188,9 +5188,9 @@ var require_limitLength = __commonJS({
   }
 });
 
-// ../../main/node_modules/ajv/dist/vocabularies/validation/pattern.js
+// node_modules/ajv/dist/vocabularies/validation/pattern.js
 var require_pattern = __commonJS({
-  "../../main/node_modules/ajv/dist/vocabularies/validation/pattern.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/validation/pattern.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var code_1 = require_code2();
@@ -5225,9 +5225,9 @@ var require_pattern = __commonJS({
   }
 });
 
-// ../../main/node_modules/ajv/dist/vocabularies/validation/limitProperties.js
+// node_modules/ajv/dist/vocabularies/validation/limitProperties.js
 var require_limitProperties = __commonJS({
-  "../../main/node_modules/ajv/dist/vocabularies/validation/limitProperties.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/validation/limitProperties.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -5254,9 +5254,9 @@ var require_limitProperties = __commonJS({
   }
 });
 
-// ../../main/node_modules/ajv/dist/vocabularies/validation/required.js
+// node_modules/ajv/dist/vocabularies/validation/required.js
 var require_required = __commonJS({
-  "../../main/node_modules/ajv/dist/vocabularies/validation/required.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/validation/required.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var code_1 = require_code2();
@@ -5336,9 +5336,9 @@ var require_required = __commonJS({
   }
 });
 
-// ../../main/node_modules/ajv/dist/vocabularies/validation/limitItems.js
+// node_modules/ajv/dist/vocabularies/validation/limitItems.js
 var require_limitItems = __commonJS({
-  "../../main/node_modules/ajv/dist/vocabularies/validation/limitItems.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/validation/limitItems.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -5365,9 +5365,9 @@ var require_limitItems = __commonJS({
   }
 });
 
-// ../../main/node_modules/ajv/dist/runtime/equal.js
+// node_modules/ajv/dist/runtime/equal.js
 var require_equal = __commonJS({
-  "../../main/node_modules/ajv/dist/runtime/equal.js"(exports2) {
+  "node_modules/ajv/dist/runtime/equal.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var equal = require_fast_deep_equal();
@@ -5376,9 +5376,9 @@ var require_equal = __commonJS({
   }
 });
 
-// ../../main/node_modules/ajv/dist/vocabularies/validation/uniqueItems.js
+// node_modules/ajv/dist/vocabularies/validation/uniqueItems.js
 var require_uniqueItems = __commonJS({
-  "../../main/node_modules/ajv/dist/vocabularies/validation/uniqueItems.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/validation/uniqueItems.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var dataType_1 = require_dataType();
@@ -5443,9 +5443,9 @@ var require_uniqueItems = __commonJS({
   }
 });
 
-// ../../main/node_modules/ajv/dist/vocabularies/validation/const.js
+// node_modules/ajv/dist/vocabularies/validation/const.js
 var require_const = __commonJS({
-  "../../main/node_modules/ajv/dist/vocabularies/validation/const.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/validation/const.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -5472,9 +5472,9 @@ var require_const = __commonJS({
   }
 });
 
-// ../../main/node_modules/ajv/dist/vocabularies/validation/enum.js
+// node_modules/ajv/dist/vocabularies/validation/enum.js
 var require_enum = __commonJS({
-  "../../main/node_modules/ajv/dist/vocabularies/validation/enum.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/validation/enum.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -5521,9 +5521,9 @@ var require_enum = __commonJS({
   }
 });
 
-// ../../main/node_modules/ajv/dist/vocabularies/validation/index.js
+// node_modules/ajv/dist/vocabularies/validation/index.js
 var require_validation = __commonJS({
-  "../../main/node_modules/ajv/dist/vocabularies/validation/index.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/validation/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var limitNumber_1 = require_limitNumber();
@@ -5559,9 +5559,9 @@ var require_validation = __commonJS({
   }
 });
 
-// ../../main/node_modules/ajv/dist/vocabularies/applicator/additionalItems.js
+// node_modules/ajv/dist/vocabularies/applicator/additionalItems.js
 var require_additionalItems = __commonJS({
-  "../../main/node_modules/ajv/dist/vocabularies/applicator/additionalItems.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/applicator/additionalItems.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.validateAdditionalItems = void 0;
@@ -5612,9 +5612,9 @@ var require_additionalItems = __commonJS({
   }
 });
 
-// ../../main/node_modules/ajv/dist/vocabularies/applicator/items.js
+// node_modules/ajv/dist/vocabularies/applicator/items.js
 var require_items = __commonJS({
-  "../../main/node_modules/ajv/dist/vocabularies/applicator/items.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/applicator/items.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.validateTuple = void 0;
@@ -5669,9 +5669,9 @@ var require_items = __commonJS({
   }
 });
 
-// ../../main/node_modules/ajv/dist/vocabularies/applicator/prefixItems.js
+// node_modules/ajv/dist/vocabularies/applicator/prefixItems.js
 var require_prefixItems = __commonJS({
-  "../../main/node_modules/ajv/dist/vocabularies/applicator/prefixItems.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/applicator/prefixItems.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var items_1 = require_items();
@@ -5686,9 +5686,9 @@ var require_prefixItems = __commonJS({
   }
 });
 
-// ../../main/node_modules/ajv/dist/vocabularies/applicator/items2020.js
+// node_modules/ajv/dist/vocabularies/applicator/items2020.js
 var require_items2020 = __commonJS({
-  "../../main/node_modules/ajv/dist/vocabularies/applicator/items2020.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/applicator/items2020.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -5721,9 +5721,9 @@ var require_items2020 = __commonJS({
   }
 });
 
-// ../../main/node_modules/ajv/dist/vocabularies/applicator/contains.js
+// node_modules/ajv/dist/vocabularies/applicator/contains.js
 var require_contains = __commonJS({
-  "../../main/node_modules/ajv/dist/vocabularies/applicator/contains.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/applicator/contains.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -5815,9 +5815,9 @@ var require_contains = __commonJS({
   }
 });
 
-// ../../main/node_modules/ajv/dist/vocabularies/applicator/dependencies.js
+// node_modules/ajv/dist/vocabularies/applicator/dependencies.js
 var require_dependencies = __commonJS({
-  "../../main/node_modules/ajv/dist/vocabularies/applicator/dependencies.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/applicator/dependencies.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.validateSchemaDeps = exports2.validatePropertyDeps = exports2.error = void 0;
@@ -5909,9 +5909,9 @@ var require_dependencies = __commonJS({
   }
 });
 
-// ../../main/node_modules/ajv/dist/vocabularies/applicator/propertyNames.js
+// node_modules/ajv/dist/vocabularies/applicator/propertyNames.js
 var require_propertyNames = __commonJS({
-  "../../main/node_modules/ajv/dist/vocabularies/applicator/propertyNames.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/applicator/propertyNames.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -5952,9 +5952,9 @@ var require_propertyNames = __commonJS({
   }
 });
 
-// ../../main/node_modules/ajv/dist/vocabularies/applicator/additionalProperties.js
+// node_modules/ajv/dist/vocabularies/applicator/additionalProperties.js
 var require_additionalProperties = __commonJS({
-  "../../main/node_modules/ajv/dist/vocabularies/applicator/additionalProperties.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/applicator/additionalProperties.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var code_1 = require_code2();
@@ -6058,9 +6058,9 @@ var require_additionalProperties = __commonJS({
   }
 });
 
-// ../../main/node_modules/ajv/dist/vocabularies/applicator/properties.js
+// node_modules/ajv/dist/vocabularies/applicator/properties.js
 var require_properties = __commonJS({
-  "../../main/node_modules/ajv/dist/vocabularies/applicator/properties.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/applicator/properties.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var validate_1 = require_validate();
@@ -6116,9 +6116,9 @@ var require_properties = __commonJS({
   }
 });
 
-// ../../main/node_modules/ajv/dist/vocabularies/applicator/patternProperties.js
+// node_modules/ajv/dist/vocabularies/applicator/patternProperties.js
 var require_patternProperties = __commonJS({
-  "../../main/node_modules/ajv/dist/vocabularies/applicator/patternProperties.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/applicator/patternProperties.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var code_1 = require_code2();
@@ -6190,9 +6190,9 @@ var require_patternProperties = __commonJS({
   }
 });
 
-// ../../main/node_modules/ajv/dist/vocabularies/applicator/not.js
+// node_modules/ajv/dist/vocabularies/applicator/not.js
 var require_not = __commonJS({
-  "../../main/node_modules/ajv/dist/vocabularies/applicator/not.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/applicator/not.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var util_1 = require_util();
@@ -6221,9 +6221,9 @@ var require_not = __commonJS({
   }
 });
 
-// ../../main/node_modules/ajv/dist/vocabularies/applicator/anyOf.js
+// node_modules/ajv/dist/vocabularies/applicator/anyOf.js
 var require_anyOf = __commonJS({
-  "../../main/node_modules/ajv/dist/vocabularies/applicator/anyOf.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/applicator/anyOf.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var code_1 = require_code2();
@@ -6238,9 +6238,9 @@ var require_anyOf = __commonJS({
   }
 });
 
-// ../../main/node_modules/ajv/dist/vocabularies/applicator/oneOf.js
+// node_modules/ajv/dist/vocabularies/applicator/oneOf.js
 var require_oneOf = __commonJS({
-  "../../main/node_modules/ajv/dist/vocabularies/applicator/oneOf.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/applicator/oneOf.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -6296,9 +6296,9 @@ var require_oneOf = __commonJS({
   }
 });
 
-// ../../main/node_modules/ajv/dist/vocabularies/applicator/allOf.js
+// node_modules/ajv/dist/vocabularies/applicator/allOf.js
 var require_allOf = __commonJS({
-  "../../main/node_modules/ajv/dist/vocabularies/applicator/allOf.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/applicator/allOf.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var util_1 = require_util();
@@ -6323,9 +6323,9 @@ var require_allOf = __commonJS({
   }
 });
 
-// ../../main/node_modules/ajv/dist/vocabularies/applicator/if.js
+// node_modules/ajv/dist/vocabularies/applicator/if.js
 var require_if = __commonJS({
-  "../../main/node_modules/ajv/dist/vocabularies/applicator/if.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/applicator/if.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -6392,9 +6392,9 @@ var require_if = __commonJS({
   }
 });
 
-// ../../main/node_modules/ajv/dist/vocabularies/applicator/thenElse.js
+// node_modules/ajv/dist/vocabularies/applicator/thenElse.js
 var require_thenElse = __commonJS({
-  "../../main/node_modules/ajv/dist/vocabularies/applicator/thenElse.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/applicator/thenElse.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var util_1 = require_util();
@@ -6410,9 +6410,9 @@ var require_thenElse = __commonJS({
   }
 });
 
-// ../../main/node_modules/ajv/dist/vocabularies/applicator/index.js
+// node_modules/ajv/dist/vocabularies/applicator/index.js
 var require_applicator = __commonJS({
-  "../../main/node_modules/ajv/dist/vocabularies/applicator/index.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/applicator/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var additionalItems_1 = require_additionalItems();
@@ -6458,9 +6458,9 @@ var require_applicator = __commonJS({
   }
 });
 
-// ../../main/node_modules/ajv/dist/vocabularies/format/format.js
+// node_modules/ajv/dist/vocabularies/format/format.js
 var require_format = __commonJS({
-  "../../main/node_modules/ajv/dist/vocabularies/format/format.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/format/format.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -6548,9 +6548,9 @@ var require_format = __commonJS({
   }
 });
 
-// ../../main/node_modules/ajv/dist/vocabularies/format/index.js
+// node_modules/ajv/dist/vocabularies/format/index.js
 var require_format2 = __commonJS({
-  "../../main/node_modules/ajv/dist/vocabularies/format/index.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/format/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var format_1 = require_format();
@@ -6559,9 +6559,9 @@ var require_format2 = __commonJS({
   }
 });
 
-// ../../main/node_modules/ajv/dist/vocabularies/metadata.js
+// node_modules/ajv/dist/vocabularies/metadata.js
 var require_metadata = __commonJS({
-  "../../main/node_modules/ajv/dist/vocabularies/metadata.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/metadata.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.contentVocabulary = exports2.metadataVocabulary = void 0;
@@ -6582,9 +6582,9 @@ var require_metadata = __commonJS({
   }
 });
 
-// ../../main/node_modules/ajv/dist/vocabularies/draft7.js
+// node_modules/ajv/dist/vocabularies/draft7.js
 var require_draft7 = __commonJS({
-  "../../main/node_modules/ajv/dist/vocabularies/draft7.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/draft7.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var core_1 = require_core2();
@@ -6604,9 +6604,9 @@ var require_draft7 = __commonJS({
   }
 });
 
-// ../../main/node_modules/ajv/dist/vocabularies/discriminator/types.js
+// node_modules/ajv/dist/vocabularies/discriminator/types.js
 var require_types = __commonJS({
-  "../../main/node_modules/ajv/dist/vocabularies/discriminator/types.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/discriminator/types.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.DiscrError = void 0;
@@ -6618,9 +6618,9 @@ var require_types = __commonJS({
   }
 });
 
-// ../../main/node_modules/ajv/dist/vocabularies/discriminator/index.js
+// node_modules/ajv/dist/vocabularies/discriminator/index.js
 var require_discriminator = __commonJS({
-  "../../main/node_modules/ajv/dist/vocabularies/discriminator/index.js"(exports2) {
+  "node_modules/ajv/dist/vocabularies/discriminator/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
@@ -6679,12 +6679,12 @@ var require_discriminator = __commonJS({
           for (let i = 0; i < oneOf3.length; i++) {
             let sch = oneOf3[i];
             if ((sch === null || sch === void 0 ? void 0 : sch.$ref) && !(0, util_1.schemaHasRulesButRef)(sch, it.self.RULES)) {
-              const ref = sch.$ref;
-              sch = compile_1.resolveRef.call(it.self, it.schemaEnv.root, it.baseId, ref);
+              const ref3 = sch.$ref;
+              sch = compile_1.resolveRef.call(it.self, it.schemaEnv.root, it.baseId, ref3);
               if (sch instanceof compile_1.SchemaEnv)
                 sch = sch.schema;
               if (sch === void 0)
-                throw new ref_error_1.default(it.opts.uriResolver, it.baseId, ref);
+                throw new ref_error_1.default(it.opts.uriResolver, it.baseId, ref3);
             }
             const propSch = (_a3 = sch === null || sch === void 0 ? void 0 : sch.properties) === null || _a3 === void 0 ? void 0 : _a3[tagName];
             if (typeof propSch != "object") {
@@ -6723,9 +6723,9 @@ var require_discriminator = __commonJS({
   }
 });
 
-// ../../main/node_modules/ajv/dist/refs/json-schema-draft-07.json
+// node_modules/ajv/dist/refs/json-schema-draft-07.json
 var require_json_schema_draft_07 = __commonJS({
-  "../../main/node_modules/ajv/dist/refs/json-schema-draft-07.json"(exports2, module2) {
+  "node_modules/ajv/dist/refs/json-schema-draft-07.json"(exports2, module2) {
     module2.exports = {
       $schema: "http://json-schema.org/draft-07/schema#",
       $id: "http://json-schema.org/draft-07/schema#",
@@ -6880,9 +6880,9 @@ var require_json_schema_draft_07 = __commonJS({
   }
 });
 
-// ../../main/node_modules/ajv/dist/ajv.js
+// node_modules/ajv/dist/ajv.js
 var require_ajv = __commonJS({
-  "../../main/node_modules/ajv/dist/ajv.js"(exports2, module2) {
+  "node_modules/ajv/dist/ajv.js"(exports2, module2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.MissingRefError = exports2.ValidationError = exports2.CodeGen = exports2.Name = exports2.nil = exports2.stringify = exports2.str = exports2._ = exports2.KeywordCxt = exports2.Ajv = void 0;
@@ -6950,9 +6950,9 @@ var require_ajv = __commonJS({
   }
 });
 
-// ../../main/node_modules/ajv-formats/dist/formats.js
+// node_modules/ajv-formats/dist/formats.js
 var require_formats = __commonJS({
-  "../../main/node_modules/ajv-formats/dist/formats.js"(exports2) {
+  "node_modules/ajv-formats/dist/formats.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.formatNames = exports2.fastFormats = exports2.fullFormats = void 0;
@@ -7027,14 +7027,14 @@ var require_formats = __commonJS({
     }
     var DATE = /^(\d\d\d\d)-(\d\d)-(\d\d)$/;
     var DAYS = [0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-    function date5(str3) {
-      const matches = DATE.exec(str3);
+    function date5(str4) {
+      const matches = DATE.exec(str4);
       if (!matches)
         return false;
       const year = +matches[1];
       const month = +matches[2];
-      const day2 = +matches[3];
-      return month >= 1 && month <= 12 && day2 >= 1 && day2 <= (month === 2 && isLeapYear(year) ? 29 : DAYS[month]);
+      const day4 = +matches[3];
+      return month >= 1 && month <= 12 && day4 >= 1 && day4 <= (month === 2 && isLeapYear(year) ? 29 : DAYS[month]);
     }
     function compareDate(d1, d2) {
       if (!(d1 && d2))
@@ -7047,8 +7047,8 @@ var require_formats = __commonJS({
     }
     var TIME = /^(\d\d):(\d\d):(\d\d(?:\.\d+)?)(z|([+-])(\d\d)(?::?(\d\d))?)?$/i;
     function getTime(strictTimeZone) {
-      return function time4(str3) {
-        const matches = TIME.exec(str3);
+      return function time4(str4) {
+        const matches = TIME.exec(str4);
         if (!matches)
           return false;
         const hr = +matches[1];
@@ -7094,8 +7094,8 @@ var require_formats = __commonJS({
     var DATE_TIME_SEPARATOR = /t|\s/i;
     function getDateTime(strictTimeZone) {
       const time4 = getTime(strictTimeZone);
-      return function date_time(str3) {
-        const dateTime = str3.split(DATE_TIME_SEPARATOR);
+      return function date_time(str4) {
+        const dateTime = str4.split(DATE_TIME_SEPARATOR);
         return dateTime.length === 2 && date5(dateTime[0]) && time4(dateTime[1]);
       };
     }
@@ -7120,13 +7120,13 @@ var require_formats = __commonJS({
     }
     var NOT_URI_FRAGMENT = /\/|:/;
     var URI = /^(?:[a-z][a-z0-9+\-.]*:)(?:\/?\/(?:(?:[a-z0-9\-._~!$&'()*+,;=:]|%[0-9a-f]{2})*@)?(?:\[(?:(?:(?:(?:[0-9a-f]{1,4}:){6}|::(?:[0-9a-f]{1,4}:){5}|(?:[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){4}|(?:(?:[0-9a-f]{1,4}:){0,1}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){3}|(?:(?:[0-9a-f]{1,4}:){0,2}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){2}|(?:(?:[0-9a-f]{1,4}:){0,3}[0-9a-f]{1,4})?::[0-9a-f]{1,4}:|(?:(?:[0-9a-f]{1,4}:){0,4}[0-9a-f]{1,4})?::)(?:[0-9a-f]{1,4}:[0-9a-f]{1,4}|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?))|(?:(?:[0-9a-f]{1,4}:){0,5}[0-9a-f]{1,4})?::[0-9a-f]{1,4}|(?:(?:[0-9a-f]{1,4}:){0,6}[0-9a-f]{1,4})?::)|[Vv][0-9a-f]+\.[a-z0-9\-._~!$&'()*+,;=:]+)\]|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?)|(?:[a-z0-9\-._~!$&'()*+,;=]|%[0-9a-f]{2})*)(?::\d*)?(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*|\/(?:(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*)?|(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*)(?:\?(?:[a-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9a-f]{2})*)?(?:#(?:[a-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9a-f]{2})*)?$/i;
-    function uri(str3) {
-      return NOT_URI_FRAGMENT.test(str3) && URI.test(str3);
+    function uri(str4) {
+      return NOT_URI_FRAGMENT.test(str4) && URI.test(str4);
     }
     var BYTE = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/gm;
-    function byte(str3) {
+    function byte(str4) {
       BYTE.lastIndex = 0;
-      return BYTE.test(str3);
+      return BYTE.test(str4);
     }
     var MIN_INT32 = -(2 ** 31);
     var MAX_INT32 = 2 ** 31 - 1;
@@ -7140,11 +7140,11 @@ var require_formats = __commonJS({
       return true;
     }
     var Z_ANCHOR = /[^\\]\\Z/;
-    function regex(str3) {
-      if (Z_ANCHOR.test(str3))
+    function regex(str4) {
+      if (Z_ANCHOR.test(str4))
         return false;
       try {
-        new RegExp(str3);
+        new RegExp(str4);
         return true;
       } catch (e) {
         return false;
@@ -7153,9 +7153,9 @@ var require_formats = __commonJS({
   }
 });
 
-// ../../main/node_modules/ajv-formats/dist/limit.js
+// node_modules/ajv-formats/dist/limit.js
 var require_limit = __commonJS({
-  "../../main/node_modules/ajv-formats/dist/limit.js"(exports2) {
+  "node_modules/ajv-formats/dist/limit.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.formatLimitDefinition = void 0;
@@ -7225,9 +7225,9 @@ var require_limit = __commonJS({
   }
 });
 
-// ../../main/node_modules/ajv-formats/dist/index.js
+// node_modules/ajv-formats/dist/index.js
 var require_dist = __commonJS({
-  "../../main/node_modules/ajv-formats/dist/index.js"(exports2, module2) {
+  "node_modules/ajv-formats/dist/index.js"(exports2, module2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var formats_1 = require_formats();
@@ -7267,9 +7267,9 @@ var require_dist = __commonJS({
   }
 });
 
-// ../../main/node_modules/kind-of/index.js
+// node_modules/kind-of/index.js
 var require_kind_of = __commonJS({
-  "../../main/node_modules/kind-of/index.js"(exports2, module2) {
+  "node_modules/kind-of/index.js"(exports2, module2) {
     var toString = Object.prototype.toString;
     module2.exports = function kindOf2(val) {
       if (val === void 0) return "undefined";
@@ -7388,9 +7388,9 @@ var require_kind_of = __commonJS({
   }
 });
 
-// ../../main/node_modules/is-extendable/index.js
+// node_modules/is-extendable/index.js
 var require_is_extendable = __commonJS({
-  "../../main/node_modules/is-extendable/index.js"(exports2, module2) {
+  "node_modules/is-extendable/index.js"(exports2, module2) {
     "use strict";
     module2.exports = function isExtendable(val) {
       return typeof val !== "undefined" && val !== null && (typeof val === "object" || typeof val === "function");
@@ -7398,9 +7398,9 @@ var require_is_extendable = __commonJS({
   }
 });
 
-// ../../main/node_modules/extend-shallow/index.js
+// node_modules/extend-shallow/index.js
 var require_extend_shallow = __commonJS({
-  "../../main/node_modules/extend-shallow/index.js"(exports2, module2) {
+  "node_modules/extend-shallow/index.js"(exports2, module2) {
     "use strict";
     var isObject2 = require_is_extendable();
     module2.exports = function extend2(o) {
@@ -7429,19 +7429,19 @@ var require_extend_shallow = __commonJS({
   }
 });
 
-// ../../main/node_modules/section-matter/index.js
+// node_modules/section-matter/index.js
 var require_section_matter = __commonJS({
-  "../../main/node_modules/section-matter/index.js"(exports2, module2) {
+  "node_modules/section-matter/index.js"(exports2, module2) {
     "use strict";
     var typeOf = require_kind_of();
     var extend2 = require_extend_shallow();
-    module2.exports = function(input2, options20) {
-      if (typeof options20 === "function") {
-        options20 = { parse: options20 };
+    module2.exports = function(input2, options21) {
+      if (typeof options21 === "function") {
+        options21 = { parse: options21 };
       }
       var file2 = toObject(input2);
       var defaults = { section_delimiter: "---", parse: identity };
-      var opts = extend2({}, defaults, options20);
+      var opts = extend2({}, defaults, options21);
       var delim = opts.section_delimiter;
       var lines = file2.content.split(/\r?\n/);
       var sections = null;
@@ -7536,9 +7536,9 @@ var require_section_matter = __commonJS({
   }
 });
 
-// ../../main/node_modules/js-yaml/lib/js-yaml/common.js
+// node_modules/js-yaml/lib/js-yaml/common.js
 var require_common = __commonJS({
-  "../../main/node_modules/js-yaml/lib/js-yaml/common.js"(exports2, module2) {
+  "node_modules/js-yaml/lib/js-yaml/common.js"(exports2, module2) {
     "use strict";
     function isNothing(subject) {
       return typeof subject === "undefined" || subject === null;
@@ -7581,9 +7581,9 @@ var require_common = __commonJS({
   }
 });
 
-// ../../main/node_modules/js-yaml/lib/js-yaml/exception.js
+// node_modules/js-yaml/lib/js-yaml/exception.js
 var require_exception = __commonJS({
-  "../../main/node_modules/js-yaml/lib/js-yaml/exception.js"(exports2, module2) {
+  "node_modules/js-yaml/lib/js-yaml/exception.js"(exports2, module2) {
     "use strict";
     function YAMLException(reason, mark) {
       Error.call(this);
@@ -7611,9 +7611,9 @@ var require_exception = __commonJS({
   }
 });
 
-// ../../main/node_modules/js-yaml/lib/js-yaml/mark.js
+// node_modules/js-yaml/lib/js-yaml/mark.js
 var require_mark = __commonJS({
-  "../../main/node_modules/js-yaml/lib/js-yaml/mark.js"(exports2, module2) {
+  "node_modules/js-yaml/lib/js-yaml/mark.js"(exports2, module2) {
     "use strict";
     var common = require_common();
     function Mark(name, buffer, position, line2, column) {
@@ -7669,9 +7669,9 @@ var require_mark = __commonJS({
   }
 });
 
-// ../../main/node_modules/js-yaml/lib/js-yaml/type.js
+// node_modules/js-yaml/lib/js-yaml/type.js
 var require_type = __commonJS({
-  "../../main/node_modules/js-yaml/lib/js-yaml/type.js"(exports2, module2) {
+  "node_modules/js-yaml/lib/js-yaml/type.js"(exports2, module2) {
     "use strict";
     var YAMLException = require_exception();
     var TYPE_CONSTRUCTOR_OPTIONS = [
@@ -7700,26 +7700,26 @@ var require_type = __commonJS({
       }
       return result;
     }
-    function Type(tag, options20) {
-      options20 = options20 || {};
-      Object.keys(options20).forEach(function(name) {
+    function Type(tag, options21) {
+      options21 = options21 || {};
+      Object.keys(options21).forEach(function(name) {
         if (TYPE_CONSTRUCTOR_OPTIONS.indexOf(name) === -1) {
           throw new YAMLException('Unknown option "' + name + '" is met in definition of "' + tag + '" YAML type.');
         }
       });
       this.tag = tag;
-      this.kind = options20["kind"] || null;
-      this.resolve = options20["resolve"] || function() {
+      this.kind = options21["kind"] || null;
+      this.resolve = options21["resolve"] || function() {
         return true;
       };
-      this.construct = options20["construct"] || function(data) {
+      this.construct = options21["construct"] || function(data) {
         return data;
       };
-      this.instanceOf = options20["instanceOf"] || null;
-      this.predicate = options20["predicate"] || null;
-      this.represent = options20["represent"] || null;
-      this.defaultStyle = options20["defaultStyle"] || null;
-      this.styleAliases = compileStyleAliases(options20["styleAliases"] || null);
+      this.instanceOf = options21["instanceOf"] || null;
+      this.predicate = options21["predicate"] || null;
+      this.represent = options21["represent"] || null;
+      this.defaultStyle = options21["defaultStyle"] || null;
+      this.styleAliases = compileStyleAliases(options21["styleAliases"] || null);
       if (YAML_NODE_KINDS.indexOf(this.kind) === -1) {
         throw new YAMLException('Unknown kind "' + this.kind + '" is specified for "' + tag + '" YAML type.');
       }
@@ -7728,9 +7728,9 @@ var require_type = __commonJS({
   }
 });
 
-// ../../main/node_modules/js-yaml/lib/js-yaml/schema.js
+// node_modules/js-yaml/lib/js-yaml/schema.js
 var require_schema = __commonJS({
-  "../../main/node_modules/js-yaml/lib/js-yaml/schema.js"(exports2, module2) {
+  "node_modules/js-yaml/lib/js-yaml/schema.js"(exports2, module2) {
     "use strict";
     var common = require_common();
     var YAMLException = require_exception();
@@ -7816,9 +7816,9 @@ var require_schema = __commonJS({
   }
 });
 
-// ../../main/node_modules/js-yaml/lib/js-yaml/type/str.js
+// node_modules/js-yaml/lib/js-yaml/type/str.js
 var require_str = __commonJS({
-  "../../main/node_modules/js-yaml/lib/js-yaml/type/str.js"(exports2, module2) {
+  "node_modules/js-yaml/lib/js-yaml/type/str.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     module2.exports = new Type("tag:yaml.org,2002:str", {
@@ -7830,9 +7830,9 @@ var require_str = __commonJS({
   }
 });
 
-// ../../main/node_modules/js-yaml/lib/js-yaml/type/seq.js
+// node_modules/js-yaml/lib/js-yaml/type/seq.js
 var require_seq = __commonJS({
-  "../../main/node_modules/js-yaml/lib/js-yaml/type/seq.js"(exports2, module2) {
+  "node_modules/js-yaml/lib/js-yaml/type/seq.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     module2.exports = new Type("tag:yaml.org,2002:seq", {
@@ -7844,9 +7844,9 @@ var require_seq = __commonJS({
   }
 });
 
-// ../../main/node_modules/js-yaml/lib/js-yaml/type/map.js
+// node_modules/js-yaml/lib/js-yaml/type/map.js
 var require_map = __commonJS({
-  "../../main/node_modules/js-yaml/lib/js-yaml/type/map.js"(exports2, module2) {
+  "node_modules/js-yaml/lib/js-yaml/type/map.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     module2.exports = new Type("tag:yaml.org,2002:map", {
@@ -7858,9 +7858,9 @@ var require_map = __commonJS({
   }
 });
 
-// ../../main/node_modules/js-yaml/lib/js-yaml/schema/failsafe.js
+// node_modules/js-yaml/lib/js-yaml/schema/failsafe.js
 var require_failsafe = __commonJS({
-  "../../main/node_modules/js-yaml/lib/js-yaml/schema/failsafe.js"(exports2, module2) {
+  "node_modules/js-yaml/lib/js-yaml/schema/failsafe.js"(exports2, module2) {
     "use strict";
     var Schema = require_schema();
     module2.exports = new Schema({
@@ -7873,9 +7873,9 @@ var require_failsafe = __commonJS({
   }
 });
 
-// ../../main/node_modules/js-yaml/lib/js-yaml/type/null.js
+// node_modules/js-yaml/lib/js-yaml/type/null.js
 var require_null = __commonJS({
-  "../../main/node_modules/js-yaml/lib/js-yaml/type/null.js"(exports2, module2) {
+  "node_modules/js-yaml/lib/js-yaml/type/null.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     function resolveYamlNull(data) {
@@ -7913,9 +7913,9 @@ var require_null = __commonJS({
   }
 });
 
-// ../../main/node_modules/js-yaml/lib/js-yaml/type/bool.js
+// node_modules/js-yaml/lib/js-yaml/type/bool.js
 var require_bool = __commonJS({
-  "../../main/node_modules/js-yaml/lib/js-yaml/type/bool.js"(exports2, module2) {
+  "node_modules/js-yaml/lib/js-yaml/type/bool.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     function resolveYamlBoolean(data) {
@@ -7950,9 +7950,9 @@ var require_bool = __commonJS({
   }
 });
 
-// ../../main/node_modules/js-yaml/lib/js-yaml/type/int.js
+// node_modules/js-yaml/lib/js-yaml/type/int.js
 var require_int = __commonJS({
-  "../../main/node_modules/js-yaml/lib/js-yaml/type/int.js"(exports2, module2) {
+  "node_modules/js-yaml/lib/js-yaml/type/int.js"(exports2, module2) {
     "use strict";
     var common = require_common();
     var Type = require_type();
@@ -8083,9 +8083,9 @@ var require_int = __commonJS({
   }
 });
 
-// ../../main/node_modules/js-yaml/lib/js-yaml/type/float.js
+// node_modules/js-yaml/lib/js-yaml/type/float.js
 var require_float = __commonJS({
-  "../../main/node_modules/js-yaml/lib/js-yaml/type/float.js"(exports2, module2) {
+  "node_modules/js-yaml/lib/js-yaml/type/float.js"(exports2, module2) {
     "use strict";
     var common = require_common();
     var Type = require_type();
@@ -8178,9 +8178,9 @@ var require_float = __commonJS({
   }
 });
 
-// ../../main/node_modules/js-yaml/lib/js-yaml/schema/json.js
+// node_modules/js-yaml/lib/js-yaml/schema/json.js
 var require_json = __commonJS({
-  "../../main/node_modules/js-yaml/lib/js-yaml/schema/json.js"(exports2, module2) {
+  "node_modules/js-yaml/lib/js-yaml/schema/json.js"(exports2, module2) {
     "use strict";
     var Schema = require_schema();
     module2.exports = new Schema({
@@ -8197,9 +8197,9 @@ var require_json = __commonJS({
   }
 });
 
-// ../../main/node_modules/js-yaml/lib/js-yaml/schema/core.js
+// node_modules/js-yaml/lib/js-yaml/schema/core.js
 var require_core3 = __commonJS({
-  "../../main/node_modules/js-yaml/lib/js-yaml/schema/core.js"(exports2, module2) {
+  "node_modules/js-yaml/lib/js-yaml/schema/core.js"(exports2, module2) {
     "use strict";
     var Schema = require_schema();
     module2.exports = new Schema({
@@ -8210,9 +8210,9 @@ var require_core3 = __commonJS({
   }
 });
 
-// ../../main/node_modules/js-yaml/lib/js-yaml/type/timestamp.js
+// node_modules/js-yaml/lib/js-yaml/type/timestamp.js
 var require_timestamp = __commonJS({
-  "../../main/node_modules/js-yaml/lib/js-yaml/type/timestamp.js"(exports2, module2) {
+  "node_modules/js-yaml/lib/js-yaml/type/timestamp.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     var YAML_DATE_REGEXP = new RegExp(
@@ -8228,15 +8228,15 @@ var require_timestamp = __commonJS({
       return false;
     }
     function constructYamlTimestamp(data) {
-      var match, year, month, day2, hour, minute, second, fraction = 0, delta = null, tz_hour, tz_minute, date5;
+      var match, year, month, day4, hour, minute, second, fraction = 0, delta = null, tz_hour, tz_minute, date5;
       match = YAML_DATE_REGEXP.exec(data);
       if (match === null) match = YAML_TIMESTAMP_REGEXP.exec(data);
       if (match === null) throw new Error("Date resolve error");
       year = +match[1];
       month = +match[2] - 1;
-      day2 = +match[3];
+      day4 = +match[3];
       if (!match[4]) {
-        return new Date(Date.UTC(year, month, day2));
+        return new Date(Date.UTC(year, month, day4));
       }
       hour = +match[4];
       minute = +match[5];
@@ -8254,7 +8254,7 @@ var require_timestamp = __commonJS({
         delta = (tz_hour * 60 + tz_minute) * 6e4;
         if (match[9] === "-") delta = -delta;
       }
-      date5 = new Date(Date.UTC(year, month, day2, hour, minute, second, fraction));
+      date5 = new Date(Date.UTC(year, month, day4, hour, minute, second, fraction));
       if (delta) date5.setTime(date5.getTime() - delta);
       return date5;
     }
@@ -8271,9 +8271,9 @@ var require_timestamp = __commonJS({
   }
 });
 
-// ../../main/node_modules/js-yaml/lib/js-yaml/type/merge.js
+// node_modules/js-yaml/lib/js-yaml/type/merge.js
 var require_merge = __commonJS({
-  "../../main/node_modules/js-yaml/lib/js-yaml/type/merge.js"(exports2, module2) {
+  "node_modules/js-yaml/lib/js-yaml/type/merge.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     function resolveYamlMerge(data) {
@@ -8286,9 +8286,9 @@ var require_merge = __commonJS({
   }
 });
 
-// ../../main/node_modules/js-yaml/lib/js-yaml/type/binary.js
+// node_modules/js-yaml/lib/js-yaml/type/binary.js
 var require_binary = __commonJS({
-  "../../main/node_modules/js-yaml/lib/js-yaml/type/binary.js"(exports2, module2) {
+  "node_modules/js-yaml/lib/js-yaml/type/binary.js"(exports2, module2) {
     "use strict";
     var NodeBuffer;
     try {
@@ -8379,9 +8379,9 @@ var require_binary = __commonJS({
   }
 });
 
-// ../../main/node_modules/js-yaml/lib/js-yaml/type/omap.js
+// node_modules/js-yaml/lib/js-yaml/type/omap.js
 var require_omap = __commonJS({
-  "../../main/node_modules/js-yaml/lib/js-yaml/type/omap.js"(exports2, module2) {
+  "node_modules/js-yaml/lib/js-yaml/type/omap.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     var _hasOwnProperty = Object.prototype.hasOwnProperty;
@@ -8416,9 +8416,9 @@ var require_omap = __commonJS({
   }
 });
 
-// ../../main/node_modules/js-yaml/lib/js-yaml/type/pairs.js
+// node_modules/js-yaml/lib/js-yaml/type/pairs.js
 var require_pairs = __commonJS({
-  "../../main/node_modules/js-yaml/lib/js-yaml/type/pairs.js"(exports2, module2) {
+  "node_modules/js-yaml/lib/js-yaml/type/pairs.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     var _toString = Object.prototype.toString;
@@ -8454,9 +8454,9 @@ var require_pairs = __commonJS({
   }
 });
 
-// ../../main/node_modules/js-yaml/lib/js-yaml/type/set.js
+// node_modules/js-yaml/lib/js-yaml/type/set.js
 var require_set = __commonJS({
-  "../../main/node_modules/js-yaml/lib/js-yaml/type/set.js"(exports2, module2) {
+  "node_modules/js-yaml/lib/js-yaml/type/set.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     var _hasOwnProperty = Object.prototype.hasOwnProperty;
@@ -8481,9 +8481,9 @@ var require_set = __commonJS({
   }
 });
 
-// ../../main/node_modules/js-yaml/lib/js-yaml/schema/default_safe.js
+// node_modules/js-yaml/lib/js-yaml/schema/default_safe.js
 var require_default_safe = __commonJS({
-  "../../main/node_modules/js-yaml/lib/js-yaml/schema/default_safe.js"(exports2, module2) {
+  "node_modules/js-yaml/lib/js-yaml/schema/default_safe.js"(exports2, module2) {
     "use strict";
     var Schema = require_schema();
     module2.exports = new Schema({
@@ -8504,9 +8504,9 @@ var require_default_safe = __commonJS({
   }
 });
 
-// ../../main/node_modules/js-yaml/lib/js-yaml/type/js/undefined.js
+// node_modules/js-yaml/lib/js-yaml/type/js/undefined.js
 var require_undefined = __commonJS({
-  "../../main/node_modules/js-yaml/lib/js-yaml/type/js/undefined.js"(exports2, module2) {
+  "node_modules/js-yaml/lib/js-yaml/type/js/undefined.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     function resolveJavascriptUndefined() {
@@ -8531,9 +8531,9 @@ var require_undefined = __commonJS({
   }
 });
 
-// ../../main/node_modules/js-yaml/lib/js-yaml/type/js/regexp.js
+// node_modules/js-yaml/lib/js-yaml/type/js/regexp.js
 var require_regexp = __commonJS({
-  "../../main/node_modules/js-yaml/lib/js-yaml/type/js/regexp.js"(exports2, module2) {
+  "node_modules/js-yaml/lib/js-yaml/type/js/regexp.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     function resolveJavascriptRegExp(data) {
@@ -8575,9 +8575,9 @@ var require_regexp = __commonJS({
   }
 });
 
-// ../../main/node_modules/js-yaml/lib/js-yaml/type/js/function.js
+// node_modules/js-yaml/lib/js-yaml/type/js/function.js
 var require_function = __commonJS({
-  "../../main/node_modules/js-yaml/lib/js-yaml/type/js/function.js"(exports2, module2) {
+  "node_modules/js-yaml/lib/js-yaml/type/js/function.js"(exports2, module2) {
     "use strict";
     var esprima;
     try {
@@ -8630,9 +8630,9 @@ var require_function = __commonJS({
   }
 });
 
-// ../../main/node_modules/js-yaml/lib/js-yaml/schema/default_full.js
+// node_modules/js-yaml/lib/js-yaml/schema/default_full.js
 var require_default_full = __commonJS({
-  "../../main/node_modules/js-yaml/lib/js-yaml/schema/default_full.js"(exports2, module2) {
+  "node_modules/js-yaml/lib/js-yaml/schema/default_full.js"(exports2, module2) {
     "use strict";
     var Schema = require_schema();
     module2.exports = Schema.DEFAULT = new Schema({
@@ -8648,9 +8648,9 @@ var require_default_full = __commonJS({
   }
 });
 
-// ../../main/node_modules/js-yaml/lib/js-yaml/loader.js
+// node_modules/js-yaml/lib/js-yaml/loader.js
 var require_loader = __commonJS({
-  "../../main/node_modules/js-yaml/lib/js-yaml/loader.js"(exports2, module2) {
+  "node_modules/js-yaml/lib/js-yaml/loader.js"(exports2, module2) {
     "use strict";
     var common = require_common();
     var YAMLException = require_exception();
@@ -8745,15 +8745,15 @@ var require_loader = __commonJS({
       simpleEscapeMap[i] = simpleEscapeSequence(i);
     }
     var i;
-    function State(input2, options20) {
+    function State(input2, options21) {
       this.input = input2;
-      this.filename = options20["filename"] || null;
-      this.schema = options20["schema"] || DEFAULT_FULL_SCHEMA;
-      this.onWarning = options20["onWarning"] || null;
-      this.legacy = options20["legacy"] || false;
-      this.json = options20["json"] || false;
-      this.listener = options20["listener"] || null;
-      this.maxTotalMergeKeys = typeof options20["maxTotalMergeKeys"] === "number" ? options20["maxTotalMergeKeys"] : 1e4;
+      this.filename = options21["filename"] || null;
+      this.schema = options21["schema"] || DEFAULT_FULL_SCHEMA;
+      this.onWarning = options21["onWarning"] || null;
+      this.legacy = options21["legacy"] || false;
+      this.json = options21["json"] || false;
+      this.listener = options21["listener"] || null;
+      this.maxTotalMergeKeys = typeof options21["maxTotalMergeKeys"] === "number" ? options21["maxTotalMergeKeys"] : 1e4;
       this.implicitTypes = this.schema.compiledImplicit;
       this.typeMap = this.schema.compiledTypeMap;
       this.length = input2.length;
@@ -9714,9 +9714,9 @@ var require_loader = __commonJS({
         return;
       }
     }
-    function loadDocuments(input2, options20) {
+    function loadDocuments(input2, options21) {
       input2 = String(input2);
-      options20 = options20 || {};
+      options21 = options21 || {};
       if (input2.length !== 0) {
         if (input2.charCodeAt(input2.length - 1) !== 10 && input2.charCodeAt(input2.length - 1) !== 13) {
           input2 += "\n";
@@ -9725,7 +9725,7 @@ var require_loader = __commonJS({
           input2 = input2.slice(1);
         }
       }
-      var state = new State(input2, options20);
+      var state = new State(input2, options21);
       var nullpos = input2.indexOf("\0");
       if (nullpos !== -1) {
         state.position = nullpos;
@@ -9741,12 +9741,12 @@ var require_loader = __commonJS({
       }
       return state.documents;
     }
-    function loadAll(input2, iterator, options20) {
-      if (iterator !== null && typeof iterator === "object" && typeof options20 === "undefined") {
-        options20 = iterator;
+    function loadAll(input2, iterator, options21) {
+      if (iterator !== null && typeof iterator === "object" && typeof options21 === "undefined") {
+        options21 = iterator;
         iterator = null;
       }
-      var documents = loadDocuments(input2, options20);
+      var documents = loadDocuments(input2, options21);
       if (typeof iterator !== "function") {
         return documents;
       }
@@ -9754,8 +9754,8 @@ var require_loader = __commonJS({
         iterator(documents[index]);
       }
     }
-    function load(input2, options20) {
-      var documents = loadDocuments(input2, options20);
+    function load(input2, options21) {
+      var documents = loadDocuments(input2, options21);
       if (documents.length === 0) {
         return void 0;
       } else if (documents.length === 1) {
@@ -9763,15 +9763,15 @@ var require_loader = __commonJS({
       }
       throw new YAMLException("expected a single document in the stream, but found more");
     }
-    function safeLoadAll(input2, iterator, options20) {
-      if (typeof iterator === "object" && iterator !== null && typeof options20 === "undefined") {
-        options20 = iterator;
+    function safeLoadAll(input2, iterator, options21) {
+      if (typeof iterator === "object" && iterator !== null && typeof options21 === "undefined") {
+        options21 = iterator;
         iterator = null;
       }
-      return loadAll(input2, iterator, common.extend({ schema: DEFAULT_SAFE_SCHEMA }, options20));
+      return loadAll(input2, iterator, common.extend({ schema: DEFAULT_SAFE_SCHEMA }, options21));
     }
-    function safeLoad(input2, options20) {
-      return load(input2, common.extend({ schema: DEFAULT_SAFE_SCHEMA }, options20));
+    function safeLoad(input2, options21) {
+      return load(input2, common.extend({ schema: DEFAULT_SAFE_SCHEMA }, options21));
     }
     module2.exports.loadAll = loadAll;
     module2.exports.load = load;
@@ -9780,9 +9780,9 @@ var require_loader = __commonJS({
   }
 });
 
-// ../../main/node_modules/js-yaml/lib/js-yaml/dumper.js
+// node_modules/js-yaml/lib/js-yaml/dumper.js
 var require_dumper = __commonJS({
-  "../../main/node_modules/js-yaml/lib/js-yaml/dumper.js"(exports2, module2) {
+  "node_modules/js-yaml/lib/js-yaml/dumper.js"(exports2, module2) {
     "use strict";
     var common = require_common();
     var YAMLException = require_exception();
@@ -9884,18 +9884,18 @@ var require_dumper = __commonJS({
       }
       return "\\" + handle + common.repeat("0", length - string4.length) + string4;
     }
-    function State(options20) {
-      this.schema = options20["schema"] || DEFAULT_FULL_SCHEMA;
-      this.indent = Math.max(1, options20["indent"] || 2);
-      this.noArrayIndent = options20["noArrayIndent"] || false;
-      this.skipInvalid = options20["skipInvalid"] || false;
-      this.flowLevel = common.isNothing(options20["flowLevel"]) ? -1 : options20["flowLevel"];
-      this.styleMap = compileStyleMap(this.schema, options20["styles"] || null);
-      this.sortKeys = options20["sortKeys"] || false;
-      this.lineWidth = options20["lineWidth"] || 80;
-      this.noRefs = options20["noRefs"] || false;
-      this.noCompatMode = options20["noCompatMode"] || false;
-      this.condenseFlow = options20["condenseFlow"] || false;
+    function State(options21) {
+      this.schema = options21["schema"] || DEFAULT_FULL_SCHEMA;
+      this.indent = Math.max(1, options21["indent"] || 2);
+      this.noArrayIndent = options21["noArrayIndent"] || false;
+      this.skipInvalid = options21["skipInvalid"] || false;
+      this.flowLevel = common.isNothing(options21["flowLevel"]) ? -1 : options21["flowLevel"];
+      this.styleMap = compileStyleMap(this.schema, options21["styles"] || null);
+      this.sortKeys = options21["sortKeys"] || false;
+      this.lineWidth = options21["lineWidth"] || 80;
+      this.noRefs = options21["noRefs"] || false;
+      this.noCompatMode = options21["noCompatMode"] || false;
+      this.condenseFlow = options21["condenseFlow"] || false;
       this.implicitTypes = this.schema.compiledImplicit;
       this.explicitTypes = this.schema.compiledExplicit;
       this.tag = null;
@@ -9922,11 +9922,11 @@ var require_dumper = __commonJS({
     function generateNextLine(state, level) {
       return "\n" + common.repeat(" ", state.indent * level);
     }
-    function testImplicitResolving(state, str3) {
+    function testImplicitResolving(state, str4) {
       var index, length, type;
       for (index = 0, length = state.implicitTypes.length; index < length; index += 1) {
         type = state.implicitTypes[index];
-        if (type.resolve(str3)) {
+        if (type.resolve(str4)) {
           return true;
         }
       }
@@ -10313,24 +10313,24 @@ var require_dumper = __commonJS({
         }
       }
     }
-    function dump(input2, options20) {
-      options20 = options20 || {};
-      var state = new State(options20);
+    function dump(input2, options21) {
+      options21 = options21 || {};
+      var state = new State(options21);
       if (!state.noRefs) getDuplicateReferences(input2, state);
       if (writeNode(state, 0, input2, true, true)) return state.dump + "\n";
       return "";
     }
-    function safeDump(input2, options20) {
-      return dump(input2, common.extend({ schema: DEFAULT_SAFE_SCHEMA }, options20));
+    function safeDump(input2, options21) {
+      return dump(input2, common.extend({ schema: DEFAULT_SAFE_SCHEMA }, options21));
     }
     module2.exports.dump = dump;
     module2.exports.safeDump = safeDump;
   }
 });
 
-// ../../main/node_modules/js-yaml/lib/js-yaml.js
+// node_modules/js-yaml/lib/js-yaml.js
 var require_js_yaml = __commonJS({
-  "../../main/node_modules/js-yaml/lib/js-yaml.js"(exports2, module2) {
+  "node_modules/js-yaml/lib/js-yaml.js"(exports2, module2) {
     "use strict";
     var loader = require_loader();
     var dumper = require_dumper();
@@ -10363,18 +10363,18 @@ var require_js_yaml = __commonJS({
   }
 });
 
-// ../../main/node_modules/js-yaml/index.js
+// node_modules/js-yaml/index.js
 var require_js_yaml2 = __commonJS({
-  "../../main/node_modules/js-yaml/index.js"(exports2, module2) {
+  "node_modules/js-yaml/index.js"(exports2, module2) {
     "use strict";
     var yaml2 = require_js_yaml();
     module2.exports = yaml2;
   }
 });
 
-// ../../main/node_modules/gray-matter/lib/engines.js
+// node_modules/gray-matter/lib/engines.js
 var require_engines = __commonJS({
-  "../../main/node_modules/gray-matter/lib/engines.js"(exports, module) {
+  "node_modules/gray-matter/lib/engines.js"(exports, module) {
     "use strict";
     var yaml = require_js_yaml2();
     var engines = exports = module.exports;
@@ -10384,8 +10384,8 @@ var require_engines = __commonJS({
     };
     engines.json = {
       parse: JSON.parse.bind(JSON),
-      stringify: function(obj, options20) {
-        const opts = Object.assign({ replacer: null, space: 2 }, options20);
+      stringify: function(obj, options21) {
+        const opts = Object.assign({ replacer: null, space: 2 }, options21);
         return JSON.stringify(obj, opts.replacer, opts.space);
       }
     };
@@ -10410,22 +10410,22 @@ var require_engines = __commonJS({
   }
 });
 
-// ../../main/node_modules/strip-bom-string/index.js
+// node_modules/strip-bom-string/index.js
 var require_strip_bom_string = __commonJS({
-  "../../main/node_modules/strip-bom-string/index.js"(exports2, module2) {
+  "node_modules/strip-bom-string/index.js"(exports2, module2) {
     "use strict";
-    module2.exports = function(str3) {
-      if (typeof str3 === "string" && str3.charAt(0) === "\uFEFF") {
-        return str3.slice(1);
+    module2.exports = function(str4) {
+      if (typeof str4 === "string" && str4.charAt(0) === "\uFEFF") {
+        return str4.slice(1);
       }
-      return str3;
+      return str4;
     };
   }
 });
 
-// ../../main/node_modules/gray-matter/lib/utils.js
+// node_modules/gray-matter/lib/utils.js
 var require_utils2 = __commonJS({
-  "../../main/node_modules/gray-matter/lib/utils.js"(exports2) {
+  "node_modules/gray-matter/lib/utils.js"(exports2) {
     "use strict";
     var stripBom = require_strip_bom_string();
     var typeOf = require_kind_of();
@@ -10456,21 +10456,21 @@ var require_utils2 = __commonJS({
     exports2.arrayify = function(val) {
       return val ? Array.isArray(val) ? val : [val] : [];
     };
-    exports2.startsWith = function(str3, substr, len) {
+    exports2.startsWith = function(str4, substr, len) {
       if (typeof len !== "number") len = substr.length;
-      return str3.slice(0, len) === substr;
+      return str4.slice(0, len) === substr;
     };
   }
 });
 
-// ../../main/node_modules/gray-matter/lib/defaults.js
+// node_modules/gray-matter/lib/defaults.js
 var require_defaults2 = __commonJS({
-  "../../main/node_modules/gray-matter/lib/defaults.js"(exports2, module2) {
+  "node_modules/gray-matter/lib/defaults.js"(exports2, module2) {
     "use strict";
     var engines2 = require_engines();
     var utils = require_utils2();
-    module2.exports = function(options20) {
-      const opts = Object.assign({}, options20);
+    module2.exports = function(options21) {
+      const opts = Object.assign({}, options21);
       opts.delimiters = utils.arrayify(opts.delims || opts.delimiters || "---");
       if (opts.delimiters.length === 1) {
         opts.delimiters.push(opts.delimiters[0]);
@@ -10482,12 +10482,12 @@ var require_defaults2 = __commonJS({
   }
 });
 
-// ../../main/node_modules/gray-matter/lib/engine.js
+// node_modules/gray-matter/lib/engine.js
 var require_engine = __commonJS({
-  "../../main/node_modules/gray-matter/lib/engine.js"(exports2, module2) {
+  "node_modules/gray-matter/lib/engine.js"(exports2, module2) {
     "use strict";
-    module2.exports = function(name, options20) {
-      let engine2 = options20.engines[name] || options20.engines[aliase(name)];
+    module2.exports = function(name, options21) {
+      let engine2 = options21.engines[name] || options21.engines[aliase(name)];
       if (typeof engine2 === "undefined") {
         throw new Error('gray-matter engine "' + name + '" is not registered');
       }
@@ -10516,19 +10516,19 @@ var require_engine = __commonJS({
   }
 });
 
-// ../../main/node_modules/gray-matter/lib/stringify.js
+// node_modules/gray-matter/lib/stringify.js
 var require_stringify = __commonJS({
-  "../../main/node_modules/gray-matter/lib/stringify.js"(exports2, module2) {
+  "node_modules/gray-matter/lib/stringify.js"(exports2, module2) {
     "use strict";
     var typeOf = require_kind_of();
     var getEngine = require_engine();
     var defaults = require_defaults2();
-    module2.exports = function(file2, data, options20) {
-      if (data == null && options20 == null) {
+    module2.exports = function(file2, data, options21) {
+      if (data == null && options21 == null) {
         switch (typeOf(file2)) {
           case "object":
             data = file2.data;
-            options20 = {};
+            options21 = {};
             break;
           case "string":
             return file2;
@@ -10537,8 +10537,8 @@ var require_stringify = __commonJS({
           }
         }
       }
-      const str3 = file2.content;
-      const opts = defaults(options20);
+      const str4 = file2.content;
+      const opts = defaults(options21);
       if (data == null) {
         if (!opts.data) return file2;
         data = opts.data;
@@ -10551,42 +10551,42 @@ var require_stringify = __commonJS({
       data = Object.assign({}, file2.data, data);
       const open2 = opts.delimiters[0];
       const close = opts.delimiters[1];
-      const matter3 = engine2.stringify(data, options20).trim();
+      const matter3 = engine2.stringify(data, options21).trim();
       let buf = "";
       if (matter3 !== "{}") {
         buf = newline(open2) + newline(matter3) + newline(close);
       }
       if (typeof file2.excerpt === "string" && file2.excerpt !== "") {
-        if (str3.indexOf(file2.excerpt.trim()) === -1) {
+        if (str4.indexOf(file2.excerpt.trim()) === -1) {
           buf += newline(file2.excerpt) + newline(close);
         }
       }
-      return buf + newline(str3);
+      return buf + newline(str4);
     };
-    function newline(str3) {
-      return str3.slice(-1) !== "\n" ? str3 + "\n" : str3;
+    function newline(str4) {
+      return str4.slice(-1) !== "\n" ? str4 + "\n" : str4;
     }
   }
 });
 
-// ../../main/node_modules/gray-matter/lib/excerpt.js
+// node_modules/gray-matter/lib/excerpt.js
 var require_excerpt = __commonJS({
-  "../../main/node_modules/gray-matter/lib/excerpt.js"(exports2, module2) {
+  "node_modules/gray-matter/lib/excerpt.js"(exports2, module2) {
     "use strict";
     var defaults = require_defaults2();
-    module2.exports = function(file2, options20) {
-      const opts = defaults(options20);
+    module2.exports = function(file2, options21) {
+      const opts = defaults(options21);
       if (file2.data == null) {
         file2.data = {};
       }
       if (typeof opts.excerpt === "function") {
         return opts.excerpt(file2, opts);
       }
-      const sep2 = file2.data.excerpt_separator || opts.excerpt_separator;
-      if (sep2 == null && (opts.excerpt === false || opts.excerpt == null)) {
+      const sep7 = file2.data.excerpt_separator || opts.excerpt_separator;
+      if (sep7 == null && (opts.excerpt === false || opts.excerpt == null)) {
         return file2;
       }
-      const delimiter = typeof opts.excerpt === "string" ? opts.excerpt : sep2 || opts.delimiters[0];
+      const delimiter = typeof opts.excerpt === "string" ? opts.excerpt : sep7 || opts.delimiters[0];
       const idx = file2.content.indexOf(delimiter);
       if (idx !== -1) {
         file2.excerpt = file2.content.slice(0, idx);
@@ -10596,9 +10596,9 @@ var require_excerpt = __commonJS({
   }
 });
 
-// ../../main/node_modules/gray-matter/lib/to-file.js
+// node_modules/gray-matter/lib/to-file.js
 var require_to_file = __commonJS({
-  "../../main/node_modules/gray-matter/lib/to-file.js"(exports2, module2) {
+  "node_modules/gray-matter/lib/to-file.js"(exports2, module2) {
     "use strict";
     var typeOf = require_kind_of();
     var stringify2 = require_stringify();
@@ -10616,11 +10616,11 @@ var require_to_file = __commonJS({
       utils.define(file2, "orig", utils.toBuffer(file2.content));
       utils.define(file2, "language", file2.language || "");
       utils.define(file2, "matter", file2.matter || "");
-      utils.define(file2, "stringify", function(data, options20) {
-        if (options20 && options20.language) {
-          file2.language = options20.language;
+      utils.define(file2, "stringify", function(data, options21) {
+        if (options21 && options21.language) {
+          file2.language = options21.language;
         }
-        return stringify2(file2, data, options20);
+        return stringify2(file2, data, options21);
       });
       file2.content = utils.toString(file2.content);
       file2.isEmpty = false;
@@ -10630,26 +10630,26 @@ var require_to_file = __commonJS({
   }
 });
 
-// ../../main/node_modules/gray-matter/lib/parse.js
+// node_modules/gray-matter/lib/parse.js
 var require_parse = __commonJS({
-  "../../main/node_modules/gray-matter/lib/parse.js"(exports2, module2) {
+  "node_modules/gray-matter/lib/parse.js"(exports2, module2) {
     "use strict";
     var getEngine = require_engine();
     var defaults = require_defaults2();
-    module2.exports = function(language, str3, options20) {
-      const opts = defaults(options20);
+    module2.exports = function(language, str4, options21) {
+      const opts = defaults(options21);
       const engine2 = getEngine(language, opts);
       if (typeof engine2.parse !== "function") {
         throw new TypeError('expected "' + language + '.parse" to be a function');
       }
-      return engine2.parse(str3, opts);
+      return engine2.parse(str4, opts);
     };
   }
 });
 
-// ../../main/node_modules/gray-matter/index.js
+// node_modules/gray-matter/index.js
 var require_gray_matter = __commonJS({
-  "../../main/node_modules/gray-matter/index.js"(exports2, module2) {
+  "node_modules/gray-matter/index.js"(exports2, module2) {
     "use strict";
     var fs = __require("fs");
     var sections = require_section_matter();
@@ -10658,15 +10658,15 @@ var require_gray_matter = __commonJS({
     var excerpt = require_excerpt();
     var engines2 = require_engines();
     var toFile = require_to_file();
-    var parse6 = require_parse();
+    var parse8 = require_parse();
     var utils = require_utils2();
-    function matter3(input2, options20) {
+    function matter3(input2, options21) {
       if (input2 === "") {
         return { data: {}, content: input2, excerpt: "", orig: input2 };
       }
       let file2 = toFile(input2);
       const cached2 = matter3.cache[file2.content];
-      if (!options20) {
+      if (!options21) {
         if (cached2) {
           file2 = Object.assign({}, cached2);
           file2.orig = cached2.orig;
@@ -10674,48 +10674,48 @@ var require_gray_matter = __commonJS({
         }
         matter3.cache[file2.content] = file2;
       }
-      return parseMatter(file2, options20);
+      return parseMatter(file2, options21);
     }
-    function parseMatter(file2, options20) {
-      const opts = defaults(options20);
+    function parseMatter(file2, options21) {
+      const opts = defaults(options21);
       const open2 = opts.delimiters[0];
       const close = "\n" + opts.delimiters[1];
-      let str3 = file2.content;
+      let str4 = file2.content;
       if (opts.language) {
         file2.language = opts.language;
       }
       const openLen = open2.length;
-      if (!utils.startsWith(str3, open2, openLen)) {
+      if (!utils.startsWith(str4, open2, openLen)) {
         excerpt(file2, opts);
         return file2;
       }
-      if (str3.charAt(openLen) === open2.slice(-1)) {
+      if (str4.charAt(openLen) === open2.slice(-1)) {
         return file2;
       }
-      str3 = str3.slice(openLen);
-      const len = str3.length;
-      const language = matter3.language(str3, opts);
+      str4 = str4.slice(openLen);
+      const len = str4.length;
+      const language = matter3.language(str4, opts);
       if (language.name) {
         file2.language = language.name;
-        str3 = str3.slice(language.raw.length);
+        str4 = str4.slice(language.raw.length);
       }
-      let closeIndex2 = str3.indexOf(close);
+      let closeIndex2 = str4.indexOf(close);
       if (closeIndex2 === -1) {
         closeIndex2 = len;
       }
-      file2.matter = str3.slice(0, closeIndex2);
+      file2.matter = str4.slice(0, closeIndex2);
       const block = file2.matter.replace(/^\s*#[^\n]+/gm, "").trim();
       if (block === "") {
         file2.isEmpty = true;
         file2.empty = file2.content;
         file2.data = {};
       } else {
-        file2.data = parse6(file2.language, file2.matter, opts);
+        file2.data = parse8(file2.language, file2.matter, opts);
       }
       if (closeIndex2 === len) {
         file2.content = "";
       } else {
-        file2.content = str3.slice(closeIndex2 + close.length);
+        file2.content = str4.slice(closeIndex2 + close.length);
         if (file2.content[0] === "\r") {
           file2.content = file2.content.slice(1);
         }
@@ -10730,26 +10730,26 @@ var require_gray_matter = __commonJS({
       return file2;
     }
     matter3.engines = engines2;
-    matter3.stringify = function(file2, data, options20) {
-      if (typeof file2 === "string") file2 = matter3(file2, options20);
-      return stringify2(file2, data, options20);
+    matter3.stringify = function(file2, data, options21) {
+      if (typeof file2 === "string") file2 = matter3(file2, options21);
+      return stringify2(file2, data, options21);
     };
-    matter3.read = function(filepath, options20) {
-      const str3 = fs.readFileSync(filepath, "utf8");
-      const file2 = matter3(str3, options20);
+    matter3.read = function(filepath, options21) {
+      const str4 = fs.readFileSync(filepath, "utf8");
+      const file2 = matter3(str4, options21);
       file2.path = filepath;
       return file2;
     };
-    matter3.test = function(str3, options20) {
-      return utils.startsWith(str3, defaults(options20).delimiters[0]);
+    matter3.test = function(str4, options21) {
+      return utils.startsWith(str4, defaults(options21).delimiters[0]);
     };
-    matter3.language = function(str3, options20) {
-      const opts = defaults(options20);
+    matter3.language = function(str4, options21) {
+      const opts = defaults(options21);
       const open2 = opts.delimiters[0];
-      if (matter3.test(str3)) {
-        str3 = str3.slice(open2.length);
+      if (matter3.test(str4)) {
+        str4 = str4.slice(open2.length);
       }
-      const language = str3.slice(0, str3.search(/\r?\n/));
+      const language = str4.slice(0, str4.search(/\r?\n/));
       return {
         raw: language,
         name: language ? language.trim() : ""
@@ -10763,9 +10763,9 @@ var require_gray_matter = __commonJS({
   }
 });
 
-// ../../main/node_modules/picomatch/lib/constants.js
+// node_modules/picomatch/lib/constants.js
 var require_constants = __commonJS({
-  "../../main/node_modules/picomatch/lib/constants.js"(exports2, module2) {
+  "node_modules/picomatch/lib/constants.js"(exports2, module2) {
     "use strict";
     var WIN_SLASH = "\\\\/";
     var WIN_NO_SLASH = `[^${WIN_SLASH}]`;
@@ -10965,9 +10965,9 @@ var require_constants = __commonJS({
   }
 });
 
-// ../../main/node_modules/picomatch/lib/utils.js
+// node_modules/picomatch/lib/utils.js
 var require_utils3 = __commonJS({
-  "../../main/node_modules/picomatch/lib/utils.js"(exports2) {
+  "node_modules/picomatch/lib/utils.js"(exports2) {
     "use strict";
     var {
       REGEX_BACKSLASH,
@@ -10976,10 +10976,10 @@ var require_utils3 = __commonJS({
       REGEX_SPECIAL_CHARS_GLOBAL
     } = require_constants();
     exports2.isObject = (val) => val !== null && typeof val === "object" && !Array.isArray(val);
-    exports2.hasRegexChars = (str3) => REGEX_SPECIAL_CHARS.test(str3);
-    exports2.isRegexChar = (str3) => str3.length === 1 && exports2.hasRegexChars(str3);
-    exports2.escapeRegex = (str3) => str3.replace(REGEX_SPECIAL_CHARS_GLOBAL, "\\$1");
-    exports2.toPosixSlashes = (str3) => str3.replace(REGEX_BACKSLASH, "/");
+    exports2.hasRegexChars = (str4) => REGEX_SPECIAL_CHARS.test(str4);
+    exports2.isRegexChar = (str4) => str4.length === 1 && exports2.hasRegexChars(str4);
+    exports2.escapeRegex = (str4) => str4.replace(REGEX_SPECIAL_CHARS_GLOBAL, "\\$1");
+    exports2.toPosixSlashes = (str4) => str4.replace(REGEX_BACKSLASH, "/");
     exports2.isWindows = () => {
       if (typeof navigator !== "undefined" && navigator.platform) {
         const platform = navigator.platform.toLowerCase();
@@ -10990,8 +10990,8 @@ var require_utils3 = __commonJS({
       }
       return false;
     };
-    exports2.removeBackslashes = (str3) => {
-      return str3.replace(REGEX_REMOVE_BACKSLASH, (match) => {
+    exports2.removeBackslashes = (str4) => {
+      return str4.replace(REGEX_REMOVE_BACKSLASH, (match) => {
         return match === "\\" ? "" : match;
       });
     };
@@ -11009,17 +11009,17 @@ var require_utils3 = __commonJS({
       }
       return output2;
     };
-    exports2.wrapOutput = (input2, state = {}, options20 = {}) => {
-      const prepend = options20.contains ? "" : "^";
-      const append = options20.contains ? "" : "$";
+    exports2.wrapOutput = (input2, state = {}, options21 = {}) => {
+      const prepend = options21.contains ? "" : "^";
+      const append = options21.contains ? "" : "$";
       let output2 = `${prepend}(?:${input2})${append}`;
       if (state.negated === true) {
         output2 = `(?:^(?!${output2}).*$)`;
       }
       return output2;
     };
-    exports2.basename = (path, { windows } = {}) => {
-      const segs = path.split(windows ? /[\\/]/ : "/");
+    exports2.basename = (path2, { windows } = {}) => {
+      const segs = path2.split(windows ? /[\\/]/ : "/");
       const last = segs[segs.length - 1];
       if (last === "") {
         return segs[segs.length - 2];
@@ -11029,9 +11029,9 @@ var require_utils3 = __commonJS({
   }
 });
 
-// ../../main/node_modules/picomatch/lib/scan.js
+// node_modules/picomatch/lib/scan.js
 var require_scan = __commonJS({
-  "../../main/node_modules/picomatch/lib/scan.js"(exports2, module2) {
+  "node_modules/picomatch/lib/scan.js"(exports2, module2) {
     "use strict";
     var utils = require_utils3();
     var {
@@ -11069,19 +11069,19 @@ var require_scan = __commonJS({
     var isPathSeparator = (code) => {
       return code === CHAR_FORWARD_SLASH || code === CHAR_BACKWARD_SLASH;
     };
-    var depth = (token) => {
-      if (token.isPrefix !== true) {
-        token.depth = token.isGlobstar ? Infinity : 1;
+    var depth = (token2) => {
+      if (token2.isPrefix !== true) {
+        token2.depth = token2.isGlobstar ? Infinity : 1;
       }
     };
-    var scan = (input2, options20) => {
-      const opts = options20 || {};
+    var scan = (input2, options21) => {
+      const opts = options21 || {};
       const length = input2.length - 1;
       const scanToEnd = opts.parts === true || opts.tokens === true || opts.scanToEnd === true;
       const slashes = [];
       const tokens = [];
       const parts = [];
-      let str3 = input2;
+      let str4 = input2;
       let index = -1;
       let start = 0;
       let lastIndex = 0;
@@ -11098,18 +11098,18 @@ var require_scan = __commonJS({
       let braces = 0;
       let prev;
       let code;
-      let token = { value: "", depth: 0, isGlob: false };
+      let token2 = { value: "", depth: 0, isGlob: false };
       const eos = () => index >= length;
-      const peek = () => str3.charCodeAt(index + 1);
+      const peek = () => str4.charCodeAt(index + 1);
       const advance = () => {
         prev = code;
-        return str3.charCodeAt(++index);
+        return str4.charCodeAt(++index);
       };
       while (index < length) {
         code = advance();
         let next2;
         if (code === CHAR_BACKWARD_SLASH) {
-          backslashes = token.backslashes = true;
+          backslashes = token2.backslashes = true;
           code = advance();
           if (code === CHAR_LEFT_CURLY_BRACE) {
             braceEscaped = true;
@@ -11120,7 +11120,7 @@ var require_scan = __commonJS({
           braces++;
           while (eos() !== true && (code = advance())) {
             if (code === CHAR_BACKWARD_SLASH) {
-              backslashes = token.backslashes = true;
+              backslashes = token2.backslashes = true;
               advance();
               continue;
             }
@@ -11129,8 +11129,8 @@ var require_scan = __commonJS({
               continue;
             }
             if (braceEscaped !== true && code === CHAR_DOT && (code = advance()) === CHAR_DOT) {
-              isBrace = token.isBrace = true;
-              isGlob2 = token.isGlob = true;
+              isBrace = token2.isBrace = true;
+              isGlob2 = token2.isGlob = true;
               finished = true;
               if (scanToEnd === true) {
                 continue;
@@ -11138,8 +11138,8 @@ var require_scan = __commonJS({
               break;
             }
             if (braceEscaped !== true && code === CHAR_COMMA) {
-              isBrace = token.isBrace = true;
-              isGlob2 = token.isGlob = true;
+              isBrace = token2.isBrace = true;
+              isGlob2 = token2.isGlob = true;
               finished = true;
               if (scanToEnd === true) {
                 continue;
@@ -11150,7 +11150,7 @@ var require_scan = __commonJS({
               braces--;
               if (braces === 0) {
                 braceEscaped = false;
-                isBrace = token.isBrace = true;
+                isBrace = token2.isBrace = true;
                 finished = true;
                 break;
               }
@@ -11163,8 +11163,8 @@ var require_scan = __commonJS({
         }
         if (code === CHAR_FORWARD_SLASH) {
           slashes.push(index);
-          tokens.push(token);
-          token = { value: "", depth: 0, isGlob: false };
+          tokens.push(token2);
+          token2 = { value: "", depth: 0, isGlob: false };
           if (finished === true) continue;
           if (prev === CHAR_DOT && index === start + 1) {
             start += 2;
@@ -11176,8 +11176,8 @@ var require_scan = __commonJS({
         if (opts.noext !== true) {
           const isExtglobChar = code === CHAR_PLUS || code === CHAR_AT || code === CHAR_ASTERISK || code === CHAR_QUESTION_MARK || code === CHAR_EXCLAMATION_MARK;
           if (isExtglobChar === true && peek() === CHAR_LEFT_PARENTHESES) {
-            isGlob2 = token.isGlob = true;
-            isExtglob = token.isExtglob = true;
+            isGlob2 = token2.isGlob = true;
+            isExtglob = token2.isExtglob = true;
             finished = true;
             if (code === CHAR_EXCLAMATION_MARK && index === start) {
               negatedExtglob = true;
@@ -11186,7 +11186,7 @@ var require_scan = __commonJS({
               let parens = 0;
               while (eos() !== true && (code = advance())) {
                 if (code === CHAR_BACKWARD_SLASH) {
-                  backslashes = token.backslashes = true;
+                  backslashes = token2.backslashes = true;
                   advance();
                   continue;
                 }
@@ -11205,8 +11205,8 @@ var require_scan = __commonJS({
           }
         }
         if (code === CHAR_ASTERISK) {
-          if (prev === CHAR_ASTERISK) isGlobstar = token.isGlobstar = true;
-          isGlob2 = token.isGlob = true;
+          if (prev === CHAR_ASTERISK) isGlobstar = token2.isGlobstar = true;
+          isGlob2 = token2.isGlob = true;
           finished = true;
           if (scanToEnd === true) {
             continue;
@@ -11214,7 +11214,7 @@ var require_scan = __commonJS({
           break;
         }
         if (code === CHAR_QUESTION_MARK) {
-          isGlob2 = token.isGlob = true;
+          isGlob2 = token2.isGlob = true;
           finished = true;
           if (scanToEnd === true) {
             continue;
@@ -11224,13 +11224,13 @@ var require_scan = __commonJS({
         if (code === CHAR_LEFT_SQUARE_BRACKET) {
           while (eos() !== true && (next2 = advance())) {
             if (next2 === CHAR_BACKWARD_SLASH) {
-              backslashes = token.backslashes = true;
+              backslashes = token2.backslashes = true;
               advance();
               continue;
             }
             if (next2 === CHAR_RIGHT_SQUARE_BRACKET) {
-              isBracket = token.isBracket = true;
-              isGlob2 = token.isGlob = true;
+              isBracket = token2.isBracket = true;
+              isGlob2 = token2.isGlob = true;
               finished = true;
               break;
             }
@@ -11241,17 +11241,17 @@ var require_scan = __commonJS({
           break;
         }
         if (opts.nonegate !== true && code === CHAR_EXCLAMATION_MARK && index === start) {
-          negated = token.negated = true;
+          negated = token2.negated = true;
           start++;
           continue;
         }
         if (opts.noparen !== true && code === CHAR_LEFT_PARENTHESES) {
-          isGlob2 = token.isGlob = true;
+          isGlob2 = token2.isGlob = true;
           if (scanToEnd === true) {
             let parens = 1;
             while (eos() !== true && (code = advance())) {
               if (code === CHAR_BACKWARD_SLASH) {
-                backslashes = token.backslashes = true;
+                backslashes = token2.backslashes = true;
                 advance();
                 continue;
               }
@@ -11280,24 +11280,24 @@ var require_scan = __commonJS({
         isExtglob = false;
         isGlob2 = false;
       }
-      let base = str3;
+      let base = str4;
       let prefix = "";
       let glob = "";
       if (start > 0) {
-        prefix = str3.slice(0, start);
-        str3 = str3.slice(start);
+        prefix = str4.slice(0, start);
+        str4 = str4.slice(start);
         lastIndex -= start;
       }
       if (base && isGlob2 === true && lastIndex > 0) {
-        base = str3.slice(0, lastIndex);
-        glob = str3.slice(lastIndex);
+        base = str4.slice(0, lastIndex);
+        glob = str4.slice(lastIndex);
       } else if (isGlob2 === true) {
         base = "";
-        glob = str3;
+        glob = str4;
       } else {
-        base = str3;
+        base = str4;
       }
-      if (base && base !== "" && base !== "/" && base !== str3) {
+      if (base && base !== "" && base !== "/" && base !== str4) {
         if (isPathSeparator(base.charCodeAt(base.length - 1))) {
           base = base.slice(0, -1);
         }
@@ -11325,7 +11325,7 @@ var require_scan = __commonJS({
       if (opts.tokens === true) {
         state.maxDepth = 0;
         if (!isPathSeparator(code)) {
-          tokens.push(token);
+          tokens.push(token2);
         }
         state.tokens = tokens;
       }
@@ -11367,11 +11367,11 @@ var require_scan = __commonJS({
   }
 });
 
-// ../../main/node_modules/picomatch/lib/parse.js
+// node_modules/picomatch/lib/parse.js
 var require_parse2 = __commonJS({
-  "../../main/node_modules/picomatch/lib/parse.js"(exports2, module2) {
+  "node_modules/picomatch/lib/parse.js"(exports2, module2) {
     "use strict";
-    var constants5 = require_constants();
+    var constants6 = require_constants();
     var utils = require_utils3();
     var {
       MAX_LENGTH,
@@ -11379,10 +11379,10 @@ var require_parse2 = __commonJS({
       REGEX_NON_SPECIAL_CHARS,
       REGEX_SPECIAL_CHARS_BACKREF,
       REPLACEMENTS
-    } = constants5;
-    var expandRange = (args, options20) => {
-      if (typeof options20.expandRange === "function") {
-        return options20.expandRange(...args, options20);
+    } = constants6;
+    var expandRange = (args, options21) => {
+      if (typeof options21.expandRange === "function") {
+        return options21.expandRange(...args, options21);
       }
       args.sort();
       const value = `[${args.join("-")}]`;
@@ -11584,11 +11584,11 @@ var require_parse2 = __commonJS({
       }
       return depth;
     };
-    var analyzeRepeatedExtglob = (body, options20) => {
-      if (options20.maxExtglobRecursion === false) {
+    var analyzeRepeatedExtglob = (body, options21) => {
+      if (options21.maxExtglobRecursion === false) {
         return { risky: false };
       }
-      const max = typeof options20.maxExtglobRecursion === "number" ? options20.maxExtglobRecursion : constants5.DEFAULT_MAX_EXTGLOB_RECURSION;
+      const max = typeof options21.maxExtglobRecursion === "number" ? options21.maxExtglobRecursion : constants6.DEFAULT_MAX_EXTGLOB_RECURSION;
       const branches = splitTopLevel(body).map((branch) => branch.trim());
       if (branches.length > 1) {
         if (branches.some((branch) => branch === "") || branches.some((branch) => /^[*?]+$/.test(branch)) || hasRepeatedCharPrefixOverlap(branches)) {
@@ -11620,12 +11620,12 @@ var require_parse2 = __commonJS({
       }
       return { risky: false };
     };
-    var parse6 = (input2, options20) => {
+    var parse8 = (input2, options21) => {
       if (typeof input2 !== "string") {
         throw new TypeError("Expected a string");
       }
       input2 = REPLACEMENTS[input2] || input2;
-      const opts = { ...options20 };
+      const opts = { ...options21 };
       const max = typeof opts.maxLength === "number" ? Math.min(MAX_LENGTH, opts.maxLength) : MAX_LENGTH;
       let len = input2.length;
       if (len > max) {
@@ -11634,8 +11634,8 @@ var require_parse2 = __commonJS({
       const bos = { type: "bos", value: "", output: opts.prepend || "" };
       const tokens = [bos];
       const capture = opts.capture ? "" : "?:";
-      const PLATFORM_CHARS = constants5.globChars(opts.windows);
-      const EXTGLOB_CHARS = constants5.extglobChars(PLATFORM_CHARS);
+      const PLATFORM_CHARS = constants6.globChars(opts.windows);
+      const EXTGLOB_CHARS = constants6.extglobChars(PLATFORM_CHARS);
       const {
         DOT_LITERAL,
         PLUS_LITERAL,
@@ -11694,9 +11694,9 @@ var require_parse2 = __commonJS({
         state.consumed += value2;
         state.index += num;
       };
-      const append = (token) => {
-        state.output += token.output != null ? token.output : token.value;
-        consume(token.value);
+      const append = (token2) => {
+        state.output += token2.output != null ? token2.output : token2.value;
+        consume(token2.value);
       };
       const negate = () => {
         let count = 1;
@@ -11746,54 +11746,54 @@ var require_parse2 = __commonJS({
         prev = tok;
       };
       const extglobOpen = (type, value2) => {
-        const token = { ...EXTGLOB_CHARS[value2], conditions: 1, inner: "" };
-        token.prev = prev;
-        token.parens = state.parens;
-        token.output = state.output;
-        token.startIndex = state.index;
-        token.tokensIndex = tokens.length;
-        const output2 = (opts.capture ? "(" : "") + token.open;
+        const token2 = { ...EXTGLOB_CHARS[value2], conditions: 1, inner: "" };
+        token2.prev = prev;
+        token2.parens = state.parens;
+        token2.output = state.output;
+        token2.startIndex = state.index;
+        token2.tokensIndex = tokens.length;
+        const output2 = (opts.capture ? "(" : "") + token2.open;
         increment("parens");
         push({ type, value: value2, output: state.output ? "" : ONE_CHAR });
         push({ type: "paren", extglob: true, value: advance(), output: output2 });
-        extglobs.push(token);
+        extglobs.push(token2);
       };
-      const extglobClose = (token) => {
-        const literal2 = input2.slice(token.startIndex, state.index + 1);
-        const body = input2.slice(token.startIndex + 2, state.index);
+      const extglobClose = (token2) => {
+        const literal2 = input2.slice(token2.startIndex, state.index + 1);
+        const body = input2.slice(token2.startIndex + 2, state.index);
         const analysis = analyzeRepeatedExtglob(body, opts);
-        if ((token.type === "plus" || token.type === "star") && analysis.risky) {
-          const safeOutput = analysis.safeOutput ? (token.output ? "" : ONE_CHAR) + (opts.capture ? `(${analysis.safeOutput})` : analysis.safeOutput) : void 0;
-          const open2 = tokens[token.tokensIndex];
+        if ((token2.type === "plus" || token2.type === "star") && analysis.risky) {
+          const safeOutput = analysis.safeOutput ? (token2.output ? "" : ONE_CHAR) + (opts.capture ? `(${analysis.safeOutput})` : analysis.safeOutput) : void 0;
+          const open2 = tokens[token2.tokensIndex];
           open2.type = "text";
           open2.value = literal2;
           open2.output = safeOutput || utils.escapeRegex(literal2);
-          for (let i = token.tokensIndex + 1; i < tokens.length; i++) {
+          for (let i = token2.tokensIndex + 1; i < tokens.length; i++) {
             tokens[i].value = "";
             tokens[i].output = "";
             delete tokens[i].suffix;
           }
-          state.output = token.output + open2.output;
+          state.output = token2.output + open2.output;
           state.backtrack = true;
           push({ type: "paren", extglob: true, value, output: "" });
           decrement("parens");
           return;
         }
-        let output2 = token.close + (opts.capture ? ")" : "");
+        let output2 = token2.close + (opts.capture ? ")" : "");
         let rest;
-        if (token.type === "negate") {
+        if (token2.type === "negate") {
           let extglobStar = star;
-          if (token.inner && token.inner.length > 1 && token.inner.includes("/")) {
+          if (token2.inner && token2.inner.length > 1 && token2.inner.includes("/")) {
             extglobStar = globstar(opts);
           }
           if (extglobStar !== star || eos() || /^\)+$/.test(remaining())) {
-            output2 = token.close = `)$))${extglobStar}`;
+            output2 = token2.close = `)$))${extglobStar}`;
           }
-          if (token.inner.includes("*") && (rest = remaining()) && /^\.[^\\/.]+$/.test(rest)) {
-            const expression = parse6(rest, { ...options20, fastpaths: false }).output;
-            output2 = token.close = `)${expression})${extglobStar})`;
+          if (token2.inner.includes("*") && (rest = remaining()) && /^\.[^\\/.]+$/.test(rest)) {
+            const expression = parse8(rest, { ...options21, fastpaths: false }).output;
+            output2 = token2.close = `)${expression})${extglobStar})`;
           }
-          if (token.prev.type === "bos") {
+          if (token2.prev.type === "bos") {
             state.negatedExtglob = true;
           }
         }
@@ -11802,14 +11802,14 @@ var require_parse2 = __commonJS({
       };
       if (opts.fastpaths !== false && !/(^[*!]|[/()[\]{}"])/.test(input2)) {
         let backslashes = false;
-        let output2 = input2.replace(REGEX_SPECIAL_CHARS_BACKREF, (m, esc2, chars, first, rest, index) => {
+        let output2 = input2.replace(REGEX_SPECIAL_CHARS_BACKREF, (m, esc3, chars, first, rest, index) => {
           if (first === "\\") {
             backslashes = true;
             return m;
           }
           if (first === "?") {
-            if (esc2) {
-              return esc2 + first + (rest ? QMARK.repeat(rest.length) : "");
+            if (esc3) {
+              return esc3 + first + (rest ? QMARK.repeat(rest.length) : "");
             }
             if (index === 0) {
               return qmarkNoDot + (rest ? QMARK.repeat(rest.length) : "");
@@ -11820,12 +11820,12 @@ var require_parse2 = __commonJS({
             return DOT_LITERAL.repeat(chars.length);
           }
           if (first === "*") {
-            if (esc2) {
-              return esc2 + first + (rest ? star : "");
+            if (esc3) {
+              return esc3 + first + (rest ? star : "");
             }
             return star;
           }
-          return esc2 ? m : `\\${m}`;
+          return esc3 ? m : `\\${m}`;
         });
         if (backslashes === true) {
           if (opts.unescape === true) {
@@ -11840,7 +11840,7 @@ var require_parse2 = __commonJS({
           state.output = input2;
           return state;
         }
-        state.output = utils.wrapOutput(output2, state, options20);
+        state.output = utils.wrapOutput(output2, state, options21);
         return state;
       }
       while (!eos()) {
@@ -12252,18 +12252,18 @@ var require_parse2 = __commonJS({
           consume(value);
           continue;
         }
-        const token = { type: "star", value, output: star };
+        const token2 = { type: "star", value, output: star };
         if (opts.bash === true) {
-          token.output = ".*?";
+          token2.output = ".*?";
           if (prev.type === "bos" || prev.type === "slash") {
-            token.output = nodot + token.output;
+            token2.output = nodot + token2.output;
           }
-          push(token);
+          push(token2);
           continue;
         }
         if (prev && (prev.type === "bracket" || prev.type === "paren") && opts.regex === true) {
-          token.output = value;
-          push(token);
+          token2.output = value;
+          push(token2);
           continue;
         }
         if (state.index === state.start || prev.type === "slash" || prev.type === "dot") {
@@ -12282,7 +12282,7 @@ var require_parse2 = __commonJS({
             prev.output += ONE_CHAR;
           }
         }
-        push(token);
+        push(token2);
       }
       while (state.brackets > 0) {
         if (opts.strictBrackets === true) throw new SyntaxError(syntaxError("closing", "]"));
@@ -12304,17 +12304,17 @@ var require_parse2 = __commonJS({
       }
       if (state.backtrack === true) {
         state.output = "";
-        for (const token of state.tokens) {
-          state.output += token.output != null ? token.output : token.value;
-          if (token.suffix) {
-            state.output += token.suffix;
+        for (const token2 of state.tokens) {
+          state.output += token2.output != null ? token2.output : token2.value;
+          if (token2.suffix) {
+            state.output += token2.suffix;
           }
         }
       }
       return state;
     };
-    parse6.fastpaths = (input2, options20) => {
-      const opts = { ...options20 };
+    parse8.fastpaths = (input2, options21) => {
+      const opts = { ...options21 };
       const max = typeof opts.maxLength === "number" ? Math.min(MAX_LENGTH, opts.maxLength) : MAX_LENGTH;
       const len = input2.length;
       if (len > max) {
@@ -12331,7 +12331,7 @@ var require_parse2 = __commonJS({
         NO_DOTS_SLASH,
         STAR,
         START_ANCHOR
-      } = constants5.globChars(opts.windows);
+      } = constants6.globChars(opts.windows);
       const nodot = opts.dot ? NO_DOTS : NO_DOT;
       const slashDot = opts.dot ? NO_DOTS_SLASH : NO_DOT;
       const capture = opts.capture ? "" : "?:";
@@ -12344,8 +12344,8 @@ var require_parse2 = __commonJS({
         if (opts2.noglobstar === true) return star;
         return `(${capture}(?:(?!${START_ANCHOR}${opts2.dot ? DOTS_SLASH : DOT_LITERAL}).)*?)`;
       };
-      const create = (str3) => {
-        switch (str3) {
+      const create2 = (str4) => {
+        switch (str4) {
           case "*":
             return `${nodot}${ONE_CHAR}${star}`;
           case ".*":
@@ -12363,40 +12363,40 @@ var require_parse2 = __commonJS({
           case "**/.*":
             return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${DOT_LITERAL}${ONE_CHAR}${star}`;
           default: {
-            const match = /^(.*?)\.(\w+)$/.exec(str3);
+            const match = /^(.*?)\.(\w+)$/.exec(str4);
             if (!match) return;
-            const source2 = create(match[1]);
+            const source2 = create2(match[1]);
             if (!source2) return;
             return source2 + DOT_LITERAL + match[2];
           }
         }
       };
       const output2 = utils.removePrefix(input2, state);
-      let source = create(output2);
+      let source = create2(output2);
       if (source && opts.strictSlashes !== true) {
         source += `${SLASH_LITERAL}?`;
       }
       return source;
     };
-    module2.exports = parse6;
+    module2.exports = parse8;
   }
 });
 
-// ../../main/node_modules/picomatch/lib/picomatch.js
+// node_modules/picomatch/lib/picomatch.js
 var require_picomatch = __commonJS({
-  "../../main/node_modules/picomatch/lib/picomatch.js"(exports2, module2) {
+  "node_modules/picomatch/lib/picomatch.js"(exports2, module2) {
     "use strict";
     var scan = require_scan();
-    var parse6 = require_parse2();
+    var parse8 = require_parse2();
     var utils = require_utils3();
-    var constants5 = require_constants();
+    var constants6 = require_constants();
     var isObject2 = (val) => val && typeof val === "object" && !Array.isArray(val);
-    var picomatch2 = (glob, options20, returnState = false) => {
+    var picomatch2 = (glob, options21, returnState = false) => {
       if (Array.isArray(glob)) {
-        const fns = glob.map((input2) => picomatch2(input2, options20, returnState));
-        const arrayMatcher = (str3) => {
+        const fns = glob.map((input2) => picomatch2(input2, options21, returnState));
+        const arrayMatcher = (str4) => {
           for (const isMatch of fns) {
-            const state2 = isMatch(str3);
+            const state2 = isMatch(str4);
             if (state2) return state2;
           }
           return false;
@@ -12407,18 +12407,18 @@ var require_picomatch = __commonJS({
       if (glob === "" || typeof glob !== "string" && !isState) {
         throw new TypeError("Expected pattern to be a non-empty string");
       }
-      const opts = options20 || {};
+      const opts = options21 || {};
       const posix = opts.windows;
-      const regex = isState ? picomatch2.compileRe(glob, options20) : picomatch2.makeRe(glob, options20, false, true);
+      const regex = isState ? picomatch2.compileRe(glob, options21) : picomatch2.makeRe(glob, options21, false, true);
       const state = regex.state;
       delete regex.state;
       let isIgnored = () => false;
       if (opts.ignore) {
-        const ignoreOpts = { ...options20, ignore: null, onMatch: null, onResult: null };
+        const ignoreOpts = { ...options21, ignore: null, onMatch: null, onResult: null };
         isIgnored = picomatch2(opts.ignore, ignoreOpts, returnState);
       }
       const matcher = (input2, returnObject = false) => {
-        const { isMatch, match, output: output2 } = picomatch2.test(input2, regex, options20, { glob, posix });
+        const { isMatch, match, output: output2 } = picomatch2.test(input2, regex, options21, { glob, posix });
         const result = { glob, state, regex, posix, input: input2, output: output2, match, isMatch };
         if (typeof opts.onResult === "function") {
           opts.onResult(result);
@@ -12444,14 +12444,14 @@ var require_picomatch = __commonJS({
       }
       return matcher;
     };
-    picomatch2.test = (input2, regex, options20, { glob, posix } = {}) => {
+    picomatch2.test = (input2, regex, options21, { glob, posix } = {}) => {
       if (typeof input2 !== "string") {
         throw new TypeError("Expected input to be a string");
       }
       if (input2 === "") {
         return { isMatch: false, output: "" };
       }
-      const opts = options20 || {};
+      const opts = options21 || {};
       const format = opts.format || (posix ? utils.toPosixSlashes : null);
       let match = input2 === glob;
       let output2 = match && format ? format(input2) : input2;
@@ -12461,78 +12461,78 @@ var require_picomatch = __commonJS({
       }
       if (match === false || opts.capture === true) {
         if (opts.matchBase === true || opts.basename === true) {
-          match = picomatch2.matchBase(input2, regex, options20, posix);
+          match = picomatch2.matchBase(input2, regex, options21, posix);
         } else {
           match = regex.exec(output2);
         }
       }
       return { isMatch: Boolean(match), match, output: output2 };
     };
-    picomatch2.matchBase = (input2, glob, options20, posix = options20 && options20.windows) => {
-      const regex = glob instanceof RegExp ? glob : picomatch2.makeRe(glob, options20);
+    picomatch2.matchBase = (input2, glob, options21, posix = options21 && options21.windows) => {
+      const regex = glob instanceof RegExp ? glob : picomatch2.makeRe(glob, options21);
       return regex.test(utils.basename(input2, { windows: posix }));
     };
-    picomatch2.isMatch = (str3, patterns, options20) => picomatch2(patterns, options20)(str3);
-    picomatch2.parse = (pattern, options20) => {
-      if (Array.isArray(pattern)) return pattern.map((p) => picomatch2.parse(p, options20));
-      return parse6(pattern, { ...options20, fastpaths: false });
+    picomatch2.isMatch = (str4, patterns, options21) => picomatch2(patterns, options21)(str4);
+    picomatch2.parse = (pattern, options21) => {
+      if (Array.isArray(pattern)) return pattern.map((p) => picomatch2.parse(p, options21));
+      return parse8(pattern, { ...options21, fastpaths: false });
     };
-    picomatch2.scan = (input2, options20) => scan(input2, options20);
-    picomatch2.compileRe = (state, options20, returnOutput = false, returnState = false) => {
+    picomatch2.scan = (input2, options21) => scan(input2, options21);
+    picomatch2.compileRe = (state, options21, returnOutput = false, returnState = false) => {
       if (returnOutput === true) {
         return state.output;
       }
-      const opts = options20 || {};
+      const opts = options21 || {};
       const prepend = opts.contains ? "" : "^";
       const append = opts.contains ? "" : "$";
       let source = `${prepend}(?:${state.output})${append}`;
       if (state && state.negated === true) {
         source = `^(?!${source}).*$`;
       }
-      const regex = picomatch2.toRegex(source, options20);
+      const regex = picomatch2.toRegex(source, options21);
       if (returnState === true) {
         regex.state = state;
       }
       return regex;
     };
-    picomatch2.makeRe = (input2, options20 = {}, returnOutput = false, returnState = false) => {
+    picomatch2.makeRe = (input2, options21 = {}, returnOutput = false, returnState = false) => {
       if (!input2 || typeof input2 !== "string") {
         throw new TypeError("Expected a non-empty string");
       }
       let parsed = { negated: false, fastpaths: true };
-      if (options20.fastpaths !== false && (input2[0] === "." || input2[0] === "*")) {
-        parsed.output = parse6.fastpaths(input2, options20);
+      if (options21.fastpaths !== false && (input2[0] === "." || input2[0] === "*")) {
+        parsed.output = parse8.fastpaths(input2, options21);
       }
       if (!parsed.output) {
-        parsed = parse6(input2, options20);
+        parsed = parse8(input2, options21);
       }
-      return picomatch2.compileRe(parsed, options20, returnOutput, returnState);
+      return picomatch2.compileRe(parsed, options21, returnOutput, returnState);
     };
-    picomatch2.toRegex = (source, options20) => {
+    picomatch2.toRegex = (source, options21) => {
       try {
-        const opts = options20 || {};
+        const opts = options21 || {};
         return new RegExp(source, opts.flags || (opts.nocase ? "i" : ""));
       } catch (err) {
-        if (options20 && options20.debug === true) throw err;
+        if (options21 && options21.debug === true) throw err;
         return /$^/;
       }
     };
-    picomatch2.constants = constants5;
+    picomatch2.constants = constants6;
     module2.exports = picomatch2;
   }
 });
 
-// ../../main/node_modules/picomatch/index.js
+// node_modules/picomatch/index.js
 var require_picomatch2 = __commonJS({
-  "../../main/node_modules/picomatch/index.js"(exports2, module2) {
+  "node_modules/picomatch/index.js"(exports2, module2) {
     "use strict";
     var pico = require_picomatch();
     var utils = require_utils3();
-    function picomatch2(glob, options20, returnState = false) {
-      if (options20 && (options20.windows === null || options20.windows === void 0)) {
-        options20 = { ...options20, windows: utils.isWindows() };
+    function picomatch2(glob, options21, returnState = false) {
+      if (options21 && (options21.windows === null || options21.windows === void 0)) {
+        options21 = { ...options21, windows: utils.isWindows() };
       }
-      return pico(glob, options20, returnState);
+      return pico(glob, options21, returnState);
     }
     Object.assign(picomatch2, pico);
     module2.exports = picomatch2;
@@ -12571,7 +12571,7 @@ function errorMessage(err) {
   return err instanceof Error ? err.message : String(err);
 }
 
-// ../../main/node_modules/zod/v4/core/index.js
+// node_modules/zod/v4/core/index.js
 var core_exports2 = {};
 __export(core_exports2, {
   $ZodAny: () => $ZodAny,
@@ -12888,7 +12888,7 @@ __export(core_exports2, {
   withParser: () => withParser
 });
 
-// ../../main/node_modules/zod/v4/core/util.js
+// node_modules/zod/v4/core/util.js
 var util_exports = {};
 __export(util_exports, {
   BIGINT_FORMAT_RANGES: () => BIGINT_FORMAT_RANGES,
@@ -13089,9 +13089,9 @@ function putProp(target, key, value) {
     target[key] = value;
 }
 function mirrorShape(target, source, keys, wrap2) {
-  const raw = sourceShape(source);
+  const raw2 = sourceShape(source);
   for (const key of keys) {
-    const desc = Object.getOwnPropertyDescriptor(raw, key);
+    const desc = Object.getOwnPropertyDescriptor(raw2, key);
     if (!desc.enumerable)
       continue;
     if (desc.get) {
@@ -13125,32 +13125,32 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path) {
-  if (!path)
+function getElementAtPath(obj, path2) {
+  if (!path2)
     return obj;
-  return path.reduce((acc, key) => acc?.[key], obj);
+  return path2.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
   const promises = keys.map((key) => promisesObj[key]);
-  return Promise.all(promises).then((results) => {
+  return Promise.all(promises).then((results2) => {
     const resolvedObj = {};
     for (let i = 0; i < keys.length; i++) {
-      resolvedObj[keys[i]] = results[i];
+      resolvedObj[keys[i]] = results2[i];
     }
     return resolvedObj;
   });
 }
 function randomString(length = 10) {
   const chars = "abcdefghijklmnopqrstuvwxyz";
-  let str3 = "";
+  let str4 = "";
   for (let i = 0; i < length; i++) {
-    str3 += chars[Math.floor(Math.random() * chars.length)];
+    str4 += chars[Math.floor(Math.random() * chars.length)];
   }
-  return str3;
+  return str4;
 }
-function esc(str3) {
-  return JSON.stringify(str3);
+function esc(str4) {
+  return JSON.stringify(str4);
 }
 function slugify(input2) {
   return input2.toLowerCase().trim().replace(/[^\w\s-]/g, "").replace(/[\s_-]+/g, "-").replace(/^-+|-+$/g, "");
@@ -13264,8 +13264,8 @@ var primitiveTypes = /* @__PURE__ */ new Set([
   "symbol",
   "undefined"
 ]);
-function escapeRegex(str3) {
-  return str3.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+function escapeRegex(str4) {
+  return str4.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 function clone(inst, def, params) {
   const cl = new inst._zod.constr(def ?? inst._zod.def);
@@ -13357,10 +13357,10 @@ function pick(schema, mask2) {
   return clone(schema, mergeDefs(currDef, { shape: newShape, checks: [] }));
 }
 function maskedKeys(schema, mask2) {
-  const raw = sourceShape(schema);
+  const raw2 = sourceShape(schema);
   const keys = [];
   for (const key of Reflect.ownKeys(mask2)) {
-    if (!Object.getOwnPropertyDescriptor(raw, key)?.enumerable) {
+    if (!Object.getOwnPropertyDescriptor(raw2, key)?.enumerable) {
       throw new Error(`Unrecognized key: "${String(key)}"`);
     }
     if (mask2[key])
@@ -13468,11 +13468,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path, issues) {
+function prefixIssues(path2, issues) {
   return issues.map((iss) => {
     var _a3;
     (_a3 = iss).path ?? (_a3.path = []);
-    iss.path.unshift(path);
+    iss.path.unshift(path2);
     return iss;
   });
 }
@@ -13531,13 +13531,13 @@ function getSizableOrigin(input2) {
   return "unknown";
 }
 var highSurrogate = /[\uD800-\uDBFF]/;
-function codePointLength(str3) {
-  const units = str3.length;
-  if (!highSurrogate.test(str3))
+function codePointLength(str4) {
+  const units = str4.length;
+  if (!highSurrogate.test(str4))
     return units;
   let count = units;
   for (let i = 0; i < units - 1; i++) {
-    if ((str3.charCodeAt(i) & 64512) === 55296 && (str3.charCodeAt(i + 1) & 64512) === 56320) {
+    if ((str4.charCodeAt(i) & 64512) === 55296 && (str4.charCodeAt(i + 1) & 64512) === 56320) {
       count--;
       i++;
     }
@@ -13744,7 +13744,7 @@ function constantCatch(value) {
   return fn;
 }
 
-// ../../main/node_modules/zod/v4/core/core.js
+// node_modules/zod/v4/core/core.js
 var _a;
 var NEVER = /* @__PURE__ */ Object.freeze({
   status: "aborted"
@@ -13866,7 +13866,7 @@ function config(newConfig) {
   return globalConfig;
 }
 
-// ../../main/node_modules/zod/v4/core/errors.js
+// node_modules/zod/v4/core/errors.js
 function _getMessage() {
   const internals = this._zod;
   internals.message ?? (internals.message = JSON.stringify(internals.def, jsonStringifyReplacer, 2));
@@ -13934,16 +13934,16 @@ function flattenError(error62, mapper = (issue2) => issue2.message) {
 }
 function formatError(error62, mapper = (issue2) => issue2.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error63, path = []) => {
+  const processError = (error63, path2 = []) => {
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path2, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path2, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path2, ...issue2.path]);
       } else {
-        const fullpath = [...path, ...issue2.path];
+        const fullpath = [...path2, ...issue2.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue2));
         } else {
@@ -13982,17 +13982,17 @@ function formatError(error62, mapper = (issue2) => issue2.message) {
 }
 function treeifyError(error62, mapper = (issue2) => issue2.message) {
   const result = { errors: [] };
-  const processError = (error63, path = []) => {
+  const processError = (error63, path2 = []) => {
     var _a3;
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path2, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path2, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path2, ...issue2.path]);
       } else {
-        const fullpath = [...path, ...issue2.path];
+        const fullpath = [...path2, ...issue2.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue2));
           continue;
@@ -14031,8 +14031,8 @@ function treeifyError(error62, mapper = (issue2) => issue2.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path) {
+  const path2 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path2) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -14058,7 +14058,7 @@ function prettifyError(error62) {
   return lines.join("\n");
 }
 
-// ../../main/node_modules/zod/v4/core/parse.js
+// node_modules/zod/v4/core/parse.js
 function finalizeParams(callee, params) {
   return { callee: params?.callee ?? callee, Err: params?.Err };
 }
@@ -14166,18 +14166,18 @@ var validateAsync = async (schema, value, _ctx) => {
   return result.issues.length === 0;
 };
 var _encode = (_Err) => {
-  const parse6 = _parse(_Err);
+  const parse8 = _parse(_Err);
   const fn = (schema, value, _ctx, _params) => {
     const ctx = _ctx ? { ..._ctx, direction: "backward" } : { direction: "backward" };
-    return parse6(schema, value, ctx, finalizeParams(fn, _params));
+    return parse8(schema, value, ctx, finalizeParams(fn, _params));
   };
   return fn;
 };
 var encode = /* @__PURE__ */ _encode($ZodRealError);
 var _decode = (_Err) => {
-  const parse6 = _parse(_Err);
+  const parse8 = _parse(_Err);
   const fn = (schema, value, _ctx, _params) => {
-    return parse6(schema, value, _ctx, finalizeParams(fn, _params));
+    return parse8(schema, value, _ctx, finalizeParams(fn, _params));
   };
   return fn;
 };
@@ -14218,7 +14218,7 @@ var _safeDecodeAsync = (_Err) => async (schema, value, _ctx) => {
 };
 var safeDecodeAsync = /* @__PURE__ */ _safeDecodeAsync($ZodRealError);
 
-// ../../main/node_modules/zod/v4/core/regexes.js
+// node_modules/zod/v4/core/regexes.js
 var regexes_exports = {};
 __export(regexes_exports, {
   anyString: () => anyString,
@@ -14390,7 +14390,7 @@ var sha512_hex = /^[0-9a-fA-F]{128}$/;
 var sha512_base64 = /* @__PURE__ */ fixedBase64(86, "==");
 var sha512_base64url = /* @__PURE__ */ fixedBase64url(86);
 
-// ../../main/node_modules/zod/v4/core/checks.js
+// node_modules/zod/v4/core/checks.js
 var $ZodCheck = /* @__PURE__ */ $constructor("$ZodCheck", (inst, def) => {
   var _a3;
   inst._zod ?? (inst._zod = {});
@@ -14573,8 +14573,8 @@ var $ZodCheckMaxSize = /* @__PURE__ */ $constructor("$ZodCheckMaxSize", (inst, d
   (_a3 = inst._zod.def).when ?? (_a3.when = _whenHasSize);
   inst._zod.check = (payload) => {
     const input2 = payload.value;
-    const size = input2.size;
-    if (size <= def.maximum)
+    const size2 = input2.size;
+    if (size2 <= def.maximum)
       return;
     payload.issues.push({
       origin: getSizableOrigin(input2),
@@ -14593,8 +14593,8 @@ var $ZodCheckMinSize = /* @__PURE__ */ $constructor("$ZodCheckMinSize", (inst, d
   (_a3 = inst._zod.def).when ?? (_a3.when = _whenHasSize);
   inst._zod.check = (payload) => {
     const input2 = payload.value;
-    const size = input2.size;
-    if (size >= def.minimum)
+    const size2 = input2.size;
+    if (size2 >= def.minimum)
       return;
     payload.issues.push({
       origin: getSizableOrigin(input2),
@@ -14613,10 +14613,10 @@ var $ZodCheckSizeEquals = /* @__PURE__ */ $constructor("$ZodCheckSizeEquals", (i
   (_a3 = inst._zod.def).when ?? (_a3.when = _whenHasSize);
   inst._zod.check = (payload) => {
     const input2 = payload.value;
-    const size = input2.size;
-    if (size === def.size)
+    const size2 = input2.size;
+    if (size2 === def.size)
       return;
-    const tooBig = size > def.size;
+    const tooBig = size2 > def.size;
     payload.issues.push({
       origin: getSizableOrigin(input2),
       ...tooBig ? { code: "too_big", maximum: def.size } : { code: "too_small", minimum: def.size },
@@ -14866,7 +14866,7 @@ var $ZodCheckOverwrite = /* @__PURE__ */ $constructor("$ZodCheckOverwrite", (ins
   };
 });
 
-// ../../main/node_modules/zod/v4/core/doc.js
+// node_modules/zod/v4/core/doc.js
 var Doc = class {
   constructor(args = [], closed = {}) {
     this.content = [];
@@ -14907,14 +14907,14 @@ ${content.join("\n")}
   }
 };
 
-// ../../main/node_modules/zod/v4/core/versions.js
+// node_modules/zod/v4/core/versions.js
 var version = {
   major: 4,
   minor: 6,
   patch: 7
 };
 
-// ../../main/node_modules/zod/v4/core/schemas.js
+// node_modules/zod/v4/core/schemas.js
 var $ZodType = /* @__PURE__ */ $constructor("$ZodType", (inst, def) => {
   var _a3;
   inst ?? (inst = {});
@@ -15134,9 +15134,9 @@ var asciiTabOrNewline = /[\t\n\r]/g;
 function stripTabAndNewline(value) {
   return value.replace(asciiTabOrNewline, "");
 }
-function urlHostnameOk(url2, hostname4) {
-  hostname4.lastIndex = 0;
-  return hostname4.test(url2.hostname);
+function urlHostnameOk(url2, hostname6) {
+  hostname6.lastIndex = 0;
+  return hostname6.test(url2.hostname);
 }
 function urlProtocolOk(url2, protocol) {
   protocol.lastIndex = 0;
@@ -15438,9 +15438,9 @@ var $ZodIBAN = /* @__PURE__ */ $constructor("$ZodIBAN", (inst, def) => {
     });
   };
 });
-function isValidJWT(token, algorithm = null) {
+function isValidJWT(token2, algorithm = null) {
   try {
-    const tokensParts = token.split(".");
+    const tokensParts = token2.split(".");
     if (tokensParts.length !== 3)
       return false;
     const [header] = tokensParts;
@@ -15667,14 +15667,14 @@ var $ZodDate = /* @__PURE__ */ $constructor("$ZodDate", (inst, def) => {
     return payload;
   };
 });
-function capSize(inst, size) {
+function capSize(inst, size2) {
   const caps = sizeCaps(inst._zod.def.checks);
   if (!caps.length)
     return;
   const cap = Math.min(...caps.map((c) => c[0]));
-  const parse6 = inst._zod.parse;
+  const parse8 = inst._zod.parse;
   inst._zod.parse = (payload, ctx) => {
-    const n2 = size(payload.value);
+    const n2 = size2(payload.value);
     if (n2 > cap && !ctx?.skipChecks && ctx?.direction !== "backward") {
       for (const [max, ch] of sizeCaps(inst._zod.def.checks)) {
         if (n2 > max && ch._zod.def.when(payload)) {
@@ -15686,7 +15686,7 @@ function capSize(inst, size) {
         }
       }
     }
-    return parse6(payload, ctx);
+    return parse8(payload, ctx);
   };
 }
 var arraySize = (input2) => Array.isArray(input2) ? input2.length : -1;
@@ -16043,14 +16043,14 @@ var $ZodObjectJIT = /* @__PURE__ */ $constructor("$ZodObjectJIT", (inst, def) =>
     return superParse(payload, ctx);
   };
 });
-function handleUnionResults(results, final, inst, ctx) {
-  for (const result of results) {
+function handleUnionResults(results2, final, inst, ctx) {
+  for (const result of results2) {
     if (result.issues.length === 0) {
       final.value = result.value;
       return final;
     }
   }
-  const nonaborted = results.filter((r) => !aborted(r));
+  const nonaborted = results2.filter((r) => !aborted(r));
   if (nonaborted.length === 1) {
     final.value = nonaborted[0].value;
     return nonaborted[0];
@@ -16059,7 +16059,7 @@ function handleUnionResults(results, final, inst, ctx) {
     code: "invalid_union",
     input: final.value,
     inst,
-    errors: results.map((result) => result.issues.map((iss) => finalizeIssue(iss, ctx, config())))
+    errors: results2.map((result) => result.issues.map((iss) => finalizeIssue(iss, ctx, config())))
   });
   return final;
 }
@@ -16086,36 +16086,36 @@ var $ZodUnion = /* @__PURE__ */ $constructor("$ZodUnion", (inst, def) => {
       return first(payload, ctx);
     }
     let async = false;
-    const results = [];
+    const results2 = [];
     for (const option of def.options) {
       const result = option._zod.run({
         value: payload.value,
         issues: []
       }, ctx);
       if (result instanceof Promise) {
-        results.push(result);
+        results2.push(result);
         async = true;
       } else {
         if (result.issues.length === 0)
           return result;
-        results.push(result);
+        results2.push(result);
       }
     }
     if (!async)
-      return handleUnionResults(results, payload, inst, ctx);
-    return Promise.all(results).then((results2) => {
       return handleUnionResults(results2, payload, inst, ctx);
+    return Promise.all(results2).then((results3) => {
+      return handleUnionResults(results3, payload, inst, ctx);
     });
   };
 });
-function handleExclusiveUnionResults(results, final, inst, ctx) {
+function handleExclusiveUnionResults(results2, final, inst, ctx) {
   const matches = [];
-  for (let i = 0; i < results.length; i++) {
-    if (results[i].issues.length === 0)
+  for (let i = 0; i < results2.length; i++) {
+    if (results2[i].issues.length === 0)
       matches.push(i);
   }
   if (matches.length === 1) {
-    final.value = results[matches[0]].value;
+    final.value = results2[matches[0]].value;
     return final;
   }
   if (matches.length === 0) {
@@ -16123,7 +16123,7 @@ function handleExclusiveUnionResults(results, final, inst, ctx) {
       code: "invalid_union",
       input: final.value,
       inst,
-      errors: results.map((result) => result.issues.map((iss) => finalizeIssue(iss, ctx, config())))
+      errors: results2.map((result) => result.issues.map((iss) => finalizeIssue(iss, ctx, config())))
     });
   } else {
     final.issues.push({
@@ -16146,23 +16146,23 @@ var $ZodXor = /* @__PURE__ */ $constructor("$ZodXor", (inst, def) => {
       return first(payload, ctx);
     }
     let async = false;
-    const results = [];
+    const results2 = [];
     for (const option of def.options) {
       const result = option._zod.run({
         value: payload.value,
         issues: []
       }, ctx);
       if (result instanceof Promise) {
-        results.push(result);
+        results2.push(result);
         async = true;
       } else {
-        results.push(result);
+        results2.push(result);
       }
     }
     if (!async)
-      return handleExclusiveUnionResults(results, payload, inst, ctx);
-    return Promise.all(results).then((results2) => {
       return handleExclusiveUnionResults(results2, payload, inst, ctx);
+    return Promise.all(results2).then((results3) => {
+      return handleExclusiveUnionResults(results3, payload, inst, ctx);
     });
   };
 });
@@ -16241,9 +16241,9 @@ var $ZodDiscriminatedUnion = /* @__PURE__ */ $constructor("$ZodDiscriminatedUnio
       return payload;
     }
     const value = input2?.[def.discriminator];
-    const opt = disc.value.get(value);
-    if (opt && (value !== void 0 || ctx.direction !== "backward")) {
-      return opt._zod.run(payload, ctx);
+    const opt2 = disc.value.get(value);
+    if (opt2 && (value !== void 0 || ctx.direction !== "backward")) {
+      return opt2._zod.run(payload, ctx);
     }
     if (def.unionFallback || ctx.direction === "backward") {
       return _super(payload, ctx);
@@ -16328,7 +16328,7 @@ function handleIntersectionResults(result, left, right) {
   const unrecKeys = /* @__PURE__ */ new Map();
   let unrecIssue;
   const keyIssues = /* @__PURE__ */ new Map();
-  const collect = (iss, side) => {
+  const collect = (iss, side2) => {
     let keys;
     if (iss.code === "unrecognized_keys" && !iss.path?.length) {
       unrecIssue ?? (unrecIssue = iss);
@@ -16344,7 +16344,7 @@ function handleIntersectionResults(result, left, right) {
     for (const k of keys) {
       if (!unrecKeys.has(k))
         unrecKeys.set(k, {});
-      unrecKeys.get(k)[side] = true;
+      unrecKeys.get(k)[side2] = true;
     }
     return true;
   };
@@ -17356,7 +17356,7 @@ function handleRefineResult(result, payload, input2, inst) {
   }
 }
 
-// ../../main/node_modules/zod/v4/core/memoizer.js
+// node_modules/zod/v4/core/memoizer.js
 var $ZodCyclicError = class extends Error {
   constructor() {
     super(`Cannot parse a reference cycle that closes through a transform`);
@@ -17375,7 +17375,7 @@ var recursive = /* @__PURE__ */ new WeakMap();
 var NONE = 0;
 var ASSUMED = 1;
 var PROVEN = 2;
-function isRecursive(inst, stack, resolve7) {
+function isRecursive(inst, stack, resolve9) {
   const cached2 = recursive.get(inst);
   if (cached2 !== void 0)
     return cached2 ? PROVEN : NONE;
@@ -17385,7 +17385,7 @@ function isRecursive(inst, stack, resolve7) {
   let result = NONE;
   const check3 = (child) => {
     if (result !== PROVEN && child?._zod) {
-      const answer = isRecursive(child, stack, resolve7);
+      const answer = isRecursive(child, stack, resolve9);
       if (answer > result)
         result = answer;
     }
@@ -17396,13 +17396,13 @@ function isRecursive(inst, stack, resolve7) {
       const desc = Object.getOwnPropertyDescriptor(sh, key);
       if (spread && !desc.enumerable)
         continue;
-      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve7) : NONE;
+      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve9) : NONE;
       if (child > answer)
         answer = child;
     }
     return answer;
   };
-  const merge2 = (answer) => {
+  const merge4 = (answer) => {
     if (answer > result)
       result = answer;
   };
@@ -17410,8 +17410,8 @@ function isRecursive(inst, stack, resolve7) {
   const kind = def.type;
   switch (kind) {
     case "object": {
-      const raw = rawShape(def);
-      merge2(raw ? shape(raw, true) : ASSUMED);
+      const raw2 = rawShape(def);
+      merge4(raw2 ? shape(raw2, true) : ASSUMED);
       check3(def.catchall);
       break;
     }
@@ -17460,8 +17460,8 @@ function isRecursive(inst, stack, resolve7) {
       break;
     // `$ZodLazy` caches its inner on the def, so a resolved edge is followed exactly
     case "lazy": {
-      const inner = def._cachedInner ?? (resolve7 ? inst._zod.innerType : void 0);
-      merge2(inner ? isRecursive(inner, stack, false) : ASSUMED);
+      const inner = def._cachedInner ?? (resolve9 ? inst._zod.innerType : void 0);
+      merge4(inner ? isRecursive(inner, stack, false) : ASSUMED);
       break;
     }
     // a leaf by choice: `parts` are regex fragments, not data positions
@@ -17633,7 +17633,7 @@ function isBackEdge(ctx, value) {
   return backEdges !== void 0 && isRef(value) && backEdges.has(value);
 }
 
-// ../../main/node_modules/zod/v4/locales/index.js
+// node_modules/zod/v4/locales/index.js
 var locales_exports = {};
 __export(locales_exports, {
   ar: () => ar_default,
@@ -17701,7 +17701,7 @@ __export(locales_exports, {
   zhTW: () => zh_TW_default
 });
 
-// ../../main/node_modules/zod/v4/locales/ar.js
+// node_modules/zod/v4/locales/ar.js
 var error = () => {
   const Sizable = {
     string: { unit: "حرف", verb: "أن يحوي" },
@@ -17813,7 +17813,7 @@ function ar_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/az.js
+// node_modules/zod/v4/locales/az.js
 var error2 = () => {
   const Sizable = {
     string: { unit: "simvol", verb: "olmalıdır" },
@@ -17924,7 +17924,7 @@ function az_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/be.js
+// node_modules/zod/v4/locales/be.js
 function getBelarusianPlural(count, one, few, many) {
   const absCount = Math.abs(count);
   const lastDigit = absCount % 10;
@@ -18093,7 +18093,7 @@ function be_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/bg.js
+// node_modules/zod/v4/locales/bg.js
 var error4 = () => {
   const Sizable = {
     string: { unit: "символа", verb: "да съдържа" },
@@ -18219,7 +18219,7 @@ function bg_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/bn.js
+// node_modules/zod/v4/locales/bn.js
 var error5 = () => {
   const Sizable = {
     string: { unit: "অক্ষর", verb: "থাকতে হবে" },
@@ -18333,7 +18333,7 @@ function bn_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/ca.js
+// node_modules/zod/v4/locales/ca.js
 var error6 = () => {
   const Sizable = {
     string: { unit: "caràcters", verb: "contenir" },
@@ -18447,7 +18447,7 @@ function ca_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/ckb.js
+// node_modules/zod/v4/locales/ckb.js
 var error7 = () => {
   const Sizable = {
     string: { unit: "پیت", verb: "بێت" },
@@ -18580,7 +18580,7 @@ function ckb_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/cs.js
+// node_modules/zod/v4/locales/cs.js
 var error8 = () => {
   const Sizable = {
     string: { unit: "znaků", verb: "mít" },
@@ -18697,7 +18697,7 @@ function cs_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/da.js
+// node_modules/zod/v4/locales/da.js
 var error9 = () => {
   const Sizable = {
     string: { unit: "tegn", verb: "havde" },
@@ -18818,7 +18818,7 @@ function da_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/de.js
+// node_modules/zod/v4/locales/de.js
 var error10 = () => {
   const Sizable = {
     string: { unit: "Zeichen", verb: "zu haben" },
@@ -18932,7 +18932,7 @@ function de_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/el.js
+// node_modules/zod/v4/locales/el.js
 var error11 = () => {
   const Sizable = {
     string: { unit: "χαρακτήρες", verb: "να έχει" },
@@ -19045,7 +19045,7 @@ function el_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/en.js
+// node_modules/zod/v4/locales/en.js
 var error12 = () => {
   const Sizable = {
     string: { unit: "characters", verb: "to have" },
@@ -19170,7 +19170,7 @@ function en_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/eo.js
+// node_modules/zod/v4/locales/eo.js
 var error13 = () => {
   const Sizable = {
     string: { unit: "karaktrojn", verb: "havi" },
@@ -19285,7 +19285,7 @@ function eo_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/es.js
+// node_modules/zod/v4/locales/es.js
 var error14 = () => {
   const Sizable = {
     string: { unit: "caracteres", verb: "tener" },
@@ -19422,7 +19422,7 @@ function es_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/fa.js
+// node_modules/zod/v4/locales/fa.js
 var error15 = () => {
   const Sizable = {
     string: { unit: "کاراکتر", verb: "داشته باشد" },
@@ -19542,7 +19542,7 @@ function fa_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/fi.js
+// node_modules/zod/v4/locales/fi.js
 var error16 = () => {
   const Sizable = {
     string: { unit: "merkkiä", subject: "merkkijonon" },
@@ -19660,7 +19660,7 @@ function fi_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/fr.js
+// node_modules/zod/v4/locales/fr.js
 var error17 = () => {
   const Sizable = {
     string: { unit: "caractères", verb: "avoir" },
@@ -19790,7 +19790,7 @@ function fr_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/fr-CA.js
+// node_modules/zod/v4/locales/fr-CA.js
 var error18 = () => {
   const Sizable = {
     string: { unit: "caractères", verb: "avoir" },
@@ -19903,7 +19903,7 @@ function fr_CA_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/gu.js
+// node_modules/zod/v4/locales/gu.js
 var error19 = () => {
   const Sizable = {
     string: { unit: "અક્ષર", verb: "હોવા જોઈએ" },
@@ -20017,7 +20017,7 @@ function gu_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/he.js
+// node_modules/zod/v4/locales/he.js
 var error20 = () => {
   const TypeNames = {
     string: { label: "מחרוזת", gender: "f" },
@@ -20219,7 +20219,7 @@ function he_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/hi.js
+// node_modules/zod/v4/locales/hi.js
 var error21 = () => {
   const Sizable = {
     string: { unit: "अक्षर", verb: "रखने के लिए" },
@@ -20331,7 +20331,7 @@ function hi_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/hr.js
+// node_modules/zod/v4/locales/hr.js
 var error22 = () => {
   const Sizable = {
     string: { unit: "znakova", verb: "imati" },
@@ -20458,7 +20458,7 @@ function hr_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/hu.js
+// node_modules/zod/v4/locales/hu.js
 var error23 = () => {
   const Sizable = {
     string: { unit: "karakter", verb: "legyen" },
@@ -20572,7 +20572,7 @@ function hu_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/hy.js
+// node_modules/zod/v4/locales/hy.js
 function getArmenianPlural(count, one, many) {
   return Math.abs(count) === 1 ? one : many;
 }
@@ -20731,7 +20731,7 @@ function hy_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/id.js
+// node_modules/zod/v4/locales/id.js
 var error25 = () => {
   const Sizable = {
     string: { unit: "karakter", verb: "memiliki" },
@@ -20843,7 +20843,7 @@ function id_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/is.js
+// node_modules/zod/v4/locales/is.js
 var error26 = () => {
   const Sizable = {
     string: { unit: "stafi", verb: "að hafa" },
@@ -20958,7 +20958,7 @@ function is_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/it.js
+// node_modules/zod/v4/locales/it.js
 var error27 = () => {
   const Sizable = {
     string: { unit: "caratteri", verb: "avere" },
@@ -21072,7 +21072,7 @@ function it_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/ja.js
+// node_modules/zod/v4/locales/ja.js
 var error28 = () => {
   const Sizable = {
     string: { unit: "文字", verb: "である" },
@@ -21185,7 +21185,7 @@ function ja_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/ka.js
+// node_modules/zod/v4/locales/ka.js
 var error29 = () => {
   const Sizable = {
     string: { unit: "სიმბოლო", verb: "უნდა შეიცავდეს" },
@@ -21303,7 +21303,7 @@ function ka_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/km.js
+// node_modules/zod/v4/locales/km.js
 var error30 = () => {
   const Sizable = {
     string: { unit: "តួអក្សរ", verb: "គួរមាន" },
@@ -21419,12 +21419,12 @@ function km_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/kh.js
+// node_modules/zod/v4/locales/kh.js
 function kh_default() {
   return km_default();
 }
 
-// ../../main/node_modules/zod/v4/locales/kn.js
+// node_modules/zod/v4/locales/kn.js
 var error31 = () => {
   const Sizable = {
     string: { unit: "ಅಕ್ಷರಗಳು", verb: "ಹೊಂದಲು" },
@@ -21540,7 +21540,7 @@ function kn_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/ko.js
+// node_modules/zod/v4/locales/ko.js
 var error32 = () => {
   const Sizable = {
     string: { unit: "문자", verb: "to have" },
@@ -21657,9 +21657,9 @@ function ko_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/lt.js
-var capitalizeFirstCharacter = (text2) => {
-  return text2.charAt(0).toUpperCase() + text2.slice(1);
+// node_modules/zod/v4/locales/lt.js
+var capitalizeFirstCharacter = (text3) => {
+  return text3.charAt(0).toUpperCase() + text3.slice(1);
 };
 function getUnitTypeFromNumber(number4) {
   const abs = Math.abs(number4);
@@ -21865,7 +21865,7 @@ function lt_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/mk.js
+// node_modules/zod/v4/locales/mk.js
 var error34 = () => {
   const Sizable = {
     string: { unit: "знаци", verb: "да имаат" },
@@ -21980,7 +21980,7 @@ function mk_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/ms.js
+// node_modules/zod/v4/locales/ms.js
 var error35 = () => {
   const Sizable = {
     string: { unit: "aksara", verb: "mempunyai" },
@@ -22093,7 +22093,7 @@ function ms_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/ne.js
+// node_modules/zod/v4/locales/ne.js
 var error36 = () => {
   const Sizable = {
     string: { unit: "अक्षर", verb: "हुनुपर्छ" },
@@ -22205,7 +22205,7 @@ function ne_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/nl.js
+// node_modules/zod/v4/locales/nl.js
 var error37 = () => {
   const Sizable = {
     string: { unit: "tekens", verb: "heeft" },
@@ -22321,7 +22321,7 @@ function nl_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/nn.js
+// node_modules/zod/v4/locales/nn.js
 var error38 = () => {
   const Sizable = {
     string: { unit: "teikn", verb: "å ha" },
@@ -22435,7 +22435,7 @@ function nn_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/no.js
+// node_modules/zod/v4/locales/no.js
 var error39 = () => {
   const Sizable = {
     string: { unit: "tegn", verb: "å ha" },
@@ -22549,7 +22549,7 @@ function no_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/ota.js
+// node_modules/zod/v4/locales/ota.js
 var error40 = () => {
   const Sizable = {
     string: { unit: "harf", verb: "olmalıdır" },
@@ -22664,7 +22664,7 @@ function ota_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/ps.js
+// node_modules/zod/v4/locales/ps.js
 var error41 = () => {
   const Sizable = {
     string: { unit: "توکي", verb: "ولري" },
@@ -22784,7 +22784,7 @@ function ps_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/pl.js
+// node_modules/zod/v4/locales/pl.js
 var error42 = () => {
   const Sizable = {
     string: { unit: "znaków", verb: "mieć" },
@@ -22899,7 +22899,7 @@ function pl_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/pt.js
+// node_modules/zod/v4/locales/pt.js
 var error43 = () => {
   const Sizable = {
     string: { unit: "caracteres" },
@@ -23043,7 +23043,7 @@ function pt_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/pt-BR.js
+// node_modules/zod/v4/locales/pt-BR.js
 var error44 = () => {
   const Sizable = {
     string: { unit: "caracteres" },
@@ -23188,7 +23188,7 @@ function pt_BR_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/ro.js
+// node_modules/zod/v4/locales/ro.js
 var error45 = () => {
   const Sizable = {
     string: { unit: "caractere", verb: "să aibă" },
@@ -23311,7 +23311,7 @@ function ro_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/ru.js
+// node_modules/zod/v4/locales/ru.js
 function getRussianPlural(count, one, few, many) {
   const absCount = Math.abs(count);
   const lastDigit = absCount % 10;
@@ -23480,7 +23480,7 @@ function ru_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/sk.js
+// node_modules/zod/v4/locales/sk.js
 var error47 = () => {
   const Sizable = {
     string: { unit: "znakov", verb: "mať" },
@@ -23597,7 +23597,7 @@ function sk_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/sl.js
+// node_modules/zod/v4/locales/sl.js
 var error48 = () => {
   const Sizable = {
     string: { unit: "znakov", verb: "imeti" },
@@ -23712,7 +23712,7 @@ function sl_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/sv.js
+// node_modules/zod/v4/locales/sv.js
 var error49 = () => {
   const Sizable = {
     string: { unit: "tecken", verb: "att ha" },
@@ -23828,7 +23828,7 @@ function sv_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/ta.js
+// node_modules/zod/v4/locales/ta.js
 var error50 = () => {
   const Sizable = {
     string: { unit: "எழுத்துக்கள்", verb: "கொண்டிருக்க வேண்டும்" },
@@ -23944,7 +23944,7 @@ function ta_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/tg.js
+// node_modules/zod/v4/locales/tg.js
 var error51 = () => {
   const Sizable = {
     string: { unit: "аломат", verb: "дошта бошад" },
@@ -24061,7 +24061,7 @@ function tg_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/th.js
+// node_modules/zod/v4/locales/th.js
 var error52 = () => {
   const Sizable = {
     string: { unit: "ตัวอักษร", verb: "ควรมี" },
@@ -24177,7 +24177,7 @@ function th_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/tk.js
+// node_modules/zod/v4/locales/tk.js
 var error53 = () => {
   const Sizable = {
     string: { unit: "simwol", verb: "bolmaly" },
@@ -24285,7 +24285,7 @@ function tk_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/tr.js
+// node_modules/zod/v4/locales/tr.js
 var error54 = () => {
   const Sizable = {
     string: { unit: "karakter", verb: "olmalı" },
@@ -24396,7 +24396,7 @@ function tr_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/uk.js
+// node_modules/zod/v4/locales/uk.js
 var error55 = () => {
   const Sizable = {
     string: { unit: "символів", verb: "матиме" },
@@ -24510,12 +24510,12 @@ function uk_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/ua.js
+// node_modules/zod/v4/locales/ua.js
 function ua_default() {
   return uk_default();
 }
 
-// ../../main/node_modules/zod/v4/locales/ur.js
+// node_modules/zod/v4/locales/ur.js
 var error56 = () => {
   const Sizable = {
     string: { unit: "حروف", verb: "ہونا" },
@@ -24631,7 +24631,7 @@ function ur_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/uz.js
+// node_modules/zod/v4/locales/uz.js
 var error57 = () => {
   const Sizable = {
     string: { unit: "belgi", verb: "bo‘lishi kerak" },
@@ -24745,7 +24745,7 @@ function uz_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/vi.js
+// node_modules/zod/v4/locales/vi.js
 var error58 = () => {
   const Sizable = {
     string: { unit: "ký tự", verb: "có" },
@@ -24859,7 +24859,7 @@ function vi_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/zh-CN.js
+// node_modules/zod/v4/locales/zh-CN.js
 var error59 = () => {
   const Sizable = {
     string: { unit: "字符", verb: "包含" },
@@ -24974,7 +24974,7 @@ function zh_CN_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/zh-TW.js
+// node_modules/zod/v4/locales/zh-TW.js
 var error60 = () => {
   const Sizable = {
     string: { unit: "字元", verb: "擁有" },
@@ -25087,7 +25087,7 @@ function zh_TW_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/yo.js
+// node_modules/zod/v4/locales/yo.js
 var error61 = () => {
   const Sizable = {
     string: { unit: "àmi", verb: "ní" },
@@ -25200,7 +25200,7 @@ function yo_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/core/registries.js
+// node_modules/zod/v4/core/registries.js
 var _a2;
 var $output = /* @__PURE__ */ Symbol("ZodOutput");
 var $input = /* @__PURE__ */ Symbol("ZodInput");
@@ -25250,7 +25250,7 @@ function registry() {
 (_a2 = globalThis).__zod_globalRegistry ?? (_a2.__zod_globalRegistry = registry());
 var globalRegistry = globalThis.__zod_globalRegistry;
 
-// ../../main/node_modules/zod/v4/core/compile.js
+// node_modules/zod/v4/core/compile.js
 var INVALID = /* @__PURE__ */ Symbol.for("zod.compile.invalid");
 var FALLBACK_FLAG = /* @__PURE__ */ Symbol.for("zod.compile.fallback");
 var ZodCompileAsyncError = class extends Error {
@@ -25273,14 +25273,14 @@ function compileValidator(schema, parser) {
     return parser;
   }
 }
-function compile(schema, options20) {
+function compile(schema, options21) {
   try {
     const parser = compileFn(schema);
     const clone2 = withParser(schema, parser);
     clone2._zod.bag.validator = compileValidator(schema, parser);
     return clone2;
   } catch (err) {
-    if (options20?.strict)
+    if (options21?.strict)
       throw err;
     return schema;
   }
@@ -25340,7 +25340,7 @@ function installCompiledUserMethods(target, source, parser) {
     };
   }
 }
-function compileFn(schema, options20) {
+function compileFn(schema, options21) {
   let recursive2 = true;
   try {
     recursive2 = isRecursiveSchema(schema);
@@ -25356,12 +25356,12 @@ function compileFn(schema, options20) {
     definite: true
   };
   const doc = new Doc(["input"]);
-  const outputAccessor = generateCheck(doc, ctx, schema, "input", !options20?.assertOnly);
+  const outputAccessor = generateCheck(doc, ctx, schema, "input", !options21?.assertOnly);
   doc.write(outputAccessor === null ? `return true;` : `return ${outputAccessor};`);
   const constantNames = ["INVALID", ...ctx.constants.keys()];
   const constantValues = [INVALID, ...ctx.constants.values()];
   const code = doc.content.join("\n");
-  const fullCode = options20?.debug ? constantNames.length > 0 ? `// Constants: ${constantNames.join(", ")}
+  const fullCode = options21?.debug ? constantNames.length > 0 ? `// Constants: ${constantNames.join(", ")}
 ${code}` : code : "";
   const F = Function;
   const factoryCode = `return (input) => {
@@ -25374,7 +25374,7 @@ ${code}
   } catch (err) {
     throw new ZodCompileUnsupportedError(`this schema (generated code failed to evaluate: ${err.message})`);
   }
-  if (options20?.debug) {
+  if (options21?.debug) {
     fn.code = fullCode;
   }
   fn.definite = ctx.definite;
@@ -26290,9 +26290,9 @@ function generateNullableCheck(doc, ctx, schema, accessor, buildsValue = true) {
   doc.write(`}`);
   return outputVar;
 }
-function generateSizeGate(doc, schema, size) {
+function generateSizeGate(doc, schema, size2) {
   for (const [max, check3] of sizeCaps(schema._zod.def.checks)) {
-    doc.write(`if (${size} > ${numericOperand(max, check3._zod.def.check)}) return INVALID;`);
+    doc.write(`if (${size2} > ${numericOperand(max, check3._zod.def.check)}) return INVALID;`);
   }
 }
 function generateArrayCheck(doc, ctx, schema, accessor, buildsValue = true) {
@@ -26481,38 +26481,38 @@ function getTupleOptStart2(items, key) {
 }
 function generateUnionCheck(doc, ctx, schema, accessor) {
   const def = schema._zod.def;
-  const options20 = def.options;
+  const options21 = def.options;
   if (def.discriminator) {
     return generateDiscriminatedUnionCheck(doc, ctx, def, accessor);
   }
   if (def.inclusive === false) {
     throw new ZodCompileUnsupportedError("exclusive unions (z.xor)");
   }
-  if (options20.length === 0) {
+  if (options21.length === 0) {
     doc.write("return INVALID;");
     return accessor;
   }
-  if (options20.length === 1) {
-    return generateCheck(doc, ctx, options20[0], accessor);
+  if (options21.length === 1) {
+    return generateCheck(doc, ctx, options21[0], accessor);
   }
-  const allLiterals = options20.every((opt) => opt._zod.def.type === "literal" && !opt._zod.def.checks?.length);
+  const allLiterals = options21.every((opt2) => opt2._zod.def.type === "literal" && !opt2._zod.def.checks?.length);
   if (allLiterals) {
-    const values = new Set(options20.flatMap((opt) => opt._zod.def.values));
+    const values = new Set(options21.flatMap((opt2) => opt2._zod.def.values));
     const valuesConst = addConstant(ctx, values);
     doc.write(`if (!${valuesConst}.has(${accessor})) return INVALID;`);
     return accessor;
   }
   const outputVar = newVar(ctx);
   doc.write(`let ${outputVar};`);
-  for (let i = 0; i < options20.length; i++) {
-    const opt = options20[i];
+  for (let i = 0; i < options21.length; i++) {
+    const opt2 = options21[i];
     if (i === 0) {
       doc.write(`${outputVar} = (() => {`);
     } else {
       doc.write(`if (${outputVar} === INVALID) ${outputVar} = (() => {`);
     }
     doc.indented((d) => {
-      const branchOutput = generateCheck(d, ctx, opt, accessor);
+      const branchOutput = generateCheck(d, ctx, opt2, accessor);
       d.write(`return ${branchOutput};`);
     });
     doc.write(`})();`);
@@ -26860,7 +26860,7 @@ function generateTransformCheck(doc, ctx, schema, accessor) {
   return accessor;
 }
 
-// ../../main/node_modules/zod/v4/core/api.js
+// node_modules/zod/v4/core/api.js
 function snapshotChecks(def) {
   if (def.checks)
     def.checks = [...def.checks];
@@ -27428,11 +27428,11 @@ function _minSize(minimum, params) {
   });
 }
 // @__NO_SIDE_EFFECTS__
-function _size(size, params) {
+function _size(size2, params) {
   return new $ZodCheckSizeEquals({
     check: "size_equals",
     ...normalizeParams(params),
-    size
+    size: size2
   });
 }
 // @__NO_SIDE_EFFECTS__
@@ -27576,26 +27576,26 @@ function _array(Class2, element, params) {
   });
 }
 // @__NO_SIDE_EFFECTS__
-function _union(Class2, options20, params) {
+function _union(Class2, options21, params) {
   return new Class2({
     type: "union",
-    options: options20,
+    options: options21,
     ...normalizeParams(params)
   });
 }
-function _xor(Class2, options20, params) {
+function _xor(Class2, options21, params) {
   return new Class2({
     type: "union",
-    options: options20,
+    options: options21,
     inclusive: false,
     ...normalizeParams(params)
   });
 }
 // @__NO_SIDE_EFFECTS__
-function _discriminatedUnion(Class2, discriminator, options20, params) {
+function _discriminatedUnion(Class2, discriminator, options21, params) {
   return new Class2({
     type: "union",
-    options: options20,
+    options: options21,
     discriminator,
     ...normalizeParams(params)
   });
@@ -27771,13 +27771,13 @@ function _promise(Class2, innerType) {
 }
 // @__NO_SIDE_EFFECTS__
 function _custom(Class2, fn, _params) {
-  const norm = normalizeParams(_params);
-  norm.abort ?? (norm.abort = true);
+  const norm2 = normalizeParams(_params);
+  norm2.abort ?? (norm2.abort = true);
   const schema = new Class2({
     type: "custom",
     check: "custom",
     fn,
-    ...norm
+    ...norm2
   });
   return schema;
 }
@@ -27919,7 +27919,7 @@ function _stringFormat(Class2, format, fnOrRegex, _params = {}) {
   return inst;
 }
 
-// ../../main/node_modules/zod/v4/core/to-json-schema.js
+// node_modules/zod/v4/core/to-json-schema.js
 function assignProps(target, ...sources) {
   for (const source of sources) {
     for (const key of Reflect.ownKeys(source)) {
@@ -28065,7 +28065,7 @@ function extractDefs(ctx, schema) {
       return;
     }
     const seen = entry[1];
-    const { ref, defId } = makeURI(entry);
+    const { ref: ref3, defId } = makeURI(entry);
     seen.def = { ...seen.schema };
     if (defId)
       seen.defId = defId;
@@ -28073,7 +28073,7 @@ function extractDefs(ctx, schema) {
     for (const key in schema2) {
       delete schema2[key];
     }
-    schema2.$ref = ref;
+    schema2.$ref = ref3;
   };
   if (ctx.cycles === "throw") {
     for (const entry of ctx.seen.entries()) {
@@ -28117,11 +28117,11 @@ Set the \`cycles\` parameter to \`"ref"\` to resolve cyclical schemas with defs.
     ctx.sharedDefsExtractedFor = ctx.external;
 }
 function compactTypeUnion(schema) {
-  const options20 = schema.anyOf;
-  if (!Array.isArray(options20) || options20.length === 0 || schema.type !== void 0)
+  const options21 = schema.anyOf;
+  if (!Array.isArray(options21) || options21.length === 0 || schema.type !== void 0)
     return;
   const types = [];
-  for (const option of options20) {
+  for (const option of options21) {
     if (!option || typeof option !== "object")
       return;
     compactTypeUnion(option);
@@ -28234,11 +28234,11 @@ function finalize(ctx, schema) {
       return;
     const schema2 = seen.def ?? seen.schema;
     const _cached = { ...schema2 };
-    const ref = seen.ref;
+    const ref3 = seen.ref;
     seen.ref = null;
-    if (ref) {
-      flattenRef(ref);
-      const refSeen = ctx.seen.get(ref);
+    if (ref3) {
+      flattenRef(ref3);
+      const refSeen = ctx.seen.get(ref3);
       const refSchema = refSeen.schema;
       if (refSchema.$ref && (ctx.target === "draft-07" || ctx.target === "draft-04" || ctx.target === "openapi-3.0")) {
         schema2.allOf = schema2.allOf ?? [];
@@ -28247,7 +28247,7 @@ function finalize(ctx, schema) {
         assignProps(schema2, refSchema);
       }
       assignProps(schema2, _cached);
-      const isParentRef = zodSchema._zod.parent === ref;
+      const isParentRef = zodSchema._zod.parent === ref3;
       if (isParentRef) {
         for (const key in schema2) {
           if (key === "$ref" || key === "allOf")
@@ -28268,7 +28268,7 @@ function finalize(ctx, schema) {
       }
     }
     const parent = zodSchema._zod.parent;
-    if (parent && parent !== ref) {
+    if (parent && parent !== ref3) {
       flattenRef(parent);
       const parentSeen = ctx.seen.get(parent);
       if (parentSeen?.schema.$ref) {
@@ -28449,7 +28449,7 @@ var createStandardJSONSchemaMethod = (schema, io, processors = {}) => (params) =
   return finalize(ctx, schema);
 };
 
-// ../../main/node_modules/zod/v4/core/json-schema-processors.js
+// node_modules/zod/v4/core/json-schema-processors.js
 var narrowMin = (agg, key, value) => {
   if (agg[key] === void 0 || value > agg[key])
     agg[key] = value;
@@ -28825,14 +28825,14 @@ var objectProcessor = (schema, ctx, _json, params) => {
 var unionProcessor = (schema, ctx, json2, params) => {
   const def = schema._zod.def;
   const isExclusive = def.inclusive === false;
-  const options20 = def.options.map((x, i) => processSchema(x, ctx, {
+  const options21 = def.options.map((x, i) => processSchema(x, ctx, {
     ...params,
     path: [...params.path, isExclusive ? "oneOf" : "anyOf", i]
   }));
   if (isExclusive) {
-    json2.oneOf = options20;
+    json2.oneOf = options21;
   } else {
-    json2.anyOf = options20;
+    json2.anyOf = options21;
   }
 };
 var intersectionProcessor = (schema, ctx, json2, params) => {
@@ -29197,7 +29197,7 @@ function toJSONSchema(input2, params) {
   return finalize(ctx, input2);
 }
 
-// ../../main/node_modules/zod/v4/core/json-schema-generator.js
+// node_modules/zod/v4/core/json-schema-generator.js
 var JSONSchemaGenerator = class {
   /** @deprecated Access via ctx instead */
   get metadataRegistry() {
@@ -29275,31 +29275,31 @@ var JSONSchemaGenerator = class {
   }
 };
 
-// ../../main/node_modules/zod/v4/core/json-schema.js
+// node_modules/zod/v4/core/json-schema.js
 var json_schema_exports = {};
 
-// ../../main/node_modules/zod/v4/core/visit.js
+// node_modules/zod/v4/core/visit.js
 var RESOLVING = /* @__PURE__ */ Symbol("z.visit/resolving");
 function visit(schema, fnOrHandlers) {
   const fn = typeof fnOrHandlers === "function" ? fnOrHandlers : (node2, rewritten) => {
     const h = fnOrHandlers[node2._zod.def.type];
     return h ? h(node2, rewritten) : node2;
   };
-  const cache = /* @__PURE__ */ new Map();
-  function run(s) {
-    const cached2 = cache.get(s);
+  const cache2 = /* @__PURE__ */ new Map();
+  function run2(s) {
+    const cached2 = cache2.get(s);
     if (cached2 === RESOLVING) {
       return new $ZodLazy({
         type: "lazy",
-        getter: () => cache.get(s)
+        getter: () => cache2.get(s)
       });
     }
     if (cached2 !== void 0)
       return cached2;
-    cache.set(s, RESOLVING);
+    cache2.set(s, RESOLVING);
     const inner = mapInner(s);
     const mapped = fn(inner, inner !== s);
-    cache.set(s, mapped);
+    cache2.set(s, mapped);
     return mapped;
   }
   function mapInner(s) {
@@ -29312,21 +29312,21 @@ function visit(schema, fnOrHandlers) {
         let changed = false;
         const newShape = {};
         for (const k of keys) {
-          const mapped = run(oldShape[k]);
+          const mapped = run2(oldShape[k]);
           if (mapped !== oldShape[k])
             changed = true;
           newShape[k] = mapped;
         }
         let newCatchall = def.catchall;
         if (def.catchall) {
-          newCatchall = run(def.catchall);
+          newCatchall = run2(def.catchall);
           if (newCatchall !== def.catchall)
             changed = true;
         }
         return changed ? clone(s, { ...def, shape: newShape, catchall: newCatchall }) : s;
       }
       case "array": {
-        const mapped = run(def.element);
+        const mapped = run2(def.element);
         return mapped === def.element ? s : clone(s, { ...def, element: mapped });
       }
       case "tuple": {
@@ -29334,14 +29334,14 @@ function visit(schema, fnOrHandlers) {
         let changed = false;
         const newItems = [];
         for (const item of oldItems) {
-          const mapped = run(item);
+          const mapped = run2(item);
           if (mapped !== item)
             changed = true;
           newItems.push(mapped);
         }
         let newRest = def.rest;
         if (def.rest) {
-          newRest = run(def.rest);
+          newRest = run2(def.rest);
           if (newRest !== def.rest)
             changed = true;
         }
@@ -29349,29 +29349,29 @@ function visit(schema, fnOrHandlers) {
       }
       case "record":
       case "map": {
-        const newKey = run(def.keyType);
-        const newVal = run(def.valueType);
+        const newKey = run2(def.keyType);
+        const newVal = run2(def.valueType);
         return newKey === def.keyType && newVal === def.valueType ? s : clone(s, { ...def, keyType: newKey, valueType: newVal });
       }
       case "set": {
-        const newVal = run(def.valueType);
+        const newVal = run2(def.valueType);
         return newVal === def.valueType ? s : clone(s, { ...def, valueType: newVal });
       }
       case "union": {
         const oldOptions = def.options;
         let changed = false;
         const newOptions = [];
-        for (const opt of oldOptions) {
-          const mapped = run(opt);
-          if (mapped !== opt)
+        for (const opt2 of oldOptions) {
+          const mapped = run2(opt2);
+          if (mapped !== opt2)
             changed = true;
           newOptions.push(mapped);
         }
         return changed ? clone(s, { ...def, options: newOptions }) : s;
       }
       case "intersection": {
-        const newLeft = run(def.left);
-        const newRight = run(def.right);
+        const newLeft = run2(def.left);
+        const newRight = run2(def.right);
         return newLeft === def.left && newRight === def.right ? s : clone(s, { ...def, left: newLeft, right: newRight });
       }
       case "optional":
@@ -29383,23 +29383,23 @@ function visit(schema, fnOrHandlers) {
       case "nonoptional":
       case "promise":
       case "success": {
-        const newInner = run(def.innerType);
+        const newInner = run2(def.innerType);
         return newInner === def.innerType ? s : clone(s, { ...def, innerType: newInner });
       }
       case "pipe": {
-        const newIn = run(def.in);
-        const newOut = run(def.out);
+        const newIn = run2(def.in);
+        const newOut = run2(def.out);
         return newIn === def.in && newOut === def.out ? s : clone(s, { ...def, in: newIn, out: newOut });
       }
       case "function": {
-        const newInput = run(def.input);
-        const newOutput = run(def.output);
+        const newInput = run2(def.input);
+        const newOutput = run2(def.output);
         return newInput === def.input && newOutput === def.output ? s : clone(s, { ...def, input: newInput, output: newOutput });
       }
       case "lazy": {
         const original = def.getter;
         const { _cachedInner, ...rest } = def;
-        return clone(s, { ...rest, getter: () => run(original()) });
+        return clone(s, { ...rest, getter: () => run2(original()) });
       }
       // A leaf by choice: `parts` are regex fragments, not data positions.
       case "template_literal":
@@ -29430,10 +29430,10 @@ function visit(schema, fnOrHandlers) {
       }
     }
   }
-  return run(schema);
+  return run2(schema);
 }
 
-// ../../main/node_modules/@modelcontextprotocol/sdk/dist/esm/server/zod-compat.js
+// node_modules/@modelcontextprotocol/sdk/dist/esm/server/zod-compat.js
 function isZ4Schema(s) {
   const schema = s;
   return !!schema._zod;
@@ -29496,7 +29496,7 @@ function getLiteralValue(schema) {
   return void 0;
 }
 
-// ../../main/node_modules/zod/v4/classic/external.js
+// node_modules/zod/v4/classic/external.js
 var external_exports = {};
 __export(external_exports, {
   $brand: () => $brand,
@@ -29759,7 +29759,7 @@ __export(external_exports, {
   xor: () => xor
 });
 
-// ../../main/node_modules/zod/v4/classic/schemas.js
+// node_modules/zod/v4/classic/schemas.js
 var schemas_exports2 = {};
 __export(schemas_exports2, {
   ZodAny: () => ZodAny,
@@ -29940,7 +29940,7 @@ __export(schemas_exports2, {
   xor: () => xor
 });
 
-// ../../main/node_modules/zod/v4/classic/checks.js
+// node_modules/zod/v4/classic/checks.js
 var checks_exports2 = {};
 __export(checks_exports2, {
   endsWith: () => _endsWith,
@@ -29975,7 +29975,7 @@ __export(checks_exports2, {
   uppercase: () => _uppercase
 });
 
-// ../../main/node_modules/zod/v4/classic/errors.js
+// node_modules/zod/v4/classic/errors.js
 var _installedErrorProtos = /* @__PURE__ */ new WeakSet([Object.prototype, Error.prototype]);
 function _lazyMethod(proto, key, make) {
   Object.defineProperty(proto, key, {
@@ -30021,7 +30021,7 @@ var ZodRealError = /* @__PURE__ */ $constructor("ZodError", initializer2, void 0
   Parent: Error
 });
 
-// ../../main/node_modules/zod/v4/classic/parse.js
+// node_modules/zod/v4/classic/parse.js
 var parse3 = /* @__PURE__ */ _parse(ZodRealError);
 var parseAsync2 = /* @__PURE__ */ _parseAsync(ZodRealError);
 var safeParse3 = /* @__PURE__ */ _safeParse(ZodRealError);
@@ -30035,7 +30035,7 @@ var safeDecode2 = /* @__PURE__ */ _safeDecode(ZodRealError);
 var safeEncodeAsync2 = /* @__PURE__ */ _safeEncodeAsync(ZodRealError);
 var safeDecodeAsync2 = /* @__PURE__ */ _safeDecodeAsync(ZodRealError);
 
-// ../../main/node_modules/zod/v4/classic/schemas.js
+// node_modules/zod/v4/classic/schemas.js
 function _ensureDefaultLocale() {
   if (!globalConfig.localeError)
     config(en_default());
@@ -30927,10 +30927,10 @@ var ZodUnion = /* @__PURE__ */ $constructor("ZodUnion", (inst, def) => {
   inst._zod.processJSONSchema = (ctx, json2, params) => unionProcessor(inst, ctx, json2, params);
   inst.options = def.options;
 });
-function union(options20, params) {
+function union(options21, params) {
   return new ZodUnion({
     type: "union",
-    options: options20,
+    options: options21,
     ...util_exports.normalizeParams(params)
   });
 }
@@ -30940,10 +30940,10 @@ var ZodXor = /* @__PURE__ */ $constructor("ZodXor", (inst, def) => {
   inst._zod.processJSONSchema = (ctx, json2, params) => unionProcessor(inst, ctx, json2, params);
   inst.options = def.options;
 });
-function xor(options20, params) {
+function xor(options21, params) {
   return new ZodXor({
     type: "union",
-    options: options20,
+    options: options21,
     inclusive: false,
     ...util_exports.normalizeParams(params)
   });
@@ -30952,10 +30952,10 @@ var ZodDiscriminatedUnion = /* @__PURE__ */ $constructor("ZodDiscriminatedUnion"
   ZodUnion.init(inst, def);
   $ZodDiscriminatedUnion.init(inst, def);
 });
-function discriminatedUnion(discriminator, options20, params) {
+function discriminatedUnion(discriminator, options21, params) {
   return new ZodDiscriminatedUnion({
     type: "union",
-    options: options20,
+    options: options21,
     discriminator,
     ...util_exports.normalizeParams(params)
   });
@@ -31162,8 +31162,8 @@ var ZodFile = /* @__PURE__ */ $constructor("ZodFile", (inst, def) => {
   $ZodFile.init(inst, def);
   ZodType.init(inst, def);
   inst._zod.processJSONSchema = (ctx, json2, params) => fileProcessor(inst, ctx, json2, params);
-  inst.min = (size, params) => inst.check(_minSize(size, params));
-  inst.max = (size, params) => inst.check(_maxSize(size, params));
+  inst.min = (size2, params) => inst.check(_minSize(size2, params));
+  inst.max = (size2, params) => inst.check(_maxSize(size2, params));
   inst.mime = (types, params) => inst.check(_mime(Array.isArray(types) ? types : [types], params));
 });
 function file(params) {
@@ -31500,7 +31500,7 @@ function preprocess(fn, schema) {
   });
 }
 
-// ../../main/node_modules/zod/v4/classic/compat.js
+// node_modules/zod/v4/classic/compat.js
 var ZodIssueCode = {
   invalid_type: "invalid_type",
   too_big: "too_big",
@@ -31526,7 +31526,7 @@ var ZodFirstPartyTypeKind;
 /* @__PURE__ */ (function(ZodFirstPartyTypeKind2) {
 })(ZodFirstPartyTypeKind || (ZodFirstPartyTypeKind = {}));
 
-// ../../main/node_modules/zod/v4/classic/iso.js
+// node_modules/zod/v4/classic/iso.js
 var iso_exports = {};
 __export(iso_exports, {
   ZodISODate: () => ZodISODate,
@@ -31551,7 +31551,7 @@ function duration2(params) {
   return _isoDuration(ZodISODuration, params);
 }
 
-// ../../main/node_modules/zod/v4/classic/from-json-schema.js
+// node_modules/zod/v4/classic/from-json-schema.js
 var z = {
   ...schemas_exports2,
   ...checks_exports2,
@@ -31647,23 +31647,23 @@ function applyMinItems(items, minItems) {
 function decodeJSONPointerSegment(segment) {
   return segment.replace(/~1/g, "/").replace(/~0/g, "~");
 }
-function resolveRef(ref, ctx) {
-  if (!ref.startsWith("#")) {
+function resolveRef(ref3, ctx) {
+  if (!ref3.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path = ref.slice(1).split("/").filter(Boolean);
-  if (path.length === 0) {
+  const path2 = ref3.slice(1).split("/").filter(Boolean);
+  if (path2.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path[0] === defsKey) {
-    const key = path[1] === void 0 ? void 0 : decodeJSONPointerSegment(path[1]);
+  if (path2[0] === defsKey) {
+    const key = path2[1] === void 0 ? void 0 : decodeJSONPointerSegment(path2[1]);
     if (!key || !ctx.defs[key]) {
-      throw new Error(`Reference not found: ${ref}`);
+      throw new Error(`Reference not found: ${ref3}`);
     }
     return ctx.defs[key];
   }
-  throw new Error(`Reference not found: ${ref}`);
+  throw new Error(`Reference not found: ${ref3}`);
 }
 function checkObjectGuards(objectSchema, guards) {
   const guard = z.transform((value) => value).check((payload) => {
@@ -31720,8 +31720,8 @@ function canonicalKey(value, seen) {
   if (type !== "object") {
     if (type === "number" && Number.isNaN(value))
       return null;
-    const raw = String(value);
-    return `${type[0]}${raw.length}:${raw}`;
+    const raw2 = String(value);
+    return `${type[0]}${raw2.length}:${raw2}`;
   }
   if (seen.has(value))
     return null;
@@ -32187,13 +32187,13 @@ function convertSchema(schema, ctx) {
   let baseSchema = convertBaseSchema(schema, ctx);
   const hasExplicitType = schema.type || schema.enum !== void 0 || schema.const !== void 0;
   if (schema.anyOf && Array.isArray(schema.anyOf)) {
-    const options20 = schema.anyOf.map((s) => convertSchema(s, ctx));
-    const anyOfUnion = z.union(options20);
+    const options21 = schema.anyOf.map((s) => convertSchema(s, ctx));
+    const anyOfUnion = z.union(options21);
     baseSchema = hasExplicitType ? z.intersection(baseSchema, anyOfUnion) : anyOfUnion;
   }
   if (schema.oneOf && Array.isArray(schema.oneOf)) {
-    const options20 = schema.oneOf.map((s) => convertSchema(s, ctx));
-    const oneOfUnion = z.xor(options20);
+    const options21 = schema.oneOf.map((s) => convertSchema(s, ctx));
+    const oneOfUnion = z.xor(options21);
     baseSchema = hasExplicitType ? z.intersection(baseSchema, oneOfUnion) : oneOfUnion;
   }
   if (schema.allOf && Array.isArray(schema.allOf)) {
@@ -32284,7 +32284,7 @@ function fromJSONSchema(schema, params) {
   return convertSchema(normalized, ctx);
 }
 
-// ../../main/node_modules/zod/v4/classic/deep-partial.js
+// node_modules/zod/v4/classic/deep-partial.js
 function deepPartial(schema) {
   return visit(schema, {
     object: (s) => s.partial(),
@@ -32296,12 +32296,12 @@ function deepPartial(schema) {
   });
 }
 
-// ../../main/node_modules/zod/v4/classic/in-out.js
-function withChecks(side, checks) {
+// node_modules/zod/v4/classic/in-out.js
+function withChecks(side2, checks) {
   if (!checks?.length)
-    return side;
-  const def = side._zod.def;
-  return clone(side, mergeDefs(def, { checks: [...def.checks ?? [], ...checks] }), { parent: true });
+    return side2;
+  const def = side2._zod.def;
+  return clone(side2, mergeDefs(def, { checks: [...def.checks ?? [], ...checks] }), { parent: true });
 }
 function outSide(def) {
   return withChecks(def.out, def.checks);
@@ -32326,7 +32326,7 @@ function output(schema) {
   });
 }
 
-// ../../main/node_modules/zod/v4/classic/coerce.js
+// node_modules/zod/v4/classic/coerce.js
 var coerce_exports = {};
 __export(coerce_exports, {
   bigint: () => bigint3,
@@ -32351,7 +32351,7 @@ function date4(params) {
   return _coercedDate(ZodDate, params);
 }
 
-// ../../main/node_modules/@modelcontextprotocol/sdk/dist/esm/types.js
+// node_modules/@modelcontextprotocol/sdk/dist/esm/types.js
 var LATEST_PROTOCOL_VERSION = "2025-11-25";
 var SUPPORTED_PROTOCOL_VERSIONS = [LATEST_PROTOCOL_VERSION, "2025-06-18", "2025-03-26", "2024-11-05", "2024-10-07"];
 var RELATED_TASK_META_KEY = "io.modelcontextprotocol/related-task";
@@ -33870,15 +33870,15 @@ var UrlElicitationRequiredError = class extends McpError {
   }
 };
 
-// ../../main/node_modules/@modelcontextprotocol/sdk/dist/esm/experimental/tasks/interfaces.js
-function isTerminal(status) {
-  return status === "completed" || status === "failed" || status === "cancelled";
+// node_modules/@modelcontextprotocol/sdk/dist/esm/experimental/tasks/interfaces.js
+function isTerminal(status2) {
+  return status2 === "completed" || status2 === "failed" || status2 === "cancelled";
 }
 
-// ../../main/node_modules/zod-to-json-schema/dist/esm/parsers/string.js
+// node_modules/zod-to-json-schema/dist/esm/parsers/string.js
 var ALPHA_NUMERIC = new Set("ABCDEFGHIJKLMNOPQRSTUVXYZabcdefghijklmnopqrstuvxyz0123456789");
 
-// ../../main/node_modules/@modelcontextprotocol/sdk/dist/esm/server/zod-json-schema-compat.js
+// node_modules/@modelcontextprotocol/sdk/dist/esm/server/zod-json-schema-compat.js
 function getMethodLiteral(schema) {
   const shape = getObjectShape(schema);
   const methodSchema = shape?.method;
@@ -33899,7 +33899,7 @@ function parseWithCompat(schema, data) {
   return result.data;
 }
 
-// ../../main/node_modules/@modelcontextprotocol/sdk/dist/esm/shared/protocol.js
+// node_modules/@modelcontextprotocol/sdk/dist/esm/shared/protocol.js
 var DEFAULT_REQUEST_TIMEOUT_MSEC = 6e4;
 var Protocol = class {
   constructor(_options) {
@@ -34196,11 +34196,11 @@ var Protocol = class {
         }
         await this.notification(notification, notificationOptions);
       },
-      sendRequest: async (r, resultSchema, options20) => {
+      sendRequest: async (r, resultSchema, options21) => {
         if (abortController.signal.aborted) {
           throw new McpError(ErrorCode.ConnectionClosed, "Request was cancelled");
         }
-        const requestOptions = { ...options20, relatedRequestId: request.id };
+        const requestOptions = { ...options21, relatedRequestId: request.id };
         if (relatedTaskId && !requestOptions.relatedTask) {
           requestOptions.relatedTask = { taskId: relatedTaskId };
         }
@@ -34372,11 +34372,11 @@ var Protocol = class {
    *
    * @experimental Use `client.experimental.tasks.requestStream()` to access this method.
    */
-  async *requestStream(request, resultSchema, options20) {
-    const { task } = options20 ?? {};
+  async *requestStream(request, resultSchema, options21) {
+    const { task } = options21 ?? {};
     if (!task) {
       try {
-        const result = await this.request(request, resultSchema, options20);
+        const result = await this.request(request, resultSchema, options21);
         yield { type: "result", result };
       } catch (error62) {
         yield {
@@ -34388,7 +34388,7 @@ var Protocol = class {
     }
     let taskId;
     try {
-      const createResult = await this.request(request, CreateTaskResultSchema, options20);
+      const createResult = await this.request(request, CreateTaskResultSchema, options21);
       if (createResult.task) {
         taskId = createResult.task.taskId;
         yield { type: "taskCreated", task: createResult.task };
@@ -34396,11 +34396,11 @@ var Protocol = class {
         throw new McpError(ErrorCode.InternalError, "Task creation did not return a task");
       }
       while (true) {
-        const task2 = await this.getTask({ taskId }, options20);
+        const task2 = await this.getTask({ taskId }, options21);
         yield { type: "taskStatus", task: task2 };
         if (isTerminal(task2.status)) {
           if (task2.status === "completed") {
-            const result = await this.getTaskResult({ taskId }, resultSchema, options20);
+            const result = await this.getTaskResult({ taskId }, resultSchema, options21);
             yield { type: "result", result };
           } else if (task2.status === "failed") {
             yield {
@@ -34416,13 +34416,13 @@ var Protocol = class {
           return;
         }
         if (task2.status === "input_required") {
-          const result = await this.getTaskResult({ taskId }, resultSchema, options20);
+          const result = await this.getTaskResult({ taskId }, resultSchema, options21);
           yield { type: "result", result };
           return;
         }
         const pollInterval = task2.pollInterval ?? this._options?.defaultTaskPollInterval ?? 1e3;
-        await new Promise((resolve7) => setTimeout(resolve7, pollInterval));
-        options20?.signal?.throwIfAborted();
+        await new Promise((resolve9) => setTimeout(resolve9, pollInterval));
+        options21?.signal?.throwIfAborted();
       }
     } catch (error62) {
       yield {
@@ -34436,9 +34436,9 @@ var Protocol = class {
    *
    * Do not use this method to emit notifications! Use notification() instead.
    */
-  request(request, resultSchema, options20) {
-    const { relatedRequestId, resumptionToken, onresumptiontoken, task, relatedTask } = options20 ?? {};
-    return new Promise((resolve7, reject) => {
+  request(request, resultSchema, options21) {
+    const { relatedRequestId, resumptionToken, onresumptiontoken, task, relatedTask } = options21 ?? {};
+    return new Promise((resolve9, reject) => {
       const earlyReject = (error62) => {
         reject(error62);
       };
@@ -34457,15 +34457,15 @@ var Protocol = class {
           return;
         }
       }
-      options20?.signal?.throwIfAborted();
+      options21?.signal?.throwIfAborted();
       const messageId = this._requestMessageId++;
       const jsonrpcRequest = {
         ...request,
         jsonrpc: "2.0",
         id: messageId
       };
-      if (options20?.onprogress) {
-        this._progressHandlers.set(messageId, options20.onprogress);
+      if (options21?.onprogress) {
+        this._progressHandlers.set(messageId, options21.onprogress);
         jsonrpcRequest.params = {
           ...request.params,
           _meta: {
@@ -34505,7 +34505,7 @@ var Protocol = class {
         reject(error62);
       };
       this._responseHandlers.set(messageId, (response) => {
-        if (options20?.signal?.aborted) {
+        if (options21?.signal?.aborted) {
           return;
         }
         if (response instanceof Error) {
@@ -34516,18 +34516,18 @@ var Protocol = class {
           if (!parseResult.success) {
             reject(parseResult.error);
           } else {
-            resolve7(parseResult.data);
+            resolve9(parseResult.data);
           }
         } catch (error62) {
           reject(error62);
         }
       });
-      options20?.signal?.addEventListener("abort", () => {
-        cancel3(options20?.signal?.reason);
+      options21?.signal?.addEventListener("abort", () => {
+        cancel3(options21?.signal?.reason);
       });
-      const timeout = options20?.timeout ?? DEFAULT_REQUEST_TIMEOUT_MSEC;
+      const timeout = options21?.timeout ?? DEFAULT_REQUEST_TIMEOUT_MSEC;
       const timeoutHandler = () => cancel3(McpError.fromError(ErrorCode.RequestTimeout, "Request timed out", { timeout }));
-      this._setupTimeout(messageId, timeout, options20?.maxTotalTimeout, timeoutHandler, options20?.resetTimeoutOnProgress ?? false);
+      this._setupTimeout(messageId, timeout, options21?.maxTotalTimeout, timeoutHandler, options21?.resetTimeoutOnProgress ?? false);
       const relatedTaskId = relatedTask?.taskId;
       if (relatedTaskId) {
         const responseResolver = (response) => {
@@ -34560,42 +34560,42 @@ var Protocol = class {
    *
    * @experimental Use `client.experimental.tasks.getTask()` to access this method.
    */
-  async getTask(params, options20) {
-    return this.request({ method: "tasks/get", params }, GetTaskResultSchema, options20);
+  async getTask(params, options21) {
+    return this.request({ method: "tasks/get", params }, GetTaskResultSchema, options21);
   }
   /**
    * Retrieves the result of a completed task.
    *
    * @experimental Use `client.experimental.tasks.getTaskResult()` to access this method.
    */
-  async getTaskResult(params, resultSchema, options20) {
-    return this.request({ method: "tasks/result", params }, resultSchema, options20);
+  async getTaskResult(params, resultSchema, options21) {
+    return this.request({ method: "tasks/result", params }, resultSchema, options21);
   }
   /**
    * Lists tasks, optionally starting from a pagination cursor.
    *
    * @experimental Use `client.experimental.tasks.listTasks()` to access this method.
    */
-  async listTasks(params, options20) {
-    return this.request({ method: "tasks/list", params }, ListTasksResultSchema, options20);
+  async listTasks(params, options21) {
+    return this.request({ method: "tasks/list", params }, ListTasksResultSchema, options21);
   }
   /**
    * Cancels a specific task.
    *
    * @experimental Use `client.experimental.tasks.cancelTask()` to access this method.
    */
-  async cancelTask(params, options20) {
-    return this.request({ method: "tasks/cancel", params }, CancelTaskResultSchema, options20);
+  async cancelTask(params, options21) {
+    return this.request({ method: "tasks/cancel", params }, CancelTaskResultSchema, options21);
   }
   /**
    * Emits a notification, which is a one-way message that does not expect a response.
    */
-  async notification(notification, options20) {
+  async notification(notification, options21) {
     if (!this._transport) {
       throw new Error("Not connected");
     }
     this.assertNotificationCapability(notification.method);
-    const relatedTaskId = options20?.relatedTask?.taskId;
+    const relatedTaskId = options21?.relatedTask?.taskId;
     if (relatedTaskId) {
       const jsonrpcNotification2 = {
         ...notification,
@@ -34604,7 +34604,7 @@ var Protocol = class {
           ...notification.params,
           _meta: {
             ...notification.params?._meta || {},
-            [RELATED_TASK_META_KEY]: options20.relatedTask
+            [RELATED_TASK_META_KEY]: options21.relatedTask
           }
         }
       };
@@ -34616,7 +34616,7 @@ var Protocol = class {
       return;
     }
     const debouncedMethods = this._options?.debouncedNotificationMethods ?? [];
-    const canDebounce = debouncedMethods.includes(notification.method) && !notification.params && !options20?.relatedRequestId && !options20?.relatedTask;
+    const canDebounce = debouncedMethods.includes(notification.method) && !notification.params && !options21?.relatedRequestId && !options21?.relatedTask;
     if (canDebounce) {
       if (this._pendingDebouncedNotifications.has(notification.method)) {
         return;
@@ -34631,19 +34631,19 @@ var Protocol = class {
           ...notification,
           jsonrpc: "2.0"
         };
-        if (options20?.relatedTask) {
+        if (options21?.relatedTask) {
           jsonrpcNotification2 = {
             ...jsonrpcNotification2,
             params: {
               ...jsonrpcNotification2.params,
               _meta: {
                 ...jsonrpcNotification2.params?._meta || {},
-                [RELATED_TASK_META_KEY]: options20.relatedTask
+                [RELATED_TASK_META_KEY]: options21.relatedTask
               }
             }
           };
         }
-        this._transport?.send(jsonrpcNotification2, options20).catch((error62) => this._onerror(error62));
+        this._transport?.send(jsonrpcNotification2, options21).catch((error62) => this._onerror(error62));
       });
       return;
     }
@@ -34651,19 +34651,19 @@ var Protocol = class {
       ...notification,
       jsonrpc: "2.0"
     };
-    if (options20?.relatedTask) {
+    if (options21?.relatedTask) {
       jsonrpcNotification = {
         ...jsonrpcNotification,
         params: {
           ...jsonrpcNotification.params,
           _meta: {
             ...jsonrpcNotification.params?._meta || {},
-            [RELATED_TASK_META_KEY]: options20.relatedTask
+            [RELATED_TASK_META_KEY]: options21.relatedTask
           }
         }
       };
     }
-    await this._transport.send(jsonrpcNotification, options20);
+    await this._transport.send(jsonrpcNotification, options21);
   }
   /**
    * Registers a handler to invoke when this protocol object receives a request with the given method.
@@ -34778,12 +34778,12 @@ var Protocol = class {
       }
     } catch {
     }
-    return new Promise((resolve7, reject) => {
+    return new Promise((resolve9, reject) => {
       if (signal.aborted) {
         reject(new McpError(ErrorCode.InvalidRequest, "Request cancelled"));
         return;
       }
-      const timeoutId = setTimeout(resolve7, interval);
+      const timeoutId = setTimeout(resolve9, interval);
       signal.addEventListener("abort", () => {
         clearTimeout(timeoutId);
         reject(new McpError(ErrorCode.InvalidRequest, "Request cancelled"));
@@ -34812,8 +34812,8 @@ var Protocol = class {
         }
         return task;
       },
-      storeTaskResult: async (taskId, status, result) => {
-        await taskStore.storeTaskResult(taskId, status, result, sessionId);
+      storeTaskResult: async (taskId, status2, result) => {
+        await taskStore.storeTaskResult(taskId, status2, result, sessionId);
         const task = await taskStore.getTask(taskId, sessionId);
         if (task) {
           const notification = TaskStatusNotificationSchema.parse({
@@ -34829,15 +34829,15 @@ var Protocol = class {
       getTaskResult: (taskId) => {
         return taskStore.getTaskResult(taskId, sessionId);
       },
-      updateTaskStatus: async (taskId, status, statusMessage) => {
+      updateTaskStatus: async (taskId, status2, statusMessage) => {
         const task = await taskStore.getTask(taskId, sessionId);
         if (!task) {
           throw new McpError(ErrorCode.InvalidParams, `Task "${taskId}" not found - it may have been cleaned up`);
         }
         if (isTerminal(task.status)) {
-          throw new McpError(ErrorCode.InvalidParams, `Cannot update task "${taskId}" from terminal status "${task.status}" to "${status}". Terminal states (completed, failed, cancelled) cannot transition to other states.`);
+          throw new McpError(ErrorCode.InvalidParams, `Cannot update task "${taskId}" from terminal status "${task.status}" to "${status2}". Terminal states (completed, failed, cancelled) cannot transition to other states.`);
         }
-        await taskStore.updateTaskStatus(taskId, status, statusMessage, sessionId);
+        await taskStore.updateTaskStatus(taskId, status2, statusMessage, sessionId);
         const updatedTask = await taskStore.getTask(taskId, sessionId);
         if (updatedTask) {
           const notification = TaskStatusNotificationSchema.parse({
@@ -34876,7 +34876,7 @@ function mergeCapabilities(base, additional) {
   return result;
 }
 
-// ../../main/node_modules/@modelcontextprotocol/sdk/dist/esm/validation/ajv-provider.js
+// node_modules/@modelcontextprotocol/sdk/dist/esm/validation/ajv-provider.js
 var import_ajv = __toESM(require_ajv(), 1);
 var import_ajv_formats = __toESM(require_dist(), 1);
 function createDefaultAjvInstance() {
@@ -34944,7 +34944,7 @@ var AjvJsonSchemaValidator = class {
   }
 };
 
-// ../../main/node_modules/@modelcontextprotocol/sdk/dist/esm/experimental/tasks/server.js
+// node_modules/@modelcontextprotocol/sdk/dist/esm/experimental/tasks/server.js
 var ExperimentalServerTasks = class {
   constructor(_server) {
     this._server = _server;
@@ -34963,8 +34963,8 @@ var ExperimentalServerTasks = class {
    *
    * @experimental
    */
-  requestStream(request, resultSchema, options20) {
-    return this._server.requestStream(request, resultSchema, options20);
+  requestStream(request, resultSchema, options21) {
+    return this._server.requestStream(request, resultSchema, options21);
   }
   /**
    * Sends a sampling request and returns an AsyncGenerator that yields response messages.
@@ -35009,7 +35009,7 @@ var ExperimentalServerTasks = class {
    *
    * @experimental
    */
-  createMessageStream(params, options20) {
+  createMessageStream(params, options21) {
     const clientCapabilities = this._server.getClientCapabilities();
     if ((params.tools || params.toolChoice) && !clientCapabilities?.sampling?.tools) {
       throw new Error("Client does not support sampling tools capability.");
@@ -35040,7 +35040,7 @@ var ExperimentalServerTasks = class {
     return this.requestStream({
       method: "sampling/createMessage",
       params
-    }, CreateMessageResultSchema, options20);
+    }, CreateMessageResultSchema, options21);
   }
   /**
    * Sends an elicitation request and returns an AsyncGenerator that yields response messages.
@@ -35084,7 +35084,7 @@ var ExperimentalServerTasks = class {
    *
    * @experimental
    */
-  elicitInputStream(params, options20) {
+  elicitInputStream(params, options21) {
     const clientCapabilities = this._server.getClientCapabilities();
     const mode2 = params.mode ?? "form";
     switch (mode2) {
@@ -35105,7 +35105,7 @@ var ExperimentalServerTasks = class {
     return this.requestStream({
       method: "elicitation/create",
       params: normalizedParams
-    }, ElicitResultSchema, options20);
+    }, ElicitResultSchema, options21);
   }
   /**
    * Gets the current status of a task.
@@ -35116,8 +35116,8 @@ var ExperimentalServerTasks = class {
    *
    * @experimental
    */
-  async getTask(taskId, options20) {
-    return this._server.getTask({ taskId }, options20);
+  async getTask(taskId, options21) {
+    return this._server.getTask({ taskId }, options21);
   }
   /**
    * Retrieves the result of a completed task.
@@ -35129,8 +35129,8 @@ var ExperimentalServerTasks = class {
    *
    * @experimental
    */
-  async getTaskResult(taskId, resultSchema, options20) {
-    return this._server.getTaskResult({ taskId }, resultSchema, options20);
+  async getTaskResult(taskId, resultSchema, options21) {
+    return this._server.getTaskResult({ taskId }, resultSchema, options21);
   }
   /**
    * Lists tasks with optional pagination.
@@ -35141,8 +35141,8 @@ var ExperimentalServerTasks = class {
    *
    * @experimental
    */
-  async listTasks(cursor2, options20) {
-    return this._server.listTasks(cursor2 ? { cursor: cursor2 } : void 0, options20);
+  async listTasks(cursor2, options21) {
+    return this._server.listTasks(cursor2 ? { cursor: cursor2 } : void 0, options21);
   }
   /**
    * Cancels a running task.
@@ -35152,12 +35152,12 @@ var ExperimentalServerTasks = class {
    *
    * @experimental
    */
-  async cancelTask(taskId, options20) {
-    return this._server.cancelTask({ taskId }, options20);
+  async cancelTask(taskId, options21) {
+    return this._server.cancelTask({ taskId }, options21);
   }
 };
 
-// ../../main/node_modules/@modelcontextprotocol/sdk/dist/esm/experimental/tasks/helpers.js
+// node_modules/@modelcontextprotocol/sdk/dist/esm/experimental/tasks/helpers.js
 function assertToolsCallTaskCapability(requests, method, entityName) {
   if (!requests) {
     throw new Error(`${entityName} does not support task creation (required for ${method})`);
@@ -35192,13 +35192,13 @@ function assertClientRequestTaskCapability(requests, method, entityName) {
   }
 }
 
-// ../../main/node_modules/@modelcontextprotocol/sdk/dist/esm/server/index.js
+// node_modules/@modelcontextprotocol/sdk/dist/esm/server/index.js
 var Server = class extends Protocol {
   /**
    * Initializes this server with the given name and version information.
    */
-  constructor(_serverInfo, options20) {
-    super(options20);
+  constructor(_serverInfo, options21) {
+    super(options21);
     this._serverInfo = _serverInfo;
     this._loggingLevels = /* @__PURE__ */ new Map();
     this.LOG_LEVEL_SEVERITY = new Map(LoggingLevelSchema.options.map((level, index) => [level, index]));
@@ -35206,9 +35206,9 @@ var Server = class extends Protocol {
       const currentLevel = this._loggingLevels.get(sessionId);
       return currentLevel ? this.LOG_LEVEL_SEVERITY.get(level) < this.LOG_LEVEL_SEVERITY.get(currentLevel) : false;
     };
-    this._capabilities = options20?.capabilities ?? {};
-    this._instructions = options20?.instructions;
-    this._jsonSchemaValidator = options20?.jsonSchemaValidator ?? new AjvJsonSchemaValidator();
+    this._capabilities = options21?.capabilities ?? {};
+    this._instructions = options21?.instructions;
+    this._jsonSchemaValidator = options21?.jsonSchemaValidator ?? new AjvJsonSchemaValidator();
     this.setRequestHandler(InitializeRequestSchema, (request) => this._oninitialize(request));
     this.setNotificationHandler(InitializedNotificationSchema, () => this.oninitialized?.());
     if (this._capabilities.logging) {
@@ -35433,7 +35433,7 @@ var Server = class extends Protocol {
     return this.request({ method: "ping" }, EmptyResultSchema);
   }
   // Implementation
-  async createMessage(params, options20) {
+  async createMessage(params, options21) {
     if (params.tools || params.toolChoice) {
       if (!this._clientCapabilities?.sampling?.tools) {
         throw new Error("Client does not support sampling tools capability.");
@@ -35463,9 +35463,9 @@ var Server = class extends Protocol {
       }
     }
     if (params.tools) {
-      return this.request({ method: "sampling/createMessage", params }, CreateMessageResultWithToolsSchema, options20);
+      return this.request({ method: "sampling/createMessage", params }, CreateMessageResultWithToolsSchema, options21);
     }
-    return this.request({ method: "sampling/createMessage", params }, CreateMessageResultSchema, options20);
+    return this.request({ method: "sampling/createMessage", params }, CreateMessageResultSchema, options21);
   }
   /**
    * Creates an elicitation request for the given parameters.
@@ -35474,7 +35474,7 @@ var Server = class extends Protocol {
    * @param options Optional request options.
    * @returns The result of the elicitation request.
    */
-  async elicitInput(params, options20) {
+  async elicitInput(params, options21) {
     const mode2 = params.mode ?? "form";
     switch (mode2) {
       case "url": {
@@ -35482,14 +35482,14 @@ var Server = class extends Protocol {
           throw new Error("Client does not support url elicitation.");
         }
         const urlParams = params;
-        return this.request({ method: "elicitation/create", params: urlParams }, ElicitResultSchema, options20);
+        return this.request({ method: "elicitation/create", params: urlParams }, ElicitResultSchema, options21);
       }
       case "form": {
         if (!this._clientCapabilities?.elicitation?.form) {
           throw new Error("Client does not support form elicitation.");
         }
         const formParams = params.mode === "form" ? params : { ...params, mode: "form" };
-        const result = await this.request({ method: "elicitation/create", params: formParams }, ElicitResultSchema, options20);
+        const result = await this.request({ method: "elicitation/create", params: formParams }, ElicitResultSchema, options21);
         if (result.action === "accept" && result.content && formParams.requestedSchema) {
           try {
             const validator = this._jsonSchemaValidator.getValidator(formParams.requestedSchema);
@@ -35516,7 +35516,7 @@ var Server = class extends Protocol {
    * @param options Optional notification options. Useful when the completion notification should be related to a prior request.
    * @returns A function that emits the completion notification when awaited.
    */
-  createElicitationCompletionNotifier(elicitationId, options20) {
+  createElicitationCompletionNotifier(elicitationId, options21) {
     if (!this._clientCapabilities?.elicitation?.url) {
       throw new Error("Client does not support URL elicitation (required for notifications/elicitation/complete)");
     }
@@ -35525,10 +35525,10 @@ var Server = class extends Protocol {
       params: {
         elicitationId
       }
-    }, options20);
+    }, options21);
   }
-  async listRoots(params, options20) {
-    return this.request({ method: "roots/list", params }, ListRootsResultSchema, options20);
+  async listRoots(params, options21) {
+    return this.request({ method: "roots/list", params }, ListRootsResultSchema, options21);
   }
   /**
    * Sends a logging message to the client, if connected.
@@ -35563,14 +35563,14 @@ var Server = class extends Protocol {
   }
 };
 
-// ../../main/node_modules/@modelcontextprotocol/sdk/dist/esm/server/stdio.js
+// node_modules/@modelcontextprotocol/sdk/dist/esm/server/stdio.js
 import process2 from "node:process";
 
-// ../../main/node_modules/@modelcontextprotocol/sdk/dist/esm/shared/stdio.js
+// node_modules/@modelcontextprotocol/sdk/dist/esm/shared/stdio.js
 var STDIO_DEFAULT_MAX_BUFFER_SIZE = 10 * 1024 * 1024;
 var ReadBuffer = class {
-  constructor(options20) {
-    this._maxBufferSize = options20?.maxBufferSize ?? STDIO_DEFAULT_MAX_BUFFER_SIZE;
+  constructor(options21) {
+    this._maxBufferSize = options21?.maxBufferSize ?? STDIO_DEFAULT_MAX_BUFFER_SIZE;
   }
   append(chunk) {
     const newSize = (this._buffer?.length ?? 0) + chunk.length;
@@ -35603,9 +35603,9 @@ function serializeMessage(message) {
   return JSON.stringify(message) + "\n";
 }
 
-// ../../main/node_modules/@modelcontextprotocol/sdk/dist/esm/server/stdio.js
+// node_modules/@modelcontextprotocol/sdk/dist/esm/server/stdio.js
 var StdioServerTransport = class {
-  constructor(_stdin = process2.stdin, _stdout = process2.stdout, options20) {
+  constructor(_stdin = process2.stdin, _stdout = process2.stdout, options21) {
     this._stdin = _stdin;
     this._stdout = _stdout;
     this._started = false;
@@ -35622,7 +35622,7 @@ var StdioServerTransport = class {
     this._onerror = (error62) => {
       this.onerror?.(error62);
     };
-    this._readBuffer = new ReadBuffer({ maxBufferSize: options20?.maxBufferSize });
+    this._readBuffer = new ReadBuffer({ maxBufferSize: options21?.maxBufferSize });
   }
   /**
    * Starts listening for messages on stdin.
@@ -35659,12 +35659,12 @@ var StdioServerTransport = class {
     this.onclose?.();
   }
   send(message) {
-    return new Promise((resolve7) => {
+    return new Promise((resolve9) => {
       const json2 = serializeMessage(message);
       if (this._stdout.write(json2)) {
-        resolve7();
+        resolve9();
       } else {
-        this._stdout.once("drain", resolve7);
+        this._stdout.once("drain", resolve9);
       }
     });
   }
@@ -35712,24 +35712,24 @@ function projectRoot(cwd) {
 function policyBlock(eol = "\n") {
   return [POLICY_BEGIN, "## Memory (cairn)", "", ...MEMORY_POLICY.split("\n"), POLICY_END].join(eol);
 }
-function withPolicy(file2, text2) {
-  const eol = text2?.includes("\r\n") ? "\r\n" : "\n";
+function withPolicy(file2, text3) {
+  const eol = text3?.includes("\r\n") ? "\r\n" : "\n";
   const block = policyBlock(eol);
-  if (text2 === null || text2.trim() === "") {
+  if (text3 === null || text3.trim() === "") {
     const head = file2.endsWith(".mdc") ? ["---", "description: cairn memory policy (when to search, write and verify memories)", "alwaysApply: true", "---", ""].join(eol) : "";
     return { status: "added", text: `${head}${block}${eol}` };
   }
-  const begin = text2.indexOf(POLICY_BEGIN);
-  const end = text2.indexOf(POLICY_END);
+  const begin = text3.indexOf(POLICY_BEGIN);
+  const end = text3.indexOf(POLICY_END);
   if (begin >= 0 || end >= 0) {
-    if (begin < 0 || end < begin || text2.indexOf(POLICY_BEGIN, begin + 1) >= 0 || text2.indexOf(POLICY_END, end + 1) >= 0) {
+    if (begin < 0 || end < begin || text3.indexOf(POLICY_BEGIN, begin + 1) >= 0 || text3.indexOf(POLICY_END, end + 1) >= 0) {
       throw new ConflictError(`${file2} has cairn's policy markers out of order or more than once: fix them (or delete the block) and run cairn init --policy again; the file was left untouched`);
     }
-    const next2 = text2.slice(0, begin) + block + text2.slice(end + POLICY_END.length);
-    return next2 === text2 ? { status: "unchanged", text: null } : { status: "updated", text: next2 };
+    const next2 = text3.slice(0, begin) + block + text3.slice(end + POLICY_END.length);
+    return next2 === text3 ? { status: "unchanged", text: null } : { status: "updated", text: next2 };
   }
-  const pad = text2.endsWith(`${eol}${eol}`) ? "" : text2.endsWith("\n") ? eol : `${eol}${eol}`;
-  return { status: "added", text: `${text2}${pad}${block}${eol}` };
+  const pad = text3.endsWith(`${eol}${eol}`) ? "" : text3.endsWith("\n") ? eol : `${eol}${eol}`;
+  return { status: "added", text: `${text3}${pad}${block}${eol}` };
 }
 async function readPolicyTarget(file2) {
   try {
@@ -35759,6 +35759,8 @@ var LIMITS = {
   scopeChars: 64,
   /** memory_show ids per call. */
   idsPerCall: 10,
+  /** memory_merge: memories merged in one call (at least 2). */
+  mergeIds: 10,
   /** memory_record_use ids per call. */
   useIds: 50,
   /** Page size of list and list_tombstones. */
@@ -35774,7 +35776,19 @@ var LIMITS = {
   /** memory_health parameters. */
   healthWindowDays: 3650,
   healthTopK: 100,
-  healthMinApplied: 1e4
+  healthMinApplied: 1e4,
+  /**
+   * Characters of JSON any retrieval answer may hold (search, show, list, list_tombstones): the
+   * default and the ceiling of `max_chars`; list pages end early (with next_cursor) to fit it.
+   */
+  responseChars: 16e3,
+  /** memory_consolidate groups per page. */
+  consolidateGroups: 50,
+  defaultConsolidateGroups: 20,
+  /** The smallest `max_chars` accepted. */
+  minResponseChars: 300,
+  /** cairn import --from: the largest source file read (a JSON export, a JSONL store, a note). */
+  importFileBytes: 64 * 1024 * 1024
 };
 
 // server/src/mcp/tool.ts
@@ -35826,9 +35840,9 @@ function describeIssues(tool, issues, args) {
   const more2 = issues.length > 5 ? `; and ${issues.length - 5} more` : "";
   return `${parts.join("; ")}${more2}`;
 }
-function valueAt(v, path) {
+function valueAt(v, path2) {
   let cur = v;
-  for (const k of path) {
+  for (const k of path2) {
     if (typeof cur !== "object" || cur === null) return void 0;
     cur = cur[k];
   }
@@ -35863,8 +35877,25 @@ var hitFields = {
   path_drift_checked: external_exports.number(),
   path_drift_missing: external_exports.number(),
   commit_drift_count: external_exports.number().optional(),
+  staleness_verdict: external_exports.enum(["fresh", "spot_check_recommended", "spot_check_required"]),
+  kind: external_exports.literal("note").optional().describe("Present on notes (files of the memory tool), with their path"),
+  path: external_exports.string().optional().describe("A note's /memories path")
+};
+var leanHitFields = {
+  id,
+  scopes: scopeList,
+  confidence: external_exports.enum(["low", "medium", "high"]).optional(),
+  category: external_exports.string().optional(),
+  created: external_exports.string().optional(),
+  updated: external_exports.string(),
+  last_verified_at: external_exports.string().optional(),
+  verification: external_exports.object({ status: external_exports.enum(["stale", "fresh"]), age_days: external_exports.number().nullable() }).optional(),
+  path_drift_checked: external_exports.number().optional(),
+  path_drift_missing: external_exports.number().optional(),
+  commit_drift_count: external_exports.number().optional(),
   staleness_verdict: external_exports.enum(["fresh", "spot_check_recommended", "spot_check_required"])
 };
+var maxChars = external_exports.number().int().min(LIMITS.minResponseChars).max(LIMITS.responseChars).optional().describe(`Budget in characters of the JSON answer (${LIMITS.minResponseChars}..${LIMITS.responseChars}, default ${LIMITS.responseChars}): texts are shortened at word boundaries, then whole entries dropped; \`truncated\` says what was left out`);
 var origin = external_exports.object({
   cwd: external_exports.string().nullable(),
   repo: external_exports.string().nullable(),
@@ -35878,8 +35909,10 @@ var fullRecord = external_exports.object({
   source: external_exports.string(),
   origin,
   expires: external_exports.string().nullable(),
+  merged_from: external_exports.array(external_exports.string()).optional().describe("The ids this memory was merged from (memory_merge); they are tombstones now"),
   path_drift: pathDrift.optional(),
-  commit_drift: commitDrift.optional()
+  commit_drift: commitDrift.optional(),
+  backlinks: external_exports.array(external_exports.object({ id: external_exports.string(), title: external_exports.string(), kind: external_exports.enum(["memory", "note"]), path: external_exports.string().optional(), relation: external_exports.string() })).optional().describe("Memories and notes that link here ([[wikilinks]] and relations)")
 });
 var committed = external_exports.object({
   status: external_exports.literal("committed"),
@@ -35914,19 +35947,32 @@ var search = defineTool({
     max_results: external_exports.number().int().min(1).max(LIMITS.maxResults).optional().describe(`1..${LIMITS.maxResults}, default from config (5)`),
     expand_top: external_exports.boolean().optional().describe("Include the full body and drift detail of the top hit when its relevance is high"),
     auto_scope: external_exports.boolean().optional().describe("true (default): only the caller repo's memories plus repo-less ones (outside a repo: repo-less plus global scopes); false: search everything"),
-    for_user: external_exports.boolean().optional().describe("true only when the user asked to see memories (e.g. /memory-search): logged as their lookup, not your retrieval")
+    for_user: external_exports.boolean().optional().describe("true only when the user asked to see memories (e.g. /memory-search): logged as their lookup, not your retrieval"),
+    tags: external_exports.array(external_exports.string().min(1).max(100)).max(LIMITS.scopeFilters).optional().describe("Only memories and notes carrying every one of these #tags"),
+    category: external_exports.string().min(1).max(100).optional().describe('Only those with an observation of this category ("- [decision] ...")'),
+    max_chars: maxChars,
+    explain: external_exports.boolean().optional().describe("true: each hit says why it ranked there (bm25, semantic, recency and feedback parts)")
   }),
   output: external_exports.object({
+    stale_after_days: external_exports.number().optional(),
+    truncated: external_exports.object({ hits_dropped: external_exports.number(), snippets_shortened: external_exports.number() }).optional(),
     hits: external_exports.array(
       external_exports.object({
-        ...hitFields,
+        ...leanHitFields,
         snippet: external_exports.string(),
         score: external_exports.number(),
         relevance: external_exports.enum(["high", "medium", "low"]),
-        match_terms: external_exports.array(external_exports.string()),
+        match_terms: external_exports.array(external_exports.string()).optional().describe("query words that matched; absent when none did (a hit found by meaning or through alternates)"),
         body: external_exports.string().optional(),
         path_drift: pathDrift.optional(),
-        commit_drift: commitDrift.optional()
+        commit_drift: commitDrift.optional(),
+        explain: external_exports.object({
+          bm25: external_exports.number(),
+          semantic: external_exports.number().optional(),
+          recency: external_exports.number(),
+          feedback: external_exports.object({ multiplier: external_exports.number(), applied: external_exports.number(), sunk: external_exports.number(), idle: external_exports.number() }),
+          final: external_exports.number()
+        }).optional()
       })
     )
   }),
@@ -35940,11 +35986,14 @@ var show = defineTool({
   input: external_exports.strictObject({
     id: id.optional(),
     ids: external_exports.array(external_exports.string()).min(1).max(LIMITS.idsPerCall).optional().describe(`Up to ${LIMITS.idsPerCall} ids`),
-    for_user: external_exports.boolean().optional().describe("true only when the user asked to see memories (e.g. /memory-search): logged as their lookup, not your retrieval")
+    for_user: external_exports.boolean().optional().describe("true only when the user asked to see memories (e.g. /memory-search): logged as their lookup, not your retrieval"),
+    max_chars: maxChars,
+    body_offset: external_exports.number().int().min(0).optional().describe("With id: the body from this character on; pass truncated.next_body_offset to read the rest of a body larger than the budget")
   }),
   output: external_exports.object({
     memories: external_exports.array(fullRecord),
-    missing: external_exports.array(external_exports.object({ id: external_exports.string(), reason: external_exports.string() }))
+    missing: external_exports.array(external_exports.object({ id: external_exports.string(), reason: external_exports.string() })),
+    truncated: external_exports.object({ ids_dropped: external_exports.array(external_exports.string()), bodies_shortened: external_exports.array(external_exports.string()), body_chars: external_exports.number().optional(), next_body_offset: external_exports.number().optional() }).optional()
   }),
   annotations: READ_ONLY,
   run: (c, a) => c.show(a)
@@ -36133,6 +36182,7 @@ var timeline = external_exports.array(
   external_exports.object({ ts: external_exports.string(), event: external_exports.enum(["created", "contradicted", "corrected", "updated", "verified"]), note: external_exports.string().optional(), session: external_exports.string().optional() })
 );
 var uses = external_exports.object({ applied: external_exports.number(), ignored: external_exports.number(), contradicted: external_exports.number(), corrected: external_exports.number() });
+var conflictSide = external_exports.object({ updated: external_exports.string(), body: external_exports.string(), removed: external_exports.string().nullable() });
 var health = defineTool({
   name: "memory_health",
   title: "Memory health report",
@@ -36202,12 +36252,26 @@ var health = defineTool({
     ),
     marker_stats: external_exports.array(external_exports.object({ marker: external_exports.string(), fires: external_exports.number(), overrides: external_exports.number(), override_rate: external_exports.number().nullable() })),
     orphan_use_events: external_exports.object({ count: external_exports.number(), ids: external_exports.array(external_exports.string()) }),
+    sync_conflicts: external_exports.object({
+      count: external_exports.number(),
+      rows: external_exports.array(external_exports.object({
+        id: external_exports.string(),
+        kind: external_exports.enum(["body", "removed-edited"]),
+        file: external_exports.string(),
+        summary: external_exports.string(),
+        kept: conflictSide,
+        other: conflictSide
+      })),
+      files: external_exports.array(external_exports.string())
+    }),
     orphaned_origins: external_exports.object({
       applies: external_exports.boolean(),
       known_remotes: external_exports.array(external_exports.string()),
       count: external_exports.number(),
       rows: external_exports.array(external_exports.object({ repo: external_exports.string(), count: external_exports.number(), ids: external_exports.array(external_exports.string()), fix: external_exports.string() }))
-    })
+    }),
+    dangling_links: external_exports.object({ count: external_exports.number(), items: external_exports.array(external_exports.object({ from: external_exports.string(), path: external_exports.string().optional(), relation: external_exports.string(), target: external_exports.string() })) }).describe("Relations and [[wikilinks]] whose target exists nowhere: create the target or fix the link"),
+    consolidation: external_exports.object({ groups: external_exports.number(), contradictions: external_exports.number(), superseded: external_exports.number(), duplicates: external_exports.number(), next_step: external_exports.string() }).describe("Consolidation candidates (memory_consolidate): review them with /memory-consolidate")
   }),
   annotations: READ_ONLY,
   run: (c, a) => c.health(a)
@@ -36244,28 +36308,224 @@ var scopeEnable = defineTool({
   annotations: IDEMPOTENT_WRITE,
   run: (c, a) => c.scopeEnable(a)
 });
-var curation_default = [recordUse, health, renameScope, scopeDisable, scopeEnable];
+var consolidate = defineTool({
+  name: "memory_consolidate",
+  title: "Consolidation candidates",
+  description: 'Read-only: groups of memories to consolidate, for you to act on with the user. `contradiction`: same subject, different values ("TTL is 5 minutes" vs "TTL is ten minutes"); `superseded`: a newer memory restates and extends an older one; `duplicates`: near-duplicate clusters. Each group has its ids (oldest first), a one-line reason and a suggested action. Paged (next_cursor).',
+  input: external_exports.strictObject({
+    scopes: scopeFilters,
+    limit: external_exports.number().int().min(1).max(LIMITS.consolidateGroups).optional().describe(`Groups per page, default ${LIMITS.defaultConsolidateGroups}`),
+    cursor
+  }),
+  output: external_exports.object({
+    total_groups: external_exports.number(),
+    scanned: external_exports.number().describe("Memories compared (newest first, at most 5000)"),
+    groups: external_exports.array(
+      external_exports.object({
+        kind: external_exports.enum(["duplicates", "contradiction", "superseded"]),
+        ids: external_exports.array(id),
+        reason: external_exports.string(),
+        suggested_action: external_exports.string()
+      })
+    ),
+    next_cursor: external_exports.string().nullable()
+  }),
+  annotations: READ_ONLY,
+  run: (c, a) => c.consolidate(a)
+});
+var merge2 = defineTool({
+  name: "memory_merge",
+  title: "Merge memories into one",
+  description: `Replace 2 to ${LIMITS.mergeIds} memories (e.g. a memory_consolidate group) with ONE new memory holding \`content\`, after the user agreed. The new memory goes through the write gates (secrets, time-bound wording; the duplicate checks ignore the ids being merged) and records \`merged_from\`; the others become tombstones with reason "merged into <new id>" (memory_restore brings one back). All in one step: a crash leaves the old memories or the merged one, never both. Scopes default to the union of theirs. Returns a status like memory_write (committed, secret_detected, transient_warning, duplicate of another memory, previously_removed).`,
+  input: external_exports.strictObject({
+    ids: external_exports.array(external_exports.string().max(LIMITS.tokenChars)).min(2).max(LIMITS.mergeIds).describe(`The memories to merge, 2 to ${LIMITS.mergeIds} ids`),
+    content: external_exports.string().max(LIMITS.contentChars).describe("The merged fact: everything still true from them, in one self-contained text"),
+    scopes: scopesArg.optional().describe("Scopes of the merged memory; default: the union of theirs"),
+    reason: noteArg.describe("Why they are merged, in a few words (logged)"),
+    aliases: aliasesArg.optional(),
+    acknowledge_transient: external_exports.boolean().optional().describe("Store despite time-bound wording")
+  }),
+  output: external_exports.object({
+    status: external_exports.enum(["committed", "secret_detected", "transient_warning", "duplicate", "previously_removed"]),
+    id: id.optional(),
+    merged_from: external_exports.array(id).optional(),
+    tombstoned: external_exports.array(id).optional()
+  }).loose(),
+  annotations: DESTRUCTIVE,
+  run: (c, a) => c.merge(a)
+});
+var curation_default = [recordUse, health, consolidate, merge2, renameScope, scopeDisable, scopeEnable];
+
+// server/src/mcp/tools/notes.ts
+var PATH_CHARS = 1e3;
+var path = external_exports.string().max(PATH_CHARS);
+var text = external_exports.string().max(LIMITS.contentChars);
+var memory = defineTool({
+  name: "memory",
+  title: "Memory directory (/memories)",
+  description: "Your memory directory, /memories: the client-side memory tool you know (commands view, create, str_replace, insert, delete, rename), kept in the cairn store. Start by viewing /memories. Organize by folder: user/ (preferences, communication style), projects/<name>/ (state and decisions), sessions/ (working notes), patterns/ (lessons); a folder is the note's scope. Notes are searchable with memory_search beside other memories. Write observations as `- [category] fact #tag` and relations as `- relation_type [[Other Note]]` so memory_related can follow them (prompt memory_guide has examples). delete is recoverable (memory_list_tombstones, memory_restore); never write secrets.",
+  input: external_exports.strictObject({
+    command: external_exports.enum(["view", "create", "str_replace", "insert", "delete", "rename"]).describe("The operation"),
+    path: path.optional().describe("A path under /memories (every command but rename)"),
+    view_range: external_exports.array(external_exports.number().int()).optional().describe("view of a file: [start, end] lines, 1-based; end -1 = to the end"),
+    file_text: text.optional().describe("create: the whole text of the new file"),
+    old_str: text.optional().describe("str_replace: the exact text to replace; must occur exactly once"),
+    new_str: text.optional().describe("str_replace: the replacement (omitted: the text is deleted)"),
+    insert_line: external_exports.number().int().optional().describe("insert: the line after which to insert (0 = before the first line)"),
+    insert_text: text.optional().describe("insert: the text to insert"),
+    old_path: path.optional().describe("rename: the current path"),
+    new_path: path.optional().describe("rename: the new path (must not exist)")
+  }),
+  annotations: WRITES,
+  // Errors read as Anthropic's SDK tool runner gives them to the model: "Error: <message>".
+  errorPrefix: "Error: ",
+  run: (c, a) => c.memoryTool(commandOf(a))
+});
+function commandOf(a) {
+  const need = (k) => {
+    const v = a[k];
+    if (v === void 0 || v === null) throw new Error(`Parameter \`${String(k)}\` is required for command: ${a.command}`);
+    return v;
+  };
+  switch (a.command) {
+    case "view":
+      return { command: "view", path: need("path"), ...a.view_range !== void 0 ? { view_range: a.view_range } : {} };
+    case "create":
+      return { command: "create", path: need("path"), file_text: need("file_text") };
+    case "str_replace":
+      return { command: "str_replace", path: need("path"), old_str: need("old_str"), ...a.new_str !== void 0 ? { new_str: a.new_str } : {} };
+    case "insert":
+      return { command: "insert", path: need("path"), insert_line: need("insert_line"), insert_text: need("insert_text") };
+    case "delete":
+      return { command: "delete", path: need("path") };
+    case "rename":
+      return { command: "rename", old_path: need("old_path"), new_path: need("new_path") };
+  }
+}
+var ref = { id: external_exports.string(), title: external_exports.string(), kind: external_exports.enum(["memory", "note"]), path: external_exports.string().optional() };
+var related = defineTool({
+  name: "memory_related",
+  title: "Related memories and notes",
+  description: "The link graph around one memory or note: its outgoing relations (`- relation_type [[Target]]` and [[wikilinks]]), its backlinks, and unresolved links (targets that do not exist yet), up to depth 3. Compact rows (id, title, path for notes, summary); with_bodies adds the texts. Pass id, or path (a /memories path or a title).",
+  input: external_exports.strictObject({
+    id: external_exports.string().max(LIMITS.tokenChars).optional().describe("Memory or note id"),
+    path: path.optional().describe("A /memories path, a path inside it, or a title"),
+    depth: external_exports.number().int().min(1).max(3).optional().describe("Hops to follow, 1-3 (default 1)"),
+    relation_types: external_exports.array(external_exports.string().max(100)).max(20).optional().describe('Only these relations (e.g. ["depends_on", "links_to"])'),
+    with_bodies: external_exports.boolean().optional().describe("Include each node's full text")
+  }),
+  output: external_exports.object({
+    root: external_exports.object({ ...ref, depth: external_exports.number(), summary: external_exports.string(), body: external_exports.string().optional() }),
+    outgoing: external_exports.array(external_exports.object({ relation: external_exports.string(), target: external_exports.string(), id: external_exports.string().optional() })),
+    backlinks: external_exports.array(external_exports.object({ relation: external_exports.string(), id: external_exports.string() })),
+    nodes: external_exports.array(external_exports.object({ ...ref, depth: external_exports.number(), summary: external_exports.string(), body: external_exports.string().optional() })),
+    edges: external_exports.array(external_exports.object({ from: external_exports.string(), to: external_exports.string(), relation: external_exports.string() })),
+    unresolved: external_exports.array(external_exports.object({ from: external_exports.string(), relation: external_exports.string(), target: external_exports.string() }))
+  }),
+  annotations: READ_ONLY,
+  run: (c, a) => c.related(a)
+});
+var notes_default = [memory, related];
 
 // server/src/mcp/registry.ts
-var allTools = [...retrieval_default, ...writing_default, ...lifecycle_default, ...curation_default];
+var allTools = [...retrieval_default, ...writing_default, ...lifecycle_default, ...curation_default, ...notes_default];
+
+// server/src/mcp/prompts.ts
+var GUIDE = `# Keeping notes in /memories (cairn)
+
+The \`memory\` tool is a directory of files under /memories: view, create, str_replace, insert,
+delete, rename. It lives in the cairn store beside the memories of memory_write, in one index:
+memory_search finds notes too (a hit with kind "note" carries its /memories path).
+
+## Protocol
+1. At the start of a task, view /memories (and the folder of the current project).
+2. Record progress, decisions and what you learned as you go: your context may be reset at any
+   moment, and only what is in memory survives.
+3. Keep notes current and few: update with str_replace, merge near-duplicates, rename or delete
+   what is obsolete (delete is recoverable: memory_list_tombstones, memory_restore).
+4. Never write secrets (keys, tokens, passwords): the write is refused. Say where a secret lives.
+
+## Folders (a note's folder is its scope)
+- /memories/user/        the user: preferences, communication style, environment   -> scope user
+- /memories/projects/<name>/  one project's state, decisions, conventions           -> scope projects:<name>
+- /memories/sessions/    working notes of one conversation or task                  -> scope sessions
+- /memories/patterns/    lessons and patterns that hold across projects             -> scope patterns
+memory_search scopes=["projects:widgets"] then finds the widgets notes; auto-scope rules apply.
+
+## Structure that search and the graph understand
+- Observation:  \`- [category] one fact #tag #other\`   (memory_search category="decision", tags=["db"])
+- Relation:     \`- relation_type [[Target Title]]\`     (memory_related follows it both ways)
+- Wikilink:     \`[[Target]]\` anywhere in prose         (relation links_to)
+A target is a note's title (frontmatter \`title:\` or its first \`# heading\`), its file name
+without extension, or its path inside /memories. Link by title: it survives renames. A link to a
+note that does not exist yet is fine: memory_related lists it as unresolved, memory_health as
+dangling, until you create it.
+
+## Worked example: a project note
+create /memories/projects/widgets/architecture.md with:
+
+    # Widgets architecture
+
+    ## Observations
+    - [decision] Postgres 16 for storage; SQLite only in tests #db
+    - [convention] API handlers live in src/api/<resource>.ts #layout
+    - [gotcha] migrations must be idempotent: CI reruns them #db #ci
+
+    ## Relations
+    - depends_on [[Billing service]]
+    - documented_in [[Widgets runbook]]
+
+Later, when the decision changes:
+str_replace old_str "Postgres 16 for storage" new_str "Postgres 17 for storage (upgraded in March)".
+
+## Worked example: the user
+create /memories/user/preferences.md with:
+
+    # User preferences
+    - [communication] Prefers short answers, no preamble #style
+    - [tooling] Uses pnpm, never npm, in every repo #tools
+    - relates_to [[Widgets architecture]]
+
+## Finding things again
+- memory_search query="database migrations" tags=["db"]   notes and memories together
+- memory_related path="/memories/projects/widgets/architecture.md" depth=2
+- memory_show id=<id>   full text plus backlinks (who links here)
+`;
+var PROMPTS = [
+  {
+    name: "memory_guide",
+    title: "How to keep notes in /memories",
+    description: "Conventions for the memory tool in cairn: the protocol, folder layout (user/, projects/, sessions/, patterns/), observations, relations and wikilinks, with worked examples",
+    text: GUIDE
+  }
+];
 
 // server/src/mcp/server.ts
 var VERSION = true ? "0.1.0" : "0.0.0-dev";
 function errorResult(message) {
   return { content: [{ type: "text", text: message }], isError: true };
 }
-function createServer(cairn, tools = allTools) {
+function createServer(cairn, all = allTools) {
+  const tools = cairn.config.memory_tool.enabled ? all : all.filter((t) => t.name !== "memory");
   const server = new Server(
     { name: "cairn", title: "cairn memory", version: VERSION },
-    { capabilities: { tools: { listChanged: false } }, instructions: MEMORY_POLICY }
+    { capabilities: { tools: { listChanged: false }, prompts: { listChanged: false } }, instructions: MEMORY_POLICY }
   );
+  server.setRequestHandler(ListPromptsRequestSchema, async () => ({
+    prompts: PROMPTS.map((p) => ({ name: p.name, title: p.title, description: p.description }))
+  }));
+  server.setRequestHandler(GetPromptRequestSchema, async (req) => {
+    const p = PROMPTS.find((x) => x.name === req.params.name);
+    if (!p) throw new Error(`unknown prompt ${JSON.stringify(String(req.params.name).slice(0, 80))}: cairn's prompts are ${PROMPTS.map((x) => x.name).join(", ")}`);
+    return { description: p.description, messages: [{ role: "user", content: { type: "text", text: p.text } }] };
+  });
   const byName = new Map(tools.map((t) => [t.name, t]));
   const listing = tools.map((t) => ({
     name: t.name,
     title: t.title,
     description: t.description,
     inputSchema: jsonSchema(t.input, "input"),
-    outputSchema: jsonSchema(t.output, "output"),
+    ...t.output ? { outputSchema: jsonSchema(t.output, "output") } : {},
     annotations: { title: t.title, ...t.annotations }
   }));
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listing }));
@@ -36276,12 +36536,13 @@ function createServer(cairn, tools = allTools) {
       return errorResult(`unknown tool ${JSON.stringify(name)}: cairn's tools are ${[...byName.keys()].join(", ")}`);
     }
     const parsed = tool.input.safeParse(req.params.arguments ?? {});
-    if (!parsed.success) return errorResult(describeIssues(tool, parsed.error.issues, req.params.arguments));
+    if (!parsed.success) return errorResult(`${tool.errorPrefix ?? ""}${describeIssues(tool, parsed.error.issues, req.params.arguments)}`);
     try {
       const out2 = await tool.run(cairn, parsed.data);
+      if (typeof out2 === "string") return { content: [{ type: "text", text: out2 }] };
       return { content: [{ type: "text", text: JSON.stringify(out2) }], structuredContent: out2 };
     } catch (err) {
-      return errorResult(errorMessage(err));
+      return errorResult(`${tool.errorPrefix ?? ""}${errorMessage(err)}`);
     }
   });
   return server;
@@ -36317,7 +36578,7 @@ import { dirname as dirname2, isAbsolute, join as join3, resolve } from "node:pa
 import { readFileSync } from "node:fs";
 import { join as join2 } from "node:path";
 
-// ../../main/node_modules/smol-toml/dist/error.js
+// node_modules/smol-toml/dist/error.js
 function getLineColFromPtr(string4, ptr) {
   let lines = string4.slice(0, ptr).split(/\r?\n/);
   return [lines.length, lines.pop().length + 1];
@@ -36345,12 +36606,12 @@ var TomlError = class _TomlError extends Error {
   line;
   column;
   codeblock;
-  constructor(message, options20) {
-    const [line2, column] = getLineColFromPtr(options20.toml, options20.ptr);
-    const codeblock = makeCodeBlock(options20.toml, line2, column);
+  constructor(message, options21) {
+    const [line2, column] = getLineColFromPtr(options21.toml, options21.ptr);
+    const codeblock = makeCodeBlock(options21.toml, line2, column);
     super(`Invalid TOML document: ${message}
 
-${codeblock}`, options20);
+${codeblock}`, options21);
     this.line = line2;
     this.column = column;
     this.codeblock = codeblock;
@@ -36361,7 +36622,7 @@ ${codeblock}`, options20);
   }
 };
 
-// ../../main/node_modules/smol-toml/dist/primitive.js
+// node_modules/smol-toml/dist/primitive.js
 function parseString(ctx) {
   let startPtr = ctx.p;
   let c = ctx.s.charCodeAt(ctx.p++);
@@ -36462,7 +36723,7 @@ function parseString(ctx) {
   TomlError.x("unfinished string", ctx, startPtr);
 }
 
-// ../../main/node_modules/smol-toml/dist/date.js
+// node_modules/smol-toml/dist/date.js
 var DATE_TIME_RE = /^(\d{4}-\d{2}-\d{2})?[Tt ]?(?:(\d{2}):\d{2}(?::\d{2}(?:\.\d+)?)?)?(Z|z|[-+]\d{2}:\d{2})?$/i;
 var TomlDate = class _TomlDate extends Date {
   #hasDate = false;
@@ -36577,7 +36838,7 @@ var TomlDate = class _TomlDate extends Date {
   }
 };
 
-// ../../main/node_modules/smol-toml/dist/extract.js
+// node_modules/smol-toml/dist/extract.js
 function isDigit(char, base = 10) {
   return base === 16 ? char > 47 && char < 58 || char > 64 && char < 71 || char > 96 && char < 103 : char > 47 && char < 48 + base;
 }
@@ -36679,10 +36940,10 @@ function parseNumber(ctx, startPtr, startChr, sign, endChr) {
   }
   if (!(state & 1))
     TomlError.x("unfinished numeric value", ctx, startPtr);
-  let str3 = ctx.s.slice(startPtr, ctx.p);
+  let str4 = ctx.s.slice(startPtr, ctx.p);
   if (hasUnderscores)
-    str3 = str3.replaceAll("_", "");
-  return state > 1 ? parseFloat(str3) : parseInteger(ctx, str3, 10, startPtr);
+    str4 = str4.replaceAll("_", "");
+  return state > 1 ? parseFloat(str4) : parseInteger(ctx, str4, 10, startPtr);
 }
 function parseIntegerBaseN(ctx, startPtr, base, endChr) {
   let c, underscore = 1;
@@ -36698,15 +36959,15 @@ function parseIntegerBaseN(ctx, startPtr, base, endChr) {
   }
   if (underscore & 1)
     TomlError.x("unfinished numeric value", ctx);
-  let str3 = ctx.s.slice(startPtr + 2, ctx.p);
+  let str4 = ctx.s.slice(startPtr + 2, ctx.p);
   if (underscore)
-    str3 = str3.replaceAll("_", "");
-  return parseInteger(ctx, str3, base, startPtr);
+    str4 = str4.replaceAll("_", "");
+  return parseInteger(ctx, str4, base, startPtr);
 }
-function parseInteger(ctx, str3, base, startPtr) {
+function parseInteger(ctx, str4, base, startPtr) {
   if (ctx.bi !== true)
     int: {
-      let val = parseInt(str3, base);
+      let val = parseInt(str4, base);
       if (!Number.isSafeInteger(val)) {
         if (ctx.bi)
           break int;
@@ -36714,7 +36975,7 @@ function parseInteger(ctx, str3, base, startPtr) {
       }
       return val;
     }
-  return base === 10 ? BigInt(str3) : BigInt((base === 2 ? "0b" : base === 8 ? "0o" : "0x") + str3);
+  return base === 10 ? BigInt(str4) : BigInt((base === 2 ? "0b" : base === 8 ? "0o" : "0x") + str4);
 }
 function parseDate(ctx, c, endChr) {
   let startPtr = ctx.p++, unsafeSeparator;
@@ -36761,32 +37022,32 @@ function parseTime(ctx, c, endChr) {
   let t = ctx.s.slice(start, ctx.p);
   return readDate(ctx, t, 4, false, start);
 }
-function readDate(ctx, str3, type, unsafeDelim, errPtr, temporalSuffix) {
+function readDate(ctx, str4, type, unsafeDelim, errPtr, temporalSuffix) {
   if (ctx.ld) {
-    let date5 = new TomlDate(str3, type, unsafeDelim);
+    let date5 = new TomlDate(str4, type, unsafeDelim);
     if (!date5.isValid())
       TomlError.x("invalid date", ctx, errPtr);
     return date5;
   }
   try {
     if (temporalSuffix)
-      str3 += temporalSuffix;
+      str4 += temporalSuffix;
     switch (type) {
       case 1:
-        return Temporal.ZonedDateTime.from(str3);
+        return Temporal.ZonedDateTime.from(str4);
       case 2:
-        return Temporal.PlainDateTime.from(str3);
+        return Temporal.PlainDateTime.from(str4);
       case 3:
-        return Temporal.PlainDate.from(str3);
+        return Temporal.PlainDate.from(str4);
       case 4:
-        return Temporal.PlainTime.from(str3);
+        return Temporal.PlainTime.from(str4);
     }
   } catch (e) {
     TomlError.x(e instanceof Error ? e.message : "" + e, ctx, errPtr);
   }
 }
 
-// ../../main/node_modules/smol-toml/dist/util.js
+// node_modules/smol-toml/dist/util.js
 function skipComment(ctx) {
   for (; ctx.p < ctx.s.length; ctx.p++) {
     let c = ctx.s.charCodeAt(ctx.p);
@@ -36812,7 +37073,7 @@ function skipVoid(ctx, banNewLines, banComments) {
   }
 }
 
-// ../../main/node_modules/smol-toml/dist/struct.js
+// node_modules/smol-toml/dist/struct.js
 function parseKey(ctx, end = 61) {
   let startPtr;
   let state = 0;
@@ -36929,7 +37190,7 @@ function parseArray(ctx) {
   TomlError.x("unfinished array", ctx, startPtr);
 }
 
-// ../../main/node_modules/smol-toml/dist/parse.js
+// node_modules/smol-toml/dist/parse.js
 function peekTable(ctx, key, table, meta3, type) {
   let t = table;
   let m = meta3;
@@ -36996,14 +37257,14 @@ function validateTablePeek(ctx, peek, ptr) {
   if (peek === null || ctx.uk === 2)
     TomlError.x(peek === null ? "trying to redefine an already defined table or value" : "document contains an unsafe property", ctx, ptr);
 }
-function parse4(toml, options20 = {}) {
+function parse4(toml, options21 = {}) {
   let ctx = {
     s: toml,
     p: 0,
-    d: options20.maxDepth ?? 1e3,
-    bi: options20.integersAsBigInt ?? false,
-    ld: options20.useLegacyDate ?? true,
-    uk: options20.unsafeKeyBehaviour === "throw" ? 2 : options20.unsafeKeyBehaviour === "drop" ? 1 : 0
+    d: options21.maxDepth ?? 1e3,
+    bi: options21.integersAsBigInt ?? false,
+    ld: options21.useLegacyDate ?? true,
+    uk: options21.unsafeKeyBehaviour === "throw" ? 2 : options21.unsafeKeyBehaviour === "drop" ? 1 : 0
   };
   let res = /* @__PURE__ */ Object.create(null);
   let meta3 = /* @__PURE__ */ Object.create(null);
@@ -37072,7 +37333,7 @@ function parse4(toml, options20 = {}) {
   return res;
 }
 
-// ../../main/node_modules/smol-toml/dist/stringify.js
+// node_modules/smol-toml/dist/stringify.js
 var HAS_WELLFORMED = !!"".isWellFormed;
 
 // server/src/core/config.ts
@@ -37110,9 +37371,12 @@ function defaultConfig() {
     scopes: { allowed: [], global: [...DEFAULT_GLOBAL_SCOPES] },
     telemetry: { enabled: true, max_bytes: 1e7 },
     hooks: { session_start: true },
+    memory_tool: { enabled: true },
     search: { synonyms: {} },
     curation: { dead_weight_min_age_days: 14, dead_weight_min_retrievals: 3 },
-    embed: defaultEmbedConfig()
+    ranking: { feedback: true, feedback_half_life_days: 60, feedback_max_percent: 5 },
+    embed: defaultEmbedConfig(),
+    sync: { auto: false, interval_minutes: 15, debounce_seconds: 30 }
   };
 }
 var SPEC = {
@@ -37128,10 +37392,16 @@ var SPEC = {
   scopes: { allowed: { kind: "string[]" }, global: { kind: "string[]" } },
   telemetry: { enabled: { kind: "bool" }, max_bytes: { kind: "int", min: 1e4, max: 1e10 } },
   hooks: { session_start: { kind: "bool" } },
+  memory_tool: { enabled: { kind: "bool" } },
   search: { synonyms: { kind: "synonyms" } },
   curation: {
     dead_weight_min_age_days: { kind: "int", min: 0, max: 36500 },
     dead_weight_min_retrievals: { kind: "int", min: 1, max: 1e6 }
+  },
+  ranking: {
+    feedback: { kind: "bool" },
+    feedback_half_life_days: { kind: "int", min: 1, max: 36500 },
+    feedback_max_percent: { kind: "int", min: 0, max: 15 }
   },
   embed: {
     enabled: { kind: "bool" },
@@ -37140,6 +37410,11 @@ var SPEC = {
     model: { kind: "string" },
     api_key_env: { kind: "string" },
     timeout_ms: { kind: "int", min: 100, max: 6e5 }
+  },
+  sync: {
+    auto: { kind: "bool" },
+    interval_minutes: { kind: "int", min: 1, max: 10080 },
+    debounce_seconds: { kind: "int", min: 1, max: 3600 }
   }
 };
 function describe3(v) {
@@ -37228,24 +37503,24 @@ function configFromObject(doc) {
   checkEmbedSection(out2.embed, new Set(typeof embedDoc === "object" && embedDoc !== null ? Object.keys(embedDoc) : []));
   return out2;
 }
-function parseConfigText(text2, file2 = "config.toml") {
+function parseConfigText(text3, file2 = "config.toml") {
   let doc;
   try {
-    doc = parse4(text2);
+    doc = parse4(text3);
   } catch (err) {
     throw new ConfigError(`${file2} is not valid TOML: ${errorMessage(err).split("\n")[0]}`);
   }
   return configFromObject(doc);
 }
 function loadConfigFile(file2) {
-  let text2;
+  let text3;
   try {
-    text2 = readFileSync(file2, "utf8");
+    text3 = readFileSync(file2, "utf8");
   } catch (err) {
     if (err.code === "ENOENT") return defaultConfig();
     throw new ConfigError(`cannot read ${file2}: ${errorMessage(err)}`);
   }
-  return parseConfigText(text2, file2);
+  return parseConfigText(text3, file2);
 }
 function configPath(storeDir) {
   return join2(storeDir, "config.toml");
@@ -37438,20 +37713,20 @@ var StoreLock = class {
     this.tail = new Promise((r) => done = r);
     try {
       await prev;
-      const token = await this.acquire();
+      const token2 = await this.acquire();
       try {
         return await fn();
       } finally {
-        await this.release(token);
+        await this.release(token2);
       }
     } finally {
       done();
     }
   }
   /** Removes the lock only if it is still the one we created (compared by its token). */
-  async release(token) {
-    const text2 = await fsp3.readFile(this.file, "utf8").catch(() => null);
-    if (text2 === null || parseLock(text2).token !== token) return;
+  async release(token2) {
+    const text3 = await fsp3.readFile(this.file, "utf8").catch(() => null);
+    if (text3 === null || parseLock(text3).token !== token2) return;
     await fsp3.rm(this.file, { force: true });
   }
   /** Takes the lock; returns the token written into it. */
@@ -37460,8 +37735,8 @@ var StoreLock = class {
     const deadline = Date.now() + this.timeoutMs;
     let wait = 1;
     for (; ; ) {
-      const token = randomBytes2(8).toString("hex");
-      if (await this.tryCreate(token)) return token;
+      const token2 = randomBytes2(8).toString("hex");
+      if (await this.tryCreate(token2)) return token2;
       await this.breakIfStale();
       if (Date.now() > deadline) {
         throw new LockTimeoutError(`the store lock ${this.file} is held by another process; try again, or delete the file if no cairn process is running`);
@@ -37478,8 +37753,8 @@ var StoreLock = class {
    * filesystem without hard links falls back to open(O_EXCL). A temp left by a kill is named like
    * every other temp file and removed by the next load once its pid is gone.
    */
-  async tryCreate(token) {
-    const line2 = `${process.pid} ${HOST} ${Date.now()} ${token}
+  async tryCreate(token2) {
+    const line2 = `${process.pid} ${HOST} ${Date.now()} ${token2}
 `;
     if (!this.noLinks) {
       if (await fsp3.lstat(this.file).then(() => true, () => false)) return false;
@@ -37509,7 +37784,7 @@ var StoreLock = class {
   }
   noLinks = false;
   async breakIfStale() {
-    let text2;
+    let text3;
     let mtimeMs;
     try {
       const st = await fsp3.lstat(this.file);
@@ -37520,11 +37795,11 @@ var StoreLock = class {
         return;
       }
       mtimeMs = st.mtimeMs;
-      text2 = await fsp3.readFile(this.file, "utf8");
+      text3 = await fsp3.readFile(this.file, "utf8");
     } catch {
       return;
     }
-    const { pid, host, time: time4 } = parseLock(text2);
+    const { pid, host, time: time4 } = parseLock(text3);
     const since = time4 ?? mtimeMs;
     const local = pid !== null && host === HOST;
     let stale;
@@ -37542,22 +37817,22 @@ var StoreLock = class {
       return;
     }
     const moved = await fsp3.readFile(aside, "utf8").catch(() => "");
-    if (moved !== text2) {
+    if (moved !== text3) {
       await fsp3.link(aside, this.file).catch(() => {
       });
     }
     await fsp3.rm(aside, { force: true });
   }
 };
-function parseLock(text2) {
-  const [pidText, host, timeText, token] = text2.trim().split(" ");
+function parseLock(text3) {
+  const [pidText, host, timeText, token2] = text3.trim().split(" ");
   const pid = Number(pidText);
   const time4 = Number(timeText);
   return {
     pid: Number.isInteger(pid) && pid > 0 ? pid : null,
     host: host || null,
     time: Number.isFinite(time4) && time4 > 0 ? time4 : null,
-    token: token || null
+    token: token2 || null
   };
 }
 
@@ -37570,7 +37845,7 @@ var CONFIDENCES = ["low", "medium", "high"];
 var SOURCES = ["explicit-statement", "inferred", "user-correction"];
 var CATEGORIES = ["fact", "user-inference"];
 
-// ../../main/node_modules/ulid/dist/node/index.js
+// node_modules/ulid/dist/node/index.js
 import crypto from "node:crypto";
 var ENCODING = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 var ENCODING_LEN = 32;
@@ -37601,14 +37876,14 @@ function randomChar(prng) {
   const randomPosition = Math.floor(prng() * ENCODING_LEN) % ENCODING_LEN;
   return ENCODING.charAt(randomPosition);
 }
-function replaceCharAt(str3, index, char) {
-  if (index > str3.length - 1) {
-    return str3;
+function replaceCharAt(str4, index, char) {
+  if (index > str4.length - 1) {
+    return str4;
   }
-  return str3.substr(0, index) + char + str3.substr(index + 1);
+  return str4.substr(0, index) + char + str4.substr(index + 1);
 }
-function incrementBase32(str3) {
-  let done = void 0, index = str3.length, char, charIndex, output2 = str3;
+function incrementBase32(str4) {
+  let done = void 0, index = str4.length, char, charIndex, output2 = str4;
   const maxCharIndex = ENCODING_LEN - 1;
   while (!done && index-- >= 0) {
     char = output2[index];
@@ -37658,11 +37933,11 @@ function detectRoot() {
   return null;
 }
 function encodeRandom(len, prng) {
-  let str3 = "";
+  let str4 = "";
   for (; len > 0; len--) {
-    str3 = randomChar(prng) + str3;
+    str4 = randomChar(prng) + str4;
   }
-  return str3;
+  return str4;
 }
 function encodeTime(now, len = TIME_LEN) {
   if (isNaN(now)) {
@@ -37674,13 +37949,13 @@ function encodeTime(now, len = TIME_LEN) {
   } else if (Number.isInteger(now) === false) {
     throw new ULIDError(ULIDErrorCode.EncodeTimeValueMalformed, `Time must be an integer: ${now}`);
   }
-  let mod, str3 = "";
+  let mod, str4 = "";
   for (let currentLen = len; currentLen > 0; currentLen--) {
     mod = now % ENCODING_LEN;
-    str3 = ENCODING.charAt(mod) + str3;
+    str4 = ENCODING.charAt(mod) + str4;
     now = (now - mod) / ENCODING_LEN;
   }
-  return str3;
+  return str4;
 }
 function inWebWorker() {
   return typeof WorkerGlobalScope !== "undefined" && self instanceof WorkerGlobalScope;
@@ -37834,23 +38109,23 @@ function normalizeRepoUrl(url2) {
   let u = redactRemoteUrl(url2);
   if (u === "") return null;
   let host = "";
-  let path = "";
+  let path2 = "";
   const scp = /^(?:[^@/]+@)?([^:/]+):(?!\/)(.+)$/.exec(u);
   const withScheme = /^[a-z][a-z0-9+.-]*:\/\/(?:[^@/]+@)?([^/:]+)(?::\d+)?\/(.+)$/i.exec(u);
   if (withScheme) {
     host = withScheme[1];
-    path = withScheme[2];
+    path2 = withScheme[2];
   } else if (scp && !/^[a-z]:\\/i.test(u)) {
     host = scp[1];
-    path = scp[2];
+    path2 = scp[2];
   } else {
     u = u.replace(/^file:\/\//, "");
     return `local${resolve2(u).replace(/\.git\/?$/, "").replace(/\/+$/, "")}`;
   }
-  path = path.replace(/\/+$/, "").replace(/\.git$/i, "").replace(/^\/+/, "");
+  path2 = path2.replace(/\/+$/, "").replace(/\.git$/i, "").replace(/^\/+/, "");
   host = host.toLowerCase();
   host = HOST_ALIASES[host] ?? host;
-  return `${host}/${CASE_INSENSITIVE_HOSTS.has(host) ? path.toLowerCase() : path}`;
+  return `${host}/${CASE_INSENSITIVE_HOSTS.has(host) ? path2.toLowerCase() : path2}`;
 }
 async function repoRemotes(root) {
   const out2 = await git(root, ["config", "--get-regexp", "^remote\\..*\\.(url|pushurl)$"]);
@@ -37960,17 +38235,29 @@ function aliasList(v) {
   }
   return out2;
 }
+function trailingIds(L, key) {
+  const v = field(L[L.length - 1], key);
+  if (v === void 0) return void 0;
+  if (!v.startsWith("[") || !v.endsWith("]")) return null;
+  const ids2 = v.slice(1, -1).split(", ");
+  if (ids2.length === 0 || ids2.some((id2) => !isUlid(id2)) || new Set(ids2).size !== ids2.length) return null;
+  L.pop();
+  return ids2.map(own2);
+}
 function field(line2, key) {
   if (line2 === void 0 || !line2.startsWith(key) || line2.charCodeAt(key.length) !== 58 || line2.charCodeAt(key.length + 1) !== 32) return void 0;
   return line2.slice(key.length + 2);
 }
-function parseCanonical(text2) {
-  if (!text2.startsWith("---\nschema_version: 1\n")) return null;
-  const close = text2.indexOf("\n---\n", 4);
+function parseCanonical(text3) {
+  if (!text3.startsWith("---\nschema_version: 1\n")) return null;
+  const close = text3.indexOf("\n---\n", 4);
   if (close === -1) return null;
-  const head = text2.slice(4, close);
+  const head = text3.slice(4, close);
   if (head.includes("\r") || head.includes("	")) return null;
   const L = head.split("\n");
+  const merging = trailingIds(L, "merging");
+  const mergedFrom = trailingIds(L, "merged_from");
+  if (merging === null || mergedFrom === null) return null;
   let verifiedHead;
   if (L[L.length - 1]?.startsWith("verified_head: ")) {
     verifiedHead = field(L[L.length - 1], "verified_head");
@@ -38007,9 +38294,11 @@ function parseCanonical(text2) {
     last_verified_at: lva,
     expires,
     origin: sharedOrigin(origin2[0], origin2[1], origin2[2], origin2[3]),
-    body: own2(text2.slice(close + 5).replace(/^\s*\n/, "").replace(/\s+$/, ""))
+    body: own2(text3.slice(close + 5).replace(/^\s*\n/, "").replace(/\s+$/, ""))
   };
   if (verifiedHead !== void 0) record2.verified_head = own2(verifiedHead);
+  if (mergedFrom !== void 0) record2.merged_from = mergedFrom;
+  if (merging !== void 0) record2.merging = merging;
   if (hasAliases) {
     const aliases = aliasList(field(L[L.length - 1], "aliases"));
     if (aliases === void 0) return null;
@@ -38045,7 +38334,9 @@ var KNOWN_KEYS = [
   "removed_reason",
   "removed_session",
   "aliases",
-  "verified_head"
+  "verified_head",
+  "merged_from",
+  "merging"
 ];
 var COMMIT_SHA = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
 var KNOWN = new Set(KNOWN_KEYS);
@@ -38087,9 +38378,9 @@ function parseOrigin(v) {
   const o = v;
   return sharedOrigin(str2(o.cwd, "origin.cwd"), str2(o.repo, "origin.repo"), str2(o.branch, "origin.branch"), str2(o.worktree_root, "origin.worktree_root"));
 }
-function splitBlocks(raw) {
+function splitBlocks(raw2) {
   const blocks = [];
-  for (const line2 of raw.split("\n")) {
+  for (const line2 of raw2.split("\n")) {
     const m = /^(?:"([^"]+)"|'([^']+)'|([^\s#'"][^:]*?))\s*:(?:\s|$)/.exec(line2);
     if (m) {
       blocks.push({ key: m[1] ?? m[2] ?? m[3] ?? null, text: line2 });
@@ -38102,8 +38393,8 @@ ${line2}`;
   }
   return blocks.map((b) => ({ key: b.key, text: b.text.replace(/\n+$/, "") })).filter((b) => b.text.trim() !== "");
 }
-function parseMemoryText(text2) {
-  const src = text2.charCodeAt(0) === 65279 ? text2.slice(1) : text2;
+function parseMemoryText(text3) {
+  const src = text3.charCodeAt(0) === 65279 ? text3.slice(1) : text3;
   const fast = parseCanonical(src);
   if (fast) return fast;
   return parseGeneral(src);
@@ -38159,8 +38450,32 @@ function parseGeneral(src) {
   }
   const aliases = parseAliases(data.aliases);
   if (aliases.length > 0) record2.aliases = aliases;
+  const mergedFrom = idList(data.merged_from);
+  if (mergedFrom && mergedFrom.length > 0) record2.merged_from = mergedFrom;
+  if (data.merging !== void 0 && data.merging !== null) {
+    const merging = idList(data.merging, true);
+    if (!merging || merging.length === 0) throw new ParseError(`merging must be a list of memory ids, got ${shown(data.merging)}`);
+    record2.merging = merging;
+  }
   const extra = splitBlocks(parsed.matter.replace(/^\n/, "")).filter((b) => b.key === null ? !/^\s*$/.test(b.text) : !KNOWN.has(b.key)).map((b) => b.text);
   return { record: record2, extra };
+}
+function idList(v, strict = false) {
+  if (v === void 0 || v === null) return void 0;
+  if (!Array.isArray(v)) return strict ? void 0 : [];
+  const out2 = [];
+  for (const a of v) {
+    const id2 = typeof a === "string" ? a.toUpperCase() : "";
+    if (!isUlid(id2)) {
+      if (strict) return void 0;
+      continue;
+    }
+    if (!out2.includes(id2)) out2.push(own2(id2));
+  }
+  return out2;
+}
+function idListLine(key, ids2) {
+  return ids2 && ids2.length > 0 ? `${key}: [${ids2.join(", ")}]` : null;
 }
 function parseAliases(v) {
   if (v === void 0 || v === null) return [];
@@ -38208,6 +38523,10 @@ function serializeMemory(rec, extra = []) {
   const al = aliasesLine(rec.aliases);
   if (al !== null) lines.push(al);
   if (rec.verified_head) lines.push(`verified_head: ${rec.verified_head}`);
+  const mf = idListLine("merged_from", rec.merged_from);
+  if (mf !== null) lines.push(mf);
+  const mg = idListLine("merging", rec.merging);
+  if (mg !== null) lines.push(mg);
   lines.push(...extra, "---", rec.body.replace(/\s+$/, ""), "");
   return lines.join("\n");
 }
@@ -38221,8 +38540,8 @@ function fileNameFor(rec, redact = (b) => b) {
 // server/src/core/store/entries.ts
 import { createHash } from "node:crypto";
 var Skip = class {
-  constructor(size, mtimeMs, error62) {
-    this.size = size;
+  constructor(size2, mtimeMs, error62) {
+    this.size = size2;
     this.mtimeMs = mtimeMs;
     this.error = error62;
   }
@@ -38246,12 +38565,12 @@ function derivedId(fileName, created) {
   for (let i = 0; i < 16; i++) rand += CROCKFORD[h[i] % 32];
   return time4 + rand;
 }
-function storedMemory(rec, file2, size, mtimeMs, extra) {
+function storedMemory(rec, file2, size2, mtimeMs, extra) {
   const ex = extra.length === 0 ? NO_EXTRA : extra.slice();
   const { id: id2, created, updated, scopes, confidence, source, category, last_verified_at, expires, body, aliases } = rec;
   const origin2 = hasUrlSecrets(rec.origin.repo) ? { ...rec.origin, repo: redactRemoteUrl(rec.origin.repo) } : rec.origin;
   if (aliases !== void 0 && aliases.length > 0) {
-    const m2 = { id: id2, created, updated, scopes, confidence, source, category, last_verified_at, expires, origin: origin2, body, aliases, file: file2, tombstoned: false, size, mtimeMs, extra: ex };
+    const m2 = { id: id2, created, updated, scopes, confidence, source, category, last_verified_at, expires, origin: origin2, body, aliases, file: file2, tombstoned: false, size: size2, mtimeMs, extra: ex };
     if (rec.removed !== void 0) {
       m2.removed = rec.removed;
       m2.removed_reason = rec.removed_reason;
@@ -38259,17 +38578,23 @@ function storedMemory(rec, file2, size, mtimeMs, extra) {
       m2.tombstoned = true;
     }
     if (rec.verified_head) m2.verified_head = rec.verified_head;
+    mergeKeys(rec, m2);
     return m2;
   }
   let m;
   if (rec.removed === void 0) {
-    m = { id: id2, created, updated, scopes, confidence, source, category, last_verified_at, expires, origin: origin2, body, file: file2, tombstoned: false, size, mtimeMs, extra: ex };
+    m = { id: id2, created, updated, scopes, confidence, source, category, last_verified_at, expires, origin: origin2, body, file: file2, tombstoned: false, size: size2, mtimeMs, extra: ex };
   } else {
     const { removed, removed_reason, removed_session } = rec;
-    m = { id: id2, created, updated, scopes, confidence, source, category, last_verified_at, expires, origin: origin2, body, removed, removed_reason, removed_session, file: file2, tombstoned: true, size, mtimeMs, extra: ex };
+    m = { id: id2, created, updated, scopes, confidence, source, category, last_verified_at, expires, origin: origin2, body, removed, removed_reason, removed_session, file: file2, tombstoned: true, size: size2, mtimeMs, extra: ex };
   }
   if (rec.verified_head) m.verified_head = rec.verified_head;
+  mergeKeys(rec, m);
   return m;
+}
+function mergeKeys(rec, m) {
+  if (rec.merged_from && rec.merged_from.length > 0) m.merged_from = rec.merged_from;
+  if (rec.merging && rec.merging.length > 0) m.merging = rec.merging;
 }
 
 // server/src/core/store/listing.ts
@@ -38287,7 +38612,7 @@ var Listing = class {
   get length() {
     return this.names.length;
   }
-  add(dir, name, size, mtimeMs) {
+  add(dir, name, size2, mtimeMs) {
     const i = this.names.length;
     if (2 * i + 2 > this.stats.length) {
       const grown = new Float64Array(this.stats.length * 2);
@@ -38296,7 +38621,7 @@ var Listing = class {
     }
     this.names.push(name);
     this.inDir.push(dir);
-    this.stats[2 * i] = size;
+    this.stats[2 * i] = size2;
     this.stats[2 * i + 1] = mtimeMs;
   }
   path(i) {
@@ -38324,7 +38649,7 @@ function removeIfDeadTemp(dir, name) {
   const pid = pidOfTemp(name);
   if (pid && pid !== process.pid && !pidAlive(pid)) rmSync(join7(dir, name), { force: true });
 }
-async function listStoreFiles(dirs, cleanTemps, onSymlink, flat = dirs.length, pause2) {
+async function listStoreFiles(dirs, cleanTemps, onSymlink, flat = dirs.length, pause3) {
   const found = new Listing(dirs);
   for (let di = 0; di < flat; di++) {
     const d = dirs[di];
@@ -38337,7 +38662,7 @@ async function listStoreFiles(dirs, cleanTemps, onSymlink, flat = dirs.length, p
     }
     let k = 0;
     for (const name of names) {
-      if (pause2 && ++k % 2e3 === 0) await pause2();
+      if (pause3 && ++k % 256 === 0) await pause3();
       if (isTempName(name)) {
         if (cleanTemps) removeIfDeadTemp(d, name);
         continue;
@@ -38377,12 +38702,12 @@ function noteScope(rel) {
   while (scope2.length > 64) scope2 = scope2.slice(0, scope2.lastIndexOf(":") > 0 ? scope2.lastIndexOf(":") : 64);
   return scope2 !== "" && SCOPE_RE.test(scope2) ? scope2 : ROOT_NOTE_SCOPE;
 }
-function noteRecord(file2, rel, text2, size, mtimeMs) {
-  const when = new Date(Math.floor(mtimeMs)).toISOString();
+function noteRecord(file2, rel, text3, size2, mtimeMs) {
+  const when2 = new Date(Math.floor(mtimeMs)).toISOString();
   const rec = {
     id: noteId(rel),
-    created: when,
-    updated: when,
+    created: when2,
+    updated: when2,
     scopes: sharedScopeList([noteScope(rel)]),
     confidence: "medium",
     source: "explicit-statement",
@@ -38390,9 +38715,9 @@ function noteRecord(file2, rel, text2, size, mtimeMs) {
     last_verified_at: null,
     expires: null,
     origin: sharedOrigin(null, null, null, null),
-    body: text2
+    body: text3
   };
-  const m = storedMemory(rec, file2, size, mtimeMs, []);
+  const m = storedMemory(rec, file2, size2, mtimeMs, []);
   m.note = memoriesPath(rel);
   return m;
 }
@@ -38436,14 +38761,35 @@ function listNoteFiles(notesDir, add, onSymlink, cleanTemps) {
   };
   walk(notesDir, "", 0);
 }
-function noteTombExtra(path, text2) {
-  return [`note_path: ${quoted(path)}`, `note_text: ${quoted(text2)}`];
+function noteTombExtra(path2, text3) {
+  return [`note_path: ${quoted(path2)}`, `note_text: ${quoted(text3)}`];
 }
 function quoted(v) {
   return JSON.stringify(v).replace(/[\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
+function noteOfTombstone(m) {
+  let path2 = null;
+  let text3 = null;
+  for (const block of m.extra) {
+    const k = /^(note_path|note_text): (".*")$/s.exec(block);
+    if (!k) continue;
+    try {
+      const v = JSON.parse(k[2]);
+      if (typeof v !== "string") continue;
+      if (k[1] === "note_path") path2 = v;
+      else text3 = v;
+    } catch {
+    }
+  }
+  return path2 !== null && text3 !== null ? { path: path2, text: text3 } : null;
+}
 
 // server/src/core/store/store.ts
+function stripRecord(m) {
+  const { file: file2, tombstoned, size: size2, mtimeMs, extra, idAssigned, note, ...rec } = m;
+  void file2, void tombstoned, void size2, void mtimeMs, void extra, void idAssigned, void note;
+  return rec;
+}
 var Store = class {
   dir;
   tombDir;
@@ -38455,6 +38801,8 @@ var Store = class {
   owners = /* @__PURE__ */ new Map();
   activeById = /* @__PURE__ */ new Map();
   tombById = /* @__PURE__ */ new Map();
+  /** Records carrying `merging` (a merge in progress or interrupted): in no other view. */
+  mergingById = /* @__PURE__ */ new Map();
   listeners = /* @__PURE__ */ new Set();
   freshness = () => this.sync();
   ownWrites = null;
@@ -38531,6 +38879,14 @@ var Store = class {
   }
   /** The running check of adopted records (validate), which writes wait for. */
   validation = null;
+  /** True while adopted records are being checked against the files. */
+  get validating() {
+    return this.validation !== null;
+  }
+  /** Resolves once no check of adopted records runs (at once when none does). */
+  async validated() {
+    while (this.validation) await this.validation.catch(() => void 0);
+  }
   setValidation(p) {
     this.validation = p;
     void p.finally(() => {
@@ -38545,17 +38901,19 @@ var Store = class {
       for (const m of seed) if (this.noteRel(m.file) === null) seeded.set(m.file, m);
     }
     await this.reconcile(await this.listFiles(!this.readOnly), seeded, void 0, progress2);
+    await this.recoverMerges();
   }
   /**
    * Takes cached records as the view without touching a file (a start that answers from the
    * snapshot at once); validate() then checks them against the files. Call before any listener
    * subscribes: no change is reported for adopted records. Notes are left to validate() (a cached
    * record would not say it is a note). Returns false, adopting nothing, for a cache that names
-   * files outside this store (a copied or moved store, another store's cache).
+   * files outside this store (a copied or moved store, another store's cache). `cleanTemps`:
+   * remove dead writers' temp files now, as a load does (a peek leaves them).
    */
-  adopt(seed) {
+  adopt(seed, opts) {
     for (const m of seed) if (!this.isMemoryPath(m.file)) return false;
-    this.cleanDeadTemps();
+    if (opts.cleanTemps) this.cleanDeadTemps();
     for (const m of seed) {
       if (this.noteRel(m.file) !== null) continue;
       this.files.set(m.file, m);
@@ -38567,7 +38925,7 @@ var Store = class {
         continue;
       }
       const m = this.files.get(owner);
-      (m.tombstoned ? this.tombById : this.activeById).set(id2, m);
+      (m.merging ? this.mergingById : m.tombstoned ? this.tombById : this.activeById).set(id2, m);
     }
     return true;
   }
@@ -38591,9 +38949,11 @@ var Store = class {
    * the watcher refreshed meanwhile is stat'ed again before it is read or dropped. Returns how
    * many files changed.
    */
-  async validate(pause2) {
-    const found = await this.listFiles(!this.readOnly, pause2);
-    return this.reconcile(found, /* @__PURE__ */ new Map(), pause2);
+  async validate(pause3) {
+    const found = await this.listFiles(!this.readOnly, pause3);
+    const n2 = await this.reconcile(found, /* @__PURE__ */ new Map(), pause3);
+    await this.recoverMerges();
+    return n2;
   }
   /** Full reconcile: every file is stat'ed; only changed ones are re-read. */
   async sync() {
@@ -38623,10 +38983,10 @@ var Store = class {
     const parent = p.slice(0, p.length - name.length - 1);
     return parent === this.dir || parent === this.tombDir;
   }
-  async listFiles(cleanTemps, pause2) {
+  async listFiles(cleanTemps, pause3) {
     const tombOk = await this.tombDirUsable();
     const dirs = tombOk ? [this.dir, this.tombDir] : [this.dir];
-    const found = await listStoreFiles([...dirs, this.notesDir], cleanTemps, this.onSymlink, dirs.length, pause2);
+    const found = await listStoreFiles([...dirs, this.notesDir], cleanTemps, this.onSymlink, dirs.length, pause3);
     this.addNotes(found, dirs.length, cleanTemps);
     return found;
   }
@@ -38634,7 +38994,7 @@ var Store = class {
     this.setEntry(p, new Skip(0, 0, "is a symbolic link; cairn does not follow links"));
   };
   addNotes(found, di, cleanTemps) {
-    listNoteFiles(this.notesDir, (rel, size, mtimeMs) => found.add(di, rel, size, mtimeMs), this.onSymlink, cleanTemps);
+    listNoteFiles(this.notesDir, (rel, size2, mtimeMs) => found.add(di, rel, size2, mtimeMs), this.onSymlink, cleanTemps);
   }
   /** Reconciles the notes area only (a change in it the watcher could not name, e.g. a folder moved). */
   async syncNotes() {
@@ -38658,7 +39018,7 @@ var Store = class {
     }
     return false;
   }
-  async reconcile(found, seeded, pause2, progress2) {
+  async reconcile(found, seeded, pause3, progress2) {
     const changed = [];
     let present = 0;
     for (let i = 0; i < found.length; i++) {
@@ -38670,7 +39030,7 @@ var Store = class {
     if (present < this.files.size) {
       for (const p of [...this.files.keys()]) {
         if (found.has(p) || errorOf(this.files.get(p))?.startsWith("is a symbolic")) continue;
-        if (pause2 && this.isMemoryPath(p) && (await fsp5.lstat(p).catch(() => null))?.isFile()) continue;
+        if (pause3 && this.isMemoryPath(p) && (await fsp5.lstat(p).catch(() => null))?.isFile()) continue;
         this.dropPath(p);
         dropped++;
       }
@@ -38681,62 +39041,62 @@ var Store = class {
     for (const i of changed) {
       if (progress2 && ++read % 1e3 === 0) progress2(read, changed.length);
       const p = found.path(i);
-      let size = found.size(i);
+      let size2 = found.size(i);
       let mtimeMs = found.mtimeMs(i);
-      if (pause2) {
-        if (++n2 % 500 === 0) await pause2();
+      if (pause3) {
+        if (++n2 % 100 === 0) await pause3();
         const st = await fsp5.lstat(p).catch(() => null);
         if (!st?.isFile()) continue;
-        size = st.size;
+        size2 = st.size;
         mtimeMs = st.mtimeMs;
       }
       const s = seeded.get(p);
-      if (s && s.size === size && s.mtimeMs === mtimeMs) this.refreshOne(s.file, size, mtimeMs, s);
-      else this.refreshOne(p, size, mtimeMs, void 0);
+      if (s && s.size === size2 && s.mtimeMs === mtimeMs) this.refreshOne(s.file, size2, mtimeMs, s);
+      else this.refreshOne(p, size2, mtimeMs, void 0);
     }
     progress2?.(changed.length, changed.length);
     return changed.length + dropped;
   }
-  refreshOne(p, size, mtimeMs, seeded) {
+  refreshOne(p, size2, mtimeMs, seeded) {
     const cur = this.files.get(p);
-    if (cur && cur.size === size && cur.mtimeMs === mtimeMs && !seeded) return;
+    if (cur && cur.size === size2 && cur.mtimeMs === mtimeMs && !seeded) return;
     let entry;
     if (seeded) {
       entry = seeded;
-    } else if (size > MAX_FILE_BYTES) {
-      entry = new Skip(size, mtimeMs, `is ${size} bytes, over the ${MAX_FILE_BYTES}-byte limit for a memory file`);
+    } else if (size2 > MAX_FILE_BYTES) {
+      entry = new Skip(size2, mtimeMs, `is ${size2} bytes, over the ${MAX_FILE_BYTES}-byte limit for a memory file`);
     } else {
-      let text2;
+      let text3;
       try {
-        text2 = readFileSync4(p, "utf8");
+        text3 = readFileSync4(p, "utf8");
       } catch (err) {
         if (err.code === "ENOENT") {
           if (this.files.has(p)) this.dropPath(p);
           return;
         }
-        entry = new Skip(size, mtimeMs, `cannot be read: ${err.message}`);
+        entry = new Skip(size2, mtimeMs, `cannot be read: ${err.message}`);
         this.setEntry(p, entry);
         return;
       }
-      entry = this.entryFromText(p, text2, size, mtimeMs);
+      entry = this.entryFromText(p, text3, size2, mtimeMs);
     }
     this.setEntry(p, entry);
   }
-  entryFromText(p, text2, size, mtimeMs) {
-    if (text2.includes("\0")) return new Skip(size, mtimeMs, "is binary (contains NUL bytes)");
+  entryFromText(p, text3, size2, mtimeMs) {
+    if (text3.includes("\0")) return new Skip(size2, mtimeMs, "is binary (contains NUL bytes)");
     const rel = this.noteRel(p);
-    if (rel !== null) return noteRecord(p, rel, text2, size, mtimeMs);
+    if (rel !== null) return noteRecord(p, rel, text3, size2, mtimeMs);
     try {
-      const { record: record2, extra } = parseMemoryText(text2);
+      const { record: record2, extra } = parseMemoryText(text3);
       const created = record2.created ?? new Date(Math.floor(mtimeMs)).toISOString();
       const updated = record2.updated ?? created;
       const idAssigned = record2.id === null;
       const id2 = record2.id ?? derivedId(basename2(p), created);
-      const mem = storedMemory({ ...record2, id: id2, created, updated }, p, size, mtimeMs, extra);
+      const mem = storedMemory({ ...record2, id: id2, created, updated }, p, size2, mtimeMs, extra);
       if (idAssigned) mem.idAssigned = true;
       return mem;
     } catch (err) {
-      return new Skip(size, mtimeMs, err.message);
+      return new Skip(size2, mtimeMs, err.message);
     }
   }
   /** Paths of the notes area this view knows (syncNotes never walks every file). */
@@ -38799,8 +39159,8 @@ var Store = class {
     const paths = this.ownersOf(id2);
     if (paths.length === 0) this.owners.delete(id2);
     const cands = paths.map((p) => memOf(this.files.get(p))).filter((m) => m !== void 0);
-    const stamp = (m) => m.removed && m.removed > m.updated ? m.removed : m.updated;
-    cands.sort((a, b) => stamp(a) === stamp(b) ? a.file.localeCompare(b.file) : stamp(a) > stamp(b) ? -1 : 1);
+    const stamp2 = (m) => m.removed && m.removed > m.updated ? m.removed : m.updated;
+    cands.sort((a, b) => stamp2(a) === stamp2(b) ? a.file.localeCompare(b.file) : stamp2(a) > stamp2(b) ? -1 : 1);
     const winner = cands[0];
     for (const loser of cands.slice(1)) {
       const reason = `duplicate id ${id2}: ${winner.file} is used instead`;
@@ -38812,6 +39172,12 @@ var Store = class {
     const prev = this.activeById.get(id2) ?? this.tombById.get(id2);
     this.activeById.delete(id2);
     this.tombById.delete(id2);
+    this.mergingById.delete(id2);
+    if (winner?.merging) {
+      this.mergingById.set(id2, winner);
+      if (prev) for (const fn of this.listeners) fn({ kind: "delete", prev });
+      return;
+    }
     if (winner) (winner.tombstoned ? this.tombById : this.activeById).set(id2, winner);
     if (prev === winner) return;
     const change = winner ? { kind: "upsert", mem: winner, ...prev ? { prev } : {} } : { kind: "delete", prev };
@@ -38825,6 +39191,10 @@ var Store = class {
     return out2;
   }
   // ---- writing (every method runs under the cross-process lock) ----------------------------
+  /** A record whose merge is in progress or was interrupted (it carries `merging`). */
+  getMerging(id2) {
+    return this.mergingById.get(id2);
+  }
   /** Re-reads one record's file under the lock so a change by another process is never lost. */
   async fresh(id2) {
     const known = this.activeById.get(id2) ?? this.tombById.get(id2);
@@ -38839,9 +39209,187 @@ var Store = class {
     await this.sync();
     return this.activeById.get(id2) ?? this.tombById.get(id2);
   }
+  /** The record with this id in any view (active, tombstone, merging), re-read under the lock. */
+  async freshAny(id2) {
+    const known = this.mergingById.get(id2);
+    if (known) {
+      const st = await fsp5.lstat(known.file).catch(() => null);
+      if (st?.isFile()) this.refreshOne(known.file, st.size, st.mtimeMs, void 0);
+      else await this.sync();
+      const again = this.mergingById.get(id2);
+      if (again) return again;
+    }
+    return this.fresh(id2);
+  }
+  /** Tombstones (tomb) or restores (no tomb) one record: rewrite in place, then move (as modify). */
+  async moveRecord(cur, next2) {
+    const targetDir = next2.removed !== void 0 ? this.tombDir : this.dir;
+    const written = await this.writeRecord(cur.file, next2, cur.extra);
+    if (dirname4(cur.file) === targetDir) return written;
+    await ensureDir(targetDir);
+    const dest = await this.freeName(targetDir, basename2(cur.file));
+    await moveFileDurable(cur.file, dest);
+    this.files.delete(cur.file);
+    this.removeOwner(cur.id, cur.file);
+    const moved = storedMemory(written, dest, written.size, written.mtimeMs, written.extra);
+    this.setEntry(dest, moved);
+    return moved;
+  }
+  // ---- merging (memory_merge) ----------------------------------------------------------------
+  //
+  // Several files must change as one: the merged memory appears and its sources become
+  // tombstones. No single rename does that, so the merge is a small protocol whose every
+  // intermediate state on disk is resolved one way, deterministically (docs/format.md, "Merging"):
+  //
+  //   0. a journal .merges/<new id>.json {id, file, sources} is written (atomic): the next open
+  //      finds an interrupted merge without reading every file;
+  //   1. the merged file is written with `merging: [source ids]`: a record carrying `merging`
+  //      is in no view (not active, not a tombstone), so readers still see the old set;
+  //   2. each source is tombstoned (rewrite + rename, as remove) with removed_reason
+  //      `merged into <new id>`;
+  //   3. the merged file is rewritten without `merging`: it is now active;
+  //   4. the journal is deleted.
+  //
+  // Recovery (recoverMerges: at every load and validate of a writable store, and before every
+  // merge, always under the lock; never by a read-only inspection such as doctor) takes each
+  // journal and each record carrying `merging`: if every source is a tombstone whose reason is
+  // `merged into <its id>`, the merge is rolled forward (step 3, 4); otherwise it is rolled back:
+  // the sources this merge tombstoned are restored and the merged file is deleted (it was never
+  // visible, so nothing anyone saw is lost). Both directions are idempotent: a crash during
+  // recovery is recovered the same way by the next open. A crash before step 3 therefore leaves
+  // the old set, from step 3 on the merged result; never both active, never neither.
+  /** Where merge journals live (a dot directory: never listed as memories). */
+  get mergeDir() {
+    return join9(this.dir, ".merges");
+  }
+  /** Test hook: CAIRN_TEST_MERGE_STEP_DELAY_MS waits between the steps of a merge (crash tests). */
+  async stepDelay() {
+    const ms = Number(process.env.CAIRN_TEST_MERGE_STEP_DELAY_MS ?? 0);
+    if (ms > 0) await new Promise((r) => setTimeout(r, ms));
+  }
+  /**
+   * memory_merge's one locked step. `check` sees each source as it is on disk now and throws to
+   * refuse (nothing is written); `tomb` builds a source's tombstone. Returns the merged memory.
+   */
+  async merge(rec, sourceIds, check3, tomb) {
+    if (this.readOnly) throw new ConflictError("this store was opened read-only");
+    return this.locked(async () => {
+      await this.recoverLocked();
+      const sources = [];
+      for (const id2 of sourceIds) {
+        const cur = await this.fresh(id2);
+        if (!cur) throw new NotFoundError(`no memory with id ${id2}`);
+        check3(cur);
+        sources.push(cur);
+      }
+      if (!await this.tombDirUsable()) throw new ConflictError(`cannot merge: ${this.tombDir} is not a real directory (a symbolic link or a file); cairn does not follow links out of the store, so replace it with a directory`);
+      await ensureDir(this.dir);
+      await ensureDir(this.tombDir);
+      await ensureDir(this.mergeDir);
+      const file2 = await this.freeName(this.dir, fileNameFor(rec, this.nameText));
+      const journal = join9(this.mergeDir, `${rec.id}.json`);
+      await writeFileAtomic(journal, `${JSON.stringify({ id: rec.id, file: basename2(file2), sources: sourceIds })}
+`);
+      await this.stepDelay();
+      await this.writeRecord(file2, { ...rec, merging: [...sourceIds] }, []);
+      for (const src of sources) {
+        await this.stepDelay();
+        await this.moveRecord(src, tomb(src));
+      }
+      await this.stepDelay();
+      const done = { ...rec };
+      delete done.merging;
+      const merged = await this.writeRecord(file2, done, []);
+      await fsp5.rm(journal, { force: true });
+      await fsyncDir(this.mergeDir);
+      return merged;
+    });
+  }
+  /** Resolves interrupted merges (see above) under the lock. A read-only store never does. */
+  async recoverMerges() {
+    if (this.readOnly) return 0;
+    const pending = this.mergingById.size > 0 || (await fsp5.readdir(this.mergeDir).catch(() => [])).length > 0;
+    if (!pending) return 0;
+    return this.locked(() => this.recoverLocked());
+  }
+  async recoverLocked() {
+    if (this.readOnly) return 0;
+    const work = /* @__PURE__ */ new Map();
+    const names = await fsp5.readdir(this.mergeDir).catch(() => []);
+    for (const name of names) {
+      const p = join9(this.mergeDir, name);
+      if (isTempName(name)) {
+        removeIfDeadTemp(this.mergeDir, name);
+        continue;
+      }
+      if (!name.endsWith(".json")) continue;
+      let j;
+      try {
+        j = JSON.parse(await fsp5.readFile(p, "utf8"));
+      } catch {
+        j = {};
+      }
+      const ok = typeof j.id === "string" && Array.isArray(j.sources) && j.sources.every((x) => typeof x === "string");
+      if (!ok) {
+        this.warn(`removed ${p}: not a merge journal cairn can read`);
+        await fsp5.rm(p, { force: true });
+        continue;
+      }
+      work.set(j.id, { sources: j.sources, journal: p, ...typeof j.file === "string" ? { file: join9(this.dir, basename2(j.file)) } : {} });
+    }
+    for (const [id2, m] of this.mergingById) {
+      const w2 = work.get(id2);
+      if (w2) w2.file = m.file;
+      else work.set(id2, { sources: m.merging ?? [], file: m.file });
+    }
+    let n2 = 0;
+    for (const [id2, w2] of work) {
+      await this.resolveMerge(id2, w2.sources, w2.file);
+      if (w2.journal) await fsp5.rm(w2.journal, { force: true });
+      n2++;
+    }
+    if (names.length > 0) await fsyncDir(this.mergeDir).catch(() => void 0);
+    return n2;
+  }
+  async resolveMerge(id2, sourceIds, file2) {
+    if (file2) {
+      const st = await fsp5.lstat(file2).catch(() => null);
+      if (st?.isFile()) this.refreshOne(file2, st.size, st.mtimeMs, void 0);
+      else if (this.files.has(file2)) this.dropPath(file2);
+    }
+    const merged = this.mergingById.get(id2) ?? await this.freshAny(id2);
+    const reason = `merged into ${id2}`;
+    const srcs = [];
+    for (const s of sourceIds) srcs.push(await this.fresh(s));
+    const ours = (s) => s !== void 0 && s.tombstoned && s.removed_reason === reason;
+    if (merged && !merged.merging) return;
+    if (merged && srcs.every(ours)) {
+      if (merged.merging) {
+        const done = stripRecord(merged);
+        delete done.merging;
+        await this.writeRecord(merged.file, done, merged.extra);
+        this.warn(`finished the interrupted merge into ${id2}`);
+      }
+      return;
+    }
+    for (const s of srcs) {
+      if (!ours(s)) continue;
+      const rec = stripRecord(s);
+      delete rec.removed;
+      delete rec.removed_reason;
+      delete rec.removed_session;
+      await this.moveRecord(s, rec);
+    }
+    if (merged?.merging) {
+      await fsp5.rm(merged.file, { force: true });
+      await fsyncDir(dirname4(merged.file));
+      this.dropPath(merged.file);
+      this.warn(`rolled back the interrupted merge into ${id2}: its sources are active again`);
+    }
+  }
   async writeRecord(file2, rec, extra) {
-    const text2 = serializeMemory(rec, extra);
-    await writeFileAtomic(file2, text2);
+    const text3 = serializeMemory(rec, extra);
+    await writeFileAtomic(file2, text3);
     const st = await fsp5.stat(file2);
     const mem = storedMemory(rec, file2, st.size, st.mtimeMs, extra);
     this.setEntry(file2, mem);
@@ -38898,9 +39446,9 @@ var Store = class {
     const st = await fsp5.lstat(file2).catch(() => null);
     if (!st) return null;
     if (!st.isFile()) throw new ConflictError(`${file2} is not a regular file`);
-    const text2 = await fsp5.readFile(file2, "utf8");
+    const text3 = await fsp5.readFile(file2, "utf8");
     this.refreshOne(file2, st.size, st.mtimeMs, void 0);
-    return text2;
+    return text3;
   }
   async noteWritten(file2) {
     const st = await fsp5.stat(file2);
@@ -38932,12 +39480,12 @@ var Store = class {
       if (!await this.tombDirUsable()) throw new ConflictError(`cannot delete: ${this.tombDir} is not a real directory (a symbolic link or a file); cairn does not follow links out of the store, so replace it with a directory`);
       const out2 = [];
       for (const file2 of files2) {
-        const text2 = await this.noteText(file2);
+        const text3 = await this.noteText(file2);
         const note = memOf(this.files.get(file2));
-        if (text2 === null || !note || note.note === void 0) continue;
+        if (text3 === null || !note || note.note === void 0) continue;
         await ensureDir(this.tombDir);
         const dest = await this.freeName(this.tombDir, `${basename2(file2).replace(/[^A-Za-z0-9._-]+/g, "-").replace(/\.md$/, "")}-note.md`);
-        out2.push(await this.writeRecord(dest, tomb(note), noteTombExtra(note.note, text2)));
+        out2.push(await this.writeRecord(dest, tomb(note), noteTombExtra(note.note, text3)));
         await fsp5.unlink(file2);
         await fsyncDir(dirname4(file2));
         this.dropPath(file2);
@@ -38967,14 +39515,14 @@ var Store = class {
     });
   }
   /** Puts a deleted note back (its tombstone `id`) at `file`, which must be free; drops the tombstone. */
-  async restoreNote(id2, file2, text2) {
+  async restoreNote(id2, file2, text3) {
     if (this.noteRel(file2) === null) throw new ConflictError(`${file2} is not in the notes area`);
     return this.locked(async () => {
       const t = await this.fresh(id2);
       if (!t || !t.tombstoned) throw new NotFoundError(`no removed memory with id ${id2}`);
       if (await fsp5.lstat(file2).catch(() => null)) throw new ConflictError(`cannot restore ${id2}: its path now holds another file; rename that one first`);
       await ensureDir(dirname4(file2));
-      await writeFileAtomic(file2, text2);
+      await writeFileAtomic(file2, text3);
       const note = await this.noteWritten(file2);
       await fsp5.rm(t.file, { force: true });
       this.dropPath(t.file);
@@ -39106,11 +39654,11 @@ var Findings = class {
     this.list.push({ kind, snippet: snippet2 });
   }
 };
-function detectPrivateKeys(text2, out2) {
+function detectPrivateKeys(text3, out2) {
   const re = /-----BEGIN ((?:[A-Z0-9]+ )*)PRIVATE KEY(?: BLOCK)?-----/g;
-  for (const m of text2.matchAll(re)) {
+  for (const m of text3.matchAll(re)) {
     const start = m.index;
-    const after = text2.slice(start + m[0].length, start + m[0].length + 4e3);
+    const after = text3.slice(start + m[0].length, start + m[0].length + 4e3);
     const endAt = after.search(/-----END [A-Z0-9 ]*PRIVATE KEY/);
     const material = (endAt >= 0 ? after.slice(0, endAt) : after.slice(0, 600)).replace(/\\n/g, "\n").replace(/^[A-Za-z-]+: .*$/gm, "");
     const runs = material.split(/\s+/).filter((r) => /^[A-Za-z0-9+/=]{32,}$/.test(r) && /[0-9+/]/.test(r));
@@ -39120,30 +39668,30 @@ function detectPrivateKeys(text2, out2) {
     out2.add("private-key", `${m[0]} ********`, start, end);
   }
 }
-function detectGcpServiceAccount(text2, out2) {
-  if (!/"type"\s*:\s*"service_account"/.test(text2)) return;
+function detectGcpServiceAccount(text3, out2) {
+  if (!/"type"\s*:\s*"service_account"/.test(text3)) return;
   const re = /"(private_key_id|private_key)"\s*:\s*"([^"]{8,})"/g;
-  for (const m of text2.matchAll(re)) {
+  for (const m of text3.matchAll(re)) {
     const value = m[2];
     if (isPlaceholder(value)) continue;
     const valueStart = m.index + m[0].length - value.length - 1;
     out2.add("gcp-service-account", `"type": "service_account", "${m[1]}": "${mask(value, m[1] === "private_key" ? 0 : 2)}"`, valueStart, valueStart + value.length);
   }
 }
-function detectTokens(text2, out2) {
+function detectTokens(text3, out2) {
   for (const rule of TOKEN_RULES) {
-    for (const m of text2.matchAll(rule.re)) {
-      const token = m[0];
-      if (rule.accept && !rule.accept(token)) continue;
-      if (out2.overlaps(m.index, m.index + token.length)) continue;
-      const keep = typeof rule.keep === "number" ? rule.keep : rule.keep(token);
-      out2.add(rule.kind, mask(token, keep), m.index, m.index + token.length);
+    for (const m of text3.matchAll(rule.re)) {
+      const token2 = m[0];
+      if (rule.accept && !rule.accept(token2)) continue;
+      if (out2.overlaps(m.index, m.index + token2.length)) continue;
+      const keep = typeof rule.keep === "number" ? rule.keep : rule.keep(token2);
+      out2.add(rule.kind, mask(token2, keep), m.index, m.index + token2.length);
     }
   }
 }
-function detectAwsSecretKeys(text2, out2) {
+function detectAwsSecretKeys(text3, out2) {
   const re = /aws_?secret_?(?:access_?)?key["']?\s*(?:=|:=|=>|:)\s*["']?([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/gi;
-  for (const m of text2.matchAll(re)) {
+  for (const m of text3.matchAll(re)) {
     const value = m[1];
     if (!notExample(value) || isPlaceholder(value)) continue;
     const start = m.index + m[0].length - value.length;
@@ -39151,9 +39699,9 @@ function detectAwsSecretKeys(text2, out2) {
     out2.add("aws-secret-access-key", `${m[0].slice(0, m[0].length - value.length)}${mask(value, 2)}`, start, start + value.length);
   }
 }
-function detectUrlPasswords(text2, out2) {
+function detectUrlPasswords(text3, out2) {
   const re = /\b([a-z][a-z0-9+.-]{1,20}):\/\/([^\s:/?#@'"`<>]*):([^\s/?#@'"`<>]+)@([^\s/?#'"`<>]+)/gi;
-  for (const m of text2.matchAll(re)) {
+  for (const m of text3.matchAll(re)) {
     const [, scheme, user, pass, host] = m;
     if (isPlaceholder(pass) || /^(pass|pw|pwd)$/i.test(pass)) continue;
     const start = m.index + scheme.length + 3 + user.length + 1;
@@ -39161,8 +39709,8 @@ function detectUrlPasswords(text2, out2) {
     out2.add("url-password", `${scheme}://${user}:${mask(pass, 2)}@${host}`, start, start + pass.length);
   }
 }
-function detectBearer(text2, out2) {
-  for (const m of text2.matchAll(/\bBearer\s+([A-Za-z0-9._~+/-]{20,}=*)/g)) {
+function detectBearer(text3, out2) {
+  for (const m of text3.matchAll(/\bBearer\s+([A-Za-z0-9._~+/-]{20,}=*)/g)) {
     const value = m[1];
     const start = m.index + m[0].length - value.length;
     if (out2.overlaps(start, start + value.length)) continue;
@@ -39190,31 +39738,31 @@ function looksLikeSecretValue(v) {
 }
 var ASSIGNMENT_RE = /(?:(?<![0-9])(?:password|passwd|passphrase)|(?<![A-Za-z0-9])(?:pwd|secret[_-]?key|secret|api[_-]?key|apikey|access[_-]?key|private[_-]?key|token))["']?\s*(=|:=|=>|:)\s*(["'`]?)([^\s"'`,;)\]}]+)\2/gi;
 var KEY_CHAR = /[A-Za-z0-9_.-]/;
-function detectAssignments(text2, out2) {
-  for (const m of text2.matchAll(ASSIGNMENT_RE)) {
+function detectAssignments(text3, out2) {
+  for (const m of text3.matchAll(ASSIGNMENT_RE)) {
     const value = m[3];
     const start = m.index + m[0].length - value.length - m[2].length;
     if (out2.overlaps(start, start + value.length)) continue;
     if (!looksLikeSecretValue(value)) continue;
     let keyStart = m.index;
-    while (keyStart > 0 && m.index - keyStart < 100 && KEY_CHAR.test(text2[keyStart - 1])) keyStart--;
-    const key = (text2.slice(keyStart, m.index) + /^[A-Za-z_-]+/.exec(m[0])[0]).replace(/^[-_.]+/, "");
+    while (keyStart > 0 && m.index - keyStart < 100 && KEY_CHAR.test(text3[keyStart - 1])) keyStart--;
+    const key = (text3.slice(keyStart, m.index) + /^[A-Za-z_-]+/.exec(m[0])[0]).replace(/^[-_.]+/, "");
     out2.add("secret-assignment", `${key}${m[1] === ":" ? ": " : m[1]}${mask(value, 2)}`, start, start + value.length);
   }
 }
-function detectAzure(text2, out2) {
-  for (const m of text2.matchAll(/\b(AccountKey|SharedAccessKey)=([A-Za-z0-9+/]{30,}={0,2})(?![A-Za-z0-9+/=])/g)) {
+function detectAzure(text3, out2) {
+  for (const m of text3.matchAll(/\b(AccountKey|SharedAccessKey)=([A-Za-z0-9+/]{30,}={0,2})(?![A-Za-z0-9+/=])/g)) {
     const value = m[2];
     if (isPlaceholder(value) || !notExample(value) || shannonEntropy(value) < 4) continue;
     const start = m.index + m[1].length + 1;
     if (out2.overlaps(start, start + value.length)) continue;
     out2.add("azure-storage-key", `${m[1]}=${mask(value, 2)}`, start, start + value.length);
   }
-  for (const m of text2.matchAll(/(?<=[?&;\s]|^)sig=([A-Za-z0-9%+/=_-]{20,})/g)) {
+  for (const m of text3.matchAll(/(?<=[?&;\s]|^)sig=([A-Za-z0-9%+/=_-]{20,})/g)) {
     const value = m[1];
-    const lineStart2 = text2.lastIndexOf("\n", m.index) + 1;
-    const lineEnd = text2.indexOf("\n", m.index);
-    const line2 = text2.slice(lineStart2, lineEnd === -1 ? text2.length : lineEnd);
+    const lineStart2 = text3.lastIndexOf("\n", m.index) + 1;
+    const lineEnd = text3.indexOf("\n", m.index);
+    const line2 = text3.slice(lineStart2, lineEnd === -1 ? text3.length : lineEnd);
     if (!/(?:^|[?&;\s])(?:sv|se|sp|ss|srt|spr|st|sr)=/.test(line2)) continue;
     if (isPlaceholder(value) || shannonEntropy(value) < 3.5) continue;
     const start = m.index + 4;
@@ -39222,9 +39770,9 @@ function detectAzure(text2, out2) {
     out2.add("azure-sas-token", `sig=${mask(value, 2)}`, start, start + value.length);
   }
 }
-function detectTwilioAuthTokens(text2, out2) {
+function detectTwilioAuthTokens(text3, out2) {
   const re = /\b(?:twilio[\w ]{0,30}?)?auth[_ -]?token\b["']?\s*(?:[:=]|\bis\b)?\s*["']?([0-9a-f]{32})(?![0-9A-Za-z])/gi;
-  for (const m of text2.matchAll(re)) {
+  for (const m of text3.matchAll(re)) {
     const value = m[1];
     if (!/[0-9]/.test(value) || !/[a-f]/i.test(value)) continue;
     const start = m.index + m[0].length - value.length;
@@ -39242,8 +39790,8 @@ function looksLikeStatedPassword(v, minLength) {
   return charClasses(v) >= 2;
 }
 var MYSQL_CLIENTS = /\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlcheck|mysqlshow|mysqlsh|mysqlslap|mariadb|mariadb-dump|mariadb-admin)\b/;
-function detectPasswordFlags(text2, out2) {
-  for (const line2 of linesOf(text2)) {
+function detectPasswordFlags(text3, out2) {
+  for (const line2 of linesOf(text3)) {
     if (!MYSQL_CLIENTS.test(line2.text)) continue;
     for (const m of line2.text.matchAll(/(?<=\s)-p(["']?)([^\s"'`]+)\1/g)) {
       const value = m[2];
@@ -39254,7 +39802,7 @@ function detectPasswordFlags(text2, out2) {
     }
   }
   const re = /(?<![\w-])--(?:[a-z]+-)?(?:password|passwd|pass)(?:=|[ \t]+)(["']?)([^\s"'`]+)\1/gi;
-  for (const m of text2.matchAll(re)) {
+  for (const m of text3.matchAll(re)) {
     const value = m[2].replace(/[.,;:!?)\]]+$/, "");
     if (!looksLikeStatedPassword(value, 4)) continue;
     const start = m.index + m[0].length - m[2].length - m[1].length;
@@ -39263,8 +39811,8 @@ function detectPasswordFlags(text2, out2) {
   }
 }
 var PROSE_RE = /\b(?:(?:password|passwd|passphrase|passcode|pw|pwd)\b(?:\s+(?:for|of|on)\s+[\w.@'-]+(?:\s+[\w.@'-]+){0,2}?)?\s+(?:is|was)\b|(?<![\w-])(?:pw|passcode)\s*[:=])\s*(["'`]?)([^\s"'`]+)\1/gi;
-function detectPasswordProse(text2, out2) {
-  for (const m of text2.matchAll(PROSE_RE)) {
+function detectPasswordProse(text3, out2) {
+  for (const m of text3.matchAll(PROSE_RE)) {
     const value = m[2].replace(/[.,;:!?)\]]+$/, "");
     if (!looksLikeStatedPassword(value, 6)) continue;
     const start = m.index + m[0].length - m[2].length - m[1].length;
@@ -39272,48 +39820,48 @@ function detectPasswordProse(text2, out2) {
     out2.add("password-prose", `${m[0].slice(0, m[0].length - m[2].length - m[1].length)}${mask(value, 2)}`, start, start + value.length);
   }
 }
-function* linesOf(text2) {
+function* linesOf(text3) {
   let start = 0;
-  while (start <= text2.length) {
-    const nl = text2.indexOf("\n", start);
-    const end = nl === -1 ? text2.length : nl;
-    yield { text: text2.slice(start, end), start };
+  while (start <= text3.length) {
+    const nl = text3.indexOf("\n", start);
+    const end = nl === -1 ? text3.length : nl;
+    yield { text: text3.slice(start, end), start };
     if (nl === -1) return;
     start = nl + 1;
   }
 }
-function detectAll(text2) {
+function detectAll(text3) {
   const out2 = new Findings();
-  detectGcpServiceAccount(text2, out2);
-  detectPrivateKeys(text2, out2);
-  detectTokens(text2, out2);
-  detectAzure(text2, out2);
-  detectTwilioAuthTokens(text2, out2);
-  detectAwsSecretKeys(text2, out2);
-  detectUrlPasswords(text2, out2);
-  detectBearer(text2, out2);
-  detectAssignments(text2, out2);
-  detectPasswordFlags(text2, out2);
-  detectPasswordProse(text2, out2);
+  detectGcpServiceAccount(text3, out2);
+  detectPrivateKeys(text3, out2);
+  detectTokens(text3, out2);
+  detectAzure(text3, out2);
+  detectTwilioAuthTokens(text3, out2);
+  detectAwsSecretKeys(text3, out2);
+  detectUrlPasswords(text3, out2);
+  detectBearer(text3, out2);
+  detectAssignments(text3, out2);
+  detectPasswordFlags(text3, out2);
+  detectPasswordProse(text3, out2);
   return out2;
 }
-function secretSpans(text2) {
-  return detectAll(text2).spanList();
+function secretSpans(text3) {
+  return detectAll(text3).spanList();
 }
-function withoutSecrets(text2) {
-  const spans = secretSpans(text2);
-  if (spans.length === 0) return text2;
+function withoutSecrets(text3) {
+  const spans = secretSpans(text3);
+  if (spans.length === 0) return text3;
   let out2 = "";
   let at = 0;
   for (const s of spans) {
-    if (s.start > at) out2 += text2.slice(at, s.start);
+    if (s.start > at) out2 += text3.slice(at, s.start);
     out2 += " ";
     at = Math.max(at, s.end);
   }
-  return out2 + text2.slice(at);
+  return out2 + text3.slice(at);
 }
-function detectSecrets(text2) {
-  return detectAll(text2).list;
+function detectSecrets(text3) {
+  return detectAll(text3).list;
 }
 
 // server/src/core/index/live.ts
@@ -39456,27 +40004,27 @@ function splitParts(group, base, out2) {
     offset += seg.length + 1;
   }
 }
-function pushCjkAware(text2, start, parts) {
-  if (!CJK_RE.test(text2)) {
-    parts.push({ text: text2, start });
+function pushCjkAware(text3, start, parts) {
+  if (!CJK_RE.test(text3)) {
+    parts.push({ text: text3, start });
     return;
   }
-  let run = "";
+  let run2 = "";
   let runStart = start;
   let i = 0;
-  for (const ch of text2) {
+  for (const ch of text3) {
     if (CJK_RE.test(ch)) {
-      if (run !== "") parts.push({ text: run, start: runStart });
+      if (run2 !== "") parts.push({ text: run2, start: runStart });
       parts.push({ text: ch, start: start + i });
-      run = "";
+      run2 = "";
       runStart = start + i + ch.length;
     } else {
-      if (run === "") runStart = start + i;
-      run += ch;
+      if (run2 === "") runStart = start + i;
+      run2 += ch;
     }
     i += ch.length;
   }
-  if (run !== "") parts.push({ text: run, start: runStart });
+  if (run2 !== "") parts.push({ text: run2, start: runStart });
 }
 var SIMPLE_RE = /^[A-Za-z0-9][a-z0-9]*$/;
 var STOP = "\0";
@@ -39499,22 +40047,22 @@ function isAsciiAlnum(c) {
 function isJoiner(c) {
   return c === 45 || c === 95 || c === 58 || c === 46 || c === 47 || c === 39 || c === 8217;
 }
-function isWordAt(text2, i) {
-  const c = text2.charCodeAt(i);
+function isWordAt(text3, i) {
+  const c = text3.charCodeAt(i);
   if (c < 128) return isAsciiAlnum(c);
-  return WORD_CHAR_RE.test(String.fromCodePoint(text2.codePointAt(i)));
+  return WORD_CHAR_RE.test(String.fromCodePoint(text3.codePointAt(i)));
 }
-function scanTokens(text2, sink) {
+function scanTokens(text3, sink) {
   let pos = 0;
-  const n2 = text2.length;
-  const raw = [];
+  const n2 = text3.length;
+  const raw2 = [];
   const parts = [];
   let halted = false;
   const complexGroup = (group, base) => {
-    raw.length = 0;
+    raw2.length = 0;
     parts.length = 0;
-    splitParts(group, base, raw);
-    for (const r of raw) pushCjkAware(r.text, r.start, parts);
+    splitParts(group, base, raw2);
+    for (const r of raw2) pushCjkAware(r.text, r.start, parts);
     const firstPos = pos;
     let whole = "";
     let kept = 0;
@@ -39531,7 +40079,7 @@ function scanTokens(text2, sink) {
   };
   let i = 0;
   while (i < n2 && !halted) {
-    const c = text2.charCodeAt(i);
+    const c = text3.charCodeAt(i);
     if (c < 128) {
       if (!isAsciiAlnum(c)) {
         i++;
@@ -39540,7 +40088,7 @@ function scanTokens(text2, sink) {
       let j = i + 1;
       let plain2 = true;
       for (; j < n2; j++) {
-        const d2 = text2.charCodeAt(j);
+        const d2 = text3.charCodeAt(j);
         if (d2 >= 97 && d2 <= 122 || d2 >= 48 && d2 <= 57) continue;
         if (d2 >= 65 && d2 <= 90) {
           plain2 = false;
@@ -39548,20 +40096,20 @@ function scanTokens(text2, sink) {
         }
         break;
       }
-      const d = j < n2 ? text2.charCodeAt(j) : 32;
-      const continues = d >= 128 || isJoiner(d) && j + 1 < n2 && isWordAt(text2, j + 1);
+      const d = j < n2 ? text3.charCodeAt(j) : 32;
+      const continues = d >= 128 || isJoiner(d) && j + 1 < n2 && isWordAt(text3, j + 1);
       if (!continues) {
         if (plain2 && j - i <= MAX_TOKEN) {
-          const surface = text2.slice(i, j).toLowerCase();
+          const surface = text3.slice(i, j).toLowerCase();
           const t = termOf(surface);
           if (sink(t === STOP ? surface : t, surface, pos++, i, j, false, t === STOP) === true) halted = true;
-        } else if (!plain2) complexGroup(text2.slice(i, j), i);
+        } else if (!plain2) complexGroup(text3.slice(i, j), i);
         i = j;
         continue;
       }
     }
     GROUP_AT.lastIndex = i;
-    const m = GROUP_AT.exec(text2);
+    const m = GROUP_AT.exec(text3);
     if (m === null) {
       i += c >= 55296 && c <= 56319 ? 2 : 1;
       continue;
@@ -39578,9 +40126,9 @@ function scanTokens(text2, sink) {
   }
   return pos;
 }
-function tokenize(text2) {
+function tokenize(text3) {
   const out2 = [];
-  scanTokens(text2, (term, surface, pos, start, end, whole, stop) => {
+  scanTokens(text3, (term, surface, pos, start, end, whole, stop) => {
     out2.push({ term, surface, pos, start, end, whole, stop });
   });
   return out2;
@@ -39662,35 +40210,35 @@ function headerBytes(h) {
   json2.copy(out2, JSON_AT);
   return out2;
 }
-async function encodeInto(c, write3, pause2) {
+async function encodeInto(c, write3, pause3) {
   const keys = [];
   const sha = createHash2("sha1");
-  const size = { records: 0, terms: 0, pad: 0, ints: 0 };
+  const size2 = { records: 0, terms: 0, pad: 0, ints: 0 };
   for (const [section3, buf] of payloadParts(c, keys)) {
     sha.update(buf);
-    size[section3] += buf.length;
+    size2[section3] += buf.length;
     write3(buf);
-    if (pause2) await pause2();
+    if (pause3) await pause3();
   }
   const header = headerBytes({
     format: FORMAT,
     tokenizer: TOKENIZER_VERSION,
     stemmer: STEMMER_VERSION,
     keys,
-    recordsBytes: size.records,
-    termsBytes: size.terms,
-    ints: size.ints / 4
+    recordsBytes: size2.records,
+    termsBytes: size2.terms,
+    ints: size2.ints / 4
   });
   sha.update(header.subarray(LEN_AT));
   header.write(sha.digest("hex"), SHA_AT, "latin1");
   return header;
 }
 var READ_CHUNK = 1 << 20;
-function decodeFrom(read, size, revive) {
-  if (size < 8) throw new Error("not a cairn index cache");
-  const head = read(0, Math.min(HEADER_SLOT, size));
+function decodeFrom(read, size2, revive) {
+  if (size2 < 8) throw new Error("not a cairn index cache");
+  const head = read(0, Math.min(HEADER_SLOT, size2));
   if (!head.subarray(0, 8).equals(MAGIC)) throw new Error("not a cairn index cache");
-  if (size < HEADER_SLOT) throw new Error("truncated header");
+  if (size2 < HEADER_SLOT) throw new Error("truncated header");
   const hlen = head.readUInt32LE(LEN_AT);
   if (JSON_AT + hlen > HEADER_SLOT) throw new Error("unreadable header");
   let h;
@@ -39703,7 +40251,7 @@ function decodeFrom(read, size, revive) {
     throw new Error("written by another version");
   }
   const pad = (4 - (h.recordsBytes + h.termsBytes) % 4) % 4;
-  if (size - HEADER_SLOT !== h.recordsBytes + h.termsBytes + pad + h.ints * 4) throw new Error("truncated or extended payload");
+  if (size2 - HEADER_SLOT !== h.recordsBytes + h.termsBytes + pad + h.ints * 4) throw new Error("truncated or extended payload");
   const sha = createHash2("sha1");
   const records = [];
   const takeLine = (line2) => {
@@ -39786,7 +40334,7 @@ function readCache(storeDir, onReject, revive) {
     return null;
   }
   try {
-    const size = fstatSync(fd).size;
+    const size2 = fstatSync(fd).size;
     return decodeFrom((pos, len, into) => {
       const b = into ? into.subarray(0, len) : Buffer.allocUnsafe(len);
       let got = 0;
@@ -39796,7 +40344,7 @@ function readCache(storeDir, onReject, revive) {
         got += n2;
       }
       return b;
-    }, size, revive);
+    }, size2, revive);
   } catch (err) {
     onReject?.(err instanceof Error ? err.message : String(err));
     return null;
@@ -39816,7 +40364,7 @@ function removeDeadTemps(dir) {
     if (m && Number(m[1]) !== process.pid && !pidAlive(Number(m[1]))) rmSync3(join10(dir, n2), { force: true });
   }
 }
-async function writeCache(storeDir, c, pause2) {
+async function writeCache(storeDir, c, pause3) {
   const dir = join10(storeDir, CACHE_DIR);
   ensureOwnDirSync(dir);
   removeDeadTemps(dir);
@@ -39832,7 +40380,7 @@ async function writeCache(storeDir, c, pause2) {
         writeSync(fd, b, 0, b.length, pos);
         pos += b.length;
       },
-      pause2
+      pause3
     );
     writeSync(fd, header, 0, header.length, 0);
     fsyncSync(fd);
@@ -39882,6 +40430,8 @@ var Freshness = class {
   chain = Promise.resolve();
   drainTimer = null;
   stopped = false;
+  /** Directories found missing, with their parent's mtime then (see ensureWatch). */
+  absentAt = /* @__PURE__ */ new Map();
   /** Own writes in progress: the mtimes they move are not compared until they are done. */
   ownWrites = 0;
   /** Something changed in the notes area (or may have): reconcile it on the next check. */
@@ -39931,6 +40481,10 @@ var Freshness = class {
    * all: a small store is exact from its first answer, a big one answers from the snapshot.
    */
   waitFor(p, ms) {
+    if (ms === Infinity) {
+      this.chain = this.chain.then(() => p);
+      return;
+    }
     let timer;
     const bounded = new Promise((r) => {
       timer = setTimeout(r, ms);
@@ -39940,10 +40494,10 @@ var Freshness = class {
   }
   /** Serialized: concurrent reads wait for one another's refresh instead of racing it. */
   check() {
-    const run = this.chain.then(() => this.refresh());
-    this.chain = run.catch(() => {
+    const run2 = this.chain.then(() => this.refresh());
+    this.chain = run2.catch(() => {
     });
-    return run;
+    return run2;
   }
   async refresh() {
     if (this.stopped) return;
@@ -40002,13 +40556,18 @@ var Freshness = class {
   }
   ensureWatch(dir) {
     if (this.broken || this.stopped || this.watchers.has(dir)) return;
+    const parentNow = mtimeOf(dirname5(dir));
+    if (this.absentAt.get(dir) === parentNow) return;
     let w2;
     try {
       const recursive2 = dir === this.store.notesDir;
       w2 = watch(dir, { persistent: false, recursive: recursive2 }, (_event, name) => this.onEvent(dir, name));
     } catch (err) {
       const code = err.code;
-      if (code === "ENOENT" || code === "ENOTDIR") return;
+      if (code === "ENOENT" || code === "ENOTDIR") {
+        this.absentAt.set(dir, parentNow);
+        return;
+      }
       this.fail(`cannot watch ${dir} (${err.message})`);
       return;
     }
@@ -40027,6 +40586,7 @@ var Freshness = class {
     else if (dir === this.store.notesDir) this.notesDirty = true;
     else {
       const n2 = name.toString();
+      this.absentAt.delete(join11(dir, n2));
       if (isMemoryName(n2)) this.pending.add(join11(dir, n2));
       else if (dir === this.store.dir && n2 === ".tombstones") this.ensureWatch(this.store.tombDir);
       else if (dir === this.store.dir && n2 === "notes") {
@@ -40348,13 +40908,13 @@ function isoMs(iso) {
       return v;
     };
     const mo = d(5, 2);
-    const day2 = d(8, 2);
+    const day4 = d(8, 2);
     const h = d(11, 2);
     const mi = d(14, 2);
     const sec = d(17, 2);
-    if (mo >= 1 && mo <= 12 && day2 >= 1 && day2 <= 31 && h <= 23 && mi <= 59 && sec <= 59) {
-      const t = Date.UTC(d(0, 4), mo - 1, day2, h, mi, sec, d(20, 3));
-      if (Number.isFinite(t) && new Date(t).getUTCDate() === day2) return t;
+    if (mo >= 1 && mo <= 12 && day4 >= 1 && day4 <= 31 && h <= 23 && mi <= 59 && sec <= 59) {
+      const t = Date.UTC(d(0, 4), mo - 1, day4, h, mi, sec, d(20, 3));
+      if (Number.isFinite(t) && new Date(t).getUTCDate() === day4) return t;
     }
   }
   return Date.parse(iso);
@@ -40377,10 +40937,10 @@ var WEIGHT_PREFIX = 0.6;
 var MAX_PREFIX_TERMS = 32;
 var MIN_REVERSE_PREFIX = 5;
 var MAX_QUERY_TERMS = 31;
-function queryWords(text2) {
+function queryWords(text3) {
   const seen = /* @__PURE__ */ new Set();
   const out2 = [];
-  for (const t of tokenize(text2)) {
+  for (const t of tokenize(text3)) {
     if (t.whole || t.stop || seen.has(t.term)) continue;
     seen.add(t.term);
     out2.push({ surface: t.surface, term: t.term });
@@ -40388,8 +40948,8 @@ function queryWords(text2) {
   }
   return out2;
 }
-function parseQuery(text2, p, synonyms) {
-  return queryWords(text2).map(({ surface, term }) => {
+function parseQuery(text3, p, synonyms) {
+  return queryWords(text3).map(({ surface, term }) => {
     const variants = [];
     const alternatives = /* @__PURE__ */ new Set([term]);
     const live2 = (id2) => id2 !== void 0 && p.df[id2] > 0;
@@ -40480,9 +41040,9 @@ function ranksBelow(acc, recency, idOf) {
     return idOf(a) > idOf(b);
   };
 }
-function offerTopK(heap, size, k, slot, below) {
-  if (size < k) {
-    let j = size++;
+function offerTopK(heap, size2, k, slot, below) {
+  if (size2 < k) {
+    let j = size2++;
     heap[j] = slot;
     while (j > 0) {
       const parent = j - 1 >> 1;
@@ -40498,8 +41058,8 @@ function offerTopK(heap, size, k, slot, below) {
       const l = 2 * j + 1;
       const r = l + 1;
       let m = j;
-      if (l < size && below(heap[l], heap[m])) m = l;
-      if (r < size && below(heap[r], heap[m])) m = r;
+      if (l < size2 && below(heap[l], heap[m])) m = l;
+      if (r < size2 && below(heap[r], heap[m])) m = r;
       if (m === j) break;
       const t = heap[j];
       heap[j] = heap[m];
@@ -40507,7 +41067,7 @@ function offerTopK(heap, size, k, slot, below) {
       j = m;
     }
   }
-  return size;
+  return size2;
 }
 
 // server/src/core/index/cursors.ts
@@ -40729,7 +41289,7 @@ function maxScoreTopK(w2, cursors, k, recency, halfLifeMs, idOf, acc, touched, s
     }
   }
   const heap = new Int32Array(k);
-  let size = 0;
+  let size2 = 0;
   const below = ranksBelow(acc, recency, idOf);
   for (let t = 0; t < nT; t++) {
     const slot = touched[t];
@@ -40744,16 +41304,16 @@ function maxScoreTopK(w2, cursors, k, recency, halfLifeMs, idOf, acc, touched, s
     let sum = 0;
     for (let q = 0; q < n2; q++) if ((mask2 & 1 << q) !== 0) sum = sum + contrib[ci + q];
     const base = sum * (floor + (1 - floor) * (popcount(mask2) / n2));
-    if (size === k && base * maxBoost < acc[heap[0] << 1] || base * maxBoost < theta) {
+    if (size2 === k && base * maxBoost < acc[heap[0] << 1] || base * maxBoost < theta) {
       acc[at] = 0;
       continue;
     }
     acc[at] = finalOf(slot, sum, mask2);
-    size = offerTopK(heap, size, k, slot, below);
+    size2 = offerTopK(heap, size2, k, slot, below);
   }
   for (let t = 0; t < nT; t++) idx[touched[t]] = 0;
   contrib.fill(0, 0, nT * n2);
-  return { heap, size, nTouched: nT };
+  return { heap, size: size2, nTouched: nT };
 }
 function seedFloor(w2, cursors, ord, j, k, n2, acc, touched, nT, sc, finalOf) {
   const floor = COVER_FLOOR;
@@ -40761,13 +41321,13 @@ function seedFloor(w2, cursors, ord, j, k, n2, acc, touched, nT, sc, finalOf) {
   const cap = k * SEEDS;
   const heap = new Int32Array(cap);
   const keys = new Float64Array(cap);
-  let size = 0;
+  let size2 = 0;
   for (let t = 0; t < nT; t++) {
     const slot = touched[t];
     const v = key(slot);
-    if (size === cap && v <= keys[0]) continue;
-    if (size < cap) {
-      let h = size++;
+    if (size2 === cap && v <= keys[0]) continue;
+    if (size2 < cap) {
+      let h = size2++;
       heap[h] = slot;
       keys[h] = v;
       while (h > 0) {
@@ -40794,7 +41354,7 @@ function seedFloor(w2, cursors, ord, j, k, n2, acc, touched, nT, sc, finalOf) {
   const { idx, contrib } = sc;
   const finals = [];
   const extra = new Float64Array(n2);
-  for (let h = 0; h < size; h++) {
+  for (let h = 0; h < size2; h++) {
     const slot = heap[h];
     const ci = (idx[slot] - 1) * n2;
     let mask2 = acc[(slot << 1) + 1];
@@ -41066,7 +41626,7 @@ var Ranker = class {
     const k = Math.min(opts.pool, nTouched);
     if (k <= 0) return [];
     const heap = new Int32Array(k);
-    let size = 0;
+    let size2 = 0;
     const idOf = opts.idOf;
     const floor = COVER_FLOOR;
     const rw = RECENCY_WEIGHT;
@@ -41078,13 +41638,13 @@ var Ranker = class {
       const at = slot << 1;
       const coverage = popcount(acc[at + 1]) / nTerms;
       const base = acc[at] * (floor + (1 - floor) * coverage);
-      if (size === k && base * maxBoost < acc[heap[0] << 1]) continue;
+      if (size2 === k && base * maxBoost < acc[heap[0] << 1]) continue;
       const age = Math.max(0, now - recency[slot]);
       acc[at] = base * (1 + rw * Math.pow(0.5, age / halfLifeMs));
-      size = offerTopK(heap, size, k, slot, below);
+      size2 = offerTopK(heap, size2, k, slot, below);
     }
     const out2 = [];
-    for (let i = 0; i < size; i++) out2.push({ slot: heap[i], score: acc[heap[i] << 1], mask: acc[(heap[i] << 1) + 1] });
+    for (let i = 0; i < size2; i++) out2.push({ slot: heap[i], score: acc[heap[i] << 1], mask: acc[(heap[i] << 1) + 1] });
     return out2.sort((a, b) => compareCandidates(a, b, recency, idOf));
   }
 };
@@ -41195,18 +41755,18 @@ function makeSnippet(body, matchStart, matchEnd, max = SNIPPET_MAX) {
     }
   }
   const prefix = start > 0 && collapse(body.slice(0, start)) !== "" ? ELLIPSIS : "";
-  let text2 = collapse(body.slice(start, start + max * 4));
+  let text3 = collapse(body.slice(start, start + max * 4));
   const room = max - prefix.length;
-  if (text2.length > room || start + max * 4 < body.length) {
+  if (text3.length > room || start + max * 4 < body.length) {
     const limit = room - 1;
-    if (text2.length > limit) {
-      let cut = text2.lastIndexOf(" ", limit);
+    if (text3.length > limit) {
+      let cut = text3.lastIndexOf(" ", limit);
       if (cut <= 0) cut = limit;
-      text2 = text2.slice(0, cut).trimEnd();
+      text3 = text3.slice(0, cut).trimEnd();
     }
-    text2 += ELLIPSIS;
+    text3 += ELLIPSIS;
   }
-  return prefix + text2;
+  return prefix + text3;
 }
 
 // server/src/core/index/rerank.ts
@@ -41465,7 +42025,7 @@ var SearchIndex = class {
    * else is analyzed afresh, and snapshot entries for documents gone from `current` are dropped.
    * A snapshot that fails validation throws (the caller rebuilds without it).
    */
-  load(current, snapshot, same = sameContent) {
+  load(current, snapshot, same3 = sameContent) {
     const p = new Postings();
     const cached2 = /* @__PURE__ */ new Map();
     if (snapshot) {
@@ -41482,7 +42042,7 @@ var SearchIndex = class {
     for (const doc of current) {
       if (slotOf.has(doc.id)) continue;
       const c = cached2.get(doc.id);
-      const a = c && same(c.doc, doc) ? c : analyzeDoc(doc, p);
+      const a = c && same3(c.doc, doc) ? c : analyzeDoc(doc, p);
       const slot = p.addSlot(a.bodyLen, a.scopeLen, recencyOf(doc), expiresOf(doc));
       fwd[slot] = a.fwd;
       docs[slot] = doc;
@@ -41523,9 +42083,9 @@ var SearchIndex = class {
    * Ids of indexed memories sharing the rarest content terms of `text`, best first (at most
    * `limit`). For near-duplicate checks: bounded work, never a scan of every memory.
    */
-  candidatesFor(text2, limit) {
+  candidatesFor(text3, limit) {
     const terms = /* @__PURE__ */ new Set();
-    for (const t of tokenize(text2)) if (!t.stop) terms.add(t.term);
+    for (const t of tokenize(text3)) if (!t.stop) terms.add(t.term);
     return candidates(this.p, terms, limit).map((slot) => this.docs[slot].id);
   }
 };
@@ -41554,6 +42114,7 @@ var SAVE_AFTER_CHANGES = 1e3;
 var SAVE_AFTER_SHARE = 0.05;
 var pause = () => new Promise((r) => setImmediate(r));
 var VALIDATION_WAIT_MS = 200;
+var EXACT_BELOW = 1e4;
 var BULK_GC_MIN = 1e4;
 var fullGc;
 function collectGarbage() {
@@ -41572,11 +42133,11 @@ function collectGarbage() {
   }
   fullGc?.();
 }
-var text = (v) => {
+var text2 = (v) => {
   if (typeof v !== "string") throw new Error("not text");
   return v;
 };
-var textOrNull = (v) => v === null ? null : text(v);
+var textOrNull = (v) => v === null ? null : text2(v);
 function oneOf2(allowed, v) {
   const m = member(allowed, v);
   if (m === void 0) throw new Error("not a known value");
@@ -41586,13 +42147,13 @@ function reviveStored(r) {
   const o = r.origin;
   if (typeof o !== "object" || o === null || !Array.isArray(r.scopes) || !Array.isArray(r.extra)) throw new Error("malformed");
   if (typeof r.size !== "number" || typeof r.mtimeMs !== "number" || typeof r.tombstoned !== "boolean") throw new Error("malformed");
-  const extra = r.extra.length === 0 ? NO_EXTRA : r.extra.map(text);
+  const extra = r.extra.length === 0 ? NO_EXTRA : r.extra.map(text2);
   const origin2 = sharedOrigin(textOrNull(o.cwd), textOrNull(o.repo), textOrNull(o.branch), textOrNull(o.worktree_root));
-  const scopes = sharedScopeList(r.scopes.map(text));
-  const created = text(r.created);
-  const updated = text(r.updated);
+  const scopes = sharedScopeList(r.scopes.map(text2));
+  const created = text2(r.created);
+  const updated = text2(r.updated);
   const rec = {
-    id: text(r.id),
+    id: text2(r.id),
     created,
     updated: updated === created ? created : updated,
     scopes,
@@ -41602,20 +42163,22 @@ function reviveStored(r) {
     last_verified_at: textOrNull(r.last_verified_at),
     expires: textOrNull(r.expires),
     origin: origin2,
-    body: text(r.body)
+    body: text2(r.body)
   };
   if (r.aliases !== void 0) {
     if (!Array.isArray(r.aliases)) throw new Error("malformed");
-    rec.aliases = r.aliases.map(text);
+    rec.aliases = r.aliases.map(text2);
   }
   if (r.removed !== void 0) {
-    rec.removed = text(r.removed);
-    rec.removed_reason = text(r.removed_reason);
+    rec.removed = text2(r.removed);
+    rec.removed_reason = text2(r.removed_reason);
     rec.removed_session = internOrNull(textOrNull(r.removed_session ?? null));
   }
-  if (typeof r.verified_head === "string") rec.verified_head = text(r.verified_head);
+  if (typeof r.verified_head === "string") rec.verified_head = text2(r.verified_head);
+  if (Array.isArray(r.merged_from)) rec.merged_from = r.merged_from.map(text2);
+  if (Array.isArray(r.merging)) rec.merging = r.merging.map(text2);
   if (r.tombstoned !== (r.removed !== void 0)) throw new Error("malformed");
-  const m = storedMemory(rec, text(r.file), r.size, r.mtimeMs, extra);
+  const m = storedMemory(rec, text2(r.file), r.size, r.mtimeMs, extra);
   if (r.idAssigned === true) m.idAssigned = true;
   return m;
 }
@@ -41676,7 +42239,7 @@ var LiveIndex = class {
     if (adopted && mode2 === "background") {
       this.validated = this.validateInBackground(bulk);
       this.store.setValidation(this.validated);
-      this.freshness?.waitFor(this.validated, VALIDATION_WAIT_MS);
+      this.freshness?.waitFor(this.validated, this.store.activeCount < EXACT_BELOW ? Infinity : VALIDATION_WAIT_MS);
     }
   }
   async validateInBackground(bulk) {
@@ -41700,14 +42263,14 @@ var LiveIndex = class {
    * the decoded cache and keeps it alive.
    */
   async loadStore(mode2) {
-    const cache = readCache(this.store.dir, (why) => this.opts.warn(`index cache ignored (${why}); rebuilding it`), reviveStored);
-    this.adopted = cache !== null && mode2 !== "now" && this.store.adopt(cache.records);
-    if (!this.adopted) await this.store.load(cache?.records, this.opts.progress && ((done, total) => this.opts.progress("loading files", done, total)));
-    if (!cache) return Infinity;
-    const stale = this.adopted && mode2 === "trust" ? 0 : this.staleCount(cache);
-    const docs = cache.entries;
-    for (const d of docs) d.doc = cache.records[d.record];
-    this.snapshot = { terms: cache.terms, docs };
+    const cache2 = readCache(this.store.dir, (why) => this.opts.warn(`index cache ignored (${why}); rebuilding it`), reviveStored);
+    this.adopted = cache2 !== null && mode2 !== "now" && this.store.adopt(cache2.records, { cleanTemps: mode2 === "background" });
+    if (!this.adopted) await this.store.load(cache2?.records, this.opts.progress && ((done, total) => this.opts.progress("loading files", done, total)));
+    if (!cache2) return Infinity;
+    const stale = this.adopted && mode2 === "trust" ? 0 : this.staleCount(cache2);
+    const docs = cache2.entries;
+    for (const d of docs) d.doc = cache2.records[d.record];
+    this.snapshot = { terms: cache2.terms, docs };
     return stale;
   }
   build() {
@@ -41726,17 +42289,17 @@ var LiveIndex = class {
    * How many records differ between the cache and the store now (re-read, new or gone), plus
    * active ones the cache holds no index entry for (a cache saved by a command that never searched).
    */
-  staleCount(cache) {
+  staleCount(cache2) {
     let reusedActive = 0;
     let reusedTomb = 0;
-    for (const r of cache.records) {
+    for (const r of cache2.records) {
       if (this.store.get(r.id) === r) reusedActive++;
       else if (this.store.getTombstone(r.id) === r) reusedTomb++;
     }
-    const analyzed = new Uint8Array(cache.records.length);
+    const analyzed = new Uint8Array(cache2.records.length);
     let analyzedActive = 0;
-    for (const e of cache.entries) {
-      const r = cache.records[e.record];
+    for (const e of cache2.entries) {
+      const r = cache2.records[e.record];
       if (analyzed[e.record] === 0 && this.store.get(r.id) === r) analyzedActive++;
       analyzed[e.record] = 1;
     }
@@ -41745,7 +42308,7 @@ var LiveIndex = class {
     const freshActive = this.store.activeCount - reusedActive;
     const freshTomb = tombs - reusedTomb;
     const unanalyzed = reusedActive - analyzedActive;
-    const gone = cache.records.length - reusedActive - reusedTomb;
+    const gone = cache2.records.length - reusedActive - reusedTomb;
     return freshActive + freshTomb + unanalyzed + gone;
   }
   apply(ch) {
@@ -41766,8 +42329,8 @@ var LiveIndex = class {
     this.saveTimer.unref();
   }
   worthSaving() {
-    const size = this.store.activeCount;
-    return this.changesSinceSave >= Math.min(SAVE_AFTER_CHANGES, Math.max(1, Math.ceil(size * SAVE_AFTER_SHARE)));
+    const size2 = this.store.activeCount;
+    return this.changesSinceSave >= Math.min(SAVE_AFTER_CHANGES, Math.max(1, Math.ceil(size2 * SAVE_AFTER_SHARE)));
   }
   /**
    * Writes the cache now (one save at a time; a second call waits for the running one and then
@@ -41854,48 +42417,69 @@ var LiveIndex = class {
 };
 
 // server/src/core/index/fusion.ts
-var RRF_K = 10;
+var RRF_K = 20;
 var W_LEX = 1;
 var W_SEM = 1;
 var W_ALT = 0.6;
-var DEFAULT_CALIBRATION = { high: 0.8, medium: 0.6, floor: 0.35 };
+var LEX_COV = 0.25;
+var SEM_BOOST = 0;
+var DEFAULT_CALIBRATION = { high: 0.85, medium: 0.6, floor: 0.3 };
 var RANK = { low: 0, medium: 1, high: 2 };
 var maxRel = (a, b) => RANK[a] >= RANK[b] ? a : b;
 function semanticRelevance(sim, c) {
   return sim >= c.high ? "high" : sim >= c.medium ? "medium" : "low";
 }
+function tiedRanks(xs, key) {
+  const out2 = [];
+  xs.forEach((x, i) => out2.push(i > 0 && key(xs[i - 1]) === key(x) ? out2[i - 1] : i));
+  return out2;
+}
 function fuse(input2) {
   const { calibration: cal } = input2;
+  const { k: RK, wLex: WL, wSem: WS, wAlt: WA, lexCov: LC, semBoost: SB } = { k: RRF_K, wLex: W_LEX, wSem: W_SEM, wAlt: W_ALT, lexCov: LEX_COV, semBoost: SEM_BOOST, ...input2.params };
+  const lexW = (h) => LC + (1 - LC) * h.coverage;
+  const semW = (lex) => 1 + SB * (1 - (lex.length > 0 ? Math.max(...lex.map((h) => h.coverage)) : 0));
   const acc = /* @__PURE__ */ new Map();
   const at = (doc) => {
     let a = acc.get(doc.id);
     if (!a) acc.set(doc.id, a = { doc, score: 0, main: "low", altHigh: 0, altMedium: 0 });
     return a;
   };
-  input2.main.lexical.forEach((h, r) => {
+  const mainSem = semW(input2.main.lexical);
+  const mainLexRank = tiedRanks(input2.main.lexical, (h) => h.score);
+  const mainSemRank = tiedRanks(input2.main.semantic, (h) => h.sim);
+  input2.main.lexical.forEach((h, i) => {
+    const r = mainLexRank[i];
     const a = at(h.doc);
-    a.score += W_LEX / (RRF_K + r + 1);
+    a.score += WL * lexW(h) / (RK + r + 1);
     a.main = maxRel(a.main, h.relevance);
     a.lex = h;
   });
-  input2.main.semantic.forEach((h, r) => {
+  input2.main.semantic.forEach((h, i) => {
+    const r = mainSemRank[i];
     if (h.sim < cal.floor) return;
     const a = at(h.doc);
-    a.score += W_SEM / (RRF_K + r + 1);
+    a.score += WS * mainSem / (RK + r + 1);
+    a.sim = h.sim;
     a.main = maxRel(a.main, semanticRelevance(h.sim, cal));
   });
   for (const alt of input2.alternates) {
     const rel = /* @__PURE__ */ new Map();
-    alt.lexical.forEach((h, r) => {
+    const altSem = semW(alt.lexical);
+    const lexRank = tiedRanks(alt.lexical, (h) => h.score);
+    const semRank = tiedRanks(alt.semantic, (h) => h.sim);
+    alt.lexical.forEach((h, i) => {
+      const r = lexRank[i];
       const a = at(h.doc);
-      a.score += W_ALT * W_LEX / (RRF_K + r + 1);
+      a.score += WA * WL * lexW(h) / (RK + r + 1);
       rel.set(h.doc.id, maxRel(rel.get(h.doc.id) ?? "low", h.relevance));
       if (!a.altLex || RANK[h.relevance] > RANK[a.altLex.relevance]) a.altLex = h;
     });
-    alt.semantic.forEach((h, r) => {
+    alt.semantic.forEach((h, i) => {
+      const r = semRank[i];
       if (h.sim < cal.floor) return;
       const a = at(h.doc);
-      a.score += W_ALT * W_SEM / (RRF_K + r + 1);
+      a.score += WA * WS * altSem / (RK + r + 1);
       rel.set(h.doc.id, maxRel(rel.get(h.doc.id) ?? "low", semanticRelevance(h.sim, cal)));
     });
     for (const [id2, r] of rel) {
@@ -41906,17 +42490,1183 @@ function fuse(input2) {
   }
   const ranked = [...acc.values()].sort((x, y) => y.score - x.score || (x.doc.id < y.doc.id ? -1 : x.doc.id > y.doc.id ? 1 : 0));
   return ranked.slice(0, input2.limit).map((a) => {
-    let alt = a.altMedium > 0 ? "medium" : "low";
-    if (a.altHigh >= 2 || a.altHigh >= 1 && a.main !== "low") alt = "high";
+    const alt = a.altMedium > 0 ? "medium" : "low";
     const shown2 = a.lex ?? a.altLex;
     return {
       doc: a.doc,
       score: Math.round(a.score * 1e4) / 1e4,
       relevance: maxRel(a.main, alt),
       matchTerms: a.lex?.matchTerms ?? [],
-      snippet: shown2?.snippet ?? makeSnippet(a.doc.body, -1, -1)
+      snippet: shown2?.snippet ?? makeSnippet(a.doc.body, -1, -1),
+      ...a.sim !== void 0 ? { semantic: Math.round(a.sim * 1e4) / 1e4 } : {},
+      fused: true
     };
   });
+}
+
+// server/src/core/index/calibration.ts
+var CALIBRATIONS = [
+  ["builtin:", { high: 0.8, medium: 0.6, floor: 0.15, gate: { cos: 0.65, jaccard: 0.25, related: 0.6 } }],
+  ["test:", { high: 0.8, medium: 0.6, floor: 0.3, gate: { cos: 0.65, jaccard: 0.25, related: 0.6 } }]
+];
+var UNKNOWN = { high: 0.85, medium: 0.6, floor: 0.3, gate: { cos: 0.85, jaccard: 0.25, related: 0.7 } };
+function calibrationFor(embedderId) {
+  for (const [p, c] of CALIBRATIONS) if (embedderId.startsWith(p)) return c;
+  return UNKNOWN;
+}
+
+// server/src/core/index/semantic.ts
+import { existsSync as existsSync4 } from "node:fs";
+
+// server/src/core/index/vectors.ts
+function embedText(doc) {
+  const scopes = doc.scopes.map((s) => s.replace(/[:_-]+/g, " ")).join(", ");
+  const aliases = doc.aliases && doc.aliases.length > 0 ? `
+${doc.aliases.join(", ")}` : "";
+  return `${doc.body}
+${scopes}${aliases}`;
+}
+var vectorKey = (d) => `${d.id}	${d.updated}`;
+var VectorIndex = class {
+  constructor(embedderId, dim, capacity = 64) {
+    this.embedderId = embedderId;
+    this.dim = dim;
+    this.data = new Int8Array(capacity * dim);
+    this.scale = new Float32Array(capacity);
+    this.expires = new Float64Array(capacity);
+    this.rot = rotationFor(dim);
+    this.words = this.rot.size >>> 5;
+    this.codes = new Uint32Array(capacity * this.words);
+    this.dist = new Uint16Array(capacity);
+  }
+  embedderId;
+  dim;
+  data;
+  scale;
+  expires;
+  /** sign codes, `words` uint32 per row */
+  codes;
+  words;
+  rot;
+  /** per-search scratch: Hamming distance per row */
+  dist;
+  docs = [];
+  rowOf = /* @__PURE__ */ new Map();
+  free = [];
+  rows = 0;
+  get size() {
+    return this.rowOf.size;
+  }
+  /** The doc whose vector is held for `id`, if any (compare it with the store's to know it is current). */
+  docOf(id2) {
+    const r = this.rowOf.get(id2);
+    return r === void 0 ? void 0 : this.docs[r];
+  }
+  has(doc) {
+    const d = this.docOf(doc.id);
+    return d !== void 0 && (d === doc || vectorKey(d) === vectorKey(doc));
+  }
+  *entries() {
+    for (const row3 of this.rowOf.values()) yield { doc: this.docs[row3], row: row3 };
+  }
+  grow(need) {
+    const cap = this.scale.length;
+    if (need <= cap) return;
+    const next2 = Math.max(need, cap * 2);
+    const d = new Int8Array(next2 * this.dim);
+    d.set(this.data);
+    this.data = d;
+    const s = new Float32Array(next2);
+    s.set(this.scale);
+    this.scale = s;
+    const e = new Float64Array(next2);
+    e.set(this.expires);
+    this.expires = e;
+    const c = new Uint32Array(next2 * this.words);
+    c.set(this.codes);
+    this.codes = c;
+    this.dist = new Uint16Array(next2);
+  }
+  /** Stores `vec` (unit length, `dim` floats) for `doc`, replacing any vector for its id. */
+  set(doc, vec) {
+    if (vec.length !== this.dim) throw new Error(`vector for ${doc.id} has ${vec.length} dimensions, expected ${this.dim}`);
+    let row3 = this.rowOf.get(doc.id);
+    if (row3 === void 0) {
+      row3 = this.free.pop() ?? this.rows++;
+      this.grow(row3 + 1);
+      this.rowOf.set(doc.id, row3);
+    }
+    let max = 0;
+    for (let i = 0; i < vec.length; i++) max = Math.max(max, Math.abs(vec[i]));
+    const q = max > 0 ? 127 / max : 0;
+    const base = row3 * this.dim;
+    for (let i = 0; i < vec.length; i++) this.data[base + i] = Math.round(vec[i] * q);
+    this.scale[row3] = max > 0 ? max / 127 : 0;
+    signCode(this.rot, this.data.subarray(base, base + this.dim), this.codes, row3 * this.words);
+    this.expires[row3] = expiresOf(doc);
+    this.docs[row3] = doc;
+  }
+  /** Stores an already quantised row (from the vector cache), with its sign code when the cache has it. */
+  setRaw(doc, row8, scale, code) {
+    let row3 = this.rowOf.get(doc.id);
+    if (row3 === void 0) {
+      row3 = this.free.pop() ?? this.rows++;
+      this.grow(row3 + 1);
+      this.rowOf.set(doc.id, row3);
+    }
+    this.data.set(row8, row3 * this.dim);
+    this.scale[row3] = scale;
+    if (code && code.length === this.words) this.codes.set(code, row3 * this.words);
+    else signCode(this.rot, row8, this.codes, row3 * this.words);
+    this.expires[row3] = expiresOf(doc);
+    this.docs[row3] = doc;
+  }
+  /** Uint32 words per sign code. */
+  get codeWords() {
+    return this.words;
+  }
+  /** The quantised row, scale and sign code of `row`, for the cache. */
+  raw(row3) {
+    return {
+      data: this.data.subarray(row3 * this.dim, (row3 + 1) * this.dim),
+      scale: this.scale[row3],
+      code: this.codes.subarray(row3 * this.words, (row3 + 1) * this.words)
+    };
+  }
+  /** Points the row at a newer record object with the same content (no re-embedding). */
+  retarget(doc) {
+    const row3 = this.rowOf.get(doc.id);
+    if (row3 === void 0) return;
+    this.docs[row3] = doc;
+    this.expires[row3] = expiresOf(doc);
+  }
+  remove(id2) {
+    const row3 = this.rowOf.get(id2);
+    if (row3 === void 0) return false;
+    this.rowOf.delete(id2);
+    this.docs[row3] = void 0;
+    this.scale[row3] = 0;
+    this.free.push(row3);
+    return true;
+  }
+  /** Cosine of `q` with the stored vector of `id` (null when none). */
+  similarity(q, id2) {
+    const row3 = this.rowOf.get(id2);
+    return row3 === void 0 ? null : this.dotRow(q, row3);
+  }
+  dotRow(q, row3) {
+    const d = this.data;
+    const dim = this.dim;
+    const base = row3 * dim;
+    let s = 0;
+    for (let i = 0; i < dim; i++) s += q[i] * d[base + i];
+    return s * this.scale[row3];
+  }
+  /**
+   * The `k` rows most similar to `q` (unit length), best first, among those `allow` accepts and
+   * not expired at `now`: exact below EXACT_MAX live rows, else approximate (sign codes, then
+   * exact rescoring of the closest candidates; see the top of this file).
+   */
+  search(q, k, opts = {}) {
+    if (q.length !== this.dim || k <= 0 || this.rowOf.size === 0) return [];
+    return this.rowOf.size <= EXACT_MAX ? this.searchExact(q, k, opts) : this.searchApprox(q, k, opts);
+  }
+  /** Every live row scored exactly (the reference the approximate search is measured against). */
+  searchExact(q, k, opts = {}) {
+    if (q.length !== this.dim || k <= 0 || this.rowOf.size === 0) return [];
+    const top = new TopK(k, opts.minSim ?? -Infinity);
+    const now = opts.now ?? Date.now();
+    for (let row3 = 0; row3 < this.rows; row3++) this.consider(top, q, row3, now, opts.allow);
+    return top.hits(this.docs);
+  }
+  /** Candidates by Hamming distance of sign codes, rescored exactly; widened until k pass the filters or every row was seen. */
+  searchApprox(q, k, opts = {}) {
+    if (q.length !== this.dim || k <= 0 || this.rowOf.size === 0) return [];
+    const W2 = this.words;
+    const qc = new Uint32Array(W2);
+    signCode(this.rot, q, qc, 0);
+    const codes = this.codes;
+    const scale = this.scale;
+    const dist = this.dist;
+    const hist = new Int32Array(this.rot.size + 2);
+    const FREE = this.rot.size + 1;
+    const n2 = this.rows;
+    if (W2 === 8) {
+      const q0 = qc[0], q1 = qc[1], q2 = qc[2], q3 = qc[3], q4 = qc[4], q5 = qc[5], q6 = qc[6], q7 = qc[7];
+      for (let row3 = 0, b = 0; row3 < n2; row3++, b += 8) {
+        if (scale[row3] === 0) {
+          dist[row3] = FREE;
+          continue;
+        }
+        let x = codes[b] ^ q0;
+        let d = POP16[x & 65535] + POP16[x >>> 16];
+        x = codes[b + 1] ^ q1;
+        d += POP16[x & 65535] + POP16[x >>> 16];
+        x = codes[b + 2] ^ q2;
+        d += POP16[x & 65535] + POP16[x >>> 16];
+        x = codes[b + 3] ^ q3;
+        d += POP16[x & 65535] + POP16[x >>> 16];
+        x = codes[b + 4] ^ q4;
+        d += POP16[x & 65535] + POP16[x >>> 16];
+        x = codes[b + 5] ^ q5;
+        d += POP16[x & 65535] + POP16[x >>> 16];
+        x = codes[b + 6] ^ q6;
+        d += POP16[x & 65535] + POP16[x >>> 16];
+        x = codes[b + 7] ^ q7;
+        d += POP16[x & 65535] + POP16[x >>> 16];
+        dist[row3] = d;
+        hist[d]++;
+      }
+    } else {
+      for (let row3 = 0, b = 0; row3 < n2; row3++, b += W2) {
+        if (scale[row3] === 0) {
+          dist[row3] = FREE;
+          continue;
+        }
+        let d = 0;
+        for (let w2 = 0; w2 < W2; w2++) {
+          const x = codes[b + w2] ^ qc[w2];
+          d += POP16[x & 65535] + POP16[x >>> 16];
+        }
+        dist[row3] = d;
+        hist[d]++;
+      }
+    }
+    const top = new TopK(k, opts.minSim ?? -Infinity);
+    const now = opts.now ?? Date.now();
+    const want = rescoreCount(this.rowOf.size);
+    let lo = -1;
+    let taken = 0;
+    let need = want;
+    while (lo < this.rot.size) {
+      let hi = lo;
+      while (hi < this.rot.size && taken < need) taken += hist[++hi];
+      for (let row3 = 0; row3 < n2; row3++) {
+        const d = dist[row3];
+        if (d > lo && d <= hi) this.consider(top, q, row3, now, opts.allow);
+      }
+      lo = hi;
+      if (top.size >= k) break;
+      need = taken + want;
+    }
+    return top.hits(this.docs);
+  }
+  consider(top, q, row3, now, allow) {
+    const sc = this.scale[row3];
+    if (sc === 0) return;
+    const d = this.data;
+    const dim = this.dim;
+    const base = row3 * dim;
+    let s = 0;
+    for (let i = 0; i < dim; i++) s += q[i] * d[base + i];
+    s *= sc;
+    if (!top.wouldTake(s)) return;
+    if (this.expires[row3] <= now) return;
+    if (allow && !allow(this.docs[row3])) return;
+    top.add(row3, s);
+  }
+};
+var EXACT_MAX = 4096;
+function rescoreCount(n2) {
+  return Math.max(512, Math.ceil(n2 / 100));
+}
+var TopK = class {
+  constructor(k, minSim) {
+    this.k = k;
+    this.minSim = minSim;
+    this.rows = new Int32Array(k);
+    this.sims = new Float64Array(k).fill(-Infinity);
+    this.worst = minSim;
+  }
+  k;
+  minSim;
+  rows;
+  sims;
+  size = 0;
+  worst;
+  wouldTake(s) {
+    return !(s < this.worst || this.size === this.k && s === this.worst);
+  }
+  add(row3, s) {
+    let j = this.size < this.k ? this.size++ : this.k - 1;
+    while (j > 0 && this.sims[j - 1] < s) {
+      this.sims[j] = this.sims[j - 1];
+      this.rows[j] = this.rows[j - 1];
+      j--;
+    }
+    this.sims[j] = s;
+    this.rows[j] = row3;
+    if (this.size === this.k) this.worst = Math.max(this.minSim, this.sims[this.k - 1]);
+  }
+  hits(docs) {
+    const out2 = [];
+    for (let i = 0; i < this.size; i++) out2.push({ doc: docs[this.rows[i]], sim: this.sims[i] });
+    return out2;
+  }
+};
+var POP16 = (() => {
+  const t = new Uint8Array(65536);
+  for (let i = 1; i < 65536; i++) t[i] = (i & 1) + t[i >> 1];
+  return t;
+})();
+var ROTATIONS = /* @__PURE__ */ new Map();
+function rotationFor(dim) {
+  let r = ROTATIONS.get(dim);
+  if (r) return r;
+  let size2 = 32;
+  while (size2 < dim) size2 <<= 1;
+  let a = 2654435769;
+  const rand = () => {
+    a = a + 1831565813 >>> 0;
+    let t = a;
+    t = Math.imul(t ^ t >>> 15, t | 1);
+    t ^= t + Math.imul(t ^ t >>> 7, t | 61);
+    return ((t ^ t >>> 14) >>> 0) / 4294967296;
+  };
+  const signs = [0, 1, 2].map(() => Float64Array.from({ length: size2 }, () => rand() < 0.5 ? -1 : 1));
+  r = { size: size2, signs, tmp: new Float64Array(size2) };
+  ROTATIONS.set(dim, r);
+  return r;
+}
+function signCode(rot, v, out2, at) {
+  const x = rot.tmp;
+  const size2 = rot.size;
+  x.fill(0);
+  for (let i = 0; i < v.length; i++) x[i] = v[i];
+  for (const sg of rot.signs) {
+    for (let i = 0; i < size2; i++) x[i] = x[i] * sg[i];
+    for (let h = 1; h < size2; h <<= 1) {
+      for (let i = 0; i < size2; i += h << 1) {
+        for (let j = i; j < i + h; j++) {
+          const p = x[j];
+          const q = x[j + h];
+          x[j] = p + q;
+          x[j + h] = p - q;
+        }
+      }
+    }
+  }
+  for (let w2 = 0, i = 0; w2 < size2 >>> 5; w2++) {
+    let c = 0;
+    for (let b = 0; b < 32; b++, i++) if (x[i] > 0) c |= 1 << b;
+    out2[at + w2] = c >>> 0;
+  }
+}
+
+// server/src/core/index/vectorCache.ts
+import { createHash as createHash3 } from "node:crypto";
+import { closeSync as closeSync2, constants as constants3, fstatSync as fstatSync2, openSync as openSync2, readSync as readSync2 } from "node:fs";
+import { join as join13 } from "node:path";
+var VECTOR_FILE = "vectors.bin";
+var MAGIC2 = "CAIRNVEC";
+var FORMAT2 = 2;
+function vectorCachePath(storeDir) {
+  return join13(storeDir, ".cache", VECTOR_FILE);
+}
+function encodeVectors(v) {
+  const keys = Buffer.from(v.keys.join("\n"), "utf8");
+  const header = Buffer.from(JSON.stringify({ format: FORMAT2, embedder: v.embedder, dim: v.dim, count: v.keys.length, keysBytes: keys.length, codeWords: v.codeWords }), "utf8");
+  const headLen = 8 + 40 + 4 + header.length;
+  const pad = (4 - (headLen + keys.length) % 4) % 4;
+  const rowsEnd = headLen + keys.length + pad + v.scales.length * 4 + v.rows.length;
+  const pad2 = (4 - rowsEnd % 4) % 4;
+  const out2 = Buffer.alloc(rowsEnd + pad2 + v.codes.length * 4);
+  out2.write(MAGIC2, 0, "latin1");
+  out2.writeUInt32LE(header.length, 48);
+  header.copy(out2, 52);
+  keys.copy(out2, headLen);
+  let at = headLen + keys.length + pad;
+  for (let i = 0; i < v.scales.length; i++, at += 4) out2.writeFloatLE(v.scales[i], at);
+  Buffer.from(v.rows.buffer, v.rows.byteOffset, v.rows.length).copy(out2, at);
+  at = rowsEnd + pad2;
+  for (let i = 0; i < v.codes.length; i++, at += 4) out2.writeUInt32LE(v.codes[i], at);
+  out2.write(createHash3("sha1").update(out2.subarray(48)).digest("hex"), 8, "latin1");
+  return out2;
+}
+function decodeVectors(buf) {
+  if (buf.length < 52 || buf.toString("latin1", 0, 8) !== MAGIC2) return "not a vector cache";
+  if (createHash3("sha1").update(buf.subarray(48)).digest("hex") !== buf.toString("latin1", 8, 48)) return "checksum mismatch";
+  const hl = buf.readUInt32LE(48);
+  let h;
+  try {
+    h = JSON.parse(buf.toString("utf8", 52, 52 + hl));
+  } catch {
+    return "unreadable header";
+  }
+  if (h.format !== FORMAT2) return `format ${String(h.format)}, expected ${FORMAT2}`;
+  const { embedder, dim, count, keysBytes, codeWords } = h;
+  if (typeof embedder !== "string" || !Number.isInteger(dim) || !Number.isInteger(count) || !Number.isInteger(keysBytes) || !Number.isInteger(codeWords)) return "malformed header";
+  if (dim < 1 || count < 0 || keysBytes < 0 || codeWords < 0) return "malformed header";
+  const headLen = 52 + hl;
+  const pad = (4 - (headLen + keysBytes) % 4) % 4;
+  const scalesAt = headLen + keysBytes + pad;
+  const rowsAt = scalesAt + count * 4;
+  const rowsEnd = rowsAt + count * dim;
+  const codesAt = rowsEnd + (4 - rowsEnd % 4) % 4;
+  if (buf.length !== codesAt + count * codeWords * 4) return "truncated";
+  const keys = count === 0 ? [] : buf.toString("utf8", headLen, headLen + keysBytes).split("\n");
+  if (keys.length !== count) return "key count mismatch";
+  const scales = new Float32Array(count);
+  for (let i = 0; i < scales.length; i++) scales[i] = buf.readFloatLE(scalesAt + i * 4);
+  const rows = new Int8Array(buf.buffer.slice(buf.byteOffset + rowsAt, buf.byteOffset + rowsEnd));
+  const codes = new Uint32Array(count * codeWords);
+  for (let i = 0; i < codes.length; i++) codes[i] = buf.readUInt32LE(codesAt + i * 4);
+  return { embedder, dim, keys, scales, rows, codeWords, codes };
+}
+function readVectors(storeDir, warn) {
+  if (!isOwnDirSync(join13(storeDir, ".cache"))) return null;
+  let fd;
+  try {
+    fd = openSync2(vectorCachePath(storeDir), constants3.O_RDONLY | constants3.O_NOFOLLOW);
+  } catch {
+    return null;
+  }
+  try {
+    const buf = Buffer.allocUnsafe(fstatSync2(fd).size);
+    for (let got = 0; got < buf.length; ) {
+      const n2 = readSync2(fd, buf, got, buf.length - got, got);
+      if (n2 === 0) break;
+      got += n2;
+    }
+    const r = decodeVectors(buf);
+    if (typeof r === "string") {
+      warn(r);
+      return null;
+    }
+    return r;
+  } catch (err) {
+    warn(err.message);
+    return null;
+  } finally {
+    closeSync2(fd);
+  }
+}
+async function writeVectors(storeDir, v) {
+  ensureOwnDirSync(join13(storeDir, ".cache"));
+  await writeFileAtomic(vectorCachePath(storeDir), encodeVectors(v));
+}
+
+// server/src/core/index/semantic.ts
+var BATCH = 64;
+var SAVE_AFTER = 200;
+var pause2 = () => new Promise((r) => setImmediate(r));
+var SemanticLeg = class {
+  constructor(store, embedder, opts) {
+    this.store = store;
+    this.embedder = embedder;
+    this.opts = opts;
+  }
+  store;
+  embedder;
+  opts;
+  vec = null;
+  unsubscribe = null;
+  pending = /* @__PURE__ */ new Set();
+  running = null;
+  changes = 0;
+  closed = false;
+  warned = false;
+  /** tombstones' vectors, by embedder id + vector key */
+  tombVecs = /* @__PURE__ */ new Map();
+  /** The index the current embedder's vectors live in (null until the embedder answered once). */
+  get index() {
+    return this.vec;
+  }
+  /**
+   * True when (nearly) every memory has its vector. While a store is being (re-)embedded, a
+   * search uses the lexical leg alone: a half-embedded store would favour whatever was embedded
+   * first.
+   */
+  get complete() {
+    return this.vec !== null && this.pending.size <= Math.max(10, this.vec.size / 100);
+  }
+  /** Memories still waiting for a vector. */
+  get backlog() {
+    return this.pending.size;
+  }
+  /**
+   * A server (watch) opens at once: the cache is read and the missing vectors are embedded in the
+   * background. A one-shot command opens on first need (ready()), so commands that never search
+   * or write never load the embedder or the vectors.
+   */
+  async open() {
+    if (this.opts.watch) void this.ready();
+  }
+  opening = null;
+  isOpen = false;
+  /** Opens the leg if it is not open yet (a no-op after the first call). */
+  ready() {
+    return this.opening ??= this.store.validated().then(() => this.doOpen()).finally(() => {
+      this.isOpen = true;
+    });
+  }
+  /**
+   * For a search: waits for the leg to open unless the store is still checking its cached
+   * records (a big store's first seconds), when it answers at once (false: no semantic leg for
+   * this search) and opens in the background.
+   */
+  async readyForSearch() {
+    if (this.isOpen) return true;
+    if (this.store.validating) {
+      void this.ready();
+      return false;
+    }
+    await this.ready();
+    return true;
+  }
+  async doOpen() {
+    if (this.closed) return;
+    let id2;
+    let dim;
+    try {
+      id2 = this.embedder.id;
+      dim = this.embedder.dim;
+    } catch (err) {
+      this.warnOnce(`semantic search is off: ${err.message}`);
+      return;
+    }
+    this.vec = new VectorIndex(id2, dim, Math.max(64, this.store.activeCount));
+    const cached2 = readVectors(this.store.dir, (why) => this.opts.warn(`vector cache ignored (${why}); re-embedding`));
+    if (cached2 && cached2.embedder === id2 && cached2.dim === dim) {
+      const at = /* @__PURE__ */ new Map();
+      cached2.keys.forEach((k, i) => at.set(k, i));
+      for (const m of this.store.active()) {
+        const i = at.get(vectorKey(m));
+        if (i === void 0) continue;
+        const cw = cached2.codeWords;
+        this.vec.setRaw(m, cached2.rows.subarray(i * dim, (i + 1) * dim), cached2.scales[i], cw > 0 ? cached2.codes.subarray(i * cw, (i + 1) * cw) : void 0);
+      }
+    }
+    for (const m of this.store.active()) if (!this.vec.has(m)) this.pending.add(m.id);
+    this.changes = this.pending.size;
+    this.unsubscribe = this.store.onChange((ch) => this.apply(ch));
+    if (this.pending.size > 0) {
+      if (!this.opts.watch && this.embedder.embedSync) this.embedPendingSync();
+      else this.kick();
+    }
+  }
+  apply(ch) {
+    const v = this.vec;
+    if (!v) return;
+    if (ch.kind === "upsert" && !ch.mem.tombstoned) {
+      const m = ch.mem;
+      const old = v.docOf(m.id);
+      if (old && embedText(old) === embedText(m)) v.retarget(m);
+      else if (this.embedder.embedSync && v.embedderId === this.embedder.id) {
+        try {
+          v.set(m, this.embedder.embedSync(embedText(m)));
+        } catch {
+          v.remove(m.id);
+          this.pending.add(m.id);
+          this.kick();
+        }
+      } else {
+        v.remove(m.id);
+        this.pending.add(m.id);
+        this.kick();
+      }
+    } else {
+      const id2 = ch.kind === "upsert" ? ch.mem.id : ch.prev.id;
+      v.remove(id2);
+      this.pending.delete(id2);
+    }
+    this.changes++;
+  }
+  embedPendingSync() {
+    const v = this.vec;
+    const total = this.pending.size;
+    let done = 0;
+    for (const id2 of this.pending) {
+      const m = this.store.get(id2);
+      if (m) v.set(m, this.embedder.embedSync(embedText(m)));
+      if (++done % 1e3 === 0) this.opts.progress?.(done, total);
+    }
+    if (total > 0) this.opts.progress?.(total, total);
+    this.pending.clear();
+  }
+  /** Starts the background embedding unless it runs. */
+  kick() {
+    if (this.running || this.closed) return;
+    this.running = this.drain().finally(() => {
+      this.running = null;
+    });
+  }
+  async drain() {
+    const total = () => this.pending.size + done;
+    let done = 0;
+    while (this.pending.size > 0 && !this.closed) {
+      const batch = [];
+      for (const id2 of this.pending) {
+        const m = this.store.get(id2);
+        this.pending.delete(id2);
+        if (m) batch.push(m);
+        if (batch.length === BATCH) break;
+      }
+      if (batch.length === 0) continue;
+      const got = await this.embedBatch(batch.map(embedText));
+      if (!got) {
+        for (const m of batch) this.pending.add(m.id);
+        return;
+      }
+      const v = this.vecFor(got.embedder);
+      batch.forEach((m, i) => {
+        const cur = this.store.get(m.id);
+        if (cur === m || cur && vectorKey(cur) === vectorKey(m) && embedText(cur) === embedText(m)) v.set(cur, got.vectors[i]);
+        else if (cur) this.pending.add(m.id);
+      });
+      done += batch.length;
+      this.opts.progress?.(done, total());
+      await pause2();
+    }
+    if (this.opts.watch && this.changes >= SAVE_AFTER) await this.save();
+  }
+  async embedBatch(texts) {
+    try {
+      if (this.embedder.embedWithSource) return await this.embedder.embedWithSource(texts);
+      return { vectors: await this.embedder.embed(texts), embedder: { id: this.embedder.id, dim: this.embedder.dim } };
+    } catch (err) {
+      this.warnOnce(`embedding failed (${err.message}); searching without the semantic leg until it answers`);
+      return null;
+    }
+  }
+  /** The index for vectors of `e`: a new one (and a full re-embedding) when the embedder changed. */
+  vecFor(e) {
+    if (this.vec && this.vec.embedderId === e.id && this.vec.dim === e.dim) return this.vec;
+    this.vec = new VectorIndex(e.id, e.dim, Math.max(64, this.store.activeCount));
+    for (const m of this.store.active()) this.pending.add(m.id);
+    this.changes = this.pending.size;
+    return this.vec;
+  }
+  warnOnce(msg) {
+    if (this.warned) return;
+    this.warned = true;
+    this.opts.warn(msg);
+  }
+  /** The query's vector and the index it may be compared with; null when the leg cannot answer. */
+  async queryVector(text3) {
+    await this.ready();
+    if (!this.vec) return null;
+    let got;
+    if (this.embedder.embedSync && this.vec.embedderId === this.embedder.id) {
+      try {
+        got = { vectors: [this.embedder.embedSync(text3)], embedder: { id: this.vec.embedderId, dim: this.vec.dim } };
+      } catch (err) {
+        this.warnOnce(`embedding failed (${err.message}); searching without the semantic leg`);
+        return null;
+      }
+    } else got = await this.embedBatch([text3]);
+    if (!got) return null;
+    const index = this.vecFor(got.embedder);
+    if (this.pending.size > 0) this.kick();
+    return { q: got.vectors[0], index };
+  }
+  /** Semantic neighbours of several texts at once (one embedding call). */
+  async search(texts, k, opts) {
+    const out2 = [];
+    for (const t of texts) {
+      const qv = await this.queryVector(t);
+      out2.push(qv ? qv.index.search(qv.q, k, opts) : []);
+    }
+    return out2;
+  }
+  /** Semantic neighbours of `text` among active memories: id and cosine, best first. */
+  async neighbours(text3, limit) {
+    const qv = await this.queryVector(text3);
+    if (!qv) return [];
+    return qv.index.search(qv.q, limit).map((h) => ({ id: h.doc.id, cosine: h.sim }));
+  }
+  /** Semantic neighbours among tombstones (their vectors embedded on first need, kept per content). */
+  async removedNeighbours(text3, limit) {
+    const qv = await this.queryVector(text3);
+    if (!qv) return [];
+    const tombs = [...this.store.tombstones()];
+    const missing = tombs.filter((t) => !this.tombVecs.has(`${qv.index.embedderId}
+${vectorKey(t)}`));
+    if (missing.length > 0) {
+      const got = await this.embedBatch(missing.map(embedText));
+      if (!got || got.embedder.id !== qv.index.embedderId) return [];
+      missing.forEach((t, i) => this.tombVecs.set(`${got.embedder.id}
+${vectorKey(t)}`, got.vectors[i]));
+    }
+    const out2 = [];
+    for (const t of tombs) {
+      const v = this.tombVecs.get(`${qv.index.embedderId}
+${vectorKey(t)}`);
+      let s = 0;
+      for (let i = 0; i < v.length; i++) s += v[i] * qv.q[i];
+      out2.push({ id: t.id, cosine: s });
+    }
+    return out2.sort((a, b) => b.cosine - a.cosine).slice(0, limit);
+  }
+  /** Waits for the background embedding (tests, close). */
+  async settle() {
+    while (this.running) await this.running;
+  }
+  async save() {
+    const v = this.vec;
+    if (!v || !existsSync4(this.store.dir)) return;
+    const keys = [];
+    const rows = [];
+    for (const { doc, row: row3 } of v.entries()) {
+      if (this.store.get(doc.id) !== doc) continue;
+      keys.push(vectorKey(doc));
+      rows.push(row3);
+    }
+    const data = new Int8Array(rows.length * v.dim);
+    const scales = new Float32Array(rows.length);
+    const cw = v.codeWords;
+    const codes = new Uint32Array(rows.length * cw);
+    rows.forEach((r, i) => {
+      const raw2 = v.raw(r);
+      data.set(raw2.data, i * v.dim);
+      scales[i] = raw2.scale;
+      codes.set(raw2.code, i * cw);
+    });
+    try {
+      await writeVectors(this.store.dir, { embedder: v.embedderId, dim: v.dim, keys, scales, rows: data, codeWords: cw, codes });
+      this.changes = 0;
+    } catch (err) {
+      this.opts.warn(`could not save the vector cache: ${err.message}`);
+    }
+  }
+  async close() {
+    if (!this.opts.watch && this.opening) {
+      await this.opening;
+      await this.settle();
+    }
+    this.closed = true;
+    this.unsubscribe?.();
+    this.unsubscribe = null;
+    await this.settle();
+    if (this.changes > 0) await this.save();
+  }
+};
+
+// server/src/core/embed/builtin.ts
+import { createHash as createHash4 } from "node:crypto";
+import { readFileSync as readFileSync5 } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+// server/src/core/embed/embedder.ts
+var EmbedError = class extends CairnError {
+  name = "EmbedError";
+};
+function normalize(v) {
+  let s = 0;
+  for (let i = 0; i < v.length; i++) s += v[i] * v[i];
+  if (s > 0) {
+    const inv = 1 / Math.sqrt(s);
+    for (let i = 0; i < v.length; i++) v[i] = v[i] * inv;
+  }
+  return v;
+}
+
+// server/src/core/embed/ngrams.ts
+var NGRAM_MIN = 3;
+var NGRAM_MAX = 5;
+function fnv1a(s, from, to) {
+  let h = 2166136261;
+  for (let i = from; i < to; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 16777619);
+  }
+  return h >>> 0;
+}
+function ngramIds(word, buckets, out2 = []) {
+  if (word.length < 2) return out2;
+  const w2 = `<${word}>`;
+  for (let n2 = NGRAM_MIN; n2 <= NGRAM_MAX; n2++) {
+    for (let i = 0; i + n2 <= w2.length; i++) out2.push(fnv1a(w2, i, i + n2) % buckets);
+  }
+  return out2;
+}
+
+// server/src/core/embed/tokenize.ts
+var SPLIT = /[^\p{L}\p{N}]+/u;
+function embedWords(text3, out2 = []) {
+  for (const chunk of text3.split(SPLIT)) {
+    if (chunk === "") continue;
+    if (chunk === chunk.toLowerCase()) {
+      out2.push(chunk);
+      continue;
+    }
+    let start = 0;
+    const n2 = chunk.length;
+    for (let i = 1; i < n2; i++) {
+      const c = chunk[i];
+      const p = chunk[i - 1];
+      const cUp = c !== c.toLowerCase();
+      const pUp = p !== p.toLowerCase();
+      const pLow = p !== p.toUpperCase();
+      if (cUp && (pLow && i - start >= 2 || p >= "0" && p <= "9")) {
+        out2.push(chunk.slice(start, i).toLowerCase());
+        start = i;
+      } else if (cUp && pUp && i + 1 < n2) {
+        const nx = chunk[i + 1];
+        if (nx !== nx.toUpperCase() && i - start >= 2) {
+          out2.push(chunk.slice(start, i).toLowerCase());
+          start = i;
+        }
+      }
+    }
+    out2.push(chunk.slice(start).toLowerCase());
+  }
+  return out2;
+}
+
+// server/src/core/embed/builtin.ts
+var EMBED_MAGIC = "CAIRNEMB";
+var EMBED_FORMAT_VERSION = 1;
+var HEADER_BYTES = 64;
+var OOV_CACHE_MAX = 4096;
+var LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+var SHA1_BYTES = 20;
+function pad4(n2) {
+  return n2 + 3 & ~3;
+}
+function decodeEmbedFile(buf, path2) {
+  const bad = (why) => new EmbedError(`built-in embedding file ${path2} is damaged (${why}); reinstall cairn or rebuild it with 'node --import tsx scripts/embed/build.mjs'`);
+  if (buf.length < HEADER_BYTES + SHA1_BYTES) throw bad(`only ${buf.length} bytes`);
+  if (new TextDecoder().decode(buf.subarray(0, 8)) !== EMBED_MAGIC) throw bad("not a cairn embedding file");
+  const dv = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+  const version2 = dv.getUint32(8, true);
+  if (version2 !== EMBED_FORMAT_VERSION) {
+    throw new EmbedError(`built-in embedding file ${path2} has format version ${version2}; this cairn reads version ${EMBED_FORMAT_VERSION}`);
+  }
+  const dim = dv.getUint32(12, true);
+  const nVocab = dv.getUint32(16, true);
+  const buckets = dv.getUint32(20, true);
+  const nameLen = dv.getUint32(24, true);
+  const vocabLen = dv.getUint32(28, true);
+  const oovWeight = dv.getFloat32(32, true);
+  const nRows = nVocab + buckets;
+  const textEnd = pad4(HEADER_BYTES + nameLen + vocabLen);
+  const expect = textEnd + nRows * 4 + pad4(nRows * dim) + SHA1_BYTES;
+  if (dim === 0 || dim > 4096 || expect !== buf.length) throw bad(`size ${buf.length} bytes, header says ${expect}`);
+  const sha = createHash4("sha1").update(buf.subarray(0, buf.length - SHA1_BYTES)).digest();
+  if (!sha.equals(buf.subarray(buf.length - SHA1_BYTES))) throw bad("checksum mismatch");
+  const dec = new TextDecoder();
+  const name = dec.decode(buf.subarray(HEADER_BYTES, HEADER_BYTES + nameLen));
+  const vocab = nVocab === 0 ? [] : dec.decode(buf.subarray(HEADER_BYTES + nameLen, HEADER_BYTES + nameLen + vocabLen)).split("\n");
+  if (vocab.length !== nVocab) throw bad(`vocabulary has ${vocab.length} words, header says ${nVocab}`);
+  const start = textEnd + nRows * 4;
+  let scales;
+  if (LITTLE_ENDIAN && (buf.byteOffset + textEnd) % 4 === 0) {
+    scales = new Float32Array(buf.buffer, buf.byteOffset + textEnd, nRows);
+  } else {
+    scales = new Float32Array(nRows);
+    for (let r = 0; r < nRows; r++) scales[r] = dv.getFloat32(textEnd + r * 4, true);
+  }
+  const rows = new Int8Array(buf.buffer, buf.byteOffset + start, nRows * dim);
+  return { name, dim, vocab, buckets, oovWeight, scales, rows };
+}
+function defaultEmbedFile() {
+  const env = process.env.CAIRN_EMBED_FILE;
+  if (env) return env;
+  const here = import.meta.url;
+  const fromSource = here.endsWith(".ts");
+  return fileURLToPath(new URL(fromSource ? "../../../dist/cairn-embed.bin" : "./cairn-embed.bin", here));
+}
+var StaticEmbedModel = class {
+  name;
+  dim;
+  id;
+  index;
+  nVocab;
+  buckets;
+  oovWeight;
+  scales;
+  rows;
+  words = [];
+  grams = [];
+  oovCache = /* @__PURE__ */ new Map();
+  constructor(t) {
+    this.name = t.name;
+    this.dim = t.dim;
+    this.id = `builtin:${t.name}-v${EMBED_FORMAT_VERSION}`;
+    this.index = /* @__PURE__ */ new Map();
+    for (let i = 0; i < t.vocab.length; i++) this.index.set(t.vocab[i], i);
+    this.nVocab = t.vocab.length;
+    this.buckets = t.buckets;
+    this.oovWeight = t.oovWeight;
+    this.scales = t.scales;
+    this.rows = t.rows;
+  }
+  addRow(acc, r, w2) {
+    const s = this.scales[r] * w2;
+    const d = this.dim;
+    const rows = this.rows;
+    const off = r * d;
+    for (let k = 0; k < d; k++) acc[k] = acc[k] + s * rows[off + k];
+  }
+  /** An unknown word's vector (mean of its n-gram rows), cached: identifiers repeat across texts. */
+  oovVector(w2) {
+    const hit = this.oovCache.get(w2);
+    if (hit) return hit;
+    const v = new Float32Array(this.dim);
+    const grams = this.grams;
+    grams.length = 0;
+    ngramIds(w2, this.buckets, grams);
+    const share = this.oovWeight / grams.length;
+    for (const g of grams) this.addRow(v, this.nVocab + g, share);
+    if (this.oovCache.size >= OOV_CACHE_MAX) this.oovCache.clear();
+    this.oovCache.set(w2, v);
+    return v;
+  }
+  /** Unit vector of `text`; a text with no word at all gets the same fixed unit vector every time. */
+  embed(text3) {
+    const acc = new Float32Array(this.dim);
+    const words = this.words;
+    words.length = 0;
+    embedWords(text3, words);
+    let any2 = false;
+    for (const w2 of words) {
+      const id2 = this.index.get(w2);
+      if (id2 !== void 0) {
+        this.addRow(acc, id2, 1);
+        any2 = true;
+        continue;
+      }
+      if (this.buckets === 0 || w2.length < 2 || /^[0-9]+$/.test(w2)) continue;
+      const v = this.oovVector(w2);
+      for (let k = 0; k < acc.length; k++) acc[k] = acc[k] + v[k];
+      any2 = true;
+    }
+    let s = 0;
+    for (let k = 0; k < acc.length; k++) s += acc[k] * acc[k];
+    if (!any2 || s === 0) {
+      acc.fill(1 / Math.sqrt(this.dim));
+      return acc;
+    }
+    return normalize(acc);
+  }
+};
+function loadEmbedModel(file2) {
+  let buf;
+  try {
+    buf = readFileSync5(file2);
+  } catch (err) {
+    const code = err.code;
+    throw new EmbedError(
+      code === "ENOENT" ? `built-in embedding file ${file2} is missing; reinstall cairn, or set CAIRN_EMBED_FILE to its path` : `cannot read built-in embedding file ${file2}: ${err.message}`
+    );
+  }
+  return new StaticEmbedModel(decodeEmbedFile(buf, file2));
+}
+function builtinEmbedder(opts = {}) {
+  const file2 = opts.file ?? defaultEmbedFile();
+  let model = null;
+  const load = () => model ??= loadEmbedModel(file2);
+  return {
+    file: file2,
+    load,
+    get id() {
+      return load().id;
+    },
+    get dim() {
+      return load().dim;
+    },
+    embedSync(text3) {
+      return load().embed(text3);
+    },
+    async embed(texts) {
+      const m = load();
+      return texts.map((t) => m.embed(t));
+    }
+  };
+}
+
+// server/src/core/embed/providers.ts
+var DEFAULT_BATCH = 64;
+var DEFAULT_TIMEOUT_MS = 1e4;
+function trimSlash(u) {
+  return u.replace(/\/+$/, "");
+}
+function openaiEndpoint(url2) {
+  const u = trimSlash(url2);
+  return /\/embeddings$/.test(u) ? u : `${u}/embeddings`;
+}
+async function postJson(what, endpoint, body, headers, timeoutMs) {
+  const ctl = new AbortController();
+  const timer = setTimeout(() => ctl.abort(), timeoutMs);
+  let res;
+  try {
+    res = await fetch(endpoint, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...headers },
+      body: JSON.stringify(body),
+      signal: ctl.signal
+    });
+  } catch (err) {
+    clearTimeout(timer);
+    if (ctl.signal.aborted) throw new EmbedError(`${what}: no answer from ${endpoint} within ${timeoutMs} ms`);
+    const cause = err.cause;
+    throw new EmbedError(`${what}: cannot reach ${endpoint}: ${cause?.code ?? cause?.message ?? err.message}`);
+  }
+  try {
+    const text3 = await res.text();
+    if (!res.ok) {
+      throw new EmbedError(`${what}: ${endpoint} answered HTTP ${res.status}${text3 ? `: ${text3.slice(0, 200)}` : ""}`);
+    }
+    try {
+      return JSON.parse(text3);
+    } catch {
+      throw new EmbedError(`${what}: ${endpoint} answered something that is not JSON`);
+    }
+  } catch (err) {
+    if (ctl.signal.aborted && !(err instanceof EmbedError)) throw new EmbedError(`${what}: no answer from ${endpoint} within ${timeoutMs} ms`);
+    throw err;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+function toVector(what, v, dim) {
+  if (!Array.isArray(v) || v.length === 0 || v.some((x) => typeof x !== "number" || !Number.isFinite(x))) {
+    throw new EmbedError(`${what}: an embedding is not a non-empty array of numbers`);
+  }
+  if (dim !== null && v.length !== dim) throw new EmbedError(`${what}: embeddings of different lengths (${dim} and ${v.length})`);
+  return normalize(Float32Array.from(v));
+}
+function batched(what, batch, call) {
+  let dim = null;
+  return {
+    dim: () => dim ?? 0,
+    async embed(texts) {
+      const out2 = [];
+      for (let i = 0; i < texts.length; i += batch) {
+        const chunk = texts.slice(i, i + batch);
+        const raw2 = await call(chunk);
+        if (raw2.length !== chunk.length) throw new EmbedError(`${what}: asked for ${chunk.length} embeddings, got ${raw2.length}`);
+        for (const v of raw2) {
+          const vec = toVector(what, v, dim);
+          dim = vec.length;
+          out2.push(vec);
+        }
+      }
+      return out2;
+    }
+  };
+}
+function ollamaEmbedder(opts) {
+  const endpoint = `${trimSlash(opts.url)}/api/embed`;
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const what = `ollama embedder (${opts.model})`;
+  const b = batched(what, Math.max(1, opts.batch ?? DEFAULT_BATCH), async (input2) => {
+    const body = await postJson(what, endpoint, { model: opts.model, input: input2 }, {}, timeoutMs);
+    const embs = body?.embeddings;
+    if (!Array.isArray(embs)) throw new EmbedError(`${what}: answer from ${endpoint} has no embeddings array`);
+    return embs;
+  });
+  return {
+    id: `ollama:${opts.model}`,
+    endpoint,
+    get dim() {
+      return b.dim();
+    },
+    embed: (texts) => b.embed(texts)
+  };
+}
+function openaiEmbedder(opts) {
+  const endpoint = openaiEndpoint(opts.url);
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const what = `openai embedder (${opts.model})`;
+  const b = batched(what, Math.max(1, opts.batch ?? DEFAULT_BATCH), async (input2) => {
+    const headers = {};
+    if (opts.apiKeyEnv) {
+      const key = process.env[opts.apiKeyEnv];
+      if (!key) throw new EmbedError(`${what}: environment variable ${opts.apiKeyEnv} (embed.api_key_env) is not set`);
+      headers.authorization = `Bearer ${key}`;
+    }
+    const body = await postJson(what, endpoint, { model: opts.model, input: input2 }, headers, timeoutMs);
+    const data = body?.data;
+    if (!Array.isArray(data)) throw new EmbedError(`${what}: answer from ${endpoint} has no data array`);
+    const out2 = new Array(input2.length);
+    for (let i = 0; i < data.length; i++) {
+      const row3 = data[i];
+      const idx = typeof row3?.index === "number" ? row3.index : i;
+      if (!Number.isInteger(idx) || idx < 0 || idx >= input2.length || out2[idx] !== void 0) {
+        throw new EmbedError(`${what}: answer from ${endpoint} has a bad or repeated index ${String(row3?.index)}`);
+      }
+      out2[idx] = row3?.embedding;
+    }
+    if (data.length !== input2.length) return data;
+    return out2;
+  });
+  return {
+    id: `openai:${opts.model}`,
+    endpoint,
+    get dim() {
+      return b.dim();
+    },
+    embed: (texts) => b.embed(texts)
+  };
+}
+function withFallback(primary, fallback, warn) {
+  let degraded = false;
+  let lastUsed = null;
+  const current = () => degraded ? fallback : primary;
+  const embedWithSource = async (texts) => {
+    if (!degraded) {
+      try {
+        const vectors2 = await primary.embed(texts);
+        if (!degraded) {
+          lastUsed = primary;
+          return { vectors: vectors2, embedder: primary };
+        }
+      } catch (err) {
+        if (!degraded) {
+          degraded = true;
+          warn(`${err.message}; using the built-in embedder (${fallback.id}) instead for the rest of this session`);
+        }
+      }
+    }
+    const vectors = await fallback.embed(texts);
+    lastUsed = fallback;
+    return { vectors, embedder: fallback };
+  };
+  return {
+    primary,
+    fallback,
+    get id() {
+      return current().id;
+    },
+    get dim() {
+      return current().dim;
+    },
+    get lastUsed() {
+      return lastUsed;
+    },
+    get degraded() {
+      return degraded;
+    },
+    embedWithSource,
+    embed: async (texts) => (await embedWithSource(texts)).vectors
+  };
+}
+
+// server/src/core/embed/config.ts
+var OLLAMA_DEFAULT_URL = "http://127.0.0.1:11434";
+var OPENAI_DEFAULT_URL = "https://api.openai.com/v1";
+var OPENAI_DEFAULT_KEY_ENV = "OPENAI_API_KEY";
+function createEmbedder(config2, warn, opts = {}) {
+  const c = "embed" in config2 ? config2.embed : config2;
+  if (!c.enabled) return null;
+  const builtin = builtinEmbedder(opts.builtinFile ? { file: opts.builtinFile } : {});
+  switch (c.provider) {
+    case "builtin":
+      return builtin;
+    case "ollama":
+      return withFallback(ollamaEmbedder({ url: c.url ?? OLLAMA_DEFAULT_URL, model: c.model ?? "", timeoutMs: c.timeout_ms }), builtin, warn);
+    case "openai":
+      return withFallback(
+        openaiEmbedder({ url: c.url ?? OPENAI_DEFAULT_URL, model: c.model ?? "", apiKeyEnv: c.api_key_env ?? OPENAI_DEFAULT_KEY_ENV, timeoutMs: c.timeout_ms }),
+        builtin,
+        warn
+      );
+    default:
+      c.provider;
+      throw new ConfigError(`embed.provider ${String(c.provider)} is not known`);
+  }
 }
 
 // server/src/core/memory.ts
@@ -41950,7 +43700,9 @@ function recordHead(m) {
     category: m.category,
     created: m.created,
     updated: m.updated,
-    last_verified_at: m.last_verified_at
+    last_verified_at: m.last_verified_at,
+    // A note (the memory tool's file) says so, with its /memories path; a memory's row is unchanged.
+    ...m.note !== void 0 ? { kind: "note", path: m.note } : {}
   };
 }
 function summarize(body, max = 80) {
@@ -41963,13 +43715,14 @@ function summarize(body, max = 80) {
   return `${(sp > max / 2 ? cut.slice(0, sp) : cut).replace(/[\s,;:.-]+$/, "")}…`;
 }
 function stripStored(m) {
-  const { file: file2, tombstoned, size, mtimeMs, extra, idAssigned, ...rec } = m;
+  const { file: file2, tombstoned, size: size2, mtimeMs, extra, idAssigned, note, ...rec } = m;
   void file2;
   void tombstoned;
-  void size;
+  void size2;
   void mtimeMs;
   void extra;
   void idAssigned;
+  void note;
   return rec;
 }
 
@@ -41977,9 +43730,9 @@ function stripStored(m) {
 import { homedir as homedir3 } from "node:os";
 
 // server/src/core/trust/signals/citedPaths.ts
-import { existsSync as existsSync4, statSync as statSync3 } from "node:fs";
+import { existsSync as existsSync5, statSync as statSync3 } from "node:fs";
 import { homedir as homedir2 } from "node:os";
-import { isAbsolute as isAbsolute3, join as join13, resolve as resolve3 } from "node:path";
+import { isAbsolute as isAbsolute3, join as join14, resolve as resolve3 } from "node:path";
 var MAX_CITED_PATHS = 8;
 var PLACEHOLDER_SEGMENT = /^(?:foo|bar|baz|qux|quux|foobar|example|examples?-\w+|dummy|placeholder|xxx+|some(?:where|thing)?|your[-_\w]*)(?:\.\w+)?$/i;
 var ROUTE_ROOT = /^(?:api|v\d+|graphql|rest|rpc|auth|oauth2?|login|logout|signin|signup|callback|webhooks?|health|healthz|metrics|status|admin)$/i;
@@ -42007,9 +43760,9 @@ function isDomainLike(seg) {
   return m !== null && !FILE_EXT.test(`.${m[1]}`);
 }
 var DEVICE = /^\/dev\/(?:null|zero|stdin|stdout|stderr|tty|u?random)$/;
-function asCitedPath(raw, fromBackticks) {
-  if (/\.\.\.|…/.test(raw)) return null;
-  let p = raw.trim().replace(/[.,;:!?)\]'"]+$/, "");
+function asCitedPath(raw2, fromBackticks) {
+  if (/\.\.\.|…/.test(raw2)) return null;
+  let p = raw2.trim().replace(/[.,;:!?)\]'"]+$/, "");
   p = stripLineSuffix(p);
   if (p.length < 2 || p.length > 400) return null;
   const windows = /^[A-Za-z]:[\\/]/.test(p);
@@ -42073,7 +43826,7 @@ function extractCitedPaths(body, max = MAX_CITED_PATHS) {
   return out2;
 }
 function resolveCitedPath(p, ctx) {
-  if (p.startsWith("~/")) return join13(ctx.home ?? homedir2(), p.slice(2));
+  if (p.startsWith("~/")) return join14(ctx.home ?? homedir2(), p.slice(2));
   if (/^[A-Za-z]:[\\/]/.test(p)) return process.platform === "win32" ? p : null;
   if (isAbsolute3(p)) return p;
   return ctx.relativeRoot ? resolve3(ctx.relativeRoot, p) : null;
@@ -42085,7 +43838,7 @@ function checkPaths(paths, ctx) {
     const abs = resolveCitedPath(p, ctx);
     if (abs === null) continue;
     checked++;
-    if (!existsSync4(abs)) missing.push(p);
+    if (!existsSync5(abs)) missing.push(p);
   }
   return { checked, missing };
 }
@@ -42100,22 +43853,22 @@ function isDirectory(dir) {
 
 // server/src/core/trust/signals/commitDrift.ts
 import { execFile as execFile2 } from "node:child_process";
-import { readFileSync as readFileSync5, statSync as statSync4 } from "node:fs";
-import { isAbsolute as isAbsolute4, join as join14, resolve as resolve4 } from "node:path";
+import { readFileSync as readFileSync6, statSync as statSync4 } from "node:fs";
+import { isAbsolute as isAbsolute4, join as join15, resolve as resolve4 } from "node:path";
 var GIT_TIMEOUT_MS2 = 2e3;
 var MAX_BUFFER = 64 * 1024 * 1024;
 function gitDirs(root) {
   try {
-    const dotGit = join14(root, ".git");
+    const dotGit = join15(root, ".git");
     let gitDir = dotGit;
     if (!statSync4(dotGit).isDirectory()) {
-      const m = /^gitdir:\s*(.+)$/m.exec(readFileSync5(dotGit, "utf8"));
+      const m = /^gitdir:\s*(.+)$/m.exec(readFileSync6(dotGit, "utf8"));
       if (!m) return null;
       gitDir = isAbsolute4(m[1].trim()) ? m[1].trim() : resolve4(root, m[1].trim());
     }
     let commonDir = gitDir;
     try {
-      const c = readFileSync5(join14(gitDir, "commondir"), "utf8").trim();
+      const c = readFileSync6(join15(gitDir, "commondir"), "utf8").trim();
       commonDir = isAbsolute4(c) ? c : resolve4(gitDir, c);
     } catch {
     }
@@ -42138,21 +43891,21 @@ function readHeadSha(root) {
   const dirs = gitDirs(root);
   if (!dirs) return null;
   try {
-    const head = readFileSync5(join14(dirs.gitDir, "HEAD"), "utf8").trim();
+    const head = readFileSync6(join15(dirs.gitDir, "HEAD"), "utf8").trim();
     if (/^[0-9a-f]{40,64}$/.test(head)) return head;
-    const ref = /^ref:\s*(\S+)$/.exec(head)?.[1];
-    if (!ref) return null;
+    const ref3 = /^ref:\s*(\S+)$/.exec(head)?.[1];
+    if (!ref3) return null;
     for (const dir of [dirs.gitDir, dirs.commonDir]) {
       try {
-        const sha = readFileSync5(join14(dir, ref), "utf8").trim();
+        const sha = readFileSync6(join15(dir, ref3), "utf8").trim();
         if (/^[0-9a-f]{40,64}$/.test(sha)) return sha;
       } catch {
       }
     }
-    const packed = readFileSync5(join14(dirs.commonDir, "packed-refs"), "utf8");
+    const packed = readFileSync6(join15(dirs.commonDir, "packed-refs"), "utf8");
     for (const line2 of packed.split("\n")) {
       const [sha, name] = line2.split(" ");
-      if (name === ref && sha && /^[0-9a-f]{40,64}$/.test(sha)) return sha;
+      if (name === ref3 && sha && /^[0-9a-f]{40,64}$/.test(sha)) return sha;
     }
   } catch {
   }
@@ -42259,6 +44012,7 @@ var CommitDriftCache = class {
 var defaultCommitDriftCache = new CommitDriftCache();
 
 // server/src/core/trust/signals/verdict.ts
+var VERDICTS = ["fresh", "spot_check_recommended", "spot_check_required"];
 function stalenessVerdict(input2) {
   if (input2.verification === "never" || input2.verification === "stale") return "spot_check_required";
   if (input2.pathMissing > 0 || (input2.commitsSinceVerify ?? 0) > 0) return "spot_check_recommended";
@@ -42294,8 +44048,8 @@ async function computeSignals(ctx, mems, opts = { detail: false }) {
   const applies = mems.filter((m) => m.last_verified_at !== null && fromCallerRepo(ctx, m));
   const drifts = /* @__PURE__ */ new Map();
   if (applies.length > 0 && ctx.caller.repoRoot) {
-    const cache = ctx.drift ?? defaultCommitDriftCache;
-    const res = await cache.driftFor(ctx.caller.repoRoot, applies.map((m) => ({ at: m.last_verified_at, head: m.verified_head ?? null })));
+    const cache2 = ctx.drift ?? defaultCommitDriftCache;
+    const res = await cache2.driftFor(ctx.caller.repoRoot, applies.map((m) => ({ at: m.last_verified_at, head: m.verified_head ?? null })));
     applies.forEach((m, i) => drifts.set(m.id, res[i]));
   }
   const out2 = /* @__PURE__ */ new Map();
@@ -42339,8 +44093,8 @@ function checkId(id2, arg = "id") {
 function tombstonedMessage(t) {
   return `memory ${t.id} was removed on ${t.removed?.slice(0, 10)} (reason: ${JSON.stringify(t.removed_reason ?? "")}); memory_restore brings it back`;
 }
-async function settleUnknownIds(c, raw) {
-  const unknown2 = raw.some((r) => {
+async function settleUnknownIds(c, raw2) {
+  const unknown2 = raw2.some((r) => {
     if (typeof r !== "string") return false;
     const id2 = r.trim().toUpperCase();
     return isUlid(id2) && !c.store.get(id2) && !c.store.getTombstone(id2);
@@ -42370,8 +44124,8 @@ function encodeCursor(lastId) {
 }
 function decodeCursor(cursor2) {
   if (typeof cursor2 !== "string" || cursor2 === "") throw new ValidationError("cursor must be the next_cursor string from a previous page");
-  const text2 = Buffer.from(cursor2, "base64url").toString("utf8");
-  const m = /^v1:([0-9A-HJKMNP-TV-Z]{26})$/.exec(text2);
+  const text3 = Buffer.from(cursor2, "base64url").toString("utf8");
+  const m = /^v1:([0-9A-HJKMNP-TV-Z]{26})$/.exec(text3);
   if (!m) throw new ValidationError(`cursor ${JSON.stringify(cursor2.slice(0, 40))} was not issued by this server: pass next_cursor from a previous page, or omit it to start over`);
   return m[1];
 }
@@ -42393,24 +44147,24 @@ function checkNote(v, arg, required2) {
 }
 
 // server/src/core/curation/events.ts
-import { closeSync as closeSync3, existsSync as existsSync6, fstatSync as fstatSync2, openSync as openSync3, writeSync as writeSync3, constants as constants3 } from "node:fs";
-import { join as join16 } from "node:path";
+import { closeSync as closeSync4, existsSync as existsSync7, fstatSync as fstatSync3, openSync as openSync4, writeSync as writeSync3, constants as constants4 } from "node:fs";
+import { join as join17 } from "node:path";
 
 // server/src/core/curation/archives.ts
 import {
-  closeSync as closeSync2,
+  closeSync as closeSync3,
   fsyncSync as fsyncSync2,
-  openSync as openSync2,
+  openSync as openSync3,
   lstatSync as lstatSync4,
-  readFileSync as readFileSync6,
+  readFileSync as readFileSync7,
   readdirSync as readdirSync5,
   renameSync as renameSync2,
   rmSync as rmSync4,
   statSync as statSync5,
   writeSync as writeSync2,
-  existsSync as existsSync5
+  existsSync as existsSync6
 } from "node:fs";
-import { join as join15 } from "node:path";
+import { join as join16 } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { randomBytes as randomBytes3 } from "node:crypto";
 var ACTIVE_LOG = ".events.jsonl";
@@ -42421,16 +44175,16 @@ var ARCHIVE_RE = /^\.events-(\d{8}T\d{9}Z)(?:-(\d+))?\.jsonl(\.gz)?$/;
 function archiveStamp(d) {
   return d.toISOString().replace(/[-:.]/g, "");
 }
-function stampTime(stamp) {
-  const m = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})(\d{3})Z$/.exec(stamp);
+function stampTime(stamp2) {
+  const m = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})(\d{3})Z$/.exec(stamp2);
   if (!m) return NaN;
   return Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], +m[6], +m[7]);
 }
 function withTryLock(dir, fn) {
-  const file2 = join15(dir, LOCK);
+  const file2 = join16(dir, LOCK);
   let fd;
   try {
-    fd = openSync2(file2, "wx", 384);
+    fd = openSync3(file2, "wx", 384);
   } catch (err) {
     if (err.code !== "EEXIST") throw err;
     try {
@@ -42438,7 +44192,7 @@ function withTryLock(dir, fn) {
       const aside = `${file2}.${process.pid}.${randomBytes3(4).toString("hex")}.tmp`;
       renameSync2(file2, aside);
       rmSync4(aside, { force: true });
-      fd = openSync2(file2, "wx", 384);
+      fd = openSync3(file2, "wx", 384);
     } catch {
       return null;
     }
@@ -42446,7 +44200,7 @@ function withTryLock(dir, fn) {
   try {
     writeSync2(fd, `${process.pid} ${Date.now()}
 `);
-    closeSync2(fd);
+    closeSync3(fd);
     return fn();
   } finally {
     rmSync4(file2, { force: true });
@@ -42454,18 +44208,18 @@ function withTryLock(dir, fn) {
 }
 function rotateActive(dir, maxBytes, now) {
   return withTryLock(dir, () => {
-    const active = join15(dir, ACTIVE_LOG);
-    let size;
+    const active = join16(dir, ACTIVE_LOG);
+    let size2;
     try {
-      size = statSync5(active).size;
+      size2 = statSync5(active).size;
     } catch {
       return null;
     }
-    if (size <= maxBytes) return null;
-    const stamp = archiveStamp(now);
-    let target = join15(dir, `.events-${stamp}.jsonl`);
-    for (let n2 = 1; existsSync5(target) || existsSync5(`${target}.gz`); n2++) {
-      target = join15(dir, `.events-${stamp}-${n2}.jsonl`);
+    if (size2 <= maxBytes) return null;
+    const stamp2 = archiveStamp(now);
+    let target = join16(dir, `.events-${stamp2}.jsonl`);
+    for (let n2 = 1; existsSync6(target) || existsSync6(`${target}.gz`); n2++) {
+      target = join16(dir, `.events-${stamp2}-${n2}.jsonl`);
     }
     renameSync2(active, target);
     return target;
@@ -42478,7 +44232,7 @@ function compressArchives(dir, opts) {
     for (const name of names) {
       const m = ARCHIVE_RE.exec(name);
       if (!m || m[3]) continue;
-      const plain2 = join15(dir, name);
+      const plain2 = join16(dir, name);
       const gz = `${plain2}.gz`;
       if (names.has(`${name}.gz`)) {
         rmSync4(plain2, { force: true });
@@ -42489,14 +44243,14 @@ function compressArchives(dir, opts) {
       const st = statSync5(plain2);
       const quiet = Math.min(now - rotatedAt, Date.now() - st.mtimeMs);
       if (opts.graceMs > 0 && quiet < opts.graceMs) continue;
-      const data = gzipSync(readFileSync6(plain2));
-      const tmp = join15(dir, `.${name}.gz.${process.pid}.${randomBytes3(4).toString("hex")}.tmp`);
-      const fd = openSync2(tmp, "wx", 384);
+      const data = gzipSync(readFileSync7(plain2));
+      const tmp = join16(dir, `.${name}.gz.${process.pid}.${randomBytes3(4).toString("hex")}.tmp`);
+      const fd = openSync3(tmp, "wx", 384);
       try {
         writeSync2(fd, data);
         fsyncSync2(fd);
       } finally {
-        closeSync2(fd);
+        closeSync3(fd);
       }
       renameSync2(tmp, gz);
       rmSync4(plain2, { force: true });
@@ -42514,7 +44268,7 @@ function listLogFiles(dir) {
   }
   names = names.filter((n2) => {
     try {
-      return lstatSync4(join15(dir, n2)).isFile();
+      return lstatSync4(join16(dir, n2)).isFile();
     } catch {
       return false;
     }
@@ -42527,8 +44281,8 @@ function listLogFiles(dir) {
     archives.push({ name, stamp: m[1], n: Number(m[2] ?? 0) });
   }
   archives.sort((a, b) => a.stamp < b.stamp ? -1 : a.stamp > b.stamp ? 1 : a.n - b.n);
-  const out2 = archives.map(({ name, stamp }) => ({ file: join15(dir, name), compressed: name.endsWith(".gz"), rotatedAt: stampTime(stamp) }));
-  if (present.has(ACTIVE_LOG)) out2.push({ file: join15(dir, ACTIVE_LOG), compressed: false, rotatedAt: null });
+  const out2 = archives.map(({ name, stamp: stamp2 }) => ({ file: join16(dir, name), compressed: name.endsWith(".gz"), rotatedAt: stampTime(stamp2) }));
+  if (present.has(ACTIVE_LOG)) out2.push({ file: join16(dir, ACTIVE_LOG), compressed: false, rotatedAt: null });
   return out2;
 }
 function isEvent(v) {
@@ -42546,10 +44300,10 @@ function readOnce(dir, opts, tolerateMissing) {
   const result = { events: [], corruptLines: 0, unreadableFiles: [], files: [] };
   for (const { file: file2, compressed, rotatedAt } of listLogFiles(dir)) {
     if (opts.since !== void 0 && rotatedAt !== null && rotatedAt < opts.since) continue;
-    let text2;
+    let text3;
     try {
-      const raw = readFileSync6(file2);
-      text2 = (compressed ? gunzipSync(raw) : raw).toString("utf8");
+      const raw2 = readFileSync7(file2);
+      text3 = (compressed ? gunzipSync(raw2) : raw2).toString("utf8");
     } catch (err) {
       if (err.code === "ENOENT") {
         if (tolerateMissing) continue;
@@ -42559,7 +44313,7 @@ function readOnce(dir, opts, tolerateMissing) {
       continue;
     }
     result.files.push(file2);
-    for (const line2 of text2.split("\n")) {
+    for (const line2 of text3.split("\n")) {
       if (line2.trim() === "") continue;
       try {
         const v = JSON.parse(line2);
@@ -42589,7 +44343,7 @@ var EventLog = class {
   compressTimer;
   constructor(opts) {
     this.dir = opts.dir;
-    this.file = join16(opts.dir, ACTIVE_LOG);
+    this.file = join17(opts.dir, ACTIVE_LOG);
     this.session = opts.session;
     this.enabled = opts.enabled ?? true;
     this.maxBytes = opts.maxBytes ?? 1e7;
@@ -42602,10 +44356,10 @@ var EventLog = class {
   append(kind, fields = {}) {
     if (!this.enabled) return false;
     try {
-      if (!existsSync6(this.dir)) return false;
+      if (!existsSync7(this.dir)) return false;
       const line2 = this.format(kind, fields);
-      const size = this.writeLine(line2);
-      if (size > this.maxBytes) this.rotate();
+      const size2 = this.writeLine(line2);
+      if (size2 > this.maxBytes) this.rotate();
       return true;
     } catch (err) {
       this.warn(`could not append to the event log ${this.file}: ${errorMessage(err)}`);
@@ -42640,15 +44394,15 @@ var EventLog = class {
   /** One open(O_APPEND) + one write per line; returns the file size after the write. */
   writeLine(line2) {
     const buf = Buffer.from(line2, "utf8");
-    const fd = openSync3(this.file, constants3.O_WRONLY | constants3.O_APPEND | constants3.O_CREAT | constants3.O_NOFOLLOW, 384);
+    const fd = openSync4(this.file, constants4.O_WRONLY | constants4.O_APPEND | constants4.O_CREAT | constants4.O_NOFOLLOW, 384);
     try {
       const written = writeSync3(fd, buf, 0, buf.length);
       if (written !== buf.length) {
         writeSync3(fd, buf, written, buf.length - written);
       }
-      return fstatSync2(fd).size;
+      return fstatSync3(fd).size;
     } finally {
-      closeSync3(fd);
+      closeSync4(fd);
     }
   }
   scheduleCompression() {
@@ -42673,6 +44427,573 @@ var EventLog = class {
   }
 };
 
+// server/src/core/sync/conflicts.ts
+import { promises as fsp7 } from "node:fs";
+import { join as join19 } from "node:path";
+
+// server/src/core/sync/repo.ts
+import { promises as fsp6, existsSync as existsSync8, readFileSync as readFileSync8 } from "node:fs";
+import { tmpdir, hostname as hostname4 } from "node:os";
+import { basename as basename3, dirname as dirname6, join as join18 } from "node:path";
+
+// server/src/core/sync/git.ts
+import { spawn } from "node:child_process";
+var LOCAL_TIMEOUT_MS = 6e4;
+var REMOTE_TIMEOUT_MS = 12e4;
+var SyncError = class extends CairnError {
+  name = "SyncError";
+};
+function redactUrls(text3) {
+  return text3.replace(/[a-z][a-z0-9+.-]*:\/\/[^\s'"<>]+/gi, (u) => redactRemoteUrl(u) ?? u).replace(/\b[^\s@/'"]+:[^\s@/'"]+@(?=[^\s@:/]+[:/])/g, "");
+}
+function gitEnv(base = process.env) {
+  const env = { ...base, GIT_TERMINAL_PROMPT: "0", GCM_INTERACTIVE: "never", LC_ALL: "C", LANG: "C" };
+  if (!env.GIT_SSH_COMMAND && !env.GIT_SSH) env.GIT_SSH_COMMAND = "ssh -o BatchMode=yes";
+  delete env.GIT_DIR;
+  delete env.GIT_WORK_TREE;
+  delete env.GIT_INDEX_FILE;
+  return env;
+}
+function runGit(cwd, args, opts = {}) {
+  const timeout = opts.timeoutMs ?? LOCAL_TIMEOUT_MS;
+  return new Promise((resolve9, reject) => {
+    const child = spawn("git", args, { cwd, env: opts.env ?? gitEnv(), windowsHide: true, stdio: ["pipe", "pipe", "pipe"] });
+    const out2 = [];
+    const err = [];
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill("SIGKILL");
+    }, timeout);
+    child.stdout.on("data", (b) => out2.push(b));
+    child.stderr.on("data", (b) => err.push(b));
+    child.on("error", (e) => {
+      clearTimeout(timer);
+      const code = e.code;
+      reject(new SyncError(code === "ENOENT" ? "git is not installed (or not on PATH): sync needs git" : `cannot run git: ${redactUrls(e.message)}`));
+    });
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      const stderr = redactUrls(Buffer.concat(err).toString("utf8"));
+      if (timedOut) resolve9({ code: 124, stdout: Buffer.concat(out2), stderr: `git ${args[0]} timed out after ${Math.round(timeout / 1e3)} s
+${stderr}` });
+      else resolve9({ code: code ?? 1, stdout: Buffer.concat(out2), stderr });
+    });
+    child.stdin.on("error", () => {
+    });
+    child.stdin.end(opts.input ?? "");
+  });
+}
+async function git2(cwd, args, opts = {}) {
+  const r = await runGit(cwd, args, opts);
+  if (r.code !== 0) throw new SyncError(`git ${redactUrls(args.slice(0, 2).join(" "))} failed: ${firstLines(r.stderr) || `exit ${r.code}`}`);
+  return r.stdout.toString("utf8");
+}
+function firstLines(text3, n2 = 3) {
+  return text3.split("\n").map((l) => l.trim()).filter(Boolean).slice(0, n2).join(" / ");
+}
+var EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
+async function treeOf(cwd, commit) {
+  const out2 = /* @__PURE__ */ new Map();
+  if (commit === null) return out2;
+  const text3 = await git2(cwd, ["ls-tree", "-r", "-z", "--full-tree", commit]);
+  for (const rec of text3.split("\0")) {
+    if (rec === "") continue;
+    const tab = rec.indexOf("	");
+    const [mode2, type, sha] = rec.slice(0, tab).split(" ");
+    if (type !== "blob") continue;
+    out2.set(rec.slice(tab + 1), { mode: mode2, sha });
+  }
+  return out2;
+}
+async function readBlobs(cwd, shas) {
+  const list5 = [...new Set(shas)];
+  const out2 = /* @__PURE__ */ new Map();
+  if (list5.length === 0) return out2;
+  const r = await runGit(cwd, ["cat-file", "--batch"], { input: `${list5.join("\n")}
+` });
+  if (r.code !== 0) throw new SyncError(`git cat-file failed: ${firstLines(r.stderr)}`);
+  const buf = r.stdout;
+  let pos = 0;
+  for (const sha of list5) {
+    const nl = buf.indexOf(10, pos);
+    const header = buf.subarray(pos, nl).toString("utf8");
+    const [, type, size2] = header.split(" ");
+    if (type === "missing" || size2 === void 0) throw new SyncError(`git object ${sha} is missing`);
+    const n2 = Number(size2);
+    out2.set(sha, buf.subarray(nl + 1, nl + 1 + n2));
+    pos = nl + 1 + n2 + 1;
+  }
+  return out2;
+}
+
+// server/src/core/sync/merge.ts
+import { createHash as createHash5 } from "node:crypto";
+var same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+function pick2(base, hasBase, ours, theirs, oursNewer) {
+  if (same(ours, theirs)) return ours;
+  if (hasBase && same(base, ours)) return theirs;
+  if (hasBase && same(base, theirs)) return ours;
+  return oursNewer ? ours : theirs;
+}
+function mergeSet(base, ours, theirs) {
+  const out2 = [];
+  const b = base ? new Set(base) : null;
+  const o = new Set(ours);
+  const t = new Set(theirs);
+  for (const s of [...ours, ...theirs]) {
+    if (out2.includes(s)) continue;
+    const keep = b === null ? true : b.has(s) ? o.has(s) && t.has(s) : true;
+    if (keep) out2.push(s);
+  }
+  return out2;
+}
+var isTomb = (r) => r.removed !== void 0;
+var stamp = (r) => r.removed !== void 0 && r.removed > r.updated ? r.removed : r.updated;
+function oursIsNewer(ours, theirs) {
+  const a = stamp(ours.record);
+  const b = stamp(theirs.record);
+  if (a !== b) return a > b;
+  return serializeMemory(ours.record, ours.extra) >= serializeMemory(theirs.record, theirs.extra);
+}
+function keyedBlocks(extra) {
+  const m = /* @__PURE__ */ new Map();
+  for (const text3 of extra) {
+    const key = splitBlocks(text3)[0]?.key ?? `#${text3}`;
+    if (!m.has(key)) m.set(key, text3);
+  }
+  return m;
+}
+function mergeExtra(base, ours, theirs, oursNewer) {
+  const b = base ? keyedBlocks(base) : null;
+  const o = keyedBlocks(ours);
+  const t = keyedBlocks(theirs);
+  const out2 = [];
+  for (const key of /* @__PURE__ */ new Set([...o.keys(), ...t.keys()])) {
+    const v = pick2(b?.get(key), b !== null, o.get(key), t.get(key), oursNewer);
+    if (v !== void 0) out2.push(v);
+  }
+  return out2;
+}
+function side(r) {
+  return { updated: r.updated, body: r.body, removed: r.removed ?? null };
+}
+function editedSince(base, r) {
+  const strip2 = (x) => {
+    const { removed: _a3, removed_reason: _b, removed_session: _c, ...rest } = x;
+    return rest;
+  };
+  return !same(strip2(base), strip2(r));
+}
+function mergeMemory(base, ours, theirs) {
+  const o = ours.record;
+  const t = theirs.record;
+  const b = base?.record;
+  const hb = b !== void 0;
+  const oursNewer = oursIsNewer(ours, theirs);
+  const p = (k) => pick2(b?.[k], hb, o[k], t[k], oursNewer);
+  let tomb;
+  if (isTomb(o) === isTomb(t)) tomb = isTomb(o);
+  else if (hb && isTomb(b) === isTomb(o)) tomb = isTomb(t);
+  else if (hb && isTomb(b) === isTomb(t)) tomb = isTomb(o);
+  else tomb = true;
+  const [n2, old] = oursNewer ? [o, t] : [t, o];
+  let scopes = mergeSet(b?.scopes, n2.scopes, old.scopes);
+  if (scopes.length === 0) scopes = [...n2.scopes];
+  const aliases = mergeSet(b ? b.aliases ?? [] : void 0, n2.aliases ?? [], old.aliases ?? []);
+  const ov = o.last_verified_at ?? "";
+  const tv = t.last_verified_at ?? "";
+  const bv = b?.last_verified_at ?? "";
+  const verSide = ov === tv ? p("verified_head") === o.verified_head ? o : t : hb && bv === ov ? t : hb && bv === tv ? o : ov > tv ? o : t;
+  const rec = {
+    id: o.id,
+    created: o.created < t.created ? o.created : t.created,
+    updated: o.updated > t.updated ? o.updated : t.updated,
+    scopes,
+    confidence: p("confidence"),
+    source: p("source"),
+    category: p("category"),
+    last_verified_at: verSide.last_verified_at,
+    expires: p("expires"),
+    origin: p("origin"),
+    body: p("body")
+  };
+  if (verSide.verified_head) rec.verified_head = verSide.verified_head;
+  if (aliases.length > 0) rec.aliases = aliases;
+  if (tomb) {
+    const from = isTomb(o) && isTomb(t) ? null : isTomb(o) ? o : t;
+    rec.removed = from ? from.removed : p("removed");
+    rec.removed_reason = from ? from.removed_reason ?? "" : p("removed_reason") ?? "";
+    rec.removed_session = from ? from.removed_session ?? null : p("removed_session") ?? null;
+  }
+  const extra = mergeExtra(base?.extra, ours.extra, theirs.extra, oursNewer);
+  let conflict = null;
+  const bodyClash = o.body !== t.body && (!hb || b.body !== o.body && b.body !== t.body);
+  if (hb && !isTomb(b) && isTomb(o) !== isTomb(t)) {
+    const live2 = isTomb(o) ? t : o;
+    const dead = isTomb(o) ? o : t;
+    if (editedSince(b, live2)) conflict = { id: rec.id, kind: "removed-edited", kept: side(dead), other: side(live2) };
+  } else if (bodyClash) {
+    const [kept, other] = rec.body === o.body ? [o, t] : [t, o];
+    conflict = { id: rec.id, kind: "body", kept: side(kept), other: side(other) };
+  }
+  return { merged: { record: rec, extra }, conflict };
+}
+function conflictFileName(c) {
+  const h = createHash5("sha256").update(`${c.kind}\0${[c.kept.body, c.other.body].sort().join("\0")}`).digest("hex").slice(0, 10);
+  return `${c.id}-${h}.json`;
+}
+function conflictFileText(c) {
+  return `${JSON.stringify({ schema_version: 1, ...c }, null, 2)}
+`;
+}
+
+// server/src/core/sync/repo.ts
+var GITIGNORE_LINES = [".cache/", ".events.jsonl*", ".events-*.jsonl*", ".pending/", ".lock", "*.tmp", "*.claim", ".events.lock"];
+var GITATTRIBUTES_LINES = ["/*.md merge=cairn", "/.tombstones/*.md merge=cairn"];
+var CONFLICTS_DIR = ".conflicts";
+var WRITE_CONCURRENCY = 16;
+var TOMB = ".tombstones";
+function isMemoryTreePath(p) {
+  const slash = p.indexOf("/");
+  const name = slash === -1 ? p : p.slice(slash + 1);
+  if (slash !== -1 && p.slice(0, slash) !== TOMB) return false;
+  return name.endsWith(".md") && !name.startsWith(".") && !name.includes("/");
+}
+function safeTreePath(p) {
+  const parts = p.split("/");
+  if (p.startsWith("/") || p.includes("\\") || p.includes("\0")) return false;
+  if (!parts.every((s) => s !== "" && s !== "." && s !== ".." && s.toLowerCase() !== ".git")) return false;
+  const top = parts[0];
+  return !(top === ".cache" || top === ".pending" || top === ".lock" || top.startsWith(".events") || /\.(tmp|claim)$/.test(p));
+}
+async function headCommit(dir) {
+  const r = await runGit(dir, ["rev-parse", "--verify", "-q", "HEAD^{commit}"]);
+  return r.code === 0 ? r.stdout.toString().trim() : null;
+}
+async function currentBranch2(dir) {
+  const r = await runGit(dir, ["symbolic-ref", "--short", "-q", "HEAD"]);
+  const b = r.stdout.toString().trim();
+  if (r.code !== 0 || b === "") throw new SyncError(`the store repository at ${dir} is not on a branch (detached HEAD): check out a branch there (git -C ${dir} switch main)`);
+  return b;
+}
+async function repoTop(dir) {
+  const r = await runGit(dir, ["rev-parse", "--show-toplevel"]);
+  return r.code === 0 ? r.stdout.toString().trim() : null;
+}
+async function remoteUrl(dir) {
+  const r = await runGit(dir, ["config", "--get", "remote.origin.url"]);
+  const u = r.stdout.toString().trim();
+  return r.code === 0 && u !== "" ? u : null;
+}
+async function isAncestor(dir, a, b) {
+  return (await runGit(dir, ["merge-base", "--is-ancestor", a, b])).code === 0;
+}
+async function revParse(dir, ref3) {
+  const r = await runGit(dir, ["rev-parse", "--verify", "-q", `${ref3}^{commit}`]);
+  return r.code === 0 ? r.stdout.toString().trim() : null;
+}
+async function identityEnv(dir, base) {
+  const r = await runGit(dir, ["var", "GIT_COMMITTER_IDENT"]);
+  if (r.code === 0) return base;
+  const host = hostname4().replace(/[<>\n]/g, "") || "localhost";
+  return { ...base, GIT_AUTHOR_NAME: `cairn on ${host}`, GIT_AUTHOR_EMAIL: `cairn@${host}`, GIT_COMMITTER_NAME: `cairn on ${host}`, GIT_COMMITTER_EMAIL: `cairn@${host}` };
+}
+async function ensureLines(file2, lines, header) {
+  const cur = existsSync8(file2) ? readFileSync8(file2, "utf8") : "";
+  const have = new Set(cur.split(/\r?\n/).map((l) => l.trim()));
+  const missing = lines.filter((l) => !have.has(l));
+  if (missing.length === 0) return false;
+  const sepNl = cur === "" || cur.endsWith("\n") ? "" : "\n";
+  await writeFileAtomic(file2, `${cur}${sepNl}${cur === "" ? `${header}
+` : ""}${missing.join("\n")}
+`, 420);
+  return true;
+}
+var emptySummary = () => ({ added: [], updated: [], removed: [], restored: [], purged: [], files: [] });
+var changeCount = (s) => s.added.length + s.updated.length + s.removed.length + s.restored.length + s.purged.length + s.files.length;
+function parseMem(buf) {
+  if (!buf) return null;
+  try {
+    const { record: record2, extra } = parseMemoryText(buf.toString("utf8"));
+    if (record2.id === null || record2.created === null || record2.updated === null) return null;
+    return { record: { ...record2, id: record2.id, created: record2.created, updated: record2.updated }, extra };
+  } catch {
+    return null;
+  }
+}
+async function describeDiff(dir, from, to, cached2) {
+  const args = ["diff", "--raw", "-z", "--no-renames", "--no-abbrev"];
+  if (cached2) args.push("--cached", from ?? EMPTY_TREE);
+  else args.push(from ?? EMPTY_TREE, to);
+  const raw2 = await git2(dir, args);
+  const parts = raw2.split("\0");
+  const rows = [];
+  for (let i = 0; i + 1 < parts.length; i += 2) {
+    const meta3 = parts[i].split(" ");
+    rows.push({ path: parts[i + 1], oldSha: meta3[2], newSha: meta3[3] });
+  }
+  const zero = /^0+$/;
+  const mems = rows.filter((r) => isMemoryTreePath(r.path));
+  const blobs = await readBlobs(dir, mems.flatMap((r) => [r.oldSha, r.newSha].filter((s) => !zero.test(s))));
+  const out2 = emptySummary();
+  const byId2 = /* @__PURE__ */ new Map();
+  for (const r of rows) {
+    const o = zero.test(r.oldSha) ? null : parseMem(blobs.get(r.oldSha));
+    const n2 = zero.test(r.newSha) ? null : parseMem(blobs.get(r.newSha));
+    if (!isMemoryTreePath(r.path) || !o && !n2) {
+      out2.files.push(r.path);
+      continue;
+    }
+    for (const [m, k] of [[o, "old"], [n2, "neu"]]) {
+      if (!m) continue;
+      const e = byId2.get(m.record.id) ?? {};
+      e[k] = m;
+      byId2.set(m.record.id, e);
+    }
+  }
+  for (const [id2, { old, neu }] of [...byId2].sort((a, b) => a[0].localeCompare(b[0]))) {
+    const summary = summarize((neu ?? old).record.body, 70);
+    const e = { id: id2, summary };
+    if (!old) out2.added.push(e);
+    else if (!neu) out2.purged.push(e);
+    else if (old.record.removed === void 0 && neu.record.removed !== void 0) out2.removed.push(e);
+    else if (old.record.removed !== void 0 && neu.record.removed === void 0) out2.restored.push(e);
+    else out2.updated.push(e);
+  }
+  return out2;
+}
+var MESSAGE_LINES = 400;
+function commitMessage(s, host) {
+  const counts = ["added", "updated", "removed", "restored", "purged"].filter((k) => s[k].length > 0).map((k) => `${s[k].length} ${k}`);
+  if (s.files.length > 0) counts.push(`${s.files.length} other file${s.files.length === 1 ? "" : "s"}`);
+  const lines = [];
+  for (const k of ["added", "updated", "removed", "restored", "purged"]) for (const e of s[k]) lines.push(`${k.padEnd(8)} ${e.id}  ${e.summary}`);
+  for (const f of s.files) lines.push(`file     ${f}`);
+  const shown2 = lines.slice(0, MESSAGE_LINES);
+  if (lines.length > MESSAGE_LINES) shown2.push(`... and ${lines.length - MESSAGE_LINES} more`);
+  return `cairn sync (${host}): ${counts.join(", ") || "no changes"}
+
+${shown2.join("\n")}
+`;
+}
+async function commitLocal(dir, env, host) {
+  await git2(dir, ["add", "-A", "--", "."]);
+  const stray = (await git2(dir, ["ls-files", "-z"])).split("\0").filter((p) => p !== "" && !safeTreePath(p));
+  for (let i = 0; i < stray.length; i += 500) await git2(dir, ["rm", "-q", "--cached", "--ignore-unmatch", "--", ...stray.slice(i, i + 500)]);
+  const head = await headCommit(dir);
+  const quiet = await runGit(dir, ["diff", "--cached", "--quiet", head ?? EMPTY_TREE]);
+  if (quiet.code === 0) return null;
+  const changes = await describeDiff(dir, head, "", true);
+  const tree = (await git2(dir, ["write-tree"])).trim();
+  const commit = (await git2(dir, ["commit-tree", tree, ...head ? ["-p", head] : [], "-F", "-"], { input: commitMessage(changes, host), env })).trim();
+  await updateBranch(dir, commit, head);
+  return { commit, changes };
+}
+async function updateBranch(dir, commit, old) {
+  const branch = await currentBranch2(dir);
+  await git2(dir, ["update-ref", "-m", "cairn sync", `refs/heads/${branch}`, commit, old ?? "0".repeat(40)]);
+}
+async function mergeTrees(dir, base, ours, theirs) {
+  const [B, O, T] = await Promise.all([treeOf(dir, base), treeOf(dir, ours), treeOf(dir, theirs)]);
+  const touched = /* @__PURE__ */ new Set();
+  for (const M of [O, T]) for (const [p, e] of M) if (B.get(p)?.sha !== e.sha) touched.add(p);
+  for (const [p, e] of B) if (O.get(p)?.sha !== e.sha || T.get(p)?.sha !== e.sha) touched.add(p);
+  const memPaths = [...touched].filter(isMemoryTreePath);
+  const shas = [];
+  for (const p of memPaths) for (const M of [B, O, T]) {
+    const e = M.get(p);
+    if (e) shas.push(e.sha);
+  }
+  const blobs = await readBlobs(dir, shas);
+  const parsed = /* @__PURE__ */ new Map();
+  const memOfSha = (sha) => {
+    if (!parsed.has(sha)) parsed.set(sha, parseMem(blobs.get(sha)));
+    return parsed.get(sha);
+  };
+  const pathLevel = [...touched].filter((p) => !isMemoryTreePath(p));
+  const groups = /* @__PURE__ */ new Map();
+  for (const p of memPaths) {
+    const vs = [[B, "b"], [O, "o"], [T, "t"]].map(([M, k]) => ({ k, e: M.get(p) }));
+    if (vs.some(({ e }) => e && !memOfSha(e.sha))) {
+      pathLevel.push(p);
+      continue;
+    }
+    for (const { k, e } of vs) {
+      if (!e) continue;
+      const mem = memOfSha(e.sha);
+      const g = groups.get(mem.record.id) ?? {};
+      if (g[k] === void 0) g[k] = { path: p, sha: e.sha, mem };
+      groups.set(mem.record.id, g);
+    }
+  }
+  const changes = /* @__PURE__ */ new Map();
+  const present = new Set(O.keys());
+  const put = (p, data) => {
+    changes.set(p, data);
+    if (data === null) present.delete(p);
+    else present.add(p);
+  };
+  const conflicts = [];
+  const fileConflicts = [];
+  let incoming = 0;
+  const eq = (x, y) => x?.path === y?.path && x?.sha === y?.sha;
+  for (const [id2, { b, o, t }] of [...groups].sort((x, y) => x[0].localeCompare(y[0]))) {
+    if (eq(o, t) || eq(b, t)) continue;
+    if (eq(b, o) || !o) {
+      if (o && o.path !== t?.path) put(o.path, null);
+      if (t) put(t.path, blobs.get(t.sha));
+      incoming++;
+      continue;
+    }
+    if (!t) continue;
+    const { merged, conflict } = mergeMemory(b?.mem ?? null, o.mem, t.mem);
+    const text3 = Buffer.from(serializeMemory(merged.record, merged.extra));
+    const wantDir = merged.record.removed !== void 0 ? TOMB : "";
+    const inDir = (v) => (dirname6(v.path) === "." ? "" : dirname6(v.path)) === wantDir;
+    let target = inDir(o) ? o.path : inDir(t) ? t.path : (wantDir ? `${wantDir}/` : "") + basename3(o.path);
+    if (target !== o.path && target !== t.path && present.has(target)) target = target.replace(/\.md$/, `-${id2.slice(-6).toLowerCase()}.md`);
+    if (o.path !== target) put(o.path, null);
+    put(target, text3);
+    incoming++;
+    if (conflict) {
+      conflicts.push(conflict);
+      put(`${CONFLICTS_DIR}/${conflictFileName(conflict)}`, Buffer.from(conflictFileText(conflict)));
+    }
+  }
+  const theirsWhole = [];
+  const needText = [];
+  for (const p of pathLevel) {
+    const b = B.get(p);
+    const o = O.get(p);
+    const t = T.get(p);
+    if (o?.sha === t?.sha || b?.sha === t?.sha) continue;
+    if (b?.sha === o?.sha || !o) {
+      if (t) theirsWhole.push(p);
+      else put(p, null);
+      incoming++;
+      continue;
+    }
+    if (!t) continue;
+    needText.push({ p, ...b ? { b } : {}, o, t });
+  }
+  const blobs2 = await readBlobs(dir, [...theirsWhole.map((p) => T.get(p).sha), ...needText.flatMap((n2) => [n2.o.sha, n2.t.sha, ...n2.b ? [n2.b.sha] : []])]);
+  for (const p of theirsWhole) put(p, blobs2.get(T.get(p).sha));
+  for (const n2 of needText) {
+    const merged = await textMerge(blobs2.get(n2.o.sha), n2.b ? blobs2.get(n2.b.sha) : Buffer.alloc(0), blobs2.get(n2.t.sha));
+    if (merged !== null) put(n2.p, merged);
+    else {
+      const saved = `${CONFLICTS_DIR}/files/${n2.p.split("/").join("__")}.${n2.t.sha.slice(0, 8)}`;
+      put(saved, blobs2.get(n2.t.sha));
+      fileConflicts.push(n2.p);
+    }
+    incoming++;
+  }
+  return { changes, conflicts, fileConflicts, incoming };
+}
+async function textMerge(ours, base, theirs) {
+  if (ours.includes(0) || theirs.includes(0) || base.includes(0)) return null;
+  const tmp = await fsp6.mkdtemp(join18(tmpdir(), "cairn-merge-"));
+  try {
+    const [o, b, t] = ["ours", "base", "theirs"].map((n2) => join18(tmp, n2));
+    await Promise.all([fsp6.writeFile(o, ours), fsp6.writeFile(b, base), fsp6.writeFile(t, theirs)]);
+    const r = await runGit(tmp, ["merge-file", "-p", o, b, t]);
+    return r.code === 0 ? r.stdout : null;
+  } finally {
+    await fsp6.rm(tmp, { recursive: true, force: true });
+  }
+}
+async function treeDiff(dir, from, to) {
+  const [F, T] = await Promise.all([treeOf(dir, from), treeOf(dir, to)]);
+  const changes = /* @__PURE__ */ new Map();
+  const want = [];
+  for (const [p, e] of T) if (F.get(p)?.sha !== e.sha) want.push(p);
+  const blobs = await readBlobs(dir, want.map((p) => T.get(p).sha));
+  for (const p of want) changes.set(p, blobs.get(T.get(p).sha));
+  for (const p of F.keys()) if (!T.has(p)) changes.set(p, null);
+  return changes;
+}
+async function applyChanges(dir, changes, warn) {
+  let n2 = 0;
+  const writes = [...changes].filter(([p, d]) => d !== null && safeTreePath(p));
+  for (const [p, d] of changes) if (!safeTreePath(p) && d !== null) warn(`sync skipped ${JSON.stringify(p)}: not a path cairn writes`);
+  const deletes = new Set([...changes].filter(([p, d]) => d === null && safeTreePath(p)).map(([p]) => p));
+  const deletedById = /* @__PURE__ */ new Map();
+  for (const p of deletes) {
+    if (!isMemoryTreePath(p)) continue;
+    const mem = parseMem(await fsp6.readFile(join18(dir, ...p.split("/"))).catch(() => void 0));
+    if (mem) deletedById.set(mem.record.id, p);
+  }
+  const made = /* @__PURE__ */ new Set();
+  const one = async ([p, data]) => {
+    const file2 = join18(dir, ...p.split("/"));
+    const parent = dirname6(file2);
+    if (!made.has(parent)) {
+      await ensureDir(parent);
+      made.add(parent);
+    }
+    const id2 = isMemoryTreePath(p) ? parseMem(data)?.record.id : void 0;
+    const from = id2 === void 0 ? void 0 : deletedById.get(id2);
+    if (from !== void 0 && deletes.has(from)) {
+      deletes.delete(from);
+      const src = join18(dir, ...from.split("/"));
+      await writeFileAtomic(src, data);
+      await fsp6.rename(src, file2);
+    } else {
+      await writeFileAtomic(file2, data);
+    }
+    n2++;
+  };
+  let next2 = 0;
+  await Promise.all(Array.from({ length: Math.min(WRITE_CONCURRENCY, writes.length) }, async () => {
+    while (next2 < writes.length) await one(writes[next2++]);
+  }));
+  for (const p of deletes) {
+    await fsp6.rm(join18(dir, ...p.split("/")), { force: true });
+    n2++;
+  }
+  return n2;
+}
+async function aheadBehind(dir, branch) {
+  const theirs = await revParse(dir, `refs/remotes/origin/${branch}`);
+  const head = await headCommit(dir);
+  if (!head) return { ahead: 0, behind: theirs ? Number((await git2(dir, ["rev-list", "--count", theirs])).trim()) : 0, tracking: theirs !== null };
+  if (!theirs) return { ahead: Number((await git2(dir, ["rev-list", "--count", head])).trim()), behind: 0, tracking: false };
+  const [a, b] = (await git2(dir, ["rev-list", "--left-right", "--count", `${head}...${theirs}`])).trim().split(/\s+/).map(Number);
+  return { ahead: a ?? 0, behind: b ?? 0, tracking: true };
+}
+async function dirtyPaths(dir) {
+  const out2 = await git2(dir, ["status", "--porcelain", "-z", "--untracked-files=all"]);
+  const paths = [];
+  const parts = out2.split("\0");
+  for (let i = 0; i < parts.length; i++) {
+    const rec = parts[i];
+    if (rec === "") continue;
+    paths.push(rec.slice(3));
+    if (rec[0] === "R" || rec[0] === "C") i++;
+  }
+  return paths;
+}
+
+// server/src/core/sync/conflicts.ts
+async function listConflicts(storeDir) {
+  const dir = join19(storeDir, CONFLICTS_DIR);
+  const names = await fsp7.readdir(dir).catch(() => []);
+  const memories = [];
+  for (const n2 of names.sort()) {
+    if (!n2.endsWith(".json")) continue;
+    try {
+      const doc = JSON.parse(await fsp7.readFile(join19(dir, n2), "utf8"));
+      if (typeof doc.id !== "string" || !doc.kept || !doc.other) continue;
+      memories.push({ id: doc.id, kind: doc.kind, kept: doc.kept, other: doc.other, file: `${CONFLICTS_DIR}/${n2}` });
+    } catch {
+    }
+  }
+  const fileNames = await fsp7.readdir(join19(dir, "files")).catch(() => []);
+  const files2 = fileNames.sort().map((n2) => ({ file: `${CONFLICTS_DIR}/files/${n2}` }));
+  return { memories, files: files2 };
+}
+
 // server/src/core/curation/usage.ts
 var USE_OUTCOMES = ["applied", "ignored", "contradicted", "corrected"];
 var strings = (v) => Array.isArray(v) ? v.filter((x) => typeof x === "string") : [];
@@ -42689,6 +45010,9 @@ function retrievalsOf(e) {
     out2.push({ id: id2, strong: rel === "medium" || rel === "high" });
   }
   return out2;
+}
+function retrievedIds(e) {
+  return retrievalsOf(e).map((r) => r.id);
 }
 function useOf(e) {
   if (e.kind !== "use") return null;
@@ -42709,7 +45033,7 @@ function emptyUsage() {
     timeline: []
   };
 }
-function foldUsage(events, windowStart, known) {
+function foldUsage(events2, windowStart, known) {
   const byId2 = /* @__PURE__ */ new Map();
   const get = (id2) => {
     let u = byId2.get(id2);
@@ -42726,7 +45050,7 @@ function foldUsage(events, windowStart, known) {
     orphanIds: []
   };
   const orphanIds = /* @__PURE__ */ new Set();
-  for (const e of events) {
+  for (const e of events2) {
     const t = Date.parse(e.ts);
     const inWindow = t >= windowStart;
     if (inWindow) fold.eventsInWindow++;
@@ -42751,12 +45075,14 @@ function foldUsage(events, windowStart, known) {
     const use = useOf(e);
     if (use) {
       let orphan = false;
+      let knownIds = 0;
       for (const id2 of use.ids) {
         if (!known.has(id2)) {
           orphan = true;
           orphanIds.add(id2);
           continue;
         }
+        knownIds++;
         const u = get(id2);
         u.uses[use.outcome]++;
         if (use.outcome === "applied") {
@@ -42767,7 +45093,7 @@ function foldUsage(events, windowStart, known) {
           u.timeline.push({ ts: e.ts, event: use.outcome, ...use.note ? { note: use.note } : {}, ...session ? { session } : {} });
         }
       }
-      if (inWindow) fold.usesInWindow[use.outcome] += use.ids.length;
+      if (inWindow) fold.usesInWindow[use.outcome] += knownIds;
       if (orphan) fold.orphanEvents++;
     }
     if ((e.kind === "update" || e.kind === "verify") && typeof e.id === "string") {
@@ -42787,7 +45113,7 @@ function markerLabels(v) {
   if (!Array.isArray(v)) return [];
   return v.map((m) => typeof m === "string" ? m : m?.marker).filter((m) => typeof m === "string");
 }
-function markerStats(events) {
+function markerStats(events2) {
   const stats = /* @__PURE__ */ new Map();
   const pending = /* @__PURE__ */ new Map();
   const stat = (m) => {
@@ -42795,24 +45121,25 @@ function markerStats(events) {
     if (!s) stats.set(m, s = { fires: 0, overrides: 0 });
     return s;
   };
-  for (const e of events) {
-    if (e.kind !== "write") continue;
+  for (const e of events2) {
+    const family = e.kind === "write" ? "write" : e.kind === "update" || e.kind === "update_refused" ? "update" : null;
+    if (family === null) continue;
     const markers = markerLabels(e.markers ?? e.transient_markers);
     if (markers.length === 0) continue;
-    const session = String(e.session);
-    if (e.status === "transient_warning") {
+    const key = (m) => `${family}\0${String(e.session)}\0${m}`;
+    const warning = e.kind === "update_refused" || e.kind === "write" && e.status === "transient_warning";
+    const override = e.acknowledge_transient === true && (e.kind === "update" || e.status === "committed" || e.status === "pending");
+    if (warning) {
       for (const m of markers) {
         stat(m).fires++;
-        const k = `${session}\0${m}`;
-        pending.set(k, (pending.get(k) ?? 0) + 1);
+        pending.set(key(m), (pending.get(key(m)) ?? 0) + 1);
       }
-    } else if (e.acknowledge_transient === true && (e.status === "committed" || e.status === "pending")) {
+    } else if (override) {
       for (const m of markers) {
         const s = stat(m);
         s.overrides++;
-        const k = `${session}\0${m}`;
-        const open2 = pending.get(k) ?? 0;
-        if (open2 > 0) pending.set(k, open2 - 1);
+        const open2 = pending.get(key(m)) ?? 0;
+        if (open2 > 0) pending.set(key(m), open2 - 1);
         else s.fires++;
       }
     }
@@ -42971,6 +45298,7 @@ var DEFAULT_HEALTH_PARAMS = { window_days: 30, top_k: 10, min_applied: 3 };
 var DEFAULT_DEAD_WEIGHT = { min_age_days: 14, min_retrievals: 3 };
 var DAY_MS3 = 864e5;
 var TIMELINE_MAX = 20;
+var LOGGED_MATCH_MS = 6e4;
 var row2 = (m) => ({ id: m.id, scopes: m.scopes, summary: summarize(m.body) });
 var later = (a, b) => a === null ? b : b === null ? a : Date.parse(a) >= Date.parse(b) ? a : b;
 var section2 = (all, k) => ({ count: all.length, rows: all.slice(0, k) });
@@ -42982,7 +45310,7 @@ function contradiction(m, u) {
   for (const t of tl) if (t.event === "updated" || t.event === "verified") resolved = later(resolved, t.ts);
   if (resolved !== null && Date.parse(resolved) >= Date.parse(lastContra.ts)) return null;
   const timeline2 = [{ ts: m.created, event: "created" }, ...tl];
-  const logged = (ev, ts) => ts === null || tl.some((t) => t.event === ev && t.ts === ts);
+  const logged = (ev, ts) => ts === null || tl.some((t) => t.event === ev && Math.abs(Date.parse(t.ts) - Date.parse(ts)) <= LOGGED_MATCH_MS);
   if (m.updated !== m.created && !logged("updated", m.updated)) timeline2.push({ ts: m.updated, event: "updated" });
   if (!logged("verified", m.last_verified_at)) timeline2.push({ ts: m.last_verified_at, event: "verified" });
   timeline2.sort((a, b) => Date.parse(a.ts) - Date.parse(b.ts));
@@ -43125,7 +45453,1219 @@ function computeHealth(data, params = DEFAULT_HEALTH_PARAMS) {
     scope_health: [...perScope.values()].sort((a, b) => a.scope.localeCompare(b.scope)),
     marker_stats: markerStats(data.events),
     orphan_use_events: { count: fold.orphanEvents, ids: fold.orphanIds.slice(0, top_k) },
+    sync_conflicts: {
+      count: (data.syncConflicts?.memories.length ?? 0) + (data.syncConflicts?.files.length ?? 0),
+      rows: (data.syncConflicts?.memories ?? []).slice(0, top_k).map((r) => ({ ...r, summary: summarize(r.kept.body) })),
+      files: [...data.syncConflicts?.files ?? []]
+    },
     orphaned_origins: { applies: oc !== null, known_remotes: oc ? [...oc.known_remotes] : [], count: orphanRows.length, rows: orphanRows.slice(0, top_k) }
+  };
+}
+
+// server/src/core/notes/commands.ts
+import { promises as fsp9 } from "node:fs";
+
+// server/src/core/trust/gates/dedup.ts
+var DUPLICATE_THRESHOLD = 0.75;
+var RELATED_THRESHOLD = 0.4;
+var STOPWORDS2 = new Set(
+  "a about above after again against all also am an and any are as at be because been before being below between both but by can could did do does doing done down during each else etc even ever every few for from further get gets got had has have having he her here hers him his how however i if in into is it its itself just let lets like may me might more most much must my no nor not now of off on once one only or other our ours out over own per please same she should so some such than that the their theirs them then there these they this those through thus to too under until up upon us use used uses using very via was we were what when where whether which while who whom whose why will with within without would yet you your yours".split(" ")
+);
+function dedupTokens(text3) {
+  const out2 = /* @__PURE__ */ new Set();
+  for (const raw2 of text3.toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
+    if (raw2.length < 2 && !new RegExp("\\p{N}", "u").test(raw2) || STOPWORDS2.has(raw2)) continue;
+    out2.add(raw2);
+  }
+  return [...out2];
+}
+function jaccard(a, b) {
+  if (a.size === 0 && b.size === 0) return 0;
+  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
+  let inter = 0;
+  for (const t of small) if (large.has(t)) inter++;
+  return inter / (a.size + b.size - inter);
+}
+function roundSimilarity(sim) {
+  return Math.floor(sim * 1e3) / 1e3;
+}
+
+// server/src/core/trust/gates/durability.ts
+var w = (src) => new RegExp(`\\b(?:${src})\\b`, "i");
+var MARKER_RULES = [
+  { label: "currently", re: w("currently") },
+  { label: "right now", re: w("right now") },
+  { label: "as of now", re: w("as of (?:now|today|yesterday|this (?:morning|afternoon|week|month|sprint))") },
+  { label: "for now", re: w("for now") },
+  { label: "at the moment", re: w("at the moment|at this moment|at present") },
+  { label: "for the time being", re: w("for the time being|until further notice") },
+  { label: "today I/we", re: w("today,? (?:i|we|i'm|we're|i've|we've)") },
+  { label: "this morning", re: w("this (?:morning|afternoon|evening)|tonight|last night") },
+  { label: "yesterday", re: w("yesterday") },
+  { label: "tomorrow", re: w("tomorrow") },
+  { label: "this week", re: w("this (?:week|sprint|month)") },
+  { label: "last week", re: w("last (?:week|sprint|month)") },
+  { label: "next week", re: w("next (?:week|sprint|month)") },
+  { label: "I/we just", re: w("(?:i|we)(?:'ve| have)? just") },
+  { label: "just shipped", re: w("just (?:shipped|landed|merged|released|deployed|pushed|added|switched|changed|moved|upgraded|migrated|rolled out)") },
+  { label: "recently", re: w("recently|lately|nowadays|these days") },
+  { label: "the latest", re: w("the latest") },
+  { label: "the new", re: w("the new") },
+  { label: "now uses", re: w("now (?:uses|use|points to|runs|lives|requires|defaults to|returns)") },
+  { label: "is now", re: w("(?:is|are) now") },
+  { label: "commits ahead/behind", re: w("\\d+ commits? (?:ahead|behind)|commits (?:ahead|behind)|(?:ahead of|behind) (?:origin|upstream|main|master)") },
+  { label: "is unpushed", re: w("(?:is |are )?unpushed|not (?:yet )?pushed|uncommitted|not (?:yet )?merged|not merged yet") },
+  { label: "still broken", re: w("still (?:broken|failing|flaky|open|pending|in progress|wip)") },
+  { label: "in progress", re: w("work in progress|in progress|wip") }
+];
+var SHA_MARKER = "commit sha";
+var UUID_RE = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
+var SHA_RE = /(?<![0-9A-Za-z#_])[0-9a-f]{7,40}(?![0-9A-Za-z_])/g;
+function findShaLike(text3) {
+  const blanked = text3.replace(UUID_RE, (u) => " ".repeat(u.length));
+  for (const m of blanked.matchAll(SHA_RE)) {
+    if (/[0-9]/.test(m[0]) && /[a-f]/.test(m[0])) return { index: m.index, sha: m[0] };
+  }
+  return void 0;
+}
+var SNIPPET_RADIUS = 30;
+function snippetAround(text3, start, end, radius = SNIPPET_RADIUS) {
+  let from = Math.max(0, start - radius);
+  let to = Math.min(text3.length, end + radius);
+  if (from > 0) {
+    const sp = text3.indexOf(" ", from);
+    if (sp >= 0 && sp < start) from = sp + 1;
+  }
+  if (to < text3.length) {
+    const sp = text3.lastIndexOf(" ", to);
+    if (sp >= end) to = sp;
+  }
+  const body = text3.slice(from, to).replace(/\s+/g, " ").trim();
+  return `${from > 0 ? "…" : ""}${body}${to < text3.length ? "…" : ""}`;
+}
+var GLOBAL_RULES = MARKER_RULES.map((r) => ({ label: r.label, re: new RegExp(r.re.source, "gi") }));
+function markerSpans(text3) {
+  const all = [];
+  GLOBAL_RULES.forEach((rule, order) => {
+    for (const m of text3.matchAll(rule.re)) all.push({ label: rule.label, start: m.index, end: m.index + m[0].length, order });
+  });
+  all.sort((a, b) => a.start - b.start || b.end - a.end || a.order - b.order);
+  const kept = [];
+  let reach = -1;
+  for (const c of all) {
+    if (c.start < reach) continue;
+    kept.push(c);
+    reach = c.end;
+  }
+  return kept;
+}
+function detectTransient(text3) {
+  const out2 = [];
+  const spans = markerSpans(text3);
+  for (const rule of MARKER_RULES) {
+    const m = spans.find((x) => x.label === rule.label);
+    if (m) out2.push({ marker: rule.label, snippet: snippetAround(text3, m.start, m.end) });
+  }
+  const sha = findShaLike(text3);
+  if (sha) out2.push({ marker: SHA_MARKER, snippet: snippetAround(text3, sha.index, sha.index + sha.sha.length) });
+  return out2;
+}
+
+// server/src/core/store/pending.ts
+import { promises as fsp8, statSync as statSync6 } from "node:fs";
+import { dirname as dirname7, join as join20 } from "node:path";
+import { randomBytes as randomBytes4 } from "node:crypto";
+var EXPIRED_GRACE_MS = 24 * 36e5;
+var ID_RE = /^p_[0-9A-HJKMNP-TV-Z]{26}$/;
+function pendingDir(storeDir) {
+  return join20(storeDir, ".pending");
+}
+function newPendingId(now) {
+  return `p_${newId(now.getTime())}`;
+}
+function checkPendingId(raw2) {
+  const id2 = typeof raw2 === "string" ? raw2.trim() : "";
+  if (!ID_RE.test(id2)) {
+    const shown2 = typeof raw2 === "string" ? JSON.stringify(raw2.length > 40 ? `${raw2.slice(0, 40)}...` : raw2) : String(raw2);
+    throw new MalformedIdError(`pending_id ${shown2} is not a pending write id: pass the pending_id memory_write returned, like p_01JQ3Z8V7M2K4T6Y9B1C3D5F7H`);
+  }
+  return id2;
+}
+var fileOf = (dir, id2) => join20(dir, `${id2}.json`);
+async function savePending(storeDir, entry) {
+  const dir = pendingDir(storeDir);
+  ensureOwnDirSync(dir);
+  await writeFileAtomic(fileOf(dir, entry.pending_id), `${JSON.stringify(entry, null, 2)}
+`);
+}
+async function readEntry(file2) {
+  if (!isOwnDirSync(dirname7(file2))) return null;
+  let text3;
+  try {
+    text3 = await fsp8.readFile(file2, "utf8");
+  } catch (err) {
+    if (err.code === "ENOENT") return null;
+    throw err;
+  }
+  try {
+    const e = JSON.parse(text3);
+    if (typeof e.expires_at !== "string" || typeof e.write !== "object" || e.write === null) throw new Error("missing fields");
+    return e;
+  } catch (err) {
+    throw new Error(`pending write file ${file2} is unreadable (${err.message}): delete it and write the memory again`);
+  }
+}
+function expiredError(e) {
+  return new PendingExpiredError(
+    `pending write ${e.pending_id} expired at ${e.expires_at} (behavior.pending_ttl_minutes): nothing was stored; call memory_write again if the user still agrees`
+  );
+}
+function unknownError(id2) {
+  return new NotFoundError(`no pending write with id ${id2}: it was already confirmed or cancelled, or never existed`);
+}
+async function claimPending(storeDir, id2, now) {
+  const dir = pendingDir(storeDir);
+  const file2 = fileOf(dir, id2);
+  const entry = await readEntry(file2);
+  if (!entry) throw unknownError(id2);
+  if (Date.parse(entry.expires_at) <= now.getTime()) throw expiredError(entry);
+  const claimed = join20(dir, `.${id2}.${process.pid}.${randomBytes4(4).toString("hex")}.claim`);
+  try {
+    await fsp8.rename(file2, claimed);
+  } catch (err) {
+    if (err.code === "ENOENT") throw unknownError(id2);
+    throw err;
+  }
+  return {
+    entry,
+    done: () => fsp8.rm(claimed, { force: true }),
+    release: () => fsp8.rename(claimed, file2)
+  };
+}
+async function dropPending(storeDir, id2, now) {
+  const file2 = fileOf(pendingDir(storeDir), id2);
+  const entry = await readEntry(file2);
+  if (!entry) return false;
+  try {
+    await fsp8.rm(file2);
+  } catch (err) {
+    if (err.code === "ENOENT") return false;
+    throw err;
+  }
+  return Date.parse(entry.expires_at) > now.getTime();
+}
+async function sweepPending(storeDir, now) {
+  const dir = pendingDir(storeDir);
+  if (!isOwnDirSync(dir)) return;
+  let names;
+  try {
+    names = await fsp8.readdir(dir);
+  } catch {
+    return;
+  }
+  await Promise.all(
+    names.map(async (name) => {
+      const file2 = join20(dir, name);
+      try {
+        if (name.endsWith(".claim")) {
+          const st = await fsp8.stat(file2);
+          if (now.getTime() - st.mtimeMs > EXPIRED_GRACE_MS) await fsp8.rm(file2, { force: true });
+          return;
+        }
+        if (!name.endsWith(".json")) return;
+        const e = await readEntry(file2);
+        if (e && Date.parse(e.expires_at) + EXPIRED_GRACE_MS <= now.getTime()) await fsp8.rm(file2, { force: true });
+      } catch {
+      }
+    })
+  );
+}
+async function listPending(storeDir, now) {
+  const dir = pendingDir(storeDir);
+  if (!isOwnDirSync(dir)) return [];
+  let names;
+  try {
+    names = await fsp8.readdir(dir);
+  } catch {
+    return [];
+  }
+  const out2 = [];
+  for (const name of names.filter((n2) => ID_RE.test(n2.replace(/\.json$/, "")) && n2.endsWith(".json")).sort()) {
+    try {
+      const e = await readEntry(join20(dir, name));
+      if (e && Date.parse(e.expires_at) > now.getTime()) out2.push(e);
+    } catch {
+    }
+  }
+  return out2;
+}
+function watchPending(storeDir, fn, intervalMs = 1e3) {
+  const dir = pendingDir(storeDir);
+  const stamp2 = () => {
+    try {
+      return statSync6(dir).mtimeMs;
+    } catch {
+      return -1;
+    }
+  };
+  let last = stamp2();
+  const timer = setInterval(() => {
+    const now = stamp2();
+    if (now !== last) {
+      last = now;
+      fn();
+    }
+  }, intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
+// server/src/core/trust/gates/tombstoneIndex.ts
+var MAX_WALK = 5e4;
+var TombstoneIndex = class {
+  tokens = /* @__PURE__ */ new Map();
+  postings = /* @__PURE__ */ new Map();
+  get size() {
+    return this.tokens.size;
+  }
+  add(m) {
+    this.delete(m.id);
+    const set2 = new Set(dedupTokens(m.body));
+    this.tokens.set(m.id, set2);
+    for (const t of set2) {
+      let ids2 = this.postings.get(t);
+      if (!ids2) this.postings.set(t, ids2 = /* @__PURE__ */ new Set());
+      ids2.add(m.id);
+    }
+  }
+  delete(id2) {
+    const set2 = this.tokens.get(id2);
+    if (!set2) return;
+    this.tokens.delete(id2);
+    for (const t of set2) {
+      const ids2 = this.postings.get(t);
+      ids2?.delete(id2);
+      if (ids2 && ids2.size === 0) this.postings.delete(t);
+    }
+  }
+  apply(change) {
+    if (change.kind === "delete") {
+      if (change.prev.tombstoned) this.delete(change.prev.id);
+    } else if (change.mem.tombstoned) {
+      this.add(change.mem);
+    } else {
+      this.delete(change.mem.id);
+    }
+  }
+  /**
+   * Tombstones with Jaccard >= minSimilarity to `tokens`, best first. Only the rarest terms are
+   * walked: a set with Jaccard >= s to A shares at least s·|A| of A's terms, so it misses at
+   * most (1 - s)·|A| of them and must appear in the lists of the floor((1 - s)·|A|) + 1 rarest.
+   */
+  similar(tokens, minSimilarity) {
+    const query = new Set(tokens);
+    if (query.size === 0 || this.tokens.size === 0) return [];
+    const lists = [...query].map((t) => this.postings.get(t)).filter((l) => l !== void 0).sort((a, b) => a.size - b.size);
+    const need = Math.floor((1 - minSimilarity) * query.size) + 1;
+    const seen = /* @__PURE__ */ new Set();
+    let walked = 0;
+    for (const list5 of lists.slice(0, need)) {
+      for (const id2 of list5) {
+        if (walked++ >= MAX_WALK) break;
+        seen.add(id2);
+      }
+    }
+    const out2 = [];
+    for (const id2 of seen) {
+      const sim = jaccard(query, this.tokens.get(id2));
+      if (sim >= minSimilarity) out2.push({ id: id2, similarity: sim });
+    }
+    return out2.sort((a, b) => b.similarity - a.similarity || (a.id < b.id ? -1 : 1));
+  }
+};
+var built = /* @__PURE__ */ new WeakMap();
+function tombstoneIndex(store) {
+  let ix = built.get(store);
+  if (!ix) {
+    const fresh = new TombstoneIndex();
+    for (const t of store.tombstones()) fresh.add(t);
+    store.onChange((ch) => fresh.apply(ch));
+    built.set(store, fresh);
+    ix = fresh;
+  }
+  return ix;
+}
+
+// server/src/core/trust/gates/writeGates.ts
+var DEDUP_CANDIDATES = 50;
+var MAX_MATCHES = 5;
+function paraphrase(rule, cosine, jac, a, b, removed) {
+  return rule !== void 0 && cosine >= rule.cos && jac >= rule.jaccard && (removed || jac < RELATED_THRESHOLD) && sameNumbers(a, b) && wordy(a) && wordy(b);
+}
+var wordy = (t) => new Set(dedupTokens(t)).size >= 6;
+var numbersOf = (t) => new Set(t.match(/\d+(?:[.,:]\d+)*/g) ?? []);
+function sameNumbers(a, b) {
+  const x = numbersOf(a);
+  const y = numbersOf(b);
+  return x.size === y.size && [...x].every((n2) => y.has(n2));
+}
+function snippetOf(body, max = 160) {
+  const flat = body.replace(/\s+/g, " ").trim();
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1).replace(/\s+\S*$/, "")}…`;
+}
+async function activeMatches(c, tokens, content, opts) {
+  const now = c.now();
+  const out2 = /* @__PURE__ */ new Map();
+  const sem = /* @__PURE__ */ new Map();
+  if (opts.neighbours && opts.semanticRule) {
+    for (const n2 of await opts.neighbours(content, MAX_MATCHES * 2)) if (n2.cosine >= opts.semanticRule.related) sem.set(n2.id, n2.cosine);
+  }
+  for (const id2 of [...opts.candidates(content, DEDUP_CANDIDATES + (opts.exclude?.size ?? 0)), ...sem.keys()]) {
+    if (out2.has(id2) || opts.exclude?.has(id2)) continue;
+    const m = c.store.get(id2);
+    if (!m || isExpired(m, now)) continue;
+    const sim = jaccard(tokens, new Set(dedupTokens(m.body)));
+    const cos = sem.get(id2);
+    if (sim < RELATED_THRESHOLD && cos === void 0) continue;
+    const dup = sim >= DUPLICATE_THRESHOLD || cos !== void 0 && paraphrase(opts.semanticRule, cos, sim, content, m.body, false);
+    const rel = { id: m.id, similarity: roundSimilarity(sim), snippet: snippetOf(m.body), scopes: m.scopes, updated: m.updated };
+    if (cos !== void 0) rel.semantic = roundSimilarity(cos);
+    out2.set(id2, { ...rel, raw: Math.max(sim, dup ? DUPLICATE_THRESHOLD : 0, cos ?? 0), dup });
+  }
+  return [...out2.values()].sort((a, b) => Number(b.dup) - Number(a.dup) || b.raw - a.raw || (a.id < b.id ? -1 : 1));
+}
+function strip(m) {
+  const { raw: raw2, dup, ...rest } = m;
+  void raw2;
+  void dup;
+  return rest;
+}
+var SECRET_HINT = 'Nothing was stored: memories are plaintext files. Remove the secret and say where it lives instead (e.g. "the deploy key is in 1Password under Infra"). There is no override.';
+async function runWriteGates(c, w2, opts) {
+  const findings = detectSecrets(w2.aliases && w2.aliases.length > 0 ? `${w2.content}
+${w2.aliases.join("\n")}` : w2.content);
+  if (findings.length > 0) {
+    return {
+      outcome: {
+        status: "secret_detected",
+        findings,
+        hint: SECRET_HINT
+      },
+      logFields: { secret_kinds: [...new Set(findings.map((f) => f.kind))] }
+    };
+  }
+  const markers = detectTransient(w2.content);
+  const logFields = {};
+  if (markers.length > 0) {
+    logFields.markers = markers.map((m) => m.marker);
+    logFields.acknowledge_transient = opts.acknowledge_transient;
+    if (!opts.acknowledge_transient) {
+      return {
+        outcome: {
+          status: "transient_warning",
+          markers,
+          hint: 'Nothing was stored: this reads as the state of the moment and will mislead once it changes. Reword it as a durable fact (name the version, date or condition instead of "currently", "just", a commit SHA), or pass acknowledge_transient=true to store it as written.'
+        },
+        logFields
+      };
+    }
+  }
+  const tokens = new Set(dedupTokens(w2.content));
+  const active = await activeMatches(c, tokens, w2.content, opts);
+  const high = active.filter((m) => m.dup);
+  if (!opts.force && high.length > 0) {
+    return {
+      outcome: {
+        status: "duplicate",
+        matches: high.slice(0, MAX_MATCHES).map(strip),
+        hint: `Nothing was stored: memory ${high[0].id} already says this. Change it with memory_update (or memory_verify it if it still holds); pass force=true only if this is a different fact.`
+      },
+      logFields: { ...logFields, duplicate_of: high.map((m) => m.id).slice(0, MAX_MATCHES) }
+    };
+  }
+  if (!opts.force) {
+    const removed = tombstoneIndex(c.store).similar([...tokens], DUPLICATE_THRESHOLD);
+    if (opts.removedNeighbours && opts.semanticRule) {
+      const seen = new Set(removed.map((r) => r.id));
+      for (const n2 of await opts.removedNeighbours(w2.content, MAX_MATCHES * 2)) {
+        const t = c.store.getTombstone(n2.id);
+        if (!t || seen.has(n2.id)) continue;
+        const sim = jaccard(tokens, new Set(dedupTokens(t.body)));
+        if (paraphrase(opts.semanticRule, n2.cosine, sim, w2.content, t.body, true)) removed.push({ id: n2.id, similarity: sim, semantic: n2.cosine });
+      }
+    }
+    const matches = removed.filter((r) => !opts.exclude?.has(r.id)).map((r) => ({ r, t: c.store.getTombstone(r.id) })).filter((x) => x.t !== void 0).slice(0, MAX_MATCHES).map(({ r, t }) => ({
+      id: t.id,
+      similarity: roundSimilarity(r.similarity),
+      ...r.semantic !== void 0 ? { semantic: roundSimilarity(r.semantic) } : {},
+      snippet: snippetOf(t.body),
+      scopes: t.scopes,
+      removed_at: t.removed ?? null,
+      removed_reason: t.removed_reason ?? null
+    }));
+    if (matches.length > 0) {
+      return {
+        outcome: {
+          status: "previously_removed",
+          matches,
+          hint: `Nothing was stored: a near-identical memory was removed on ${matches[0].removed_at?.slice(0, 10) ?? "an earlier date"} (reason: ${JSON.stringify(matches[0].removed_reason ?? "")}). Ask the user before storing it again; memory_restore brings the old one back, force=true writes it anew.`
+        },
+        logFields: { ...logFields, previously_removed: matches.map((m) => m.id) }
+      };
+    }
+  }
+  const related3 = active.slice(0, MAX_MATCHES).map(strip);
+  if (related3.length > 0) logFields.related = related3.map((r) => r.id);
+  const reason = opts.confirmed ? null : w2.category === "user-inference" ? "user-inference" : c.config.behavior.require_write_confirmation ? "require_write_confirmation" : null;
+  if (reason) {
+    const now = c.now();
+    const expires = new Date(now.getTime() + c.config.behavior.pending_ttl_minutes * 6e4);
+    const pending_id = newPendingId(now);
+    await sweepPending(c.dir, now);
+    await savePending(c.dir, {
+      pending_id,
+      created_at: now.toISOString(),
+      expires_at: expires.toISOString(),
+      session: c.session,
+      reason,
+      write: w2,
+      markers: logFields.markers ?? []
+    });
+    return {
+      outcome: {
+        status: "pending",
+        pending_id,
+        pending_reason: reason,
+        expires_at: expires.toISOString(),
+        preview: { ...w2 },
+        ...related3.length > 0 ? { related: related3 } : {},
+        hint: reason === "user-inference" ? "Not stored yet: this is a claim about the user. Show it to the user; if they agree call memory_write_confirm with pending_id, otherwise memory_write_cancel." : "Not stored yet: this store asks for confirmation of every write (behavior.require_write_confirmation). Call memory_write_confirm with pending_id once the user agrees, or memory_write_cancel."
+      },
+      logFields: { ...logFields, pending_id, pending_reason: reason }
+    };
+  }
+  return { ...related3.length > 0 ? { related: related3 } : {}, logFields };
+}
+async function checkUpdateContent(c, content) {
+  void c;
+  const findings = detectSecrets(content);
+  if (findings.length === 0) return;
+  const list5 = findings.map((f) => `${f.kind} (${f.snippet})`).join(", ");
+  throw new ValidationError(
+    `content contains ${findings.length === 1 ? "a secret" : `${findings.length} secrets`}: ${list5}; nothing was changed. Memories are plaintext: say where the secret lives instead of its value`
+  );
+}
+function updateMarkers(old, next2) {
+  const oldAliases = old.aliases ?? [];
+  const before = new Set([old.body, ...oldAliases].flatMap((t) => detectTransient(t).map((m) => m.marker)));
+  const fired = /* @__PURE__ */ new Map();
+  const where = /* @__PURE__ */ new Set();
+  const judge = (text3, from) => {
+    for (const m of detectTransient(text3)) {
+      if (before.has(m.marker) || fired.has(m.marker)) continue;
+      fired.set(m.marker, m);
+      where.add(from);
+    }
+  };
+  if (next2.body !== old.body) judge(next2.body, "content");
+  for (const a of next2.aliases ?? []) if (!oldAliases.includes(a)) judge(a, "aliases");
+  return { markers: [...fired.values()], where: [...where] };
+}
+function transientUpdateError(fired, where = ["content"]) {
+  const list5 = fired.map((m) => `"${m.marker}" (${m.snippet})`).join(", ");
+  return new ValidationError(
+    `${where.join(" and ")} ${where.length > 1 || where[0] === "aliases" ? "read" : "reads"} as the state of the moment: ${list5}; nothing was changed. Reword it as a durable fact (name the version, date or condition instead), or pass acknowledge_transient=true to store it as written`
+  );
+}
+
+// server/src/core/notes/errors.ts
+var MemoryToolError = class extends CairnError {
+  name = "MemoryToolError";
+};
+
+// server/src/core/notes/paths.ts
+import { lstatSync as lstatSync5 } from "node:fs";
+import { join as join21, resolve as resolve5, sep as sep2 } from "node:path";
+var escapes = (p) => new MemoryToolError(`Path ${p} would escape /memories directory`);
+function decoded(p) {
+  let cur = p;
+  for (let i = 0; i < 3 && cur.includes("%"); i++) {
+    let next2;
+    try {
+      next2 = decodeURIComponent(cur);
+    } catch {
+      next2 = cur.replace(/%([0-9a-fA-F]{2})/g, (_m, h) => String.fromCharCode(parseInt(h, 16)));
+    }
+    if (next2 === cur) break;
+    cur = next2;
+  }
+  return cur;
+}
+function resolveMemoryPath(notesDir, path2, arg = "path") {
+  if (typeof path2 !== "string" || path2 === "") throw new MemoryToolError(`${arg} is required: a path under /memories, like /memories/notes.md`);
+  if (path2 !== MEMORIES_ROOT && !path2.startsWith(`${MEMORIES_ROOT}/`)) throw new MemoryToolError(`Path must start with /memories, got: ${path2}`);
+  for (const form of [path2, decoded(path2)]) {
+    if (form.includes("\0")) throw escapes(path2);
+    if (form.split(/[\\/]/).some((s) => s === "..")) throw escapes(path2);
+  }
+  const segs = path2.slice(MEMORIES_ROOT.length).split("/").filter((s) => s !== "" && s !== ".");
+  const hidden = segs.find((s) => s.startsWith("."));
+  if (hidden !== void 0) throw new MemoryToolError(`Path ${path2} names a hidden item (${hidden}): names starting with "." are not notes`);
+  if (segs.some((s) => s.includes("\\"))) throw new MemoryToolError(`Path ${path2} contains a backslash: separate folders with "/"`);
+  const rel = segs.join("/");
+  const abs = rel === "" ? notesDir : join21(notesDir, ...segs);
+  const root = resolve5(notesDir);
+  if (resolve5(abs) !== root && !resolve5(abs).startsWith(root + sep2)) throw escapes(path2);
+  let cur = notesDir;
+  for (const s of ["", ...segs]) {
+    cur = s === "" ? cur : join21(cur, s);
+    let st;
+    try {
+      st = lstatSync5(cur);
+    } catch {
+      break;
+    }
+    if (st.isSymbolicLink()) throw new MemoryToolError("Path would escape /memories directory via symlink");
+    if (!st.isDirectory()) break;
+  }
+  const shown2 = path2.length > MEMORIES_ROOT.length ? path2.replace(/\/+$/, "") : path2;
+  return { shown: shown2, rel, abs };
+}
+
+// server/src/core/notes/commands.ts
+var MEMORY_COMMANDS = ["view", "create", "str_replace", "insert", "delete", "rename"];
+var LINE_NUMBER_WIDTH = 6;
+var MAX_LINES = 999999;
+var LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+var numbered = (lines, first) => lines.map((l, i) => `${String(first + i).padStart(LINE_NUMBER_WIDTH, " ")}	${l}`).join("\n");
+function formatSize(bytes2) {
+  if (bytes2 === 0) return "0B";
+  const units = ["B", "K", "M", "G"];
+  const i = Math.min(units.length - 1, Math.floor(Math.log(bytes2) / Math.log(1024)));
+  const n2 = bytes2 / 1024 ** i;
+  return `${n2 % 1 === 0 ? String(n2) : n2.toFixed(1)}${units[i]}`;
+}
+function asLines(text3) {
+  const crlf = text3.includes("\r\n") && !/(?<!\r)\n/.test(text3);
+  return { lines: (crlf ? text3.replace(/\r\n/g, "\n") : text3).split("\n"), crlf };
+}
+var joinLines = (lines, crlf) => lines.join(crlf ? "\r\n" : "\n");
+function checkText(env, text3, arg, whole) {
+  if (typeof text3 !== "string") throw new MemoryToolError(`${arg} is required for this command: the text to write`);
+  const nul = text3.indexOf("\0");
+  if (nul !== -1) throw new MemoryToolError(`${arg} contains a NUL character at position ${nul}: a note is plain text`);
+  const lone = LONE_SURROGATE.exec(text3);
+  if (lone) throw new MemoryToolError(`${arg} contains an unpaired UTF-16 surrogate (U+${lone[0].charCodeAt(0).toString(16).toUpperCase()}) at position ${lone.index}: send valid Unicode text`);
+  const findings = detectSecrets(text3);
+  if (findings.length > 0) {
+    const list5 = findings.map((f) => `${f.kind} (${f.snippet})`).join(", ");
+    throw new MemoryToolError(`${arg} contains ${findings.length === 1 ? "a secret" : `${findings.length} secrets`}: ${list5}. ${SECRET_HINT}`);
+  }
+  const size2 = (whole ?? text3).length;
+  if (size2 > env.maxChars) throw new MemoryToolError(`${whole === void 0 ? arg : "the edited note"} is ${size2} characters, over the limit of ${env.maxChars} (behavior.max_body_chars): keep notes shorter, split them by topic`);
+  return text3;
+}
+async function statOf(p) {
+  return fsp9.lstat(p.abs).catch(() => null);
+}
+async function runMemoryCommand(env, cmd) {
+  switch (cmd.command) {
+    case "view":
+      return view(env, cmd.path, cmd.view_range);
+    case "create":
+      return create(env, cmd.path, cmd.file_text);
+    case "str_replace":
+      return strReplace(env, cmd.path, cmd.old_str, cmd.new_str ?? "");
+    case "insert":
+      return insert(env, cmd.path, cmd.insert_line, cmd.insert_text);
+    case "delete":
+      return remove2(env, cmd.path);
+    case "rename":
+      return rename(env, cmd.old_path, cmd.new_path);
+    default:
+      cmd;
+      throw new MemoryToolError(`unknown command ${JSON.stringify(cmd.command)}: use one of ${MEMORY_COMMANDS.join(", ")}`);
+  }
+}
+async function view(env, path2, range) {
+  const p = resolveMemoryPath(env.store.notesDir, path2);
+  const st = p.rel === "" ? await fsp9.stat(p.abs).catch(() => null) : await statOf(p);
+  if (p.rel === "" && !st) {
+    return `Here're the files and directories up to 2 levels deep in ${p.shown}, excluding hidden items and node_modules:
+${formatSize(0)}	${p.shown}`;
+  }
+  if (!st) throw new MemoryToolError(`The path ${p.shown} does not exist. Please provide a valid path.`);
+  if (st.isDirectory()) {
+    const rows = [`${formatSize(st.size)}	${p.shown}`];
+    const walk = async (dir, prefix, depth) => {
+      const names = (await fsp9.readdir(dir).catch(() => [])).sort();
+      for (const name of names) {
+        if (name.startsWith(".") || name === "node_modules") continue;
+        const s = await fsp9.lstat(`${dir}/${name}`).catch(() => null);
+        if (!s) continue;
+        const rel = prefix === "" ? name : `${prefix}/${name}`;
+        if (s.isDirectory()) {
+          rows.push(`${formatSize(s.size)}	${p.shown}/${rel}/`);
+          if (depth < 2) await walk(`${dir}/${name}`, rel, depth + 1);
+        } else if (s.isFile()) rows.push(`${formatSize(s.size)}	${p.shown}/${rel}`);
+      }
+    };
+    await walk(p.abs, "", 1);
+    return `Here're the files and directories up to 2 levels deep in ${p.shown}, excluding hidden items and node_modules:
+${rows.join("\n")}`;
+  }
+  if (!st.isFile()) throw new MemoryToolError(`The path ${p.shown} does not exist. Please provide a valid path.`);
+  const { lines } = asLines(await fsp9.readFile(p.abs, "utf8"));
+  if (lines.length > MAX_LINES) throw new MemoryToolError(`File ${p.shown} exceeds maximum line limit of 999,999 lines.`);
+  let first = 1;
+  let shown2 = lines;
+  if (range !== void 0) {
+    const [a, b] = range;
+    const ok = range.length === 2 && Number.isInteger(a) && Number.isInteger(b) && a >= 1 && a <= lines.length && (b === -1 || b >= a);
+    if (!ok) throw new MemoryToolError(`Invalid \`view_range\` parameter: ${JSON.stringify(range)}. It should be [start, end] with 1 <= start <= ${lines.length} and end >= start, or end = -1 for the rest of the file`);
+    first = a;
+    shown2 = lines.slice(a - 1, b === -1 ? lines.length : b);
+  }
+  return `Here's the content of ${p.shown} with line numbers:
+${numbered(shown2, first)}`;
+}
+async function create(env, path2, fileText) {
+  const p = resolveMemoryPath(env.store.notesDir, path2);
+  const text3 = checkText(env, fileText, "file_text");
+  if (p.rel === "" || await statOf(p)) throw new MemoryToolError(`File ${p.shown} already exists`);
+  await parentsAreFolders(env, p);
+  await env.store.editNote(p.abs, (cur) => {
+    if (cur !== null) throw new MemoryToolError(`File ${p.shown} already exists`);
+    return text3;
+  });
+  return `File created successfully at: ${p.shown}`;
+}
+async function parentsAreFolders(env, p) {
+  const segs = p.rel.split("/");
+  for (let i = 1; i < segs.length; i++) {
+    const q = resolveMemoryPath(env.store.notesDir, `${MEMORIES_ROOT}/${segs.slice(0, i).join("/")}`);
+    const st = await statOf(q);
+    if (st && !st.isDirectory()) throw new MemoryToolError(`Cannot create ${p.shown}: ${q.shown} is a file, not a directory`);
+  }
+}
+async function existingFile(p, notFound) {
+  const st = await statOf(p);
+  if (!st || !st.isFile()) throw new MemoryToolError(notFound);
+}
+async function strReplace(env, path2, oldStr, newStr) {
+  const p = resolveMemoryPath(env.store.notesDir, path2);
+  if (typeof oldStr !== "string" || oldStr === "") throw new MemoryToolError("old_str is required and must not be empty: the exact text to replace");
+  checkText(env, newStr, "new_str");
+  const notFound = `The path ${p.shown} does not exist. Please provide a valid path.`;
+  await existingFile(p, notFound);
+  let snippet2 = "";
+  await env.store.editNote(p.abs, (cur) => {
+    if (cur === null) throw new MemoryToolError(notFound);
+    const { lines, crlf } = asLines(cur);
+    const text3 = lines.join("\n");
+    const needle = oldStr.replace(/\r\n/g, "\n");
+    const replacement = newStr.replace(/\r\n/g, "\n");
+    const at = [];
+    for (let i = text3.indexOf(needle); i !== -1; i = text3.indexOf(needle, i + 1)) at.push(i);
+    if (at.length === 0) throw new MemoryToolError(`No replacement was performed, old_str \`${oldStr}\` did not appear verbatim in ${p.shown}.`);
+    const lineOf2 = (i) => text3.slice(0, i).split("\n").length;
+    if (at.length > 1) {
+      const nums = [...new Set(at.map(lineOf2))];
+      throw new MemoryToolError(`No replacement was performed. Multiple occurrences of old_str \`${oldStr}\` in lines: ${nums.join(", ")}. Please ensure it is unique`);
+    }
+    const next2 = text3.slice(0, at[0]) + replacement + text3.slice(at[0] + needle.length);
+    const whole = joinLines(next2.split("\n"), crlf);
+    checkText(env, newStr, "new_str", whole);
+    const start = lineOf2(at[0]) - 1;
+    const newLines = next2.split("\n");
+    const from = Math.max(0, start - 2);
+    const to = Math.min(newLines.length, start + replacement.split("\n").length + 2);
+    snippet2 = numbered(newLines.slice(from, to), from + 1);
+    return whole;
+  });
+  return `The memory file has been edited. Here is the snippet showing the change (with line numbers):
+${snippet2}`;
+}
+async function insert(env, path2, insertLine, insertText) {
+  const p = resolveMemoryPath(env.store.notesDir, path2);
+  checkText(env, insertText, "insert_text");
+  if (typeof insertLine !== "number" || !Number.isInteger(insertLine)) throw new MemoryToolError("insert_line is required: the line number after which to insert (0 = before the first line)");
+  const notFound = `The path ${p.shown} does not exist`;
+  await existingFile(p, notFound);
+  await env.store.editNote(p.abs, (cur) => {
+    if (cur === null) throw new MemoryToolError(notFound);
+    const { lines, crlf } = asLines(cur);
+    if (insertLine < 0 || insertLine > lines.length) {
+      throw new MemoryToolError(`Invalid \`insert_line\` parameter: ${insertLine}. It should be within the range of lines of the file: [0, ${lines.length}]`);
+    }
+    lines.splice(insertLine, 0, insertText.replace(/\r\n/g, "\n").replace(/\n$/, ""));
+    const whole = joinLines(lines, crlf);
+    checkText(env, insertText, "insert_text", whole);
+    return whole;
+  });
+  return `The file ${p.shown} has been edited.`;
+}
+async function notesUnder(env, p) {
+  const files2 = [];
+  const dirs = [];
+  const walk = async (abs) => {
+    const st = await fsp9.lstat(abs).catch(() => null);
+    if (!st) return;
+    if (st.isFile()) files2.push(abs);
+    else if (st.isDirectory()) {
+      for (const n2 of await fsp9.readdir(abs)) if (!n2.startsWith(".")) await walk(`${abs}/${n2}`);
+      dirs.push(abs);
+    }
+  };
+  await walk(p.abs);
+  return { files: files2.filter((f) => env.store.noteRel(f) !== null), dirs };
+}
+async function remove2(env, path2) {
+  const p = resolveMemoryPath(env.store.notesDir, path2);
+  if (p.rel === "") throw new MemoryToolError("Cannot delete the /memories directory itself");
+  if (!await statOf(p)) throw new MemoryToolError(`The path ${p.shown} does not exist`);
+  const { files: files2, dirs } = await notesUnder(env, p);
+  await env.store.removeNotes(files2, env.tombstone);
+  for (const d of dirs) await fsp9.rmdir(d).catch(() => {
+  });
+  return `Successfully deleted ${p.shown}`;
+}
+async function rename(env, oldPath, newPath) {
+  const from = resolveMemoryPath(env.store.notesDir, oldPath, "old_path");
+  const to = resolveMemoryPath(env.store.notesDir, newPath, "new_path");
+  if (from.rel === "" || to.rel === "") throw new MemoryToolError("Cannot rename the /memories directory itself");
+  if (!await statOf(from)) throw new MemoryToolError(`The path ${from.shown} does not exist`);
+  if (await statOf(to)) throw new MemoryToolError(`The destination ${to.shown} already exists`);
+  if (`${to.rel}/`.startsWith(`${from.rel}/`)) throw new MemoryToolError(`Cannot move ${from.shown} into itself (${to.shown})`);
+  await parentsAreFolders(env, to);
+  try {
+    await env.store.renameNote(from.abs, to.abs);
+  } catch (err) {
+    const code = err.code;
+    if (code === "EEXIST") throw new MemoryToolError(`The destination ${to.shown} already exists`);
+    if (code === "ENOENT") throw new MemoryToolError(`The path ${from.shown} does not exist`);
+    throw err;
+  }
+  return `Successfully renamed ${from.shown} to ${to.shown}`;
+}
+
+// server/src/core/notes/structure.ts
+var OBSERVATION = /^\s*[-*+]\s+\[([^\]\n]+)\]\s+(.+)$/;
+var RELATION = /^\s*[-*+]\s+([\p{L}_][\p{L}\p{N}_ -]*?)\s+\[\[([^\]\n]+)\]\]/u;
+var WIKILINK = /\[\[([^\]\n]+)\]\]/g;
+var TAG = /(?:^|[\s(])#([\p{L}][\p{L}\p{N}_/-]*)/gu;
+var LINKS_TO = "links_to";
+function relationName(s) {
+  return s.trim().toLowerCase().replace(/[\s-]+/g, "_");
+}
+function targetOf(inner) {
+  return inner.split("|")[0].split("#")[0].trim();
+}
+function tagsIn(text3) {
+  const out2 = [];
+  for (const m of text3.matchAll(TAG)) out2.push(m[1].toLowerCase().replace(/[/-]+$/, ""));
+  return out2;
+}
+function frontmatter(body) {
+  const m = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?/.exec(body);
+  if (!m) return { title: null, tags: [], rest: body };
+  const fm = m[1];
+  const title = /^title:\s*["']?(.+?)["']?\s*$/m.exec(fm)?.[1] ?? null;
+  const tags = [];
+  const flow = /^tags:\s*\[(.*)\]\s*$/m.exec(fm);
+  if (flow) tags.push(...flow[1].split(",").map((t) => t.trim().replace(/^["'#]+|["']+$/g, "")));
+  const block = /^tags:\s*\n((?:\s+-\s*.+\n?)+)/m.exec(fm);
+  if (block) tags.push(...block[1].split("\n").map((l) => l.replace(/^\s*-\s*/, "").trim().replace(/^["'#]+|["']+$/g, "")));
+  return { title, tags: tags.filter((t) => t !== "").map((t) => t.toLowerCase()), rest: body.slice(m[0].length) };
+}
+function parseStructure(body) {
+  const fm = frontmatter(body);
+  const observations = [];
+  const links = [];
+  const tags = new Set(fm.tags);
+  let title = fm.title;
+  let inFence = false;
+  for (const line2 of fm.rest.split("\n")) {
+    if (/^\s*(```|~~~)/.test(line2)) {
+      inFence = !inFence;
+      continue;
+    }
+    if (inFence) continue;
+    if (title === null) {
+      const h = /^#\s+(.+?)\s*#*\s*$/.exec(line2);
+      if (h) title = h[1];
+    }
+    for (const t of tagsIn(line2)) tags.add(t);
+    const rel = RELATION.exec(line2);
+    let relSpan = "";
+    if (rel && !/^\[/.test(rel[1])) {
+      links.push({ relation: relationName(rel[1]), target: targetOf(rel[2]) });
+      relSpan = `[[${rel[2]}]]`;
+    }
+    const obs = OBSERVATION.exec(line2);
+    if (obs && !/^\s*[xX ]?\s*$/.test(obs[1]) && !obs[2].startsWith("(")) {
+      const text3 = obs[2].trim();
+      observations.push({ category: obs[1].trim().toLowerCase(), text: text3, tags: tagsIn(text3) });
+    }
+    let usedRel = false;
+    for (const w2 of line2.matchAll(WIKILINK)) {
+      if (!usedRel && w2[0] === relSpan) {
+        usedRel = true;
+        continue;
+      }
+      const target = targetOf(w2[1]);
+      if (target !== "") links.push({ relation: LINKS_TO, target });
+    }
+  }
+  return { title, observations, links, tags: [...tags], categories: [...new Set(observations.map((o) => o.category))] };
+}
+var cache = /* @__PURE__ */ new WeakMap();
+function structureOf(m) {
+  let s = cache.get(m);
+  if (s === void 0) cache.set(m, s = parseStructure(m.body));
+  return s;
+}
+
+// server/src/core/notes/graph.ts
+var norm = (s) => s.trim().toLowerCase().replace(/\s+/g, " ");
+var noExt = (s) => s.replace(/\.[A-Za-z0-9]{1,8}$/, "");
+function titleOf(m) {
+  const t = structureOf(m).title;
+  if (t !== null) return t;
+  if (m.note !== void 0) return noExt(m.note.slice(m.note.lastIndexOf("/") + 1));
+  const first = m.body.split("\n").find((l) => l.trim() !== "") ?? m.id;
+  return first.length > 80 ? `${first.slice(0, 79)}…` : first.trim();
+}
+var sortKey = (m) => m.note ?? `~${m.id}`;
+function targetKeys(target) {
+  const t = norm(target);
+  const bare = t.startsWith(`${MEMORIES_ROOT}/`) ? t.slice(MEMORIES_ROOT.length + 1) : t;
+  return [.../* @__PURE__ */ new Set([t, bare, noExt(bare)])];
+}
+var LinkGraph = class {
+  constructor(store) {
+    this.store = store;
+    this.off = store.onChange((c) => {
+      if (!this.built) return;
+      try {
+        this.apply(c);
+      } catch {
+        this.built = false;
+      }
+    });
+  }
+  store;
+  built = false;
+  /** The active records the graph holds, by id. */
+  recs = /* @__PURE__ */ new Map();
+  /** key -> (id -> rank of the key among that record's keys: lower is stronger). */
+  claims = /* @__PURE__ */ new Map();
+  /** key -> the id that holds it. */
+  owner = /* @__PURE__ */ new Map();
+  /** The keys each record claims (as claimed, so a removal gives back exactly these). */
+  claimed = /* @__PURE__ */ new Map();
+  out = /* @__PURE__ */ new Map();
+  inc = /* @__PURE__ */ new Map();
+  unresolved = /* @__PURE__ */ new Set();
+  /** key -> the links whose target is looked up by it. */
+  watch = /* @__PURE__ */ new Map();
+  off;
+  close() {
+    this.off();
+  }
+  keysOf(m) {
+    const keys = [];
+    if (m.note !== void 0) {
+      const rel = m.note.slice(MEMORIES_ROOT.length + 1);
+      keys.push(m.note, rel, noExt(rel));
+    }
+    const t = structureOf(m).title;
+    if (t !== null) keys.push(t);
+    if (m.note !== void 0) keys.push(noExt(m.note.slice(m.note.lastIndexOf("/") + 1)));
+    for (const a of m.aliases ?? []) keys.push(a);
+    keys.push(m.id);
+    const ranked = /* @__PURE__ */ new Map();
+    keys.forEach((k, i) => {
+      const n2 = norm(k);
+      if (!ranked.has(n2)) ranked.set(n2, i);
+    });
+    return ranked;
+  }
+  /** Whether claim (id, rank) beats the key's current holder. */
+  beats(key, id2, rank, holder) {
+    if (holder === void 0) return true;
+    const hr = this.claims.get(key).get(holder);
+    if (rank !== hr) return rank < hr;
+    return sortKey(this.recs.get(id2)).localeCompare(sortKey(this.recs.get(holder))) < 0;
+  }
+  claim(m, changed) {
+    const keys = this.keysOf(m);
+    this.claimed.set(m.id, keys);
+    for (const [k, rank] of keys) {
+      let c = this.claims.get(k);
+      if (!c) this.claims.set(k, c = /* @__PURE__ */ new Map());
+      c.set(m.id, rank);
+      if (this.beats(k, m.id, rank, this.owner.get(k))) {
+        this.owner.set(k, m.id);
+        changed.add(k);
+      }
+    }
+  }
+  unclaim(id2, changed) {
+    for (const k of this.claimed.get(id2)?.keys() ?? []) {
+      const c = this.claims.get(k);
+      c.delete(id2);
+      if (this.owner.get(k) !== id2) continue;
+      changed.add(k);
+      this.owner.delete(k);
+      if (c.size === 0) {
+        this.claims.delete(k);
+        continue;
+      }
+      let best;
+      for (const [other, rank] of c) if (this.beats(k, other, rank, best)) best = other;
+      this.owner.set(k, best);
+    }
+    this.claimed.delete(id2);
+  }
+  resolveKeys(keys) {
+    for (const k of keys) {
+      const o = this.owner.get(k);
+      if (o !== void 0) return o;
+    }
+    return null;
+  }
+  attach(e) {
+    if (e.to === null) this.unresolved.add(e);
+    else {
+      let s = this.inc.get(e.to);
+      if (!s) this.inc.set(e.to, s = /* @__PURE__ */ new Set());
+      s.add(e);
+    }
+  }
+  detach(e) {
+    if (e.to === null) this.unresolved.delete(e);
+    else {
+      const s = this.inc.get(e.to);
+      s?.delete(e);
+      if (s?.size === 0) this.inc.delete(e.to);
+    }
+  }
+  link(m) {
+    const edges = structureOf(m).links.map((l, pos) => {
+      const keys = targetKeys(l.target);
+      return { from: m.id, pos, relation: l.relation, target: l.target, keys, to: this.resolveKeys(keys) };
+    });
+    if (edges.length === 0) return;
+    this.out.set(m.id, edges);
+    for (const e of edges) {
+      this.attach(e);
+      for (const k of e.keys) {
+        let w2 = this.watch.get(k);
+        if (!w2) this.watch.set(k, w2 = /* @__PURE__ */ new Set());
+        w2.add(e);
+      }
+    }
+  }
+  unlink(id2) {
+    for (const e of this.out.get(id2) ?? []) {
+      this.detach(e);
+      for (const k of e.keys) {
+        const w2 = this.watch.get(k);
+        w2?.delete(e);
+        if (w2?.size === 0) this.watch.delete(k);
+      }
+    }
+    this.out.delete(id2);
+  }
+  /** Links whose lookup keys changed hands: resolved again. */
+  reresolve(changed) {
+    for (const k of changed) {
+      for (const e of this.watch.get(k) ?? []) {
+        const to = this.resolveKeys(e.keys);
+        if (to === e.to) continue;
+        this.detach(e);
+        e.to = to;
+        this.attach(e);
+      }
+    }
+  }
+  apply(c) {
+    const id2 = c.kind === "upsert" ? c.mem.id : c.prev.id;
+    const changed = /* @__PURE__ */ new Set();
+    if (this.recs.has(id2)) {
+      this.unlink(id2);
+      this.unclaim(id2, changed);
+      this.recs.delete(id2);
+    }
+    const m = c.kind === "upsert" && !c.mem.tombstoned ? c.mem : null;
+    if (m) {
+      this.recs.set(id2, m);
+      this.claim(m, changed);
+    }
+    this.reresolve(changed);
+    if (m) this.link(m);
+  }
+  build() {
+    if (this.built) return;
+    this.built = true;
+    this.recs = /* @__PURE__ */ new Map();
+    this.claims = /* @__PURE__ */ new Map();
+    this.owner = /* @__PURE__ */ new Map();
+    this.claimed = /* @__PURE__ */ new Map();
+    this.out = /* @__PURE__ */ new Map();
+    this.inc = /* @__PURE__ */ new Map();
+    this.unresolved = /* @__PURE__ */ new Set();
+    this.watch = /* @__PURE__ */ new Map();
+    const all = [...this.store.active()];
+    for (const m of all) this.recs.set(m.id, m);
+    const ignored = /* @__PURE__ */ new Set();
+    for (const m of all) this.claim(m, ignored);
+    for (const m of all) this.link(m);
+  }
+  edge(e) {
+    return { from: this.recs.get(e.from), relation: e.relation, target: e.target, to: e.to === null ? null : this.recs.get(e.to) };
+  }
+  /** Links in a stable order: by source (notes by path, then memories by id), then body order. */
+  ordered(edges) {
+    return [...edges].map((e) => ({ e, k: sortKey(this.recs.get(e.from)) })).sort((a, b) => a.k === b.k ? a.e.pos - b.e.pos : a.k.localeCompare(b.k)).map((x) => this.edge(x.e));
+  }
+  /** The record a link target names, if any. */
+  resolve(target) {
+    this.build();
+    const id2 = this.resolveKeys(targetKeys(target));
+    return id2 === null ? void 0 : this.recs.get(id2);
+  }
+  outgoing(id2) {
+    this.build();
+    return (this.out.get(id2) ?? []).map((e) => this.edge(e));
+  }
+  backlinks(id2) {
+    this.build();
+    return this.ordered(this.inc.get(id2) ?? []);
+  }
+  /** Every link whose target resolves to nothing. */
+  dangling() {
+    this.build();
+    return this.ordered(this.unresolved);
+  }
+};
+
+// server/src/core/ops/notes.ts
+var NOTE_DELETE_REASON = "deleted via memory tool";
+function tombstoneOf(c, note, reason) {
+  const rec = stripStored(note);
+  const body = note.body.trim() === "" ? `(empty note ${note.note})` : note.body;
+  return { ...rec, id: newId(), body, removed: c.now().toISOString(), removed_reason: reason, removed_session: c.session };
+}
+function notesEnv(c, reason = NOTE_DELETE_REASON) {
+  return { store: c.store, maxChars: c.config.behavior.max_body_chars, tombstone: (n2) => tombstoneOf(c, n2, reason) };
+}
+async function memoryTool(c, cmd) {
+  await c.store.ensureFresh();
+  const out2 = await runMemoryCommand(notesEnv(c), cmd);
+  if (cmd.command !== "view") c.log("memory_tool", { command: cmd.command, path: cmd.command === "rename" ? [cmd.old_path, cmd.new_path] : cmd.path });
+  return out2;
+}
+async function removeNote(c, note, reason) {
+  const [t] = await c.store.removeNotes([note.file], (n2) => tombstoneOf(c, n2, reason));
+  if (!t) throw new NotFoundError(`no memory with id ${note.id}`);
+  c.log("remove", { id: t.id, note: note.note, reason });
+  return { removed: t.id, tombstone: t.file };
+}
+async function restoreNote(c, t) {
+  const n2 = noteOfTombstone(t);
+  if (n2 === null) return null;
+  const p = resolveMemoryPath(c.store.notesDir, n2.path);
+  const note = await c.store.restoreNote(t.id, p.abs, n2.text);
+  c.log("restore", { id: t.id, note: n2.path });
+  return note;
+}
+function graph(c) {
+  return c.services.links ??= new LinkGraph(c.store);
+}
+function closeGraph(c) {
+  c.services.links?.close();
+  c.services.links = null;
+}
+var ref2 = (m) => ({ id: m.id, title: titleOf(m), ...m.note !== void 0 ? { kind: "note", path: m.note } : { kind: "memory" } });
+function backlinksOf(c, m) {
+  return graph(c).backlinks(m.id).filter((e) => e.from.id !== m.id).map((e) => ({ ...ref2(e.from), relation: e.relation }));
+}
+async function related2(c, input2) {
+  await c.store.ensureFresh();
+  const hasId = input2.id !== void 0 && input2.id !== null;
+  const hasPath = input2.path !== void 0 && input2.path !== null;
+  if (hasId === hasPath) throw new ValidationError("pass exactly one of id (a memory or note id) or path (a /memories path or a title)");
+  const depth = input2.depth ?? 1;
+  if (!Number.isInteger(depth) || depth < 1 || depth > 3) throw new ValidationError(`depth must be 1, 2 or 3, got ${JSON.stringify(input2.depth)}`);
+  const types = input2.relation_types?.map(relationName);
+  const g = graph(c);
+  let root;
+  if (hasId) {
+    await settleUnknownIds(c, [input2.id]);
+    root = requireActive(c, input2.id);
+  } else {
+    const p = String(input2.path);
+    const found = g.resolve(p);
+    if (!found) throw new NotFoundError(`nothing is at ${JSON.stringify(p.slice(0, 200))}: pass a /memories path (${MEMORIES_ROOT}/...), a title, or an id`);
+    root = found;
+  }
+  const keep = (e) => types === void 0 || types.includes(e.relation);
+  const seen = /* @__PURE__ */ new Map([[root.id, { m: root, depth: 0 }]]);
+  const edges = [];
+  const unresolved = [];
+  const edgeKeys = /* @__PURE__ */ new Set();
+  let frontier = [root];
+  for (let d = 1; d <= depth && frontier.length > 0; d++) {
+    const next2 = [];
+    for (const m of frontier) {
+      for (const e of [...g.outgoing(m.id), ...g.backlinks(m.id)].filter(keep)) {
+        if (e.to === null) {
+          if (e.from.id === m.id) unresolved.push({ from: m.id, relation: e.relation, target: e.target });
+          continue;
+        }
+        const k = `${e.from.id} ${e.relation} ${e.to.id}`;
+        if (!edgeKeys.has(k)) {
+          edgeKeys.add(k);
+          edges.push({ from: e.from.id, to: e.to.id, relation: e.relation });
+        }
+        const other = e.from.id === m.id ? e.to : e.from;
+        if (!seen.has(other.id)) {
+          seen.set(other.id, { m: other, depth: d });
+          next2.push(other);
+        }
+      }
+    }
+    frontier = next2;
+  }
+  const node2 = (m, d) => ({ ...ref2(m), depth: d, summary: summarize(m.body), ...input2.with_bodies ? { body: m.body } : {} });
+  const outgoing = g.outgoing(root.id).filter(keep).map((e) => ({ relation: e.relation, target: e.target, ...e.to ? { id: e.to.id } : {} }));
+  const backlinks = g.backlinks(root.id).filter(keep).map((e) => ({ relation: e.relation, id: e.from.id }));
+  c.log("related", { id: root.id, depth, nodes: seen.size });
+  return {
+    root: node2(root, 0),
+    outgoing,
+    backlinks,
+    nodes: [...seen.values()].filter((x) => x.depth > 0).map((x) => node2(x.m, x.depth)),
+    edges,
+    unresolved
+  };
+}
+function danglingLinks(c, limit) {
+  const all = graph(c).dangling();
+  return {
+    count: all.length,
+    items: all.slice(0, limit).map((e) => ({ from: e.from.id, ...e.from.note !== void 0 ? { path: e.from.note } : {}, relation: e.relation, target: e.target }))
+  };
+}
+function structureFilter(tags, category) {
+  if (tags.length === 0 && category === null) return null;
+  const want = tags.map((t) => t.replace(/^#/, "").toLowerCase());
+  const cat = category?.toLowerCase() ?? null;
+  return (m) => {
+    const s = structureOf(m);
+    return want.every((t) => s.tags.includes(t)) && (cat === null || s.categories.includes(cat));
   };
 }
 
@@ -43171,14 +46711,14 @@ function deadCount(c, mems) {
   return mems.filter((m) => deadWeight(m, fold.byId.get(m.id), now, days, rule) !== null).length;
 }
 async function recordUse2(c, input2) {
-  const raw = input2.memory_ids;
-  if (!Array.isArray(raw) || raw.length === 0) throw new ValidationError("memory_ids must be a non-empty array of the memory ids you retrieved");
-  if (raw.length > MAX_USE_IDS) throw new ValidationError(`memory_ids has ${raw.length} entries: at most ${MAX_USE_IDS} per call`);
+  const raw2 = input2.memory_ids;
+  if (!Array.isArray(raw2) || raw2.length === 0) throw new ValidationError("memory_ids must be a non-empty array of the memory ids you retrieved");
+  if (raw2.length > MAX_USE_IDS) throw new ValidationError(`memory_ids has ${raw2.length} entries: at most ${MAX_USE_IDS} per call`);
   if (!USE_OUTCOMES.includes(input2.outcome)) {
     throw new ValidationError(`outcome must be one of ${USE_OUTCOMES.join(", ")}, got ${JSON.stringify(input2.outcome)}`);
   }
   const note = checkNote(input2.note, "note", false);
-  const ids2 = [...new Set(raw.map((x, i) => checkId(x, `memory_ids[${i}]`)))];
+  const ids2 = [...new Set(raw2.map((x, i) => checkId(x, `memory_ids[${i}]`)))];
   await c.store.ensureFresh();
   await settleUnknownIds(c, ids2);
   const unknown2 = ids2.filter((id2) => !c.store.get(id2) && !c.store.getTombstone(id2));
@@ -43195,7 +46735,7 @@ async function health2(c, input2) {
   await c.store.ensureFresh();
   const active = [...c.store.active()];
   const tombstones2 = [...c.store.tombstones()];
-  return computeHealth(
+  const report = await computeHealth(
     {
       now: c.now(),
       active,
@@ -43204,10 +46744,16 @@ async function health2(c, input2) {
       staleAfterDays: c.config.behavior.verification_stale_days,
       commitDrift: await repoDrift(c, active),
       deadWeight: deadWeightRule(c),
-      origins: await originCheck(c)
+      origins: await originCheck(c),
+      syncConflicts: await syncConflicts(c)
     },
     params
   );
+  return { ...report, dangling_links: danglingLinks(c, params.top_k) };
+}
+async function syncConflicts(c) {
+  const l = await listConflicts(c.dir);
+  return { memories: l.memories, files: l.files.map((f) => f.file) };
 }
 async function originCheck(c) {
   const root = c.caller.repoRoot;
@@ -43321,6 +46867,251 @@ async function scopeEnable2(c, input2) {
   return { disabled_scopes };
 }
 
+// server/src/core/ops/shape.ts
+var HIT_DEFAULTS = { confidence: "medium", category: "fact" };
+var MIN_TEXT_CHARS = 60;
+function leanHit(hit) {
+  const out2 = {};
+  for (const [k, v] of Object.entries(hit)) {
+    if (v === void 0 || v === null) continue;
+    if (k === "confidence" && v === HIT_DEFAULTS.confidence) continue;
+    if (k === "category" && v === HIT_DEFAULTS.category) continue;
+    if (k === "created" && v === hit.updated) continue;
+    if ((k === "path_drift_checked" || k === "path_drift_missing") && v === 0) continue;
+    if (k === "verification") {
+      const ver = v;
+      if (ver.status === "never") continue;
+      out2.verification = { status: ver.status, age_days: ver.age_days };
+      continue;
+    }
+    if (Array.isArray(v) && v.length === 0 && k !== "scopes") continue;
+    out2[k] = v;
+  }
+  return out2;
+}
+function staleAfter(hits, days) {
+  return hits.some((h) => h.verification !== void 0) ? { stale_after_days: days } : {};
+}
+function checkMaxChars(v) {
+  if (v === void 0 || v === null) return null;
+  if (typeof v !== "number" || !Number.isInteger(v) || v < LIMITS.minResponseChars || v > LIMITS.responseChars) {
+    throw new ValidationError(`max_chars must be a whole number from ${LIMITS.minResponseChars} to ${LIMITS.responseChars} (characters of the JSON answer), got ${JSON.stringify(v)}`);
+  }
+  return v;
+}
+function shorten(text3, max) {
+  if (text3.length <= max) return text3;
+  const room = Math.max(1, max - 1);
+  let cut = text3.slice(0, room);
+  const sp = cut.search(/\s\S*$/);
+  if (sp > room / 2) cut = cut.slice(0, sp);
+  return `${cut.trimEnd()}…`;
+}
+var size = (o) => JSON.stringify(o).length;
+function fitBudget(answer, budget, opts) {
+  if (size(answer) <= budget) return answer;
+  const items = [...answer[opts.key]].map((x) => ({ ...x }));
+  const shortened = /* @__PURE__ */ new Set();
+  const dropped = [];
+  const build = () => {
+    const truncated = opts.listDropped ? { [opts.dropKey]: dropped.map((d) => d.id), [opts.shortKey]: [...shortened].sort((a, b) => a - b).map((i) => items[i].id) } : { [opts.dropKey]: dropped.length, [opts.shortKey]: shortened.size };
+    return { ...answer, [opts.key]: items, truncated };
+  };
+  for (; ; ) {
+    const over = size(build()) - budget;
+    if (over <= 0) return build();
+    let best = -1;
+    let bestKey = "";
+    let bestLen = MIN_TEXT_CHARS;
+    items.forEach((it, i) => {
+      for (const k of opts.textKeys) {
+        const t2 = it[k];
+        if (typeof t2 === "string" && t2.length > bestLen) {
+          best = i;
+          bestKey = k;
+          bestLen = t2.length;
+        }
+      }
+    });
+    if (best === -1) break;
+    const t = items[best][bestKey];
+    items[best][bestKey] = shorten(t, Math.max(MIN_TEXT_CHARS, t.length - over - 1));
+    shortened.add(best);
+  }
+  while (items.length > 0 && size(build()) > budget) {
+    dropped.unshift(items.pop());
+    shortened.delete(items.length);
+  }
+  return build();
+}
+function capPage(page, cursorFor, budget = LIMITS.responseChars) {
+  if (size(page) <= budget) return page;
+  const items = [...page.items];
+  const probe2 = page.next_cursor ?? cursorFor(items[items.length - 1]);
+  let total = size({ items: [], next_cursor: probe2 });
+  let n2 = 0;
+  for (const it of items) {
+    const add = size(it) + (n2 > 0 ? 1 : 0);
+    if (total + add > budget && n2 > 0) break;
+    total += add;
+    n2++;
+  }
+  const kept = items.slice(0, n2);
+  return { items: kept, next_cursor: n2 < items.length ? cursorFor(kept[kept.length - 1]) : page.next_cursor };
+}
+
+// server/src/core/curation/feedback.ts
+import { closeSync as closeSync5, fstatSync as fstatSync4, openSync as openSync5, readFileSync as readFileSync9, readSync as readSync3, statSync as statSync7 } from "node:fs";
+import { join as join22 } from "node:path";
+import { gunzipSync as gunzipSync2 } from "node:zlib";
+var APPLIED_HALF = 3;
+var SUNK_HALF = 0.5;
+var IDLE_HALF = 50;
+var IDLE_SHARE = 0.1;
+var FeedbackFold = class {
+  constructor(dir, settings, now) {
+    this.dir = dir;
+    this.settings = settings;
+    this.t0 = now;
+    this.hMs = settings.halfLifeDays * 864e5;
+  }
+  dir;
+  settings;
+  acc = /* @__PURE__ */ new Map();
+  t0;
+  hMs;
+  offset = 0;
+  ino = -1;
+  started = false;
+  /** Brings the fold up to the end of the log. Never throws: feedback is an optional signal. */
+  refresh() {
+    try {
+      const file2 = join22(this.dir, ACTIVE_LOG);
+      let st;
+      try {
+        st = statSync7(file2);
+      } catch {
+        if (!this.started) this.fullRead();
+        return;
+      }
+      if (!this.started || st.ino !== this.ino || st.size < this.offset) return this.fullRead();
+      if (st.size > this.offset) this.readActiveFrom(file2);
+    } catch {
+    }
+  }
+  fullRead() {
+    this.acc.clear();
+    this.started = true;
+    this.offset = 0;
+    this.ino = -1;
+    for (const f of listLogFiles(this.dir)) {
+      if (f.rotatedAt === null) continue;
+      try {
+        const raw2 = readFileSync9(f.file);
+        for (const line2 of (f.compressed ? gunzipSync2(raw2) : raw2).toString("utf8").split("\n")) {
+          const e = parseLine(line2);
+          if (e) this.fold(e);
+        }
+      } catch {
+      }
+    }
+    const file2 = join22(this.dir, ACTIVE_LOG);
+    try {
+      for (const e of this.readBytes(file2, 0)) this.fold(e);
+    } catch {
+    }
+  }
+  readActiveFrom(file2) {
+    for (const e of this.readBytes(file2, this.offset)) this.fold(e);
+  }
+  /** Complete lines from `from` to the end of the file; advances the offset past the last newline. */
+  readBytes(file2, from) {
+    const fd = openSync5(file2, "r");
+    try {
+      const st = fstatSync4(fd);
+      this.ino = st.ino;
+      const len = st.size - from;
+      if (len <= 0) return [];
+      const buf = Buffer.alloc(len);
+      const n2 = readSync3(fd, buf, 0, len, from);
+      const text3 = buf.subarray(0, n2).toString("utf8");
+      const end = text3.lastIndexOf("\n");
+      if (end === -1) return [];
+      this.offset = from + Buffer.byteLength(text3.slice(0, end + 1));
+      const out2 = [];
+      for (const line2 of text3.slice(0, end).split("\n")) {
+        const e = parseLine(line2);
+        if (e) out2.push(e);
+      }
+      return out2;
+    } finally {
+      closeSync5(fd);
+    }
+  }
+  slot(id2) {
+    let a = this.acc.get(id2);
+    if (!a) this.acc.set(id2, a = { applied: 0, sunk: 0, idle: 0 });
+    return a;
+  }
+  fold(e) {
+    const t = Date.parse(e.ts);
+    if (Number.isNaN(t)) return;
+    const w2 = Math.pow(2, (t - this.t0) / this.hMs);
+    const use = useOf(e);
+    if (use) {
+      for (const id2 of use.ids) {
+        const a = this.slot(id2);
+        if (use.outcome === "applied") a.applied += w2;
+        else if (use.outcome === "contradicted" || use.outcome === "corrected") a.sunk += w2;
+        if (use.outcome === "ignored") a.idle += w2;
+        else a.idle = 0;
+      }
+      return;
+    }
+    if ((e.kind === "search" || e.kind === "show") && actorOf(e) === "model") {
+      for (const id2 of retrievedIds(e)) this.slot(id2).idle += w2;
+    }
+  }
+  /** The parts of one memory's multiplier at `now`; multiplier 1 for a memory with no events. */
+  parts(id2, now) {
+    const a = this.acc.get(id2);
+    if (!a) return { applied: 0, sunk: 0, idle: 0, multiplier: 1 };
+    const fade = Math.pow(2, (this.t0 - now) / this.hMs);
+    const applied = a.applied * fade;
+    const sunk = a.sunk * fade;
+    const idle = a.idle * fade;
+    const f = applied / (applied + APPLIED_HALF) - sunk / (sunk + SUNK_HALF) - IDLE_SHARE * idle / (idle + IDLE_HALF);
+    const multiplier = 1 + this.settings.maxFraction * Math.max(-1, Math.min(1, f));
+    return { applied: round(applied), sunk: round(sunk), idle: round(idle), multiplier: round(multiplier) };
+  }
+  get tracked() {
+    return this.acc.size;
+  }
+};
+function parseLine(line2) {
+  if (line2.trim() === "") return null;
+  try {
+    const v = JSON.parse(line2);
+    return typeof v === "object" && v !== null && typeof v.ts === "string" && typeof v.kind === "string" ? v : null;
+  } catch {
+    return null;
+  }
+}
+var round = (x) => Math.round(x * 1e3) / 1e3;
+function rerankWithinBands(hits, multiplier) {
+  const out2 = [];
+  let i = 0;
+  while (i < hits.length) {
+    let j = i;
+    while (j < hits.length && hits[j].relevance === hits[i].relevance) j++;
+    const run2 = hits.slice(i, j).map((h, k) => ({ h, k, s: h.score * multiplier(h) }));
+    run2.sort((a, b) => b.s - a.s || a.k - b.k);
+    out2.push(...run2.map((r) => r.h));
+    i = j;
+  }
+  return out2;
+}
+
 // server/src/core/ops/retrieval.ts
 function actorFor(c, forUser) {
   if (forUser !== void 0 && typeof forUser !== "boolean") throw new ValidationError("for_user must be true or false");
@@ -43336,20 +47127,46 @@ async function fullRecords(c, mems) {
   const hits = await hitFields2(c, mems, true);
   return hits.map((h, i) => {
     const m = mems[i];
-    return { ...h, body: m.body, aliases: m.aliases ? [...m.aliases] : [], source: m.source, origin: m.origin, expires: m.expires };
+    return {
+      ...h,
+      body: m.body,
+      aliases: m.aliases ? [...m.aliases] : [],
+      source: m.source,
+      origin: m.origin,
+      expires: m.expires,
+      ...m.merged_from && m.merged_from.length > 0 ? { merged_from: [...m.merged_from] } : {},
+      backlinks: backlinksOf(c, m)
+    };
   });
 }
 async function show2(c, input2) {
+  const budget = checkMaxChars(input2.max_chars) ?? LIMITS.responseChars;
+  const fit = (ans) => fitBudget(ans, budget, { key: "memories", textKeys: ["body"], dropKey: "ids_dropped", shortKey: "bodies_shortened", listDropped: true });
   const actor = actorFor(c, input2.for_user);
   await c.store.ensureFresh({ read: true });
   await settleUnknownIds(c, [input2.id, ...Array.isArray(input2.ids) ? input2.ids.slice(0, MAX_IDS_PER_CALL) : []]);
   const hasId = input2.id !== void 0 && input2.id !== null;
   const hasIds = input2.ids !== void 0 && input2.ids !== null;
   if (hasId === hasIds) throw new ValidationError("pass exactly one of id (one memory) or ids (up to 10)");
+  const offset = input2.body_offset;
+  if (offset !== void 0 && offset !== null) {
+    if (!hasId) throw new ValidationError("body_offset pages through one memory's body: pass it with id, not ids");
+    if (typeof offset !== "number" || !Number.isInteger(offset) || offset < 0) throw new ValidationError(`body_offset must be a whole number from 0, got ${JSON.stringify(offset)}`);
+  }
   if (hasId) {
     const m = requireActive(c, input2.id);
     c.log("show", { ids: [m.id], actor });
-    return { memories: await fullRecords(c, [m]), missing: [] };
+    const from = typeof offset === "number" ? offset : 0;
+    if (from > 0 && from >= m.body.length) throw new ValidationError(`body_offset ${from} is past the end of the body (${m.body.length} characters)`);
+    const [rec] = await fullRecords(c, [m]);
+    const sliced = from > 0 ? { ...rec, body: m.body.slice(from) } : rec;
+    const out2 = fit({ memories: [sliced], missing: [] });
+    const t = out2.truncated;
+    if (t && t.bodies_shortened.length > 0) {
+      const shown2 = out2.memories[0].body.length - 1;
+      Object.assign(t, { body_chars: m.body.length, next_body_offset: from + shown2 });
+    }
+    return out2;
   }
   if (!Array.isArray(input2.ids) || input2.ids.length === 0) throw new ValidationError("ids must be a non-empty array of memory ids");
   if (input2.ids.length > MAX_IDS_PER_CALL) throw new ValidationError(`ids has ${input2.ids.length} entries: at most ${MAX_IDS_PER_CALL} per call`);
@@ -43365,7 +47182,7 @@ async function show2(c, input2) {
     }
   }
   c.log("show", { ids: found.map((m) => m.id), missing: missing.map((m) => m.id), actor });
-  return { memories: await fullRecords(c, found), missing };
+  return fit({ memories: await fullRecords(c, found), missing });
 }
 function newestPage(source, keep, after, limit) {
   const buf = [];
@@ -43419,8 +47236,9 @@ async function list2(c, input2) {
     const m = page[i];
     return { ...h, summary: summarize(m.body), ...input2.with_bodies ? { body: m.body } : {} };
   });
-  c.log("list", { scopes: filters, limit, returned: items.map((x) => x.id), actor: c.actor });
-  return { items, next_cursor };
+  const capped = capPage({ items, next_cursor }, (last) => encodeCursor(last.id));
+  c.log("list", { scopes: filters, limit, returned: capped.items.map((x) => x.id), actor: c.actor });
+  return capped;
 }
 async function scopeOverview(c, input2, opts = { curation: true }) {
   await c.store.ensureFresh({ read: true });
@@ -43482,6 +47300,17 @@ function checkAlternates(v) {
   });
   return out2;
 }
+function checkTags(v) {
+  if (v === void 0 || v === null) return [];
+  if (!Array.isArray(v) || v.some((t) => typeof t !== "string" || t.replace(/^#/, "").trim() === "")) throw new ValidationError('tags must be an array of tags, like ["style", "db"] (with or without the #)');
+  if (v.length > LIMITS.scopeFilters) throw new ValidationError(`tags has ${v.length} entries: at most ${LIMITS.scopeFilters} are accepted`);
+  return [...new Set(v.map((t) => t.replace(/^#/, "").trim().toLowerCase()))];
+}
+function checkCategory(v) {
+  if (v === void 0 || v === null) return null;
+  if (typeof v !== "string" || v.trim() === "") throw new ValidationError('category must be an observation category, like "decision" (from "- [decision] ...")');
+  return v.trim().toLowerCase();
+}
 function live(c) {
   const l = c.services.index;
   if (l === null) throw new Error("the search index is not open (Cairn.open opens it)");
@@ -43491,14 +47320,51 @@ async function openIndex(c, progress2) {
   const l = new LiveIndex(c.store, { synonyms: c.config.search.synonyms, watch: c.watch, oneShot: c.oneShot, warn: c.warn, ...progress2 ? { progress: progress2 } : {} });
   c.services.index = l;
   await l.open();
+  const embedder = createEmbedder(c.config.embed, c.warn);
+  if (embedder !== null) {
+    const leg = new SemanticLeg(c.store, embedder, { watch: c.watch, warn: c.warn, progress: embedProgress(c) });
+    c.services.semantic = leg;
+    await leg.open();
+  }
+}
+var EMBED_NOTE_MIN = 100;
+function embedProgress(c) {
+  if (c.watch) return void 0;
+  if (!process.stderr.isTTY) {
+    return (done, total) => {
+      if (done >= total && total >= EMBED_NOTE_MIN) process.stderr.write(`embedded ${total} memories for semantic search
+`);
+    };
+  }
+  let last = 0;
+  return (done, total) => {
+    const now = Date.now();
+    if (total < EMBED_NOTE_MIN || done < total && now - last < 500) return;
+    last = now;
+    process.stderr.write(`\rembedding memories for semantic search: ${done}/${total}${done >= total ? "\n" : ""}`);
+  };
 }
 async function closeIndex(c) {
   const l = c.services.index;
+  const s = c.services.semantic;
   c.services.index = null;
+  c.services.semantic = null;
+  if (s !== null) await s.close();
   if (l !== null) await l.close();
 }
-function candidatesFor(c, text2, limit) {
-  return live(c).index.candidatesFor(text2, limit);
+async function semanticGateOptions(c) {
+  const s = c.services.semantic;
+  if (s === null) return {};
+  await s.ready();
+  if (s.index === null) return {};
+  return {
+    neighbours: (text3, limit) => s.neighbours(text3, limit),
+    removedNeighbours: (text3, limit) => s.removedNeighbours(text3, limit),
+    semanticRule: calibrationFor(s.index.embedderId).gate
+  };
+}
+function candidatesFor(c, text3, limit) {
+  return live(c).index.candidatesFor(text3, limit);
 }
 var repoKeys = /* @__PURE__ */ new WeakMap();
 function repoKeyOf(m) {
@@ -43506,18 +47372,19 @@ function repoKeyOf(m) {
   if (k === void 0) repoKeys.set(m, k = originRepoKey(m.origin));
   return k;
 }
-function searchFilter(c, scopes, autoScope) {
+function searchFilter(c, scopes, autoScope, tags = [], category = null) {
   const disabled = [...c.disabledScopes].sort();
   const repo = c.caller.repoKey;
-  if (scopes.length === 0 && disabled.length === 0 && !autoScope) return {};
+  const structural = structureFilter(tags, category);
+  if (scopes.length === 0 && disabled.length === 0 && !autoScope && structural === null) return {};
   const match = scopes.length > 0 ? scopeFilterMatcher(scopes) : null;
   const filter = (m) => {
     if (disabled.length > 0 && isDisabled(c.disabledScopes, m)) return false;
     if (match !== null && !match(m.scopes)) return false;
     if (autoScope && !inCallerView(c, m)) return false;
-    return true;
+    return structural === null || structural(m);
   };
-  return { filter, filterKey: JSON.stringify([scopes, disabled, autoScope ? repo ?? ["outside", c.config.scopes.global] : false]) };
+  return { filter, filterKey: JSON.stringify([scopes, disabled, autoScope ? repo ?? ["outside", c.config.scopes.global] : false, ...structural ? [tags, category] : []]) };
 }
 async function search2(c, input2) {
   if (typeof input2.query !== "string" || input2.query.trim() === "") {
@@ -43530,497 +47397,101 @@ async function search2(c, input2) {
   const filters = checkScopeFilters(input2.scopes);
   if (input2.expand_top !== void 0 && typeof input2.expand_top !== "boolean") throw new ValidationError("expand_top must be true or false");
   if (input2.auto_scope !== void 0 && typeof input2.auto_scope !== "boolean") throw new ValidationError("auto_scope must be true or false");
+  if (input2.explain !== void 0 && typeof input2.explain !== "boolean") throw new ValidationError("explain must be true or false");
   const autoScope = input2.auto_scope ?? true;
   const actor = actorFor(c, input2.for_user);
   const alternates = checkAlternates(input2.alternates);
+  const tags = checkTags(input2.tags);
+  const category = checkCategory(input2.category);
+  const budget = checkMaxChars(input2.max_chars) ?? LIMITS.responseChars;
   await c.store.ensureFresh({ read: true });
-  const found = rankedSearch(live(c), input2.query, alternates, {
-    limit: max,
+  const fb = feedbackFold(c);
+  const nowMs = c.now().getTime();
+  const ranked = await rankedSearch(live(c), c.services.semantic, input2.query, alternates, {
+    // With feedback on, a few more candidates so a much-applied memory just below the cut can rise.
+    limit: fb ? Math.max(max, Math.min(LIMITS.maxResults, max + FEEDBACK_POOL_EXTRA)) : max,
     now: c.now().getTime(),
     halfLifeDays: c.config.behavior.recency_half_life_days,
-    ...searchFilter(c, filters, autoScope)
+    ...searchFilter(c, filters, autoScope, tags, category)
   });
+  const parts = (h) => fb?.parts(h.doc.id, nowMs) ?? { applied: 0, sunk: 0, idle: 0, multiplier: 1 };
+  const found = (fb ? rerankWithinBands(ranked, (h) => parts(h).multiplier) : ranked).slice(0, max);
   const expand = input2.expand_top === true && found[0]?.relevance === "high";
   const fields = await hitFields2(c, found.map((h) => h.doc), expand);
   const hits = found.map((h, i) => {
     const { path_drift, commit_drift, ...common } = fields[i];
     const hit = { ...common, snippet: h.snippet, score: h.score, relevance: h.relevance, match_terms: h.matchTerms };
     if (expand && i === 0) Object.assign(hit, { body: h.doc.body, path_drift, commit_drift });
+    if (input2.explain === true) hit.explain = explainHit(h, parts(h), nowMs, c.config.behavior.recency_half_life_days, alternates.length > 0);
     return hit;
+  });
+  const lean = hits.map((h) => leanHit(h));
+  const out2 = fitBudget({ hits: lean, ...staleAfter(lean, c.config.behavior.verification_stale_days) }, budget, {
+    key: "hits",
+    textKeys: ["body", "snippet"],
+    dropKey: "hits_dropped",
+    shortKey: "snippets_shortened"
   });
   c.log("search", {
     query: input2.query,
     ...alternates.length > 0 ? { alternates } : {},
     scopes: filters,
+    ...tags.length > 0 ? { tags } : {},
+    ...category !== null ? { category } : {},
     auto_scope: autoScope,
     max_results: max,
-    hits: hits.map((h) => ({ id: h.id, relevance: h.relevance })),
+    hits: out2.hits.map((h) => ({ id: h.id, relevance: h.relevance })),
     actor
   });
-  return { hits };
+  return out2;
 }
-function rankedSearch(l, query, alternates, opts) {
+var FEEDBACK_POOL_EXTRA = 5;
+function feedbackFold(c) {
+  const r = c.config.ranking;
+  if (!r.feedback || r.feedback_max_percent === 0) return null;
+  let fb = c.services.feedback;
+  if (!fb) {
+    fb = new FeedbackFold(c.dir, { halfLifeDays: r.feedback_half_life_days, maxFraction: r.feedback_max_percent / 100 }, c.now().getTime());
+    c.services.feedback = fb;
+  }
+  fb.refresh();
+  return fb.tracked > 0 ? fb : null;
+}
+function explainHit(h, fb, now, halfLifeDays, fused) {
+  const r4 = (x) => Math.round(x * 1e4) / 1e4;
+  const recency = fused || h.fused ? 1 : 1 + RECENCY_WEIGHT * Math.pow(0.5, Math.max(0, now - recencyOf(h.doc)) / (halfLifeDays * 864e5));
+  return { bm25: r4(h.score / recency), ...h.semantic !== void 0 ? { semantic: h.semantic } : {}, recency: r4(recency), feedback: fb, final: r4(h.score * fb.multiplier) };
+}
+async function rankedSearch(l, sem, query, alternates, opts) {
   const ix = l.index;
-  if (alternates.length === 0) return ix.search(query, opts);
+  const vec = sem && await sem.readyForSearch() && sem.complete ? sem.index : null;
+  if (alternates.length === 0 && (vec === null || vec.size === 0)) return ix.search(query, opts);
   const pool = { ...opts, limit: Math.max(opts.limit, FUSION_POOL) };
+  const texts = [query, ...alternates];
+  const semantic = sem && vec && vec.size > 0 ? await sem.search(texts, pool.limit, { now: opts.now ?? Date.now(), allow: opts.filter }) : texts.map(() => []);
   return fuse({
     limit: opts.limit,
-    main: { lexical: ix.search(query, pool), semantic: [] },
-    alternates: alternates.map((a) => ({ lexical: ix.search(a, pool), semantic: [] })),
-    calibration: DEFAULT_CALIBRATION
+    main: { lexical: ix.search(query, pool), semantic: semantic[0] },
+    alternates: alternates.map((a, i) => ({ lexical: ix.search(a, pool), semantic: semantic[i + 1] })),
+    calibration: sem?.index ? calibrationFor(sem.index.embedderId) : DEFAULT_CALIBRATION
   });
 }
 var FUSION_POOL = 20;
 
-// server/src/core/trust/gates/dedup.ts
-var DUPLICATE_THRESHOLD = 0.75;
-var RELATED_THRESHOLD = 0.4;
-var STOPWORDS2 = new Set(
-  "a about above after again against all also am an and any are as at be because been before being below between both but by can could did do does doing done down during each else etc even ever every few for from further get gets got had has have having he her here hers him his how however i if in into is it its itself just let lets like may me might more most much must my no nor not now of off on once one only or other our ours out over own per please same she should so some such than that the their theirs them then there these they this those through thus to too under until up upon us use used uses using very via was we were what when where whether which while who whom whose why will with within without would yet you your yours".split(" ")
-);
-function dedupTokens(text2) {
-  const out2 = /* @__PURE__ */ new Set();
-  for (const raw of text2.toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
-    if (raw.length < 2 && !new RegExp("\\p{N}", "u").test(raw) || STOPWORDS2.has(raw)) continue;
-    out2.add(raw);
-  }
-  return [...out2];
-}
-function jaccard(a, b) {
-  if (a.size === 0 && b.size === 0) return 0;
-  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
-  let inter = 0;
-  for (const t of small) if (large.has(t)) inter++;
-  return inter / (a.size + b.size - inter);
-}
-function roundSimilarity(sim) {
-  return Math.floor(sim * 1e3) / 1e3;
-}
-
-// server/src/core/trust/gates/durability.ts
-var w = (src) => new RegExp(`\\b(?:${src})\\b`, "i");
-var MARKER_RULES = [
-  { label: "currently", re: w("currently") },
-  { label: "right now", re: w("right now") },
-  { label: "as of now", re: w("as of (?:now|today|yesterday|this (?:morning|afternoon|week|month|sprint))") },
-  { label: "for now", re: w("for now") },
-  { label: "at the moment", re: w("at the moment|at this moment|at present") },
-  { label: "for the time being", re: w("for the time being|until further notice") },
-  { label: "today I/we", re: w("today,? (?:i|we|i'm|we're|i've|we've)") },
-  { label: "this morning", re: w("this (?:morning|afternoon|evening)|tonight|last night") },
-  { label: "yesterday", re: w("yesterday") },
-  { label: "tomorrow", re: w("tomorrow") },
-  { label: "this week", re: w("this (?:week|sprint|month)") },
-  { label: "last week", re: w("last (?:week|sprint|month)") },
-  { label: "next week", re: w("next (?:week|sprint|month)") },
-  { label: "I/we just", re: w("(?:i|we)(?:'ve| have)? just") },
-  { label: "just shipped", re: w("just (?:shipped|landed|merged|released|deployed|pushed|added|switched|changed|moved|upgraded|migrated|rolled out)") },
-  { label: "recently", re: w("recently|lately|nowadays|these days") },
-  { label: "the latest", re: w("the latest") },
-  { label: "the new", re: w("the new") },
-  { label: "now uses", re: w("now (?:uses|use|points to|runs|lives|requires|defaults to|returns)") },
-  { label: "is now", re: w("(?:is|are) now") },
-  { label: "commits ahead/behind", re: w("\\d+ commits? (?:ahead|behind)|commits (?:ahead|behind)|(?:ahead of|behind) (?:origin|upstream|main|master)") },
-  { label: "is unpushed", re: w("(?:is |are )?unpushed|not (?:yet )?pushed|uncommitted|not (?:yet )?merged|not merged yet") },
-  { label: "still broken", re: w("still (?:broken|failing|flaky|open|pending|in progress|wip)") },
-  { label: "in progress", re: w("work in progress|in progress|wip") }
-];
-var SHA_MARKER = "commit sha";
-var UUID_RE = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
-var SHA_RE = /(?<![0-9A-Za-z#_])[0-9a-f]{7,40}(?![0-9A-Za-z_])/g;
-function findShaLike(text2) {
-  const blanked = text2.replace(UUID_RE, (u) => " ".repeat(u.length));
-  for (const m of blanked.matchAll(SHA_RE)) {
-    if (/[0-9]/.test(m[0]) && /[a-f]/.test(m[0])) return { index: m.index, sha: m[0] };
-  }
-  return void 0;
-}
-var SNIPPET_RADIUS = 30;
-function snippetAround(text2, start, end, radius = SNIPPET_RADIUS) {
-  let from = Math.max(0, start - radius);
-  let to = Math.min(text2.length, end + radius);
-  if (from > 0) {
-    const sp = text2.indexOf(" ", from);
-    if (sp >= 0 && sp < start) from = sp + 1;
-  }
-  if (to < text2.length) {
-    const sp = text2.lastIndexOf(" ", to);
-    if (sp >= end) to = sp;
-  }
-  const body = text2.slice(from, to).replace(/\s+/g, " ").trim();
-  return `${from > 0 ? "…" : ""}${body}${to < text2.length ? "…" : ""}`;
-}
-var GLOBAL_RULES = MARKER_RULES.map((r) => ({ label: r.label, re: new RegExp(r.re.source, "gi") }));
-function markerSpans(text2) {
-  const all = [];
-  GLOBAL_RULES.forEach((rule, order) => {
-    for (const m of text2.matchAll(rule.re)) all.push({ label: rule.label, start: m.index, end: m.index + m[0].length, order });
-  });
-  all.sort((a, b) => a.start - b.start || b.end - a.end || a.order - b.order);
-  const kept = [];
-  let reach = -1;
-  for (const c of all) {
-    if (c.start < reach) continue;
-    kept.push(c);
-    reach = c.end;
-  }
-  return kept;
-}
-function detectTransient(text2) {
-  const out2 = [];
-  const spans = markerSpans(text2);
-  for (const rule of MARKER_RULES) {
-    const m = spans.find((x) => x.label === rule.label);
-    if (m) out2.push({ marker: rule.label, snippet: snippetAround(text2, m.start, m.end) });
-  }
-  const sha = findShaLike(text2);
-  if (sha) out2.push({ marker: SHA_MARKER, snippet: snippetAround(text2, sha.index, sha.index + sha.sha.length) });
-  return out2;
-}
-
-// server/src/core/store/pending.ts
-import { promises as fsp6 } from "node:fs";
-import { dirname as dirname6, join as join17 } from "node:path";
-import { randomBytes as randomBytes4 } from "node:crypto";
-var EXPIRED_GRACE_MS = 24 * 36e5;
-var ID_RE = /^p_[0-9A-HJKMNP-TV-Z]{26}$/;
-function pendingDir(storeDir) {
-  return join17(storeDir, ".pending");
-}
-function newPendingId(now) {
-  return `p_${newId(now.getTime())}`;
-}
-function checkPendingId(raw) {
-  const id2 = typeof raw === "string" ? raw.trim() : "";
-  if (!ID_RE.test(id2)) {
-    const shown2 = typeof raw === "string" ? JSON.stringify(raw.length > 40 ? `${raw.slice(0, 40)}...` : raw) : String(raw);
-    throw new MalformedIdError(`pending_id ${shown2} is not a pending write id: pass the pending_id memory_write returned, like p_01JQ3Z8V7M2K4T6Y9B1C3D5F7H`);
-  }
-  return id2;
-}
-var fileOf = (dir, id2) => join17(dir, `${id2}.json`);
-async function savePending(storeDir, entry) {
-  const dir = pendingDir(storeDir);
-  ensureOwnDirSync(dir);
-  await writeFileAtomic(fileOf(dir, entry.pending_id), `${JSON.stringify(entry, null, 2)}
-`);
-}
-async function readEntry(file2) {
-  if (!isOwnDirSync(dirname6(file2))) return null;
-  let text2;
-  try {
-    text2 = await fsp6.readFile(file2, "utf8");
-  } catch (err) {
-    if (err.code === "ENOENT") return null;
-    throw err;
-  }
-  try {
-    const e = JSON.parse(text2);
-    if (typeof e.expires_at !== "string" || typeof e.write !== "object" || e.write === null) throw new Error("missing fields");
-    return e;
-  } catch (err) {
-    throw new Error(`pending write file ${file2} is unreadable (${err.message}): delete it and write the memory again`);
-  }
-}
-function expiredError(e) {
-  return new PendingExpiredError(
-    `pending write ${e.pending_id} expired at ${e.expires_at} (behavior.pending_ttl_minutes): nothing was stored; call memory_write again if the user still agrees`
-  );
-}
-function unknownError(id2) {
-  return new NotFoundError(`no pending write with id ${id2}: it was already confirmed or cancelled, or never existed`);
-}
-async function claimPending(storeDir, id2, now) {
-  const dir = pendingDir(storeDir);
-  const file2 = fileOf(dir, id2);
-  const entry = await readEntry(file2);
-  if (!entry) throw unknownError(id2);
-  if (Date.parse(entry.expires_at) <= now.getTime()) throw expiredError(entry);
-  const claimed = join17(dir, `.${id2}.${process.pid}.${randomBytes4(4).toString("hex")}.claim`);
-  try {
-    await fsp6.rename(file2, claimed);
-  } catch (err) {
-    if (err.code === "ENOENT") throw unknownError(id2);
-    throw err;
-  }
-  return {
-    entry,
-    done: () => fsp6.rm(claimed, { force: true }),
-    release: () => fsp6.rename(claimed, file2)
-  };
-}
-async function dropPending(storeDir, id2, now) {
-  const file2 = fileOf(pendingDir(storeDir), id2);
-  const entry = await readEntry(file2);
-  if (!entry) return false;
-  try {
-    await fsp6.rm(file2);
-  } catch (err) {
-    if (err.code === "ENOENT") return false;
-    throw err;
-  }
-  return Date.parse(entry.expires_at) > now.getTime();
-}
-async function sweepPending(storeDir, now) {
-  const dir = pendingDir(storeDir);
-  if (!isOwnDirSync(dir)) return;
-  let names;
-  try {
-    names = await fsp6.readdir(dir);
-  } catch {
-    return;
-  }
-  await Promise.all(
-    names.map(async (name) => {
-      const file2 = join17(dir, name);
-      try {
-        if (name.endsWith(".claim")) {
-          const st = await fsp6.stat(file2);
-          if (now.getTime() - st.mtimeMs > EXPIRED_GRACE_MS) await fsp6.rm(file2, { force: true });
-          return;
-        }
-        if (!name.endsWith(".json")) return;
-        const e = await readEntry(file2);
-        if (e && Date.parse(e.expires_at) + EXPIRED_GRACE_MS <= now.getTime()) await fsp6.rm(file2, { force: true });
-      } catch {
-      }
-    })
-  );
-}
-
-// server/src/core/trust/gates/tombstoneIndex.ts
-var MAX_WALK = 5e4;
-var TombstoneIndex = class {
-  tokens = /* @__PURE__ */ new Map();
-  postings = /* @__PURE__ */ new Map();
-  get size() {
-    return this.tokens.size;
-  }
-  add(m) {
-    this.delete(m.id);
-    const set2 = new Set(dedupTokens(m.body));
-    this.tokens.set(m.id, set2);
-    for (const t of set2) {
-      let ids2 = this.postings.get(t);
-      if (!ids2) this.postings.set(t, ids2 = /* @__PURE__ */ new Set());
-      ids2.add(m.id);
-    }
-  }
-  delete(id2) {
-    const set2 = this.tokens.get(id2);
-    if (!set2) return;
-    this.tokens.delete(id2);
-    for (const t of set2) {
-      const ids2 = this.postings.get(t);
-      ids2?.delete(id2);
-      if (ids2 && ids2.size === 0) this.postings.delete(t);
-    }
-  }
-  apply(change) {
-    if (change.kind === "delete") {
-      if (change.prev.tombstoned) this.delete(change.prev.id);
-    } else if (change.mem.tombstoned) {
-      this.add(change.mem);
-    } else {
-      this.delete(change.mem.id);
-    }
-  }
-  /**
-   * Tombstones with Jaccard >= minSimilarity to `tokens`, best first. Only the rarest terms are
-   * walked: a set with Jaccard >= s to A shares at least s·|A| of A's terms, so it misses at
-   * most (1 - s)·|A| of them and must appear in the lists of the floor((1 - s)·|A|) + 1 rarest.
-   */
-  similar(tokens, minSimilarity) {
-    const query = new Set(tokens);
-    if (query.size === 0 || this.tokens.size === 0) return [];
-    const lists = [...query].map((t) => this.postings.get(t)).filter((l) => l !== void 0).sort((a, b) => a.size - b.size);
-    const need = Math.floor((1 - minSimilarity) * query.size) + 1;
-    const seen = /* @__PURE__ */ new Set();
-    let walked = 0;
-    for (const list5 of lists.slice(0, need)) {
-      for (const id2 of list5) {
-        if (walked++ >= MAX_WALK) break;
-        seen.add(id2);
-      }
-    }
-    const out2 = [];
-    for (const id2 of seen) {
-      const sim = jaccard(query, this.tokens.get(id2));
-      if (sim >= minSimilarity) out2.push({ id: id2, similarity: sim });
-    }
-    return out2.sort((a, b) => b.similarity - a.similarity || (a.id < b.id ? -1 : 1));
-  }
-};
-var built = /* @__PURE__ */ new WeakMap();
-function tombstoneIndex(store) {
-  let ix = built.get(store);
-  if (!ix) {
-    const fresh = new TombstoneIndex();
-    for (const t of store.tombstones()) fresh.add(t);
-    store.onChange((ch) => fresh.apply(ch));
-    built.set(store, fresh);
-    ix = fresh;
-  }
-  return ix;
-}
-
-// server/src/core/trust/gates/writeGates.ts
-var DEDUP_CANDIDATES = 50;
-var MAX_MATCHES = 5;
-function snippetOf(body, max = 160) {
-  const flat = body.replace(/\s+/g, " ").trim();
-  return flat.length <= max ? flat : `${flat.slice(0, max - 1).replace(/\s+\S*$/, "")}…`;
-}
-function activeMatches(c, tokens, content, candidates2) {
-  const now = c.now();
-  const out2 = [];
-  for (const id2 of candidates2(content, DEDUP_CANDIDATES)) {
-    const m = c.store.get(id2);
-    if (!m || isExpired(m, now)) continue;
-    const sim = jaccard(tokens, new Set(dedupTokens(m.body)));
-    if (sim < RELATED_THRESHOLD) continue;
-    out2.push({ id: m.id, similarity: roundSimilarity(sim), raw: sim, snippet: snippetOf(m.body), scopes: m.scopes, updated: m.updated });
-  }
-  return out2.sort((a, b) => b.raw - a.raw || (a.id < b.id ? -1 : 1));
-}
-function strip(m) {
-  const { raw, ...rest } = m;
-  void raw;
-  return rest;
-}
-var SECRET_HINT = 'Nothing was stored: memories are plaintext files. Remove the secret and say where it lives instead (e.g. "the deploy key is in 1Password under Infra"). There is no override.';
-async function runWriteGates(c, w2, opts) {
-  const findings = detectSecrets(w2.aliases && w2.aliases.length > 0 ? `${w2.content}
-${w2.aliases.join("\n")}` : w2.content);
-  if (findings.length > 0) {
-    return {
-      outcome: {
-        status: "secret_detected",
-        findings,
-        hint: SECRET_HINT
-      },
-      logFields: { secret_kinds: [...new Set(findings.map((f) => f.kind))] }
-    };
-  }
-  const markers = detectTransient(w2.content);
-  const logFields = {};
-  if (markers.length > 0) {
-    logFields.markers = markers.map((m) => m.marker);
-    logFields.acknowledge_transient = opts.acknowledge_transient;
-    if (!opts.acknowledge_transient) {
-      return {
-        outcome: {
-          status: "transient_warning",
-          markers,
-          hint: 'Nothing was stored: this reads as the state of the moment and will mislead once it changes. Reword it as a durable fact (name the version, date or condition instead of "currently", "just", a commit SHA), or pass acknowledge_transient=true to store it as written.'
-        },
-        logFields
-      };
-    }
-  }
-  const tokens = new Set(dedupTokens(w2.content));
-  const active = activeMatches(c, tokens, w2.content, opts.candidates);
-  const high = active.filter((m) => m.raw >= DUPLICATE_THRESHOLD);
-  if (!opts.force && high.length > 0) {
-    return {
-      outcome: {
-        status: "duplicate",
-        matches: high.slice(0, MAX_MATCHES).map(strip),
-        hint: `Nothing was stored: memory ${high[0].id} already says this. Change it with memory_update (or memory_verify it if it still holds); pass force=true only if this is a different fact.`
-      },
-      logFields: { ...logFields, duplicate_of: high.map((m) => m.id).slice(0, MAX_MATCHES) }
-    };
-  }
-  if (!opts.force) {
-    const removed = tombstoneIndex(c.store).similar([...tokens], DUPLICATE_THRESHOLD);
-    const matches = removed.map((r) => ({ r, t: c.store.getTombstone(r.id) })).filter((x) => x.t !== void 0).slice(0, MAX_MATCHES).map(({ r, t }) => ({
-      id: t.id,
-      similarity: roundSimilarity(r.similarity),
-      snippet: snippetOf(t.body),
-      scopes: t.scopes,
-      removed_at: t.removed ?? null,
-      removed_reason: t.removed_reason ?? null
-    }));
-    if (matches.length > 0) {
-      return {
-        outcome: {
-          status: "previously_removed",
-          matches,
-          hint: `Nothing was stored: a near-identical memory was removed on ${matches[0].removed_at?.slice(0, 10) ?? "an earlier date"} (reason: ${JSON.stringify(matches[0].removed_reason ?? "")}). Ask the user before storing it again; memory_restore brings the old one back, force=true writes it anew.`
-        },
-        logFields: { ...logFields, previously_removed: matches.map((m) => m.id) }
-      };
-    }
-  }
-  const related = active.slice(0, MAX_MATCHES).map(strip);
-  if (related.length > 0) logFields.related = related.map((r) => r.id);
-  const reason = w2.category === "user-inference" ? "user-inference" : c.config.behavior.require_write_confirmation ? "require_write_confirmation" : null;
-  if (reason) {
-    const now = c.now();
-    const expires = new Date(now.getTime() + c.config.behavior.pending_ttl_minutes * 6e4);
-    const pending_id = newPendingId(now);
-    await sweepPending(c.dir, now);
-    await savePending(c.dir, {
-      pending_id,
-      created_at: now.toISOString(),
-      expires_at: expires.toISOString(),
-      session: c.session,
-      reason,
-      write: w2,
-      markers: logFields.markers ?? []
-    });
-    return {
-      outcome: {
-        status: "pending",
-        pending_id,
-        pending_reason: reason,
-        expires_at: expires.toISOString(),
-        preview: { ...w2 },
-        ...related.length > 0 ? { related } : {},
-        hint: reason === "user-inference" ? "Not stored yet: this is a claim about the user. Show it to the user; if they agree call memory_write_confirm with pending_id, otherwise memory_write_cancel." : "Not stored yet: this store asks for confirmation of every write (behavior.require_write_confirmation). Call memory_write_confirm with pending_id once the user agrees, or memory_write_cancel."
-      },
-      logFields: { ...logFields, pending_id, pending_reason: reason }
-    };
-  }
-  return { ...related.length > 0 ? { related } : {}, logFields };
-}
-async function checkUpdateContent(c, content) {
-  void c;
-  const findings = detectSecrets(content);
-  if (findings.length === 0) return;
-  const list5 = findings.map((f) => `${f.kind} (${f.snippet})`).join(", ");
-  throw new ValidationError(
-    `content contains ${findings.length === 1 ? "a secret" : `${findings.length} secrets`}: ${list5}; nothing was changed. Memories are plaintext: say where the secret lives instead of its value`
-  );
-}
-function checkUpdateDurability(oldBody, newBody, acknowledge) {
-  if (newBody === oldBody) return null;
-  const before = new Set(detectTransient(oldBody).map((m) => m.marker));
-  const fired = detectTransient(newBody).filter((m) => !before.has(m.marker));
-  if (fired.length === 0) return null;
-  if (!acknowledge) {
-    const list5 = fired.map((m) => `"${m.marker}" (${m.snippet})`).join(", ");
-    throw new ValidationError(
-      `content reads as the state of the moment: ${list5}; nothing was changed. Reword it as a durable fact (name the version, date or condition instead), or pass acknowledge_transient=true to store it as written`
-    );
-  }
-  return { markers: fired.map((m) => m.marker), acknowledge_transient: true };
-}
-
 // server/src/core/ops/writing.ts
 var MAX_NOTE_CHARS = LIMITS.noteChars;
-var LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+var LONE_SURROGATE2 = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 function checkContent(c, v, arg = "content") {
   if (typeof v !== "string") throw new ValidationError(`${arg} must be a string holding the memory text`);
-  const text2 = v.replace(/\r\n?/g, "\n").trim();
-  if (text2 === "") throw new ValidationError(`${arg} is empty: write the fact to remember`);
-  const nul = text2.indexOf("\0");
+  const text3 = v.replace(/\r\n?/g, "\n").trim();
+  if (text3 === "") throw new ValidationError(`${arg} is empty: write the fact to remember`);
+  const nul = text3.indexOf("\0");
   if (nul !== -1) throw new ValidationError(`${arg} contains a NUL character at position ${nul}: a memory is plain text`);
-  const lone = LONE_SURROGATE.exec(text2);
+  const lone = LONE_SURROGATE2.exec(text3);
   if (lone) throw new ValidationError(`${arg} contains an unpaired UTF-16 surrogate (U+${lone[0].charCodeAt(0).toString(16).toUpperCase()}) at position ${lone.index}: send valid Unicode text`);
   const max = c.config.behavior.max_body_chars;
-  if (text2.length > max) throw new ValidationError(`${arg} is ${text2.length} characters, over the limit of ${max} (behavior.max_body_chars): store a shorter, durable fact`);
-  return text2;
+  if (text3.length > max) throw new ValidationError(`${arg} is ${text3.length} characters, over the limit of ${max} (behavior.max_body_chars): store a shorter, durable fact`);
+  return text3;
 }
 function checkScopes(c, v, arg = "scopes") {
   if (!Array.isArray(v) || v.length === 0) throw new ValidationError(`${arg} must list at least one scope, like ["tools"] or ["projects:foo"]`);
@@ -44045,7 +47516,7 @@ function checkAliases(v, arg = "aliases") {
     const t = a.replace(/\s+/g, " ").trim();
     if (t === "") throw new ValidationError(`${arg}[${i}] is empty: give a word or short phrase`);
     if (t.length > LIMITS.aliasChars) throw new ValidationError(`${arg}[${i}] is ${t.length} characters: at most ${LIMITS.aliasChars} per alias`);
-    if (t.includes("\0") || LONE_SURROGATE.test(t)) throw new ValidationError(`${arg}[${i}] is not plain text`);
+    if (t.includes("\0") || LONE_SURROGATE2.test(t)) throw new ValidationError(`${arg}[${i}] is not plain text`);
     if (!out2.includes(t)) out2.push(t);
   });
   return out2;
@@ -44096,7 +47567,7 @@ function validateWrite(c, input2) {
   if (problems.length) throw new ValidationError(problems.join("; "));
   return w2;
 }
-function committedShape(m, related) {
+function committedShape(m, related3) {
   return {
     status: "committed",
     id: m.id,
@@ -44110,10 +47581,10 @@ function committedShape(m, related) {
     expires: m.expires,
     ...m.aliases && m.aliases.length ? { aliases: m.aliases } : {},
     file: m.file,
-    ...related && related.length ? { related } : {}
+    ...related3 && related3.length ? { related: related3 } : {}
   };
 }
-async function commitWrite(c, w2, related) {
+async function commitWrite(c, w2, related3) {
   const now = c.now().toISOString();
   const rec = {
     id: newId(c.now().getTime()),
@@ -44130,14 +47601,14 @@ async function commitWrite(c, w2, related) {
   };
   if (w2.aliases && w2.aliases.length > 0) rec.aliases = w2.aliases;
   const m = await c.store.create(rec);
-  return committedShape(m, related);
+  return committedShape(m, related3);
 }
 async function write2(c, input2) {
   const w2 = validateWrite(c, input2);
   const force = checkBool(input2.force, "force");
   const ack = checkBool(input2.acknowledge_transient, "acknowledge_transient");
   await c.store.ensureFresh();
-  const gate = await runWriteGates(c, w2, { force, acknowledge_transient: ack, candidates: (text2, limit) => candidatesFor(c, text2, limit) });
+  const gate = await runWriteGates(c, w2, { force, acknowledge_transient: ack, candidates: (text3, limit) => candidatesFor(c, text3, limit), ...await semanticGateOptions(c) });
   if (gate.outcome) {
     c.log("write", { status: gate.outcome.status, scopes: w2.scopes, category: w2.category, ...gate.logFields });
     return gate.outcome;
@@ -44150,23 +47621,33 @@ async function update2(c, input2) {
   await c.store.ensureFresh();
   await settleUnknownIds(c, [input2.id]);
   const target = requireActive(c, input2.id);
-  const has = (k) => input2[k] !== void 0;
-  if (!has("content") && !has("scopes") && !has("confidence") && !has("expires") && !has("aliases")) {
+  const has2 = (k) => input2[k] !== void 0;
+  if (!has2("content") && !has2("scopes") && !has2("confidence") && !has2("expires") && !has2("aliases")) {
     throw new ValidationError("give at least one of content, scopes, confidence, expires or aliases to change");
   }
-  const content = has("content") ? checkContent(c, input2.content) : void 0;
-  const scopes = has("scopes") ? checkScopes(c, input2.scopes) : void 0;
-  const confidence = has("confidence") ? checkEnum(input2.confidence, "confidence", CONFIDENCES, "medium") : void 0;
-  const expires = has("expires") ? checkExpires(c, input2.expires) : void 0;
-  const aliases = has("aliases") ? checkAliases(input2.aliases) : void 0;
+  const content = has2("content") ? checkContent(c, input2.content) : void 0;
+  const scopes = has2("scopes") ? checkScopes(c, input2.scopes) : void 0;
+  const confidence = has2("confidence") ? checkEnum(input2.confidence, "confidence", CONFIDENCES, "medium") : void 0;
+  const expires = has2("expires") ? checkExpires(c, input2.expires) : void 0;
+  const aliases = has2("aliases") ? checkAliases(input2.aliases) : void 0;
   const ack = checkBool(input2.acknowledge_transient, "acknowledge_transient");
   if (content !== void 0) await checkUpdateContent(c, content);
   if (aliases !== void 0 && aliases.length > 0) await checkUpdateContent(c, aliases.join("\n"));
-  const transient = content !== void 0 ? checkUpdateDurability(target.body, content, ack) : null;
+  const fieldsGiven = ["content", "scopes", "confidence", "expires", "aliases"].filter(has2);
+  const durability = (cur) => {
+    const { markers, where } = updateMarkers(cur, { body: content ?? cur.body, aliases: aliases ?? cur.aliases ?? [] });
+    if (markers.length === 0) return null;
+    if (!ack) {
+      c.log("update_refused", { id: target.id, fields: fieldsGiven, status: "transient_warning", markers: markers.map((m2) => m2.marker), acknowledge_transient: false });
+      throw transientUpdateError(markers, where);
+    }
+    return { markers: markers.map((m2) => m2.marker), acknowledge_transient: true };
+  };
+  let transient = durability(target);
   let changedContent = false;
   const m = await c.store.modify(target.id, (cur) => {
     if (cur.tombstoned) throw requireActiveError(c, cur.id);
-    if (content !== void 0 && cur.body !== target.body) checkUpdateDurability(cur.body, content, ack);
+    if (cur !== target) transient = durability(cur);
     changedContent = content !== void 0 && content !== cur.body;
     const rec = {
       ...stripStored(cur),
@@ -44184,7 +47665,7 @@ async function update2(c, input2) {
     }
     return rec;
   });
-  c.log("update", { id: m.id, fields: ["content", "scopes", "confidence", "expires", "aliases"].filter(has), content_changed: changedContent, ...transient ?? {} });
+  c.log("update", { id: m.id, fields: fieldsGiven, content_changed: changedContent, ...transient ?? {} });
   return committedShape(m);
 }
 async function verify2(c, input2) {
@@ -44227,7 +47708,9 @@ async function writeConfirm(c, input2) {
       status: "committed",
       pending_reason: claim2.entry.reason,
       scopes: w2.scopes,
-      category: w2.category
+      category: w2.category,
+      // The durability markers acknowledged when the write was made pending (counted then).
+      ...claim2.entry.markers?.length ? { markers: claim2.entry.markers, acknowledge_transient: true } : {}
     });
     return out2;
   } catch (err) {
@@ -44246,11 +47729,12 @@ async function writeCancel(c, input2) {
 }
 
 // server/src/core/ops/lifecycle.ts
-async function remove2(c, input2) {
+async function remove3(c, input2) {
   await c.store.ensureFresh();
   await settleUnknownIds(c, [input2.id]);
   const target = requireActive(c, input2.id);
   const reason = checkNote(input2.reason, "reason", true);
+  if (target.note !== void 0) return removeNote(c, target, reason);
   const m = await c.store.modify(target.id, (cur) => {
     if (cur.tombstoned) requireActive(c, cur.id);
     return { ...stripStored(cur), removed: c.now().toISOString(), removed_reason: reason, removed_session: c.session };
@@ -44263,7 +47747,10 @@ async function restore2(c, input2) {
   const id2 = checkId(input2.id);
   await settleUnknownIds(c, [id2]);
   if (c.store.get(id2)) throw new ValidationError(`memory ${id2} is not removed: only tombstoned memories can be restored`);
-  if (!c.store.getTombstone(id2)) throw new NotFoundError(`no removed memory with id ${id2}`);
+  const tomb = c.store.getTombstone(id2);
+  if (!tomb) throw new NotFoundError(`no removed memory with id ${id2}`);
+  const note = await restoreNote(c, tomb);
+  if (note !== null) return committedShape(note);
   const m = await c.store.modify(id2, (cur) => {
     if (!cur.tombstoned) throw new ValidationError(`memory ${id2} is not removed: only tombstoned memories can be restored`);
     const rec = stripStored(cur);
@@ -44315,8 +47802,10 @@ async function listTombstones2(c, input2) {
     summary: summarize(m.body),
     file: m.file
   }));
-  c.log("list_tombstones", { scopes: filters, returned: items.map((x) => x.id) });
-  return { items, next_cursor };
+  const keys = new Map(page.map(({ m, k }) => [m.id, k]));
+  const capped = capPage({ items, next_cursor }, (last) => encodeRemovalCursor(keys.get(last.id)));
+  c.log("list_tombstones", { scopes: filters, returned: capped.items.map((x) => x.id) });
+  return capped;
 }
 var DAY_MS4 = 864e5;
 async function pruneTombstones(c, input2) {
@@ -44332,6 +47821,264 @@ async function pruneTombstones(c, input2) {
   return { dry_run: dryRun, older_than_days: days, candidates: candidates2, pruned };
 }
 
+// server/src/core/curation/consolidate.ts
+var CONSOLIDATE_DUPLICATE = 0.6;
+var CONSOLIDATE_SUBJECT = 0.6;
+var SUPERSEDE_CONTAINMENT = 0.8;
+var SUPERSEDE_GROWTH = 1.2;
+var SUPERSEDE_MIN_NEW = 3;
+var NUMBER_WORDS = {
+  zero: "0",
+  one: "1",
+  two: "2",
+  three: "3",
+  four: "4",
+  five: "5",
+  six: "6",
+  seven: "7",
+  eight: "8",
+  nine: "9",
+  ten: "10",
+  eleven: "11",
+  twelve: "12",
+  fifteen: "15",
+  twenty: "20",
+  thirty: "30",
+  forty: "40",
+  fifty: "50",
+  sixty: "60",
+  ninety: "90",
+  hundred: "100",
+  thousand: "1000",
+  once: "1",
+  twice: "2",
+  single: "1",
+  double: "2",
+  half: "0.5"
+};
+function valueOf(tok) {
+  if (NUMBER_WORDS[tok] !== void 0) return NUMBER_WORDS[tok];
+  const m = /^(\d+(?:\.\d+)?)([a-z]*)$/.exec(tok);
+  return m ? m[1] + (m[2] ? `:${m[2]}` : "") : null;
+}
+function parse5(body) {
+  const toks = dedupTokens(body);
+  const words = /* @__PURE__ */ new Set();
+  const values = /* @__PURE__ */ new Set();
+  for (const t of toks) {
+    const v = valueOf(t);
+    if (v === null) words.add(t);
+    else values.add(v);
+  }
+  return { all: new Set(toks), words, values };
+}
+var containment = (a, b) => {
+  if (a.size === 0) return 0;
+  let n2 = 0;
+  for (const t of a) if (b.has(t)) n2++;
+  return n2 / a.size;
+};
+var sameSet = (a, b) => a.size === b.size && [...a].every((x) => b.has(x));
+var pct = (x) => `${Math.round(x * 100)}%`;
+function judgePair(older, newer, po = parse5(older.body), pn = parse5(newer.body)) {
+  const subject = jaccard(po.words, pn.words);
+  if (subject >= CONSOLIDATE_SUBJECT && po.values.size > 0 && pn.values.size > 0 && !sameSet(po.values, pn.values)) {
+    const differ = [...po.values].filter((v) => !pn.values.has(v)).concat([...pn.values].filter((v) => !po.values.has(v)));
+    return {
+      kind: "contradiction",
+      ids: [older.id, newer.id],
+      reason: `same subject (${pct(subject)} of the other words shared) with different values (${differ.map((v) => v.replace(":", "")).join(" vs ")})`,
+      suggested_action: "ask the user which value holds; memory_update the right one and memory_remove the other (or memory_merge them)"
+    };
+  }
+  const c = containment(po.all, pn.all);
+  if (c >= SUPERSEDE_CONTAINMENT && pn.all.size >= po.all.size * SUPERSEDE_GROWTH && pn.all.size - po.all.size >= SUPERSEDE_MIN_NEW) {
+    return {
+      kind: "superseded",
+      ids: [older.id, newer.id],
+      reason: `the newer memory restates ${pct(c)} of the older one and adds ${pn.all.size - po.all.size} more words`,
+      suggested_action: `memory_remove ${older.id} (reason: superseded by ${newer.id}), or memory_merge both`
+    };
+  }
+  const sim = jaccard(po.all, pn.all);
+  if (sim >= CONSOLIDATE_DUPLICATE) {
+    return { kind: "duplicates", ids: [older.id, newer.id], reason: `${pct(sim)} of their words shared`, suggested_action: "memory_merge them into one memory" };
+  }
+  return null;
+}
+function consolidate2(mems, candidates2) {
+  const byId2 = new Map(mems.map((m) => [m.id, m]));
+  const parsed = /* @__PURE__ */ new Map();
+  const get = (m) => {
+    let p = parsed.get(m.id);
+    if (!p) parsed.set(m.id, p = parse5(m.body));
+    return p;
+  };
+  const seen = /* @__PURE__ */ new Set();
+  const out2 = [];
+  const parent = /* @__PURE__ */ new Map();
+  const find = (x) => {
+    let r = x;
+    while (parent.get(r) !== void 0 && parent.get(r) !== r) r = parent.get(r);
+    return r;
+  };
+  const dupReasons = /* @__PURE__ */ new Map();
+  for (const m of mems) {
+    for (const cid of candidates2(m)) {
+      if (cid === m.id) continue;
+      const o = byId2.get(cid);
+      if (!o) continue;
+      const [older, newer] = m.id < o.id ? [m, o] : [o, m];
+      const key = `${older.id}:${newer.id}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const g = judgePair(older, newer, get(older), get(newer));
+      if (!g) continue;
+      if (g.kind !== "duplicates") out2.push(g);
+      else {
+        const a = find(older.id);
+        const b = find(newer.id);
+        if (!parent.has(a)) parent.set(a, a);
+        if (!parent.has(b)) parent.set(b, b);
+        if (a !== b) parent.set(a < b ? b : a, a < b ? a : b);
+        dupReasons.set(older.id, g.reason);
+      }
+    }
+  }
+  const clusters = /* @__PURE__ */ new Map();
+  for (const id2 of parent.keys()) {
+    const r = find(id2);
+    (clusters.get(r) ?? clusters.set(r, []).get(r)).push(id2);
+  }
+  const dups = [...clusters.values()].map((ids2) => {
+    ids2.sort();
+    return {
+      kind: "duplicates",
+      ids: ids2,
+      reason: ids2.length === 2 ? `near-duplicates: ${dupReasons.get(ids2[0]) ?? "most words shared"}` : `${ids2.length} near-duplicates (each shares at least ${pct(CONSOLIDATE_DUPLICATE)} of its words with another)`,
+      suggested_action: "memory_merge them into one memory"
+    };
+  });
+  const order = { contradiction: 0, superseded: 1, duplicates: 2 };
+  return [...out2, ...dups].sort((a, b) => order[a.kind] - order[b.kind] || (a.ids[0] < b.ids[0] ? -1 : a.ids[0] > b.ids[0] ? 1 : 0) || (a.ids[1] < b.ids[1] ? -1 : 1));
+}
+
+// server/src/core/ops/consolidation.ts
+var CONSOLIDATE_SCAN_MAX = 5e3;
+var CONSOLIDATE_CANDIDATES = 12;
+async function consolidate3(c, input2, opts = { log: true }) {
+  const filters = checkScopeFilters(input2.scopes);
+  const limit = checkLimit(input2.limit, "limit", LIMITS.consolidateGroups, LIMITS.defaultConsolidateGroups);
+  let start = 0;
+  if (input2.cursor !== void 0 && input2.cursor !== null) {
+    const m = typeof input2.cursor === "string" ? /^c1:(\d{1,6})$/.exec(Buffer.from(input2.cursor, "base64url").toString("utf8")) : null;
+    if (!m) throw new ValidationError("cursor must be the next_cursor string from a previous memory_consolidate page");
+    start = Number(m[1]);
+  }
+  await c.store.ensureFresh({ read: true });
+  const match = scopeFilterMatcher(filters);
+  const now = c.now();
+  const visible = [...c.store.active()].filter((m) => !m.note && isVisible(c.disabledScopes, m, now) && match(m.scopes));
+  visible.sort((a, b) => a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+  const mems = visible.slice(0, CONSOLIDATE_SCAN_MAX);
+  const inSet = new Set(mems.map((m) => m.id));
+  const groups = consolidate2(mems, (m) => candidatesFor(c, m.body, CONSOLIDATE_CANDIDATES).filter((id2) => inSet.has(id2)));
+  const page = groups.slice(start, start + limit);
+  const next2 = start + limit < groups.length ? Buffer.from(`c1:${start + limit}`).toString("base64url") : null;
+  const out2 = { total_groups: groups.length, scanned: mems.length, groups: page, next_cursor: next2 };
+  if (opts.log) c.log("consolidate", { scopes: filters, groups: groups.length, returned: page.length });
+  return out2;
+}
+async function consolidationSummary(c) {
+  const all = await consolidate3(c, { limit: LIMITS.consolidateGroups }, { log: false });
+  let groups = all.groups;
+  let cursor2 = all.next_cursor;
+  while (cursor2 !== null) {
+    const more2 = await consolidate3(c, { limit: LIMITS.consolidateGroups, cursor: cursor2 }, { log: false });
+    groups = groups.concat(more2.groups);
+    cursor2 = more2.next_cursor;
+  }
+  const count = (k) => groups.filter((g) => g.kind === k).length;
+  return {
+    groups: all.total_groups,
+    contradictions: count("contradiction"),
+    superseded: count("superseded"),
+    duplicates: count("duplicates"),
+    next_step: all.total_groups > 0 ? "run /memory-consolidate (or call memory_consolidate) to review and merge them" : "nothing to consolidate"
+  };
+}
+var CONFIDENCE_RANK = { low: 0, medium: 1, high: 2 };
+async function merge3(c, input2) {
+  const rawIds = input2.ids;
+  if (!Array.isArray(rawIds)) throw new ValidationError(`ids must be an array of 2 to ${LIMITS.mergeIds} memory ids to merge`);
+  if (rawIds.length < 2) throw new ValidationError(`ids has ${rawIds.length} ${rawIds.length === 1 ? "entry" : "entries"}: a merge needs at least 2 memory ids`);
+  if (rawIds.length > LIMITS.mergeIds) throw new ValidationError(`ids has ${rawIds.length} entries: at most ${LIMITS.mergeIds} memories per merge`);
+  const ids2 = rawIds.map((r, i) => checkId(r, `ids[${i}]`));
+  const dup = ids2.find((id2, i) => ids2.indexOf(id2) !== i);
+  if (dup) throw new ValidationError(`ids lists ${dup} twice: name each memory to merge once`);
+  const content = checkContent(c, input2.content);
+  const reason = checkNote(input2.reason, "reason", true);
+  const extraAliases = checkAliases(input2.aliases);
+  const ack = checkBool(input2.acknowledge_transient, "acknowledge_transient");
+  const given = input2.scopes === void 0 || input2.scopes === null ? null : checkScopes(c, input2.scopes);
+  await c.store.ensureFresh();
+  await settleUnknownIds(c, ids2);
+  const sources = ids2.map((id2, i) => {
+    const m2 = requireActive(c, id2, `ids[${i}]`);
+    if (m2.note !== void 0) throw new ValidationError(`ids[${i}] ${id2} is the note ${m2.note}: notes are not memories and cannot be merged (use the memory tool)`);
+    return m2;
+  });
+  let scopes = given;
+  if (scopes === null) {
+    const union2 = [];
+    for (const m2 of sources) for (const s of m2.scopes) if (!union2.includes(s)) union2.push(s);
+    if (union2.length > MAX_SCOPES) throw new ValidationError(`the memories to merge have ${union2.length} scopes between them, over the ${MAX_SCOPES} a memory may have: pass scopes`);
+    scopes = union2;
+  }
+  const aliases = [...extraAliases];
+  for (const m2 of sources) for (const a of m2.aliases ?? []) if (!aliases.includes(a)) aliases.push(a);
+  const w2 = {
+    content,
+    scopes,
+    // The strongest the sources held; a claim about the user stays one only if every source was.
+    confidence: sources.reduce((best, m2) => CONFIDENCE_RANK[m2.confidence] > CONFIDENCE_RANK[best] ? m2.confidence : best, "low"),
+    source: sources.every((m2) => m2.source === sources[0].source) ? sources[0].source : "explicit-statement",
+    category: sources.every((m2) => m2.category === "user-inference") ? "user-inference" : "fact",
+    expires: null
+  };
+  if (aliases.length > 0) w2.aliases = aliases.slice(0, LIMITS.aliases);
+  const exclude = new Set(ids2);
+  const gate = await runWriteGates(c, w2, { force: false, acknowledge_transient: ack, candidates: (text3, limit) => candidatesFor(c, text3, limit), exclude, confirmed: true });
+  if (gate.outcome) return gate.outcome;
+  const now = c.now().toISOString();
+  const rec = {
+    id: newId(c.now().getTime()),
+    created: now,
+    updated: now,
+    scopes: w2.scopes,
+    confidence: w2.confidence,
+    source: w2.source,
+    category: w2.category,
+    last_verified_at: null,
+    expires: null,
+    origin: await captureOrigin(c.caller.cwd),
+    body: w2.content,
+    merged_from: ids2
+  };
+  if (w2.aliases) rec.aliases = w2.aliases;
+  const removed = c.now().toISOString();
+  const m = await c.store.merge(
+    rec,
+    ids2,
+    (cur) => {
+      if (cur.tombstoned || cur.note !== void 0) requireActive(c, cur.id);
+    },
+    (cur) => ({ ...stripStored(cur), removed, removed_reason: `merged into ${rec.id}`, removed_session: c.session })
+  );
+  c.log("merge", { id: m.id, merged_from: ids2, reason, scopes: m.scopes, ...gate.logFields });
+  return { ...committedShape(m, gate.related), merged_from: ids2, tombstoned: ids2 };
+}
+
 // server/src/core/io/exportImport.ts
 var EXPORT_FORMAT = "cairn-export";
 var EXPORT_VERSION = 1;
@@ -44344,14 +48091,14 @@ var byId = (a, b) => a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 function buildExport(active, tombstones2, opts) {
   const filters = opts.scopes ?? [];
   const match = scopeFilterMatcher(filters);
-  const pick2 = (it) => [...it].filter((m) => match(m.scopes)).map(toRecord).sort(byId);
+  const pick4 = (it) => [...it].filter((m) => match(m.scopes)).map(toRecord).sort(byId);
   return {
     format: EXPORT_FORMAT,
     version: EXPORT_VERSION,
     exported_at: opts.now.toISOString(),
     scope_filters: filters,
-    memories: pick2(active),
-    tombstones: opts.includeTombstones === false ? [] : pick2(tombstones2)
+    memories: pick4(active),
+    tombstones: opts.includeTombstones === false ? [] : pick4(tombstones2)
   };
 }
 function secretsIn(records) {
@@ -44383,10 +48130,10 @@ function recordProblem(r, tomb) {
   if (!tomb && r.removed !== void 0) return "is listed under memories but carries removed";
   return null;
 }
-function parseExport(text2, file2 = "the export") {
+function parseExport(text3, file2 = "the export") {
   let doc;
   try {
-    doc = JSON.parse(text2);
+    doc = JSON.parse(text3);
   } catch (err) {
     throw new ValidationError(`${file2} is not a cairn export: not valid JSON (${err.message})`);
   }
@@ -44438,8 +48185,205 @@ async function importExport(store, doc, progress2) {
   }
   return report;
 }
-async function writeExportFile(path, text2) {
-  await writeFileAtomic(path, text2);
+async function writeExportFile(path2, text3) {
+  await writeFileAtomic(path2, text3);
+}
+
+// server/src/core/io/import/common.ts
+import { createHash as createHash6 } from "node:crypto";
+import { lstatSync as lstatSync6, readdirSync as readdirSync6, readFileSync as readFileSync10 } from "node:fs";
+import { basename as basename4, join as join23, relative } from "node:path";
+
+// server/src/core/io/yaml.ts
+var import_gray_matter2 = __toESM(require_gray_matter(), 1);
+var engine = import_gray_matter2.default.engines.yaml;
+function yamlLoad(text3) {
+  return engine.parse(text3);
+}
+function yamlDump(value) {
+  return engine.stringify(value);
+}
+
+// server/src/core/io/import/common.ts
+var IMPORT_FORMATS = ["claude-code", "server-memory", "basic-memory", "memento", "bettermemory", "mem0", "anthropic-memories"];
+var NULL_ORIGIN = { cwd: null, repo: null, branch: null, worktree_root: null };
+var SourceError = class extends CairnError {
+  name = "SourceError";
+};
+function sourceError(file2, line2, msg) {
+  return new SourceError(`${file2}${line2 !== null ? `:${line2}` : ""}: ${msg}`);
+}
+function hashOf(text3) {
+  return createHash6("sha256").update(text3.replace(/\s+/g, " ").trim()).digest("hex").slice(0, 16);
+}
+function slugScope(text3, fallback) {
+  const parts = text3.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase().split(/[/:\\]+/).map((p) => p.replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "")).filter((p) => p !== "");
+  let s = parts.join(":");
+  if (s.length > LIMITS.scopeChars) s = s.slice(0, LIMITS.scopeChars).replace(/[-:]+$/, "");
+  return SCOPE_RE.test(s) ? s : fallback;
+}
+function isoDate(v, bad) {
+  if (v === void 0 || v === null || v === "") return void 0;
+  let t = NaN;
+  if (v instanceof Date) t = v.getTime();
+  else if (typeof v === "string") t = Date.parse(v);
+  else if (typeof v === "number") t = v < 1e11 ? v * 1e3 : v;
+  if (!Number.isFinite(t)) throw bad(`${JSON.stringify(v instanceof Date ? String(v) : v)} is not a date`);
+  return new Date(t).toISOString();
+}
+function mtimeIso(st) {
+  return new Date(st.mtimeMs).toISOString();
+}
+function readSource(file2) {
+  let st;
+  try {
+    st = lstatSync6(file2);
+  } catch (err) {
+    throw new SourceError(`cannot read ${file2}: ${err.code === "ENOENT" ? "no such file or directory" : err.message}`);
+  }
+  if (!st.isFile()) throw new SourceError(`${file2} is not a file`);
+  if (st.size > LIMITS.importFileBytes) throw new SourceError(`${file2} is ${st.size} bytes, over the import limit of ${LIMITS.importFileBytes}`);
+  const raw2 = readFileSync10(file2);
+  if (raw2.includes(0)) throw sourceError(file2, null, "is a binary file (it contains a NUL byte), not text");
+  const text3 = raw2.toString("utf8");
+  return { text: text3.charCodeAt(0) === 65279 ? text3.slice(1) : text3, stat: st };
+}
+function statPath(path2) {
+  try {
+    return lstatSync6(path2);
+  } catch (err) {
+    throw new SourceError(`cannot read ${path2}: ${err.code === "ENOENT" ? "no such file or directory" : err.message}`);
+  }
+}
+function walkFiles(dir, want, skipDirs = /* @__PURE__ */ new Set()) {
+  const out2 = [];
+  const visit2 = (d) => {
+    for (const e of readdirSync6(d, { withFileTypes: true }).sort((a, b) => a.name < b.name ? -1 : 1)) {
+      if (e.name.startsWith(".") || e.isSymbolicLink()) continue;
+      const p = join23(d, e.name);
+      if (e.isDirectory()) {
+        if (!skipDirs.has(relative(dir, p))) visit2(p);
+      } else if (e.isFile() && want(e.name)) out2.push(p);
+    }
+  };
+  visit2(dir);
+  return out2;
+}
+function parseJson(text3, file2) {
+  try {
+    return JSON.parse(text3);
+  } catch (err) {
+    const msg = err.message;
+    const pos = /position (\d+)/.exec(msg);
+    const lineM = /line (\d+)/.exec(msg);
+    const line2 = pos ? text3.slice(0, Number(pos[1])).split("\n").length : lineM ? Number(lineM[1]) : null;
+    throw sourceError(file2, line2, `not valid JSON (${msg.replace(/ in JSON at position \d+.*$/s, "").replace(/^JSON\.parse: /, "")})`);
+  }
+}
+function jsonLines(text3, file2) {
+  const out2 = [];
+  text3.split("\n").forEach((raw2, i) => {
+    const s = raw2.trim();
+    if (s === "") return;
+    try {
+      out2.push({ line: i + 1, value: JSON.parse(s) });
+    } catch (err) {
+      throw sourceError(file2, i + 1, `not a JSON object on one line (${err.message.replace(/ in JSON at position \d+.*$/s, "")})`);
+    }
+  });
+  return out2;
+}
+var isObj2 = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
+function frontmatter2(text3, file2) {
+  const lines = text3.split("\n");
+  if (lines[0]?.replace(/\r$/, "") !== "---") return { data: {}, body: text3, bodyLine: 1 };
+  const end = lines.findIndex((l, i) => i > 0 && /^(?:---|\.\.\.)\s*$/.test(l));
+  if (end === -1) throw sourceError(file2, 1, 'frontmatter opened with "---" is never closed');
+  let data;
+  try {
+    data = yamlLoad(lines.slice(1, end).join("\n"));
+  } catch (err) {
+    const mark = err.mark;
+    throw sourceError(file2, typeof mark?.line === "number" ? mark.line + 2 : 1, `frontmatter is not valid YAML: ${(err.reason ?? err.message).split("\n")[0]}`);
+  }
+  if (data === null || data === void 0) data = {};
+  if (!isObj2(data)) throw sourceError(file2, 2, "frontmatter is not a mapping of keys to values");
+  return { data, body: lines.slice(end + 1).join("\n"), bodyLine: end + 2 };
+}
+var LIST_START = /^(?:[-*+]|\d+[.)])\s+/;
+function markdownItems(body, firstLine = 1) {
+  const items = [];
+  let heading = null;
+  let cur = null;
+  let inFence = false;
+  const flush = () => {
+    if (cur) {
+      const text3 = cur.lines.join("\n").replace(/\s+$/, "");
+      if (text3.trim() !== "") items.push({ text: text3, line: cur.line, heading, listItem: cur.listItem });
+    }
+    cur = null;
+  };
+  body.split("\n").forEach((raw2, i) => {
+    const line2 = raw2.replace(/\r$/, "");
+    const n2 = firstLine + i;
+    if (inFence) {
+      cur.lines.push(line2);
+      if (/^\s*(```|~~~)/.test(line2)) inFence = false;
+      return;
+    }
+    if (/^\s*(```|~~~)/.test(line2)) {
+      inFence = true;
+      if (!cur) cur = { lines: [], line: n2, listItem: false };
+      cur.lines.push(line2);
+      return;
+    }
+    const h = /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line2);
+    if (h) {
+      flush();
+      heading = h[1].trim() || null;
+      return;
+    }
+    if (line2.trim() === "") {
+      flush();
+      return;
+    }
+    if (/^(?:-{3,}|\*{3,}|_{3,})\s*$/.test(line2)) {
+      flush();
+      return;
+    }
+    const li = LIST_START.exec(line2);
+    if (li) {
+      flush();
+      cur = { lines: [line2.slice(li[0].length)], line: n2, listItem: true };
+      return;
+    }
+    if (cur && cur.listItem && /^\s+\S/.test(line2)) {
+      cur.lines.push(line2.replace(/^ {2,4}/, ""));
+      return;
+    }
+    if (!cur) cur = { lines: [], line: n2, listItem: false };
+    else if (cur.listItem) {
+      cur.lines.push(line2.trim());
+      return;
+    }
+    cur.lines.push(line2);
+  });
+  if (inFence && cur) cur.lines.push("```");
+  flush();
+  return items;
+}
+function stem2(file2) {
+  return basename4(file2).replace(/\.[^.]+$/, "");
+}
+function aliasList2(words) {
+  const out2 = [];
+  for (const w2 of words) {
+    const t = (w2 ?? "").replace(/\s+/g, " ").trim();
+    if (t === "" || t.length > LIMITS.aliasChars || out2.includes(t)) continue;
+    out2.push(t);
+    if (out2.length === LIMITS.aliases) break;
+  }
+  return out2.length ? out2 : void 0;
 }
 
 // server/src/core/ops/transfer.ts
@@ -44451,6 +48395,1379 @@ async function importStore(c, doc, progress2) {
   const report = await importExport(c.store, doc, progress2);
   c.log("import", { added: report.added, updated: report.updated, unchanged: report.unchanged, kept_newer: report.kept_newer });
   return report;
+}
+var IMPORT_STATUSES = ["added", "added_tombstone", "already_imported", "changed_at_source", "removed_here", "duplicate", "previously_removed", "secret", "expired", "invalid"];
+var IMPORTED_FROM = "imported_from";
+function importedFromBlock(format, key, hash2) {
+  return `${IMPORTED_FROM}: {format: ${JSON.stringify(format)}, key: ${JSON.stringify(key)}, hash: ${JSON.stringify(hash2)}}`;
+}
+function importedFrom(m) {
+  const block = m.extra.find((b) => b.startsWith(`${IMPORTED_FROM}:`));
+  if (!block) return null;
+  try {
+    const v = yamlLoad(block)[IMPORTED_FROM];
+    if (typeof v?.format !== "string" || typeof v.key !== "string") return null;
+    return { format: v.format, key: v.key, hash: typeof v.hash === "string" ? v.hash : null };
+  } catch {
+    return null;
+  }
+}
+var BatchDedup = class {
+  sets = [];
+  byToken = /* @__PURE__ */ new Map();
+  match(text3) {
+    const tokens = new Set(dedupTokens(text3));
+    const overlap = /* @__PURE__ */ new Map();
+    for (const t of tokens) for (const i of this.byToken.get(t) ?? []) overlap.set(i, (overlap.get(i) ?? 0) + 1);
+    for (const [i, inter] of overlap) {
+      const other = this.sets[i].tokens;
+      if (inter / (tokens.size + other.size - inter) >= DUPLICATE_THRESHOLD) return this.sets[i].label;
+    }
+    return null;
+  }
+  add(text3, label) {
+    const tokens = new Set(dedupTokens(text3));
+    const i = this.sets.push({ tokens, label }) - 1;
+    for (const t of tokens) {
+      if (!this.byToken.has(t)) this.byToken.set(t, []);
+      this.byToken.get(t).push(i);
+    }
+  }
+};
+async function importFrom(c, parsed, opts) {
+  const forced = opts.scopes.length ? checkScopes(c, opts.scopes, "scopes") : null;
+  await c.store.ensureFresh();
+  const known = /* @__PURE__ */ new Map();
+  for (const it of [c.store.active(), c.store.tombstones()]) {
+    for (const m of it) {
+      const from = importedFrom(m);
+      if (from && from.format === parsed.format) known.set(from.key, { m, hash: from.hash });
+    }
+  }
+  const counts = Object.fromEntries([...IMPORT_STATUSES, "skipped"].map((s) => [s, 0]));
+  counts.skipped = parsed.skipped.length;
+  const items = [];
+  const batch = new BatchDedup();
+  const seenKeys = /* @__PURE__ */ new Map();
+  const now = c.now();
+  let done = 0;
+  for (const cand of parsed.candidates) {
+    const item = await importOne(c, parsed.format, cand, { ...opts, forced, known, batch, seenKeys, now });
+    items.push(item);
+    counts[item.status]++;
+    opts.progress?.(++done, parsed.candidates.length);
+  }
+  c.log("import", { format: parsed.format, applied: opts.apply, ...Object.fromEntries(Object.entries(counts).filter(([, n2]) => n2 > 0)) });
+  return { format: parsed.format, path: parsed.path, applied: opts.apply, total: parsed.candidates.length, counts, items, skipped: parsed.skipped };
+}
+async function importOne(c, format, cand, o) {
+  const base = { label: cand.label, key: cand.key };
+  const hash2 = hashOf(cand.body);
+  const prev = o.known.get(cand.key);
+  if (prev) {
+    if (prev.m.tombstoned && !cand.removed) return { ...base, status: "removed_here", id: prev.m.id, reason: prev.m.removed_reason ?? "" };
+    return { ...base, status: prev.hash !== null && prev.hash !== hash2 ? "changed_at_source" : "already_imported", id: prev.m.id };
+  }
+  const twin = o.seenKeys.get(cand.key);
+  if (twin) return { ...base, status: "duplicate", duplicate_of_item: twin };
+  o.seenKeys.set(cand.key, cand.label);
+  if (cand.expires && !cand.removed && Date.parse(cand.expires) <= o.now.getTime()) return { ...base, status: "expired", reason: `expired on ${cand.expires.slice(0, 10)}` };
+  const scopes = [.../* @__PURE__ */ new Set([...o.forced ?? cand.scopes, ...cand.markScopes ?? []])];
+  let w2;
+  try {
+    w2 = validateWrite(c, {
+      content: cand.body,
+      scopes,
+      ...cand.category ? { category: cand.category } : {},
+      ...cand.source ? { source: cand.source } : {},
+      ...cand.confidence ? { confidence: cand.confidence } : {},
+      ...cand.aliases?.length ? { aliases: cand.aliases } : {},
+      ...cand.expires && !cand.removed ? { expires: cand.expires } : {}
+    });
+  } catch (err) {
+    if (err instanceof ValidationError) return { ...base, status: "invalid", reason: err.message };
+    throw err;
+  }
+  if (cand.removed) {
+    const found = detectSecrets(w2.aliases?.length ? `${w2.content}
+${w2.aliases.join("\n")}` : w2.content);
+    if (found.length) return { ...base, status: "secret", kinds: [...new Set(found.map((f) => f.kind))] };
+    const item2 = { ...base, status: "added_tombstone", scopes: w2.scopes };
+    if (o.apply) item2.id = (await writeImported(c, format, cand, w2, hash2, o.now)).id;
+    return item2;
+  }
+  if (!o.force) {
+    const twinText = o.batch.match(w2.content);
+    if (twinText) return { ...base, status: "duplicate", duplicate_of_item: twinText };
+  }
+  const gate = await runWriteGates(c, w2, { force: o.force, acknowledge_transient: true, confirmed: true, candidates: (text3, limit) => candidatesFor(c, text3, limit) });
+  const out2 = gate.outcome;
+  if (out2?.status === "secret_detected") return { ...base, status: "secret", kinds: [...new Set((out2.findings ?? []).map((f) => f.kind))] };
+  if (out2?.status === "duplicate" || out2?.status === "previously_removed") {
+    return {
+      ...base,
+      status: out2.status,
+      matches: (out2.matches ?? []).map((m) => ({ id: String(m.id), similarity: Number(m.similarity), ...out2.status === "previously_removed" ? { removed_reason: m.removed_reason ?? null } : {} }))
+    };
+  }
+  if (out2) return { ...base, status: "invalid", reason: `refused by the write gates (${out2.status})` };
+  o.batch.add(w2.content, cand.label);
+  const item = { ...base, status: "added", scopes: w2.scopes };
+  if (o.apply) item.id = (await writeImported(c, format, cand, w2, hash2, o.now)).id;
+  return item;
+}
+async function writeImported(c, format, cand, w2, hash2, now) {
+  const created = cand.created ?? now.toISOString();
+  const updated = cand.updated && Date.parse(cand.updated) >= Date.parse(created) ? cand.updated : created;
+  const origin2 = cand.origin ?? NULL_ORIGIN;
+  const rec = {
+    id: newId(Math.max(0, Date.parse(created))),
+    created,
+    updated,
+    scopes: w2.scopes,
+    confidence: w2.confidence,
+    source: w2.source,
+    category: w2.category,
+    last_verified_at: cand.last_verified_at ?? null,
+    expires: cand.removed ? cand.expires ?? null : w2.expires,
+    origin: { ...origin2, repo: redactRemoteUrl(origin2.repo) },
+    body: w2.content
+  };
+  if (w2.aliases?.length) rec.aliases = w2.aliases;
+  if (cand.removed) {
+    rec.removed = cand.removed.at ?? now.toISOString();
+    rec.removed_reason = cand.removed.reason;
+    rec.removed_session = cand.removed.session ?? null;
+  }
+  return c.store.create(rec, [importedFromBlock(format, cand.key, hash2)]);
+}
+
+// server/src/core/ops/insight.ts
+import { statSync as statSync8 } from "node:fs";
+
+// server/src/core/curation/timeline.ts
+var str3 = (v) => typeof v === "string" ? v : null;
+var has = (v, id2) => Array.isArray(v) && v.includes(id2);
+function describe4(e, id2) {
+  switch (e.kind) {
+    case "search": {
+      const hit = retrievalsOf(e).find((r) => r.id === id2);
+      if (!hit) return null;
+      const rows = Array.isArray(e.hits) ? e.hits : [];
+      const rel = rows.find((r) => r && r.id === id2)?.relevance;
+      return `found by search ${JSON.stringify(str3(e.query) ?? "")}${typeof rel === "string" ? ` (${rel} relevance)` : ""}`;
+    }
+    case "show":
+      return has(e.ids, id2) ? "read in full (show)" : null;
+    case "use": {
+      const u = useOf(e);
+      if (!u || !u.ids.includes(id2)) return null;
+      return `${u.outcome}${u.note ? `: ${u.note}` : ""}`;
+    }
+    case "write":
+    case "write_confirm":
+      return e.id === id2 ? e.kind === "write" ? "written" : `written after confirmation (${str3(e.pending_reason) ?? "pending"})` : null;
+    case "update":
+      return e.id === id2 ? `updated: ${Array.isArray(e.fields) ? e.fields.join(", ") : "fields"}${e.content_changed ? " (text changed)" : ""}` : null;
+    case "verify":
+      return e.id === id2 ? `verified${str3(e.note) ? `: ${str3(e.note)}` : ""}` : null;
+    case "remove":
+      return e.id === id2 ? `removed: ${str3(e.reason) ?? ""}` : null;
+    case "restore":
+      return e.id === id2 ? "restored" : null;
+    case "merge":
+      if (e.id === id2) return `merged from ${Array.isArray(e.merged_from) ? e.merged_from.join(", ") : "other memories"}: ${str3(e.reason) ?? ""}`;
+      return has(e.merged_from, id2) ? `merged into ${str3(e.id)}: ${str3(e.reason) ?? ""}` : null;
+    case "rename_scope":
+      return has(e.active, id2) || has(e.tombstoned, id2) ? `scope ${str3(e.old_scope)} renamed to ${str3(e.new_scope)}` : null;
+    default:
+      return null;
+  }
+}
+function memoryEvents(events2, id2, max) {
+  const out2 = [];
+  let total = 0;
+  for (let i = events2.length - 1; i >= 0; i--) {
+    const e = events2[i];
+    const detail = describe4(e, id2);
+    if (detail === null) continue;
+    total++;
+    if (out2.length < max) out2.push({ ts: e.ts, kind: e.kind, actor: actorOf(e), detail, session: String(e.session ?? "") });
+  }
+  return { total, events: out2 };
+}
+
+// server/src/core/curation/activity.ts
+var DAY_MS5 = 864e5;
+function activity(now, records, events2, opts) {
+  const end = Math.floor(now.getTime() / DAY_MS5) * DAY_MS5 + DAY_MS5;
+  const span = opts.days * DAY_MS5;
+  const first = end - opts.buckets * span;
+  const out2 = [];
+  for (let i = 0; i < opts.buckets; i++) {
+    const s = first + i * span;
+    out2.push({
+      start: new Date(s).toISOString().slice(0, 10),
+      end: new Date(s + span - DAY_MS5).toISOString().slice(0, 10),
+      created: 0,
+      removed: 0,
+      retrievals: 0,
+      user_lookups: 0,
+      uses: Object.fromEntries(USE_OUTCOMES.map((o) => [o, 0]))
+    });
+  }
+  const at = (ts) => {
+    if (ts === void 0) return null;
+    const t = Date.parse(ts);
+    if (!(t >= first && t < end)) return null;
+    return out2[Math.floor((t - first) / span)];
+  };
+  for (const r of records) {
+    const c = at(r.created);
+    if (c) c.created++;
+    const d = at(r.removed);
+    if (d) d.removed++;
+  }
+  for (const e of events2) {
+    const b = at(e.ts);
+    if (!b) continue;
+    const hits = retrievalsOf(e).length;
+    if (hits > 0) {
+      if (actorOf(e) === "user") b.user_lookups += hits;
+      else b.retrievals += hits;
+      continue;
+    }
+    const u = useOf(e);
+    if (u) b.uses[u.outcome] += u.ids.length;
+  }
+  return out2;
+}
+
+// server/src/core/ops/insight.ts
+var repoKeys2 = /* @__PURE__ */ new WeakMap();
+function repoOf(m) {
+  let k = repoKeys2.get(m);
+  if (k === void 0) repoKeys2.set(m, k = originRepoKey(m.origin));
+  return k;
+}
+var SIGNAL_TTL_MS = 3e4;
+var signalCache = /* @__PURE__ */ new WeakMap();
+async function signalsOf(c, mems) {
+  const now = Date.now();
+  const missing = mems.filter((m) => {
+    const s = signalCache.get(m);
+    return s === void 0 || now - s.at > SIGNAL_TTL_MS;
+  });
+  if (missing.length > 0) {
+    const sig = await computeSignals(signalContext(c), missing);
+    for (const m of missing) signalCache.set(m, { at: now, sig: sig.get(m.id) });
+  }
+  return mems.map((m) => signalCache.get(m).sig);
+}
+var BROWSE_SORTS = ["updated", "created", "verified", "scope"];
+var VERIFICATION_STATES = ["never", "stale", "fresh"];
+function pick3(v, arg, allowed) {
+  if (v === void 0 || v === null || v === "") return void 0;
+  if (typeof v === "string" && allowed.includes(v)) return v;
+  throw new ValidationError(`${arg} must be one of ${allowed.join(", ")}, got ${JSON.stringify(v)}`);
+}
+function day(v, arg) {
+  if (v === void 0 || v === null || v === "") return void 0;
+  if (typeof v !== "string" || !/^\d{4}-\d{2}-\d{2}$/.test(v) || Number.isNaN(Date.parse(`${v}T00:00:00Z`))) {
+    throw new ValidationError(`${arg} must be a day like 2026-01-31, got ${JSON.stringify(v)}`);
+  }
+  return Date.parse(`${v}T00:00:00Z`);
+}
+async function browse(c, input2) {
+  const category = pick3(input2.category, "category", CATEGORIES);
+  const confidence = pick3(input2.confidence, "confidence", CONFIDENCES);
+  const verification2 = pick3(input2.verification, "verification", VERIFICATION_STATES);
+  const verdict = pick3(input2.verdict, "verdict", VERDICTS);
+  const expired = pick3(input2.expired, "expired", ["hide", "only", "include"]) ?? "hide";
+  const sort = pick3(input2.sort, "sort", BROWSE_SORTS) ?? "updated";
+  const order = pick3(input2.order, "order", ["asc", "desc"]) ?? "desc";
+  const from = day(input2.created_from, "created_from");
+  const toDay = day(input2.created_to, "created_to");
+  const to = toDay === void 0 ? void 0 : toDay + 864e5;
+  const scope2 = input2.scope === void 0 || input2.scope === "" ? null : validateScopeFilter(input2.scope, "scope");
+  const matchOne = scope2 === null ? null : scopeFilterMatcher([scope2]);
+  const scopeHits = /* @__PURE__ */ new Map();
+  const matchScope = matchOne === null ? null : (scopes) => scopes.some((s) => {
+    let hit = scopeHits.get(s);
+    if (hit === void 0) scopeHits.set(s, hit = matchOne([s]));
+    return hit;
+  });
+  const words = (input2.text ?? "").toLowerCase().split(/\s+/).filter(Boolean);
+  const tagged = structureFilter((input2.tags ?? "").split(/[\s,]+/).filter(Boolean), null);
+  if (words.join(" ").length > LIMITS.queryChars) throw new ValidationError(`text is longer than ${LIMITS.queryChars} characters`);
+  const offset = input2.offset ?? 0;
+  const limit = input2.limit ?? 50;
+  if (!Number.isInteger(offset) || offset < 0) throw new ValidationError(`offset must be a whole number from 0, got ${JSON.stringify(input2.offset)}`);
+  if (!Number.isInteger(limit) || limit < 1 || limit > LIMITS.pageSize) throw new ValidationError(`limit must be a whole number from 1 to ${LIMITS.pageSize}`);
+  await c.store.ensureFresh();
+  const now = c.now();
+  const staleDays = c.config.behavior.verification_stale_days;
+  const w2 = watchOf(c);
+  if (w2.sorted.version !== w2.version) w2.sorted = { version: w2.version, byKey: /* @__PURE__ */ new Map() };
+  const sortKey2 = `${sort}:${order}`;
+  let ordered = w2.sorted.byKey.get(sortKey2);
+  if (!ordered) {
+    const key = sort === "created" ? (m) => m.created : sort === "verified" ? (m) => m.last_verified_at ?? "" : sort === "scope" ? (m) => m.scopes[0] ?? "" : (m) => m.updated;
+    const dir = order === "asc" ? 1 : -1;
+    const keyed = [...c.store.active()].map((m) => ({ k: key(m), id: m.id, m }));
+    keyed.sort((a, b) => a.k < b.k ? -dir : a.k > b.k ? dir : a.id < b.id ? -dir : a.id > b.id ? dir : 0);
+    ordered = keyed.map((x) => ({ m: x.m, repo: repoOf(x.m) ?? "none", expMs: x.m.expires === null ? Infinity : Date.parse(x.m.expires) }));
+    w2.sorted.byKey.set(sortKey2, ordered);
+  }
+  const repos = /* @__PURE__ */ new Map();
+  let rows = [];
+  const nowMs = now.getTime();
+  for (const { m, repo: r, expMs } of ordered) {
+    const exp = expMs <= nowMs;
+    if (expired === "hide" ? exp : expired === "only" ? !exp : false) continue;
+    repos.set(r, (repos.get(r) ?? 0) + 1);
+    if (input2.repo && r !== input2.repo) continue;
+    if (matchScope && !matchScope(m.scopes)) continue;
+    if (category && m.category !== category) continue;
+    if (confidence && m.confidence !== confidence) continue;
+    if (verification2 && verificationOf(m.last_verified_at, now, staleDays).status !== verification2) continue;
+    if (from !== void 0 || to !== void 0) {
+      const t = Date.parse(m.created);
+      if (!(t >= (from ?? -Infinity) && t < (to ?? Infinity))) continue;
+    }
+    if (tagged && !tagged(m)) continue;
+    if (words.length > 0) {
+      const hay = (m.aliases?.length ? `${m.body}
+${m.aliases.join("\n")}` : m.body).toLowerCase();
+      if (!words.every((x) => hay.includes(x))) continue;
+    }
+    rows.push(m);
+  }
+  if (verdict !== void 0 || input2.drift === true) {
+    const sig2 = await signalsOf(c, rows);
+    rows = rows.filter((_, i) => {
+      const s = sig2[i];
+      if (verdict !== void 0 && s.staleness_verdict !== verdict) return false;
+      if (input2.drift === true && !(s.path_drift_missing > 0 || (s.commit_drift_count ?? 0) > 0)) return false;
+      return true;
+    });
+  }
+  const page = rows.slice(offset, offset + limit);
+  const sig = await signalsOf(c, page);
+  const items = page.map((m, i) => ({
+    ...recordHead(m),
+    ...sig[i],
+    summary: summarize(m.body, 140),
+    repo: repoOf(m),
+    expired: isExpired(m, now)
+  }));
+  return {
+    total: rows.length,
+    offset,
+    limit,
+    items,
+    repos: [...repos].map(([repo, count]) => ({ repo, count })).sort((a, b) => b.count - a.count || a.repo.localeCompare(b.repo))
+  };
+}
+async function searchPreview(c, input2) {
+  if (typeof input2.query !== "string" || input2.query.trim() === "") return { hits: [] };
+  if (input2.query.length > LIMITS.queryChars) throw new ValidationError(`query is ${input2.query.length} characters long: at most ${LIMITS.queryChars} are accepted`);
+  const l = c.services.index;
+  if (l === null) throw new Error("the search index is not open");
+  await c.store.ensureFresh();
+  const repo = c.caller.repoKey;
+  const auto = input2.auto_scope === true;
+  const found = await rankedSearch(l, c.services.semantic, input2.query, [], {
+    limit: input2.max_results ?? 20,
+    now: c.now().getTime(),
+    halfLifeDays: c.config.behavior.recency_half_life_days,
+    ...c.disabledScopes.size > 0 || auto ? {
+      filter: (m) => {
+        if (auto) {
+          const k = repoOf(m);
+          if (k !== null && k !== repo) return false;
+        }
+        return !m.scopes.some((s) => [...c.disabledScopes].some((d) => s === d || s.startsWith(`${d}:`)));
+      },
+      filterKey: JSON.stringify(["ui", [...c.disabledScopes].sort(), auto ? repo : false])
+    } : {}
+  });
+  const fields = await hitFields2(c, found.map((h) => h.doc));
+  return {
+    hits: found.map((h, i) => ({ ...fields[i], snippet: h.snippet, score: h.score, relevance: h.relevance, match_terms: h.matchTerms }))
+  };
+}
+var ULID_IN_TEXT = /\b[0-9A-HJKMNP-TV-Z]{26}\b/g;
+async function memoryPage(c, input2) {
+  const id2 = checkId(input2.id);
+  await c.store.ensureFresh();
+  const m = c.store.get(id2) ?? c.store.getTombstone(id2);
+  if (!m) throw new NotFoundError(`no memory with id ${id2}`);
+  const [fields] = await hitFields2(c, [m], true);
+  const log = memoryEvents(events(c), id2, input2.events ?? 200);
+  const brief = (x) => ({ id: x.id, scopes: x.scopes, summary: summarize(x.body, 120), removed: x.tombstoned });
+  const similar = m.tombstoned ? [] : candidatesFor(c, m.body, 8).filter((x) => x !== id2).slice(0, 5).map((x) => c.store.get(x)).filter((x) => x !== void 0).map(brief);
+  const links = [...new Set(m.body.match(ULID_IN_TEXT) ?? [])].filter((x) => x !== id2).map((x) => c.store.get(x) ?? c.store.getTombstone(x)).filter((x) => x !== void 0).map(brief);
+  const backlinks = [];
+  if (!m.tombstoned) {
+    for (const b of backlinksOf(c, m)) {
+      const o = c.store.get(b.id);
+      if (o && !backlinks.some((x) => x.id === o.id)) backlinks.push({ ...brief(o), relation: b.relation });
+    }
+  }
+  for (const o of c.store.active()) if (o.id !== id2 && o.body.includes(id2) && !backlinks.some((x) => x.id === o.id)) backlinks.push(brief(o));
+  return {
+    memory: {
+      ...fields,
+      body: m.body,
+      aliases: m.aliases ? [...m.aliases] : [],
+      source: m.source,
+      origin: m.origin,
+      expires: m.expires,
+      expired: isExpired(m, c.now()),
+      file: m.file,
+      extra_frontmatter: [...m.extra],
+      removed: m.removed ?? null,
+      removed_reason: m.removed_reason ?? null,
+      tombstoned: m.tombstoned,
+      repo: repoOf(m)
+    },
+    events: log.events,
+    events_total: log.total,
+    similar,
+    links,
+    backlinks: backlinks.slice(0, 20)
+  };
+}
+var watches = /* @__PURE__ */ new WeakMap();
+function watchOf(c) {
+  let w2 = watches.get(c);
+  if (!w2) {
+    const stop = c.store.onChange(() => {
+      w2.version++;
+    });
+    watches.set(c, w2 = { version: 0, stop, overview: null, health: null, events: null, sorted: { version: -1, byKey: /* @__PURE__ */ new Map() } });
+  }
+  return w2;
+}
+function eventsStamp(c) {
+  const file2 = c.services.events?.file;
+  if (!file2) return "none";
+  const st = statSyncSafe(file2);
+  return st ? `${st.size}:${st.mtimeMs}` : "none";
+}
+function statSyncSafe(file2) {
+  try {
+    return statSync8(file2);
+  } catch {
+    return null;
+  }
+}
+function events(c) {
+  const w2 = watchOf(c);
+  const key = eventsStamp(c);
+  if (w2.events?.key === key) return w2.events.value;
+  const value = readEvents(c.dir).events;
+  w2.events = { key, value };
+  return value;
+}
+async function cachedHealth(c, input2) {
+  await c.store.ensureFresh();
+  const w2 = watchOf(c);
+  const key = () => `${w2.version}:${eventsStamp(c)}:${JSON.stringify(input2)}:${c.now().toISOString().slice(0, 13)}`;
+  const before = key();
+  if (w2.health?.key === before) return w2.health.value;
+  const value = await health2(c, input2);
+  if (key() === before) w2.health = { key: before, value };
+  return value;
+}
+async function overview2(c, input2 = {}) {
+  const weeks = input2.weeks ?? 12;
+  if (!Number.isInteger(weeks) || weeks < 1 || weeks > 104) throw new ValidationError("weeks must be a whole number from 1 to 104");
+  await c.store.ensureFresh();
+  const w2 = watchOf(c);
+  const now = c.now();
+  const key = `${w2.version}:${eventsStamp(c)}:${weeks}:${now.toISOString().slice(0, 13)}`;
+  if (w2.overview?.key === key) return w2.overview.value;
+  const staleDays = c.config.behavior.verification_stale_days;
+  const repos = /* @__PURE__ */ new Map();
+  const scopes = /* @__PURE__ */ new Map();
+  const verification2 = { never: 0, stale: 0, fresh: 0 };
+  let active = 0;
+  let expired = 0;
+  const records = [];
+  for (const m of c.store.active()) {
+    records.push(m);
+    if (isExpired(m, now)) {
+      expired++;
+      continue;
+    }
+    active++;
+    const r = repoOf(m) ?? "none";
+    repos.set(r, (repos.get(r) ?? 0) + 1);
+    for (const s of m.scopes) scopes.set(s, (scopes.get(s) ?? 0) + 1);
+    verification2[verificationOf(m.last_verified_at, now, staleDays).status]++;
+  }
+  let tombstoned = 0;
+  for (const t of c.store.tombstones()) {
+    records.push(t);
+    tombstoned++;
+  }
+  const rep = await cachedHealth(c, {});
+  const log = events(c);
+  const value = {
+    generated_at: now.toISOString(),
+    active,
+    expired,
+    tombstoned,
+    pending: (await listPending(c.dir, now)).length,
+    by_repo: [...repos].map(([repo, count]) => ({ repo, count })).sort((a, b) => b.count - a.count || a.repo.localeCompare(b.repo)),
+    by_scope: [...scopes].map(([scope2, count]) => ({ scope: scope2, count })).sort((a, b) => b.count - a.count || a.scope.localeCompare(b.scope)),
+    verification: verification2,
+    weekly: activity(now, records, log, { buckets: weeks, days: 7 }),
+    health: rep
+  };
+  const after = `${w2.version}:${eventsStamp(c)}:${weeks}:${now.toISOString().slice(0, 13)}`;
+  if (after === key) w2.overview = { key, value };
+  return value;
+}
+async function pendingWrites(c) {
+  return listPending(c.dir, c.now());
+}
+function onChange(c, fn) {
+  watchOf(c);
+  const unStore = c.store.onChange((ch) => {
+    const m = ch.kind === "upsert" ? ch.mem : ch.prev;
+    fn({ kind: "memory", id: m.id, removed: ch.kind === "delete" || m.tombstoned });
+  });
+  const unPending = watchPending(c.dir, () => fn({ kind: "pending" }));
+  return () => {
+    unStore();
+    unPending();
+  };
+}
+
+// server/src/core/ops/sync.ts
+import { existsSync as existsSync9, readFileSync as readFileSync11 } from "node:fs";
+import { hostname as hostname5 } from "node:os";
+import { join as join25 } from "node:path";
+
+// server/src/core/sync/driver.ts
+import { promises as fsp10 } from "node:fs";
+import { join as join24 } from "node:path";
+function parse6(text3) {
+  try {
+    const { record: record2, extra } = parseMemoryText(text3);
+    if (record2.id === null || record2.created === null || record2.updated === null) return null;
+    return { record: { ...record2, id: record2.id, created: record2.created, updated: record2.updated }, extra };
+  } catch {
+    return null;
+  }
+}
+async function mergeDriver(files2, workTree) {
+  const [b, o, t] = await Promise.all([files2.base, files2.ours, files2.theirs].map((f) => fsp10.readFile(f, "utf8").catch(() => "")));
+  const ours = parse6(o);
+  const theirs = parse6(t);
+  const base = b.trim() === "" ? null : parse6(b);
+  if (ours && theirs && ours.record.id === theirs.record.id && (base === null || base.record.id === ours.record.id) && (b.trim() === "" || base !== null)) {
+    const { merged, conflict } = mergeMemory(base, ours, theirs);
+    await fsp10.writeFile(files2.ours, serializeMemory(merged.record, merged.extra));
+    if (conflict) {
+      const dir = join24(workTree, CONFLICTS_DIR);
+      await ensureDir(dir);
+      await writeFileAtomic(join24(dir, conflictFileName(conflict)), conflictFileText(conflict), 420);
+      return { code: 0, note: `cairn: ${files2.path ?? ours.record.id}: merged; the two bodies differed, the other one is kept in ${CONFLICTS_DIR}/${conflictFileName(conflict)}` };
+    }
+    return { code: 0, note: "" };
+  }
+  const r = await runGit(workTree, ["merge-file", "-L", "ours", "-L", "base", "-L", "theirs", files2.ours, files2.base, files2.theirs]);
+  return { code: r.code === 0 ? 0 : 1, note: r.code === 0 ? "" : `cairn: ${files2.path ?? files2.ours}: not a cairn memory on every side; merged line by line with conflict markers` };
+}
+
+// server/src/core/ops/sync.ts
+var stateDir = (dir) => join25(dir, ".git", "cairn-sync");
+var stateFile = (dir) => join25(stateDir(dir), "state.json");
+function readState(dir) {
+  try {
+    const s = JSON.parse(readFileSync11(stateFile(dir), "utf8"));
+    return { last_sync: s.last_sync ?? null, last_attempt: s.last_attempt ?? null, last_error: s.last_error ?? null };
+  } catch {
+    return { last_sync: null, last_attempt: null, last_error: null };
+  }
+}
+async function writeState(dir, s) {
+  await ensureDir(stateDir(dir));
+  await writeFileAtomic(stateFile(dir), `${JSON.stringify(s, null, 2)}
+`);
+}
+var shq = (s) => `'${s.replace(/'/g, `'\\''`)}'`;
+async function ownRepo(dir) {
+  if (!existsSync9(join25(dir, ".git"))) return false;
+  const top = await repoTop(dir);
+  return top !== null && await realpathOf(top) === await realpathOf(dir);
+}
+async function realpathOf(p) {
+  const { realpath } = await import("node:fs/promises");
+  return realpath(p).catch(() => p);
+}
+async function syncInit(c, input2) {
+  const dir = c.dir;
+  if (input2.remote !== void 0 && (typeof input2.remote !== "string" || input2.remote.trim() === "" || /[\s\0]/.test(input2.remote.trim()) || input2.remote.startsWith("-"))) {
+    throw new ValidationError(`--remote must be a git URL or path, got ${JSON.stringify(redactRemoteUrl(String(input2.remote)))}`);
+  }
+  await ensureDir(dir);
+  let created = false;
+  if (!await ownRepo(dir)) {
+    const top = await repoTop(dir);
+    if (top !== null) {
+      throw new ValidationError(`the store ${dir} is inside the git repository ${top}: it travels with that repository's own commits (a team store); cairn sync init makes a store its own repository, so use a store outside any repository`);
+    }
+    await git2(dir, ["init", "-q"]);
+    created = true;
+  }
+  const remote = input2.remote?.trim();
+  if (remote !== void 0) {
+    const cur = await remoteUrl(dir);
+    if (cur === null) await git2(dir, ["remote", "add", "origin", remote]);
+    else if (cur !== remote) await git2(dir, ["remote", "set-url", "origin", remote]);
+  }
+  if (await headCommit(dir) === null && (remote ?? await remoteUrl(dir)) !== null) {
+    const r = await runGit(dir, ["ls-remote", "--symref", "origin", "HEAD"], { timeoutMs: REMOTE_TIMEOUT_MS });
+    const m = /^ref: refs\/heads\/(\S+)\s+HEAD/m.exec(r.stdout.toString());
+    if (m) await git2(dir, ["symbolic-ref", "HEAD", `refs/heads/${m[1]}`]);
+  }
+  const gitignore_updated = await ensureLines(join25(dir, ".gitignore"), GITIGNORE_LINES, "# cairn: per-machine files, never synced");
+  const gitattributes_updated = await ensureLines(join25(dir, ".gitattributes"), GITATTRIBUTES_LINES, "# cairn: memory files merge field by field (cairn merge-driver)");
+  const driver = `${input2.driver.map(shq).join(" ")} merge-driver %O %A %B %P`;
+  await git2(dir, ["config", "merge.cairn.name", "cairn memory merge (field by field, by id)"]);
+  await git2(dir, ["config", "merge.cairn.driver", driver]);
+  const branch = await currentBranch2(dir);
+  c.log("sync_init", { created_repo: created, remote: redactRemoteUrl(await remoteUrl(dir)) });
+  return { store: dir, created_repo: created, remote: redactRemoteUrl(await remoteUrl(dir)), branch, gitignore_updated, gitattributes_updated, merge_driver: driver };
+}
+var MAX_PUSH_TRIES = 5;
+var BUSY = "another cairn sync of this store is running; this one did nothing (run it again when that one ends)";
+async function sync(c) {
+  const dir = c.dir;
+  const report = { ok: false, store: dir, remote: null, branch: null, committed: null, merge: "none", incoming: 0, conflicts: [], file_conflicts: [], pushed: false, ahead: 0, behind: 0, error: null };
+  if (!await ownRepo(dir)) throw new ValidationError(`the store ${dir} is not set up for sync: run cairn sync init [--remote URL] first`);
+  const syncLock = new StoreLock(stateDir(dir), 5e3);
+  const state = readState(dir);
+  state.last_attempt = c.now().toISOString();
+  let entered = false;
+  try {
+    await syncLock.run(async () => {
+      entered = true;
+      const host = hostname5() || "localhost";
+      const env = await identityEnv(dir, gitEnv());
+      const branch = await currentBranch2(dir);
+      report.branch = branch;
+      const url2 = await remoteUrl(dir);
+      report.remote = redactRemoteUrl(url2);
+      const first = await c.store.lock.run(() => commitLocal(dir, env, host));
+      if (first) report.committed = first.changes;
+      if (url2 === null) throw new SyncError("no remote is configured: run cairn sync init --remote URL (your changes are committed locally)");
+      for (let attempt = 1; ; attempt++) {
+        const f = await runGit(dir, ["fetch", "--prune", "--no-tags", "origin"], { timeoutMs: REMOTE_TIMEOUT_MS, env });
+        if (f.code !== 0) throw new SyncError(`fetch from ${report.remote} failed: ${firstLines(f.stderr) || `exit ${f.code}`} (your changes are committed locally; the next sync retries)`);
+        await c.store.lock.run(async () => {
+          const late = await commitLocal(dir, env, host);
+          if (late) report.committed = mergeSummaries(report.committed, late.changes);
+          const ours = await headCommit(dir);
+          const theirs2 = await revParse(dir, `refs/remotes/origin/${branch}`);
+          if (theirs2 === null || theirs2 === ours || ours !== null && await isAncestor(dir, theirs2, ours)) {
+            if (report.merge === "none") report.merge = theirs2 === null ? "none" : "up-to-date";
+            return;
+          }
+          if (ours === null || await isAncestor(dir, ours, theirs2)) {
+            const changes = await treeDiff(dir, ours, theirs2);
+            await applyChanges(dir, changes, (m2) => c.warn(m2));
+            await git2(dir, ["update-ref", "-m", "cairn sync: fast-forward", `refs/heads/${branch}`, theirs2, ours ?? "0".repeat(40)]);
+            await git2(dir, ["read-tree", theirs2]);
+            report.merge = report.merge === "merge" ? "merge" : "fast-forward";
+            report.incoming += changes.size;
+            return;
+          }
+          const base = (await runGit(dir, ["merge-base", ours, theirs2])).stdout.toString().trim() || null;
+          const m = await mergeTrees(dir, base, ours, theirs2);
+          await applyChanges(dir, m.changes, (w2) => c.warn(w2));
+          await git2(dir, ["add", "-A", "--", "."]);
+          const tree = (await git2(dir, ["write-tree"])).trim();
+          const msg = `cairn sync (${host}): merged ${m.incoming} change(s) from origin/${branch}${m.conflicts.length ? `, ${m.conflicts.length} conflict(s) kept in .conflicts/` : ""}
+`;
+          const commit = (await git2(dir, ["commit-tree", tree, "-p", ours, "-p", theirs2, "-F", "-"], { input: msg, env })).trim();
+          await git2(dir, ["update-ref", "-m", "cairn sync: merge", `refs/heads/${branch}`, commit, ours]);
+          report.merge = "merge";
+          report.incoming += m.incoming;
+          for (const k of m.conflicts) report.conflicts.push({ id: k.id, kind: k.kind, file: `${CONFLICTS_DIR}/${conflictFileName(k)}` });
+          report.file_conflicts.push(...m.fileConflicts);
+        });
+        const head = await headCommit(dir);
+        const theirs = await revParse(dir, `refs/remotes/origin/${branch}`);
+        if (head === null || head === theirs) break;
+        const p = await runGit(dir, ["push", "--porcelain", "origin", `HEAD:refs/heads/${branch}`], { timeoutMs: REMOTE_TIMEOUT_MS, env });
+        if (p.code === 0) {
+          report.pushed = true;
+          await runGit(dir, ["update-ref", `refs/remotes/origin/${branch}`, head]);
+          if (!await revParse(dir, `refs/heads/${branch}@{upstream}`)) await runGit(dir, ["branch", "--set-upstream-to", `origin/${branch}`]);
+          break;
+        }
+        const out2 = `${p.stdout.toString()}
+${p.stderr}`;
+        const rejected = /\[rejected\]|non-fast-forward|fetch first|\[remote rejected\].*(?:lock|stale)/i.test(out2);
+        if (!rejected || attempt >= MAX_PUSH_TRIES) throw new SyncError(`push to ${report.remote} failed: ${firstLines(redactUrls(p.stderr)) || `exit ${p.code}`} (your changes are committed locally; the next sync retries)`);
+      }
+      const ab = await aheadBehind(dir, branch);
+      report.ahead = ab.ahead;
+      report.behind = ab.behind;
+      report.ok = true;
+    });
+  } catch (err) {
+    report.error = !entered && err instanceof LockTimeoutError ? BUSY : redactUrls(errorMessage(err));
+  }
+  if (report.ok) {
+    state.last_sync = state.last_attempt;
+    state.last_error = null;
+  } else state.last_error = report.error;
+  await writeState(dir, state).catch(() => {
+  });
+  c.log("sync", { ok: report.ok, merge: report.merge, incoming: report.incoming, committed: report.committed ? changeCount(report.committed) : 0, conflicts: report.conflicts.length, pushed: report.pushed, error: report.error });
+  return report;
+}
+function mergeSummaries(a, b) {
+  if (!a) return b;
+  return { added: [...a.added, ...b.added], updated: [...a.updated, ...b.updated], removed: [...a.removed, ...b.removed], restored: [...a.restored, ...b.restored], purged: [...a.purged, ...b.purged], files: [...a.files, ...b.files] };
+}
+async function status(c) {
+  const dir = c.dir;
+  const st = readState(dir);
+  const conflicts = await listConflicts(dir);
+  const base = { store: dir, repo: false, remote: null, branch: null, ahead: 0, behind: 0, dirty: 0, last_sync: null, last_attempt: null, last_error: null, auto: c.config.sync.auto, conflicts: conflicts.memories.length + conflicts.files.length };
+  if (!await ownRepo(dir)) return base;
+  const branch = await currentBranch2(dir).catch(() => null);
+  const ab = branch ? await aheadBehind(dir, branch) : { ahead: 0, behind: 0 };
+  return { ...base, repo: true, remote: redactRemoteUrl(await remoteUrl(dir)), branch, ahead: ab.ahead, behind: ab.behind, dirty: (await dirtyPaths(dir)).length, last_sync: st.last_sync, last_attempt: st.last_attempt, last_error: st.last_error };
+}
+function mergeDriver2(files2, workTree) {
+  return mergeDriver(files2, workTree);
+}
+var AutoSync = class {
+  constructor(c, run2 = () => sync(c)) {
+    this.c = c;
+    this.run = run2;
+  }
+  c;
+  run;
+  timer = null;
+  interval = null;
+  running = null;
+  again = false;
+  lastError = null;
+  stopped = false;
+  start() {
+    const ms = this.c.config.sync.interval_minutes * 6e4;
+    this.interval = setInterval(() => this.kick(), ms);
+    this.interval.unref();
+    this.schedule();
+  }
+  /** A write happened: sync after the debounce. */
+  schedule() {
+    if (this.stopped) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.kick(), this.c.config.sync.debounce_seconds * 1e3);
+    this.timer.unref();
+  }
+  kick() {
+    this.timer = null;
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.run().then((r) => this.report(r.ok || r.error === BUSY ? null : r.error)).catch((err) => this.report(errorMessage(err))).finally(() => {
+      this.running = null;
+      if (this.again && !this.stopped) {
+        this.again = false;
+        this.schedule();
+      }
+    });
+  }
+  report(error62) {
+    if (error62 === null) {
+      if (this.lastError !== null) this.c.warn("sync: working again");
+      this.lastError = null;
+      return;
+    }
+    if (this.lastError === null) this.c.warn(`sync failed (retrying every ${this.c.config.sync.interval_minutes} min; said once): ${error62}`);
+    this.lastError = error62;
+  }
+  async stop() {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    if (this.interval) clearInterval(this.interval);
+    await this.running?.catch(() => {
+    });
+  }
+};
+
+// server/src/core/io/import/anthropicMemories.ts
+import { relative as relative2, sep as sep3 } from "node:path";
+var TEXT_SPLIT = /\.(md|markdown|txt)$/i;
+function parseAnthropicMemories(path2) {
+  const st = statPath(path2);
+  if (!st.isDirectory()) throw sourceError(path2, null, "is not a directory: give the folder the memory tool writes (its /memories)");
+  const files2 = walkFiles(path2, () => true);
+  const candidates2 = [];
+  const skipped = [];
+  for (const file2 of files2) {
+    const rel = relative2(path2, file2).split(sep3).join("/");
+    let src;
+    try {
+      src = readSource(file2);
+    } catch (err) {
+      if (/binary file/.test(err.message)) {
+        skipped.push({ label: rel, reason: "a binary file" });
+        continue;
+      }
+      throw err;
+    }
+    const date5 = mtimeIso(src.stat);
+    const top = rel.includes("/") ? rel.slice(0, rel.indexOf("/")) : stem2(file2);
+    const scopes = [slugScope(top, "memories")];
+    const pieces = TEXT_SPLIT.test(file2) ? markdownItems(src.text) : src.text.trim() ? [{ text: src.text.trim(), line: 1, heading: null, listItem: false }] : [];
+    if (pieces.length === 0) skipped.push({ label: rel, reason: "an empty file" });
+    for (const p of pieces) {
+      candidates2.push({
+        key: `${rel}#${hashOf(p.text)}`,
+        label: `${rel}:${p.line}`,
+        body: p.text,
+        scopes,
+        source: "inferred",
+        aliases: aliasList2([p.heading]),
+        created: date5,
+        updated: date5
+      });
+    }
+  }
+  if (files2.length === 0) throw sourceError(path2, null, "holds no files: is it the memory tool's /memories folder?");
+  return { format: "anthropic-memories", path: path2, candidates: candidates2, skipped };
+}
+
+// server/src/core/io/import/basicMemory.ts
+import { basename as basename5, relative as relative3, sep as sep4 } from "node:path";
+var OBSERVATION2 = /^\s*[-*]\s+\[([^\[\]()]+)\]\s+(.+?)\s*$/;
+var RELATION2 = /^\s*[-*]\s+(?:"([^"]+)"|'([^']+)'|([^\s[\]]+))\s+\[\[([^\]]+)\]\](?:\s*\(([^()]*)\))?\s*$/;
+var BARE_LINK = /^\s*[-*]\s+\[\[([^\]]+)\]\]\s*$/;
+function parseBasicMemory(path2) {
+  if (!statPath(path2).isDirectory()) throw sourceError(path2, null, "is not a directory: give the Basic Memory project folder (~/basic-memory by default)");
+  const files2 = walkFiles(path2, (n2) => n2.endsWith(".md"));
+  if (files2.length === 0) throw sourceError(path2, null, "holds no notes (*.md): is it a Basic Memory project folder?");
+  const candidates2 = [];
+  const skipped = [];
+  const projectScope = slugScope(basename5(path2), "notes");
+  for (const file2 of files2) {
+    const rel = relative3(path2, file2).split(sep4).join("/");
+    const { text: text3, stat } = readSource(file2);
+    const { data, body, bodyLine } = frontmatter2(text3, file2);
+    const fmLine = (key) => {
+      const i = text3.split("\n").findIndex((l) => l.startsWith(`${key}:`));
+      return i === -1 ? 1 : i + 1;
+    };
+    const str4 = (key) => {
+      const v = data[key];
+      if (v === void 0 || v === null) return void 0;
+      if (typeof v === "string" || typeof v === "number") return String(v);
+      throw sourceError(file2, fmLine(key), `${key} must be text, got ${JSON.stringify(v)}`);
+    };
+    const title = str4("title") ?? stem2(file2);
+    const permalink = str4("permalink") ?? rel.replace(/\.md$/, "");
+    const tags = Array.isArray(data.tags) ? data.tags.map(String) : typeof data.tags === "string" ? data.tags.split(",").map((t) => t.trim()) : [];
+    const date5 = (key) => isoDate(data[key], (w2) => sourceError(file2, fmLine(key), `${key} ${w2}`));
+    const created = date5("created") ?? mtimeIso(stat);
+    const updated = date5("modified") ?? date5("updated") ?? mtimeIso(stat);
+    const scopes = [rel.includes("/") ? slugScope(rel.slice(0, rel.indexOf("/")), projectScope) : projectScope];
+    const base = { scopes, created, updated: Date.parse(updated) < Date.parse(created) ? created : updated };
+    const rest = [];
+    const relations = [];
+    let relLine = 0;
+    let inFence = false;
+    body.split("\n").forEach((raw2, i) => {
+      const line2 = raw2.replace(/\r$/, "");
+      const n2 = bodyLine + i;
+      if (/^\s*(```|~~~)/.test(line2)) inFence = !inFence;
+      if (inFence || /^\s*(```|~~~)/.test(line2)) {
+        rest.push(line2);
+        return;
+      }
+      const obs = OBSERVATION2.exec(line2);
+      if (obs && !/^[ xX-]$/.test(obs[1]) && !/^\(/.test(obs[2])) {
+        const category = obs[1].trim();
+        let content = obs[2];
+        const ctx = /\s*\(([^()]*)\)\s*$/.exec(content);
+        if (ctx) content = content.slice(0, ctx.index);
+        const inlineTags = [...content.matchAll(/(?:^|\s)#([\p{L}\p{N}_-]+)/gu)].map((m) => m[1]);
+        content = content.replace(/(?:^|\s)#[\p{L}\p{N}_-]+/gu, "").trim();
+        rest.push("");
+        if (content === "") {
+          skipped.push({ label: `${rel}:${n2}`, reason: "an observation with no text" });
+          return;
+        }
+        const text4 = `${title}: ${content}${ctx ? ` (${ctx[1].trim()})` : ""}`;
+        candidates2.push({ key: `${permalink}#${hashOf(`${category}|${text4}`)}`, label: `${rel}:${n2}`, body: text4, aliases: aliasList2([category, ...inlineTags, ...tags]), ...base });
+        return;
+      }
+      const r = RELATION2.exec(line2);
+      const bare = BARE_LINK.exec(line2);
+      if (r || bare) {
+        if (!relLine) relLine = n2;
+        relations.push(r ? `- ${r[1] ?? r[2] ?? r[3]} [[${r[4]}]]${r[5] ? ` (${r[5].trim()})` : ""}` : `- links_to [[${bare[1]}]]`);
+        rest.push("");
+        return;
+      }
+      rest.push(line2);
+    });
+    if (relations.length) {
+      const text4 = `${title}
+${relations.join("\n")}`;
+      candidates2.push({ key: `${permalink}#relations`, label: `${rel}:${relLine} (relations)`, body: text4, aliases: aliasList2([title]), ...base });
+    }
+    const before = candidates2.length;
+    for (const item of markdownItems(rest.join("\n"), bodyLine)) {
+      if (item.text.trim() === title.trim()) continue;
+      const text4 = `${title}: ${item.text}`;
+      candidates2.push({ key: `${permalink}#${hashOf(item.text)}`, label: `${rel}:${item.line}`, body: text4, aliases: aliasList2([item.heading && !/^(observations|relations)$/i.test(item.heading) ? item.heading : null, ...tags]), ...base });
+    }
+    if (candidates2.length === before && !relations.length && !candidates2.some((c) => c.key.startsWith(`${permalink}#`))) skipped.push({ label: rel, reason: "a note with no observations, relations or text" });
+  }
+  return { format: "basic-memory", path: path2, candidates: candidates2, skipped };
+}
+
+// server/src/core/io/import/bettermemory.ts
+import { readdirSync as readdirSync7 } from "node:fs";
+import { join as join26, relative as relative4, sep as sep5 } from "node:path";
+function mdFiles(dir) {
+  let names;
+  try {
+    names = readdirSync7(dir, { withFileTypes: true }).filter((e) => e.isFile() && e.name.endsWith(".md") && !e.name.startsWith(".")).map((e) => e.name);
+  } catch {
+    return [];
+  }
+  return names.sort().map((n2) => join26(dir, n2));
+}
+function lineOf(text3, key) {
+  const i = text3.split("\n").findIndex((l) => l.startsWith(`${key}:`));
+  return i === -1 ? 1 : i + 1;
+}
+function parseBettermemory(path2) {
+  if (!statPath(path2).isDirectory()) throw sourceError(path2, null, "is not a directory: give the bettermemory store folder (~/.claude-memory)");
+  const active = mdFiles(path2);
+  const tombs = mdFiles(join26(path2, ".tombstones"));
+  if (active.length === 0 && tombs.length === 0) throw sourceError(path2, null, "holds no memory files (*.md): is it a bettermemory store?");
+  const candidates2 = [];
+  const skipped = [];
+  for (const file2 of [...active, ...tombs]) {
+    const { text: text3, stat } = readSource(file2);
+    const { data, body } = frontmatter2(text3, file2);
+    const bad = (key, msg) => sourceError(file2, lineOf(text3, key), msg);
+    if (Object.keys(data).length === 0) throw sourceError(file2, 1, 'has no YAML frontmatter: a bettermemory file starts with "---"');
+    const sv = data.schema_version ?? 1;
+    if (typeof sv !== "number" || sv > 1) throw bad("schema_version", `schema_version ${JSON.stringify(sv)} is not one this importer reads (1)`);
+    const rawScopes = typeof data.scopes === "string" ? [data.scopes] : data.scopes;
+    if (!Array.isArray(rawScopes) || rawScopes.length === 0 || !rawScopes.every((s) => typeof s === "string")) throw bad("scopes", "scopes is missing or not a list of names");
+    const oneOf3 = (key, allowed) => {
+      const v = data[key];
+      if (v === void 0 || v === null) return void 0;
+      if (typeof v === "string" && allowed.includes(v)) return v;
+      throw bad(key, `${key} is ${JSON.stringify(v)}: expected one of ${allowed.join(", ")}`);
+    };
+    const date5 = (key) => isoDate(data[key], (w2) => bad(key, `${key} ${w2}`));
+    let origin2 = NULL_ORIGIN;
+    if (data.origin !== void 0 && data.origin !== null) {
+      if (!isObj2(data.origin)) throw bad("origin", "origin is not a mapping of cwd, repo, branch");
+      const o = data.origin;
+      const s = (k) => typeof o[k] === "string" ? o[k] : null;
+      origin2 = { cwd: s("cwd"), repo: s("repo"), branch: s("branch"), worktree_root: s("worktree_root") };
+    }
+    const id2 = data.id === void 0 || data.id === null ? null : String(data.id);
+    const created = date5("created") ?? mtimeIso(stat);
+    const label = `${id2 ? `memory ${id2}` : "memory"} (${relative4(path2, file2).split(sep5).join("/")})`;
+    const content = body.replace(/^\s*\n/, "").replace(/\s+$/, "");
+    if (content.trim() === "") {
+      skipped.push({ label, reason: "empty body" });
+      continue;
+    }
+    const removedAt = date5("removed");
+    const tomb = tombs.includes(file2);
+    const aliases = Array.isArray(data.aliases) ? aliasList2(data.aliases.filter((a) => typeof a === "string")) : void 0;
+    candidates2.push({
+      key: id2 ?? file2.slice(path2.length + 1),
+      label,
+      body: content,
+      scopes: [...new Set(rawScopes.map((s) => slugScope(s, "imported")))],
+      ...oneOf3("confidence", CONFIDENCES) ? { confidence: oneOf3("confidence", CONFIDENCES) } : {},
+      ...oneOf3("source", SOURCES) ? { source: oneOf3("source", SOURCES) } : {},
+      ...oneOf3("category", CATEGORIES) ? { category: oneOf3("category", CATEGORIES) } : {},
+      ...aliases ? { aliases } : {},
+      created,
+      updated: date5("updated") ?? created,
+      last_verified_at: date5("last_verified_at") ?? null,
+      expires: date5("expires") ?? null,
+      origin: origin2,
+      ...tomb || removedAt ? { removed: { ...removedAt ? { at: removedAt } : {}, reason: typeof data.removed_reason === "string" && data.removed_reason.trim() ? data.removed_reason : "removed in bettermemory", session: typeof data.removed_session === "string" ? data.removed_session : null } } : {}
+    });
+  }
+  return { format: "bettermemory", path: path2, candidates: candidates2, skipped };
+}
+
+// server/src/core/io/import/claudeCode.ts
+import { existsSync as existsSync10, readdirSync as readdirSync8 } from "node:fs";
+import { basename as basename6, dirname as dirname8, join as join27, relative as relative5, sep as sep6 } from "node:path";
+var INSTRUCTIONS_SCOPE = "instructions";
+var encode3 = (name) => name.replace(/[^a-zA-Z0-9]/g, "-");
+function decodeProjectDir(name, root = "/") {
+  const visit2 = (rest, dir, depth) => {
+    if (rest === "") return dir;
+    if (depth > 40 || !rest.startsWith("-")) return null;
+    let entries;
+    try {
+      entries = readdirSync8(dir, { withFileTypes: true }).filter((e) => e.isDirectory() || e.isSymbolicLink()).map((e) => e.name);
+    } catch {
+      return null;
+    }
+    for (const e of entries.sort((a, b) => b.length - a.length)) {
+      const enc = `-${encode3(e)}`;
+      if (rest === enc || rest.startsWith(`${enc}-`)) {
+        const found = visit2(rest.slice(enc.length), join27(dir, e), depth + 1);
+        if (found) return found;
+      }
+    }
+    return null;
+  };
+  return visit2(name, root, 0);
+}
+var TYPES = {
+  user: { category: "user-inference", source: "inferred" },
+  feedback: { category: "fact", source: "user-correction" },
+  project: { category: "fact", source: "inferred" },
+  reference: { category: "fact", source: "inferred" }
+};
+async function projectOf(dir) {
+  const name = basename6(dir);
+  const path2 = decodeProjectDir(name);
+  const tail = name.split("-").filter(Boolean).pop() ?? name;
+  const scope2 = `projects:${slugScope(path2 ? basename6(path2) : tail, "unknown")}`;
+  let origin2 = NULL_ORIGIN;
+  if (path2) {
+    const info = await repoInfo(path2);
+    origin2 = info ? { cwd: path2, repo: info.url, branch: null, worktree_root: info.root } : { cwd: path2, repo: null, branch: null, worktree_root: null };
+  }
+  return { dir, name, path: path2, scope: scope2.length > 64 ? "projects:unknown" : scope2, origin: origin2 };
+}
+function projectDirs(path2) {
+  if (!statPath(path2).isDirectory()) throw sourceError(path2, null, "is not a directory: give ~/.claude, ~/.claude/projects, a project folder in it, or its memory/ folder");
+  const subdirs = (d) => readdirSync8(d, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => join27(d, e.name)).sort();
+  if (existsSync10(join27(path2, "projects"))) return { projects: subdirs(join27(path2, "projects")).filter((d) => existsSync10(join27(d, "memory"))), claudeHome: path2 };
+  if (basename6(path2) === "memory") return { projects: [dirname8(path2)], claudeHome: null };
+  if (existsSync10(join27(path2, "memory"))) return { projects: [path2], claudeHome: null };
+  const inside = subdirs(path2).filter((d) => existsSync10(join27(d, "memory")));
+  if (inside.length) return { projects: inside, claudeHome: null };
+  throw sourceError(path2, null, "holds no Claude Code auto memory (no memory/ folder): give ~/.claude, ~/.claude/projects or ~/.claude/projects/<project>");
+}
+var INDEX_LINK = /\[[^\]]*\]\(([^)\s]+\.md)\)/g;
+function splitFile(label, keyBase, text3, firstLine, skipIndexIn, skipped) {
+  const out2 = [];
+  for (const item of markdownItems(text3, firstLine)) {
+    if (/^@\S+$/.test(item.text.trim())) {
+      skipped.push({ label: `${label}:${item.line}`, reason: "an @import line (import that file itself if it holds memories)" });
+      continue;
+    }
+    if (skipIndexIn) {
+      const links = [...item.text.matchAll(INDEX_LINK)].map((m) => m[1]);
+      if (links.length && links.every((l) => existsSync10(join27(skipIndexIn, l)))) {
+        skipped.push({ label: `${label}:${item.line}`, reason: `an index entry pointing to ${links.join(", ")} (imported from there)` });
+        continue;
+      }
+    }
+    out2.push({ key: `${keyBase}#${hashOf(item.text)}`, label: `${label}:${item.line}`, body: item.text, ...aliasList2([item.heading]) ? { aliases: aliasList2([item.heading]) } : {} });
+  }
+  return out2;
+}
+async function parseClaudeCode(path2, opts = {}) {
+  const { projects, claudeHome } = projectDirs(path2);
+  const candidates2 = [];
+  const skipped = [];
+  for (const dir of projects) {
+    const p = await projectOf(dir);
+    const memDir = join27(dir, "memory");
+    const files2 = existsSync10(memDir) ? walkFiles(memDir, (n2) => n2.endsWith(".md")) : [];
+    const base = { scopes: [p.scope], origin: p.origin };
+    for (const file2 of files2) {
+      const rel = relative5(memDir, file2).split(sep6).join("/");
+      const label = `${p.name}/memory/${rel}`;
+      const { text: text3, stat } = readSource(file2);
+      const date5 = mtimeIso(stat);
+      const { data, body, bodyLine } = frontmatter2(text3, file2);
+      const type = data.type;
+      if (Object.keys(data).length > 0 && (typeof data.type === "string" || typeof data.name === "string")) {
+        if (type !== void 0 && (typeof type !== "string" || !(type in TYPES))) {
+          const i = text3.split("\n").findIndex((l) => l.startsWith("type:"));
+          throw sourceError(file2, i === -1 ? 1 : i + 1, `type is ${JSON.stringify(type)}: Claude Code's memory types are ${Object.keys(TYPES).join(", ")}`);
+        }
+        const content = body.trim();
+        if (content === "") {
+          skipped.push({ label, reason: "a topic file with no text" });
+          continue;
+        }
+        const kind = TYPES[type ?? "project"];
+        candidates2.push({
+          key: `${p.name}/memory/${rel}`,
+          label,
+          body: content,
+          ...base,
+          ...kind,
+          aliases: aliasList2([typeof data.name === "string" ? data.name : null, typeof data.description === "string" ? data.description : null]),
+          created: date5,
+          updated: date5
+        });
+        continue;
+      }
+      const pieces = splitFile(label, `${p.name}/memory/${rel}`, body, bodyLine, rel === "MEMORY.md" ? memDir : null, skipped);
+      if (pieces.length === 0 && !skipped.some((s) => s.label.startsWith(`${label}:`))) skipped.push({ label, reason: "an empty file" });
+      for (const piece of pieces) candidates2.push({ ...piece, ...base, source: "inferred", created: date5, updated: date5 });
+    }
+    if (opts.includeClaudeMd && p.path) {
+      for (const f of ["CLAUDE.md", join27(".claude", "CLAUDE.md"), "CLAUDE.local.md"]) candidates2.push(...instructionFile(join27(p.path, f), base, skipped));
+    }
+  }
+  if (opts.includeClaudeMd && claudeHome) candidates2.push(...instructionFile(join27(claudeHome, "CLAUDE.md"), { scopes: [], origin: NULL_ORIGIN }, skipped));
+  return { format: "claude-code", path: path2, candidates: candidates2, skipped };
+}
+function instructionFile(file2, base, skipped) {
+  if (!existsSync10(file2)) return [];
+  const { text: text3, stat } = readSource(file2);
+  const date5 = mtimeIso(stat);
+  const { body, bodyLine } = frontmatter2(text3, file2);
+  return splitFile(file2, `CLAUDE.md:${file2}`, body, bodyLine, null, skipped).map((piece) => ({
+    ...piece,
+    ...base,
+    markScopes: [INSTRUCTIONS_SCOPE],
+    source: "explicit-statement",
+    created: date5,
+    updated: date5
+  }));
+}
+
+// server/src/core/io/import/mem0.ts
+function parseMem0(path2) {
+  const { text: text3 } = readSource(path2);
+  const trimmed = text3.trimStart();
+  let records;
+  const cats = /* @__PURE__ */ new Map();
+  if (path2.endsWith(".jsonl") || trimmed.startsWith("{") && /^\{[^\n]*\}\s*\n\s*\{/.test(trimmed)) {
+    records = jsonLines(text3, path2).map(({ line: line2, value }) => ({ value, where: `line ${line2}`, line: line2 }));
+  } else {
+    const doc = parseJson(text3, path2);
+    let list5;
+    let key = "";
+    if (Array.isArray(doc)) list5 = doc;
+    else if (isObj2(doc) && Array.isArray(doc.memories)) {
+      list5 = doc.memories;
+      key = "memories";
+      const rows = doc.categories;
+      if (rows !== void 0) {
+        if (!Array.isArray(rows)) throw sourceError(path2, null, '"categories" must be a list');
+        rows.forEach((r, i) => {
+          if (!isObj2(r) || typeof r.id !== "string" || typeof r.name !== "string") throw sourceError(path2, null, `categories[${i}] needs an "id" and a "name"`);
+          cats.set(r.id, r.name);
+        });
+      }
+    } else if (isObj2(doc) && Array.isArray(doc.results)) {
+      list5 = doc.results;
+      key = "results";
+    } else throw sourceError(path2, 1, 'not a mem0 or OpenMemory export: expected a "memories" or "results" list (or a list of memories)');
+    records = list5.map((value, i) => ({ value, where: key ? `${key}[${i}]` : `item ${i}`, line: null }));
+  }
+  const candidates2 = [];
+  const skipped = [];
+  for (const { value, where, line: line2 } of records) {
+    const bad = (msg) => line2 !== null ? sourceError(path2, line2, msg) : sourceError(path2, null, `${where} ${msg}`);
+    if (!isObj2(value)) throw bad("is not a JSON object");
+    const text4 = value.content ?? value.memory ?? value.text;
+    if (typeof text4 !== "string") throw bad('has no "content" (OpenMemory) or "memory" (mem0) text');
+    const id2 = typeof value.id === "string" || typeof value.id === "number" ? String(value.id) : null;
+    if (id2 === null) throw bad('has no "id"');
+    const label = `memory ${id2} (${where})`;
+    if (text4.trim() === "") {
+      skipped.push({ label, reason: "empty text" });
+      continue;
+    }
+    const state = value.state ?? "active";
+    if (typeof state !== "string" || !["active", "paused", "archived", "deleted"].includes(state)) throw bad(`has "state" ${JSON.stringify(state)}: expected active, paused, archived or deleted`);
+    let categories = [];
+    if (Array.isArray(value.categories)) categories = value.categories.filter((c) => typeof c === "string");
+    else if (Array.isArray(value.category_ids)) categories = value.category_ids.map((c) => cats.get(String(c))).filter((c) => c !== void 0);
+    const date5 = (k) => isoDate(value[k], (w2) => bad(`has "${k}" ${w2}`));
+    const created = date5("created_at");
+    const updated = date5("updated_at") ?? created;
+    const scopes = [...new Set(categories.map((c) => slugScope(c, "")).filter((s) => s !== ""))].slice(0, 4);
+    candidates2.push({
+      key: id2,
+      label,
+      body: text4,
+      scopes: scopes.length ? scopes : ["mem0"],
+      category: "user-inference",
+      source: "inferred",
+      ...created ? { created } : {},
+      ...updated ? { updated } : {},
+      ...state === "archived" || state === "deleted" ? { removed: { ...date5("deleted_at") ?? date5("archived_at") ?? updated ? { at: date5("deleted_at") ?? date5("archived_at") ?? updated } : {}, reason: `${state} in OpenMemory` } } : {}
+    });
+  }
+  return { format: "mem0", path: path2, candidates: candidates2, skipped };
+}
+
+// server/src/core/io/import/memento.ts
+import { existsSync as existsSync11 } from "node:fs";
+import { basename as basename7, join as join28, relative as relative6 } from "node:path";
+function parseMemento(path2) {
+  const st = statPath(path2);
+  let root = path2;
+  let files2;
+  if (st.isDirectory()) {
+    if (existsSync11(join28(path2, "memories"))) root = join28(path2, "memories");
+    files2 = walkFiles(root, (n2) => n2.endsWith(".jsonl"));
+    if (files2.length === 0) throw sourceError(root, null, "holds no .jsonl files: give the Memento home (~/.memento), its memories/ folder or one .jsonl file");
+  } else files2 = [path2];
+  const latest = /* @__PURE__ */ new Map();
+  for (const file2 of files2) {
+    const nsFromPath = st.isDirectory() ? relative6(root, file2).replace(/\.jsonl$/, "").split("\\").join("/") : "global";
+    const { text: text3 } = readSource(file2);
+    for (const { line: line2, value } of jsonLines(text3, file2)) {
+      const bad = (msg) => sourceError(file2, line2, msg);
+      if (!isObj2(value)) throw bad("not a JSON object");
+      if (typeof value.id !== "string" || value.id.trim() === "") throw bad('entry without an "id" string');
+      const prev = latest.get(value.id);
+      const deleted = value.deleted === true;
+      if (value.content !== void 0 && typeof value.content !== "string") throw bad(`entry ${value.id} has "content" that is not a string`);
+      const content = value.content ?? prev?.content;
+      if (content === void 0) {
+        if (deleted) continue;
+        throw bad(`entry ${value.id} has no "content"`);
+      }
+      if (value.tags !== void 0 && (!Array.isArray(value.tags) || !value.tags.every((t) => typeof t === "string"))) throw bad(`entry ${value.id} has "tags" that is not a list of strings`);
+      if (value.namespace !== void 0 && typeof value.namespace !== "string") throw bad(`entry ${value.id} has a "namespace" that is not a string`);
+      const date5 = (k) => isoDate(value[k], (w2) => bad(`entry ${value.id} has "${k}" ${w2}`));
+      latest.set(value.id, {
+        id: value.id,
+        namespace: value.namespace ?? prev?.namespace ?? nsFromPath,
+        content,
+        tags: value.tags ?? prev?.tags ?? [],
+        created: date5("created") ?? prev?.created,
+        updated: date5("updated") ?? date5("created") ?? prev?.updated,
+        ttl: date5("ttl"),
+        deleted,
+        label: `entry ${value.id} (${(st.isDirectory() ? relative6(root, file2) : basename7(file2)).split("\\").join("/")}:${line2})`
+      });
+    }
+  }
+  const candidates2 = [];
+  const skipped = [];
+  for (const e of latest.values()) {
+    if (e.content.trim() === "") {
+      skipped.push({ label: e.label, reason: "empty content" });
+      continue;
+    }
+    candidates2.push({
+      key: e.id,
+      label: e.label,
+      body: e.content,
+      scopes: [slugScope(e.namespace, "global")],
+      aliases: aliasList2(e.tags),
+      ...e.created ? { created: e.created } : {},
+      ...e.updated ? { updated: e.updated } : {},
+      ...e.ttl ? { expires: e.ttl } : {},
+      ...e.deleted ? { removed: { ...e.updated ? { at: e.updated } : {}, reason: "deleted in Memento" } } : {}
+    });
+  }
+  return { format: "memento", path: path2, candidates: candidates2, skipped };
+}
+
+// server/src/core/io/import/serverMemory.ts
+import { basename as basename8, join as join29 } from "node:path";
+function parseServerMemory(path2) {
+  const file2 = statPath(path2).isDirectory() ? join29(path2, "memory.jsonl") : path2;
+  const { text: text3 } = readSource(file2);
+  const entities = /* @__PURE__ */ new Map();
+  const relations = /* @__PURE__ */ new Map();
+  const order = [];
+  for (const { line: line2, value } of jsonLines(text3, file2)) {
+    const bad = (msg) => sourceError(file2, line2, msg);
+    if (!isObj2(value)) throw bad("not a JSON object");
+    if (value.type === "entity") {
+      if (typeof value.name !== "string" || value.name.trim() === "") throw bad('entity without a "name" string');
+      if (value.entityType !== void 0 && typeof value.entityType !== "string") throw bad(`entity "${value.name}" has an "entityType" that is not a string`);
+      const obs = value.observations ?? [];
+      if (!Array.isArray(obs) || !obs.every((o) => typeof o === "string")) throw bad(`entity "${value.name}" has "observations" that is not a list of strings`);
+      const prev = entities.get(value.name);
+      if (prev) {
+        for (const o of obs) if (!prev.observations.includes(o)) prev.observations.push(o);
+      } else {
+        entities.set(value.name, { name: value.name, entityType: value.entityType ?? "", observations: [...obs], line: line2 });
+        order.push(value.name);
+      }
+    } else if (value.type === "relation") {
+      for (const k of ["from", "to", "relationType"]) if (typeof value[k] !== "string" || value[k].trim() === "") throw bad(`relation without a "${k}" string`);
+      const from = value.from;
+      if (!relations.has(from)) relations.set(from, []);
+      const list5 = relations.get(from);
+      if (!list5.some((r) => r.to === value.to && r.type === value.relationType)) list5.push({ to: value.to, type: value.relationType, line: line2 });
+      if (!entities.has(from) && !order.includes(from)) order.push(from);
+    } else {
+      throw bad(`"type" is ${JSON.stringify(value.type)}: a memory-server line is "entity" or "relation"`);
+    }
+  }
+  const candidates2 = [];
+  const skipped = [];
+  for (const name of order) {
+    const e = entities.get(name);
+    const rels = relations.get(name) ?? [];
+    const line2 = e?.line ?? rels[0].line;
+    const label = `entity "${name}" (${basename8(file2)}:${line2})`;
+    const lines = [e && e.entityType ? `${name} (${e.entityType})` : name];
+    for (const o of e?.observations ?? []) if (o.trim() !== "") lines.push(`- ${o.trim()}`);
+    for (const r of rels) lines.push(`- ${r.type} [[${r.to}]]`);
+    if (lines.length === 1) {
+      skipped.push({ label, reason: "an entity with no observations and no relations" });
+      continue;
+    }
+    const body = lines.join("\n");
+    candidates2.push({
+      key: `entity:${name}`,
+      label,
+      body,
+      scopes: [slugScope(e?.entityType ?? "", "knowledge-graph")],
+      aliases: name.length <= 100 && /[_-]/.test(name) ? [name.replace(/[_-]+/g, " ")] : void 0
+    });
+  }
+  return { format: "server-memory", path: file2, candidates: candidates2, skipped };
+}
+
+// server/src/core/io/import/index.ts
+var PARSERS = {
+  "claude-code": parseClaudeCode,
+  "server-memory": parseServerMemory,
+  "basic-memory": parseBasicMemory,
+  memento: parseMemento,
+  bettermemory: parseBettermemory,
+  mem0: parseMem0,
+  "anthropic-memories": parseAnthropicMemories
+};
+function checkFormat(v) {
+  if (IMPORT_FORMATS.includes(v)) return v;
+  throw new ValidationError(`unknown import format ${JSON.stringify(v)}: use one of ${IMPORT_FORMATS.join(", ")}`);
+}
+async function parseSource(format, path2, opts = {}) {
+  if (opts.includeClaudeMd && format !== "claude-code") throw new ValidationError("--include-claude-md applies to --from claude-code only");
+  return PARSERS[format](path2, opts);
 }
 
 // server/src/core/cairn.ts
@@ -44480,7 +49797,7 @@ var Cairn = class _Cairn {
   oneShot;
   session = newId();
   disabledScopes = /* @__PURE__ */ new Set();
-  services = { index: null, events: null };
+  services = { index: null, semantic: null, events: null, links: null, feedback: null };
   clock;
   /** Where the store is and its config, without opening (or creating) anything. */
   static locate(opts) {
@@ -44497,9 +49814,24 @@ var Cairn = class _Cairn {
     const c = new _Cairn(loc.dir, loc.config, loc.configFile, store, caller, env, opts.watch ?? true, warn, opts.actor ?? "model", opts.oneShot ?? "every-read", opts.now);
     if (opts.log !== false) openEventLog(c);
     await openIndex(c, opts.progress);
+    if (opts.autoSync && loc.config.sync.auto) {
+      c.autoSync = new AutoSync(c);
+      c.autoSync.start();
+    }
     return c;
   }
+  autoSync = null;
+  /** A write went through: the automatic sync (when on) runs after its debounce, never inside the call. */
+  wrote(p) {
+    if (this.autoSync === null) return p;
+    return p.then((v) => {
+      this.autoSync?.schedule();
+      return v;
+    });
+  }
   async close() {
+    closeGraph(this);
+    await this.autoSync?.stop();
     await closeIndex(this);
     closeEventLog(this);
   }
@@ -44538,43 +49870,55 @@ var Cairn = class _Cairn {
   }
   // writing
   write(input2) {
-    return write2(this, input2);
+    return this.wrote(write2(this, input2));
   }
   writeConfirm(input2) {
-    return writeConfirm(this, input2);
+    return this.wrote(writeConfirm(this, input2));
   }
   writeCancel(input2) {
     return writeCancel(this, input2);
   }
   update(input2) {
-    return update2(this, input2);
+    return this.wrote(update2(this, input2));
   }
   verify(input2) {
-    return verify2(this, input2);
+    return this.wrote(verify2(this, input2));
   }
   // lifecycle
   remove(input2) {
-    return remove2(this, input2);
+    return this.wrote(remove3(this, input2));
   }
   restore(input2) {
-    return restore2(this, input2);
+    return this.wrote(restore2(this, input2));
   }
   listTombstones(input2) {
     return listTombstones2(this, input2);
   }
   pruneTombstones(input2) {
-    return pruneTombstones(this, input2);
+    return this.wrote(pruneTombstones(this, input2));
   }
   // transfer (CLI export / import)
   exportStore(input2) {
     return exportStore(this, input2);
   }
   importStore(doc, progress2) {
-    return importStore(this, doc, progress2);
+    return this.wrote(importStore(this, doc, progress2));
+  }
+  /** cairn import --from FORMAT PATH: reads the source (nothing written when it is malformed), then gates and, with apply, writes. */
+  async importFrom(format, path2, opts) {
+    const parsed = await parseSource(format, path2, { ...opts.includeClaudeMd ? { includeClaudeMd: true } : {}, home: this.env.HOME ?? "" });
+    return opts.apply ? this.wrote(importFrom(this, parsed, opts)) : importFrom(this, parsed, opts);
+  }
+  // notes: Anthropic's memory tool over the notes area, and the link graph
+  memoryTool(input2) {
+    return this.wrote(memoryTool(this, input2));
+  }
+  related(input2) {
+    return related2(this, input2);
   }
   // curation
   renameScope(input2) {
-    return renameScope2(this, input2);
+    return this.wrote(renameScope2(this, input2));
   }
   scopeDisable(input2) {
     return scopeDisable2(this, input2);
@@ -44585,11 +49929,55 @@ var Cairn = class _Cairn {
   recordUse(input2) {
     return recordUse2(this, input2);
   }
-  health(input2) {
-    return health2(this, input2);
+  async health(input2) {
+    const report = await health2(this, input2);
+    return { ...report, consolidation: await consolidationSummary(this) };
+  }
+  consolidate(input2) {
+    return this.wrote(consolidate3(this, input2));
+  }
+  merge(input2) {
+    return this.wrote(merge3(this, input2));
+  }
+  // sync (CLI `cairn sync`; the merge driver runs without opening a store)
+  syncInit(input2) {
+    return syncInit(this, input2);
+  }
+  sync() {
+    return sync(this);
+  }
+  syncStatus() {
+    return status(this);
+  }
+  static mergeDriver(files2, workTree) {
+    return mergeDriver2(files2, workTree);
   }
   migrateOrigin(input2) {
-    return migrateOrigin(this, input2);
+    return this.wrote(migrateOrigin(this, input2));
+  }
+  // insight: the read-only views of `cairn ui` (no tool of their own; reads are not logged)
+  browse(input2) {
+    return browse(this, input2);
+  }
+  searchPreview(input2) {
+    return searchPreview(this, input2);
+  }
+  memoryPage(input2) {
+    return memoryPage(this, input2);
+  }
+  overview(input2 = {}) {
+    return overview2(this, input2);
+  }
+  /** memory_health, reused until the store or the event log changes (the UI's health page). */
+  healthCached(input2) {
+    return cachedHealth(this, input2);
+  }
+  pendingWrites() {
+    return pendingWrites(this);
+  }
+  /** Every change to the store or the pending writes, from any process; returns the unsubscribe. */
+  onChange(fn) {
+    return onChange(this, fn);
   }
 };
 
@@ -44650,16 +50038,16 @@ var UsageError = class extends Error {
   name = "UsageError";
 };
 function askTerminal(question) {
-  return new Promise((resolve7) => {
+  return new Promise((resolve9) => {
     const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
     let answered = false;
     rl.question(question, (line2) => {
       answered = true;
       rl.close();
-      resolve7(line2);
+      resolve9(line2);
     });
     rl.on("close", () => {
-      if (!answered) resolve7(null);
+      if (!answered) resolve9(null);
     });
   });
 }
@@ -44681,15 +50069,15 @@ function processIO() {
     readStdin: readAllStdin
   };
 }
-function parse5(argv, options20, allowPositionals = true) {
+function parse7(argv, options21, allowPositionals = true) {
   const plain2 = Object.fromEntries(
-    Object.entries(options20).map(([k, o]) => [k, { type: o.type, ...o.multiple ? { multiple: true } : {}, ...o.short ? { short: o.short } : {} }])
+    Object.entries(options21).map(([k, o]) => [k, { type: o.type, ...o.multiple ? { multiple: true } : {}, ...o.short ? { short: o.short } : {} }])
   );
   try {
     return parseArgs({ args: argv, options: plain2, allowPositionals, strict: true });
   } catch (err) {
     const msg = err.message.replace(/\. To specify a positional argument.*$/s, "");
-    const known = Object.keys(options20).map((k) => `--${k}`);
+    const known = Object.keys(options21).map((k) => `--${k}`);
     throw new UsageError(/^Unknown option/.test(msg) ? `${msg}; this command takes ${known.length ? known.join(", ") : "no options"}` : msg);
   }
 }
@@ -44700,7 +50088,9 @@ async function asCli(words, fn) {
     if (!(err instanceof ValidationError)) throw err;
     const names = Object.keys(words).sort((a, b) => b.length - a.length).map((k) => k.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
     const re = new RegExp(`(^|; )(${names.join("|")})(\\[\\d+\\])?(?=[\\s"]|$)`, "g");
-    throw new UsageError(names.length ? err.message.replace(re, (_m, pre, name) => `${pre}${words[name]}`) : err.message);
+    if (names.length === 0) throw new UsageError(err.message);
+    const flag = new RegExp(`\\b(${names.join("|")})=true\\b`, "g");
+    throw new UsageError(err.message.replace(re, (_m, pre, name) => `${pre}${words[name]}`).replace(flag, (_m, name) => words[name]));
   }
 }
 function openCairn(io) {
@@ -44754,7 +50144,7 @@ var show3 = {
   usage: "cairn show ID [ID...] [--json]",
   options: options2,
   async run(argv, io) {
-    const { values, positionals } = parse5(argv, options2);
+    const { values, positionals } = parse7(argv, options2);
     if (positionals.length === 0) throw new UsageError("give at least one memory id: cairn show ID");
     const c = await openCairn(io);
     try {
@@ -44785,7 +50175,7 @@ var list3 = {
   usage: "cairn list [--scope S]... [--limit N] [--all] [--json]",
   options: options3,
   async run(argv, io) {
-    const { values } = parse5(argv, options3, false);
+    const { values } = parse7(argv, options3, false);
     const limit = values.all ? 200 : intOption(values.limit, "--limit", 1, 200) ?? 50;
     const c = await openCairn(io);
     try {
@@ -44841,14 +50231,14 @@ async function readText(positionals, io, example) {
     if (!io.readStdin) throw new UsageError('TEXT "-" reads stdin, which is not available here');
     return (await io.readStdin()).trim();
   }
-  const text2 = positionals.join(" ").trim();
-  if (text2 === "") throw new UsageError(`give the text to store: ${example}`);
-  return text2;
+  const text3 = positionals.join(" ").trim();
+  if (text3 === "") throw new UsageError(`give the text to store: ${example}`);
+  return text3;
 }
 var oneLine = (s) => String(s ?? "").replace(/\s+/g, " ").trim();
 function committedLine(verb, r) {
-  const related = r.related ?? [];
-  const rel = related.map((m) => `  related: ${String(m.id)} (similarity ${String(m.similarity)}) ${oneLine(m.snippet)}
+  const related3 = r.related ?? [];
+  const rel = related3.map((m) => `  related: ${String(m.id)} (similarity ${String(m.similarity)}) ${oneLine(m.snippet)}
 `).join("");
   return `${verb} ${String(r.id)}  [${r.scopes.join(", ")}]
 ${rel}`;
@@ -44905,18 +50295,18 @@ var exportCmd = {
   usage: "cairn export [-o FILE] [--no-tombstones] [--scope S]... [--json]",
   options: options4,
   async run(argv, io) {
-    const { values } = parse5(argv, options4, false);
+    const { values } = parse7(argv, options4, false);
     const scopes = (values.scope ?? []).map((s) => validateScopeFilter(s, "--scope"));
     const c = await openCairn(io);
     try {
       const doc = await c.exportStore({ scopes, include_tombstones: !values["no-tombstones"] });
-      const text2 = `${JSON.stringify(doc, null, 2)}
+      const text3 = `${JSON.stringify(doc, null, 2)}
 `;
       if (values.output) {
-        await writeExportFile(values.output, text2);
+        await writeExportFile(values.output, text3);
         io.err(`cairn: exported ${plural2(doc.memories.length, "memory", "memories")} and ${plural2(doc.tombstones.length, "tombstone")} to ${values.output}
 `);
-      } else io.out(text2);
+      } else io.out(text3);
       const leaks = secretsIn([...doc.memories, ...doc.tombstones]);
       if (leaks.length) {
         io.err(`cairn: warning: ${plural2(leaks.length, "exported memory looks like it holds a secret", "exported memories look like they hold secrets")}; the export is plaintext:
@@ -44932,7 +50322,7 @@ var exportCmd = {
 };
 
 // server/src/cli/commands/overview.ts
-import { existsSync as existsSync7, statSync as statSync6 } from "node:fs";
+import { existsSync as existsSync12, statSync as statSync9 } from "node:fs";
 var options5 = {
   all: { type: "boolean", help: ALL_HELP },
   hook: { type: "boolean", help: "the one-line SessionStart summary (nothing for an empty store; always exit 0)" },
@@ -44950,15 +50340,15 @@ function formatHookLine(c) {
   const other = c.elsewhere === 0 ? "" : c.here === 0 ? `; ${c.elsewhere} in other repos${reach}` : `; ${c.elsewhere} more in other repos${reach}`;
   const tail = `${other}. Search them only when stored context could help.`;
   const entries = Object.entries(c.scopes).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-  const render2 = (k) => {
+  const render3 = (k) => {
     const shown2 = entries.slice(0, k).map(([s, n2]) => `${s} ${n2}`);
     const rest = entries.length - k;
     if (rest > 0) shown2.push(k === 0 ? `${plural3(rest, "scope", "scopes")}` : `+${rest} more ${rest === 1 ? "scope" : "scopes"}`);
     return shown2.length ? `${head} (${shown2.join(", ")})${tail}` : `${head}${tail}`;
   };
-  let best = render2(0);
+  let best = render3(0);
   for (let k = 1; k <= entries.length; k++) {
-    const line2 = render2(k);
+    const line2 = render3(k);
     if (bytes(line2) > HOOK_LINE_MAX_BYTES) break;
     best = line2;
   }
@@ -44967,7 +50357,7 @@ function formatHookLine(c) {
 async function hookCounts(io) {
   const loc = Cairn.locate({ env: io.env, cwd: io.cwd });
   if (!loc.config.hooks.session_start) return null;
-  if (!existsSync7(loc.dir) || !statSync6(loc.dir).isDirectory()) return null;
+  if (!existsSync12(loc.dir) || !statSync9(loc.dir).isDirectory()) return null;
   const c = await Cairn.open({ env: io.env, cwd: io.cwd, watch: false, oneShot: "cache", warn: () => {
   }, log: false });
   try {
@@ -45030,14 +50420,14 @@ function overviewText(o, all) {
   return `${lines.join("\n")}
 `;
 }
-var overview2 = {
+var overview3 = {
   name: "overview",
   summary: "scope counts of the memories in view from this project (no bodies)",
   usage: "cairn overview [--all] [--json] | cairn overview --hook",
   options: options5,
   async run(argv, io) {
     if (argv.includes("--hook")) return runHook(io);
-    const { values } = parse5(argv, options5, false);
+    const { values } = parse7(argv, options5, false);
     const all = values.all ?? false;
     const c = await openCairn(io);
     try {
@@ -45066,7 +50456,7 @@ var search3 = {
   usage: "cairn search QUERY... [--alt TEXT]... [--scope S]... [--limit N] [--all] [--json]",
   options: options6,
   async run(argv, io) {
-    const { values, positionals } = parse5(argv, options6);
+    const { values, positionals } = parse7(argv, options6);
     const query = positionals.join(" ").trim();
     if (query === "") throw new UsageError('give a query: cairn search "how do we deploy"');
     const max = intOption(values.limit, "--limit", 1, 50);
@@ -45098,7 +50488,7 @@ var options7 = {
   json: { ...JSON_OPTION, help: "print memory_health's object as is" }
 };
 var plural4 = (n2, one, many = `${one}s`) => `${n2} ${n2 === 1 ? one : many}`;
-var day = (ts) => ts ? ts.slice(0, 10) : "never";
+var day2 = (ts) => ts ? ts.slice(0, 10) : "never";
 var more = (count, shown2) => count > shown2 ? [`  … and ${count - shown2} more (--top-k to see them)`] : [];
 function line(r, what) {
   return `  ${r.id}  ${what}  [${r.scopes.join(", ")}]
@@ -45117,7 +50507,7 @@ function healthText(h) {
   sec(`Contradicted and not fixed since (${c.count}): update or remove each`, [
     ...c.rows.map((r) => {
       const note = [...r.resolution_timeline].reverse().find((e) => e.event === "contradicted" && e.note)?.note;
-      return `${line(r, `${r.contradictions}x, last ${day(r.last_contradicted)}`)}${note ? `
+      return `${line(r, `${r.contradictions}x, last ${day2(r.last_contradicted)}`)}${note ? `
       why: ${note}` : ""}`;
     }),
     ...more(c.count, c.rows.length)
@@ -45146,11 +50536,11 @@ function healthText(h) {
     ...more(cd.count, cd.rows.length)
   ]);
   sec(`Expired (${h.expired.count}): remove, or extend expires`, [
-    ...h.expired.rows.map((r) => line(r, `expired ${day(r.expires)}`)),
+    ...h.expired.rows.map((r) => line(r, `expired ${day2(r.expires)}`)),
     ...more(h.expired.count, h.expired.rows.length)
   ]);
   sec(`Cold: not retrieved in the last ${h.window_days} days (${h.cold.count})`, [
-    ...h.cold.rows.map((r) => line(r, `${r.age_days} days old, last retrieved ${day(r.last_retrieved)}`)),
+    ...h.cold.rows.map((r) => line(r, `${r.age_days} days old, last retrieved ${day2(r.last_retrieved)}`)),
     ...more(h.cold.count, h.cold.rows.length)
   ]);
   sec(`Heavily used: applied ${h.min_applied}+ times (${h.heavily_used.count})`, [
@@ -45158,6 +50548,16 @@ function healthText(h) {
     ...more(h.heavily_used.count, h.heavily_used.rows.length)
   ]);
   sec("Durability markers (fired / overridden)", h.marker_stats.map((m) => `  ${m.marker.padEnd(22)} ${m.fires} / ${m.overrides}${m.override_rate === null ? "" : `  (${Math.round(m.override_rate * 100)}% overridden)`}`));
+  const sc = h.sync_conflicts;
+  sec(sc.count ? `Sync conflicts (${sc.count}): kept the first text, the other is preserved; delete the file once resolved` : "", [
+    ...sc.rows.flatMap((r) => [
+      `  ${r.id}  ${r.kind === "body" ? "edited differently on two machines" : "removed on one machine, edited on another: kept removed"}  (${r.file})`,
+      `    kept (${r.kept.updated}${r.kept.removed ? `, removed ${r.kept.removed}` : ""}): ${r.kept.body.replace(/\s+/g, " ").slice(0, 200)}`,
+      `    other (${r.other.updated}): ${r.other.body.replace(/\s+/g, " ").slice(0, 200)}`
+    ]),
+    ...more(sc.count - sc.files.length, sc.rows.length),
+    ...sc.files.map((f) => `  ${f}: a file changed on two machines; the other machine's copy`)
+  ]);
   const oo = h.orphaned_origins;
   sec(oo.count ? `Origins matching none of this repo's remotes (${oo.count}): the repo was renamed, moved or re-pointed` : "", oo.rows.flatMap((r) => [
     `  ${r.repo}: ${plural4(r.count, "memory", "memories")} (${r.ids.join(", ")}${r.count > r.ids.length ? ", ..." : ""})`,
@@ -45182,7 +50582,7 @@ var health3 = {
   usage: "cairn health [--json] [--days N] [--top-k N] [--min-applied N]",
   options: options7,
   async run(argv, io) {
-    const { values } = parse5(argv, options7, false);
+    const { values } = parse7(argv, options7, false);
     const input2 = {
       window_days: intOption(values.days, "--days", 1, 3650),
       top_k: intOption(values["top-k"], "--top-k", 1, 100),
@@ -45221,7 +50621,7 @@ async function allTombstones(c, scopes) {
   return items;
 }
 async function list4(argv, io) {
-  const { values } = parse5(argv, listOptions, false);
+  const { values } = parse7(argv, listOptions, false);
   const c = await openCairn(io);
   try {
     const items = await allTombstones(c, values.scope ?? []);
@@ -45238,7 +50638,7 @@ async function list4(argv, io) {
   }
 }
 async function prune(argv, io) {
-  const { values } = parse5(argv, pruneOptions, false);
+  const { values } = parse7(argv, pruneOptions, false);
   if (values["older-than"] === void 0) throw new UsageError("--older-than DAYS is required: tombstones removed more than DAYS days ago are deleted for good");
   const days = intOption(values["older-than"], "--older-than", 0, 36500);
   const c = await openCairn(io);
@@ -45274,28 +50674,40 @@ var tombstones = {
 
 // server/src/cli/commands/import.ts
 import { readFile } from "node:fs/promises";
-import { resolve as resolve5 } from "node:path";
-var options8 = { json: JSON_OPTION };
+import { resolve as resolve6 } from "node:path";
+var options8 = {
+  from: { type: "string", arg: "FORMAT", help: `import another tool's memories: ${IMPORT_FORMATS.join(", ")} (without it, FILE is a cairn export)` },
+  apply: { type: "boolean", help: "with --from: write the memories (without it, a dry run that only reports)" },
+  scope: { type: "string", multiple: true, arg: "S", help: "with --from: put every imported memory in these scopes instead of the ones derived from the source" },
+  force: { type: "boolean", help: "with --from: import near-duplicates and items like removed memories too (never past the secret check)" },
+  "include-claude-md": { type: "boolean", help: 'with --from claude-code: also import CLAUDE.md files (as instructions, scope "instructions")' },
+  json: JSON_OPTION
+};
 function importProgress(io) {
   const report = progress(io);
   return report && ((done, total) => report("importing", done, total));
 }
 var importCmd = {
   name: "import",
-  summary: "import a cairn export (idempotent by id; never overwrites a newer local edit)",
-  usage: "cairn import FILE [--json]",
+  summary: "import a cairn export, or (--from) another tool's memories: a dry run report, then --apply",
+  usage: `cairn import FILE [--json]
+       cairn import --from FORMAT PATH [--apply] [--scope S]... [--force] [--include-claude-md] [--json]   (FORMAT: ${IMPORT_FORMATS.join(", ")})`,
   options: options8,
   async run(argv, io) {
-    const { values, positionals } = parse5(argv, options8);
-    if (positionals.length !== 1) throw new UsageError("give exactly one file made by cairn export");
-    const file2 = resolve5(io.cwd, positionals[0]);
-    let text2;
+    const { values, positionals } = parse7(argv, options8);
+    if (values.from !== void 0) return importFrom2(io, values, positionals);
+    for (const k of ["apply", "scope", "force", "include-claude-md"]) {
+      if (values[k] !== void 0) throw new UsageError(`--${k} goes with --from FORMAT (importing another tool's memories); a cairn export is imported as it is`);
+    }
+    if (positionals.length !== 1) throw new UsageError("give exactly one file made by cairn export (or --from FORMAT PATH for another tool's memories)");
+    const file2 = resolve6(io.cwd, positionals[0]);
+    let text3;
     try {
-      text2 = await readFile(file2, "utf8");
+      text3 = await readFile(file2, "utf8");
     } catch (err) {
       throw new CairnError(`cannot read ${file2}: ${errorMessage(err)}`);
     }
-    const doc = parseExport(text2, file2);
+    const doc = parseExport(text3, file2);
     const c = await openCairn(io);
     try {
       const report = await c.importStore(doc, importProgress(io));
@@ -45313,55 +50725,141 @@ var importCmd = {
     }
   }
 };
+var HEADINGS = {
+  added: ["would add", "added"],
+  added_tombstone: ["would add as removed (removed in the source)", "added as removed (removed in the source)"],
+  already_imported: ["already imported (unchanged)", "already imported (unchanged)"],
+  changed_at_source: ["already imported, changed in the source since (kept as imported)", "already imported, changed in the source since (kept as imported)"],
+  removed_here: ["imported before and removed here since (not added back)", "imported before and removed here since (not added back)"],
+  duplicate: ["skipped, a near-duplicate", "skipped, a near-duplicate"],
+  previously_removed: ["skipped, like a memory removed before", "skipped, like a memory removed before"],
+  secret: ["refused, holds a secret (never stored)", "refused, holds a secret (never stored)"],
+  expired: ["skipped, expired in the source", "skipped, expired in the source"],
+  invalid: ["refused, not a valid memory", "refused, not a valid memory"]
+};
+function itemDetail(it) {
+  switch (it.status) {
+    case "added":
+    case "added_tombstone":
+      return `${it.id ? `${it.id} ` : ""}[${(it.scopes ?? []).join(", ")}]`;
+    case "already_imported":
+    case "changed_at_source":
+      return `as ${it.id}`;
+    case "removed_here":
+      return `${it.id} (removed: ${JSON.stringify(it.reason ?? "")}; cairn restore ${it.id} brings it back)`;
+    case "duplicate":
+      return it.duplicate_of_item ? `repeats ${it.duplicate_of_item}` : `like ${(it.matches ?? []).map((m) => `${m.id} (${m.similarity})`).join(", ")}`;
+    case "previously_removed":
+      return `like ${(it.matches ?? []).map((m) => `${m.id} (removed: ${JSON.stringify(m.removed_reason ?? "")})`).join(", ")}`;
+    case "secret":
+      return (it.kinds ?? []).join(", ");
+    default:
+      return it.reason ?? "";
+  }
+}
+function sourceReportText(r) {
+  const lines = [];
+  const verb = r.applied ? "imported" : "dry run of";
+  lines.push(`${verb} ${r.format} ${r.path}: ${plural2(r.total, "item")}${r.skipped.length ? ` (and ${plural2(r.skipped.length, "piece")} that ${r.skipped.length === 1 ? "is" : "are"} not a memory)` : ""}`);
+  for (const status2 of Object.keys(HEADINGS)) {
+    const its = r.items.filter((i) => i.status === status2);
+    if (its.length === 0) continue;
+    lines.push("", `${HEADINGS[status2][r.applied ? 1 : 0]}: ${its.length}`);
+    const shown2 = status2 === "already_imported" ? its.slice(0, 5) : its;
+    for (const it of shown2) lines.push(`  ${it.label}: ${itemDetail(it)}`);
+    if (shown2.length < its.length) lines.push(`  ... and ${its.length - shown2.length} more (--json lists them all)`);
+  }
+  if (r.skipped.length) {
+    lines.push("", `not memories: ${r.skipped.length}`);
+    for (const s of r.skipped.slice(0, 20)) lines.push(`  ${s.label}: ${s.reason}`);
+    if (r.skipped.length > 20) lines.push(`  ... and ${r.skipped.length - 20} more (--json lists them all)`);
+  }
+  const adds = r.counts.added + r.counts.added_tombstone;
+  lines.push("");
+  if (!r.applied) lines.push(adds ? `Nothing was written. Run again with --apply to add ${plural2(adds, "memory", "memories")}.` : "Nothing was written, and --apply would add nothing.");
+  else lines.push(`${plural2(adds, "memory", "memories")} written.`);
+  return `${lines.join("\n")}
+`;
+}
+async function importFrom2(io, values, positionals) {
+  let format;
+  try {
+    format = checkFormat(values.from);
+  } catch (err) {
+    throw new UsageError(errorMessage(err));
+  }
+  if (positionals.length !== 1) throw new UsageError(`give exactly one PATH to import from (the ${format} store, folder or file)`);
+  if (values["include-claude-md"] && format !== "claude-code") throw new UsageError("--include-claude-md goes with --from claude-code");
+  const path2 = resolve6(io.cwd, positionals[0]);
+  const progress2 = importProgress(io);
+  const c = await openCairn(io);
+  try {
+    const report = await asCli(
+      { scopes: "--scope" },
+      () => c.importFrom(format, path2, {
+        apply: values.apply === true,
+        force: values.force === true,
+        scopes: values.scope ?? [],
+        ...values["include-claude-md"] ? { includeClaudeMd: true } : {},
+        ...progress2 ? { progress: progress2 } : {}
+      })
+    );
+    if (values.json) printJson(io, report);
+    else io.out(sourceReportText(report));
+    return 0;
+  } finally {
+    await c.close();
+  }
+}
 
 // server/src/cli/commands/doctor.ts
 import { homedir as homedir4 } from "node:os";
 
 // server/src/core/curation/doctor.ts
-import { constants as constants4, promises as fsp8 } from "node:fs";
-import { join as join20 } from "node:path";
+import { constants as constants5, promises as fsp12 } from "node:fs";
+import { join as join32 } from "node:path";
 
 // server/src/core/io/clients.ts
-import { existsSync as existsSync8 } from "node:fs";
-import { join as join18 } from "node:path";
+import { existsSync as existsSync13 } from "node:fs";
+import { join as join30 } from "node:path";
 var CLIENTS = ["claude-code", "claude-desktop", "cursor", "vscode", "windsurf", "cline", "continue", "codex", "opencode", "zed", "gemini"];
 var SERVER_NAME = "cairn";
 function appDataDir(ie) {
-  if (ie.platform === "darwin") return join18(ie.home, "Library", "Application Support");
-  if (ie.platform === "win32") return ie.env.APPDATA && ie.env.APPDATA.trim() !== "" ? ie.env.APPDATA : join18(ie.home, "AppData", "Roaming");
+  if (ie.platform === "darwin") return join30(ie.home, "Library", "Application Support");
+  if (ie.platform === "win32") return ie.env.APPDATA && ie.env.APPDATA.trim() !== "" ? ie.env.APPDATA : join30(ie.home, "AppData", "Roaming");
   const xdg = ie.env.XDG_CONFIG_HOME;
-  return xdg && xdg.trim() !== "" ? xdg : join18(ie.home, ".config");
+  return xdg && xdg.trim() !== "" ? xdg : join30(ie.home, ".config");
 }
 function xdgConfigDir(ie) {
   const xdg = ie.env.XDG_CONFIG_HOME;
-  return xdg && xdg.trim() !== "" ? xdg : join18(ie.home, ".config");
+  return xdg && xdg.trim() !== "" ? xdg : join30(ie.home, ".config");
 }
 function opencodeFile(ie) {
-  const dir = join18(xdgConfigDir(ie), "opencode");
-  const jsonc = join18(dir, "opencode.jsonc");
-  return !existsSync8(join18(dir, "opencode.json")) && existsSync8(jsonc) ? jsonc : join18(dir, "opencode.json");
+  const dir = join30(xdgConfigDir(ie), "opencode");
+  const jsonc = join30(dir, "opencode.jsonc");
+  return !existsSync13(join30(dir, "opencode.json")) && existsSync13(jsonc) ? jsonc : join30(dir, "opencode.json");
 }
 var plain = (e) => ({ command: e.command, args: e.args });
 var stdio = (e) => ({ type: "stdio", command: e.command, args: e.args });
 function clientSpec(client, ie) {
   const app = appDataDir(ie);
-  const vscodeUser = join18(app, "Code", "User");
+  const vscodeUser = join30(app, "Code", "User");
   switch (client) {
     case "claude-code":
-      return { client, label: "Claude Code (user scope)", file: join18(ie.home, ".claude.json"), format: "json", key: "mcpServers", entry: stdio, alsoCheck: [] };
+      return { client, label: "Claude Code (user scope)", file: join30(ie.home, ".claude.json"), format: "json", key: "mcpServers", entry: stdio, alsoCheck: [] };
     case "claude-desktop":
-      return { client, label: "Claude Desktop", file: join18(app, "Claude", "claude_desktop_config.json"), format: "json", key: "mcpServers", entry: plain, alsoCheck: [] };
+      return { client, label: "Claude Desktop", file: join30(app, "Claude", "claude_desktop_config.json"), format: "json", key: "mcpServers", entry: plain, alsoCheck: [] };
     case "cursor":
-      return { client, label: "Cursor", file: join18(ie.home, ".cursor", "mcp.json"), format: "json", key: "mcpServers", entry: plain, alsoCheck: [] };
+      return { client, label: "Cursor", file: join30(ie.home, ".cursor", "mcp.json"), format: "json", key: "mcpServers", entry: plain, alsoCheck: [] };
     case "vscode":
-      return { client, label: "VS Code (user mcp.json)", file: join18(vscodeUser, "mcp.json"), format: "json", key: "servers", entry: stdio, alsoCheck: [] };
+      return { client, label: "VS Code (user mcp.json)", file: join30(vscodeUser, "mcp.json"), format: "json", key: "servers", entry: stdio, alsoCheck: [] };
     case "windsurf":
-      return { client, label: "Windsurf", file: join18(ie.home, ".codeium", "windsurf", "mcp_config.json"), format: "json", key: "mcpServers", entry: plain, alsoCheck: [] };
+      return { client, label: "Windsurf", file: join30(ie.home, ".codeium", "windsurf", "mcp_config.json"), format: "json", key: "mcpServers", entry: plain, alsoCheck: [] };
     case "cline":
       return {
         client,
         label: "Cline (VS Code extension)",
-        file: join18(vscodeUser, "globalStorage", "saoudrizwan.claude-dev", "settings", "cline_mcp_settings.json"),
+        file: join30(vscodeUser, "globalStorage", "saoudrizwan.claude-dev", "settings", "cline_mcp_settings.json"),
         format: "json",
         key: "mcpServers",
         entry: plain,
@@ -45371,15 +50869,15 @@ function clientSpec(client, ie) {
       return {
         client,
         label: "Continue",
-        file: join18(ie.home, ".continue", "mcpServers", `${SERVER_NAME}.yaml`),
+        file: join30(ie.home, ".continue", "mcpServers", `${SERVER_NAME}.yaml`),
         format: "yaml-block",
         key: "mcpServers",
         entry: (e) => ({ name: SERVER_NAME, command: e.command, args: e.args }),
-        alsoCheck: [join18(ie.home, ".continue", "config.yaml")]
+        alsoCheck: [join30(ie.home, ".continue", "config.yaml")]
       };
     case "codex": {
-      const codexHome = ie.env.CODEX_HOME && ie.env.CODEX_HOME.trim() !== "" ? ie.env.CODEX_HOME : join18(ie.home, ".codex");
-      return { client, label: "Codex CLI", file: join18(codexHome, "config.toml"), format: "toml", key: "mcp_servers", entry: plain, alsoCheck: [] };
+      const codexHome = ie.env.CODEX_HOME && ie.env.CODEX_HOME.trim() !== "" ? ie.env.CODEX_HOME : join30(ie.home, ".codex");
+      return { client, label: "Codex CLI", file: join30(codexHome, "config.toml"), format: "toml", key: "mcp_servers", entry: plain, alsoCheck: [] };
     }
     case "opencode":
       return {
@@ -45395,14 +50893,14 @@ function clientSpec(client, ie) {
       return {
         client,
         label: "Zed",
-        file: ie.platform === "win32" ? join18(app, "Zed", "settings.json") : join18(xdgConfigDir(ie), "zed", "settings.json"),
+        file: ie.platform === "win32" ? join30(app, "Zed", "settings.json") : join30(xdgConfigDir(ie), "zed", "settings.json"),
         format: "json",
         key: "context_servers",
         entry: plain,
         alsoCheck: []
       };
     case "gemini":
-      return { client, label: "Gemini CLI", file: join18(ie.home, ".gemini", "settings.json"), format: "json", key: "mcpServers", entry: plain, alsoCheck: [] };
+      return { client, label: "Gemini CLI", file: join30(ie.home, ".gemini", "settings.json"), format: "json", key: "mcpServers", entry: plain, alsoCheck: [] };
     default:
       client;
       throw new Error(`unknown client ${String(client)}`);
@@ -45416,57 +50914,47 @@ function serverEntry(bundlePath2, nodePath) {
 }
 
 // server/src/core/io/init.ts
-import { promises as fsp7 } from "node:fs";
-import { dirname as dirname7, join as join19 } from "node:path";
+import { promises as fsp11 } from "node:fs";
+import { dirname as dirname9, join as join31 } from "node:path";
 import { isDeepStrictEqual } from "node:util";
-
-// server/src/core/io/yaml.ts
-var import_gray_matter2 = __toESM(require_gray_matter(), 1);
-var engine = import_gray_matter2.default.engines.yaml;
-function yamlLoad(text2) {
-  return engine.parse(text2);
-}
-function yamlDump(value) {
-  return engine.stringify(value);
-}
 
 // server/src/core/io/jsonc.ts
 var JsoncError = class extends Error {
   name = "JsoncError";
 };
-function parseJsonc(text2) {
-  let i = text2.charCodeAt(0) === 65279 ? 1 : 0;
+function parseJsonc(text3) {
+  let i = text3.charCodeAt(0) === 65279 ? 1 : 0;
   const fail = (what) => {
-    const before = text2.slice(0, i);
+    const before = text3.slice(0, i);
     const line2 = before.split("\n").length;
     const col = i - before.lastIndexOf("\n");
     throw new JsoncError(`${what} at line ${line2} column ${col}`);
   };
   const skip = () => {
     for (; ; ) {
-      const c = text2[i];
+      const c = text3[i];
       if (c === " " || c === "	" || c === "\n" || c === "\r") i++;
-      else if (c === "/" && text2[i + 1] === "/") {
-        while (i < text2.length && text2[i] !== "\n") i++;
-      } else if (c === "/" && text2[i + 1] === "*") {
-        const close = text2.indexOf("*/", i + 2);
+      else if (c === "/" && text3[i + 1] === "/") {
+        while (i < text3.length && text3[i] !== "\n") i++;
+      } else if (c === "/" && text3[i + 1] === "*") {
+        const close = text3.indexOf("*/", i + 2);
         if (close < 0) fail("unclosed /* comment");
         i = close + 2;
       } else return;
     }
   };
-  const str3 = () => {
+  const str4 = () => {
     const start = i;
     i++;
-    while (i < text2.length && text2[i] !== '"') {
-      if (text2[i] === "\\") i++;
-      else if (text2[i] === "\n") fail("line break inside a string");
+    while (i < text3.length && text3[i] !== '"') {
+      if (text3[i] === "\\") i++;
+      else if (text3[i] === "\n") fail("line break inside a string");
       i++;
     }
-    if (i >= text2.length) fail("unclosed string");
+    if (i >= text3.length) fail("unclosed string");
     i++;
     try {
-      return JSON.parse(text2.slice(start, i));
+      return JSON.parse(text3.slice(start, i));
     } catch {
       i = start;
       return fail("bad escape in string");
@@ -45475,25 +50963,25 @@ function parseJsonc(text2) {
   const value = () => {
     skip();
     const start = i;
-    const c = text2[i];
+    const c = text3[i];
     if (c === "{") {
       i++;
       const members2 = [];
       for (; ; ) {
         skip();
-        if (text2[i] === "}") break;
-        if (text2[i] !== '"') fail(members2.length ? 'expected "," or "}"' : 'expected a "key" or "}"');
+        if (text3[i] === "}") break;
+        if (text3[i] !== '"') fail(members2.length ? 'expected "," or "}"' : 'expected a "key" or "}"');
         const keyStart = i;
-        const key = str3();
+        const key = str4();
         skip();
-        if (text2[i] !== ":") fail(`expected ":" after "${key}"`);
+        if (text3[i] !== ":") fail(`expected ":" after "${key}"`);
         i++;
         const v = value();
         skip();
         const m = { key, keyStart, value: v, commaEnd: -1 };
         members2.push(m);
-        if (text2[i] === ",") m.commaEnd = ++i;
-        else if (text2[i] !== "}") fail('expected "," or "}"');
+        if (text3[i] === ",") m.commaEnd = ++i;
+        else if (text3[i] !== "}") fail('expected "," or "}"');
       }
       i++;
       return { kind: "object", start, end: i, members: members2 };
@@ -45503,27 +50991,27 @@ function parseJsonc(text2) {
       const items = [];
       for (; ; ) {
         skip();
-        if (text2[i] === "]") break;
+        if (text3[i] === "]") break;
         items.push(value());
         skip();
-        if (text2[i] === ",") i++;
-        else if (text2[i] !== "]") fail('expected "," or "]"');
+        if (text3[i] === ",") i++;
+        else if (text3[i] !== "]") fail('expected "," or "]"');
       }
       i++;
       return { kind: "array", start, end: i, items };
     }
     if (c === '"') {
-      const v = str3();
+      const v = str4();
       return { kind: "scalar", start, end: i, value: v };
     }
-    const lit = /^(?:true|false|null|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?)/.exec(text2.slice(i, i + 400));
-    if (!lit) return fail(i >= text2.length ? "unexpected end of file" : `unexpected ${JSON.stringify(c)}`);
+    const lit = /^(?:true|false|null|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?)/.exec(text3.slice(i, i + 400));
+    if (!lit) return fail(i >= text3.length ? "unexpected end of file" : `unexpected ${JSON.stringify(c)}`);
     i += lit[0].length;
     return { kind: "scalar", start, end: i, value: JSON.parse(lit[0]) };
   };
   const root = value();
   skip();
-  if (i < text2.length) fail("unexpected text after the end of the document");
+  if (i < text3.length) fail("unexpected text after the end of the document");
   return root;
 }
 function toValue(n2) {
@@ -45541,12 +51029,12 @@ function memberOf(obj, key) {
   for (let k = obj.members.length - 1; k >= 0; k--) if (obj.members[k].key === key) return obj.members[k];
   return void 0;
 }
-function styleOf(text2) {
-  const m = /\n([ \t]+)["{[\]}]/.exec(text2);
-  return { unit: m ? m[1] : "  ", eol: text2.includes("\r\n") ? "\r\n" : "\n" };
+function styleOf(text3) {
+  const m = /\n([ \t]+)["{[\]}]/.exec(text3);
+  return { unit: m ? m[1] : "  ", eol: text3.includes("\r\n") ? "\r\n" : "\n" };
 }
-var lineStart = (text2, at) => text2.lastIndexOf("\n", at - 1) + 1;
-var indentAt = (text2, at) => /^[ \t]*/.exec(text2.slice(lineStart(text2, at), at))[0];
+var lineStart = (text3, at) => text3.lastIndexOf("\n", at - 1) + 1;
+var indentAt = (text3, at) => /^[ \t]*/.exec(text3.slice(lineStart(text3, at), at))[0];
 function compact(v) {
   if (Array.isArray(v)) return `[${v.map(compact).join(", ")}]`;
   if (v !== null && typeof v === "object") return `{${Object.entries(v).map(([k, x]) => `${JSON.stringify(k)}: ${compact(x)}`).join(", ")}}`;
@@ -45556,41 +51044,41 @@ function render(value, indent, style, multiline) {
   if (!multiline) return compact(value);
   return JSON.stringify(value, null, style.unit).split("\n").join(style.eol + indent);
 }
-var apply = (text2, edits) => [...edits].sort((a, b) => b.at - a.at).reduce((t, e) => t.slice(0, e.at) + e.text + t.slice(e.end), text2);
-function setMember(text2, obj, key, value, style = styleOf(text2)) {
+var apply = (text3, edits) => [...edits].sort((a, b) => b.at - a.at).reduce((t, e) => t.slice(0, e.at) + e.text + t.slice(e.end), text3);
+function setMember(text3, obj, key, value, style = styleOf(text3)) {
   if (obj.kind !== "object") throw new JsoncError("setMember needs an object");
   const cur = memberOf(obj, key);
   if (cur) {
-    const multiline2 = text2.slice(cur.value.start, cur.value.end).includes("\n");
-    return apply(text2, [{ at: cur.value.start, end: cur.value.end, text: render(value, indentAt(text2, cur.keyStart), style, multiline2) }]);
+    const multiline2 = text3.slice(cur.value.start, cur.value.end).includes("\n");
+    return apply(text3, [{ at: cur.value.start, end: cur.value.end, text: render(value, indentAt(text3, cur.keyStart), style, multiline2) }]);
   }
   const close = obj.end - 1;
   const last = obj.members[obj.members.length - 1];
-  const inner = text2.slice(obj.start + 1, close);
+  const inner = text3.slice(obj.start + 1, close);
   if (!last) {
-    const outer = indentAt(text2, obj.start);
+    const outer = indentAt(text3, obj.start);
     const child2 = outer + style.unit;
     const member3 = `${JSON.stringify(key)}: ${render(value, child2, style, true)}`;
-    if (inner.trim() === "") return apply(text2, [{ at: obj.start + 1, end: close, text: `${style.eol}${child2}${member3}${style.eol}${outer}` }]);
-    const at = lineStart(text2, close);
-    const closeOnOwnLine = text2.slice(at, close).trim() === "";
-    return apply(text2, [{ at: closeOnOwnLine ? at : close, end: close, text: `${closeOnOwnLine ? "" : style.eol}${child2}${member3}${style.eol}${closeOnOwnLine ? text2.slice(at, close) : outer}` }]);
+    if (inner.trim() === "") return apply(text3, [{ at: obj.start + 1, end: close, text: `${style.eol}${child2}${member3}${style.eol}${outer}` }]);
+    const at = lineStart(text3, close);
+    const closeOnOwnLine = text3.slice(at, close).trim() === "";
+    return apply(text3, [{ at: closeOnOwnLine ? at : close, end: close, text: `${closeOnOwnLine ? "" : style.eol}${child2}${member3}${style.eol}${closeOnOwnLine ? text3.slice(at, close) : outer}` }]);
   }
-  const multiline = text2.slice(obj.start, obj.members[0].keyStart).includes("\n");
+  const multiline = text3.slice(obj.start, obj.members[0].keyStart).includes("\n");
   const trailing = last.commaEnd >= 0;
   const comma = trailing ? [] : [{ at: last.value.end, end: last.value.end, text: "," }];
   const after = trailing ? last.commaEnd : last.value.end;
   if (!multiline) {
     const member3 = ` ${JSON.stringify(key)}: ${render(value, "", style, false)}${trailing ? "," : ""}`;
-    return apply(text2, [{ at: after, end: after, text: (trailing ? "" : ",") + member3 }]);
+    return apply(text3, [{ at: after, end: after, text: (trailing ? "" : ",") + member3 }]);
   }
-  const child = indentAt(text2, last.keyStart);
+  const child = indentAt(text3, last.keyStart);
   const member2 = `${child}${JSON.stringify(key)}: ${render(value, child, style, true)}${trailing ? "," : ""}`;
-  const closeLine = lineStart(text2, close);
-  if (text2.slice(closeLine, close).trim() === "" && closeLine > last.value.end) {
-    return apply(text2, [...comma, { at: closeLine, end: closeLine, text: member2 + style.eol }]);
+  const closeLine = lineStart(text3, close);
+  if (text3.slice(closeLine, close).trim() === "" && closeLine > last.value.end) {
+    return apply(text3, [...comma, { at: closeLine, end: closeLine, text: member2 + style.eol }]);
   }
-  return apply(text2, [{ at: after, end: after, text: (trailing ? "" : ",") + style.eol + member2 }]);
+  return apply(text3, [{ at: after, end: after, text: (trailing ? "" : ",") + style.eol + member2 }]);
 }
 
 // server/src/core/io/tomlEdit.ts
@@ -45605,8 +51093,8 @@ function tomlValue(v) {
 }
 var BARE = /^[A-Za-z0-9_-]+$/;
 var keyText = (k) => BARE.test(k) ? k : JSON.stringify(k);
-function tableHeader(path) {
-  return `[${path.map(keyText).join(".")}]`;
+function tableHeader(path2) {
+  return `[${path2.map(keyText).join(".")}]`;
 }
 function headerPath(inner) {
   const parts = [];
@@ -45637,30 +51125,30 @@ function headerPath(inner) {
   }
   return parts;
 }
-function statements(text2) {
+function statements(text3) {
   const out2 = [];
   let i = 0;
-  while (i < text2.length) {
+  while (i < text3.length) {
     const start = i;
     let depth = 0;
-    while (i < text2.length) {
-      const c = text2[i];
+    while (i < text3.length) {
+      const c = text3[i];
       if (c === "#") {
-        while (i < text2.length && text2[i] !== "\n") i++;
+        while (i < text3.length && text3[i] !== "\n") i++;
         if (depth === 0) break;
         continue;
       }
       if (c === '"' || c === "'") {
-        const triple = text2.startsWith(c.repeat(3), i);
+        const triple = text3.startsWith(c.repeat(3), i);
         if (triple) {
-          const close = text2.indexOf(c.repeat(3), i + 3);
+          const close = text3.indexOf(c.repeat(3), i + 3);
           if (close < 0) throw new TomlEditError("unclosed multi-line string");
           i = close + 3;
-          while (text2[i] === c) i++;
+          while (text3[i] === c) i++;
           continue;
         }
         i++;
-        while (i < text2.length && text2[i] !== c && text2[i] !== "\n") i += c === '"' && text2[i] === "\\" ? 2 : 1;
+        while (i < text3.length && text3[i] !== c && text3[i] !== "\n") i += c === '"' && text3[i] === "\\" ? 2 : 1;
         i++;
         continue;
       }
@@ -45669,7 +51157,7 @@ function statements(text2) {
       else if (c === "\n" && depth <= 0) break;
       i++;
     }
-    out2.push({ start, end: i, text: text2.slice(start, i) });
+    out2.push({ start, end: i, text: text3.slice(start, i) });
     i++;
   }
   return out2;
@@ -45683,17 +51171,17 @@ var keyOf = (line2) => {
   const m = /^\s*((?:[A-Za-z0-9_-]+|"(?:[^"\\]|\\.)*"|'[^']*')(?:\s*\.\s*(?:[A-Za-z0-9_-]+|"(?:[^"\\]|\\.)*"|'[^']*'))*)\s*=/.exec(line2);
   return m ? headerPath(m[1]) : null;
 };
-function setTomlTable(text2, path, values) {
-  const eol = text2.includes("\r\n") ? "\r\n" : "\n";
-  const lines = statements(text2);
-  const same = (a) => a !== null && a.length === path.length && a.every((p, k) => p === path[k]);
-  const at = lines.findIndex((l) => same(tableOf(l.text)));
+function setTomlTable(text3, path2, values) {
+  const eol = text3.includes("\r\n") ? "\r\n" : "\n";
+  const lines = statements(text3);
+  const same3 = (a) => a !== null && a.length === path2.length && a.every((p, k) => p === path2[k]);
+  const at = lines.findIndex((l) => same3(tableOf(l.text)));
   const entries = Object.entries(values);
   if (at < 0) {
-    const body = [tableHeader(path), ...entries.map(([k, v]) => `${keyText(k)} = ${tomlValue(v)}`)].join(eol);
-    if (text2.trim() === "") return `${body}${eol}`;
-    const pad = !text2.endsWith("\n") ? `${eol}${eol}` : text2.endsWith(`${eol}${eol}`) ? "" : eol;
-    return `${text2}${pad}${body}${eol}`;
+    const body = [tableHeader(path2), ...entries.map(([k, v]) => `${keyText(k)} = ${tomlValue(v)}`)].join(eol);
+    if (text3.trim() === "") return `${body}${eol}`;
+    const pad = !text3.endsWith("\n") ? `${eol}${eol}` : text3.endsWith(`${eol}${eol}`) ? "" : eol;
+    return `${text3}${pad}${body}${eol}`;
   }
   let endIdx = lines.length;
   for (let k = at + 1; k < lines.length; k++) if (isHeader(lines[k].text)) {
@@ -45719,11 +51207,11 @@ function setTomlTable(text2, path, values) {
     const insertAt = header.end;
     edits.push({ at: insertAt, end: insertAt, text: missing.map((m) => `${eol}${m}`).join("") });
   }
-  return edits.sort((a, b) => b.at - a.at).reduce((t, e) => t.slice(0, e.at) + e.text + t.slice(e.end), text2);
+  return edits.sort((a, b) => b.at - a.at).reduce((t, e) => t.slice(0, e.at) + e.text + t.slice(e.end), text3);
 }
 
 // server/src/core/io/init.ts
-var isObj2 = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
+var isObj3 = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
 function snippet(spec, entry) {
   if (spec.format === "toml") {
     return [tableHeader([spec.key, SERVER_NAME]), ...Object.entries(spec.entry(entry)).map(([k, v]) => `${k} = ${tomlValue(v)}`)].join("\n");
@@ -45732,7 +51220,7 @@ function snippet(spec, entry) {
 }
 async function readText2(file2) {
   try {
-    return await fsp7.readFile(file2, "utf8");
+    return await fsp11.readFile(file2, "utf8");
   } catch (err) {
     if (err.code === "ENOENT") return null;
     throw new ConflictError(`cannot read ${file2}: ${errorMessage(err)}`);
@@ -45742,28 +51230,28 @@ function refuse2(spec, entry, why) {
   throw new ConflictError(`${spec.file} ${why}; cairn left it untouched. Fix it, or add this by hand:
 ${snippet(spec, entry)}`);
 }
-function mergeJson(spec, entry, text2) {
+function mergeJson(spec, entry, text3) {
   const want = spec.entry(entry);
-  if (text2 === null || text2.trim() === "") {
+  if (text3 === null || text3.trim() === "") {
     return { status: "added", text: JSON.stringify({ [spec.key]: { [SERVER_NAME]: want } }, null, 2) + "\n" };
   }
   let root;
   try {
-    root = parseJsonc(text2);
+    root = parseJsonc(text3);
   } catch (err) {
     refuse2(spec, entry, `is not valid JSON (nor JSON with comments): ${errorMessage(err)}`);
   }
   if (root.kind !== "object") refuse2(spec, entry, "does not hold a JSON object at the top level");
   const doc = toValue(root);
   const servers = doc[spec.key] ?? {};
-  if (!isObj2(servers)) refuse2(spec, entry, `has a "${spec.key}" that is not an object`);
+  if (!isObj3(servers)) refuse2(spec, entry, `has a "${spec.key}" that is not an object`);
   const cur = servers[SERVER_NAME];
-  const next2 = isObj2(cur) ? { ...cur, ...want } : want;
+  const next2 = isObj3(cur) ? { ...cur, ...want } : want;
   if (cur !== void 0 && isDeepStrictEqual(cur, next2)) return { status: "unchanged", text: null };
-  let out2 = text2;
+  let out2 = text3;
   const serversNode = memberOf(root, spec.key)?.value;
   if (!serversNode) out2 = setMember(out2, root, spec.key, { [SERVER_NAME]: next2 });
-  else if (!isObj2(cur)) out2 = setMember(out2, serversNode, SERVER_NAME, next2);
+  else if (!isObj3(cur)) out2 = setMember(out2, serversNode, SERVER_NAME, next2);
   else {
     for (const [k, v] of Object.entries(want)) {
       if (isDeepStrictEqual(cur[k], v)) continue;
@@ -45786,26 +51274,26 @@ function plainToml(v) {
   if (v !== null && typeof v === "object" && !(v instanceof Date)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plainToml(x)]));
   return v;
 }
-var readToml = (text2) => plainToml(parse4(text2));
-function mergeToml(spec, entry, text2) {
+var readToml = (text3) => plainToml(parse4(text3));
+function mergeToml(spec, entry, text3) {
   const want = spec.entry(entry);
   let doc = {};
-  if (text2 !== null && text2.trim() !== "") {
+  if (text3 !== null && text3.trim() !== "") {
     try {
-      doc = readToml(text2);
+      doc = readToml(text3);
     } catch (err) {
       refuse2(spec, entry, `is not valid TOML (${errorMessage(err).split("\n")[0]})`);
     }
   }
   const servers = doc[spec.key] ?? {};
-  if (!isObj2(servers)) refuse2(spec, entry, `has a "${spec.key}" that is not a table`);
+  if (!isObj3(servers)) refuse2(spec, entry, `has a "${spec.key}" that is not a table`);
   const cur = servers[SERVER_NAME];
-  if (cur !== void 0 && !isObj2(cur)) refuse2(spec, entry, `has a "${spec.key}.${SERVER_NAME}" that is not a table`);
-  const next2 = isObj2(cur) ? { ...cur, ...want } : want;
+  if (cur !== void 0 && !isObj3(cur)) refuse2(spec, entry, `has a "${spec.key}.${SERVER_NAME}" that is not a table`);
+  const next2 = isObj3(cur) ? { ...cur, ...want } : want;
   if (cur !== void 0 && isDeepStrictEqual(cur, next2)) return { status: "unchanged", text: null };
   let out2;
   try {
-    out2 = setTomlTable(text2 ?? "", [spec.key, SERVER_NAME], want);
+    out2 = setTomlTable(text3 ?? "", [spec.key, SERVER_NAME], want);
   } catch (err) {
     refuse2(spec, entry, `could not be edited safely (${errorMessage(err)})`);
   }
@@ -45819,22 +51307,22 @@ function mergeToml(spec, entry, text2) {
   if (!isDeepStrictEqual(got, meant)) refuse2(spec, entry, "defines the cairn server in a form cairn cannot edit safely");
   return { status: cur === void 0 ? "added" : "updated", text: out2 };
 }
-function mergeYamlBlock(spec, entry, text2) {
+function mergeYamlBlock(spec, entry, text3) {
   let doc = {};
-  if (text2 !== null && text2.trim() !== "") {
+  if (text3 !== null && text3.trim() !== "") {
     let parsed;
     try {
-      parsed = yamlLoad(text2);
+      parsed = yamlLoad(text3);
     } catch (err) {
       refuse2(spec, entry, `is not valid YAML (${errorMessage(err).split("\n")[0]})`);
     }
-    if (!isObj2(parsed)) refuse2(spec, entry, "does not hold a YAML mapping at the top level");
+    if (!isObj3(parsed)) refuse2(spec, entry, "does not hold a YAML mapping at the top level");
     doc = parsed;
   }
   const list5 = doc.mcpServers ?? [];
   if (!Array.isArray(list5)) refuse2(spec, entry, 'has an "mcpServers" that is not a list');
   const want = spec.entry(entry);
-  const at = list5.findIndex((s) => isObj2(s) && s.name === SERVER_NAME);
+  const at = list5.findIndex((s) => isObj3(s) && s.name === SERVER_NAME);
   const cur = at >= 0 ? list5[at] : void 0;
   const next2 = cur ? { ...cur, ...want } : want;
   const header = { name: SERVER_NAME, version: "0.0.1", schema: "v1" };
@@ -45847,8 +51335,8 @@ function mergeYamlBlock(spec, entry, text2) {
   return { status: cur ? "updated" : "added", text: yamlDump(out2) };
 }
 async function planInit(spec, entry) {
-  const text2 = await readText2(spec.file);
-  return spec.format === "json" ? mergeJson(spec, entry, text2) : spec.format === "toml" ? mergeToml(spec, entry, text2) : mergeYamlBlock(spec, entry, text2);
+  const text3 = await readText2(spec.file);
+  return spec.format === "json" ? mergeJson(spec, entry, text3) : spec.format === "toml" ? mergeToml(spec, entry, text3) : mergeYamlBlock(spec, entry, text3);
 }
 async function runInit(spec, entry, opts = {}) {
   const plan = await planInit(spec, entry);
@@ -45856,47 +51344,47 @@ async function runInit(spec, entry, opts = {}) {
   if (write3) await writeConfigAtomic(spec.file, plan.text);
   return { client: spec.client, label: spec.label, file: spec.file, status: plan.status, written: write3, entry: spec.entry(entry), text: plan.text };
 }
-async function writeConfigAtomic(file2, text2) {
-  const target = await fsp7.realpath(file2).catch(() => file2);
-  await fsp7.mkdir(dirname7(target), { recursive: true, mode: 448 });
-  const mode2 = await fsp7.stat(target).then((s) => s.mode & 511, () => 384);
-  await writeFileAtomic(target, text2, mode2);
+async function writeConfigAtomic(file2, text3) {
+  const target = await fsp11.realpath(file2).catch(() => file2);
+  await fsp11.mkdir(dirname9(target), { recursive: true, mode: 448 });
+  const mode2 = await fsp11.stat(target).then((s) => s.mode & 511, () => 384);
+  await writeFileAtomic(target, text3, mode2);
 }
 async function readRegistration(file2, format, key) {
-  let text2;
+  let text3;
   try {
-    text2 = await readText2(file2);
+    text3 = await readText2(file2);
   } catch (err) {
     return { file: file2, present: true, entry: null, error: errorMessage(err) };
   }
-  if (text2 === null) return { file: file2, present: false, entry: null };
-  if (text2.trim() === "") return { file: file2, present: true, entry: null };
+  if (text3 === null) return { file: file2, present: false, entry: null };
+  if (text3.trim() === "") return { file: file2, present: true, entry: null };
   try {
-    const doc = format === "json" ? toValue(parseJsonc(text2)) : format === "toml" ? readToml(text2) : yamlLoad(text2);
-    if (!isObj2(doc)) return { file: file2, present: true, entry: null, error: `no ${format === "json" ? "JSON object" : "YAML mapping"} at the top level` };
+    const doc = format === "json" ? toValue(parseJsonc(text3)) : format === "toml" ? readToml(text3) : yamlLoad(text3);
+    if (!isObj3(doc)) return { file: file2, present: true, entry: null, error: `no ${format === "json" ? "JSON object" : "YAML mapping"} at the top level` };
     const servers = doc[key];
     if (Array.isArray(servers)) {
-      const found = servers.find((s) => isObj2(s) && s.name === SERVER_NAME);
-      return { file: file2, present: true, entry: isObj2(found) ? found : null };
+      const found = servers.find((s) => isObj3(s) && s.name === SERVER_NAME);
+      return { file: file2, present: true, entry: isObj3(found) ? found : null };
     }
-    const e = isObj2(servers) ? servers[SERVER_NAME] : void 0;
-    return { file: file2, present: true, entry: isObj2(e) ? e : null };
+    const e = isObj3(servers) ? servers[SERVER_NAME] : void 0;
+    return { file: file2, present: true, entry: isObj3(e) ? e : null };
   } catch (err) {
     return { file: file2, present: true, entry: null, error: `not valid ${format === "json" ? "JSON" : format === "toml" ? "TOML" : "YAML"}: ${errorMessage(err).split("\n")[0]}` };
   }
 }
 function claudeConfigDir(ie) {
   const d = ie.env.CLAUDE_CONFIG_DIR;
-  return d && d.trim() !== "" ? d : join19(ie.home, ".claude");
+  return d && d.trim() !== "" ? d : join31(ie.home, ".claude");
 }
 async function installedCairnPlugins(ie) {
   let doc;
   try {
-    doc = JSON.parse(await fsp7.readFile(join19(claudeConfigDir(ie), "plugins", "installed_plugins.json"), "utf8"));
+    doc = JSON.parse(await fsp11.readFile(join31(claudeConfigDir(ie), "plugins", "installed_plugins.json"), "utf8"));
   } catch {
     return [];
   }
-  const plugins = isObj2(doc) && isObj2(doc.plugins) ? doc.plugins : {};
+  const plugins = isObj3(doc) && isObj3(doc.plugins) ? doc.plugins : {};
   return Object.entries(plugins).filter(([k, v]) => k.startsWith(`${SERVER_NAME}@`) && (!Array.isArray(v) || v.length > 0)).map(([k]) => k);
 }
 
@@ -45904,18 +51392,18 @@ async function installedCairnPlugins(ie) {
 var n = (count, one, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
 var ITEMS_MAX = 50;
 var mode = (m) => `0${(m & 511).toString(8)}`;
-var check2 = (name, status, detail, items) => items && items.length ? { name, status, detail, items: items.slice(0, ITEMS_MAX) } : { name, status, detail };
+var check2 = (name, status2, detail, items) => items && items.length ? { name, status: status2, detail, items: items.slice(0, ITEMS_MAX) } : { name, status: status2, detail };
 async function permissions(dir, skip) {
   if (skip) return check2("permissions", "ok", "not checked on Windows (no POSIX modes)");
   const loose = [];
-  const st = await fsp8.stat(dir);
+  const st = await fsp12.stat(dir);
   if (st.mode & 63) loose.push(`${dir} is ${mode(st.mode)}, expected 0700`);
-  for (const sub of [dir, join20(dir, ".tombstones")]) {
-    const names = await fsp8.readdir(sub).catch(() => []);
+  for (const sub of [dir, join32(dir, ".tombstones")]) {
+    const names = await fsp12.readdir(sub).catch(() => []);
     for (const n2 of names) {
       if (!(n2.endsWith(".md") || n2 === "config.toml" || n2.startsWith(".events"))) continue;
-      const f = join20(sub, n2);
-      const s = await fsp8.lstat(f).catch(() => null);
+      const f = join32(sub, n2);
+      const s = await fsp12.lstat(f).catch(() => null);
       if (s?.isFile() && s.mode & 63) loose.push(`${f} is ${mode(s.mode)}, expected 0600`);
     }
   }
@@ -45928,11 +51416,11 @@ async function subfolderMarkdown(dir) {
   const found = [];
   let seen = 0;
   const walk = async (d, depth) => {
-    const entries = await fsp8.readdir(d, { withFileTypes: true }).catch(() => []);
+    const entries = await fsp12.readdir(d, { withFileTypes: true }).catch(() => []);
     for (const e of entries) {
       if (++seen > WALK_ENTRIES) return;
       if (e.name.startsWith(".")) continue;
-      const p = join20(d, e.name);
+      const p = join32(d, e.name);
       if (e.isDirectory()) {
         if (depth === 0 && RESERVED_SUBFOLDERS.has(e.name)) continue;
         if (depth + 1 < WALK_DEPTH) await walk(p, depth + 1);
@@ -45950,7 +51438,9 @@ async function files(dir) {
   const nested = (await subfolderMarkdown(dir)).map(
     (f) => `${f}: in a subfolder, so not a memory (cairn reads only ${dir} itself): move it up to make it one`
   );
-  const count = `${n(store.activeCount, "memory", "memories")}, ${n([...store.tombstones()].length, "tombstone")}`;
+  let notes = 0;
+  for (const m of store.active()) if (m.note !== void 0) notes++;
+  const count = `${n(store.activeCount - notes, "memory", "memories")}, ${notes > 0 ? `${n(notes, "note")}, ` : ""}${n([...store.tombstones()].length, "tombstone")}`;
   const parts = [
     ...bad.length ? [`${n(bad.length, "file")} skipped (never rewritten or deleted: fix or move them)`] : [],
     ...nested.length ? [`${n(nested.length, "markdown file")} in subfolders not read`] : []
@@ -45960,9 +51450,9 @@ async function files(dir) {
     await remoteCredentials([...store.active(), ...store.tombstones()])
   ];
 }
-function rawRepo(text2) {
-  const end = text2.indexOf("\n---", 3);
-  const m = /^\s+repo:[ \t]*(.*?)[ \t]*$/m.exec(end < 0 ? text2 : text2.slice(0, end));
+function rawRepo(text3) {
+  const end = text3.indexOf("\n---", 3);
+  const m = /^\s+repo:[ \t]*(.*?)[ \t]*$/m.exec(end < 0 ? text3 : text3.slice(0, end));
   if (!m || m[1] === "" || m[1] === "null" || m[1] === "~") return null;
   const v = m[1];
   try {
@@ -45974,9 +51464,9 @@ function rawRepo(text2) {
 async function remoteCredentials(mems) {
   const found = [];
   for (const m of mems) {
-    const text2 = await fsp8.readFile(m.file, "utf8").catch(() => "");
-    if (text2.includes("@") || text2.includes("?")) {
-      if (hasUrlSecrets(rawRepo(text2))) found.push(`${m.id} ${m.file}`);
+    const text3 = await fsp12.readFile(m.file, "utf8").catch(() => "");
+    if (text3.includes("@") || text3.includes("?")) {
+      if (hasUrlSecrets(rawRepo(text3))) found.push(`${m.id} ${m.file}`);
     }
   }
   found.sort();
@@ -45984,16 +51474,16 @@ async function remoteCredentials(mems) {
 }
 async function eventLog2(loc) {
   if (!loc.config.telemetry.enabled) return check2("event log", "ok", "disabled (telemetry.enabled = false): nothing is recorded, health has no usage data");
-  const active = join20(loc.dir, ACTIVE_LOG);
+  const active = join32(loc.dir, ACTIVE_LOG);
   try {
-    const exists = await fsp8.access(active).then(() => true, () => false);
-    await fsp8.access(exists ? active : loc.dir, constants4.W_OK);
+    const exists = await fsp12.access(active).then(() => true, () => false);
+    await fsp12.access(exists ? active : loc.dir, constants5.W_OK);
   } catch (err) {
     return check2("event log", "fail", `${active} is not writable: ${errorMessage(err)}`);
   }
-  const { events, corruptLines, unreadableFiles } = readEvents(loc.dir);
+  const { events: events2, corruptLines, unreadableFiles } = readEvents(loc.dir);
   const archives = listLogFiles(loc.dir).filter((f) => !f.file.endsWith(ACTIVE_LOG)).length;
-  const detail = `${n(events.length, "event")} in ${ACTIVE_LOG} and ${n(archives, "archive")}; writable`;
+  const detail = `${n(events2.length, "event")} in ${ACTIVE_LOG} and ${n(archives, "archive")}; writable`;
   if (corruptLines || unreadableFiles.length) {
     return check2("event log", "warn", `${detail}; ${n(corruptLines, "corrupt line")} skipped, ${n(unreadableFiles.length, "unreadable archive")}`, unreadableFiles);
   }
@@ -46008,17 +51498,17 @@ function indexCache(dir) {
 }
 async function readJson(file2) {
   try {
-    return JSON.parse(await fsp8.readFile(file2, "utf8"));
+    return JSON.parse(await fsp12.readFile(file2, "utf8"));
   } catch {
     return null;
   }
 }
 async function claudePlugin(o) {
-  const dir = o.env.CLAUDE_CONFIG_DIR && o.env.CLAUDE_CONFIG_DIR.trim() !== "" ? o.env.CLAUDE_CONFIG_DIR : join20(o.home, ".claude");
+  const dir = o.env.CLAUDE_CONFIG_DIR && o.env.CLAUDE_CONFIG_DIR.trim() !== "" ? o.env.CLAUDE_CONFIG_DIR : join32(o.home, ".claude");
   const found = [];
-  const installed = await readJson(join20(dir, "plugins", "installed_plugins.json"));
+  const installed = await readJson(join32(dir, "plugins", "installed_plugins.json"));
   for (const k of Object.keys(installed?.plugins ?? {})) if (k.startsWith("cairn@")) found.push(`Claude Code plugin ${k} installed`);
-  const settings = await readJson(join20(dir, "settings.json"));
+  const settings = await readJson(join32(dir, "settings.json"));
   for (const [k, v] of Object.entries(settings?.enabledPlugins ?? {})) if (k.startsWith("cairn@")) found.push(`Claude Code plugin ${k} ${v ? "enabled" : "disabled"} in settings.json`);
   return found;
 }
@@ -46026,7 +51516,7 @@ async function registrations(o) {
   const found = await claudePlugin(o);
   const problems = [];
   let userScopeClaudeCode = null;
-  const project = join20(o.cwd, ".mcp.json");
+  const project = join32(o.cwd, ".mcp.json");
   for (const [label, file2, format, key] of [
     ...CLIENTS.flatMap((c) => {
       const s = clientSpec(c, o);
@@ -46040,7 +51530,7 @@ async function registrations(o) {
     if (file2 === clientSpec("claude-code", o).file) userScopeClaudeCode = file2;
     const argv = [...Array.isArray(r.entry.command) ? r.entry.command : [], ...Array.isArray(r.entry.args) ? r.entry.args : []];
     const bundle = argv.filter((a) => typeof a === "string").find((a) => a.endsWith(".mjs") || a.endsWith(".js"));
-    if (bundle && !bundle.includes("${") && !await fsp8.access(bundle).then(() => true, () => false)) {
+    if (bundle && !bundle.includes("${") && !await fsp12.access(bundle).then(() => true, () => false)) {
       problems.push(`${label} (${file2}) runs ${bundle}, which does not exist: run cairn init --client again`);
     }
     found.push(`${label}: ${file2}`);
@@ -46061,12 +51551,12 @@ async function runDoctor(o) {
   let loc = null;
   try {
     loc = resolveStore({ env: o.env, cwd: o.cwd, home: o.home });
-    checks.push(check2("config", "ok", `${loc.configFile}: ${await fsp8.access(loc.configFile).then(() => true, () => false) ? "valid" : "absent, all defaults"}`));
+    checks.push(check2("config", "ok", `${loc.configFile}: ${await fsp12.access(loc.configFile).then(() => true, () => false) ? "valid" : "absent, all defaults"}`));
   } catch (err) {
     checks.push(check2("config", "fail", errorMessage(err)));
   }
   if (loc) {
-    const st = await fsp8.stat(loc.dir).catch((err) => err);
+    const st = await fsp12.stat(loc.dir).catch((err) => err);
     if (st instanceof Error) {
       const missing = st.code === "ENOENT";
       checks.push(check2("store", missing ? "ok" : "fail", missing ? `${loc.dir} (${loc.why}) does not exist yet: it is created on the first write` : `${loc.dir}: ${st.message}`));
@@ -46081,8 +51571,8 @@ async function runDoctor(o) {
     }
   }
   checks.push(...await registrations(o));
-  const status = checks.some((c) => c.status === "fail") ? "fail" : checks.some((c) => c.status === "warn") ? "warn" : "ok";
-  return { status, exit_code: status === "fail" ? 2 : status === "warn" ? 1 : 0, store: { dir: loc?.dir ?? null, via: loc?.via ?? null, why: loc?.why ?? null }, checks };
+  const status2 = checks.some((c) => c.status === "fail") ? "fail" : checks.some((c) => c.status === "warn") ? "warn" : "ok";
+  return { status: status2, exit_code: status2 === "fail" ? 2 : status2 === "warn" ? 1 : 0, store: { dir: loc?.dir ?? null, via: loc?.via ?? null, why: loc?.why ?? null }, checks };
 }
 
 // server/src/cli/commands/doctor.ts
@@ -46105,7 +51595,7 @@ var doctor = {
   usage: "cairn doctor [--json]",
   options: options9,
   async run(argv, io) {
-    const { values } = parse5(argv, options9, false);
+    const { values } = parse7(argv, options9, false);
     const report = await runDoctor({ home: io.env.HOME || homedir4(), platform: process.platform, env: io.env, cwd: io.cwd });
     if (values.json) printJson(io, report);
     else io.out(doctorText(report));
@@ -46116,7 +51606,7 @@ var doctor = {
 // server/src/cli/commands/init.ts
 import { realpathSync } from "node:fs";
 import { homedir as homedir5 } from "node:os";
-import { join as join21, resolve as resolve6 } from "node:path";
+import { join as join33, resolve as resolve7 } from "node:path";
 function bundlePath() {
   const p = process.argv[1] ?? "";
   try {
@@ -46137,11 +51627,11 @@ async function initPolicy(values, io) {
   let file2;
   if (values.target !== void 0) {
     if (values.target.trim() === "") throw new UsageError("--target needs a file name, like --target AGENTS.md");
-    file2 = resolve6(io.cwd, values.target);
+    file2 = resolve7(io.cwd, values.target);
   } else {
     const rel = values.client === void 0 ? DEFAULT_POLICY_FILE : POLICY_FILES[values.client];
     if (rel === null) throw new UsageError(`${values.client} has no instructions file cairn can write: it reads cairn's MCP instructions as they are, or paste the policy into its project instructions (cairn init --policy --target FILE writes any file)`);
-    file2 = join21(projectRoot(io.cwd), rel);
+    file2 = join33(projectRoot(io.cwd), rel);
   }
   const plan = withPolicy(file2, await readPolicyTarget(file2));
   const write3 = plan.text !== null && !values["print-only"];
@@ -46162,7 +51652,7 @@ var init = {
        cairn init --policy [--client NAME | --target FILE] [--print-only] [--json]`,
   options: options10,
   async run(argv, io) {
-    const { values } = parse5(argv, options10, false);
+    const { values } = parse7(argv, options10, false);
     if (values.client !== void 0 && !isClientId(values.client)) throw new UsageError(`unknown client ${JSON.stringify(values.client)}: use one of ${CLIENTS.join(", ")}`);
     if (values.target !== void 0 && !values.policy) throw new UsageError("--target FILE goes with --policy: cairn init --policy --target AGENTS.md");
     if (values.policy) {
@@ -46211,11 +51701,11 @@ cairn init --client NAME merges the entry into that file (other keys are kept).
       }
     }
     const r = await runInit(spec, entry, { printOnly: values["print-only"] });
-    const { text: text2, ...result } = r;
+    const { text: text3, ...result } = r;
     const snip = snippet(spec, entry);
     if (values.json) printJson(io, values["print-only"] ? { ...result, print_only: true, snippet: snip } : result);
     else if (values["print-only"]) {
-      io.out(text2 === null ? `${spec.file} already has this entry; nothing to change:
+      io.out(text3 === null ? `${spec.file} already has this entry; nothing to change:
 ${snip}
 ` : `${spec.file}: cairn would ${r.status === "added" ? "add" : "set"} this entry (the rest of the file stays as it is):
 ${snip}
@@ -46246,7 +51736,7 @@ var migrateOrigin2 = {
   usage: "cairn migrate-origin --from URL --to URL [--apply] [--json]",
   options: options11,
   async run(argv, io) {
-    const { values } = parse5(argv, options11, false);
+    const { values } = parse7(argv, options11, false);
     if (values.from === void 0) throw new UsageError("--from URL is required: the remote URL the memories were written under (cairn health lists origins that match no remote)");
     if (values.to === void 0) throw new UsageError("--to URL is required: the remote URL they belong to now");
     const c = await openCairn(io);
@@ -46281,9 +51771,9 @@ var serve = {
   usage: "cairn serve",
   options: options12,
   async run(argv, io) {
-    const { positionals } = parse5(argv, options12);
+    const { positionals } = parse7(argv, options12);
     if (positionals.length) throw new UsageError(`serve takes no arguments, got ${positionals.join(" ")}`);
-    const cairn = await Cairn.open({ env: io.env, cwd: io.cwd });
+    const cairn = await Cairn.open({ env: io.env, cwd: io.cwd, autoSync: true });
     await serveStdio(cairn);
     return -1;
   }
@@ -46320,15 +51810,15 @@ var remember = {
   usage: 'cairn remember TEXT... --scope S [--scope S]... [--user-claim] [--confidence C] [--expires DATE] [--alias A]... [--force] [--acknowledge-transient] [--json]   (TEXT "-" reads stdin)',
   options: options13,
   async run(argv, io) {
-    const { values, positionals } = parse5(argv, options13);
-    const text2 = await readText(positionals, io, 'cairn remember "Deploys run from the release branch" --scope deployment');
+    const { values, positionals } = parse7(argv, options13);
+    const text3 = await readText(positionals, io, 'cairn remember "Deploys run from the release branch" --scope deployment');
     if (!values.scope?.length) throw new UsageError("give at least one --scope, like --scope tools or --scope projects:widgets (cairn overview --all lists the scopes in use)");
     const c = await openCairn(io);
     try {
       const out2 = await asCli(
         WRITE_WORDS,
         () => c.write({
-          content: text2,
+          content: text3,
           scopes: values.scope,
           source: "explicit-statement",
           ...values["user-claim"] ? { category: "user-inference" } : {},
@@ -46360,29 +51850,32 @@ var options14 = {
   "no-expires": { type: "boolean", help: "clear the expiry date" },
   alias: { type: "string", multiple: true, arg: "A", help: "replaces the aliases (other words a later search may use)" },
   "no-aliases": { type: "boolean", help: "clear the aliases" },
+  "acknowledge-transient": { type: "boolean", help: 'store new time-bound wording ("currently", "today") in the text or aliases as written' },
   json: JSON_OPTION
 };
 var update3 = {
   name: "update",
   summary: "change a memory in place: text, scopes, confidence, expiry or aliases (same id)",
-  usage: "cairn update ID [--text T] [--scope S]... [--confidence C] [--expires DATE | --no-expires] [--alias A]... [--no-aliases] [--json]",
+  usage: "cairn update ID [--text T] [--scope S]... [--confidence C] [--expires DATE | --no-expires] [--alias A]... [--no-aliases] [--acknowledge-transient] [--json]",
   options: options14,
   async run(argv, io) {
-    const { values, positionals } = parse5(argv, options14);
+    const { values, positionals } = parse7(argv, options14);
     if (positionals.length !== 1) throw new UsageError(`give exactly one memory id, then what to change: cairn update ID --text "..."${positionals.length > 1 ? ` (got ${positionals.length} arguments: quote the text and pass it with --text)` : ""}`);
     if (values.expires !== void 0 && values["no-expires"]) throw new UsageError("give --expires DATE or --no-expires, not both");
     if (values.alias?.length && values["no-aliases"]) throw new UsageError("give --alias A or --no-aliases, not both");
-    let text2 = values.text;
-    if (text2 === "-") text2 = io.readStdin ? (await io.readStdin()).trim() : void 0;
+    let text3 = values.text;
+    if (text3 === "-") text3 = io.readStdin ? (await io.readStdin()).trim() : void 0;
     const input2 = {
       id: positionals[0],
-      ...text2 !== void 0 ? { content: text2 } : {},
+      ...text3 !== void 0 ? { content: text3 } : {},
       ...values.scope?.length ? { scopes: values.scope } : {},
       ...values.confidence !== void 0 ? { confidence: values.confidence } : {},
       ...values.expires !== void 0 ? { expires: values.expires } : values["no-expires"] ? { expires: null } : {},
       ...values.alias?.length ? { aliases: values.alias } : values["no-aliases"] ? { aliases: [] } : {}
     };
-    if (Object.keys(input2).length === 1) throw new UsageError("give at least one of --text, --scope, --confidence, --expires, --no-expires, --alias or --no-aliases to change");
+    const changes = Object.keys(input2).length - 1;
+    if (values["acknowledge-transient"]) Object.assign(input2, { acknowledge_transient: true });
+    if (changes === 0) throw new UsageError("give at least one of --text, --scope, --confidence, --expires, --no-expires, --alias or --no-aliases to change");
     const c = await openCairn(io);
     try {
       const out2 = await asCli(WRITE_WORDS, () => c.update(input2));
@@ -46406,7 +51899,7 @@ var verify3 = {
   usage: "cairn verify ID [--note TEXT] [--json]",
   options: options15,
   async run(argv, io) {
-    const { values, positionals } = parse5(argv, options15);
+    const { values, positionals } = parse7(argv, options15);
     if (positionals.length !== 1) throw new UsageError('give exactly one memory id: cairn verify ID [--note "checked the path exists"]');
     const c = await openCairn(io);
     try {
@@ -46426,13 +51919,13 @@ var options16 = {
   reason: { type: "string", arg: "R", help: "why it is wrong or no longer wanted (required; shown when the fact comes back)" },
   json: JSON_OPTION
 };
-var remove3 = {
+var remove4 = {
   name: "remove",
   summary: "remove a memory, with a reason (a tombstone: cairn restore brings it back)",
   usage: "cairn remove ID --reason R [--json]",
   options: options16,
   async run(argv, io) {
-    const { values, positionals } = parse5(argv, options16);
+    const { values, positionals } = parse7(argv, options16);
     if (positionals.length !== 1) throw new UsageError('give exactly one memory id: cairn remove ID --reason "we moved to pnpm"');
     if (values.reason === void 0 || values.reason.trim() === "") throw new UsageError('--reason R is required: say why, e.g. --reason "we moved to pnpm"');
     const c = await openCairn(io);
@@ -46456,7 +51949,7 @@ var restore3 = {
   usage: "cairn restore ID [--json]",
   options: options17,
   async run(argv, io) {
-    const { values, positionals } = parse5(argv, options17);
+    const { values, positionals } = parse7(argv, options17);
     if (positionals.length !== 1) throw new UsageError("give exactly one removed memory id: cairn restore ID (cairn tombstones list shows them)");
     const c = await openCairn(io);
     try {
@@ -46481,7 +51974,7 @@ var renameScope3 = {
   usage: "cairn rename-scope OLD NEW [--include-tombstones] [--json]",
   options: options18,
   async run(argv, io) {
-    const { values, positionals } = parse5(argv, options18);
+    const { values, positionals } = parse7(argv, options18);
     if (positionals.length !== 2) throw new UsageError("give the old and the new scope: cairn rename-scope projects:old-name projects:new-name");
     const [from, to] = positionals;
     if (from === to) throw new UsageError(`OLD and NEW are both "${from}": give a different new scope`);
@@ -46509,7 +52002,7 @@ var confirm2 = {
   usage: "cairn confirm PENDING_ID [--json]",
   options: options19,
   async run(argv, io) {
-    const { values, positionals } = parse5(argv, options19);
+    const { values, positionals } = parse7(argv, options19);
     if (positionals.length !== 1) throw new UsageError("give exactly one pending id, as printed by cairn remember: cairn confirm PENDING_ID");
     const c = await openCairn(io);
     try {
@@ -46528,7 +52021,7 @@ var cancel2 = {
   usage: "cairn cancel PENDING_ID [--json]",
   options: options19,
   async run(argv, io) {
-    const { values, positionals } = parse5(argv, options19);
+    const { values, positionals } = parse7(argv, options19);
     if (positionals.length !== 1) throw new UsageError("give exactly one pending id, as printed by cairn remember: cairn cancel PENDING_ID");
     const c = await openCairn(io);
     try {
@@ -46544,19 +52037,1383 @@ var cancel2 = {
   }
 };
 
+// server/src/cli/commands/ui.ts
+import { spawn as spawn2 } from "node:child_process";
+
+// server/src/ui/server.ts
+import { createServer as createServer2 } from "node:http";
+import { randomBytes as randomBytes5, timingSafeEqual } from "node:crypto";
+
+// server/src/ui/assets.ts
+var APP_CSS = String.raw`
+:root{--bg:#fbfbfa;--fg:#1d1f21;--muted:#5d6269;--line:#d9dcdf;--card:#fff;--accent:#1f5fbf;--accent-fg:#fff;--focus:#ff9d00;
+--ok:#1d7f4e;--warn:#a86400;--bad:#b3261e;--c1:#2f6fd6;--c2:#5b8f9e;--c3:#8a5cc2;--c4:#8d949c;--mark:#ffe27a;--mark-fg:#1d1f21;color-scheme:light}
+@media (prefers-color-scheme:dark){:root{--bg:#15171a;--fg:#e6e6e3;--muted:#a2a8ae;--line:#33373c;--card:#1d2024;--accent:#7fb0ff;--accent-fg:#0d1117;--focus:#ffb84d;
+--ok:#5cc98d;--warn:#e9a745;--bad:#ff7b72;--c1:#6ea4ff;--c2:#7fb8c6;--c3:#b892ee;--c4:#8d949c;--mark:#6b5a00;--mark-fg:#fff6cc;color-scheme:dark}}
+*{box-sizing:border-box}
+html{font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:var(--bg);color:var(--fg)}
+body{margin:0;min-height:100vh;display:flex;flex-direction:column}
+a{color:var(--accent)}
+:focus-visible{outline:3px solid var(--focus);outline-offset:2px;border-radius:3px}
+.skip{position:absolute;left:-999px;top:0;background:var(--card);padding:.5rem}
+.skip:focus{left:.5rem;z-index:10}
+.sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+header.top{display:flex;flex-wrap:wrap;align-items:center;gap:.25rem 1rem;padding:.5rem 1rem;border-bottom:1px solid var(--line);background:var(--card);position:sticky;top:0;z-index:5}
+.brand{font-weight:700;font-size:1.15rem;text-decoration:none;color:var(--fg)}
+header nav{display:flex;flex-wrap:wrap;gap:.1rem .2rem}
+header nav a{padding:.3rem .55rem;border-radius:6px;text-decoration:none;color:var(--fg)}
+header nav a[aria-current=page]{background:var(--accent);color:var(--accent-fg)}
+header nav a:hover{background:var(--line)}
+header nav a[aria-current=page]:hover{background:var(--accent)}
+.quick{margin-left:auto}
+.quick input{width:14rem}
+main{flex:1;width:100%;max-width:1200px;margin:0 auto;padding:1rem 1.25rem 2rem}
+main:focus{outline:none}
+footer{padding:.75rem 1rem;border-top:1px solid var(--line);color:var(--muted);font-size:.85rem;overflow-wrap:anywhere}
+h1{font-size:1.5rem;margin:.25rem 0 1rem}h2{font-size:1.15rem;margin:1.5rem 0 .5rem}
+.muted,.sub{color:var(--muted)}.sub{font-size:.85rem}.small{font-size:.85rem}
+input,select,textarea,button,.button{font:inherit;color:var(--fg);background:var(--card);border:1px solid var(--line);border-radius:6px;padding:.35rem .55rem}
+textarea{width:100%;font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.9rem}
+button,.button{cursor:pointer;text-decoration:none;display:inline-block;background:var(--bg)}
+button:hover,.button:hover{border-color:var(--accent)}
+button.primary{background:var(--accent);color:var(--accent-fg);border-color:var(--accent)}
+button.danger{color:var(--bad);border-color:var(--bad)}
+.linkish{border:0;background:none;color:var(--accent);padding:0;text-decoration:underline}
+label{display:block;font-size:.9rem}
+.edit label{margin-top:.75rem}.edit input:not([type=checkbox]){width:100%}
+.row{display:flex;flex-wrap:wrap;gap:.75rem;align-items:end}.row label{margin-top:.75rem}.row input{width:auto!important}
+.actions{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center;margin:1rem 0}
+form.inline{display:inline-flex;gap:.35rem;align-items:center;margin:0}
+.filters{display:grid;grid-template-columns:repeat(auto-fill,minmax(11rem,1fr));gap:.5rem .75rem;align-items:end;padding:.75rem;border:1px solid var(--line);border-radius:8px;background:var(--card)}
+.filters input,.filters select{width:100%}.filters .check{display:flex;gap:.35rem;align-items:center}.filters .check input{width:auto}
+.filters .actions{margin:0}
+.table-wrap{overflow-x:auto}
+table.rows{width:100%;border-collapse:collapse;margin:.5rem 0}
+table.rows th,table.rows td{text-align:left;padding:.45rem .5rem;border-bottom:1px solid var(--line);vertical-align:top}
+table.rows th a{color:var(--fg);text-decoration:none}
+table.rows tbody tr:hover{background:color-mix(in srgb,var(--accent) 7%,transparent)}
+.pager{display:flex;gap:1rem;align-items:center;margin:.75rem 0}
+.badge{display:inline-block;font-size:.75rem;padding:.05rem .45rem;border-radius:999px;border:1px solid currentColor;margin:0 .25rem .15rem 0;white-space:nowrap}
+.b-ok{color:var(--ok)}.b-warn{color:var(--warn)}.b-bad{color:var(--bad)}.b-c2{color:var(--c2)}.b-c3{color:var(--c3)}.b-c4{color:var(--muted)}
+.scope{font-size:.82rem;margin-right:.3rem}
+.tiles{display:grid;grid-template-columns:repeat(auto-fill,minmax(9rem,1fr));gap:.75rem;margin-bottom:1rem}
+.tile{display:flex;flex-direction:column;padding:.75rem 1rem;border:1px solid var(--line);border-radius:10px;background:var(--card);text-decoration:none;color:var(--fg)}
+.tile .n{font-size:1.6rem;font-weight:650}.tile .l{color:var(--muted);font-size:.85rem}
+.tile:hover{border-color:var(--accent)}
+.charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,30rem),1fr));gap:1rem}
+figure.chart{margin:0;padding:.75rem;border:1px solid var(--line);border-radius:10px;background:var(--card);min-width:0}
+figure.chart figcaption{font-weight:600;margin-bottom:.35rem}
+figure.chart svg{width:100%;height:auto;display:block}
+svg .lbl,svg .val,svg .tick{fill:var(--fg);font-size:13px}svg .tick{fill:var(--muted);font-size:11px}
+svg .axis{stroke:var(--line)}svg .hit{fill:transparent}
+svg .bar.c1{fill:var(--c1)}svg .bar.c2{fill:var(--c2)}svg .bar.c3{fill:var(--c3)}svg .bar.c4{fill:var(--c4)}svg .bar.ok{fill:var(--ok)}svg .bar.warn{fill:var(--warn)}svg .bar.bad{fill:var(--bad)}
+svg a:hover .bar,svg a:focus .bar{opacity:.8}svg a:focus{outline:none}svg a:focus .hit,svg a:focus-visible rect.bar{stroke:var(--focus);stroke-width:3}
+.legend{display:flex;flex-wrap:wrap;gap:.25rem 1rem;list-style:none;padding:0;margin:.35rem 0 0;font-size:.85rem}
+.legend .key{display:inline-block;width:.8rem;height:.8rem;border-radius:2px;margin-right:.3rem;vertical-align:-1px}
+.key.c1{background:var(--c1)}.key.c2{background:var(--c2)}.key.c3{background:var(--c3)}.key.c4{background:var(--c4)}.key.ok{background:var(--ok)}.key.warn{background:var(--warn)}.key.bad{background:var(--bad)}
+.hits{list-style:none;padding:0}.hit{padding:.6rem .25rem;border-bottom:1px solid var(--line)}
+.hit-link{display:block;color:var(--fg);text-decoration:none}.hit-link:hover{text-decoration:underline}
+mark{background:var(--mark);color:var(--mark-fg);border-radius:2px;padding:0 1px}
+.search{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}.search label{width:100%}.search input{flex:1;min-width:12rem;font-size:1.05rem}
+.md{overflow-wrap:anywhere}.md pre{background:var(--card);border:1px solid var(--line);padding:.6rem;border-radius:6px;overflow-x:auto}
+code{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.88em}
+.memory-body{font-size:1.05rem;padding:1rem;border:1px solid var(--line);border-radius:10px;background:var(--card)}
+.memory-body>:first-child{margin-top:0}.memory-body>:last-child{margin-bottom:0}
+.badges{margin-bottom:.5rem}
+.cols{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,24rem),1fr));gap:0 2rem}
+dl.fm{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem;margin:0}dl.fm dt{color:var(--muted)}dl.fm dd{margin:0;overflow-wrap:anywhere}
+details.more{margin:.5rem 0}details.more summary{cursor:pointer;color:var(--accent)}details.more form{display:flex;flex-wrap:wrap;gap:.5rem;align-items:end;margin-top:.5rem}details.more input{min-width:16rem;flex:1}
+.gate,.error,.flash{padding:.75rem 1rem;border-radius:8px;border:1px solid var(--line);margin:0 0 1rem;background:var(--card)}
+.gate h2{margin-top:0;font-size:1.05rem}
+.gate.bad,.error{border-color:var(--bad)}.gate.warn{border-color:var(--warn)}.gate.info,.flash{border-color:var(--accent)}
+.ok-note{color:var(--ok)}
+.crumbs{margin:0 0 .5rem;color:var(--muted);overflow-wrap:anywhere}
+.card{padding:.75rem 1rem;border:1px solid var(--line);border-radius:10px;background:var(--card);margin-bottom:.75rem}
+ul.plain{padding-left:1.1rem}
+ul.fixes{list-style:none;padding:0}ul.fixes li{display:flex;flex-wrap:wrap;justify-content:space-between;gap:.5rem;padding:.5rem 0;border-bottom:1px solid var(--line)}
+.fix{display:flex;flex-wrap:wrap;gap:.35rem;align-items:center}
+.count{display:inline-block;min-width:1.4rem;text-align:center;font-size:.78rem;padding:0 .35rem;border-radius:999px;background:var(--line);color:var(--fg)}
+.live-note{position:fixed;bottom:1rem;right:1rem;z-index:20;background:var(--card);border:1px solid var(--accent);padding:.5rem .75rem;border-radius:8px;max-width:22rem}
+dialog{border:1px solid var(--line);border-radius:10px;background:var(--card);color:var(--fg);max-width:34rem}
+dialog::backdrop{background:rgba(0,0,0,.35)}
+dl.keys{display:grid;grid-template-columns:max-content 1fr;gap:.35rem 1rem}dl.keys dd{margin:0}
+kbd{border:1px solid var(--line);border-bottom-width:2px;border-radius:4px;padding:0 .3rem;font-size:.85em;background:var(--bg)}
+.hsec{border-top:1px solid var(--line);padding-top:.25rem}
+[data-row].row-focus{outline:3px solid var(--focus);outline-offset:2px}
+@media (max-width:640px){
+html{font-size:14px}main{padding:.75rem}
+header.top{padding:.5rem .6rem;gap:.25rem .5rem}.quick{margin-left:0;width:100%}.quick input{width:100%}
+header nav a{padding:.25rem .4rem}
+table.stack thead{display:none}table.stack tr{display:block;border-bottom:1px solid var(--line);padding:.35rem 0}table.stack td{display:block;border:0;padding:.1rem .25rem}
+table.stack td[data-label]{display:inline-block;margin-right:.75rem;font-size:.85rem}table.stack td[data-label]::before{content:attr(data-label) ": ";color:var(--muted)}
+.tiles{grid-template-columns:repeat(2,1fr)}
+}
+`;
+var APP_JS = String.raw`
+(function () {
+  'use strict';
+  var main = document.getElementById('main');
+  var note = document.getElementById('live-note');
+
+  // ---- search as you type: /search/results returns the hits as an HTML fragment
+  var q = document.getElementById('q');
+  var results = document.getElementById('results');
+  if (q && results) {
+    var seq = 0, timer = null;
+    var run = function () {
+      var mine = ++seq;
+      var v = q.value;
+      fetch('/search/results?q=' + encodeURIComponent(v), { credentials: 'same-origin' })
+        .then(function (r) { return r.ok ? r.text() : Promise.reject(new Error(String(r.status))); })
+        .then(function (html) {
+          if (mine !== seq) return; // a newer keystroke already asked
+          results.innerHTML = html;
+          results.setAttribute('data-query', v);
+          history.replaceState(null, '', v ? '/search?q=' + encodeURIComponent(v) : '/search');
+        })
+        .catch(function () {});
+    };
+    q.addEventListener('input', function () {
+      clearTimeout(timer);
+      timer = setTimeout(run, 60);
+    });
+    var end = q.value.length;
+    q.setSelectionRange(end, end);
+  }
+
+  // ---- live updates: refresh the page's main content when the store changes elsewhere
+  var refreshing = false, again = false;
+  function refresh() {
+    if (refreshing) { again = true; return; }
+    refreshing = true;
+    fetch(location.href, { credentials: 'same-origin' })
+      .then(function (r) { return r.ok ? r.text() : Promise.reject(new Error(String(r.status))); })
+      .then(function (text) {
+        var doc = new DOMParser().parseFromString(text, 'text/html');
+        var fresh = doc.getElementById('main');
+        if (fresh && main) {
+          var focusedId = document.activeElement && document.activeElement.id;
+          var open = [].map.call(main.querySelectorAll('details[open]'), function (d) { return d.id; });
+          var searchBox = document.getElementById('q');
+          if (searchBox && main.contains(searchBox)) {
+            // keep what the user is typing: only the results are replaced
+            var fr = doc.getElementById('results');
+            if (fr && results) results.innerHTML = fr.innerHTML;
+          } else {
+            var flash = main.querySelector('.flash');
+            main.innerHTML = fresh.innerHTML;
+            // the message about what the user just did stays until they leave the page
+            if (flash && !main.querySelector('.flash')) main.insertBefore(flash, main.firstChild);
+            open.forEach(function (id) { var d = id && document.getElementById(id); if (d) d.open = true; });
+            if (focusedId) { var el = document.getElementById(focusedId); if (el) el.focus(); }
+          }
+        }
+        var pc = doc.getElementById('pending-count'), cur = document.getElementById('pending-count');
+        var link = document.querySelector('a[data-nav="p"]');
+        if (cur) cur.remove();
+        if (pc && link) link.appendChild(pc);
+        document.body.setAttribute('data-refreshed', String(Date.now()));
+      })
+      .catch(function () {})
+      .then(function () { refreshing = false; if (again) { again = false; refresh(); } });
+  }
+  if (window.EventSource) {
+    var es = new EventSource('/events');
+    es.addEventListener('change', function () {
+      if (document.body.getAttribute('data-live') === 'notify') {
+        note.textContent = 'Memories changed elsewhere. Reload to see them (your form is kept until you do).';
+        note.hidden = false;
+      } else refresh();
+    });
+    es.addEventListener('open', function () { document.body.setAttribute('data-live-ready', '1'); });
+  }
+
+  // ---- keyboard
+  var keys = document.getElementById('keys');
+  var keysOpen = document.getElementById('keys-open');
+  if (keysOpen && keys) keysOpen.addEventListener('click', function () { keys.showModal(); });
+  var go = false, goTimer = null;
+  function typing(t) {
+    return t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT' || t.isContentEditable);
+  }
+  function rows() { return [].slice.call(document.querySelectorAll('main [data-row]')); }
+  function move(d) {
+    var list = rows();
+    if (!list.length) return;
+    var i = list.indexOf(document.activeElement);
+    var next = i === -1 ? (d > 0 ? 0 : list.length - 1) : Math.max(0, Math.min(list.length - 1, i + d));
+    list[next].focus();
+    list[next].scrollIntoView({ block: 'nearest' });
+  }
+  document.addEventListener('keydown', function (e) {
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    var t = e.target;
+    if (typing(t)) {
+      if (e.key === 'Escape') t.blur();
+      else if (e.key === 'ArrowDown' && t.id === 'q') { e.preventDefault(); move(1); }
+      return;
+    }
+    if (go) {
+      go = false;
+      clearTimeout(goTimer);
+      var link = document.querySelector('a[data-nav="' + e.key + '"]');
+      if (link) { e.preventDefault(); link.click(); }
+      return;
+    }
+    if (e.key === '/') {
+      e.preventDefault();
+      var box = document.getElementById('q') || document.getElementById('quick-q');
+      box.focus();
+      box.select();
+    } else if (e.key === 'g') {
+      go = true;
+      goTimer = setTimeout(function () { go = false; }, 1500);
+    } else if (e.key === 'j' || (e.key === 'ArrowDown' && rows().indexOf(t) !== -1)) {
+      e.preventDefault();
+      move(1);
+    } else if (e.key === 'k' || (e.key === 'ArrowUp' && rows().indexOf(t) !== -1)) {
+      e.preventDefault();
+      move(-1);
+    } else if (e.key === '?') {
+      if (keys && !keys.open) keys.showModal();
+    } else {
+      var el = document.querySelector('main [data-key="' + e.key + '"]');
+      if (el) {
+        e.preventDefault();
+        if (el.tagName === 'SUMMARY') {
+          el.parentElement.open = true;
+          var first = el.parentElement.querySelector('input:not([type=hidden]),textarea');
+          if (first) first.focus();
+        } else el.click();
+      }
+    }
+  });
+})();
+`;
+var ICON_SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><ellipse cx="16" cy="26" rx="13" ry="5" fill="#5b8f9e"/><ellipse cx="16" cy="17" rx="9" ry="4.5" fill="#2f6fd6"/><ellipse cx="16" cy="9" rx="5.5" ry="3.5" fill="#8a5cc2"/></svg>';
+
+// server/src/ui/html.ts
+var Html = class {
+  constructor(s) {
+    this.s = s;
+  }
+  s;
+  toString() {
+    return this.s;
+  }
+};
+var ESC = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+function esc2(v) {
+  return String(v ?? "").replace(/[&<>"']/g, (c) => ESC[c]);
+}
+function render2(p) {
+  if (p === null || p === void 0 || p === false) return "";
+  if (p instanceof Html) return p.s;
+  if (Array.isArray(p)) return p.map(render2).join("");
+  return esc2(p);
+}
+function html(strings2, ...vals) {
+  let out2 = strings2[0];
+  vals.forEach((v, i) => out2 += render2(v) + strings2[i + 1]);
+  return new Html(out2);
+}
+var raw = (s) => new Html(s);
+var join34 = (parts) => new Html(parts.map(render2).join(""));
+function qs(params) {
+  const u = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== void 0 && v !== null && v !== "" && v !== false) u.set(k, String(v));
+  const s = u.toString();
+  return s ? `?${s}` : "";
+}
+var day3 = (ts) => ts ? ts.slice(0, 10) : "—";
+var when = (ts) => ts ? `${ts.slice(0, 10)} ${ts.slice(11, 16)}` : "—";
+function badge(text3, kind, title) {
+  return html`<span class="badge b-${kind}"${title ? raw(` title="${esc2(title)}"`) : ""}>${text3}</span>`;
+}
+function verdictBadge(v) {
+  const label = v === "fresh" ? "fresh" : v === "spot_check_recommended" ? "spot-check recommended" : "spot-check required";
+  return badge(label, v === "fresh" ? "ok" : v === "spot_check_recommended" ? "warn" : "bad", "staleness verdict");
+}
+function scopeList2(scopes) {
+  return join34(scopes.map((s) => html`<a class="scope" href="/browse${qs({ scope: s })}">${s}</a> `));
+}
+var NAV = [
+  ["/", "Overview", "o"],
+  ["/browse", "Browse", "b"],
+  ["/search", "Search", "s"],
+  ["/new", "New", "n"],
+  ["/tombstones", "Tombstones", "t"],
+  ["/health", "Health", "h"],
+  ["/pending", "Pending", "p"]
+];
+function csrfField(ctx) {
+  return html`<input type="hidden" name="csrf" value="${ctx.csrf}">`;
+}
+function layout(ctx, opts) {
+  const nav = NAV.map(
+    ([href, label, key]) => html`<a href="${href}" data-nav="${key}"${opts.active === href ? raw(' aria-current="page"') : ""}>${label}${href === "/pending" && ctx.pending > 0 ? html` <span class="count" id="pending-count">${ctx.pending}</span>` : ""}</a>`
+  );
+  return `<!doctype html>${html`<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${opts.title} · cairn</title><link rel="icon" href="/assets/icon.svg" type="image/svg+xml"><link rel="stylesheet" href="/assets/app.css"><script src="/assets/app.js" defer></script></head>
+<body data-live="${opts.live ?? "replace"}">
+<a class="skip" href="#main">Skip to content</a>
+<header class="top"><a class="brand" href="/" aria-label="cairn overview">cairn</a><nav aria-label="Pages">${nav}</nav>
+<form class="quick" action="/search" method="get" role="search"><label class="sr" for="quick-q">Search memories</label><input id="quick-q" name="q" type="search" placeholder="Search  /" autocomplete="off"></form></header>
+<div id="live-note" class="live-note" role="status" aria-live="polite" hidden></div>
+<main id="main" tabindex="-1">${opts.flash ? html`<div class="flash" role="status">${opts.flash}</div>` : ""}${opts.body}</main>
+<footer><span>store ${ctx.store}</span> · <button type="button" class="linkish" id="keys-open">keyboard shortcuts (?)</button></footer>
+<dialog id="keys" aria-labelledby="keys-title"><h2 id="keys-title">Keyboard shortcuts</h2><dl class="keys">
+<dt><kbd>/</kbd></dt><dd>search</dd><dt><kbd>g</kbd> then <kbd>o</kbd> <kbd>b</kbd> <kbd>s</kbd> <kbd>n</kbd> <kbd>t</kbd> <kbd>h</kbd> <kbd>p</kbd></dt><dd>go to Overview, Browse, Search, New, Tombstones, Health, Pending</dd>
+<dt><kbd>j</kbd> / <kbd>k</kbd></dt><dd>next / previous row</dd><dt><kbd>Enter</kbd></dt><dd>open the row</dd>
+<dt><kbd>e</kbd> <kbd>v</kbd> <kbd>r</kbd></dt><dd>on a memory: edit, verify, remove</dd><dt><kbd>?</kbd></dt><dd>this help</dd><dt><kbd>Esc</kbd></dt><dd>close, leave a field</dd></dl>
+<form method="dialog"><button>Close</button></form></dialog>
+</body></html>`.s}`;
+}
+function errorBox(message) {
+  return html`<div class="error" role="alert"><strong>Not done.</strong> ${message}</div>`;
+}
+
+// server/src/ui/charts.ts
+var W = 480;
+function barChart(id2, title, bars) {
+  if (bars.length === 0) return html`<figure class="chart" id="${id2}"><figcaption>${title}</figcaption><p class="muted">Nothing yet.</p></figure>`;
+  const row3 = 26;
+  const labelW = 150;
+  const max = Math.max(1, ...bars.map((b) => b.value));
+  const h = bars.length * row3 + 6;
+  const body = bars.map((b, i) => {
+    const y = i * row3 + 4;
+    const w2 = Math.max(b.value > 0 ? 2 : 0, Math.round((W - labelW - 50) * b.value / max));
+    const label = b.label.length > 22 ? `${b.label.slice(0, 21)}…` : b.label;
+    return `<a href="${esc2(b.href)}" class="bar-link" data-label="${esc2(b.label)}" data-count="${b.value}"><title>${esc2(b.label)}: ${b.value}${esc2(b.unit ?? "")}</title><text x="${labelW - 8}" y="${y + 16}" class="lbl" text-anchor="end">${esc2(label)}</text><rect x="${labelW}" y="${y + 3}" width="${w2}" height="${row3 - 8}" rx="3" class="bar ${esc2(b.tone ?? "c1")}"></rect><text x="${labelW + w2 + 6}" y="${y + 16}" class="val">${b.value}${esc2(b.unit ?? "")}</text></a>`;
+  }).join("");
+  return html`<figure class="chart" id="${id2}"><figcaption>${title}</figcaption>${raw(
+    `<svg viewBox="0 0 ${W} ${h}" role="img" aria-label="${esc2(title)}" preserveAspectRatio="xMinYMin meet">${body}</svg>`
+  )}</figure>`;
+}
+function columnChart(id2, title, labels, series, hrefs) {
+  const h = 180;
+  const TOP = 20;
+  const base = h - 28;
+  const left = 34;
+  const totals = labels.map((_, i) => series.reduce((s, x) => s + (x.values[i] ?? 0), 0));
+  const max = Math.max(1, ...totals);
+  const step = (W - left - 6) / labels.length;
+  const bw = Math.max(4, step * 0.7);
+  let body = `<line x1="${left}" y1="${base}" x2="${W}" y2="${base}" class="axis"></line><text x="${left - 6}" y="${TOP + 4}" class="tick" text-anchor="end">${max}</text><text x="${left - 6}" y="${base}" class="tick" text-anchor="end">0</text>`;
+  labels.forEach((label, i) => {
+    const x = left + i * step + (step - bw) / 2;
+    let y = base;
+    let parts = "";
+    for (const s of series) {
+      const v = s.values[i] ?? 0;
+      if (v <= 0) continue;
+      const hh = Math.max(1, (base - TOP) * v / max);
+      y -= hh;
+      parts += `<rect x="${x.toFixed(1)}" y="${y.toFixed(1)}" width="${bw.toFixed(1)}" height="${hh.toFixed(1)}" class="bar ${esc2(s.tone)}"></rect>`;
+    }
+    const tip = `${label}: ${series.map((s) => `${s.name} ${s.values[i] ?? 0}`).join(", ")}`;
+    body += `<a href="${esc2(hrefs[i] ?? "#")}" class="bar-link" data-label="${esc2(label)}" data-count="${totals[i]}"><title>${esc2(tip)}</title><rect x="${(left + i * step).toFixed(1)}" y="0" width="${step.toFixed(1)}" height="${base}" class="hit"></rect>${parts}` + (totals[i] > 0 ? `<text x="${(x + bw / 2).toFixed(1)}" y="${(y - 3).toFixed(1)}" class="val" text-anchor="middle">${totals[i]}</text>` : "") + (i % Math.ceil(labels.length / 6) === 0 ? `<text x="${(x + bw / 2).toFixed(1)}" y="${h - 10}" class="tick" text-anchor="middle">${esc2(label.slice(5))}</text>` : "") + `</a>`;
+  });
+  const legend = series.length > 1 ? html`<ul class="legend">${series.map((s) => html`<li><span class="key ${s.tone}"></span>${s.name}</li>`)}</ul>` : "";
+  return html`<figure class="chart" id="${id2}"><figcaption>${title}</figcaption>${raw(
+    `<svg viewBox="0 0 ${W} ${h}" role="img" aria-label="${esc2(title)}" preserveAspectRatio="xMinYMin meet">${body}</svg>`
+  )}${legend}</figure>`;
+}
+
+// server/src/ui/pages/overview.ts
+var repoLabel = (r) => r === "none" ? "(no repo)" : r.replace(/^root:/, "");
+async function overviewPage(r) {
+  const o = await r.cairn.overview({ weeks: 12 });
+  const h = o.health;
+  const tile = (label, n2, href, id2) => html`<a class="tile" href="${href}" id="${id2}"><span class="n">${n2}</span><span class="l">${label}</span></a>`;
+  const weeks = o.weekly.map((b) => b.start);
+  const weekHref = o.weekly.map((b) => `/browse${qs({ created_from: b.start, created_to: b.end, expired: "include", sort: "created" })}`);
+  const scopes = o.by_scope.slice(0, 12);
+  const body = html`<h1>Overview</h1>
+<div class="tiles">
+${tile("active memories", o.active, "/browse", "t-active")}
+${tile("expired", o.expired, "/browse?expired=only", "t-expired")}
+${tile("tombstones", o.tombstoned, "/tombstones", "t-tombstones")}
+${tile("pending", o.pending, "/pending", "t-pending")}
+${tile("scopes", o.by_scope.length, "/browse", "t-scopes")}
+${tile("dead weight", h.dead_weight.count, "/health#dead_weight", "t-dead")}
+${tile("contradicted", h.contradicted.count, "/health#contradicted", "t-contradicted")}
+</div>
+<div class="charts">
+${barChart("c-repos", "Memories per repo", o.by_repo.slice(0, 10).map((x, i) => ({ label: repoLabel(x.repo), value: x.count, href: `/browse${qs({ repo: x.repo })}`, tone: `c${i % 4 + 1}` })))}
+${barChart("c-scopes", `Memories per scope${o.by_scope.length > scopes.length ? ` (top ${scopes.length} of ${o.by_scope.length})` : ""}`, scopes.map((x) => ({ label: x.scope, value: x.count, href: `/browse${qs({ scope: x.scope })}`, tone: "c2" })))}
+${columnChart("c-created", "Memories created per week", weeks, [{ name: "created", tone: "c1", values: o.weekly.map((b) => b.created) }], weekHref)}
+${columnChart("c-retrievals", "Retrievals per week", weeks, [
+    { name: "by the model", tone: "c1", values: o.weekly.map((b) => b.retrievals) },
+    { name: "your lookups", tone: "c3", values: o.weekly.map((b) => b.user_lookups) }
+  ], weeks.map(() => "/health#heavily_used"))}
+${columnChart("c-outcomes", "Use outcomes per week", weeks, [
+    { name: "applied", tone: "ok", values: o.weekly.map((b) => b.uses.applied) },
+    { name: "ignored", tone: "c4", values: o.weekly.map((b) => b.uses.ignored) },
+    { name: "contradicted", tone: "bad", values: o.weekly.map((b) => b.uses.contradicted) },
+    { name: "corrected", tone: "warn", values: o.weekly.map((b) => b.uses.corrected) }
+  ], weeks.map(() => "/health#contradicted"))}
+${barChart("c-verification", "Verification debt", [
+    { label: "never verified", value: o.verification.never, href: "/browse?verification=never", tone: "bad" },
+    { label: "stale", value: o.verification.stale, href: "/browse?verification=stale", tone: "warn" },
+    { label: "fresh", value: o.verification.fresh, href: "/browse?verification=fresh", tone: "ok" }
+  ])}
+${barChart("c-dead", "Dead weight, cold and heavily used", [
+    { label: "dead weight", value: h.dead_weight.count, href: "/health#dead_weight", tone: "bad" },
+    { label: `cold (${h.window_days} days)`, value: h.cold.count, href: "/health#cold", tone: "c4" },
+    { label: "heavily used", value: h.heavily_used.count, href: "/health#heavily_used", tone: "ok" }
+  ])}
+${barChart("c-markers", "Durability marker override rates", h.marker_stats.map((m) => ({
+    label: `${m.marker} (${m.overrides}/${m.fires})`,
+    value: m.override_rate === null ? 0 : Math.round(m.override_rate * 100),
+    unit: "%",
+    href: "/health#markers",
+    tone: (m.override_rate ?? 0) > 0.5 ? "warn" : "c2"
+  })))}
+</div>
+<p class="muted">Counts as of ${o.generated_at.slice(0, 16).replace("T", " ")} UTC; retrievals and uses from the event log (last ${o.weekly.length} weeks).</p>`;
+  return { html: layout(r.page, { title: "Overview", active: "/", body }) };
+}
+
+// server/src/ui/pages/browse.ts
+var FILTERS = ["repo", "scope", "tags", "category", "confidence", "verification", "verdict", "expired", "drift", "text", "created_from", "created_to"];
+var PAGE = 50;
+function opt(value, label, cur) {
+  return html`<option value="${value}"${cur === value ? html` selected` : ""}>${label}</option>`;
+}
+function select(name, label, cur, options21) {
+  return html`<label>${label}<select name="${name}"><option value="">any</option>${options21.map(([v, l]) => opt(v, l, cur))}</select></label>`;
+}
+async function browsePage(r) {
+  const q = r.query;
+  const get = (k) => q.get(k) ?? "";
+  const offset = Math.max(0, Math.floor(Number(q.get("offset") ?? 0)) || 0);
+  const res = await r.cairn.browse({
+    repo: get("repo") || void 0,
+    scope: get("scope") || void 0,
+    category: get("category") || void 0,
+    confidence: get("confidence") || void 0,
+    verification: get("verification") || void 0,
+    verdict: get("verdict") || void 0,
+    expired: get("expired") || void 0,
+    drift: q.get("drift") === "1",
+    text: get("text") || void 0,
+    tags: get("tags") || void 0,
+    created_from: get("created_from") || void 0,
+    created_to: get("created_to") || void 0,
+    sort: get("sort") || void 0,
+    order: get("order") || void 0,
+    offset,
+    limit: PAGE
+  });
+  const sort = get("sort") || "updated";
+  const order = get("order") || "desc";
+  const keep = {};
+  for (const k of FILTERS) if (get(k)) keep[k] = get(k);
+  const sortLink = (key, label) => {
+    const next2 = sort === key && order === "desc" ? "asc" : "desc";
+    const aria = sort === key ? order === "asc" ? "ascending" : "descending" : "none";
+    return html`<th scope="col" aria-sort="${aria}"><a href="/browse${qs({ ...keep, sort: key, order: next2 })}">${label}${sort === key ? order === "asc" ? " ▲" : " ▼" : ""}</a></th>`;
+  };
+  const rows = res.items.map(
+    (m) => html`<tr><td><a href="/m/${m.id}" data-row>${m.summary}</a><div class="sub">${scopeList2(m.scopes)}</div></td>
+<td data-label="updated">${day3(m.updated)}</td><td data-label="created">${day3(m.created)}</td><td data-label="verified">${m.verification.status === "never" ? "never" : `${m.verification.age_days} d ago`}</td>
+<td>${verdictBadge(m.staleness_verdict)}${m.expired ? badge("expired", "bad") : ""}${m.category === "user-inference" ? badge("about you", "c3") : ""}${m.path_drift_missing > 0 ? badge(`${m.path_drift_missing} path(s) missing`, "warn") : ""}</td></tr>`
+  );
+  const from = res.total === 0 ? 0 : offset + 1;
+  const to = Math.min(res.total, offset + PAGE);
+  const pager = html`<nav class="pager" aria-label="Pages"><span id="browse-count">${from}–${to} of ${res.total}</span>
+${offset > 0 ? html`<a href="/browse${qs({ ...keep, sort, order, offset: Math.max(0, offset - PAGE) })}" rel="prev">← Previous</a>` : ""}
+${to < res.total ? html`<a href="/browse${qs({ ...keep, sort, order, offset: offset + PAGE })}" rel="next">Next →</a>` : ""}</nav>`;
+  const body = html`<h1>Browse</h1>
+<form class="filters" method="get" action="/browse">
+<label>Words<input type="search" name="text" value="${get("text")}" placeholder="in the text"></label>
+${select("repo", "Repo", get("repo"), res.repos.map((x) => [x.repo, `${x.repo === "none" ? "(no repo)" : x.repo.replace(/^root:/, "")} (${x.count})`]))}
+<label>Scope<input name="scope" value="${get("scope")}" placeholder="tools or projects:*"></label>
+<label>Tags<input name="tags" value="${get("tags")}" placeholder="#deploy #ci"></label>
+${select("category", "Category", get("category"), [["fact", "fact"], ["user-inference", "about the user"]])}
+${select("confidence", "Confidence", get("confidence"), [["high", "high"], ["medium", "medium"], ["low", "low"]])}
+${select("verification", "Verified", get("verification"), [["never", "never"], ["stale", "stale"], ["fresh", "fresh"]])}
+${select("verdict", "Verdict", get("verdict"), [["fresh", "fresh"], ["spot_check_recommended", "spot-check recommended"], ["spot_check_required", "spot-check required"]])}
+<label>Expired<select name="expired">${opt("hide", "hidden", get("expired") || "hide")}${opt("include", "shown", get("expired"))}${opt("only", "only expired", get("expired"))}</select></label>
+<label class="check"><input type="checkbox" name="drift" value="1"${q.get("drift") === "1" ? html` checked` : ""}> has drift</label>
+${get("created_from") ? html`<input type="hidden" name="created_from" value="${get("created_from")}">` : ""}${get("created_to") ? html`<input type="hidden" name="created_to" value="${get("created_to")}">` : ""}
+<input type="hidden" name="sort" value="${sort}"><input type="hidden" name="order" value="${order}">
+<div class="actions"><button type="submit">Filter</button> <a href="/browse">Clear</a></div>
+</form>
+${get("created_from") ? html`<p class="muted">Created ${get("created_from")} to ${get("created_to") || "now"}.</p>` : ""}
+${pager}
+<div class="table-wrap"><table class="rows stack"><caption class="sr">Memories</caption><thead><tr><th scope="col">Memory</th>${sortLink("updated", "Updated")}${sortLink("created", "Created")}${sortLink("verified", "Verified")}<th scope="col">Signals</th></tr></thead>
+<tbody>${res.items.length ? join34(rows) : html`<tr><td colspan="5" class="muted">No memory matches these filters.</td></tr>`}</tbody></table></div>
+${res.total > PAGE ? pager : ""}`;
+  return { html: layout(r.page, { title: "Browse", active: "/browse", body }) };
+}
+
+// server/src/ui/markdown.ts
+var SAFE_URL = /^https?:\/\/[^\s<>"'`]+$/i;
+function inline(text3) {
+  const parts = text3.split(/(`[^`\n]+`)/);
+  return parts.map((p, i) => {
+    if (i % 2 === 1) return `<code>${esc2(p.slice(1, -1))}</code>`;
+    let s = "";
+    const rest = p;
+    const link = /\[([^\]\n]{1,300})\]\(([^)\s]{1,2000})\)|(https?:\/\/[^\s<>()"'`]+[^\s<>()"'`.,;:!?])/gi;
+    let last = 0;
+    for (const m of rest.matchAll(link)) {
+      s += emphasis(esc2(rest.slice(last, m.index)));
+      const url2 = m[2] ?? m[3];
+      const label = m[1] ?? m[3];
+      if (SAFE_URL.test(url2)) s += `<a href="${esc2(url2)}" rel="noopener noreferrer" target="_blank">${emphasis(esc2(label))}</a>`;
+      else s += emphasis(esc2(m[0]));
+      last = m.index + m[0].length;
+    }
+    s += emphasis(esc2(rest.slice(last)));
+    return s;
+  }).join("");
+}
+function emphasis(s) {
+  return s.replace(/\*\*([^*\n]+?)\*\*/g, "<strong>$1</strong>").replace(/(^|[\s(])\*([^*\s][^*\n]*?)\*(?=[\s).,;:!?]|$)/g, "$1<em>$2</em>").replace(/(^|[\s(])_([^_\s][^_\n]*?)_(?=[\s).,;:!?]|$)/g, "$1<em>$2</em>");
+}
+var BULLET = /^\s*[-*+]\s+(.*)$/;
+var NUMBERED = /^\s*\d{1,9}[.)]\s+(.*)$/;
+function markdown(src) {
+  const lines = src.replace(/\r\n?/g, "\n").split("\n");
+  const out2 = [];
+  let para = [];
+  const flush = () => {
+    if (para.length) out2.push(`<p>${para.map(inline).join("<br>")}</p>`);
+    para = [];
+  };
+  for (let i = 0; i < lines.length; i++) {
+    const line2 = lines[i];
+    const fence = /^\s*(```+|~~~+)\s*([\w+-]*)\s*$/.exec(line2);
+    if (fence) {
+      flush();
+      const body = [];
+      i++;
+      while (i < lines.length && !lines[i].trim().startsWith(fence[1])) body.push(lines[i++]);
+      const lang = fence[2] ? ` data-lang="${esc2(fence[2])}"` : "";
+      out2.push(`<pre${lang}><code>${esc2(body.join("\n"))}</code></pre>`);
+      continue;
+    }
+    if (line2.trim() === "") {
+      flush();
+      continue;
+    }
+    const heading = /^(#{1,6})\s+(.*?)\s*#*\s*$/.exec(line2);
+    if (heading) {
+      flush();
+      const level = Math.min(6, heading[1].length + 2);
+      out2.push(`<h${level}>${inline(heading[2])}</h${level}>`);
+      continue;
+    }
+    if (/^( {4}|\t)/.test(line2) && para.length === 0) {
+      const body = [];
+      while (i < lines.length && (/^( {4}|\t)/.test(lines[i]) || lines[i].trim() === "")) body.push(lines[i++].replace(/^( {4}|\t)/, ""));
+      i--;
+      out2.push(`<pre><code>${esc2(body.join("\n").replace(/\n+$/, ""))}</code></pre>`);
+      continue;
+    }
+    const list5 = BULLET.test(line2) ? BULLET : NUMBERED.test(line2) ? NUMBERED : null;
+    if (list5) {
+      flush();
+      const tag = list5 === BULLET ? "ul" : "ol";
+      const items = [];
+      while (i < lines.length && list5.test(lines[i])) {
+        let item = list5.exec(lines[i])[1];
+        while (i + 1 < lines.length && /^\s{2,}\S/.test(lines[i + 1]) && !BULLET.test(lines[i + 1]) && !NUMBERED.test(lines[i + 1])) item += ` ${lines[++i].trim()}`;
+        items.push(`<li>${inline(item)}</li>`);
+        i++;
+      }
+      i--;
+      out2.push(`<${tag}>${items.join("")}</${tag}>`);
+      continue;
+    }
+    if (/^\s*>/.test(line2)) {
+      flush();
+      const body = [];
+      while (i < lines.length && /^\s*>/.test(lines[i])) body.push(lines[i++].replace(/^\s*>\s?/, ""));
+      i--;
+      out2.push(`<blockquote>${markdown(body.join("\n"))}</blockquote>`);
+      continue;
+    }
+    para.push(line2.trim());
+  }
+  flush();
+  return out2.join("\n");
+}
+function highlight(text3, terms) {
+  const ts = [...new Set(terms.map((t) => t.toLowerCase()).filter((t) => t.length > 0))];
+  if (ts.length === 0) return esc2(text3);
+  return text3.split(/([\p{L}\p{N}_]+)/u).map((w2, i) => {
+    if (i % 2 === 0) return esc2(w2);
+    const lw = w2.toLowerCase();
+    return ts.some((t) => lw === t || t.length >= 3 && lw.startsWith(t)) ? `<mark>${esc2(w2)}</mark>` : esc2(w2);
+  }).join("");
+}
+
+// server/src/ui/pages/search.ts
+function results(q, hits) {
+  if (q.trim() === "") return html`<p class="muted">Type to search every memory. The ranking is memory_search's.</p>`;
+  if (hits.length === 0) return html`<p class="muted" id="search-count">No memory matches ${JSON.stringify(q)}.</p>`;
+  return html`<p class="muted" id="search-count">${hits.length} ${hits.length === 1 ? "hit" : "hits"}</p><ol class="hits">${join34(
+    hits.map(
+      (h) => html`<li class="hit"><a href="/m/${h.id}" data-row class="hit-link">${raw(highlight(h.snippet, h.match_terms))}</a>
+<div class="sub">${badge(`${h.relevance} relevance`, h.relevance === "high" ? "ok" : h.relevance === "medium" ? "c2" : "c4")}${verdictBadge(h.staleness_verdict)}
+${h.verification.status === "never" ? badge("never verified", "c4") : ""} ${scopeList2(h.scopes)} <span class="muted">updated ${day3(h.updated)}</span></div></li>`
+    )
+  )}</ol>`;
+}
+async function run(r) {
+  const q = (r.query.get("q") ?? "").slice(0, 2e3);
+  const { hits } = await r.cairn.searchPreview({ query: q, max_results: 30 });
+  return { q, out: results(q, hits) };
+}
+async function searchPage(r) {
+  const { q, out: out2 } = await run(r);
+  const body = html`<h1>Search</h1>
+<form class="search" method="get" action="/search" role="search">
+<label for="q">Search memories</label>
+<input id="q" name="q" type="search" value="${q}" autocomplete="off" autofocus aria-controls="results" aria-describedby="search-help">
+<button type="submit">Search</button></form>
+<p id="search-help" class="muted small">Results update as you type. Arrow down or <kbd>j</kbd> moves into the hits.</p>
+<div id="results" aria-live="polite">${out2}</div>`;
+  return { html: layout(r.page, { title: q ? `Search: ${q}` : "Search", active: "/search", body }) };
+}
+async function searchResults(r) {
+  const { out: out2 } = await run(r);
+  return { fragment: out2.s };
+}
+
+// server/src/ui/request.ts
+function splitList(v, sep7 = /[\s,]+/) {
+  return (v ?? "").split(sep7).map((s) => s.trim()).filter(Boolean);
+}
+function backTo(v, dflt) {
+  return v && /^\/(?!\/)[\w\-./?=&%:+~#]*$/.test(v) ? v : dflt;
+}
+
+// server/src/ui/pages/memory.ts
+var briefs = (title, id2, xs) => xs.length === 0 ? "" : html`<section aria-labelledby="${id2}"><h2 id="${id2}">${title}</h2><ul class="plain">${xs.map((x) => html`<li>${x.relation && x.relation !== "links_to" ? html`<span class="sub">${x.relation}</span> ` : ""}<a href="/m/${x.id}">${x.summary}</a>${x.removed ? badge("removed", "bad") : ""} <span class="sub">${x.scopes.join(", ")}</span></li>`)}</ul></section>`;
+async function memoryPage2(r, id2) {
+  const p = await r.cairn.memoryPage({ id: id2 });
+  const m = p.memory;
+  const dl = (rows) => html`<dl class="fm">${rows.map(([k, v2]) => html`<dt>${k}</dt><dd>${v2}</dd>`)}</dl>`;
+  const v = m.verification;
+  const actions = m.tombstoned ? html`<div class="actions"><form method="post" action="/m/${m.id}/restore">${csrfField(r.page)}<button type="submit" class="primary" id="restore">Restore</button></form></div>` : html`<div class="actions">
+<a class="button" href="/m/${m.id}/edit" data-key="e" id="edit">Edit</a>
+<form method="post" action="/m/${m.id}/verify" class="inline">${csrfField(r.page)}<label class="sr" for="verify-note">Verification note</label><input id="verify-note" name="note" placeholder="note (optional)"><button type="submit" data-key="v" id="verify">Verify: still true</button></form>
+</div>
+<details class="more" id="remove-box"><summary data-key="r">Remove…</summary>
+<form method="post" action="/m/${m.id}/remove">${csrfField(r.page)}<label for="reason">Why remove it? <span class="muted">(kept with the tombstone; restorable)</span></label>
+<input id="reason" name="reason" required maxlength="2000"><button type="submit" class="danger" id="remove">Remove</button></form></details>
+<details class="more"><summary>Change scopes…</summary>
+<form method="post" action="/m/${m.id}/scopes">${csrfField(r.page)}<label for="scopes">Scopes</label><input id="scopes" name="scopes" value="${m.scopes.join(", ")}" required><button type="submit">Save scopes</button></form></details>`;
+  const timeline2 = p.events.length === 0 ? html`<p class="muted">No events name this memory yet.</p>` : html`<div class="table-wrap"><table class="rows stack" id="timeline"><thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">What</th></tr></thead><tbody>${p.events.map(
+    (e) => html`<tr data-kind="${e.kind}"><td data-label="when">${when(e.ts)}</td><td data-label="who">${e.actor === "user" ? "you" : "model"}</td><td>${e.detail}</td></tr>`
+  )}</tbody></table></div>${p.events_total > p.events.length ? html`<p class="muted">${p.events_total - p.events.length} older events not shown.</p>` : ""}`;
+  const body = html`<p class="crumbs"><a href="${m.tombstoned ? "/tombstones" : "/browse"}">${m.tombstoned ? "Tombstones" : "Browse"}</a> › <code>${m.id}</code></p>
+<h1 class="sr">Memory ${m.id}</h1>
+${m.tombstoned ? html`<div class="gate bad" role="status" id="removed-note"><strong>Removed ${when(m.removed)}</strong>: ${m.removed_reason ?? ""}</div>` : ""}
+<div class="badges">${verdictBadge(m.staleness_verdict)}${m.expired ? badge("expired", "bad") : ""}${m.category === "user-inference" ? badge("about you", "c3") : ""}${badge(`${m.confidence} confidence`, "c2")}</div>
+<article class="md memory-body" id="body">${raw(markdown(m.body))}</article>
+${actions}
+<div class="cols">
+<section aria-labelledby="h-fm"><h2 id="h-fm">Frontmatter</h2>${dl([
+    ["scopes", scopeList2(m.scopes)],
+    ["category", m.category],
+    ["confidence", m.confidence],
+    ["source", m.source],
+    ["created", when(m.created)],
+    ["updated", when(m.updated)],
+    ["last verified", when(m.last_verified_at)],
+    ["expires", m.expires ? day3(m.expires) : "never"],
+    ["aliases", m.aliases.length ? m.aliases.join(", ") : "—"],
+    ["repo", m.origin.repo ?? "—"],
+    ["branch", m.origin.branch ?? "—"],
+    ["written in", m.origin.cwd ?? "—"],
+    ["file", html`<code>${m.file}</code>`]
+  ])}${m.extra_frontmatter.length ? html`<h3>Other frontmatter (kept as written)</h3><pre><code>${m.extra_frontmatter.join("\n")}</code></pre>` : ""}</section>
+<section aria-labelledby="h-sig"><h2 id="h-sig">Signals</h2>${dl([
+    ["verification", v.status === "never" ? "never verified" : `${v.status}: verified ${v.age_days} days ago (stale after ${v.stale_after_days})`],
+    ["cited paths", m.path_drift ? m.path_drift.checked === 0 ? "none checked" : `${m.path_drift.checked} checked, ${m.path_drift.missing.length} missing` : "—"],
+    ...m.path_drift && m.path_drift.missing.length ? [["missing", html`${m.path_drift.missing.map((x) => html`<code>${x}</code> `)}`]] : [],
+    ["commits since verified", m.commit_drift ? m.commit_drift.status === "not_applicable" ? "not applicable" : m.commit_drift.commits_since_verify === null ? "unknown" : String(m.commit_drift.commits_since_verify) : "—"],
+    ["verdict", verdictBadge(m.staleness_verdict)]
+  ])}</section>
+</div>
+<section aria-labelledby="h-tl"><h2 id="h-tl">Timeline</h2>${timeline2}</section>
+${briefs("Links in the text", "h-links", p.links)}${briefs("Named by", "h-back", p.backlinks)}${briefs("Similar memories", "h-sim", p.similar)}`;
+  return { html: layout(r.page, { title: m.body.slice(0, 60), active: m.tombstoned ? "/tombstones" : "/browse", body }) };
+}
+function editForm(r, id2, f) {
+  return html`<form class="edit" method="post" action="/m/${id2}/edit" id="edit-form">${csrfField(r.page)}
+<label for="content">Memory text <span class="muted">(markdown)</span></label><textarea id="content" name="content" rows="10" required>${f.content}</textarea>
+<label for="scopes">Scopes</label><input id="scopes" name="scopes" value="${f.scopes}" required>
+<div class="row"><label>Confidence<select name="confidence">${CONFIDENCES.map((c) => html`<option${c === f.confidence ? html` selected` : ""}>${c}</option>`)}</select></label>
+<label>Expires <input type="date" name="expires" value="${f.expires}"></label></div>
+<label for="aliases">Aliases <span class="muted">(comma separated; empty clears them)</span></label><input id="aliases" name="aliases" value="${f.aliases}">
+<div class="actions"><button type="submit" class="primary">Save</button> <a href="/m/${id2}">Cancel</a></div></form>`;
+}
+async function editPage(r, id2) {
+  const { memory: m } = await r.cairn.memoryPage({ id: id2, events: 0 });
+  if (m.tombstoned) return { status: 409, html: layout(r.page, { title: "Removed", active: "/browse", body: errorBox(`memory ${m.id} is removed: restore it first`) }) };
+  const body = html`<p class="crumbs"><a href="/m/${m.id}">← back to the memory</a></p><h1>Edit memory</h1>${editForm(r, m.id, {
+    content: m.body,
+    scopes: m.scopes.join(", "),
+    confidence: m.confidence,
+    expires: m.expires ? m.expires.slice(0, 10) : "",
+    aliases: m.aliases.join(", ")
+  })}`;
+  return { html: layout(r.page, { title: "Edit", active: "/browse", live: "notify", body }) };
+}
+async function updateAction(r, id2) {
+  const f = { content: r.form.get("content") ?? "", scopes: r.form.get("scopes") ?? "", confidence: r.form.get("confidence") ?? "medium", expires: r.form.get("expires") ?? "", aliases: r.form.get("aliases") ?? "" };
+  const { memory: m } = await r.cairn.memoryPage({ id: id2, events: 0 });
+  const input2 = { id: id2 };
+  if (f.content.replace(/\r\n?/g, "\n").trim() !== m.body) input2.content = f.content;
+  const scopes = splitList(f.scopes);
+  if (scopes.join("\n") !== m.scopes.join("\n")) input2.scopes = scopes;
+  if (f.confidence !== m.confidence) input2.confidence = f.confidence;
+  if (f.expires !== (m.expires ? m.expires.slice(0, 10) : "")) input2.expires = f.expires || null;
+  const aliases = splitList(f.aliases, /\s*,\s*|\n/);
+  if (aliases.join("\n") !== m.aliases.join("\n")) input2.aliases = aliases;
+  if (Object.keys(input2).length === 1) {
+    r.flash("Nothing changed.");
+    return { redirect: `/m/${id2}` };
+  }
+  try {
+    await r.cairn.update(input2);
+  } catch (err) {
+    if (err.name !== "ValidationError") throw err;
+    const body = html`<p class="crumbs"><a href="/m/${id2}">← back to the memory</a></p><h1>Edit memory</h1>
+<div class="gate bad" role="alert" id="gate" data-status="refused"><h2>Not saved</h2><p>${err.message}</p></div>${editForm(r, id2, f)}`;
+    return { status: 400, html: layout(r.page, { title: "Edit", active: "/browse", live: "notify", body }) };
+  }
+  r.flash("Saved.");
+  return { redirect: `/m/${id2}` };
+}
+async function scopesAction(r, id2) {
+  await r.cairn.update({ id: id2, scopes: splitList(r.form.get("scopes")) });
+  r.flash("Scopes saved.");
+  return { redirect: backTo(r.form.get("back"), `/m/${id2}`) };
+}
+async function verifyAction(r, id2) {
+  const note = (r.form.get("note") ?? "").trim();
+  await r.cairn.verify({ id: id2, ...note ? { note } : {} });
+  r.flash("Verified: marked as checked today.");
+  return { redirect: backTo(r.form.get("back"), `/m/${id2}`) };
+}
+async function removeAction(r, id2) {
+  const out2 = await r.cairn.remove({ id: id2, reason: r.form.get("reason") ?? "" });
+  r.flash(`Removed ${out2.removed}. It is in Tombstones, where you can restore it.`);
+  return { redirect: backTo(r.form.get("back"), `/m/${id2}`) };
+}
+async function restoreAction(r, id2) {
+  const out2 = await r.cairn.restore({ id: id2 });
+  r.flash(`Restored ${out2.id}.`);
+  return { redirect: backTo(r.form.get("back"), `/m/${id2}`) };
+}
+
+// server/src/ui/pages/write.ts
+function draftOf(f) {
+  const g = (k) => f.get(k) ?? "";
+  return { content: g("content"), scopes: g("scopes"), category: g("category") || "fact", confidence: g("confidence") || "medium", source: g("source") || "explicit-statement", expires: g("expires"), aliases: g("aliases") };
+}
+function choice(name, label, cur, values) {
+  return html`<label>${label}<select name="${name}">${values.map((v) => html`<option value="${v}"${v === cur ? html` selected` : ""}>${v}</option>`)}</select></label>`;
+}
+function writeForm(r, d, extra = "") {
+  return html`<form class="edit" method="post" action="/new" id="write-form">${csrfField(r.page)}
+<label for="content">Memory text <span class="muted">(markdown; one durable fact)</span></label>
+<textarea id="content" name="content" rows="8" required>${d.content}</textarea>
+<label for="scopes">Scopes <span class="muted">(comma or space separated, like tools or projects:widgets)</span></label>
+<input id="scopes" name="scopes" value="${d.scopes}" required>
+<div class="row">${choice("category", "Category", d.category, CATEGORIES)}${choice("confidence", "Confidence", d.confidence, CONFIDENCES)}${choice("source", "Source", d.source, SOURCES)}
+<label>Expires <input type="date" name="expires" value="${d.expires}"></label></div>
+<label for="aliases">Aliases <span class="muted">(other words a search may use; comma separated)</span></label>
+<input id="aliases" name="aliases" value="${d.aliases}">
+${extra}
+<div class="actions"><button type="submit" class="primary">Store</button></div></form>`;
+}
+async function newPage(r) {
+  const d = draftOf(r.query);
+  return { html: layout(r.page, { title: "New memory", active: "/new", live: "notify", body: html`<h1>New memory</h1>${writeForm(r, d)}` }) };
+}
+function matchList(ms) {
+  return html`<ul class="matches">${ms.map(
+    (m) => html`<li><a href="/m/${m.id}">${m.snippet}</a> <span class="muted">(${Math.round(m.similarity * 100)}% similar${m.removed_at ? `; removed ${day3(m.removed_at)}: ${m.removed_reason ?? ""}` : ""})</span></li>`
+  )}</ul>`;
+}
+function gateBox(r, out2, d) {
+  const resubmit = (flag, label) => html`<form method="post" action="/new" class="inline">${csrfField(r.page)}${join34(
+    Object.entries(d).map(([k, v]) => html`<input type="hidden" name="${k}" value="${v}">`)
+  )}<input type="hidden" name="${flag}" value="1"><button type="submit" id="override">${label}</button></form>`;
+  switch (out2.status) {
+    case "secret_detected":
+      return html`<div class="gate bad" role="alert" id="gate" data-status="secret_detected"><h2>Secret found: nothing was stored</h2>
+<ul>${out2.findings.map((f) => html`<li><strong>${f.kind}</strong>: <code>${f.snippet}</code></li>`)}</ul><p>${out2.hint}</p></div>`;
+    case "transient_warning":
+      return html`<div class="gate warn" role="alert" id="gate" data-status="transient_warning"><h2>This reads as temporary: nothing was stored yet</h2>
+<ul>${out2.markers.map((m) => html`<li><strong>${m.marker}</strong>: “${m.snippet}”</li>`)}</ul><p>${out2.hint}</p>
+<p>Reword it below, or ${resubmit("acknowledge_transient", "Store as written anyway")}</p></div>`;
+    case "duplicate":
+      return html`<div class="gate warn" role="alert" id="gate" data-status="duplicate"><h2>Already stored: nothing was written</h2>${matchList(out2.matches)}<p>${out2.hint}</p>
+<p>${resubmit("force", "It is a different fact: store anyway")}</p></div>`;
+    case "previously_removed":
+      return html`<div class="gate warn" role="alert" id="gate" data-status="previously_removed"><h2>You removed this before: nothing was written</h2>${matchList(out2.matches)}<p>${out2.hint}</p>
+<p>Open it to restore it, or ${resubmit("force", "write it anew")}</p></div>`;
+    case "pending":
+      return html`<div class="gate info" role="status" id="gate" data-status="pending"><h2>Waiting for your confirmation</h2><p>${out2.hint}</p>
+<div class="actions"><form method="post" action="/pending/${out2.pending_id}/confirm">${csrfField(r.page)}<button type="submit" class="primary" id="confirm-now">Confirm and store</button></form>
+<form method="post" action="/pending/${out2.pending_id}/cancel">${csrfField(r.page)}<button type="submit">Cancel</button></form> <a href="/pending">All pending writes</a></div></div>`;
+    default:
+      return html`<div class="gate" id="gate" data-status="${out2.status}"><p>${out2.status}</p></div>`;
+  }
+}
+async function writeAction(r) {
+  const d = draftOf(r.form);
+  let out2;
+  try {
+    out2 = await r.cairn.write({
+      content: d.content,
+      scopes: splitList(d.scopes),
+      category: d.category,
+      confidence: d.confidence,
+      source: d.source,
+      expires: d.expires || null,
+      aliases: splitList(d.aliases, /\s*,\s*|\n/),
+      force: r.form.get("force") === "1",
+      acknowledge_transient: r.form.get("acknowledge_transient") === "1"
+    });
+  } catch (err) {
+    if (err.name !== "ValidationError") throw err;
+    return { status: 400, html: layout(r.page, { title: "New memory", active: "/new", live: "notify", body: html`<h1>New memory</h1>${errorBox(err.message)}${writeForm(r, d)}` }) };
+  }
+  if (out2.status === "committed") {
+    r.flash(`Stored as ${out2.id}${out2.related?.length ? `; related: ${out2.related.map((x) => x.id).join(", ")}` : ""}.`);
+    return { redirect: `/m/${out2.id}` };
+  }
+  return { html: layout(r.page, { title: "New memory", active: "/new", live: "notify", body: html`<h1>New memory</h1>${gateBox(r, out2, d)}${out2.status === "pending" ? "" : writeForm(r, d)}` }) };
+}
+
+// server/src/ui/pages/tombstones.ts
+async function tombstonesPage(r) {
+  const cursor2 = r.query.get("cursor") || void 0;
+  const res = await r.cairn.listTombstones({ limit: 50, ...cursor2 ? { cursor: cursor2 } : {} });
+  const rows = res.items.map(
+    (t) => html`<tr><td><a href="/m/${t.id}" data-row>${t.summary}</a><div class="sub">${t.scopes.join(", ")}</div></td><td data-label="removed">${when(t.removed)}</td><td data-label="why">${t.removed_reason}</td>
+<td><form method="post" action="/m/${t.id}/restore">${csrfField(r.page)}<input type="hidden" name="back" value="/tombstones"><button type="submit" aria-label="Restore ${t.summary}">Restore</button></form></td></tr>`
+  );
+  const body = html`<h1>Tombstones</h1>
+<p class="muted">Removed memories stay on disk, with when and why, until you prune them. Restoring brings one back exactly as it was.</p>
+<div class="table-wrap"><table class="rows stack" id="tombstones"><thead><tr><th scope="col">Memory</th><th scope="col">Removed</th><th scope="col">Why</th><th scope="col"><span class="sr">Action</span></th></tr></thead>
+<tbody>${res.items.length ? join34(rows) : html`<tr><td colspan="4" class="muted">No tombstones.</td></tr>`}</tbody></table></div>
+<nav class="pager" aria-label="Pages">${cursor2 ? html`<a href="/tombstones">← Newest</a>` : ""}${res.next_cursor ? html`<a href="/tombstones${qs({ cursor: res.next_cursor })}" rel="next">Older →</a>` : ""}</nav>
+<section aria-labelledby="h-prune"><h2 id="h-prune">Prune</h2>
+<form method="post" action="/tombstones/prune" class="row">${csrfField(r.page)}<label>Delete for good tombstones removed more than <input type="number" name="older_than_days" min="0" max="36500" value="90" required> days ago</label>
+<button type="submit" id="prune-preview">Show what would be deleted</button></form></section>`;
+  return { html: layout(r.page, { title: "Tombstones", active: "/tombstones", body }) };
+}
+async function pruneAction(r) {
+  const days = Number(r.form.get("older_than_days"));
+  const confirmed = r.form.get("confirm") === "1";
+  const res = await r.cairn.pruneTombstones({ older_than_days: days, dry_run: !confirmed });
+  if (confirmed) {
+    r.flash(`Deleted ${res.pruned.length} tombstone(s) for good.`);
+    return { redirect: "/tombstones" };
+  }
+  const body = html`<h1>Prune tombstones</h1>
+${res.candidates.length === 0 ? html`<p id="prune-none">No tombstone was removed more than ${days} days ago: nothing to delete.</p><p><a href="/tombstones">Back to tombstones</a></p>` : html`<div class="gate bad" role="alert"><h2>Delete ${res.candidates.length} tombstone(s) for good?</h2><p>This cannot be undone: the files are deleted.</p></div>
+<ul class="plain" id="prune-list">${res.candidates.map((c) => html`<li><a href="/m/${c.id}">${c.summary}</a> <span class="sub">removed ${when(c.removed)}: ${c.removed_reason}</span></li>`)}</ul>
+<div class="actions"><form method="post" action="/tombstones/prune">${csrfField(r.page)}<input type="hidden" name="older_than_days" value="${days}"><input type="hidden" name="confirm" value="1"><button type="submit" class="danger" id="prune-confirm">Delete ${res.candidates.length} for good</button></form>
+<a href="/tombstones">Cancel</a></div>`}`;
+  return { html: layout(r.page, { title: "Prune", active: "/tombstones", live: "notify", body }) };
+}
+
+// server/src/ui/pages/health.ts
+async function healthPage(r) {
+  const days = Number(r.query.get("days") ?? "") || void 0;
+  const h = await r.cairn.healthCached({ ...days ? { window_days: Math.min(3650, Math.max(1, Math.floor(days))) } : {}, top_k: 25 });
+  const post = (action, label, back, fields = {}, cls = "") => html`<form method="post" action="${action}" class="inline">${csrfField(r.page)}<input type="hidden" name="back" value="${back}">${join34(
+    Object.entries(fields).map(([k, v]) => html`<input type="hidden" name="${k}" value="${v}">`)
+  )}<button type="submit"${cls ? html` class="${cls}"` : ""}>${label}</button></form>`;
+  const remove5 = (id2, reason, back) => post(`/m/${id2}/remove`, "Remove", back, { reason }, "danger");
+  const verify4 = (id2, back) => post(`/m/${id2}/verify`, "Verify", back, { note: "checked from cairn ui health" });
+  const section3 = (id2, title, count, intro, rows, total = count) => html`<section aria-labelledby="h-${id2}" id="${id2}" class="hsec"><h2 id="h-${id2}">${title} <span class="count">${count}</span></h2><p class="muted">${intro}</p>${rows.length ? html`<ul class="fixes">${rows}</ul>${total > rows.length ? html`<p class="muted">${total - rows.length} more not shown.</p>` : ""}` : html`<p class="ok-note">Nothing here.</p>`}</section>`;
+  const item = (m, what, fixes) => html`<li><div><a href="/m/${m.id}">${m.summary}</a> <span class="sub">${m.scopes.join(", ")}</span><div class="sub">${what}</div></div><div class="fix">${fixes}</div></li>`;
+  const t = h.totals;
+  const body = html`<h1>Health</h1>
+<p>${t.active} active, ${t.expired} expired, ${t.tombstoned} tombstones, ${t.scopes} scopes. Last ${h.window_days} days: ${t.retrievals_in_window} retrievals by the model, ${t.user_lookups_in_window} of your lookups; uses ${t.uses_in_window.applied} applied, ${t.uses_in_window.ignored} ignored, ${t.uses_in_window.contradicted} contradicted, ${t.uses_in_window.corrected} corrected.</p>
+${section3("contradicted", "Contradicted, not fixed since", h.contradicted.count, "Shown wrong and not updated or verified since. Fix the text, or remove it.", h.contradicted.rows.map((m) => {
+    const note = [...m.resolution_timeline].reverse().find((e) => e.event === "contradicted" && e.note)?.note;
+    return item(m, `${m.contradictions}× contradicted, last ${day3(m.last_contradicted)}${note ? `: ${note}` : ""}`, html`<a class="button" href="/m/${m.id}/edit">Edit</a>${remove5(m.id, `contradicted${note ? `: ${note}` : ""}`.slice(0, 2e3), "/health#contradicted")}`);
+  }))}
+${section3("dead_weight", "Dead weight", h.dead_weight.count, `At least ${h.dead_weight.rule.min_age_days} days old, found by the model ${h.dead_weight.rule.min_retrievals}+ times at medium or high relevance, never applied.`, h.dead_weight.rows.map((m) => item(m, m.why, remove5(m.id, `dead weight: ${m.why}`.slice(0, 2e3), "/health#dead_weight"))))}
+${section3("rare_scopes", "Likely scope typos", h.rare_scopes.count, "A scope used once that looks like another one. Renaming moves every memory (and tombstone) to the chosen spelling.", h.rare_scopes.rows.map((s) => html`<li><div><code>${s.scope}</code> <span class="sub">only on <a href="/m/${s.id}">${s.id}</a></span></div><div class="fix">${s.similar_to.slice(0, 2).map((x) => post("/health/rename-scope", `Rename to ${x.scope} (${x.count})`, "/health#rare_scopes", { old_scope: s.scope, new_scope: x.scope }))}</div></li>`))}
+${section3("verification_debt", "Verification debt", h.verification_debt.never + h.verification_debt.stale, `${h.verification_debt.never} never verified, ${h.verification_debt.stale} stale, ${h.verification_debt.fresh} fresh. Check what the memory cites, then verify it (or edit it).`, h.verification_debt.rows.map((m) => item(m, m.status === "never" ? "never verified" : `verified ${m.age_days} days ago`, html`${verify4(m.id, "/health#verification_debt")}<a class="button" href="/m/${m.id}/edit">Edit</a>`)))}
+${h.commit_drift_debt.applies ? section3("commit_drift_debt", `Commit drift in ${h.commit_drift_debt.repo ?? ""}`, h.commit_drift_debt.count, "Verified before the latest commits of this repo.", h.commit_drift_debt.rows.map((m) => item(m, `${m.commits_since_verify} commits since verified ${day3(m.last_verified_at)}`, verify4(m.id, "/health#commit_drift_debt")))) : ""}
+${section3("expired", "Expired", h.expired.count, "Past their expiry date: search no longer shows them.", h.expired.rows.map((m) => item(m, `expired ${day3(m.expires)}`, html`${remove5(m.id, `expired ${day3(m.expires)}`, "/health#expired")}<a class="button" href="/m/${m.id}/edit">Extend</a>`)))}
+${section3("cold", "Cold", h.cold.count, `Not retrieved in the last ${h.window_days} days.`, h.cold.rows.map((m) => item(m, `${m.age_days} days old, last retrieved ${day3(m.last_retrieved)}`, remove5(m.id, `cold: not retrieved in ${h.window_days} days`, "/health#cold"))))}
+${section3("heavily_used", "Heavily used", h.heavily_used.count, `Applied ${h.min_applied}+ times: worth keeping true.`, h.heavily_used.rows.map((m) => item(m, `applied ${m.applied}×, last ${day3(m.last_applied)}`, verify4(m.id, "/health#heavily_used"))))}
+<section id="markers" aria-labelledby="h-markers" class="hsec"><h2 id="h-markers">Durability markers</h2><p class="muted">How often each "sounds temporary" marker fired and was overridden; a high rate may mean it is too strict.</p>
+${h.marker_stats.length ? html`<div class="table-wrap"><table class="rows"><thead><tr><th scope="col">Marker</th><th scope="col">Fired</th><th scope="col">Overridden</th><th scope="col">Rate</th></tr></thead><tbody>${h.marker_stats.map((m) => html`<tr><td>${m.marker}</td><td>${m.fires}</td><td>${m.overrides}</td><td>${m.override_rate === null ? "—" : `${Math.round(m.override_rate * 100)}%`}</td></tr>`)}</tbody></table></div>` : html`<p class="ok-note">No marker has fired.</p>`}</section>
+<section id="scopes" aria-labelledby="h-scopes" class="hsec"><h2 id="h-scopes">Scopes</h2>
+<div class="table-wrap"><table class="rows"><thead><tr><th scope="col">Scope</th><th scope="col">Active</th><th scope="col">Dead</th><th scope="col">Cold</th><th scope="col">Contradicted</th><th scope="col">Applied</th></tr></thead><tbody>${h.scope_health.map((s) => html`<tr><td><a href="/browse?scope=${encodeURIComponent(s.scope)}">${s.scope}</a></td><td>${s.active}</td><td>${s.dead}</td><td>${s.cold}</td><td>${s.contradicted}</td><td>${s.applied}</td></tr>`)}</tbody></table></div></section>`;
+  return { html: layout(r.page, { title: "Health", active: "/health", body }) };
+}
+async function renameScopeAction(r) {
+  const out2 = await r.cairn.renameScope({ old_scope: r.form.get("old_scope") ?? "", new_scope: r.form.get("new_scope") ?? "" });
+  r.flash(`Renamed: ${out2.active.length} memories and ${out2.tombstoned.length} tombstones changed.`);
+  return { redirect: backTo(r.form.get("back"), "/health") };
+}
+
+// server/src/ui/pages/pending.ts
+async function pendingPage(r) {
+  const items = await r.cairn.pendingWrites();
+  const body = html`<h1>Pending writes</h1>
+<p class="muted">Writes that wait for you: claims about you, or every write when the store asks for confirmation. Nothing is stored until you confirm.</p>
+${items.length === 0 ? html`<p id="pending-empty">Nothing is waiting.</p>` : join34(
+    items.map(
+      (p) => html`<article class="card" id="${p.pending_id}"><div class="md">${raw(markdown(p.write.content))}</div>
+<p class="sub">${p.reason === "user-inference" ? "a claim about you" : "confirmation required by config"} · scopes ${p.write.scopes.join(", ")} · asked ${when(p.created_at)} · expires ${when(p.expires_at)}${p.write.expires ? ` · memory expires ${day3(p.write.expires)}` : ""}</p>
+<div class="actions"><form method="post" action="/pending/${p.pending_id}/confirm">${csrfField(r.page)}<button type="submit" class="primary">Confirm and store</button></form>
+<form method="post" action="/pending/${p.pending_id}/cancel">${csrfField(r.page)}<button type="submit">Cancel</button></form></div></article>`
+    )
+  )}`;
+  return { html: layout(r.page, { title: "Pending", active: "/pending", body }) };
+}
+async function confirmAction(r, pid) {
+  const out2 = await r.cairn.writeConfirm({ pending_id: pid });
+  r.flash(`Stored as ${out2.id}.`);
+  return { redirect: `/m/${out2.id}` };
+}
+async function cancelAction(r, pid) {
+  const out2 = await r.cairn.writeCancel({ pending_id: pid });
+  r.flash(out2.existed ? "Cancelled: nothing was stored." : "It was no longer pending (already confirmed, cancelled or expired).");
+  return { redirect: "/pending" };
+}
+
+// server/src/ui/routes.ts
+var ID = "([0-9A-Za-z]{26})";
+var PID = "(p_[0-9A-Za-z]{26})";
+var ROUTES = [
+  ["GET", /^\/$/, overviewPage],
+  ["GET", /^\/browse$/, browsePage],
+  ["GET", /^\/search$/, searchPage],
+  ["GET", /^\/search\/results$/, searchResults],
+  ["GET", new RegExp(`^/m/${ID}$`), memoryPage2],
+  ["GET", new RegExp(`^/m/${ID}/edit$`), editPage],
+  ["POST", new RegExp(`^/m/${ID}/edit$`), updateAction],
+  ["POST", new RegExp(`^/m/${ID}/scopes$`), scopesAction],
+  ["POST", new RegExp(`^/m/${ID}/verify$`), verifyAction],
+  ["POST", new RegExp(`^/m/${ID}/remove$`), removeAction],
+  ["POST", new RegExp(`^/m/${ID}/restore$`), restoreAction],
+  ["GET", /^\/new$/, newPage],
+  ["POST", /^\/new$/, writeAction],
+  ["GET", /^\/tombstones$/, tombstonesPage],
+  ["POST", /^\/tombstones\/prune$/, pruneAction],
+  ["GET", /^\/health$/, healthPage],
+  ["POST", /^\/health\/rename-scope$/, renameScopeAction],
+  ["GET", /^\/pending$/, pendingPage],
+  ["POST", new RegExp(`^/pending/${PID}/confirm$`), confirmAction],
+  ["POST", new RegExp(`^/pending/${PID}/cancel$`), cancelAction]
+];
+async function route(r) {
+  const method = r.method === "HEAD" ? "GET" : r.method;
+  let pathMatched = false;
+  for (const [m, re, h] of ROUTES) {
+    const hit = re.exec(r.path);
+    if (!hit) continue;
+    pathMatched = true;
+    if (m === method) return h(r, hit[1] ?? "");
+  }
+  const status2 = pathMatched ? 405 : 404;
+  return { status: status2, html: layout(r.page, { title: "Not found", active: "", body: errorBox(pathMatched ? `${r.method} is not allowed on ${r.path}` : `no page at ${r.path}`) }) };
+}
+
+// server/src/ui/server.ts
+var CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'";
+var MAX_BODY = 256 * 1024;
+var ASSETS = {
+  "/assets/app.css": ["text/css; charset=utf-8", APP_CSS],
+  "/assets/app.js": ["text/javascript; charset=utf-8", APP_JS],
+  "/favicon.ico": ["image/svg+xml", ICON_SVG],
+  "/assets/icon.svg": ["image/svg+xml", ICON_SVG]
+};
+var token = () => randomBytes5(24).toString("base64url");
+function same2(a, b) {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+function cookies(req) {
+  const out2 = /* @__PURE__ */ new Map();
+  for (const part of (req.headers.cookie ?? "").split(";")) {
+    const i = part.indexOf("=");
+    if (i > 0) out2.set(part.slice(0, i).trim(), part.slice(i + 1).trim());
+  }
+  return out2;
+}
+function readBody(req) {
+  return new Promise((resolve9, reject) => {
+    let size2 = 0;
+    const chunks = [];
+    req.on("data", (c) => {
+      size2 += c.length;
+      if (size2 > MAX_BODY) {
+        reject(new Error(`request body over ${MAX_BODY} bytes`));
+        req.destroy();
+      } else chunks.push(c);
+    });
+    req.on("end", () => resolve9(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+async function startUiServer(cairn, opts = {}) {
+  const host = "127.0.0.1";
+  let oneTime = token();
+  const sessions = /* @__PURE__ */ new Map();
+  const streams = /* @__PURE__ */ new Set();
+  let port = 0;
+  let cookieName = "cairn_ui";
+  const origin2 = () => `http://${host}:${port}`;
+  const headers = (res, type) => {
+    res.setHeader("Content-Type", type);
+    res.setHeader("Content-Security-Policy", CSP);
+    res.setHeader("X-Content-Type-Options", "nosniff");
+    res.setHeader("Referrer-Policy", "same-origin");
+    res.setHeader("X-Frame-Options", "DENY");
+    res.setHeader("Cross-Origin-Opener-Policy", "same-origin");
+    res.setHeader("Cross-Origin-Resource-Policy", "same-origin");
+    res.setHeader("Cache-Control", "no-store");
+  };
+  const refuse3 = (res, status2, why) => {
+    headers(res, "text/plain; charset=utf-8");
+    res.writeHead(status2);
+    res.end(`cairn ui: ${why}
+`);
+  };
+  const server = createServer2((req, res) => {
+    handle(req, res).catch((err) => {
+      if (!res.headersSent) refuse3(res, 500, errorMessage(err));
+      else res.end();
+    });
+  });
+  async function handle(req, res) {
+    const started = performance.now();
+    const origWriteHead = res.writeHead.bind(res);
+    res.writeHead = ((...args) => {
+      if (!res.headersSent) res.setHeader("Server-Timing", `app;dur=${(performance.now() - started).toFixed(1)}`);
+      return origWriteHead(...args);
+    });
+    if (req.headers.host !== `${host}:${port}`) return refuse3(res, 403, `refused: Host ${JSON.stringify(req.headers.host ?? "")} is not ${host}:${port}`);
+    const url2 = new URL(req.url ?? "/", origin2());
+    const method = req.method ?? "GET";
+    if (url2.pathname === "/auth") {
+      const given = url2.searchParams.get("token") ?? "";
+      if (oneTime === null || !same2(given, oneTime)) {
+        return refuse3(res, 401, oneTime === null ? "refused: this link was already used; restart `cairn ui` for a new one" : "refused: wrong token; open the URL `cairn ui` printed");
+      }
+      oneTime = null;
+      const s = { id: token(), csrf: token(), flash: null };
+      sessions.set(s.id, s);
+      res.setHeader("Set-Cookie", `${cookieName}=${s.id}; HttpOnly; SameSite=Strict; Path=/`);
+      res.setHeader("Location", "/");
+      headers(res, "text/plain; charset=utf-8");
+      res.writeHead(303);
+      res.end();
+      return;
+    }
+    const sid = cookies(req).get(cookieName) ?? "";
+    const session = [...sessions.values()].find((s) => same2(s.id, sid));
+    if (!session) return refuse3(res, 401, "refused: no session; open the URL `cairn ui` printed (it carries a one-time token)");
+    const changes = method !== "GET" && method !== "HEAD";
+    let form = new URLSearchParams();
+    if (changes) {
+      if (req.headers.origin !== origin2()) return refuse3(res, 403, `refused: Origin ${JSON.stringify(req.headers.origin ?? "")} is not ${origin2()}`);
+      form = new URLSearchParams(await readBody(req));
+      if (!same2(form.get("csrf") ?? "", session.csrf)) return refuse3(res, 403, "refused: missing or wrong form token; reload the page and try again");
+    }
+    const asset = ASSETS[url2.pathname];
+    if (asset) {
+      headers(res, asset[0]);
+      res.writeHead(200);
+      res.end(asset[1]);
+      return;
+    }
+    if (url2.pathname === "/events") {
+      headers(res, "text/event-stream; charset=utf-8");
+      res.writeHead(200, { Connection: "keep-alive" });
+      res.write("retry: 1000\n: connected\n\n");
+      streams.add(res);
+      req.on("close", () => streams.delete(res));
+      return;
+    }
+    const page = { csrf: session.csrf, pending: (await cairn.pendingWrites()).length, store: cairn.dir };
+    const r = {
+      method,
+      path: url2.pathname,
+      query: url2.searchParams,
+      form,
+      cairn,
+      page,
+      flash: (m) => session.flash = m
+    };
+    let out2;
+    try {
+      out2 = await route(r);
+    } catch (err) {
+      if (!(err instanceof CairnError)) throw err;
+      out2 = { status: err.name === "NotFoundError" ? 404 : 400, html: layout(page, { title: "Not done", active: "", body: errorBox(err.message) }) };
+    }
+    if ("redirect" in out2) {
+      headers(res, "text/plain; charset=utf-8");
+      res.setHeader("Location", out2.redirect);
+      res.writeHead(303);
+      res.end();
+      return;
+    }
+    if ("fragment" in out2) {
+      headers(res, "text/html; charset=utf-8");
+      res.writeHead(200);
+      res.end(out2.fragment);
+      return;
+    }
+    let body = out2.html;
+    if (session.flash !== null && method === "GET") {
+      body = body.replace('<main id="main" tabindex="-1">', `<main id="main" tabindex="-1"><div class="flash" role="status">${escFlash(session.flash)}</div>`);
+      session.flash = null;
+    }
+    headers(res, "text/html; charset=utf-8");
+    res.writeHead(out2.status ?? 200);
+    res.end(body);
+  }
+  let queued = [];
+  let timer = null;
+  const unsubscribe = cairn.onChange((n2) => {
+    queued.push(n2.kind === "memory" ? n2.id : "pending");
+    timer ??= setTimeout(() => {
+      timer = null;
+      const data = JSON.stringify({ changed: [...new Set(queued)] });
+      queued = [];
+      for (const s of streams) s.write(`event: change
+data: ${data}
+
+`);
+    }, 150);
+  });
+  const keepAlive = setInterval(() => {
+    for (const s of streams) s.write(": ping\n\n");
+  }, 2e4);
+  keepAlive.unref();
+  await new Promise((resolve9, reject) => {
+    server.once("error", reject);
+    server.listen(opts.port ?? 0, host, () => resolve9());
+  });
+  const addr = server.address();
+  port = typeof addr === "object" && addr ? addr.port : 0;
+  cookieName = `cairn_ui_${port}`;
+  return {
+    url: `${origin2()}/auth?token=${oneTime}`,
+    port,
+    close: async () => {
+      unsubscribe();
+      clearInterval(keepAlive);
+      if (timer) clearTimeout(timer);
+      for (const s of streams) s.end();
+      server.closeAllConnections();
+      await new Promise((resolve9) => server.close(() => resolve9()));
+    }
+  };
+}
+function escFlash(s) {
+  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+// server/src/cli/commands/ui.ts
+function openInBrowser(url2) {
+  const [cmd, args] = process.platform === "darwin" ? ["open", [url2]] : process.platform === "win32" ? ["cmd", ["/c", "start", '""', url2]] : ["xdg-open", [url2]];
+  try {
+    const child = spawn2(cmd, args, { stdio: "ignore", detached: true });
+    child.on("error", () => {
+    });
+    child.unref();
+  } catch {
+  }
+}
+var options20 = {
+  port: { type: "string", arg: "N", help: "listen on this port of 127.0.0.1 (default: a free one)" },
+  "no-open": { type: "boolean", help: "print the URL without opening a browser" },
+  json: { type: "boolean", help: "print {url, port, store} as one JSON line instead of the text" }
+};
+var ui = {
+  name: "ui",
+  summary: "browse, search, edit and curate memory in a local web page",
+  usage: "cairn ui [--port N] [--no-open] [--json]",
+  options: options20,
+  async run(argv, io) {
+    const { values } = parse7(argv, options20, false);
+    const port = intOption(values.port, "--port", 0, 65535) ?? 0;
+    const cairn = await Cairn.open({ env: io.env, cwd: io.cwd, watch: true, actor: "user", warn: (m) => io.err(`cairn: ${m}
+`) });
+    let server;
+    try {
+      server = await startUiServer(cairn, { port });
+    } catch (err) {
+      await cairn.close();
+      const code = err.code;
+      if (code === "EADDRINUSE") throw new Error(`port ${port} on 127.0.0.1 is in use: pick another with --port, or omit it for a free one`);
+      throw err;
+    }
+    if (values.json) io.out(`${JSON.stringify({ url: server.url, port: server.port, store: cairn.dir })}
+`);
+    else io.out(`cairn ui: ${server.url}
+(store ${cairn.dir}; the link works once; Ctrl-C stops the server)
+`);
+    if (!values["no-open"]) openInBrowser(server.url);
+    await new Promise((resolve9) => {
+      const stop = () => resolve9();
+      process.once("SIGINT", stop);
+      process.once("SIGTERM", stop);
+    });
+    await server.close();
+    await cairn.close();
+    return 0;
+  }
+};
+
+// server/src/cli/commands/sync.ts
+import { resolve as resolve8 } from "node:path";
+var initOptions = {
+  remote: { type: "string", arg: "URL", help: "(init) the remote to sync with (any git URL or path; credentials in it are never printed)" },
+  json: JSON_OPTION
+};
+var syncOptions = {
+  status: { type: "boolean", help: "say what is ahead/behind, when the last sync was and how many files changed since; syncs nothing" },
+  json: JSON_OPTION
+};
+function driverCommand() {
+  return [process.execPath, resolve8(process.argv[1] ?? "cairn")];
+}
+function printReport(io, r) {
+  const lines = [];
+  const c = r.committed;
+  if (c) {
+    const parts = ["added", "updated", "removed", "restored", "purged"].filter((k) => c[k].length).map((k) => `${c[k].length} ${k}`);
+    if (c.files.length) parts.push(`${c.files.length} other file(s)`);
+    lines.push(`committed: ${parts.join(", ")}`);
+  } else lines.push("committed: nothing new");
+  if (r.merge === "fast-forward" || r.merge === "merge") lines.push(`pulled: ${r.incoming} change(s) (${r.merge})`);
+  else if (r.merge === "up-to-date") lines.push("pulled: nothing new");
+  for (const k of r.conflicts) lines.push(`conflict: ${k.id} (${k.kind === "body" ? "two different texts: the newer is kept" : "removed on one side, edited on the other: kept removed"}); both texts in ${k.file}`);
+  for (const f of r.file_conflicts) lines.push(`conflict: ${f} changed on both sides; yours kept, theirs saved under .conflicts/files/`);
+  if (r.pushed) lines.push(`pushed to ${r.remote} (${r.branch})`);
+  if (r.ok) lines.push(r.ahead || r.behind ? `ahead ${r.ahead}, behind ${r.behind}` : "in sync");
+  else lines.push(`sync failed: ${r.error}`);
+  io.out(`${lines.join("\n")}
+`);
+}
+function printStatus(io, s) {
+  if (!s.repo) {
+    io.out(`the store ${s.store} is not set up for sync: run cairn sync init [--remote URL]
+`);
+    return;
+  }
+  const lines = [
+    `store:      ${s.store}`,
+    `remote:     ${s.remote ?? "(none: cairn sync init --remote URL)"}${s.branch ? ` (${s.branch})` : ""}`,
+    `ahead:      ${s.ahead} commit(s) not pushed (as of the last fetch)`,
+    `behind:     ${s.behind} commit(s) not merged (as of the last fetch)`,
+    `changed:    ${s.dirty} file(s) since the last sync`,
+    `last sync:  ${s.last_sync ?? "never"}`,
+    ...s.last_error ? [`last error: ${s.last_error} (${s.last_attempt})`] : [],
+    `auto sync:  ${s.auto ? "on" : "off"} ([sync] auto in config.toml)`,
+    `conflicts:  ${s.conflicts}${s.conflicts ? " (cairn health lists them; delete a file in .conflicts/ once resolved)" : ""}`
+  ];
+  io.out(`${lines.join("\n")}
+`);
+}
+var sync2 = {
+  name: "sync",
+  summary: "sync the store through git: commit, pull (merged by cairn), push; init sets it up",
+  usage: "cairn sync [--json]\n       cairn sync --status [--json]\n       cairn sync init [--remote URL] [--json]",
+  options: { ...syncOptions, ...initOptions },
+  async run(argv, io) {
+    if (argv[0] === "init") {
+      const { values: values2 } = parse7(argv.slice(1), initOptions, false);
+      const c2 = await openCairn(io);
+      try {
+        const r = await c2.syncInit({ ...values2.remote !== void 0 ? { remote: values2.remote } : {}, driver: driverCommand() });
+        if (values2.json) printJson(io, r);
+        else {
+          io.out(
+            [
+              `${r.created_repo ? "made" : "adopted"} ${r.store} as a git repository (branch ${r.branch})`,
+              `remote: ${r.remote ?? "(none yet: cairn sync init --remote URL)"}`,
+              `.gitignore ${r.gitignore_updated ? "written" : "already complete"}: caches, the event log and pending writes stay on this machine`,
+              `merge driver registered (.gitattributes, .git/config): a plain git pull in the store merges memories the way cairn sync does`,
+              "next: cairn sync",
+              ""
+            ].join("\n")
+          );
+        }
+        return 0;
+      } finally {
+        await c2.close();
+      }
+    }
+    const { values, positionals } = parse7(argv, syncOptions, true);
+    if (positionals.length) throw new UsageError(`unknown argument ${JSON.stringify(positionals[0])}: use cairn sync, cairn sync --status or cairn sync init`);
+    const c = await openCairn(io);
+    try {
+      if (values.status) {
+        const s = await c.syncStatus();
+        if (values.json) printJson(io, s);
+        else printStatus(io, s);
+        return 0;
+      }
+      const r = await c.sync();
+      if (values.json) printJson(io, r);
+      else printReport(io, r);
+      return r.ok ? 0 : 1;
+    } finally {
+      await c.close();
+    }
+  }
+};
+var mergeDriver3 = {
+  name: "merge-driver",
+  summary: "git merge driver for memory files (set up by cairn sync init; git runs it)",
+  usage: "cairn merge-driver BASE OURS THEIRS [PATH]",
+  options: { json: JSON_OPTION },
+  async run(argv, io) {
+    const { values, positionals } = parse7(argv, { json: JSON_OPTION }, true);
+    argv = positionals;
+    if (argv.length < 3 || argv.length > 4) throw new UsageError("give the three files git passes (%O %A %B) and optionally the path (%P)");
+    const [base, ours, theirs, path2] = argv;
+    const r = await Cairn.mergeDriver({ base, ours, theirs, ...path2 !== void 0 ? { path: path2 } : {} }, io.cwd);
+    if (values.json) printJson(io, { merged: r.code === 0, note: r.note || null });
+    else if (r.note) io.err(`${r.note}
+`);
+    return r.code;
+  }
+};
+
 // server/src/cli/commands/index.ts
 var commands = [
   serve,
   search3,
   show3,
   list3,
-  overview2,
+  overview3,
   remember,
   confirm2,
   cancel2,
   update3,
   verify3,
-  remove3,
+  remove4,
   restore3,
   renameScope3,
   tombstones,
@@ -46565,7 +53422,10 @@ var commands = [
   importCmd,
   doctor,
   init,
-  migrateOrigin2
+  migrateOrigin2,
+  ui,
+  sync2,
+  mergeDriver3
 ];
 
 // server/src/cli/main.ts

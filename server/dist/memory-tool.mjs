@@ -40,9 +40,9 @@ var __toESM = (mod, isNodeMode, target) => (target = mod != null ? __create(__ge
   mod
 ));
 
-// ../../main/node_modules/kind-of/index.js
+// node_modules/kind-of/index.js
 var require_kind_of = __commonJS({
-  "../../main/node_modules/kind-of/index.js"(exports2, module2) {
+  "node_modules/kind-of/index.js"(exports2, module2) {
     var toString = Object.prototype.toString;
     module2.exports = function kindOf(val) {
       if (val === void 0) return "undefined";
@@ -161,9 +161,9 @@ var require_kind_of = __commonJS({
   }
 });
 
-// ../../main/node_modules/is-extendable/index.js
+// node_modules/is-extendable/index.js
 var require_is_extendable = __commonJS({
-  "../../main/node_modules/is-extendable/index.js"(exports2, module2) {
+  "node_modules/is-extendable/index.js"(exports2, module2) {
     "use strict";
     module2.exports = function isExtendable(val) {
       return typeof val !== "undefined" && val !== null && (typeof val === "object" || typeof val === "function");
@@ -171,9 +171,9 @@ var require_is_extendable = __commonJS({
   }
 });
 
-// ../../main/node_modules/extend-shallow/index.js
+// node_modules/extend-shallow/index.js
 var require_extend_shallow = __commonJS({
-  "../../main/node_modules/extend-shallow/index.js"(exports2, module2) {
+  "node_modules/extend-shallow/index.js"(exports2, module2) {
     "use strict";
     var isObject = require_is_extendable();
     module2.exports = function extend(o) {
@@ -202,9 +202,9 @@ var require_extend_shallow = __commonJS({
   }
 });
 
-// ../../main/node_modules/section-matter/index.js
+// node_modules/section-matter/index.js
 var require_section_matter = __commonJS({
-  "../../main/node_modules/section-matter/index.js"(exports2, module2) {
+  "node_modules/section-matter/index.js"(exports2, module2) {
     "use strict";
     var typeOf = require_kind_of();
     var extend = require_extend_shallow();
@@ -309,9 +309,9 @@ var require_section_matter = __commonJS({
   }
 });
 
-// ../../main/node_modules/js-yaml/lib/js-yaml/common.js
+// node_modules/js-yaml/lib/js-yaml/common.js
 var require_common = __commonJS({
-  "../../main/node_modules/js-yaml/lib/js-yaml/common.js"(exports2, module2) {
+  "node_modules/js-yaml/lib/js-yaml/common.js"(exports2, module2) {
     "use strict";
     function isNothing(subject) {
       return typeof subject === "undefined" || subject === null;
@@ -354,9 +354,9 @@ var require_common = __commonJS({
   }
 });
 
-// ../../main/node_modules/js-yaml/lib/js-yaml/exception.js
+// node_modules/js-yaml/lib/js-yaml/exception.js
 var require_exception = __commonJS({
-  "../../main/node_modules/js-yaml/lib/js-yaml/exception.js"(exports2, module2) {
+  "node_modules/js-yaml/lib/js-yaml/exception.js"(exports2, module2) {
     "use strict";
     function YAMLException(reason, mark) {
       Error.call(this);
@@ -384,9 +384,9 @@ var require_exception = __commonJS({
   }
 });
 
-// ../../main/node_modules/js-yaml/lib/js-yaml/mark.js
+// node_modules/js-yaml/lib/js-yaml/mark.js
 var require_mark = __commonJS({
-  "../../main/node_modules/js-yaml/lib/js-yaml/mark.js"(exports2, module2) {
+  "node_modules/js-yaml/lib/js-yaml/mark.js"(exports2, module2) {
     "use strict";
     var common = require_common();
     function Mark(name, buffer, position, line, column) {
@@ -442,9 +442,9 @@ var require_mark = __commonJS({
   }
 });
 
-// ../../main/node_modules/js-yaml/lib/js-yaml/type.js
+// node_modules/js-yaml/lib/js-yaml/type.js
 var require_type = __commonJS({
-  "../../main/node_modules/js-yaml/lib/js-yaml/type.js"(exports2, module2) {
+  "node_modules/js-yaml/lib/js-yaml/type.js"(exports2, module2) {
     "use strict";
     var YAMLException = require_exception();
     var TYPE_CONSTRUCTOR_OPTIONS = [
@@ -501,9 +501,9 @@ var require_type = __commonJS({
   }
 });
 
-// ../../main/node_modules/js-yaml/lib/js-yaml/schema.js
+// node_modules/js-yaml/lib/js-yaml/schema.js
 var require_schema = __commonJS({
-  "../../main/node_modules/js-yaml/lib/js-yaml/schema.js"(exports2, module2) {
+  "node_modules/js-yaml/lib/js-yaml/schema.js"(exports2, module2) {
     "use strict";
     var common = require_common();
     var YAMLException = require_exception();
@@ -589,9 +589,9 @@ var require_schema = __commonJS({
   }
 });
 
-// ../../main/node_modules/js-yaml/lib/js-yaml/type/str.js
+// node_modules/js-yaml/lib/js-yaml/type/str.js
 var require_str = __commonJS({
-  "../../main/node_modules/js-yaml/lib/js-yaml/type/str.js"(exports2, module2) {
+  "node_modules/js-yaml/lib/js-yaml/type/str.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     module2.exports = new Type("tag:yaml.org,2002:str", {
@@ -603,9 +603,9 @@ var require_str = __commonJS({
   }
 });
 
-// ../../main/node_modules/js-yaml/lib/js-yaml/type/seq.js
+// node_modules/js-yaml/lib/js-yaml/type/seq.js
 var require_seq = __commonJS({
-  "../../main/node_modules/js-yaml/lib/js-yaml/type/seq.js"(exports2, module2) {
+  "node_modules/js-yaml/lib/js-yaml/type/seq.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     module2.exports = new Type("tag:yaml.org,2002:seq", {
@@ -617,9 +617,9 @@ var require_seq = __commonJS({
   }
 });
 
-// ../../main/node_modules/js-yaml/lib/js-yaml/type/map.js
+// node_modules/js-yaml/lib/js-yaml/type/map.js
 var require_map = __commonJS({
-  "../../main/node_modules/js-yaml/lib/js-yaml/type/map.js"(exports2, module2) {
+  "node_modules/js-yaml/lib/js-yaml/type/map.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     module2.exports = new Type("tag:yaml.org,2002:map", {
@@ -631,9 +631,9 @@ var require_map = __commonJS({
   }
 });
 
-// ../../main/node_modules/js-yaml/lib/js-yaml/schema/failsafe.js
+// node_modules/js-yaml/lib/js-yaml/schema/failsafe.js
 var require_failsafe = __commonJS({
-  "../../main/node_modules/js-yaml/lib/js-yaml/schema/failsafe.js"(exports2, module2) {
+  "node_modules/js-yaml/lib/js-yaml/schema/failsafe.js"(exports2, module2) {
     "use strict";
     var Schema = require_schema();
     module2.exports = new Schema({
@@ -646,9 +646,9 @@ var require_failsafe = __commonJS({
   }
 });
 
-// ../../main/node_modules/js-yaml/lib/js-yaml/type/null.js
+// node_modules/js-yaml/lib/js-yaml/type/null.js
 var require_null = __commonJS({
-  "../../main/node_modules/js-yaml/lib/js-yaml/type/null.js"(exports2, module2) {
+  "node_modules/js-yaml/lib/js-yaml/type/null.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     function resolveYamlNull(data) {
@@ -686,9 +686,9 @@ var require_null = __commonJS({
   }
 });
 
-// ../../main/node_modules/js-yaml/lib/js-yaml/type/bool.js
+// node_modules/js-yaml/lib/js-yaml/type/bool.js
 var require_bool = __commonJS({
-  "../../main/node_modules/js-yaml/lib/js-yaml/type/bool.js"(exports2, module2) {
+  "node_modules/js-yaml/lib/js-yaml/type/bool.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     function resolveYamlBoolean(data) {
@@ -723,9 +723,9 @@ var require_bool = __commonJS({
   }
 });
 
-// ../../main/node_modules/js-yaml/lib/js-yaml/type/int.js
+// node_modules/js-yaml/lib/js-yaml/type/int.js
 var require_int = __commonJS({
-  "../../main/node_modules/js-yaml/lib/js-yaml/type/int.js"(exports2, module2) {
+  "node_modules/js-yaml/lib/js-yaml/type/int.js"(exports2, module2) {
     "use strict";
     var common = require_common();
     var Type = require_type();
@@ -856,9 +856,9 @@ var require_int = __commonJS({
   }
 });
 
-// ../../main/node_modules/js-yaml/lib/js-yaml/type/float.js
+// node_modules/js-yaml/lib/js-yaml/type/float.js
 var require_float = __commonJS({
-  "../../main/node_modules/js-yaml/lib/js-yaml/type/float.js"(exports2, module2) {
+  "node_modules/js-yaml/lib/js-yaml/type/float.js"(exports2, module2) {
     "use strict";
     var common = require_common();
     var Type = require_type();
@@ -951,9 +951,9 @@ var require_float = __commonJS({
   }
 });
 
-// ../../main/node_modules/js-yaml/lib/js-yaml/schema/json.js
+// node_modules/js-yaml/lib/js-yaml/schema/json.js
 var require_json = __commonJS({
-  "../../main/node_modules/js-yaml/lib/js-yaml/schema/json.js"(exports2, module2) {
+  "node_modules/js-yaml/lib/js-yaml/schema/json.js"(exports2, module2) {
     "use strict";
     var Schema = require_schema();
     module2.exports = new Schema({
@@ -970,9 +970,9 @@ var require_json = __commonJS({
   }
 });
 
-// ../../main/node_modules/js-yaml/lib/js-yaml/schema/core.js
+// node_modules/js-yaml/lib/js-yaml/schema/core.js
 var require_core = __commonJS({
-  "../../main/node_modules/js-yaml/lib/js-yaml/schema/core.js"(exports2, module2) {
+  "node_modules/js-yaml/lib/js-yaml/schema/core.js"(exports2, module2) {
     "use strict";
     var Schema = require_schema();
     module2.exports = new Schema({
@@ -983,9 +983,9 @@ var require_core = __commonJS({
   }
 });
 
-// ../../main/node_modules/js-yaml/lib/js-yaml/type/timestamp.js
+// node_modules/js-yaml/lib/js-yaml/type/timestamp.js
 var require_timestamp = __commonJS({
-  "../../main/node_modules/js-yaml/lib/js-yaml/type/timestamp.js"(exports2, module2) {
+  "node_modules/js-yaml/lib/js-yaml/type/timestamp.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     var YAML_DATE_REGEXP = new RegExp(
@@ -1044,9 +1044,9 @@ var require_timestamp = __commonJS({
   }
 });
 
-// ../../main/node_modules/js-yaml/lib/js-yaml/type/merge.js
+// node_modules/js-yaml/lib/js-yaml/type/merge.js
 var require_merge = __commonJS({
-  "../../main/node_modules/js-yaml/lib/js-yaml/type/merge.js"(exports2, module2) {
+  "node_modules/js-yaml/lib/js-yaml/type/merge.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     function resolveYamlMerge(data) {
@@ -1059,9 +1059,9 @@ var require_merge = __commonJS({
   }
 });
 
-// ../../main/node_modules/js-yaml/lib/js-yaml/type/binary.js
+// node_modules/js-yaml/lib/js-yaml/type/binary.js
 var require_binary = __commonJS({
-  "../../main/node_modules/js-yaml/lib/js-yaml/type/binary.js"(exports2, module2) {
+  "node_modules/js-yaml/lib/js-yaml/type/binary.js"(exports2, module2) {
     "use strict";
     var NodeBuffer;
     try {
@@ -1152,9 +1152,9 @@ var require_binary = __commonJS({
   }
 });
 
-// ../../main/node_modules/js-yaml/lib/js-yaml/type/omap.js
+// node_modules/js-yaml/lib/js-yaml/type/omap.js
 var require_omap = __commonJS({
-  "../../main/node_modules/js-yaml/lib/js-yaml/type/omap.js"(exports2, module2) {
+  "node_modules/js-yaml/lib/js-yaml/type/omap.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     var _hasOwnProperty = Object.prototype.hasOwnProperty;
@@ -1189,9 +1189,9 @@ var require_omap = __commonJS({
   }
 });
 
-// ../../main/node_modules/js-yaml/lib/js-yaml/type/pairs.js
+// node_modules/js-yaml/lib/js-yaml/type/pairs.js
 var require_pairs = __commonJS({
-  "../../main/node_modules/js-yaml/lib/js-yaml/type/pairs.js"(exports2, module2) {
+  "node_modules/js-yaml/lib/js-yaml/type/pairs.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     var _toString = Object.prototype.toString;
@@ -1227,9 +1227,9 @@ var require_pairs = __commonJS({
   }
 });
 
-// ../../main/node_modules/js-yaml/lib/js-yaml/type/set.js
+// node_modules/js-yaml/lib/js-yaml/type/set.js
 var require_set = __commonJS({
-  "../../main/node_modules/js-yaml/lib/js-yaml/type/set.js"(exports2, module2) {
+  "node_modules/js-yaml/lib/js-yaml/type/set.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     var _hasOwnProperty = Object.prototype.hasOwnProperty;
@@ -1254,9 +1254,9 @@ var require_set = __commonJS({
   }
 });
 
-// ../../main/node_modules/js-yaml/lib/js-yaml/schema/default_safe.js
+// node_modules/js-yaml/lib/js-yaml/schema/default_safe.js
 var require_default_safe = __commonJS({
-  "../../main/node_modules/js-yaml/lib/js-yaml/schema/default_safe.js"(exports2, module2) {
+  "node_modules/js-yaml/lib/js-yaml/schema/default_safe.js"(exports2, module2) {
     "use strict";
     var Schema = require_schema();
     module2.exports = new Schema({
@@ -1277,9 +1277,9 @@ var require_default_safe = __commonJS({
   }
 });
 
-// ../../main/node_modules/js-yaml/lib/js-yaml/type/js/undefined.js
+// node_modules/js-yaml/lib/js-yaml/type/js/undefined.js
 var require_undefined = __commonJS({
-  "../../main/node_modules/js-yaml/lib/js-yaml/type/js/undefined.js"(exports2, module2) {
+  "node_modules/js-yaml/lib/js-yaml/type/js/undefined.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     function resolveJavascriptUndefined() {
@@ -1304,9 +1304,9 @@ var require_undefined = __commonJS({
   }
 });
 
-// ../../main/node_modules/js-yaml/lib/js-yaml/type/js/regexp.js
+// node_modules/js-yaml/lib/js-yaml/type/js/regexp.js
 var require_regexp = __commonJS({
-  "../../main/node_modules/js-yaml/lib/js-yaml/type/js/regexp.js"(exports2, module2) {
+  "node_modules/js-yaml/lib/js-yaml/type/js/regexp.js"(exports2, module2) {
     "use strict";
     var Type = require_type();
     function resolveJavascriptRegExp(data) {
@@ -1348,9 +1348,9 @@ var require_regexp = __commonJS({
   }
 });
 
-// ../../main/node_modules/js-yaml/lib/js-yaml/type/js/function.js
+// node_modules/js-yaml/lib/js-yaml/type/js/function.js
 var require_function = __commonJS({
-  "../../main/node_modules/js-yaml/lib/js-yaml/type/js/function.js"(exports2, module2) {
+  "node_modules/js-yaml/lib/js-yaml/type/js/function.js"(exports2, module2) {
     "use strict";
     var esprima;
     try {
@@ -1403,9 +1403,9 @@ var require_function = __commonJS({
   }
 });
 
-// ../../main/node_modules/js-yaml/lib/js-yaml/schema/default_full.js
+// node_modules/js-yaml/lib/js-yaml/schema/default_full.js
 var require_default_full = __commonJS({
-  "../../main/node_modules/js-yaml/lib/js-yaml/schema/default_full.js"(exports2, module2) {
+  "node_modules/js-yaml/lib/js-yaml/schema/default_full.js"(exports2, module2) {
     "use strict";
     var Schema = require_schema();
     module2.exports = Schema.DEFAULT = new Schema({
@@ -1421,9 +1421,9 @@ var require_default_full = __commonJS({
   }
 });
 
-// ../../main/node_modules/js-yaml/lib/js-yaml/loader.js
+// node_modules/js-yaml/lib/js-yaml/loader.js
 var require_loader = __commonJS({
-  "../../main/node_modules/js-yaml/lib/js-yaml/loader.js"(exports2, module2) {
+  "node_modules/js-yaml/lib/js-yaml/loader.js"(exports2, module2) {
     "use strict";
     var common = require_common();
     var YAMLException = require_exception();
@@ -2553,9 +2553,9 @@ var require_loader = __commonJS({
   }
 });
 
-// ../../main/node_modules/js-yaml/lib/js-yaml/dumper.js
+// node_modules/js-yaml/lib/js-yaml/dumper.js
 var require_dumper = __commonJS({
-  "../../main/node_modules/js-yaml/lib/js-yaml/dumper.js"(exports2, module2) {
+  "node_modules/js-yaml/lib/js-yaml/dumper.js"(exports2, module2) {
     "use strict";
     var common = require_common();
     var YAMLException = require_exception();
@@ -3101,9 +3101,9 @@ var require_dumper = __commonJS({
   }
 });
 
-// ../../main/node_modules/js-yaml/lib/js-yaml.js
+// node_modules/js-yaml/lib/js-yaml.js
 var require_js_yaml = __commonJS({
-  "../../main/node_modules/js-yaml/lib/js-yaml.js"(exports2, module2) {
+  "node_modules/js-yaml/lib/js-yaml.js"(exports2, module2) {
     "use strict";
     var loader = require_loader();
     var dumper = require_dumper();
@@ -3136,18 +3136,18 @@ var require_js_yaml = __commonJS({
   }
 });
 
-// ../../main/node_modules/js-yaml/index.js
+// node_modules/js-yaml/index.js
 var require_js_yaml2 = __commonJS({
-  "../../main/node_modules/js-yaml/index.js"(exports2, module2) {
+  "node_modules/js-yaml/index.js"(exports2, module2) {
     "use strict";
     var yaml2 = require_js_yaml();
     module2.exports = yaml2;
   }
 });
 
-// ../../main/node_modules/gray-matter/lib/engines.js
+// node_modules/gray-matter/lib/engines.js
 var require_engines = __commonJS({
-  "../../main/node_modules/gray-matter/lib/engines.js"(exports, module) {
+  "node_modules/gray-matter/lib/engines.js"(exports, module) {
     "use strict";
     var yaml = require_js_yaml2();
     var engines = exports = module.exports;
@@ -3183,9 +3183,9 @@ var require_engines = __commonJS({
   }
 });
 
-// ../../main/node_modules/strip-bom-string/index.js
+// node_modules/strip-bom-string/index.js
 var require_strip_bom_string = __commonJS({
-  "../../main/node_modules/strip-bom-string/index.js"(exports2, module2) {
+  "node_modules/strip-bom-string/index.js"(exports2, module2) {
     "use strict";
     module2.exports = function(str4) {
       if (typeof str4 === "string" && str4.charAt(0) === "\uFEFF") {
@@ -3196,9 +3196,9 @@ var require_strip_bom_string = __commonJS({
   }
 });
 
-// ../../main/node_modules/gray-matter/lib/utils.js
+// node_modules/gray-matter/lib/utils.js
 var require_utils = __commonJS({
-  "../../main/node_modules/gray-matter/lib/utils.js"(exports2) {
+  "node_modules/gray-matter/lib/utils.js"(exports2) {
     "use strict";
     var stripBom = require_strip_bom_string();
     var typeOf = require_kind_of();
@@ -3236,9 +3236,9 @@ var require_utils = __commonJS({
   }
 });
 
-// ../../main/node_modules/gray-matter/lib/defaults.js
+// node_modules/gray-matter/lib/defaults.js
 var require_defaults = __commonJS({
-  "../../main/node_modules/gray-matter/lib/defaults.js"(exports2, module2) {
+  "node_modules/gray-matter/lib/defaults.js"(exports2, module2) {
     "use strict";
     var engines2 = require_engines();
     var utils = require_utils();
@@ -3255,9 +3255,9 @@ var require_defaults = __commonJS({
   }
 });
 
-// ../../main/node_modules/gray-matter/lib/engine.js
+// node_modules/gray-matter/lib/engine.js
 var require_engine = __commonJS({
-  "../../main/node_modules/gray-matter/lib/engine.js"(exports2, module2) {
+  "node_modules/gray-matter/lib/engine.js"(exports2, module2) {
     "use strict";
     module2.exports = function(name, options2) {
       let engine2 = options2.engines[name] || options2.engines[aliase(name)];
@@ -3289,9 +3289,9 @@ var require_engine = __commonJS({
   }
 });
 
-// ../../main/node_modules/gray-matter/lib/stringify.js
+// node_modules/gray-matter/lib/stringify.js
 var require_stringify = __commonJS({
-  "../../main/node_modules/gray-matter/lib/stringify.js"(exports2, module2) {
+  "node_modules/gray-matter/lib/stringify.js"(exports2, module2) {
     "use strict";
     var typeOf = require_kind_of();
     var getEngine = require_engine();
@@ -3342,9 +3342,9 @@ var require_stringify = __commonJS({
   }
 });
 
-// ../../main/node_modules/gray-matter/lib/excerpt.js
+// node_modules/gray-matter/lib/excerpt.js
 var require_excerpt = __commonJS({
-  "../../main/node_modules/gray-matter/lib/excerpt.js"(exports2, module2) {
+  "node_modules/gray-matter/lib/excerpt.js"(exports2, module2) {
     "use strict";
     var defaults = require_defaults();
     module2.exports = function(file, options2) {
@@ -3369,9 +3369,9 @@ var require_excerpt = __commonJS({
   }
 });
 
-// ../../main/node_modules/gray-matter/lib/to-file.js
+// node_modules/gray-matter/lib/to-file.js
 var require_to_file = __commonJS({
-  "../../main/node_modules/gray-matter/lib/to-file.js"(exports2, module2) {
+  "node_modules/gray-matter/lib/to-file.js"(exports2, module2) {
     "use strict";
     var typeOf = require_kind_of();
     var stringify2 = require_stringify();
@@ -3403,9 +3403,9 @@ var require_to_file = __commonJS({
   }
 });
 
-// ../../main/node_modules/gray-matter/lib/parse.js
+// node_modules/gray-matter/lib/parse.js
 var require_parse = __commonJS({
-  "../../main/node_modules/gray-matter/lib/parse.js"(exports2, module2) {
+  "node_modules/gray-matter/lib/parse.js"(exports2, module2) {
     "use strict";
     var getEngine = require_engine();
     var defaults = require_defaults();
@@ -3420,9 +3420,9 @@ var require_parse = __commonJS({
   }
 });
 
-// ../../main/node_modules/gray-matter/index.js
+// node_modules/gray-matter/index.js
 var require_gray_matter = __commonJS({
-  "../../main/node_modules/gray-matter/index.js"(exports2, module2) {
+  "node_modules/gray-matter/index.js"(exports2, module2) {
     "use strict";
     var fs = __require("fs");
     var sections = require_section_matter();
@@ -3536,9 +3536,9 @@ var require_gray_matter = __commonJS({
   }
 });
 
-// ../../main/node_modules/picomatch/lib/constants.js
+// node_modules/picomatch/lib/constants.js
 var require_constants = __commonJS({
-  "../../main/node_modules/picomatch/lib/constants.js"(exports2, module2) {
+  "node_modules/picomatch/lib/constants.js"(exports2, module2) {
     "use strict";
     var WIN_SLASH = "\\\\/";
     var WIN_NO_SLASH = `[^${WIN_SLASH}]`;
@@ -3738,9 +3738,9 @@ var require_constants = __commonJS({
   }
 });
 
-// ../../main/node_modules/picomatch/lib/utils.js
+// node_modules/picomatch/lib/utils.js
 var require_utils2 = __commonJS({
-  "../../main/node_modules/picomatch/lib/utils.js"(exports2) {
+  "node_modules/picomatch/lib/utils.js"(exports2) {
     "use strict";
     var {
       REGEX_BACKSLASH,
@@ -3802,9 +3802,9 @@ var require_utils2 = __commonJS({
   }
 });
 
-// ../../main/node_modules/picomatch/lib/scan.js
+// node_modules/picomatch/lib/scan.js
 var require_scan = __commonJS({
-  "../../main/node_modules/picomatch/lib/scan.js"(exports2, module2) {
+  "node_modules/picomatch/lib/scan.js"(exports2, module2) {
     "use strict";
     var utils = require_utils2();
     var {
@@ -4140,11 +4140,11 @@ var require_scan = __commonJS({
   }
 });
 
-// ../../main/node_modules/picomatch/lib/parse.js
+// node_modules/picomatch/lib/parse.js
 var require_parse2 = __commonJS({
-  "../../main/node_modules/picomatch/lib/parse.js"(exports2, module2) {
+  "node_modules/picomatch/lib/parse.js"(exports2, module2) {
     "use strict";
-    var constants4 = require_constants();
+    var constants5 = require_constants();
     var utils = require_utils2();
     var {
       MAX_LENGTH,
@@ -4152,7 +4152,7 @@ var require_parse2 = __commonJS({
       REGEX_NON_SPECIAL_CHARS,
       REGEX_SPECIAL_CHARS_BACKREF,
       REPLACEMENTS
-    } = constants4;
+    } = constants5;
     var expandRange = (args, options2) => {
       if (typeof options2.expandRange === "function") {
         return options2.expandRange(...args, options2);
@@ -4361,7 +4361,7 @@ var require_parse2 = __commonJS({
       if (options2.maxExtglobRecursion === false) {
         return { risky: false };
       }
-      const max = typeof options2.maxExtglobRecursion === "number" ? options2.maxExtglobRecursion : constants4.DEFAULT_MAX_EXTGLOB_RECURSION;
+      const max = typeof options2.maxExtglobRecursion === "number" ? options2.maxExtglobRecursion : constants5.DEFAULT_MAX_EXTGLOB_RECURSION;
       const branches = splitTopLevel(body).map((branch) => branch.trim());
       if (branches.length > 1) {
         if (branches.some((branch) => branch === "") || branches.some((branch) => /^[*?]+$/.test(branch)) || hasRepeatedCharPrefixOverlap(branches)) {
@@ -4407,8 +4407,8 @@ var require_parse2 = __commonJS({
       const bos = { type: "bos", value: "", output: opts.prepend || "" };
       const tokens = [bos];
       const capture = opts.capture ? "" : "?:";
-      const PLATFORM_CHARS = constants4.globChars(opts.windows);
-      const EXTGLOB_CHARS = constants4.extglobChars(PLATFORM_CHARS);
+      const PLATFORM_CHARS = constants5.globChars(opts.windows);
+      const EXTGLOB_CHARS = constants5.extglobChars(PLATFORM_CHARS);
       const {
         DOT_LITERAL,
         PLUS_LITERAL,
@@ -5104,7 +5104,7 @@ var require_parse2 = __commonJS({
         NO_DOTS_SLASH,
         STAR,
         START_ANCHOR
-      } = constants4.globChars(opts.windows);
+      } = constants5.globChars(opts.windows);
       const nodot = opts.dot ? NO_DOTS : NO_DOT;
       const slashDot = opts.dot ? NO_DOTS_SLASH : NO_DOT;
       const capture = opts.capture ? "" : "?:";
@@ -5155,14 +5155,14 @@ var require_parse2 = __commonJS({
   }
 });
 
-// ../../main/node_modules/picomatch/lib/picomatch.js
+// node_modules/picomatch/lib/picomatch.js
 var require_picomatch = __commonJS({
-  "../../main/node_modules/picomatch/lib/picomatch.js"(exports2, module2) {
+  "node_modules/picomatch/lib/picomatch.js"(exports2, module2) {
     "use strict";
     var scan = require_scan();
     var parse5 = require_parse2();
     var utils = require_utils2();
-    var constants4 = require_constants();
+    var constants5 = require_constants();
     var isObject = (val) => val && typeof val === "object" && !Array.isArray(val);
     var picomatch2 = (glob, options2, returnState = false) => {
       if (Array.isArray(glob)) {
@@ -5290,14 +5290,14 @@ var require_picomatch = __commonJS({
         return /$^/;
       }
     };
-    picomatch2.constants = constants4;
+    picomatch2.constants = constants5;
     module2.exports = picomatch2;
   }
 });
 
-// ../../main/node_modules/picomatch/index.js
+// node_modules/picomatch/index.js
 var require_picomatch2 = __commonJS({
-  "../../main/node_modules/picomatch/index.js"(exports2, module2) {
+  "node_modules/picomatch/index.js"(exports2, module2) {
     "use strict";
     var pico = require_picomatch();
     var utils = require_utils2();
@@ -5321,7 +5321,7 @@ import { dirname, isAbsolute, join as join2, resolve } from "node:path";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 
-// ../../main/node_modules/smol-toml/dist/error.js
+// node_modules/smol-toml/dist/error.js
 function getLineColFromPtr(string, ptr) {
   let lines = string.slice(0, ptr).split(/\r?\n/);
   return [lines.length, lines.pop().length + 1];
@@ -5365,7 +5365,7 @@ ${codeblock}`, options2);
   }
 };
 
-// ../../main/node_modules/smol-toml/dist/primitive.js
+// node_modules/smol-toml/dist/primitive.js
 function parseString(ctx) {
   let startPtr = ctx.p;
   let c = ctx.s.charCodeAt(ctx.p++);
@@ -5466,7 +5466,7 @@ function parseString(ctx) {
   TomlError.x("unfinished string", ctx, startPtr);
 }
 
-// ../../main/node_modules/smol-toml/dist/date.js
+// node_modules/smol-toml/dist/date.js
 var DATE_TIME_RE = /^(\d{4}-\d{2}-\d{2})?[Tt ]?(?:(\d{2}):\d{2}(?::\d{2}(?:\.\d+)?)?)?(Z|z|[-+]\d{2}:\d{2})?$/i;
 var TomlDate = class _TomlDate extends Date {
   #hasDate = false;
@@ -5581,7 +5581,7 @@ var TomlDate = class _TomlDate extends Date {
   }
 };
 
-// ../../main/node_modules/smol-toml/dist/extract.js
+// node_modules/smol-toml/dist/extract.js
 function isDigit(char, base = 10) {
   return base === 16 ? char > 47 && char < 58 || char > 64 && char < 71 || char > 96 && char < 103 : char > 47 && char < 48 + base;
 }
@@ -5790,7 +5790,7 @@ function readDate(ctx, str4, type, unsafeDelim, errPtr, temporalSuffix) {
   }
 }
 
-// ../../main/node_modules/smol-toml/dist/util.js
+// node_modules/smol-toml/dist/util.js
 function skipComment(ctx) {
   for (; ctx.p < ctx.s.length; ctx.p++) {
     let c = ctx.s.charCodeAt(ctx.p);
@@ -5816,7 +5816,7 @@ function skipVoid(ctx, banNewLines, banComments) {
   }
 }
 
-// ../../main/node_modules/smol-toml/dist/struct.js
+// node_modules/smol-toml/dist/struct.js
 function parseKey(ctx, end = 61) {
   let startPtr;
   let state = 0;
@@ -5933,7 +5933,7 @@ function parseArray(ctx) {
   TomlError.x("unfinished array", ctx, startPtr);
 }
 
-// ../../main/node_modules/smol-toml/dist/parse.js
+// node_modules/smol-toml/dist/parse.js
 function peekTable(ctx, key, table, meta, type) {
   let t = table;
   let m = meta;
@@ -6076,7 +6076,7 @@ function parse2(toml, options2 = {}) {
   return res;
 }
 
-// ../../main/node_modules/smol-toml/dist/stringify.js
+// node_modules/smol-toml/dist/stringify.js
 var HAS_WELLFORMED = !!"".isWellFormed;
 
 // server/src/core/errors.ts
@@ -6620,7 +6620,7 @@ var CONFIDENCES = ["low", "medium", "high"];
 var SOURCES = ["explicit-statement", "inferred", "user-correction"];
 var CATEGORIES = ["fact", "user-inference"];
 
-// ../../main/node_modules/ulid/dist/node/index.js
+// node_modules/ulid/dist/node/index.js
 import crypto from "node:crypto";
 var ENCODING = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 var ENCODING_LEN = 32;
@@ -6779,6 +6779,8 @@ var LIMITS = {
   scopeChars: 64,
   /** memory_show ids per call. */
   idsPerCall: 10,
+  /** memory_merge: memories merged in one call (at least 2). */
+  mergeIds: 10,
   /** memory_record_use ids per call. */
   useIds: 50,
   /** Page size of list and list_tombstones. */
@@ -7059,6 +7061,15 @@ function aliasList(v) {
   }
   return out2;
 }
+function trailingIds(L, key) {
+  const v = field(L[L.length - 1], key);
+  if (v === void 0) return void 0;
+  if (!v.startsWith("[") || !v.endsWith("]")) return null;
+  const ids2 = v.slice(1, -1).split(", ");
+  if (ids2.length === 0 || ids2.some((id) => !isUlid(id)) || new Set(ids2).size !== ids2.length) return null;
+  L.pop();
+  return ids2.map(own);
+}
 function field(line, key) {
   if (line === void 0 || !line.startsWith(key) || line.charCodeAt(key.length) !== 58 || line.charCodeAt(key.length + 1) !== 32) return void 0;
   return line.slice(key.length + 2);
@@ -7070,6 +7081,9 @@ function parseCanonical(text2) {
   const head = text2.slice(4, close);
   if (head.includes("\r") || head.includes("	")) return null;
   const L = head.split("\n");
+  const merging = trailingIds(L, "merging");
+  const mergedFrom = trailingIds(L, "merged_from");
+  if (merging === null || mergedFrom === null) return null;
   let verifiedHead;
   if (L[L.length - 1]?.startsWith("verified_head: ")) {
     verifiedHead = field(L[L.length - 1], "verified_head");
@@ -7109,6 +7123,8 @@ function parseCanonical(text2) {
     body: own(text2.slice(close + 5).replace(/^\s*\n/, "").replace(/\s+$/, ""))
   };
   if (verifiedHead !== void 0) record.verified_head = own(verifiedHead);
+  if (mergedFrom !== void 0) record.merged_from = mergedFrom;
+  if (merging !== void 0) record.merging = merging;
   if (hasAliases) {
     const aliases = aliasList(field(L[L.length - 1], "aliases"));
     if (aliases === void 0) return null;
@@ -7144,7 +7160,9 @@ var KNOWN_KEYS = [
   "removed_reason",
   "removed_session",
   "aliases",
-  "verified_head"
+  "verified_head",
+  "merged_from",
+  "merging"
 ];
 var COMMIT_SHA = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
 var KNOWN = new Set(KNOWN_KEYS);
@@ -7258,8 +7276,32 @@ function parseGeneral(src) {
   }
   const aliases = parseAliases(data.aliases);
   if (aliases.length > 0) record.aliases = aliases;
+  const mergedFrom = idList(data.merged_from);
+  if (mergedFrom && mergedFrom.length > 0) record.merged_from = mergedFrom;
+  if (data.merging !== void 0 && data.merging !== null) {
+    const merging = idList(data.merging, true);
+    if (!merging || merging.length === 0) throw new ParseError(`merging must be a list of memory ids, got ${shown(data.merging)}`);
+    record.merging = merging;
+  }
   const extra = splitBlocks(parsed.matter.replace(/^\n/, "")).filter((b) => b.key === null ? !/^\s*$/.test(b.text) : !KNOWN.has(b.key)).map((b) => b.text);
   return { record, extra };
+}
+function idList(v, strict = false) {
+  if (v === void 0 || v === null) return void 0;
+  if (!Array.isArray(v)) return strict ? void 0 : [];
+  const out2 = [];
+  for (const a of v) {
+    const id = typeof a === "string" ? a.toUpperCase() : "";
+    if (!isUlid(id)) {
+      if (strict) return void 0;
+      continue;
+    }
+    if (!out2.includes(id)) out2.push(own(id));
+  }
+  return out2;
+}
+function idListLine(key, ids2) {
+  return ids2 && ids2.length > 0 ? `${key}: [${ids2.join(", ")}]` : null;
 }
 function parseAliases(v) {
   if (v === void 0 || v === null) return [];
@@ -7307,6 +7349,10 @@ function serializeMemory(rec, extra = []) {
   const al = aliasesLine(rec.aliases);
   if (al !== null) lines.push(al);
   if (rec.verified_head) lines.push(`verified_head: ${rec.verified_head}`);
+  const mf = idListLine("merged_from", rec.merged_from);
+  if (mf !== null) lines.push(mf);
+  const mg = idListLine("merging", rec.merging);
+  if (mg !== null) lines.push(mg);
   lines.push(...extra, "---", rec.body.replace(/\s+$/, ""), "");
   return lines.join("\n");
 }
@@ -7358,6 +7404,7 @@ function storedMemory(rec, file, size2, mtimeMs, extra) {
       m2.tombstoned = true;
     }
     if (rec.verified_head) m2.verified_head = rec.verified_head;
+    mergeKeys(rec, m2);
     return m2;
   }
   let m;
@@ -7368,7 +7415,12 @@ function storedMemory(rec, file, size2, mtimeMs, extra) {
     m = { id, created, updated, scopes, confidence, source, category, last_verified_at, expires, origin, body, removed, removed_reason, removed_session, file, tombstoned: true, size: size2, mtimeMs, extra: ex };
   }
   if (rec.verified_head) m.verified_head = rec.verified_head;
+  mergeKeys(rec, m);
   return m;
+}
+function mergeKeys(rec, m) {
+  if (rec.merged_from && rec.merged_from.length > 0) m.merged_from = rec.merged_from;
+  if (rec.merging && rec.merging.length > 0) m.merging = rec.merging;
 }
 
 // server/src/core/store/listing.ts
@@ -7423,7 +7475,7 @@ function removeIfDeadTemp(dir, name) {
   const pid = pidOfTemp(name);
   if (pid && pid !== process.pid && !pidAlive(pid)) rmSync(join6(dir, name), { force: true });
 }
-async function listStoreFiles(dirs, cleanTemps, onSymlink, flat = dirs.length, pause2) {
+async function listStoreFiles(dirs, cleanTemps, onSymlink, flat = dirs.length, pause3) {
   const found = new Listing(dirs);
   for (let di = 0; di < flat; di++) {
     const d = dirs[di];
@@ -7436,7 +7488,7 @@ async function listStoreFiles(dirs, cleanTemps, onSymlink, flat = dirs.length, p
     }
     let k = 0;
     for (const name of names) {
-      if (pause2 && ++k % 256 === 0) await pause2();
+      if (pause3 && ++k % 256 === 0) await pause3();
       if (isTempName(name)) {
         if (cleanTemps) removeIfDeadTemp(d, name);
         continue;
@@ -7559,6 +7611,11 @@ function noteOfTombstone(m) {
 }
 
 // server/src/core/store/store.ts
+function stripRecord(m) {
+  const { file, tombstoned, size: size2, mtimeMs, extra, idAssigned, note, ...rec } = m;
+  void file, void tombstoned, void size2, void mtimeMs, void extra, void idAssigned, void note;
+  return rec;
+}
 var Store = class {
   dir;
   tombDir;
@@ -7570,6 +7627,8 @@ var Store = class {
   owners = /* @__PURE__ */ new Map();
   activeById = /* @__PURE__ */ new Map();
   tombById = /* @__PURE__ */ new Map();
+  /** Records carrying `merging` (a merge in progress or interrupted): in no other view. */
+  mergingById = /* @__PURE__ */ new Map();
   listeners = /* @__PURE__ */ new Set();
   freshness = () => this.sync();
   ownWrites = null;
@@ -7646,6 +7705,14 @@ var Store = class {
   }
   /** The running check of adopted records (validate), which writes wait for. */
   validation = null;
+  /** True while adopted records are being checked against the files. */
+  get validating() {
+    return this.validation !== null;
+  }
+  /** Resolves once no check of adopted records runs (at once when none does). */
+  async validated() {
+    while (this.validation) await this.validation.catch(() => void 0);
+  }
   setValidation(p) {
     this.validation = p;
     void p.finally(() => {
@@ -7660,6 +7727,7 @@ var Store = class {
       for (const m of seed) if (this.noteRel(m.file) === null) seeded.set(m.file, m);
     }
     await this.reconcile(await this.listFiles(!this.readOnly), seeded, void 0, progress);
+    await this.recoverMerges();
   }
   /**
    * Takes cached records as the view without touching a file (a start that answers from the
@@ -7683,7 +7751,7 @@ var Store = class {
         continue;
       }
       const m = this.files.get(owner);
-      (m.tombstoned ? this.tombById : this.activeById).set(id, m);
+      (m.merging ? this.mergingById : m.tombstoned ? this.tombById : this.activeById).set(id, m);
     }
     return true;
   }
@@ -7707,9 +7775,11 @@ var Store = class {
    * the watcher refreshed meanwhile is stat'ed again before it is read or dropped. Returns how
    * many files changed.
    */
-  async validate(pause2) {
-    const found = await this.listFiles(!this.readOnly, pause2);
-    return this.reconcile(found, /* @__PURE__ */ new Map(), pause2);
+  async validate(pause3) {
+    const found = await this.listFiles(!this.readOnly, pause3);
+    const n = await this.reconcile(found, /* @__PURE__ */ new Map(), pause3);
+    await this.recoverMerges();
+    return n;
   }
   /** Full reconcile: every file is stat'ed; only changed ones are re-read. */
   async sync() {
@@ -7739,10 +7809,10 @@ var Store = class {
     const parent = p.slice(0, p.length - name.length - 1);
     return parent === this.dir || parent === this.tombDir;
   }
-  async listFiles(cleanTemps, pause2) {
+  async listFiles(cleanTemps, pause3) {
     const tombOk = await this.tombDirUsable();
     const dirs = tombOk ? [this.dir, this.tombDir] : [this.dir];
-    const found = await listStoreFiles([...dirs, this.notesDir], cleanTemps, this.onSymlink, dirs.length, pause2);
+    const found = await listStoreFiles([...dirs, this.notesDir], cleanTemps, this.onSymlink, dirs.length, pause3);
     this.addNotes(found, dirs.length, cleanTemps);
     return found;
   }
@@ -7774,7 +7844,7 @@ var Store = class {
     }
     return false;
   }
-  async reconcile(found, seeded, pause2, progress) {
+  async reconcile(found, seeded, pause3, progress) {
     const changed = [];
     let present = 0;
     for (let i = 0; i < found.length; i++) {
@@ -7786,7 +7856,7 @@ var Store = class {
     if (present < this.files.size) {
       for (const p of [...this.files.keys()]) {
         if (found.has(p) || errorOf(this.files.get(p))?.startsWith("is a symbolic")) continue;
-        if (pause2 && this.isMemoryPath(p) && (await fsp4.lstat(p).catch(() => null))?.isFile()) continue;
+        if (pause3 && this.isMemoryPath(p) && (await fsp4.lstat(p).catch(() => null))?.isFile()) continue;
         this.dropPath(p);
         dropped++;
       }
@@ -7799,8 +7869,8 @@ var Store = class {
       const p = found.path(i);
       let size2 = found.size(i);
       let mtimeMs = found.mtimeMs(i);
-      if (pause2) {
-        if (++n % 100 === 0) await pause2();
+      if (pause3) {
+        if (++n % 100 === 0) await pause3();
         const st = await fsp4.lstat(p).catch(() => null);
         if (!st?.isFile()) continue;
         size2 = st.size;
@@ -7928,6 +7998,12 @@ var Store = class {
     const prev = this.activeById.get(id) ?? this.tombById.get(id);
     this.activeById.delete(id);
     this.tombById.delete(id);
+    this.mergingById.delete(id);
+    if (winner?.merging) {
+      this.mergingById.set(id, winner);
+      if (prev) for (const fn of this.listeners) fn({ kind: "delete", prev });
+      return;
+    }
     if (winner) (winner.tombstoned ? this.tombById : this.activeById).set(id, winner);
     if (prev === winner) return;
     const change = winner ? { kind: "upsert", mem: winner, ...prev ? { prev } : {} } : { kind: "delete", prev };
@@ -7941,6 +8017,10 @@ var Store = class {
     return out2;
   }
   // ---- writing (every method runs under the cross-process lock) ----------------------------
+  /** A record whose merge is in progress or was interrupted (it carries `merging`). */
+  getMerging(id) {
+    return this.mergingById.get(id);
+  }
   /** Re-reads one record's file under the lock so a change by another process is never lost. */
   async fresh(id) {
     const known = this.activeById.get(id) ?? this.tombById.get(id);
@@ -7954,6 +8034,184 @@ var Store = class {
     }
     await this.sync();
     return this.activeById.get(id) ?? this.tombById.get(id);
+  }
+  /** The record with this id in any view (active, tombstone, merging), re-read under the lock. */
+  async freshAny(id) {
+    const known = this.mergingById.get(id);
+    if (known) {
+      const st = await fsp4.lstat(known.file).catch(() => null);
+      if (st?.isFile()) this.refreshOne(known.file, st.size, st.mtimeMs, void 0);
+      else await this.sync();
+      const again = this.mergingById.get(id);
+      if (again) return again;
+    }
+    return this.fresh(id);
+  }
+  /** Tombstones (tomb) or restores (no tomb) one record: rewrite in place, then move (as modify). */
+  async moveRecord(cur, next2) {
+    const targetDir = next2.removed !== void 0 ? this.tombDir : this.dir;
+    const written = await this.writeRecord(cur.file, next2, cur.extra);
+    if (dirname3(cur.file) === targetDir) return written;
+    await ensureDir(targetDir);
+    const dest = await this.freeName(targetDir, basename2(cur.file));
+    await moveFileDurable(cur.file, dest);
+    this.files.delete(cur.file);
+    this.removeOwner(cur.id, cur.file);
+    const moved = storedMemory(written, dest, written.size, written.mtimeMs, written.extra);
+    this.setEntry(dest, moved);
+    return moved;
+  }
+  // ---- merging (memory_merge) ----------------------------------------------------------------
+  //
+  // Several files must change as one: the merged memory appears and its sources become
+  // tombstones. No single rename does that, so the merge is a small protocol whose every
+  // intermediate state on disk is resolved one way, deterministically (docs/format.md, "Merging"):
+  //
+  //   0. a journal .merges/<new id>.json {id, file, sources} is written (atomic): the next open
+  //      finds an interrupted merge without reading every file;
+  //   1. the merged file is written with `merging: [source ids]`: a record carrying `merging`
+  //      is in no view (not active, not a tombstone), so readers still see the old set;
+  //   2. each source is tombstoned (rewrite + rename, as remove) with removed_reason
+  //      `merged into <new id>`;
+  //   3. the merged file is rewritten without `merging`: it is now active;
+  //   4. the journal is deleted.
+  //
+  // Recovery (recoverMerges: at every load and validate of a writable store, and before every
+  // merge, always under the lock; never by a read-only inspection such as doctor) takes each
+  // journal and each record carrying `merging`: if every source is a tombstone whose reason is
+  // `merged into <its id>`, the merge is rolled forward (step 3, 4); otherwise it is rolled back:
+  // the sources this merge tombstoned are restored and the merged file is deleted (it was never
+  // visible, so nothing anyone saw is lost). Both directions are idempotent: a crash during
+  // recovery is recovered the same way by the next open. A crash before step 3 therefore leaves
+  // the old set, from step 3 on the merged result; never both active, never neither.
+  /** Where merge journals live (a dot directory: never listed as memories). */
+  get mergeDir() {
+    return join8(this.dir, ".merges");
+  }
+  /** Test hook: CAIRN_TEST_MERGE_STEP_DELAY_MS waits between the steps of a merge (crash tests). */
+  async stepDelay() {
+    const ms = Number(process.env.CAIRN_TEST_MERGE_STEP_DELAY_MS ?? 0);
+    if (ms > 0) await new Promise((r) => setTimeout(r, ms));
+  }
+  /**
+   * memory_merge's one locked step. `check` sees each source as it is on disk now and throws to
+   * refuse (nothing is written); `tomb` builds a source's tombstone. Returns the merged memory.
+   */
+  async merge(rec, sourceIds, check, tomb) {
+    if (this.readOnly) throw new ConflictError("this store was opened read-only");
+    return this.locked(async () => {
+      await this.recoverLocked();
+      const sources = [];
+      for (const id of sourceIds) {
+        const cur = await this.fresh(id);
+        if (!cur) throw new NotFoundError(`no memory with id ${id}`);
+        check(cur);
+        sources.push(cur);
+      }
+      if (!await this.tombDirUsable()) throw new ConflictError(`cannot merge: ${this.tombDir} is not a real directory (a symbolic link or a file); cairn does not follow links out of the store, so replace it with a directory`);
+      await ensureDir(this.dir);
+      await ensureDir(this.tombDir);
+      await ensureDir(this.mergeDir);
+      const file = await this.freeName(this.dir, fileNameFor(rec, this.nameText));
+      const journal = join8(this.mergeDir, `${rec.id}.json`);
+      await writeFileAtomic(journal, `${JSON.stringify({ id: rec.id, file: basename2(file), sources: sourceIds })}
+`);
+      await this.stepDelay();
+      await this.writeRecord(file, { ...rec, merging: [...sourceIds] }, []);
+      for (const src of sources) {
+        await this.stepDelay();
+        await this.moveRecord(src, tomb(src));
+      }
+      await this.stepDelay();
+      const done = { ...rec };
+      delete done.merging;
+      const merged = await this.writeRecord(file, done, []);
+      await fsp4.rm(journal, { force: true });
+      await fsyncDir(this.mergeDir);
+      return merged;
+    });
+  }
+  /** Resolves interrupted merges (see above) under the lock. A read-only store never does. */
+  async recoverMerges() {
+    if (this.readOnly) return 0;
+    const pending = this.mergingById.size > 0 || (await fsp4.readdir(this.mergeDir).catch(() => [])).length > 0;
+    if (!pending) return 0;
+    return this.locked(() => this.recoverLocked());
+  }
+  async recoverLocked() {
+    if (this.readOnly) return 0;
+    const work = /* @__PURE__ */ new Map();
+    const names = await fsp4.readdir(this.mergeDir).catch(() => []);
+    for (const name of names) {
+      const p = join8(this.mergeDir, name);
+      if (isTempName(name)) {
+        removeIfDeadTemp(this.mergeDir, name);
+        continue;
+      }
+      if (!name.endsWith(".json")) continue;
+      let j;
+      try {
+        j = JSON.parse(await fsp4.readFile(p, "utf8"));
+      } catch {
+        j = {};
+      }
+      const ok = typeof j.id === "string" && Array.isArray(j.sources) && j.sources.every((x) => typeof x === "string");
+      if (!ok) {
+        this.warn(`removed ${p}: not a merge journal cairn can read`);
+        await fsp4.rm(p, { force: true });
+        continue;
+      }
+      work.set(j.id, { sources: j.sources, journal: p, ...typeof j.file === "string" ? { file: join8(this.dir, basename2(j.file)) } : {} });
+    }
+    for (const [id, m] of this.mergingById) {
+      const w2 = work.get(id);
+      if (w2) w2.file = m.file;
+      else work.set(id, { sources: m.merging ?? [], file: m.file });
+    }
+    let n = 0;
+    for (const [id, w2] of work) {
+      await this.resolveMerge(id, w2.sources, w2.file);
+      if (w2.journal) await fsp4.rm(w2.journal, { force: true });
+      n++;
+    }
+    if (names.length > 0) await fsyncDir(this.mergeDir).catch(() => void 0);
+    return n;
+  }
+  async resolveMerge(id, sourceIds, file) {
+    if (file) {
+      const st = await fsp4.lstat(file).catch(() => null);
+      if (st?.isFile()) this.refreshOne(file, st.size, st.mtimeMs, void 0);
+      else if (this.files.has(file)) this.dropPath(file);
+    }
+    const merged = this.mergingById.get(id) ?? await this.freshAny(id);
+    const reason = `merged into ${id}`;
+    const srcs = [];
+    for (const s of sourceIds) srcs.push(await this.fresh(s));
+    const ours = (s) => s !== void 0 && s.tombstoned && s.removed_reason === reason;
+    if (merged && !merged.merging) return;
+    if (merged && srcs.every(ours)) {
+      if (merged.merging) {
+        const done = stripRecord(merged);
+        delete done.merging;
+        await this.writeRecord(merged.file, done, merged.extra);
+        this.warn(`finished the interrupted merge into ${id}`);
+      }
+      return;
+    }
+    for (const s of srcs) {
+      if (!ours(s)) continue;
+      const rec = stripRecord(s);
+      delete rec.removed;
+      delete rec.removed_reason;
+      delete rec.removed_session;
+      await this.moveRecord(s, rec);
+    }
+    if (merged?.merging) {
+      await fsp4.rm(merged.file, { force: true });
+      await fsyncDir(dirname3(merged.file));
+      this.dropPath(merged.file);
+      this.warn(`rolled back the interrupted merge into ${id}: its sources are active again`);
+    }
   }
   async writeRecord(file, rec, extra) {
     const text2 = serializeMemory(rec, extra);
@@ -8778,7 +9036,7 @@ function headerBytes(h) {
   json.copy(out2, JSON_AT);
   return out2;
 }
-async function encodeInto(c, write2, pause2) {
+async function encodeInto(c, write2, pause3) {
   const keys = [];
   const sha = createHash2("sha1");
   const size2 = { records: 0, terms: 0, pad: 0, ints: 0 };
@@ -8786,7 +9044,7 @@ async function encodeInto(c, write2, pause2) {
     sha.update(buf);
     size2[section2] += buf.length;
     write2(buf);
-    if (pause2) await pause2();
+    if (pause3) await pause3();
   }
   const header = headerBytes({
     format: FORMAT,
@@ -8932,7 +9190,7 @@ function removeDeadTemps(dir) {
     if (m && Number(m[1]) !== process.pid && !pidAlive(Number(m[1]))) rmSync3(join9(dir, n), { force: true });
   }
 }
-async function writeCache(storeDir, c, pause2) {
+async function writeCache(storeDir, c, pause3) {
   const dir = join9(storeDir, CACHE_DIR);
   ensureOwnDirSync(dir);
   removeDeadTemps(dir);
@@ -8948,7 +9206,7 @@ async function writeCache(storeDir, c, pause2) {
         writeSync(fd, b, 0, b.length, pos);
         pos += b.length;
       },
-      pause2
+      pause3
     );
     writeSync(fd, header, 0, header.length, 0);
     fsyncSync(fd);
@@ -10743,6 +11001,8 @@ function reviveStored(r) {
     rec.removed_session = internOrNull(textOrNull(r.removed_session ?? null));
   }
   if (typeof r.verified_head === "string") rec.verified_head = text(r.verified_head);
+  if (Array.isArray(r.merged_from)) rec.merged_from = r.merged_from.map(text);
+  if (Array.isArray(r.merging)) rec.merging = r.merging.map(text);
   if (r.tombstoned !== (r.removed !== void 0)) throw new Error("malformed");
   const m = storedMemory(rec, text(r.file), r.size, r.mtimeMs, extra);
   if (r.idAssigned === true) m.idAssigned = true;
@@ -10983,48 +11243,69 @@ var LiveIndex = class {
 };
 
 // server/src/core/index/fusion.ts
-var RRF_K = 10;
+var RRF_K = 20;
 var W_LEX = 1;
 var W_SEM = 1;
 var W_ALT = 0.6;
-var DEFAULT_CALIBRATION = { high: 0.8, medium: 0.6, floor: 0.35 };
+var LEX_COV = 0.25;
+var SEM_BOOST = 0;
+var DEFAULT_CALIBRATION = { high: 0.85, medium: 0.6, floor: 0.3 };
 var RANK = { low: 0, medium: 1, high: 2 };
 var maxRel = (a, b) => RANK[a] >= RANK[b] ? a : b;
 function semanticRelevance(sim, c) {
   return sim >= c.high ? "high" : sim >= c.medium ? "medium" : "low";
 }
+function tiedRanks(xs, key) {
+  const out2 = [];
+  xs.forEach((x, i) => out2.push(i > 0 && key(xs[i - 1]) === key(x) ? out2[i - 1] : i));
+  return out2;
+}
 function fuse(input) {
   const { calibration: cal } = input;
+  const { k: RK, wLex: WL, wSem: WS, wAlt: WA, lexCov: LC, semBoost: SB } = { k: RRF_K, wLex: W_LEX, wSem: W_SEM, wAlt: W_ALT, lexCov: LEX_COV, semBoost: SEM_BOOST, ...input.params };
+  const lexW = (h) => LC + (1 - LC) * h.coverage;
+  const semW = (lex) => 1 + SB * (1 - (lex.length > 0 ? Math.max(...lex.map((h) => h.coverage)) : 0));
   const acc = /* @__PURE__ */ new Map();
   const at = (doc) => {
     let a = acc.get(doc.id);
     if (!a) acc.set(doc.id, a = { doc, score: 0, main: "low", altHigh: 0, altMedium: 0 });
     return a;
   };
-  input.main.lexical.forEach((h, r) => {
+  const mainSem = semW(input.main.lexical);
+  const mainLexRank = tiedRanks(input.main.lexical, (h) => h.score);
+  const mainSemRank = tiedRanks(input.main.semantic, (h) => h.sim);
+  input.main.lexical.forEach((h, i) => {
+    const r = mainLexRank[i];
     const a = at(h.doc);
-    a.score += W_LEX / (RRF_K + r + 1);
+    a.score += WL * lexW(h) / (RK + r + 1);
     a.main = maxRel(a.main, h.relevance);
     a.lex = h;
   });
-  input.main.semantic.forEach((h, r) => {
+  input.main.semantic.forEach((h, i) => {
+    const r = mainSemRank[i];
     if (h.sim < cal.floor) return;
     const a = at(h.doc);
-    a.score += W_SEM / (RRF_K + r + 1);
+    a.score += WS * mainSem / (RK + r + 1);
+    a.sim = h.sim;
     a.main = maxRel(a.main, semanticRelevance(h.sim, cal));
   });
   for (const alt of input.alternates) {
     const rel = /* @__PURE__ */ new Map();
-    alt.lexical.forEach((h, r) => {
+    const altSem = semW(alt.lexical);
+    const lexRank = tiedRanks(alt.lexical, (h) => h.score);
+    const semRank = tiedRanks(alt.semantic, (h) => h.sim);
+    alt.lexical.forEach((h, i) => {
+      const r = lexRank[i];
       const a = at(h.doc);
-      a.score += W_ALT * W_LEX / (RRF_K + r + 1);
+      a.score += WA * WL * lexW(h) / (RK + r + 1);
       rel.set(h.doc.id, maxRel(rel.get(h.doc.id) ?? "low", h.relevance));
       if (!a.altLex || RANK[h.relevance] > RANK[a.altLex.relevance]) a.altLex = h;
     });
-    alt.semantic.forEach((h, r) => {
+    alt.semantic.forEach((h, i) => {
+      const r = semRank[i];
       if (h.sim < cal.floor) return;
       const a = at(h.doc);
-      a.score += W_ALT * W_SEM / (RRF_K + r + 1);
+      a.score += WA * WS * altSem / (RK + r + 1);
       rel.set(h.doc.id, maxRel(rel.get(h.doc.id) ?? "low", semanticRelevance(h.sim, cal)));
     });
     for (const [id, r] of rel) {
@@ -11035,17 +11316,1183 @@ function fuse(input) {
   }
   const ranked = [...acc.values()].sort((x, y) => y.score - x.score || (x.doc.id < y.doc.id ? -1 : x.doc.id > y.doc.id ? 1 : 0));
   return ranked.slice(0, input.limit).map((a) => {
-    let alt = a.altMedium > 0 ? "medium" : "low";
-    if (a.altHigh >= 2 || a.altHigh >= 1 && a.main !== "low") alt = "high";
+    const alt = a.altMedium > 0 ? "medium" : "low";
     const shown2 = a.lex ?? a.altLex;
     return {
       doc: a.doc,
       score: Math.round(a.score * 1e4) / 1e4,
       relevance: maxRel(a.main, alt),
       matchTerms: a.lex?.matchTerms ?? [],
-      snippet: shown2?.snippet ?? makeSnippet(a.doc.body, -1, -1)
+      snippet: shown2?.snippet ?? makeSnippet(a.doc.body, -1, -1),
+      ...a.sim !== void 0 ? { semantic: Math.round(a.sim * 1e4) / 1e4 } : {},
+      fused: true
     };
   });
+}
+
+// server/src/core/index/calibration.ts
+var CALIBRATIONS = [
+  ["builtin:", { high: 0.8, medium: 0.6, floor: 0.15, gate: { cos: 0.65, jaccard: 0.25, related: 0.6 } }],
+  ["test:", { high: 0.8, medium: 0.6, floor: 0.3, gate: { cos: 0.65, jaccard: 0.25, related: 0.6 } }]
+];
+var UNKNOWN = { high: 0.85, medium: 0.6, floor: 0.3, gate: { cos: 0.85, jaccard: 0.25, related: 0.7 } };
+function calibrationFor(embedderId) {
+  for (const [p, c] of CALIBRATIONS) if (embedderId.startsWith(p)) return c;
+  return UNKNOWN;
+}
+
+// server/src/core/index/semantic.ts
+import { existsSync as existsSync3 } from "node:fs";
+
+// server/src/core/index/vectors.ts
+function embedText(doc) {
+  const scopes = doc.scopes.map((s) => s.replace(/[:_-]+/g, " ")).join(", ");
+  const aliases = doc.aliases && doc.aliases.length > 0 ? `
+${doc.aliases.join(", ")}` : "";
+  return `${doc.body}
+${scopes}${aliases}`;
+}
+var vectorKey = (d) => `${d.id}	${d.updated}`;
+var VectorIndex = class {
+  constructor(embedderId, dim, capacity = 64) {
+    this.embedderId = embedderId;
+    this.dim = dim;
+    this.data = new Int8Array(capacity * dim);
+    this.scale = new Float32Array(capacity);
+    this.expires = new Float64Array(capacity);
+    this.rot = rotationFor(dim);
+    this.words = this.rot.size >>> 5;
+    this.codes = new Uint32Array(capacity * this.words);
+    this.dist = new Uint16Array(capacity);
+  }
+  embedderId;
+  dim;
+  data;
+  scale;
+  expires;
+  /** sign codes, `words` uint32 per row */
+  codes;
+  words;
+  rot;
+  /** per-search scratch: Hamming distance per row */
+  dist;
+  docs = [];
+  rowOf = /* @__PURE__ */ new Map();
+  free = [];
+  rows = 0;
+  get size() {
+    return this.rowOf.size;
+  }
+  /** The doc whose vector is held for `id`, if any (compare it with the store's to know it is current). */
+  docOf(id) {
+    const r = this.rowOf.get(id);
+    return r === void 0 ? void 0 : this.docs[r];
+  }
+  has(doc) {
+    const d = this.docOf(doc.id);
+    return d !== void 0 && (d === doc || vectorKey(d) === vectorKey(doc));
+  }
+  *entries() {
+    for (const row2 of this.rowOf.values()) yield { doc: this.docs[row2], row: row2 };
+  }
+  grow(need) {
+    const cap = this.scale.length;
+    if (need <= cap) return;
+    const next2 = Math.max(need, cap * 2);
+    const d = new Int8Array(next2 * this.dim);
+    d.set(this.data);
+    this.data = d;
+    const s = new Float32Array(next2);
+    s.set(this.scale);
+    this.scale = s;
+    const e = new Float64Array(next2);
+    e.set(this.expires);
+    this.expires = e;
+    const c = new Uint32Array(next2 * this.words);
+    c.set(this.codes);
+    this.codes = c;
+    this.dist = new Uint16Array(next2);
+  }
+  /** Stores `vec` (unit length, `dim` floats) for `doc`, replacing any vector for its id. */
+  set(doc, vec) {
+    if (vec.length !== this.dim) throw new Error(`vector for ${doc.id} has ${vec.length} dimensions, expected ${this.dim}`);
+    let row2 = this.rowOf.get(doc.id);
+    if (row2 === void 0) {
+      row2 = this.free.pop() ?? this.rows++;
+      this.grow(row2 + 1);
+      this.rowOf.set(doc.id, row2);
+    }
+    let max = 0;
+    for (let i = 0; i < vec.length; i++) max = Math.max(max, Math.abs(vec[i]));
+    const q = max > 0 ? 127 / max : 0;
+    const base = row2 * this.dim;
+    for (let i = 0; i < vec.length; i++) this.data[base + i] = Math.round(vec[i] * q);
+    this.scale[row2] = max > 0 ? max / 127 : 0;
+    signCode(this.rot, this.data.subarray(base, base + this.dim), this.codes, row2 * this.words);
+    this.expires[row2] = expiresOf(doc);
+    this.docs[row2] = doc;
+  }
+  /** Stores an already quantised row (from the vector cache), with its sign code when the cache has it. */
+  setRaw(doc, row8, scale, code) {
+    let row2 = this.rowOf.get(doc.id);
+    if (row2 === void 0) {
+      row2 = this.free.pop() ?? this.rows++;
+      this.grow(row2 + 1);
+      this.rowOf.set(doc.id, row2);
+    }
+    this.data.set(row8, row2 * this.dim);
+    this.scale[row2] = scale;
+    if (code && code.length === this.words) this.codes.set(code, row2 * this.words);
+    else signCode(this.rot, row8, this.codes, row2 * this.words);
+    this.expires[row2] = expiresOf(doc);
+    this.docs[row2] = doc;
+  }
+  /** Uint32 words per sign code. */
+  get codeWords() {
+    return this.words;
+  }
+  /** The quantised row, scale and sign code of `row`, for the cache. */
+  raw(row2) {
+    return {
+      data: this.data.subarray(row2 * this.dim, (row2 + 1) * this.dim),
+      scale: this.scale[row2],
+      code: this.codes.subarray(row2 * this.words, (row2 + 1) * this.words)
+    };
+  }
+  /** Points the row at a newer record object with the same content (no re-embedding). */
+  retarget(doc) {
+    const row2 = this.rowOf.get(doc.id);
+    if (row2 === void 0) return;
+    this.docs[row2] = doc;
+    this.expires[row2] = expiresOf(doc);
+  }
+  remove(id) {
+    const row2 = this.rowOf.get(id);
+    if (row2 === void 0) return false;
+    this.rowOf.delete(id);
+    this.docs[row2] = void 0;
+    this.scale[row2] = 0;
+    this.free.push(row2);
+    return true;
+  }
+  /** Cosine of `q` with the stored vector of `id` (null when none). */
+  similarity(q, id) {
+    const row2 = this.rowOf.get(id);
+    return row2 === void 0 ? null : this.dotRow(q, row2);
+  }
+  dotRow(q, row2) {
+    const d = this.data;
+    const dim = this.dim;
+    const base = row2 * dim;
+    let s = 0;
+    for (let i = 0; i < dim; i++) s += q[i] * d[base + i];
+    return s * this.scale[row2];
+  }
+  /**
+   * The `k` rows most similar to `q` (unit length), best first, among those `allow` accepts and
+   * not expired at `now`: exact below EXACT_MAX live rows, else approximate (sign codes, then
+   * exact rescoring of the closest candidates; see the top of this file).
+   */
+  search(q, k, opts = {}) {
+    if (q.length !== this.dim || k <= 0 || this.rowOf.size === 0) return [];
+    return this.rowOf.size <= EXACT_MAX ? this.searchExact(q, k, opts) : this.searchApprox(q, k, opts);
+  }
+  /** Every live row scored exactly (the reference the approximate search is measured against). */
+  searchExact(q, k, opts = {}) {
+    if (q.length !== this.dim || k <= 0 || this.rowOf.size === 0) return [];
+    const top = new TopK(k, opts.minSim ?? -Infinity);
+    const now = opts.now ?? Date.now();
+    for (let row2 = 0; row2 < this.rows; row2++) this.consider(top, q, row2, now, opts.allow);
+    return top.hits(this.docs);
+  }
+  /** Candidates by Hamming distance of sign codes, rescored exactly; widened until k pass the filters or every row was seen. */
+  searchApprox(q, k, opts = {}) {
+    if (q.length !== this.dim || k <= 0 || this.rowOf.size === 0) return [];
+    const W = this.words;
+    const qc = new Uint32Array(W);
+    signCode(this.rot, q, qc, 0);
+    const codes = this.codes;
+    const scale = this.scale;
+    const dist = this.dist;
+    const hist = new Int32Array(this.rot.size + 2);
+    const FREE = this.rot.size + 1;
+    const n = this.rows;
+    if (W === 8) {
+      const q0 = qc[0], q1 = qc[1], q2 = qc[2], q3 = qc[3], q4 = qc[4], q5 = qc[5], q6 = qc[6], q7 = qc[7];
+      for (let row2 = 0, b = 0; row2 < n; row2++, b += 8) {
+        if (scale[row2] === 0) {
+          dist[row2] = FREE;
+          continue;
+        }
+        let x = codes[b] ^ q0;
+        let d = POP16[x & 65535] + POP16[x >>> 16];
+        x = codes[b + 1] ^ q1;
+        d += POP16[x & 65535] + POP16[x >>> 16];
+        x = codes[b + 2] ^ q2;
+        d += POP16[x & 65535] + POP16[x >>> 16];
+        x = codes[b + 3] ^ q3;
+        d += POP16[x & 65535] + POP16[x >>> 16];
+        x = codes[b + 4] ^ q4;
+        d += POP16[x & 65535] + POP16[x >>> 16];
+        x = codes[b + 5] ^ q5;
+        d += POP16[x & 65535] + POP16[x >>> 16];
+        x = codes[b + 6] ^ q6;
+        d += POP16[x & 65535] + POP16[x >>> 16];
+        x = codes[b + 7] ^ q7;
+        d += POP16[x & 65535] + POP16[x >>> 16];
+        dist[row2] = d;
+        hist[d]++;
+      }
+    } else {
+      for (let row2 = 0, b = 0; row2 < n; row2++, b += W) {
+        if (scale[row2] === 0) {
+          dist[row2] = FREE;
+          continue;
+        }
+        let d = 0;
+        for (let w2 = 0; w2 < W; w2++) {
+          const x = codes[b + w2] ^ qc[w2];
+          d += POP16[x & 65535] + POP16[x >>> 16];
+        }
+        dist[row2] = d;
+        hist[d]++;
+      }
+    }
+    const top = new TopK(k, opts.minSim ?? -Infinity);
+    const now = opts.now ?? Date.now();
+    const want = rescoreCount(this.rowOf.size);
+    let lo = -1;
+    let taken = 0;
+    let need = want;
+    while (lo < this.rot.size) {
+      let hi = lo;
+      while (hi < this.rot.size && taken < need) taken += hist[++hi];
+      for (let row2 = 0; row2 < n; row2++) {
+        const d = dist[row2];
+        if (d > lo && d <= hi) this.consider(top, q, row2, now, opts.allow);
+      }
+      lo = hi;
+      if (top.size >= k) break;
+      need = taken + want;
+    }
+    return top.hits(this.docs);
+  }
+  consider(top, q, row2, now, allow) {
+    const sc = this.scale[row2];
+    if (sc === 0) return;
+    const d = this.data;
+    const dim = this.dim;
+    const base = row2 * dim;
+    let s = 0;
+    for (let i = 0; i < dim; i++) s += q[i] * d[base + i];
+    s *= sc;
+    if (!top.wouldTake(s)) return;
+    if (this.expires[row2] <= now) return;
+    if (allow && !allow(this.docs[row2])) return;
+    top.add(row2, s);
+  }
+};
+var EXACT_MAX = 4096;
+function rescoreCount(n) {
+  return Math.max(512, Math.ceil(n / 100));
+}
+var TopK = class {
+  constructor(k, minSim) {
+    this.k = k;
+    this.minSim = minSim;
+    this.rows = new Int32Array(k);
+    this.sims = new Float64Array(k).fill(-Infinity);
+    this.worst = minSim;
+  }
+  k;
+  minSim;
+  rows;
+  sims;
+  size = 0;
+  worst;
+  wouldTake(s) {
+    return !(s < this.worst || this.size === this.k && s === this.worst);
+  }
+  add(row2, s) {
+    let j = this.size < this.k ? this.size++ : this.k - 1;
+    while (j > 0 && this.sims[j - 1] < s) {
+      this.sims[j] = this.sims[j - 1];
+      this.rows[j] = this.rows[j - 1];
+      j--;
+    }
+    this.sims[j] = s;
+    this.rows[j] = row2;
+    if (this.size === this.k) this.worst = Math.max(this.minSim, this.sims[this.k - 1]);
+  }
+  hits(docs) {
+    const out2 = [];
+    for (let i = 0; i < this.size; i++) out2.push({ doc: docs[this.rows[i]], sim: this.sims[i] });
+    return out2;
+  }
+};
+var POP16 = (() => {
+  const t = new Uint8Array(65536);
+  for (let i = 1; i < 65536; i++) t[i] = (i & 1) + t[i >> 1];
+  return t;
+})();
+var ROTATIONS = /* @__PURE__ */ new Map();
+function rotationFor(dim) {
+  let r = ROTATIONS.get(dim);
+  if (r) return r;
+  let size2 = 32;
+  while (size2 < dim) size2 <<= 1;
+  let a = 2654435769;
+  const rand = () => {
+    a = a + 1831565813 >>> 0;
+    let t = a;
+    t = Math.imul(t ^ t >>> 15, t | 1);
+    t ^= t + Math.imul(t ^ t >>> 7, t | 61);
+    return ((t ^ t >>> 14) >>> 0) / 4294967296;
+  };
+  const signs = [0, 1, 2].map(() => Float64Array.from({ length: size2 }, () => rand() < 0.5 ? -1 : 1));
+  r = { size: size2, signs, tmp: new Float64Array(size2) };
+  ROTATIONS.set(dim, r);
+  return r;
+}
+function signCode(rot, v, out2, at) {
+  const x = rot.tmp;
+  const size2 = rot.size;
+  x.fill(0);
+  for (let i = 0; i < v.length; i++) x[i] = v[i];
+  for (const sg of rot.signs) {
+    for (let i = 0; i < size2; i++) x[i] = x[i] * sg[i];
+    for (let h = 1; h < size2; h <<= 1) {
+      for (let i = 0; i < size2; i += h << 1) {
+        for (let j = i; j < i + h; j++) {
+          const p = x[j];
+          const q = x[j + h];
+          x[j] = p + q;
+          x[j + h] = p - q;
+        }
+      }
+    }
+  }
+  for (let w2 = 0, i = 0; w2 < size2 >>> 5; w2++) {
+    let c = 0;
+    for (let b = 0; b < 32; b++, i++) if (x[i] > 0) c |= 1 << b;
+    out2[at + w2] = c >>> 0;
+  }
+}
+
+// server/src/core/index/vectorCache.ts
+import { createHash as createHash3 } from "node:crypto";
+import { closeSync as closeSync2, constants as constants3, fstatSync as fstatSync2, openSync as openSync2, readSync as readSync2 } from "node:fs";
+import { join as join12 } from "node:path";
+var VECTOR_FILE = "vectors.bin";
+var MAGIC2 = "CAIRNVEC";
+var FORMAT2 = 2;
+function vectorCachePath(storeDir) {
+  return join12(storeDir, ".cache", VECTOR_FILE);
+}
+function encodeVectors(v) {
+  const keys = Buffer.from(v.keys.join("\n"), "utf8");
+  const header = Buffer.from(JSON.stringify({ format: FORMAT2, embedder: v.embedder, dim: v.dim, count: v.keys.length, keysBytes: keys.length, codeWords: v.codeWords }), "utf8");
+  const headLen = 8 + 40 + 4 + header.length;
+  const pad = (4 - (headLen + keys.length) % 4) % 4;
+  const rowsEnd = headLen + keys.length + pad + v.scales.length * 4 + v.rows.length;
+  const pad2 = (4 - rowsEnd % 4) % 4;
+  const out2 = Buffer.alloc(rowsEnd + pad2 + v.codes.length * 4);
+  out2.write(MAGIC2, 0, "latin1");
+  out2.writeUInt32LE(header.length, 48);
+  header.copy(out2, 52);
+  keys.copy(out2, headLen);
+  let at = headLen + keys.length + pad;
+  for (let i = 0; i < v.scales.length; i++, at += 4) out2.writeFloatLE(v.scales[i], at);
+  Buffer.from(v.rows.buffer, v.rows.byteOffset, v.rows.length).copy(out2, at);
+  at = rowsEnd + pad2;
+  for (let i = 0; i < v.codes.length; i++, at += 4) out2.writeUInt32LE(v.codes[i], at);
+  out2.write(createHash3("sha1").update(out2.subarray(48)).digest("hex"), 8, "latin1");
+  return out2;
+}
+function decodeVectors(buf) {
+  if (buf.length < 52 || buf.toString("latin1", 0, 8) !== MAGIC2) return "not a vector cache";
+  if (createHash3("sha1").update(buf.subarray(48)).digest("hex") !== buf.toString("latin1", 8, 48)) return "checksum mismatch";
+  const hl = buf.readUInt32LE(48);
+  let h;
+  try {
+    h = JSON.parse(buf.toString("utf8", 52, 52 + hl));
+  } catch {
+    return "unreadable header";
+  }
+  if (h.format !== FORMAT2) return `format ${String(h.format)}, expected ${FORMAT2}`;
+  const { embedder, dim, count, keysBytes, codeWords } = h;
+  if (typeof embedder !== "string" || !Number.isInteger(dim) || !Number.isInteger(count) || !Number.isInteger(keysBytes) || !Number.isInteger(codeWords)) return "malformed header";
+  if (dim < 1 || count < 0 || keysBytes < 0 || codeWords < 0) return "malformed header";
+  const headLen = 52 + hl;
+  const pad = (4 - (headLen + keysBytes) % 4) % 4;
+  const scalesAt = headLen + keysBytes + pad;
+  const rowsAt = scalesAt + count * 4;
+  const rowsEnd = rowsAt + count * dim;
+  const codesAt = rowsEnd + (4 - rowsEnd % 4) % 4;
+  if (buf.length !== codesAt + count * codeWords * 4) return "truncated";
+  const keys = count === 0 ? [] : buf.toString("utf8", headLen, headLen + keysBytes).split("\n");
+  if (keys.length !== count) return "key count mismatch";
+  const scales = new Float32Array(count);
+  for (let i = 0; i < scales.length; i++) scales[i] = buf.readFloatLE(scalesAt + i * 4);
+  const rows = new Int8Array(buf.buffer.slice(buf.byteOffset + rowsAt, buf.byteOffset + rowsEnd));
+  const codes = new Uint32Array(count * codeWords);
+  for (let i = 0; i < codes.length; i++) codes[i] = buf.readUInt32LE(codesAt + i * 4);
+  return { embedder, dim, keys, scales, rows, codeWords, codes };
+}
+function readVectors(storeDir, warn) {
+  if (!isOwnDirSync(join12(storeDir, ".cache"))) return null;
+  let fd;
+  try {
+    fd = openSync2(vectorCachePath(storeDir), constants3.O_RDONLY | constants3.O_NOFOLLOW);
+  } catch {
+    return null;
+  }
+  try {
+    const buf = Buffer.allocUnsafe(fstatSync2(fd).size);
+    for (let got = 0; got < buf.length; ) {
+      const n = readSync2(fd, buf, got, buf.length - got, got);
+      if (n === 0) break;
+      got += n;
+    }
+    const r = decodeVectors(buf);
+    if (typeof r === "string") {
+      warn(r);
+      return null;
+    }
+    return r;
+  } catch (err) {
+    warn(err.message);
+    return null;
+  } finally {
+    closeSync2(fd);
+  }
+}
+async function writeVectors(storeDir, v) {
+  ensureOwnDirSync(join12(storeDir, ".cache"));
+  await writeFileAtomic(vectorCachePath(storeDir), encodeVectors(v));
+}
+
+// server/src/core/index/semantic.ts
+var BATCH = 64;
+var SAVE_AFTER = 200;
+var pause2 = () => new Promise((r) => setImmediate(r));
+var SemanticLeg = class {
+  constructor(store, embedder, opts) {
+    this.store = store;
+    this.embedder = embedder;
+    this.opts = opts;
+  }
+  store;
+  embedder;
+  opts;
+  vec = null;
+  unsubscribe = null;
+  pending = /* @__PURE__ */ new Set();
+  running = null;
+  changes = 0;
+  closed = false;
+  warned = false;
+  /** tombstones' vectors, by embedder id + vector key */
+  tombVecs = /* @__PURE__ */ new Map();
+  /** The index the current embedder's vectors live in (null until the embedder answered once). */
+  get index() {
+    return this.vec;
+  }
+  /**
+   * True when (nearly) every memory has its vector. While a store is being (re-)embedded, a
+   * search uses the lexical leg alone: a half-embedded store would favour whatever was embedded
+   * first.
+   */
+  get complete() {
+    return this.vec !== null && this.pending.size <= Math.max(10, this.vec.size / 100);
+  }
+  /** Memories still waiting for a vector. */
+  get backlog() {
+    return this.pending.size;
+  }
+  /**
+   * A server (watch) opens at once: the cache is read and the missing vectors are embedded in the
+   * background. A one-shot command opens on first need (ready()), so commands that never search
+   * or write never load the embedder or the vectors.
+   */
+  async open() {
+    if (this.opts.watch) void this.ready();
+  }
+  opening = null;
+  isOpen = false;
+  /** Opens the leg if it is not open yet (a no-op after the first call). */
+  ready() {
+    return this.opening ??= this.store.validated().then(() => this.doOpen()).finally(() => {
+      this.isOpen = true;
+    });
+  }
+  /**
+   * For a search: waits for the leg to open unless the store is still checking its cached
+   * records (a big store's first seconds), when it answers at once (false: no semantic leg for
+   * this search) and opens in the background.
+   */
+  async readyForSearch() {
+    if (this.isOpen) return true;
+    if (this.store.validating) {
+      void this.ready();
+      return false;
+    }
+    await this.ready();
+    return true;
+  }
+  async doOpen() {
+    if (this.closed) return;
+    let id;
+    let dim;
+    try {
+      id = this.embedder.id;
+      dim = this.embedder.dim;
+    } catch (err) {
+      this.warnOnce(`semantic search is off: ${err.message}`);
+      return;
+    }
+    this.vec = new VectorIndex(id, dim, Math.max(64, this.store.activeCount));
+    const cached = readVectors(this.store.dir, (why) => this.opts.warn(`vector cache ignored (${why}); re-embedding`));
+    if (cached && cached.embedder === id && cached.dim === dim) {
+      const at = /* @__PURE__ */ new Map();
+      cached.keys.forEach((k, i) => at.set(k, i));
+      for (const m of this.store.active()) {
+        const i = at.get(vectorKey(m));
+        if (i === void 0) continue;
+        const cw = cached.codeWords;
+        this.vec.setRaw(m, cached.rows.subarray(i * dim, (i + 1) * dim), cached.scales[i], cw > 0 ? cached.codes.subarray(i * cw, (i + 1) * cw) : void 0);
+      }
+    }
+    for (const m of this.store.active()) if (!this.vec.has(m)) this.pending.add(m.id);
+    this.changes = this.pending.size;
+    this.unsubscribe = this.store.onChange((ch) => this.apply(ch));
+    if (this.pending.size > 0) {
+      if (!this.opts.watch && this.embedder.embedSync) this.embedPendingSync();
+      else this.kick();
+    }
+  }
+  apply(ch) {
+    const v = this.vec;
+    if (!v) return;
+    if (ch.kind === "upsert" && !ch.mem.tombstoned) {
+      const m = ch.mem;
+      const old = v.docOf(m.id);
+      if (old && embedText(old) === embedText(m)) v.retarget(m);
+      else if (this.embedder.embedSync && v.embedderId === this.embedder.id) {
+        try {
+          v.set(m, this.embedder.embedSync(embedText(m)));
+        } catch {
+          v.remove(m.id);
+          this.pending.add(m.id);
+          this.kick();
+        }
+      } else {
+        v.remove(m.id);
+        this.pending.add(m.id);
+        this.kick();
+      }
+    } else {
+      const id = ch.kind === "upsert" ? ch.mem.id : ch.prev.id;
+      v.remove(id);
+      this.pending.delete(id);
+    }
+    this.changes++;
+  }
+  embedPendingSync() {
+    const v = this.vec;
+    const total = this.pending.size;
+    let done = 0;
+    for (const id of this.pending) {
+      const m = this.store.get(id);
+      if (m) v.set(m, this.embedder.embedSync(embedText(m)));
+      if (++done % 1e3 === 0) this.opts.progress?.(done, total);
+    }
+    if (total > 0) this.opts.progress?.(total, total);
+    this.pending.clear();
+  }
+  /** Starts the background embedding unless it runs. */
+  kick() {
+    if (this.running || this.closed) return;
+    this.running = this.drain().finally(() => {
+      this.running = null;
+    });
+  }
+  async drain() {
+    const total = () => this.pending.size + done;
+    let done = 0;
+    while (this.pending.size > 0 && !this.closed) {
+      const batch = [];
+      for (const id of this.pending) {
+        const m = this.store.get(id);
+        this.pending.delete(id);
+        if (m) batch.push(m);
+        if (batch.length === BATCH) break;
+      }
+      if (batch.length === 0) continue;
+      const got = await this.embedBatch(batch.map(embedText));
+      if (!got) {
+        for (const m of batch) this.pending.add(m.id);
+        return;
+      }
+      const v = this.vecFor(got.embedder);
+      batch.forEach((m, i) => {
+        const cur = this.store.get(m.id);
+        if (cur === m || cur && vectorKey(cur) === vectorKey(m) && embedText(cur) === embedText(m)) v.set(cur, got.vectors[i]);
+        else if (cur) this.pending.add(m.id);
+      });
+      done += batch.length;
+      this.opts.progress?.(done, total());
+      await pause2();
+    }
+    if (this.opts.watch && this.changes >= SAVE_AFTER) await this.save();
+  }
+  async embedBatch(texts) {
+    try {
+      if (this.embedder.embedWithSource) return await this.embedder.embedWithSource(texts);
+      return { vectors: await this.embedder.embed(texts), embedder: { id: this.embedder.id, dim: this.embedder.dim } };
+    } catch (err) {
+      this.warnOnce(`embedding failed (${err.message}); searching without the semantic leg until it answers`);
+      return null;
+    }
+  }
+  /** The index for vectors of `e`: a new one (and a full re-embedding) when the embedder changed. */
+  vecFor(e) {
+    if (this.vec && this.vec.embedderId === e.id && this.vec.dim === e.dim) return this.vec;
+    this.vec = new VectorIndex(e.id, e.dim, Math.max(64, this.store.activeCount));
+    for (const m of this.store.active()) this.pending.add(m.id);
+    this.changes = this.pending.size;
+    return this.vec;
+  }
+  warnOnce(msg) {
+    if (this.warned) return;
+    this.warned = true;
+    this.opts.warn(msg);
+  }
+  /** The query's vector and the index it may be compared with; null when the leg cannot answer. */
+  async queryVector(text2) {
+    await this.ready();
+    if (!this.vec) return null;
+    let got;
+    if (this.embedder.embedSync && this.vec.embedderId === this.embedder.id) {
+      try {
+        got = { vectors: [this.embedder.embedSync(text2)], embedder: { id: this.vec.embedderId, dim: this.vec.dim } };
+      } catch (err) {
+        this.warnOnce(`embedding failed (${err.message}); searching without the semantic leg`);
+        return null;
+      }
+    } else got = await this.embedBatch([text2]);
+    if (!got) return null;
+    const index = this.vecFor(got.embedder);
+    if (this.pending.size > 0) this.kick();
+    return { q: got.vectors[0], index };
+  }
+  /** Semantic neighbours of several texts at once (one embedding call). */
+  async search(texts, k, opts) {
+    const out2 = [];
+    for (const t of texts) {
+      const qv = await this.queryVector(t);
+      out2.push(qv ? qv.index.search(qv.q, k, opts) : []);
+    }
+    return out2;
+  }
+  /** Semantic neighbours of `text` among active memories: id and cosine, best first. */
+  async neighbours(text2, limit) {
+    const qv = await this.queryVector(text2);
+    if (!qv) return [];
+    return qv.index.search(qv.q, limit).map((h) => ({ id: h.doc.id, cosine: h.sim }));
+  }
+  /** Semantic neighbours among tombstones (their vectors embedded on first need, kept per content). */
+  async removedNeighbours(text2, limit) {
+    const qv = await this.queryVector(text2);
+    if (!qv) return [];
+    const tombs = [...this.store.tombstones()];
+    const missing = tombs.filter((t) => !this.tombVecs.has(`${qv.index.embedderId}
+${vectorKey(t)}`));
+    if (missing.length > 0) {
+      const got = await this.embedBatch(missing.map(embedText));
+      if (!got || got.embedder.id !== qv.index.embedderId) return [];
+      missing.forEach((t, i) => this.tombVecs.set(`${got.embedder.id}
+${vectorKey(t)}`, got.vectors[i]));
+    }
+    const out2 = [];
+    for (const t of tombs) {
+      const v = this.tombVecs.get(`${qv.index.embedderId}
+${vectorKey(t)}`);
+      let s = 0;
+      for (let i = 0; i < v.length; i++) s += v[i] * qv.q[i];
+      out2.push({ id: t.id, cosine: s });
+    }
+    return out2.sort((a, b) => b.cosine - a.cosine).slice(0, limit);
+  }
+  /** Waits for the background embedding (tests, close). */
+  async settle() {
+    while (this.running) await this.running;
+  }
+  async save() {
+    const v = this.vec;
+    if (!v || !existsSync3(this.store.dir)) return;
+    const keys = [];
+    const rows = [];
+    for (const { doc, row: row2 } of v.entries()) {
+      if (this.store.get(doc.id) !== doc) continue;
+      keys.push(vectorKey(doc));
+      rows.push(row2);
+    }
+    const data = new Int8Array(rows.length * v.dim);
+    const scales = new Float32Array(rows.length);
+    const cw = v.codeWords;
+    const codes = new Uint32Array(rows.length * cw);
+    rows.forEach((r, i) => {
+      const raw = v.raw(r);
+      data.set(raw.data, i * v.dim);
+      scales[i] = raw.scale;
+      codes.set(raw.code, i * cw);
+    });
+    try {
+      await writeVectors(this.store.dir, { embedder: v.embedderId, dim: v.dim, keys, scales, rows: data, codeWords: cw, codes });
+      this.changes = 0;
+    } catch (err) {
+      this.opts.warn(`could not save the vector cache: ${err.message}`);
+    }
+  }
+  async close() {
+    if (!this.opts.watch && this.opening) {
+      await this.opening;
+      await this.settle();
+    }
+    this.closed = true;
+    this.unsubscribe?.();
+    this.unsubscribe = null;
+    await this.settle();
+    if (this.changes > 0) await this.save();
+  }
+};
+
+// server/src/core/embed/builtin.ts
+import { createHash as createHash4 } from "node:crypto";
+import { readFileSync as readFileSync5 } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+// server/src/core/embed/embedder.ts
+var EmbedError = class extends CairnError {
+  name = "EmbedError";
+};
+function normalize(v) {
+  let s = 0;
+  for (let i = 0; i < v.length; i++) s += v[i] * v[i];
+  if (s > 0) {
+    const inv = 1 / Math.sqrt(s);
+    for (let i = 0; i < v.length; i++) v[i] = v[i] * inv;
+  }
+  return v;
+}
+
+// server/src/core/embed/ngrams.ts
+var NGRAM_MIN = 3;
+var NGRAM_MAX = 5;
+function fnv1a(s, from, to) {
+  let h = 2166136261;
+  for (let i = from; i < to; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 16777619);
+  }
+  return h >>> 0;
+}
+function ngramIds(word, buckets, out2 = []) {
+  if (word.length < 2) return out2;
+  const w2 = `<${word}>`;
+  for (let n = NGRAM_MIN; n <= NGRAM_MAX; n++) {
+    for (let i = 0; i + n <= w2.length; i++) out2.push(fnv1a(w2, i, i + n) % buckets);
+  }
+  return out2;
+}
+
+// server/src/core/embed/tokenize.ts
+var SPLIT = /[^\p{L}\p{N}]+/u;
+function embedWords(text2, out2 = []) {
+  for (const chunk of text2.split(SPLIT)) {
+    if (chunk === "") continue;
+    if (chunk === chunk.toLowerCase()) {
+      out2.push(chunk);
+      continue;
+    }
+    let start = 0;
+    const n = chunk.length;
+    for (let i = 1; i < n; i++) {
+      const c = chunk[i];
+      const p = chunk[i - 1];
+      const cUp = c !== c.toLowerCase();
+      const pUp = p !== p.toLowerCase();
+      const pLow = p !== p.toUpperCase();
+      if (cUp && (pLow && i - start >= 2 || p >= "0" && p <= "9")) {
+        out2.push(chunk.slice(start, i).toLowerCase());
+        start = i;
+      } else if (cUp && pUp && i + 1 < n) {
+        const nx = chunk[i + 1];
+        if (nx !== nx.toUpperCase() && i - start >= 2) {
+          out2.push(chunk.slice(start, i).toLowerCase());
+          start = i;
+        }
+      }
+    }
+    out2.push(chunk.slice(start).toLowerCase());
+  }
+  return out2;
+}
+
+// server/src/core/embed/builtin.ts
+var EMBED_MAGIC = "CAIRNEMB";
+var EMBED_FORMAT_VERSION = 1;
+var HEADER_BYTES = 64;
+var OOV_CACHE_MAX = 4096;
+var LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+var SHA1_BYTES = 20;
+function pad4(n) {
+  return n + 3 & ~3;
+}
+function decodeEmbedFile(buf, path) {
+  const bad = (why) => new EmbedError(`built-in embedding file ${path} is damaged (${why}); reinstall cairn or rebuild it with 'node --import tsx scripts/embed/build.mjs'`);
+  if (buf.length < HEADER_BYTES + SHA1_BYTES) throw bad(`only ${buf.length} bytes`);
+  if (new TextDecoder().decode(buf.subarray(0, 8)) !== EMBED_MAGIC) throw bad("not a cairn embedding file");
+  const dv = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+  const version = dv.getUint32(8, true);
+  if (version !== EMBED_FORMAT_VERSION) {
+    throw new EmbedError(`built-in embedding file ${path} has format version ${version}; this cairn reads version ${EMBED_FORMAT_VERSION}`);
+  }
+  const dim = dv.getUint32(12, true);
+  const nVocab = dv.getUint32(16, true);
+  const buckets = dv.getUint32(20, true);
+  const nameLen = dv.getUint32(24, true);
+  const vocabLen = dv.getUint32(28, true);
+  const oovWeight = dv.getFloat32(32, true);
+  const nRows = nVocab + buckets;
+  const textEnd = pad4(HEADER_BYTES + nameLen + vocabLen);
+  const expect = textEnd + nRows * 4 + pad4(nRows * dim) + SHA1_BYTES;
+  if (dim === 0 || dim > 4096 || expect !== buf.length) throw bad(`size ${buf.length} bytes, header says ${expect}`);
+  const sha = createHash4("sha1").update(buf.subarray(0, buf.length - SHA1_BYTES)).digest();
+  if (!sha.equals(buf.subarray(buf.length - SHA1_BYTES))) throw bad("checksum mismatch");
+  const dec = new TextDecoder();
+  const name = dec.decode(buf.subarray(HEADER_BYTES, HEADER_BYTES + nameLen));
+  const vocab = nVocab === 0 ? [] : dec.decode(buf.subarray(HEADER_BYTES + nameLen, HEADER_BYTES + nameLen + vocabLen)).split("\n");
+  if (vocab.length !== nVocab) throw bad(`vocabulary has ${vocab.length} words, header says ${nVocab}`);
+  const start = textEnd + nRows * 4;
+  let scales;
+  if (LITTLE_ENDIAN && (buf.byteOffset + textEnd) % 4 === 0) {
+    scales = new Float32Array(buf.buffer, buf.byteOffset + textEnd, nRows);
+  } else {
+    scales = new Float32Array(nRows);
+    for (let r = 0; r < nRows; r++) scales[r] = dv.getFloat32(textEnd + r * 4, true);
+  }
+  const rows = new Int8Array(buf.buffer, buf.byteOffset + start, nRows * dim);
+  return { name, dim, vocab, buckets, oovWeight, scales, rows };
+}
+function defaultEmbedFile() {
+  const env = process.env.CAIRN_EMBED_FILE;
+  if (env) return env;
+  const here = import.meta.url;
+  const fromSource = here.endsWith(".ts");
+  return fileURLToPath(new URL(fromSource ? "../../../dist/cairn-embed.bin" : "./cairn-embed.bin", here));
+}
+var StaticEmbedModel = class {
+  name;
+  dim;
+  id;
+  index;
+  nVocab;
+  buckets;
+  oovWeight;
+  scales;
+  rows;
+  words = [];
+  grams = [];
+  oovCache = /* @__PURE__ */ new Map();
+  constructor(t) {
+    this.name = t.name;
+    this.dim = t.dim;
+    this.id = `builtin:${t.name}-v${EMBED_FORMAT_VERSION}`;
+    this.index = /* @__PURE__ */ new Map();
+    for (let i = 0; i < t.vocab.length; i++) this.index.set(t.vocab[i], i);
+    this.nVocab = t.vocab.length;
+    this.buckets = t.buckets;
+    this.oovWeight = t.oovWeight;
+    this.scales = t.scales;
+    this.rows = t.rows;
+  }
+  addRow(acc, r, w2) {
+    const s = this.scales[r] * w2;
+    const d = this.dim;
+    const rows = this.rows;
+    const off = r * d;
+    for (let k = 0; k < d; k++) acc[k] = acc[k] + s * rows[off + k];
+  }
+  /** An unknown word's vector (mean of its n-gram rows), cached: identifiers repeat across texts. */
+  oovVector(w2) {
+    const hit = this.oovCache.get(w2);
+    if (hit) return hit;
+    const v = new Float32Array(this.dim);
+    const grams = this.grams;
+    grams.length = 0;
+    ngramIds(w2, this.buckets, grams);
+    const share = this.oovWeight / grams.length;
+    for (const g of grams) this.addRow(v, this.nVocab + g, share);
+    if (this.oovCache.size >= OOV_CACHE_MAX) this.oovCache.clear();
+    this.oovCache.set(w2, v);
+    return v;
+  }
+  /** Unit vector of `text`; a text with no word at all gets the same fixed unit vector every time. */
+  embed(text2) {
+    const acc = new Float32Array(this.dim);
+    const words = this.words;
+    words.length = 0;
+    embedWords(text2, words);
+    let any = false;
+    for (const w2 of words) {
+      const id = this.index.get(w2);
+      if (id !== void 0) {
+        this.addRow(acc, id, 1);
+        any = true;
+        continue;
+      }
+      if (this.buckets === 0 || w2.length < 2 || /^[0-9]+$/.test(w2)) continue;
+      const v = this.oovVector(w2);
+      for (let k = 0; k < acc.length; k++) acc[k] = acc[k] + v[k];
+      any = true;
+    }
+    let s = 0;
+    for (let k = 0; k < acc.length; k++) s += acc[k] * acc[k];
+    if (!any || s === 0) {
+      acc.fill(1 / Math.sqrt(this.dim));
+      return acc;
+    }
+    return normalize(acc);
+  }
+};
+function loadEmbedModel(file) {
+  let buf;
+  try {
+    buf = readFileSync5(file);
+  } catch (err) {
+    const code = err.code;
+    throw new EmbedError(
+      code === "ENOENT" ? `built-in embedding file ${file} is missing; reinstall cairn, or set CAIRN_EMBED_FILE to its path` : `cannot read built-in embedding file ${file}: ${err.message}`
+    );
+  }
+  return new StaticEmbedModel(decodeEmbedFile(buf, file));
+}
+function builtinEmbedder(opts = {}) {
+  const file = opts.file ?? defaultEmbedFile();
+  let model = null;
+  const load = () => model ??= loadEmbedModel(file);
+  return {
+    file,
+    load,
+    get id() {
+      return load().id;
+    },
+    get dim() {
+      return load().dim;
+    },
+    embedSync(text2) {
+      return load().embed(text2);
+    },
+    async embed(texts) {
+      const m = load();
+      return texts.map((t) => m.embed(t));
+    }
+  };
+}
+
+// server/src/core/embed/providers.ts
+var DEFAULT_BATCH = 64;
+var DEFAULT_TIMEOUT_MS = 1e4;
+function trimSlash(u) {
+  return u.replace(/\/+$/, "");
+}
+function openaiEndpoint(url) {
+  const u = trimSlash(url);
+  return /\/embeddings$/.test(u) ? u : `${u}/embeddings`;
+}
+async function postJson(what, endpoint, body, headers, timeoutMs) {
+  const ctl = new AbortController();
+  const timer = setTimeout(() => ctl.abort(), timeoutMs);
+  let res;
+  try {
+    res = await fetch(endpoint, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...headers },
+      body: JSON.stringify(body),
+      signal: ctl.signal
+    });
+  } catch (err) {
+    clearTimeout(timer);
+    if (ctl.signal.aborted) throw new EmbedError(`${what}: no answer from ${endpoint} within ${timeoutMs} ms`);
+    const cause = err.cause;
+    throw new EmbedError(`${what}: cannot reach ${endpoint}: ${cause?.code ?? cause?.message ?? err.message}`);
+  }
+  try {
+    const text2 = await res.text();
+    if (!res.ok) {
+      throw new EmbedError(`${what}: ${endpoint} answered HTTP ${res.status}${text2 ? `: ${text2.slice(0, 200)}` : ""}`);
+    }
+    try {
+      return JSON.parse(text2);
+    } catch {
+      throw new EmbedError(`${what}: ${endpoint} answered something that is not JSON`);
+    }
+  } catch (err) {
+    if (ctl.signal.aborted && !(err instanceof EmbedError)) throw new EmbedError(`${what}: no answer from ${endpoint} within ${timeoutMs} ms`);
+    throw err;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+function toVector(what, v, dim) {
+  if (!Array.isArray(v) || v.length === 0 || v.some((x) => typeof x !== "number" || !Number.isFinite(x))) {
+    throw new EmbedError(`${what}: an embedding is not a non-empty array of numbers`);
+  }
+  if (dim !== null && v.length !== dim) throw new EmbedError(`${what}: embeddings of different lengths (${dim} and ${v.length})`);
+  return normalize(Float32Array.from(v));
+}
+function batched(what, batch, call) {
+  let dim = null;
+  return {
+    dim: () => dim ?? 0,
+    async embed(texts) {
+      const out2 = [];
+      for (let i = 0; i < texts.length; i += batch) {
+        const chunk = texts.slice(i, i + batch);
+        const raw = await call(chunk);
+        if (raw.length !== chunk.length) throw new EmbedError(`${what}: asked for ${chunk.length} embeddings, got ${raw.length}`);
+        for (const v of raw) {
+          const vec = toVector(what, v, dim);
+          dim = vec.length;
+          out2.push(vec);
+        }
+      }
+      return out2;
+    }
+  };
+}
+function ollamaEmbedder(opts) {
+  const endpoint = `${trimSlash(opts.url)}/api/embed`;
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const what = `ollama embedder (${opts.model})`;
+  const b = batched(what, Math.max(1, opts.batch ?? DEFAULT_BATCH), async (input) => {
+    const body = await postJson(what, endpoint, { model: opts.model, input }, {}, timeoutMs);
+    const embs = body?.embeddings;
+    if (!Array.isArray(embs)) throw new EmbedError(`${what}: answer from ${endpoint} has no embeddings array`);
+    return embs;
+  });
+  return {
+    id: `ollama:${opts.model}`,
+    endpoint,
+    get dim() {
+      return b.dim();
+    },
+    embed: (texts) => b.embed(texts)
+  };
+}
+function openaiEmbedder(opts) {
+  const endpoint = openaiEndpoint(opts.url);
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const what = `openai embedder (${opts.model})`;
+  const b = batched(what, Math.max(1, opts.batch ?? DEFAULT_BATCH), async (input) => {
+    const headers = {};
+    if (opts.apiKeyEnv) {
+      const key = process.env[opts.apiKeyEnv];
+      if (!key) throw new EmbedError(`${what}: environment variable ${opts.apiKeyEnv} (embed.api_key_env) is not set`);
+      headers.authorization = `Bearer ${key}`;
+    }
+    const body = await postJson(what, endpoint, { model: opts.model, input }, headers, timeoutMs);
+    const data = body?.data;
+    if (!Array.isArray(data)) throw new EmbedError(`${what}: answer from ${endpoint} has no data array`);
+    const out2 = new Array(input.length);
+    for (let i = 0; i < data.length; i++) {
+      const row2 = data[i];
+      const idx = typeof row2?.index === "number" ? row2.index : i;
+      if (!Number.isInteger(idx) || idx < 0 || idx >= input.length || out2[idx] !== void 0) {
+        throw new EmbedError(`${what}: answer from ${endpoint} has a bad or repeated index ${String(row2?.index)}`);
+      }
+      out2[idx] = row2?.embedding;
+    }
+    if (data.length !== input.length) return data;
+    return out2;
+  });
+  return {
+    id: `openai:${opts.model}`,
+    endpoint,
+    get dim() {
+      return b.dim();
+    },
+    embed: (texts) => b.embed(texts)
+  };
+}
+function withFallback(primary, fallback, warn) {
+  let degraded = false;
+  let lastUsed = null;
+  const current = () => degraded ? fallback : primary;
+  const embedWithSource = async (texts) => {
+    if (!degraded) {
+      try {
+        const vectors2 = await primary.embed(texts);
+        if (!degraded) {
+          lastUsed = primary;
+          return { vectors: vectors2, embedder: primary };
+        }
+      } catch (err) {
+        if (!degraded) {
+          degraded = true;
+          warn(`${err.message}; using the built-in embedder (${fallback.id}) instead for the rest of this session`);
+        }
+      }
+    }
+    const vectors = await fallback.embed(texts);
+    lastUsed = fallback;
+    return { vectors, embedder: fallback };
+  };
+  return {
+    primary,
+    fallback,
+    get id() {
+      return current().id;
+    },
+    get dim() {
+      return current().dim;
+    },
+    get lastUsed() {
+      return lastUsed;
+    },
+    get degraded() {
+      return degraded;
+    },
+    embedWithSource,
+    embed: async (texts) => (await embedWithSource(texts)).vectors
+  };
+}
+
+// server/src/core/embed/config.ts
+var OLLAMA_DEFAULT_URL = "http://127.0.0.1:11434";
+var OPENAI_DEFAULT_URL = "https://api.openai.com/v1";
+var OPENAI_DEFAULT_KEY_ENV = "OPENAI_API_KEY";
+function createEmbedder(config, warn, opts = {}) {
+  const c = "embed" in config ? config.embed : config;
+  if (!c.enabled) return null;
+  const builtin = builtinEmbedder(opts.builtinFile ? { file: opts.builtinFile } : {});
+  switch (c.provider) {
+    case "builtin":
+      return builtin;
+    case "ollama":
+      return withFallback(ollamaEmbedder({ url: c.url ?? OLLAMA_DEFAULT_URL, model: c.model ?? "", timeoutMs: c.timeout_ms }), builtin, warn);
+    case "openai":
+      return withFallback(
+        openaiEmbedder({ url: c.url ?? OPENAI_DEFAULT_URL, model: c.model ?? "", apiKeyEnv: c.api_key_env ?? OPENAI_DEFAULT_KEY_ENV, timeoutMs: c.timeout_ms }),
+        builtin,
+        warn
+      );
+    default:
+      c.provider;
+      throw new ConfigError(`embed.provider ${String(c.provider)} is not known`);
+  }
 }
 
 // server/src/core/memory.ts
@@ -11109,9 +12556,9 @@ function stripStored(m) {
 import { homedir as homedir3 } from "node:os";
 
 // server/src/core/trust/signals/citedPaths.ts
-import { existsSync as existsSync3, statSync as statSync3 } from "node:fs";
+import { existsSync as existsSync4, statSync as statSync3 } from "node:fs";
 import { homedir as homedir2 } from "node:os";
-import { isAbsolute as isAbsolute3, join as join12, resolve as resolve3 } from "node:path";
+import { isAbsolute as isAbsolute3, join as join13, resolve as resolve3 } from "node:path";
 var MAX_CITED_PATHS = 8;
 var PLACEHOLDER_SEGMENT = /^(?:foo|bar|baz|qux|quux|foobar|example|examples?-\w+|dummy|placeholder|xxx+|some(?:where|thing)?|your[-_\w]*)(?:\.\w+)?$/i;
 var ROUTE_ROOT = /^(?:api|v\d+|graphql|rest|rpc|auth|oauth2?|login|logout|signin|signup|callback|webhooks?|health|healthz|metrics|status|admin)$/i;
@@ -11205,7 +12652,7 @@ function extractCitedPaths(body, max = MAX_CITED_PATHS) {
   return out2;
 }
 function resolveCitedPath(p, ctx) {
-  if (p.startsWith("~/")) return join12(ctx.home ?? homedir2(), p.slice(2));
+  if (p.startsWith("~/")) return join13(ctx.home ?? homedir2(), p.slice(2));
   if (/^[A-Za-z]:[\\/]/.test(p)) return process.platform === "win32" ? p : null;
   if (isAbsolute3(p)) return p;
   return ctx.relativeRoot ? resolve3(ctx.relativeRoot, p) : null;
@@ -11217,7 +12664,7 @@ function checkPaths(paths, ctx) {
     const abs = resolveCitedPath(p, ctx);
     if (abs === null) continue;
     checked++;
-    if (!existsSync3(abs)) missing.push(p);
+    if (!existsSync4(abs)) missing.push(p);
   }
   return { checked, missing };
 }
@@ -11232,22 +12679,22 @@ function isDirectory(dir) {
 
 // server/src/core/trust/signals/commitDrift.ts
 import { execFile as execFile2 } from "node:child_process";
-import { readFileSync as readFileSync5, statSync as statSync4 } from "node:fs";
-import { isAbsolute as isAbsolute4, join as join13, resolve as resolve4 } from "node:path";
+import { readFileSync as readFileSync6, statSync as statSync4 } from "node:fs";
+import { isAbsolute as isAbsolute4, join as join14, resolve as resolve4 } from "node:path";
 var GIT_TIMEOUT_MS2 = 2e3;
 var MAX_BUFFER = 64 * 1024 * 1024;
 function gitDirs(root) {
   try {
-    const dotGit = join13(root, ".git");
+    const dotGit = join14(root, ".git");
     let gitDir = dotGit;
     if (!statSync4(dotGit).isDirectory()) {
-      const m = /^gitdir:\s*(.+)$/m.exec(readFileSync5(dotGit, "utf8"));
+      const m = /^gitdir:\s*(.+)$/m.exec(readFileSync6(dotGit, "utf8"));
       if (!m) return null;
       gitDir = isAbsolute4(m[1].trim()) ? m[1].trim() : resolve4(root, m[1].trim());
     }
     let commonDir = gitDir;
     try {
-      const c = readFileSync5(join13(gitDir, "commondir"), "utf8").trim();
+      const c = readFileSync6(join14(gitDir, "commondir"), "utf8").trim();
       commonDir = isAbsolute4(c) ? c : resolve4(gitDir, c);
     } catch {
     }
@@ -11270,18 +12717,18 @@ function readHeadSha(root) {
   const dirs = gitDirs(root);
   if (!dirs) return null;
   try {
-    const head = readFileSync5(join13(dirs.gitDir, "HEAD"), "utf8").trim();
+    const head = readFileSync6(join14(dirs.gitDir, "HEAD"), "utf8").trim();
     if (/^[0-9a-f]{40,64}$/.test(head)) return head;
     const ref2 = /^ref:\s*(\S+)$/.exec(head)?.[1];
     if (!ref2) return null;
     for (const dir of [dirs.gitDir, dirs.commonDir]) {
       try {
-        const sha = readFileSync5(join13(dir, ref2), "utf8").trim();
+        const sha = readFileSync6(join14(dir, ref2), "utf8").trim();
         if (/^[0-9a-f]{40,64}$/.test(sha)) return sha;
       } catch {
       }
     }
-    const packed = readFileSync5(join13(dirs.commonDir, "packed-refs"), "utf8");
+    const packed = readFileSync6(join14(dirs.commonDir, "packed-refs"), "utf8");
     for (const line of packed.split("\n")) {
       const [sha, name] = line.split(" ");
       if (name === ref2 && sha && /^[0-9a-f]{40,64}$/.test(sha)) return sha;
@@ -11526,24 +12973,24 @@ function checkNote(v, arg, required) {
 }
 
 // server/src/core/curation/events.ts
-import { closeSync as closeSync3, existsSync as existsSync5, fstatSync as fstatSync2, openSync as openSync3, writeSync as writeSync3, constants as constants3 } from "node:fs";
-import { join as join15 } from "node:path";
+import { closeSync as closeSync4, existsSync as existsSync6, fstatSync as fstatSync3, openSync as openSync4, writeSync as writeSync3, constants as constants4 } from "node:fs";
+import { join as join16 } from "node:path";
 
 // server/src/core/curation/archives.ts
 import {
-  closeSync as closeSync2,
+  closeSync as closeSync3,
   fsyncSync as fsyncSync2,
-  openSync as openSync2,
+  openSync as openSync3,
   lstatSync as lstatSync4,
-  readFileSync as readFileSync6,
+  readFileSync as readFileSync7,
   readdirSync as readdirSync5,
   renameSync as renameSync2,
   rmSync as rmSync4,
   statSync as statSync5,
   writeSync as writeSync2,
-  existsSync as existsSync4
+  existsSync as existsSync5
 } from "node:fs";
-import { join as join14 } from "node:path";
+import { join as join15 } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { randomBytes as randomBytes3 } from "node:crypto";
 var ACTIVE_LOG = ".events.jsonl";
@@ -11560,10 +13007,10 @@ function stampTime(stamp2) {
   return Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], +m[6], +m[7]);
 }
 function withTryLock(dir, fn) {
-  const file = join14(dir, LOCK);
+  const file = join15(dir, LOCK);
   let fd;
   try {
-    fd = openSync2(file, "wx", 384);
+    fd = openSync3(file, "wx", 384);
   } catch (err) {
     if (err.code !== "EEXIST") throw err;
     try {
@@ -11571,7 +13018,7 @@ function withTryLock(dir, fn) {
       const aside = `${file}.${process.pid}.${randomBytes3(4).toString("hex")}.tmp`;
       renameSync2(file, aside);
       rmSync4(aside, { force: true });
-      fd = openSync2(file, "wx", 384);
+      fd = openSync3(file, "wx", 384);
     } catch {
       return null;
     }
@@ -11579,7 +13026,7 @@ function withTryLock(dir, fn) {
   try {
     writeSync2(fd, `${process.pid} ${Date.now()}
 `);
-    closeSync2(fd);
+    closeSync3(fd);
     return fn();
   } finally {
     rmSync4(file, { force: true });
@@ -11587,7 +13034,7 @@ function withTryLock(dir, fn) {
 }
 function rotateActive(dir, maxBytes, now) {
   return withTryLock(dir, () => {
-    const active = join14(dir, ACTIVE_LOG);
+    const active = join15(dir, ACTIVE_LOG);
     let size2;
     try {
       size2 = statSync5(active).size;
@@ -11596,9 +13043,9 @@ function rotateActive(dir, maxBytes, now) {
     }
     if (size2 <= maxBytes) return null;
     const stamp2 = archiveStamp(now);
-    let target = join14(dir, `.events-${stamp2}.jsonl`);
-    for (let n = 1; existsSync4(target) || existsSync4(`${target}.gz`); n++) {
-      target = join14(dir, `.events-${stamp2}-${n}.jsonl`);
+    let target = join15(dir, `.events-${stamp2}.jsonl`);
+    for (let n = 1; existsSync5(target) || existsSync5(`${target}.gz`); n++) {
+      target = join15(dir, `.events-${stamp2}-${n}.jsonl`);
     }
     renameSync2(active, target);
     return target;
@@ -11611,7 +13058,7 @@ function compressArchives(dir, opts) {
     for (const name of names) {
       const m = ARCHIVE_RE.exec(name);
       if (!m || m[3]) continue;
-      const plain = join14(dir, name);
+      const plain = join15(dir, name);
       const gz = `${plain}.gz`;
       if (names.has(`${name}.gz`)) {
         rmSync4(plain, { force: true });
@@ -11622,14 +13069,14 @@ function compressArchives(dir, opts) {
       const st = statSync5(plain);
       const quiet = Math.min(now - rotatedAt, Date.now() - st.mtimeMs);
       if (opts.graceMs > 0 && quiet < opts.graceMs) continue;
-      const data = gzipSync(readFileSync6(plain));
-      const tmp = join14(dir, `.${name}.gz.${process.pid}.${randomBytes3(4).toString("hex")}.tmp`);
-      const fd = openSync2(tmp, "wx", 384);
+      const data = gzipSync(readFileSync7(plain));
+      const tmp = join15(dir, `.${name}.gz.${process.pid}.${randomBytes3(4).toString("hex")}.tmp`);
+      const fd = openSync3(tmp, "wx", 384);
       try {
         writeSync2(fd, data);
         fsyncSync2(fd);
       } finally {
-        closeSync2(fd);
+        closeSync3(fd);
       }
       renameSync2(tmp, gz);
       rmSync4(plain, { force: true });
@@ -11647,7 +13094,7 @@ function listLogFiles(dir) {
   }
   names = names.filter((n) => {
     try {
-      return lstatSync4(join14(dir, n)).isFile();
+      return lstatSync4(join15(dir, n)).isFile();
     } catch {
       return false;
     }
@@ -11660,8 +13107,8 @@ function listLogFiles(dir) {
     archives.push({ name, stamp: m[1], n: Number(m[2] ?? 0) });
   }
   archives.sort((a, b) => a.stamp < b.stamp ? -1 : a.stamp > b.stamp ? 1 : a.n - b.n);
-  const out2 = archives.map(({ name, stamp: stamp2 }) => ({ file: join14(dir, name), compressed: name.endsWith(".gz"), rotatedAt: stampTime(stamp2) }));
-  if (present.has(ACTIVE_LOG)) out2.push({ file: join14(dir, ACTIVE_LOG), compressed: false, rotatedAt: null });
+  const out2 = archives.map(({ name, stamp: stamp2 }) => ({ file: join15(dir, name), compressed: name.endsWith(".gz"), rotatedAt: stampTime(stamp2) }));
+  if (present.has(ACTIVE_LOG)) out2.push({ file: join15(dir, ACTIVE_LOG), compressed: false, rotatedAt: null });
   return out2;
 }
 function isEvent(v) {
@@ -11681,7 +13128,7 @@ function readOnce(dir, opts, tolerateMissing) {
     if (opts.since !== void 0 && rotatedAt !== null && rotatedAt < opts.since) continue;
     let text2;
     try {
-      const raw = readFileSync6(file);
+      const raw = readFileSync7(file);
       text2 = (compressed ? gunzipSync(raw) : raw).toString("utf8");
     } catch (err) {
       if (err.code === "ENOENT") {
@@ -11722,7 +13169,7 @@ var EventLog = class {
   compressTimer;
   constructor(opts) {
     this.dir = opts.dir;
-    this.file = join15(opts.dir, ACTIVE_LOG);
+    this.file = join16(opts.dir, ACTIVE_LOG);
     this.session = opts.session;
     this.enabled = opts.enabled ?? true;
     this.maxBytes = opts.maxBytes ?? 1e7;
@@ -11735,7 +13182,7 @@ var EventLog = class {
   append(kind, fields = {}) {
     if (!this.enabled) return false;
     try {
-      if (!existsSync5(this.dir)) return false;
+      if (!existsSync6(this.dir)) return false;
       const line = this.format(kind, fields);
       const size2 = this.writeLine(line);
       if (size2 > this.maxBytes) this.rotate();
@@ -11773,15 +13220,15 @@ var EventLog = class {
   /** One open(O_APPEND) + one write per line; returns the file size after the write. */
   writeLine(line) {
     const buf = Buffer.from(line, "utf8");
-    const fd = openSync3(this.file, constants3.O_WRONLY | constants3.O_APPEND | constants3.O_CREAT | constants3.O_NOFOLLOW, 384);
+    const fd = openSync4(this.file, constants4.O_WRONLY | constants4.O_APPEND | constants4.O_CREAT | constants4.O_NOFOLLOW, 384);
     try {
       const written = writeSync3(fd, buf, 0, buf.length);
       if (written !== buf.length) {
         writeSync3(fd, buf, written, buf.length - written);
       }
-      return fstatSync2(fd).size;
+      return fstatSync3(fd).size;
     } finally {
-      closeSync3(fd);
+      closeSync4(fd);
     }
   }
   scheduleCompression() {
@@ -11808,12 +13255,12 @@ var EventLog = class {
 
 // server/src/core/sync/conflicts.ts
 import { promises as fsp6 } from "node:fs";
-import { join as join17 } from "node:path";
+import { join as join18 } from "node:path";
 
 // server/src/core/sync/repo.ts
-import { promises as fsp5, existsSync as existsSync6, readFileSync as readFileSync7 } from "node:fs";
+import { promises as fsp5, existsSync as existsSync7, readFileSync as readFileSync8 } from "node:fs";
 import { tmpdir, hostname as hostname2 } from "node:os";
-import { basename as basename3, dirname as dirname5, join as join16 } from "node:path";
+import { basename as basename3, dirname as dirname5, join as join17 } from "node:path";
 
 // server/src/core/sync/git.ts
 import { spawn } from "node:child_process";
@@ -11907,7 +13354,7 @@ async function readBlobs(cwd, shas) {
 }
 
 // server/src/core/sync/merge.ts
-import { createHash as createHash3 } from "node:crypto";
+import { createHash as createHash5 } from "node:crypto";
 var same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 function pick(base, hasBase, ours, theirs, oursNewer) {
   if (same(ours, theirs)) return ours;
@@ -12019,7 +13466,7 @@ function mergeMemory(base, ours, theirs) {
   return { merged: { record: rec, extra }, conflict };
 }
 function conflictFileName(c) {
-  const h = createHash3("sha256").update(`${c.kind}\0${[c.kept.body, c.other.body].sort().join("\0")}`).digest("hex").slice(0, 10);
+  const h = createHash5("sha256").update(`${c.kind}\0${[c.kept.body, c.other.body].sort().join("\0")}`).digest("hex").slice(0, 10);
   return `${c.id}-${h}.json`;
 }
 function conflictFileText(c) {
@@ -12031,6 +13478,7 @@ function conflictFileText(c) {
 var GITIGNORE_LINES = [".cache/", ".events.jsonl*", ".events-*.jsonl*", ".pending/", ".lock", "*.tmp", "*.claim", ".events.lock"];
 var GITATTRIBUTES_LINES = ["/*.md merge=cairn", "/.tombstones/*.md merge=cairn"];
 var CONFLICTS_DIR = ".conflicts";
+var WRITE_CONCURRENCY = 16;
 var TOMB = ".tombstones";
 function isMemoryTreePath(p) {
   const slash = p.indexOf("/");
@@ -12040,7 +13488,10 @@ function isMemoryTreePath(p) {
 }
 function safeTreePath(p) {
   const parts = p.split("/");
-  return !p.startsWith("/") && parts.every((s) => s !== "" && s !== "." && s !== ".." && s.toLowerCase() !== ".git") && !p.includes("\\") && !p.includes("\0");
+  if (p.startsWith("/") || p.includes("\\") || p.includes("\0")) return false;
+  if (!parts.every((s) => s !== "" && s !== "." && s !== ".." && s.toLowerCase() !== ".git")) return false;
+  const top = parts[0];
+  return !(top === ".cache" || top === ".pending" || top === ".lock" || top.startsWith(".events") || /\.(tmp|claim)$/.test(p));
 }
 async function headCommit(dir) {
   const r = await runGit(dir, ["rev-parse", "--verify", "-q", "HEAD^{commit}"]);
@@ -12075,7 +13526,7 @@ async function identityEnv(dir, base) {
   return { ...base, GIT_AUTHOR_NAME: `cairn on ${host}`, GIT_AUTHOR_EMAIL: `cairn@${host}`, GIT_COMMITTER_NAME: `cairn on ${host}`, GIT_COMMITTER_EMAIL: `cairn@${host}` };
 }
 async function ensureLines(file, lines, header) {
-  const cur = existsSync6(file) ? readFileSync7(file, "utf8") : "";
+  const cur = existsSync7(file) ? readFileSync8(file, "utf8") : "";
   const have = new Set(cur.split(/\r?\n/).map((l) => l.trim()));
   const missing = lines.filter((l) => !have.has(l));
   if (missing.length === 0) return false;
@@ -12154,6 +13605,8 @@ ${shown2.join("\n")}
 }
 async function commitLocal(dir, env, host) {
   await git2(dir, ["add", "-A", "--", "."]);
+  const stray = (await git2(dir, ["ls-files", "-z"])).split("\0").filter((p) => p !== "" && !safeTreePath(p));
+  for (let i = 0; i < stray.length; i += 500) await git2(dir, ["rm", "-q", "--cached", "--ignore-unmatch", "--", ...stray.slice(i, i + 500)]);
   const head = await headCommit(dir);
   const quiet = await runGit(dir, ["diff", "--cached", "--quiet", head ?? EMPTY_TREE]);
   if (quiet.code === 0) return null;
@@ -12266,9 +13719,9 @@ async function mergeTrees(dir, base, ours, theirs) {
 }
 async function textMerge(ours, base, theirs) {
   if (ours.includes(0) || theirs.includes(0) || base.includes(0)) return null;
-  const tmp = await fsp5.mkdtemp(join16(tmpdir(), "cairn-merge-"));
+  const tmp = await fsp5.mkdtemp(join17(tmpdir(), "cairn-merge-"));
   try {
-    const [o, b, t] = ["ours", "base", "theirs"].map((n) => join16(tmp, n));
+    const [o, b, t] = ["ours", "base", "theirs"].map((n) => join17(tmp, n));
     await Promise.all([fsp5.writeFile(o, ours), fsp5.writeFile(b, base), fsp5.writeFile(t, theirs)]);
     const r = await runGit(tmp, ["merge-file", "-p", o, b, t]);
     return r.code === 0 ? r.stdout : null;
@@ -12294,26 +13747,35 @@ async function applyChanges(dir, changes, warn) {
   const deletedById = /* @__PURE__ */ new Map();
   for (const p of deletes) {
     if (!isMemoryTreePath(p)) continue;
-    const mem = parseMem(await fsp5.readFile(join16(dir, ...p.split("/"))).catch(() => void 0));
+    const mem = parseMem(await fsp5.readFile(join17(dir, ...p.split("/"))).catch(() => void 0));
     if (mem) deletedById.set(mem.record.id, p);
   }
-  for (const [p, data] of writes) {
-    const file = join16(dir, ...p.split("/"));
-    await ensureDir(dirname5(file));
+  const made = /* @__PURE__ */ new Set();
+  const one = async ([p, data]) => {
+    const file = join17(dir, ...p.split("/"));
+    const parent = dirname5(file);
+    if (!made.has(parent)) {
+      await ensureDir(parent);
+      made.add(parent);
+    }
     const id = isMemoryTreePath(p) ? parseMem(data)?.record.id : void 0;
     const from = id === void 0 ? void 0 : deletedById.get(id);
     if (from !== void 0 && deletes.has(from)) {
-      const src = join16(dir, ...from.split("/"));
+      deletes.delete(from);
+      const src = join17(dir, ...from.split("/"));
       await writeFileAtomic(src, data);
       await fsp5.rename(src, file);
-      deletes.delete(from);
     } else {
       await writeFileAtomic(file, data);
     }
     n++;
-  }
+  };
+  let next2 = 0;
+  await Promise.all(Array.from({ length: Math.min(WRITE_CONCURRENCY, writes.length) }, async () => {
+    while (next2 < writes.length) await one(writes[next2++]);
+  }));
   for (const p of deletes) {
-    await fsp5.rm(join16(dir, ...p.split("/")), { force: true });
+    await fsp5.rm(join17(dir, ...p.split("/")), { force: true });
     n++;
   }
   return n;
@@ -12341,19 +13803,19 @@ async function dirtyPaths(dir) {
 
 // server/src/core/sync/conflicts.ts
 async function listConflicts(storeDir) {
-  const dir = join17(storeDir, CONFLICTS_DIR);
+  const dir = join18(storeDir, CONFLICTS_DIR);
   const names = await fsp6.readdir(dir).catch(() => []);
   const memories = [];
   for (const n of names.sort()) {
     if (!n.endsWith(".json")) continue;
     try {
-      const doc = JSON.parse(await fsp6.readFile(join17(dir, n), "utf8"));
+      const doc = JSON.parse(await fsp6.readFile(join18(dir, n), "utf8"));
       if (typeof doc.id !== "string" || !doc.kept || !doc.other) continue;
       memories.push({ id: doc.id, kind: doc.kind, kept: doc.kept, other: doc.other, file: `${CONFLICTS_DIR}/${n}` });
     } catch {
     }
   }
-  const fileNames = await fsp6.readdir(join17(dir, "files")).catch(() => []);
+  const fileNames = await fsp6.readdir(join18(dir, "files")).catch(() => []);
   const files = fileNames.sort().map((n) => ({ file: `${CONFLICTS_DIR}/files/${n}` }));
   return { memories, files };
 }
@@ -12439,12 +13901,14 @@ function foldUsage(events2, windowStart, known) {
     const use = useOf(e);
     if (use) {
       let orphan = false;
+      let knownIds = 0;
       for (const id of use.ids) {
         if (!known.has(id)) {
           orphan = true;
           orphanIds.add(id);
           continue;
         }
+        knownIds++;
         const u = get(id);
         u.uses[use.outcome]++;
         if (use.outcome === "applied") {
@@ -12455,7 +13919,7 @@ function foldUsage(events2, windowStart, known) {
           u.timeline.push({ ts: e.ts, event: use.outcome, ...use.note ? { note: use.note } : {}, ...session ? { session } : {} });
         }
       }
-      if (inWindow) fold.usesInWindow[use.outcome] += use.ids.length;
+      if (inWindow) fold.usesInWindow[use.outcome] += knownIds;
       if (orphan) fold.orphanEvents++;
     }
     if ((e.kind === "update" || e.kind === "verify") && typeof e.id === "string") {
@@ -12484,23 +13948,24 @@ function markerStats(events2) {
     return s;
   };
   for (const e of events2) {
-    if (e.kind !== "write") continue;
+    const family = e.kind === "write" ? "write" : e.kind === "update" || e.kind === "update_refused" ? "update" : null;
+    if (family === null) continue;
     const markers = markerLabels(e.markers ?? e.transient_markers);
     if (markers.length === 0) continue;
-    const session = String(e.session);
-    if (e.status === "transient_warning") {
+    const key = (m) => `${family}\0${String(e.session)}\0${m}`;
+    const warning = e.kind === "update_refused" || e.kind === "write" && e.status === "transient_warning";
+    const override = e.acknowledge_transient === true && (e.kind === "update" || e.status === "committed" || e.status === "pending");
+    if (warning) {
       for (const m of markers) {
         stat(m).fires++;
-        const k = `${session}\0${m}`;
-        pending.set(k, (pending.get(k) ?? 0) + 1);
+        pending.set(key(m), (pending.get(key(m)) ?? 0) + 1);
       }
-    } else if (e.acknowledge_transient === true && (e.status === "committed" || e.status === "pending")) {
+    } else if (override) {
       for (const m of markers) {
         const s = stat(m);
         s.overrides++;
-        const k = `${session}\0${m}`;
-        const open = pending.get(k) ?? 0;
-        if (open > 0) pending.set(k, open - 1);
+        const open = pending.get(key(m)) ?? 0;
+        if (open > 0) pending.set(key(m), open - 1);
         else s.fires++;
       }
     }
@@ -12659,6 +14124,7 @@ var DEFAULT_HEALTH_PARAMS = { window_days: 30, top_k: 10, min_applied: 3 };
 var DEFAULT_DEAD_WEIGHT = { min_age_days: 14, min_retrievals: 3 };
 var DAY_MS3 = 864e5;
 var TIMELINE_MAX = 20;
+var LOGGED_MATCH_MS = 6e4;
 var row = (m) => ({ id: m.id, scopes: m.scopes, summary: summarize(m.body) });
 var later = (a, b) => a === null ? b : b === null ? a : Date.parse(a) >= Date.parse(b) ? a : b;
 var section = (all, k) => ({ count: all.length, rows: all.slice(0, k) });
@@ -12670,7 +14136,7 @@ function contradiction(m, u) {
   for (const t of tl) if (t.event === "updated" || t.event === "verified") resolved = later(resolved, t.ts);
   if (resolved !== null && Date.parse(resolved) >= Date.parse(lastContra.ts)) return null;
   const timeline = [{ ts: m.created, event: "created" }, ...tl];
-  const logged = (ev, ts) => ts === null || tl.some((t) => t.event === ev && t.ts === ts);
+  const logged = (ev, ts) => ts === null || tl.some((t) => t.event === ev && Math.abs(Date.parse(t.ts) - Date.parse(ts)) <= LOGGED_MATCH_MS);
   if (m.updated !== m.created && !logged("updated", m.updated)) timeline.push({ ts: m.updated, event: "updated" });
   if (!logged("verified", m.last_verified_at)) timeline.push({ ts: m.last_verified_at, event: "verified" });
   timeline.sort((a, b) => Date.parse(a.ts) - Date.parse(b.ts));
@@ -12933,12 +14399,12 @@ function detectTransient(text2) {
 
 // server/src/core/store/pending.ts
 import { promises as fsp7, statSync as statSync6 } from "node:fs";
-import { dirname as dirname6, join as join18 } from "node:path";
+import { dirname as dirname6, join as join19 } from "node:path";
 import { randomBytes as randomBytes4 } from "node:crypto";
 var EXPIRED_GRACE_MS = 24 * 36e5;
 var ID_RE = /^p_[0-9A-HJKMNP-TV-Z]{26}$/;
 function pendingDir(storeDir) {
-  return join18(storeDir, ".pending");
+  return join19(storeDir, ".pending");
 }
 function newPendingId(now) {
   return `p_${newId(now.getTime())}`;
@@ -12951,7 +14417,7 @@ function checkPendingId(raw) {
   }
   return id;
 }
-var fileOf = (dir, id) => join18(dir, `${id}.json`);
+var fileOf = (dir, id) => join19(dir, `${id}.json`);
 async function savePending(storeDir, entry) {
   const dir = pendingDir(storeDir);
   ensureOwnDirSync(dir);
@@ -12989,7 +14455,7 @@ async function claimPending(storeDir, id, now) {
   const entry = await readEntry(file);
   if (!entry) throw unknownError(id);
   if (Date.parse(entry.expires_at) <= now.getTime()) throw expiredError(entry);
-  const claimed = join18(dir, `.${id}.${process.pid}.${randomBytes4(4).toString("hex")}.claim`);
+  const claimed = join19(dir, `.${id}.${process.pid}.${randomBytes4(4).toString("hex")}.claim`);
   try {
     await fsp7.rename(file, claimed);
   } catch (err) {
@@ -13025,7 +14491,7 @@ async function sweepPending(storeDir, now) {
   }
   await Promise.all(
     names.map(async (name) => {
-      const file = join18(dir, name);
+      const file = join19(dir, name);
       try {
         if (name.endsWith(".claim")) {
           const st = await fsp7.stat(file);
@@ -13052,7 +14518,7 @@ async function listPending(storeDir, now) {
   const out2 = [];
   for (const name of names.filter((n) => ID_RE.test(n.replace(/\.json$/, "")) && n.endsWith(".json")).sort()) {
     try {
-      const e = await readEntry(join18(dir, name));
+      const e = await readEntry(join19(dir, name));
       if (e && Date.parse(e.expires_at) > now.getTime()) out2.push(e);
     } catch {
     }
@@ -13159,25 +14625,45 @@ function tombstoneIndex(store) {
 // server/src/core/trust/gates/writeGates.ts
 var DEDUP_CANDIDATES = 50;
 var MAX_MATCHES = 5;
+function paraphrase(rule, cosine, jac, a, b, removed) {
+  return rule !== void 0 && cosine >= rule.cos && jac >= rule.jaccard && (removed || jac < RELATED_THRESHOLD) && sameNumbers(a, b) && wordy(a) && wordy(b);
+}
+var wordy = (t) => new Set(dedupTokens(t)).size >= 6;
+var numbersOf = (t) => new Set(t.match(/\d+(?:[.,:]\d+)*/g) ?? []);
+function sameNumbers(a, b) {
+  const x = numbersOf(a);
+  const y = numbersOf(b);
+  return x.size === y.size && [...x].every((n) => y.has(n));
+}
 function snippetOf(body, max = 160) {
   const flat = body.replace(/\s+/g, " ").trim();
   return flat.length <= max ? flat : `${flat.slice(0, max - 1).replace(/\s+\S*$/, "")}…`;
 }
-function activeMatches(c, tokens, content, candidates2) {
+async function activeMatches(c, tokens, content, opts) {
   const now = c.now();
-  const out2 = [];
-  for (const id of candidates2(content, DEDUP_CANDIDATES)) {
+  const out2 = /* @__PURE__ */ new Map();
+  const sem = /* @__PURE__ */ new Map();
+  if (opts.neighbours && opts.semanticRule) {
+    for (const n of await opts.neighbours(content, MAX_MATCHES * 2)) if (n.cosine >= opts.semanticRule.related) sem.set(n.id, n.cosine);
+  }
+  for (const id of [...opts.candidates(content, DEDUP_CANDIDATES + (opts.exclude?.size ?? 0)), ...sem.keys()]) {
+    if (out2.has(id) || opts.exclude?.has(id)) continue;
     const m = c.store.get(id);
     if (!m || isExpired(m, now)) continue;
     const sim = jaccard(tokens, new Set(dedupTokens(m.body)));
-    if (sim < RELATED_THRESHOLD) continue;
-    out2.push({ id: m.id, similarity: roundSimilarity(sim), raw: sim, snippet: snippetOf(m.body), scopes: m.scopes, updated: m.updated });
+    const cos = sem.get(id);
+    if (sim < RELATED_THRESHOLD && cos === void 0) continue;
+    const dup = sim >= DUPLICATE_THRESHOLD || cos !== void 0 && paraphrase(opts.semanticRule, cos, sim, content, m.body, false);
+    const rel = { id: m.id, similarity: roundSimilarity(sim), snippet: snippetOf(m.body), scopes: m.scopes, updated: m.updated };
+    if (cos !== void 0) rel.semantic = roundSimilarity(cos);
+    out2.set(id, { ...rel, raw: Math.max(sim, dup ? DUPLICATE_THRESHOLD : 0, cos ?? 0), dup });
   }
-  return out2.sort((a, b) => b.raw - a.raw || (a.id < b.id ? -1 : 1));
+  return [...out2.values()].sort((a, b) => Number(b.dup) - Number(a.dup) || b.raw - a.raw || (a.id < b.id ? -1 : 1));
 }
 function strip(m) {
-  const { raw, ...rest } = m;
+  const { raw, dup, ...rest } = m;
   void raw;
+  void dup;
   return rest;
 }
 var SECRET_HINT = 'Nothing was stored: memories are plaintext files. Remove the secret and say where it lives instead (e.g. "the deploy key is in 1Password under Infra"). There is no override.';
@@ -13211,8 +14697,8 @@ ${w2.aliases.join("\n")}` : w2.content);
     }
   }
   const tokens = new Set(dedupTokens(w2.content));
-  const active = activeMatches(c, tokens, w2.content, opts.candidates);
-  const high = active.filter((m) => m.raw >= DUPLICATE_THRESHOLD);
+  const active = await activeMatches(c, tokens, w2.content, opts);
+  const high = active.filter((m) => m.dup);
   if (!opts.force && high.length > 0) {
     return {
       outcome: {
@@ -13225,9 +14711,19 @@ ${w2.aliases.join("\n")}` : w2.content);
   }
   if (!opts.force) {
     const removed = tombstoneIndex(c.store).similar([...tokens], DUPLICATE_THRESHOLD);
-    const matches = removed.map((r) => ({ r, t: c.store.getTombstone(r.id) })).filter((x) => x.t !== void 0).slice(0, MAX_MATCHES).map(({ r, t }) => ({
+    if (opts.removedNeighbours && opts.semanticRule) {
+      const seen = new Set(removed.map((r) => r.id));
+      for (const n of await opts.removedNeighbours(w2.content, MAX_MATCHES * 2)) {
+        const t = c.store.getTombstone(n.id);
+        if (!t || seen.has(n.id)) continue;
+        const sim = jaccard(tokens, new Set(dedupTokens(t.body)));
+        if (paraphrase(opts.semanticRule, n.cosine, sim, w2.content, t.body, true)) removed.push({ id: n.id, similarity: sim, semantic: n.cosine });
+      }
+    }
+    const matches = removed.filter((r) => !opts.exclude?.has(r.id)).map((r) => ({ r, t: c.store.getTombstone(r.id) })).filter((x) => x.t !== void 0).slice(0, MAX_MATCHES).map(({ r, t }) => ({
       id: t.id,
       similarity: roundSimilarity(r.similarity),
+      ...r.semantic !== void 0 ? { semantic: roundSimilarity(r.semantic) } : {},
       snippet: snippetOf(t.body),
       scopes: t.scopes,
       removed_at: t.removed ?? null,
@@ -13285,18 +14781,27 @@ async function checkUpdateContent(c, content) {
     `content contains ${findings.length === 1 ? "a secret" : `${findings.length} secrets`}: ${list2}; nothing was changed. Memories are plaintext: say where the secret lives instead of its value`
   );
 }
-function checkUpdateDurability(oldBody, newBody, acknowledge) {
-  if (newBody === oldBody) return null;
-  const before = new Set(detectTransient(oldBody).map((m) => m.marker));
-  const fired = detectTransient(newBody).filter((m) => !before.has(m.marker));
-  if (fired.length === 0) return null;
-  if (!acknowledge) {
-    const list2 = fired.map((m) => `"${m.marker}" (${m.snippet})`).join(", ");
-    throw new ValidationError(
-      `content reads as the state of the moment: ${list2}; nothing was changed. Reword it as a durable fact (name the version, date or condition instead), or pass acknowledge_transient=true to store it as written`
-    );
-  }
-  return { markers: fired.map((m) => m.marker), acknowledge_transient: true };
+function updateMarkers(old, next2) {
+  const oldAliases = old.aliases ?? [];
+  const before = new Set([old.body, ...oldAliases].flatMap((t) => detectTransient(t).map((m) => m.marker)));
+  const fired = /* @__PURE__ */ new Map();
+  const where = /* @__PURE__ */ new Set();
+  const judge = (text2, from) => {
+    for (const m of detectTransient(text2)) {
+      if (before.has(m.marker) || fired.has(m.marker)) continue;
+      fired.set(m.marker, m);
+      where.add(from);
+    }
+  };
+  if (next2.body !== old.body) judge(next2.body, "content");
+  for (const a of next2.aliases ?? []) if (!oldAliases.includes(a)) judge(a, "aliases");
+  return { markers: [...fired.values()], where: [...where] };
+}
+function transientUpdateError(fired, where = ["content"]) {
+  const list2 = fired.map((m) => `"${m.marker}" (${m.snippet})`).join(", ");
+  return new ValidationError(
+    `${where.join(" and ")} ${where.length > 1 || where[0] === "aliases" ? "read" : "reads"} as the state of the moment: ${list2}; nothing was changed. Reword it as a durable fact (name the version, date or condition instead), or pass acknowledge_transient=true to store it as written`
+  );
 }
 
 // server/src/core/notes/errors.ts
@@ -13306,7 +14811,7 @@ var MemoryToolError = class extends CairnError {
 
 // server/src/core/notes/paths.ts
 import { lstatSync as lstatSync5 } from "node:fs";
-import { join as join19, resolve as resolve5, sep as sep2 } from "node:path";
+import { join as join20, resolve as resolve5, sep as sep2 } from "node:path";
 var escapes = (p) => new MemoryToolError(`Path ${p} would escape /memories directory`);
 function decoded(p) {
   let cur = p;
@@ -13334,12 +14839,12 @@ function resolveMemoryPath(notesDir, path, arg = "path") {
   if (hidden !== void 0) throw new MemoryToolError(`Path ${path} names a hidden item (${hidden}): names starting with "." are not notes`);
   if (segs.some((s) => s.includes("\\"))) throw new MemoryToolError(`Path ${path} contains a backslash: separate folders with "/"`);
   const rel = segs.join("/");
-  const abs = rel === "" ? notesDir : join19(notesDir, ...segs);
+  const abs = rel === "" ? notesDir : join20(notesDir, ...segs);
   const root = resolve5(notesDir);
   if (resolve5(abs) !== root && !resolve5(abs).startsWith(root + sep2)) throw escapes(path);
   let cur = notesDir;
   for (const s of ["", ...segs]) {
-    cur = s === "" ? cur : join19(cur, s);
+    cur = s === "" ? cur : join20(cur, s);
     let st;
     try {
       st = lstatSync5(cur);
@@ -13657,19 +15162,39 @@ function titleOf(m) {
   const first = m.body.split("\n").find((l) => l.trim() !== "") ?? m.id;
   return first.length > 80 ? `${first.slice(0, 79)}…` : first.trim();
 }
+var sortKey = (m) => m.note ?? `~${m.id}`;
+function targetKeys(target) {
+  const t = norm(target);
+  const bare = t.startsWith(`${MEMORIES_ROOT}/`) ? t.slice(MEMORIES_ROOT.length + 1) : t;
+  return [.../* @__PURE__ */ new Set([t, bare, noExt(bare)])];
+}
 var LinkGraph = class {
   constructor(store) {
     this.store = store;
-    this.off = store.onChange(() => {
-      this.dirty = true;
+    this.off = store.onChange((c) => {
+      if (!this.built) return;
+      try {
+        this.apply(c);
+      } catch {
+        this.built = false;
+      }
     });
   }
   store;
-  dirty = true;
-  byKey = /* @__PURE__ */ new Map();
+  built = false;
+  /** The active records the graph holds, by id. */
+  recs = /* @__PURE__ */ new Map();
+  /** key -> (id -> rank of the key among that record's keys: lower is stronger). */
+  claims = /* @__PURE__ */ new Map();
+  /** key -> the id that holds it. */
+  owner = /* @__PURE__ */ new Map();
+  /** The keys each record claims (as claimed, so a removal gives back exactly these). */
+  claimed = /* @__PURE__ */ new Map();
   out = /* @__PURE__ */ new Map();
   inc = /* @__PURE__ */ new Map();
-  unresolved = [];
+  unresolved = /* @__PURE__ */ new Set();
+  /** key -> the links whose target is looked up by it. */
+  watch = /* @__PURE__ */ new Map();
   off;
   close() {
     this.off();
@@ -13685,59 +15210,170 @@ var LinkGraph = class {
     if (m.note !== void 0) keys.push(noExt(m.note.slice(m.note.lastIndexOf("/") + 1)));
     for (const a of m.aliases ?? []) keys.push(a);
     keys.push(m.id);
-    return keys.map(norm);
+    const ranked = /* @__PURE__ */ new Map();
+    keys.forEach((k, i) => {
+      const n = norm(k);
+      if (!ranked.has(n)) ranked.set(n, i);
+    });
+    return ranked;
+  }
+  /** Whether claim (id, rank) beats the key's current holder. */
+  beats(key, id, rank, holder) {
+    if (holder === void 0) return true;
+    const hr = this.claims.get(key).get(holder);
+    if (rank !== hr) return rank < hr;
+    return sortKey(this.recs.get(id)).localeCompare(sortKey(this.recs.get(holder))) < 0;
+  }
+  claim(m, changed) {
+    const keys = this.keysOf(m);
+    this.claimed.set(m.id, keys);
+    for (const [k, rank] of keys) {
+      let c = this.claims.get(k);
+      if (!c) this.claims.set(k, c = /* @__PURE__ */ new Map());
+      c.set(m.id, rank);
+      if (this.beats(k, m.id, rank, this.owner.get(k))) {
+        this.owner.set(k, m.id);
+        changed.add(k);
+      }
+    }
+  }
+  unclaim(id, changed) {
+    for (const k of this.claimed.get(id)?.keys() ?? []) {
+      const c = this.claims.get(k);
+      c.delete(id);
+      if (this.owner.get(k) !== id) continue;
+      changed.add(k);
+      this.owner.delete(k);
+      if (c.size === 0) {
+        this.claims.delete(k);
+        continue;
+      }
+      let best;
+      for (const [other, rank] of c) if (this.beats(k, other, rank, best)) best = other;
+      this.owner.set(k, best);
+    }
+    this.claimed.delete(id);
+  }
+  resolveKeys(keys) {
+    for (const k of keys) {
+      const o = this.owner.get(k);
+      if (o !== void 0) return o;
+    }
+    return null;
+  }
+  attach(e) {
+    if (e.to === null) this.unresolved.add(e);
+    else {
+      let s = this.inc.get(e.to);
+      if (!s) this.inc.set(e.to, s = /* @__PURE__ */ new Set());
+      s.add(e);
+    }
+  }
+  detach(e) {
+    if (e.to === null) this.unresolved.delete(e);
+    else {
+      const s = this.inc.get(e.to);
+      s?.delete(e);
+      if (s?.size === 0) this.inc.delete(e.to);
+    }
+  }
+  link(m) {
+    const edges = structureOf(m).links.map((l, pos) => {
+      const keys = targetKeys(l.target);
+      return { from: m.id, pos, relation: l.relation, target: l.target, keys, to: this.resolveKeys(keys) };
+    });
+    if (edges.length === 0) return;
+    this.out.set(m.id, edges);
+    for (const e of edges) {
+      this.attach(e);
+      for (const k of e.keys) {
+        let w2 = this.watch.get(k);
+        if (!w2) this.watch.set(k, w2 = /* @__PURE__ */ new Set());
+        w2.add(e);
+      }
+    }
+  }
+  unlink(id) {
+    for (const e of this.out.get(id) ?? []) {
+      this.detach(e);
+      for (const k of e.keys) {
+        const w2 = this.watch.get(k);
+        w2?.delete(e);
+        if (w2?.size === 0) this.watch.delete(k);
+      }
+    }
+    this.out.delete(id);
+  }
+  /** Links whose lookup keys changed hands: resolved again. */
+  reresolve(changed) {
+    for (const k of changed) {
+      for (const e of this.watch.get(k) ?? []) {
+        const to = this.resolveKeys(e.keys);
+        if (to === e.to) continue;
+        this.detach(e);
+        e.to = to;
+        this.attach(e);
+      }
+    }
+  }
+  apply(c) {
+    const id = c.kind === "upsert" ? c.mem.id : c.prev.id;
+    const changed = /* @__PURE__ */ new Set();
+    if (this.recs.has(id)) {
+      this.unlink(id);
+      this.unclaim(id, changed);
+      this.recs.delete(id);
+    }
+    const m = c.kind === "upsert" && !c.mem.tombstoned ? c.mem : null;
+    if (m) {
+      this.recs.set(id, m);
+      this.claim(m, changed);
+    }
+    this.reresolve(changed);
+    if (m) this.link(m);
   }
   build() {
-    if (!this.dirty) return;
-    this.dirty = false;
-    const all = [...this.store.active()].sort((a, b) => (a.note ?? `~${a.id}`).localeCompare(b.note ?? `~${b.id}`));
-    const byKey = /* @__PURE__ */ new Map();
-    const keyed = all.map((m) => this.keysOf(m));
-    const longest = Math.max(0, ...keyed.map((k) => k.length));
-    for (let i = 0; i < longest; i++) {
-      for (let j = 0; j < all.length; j++) {
-        const k = keyed[j][i];
-        if (k !== void 0 && !byKey.has(k)) byKey.set(k, all[j]);
-      }
-    }
-    this.byKey = byKey;
+    if (this.built) return;
+    this.built = true;
+    this.recs = /* @__PURE__ */ new Map();
+    this.claims = /* @__PURE__ */ new Map();
+    this.owner = /* @__PURE__ */ new Map();
+    this.claimed = /* @__PURE__ */ new Map();
     this.out = /* @__PURE__ */ new Map();
     this.inc = /* @__PURE__ */ new Map();
-    this.unresolved = [];
-    for (const m of all) {
-      const edges = [];
-      for (const l of structureOf(m).links) {
-        const to = this.resolve(l.target);
-        const e = { from: m, relation: l.relation, target: l.target, to: to ?? null };
-        edges.push(e);
-        if (to) {
-          const list2 = this.inc.get(to.id);
-          if (list2) list2.push(e);
-          else this.inc.set(to.id, [e]);
-        } else this.unresolved.push(e);
-      }
-      if (edges.length > 0) this.out.set(m.id, edges);
-    }
+    this.unresolved = /* @__PURE__ */ new Set();
+    this.watch = /* @__PURE__ */ new Map();
+    const all = [...this.store.active()];
+    for (const m of all) this.recs.set(m.id, m);
+    const ignored = /* @__PURE__ */ new Set();
+    for (const m of all) this.claim(m, ignored);
+    for (const m of all) this.link(m);
+  }
+  edge(e) {
+    return { from: this.recs.get(e.from), relation: e.relation, target: e.target, to: e.to === null ? null : this.recs.get(e.to) };
+  }
+  /** Links in a stable order: by source (notes by path, then memories by id), then body order. */
+  ordered(edges) {
+    return [...edges].map((e) => ({ e, k: sortKey(this.recs.get(e.from)) })).sort((a, b) => a.k === b.k ? a.e.pos - b.e.pos : a.k.localeCompare(b.k)).map((x) => this.edge(x.e));
   }
   /** The record a link target names, if any. */
   resolve(target) {
     this.build();
-    const t = norm(target);
-    const bare = t.startsWith(`${MEMORIES_ROOT}/`) ? t.slice(MEMORIES_ROOT.length + 1) : t;
-    return this.byKey.get(t) ?? this.byKey.get(bare) ?? this.byKey.get(noExt(bare));
+    const id = this.resolveKeys(targetKeys(target));
+    return id === null ? void 0 : this.recs.get(id);
   }
   outgoing(id) {
     this.build();
-    return this.out.get(id) ?? [];
+    return (this.out.get(id) ?? []).map((e) => this.edge(e));
   }
   backlinks(id) {
     this.build();
-    return this.inc.get(id) ?? [];
+    return this.ordered(this.inc.get(id) ?? []);
   }
   /** Every link whose target resolves to nothing. */
   dangling() {
     this.build();
-    return this.unresolved;
+    return this.ordered(this.unresolved);
   }
 };
 
@@ -13780,16 +15416,7 @@ function closeGraph(c) {
 }
 var ref = (m) => ({ id: m.id, title: titleOf(m), ...m.note !== void 0 ? { kind: "note", path: m.note } : { kind: "memory" } });
 function backlinksOf(c, m) {
-  const out2 = [];
-  let g = null;
-  for (const other of c.store.active()) {
-    if (other.id === m.id || !other.body.includes("[[")) continue;
-    for (const l of structureOf(other).links) {
-      g ??= graph(c);
-      if (g.resolve(l.target)?.id === m.id) out2.push({ ...ref(other), relation: l.relation });
-    }
-  }
-  return out2;
+  return graph(c).backlinks(m.id).filter((e) => e.from.id !== m.id).map((e) => ({ ...ref(e.from), relation: e.relation }));
 }
 async function related(c, input) {
   await c.store.ensureFresh();
@@ -14160,8 +15787,8 @@ function capPage(page, cursorFor, budget = LIMITS.responseChars) {
 }
 
 // server/src/core/curation/feedback.ts
-import { closeSync as closeSync4, fstatSync as fstatSync3, openSync as openSync4, readFileSync as readFileSync8, readSync as readSync2, statSync as statSync7 } from "node:fs";
-import { join as join20 } from "node:path";
+import { closeSync as closeSync5, fstatSync as fstatSync4, openSync as openSync5, readFileSync as readFileSync9, readSync as readSync3, statSync as statSync7 } from "node:fs";
+import { join as join21 } from "node:path";
 import { gunzipSync as gunzipSync2 } from "node:zlib";
 var APPLIED_HALF = 3;
 var SUNK_HALF = 0.5;
@@ -14185,7 +15812,7 @@ var FeedbackFold = class {
   /** Brings the fold up to the end of the log. Never throws: feedback is an optional signal. */
   refresh() {
     try {
-      const file = join20(this.dir, ACTIVE_LOG);
+      const file = join21(this.dir, ACTIVE_LOG);
       let st;
       try {
         st = statSync7(file);
@@ -14206,7 +15833,7 @@ var FeedbackFold = class {
     for (const f of listLogFiles(this.dir)) {
       if (f.rotatedAt === null) continue;
       try {
-        const raw = readFileSync8(f.file);
+        const raw = readFileSync9(f.file);
         for (const line of (f.compressed ? gunzipSync2(raw) : raw).toString("utf8").split("\n")) {
           const e = parseLine(line);
           if (e) this.fold(e);
@@ -14214,7 +15841,7 @@ var FeedbackFold = class {
       } catch {
       }
     }
-    const file = join20(this.dir, ACTIVE_LOG);
+    const file = join21(this.dir, ACTIVE_LOG);
     try {
       for (const e of this.readBytes(file, 0)) this.fold(e);
     } catch {
@@ -14225,14 +15852,14 @@ var FeedbackFold = class {
   }
   /** Complete lines from `from` to the end of the file; advances the offset past the last newline. */
   readBytes(file, from) {
-    const fd = openSync4(file, "r");
+    const fd = openSync5(file, "r");
     try {
-      const st = fstatSync3(fd);
+      const st = fstatSync4(fd);
       this.ino = st.ino;
       const len = st.size - from;
       if (len <= 0) return [];
       const buf = Buffer.alloc(len);
-      const n = readSync2(fd, buf, 0, len, from);
+      const n = readSync3(fd, buf, 0, len, from);
       const text2 = buf.subarray(0, n).toString("utf8");
       const end = text2.lastIndexOf("\n");
       if (end === -1) return [];
@@ -14244,7 +15871,7 @@ var FeedbackFold = class {
       }
       return out2;
     } finally {
-      closeSync4(fd);
+      closeSync5(fd);
     }
   }
   slot(id) {
@@ -14326,7 +15953,16 @@ async function fullRecords(c, mems) {
   const hits = await hitFields(c, mems, true);
   return hits.map((h, i) => {
     const m = mems[i];
-    return { ...h, body: m.body, aliases: m.aliases ? [...m.aliases] : [], source: m.source, origin: m.origin, expires: m.expires, backlinks: backlinksOf(c, m) };
+    return {
+      ...h,
+      body: m.body,
+      aliases: m.aliases ? [...m.aliases] : [],
+      source: m.source,
+      origin: m.origin,
+      expires: m.expires,
+      ...m.merged_from && m.merged_from.length > 0 ? { merged_from: [...m.merged_from] } : {},
+      backlinks: backlinksOf(c, m)
+    };
   });
 }
 async function show(c, input) {
@@ -14510,11 +16146,48 @@ async function openIndex(c, progress) {
   const l = new LiveIndex(c.store, { synonyms: c.config.search.synonyms, watch: c.watch, oneShot: c.oneShot, warn: c.warn, ...progress ? { progress } : {} });
   c.services.index = l;
   await l.open();
+  const embedder = createEmbedder(c.config.embed, c.warn);
+  if (embedder !== null) {
+    const leg = new SemanticLeg(c.store, embedder, { watch: c.watch, warn: c.warn, progress: embedProgress(c) });
+    c.services.semantic = leg;
+    await leg.open();
+  }
+}
+var EMBED_NOTE_MIN = 100;
+function embedProgress(c) {
+  if (c.watch) return void 0;
+  if (!process.stderr.isTTY) {
+    return (done, total) => {
+      if (done >= total && total >= EMBED_NOTE_MIN) process.stderr.write(`embedded ${total} memories for semantic search
+`);
+    };
+  }
+  let last = 0;
+  return (done, total) => {
+    const now = Date.now();
+    if (total < EMBED_NOTE_MIN || done < total && now - last < 500) return;
+    last = now;
+    process.stderr.write(`\rembedding memories for semantic search: ${done}/${total}${done >= total ? "\n" : ""}`);
+  };
 }
 async function closeIndex(c) {
   const l = c.services.index;
+  const s = c.services.semantic;
   c.services.index = null;
+  c.services.semantic = null;
+  if (s !== null) await s.close();
   if (l !== null) await l.close();
+}
+async function semanticGateOptions(c) {
+  const s = c.services.semantic;
+  if (s === null) return {};
+  await s.ready();
+  if (s.index === null) return {};
+  return {
+    neighbours: (text2, limit) => s.neighbours(text2, limit),
+    removedNeighbours: (text2, limit) => s.removedNeighbours(text2, limit),
+    semanticRule: calibrationFor(s.index.embedderId).gate
+  };
 }
 function candidatesFor(c, text2, limit) {
   return live(c).index.candidatesFor(text2, limit);
@@ -14560,7 +16233,7 @@ async function search(c, input) {
   await c.store.ensureFresh({ read: true });
   const fb = feedbackFold(c);
   const nowMs = c.now().getTime();
-  const ranked = rankedSearch(live(c), input.query, alternates, {
+  const ranked = await rankedSearch(live(c), c.services.semantic, input.query, alternates, {
     // With feedback on, a few more candidates so a much-applied memory just below the cut can rise.
     limit: fb ? Math.max(max, Math.min(LIMITS.maxResults, max + FEEDBACK_POOL_EXTRA)) : max,
     now: c.now().getTime(),
@@ -14612,18 +16285,21 @@ function feedbackFold(c) {
 }
 function explainHit(h, fb, now, halfLifeDays, fused) {
   const r4 = (x) => Math.round(x * 1e4) / 1e4;
-  const recency = fused ? 1 : 1 + RECENCY_WEIGHT * Math.pow(0.5, Math.max(0, now - recencyOf(h.doc)) / (halfLifeDays * 864e5));
-  return { bm25: r4(h.score / recency), recency: r4(recency), feedback: fb, final: r4(h.score * fb.multiplier) };
+  const recency = fused || h.fused ? 1 : 1 + RECENCY_WEIGHT * Math.pow(0.5, Math.max(0, now - recencyOf(h.doc)) / (halfLifeDays * 864e5));
+  return { bm25: r4(h.score / recency), ...h.semantic !== void 0 ? { semantic: h.semantic } : {}, recency: r4(recency), feedback: fb, final: r4(h.score * fb.multiplier) };
 }
-function rankedSearch(l, query, alternates, opts) {
+async function rankedSearch(l, sem, query, alternates, opts) {
   const ix = l.index;
-  if (alternates.length === 0) return ix.search(query, opts);
+  const vec = sem && await sem.readyForSearch() && sem.complete ? sem.index : null;
+  if (alternates.length === 0 && (vec === null || vec.size === 0)) return ix.search(query, opts);
   const pool = { ...opts, limit: Math.max(opts.limit, FUSION_POOL) };
+  const texts = [query, ...alternates];
+  const semantic = sem && vec && vec.size > 0 ? await sem.search(texts, pool.limit, { now: opts.now ?? Date.now(), allow: opts.filter }) : texts.map(() => []);
   return fuse({
     limit: opts.limit,
-    main: { lexical: ix.search(query, pool), semantic: [] },
-    alternates: alternates.map((a) => ({ lexical: ix.search(a, pool), semantic: [] })),
-    calibration: DEFAULT_CALIBRATION
+    main: { lexical: ix.search(query, pool), semantic: semantic[0] },
+    alternates: alternates.map((a, i) => ({ lexical: ix.search(a, pool), semantic: semantic[i + 1] })),
+    calibration: sem?.index ? calibrationFor(sem.index.embedderId) : DEFAULT_CALIBRATION
   });
 }
 var FUSION_POOL = 20;
@@ -14758,7 +16434,7 @@ async function write(c, input) {
   const force = checkBool(input.force, "force");
   const ack = checkBool(input.acknowledge_transient, "acknowledge_transient");
   await c.store.ensureFresh();
-  const gate = await runWriteGates(c, w2, { force, acknowledge_transient: ack, candidates: (text2, limit) => candidatesFor(c, text2, limit) });
+  const gate = await runWriteGates(c, w2, { force, acknowledge_transient: ack, candidates: (text2, limit) => candidatesFor(c, text2, limit), ...await semanticGateOptions(c) });
   if (gate.outcome) {
     c.log("write", { status: gate.outcome.status, scopes: w2.scopes, category: w2.category, ...gate.logFields });
     return gate.outcome;
@@ -14783,11 +16459,21 @@ async function update(c, input) {
   const ack = checkBool(input.acknowledge_transient, "acknowledge_transient");
   if (content !== void 0) await checkUpdateContent(c, content);
   if (aliases !== void 0 && aliases.length > 0) await checkUpdateContent(c, aliases.join("\n"));
-  const transient = content !== void 0 ? checkUpdateDurability(target.body, content, ack) : null;
+  const fieldsGiven = ["content", "scopes", "confidence", "expires", "aliases"].filter(has2);
+  const durability = (cur) => {
+    const { markers, where } = updateMarkers(cur, { body: content ?? cur.body, aliases: aliases ?? cur.aliases ?? [] });
+    if (markers.length === 0) return null;
+    if (!ack) {
+      c.log("update_refused", { id: target.id, fields: fieldsGiven, status: "transient_warning", markers: markers.map((m2) => m2.marker), acknowledge_transient: false });
+      throw transientUpdateError(markers, where);
+    }
+    return { markers: markers.map((m2) => m2.marker), acknowledge_transient: true };
+  };
+  let transient = durability(target);
   let changedContent = false;
   const m = await c.store.modify(target.id, (cur) => {
     if (cur.tombstoned) throw requireActiveError(c, cur.id);
-    if (content !== void 0 && cur.body !== target.body) checkUpdateDurability(cur.body, content, ack);
+    if (cur !== target) transient = durability(cur);
     changedContent = content !== void 0 && content !== cur.body;
     const rec = {
       ...stripStored(cur),
@@ -14805,7 +16491,7 @@ async function update(c, input) {
     }
     return rec;
   });
-  c.log("update", { id: m.id, fields: ["content", "scopes", "confidence", "expires", "aliases"].filter(has2), content_changed: changedContent, ...transient ?? {} });
+  c.log("update", { id: m.id, fields: fieldsGiven, content_changed: changedContent, ...transient ?? {} });
   return committedShape(m);
 }
 async function verify(c, input) {
@@ -14848,7 +16534,9 @@ async function writeConfirm(c, input) {
       status: "committed",
       pending_reason: claim.entry.reason,
       scopes: w2.scopes,
-      category: w2.category
+      category: w2.category,
+      // The durability markers acknowledged when the write was made pending (counted then).
+      ...claim.entry.markers?.length ? { markers: claim.entry.markers, acknowledge_transient: true } : {}
     });
     return out2;
   } catch (err) {
@@ -15145,6 +16833,77 @@ async function consolidationSummary(c) {
     next_step: all.total_groups > 0 ? "run /memory-consolidate (or call memory_consolidate) to review and merge them" : "nothing to consolidate"
   };
 }
+var CONFIDENCE_RANK = { low: 0, medium: 1, high: 2 };
+async function merge(c, input) {
+  const rawIds = input.ids;
+  if (!Array.isArray(rawIds)) throw new ValidationError(`ids must be an array of 2 to ${LIMITS.mergeIds} memory ids to merge`);
+  if (rawIds.length < 2) throw new ValidationError(`ids has ${rawIds.length} ${rawIds.length === 1 ? "entry" : "entries"}: a merge needs at least 2 memory ids`);
+  if (rawIds.length > LIMITS.mergeIds) throw new ValidationError(`ids has ${rawIds.length} entries: at most ${LIMITS.mergeIds} memories per merge`);
+  const ids2 = rawIds.map((r, i) => checkId(r, `ids[${i}]`));
+  const dup = ids2.find((id, i) => ids2.indexOf(id) !== i);
+  if (dup) throw new ValidationError(`ids lists ${dup} twice: name each memory to merge once`);
+  const content = checkContent(c, input.content);
+  const reason = checkNote(input.reason, "reason", true);
+  const extraAliases = checkAliases(input.aliases);
+  const ack = checkBool(input.acknowledge_transient, "acknowledge_transient");
+  const given = input.scopes === void 0 || input.scopes === null ? null : checkScopes(c, input.scopes);
+  await c.store.ensureFresh();
+  await settleUnknownIds(c, ids2);
+  const sources = ids2.map((id, i) => {
+    const m2 = requireActive(c, id, `ids[${i}]`);
+    if (m2.note !== void 0) throw new ValidationError(`ids[${i}] ${id} is the note ${m2.note}: notes are not memories and cannot be merged (use the memory tool)`);
+    return m2;
+  });
+  let scopes = given;
+  if (scopes === null) {
+    const union = [];
+    for (const m2 of sources) for (const s of m2.scopes) if (!union.includes(s)) union.push(s);
+    if (union.length > MAX_SCOPES) throw new ValidationError(`the memories to merge have ${union.length} scopes between them, over the ${MAX_SCOPES} a memory may have: pass scopes`);
+    scopes = union;
+  }
+  const aliases = [...extraAliases];
+  for (const m2 of sources) for (const a of m2.aliases ?? []) if (!aliases.includes(a)) aliases.push(a);
+  const w2 = {
+    content,
+    scopes,
+    // The strongest the sources held; a claim about the user stays one only if every source was.
+    confidence: sources.reduce((best, m2) => CONFIDENCE_RANK[m2.confidence] > CONFIDENCE_RANK[best] ? m2.confidence : best, "low"),
+    source: sources.every((m2) => m2.source === sources[0].source) ? sources[0].source : "explicit-statement",
+    category: sources.every((m2) => m2.category === "user-inference") ? "user-inference" : "fact",
+    expires: null
+  };
+  if (aliases.length > 0) w2.aliases = aliases.slice(0, LIMITS.aliases);
+  const exclude = new Set(ids2);
+  const gate = await runWriteGates(c, w2, { force: false, acknowledge_transient: ack, candidates: (text2, limit) => candidatesFor(c, text2, limit), exclude, confirmed: true });
+  if (gate.outcome) return gate.outcome;
+  const now = c.now().toISOString();
+  const rec = {
+    id: newId(c.now().getTime()),
+    created: now,
+    updated: now,
+    scopes: w2.scopes,
+    confidence: w2.confidence,
+    source: w2.source,
+    category: w2.category,
+    last_verified_at: null,
+    expires: null,
+    origin: await captureOrigin(c.caller.cwd),
+    body: w2.content,
+    merged_from: ids2
+  };
+  if (w2.aliases) rec.aliases = w2.aliases;
+  const removed = c.now().toISOString();
+  const m = await c.store.merge(
+    rec,
+    ids2,
+    (cur) => {
+      if (cur.tombstoned || cur.note !== void 0) requireActive(c, cur.id);
+    },
+    (cur) => ({ ...stripStored(cur), removed, removed_reason: `merged into ${rec.id}`, removed_session: c.session })
+  );
+  c.log("merge", { id: m.id, merged_from: ids2, reason, scopes: m.scopes, ...gate.logFields });
+  return { ...committedShape(m, gate.related), merged_from: ids2, tombstoned: ids2 };
+}
 
 // server/src/core/io/exportImport.ts
 var EXPORT_FORMAT = "cairn-export";
@@ -15202,9 +16961,9 @@ async function importExport(store, doc, progress) {
 }
 
 // server/src/core/io/import/common.ts
-import { createHash as createHash4 } from "node:crypto";
-import { lstatSync as lstatSync6, readdirSync as readdirSync6, readFileSync as readFileSync9 } from "node:fs";
-import { basename as basename4, join as join21, relative } from "node:path";
+import { createHash as createHash6 } from "node:crypto";
+import { lstatSync as lstatSync6, readdirSync as readdirSync6, readFileSync as readFileSync10 } from "node:fs";
+import { basename as basename4, join as join22, relative } from "node:path";
 
 // server/src/core/io/yaml.ts
 var import_gray_matter2 = __toESM(require_gray_matter(), 1);
@@ -15222,7 +16981,7 @@ function sourceError(file, line, msg) {
   return new SourceError(`${file}${line !== null ? `:${line}` : ""}: ${msg}`);
 }
 function hashOf(text2) {
-  return createHash4("sha256").update(text2.replace(/\s+/g, " ").trim()).digest("hex").slice(0, 16);
+  return createHash6("sha256").update(text2.replace(/\s+/g, " ").trim()).digest("hex").slice(0, 16);
 }
 function slugScope(text2, fallback) {
   const parts = text2.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase().split(/[/:\\]+/).map((p) => p.replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "")).filter((p) => p !== "");
@@ -15251,7 +17010,7 @@ function readSource(file) {
   }
   if (!st.isFile()) throw new SourceError(`${file} is not a file`);
   if (st.size > LIMITS.importFileBytes) throw new SourceError(`${file} is ${st.size} bytes, over the import limit of ${LIMITS.importFileBytes}`);
-  const raw = readFileSync9(file);
+  const raw = readFileSync10(file);
   if (raw.includes(0)) throw sourceError(file, null, "is a binary file (it contains a NUL byte), not text");
   const text2 = raw.toString("utf8");
   return { text: text2.charCodeAt(0) === 65279 ? text2.slice(1) : text2, stat: st };
@@ -15268,7 +17027,7 @@ function walkFiles(dir, want, skipDirs = /* @__PURE__ */ new Set()) {
   const visit = (d) => {
     for (const e of readdirSync6(d, { withFileTypes: true }).sort((a, b) => a.name < b.name ? -1 : 1)) {
       if (e.name.startsWith(".") || e.isSymbolicLink()) continue;
-      const p = join21(d, e.name);
+      const p = join22(d, e.name);
       if (e.isDirectory()) {
         if (!skipDirs.has(relative(dir, p))) visit(p);
       } else if (e.isFile() && want(e.name)) out2.push(p);
@@ -15583,6 +17342,9 @@ function describe2(e, id) {
       return e.id === id ? `removed: ${str3(e.reason) ?? ""}` : null;
     case "restore":
       return e.id === id ? "restored" : null;
+    case "merge":
+      if (e.id === id) return `merged from ${Array.isArray(e.merged_from) ? e.merged_from.join(", ") : "other memories"}: ${str3(e.reason) ?? ""}`;
+      return has(e.merged_from, id) ? `merged into ${str3(e.id)}: ${str3(e.reason) ?? ""}` : null;
     case "rename_scope":
       return has(e.active, id) || has(e.tombstoned, id) ? `scope ${str3(e.old_scope)} renamed to ${str3(e.new_scope)}` : null;
     default:
@@ -15714,15 +17476,15 @@ async function browse(c, input) {
   const staleDays = c.config.behavior.verification_stale_days;
   const w2 = watchOf(c);
   if (w2.sorted.version !== w2.version) w2.sorted = { version: w2.version, byKey: /* @__PURE__ */ new Map() };
-  const sortKey = `${sort}:${order}`;
-  let ordered = w2.sorted.byKey.get(sortKey);
+  const sortKey2 = `${sort}:${order}`;
+  let ordered = w2.sorted.byKey.get(sortKey2);
   if (!ordered) {
     const key = sort === "created" ? (m) => m.created : sort === "verified" ? (m) => m.last_verified_at ?? "" : sort === "scope" ? (m) => m.scopes[0] ?? "" : (m) => m.updated;
     const dir = order === "asc" ? 1 : -1;
     const keyed = [...c.store.active()].map((m) => ({ k: key(m), id: m.id, m }));
     keyed.sort((a, b) => a.k < b.k ? -dir : a.k > b.k ? dir : a.id < b.id ? -dir : a.id > b.id ? dir : 0);
     ordered = keyed.map((x) => ({ m: x.m, repo: repoOf(x.m) ?? "none", expMs: x.m.expires === null ? Infinity : Date.parse(x.m.expires) }));
-    w2.sorted.byKey.set(sortKey, ordered);
+    w2.sorted.byKey.set(sortKey2, ordered);
   }
   const repos = /* @__PURE__ */ new Map();
   let rows = [];
@@ -15782,7 +17544,7 @@ async function searchPreview(c, input) {
   await c.store.ensureFresh();
   const repo = c.caller.repoKey;
   const auto = input.auto_scope === true;
-  const found = rankedSearch(l, input.query, [], {
+  const found = await rankedSearch(l, c.services.semantic, input.query, [], {
     limit: input.max_results ?? 20,
     now: c.now().getTime(),
     halfLifeDays: c.config.behavior.recency_half_life_days,
@@ -15953,13 +17715,13 @@ function onChange(c, fn) {
 }
 
 // server/src/core/ops/sync.ts
-import { existsSync as existsSync7, readFileSync as readFileSync10 } from "node:fs";
+import { existsSync as existsSync8, readFileSync as readFileSync11 } from "node:fs";
 import { hostname as hostname3 } from "node:os";
-import { join as join23 } from "node:path";
+import { join as join24 } from "node:path";
 
 // server/src/core/sync/driver.ts
 import { promises as fsp9 } from "node:fs";
-import { join as join22 } from "node:path";
+import { join as join23 } from "node:path";
 function parse4(text2) {
   try {
     const { record, extra } = parseMemoryText(text2);
@@ -15978,9 +17740,9 @@ async function mergeDriver(files, workTree) {
     const { merged, conflict } = mergeMemory(base, ours, theirs);
     await fsp9.writeFile(files.ours, serializeMemory(merged.record, merged.extra));
     if (conflict) {
-      const dir = join22(workTree, CONFLICTS_DIR);
+      const dir = join23(workTree, CONFLICTS_DIR);
       await ensureDir(dir);
-      await writeFileAtomic(join22(dir, conflictFileName(conflict)), conflictFileText(conflict), 420);
+      await writeFileAtomic(join23(dir, conflictFileName(conflict)), conflictFileText(conflict), 420);
       return { code: 0, note: `cairn: ${files.path ?? ours.record.id}: merged; the two bodies differed, the other one is kept in ${CONFLICTS_DIR}/${conflictFileName(conflict)}` };
     }
     return { code: 0, note: "" };
@@ -15990,11 +17752,11 @@ async function mergeDriver(files, workTree) {
 }
 
 // server/src/core/ops/sync.ts
-var stateDir = (dir) => join23(dir, ".git", "cairn-sync");
-var stateFile = (dir) => join23(stateDir(dir), "state.json");
+var stateDir = (dir) => join24(dir, ".git", "cairn-sync");
+var stateFile = (dir) => join24(stateDir(dir), "state.json");
 function readState(dir) {
   try {
-    const s = JSON.parse(readFileSync10(stateFile(dir), "utf8"));
+    const s = JSON.parse(readFileSync11(stateFile(dir), "utf8"));
     return { last_sync: s.last_sync ?? null, last_attempt: s.last_attempt ?? null, last_error: s.last_error ?? null };
   } catch {
     return { last_sync: null, last_attempt: null, last_error: null };
@@ -16007,7 +17769,7 @@ async function writeState(dir, s) {
 }
 var shq = (s) => `'${s.replace(/'/g, `'\\''`)}'`;
 async function ownRepo(dir) {
-  if (!existsSync7(join23(dir, ".git"))) return false;
+  if (!existsSync8(join24(dir, ".git"))) return false;
   const top = await repoTop(dir);
   return top !== null && await realpathOf(top) === await realpathOf(dir);
 }
@@ -16041,8 +17803,8 @@ async function syncInit(c, input) {
     const m = /^ref: refs\/heads\/(\S+)\s+HEAD/m.exec(r.stdout.toString());
     if (m) await git2(dir, ["symbolic-ref", "HEAD", `refs/heads/${m[1]}`]);
   }
-  const gitignore_updated = await ensureLines(join23(dir, ".gitignore"), GITIGNORE_LINES, "# cairn: per-machine files, never synced");
-  const gitattributes_updated = await ensureLines(join23(dir, ".gitattributes"), GITATTRIBUTES_LINES, "# cairn: memory files merge field by field (cairn merge-driver)");
+  const gitignore_updated = await ensureLines(join24(dir, ".gitignore"), GITIGNORE_LINES, "# cairn: per-machine files, never synced");
+  const gitattributes_updated = await ensureLines(join24(dir, ".gitattributes"), GITATTRIBUTES_LINES, "# cairn: memory files merge field by field (cairn merge-driver)");
   const driver = `${input.driver.map(shq).join(" ")} merge-driver %O %A %B %P`;
   await git2(dir, ["config", "merge.cairn.name", "cairn memory merge (field by field, by id)"]);
   await git2(dir, ["config", "merge.cairn.driver", driver]);
@@ -16051,6 +17813,7 @@ async function syncInit(c, input) {
   return { store: dir, created_repo: created, remote: redactRemoteUrl(await remoteUrl(dir)), branch, gitignore_updated, gitattributes_updated, merge_driver: driver };
 }
 var MAX_PUSH_TRIES = 5;
+var BUSY = "another cairn sync of this store is running; this one did nothing (run it again when that one ends)";
 async function sync(c) {
   const dir = c.dir;
   const report = { ok: false, store: dir, remote: null, branch: null, committed: null, merge: "none", incoming: 0, conflicts: [], file_conflicts: [], pushed: false, ahead: 0, behind: 0, error: null };
@@ -16058,8 +17821,10 @@ async function sync(c) {
   const syncLock = new StoreLock(stateDir(dir), 5e3);
   const state = readState(dir);
   state.last_attempt = c.now().toISOString();
+  let entered = false;
   try {
     await syncLock.run(async () => {
+      entered = true;
       const host = hostname3() || "localhost";
       const env = await identityEnv(dir, gitEnv());
       const branch = await currentBranch2(dir);
@@ -16125,7 +17890,7 @@ ${p.stderr}`;
       report.ok = true;
     });
   } catch (err) {
-    report.error = redactUrls(errorMessage(err));
+    report.error = !entered && err instanceof LockTimeoutError ? BUSY : redactUrls(errorMessage(err));
   }
   if (report.ok) {
     state.last_sync = state.last_attempt;
@@ -16186,7 +17951,7 @@ var AutoSync = class {
       this.again = true;
       return;
     }
-    this.running = this.run().then((r) => this.report(r.ok ? null : r.error)).catch((err) => this.report(errorMessage(err))).finally(() => {
+    this.running = this.run().then((r) => this.report(r.ok || r.error === BUSY ? null : r.error)).catch((err) => this.report(errorMessage(err))).finally(() => {
       this.running = null;
       if (this.again && !this.stopped) {
         this.again = false;
@@ -16346,7 +18111,7 @@ ${relations.join("\n")}`;
 
 // server/src/core/io/import/bettermemory.ts
 import { readdirSync as readdirSync7 } from "node:fs";
-import { join as join24, relative as relative4, sep as sep5 } from "node:path";
+import { join as join25, relative as relative4, sep as sep5 } from "node:path";
 function mdFiles(dir) {
   let names;
   try {
@@ -16354,7 +18119,7 @@ function mdFiles(dir) {
   } catch {
     return [];
   }
-  return names.sort().map((n) => join24(dir, n));
+  return names.sort().map((n) => join25(dir, n));
 }
 function lineOf(text2, key) {
   const i = text2.split("\n").findIndex((l) => l.startsWith(`${key}:`));
@@ -16363,7 +18128,7 @@ function lineOf(text2, key) {
 function parseBettermemory(path) {
   if (!statPath(path).isDirectory()) throw sourceError(path, null, "is not a directory: give the bettermemory store folder (~/.claude-memory)");
   const active = mdFiles(path);
-  const tombs = mdFiles(join24(path, ".tombstones"));
+  const tombs = mdFiles(join25(path, ".tombstones"));
   if (active.length === 0 && tombs.length === 0) throw sourceError(path, null, "holds no memory files (*.md): is it a bettermemory store?");
   const candidates2 = [];
   const skipped = [];
@@ -16422,8 +18187,8 @@ function parseBettermemory(path) {
 }
 
 // server/src/core/io/import/claudeCode.ts
-import { existsSync as existsSync8, readdirSync as readdirSync8 } from "node:fs";
-import { basename as basename6, dirname as dirname7, join as join25, relative as relative5, sep as sep6 } from "node:path";
+import { existsSync as existsSync9, readdirSync as readdirSync8 } from "node:fs";
+import { basename as basename6, dirname as dirname7, join as join26, relative as relative5, sep as sep6 } from "node:path";
 var INSTRUCTIONS_SCOPE = "instructions";
 var encode = (name) => name.replace(/[^a-zA-Z0-9]/g, "-");
 function decodeProjectDir(name, root = "/") {
@@ -16439,7 +18204,7 @@ function decodeProjectDir(name, root = "/") {
     for (const e of entries.sort((a, b) => b.length - a.length)) {
       const enc = `-${encode(e)}`;
       if (rest === enc || rest.startsWith(`${enc}-`)) {
-        const found = visit(rest.slice(enc.length), join25(dir, e), depth + 1);
+        const found = visit(rest.slice(enc.length), join26(dir, e), depth + 1);
         if (found) return found;
       }
     }
@@ -16467,11 +18232,11 @@ async function projectOf(dir) {
 }
 function projectDirs(path) {
   if (!statPath(path).isDirectory()) throw sourceError(path, null, "is not a directory: give ~/.claude, ~/.claude/projects, a project folder in it, or its memory/ folder");
-  const subdirs = (d) => readdirSync8(d, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => join25(d, e.name)).sort();
-  if (existsSync8(join25(path, "projects"))) return { projects: subdirs(join25(path, "projects")).filter((d) => existsSync8(join25(d, "memory"))), claudeHome: path };
+  const subdirs = (d) => readdirSync8(d, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => join26(d, e.name)).sort();
+  if (existsSync9(join26(path, "projects"))) return { projects: subdirs(join26(path, "projects")).filter((d) => existsSync9(join26(d, "memory"))), claudeHome: path };
   if (basename6(path) === "memory") return { projects: [dirname7(path)], claudeHome: null };
-  if (existsSync8(join25(path, "memory"))) return { projects: [path], claudeHome: null };
-  const inside = subdirs(path).filter((d) => existsSync8(join25(d, "memory")));
+  if (existsSync9(join26(path, "memory"))) return { projects: [path], claudeHome: null };
+  const inside = subdirs(path).filter((d) => existsSync9(join26(d, "memory")));
   if (inside.length) return { projects: inside, claudeHome: null };
   throw sourceError(path, null, "holds no Claude Code auto memory (no memory/ folder): give ~/.claude, ~/.claude/projects or ~/.claude/projects/<project>");
 }
@@ -16485,7 +18250,7 @@ function splitFile(label, keyBase, text2, firstLine, skipIndexIn, skipped) {
     }
     if (skipIndexIn) {
       const links = [...item.text.matchAll(INDEX_LINK)].map((m) => m[1]);
-      if (links.length && links.every((l) => existsSync8(join25(skipIndexIn, l)))) {
+      if (links.length && links.every((l) => existsSync9(join26(skipIndexIn, l)))) {
         skipped.push({ label: `${label}:${item.line}`, reason: `an index entry pointing to ${links.join(", ")} (imported from there)` });
         continue;
       }
@@ -16500,8 +18265,8 @@ async function parseClaudeCode(path, opts = {}) {
   const skipped = [];
   for (const dir of projects) {
     const p = await projectOf(dir);
-    const memDir = join25(dir, "memory");
-    const files = existsSync8(memDir) ? walkFiles(memDir, (n) => n.endsWith(".md")) : [];
+    const memDir = join26(dir, "memory");
+    const files = existsSync9(memDir) ? walkFiles(memDir, (n) => n.endsWith(".md")) : [];
     const base = { scopes: [p.scope], origin: p.origin };
     for (const file of files) {
       const rel = relative5(memDir, file).split(sep6).join("/");
@@ -16538,14 +18303,14 @@ async function parseClaudeCode(path, opts = {}) {
       for (const piece of pieces) candidates2.push({ ...piece, ...base, source: "inferred", created: date, updated: date });
     }
     if (opts.includeClaudeMd && p.path) {
-      for (const f of ["CLAUDE.md", join25(".claude", "CLAUDE.md"), "CLAUDE.local.md"]) candidates2.push(...instructionFile(join25(p.path, f), base, skipped));
+      for (const f of ["CLAUDE.md", join26(".claude", "CLAUDE.md"), "CLAUDE.local.md"]) candidates2.push(...instructionFile(join26(p.path, f), base, skipped));
     }
   }
-  if (opts.includeClaudeMd && claudeHome) candidates2.push(...instructionFile(join25(claudeHome, "CLAUDE.md"), { scopes: [], origin: NULL_ORIGIN }, skipped));
+  if (opts.includeClaudeMd && claudeHome) candidates2.push(...instructionFile(join26(claudeHome, "CLAUDE.md"), { scopes: [], origin: NULL_ORIGIN }, skipped));
   return { format: "claude-code", path, candidates: candidates2, skipped };
 }
 function instructionFile(file, base, skipped) {
-  if (!existsSync8(file)) return [];
+  if (!existsSync9(file)) return [];
   const { text: text2, stat } = readSource(file);
   const date = mtimeIso(stat);
   const { body, bodyLine } = frontmatter2(text2, file);
@@ -16628,14 +18393,14 @@ function parseMem0(path) {
 }
 
 // server/src/core/io/import/memento.ts
-import { existsSync as existsSync9 } from "node:fs";
-import { basename as basename7, join as join26, relative as relative6 } from "node:path";
+import { existsSync as existsSync10 } from "node:fs";
+import { basename as basename7, join as join27, relative as relative6 } from "node:path";
 function parseMemento(path) {
   const st = statPath(path);
   let root = path;
   let files;
   if (st.isDirectory()) {
-    if (existsSync9(join26(path, "memories"))) root = join26(path, "memories");
+    if (existsSync10(join27(path, "memories"))) root = join27(path, "memories");
     files = walkFiles(root, (n) => n.endsWith(".jsonl"));
     if (files.length === 0) throw sourceError(root, null, "holds no .jsonl files: give the Memento home (~/.memento), its memories/ folder or one .jsonl file");
   } else files = [path];
@@ -16694,9 +18459,9 @@ function parseMemento(path) {
 }
 
 // server/src/core/io/import/serverMemory.ts
-import { basename as basename8, join as join27 } from "node:path";
+import { basename as basename8, join as join28 } from "node:path";
 function parseServerMemory(path) {
-  const file = statPath(path).isDirectory() ? join27(path, "memory.jsonl") : path;
+  const file = statPath(path).isDirectory() ? join28(path, "memory.jsonl") : path;
   const { text: text2 } = readSource(file);
   const entities = /* @__PURE__ */ new Map();
   const relations = /* @__PURE__ */ new Map();
@@ -16795,7 +18560,7 @@ var Cairn = class _Cairn {
   oneShot;
   session = newId();
   disabledScopes = /* @__PURE__ */ new Set();
-  services = { index: null, events: null, links: null, feedback: null };
+  services = { index: null, semantic: null, events: null, links: null, feedback: null };
   clock;
   /** Where the store is and its config, without opening (or creating) anything. */
   static locate(opts) {
@@ -16933,6 +18698,9 @@ var Cairn = class _Cairn {
   }
   consolidate(input) {
     return this.wrote(consolidate2(this, input));
+  }
+  merge(input) {
+    return this.wrote(merge(this, input));
   }
   // sync (CLI `cairn sync`; the merge driver runs without opening a store)
   syncInit(input) {
