@@ -3,17 +3,14 @@
 import type { Context } from './context.ts';
 import { ValidationError } from '../errors.ts';
 import { LIMITS } from '../limits.ts';
-import { isVisible } from '../memory.ts';
+import { isVisible, stripStored } from '../memory.ts';
 import { consolidate as consolidateGroups } from '../curation/consolidate.ts';
 import { scopeFilterMatcher } from '../scopes.ts';
 import { checkId, checkLimit, checkNote, requireActive, settleUnknownIds } from './common.ts';
 import { MAX_SCOPES } from '../scopes.ts';
-import { newId } from '../ids.ts';
-import { captureOrigin } from '../origin.ts';
-import { stripStored } from '../memory.ts';
 import type { Confidence, MemoryRecord, ValidWrite } from '../types.ts';
 import { runWriteGates } from '../trust/gates/writeGates.ts';
-import { checkAliases, checkBool, checkContent, checkScopes, committedShape } from './writing.ts';
+import { checkAliases, checkBool, checkContent, checkScopes, committedShape, newRecord } from './writing.ts';
 import { candidatesFor, checkScopeFilters } from './retrieval.ts';
 
 export interface ConsolidateInput {
@@ -135,22 +132,7 @@ export async function merge(c: Context, input: MergeInput) {
   const exclude = new Set(ids);
   const gate = await runWriteGates(c, w, { force: false, acknowledge_transient: ack, candidates: (text, limit) => candidatesFor(c, text, limit), exclude, confirmed: true });
   if (gate.outcome) return gate.outcome;
-  const now = c.now().toISOString();
-  const rec: MemoryRecord = {
-    id: newId(c.now().getTime()),
-    created: now,
-    updated: now,
-    scopes: w.scopes,
-    confidence: w.confidence,
-    source: w.source,
-    category: w.category,
-    last_verified_at: null,
-    expires: null,
-    origin: await captureOrigin(c.caller.cwd),
-    body: w.content,
-    merged_from: ids,
-  };
-  if (w.aliases) rec.aliases = w.aliases;
+  const rec: MemoryRecord = { ...(await newRecord(c, w)), merged_from: ids };
   const removed = c.now().toISOString();
   const m = await c.store.merge(
     rec,

@@ -7,7 +7,7 @@
 import { statSync } from 'node:fs';
 import type { Context } from './context.ts';
 import { NotFoundError, ValidationError } from '../errors.ts';
-import { checkId, hitFields, signalContext } from './common.ts';
+import { checkId, hitFields, signalContext, type HitFields } from './common.ts';
 import { candidatesFor, rankedSearch, type SearchHit } from './retrieval.ts';
 import { health, type HealthInput } from './curation.ts';
 import { backlinksOf, structureFilter } from './notes.ts';
@@ -83,14 +83,7 @@ export interface BrowseInput {
   limit?: number;
 }
 
-export interface BrowseRow extends HitSignals {
-  id: string;
-  scopes: string[];
-  confidence: string;
-  category: string;
-  created: string;
-  updated: string;
-  last_verified_at: string | null;
+export interface BrowseRow extends HitFields {
   summary: string;
   repo: string | null;
   expired: boolean;

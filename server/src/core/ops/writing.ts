@@ -164,8 +164,8 @@ export function committedShape(m: StoredMemory, related?: Related[]) {
   };
 }
 
-/** Stores a validated write as a new memory file. Used by write and by pending confirmation. */
-export async function commitWrite(c: Context, w: ValidWrite, related?: Related[]) {
+/** The record a validated write becomes: a fresh id, now as created/updated, the caller's origin. */
+export async function newRecord(c: Context, w: ValidWrite): Promise<MemoryRecord> {
   const now = c.now().toISOString();
   const rec: MemoryRecord = {
     id: newId(c.now().getTime()),
@@ -181,6 +181,12 @@ export async function commitWrite(c: Context, w: ValidWrite, related?: Related[]
     body: w.content,
   };
   if (w.aliases && w.aliases.length > 0) rec.aliases = w.aliases;
+  return rec;
+}
+
+/** Stores a validated write as a new memory file. Used by write and by pending confirmation. */
+export async function commitWrite(c: Context, w: ValidWrite, related?: Related[]) {
+  const rec = await newRecord(c, w);
   const m = await c.store.create(rec);
   return committedShape(m, related);
 }
