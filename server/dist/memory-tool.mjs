@@ -16410,7 +16410,7 @@ function committedShape(m, related2) {
     ...related2 && related2.length ? { related: related2 } : {}
   };
 }
-async function commitWrite(c, w2, related2) {
+async function newRecord(c, w2) {
   const now = c.now().toISOString();
   const rec = {
     id: newId(c.now().getTime()),
@@ -16426,6 +16426,10 @@ async function commitWrite(c, w2, related2) {
     body: w2.content
   };
   if (w2.aliases && w2.aliases.length > 0) rec.aliases = w2.aliases;
+  return rec;
+}
+async function commitWrite(c, w2, related2) {
+  const rec = await newRecord(c, w2);
   const m = await c.store.create(rec);
   return committedShape(m, related2);
 }
@@ -16876,22 +16880,7 @@ async function merge(c, input) {
   const exclude = new Set(ids2);
   const gate = await runWriteGates(c, w2, { force: false, acknowledge_transient: ack, candidates: (text2, limit) => candidatesFor(c, text2, limit), exclude, confirmed: true });
   if (gate.outcome) return gate.outcome;
-  const now = c.now().toISOString();
-  const rec = {
-    id: newId(c.now().getTime()),
-    created: now,
-    updated: now,
-    scopes: w2.scopes,
-    confidence: w2.confidence,
-    source: w2.source,
-    category: w2.category,
-    last_verified_at: null,
-    expires: null,
-    origin: await captureOrigin(c.caller.cwd),
-    body: w2.content,
-    merged_from: ids2
-  };
-  if (w2.aliases) rec.aliases = w2.aliases;
+  const rec = { ...await newRecord(c, w2), merged_from: ids2 };
   const removed = c.now().toISOString();
   const m = await c.store.merge(
     rec,
