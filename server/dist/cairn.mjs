@@ -52147,9 +52147,10 @@ var APP_JS = String.raw`
   // ---- search as you type: /search/results returns the hits as an HTML fragment
   var q = document.getElementById('q');
   var results = document.getElementById('results');
+  var run = null;
   if (q && results) {
     var seq = 0, timer = null;
-    var run = function () {
+    run = function () {
       var mine = ++seq;
       var v = q.value;
       fetch('/search/results?q=' + encodeURIComponent(v), { credentials: 'same-origin' })
@@ -52185,9 +52186,9 @@ var APP_JS = String.raw`
           var open = [].map.call(main.querySelectorAll('details[open]'), function (d) { return d.id; });
           var searchBox = document.getElementById('q');
           if (searchBox && main.contains(searchBox)) {
-            // keep what the user is typing: only the results are replaced
-            var fr = doc.getElementById('results');
-            if (fr && results) results.innerHTML = fr.innerHTML;
+            // keep what the user is typing: the results are asked again for the query now in
+            // the box (through run's sequence, so an older answer never overwrites a newer one)
+            if (run) run();
           } else {
             var flash = main.querySelector('.flash');
             main.innerHTML = fresh.innerHTML;
