@@ -23,6 +23,16 @@ export const OPENAI_DEFAULT_URL = 'https://api.openai.com/v1';
 export const OPENAI_DEFAULT_KEY_ENV = 'OPENAI_API_KEY';
 
 /**
+ * Which environment variable holds the OpenAI-compatible key: the one `embed.api_key_env` names
+ * (missing then is an error, so a typo is seen), else OPENAI_API_KEY when it is set, else none: a
+ * local server (llama.cpp, LM Studio, vLLM, ...) usually wants no Authorization header.
+ */
+export function openaiKeyEnv(configured: string | undefined, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  if (configured) return configured;
+  return env[OPENAI_DEFAULT_KEY_ENV] ? OPENAI_DEFAULT_KEY_ENV : undefined;
+}
+
+/**
  * The embedder `config` asks for, or null when embedding is off. A provider is wrapped with the
  * built-in as fallback (one warning through `warn` if it fails). The built-in's data file is read
  * on first use, so a missing file shows up as a rejected embed() (EmbedError naming the path).
@@ -38,7 +48,7 @@ export function createEmbedder(config: { embed: EmbedConfig } | EmbedConfig, war
       return withFallback(ollamaEmbedder({ url: c.url ?? OLLAMA_DEFAULT_URL, model: c.model ?? '', timeoutMs: c.timeout_ms }), builtin, warn);
     case 'openai':
       return withFallback(
-        openaiEmbedder({ url: c.url ?? OPENAI_DEFAULT_URL, model: c.model ?? '', apiKeyEnv: c.api_key_env ?? OPENAI_DEFAULT_KEY_ENV, timeoutMs: c.timeout_ms }),
+        openaiEmbedder({ url: c.url ?? OPENAI_DEFAULT_URL, model: c.model ?? '', apiKeyEnv: openaiKeyEnv(c.api_key_env), timeoutMs: c.timeout_ms }),
         builtin,
         warn,
       );
