@@ -3,7 +3,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { defaultConfig, parseConfigText } from '../../src/core/config.ts';
-import { createEmbedder, defaultEmbedConfig } from '../../src/core/embed/config.ts';
+import { createEmbedder, defaultEmbedConfig, openaiKeyEnv } from '../../src/core/embed/config.ts';
+import { startFakeEmbedServer } from '../helpers/fakeEmbedServer.ts';
 import type { FallbackEmbedder } from '../../src/core/embed/providers.ts';
 
 test('[embed]: defaults to the built-in, enabled', () => {
@@ -57,4 +58,24 @@ test('createEmbedder: off, built-in, providers wrapped with the built-in fallbac
   const a = createEmbedder(parseConfigText('[embed]\nprovider = "openai"\nmodel = "text-embedding-3-small"'), warn) as FallbackEmbedder;
   assert.equal(a.id, 'openai:text-embedding-3-small');
   assert.equal((a.primary as unknown as { endpoint: string }).endpoint, 'https://api.openai.com/v1/embeddings');
+});
+
+test('openai provider: a named key variable is required; with none named, OPENAI_API_KEY if set, else no key (local servers)', async () => {
+  assert.equal(openaiKeyEnv('MY_KEY', {}), 'MY_KEY');
+  assert.equal(openaiKeyEnv(undefined, { OPENAI_API_KEY: 'sk-x' }), 'OPENAI_API_KEY');
+  assert.equal(openaiKeyEnv(undefined, {}), undefined);
+  const fake = await startFakeEmbedServer({ dim: 8 });
+  const saved = process.env.OPENAI_API_KEY;
+  delete process.env.OPENAI_API_KEY;
+  try {
+    const warnings: string[] = [];
+    const e = createEmbedder(parseConfigText(`[embed]\nprovider = "openai"\nurl = "${fake.url}/v1"\nmodel = "local"`), (m) => warnings.push(m)) as FallbackEmbedder;
+    const [v] = await e.embed(['hello']);
+    assert.equal(v!.length, 8, 'answered by the configured server, not the built-in');
+    assert.deepEqual(warnings, []);
+    assert.equal(fake.requests.at(-1)!.authorization, undefined, 'no Authorization header without a key');
+  } finally {
+    if (saved !== undefined) process.env.OPENAI_API_KEY = saved;
+    await fake.close();
+  }
 });
