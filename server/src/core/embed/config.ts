@@ -27,7 +27,7 @@ export const OPENAI_DEFAULT_KEY_ENV = 'OPENAI_API_KEY';
  * (missing then is an error, so a typo is seen), else OPENAI_API_KEY when it is set, else none: a
  * local server (llama.cpp, LM Studio, vLLM, ...) usually wants no Authorization header.
  */
-export function openaiKeyEnv(configured: string | undefined, env: NodeJS.ProcessEnv = process.env): string | undefined {
+export function openaiKeyEnv(configured: string | null | undefined, env: NodeJS.ProcessEnv = process.env): string | undefined {
   if (configured) return configured;
   return env[OPENAI_DEFAULT_KEY_ENV] ? OPENAI_DEFAULT_KEY_ENV : undefined;
 }
