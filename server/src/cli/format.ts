@@ -6,16 +6,18 @@ type Row = {
   staleness_verdict?: string;
   verification?: { status: string };
   summary?: string;
+  store?: string;
 };
 
 export function listLine(r: Row): string {
   const v = r.staleness_verdict === 'fresh' ? 'fresh' : r.verification?.status === 'never' ? 'unverified' : (r.staleness_verdict ?? '');
-  return `${r.id}  ${r.updated.slice(0, 10)}  [${r.scopes.join(', ')}]  ${v}\n    ${r.summary ?? ''}\n`;
+  return `${r.id}  ${r.updated.slice(0, 10)}  [${r.scopes.join(', ')}]  ${v}${r.store === 'team' ? '  (team)' : ''}\n    ${r.summary ?? ''}\n`;
 }
 
 export function recordText(r: Record<string, unknown> & Row & { body: string; origin?: Record<string, unknown> }): string {
   const lines = [
     `id:         ${r.id}`,
+    ...(r.store === 'team' ? ['store:      team (this repository\'s .cairn/, shared through git)'] : []),
     `scopes:     ${r.scopes.join(', ')}`,
     `confidence: ${String(r.confidence)}   category: ${String(r.category)}   source: ${String(r.source)}`,
     `created:    ${String(r.created)}`,

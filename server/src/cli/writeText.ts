@@ -39,7 +39,7 @@ const oneLine = (s: unknown) => String(s ?? '').replace(/\s+/g, ' ').trim();
 export function committedLine(verb: string, r: Rec): string {
   const related = (r.related as Rec[] | undefined) ?? [];
   const rel = related.map((m) => `  related: ${String(m.id)} (similarity ${String(m.similarity)}) ${oneLine(m.snippet)}\n`).join('');
-  return `${verb} ${String(r.id)}  [${(r.scopes as string[]).join(', ')}]\n${rel}`;
+  return `${verb} ${String(r.id)}  [${(r.scopes as string[]).join(', ')}]${r.store === 'team' ? `  in the team store ${String(r.file).replace(/[\\/][^\\/]*$/, '')}` : ''}\n${rel}`;
 }
 
 /** A pending write: what it holds, why it waits, and (withHowTo) how to settle it later. */
@@ -61,6 +61,7 @@ export function refusalText(r: Rec): string {
   switch (r.status) {
     case 'secret_detected': {
       const kinds = [...new Set(((r.findings as Rec[] | undefined) ?? []).map((f) => String(f.kind)))];
+      if (r.store === 'team') return `not stored in the team store: the text may hold a secret (${kinds.join(', ')}). The team store is committed and shared with everyone who has the repository, so it refuses private hosts with credential words, an email with a password and random-looking tokens too: say where the secret lives instead. There is no override.\n`;
       return `not stored: the text looks like it holds a secret (${kinds.join(', ')}). Memories are plaintext files: say where the secret lives instead ("the deploy key is in 1Password under Infra"). There is no override.\n`;
     }
     case 'transient_warning': {
@@ -68,10 +69,10 @@ export function refusalText(r: Rec): string {
       return `not stored: it reads as the state of the moment (${markers.join(', ')}) and will mislead once that changes. Reword it as a durable fact, or pass --acknowledge-transient to store it as written.\n`;
     }
     case 'duplicate':
-      return `not stored: memory ${String(first?.id)} already says this (similarity ${String(first?.similarity)}): ${oneLine(first?.snippet)}\n` +
+      return `not stored: memory ${String(first?.id)}${first?.store ? ` (${String(first.store)} store)` : ''} already says this (similarity ${String(first?.similarity)}): ${oneLine(first?.snippet)}\n` +
         `Change it with cairn update ${String(first?.id)} --text "...", mark it still true with cairn verify ${String(first?.id)}, or pass --force if this is a different fact.\n`;
     case 'previously_removed':
-      return `not stored: a near-identical memory was removed on ${String(first?.removed_at ?? '').slice(0, 10)} (reason: ${JSON.stringify(String(first?.removed_reason ?? ''))}): ${String(first?.id)} ${oneLine(first?.snippet)}\n` +
+      return `not stored: a near-identical memory${first?.store ? ` in the ${String(first.store)} store` : ''} was removed on ${String(first?.removed_at ?? '').slice(0, 10)} (reason: ${JSON.stringify(String(first?.removed_reason ?? ''))}): ${String(first?.id)} ${oneLine(first?.snippet)}\n` +
         `cairn restore ${String(first?.id)} brings it back; --force stores it anew.\n`;
     default:
       return `not stored: ${String(r.status)}${r.hint ? ` (${String(r.hint)})` : ''}\n`;

@@ -2,9 +2,13 @@
 // store, the config and per-process state (session id, disabled scopes, services); each
 // operation lives in core/ops/<tool group>.ts and takes this object, as a Context, first.
 import type { Config } from './config.ts';
-import type { Context, EventKind, Services } from './ops/context.ts';
+import type { Context, EventKind, Services, StoreKind } from './ops/context.ts';
 import type { OneShotFreshness } from './types.ts';
-import { resolveStore } from './store/location.ts';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { findTeamStore, resolveStore } from './store/location.ts';
+import { pendingDir } from './store/pending.ts';
+import { ValidationError } from './errors.ts';
 import { Store } from './store/store.ts';
 import { withoutSecrets } from './trust/gates/secrets.ts';
 import { newId } from './ids.ts';
@@ -18,6 +22,7 @@ import * as transfer from './ops/transfer.ts';
 import * as notes from './ops/notes.ts';
 import * as insight from './ops/insight.ts';
 import * as syncOps from './ops/sync.ts';
+import * as team from './ops/team.ts';
 import type { ExportDoc } from './io/exportImport.ts';
 import { parseSource, type ImportFormat } from './io/import/index.ts';
 import type { ParseOptions } from './io/import/common.ts';
@@ -47,6 +52,8 @@ export class Cairn implements Context {
   readonly session = newId();
   readonly disabledScopes = new Set<string>();
   readonly services: Services = { index: null, semantic: null, events: null, links: null, feedback: null };
+  /** The team store of the caller's repository (README "Team memory"), opened beside this one. */
+  team: Cairn | null = null;
   private readonly clock: () => Date;
 
   private constructor(
@@ -60,6 +67,7 @@ export class Cairn implements Context {
     readonly warn: (msg: string) => void,
     readonly actor: 'model' | 'user',
     readonly oneShot: OneShotFreshness,
+    readonly storeKind: StoreKind,
     now?: () => Date,
   ) {
     this.clock = now ?? (() => new Date());
@@ -78,9 +86,24 @@ export class Cairn implements Context {
     // File names never repeat a span the secret gate flags, whatever path brought the body in.
     const store = new Store(loc.dir, { warn, nameText: withoutSecrets });
     const caller = await resolveCaller(env, cwd);
-    const c = new Cairn(loc.dir, loc.config, loc.configFile, store, caller, env, opts.watch ?? true, warn, opts.actor ?? 'model', opts.oneShot ?? 'every-read', opts.now);
+    const c = new Cairn(loc.dir, loc.config, loc.configFile, store, caller, env, opts.watch ?? true, warn, opts.actor ?? 'model', opts.oneShot ?? 'every-read', 'personal', opts.now);
     if (opts.log !== false) curation.openEventLog(c);
     await retrieval.openIndex(c, opts.progress);
+    // The repository's team store: one stat when there is none (findTeamStore), else its own
+    // store, index (cache in .cairn/.cache/) and watcher, like the personal one.
+    const teamDir = loc.config.team.enabled ? findTeamStore(caller.repoRoot) : null;
+    if (teamDir !== null && resolve(teamDir) !== resolve(loc.dir)) {
+      const t = new Cairn(teamDir, loc.config, loc.configFile, new Store(teamDir, { warn, nameText: withoutSecrets }), caller, env, opts.watch ?? true, warn, opts.actor ?? 'model', opts.oneShot ?? 'every-read', 'team', opts.now);
+      try {
+        if (opts.log !== false) curation.openEventLog(t);
+        await retrieval.openIndex(t);
+        c.team = t;
+      } catch (err) {
+        // A broken team store never takes the personal one down: warned, and left out.
+        warn(`team store ${teamDir} left out: ${(err as Error).message}`);
+        await t.close().catch(() => {});
+      }
+    }
     if (opts.autoSync && loc.config.sync.auto) {
       c.autoSync = new syncOps.AutoSync(c);
       c.autoSync.start();
@@ -89,6 +112,14 @@ export class Cairn implements Context {
   }
 
   private autoSync: syncOps.AutoSync | null = null;
+
+  /** The context whose pending area holds this pending id (the personal one when neither does). */
+  private pendingHolder(id: unknown): Cairn {
+    const t = this.team;
+    if (t === null || typeof id !== 'string' || !/^p_[0-9A-HJKMNP-TV-Z]{26}$/.test(id.trim())) return this;
+    const has = (dir: string) => existsSync(join(pendingDir(dir), `${id.trim()}.json`));
+    return !has(this.dir) && has(t.dir) ? t : this;
+  }
 
   /** A write went through: the automatic sync (when on) runs after its debounce, never inside the call. */
   private wrote<T>(p: Promise<T>): Promise<T> {
@@ -100,6 +131,9 @@ export class Cairn implements Context {
   }
 
   async close(): Promise<void> {
+    const t = this.team;
+    this.team = null;
+    if (t !== null) await t.close();
     notes.closeGraph(this);
     await this.autoSync?.stop();
     await retrieval.closeIndex(this);
@@ -119,6 +153,42 @@ export class Cairn implements Context {
     }
   }
 
+  /**
+   * The context holding a memory id: this store, or the team store when only it knows the id
+   * (active or removed). Ids are ULIDs, unique in practice; should both stores hold one id, the
+   * personal memory answers and health lists the clash (README "Team memory").
+   */
+  private async holder(id: unknown): Promise<Cairn> {
+    const t = this.team;
+    if (t === null || typeof id !== 'string') return this;
+    const k = id.trim().toUpperCase();
+    await this.store.ensureFresh();
+    if (this.store.get(k) || this.store.getTombstone(k)) return this;
+    await t.store.ensureFresh();
+    return t.store.get(k) || t.store.getTombstone(k) ? t : this;
+  }
+
+  /** The store a write goes to: the personal one, or with store: "team" the repository's team store. */
+  private target(store: unknown): Cairn {
+    if (store === undefined || store === null || store === 'personal') return this;
+    if (store !== 'team') throw new ValidationError(`store must be "personal" or "team", got ${JSON.stringify(store)}`);
+    if (this.team === null) {
+      const why = !this.config.team.enabled
+        ? 'team stores are turned off ([team] enabled = false in config.toml)'
+        : this.caller.repoRoot === null
+          ? `${this.caller.cwd} is not inside a git repository`
+          : `the repository ${this.caller.repoRoot} has no team store (.cairn/team.toml): run cairn team init there and commit .cairn/`;
+      throw new ValidationError(`store "team" is not available: ${why}; nothing was written`);
+    }
+    return this.team;
+  }
+
+  /** The other stores a write to `to` is checked against (duplicates, tombstones). */
+  private othersOf(to: Cairn): Cairn[] {
+    if (this.team === null) return [];
+    return to === this ? [this.team] : [this];
+  }
+
   // One method per tool (docs/tools.md), grouped as the MCP tool files and core/ops are.
   // retrieval
   search(input: retrieval.SearchInput) { return retrieval.search(this, input); }
@@ -130,14 +200,19 @@ export class Cairn implements Context {
   sessionOverview() { return retrieval.scopeOverview(this, { auto_scope: true }, { curation: false }); }
   scopeOverview(input: retrieval.OverviewInput) { return retrieval.scopeOverview(this, input); }
   // writing
-  write(input: writing.WriteInput) { return this.wrote(writing.write(this, input)); }
-  writeConfirm(input: { pending_id: string }) { return this.wrote(writing.writeConfirm(this, input)); }
-  writeCancel(input: { pending_id: string }) { return writing.writeCancel(this, input); }
-  update(input: writing.UpdateInput) { return this.wrote(writing.update(this, input)); }
-  verify(input: writing.VerifyInput) { return this.wrote(writing.verify(this, input)); }
+  write(input: writing.WriteInput & { store?: 'personal' | 'team' }) {
+    const { store, ...rest } = input;
+    const to = this.target(store);
+    return this.wrote(writing.write(to, rest, this.othersOf(to)));
+  }
+  /** A pending write lives in the store it was meant for: the team store's pending ones confirm there. */
+  writeConfirm(input: { pending_id: string }) { return this.wrote(writing.writeConfirm(this.pendingHolder(input.pending_id), input)); }
+  writeCancel(input: { pending_id: string }) { return writing.writeCancel(this.pendingHolder(input.pending_id), input); }
+  async update(input: writing.UpdateInput) { return this.wrote(writing.update(await this.holder(input.id), input)); }
+  async verify(input: writing.VerifyInput) { return this.wrote(writing.verify(await this.holder(input.id), input)); }
   // lifecycle
-  remove(input: lifecycle.RemoveInput) { return this.wrote(lifecycle.remove(this, input)); }
-  restore(input: lifecycle.RestoreInput) { return this.wrote(lifecycle.restore(this, input)); }
+  async remove(input: lifecycle.RemoveInput) { return this.wrote(lifecycle.remove(await this.holder(input.id), input)); }
+  async restore(input: lifecycle.RestoreInput) { return this.wrote(lifecycle.restore(await this.holder(input.id), input)); }
   listTombstones(input: lifecycle.ListTombstonesInput) { return lifecycle.listTombstones(this, input); }
   pruneTombstones(input: lifecycle.PruneTombstonesInput) { return this.wrote(lifecycle.pruneTombstones(this, input)); }
   // transfer (CLI export / import)
@@ -150,7 +225,7 @@ export class Cairn implements Context {
   }
   // notes: Anthropic's memory tool over the notes area, and the link graph
   memoryTool(input: notes.MemoryCommand) { return this.wrote(notes.memoryTool(this, input)); }
-  related(input: notes.RelatedInput) { return notes.related(this, input); }
+  async related(input: notes.RelatedInput) { return notes.related(await this.holder(input.id), input); }
   // curation
   renameScope(input: curation.RenameScopeInput) { return this.wrote(curation.renameScope(this, input)); }
   scopeDisable(input: { scope: string }) { return curation.scopeDisable(this, input); }
@@ -158,7 +233,10 @@ export class Cairn implements Context {
   recordUse(input: curation.RecordUseInput) { return curation.recordUse(this, input); }
   async health(input: curation.HealthInput) {
     const report = await curation.health(this, input);
-    return { ...report, consolidation: await consolidation.consolidationSummary(this) };
+    const t = this.team;
+    // The team store's own report, labelled: its problems are the team's to fix (and to commit).
+    const teamReport = t === null ? null : { store: 'team' as const, dir: t.dir, ...(await curation.health(t, input)), id_clashes: team.idClashes(this) };
+    return { ...report, store: 'personal' as const, consolidation: await consolidation.consolidationSummary(this), ...(teamReport ? { team: teamReport } : {}) };
   }
   consolidate(input: consolidation.ConsolidateInput) { return this.wrote(consolidation.consolidate(this, input)); }
   merge(input: consolidation.MergeInput) { return this.wrote(consolidation.merge(this, input)); }
@@ -167,11 +245,14 @@ export class Cairn implements Context {
   sync() { return syncOps.sync(this); }
   syncStatus() { return syncOps.status(this); }
   static mergeDriver(files: Parameters<typeof syncOps.mergeDriver>[0], workTree: string) { return syncOps.mergeDriver(files, workTree); }
+  // team memory (README "Team memory")
+  teamInit() { return team.teamInit(this); }
+  teamStatus() { return team.teamStatus(this); }
   migrateOrigin(input: curation.MigrateOriginInput) { return this.wrote(curation.migrateOrigin(this, input)); }
   // insight: the read-only views of `cairn ui` (no tool of their own; reads are not logged)
   browse(input: insight.BrowseInput) { return insight.browse(this, input); }
   searchPreview(input: { query: string; max_results?: number; auto_scope?: boolean }) { return insight.searchPreview(this, input); }
-  memoryPage(input: { id: string; events?: number }) { return insight.memoryPage(this, input); }
+  async memoryPage(input: { id: string; events?: number }) { return insight.memoryPage(await this.holder(input.id), input); }
   overview(input: { weeks?: number } = {}) { return insight.overview(this, input); }
   /** memory_health, reused until the store or the event log changes (the UI's health page). */
   healthCached(input: curation.HealthInput) { return insight.cachedHealth(this, input); }

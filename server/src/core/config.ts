@@ -69,6 +69,11 @@ export interface Config {
   embed: EmbedConfig;
   /** Automatic git sync in the MCP server (README "Sync"): off unless `auto = true`. */
   sync: { auto: boolean; interval_minutes: number; debounce_seconds: number };
+  /**
+   * The team store of the current repository (README "Team memory"): `.cairn/` at the git root of
+   * the working directory, marked by `.cairn/team.toml`. false: never opened, never searched.
+   */
+  team: { enabled: boolean };
 }
 
 /** Scopes about the user and their tools rather than one repo: in view outside any repo. */
@@ -94,6 +99,7 @@ export function defaultConfig(): Config {
     ranking: { feedback: true, feedback_half_life_days: 60, feedback_max_percent: 5 },
     embed: defaultEmbedConfig(),
     sync: { auto: false, interval_minutes: 15, debounce_seconds: 30 },
+    team: { enabled: true },
   };
 }
 
@@ -143,6 +149,7 @@ const SPEC: Record<string, Record<string, KeySpec>> = {
     interval_minutes: { kind: 'int', min: 1, max: 10_080 },
     debounce_seconds: { kind: 'int', min: 1, max: 3_600 },
   },
+  team: { enabled: { kind: 'bool' } },
 };
 
 function describe(v: unknown): string {

@@ -14,8 +14,11 @@ export const verification = z.object({
 export const pathDrift = z.object({ checked: z.number(), missing: z.array(z.string()) });
 export const commitDrift = z.object({ commits_since_verify: z.number().nullable(), status: z.string() });
 
+export const storeField = z.enum(['personal', 'team']).describe('Which store holds it: your personal store, or the team store committed in this repository (.cairn/)');
+
 export const hitFields = {
   id,
+  store: storeField,
   scopes: scopeList,
   confidence: z.string(),
   category: z.string(),
@@ -39,6 +42,7 @@ export const hitFields = {
  */
 export const leanHitFields = {
   id,
+  store: storeField,
   scopes: scopeList,
   confidence: z.enum(['low', 'medium', 'high']).optional(),
   category: z.string().optional(),
@@ -96,6 +100,7 @@ export const committed = z.object({
   expires: z.string().nullable(),
   aliases: z.array(z.string()).optional(),
   file: z.string(),
+  store: storeField.optional(),
   related: z.array(z.object({ id, similarity: z.number(), snippet: z.string() }).loose()).optional(),
 });
 

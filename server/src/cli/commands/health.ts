@@ -120,7 +120,15 @@ export const health: Command = {
     try {
       const report = await c.health(input);
       if (values.json) printJson(io, report);
-      else io.out(healthText(report));
+      else {
+        io.out(healthText(report));
+        // The team store's report, labelled: its problems are fixed in the repository and committed.
+        const t = report.team;
+        if (t) {
+          io.out(`\n== team store ${t.dir} ==\n${healthText(t)}`);
+          if (t.id_clashes.length) io.out(`ids in both stores (the personal memory answers): ${t.id_clashes.join(', ')}\n`);
+        }
+      }
       return 0;
     } finally {
       await c.close();

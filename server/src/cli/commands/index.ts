@@ -21,6 +21,7 @@ import { renameScope } from './renameScope.ts';
 import { cancel, confirm } from './confirm.ts';
 import { ui } from './ui.ts';
 import { mergeDriver, sync } from './sync.ts';
+import { team } from './team.ts';
 
 export const commands: Command[] = [
   serve,
@@ -45,5 +46,6 @@ export const commands: Command[] = [
   migrateOrigin,
   ui,
   sync,
+  team,
   mergeDriver,
 ];

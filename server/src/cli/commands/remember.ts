@@ -16,6 +16,7 @@ const options = {
   alias: { type: 'string', multiple: true, arg: 'A', help: 'another word a later search may use for it' },
   force: { type: 'boolean', help: 'store even when a near-duplicate exists or a similar memory was removed (never past the secret check)' },
   'acknowledge-transient': { type: 'boolean', help: 'store time-bound wording ("currently", "today") as written' },
+  team: { type: 'boolean', help: 'store it in this repository\'s team store (.cairn/, shared through git; stricter secret check; no --user-claim)' },
   json: JSON_OPTION,
 } as const;
 
@@ -37,7 +38,7 @@ async function settleOnTerminal(c: Cairn, io: CliIO, out: Outcome): Promise<numb
 export const remember: Command = {
   name: 'remember',
   summary: 'store a memory, through the same checks as memory_write (secrets, duplicates, time-bound wording, pending claims)',
-  usage: 'cairn remember TEXT... --scope S [--scope S]... [--user-claim] [--confidence C] [--expires DATE] [--alias A]... [--force] [--acknowledge-transient] [--json]   (TEXT "-" reads stdin)',
+  usage: 'cairn remember TEXT... --scope S [--scope S]... [--user-claim] [--confidence C] [--expires DATE] [--alias A]... [--force] [--acknowledge-transient] [--team] [--json]   (TEXT "-" reads stdin)',
   options,
   async run(argv, io) {
     const { values, positionals } = parse(argv, options);
@@ -56,6 +57,7 @@ export const remember: Command = {
           ...(values.alias?.length ? { aliases: values.alias } : {}),
           ...(values.force ? { force: true } : {}),
           ...(values['acknowledge-transient'] ? { acknowledge_transient: true } : {}),
+          ...(values.team ? { store: 'team' as const } : {}),
         }),
       )) as Outcome;
       if (out.status === 'pending' && !values.json && io.ask) return await settleOnTerminal(c, io, out);

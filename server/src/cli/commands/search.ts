@@ -28,7 +28,7 @@ export const search: Command = {
       else {
         io.out(res.hits.map((h) => {
           const verdict = h.staleness_verdict === 'fresh' ? '' : `  ${h.staleness_verdict.replace(/_/g, ' ')}`;
-          return `${h.id}  ${h.relevance.padEnd(6)}  [${h.scopes.join(', ')}]${verdict}\n    ${h.snippet.replace(/\s+/g, ' ')}\n`;
+          return `${h.id}  ${h.relevance.padEnd(6)}  [${h.scopes.join(', ')}]${h.store === 'team' ? '  (team)' : ''}${verdict}\n    ${h.snippet.replace(/\s+/g, ' ')}\n`;
         }).join(''));
       }
       return 0;

@@ -1,6 +1,6 @@
 // Pieces every operation shares: id checks with their four distinct errors, the common hit
 // fields of tools.md, visibility (expired / disabled), cursors.
-import type { Context } from './context.ts';
+import type { Context, StoreKind } from './context.ts';
 import { MalformedIdError, NotFoundError, TombstonedError, ValidationError } from '../errors.ts';
 import { isUlid } from '../ids.ts';
 import { LIMITS } from '../limits.ts';
@@ -36,9 +36,13 @@ export async function settleUnknownIds(c: Context, raw: readonly unknown[]): Pro
   const unknown = raw.some((r) => {
     if (typeof r !== 'string') return false;
     const id = r.trim().toUpperCase();
-    return isUlid(id) && !c.store.get(id) && !c.store.getTombstone(id);
+    return isUlid(id) && !c.store.get(id) && !c.store.getTombstone(id) && !(c.team && (c.team.store.get(id) || c.team.store.getTombstone(id)));
   });
-  if (unknown) await c.store.lock.run(() => c.store.sync());
+  if (unknown) {
+    await c.store.lock.run(() => c.store.sync());
+    const t = c.team;
+    if (t !== null) await t.store.lock.run(() => t.store.sync());
+  }
 }
 
 /** The active memory with this id, or the specific error for why there is none. */
@@ -51,8 +55,19 @@ export function requireActive(c: Context, rawId: unknown, arg = 'id'): StoredMem
   throw new NotFoundError(`no memory with id ${id}`);
 }
 
+/** requireActive over both stores (memory_show): the record and the context that holds it. */
+export function requireActiveAny(c: Context, rawId: unknown, arg = 'id'): { m: StoredMemory; owner: Context } {
+  const id = checkId(rawId, arg);
+  const f = findAny(c, id);
+  if (f && !f.tombstoned) return { m: f.m, owner: f.owner };
+  if (f) throw new TombstonedError(`${tombstonedMessage(f.m)}${f.owner.storeKind === 'team' ? ' (team store)' : ''}`);
+  throw new NotFoundError(`no memory with id ${id}`);
+}
+
 export interface HitFields extends HitSignals {
   id: string;
+  /** Which store holds it: the user's own, or the repository's team store (README "Team memory"). */
+  store: StoreKind;
   scopes: string[];
   confidence: string;
   category: string;
@@ -70,8 +85,45 @@ export async function hitFields(c: Context, mems: readonly StoredMemory[], detai
   const sig = await computeSignals(signalContext(c), mems, { detail });
   return mems.map((m) => {
     const { path_drift, commit_drift, ...common } = sig.get(m.id)!;
-    return { ...recordHead(m), ...common, ...(detail ? { path_drift, commit_drift } : {}) } as HitFields;
+    return { ...recordHead(m), store: c.storeKind, ...common, ...(detail ? { path_drift, commit_drift } : {}) } as HitFields;
   });
+}
+
+/** The context whose store holds this record object: the team store's, or `c` itself. */
+export function ownerOf(c: Context, m: StoredMemory): Context {
+  const t = c.team;
+  return t !== null && (t.store.get(m.id) === m || t.store.getTombstone(m.id) === m) ? t : c;
+}
+
+/** hitFields for records from both stores (search, list): each labelled by the store that holds it. */
+export async function ownedHitFields(c: Context, mems: readonly StoredMemory[], detail = false): Promise<HitFields[]> {
+  if (c.team === null) return hitFields(c, mems, detail);
+  const groups = new Map<Context, number[]>();
+  mems.forEach((m, i) => {
+    const o = ownerOf(c, m);
+    const g = groups.get(o);
+    if (g) g.push(i);
+    else groups.set(o, [i]);
+  });
+  const out = new Array<HitFields>(mems.length);
+  for (const [o, idx] of groups) {
+    const f = await hitFields(o, idx.map((i) => mems[i]!), detail);
+    idx.forEach((i, k) => (out[i] = f[k]!));
+  }
+  return out;
+}
+
+/** The record with this id in either store (personal first), active or, with `tombstones`, removed. */
+export function findAny(c: Context, id: string): { m: StoredMemory; owner: Context; tombstoned: boolean } | null {
+  for (const o of c.team === null ? [c] : [c, c.team]) {
+    const m = o.store.get(id);
+    if (m) return { m, owner: o, tombstoned: false };
+  }
+  for (const o of c.team === null ? [c] : [c, c.team]) {
+    const t = o.store.getTombstone(id);
+    if (t) return { m: t, owner: o, tombstoned: true };
+  }
+  return null;
 }
 
 // Cursors are opaque to callers: base64url of the last id returned. Keyset paging by id (ULIDs

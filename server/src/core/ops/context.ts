@@ -27,8 +27,19 @@ export interface Services {
   feedback?: FeedbackFold | null;
 }
 
+/** Which store a context is over: the user's own, or the team store of the current repository. */
+export type StoreKind = 'personal' | 'team';
+
 export interface Context {
   readonly dir: string;
+  /** 'personal' (the user's store) or 'team' (the repository's .cairn/, README "Team memory"). */
+  readonly storeKind: StoreKind;
+  /**
+   * The team store of the caller's repository, opened beside the personal store (its own index,
+   * watcher and cache); null outside a repo, without a team store, with [team] enabled = false,
+   * and on the team context itself.
+   */
+  readonly team: Context | null;
   readonly config: Config;
   readonly configFile: string;
   readonly store: Store;

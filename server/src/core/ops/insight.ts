@@ -192,6 +192,7 @@ export async function browse(c: Context, input: BrowseInput) {
   const sig = await signalsOf(c, page);
   const items: BrowseRow[] = page.map((m, i) => ({
     ...recordHead(m),
+    store: c.storeKind,
     ...sig[i]!,
     summary: summarize(m.body, 140),
     repo: repoOf(m),

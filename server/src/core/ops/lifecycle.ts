@@ -7,7 +7,7 @@ import { LIMITS } from '../limits.ts';
 import { scopeFilterMatcher } from '../scopes.ts';
 import { recordHead, stripStored, summarize } from '../memory.ts';
 import type { StoredMemory } from '../types.ts';
-import { checkId, checkLimit, checkNote, requireActive, settleUnknownIds } from './common.ts';
+import { checkId, checkLimit, checkNote, ownerOf, requireActive, settleUnknownIds } from './common.ts';
 import { checkScopeFilters } from './retrieval.ts';
 import { committedShape } from './writing.ts';
 import { removeNote, restoreNote } from './notes.ts';
@@ -41,7 +41,7 @@ export async function remove(c: Context, input: RemoveInput) {
     return { ...stripStored(cur), removed: c.now().toISOString(), removed_reason: reason, removed_session: c.session };
   });
   c.log('remove', { id: m.id, reason });
-  return { removed: m.id, tombstone: m.file };
+  return { removed: m.id, tombstone: m.file, store: c.storeKind };
 }
 
 export async function restore(c: Context, input: RestoreInput) {
@@ -63,7 +63,7 @@ export async function restore(c: Context, input: RestoreInput) {
     return rec; // created, updated and last_verified_at are kept as they were
   });
   c.log('restore', { id: m.id });
-  return committedShape(m);
+  return { ...committedShape(m), store: c.storeKind };
 }
 
 // Tombstones page newest removal first. The cursor is the (removed, id) key of the last row
@@ -95,7 +95,8 @@ export async function listTombstones(c: Context, input: ListTombstonesInput) {
   const match = scopeFilterMatcher(filters);
   // One pass with a sorted buffer of limit + 1: no sort of every tombstone per page.
   const buf: { m: StoredMemory; k: RemovalKey }[] = [];
-  for (const m of c.store.tombstones()) {
+  if (c.team !== null) await c.team.store.ensureFresh();
+  for (const m of tombstonesEverywhere(c)) {
     const k = removalKey(m);
     if (after !== null && !removedBefore(after, k)) continue;
     if (buf.length > limit && !removedBefore(k, buf[limit]!.k)) continue;
@@ -109,6 +110,7 @@ export async function listTombstones(c: Context, input: ListTombstonesInput) {
   const next_cursor = buf.length > limit ? encodeRemovalCursor(page[page.length - 1]!.k) : null;
   const items = page.map(({ m }) => ({
     ...recordHead(m),
+    store: ownerOf(c, m).storeKind,
     removed: m.removed!,
     removed_reason: m.removed_reason ?? '',
     summary: summarize(m.body),
@@ -118,6 +120,12 @@ export async function listTombstones(c: Context, input: ListTombstonesInput) {
   const capped = capPage({ items, next_cursor }, (last) => encodeRemovalCursor(keys.get(last.id)!));
   c.log('list_tombstones', { scopes: filters, returned: capped.items.map((x) => x.id) });
   return capped;
+}
+
+/** The tombstones of the personal store, then of the team store (README "Team memory"). */
+function* tombstonesEverywhere(c: Context): Generator<StoredMemory> {
+  yield* c.store.tombstones();
+  if (c.team !== null) yield* c.team.store.tombstones();
 }
 
 const DAY_MS = 86_400_000;

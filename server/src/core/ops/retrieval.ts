@@ -16,7 +16,7 @@ import { originRepoKey } from '../origin.ts';
 import { scopeFilterMatcher, validateScopeFilter } from '../scopes.ts';
 import type { StoredMemory } from '../types.ts';
 import {
-  MAX_IDS_PER_CALL, checkId, checkLimit, decodeCursor, encodeCursor, hitFields, requireActive, settleUnknownIds,
+  MAX_IDS_PER_CALL, checkId, checkLimit, decodeCursor, encodeCursor, findAny, ownedHitFields, ownerOf, requireActiveAny, settleUnknownIds,
   tombstonedMessage, type HitFields,
 } from './common.ts';
 import { curationPending } from './curation.ts';
@@ -60,7 +60,7 @@ export function checkScopeFilters(scopes: unknown): string[] {
 }
 
 export async function fullRecords(c: Context, mems: StoredMemory[]) {
-  const hits = await hitFields(c, mems, true);
+  const hits = await ownedHitFields(c, mems, true);
   return hits.map((h, i) => {
     const m = mems[i]!;
     return {
@@ -71,7 +71,7 @@ export async function fullRecords(c: Context, mems: StoredMemory[]) {
       origin: m.origin,
       expires: m.expires,
       ...(m.merged_from && m.merged_from.length > 0 ? { merged_from: [...m.merged_from] } : {}),
-      backlinks: backlinksOf(c, m),
+      backlinks: backlinksOf(ownerOf(c, m), m),
     };
   });
 }
@@ -81,7 +81,7 @@ export async function show(c: Context, input: ShowInput) {
   const fit = (ans: { memories: object[]; missing: { id: string; reason: string }[] }) =>
     fitBudget(ans, budget, { key: 'memories', textKeys: ['body'], dropKey: 'ids_dropped', shortKey: 'bodies_shortened', listDropped: true });
   const actor = actorFor(c, input.for_user);
-  await c.store.ensureFresh({ read: true });
+  await freshEverywhere(c, true);
   await settleUnknownIds(c, [input.id, ...(Array.isArray(input.ids) ? input.ids.slice(0, MAX_IDS_PER_CALL) : [])]);
   const hasId = input.id !== undefined && input.id !== null;
   const hasIds = input.ids !== undefined && input.ids !== null;
@@ -92,7 +92,7 @@ export async function show(c: Context, input: ShowInput) {
     if (typeof offset !== 'number' || !Number.isInteger(offset) || offset < 0) throw new ValidationError(`body_offset must be a whole number from 0, got ${JSON.stringify(offset)}`);
   }
   if (hasId) {
-    const m = requireActive(c, input.id);
+    const { m } = requireActiveAny(c, input.id);
     c.log('show', { ids: [m.id], actor });
     const from = typeof offset === 'number' ? offset : 0;
     if (from > 0 && from >= m.body.length) throw new ValidationError(`body_offset ${from} is past the end of the body (${m.body.length} characters)`);
@@ -113,12 +113,9 @@ export async function show(c: Context, input: ShowInput) {
   const found: StoredMemory[] = [];
   const missing: { id: string; reason: string }[] = [];
   for (const id of ids) {
-    const m = c.store.get(id);
-    if (m) found.push(m);
-    else {
-      const t = c.store.getTombstone(id);
-      missing.push({ id, reason: t ? tombstonedMessage(t) : `no memory with id ${id}` });
-    }
+    const f = findAny(c, id);
+    if (f && !f.tombstoned) found.push(f.m);
+    else missing.push({ id, reason: f ? tombstonedMessage(f.m) : `no memory with id ${id}` });
   }
   c.log('show', { ids: found.map((m) => m.id), missing: missing.map((m) => m.id), actor });
   return fit({ memories: await fullRecords(c, found), missing });
@@ -153,18 +150,35 @@ export function newestPage(source: Iterable<StoredMemory>, keep: (m: StoredMemor
  * Every page of memory_list at once, handed to `emit` as it is made (the CLI's `list --all`):
  * one freshness check and one event for the whole walk, however many pages.
  */
+/**
+ * The active memories of the personal store and then of the team store (README "Team memory").
+ * An id both hold is listed once, from the personal store, as memory_show resolves it.
+ */
+export function* activeEverywhere(c: Context): Generator<StoredMemory> {
+  yield* c.store.active();
+  const t = c.team;
+  if (t === null) return;
+  for (const m of t.store.active()) if (!c.store.get(m.id) && !c.store.getTombstone(m.id)) yield m;
+}
+
+/** Both stores fresh before a read (the team store's own freshness machinery, as the personal one). */
+async function freshEverywhere(c: Context, read: boolean): Promise<void> {
+  await c.store.ensureFresh(read ? { read: true } : undefined);
+  if (c.team !== null) await c.team.store.ensureFresh(read ? { read: true } : undefined);
+}
+
 export async function listEach(c: Context, input: Omit<ListInput, 'cursor'>, emit: (items: Awaited<ReturnType<typeof list>>['items']) => void): Promise<number> {
-  await c.store.ensureFresh({ read: true });
+  await freshEverywhere(c, true);
   const filters = checkScopeFilters(input.scopes);
   const limit = checkLimit(input.limit, 'limit', LIMITS.pageSize, LIMITS.defaultPageSize);
   const match = scopeFilterMatcher(filters);
   const now = c.now();
   // One pass sorts the visible memories newest first; pages are slices of it.
-  const all = [...c.store.active()].filter((m) => isVisible(c.disabledScopes, m, now) && match(m.scopes));
+  const all = [...activeEverywhere(c)].filter((m) => isVisible(c.disabledScopes, m, now) && match(m.scopes));
   all.sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
   for (let at = 0; at < all.length; at += limit) {
     const page = all.slice(at, at + limit);
-    const hits = await hitFields(c, page);
+    const hits = await ownedHitFields(c, page);
     emit(hits.map((h, i) => {
       const m = page[i]!;
       return { ...h, summary: summarize(m.body), ...(input.with_bodies ? { body: m.body } : {}) };
@@ -175,14 +189,14 @@ export async function listEach(c: Context, input: Omit<ListInput, 'cursor'>, emi
 }
 
 export async function list(c: Context, input: ListInput) {
-  await c.store.ensureFresh({ read: true });
+  await freshEverywhere(c, true);
   const filters = checkScopeFilters(input.scopes);
   const limit = checkLimit(input.limit, 'limit', LIMITS.pageSize, LIMITS.defaultPageSize);
   const after = input.cursor === undefined || input.cursor === null ? null : decodeCursor(input.cursor);
   const match = scopeFilterMatcher(filters);
   const now = c.now();
-  const { page, next_cursor } = newestPage(c.store.active(), (m) => isVisible(c.disabledScopes, m, now) && match(m.scopes), after, limit);
-  const hits = await hitFields(c, page);
+  const { page, next_cursor } = newestPage(activeEverywhere(c), (m) => isVisible(c.disabledScopes, m, now) && match(m.scopes), after, limit);
+  const hits = await ownedHitFields(c, page);
   const items = hits.map((h, i) => {
     const m = page[i]!;
     return { ...h, summary: summarize(m.body), ...(input.with_bodies ? { body: m.body } : {}) };
@@ -197,7 +211,7 @@ export async function list(c: Context, input: ListInput) {
  * every memory's cited paths and read the whole event log: they are then all zero.
  */
 export async function scopeOverview(c: Context, input: OverviewInput, opts: { curation: boolean } = { curation: true }) {
-  await c.store.ensureFresh({ read: true });
+  await freshEverywhere(c, true);
   const auto = input.auto_scope ?? true;
   const now = c.now();
   const inView: StoredMemory[] = [];
@@ -237,9 +251,24 @@ export async function scopeOverview(c: Context, input: OverviewInput, opts: { cu
     disabled_scopes: [...c.disabledScopes].sort(),
     elsewhere: { total: elsewhereTotal, repos: repos.slice(0, ELSEWHERE_REPOS_MAX) },
     curation_pending: opts.curation ? await curationPending(c, inView, expired) : { stale: 0, never_verified: 0, drifted: 0, expired: expired.length, dead: 0 },
+    // The repository's team store (README "Team memory"): all of it is in this repo's view.
+    ...(c.team !== null ? { team: teamOverview(c.team, now) } : {}),
   };
   c.log('scope_overview', { auto_scope: auto, total: out.total, elsewhere: elsewhereTotal });
   return out;
+}
+
+function teamOverview(t: Context, now: Date) {
+  const scopes: Record<string, number> = {};
+  let total = 0;
+  for (const m of t.store.active()) {
+    if (!isVisible(t.disabledScopes, m, now)) continue;
+    total++;
+    for (const s of m.scopes) scopes[s] = (scopes[s] ?? 0) + 1;
+  }
+  const sorted: Record<string, number> = {};
+  for (const k of Object.keys(scopes).sort()) sorted[k] = scopes[k]!;
+  return { dir: t.dir, total, scopes: sorted };
 }
 
 /** How many other repos memory_scope_overview names in `elsewhere.repos` (largest first). */
@@ -419,6 +448,8 @@ function searchFilter(c: Context, scopes: string[], autoScope: boolean, tags: st
   const disabled = [...c.disabledScopes].sort();
   const repo = c.caller.repoKey;
   const structural = structureFilter(tags, category);
+  // A team store belongs to the caller's repository: all of it is in the auto_scope view.
+  if (c.storeKind === 'team') autoScope = false;
   if (scopes.length === 0 && disabled.length === 0 && !autoScope && structural === null) return {};
   const match = scopes.length > 0 ? scopeFilterMatcher(scopes) : null;
   const filter = (m: StoredMemory): boolean => {
@@ -449,22 +480,24 @@ export async function search(c: Context, input: SearchInput): Promise<SearchOutp
   const tags = checkTags(input.tags);
   const category = checkCategory(input.category);
   const budget = checkMaxChars(input.max_chars) ?? LIMITS.responseChars;
-  await c.store.ensureFresh({ read: true });
+  await freshEverywhere(c, true);
 
   const fb = feedbackFold(c);
   const nowMs = c.now().getTime();
-  const ranked = await rankedSearch(live(c), c.services.semantic, input.query, alternates, {
-    // With feedback on, a few more candidates so a much-applied memory just below the cut can rise.
-    limit: fb ? Math.max(max, Math.min(LIMITS.maxResults, max + FEEDBACK_POOL_EXTRA)) : max,
-    now: c.now().getTime(),
-    halfLifeDays: c.config.behavior.recency_half_life_days,
-    ...searchFilter(c, filters, autoScope, tags, category),
-  });
+  const rankIn = (s: Context) =>
+    rankedSearch(live(s), s.services.semantic, input.query, alternates, {
+      // With feedback on, a few more candidates so a much-applied memory just below the cut can rise.
+      limit: fb ? Math.max(max, Math.min(LIMITS.maxResults, max + FEEDBACK_POOL_EXTRA)) : max,
+      now: c.now().getTime(),
+      halfLifeDays: c.config.behavior.recency_half_life_days,
+      ...searchFilter(s, filters, autoScope, tags, category),
+    });
+  const ranked = c.team === null ? await rankIn(c) : mergeRanked(c, await rankIn(c), await rankIn(c.team));
   const parts = (h: FusedHit<StoredMemory>) => fb?.parts(h.doc.id, nowMs) ?? { applied: 0, sunk: 0, idle: 0, multiplier: 1 };
   const found = (fb ? rerankWithinBands(ranked, (h) => parts(h).multiplier) : ranked).slice(0, max);
   const expand = input.expand_top === true && found[0]?.relevance === 'high';
   // One signals pass for every hit (git runs at most once per search); detail only for expand_top.
-  const fields = await hitFields(c, found.map((h) => h.doc), expand);
+  const fields = await ownedHitFields(c, found.map((h) => h.doc), expand);
   const hits: SearchHit[] = found.map((h, i) => {
     const { path_drift, commit_drift, ...common } = fields[i] as HitFields & { path_drift?: unknown; commit_drift?: unknown };
     const hit: SearchHit = { ...common, snippet: h.snippet, score: h.score, relevance: h.relevance, match_terms: h.matchTerms };
@@ -488,6 +521,19 @@ export async function search(c: Context, input: SearchInput): Promise<SearchOutp
     actor,
   });
   return out;
+}
+
+/**
+ * One ranking over both stores (README "Team memory"): the two lists are merged by the score each
+ * index gave (BM25F, or the fused rank score when fusion ran: both stores take the same path for
+ * the same query), ties newest first, never one store's list after the other's. An id both stores
+ * hold appears once, from the personal store. Relevance is query-term coverage, the same scale in
+ * both.
+ */
+function mergeRanked(c: Context, own: FusedHit<StoredMemory>[], team: FusedHit<StoredMemory>[]): FusedHit<StoredMemory>[] {
+  const mine = new Set(own.map((h) => h.doc.id));
+  const theirs = team.filter((h) => !mine.has(h.doc.id) && !c.store.get(h.doc.id) && !c.store.getTombstone(h.doc.id));
+  return [...own, ...theirs].sort((a, b) => b.score - a.score || (a.doc.id < b.doc.id ? 1 : a.doc.id > b.doc.id ? -1 : 0));
 }
 
 /** Candidates beyond max_results that feedback may lift into the answer. */

@@ -10,7 +10,7 @@ import { headSha } from '../trust/signals/commitDrift.ts';
 import { MAX_SCOPES, scopeAllowed, validateScope } from '../scopes.ts';
 import { CATEGORIES, CONFIDENCES, SOURCES, type Category, type Confidence, type MemoryRecord, type Source, type StoredMemory, type ValidWrite } from '../types.ts';
 export type { ValidWrite } from '../types.ts';
-import { runWriteGates, checkUpdateContent, transientUpdateError, updateMarkers, type Related, type UpdateText } from '../trust/gates/writeGates.ts';
+import { runWriteGates, checkUpdateContent, transientUpdateError, updateMarkers, type GateSource, type Related, type UpdateText } from '../trust/gates/writeGates.ts';
 import { stripStored } from '../memory.ts';
 import { checkNote, requireActive, settleUnknownIds } from './common.ts';
 export { checkNote } from './common.ts';
@@ -191,19 +191,47 @@ export async function commitWrite(c: Context, w: ValidWrite, related?: Related[]
   return committedShape(m, related);
 }
 
-export async function write(c: Context, input: WriteInput) {
+/**
+ * The other stores a write is checked against (README "Team memory"): each one's duplicates and
+ * tombstones stop the write as the target's own do.
+ */
+async function gateSources(also: readonly Context[]): Promise<GateSource[]> {
+  const out: GateSource[] = [];
+  for (const o of also) {
+    await o.store.ensureFresh();
+    const sem = await semanticGateOptions(o);
+    out.push({ label: o.storeKind, store: o.store, candidates: (text, limit) => candidatesFor(o, text, limit), ...(sem.neighbours ? { neighbours: sem.neighbours } : {}), ...(sem.removedNeighbours ? { removedNeighbours: sem.removedNeighbours } : {}) });
+  }
+  return out;
+}
+
+/** `also`: the other stores to check (the facade passes the team store for a personal write and back). */
+export async function write(c: Context, input: WriteInput, also: readonly Context[] = []) {
   const w = validateWrite(c, input);
   const force = checkBool(input.force, 'force');
   const ack = checkBool(input.acknowledge_transient, 'acknowledge_transient');
+  // A claim about a person is theirs to confirm, never a shared record (README "Team memory").
+  if (c.storeKind === 'team' && w.category === 'user-inference') {
+    throw new ValidationError('category user-inference cannot go to the team store: a claim about the user is personal and waits for their confirmation; write it without store: "team" (it goes to the personal store, pending); nothing was written');
+  }
   await c.store.ensureFresh();
-  const gate = await runWriteGates(c, w, { force, acknowledge_transient: ack, candidates: (text, limit) => candidatesFor(c, text, limit), ...(await semanticGateOptions(c)) });
+  const others = await gateSources(also);
+  const gate = await runWriteGates(c, w, {
+    force,
+    acknowledge_transient: ack,
+    candidates: (text, limit) => candidatesFor(c, text, limit),
+    ...(await semanticGateOptions(c)),
+    ...(others.length > 0 ? { also: others, label: c.storeKind } : {}),
+    ...(c.storeKind === 'team' ? { strict: true } : {}),
+  });
+  const store = c.storeKind === 'team' ? { store: 'team' as const } : {};
   if (gate.outcome) {
-    c.log('write', { status: gate.outcome.status, scopes: w.scopes, category: w.category, ...gate.logFields });
-    return gate.outcome;
+    c.log('write', { status: gate.outcome.status, scopes: w.scopes, category: w.category, ...gate.logFields, ...store });
+    return { ...gate.outcome, ...(others.length > 0 ? { store: c.storeKind } : {}) };
   }
   const out = await commitWrite(c, w, gate.related);
-  c.log('write', { status: 'committed', id: out.id, scopes: w.scopes, category: w.category, ...gate.logFields });
-  return out;
+  c.log('write', { status: 'committed', id: out.id, scopes: w.scopes, category: w.category, ...gate.logFields, ...store });
+  return { ...out, store: c.storeKind };
 }
 
 export async function update(c: Context, input: UpdateInput) {
@@ -220,8 +248,9 @@ export async function update(c: Context, input: UpdateInput) {
   const expires = has('expires') ? checkExpires(c, input.expires) : undefined;
   const aliases = has('aliases') ? checkAliases(input.aliases) : undefined;
   const ack = checkBool(input.acknowledge_transient, 'acknowledge_transient');
-  if (content !== undefined) await checkUpdateContent(c, content);
-  if (aliases !== undefined && aliases.length > 0) await checkUpdateContent(c, aliases.join('\n'));
+  const strict = c.storeKind === 'team';
+  if (content !== undefined) await checkUpdateContent(c, content, strict);
+  if (aliases !== undefined && aliases.length > 0) await checkUpdateContent(c, aliases.join('\n'), strict);
   const fieldsGiven = (['content', 'scopes', 'confidence', 'expires', 'aliases'] as const).filter(has);
   // The durability gate of memory_write, on what the update changes: the body and added aliases.
   const durability = (cur: UpdateText) => {
@@ -259,7 +288,7 @@ export async function update(c: Context, input: UpdateInput) {
     return rec;
   });
   c.log('update', { id: m.id, fields: fieldsGiven, content_changed: changedContent, ...(transient ?? {}) });
-  return committedShape(m);
+  return { ...committedShape(m), store: c.storeKind };
 }
 
 export async function verify(c: Context, input: VerifyInput) {
@@ -279,7 +308,7 @@ export async function verify(c: Context, input: VerifyInput) {
     return rec;
   });
   c.log('verify', { id: m.id, ...(note ? { note } : {}) });
-  return { verified: m.id, last_verified_at: m.last_verified_at!, updated: m.updated };
+  return { verified: m.id, last_verified_at: m.last_verified_at!, updated: m.updated, store: c.storeKind };
 }
 
 /** The error for a record that another process removed while we waited for the lock. */

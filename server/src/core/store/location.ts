@@ -43,8 +43,26 @@ export function findProjectStore(cwd: string): { dir: string | null; searched: s
     if (dirname(d) === d) break;
   }
   const searched = root === null ? [resolve(cwd)] : chain;
-  for (const d of searched) if (isDir(join(d, '.cairn'))) return { dir: join(d, '.cairn'), searched, root };
+  // A team store (team.toml) is shared through the repository: never anyone's personal store.
+  for (const d of searched) if (isDir(join(d, '.cairn')) && !isTeamStore(join(d, '.cairn'))) return { dir: join(d, '.cairn'), searched, root };
   return { dir: null, searched, root };
+}
+
+/** The file that marks a `.cairn/` directory as a team store (README "Team memory"). */
+export const TEAM_MARKER = 'team.toml';
+
+export function isTeamStore(dir: string): boolean {
+  return existsSync(join(dir, TEAM_MARKER));
+}
+
+/**
+ * The team store of a repository: `<repoRoot>/.cairn/` when it holds team.toml, else null. One
+ * stat outside a team repo (nothing is created or read), so a repo without one costs nothing.
+ */
+export function findTeamStore(repoRoot: string | null): string | null {
+  if (repoRoot === null) return null;
+  const dir = join(repoRoot, '.cairn');
+  return isTeamStore(dir) ? dir : null;
 }
 
 export function expandHome(p: string, home = homedir()): string {

@@ -9,7 +9,7 @@ const remove = defineTool({
   title: 'Remove a memory',
   description: 'Tombstone a wrong or obsolete memory with a reason. Restorable with memory_restore; the tombstone also stops the same fact from being written again unnoticed. For a changed fact, prefer memory_update; for a memory merely irrelevant to this task, record `ignored` with memory_record_use instead. Ask before removing something the user stated.',
   input: z.strictObject({ id, reason: noteArg.describe('Why it is wrong or obsolete (required)') }),
-  output: z.object({ removed: z.string(), tombstone: z.string() }),
+  output: z.object({ removed: z.string(), tombstone: z.string(), store: z.enum(['personal', 'team']).optional() }),
   annotations: DESTRUCTIVE,
   run: (c, a) => c.remove(a),
 });

@@ -11,7 +11,7 @@ const search = defineTool({
     'Search stored memories. Call it only when stored context could change the answer (an ambiguity, a reference to earlier decisions or preferences), not for generic questions. ' +
     'Branch on `relevance` (high/medium/low from query-term coverage), never on `score`. Every hit carries staleness signals: when `staleness_verdict` is not `fresh`, spot-check the claim before relying on it. ' +
     'Query with the words the memory would contain (tool names, file names, nouns), not the whole request; when asking in your own words, also pass 2-4 alternates (rephrasings, likely words). ' +
-    'Results are limited to the current repo plus repo-less memories (outside a git repo: repo-less plus global scopes) unless auto_scope=false. When a hit shapes your answer, say so, then call memory_record_use.',
+    'Results are limited to the current repo plus repo-less memories (outside a git repo: repo-less plus global scopes) unless auto_scope=false. In a repository with a team store (.cairn/), its memories are searched too, in one ranking: each hit says `store` (personal or team). When a hit shapes your answer, say so, then call memory_record_use.',
   input: z.strictObject({
     query: z.string().min(1).max(LIMITS.queryChars).describe('What you are looking for, in plain words or identifiers'),
     alternates: z

@@ -17,7 +17,8 @@ const write = defineTool({
     'Store ONE durable fact (a decision, convention, preference or environment fact that will still hold next month). Not task progress, not what the repo already says, never secrets. ' +
     'Returns a status: committed; secret_detected (never stored); transient_warning (reword without time-bound phrases, or pass acknowledge_transient); duplicate (update the existing memory instead, or force); ' +
     'previously_removed (the user removed this before: ask first); pending (claims about the user, category=user-inference, wait for the user, then memory_write_confirm). ' +
-    'Reuse existing scopes (memory_scope_overview); projects:<repo> for repo facts; one call per fact. Pass aliases: other words a later question may use for it.',
+    'Reuse existing scopes (memory_scope_overview); projects:<repo> for repo facts; one call per fact. Pass aliases: other words a later question may use for it. ' +
+    'Goes to the personal store unless store="team": the repository\'s team store (.cairn/, committed and shared with every teammate), only for project facts the whole team should know and only when the user wants it shared; it refuses secrets more strictly and never takes claims about the user. Duplicates and removed memories of both stores are checked.',
   input: z.strictObject({
     content: z.string().max(LIMITS.contentChars).describe('The fact, in one or a few sentences, self-contained'),
     scopes: scopesArg.describe('At least one lowercase scope, e.g. ["projects:foo", "tools"]; ":" nests'),
@@ -28,6 +29,7 @@ const write = defineTool({
     aliases: aliasesArg.optional(),
     force: z.boolean().optional().describe('Skip the duplicate and previously-removed checks (not the secret check)'),
     acknowledge_transient: z.boolean().optional().describe('Store despite time-bound wording'),
+    store: z.enum(['personal', 'team']).optional().describe('personal (default): your own store; team: the repository\'s shared team store (.cairn/, committed with the code; stricter secret check; no user-inference)'),
   }),
   output: statusShape,
   annotations: WRITES,
@@ -77,7 +79,7 @@ const verify = defineTool({
   title: 'Mark a memory verified',
   description: 'Record that you checked a memory against reality and it still holds: the path exists, the command works, the user confirmed. Being used is not verification. Resets staleness; does not bump updated.',
   input: z.strictObject({ id, note: noteArg.optional().describe('What you checked') }),
-  output: z.object({ verified: z.string(), last_verified_at: z.string(), updated: z.string() }),
+  output: z.object({ verified: z.string(), last_verified_at: z.string(), updated: z.string(), store: z.enum(['personal', 'team']).optional() }),
   annotations: IDEMPOTENT_WRITE,
   run: (c, a) => c.verify(a),
 });

@@ -12,6 +12,7 @@ import { DUPLICATE_THRESHOLD, RELATED_THRESHOLD, dedupTokens, jaccard, roundSimi
 import { detectTransient, type DurabilityMarker } from './durability.ts';
 import { newPendingId, savePending, sweepPending, type PendingReason } from '../../store/pending.ts';
 import { detectSecrets } from './secrets.ts';
+import { detectTeamSecrets } from './teamSecrets.ts';
 import { tombstoneIndex } from './tombstoneIndex.ts';
 
 /** Active candidates the index is asked for; Jaccard is then computed on each. */
@@ -28,6 +29,21 @@ export interface Related {
   snippet: string;
   scopes: string[];
   updated: string;
+  /** Which store holds it, when the write was checked against more than one (README "Team memory"). */
+  store?: string;
+}
+
+/**
+ * Another store a write is checked against (the team store for a personal write, the personal
+ * store for a team write): its duplicates and its tombstones stop the write like the target's own.
+ */
+export interface GateSource {
+  /** 'personal' or 'team': named on every match it contributes. */
+  label: string;
+  store: Store;
+  candidates: (text: string, limit: number) => string[];
+  neighbours?: (text: string, limit: number) => Promise<Neighbour[]>;
+  removedNeighbours?: (text: string, limit: number) => Promise<Neighbour[]>;
 }
 
 export interface GateResult {
@@ -68,6 +84,12 @@ export interface GateOptions {
    * merged are what the new text restates).
    */
   exclude?: ReadonlySet<string>;
+  /** The other stores to check (GateSource); their matches carry `store`, and so do the target's (`label`). */
+  also?: readonly GateSource[];
+  /** The target store's label when `also` is given. */
+  label?: string;
+  /** The team store's stricter secret gate (teamSecrets.ts) on top of the personal one. */
+  strict?: boolean;
 }
 
 export interface Neighbour {
@@ -112,14 +134,27 @@ type Match = Related & { raw: number; dup: boolean };
  * index candidates only) or by meaning (semantic neighbours >= the rule's `related`). `dup`: it
  * says the same thing (Jaccard >= DUPLICATE_THRESHOLD, or a paraphrase by the semantic rule).
  */
+/** The target store first, then the others (GateOptions.also). */
+function sourcesOf(c: GateContext, opts: GateOptions): GateSource[] {
+  const own: GateSource = { label: opts.label ?? 'personal', store: c.store, candidates: opts.candidates, ...(opts.neighbours ? { neighbours: opts.neighbours } : {}), ...(opts.removedNeighbours ? { removedNeighbours: opts.removedNeighbours } : {}) };
+  return [own, ...(opts.also ?? [])];
+}
+
 async function activeMatches(c: GateContext, tokens: ReadonlySet<string>, content: string, opts: GateOptions): Promise<Match[]> {
+  const all: Match[] = [];
+  const labelled = (opts.also?.length ?? 0) > 0;
+  for (const src of sourcesOf(c, opts)) all.push(...(await activeMatchesIn(c, src, labelled, tokens, content, opts)));
+  return all.sort((a, b) => Number(b.dup) - Number(a.dup) || b.raw - a.raw || (a.id < b.id ? -1 : 1));
+}
+
+async function activeMatchesIn(c: GateContext, src: GateSource, labelled: boolean, tokens: ReadonlySet<string>, content: string, opts: GateOptions): Promise<Match[]> {
   const now = c.now();
   const out = new Map<string, Match>();
   const sem = new Map<string, number>();
-  if (opts.neighbours && opts.semanticRule) for (const n of await opts.neighbours(content, MAX_MATCHES * 2)) if (n.cosine >= opts.semanticRule.related) sem.set(n.id, n.cosine);
-  for (const id of [...opts.candidates(content, DEDUP_CANDIDATES + (opts.exclude?.size ?? 0)), ...sem.keys()]) {
+  if (src.neighbours && opts.semanticRule) for (const n of await src.neighbours(content, MAX_MATCHES * 2)) if (n.cosine >= opts.semanticRule.related) sem.set(n.id, n.cosine);
+  for (const id of [...src.candidates(content, DEDUP_CANDIDATES + (opts.exclude?.size ?? 0)), ...sem.keys()]) {
     if (out.has(id) || opts.exclude?.has(id)) continue;
-    const m = c.store.get(id);
+    const m = src.store.get(id);
     if (!m || isExpired(m, now)) continue; // an expired memory no longer stands for the fact
     const sim = jaccard(tokens, new Set(dedupTokens(m.body)));
     const cos = sem.get(id);
@@ -127,9 +162,10 @@ async function activeMatches(c: GateContext, tokens: ReadonlySet<string>, conten
     const dup = sim >= DUPLICATE_THRESHOLD || (cos !== undefined && paraphrase(opts.semanticRule, cos, sim, content, m.body, false));
     const rel: Related = { id: m.id, similarity: roundSimilarity(sim), snippet: snippetOf(m.body), scopes: m.scopes, updated: m.updated };
     if (cos !== undefined) rel.semantic = roundSimilarity(cos);
+    if (labelled) rel.store = src.label;
     out.set(id, { ...rel, raw: Math.max(sim, dup ? DUPLICATE_THRESHOLD : 0, cos ?? 0), dup });
   }
-  return [...out.values()].sort((a, b) => Number(b.dup) - Number(a.dup) || b.raw - a.raw || (a.id < b.id ? -1 : 1));
+  return [...out.values()];
 }
 
 /** Drops the unrounded similarity used for sorting. */
@@ -143,15 +179,21 @@ function strip(m: Match): Related {
 /** What memory_write says when the secret gate refuses (the memory tool says the same). */
 export const SECRET_HINT = 'Nothing was stored: memories are plaintext files. Remove the secret and say where it lives instead (e.g. "the deploy key is in 1Password under Infra"). There is no override.';
 
+/** The team store's refusal: stricter, and it says why. */
+export const TEAM_SECRET_HINT = 'Nothing was stored: the team store is committed and shared with everyone who has the repository, so it refuses anything that may be a credential, including private hosts with credential words, an email with a password, and bare random-looking tokens. Say where the secret lives instead (e.g. "the staging DB password is in the team vault under staging/db"). There is no override.';
+
 export async function runWriteGates(c: GateContext, w: ValidWrite, opts: GateOptions): Promise<GateResult> {
   // 2. Secrets. Only the kinds go to the event log, never even a masked snippet.
-  const findings = detectSecrets(w.aliases && w.aliases.length > 0 ? `${w.content}\n${w.aliases.join('\n')}` : w.content);
+  const text = w.aliases && w.aliases.length > 0 ? `${w.content}\n${w.aliases.join('\n')}` : w.content;
+  const findings: Array<{ kind: string; snippet: string }> = detectSecrets(text);
+  if (opts.strict) findings.push(...detectTeamSecrets(text));
   if (findings.length > 0) {
     return {
       outcome: {
         status: 'secret_detected',
         findings,
-        hint: SECRET_HINT,
+        hint: opts.strict ? TEAM_SECRET_HINT : SECRET_HINT,
+        ...(opts.strict ? { store: 'team' } : {}),
       },
       logFields: { secret_kinds: [...new Set(findings.map((f) => f.kind))] },
     };
@@ -185,7 +227,7 @@ export async function runWriteGates(c: GateContext, w: ValidWrite, opts: GateOpt
       outcome: {
         status: 'duplicate',
         matches: high.slice(0, MAX_MATCHES).map(strip),
-        hint: `Nothing was stored: memory ${high[0]!.id} already says this. Change it with memory_update (or memory_verify it if it still holds); pass force=true only if this is a different fact.`,
+        hint: `Nothing was stored: memory ${high[0]!.id}${high[0]!.store ? ` (${high[0]!.store} store)` : ''} already says this. Change it with memory_update (or memory_verify it if it still holds); pass force=true only if this is a different fact.`,
       },
       logFields: { ...logFields, duplicate_of: high.map((m) => m.id).slice(0, MAX_MATCHES) },
     };
@@ -193,24 +235,31 @@ export async function runWriteGates(c: GateContext, w: ValidWrite, opts: GateOpt
 
   // 5. Tombstoned near-duplicates: the user removed this before, with a reason.
   if (!opts.force) {
-    const removed: Array<{ id: string; similarity: number; semantic?: number }> = tombstoneIndex(c.store).similar([...tokens], DUPLICATE_THRESHOLD);
-    // Reworded removed facts: semantic neighbours among tombstones that pass the paraphrase rule.
-    if (opts.removedNeighbours && opts.semanticRule) {
-      const seen = new Set(removed.map((r) => r.id));
-      for (const n of await opts.removedNeighbours(w.content, MAX_MATCHES * 2)) {
-        const t = c.store.getTombstone(n.id);
-        if (!t || seen.has(n.id)) continue;
-        const sim = jaccard(tokens, new Set(dedupTokens(t.body)));
-        if (paraphrase(opts.semanticRule, n.cosine, sim, w.content, t.body, true)) removed.push({ id: n.id, similarity: sim, semantic: n.cosine });
+    const labelled = (opts.also?.length ?? 0) > 0;
+    const removed: Array<{ id: string; similarity: number; semantic?: number; src: GateSource }> = [];
+    for (const src of sourcesOf(c, opts)) {
+      const own: typeof removed = tombstoneIndex(src.store).similar([...tokens], DUPLICATE_THRESHOLD).map((r) => ({ ...r, src }));
+      // Reworded removed facts: semantic neighbours among tombstones that pass the paraphrase rule.
+      if (src.removedNeighbours && opts.semanticRule) {
+        const seen = new Set(own.map((r) => r.id));
+        for (const n of await src.removedNeighbours(w.content, MAX_MATCHES * 2)) {
+          const t = src.store.getTombstone(n.id);
+          if (!t || seen.has(n.id)) continue;
+          const sim = jaccard(tokens, new Set(dedupTokens(t.body)));
+          if (paraphrase(opts.semanticRule, n.cosine, sim, w.content, t.body, true)) own.push({ id: n.id, similarity: sim, semantic: n.cosine, src });
+        }
       }
+      removed.push(...own);
     }
+    if (labelled) removed.sort((a, b) => b.similarity - a.similarity || (a.id < b.id ? -1 : 1));
     const matches = removed
       .filter((r) => !opts.exclude?.has(r.id))
-      .map((r) => ({ r, t: c.store.getTombstone(r.id) }))
+      .map((r) => ({ r, t: r.src.store.getTombstone(r.id) }))
       .filter((x) => x.t !== undefined)
       .slice(0, MAX_MATCHES)
       .map(({ r, t }) => ({
         id: t!.id,
+        ...(labelled ? { store: r.src.label } : {}),
         similarity: roundSimilarity(r.similarity),
         ...(r.semantic !== undefined ? { semantic: roundSimilarity(r.semantic) } : {}),
         snippet: snippetOf(t!.body),
@@ -223,7 +272,7 @@ export async function runWriteGates(c: GateContext, w: ValidWrite, opts: GateOpt
         outcome: {
           status: 'previously_removed',
           matches,
-          hint: `Nothing was stored: a near-identical memory was removed on ${matches[0]!.removed_at?.slice(0, 10) ?? 'an earlier date'} (reason: ${JSON.stringify(matches[0]!.removed_reason ?? '')}). Ask the user before storing it again; memory_restore brings the old one back, force=true writes it anew.`,
+          hint: `Nothing was stored: a near-identical memory${matches[0]!.store ? ` in the ${matches[0]!.store} store` : ''} was removed on ${matches[0]!.removed_at?.slice(0, 10) ?? 'an earlier date'} (reason: ${JSON.stringify(matches[0]!.removed_reason ?? '')}). Ask the user before storing it again; memory_restore brings the old one back, force=true writes it anew.`,
         },
         logFields: { ...logFields, previously_removed: matches.map((m) => m.id) },
       };
@@ -272,14 +321,15 @@ export async function runWriteGates(c: GateContext, w: ValidWrite, opts: GateOpt
   return { ...(related.length > 0 ? { related } : {}), logFields };
 }
 
-/** memory_update runs the secret check on new content; a finding refuses the whole update. */
-export async function checkUpdateContent(c: GateContext, content: string): Promise<void> {
+/** memory_update runs the secret check on new content; a finding refuses the whole update. `strict`: a team memory (teamSecrets.ts). */
+export async function checkUpdateContent(c: GateContext, content: string, strict = false): Promise<void> {
   void c;
-  const findings = detectSecrets(content);
+  const findings: Array<{ kind: string; snippet: string }> = detectSecrets(content);
+  if (strict) findings.push(...detectTeamSecrets(content));
   if (findings.length === 0) return;
   const list = findings.map((f) => `${f.kind} (${f.snippet})`).join(', ');
   throw new ValidationError(
-    `content contains ${findings.length === 1 ? 'a secret' : `${findings.length} secrets`}: ${list}; nothing was changed. Memories are plaintext: say where the secret lives instead of its value`,
+    `content contains ${findings.length === 1 ? 'a secret' : `${findings.length} secrets`}: ${list}; nothing was changed. ${strict ? 'This is a team memory, shared through git with everyone who has the repository' : 'Memories are plaintext'}: say where the secret lives instead of its value`,
   );
 }
 

@@ -1,0 +1,86 @@
+// The team store (README "Team memory"): `.cairn/` at the git root of the caller's repository,
+// committed with the code and marked by team.toml. `cairn team init` creates it; the facade opens
+// it beside the personal store when it exists (config [team] enabled, default true).
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Context } from './context.ts';
+import { ValidationError } from '../errors.ts';
+import { TEAM_MARKER, findTeamStore } from '../store/location.ts';
+import { ensureDir, writeFileAtomic } from '../store/fsatomic.ts';
+import { ensureLines, GITIGNORE_LINES } from '../sync/repo.ts';
+
+/** team.toml's text: the marker, and the README line a teammate reads first. */
+export const TEAM_MARKER_TEXT = [
+  '# cairn team store: memories shared with everyone who clones this repository.',
+  '# Each *.md file here is one memory (docs/format.md); commit them with the code.',
+  '# Written with `memory_write store: "team"` or `cairn remember --team`; never secrets or claims about a person.',
+  '# Caches, the event log and pending writes stay on each machine (.gitignore).',
+  '',
+].join('\n');
+
+const README_TEXT = [
+  'This directory is a cairn team store: project memories shared through git.',
+  'Each .md file is one memory (id, scopes, body); .tombstones/ holds removed ones with the reason.',
+  'cairn searches it beside each developer\'s personal memories when run in this repository (README "Team memory").',
+  '',
+].join('\n');
+
+export interface TeamInitResult {
+  dir: string;
+  repo_root: string;
+  created: boolean;
+  files: string[];
+}
+
+/** Creates (or completes) the team store of the caller's repository; changes nothing else. */
+export async function teamInit(c: Context): Promise<TeamInitResult> {
+  const root = c.caller.repoRoot;
+  if (root === null) throw new ValidationError(`${c.caller.cwd} is not inside a git repository: run cairn team init in the repository whose team store it is`);
+  const dir = join(root, '.cairn');
+  if (dir === c.dir) throw new ValidationError(`${dir} is your personal store (${c.env.CAIRN_DIR ? '$CAIRN_DIR' : 'storage.directory'} points at it): a team store is shared through git and must not hold personal memories; set the personal store elsewhere first`);
+  const existed = findTeamStore(root) !== null;
+  const files: string[] = [];
+  await ensureDir(dir);
+  const marker = join(dir, TEAM_MARKER);
+  if (!existsSync(marker)) {
+    await writeFileAtomic(marker, TEAM_MARKER_TEXT, 0o644);
+    files.push(marker);
+  }
+  const readme = join(dir, 'README.txt');
+  if (!existsSync(readme)) {
+    await writeFileAtomic(readme, README_TEXT, 0o644);
+    files.push(readme);
+  }
+  if (await ensureLines(join(dir, '.gitignore'), GITIGNORE_LINES, '# cairn: per-machine files (caches, event log, pending writes, locks) are never shared')) files.push(join(dir, '.gitignore'));
+  return { dir, repo_root: root, created: !existed, files };
+}
+
+export interface TeamStatus {
+  enabled: boolean;
+  repo_root: string | null;
+  dir: string | null;
+  open: boolean;
+  active: number;
+  tombstoned: number;
+}
+
+export function teamStatus(c: Context): TeamStatus {
+  const t = c.team;
+  return {
+    enabled: c.config.team.enabled,
+    repo_root: c.caller.repoRoot,
+    dir: t?.dir ?? (c.config.team.enabled ? findTeamStore(c.caller.repoRoot) : null),
+    open: t !== null,
+    active: t ? t.store.activeCount : 0,
+    tombstoned: t ? [...t.store.tombstones()].length : 0,
+  };
+}
+
+/** Ids both stores hold (active or removed): the personal memory answers for them (README "Team memory"). */
+export function idClashes(c: Context): string[] {
+  const t = c.team;
+  if (t === null) return [];
+  const out: string[] = [];
+  for (const src of [t.store.active(), t.store.tombstones()]) for (const m of src) if (c.store.get(m.id) || c.store.getTombstone(m.id)) out.push(m.id);
+  return out.sort();
+}
