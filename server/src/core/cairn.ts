@@ -235,7 +235,7 @@ export class Cairn implements Context {
     const report = await curation.health(this, input);
     const t = this.team;
     // The team store's own report, labelled: its problems are the team's to fix (and to commit).
-    const teamReport = t === null ? null : { store: 'team' as const, dir: t.dir, ...(await curation.health(t, input)), id_clashes: team.idClashes(this) };
+    const teamReport = t === null ? null : { store: 'team' as const, dir: t.dir, ...(await curation.health(t, input)), ...team.teamProblems(this)! };
     return { ...report, store: 'personal' as const, consolidation: await consolidation.consolidationSummary(this), ...(teamReport ? { team: teamReport } : {}) };
   }
   consolidate(input: consolidation.ConsolidateInput) { return this.wrote(consolidation.consolidate(this, input)); }

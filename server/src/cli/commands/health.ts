@@ -127,6 +127,8 @@ export const health: Command = {
         if (t) {
           io.out(`\n== team store ${t.dir} ==\n${healthText(t)}`);
           if (t.id_clashes.length) io.out(`ids in both stores (the personal memory answers): ${t.id_clashes.join(', ')}\n`);
+          for (const f of t.unreadable_files) io.out(`unreadable team file: ${f.file}: ${f.reason}\n`);
+          if (t.gitignore_missing.length) io.out(`${t.dir}/.gitignore lacks ${t.gitignore_missing.join(' ')}: per-machine files could be committed (cairn team init adds them)\n`);
         }
       }
       return 0;

@@ -1,7 +1,7 @@
 // The team store (README "Team memory"): `.cairn/` at the git root of the caller's repository,
 // committed with the code and marked by team.toml. `cairn team init` creates it; the facade opens
 // it beside the personal store when it exists (config [team] enabled, default true).
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Context } from './context.ts';
 import { ValidationError } from '../errors.ts';
@@ -83,4 +83,25 @@ export function idClashes(c: Context): string[] {
   const out: string[] = [];
   for (const src of [t.store.active(), t.store.tombstones()]) for (const m of src) if (c.store.get(m.id) || c.store.getTombstone(m.id)) out.push(m.id);
   return out.sort();
+}
+
+/**
+ * What memory_health adds for the team store beyond its own report: files it could not read (a
+ * teammate's hand edit, a merge left with markers), ids it shares with the personal store, and
+ * .gitignore lines missing (then caches or the event log could be committed).
+ */
+export function teamProblems(c: Context) {
+  const t = c.team;
+  if (t === null) return null;
+  let ignore: string[] = [];
+  try {
+    ignore = readFileSync(join(t.dir, '.gitignore'), 'utf8').split(/\r?\n/).map((l) => l.trim());
+  } catch {
+    ignore = [];
+  }
+  return {
+    unreadable_files: [...t.store.skipped(), ...t.store.shadowed()].map((f) => ({ file: f.file, reason: f.reason })),
+    id_clashes: idClashes(c),
+    gitignore_missing: GITIGNORE_LINES.filter((l) => !ignore.includes(l)),
+  };
 }

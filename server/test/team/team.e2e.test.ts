@@ -1,0 +1,254 @@
+// Team memory end to end (README "Team memory"): real git repos in temp dirs, the built bundle as
+// MCP server over stdio and as CLI, a personal store elsewhere ($CAIRN_DIR). No mocks.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync, copyFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { git, removeDir, tempDir, tempRepo } from '../helpers/env.ts';
+import { cli, startServer } from '../helpers/mcp.ts';
+
+const dirs: string[] = [];
+after(() => dirs.forEach(removeDir));
+
+const mdFiles = (d: string) => (existsSync(d) ? readdirSync(d).filter((f) => f.endsWith('.md')) : []);
+
+/** A repo with a committed team store and a personal store outside it. */
+function setup() {
+  const repo = tempRepo();
+  const personal = tempDir('cairn-personal-');
+  dirs.push(repo, personal);
+  const run = (args: string[], cwd = repo, env: Record<string, string> = {}) => cli(args, { store: personal, cwd, env });
+  const init = run(['team', 'init', '--json']);
+  assert.equal(init.code, 0, init.stderr);
+  const team = join(repo, '.cairn');
+  return { repo, personal, team, run };
+}
+
+test('cairn team init: team.toml, README, .gitignore for per-machine files; idempotent; refused outside a repo', () => {
+  const { repo, team, run, personal } = setup();
+  assert.match(readFileSync(join(team, 'team.toml'), 'utf8'), /cairn team store/);
+  assert.ok(existsSync(join(team, 'README.txt')));
+  const ignore = readFileSync(join(team, '.gitignore'), 'utf8');
+  for (const l of ['.cache/', '.events.jsonl*', '.pending/', '.lock']) assert.ok(ignore.split('\n').includes(l), l);
+  const again = JSON.parse(run(['team', 'init', '--json']).stdout);
+  assert.equal(again.created, false);
+  assert.deepEqual(again.files, []);
+  // Writing and searching make caches and an event log: git must never see them.
+  assert.equal(run(['remember', '--team', 'Integration tests need the docker compose stack from dev/compose.yml running', '--scope', 'testing']).code, 0);
+  assert.equal(run(['search', 'docker compose']).code, 0);
+  assert.ok(existsSync(join(team, '.cache')));
+  const status = git(repo, 'status', '--porcelain', '--untracked-files=all');
+  assert.doesNotMatch(status, /\.cache|\.events|\.pending|\.lock/);
+  assert.match(status, /\.cairn\/team\.toml/);
+  assert.equal(mdFiles(team).length, 1);
+  const outside = tempDir('cairn-norepo-');
+  dirs.push(outside);
+  const r = run(['team', 'init'], outside);
+  assert.notEqual(r.code, 0);
+  assert.match(r.stderr, /not inside a git repository/);
+  assert.ok(!existsSync(join(outside, '.cairn')));
+  void personal;
+});
+
+test('MCP: search and list see both stores with store labels in one ranking; write store:"team" lands in .cairn/; show/update/verify/remove/restore act on the holder', async () => {
+  const { repo, personal, team } = setup();
+  const s = await startServer({ store: personal, cwd: repo });
+  const t = await s.call('memory_write', { content: 'Release builds are signed by the sigstore step in ci/release.yml before upload', scopes: ['release'], store: 'team' });
+  assert.equal(t.status, 'committed');
+  assert.equal(t.store, 'team');
+  assert.ok(t.file.startsWith(team), t.file);
+  assert.equal(mdFiles(team).length, 1);
+  const p = await s.call('memory_write', { content: 'I prefer to run release builds locally with make release before tagging', scopes: ['release'] });
+  assert.equal(p.store, 'personal');
+  assert.ok(p.file.startsWith(personal));
+  assert.equal(mdFiles(team).length, 1, 'a personal write never lands in the team store');
+
+  // One fused ranking: the team memory matches the query better and ranks first.
+  const r = await s.call('memory_search', { query: 'sigstore signed release upload' });
+  assert.deepEqual(r.hits.map((h: any) => [h.id, h.store]), [[t.id, 'team'], [p.id, 'personal']]);
+  const r2 = await s.call('memory_search', { query: 'make release locally tagging' });
+  assert.equal(r2.hits[0].id, p.id);
+  assert.equal(r2.hits[0].store, 'personal');
+  const list = await s.call('memory_list', {});
+  assert.deepEqual(new Set(list.items.map((i: any) => `${i.id}:${i.store}`)), new Set([`${t.id}:team`, `${p.id}:personal`]));
+  const shown = await s.call('memory_show', { ids: [t.id, p.id] });
+  assert.deepEqual(shown.memories.map((m: any) => m.store), ['team', 'personal']);
+  assert.equal((await s.call('memory_show', { id: t.id })).memories[0].store, 'team');
+
+  const u = await s.call('memory_update', { id: t.id, content: 'Release builds are signed by the sigstore step in ci/release.yml before the upload to the registry' });
+  assert.equal(u.store, 'team');
+  assert.match(readFileSync(join(team, mdFiles(team)[0]!), 'utf8'), /upload to the registry/);
+  assert.equal((await s.call('memory_verify', { id: t.id })).store, 'team');
+  const rm = await s.call('memory_remove', { id: t.id, reason: 'signing moved to the registry side' });
+  assert.equal(rm.store, 'team');
+  assert.equal(mdFiles(team).length, 0);
+  assert.equal(mdFiles(join(team, '.tombstones')).length, 1);
+  const tombs = await s.call('memory_list_tombstones', {});
+  assert.equal(tombs.items[0].id, t.id);
+  assert.equal(tombs.items[0].store, 'team');
+  assert.equal((await s.call('memory_restore', { id: t.id })).store, 'team');
+  assert.equal(mdFiles(team).length, 1);
+  assert.equal(mdFiles(personal).length, 1);
+  const ov = await s.call('memory_scope_overview', {});
+  assert.equal(ov.team.total, 1);
+  assert.deepEqual(ov.team.scopes, { release: 1 });
+  await s.close();
+});
+
+test('write gates check both stores: a team tombstone refuses a personal write with its reason; duplicates across stores are flagged both ways', async () => {
+  const { repo, personal, team } = setup();
+  const s = await startServer({ store: personal, cwd: repo });
+  const gone = await s.call('memory_write', { content: 'The nightly job rebuilds the search index with scripts/reindex.sh at 02:00 UTC', scopes: ['ops'], store: 'team' });
+  await s.call('memory_remove', { id: gone.id, reason: 'we moved reindexing into the app on boot' });
+  const before = mdFiles(personal).length;
+  const again = await s.call('memory_write', { content: 'The nightly job rebuilds the search index with scripts/reindex.sh at 02:00 UTC', scopes: ['ops'] });
+  assert.equal(again.status, 'previously_removed');
+  assert.equal(again.matches[0].id, gone.id);
+  assert.equal(again.matches[0].store, 'team');
+  assert.equal(again.matches[0].removed_reason, 'we moved reindexing into the app on boot');
+  assert.match(again.hint, /team store/);
+  assert.equal(mdFiles(personal).length, before, 'nothing written');
+
+  const shared = await s.call('memory_write', { content: 'Database migrations live in db/migrations and run with npm run migrate', scopes: ['db'], store: 'team' });
+  const dup = await s.call('memory_write', { content: 'Database migrations live in db/migrations and run with npm run migrate', scopes: ['db'] });
+  assert.equal(dup.status, 'duplicate');
+  assert.equal(dup.matches[0].id, shared.id);
+  assert.equal(dup.matches[0].store, 'team');
+  const mine = await s.call('memory_write', { content: 'My scratch notes for the auth refactor are in ~/notes/auth-refactor.md', scopes: ['auth'] });
+  const dup2 = await s.call('memory_write', { content: 'My scratch notes for the auth refactor are in ~/notes/auth-refactor.md', scopes: ['auth'], store: 'team' });
+  assert.equal(dup2.status, 'duplicate');
+  assert.equal(dup2.matches[0].id, mine.id);
+  assert.equal(dup2.matches[0].store, 'personal');
+  const removedMine = await s.call('memory_write', { content: 'The legacy admin panel is served from the /old-admin route of the api', scopes: ['api'] });
+  await s.call('memory_remove', { id: removedMine.id, reason: 'old admin panel was deleted' });
+  const teamAgain = await s.call('memory_write', { content: 'The legacy admin panel is served from the /old-admin route of the api', scopes: ['api'], store: 'team' });
+  assert.equal(teamAgain.status, 'previously_removed');
+  assert.equal(teamAgain.matches[0].store, 'personal');
+  assert.equal(mdFiles(team).length, 1, 'only the shared migrations memory is in the team store');
+  await s.close();
+});
+
+test('the team store refuses secrets more strictly, and claims about the user; each refusal writes nothing', async () => {
+  const { repo, personal, team, run } = setup();
+  const s = await startServer({ store: personal, cwd: repo });
+  const cases = [
+    ['The staging database on 10.20.30.40 takes the login admin with password from the vault entry db-admin.', 'private-host-credential'],
+    ['The analytics client id is kX93mPq2Lw7ZtR4v and it is safe to share internally.', 'high-entropy-token'],
+    ['The flag service on build.internal needs the token from the ci settings page.', 'private-host-credential'],
+  ] as const;
+  for (const [content, kind] of cases) {
+    const r = await s.call('memory_write', { content, scopes: ['ops'], store: 'team' });
+    assert.equal(r.status, 'secret_detected', content);
+    assert.ok(r.findings.some((f: any) => f.kind === kind), JSON.stringify(r.findings));
+    assert.match(r.hint, /team store is committed and shared/);
+    assert.equal(r.store, 'team');
+  }
+  assert.equal(mdFiles(team).length, 0);
+  // The personal gate is unchanged: the same texts are not secrets by its rules.
+  assert.equal((await s.call('memory_write', { content: cases[1][0], scopes: ['ops'] })).status, 'committed');
+  // The personal gate's own kinds are refused from the team store as well.
+  const gh = await s.call('memory_write', { content: `CI pushes with ghp_${'aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5'}`, scopes: ['ci'], store: 'team' });
+  assert.equal(gh.status, 'secret_detected');
+  // An update of a team memory gets the strict check too.
+  const ok = await s.call('memory_write', { content: 'The feature flags are defined in config/flags.yaml and reviewed weekly', scopes: ['flags'], store: 'team' });
+  const upd = await s.fail('memory_update', { id: ok.id, content: 'The feature flags service on flags.internal takes the token kept in config/flags.yaml' });
+  assert.match(upd, /private-host-credential.*team memory/s);
+  assert.doesNotMatch(readFileSync(join(team, mdFiles(team)[0]!), 'utf8'), /flags\.internal/);
+  const claim = await s.fail('memory_write', { content: 'The user prefers tabs over spaces in every repository', scopes: ['style'], category: 'user-inference', store: 'team' });
+  assert.match(claim, /user-inference cannot go to the team store/);
+  assert.equal(mdFiles(team).length, 1);
+  const cliRefusal = run(['remember', '--team', cases[0][0], '--scope', 'ops']);
+  assert.equal(cliRefusal.code, 1);
+  assert.match(cliRefusal.stderr, /not stored in the team store.*private-host-credential/s);
+  assert.equal(mdFiles(team).length, 1);
+  await s.close();
+});
+
+test('a teammate\'s commit pulled into .cairn/ is seen by a running server without restart; health lists team problems labelled', async () => {
+  const { repo, personal } = setup();
+  git(repo, 'add', '.cairn');
+  git(repo, 'commit', '-q', '-m', 'team store');
+  const bare = join(tempDir('cairn-bare-'), 'origin.git');
+  dirs.push(join(bare, '..'));
+  git(repo, 'init', '-q', '--bare', bare);
+  git(repo, 'remote', 'set-url', 'origin', bare);
+  git(repo, 'push', '-q', 'origin', 'main');
+  git(repo, 'branch', '-q', '--set-upstream-to=origin/main', 'main');
+  const mateRoot = tempDir('cairn-mate-');
+  dirs.push(mateRoot);
+  const mate = join(mateRoot, 'clone');
+  git(mateRoot, 'clone', '-q', '-b', 'main', bare, mate);
+
+  const s = await startServer({ store: personal, cwd: repo });
+  assert.equal((await s.call('memory_search', { query: 'flamegraph profiling' })).hits.length, 0);
+  const matePersonal = tempDir('cairn-mate-personal-');
+  dirs.push(matePersonal);
+  const w = cli(['remember', '--team', 'Profile the api with npm run flamegraph; the output lands in tmp/profile', '--scope', 'perf', '--json'], { store: matePersonal, cwd: mate });
+  assert.equal(w.code, 0, w.stderr);
+  const mateId = JSON.parse(w.stdout).id;
+  git(mate, 'add', '.cairn');
+  git(mate, 'commit', '-q', '-m', 'team memory: profiling');
+  git(mate, 'push', '-q', 'origin', 'HEAD:main');
+  git(repo, 'pull', '-q', '--ff-only');
+
+  const deadline = Date.now() + 15_000;
+  let hits: any[] = [];
+  while (Date.now() < deadline) {
+    hits = (await s.call('memory_search', { query: 'flamegraph profiling' })).hits;
+    if (hits.length > 0) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  assert.equal(hits[0]?.id, mateId);
+  assert.equal(hits[0]?.store, 'team');
+
+  // A hand-broken team file shows up in health under the team store's report.
+  writeFileSync(join(repo, '.cairn', 'broken.md'), '---\nid: [unclosed\n---\nbody\n');
+  let h: any;
+  const deadline2 = Date.now() + 15_000;
+  while (Date.now() < deadline2) {
+    h = await s.call('memory_health', {});
+    if (JSON.stringify(h.team ?? {}).includes('broken.md')) break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  assert.equal(h.store, 'personal');
+  assert.equal(h.team.store, 'team');
+  assert.equal(h.team.totals.active, 1);
+  assert.match(JSON.stringify(h.team), /broken\.md/);
+  await s.close();
+});
+
+test('outside a git repo, without a team store, or with [team] enabled = false: no team store and no error', async () => {
+  const { repo, personal } = setup();
+  await (async () => {
+    const s = await startServer({ store: personal, cwd: repo });
+    await s.call('memory_write', { content: 'Lint rules come from the shared eslint config package @acme/eslint-config', scopes: ['lint'], store: 'team' });
+    await s.close();
+  })();
+  const outside = tempDir('cairn-outside-');
+  dirs.push(outside);
+  const s = await startServer({ store: personal, cwd: outside });
+  assert.equal((await s.call('memory_search', { query: 'eslint config', auto_scope: false })).hits.length, 0);
+  const err = await s.fail('memory_write', { content: 'Anything at all for the team store here', scopes: ['x'], store: 'team' });
+  assert.match(err, /store "team" is not available: .* is not inside a git repository; nothing was written/);
+  assert.equal(s.stderr().includes('team store'), false);
+  await s.close();
+
+  writeFileSync(join(personal, 'config.toml'), '[team]\nenabled = false\n');
+  const off = await startServer({ store: personal, cwd: repo });
+  assert.equal((await off.call('memory_search', { query: 'eslint config' })).hits.length, 0);
+  assert.match(await off.fail('memory_write', { content: 'Anything at all for the team store here', scopes: ['x'], store: 'team' }), /turned off/);
+  await off.close();
+});
+
+test('an id both stores hold: the personal memory answers, health lists the clash', async () => {
+  const { repo, personal, team, run } = setup();
+  const w = JSON.parse(run(['remember', 'Personal fact about the build cache living in ~/.cache/widgets', '--scope', 'build', '--json']).stdout);
+  mkdirSync(team, { recursive: true });
+  copyFileSync(w.file, join(team, 'copy.md'));
+  const shown = JSON.parse(run(['show', w.id, '--json']).stdout);
+  assert.equal(shown.store, 'personal');
+  const list = JSON.parse(run(['list', '--json']).stdout);
+  assert.equal(list.items.filter((i: any) => i.id === w.id).length, 1);
+  const h = JSON.parse(run(['health', '--json']).stdout);
+  assert.deepEqual(h.team.id_clashes, [w.id]);
+});
