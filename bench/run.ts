@@ -1,7 +1,8 @@
 // npm run bench: performance at several store sizes plus the judged retrieval-quality eval.
 //   BENCH_SIZES=1000,10000   limit the sizes (default: in-process 1k,10k,50k,100k,200k;
 //                            outside-in 1k,50k,200k)
-//   BENCH_ONLY=quality|perf|outside|inproc|semantic|ui|sync   run one part (perf = outside + inproc + semantic)
+//   BENCH_ONLY=quality|perf|outside|inproc|semantic|ui|sync|team   run one part (perf = outside + inproc + semantic)
+//   BENCH_TEAM_SIZE=1000     memories in each of the personal and the team store (bench/team.ts)
 //   BENCH_SYNC_BASE=10000, BENCH_SYNC_CHANGED=1000   the sync part (bench/sync.ts): store size, changed memories
 //   BENCH_SEMANTIC_SIZES=50000,100000   sizes of the semantic-leg part (bench/semantic.ts: each
 //                            figure with and without the semantic leg)
@@ -20,6 +21,7 @@ import { startServer, BUNDLE } from './stdio.ts';
 import { benchList, benchOutside, outsideTable, type OutsideRow } from './outside.ts';
 import { benchUi, uiTable, type UiRow } from './ui.ts';
 import { benchSync, syncTable } from './sync.ts';
+import { benchTeam, teamTable } from './team.ts';
 import { benchSemantic, semanticTable, type SemanticRow } from './semantic.ts';
 import { benchLinks, linksLine, writeLinking, type LinksRow } from './links.ts';
 
@@ -207,6 +209,14 @@ async function main(): Promise<void> {
     console.log(`\ncairn sync through the bundle, bare repository on local disk (target: 1,000 changed memories in a few seconds)`);
     console.log(syncTable(rows));
     out.sync = rows;
+  }
+  if (ONLY === '' || ONLY === 'team') {
+    const n = Number(process.env.BENCH_TEAM_SIZE ?? 1000);
+    process.stderr.write(`bench: team store, ${n} + ${n} memories...\n`);
+    const rows = await benchTeam(n);
+    console.log(`\nteam store beside the personal one, in process (target: no measurable cost without .cairn/; two stores search in about the time of one of twice the size)`);
+    console.log(teamTable(rows));
+    out.team = rows;
   }
   if (ONLY !== 'quality' && !existsSync(BUNDLE)) throw new Error(`${BUNDLE} is missing: run npm run build first (npm run bench does)`);
   if (ONLY === '' || ONLY === 'perf' || ONLY === 'outside') {

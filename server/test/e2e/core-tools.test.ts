@@ -85,7 +85,7 @@ test('memory_write validation names every bad argument and writes nothing', asyn
   assert.match(await s.fail('memory_write', { content: 'x'.repeat(20001), scopes: ['tools'] }), /content is 20001 characters, over the limit of 20000/);
   assert.match(await s.fail('memory_write', { content: 5, scopes: ['tools'] }), /^content: expected string, got a number$/);
   assert.match(await s.fail('memory_write', { content: 'x', scopes: ['tools'], confidence: 'very' }), /confidence/);
-  assert.match(await s.fail('memory_write', { content: 'x', scope: ['tools'] }), /^scopes: expected array, but it is missing; unknown argument "scope" for memory_write: it takes content, scopes, confidence, source, category, expires, aliases, force, acknowledge_transient$/);
+  assert.match(await s.fail('memory_write', { content: 'x', scope: ['tools'] }), /^scopes: expected array, but it is missing; unknown argument "scope" for memory_write: it takes content, scopes, confidence, source, category, expires, aliases, force, acknowledge_transient, store$/);
   assert.deepEqual(readdirSync(store).sort(), before);
 });
 

@@ -37,7 +37,11 @@ export async function teamInit(c: Context): Promise<TeamInitResult> {
   const root = c.caller.repoRoot;
   if (root === null) throw new ValidationError(`${c.caller.cwd} is not inside a git repository: run cairn team init in the repository whose team store it is`);
   const dir = join(root, '.cairn');
-  if (dir === c.dir) throw new ValidationError(`${dir} is your personal store (${c.env.CAIRN_DIR ? '$CAIRN_DIR' : 'storage.directory'} points at it): a team store is shared through git and must not hold personal memories; set the personal store elsewhere first`);
+  if (dir === c.dir) {
+    throw new ValidationError(
+      `${dir} is the store in use (${c.env.CAIRN_DIR ? '$CAIRN_DIR points at it' : 'a project store: .cairn/ without team.toml'}): a team store is shared through git with everyone who has the repository, so cairn will not turn a personal store into one; review its memories, then create ${join(dir, TEAM_MARKER)} by hand to share them as they are, or move the personal store elsewhere first. Nothing was changed`,
+    );
+  }
   const existed = findTeamStore(root) !== null;
   const files: string[] = [];
   await ensureDir(dir);
