@@ -91,3 +91,14 @@ test('unknown frontmatter blocks merge by key', () => {
   const { merged } = mergeMemory(f({}, ['team: core']), f({}, ['team: core', 'note: ours']), f({ updated: '2026-05-01T00:00:00.000Z' }, ['team: platform']));
   assert.deepEqual(merged.extra, ['team: platform', 'note: ours']);
 });
+
+test('merged_from (memory_merge provenance) survives a field-by-field merge: kept from either side, as a set', () => {
+  const a = 'A'.padEnd(26, 'A');
+  const b2 = 'B'.padEnd(26, 'B');
+  const ours = f({ updated: '2026-01-02T00:00:00.000Z', merged_from: [a, b2] });
+  const theirs = f({ updated: '2026-01-03T00:00:00.000Z', merged_from: [a, b2], confidence: 'high' });
+  assert.deepEqual(mergeMemory(f({ merged_from: [a, b2] }), ours, theirs).merged.record.merged_from, [a, b2]);
+  // Only one side has it (the other edited an older copy): it stays.
+  assert.deepEqual(mergeMemory(f({}), f({ updated: '2026-01-02T00:00:00.000Z', merged_from: [a] }), f({ updated: '2026-01-03T00:00:00.000Z', body: 'The build uses esbuild 0.28.' })).merged.record.merged_from, [a]);
+  assert.equal(mergeMemory(f({}), f({ confidence: 'low' }), f({ confidence: 'high', updated: '2026-01-03T00:00:00.000Z' })).merged.record.merged_from, undefined);
+});

@@ -15,6 +15,8 @@ import type { StoredMemory } from '../types.ts';
 import { checkId, checkLimit, checkNote, hitFields, settleUnknownIds } from './common.ts';
 import { stripStored } from '../memory.ts';
 import { danglingLinks } from './notes.ts';
+import { recordRename } from '../sync/renames.ts';
+import { newId } from '../ids.ts';
 
 export interface RenameScopeInput {
   old_scope: string;
@@ -224,7 +226,11 @@ function renamed(scopes: string[], from: string, to: string): string[] {
   return out;
 }
 
-export async function renameScope(c: Context, input: RenameScopeInput): Promise<{ active: string[]; tombstoned: string[] }> {
+/**
+ * `opts.record: false`: a rename a sync brought in (sync/renames.ts), applied here, not recorded
+ * again; `opts.only` narrows it to the memories the other machine did not have.
+ */
+export async function renameScope(c: Context, input: RenameScopeInput, opts: { record?: boolean; only?: (m: StoredMemory) => boolean } = {}): Promise<{ active: string[]; tombstoned: string[] }> {
   const from = validateScope(input.old_scope, 'old_scope');
   const to = validateScope(input.new_scope, 'new_scope');
   if (from === to) throw new ValidationError(`old_scope and new_scope are both "${from}": give a different new_scope`);
@@ -235,7 +241,7 @@ export async function renameScope(c: Context, input: RenameScopeInput): Promise<
   const withTombs = input.include_tombstones ?? true;
   if (typeof withTombs !== 'boolean') throw new ValidationError('include_tombstones must be true or false');
   await c.store.ensureFresh();
-  const hit = (m: StoredMemory) => m.scopes.some((s) => s === from || s.startsWith(`${from}:`));
+  const hit = (m: StoredMemory) => m.scopes.some((s) => s === from || s.startsWith(`${from}:`)) && (opts.only === undefined || opts.only(m));
   const targets = [...c.store.active()].filter(hit);
   if (withTombs) targets.push(...[...c.store.tombstones()].filter(hit));
   if (targets.length === 0) {
@@ -255,7 +261,9 @@ export async function renameScope(c: Context, input: RenameScopeInput): Promise<
     });
     if (changed) (m.tombstoned ? result.tombstoned : result.active).push(m.id);
   }
-  c.log('rename_scope', { old_scope: from, new_scope: to, include_tombstones: withTombs, ...result });
+  c.log('rename_scope', { old_scope: from, new_scope: to, include_tombstones: withTombs, ...result, ...(opts.record === false ? { from_sync: true } : {}) });
+  // A synced store carries the rename to the other machines, for memories they wrote offline.
+  if (opts.record !== false) await recordRename(c.dir, { id: newId(c.now().getTime()), old_scope: from, new_scope: to, include_tombstones: withTombs, at: c.now().toISOString() });
   return result;
 }
 

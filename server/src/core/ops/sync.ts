@@ -10,7 +10,8 @@
 // retries. Syncs of one store take turns (a lock inside .git/).
 import { existsSync, readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
+import type { StoredMemory } from '../types.ts';
 import type { Context } from './context.ts';
 import { LockTimeoutError, ValidationError, errorMessage } from '../errors.ts';
 import { redactRemoteUrl } from '../origin.ts';
@@ -24,6 +25,9 @@ import {
 import { listConflicts } from '../sync/conflicts.ts';
 import { mergeDriver as runDriver, type DriverFiles } from '../sync/driver.ts';
 import { conflictFileName, type SyncConflict } from '../sync/merge.ts';
+import { readRename, renameIds } from '../sync/renames.ts';
+import { renameScope } from './curation.ts';
+import { NotFoundError } from '../errors.ts';
 
 export interface SyncInitInput {
   remote?: string;
@@ -59,6 +63,8 @@ export interface SyncReport {
   behind: number;
   /** Why the sync did not finish (URLs shown without credentials); null when ok. */
   error: string | null;
+  /** Scope renames made on another machine, applied here to memories that machine did not have. */
+  renames_applied?: { old_scope: string; new_scope: string; ids: string[] }[];
 }
 
 export interface SyncStatus {
@@ -182,11 +188,14 @@ export async function sync(c: Context): Promise<SyncReport> {
         const f = await runGit(dir, ['fetch', '--prune', '--no-tags', 'origin'], { timeoutMs: REMOTE_TIMEOUT_MS, env });
         if (f.code !== 0) throw new SyncError(`fetch from ${report.remote} failed: ${firstLines(f.stderr) || `exit ${f.code}`} (your changes are committed locally; the next sync retries)`);
         // (3) merge under the store lock
+        const knownRenames = new Set(renameIds(dir));
+        let incomingTree: string | null = null;
         await c.store.lock.run(async () => {
           const late = await commitLocal(dir, env, host);
           if (late) report.committed = mergeSummaries(report.committed, late.changes);
           const ours = await headCommit(dir);
           const theirs = await revParse(dir, `refs/remotes/origin/${branch}`);
+          incomingTree = theirs;
           if (theirs === null || theirs === ours || (ours !== null && (await isAncestor(dir, theirs, ours)))) {
             if (report.merge === 'none') report.merge = theirs === null ? 'none' : 'up-to-date';
             return;
@@ -213,6 +222,13 @@ export async function sync(c: Context): Promise<SyncReport> {
           for (const k of m.conflicts) report.conflicts.push({ id: k.id, kind: k.kind, file: `${CONFLICTS_DIR}/${conflictFileName(k)}` });
           report.file_conflicts.push(...m.fileConflicts);
         });
+        // (3b) scope renames made elsewhere reach what this machine wrote meanwhile
+        const applied = incomingTree === null ? [] : await applyIncomingRenames(c, knownRenames, incomingTree);
+        if (applied.length > 0) {
+          report.renames_applied = [...(report.renames_applied ?? []), ...applied];
+          const fix = await c.store.lock.run(() => commitLocal(dir, env, host));
+          if (fix) report.committed = mergeSummaries(report.committed, fix.changes);
+        }
         // (4) push
         const head = await headCommit(dir);
         const theirs = await revParse(dir, `refs/remotes/origin/${branch}`);
@@ -243,6 +259,33 @@ export async function sync(c: Context): Promise<SyncReport> {
   await writeState(dir, state).catch(() => {});
   c.log('sync', { ok: report.ok, merge: report.merge, incoming: report.incoming, committed: report.committed ? changeCount(report.committed) : 0, conflicts: report.conflicts.length, pushed: report.pushed, error: report.error });
   return report;
+}
+
+/**
+ * Applies the renames whose records arrived in this pull (sync/renames.ts) to the local store,
+ * oldest first; the memories they change are committed and pushed by the same sync.
+ */
+async function applyIncomingRenames(c: Context, known: ReadonlySet<string>, theirs: string): Promise<{ old_scope: string; new_scope: string; ids: string[] }[]> {
+  const fresh = renameIds(c.dir).filter((id) => !known.has(id));
+  if (fresh.length === 0) return [];
+  await c.store.lock.run(() => c.store.sync());
+  // Only what the renaming side did not have: a memory it had already carries its decision (a
+  // scope reused on purpose after the rename stays as it is there).
+  const theirFiles = new Set((await git(c.dir, ['ls-tree', '-r', '--name-only', '-z', theirs])).split('\0').filter(Boolean));
+  const only = (m: StoredMemory) => !theirFiles.has(relative(c.dir, m.file).split(sep).join('/'));
+  const out: { old_scope: string; new_scope: string; ids: string[] }[] = [];
+  for (const id of fresh) {
+    const r = readRename(c.dir, id);
+    if (r === null) continue;
+    try {
+      const res = await renameScope(c, { old_scope: r.old_scope, new_scope: r.new_scope, include_tombstones: r.include_tombstones }, { record: false, only });
+      const ids = [...res.active, ...res.tombstoned];
+      if (ids.length > 0) out.push({ old_scope: r.old_scope, new_scope: r.new_scope, ids });
+    } catch (err) {
+      if (!(err instanceof NotFoundError)) c.warn(`sync: the scope rename ${r.old_scope} -> ${r.new_scope} from another machine was not applied: ${errorMessage(err)}`);
+    }
+  }
+  return out;
 }
 
 function mergeSummaries(a: ChangeSummary | null, b: ChangeSummary): ChangeSummary {

@@ -157,6 +157,9 @@ export function mergeMemory(base: MemFile | null, ours: MemFile, theirs: MemFile
   };
   if (verSide.verified_head) rec.verified_head = verSide.verified_head;
   if (aliases.length > 0) rec.aliases = aliases;
+  // memory_merge's provenance: what either side recorded stays (a set, like scopes).
+  const mergedFrom = mergeSet(undefined, n.merged_from ?? [], old.merged_from ?? []);
+  if (mergedFrom.length > 0) rec.merged_from = mergedFrom;
   if (tomb) {
     // Removal keys from the tombstone side (both: the three-way pick).
     const from = isTomb(o) && isTomb(t) ? null : isTomb(o) ? o : t;
