@@ -252,3 +252,24 @@ test('an id both stores hold: the personal memory answers, health lists the clas
   const h = JSON.parse(run(['health', '--json']).stdout);
   assert.deepEqual(h.team.id_clashes, [w.id]);
 });
+
+test('with require_write_confirmation a team write waits in the team store\'s own .pending/ (gitignored) and confirms into .cairn/', async () => {
+  const { repo, personal, team } = setup();
+  writeFileSync(join(personal, 'config.toml'), '[behavior]\nrequire_write_confirmation = true\n');
+  const s = await startServer({ store: personal, cwd: repo });
+  const p = await s.call('memory_write', { content: 'Code review needs one approval from the owning team listed in CODEOWNERS', scopes: ['review'], store: 'team' });
+  assert.equal(p.status, 'pending');
+  assert.equal(p.store, 'team');
+  assert.ok(existsSync(join(team, '.pending', `${p.pending_id}.json`)));
+  assert.equal(existsSync(join(personal, '.pending', `${p.pending_id}.json`)), false);
+  assert.equal(mdFiles(team).length, 0);
+  const done = await s.call('memory_write_confirm', { pending_id: p.pending_id });
+  assert.equal(done.status, 'committed');
+  assert.ok(done.file.startsWith(team), done.file);
+  assert.equal(mdFiles(team).length, 1);
+  const q = await s.call('memory_write', { content: 'Release notes are drafted in docs/releases before the tag is pushed', scopes: ['release'], store: 'team' });
+  assert.deepEqual(await s.call('memory_write_cancel', { pending_id: q.pending_id }), { cancelled: true, existed: true });
+  assert.equal(mdFiles(team).length, 1);
+  assert.doesNotMatch(git(repo, 'status', '--porcelain', '--untracked-files=all'), /\.pending/);
+  await s.close();
+});
