@@ -41,6 +41,13 @@ test('cairn team init: team.toml, README, .gitignore for per-machine files; idem
   assert.doesNotMatch(status, /\.cache|\.events|\.pending|\.lock/);
   assert.match(status, /\.cairn\/team\.toml/);
   assert.equal(mdFiles(team).length, 1);
+  const doc = JSON.parse(run(['doctor', '--json']).stdout);
+  const tc = doc.checks.find((c: any) => c.name === 'team store');
+  assert.equal(tc?.status, 'ok', JSON.stringify(tc));
+  assert.match(tc.detail, /1 memory, 0 tombstones/);
+  writeFileSync(join(team, 'hand-broken.md'), '---\n---\n');
+  const doc2 = JSON.parse(run(['doctor', '--json']).stdout);
+  assert.match(JSON.stringify(doc2.checks.find((c: any) => c.name === 'team store')), /warn.*hand-broken\.md/s);
   const outside = tempDir('cairn-norepo-');
   dirs.push(outside);
   const r = run(['team', 'init'], outside);

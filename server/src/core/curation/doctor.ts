@@ -7,7 +7,9 @@ import { errorMessage } from '../errors.ts';
 import { hasUrlSecrets } from '../origin.ts';
 import type { StoredMemory } from '../types.ts';
 import { Store } from '../store/store.ts';
-import { resolveStore, type StoreLocation } from '../store/location.ts';
+import { findTeamStore, resolveStore, type StoreLocation } from '../store/location.ts';
+import { repoInfo } from '../origin.ts';
+import { GITIGNORE_LINES } from '../sync/repo.ts';
 import { readCache, cachePath } from '../index/cache.ts';
 import { ACTIVE_LOG, listLogFiles, readEvents } from './archives.ts';
 import { CLIENTS, clientSpec, type InitEnv } from '../io/clients.ts';
@@ -110,6 +112,24 @@ async function files(dir: string): Promise<Check[]> {
     parts.length ? check('files', 'warn', `${count}; ${parts.join('; ')}`, [...bad, ...nested]) : check('files', 'ok', `${count}; every file parses`),
     await remoteCredentials([...store.active(), ...store.tombstones()]),
   ];
+}
+
+/** The team store of the repository doctor runs in (README "Team memory"): found, readable, its per-machine files ignored. */
+async function teamStore(loc: StoreLocation, o: DoctorOptions): Promise<Check[]> {
+  if (!loc.config.team.enabled) return [check('team store', 'ok', 'team stores are turned off ([team] enabled = false)')];
+  const projectDir = o.env.CLAUDE_PROJECT_DIR && o.env.CLAUDE_PROJECT_DIR.trim() !== '' ? o.env.CLAUDE_PROJECT_DIR : o.cwd;
+  const info = await repoInfo(projectDir);
+  const dir = findTeamStore(info?.root ?? null);
+  if (dir === null) return [check('team store', 'ok', info ? `none in ${info.root} (cairn team init creates one)` : 'not in a git repository: no team store')];
+  if (dir === loc.dir) return [check('team store', 'warn', `${dir} is both the team store and the personal store: personal memories written here are shared through git`)];
+  const store = new Store(dir, { warn: () => {}, readOnly: true });
+  await store.load();
+  const bad = [...store.skipped(), ...store.shadowed()].map((s) => `${s.file}: ${s.reason}`);
+  const ignore = await fsp.readFile(join(dir, '.gitignore'), 'utf8').then((t) => t.split(/\r?\n/).map((l) => l.trim()), () => [] as string[]);
+  const missing = GITIGNORE_LINES.filter((l) => !ignore.includes(l));
+  const count = `${dir}: ${n(store.activeCount, 'memory', 'memories')}, ${n([...store.tombstones()].length, 'tombstone')}`;
+  const problems = [...bad, ...(missing.length ? [`${join(dir, '.gitignore')} lacks ${missing.join(' ')}: caches or the event log could be committed (cairn team init adds them)`] : [])];
+  return [problems.length ? check('team store', 'warn', `${count}; ${n(problems.length, 'problem')}`, problems) : check('team store', 'ok', count)];
 }
 
 /** The stored `origin.repo` value of a memory file, as written (the record holds it redacted). */
@@ -251,6 +271,7 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
       checks.push(indexCache(loc.dir));
     }
   }
+  if (loc) checks.push(...(await teamStore(loc, o)));
   checks.push(...(await registrations(o)));
   const status: CheckStatus = checks.some((c) => c.status === 'fail') ? 'fail' : checks.some((c) => c.status === 'warn') ? 'warn' : 'ok';
   return { status, exit_code: status === 'fail' ? 2 : status === 'warn' ? 1 : 0, store: { dir: loc?.dir ?? null, via: loc?.via ?? null, why: loc?.why ?? null }, checks };
