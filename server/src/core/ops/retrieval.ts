@@ -484,15 +484,19 @@ export async function search(c: Context, input: SearchInput): Promise<SearchOutp
 
   const fb = feedbackFold(c);
   const nowMs = c.now().getTime();
-  const rankIn = (s: Context) =>
-    rankedSearch(live(s), s.services.semantic, input.query, alternates, {
+  const limit = fb ? Math.max(max, Math.min(LIMITS.maxResults, max + FEEDBACK_POOL_EXTRA)) : max;
+  const sourceOf = (s: Context): RankSource => ({
+    l: live(s),
+    sem: s.services.semantic,
+    opts: {
       // With feedback on, a few more candidates so a much-applied memory just below the cut can rise.
-      limit: fb ? Math.max(max, Math.min(LIMITS.maxResults, max + FEEDBACK_POOL_EXTRA)) : max,
+      limit,
       now: c.now().getTime(),
       halfLifeDays: c.config.behavior.recency_half_life_days,
-      ...searchFilter(s, filters, autoScope, tags, category),
-    });
-  const ranked = c.team === null ? await rankIn(c) : mergeRanked(c, await rankIn(c), await rankIn(c.team));
+      ...teamShadowed(c, s, searchFilter(s, filters, autoScope, tags, category)),
+    },
+  });
+  const ranked = await rankedAcross(c.team === null ? [sourceOf(c)] : [sourceOf(c), sourceOf(c.team)], input.query, alternates, limit);
   const parts = (h: FusedHit<StoredMemory>) => fb?.parts(h.doc.id, nowMs) ?? { applied: 0, sunk: 0, idle: 0, multiplier: 1 };
   const found = (fb ? rerankWithinBands(ranked, (h) => parts(h).multiplier) : ranked).slice(0, max);
   const expand = input.expand_top === true && found[0]?.relevance === 'high';
@@ -524,16 +528,15 @@ export async function search(c: Context, input: SearchInput): Promise<SearchOutp
 }
 
 /**
- * One ranking over both stores (README "Team memory"): the two lists are merged by the score each
- * index gave (BM25F, or the fused rank score when fusion ran: both stores take the same path for
- * the same query), ties newest first, never one store's list after the other's. An id both stores
- * hold appears once, from the personal store. Relevance is query-term coverage, the same scale in
- * both.
+ * The team store's filter also leaves out an id the personal store holds (active or removed): the
+ * personal memory answers for it (README "Team memory"), so it is never listed twice.
  */
-function mergeRanked(c: Context, own: FusedHit<StoredMemory>[], team: FusedHit<StoredMemory>[]): FusedHit<StoredMemory>[] {
-  const mine = new Set(own.map((h) => h.doc.id));
-  const theirs = team.filter((h) => !mine.has(h.doc.id) && !c.store.get(h.doc.id) && !c.store.getTombstone(h.doc.id));
-  return [...own, ...theirs].sort((a, b) => b.score - a.score || (a.doc.id < b.doc.id ? 1 : a.doc.id > b.doc.id ? -1 : 0));
+function teamShadowed(c: Context, s: Context, f: { filter?: (m: StoredMemory) => boolean; filterKey?: string }): { filter?: (m: StoredMemory) => boolean; filterKey?: string } {
+  if (s === c) return f;
+  const inner = f.filter;
+  const own = c.store;
+  // No filterKey: the answer now also depends on the personal store, which the team index does not track.
+  return { filter: (m) => !own.get(m.id) && !own.getTombstone(m.id) && (inner === undefined || inner(m)) };
 }
 
 /** Candidates beyond max_results that feedback may lift into the answer. */
@@ -566,17 +569,46 @@ function explainHit(h: FusedHit<StoredMemory>, fb: { multiplier: number; applied
 export async function rankedSearch(
   l: LiveIndex, sem: SemanticLeg | null, query: string, alternates: string[], opts: SearchOptions<StoredMemory>,
 ): Promise<FusedHit<StoredMemory>[]> {
-  const ix = l.index;
-  const vec = sem && (await sem.readyForSearch()) && sem.complete ? sem.index : null;
-  if (alternates.length === 0 && (vec === null || vec.size === 0)) return ix.search(query, opts);
-  const pool = { ...opts, limit: Math.max(opts.limit, FUSION_POOL) };
+  return rankedAcross([{ l, sem, opts }], query, alternates, opts.limit);
+}
+
+/** One store's part in a search: its index, its semantic leg and its filter. */
+export interface RankSource {
+  l: LiveIndex;
+  sem: SemanticLeg | null;
+  opts: SearchOptions<StoredMemory>;
+}
+
+/**
+ * One ranking over one or more stores (README "Team memory"): each leg's lists from every store
+ * are merged first (lexical by BM25F score, semantic by cosine: the same embedder everywhere), and
+ * the merged legs are fused once. So a store's best hit is never promoted for being first in its
+ * own store: it competes on the same score as every other store's hits.
+ */
+export async function rankedAcross(sources: readonly RankSource[], query: string, alternates: string[], limit: number): Promise<FusedHit<StoredMemory>[]> {
+  const byScore = (a: { score: number; doc: StoredMemory }, b: { score: number; doc: StoredMemory }) => b.score - a.score || (a.doc.id < b.doc.id ? 1 : a.doc.id > b.doc.id ? -1 : 0);
+  const vecs = await Promise.all(sources.map(async (s) => (s.sem && (await s.sem.readyForSearch()) && s.sem.complete ? s.sem.index : null)));
+  const anyVec = vecs.some((v) => v !== null && v.size > 0);
+  if (alternates.length === 0 && !anyVec) {
+    if (sources.length === 1) return sources[0]!.l.index.search(query, sources[0]!.opts);
+    return sources.flatMap((s) => s.l.index.search(query, s.opts)).sort(byScore).slice(0, limit);
+  }
+  const pool = Math.max(limit, FUSION_POOL);
   const texts = [query, ...alternates];
-  const semantic = sem && vec && vec.size > 0 ? await sem.search(texts, pool.limit, { now: opts.now ?? Date.now(), allow: opts.filter }) : texts.map(() => []);
+  const lexical = texts.map((t) => sources.flatMap((s) => s.l.index.search(t, { ...s.opts, limit: pool })).sort(byScore).slice(0, pool));
+  const perSource = await Promise.all(
+    sources.map((s, i) => {
+      const v = vecs[i];
+      return s.sem && v && v.size > 0 ? s.sem.search(texts, pool, { now: s.opts.now ?? Date.now(), allow: s.opts.filter }) : Promise.resolve(texts.map(() => []));
+    }),
+  );
+  const semantic = texts.map((_, k) => perSource.flatMap((r) => r[k] ?? []).sort((a, b) => b.sim - a.sim || (a.doc.id < b.doc.id ? 1 : -1)).slice(0, pool));
+  const withVec = sources.find((s, i) => s.sem?.index && vecs[i]);
   return fuse({
-    limit: opts.limit,
-    main: { lexical: ix.search(query, pool), semantic: semantic[0]! },
-    alternates: alternates.map((a, i) => ({ lexical: ix.search(a, pool), semantic: semantic[i + 1]! })),
-    calibration: sem?.index ? calibrationFor(sem.index.embedderId) : DEFAULT_CALIBRATION,
+    limit,
+    main: { lexical: lexical[0]!, semantic: semantic[0]! },
+    alternates: alternates.map((_, i) => ({ lexical: lexical[i + 1]!, semantic: semantic[i + 1]! })),
+    calibration: withVec?.sem?.index ? calibrationFor(withVec.sem.index.embedderId) : sources[0]?.sem?.index ? calibrationFor(sources[0].sem.index.embedderId) : DEFAULT_CALIBRATION,
   });
 }
 /** Hits each leg contributes to a fusion. */
