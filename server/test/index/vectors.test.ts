@@ -120,3 +120,68 @@ test('vector cache: round trip with sign codes; damage and truncation are refuse
   assert.equal(decodeVectors(buf.subarray(0, buf.length - 4)), 'checksum mismatch');
   assert.equal(decodeVectors(Buffer.from('nope')), 'not a vector cache');
 });
+
+/** Queries near stored vectors (a rewording of one), as real searches are. */
+function nearQueries(vs: Float32Array[], count: number, dim: number): Float32Array[] {
+  const noise = vectors(count, dim, 99);
+  return noise.map((e, i) => {
+    const base = vs[(i * 137) % vs.length]!;
+    const v = base.map((x, k) => x + 0.8 * e[k]!);
+    let s = 0;
+    for (const x of v) s += x * x;
+    return v.map((x) => x / Math.sqrt(s));
+  });
+}
+
+test('approximate search quality at 30k rows: recall@10 and @20 against exact >= 0.95; removed rows never return', () => {
+  const n = 30_000;
+  const dim = 256;
+  const ix = new VectorIndex<Doc>('test:x', dim);
+  const vs = vectors(n, dim, 7);
+  vs.forEach((v, i) => ix.set(doc(i), v));
+  // A tenth of the rows removed and a few reused: the free list must not leak into the answers.
+  for (let i = 0; i < n; i += 10) ix.remove(`m${i}`);
+  for (let i = 0; i < 500; i += 10) ix.set(doc(n + i), vs[i]!);
+  const queries = nearQueries(vs, 80, dim);
+  for (const k of [10, 20]) {
+    let recall = 0;
+    for (const q of queries) {
+      const exact = new Set(ix.searchExact(q, k).map((h) => h.doc.id));
+      const approx = ix.search(q, k);
+      assert.equal(approx.length, k);
+      assert.ok(approx.every((h) => Number(h.doc.id.slice(1)) % 10 !== 0 || Number(h.doc.id.slice(1)) >= n), 'a removed row was returned');
+      recall += approx.filter((h) => exact.has(h.doc.id)).length / k;
+    }
+    recall /= queries.length;
+    assert.ok(recall >= 0.95, `recall@${k} ${recall.toFixed(3)} at ${n} rows`);
+  }
+});
+
+test('the SIMD kernels and the JavaScript loops give the same answers (exact and approximate)', () => {
+  const dim = 256;
+  const n = EXACT_MAX + 1500;
+  const vs = vectors(n, dim, 3);
+  const build = () => {
+    const ix = new VectorIndex<Doc>('test:x', dim, 16); // small capacity: the SIMD memory grows several times
+    vs.forEach((v, i) => ix.set(doc(i), v));
+    for (let i = 5; i < n; i += 50) ix.remove(`m${i}`);
+    return ix;
+  };
+  const simd = build();
+  assert.ok((simd as unknown as { simd: unknown }).simd, 'WebAssembly SIMD is available on every supported Node: the kernels must be in use');
+  process.env.CAIRN_NO_SIMD = '1';
+  let js: VectorIndex<Doc>;
+  try {
+    js = build();
+  } finally {
+    delete process.env.CAIRN_NO_SIMD;
+  }
+  for (const q of nearQueries(vs, 20, dim)) {
+    for (const f of ['search', 'searchExact'] as const) {
+      const a = simd[f](q, 10);
+      const b = js[f](q, 10);
+      assert.deepEqual(a.map((h) => h.doc.id), b.map((h) => h.doc.id), f);
+      a.forEach((h, i) => assert.ok(Math.abs(h.sim - b[i]!.sim) < 1e-9, `${f}: ${h.sim} vs ${b[i]!.sim}`));
+    }
+  }
+});

@@ -1,0 +1,232 @@
+// Two WebAssembly SIMD kernels for the vector index's approximate search (vectors.ts), with the
+// module assembled here byte by byte (no toolchain, no binary file): ~300 bytes.
+//
+//   hamming(codes, q, n, chunks, dist, hist): for each of n rows of `chunks` x 128-bit sign
+//     codes at `codes`, the Hamming distance to the query code at `q` (i8x16.popcnt), stored as
+//     u16 in dist[row]; hist[d] (i32) counts the rows at each distance.
+//   dots(q, data, dim, rows, m, out): for each of m row indices at `rows` (i32), the dot product
+//     of the query (f64 x dim at `q`) with the row's int8 vector at data + row x dim, as f64 at
+//     out[i]. Products of an f64 and an int8 are exact and summed in f64, as the JS path does
+//     (only the order of the additions differs: ~1e-16).
+//
+// Every pointer is a byte offset in the module's exported memory. `dim` must be a multiple of
+// 8. When WebAssembly or its SIMD is missing, `simdKernels()` returns null and the caller keeps
+// its JavaScript loops (same results).
+
+const u = (n: number): number[] => {
+  // unsigned LEB128
+  const out: number[] = [];
+  do {
+    let b = n & 0x7f;
+    n >>>= 7;
+    if (n !== 0) b |= 0x80;
+    out.push(b);
+  } while (n !== 0);
+  return out;
+};
+const s = (n: number): number[] => {
+  // signed LEB128 (small constants)
+  const out: number[] = [];
+  for (;;) {
+    const b = n & 0x7f;
+    n >>= 7;
+    if ((n === 0 && (b & 0x40) === 0) || (n === -1 && (b & 0x40) !== 0)) {
+      out.push(b);
+      return out;
+    }
+    out.push(b | 0x80);
+  }
+};
+const vec = (bytes: number[]): number[] => [...u(bytes.length), ...bytes];
+const section = (id: number, body: number[]): number[] => [id, ...vec(body)];
+
+// opcodes
+const I32 = 0x7f;
+const V128 = 0x7b;
+const get = (i: number) => [0x20, ...u(i)];
+const set = (i: number) => [0x21, ...u(i)];
+const tee = (i: number) => [0x22, ...u(i)];
+const i32c = (n: number) => [0x41, ...s(n)];
+const ADD = 0x6a;
+const MUL = 0x6c;
+const SHL = 0x74;
+const LT_U = 0x49;
+const EQZ = 0x45;
+const simd = (op: number, ...imm: number[]) => [0xfd, ...u(op), ...imm];
+const mem = (align: number, offset = 0) => [...u(align), ...u(offset)];
+const block = (body: number[]) => [0x02, 0x40, ...body, 0x0b];
+const loop = (body: number[]) => [0x03, 0x40, ...body, 0x0b];
+const brIf = (depth: number) => [0x0d, ...u(depth)];
+const br = (depth: number) => [0x0c, ...u(depth)];
+/** `for (; local < limit; local++) body` with the exit test first. */
+const forLt = (i: number, limit: number[], body: number[]) =>
+  block(loop([...get(i), ...limit, LT_U, EQZ, ...brIf(1), ...body, ...get(i), ...i32c(1), ADD, ...set(i), ...br(0)]));
+
+const V_LOAD = 0x00;
+const V_LOAD8X8_S = 0x01;
+const V_CONST = 0x0c;
+const SHUFFLE = 0x0d;
+const XOR = 0x51;
+const POPCNT = 0x62;
+const EXTADD_I8_U = 0x7d;
+const EXTADD_I16_U = 0x7f;
+const I16_ADD = 0x8e;
+const I8_ADD = 0x6e;
+const I32_EXTRACT = 0x1b;
+const EXT_LOW_S = 0xa7;
+const EXT_HIGH_S = 0xa8;
+const F64_ADD = 0xf0;
+const F64_MUL = 0xf2;
+const F64_EXTRACT = 0x21;
+const CONVERT_LOW = 0xfe;
+const ZERO = simd(V_CONST, ...new Array<number>(16).fill(0));
+
+function hammingBody(): number[] {
+  // params: 0 codes, 1 q, 2 n, 3 chunks, 4 dist, 5 hist; locals: 6 row, 7 k, 8 p, 9 d, 10 acc (v128)
+  const [codes, q, n, chunks, dist, hist, row, k, p, d, acc] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
+  const lane = (l: number) => [...get(acc), ...simd(EXTADD_I16_U), ...simd(I32_EXTRACT, l)];
+  return [
+    ...get(codes), ...set(p),
+    ...forLt(row, get(n), [
+      ...ZERO, ...set(acc),
+      ...i32c(0), ...set(k),
+      ...forLt(k, get(chunks), [
+        ...get(acc),
+        ...get(p), ...simd(V_LOAD, ...mem(0)),
+        ...get(q), ...get(k), ...i32c(4), SHL, ADD, ...simd(V_LOAD, ...mem(0)),
+        ...simd(XOR), ...simd(POPCNT), ...simd(EXTADD_I8_U), ...simd(I16_ADD), ...set(acc),
+        ...get(p), ...i32c(16), ADD, ...set(p),
+      ]),
+      ...lane(0), ...lane(1), ADD, ...lane(2), ADD, ...lane(3), ADD, ...set(d),
+      // dist[row] = d
+      ...get(dist), ...get(row), ...i32c(1), SHL, ADD, ...get(d), 0x3b, ...mem(1),
+      // hist[d]++
+      ...get(hist), ...get(d), ...i32c(2), SHL, ADD, ...tee(k),
+      ...get(k), 0x28, ...mem(2), ...i32c(1), ADD, 0x36, ...mem(2),
+    ]),
+  ];
+}
+
+/** hamming for chunks = 2 (256-bit codes, the built-in's), the query held in two v128 locals. */
+function hamming2Body(): number[] {
+  // params: 0 codes, 1 q, 2 n, 3 chunks (unused), 4 dist, 5 hist; locals: 6 row, 7 p, 8 d, 9 h, 10 q0, 11 q1, 12 t (v128)
+  const [codes, q, n, , dist, hist, row, p, d, h, q0, q1, t] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
+  const lane = (l: number) => [...get(t), ...simd(I32_EXTRACT, l)];
+  return [
+    ...get(codes), ...set(p),
+    ...get(q), ...simd(V_LOAD, ...mem(0)), ...set(q0),
+    ...get(q), ...simd(V_LOAD, ...mem(0, 16)), ...set(q1),
+    ...forLt(row, get(n), [
+      ...get(p), ...simd(V_LOAD, ...mem(0)), ...get(q0), ...simd(XOR), ...simd(POPCNT),
+      ...get(p), ...simd(V_LOAD, ...mem(0, 16)), ...get(q1), ...simd(XOR), ...simd(POPCNT),
+      ...simd(I8_ADD), ...simd(EXTADD_I8_U), ...simd(EXTADD_I16_U), ...set(t),
+      ...lane(0), ...lane(1), ADD, ...lane(2), ADD, ...lane(3), ADD, ...set(d),
+      ...get(dist), ...get(row), ...i32c(1), SHL, ADD, ...get(d), 0x3b, ...mem(1),
+      ...get(hist), ...get(d), ...i32c(2), SHL, ADD, ...tee(h),
+      ...get(h), 0x28, ...mem(2), ...i32c(1), ADD, 0x36, ...mem(2),
+      ...get(p), ...i32c(32), ADD, ...set(p),
+    ]),
+  ];
+}
+
+function dotsBody(): number[] {
+  // params: 0 q, 1 data, 2 dim, 3 rows, 4 m, 5 out; locals: 6 i, 7 j, 8 base, 9 qp, 10 acc, 11 v, 12 w (v128)
+  const [q, data, dim, rows, m, out, i, j, base, qp, acc, v, w] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
+  const HIGH = [8, 9, 10, 11, 12, 13, 14, 15, 8, 9, 10, 11, 12, 13, 14, 15];
+  // acc += convert_low(x) * q[qp..qp+2]; qp += 16
+  const madd = (x: number[]) => [
+    ...get(acc), ...x, ...simd(CONVERT_LOW), ...get(qp), ...simd(V_LOAD, ...mem(0)), ...simd(F64_MUL), ...simd(F64_ADD), ...set(acc),
+    ...get(qp), ...i32c(16), ADD, ...set(qp),
+  ];
+  const four = (src: number) => [...madd(get(src)), ...madd([...get(src), ...get(src), ...simd(SHUFFLE, ...HIGH)])];
+  return [
+    ...forLt(i, get(m), [
+      // base = data + rows[i] * dim
+      ...get(data), ...get(rows), ...get(i), ...i32c(2), SHL, ADD, 0x28, ...mem(2), ...get(dim), MUL, ADD, ...set(base),
+      ...ZERO, ...set(acc),
+      ...get(q), ...set(qp),
+      ...i32c(0), ...set(j),
+      ...block(loop([
+        ...get(j), ...get(dim), LT_U, EQZ, ...brIf(1),
+        ...get(base), ...get(j), ADD, ...simd(V_LOAD8X8_S, ...mem(0)), ...tee(v), ...simd(EXT_LOW_S), ...set(w),
+        ...four(w),
+        ...get(v), ...simd(EXT_HIGH_S), ...set(w),
+        ...four(w),
+        ...get(j), ...i32c(8), ADD, ...set(j),
+        ...br(0),
+      ])),
+      // out[i] = acc[0] + acc[1]
+      ...get(out), ...get(i), ...i32c(3), SHL, ADD,
+      ...get(acc), ...simd(F64_EXTRACT, 0), ...get(acc), ...simd(F64_EXTRACT, 1), 0xa0,
+      0x39, ...mem(3),
+    ]),
+  ];
+}
+
+function moduleBytes(): Uint8Array {
+  const type6 = [0x60, ...vec([I32, I32, I32, I32, I32, I32]), ...vec([])];
+  const fn = (locals: number[][], body: number[]) => vec([...u(locals.length), ...locals.flat(), ...body, 0x0b]);
+  const bytes = [
+    0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
+    ...section(1, [...u(1), ...type6]),
+    // imports: env.mem (memory, min 1 page)
+    ...section(2, [...u(1), ...vec([...'env'].map((c) => c.charCodeAt(0))), ...vec([...'mem'].map((c) => c.charCodeAt(0))), 0x02, 0x00, ...u(1)]),
+    ...section(3, [...u(3), 0, 0, 0]),
+    ...section(7, [
+      ...u(3),
+      ...vec([...'hamming'].map((c) => c.charCodeAt(0))), 0x00, 0,
+      ...vec([...'dots'].map((c) => c.charCodeAt(0))), 0x00, 1,
+      ...vec([...'hamming2'].map((c) => c.charCodeAt(0))), 0x00, 2,
+    ]),
+    ...section(10, [
+      ...u(3),
+      ...fn([[4, I32], [1, V128]], hammingBody()),
+      ...fn([[4, I32], [3, V128]], dotsBody()),
+      ...fn([[4, I32], [3, V128]], hamming2Body()),
+    ]),
+  ];
+  return Uint8Array.from(bytes);
+}
+
+/** The few WebAssembly APIs used here (the project's lib settings do not declare them). */
+interface WasmMemory {
+  readonly buffer: ArrayBuffer;
+}
+interface WasmApi {
+  validate(bytes: Uint8Array): boolean;
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object, imports: object) => { exports: Record<string, unknown> };
+  Memory: new (desc: { initial: number }) => WasmMemory;
+}
+const wasm = (globalThis as unknown as { WebAssembly?: WasmApi }).WebAssembly;
+
+export interface SimdKernels {
+  memory: WasmMemory;
+  hamming(codes: number, q: number, n: number, chunks: number, dist: number, hist: number): void;
+  dots(q: number, data: number, dim: number, rows: number, m: number, out: number): void;
+}
+
+let compiled: object | null | undefined;
+
+/** A fresh instance over its own memory of at least `bytes` (null: no WebAssembly SIMD here). */
+export function simdKernels(bytes: number): SimdKernels | null {
+  if (compiled === undefined) {
+    try {
+      const b = moduleBytes();
+      compiled = wasm && wasm.validate(b) ? new wasm.Module(b) : null;
+    } catch {
+      compiled = null;
+    }
+  }
+  if (!wasm || compiled === null || process.env.CAIRN_NO_SIMD === '1') return null;
+  const memory = new wasm.Memory({ initial: Math.max(1, Math.ceil(bytes / 65536)) });
+  const inst = new wasm.Instance(compiled, { env: { mem: memory } });
+  const ex = inst.exports as unknown as Omit<SimdKernels, 'memory'> & { hamming2: SimdKernels['hamming'] };
+  const general = ex.hamming;
+  const two = ex.hamming2;
+  return {
+    memory,
+    hamming: (codes, q, n, chunks, dist, hist) => (chunks === 2 ? two(codes, q, n, chunks, dist, hist) : general(codes, q, n, chunks, dist, hist)),
+    dots: ex.dots,
+  };
+}
