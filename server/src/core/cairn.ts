@@ -78,6 +78,17 @@ export class Cairn implements Context {
     return resolveStore(opts);
   }
 
+  /**
+   * The session-start counts (what sessionOverview gives on a peek at the index cache) from the
+   * cache's small summary, without opening the store; null when there is no current summary (the
+   * caller then opens with oneShot 'cache'). Reads a 4 KB header and a small JSON file.
+   */
+  static async peekOverview(opts: { env: NodeJS.ProcessEnv; cwd: string }) {
+    const loc = resolveStore(opts);
+    const caller = await resolveCaller(opts.env, opts.cwd);
+    return retrieval.peekOverview(loc.dir, loc.config.scopes.global, caller.repoKey, new Date());
+  }
+
   static async open(opts: OpenOptions = {}): Promise<Cairn> {
     const env = opts.env ?? process.env;
     const cwd = opts.cwd ?? process.cwd();

@@ -97,3 +97,57 @@ test('a server started from the cache answers at once and still sees hand edits 
     removeDir(root);
   }
 });
+
+test('a big store started from the cache takes writes at once: the gates see every cached memory, the check still runs', async () => {
+  // 12,000 memories: above the size (10,000) under which a server checks its files before its
+  // first answer, so the writes below run while the check of the files is under way.
+  const root = tempDir();
+  const store = join(root, 'store');
+  try {
+    const words = ['alpha', 'bravo', 'cobalt', 'delta', 'ember', 'fjord', 'garnet', 'harbor', 'indigo', 'juniper', 'kelvin', 'lumen'];
+    const w = (i: number, k: number) => words[(i * 7 + k * 5) % words.length]!;
+    let dupBody = '';
+    let edited = '';
+    for (let i = 0; i < 12_000; i++) {
+      const body = `Memory ${i}: the ${w(i, 1)} service talks to ${w(i, 2)} through port ${1000 + i} via ${w(i, 3)}.`;
+      const f = handWrite(store, body);
+      if (i === 4321) dupBody = body;
+      if (i === 777) edited = f;
+    }
+    let s = await startServer({ store, cwd: root });
+    await s.call('memory_search', { query: 'cobalt', auto_scope: false });
+    for (let i = 0; i < 400 && !existsSync(join(store, '.cache', 'search-index.bin')); i++) await sleep(50);
+    assert.ok(existsSync(join(store, '.cache', 'search-index.bin')), 'no cache written');
+    await s.close();
+
+    writeFileSync(edited, readFileSync(edited, 'utf8').replace('Memory 777:', 'Memory 777 (moved to the xylophone cluster):'));
+    s = await startServer({ store, cwd: root });
+    try {
+      // Right after the start: a copy of a cached memory is refused as a duplicate...
+      const dup = await s.call('memory_write', { content: dupBody, scopes: ['tools'] });
+      assert.equal(dup.status, 'duplicate', JSON.stringify(dup));
+      // ...a new fact is committed and found at once.
+      const ok = await s.call('memory_write', { content: 'The quokka exporter flushes its buffers before every rotation.', scopes: ['tools'] });
+      assert.equal(ok.status, 'committed', JSON.stringify(ok));
+      const hits = await s.call('memory_search', { query: 'quokka exporter', auto_scope: false });
+      assert.equal(hits.hits[0]?.id, ok.id);
+      // The hand edit made before the start is seen once the check reaches it (the bench times it).
+      const t0 = Date.now();
+      const seen = async () => (await s.call('memory_search', { query: 'xylophone', auto_scope: false })).hits.some((h: { match_terms?: string[] }) => h.match_terms);
+      let found = await seen();
+      while (!found && Date.now() - t0 < 10_000) {
+        await sleep(100);
+        found = await seen();
+      }
+      assert.ok(found, 'the hand edit made before the start was never seen');
+      // The file written while the check ran is still there after it.
+      const again = await s.call('memory_search', { query: 'quokka exporter', auto_scope: false });
+      assert.equal(again.hits[0]?.id, ok.id);
+      assert.ok(existsSync(ok.file), 'the committed file is gone');
+    } finally {
+      await s.close();
+    }
+  } finally {
+    removeDir(root);
+  }
+});

@@ -3,7 +3,7 @@
 // nothing, and exit 0 whatever happens, because a failing hook would spoil the session start.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { requireBundle } from './bundle.ts';
@@ -157,4 +157,50 @@ test('overview rejects an unknown flag with a clear error (outside hook mode)', 
   const r = runHook({ store, project, args: ['--bogus'] });
   assert.equal(r.status, 2);
   assert.match(r.stderr, /--bogus/);
+});
+
+test('hook: with an index cache it counts from the cache\'s summary, the same line as from the cache itself; a stale or damaged summary is ignored', () => {
+  const { project, store } = populated();
+  // An expired memory of this repo and one of another repo: counted nowhere, like the tool does.
+  for (const repo of ['https://github.com/me/acme', 'git@github.com:me/other.git']) {
+    writeMemory(store, { scopes: ['old'], body: 'an expired fact', repo, worktree: project });
+  }
+  for (const f of readdirSync(store)) {
+    const p = join(store, f);
+    if (readFileSync(p, 'utf8').includes('an expired fact')) writeFileSync(p, readFileSync(p, 'utf8').replace('expires: null', 'expires: 2020-01-01T00:00:00.000Z'));
+  }
+  writeMemory(store, { scopes: ['tools', 'ci'], body: 'global fact', repo: null, worktree: null });
+  const outside = tempDir('outside');
+  const other = gitRepo('git@github.com:me/other.git');
+  const lines = () => [project, outside, other].map((p) => runHook({ store, project: p }).stdout);
+  const noCache = lines();
+  assert.match(noCache[0]!, /^cairn memory: 4 memories for this project/);
+
+  // A one-shot command leaves the cache and its summary.
+  const cli = (args: string[]) => spawnSync(process.execPath, [requireBundle(), ...args], { cwd: project, env: { PATH: process.env.PATH ?? '', HOME: tempDir('home'), CAIRN_DIR: store }, encoding: 'utf8' });
+  assert.equal(cli(['search', 'fact', '--all-repos']).status, 0);
+  const summary = join(store, '.cache', 'overview.json');
+  assert.ok(existsSync(summary), 'no overview summary beside the cache');
+  assert.doesNotMatch(readFileSync(summary, 'utf8'), /SECRET-BODY|fact/);
+  assert.deepEqual(lines(), noCache, 'the summary gives other counts than the cache');
+  const withSummary = readFileSync(summary, 'utf8');
+  // It is the summary that is read (not the cache): a count changed in it shows.
+  const doctored = JSON.parse(withSummary) as { groups: Array<{ n: number }> };
+  for (const g of doctored.groups) g.n += 100;
+  writeFileSync(summary, JSON.stringify(doctored));
+  assert.notDeepEqual(lines(), noCache, 'the hook did not read the summary');
+
+  // Damaged: ignored, the cache is read instead.
+  writeFileSync(summary, withSummary.slice(0, 40));
+  assert.deepEqual(lines(), noCache);
+  rmSync(summary);
+  assert.deepEqual(lines(), noCache);
+
+  // Stale: a summary of an older cache is never used.
+  writeMemory(store, { scopes: ['projects:acme'], body: 'a newer fact', repo: 'https://github.com/me/acme', worktree: project });
+  assert.equal(cli(['search', 'fact', '--all-repos']).status, 0);
+  const fresh = lines();
+  assert.match(fresh[0]!, /^cairn memory: 5 memories for this project/);
+  writeFileSync(summary, withSummary);
+  assert.deepEqual(lines(), fresh);
 });

@@ -67,6 +67,10 @@ async function hookCounts(io: CliIO): Promise<Counts | null> {
   const loc = Cairn.locate({ env: io.env, cwd: io.cwd });
   if (!loc.config.hooks.session_start) return null;
   if (!existsSync(loc.dir) || !statSync(loc.dir).isDirectory()) return null;
+  // The index cache's summary, when current: a 4 KB header and a small file instead of the
+  // whole cache (the same counts; index/overviewCache.ts).
+  const peek = await Cairn.peekOverview({ env: io.env, cwd: io.cwd });
+  if (peek !== null) return { here: peek.total, scopes: peek.scopes, elsewhere: peek.elsewhere, outside: peek.outside };
   // A peek at session start is not a use of memory: keep it out of the event log (log: false),
   // which health reads for retrieval and usage patterns.
   // oneShot 'cache': with an index cache, its records are the counts (the files are not checked:

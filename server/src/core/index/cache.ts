@@ -297,6 +297,34 @@ function decodeFrom<R extends object>(read: ReadAt, size: number, revive?: Reviv
   return { records, terms, entries };
 }
 
+/**
+ * The id of the store's cache (its SHA-1, from the header alone: 4 KB read, nothing verified
+ * beyond the magic and the versions), or null. What a summary made at the same save names.
+ */
+export function readCacheId(storeDir: string): string | null {
+  if (!isOwnDirSync(join(storeDir, CACHE_DIR))) return null;
+  let fd: number;
+  try {
+    fd = openSync(cachePath(storeDir), constants.O_RDONLY | constants.O_NOFOLLOW);
+  } catch {
+    return null;
+  }
+  try {
+    const head = Buffer.alloc(HEADER_SLOT);
+    if (readSync(fd, head, 0, HEADER_SLOT, 0) !== HEADER_SLOT || !head.subarray(0, 8).equals(MAGIC)) return null;
+    const hlen = head.readUInt32LE(LEN_AT);
+    if (JSON_AT + hlen > HEADER_SLOT) return null;
+    const h = JSON.parse(head.subarray(JSON_AT, JSON_AT + hlen).toString('utf8')) as Header;
+    if (h.format !== FORMAT || h.tokenizer !== TOKENIZER_VERSION || h.stemmer !== STEMMER_VERSION) return null;
+    const sha = head.subarray(SHA_AT, LEN_AT).toString('latin1');
+    return /^[0-9a-f]{40}$/.test(sha) ? sha : null;
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Decodes a cache file's bytes; throws with the reason when it cannot be trusted. */
 export function decodeCache<R extends object>(buf: Buffer, revive?: Revive<R>): CacheContent<R> {
   return decodeFrom<R>((pos, len) => {
@@ -351,9 +379,10 @@ function removeDeadTemps(dir: string): void {
 
 /**
  * Writes the cache atomically (temp file, fsync, rename), file mode 0600, directory 0700.
- * `pause` is awaited between chunks (a live server passes a yield to its event loop).
+ * `pause` is awaited between chunks (a live server passes a yield to its event loop). Returns the
+ * cache's id (its SHA-1, see readCacheId).
  */
-export async function writeCache<R extends object>(storeDir: string, c: CacheContent<R> | LazyCacheContent<R>, pause?: () => Promise<void>): Promise<void> {
+export async function writeCache<R extends object>(storeDir: string, c: CacheContent<R> | LazyCacheContent<R>, pause?: () => Promise<void>): Promise<string> {
   const dir = join(storeDir, CACHE_DIR);
   ensureOwnDirSync(dir); // refuses a symlinked .cache: nothing is written outside the store
   removeDeadTemps(dir);
@@ -361,6 +390,7 @@ export async function writeCache<R extends object>(storeDir: string, c: CacheCon
   const tmp = `${target}.${process.pid}.${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}.tmp`;
   const fd = openSync(tmp, 'w', 0o600);
   let ok = false;
+  let id = '';
   try {
     let pos = HEADER_SLOT;
     const header = await encodeInto(
@@ -373,6 +403,7 @@ export async function writeCache<R extends object>(storeDir: string, c: CacheCon
     );
     writeSync(fd, header, 0, header.length, 0);
     fsyncSync(fd);
+    id = header.subarray(SHA_AT, LEN_AT).toString('latin1');
     ok = true;
   } finally {
     closeSync(fd);
@@ -384,4 +415,5 @@ export async function writeCache<R extends object>(storeDir: string, c: CacheCon
     rmSync(tmp, { force: true });
     throw err;
   }
+  return id;
 }

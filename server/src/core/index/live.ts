@@ -17,6 +17,8 @@ import { CATEGORIES, CONFIDENCES, SOURCES, type MemoryRecord, type OneShotFreshn
 import { internOrNull, member, NO_EXTRA, sharedOrigin, sharedScopeList } from '../store/canonical.ts';
 import { CACHE_DIR, readCache, writeCache, type CacheContent, type CacheEntry, type LazyCacheContent } from './cache.ts';
 import { Freshness } from '../store/freshness.ts';
+import { originRepoKey } from '../origin.ts';
+import { overviewGroups, writeOverview } from './overviewCache.ts';
 import { SearchIndex, type IndexSnapshot } from './searchIndex.ts';
 
 // When the cache is written: soon after a full rebuild (SAVE_SOON_MS: the next start should not
@@ -31,12 +33,12 @@ const SAVE_AFTER_CHANGES = 1000;
 const SAVE_AFTER_SHARE = 0.05;
 const pause = () => new Promise<void>((r) => setImmediate(r));
 /**
- * How long the first reads of a server started from the cache wait for the check of the files
- * behind it: a small store is checked by then (exact from its first answer); a big one answers
- * from the snapshot, and a hand edit made before the start shows once the check reaches it.
- * Writes always wait for the whole check (Store.ensureFresh).
+ * A server started from the cache below this many memories checks the files behind it before
+ * its first answer (well under a tenth of a second): exact from its first answer. A bigger one
+ * answers from the snapshot at once, and a hand edit made before the start shows once the check
+ * reaches it (within a second at 50k memories). New memories are written without waiting for the
+ * check; other writes wait for it (Store.ensureFresh).
  */
-const VALIDATION_WAIT_MS = 200;
 const EXACT_BELOW = 10_000;
 
 /**
@@ -207,9 +209,7 @@ export class LiveIndex {
     if (adopted && mode === 'background') {
       this.validated = this.validateInBackground(bulk);
       this.store.setValidation(this.validated);
-      // A store under EXACT_BELOW memories is checked before any answer (it takes well under a
-      // tenth of a second); a bigger one answers from the snapshot after VALIDATION_WAIT_MS.
-      this.freshness?.waitFor(this.validated, this.store.activeCount < EXACT_BELOW ? Infinity : VALIDATION_WAIT_MS);
+      if (this.store.activeCount < EXACT_BELOW) this.freshness?.waitFor(this.validated, Infinity);
     }
   }
 
@@ -222,7 +222,9 @@ export class LiveIndex {
         if (this.loadedFrom === 'cache') this.loadedFrom = 'partial';
         this.markDirty(Math.min(changed, SAVE_AFTER_CHANGES));
       }
-      if (bulk) collectGarbage();
+      // Only after a check that re-read many files: a full collection blocks every call for
+      // ~80 ms at 50k memories, right when the first writes after a start come in.
+      if (bulk && changed >= SAVE_AFTER_CHANGES) collectGarbage();
     } catch (err) {
       if (err !== closed) this.opts.warn(`checking the store against the index cache failed: ${(err as Error).message}`);
     }
@@ -237,7 +239,7 @@ export class LiveIndex {
   private async loadStore(mode: 'now' | 'background' | 'trust'): Promise<number> {
     const cache = readCache<StoredMemory>(this.store.dir, (why) => this.opts.warn(`index cache ignored (${why}); rebuilding it`), reviveStored);
     // Adopted: checked against the files in the background (or, for a peek, not at all).
-    this.adopted = cache !== null && mode !== 'now' && this.store.adopt(cache.records, { cleanTemps: mode === 'background' });
+    this.adopted = cache !== null && mode !== 'now' && this.store.adopt(cache.records);
     if (!this.adopted) await this.store.load(cache?.records, this.opts.progress && ((done, total) => this.opts.progress!('loading files', done, total)));
     if (!cache) return Infinity;
     // A peek saves nothing, so how stale the cache is does not matter to it.
@@ -385,12 +387,26 @@ export class LiveIndex {
     try {
       const content = this.cacheContent();
       const changes = this.changesSinceSave;
-      await writeCache(this.store.dir, content, this.closed ? undefined : pause);
+      const id = await writeCache(this.store.dir, content, this.closed ? undefined : pause);
       this.changesSinceSave -= changes; // changes made while writing still count
+      this.saveOverview(id, content.records);
       this.savedOnce = true;
       if (this.opts.watch && content.records.length >= BULK_GC_MIN) collectGarbage();
     } catch (err) {
       this.opts.warn(`could not save the index cache: ${(err as Error).message}`);
+    }
+  }
+
+  /**
+   * The session-start summary of the cache just written (overviewCache.ts): what a peek at that
+   * cache (oneShot 'cache') counts, i.e. its active records, notes left out as adopt() leaves them.
+   */
+  private saveOverview(cacheId: string, records: readonly StoredMemory[]): void {
+    try {
+      const active = records.filter((m) => !m.tombstoned && this.store.noteRel(m.file) === null);
+      writeOverview(this.store.dir, cacheId, overviewGroups(active, (m) => originRepoKey(m.origin)));
+    } catch (err) {
+      this.opts.warn(`could not save the overview summary: ${(err as Error).message}`);
     }
   }
 

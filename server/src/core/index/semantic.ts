@@ -16,6 +16,10 @@ import { readVectors, writeVectors } from './vectorCache.ts';
 const BATCH = 64;
 const SAVE_AFTER = 200;
 const pause = () => new Promise<void>((r) => setImmediate(r));
+/** Memories whose cached vectors a server takes between two yields while the leg opens. */
+const OPEN_CHUNK = 4000;
+/** Below this many memories a call waits for the leg to open (a few ms); above, it does not. */
+const WAIT_OPEN_BELOW = 10_000;
 
 interface SourcedEmbedder extends VectorEmbedder {
   embedWithSource?(texts: readonly string[]): Promise<{ vectors: Float32Array[]; embedder: { id: string; dim: number } }>;
@@ -75,6 +79,8 @@ export class SemanticLeg {
   }
 
   private opening: Promise<void> | null = null;
+  /** the cached vectors are all taken (doOpen ran to its end) */
+  private loaded = false;
   private isOpen = false;
   /** Opens the leg if it is not open yet (a no-op after the first call). */
   ready(): Promise<void> {
@@ -84,13 +90,14 @@ export class SemanticLeg {
   }
 
   /**
-   * For a search: waits for the leg to open unless the store is still checking its cached
-   * records (a big store's first seconds), when it answers at once (false: no semantic leg for
-   * this search) and opens in the background.
+   * For a search or a write gate: waits for the leg to open unless the store is still checking
+   * its cached records (a big store's first second), or a server's big store is still loading its
+   * vectors: it then answers at once (false: no semantic leg for this call) and the leg opens in
+   * the background. A small store's leg opens in a few milliseconds and is waited for.
    */
   async readyForSearch(): Promise<boolean> {
     if (this.isOpen) return true;
-    if (this.store.validating) {
+    if (this.store.validating || (this.opts.watch && this.store.activeCount >= WAIT_OPEN_BELOW)) {
       void this.ready();
       return false;
     }
@@ -109,21 +116,36 @@ export class SemanticLeg {
       this.warnOnce(`semantic search is off: ${(err as Error).message}`);
       return;
     }
-    this.vec = new VectorIndex<StoredMemory>(id, dim, Math.max(64, this.store.activeCount));
+    const vec = (this.vec = new VectorIndex<StoredMemory>(id, dim, Math.max(64, this.store.activeCount)));
+    // Listening from here on: a server yields between the steps below and every OPEN_CHUNK
+    // memories of the loop (at 50k memories the open is ~0.2 s of work that would otherwise hold
+    // up every call). A change made meanwhile is applied like any other (its vector is then
+    // held, and the loop skips it); the loop sees the store's current records.
+    this.unsubscribe = this.store.onChange((ch) => this.apply(ch));
+    if (this.opts.watch) await pause();
+    if (this.closed || this.vec !== vec) return;
     const cached = readVectors(this.store.dir, (why) => this.opts.warn(`vector cache ignored (${why}); re-embedding`));
+    if (this.opts.watch) await pause();
+    if (this.closed || this.vec !== vec) return;
     if (cached && cached.embedder === id && cached.dim === dim) {
       const at = new Map<string, number>();
       cached.keys.forEach((k, i) => at.set(k, i));
+      let k = 0;
       for (const m of this.store.active()) {
+        if (this.opts.watch && ++k % OPEN_CHUNK === 0) {
+          await pause();
+          if (this.closed || this.vec !== vec) return;
+        }
+        if (vec.has(m)) continue;
         const i = at.get(vectorKey(m));
         if (i === undefined) continue;
         const cw = cached.codeWords;
-        this.vec.setRaw(m, cached.rows.subarray(i * dim, (i + 1) * dim), cached.scales[i]!, cw > 0 ? cached.codes.subarray(i * cw, (i + 1) * cw) : undefined);
+        vec.setRaw(m, cached.rows.subarray(i * dim, (i + 1) * dim), cached.scales[i]!, cw > 0 ? cached.codes.subarray(i * cw, (i + 1) * cw) : undefined);
       }
     }
-    for (const m of this.store.active()) if (!this.vec.has(m)) this.pending.add(m.id);
+    for (const m of this.store.active()) if (!vec.has(m)) this.pending.add(m.id);
     this.changes = this.pending.size;
-    this.unsubscribe = this.store.onChange((ch) => this.apply(ch));
+    this.loaded = true;
     if (this.pending.size > 0) {
       if (!this.opts.watch && this.embedder.embedSync) this.embedPendingSync();
       else this.kick();
@@ -337,6 +359,8 @@ export class SemanticLeg {
     this.unsubscribe?.();
     this.unsubscribe = null;
     await this.settle();
-    if (this.changes > 0) await this.save();
+    // A leg closed before its cached vectors were all taken (an open under way stops at its next
+    // yield) saves nothing: the file it would write would lack them.
+    if (this.changes > 0 && this.loaded) await this.save();
   }
 }

@@ -6,6 +6,7 @@ import type { Context } from './context.ts';
 import { ValidationError } from '../errors.ts';
 import { LIMITS } from '../limits.ts';
 import { LiveIndex } from '../index/live.ts';
+import { readOverview } from '../index/overviewCache.ts';
 import type { SearchOptions } from '../index/searchIndex.ts';
 import { DEFAULT_CALIBRATION, fuse, type FusedHit } from '../index/fusion.ts';
 import { calibrationFor } from '../index/calibration.ts';
@@ -271,6 +272,30 @@ function teamOverview(t: Context, now: Date) {
   return { dir: t.dir, total, scopes: sorted };
 }
 
+/**
+ * The session-start counts from the index cache's summary (index/overviewCache.ts), without
+ * opening the store: the numbers scopeOverview gives (auto_scope, curation off) over a peek at that
+ * cache in a new process (no disabled scopes). Null when the store has no current summary.
+ */
+export function peekOverview(dir: string, global: readonly string[], callerRepoKey: string | null, now: Date): { total: number; scopes: Record<string, number>; elsewhere: number; outside: boolean } | null {
+  const groups = readOverview(dir);
+  if (groups === null) return null;
+  let total = 0;
+  let elsewhere = 0;
+  const scopes: Record<string, number> = {};
+  for (const g of groups) {
+    const expired = isExpired(g, now);
+    if (!inViewKey(callerRepoKey, global, g.repo, g.scopes)) {
+      if (!expired) elsewhere += g.n;
+      continue;
+    }
+    if (expired) continue;
+    total += g.n;
+    for (const s of g.scopes) scopes[s] = (scopes[s] ?? 0) + g.n;
+  }
+  return { total, scopes, elsewhere, outside: callerRepoKey === null };
+}
+
 /** How many other repos memory_scope_overview names in `elsewhere.repos` (largest first). */
 export const ELSEWHERE_REPOS_MAX = 10;
 
@@ -415,7 +440,10 @@ export async function closeIndex(c: Context): Promise<void> {
 export async function semanticGateOptions(c: Context) {
   const s = c.services.semantic;
   if (s === null) return {};
-  await s.ready();
+  // While a server started from the cache still checks its files (its first second at 50k
+  // memories), the leg is not open yet: the write does not wait for it (the lexical duplicate
+  // gate sees every memory of the snapshot), and the leg opens once the check is done.
+  if (!(await s.readyForSearch())) return {};
   if (s.index === null) return {};
   return {
     neighbours: (text: string, limit: number) => s.neighbours(text, limit),

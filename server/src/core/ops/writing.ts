@@ -198,7 +198,7 @@ export async function commitWrite(c: Context, w: ValidWrite, related?: Related[]
 async function gateSources(also: readonly Context[]): Promise<GateSource[]> {
   const out: GateSource[] = [];
   for (const o of also) {
-    await o.store.ensureFresh();
+    await o.store.ensureFresh({ read: true }); // only read by the gates: a snapshot still being checked will do
     const sem = await semanticGateOptions(o);
     out.push({ label: o.storeKind, store: o.store, candidates: (text, limit) => candidatesFor(o, text, limit), ...(sem.neighbours ? { neighbours: sem.neighbours } : {}), ...(sem.removedNeighbours ? { removedNeighbours: sem.removedNeighbours } : {}) });
   }
@@ -214,7 +214,7 @@ export async function write(c: Context, input: WriteInput, also: readonly Contex
   if (c.storeKind === 'team' && w.category === 'user-inference') {
     throw new ValidationError('category user-inference cannot go to the team store: a claim about the user is personal and waits for their confirmation; write it without store: "team" (it goes to the personal store, pending); nothing was written');
   }
-  await c.store.ensureFresh();
+  await c.store.ensureFresh({ create: true });
   const others = await gateSources(also);
   const gate = await runWriteGates(c, w, {
     force,
@@ -333,7 +333,7 @@ export async function writeConfirm(c: Context, input: { pending_id: string }): P
   const claim = await claimPending(c.dir, id, now);
   try {
     const w = validateWrite(c, claim.entry.write);
-    await c.store.ensureFresh();
+    await c.store.ensureFresh({ create: true });
     const out = await commitWrite(c, w);
     await claim.done();
     c.log('write_confirm', {

@@ -40,6 +40,16 @@ export class Listing {
   mtimeMs(i: number): number {
     return this.stats[2 * i + 1]!;
   }
+  /** Builds the path set has() uses, yielding every `every` paths (a server's background check). */
+  async index(pause: () => Promise<void>, every: number): Promise<void> {
+    if (this.pathSet) return;
+    const set = new Set<string>();
+    for (let i = 0; i < this.names.length; i++) {
+      if (i % every === every - 1) await pause();
+      set.add(this.path(i));
+    }
+    this.pathSet = set;
+  }
   has(p: string): boolean {
     if (!this.pathSet) {
       this.pathSet = new Set();
