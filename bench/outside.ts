@@ -424,6 +424,41 @@ export function outsideTable(rows: OutsideRow[]): string {
   return render(head, body);
 }
 
+/**
+ * Issue 12's targets, judged per row (pass/fail, with the figure): wall times on a shared machine
+ * depend on its load, printed beside them.
+ */
+export function outsideTargets(rows: OutsideRow[]): string {
+  const out: string[] = [];
+  const judge = (r: OutsideRow, what: string, v: number, max: number, unit: 'ms' | 's' | 'MB') => {
+    const shown = unit === 's' ? `${f(v / 1000)} s` : `${f(v, unit === 'MB' ? 0 : 2)} ${unit}`;
+    const limit = unit === 's' ? `${f(max / 1000, 1)} s` : `${max} ${unit}`;
+    out.push(`${v <= max ? 'pass' : 'FAIL'}  ${r.memories.toLocaleString('en-US')}: ${what} ${shown} (target <= ${limit}; load ${f(r.loadAvg, 1)})`);
+  };
+  for (const r of rows) {
+    const peak = Math.max(r.rssFirstStartMb, r.rssAfterSaveMb, r.rssLaterStartMb, r.rssSearchMb, r.rssWriteMb);
+    if (r.memories <= 200_000) judge(r, 'search p50 over stdio', r.searchP50Ms, 1, 'ms');
+    if (r.memories === 50_000) {
+      judge(r, 'first start (no cache)', r.firstStartMs, 2500, 's');
+      judge(r, 'later start (cache)', r.laterStartMs, 600, 's');
+      judge(r, 'write p50 right after the later start', r.writeP50Ms, 2, 'ms');
+      judge(r, 'write p95 right after the later start', r.writeP95Ms, 10, 'ms');
+      judge(r, 'SessionStart hook', r.hookMs, 300, 's');
+    }
+    if (r.memories === 200_000) {
+      judge(r, 'first start (no cache)', r.firstStartMs, 8000, 's');
+      judge(r, 'later start (cache)', r.laterStartMs, 1500, 's');
+      judge(r, 'write p50', r.writeP50Ms, 3, 'ms');
+      judge(r, 'peak RSS, every phase', peak, 500, 'MB');
+    }
+    if (r.memories >= 1_000_000) {
+      judge(r, 'search p50 over stdio', r.searchP50Ms, 5, 'ms');
+      judge(r, 'peak RSS, every phase', peak, 1536, 'MB');
+    }
+  }
+  return out.join('\n');
+}
+
 export function render(head: string[], body: string[][]): string {
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
   const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
@@ -439,6 +474,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     const rows: OutsideRow[] = [];
     for (const n of sizes) rows.push(await benchOutside(n));
     console.log(outsideTable(rows));
+    console.log(`\ntargets (issue 12):\n${outsideTargets(rows)}`);
     if (listN > 0) {
       const l = await benchList(listN);
       console.log(`\ncairn list --all, ${l.memories.toLocaleString('en-US')} memories: ${s(l.firstMs)} (no cache), ${s(l.laterMs)} (cache), peak RSS ${f(l.rssMb, 0)} MB`);

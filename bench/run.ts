@@ -18,7 +18,7 @@ import { LiveIndex } from '../server/src/core/index/live.ts';
 import { CorpusGen, writeCorpus } from './corpus.ts';
 import { formatEval, runEval } from './quality/eval.ts';
 import { startServer, BUNDLE } from './stdio.ts';
-import { benchList, benchOutside, outsideTable, type OutsideRow } from './outside.ts';
+import { benchList, benchOutside, outsideTable, outsideTargets, type OutsideRow } from './outside.ts';
 import { benchUi, uiTable, type UiRow } from './ui.ts';
 import { benchSync, syncTable } from './sync.ts';
 import { benchTeam, teamTable } from './team.ts';
@@ -227,6 +227,7 @@ async function main(): Promise<void> {
     }
     console.log(`\nOutside-in: the built bundle as a client and a terminal see it (${machine})`);
     console.log(outsideTable(rows));
+    console.log(`targets (issue 12):\n${outsideTargets(rows)}`);
     out.outside = rows;
     if (LIST_N > 0) {
       const l = await benchList(LIST_N);
