@@ -122,21 +122,35 @@ export class SearchIndex<D extends IndexDoc> {
    */
   load(current: Iterable<D>, snapshot?: IndexSnapshot<D>, same: (cached: D, now: D) => boolean = sameContent): void {
     const p = new Postings();
-    const cached = new Map<string, { doc: D } & Analyzed>();
+    const snap = snapshot?.docs ?? [];
     if (snapshot) {
       for (const t of snapshot.terms) p.intern(t);
       const nt = snapshot.terms.length;
-      for (const e of snapshot.docs) {
-        validateFwd(e.fwd, nt, e.doc.id);
-        cached.set(e.doc.id, e);
-      }
+      for (const e of snap) validateFwd(e.fwd, nt, e.doc.id);
     }
+    // A start from the cache loads the very records the snapshot holds, in its order: each
+    // document is then the next snapshot entry's, and no map by id is built. Any other order
+    // (a partial reuse) looks entries up by id, the map made on the first miss.
+    let cached: Map<string, { doc: D } & Analyzed> | null = null;
+    let next = 0;
+    const entryFor = (doc: D): ({ doc: D } & Analyzed) | undefined => {
+      const e = snap[next];
+      if (e !== undefined && e.doc === doc) {
+        next++;
+        return e;
+      }
+      if (cached === null) {
+        cached = new Map();
+        for (const x of snap) cached.set(x.doc.id, x);
+      }
+      return cached.get(doc.id);
+    };
     const docs: D[] = [];
     const fwd: Int32Array[] = [];
     const slotOf = new Map<string, number>();
     for (const doc of current) {
       if (slotOf.has(doc.id)) continue; // one slot per id: the first copy wins, like the store
-      const c = cached.get(doc.id);
+      const c = snap.length > 0 ? entryFor(doc) : undefined;
       const a = c && same(c.doc, doc) ? c : analyzeDoc(doc, p);
       const slot = p.addSlot(a.bodyLen, a.scopeLen, recencyOf(doc), expiresOf(doc));
       fwd[slot] = a.fwd;
