@@ -166,12 +166,16 @@ export function fuse<D extends IndexDoc>(input: FuseInput<D>): FusedHit<D>[] {
     // Alternates are the caller's guesses: they rank, and say `medium` at most.
     const alt: Relevance = a.altMedium > 0 ? 'medium' : 'low';
     const shown = a.lex ?? a.altLex;
+    let snippet: string | undefined;
     return {
       doc: a.doc,
       score: Math.round(a.score * 10_000) / 10_000,
       relevance: maxRel(a.main, alt),
       matchTerms: a.lex?.matchTerms ?? [],
-      snippet: shown?.snippet ?? makeSnippet(a.doc.body, -1, -1),
+      // made when first read (a caller may drop some of these hits: feedback's extra candidates)
+      get snippet(): string {
+        return (snippet ??= shown?.snippet ?? makeSnippet(a.doc.body, -1, -1));
+      },
       ...(a.sim !== undefined ? { semantic: Math.round(a.sim * 10_000) / 10_000 } : {}),
       fused: true as const,
     };

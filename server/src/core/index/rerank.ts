@@ -97,14 +97,22 @@ export function rerank<D extends IndexDoc>(cands: Ranked<D>[], query: QueryTerm[
   });
   return scored.slice(0, limit).map(({ c, scan, score }) => {
     const coverage = popcount(c.mask) / query.length;
-    const at = scan ?? scanBody(c.doc.body, query, false);
+    // The snippet is made when first read: a fused search asks for `limit` hits per leg but
+    // shows only the few that survive the fusion.
+    let snippet: string | undefined;
     return {
       doc: c.doc,
       score: Math.round(score * 10_000) / 10_000,
       relevance: relevanceOf(coverage),
       coverage,
       matchTerms: query.filter((_, q) => (c.mask & (1 << q)) !== 0).map((t) => t.surface),
-      snippet: makeSnippet(c.doc.body, at.matchStart, at.matchEnd),
+      get snippet(): string {
+        if (snippet === undefined) {
+          const at = scan ?? scanBody(c.doc.body, query, false);
+          snippet = makeSnippet(c.doc.body, at.matchStart, at.matchEnd);
+        }
+        return snippet;
+      },
     };
   });
 }
