@@ -9,7 +9,7 @@
 // filesystem, an unreadable line) is broken by age, after STALE_MS. Breaking renames the stale
 // file away first, so two waiters cannot both break it and both enter. Release removes the file
 // only while it still holds our token: a lock broken meanwhile belongs to someone else.
-import { promises as fsp } from 'node:fs';
+import { promises as fsp, linkSync, lstatSync, openSync, closeSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -55,11 +55,20 @@ export class StoreLock {
     }
   }
 
-  /** Removes the lock only if it is still the one we created (compared by its token). */
+  /**
+   * Removes the lock only if it is still the one we created (compared by its token). The lock's
+   * own file steps are synchronous calls (microseconds each; a thread-pool round trip costs far
+   * more on a busy machine and every write takes and releases the lock); waiting stays async.
+   */
   private async release(token: string): Promise<void> {
-    const text = await fsp.readFile(this.file, 'utf8').catch(() => null);
+    let text: string | null;
+    try {
+      text = readFileSync(this.file, 'utf8');
+    } catch {
+      text = null;
+    }
     if (text === null || parseLock(text).token !== token) return; // broken and retaken: not ours
-    await fsp.rm(this.file, { force: true });
+    rmSync(this.file, { force: true });
   }
 
   /** Takes the lock; returns the token written into it. */
@@ -69,7 +78,7 @@ export class StoreLock {
     let wait = 1;
     for (;;) {
       const token = randomBytes(8).toString('hex');
-      if (await this.tryCreate(token)) return token;
+      if (this.tryCreate(token)) return token;
       await this.breakIfStale();
       if (Date.now() > deadline) {
         throw new LockTimeoutError(`the store lock ${this.file} is held by another process; try again, or delete the file if no cairn process is running`);
@@ -87,14 +96,19 @@ export class StoreLock {
    * filesystem without hard links falls back to open(O_EXCL). A temp left by a kill is named like
    * every other temp file and removed by the next load once its pid is gone.
    */
-  private async tryCreate(token: string): Promise<boolean> {
+  private tryCreate(token: string): boolean {
     const line = `${process.pid} ${HOST} ${Date.now()} ${token}\n`;
     if (!this.noLinks) {
-      if (await fsp.lstat(this.file).then(() => true, () => false)) return false; // held: no temp churn
-      const tmp = join(this.dir, `.lock.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-      await fsp.writeFile(tmp, line, { mode: FILE_MODE, flag: 'wx' });
       try {
-        await fsp.link(tmp, this.file);
+        lstatSync(this.file);
+        return false; // held: no temp churn
+      } catch {
+        // free
+      }
+      const tmp = join(this.dir, `.lock.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+      writeFileSync(tmp, line, { mode: FILE_MODE, flag: 'wx' });
+      try {
+        linkSync(tmp, this.file);
         return true;
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code;
@@ -102,13 +116,16 @@ export class StoreLock {
         if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS') throw err;
         this.noLinks = true;
       } finally {
-        await fsp.rm(tmp, { force: true });
+        rmSync(tmp, { force: true });
       }
     }
     try {
-      const fh = await fsp.open(this.file, 'wx', FILE_MODE);
-      await fh.writeFile(line);
-      await fh.close();
+      const fd = openSync(this.file, 'wx', FILE_MODE);
+      try {
+        writeSync(fd, line);
+      } finally {
+        closeSync(fd);
+      }
       return true;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;

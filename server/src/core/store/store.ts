@@ -6,7 +6,7 @@
 // `removed`; removal rewrites the file in place with the removal keys and then renames it into
 // .tombstones/ (restore does the reverse), so a crash between the two steps leaves one file whose
 // keys already say what it is.
-import { promises as fsp, readFileSync } from 'node:fs';
+import { promises as fsp, lstatSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, sep } from 'node:path';
 import { ensureDir, fsyncDir, isTempName, moveFileDurable, writeFileAtomic } from './fsatomic.ts';
 import { StoreLock } from './lock.ts';
@@ -702,7 +702,7 @@ export class Store {
   private async writeRecord(file: string, rec: MemoryRecord, extra: readonly string[]): Promise<StoredMemory> {
     const text = serializeMemory(rec, extra);
     await writeFileAtomic(file, text);
-    const st = await fsp.stat(file);
+    const st = statSync(file);
     const mem = storedMemory(rec, file, st.size, st.mtimeMs, extra);
     this.setEntry(file, mem);
     return mem;
@@ -710,7 +710,7 @@ export class Store {
 
   private async freeName(dir: string, name: string): Promise<string> {
     let candidate = join(dir, name);
-    for (let n = 2; this.files.has(candidate) || (await fsp.lstat(candidate).catch(() => null)); n++) {
+    for (let n = 2; this.files.has(candidate) || lstatSync(candidate, { throwIfNoEntry: false }); n++) {
       candidate = join(dir, name.replace(/\.md$/, `-${n}.md`));
     }
     return candidate;
