@@ -132,6 +132,12 @@ function overviewText(o: Awaited<ReturnType<Cairn['scopeOverview']>>, all: boole
     if (rest > 0) named.push(`${rest} in further repos`);
     lines.push(`elsewhere: ${o.elsewhere.total} in other repos (${named.join(', ')}); cairn overview --all, cairn search --all-repos`);
   }
+  if (o.team) {
+    lines.push(`team store ${o.team.dir}: ${plural(o.team.total, 'memory', 'memories')} shared through the repository`);
+    const tn = Object.keys(o.team.scopes);
+    const tw = Math.max(0, ...tn.map((s) => s.length));
+    for (const s of tn) lines.push(`  ${s.padEnd(tw)}  ${o.team.scopes[s]}`);
+  }
   if (o.disabled_scopes.length) lines.push(`disabled: ${o.disabled_scopes.join(', ')}`);
   const p = o.curation_pending;
   const pending = [
