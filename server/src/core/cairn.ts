@@ -54,6 +54,8 @@ export class Cairn implements Context {
   readonly services: Services = { index: null, semantic: null, events: null, links: null, feedback: null };
   /** The team store of the caller's repository (README "Team memory"), opened beside this one. */
   team: Cairn | null = null;
+  /** ops/context.ts: the personal store's dir for both (the team store logs into the personal log). */
+  eventsDir: string;
   private readonly clock: () => Date;
 
   private constructor(
@@ -71,6 +73,7 @@ export class Cairn implements Context {
     now?: () => Date,
   ) {
     this.clock = now ?? (() => new Date());
+    this.eventsDir = dir;
   }
 
   /** Where the store is and its config, without opening (or creating) anything. */
@@ -106,7 +109,9 @@ export class Cairn implements Context {
     if (teamDir !== null && resolve(teamDir) !== resolve(loc.dir)) {
       const t = new Cairn(teamDir, loc.config, loc.configFile, new Store(teamDir, { warn, nameText: withoutSecrets }), caller, env, opts.watch ?? true, warn, opts.actor ?? 'model', opts.oneShot ?? 'every-read', 'team', opts.now);
       try {
-        if (opts.log !== false) curation.openEventLog(t);
+        // One event log per person: the team store's events go to the personal log, marked.
+        t.eventsDir = c.dir;
+        t.services.events = c.services.events;
         await retrieval.openIndex(t);
         c.team = t;
       } catch (err) {
@@ -144,7 +149,10 @@ export class Cairn implements Context {
   async close(): Promise<void> {
     const t = this.team;
     this.team = null;
-    if (t !== null) await t.close();
+    if (t !== null) {
+      t.services.events = null; // the personal log, closed below by its owner
+      await t.close();
+    }
     notes.closeGraph(this);
     await this.autoSync?.stop();
     await retrieval.closeIndex(this);
@@ -158,7 +166,7 @@ export class Cairn implements Context {
   /** Appends to the event log. Never throws: a logging failure must not fail the call. */
   log(kind: EventKind, fields: Record<string, unknown>): void {
     try {
-      void this.services.events?.append(kind, fields);
+      void this.services.events?.append(kind, this.storeKind === 'team' ? { ...fields, store: 'team' } : fields);
     } catch (err) {
       this.warn(`event log: ${(err as Error).message}`);
     }
@@ -243,10 +251,10 @@ export class Cairn implements Context {
   scopeEnable(input: { scope: string }) { return curation.scopeEnable(this, input); }
   recordUse(input: curation.RecordUseInput) { return curation.recordUse(this, input); }
   async health(input: curation.HealthInput) {
-    const report = await curation.health(this, input);
     const t = this.team;
+    const report = await curation.health(this, input, t);
     // The team store's own report, labelled: its problems are the team's to fix (and to commit).
-    const teamReport = t === null ? null : { store: 'team' as const, dir: t.dir, ...(await curation.health(t, input)), ...team.teamProblems(this)! };
+    const teamReport = t === null ? null : { store: 'team' as const, dir: t.dir, ...(await curation.health(t, input, this)), ...team.teamProblems(this)! };
     return { ...report, store: 'personal' as const, consolidation: await consolidation.consolidationSummary(this), ...(teamReport ? { team: teamReport } : {}) };
   }
   consolidate(input: consolidation.ConsolidateInput) { return this.wrote(consolidation.consolidate(this, input)); }

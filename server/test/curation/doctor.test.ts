@@ -23,7 +23,7 @@ test('a healthy store with a registration: every check ok, exit 0', async () => 
   await runInit(clientSpec('cursor', { home, platform: 'linux', env: {} }), serverEntry(bundle, process.execPath));
   const r = await runDoctor(opts(home, store));
   assert.deepEqual(r.checks.map((c) => [c.name, c.status]), [
-    ['config', 'ok'], ['store', 'ok'], ['permissions', 'ok'], ['files', 'ok'], ['remote credentials', 'ok'], ['event log', 'ok'], ['index cache', 'ok'], ['registrations', 'ok'],
+    ['config', 'ok'], ['store', 'ok'], ['permissions', 'ok'], ['files', 'ok'], ['remote credentials', 'ok'], ['event log', 'ok'], ['index cache', 'ok'], ['team store', 'ok'], ['registrations', 'ok'],
   ]);
   assert.equal(r.exit_code, 0);
   assert.deepEqual(r.store, { dir: store, via: 'env', why: `$CAIRN_DIR is set to ${store}` });

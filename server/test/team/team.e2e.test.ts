@@ -96,6 +96,9 @@ test('MCP: search and list see both stores with store labels in one ranking; wri
   assert.equal((await s.call('memory_restore', { id: t.id })).store, 'team');
   assert.equal(mdFiles(team).length, 1);
   assert.equal(mdFiles(personal).length, 1);
+  const use = await s.call('memory_record_use', { memory_ids: [t.id, p.id], outcome: 'applied' });
+  assert.deepEqual(use.unknown_ids, []);
+  assert.equal(use.recorded, 2);
   const ov = await s.call('memory_scope_overview', {});
   assert.equal(ov.team.total, 1);
   assert.deepEqual(ov.team.scopes, { release: 1 });

@@ -37,6 +37,8 @@ export interface HealthData {
   deadWeight?: DeadWeightRule;
   /** Disagreements a git sync preserved (.conflicts/ in the store). */
   syncConflicts?: { memories: readonly SyncConflictRow[]; files: readonly string[] };
+  /** Ids the other store holds (personal and team share one event log): known, never orphans. */
+  alsoKnown?: Iterable<string>;
 }
 
 /** One preserved sync disagreement: the text kept and the one that was not. */
@@ -171,7 +173,7 @@ export function computeHealth(data: HealthData, params: HealthParams = DEFAULT_H
   const rule = data.deadWeight ?? DEFAULT_DEAD_WEIGHT;
   const now = data.now.getTime();
   const windowStart = now - window_days * DAY_MS;
-  const known = new Set([...data.active.map((m) => m.id), ...data.tombstones.map((m) => m.id)]);
+  const known = new Set([...data.active.map((m) => m.id), ...data.tombstones.map((m) => m.id), ...(data.alsoKnown ?? [])]);
   const fold = foldUsage(data.events, windowStart, known);
   const usage = (id: string) => fold.byId.get(id);
   const isExpired = (m: MemoryRecord) => m.expires !== null && Date.parse(m.expires) <= now;

@@ -32,6 +32,12 @@ export type StoreKind = 'personal' | 'team';
 
 export interface Context {
   readonly dir: string;
+  /**
+   * The store whose event log this context reads and writes: its own dir, except for the team
+   * store, whose events (searches, uses, its writes) go to the user's personal log: usage is
+   * per person, and the team store's directory is shared.
+   */
+  readonly eventsDir: string;
   /** 'personal' (the user's store) or 'team' (the repository's .cairn/, README "Team memory"). */
   readonly storeKind: StoreKind;
   /**

@@ -87,7 +87,7 @@ function deadCount(c: Context, mems: StoredMemory[]): number {
   const days = DEFAULT_HEALTH_PARAMS.window_days;
   const windowStart = now - days * 86_400_000;
   // The whole log, as memory_health reads it: an `applied` before the window still counts.
-  const fold = foldUsage(readEvents(c.dir).events, windowStart, new Set(mems.map((m) => m.id)));
+  const fold = foldUsage(readEvents(c.eventsDir).events, windowStart, new Set(mems.map((m) => m.id)));
   const rule = deadWeightRule(c);
   return mems.filter((m) => deadWeight(m, fold.byId.get(m.id), now, days, rule) !== null).length;
 }
@@ -104,7 +104,9 @@ export async function recordUse(c: Context, input: RecordUseInput): Promise<{ re
   await c.store.ensureFresh();
   await settleUnknownIds(c, ids); // a memory being moved by another process is not unknown
   // A tombstoned id is known: the memory existed when it was retrieved.
-  const unknown = ids.filter((id) => !c.store.get(id) && !c.store.getTombstone(id));
+  // A team memory's id is known too: use outcomes about it live in this (personal) event log.
+  const known = (id: string) => Boolean(c.store.get(id) || c.store.getTombstone(id) || c.team?.store.get(id) || c.team?.store.getTombstone(id));
+  const unknown = ids.filter((id) => !known(id));
   // Every id goes into the event, unknown ones too: health counts them as orphan use events.
   const fields = { ids, outcome: input.outcome, ...(note ? { note } : {}), unknown_ids: unknown };
   // Appended directly rather than through c.log: the answer says whether it was recorded.
@@ -112,7 +114,8 @@ export async function recordUse(c: Context, input: RecordUseInput): Promise<{ re
   return { recorded: written ? ids.length - unknown.length : 0, outcome: input.outcome, unknown_ids: unknown };
 }
 
-export async function health(c: Context, input: HealthInput): Promise<HealthReport & { dangling_links: ReturnType<typeof danglingLinks> }> {
+/** `other`: the other store sharing the event log (personal and team): its ids are known, not orphans. */
+export async function health(c: Context, input: HealthInput, other: Context | null = null): Promise<HealthReport & { dangling_links: ReturnType<typeof danglingLinks> }> {
   const params = {
     window_days: checkLimit(input.window_days, 'window_days', LIMITS.healthWindowDays, DEFAULT_HEALTH_PARAMS.window_days),
     top_k: checkLimit(input.top_k, 'top_k', LIMITS.healthTopK, DEFAULT_HEALTH_PARAMS.top_k),
@@ -126,7 +129,8 @@ export async function health(c: Context, input: HealthInput): Promise<HealthRepo
       now: c.now(),
       active,
       tombstones,
-      events: readEvents(c.dir).events,
+      events: readEvents(c.eventsDir).events,
+      ...(other !== null ? { alsoKnown: [...[...other.store.active()].map((m) => m.id), ...[...other.store.tombstones()].map((m) => m.id)] } : {}),
       staleAfterDays: c.config.behavior.verification_stale_days,
       commitDrift: await repoDrift(c, active),
       deadWeight: deadWeightRule(c),

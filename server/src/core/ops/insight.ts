@@ -365,7 +365,7 @@ function events(c: Context): CairnEvent[] {
   const w = watchOf(c);
   const key = eventsStamp(c);
   if (w.events?.key === key) return w.events.value;
-  const value = readEvents(c.dir).events;
+  const value = readEvents(c.eventsDir).events;
   w.events = { key, value };
   return value;
 }
