@@ -7,8 +7,8 @@
 import { statSync } from 'node:fs';
 import type { Context } from './context.ts';
 import { NotFoundError, ValidationError } from '../errors.ts';
-import { checkId, hitFields, signalContext, type HitFields } from './common.ts';
-import { candidatesFor, rankedSearch, type SearchHit } from './retrieval.ts';
+import { checkId, hitFields, ownedHitFields, signalContext, type HitFields } from './common.ts';
+import { candidatesFor, rankedAcross, type RankSource, type SearchHit } from './retrieval.ts';
 import { health, type HealthInput } from './curation.ts';
 import { backlinksOf, structureFilter } from './notes.ts';
 import { isExpired, recordHead, summarize } from '../memory.ts';
@@ -219,24 +219,39 @@ export async function searchPreview(c: Context, input: { query: string; max_resu
   await c.store.ensureFresh();
   const repo = c.caller.repoKey;
   const auto = input.auto_scope === true;
-  const found = await rankedSearch(l, c.services.semantic, input.query, [], {
-    limit: input.max_results ?? 20,
-    now: c.now().getTime(),
-    halfLifeDays: c.config.behavior.recency_half_life_days,
-    ...(c.disabledScopes.size > 0 || auto
-      ? {
-          filter: (m: StoredMemory) => {
-            if (auto) {
-              const k = repoOf(m);
-              if (k !== null && k !== repo) return false;
-            }
-            return !m.scopes.some((s) => [...c.disabledScopes].some((d) => s === d || s.startsWith(`${d}:`)));
-          },
-          filterKey: JSON.stringify(['ui', [...c.disabledScopes].sort(), auto ? repo : false]),
-        }
-      : {}),
-  });
-  const fields = await hitFields(c, found.map((h) => h.doc));
+  const limit = input.max_results ?? 20;
+  const disabled = (m: StoredMemory) => m.scopes.some((s) => [...c.disabledScopes].some((d) => s === d || s.startsWith(`${d}:`)));
+  const own: RankSource = {
+    l,
+    sem: c.services.semantic,
+    opts: {
+      limit,
+      now: c.now().getTime(),
+      halfLifeDays: c.config.behavior.recency_half_life_days,
+      ...(c.disabledScopes.size > 0 || auto
+        ? {
+            filter: (m: StoredMemory) => {
+              if (auto) {
+                const k = repoOf(m);
+                if (k !== null && k !== repo) return false;
+              }
+              return !disabled(m);
+            },
+            filterKey: JSON.stringify(['ui', [...c.disabledScopes].sort(), auto ? repo : false]),
+          }
+        : {}),
+    },
+  };
+  // The repository's team store, in the same ranking as memory_search (README "Team memory").
+  const t = c.team;
+  const tl = t?.services.index ?? null;
+  if (t !== null) await t.store.ensureFresh();
+  const sources: RankSource[] = [own];
+  if (t !== null && tl !== null) {
+    sources.push({ l: tl, sem: t.services.semantic, opts: { limit, now: c.now().getTime(), halfLifeDays: c.config.behavior.recency_half_life_days, filter: (m) => !c.store.get(m.id) && !c.store.getTombstone(m.id) && !disabled(m) } });
+  }
+  const found = await rankedAcross(sources, input.query, [], limit);
+  const fields = await ownedHitFields(c, found.map((h) => h.doc));
   return {
     hits: found.map((h, i) => ({ ...fields[i]!, snippet: h.snippet, score: h.score, relevance: h.relevance, match_terms: h.matchTerms })),
   };
