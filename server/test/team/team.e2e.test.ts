@@ -65,6 +65,9 @@ test('MCP: search and list see both stores with store labels in one ranking; wri
   assert.equal(t.store, 'team');
   assert.ok(t.file.startsWith(team), t.file);
   assert.equal(mdFiles(team).length, 1);
+  const teamText = readFileSync(t.file, 'utf8');
+  assert.match(teamText, /cwd: null/);
+  assert.doesNotMatch(teamText, new RegExp(repo.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')), 'no local path of the writer in a shared file');
   const p = await s.call('memory_write', { content: 'I prefer to run release builds locally with make release before tagging', scopes: ['release'] });
   assert.equal(p.store, 'personal');
   assert.ok(p.file.startsWith(personal));

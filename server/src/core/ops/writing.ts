@@ -180,6 +180,9 @@ export async function newRecord(c: Context, w: ValidWrite): Promise<MemoryRecord
     origin: await captureOrigin(c.caller.cwd),
     body: w.content,
   };
+  // A team memory is read on every teammate's machine: the writer's local paths mean nothing there
+  // and name their home directory; the repo URL and branch are what it needs (README "Team memory").
+  if (c.storeKind === 'team') rec.origin = { ...rec.origin, cwd: null, worktree_root: null };
   if (w.aliases && w.aliases.length > 0) rec.aliases = w.aliases;
   return rec;
 }
