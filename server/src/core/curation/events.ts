@@ -87,14 +87,24 @@ export class EventLog {
     this.graceMs = opts.compressGraceMs ?? DEFAULT_GRACE_MS;
   }
 
+  private readonly appended: Array<(line: string, sizeAfter: number, ino: number) => void> = [];
+  /**
+   * Calls `fn` after each line this process appends, with the file's size and inode right after
+   * it (the feedback fold takes its own process's events this way instead of reading them back).
+   */
+  onAppend(fn: (line: string, sizeAfter: number, ino: number) => void): void {
+    this.appended.push(fn);
+  }
+
   /** Appends one event. Returns whether a line was written; never throws. */
   append(kind: EventKind, fields: Record<string, unknown> = {}): boolean {
     if (!this.enabled) return false;
     try {
       if (!existsSync(this.dir)) return false;
       const line = this.format(kind, fields);
-      const size = this.writeLine(line);
-      if (size > this.maxBytes) this.rotate();
+      const st = this.writeLine(line);
+      for (const fn of this.appended) fn(line, st.size, st.ino);
+      if (st.size > this.maxBytes) this.rotate();
       return true;
     } catch (err) {
       this.warn(`could not append to the event log ${this.file}: ${errorMessage(err)}`);
@@ -131,8 +141,8 @@ export class EventLog {
     return line;
   }
 
-  /** One open(O_APPEND) + one write per line; returns the file size after the write. */
-  private writeLine(line: string): number {
+  /** One open(O_APPEND) + one write per line; returns the file's size and inode after the write. */
+  private writeLine(line: string): { size: number; ino: number } {
     const buf = Buffer.from(line, 'utf8');
     // O_NOFOLLOW: a symlinked log is refused (ELOOP), never appended to outside the store.
     const fd = openSync(this.file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o600);
@@ -142,7 +152,8 @@ export class EventLog {
         // Never seen on a local filesystem; finishing the line keeps the file parseable.
         writeSync(fd, buf, written, buf.length - written);
       }
-      return fstatSync(fd).size;
+      const st = fstatSync(fd);
+      return { size: st.size, ino: st.ino };
     } finally {
       closeSync(fd);
     }

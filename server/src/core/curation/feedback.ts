@@ -75,6 +75,20 @@ export class FeedbackFold {
     }
   }
 
+  /**
+   * A line this process just appended (EventLog.onAppend): folded without reading the file back
+   * when the fold was exactly at its start; otherwise the next refresh reads it (another process
+   * wrote in between, or the log rotated).
+   */
+  ownAppend(line: string, sizeAfter: number, ino: number): void {
+    if (!this.started || ino !== this.ino) return;
+    const bytes = Buffer.byteLength(line);
+    if (sizeAfter - bytes !== this.offset) return;
+    const e = parseLine(line);
+    if (e) this.fold(e);
+    this.offset = sizeAfter;
+  }
+
   private fullRead(): void {
     this.acc.clear();
     this.started = true;

@@ -576,8 +576,10 @@ function feedbackFold(c: Context): FeedbackFold | null {
   if (!r.feedback || r.feedback_max_percent === 0) return null;
   let fb = c.services.feedback;
   if (!fb) {
-    fb = new FeedbackFold(c.dir, { halfLifeDays: r.feedback_half_life_days, maxFraction: r.feedback_max_percent / 100 }, c.now().getTime());
-    c.services.feedback = fb;
+    const fold = new FeedbackFold(c.dir, { halfLifeDays: r.feedback_half_life_days, maxFraction: r.feedback_max_percent / 100 }, c.now().getTime());
+    c.services.feedback = fb = fold;
+    // This process's own events (a search logs one) are folded as they are written, not read back.
+    c.services.events?.onAppend((line, size, ino) => fold.ownAppend(line, size, ino));
   }
   fb.refresh();
   // No outcome or retrieval logged yet: the plain ranking, exactly.
