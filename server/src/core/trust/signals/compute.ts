@@ -64,6 +64,21 @@ function relativeRootFor(ctx: SignalContext, m: SignalMemory, sameRepo: boolean)
   return isDirectory(m.origin.worktree_root) ? m.origin.worktree_root : ctx.caller.repoRoot;
 }
 
+// The paths a body cites, remembered for the last bodies seen: a search asks for the same few
+// hits again and again, and the extraction is a long regex over the body (the files themselves
+// are checked on every call).
+const CITED_MEMO = 1024;
+const citedMemo = new Map<string, string[]>();
+function citedPathsOf(body: string): string[] {
+  let paths = citedMemo.get(body);
+  if (paths === undefined) {
+    paths = extractCitedPaths(body);
+    if (citedMemo.size >= CITED_MEMO) citedMemo.delete(citedMemo.keys().next().value!);
+    citedMemo.set(body, paths);
+  }
+  return paths;
+}
+
 export async function computeSignals(
   ctx: SignalContext,
   mems: readonly SignalMemory[],
@@ -85,7 +100,7 @@ export async function computeSignals(
   for (const m of mems) {
     const sameRepo = fromCallerRepo(ctx, m);
     const verification = verificationOf(m.last_verified_at, ctx.now, staleDays);
-    const paths = checkPaths(extractCitedPaths(m.body), { home, relativeRoot: relativeRootFor(ctx, m, sameRepo) });
+    const paths = checkPaths(citedPathsOf(m.body), { home, relativeRoot: relativeRootFor(ctx, m, sameRepo) });
     const drift = drifts.get(m.id);
     const count = drift?.commits_since_verify ?? null;
     const s: HitSignals = {
