@@ -24,6 +24,7 @@ import { benchSync, syncTable } from './sync.ts';
 import { benchTeam, teamTable } from './team.ts';
 import { benchSemantic, semanticTable, type SemanticRow } from './semantic.ts';
 import { benchLinks, linksLine, writeLinking, type LinksRow } from './links.ts';
+import { benchSteady, steadyTable, type SteadyRow } from './steady.ts';
 
 const sizes = (dflt: string) => (process.env.BENCH_SIZES ?? dflt).split(',').map((s) => Number(s.trim())).filter((n) => n > 0);
 const SIZES = sizes('1000,10000,50000,100000,200000');
@@ -255,6 +256,16 @@ async function main(): Promise<void> {
     console.log(`\nThe semantic leg: each store measured lexical-only ([embed] enabled = false) and with the built-in embedder; (x %) = change against lexical-only (${machine})`);
     console.log(semanticTable(rows));
     out.semantic = rows;
+  }
+  if (ONLY === '' || ONLY === 'perf' || ONLY === 'steady') {
+    const rows: SteadyRow[] = [];
+    for (const n of (process.env.BENCH_STEADY_SIZES ?? '1000,50000,200000').split(',').map(Number).filter((x) => x > 0)) {
+      process.stderr.write(`bench: steady state, ${n} memories...\n`);
+      rows.push(await benchSteady(n));
+      console.log(`\nSteady state with the semantic leg on (up and idle, caches saved, every memory embedded): stdio client-side and in-process, against the targets; "load" = 1-minute load average (${machine})`);
+      console.log(steadyTable(rows));
+    }
+    out.steady = rows;
   }
   const dir = new URL('./results/', import.meta.url);
   mkdirSync(dir, { recursive: true });
