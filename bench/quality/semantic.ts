@@ -50,8 +50,21 @@ export function oldSet(): EvalSet {
   return { name: 'old+dev', docs, queries, hasAlternates: true };
 }
 
-export function blindSet(): EvalSet | null {
-  const dir = fileURLToPath(new URL('./blind/', import.meta.url));
+/** The embedder's dev set (scripts/embed/devset.json): 30 memories, 40 no-shared-word questions, no alternates. */
+export function embedDevSet(): EvalSet {
+  const d = JSON.parse(readFileSync(new URL('../../scripts/embed/devset.json', import.meta.url), 'utf8')) as { memories: Array<{ id: string; body: string }>; queries: Array<{ q: string; relevant: string[] }> };
+  const t = new Date(NOW - 10 * DAY).toISOString();
+  return {
+    name: 'embed-dev',
+    docs: d.memories.map((m) => ({ id: m.id, body: m.body, scopes: ['global'], created: t, updated: t })),
+    queries: d.queries.map((q) => ({ kind: 'paraphrase' as Kind, q: q.q, relevant: q.relevant, alternates: [] })),
+    hasAlternates: false,
+  };
+}
+
+/** A judged set in the blind set's layout (memories.json, queries.json, optional alternates.json) under bench/quality/<dir>/. */
+export function jsonSet(dirName: string, name = dirName): EvalSet | null {
+  const dir = fileURLToPath(new URL(`./${dirName}/`, import.meta.url));
   if (!existsSync(`${dir}memories.json`) || !existsSync(`${dir}queries.json`)) return null;
   const mems = JSON.parse(readFileSync(`${dir}memories.json`, 'utf8')) as Array<{ id: string; scopes: string[]; body: string; age_days: number }>;
   const qs = JSON.parse(readFileSync(`${dir}queries.json`, 'utf8')) as Array<{ kind: Kind; q: string; relevant: string[] }>;
@@ -62,7 +75,28 @@ export function blindSet(): EvalSet | null {
     const t = new Date(NOW - m.age_days * DAY).toISOString();
     return { id: m.id, body: m.body, scopes: m.scopes, created: t, updated: t };
   });
-  return { name: 'blind', docs, queries: qs.map((q) => ({ ...q, alternates: alts.get(q.q) ?? [] })), hasAlternates: alts.size > 0 };
+  return { name, docs, queries: qs.map((q) => ({ ...q, alternates: alts.get(q.q) ?? [] })), hasAlternates: alts.size > 0 };
+}
+
+/** The held-out blind set: reported, never tuned on. */
+export function blindSet(): EvalSet | null {
+  return jsonSet('blind');
+}
+
+/** The sets tuning may look at: the old set (+ dev paraphrases), the embedder's dev set, and dev2 when present. */
+export function tuningSets(): EvalSet[] {
+  return [oldSet(), embedDevSet(), jsonSet('dev2')].filter((s): s is EvalSet => s !== null);
+}
+
+/**
+ * Which sets `npm run eval` runs: EVAL_SETS=tuning (the tuning sets only: use this while working),
+ * EVAL_SETS=blind (the held-out set only), unset or 'all' (both).
+ */
+export function selectedSets(which = process.env.EVAL_SETS ?? 'all'): EvalSet[] {
+  if (which === 'tuning') return tuningSets();
+  if (which === 'blind') return [blindSet()].filter((s): s is EvalSet => s !== null);
+  if (which !== 'all') throw new Error(`EVAL_SETS must be tuning, blind or all (got ${which})`);
+  return [...tuningSets(), blindSet()].filter((s): s is EvalSet => s !== null);
 }
 
 type Ranked = Array<{ id: string; relevance: 'high' | 'medium' | 'low' }>;
@@ -190,8 +224,8 @@ export function formatScores(title: string, rows: Array<{ label: string; scores:
 }
 
 export async function runAll(): Promise<string> {
-  const sets = [oldSet(), blindSet()].filter((s): s is EvalSet => s !== null);
-  const embs = await embedders();
+  const sets = selectedSets();
+  const embs = (await embedders()).filter((e) => process.env.EVAL_EMBEDDERS !== 'builtin' || e.id.startsWith('builtin:'));
   const out: string[] = [];
   for (const set of sets) {
     const rows: Array<{ label: string; scores: Score[] }> = [];
