@@ -1,49 +1,46 @@
-// Fusion parameter sweep on the old + dev set only (never the blind set): per setting, fused and
-// fused + alternates R@5 / MRR overall, paraphrase R@5 / MRR, the worst R@5 of the lexical kinds,
-// and negatives without a `high` hit.   node --import tsx bench/quality/sweep.mts
-import { oldSet, buildEngine, embedders } from './semantic.ts';
+// Fusion parameter sweep on the TUNING sets only (never the blind set): per setting and set, fused
+// paraphrase R@1/R@5/MRR, overall R@5, the worst R@5 of the lexical kinds, negatives without a
+// `high` hit, and the same with alternates where the set has them.
+//   node --import tsx bench/quality/sweep.mts ['{"k":20,"semZ":1}' ...]   (CAIRN_EMBED_FILE picks a table)
+import { tuningSets, buildEngine, embedders, type EvalSet, type Engine } from './semantic.ts';
 import { fuse, type FusionParams } from '../../server/src/core/index/fusion.ts';
-import { DEV_PARAPHRASES } from './dev.ts';
 
-const set = oldSet();
-// The dev paraphrases (no shared word with their target, like the failure the blind set showed) reported apart.
-const devQ = new Set(DEV_PARAPHRASES.map((q) => q.q));
-for (const q of set.queries) if (devQ.has(q.q)) (q as { kind: string }).kind = 'dev';
-const embs = await embedders();
-const e = await buildEngine(set, embs[0]!);
 const NOW = Date.parse('2026-03-01T12:00:00.000Z');
 const opts = { limit: 20, now: NOW, halfLifeDays: 30 };
-const sem = (t: string) => e.vec!.search(e.embed!(t), 20, { now: NOW });
-const semAlone = (kind: string) => {
-  let r5 = 0, n = 0;
-  for (const q of set.queries) if (q.kind === (kind as string)) { const hits = sem(q.q).filter((h) => h.sim >= e.cal.floor).slice(0, 5); r5 += hits.filter((h) => q.relevant.includes(h.doc.id)).length / q.relevant.length; n++; }
-  return r5 / n;
-};
-console.log(`semantic alone: old paraphrase R@5 ${semAlone('paraphrase').toFixed(3)}, dev R@5 ${semAlone('dev').toFixed(3)}`);
-const f = (x: number) => x.toFixed(3);
-function run(p: Partial<FusionParams>, withAlt: boolean) {
-  const by = new Map<string, { r5: number; mrr: number; n: number; noHigh: number }>();
+const f = (x: number) => x.toFixed(2);
+const emb = (await embedders())[0]!;
+const engines: Array<[EvalSet, Engine]> = [];
+for (const set of tuningSets()) engines.push([set, await buildEngine(set, emb)]);
+
+function run(set: EvalSet, e: Engine, p: Partial<FusionParams>, withAlt: boolean): string {
+  const sem = (t: string) => e.vec!.search(e.embed!(t), 20, { now: NOW });
+  const by = new Map<string, { r1: number; r5: number; mrr: number; n: number; noHigh: number }>();
   for (const q of set.queries) {
     const hits = fuse({ limit: 5, main: { lexical: e.lex.search(q.q, opts), semantic: sem(q.q) }, alternates: withAlt ? q.alternates.map((a) => ({ lexical: e.lex.search(a, opts), semantic: sem(a) })) : [], calibration: e.cal, params: p });
-    const s = by.get(q.kind) ?? { r5: 0, mrr: 0, n: 0, noHigh: 0 };
+    const s = by.get(q.kind) ?? { r1: 0, r5: 0, mrr: 0, n: 0, noHigh: 0 };
     by.set(q.kind, s);
     s.n++;
     if (!hits.some((h) => h.relevance === 'high')) s.noHigh++;
     if (q.kind === 'negative') continue;
     const rel = new Set(q.relevant);
     const i = hits.findIndex((h) => rel.has(h.doc.id));
+    s.r1 += hits.slice(0, 1).filter((h) => rel.has(h.doc.id)).length / rel.size;
     s.r5 += hits.filter((h) => rel.has(h.doc.id)).length / rel.size;
     s.mrr += i >= 0 ? 1 / (i + 1) : 0;
   }
   const pos = [...by].filter(([k]) => k !== 'negative');
-  const tot = pos.reduce((a, [, s]) => ({ r5: a.r5 + s.r5, mrr: a.mrr + s.mrr, n: a.n + s.n }), { r5: 0, mrr: 0, n: 0 });
-  const para = by.get('paraphrase')!;
-  const lexMin = Math.min(...pos.filter(([k]) => k !== 'paraphrase' && k !== 'dev').map(([, s]) => s.r5 / s.n));
-  const dev = by.get('dev')!;
-  const neg = by.get('negative')!;
-  return `R@5 ${f(tot.r5 / tot.n)} MRR ${f(tot.mrr / tot.n)} para R@5 ${f(para.r5 / para.n)} MRR ${f(para.mrr / para.n)} dev R@5 ${f(dev.r5 / dev.n)} MRR ${f(dev.mrr / dev.n)} lexmin R@5 ${f(lexMin)} neg ${f(neg.noHigh / neg.n)}`;
+  const tot = pos.reduce((a, [, s]) => ({ r5: a.r5 + s.r5, n: a.n + s.n }), { r5: 0, n: 0 });
+  const para = by.get('paraphrase');
+  const lex = pos.filter(([k]) => k !== 'paraphrase');
+  const lexMin = lex.length ? Math.min(...lex.map(([, s]) => s.r5 / s.n)) : NaN;
+  const neg = by.get('negative');
+  return `para ${para ? `${f(para.r1 / para.n)}/${f(para.r5 / para.n)}/${f(para.mrr / para.n)}` : '-'} all ${f(tot.r5 / tot.n)} lexMin ${f(lexMin)} neg ${neg ? f(neg.noHigh / neg.n) : '-'}`;
 }
-for (const k of [10, 20]) for (const lexCov of [1, 0.5, 0.25, 0]) for (const semBoost of [0, 0.5, 1, 2, 4]) {
-  const p = { k, lexCov, semBoost };
-  console.log(`k=${k} lexCov=${lexCov} semBoost=${semBoost} | fused ${run(p, false)} | +alt ${run(p, true)}`);
+
+const grid: Array<Partial<FusionParams>> = process.argv.length > 2 ? process.argv.slice(2).map((a) => JSON.parse(a) as Partial<FusionParams>) : [];
+if (grid.length === 0) for (const k of [10, 20, 40]) for (const lexCov of [0.25, 0]) for (const semZ of [0, 0.5, 1, 2]) grid.push({ k, lexCov, semZ });
+console.log(`embedder ${emb.id}`);
+for (const p of grid) {
+  console.log(JSON.stringify(p));
+  for (const [set, e] of engines) console.log(`  ${set.name.padEnd(9)} fused ${run(set, e, p, false)}${set.hasAlternates ? ` | +alt ${run(set, e, p, true)}` : ''}`);
 }

@@ -12,6 +12,9 @@ import { existsSync, mkdirSync, writeFileSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createHash } from 'node:crypto';
 import { encodeEmbedFile } from '../../server/src/core/embed/builtin.ts';
+import { fitTable, fitBuckets, pca } from './fit.mjs';
+import { loadLexicon } from './lexicon.mjs';
+import { contrastTrain, bagOf } from './contrast.mjs';
 
 export const TOOL_PACKAGES = [
   '@tensorflow/tfjs@4.22.0', '@tensorflow/tfjs-core@4.22.0', '@tensorflow/tfjs-converter@4.22.0',
@@ -23,7 +26,103 @@ export const TOOL_PACKAGES = [
   '@types/lodash@4.17.27', '@types/express@5.0.6', '@types/jest@30.0.0', '@types/react@19.3.0',
 ];
 
-export const DEFAULT_OPTS = { name: 'use-distill-256', dim: 256, sifA: 1e-3, wordRowWeight: 1, wordCenter: 'word', mu: 1e-3, iters: 60, buckets: 8192, bucketIters: 40, bucketMu: 0.5, oovWeight: 1 };
+export const DEFAULT_OPTS = { name: 'use-distill-256', dim: 256, sifA: 1e-3, wordRowWeight: 1, wordCenter: 'word', mu: 1e-3, iters: 60, buckets: 8192, bucketIters: 40, bucketMu: 0.5, oovWeight: 1, contrast: null, removePC: 0, extra: 0 };
+
+/** Options of the least-squares fit only (the cache key of fitCached). */
+const FIT_KEYS = ['dim', 'sifA', 'wordRowWeight', 'wordCenter', 'mu', 'iters', 'buckets', 'bucketIters', 'bucketMu', 'useSentences'];
+
+/** fitTable, cached under <tools>/cache (the fit takes minutes; same data + options = same result). */
+export function fitCached(tools, data, opts, log) {
+  const key = createHash('sha1').update(JSON.stringify(FIT_KEYS.map((k) => opts[k]))).update(data.vocab.join('\n')).update(String(data.sentences.length)).update(new Uint8Array(data.sentY.buffer, data.sentY.byteOffset, Math.min(data.sentY.byteLength, 1 << 20))).digest('hex').slice(0, 12);
+  const file = join(tools, 'cache', `fit-${key}.f32`);
+  const nW = data.vocab.length, d = opts.dim, nS = data.sentences.length;
+  const sizes = [nW * d, opts.buckets * d, nW, nS * d];
+  if (existsSync(file)) {
+    const b = readFileSync(file);
+    const all = new Float32Array(b.buffer, b.byteOffset, b.byteLength / 4);
+    let o = 0;
+    const [E, B, weights, sentTargets] = sizes.map((n) => all.slice(o, (o += n)));
+    return { vocab: data.vocab, dim: d, E, B, buckets: opts.buckets, weights, sentTargets };
+  }
+  const fit = fitTable(data, opts, log);
+  const all = new Float32Array(sizes.reduce((a, b) => a + b, 0));
+  let o = 0;
+  for (const a of [fit.E, fit.B, fit.weights, fit.sentTargets]) { all.set(a, o); o += a.length; }
+  writeFileSync(file, Buffer.from(all.buffer));
+  return fit;
+}
+
+/** The pairs and the distillation sentences contrastTrain reads. */
+export function contrastInputs(tools, data, fit) {
+  const lx = loadLexicon(tools);
+  const vid = new Map(data.vocab.map((w, i) => [w, i]));
+  const d = fit.dim;
+  const bags = data.sentences.map((s) => bagOf(s, vid, 60));
+  const targets = Float32Array.from(fit.sentTargets);
+  for (let i = 0; i < data.sentences.length; i++) {
+    let q = 0; for (let k = 0; k < d; k++) q += targets[i * d + k] ** 2;
+    q = Math.sqrt(q) || 1; for (let k = 0; k < d; k++) targets[i * d + k] /= q;
+  }
+  return { pairs: lx, distill: { bags, targets, n: data.sentences.length } };
+}
+
+/** Fit, then (opts.contrast) the contrastive refinement and a new n-gram fit for the refined rows. */
+/** The corpus plus opts.extra everyday / dictionary sentences (extra.mjs) as more least-squares rows; the word list and SIF weights stay the corpus's. */
+export async function withExtra(tools, data, n) {
+  if (!(n > 0)) return data;
+  const { loadExtra } = await import('./extra.mjs');
+  const ex = await loadExtra(tools);
+  const k = Math.min(n, ex.sentences.length);
+  const D = data.teacherDim;
+  const sentY = new Float32Array((data.sentences.length + k) * D);
+  sentY.set(data.sentY, 0);
+  sentY.set(ex.Y.subarray(0, k * D), data.sentences.length * D);
+  return { ...data, sentences: [...data.sentences, ...ex.sentences.slice(0, k)], sentY };
+}
+
+export function fitAll(tools, data, opts, log, inputs = null) {
+  let fit = fitCached(tools, data, opts, log);
+  if (opts.contrast) {
+    const ci = inputs ?? contrastInputs(tools, data, fit);
+    const E = contrastTrain(fit, fit.weights, ci.pairs, ci.distill, opts.contrast, log);
+    const B = opts.contrast.refitBuckets === false ? fit.B : fitBuckets(data.vocab, data.freq, E, fit.dim, opts, log);
+    fit = { ...fit, E, B };
+  }
+  if (opts.removePC > 0) fit = removeCommon(fit, data, opts.removePC);
+  return fit;
+}
+
+/**
+ * SIF's second step ("remove the common component"): the top principal directions of the table's
+ * own sentence vectors (uncentred) are what every text shares; projecting them out of every row
+ * (and n-gram bucket) removes them from every text vector, since a text vector is a sum of rows.
+ * Without it a few memories are near every query (hubs).
+ */
+export function removeCommon(fit, data, n) {
+  const { dim: d, E, B } = fit;
+  const vid = new Map(data.vocab.map((w, i) => [w, i]));
+  const nS = data.sentences.length;
+  const U = new Float64Array(nS * d);
+  for (let i = 0; i < nS; i++) {
+    const bag = bagOf(data.sentences[i], vid, 60);
+    if (!bag) continue;
+    let q = 0;
+    for (const id of bag) for (let k = 0; k < d; k++) U[i * d + k] += E[id * d + k];
+    for (let k = 0; k < d; k++) q += U[i * d + k] ** 2;
+    q = Math.sqrt(q) || 1;
+    for (let k = 0; k < d; k++) U[i * d + k] /= q;
+  }
+  const P = pca(U, nS, d, n, new Float64Array(d), 13);
+  const proj = (M) => {
+    const out = Float32Array.from(M);
+    for (let r = 0; r < out.length / d; r++) for (let j = 0; j < n; j++) {
+      let s = 0; for (let k = 0; k < d; k++) s += out[r * d + k] * P[k * n + j];
+      for (let k = 0; k < d; k++) out[r * d + k] -= s * P[k * n + j];
+    }
+    return out;
+  };
+  return { ...fit, E: proj(E), B: proj(B) };
+}
 
 export function ensureTools(tools) {
   const marker = join(tools, 'node_modules', '.cairn-embed-tools');
@@ -66,10 +165,9 @@ export async function buildTable(tools, opts = DEFAULT_OPTS, log = (m) => proces
   ensureTools(tools);
   process.env.CAIRN_EMBED_TOOLS = tools;
   const { loadData } = await import('./data.mjs');
-  const { fitTable } = await import('./fit.mjs');
-  const data = await loadData(tools);
+  const data = await withExtra(tools, await loadData(tools), opts.extra);
   const t0 = Date.now();
-  const fit = fitTable(data, opts, log);
+  const fit = fitAll(tools, data, opts, log);
   log(`fit ${((Date.now() - t0) / 1000).toFixed(0)}s`);
   return { table: tableFromFit(fit, opts), data };
 }

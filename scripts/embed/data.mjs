@@ -45,7 +45,7 @@ export function buildVocab(sentences, wink) {
   return { vocab, freq };
 }
 
-async function teacherEmbedAll(tools, texts, tag) {
+export async function teacherEmbedAll(tools, texts, tag) {
   const h = createHash('sha1').update(texts.join('\n')).digest('hex').slice(0, 12);
   const file = join(tools, 'cache', `teacher-${tag}-${h}.f32`);
   if (existsSync(file)) {

@@ -152,7 +152,13 @@ export function fitTable(data, opts, log = () => {}) {
   // Fold SIF weight into the row: runtime sums weight * E and normalises (mean or sum: same direction).
   const E = new Float32Array(nW * d);
   for (let v = 0; v < nW; v++) for (let k = 0; k < d; k++) E[v * d + k] = E64[v * d + k] * weights[v];
-  // OOV: hashed char n-gram buckets, fit so their mean reproduces each known word's (weighted) row.
+  const B = fitBuckets(vocab, freq, E, d, opts, log);
+  return { vocab, dim: d, E, B, buckets: opts.buckets, weights, sentTargets: Ys };
+}
+
+/** OOV: hashed char n-gram buckets, fit so their mean reproduces each known word's (weighted) row. */
+export function fitBuckets(vocab, freq, E, d, opts, log = () => {}) {
+  const nW = vocab.length;
   let B = new Float32Array(0);
   if (opts.buckets > 0) {
     const br = new Rows(opts.buckets, d);
@@ -165,5 +171,5 @@ export function fitTable(data, opts, log = () => {}) {
     br.finish();
     B = Float32Array.from(cg(br, opts.bucketMu ?? 0.5, opts.bucketIters, log));
   }
-  return { vocab, dim: d, E, B, buckets: opts.buckets };
+  return B;
 }

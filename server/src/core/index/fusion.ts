@@ -24,6 +24,8 @@ export const W_ALT = 0.6;
 /** Coverage-adaptive weights (FusionParams), measured on the old + dev set (bench/README.md). */
 export const LEX_COV = 0.25;
 export const SEM_BOOST = 0;
+/** Confidence of the semantic leg: a hit counts (1 + SEM_Z x its cosine's z-score within the leg's pool, when positive). */
+export const SEM_Z = 0;
 
 /**
  * Cosine thresholds for a semantic hit's own relevance, per embedder (a cosine means different
@@ -63,6 +65,8 @@ export interface FusionParams {
   lexCov: number;
   /** a query's semantic leg counts (1 + semBoost x (1 - coverage of its top lexical hit)) */
   semBoost: number;
+  /** a semantic hit counts (1 + semZ x max(0, z)), z = (cosine - the pool's mean) / the pool's deviation: a neighbour that stands out counts more */
+  semZ: number;
 }
 
 export interface FusedHit<D extends IndexDoc> {
@@ -106,7 +110,7 @@ function tiedRanks<T>(xs: readonly T[], key: (x: T) => number): number[] {
 
 export function fuse<D extends IndexDoc>(input: FuseInput<D>): FusedHit<D>[] {
   const { calibration: cal } = input;
-  const { k: RK, wLex: WL, wSem: WS, wAlt: WA, lexCov: LC, semBoost: SB } = { k: RRF_K, wLex: W_LEX, wSem: W_SEM, wAlt: W_ALT, lexCov: LEX_COV, semBoost: SEM_BOOST, ...input.params };
+  const { k: RK, wLex: WL, wSem: WS, wAlt: WA, lexCov: LC, semBoost: SB, semZ: SZ } = { k: RRF_K, wLex: W_LEX, wSem: W_SEM, wAlt: W_ALT, lexCov: LEX_COV, semBoost: SEM_BOOST, semZ: SEM_Z, ...input.params };
   // How much a lexical hit counts: its share of the query's terms (noise matching one incidental
   // word of a reworded question counts little); how much the semantic leg counts: more when the
   // best lexical hit covers little of the query (the words are not where the meaning is).
@@ -118,7 +122,19 @@ export function fuse<D extends IndexDoc>(input: FuseInput<D>): FusedHit<D>[] {
     if (!a) acc.set(doc.id, (a = { doc, score: 0, main: 'low', altHigh: 0, altMedium: 0 }));
     return a;
   };
+  // How much each semantic hit stands out from the rest of its leg's pool (0 when SEM_Z is 0).
+  const semZ = (hits: SemanticHit<D>[]): number[] => {
+    if (SZ === 0 || hits.length < 3) return hits.map(() => 1);
+    let m = 0;
+    for (const h of hits) m += h.sim;
+    m /= hits.length;
+    let v = 0;
+    for (const h of hits) v += (h.sim - m) ** 2;
+    const sd = Math.sqrt(v / hits.length) || 1;
+    return hits.map((h) => 1 + SZ * Math.max(0, (h.sim - m) / sd));
+  };
   const mainSem = semW(input.main.lexical);
+  const mainZ = semZ(input.main.semantic);
   const mainLexRank = tiedRanks(input.main.lexical, (h) => h.score);
   const mainSemRank = tiedRanks(input.main.semantic, (h) => h.sim);
   input.main.lexical.forEach((h, i) => {
@@ -132,7 +148,7 @@ export function fuse<D extends IndexDoc>(input: FuseInput<D>): FusedHit<D>[] {
     const r = mainSemRank[i]!;
     if (h.sim < cal.floor) return;
     const a = at(h.doc);
-    a.score += (WS * mainSem) / (RK + r + 1);
+    a.score += (WS * mainSem * mainZ[i]!) / (RK + r + 1);
     a.sim = h.sim;
     a.main = maxRel(a.main, semanticRelevance(h.sim, cal));
   });
@@ -141,6 +157,7 @@ export function fuse<D extends IndexDoc>(input: FuseInput<D>): FusedHit<D>[] {
     const altSem = semW(alt.lexical);
     const lexRank = tiedRanks(alt.lexical, (h) => h.score);
     const semRank = tiedRanks(alt.semantic, (h) => h.sim);
+    const altZ = semZ(alt.semantic);
     alt.lexical.forEach((h, i) => {
       const r = lexRank[i]!;
       const a = at(h.doc);
@@ -152,7 +169,7 @@ export function fuse<D extends IndexDoc>(input: FuseInput<D>): FusedHit<D>[] {
       const r = semRank[i]!;
       if (h.sim < cal.floor) return;
       const a = at(h.doc);
-      a.score += (WA * WS * altSem) / (RK + r + 1);
+      a.score += (WA * WS * altSem * altZ[i]!) / (RK + r + 1);
       rel.set(h.doc.id, maxRel(rel.get(h.doc.id) ?? 'low', semanticRelevance(h.sim, cal)));
     });
     for (const [id, r] of rel) {
