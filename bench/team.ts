@@ -3,8 +3,9 @@
 // (default 1,000) and, in a real git repository, a team store (.cairn/ with team.toml) of as many.
 //   open   Cairn.open to ready and close, median of 5 (wall and CPU): a repo without .cairn/,
 //          a repo with a team store (its index cache warm), and the same with the cache deleted;
-//   search memory_search p50/p95 over 300 queries: the personal store alone (no team store), and
-//          personal + team (two indexes, one merged ranking).
+//          and a repo without .cairn/ with [team] enabled = false (the cost of looking);
+//   search memory_search p50/p95 over 300 queries: the personal store alone (no team store),
+//          personal + team (two indexes, one merged ranking), and one store of twice the size.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -76,6 +77,11 @@ export async function benchTeam(n: number): Promise<TeamRow[]> {
     await timeOpen(personal, plain, false); // the personal cache is written once
     const none = await timeOpen(personal, plain, false);
     rows.push({ case: `open, repo without .cairn/ (personal ${n})`, wallMs: none.wall, cpuMs: none.cpu });
+    // The same with team stores turned off: what looking for .cairn/team.toml costs.
+    writeFileSync(join(personal, 'config.toml'), '[team]\nenabled = false\n');
+    const off = await timeOpen(personal, plain, false);
+    rmSync(join(personal, 'config.toml'));
+    rows.push({ case: `open, repo without .cairn/, [team] enabled = false`, wallMs: off.wall, cpuMs: off.cpu });
     await timeOpen(personal, repo, true);
     const warm = await timeOpen(personal, repo, true);
     rows.push({ case: `open, team store ${n} (cache warm)`, wallMs: warm.wall, cpuMs: warm.cpu });
@@ -86,6 +92,12 @@ export async function benchTeam(n: number): Promise<TeamRow[]> {
     const two = await timeSearch(personal, repo, queries);
     if (!two.team) throw new Error('the team store was not opened');
     rows.push({ case: `search p50, personal ${n} + team ${n}`, wallMs: two.p50, cpuMs: two.cpu, p95Ms: two.p95 });
+    // For scale: one store holding as many memories as the two together.
+    const big = join(root, 'big');
+    writeCorpus(big, 2 * n, 42);
+    await timeOpen(big, plain, false);
+    const double = await timeSearch(big, plain, queries);
+    rows.push({ case: `search p50, personal ${2 * n} alone`, wallMs: double.p50, cpuMs: double.cpu, p95Ms: double.p95 });
     return rows;
   } finally {
     rmSync(root, { recursive: true, force: true });
