@@ -215,7 +215,7 @@ async function main(): Promise<void> {
     const n = Number(process.env.BENCH_TEAM_SIZE ?? 1000);
     process.stderr.write(`bench: team store, ${n} + ${n} memories...\n`);
     const rows = await benchTeam(n);
-    console.log(`\nteam store beside the personal one, in process (target: no measurable cost without .cairn/; two stores search in about the time of one of twice the size)`);
+    console.log(`\nteam store beside the personal one, in process (target: no measurable cost without .cairn/)`);
     console.log(teamTable(rows));
     out.team = rows;
   }

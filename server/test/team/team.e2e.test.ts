@@ -35,7 +35,10 @@ test('cairn team init: team.toml, README, .gitignore for per-machine files; idem
   assert.deepEqual(again.files, []);
   // Writing and searching make caches and an event log: git must never see them.
   assert.equal(run(['remember', '--team', 'Integration tests need the docker compose stack from dev/compose.yml running', '--scope', 'testing']).code, 0);
-  assert.equal(run(['search', 'docker compose']).code, 0);
+  const fromSub = join(repo, 'src', 'deep');
+  mkdirSync(fromSub, { recursive: true });
+  const sub = run(['search', 'docker compose', '--json'], fromSub);
+  assert.equal(JSON.parse(sub.stdout).hits[0]?.store, 'team', 'found from a subdirectory: the team store is at the repo root');
   assert.ok(existsSync(join(team, '.cache')));
   const status = git(repo, 'status', '--porcelain', '--untracked-files=all');
   assert.doesNotMatch(status, /\.cache|\.events|\.pending|\.lock/);
@@ -79,6 +82,11 @@ test('MCP: search and list see both stores with store labels in one ranking; wri
   const r2 = await s.call('memory_search', { query: 'make release locally tagging' });
   assert.equal(r2.hits[0].id, p.id);
   assert.equal(r2.hits[0].store, 'personal');
+  // The fused path (alternates): still one ranking over both stores, the better match first.
+  const r3 = await s.call('memory_search', { query: 'sigstore signed release upload', alternates: ['artifact signing step'] });
+  assert.deepEqual(r3.hits.map((h: any) => [h.id, h.store]), [[t.id, 'team'], [p.id, 'personal']]);
+  const r4 = await s.call('memory_search', { query: 'make release locally tagging', alternates: ['local release build before a tag'] });
+  assert.deepEqual(r4.hits.map((h: any) => h.store)[0], 'personal');
   const list = await s.call('memory_list', {});
   assert.deepEqual(new Set(list.items.map((i: any) => `${i.id}:${i.store}`)), new Set([`${t.id}:team`, `${p.id}:personal`]));
   const shown = await s.call('memory_show', { ids: [t.id, p.id] });
@@ -285,4 +293,21 @@ test('with require_write_confirmation a team write waits in the team store\'s ow
   assert.equal(mdFiles(team).length, 1);
   assert.doesNotMatch(git(repo, 'status', '--porcelain', '--untracked-files=all'), /\.pending/);
   await s.close();
+});
+
+test('without $CAIRN_DIR a team .cairn/ is never taken as the personal store (a .cairn/ without team.toml still is: the project store)', () => {
+  const { repo, personal, team } = setup();
+  const env = { CAIRN_DIR: '', HOME: personal };
+  const w = cli(['remember', 'Personal: I name my scratch branches with my initials and delete them every Friday', '--scope', 'git', '--json'], { store: '', cwd: repo, env });
+  assert.equal(w.code, 0, w.stderr);
+  assert.ok(JSON.parse(w.stdout).file.startsWith(join(personal, '.cairn')), w.stdout);
+  assert.equal(mdFiles(team).length, 0);
+  const doc = JSON.parse(cli(['doctor', '--json'], { store: '', cwd: repo, env }).stdout);
+  assert.equal(doc.store.via, 'home');
+  // The old rule is unchanged for a .cairn/ that is not a team store.
+  const other = tempRepo();
+  dirs.push(other);
+  mkdirSync(join(other, '.cairn'));
+  const doc2 = JSON.parse(cli(['doctor', '--json'], { store: '', cwd: other, env }).stdout);
+  assert.equal(doc2.store.via, 'project');
 });
