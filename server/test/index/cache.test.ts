@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, statSync, truncateSync, writeFileSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { createHash } from 'node:crypto';
 import { cachePath, decodeCache, encodeCache, readCache, writeCache } from '../../src/core/index/cache.ts';
 import { SearchIndex, type IndexDoc } from '../../src/core/index/searchIndex.ts';
 import { removeDir, tempDir } from '../helpers/env.ts';
@@ -116,4 +117,47 @@ test('a structurally bad forward list is refused by the index (the caller rebuil
   const c = snapshotOf(RECORDS);
   const bad = c.entries.map((e) => ({ doc: c.records[e.record]!, fwd: Int32Array.from([5, 1, 2, 1]), bodyLen: e.bodyLen, scopeLen: e.scopeLen }));
   assert.throws(() => new SearchIndex<Rec>().load(RECORDS.slice(0, 2), { terms: c.terms, docs: bad }), /malformed/);
+});
+
+/** Re-seals a cache whose payload was edited: header sizes and checksum made to match again. */
+function reseal(buf: Buffer, recordsText: string): Buffer {
+  const HEADER_SLOT = 4096;
+  const hlen = buf.readUInt32LE(48);
+  const h = JSON.parse(buf.subarray(52, 52 + hlen).toString('utf8')) as { recordsBytes: number; termsBytes: number; ints: number };
+  const rest = buf.subarray(HEADER_SLOT + h.recordsBytes);
+  const oldPad = (4 - ((h.recordsBytes + h.termsBytes) % 4)) % 4;
+  const terms = rest.subarray(0, h.termsBytes);
+  const ints = rest.subarray(h.termsBytes + oldPad);
+  const records = Buffer.from(recordsText, 'utf8');
+  h.recordsBytes = records.length;
+  const pad = Buffer.alloc((4 - ((records.length + terms.length) % 4)) % 4);
+  const json = Buffer.from(JSON.stringify(h), 'utf8');
+  const header = Buffer.alloc(HEADER_SLOT, 0x20);
+  buf.copy(header, 0, 0, 8);
+  header.writeUInt32LE(json.length, 48);
+  json.copy(header, 52);
+  const payload = Buffer.concat([records, terms, pad, ints]);
+  const sha = createHash('sha1').update(payload).update(header.subarray(48)).digest('hex');
+  header.write(sha, 8, 'latin1');
+  return Buffer.concat([header, payload]);
+}
+
+test('shared values (origins, scope lists) are stored once and restored; a row pointing outside their table is refused', async () => {
+  const shared = ['tools', 'ci'];
+  const records = [rec('A', 'one fact about pnpm', { scopes: shared }), rec('B', 'another fact about pnpm', { scopes: shared }), rec('C', 'a third', { scopes: ['other'] })];
+  const good = await encodeCache(snapshotOf(records));
+  const back = decodeCache<Rec>(good);
+  assert.deepEqual(back.records, records);
+  // One table entry per distinct value: the two rows of A and B point at the same list.
+  assert.equal(back.records[0]!.scopes, back.records[1]!.scopes);
+  const hlen = good.readUInt32LE(48);
+  const h = JSON.parse(good.subarray(52, 52 + hlen).toString('utf8')) as { recordsBytes: number; shared: string[] };
+  assert.deepEqual(h.shared, ['scopes']);
+  const text = good.subarray(4096, 4096 + h.recordsBytes).toString('utf8');
+  const [table, ...rows] = text.split('\n');
+  assert.equal(JSON.parse(table!).length, 2);
+  // Re-sealed, so only the decoder's own check can catch it: an index past the table's end.
+  assert.doesNotThrow(() => decodeCache(reseal(good, text)));
+  const bad = [JSON.stringify([]), ...rows].join('\n');
+  assert.throws(() => decodeCache(reseal(good, bad)), /malformed record/);
 });

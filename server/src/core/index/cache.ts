@@ -24,7 +24,16 @@ import { ensureOwnDirSync, isOwnDirSync } from '../store/fsatomic.ts';
 export const CACHE_DIR = '.cache';
 export const CACHE_FILE = 'search-index.bin';
 const MAGIC = Buffer.from('CAIRNIDX', 'latin1');
-const FORMAT = 5; // 5: origins are read redacted (issue 11); an older cache may hold a credential in a URL
+// 5: origins are read redacted (issue 11); an older cache may hold a credential in a URL.
+// 6: values of SHARED keys (origin, scopes) are stored once, in a table ahead of the rows.
+const FORMAT = 6;
+/**
+ * Record keys whose values many records share (the same object: canonical.ts shares origins and
+ * scope lists): each distinct value is stored once, in a table line ahead of the rows, and a row
+ * holds its index. At 50k memories that is ~25 % fewer bytes to parse and one origin object per
+ * distinct origin instead of one per record.
+ */
+const SHARED = ['origin', 'scopes'];
 const HEADER_SLOT = 4096;
 const SHA_AT = 8;
 const LEN_AT = 48;
@@ -61,6 +70,8 @@ interface Header {
   tokenizer: number;
   stemmer: number;
   keys: string[];
+  /** keys of `keys` whose row values are indexes into the table (the records section's first line) */
+  shared: string[];
   recordsBytes: number;
   termsBytes: number;
   ints: number;
@@ -84,6 +95,20 @@ function* payloadParts<R extends object>(c: CacheContent<R> | LazyCacheContent<R
   for (const r of c.records) for (const k in r) if (Object.hasOwn(r, k)) seen.add(k);
   keys.push(...[...seen].sort());
   if (keys.length > 50) throw new Error(`records have ${keys.length} distinct keys; the cache supports 50`);
+  // The shared values, by identity (equal values in distinct objects just take two entries).
+  const isShared = keys.map((k) => SHARED.includes(k));
+  const table: unknown[] = [];
+  const at = new Map<unknown, number>();
+  for (const r of c.records) {
+    for (let i = 0; i < keys.length; i++) {
+      if (!isShared[i]) continue;
+      const v = (r as Record<string, unknown>)[keys[i]!];
+      if (v !== undefined && !at.has(v)) {
+        at.set(v, table.length);
+        table.push(v);
+      }
+    }
+  }
   // Row = [presence mask, ...values of present keys]: an absent key stays absent on decode
   // (not null), so `removed === undefined` means the same before and after the cache.
   const row = (r: R): unknown[] => {
@@ -93,7 +118,7 @@ function* payloadParts<R extends object>(c: CacheContent<R> | LazyCacheContent<R
       const v = (r as Record<string, unknown>)[keys[i]!];
       if (v !== undefined && Object.hasOwn(r, keys[i]!)) {
         mask += 2 ** i;
-        out.push(v);
+        out.push(isShared[i] ? at.get(v) : v);
       }
     }
     out[0] = mask;
@@ -105,6 +130,7 @@ function* payloadParts<R extends object>(c: CacheContent<R> | LazyCacheContent<R
     recordsBytes += b.length;
     return b;
   };
+  yield ['records', emit(`${JSON.stringify(table)}\n`)];
   // One JSON array of rows per line, CHUNK rows each: decoding never holds one giant string.
   for (let i = 0; i < c.records.length; i += CHUNK) {
     yield ['records', emit(`[${c.records.slice(i, i + CHUNK).map((r) => JSON.stringify(row(r))).join(',')}]\n`)];
@@ -163,6 +189,7 @@ async function encodeInto<R extends object>(c: CacheContent<R> | LazyCacheConten
     tokenizer: TOKENIZER_VERSION,
     stemmer: STEMMER_VERSION,
     keys,
+    shared: keys.filter((k) => SHARED.includes(k)),
     recordsBytes: size.records,
     termsBytes: size.terms,
     ints: size.ints / 4,
@@ -220,7 +247,10 @@ function decodeFrom<R extends object>(read: ReadAt, size: number, revive?: Reviv
   if (size - HEADER_SLOT !== h.recordsBytes + h.termsBytes + pad + h.ints * 4) throw new Error('truncated or extended payload');
   const sha = createHash('sha1');
 
+  if (!Array.isArray(h.keys) || !Array.isArray(h.shared) || !h.shared.every((k) => h.keys.includes(k))) throw new Error('unreadable header');
+  const isShared = h.keys.map((k) => h.shared.includes(k));
   const records: R[] = [];
+  let table: unknown[] | null = null;
   const takeLine = (line: Buffer): void => {
     let rows: unknown;
     try {
@@ -229,13 +259,23 @@ function decodeFrom<R extends object>(read: ReadAt, size: number, revive?: Reviv
       throw new Error('malformed records');
     }
     if (!Array.isArray(rows)) throw new Error('malformed records');
+    if (table === null) {
+      table = rows; // the first line: the shared values
+      return;
+    }
+    const tab = table;
     for (const row of rows as unknown[]) {
       if (!Array.isArray(row) || typeof row[0] !== 'number') throw new Error('malformed record');
       const r: Record<string, unknown> = {};
       let mask = row[0];
       let v = 1;
       for (let i = 0; i < h.keys.length && mask > 0; i++) {
-        if (mask % 2 === 1) r[h.keys[i]!] = row[v++];
+        if (mask % 2 === 1) {
+          const x = row[v++];
+          if (!isShared[i]) r[h.keys[i]!] = x;
+          else if (typeof x === 'number' && Number.isInteger(x) && x >= 0 && x < tab.length) r[h.keys[i]!] = tab[x];
+          else throw new Error('malformed record');
+        }
         mask = Math.floor(mask / 2);
       }
       if (!revive) records.push(r as R);

@@ -82,6 +82,9 @@ function oneOf<T extends string>(allowed: readonly T[], v: unknown): T {
   return m;
 }
 
+const revivedOrigins = new WeakMap<object, Origin>();
+const revivedScopes = new WeakMap<object, string[]>();
+
 /**
  * A cached record back as a StoredMemory of the same shape as a parsed one (all fields in one
  * object, no per-record property array), its shared strings (scopes, origin, enums) interned
@@ -92,8 +95,12 @@ export function reviveStored(r: Record<string, unknown>): StoredMemory {
   if (typeof o !== 'object' || o === null || !Array.isArray(r.scopes) || !Array.isArray(r.extra)) throw new Error('malformed');
   if (typeof r.size !== 'number' || typeof r.mtimeMs !== 'number' || typeof r.tombstoned !== 'boolean') throw new Error('malformed');
   const extra = r.extra.length === 0 ? NO_EXTRA : (r.extra as unknown[]).map(text);
-  const origin = sharedOrigin(textOrNull(o.cwd), textOrNull(o.repo), textOrNull(o.branch), textOrNull(o.worktree_root));
-  const scopes = sharedScopeList((r.scopes as unknown[]).map(text));
+  // The cache stores each distinct origin and scope list once (cache.ts SHARED): the rows of one
+  // decode share the raw object, which is then checked and made canonical once.
+  let origin = revivedOrigins.get(o);
+  if (origin === undefined) revivedOrigins.set(o, (origin = sharedOrigin(textOrNull(o.cwd), textOrNull(o.repo), textOrNull(o.branch), textOrNull(o.worktree_root))));
+  let scopes = revivedScopes.get(r.scopes);
+  if (scopes === undefined) revivedScopes.set(r.scopes, (scopes = sharedScopeList((r.scopes as unknown[]).map(text))));
   const created = text(r.created);
   const updated = text(r.updated);
   const rec: MemoryRecord = {
