@@ -289,22 +289,34 @@ function decodeFrom<R extends object>(read: ReadAt, size: number, revive?: Reviv
     }
   };
   let pos = HEADER_SLOT;
-  let carry: Buffer | null = null;
-  // Every byte read into scratch is hashed and parsed (or copied into carry) before the next read.
-  const scratch = Buffer.allocUnsafe(Math.min(READ_CHUNK, Math.max(h.recordsBytes, h.ints * 4)));
+  // The records are read a chunk at a time into one scratch buffer; the unfinished line at its
+  // end moves to the front and the next chunk lands behind it (no concatenation, no copy per
+  // chunk), and the buffer grows only for a line longer than what it holds.
+  let scratch = Buffer.allocUnsafe(Math.max(2 * READ_CHUNK, Math.min(READ_CHUNK, h.ints * 4)));
+  let carry = 0;
   for (let left = h.recordsBytes; left > 0; ) {
-    const chunk = read(pos, Math.min(READ_CHUNK, left), scratch);
-    sha.update(chunk);
-    pos += chunk.length;
-    left -= chunk.length;
-    let data: Buffer = carry ? Buffer.concat([carry, chunk]) : chunk;
-    for (let nl = data.indexOf(0x0a); nl >= 0; nl = data.indexOf(0x0a)) {
-      takeLine(data.subarray(0, nl));
-      data = data.subarray(nl + 1);
+    if (scratch.length - carry < Math.min(READ_CHUNK, left)) {
+      const grown = Buffer.allocUnsafe(Math.max(2 * scratch.length, carry + Math.min(READ_CHUNK, left)));
+      scratch.copy(grown, 0, 0, carry);
+      scratch = grown;
     }
-    carry = data.length > 0 ? Buffer.from(data) : null;
+    const want = Math.min(READ_CHUNK, left, scratch.length - carry);
+    const target = scratch.subarray(carry, carry + want);
+    const chunk = read(pos, want, target);
+    if (chunk.buffer !== target.buffer || chunk.byteOffset !== target.byteOffset) chunk.copy(target);
+    sha.update(target);
+    pos += want;
+    left -= want;
+    const data = scratch.subarray(0, carry + want);
+    let start = 0;
+    for (let nl = data.indexOf(0x0a, carry); nl >= 0; nl = data.indexOf(0x0a, start)) {
+      takeLine(data.subarray(start, nl));
+      start = nl + 1;
+    }
+    carry = data.length - start;
+    if (start > 0 && carry > 0) scratch.copyWithin(0, start, data.length);
   }
-  if (carry) takeLine(carry);
+  if (carry > 0) takeLine(scratch.subarray(0, carry));
 
   const termsBuf = read(pos, h.termsBytes + pad);
   sha.update(termsBuf);
