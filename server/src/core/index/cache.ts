@@ -62,7 +62,8 @@ export interface CacheContent<R extends object> {
  */
 export interface LazyCacheContent<R extends object> {
   records: R[];
-  analysis: () => { terms: string[]; entries: CacheEntry[] };
+  /** the vocabulary, and the entries in parts (each written, then dropped) */
+  analysis: () => { terms: string[]; parts: Iterable<CacheEntry[]> };
 }
 
 interface Header {
@@ -86,6 +87,10 @@ function isLittleEndian(): boolean {
 }
 
 type Section = 'records' | 'terms' | 'pad' | 'ints';
+
+function* chunksOf<T>(xs: readonly T[]): Generator<T[]> {
+  for (let i = 0; i < xs.length; i += CHUNK) yield xs.slice(i, i + CHUNK);
+}
 
 /** The payload, section by section, in chunks; `keys` receives the record columns. */
 function* payloadParts<R extends object>(c: CacheContent<R> | LazyCacheContent<R>, keys: string[]): Generator<[Section, Buffer]> {
@@ -135,12 +140,12 @@ function* payloadParts<R extends object>(c: CacheContent<R> | LazyCacheContent<R
   for (let i = 0; i < c.records.length; i += CHUNK) {
     yield ['records', emit(`[${c.records.slice(i, i + CHUNK).map((r) => JSON.stringify(row(r))).join(',')}]\n`)];
   }
-  const a = 'analysis' in c ? c.analysis() : c;
+  const a = 'analysis' in c ? c.analysis() : { terms: c.terms, parts: chunksOf(c.entries) };
   const terms = Buffer.from(a.terms.join('\n'), 'utf8');
   yield ['terms', terms];
   yield ['pad', Buffer.alloc((4 - ((recordsBytes + terms.length) % 4)) % 4)];
-  for (let i = 0; i < a.entries.length; i += CHUNK) {
-    const part = a.entries.slice(i, i + CHUNK);
+  for (const part of a.parts) {
+    if (part.length === 0) continue;
     let n = 0;
     for (const e of part) n += 4 + e.fwd.length;
     const data = new Int32Array(n);

@@ -31,6 +31,8 @@ const SAVE_DELAY_MS = 30_000;
 const SAVE_AFTER_CHANGES = 1000;
 /** ...or once this share of the store changed: a small store's cache always converges. */
 const SAVE_AFTER_SHARE = 0.05;
+/** Slots whose analysis a save takes from the index at a time (see Postings.forwardReader). */
+const CACHE_CHUNK = 2000;
 const pause = () => new Promise<void>((r) => setImmediate(r));
 /**
  * A server started from the cache below this many memories checks the files behind it before
@@ -351,23 +353,30 @@ export class LiveIndex {
     for (const m of this.store.active()) if (this.ix.get(m.id) !== m) records.push(m);
     for (const m of this.store.tombstones()) records.push(m);
     const analysis = () => {
-      const snap = this.ix.snapshot();
-      const entries: CacheEntry[] = [];
+      const snap = this.ix.snapshotStream(CACHE_CHUNK);
       // The index may have changed while the records were written (the save pauses): a doc
       // that is no longer at its position is looked up, one no longer among the records skipped.
       let at: Map<StoredMemory, number> | null = null;
-      snap.docs.forEach((d, k) => {
-        let record = k < indexed && records[k] === d.doc ? k : undefined;
-        if (record === undefined) {
-          at ??= new Map(records.slice(0, indexed).map((r, i) => [r, i]));
-          record = at.get(d.doc);
+      let k = 0;
+      function* parts(): Generator<CacheEntry[]> {
+        for (const docs of snap.docs()) {
+          const entries: CacheEntry[] = [];
+          for (const d of docs) {
+            let record = k < indexed && records[k] === d.doc ? k : undefined;
+            k++;
+            if (record === undefined) {
+              at ??= new Map(records.slice(0, indexed).map((r, i) => [r, i]));
+              record = at.get(d.doc);
+            }
+            if (record === undefined) continue;
+            const e = d as typeof d & CacheEntry;
+            e.record = record;
+            entries.push(e);
+          }
+          yield entries;
         }
-        if (record === undefined) return;
-        const e = d as typeof d & CacheEntry;
-        e.record = record;
-        entries.push(e);
-      });
-      return { terms: snap.terms, entries };
+      }
+      return { terms: snap.terms, parts: parts() };
     };
     return { records, analysis };
   }

@@ -173,6 +173,32 @@ export class SearchIndex<D extends IndexDoc> {
     return { terms: this.p.terms.slice(), docs };
   }
 
+  /**
+   * The snapshot streamed: the vocabulary now, and the documents (in slot order, the order of
+   * values()) with their analysis `chunk` slots at a time, as the index is at this call.
+   */
+  snapshotStream(chunk: number): { terms: string[]; docs: () => Generator<IndexSnapshot<D>['docs']> } {
+    const r = this.p.forwardReader();
+    const docs = this.docs.slice(0, r.slots);
+    const bodyLen = this.p.bodyLen.slice(0, r.slots);
+    const scopeLen = this.p.scopeLen.slice(0, r.slots);
+    const terms = this.p.terms.slice();
+    function* gen(): Generator<IndexSnapshot<D>['docs']> {
+      for (let from = 0; from < r.slots; from += chunk) {
+        const to = Math.min(r.slots, from + chunk);
+        const fwd = r.read(from, to);
+        const part: IndexSnapshot<D>['docs'] = [];
+        for (let s = from; s < to; s++) {
+          const doc = docs[s];
+          const f = fwd[s - from];
+          if (doc !== undefined && f !== undefined && r.alive[s]) part.push({ doc, fwd: f, bodyLen: bodyLen[s]!, scopeLen: scopeLen[s]! });
+        }
+        yield part;
+      }
+    }
+    return { terms, docs: gen };
+  }
+
   search(query: string, opts: SearchOptions<D>): SearchHit<D>[] {
     const terms = parseQuery(query, this.p, this.synonyms);
     if (terms.length === 0 || opts.limit <= 0) return [];
