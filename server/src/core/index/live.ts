@@ -52,6 +52,8 @@ const EXACT_BELOW = 10_000;
  * its time.
  */
 const BULK_GC_MIN = 10_000;
+/** A server started from the cache collects after its check of the files from this size on. */
+const ADOPTED_GC_MIN = 100_000;
 let fullGc: (() => void) | null | undefined;
 function collectGarbage(): void {
   if (fullGc === undefined) {
@@ -231,9 +233,11 @@ export class LiveIndex {
         if (this.loadedFrom === 'cache') this.loadedFrom = 'partial';
         this.markDirty(Math.min(changed, SAVE_AFTER_CHANGES));
       }
-      // Only after a check that re-read many files: a full collection blocks every call for
-      // ~80 ms at 50k memories, right when the first writes after a start come in.
-      if (bulk && changed >= SAVE_AFTER_CHANGES) collectGarbage();
+      // After a check that re-read many files, and in a store big enough that the decoded
+      // cache's leftovers matter (~150 MB at 200k memories, just before the semantic leg loads
+      // its vectors): a full collection blocks every call (~80 ms at 50k), right when the first
+      // writes after a start come in, so a mid-size store does without.
+      if (bulk && (changed >= SAVE_AFTER_CHANGES || this.store.activeCount >= ADOPTED_GC_MIN)) collectGarbage();
     } catch (err) {
       if (err !== closed) this.opts.warn(`checking the store against the index cache failed: ${(err as Error).message}`);
     }
