@@ -252,7 +252,7 @@ export class LiveIndex {
   private async loadStore(mode: 'now' | 'background' | 'trust'): Promise<number> {
     const cache = readCache<StoredMemory>(this.store.dir, (why) => this.opts.warn(`index cache ignored (${why}); rebuilding it`), reviveStored);
     // Adopted: checked against the files in the background (or, for a peek, not at all).
-    this.adopted = cache !== null && mode !== 'now' && this.store.adopt(cache.records);
+    this.adopted = cache !== null && mode !== 'now' && this.store.adopt(cache.records, { cleanTemps: mode === 'background' && cache.records.length < EXACT_BELOW });
     if (!this.adopted) await this.store.load(cache?.records, this.opts.progress && ((done, total) => this.opts.progress!('loading files', done, total)));
     if (!cache) return Infinity;
     // A peek saves nothing, so how stale the cache is does not matter to it.

@@ -6,7 +6,7 @@
 // `removed`; removal rewrites the file in place with the removal keys and then renames it into
 // .tombstones/ (restore does the reverse), so a crash between the two steps leaves one file whose
 // keys already say what it is.
-import { promises as fsp, lstatSync, readFileSync, statSync } from 'node:fs';
+import { promises as fsp, lstatSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, sep } from 'node:path';
 import { ensureDir, fsyncDir, isTempName, moveFileDurable, writeFileAtomic } from './fsatomic.ts';
 import { StoreLock } from './lock.ts';
@@ -177,12 +177,14 @@ export class Store {
    * snapshot at once); validate() then checks them against the files. Call before any listener
    * subscribes: no change is reported for adopted records. Notes are left to validate() (a cached
    * record would not say it is a note). Returns false, adopting nothing, for a cache that names
-   * files outside this store (a copied or moved store, another store's cache). Dead writers'
-   * temp files are left to validate(), whose listing removes them as a load does (a peek leaves
-   * them): a second listing of the whole store before the first answer cost ~65 ms at 50k.
+   * files outside this store (a copied or moved store, another store's cache). `cleanTemps`:
+   * remove dead writers' temp files now, as a load does (a small store; a big one leaves them to
+   * validate(), whose listing removes them: a second listing of the whole store before the first
+   * answer cost ~65 ms at 50k; a peek leaves them).
    */
-  adopt(seed: readonly StoredMemory[]): boolean {
+  adopt(seed: readonly StoredMemory[], opts: { cleanTemps: boolean } = { cleanTemps: false }): boolean {
     for (const m of seed) if (!this.isMemoryPath(m.file)) return false;
+    if (opts.cleanTemps) this.cleanDeadTemps();
     for (const m of seed) {
       if (this.noteRel(m.file) !== null) continue;
       this.files.set(m.file, m);
@@ -197,6 +199,20 @@ export class Store {
       (m.merging ? this.mergingById : m.tombstoned ? this.tombById : this.activeById).set(id, m);
     }
     return true;
+  }
+
+  /** Removes the temp files of dead writers (names only: no stat), as a load does. */
+  private cleanDeadTemps(): void {
+    if (this.readOnly) return;
+    for (const d of [this.dir, this.tombDir]) {
+      let names: string[];
+      try {
+        names = readdirSync(d);
+      } catch {
+        continue;
+      }
+      for (const name of names) if (isTempName(name)) removeIfDeadTemp(d, name);
+    }
   }
 
   /**
