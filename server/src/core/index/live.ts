@@ -424,7 +424,14 @@ export class LiveIndex {
   private saveOverview(cacheId: string, records: readonly StoredMemory[]): void {
     try {
       const active = records.filter((m) => !m.tombstoned && this.store.noteRel(m.file) === null);
-      writeOverview(this.store.dir, cacheId, overviewGroups(active, (m) => originRepoKey(m.origin)));
+      // Origins are shared objects (canonical.ts): each one's repo key is worked out once.
+      const keys = new Map<object, string | null>();
+      const repoKey = (m: StoredMemory): string | null => {
+        let k = keys.get(m.origin);
+        if (k === undefined) keys.set(m.origin, (k = originRepoKey(m.origin)));
+        return k;
+      };
+      writeOverview(this.store.dir, cacheId, overviewGroups(active, repoKey));
     } catch (err) {
       this.opts.warn(`could not save the overview summary: ${(err as Error).message}`);
     }
