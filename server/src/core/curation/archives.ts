@@ -154,10 +154,10 @@ export interface LogFile {
 }
 
 /** The archives oldest first, then the active log. A plain archive with a .gz twin is skipped. */
-export function listLogFiles(dir: string): LogFile[] {
+export function listLogFiles(dir: string, listed?: readonly string[]): LogFile[] {
   let names: string[];
   try {
-    names = readdirSync(dir).filter((n) => n.startsWith('.events'));
+    names = (listed ?? readdirSync(dir)).filter((n) => n.startsWith('.events'));
   } catch {
     return [];
   }

@@ -7,7 +7,7 @@
 // then each search reads only the bytes appended to the active log since (one fstat when nothing
 // changed). A rotation (the active file replaced) folds everything again from scratch, which
 // happens once per telemetry.max_bytes of events.
-import { closeSync, fstatSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, promises as fsp, readFileSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { ACTIVE_LOG, listLogFiles, type CairnEvent } from './archives.ts';
@@ -57,8 +57,33 @@ export class FeedbackFold {
     this.hMs = settings.halfLifeDays * 86_400_000;
   }
 
+  /** false while prime() lists the store directory: refresh() then leaves the fold empty. */
+  private primed = true;
+
+  /**
+   * The first full read, with the store directory listed off the main thread (a big store's
+   * listing, for the log's archives, is ~85 ms of blocking at 50k memories). Until it is done
+   * the fold tracks nothing (the plain ranking); a failure leaves the next refresh to read.
+   */
+  async prime(): Promise<void> {
+    this.primed = false;
+    let names: string[] | undefined;
+    try {
+      names = await fsp.readdir(this.dir);
+    } catch {
+      names = undefined;
+    }
+    this.primed = true;
+    try {
+      if (!this.started) this.fullRead(names);
+    } catch {
+      // the next refresh reads again
+    }
+  }
+
   /** Brings the fold up to the end of the log. Never throws: feedback is an optional signal. */
   refresh(): void {
+    if (!this.primed) return;
     try {
       const file = join(this.dir, ACTIVE_LOG);
       let st;
@@ -89,14 +114,14 @@ export class FeedbackFold {
     this.offset = sizeAfter;
   }
 
-  private fullRead(): void {
+  private fullRead(listed?: readonly string[]): void {
     this.acc.clear();
     this.started = true;
     this.offset = 0;
     this.ino = -1;
     // Archives oldest first (whole), then the active file by byte offset, so the next refresh
     // continues exactly where this one stopped.
-    for (const f of listLogFiles(this.dir)) {
+    for (const f of listLogFiles(this.dir, listed)) {
       if (f.rotatedAt === null) continue;
       try {
         const raw = readFileSync(f.file);

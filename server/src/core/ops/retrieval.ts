@@ -567,6 +567,9 @@ function teamShadowed(c: Context, s: Context, f: { filter?: (m: StoredMemory) =>
   return { filter: (m) => !own.get(m.id) && !own.getTombstone(m.id) && (inner === undefined || inner(m)) };
 }
 
+/** From this many memories a server reads its feedback fold in the background (see feedbackFold). */
+const FEEDBACK_PRIME_MIN = 10_000;
+
 /** Candidates beyond max_results that feedback may lift into the answer. */
 const FEEDBACK_POOL_EXTRA = 5;
 
@@ -580,6 +583,13 @@ function feedbackFold(c: Context): FeedbackFold | null {
     c.services.feedback = fb = fold;
     // This process's own events (a search logs one) are folded as they are written, not read back.
     c.services.events?.onAppend((line, size, ino) => fold.ownAppend(line, size, ino));
+    // A server's big store: its first searches do not wait for the fold's first read (it lists
+    // the store directory for the log's archives: ~85 ms at 50k memories, blocking), which runs
+    // in the background; they rank without feedback meanwhile, as without a log.
+    if (c.watch && c.store.activeCount >= FEEDBACK_PRIME_MIN) {
+      void fold.prime();
+      return null;
+    }
   }
   fb.refresh();
   // No outcome or retrieval logged yet: the plain ranking, exactly.
