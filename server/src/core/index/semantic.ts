@@ -258,6 +258,8 @@ export class SemanticLeg {
     this.opts.warn(msg);
   }
 
+  private lastQuery: { text: string; embedder: string; q: Float32Array } | null = null;
+
   /** The query's vector and the index it may be compared with; null when the leg cannot answer. */
   async queryVector(text: string): Promise<{ q: Float32Array; index: VectorIndex<StoredMemory> } | null> {
     await this.ready();
@@ -265,7 +267,11 @@ export class SemanticLeg {
     let got: { vectors: Float32Array[]; embedder: { id: string; dim: number } } | null;
     if (this.embedder.embedSync && this.vec.embedderId === this.embedder.id) {
       try {
-        got = { vectors: [this.embedder.embedSync(text)], embedder: { id: this.vec.embedderId, dim: this.vec.dim } };
+        // A write's gates ask for the same text twice (active and removed neighbours).
+        const last = this.lastQuery;
+        const q = last && last.text === text && last.embedder === this.vec.embedderId ? last.q : this.embedder.embedSync(text);
+        this.lastQuery = { text, embedder: this.vec.embedderId, q };
+        got = { vectors: [q], embedder: { id: this.vec.embedderId, dim: this.vec.dim } };
       } catch (err) {
         this.warnOnce(`embedding failed (${(err as Error).message}); searching without the semantic leg`);
         return null;
