@@ -37,6 +37,8 @@ export interface SteadyRow {
   pingP50Ms: number;
   stdioSearchP50Ms: number;
   stdioSearchP95Ms: number;
+  /** the server process's CPU time per search over stdio (from /proc, 10 ms ticks over 200 searches) */
+  stdioServerCpuMs: number;
   stdioWriteP50Ms: number;
   stdioWriteP95Ms: number;
   opSearchP50Ms: number;
@@ -107,12 +109,14 @@ async function stdioPart(store: string, home: string, n: number, g: Generator) {
       ping.push(performance.now() - t);
     }
     const searches: number[] = [];
+    const cpu0 = cpuMs(pid);
     for (let i = 0; i < STDIO_SEARCHES; i++) {
       const q = g.query();
       const t = performance.now();
       await search(q);
       searches.push(performance.now() - t);
     }
+    const serverCpuPerSearch = (cpuMs(pid) - cpu0) / STDIO_SEARCHES;
     const writes: number[] = [];
     for (let i = 0; i < STDIO_WRITES; i++) {
       const content = `Steady note ${n}-${i}: ${g.body()} Marker zs${i}x${n}.`;
@@ -122,7 +126,7 @@ async function stdioPart(store: string, home: string, n: number, g: Generator) {
       writes.push(performance.now() - t);
       if (r.isError) throw new Error(`write ${i}: ${JSON.stringify(r.content)}`);
     }
-    return { ping, searches, writes };
+    return { ping, searches, writes, serverCpuPerSearch };
   } finally {
     await client.close();
   }
@@ -229,6 +233,7 @@ export async function benchSteady(n: number): Promise<SteadyRow> {
       pingP50Ms: pct(s.ping, 50),
       stdioSearchP50Ms: pct(s.searches, 50),
       stdioSearchP95Ms: pct(s.searches, 95),
+      stdioServerCpuMs: s.serverCpuPerSearch,
       stdioWriteP50Ms: pct(s.writes, 50),
       stdioWriteP95Ms: pct(s.writes, 95),
       opSearchP50Ms: pct(p.op, 50),
@@ -253,7 +258,7 @@ const f = (x: number, d = 2) => (Number.isFinite(x) ? x.toFixed(d) : 'n/a');
 const vs = (x: number, max: number | null, d = 2, unit = ' ms') => `${f(x, d)}${unit}${max === null ? '' : x <= max ? ' pass' : ' FAIL'}`;
 
 export function steadyTable(rows: SteadyRow[]): string {
-  const head = ['memories', 'load', 'stdio ping', 'stdio search p50 (<= 1 ms)', 'stdio search p95', 'stdio write p50 (<= 2 ms at 50k, <= 3 ms at 200k)', 'stdio write p95 (<= 10 ms at 50k)', 'search op p50 (<= 0.5 ms at 50k)', 'search op p95', 'search op CPU mean', 'vector search p50 / exact', 'recall@10 (>= 0.95) / @20', 'write op p50 / p95', 'write op CPU p50', 'fsync floor p50'];
+  const head = ['memories', 'load', 'stdio ping', 'stdio search p50 (<= 1 ms)', 'stdio search p95', 'server CPU per stdio search', 'stdio write p50 (<= 2 ms at 50k, <= 3 ms at 200k)', 'stdio write p95 (<= 10 ms at 50k)', 'search op p50 (<= 0.5 ms at 50k)', 'search op p95', 'search op CPU mean', 'vector search p50 / exact', 'recall@10 (>= 0.95) / @20', 'write op p50 / p95', 'write op CPU p50', 'fsync floor p50'];
   const body = rows.map((r) => {
     const at50 = r.memories === 50_000;
     const writeMax = r.memories === 50_000 ? 2 : r.memories === 200_000 ? 3 : null;
@@ -263,6 +268,7 @@ export function steadyTable(rows: SteadyRow[]): string {
       `${f(r.pingP50Ms)} ms`,
       vs(r.stdioSearchP50Ms, r.memories <= 200_000 ? 1 : null),
       `${f(r.stdioSearchP95Ms)} ms`,
+      `${f(r.stdioServerCpuMs)} ms`,
       vs(r.stdioWriteP50Ms, writeMax),
       vs(r.stdioWriteP95Ms, at50 ? 10 : null),
       vs(r.opSearchP50Ms, at50 ? 0.5 : null),
