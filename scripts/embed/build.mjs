@@ -27,6 +27,14 @@ export const TOOL_PACKAGES = [
 ];
 
 export const DEFAULT_OPTS = { name: 'use-distill-256', dim: 256, sifA: 1e-3, wordRowWeight: 1, wordCenter: 'word', mu: 1e-3, iters: 60, buckets: 8192, bucketIters: 40, bucketMu: 0.5, oovWeight: 1, contrast: null, removePC: 0, extra: 0 };
+/** Contrastive refinement defaults (contrast.mjs); `mix` is each pair source's share of a batch. */
+export const CONTRAST_OPTS = { steps: 1000, batch: 128, tau: 0.05, lr: 0.01, anchor: 0.1, seed: 11, distill: 0, distillBatch: 64, mix: { defs: 1, examples: 0.5, syn: 0.5, hyper: 0.2, foldoc: 1, vera: 0.3 } };
+/**
+ * What build.mjs ships: the plain least-squares fit (server/dist/cairn-embed.bin, use-distill-256-8f40c955).
+ * The refinements (extra dictionary sentences, contrastive steps) are options of tune.mjs; none beat
+ * it in fused search on the tuning sets (scripts/embed/README.md).
+ */
+export const SHIPPED_OPTS = DEFAULT_OPTS;
 
 /** Options of the least-squares fit only (the cache key of fitCached). */
 const FIT_KEYS = ['dim', 'sifA', 'wordRowWeight', 'wordCenter', 'mu', 'iters', 'buckets', 'bucketIters', 'bucketMu', 'useSentences'];
@@ -161,9 +169,10 @@ export function tableFromFit(fit, opts) {
   return { name: `${opts.name}-${h.slice(0, 8)}`, dim: fit.dim, vocab: fit.vocab, buckets: fit.buckets, oovWeight: opts.oovWeight, scales, rows };
 }
 
-export async function buildTable(tools, opts = DEFAULT_OPTS, log = (m) => process.stderr.write(m + '\n')) {
+export async function buildTable(tools, opts = SHIPPED_OPTS, log = (m) => process.stderr.write(m + '\n')) {
   ensureTools(tools);
   process.env.CAIRN_EMBED_TOOLS = tools;
+  if (opts.extra > 0 || opts.contrast) { const { ensureLex } = await import('./lexicon.mjs'); ensureLex(tools); }
   const { loadData } = await import('./data.mjs');
   const data = await withExtra(tools, await loadData(tools), opts.extra);
   const t0 = Date.now();

@@ -6,7 +6,7 @@
 //   --save FILE writes the last candidate's table file.
 import { writeFileSync } from 'node:fs';
 import { loadData } from './data.mjs';
-import { DEFAULT_OPTS, fitCached, contrastInputs, fitAll, tableFromFit, withExtra } from './build.mjs';
+import { DEFAULT_OPTS, CONTRAST_OPTS, fitCached, contrastInputs, fitAll, tableFromFit, withExtra } from './build.mjs';
 import { encodeEmbedFile, decodeEmbedFile, StaticEmbedModel } from '../../server/src/core/embed/builtin.ts';
 import { tuningSets, buildEngine, evaluate } from '../../bench/quality/semantic.ts';
 
@@ -14,14 +14,27 @@ const tools = process.env.CAIRN_EMBED_TOOLS ?? '/tmp/cairn-embed-tools';
 const args = process.argv.slice(2);
 const saveAt = args.indexOf('--save');
 const save = saveAt >= 0 ? args.splice(saveAt, 2)[1] : null;
+const sets = tuningSets();
+const f = (x) => x.toFixed(2);
+const dirAt = args.indexOf('--save-dir');
+const saveDir = dirAt >= 0 ? args.splice(dirAt, 2)[1] : null;
+// --files a.bin b.bin: score saved tables only (no fit)
+if (args[0] === '--files') {
+  const { loadEmbedModel } = await import('../../server/src/core/embed/builtin.ts');
+  for (const file of args.slice(1)) {
+    const m = loadEmbedModel(file);
+    console.log(`== ${file} ${m.id}`);
+    for (const l of await scoreModel(m)) console.log('   ' + l);
+  }
+  process.exit(0);
+}
 const log = process.env.TUNE_LOG ? (m) => process.stderr.write(m + '\n') : () => {};
 const data = await loadData(tools);
 const base = fitCached(tools, data, DEFAULT_OPTS, log);
 const inputs = contrastInputs(tools, data, base);
-const sets = tuningSets();
-const f = (x) => x.toFixed(2);
 
-export async function scoreModel(m) {
+
+async function scoreModel(m) {
   const emb = { id: m.id, dim: m.dim, embedSync: (t) => m.embed(t), embed: async (ts) => ts.map((t) => m.embed(t)) };
   const out = [];
   for (const set of sets) {
@@ -49,9 +62,10 @@ for (const a of args.length ? args : ['{}']) {
   console.log(`== ${a} (${(bytes.length / 1e6).toFixed(1)} MB, ${((Date.now() - t0) / 1000).toFixed(0)} s) ${m.id}`);
   for (const l of await scoreModel(m)) console.log('   ' + l);
   last = bytes;
+  if (saveDir) writeFileSync(`${saveDir}/${m.name}.bin`, bytes);
 }
 if (save && last) writeFileSync(save, last);
 
 function DEFAULT_CONTRAST() {
-  return { steps: 3000, batch: 128, tau: 0.05, lr: 0.01, anchor: 0.1, seed: 11, distill: 0, distillBatch: 64, mix: { defs: 1, examples: 0.5, syn: 0.5, hyper: 0.2, foldoc: 1, vera: 0.3 } };
+  return { ...CONTRAST_OPTS, refitBuckets: true };
 }
