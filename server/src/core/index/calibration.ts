@@ -10,8 +10,9 @@ import type { SemanticCalibration } from './fusion.ts';
  * The write gates' rule for "says the same thing in other words": cosine >= `cos` AND dedup-token
  * Jaccard >= `jaccard` (a rewording keeps some words; a static embedder alone cannot tell a
  * rewording from a distinct note on the same topic). `related` lists neighbours >= `related`.
- * Builtin, measured by bench/quality/gates.mts: 2 false-positive pairs of 15,753 among the 178
- * ordinary distinct notes, 5 of 8 dev rewordings caught.
+ * Builtin, measured by bench/quality/gates.mts: 2 false-positive pairs of 24,531 among the 222
+ * ordinary distinct notes by the gate's full rule (9 on cosine and Jaccard alone), 3 of 8 dev
+ * rewordings caught by the full rule (6 on cosine and Jaccard alone).
  */
 export interface GateCalibration {
   cos: number;
