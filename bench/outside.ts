@@ -25,6 +25,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 
 export const BUNDLE = fileURLToPath(new URL('../server/dist/cairn.mjs', import.meta.url));
 const SEARCHES = 50;
+const START_TIMEOUT_MS = 3_600_000;
 const WRITES = 20;
 
 // ---- the generator: a plain script writing the documented format -------------------------------
@@ -221,8 +222,10 @@ async function spawnServer(store: string, home: string, query: string): Promise<
   let err = '';
   transport.stderr?.on('data', (d: Buffer) => (err += d.toString()));
   const client = new Client({ name: 'cairn-bench-outside', version: '0.0.0' });
-  await client.connect(transport); // spawn + initialize
-  const r = await client.callTool({ name: 'memory_search', arguments: { query, auto_scope: false } });
+  // The server loads the store before it answers initialize: minutes at 1M memories without a
+  // cache, past the SDK's default 60 s request timeout.
+  await client.connect(transport, { timeout: START_TIMEOUT_MS }); // spawn + initialize
+  const r = await client.callTool({ name: 'memory_search', arguments: { query, auto_scope: false } }, undefined, { timeout: START_TIMEOUT_MS });
   const firstAnswerMs = performance.now() - t0;
   if (r.isError) throw new Error(`memory_search failed: ${JSON.stringify(r.content)}`);
   const pid = transport.pid ?? 0;
