@@ -20,7 +20,8 @@ export function errorResult(message: string): CallToolResult {
   return { content: [{ type: 'text', text: message }], isError: true };
 }
 
-export function createServer(cairn: Cairn, all: ToolDef[] = allTools): Server {
+/** `track` hears of every tool call while it runs (serveStdio lets them finish before closing). */
+export function createServer(cairn: Cairn, all: ToolDef[] = allTools, track?: (call: Promise<unknown>) => void): Server {
   // [memory_tool] enabled = false in config.toml: the `memory` tool is not offered.
   const tools = cairn.config.memory_tool.enabled ? all : all.filter((t) => t.name !== 'memory');
   const server = new Server(
@@ -55,7 +56,9 @@ export function createServer(cairn: Cairn, all: ToolDef[] = allTools): Server {
     const parsed = tool.input.safeParse(req.params.arguments ?? {});
     if (!parsed.success) return errorResult(`${tool.errorPrefix ?? ''}${describeIssues(tool, parsed.error.issues, req.params.arguments)}`);
     try {
-      const out = (await tool.run(cairn, parsed.data)) as Record<string, unknown> | string;
+      const running = tool.run(cairn, parsed.data);
+      track?.(running);
+      const out = (await running) as Record<string, unknown> | string;
       if (typeof out === 'string') return { content: [{ type: 'text', text: out }] };
       return { content: [{ type: 'text', text: JSON.stringify(out) }], structuredContent: out };
     } catch (err) {
@@ -65,14 +68,29 @@ export function createServer(cairn: Cairn, all: ToolDef[] = allTools): Server {
   return server;
 }
 
+/** How long a shutdown waits for the calls still running (a hung provider must not hold it). */
+const SHUTDOWN_WAIT_MS = 10_000;
+
 /** Runs the stdio server until the client goes away. */
 export async function serveStdio(cairn: Cairn): Promise<void> {
-  const server = createServer(cairn);
+  // Calls still running when the client goes away (a write sent just before stdin closed) finish
+  // before the store closes, instead of failing half-way on a closed index.
+  const running = new Set<Promise<unknown>>();
+  const server = createServer(cairn, allTools, (call) => {
+    running.add(call);
+    void call.catch(() => {}).finally(() => running.delete(call));
+  });
   const transport = new StdioServerTransport();
   let closing = false;
   const shutdown = async (code: number) => {
     if (closing) return;
     closing = true;
+    if (running.size > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      const limit = new Promise<void>((r) => (timer = setTimeout(r, SHUTDOWN_WAIT_MS)));
+      await Promise.race([Promise.allSettled([...running]), limit]);
+      clearTimeout(timer);
+    }
     await cairn.close().catch((err) => process.stderr.write(`cairn: close: ${errorMessage(err)}\n`));
     process.exit(code);
   };
