@@ -20,10 +20,22 @@ export function errorResult(message: string): CallToolResult {
   return { content: [{ type: 'text', text: message }], isError: true };
 }
 
+/**
+ * A store still opening: the server answers `initialize` and lists its tools at once, and each
+ * tool call waits for `ready` (a first start on a big store without a cache parses every file,
+ * which can take longer than a client waits for `initialize`).
+ */
+export interface Opening {
+  ready: Promise<Cairn>;
+  /** [memory_tool] enabled, read from config.toml before the store opens */
+  memoryTool: boolean;
+}
+
 /** `track` hears of every tool call while it runs (serveStdio lets them finish before closing). */
-export function createServer(cairn: Cairn, all: ToolDef[] = allTools, track?: (call: Promise<unknown>) => void): Server {
+export function createServer(cairn: Cairn | Opening, all: ToolDef[] = allTools, track?: (call: Promise<unknown>) => void): Server {
+  const opening: Opening = 'ready' in cairn ? cairn : { ready: Promise.resolve(cairn), memoryTool: cairn.config.memory_tool.enabled };
   // [memory_tool] enabled = false in config.toml: the `memory` tool is not offered.
-  const tools = cairn.config.memory_tool.enabled ? all : all.filter((t) => t.name !== 'memory');
+  const tools = opening.memoryTool ? all : all.filter((t) => t.name !== 'memory');
   const server = new Server(
     { name: 'cairn', title: 'cairn memory', version: VERSION },
     { capabilities: { tools: { listChanged: false }, prompts: { listChanged: false } }, instructions: INSTRUCTIONS },
@@ -56,7 +68,7 @@ export function createServer(cairn: Cairn, all: ToolDef[] = allTools, track?: (c
     const parsed = tool.input.safeParse(req.params.arguments ?? {});
     if (!parsed.success) return errorResult(`${tool.errorPrefix ?? ''}${describeIssues(tool, parsed.error.issues, req.params.arguments)}`);
     try {
-      const running = tool.run(cairn, parsed.data);
+      const running = opening.ready.then((c) => tool.run(c, parsed.data));
       track?.(running);
       const out = (await running) as Record<string, unknown> | string;
       if (typeof out === 'string') return { content: [{ type: 'text', text: out }] };
@@ -71,8 +83,8 @@ export function createServer(cairn: Cairn, all: ToolDef[] = allTools, track?: (c
 /** How long a shutdown waits for the calls still running (a hung provider must not hold it). */
 const SHUTDOWN_WAIT_MS = 10_000;
 
-/** Runs the stdio server until the client goes away. */
-export async function serveStdio(cairn: Cairn): Promise<void> {
+/** Runs the stdio server until the client goes away; `cairn` may still be opening. */
+export async function serveStdio(cairn: Cairn | Opening): Promise<void> {
   // Calls still running when the client goes away (a write sent just before stdin closed) finish
   // before the store closes, instead of failing half-way on a closed index.
   const running = new Set<Promise<unknown>>();
@@ -91,7 +103,8 @@ export async function serveStdio(cairn: Cairn): Promise<void> {
       await Promise.race([Promise.allSettled([...running]), limit]);
       clearTimeout(timer);
     }
-    await cairn.close().catch((err) => process.stderr.write(`cairn: close: ${errorMessage(err)}\n`));
+    const opened = 'ready' in cairn ? await cairn.ready.catch(() => null) : cairn;
+    await opened?.close().catch((err) => process.stderr.write(`cairn: close: ${errorMessage(err)}\n`));
     process.exit(code);
   };
   transport.onclose = () => void shutdown(0);

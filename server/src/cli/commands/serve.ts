@@ -13,8 +13,12 @@ export const serve: Command = {
   async run(argv, io) {
     const { positionals } = parse(argv, options);
     if (positionals.length) throw new UsageError(`serve takes no arguments, got ${positionals.join(' ')}`);
-    const cairn = await Cairn.open({ env: io.env, cwd: io.cwd, autoSync: true });
-    await serveStdio(cairn);
+    // The config is read first (a bad config.toml fails here, before any client is answered);
+    // the store then opens while the server already answers initialize and tools/list.
+    const { config } = Cairn.locate({ env: io.env, cwd: io.cwd });
+    const ready = Cairn.open({ env: io.env, cwd: io.cwd, autoSync: true });
+    ready.catch((err) => io.err(`cairn: cannot open the store: ${(err as Error).message}\n`));
+    await serveStdio({ ready, memoryTool: config.memory_tool.enabled });
     return -1; // keeps running
   },
 };
