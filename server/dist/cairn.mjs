@@ -56,11 +56,11 @@ var require_code = __commonJS({
     exports2._CodeOrName = _CodeOrName;
     exports2.IDENTIFIER = /^[a-z$_][a-z$_0-9]*$/i;
     var Name = class extends _CodeOrName {
-      constructor(s) {
+      constructor(s2) {
         super();
-        if (!exports2.IDENTIFIER.test(s))
+        if (!exports2.IDENTIFIER.test(s2))
           throw new Error("CodeGen: name must be a valid identifier");
-        this.str = s;
+        this.str = s2;
       }
       toString() {
         return this.str;
@@ -89,7 +89,7 @@ var require_code = __commonJS({
       }
       get str() {
         var _a3;
-        return (_a3 = this._str) !== null && _a3 !== void 0 ? _a3 : this._str = this._items.reduce((s, c) => `${s}${c}`, "");
+        return (_a3 = this._str) !== null && _a3 !== void 0 ? _a3 : this._str = this._items.reduce((s2, c) => `${s2}${c}`, "");
       }
       get names() {
         var _a3;
@@ -288,9 +288,9 @@ var require_scope = __commonJS({
           vs = this._values[prefix] = /* @__PURE__ */ new Map();
         }
         vs.set(valueKey, name);
-        const s = this._scope[prefix] || (this._scope[prefix] = []);
-        const itemIndex = s.length;
-        s[itemIndex] = value.ref;
+        const s2 = this._scope[prefix] || (this._scope[prefix] = []);
+        const itemIndex = s2.length;
+        s2[itemIndex] = value.ref;
         name.setValue(value, { property: prefix, itemIndex });
         return name;
       }
@@ -422,11 +422,11 @@ var require_codegen = __commonJS({
         const rhs = this.rhs === void 0 ? "" : ` = ${this.rhs}`;
         return `${varKind} ${this.name}${rhs};` + _n;
       }
-      optimizeNames(names, constants6) {
+      optimizeNames(names, constants7) {
         if (!names[this.name.str])
           return;
         if (this.rhs)
-          this.rhs = optimizeExpr(this.rhs, names, constants6);
+          this.rhs = optimizeExpr(this.rhs, names, constants7);
         return this;
       }
       get names() {
@@ -443,10 +443,10 @@ var require_codegen = __commonJS({
       render({ _n }) {
         return `${this.lhs} = ${this.rhs};` + _n;
       }
-      optimizeNames(names, constants6) {
+      optimizeNames(names, constants7) {
         if (this.lhs instanceof code_1.Name && !names[this.lhs.str] && !this.sideEffects)
           return;
-        this.rhs = optimizeExpr(this.rhs, names, constants6);
+        this.rhs = optimizeExpr(this.rhs, names, constants7);
         return this;
       }
       get names() {
@@ -507,8 +507,8 @@ var require_codegen = __commonJS({
       optimizeNodes() {
         return `${this.code}` ? this : void 0;
       }
-      optimizeNames(names, constants6) {
-        this.code = optimizeExpr(this.code, names, constants6);
+      optimizeNames(names, constants7) {
+        this.code = optimizeExpr(this.code, names, constants7);
         return this;
       }
       get names() {
@@ -537,12 +537,12 @@ var require_codegen = __commonJS({
         }
         return nodes.length > 0 ? this : void 0;
       }
-      optimizeNames(names, constants6) {
+      optimizeNames(names, constants7) {
         const { nodes } = this;
         let i = nodes.length;
         while (i--) {
           const n2 = nodes[i];
-          if (n2.optimizeNames(names, constants6))
+          if (n2.optimizeNames(names, constants7))
             continue;
           subtractNames(names, n2.names);
           nodes.splice(i, 1);
@@ -595,12 +595,12 @@ var require_codegen = __commonJS({
           return void 0;
         return this;
       }
-      optimizeNames(names, constants6) {
+      optimizeNames(names, constants7) {
         var _a3;
-        this.else = (_a3 = this.else) === null || _a3 === void 0 ? void 0 : _a3.optimizeNames(names, constants6);
-        if (!(super.optimizeNames(names, constants6) || this.else))
+        this.else = (_a3 = this.else) === null || _a3 === void 0 ? void 0 : _a3.optimizeNames(names, constants7);
+        if (!(super.optimizeNames(names, constants7) || this.else))
           return;
-        this.condition = optimizeExpr(this.condition, names, constants6);
+        this.condition = optimizeExpr(this.condition, names, constants7);
         return this;
       }
       get names() {
@@ -623,10 +623,10 @@ var require_codegen = __commonJS({
       render(opts) {
         return `for(${this.iteration})` + super.render(opts);
       }
-      optimizeNames(names, constants6) {
-        if (!super.optimizeNames(names, constants6))
+      optimizeNames(names, constants7) {
+        if (!super.optimizeNames(names, constants7))
           return;
-        this.iteration = optimizeExpr(this.iteration, names, constants6);
+        this.iteration = optimizeExpr(this.iteration, names, constants7);
         return this;
       }
       get names() {
@@ -652,9 +652,9 @@ var require_codegen = __commonJS({
       }
     };
     var ForIter = class extends For {
-      constructor(loop, varKind, name, iterable) {
+      constructor(loop2, varKind, name, iterable) {
         super();
-        this.loop = loop;
+        this.loop = loop2;
         this.varKind = varKind;
         this.name = name;
         this.iterable = iterable;
@@ -662,10 +662,10 @@ var require_codegen = __commonJS({
       render(opts) {
         return `for(${this.varKind} ${this.name} ${this.loop} ${this.iterable})` + super.render(opts);
       }
-      optimizeNames(names, constants6) {
-        if (!super.optimizeNames(names, constants6))
+      optimizeNames(names, constants7) {
+        if (!super.optimizeNames(names, constants7))
           return;
-        this.iterable = optimizeExpr(this.iterable, names, constants6);
+        this.iterable = optimizeExpr(this.iterable, names, constants7);
         return this;
       }
       get names() {
@@ -707,11 +707,11 @@ var require_codegen = __commonJS({
         (_b = this.finally) === null || _b === void 0 ? void 0 : _b.optimizeNodes();
         return this;
       }
-      optimizeNames(names, constants6) {
+      optimizeNames(names, constants7) {
         var _a3, _b;
-        super.optimizeNames(names, constants6);
-        (_a3 = this.catch) === null || _a3 === void 0 ? void 0 : _a3.optimizeNames(names, constants6);
-        (_b = this.finally) === null || _b === void 0 ? void 0 : _b.optimizeNames(names, constants6);
+        super.optimizeNames(names, constants7);
+        (_a3 = this.catch) === null || _a3 === void 0 ? void 0 : _a3.optimizeNames(names, constants7);
+        (_b = this.finally) === null || _b === void 0 ? void 0 : _b.optimizeNames(names, constants7);
         return this;
       }
       get names() {
@@ -1012,7 +1012,7 @@ var require_codegen = __commonJS({
     function addExprNames(names, from) {
       return from instanceof code_1._CodeOrName ? addNames(names, from.names) : names;
     }
-    function optimizeExpr(expr, names, constants6) {
+    function optimizeExpr(expr, names, constants7) {
       if (expr instanceof code_1.Name)
         return replaceName(expr);
       if (!canOptimize(expr))
@@ -1027,14 +1027,14 @@ var require_codegen = __commonJS({
         return items;
       }, []));
       function replaceName(n2) {
-        const c = constants6[n2.str];
+        const c = constants7[n2.str];
         if (c === void 0 || names[n2.str] !== 1)
           return n2;
         delete names[n2.str];
         return c;
       }
       function canOptimize(e) {
-        return e instanceof code_1._Code && e._items.some((c) => c instanceof code_1.Name && names[c.str] === 1 && constants6[c.str] !== void 0);
+        return e instanceof code_1._Code && e._items.some((c) => c instanceof code_1.Name && names[c.str] === 1 && constants7[c.str] !== void 0);
       }
     }
     function subtractNames(names, from) {
@@ -1791,13 +1791,13 @@ var require_code2 = __commonJS({
     exports2.callValidateCode = callValidateCode;
     var newRegExp = (0, codegen_1._)`new RegExp`;
     function usePattern({ gen, it: { opts } }, pattern) {
-      const u = opts.unicodeRegExp ? "u" : "";
+      const u2 = opts.unicodeRegExp ? "u" : "";
       const { regExp } = opts.code;
-      const rx = regExp(pattern, u);
+      const rx = regExp(pattern, u2);
       return gen.scopeValue("pattern", {
         key: rx.toString(),
         ref: rx,
-        code: (0, codegen_1._)`${regExp.code === "new RegExp" ? newRegExp : (0, util_2.useFunc)(gen, regExp)}(${pattern}, ${u})`
+        code: (0, codegen_1._)`${regExp.code === "new RegExp" ? newRegExp : (0, util_2.useFunc)(gen, regExp)}(${pattern}, ${u2})`
       });
     }
     exports2.usePattern = usePattern;
@@ -2996,7 +2996,7 @@ var require_compile = __commonJS({
       const schOrFunc = root.refs[ref3];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve9.call(this, root, ref3);
+      let _sch = resolve10.call(this, root, ref3);
       if (_sch === void 0) {
         const schema = (_a3 = root.localRefs) === null || _a3 === void 0 ? void 0 : _a3[ref3];
         const { schemaId } = this.opts;
@@ -3023,7 +3023,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve9(root, ref3) {
+    function resolve10(root, ref3) {
       let sch;
       while (typeof (sch = this.refs[ref3]) == "string")
         ref3 = sch;
@@ -3724,49 +3724,49 @@ var require_schemes = __commonJS({
       wsComponent.fragment = void 0;
       return wsComponent;
     }
-    function urnParse(urnComponent, options21) {
+    function urnParse(urnComponent, options22) {
       if (!urnComponent.path) {
         urnComponent.error = "URN can not be parsed";
         return urnComponent;
       }
       const matches = urnComponent.path.match(URN_REG);
       if (matches && matches[0] === urnComponent.path) {
-        const scheme = options21.scheme || urnComponent.scheme || "urn";
+        const scheme = options22.scheme || urnComponent.scheme || "urn";
         urnComponent.nid = matches[1].toLowerCase();
         urnComponent.nss = matches[2];
-        const urnScheme = `${scheme}:${options21.nid || urnComponent.nid}`;
+        const urnScheme = `${scheme}:${options22.nid || urnComponent.nid}`;
         const schemeHandler = getSchemeHandler(urnScheme);
         urnComponent.path = void 0;
         if (schemeHandler) {
-          urnComponent = schemeHandler.parse(urnComponent, options21);
+          urnComponent = schemeHandler.parse(urnComponent, options22);
         }
       } else {
         urnComponent.error = urnComponent.error || "URN can not be parsed.";
       }
       return urnComponent;
     }
-    function urnSerialize(urnComponent, options21) {
+    function urnSerialize(urnComponent, options22) {
       if (urnComponent.nid === void 0) {
         throw new Error("URN without nid cannot be serialized");
       }
-      const scheme = options21.scheme || urnComponent.scheme || "urn";
+      const scheme = options22.scheme || urnComponent.scheme || "urn";
       const nid = urnComponent.nid.toLowerCase();
-      const urnScheme = `${scheme}:${options21.nid || nid}`;
+      const urnScheme = `${scheme}:${options22.nid || nid}`;
       const schemeHandler = getSchemeHandler(urnScheme);
       if (schemeHandler) {
-        urnComponent = schemeHandler.serialize(urnComponent, options21);
+        urnComponent = schemeHandler.serialize(urnComponent, options22);
       }
       const uriComponent = urnComponent;
       const nss = urnComponent.nss;
-      uriComponent.path = `${nid || options21.nid}:${nss}`;
-      options21.skipEscape = true;
+      uriComponent.path = `${nid || options22.nid}:${nss}`;
+      options22.skipEscape = true;
       return uriComponent;
     }
-    function urnuuidParse(urnComponent, options21) {
+    function urnuuidParse(urnComponent, options22) {
       const uuidComponent = urnComponent;
       uuidComponent.uuid = uuidComponent.nss;
       uuidComponent.nss = void 0;
-      if (!options21.tolerant && (!uuidComponent.uuid || !isUUID(uuidComponent.uuid))) {
+      if (!options22.tolerant && (!uuidComponent.uuid || !isUUID(uuidComponent.uuid))) {
         uuidComponent.error = uuidComponent.error || "UUID is not valid.";
       }
       return uuidComponent;
@@ -3877,18 +3877,18 @@ var require_fast_uri = __commonJS({
       }
       return stringScheme;
     }
-    function normalize2(uri, options21) {
+    function normalize2(uri, options22) {
       if (typeof uri === "string") {
         uri = /** @type {T} */
-        normalizeString(uri, options21);
+        normalizeString(uri, options22);
       } else if (typeof uri === "object") {
         uri = /** @type {T} */
-        parse8(serialize(uri, options21), options21);
+        parse8(serialize(uri, options22), options22);
       }
       return uri;
     }
-    function resolve9(baseURI, relativeURI, options21) {
-      const schemelessOptions = options21 ? Object.assign({ scheme: "null" }, options21) : { scheme: "null" };
+    function resolve10(baseURI, relativeURI, options22) {
+      const schemelessOptions = options22 ? Object.assign({ scheme: "null" }, options22) : { scheme: "null" };
       const {
         parsed: baseParsed,
         malformedAuthorityOrPort: baseMalformed,
@@ -3909,13 +3909,13 @@ var require_fast_uri = __commonJS({
         throw new Error(baseParsed.error || relativeParsed.error || "URI is malformed.");
       }
       const resolved = resolveComponent(baseParsed, relativeParsed, schemelessOptions, true);
-      const resolvedSchemeHandler = getSchemeHandler(options21 && options21.scheme || resolved.scheme);
+      const resolvedSchemeHandler = getSchemeHandler(options22 && options22.scheme || resolved.scheme);
       const resolvedHost = resolved.host;
       const resolvedHostIsIP = resolvedHost !== void 0 && resolvedHost !== "" && (isIPv4(resolvedHost) || normalizeIPv6(resolvedHost).isIPV6);
-      if (hasForbiddenDomainHost(resolved, options21 || {}, resolvedSchemeHandler, resolvedHostIsIP)) {
+      if (hasForbiddenDomainHost(resolved, options22 || {}, resolvedSchemeHandler, resolvedHostIsIP)) {
         throw new Error(MALFORMED_HOST_ERROR);
       }
-      canonicalizeHost(resolved, options21 || {}, resolvedSchemeHandler, resolvedHostIsIP);
+      canonicalizeHost(resolved, options22 || {}, resolvedSchemeHandler, resolvedHostIsIP);
       const encodedASCIIHost = resolvedHost && resolvedHost.indexOf("%") !== -1 && !new RegExp("\\P{ASCII}", "u").test(resolvedHost);
       if (resolved.error && !encodedASCIIHost) {
         throw new Error(resolved.error);
@@ -3923,50 +3923,50 @@ var require_fast_uri = __commonJS({
       schemelessOptions.skipEscape = true;
       return serialize(resolved, schemelessOptions);
     }
-    function resolveComponent(base, relative7, options21, skipNormalization) {
+    function resolveComponent(base, relative8, options22, skipNormalization) {
       const target = {};
       if (!skipNormalization) {
-        base = parse8(serialize(base, options21), options21);
-        relative7 = parse8(serialize(relative7, options21), options21);
+        base = parse8(serialize(base, options22), options22);
+        relative8 = parse8(serialize(relative8, options22), options22);
       }
-      options21 = options21 || {};
-      if (!options21.tolerant && relative7.scheme) {
-        target.scheme = relative7.scheme;
-        target.userinfo = relative7.userinfo;
-        target.host = relative7.host;
-        target.port = relative7.port;
-        target.path = removeDotSegments(relative7.path || "");
-        target.query = relative7.query;
+      options22 = options22 || {};
+      if (!options22.tolerant && relative8.scheme) {
+        target.scheme = relative8.scheme;
+        target.userinfo = relative8.userinfo;
+        target.host = relative8.host;
+        target.port = relative8.port;
+        target.path = removeDotSegments(relative8.path || "");
+        target.query = relative8.query;
       } else {
-        if (relative7.userinfo !== void 0 || relative7.host !== void 0 || relative7.port !== void 0) {
-          target.userinfo = relative7.userinfo;
-          target.host = relative7.host;
-          target.port = relative7.port;
-          target.path = removeDotSegments(relative7.path || "");
-          target.query = relative7.query;
+        if (relative8.userinfo !== void 0 || relative8.host !== void 0 || relative8.port !== void 0) {
+          target.userinfo = relative8.userinfo;
+          target.host = relative8.host;
+          target.port = relative8.port;
+          target.path = removeDotSegments(relative8.path || "");
+          target.query = relative8.query;
         } else {
-          if (!relative7.path) {
+          if (!relative8.path) {
             target.path = base.path;
-            if (relative7.query !== void 0) {
-              target.query = relative7.query;
+            if (relative8.query !== void 0) {
+              target.query = relative8.query;
             } else {
               target.query = base.query;
             }
           } else {
-            if (relative7.path[0] === "/") {
-              target.path = removeDotSegments(relative7.path);
+            if (relative8.path[0] === "/") {
+              target.path = removeDotSegments(relative8.path);
             } else {
               const baseHasAuthority = base.userinfo !== void 0 || base.host !== void 0 || base.port !== void 0;
               if (baseHasAuthority && !base.path) {
-                target.path = "/" + relative7.path;
+                target.path = "/" + relative8.path;
               } else if (!base.path) {
-                target.path = relative7.path;
+                target.path = relative8.path;
               } else {
-                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative7.path;
+                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative8.path;
               }
               target.path = base.scheme === void 0 && !baseHasAuthority && target.path[0] !== "/" ? removeDotSegmentsRelative(target.path) : removeDotSegments(target.path);
             }
-            target.query = relative7.query;
+            target.query = relative8.query;
           }
           target.userinfo = base.userinfo;
           target.host = base.host;
@@ -3974,12 +3974,12 @@ var require_fast_uri = __commonJS({
         }
         target.scheme = base.scheme;
       }
-      target.fragment = relative7.fragment;
+      target.fragment = relative8.fragment;
       return target;
     }
-    function equal(uriA, uriB, options21) {
-      const normalizedA = normalizeComparableURI(uriA, options21);
-      const normalizedB = normalizeComparableURI(uriB, options21);
+    function equal(uriA, uriB, options22) {
+      const normalizedA = normalizeComparableURI(uriA, options22);
+      const normalizedB = normalizeComparableURI(uriB, options22);
       return normalizedA !== void 0 && normalizedB !== void 0 && normalizedA === normalizedB;
     }
     function serialize(cmpts, opts) {
@@ -3999,30 +3999,30 @@ var require_fast_uri = __commonJS({
         secure: cmpts.secure,
         error: ""
       };
-      const options21 = Object.assign({}, opts);
+      const options22 = Object.assign({}, opts);
       const uriTokens = [];
       if (component.scheme) {
         component.scheme = validateScheme(component.scheme);
       }
-      const schemeHandler = getSchemeHandler(options21.scheme || component.scheme);
-      if (schemeHandler && schemeHandler.serialize) schemeHandler.serialize(component, options21);
+      const schemeHandler = getSchemeHandler(options22.scheme || component.scheme);
+      if (schemeHandler && schemeHandler.serialize) schemeHandler.serialize(component, options22);
       const hasAuthority = component.userinfo !== void 0 || component.host !== void 0 || component.port !== void 0;
-      const schemelessReference = (component.scheme === void 0 || options21.reference === "suffix") && !hasAuthority;
-      const pathNoScheme = !options21.skipEscape && schemelessReference;
+      const schemelessReference = (component.scheme === void 0 || options22.reference === "suffix") && !hasAuthority;
+      const pathNoScheme = !options22.skipEscape && schemelessReference;
       if (component.path !== void 0) {
-        if (!options21.skipEscape) {
+        if (!options22.skipEscape) {
           component.path = serializePathEncoding(component.path, pathNoScheme);
         } else {
           component.path = normalizePercentEncoding(component.path);
         }
       }
-      if (options21.reference !== "suffix" && component.scheme) {
+      if (options22.reference !== "suffix" && component.scheme) {
         component.scheme = validateScheme(component.scheme);
         uriTokens.push(component.scheme, ":");
       }
       const authority = recomposeAuthority(component);
       if (authority !== void 0) {
-        if (options21.reference !== "suffix") {
+        if (options22.reference !== "suffix") {
           uriTokens.push("//");
         }
         uriTokens.push(authority);
@@ -4031,17 +4031,17 @@ var require_fast_uri = __commonJS({
         }
       }
       if (component.path !== void 0) {
-        let s = component.path;
-        if (!options21.absolutePath && (!schemeHandler || !schemeHandler.absolutePath)) {
-          s = schemelessReference && s[0] !== "/" ? removeDotSegmentsRelative(s) : removeDotSegments(s);
+        let s2 = component.path;
+        if (!options22.absolutePath && (!schemeHandler || !schemeHandler.absolutePath)) {
+          s2 = schemelessReference && s2[0] !== "/" ? removeDotSegmentsRelative(s2) : removeDotSegments(s2);
         }
         if (schemelessReference) {
-          s = serializePathEncoding(s, true);
+          s2 = serializePathEncoding(s2, true);
         }
-        if (authority === void 0 && s[0] === "/" && s[1] === "/") {
-          s = "/%2F" + s.slice(2);
+        if (authority === void 0 && s2[0] === "/" && s2[1] === "/") {
+          s2 = "/%2F" + s2.slice(2);
         }
-        uriTokens.push(s);
+        uriTokens.push(s2);
       }
       if (component.query !== void 0) {
         uriTokens.push("?", encodeQuery(component.query));
@@ -4081,12 +4081,12 @@ var require_fast_uri = __commonJS({
       const host = matches[4];
       return hasMalformedPercentEncoding(matches[3]) || host !== void 0 && !isIPLiteral(host) && hasMalformedPercentEncoding(host) || hasMalformedPercentEncoding(matches[6]) || hasMalformedPercentEncoding(matches[7]) || hasMalformedPercentEncoding(matches[8]);
     }
-    function canonicalizeHost(parsed, options21, schemeHandler, isIP) {
-      if (hasForbiddenDomainHost(parsed, options21, schemeHandler, isIP)) {
+    function canonicalizeHost(parsed, options22, schemeHandler, isIP) {
+      if (hasForbiddenDomainHost(parsed, options22, schemeHandler, isIP)) {
         parsed.error = parsed.error || MALFORMED_HOST_ERROR;
         return true;
       }
-      if (!options21.unicodeSupport && (!schemeHandler || !schemeHandler.unicodeSupport) && parsed.host && !isIPLiteral(parsed.host) && (options21.domainHost || schemeHandler && schemeHandler.domainHost) && isIP === false && nonSimpleDomain(parsed.host)) {
+      if (!options22.unicodeSupport && (!schemeHandler || !schemeHandler.unicodeSupport) && parsed.host && !isIPLiteral(parsed.host) && (options22.domainHost || schemeHandler && schemeHandler.domainHost) && isIP === false && nonSimpleDomain(parsed.host)) {
         let url2;
         try {
           url2 = new URL("http://" + parsed.host);
@@ -4102,16 +4102,16 @@ var require_fast_uri = __commonJS({
       }
       return false;
     }
-    function hasForbiddenDomainHost(parsed, options21, schemeHandler, isIP) {
+    function hasForbiddenDomainHost(parsed, options22, schemeHandler, isIP) {
       return Boolean(
-        parsed.host && isIP === false && !isIPLiteral(parsed.host) && (options21.domainHost || schemeHandler && schemeHandler.domainHost) && FORBIDDEN_DOMAIN_HOST_CHARACTER.test(parsed.host)
+        parsed.host && isIP === false && !isIPLiteral(parsed.host) && (options22.domainHost || schemeHandler && schemeHandler.domainHost) && FORBIDDEN_DOMAIN_HOST_CHARACTER.test(parsed.host)
       );
     }
     function isHostOnlyURL(url2) {
       return url2.username === "" && url2.password === "" && url2.port === "" && url2.pathname === "/" && url2.search === "" && url2.hash === "" && url2.hostname !== "";
     }
     function parseWithStatus(uri, opts) {
-      const options21 = Object.assign({}, opts);
+      const options22 = Object.assign({}, opts);
       const parsed = {
         scheme: void 0,
         userinfo: void 0,
@@ -4128,9 +4128,9 @@ var require_fast_uri = __commonJS({
       let malformedIPLiteral = false;
       let malformedScheme = false;
       let isIP = false;
-      if (options21.reference === "suffix") {
-        if (options21.scheme) {
-          uri = options21.scheme + ":" + uri;
+      if (options22.reference === "suffix") {
+        if (options22.scheme) {
+          uri = options22.scheme + ":" + uri;
         } else {
           uri = "//" + uri;
         }
@@ -4209,19 +4209,19 @@ var require_fast_uri = __commonJS({
         } else {
           parsed.reference = "uri";
         }
-        if (options21.reference && options21.reference !== "suffix" && options21.reference !== parsed.reference) {
-          parsed.error = parsed.error || "URI is not a " + options21.reference + " reference.";
+        if (options22.reference && options22.reference !== "suffix" && options22.reference !== parsed.reference) {
+          parsed.error = parsed.error || "URI is not a " + options22.reference + " reference.";
         }
-        const schemeHandler = getSchemeHandler(options21.scheme || parsed.scheme);
+        const schemeHandler = getSchemeHandler(options22.scheme || parsed.scheme);
         if (!malformedIPLiteral) {
-          malformedHost = canonicalizeHost(parsed, options21, schemeHandler, isIP);
+          malformedHost = canonicalizeHost(parsed, options22, schemeHandler, isIP);
         }
         if (uri.indexOf("%") !== -1 && parsed.host !== void 0 && !malformedIPLiteral) {
           let host = isIP ? parsed.host : normalizePercentEncoding(parsed.host, true);
           if (!isIP) {
             host = normalizePercentEncoding(host.toLowerCase());
           }
-          parsed.host = isIP || options21.scheme !== "null" ? reescapeHostDelimiters(host, isIP) : host;
+          parsed.host = isIP || options22.scheme !== "null" ? reescapeHostDelimiters(host, isIP) : host;
         }
         if (!schemeHandler || schemeHandler && !schemeHandler.skipNormalize) {
           if (parsed.path) {
@@ -4235,7 +4235,7 @@ var require_fast_uri = __commonJS({
           }
         }
         if (schemeHandler && schemeHandler.parse) {
-          schemeHandler.parse(parsed, options21);
+          schemeHandler.parse(parsed, options22);
           if (schemeHandler === SCHEMES.urn && parsed.nid === void 0) {
             malformedSchemeSpecific = true;
           }
@@ -4278,7 +4278,7 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES,
       normalize: normalize2,
-      resolve: resolve9,
+      resolve: resolve10,
       resolveComponent,
       equal,
       serialize,
@@ -4383,17 +4383,17 @@ var require_core = __commonJS({
     var MAX_EXPRESSION = 200;
     function requiredOptions(o) {
       var _a3, _b, _c, _d, _e, _f, _g, _h, _j, _k, _l, _m, _o, _p, _q, _r, _s, _t, _u, _v, _w, _x, _y, _z, _0;
-      const s = o.strict;
+      const s2 = o.strict;
       const _optz = (_a3 = o.code) === null || _a3 === void 0 ? void 0 : _a3.optimize;
       const optimize = _optz === true || _optz === void 0 ? 1 : _optz || 0;
       const regExp = (_c = (_b = o.code) === null || _b === void 0 ? void 0 : _b.regExp) !== null && _c !== void 0 ? _c : defaultRegExp;
       const uriResolver = (_d = o.uriResolver) !== null && _d !== void 0 ? _d : uri_1.default;
       return {
-        strictSchema: (_f = (_e = o.strictSchema) !== null && _e !== void 0 ? _e : s) !== null && _f !== void 0 ? _f : true,
-        strictNumbers: (_h = (_g = o.strictNumbers) !== null && _g !== void 0 ? _g : s) !== null && _h !== void 0 ? _h : true,
-        strictTypes: (_k = (_j = o.strictTypes) !== null && _j !== void 0 ? _j : s) !== null && _k !== void 0 ? _k : "log",
-        strictTuples: (_m = (_l = o.strictTuples) !== null && _l !== void 0 ? _l : s) !== null && _m !== void 0 ? _m : "log",
-        strictRequired: (_p = (_o = o.strictRequired) !== null && _o !== void 0 ? _o : s) !== null && _p !== void 0 ? _p : false,
+        strictSchema: (_f = (_e = o.strictSchema) !== null && _e !== void 0 ? _e : s2) !== null && _f !== void 0 ? _f : true,
+        strictNumbers: (_h = (_g = o.strictNumbers) !== null && _g !== void 0 ? _g : s2) !== null && _h !== void 0 ? _h : true,
+        strictTypes: (_k = (_j = o.strictTypes) !== null && _j !== void 0 ? _j : s2) !== null && _k !== void 0 ? _k : "log",
+        strictTuples: (_m = (_l = o.strictTuples) !== null && _l !== void 0 ? _l : s2) !== null && _m !== void 0 ? _m : "log",
+        strictRequired: (_p = (_o = o.strictRequired) !== null && _o !== void 0 ? _o : s2) !== null && _p !== void 0 ? _p : false,
         code: o.code ? { ...o.code, optimize, regExp } : { optimize, regExp },
         loopRequired: (_q = o.loopRequired) !== null && _q !== void 0 ? _q : MAX_EXPRESSION,
         loopEnum: (_r = o.loopEnum) !== null && _r !== void 0 ? _r : MAX_EXPRESSION,
@@ -4782,10 +4782,10 @@ var require_core = __commonJS({
     Ajv2.ValidationError = validation_error_1.default;
     Ajv2.MissingRefError = ref_error_1.default;
     exports2.default = Ajv2;
-    function checkOptions(checkOpts, options21, msg, log = "error") {
+    function checkOptions(checkOpts, options22, msg, log = "error") {
       for (const key in checkOpts) {
         const opt2 = key;
-        if (opt2 in options21)
+        if (opt2 in options22)
           this.logger[log](`${msg}: option ${key}. ${checkOpts[opt2]}`);
       }
     }
@@ -5208,12 +5208,12 @@ var require_pattern = __commonJS({
       error: error62,
       code(cxt) {
         const { gen, data, $data, schema, schemaCode, it } = cxt;
-        const u = it.opts.unicodeRegExp ? "u" : "";
+        const u2 = it.opts.unicodeRegExp ? "u" : "";
         if ($data) {
           const { regExp } = it.opts.code;
           const regExpCode = regExp.code === "new RegExp" ? (0, codegen_1._)`new RegExp` : (0, util_1.useFunc)(gen, regExp);
           const valid = gen.let("valid");
-          gen.try(() => gen.assign(valid, (0, codegen_1._)`${regExpCode}(${schemaCode}, ${u}).test(${data})`), () => gen.assign(valid, false));
+          gen.try(() => gen.assign(valid, (0, codegen_1._)`${regExpCode}(${schemaCode}, ${u2}).test(${data})`), () => gen.assign(valid, false));
           cxt.fail$data((0, codegen_1._)`!${valid}`);
         } else {
           const regExp = (0, code_1.usePattern)(cxt, schema);
@@ -5786,7 +5786,7 @@ var require_contains = __commonJS({
           const count = gen.let("count", 0);
           validateItems(schValid, () => gen.if(schValid, () => checkLimits(count)));
         }
-        function validateItems(_valid, block) {
+        function validateItems(_valid, block2) {
           gen.forRange("i", 0, len, (i) => {
             cxt.subschema({
               keyword: "contains",
@@ -5794,7 +5794,7 @@ var require_contains = __commonJS({
               dataPropType: util_1.Type.Num,
               compositeRule: true
             }, _valid);
-            block();
+            block2();
           });
         }
         function checkLimits(count) {
@@ -7435,17 +7435,17 @@ var require_section_matter = __commonJS({
     "use strict";
     var typeOf = require_kind_of();
     var extend2 = require_extend_shallow();
-    module2.exports = function(input2, options21) {
-      if (typeof options21 === "function") {
-        options21 = { parse: options21 };
+    module2.exports = function(input2, options22) {
+      if (typeof options22 === "function") {
+        options22 = { parse: options22 };
       }
       var file2 = toObject(input2);
       var defaults = { section_delimiter: "---", parse: identity };
-      var opts = extend2({}, defaults, options21);
+      var opts = extend2({}, defaults, options22);
       var delim = opts.section_delimiter;
       var lines = file2.content.split(/\r?\n/);
       var sections = null;
-      var section3 = createSection();
+      var section4 = createSection();
       var content = [];
       var stack = [];
       function initSections(val) {
@@ -7455,11 +7455,11 @@ var require_section_matter = __commonJS({
       }
       function closeSection(val) {
         if (stack.length) {
-          section3.key = getKey(stack[0], delim);
-          section3.content = val;
-          opts.parse(section3, sections);
-          sections.push(section3);
-          section3 = createSection();
+          section4.key = getKey(stack[0], delim);
+          section4.content = val;
+          opts.parse(section4, sections);
+          sections.push(section4);
+          section4 = createSection();
           content = [];
           stack = [];
         }
@@ -7475,7 +7475,7 @@ var require_section_matter = __commonJS({
               continue;
             }
             stack.push(ln);
-            section3.data = content.join("\n");
+            section4.data = content.join("\n");
             content = [];
             continue;
           }
@@ -7700,26 +7700,26 @@ var require_type = __commonJS({
       }
       return result;
     }
-    function Type(tag, options21) {
-      options21 = options21 || {};
-      Object.keys(options21).forEach(function(name) {
+    function Type(tag, options22) {
+      options22 = options22 || {};
+      Object.keys(options22).forEach(function(name) {
         if (TYPE_CONSTRUCTOR_OPTIONS.indexOf(name) === -1) {
           throw new YAMLException('Unknown option "' + name + '" is met in definition of "' + tag + '" YAML type.');
         }
       });
       this.tag = tag;
-      this.kind = options21["kind"] || null;
-      this.resolve = options21["resolve"] || function() {
+      this.kind = options22["kind"] || null;
+      this.resolve = options22["resolve"] || function() {
         return true;
       };
-      this.construct = options21["construct"] || function(data) {
+      this.construct = options22["construct"] || function(data) {
         return data;
       };
-      this.instanceOf = options21["instanceOf"] || null;
-      this.predicate = options21["predicate"] || null;
-      this.represent = options21["represent"] || null;
-      this.defaultStyle = options21["defaultStyle"] || null;
-      this.styleAliases = compileStyleAliases(options21["styleAliases"] || null);
+      this.instanceOf = options22["instanceOf"] || null;
+      this.predicate = options22["predicate"] || null;
+      this.represent = options22["represent"] || null;
+      this.defaultStyle = options22["defaultStyle"] || null;
+      this.styleAliases = compileStyleAliases(options22["styleAliases"] || null);
       if (YAML_NODE_KINDS.indexOf(this.kind) === -1) {
         throw new YAMLException('Unknown kind "' + this.kind + '" is specified for "' + tag + '" YAML type.');
       }
@@ -8745,15 +8745,15 @@ var require_loader = __commonJS({
       simpleEscapeMap[i] = simpleEscapeSequence(i);
     }
     var i;
-    function State(input2, options21) {
+    function State(input2, options22) {
       this.input = input2;
-      this.filename = options21["filename"] || null;
-      this.schema = options21["schema"] || DEFAULT_FULL_SCHEMA;
-      this.onWarning = options21["onWarning"] || null;
-      this.legacy = options21["legacy"] || false;
-      this.json = options21["json"] || false;
-      this.listener = options21["listener"] || null;
-      this.maxTotalMergeKeys = typeof options21["maxTotalMergeKeys"] === "number" ? options21["maxTotalMergeKeys"] : 1e4;
+      this.filename = options22["filename"] || null;
+      this.schema = options22["schema"] || DEFAULT_FULL_SCHEMA;
+      this.onWarning = options22["onWarning"] || null;
+      this.legacy = options22["legacy"] || false;
+      this.json = options22["json"] || false;
+      this.listener = options22["listener"] || null;
+      this.maxTotalMergeKeys = typeof options22["maxTotalMergeKeys"] === "number" ? options22["maxTotalMergeKeys"] : 1e4;
       this.implicitTypes = this.schema.compiledImplicit;
       this.typeMap = this.schema.compiledTypeMap;
       this.length = input2.length;
@@ -9714,9 +9714,9 @@ var require_loader = __commonJS({
         return;
       }
     }
-    function loadDocuments(input2, options21) {
+    function loadDocuments(input2, options22) {
       input2 = String(input2);
-      options21 = options21 || {};
+      options22 = options22 || {};
       if (input2.length !== 0) {
         if (input2.charCodeAt(input2.length - 1) !== 10 && input2.charCodeAt(input2.length - 1) !== 13) {
           input2 += "\n";
@@ -9725,7 +9725,7 @@ var require_loader = __commonJS({
           input2 = input2.slice(1);
         }
       }
-      var state = new State(input2, options21);
+      var state = new State(input2, options22);
       var nullpos = input2.indexOf("\0");
       if (nullpos !== -1) {
         state.position = nullpos;
@@ -9741,12 +9741,12 @@ var require_loader = __commonJS({
       }
       return state.documents;
     }
-    function loadAll(input2, iterator, options21) {
-      if (iterator !== null && typeof iterator === "object" && typeof options21 === "undefined") {
-        options21 = iterator;
+    function loadAll(input2, iterator, options22) {
+      if (iterator !== null && typeof iterator === "object" && typeof options22 === "undefined") {
+        options22 = iterator;
         iterator = null;
       }
-      var documents = loadDocuments(input2, options21);
+      var documents = loadDocuments(input2, options22);
       if (typeof iterator !== "function") {
         return documents;
       }
@@ -9754,8 +9754,8 @@ var require_loader = __commonJS({
         iterator(documents[index]);
       }
     }
-    function load(input2, options21) {
-      var documents = loadDocuments(input2, options21);
+    function load(input2, options22) {
+      var documents = loadDocuments(input2, options22);
       if (documents.length === 0) {
         return void 0;
       } else if (documents.length === 1) {
@@ -9763,15 +9763,15 @@ var require_loader = __commonJS({
       }
       throw new YAMLException("expected a single document in the stream, but found more");
     }
-    function safeLoadAll(input2, iterator, options21) {
-      if (typeof iterator === "object" && iterator !== null && typeof options21 === "undefined") {
-        options21 = iterator;
+    function safeLoadAll(input2, iterator, options22) {
+      if (typeof iterator === "object" && iterator !== null && typeof options22 === "undefined") {
+        options22 = iterator;
         iterator = null;
       }
-      return loadAll(input2, iterator, common.extend({ schema: DEFAULT_SAFE_SCHEMA }, options21));
+      return loadAll(input2, iterator, common.extend({ schema: DEFAULT_SAFE_SCHEMA }, options22));
     }
-    function safeLoad(input2, options21) {
-      return load(input2, common.extend({ schema: DEFAULT_SAFE_SCHEMA }, options21));
+    function safeLoad(input2, options22) {
+      return load(input2, common.extend({ schema: DEFAULT_SAFE_SCHEMA }, options22));
     }
     module2.exports.loadAll = loadAll;
     module2.exports.load = load;
@@ -9884,18 +9884,18 @@ var require_dumper = __commonJS({
       }
       return "\\" + handle + common.repeat("0", length - string4.length) + string4;
     }
-    function State(options21) {
-      this.schema = options21["schema"] || DEFAULT_FULL_SCHEMA;
-      this.indent = Math.max(1, options21["indent"] || 2);
-      this.noArrayIndent = options21["noArrayIndent"] || false;
-      this.skipInvalid = options21["skipInvalid"] || false;
-      this.flowLevel = common.isNothing(options21["flowLevel"]) ? -1 : options21["flowLevel"];
-      this.styleMap = compileStyleMap(this.schema, options21["styles"] || null);
-      this.sortKeys = options21["sortKeys"] || false;
-      this.lineWidth = options21["lineWidth"] || 80;
-      this.noRefs = options21["noRefs"] || false;
-      this.noCompatMode = options21["noCompatMode"] || false;
-      this.condenseFlow = options21["condenseFlow"] || false;
+    function State(options22) {
+      this.schema = options22["schema"] || DEFAULT_FULL_SCHEMA;
+      this.indent = Math.max(1, options22["indent"] || 2);
+      this.noArrayIndent = options22["noArrayIndent"] || false;
+      this.skipInvalid = options22["skipInvalid"] || false;
+      this.flowLevel = common.isNothing(options22["flowLevel"]) ? -1 : options22["flowLevel"];
+      this.styleMap = compileStyleMap(this.schema, options22["styles"] || null);
+      this.sortKeys = options22["sortKeys"] || false;
+      this.lineWidth = options22["lineWidth"] || 80;
+      this.noRefs = options22["noRefs"] || false;
+      this.noCompatMode = options22["noCompatMode"] || false;
+      this.condenseFlow = options22["condenseFlow"] || false;
       this.implicitTypes = this.schema.compiledImplicit;
       this.explicitTypes = this.schema.compiledExplicit;
       this.tag = null;
@@ -10219,15 +10219,15 @@ var require_dumper = __commonJS({
       }
       return false;
     }
-    function writeNode(state, level, object3, block, compact2, iskey) {
+    function writeNode(state, level, object3, block2, compact2, iskey) {
       state.tag = null;
       state.dump = object3;
       if (!detectType(state, object3, false)) {
         detectType(state, object3, true);
       }
       var type = _toString.call(state.dump);
-      if (block) {
-        block = state.flowLevel < 0 || state.flowLevel > level;
+      if (block2) {
+        block2 = state.flowLevel < 0 || state.flowLevel > level;
       }
       var objectOrArray = type === "[object Object]" || type === "[object Array]", duplicateIndex, duplicate;
       if (objectOrArray) {
@@ -10244,7 +10244,7 @@ var require_dumper = __commonJS({
           state.usedDuplicates[duplicateIndex] = true;
         }
         if (type === "[object Object]") {
-          if (block && Object.keys(state.dump).length !== 0) {
+          if (block2 && Object.keys(state.dump).length !== 0) {
             writeBlockMapping(state, level, state.dump, compact2);
             if (duplicate) {
               state.dump = "&ref_" + duplicateIndex + state.dump;
@@ -10257,7 +10257,7 @@ var require_dumper = __commonJS({
           }
         } else if (type === "[object Array]") {
           var arrayLevel = state.noArrayIndent && level > 0 ? level - 1 : level;
-          if (block && state.dump.length !== 0) {
+          if (block2 && state.dump.length !== 0) {
             writeBlockSequence(state, arrayLevel, state.dump, compact2);
             if (duplicate) {
               state.dump = "&ref_" + duplicateIndex + state.dump;
@@ -10313,15 +10313,15 @@ var require_dumper = __commonJS({
         }
       }
     }
-    function dump(input2, options21) {
-      options21 = options21 || {};
-      var state = new State(options21);
+    function dump(input2, options22) {
+      options22 = options22 || {};
+      var state = new State(options22);
       if (!state.noRefs) getDuplicateReferences(input2, state);
       if (writeNode(state, 0, input2, true, true)) return state.dump + "\n";
       return "";
     }
-    function safeDump(input2, options21) {
-      return dump(input2, common.extend({ schema: DEFAULT_SAFE_SCHEMA }, options21));
+    function safeDump(input2, options22) {
+      return dump(input2, common.extend({ schema: DEFAULT_SAFE_SCHEMA }, options22));
     }
     module2.exports.dump = dump;
     module2.exports.safeDump = safeDump;
@@ -10384,8 +10384,8 @@ var require_engines = __commonJS({
     };
     engines.json = {
       parse: JSON.parse.bind(JSON),
-      stringify: function(obj, options21) {
-        const opts = Object.assign({ replacer: null, space: 2 }, options21);
+      stringify: function(obj, options22) {
+        const opts = Object.assign({ replacer: null, space: 2 }, options22);
         return JSON.stringify(obj, opts.replacer, opts.space);
       }
     };
@@ -10469,8 +10469,8 @@ var require_defaults2 = __commonJS({
     "use strict";
     var engines2 = require_engines();
     var utils = require_utils2();
-    module2.exports = function(options21) {
-      const opts = Object.assign({}, options21);
+    module2.exports = function(options22) {
+      const opts = Object.assign({}, options22);
       opts.delimiters = utils.arrayify(opts.delims || opts.delimiters || "---");
       if (opts.delimiters.length === 1) {
         opts.delimiters.push(opts.delimiters[0]);
@@ -10486,8 +10486,8 @@ var require_defaults2 = __commonJS({
 var require_engine = __commonJS({
   "node_modules/gray-matter/lib/engine.js"(exports2, module2) {
     "use strict";
-    module2.exports = function(name, options21) {
-      let engine2 = options21.engines[name] || options21.engines[aliase(name)];
+    module2.exports = function(name, options22) {
+      let engine2 = options22.engines[name] || options22.engines[aliase(name)];
       if (typeof engine2 === "undefined") {
         throw new Error('gray-matter engine "' + name + '" is not registered');
       }
@@ -10523,12 +10523,12 @@ var require_stringify = __commonJS({
     var typeOf = require_kind_of();
     var getEngine = require_engine();
     var defaults = require_defaults2();
-    module2.exports = function(file2, data, options21) {
-      if (data == null && options21 == null) {
+    module2.exports = function(file2, data, options22) {
+      if (data == null && options22 == null) {
         switch (typeOf(file2)) {
           case "object":
             data = file2.data;
-            options21 = {};
+            options22 = {};
             break;
           case "string":
             return file2;
@@ -10538,7 +10538,7 @@ var require_stringify = __commonJS({
         }
       }
       const str4 = file2.content;
-      const opts = defaults(options21);
+      const opts = defaults(options22);
       if (data == null) {
         if (!opts.data) return file2;
         data = opts.data;
@@ -10551,7 +10551,7 @@ var require_stringify = __commonJS({
       data = Object.assign({}, file2.data, data);
       const open2 = opts.delimiters[0];
       const close = opts.delimiters[1];
-      const matter3 = engine2.stringify(data, options21).trim();
+      const matter3 = engine2.stringify(data, options22).trim();
       let buf = "";
       if (matter3 !== "{}") {
         buf = newline(open2) + newline(matter3) + newline(close);
@@ -10574,19 +10574,19 @@ var require_excerpt = __commonJS({
   "node_modules/gray-matter/lib/excerpt.js"(exports2, module2) {
     "use strict";
     var defaults = require_defaults2();
-    module2.exports = function(file2, options21) {
-      const opts = defaults(options21);
+    module2.exports = function(file2, options22) {
+      const opts = defaults(options22);
       if (file2.data == null) {
         file2.data = {};
       }
       if (typeof opts.excerpt === "function") {
         return opts.excerpt(file2, opts);
       }
-      const sep7 = file2.data.excerpt_separator || opts.excerpt_separator;
-      if (sep7 == null && (opts.excerpt === false || opts.excerpt == null)) {
+      const sep8 = file2.data.excerpt_separator || opts.excerpt_separator;
+      if (sep8 == null && (opts.excerpt === false || opts.excerpt == null)) {
         return file2;
       }
-      const delimiter = typeof opts.excerpt === "string" ? opts.excerpt : sep7 || opts.delimiters[0];
+      const delimiter = typeof opts.excerpt === "string" ? opts.excerpt : sep8 || opts.delimiters[0];
       const idx = file2.content.indexOf(delimiter);
       if (idx !== -1) {
         file2.excerpt = file2.content.slice(0, idx);
@@ -10616,11 +10616,11 @@ var require_to_file = __commonJS({
       utils.define(file2, "orig", utils.toBuffer(file2.content));
       utils.define(file2, "language", file2.language || "");
       utils.define(file2, "matter", file2.matter || "");
-      utils.define(file2, "stringify", function(data, options21) {
-        if (options21 && options21.language) {
-          file2.language = options21.language;
+      utils.define(file2, "stringify", function(data, options22) {
+        if (options22 && options22.language) {
+          file2.language = options22.language;
         }
-        return stringify2(file2, data, options21);
+        return stringify2(file2, data, options22);
       });
       file2.content = utils.toString(file2.content);
       file2.isEmpty = false;
@@ -10636,8 +10636,8 @@ var require_parse = __commonJS({
     "use strict";
     var getEngine = require_engine();
     var defaults = require_defaults2();
-    module2.exports = function(language, str4, options21) {
-      const opts = defaults(options21);
+    module2.exports = function(language, str4, options22) {
+      const opts = defaults(options22);
       const engine2 = getEngine(language, opts);
       if (typeof engine2.parse !== "function") {
         throw new TypeError('expected "' + language + '.parse" to be a function');
@@ -10660,13 +10660,13 @@ var require_gray_matter = __commonJS({
     var toFile = require_to_file();
     var parse8 = require_parse();
     var utils = require_utils2();
-    function matter3(input2, options21) {
+    function matter3(input2, options22) {
       if (input2 === "") {
         return { data: {}, content: input2, excerpt: "", orig: input2 };
       }
       let file2 = toFile(input2);
       const cached2 = matter3.cache[file2.content];
-      if (!options21) {
+      if (!options22) {
         if (cached2) {
           file2 = Object.assign({}, cached2);
           file2.orig = cached2.orig;
@@ -10674,10 +10674,10 @@ var require_gray_matter = __commonJS({
         }
         matter3.cache[file2.content] = file2;
       }
-      return parseMatter(file2, options21);
+      return parseMatter(file2, options22);
     }
-    function parseMatter(file2, options21) {
-      const opts = defaults(options21);
+    function parseMatter(file2, options22) {
+      const opts = defaults(options22);
       const open2 = opts.delimiters[0];
       const close = "\n" + opts.delimiters[1];
       let str4 = file2.content;
@@ -10704,8 +10704,8 @@ var require_gray_matter = __commonJS({
         closeIndex2 = len;
       }
       file2.matter = str4.slice(0, closeIndex2);
-      const block = file2.matter.replace(/^\s*#[^\n]+/gm, "").trim();
-      if (block === "") {
+      const block2 = file2.matter.replace(/^\s*#[^\n]+/gm, "").trim();
+      if (block2 === "") {
         file2.isEmpty = true;
         file2.empty = file2.content;
         file2.data = {};
@@ -10730,21 +10730,21 @@ var require_gray_matter = __commonJS({
       return file2;
     }
     matter3.engines = engines2;
-    matter3.stringify = function(file2, data, options21) {
-      if (typeof file2 === "string") file2 = matter3(file2, options21);
-      return stringify2(file2, data, options21);
+    matter3.stringify = function(file2, data, options22) {
+      if (typeof file2 === "string") file2 = matter3(file2, options22);
+      return stringify2(file2, data, options22);
     };
-    matter3.read = function(filepath, options21) {
+    matter3.read = function(filepath, options22) {
       const str4 = fs.readFileSync(filepath, "utf8");
-      const file2 = matter3(str4, options21);
+      const file2 = matter3(str4, options22);
       file2.path = filepath;
       return file2;
     };
-    matter3.test = function(str4, options21) {
-      return utils.startsWith(str4, defaults(options21).delimiters[0]);
+    matter3.test = function(str4, options22) {
+      return utils.startsWith(str4, defaults(options22).delimiters[0]);
     };
-    matter3.language = function(str4, options21) {
-      const opts = defaults(options21);
+    matter3.language = function(str4, options22) {
+      const opts = defaults(options22);
       const open2 = opts.delimiters[0];
       if (matter3.test(str4)) {
         str4 = str4.slice(open2.length);
@@ -11009,9 +11009,9 @@ var require_utils3 = __commonJS({
       }
       return output2;
     };
-    exports2.wrapOutput = (input2, state = {}, options21 = {}) => {
-      const prepend = options21.contains ? "" : "^";
-      const append = options21.contains ? "" : "$";
+    exports2.wrapOutput = (input2, state = {}, options22 = {}) => {
+      const prepend = options22.contains ? "" : "^";
+      const append = options22.contains ? "" : "$";
       let output2 = `${prepend}(?:${input2})${append}`;
       if (state.negated === true) {
         output2 = `(?:^(?!${output2}).*$)`;
@@ -11074,8 +11074,8 @@ var require_scan = __commonJS({
         token2.depth = token2.isGlobstar ? Infinity : 1;
       }
     };
-    var scan = (input2, options21) => {
-      const opts = options21 || {};
+    var scan = (input2, options22) => {
+      const opts = options22 || {};
       const length = input2.length - 1;
       const scanToEnd = opts.parts === true || opts.tokens === true || opts.scanToEnd === true;
       const slashes = [];
@@ -11371,7 +11371,7 @@ var require_scan = __commonJS({
 var require_parse2 = __commonJS({
   "node_modules/picomatch/lib/parse.js"(exports2, module2) {
     "use strict";
-    var constants6 = require_constants();
+    var constants7 = require_constants();
     var utils = require_utils3();
     var {
       MAX_LENGTH,
@@ -11379,10 +11379,10 @@ var require_parse2 = __commonJS({
       REGEX_NON_SPECIAL_CHARS,
       REGEX_SPECIAL_CHARS_BACKREF,
       REPLACEMENTS
-    } = constants6;
-    var expandRange = (args, options21) => {
-      if (typeof options21.expandRange === "function") {
-        return options21.expandRange(...args, options21);
+    } = constants7;
+    var expandRange = (args, options22) => {
+      if (typeof options22.expandRange === "function") {
+        return options22.expandRange(...args, options22);
       }
       args.sort();
       const value = `[${args.join("-")}]`;
@@ -11584,11 +11584,11 @@ var require_parse2 = __commonJS({
       }
       return depth;
     };
-    var analyzeRepeatedExtglob = (body, options21) => {
-      if (options21.maxExtglobRecursion === false) {
+    var analyzeRepeatedExtglob = (body, options22) => {
+      if (options22.maxExtglobRecursion === false) {
         return { risky: false };
       }
-      const max = typeof options21.maxExtglobRecursion === "number" ? options21.maxExtglobRecursion : constants6.DEFAULT_MAX_EXTGLOB_RECURSION;
+      const max = typeof options22.maxExtglobRecursion === "number" ? options22.maxExtglobRecursion : constants7.DEFAULT_MAX_EXTGLOB_RECURSION;
       const branches = splitTopLevel(body).map((branch) => branch.trim());
       if (branches.length > 1) {
         if (branches.some((branch) => branch === "") || branches.some((branch) => /^[*?]+$/.test(branch)) || hasRepeatedCharPrefixOverlap(branches)) {
@@ -11620,12 +11620,12 @@ var require_parse2 = __commonJS({
       }
       return { risky: false };
     };
-    var parse8 = (input2, options21) => {
+    var parse8 = (input2, options22) => {
       if (typeof input2 !== "string") {
         throw new TypeError("Expected a string");
       }
       input2 = REPLACEMENTS[input2] || input2;
-      const opts = { ...options21 };
+      const opts = { ...options22 };
       const max = typeof opts.maxLength === "number" ? Math.min(MAX_LENGTH, opts.maxLength) : MAX_LENGTH;
       let len = input2.length;
       if (len > max) {
@@ -11634,8 +11634,8 @@ var require_parse2 = __commonJS({
       const bos = { type: "bos", value: "", output: opts.prepend || "" };
       const tokens = [bos];
       const capture = opts.capture ? "" : "?:";
-      const PLATFORM_CHARS = constants6.globChars(opts.windows);
-      const EXTGLOB_CHARS = constants6.extglobChars(PLATFORM_CHARS);
+      const PLATFORM_CHARS = constants7.globChars(opts.windows);
+      const EXTGLOB_CHARS = constants7.extglobChars(PLATFORM_CHARS);
       const {
         DOT_LITERAL,
         PLUS_LITERAL,
@@ -11790,7 +11790,7 @@ var require_parse2 = __commonJS({
             output2 = token2.close = `)$))${extglobStar}`;
           }
           if (token2.inner.includes("*") && (rest = remaining()) && /^\.[^\\/.]+$/.test(rest)) {
-            const expression = parse8(rest, { ...options21, fastpaths: false }).output;
+            const expression = parse8(rest, { ...options22, fastpaths: false }).output;
             output2 = token2.close = `)${expression})${extglobStar})`;
           }
           if (token2.prev.type === "bos") {
@@ -11840,7 +11840,7 @@ var require_parse2 = __commonJS({
           state.output = input2;
           return state;
         }
-        state.output = utils.wrapOutput(output2, state, options21);
+        state.output = utils.wrapOutput(output2, state, options22);
         return state;
       }
       while (!eos()) {
@@ -12313,8 +12313,8 @@ var require_parse2 = __commonJS({
       }
       return state;
     };
-    parse8.fastpaths = (input2, options21) => {
-      const opts = { ...options21 };
+    parse8.fastpaths = (input2, options22) => {
+      const opts = { ...options22 };
       const max = typeof opts.maxLength === "number" ? Math.min(MAX_LENGTH, opts.maxLength) : MAX_LENGTH;
       const len = input2.length;
       if (len > max) {
@@ -12331,7 +12331,7 @@ var require_parse2 = __commonJS({
         NO_DOTS_SLASH,
         STAR,
         START_ANCHOR
-      } = constants6.globChars(opts.windows);
+      } = constants7.globChars(opts.windows);
       const nodot = opts.dot ? NO_DOTS : NO_DOT;
       const slashDot = opts.dot ? NO_DOTS_SLASH : NO_DOT;
       const capture = opts.capture ? "" : "?:";
@@ -12389,11 +12389,11 @@ var require_picomatch = __commonJS({
     var scan = require_scan();
     var parse8 = require_parse2();
     var utils = require_utils3();
-    var constants6 = require_constants();
+    var constants7 = require_constants();
     var isObject2 = (val) => val && typeof val === "object" && !Array.isArray(val);
-    var picomatch2 = (glob, options21, returnState = false) => {
+    var picomatch2 = (glob, options22, returnState = false) => {
       if (Array.isArray(glob)) {
-        const fns = glob.map((input2) => picomatch2(input2, options21, returnState));
+        const fns = glob.map((input2) => picomatch2(input2, options22, returnState));
         const arrayMatcher = (str4) => {
           for (const isMatch of fns) {
             const state2 = isMatch(str4);
@@ -12407,18 +12407,18 @@ var require_picomatch = __commonJS({
       if (glob === "" || typeof glob !== "string" && !isState) {
         throw new TypeError("Expected pattern to be a non-empty string");
       }
-      const opts = options21 || {};
+      const opts = options22 || {};
       const posix = opts.windows;
-      const regex = isState ? picomatch2.compileRe(glob, options21) : picomatch2.makeRe(glob, options21, false, true);
+      const regex = isState ? picomatch2.compileRe(glob, options22) : picomatch2.makeRe(glob, options22, false, true);
       const state = regex.state;
       delete regex.state;
       let isIgnored = () => false;
       if (opts.ignore) {
-        const ignoreOpts = { ...options21, ignore: null, onMatch: null, onResult: null };
+        const ignoreOpts = { ...options22, ignore: null, onMatch: null, onResult: null };
         isIgnored = picomatch2(opts.ignore, ignoreOpts, returnState);
       }
       const matcher = (input2, returnObject = false) => {
-        const { isMatch, match, output: output2 } = picomatch2.test(input2, regex, options21, { glob, posix });
+        const { isMatch, match, output: output2 } = picomatch2.test(input2, regex, options22, { glob, posix });
         const result = { glob, state, regex, posix, input: input2, output: output2, match, isMatch };
         if (typeof opts.onResult === "function") {
           opts.onResult(result);
@@ -12444,14 +12444,14 @@ var require_picomatch = __commonJS({
       }
       return matcher;
     };
-    picomatch2.test = (input2, regex, options21, { glob, posix } = {}) => {
+    picomatch2.test = (input2, regex, options22, { glob, posix } = {}) => {
       if (typeof input2 !== "string") {
         throw new TypeError("Expected input to be a string");
       }
       if (input2 === "") {
         return { isMatch: false, output: "" };
       }
-      const opts = options21 || {};
+      const opts = options22 || {};
       const format = opts.format || (posix ? utils.toPosixSlashes : null);
       let match = input2 === glob;
       let output2 = match && format ? format(input2) : input2;
@@ -12461,63 +12461,63 @@ var require_picomatch = __commonJS({
       }
       if (match === false || opts.capture === true) {
         if (opts.matchBase === true || opts.basename === true) {
-          match = picomatch2.matchBase(input2, regex, options21, posix);
+          match = picomatch2.matchBase(input2, regex, options22, posix);
         } else {
           match = regex.exec(output2);
         }
       }
       return { isMatch: Boolean(match), match, output: output2 };
     };
-    picomatch2.matchBase = (input2, glob, options21, posix = options21 && options21.windows) => {
-      const regex = glob instanceof RegExp ? glob : picomatch2.makeRe(glob, options21);
+    picomatch2.matchBase = (input2, glob, options22, posix = options22 && options22.windows) => {
+      const regex = glob instanceof RegExp ? glob : picomatch2.makeRe(glob, options22);
       return regex.test(utils.basename(input2, { windows: posix }));
     };
-    picomatch2.isMatch = (str4, patterns, options21) => picomatch2(patterns, options21)(str4);
-    picomatch2.parse = (pattern, options21) => {
-      if (Array.isArray(pattern)) return pattern.map((p) => picomatch2.parse(p, options21));
-      return parse8(pattern, { ...options21, fastpaths: false });
+    picomatch2.isMatch = (str4, patterns, options22) => picomatch2(patterns, options22)(str4);
+    picomatch2.parse = (pattern, options22) => {
+      if (Array.isArray(pattern)) return pattern.map((p) => picomatch2.parse(p, options22));
+      return parse8(pattern, { ...options22, fastpaths: false });
     };
-    picomatch2.scan = (input2, options21) => scan(input2, options21);
-    picomatch2.compileRe = (state, options21, returnOutput = false, returnState = false) => {
+    picomatch2.scan = (input2, options22) => scan(input2, options22);
+    picomatch2.compileRe = (state, options22, returnOutput = false, returnState = false) => {
       if (returnOutput === true) {
         return state.output;
       }
-      const opts = options21 || {};
+      const opts = options22 || {};
       const prepend = opts.contains ? "" : "^";
       const append = opts.contains ? "" : "$";
       let source = `${prepend}(?:${state.output})${append}`;
       if (state && state.negated === true) {
         source = `^(?!${source}).*$`;
       }
-      const regex = picomatch2.toRegex(source, options21);
+      const regex = picomatch2.toRegex(source, options22);
       if (returnState === true) {
         regex.state = state;
       }
       return regex;
     };
-    picomatch2.makeRe = (input2, options21 = {}, returnOutput = false, returnState = false) => {
+    picomatch2.makeRe = (input2, options22 = {}, returnOutput = false, returnState = false) => {
       if (!input2 || typeof input2 !== "string") {
         throw new TypeError("Expected a non-empty string");
       }
       let parsed = { negated: false, fastpaths: true };
-      if (options21.fastpaths !== false && (input2[0] === "." || input2[0] === "*")) {
-        parsed.output = parse8.fastpaths(input2, options21);
+      if (options22.fastpaths !== false && (input2[0] === "." || input2[0] === "*")) {
+        parsed.output = parse8.fastpaths(input2, options22);
       }
       if (!parsed.output) {
-        parsed = parse8(input2, options21);
+        parsed = parse8(input2, options22);
       }
-      return picomatch2.compileRe(parsed, options21, returnOutput, returnState);
+      return picomatch2.compileRe(parsed, options22, returnOutput, returnState);
     };
-    picomatch2.toRegex = (source, options21) => {
+    picomatch2.toRegex = (source, options22) => {
       try {
-        const opts = options21 || {};
+        const opts = options22 || {};
         return new RegExp(source, opts.flags || (opts.nocase ? "i" : ""));
       } catch (err) {
-        if (options21 && options21.debug === true) throw err;
+        if (options22 && options22.debug === true) throw err;
         return /$^/;
       }
     };
-    picomatch2.constants = constants6;
+    picomatch2.constants = constants7;
     module2.exports = picomatch2;
   }
 });
@@ -12528,11 +12528,11 @@ var require_picomatch2 = __commonJS({
     "use strict";
     var pico = require_picomatch();
     var utils = require_utils3();
-    function picomatch2(glob, options21, returnState = false) {
-      if (options21 && (options21.windows === null || options21.windows === void 0)) {
-        options21 = { ...options21, windows: utils.isWindows() };
+    function picomatch2(glob, options22, returnState = false) {
+      if (options22 && (options22.windows === null || options22.windows === void 0)) {
+        options22 = { ...options22, windows: utils.isWindows() };
       }
-      return pico(glob, options21, returnState);
+      return pico(glob, options22, returnState);
     }
     Object.assign(picomatch2, pico);
     module2.exports = picomatch2;
@@ -15843,14 +15843,14 @@ var $ZodObject = /* @__PURE__ */ $constructor("$ZodObject", (inst, def) => {
   const desc = Object.getOwnPropertyDescriptor(def, "shape");
   const sh = desc?.get ? desc.get.raw : def.shape ?? {};
   if (sh) {
-    const get = () => {
+    const get2 = () => {
       const newSh = { ...sh };
       Object.defineProperty(def, "shape", { value: newSh });
-      get.raw = newSh;
+      get2.raw = newSh;
       return newSh;
     };
-    get.raw = sh;
-    Object.defineProperty(def, "shape", { get });
+    get2.raw = sh;
+    Object.defineProperty(def, "shape", { get: get2 });
   }
   const _normalized = cached(() => normalizeDef(def));
   defineLazyInternal(inst, "propValues", (zod) => {
@@ -17177,7 +17177,7 @@ function partPattern(schema) {
   if (def.options) {
     const sources = def.options.map(partPattern);
     if (sources.every(Boolean))
-      return `^(${sources.map((s) => cleanRegex(s)).join("|")})$`;
+      return `^(${sources.map((s2) => cleanRegex(s2)).join("|")})$`;
   }
   return leafPattern(schema);
 }
@@ -17375,7 +17375,7 @@ var recursive = /* @__PURE__ */ new WeakMap();
 var NONE = 0;
 var ASSUMED = 1;
 var PROVEN = 2;
-function isRecursive(inst, stack, resolve9) {
+function isRecursive(inst, stack, resolve10) {
   const cached2 = recursive.get(inst);
   if (cached2 !== void 0)
     return cached2 ? PROVEN : NONE;
@@ -17385,7 +17385,7 @@ function isRecursive(inst, stack, resolve9) {
   let result = NONE;
   const check3 = (child) => {
     if (result !== PROVEN && child?._zod) {
-      const answer = isRecursive(child, stack, resolve9);
+      const answer = isRecursive(child, stack, resolve10);
       if (answer > result)
         result = answer;
     }
@@ -17396,7 +17396,7 @@ function isRecursive(inst, stack, resolve9) {
       const desc = Object.getOwnPropertyDescriptor(sh, key);
       if (spread && !desc.enumerable)
         continue;
-      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve9) : NONE;
+      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve10) : NONE;
       if (child > answer)
         answer = child;
     }
@@ -17460,7 +17460,7 @@ function isRecursive(inst, stack, resolve9) {
       break;
     // `$ZodLazy` caches its inner on the def, so a resolved edge is followed exactly
     case "lazy": {
-      const inner = def._cachedInner ?? (resolve9 ? inst._zod.innerType : void 0);
+      const inner = def._cachedInner ?? (resolve10 ? inst._zod.innerType : void 0);
       merge4(inner ? isRecursive(inner, stack, false) : ASSUMED);
       break;
     }
@@ -25273,14 +25273,14 @@ function compileValidator(schema, parser) {
     return parser;
   }
 }
-function compile(schema, options21) {
+function compile(schema, options22) {
   try {
     const parser = compileFn(schema);
     const clone2 = withParser(schema, parser);
     clone2._zod.bag.validator = compileValidator(schema, parser);
     return clone2;
   } catch (err) {
-    if (options21?.strict)
+    if (options22?.strict)
       throw err;
     return schema;
   }
@@ -25340,7 +25340,7 @@ function installCompiledUserMethods(target, source, parser) {
     };
   }
 }
-function compileFn(schema, options21) {
+function compileFn(schema, options22) {
   let recursive2 = true;
   try {
     recursive2 = isRecursiveSchema(schema);
@@ -25356,12 +25356,12 @@ function compileFn(schema, options21) {
     definite: true
   };
   const doc = new Doc(["input"]);
-  const outputAccessor = generateCheck(doc, ctx, schema, "input", !options21?.assertOnly);
+  const outputAccessor = generateCheck(doc, ctx, schema, "input", !options22?.assertOnly);
   doc.write(outputAccessor === null ? `return true;` : `return ${outputAccessor};`);
   const constantNames = ["INVALID", ...ctx.constants.keys()];
   const constantValues = [INVALID, ...ctx.constants.values()];
   const code = doc.content.join("\n");
-  const fullCode = options21?.debug ? constantNames.length > 0 ? `// Constants: ${constantNames.join(", ")}
+  const fullCode = options22?.debug ? constantNames.length > 0 ? `// Constants: ${constantNames.join(", ")}
 ${code}` : code : "";
   const F = Function;
   const factoryCode = `return (input) => {
@@ -25374,7 +25374,7 @@ ${code}
   } catch (err) {
     throw new ZodCompileUnsupportedError(`this schema (generated code failed to evaluate: ${err.message})`);
   }
-  if (options21?.debug) {
+  if (options22?.debug) {
     fn.code = fullCode;
   }
   fn.definite = ctx.definite;
@@ -26481,31 +26481,31 @@ function getTupleOptStart2(items, key) {
 }
 function generateUnionCheck(doc, ctx, schema, accessor) {
   const def = schema._zod.def;
-  const options21 = def.options;
+  const options22 = def.options;
   if (def.discriminator) {
     return generateDiscriminatedUnionCheck(doc, ctx, def, accessor);
   }
   if (def.inclusive === false) {
     throw new ZodCompileUnsupportedError("exclusive unions (z.xor)");
   }
-  if (options21.length === 0) {
+  if (options22.length === 0) {
     doc.write("return INVALID;");
     return accessor;
   }
-  if (options21.length === 1) {
-    return generateCheck(doc, ctx, options21[0], accessor);
+  if (options22.length === 1) {
+    return generateCheck(doc, ctx, options22[0], accessor);
   }
-  const allLiterals = options21.every((opt2) => opt2._zod.def.type === "literal" && !opt2._zod.def.checks?.length);
+  const allLiterals = options22.every((opt2) => opt2._zod.def.type === "literal" && !opt2._zod.def.checks?.length);
   if (allLiterals) {
-    const values = new Set(options21.flatMap((opt2) => opt2._zod.def.values));
+    const values = new Set(options22.flatMap((opt2) => opt2._zod.def.values));
     const valuesConst = addConstant(ctx, values);
     doc.write(`if (!${valuesConst}.has(${accessor})) return INVALID;`);
     return accessor;
   }
   const outputVar = newVar(ctx);
   doc.write(`let ${outputVar};`);
-  for (let i = 0; i < options21.length; i++) {
-    const opt2 = options21[i];
+  for (let i = 0; i < options22.length; i++) {
+    const opt2 = options22[i];
     if (i === 0) {
       doc.write(`${outputVar} = (() => {`);
     } else {
@@ -27576,26 +27576,26 @@ function _array(Class2, element, params) {
   });
 }
 // @__NO_SIDE_EFFECTS__
-function _union(Class2, options21, params) {
+function _union(Class2, options22, params) {
   return new Class2({
     type: "union",
-    options: options21,
+    options: options22,
     ...normalizeParams(params)
   });
 }
-function _xor(Class2, options21, params) {
+function _xor(Class2, options22, params) {
   return new Class2({
     type: "union",
-    options: options21,
+    options: options22,
     inclusive: false,
     ...normalizeParams(params)
   });
 }
 // @__NO_SIDE_EFFECTS__
-function _discriminatedUnion(Class2, discriminator, options21, params) {
+function _discriminatedUnion(Class2, discriminator, options22, params) {
   return new Class2({
     type: "union",
-    options: options21,
+    options: options22,
     discriminator,
     ...normalizeParams(params)
   });
@@ -28117,11 +28117,11 @@ Set the \`cycles\` parameter to \`"ref"\` to resolve cyclical schemas with defs.
     ctx.sharedDefsExtractedFor = ctx.external;
 }
 function compactTypeUnion(schema) {
-  const options21 = schema.anyOf;
-  if (!Array.isArray(options21) || options21.length === 0 || schema.type !== void 0)
+  const options22 = schema.anyOf;
+  if (!Array.isArray(options22) || options22.length === 0 || schema.type !== void 0)
     return;
   const types = [];
-  for (const option of options21) {
+  for (const option of options22) {
     if (!option || typeof option !== "object")
       return;
     compactTypeUnion(option);
@@ -28825,14 +28825,14 @@ var objectProcessor = (schema, ctx, _json, params) => {
 var unionProcessor = (schema, ctx, json2, params) => {
   const def = schema._zod.def;
   const isExclusive = def.inclusive === false;
-  const options21 = def.options.map((x, i) => processSchema(x, ctx, {
+  const options22 = def.options.map((x, i) => processSchema(x, ctx, {
     ...params,
     path: [...params.path, isExclusive ? "oneOf" : "anyOf", i]
   }));
   if (isExclusive) {
-    json2.oneOf = options21;
+    json2.oneOf = options22;
   } else {
-    json2.anyOf = options21;
+    json2.anyOf = options22;
   }
 };
 var intersectionProcessor = (schema, ctx, json2, params) => {
@@ -29286,24 +29286,24 @@ function visit(schema, fnOrHandlers) {
     return h ? h(node2, rewritten) : node2;
   };
   const cache2 = /* @__PURE__ */ new Map();
-  function run2(s) {
-    const cached2 = cache2.get(s);
+  function run2(s2) {
+    const cached2 = cache2.get(s2);
     if (cached2 === RESOLVING) {
       return new $ZodLazy({
         type: "lazy",
-        getter: () => cache2.get(s)
+        getter: () => cache2.get(s2)
       });
     }
     if (cached2 !== void 0)
       return cached2;
-    cache2.set(s, RESOLVING);
-    const inner = mapInner(s);
-    const mapped = fn(inner, inner !== s);
-    cache2.set(s, mapped);
+    cache2.set(s2, RESOLVING);
+    const inner = mapInner(s2);
+    const mapped = fn(inner, inner !== s2);
+    cache2.set(s2, mapped);
     return mapped;
   }
-  function mapInner(s) {
-    const def = s._zod.def;
+  function mapInner(s2) {
+    const def = s2._zod.def;
     const kind = def.type;
     switch (kind) {
       case "object": {
@@ -29323,11 +29323,11 @@ function visit(schema, fnOrHandlers) {
           if (newCatchall !== def.catchall)
             changed = true;
         }
-        return changed ? clone(s, { ...def, shape: newShape, catchall: newCatchall }) : s;
+        return changed ? clone(s2, { ...def, shape: newShape, catchall: newCatchall }) : s2;
       }
       case "array": {
         const mapped = run2(def.element);
-        return mapped === def.element ? s : clone(s, { ...def, element: mapped });
+        return mapped === def.element ? s2 : clone(s2, { ...def, element: mapped });
       }
       case "tuple": {
         const oldItems = def.items;
@@ -29345,17 +29345,17 @@ function visit(schema, fnOrHandlers) {
           if (newRest !== def.rest)
             changed = true;
         }
-        return changed ? clone(s, { ...def, items: newItems, rest: newRest }) : s;
+        return changed ? clone(s2, { ...def, items: newItems, rest: newRest }) : s2;
       }
       case "record":
       case "map": {
         const newKey = run2(def.keyType);
         const newVal = run2(def.valueType);
-        return newKey === def.keyType && newVal === def.valueType ? s : clone(s, { ...def, keyType: newKey, valueType: newVal });
+        return newKey === def.keyType && newVal === def.valueType ? s2 : clone(s2, { ...def, keyType: newKey, valueType: newVal });
       }
       case "set": {
         const newVal = run2(def.valueType);
-        return newVal === def.valueType ? s : clone(s, { ...def, valueType: newVal });
+        return newVal === def.valueType ? s2 : clone(s2, { ...def, valueType: newVal });
       }
       case "union": {
         const oldOptions = def.options;
@@ -29367,12 +29367,12 @@ function visit(schema, fnOrHandlers) {
             changed = true;
           newOptions.push(mapped);
         }
-        return changed ? clone(s, { ...def, options: newOptions }) : s;
+        return changed ? clone(s2, { ...def, options: newOptions }) : s2;
       }
       case "intersection": {
         const newLeft = run2(def.left);
         const newRight = run2(def.right);
-        return newLeft === def.left && newRight === def.right ? s : clone(s, { ...def, left: newLeft, right: newRight });
+        return newLeft === def.left && newRight === def.right ? s2 : clone(s2, { ...def, left: newLeft, right: newRight });
       }
       case "optional":
       case "nullable":
@@ -29384,22 +29384,22 @@ function visit(schema, fnOrHandlers) {
       case "promise":
       case "success": {
         const newInner = run2(def.innerType);
-        return newInner === def.innerType ? s : clone(s, { ...def, innerType: newInner });
+        return newInner === def.innerType ? s2 : clone(s2, { ...def, innerType: newInner });
       }
       case "pipe": {
         const newIn = run2(def.in);
         const newOut = run2(def.out);
-        return newIn === def.in && newOut === def.out ? s : clone(s, { ...def, in: newIn, out: newOut });
+        return newIn === def.in && newOut === def.out ? s2 : clone(s2, { ...def, in: newIn, out: newOut });
       }
       case "function": {
         const newInput = run2(def.input);
         const newOutput = run2(def.output);
-        return newInput === def.input && newOutput === def.output ? s : clone(s, { ...def, input: newInput, output: newOutput });
+        return newInput === def.input && newOutput === def.output ? s2 : clone(s2, { ...def, input: newInput, output: newOutput });
       }
       case "lazy": {
         const original = def.getter;
         const { _cachedInner, ...rest } = def;
-        return clone(s, { ...rest, getter: () => run2(original()) });
+        return clone(s2, { ...rest, getter: () => run2(original()) });
       }
       // A leaf by choice: `parts` are regex fragments, not data positions.
       case "template_literal":
@@ -29423,10 +29423,10 @@ function visit(schema, fnOrHandlers) {
       case "file":
       case "transform":
       case "custom":
-        return s;
+        return s2;
       default: {
         kind;
-        return s;
+        return s2;
       }
     }
   }
@@ -29434,8 +29434,8 @@ function visit(schema, fnOrHandlers) {
 }
 
 // node_modules/@modelcontextprotocol/sdk/dist/esm/server/zod-compat.js
-function isZ4Schema(s) {
-  const schema = s;
+function isZ4Schema(s2) {
+  const schema = s2;
   return !!schema._zod;
 }
 function safeParse2(schema, data) {
@@ -30927,10 +30927,10 @@ var ZodUnion = /* @__PURE__ */ $constructor("ZodUnion", (inst, def) => {
   inst._zod.processJSONSchema = (ctx, json2, params) => unionProcessor(inst, ctx, json2, params);
   inst.options = def.options;
 });
-function union(options21, params) {
+function union(options22, params) {
   return new ZodUnion({
     type: "union",
-    options: options21,
+    options: options22,
     ...util_exports.normalizeParams(params)
   });
 }
@@ -30940,10 +30940,10 @@ var ZodXor = /* @__PURE__ */ $constructor("ZodXor", (inst, def) => {
   inst._zod.processJSONSchema = (ctx, json2, params) => unionProcessor(inst, ctx, json2, params);
   inst.options = def.options;
 });
-function xor(options21, params) {
+function xor(options22, params) {
   return new ZodXor({
     type: "union",
-    options: options21,
+    options: options22,
     inclusive: false,
     ...util_exports.normalizeParams(params)
   });
@@ -30952,10 +30952,10 @@ var ZodDiscriminatedUnion = /* @__PURE__ */ $constructor("ZodDiscriminatedUnion"
   ZodUnion.init(inst, def);
   $ZodDiscriminatedUnion.init(inst, def);
 });
-function discriminatedUnion(discriminator, options21, params) {
+function discriminatedUnion(discriminator, options22, params) {
   return new ZodDiscriminatedUnion({
     type: "union",
-    options: options21,
+    options: options22,
     discriminator,
     ...util_exports.normalizeParams(params)
   });
@@ -32187,13 +32187,13 @@ function convertSchema(schema, ctx) {
   let baseSchema = convertBaseSchema(schema, ctx);
   const hasExplicitType = schema.type || schema.enum !== void 0 || schema.const !== void 0;
   if (schema.anyOf && Array.isArray(schema.anyOf)) {
-    const options21 = schema.anyOf.map((s) => convertSchema(s, ctx));
-    const anyOfUnion = z.union(options21);
+    const options22 = schema.anyOf.map((s2) => convertSchema(s2, ctx));
+    const anyOfUnion = z.union(options22);
     baseSchema = hasExplicitType ? z.intersection(baseSchema, anyOfUnion) : anyOfUnion;
   }
   if (schema.oneOf && Array.isArray(schema.oneOf)) {
-    const options21 = schema.oneOf.map((s) => convertSchema(s, ctx));
-    const oneOfUnion = z.xor(options21);
+    const options22 = schema.oneOf.map((s2) => convertSchema(s2, ctx));
+    const oneOfUnion = z.xor(options22);
     baseSchema = hasExplicitType ? z.intersection(baseSchema, oneOfUnion) : oneOfUnion;
   }
   if (schema.allOf && Array.isArray(schema.allOf)) {
@@ -32287,11 +32287,11 @@ function fromJSONSchema(schema, params) {
 // node_modules/zod/v4/classic/deep-partial.js
 function deepPartial(schema) {
   return visit(schema, {
-    object: (s) => s.partial(),
+    object: (s2) => s2.partial(),
     // Every partialed option now admits `undefined`, which the constructor rejects as a duplicate.
-    union: (s) => {
-      const def = s._zod.def;
-      return def.discriminator === void 0 ? s : union(def.options);
+    union: (s2) => {
+      const def = s2._zod.def;
+      return def.discriminator === void 0 ? s2 : union(def.options);
     }
   });
 }
@@ -32311,18 +32311,18 @@ function inSide(def) {
 }
 function input(schema) {
   return visit(schema, {
-    pipe: (s) => inSide(s._zod.def),
+    pipe: (s2) => inSide(s2._zod.def),
     // A default value belongs to the output side, so a rewritten inner type leaves it stranded. `.default()` widens the declared input type with `undefined`, and `optional` is what carries that across.
-    default: (s, rewritten) => rewritten ? optional(s._zod.def.innerType) : s,
+    default: (s2, rewritten) => rewritten ? optional(s2._zod.def.innerType) : s2,
     // A catch value is output-side too, but `.catch()` leaves the declared input type alone, so the inner schema stands on its own.
-    catch: (s, rewritten) => rewritten ? s._zod.def.innerType : s
+    catch: (s2, rewritten) => rewritten ? s2._zod.def.innerType : s2
   });
 }
 function output(schema) {
   return visit(schema, {
-    pipe: (s) => outSide(s._zod.def),
+    pipe: (s2) => outSide(s2._zod.def),
     // A prefault value is fed through the schema, which makes it input-side, so a rewritten inner type leaves it stranded.
-    prefault: (s, rewritten) => rewritten ? s._zod.def.innerType : s
+    prefault: (s2, rewritten) => rewritten ? s2._zod.def.innerType : s2
   });
 }
 
@@ -34196,11 +34196,11 @@ var Protocol = class {
         }
         await this.notification(notification, notificationOptions);
       },
-      sendRequest: async (r, resultSchema, options21) => {
+      sendRequest: async (r, resultSchema, options22) => {
         if (abortController.signal.aborted) {
           throw new McpError(ErrorCode.ConnectionClosed, "Request was cancelled");
         }
-        const requestOptions = { ...options21, relatedRequestId: request.id };
+        const requestOptions = { ...options22, relatedRequestId: request.id };
         if (relatedTaskId && !requestOptions.relatedTask) {
           requestOptions.relatedTask = { taskId: relatedTaskId };
         }
@@ -34372,11 +34372,11 @@ var Protocol = class {
    *
    * @experimental Use `client.experimental.tasks.requestStream()` to access this method.
    */
-  async *requestStream(request, resultSchema, options21) {
-    const { task } = options21 ?? {};
+  async *requestStream(request, resultSchema, options22) {
+    const { task } = options22 ?? {};
     if (!task) {
       try {
-        const result = await this.request(request, resultSchema, options21);
+        const result = await this.request(request, resultSchema, options22);
         yield { type: "result", result };
       } catch (error62) {
         yield {
@@ -34388,7 +34388,7 @@ var Protocol = class {
     }
     let taskId;
     try {
-      const createResult = await this.request(request, CreateTaskResultSchema, options21);
+      const createResult = await this.request(request, CreateTaskResultSchema, options22);
       if (createResult.task) {
         taskId = createResult.task.taskId;
         yield { type: "taskCreated", task: createResult.task };
@@ -34396,11 +34396,11 @@ var Protocol = class {
         throw new McpError(ErrorCode.InternalError, "Task creation did not return a task");
       }
       while (true) {
-        const task2 = await this.getTask({ taskId }, options21);
+        const task2 = await this.getTask({ taskId }, options22);
         yield { type: "taskStatus", task: task2 };
         if (isTerminal(task2.status)) {
           if (task2.status === "completed") {
-            const result = await this.getTaskResult({ taskId }, resultSchema, options21);
+            const result = await this.getTaskResult({ taskId }, resultSchema, options22);
             yield { type: "result", result };
           } else if (task2.status === "failed") {
             yield {
@@ -34416,13 +34416,13 @@ var Protocol = class {
           return;
         }
         if (task2.status === "input_required") {
-          const result = await this.getTaskResult({ taskId }, resultSchema, options21);
+          const result = await this.getTaskResult({ taskId }, resultSchema, options22);
           yield { type: "result", result };
           return;
         }
         const pollInterval = task2.pollInterval ?? this._options?.defaultTaskPollInterval ?? 1e3;
-        await new Promise((resolve9) => setTimeout(resolve9, pollInterval));
-        options21?.signal?.throwIfAborted();
+        await new Promise((resolve10) => setTimeout(resolve10, pollInterval));
+        options22?.signal?.throwIfAborted();
       }
     } catch (error62) {
       yield {
@@ -34436,9 +34436,9 @@ var Protocol = class {
    *
    * Do not use this method to emit notifications! Use notification() instead.
    */
-  request(request, resultSchema, options21) {
-    const { relatedRequestId, resumptionToken, onresumptiontoken, task, relatedTask } = options21 ?? {};
-    return new Promise((resolve9, reject) => {
+  request(request, resultSchema, options22) {
+    const { relatedRequestId, resumptionToken, onresumptiontoken, task, relatedTask } = options22 ?? {};
+    return new Promise((resolve10, reject) => {
       const earlyReject = (error62) => {
         reject(error62);
       };
@@ -34457,15 +34457,15 @@ var Protocol = class {
           return;
         }
       }
-      options21?.signal?.throwIfAborted();
+      options22?.signal?.throwIfAborted();
       const messageId = this._requestMessageId++;
       const jsonrpcRequest = {
         ...request,
         jsonrpc: "2.0",
         id: messageId
       };
-      if (options21?.onprogress) {
-        this._progressHandlers.set(messageId, options21.onprogress);
+      if (options22?.onprogress) {
+        this._progressHandlers.set(messageId, options22.onprogress);
         jsonrpcRequest.params = {
           ...request.params,
           _meta: {
@@ -34505,7 +34505,7 @@ var Protocol = class {
         reject(error62);
       };
       this._responseHandlers.set(messageId, (response) => {
-        if (options21?.signal?.aborted) {
+        if (options22?.signal?.aborted) {
           return;
         }
         if (response instanceof Error) {
@@ -34516,18 +34516,18 @@ var Protocol = class {
           if (!parseResult.success) {
             reject(parseResult.error);
           } else {
-            resolve9(parseResult.data);
+            resolve10(parseResult.data);
           }
         } catch (error62) {
           reject(error62);
         }
       });
-      options21?.signal?.addEventListener("abort", () => {
-        cancel3(options21?.signal?.reason);
+      options22?.signal?.addEventListener("abort", () => {
+        cancel3(options22?.signal?.reason);
       });
-      const timeout = options21?.timeout ?? DEFAULT_REQUEST_TIMEOUT_MSEC;
+      const timeout = options22?.timeout ?? DEFAULT_REQUEST_TIMEOUT_MSEC;
       const timeoutHandler = () => cancel3(McpError.fromError(ErrorCode.RequestTimeout, "Request timed out", { timeout }));
-      this._setupTimeout(messageId, timeout, options21?.maxTotalTimeout, timeoutHandler, options21?.resetTimeoutOnProgress ?? false);
+      this._setupTimeout(messageId, timeout, options22?.maxTotalTimeout, timeoutHandler, options22?.resetTimeoutOnProgress ?? false);
       const relatedTaskId = relatedTask?.taskId;
       if (relatedTaskId) {
         const responseResolver = (response) => {
@@ -34560,42 +34560,42 @@ var Protocol = class {
    *
    * @experimental Use `client.experimental.tasks.getTask()` to access this method.
    */
-  async getTask(params, options21) {
-    return this.request({ method: "tasks/get", params }, GetTaskResultSchema, options21);
+  async getTask(params, options22) {
+    return this.request({ method: "tasks/get", params }, GetTaskResultSchema, options22);
   }
   /**
    * Retrieves the result of a completed task.
    *
    * @experimental Use `client.experimental.tasks.getTaskResult()` to access this method.
    */
-  async getTaskResult(params, resultSchema, options21) {
-    return this.request({ method: "tasks/result", params }, resultSchema, options21);
+  async getTaskResult(params, resultSchema, options22) {
+    return this.request({ method: "tasks/result", params }, resultSchema, options22);
   }
   /**
    * Lists tasks, optionally starting from a pagination cursor.
    *
    * @experimental Use `client.experimental.tasks.listTasks()` to access this method.
    */
-  async listTasks(params, options21) {
-    return this.request({ method: "tasks/list", params }, ListTasksResultSchema, options21);
+  async listTasks(params, options22) {
+    return this.request({ method: "tasks/list", params }, ListTasksResultSchema, options22);
   }
   /**
    * Cancels a specific task.
    *
    * @experimental Use `client.experimental.tasks.cancelTask()` to access this method.
    */
-  async cancelTask(params, options21) {
-    return this.request({ method: "tasks/cancel", params }, CancelTaskResultSchema, options21);
+  async cancelTask(params, options22) {
+    return this.request({ method: "tasks/cancel", params }, CancelTaskResultSchema, options22);
   }
   /**
    * Emits a notification, which is a one-way message that does not expect a response.
    */
-  async notification(notification, options21) {
+  async notification(notification, options22) {
     if (!this._transport) {
       throw new Error("Not connected");
     }
     this.assertNotificationCapability(notification.method);
-    const relatedTaskId = options21?.relatedTask?.taskId;
+    const relatedTaskId = options22?.relatedTask?.taskId;
     if (relatedTaskId) {
       const jsonrpcNotification2 = {
         ...notification,
@@ -34604,7 +34604,7 @@ var Protocol = class {
           ...notification.params,
           _meta: {
             ...notification.params?._meta || {},
-            [RELATED_TASK_META_KEY]: options21.relatedTask
+            [RELATED_TASK_META_KEY]: options22.relatedTask
           }
         }
       };
@@ -34616,7 +34616,7 @@ var Protocol = class {
       return;
     }
     const debouncedMethods = this._options?.debouncedNotificationMethods ?? [];
-    const canDebounce = debouncedMethods.includes(notification.method) && !notification.params && !options21?.relatedRequestId && !options21?.relatedTask;
+    const canDebounce = debouncedMethods.includes(notification.method) && !notification.params && !options22?.relatedRequestId && !options22?.relatedTask;
     if (canDebounce) {
       if (this._pendingDebouncedNotifications.has(notification.method)) {
         return;
@@ -34631,19 +34631,19 @@ var Protocol = class {
           ...notification,
           jsonrpc: "2.0"
         };
-        if (options21?.relatedTask) {
+        if (options22?.relatedTask) {
           jsonrpcNotification2 = {
             ...jsonrpcNotification2,
             params: {
               ...jsonrpcNotification2.params,
               _meta: {
                 ...jsonrpcNotification2.params?._meta || {},
-                [RELATED_TASK_META_KEY]: options21.relatedTask
+                [RELATED_TASK_META_KEY]: options22.relatedTask
               }
             }
           };
         }
-        this._transport?.send(jsonrpcNotification2, options21).catch((error62) => this._onerror(error62));
+        this._transport?.send(jsonrpcNotification2, options22).catch((error62) => this._onerror(error62));
       });
       return;
     }
@@ -34651,19 +34651,19 @@ var Protocol = class {
       ...notification,
       jsonrpc: "2.0"
     };
-    if (options21?.relatedTask) {
+    if (options22?.relatedTask) {
       jsonrpcNotification = {
         ...jsonrpcNotification,
         params: {
           ...jsonrpcNotification.params,
           _meta: {
             ...jsonrpcNotification.params?._meta || {},
-            [RELATED_TASK_META_KEY]: options21.relatedTask
+            [RELATED_TASK_META_KEY]: options22.relatedTask
           }
         }
       };
     }
-    await this._transport.send(jsonrpcNotification, options21);
+    await this._transport.send(jsonrpcNotification, options22);
   }
   /**
    * Registers a handler to invoke when this protocol object receives a request with the given method.
@@ -34778,12 +34778,12 @@ var Protocol = class {
       }
     } catch {
     }
-    return new Promise((resolve9, reject) => {
+    return new Promise((resolve10, reject) => {
       if (signal.aborted) {
         reject(new McpError(ErrorCode.InvalidRequest, "Request cancelled"));
         return;
       }
-      const timeoutId = setTimeout(resolve9, interval);
+      const timeoutId = setTimeout(resolve10, interval);
       signal.addEventListener("abort", () => {
         clearTimeout(timeoutId);
         reject(new McpError(ErrorCode.InvalidRequest, "Request cancelled"));
@@ -34963,8 +34963,8 @@ var ExperimentalServerTasks = class {
    *
    * @experimental
    */
-  requestStream(request, resultSchema, options21) {
-    return this._server.requestStream(request, resultSchema, options21);
+  requestStream(request, resultSchema, options22) {
+    return this._server.requestStream(request, resultSchema, options22);
   }
   /**
    * Sends a sampling request and returns an AsyncGenerator that yields response messages.
@@ -35009,7 +35009,7 @@ var ExperimentalServerTasks = class {
    *
    * @experimental
    */
-  createMessageStream(params, options21) {
+  createMessageStream(params, options22) {
     const clientCapabilities = this._server.getClientCapabilities();
     if ((params.tools || params.toolChoice) && !clientCapabilities?.sampling?.tools) {
       throw new Error("Client does not support sampling tools capability.");
@@ -35040,7 +35040,7 @@ var ExperimentalServerTasks = class {
     return this.requestStream({
       method: "sampling/createMessage",
       params
-    }, CreateMessageResultSchema, options21);
+    }, CreateMessageResultSchema, options22);
   }
   /**
    * Sends an elicitation request and returns an AsyncGenerator that yields response messages.
@@ -35084,7 +35084,7 @@ var ExperimentalServerTasks = class {
    *
    * @experimental
    */
-  elicitInputStream(params, options21) {
+  elicitInputStream(params, options22) {
     const clientCapabilities = this._server.getClientCapabilities();
     const mode2 = params.mode ?? "form";
     switch (mode2) {
@@ -35105,7 +35105,7 @@ var ExperimentalServerTasks = class {
     return this.requestStream({
       method: "elicitation/create",
       params: normalizedParams
-    }, ElicitResultSchema, options21);
+    }, ElicitResultSchema, options22);
   }
   /**
    * Gets the current status of a task.
@@ -35116,8 +35116,8 @@ var ExperimentalServerTasks = class {
    *
    * @experimental
    */
-  async getTask(taskId, options21) {
-    return this._server.getTask({ taskId }, options21);
+  async getTask(taskId, options22) {
+    return this._server.getTask({ taskId }, options22);
   }
   /**
    * Retrieves the result of a completed task.
@@ -35129,8 +35129,8 @@ var ExperimentalServerTasks = class {
    *
    * @experimental
    */
-  async getTaskResult(taskId, resultSchema, options21) {
-    return this._server.getTaskResult({ taskId }, resultSchema, options21);
+  async getTaskResult(taskId, resultSchema, options22) {
+    return this._server.getTaskResult({ taskId }, resultSchema, options22);
   }
   /**
    * Lists tasks with optional pagination.
@@ -35141,8 +35141,8 @@ var ExperimentalServerTasks = class {
    *
    * @experimental
    */
-  async listTasks(cursor2, options21) {
-    return this._server.listTasks(cursor2 ? { cursor: cursor2 } : void 0, options21);
+  async listTasks(cursor2, options22) {
+    return this._server.listTasks(cursor2 ? { cursor: cursor2 } : void 0, options22);
   }
   /**
    * Cancels a running task.
@@ -35152,8 +35152,8 @@ var ExperimentalServerTasks = class {
    *
    * @experimental
    */
-  async cancelTask(taskId, options21) {
-    return this._server.cancelTask({ taskId }, options21);
+  async cancelTask(taskId, options22) {
+    return this._server.cancelTask({ taskId }, options22);
   }
 };
 
@@ -35197,8 +35197,8 @@ var Server = class extends Protocol {
   /**
    * Initializes this server with the given name and version information.
    */
-  constructor(_serverInfo, options21) {
-    super(options21);
+  constructor(_serverInfo, options22) {
+    super(options22);
     this._serverInfo = _serverInfo;
     this._loggingLevels = /* @__PURE__ */ new Map();
     this.LOG_LEVEL_SEVERITY = new Map(LoggingLevelSchema.options.map((level, index) => [level, index]));
@@ -35206,9 +35206,9 @@ var Server = class extends Protocol {
       const currentLevel = this._loggingLevels.get(sessionId);
       return currentLevel ? this.LOG_LEVEL_SEVERITY.get(level) < this.LOG_LEVEL_SEVERITY.get(currentLevel) : false;
     };
-    this._capabilities = options21?.capabilities ?? {};
-    this._instructions = options21?.instructions;
-    this._jsonSchemaValidator = options21?.jsonSchemaValidator ?? new AjvJsonSchemaValidator();
+    this._capabilities = options22?.capabilities ?? {};
+    this._instructions = options22?.instructions;
+    this._jsonSchemaValidator = options22?.jsonSchemaValidator ?? new AjvJsonSchemaValidator();
     this.setRequestHandler(InitializeRequestSchema, (request) => this._oninitialize(request));
     this.setNotificationHandler(InitializedNotificationSchema, () => this.oninitialized?.());
     if (this._capabilities.logging) {
@@ -35433,7 +35433,7 @@ var Server = class extends Protocol {
     return this.request({ method: "ping" }, EmptyResultSchema);
   }
   // Implementation
-  async createMessage(params, options21) {
+  async createMessage(params, options22) {
     if (params.tools || params.toolChoice) {
       if (!this._clientCapabilities?.sampling?.tools) {
         throw new Error("Client does not support sampling tools capability.");
@@ -35463,9 +35463,9 @@ var Server = class extends Protocol {
       }
     }
     if (params.tools) {
-      return this.request({ method: "sampling/createMessage", params }, CreateMessageResultWithToolsSchema, options21);
+      return this.request({ method: "sampling/createMessage", params }, CreateMessageResultWithToolsSchema, options22);
     }
-    return this.request({ method: "sampling/createMessage", params }, CreateMessageResultSchema, options21);
+    return this.request({ method: "sampling/createMessage", params }, CreateMessageResultSchema, options22);
   }
   /**
    * Creates an elicitation request for the given parameters.
@@ -35474,7 +35474,7 @@ var Server = class extends Protocol {
    * @param options Optional request options.
    * @returns The result of the elicitation request.
    */
-  async elicitInput(params, options21) {
+  async elicitInput(params, options22) {
     const mode2 = params.mode ?? "form";
     switch (mode2) {
       case "url": {
@@ -35482,14 +35482,14 @@ var Server = class extends Protocol {
           throw new Error("Client does not support url elicitation.");
         }
         const urlParams = params;
-        return this.request({ method: "elicitation/create", params: urlParams }, ElicitResultSchema, options21);
+        return this.request({ method: "elicitation/create", params: urlParams }, ElicitResultSchema, options22);
       }
       case "form": {
         if (!this._clientCapabilities?.elicitation?.form) {
           throw new Error("Client does not support form elicitation.");
         }
         const formParams = params.mode === "form" ? params : { ...params, mode: "form" };
-        const result = await this.request({ method: "elicitation/create", params: formParams }, ElicitResultSchema, options21);
+        const result = await this.request({ method: "elicitation/create", params: formParams }, ElicitResultSchema, options22);
         if (result.action === "accept" && result.content && formParams.requestedSchema) {
           try {
             const validator = this._jsonSchemaValidator.getValidator(formParams.requestedSchema);
@@ -35516,7 +35516,7 @@ var Server = class extends Protocol {
    * @param options Optional notification options. Useful when the completion notification should be related to a prior request.
    * @returns A function that emits the completion notification when awaited.
    */
-  createElicitationCompletionNotifier(elicitationId, options21) {
+  createElicitationCompletionNotifier(elicitationId, options22) {
     if (!this._clientCapabilities?.elicitation?.url) {
       throw new Error("Client does not support URL elicitation (required for notifications/elicitation/complete)");
     }
@@ -35525,10 +35525,10 @@ var Server = class extends Protocol {
       params: {
         elicitationId
       }
-    }, options21);
+    }, options22);
   }
-  async listRoots(params, options21) {
-    return this.request({ method: "roots/list", params }, ListRootsResultSchema, options21);
+  async listRoots(params, options22) {
+    return this.request({ method: "roots/list", params }, ListRootsResultSchema, options22);
   }
   /**
    * Sends a logging message to the client, if connected.
@@ -35569,8 +35569,8 @@ import process2 from "node:process";
 // node_modules/@modelcontextprotocol/sdk/dist/esm/shared/stdio.js
 var STDIO_DEFAULT_MAX_BUFFER_SIZE = 10 * 1024 * 1024;
 var ReadBuffer = class {
-  constructor(options21) {
-    this._maxBufferSize = options21?.maxBufferSize ?? STDIO_DEFAULT_MAX_BUFFER_SIZE;
+  constructor(options22) {
+    this._maxBufferSize = options22?.maxBufferSize ?? STDIO_DEFAULT_MAX_BUFFER_SIZE;
   }
   append(chunk) {
     const newSize = (this._buffer?.length ?? 0) + chunk.length;
@@ -35605,7 +35605,7 @@ function serializeMessage(message) {
 
 // node_modules/@modelcontextprotocol/sdk/dist/esm/server/stdio.js
 var StdioServerTransport = class {
-  constructor(_stdin = process2.stdin, _stdout = process2.stdout, options21) {
+  constructor(_stdin = process2.stdin, _stdout = process2.stdout, options22) {
     this._stdin = _stdin;
     this._stdout = _stdout;
     this._started = false;
@@ -35622,7 +35622,7 @@ var StdioServerTransport = class {
     this._onerror = (error62) => {
       this.onerror?.(error62);
     };
-    this._readBuffer = new ReadBuffer({ maxBufferSize: options21?.maxBufferSize });
+    this._readBuffer = new ReadBuffer({ maxBufferSize: options22?.maxBufferSize });
   }
   /**
    * Starts listening for messages on stdin.
@@ -35659,12 +35659,12 @@ var StdioServerTransport = class {
     this.onclose?.();
   }
   send(message) {
-    return new Promise((resolve9) => {
+    return new Promise((resolve10) => {
       const json2 = serializeMessage(message);
       if (this._stdout.write(json2)) {
-        resolve9();
+        resolve10();
       } else {
-        this._stdout.once("drain", resolve9);
+        this._stdout.once("drain", resolve10);
       }
     });
   }
@@ -35714,10 +35714,10 @@ function policyBlock(eol = "\n") {
 }
 function withPolicy(file2, text3) {
   const eol = text3?.includes("\r\n") ? "\r\n" : "\n";
-  const block = policyBlock(eol);
+  const block2 = policyBlock(eol);
   if (text3 === null || text3.trim() === "") {
     const head = file2.endsWith(".mdc") ? ["---", "description: cairn memory policy (when to search, write and verify memories)", "alwaysApply: true", "---", ""].join(eol) : "";
-    return { status: "added", text: `${head}${block}${eol}` };
+    return { status: "added", text: `${head}${block2}${eol}` };
   }
   const begin = text3.indexOf(POLICY_BEGIN);
   const end = text3.indexOf(POLICY_END);
@@ -35725,11 +35725,11 @@ function withPolicy(file2, text3) {
     if (begin < 0 || end < begin || text3.indexOf(POLICY_BEGIN, begin + 1) >= 0 || text3.indexOf(POLICY_END, end + 1) >= 0) {
       throw new ConflictError(`${file2} has cairn's policy markers out of order or more than once: fix them (or delete the block) and run cairn init --policy again; the file was left untouched`);
     }
-    const next2 = text3.slice(0, begin) + block + text3.slice(end + POLICY_END.length);
+    const next2 = text3.slice(0, begin) + block2 + text3.slice(end + POLICY_END.length);
     return next2 === text3 ? { status: "unchanged", text: null } : { status: "updated", text: next2 };
   }
   const pad = text3.endsWith(`${eol}${eol}`) ? "" : text3.endsWith("\n") ? eol : `${eol}${eol}`;
-  return { status: "added", text: `${text3}${pad}${block}${eol}` };
+  return { status: "added", text: `${text3}${pad}${block2}${eol}` };
 }
 async function readPolicyTarget(file2) {
   try {
@@ -35865,8 +35865,10 @@ var verification = external_exports.object({
 });
 var pathDrift = external_exports.object({ checked: external_exports.number(), missing: external_exports.array(external_exports.string()) });
 var commitDrift = external_exports.object({ commits_since_verify: external_exports.number().nullable(), status: external_exports.string() });
+var storeField = external_exports.enum(["personal", "team"]).describe("Which store holds it: your personal store, or the team store committed in this repository (.cairn/)");
 var hitFields = {
   id,
+  store: storeField,
   scopes: scopeList,
   confidence: external_exports.string(),
   category: external_exports.string(),
@@ -35883,6 +35885,7 @@ var hitFields = {
 };
 var leanHitFields = {
   id,
+  store: storeField,
   scopes: scopeList,
   confidence: external_exports.enum(["low", "medium", "high"]).optional(),
   category: external_exports.string().optional(),
@@ -35927,6 +35930,7 @@ var committed = external_exports.object({
   expires: external_exports.string().nullable(),
   aliases: external_exports.array(external_exports.string()).optional(),
   file: external_exports.string(),
+  store: storeField.optional(),
   related: external_exports.array(external_exports.object({ id, similarity: external_exports.number(), snippet: external_exports.string() }).loose()).optional()
 });
 var scopeFilters = external_exports.array(external_exports.string().max(LIMITS.scopeFilterChars)).max(LIMITS.scopeFilters).optional().describe('Scope filters: "projects:foo" also matches "projects:foo:api"; globs like "projects:*" work');
@@ -35939,7 +35943,7 @@ var aliasesArg = external_exports.array(external_exports.string().max(LIMITS.ali
 var search = defineTool({
   name: "memory_search",
   title: "Search memory",
-  description: "Search stored memories. Call it only when stored context could change the answer (an ambiguity, a reference to earlier decisions or preferences), not for generic questions. Branch on `relevance` (high/medium/low from query-term coverage), never on `score`. Every hit carries staleness signals: when `staleness_verdict` is not `fresh`, spot-check the claim before relying on it. Query with the words the memory would contain (tool names, file names, nouns), not the whole request; when asking in your own words, also pass 2-4 alternates (rephrasings, likely words). Results are limited to the current repo plus repo-less memories (outside a git repo: repo-less plus global scopes) unless auto_scope=false. When a hit shapes your answer, say so, then call memory_record_use.",
+  description: "Search stored memories. Call it only when stored context could change the answer (an ambiguity, a reference to earlier decisions or preferences), not for generic questions. Branch on `relevance` (high/medium/low from query-term coverage), never on `score`. Every hit carries staleness signals: when `staleness_verdict` is not `fresh`, spot-check the claim before relying on it. Query with the words the memory would contain (tool names, file names, nouns), not the whole request; when asking in your own words, also pass 2-4 alternates (rephrasings, likely words). Results are limited to the current repo plus repo-less memories (outside a git repo: repo-less plus global scopes) unless auto_scope=false. In a repository with a team store (.cairn/), its memories are searched too, in one ranking: each hit says `store` (personal or team). When a hit shapes your answer, say so, then call memory_record_use.",
   input: external_exports.strictObject({
     query: external_exports.string().min(1).max(LIMITS.queryChars).describe("What you are looking for, in plain words or identifiers"),
     alternates: external_exports.array(external_exports.string().min(1).max(LIMITS.queryChars)).max(LIMITS.alternates).optional().describe(`Up to ${LIMITS.alternates} rephrasings or likely words the memory may use instead (e.g. for "which editor do I like": "preferred editor", "neovim vscode"); searched too and fused with the query`),
@@ -36044,7 +36048,7 @@ var statusShape = external_exports.object({
 var write = defineTool({
   name: "memory_write",
   title: "Remember a fact",
-  description: "Store ONE durable fact (a decision, convention, preference or environment fact that will still hold next month). Not task progress, not what the repo already says, never secrets. Returns a status: committed; secret_detected (never stored); transient_warning (reword without time-bound phrases, or pass acknowledge_transient); duplicate (update the existing memory instead, or force); previously_removed (the user removed this before: ask first); pending (claims about the user, category=user-inference, wait for the user, then memory_write_confirm). Reuse existing scopes (memory_scope_overview); projects:<repo> for repo facts; one call per fact. Pass aliases: other words a later question may use for it.",
+  description: `Store ONE durable fact (a decision, convention, preference or environment fact that will still hold next month). Not task progress, not what the repo already says, never secrets. Returns a status: committed; secret_detected (never stored); transient_warning (reword without time-bound phrases, or pass acknowledge_transient); duplicate (update the existing memory instead, or force); previously_removed (the user removed this before: ask first); pending (claims about the user, category=user-inference, wait for the user, then memory_write_confirm). Reuse existing scopes (memory_scope_overview); projects:<repo> for repo facts; one call per fact. Pass aliases: other words a later question may use for it. Goes to the personal store unless store="team": the repository's team store (.cairn/, committed and shared with every teammate), only for project facts the whole team should know and only when the user wants it shared; it refuses secrets more strictly and never takes claims about the user. Duplicates and removed memories of both stores are checked.`,
   input: external_exports.strictObject({
     content: external_exports.string().max(LIMITS.contentChars).describe("The fact, in one or a few sentences, self-contained"),
     scopes: scopesArg.describe('At least one lowercase scope, e.g. ["projects:foo", "tools"]; ":" nests'),
@@ -36054,7 +36058,8 @@ var write = defineTool({
     expires: external_exports.string().max(LIMITS.dateChars).optional().describe("ISO date or date-time after which the memory leaves search and list"),
     aliases: aliasesArg.optional(),
     force: external_exports.boolean().optional().describe("Skip the duplicate and previously-removed checks (not the secret check)"),
-    acknowledge_transient: external_exports.boolean().optional().describe("Store despite time-bound wording")
+    acknowledge_transient: external_exports.boolean().optional().describe("Store despite time-bound wording"),
+    store: external_exports.enum(["personal", "team"]).optional().describe("personal (default): your own store; team: the repository's shared team store (.cairn/, committed with the code; stricter secret check; no user-inference)")
   }),
   output: statusShape,
   annotations: WRITES,
@@ -36100,7 +36105,7 @@ var verify = defineTool({
   title: "Mark a memory verified",
   description: "Record that you checked a memory against reality and it still holds: the path exists, the command works, the user confirmed. Being used is not verification. Resets staleness; does not bump updated.",
   input: external_exports.strictObject({ id, note: noteArg.optional().describe("What you checked") }),
-  output: external_exports.object({ verified: external_exports.string(), last_verified_at: external_exports.string(), updated: external_exports.string() }),
+  output: external_exports.object({ verified: external_exports.string(), last_verified_at: external_exports.string(), updated: external_exports.string(), store: external_exports.enum(["personal", "team"]).optional() }),
   annotations: IDEMPOTENT_WRITE,
   run: (c, a) => c.verify(a)
 });
@@ -36112,7 +36117,7 @@ var remove = defineTool({
   title: "Remove a memory",
   description: "Tombstone a wrong or obsolete memory with a reason. Restorable with memory_restore; the tombstone also stops the same fact from being written again unnoticed. For a changed fact, prefer memory_update; for a memory merely irrelevant to this task, record `ignored` with memory_record_use instead. Ask before removing something the user stated.",
   input: external_exports.strictObject({ id, reason: noteArg.describe("Why it is wrong or obsolete (required)") }),
-  output: external_exports.object({ removed: external_exports.string(), tombstone: external_exports.string() }),
+  output: external_exports.object({ removed: external_exports.string(), tombstone: external_exports.string(), store: external_exports.enum(["personal", "team"]).optional() }),
   annotations: DESTRUCTIVE,
   run: (c, a) => c.remove(a)
 });
@@ -36505,8 +36510,9 @@ var VERSION = true ? "0.1.0" : "0.0.0-dev";
 function errorResult(message) {
   return { content: [{ type: "text", text: message }], isError: true };
 }
-function createServer(cairn, all = allTools) {
-  const tools = cairn.config.memory_tool.enabled ? all : all.filter((t) => t.name !== "memory");
+function createServer(cairn, all = allTools, track) {
+  const opening = "ready" in cairn ? cairn : { ready: Promise.resolve(cairn), memoryTool: cairn.config.memory_tool.enabled };
+  const tools = opening.memoryTool ? all : all.filter((t) => t.name !== "memory");
   const server = new Server(
     { name: "cairn", title: "cairn memory", version: VERSION },
     { capabilities: { tools: { listChanged: false }, prompts: { listChanged: false } }, instructions: MEMORY_POLICY }
@@ -36538,7 +36544,9 @@ function createServer(cairn, all = allTools) {
     const parsed = tool.input.safeParse(req.params.arguments ?? {});
     if (!parsed.success) return errorResult(`${tool.errorPrefix ?? ""}${describeIssues(tool, parsed.error.issues, req.params.arguments)}`);
     try {
-      const out2 = await tool.run(cairn, parsed.data);
+      const running = opening.ready.then((c) => tool.run(c, parsed.data));
+      track?.(running);
+      const out2 = await running;
       if (typeof out2 === "string") return { content: [{ type: "text", text: out2 }] };
       return { content: [{ type: "text", text: JSON.stringify(out2) }], structuredContent: out2 };
     } catch (err) {
@@ -36547,14 +36555,27 @@ function createServer(cairn, all = allTools) {
   });
   return server;
 }
+var SHUTDOWN_WAIT_MS = 1e4;
 async function serveStdio(cairn) {
-  const server = createServer(cairn);
+  const running = /* @__PURE__ */ new Set();
+  const server = createServer(cairn, allTools, (call) => {
+    running.add(call);
+    void call.catch(() => {
+    }).finally(() => running.delete(call));
+  });
   const transport = new StdioServerTransport();
   let closing = false;
   const shutdown = async (code) => {
     if (closing) return;
     closing = true;
-    await cairn.close().catch((err) => process.stderr.write(`cairn: close: ${errorMessage(err)}
+    if (running.size > 0) {
+      let timer;
+      const limit = new Promise((r) => timer = setTimeout(r, SHUTDOWN_WAIT_MS));
+      await Promise.race([Promise.allSettled([...running]), limit]);
+      clearTimeout(timer);
+    }
+    const opened = "ready" in cairn ? await cairn.ready.catch(() => null) : cairn;
+    await opened?.close().catch((err) => process.stderr.write(`cairn: close: ${errorMessage(err)}
 `));
     process.exit(code);
   };
@@ -36568,6 +36589,10 @@ async function serveStdio(cairn) {
 // server/src/cli/io.ts
 import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
+
+// server/src/core/cairn.ts
+import { existsSync as existsSync14 } from "node:fs";
+import { join as join33, resolve as resolve6 } from "node:path";
 
 // server/src/core/store/location.ts
 import { existsSync as existsSync2, statSync } from "node:fs";
@@ -36606,12 +36631,12 @@ var TomlError = class _TomlError extends Error {
   line;
   column;
   codeblock;
-  constructor(message, options21) {
-    const [line2, column] = getLineColFromPtr(options21.toml, options21.ptr);
-    const codeblock = makeCodeBlock(options21.toml, line2, column);
+  constructor(message, options22) {
+    const [line2, column] = getLineColFromPtr(options22.toml, options22.ptr);
+    const codeblock = makeCodeBlock(options22.toml, line2, column);
     super(`Invalid TOML document: ${message}
 
-${codeblock}`, options21);
+${codeblock}`, options22);
     this.line = line2;
     this.column = column;
     this.codeblock = codeblock;
@@ -36652,8 +36677,8 @@ function parseString(ctx) {
           ctx.p++;
       }
       if (!state) {
-        let s = ctx.s.slice(sliceStart, ctx.p);
-        parsed = parsed ? parsed + s : s;
+        let s2 = ctx.s.slice(sliceStart, ctx.p);
+        parsed = parsed ? parsed + s2 : s2;
       }
       ctx.p += isMultiline ? 3 : 1;
       return parsed;
@@ -37257,14 +37282,14 @@ function validateTablePeek(ctx, peek, ptr) {
   if (peek === null || ctx.uk === 2)
     TomlError.x(peek === null ? "trying to redefine an already defined table or value" : "document contains an unsafe property", ctx, ptr);
 }
-function parse4(toml, options21 = {}) {
+function parse4(toml, options22 = {}) {
   let ctx = {
     s: toml,
     p: 0,
-    d: options21.maxDepth ?? 1e3,
-    bi: options21.integersAsBigInt ?? false,
-    ld: options21.useLegacyDate ?? true,
-    uk: options21.unsafeKeyBehaviour === "throw" ? 2 : options21.unsafeKeyBehaviour === "drop" ? 1 : 0
+    d: options22.maxDepth ?? 1e3,
+    bi: options22.integersAsBigInt ?? false,
+    ld: options22.useLegacyDate ?? true,
+    uk: options22.unsafeKeyBehaviour === "throw" ? 2 : options22.unsafeKeyBehaviour === "drop" ? 1 : 0
   };
   let res = /* @__PURE__ */ Object.create(null);
   let meta3 = /* @__PURE__ */ Object.create(null);
@@ -37376,7 +37401,8 @@ function defaultConfig() {
     curation: { dead_weight_min_age_days: 14, dead_weight_min_retrievals: 3 },
     ranking: { feedback: true, feedback_half_life_days: 60, feedback_max_percent: 5 },
     embed: defaultEmbedConfig(),
-    sync: { auto: false, interval_minutes: 15, debounce_seconds: 30 }
+    sync: { auto: false, interval_minutes: 15, debounce_seconds: 30 },
+    team: { enabled: true }
   };
 }
 var SPEC = {
@@ -37415,7 +37441,8 @@ var SPEC = {
     auto: { kind: "bool" },
     interval_minutes: { kind: "int", min: 1, max: 10080 },
     debounce_seconds: { kind: "int", min: 1, max: 3600 }
-  }
+  },
+  team: { enabled: { kind: "bool" } }
 };
 function describe3(v) {
   return typeof v === "string" ? JSON.stringify(v) : Array.isArray(v) ? "an array" : String(v);
@@ -37441,7 +37468,7 @@ function checkValue(key, spec, v) {
       }
       return v;
     case "string[]":
-      if (!Array.isArray(v) || v.some((s) => typeof s !== "string" || s === "")) {
+      if (!Array.isArray(v) || v.some((s2) => typeof s2 !== "string" || s2 === "")) {
         throw new ConfigError(`config key ${key} must be an array of non-empty strings`);
       }
       return v;
@@ -37451,10 +37478,10 @@ function checkValue(key, spec, v) {
       }
       const out2 = {};
       for (const [term, list5] of Object.entries(v)) {
-        if (!Array.isArray(list5) || list5.some((s) => typeof s !== "string" || s.trim() === "")) {
+        if (!Array.isArray(list5) || list5.some((s2) => typeof s2 !== "string" || s2.trim() === "")) {
           throw new ConfigError(`config key ${key}.${term} must be an array of non-empty strings`);
         }
-        out2[term.toLowerCase()] = list5.map((s) => s.toLowerCase());
+        out2[term.toLowerCase()] = list5.map((s2) => s2.toLowerCase());
       }
       return out2;
     }
@@ -37464,13 +37491,13 @@ function checkValue(key, spec, v) {
       }
       return v;
     case "url": {
-      let u = null;
+      let u2 = null;
       try {
-        u = typeof v === "string" ? new URL(v) : null;
+        u2 = typeof v === "string" ? new URL(v) : null;
       } catch {
-        u = null;
+        u2 = null;
       }
-      if (!u || u.protocol !== "http:" && u.protocol !== "https:") {
+      if (!u2 || u2.protocol !== "http:" && u2.protocol !== "https:") {
         throw new ConfigError(`config key ${key} must be an http:// or https:// URL, got ${describe3(v)}`);
       }
       return v;
@@ -37482,20 +37509,20 @@ function checkValue(key, spec, v) {
 }
 function configFromObject(doc) {
   const cfg = defaultConfig();
-  for (const [section3, body] of Object.entries(doc)) {
-    const spec = SPEC[section3];
+  for (const [section4, body] of Object.entries(doc)) {
+    const spec = SPEC[section4];
     if (!spec) {
-      throw new ConfigError(`config section [${section3}] is not known: use one of ${Object.keys(SPEC).map((s) => `[${s}]`).join(", ")}`);
+      throw new ConfigError(`config section [${section4}] is not known: use one of ${Object.keys(SPEC).map((s2) => `[${s2}]`).join(", ")}`);
     }
     if (typeof body !== "object" || body === null || Array.isArray(body)) {
-      throw new ConfigError(`config key ${section3} must be a table ([${section3}])`);
+      throw new ConfigError(`config key ${section4} must be a table ([${section4}])`);
     }
     for (const [key, value] of Object.entries(body)) {
       const ks = spec[key];
       if (!ks) {
-        throw new ConfigError(`config key ${section3}.${key} is not known: use one of ${Object.keys(spec).map((k) => `${section3}.${k}`).join(", ")}`);
+        throw new ConfigError(`config key ${section4}.${key} is not known: use one of ${Object.keys(spec).map((k) => `${section4}.${k}`).join(", ")}`);
       }
-      cfg[section3][key] = checkValue(`${section3}.${key}`, ks, value);
+      cfg[section4][key] = checkValue(`${section4}.${key}`, ks, value);
     }
   }
   const out2 = cfg;
@@ -37546,8 +37573,17 @@ function findProjectStore(cwd) {
     if (dirname2(d) === d) break;
   }
   const searched = root === null ? [resolve(cwd)] : chain;
-  for (const d of searched) if (isDir(join3(d, ".cairn"))) return { dir: join3(d, ".cairn"), searched, root };
+  for (const d of searched) if (isDir(join3(d, ".cairn")) && !isTeamStore(join3(d, ".cairn"))) return { dir: join3(d, ".cairn"), searched, root };
   return { dir: null, searched, root };
+}
+var TEAM_MARKER = "team.toml";
+function isTeamStore(dir) {
+  return existsSync2(join3(dir, TEAM_MARKER));
+}
+function findTeamStore(repoRoot) {
+  if (repoRoot === null) return null;
+  const dir = join3(repoRoot, ".cairn");
+  return isTeamStore(dir) ? dir : null;
 }
 function expandHome(p, home = homedir()) {
   if (p === "~") return home;
@@ -37583,12 +37619,13 @@ function resolveStore(opts = {}) {
   return { dir: fallback, via: projectExists ? "project" : "home", config: base, configFile: baseConfigFile, why: projectWhy };
 }
 
-// server/src/core/store/store.ts
-import { promises as fsp5, readFileSync as readFileSync4, readdirSync as readdirSync2 } from "node:fs";
-import { basename as basename2, dirname as dirname4, join as join9, sep } from "node:path";
+// server/src/core/store/pending.ts
+import { promises as fsp3, statSync as statSync2 } from "node:fs";
+import { dirname as dirname4, join as join5 } from "node:path";
+import { randomBytes as randomBytes2 } from "node:crypto";
 
 // server/src/core/store/fsatomic.ts
-import { promises as fsp2, constants, lstatSync, mkdirSync } from "node:fs";
+import { promises as fsp2, closeSync, constants, fchmodSync, fsync, lstatSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
 import { basename, dirname as dirname3, join as join4 } from "node:path";
 import { randomBytes } from "node:crypto";
 var DIR_MODE = 448;
@@ -37599,20 +37636,23 @@ function tempPathFor(target) {
 function isTempName(name) {
   return name.startsWith(".") && name.endsWith(".tmp");
 }
+function fsyncFd(fd) {
+  return new Promise((resolve10, reject) => fsync(fd, (err) => err ? reject(err) : resolve10()));
+}
 async function fsyncDir(dir) {
-  let fh;
+  let fd;
   try {
-    fh = await fsp2.open(dir, constants.O_RDONLY);
-    await fh.sync();
+    fd = openSync(dir, constants.O_RDONLY);
+    await fsyncFd(fd);
   } catch (err) {
     const code = err.code;
     if (code !== "EINVAL" && code !== "EISDIR" && code !== "EPERM") throw err;
   } finally {
-    await fh?.close();
+    if (fd !== void 0) closeSync(fd);
   }
 }
 async function ensureDir(dir) {
-  await fsp2.mkdir(dir, { recursive: true, mode: DIR_MODE });
+  mkdirSync(dir, { recursive: true, mode: DIR_MODE });
 }
 function ensureOwnDirSync(dir) {
   mkdirSync(dir, { recursive: true, mode: DIR_MODE });
@@ -37629,22 +37669,25 @@ function isOwnDirSync(dir) {
 }
 async function writeFileAtomic(target, data, mode2 = FILE_MODE) {
   const tmp = tempPathFor(target);
-  const fh = await fsp2.open(tmp, "wx", mode2);
+  const fd = openSync(tmp, "wx", mode2);
   try {
-    await fh.writeFile(data);
-    if (mode2 !== FILE_MODE) await fh.chmod(mode2);
-    await fh.sync();
+    const buf = typeof data === "string" ? Buffer.from(data, "utf8") : data;
+    for (let at = 0; at < buf.length; ) at += writeSync(fd, buf, at, buf.length - at);
+    if (mode2 !== FILE_MODE) fchmodSync(fd, mode2);
+    await fsyncFd(fd);
   } catch (err) {
-    await fh.close().catch(() => {
-    });
-    await fsp2.rm(tmp, { force: true });
+    try {
+      closeSync(fd);
+    } catch {
+    }
+    rmSync(tmp, { force: true });
     throw err;
   }
-  await fh.close();
+  closeSync(fd);
   try {
-    await fsp2.rename(tmp, target);
+    renameSync(tmp, target);
   } catch (err) {
-    await fsp2.rm(tmp, { force: true });
+    rmSync(tmp, { force: true });
     throw err;
   }
   await fsyncDir(dirname3(target));
@@ -37654,196 +37697,6 @@ async function moveFileDurable(from, to) {
   await fsyncDir(dirname3(to));
   if (dirname3(from) !== dirname3(to)) await fsyncDir(dirname3(from));
 }
-
-// server/src/core/store/lock.ts
-import { promises as fsp3 } from "node:fs";
-import { randomBytes as randomBytes2 } from "node:crypto";
-import { hostname as hostname3 } from "node:os";
-import { join as join5 } from "node:path";
-
-// server/src/core/store/pid.ts
-import { readFileSync as readFileSync2 } from "node:fs";
-function pidAlive(pid) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return err.code === "EPERM";
-  }
-}
-var bootMs;
-function pidStartMs(pid) {
-  try {
-    if (bootMs === void 0) {
-      const m = /^btime (\d+)$/m.exec(readFileSync2("/proc/stat", "utf8"));
-      bootMs = m ? Number(m[1]) * 1e3 : null;
-    }
-    if (bootMs === null) return null;
-    const stat = readFileSync2(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    const ticks = Number(fields[19]);
-    return Number.isFinite(ticks) ? bootMs + ticks * 10 : null;
-  } catch {
-    return null;
-  }
-}
-
-// server/src/core/store/lock.ts
-var STALE_MS = 3e4;
-var HOST = hostname3();
-var REUSED_PID_SLACK_MS = 2e3;
-var sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-var StoreLock = class {
-  constructor(dir, timeoutMs = 15e3, staleMs = STALE_MS) {
-    this.dir = dir;
-    this.timeoutMs = timeoutMs;
-    this.staleMs = staleMs;
-    this.file = join5(dir, ".lock");
-  }
-  dir;
-  timeoutMs;
-  staleMs;
-  file;
-  /** In-process queue: callers in one process take turns before touching the file lock. */
-  tail = Promise.resolve();
-  /** Runs fn while holding the store lock; releases it whatever fn does. */
-  async run(fn) {
-    const prev = this.tail;
-    let done;
-    this.tail = new Promise((r) => done = r);
-    try {
-      await prev;
-      const token2 = await this.acquire();
-      try {
-        return await fn();
-      } finally {
-        await this.release(token2);
-      }
-    } finally {
-      done();
-    }
-  }
-  /** Removes the lock only if it is still the one we created (compared by its token). */
-  async release(token2) {
-    const text3 = await fsp3.readFile(this.file, "utf8").catch(() => null);
-    if (text3 === null || parseLock(text3).token !== token2) return;
-    await fsp3.rm(this.file, { force: true });
-  }
-  /** Takes the lock; returns the token written into it. */
-  async acquire() {
-    await ensureDir(this.dir);
-    const deadline = Date.now() + this.timeoutMs;
-    let wait = 1;
-    for (; ; ) {
-      const token2 = randomBytes2(8).toString("hex");
-      if (await this.tryCreate(token2)) return token2;
-      await this.breakIfStale();
-      if (Date.now() > deadline) {
-        throw new LockTimeoutError(`the store lock ${this.file} is held by another process; try again, or delete the file if no cairn process is running`);
-      }
-      await sleep(wait + Math.random() * wait);
-      wait = Math.min(wait * 2, 25);
-    }
-  }
-  /**
-   * Creates the lock file whole. open(O_EXCL) then write leaves an EMPTY lock if the process is
-   * killed between the two (a reader sees one about 1 time in 10 under load), and an empty lock
-   * can only be broken by age: every store write waits STALE_MS. So the line is written to a temp
-   * file first and hard-linked into place (link fails with EEXIST if the lock exists); a
-   * filesystem without hard links falls back to open(O_EXCL). A temp left by a kill is named like
-   * every other temp file and removed by the next load once its pid is gone.
-   */
-  async tryCreate(token2) {
-    const line2 = `${process.pid} ${HOST} ${Date.now()} ${token2}
-`;
-    if (!this.noLinks) {
-      if (await fsp3.lstat(this.file).then(() => true, () => false)) return false;
-      const tmp = join5(this.dir, `.lock.${process.pid}.${randomBytes2(4).toString("hex")}.tmp`);
-      await fsp3.writeFile(tmp, line2, { mode: FILE_MODE, flag: "wx" });
-      try {
-        await fsp3.link(tmp, this.file);
-        return true;
-      } catch (err) {
-        const code = err.code;
-        if (code === "EEXIST") return false;
-        if (code !== "EPERM" && code !== "ENOTSUP" && code !== "EOPNOTSUPP" && code !== "ENOSYS") throw err;
-        this.noLinks = true;
-      } finally {
-        await fsp3.rm(tmp, { force: true });
-      }
-    }
-    try {
-      const fh = await fsp3.open(this.file, "wx", FILE_MODE);
-      await fh.writeFile(line2);
-      await fh.close();
-      return true;
-    } catch (err) {
-      if (err.code !== "EEXIST") throw err;
-      return false;
-    }
-  }
-  noLinks = false;
-  async breakIfStale() {
-    let text3;
-    let mtimeMs;
-    try {
-      const st = await fsp3.lstat(this.file);
-      if (!st.isFile()) {
-        const aside2 = `${this.file}.stale.${process.pid}.${Date.now()}`;
-        await fsp3.rename(this.file, aside2).then(() => fsp3.rm(aside2, { force: true, recursive: true }), () => {
-        });
-        return;
-      }
-      mtimeMs = st.mtimeMs;
-      text3 = await fsp3.readFile(this.file, "utf8");
-    } catch {
-      return;
-    }
-    const { pid, host, time: time4 } = parseLock(text3);
-    const since = time4 ?? mtimeMs;
-    const local = pid !== null && host === HOST;
-    let stale;
-    if (local) {
-      const started = pidStartMs(pid);
-      stale = !pidAlive(pid) || started !== null && started > since + REUSED_PID_SLACK_MS;
-    } else {
-      stale = Date.now() - since >= this.staleMs;
-    }
-    if (!stale) return;
-    const aside = `${this.file}.stale.${process.pid}.${Date.now()}`;
-    try {
-      await fsp3.rename(this.file, aside);
-    } catch {
-      return;
-    }
-    const moved = await fsp3.readFile(aside, "utf8").catch(() => "");
-    if (moved !== text3) {
-      await fsp3.link(aside, this.file).catch(() => {
-      });
-    }
-    await fsp3.rm(aside, { force: true });
-  }
-};
-function parseLock(text3) {
-  const [pidText, host, timeText, token2] = text3.trim().split(" ");
-  const pid = Number(pidText);
-  const time4 = Number(timeText);
-  return {
-    pid: Number.isInteger(pid) && pid > 0 ? pid : null,
-    host: host || null,
-    time: Number.isFinite(time4) && time4 > 0 ? time4 : null,
-    token: token2 || null
-  };
-}
-
-// server/src/core/store/memfile.ts
-var import_gray_matter = __toESM(require_gray_matter(), 1);
-
-// server/src/core/types.ts
-var SCHEMA_VERSION = 1;
-var CONFIDENCES = ["low", "medium", "high"];
-var SOURCES = ["explicit-statement", "inferred", "user-correction"];
-var CATEGORIES = ["fact", "user-inference"];
 
 // node_modules/ulid/dist/node/index.js
 import crypto from "node:crypto";
@@ -37977,29 +37830,385 @@ function monotonicFactory(prng) {
 
 // server/src/core/ids.ts
 var ULID_RE = /^[0-7][0-9A-HJKMNP-TV-Z]{25}$/;
-function isUlid(s) {
-  return ULID_RE.test(s);
+function isUlid(s2) {
+  return ULID_RE.test(s2);
 }
 var next = monotonicFactory();
 function newId(now = Date.now()) {
   return next(now);
 }
 
+// server/src/core/store/pending.ts
+var EXPIRED_GRACE_MS = 24 * 36e5;
+var ID_RE = /^p_[0-9A-HJKMNP-TV-Z]{26}$/;
+function pendingDir(storeDir) {
+  return join5(storeDir, ".pending");
+}
+function newPendingId(now) {
+  return `p_${newId(now.getTime())}`;
+}
+function checkPendingId(raw2) {
+  const id2 = typeof raw2 === "string" ? raw2.trim() : "";
+  if (!ID_RE.test(id2)) {
+    const shown2 = typeof raw2 === "string" ? JSON.stringify(raw2.length > 40 ? `${raw2.slice(0, 40)}...` : raw2) : String(raw2);
+    throw new MalformedIdError(`pending_id ${shown2} is not a pending write id: pass the pending_id memory_write returned, like p_01JQ3Z8V7M2K4T6Y9B1C3D5F7H`);
+  }
+  return id2;
+}
+var fileOf = (dir, id2) => join5(dir, `${id2}.json`);
+async function savePending(storeDir, entry) {
+  const dir = pendingDir(storeDir);
+  ensureOwnDirSync(dir);
+  await writeFileAtomic(fileOf(dir, entry.pending_id), `${JSON.stringify(entry, null, 2)}
+`);
+}
+async function readEntry(file2) {
+  if (!isOwnDirSync(dirname4(file2))) return null;
+  let text3;
+  try {
+    text3 = await fsp3.readFile(file2, "utf8");
+  } catch (err) {
+    if (err.code === "ENOENT") return null;
+    throw err;
+  }
+  try {
+    const e = JSON.parse(text3);
+    if (typeof e.expires_at !== "string" || typeof e.write !== "object" || e.write === null) throw new Error("missing fields");
+    return e;
+  } catch (err) {
+    throw new Error(`pending write file ${file2} is unreadable (${err.message}): delete it and write the memory again`);
+  }
+}
+function expiredError(e) {
+  return new PendingExpiredError(
+    `pending write ${e.pending_id} expired at ${e.expires_at} (behavior.pending_ttl_minutes): nothing was stored; call memory_write again if the user still agrees`
+  );
+}
+function unknownError(id2) {
+  return new NotFoundError(`no pending write with id ${id2}: it was already confirmed or cancelled, or never existed`);
+}
+async function claimPending(storeDir, id2, now) {
+  const dir = pendingDir(storeDir);
+  const file2 = fileOf(dir, id2);
+  const entry = await readEntry(file2);
+  if (!entry) throw unknownError(id2);
+  if (Date.parse(entry.expires_at) <= now.getTime()) throw expiredError(entry);
+  const claimed = join5(dir, `.${id2}.${process.pid}.${randomBytes2(4).toString("hex")}.claim`);
+  try {
+    await fsp3.rename(file2, claimed);
+  } catch (err) {
+    if (err.code === "ENOENT") throw unknownError(id2);
+    throw err;
+  }
+  return {
+    entry,
+    done: () => fsp3.rm(claimed, { force: true }),
+    release: () => fsp3.rename(claimed, file2)
+  };
+}
+async function dropPending(storeDir, id2, now) {
+  const file2 = fileOf(pendingDir(storeDir), id2);
+  const entry = await readEntry(file2);
+  if (!entry) return false;
+  try {
+    await fsp3.rm(file2);
+  } catch (err) {
+    if (err.code === "ENOENT") return false;
+    throw err;
+  }
+  return Date.parse(entry.expires_at) > now.getTime();
+}
+async function sweepPending(storeDir, now) {
+  const dir = pendingDir(storeDir);
+  if (!isOwnDirSync(dir)) return;
+  let names;
+  try {
+    names = await fsp3.readdir(dir);
+  } catch {
+    return;
+  }
+  await Promise.all(
+    names.map(async (name) => {
+      const file2 = join5(dir, name);
+      try {
+        if (name.endsWith(".claim")) {
+          const st = await fsp3.stat(file2);
+          if (now.getTime() - st.mtimeMs > EXPIRED_GRACE_MS) await fsp3.rm(file2, { force: true });
+          return;
+        }
+        if (!name.endsWith(".json")) return;
+        const e = await readEntry(file2);
+        if (e && Date.parse(e.expires_at) + EXPIRED_GRACE_MS <= now.getTime()) await fsp3.rm(file2, { force: true });
+      } catch {
+      }
+    })
+  );
+}
+async function listPending(storeDir, now) {
+  const dir = pendingDir(storeDir);
+  if (!isOwnDirSync(dir)) return [];
+  let names;
+  try {
+    names = await fsp3.readdir(dir);
+  } catch {
+    return [];
+  }
+  const out2 = [];
+  for (const name of names.filter((n2) => ID_RE.test(n2.replace(/\.json$/, "")) && n2.endsWith(".json")).sort()) {
+    try {
+      const e = await readEntry(join5(dir, name));
+      if (e && Date.parse(e.expires_at) > now.getTime()) out2.push(e);
+    } catch {
+    }
+  }
+  return out2;
+}
+function watchPending(storeDir, fn, intervalMs = 1e3) {
+  const dir = pendingDir(storeDir);
+  const stamp2 = () => {
+    try {
+      return statSync2(dir).mtimeMs;
+    } catch {
+      return -1;
+    }
+  };
+  let last = stamp2();
+  const timer = setInterval(() => {
+    const now = stamp2();
+    if (now !== last) {
+      last = now;
+      fn();
+    }
+  }, intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
+// server/src/core/store/store.ts
+import { promises as fsp6, lstatSync as lstatSync5, readFileSync as readFileSync5, readdirSync as readdirSync2, statSync as statSync3 } from "node:fs";
+import { basename as basename2, dirname as dirname5, join as join10, sep } from "node:path";
+
+// server/src/core/store/lock.ts
+import { promises as fsp4, linkSync, lstatSync as lstatSync2, openSync as openSync2, closeSync as closeSync2, readFileSync as readFileSync3, rmSync as rmSync2, writeFileSync, writeSync as writeSync2 } from "node:fs";
+import { randomBytes as randomBytes3 } from "node:crypto";
+import { hostname as hostname3 } from "node:os";
+import { join as join6 } from "node:path";
+
+// server/src/core/store/pid.ts
+import { readFileSync as readFileSync2 } from "node:fs";
+function pidAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return err.code === "EPERM";
+  }
+}
+var bootMs;
+function pidStartMs(pid) {
+  try {
+    if (bootMs === void 0) {
+      const m = /^btime (\d+)$/m.exec(readFileSync2("/proc/stat", "utf8"));
+      bootMs = m ? Number(m[1]) * 1e3 : null;
+    }
+    if (bootMs === null) return null;
+    const stat = readFileSync2(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const ticks = Number(fields[19]);
+    return Number.isFinite(ticks) ? bootMs + ticks * 10 : null;
+  } catch {
+    return null;
+  }
+}
+
+// server/src/core/store/lock.ts
+var STALE_MS = 3e4;
+var HOST = hostname3();
+var REUSED_PID_SLACK_MS = 2e3;
+var sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+var StoreLock = class {
+  constructor(dir, timeoutMs = 15e3, staleMs = STALE_MS) {
+    this.dir = dir;
+    this.timeoutMs = timeoutMs;
+    this.staleMs = staleMs;
+    this.file = join6(dir, ".lock");
+  }
+  dir;
+  timeoutMs;
+  staleMs;
+  file;
+  /** In-process queue: callers in one process take turns before touching the file lock. */
+  tail = Promise.resolve();
+  /** Runs fn while holding the store lock; releases it whatever fn does. */
+  async run(fn) {
+    const prev = this.tail;
+    let done;
+    this.tail = new Promise((r) => done = r);
+    try {
+      await prev;
+      const token2 = await this.acquire();
+      try {
+        return await fn();
+      } finally {
+        await this.release(token2);
+      }
+    } finally {
+      done();
+    }
+  }
+  /**
+   * Removes the lock only if it is still the one we created (compared by its token). The lock's
+   * own file steps are synchronous calls (microseconds each; a thread-pool round trip costs far
+   * more on a busy machine and every write takes and releases the lock); waiting stays async.
+   */
+  async release(token2) {
+    let text3;
+    try {
+      text3 = readFileSync3(this.file, "utf8");
+    } catch {
+      text3 = null;
+    }
+    if (text3 === null || parseLock(text3).token !== token2) return;
+    rmSync2(this.file, { force: true });
+  }
+  /** Takes the lock; returns the token written into it. */
+  async acquire() {
+    await ensureDir(this.dir);
+    const deadline = Date.now() + this.timeoutMs;
+    let wait = 1;
+    for (; ; ) {
+      const token2 = randomBytes3(8).toString("hex");
+      if (this.tryCreate(token2)) return token2;
+      await this.breakIfStale();
+      if (Date.now() > deadline) {
+        throw new LockTimeoutError(`the store lock ${this.file} is held by another process; try again, or delete the file if no cairn process is running`);
+      }
+      await sleep(wait + Math.random() * wait);
+      wait = Math.min(wait * 2, 25);
+    }
+  }
+  /**
+   * Creates the lock file whole. open(O_EXCL) then write leaves an EMPTY lock if the process is
+   * killed between the two (a reader sees one about 1 time in 10 under load), and an empty lock
+   * can only be broken by age: every store write waits STALE_MS. So the line is written to a temp
+   * file first and hard-linked into place (link fails with EEXIST if the lock exists); a
+   * filesystem without hard links falls back to open(O_EXCL). A temp left by a kill is named like
+   * every other temp file and removed by the next load once its pid is gone.
+   */
+  tryCreate(token2) {
+    const line2 = `${process.pid} ${HOST} ${Date.now()} ${token2}
+`;
+    if (!this.noLinks) {
+      try {
+        lstatSync2(this.file);
+        return false;
+      } catch {
+      }
+      const tmp = join6(this.dir, `.lock.${process.pid}.${randomBytes3(4).toString("hex")}.tmp`);
+      writeFileSync(tmp, line2, { mode: FILE_MODE, flag: "wx" });
+      try {
+        linkSync(tmp, this.file);
+        return true;
+      } catch (err) {
+        const code = err.code;
+        if (code === "EEXIST") return false;
+        if (code !== "EPERM" && code !== "ENOTSUP" && code !== "EOPNOTSUPP" && code !== "ENOSYS") throw err;
+        this.noLinks = true;
+      } finally {
+        rmSync2(tmp, { force: true });
+      }
+    }
+    try {
+      const fd = openSync2(this.file, "wx", FILE_MODE);
+      try {
+        writeSync2(fd, line2);
+      } finally {
+        closeSync2(fd);
+      }
+      return true;
+    } catch (err) {
+      if (err.code !== "EEXIST") throw err;
+      return false;
+    }
+  }
+  noLinks = false;
+  async breakIfStale() {
+    let text3;
+    let mtimeMs;
+    try {
+      const st = await fsp4.lstat(this.file);
+      if (!st.isFile()) {
+        const aside2 = `${this.file}.stale.${process.pid}.${Date.now()}`;
+        await fsp4.rename(this.file, aside2).then(() => fsp4.rm(aside2, { force: true, recursive: true }), () => {
+        });
+        return;
+      }
+      mtimeMs = st.mtimeMs;
+      text3 = await fsp4.readFile(this.file, "utf8");
+    } catch {
+      return;
+    }
+    const { pid, host, time: time4 } = parseLock(text3);
+    const since = time4 ?? mtimeMs;
+    const local = pid !== null && host === HOST;
+    let stale;
+    if (local) {
+      const started = pidStartMs(pid);
+      stale = !pidAlive(pid) || started !== null && started > since + REUSED_PID_SLACK_MS;
+    } else {
+      stale = Date.now() - since >= this.staleMs;
+    }
+    if (!stale) return;
+    const aside = `${this.file}.stale.${process.pid}.${Date.now()}`;
+    try {
+      await fsp4.rename(this.file, aside);
+    } catch {
+      return;
+    }
+    const moved = await fsp4.readFile(aside, "utf8").catch(() => "");
+    if (moved !== text3) {
+      await fsp4.link(aside, this.file).catch(() => {
+      });
+    }
+    await fsp4.rm(aside, { force: true });
+  }
+};
+function parseLock(text3) {
+  const [pidText, host, timeText, token2] = text3.trim().split(" ");
+  const pid = Number(pidText);
+  const time4 = Number(timeText);
+  return {
+    pid: Number.isInteger(pid) && pid > 0 ? pid : null,
+    host: host || null,
+    time: Number.isFinite(time4) && time4 > 0 ? time4 : null,
+    token: token2 || null
+  };
+}
+
+// server/src/core/store/memfile.ts
+var import_gray_matter = __toESM(require_gray_matter(), 1);
+
+// server/src/core/types.ts
+var SCHEMA_VERSION = 1;
+var CONFIDENCES = ["low", "medium", "high"];
+var SOURCES = ["explicit-statement", "inferred", "user-correction"];
+var CATEGORIES = ["fact", "user-inference"];
+
 // server/src/core/scopes.ts
 var import_picomatch = __toESM(require_picomatch2(), 1);
 var SCOPE_RE = /^[a-z0-9]+(?:[-:][a-z0-9]+)*$/;
 var MAX_SCOPE_LENGTH = LIMITS.scopeChars;
 var MAX_SCOPES = LIMITS.scopes;
-function validateScope(s, arg = "scope") {
-  if (typeof s !== "string" || s === "") throw new ValidationError(`${arg} must be a non-empty string like "tools" or "projects:foo"`);
-  if (s.length > MAX_SCOPE_LENGTH) throw new ValidationError(`${arg} "${s.slice(0, 20)}..." is ${s.length} characters: at most ${MAX_SCOPE_LENGTH} are allowed`);
-  if (SCOPE_RE.test(s)) return s;
-  const fixed = s.toLowerCase().trim().replace(/[\s_/.]+/g, "-").replace(/[^a-z0-9:-]/g, "").replace(/([-:])[-:]+/g, "$1").replace(/^[-:]+|[-:]+$/g, "");
-  if (s !== s.toLowerCase() && SCOPE_RE.test(s.toLowerCase())) {
-    throw new ValidationError(`${arg} "${s}" is not lowercase: use "${s.toLowerCase()}"`);
+function validateScope(s2, arg = "scope") {
+  if (typeof s2 !== "string" || s2 === "") throw new ValidationError(`${arg} must be a non-empty string like "tools" or "projects:foo"`);
+  if (s2.length > MAX_SCOPE_LENGTH) throw new ValidationError(`${arg} "${s2.slice(0, 20)}..." is ${s2.length} characters: at most ${MAX_SCOPE_LENGTH} are allowed`);
+  if (SCOPE_RE.test(s2)) return s2;
+  const fixed = s2.toLowerCase().trim().replace(/[\s_/.]+/g, "-").replace(/[^a-z0-9:-]/g, "").replace(/([-:])[-:]+/g, "$1").replace(/^[-:]+|[-:]+$/g, "");
+  if (s2 !== s2.toLowerCase() && SCOPE_RE.test(s2.toLowerCase())) {
+    throw new ValidationError(`${arg} "${s2}" is not lowercase: use "${s2.toLowerCase()}"`);
   }
   const hint = SCOPE_RE.test(fixed) ? `: use "${fixed}"` : "";
-  throw new ValidationError(`${arg} "${s}" is not a valid scope (lowercase letters and digits, parts joined by "-" or ":")${hint}`);
+  throw new ValidationError(`${arg} "${s2}" is not a valid scope (lowercase letters and digits, parts joined by "-" or ":")${hint}`);
 }
 function isGlob(filter) {
   return /[*?[\]{}!]/.test(filter);
@@ -38016,7 +38225,7 @@ function scopeFilterMatcher(filters) {
   if (filters.length === 0) return () => true;
   const globs = filters.filter(isGlob).map((g) => (0, import_picomatch.default)(g, { dot: true }));
   const prefixes = filters.filter((f) => !isGlob(f));
-  const one = (s) => prefixes.some((p) => s === p || s.startsWith(`${p}:`)) || globs.some((m) => m(s) || m(s.replace(/:/g, "/")));
+  const one = (s2) => prefixes.some((p) => s2 === p || s2.startsWith(`${p}:`)) || globs.some((m) => m(s2) || m(s2.replace(/:/g, "/")));
   return (scopes) => scopes.some(one);
 }
 function scopeAllowed(scope2, allowed) {
@@ -38025,8 +38234,8 @@ function scopeAllowed(scope2, allowed) {
 
 // server/src/core/origin.ts
 import { execFile } from "node:child_process";
-import { readFileSync as readFileSync3 } from "node:fs";
-import { isAbsolute as isAbsolute2, join as join6, resolve as resolve2 } from "node:path";
+import { readFileSync as readFileSync4 } from "node:fs";
+import { isAbsolute as isAbsolute2, join as join7, resolve as resolve2 } from "node:path";
 var GIT_TIMEOUT_MS = 2e3;
 var CACHE_MS = 3e4;
 function git(cwd, args, timeout = GIT_TIMEOUT_MS) {
@@ -38054,7 +38263,7 @@ async function repoInfo(cwd) {
 }
 function currentBranch(gitDir) {
   try {
-    const head = readFileSync3(join6(gitDir, "HEAD"), "utf8").trim();
+    const head = readFileSync4(join7(gitDir, "HEAD"), "utf8").trim();
     const m = /^ref: refs\/heads\/(.+)$/.exec(head);
     return m ? m[1] : null;
   } catch {
@@ -38069,12 +38278,12 @@ async function captureOrigin(cwd) {
 var KEPT_USER = "git";
 function redactRemoteUrl(url2) {
   if (url2 === null || url2 === void 0) return null;
-  const u = url2.trim();
-  const clean = redactTrimmed(u);
-  return clean === u ? url2 : clean;
+  const u2 = url2.trim();
+  const clean = redactTrimmed(u2);
+  return clean === u2 ? url2 : clean;
 }
-function redactTrimmed(u) {
-  const scheme = /^([a-z][a-z0-9+.-]*:\/\/)([^/?#]*)(.*)$/is.exec(u);
+function redactTrimmed(u2) {
+  const scheme = /^([a-z][a-z0-9+.-]*:\/\/)([^/?#]*)(.*)$/is.exec(u2);
   if (scheme) {
     let authority = scheme[2];
     const at = authority.lastIndexOf("@");
@@ -38085,12 +38294,12 @@ function redactTrimmed(u) {
     const rest = scheme[3].replace(/[?#].*$/s, "");
     return `${scheme[1]}${authority}${rest}`;
   }
-  const scp = /^(?:([^/]*)@)?([^@:/\\]+):(?!\/\/)(.*)$/s.exec(u);
-  if (scp && !/^[a-z]:[\\/]/i.test(u)) {
+  const scp = /^(?:([^/]*)@)?([^@:/\\]+):(?!\/\/)(.*)$/s.exec(u2);
+  if (scp && !/^[a-z]:[\\/]/i.test(u2)) {
     const user = scp[1];
     return `${user === KEPT_USER ? `${user}@` : ""}${scp[2]}:${scp[3].replace(/[?#].*$/s, "")}`;
   }
-  return u;
+  return u2;
 }
 function hasUrlSecrets(url2) {
   return url2 !== null && url2 !== void 0 && redactRemoteUrl(url2) !== url2;
@@ -38106,21 +38315,21 @@ var HOST_ALIASES = {
 };
 function normalizeRepoUrl(url2) {
   if (!url2) return null;
-  let u = redactRemoteUrl(url2);
-  if (u === "") return null;
+  let u2 = redactRemoteUrl(url2);
+  if (u2 === "") return null;
   let host = "";
   let path2 = "";
-  const scp = /^(?:[^@/]+@)?([^:/]+):(?!\/)(.+)$/.exec(u);
-  const withScheme = /^[a-z][a-z0-9+.-]*:\/\/(?:[^@/]+@)?([^/:]+)(?::\d+)?\/(.+)$/i.exec(u);
+  const scp = /^(?:[^@/]+@)?([^:/]+):(?!\/)(.+)$/.exec(u2);
+  const withScheme = /^[a-z][a-z0-9+.-]*:\/\/(?:[^@/]+@)?([^/:]+)(?::\d+)?\/(.+)$/i.exec(u2);
   if (withScheme) {
     host = withScheme[1];
     path2 = withScheme[2];
-  } else if (scp && !/^[a-z]:\\/i.test(u)) {
+  } else if (scp && !/^[a-z]:\\/i.test(u2)) {
     host = scp[1];
     path2 = scp[2];
   } else {
-    u = u.replace(/^file:\/\//, "");
-    return `local${resolve2(u).replace(/\.git\/?$/, "").replace(/\/+$/, "")}`;
+    u2 = u2.replace(/^file:\/\//, "");
+    return `local${resolve2(u2).replace(/\.git\/?$/, "").replace(/\/+$/, "")}`;
   }
   path2 = path2.replace(/\/+$/, "").replace(/\.git$/i, "").replace(/^\/+/, "");
   host = host.toLowerCase();
@@ -38161,19 +38370,19 @@ function isPlainSafe(v) {
 }
 var ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 var interned = /* @__PURE__ */ new Map();
-function own2(s) {
-  return Buffer.from(s, "utf8").toString("utf8");
+function own2(s2) {
+  return Buffer.from(s2, "utf8").toString("utf8");
 }
-function intern(s) {
-  let v = interned.get(s);
+function intern(s2) {
+  let v = interned.get(s2);
   if (v === void 0) {
-    v = own2(s);
+    v = own2(s2);
     if (interned.size < 2e5) interned.set(v, v);
   }
   return v;
 }
-function internOrNull(s) {
-  return s === null ? null : intern(s);
+function internOrNull(s2) {
+  return s2 === null ? null : intern(s2);
 }
 var sharedScopes = /* @__PURE__ */ new Map();
 var sharedOrigins = /* @__PURE__ */ new Map();
@@ -38211,8 +38420,8 @@ function scalar(v) {
   if (v === "null") return null;
   if (v.startsWith('"')) {
     try {
-      const s = JSON.parse(v);
-      return typeof s === "string" ? s : void 0;
+      const s2 = JSON.parse(v);
+      return typeof s2 === "string" ? s2 : void 0;
     } catch {
       return void 0;
     }
@@ -38273,7 +38482,7 @@ function parseCanonical(text3) {
   const scopesText = field(L[4], "scopes");
   if (!created || !updated || scopesText === void 0 || !scopesText.startsWith("[") || !scopesText.endsWith("]")) return null;
   const scopes = scopesText.slice(1, -1).split(", ");
-  if (scopes.length === 0 || scopes.some((s) => !SCOPE_RE.test(s)) || new Set(scopes).size !== scopes.length) return null;
+  if (scopes.length === 0 || scopes.some((s2) => !SCOPE_RE.test(s2)) || new Set(scopes).size !== scopes.length) return null;
   const confidence = member(CONFIDENCES, field(L[5], "confidence"));
   const source = member(SOURCES, field(L[6], "source"));
   const category = member(CATEGORIES, field(L[7], "category"));
@@ -38424,9 +38633,9 @@ function parseGeneral(src) {
   const rawScopes = typeof data.scopes === "string" ? [data.scopes] : data.scopes;
   if (!Array.isArray(rawScopes) || rawScopes.length === 0) throw new ParseError("scopes is missing or empty");
   const scopes = [];
-  for (const s of rawScopes) {
-    if (typeof s !== "string" || !SCOPE_RE.test(s)) throw new ParseError(`scope ${shown(s)} does not match ${SCOPE_RE.source}`);
-    if (!scopes.includes(s)) scopes.push(intern(s));
+  for (const s2 of rawScopes) {
+    if (typeof s2 !== "string" || !SCOPE_RE.test(s2)) throw new ParseError(`scope ${shown(s2)} does not match ${SCOPE_RE.source}`);
+    if (!scopes.includes(s2)) scopes.push(intern(s2));
   }
   const created = toIso(data.created, "created", true);
   const record2 = {
@@ -38598,8 +38807,8 @@ function mergeKeys(rec, m) {
 }
 
 // server/src/core/store/listing.ts
-import { promises as fsp4, lstatSync as lstatSync2, rmSync } from "node:fs";
-import { join as join7 } from "node:path";
+import { promises as fsp5, lstatSync as lstatSync3, rmSync as rmSync3 } from "node:fs";
+import { join as join8 } from "node:path";
 var Listing = class {
   constructor(dirs) {
     this.dirs = dirs;
@@ -38625,13 +38834,23 @@ var Listing = class {
     this.stats[2 * i + 1] = mtimeMs;
   }
   path(i) {
-    return join7(this.dirs[this.inDir[i]], this.names[i]);
+    return join8(this.dirs[this.inDir[i]], this.names[i]);
   }
   size(i) {
     return this.stats[2 * i];
   }
   mtimeMs(i) {
     return this.stats[2 * i + 1];
+  }
+  /** Builds the path set has() uses, yielding every `every` paths (a server's background check). */
+  async index(pause3, every) {
+    if (this.pathSet) return;
+    const set3 = /* @__PURE__ */ new Set();
+    for (let i = 0; i < this.names.length; i++) {
+      if (i % every === every - 1) await pause3();
+      set3.add(this.path(i));
+    }
+    this.pathSet = set3;
   }
   has(p) {
     if (!this.pathSet) {
@@ -38647,7 +38866,7 @@ function pidOfTemp(name) {
 }
 function removeIfDeadTemp(dir, name) {
   const pid = pidOfTemp(name);
-  if (pid && pid !== process.pid && !pidAlive(pid)) rmSync(join7(dir, name), { force: true });
+  if (pid && pid !== process.pid && !pidAlive(pid)) rmSync3(join8(dir, name), { force: true });
 }
 async function listStoreFiles(dirs, cleanTemps, onSymlink, flat = dirs.length, pause3) {
   const found = new Listing(dirs);
@@ -38655,7 +38874,7 @@ async function listStoreFiles(dirs, cleanTemps, onSymlink, flat = dirs.length, p
     const d = dirs[di];
     let names;
     try {
-      names = await fsp4.readdir(d);
+      names = await fsp5.readdir(d);
     } catch (err) {
       if (err.code === "ENOENT") continue;
       throw err;
@@ -38668,10 +38887,10 @@ async function listStoreFiles(dirs, cleanTemps, onSymlink, flat = dirs.length, p
         continue;
       }
       if (!name.endsWith(".md") || name.startsWith(".")) continue;
-      const p = join7(d, name);
+      const p = join8(d, name);
       let st = null;
       try {
-        st = lstatSync2(p);
+        st = lstatSync3(p);
       } catch {
         continue;
       }
@@ -38683,8 +38902,8 @@ async function listStoreFiles(dirs, cleanTemps, onSymlink, flat = dirs.length, p
 }
 
 // server/src/core/store/notes.ts
-import { lstatSync as lstatSync3, readdirSync, rmSync as rmSync2 } from "node:fs";
-import { join as join8 } from "node:path";
+import { lstatSync as lstatSync4, readdirSync, rmSync as rmSync4 } from "node:fs";
+import { join as join9 } from "node:path";
 var NOTES_DIR = "notes";
 var MEMORIES_ROOT = "/memories";
 var ROOT_NOTE_SCOPE = "notes";
@@ -38739,16 +38958,16 @@ function listNoteFiles(notesDir, add, onSymlink, cleanTemps) {
       return;
     }
     for (const name of names) {
-      const p = join8(dir, name);
+      const p = join9(dir, name);
       if (isTempName(name)) {
         const pid = pidOfTemp2(name);
-        if (cleanTemps && pid && pid !== process.pid && !pidAlive(pid)) rmSync2(p, { force: true });
+        if (cleanTemps && pid && pid !== process.pid && !pidAlive(pid)) rmSync4(p, { force: true });
         continue;
       }
       if (name.startsWith(".")) continue;
       let st;
       try {
-        st = lstatSync3(p);
+        st = lstatSync4(p);
       } catch {
         continue;
       }
@@ -38770,8 +38989,8 @@ function quoted(v) {
 function noteOfTombstone(m) {
   let path2 = null;
   let text3 = null;
-  for (const block of m.extra) {
-    const k = /^(note_path|note_text): (".*")$/s.exec(block);
+  for (const block2 of m.extra) {
+    const k = /^(note_path|note_text): (".*")$/s.exec(block2);
     if (!k) continue;
     try {
       const v = JSON.parse(k[2]);
@@ -38790,6 +39009,7 @@ function stripRecord(m) {
   void file2, void tombstoned, void size2, void mtimeMs, void extra, void idAssigned, void note;
   return rec;
 }
+var YIELD_EVERY = 2048;
 var Store = class {
   dir;
   tombDir;
@@ -38815,8 +39035,8 @@ var Store = class {
     this.readOnly = opts.readOnly ?? false;
     this.nameText = opts.nameText ?? ((b) => b);
     this.dir = dir;
-    this.tombDir = join9(dir, ".tombstones");
-    this.notesDir = join9(dir, NOTES_DIR);
+    this.tombDir = join10(dir, ".tombstones");
+    this.notesDir = join10(dir, NOTES_DIR);
     this.lock = new StoreLock(dir);
     this.warn = opts.warn ?? ((m) => process.stderr.write(`cairn: ${m}
 `));
@@ -38854,9 +39074,13 @@ var Store = class {
     this.freshness = fn;
     this.ownWrites = ownWrites ?? null;
   }
-  /** Runs a write under the lock, telling the freshness strategy it was ours. */
+  /**
+   * Runs a write under the lock, telling the freshness strategy it was ours. It does not wait for
+   * a running check of adopted records (validate): that check re-stats every path before it reads
+   * or drops it, so a file a write made or moved meanwhile is never taken for a stale one (the
+   * same rule as for a file the watcher reported), and a write re-reads its target under the lock.
+   */
   async locked(fn) {
-    if (this.validation) await this.validation;
     const o = this.ownWrites;
     const clean = o?.beforeWrite() ?? false;
     try {
@@ -38870,11 +39094,14 @@ var Store = class {
    * records are being checked against the files (validate), an operation waits for the check to
    * finish: it may change the store, and must see it as it is. A `read` (search, list, show,
    * overview) only waits as long as the freshness strategy says (a big store answers from the
-   * snapshot meanwhile).
+   * snapshot meanwhile). A `create` (a new memory: memory_write, a confirmed pending write)
+   * does not wait for the check either: it needs the lock and the gates, which see every memory
+   * the snapshot holds, and it touches no existing file; a hand edit made before the start is
+   * seen when the check reaches it, as for a read.
    */
   ensureFresh(opts) {
     const v = this.validation;
-    if (v && !opts?.read) return v.then(() => this.freshness());
+    if (v && !opts) return v.then(() => this.freshness());
     return this.freshness();
   }
   /** The running check of adopted records (validate), which writes wait for. */
@@ -38909,9 +39136,11 @@ var Store = class {
    * subscribes: no change is reported for adopted records. Notes are left to validate() (a cached
    * record would not say it is a note). Returns false, adopting nothing, for a cache that names
    * files outside this store (a copied or moved store, another store's cache). `cleanTemps`:
-   * remove dead writers' temp files now, as a load does (a peek leaves them).
+   * remove dead writers' temp files now, as a load does (a small store; a big one leaves them to
+   * validate(), whose listing removes them: a second listing of the whole store before the first
+   * answer cost ~65 ms at 50k; a peek leaves them).
    */
-  adopt(seed, opts) {
+  adopt(seed, opts = { cleanTemps: false }) {
     for (const m of seed) if (!this.isMemoryPath(m.file)) return false;
     if (opts.cleanTemps) this.cleanDeadTemps();
     for (const m of seed) {
@@ -38964,8 +39193,8 @@ var Store = class {
     let tombOk;
     for (const p of new Set(paths)) {
       if (!this.isMemoryPath(p)) continue;
-      if (dirname4(p) === this.tombDir && !(tombOk ??= await this.tombDirUsable())) continue;
-      const st = await fsp5.lstat(p).catch(() => null);
+      if (dirname5(p) === this.tombDir && !(tombOk ??= await this.tombDirUsable())) continue;
+      const st = await fsp6.lstat(p).catch(() => null);
       if (st && st.isFile()) this.refreshOne(p, st.size, st.mtimeMs, void 0);
       else if (this.files.has(p)) this.dropPath(p);
     }
@@ -39009,7 +39238,7 @@ var Store = class {
    * (created on the first removal).
    */
   async tombDirUsable() {
-    const st = await fsp5.lstat(this.tombDir).catch(() => null);
+    const st = await fsp6.lstat(this.tombDir).catch(() => null);
     if (!st || st.isDirectory()) return true;
     const reason = st.isSymbolicLink() ? "is a symbolic link; cairn does not follow links out of the store" : "is not a directory";
     if (this.warnOnce.get(this.tombDir) !== reason) {
@@ -39022,15 +39251,19 @@ var Store = class {
     const changed = [];
     let present = 0;
     for (let i = 0; i < found.length; i++) {
+      if (pause3 && i % YIELD_EVERY === YIELD_EVERY - 1) await pause3();
       const cur = this.files.get(found.path(i));
       if (cur) present++;
       if (!cur || cur.size !== found.size(i) || cur.mtimeMs !== found.mtimeMs(i)) changed.push(i);
     }
     let dropped = 0;
     if (present < this.files.size) {
+      if (pause3) await found.index(pause3, YIELD_EVERY);
+      let k = 0;
       for (const p of [...this.files.keys()]) {
+        if (pause3 && ++k % YIELD_EVERY === 0) await pause3();
         if (found.has(p) || errorOf(this.files.get(p))?.startsWith("is a symbolic")) continue;
-        if (pause3 && this.isMemoryPath(p) && (await fsp5.lstat(p).catch(() => null))?.isFile()) continue;
+        if (pause3 && this.isMemoryPath(p) && (await fsp6.lstat(p).catch(() => null))?.isFile()) continue;
         this.dropPath(p);
         dropped++;
       }
@@ -39045,13 +39278,13 @@ var Store = class {
       let mtimeMs = found.mtimeMs(i);
       if (pause3) {
         if (++n2 % 100 === 0) await pause3();
-        const st = await fsp5.lstat(p).catch(() => null);
+        const st = await fsp6.lstat(p).catch(() => null);
         if (!st?.isFile()) continue;
         size2 = st.size;
         mtimeMs = st.mtimeMs;
       }
-      const s = seeded.get(p);
-      if (s && s.size === size2 && s.mtimeMs === mtimeMs) this.refreshOne(s.file, size2, mtimeMs, s);
+      const s2 = seeded.get(p);
+      if (s2 && s2.size === size2 && s2.mtimeMs === mtimeMs) this.refreshOne(s2.file, size2, mtimeMs, s2);
       else this.refreshOne(p, size2, mtimeMs, void 0);
     }
     progress2?.(changed.length, changed.length);
@@ -39068,7 +39301,7 @@ var Store = class {
     } else {
       let text3;
       try {
-        text3 = readFileSync4(p, "utf8");
+        text3 = readFileSync5(p, "utf8");
       } catch (err) {
         if (err.code === "ENOENT") {
           if (this.files.has(p)) this.dropPath(p);
@@ -39092,9 +39325,9 @@ var Store = class {
       const updated = record2.updated ?? created;
       const idAssigned = record2.id === null;
       const id2 = record2.id ?? derivedId(basename2(p), created);
-      const mem = storedMemory({ ...record2, id: id2, created, updated }, p, size2, mtimeMs, extra);
-      if (idAssigned) mem.idAssigned = true;
-      return mem;
+      const mem2 = storedMemory({ ...record2, id: id2, created, updated }, p, size2, mtimeMs, extra);
+      if (idAssigned) mem2.idAssigned = true;
+      return mem2;
     } catch (err) {
       return new Skip(size2, mtimeMs, err.message);
     }
@@ -39112,11 +39345,11 @@ var Store = class {
       this.warnOnce.set(p, error62);
       this.warn(`skipped ${p}: ${error62}`);
     }
-    const mem = memOf(entry);
+    const mem2 = memOf(entry);
     if (oldId) this.removeOwner(oldId, p);
-    if (mem) this.addOwner(mem.id, p);
-    if (oldId && oldId !== mem?.id) this.elect(oldId);
-    if (mem) this.elect(mem.id);
+    if (mem2) this.addOwner(mem2.id, p);
+    if (oldId && oldId !== mem2?.id) this.elect(oldId);
+    if (mem2) this.elect(mem2.id);
   }
   addOwner(id2, p) {
     const cur = this.owners.get(id2);
@@ -39199,7 +39432,7 @@ var Store = class {
   async fresh(id2) {
     const known = this.activeById.get(id2) ?? this.tombById.get(id2);
     if (known) {
-      const st = await fsp5.lstat(known.file).catch(() => null);
+      const st = await fsp6.lstat(known.file).catch(() => null);
       if (st?.isFile()) {
         this.refreshOne(known.file, st.size, st.mtimeMs, void 0);
         const again = this.activeById.get(id2) ?? this.tombById.get(id2);
@@ -39213,7 +39446,7 @@ var Store = class {
   async freshAny(id2) {
     const known = this.mergingById.get(id2);
     if (known) {
-      const st = await fsp5.lstat(known.file).catch(() => null);
+      const st = await fsp6.lstat(known.file).catch(() => null);
       if (st?.isFile()) this.refreshOne(known.file, st.size, st.mtimeMs, void 0);
       else await this.sync();
       const again = this.mergingById.get(id2);
@@ -39225,7 +39458,7 @@ var Store = class {
   async moveRecord(cur, next2) {
     const targetDir = next2.removed !== void 0 ? this.tombDir : this.dir;
     const written = await this.writeRecord(cur.file, next2, cur.extra);
-    if (dirname4(cur.file) === targetDir) return written;
+    if (dirname5(cur.file) === targetDir) return written;
     await ensureDir(targetDir);
     const dest = await this.freeName(targetDir, basename2(cur.file));
     await moveFileDurable(cur.file, dest);
@@ -39260,7 +39493,7 @@ var Store = class {
   // the old set, from step 3 on the merged result; never both active, never neither.
   /** Where merge journals live (a dot directory: never listed as memories). */
   get mergeDir() {
-    return join9(this.dir, ".merges");
+    return join10(this.dir, ".merges");
   }
   /** Test hook: CAIRN_TEST_MERGE_STEP_DELAY_MS waits between the steps of a merge (crash tests). */
   async stepDelay() {
@@ -39287,7 +39520,7 @@ var Store = class {
       await ensureDir(this.tombDir);
       await ensureDir(this.mergeDir);
       const file2 = await this.freeName(this.dir, fileNameFor(rec, this.nameText));
-      const journal = join9(this.mergeDir, `${rec.id}.json`);
+      const journal = join10(this.mergeDir, `${rec.id}.json`);
       await writeFileAtomic(journal, `${JSON.stringify({ id: rec.id, file: basename2(file2), sources: sourceIds })}
 `);
       await this.stepDelay();
@@ -39300,7 +39533,7 @@ var Store = class {
       const done = { ...rec };
       delete done.merging;
       const merged = await this.writeRecord(file2, done, []);
-      await fsp5.rm(journal, { force: true });
+      await fsp6.rm(journal, { force: true });
       await fsyncDir(this.mergeDir);
       return merged;
     });
@@ -39308,16 +39541,16 @@ var Store = class {
   /** Resolves interrupted merges (see above) under the lock. A read-only store never does. */
   async recoverMerges() {
     if (this.readOnly) return 0;
-    const pending = this.mergingById.size > 0 || (await fsp5.readdir(this.mergeDir).catch(() => [])).length > 0;
+    const pending = this.mergingById.size > 0 || (await fsp6.readdir(this.mergeDir).catch(() => [])).length > 0;
     if (!pending) return 0;
     return this.locked(() => this.recoverLocked());
   }
   async recoverLocked() {
     if (this.readOnly) return 0;
     const work = /* @__PURE__ */ new Map();
-    const names = await fsp5.readdir(this.mergeDir).catch(() => []);
+    const names = await fsp6.readdir(this.mergeDir).catch(() => []);
     for (const name of names) {
-      const p = join9(this.mergeDir, name);
+      const p = join10(this.mergeDir, name);
       if (isTempName(name)) {
         removeIfDeadTemp(this.mergeDir, name);
         continue;
@@ -39325,17 +39558,17 @@ var Store = class {
       if (!name.endsWith(".json")) continue;
       let j;
       try {
-        j = JSON.parse(await fsp5.readFile(p, "utf8"));
+        j = JSON.parse(await fsp6.readFile(p, "utf8"));
       } catch {
         j = {};
       }
       const ok = typeof j.id === "string" && Array.isArray(j.sources) && j.sources.every((x) => typeof x === "string");
       if (!ok) {
         this.warn(`removed ${p}: not a merge journal cairn can read`);
-        await fsp5.rm(p, { force: true });
+        await fsp6.rm(p, { force: true });
         continue;
       }
-      work.set(j.id, { sources: j.sources, journal: p, ...typeof j.file === "string" ? { file: join9(this.dir, basename2(j.file)) } : {} });
+      work.set(j.id, { sources: j.sources, journal: p, ...typeof j.file === "string" ? { file: join10(this.dir, basename2(j.file)) } : {} });
     }
     for (const [id2, m] of this.mergingById) {
       const w2 = work.get(id2);
@@ -39345,7 +39578,7 @@ var Store = class {
     let n2 = 0;
     for (const [id2, w2] of work) {
       await this.resolveMerge(id2, w2.sources, w2.file);
-      if (w2.journal) await fsp5.rm(w2.journal, { force: true });
+      if (w2.journal) await fsp6.rm(w2.journal, { force: true });
       n2++;
     }
     if (names.length > 0) await fsyncDir(this.mergeDir).catch(() => void 0);
@@ -39353,15 +39586,15 @@ var Store = class {
   }
   async resolveMerge(id2, sourceIds, file2) {
     if (file2) {
-      const st = await fsp5.lstat(file2).catch(() => null);
+      const st = await fsp6.lstat(file2).catch(() => null);
       if (st?.isFile()) this.refreshOne(file2, st.size, st.mtimeMs, void 0);
       else if (this.files.has(file2)) this.dropPath(file2);
     }
     const merged = this.mergingById.get(id2) ?? await this.freshAny(id2);
     const reason = `merged into ${id2}`;
     const srcs = [];
-    for (const s of sourceIds) srcs.push(await this.fresh(s));
-    const ours = (s) => s !== void 0 && s.tombstoned && s.removed_reason === reason;
+    for (const s2 of sourceIds) srcs.push(await this.fresh(s2));
+    const ours = (s2) => s2 !== void 0 && s2.tombstoned && s2.removed_reason === reason;
     if (merged && !merged.merging) return;
     if (merged && srcs.every(ours)) {
       if (merged.merging) {
@@ -39372,17 +39605,17 @@ var Store = class {
       }
       return;
     }
-    for (const s of srcs) {
-      if (!ours(s)) continue;
-      const rec = stripRecord(s);
+    for (const s2 of srcs) {
+      if (!ours(s2)) continue;
+      const rec = stripRecord(s2);
       delete rec.removed;
       delete rec.removed_reason;
       delete rec.removed_session;
-      await this.moveRecord(s, rec);
+      await this.moveRecord(s2, rec);
     }
     if (merged?.merging) {
-      await fsp5.rm(merged.file, { force: true });
-      await fsyncDir(dirname4(merged.file));
+      await fsp6.rm(merged.file, { force: true });
+      await fsyncDir(dirname5(merged.file));
       this.dropPath(merged.file);
       this.warn(`rolled back the interrupted merge into ${id2}: its sources are active again`);
     }
@@ -39390,15 +39623,15 @@ var Store = class {
   async writeRecord(file2, rec, extra) {
     const text3 = serializeMemory(rec, extra);
     await writeFileAtomic(file2, text3);
-    const st = await fsp5.stat(file2);
-    const mem = storedMemory(rec, file2, st.size, st.mtimeMs, extra);
-    this.setEntry(file2, mem);
-    return mem;
+    const st = statSync3(file2);
+    const mem2 = storedMemory(rec, file2, st.size, st.mtimeMs, extra);
+    this.setEntry(file2, mem2);
+    return mem2;
   }
   async freeName(dir, name) {
-    let candidate = join9(dir, name);
-    for (let n2 = 2; this.files.has(candidate) || await fsp5.lstat(candidate).catch(() => null); n2++) {
-      candidate = join9(dir, name.replace(/\.md$/, `-${n2}.md`));
+    let candidate = join10(dir, name);
+    for (let n2 = 2; this.files.has(candidate) || lstatSync5(candidate, { throwIfNoEntry: false }); n2++) {
+      candidate = join10(dir, name.replace(/\.md$/, `-${n2}.md`));
     }
     return candidate;
   }
@@ -39425,11 +39658,11 @@ var Store = class {
       if (next2.id !== cur.id) throw new ConflictError(`a write-back may not change the id of ${cur.id}`);
       const wantTomb = next2.removed !== void 0;
       const targetDir = wantTomb ? this.tombDir : this.dir;
-      if (targetDir === this.tombDir && dirname4(cur.file) !== targetDir && !await this.tombDirUsable()) {
+      if (targetDir === this.tombDir && dirname5(cur.file) !== targetDir && !await this.tombDirUsable()) {
         throw new ConflictError(`cannot remove ${id2}: ${this.tombDir} is not a real directory (a symbolic link or a file); cairn does not follow links out of the store, so replace it with a directory`);
       }
       const written = await this.writeRecord(cur.file, next2, cur.extra);
-      if (dirname4(cur.file) === targetDir) return written;
+      if (dirname5(cur.file) === targetDir) return written;
       await ensureDir(targetDir);
       const dest = await this.freeName(targetDir, basename2(cur.file));
       await moveFileDurable(cur.file, dest);
@@ -39443,15 +39676,15 @@ var Store = class {
   // ---- notes (the memory tool's files; paths are checked to lie in the notes area by core/notes) ----
   /** The note at `file` as on disk now (under the lock): its text, or null when there is none. */
   async noteText(file2) {
-    const st = await fsp5.lstat(file2).catch(() => null);
+    const st = await fsp6.lstat(file2).catch(() => null);
     if (!st) return null;
     if (!st.isFile()) throw new ConflictError(`${file2} is not a regular file`);
-    const text3 = await fsp5.readFile(file2, "utf8");
+    const text3 = await fsp6.readFile(file2, "utf8");
     this.refreshOne(file2, st.size, st.mtimeMs, void 0);
     return text3;
   }
   async noteWritten(file2) {
-    const st = await fsp5.stat(file2);
+    const st = await fsp6.stat(file2);
     this.refreshOne(file2, st.size, st.mtimeMs, void 0);
     const m = memOf(this.files.get(file2));
     if (!m) throw new ConflictError(`${file2} was written but cannot be read back as a note`);
@@ -39465,7 +39698,7 @@ var Store = class {
     if (this.noteRel(file2) === null) throw new ConflictError(`${file2} is not in the notes area`);
     return this.locked(async () => {
       const next2 = await edit(await this.noteText(file2));
-      await ensureDir(dirname4(file2));
+      await ensureDir(dirname5(file2));
       await writeFileAtomic(file2, next2);
       return this.noteWritten(file2);
     });
@@ -39486,8 +39719,8 @@ var Store = class {
         await ensureDir(this.tombDir);
         const dest = await this.freeName(this.tombDir, `${basename2(file2).replace(/[^A-Za-z0-9._-]+/g, "-").replace(/\.md$/, "")}-note.md`);
         out2.push(await this.writeRecord(dest, tomb(note), noteTombExtra(note.note, text3)));
-        await fsp5.unlink(file2);
-        await fsyncDir(dirname4(file2));
+        await fsp6.unlink(file2);
+        await fsyncDir(dirname5(file2));
         this.dropPath(file2);
       }
       return out2;
@@ -39500,17 +39733,17 @@ var Store = class {
   async renameNote(from, to) {
     if (this.noteRel(to) === null) throw new ConflictError(`${to} is not in the notes area`);
     await this.locked(async () => {
-      const st = await fsp5.lstat(from);
-      await ensureDir(dirname4(to));
+      const st = await fsp6.lstat(from);
+      await ensureDir(dirname5(to));
       if (st.isFile()) {
-        await fsp5.link(from, to);
-        await fsp5.unlink(from);
+        await fsp6.link(from, to);
+        await fsp6.unlink(from);
       } else {
-        if (await fsp5.lstat(to).catch(() => null)) throw Object.assign(new Error(`${to} exists`), { code: "EEXIST" });
-        await fsp5.rename(from, to);
+        if (await fsp6.lstat(to).catch(() => null)) throw Object.assign(new Error(`${to} exists`), { code: "EEXIST" });
+        await fsp6.rename(from, to);
       }
-      await fsyncDir(dirname4(to));
-      if (dirname4(from) !== dirname4(to)) await fsyncDir(dirname4(from));
+      await fsyncDir(dirname5(to));
+      if (dirname5(from) !== dirname5(to)) await fsyncDir(dirname5(from));
       await this.syncNotes();
     });
   }
@@ -39520,11 +39753,11 @@ var Store = class {
     return this.locked(async () => {
       const t = await this.fresh(id2);
       if (!t || !t.tombstoned) throw new NotFoundError(`no removed memory with id ${id2}`);
-      if (await fsp5.lstat(file2).catch(() => null)) throw new ConflictError(`cannot restore ${id2}: its path now holds another file; rename that one first`);
-      await ensureDir(dirname4(file2));
+      if (await fsp6.lstat(file2).catch(() => null)) throw new ConflictError(`cannot restore ${id2}: its path now holds another file; rename that one first`);
+      await ensureDir(dirname5(file2));
       await writeFileAtomic(file2, text3);
       const note = await this.noteWritten(file2);
-      await fsp5.rm(t.file, { force: true });
+      await fsp6.rm(t.file, { force: true });
       this.dropPath(t.file);
       return note;
     });
@@ -39536,7 +39769,7 @@ var Store = class {
       for (const id2 of ids2) {
         const t = await this.fresh(id2);
         if (!t || !t.tombstoned) continue;
-        await fsp5.rm(t.file, { force: true });
+        await fsp6.rm(t.file, { force: true });
         this.dropPath(t.file);
         done.push(id2);
       }
@@ -39546,20 +39779,20 @@ var Store = class {
 };
 
 // server/src/core/trust/gates/entropy.ts
-function shannonEntropy(s) {
-  if (s.length === 0) return 0;
+function shannonEntropy(s2) {
+  if (s2.length === 0) return 0;
   const counts = /* @__PURE__ */ new Map();
-  for (const ch of s) counts.set(ch, (counts.get(ch) ?? 0) + 1);
+  for (const ch of s2) counts.set(ch, (counts.get(ch) ?? 0) + 1);
   let h = 0;
-  const n2 = [...s].length;
+  const n2 = [...s2].length;
   for (const c of counts.values()) {
     const p = c / n2;
     h -= p * Math.log2(p);
   }
   return h;
 }
-function charClasses(s) {
-  return Number(/[a-z]/.test(s)) + Number(/[A-Z]/.test(s)) + Number(/[0-9]/.test(s)) + Number(/[^A-Za-z0-9]/.test(s));
+function charClasses(s2) {
+  return Number(/[a-z]/.test(s2)) + Number(/[A-Z]/.test(s2)) + Number(/[0-9]/.test(s2)) + Number(/[^A-Za-z0-9]/.test(s2));
 }
 var PLACEHOLDER_WORDS = /(example|placeholder|changeme|change[_-]me|redacted|dummy|your[_-]?|xxxx|sample|fake|todo|insert|replace)/i;
 function isPlaceholder(value) {
@@ -39641,7 +39874,7 @@ var Findings = class {
   spans = [];
   seen = /* @__PURE__ */ new Set();
   overlaps(start, end) {
-    return this.spans.some((s) => start < s.end && end > s.start);
+    return this.spans.some((s2) => start < s2.end && end > s2.start);
   }
   spanList() {
     return [...this.spans].sort((a, b) => a.start - b.start);
@@ -39724,8 +39957,8 @@ function isCodeReference(v) {
   /^[A-Z][A-Z0-9_]*$/.test(v);
 }
 function isNameLike(v) {
-  const segs = v.split(/[-_.]+/).filter((s) => s !== "");
-  return segs.length >= 2 && segs.every((s) => /^[A-Za-z]+$/.test(s) || /^v?\d{1,4}$/i.test(s));
+  const segs = v.split(/[-_.]+/).filter((s2) => s2 !== "");
+  return segs.length >= 2 && segs.every((s2) => /^[A-Za-z]+$/.test(s2) || /^v?\d{1,4}$/i.test(s2));
 }
 function looksLikeSecretValue(v) {
   if (v.length < ASSIGNMENT_MIN_LENGTH) return false;
@@ -39853,10 +40086,10 @@ function withoutSecrets(text3) {
   if (spans.length === 0) return text3;
   let out2 = "";
   let at = 0;
-  for (const s of spans) {
-    if (s.start > at) out2 += text3.slice(at, s.start);
+  for (const s2 of spans) {
+    if (s2.start > at) out2 += text3.slice(at, s2.start);
     out2 += " ";
-    at = Math.max(at, s.end);
+    at = Math.max(at, s2.end);
   }
   return out2 + text3.slice(at);
 }
@@ -39868,12 +40101,12 @@ function detectSecrets(text3) {
 import { existsSync as existsSync3 } from "node:fs";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { join as join12 } from "node:path";
+import { join as join14 } from "node:path";
 
 // server/src/core/index/cache.ts
 import { createHash as createHash2 } from "node:crypto";
-import { closeSync, constants as constants2, fstatSync, fsyncSync, openSync, readdirSync as readdirSync3, readSync, renameSync, rmSync as rmSync3, writeSync } from "node:fs";
-import { join as join10 } from "node:path";
+import { closeSync as closeSync3, constants as constants2, fstatSync, fsyncSync, openSync as openSync3, readdirSync as readdirSync3, readSync, renameSync as renameSync2, rmSync as rmSync5, writeSync as writeSync3 } from "node:fs";
+import { join as join11 } from "node:path";
 
 // server/src/core/index/stem.ts
 var STEMMER_VERSION = 2;
@@ -40138,23 +40371,40 @@ function tokenize(text3) {
 var CACHE_DIR = ".cache";
 var CACHE_FILE = "search-index.bin";
 var MAGIC = Buffer.from("CAIRNIDX", "latin1");
-var FORMAT = 5;
+var FORMAT = 6;
+var SHARED = ["origin", "scopes"];
 var HEADER_SLOT = 4096;
 var SHA_AT = 8;
 var LEN_AT = 48;
 var JSON_AT = 52;
 var CHUNK = 2e3;
 function cachePath(storeDir) {
-  return join10(storeDir, CACHE_DIR, CACHE_FILE);
+  return join11(storeDir, CACHE_DIR, CACHE_FILE);
 }
 function isLittleEndian() {
   return new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+}
+function* chunksOf(xs) {
+  for (let i = 0; i < xs.length; i += CHUNK) yield xs.slice(i, i + CHUNK);
 }
 function* payloadParts(c, keys) {
   const seen = /* @__PURE__ */ new Set();
   for (const r of c.records) for (const k in r) if (Object.hasOwn(r, k)) seen.add(k);
   keys.push(...[...seen].sort());
   if (keys.length > 50) throw new Error(`records have ${keys.length} distinct keys; the cache supports 50`);
+  const isShared = keys.map((k) => SHARED.includes(k));
+  const table = [];
+  const at = /* @__PURE__ */ new Map();
+  for (const r of c.records) {
+    for (let i = 0; i < keys.length; i++) {
+      if (!isShared[i]) continue;
+      const v = r[keys[i]];
+      if (v !== void 0 && !at.has(v)) {
+        at.set(v, table.length);
+        table.push(v);
+      }
+    }
+  }
   const row3 = (r) => {
     const out2 = [0];
     let mask2 = 0;
@@ -40162,28 +40412,30 @@ function* payloadParts(c, keys) {
       const v = r[keys[i]];
       if (v !== void 0 && Object.hasOwn(r, keys[i])) {
         mask2 += 2 ** i;
-        out2.push(v);
+        out2.push(isShared[i] ? at.get(v) : v);
       }
     }
     out2[0] = mask2;
     return out2;
   };
   let recordsBytes = 0;
-  const emit = (s) => {
-    const b = Buffer.from(s, "utf8");
+  const emit = (s2) => {
+    const b = Buffer.from(s2, "utf8");
     recordsBytes += b.length;
     return b;
   };
+  yield ["records", emit(`${JSON.stringify(table)}
+`)];
   for (let i = 0; i < c.records.length; i += CHUNK) {
     yield ["records", emit(`[${c.records.slice(i, i + CHUNK).map((r) => JSON.stringify(row3(r))).join(",")}]
 `)];
   }
-  const a = "analysis" in c ? c.analysis() : c;
+  const a = "analysis" in c ? c.analysis() : { terms: c.terms, parts: chunksOf(c.entries) };
   const terms = Buffer.from(a.terms.join("\n"), "utf8");
   yield ["terms", terms];
   yield ["pad", Buffer.alloc((4 - (recordsBytes + terms.length) % 4) % 4)];
-  for (let i = 0; i < a.entries.length; i += CHUNK) {
-    const part = a.entries.slice(i, i + CHUNK);
+  for (const part of a.parts) {
+    if (part.length === 0) continue;
     let n2 = 0;
     for (const e of part) n2 += 4 + e.fwd.length;
     const data = new Int32Array(n2);
@@ -40214,9 +40466,9 @@ async function encodeInto(c, write3, pause3) {
   const keys = [];
   const sha = createHash2("sha1");
   const size2 = { records: 0, terms: 0, pad: 0, ints: 0 };
-  for (const [section3, buf] of payloadParts(c, keys)) {
+  for (const [section4, buf] of payloadParts(c, keys)) {
     sha.update(buf);
-    size2[section3] += buf.length;
+    size2[section4] += buf.length;
     write3(buf);
     if (pause3) await pause3();
   }
@@ -40225,6 +40477,7 @@ async function encodeInto(c, write3, pause3) {
     tokenizer: TOKENIZER_VERSION,
     stemmer: STEMMER_VERSION,
     keys,
+    shared: keys.filter((k) => SHARED.includes(k)),
     recordsBytes: size2.records,
     termsBytes: size2.terms,
     ints: size2.ints / 4
@@ -40253,7 +40506,10 @@ function decodeFrom(read, size2, revive) {
   const pad = (4 - (h.recordsBytes + h.termsBytes) % 4) % 4;
   if (size2 - HEADER_SLOT !== h.recordsBytes + h.termsBytes + pad + h.ints * 4) throw new Error("truncated or extended payload");
   const sha = createHash2("sha1");
+  if (!Array.isArray(h.keys) || !Array.isArray(h.shared) || !h.shared.every((k) => h.keys.includes(k))) throw new Error("unreadable header");
+  const isShared = h.keys.map((k) => h.shared.includes(k));
   const records = [];
+  let table = null;
   const takeLine = (line2) => {
     let rows;
     try {
@@ -40262,13 +40518,23 @@ function decodeFrom(read, size2, revive) {
       throw new Error("malformed records");
     }
     if (!Array.isArray(rows)) throw new Error("malformed records");
+    if (table === null) {
+      table = rows;
+      return;
+    }
+    const tab = table;
     for (const row3 of rows) {
       if (!Array.isArray(row3) || typeof row3[0] !== "number") throw new Error("malformed record");
       const r = {};
       let mask2 = row3[0];
       let v = 1;
       for (let i = 0; i < h.keys.length && mask2 > 0; i++) {
-        if (mask2 % 2 === 1) r[h.keys[i]] = row3[v++];
+        if (mask2 % 2 === 1) {
+          const x = row3[v++];
+          if (!isShared[i]) r[h.keys[i]] = x;
+          else if (typeof x === "number" && Number.isInteger(x) && x >= 0 && x < tab.length) r[h.keys[i]] = tab[x];
+          else throw new Error("malformed record");
+        }
         mask2 = Math.floor(mask2 / 2);
       }
       if (!revive) records.push(r);
@@ -40282,21 +40548,31 @@ function decodeFrom(read, size2, revive) {
     }
   };
   let pos = HEADER_SLOT;
-  let carry = null;
-  const scratch = Buffer.allocUnsafe(Math.min(READ_CHUNK, Math.max(h.recordsBytes, h.ints * 4)));
+  let scratch2 = Buffer.allocUnsafe(Math.max(2 * READ_CHUNK, Math.min(READ_CHUNK, h.ints * 4)));
+  let carry = 0;
   for (let left = h.recordsBytes; left > 0; ) {
-    const chunk = read(pos, Math.min(READ_CHUNK, left), scratch);
-    sha.update(chunk);
-    pos += chunk.length;
-    left -= chunk.length;
-    let data2 = carry ? Buffer.concat([carry, chunk]) : chunk;
-    for (let nl = data2.indexOf(10); nl >= 0; nl = data2.indexOf(10)) {
-      takeLine(data2.subarray(0, nl));
-      data2 = data2.subarray(nl + 1);
+    if (scratch2.length - carry < Math.min(READ_CHUNK, left)) {
+      const grown = Buffer.allocUnsafe(Math.max(2 * scratch2.length, carry + Math.min(READ_CHUNK, left)));
+      scratch2.copy(grown, 0, 0, carry);
+      scratch2 = grown;
     }
-    carry = data2.length > 0 ? Buffer.from(data2) : null;
+    const want = Math.min(READ_CHUNK, left, scratch2.length - carry);
+    const target = scratch2.subarray(carry, carry + want);
+    const chunk = read(pos, want, target);
+    if (chunk.buffer !== target.buffer || chunk.byteOffset !== target.byteOffset) chunk.copy(target);
+    sha.update(target);
+    pos += want;
+    left -= want;
+    const data2 = scratch2.subarray(0, carry + want);
+    let start = 0;
+    for (let nl = data2.indexOf(10, carry); nl >= 0; nl = data2.indexOf(10, start)) {
+      takeLine(data2.subarray(start, nl));
+      start = nl + 1;
+    }
+    carry = data2.length - start;
+    if (start > 0 && carry > 0) scratch2.copyWithin(0, start, data2.length);
   }
-  if (carry) takeLine(carry);
+  if (carry > 0) takeLine(scratch2.subarray(0, carry));
   const termsBuf = read(pos, h.termsBytes + pad);
   sha.update(termsBuf);
   pos += termsBuf.length;
@@ -40305,7 +40581,7 @@ function decodeFrom(read, size2, revive) {
   const data = new Int32Array(h.ints);
   const bytes2 = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
   for (let o = 0; o < bytes2.length; ) {
-    const chunk = read(pos, Math.min(READ_CHUNK, bytes2.length - o), scratch);
+    const chunk = read(pos, Math.min(READ_CHUNK, bytes2.length - o), scratch2);
     sha.update(chunk);
     chunk.copy(bytes2, o);
     o += chunk.length;
@@ -40325,11 +40601,34 @@ function decodeFrom(read, size2, revive) {
   }
   return { records, terms, entries };
 }
-function readCache(storeDir, onReject, revive) {
-  if (!isOwnDirSync(join10(storeDir, CACHE_DIR))) return null;
+function readCacheId(storeDir) {
+  if (!isOwnDirSync(join11(storeDir, CACHE_DIR))) return null;
   let fd;
   try {
-    fd = openSync(cachePath(storeDir), constants2.O_RDONLY | constants2.O_NOFOLLOW);
+    fd = openSync3(cachePath(storeDir), constants2.O_RDONLY | constants2.O_NOFOLLOW);
+  } catch {
+    return null;
+  }
+  try {
+    const head = Buffer.alloc(HEADER_SLOT);
+    if (readSync(fd, head, 0, HEADER_SLOT, 0) !== HEADER_SLOT || !head.subarray(0, 8).equals(MAGIC)) return null;
+    const hlen = head.readUInt32LE(LEN_AT);
+    if (JSON_AT + hlen > HEADER_SLOT) return null;
+    const h = JSON.parse(head.subarray(JSON_AT, JSON_AT + hlen).toString("utf8"));
+    if (h.format !== FORMAT || h.tokenizer !== TOKENIZER_VERSION || h.stemmer !== STEMMER_VERSION) return null;
+    const sha = head.subarray(SHA_AT, LEN_AT).toString("latin1");
+    return /^[0-9a-f]{40}$/.test(sha) ? sha : null;
+  } catch {
+    return null;
+  } finally {
+    closeSync3(fd);
+  }
+}
+function readCache(storeDir, onReject, revive) {
+  if (!isOwnDirSync(join11(storeDir, CACHE_DIR))) return null;
+  let fd;
+  try {
+    fd = openSync3(cachePath(storeDir), constants2.O_RDONLY | constants2.O_NOFOLLOW);
   } catch {
     return null;
   }
@@ -40349,7 +40648,7 @@ function readCache(storeDir, onReject, revive) {
     onReject?.(err instanceof Error ? err.message : String(err));
     return null;
   } finally {
-    closeSync(fd);
+    closeSync3(fd);
   }
 }
 function removeDeadTemps(dir) {
@@ -40361,45 +40660,48 @@ function removeDeadTemps(dir) {
   }
   for (const n2 of names) {
     const m = /^search-index\.bin\.(\d+)\.[0-9a-z]+\.tmp$/.exec(n2);
-    if (m && Number(m[1]) !== process.pid && !pidAlive(Number(m[1]))) rmSync3(join10(dir, n2), { force: true });
+    if (m && Number(m[1]) !== process.pid && !pidAlive(Number(m[1]))) rmSync5(join11(dir, n2), { force: true });
   }
 }
 async function writeCache(storeDir, c, pause3) {
-  const dir = join10(storeDir, CACHE_DIR);
+  const dir = join11(storeDir, CACHE_DIR);
   ensureOwnDirSync(dir);
   removeDeadTemps(dir);
   const target = cachePath(storeDir);
   const tmp = `${target}.${process.pid}.${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}.tmp`;
-  const fd = openSync(tmp, "w", 384);
+  const fd = openSync3(tmp, "w", 384);
   let ok = false;
+  let id2 = "";
   try {
     let pos = HEADER_SLOT;
     const header = await encodeInto(
       c,
       (b) => {
-        writeSync(fd, b, 0, b.length, pos);
+        writeSync3(fd, b, 0, b.length, pos);
         pos += b.length;
       },
       pause3
     );
-    writeSync(fd, header, 0, header.length, 0);
+    writeSync3(fd, header, 0, header.length, 0);
     fsyncSync(fd);
+    id2 = header.subarray(SHA_AT, LEN_AT).toString("latin1");
     ok = true;
   } finally {
-    closeSync(fd);
-    if (!ok) rmSync3(tmp, { force: true });
+    closeSync3(fd);
+    if (!ok) rmSync5(tmp, { force: true });
   }
   try {
-    renameSync(tmp, target);
+    renameSync2(tmp, target);
   } catch (err) {
-    rmSync3(tmp, { force: true });
+    rmSync5(tmp, { force: true });
     throw err;
   }
+  return id2;
 }
 
 // server/src/core/store/freshness.ts
-import { readdirSync as readdirSync4, statSync as statSync2, watch } from "node:fs";
-import { dirname as dirname5, join as join11 } from "node:path";
+import { readdirSync as readdirSync4, statSync as statSync4, watch } from "node:fs";
+import { dirname as dirname6, join as join12 } from "node:path";
 var FULL_SYNC_INTERVAL_MS = 500;
 var DIR_DIFF_INTERVAL_MS = 1e3;
 var DRAIN_DELAY_MS = 25;
@@ -40408,7 +40710,7 @@ function isMemoryName(name) {
 }
 function mtimeOf(dir) {
   try {
-    return statSync2(dir).mtimeMs;
+    return statSync4(dir).mtimeMs;
   } catch {
     return -1;
   }
@@ -40549,14 +40851,14 @@ var Freshness = class {
       names = [];
     }
     const onDisk = /* @__PURE__ */ new Set();
-    for (const n2 of names) if (isMemoryName(n2)) onDisk.add(join11(dir, n2));
+    for (const n2 of names) if (isMemoryName(n2)) onDisk.add(join12(dir, n2));
     const known = this.store.fileStats();
-    for (const p of known.keys()) if (dirname5(p) === dir && !onDisk.has(p)) this.pending.add(p);
+    for (const p of known.keys()) if (dirname6(p) === dir && !onDisk.has(p)) this.pending.add(p);
     for (const p of onDisk) if (!known.has(p)) this.pending.add(p);
   }
   ensureWatch(dir) {
     if (this.broken || this.stopped || this.watchers.has(dir)) return;
-    const parentNow = mtimeOf(dirname5(dir));
+    const parentNow = mtimeOf(dirname6(dir));
     if (this.absentAt.get(dir) === parentNow) return;
     let w2;
     try {
@@ -40586,8 +40888,8 @@ var Freshness = class {
     else if (dir === this.store.notesDir) this.notesDirty = true;
     else {
       const n2 = name.toString();
-      this.absentAt.delete(join11(dir, n2));
-      if (isMemoryName(n2)) this.pending.add(join11(dir, n2));
+      this.absentAt.delete(join12(dir, n2));
+      if (isMemoryName(n2)) this.pending.add(join12(dir, n2));
       else if (dir === this.store.dir && n2 === ".tombstones") this.ensureWatch(this.store.tombDir);
       else if (dir === this.store.dir && n2 === "notes") {
         this.ensureWatch(this.store.notesDir);
@@ -40610,6 +40912,81 @@ var Freshness = class {
     this.watchers.clear();
   }
 };
+
+// server/src/core/index/overviewCache.ts
+import { closeSync as closeSync4, constants as constants3, fstatSync as fstatSync2, openSync as openSync4, readSync as readSync2, renameSync as renameSync3, rmSync as rmSync6, writeFileSync as writeFileSync2 } from "node:fs";
+import { join as join13 } from "node:path";
+var OVERVIEW_FILE = "overview.json";
+var FORMAT2 = 1;
+var MAX_BYTES = 64 << 20;
+function overviewGroups(records, repoKey) {
+  const at = /* @__PURE__ */ new Map();
+  for (const r of records) {
+    const repo = repoKey(r);
+    const key = `${repo ?? ""}\0${repo === null ? 0 : 1}\0${r.scopes.join("\n")}\0${r.expires ?? ""}`;
+    const g = at.get(key);
+    if (g) g.n++;
+    else at.set(key, { repo, scopes: [...r.scopes], expires: r.expires, n: 1 });
+  }
+  return [...at.values()];
+}
+function writeOverview(storeDir, cacheId, groups) {
+  const dir = join13(storeDir, CACHE_DIR);
+  ensureOwnDirSync(dir);
+  const target = join13(dir, OVERVIEW_FILE);
+  const tmp = `${target}.${process.pid}.${Date.now().toString(36)}.tmp`;
+  const body = { format: FORMAT2, cache: cacheId, dir: storeDir, groups };
+  try {
+    writeFileSync2(tmp, JSON.stringify(body), { mode: 384, flag: "wx" });
+    renameSync3(tmp, target);
+  } catch (err) {
+    rmSync6(tmp, { force: true });
+    throw err;
+  }
+}
+var isText = (v) => typeof v === "string";
+function readOverview(storeDir) {
+  if (!isOwnDirSync(join13(storeDir, CACHE_DIR))) return null;
+  const cacheId = readCacheId(storeDir);
+  if (cacheId === null) return null;
+  let fd;
+  try {
+    fd = openSync4(join13(storeDir, CACHE_DIR, OVERVIEW_FILE), constants3.O_RDONLY | constants3.O_NOFOLLOW);
+  } catch {
+    return null;
+  }
+  let text3;
+  try {
+    const size2 = fstatSync2(fd).size;
+    if (size2 > MAX_BYTES) return null;
+    const buf = Buffer.allocUnsafe(size2);
+    let got = 0;
+    while (got < size2) {
+      const n2 = readSync2(fd, buf, got, size2 - got, got);
+      if (n2 === 0) return null;
+      got += n2;
+    }
+    text3 = buf.toString("utf8");
+  } catch {
+    return null;
+  } finally {
+    closeSync4(fd);
+  }
+  let f;
+  try {
+    f = JSON.parse(text3);
+  } catch {
+    return null;
+  }
+  if (typeof f !== "object" || f === null || f.format !== FORMAT2 || f.cache !== cacheId || f.dir !== storeDir || !Array.isArray(f.groups)) return null;
+  for (const g of f.groups) {
+    const o = g;
+    if (typeof o !== "object" || o === null) return null;
+    if (!(o.repo === null || isText(o.repo)) || !(o.expires === null || isText(o.expires))) return null;
+    if (!Array.isArray(o.scopes) || !o.scopes.every(isText) || !Number.isSafeInteger(o.n) || o.n < 1) return null;
+  }
+  return f.groups;
+}
 
 // server/src/core/index/postings.ts
 var TF_MASK = 65535;
@@ -40754,20 +41131,20 @@ var Postings = class {
   compact() {
     const remap = new Int32Array(this.slots).fill(-1);
     let n2 = 0;
-    for (let s = 0; s < this.slots; s++) if (this.alive[s]) remap[s] = n2++;
+    for (let s2 = 0; s2 < this.slots; s2++) if (this.alive[s2]) remap[s2] = n2++;
     const bodyLen = new Int32Array(n2);
     const scopeLen = new Int32Array(n2);
     const recency = new Float64Array(n2);
     const expires = new Float64Array(n2);
     const meta3 = new Int32Array(n2);
-    for (let s = 0; s < this.slots; s++) {
-      const d = remap[s];
+    for (let s2 = 0; s2 < this.slots; s2++) {
+      const d = remap[s2];
       if (d < 0) continue;
-      meta3[d] = this.meta[s];
-      bodyLen[d] = this.bodyLen[s];
-      scopeLen[d] = this.scopeLen[s];
-      recency[d] = this.recency[s];
-      expires[d] = this.expires[s];
+      meta3[d] = this.meta[s2];
+      bodyLen[d] = this.bodyLen[s2];
+      scopeLen[d] = this.scopeLen[s2];
+      recency[d] = this.recency[s2];
+      expires[d] = this.expires[s2];
     }
     for (let t = 0; t < this.terms.length; t++) {
       const list5 = this.lists[t];
@@ -40796,20 +41173,20 @@ var Postings = class {
   buildLists(fwdBySlot) {
     const nt = this.terms.length;
     const df = new Int32Array(nt);
-    for (let s = 0; s < this.slots; s++) {
-      const f = fwdBySlot[s];
-      if (!f || !this.alive[s]) continue;
+    for (let s2 = 0; s2 < this.slots; s2++) {
+      const f = fwdBySlot[s2];
+      if (!f || !this.alive[s2]) continue;
       for (let i = 0; i < f.length; i += 2) df[f[i]]++;
     }
     const lists = new Array(nt);
     for (let t = 0; t < nt; t++) lists[t] = df[t] > 0 ? new Int32Array(df[t]) : EMPTY;
     const fill2 = new Int32Array(nt);
-    for (let s = 0; s < this.slots; s++) {
-      const f = fwdBySlot[s];
-      if (!f || !this.alive[s]) continue;
+    for (let s2 = 0; s2 < this.slots; s2++) {
+      const f = fwdBySlot[s2];
+      if (!f || !this.alive[s2]) continue;
       for (let i = 0; i < f.length; i += 2) {
         const t = f[i];
-        lists[t][fill2[t]++] = posting(s, f[i + 1]);
+        lists[t][fill2[t]++] = posting(s2, f[i + 1]);
       }
     }
     this.df = df;
@@ -40825,19 +41202,67 @@ var Postings = class {
     }
     const out2 = new Array(this.slots);
     const fill2 = new Int32Array(this.slots);
-    for (let s = 0; s < this.slots; s++) if (this.alive[s]) out2[s] = new Int32Array(count[s] * 2);
+    for (let s2 = 0; s2 < this.slots; s2++) if (this.alive[s2]) out2[s2] = new Int32Array(count[s2] * 2);
     for (let t = 0; t < this.terms.length; t++) {
       const list5 = this.lists[t];
       for (let i = 0, len = this.listLen[t]; i < len; i++) {
         const e = list5[i];
-        const s = e & SLOT_MASK;
-        const f = out2[s];
+        const s2 = e & SLOT_MASK;
+        const f = out2[s2];
         if (!f) continue;
-        f[fill2[s]++] = t;
-        f[fill2[s]++] = postingTf(e);
+        f[fill2[s2]++] = t;
+        f[fill2[s2]++] = postingTf(e);
       }
     }
     return out2;
+  }
+  /**
+   * A reader of each live slot's analysis a slot range at a time, ascending (0..a, a..b, ...), over
+   * the lists as they are now: later appends (new slots), kills and compactions do not show
+   * (the list arrays are never edited in place below their recorded length). The cache save
+   * streams with it instead of holding every forward list at once (~70 MB at 200k memories).
+   */
+  forwardReader() {
+    const nt = this.terms.length;
+    const lists = this.lists.slice(0, nt);
+    const lens = this.listLen.slice(0, nt);
+    const slots = this.slots;
+    const alive = this.alive.slice(0, slots);
+    const pos = new Int32Array(nt);
+    const read = (from, to) => {
+      const count = new Int32Array(to - from);
+      for (let t = 0; t < nt; t++) {
+        const list5 = lists[t];
+        const len = lens[t];
+        for (let i = pos[t]; i < len; i++) {
+          const s2 = list5[i] & SLOT_MASK;
+          if (s2 >= to) break;
+          count[s2 - from]++;
+        }
+      }
+      const out2 = new Array(to - from);
+      for (let s2 = from; s2 < to; s2++) if (alive[s2]) out2[s2 - from] = new Int32Array(count[s2 - from] * 2);
+      const fill2 = new Int32Array(to - from);
+      for (let t = 0; t < nt; t++) {
+        const list5 = lists[t];
+        const len = lens[t];
+        let i = pos[t];
+        for (; i < len; i++) {
+          const e = list5[i];
+          const s2 = e & SLOT_MASK;
+          if (s2 >= to) break;
+          const f = out2[s2 - from];
+          if (!f) continue;
+          const k = fill2[s2 - from];
+          f[k] = t;
+          f[k + 1] = postingTf(e);
+          fill2[s2 - from] = k + 2;
+        }
+        pos[t] = i;
+      }
+      return out2;
+    };
+    return { slots, alive, read };
   }
   /** The analysis tf pair of `term` in `slot`, or 0: binary search in the term's list. */
   tfOf(slot, term) {
@@ -40846,9 +41271,9 @@ var Postings = class {
     let hi = this.listLen[term] - 1;
     while (lo <= hi) {
       const mid = lo + hi >> 1;
-      const s = list5[mid] & SLOT_MASK;
-      if (s === slot) return postingTf(list5[mid]);
-      if (s < slot) lo = mid + 1;
+      const s2 = list5[mid] & SLOT_MASK;
+      if (s2 === slot) return postingTf(list5[mid]);
+      if (s2 < slot) lo = mid + 1;
       else hi = mid - 1;
     }
     return 0;
@@ -40921,8 +41346,8 @@ function isoMs(iso) {
 }
 function recencyOf(doc) {
   const c = isoMs(doc.created);
-  const u = isoMs(doc.updated);
-  return Math.max(Number.isFinite(c) ? c : 0, Number.isFinite(u) ? u : 0);
+  const u2 = isoMs(doc.updated);
+  return Math.max(Number.isFinite(c) ? c : 0, Number.isFinite(u2) ? u2 : 0);
 }
 function expiresOf(doc) {
   if (doc.expires === null || doc.expires === void 0) return Infinity;
@@ -41098,10 +41523,10 @@ var TermBounds = class {
         const n2 = Math.max(p.terms.length, this.fmax.length * 2);
         const f = new Float64Array(n2);
         f.set(this.fmax);
-        const s = new Int32Array(n2);
-        s.set(this.scanned);
+        const s2 = new Int32Array(n2);
+        s2.set(this.scanned);
         this.fmax = f;
-        this.scanned = s;
+        this.scanned = s2;
       }
     }
     const len = p.listLen[t];
@@ -41599,19 +42024,19 @@ var Ranker = class {
     for (let i = 0; i < len; i++) {
       const slot = list5[i] & SLOT_MASK;
       if (!passes(w2, slot)) continue;
-      let s = 0;
+      let s2 = 0;
       let k = 0;
       for (; k < terms.length; k++) {
         const packed = k === lead ? postingTf(list5[i]) : p.tfOf(slot, terms[k]);
         if (packed === 0) break;
         const f = pseudoTf(w2, packed, slot);
-        s += idfs[k] * f * (K1 + 1) / (K1 + f);
+        s2 += idfs[k] * f * (K1 + 1) / (K1 + f);
       }
       if (k < terms.length) continue;
-      s *= weight;
+      s2 *= weight;
       const b = this.best[slot];
       if (b === 0) this.termTouched[nTerm++] = slot;
-      if (s > b) this.best[slot] = s;
+      if (s2 > b) this.best[slot] = s2;
     }
     return nTerm;
   }
@@ -41724,10 +42149,10 @@ function accumulateBest(w2, list5, len, scale, best, termTouched, nTerm) {
     let f = tb === 0 ? 0 : wb * tb / (ab + cb * (md & 65535));
     if (ts !== 0) f += ws * ts / (as + cs * (md >>> 16 & 255));
     if (ta !== 0) f += wa;
-    const s = scale * f / (k1 + f);
+    const s2 = scale * f / (k1 + f);
     const b = best[slot];
     if (b === 0) termTouched[nTerm++] = slot;
-    if (s > b) best[slot] = s;
+    if (s2 > b) best[slot] = s2;
   }
   return nTerm;
 }
@@ -41735,8 +42160,8 @@ function accumulateBest(w2, list5, len, scale, best, termTouched, nTerm) {
 // server/src/core/index/snippet.ts
 var SNIPPET_MAX = 200;
 var ELLIPSIS = "…";
-function collapse(s) {
-  return s.replace(/\s+/g, " ").trim();
+function collapse(s2) {
+  return s2.replace(/\s+/g, " ").trim();
 }
 function makeSnippet(body, matchStart, matchEnd, max = SNIPPET_MAX) {
   const whole = collapse(body);
@@ -41822,14 +42247,20 @@ function rerank(cands, query, limit) {
   });
   return scored.slice(0, limit).map(({ c, scan, score }) => {
     const coverage = popcount(c.mask) / query.length;
-    const at = scan ?? scanBody(c.doc.body, query, false);
+    let snippet2;
     return {
       doc: c.doc,
       score: Math.round(score * 1e4) / 1e4,
       relevance: relevanceOf(coverage),
       coverage,
       matchTerms: query.filter((_, q) => (c.mask & 1 << q) !== 0).map((t) => t.surface),
-      snippet: makeSnippet(c.doc.body, at.matchStart, at.matchEnd)
+      get snippet() {
+        if (snippet2 === void 0) {
+          const at = scan ?? scanBody(c.doc.body, query, false);
+          snippet2 = makeSnippet(c.doc.body, at.matchStart, at.matchEnd);
+        }
+        return snippet2;
+      }
     };
   });
 }
@@ -41924,15 +42355,15 @@ function buildSynonyms(extra = {}) {
       keys.push(key);
     }
     for (const k of keys) {
-      let s = peers.get(k);
-      if (!s) peers.set(k, s = /* @__PURE__ */ new Set());
-      for (const o of keys) if (o !== k) s.add(o);
+      let s2 = peers.get(k);
+      if (!s2) peers.set(k, s2 = /* @__PURE__ */ new Set());
+      for (const o of keys) if (o !== k) s2.add(o);
     }
   }
   const out2 = /* @__PURE__ */ new Map();
-  for (const [k, s] of peers) {
-    if (k.includes(" ") || s.size === 0) continue;
-    out2.set(k, [...s].sort().map((o) => termsOf.get(o)));
+  for (const [k, s2] of peers) {
+    if (k.includes(" ") || s2.size === 0) continue;
+    out2.set(k, [...s2].sort().map((o) => termsOf.get(o)));
   }
   return out2;
 }
@@ -41948,7 +42379,9 @@ function candidates(p, terms, limit) {
     if (id2 !== void 0 && p.df[id2] > 0) ids2.push(id2);
   }
   ids2.sort((a, b) => p.df[a] - p.df[b] || a - b);
-  const weight = /* @__PURE__ */ new Map();
+  if (scratch.length < p.alive.length) scratch = new Float64Array(Math.max(p.alive.length, scratch.length * 2));
+  const weight = scratch;
+  const touched = [];
   let walked = 0;
   for (const t of ids2.slice(0, MAX_TERMS)) {
     if (walked >= MAX_POSTINGS) break;
@@ -41958,11 +42391,32 @@ function candidates(p, terms, limit) {
     for (let i = 0; i < len && walked < MAX_POSTINGS; i++, walked++) {
       const slot = list5[i] & SLOT_MASK;
       if (p.alive[slot] === 0) continue;
-      weight.set(slot, (weight.get(slot) ?? 0) + idf);
+      if (weight[slot] === 0) touched.push(slot);
+      weight[slot] = weight[slot] + idf;
     }
   }
-  return [...weight.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, limit).map(([slot]) => slot);
+  const best = [];
+  for (const slot of touched) {
+    const w2 = weight[slot];
+    if (best.length === limit) {
+      const last = best[limit - 1];
+      const lw = weight[last];
+      if (w2 < lw || w2 === lw && slot > last) continue;
+      best.pop();
+    }
+    let i = best.length;
+    while (i > 0) {
+      const o = best[i - 1];
+      const ow = weight[o];
+      if (ow > w2 || ow === w2 && o < slot) break;
+      i--;
+    }
+    best.splice(i, 0, slot);
+  }
+  for (const slot of touched) weight[slot] = 0;
+  return best;
 }
+var scratch = new Float64Array(0);
 
 // server/src/core/index/searchIndex.ts
 var RERANK_EXTRA = 5;
@@ -41982,11 +42436,11 @@ var SearchIndex = class {
     return this.slotOf.has(id2);
   }
   get(id2) {
-    const s = this.slotOf.get(id2);
-    return s === void 0 ? void 0 : this.docs[s];
+    const s2 = this.slotOf.get(id2);
+    return s2 === void 0 ? void 0 : this.docs[s2];
   }
   *values() {
-    for (const s of this.slotOf.values()) yield this.docs[s];
+    for (const s2 of this.slotOf.values()) yield this.docs[s2];
   }
   /** Adds or replaces a document (by id). */
   upsert(doc) {
@@ -42014,10 +42468,10 @@ var SearchIndex = class {
   compact() {
     const remap = this.p.compact();
     const docs = new Array(this.p.slots);
-    for (let s = 0; s < remap.length; s++) if (remap[s] >= 0) docs[remap[s]] = this.docs[s];
+    for (let s2 = 0; s2 < remap.length; s2++) if (remap[s2] >= 0) docs[remap[s2]] = this.docs[s2];
     this.docs = docs;
     this.slotOf.clear();
-    docs.forEach((d, s) => this.slotOf.set(d.id, s));
+    docs.forEach((d, s2) => this.slotOf.set(d.id, s2));
   }
   /**
    * Replaces the whole content with `current`. A snapshot entry whose document has the same body
@@ -42027,21 +42481,32 @@ var SearchIndex = class {
    */
   load(current, snapshot, same3 = sameContent) {
     const p = new Postings();
-    const cached2 = /* @__PURE__ */ new Map();
+    const snap = snapshot?.docs ?? [];
     if (snapshot) {
       for (const t of snapshot.terms) p.intern(t);
       const nt = snapshot.terms.length;
-      for (const e of snapshot.docs) {
-        validateFwd(e.fwd, nt, e.doc.id);
-        cached2.set(e.doc.id, e);
-      }
+      for (const e of snap) validateFwd(e.fwd, nt, e.doc.id);
     }
+    let cached2 = null;
+    let next2 = 0;
+    const entryFor = (doc) => {
+      const e = snap[next2];
+      if (e !== void 0 && e.doc === doc) {
+        next2++;
+        return e;
+      }
+      if (cached2 === null) {
+        cached2 = /* @__PURE__ */ new Map();
+        for (const x of snap) cached2.set(x.doc.id, x);
+      }
+      return cached2.get(doc.id);
+    };
     const docs = [];
     const fwd = [];
     const slotOf = /* @__PURE__ */ new Map();
     for (const doc of current) {
       if (slotOf.has(doc.id)) continue;
-      const c = cached2.get(doc.id);
+      const c = snap.length > 0 ? entryFor(doc) : void 0;
       const a = c && same3(c.doc, doc) ? c : analyzeDoc(doc, p);
       const slot = p.addSlot(a.bodyLen, a.scopeLen, recencyOf(doc), expiresOf(doc));
       fwd[slot] = a.fwd;
@@ -42061,6 +42526,31 @@ var SearchIndex = class {
       docs.push({ doc: this.docs[slot], fwd: fwd[slot], bodyLen: this.p.bodyLen[slot], scopeLen: this.p.scopeLen[slot] });
     }
     return { terms: this.p.terms.slice(), docs };
+  }
+  /**
+   * The snapshot streamed: the vocabulary now, and the documents (in slot order, the order of
+   * values()) with their analysis `chunk` slots at a time, as the index is at this call.
+   */
+  snapshotStream(chunk) {
+    const r = this.p.forwardReader();
+    const docs = this.docs.slice(0, r.slots);
+    const bodyLen = this.p.bodyLen.slice(0, r.slots);
+    const scopeLen = this.p.scopeLen.slice(0, r.slots);
+    const terms = this.p.terms.slice();
+    function* gen() {
+      for (let from = 0; from < r.slots; from += chunk) {
+        const to = Math.min(r.slots, from + chunk);
+        const fwd = r.read(from, to);
+        const part = [];
+        for (let s2 = from; s2 < to; s2++) {
+          const doc = docs[s2];
+          const f = fwd[s2 - from];
+          if (doc !== void 0 && f !== void 0 && r.alive[s2]) part.push({ doc, fwd: f, bodyLen: bodyLen[s2], scopeLen: scopeLen[s2] });
+        }
+        yield part;
+      }
+    }
+    return { terms, docs: gen };
   }
   search(query, opts) {
     const terms = parseQuery(query, this.p, this.synonyms);
@@ -42092,10 +42582,10 @@ var SearchIndex = class {
 function sameContent(a, b) {
   if (a === b) return true;
   if (a.body !== b.body || a.scopes.length !== b.scopes.length) return false;
-  if (!a.scopes.every((s, i) => s === b.scopes[i])) return false;
+  if (!a.scopes.every((s2, i) => s2 === b.scopes[i])) return false;
   const x = a.aliases ?? [];
   const y = b.aliases ?? [];
-  return x.length === y.length && x.every((s, i) => s === y[i]);
+  return x.length === y.length && x.every((s2, i) => s2 === y[i]);
 }
 function validateFwd(fwd, nTerms, id2) {
   if (fwd.length % 2 !== 0) throw new Error(`cached index entry for ${id2} has an odd length`);
@@ -42112,10 +42602,11 @@ var SAVE_SOON_MS = 1e3;
 var SAVE_DELAY_MS = 3e4;
 var SAVE_AFTER_CHANGES = 1e3;
 var SAVE_AFTER_SHARE = 0.05;
+var CACHE_CHUNK = 2e3;
 var pause = () => new Promise((r) => setImmediate(r));
-var VALIDATION_WAIT_MS = 200;
 var EXACT_BELOW = 1e4;
 var BULK_GC_MIN = 1e4;
+var ADOPTED_GC_MIN = 1e5;
 var fullGc;
 function collectGarbage() {
   if (fullGc === void 0) {
@@ -42143,13 +42634,17 @@ function oneOf2(allowed, v) {
   if (m === void 0) throw new Error("not a known value");
   return m;
 }
+var revivedOrigins = /* @__PURE__ */ new WeakMap();
+var revivedScopes = /* @__PURE__ */ new WeakMap();
 function reviveStored(r) {
   const o = r.origin;
   if (typeof o !== "object" || o === null || !Array.isArray(r.scopes) || !Array.isArray(r.extra)) throw new Error("malformed");
   if (typeof r.size !== "number" || typeof r.mtimeMs !== "number" || typeof r.tombstoned !== "boolean") throw new Error("malformed");
   const extra = r.extra.length === 0 ? NO_EXTRA : r.extra.map(text2);
-  const origin2 = sharedOrigin(textOrNull(o.cwd), textOrNull(o.repo), textOrNull(o.branch), textOrNull(o.worktree_root));
-  const scopes = sharedScopeList(r.scopes.map(text2));
+  let origin2 = revivedOrigins.get(o);
+  if (origin2 === void 0) revivedOrigins.set(o, origin2 = sharedOrigin(textOrNull(o.cwd), textOrNull(o.repo), textOrNull(o.branch), textOrNull(o.worktree_root)));
+  let scopes = revivedScopes.get(r.scopes);
+  if (scopes === void 0) revivedScopes.set(r.scopes, scopes = sharedScopeList(r.scopes.map(text2)));
   const created = text2(r.created);
   const updated = text2(r.updated);
   const rec = {
@@ -42215,7 +42710,7 @@ var LiveIndex = class {
     if (this.opts.watch) {
       if (existsSync3(this.store.dir)) {
         try {
-          ensureOwnDirSync(join12(this.store.dir, CACHE_DIR));
+          ensureOwnDirSync(join14(this.store.dir, CACHE_DIR));
         } catch {
         }
       }
@@ -42239,7 +42734,7 @@ var LiveIndex = class {
     if (adopted && mode2 === "background") {
       this.validated = this.validateInBackground(bulk);
       this.store.setValidation(this.validated);
-      this.freshness?.waitFor(this.validated, this.store.activeCount < EXACT_BELOW ? Infinity : VALIDATION_WAIT_MS);
+      if (this.store.activeCount < EXACT_BELOW) this.freshness?.waitFor(this.validated, Infinity);
     }
   }
   async validateInBackground(bulk) {
@@ -42251,7 +42746,7 @@ var LiveIndex = class {
         if (this.loadedFrom === "cache") this.loadedFrom = "partial";
         this.markDirty(Math.min(changed, SAVE_AFTER_CHANGES));
       }
-      if (bulk) collectGarbage();
+      if (bulk && (changed >= SAVE_AFTER_CHANGES || this.store.activeCount >= ADOPTED_GC_MIN)) collectGarbage();
     } catch (err) {
       if (err !== closed) this.opts.warn(`checking the store against the index cache failed: ${err.message}`);
     }
@@ -42264,7 +42759,7 @@ var LiveIndex = class {
    */
   async loadStore(mode2) {
     const cache2 = readCache(this.store.dir, (why) => this.opts.warn(`index cache ignored (${why}); rebuilding it`), reviveStored);
-    this.adopted = cache2 !== null && mode2 !== "now" && this.store.adopt(cache2.records, { cleanTemps: mode2 === "background" });
+    this.adopted = cache2 !== null && mode2 !== "now" && this.store.adopt(cache2.records, { cleanTemps: mode2 === "background" && cache2.records.length < EXACT_BELOW });
     if (!this.adopted) await this.store.load(cache2?.records, this.opts.progress && ((done, total) => this.opts.progress("loading files", done, total)));
     if (!cache2) return Infinity;
     const stale = this.adopted && mode2 === "trust" ? 0 : this.staleCount(cache2);
@@ -42356,21 +42851,28 @@ var LiveIndex = class {
     for (const m of this.store.active()) if (this.ix.get(m.id) !== m) records.push(m);
     for (const m of this.store.tombstones()) records.push(m);
     const analysis = () => {
-      const snap = this.ix.snapshot();
-      const entries = [];
+      const snap = this.ix.snapshotStream(CACHE_CHUNK);
       let at = null;
-      snap.docs.forEach((d, k) => {
-        let record2 = k < indexed && records[k] === d.doc ? k : void 0;
-        if (record2 === void 0) {
-          at ??= new Map(records.slice(0, indexed).map((r, i) => [r, i]));
-          record2 = at.get(d.doc);
+      let k = 0;
+      function* parts() {
+        for (const docs of snap.docs()) {
+          const entries = [];
+          for (const d of docs) {
+            let record2 = k < indexed && records[k] === d.doc ? k : void 0;
+            k++;
+            if (record2 === void 0) {
+              at ??= new Map(records.slice(0, indexed).map((r, i) => [r, i]));
+              record2 = at.get(d.doc);
+            }
+            if (record2 === void 0) continue;
+            const e = d;
+            e.record = record2;
+            entries.push(e);
+          }
+          yield entries;
         }
-        if (record2 === void 0) return;
-        const e = d;
-        e.record = record2;
-        entries.push(e);
-      });
-      return { terms: snap.terms, entries };
+      }
+      return { terms: snap.terms, parts: parts() };
     };
     return { records, analysis };
   }
@@ -42394,12 +42896,31 @@ var LiveIndex = class {
     try {
       const content = this.cacheContent();
       const changes = this.changesSinceSave;
-      await writeCache(this.store.dir, content, this.closed ? void 0 : pause);
+      const id2 = await writeCache(this.store.dir, content, this.closed ? void 0 : pause);
       this.changesSinceSave -= changes;
+      this.saveOverview(id2, content.records);
       this.savedOnce = true;
       if (this.opts.watch && content.records.length >= BULK_GC_MIN) collectGarbage();
     } catch (err) {
       this.opts.warn(`could not save the index cache: ${err.message}`);
+    }
+  }
+  /**
+   * The session-start summary of the cache just written (overviewCache.ts): what a peek at that
+   * cache (oneShot 'cache') counts, i.e. its active records, notes left out as adopt() leaves them.
+   */
+  saveOverview(cacheId, records) {
+    try {
+      const active = records.filter((m) => !m.tombstoned && this.store.noteRel(m.file) === null);
+      const keys = /* @__PURE__ */ new Map();
+      const repoKey = (m) => {
+        let k = keys.get(m.origin);
+        if (k === void 0) keys.set(m.origin, k = originRepoKey(m.origin));
+        return k;
+      };
+      writeOverview(this.store.dir, cacheId, overviewGroups(active, repoKey));
+    } catch (err) {
+      this.opts.warn(`could not save the overview summary: ${err.message}`);
     }
   }
   async close() {
@@ -42423,6 +42944,7 @@ var W_SEM = 1;
 var W_ALT = 0.6;
 var LEX_COV = 0.25;
 var SEM_BOOST = 0;
+var SEM_Z = 0;
 var DEFAULT_CALIBRATION = { high: 0.85, medium: 0.6, floor: 0.3 };
 var RANK = { low: 0, medium: 1, high: 2 };
 var maxRel = (a, b) => RANK[a] >= RANK[b] ? a : b;
@@ -42436,7 +42958,7 @@ function tiedRanks(xs, key) {
 }
 function fuse(input2) {
   const { calibration: cal } = input2;
-  const { k: RK, wLex: WL, wSem: WS, wAlt: WA, lexCov: LC, semBoost: SB } = { k: RRF_K, wLex: W_LEX, wSem: W_SEM, wAlt: W_ALT, lexCov: LEX_COV, semBoost: SEM_BOOST, ...input2.params };
+  const { k: RK, wLex: WL, wSem: WS, wAlt: WA, lexCov: LC, semBoost: SB, semZ: SZ } = { k: RRF_K, wLex: W_LEX, wSem: W_SEM, wAlt: W_ALT, lexCov: LEX_COV, semBoost: SEM_BOOST, semZ: SEM_Z, ...input2.params };
   const lexW = (h) => LC + (1 - LC) * h.coverage;
   const semW = (lex) => 1 + SB * (1 - (lex.length > 0 ? Math.max(...lex.map((h) => h.coverage)) : 0));
   const acc = /* @__PURE__ */ new Map();
@@ -42445,7 +42967,18 @@ function fuse(input2) {
     if (!a) acc.set(doc.id, a = { doc, score: 0, main: "low", altHigh: 0, altMedium: 0 });
     return a;
   };
+  const semZ = (hits) => {
+    if (SZ === 0 || hits.length < 3) return hits.map(() => 1);
+    let m = 0;
+    for (const h of hits) m += h.sim;
+    m /= hits.length;
+    let v = 0;
+    for (const h of hits) v += (h.sim - m) ** 2;
+    const sd = Math.sqrt(v / hits.length) || 1;
+    return hits.map((h) => 1 + SZ * Math.max(0, (h.sim - m) / sd));
+  };
   const mainSem = semW(input2.main.lexical);
+  const mainZ = semZ(input2.main.semantic);
   const mainLexRank = tiedRanks(input2.main.lexical, (h) => h.score);
   const mainSemRank = tiedRanks(input2.main.semantic, (h) => h.sim);
   input2.main.lexical.forEach((h, i) => {
@@ -42459,7 +42992,7 @@ function fuse(input2) {
     const r = mainSemRank[i];
     if (h.sim < cal.floor) return;
     const a = at(h.doc);
-    a.score += WS * mainSem / (RK + r + 1);
+    a.score += WS * mainSem * mainZ[i] / (RK + r + 1);
     a.sim = h.sim;
     a.main = maxRel(a.main, semanticRelevance(h.sim, cal));
   });
@@ -42468,6 +43001,7 @@ function fuse(input2) {
     const altSem = semW(alt.lexical);
     const lexRank = tiedRanks(alt.lexical, (h) => h.score);
     const semRank = tiedRanks(alt.semantic, (h) => h.sim);
+    const altZ = semZ(alt.semantic);
     alt.lexical.forEach((h, i) => {
       const r = lexRank[i];
       const a = at(h.doc);
@@ -42479,7 +43013,7 @@ function fuse(input2) {
       const r = semRank[i];
       if (h.sim < cal.floor) return;
       const a = at(h.doc);
-      a.score += WA * WS * altSem / (RK + r + 1);
+      a.score += WA * WS * altSem * altZ[i] / (RK + r + 1);
       rel.set(h.doc.id, maxRel(rel.get(h.doc.id) ?? "low", semanticRelevance(h.sim, cal)));
     });
     for (const [id2, r] of rel) {
@@ -42492,12 +43026,16 @@ function fuse(input2) {
   return ranked.slice(0, input2.limit).map((a) => {
     const alt = a.altMedium > 0 ? "medium" : "low";
     const shown2 = a.lex ?? a.altLex;
+    let snippet2;
     return {
       doc: a.doc,
       score: Math.round(a.score * 1e4) / 1e4,
       relevance: maxRel(a.main, alt),
       matchTerms: a.lex?.matchTerms ?? [],
-      snippet: shown2?.snippet ?? makeSnippet(a.doc.body, -1, -1),
+      // made when first read (a caller may drop some of these hits: feedback's extra candidates)
+      get snippet() {
+        return snippet2 ??= shown2?.snippet ?? makeSnippet(a.doc.body, -1, -1);
+      },
       ...a.sim !== void 0 ? { semantic: Math.round(a.sim * 1e4) / 1e4 } : {},
       fused: true
     };
@@ -42518,9 +43056,338 @@ function calibrationFor(embedderId) {
 // server/src/core/index/semantic.ts
 import { existsSync as existsSync4 } from "node:fs";
 
+// server/src/core/index/simd.ts
+var u = (n2) => {
+  const out2 = [];
+  do {
+    let b = n2 & 127;
+    n2 >>>= 7;
+    if (n2 !== 0) b |= 128;
+    out2.push(b);
+  } while (n2 !== 0);
+  return out2;
+};
+var s = (n2) => {
+  const out2 = [];
+  for (; ; ) {
+    const b = n2 & 127;
+    n2 >>= 7;
+    if (n2 === 0 && (b & 64) === 0 || n2 === -1 && (b & 64) !== 0) {
+      out2.push(b);
+      return out2;
+    }
+    out2.push(b | 128);
+  }
+};
+var vec = (bytes2) => [...u(bytes2.length), ...bytes2];
+var section2 = (id2, body) => [id2, ...vec(body)];
+var I32 = 127;
+var V128 = 123;
+var get = (i) => [32, ...u(i)];
+var set2 = (i) => [33, ...u(i)];
+var tee = (i) => [34, ...u(i)];
+var i32c = (n2) => [65, ...s(n2)];
+var ADD = 106;
+var MUL = 108;
+var SHL = 116;
+var LT_U = 73;
+var EQZ = 69;
+var simd = (op, ...imm) => [253, ...u(op), ...imm];
+var mem = (align, offset = 0) => [...u(align), ...u(offset)];
+var block = (body) => [2, 64, ...body, 11];
+var loop = (body) => [3, 64, ...body, 11];
+var brIf = (depth) => [13, ...u(depth)];
+var br = (depth) => [12, ...u(depth)];
+var forLt = (i, limit, body) => block(loop([...get(i), ...limit, LT_U, EQZ, ...brIf(1), ...body, ...get(i), ...i32c(1), ADD, ...set2(i), ...br(0)]));
+var V_LOAD = 0;
+var V_LOAD8X8_S = 1;
+var V_CONST = 12;
+var SHUFFLE = 13;
+var XOR = 81;
+var POPCNT = 98;
+var EXTADD_I8_U = 125;
+var EXTADD_I16_U = 127;
+var I16_ADD = 142;
+var I8_ADD = 110;
+var I32_EXTRACT = 27;
+var EXT_LOW_S = 167;
+var EXT_HIGH_S = 168;
+var F64_ADD = 240;
+var F64_MUL = 242;
+var F64_EXTRACT = 33;
+var CONVERT_LOW = 254;
+var ZERO = simd(V_CONST, ...new Array(16).fill(0));
+function hammingBody() {
+  const [codes, q, n2, chunks, dist, hist, row3, k, p, d, acc] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
+  const lane = (l) => [...get(acc), ...simd(EXTADD_I16_U), ...simd(I32_EXTRACT, l)];
+  return [
+    ...get(codes),
+    ...set2(p),
+    ...forLt(row3, get(n2), [
+      ...ZERO,
+      ...set2(acc),
+      ...i32c(0),
+      ...set2(k),
+      ...forLt(k, get(chunks), [
+        ...get(acc),
+        ...get(p),
+        ...simd(V_LOAD, ...mem(0)),
+        ...get(q),
+        ...get(k),
+        ...i32c(4),
+        SHL,
+        ADD,
+        ...simd(V_LOAD, ...mem(0)),
+        ...simd(XOR),
+        ...simd(POPCNT),
+        ...simd(EXTADD_I8_U),
+        ...simd(I16_ADD),
+        ...set2(acc),
+        ...get(p),
+        ...i32c(16),
+        ADD,
+        ...set2(p)
+      ]),
+      ...lane(0),
+      ...lane(1),
+      ADD,
+      ...lane(2),
+      ADD,
+      ...lane(3),
+      ADD,
+      ...set2(d),
+      // dist[row] = d
+      ...get(dist),
+      ...get(row3),
+      ...i32c(1),
+      SHL,
+      ADD,
+      ...get(d),
+      59,
+      ...mem(1),
+      // hist[d]++
+      ...get(hist),
+      ...get(d),
+      ...i32c(2),
+      SHL,
+      ADD,
+      ...tee(k),
+      ...get(k),
+      40,
+      ...mem(2),
+      ...i32c(1),
+      ADD,
+      54,
+      ...mem(2)
+    ])
+  ];
+}
+function hamming2Body() {
+  const [codes, q, n2, , dist, hist, row3, p, d, h, q0, q1, t] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
+  const lane = (l) => [...get(t), ...simd(I32_EXTRACT, l)];
+  return [
+    ...get(codes),
+    ...set2(p),
+    ...get(q),
+    ...simd(V_LOAD, ...mem(0)),
+    ...set2(q0),
+    ...get(q),
+    ...simd(V_LOAD, ...mem(0, 16)),
+    ...set2(q1),
+    ...forLt(row3, get(n2), [
+      ...get(p),
+      ...simd(V_LOAD, ...mem(0)),
+      ...get(q0),
+      ...simd(XOR),
+      ...simd(POPCNT),
+      ...get(p),
+      ...simd(V_LOAD, ...mem(0, 16)),
+      ...get(q1),
+      ...simd(XOR),
+      ...simd(POPCNT),
+      ...simd(I8_ADD),
+      ...simd(EXTADD_I8_U),
+      ...simd(EXTADD_I16_U),
+      ...set2(t),
+      ...lane(0),
+      ...lane(1),
+      ADD,
+      ...lane(2),
+      ADD,
+      ...lane(3),
+      ADD,
+      ...set2(d),
+      ...get(dist),
+      ...get(row3),
+      ...i32c(1),
+      SHL,
+      ADD,
+      ...get(d),
+      59,
+      ...mem(1),
+      ...get(hist),
+      ...get(d),
+      ...i32c(2),
+      SHL,
+      ADD,
+      ...tee(h),
+      ...get(h),
+      40,
+      ...mem(2),
+      ...i32c(1),
+      ADD,
+      54,
+      ...mem(2),
+      ...get(p),
+      ...i32c(32),
+      ADD,
+      ...set2(p)
+    ])
+  ];
+}
+function dotsBody() {
+  const [q, data, dim, rows, m, out2, i, j, base, qp, acc, v, w2] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
+  const HIGH = [8, 9, 10, 11, 12, 13, 14, 15, 8, 9, 10, 11, 12, 13, 14, 15];
+  const madd = (x) => [
+    ...get(acc),
+    ...x,
+    ...simd(CONVERT_LOW),
+    ...get(qp),
+    ...simd(V_LOAD, ...mem(0)),
+    ...simd(F64_MUL),
+    ...simd(F64_ADD),
+    ...set2(acc),
+    ...get(qp),
+    ...i32c(16),
+    ADD,
+    ...set2(qp)
+  ];
+  const four = (src) => [...madd(get(src)), ...madd([...get(src), ...get(src), ...simd(SHUFFLE, ...HIGH)])];
+  return [
+    ...forLt(i, get(m), [
+      // base = data + rows[i] * dim
+      ...get(data),
+      ...get(rows),
+      ...get(i),
+      ...i32c(2),
+      SHL,
+      ADD,
+      40,
+      ...mem(2),
+      ...get(dim),
+      MUL,
+      ADD,
+      ...set2(base),
+      ...ZERO,
+      ...set2(acc),
+      ...get(q),
+      ...set2(qp),
+      ...i32c(0),
+      ...set2(j),
+      ...block(loop([
+        ...get(j),
+        ...get(dim),
+        LT_U,
+        EQZ,
+        ...brIf(1),
+        ...get(base),
+        ...get(j),
+        ADD,
+        ...simd(V_LOAD8X8_S, ...mem(0)),
+        ...tee(v),
+        ...simd(EXT_LOW_S),
+        ...set2(w2),
+        ...four(w2),
+        ...get(v),
+        ...simd(EXT_HIGH_S),
+        ...set2(w2),
+        ...four(w2),
+        ...get(j),
+        ...i32c(8),
+        ADD,
+        ...set2(j),
+        ...br(0)
+      ])),
+      // out[i] = acc[0] + acc[1]
+      ...get(out2),
+      ...get(i),
+      ...i32c(3),
+      SHL,
+      ADD,
+      ...get(acc),
+      ...simd(F64_EXTRACT, 0),
+      ...get(acc),
+      ...simd(F64_EXTRACT, 1),
+      160,
+      57,
+      ...mem(3)
+    ])
+  ];
+}
+function moduleBytes() {
+  const type6 = [96, ...vec([I32, I32, I32, I32, I32, I32]), ...vec([])];
+  const fn = (locals, body) => vec([...u(locals.length), ...locals.flat(), ...body, 11]);
+  const bytes2 = [
+    0,
+    97,
+    115,
+    109,
+    1,
+    0,
+    0,
+    0,
+    ...section2(1, [...u(1), ...type6]),
+    // imports: env.mem (memory, min 1 page)
+    ...section2(2, [...u(1), ...vec([..."env"].map((c) => c.charCodeAt(0))), ...vec([..."mem"].map((c) => c.charCodeAt(0))), 2, 0, ...u(1)]),
+    ...section2(3, [...u(3), 0, 0, 0]),
+    ...section2(7, [
+      ...u(3),
+      ...vec([..."hamming"].map((c) => c.charCodeAt(0))),
+      0,
+      0,
+      ...vec([..."dots"].map((c) => c.charCodeAt(0))),
+      0,
+      1,
+      ...vec([..."hamming2"].map((c) => c.charCodeAt(0))),
+      0,
+      2
+    ]),
+    ...section2(10, [
+      ...u(3),
+      ...fn([[4, I32], [1, V128]], hammingBody()),
+      ...fn([[4, I32], [3, V128]], dotsBody()),
+      ...fn([[4, I32], [3, V128]], hamming2Body())
+    ])
+  ];
+  return Uint8Array.from(bytes2);
+}
+var wasm = globalThis.WebAssembly;
+var compiled;
+function simdKernels(bytes2) {
+  if (compiled === void 0) {
+    try {
+      const b = moduleBytes();
+      compiled = wasm && wasm.validate(b) ? new wasm.Module(b) : null;
+    } catch {
+      compiled = null;
+    }
+  }
+  if (!wasm || compiled === null || process.env.CAIRN_NO_SIMD === "1") return null;
+  const memory2 = new wasm.Memory({ initial: Math.max(1, Math.ceil(bytes2 / 65536)) });
+  const inst = new wasm.Instance(compiled, { env: { mem: memory2 } });
+  const ex = inst.exports;
+  const general = ex.hamming;
+  const two = ex.hamming2;
+  return {
+    memory: memory2,
+    hamming: (codes, q, n2, chunks, dist, hist) => chunks === 2 ? two(codes, q, n2, chunks, dist, hist) : general(codes, q, n2, chunks, dist, hist),
+    dots: ex.dots
+  };
+}
+
 // server/src/core/index/vectors.ts
 function embedText(doc) {
-  const scopes = doc.scopes.map((s) => s.replace(/[:_-]+/g, " ")).join(", ");
+  const scopes = doc.scopes.map((s2) => s2.replace(/[:_-]+/g, " ")).join(", ");
   const aliases = doc.aliases && doc.aliases.length > 0 ? `
 ${doc.aliases.join(", ")}` : "";
   return `${doc.body}
@@ -42538,6 +43405,7 @@ var VectorIndex = class {
     this.words = this.rot.size >>> 5;
     this.codes = new Uint32Array(capacity * this.words);
     this.dist = new Uint16Array(capacity);
+    if (dim % 8 === 0 && this.words % 4 === 0) this.simd = simdSpace(capacity, dim, this.words, null, this);
   }
   embedderId;
   dim;
@@ -42550,6 +43418,8 @@ var VectorIndex = class {
   rot;
   /** per-search scratch: Hamming distance per row */
   dist;
+  /** The WebAssembly SIMD kernels (simd.ts) and their memory, which then holds data, codes and the scratch; null: JS loops. */
+  simd = null;
   docs = [];
   rowOf = /* @__PURE__ */ new Map();
   free = [];
@@ -42573,23 +43443,33 @@ var VectorIndex = class {
     const cap = this.scale.length;
     if (need <= cap) return;
     const next2 = Math.max(need, cap * 2);
-    const d = new Int8Array(next2 * this.dim);
-    d.set(this.data);
-    this.data = d;
-    const s = new Float32Array(next2);
-    s.set(this.scale);
-    this.scale = s;
+    const s2 = new Float32Array(next2);
+    s2.set(this.scale);
+    this.scale = s2;
     const e = new Float64Array(next2);
     e.set(this.expires);
     this.expires = e;
+    if (this.simd) {
+      this.simd = simdSpace(next2, this.dim, this.words, this.simd, this);
+      if (this.simd) return;
+    }
+    const d = new Int8Array(next2 * this.dim);
+    d.set(this.data);
+    this.data = d;
     const c = new Uint32Array(next2 * this.words);
     c.set(this.codes);
     this.codes = c;
     this.dist = new Uint16Array(next2);
   }
+  /** Points data/codes/dist at the SIMD memory's regions (simdSpace calls it after (re)allocating). */
+  adoptSpace(data, codes, dist) {
+    this.data = data;
+    this.codes = codes;
+    this.dist = dist;
+  }
   /** Stores `vec` (unit length, `dim` floats) for `doc`, replacing any vector for its id. */
-  set(doc, vec) {
-    if (vec.length !== this.dim) throw new Error(`vector for ${doc.id} has ${vec.length} dimensions, expected ${this.dim}`);
+  set(doc, vec2) {
+    if (vec2.length !== this.dim) throw new Error(`vector for ${doc.id} has ${vec2.length} dimensions, expected ${this.dim}`);
     let row3 = this.rowOf.get(doc.id);
     if (row3 === void 0) {
       row3 = this.free.pop() ?? this.rows++;
@@ -42597,10 +43477,10 @@ var VectorIndex = class {
       this.rowOf.set(doc.id, row3);
     }
     let max = 0;
-    for (let i = 0; i < vec.length; i++) max = Math.max(max, Math.abs(vec[i]));
+    for (let i = 0; i < vec2.length; i++) max = Math.max(max, Math.abs(vec2[i]));
     const q = max > 0 ? 127 / max : 0;
     const base = row3 * this.dim;
-    for (let i = 0; i < vec.length; i++) this.data[base + i] = Math.round(vec[i] * q);
+    for (let i = 0; i < vec2.length; i++) this.data[base + i] = Math.round(vec2[i] * q);
     this.scale[row3] = max > 0 ? max / 127 : 0;
     signCode(this.rot, this.data.subarray(base, base + this.dim), this.codes, row3 * this.words);
     this.expires[row3] = expiresOf(doc);
@@ -42658,9 +43538,9 @@ var VectorIndex = class {
     const d = this.data;
     const dim = this.dim;
     const base = row3 * dim;
-    let s = 0;
-    for (let i = 0; i < dim; i++) s += q[i] * d[base + i];
-    return s * this.scale[row3];
+    let s2 = 0;
+    for (let i = 0; i < dim; i++) s2 += q[i] * d[base + i];
+    return s2 * this.scale[row3];
   }
   /**
    * The `k` rows most similar to `q` (unit length), best first, among those `allow` accepts and
@@ -42676,22 +43556,55 @@ var VectorIndex = class {
     if (q.length !== this.dim || k <= 0 || this.rowOf.size === 0) return [];
     const top = new TopK(k, opts.minSim ?? -Infinity);
     const now = opts.now ?? Date.now();
-    for (let row3 = 0; row3 < this.rows; row3++) this.consider(top, q, row3, now, opts.allow);
+    const sp = this.simd;
+    if (sp) {
+      sp.qf.set(q);
+      for (let from = 0; from < this.rows; from += SIMD_BATCH) {
+        const m = Math.min(SIMD_BATCH, this.rows - from);
+        for (let i = 0; i < m; i++) sp.cand[i] = from + i;
+        this.rescoreBatch(sp, top, m, now, opts.allow);
+      }
+    } else for (let row3 = 0; row3 < this.rows; row3++) this.consider(top, q, row3, now, opts.allow);
     return top.hits(this.docs);
+  }
+  /** Scores the m rows listed in sp.cand with the SIMD kernel and offers them to `top`. */
+  rescoreBatch(sp, top, m, now, allow) {
+    sp.k.dots(sp.qfAt, sp.dataAt, this.dim, sp.candAt, m, sp.outAt);
+    const out2 = sp.out;
+    const cand = sp.cand;
+    const scale = this.scale;
+    for (let i = 0; i < m; i++) {
+      const row3 = cand[i];
+      const sc = scale[row3];
+      if (sc === 0) continue;
+      const s2 = out2[i] * sc;
+      if (!top.wouldTake(s2)) continue;
+      if (this.expires[row3] <= now) continue;
+      if (allow && !allow(this.docs[row3])) continue;
+      top.add(row3, s2);
+    }
   }
   /** Candidates by Hamming distance of sign codes, rescored exactly; widened until k pass the filters or every row was seen. */
   searchApprox(q, k, opts = {}) {
     if (q.length !== this.dim || k <= 0 || this.rowOf.size === 0) return [];
     const W2 = this.words;
-    const qc = new Uint32Array(W2);
+    const sp = this.simd;
+    const qc = sp ? sp.qc : new Uint32Array(W2);
     signCode(this.rot, q, qc, 0);
     const codes = this.codes;
     const scale = this.scale;
     const dist = this.dist;
-    const hist = new Int32Array(this.rot.size + 2);
+    const hist = sp ? sp.hist.fill(0) : new Int32Array(this.rot.size + 2);
     const FREE = this.rot.size + 1;
     const n2 = this.rows;
-    if (W2 === 8) {
+    if (sp) {
+      sp.k.hamming(sp.codesAt, sp.qcAt, n2, W2 >>> 2, sp.distAt, sp.histAt);
+      for (const row3 of this.free) {
+        hist[dist[row3]]--;
+        dist[row3] = FREE;
+      }
+      sp.qf.set(q);
+    } else if (W2 === 8) {
       const q0 = qc[0], q1 = qc[1], q2 = qc[2], q3 = qc[3], q4 = qc[4], q5 = qc[5], q6 = qc[6], q7 = qc[7];
       for (let row3 = 0, b = 0; row3 < n2; row3++, b += 8) {
         if (scale[row3] === 0) {
@@ -42741,9 +43654,25 @@ var VectorIndex = class {
     while (lo < this.rot.size) {
       let hi = lo;
       while (hi < this.rot.size && taken < need) taken += hist[++hi];
-      for (let row3 = 0; row3 < n2; row3++) {
-        const d = dist[row3];
-        if (d > lo && d <= hi) this.consider(top, q, row3, now, opts.allow);
+      if (sp) {
+        let m = 0;
+        const cand = sp.cand;
+        for (let row3 = 0; row3 < n2; row3++) {
+          const d = dist[row3];
+          if (d > lo && d <= hi) {
+            cand[m++] = row3;
+            if (m === SIMD_BATCH) {
+              this.rescoreBatch(sp, top, m, now, opts.allow);
+              m = 0;
+            }
+          }
+        }
+        if (m > 0) this.rescoreBatch(sp, top, m, now, opts.allow);
+      } else {
+        for (let row3 = 0; row3 < n2; row3++) {
+          const d = dist[row3];
+          if (d > lo && d <= hi) this.consider(top, q, row3, now, opts.allow);
+        }
       }
       lo = hi;
       if (top.size >= k) break;
@@ -42757,18 +43686,64 @@ var VectorIndex = class {
     const d = this.data;
     const dim = this.dim;
     const base = row3 * dim;
-    let s = 0;
-    for (let i = 0; i < dim; i++) s += q[i] * d[base + i];
-    s *= sc;
-    if (!top.wouldTake(s)) return;
+    let s2 = 0;
+    for (let i = 0; i < dim; i++) s2 += q[i] * d[base + i];
+    s2 *= sc;
+    if (!top.wouldTake(s2)) return;
     if (this.expires[row3] <= now) return;
     if (allow && !allow(this.docs[row3])) return;
-    top.add(row3, s);
+    top.add(row3, s2);
   }
 };
+var SIMD_BATCH = 2048;
+function simdSpace(capacity, dim, words, prev, ix) {
+  const a16 = (x) => x + 15 & ~15;
+  let at = 0;
+  const place = (bytes2) => {
+    const p = at;
+    at = a16(at + bytes2);
+    return p;
+  };
+  const qcAt = place(words * 4);
+  const qfAt = place(dim * 8);
+  const histAt = place((words * 32 + 2) * 4);
+  const candAt = place(SIMD_BATCH * 4);
+  const outAt = place(SIMD_BATCH * 8);
+  const distAt = place(capacity * 2);
+  const codesAt = place(capacity * words * 4);
+  const dataAt = place(capacity * dim);
+  const k = simdKernels(at);
+  if (!k) return null;
+  const buf = k.memory.buffer;
+  const sp = {
+    k,
+    data: new Int8Array(buf, dataAt, capacity * dim),
+    dataAt,
+    codes: new Uint32Array(buf, codesAt, capacity * words),
+    codesAt,
+    dist: new Uint16Array(buf, distAt, capacity),
+    distAt,
+    hist: new Int32Array(buf, histAt, words * 32 + 2),
+    histAt,
+    qc: new Uint32Array(buf, qcAt, words),
+    qcAt,
+    qf: new Float64Array(buf, qfAt, dim),
+    qfAt,
+    cand: new Int32Array(buf, candAt, SIMD_BATCH),
+    candAt,
+    out: new Float64Array(buf, outAt, SIMD_BATCH),
+    outAt
+  };
+  if (prev) {
+    sp.data.set(prev.data);
+    sp.codes.set(prev.codes);
+  }
+  ix.adoptSpace(sp.data, sp.codes, sp.dist);
+  return sp;
+}
 var EXACT_MAX = 4096;
 function rescoreCount(n2) {
-  return Math.max(512, Math.ceil(n2 / 100));
+  return Math.max(1e3, Math.ceil(1e3 * Math.sqrt(n2 / 5e4)));
 }
 var TopK = class {
   constructor(k, minSim) {
@@ -42784,17 +43759,17 @@ var TopK = class {
   sims;
   size = 0;
   worst;
-  wouldTake(s) {
-    return !(s < this.worst || this.size === this.k && s === this.worst);
+  wouldTake(s2) {
+    return !(s2 < this.worst || this.size === this.k && s2 === this.worst);
   }
-  add(row3, s) {
+  add(row3, s2) {
     let j = this.size < this.k ? this.size++ : this.k - 1;
-    while (j > 0 && this.sims[j - 1] < s) {
+    while (j > 0 && this.sims[j - 1] < s2) {
       this.sims[j] = this.sims[j - 1];
       this.rows[j] = this.rows[j - 1];
       j--;
     }
-    this.sims[j] = s;
+    this.sims[j] = s2;
     this.rows[j] = row3;
     if (this.size === this.k) this.worst = Math.max(this.minSim, this.sims[this.k - 1]);
   }
@@ -42855,17 +43830,17 @@ function signCode(rot, v, out2, at) {
 
 // server/src/core/index/vectorCache.ts
 import { createHash as createHash3 } from "node:crypto";
-import { closeSync as closeSync2, constants as constants3, fstatSync as fstatSync2, openSync as openSync2, readSync as readSync2 } from "node:fs";
-import { join as join13 } from "node:path";
+import { closeSync as closeSync5, constants as constants4, fstatSync as fstatSync3, openSync as openSync5, readSync as readSync3 } from "node:fs";
+import { join as join15 } from "node:path";
 var VECTOR_FILE = "vectors.bin";
 var MAGIC2 = "CAIRNVEC";
-var FORMAT2 = 2;
+var FORMAT3 = 2;
 function vectorCachePath(storeDir) {
-  return join13(storeDir, ".cache", VECTOR_FILE);
+  return join15(storeDir, ".cache", VECTOR_FILE);
 }
 function encodeVectors(v) {
   const keys = Buffer.from(v.keys.join("\n"), "utf8");
-  const header = Buffer.from(JSON.stringify({ format: FORMAT2, embedder: v.embedder, dim: v.dim, count: v.keys.length, keysBytes: keys.length, codeWords: v.codeWords }), "utf8");
+  const header = Buffer.from(JSON.stringify({ format: FORMAT3, embedder: v.embedder, dim: v.dim, count: v.keys.length, keysBytes: keys.length, codeWords: v.codeWords }), "utf8");
   const headLen = 8 + 40 + 4 + header.length;
   const pad = (4 - (headLen + keys.length) % 4) % 4;
   const rowsEnd = headLen + keys.length + pad + v.scales.length * 4 + v.rows.length;
@@ -42893,7 +43868,7 @@ function decodeVectors(buf) {
   } catch {
     return "unreadable header";
   }
-  if (h.format !== FORMAT2) return `format ${String(h.format)}, expected ${FORMAT2}`;
+  if (h.format !== FORMAT3) return `format ${String(h.format)}, expected ${FORMAT3}`;
   const { embedder, dim, count, keysBytes, codeWords } = h;
   if (typeof embedder !== "string" || !Number.isInteger(dim) || !Number.isInteger(count) || !Number.isInteger(keysBytes) || !Number.isInteger(codeWords)) return "malformed header";
   if (dim < 1 || count < 0 || keysBytes < 0 || codeWords < 0) return "malformed header";
@@ -42914,17 +43889,17 @@ function decodeVectors(buf) {
   return { embedder, dim, keys, scales, rows, codeWords, codes };
 }
 function readVectors(storeDir, warn) {
-  if (!isOwnDirSync(join13(storeDir, ".cache"))) return null;
+  if (!isOwnDirSync(join15(storeDir, ".cache"))) return null;
   let fd;
   try {
-    fd = openSync2(vectorCachePath(storeDir), constants3.O_RDONLY | constants3.O_NOFOLLOW);
+    fd = openSync5(vectorCachePath(storeDir), constants4.O_RDONLY | constants4.O_NOFOLLOW);
   } catch {
     return null;
   }
   try {
-    const buf = Buffer.allocUnsafe(fstatSync2(fd).size);
+    const buf = Buffer.allocUnsafe(fstatSync3(fd).size);
     for (let got = 0; got < buf.length; ) {
-      const n2 = readSync2(fd, buf, got, buf.length - got, got);
+      const n2 = readSync3(fd, buf, got, buf.length - got, got);
       if (n2 === 0) break;
       got += n2;
     }
@@ -42938,11 +43913,11 @@ function readVectors(storeDir, warn) {
     warn(err.message);
     return null;
   } finally {
-    closeSync2(fd);
+    closeSync5(fd);
   }
 }
 async function writeVectors(storeDir, v) {
-  ensureOwnDirSync(join13(storeDir, ".cache"));
+  ensureOwnDirSync(join15(storeDir, ".cache"));
   await writeFileAtomic(vectorCachePath(storeDir), encodeVectors(v));
 }
 
@@ -42950,6 +43925,8 @@ async function writeVectors(storeDir, v) {
 var BATCH = 64;
 var SAVE_AFTER = 200;
 var pause2 = () => new Promise((r) => setImmediate(r));
+var OPEN_CHUNK = 4e3;
+var WAIT_OPEN_BELOW = 1e4;
 var SemanticLeg = class {
   constructor(store, embedder, opts) {
     this.store = store;
@@ -42993,6 +43970,8 @@ var SemanticLeg = class {
     if (this.opts.watch) void this.ready();
   }
   opening = null;
+  /** the cached vectors are all taken (doOpen ran to its end) */
+  loaded = false;
   isOpen = false;
   /** Opens the leg if it is not open yet (a no-op after the first call). */
   ready() {
@@ -43001,13 +43980,14 @@ var SemanticLeg = class {
     });
   }
   /**
-   * For a search: waits for the leg to open unless the store is still checking its cached
-   * records (a big store's first seconds), when it answers at once (false: no semantic leg for
-   * this search) and opens in the background.
+   * For a search or a write gate: waits for the leg to open unless the store is still checking
+   * its cached records (a big store's first second), or a server's big store is still loading its
+   * vectors: it then answers at once (false: no semantic leg for this call) and the leg opens in
+   * the background. A small store's leg opens in a few milliseconds and is waited for.
    */
   async readyForSearch() {
     if (this.isOpen) return true;
-    if (this.store.validating) {
+    if (this.store.validating || this.opts.watch && this.store.activeCount >= WAIT_OPEN_BELOW) {
       void this.ready();
       return false;
     }
@@ -43025,21 +44005,32 @@ var SemanticLeg = class {
       this.warnOnce(`semantic search is off: ${err.message}`);
       return;
     }
-    this.vec = new VectorIndex(id2, dim, Math.max(64, this.store.activeCount));
+    const vec2 = this.vec = new VectorIndex(id2, dim, Math.max(64, this.store.activeCount));
+    this.unsubscribe = this.store.onChange((ch) => this.apply(ch));
+    if (this.opts.watch) await pause2();
+    if (this.closed || this.vec !== vec2) return;
     const cached2 = readVectors(this.store.dir, (why) => this.opts.warn(`vector cache ignored (${why}); re-embedding`));
+    if (this.opts.watch) await pause2();
+    if (this.closed || this.vec !== vec2) return;
     if (cached2 && cached2.embedder === id2 && cached2.dim === dim) {
       const at = /* @__PURE__ */ new Map();
-      cached2.keys.forEach((k, i) => at.set(k, i));
+      cached2.keys.forEach((k2, i) => at.set(k2, i));
+      let k = 0;
       for (const m of this.store.active()) {
+        if (this.opts.watch && ++k % OPEN_CHUNK === 0) {
+          await pause2();
+          if (this.closed || this.vec !== vec2) return;
+        }
+        if (vec2.has(m)) continue;
         const i = at.get(vectorKey(m));
         if (i === void 0) continue;
         const cw = cached2.codeWords;
-        this.vec.setRaw(m, cached2.rows.subarray(i * dim, (i + 1) * dim), cached2.scales[i], cw > 0 ? cached2.codes.subarray(i * cw, (i + 1) * cw) : void 0);
+        vec2.setRaw(m, cached2.rows.subarray(i * dim, (i + 1) * dim), cached2.scales[i], cw > 0 ? cached2.codes.subarray(i * cw, (i + 1) * cw) : void 0);
       }
     }
-    for (const m of this.store.active()) if (!this.vec.has(m)) this.pending.add(m.id);
+    for (const m of this.store.active()) if (!vec2.has(m)) this.pending.add(m.id);
     this.changes = this.pending.size;
-    this.unsubscribe = this.store.onChange((ch) => this.apply(ch));
+    this.loaded = true;
     if (this.pending.size > 0) {
       if (!this.opts.watch && this.embedder.embedSync) this.embedPendingSync();
       else this.kick();
@@ -43142,6 +44133,7 @@ var SemanticLeg = class {
     this.warned = true;
     this.opts.warn(msg);
   }
+  lastQuery = null;
   /** The query's vector and the index it may be compared with; null when the leg cannot answer. */
   async queryVector(text3) {
     await this.ready();
@@ -43149,7 +44141,10 @@ var SemanticLeg = class {
     let got;
     if (this.embedder.embedSync && this.vec.embedderId === this.embedder.id) {
       try {
-        got = { vectors: [this.embedder.embedSync(text3)], embedder: { id: this.vec.embedderId, dim: this.vec.dim } };
+        const last = this.lastQuery;
+        const q = last && last.text === text3 && last.embedder === this.vec.embedderId ? last.q : this.embedder.embedSync(text3);
+        this.lastQuery = { text: text3, embedder: this.vec.embedderId, q };
+        got = { vectors: [q], embedder: { id: this.vec.embedderId, dim: this.vec.dim } };
       } catch (err) {
         this.warnOnce(`embedding failed (${err.message}); searching without the semantic leg`);
         return null;
@@ -43192,9 +44187,9 @@ ${vectorKey(t)}`, got.vectors[i]));
     for (const t of tombs) {
       const v = this.tombVecs.get(`${qv.index.embedderId}
 ${vectorKey(t)}`);
-      let s = 0;
-      for (let i = 0; i < v.length; i++) s += v[i] * qv.q[i];
-      out2.push({ id: t.id, cosine: s });
+      let s2 = 0;
+      for (let i = 0; i < v.length; i++) s2 += v[i] * qv.q[i];
+      out2.push({ id: t.id, cosine: s2 });
     }
     return out2.sort((a, b) => b.cosine - a.cosine).slice(0, limit);
   }
@@ -43238,13 +44233,13 @@ ${vectorKey(t)}`);
     this.unsubscribe?.();
     this.unsubscribe = null;
     await this.settle();
-    if (this.changes > 0) await this.save();
+    if (this.changes > 0 && this.loaded) await this.save();
   }
 };
 
 // server/src/core/embed/builtin.ts
 import { createHash as createHash4 } from "node:crypto";
-import { readFileSync as readFileSync5 } from "node:fs";
+import { readFileSync as readFileSync6 } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 // server/src/core/embed/embedder.ts
@@ -43252,10 +44247,10 @@ var EmbedError = class extends CairnError {
   name = "EmbedError";
 };
 function normalize(v) {
-  let s = 0;
-  for (let i = 0; i < v.length; i++) s += v[i] * v[i];
-  if (s > 0) {
-    const inv = 1 / Math.sqrt(s);
+  let s2 = 0;
+  for (let i = 0; i < v.length; i++) s2 += v[i] * v[i];
+  if (s2 > 0) {
+    const inv = 1 / Math.sqrt(s2);
     for (let i = 0; i < v.length; i++) v[i] = v[i] * inv;
   }
   return v;
@@ -43264,10 +44259,10 @@ function normalize(v) {
 // server/src/core/embed/ngrams.ts
 var NGRAM_MIN = 3;
 var NGRAM_MAX = 5;
-function fnv1a(s, from, to) {
+function fnv1a(s2, from, to) {
   let h = 2166136261;
   for (let i = from; i < to; i++) {
-    h ^= s.charCodeAt(i);
+    h ^= s2.charCodeAt(i);
     h = Math.imul(h, 16777619);
   }
   return h >>> 0;
@@ -43393,11 +44388,11 @@ var StaticEmbedModel = class {
     this.rows = t.rows;
   }
   addRow(acc, r, w2) {
-    const s = this.scales[r] * w2;
+    const s2 = this.scales[r] * w2;
     const d = this.dim;
     const rows = this.rows;
     const off = r * d;
-    for (let k = 0; k < d; k++) acc[k] = acc[k] + s * rows[off + k];
+    for (let k = 0; k < d; k++) acc[k] = acc[k] + s2 * rows[off + k];
   }
   /** An unknown word's vector (mean of its n-gram rows), cached: identifiers repeat across texts. */
   oovVector(w2) {
@@ -43432,9 +44427,9 @@ var StaticEmbedModel = class {
       for (let k = 0; k < acc.length; k++) acc[k] = acc[k] + v[k];
       any2 = true;
     }
-    let s = 0;
-    for (let k = 0; k < acc.length; k++) s += acc[k] * acc[k];
-    if (!any2 || s === 0) {
+    let s2 = 0;
+    for (let k = 0; k < acc.length; k++) s2 += acc[k] * acc[k];
+    if (!any2 || s2 === 0) {
       acc.fill(1 / Math.sqrt(this.dim));
       return acc;
     }
@@ -43444,7 +44439,7 @@ var StaticEmbedModel = class {
 function loadEmbedModel(file2) {
   let buf;
   try {
-    buf = readFileSync5(file2);
+    buf = readFileSync6(file2);
   } catch (err) {
     const code = err.code;
     throw new EmbedError(
@@ -43479,12 +44474,12 @@ function builtinEmbedder(opts = {}) {
 // server/src/core/embed/providers.ts
 var DEFAULT_BATCH = 64;
 var DEFAULT_TIMEOUT_MS = 1e4;
-function trimSlash(u) {
-  return u.replace(/\/+$/, "");
+function trimSlash(u2) {
+  return u2.replace(/\/+$/, "");
 }
 function openaiEndpoint(url2) {
-  const u = trimSlash(url2);
-  return /\/embeddings$/.test(u) ? u : `${u}/embeddings`;
+  const u2 = trimSlash(url2);
+  return /\/embeddings$/.test(u2) ? u2 : `${u2}/embeddings`;
 }
 async function postJson(what, endpoint, body, headers, timeoutMs) {
   const ctl = new AbortController();
@@ -43538,9 +44533,9 @@ function batched(what, batch, call) {
         const raw2 = await call(chunk);
         if (raw2.length !== chunk.length) throw new EmbedError(`${what}: asked for ${chunk.length} embeddings, got ${raw2.length}`);
         for (const v of raw2) {
-          const vec = toVector(what, v, dim);
-          dim = vec.length;
-          out2.push(vec);
+          const vec2 = toVector(what, v, dim);
+          dim = vec2.length;
+          out2.push(vec2);
         }
       }
       return out2;
@@ -43648,6 +44643,10 @@ function withFallback(primary, fallback, warn) {
 var OLLAMA_DEFAULT_URL = "http://127.0.0.1:11434";
 var OPENAI_DEFAULT_URL = "https://api.openai.com/v1";
 var OPENAI_DEFAULT_KEY_ENV = "OPENAI_API_KEY";
+function openaiKeyEnv(configured, env = process.env) {
+  if (configured) return configured;
+  return env[OPENAI_DEFAULT_KEY_ENV] ? OPENAI_DEFAULT_KEY_ENV : void 0;
+}
 function createEmbedder(config2, warn, opts = {}) {
   const c = "embed" in config2 ? config2.embed : config2;
   if (!c.enabled) return null;
@@ -43659,7 +44658,7 @@ function createEmbedder(config2, warn, opts = {}) {
       return withFallback(ollamaEmbedder({ url: c.url ?? OLLAMA_DEFAULT_URL, model: c.model ?? "", timeoutMs: c.timeout_ms }), builtin, warn);
     case "openai":
       return withFallback(
-        openaiEmbedder({ url: c.url ?? OPENAI_DEFAULT_URL, model: c.model ?? "", apiKeyEnv: c.api_key_env ?? OPENAI_DEFAULT_KEY_ENV, timeoutMs: c.timeout_ms }),
+        openaiEmbedder({ url: c.url ?? OPENAI_DEFAULT_URL, model: c.model ?? "", apiKeyEnv: openaiKeyEnv(c.api_key_env), timeoutMs: c.timeout_ms }),
         builtin,
         warn
       );
@@ -43675,8 +44674,8 @@ function isExpired(m, now) {
 }
 function isDisabled(disabled, m) {
   if (disabled.size === 0) return false;
-  return m.scopes.some((s) => {
-    for (const d of disabled) if (s === d || s.startsWith(`${d}:`)) return true;
+  return m.scopes.some((s2) => {
+    for (const d of disabled) if (s2 === d || s2.startsWith(`${d}:`)) return true;
     return false;
   });
 }
@@ -43685,7 +44684,7 @@ function isVisible(disabled, m, now) {
 }
 function hasGlobalScope(scopes, global2) {
   if (global2.length === 0) return false;
-  return scopes.some((s) => global2.some((g) => s === g || s.startsWith(`${g}:`)));
+  return scopes.some((s2) => global2.some((g) => s2 === g || s2.startsWith(`${g}:`)));
 }
 function inViewKey(callerRepoKey, global2, key, scopes) {
   if (key === null) return true;
@@ -43730,9 +44729,9 @@ function stripStored(m) {
 import { homedir as homedir3 } from "node:os";
 
 // server/src/core/trust/signals/citedPaths.ts
-import { existsSync as existsSync5, statSync as statSync3 } from "node:fs";
+import { existsSync as existsSync5, statSync as statSync5 } from "node:fs";
 import { homedir as homedir2 } from "node:os";
-import { isAbsolute as isAbsolute3, join as join14, resolve as resolve3 } from "node:path";
+import { isAbsolute as isAbsolute3, join as join16, resolve as resolve3 } from "node:path";
 var MAX_CITED_PATHS = 8;
 var PLACEHOLDER_SEGMENT = /^(?:foo|bar|baz|qux|quux|foobar|example|examples?-\w+|dummy|placeholder|xxx+|some(?:where|thing)?|your[-_\w]*)(?:\.\w+)?$/i;
 var ROUTE_ROOT = /^(?:api|v\d+|graphql|rest|rpc|auth|oauth2?|login|logout|signin|signup|callback|webhooks?|health|healthz|metrics|status|admin)$/i;
@@ -43748,12 +44747,12 @@ function stripLineSuffix(p) {
   return p.replace(/:\d+(?::\d+)?$/, "");
 }
 function segmentsOf(p) {
-  return p.split(/[\\/]+/).filter((s) => s !== "" && s !== "~" && !/^[A-Za-z]:$/.test(s));
+  return p.split(/[\\/]+/).filter((s2) => s2 !== "" && s2 !== "~" && !/^[A-Za-z]:$/.test(s2));
 }
 function isObviouslyFake(p) {
   if (/\.\.\.|…|<|>|\*|\?|\{|\}|\$|%/.test(p)) return true;
   if (/^\/path\/to(?:\/|$)/i.test(p) || /(^|[\\/])path[\\/]to([\\/]|$)/i.test(p)) return true;
-  return segmentsOf(p).some((s) => PLACEHOLDER_SEGMENT.test(s));
+  return segmentsOf(p).some((s2) => PLACEHOLDER_SEGMENT.test(s2));
 }
 function isDomainLike(seg) {
   const m = /^[a-z0-9-]+(?:\.[a-z0-9-]+)*\.([a-z]{2,12})$/i.exec(seg);
@@ -43826,7 +44825,7 @@ function extractCitedPaths(body, max = MAX_CITED_PATHS) {
   return out2;
 }
 function resolveCitedPath(p, ctx) {
-  if (p.startsWith("~/")) return join14(ctx.home ?? homedir2(), p.slice(2));
+  if (p.startsWith("~/")) return join16(ctx.home ?? homedir2(), p.slice(2));
   if (/^[A-Za-z]:[\\/]/.test(p)) return process.platform === "win32" ? p : null;
   if (isAbsolute3(p)) return p;
   return ctx.relativeRoot ? resolve3(ctx.relativeRoot, p) : null;
@@ -43845,7 +44844,7 @@ function checkPaths(paths, ctx) {
 function isDirectory(dir) {
   if (!dir) return false;
   try {
-    return statSync3(dir).isDirectory();
+    return statSync5(dir).isDirectory();
   } catch {
     return false;
   }
@@ -43853,22 +44852,22 @@ function isDirectory(dir) {
 
 // server/src/core/trust/signals/commitDrift.ts
 import { execFile as execFile2 } from "node:child_process";
-import { readFileSync as readFileSync6, statSync as statSync4 } from "node:fs";
-import { isAbsolute as isAbsolute4, join as join15, resolve as resolve4 } from "node:path";
+import { readFileSync as readFileSync7, statSync as statSync6 } from "node:fs";
+import { isAbsolute as isAbsolute4, join as join17, resolve as resolve4 } from "node:path";
 var GIT_TIMEOUT_MS2 = 2e3;
 var MAX_BUFFER = 64 * 1024 * 1024;
 function gitDirs(root) {
   try {
-    const dotGit = join15(root, ".git");
+    const dotGit = join17(root, ".git");
     let gitDir = dotGit;
-    if (!statSync4(dotGit).isDirectory()) {
-      const m = /^gitdir:\s*(.+)$/m.exec(readFileSync6(dotGit, "utf8"));
+    if (!statSync6(dotGit).isDirectory()) {
+      const m = /^gitdir:\s*(.+)$/m.exec(readFileSync7(dotGit, "utf8"));
       if (!m) return null;
       gitDir = isAbsolute4(m[1].trim()) ? m[1].trim() : resolve4(root, m[1].trim());
     }
     let commonDir = gitDir;
     try {
-      const c = readFileSync6(join15(gitDir, "commondir"), "utf8").trim();
+      const c = readFileSync7(join17(gitDir, "commondir"), "utf8").trim();
       commonDir = isAbsolute4(c) ? c : resolve4(gitDir, c);
     } catch {
     }
@@ -43891,18 +44890,18 @@ function readHeadSha(root) {
   const dirs = gitDirs(root);
   if (!dirs) return null;
   try {
-    const head = readFileSync6(join15(dirs.gitDir, "HEAD"), "utf8").trim();
+    const head = readFileSync7(join17(dirs.gitDir, "HEAD"), "utf8").trim();
     if (/^[0-9a-f]{40,64}$/.test(head)) return head;
     const ref3 = /^ref:\s*(\S+)$/.exec(head)?.[1];
     if (!ref3) return null;
     for (const dir of [dirs.gitDir, dirs.commonDir]) {
       try {
-        const sha = readFileSync6(join15(dir, ref3), "utf8").trim();
+        const sha = readFileSync7(join17(dir, ref3), "utf8").trim();
         if (/^[0-9a-f]{40,64}$/.test(sha)) return sha;
       } catch {
       }
     }
-    const packed = readFileSync6(join15(dirs.commonDir, "packed-refs"), "utf8");
+    const packed = readFileSync7(join17(dirs.commonDir, "packed-refs"), "utf8");
     for (const line2 of packed.split("\n")) {
       const [sha, name] = line2.split(" ");
       if (name === ref3 && sha && /^[0-9a-f]{40,64}$/.test(sha)) return sha;
@@ -43987,7 +44986,7 @@ var CommitDriftCache = class {
     const items = verified.map((v) => typeof v === "string" ? { at: v, head: null } : v);
     const secs = items.map((v) => Math.floor(Date.parse(v.at) / 1e3));
     if (secs.length === 0) return [];
-    const valid = secs.filter((s) => Number.isFinite(s));
+    const valid = secs.filter((s2) => Number.isFinite(s2));
     const needSince = valid.length > 0 ? Math.max(0, Math.min(...valid) - 86400) : 0;
     const head = readHeadSha(root);
     let entry = this.entries.get(root);
@@ -44002,9 +45001,9 @@ var CommitDriftCache = class {
       }
     }
     const log = entry;
-    return secs.map((s, i) => {
-      if (!Number.isFinite(s)) return { commits_since_verify: null, status: "unknown" };
-      const n2 = commitsSince(log, s, items[i].head);
+    return secs.map((s2, i) => {
+      if (!Number.isFinite(s2)) return { commits_since_verify: null, status: "unknown" };
+      const n2 = commitsSince(log, s2, items[i].head);
       return { commits_since_verify: n2, status: n2 > 0 ? "behind" : "up_to_date" };
     });
   }
@@ -44042,6 +45041,17 @@ function relativeRootFor(ctx, m, sameRepo) {
   if (!sameRepo) return null;
   return isDirectory(m.origin.worktree_root) ? m.origin.worktree_root : ctx.caller.repoRoot;
 }
+var CITED_MEMO = 1024;
+var citedMemo = /* @__PURE__ */ new Map();
+function citedPathsOf(body) {
+  let paths = citedMemo.get(body);
+  if (paths === void 0) {
+    paths = extractCitedPaths(body);
+    if (citedMemo.size >= CITED_MEMO) citedMemo.delete(citedMemo.keys().next().value);
+    citedMemo.set(body, paths);
+  }
+  return paths;
+}
 async function computeSignals(ctx, mems, opts = { detail: false }) {
   const home = ctx.env.HOME ?? homedir3();
   const staleDays = ctx.config.behavior.verification_stale_days;
@@ -44056,10 +45066,10 @@ async function computeSignals(ctx, mems, opts = { detail: false }) {
   for (const m of mems) {
     const sameRepo = fromCallerRepo(ctx, m);
     const verification2 = verificationOf(m.last_verified_at, ctx.now, staleDays);
-    const paths = checkPaths(extractCitedPaths(m.body), { home, relativeRoot: relativeRootFor(ctx, m, sameRepo) });
+    const paths = checkPaths(citedPathsOf(m.body), { home, relativeRoot: relativeRootFor(ctx, m, sameRepo) });
     const drift = drifts.get(m.id);
     const count = drift?.commits_since_verify ?? null;
-    const s = {
+    const s2 = {
       verification: verification2,
       path_drift_checked: paths.checked,
       path_drift_missing: paths.missing.length,
@@ -44071,10 +45081,10 @@ async function computeSignals(ctx, mems, opts = { detail: false }) {
       })
     };
     if (opts.detail) {
-      s.path_drift = { checked: paths.checked, missing: paths.missing };
-      s.commit_drift = drift ?? { commits_since_verify: null, status: "not_applicable" };
+      s2.path_drift = { checked: paths.checked, missing: paths.missing };
+      s2.commit_drift = drift ?? { commits_since_verify: null, status: "not_applicable" };
     }
-    out2.set(m.id, s);
+    out2.set(m.id, s2);
   }
   return out2;
 }
@@ -44097,9 +45107,13 @@ async function settleUnknownIds(c, raw2) {
   const unknown2 = raw2.some((r) => {
     if (typeof r !== "string") return false;
     const id2 = r.trim().toUpperCase();
-    return isUlid(id2) && !c.store.get(id2) && !c.store.getTombstone(id2);
+    return isUlid(id2) && !c.store.get(id2) && !c.store.getTombstone(id2) && !(c.team && (c.team.store.get(id2) || c.team.store.getTombstone(id2)));
   });
-  if (unknown2) await c.store.lock.run(() => c.store.sync());
+  if (unknown2) {
+    await c.store.lock.run(() => c.store.sync());
+    const t = c.team;
+    if (t !== null) await t.store.lock.run(() => t.store.sync());
+  }
 }
 function requireActive(c, rawId, arg = "id") {
   const id2 = checkId(rawId, arg);
@@ -44109,6 +45123,13 @@ function requireActive(c, rawId, arg = "id") {
   if (t) throw new TombstonedError(tombstonedMessage(t));
   throw new NotFoundError(`no memory with id ${id2}`);
 }
+function requireActiveAny(c, rawId, arg = "id") {
+  const id2 = checkId(rawId, arg);
+  const f = findAny(c, id2);
+  if (f && !f.tombstoned) return { m: f.m, owner: f.owner };
+  if (f) throw new TombstonedError(`${tombstonedMessage(f.m)}${f.owner.storeKind === "team" ? " (team store)" : ""}`);
+  throw new NotFoundError(`no memory with id ${id2}`);
+}
 function signalContext(c) {
   return { config: c.config, caller: c.caller, now: c.now(), env: c.env };
 }
@@ -44116,8 +45137,39 @@ async function hitFields2(c, mems, detail = false) {
   const sig = await computeSignals(signalContext(c), mems, { detail });
   return mems.map((m) => {
     const { path_drift, commit_drift, ...common } = sig.get(m.id);
-    return { ...recordHead(m), ...common, ...detail ? { path_drift, commit_drift } : {} };
+    return { ...recordHead(m), store: c.storeKind, ...common, ...detail ? { path_drift, commit_drift } : {} };
   });
+}
+function ownerOf(c, m) {
+  const t = c.team;
+  return t !== null && (t.store.get(m.id) === m || t.store.getTombstone(m.id) === m) ? t : c;
+}
+async function ownedHitFields(c, mems, detail = false) {
+  if (c.team === null) return hitFields2(c, mems, detail);
+  const groups = /* @__PURE__ */ new Map();
+  mems.forEach((m, i) => {
+    const o = ownerOf(c, m);
+    const g = groups.get(o);
+    if (g) g.push(i);
+    else groups.set(o, [i]);
+  });
+  const out2 = new Array(mems.length);
+  for (const [o, idx] of groups) {
+    const f = await hitFields2(o, idx.map((i) => mems[i]), detail);
+    idx.forEach((i, k) => out2[i] = f[k]);
+  }
+  return out2;
+}
+function findAny(c, id2) {
+  for (const o of c.team === null ? [c] : [c, c.team]) {
+    const m = o.store.get(id2);
+    if (m) return { m, owner: o, tombstoned: false };
+  }
+  for (const o of c.team === null ? [c] : [c, c.team]) {
+    const t = o.store.getTombstone(id2);
+    if (t) return { m: t, owner: o, tombstoned: true };
+  }
+  return null;
 }
 function encodeCursor(lastId) {
   return Buffer.from(`v1:${lastId}`).toString("base64url");
@@ -44147,26 +45199,26 @@ function checkNote(v, arg, required2) {
 }
 
 // server/src/core/curation/events.ts
-import { closeSync as closeSync4, existsSync as existsSync7, fstatSync as fstatSync3, openSync as openSync4, writeSync as writeSync3, constants as constants4 } from "node:fs";
-import { join as join17 } from "node:path";
+import { closeSync as closeSync7, existsSync as existsSync7, fstatSync as fstatSync4, openSync as openSync7, writeSync as writeSync5, constants as constants5 } from "node:fs";
+import { join as join19 } from "node:path";
 
 // server/src/core/curation/archives.ts
 import {
-  closeSync as closeSync3,
+  closeSync as closeSync6,
   fsyncSync as fsyncSync2,
-  openSync as openSync3,
-  lstatSync as lstatSync4,
-  readFileSync as readFileSync7,
+  openSync as openSync6,
+  lstatSync as lstatSync6,
+  readFileSync as readFileSync8,
   readdirSync as readdirSync5,
-  renameSync as renameSync2,
-  rmSync as rmSync4,
-  statSync as statSync5,
-  writeSync as writeSync2,
+  renameSync as renameSync4,
+  rmSync as rmSync7,
+  statSync as statSync7,
+  writeSync as writeSync4,
   existsSync as existsSync6
 } from "node:fs";
-import { join as join16 } from "node:path";
+import { join as join18 } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
-import { randomBytes as randomBytes3 } from "node:crypto";
+import { randomBytes as randomBytes4 } from "node:crypto";
 var ACTIVE_LOG = ".events.jsonl";
 var LOCK = ".events.lock";
 var LOCK_STALE_MS = 6e4;
@@ -44181,47 +45233,47 @@ function stampTime(stamp2) {
   return Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], +m[6], +m[7]);
 }
 function withTryLock(dir, fn) {
-  const file2 = join16(dir, LOCK);
+  const file2 = join18(dir, LOCK);
   let fd;
   try {
-    fd = openSync3(file2, "wx", 384);
+    fd = openSync6(file2, "wx", 384);
   } catch (err) {
     if (err.code !== "EEXIST") throw err;
     try {
-      if (Date.now() - statSync5(file2).mtimeMs < LOCK_STALE_MS) return null;
-      const aside = `${file2}.${process.pid}.${randomBytes3(4).toString("hex")}.tmp`;
-      renameSync2(file2, aside);
-      rmSync4(aside, { force: true });
-      fd = openSync3(file2, "wx", 384);
+      if (Date.now() - statSync7(file2).mtimeMs < LOCK_STALE_MS) return null;
+      const aside = `${file2}.${process.pid}.${randomBytes4(4).toString("hex")}.tmp`;
+      renameSync4(file2, aside);
+      rmSync7(aside, { force: true });
+      fd = openSync6(file2, "wx", 384);
     } catch {
       return null;
     }
   }
   try {
-    writeSync2(fd, `${process.pid} ${Date.now()}
+    writeSync4(fd, `${process.pid} ${Date.now()}
 `);
-    closeSync3(fd);
+    closeSync6(fd);
     return fn();
   } finally {
-    rmSync4(file2, { force: true });
+    rmSync7(file2, { force: true });
   }
 }
 function rotateActive(dir, maxBytes, now) {
   return withTryLock(dir, () => {
-    const active = join16(dir, ACTIVE_LOG);
+    const active = join18(dir, ACTIVE_LOG);
     let size2;
     try {
-      size2 = statSync5(active).size;
+      size2 = statSync7(active).size;
     } catch {
       return null;
     }
     if (size2 <= maxBytes) return null;
     const stamp2 = archiveStamp(now);
-    let target = join16(dir, `.events-${stamp2}.jsonl`);
+    let target = join18(dir, `.events-${stamp2}.jsonl`);
     for (let n2 = 1; existsSync6(target) || existsSync6(`${target}.gz`); n2++) {
-      target = join16(dir, `.events-${stamp2}-${n2}.jsonl`);
+      target = join18(dir, `.events-${stamp2}-${n2}.jsonl`);
     }
-    renameSync2(active, target);
+    renameSync4(active, target);
     return target;
   });
 }
@@ -44232,43 +45284,43 @@ function compressArchives(dir, opts) {
     for (const name of names) {
       const m = ARCHIVE_RE.exec(name);
       if (!m || m[3]) continue;
-      const plain2 = join16(dir, name);
+      const plain2 = join18(dir, name);
       const gz = `${plain2}.gz`;
       if (names.has(`${name}.gz`)) {
-        rmSync4(plain2, { force: true });
+        rmSync7(plain2, { force: true });
         continue;
       }
       const now = opts.now.getTime();
       const rotatedAt = stampTime(m[1]);
-      const st = statSync5(plain2);
+      const st = statSync7(plain2);
       const quiet = Math.min(now - rotatedAt, Date.now() - st.mtimeMs);
       if (opts.graceMs > 0 && quiet < opts.graceMs) continue;
-      const data = gzipSync(readFileSync7(plain2));
-      const tmp = join16(dir, `.${name}.gz.${process.pid}.${randomBytes3(4).toString("hex")}.tmp`);
-      const fd = openSync3(tmp, "wx", 384);
+      const data = gzipSync(readFileSync8(plain2));
+      const tmp = join18(dir, `.${name}.gz.${process.pid}.${randomBytes4(4).toString("hex")}.tmp`);
+      const fd = openSync6(tmp, "wx", 384);
       try {
-        writeSync2(fd, data);
+        writeSync4(fd, data);
         fsyncSync2(fd);
       } finally {
-        closeSync3(fd);
+        closeSync6(fd);
       }
-      renameSync2(tmp, gz);
-      rmSync4(plain2, { force: true });
+      renameSync4(tmp, gz);
+      rmSync7(plain2, { force: true });
       done.push(gz);
     }
     return done;
   }) ?? [];
 }
-function listLogFiles(dir) {
+function listLogFiles(dir, listed) {
   let names;
   try {
-    names = readdirSync5(dir).filter((n2) => n2.startsWith(".events"));
+    names = (listed ?? readdirSync5(dir)).filter((n2) => n2.startsWith(".events"));
   } catch {
     return [];
   }
   names = names.filter((n2) => {
     try {
-      return lstatSync4(join16(dir, n2)).isFile();
+      return lstatSync6(join18(dir, n2)).isFile();
     } catch {
       return false;
     }
@@ -44281,8 +45333,8 @@ function listLogFiles(dir) {
     archives.push({ name, stamp: m[1], n: Number(m[2] ?? 0) });
   }
   archives.sort((a, b) => a.stamp < b.stamp ? -1 : a.stamp > b.stamp ? 1 : a.n - b.n);
-  const out2 = archives.map(({ name, stamp: stamp2 }) => ({ file: join16(dir, name), compressed: name.endsWith(".gz"), rotatedAt: stampTime(stamp2) }));
-  if (present.has(ACTIVE_LOG)) out2.push({ file: join16(dir, ACTIVE_LOG), compressed: false, rotatedAt: null });
+  const out2 = archives.map(({ name, stamp: stamp2 }) => ({ file: join18(dir, name), compressed: name.endsWith(".gz"), rotatedAt: stampTime(stamp2) }));
+  if (present.has(ACTIVE_LOG)) out2.push({ file: join18(dir, ACTIVE_LOG), compressed: false, rotatedAt: null });
   return out2;
 }
 function isEvent(v) {
@@ -44302,7 +45354,7 @@ function readOnce(dir, opts, tolerateMissing) {
     if (opts.since !== void 0 && rotatedAt !== null && rotatedAt < opts.since) continue;
     let text3;
     try {
-      const raw2 = readFileSync7(file2);
+      const raw2 = readFileSync8(file2);
       text3 = (compressed ? gunzipSync(raw2) : raw2).toString("utf8");
     } catch (err) {
       if (err.code === "ENOENT") {
@@ -44343,7 +45395,7 @@ var EventLog = class {
   compressTimer;
   constructor(opts) {
     this.dir = opts.dir;
-    this.file = join17(opts.dir, ACTIVE_LOG);
+    this.file = join19(opts.dir, ACTIVE_LOG);
     this.session = opts.session;
     this.enabled = opts.enabled ?? true;
     this.maxBytes = opts.maxBytes ?? 1e7;
@@ -44352,14 +45404,23 @@ var EventLog = class {
 `));
     this.graceMs = opts.compressGraceMs ?? DEFAULT_GRACE_MS;
   }
+  appended = [];
+  /**
+   * Calls `fn` after each line this process appends, with the file's size and inode right after
+   * it (the feedback fold takes its own process's events this way instead of reading them back).
+   */
+  onAppend(fn) {
+    this.appended.push(fn);
+  }
   /** Appends one event. Returns whether a line was written; never throws. */
   append(kind, fields = {}) {
     if (!this.enabled) return false;
     try {
       if (!existsSync7(this.dir)) return false;
       const line2 = this.format(kind, fields);
-      const size2 = this.writeLine(line2);
-      if (size2 > this.maxBytes) this.rotate();
+      const st = this.writeLine(line2);
+      for (const fn of this.appended) fn(line2, st.size, st.ino);
+      if (st.size > this.maxBytes) this.rotate();
       return true;
     } catch (err) {
       this.warn(`could not append to the event log ${this.file}: ${errorMessage(err)}`);
@@ -44391,18 +45452,19 @@ var EventLog = class {
     }
     return line2;
   }
-  /** One open(O_APPEND) + one write per line; returns the file size after the write. */
+  /** One open(O_APPEND) + one write per line; returns the file's size and inode after the write. */
   writeLine(line2) {
     const buf = Buffer.from(line2, "utf8");
-    const fd = openSync4(this.file, constants4.O_WRONLY | constants4.O_APPEND | constants4.O_CREAT | constants4.O_NOFOLLOW, 384);
+    const fd = openSync7(this.file, constants5.O_WRONLY | constants5.O_APPEND | constants5.O_CREAT | constants5.O_NOFOLLOW, 384);
     try {
-      const written = writeSync3(fd, buf, 0, buf.length);
+      const written = writeSync5(fd, buf, 0, buf.length);
       if (written !== buf.length) {
-        writeSync3(fd, buf, written, buf.length - written);
+        writeSync5(fd, buf, written, buf.length - written);
       }
-      return fstatSync3(fd).size;
+      const st = fstatSync4(fd);
+      return { size: st.size, ino: st.ino };
     } finally {
-      closeSync4(fd);
+      closeSync7(fd);
     }
   }
   scheduleCompression() {
@@ -44428,13 +45490,13 @@ var EventLog = class {
 };
 
 // server/src/core/sync/conflicts.ts
-import { promises as fsp7 } from "node:fs";
-import { join as join19 } from "node:path";
+import { promises as fsp8 } from "node:fs";
+import { join as join21 } from "node:path";
 
 // server/src/core/sync/repo.ts
-import { promises as fsp6, existsSync as existsSync8, readFileSync as readFileSync8 } from "node:fs";
+import { promises as fsp7, existsSync as existsSync8, readFileSync as readFileSync9 } from "node:fs";
 import { tmpdir, hostname as hostname4 } from "node:os";
-import { basename as basename3, dirname as dirname6, join as join18 } from "node:path";
+import { basename as basename3, dirname as dirname7, join as join20 } from "node:path";
 
 // server/src/core/sync/git.ts
 import { spawn } from "node:child_process";
@@ -44444,7 +45506,7 @@ var SyncError = class extends CairnError {
   name = "SyncError";
 };
 function redactUrls(text3) {
-  return text3.replace(/[a-z][a-z0-9+.-]*:\/\/[^\s'"<>]+/gi, (u) => redactRemoteUrl(u) ?? u).replace(/\b[^\s@/'"]+:[^\s@/'"]+@(?=[^\s@:/]+[:/])/g, "");
+  return text3.replace(/[a-z][a-z0-9+.-]*:\/\/[^\s'"<>]+/gi, (u2) => redactRemoteUrl(u2) ?? u2).replace(/\b[^\s@/'"]+:[^\s@/'"]+@(?=[^\s@:/]+[:/])/g, "");
 }
 function gitEnv(base = process.env) {
   const env = { ...base, GIT_TERMINAL_PROMPT: "0", GCM_INTERACTIVE: "never", LC_ALL: "C", LANG: "C" };
@@ -44456,7 +45518,7 @@ function gitEnv(base = process.env) {
 }
 function runGit(cwd, args, opts = {}) {
   const timeout = opts.timeoutMs ?? LOCAL_TIMEOUT_MS;
-  return new Promise((resolve9, reject) => {
+  return new Promise((resolve10, reject) => {
     const child = spawn("git", args, { cwd, env: opts.env ?? gitEnv(), windowsHide: true, stdio: ["pipe", "pipe", "pipe"] });
     const out2 = [];
     const err = [];
@@ -44475,9 +45537,9 @@ function runGit(cwd, args, opts = {}) {
     child.on("close", (code) => {
       clearTimeout(timer);
       const stderr = redactUrls(Buffer.concat(err).toString("utf8"));
-      if (timedOut) resolve9({ code: 124, stdout: Buffer.concat(out2), stderr: `git ${args[0]} timed out after ${Math.round(timeout / 1e3)} s
+      if (timedOut) resolve10({ code: 124, stdout: Buffer.concat(out2), stderr: `git ${args[0]} timed out after ${Math.round(timeout / 1e3)} s
 ${stderr}` });
-      else resolve9({ code: code ?? 1, stdout: Buffer.concat(out2), stderr });
+      else resolve10({ code: code ?? 1, stdout: Buffer.concat(out2), stderr });
     });
     child.stdin.on("error", () => {
     });
@@ -44541,10 +45603,10 @@ function mergeSet(base, ours, theirs) {
   const b = base ? new Set(base) : null;
   const o = new Set(ours);
   const t = new Set(theirs);
-  for (const s of [...ours, ...theirs]) {
-    if (out2.includes(s)) continue;
-    const keep = b === null ? true : b.has(s) ? o.has(s) && t.has(s) : true;
-    if (keep) out2.push(s);
+  for (const s2 of [...ours, ...theirs]) {
+    if (out2.includes(s2)) continue;
+    const keep = b === null ? true : b.has(s2) ? o.has(s2) && t.has(s2) : true;
+    if (keep) out2.push(s2);
   }
   return out2;
 }
@@ -44620,6 +45682,8 @@ function mergeMemory(base, ours, theirs) {
   };
   if (verSide.verified_head) rec.verified_head = verSide.verified_head;
   if (aliases.length > 0) rec.aliases = aliases;
+  const mergedFrom = mergeSet(void 0, n2.merged_from ?? [], old.merged_from ?? []);
+  if (mergedFrom.length > 0) rec.merged_from = mergedFrom;
   if (tomb) {
     const from = isTomb(o) && isTomb(t) ? null : isTomb(o) ? o : t;
     rec.removed = from ? from.removed : p("removed");
@@ -44663,7 +45727,7 @@ function isMemoryTreePath(p) {
 function safeTreePath(p) {
   const parts = p.split("/");
   if (p.startsWith("/") || p.includes("\\") || p.includes("\0")) return false;
-  if (!parts.every((s) => s !== "" && s !== "." && s !== ".." && s.toLowerCase() !== ".git")) return false;
+  if (!parts.every((s2) => s2 !== "" && s2 !== "." && s2 !== ".." && s2.toLowerCase() !== ".git")) return false;
   const top = parts[0];
   return !(top === ".cache" || top === ".pending" || top === ".lock" || top.startsWith(".events") || /\.(tmp|claim)$/.test(p));
 }
@@ -44683,8 +45747,8 @@ async function repoTop(dir) {
 }
 async function remoteUrl(dir) {
   const r = await runGit(dir, ["config", "--get", "remote.origin.url"]);
-  const u = r.stdout.toString().trim();
-  return r.code === 0 && u !== "" ? u : null;
+  const u2 = r.stdout.toString().trim();
+  return r.code === 0 && u2 !== "" ? u2 : null;
 }
 async function isAncestor(dir, a, b) {
   return (await runGit(dir, ["merge-base", "--is-ancestor", a, b])).code === 0;
@@ -44700,7 +45764,7 @@ async function identityEnv(dir, base) {
   return { ...base, GIT_AUTHOR_NAME: `cairn on ${host}`, GIT_AUTHOR_EMAIL: `cairn@${host}`, GIT_COMMITTER_NAME: `cairn on ${host}`, GIT_COMMITTER_EMAIL: `cairn@${host}` };
 }
 async function ensureLines(file2, lines, header) {
-  const cur = existsSync8(file2) ? readFileSync8(file2, "utf8") : "";
+  const cur = existsSync8(file2) ? readFileSync9(file2, "utf8") : "";
   const have = new Set(cur.split(/\r?\n/).map((l) => l.trim()));
   const missing = lines.filter((l) => !have.has(l));
   if (missing.length === 0) return false;
@@ -44711,7 +45775,7 @@ async function ensureLines(file2, lines, header) {
   return true;
 }
 var emptySummary = () => ({ added: [], updated: [], removed: [], restored: [], purged: [], files: [] });
-var changeCount = (s) => s.added.length + s.updated.length + s.removed.length + s.restored.length + s.purged.length + s.files.length;
+var changeCount = (s2) => s2.added.length + s2.updated.length + s2.removed.length + s2.restored.length + s2.purged.length + s2.files.length;
 function parseMem(buf) {
   if (!buf) return null;
   try {
@@ -44735,7 +45799,7 @@ async function describeDiff(dir, from, to, cached2) {
   }
   const zero = /^0+$/;
   const mems = rows.filter((r) => isMemoryTreePath(r.path));
-  const blobs = await readBlobs(dir, mems.flatMap((r) => [r.oldSha, r.newSha].filter((s) => !zero.test(s))));
+  const blobs = await readBlobs(dir, mems.flatMap((r) => [r.oldSha, r.newSha].filter((s2) => !zero.test(s2))));
   const out2 = emptySummary();
   const byId2 = /* @__PURE__ */ new Map();
   for (const r of rows) {
@@ -44764,12 +45828,12 @@ async function describeDiff(dir, from, to, cached2) {
   return out2;
 }
 var MESSAGE_LINES = 400;
-function commitMessage(s, host) {
-  const counts = ["added", "updated", "removed", "restored", "purged"].filter((k) => s[k].length > 0).map((k) => `${s[k].length} ${k}`);
-  if (s.files.length > 0) counts.push(`${s.files.length} other file${s.files.length === 1 ? "" : "s"}`);
+function commitMessage(s2, host) {
+  const counts = ["added", "updated", "removed", "restored", "purged"].filter((k) => s2[k].length > 0).map((k) => `${s2[k].length} ${k}`);
+  if (s2.files.length > 0) counts.push(`${s2.files.length} other file${s2.files.length === 1 ? "" : "s"}`);
   const lines = [];
-  for (const k of ["added", "updated", "removed", "restored", "purged"]) for (const e of s[k]) lines.push(`${k.padEnd(8)} ${e.id}  ${e.summary}`);
-  for (const f of s.files) lines.push(`file     ${f}`);
+  for (const k of ["added", "updated", "removed", "restored", "purged"]) for (const e of s2[k]) lines.push(`${k.padEnd(8)} ${e.id}  ${e.summary}`);
+  for (const f of s2.files) lines.push(`file     ${f}`);
   const shown2 = lines.slice(0, MESSAGE_LINES);
   if (lines.length > MESSAGE_LINES) shown2.push(`... and ${lines.length - MESSAGE_LINES} more`);
   return `cairn sync (${host}): ${counts.join(", ") || "no changes"}
@@ -44821,10 +45885,10 @@ async function mergeTrees(dir, base, ours, theirs) {
     }
     for (const { k, e } of vs) {
       if (!e) continue;
-      const mem = memOfSha(e.sha);
-      const g = groups.get(mem.record.id) ?? {};
-      if (g[k] === void 0) g[k] = { path: p, sha: e.sha, mem };
-      groups.set(mem.record.id, g);
+      const mem2 = memOfSha(e.sha);
+      const g = groups.get(mem2.record.id) ?? {};
+      if (g[k] === void 0) g[k] = { path: p, sha: e.sha, mem: mem2 };
+      groups.set(mem2.record.id, g);
     }
   }
   const changes = /* @__PURE__ */ new Map();
@@ -44850,7 +45914,7 @@ async function mergeTrees(dir, base, ours, theirs) {
     const { merged, conflict } = mergeMemory(b?.mem ?? null, o.mem, t.mem);
     const text3 = Buffer.from(serializeMemory(merged.record, merged.extra));
     const wantDir = merged.record.removed !== void 0 ? TOMB : "";
-    const inDir = (v) => (dirname6(v.path) === "." ? "" : dirname6(v.path)) === wantDir;
+    const inDir = (v) => (dirname7(v.path) === "." ? "" : dirname7(v.path)) === wantDir;
     let target = inDir(o) ? o.path : inDir(t) ? t.path : (wantDir ? `${wantDir}/` : "") + basename3(o.path);
     if (target !== o.path && target !== t.path && present.has(target)) target = target.replace(/\.md$/, `-${id2.slice(-6).toLowerCase()}.md`);
     if (o.path !== target) put(o.path, null);
@@ -44893,14 +45957,14 @@ async function mergeTrees(dir, base, ours, theirs) {
 }
 async function textMerge(ours, base, theirs) {
   if (ours.includes(0) || theirs.includes(0) || base.includes(0)) return null;
-  const tmp = await fsp6.mkdtemp(join18(tmpdir(), "cairn-merge-"));
+  const tmp = await fsp7.mkdtemp(join20(tmpdir(), "cairn-merge-"));
   try {
-    const [o, b, t] = ["ours", "base", "theirs"].map((n2) => join18(tmp, n2));
-    await Promise.all([fsp6.writeFile(o, ours), fsp6.writeFile(b, base), fsp6.writeFile(t, theirs)]);
+    const [o, b, t] = ["ours", "base", "theirs"].map((n2) => join20(tmp, n2));
+    await Promise.all([fsp7.writeFile(o, ours), fsp7.writeFile(b, base), fsp7.writeFile(t, theirs)]);
     const r = await runGit(tmp, ["merge-file", "-p", o, b, t]);
     return r.code === 0 ? r.stdout : null;
   } finally {
-    await fsp6.rm(tmp, { recursive: true, force: true });
+    await fsp7.rm(tmp, { recursive: true, force: true });
   }
 }
 async function treeDiff(dir, from, to) {
@@ -44921,13 +45985,13 @@ async function applyChanges(dir, changes, warn) {
   const deletedById = /* @__PURE__ */ new Map();
   for (const p of deletes) {
     if (!isMemoryTreePath(p)) continue;
-    const mem = parseMem(await fsp6.readFile(join18(dir, ...p.split("/"))).catch(() => void 0));
-    if (mem) deletedById.set(mem.record.id, p);
+    const mem2 = parseMem(await fsp7.readFile(join20(dir, ...p.split("/"))).catch(() => void 0));
+    if (mem2) deletedById.set(mem2.record.id, p);
   }
   const made = /* @__PURE__ */ new Set();
   const one = async ([p, data]) => {
-    const file2 = join18(dir, ...p.split("/"));
-    const parent = dirname6(file2);
+    const file2 = join20(dir, ...p.split("/"));
+    const parent = dirname7(file2);
     if (!made.has(parent)) {
       await ensureDir(parent);
       made.add(parent);
@@ -44936,9 +46000,9 @@ async function applyChanges(dir, changes, warn) {
     const from = id2 === void 0 ? void 0 : deletedById.get(id2);
     if (from !== void 0 && deletes.has(from)) {
       deletes.delete(from);
-      const src = join18(dir, ...from.split("/"));
+      const src = join20(dir, ...from.split("/"));
       await writeFileAtomic(src, data);
-      await fsp6.rename(src, file2);
+      await fsp7.rename(src, file2);
     } else {
       await writeFileAtomic(file2, data);
     }
@@ -44949,7 +46013,7 @@ async function applyChanges(dir, changes, warn) {
     while (next2 < writes.length) await one(writes[next2++]);
   }));
   for (const p of deletes) {
-    await fsp6.rm(join18(dir, ...p.split("/")), { force: true });
+    await fsp7.rm(join20(dir, ...p.split("/")), { force: true });
     n2++;
   }
   return n2;
@@ -44977,19 +46041,19 @@ async function dirtyPaths(dir) {
 
 // server/src/core/sync/conflicts.ts
 async function listConflicts(storeDir) {
-  const dir = join19(storeDir, CONFLICTS_DIR);
-  const names = await fsp7.readdir(dir).catch(() => []);
+  const dir = join21(storeDir, CONFLICTS_DIR);
+  const names = await fsp8.readdir(dir).catch(() => []);
   const memories = [];
   for (const n2 of names.sort()) {
     if (!n2.endsWith(".json")) continue;
     try {
-      const doc = JSON.parse(await fsp7.readFile(join19(dir, n2), "utf8"));
+      const doc = JSON.parse(await fsp8.readFile(join21(dir, n2), "utf8"));
       if (typeof doc.id !== "string" || !doc.kept || !doc.other) continue;
       memories.push({ id: doc.id, kind: doc.kind, kept: doc.kept, other: doc.other, file: `${CONFLICTS_DIR}/${n2}` });
     } catch {
     }
   }
-  const fileNames = await fsp7.readdir(join19(dir, "files")).catch(() => []);
+  const fileNames = await fsp8.readdir(join21(dir, "files")).catch(() => []);
   const files2 = fileNames.sort().map((n2) => ({ file: `${CONFLICTS_DIR}/files/${n2}` }));
   return { memories, files: files2 };
 }
@@ -45035,10 +46099,10 @@ function emptyUsage() {
 }
 function foldUsage(events2, windowStart, known) {
   const byId2 = /* @__PURE__ */ new Map();
-  const get = (id2) => {
-    let u = byId2.get(id2);
-    if (!u) byId2.set(id2, u = emptyUsage());
-    return u;
+  const get2 = (id2) => {
+    let u2 = byId2.get(id2);
+    if (!u2) byId2.set(id2, u2 = emptyUsage());
+    return u2;
   };
   const fold = {
     byId: byId2,
@@ -45057,18 +46121,18 @@ function foldUsage(events2, windowStart, known) {
     const session = typeof e.session === "string" ? e.session : void 0;
     const byUser = actorOf(e) === "user";
     for (const { id: id2, strong } of retrievalsOf(e)) {
-      const u = get(id2);
+      const u2 = get2(id2);
       if (byUser) {
         if (inWindow) {
-          u.userLookupsInWindow++;
+          u2.userLookupsInWindow++;
           fold.userLookupsInWindow++;
         }
         continue;
       }
-      u.lastRetrieved = e.ts;
+      u2.lastRetrieved = e.ts;
       if (inWindow) {
-        u.retrievedInWindow++;
-        if (strong) u.strongInWindow++;
+        u2.retrievedInWindow++;
+        if (strong) u2.strongInWindow++;
         fold.retrievalsInWindow++;
       }
     }
@@ -45083,14 +46147,14 @@ function foldUsage(events2, windowStart, known) {
           continue;
         }
         knownIds++;
-        const u = get(id2);
-        u.uses[use.outcome]++;
+        const u2 = get2(id2);
+        u2.uses[use.outcome]++;
         if (use.outcome === "applied") {
-          u.lastApplied = e.ts;
-          if (inWindow) u.appliedInWindow++;
+          u2.lastApplied = e.ts;
+          if (inWindow) u2.appliedInWindow++;
         }
         if (use.outcome === "contradicted" || use.outcome === "corrected") {
-          u.timeline.push({ ts: e.ts, event: use.outcome, ...use.note ? { note: use.note } : {}, ...session ? { session } : {} });
+          u2.timeline.push({ ts: e.ts, event: use.outcome, ...use.note ? { note: use.note } : {}, ...session ? { session } : {} });
         }
       }
       if (inWindow) fold.usesInWindow[use.outcome] += knownIds;
@@ -45098,7 +46162,7 @@ function foldUsage(events2, windowStart, known) {
     }
     if ((e.kind === "update" || e.kind === "verify") && typeof e.id === "string") {
       const note = typeof e.note === "string" ? e.note : void 0;
-      get(e.id).timeline.push({
+      get2(e.id).timeline.push({
         ts: e.ts,
         event: e.kind === "update" ? "updated" : "verified",
         ...note ? { note } : {},
@@ -45117,9 +46181,9 @@ function markerStats(events2) {
   const stats = /* @__PURE__ */ new Map();
   const pending = /* @__PURE__ */ new Map();
   const stat = (m) => {
-    let s = stats.get(m);
-    if (!s) stats.set(m, s = { fires: 0, overrides: 0 });
-    return s;
+    let s2 = stats.get(m);
+    if (!s2) stats.set(m, s2 = { fires: 0, overrides: 0 });
+    return s2;
   };
   for (const e of events2) {
     const family = e.kind === "write" ? "write" : e.kind === "update" || e.kind === "update_refused" ? "update" : null;
@@ -45136,15 +46200,15 @@ function markerStats(events2) {
       }
     } else if (override) {
       for (const m of markers) {
-        const s = stat(m);
-        s.overrides++;
+        const s2 = stat(m);
+        s2.overrides++;
         const open2 = pending.get(key(m)) ?? 0;
         if (open2 > 0) pending.set(key(m), open2 - 1);
-        else s.fires++;
+        else s2.fires++;
       }
     }
   }
-  return [...stats].map(([marker, s]) => ({ marker, ...s, override_rate: s.fires ? Math.round(s.overrides / s.fires * 1e3) / 1e3 : null })).sort((a, b) => b.fires - a.fires || a.marker.localeCompare(b.marker));
+  return [...stats].map(([marker, s2]) => ({ marker, ...s2, override_rate: s2.fires ? Math.round(s2.overrides / s2.fires * 1e3) / 1e3 : null })).sort((a, b) => b.fires - a.fires || a.marker.localeCompare(b.marker));
 }
 
 // server/src/core/curation/rareScopes.ts
@@ -45301,9 +46365,9 @@ var TIMELINE_MAX = 20;
 var LOGGED_MATCH_MS = 6e4;
 var row2 = (m) => ({ id: m.id, scopes: m.scopes, summary: summarize(m.body) });
 var later = (a, b) => a === null ? b : b === null ? a : Date.parse(a) >= Date.parse(b) ? a : b;
-var section2 = (all, k) => ({ count: all.length, rows: all.slice(0, k) });
-function contradiction(m, u) {
-  const tl = u?.timeline ?? [];
+var section3 = (all, k) => ({ count: all.length, rows: all.slice(0, k) });
+function contradiction(m, u2) {
+  const tl = u2?.timeline ?? [];
   const lastContra = [...tl].reverse().find((t) => t.event === "contradicted");
   if (!lastContra) return null;
   let resolved = later(m.updated === m.created ? null : m.updated, m.last_verified_at);
@@ -45322,18 +46386,18 @@ function contradiction(m, u) {
     resolution_timeline: timeline2.slice(-TIMELINE_MAX)
   };
 }
-function deadWeight(m, u, now, windowDays, rule) {
+function deadWeight(m, u2, now, windowDays, rule) {
   const ageDays = Math.floor((now - Date.parse(m.created)) / DAY_MS3);
   if (!(ageDays >= rule.min_age_days)) return null;
-  const strong = u?.strongInWindow ?? 0;
-  if (strong < rule.min_retrievals || (u?.uses.applied ?? 0) > 0) return null;
+  const strong = u2?.strongInWindow ?? 0;
+  if (strong < rule.min_retrievals || (u2?.uses.applied ?? 0) > 0) return null;
   const times = (n2) => n2 === 1 ? "once" : `${n2} times`;
-  const looked = u?.userLookupsInWindow ? `; your own ${u.userLookupsInWindow} lookup(s) not counted` : "";
+  const looked = u2?.userLookupsInWindow ? `; your own ${u2.userLookupsInWindow} lookup(s) not counted` : "";
   return {
     retrieved: strong,
-    last_retrieved: u?.lastRetrieved ?? null,
+    last_retrieved: u2?.lastRetrieved ?? null,
     age_days: ageDays,
-    user_lookups: u?.userLookupsInWindow ?? 0,
+    user_lookups: u2?.userLookupsInWindow ?? 0,
     why: `${ageDays} days old (at least ${rule.min_age_days}); found by the model ${times(strong)} at medium or high relevance in the last ${windowDays} days (at least ${rule.min_retrievals}); never applied${looked}`
   };
 }
@@ -45342,7 +46406,7 @@ function computeHealth(data, params = DEFAULT_HEALTH_PARAMS) {
   const rule = data.deadWeight ?? DEFAULT_DEAD_WEIGHT;
   const now = data.now.getTime();
   const windowStart = now - window_days * DAY_MS3;
-  const known = /* @__PURE__ */ new Set([...data.active.map((m) => m.id), ...data.tombstones.map((m) => m.id)]);
+  const known = /* @__PURE__ */ new Set([...data.active.map((m) => m.id), ...data.tombstones.map((m) => m.id), ...data.alsoKnown ?? []]);
   const fold = foldUsage(data.events, windowStart, known);
   const usage = (id2) => fold.byId.get(id2);
   const isExpired2 = (m) => m.expires !== null && Date.parse(m.expires) <= now;
@@ -45353,14 +46417,14 @@ function computeHealth(data, params = DEFAULT_HEALTH_PARAMS) {
   const heavy = [];
   const flags = /* @__PURE__ */ new Map();
   for (const m of data.active) {
-    const u = usage(m.id);
-    const c = contradiction(m, u);
+    const u2 = usage(m.id);
+    const c = contradiction(m, u2);
     if (c) contradicted.push({ ...row2(m), ...c });
-    const f = { dead: false, cold: false, contradicted: c !== null, applied: u?.appliedInWindow ?? 0 };
+    const f = { dead: false, cold: false, contradicted: c !== null, applied: u2?.appliedInWindow ?? 0 };
     flags.set(m.id, f);
     if (isExpired2(m)) continue;
-    const retrieved = u?.retrievedInWindow ?? 0;
-    const d = deadWeight(m, u, now, window_days, rule);
+    const retrieved = u2?.retrievedInWindow ?? 0;
+    const d = deadWeight(m, u2, now, window_days, rule);
     if (d) {
       f.dead = true;
       dead.push({ ...row2(m), ...d });
@@ -45368,9 +46432,9 @@ function computeHealth(data, params = DEFAULT_HEALTH_PARAMS) {
     const created = Date.parse(m.created);
     if (retrieved === 0 && created < windowStart) {
       f.cold = true;
-      cold.push({ ...row2(m), created: m.created, age_days: Math.floor((now - created) / DAY_MS3), last_retrieved: u?.lastRetrieved ?? null });
+      cold.push({ ...row2(m), created: m.created, age_days: Math.floor((now - created) / DAY_MS3), last_retrieved: u2?.lastRetrieved ?? null });
     }
-    if (f.applied >= min_applied) heavy.push({ ...row2(m), applied: f.applied, last_applied: u?.lastApplied ?? null });
+    if (f.applied >= min_applied) heavy.push({ ...row2(m), applied: f.applied, last_applied: u2?.lastApplied ?? null });
   }
   contradicted.sort((a, b) => b.contradictions - a.contradictions || b.last_contradicted.localeCompare(a.last_contradicted) || a.id.localeCompare(b.id));
   dead.sort((a, b) => b.retrieved - a.retrieved || a.id.localeCompare(b.id));
@@ -45381,11 +46445,11 @@ function computeHealth(data, params = DEFAULT_HEALTH_PARAMS) {
   const perScope = /* @__PURE__ */ new Map();
   for (const m of data.active) {
     const f = flags.get(m.id);
-    for (const s of m.scopes) {
-      counts.set(s, (counts.get(s) ?? 0) + 1);
-      owner.set(s, m.id);
-      let h = perScope.get(s);
-      if (!h) perScope.set(s, h = { scope: s, active: 0, dead: 0, cold: 0, contradicted: 0, applied: 0 });
+    for (const s2 of m.scopes) {
+      counts.set(s2, (counts.get(s2) ?? 0) + 1);
+      owner.set(s2, m.id);
+      let h = perScope.get(s2);
+      if (!h) perScope.set(s2, h = { scope: s2, active: 0, dead: 0, cold: 0, contradicted: 0, applied: 0 });
       h.active++;
       if (f.dead) h.dead++;
       if (f.cold) h.cold++;
@@ -45414,7 +46478,7 @@ function computeHealth(data, params = DEFAULT_HEALTH_PARAMS) {
   const orphaned = /* @__PURE__ */ new Map();
   const oc = data.origins ?? null;
   if (oc) {
-    const known2 = new Set(oc.known_remotes.map((u) => normalizeRepoUrl(u)));
+    const known2 = new Set(oc.known_remotes.map((u2) => normalizeRepoUrl(u2)));
     for (const m of [...data.active, ...data.tombstones]) {
       if (m.origin.repo === null || m.origin.worktree_root !== oc.root) continue;
       const key = normalizeRepoUrl(m.origin.repo);
@@ -45442,14 +46506,14 @@ function computeHealth(data, params = DEFAULT_HEALTH_PARAMS) {
       user_lookups_in_window: fold.userLookupsInWindow,
       uses_in_window: fold.usesInWindow
     },
-    contradicted: section2(contradicted, top_k),
-    dead_weight: { ...section2(dead, top_k), rule: { ...rule, relevance: ["medium", "high"], actor: "model" } },
-    rare_scopes: section2(rare, top_k),
+    contradicted: section3(contradicted, top_k),
+    dead_weight: { ...section3(dead, top_k), rule: { ...rule, relevance: ["medium", "high"], actor: "model" } },
+    rare_scopes: section3(rare, top_k),
     verification_debt: { ...debt, rows: debtRows.slice(0, top_k) },
     commit_drift_debt: { applies: data.commitDrift !== null, repo: data.commitDrift?.repo ?? null, count: drift.length, rows: drift.slice(0, top_k) },
-    expired: section2(expired, top_k),
-    cold: section2(cold, top_k),
-    heavily_used: section2(heavy, top_k),
+    expired: section3(expired, top_k),
+    cold: section3(cold, top_k),
+    heavily_used: section3(heavy, top_k),
     scope_health: [...perScope.values()].sort((a, b) => a.scope.localeCompare(b.scope)),
     marker_stats: markerStats(data.events),
     orphan_use_events: { count: fold.orphanEvents, ids: fold.orphanIds.slice(0, top_k) },
@@ -45522,7 +46586,7 @@ var SHA_MARKER = "commit sha";
 var UUID_RE = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 var SHA_RE = /(?<![0-9A-Za-z#_])[0-9a-f]{7,40}(?![0-9A-Za-z_])/g;
 function findShaLike(text3) {
-  const blanked = text3.replace(UUID_RE, (u) => " ".repeat(u.length));
+  const blanked = text3.replace(UUID_RE, (u2) => " ".repeat(u2.length));
   for (const m of blanked.matchAll(SHA_RE)) {
     if (/[0-9]/.test(m[0]) && /[a-f]/.test(m[0])) return { index: m.index, sha: m[0] };
   }
@@ -45571,153 +46635,46 @@ function detectTransient(text3) {
   return out2;
 }
 
-// server/src/core/store/pending.ts
-import { promises as fsp8, statSync as statSync6 } from "node:fs";
-import { dirname as dirname7, join as join20 } from "node:path";
-import { randomBytes as randomBytes4 } from "node:crypto";
-var EXPIRED_GRACE_MS = 24 * 36e5;
-var ID_RE = /^p_[0-9A-HJKMNP-TV-Z]{26}$/;
-function pendingDir(storeDir) {
-  return join20(storeDir, ".pending");
+// server/src/core/trust/gates/teamSecrets.ts
+var PRIVATE_IP = /(?<![\d.])(?:10\.\d{1,3}|172\.(?:1[6-9]|2\d|3[01])|192\.168)\.\d{1,3}\.\d{1,3}(?![\d.])/g;
+var INTERNAL_HOST = /\b[a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)*\.(?:internal|local|lan|corp|intranet|home\.arpa)\b/gi;
+var CREDENTIAL_WORD = /\b(?:pass(?:word|wd|phrase)?|pwd|secret|token|credentials?|api[_ -]?key|login)\b/i;
+var EMAIL = /\b[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b/g;
+var STATED_PASSWORD = /\b(?:pass(?:word|wd|phrase)?|pwd)\b\s*(?:[:=]|is|was)\s*["'`]?([^\s"'`]{4,})/gi;
+var TOKEN = /(?<![A-Za-z0-9_+=-])[A-Za-z0-9_+=-]{16,}(?![A-Za-z0-9_+=-])/g;
+function valueLike(v) {
+  if (isPlaceholder(v)) return false;
+  return /[0-9]/.test(v) || /[^A-Za-z]/.test(v) || /[a-z][A-Z]/.test(v);
 }
-function newPendingId(now) {
-  return `p_${newId(now.getTime())}`;
+function tokenLike(t) {
+  if (/^[0-9a-f-]+$/i.test(t)) return false;
+  if (/^[0-9A-HJKMNP-TV-Z]{26}$/.test(t)) return false;
+  if (/^p_[0-9A-HJKMNP-TV-Z]{26}$/.test(t)) return false;
+  if ((t.match(/[0-9]/g) ?? []).length < 2 || !/[A-Za-z]/.test(t)) return false;
+  if (/[a-z]{6,}|[A-Z]{6,}/.test(t)) return false;
+  if (/^[a-z0-9]+(?:[-_][a-z0-9]+)+$/.test(t) && t.split(/[-_]/).every((p) => p.length <= 8)) return false;
+  return shannonEntropy(t) >= 3.5;
 }
-function checkPendingId(raw2) {
-  const id2 = typeof raw2 === "string" ? raw2.trim() : "";
-  if (!ID_RE.test(id2)) {
-    const shown2 = typeof raw2 === "string" ? JSON.stringify(raw2.length > 40 ? `${raw2.slice(0, 40)}...` : raw2) : String(raw2);
-    throw new MalformedIdError(`pending_id ${shown2} is not a pending write id: pass the pending_id memory_write returned, like p_01JQ3Z8V7M2K4T6Y9B1C3D5F7H`);
-  }
-  return id2;
-}
-var fileOf = (dir, id2) => join20(dir, `${id2}.json`);
-async function savePending(storeDir, entry) {
-  const dir = pendingDir(storeDir);
-  ensureOwnDirSync(dir);
-  await writeFileAtomic(fileOf(dir, entry.pending_id), `${JSON.stringify(entry, null, 2)}
-`);
-}
-async function readEntry(file2) {
-  if (!isOwnDirSync(dirname7(file2))) return null;
-  let text3;
-  try {
-    text3 = await fsp8.readFile(file2, "utf8");
-  } catch (err) {
-    if (err.code === "ENOENT") return null;
-    throw err;
-  }
-  try {
-    const e = JSON.parse(text3);
-    if (typeof e.expires_at !== "string" || typeof e.write !== "object" || e.write === null) throw new Error("missing fields");
-    return e;
-  } catch (err) {
-    throw new Error(`pending write file ${file2} is unreadable (${err.message}): delete it and write the memory again`);
-  }
-}
-function expiredError(e) {
-  return new PendingExpiredError(
-    `pending write ${e.pending_id} expired at ${e.expires_at} (behavior.pending_ttl_minutes): nothing was stored; call memory_write again if the user still agrees`
-  );
-}
-function unknownError(id2) {
-  return new NotFoundError(`no pending write with id ${id2}: it was already confirmed or cancelled, or never existed`);
-}
-async function claimPending(storeDir, id2, now) {
-  const dir = pendingDir(storeDir);
-  const file2 = fileOf(dir, id2);
-  const entry = await readEntry(file2);
-  if (!entry) throw unknownError(id2);
-  if (Date.parse(entry.expires_at) <= now.getTime()) throw expiredError(entry);
-  const claimed = join20(dir, `.${id2}.${process.pid}.${randomBytes4(4).toString("hex")}.claim`);
-  try {
-    await fsp8.rename(file2, claimed);
-  } catch (err) {
-    if (err.code === "ENOENT") throw unknownError(id2);
-    throw err;
-  }
-  return {
-    entry,
-    done: () => fsp8.rm(claimed, { force: true }),
-    release: () => fsp8.rename(claimed, file2)
-  };
-}
-async function dropPending(storeDir, id2, now) {
-  const file2 = fileOf(pendingDir(storeDir), id2);
-  const entry = await readEntry(file2);
-  if (!entry) return false;
-  try {
-    await fsp8.rm(file2);
-  } catch (err) {
-    if (err.code === "ENOENT") return false;
-    throw err;
-  }
-  return Date.parse(entry.expires_at) > now.getTime();
-}
-async function sweepPending(storeDir, now) {
-  const dir = pendingDir(storeDir);
-  if (!isOwnDirSync(dir)) return;
-  let names;
-  try {
-    names = await fsp8.readdir(dir);
-  } catch {
-    return;
-  }
-  await Promise.all(
-    names.map(async (name) => {
-      const file2 = join20(dir, name);
-      try {
-        if (name.endsWith(".claim")) {
-          const st = await fsp8.stat(file2);
-          if (now.getTime() - st.mtimeMs > EXPIRED_GRACE_MS) await fsp8.rm(file2, { force: true });
-          return;
-        }
-        if (!name.endsWith(".json")) return;
-        const e = await readEntry(file2);
-        if (e && Date.parse(e.expires_at) + EXPIRED_GRACE_MS <= now.getTime()) await fsp8.rm(file2, { force: true });
-      } catch {
-      }
-    })
-  );
-}
-async function listPending(storeDir, now) {
-  const dir = pendingDir(storeDir);
-  if (!isOwnDirSync(dir)) return [];
-  let names;
-  try {
-    names = await fsp8.readdir(dir);
-  } catch {
-    return [];
-  }
+function detectTeamSecrets(text3) {
   const out2 = [];
-  for (const name of names.filter((n2) => ID_RE.test(n2.replace(/\.json$/, "")) && n2.endsWith(".json")).sort()) {
-    try {
-      const e = await readEntry(join20(dir, name));
-      if (e && Date.parse(e.expires_at) > now.getTime()) out2.push(e);
-    } catch {
+  if (CREDENTIAL_WORD.test(text3)) {
+    const hosts = [...text3.matchAll(PRIVATE_IP), ...text3.matchAll(INTERNAL_HOST)].map((m) => m[0]);
+    if (hosts.length > 0) out2.push({ kind: "private-host-credential", snippet: `${mask(hosts[0], 4)} with a credential word` });
+  }
+  const emails = [...text3.matchAll(EMAIL)].map((m) => m[0]);
+  if (emails.length > 0) {
+    for (const m of text3.matchAll(STATED_PASSWORD)) {
+      if (!valueLike(m[1])) continue;
+      out2.push({ kind: "email-password", snippet: `${mask(emails[0], 3)} ... ${m[0].slice(0, m[0].length - m[1].length)}${mask(m[1], 1)}` });
+      break;
     }
+  }
+  for (const m of text3.matchAll(TOKEN)) {
+    if (!tokenLike(m[0])) continue;
+    out2.push({ kind: "high-entropy-token", snippet: mask(m[0], 3) });
+    break;
   }
   return out2;
-}
-function watchPending(storeDir, fn, intervalMs = 1e3) {
-  const dir = pendingDir(storeDir);
-  const stamp2 = () => {
-    try {
-      return statSync6(dir).mtimeMs;
-    } catch {
-      return -1;
-    }
-  };
-  let last = stamp2();
-  const timer = setInterval(() => {
-    const now = stamp2();
-    if (now !== last) {
-      last = now;
-      fn();
-    }
-  }, intervalMs);
-  timer.unref();
-  return () => clearInterval(timer);
 }
 
 // server/src/core/trust/gates/tombstoneIndex.ts
@@ -45730,19 +46687,19 @@ var TombstoneIndex = class {
   }
   add(m) {
     this.delete(m.id);
-    const set2 = new Set(dedupTokens(m.body));
-    this.tokens.set(m.id, set2);
-    for (const t of set2) {
+    const set3 = new Set(dedupTokens(m.body));
+    this.tokens.set(m.id, set3);
+    for (const t of set3) {
       let ids2 = this.postings.get(t);
       if (!ids2) this.postings.set(t, ids2 = /* @__PURE__ */ new Set());
       ids2.add(m.id);
     }
   }
   delete(id2) {
-    const set2 = this.tokens.get(id2);
-    if (!set2) return;
+    const set3 = this.tokens.get(id2);
+    if (!set3) return;
     this.tokens.delete(id2);
-    for (const t of set2) {
+    for (const t of set3) {
       const ids2 = this.postings.get(t);
       ids2?.delete(id2);
       if (ids2 && ids2.size === 0) this.postings.delete(t);
@@ -45813,16 +46770,26 @@ function snippetOf(body, max = 160) {
   const flat = body.replace(/\s+/g, " ").trim();
   return flat.length <= max ? flat : `${flat.slice(0, max - 1).replace(/\s+\S*$/, "")}…`;
 }
+function sourcesOf(c, opts) {
+  const own3 = { label: opts.label ?? "personal", store: c.store, candidates: opts.candidates, ...opts.neighbours ? { neighbours: opts.neighbours } : {}, ...opts.removedNeighbours ? { removedNeighbours: opts.removedNeighbours } : {} };
+  return [own3, ...opts.also ?? []];
+}
 async function activeMatches(c, tokens, content, opts) {
+  const all = [];
+  const labelled = (opts.also?.length ?? 0) > 0;
+  for (const src of sourcesOf(c, opts)) all.push(...await activeMatchesIn(c, src, labelled, tokens, content, opts));
+  return all.sort((a, b) => Number(b.dup) - Number(a.dup) || b.raw - a.raw || (a.id < b.id ? -1 : 1));
+}
+async function activeMatchesIn(c, src, labelled, tokens, content, opts) {
   const now = c.now();
   const out2 = /* @__PURE__ */ new Map();
   const sem = /* @__PURE__ */ new Map();
-  if (opts.neighbours && opts.semanticRule) {
-    for (const n2 of await opts.neighbours(content, MAX_MATCHES * 2)) if (n2.cosine >= opts.semanticRule.related) sem.set(n2.id, n2.cosine);
+  if (src.neighbours && opts.semanticRule) {
+    for (const n2 of await src.neighbours(content, MAX_MATCHES * 2)) if (n2.cosine >= opts.semanticRule.related) sem.set(n2.id, n2.cosine);
   }
-  for (const id2 of [...opts.candidates(content, DEDUP_CANDIDATES + (opts.exclude?.size ?? 0)), ...sem.keys()]) {
+  for (const id2 of [...src.candidates(content, DEDUP_CANDIDATES + (opts.exclude?.size ?? 0)), ...sem.keys()]) {
     if (out2.has(id2) || opts.exclude?.has(id2)) continue;
-    const m = c.store.get(id2);
+    const m = src.store.get(id2);
     if (!m || isExpired(m, now)) continue;
     const sim = jaccard(tokens, new Set(dedupTokens(m.body)));
     const cos = sem.get(id2);
@@ -45830,9 +46797,10 @@ async function activeMatches(c, tokens, content, opts) {
     const dup = sim >= DUPLICATE_THRESHOLD || cos !== void 0 && paraphrase(opts.semanticRule, cos, sim, content, m.body, false);
     const rel = { id: m.id, similarity: roundSimilarity(sim), snippet: snippetOf(m.body), scopes: m.scopes, updated: m.updated };
     if (cos !== void 0) rel.semantic = roundSimilarity(cos);
+    if (labelled) rel.store = src.label;
     out2.set(id2, { ...rel, raw: Math.max(sim, dup ? DUPLICATE_THRESHOLD : 0, cos ?? 0), dup });
   }
-  return [...out2.values()].sort((a, b) => Number(b.dup) - Number(a.dup) || b.raw - a.raw || (a.id < b.id ? -1 : 1));
+  return [...out2.values()];
 }
 function strip(m) {
   const { raw: raw2, dup, ...rest } = m;
@@ -45841,15 +46809,19 @@ function strip(m) {
   return rest;
 }
 var SECRET_HINT = 'Nothing was stored: memories are plaintext files. Remove the secret and say where it lives instead (e.g. "the deploy key is in 1Password under Infra"). There is no override.';
+var TEAM_SECRET_HINT = 'Nothing was stored: the team store is committed and shared with everyone who has the repository, so it refuses anything that may be a credential, including private hosts with credential words, an email with a password, and bare random-looking tokens. Say where the secret lives instead (e.g. "the staging DB password is in the team vault under staging/db"). There is no override.';
 async function runWriteGates(c, w2, opts) {
-  const findings = detectSecrets(w2.aliases && w2.aliases.length > 0 ? `${w2.content}
-${w2.aliases.join("\n")}` : w2.content);
+  const text3 = w2.aliases && w2.aliases.length > 0 ? `${w2.content}
+${w2.aliases.join("\n")}` : w2.content;
+  const findings = detectSecrets(text3);
+  if (opts.strict) findings.push(...detectTeamSecrets(text3));
   if (findings.length > 0) {
     return {
       outcome: {
         status: "secret_detected",
         findings,
-        hint: SECRET_HINT
+        hint: opts.strict ? TEAM_SECRET_HINT : SECRET_HINT,
+        ...opts.strict ? { store: "team" } : {}
       },
       logFields: { secret_kinds: [...new Set(findings.map((f) => f.kind))] }
     };
@@ -45878,24 +46850,31 @@ ${w2.aliases.join("\n")}` : w2.content);
       outcome: {
         status: "duplicate",
         matches: high.slice(0, MAX_MATCHES).map(strip),
-        hint: `Nothing was stored: memory ${high[0].id} already says this. Change it with memory_update (or memory_verify it if it still holds); pass force=true only if this is a different fact.`
+        hint: `Nothing was stored: memory ${high[0].id}${high[0].store ? ` (${high[0].store} store)` : ""} already says this. Change it with memory_update (or memory_verify it if it still holds); pass force=true only if this is a different fact.`
       },
       logFields: { ...logFields, duplicate_of: high.map((m) => m.id).slice(0, MAX_MATCHES) }
     };
   }
   if (!opts.force) {
-    const removed = tombstoneIndex(c.store).similar([...tokens], DUPLICATE_THRESHOLD);
-    if (opts.removedNeighbours && opts.semanticRule) {
-      const seen = new Set(removed.map((r) => r.id));
-      for (const n2 of await opts.removedNeighbours(w2.content, MAX_MATCHES * 2)) {
-        const t = c.store.getTombstone(n2.id);
-        if (!t || seen.has(n2.id)) continue;
-        const sim = jaccard(tokens, new Set(dedupTokens(t.body)));
-        if (paraphrase(opts.semanticRule, n2.cosine, sim, w2.content, t.body, true)) removed.push({ id: n2.id, similarity: sim, semantic: n2.cosine });
+    const labelled = (opts.also?.length ?? 0) > 0;
+    const removed = [];
+    for (const src of sourcesOf(c, opts)) {
+      const own3 = tombstoneIndex(src.store).similar([...tokens], DUPLICATE_THRESHOLD).map((r) => ({ ...r, src }));
+      if (src.removedNeighbours && opts.semanticRule) {
+        const seen = new Set(own3.map((r) => r.id));
+        for (const n2 of await src.removedNeighbours(w2.content, MAX_MATCHES * 2)) {
+          const t = src.store.getTombstone(n2.id);
+          if (!t || seen.has(n2.id)) continue;
+          const sim = jaccard(tokens, new Set(dedupTokens(t.body)));
+          if (paraphrase(opts.semanticRule, n2.cosine, sim, w2.content, t.body, true)) own3.push({ id: n2.id, similarity: sim, semantic: n2.cosine, src });
+        }
       }
+      removed.push(...own3);
     }
-    const matches = removed.filter((r) => !opts.exclude?.has(r.id)).map((r) => ({ r, t: c.store.getTombstone(r.id) })).filter((x) => x.t !== void 0).slice(0, MAX_MATCHES).map(({ r, t }) => ({
+    if (labelled) removed.sort((a, b) => b.similarity - a.similarity || (a.id < b.id ? -1 : 1));
+    const matches = removed.filter((r) => !opts.exclude?.has(r.id)).map((r) => ({ r, t: r.src.store.getTombstone(r.id) })).filter((x) => x.t !== void 0).slice(0, MAX_MATCHES).map(({ r, t }) => ({
       id: t.id,
+      ...labelled ? { store: r.src.label } : {},
       similarity: roundSimilarity(r.similarity),
       ...r.semantic !== void 0 ? { semantic: roundSimilarity(r.semantic) } : {},
       snippet: snippetOf(t.body),
@@ -45908,7 +46887,7 @@ ${w2.aliases.join("\n")}` : w2.content);
         outcome: {
           status: "previously_removed",
           matches,
-          hint: `Nothing was stored: a near-identical memory was removed on ${matches[0].removed_at?.slice(0, 10) ?? "an earlier date"} (reason: ${JSON.stringify(matches[0].removed_reason ?? "")}). Ask the user before storing it again; memory_restore brings the old one back, force=true writes it anew.`
+          hint: `Nothing was stored: a near-identical memory${matches[0].store ? ` in the ${matches[0].store} store` : ""} was removed on ${matches[0].removed_at?.slice(0, 10) ?? "an earlier date"} (reason: ${JSON.stringify(matches[0].removed_reason ?? "")}). Ask the user before storing it again; memory_restore brings the old one back, force=true writes it anew.`
         },
         logFields: { ...logFields, previously_removed: matches.map((m) => m.id) }
       };
@@ -45946,13 +46925,14 @@ ${w2.aliases.join("\n")}` : w2.content);
   }
   return { ...related3.length > 0 ? { related: related3 } : {}, logFields };
 }
-async function checkUpdateContent(c, content) {
+async function checkUpdateContent(c, content, strict = false) {
   void c;
   const findings = detectSecrets(content);
+  if (strict) findings.push(...detectTeamSecrets(content));
   if (findings.length === 0) return;
   const list5 = findings.map((f) => `${f.kind} (${f.snippet})`).join(", ");
   throw new ValidationError(
-    `content contains ${findings.length === 1 ? "a secret" : `${findings.length} secrets`}: ${list5}; nothing was changed. Memories are plaintext: say where the secret lives instead of its value`
+    `content contains ${findings.length === 1 ? "a secret" : `${findings.length} secrets`}: ${list5}; nothing was changed. ${strict ? "This is a team memory, shared through git with everyone who has the repository" : "Memories are plaintext"}: say where the secret lives instead of its value`
   );
 }
 function updateMarkers(old, next2) {
@@ -45984,8 +46964,8 @@ var MemoryToolError = class extends CairnError {
 };
 
 // server/src/core/notes/paths.ts
-import { lstatSync as lstatSync5 } from "node:fs";
-import { join as join21, resolve as resolve5, sep as sep2 } from "node:path";
+import { lstatSync as lstatSync7 } from "node:fs";
+import { join as join22, resolve as resolve5, sep as sep2 } from "node:path";
 var escapes = (p) => new MemoryToolError(`Path ${p} would escape /memories directory`);
 function decoded(p) {
   let cur = p;
@@ -46006,22 +46986,22 @@ function resolveMemoryPath(notesDir, path2, arg = "path") {
   if (path2 !== MEMORIES_ROOT && !path2.startsWith(`${MEMORIES_ROOT}/`)) throw new MemoryToolError(`Path must start with /memories, got: ${path2}`);
   for (const form of [path2, decoded(path2)]) {
     if (form.includes("\0")) throw escapes(path2);
-    if (form.split(/[\\/]/).some((s) => s === "..")) throw escapes(path2);
+    if (form.split(/[\\/]/).some((s2) => s2 === "..")) throw escapes(path2);
   }
-  const segs = path2.slice(MEMORIES_ROOT.length).split("/").filter((s) => s !== "" && s !== ".");
-  const hidden = segs.find((s) => s.startsWith("."));
+  const segs = path2.slice(MEMORIES_ROOT.length).split("/").filter((s2) => s2 !== "" && s2 !== ".");
+  const hidden = segs.find((s2) => s2.startsWith("."));
   if (hidden !== void 0) throw new MemoryToolError(`Path ${path2} names a hidden item (${hidden}): names starting with "." are not notes`);
-  if (segs.some((s) => s.includes("\\"))) throw new MemoryToolError(`Path ${path2} contains a backslash: separate folders with "/"`);
+  if (segs.some((s2) => s2.includes("\\"))) throw new MemoryToolError(`Path ${path2} contains a backslash: separate folders with "/"`);
   const rel = segs.join("/");
-  const abs = rel === "" ? notesDir : join21(notesDir, ...segs);
+  const abs = rel === "" ? notesDir : join22(notesDir, ...segs);
   const root = resolve5(notesDir);
   if (resolve5(abs) !== root && !resolve5(abs).startsWith(root + sep2)) throw escapes(path2);
   let cur = notesDir;
-  for (const s of ["", ...segs]) {
-    cur = s === "" ? cur : join21(cur, s);
+  for (const s2 of ["", ...segs]) {
+    cur = s2 === "" ? cur : join22(cur, s2);
     let st;
     try {
-      st = lstatSync5(cur);
+      st = lstatSync7(cur);
     } catch {
       break;
     }
@@ -46101,13 +47081,13 @@ ${formatSize(0)}	${p.shown}`;
       const names = (await fsp9.readdir(dir).catch(() => [])).sort();
       for (const name of names) {
         if (name.startsWith(".") || name === "node_modules") continue;
-        const s = await fsp9.lstat(`${dir}/${name}`).catch(() => null);
-        if (!s) continue;
+        const s2 = await fsp9.lstat(`${dir}/${name}`).catch(() => null);
+        if (!s2) continue;
         const rel = prefix === "" ? name : `${prefix}/${name}`;
-        if (s.isDirectory()) {
-          rows.push(`${formatSize(s.size)}	${p.shown}/${rel}/`);
+        if (s2.isDirectory()) {
+          rows.push(`${formatSize(s2.size)}	${p.shown}/${rel}/`);
           if (depth < 2) await walk(`${dir}/${name}`, rel, depth + 1);
-        } else if (s.isFile()) rows.push(`${formatSize(s.size)}	${p.shown}/${rel}`);
+        } else if (s2.isFile()) rows.push(`${formatSize(s2.size)}	${p.shown}/${rel}`);
       }
     };
     await walk(p.abs, "", 1);
@@ -46255,8 +47235,8 @@ var RELATION = /^\s*[-*+]\s+([\p{L}_][\p{L}\p{N}_ -]*?)\s+\[\[([^\]\n]+)\]\]/u;
 var WIKILINK = /\[\[([^\]\n]+)\]\]/g;
 var TAG = /(?:^|[\s(])#([\p{L}][\p{L}\p{N}_/-]*)/gu;
 var LINKS_TO = "links_to";
-function relationName(s) {
-  return s.trim().toLowerCase().replace(/[\s-]+/g, "_");
+function relationName(s2) {
+  return s2.trim().toLowerCase().replace(/[\s-]+/g, "_");
 }
 function targetOf(inner) {
   return inner.split("|")[0].split("#")[0].trim();
@@ -46274,8 +47254,8 @@ function frontmatter(body) {
   const tags = [];
   const flow = /^tags:\s*\[(.*)\]\s*$/m.exec(fm);
   if (flow) tags.push(...flow[1].split(",").map((t) => t.trim().replace(/^["'#]+|["']+$/g, "")));
-  const block = /^tags:\s*\n((?:\s+-\s*.+\n?)+)/m.exec(fm);
-  if (block) tags.push(...block[1].split("\n").map((l) => l.replace(/^\s*-\s*/, "").trim().replace(/^["'#]+|["']+$/g, "")));
+  const block2 = /^tags:\s*\n((?:\s+-\s*.+\n?)+)/m.exec(fm);
+  if (block2) tags.push(...block2[1].split("\n").map((l) => l.replace(/^\s*-\s*/, "").trim().replace(/^["'#]+|["']+$/g, "")));
   return { title, tags: tags.filter((t) => t !== "").map((t) => t.toLowerCase()), rest: body.slice(m[0].length) };
 }
 function parseStructure(body) {
@@ -46321,14 +47301,14 @@ function parseStructure(body) {
 }
 var cache = /* @__PURE__ */ new WeakMap();
 function structureOf(m) {
-  let s = cache.get(m);
-  if (s === void 0) cache.set(m, s = parseStructure(m.body));
-  return s;
+  let s2 = cache.get(m);
+  if (s2 === void 0) cache.set(m, s2 = parseStructure(m.body));
+  return s2;
 }
 
 // server/src/core/notes/graph.ts
-var norm = (s) => s.trim().toLowerCase().replace(/\s+/g, " ");
-var noExt = (s) => s.replace(/\.[A-Za-z0-9]{1,8}$/, "");
+var norm = (s2) => s2.trim().toLowerCase().replace(/\s+/g, " ");
+var noExt = (s2) => s2.replace(/\.[A-Za-z0-9]{1,8}$/, "");
 function titleOf(m) {
   const t = structureOf(m).title;
   if (t !== null) return t;
@@ -46438,17 +47418,17 @@ var LinkGraph = class {
   attach(e) {
     if (e.to === null) this.unresolved.add(e);
     else {
-      let s = this.inc.get(e.to);
-      if (!s) this.inc.set(e.to, s = /* @__PURE__ */ new Set());
-      s.add(e);
+      let s2 = this.inc.get(e.to);
+      if (!s2) this.inc.set(e.to, s2 = /* @__PURE__ */ new Set());
+      s2.add(e);
     }
   }
   detach(e) {
     if (e.to === null) this.unresolved.delete(e);
     else {
-      const s = this.inc.get(e.to);
-      s?.delete(e);
-      if (s?.size === 0) this.inc.delete(e.to);
+      const s2 = this.inc.get(e.to);
+      s2?.delete(e);
+      if (s2?.size === 0) this.inc.delete(e.to);
     }
   }
   link(m) {
@@ -46664,9 +47644,34 @@ function structureFilter(tags, category) {
   const want = tags.map((t) => t.replace(/^#/, "").toLowerCase());
   const cat = category?.toLowerCase() ?? null;
   return (m) => {
-    const s = structureOf(m);
-    return want.every((t) => s.tags.includes(t)) && (cat === null || s.categories.includes(cat));
+    const s2 = structureOf(m);
+    return want.every((t) => s2.tags.includes(t)) && (cat === null || s2.categories.includes(cat));
   };
+}
+
+// server/src/core/sync/renames.ts
+import { existsSync as existsSync9, readdirSync as readdirSync6, readFileSync as readFileSync10 } from "node:fs";
+import { join as join23 } from "node:path";
+var RENAMES_DIR = ".renames";
+function renameIds(storeDir) {
+  const dir = join23(storeDir, RENAMES_DIR);
+  if (!existsSync9(dir)) return [];
+  return readdirSync6(dir).filter((f) => /^[0-9A-HJKMNP-TV-Z]{26}\.json$/.test(f)).map((f) => f.slice(0, 26)).sort();
+}
+function readRename(storeDir, id2) {
+  try {
+    const r = JSON.parse(readFileSync10(join23(storeDir, RENAMES_DIR, `${id2}.json`), "utf8"));
+    return typeof r.old_scope === "string" && typeof r.new_scope === "string" ? { ...r, id: id2, include_tombstones: r.include_tombstones !== false } : null;
+  } catch {
+    return null;
+  }
+}
+async function recordRename(storeDir, r) {
+  if (!existsSync9(join23(storeDir, ".git"))) return false;
+  await ensureDir(join23(storeDir, RENAMES_DIR));
+  await writeFileAtomic(join23(storeDir, RENAMES_DIR, `${r.id}.json`), `${JSON.stringify(r, null, 2)}
+`, 420);
+  return true;
 }
 
 // server/src/core/ops/curation.ts
@@ -46706,7 +47711,7 @@ function deadCount(c, mems) {
   const now = c.now().getTime();
   const days = DEFAULT_HEALTH_PARAMS.window_days;
   const windowStart = now - days * 864e5;
-  const fold = foldUsage(readEvents(c.dir).events, windowStart, new Set(mems.map((m) => m.id)));
+  const fold = foldUsage(readEvents(c.eventsDir).events, windowStart, new Set(mems.map((m) => m.id)));
   const rule = deadWeightRule(c);
   return mems.filter((m) => deadWeight(m, fold.byId.get(m.id), now, days, rule) !== null).length;
 }
@@ -46721,12 +47726,13 @@ async function recordUse2(c, input2) {
   const ids2 = [...new Set(raw2.map((x, i) => checkId(x, `memory_ids[${i}]`)))];
   await c.store.ensureFresh();
   await settleUnknownIds(c, ids2);
-  const unknown2 = ids2.filter((id2) => !c.store.get(id2) && !c.store.getTombstone(id2));
+  const known = (id2) => Boolean(c.store.get(id2) || c.store.getTombstone(id2) || c.team?.store.get(id2) || c.team?.store.getTombstone(id2));
+  const unknown2 = ids2.filter((id2) => !known(id2));
   const fields = { ids: ids2, outcome: input2.outcome, ...note ? { note } : {}, unknown_ids: unknown2 };
   const written = eventLog(c)?.append("use", fields) ?? false;
   return { recorded: written ? ids2.length - unknown2.length : 0, outcome: input2.outcome, unknown_ids: unknown2 };
 }
-async function health2(c, input2) {
+async function health2(c, input2, other = null) {
   const params = {
     window_days: checkLimit(input2.window_days, "window_days", LIMITS.healthWindowDays, DEFAULT_HEALTH_PARAMS.window_days),
     top_k: checkLimit(input2.top_k, "top_k", LIMITS.healthTopK, DEFAULT_HEALTH_PARAMS.top_k),
@@ -46740,7 +47746,8 @@ async function health2(c, input2) {
       now: c.now(),
       active,
       tombstones: tombstones2,
-      events: readEvents(c.dir).events,
+      events: readEvents(c.eventsDir).events,
+      ...other !== null ? { alsoKnown: [...[...other.store.active()].map((m) => m.id), ...[...other.store.tombstones()].map((m) => m.id)] } : {},
       staleAfterDays: c.config.behavior.verification_stale_days,
       commitDrift: await repoDrift(c, active),
       deadWeight: deadWeightRule(c),
@@ -46816,13 +47823,13 @@ async function repoDrift(c, active) {
 }
 function renamed(scopes, from, to) {
   const out2 = [];
-  for (const s of scopes) {
-    const next2 = s === from ? to : s.startsWith(`${from}:`) ? to + s.slice(from.length) : s;
+  for (const s2 of scopes) {
+    const next2 = s2 === from ? to : s2.startsWith(`${from}:`) ? to + s2.slice(from.length) : s2;
     if (!out2.includes(next2)) out2.push(next2);
   }
   return out2;
 }
-async function renameScope2(c, input2) {
+async function renameScope2(c, input2, opts = {}) {
   const from = validateScope(input2.old_scope, "old_scope");
   const to = validateScope(input2.new_scope, "new_scope");
   if (from === to) throw new ValidationError(`old_scope and new_scope are both "${from}": give a different new_scope`);
@@ -46833,7 +47840,7 @@ async function renameScope2(c, input2) {
   const withTombs = input2.include_tombstones ?? true;
   if (typeof withTombs !== "boolean") throw new ValidationError("include_tombstones must be true or false");
   await c.store.ensureFresh();
-  const hit = (m) => m.scopes.some((s) => s === from || s.startsWith(`${from}:`));
+  const hit = (m) => m.scopes.some((s2) => s2 === from || s2.startsWith(`${from}:`)) && (opts.only === void 0 || opts.only(m));
   const targets = [...c.store.active()].filter(hit);
   if (withTombs) targets.push(...[...c.store.tombstones()].filter(hit));
   if (targets.length === 0) {
@@ -46849,7 +47856,8 @@ async function renameScope2(c, input2) {
     });
     if (changed) (m.tombstoned ? result.tombstoned : result.active).push(m.id);
   }
-  c.log("rename_scope", { old_scope: from, new_scope: to, include_tombstones: withTombs, ...result });
+  c.log("rename_scope", { old_scope: from, new_scope: to, include_tombstones: withTombs, ...result, ...opts.record === false ? { from_sync: true } : {} });
+  if (opts.record !== false) await recordRename(c.dir, { id: newId(c.now().getTime()), old_scope: from, new_scope: to, include_tombstones: withTombs, at: c.now().toISOString() });
   return result;
 }
 async function scopeDisable2(c, input2) {
@@ -46961,8 +47969,8 @@ function capPage(page, cursorFor, budget = LIMITS.responseChars) {
 }
 
 // server/src/core/curation/feedback.ts
-import { closeSync as closeSync5, fstatSync as fstatSync4, openSync as openSync5, readFileSync as readFileSync9, readSync as readSync3, statSync as statSync7 } from "node:fs";
-import { join as join22 } from "node:path";
+import { closeSync as closeSync8, fstatSync as fstatSync5, openSync as openSync8, promises as fsp10, readFileSync as readFileSync11, readSync as readSync4, statSync as statSync8 } from "node:fs";
+import { join as join24 } from "node:path";
 import { gunzipSync as gunzipSync2 } from "node:zlib";
 var APPLIED_HALF = 3;
 var SUNK_HALF = 0.5;
@@ -46983,13 +47991,35 @@ var FeedbackFold = class {
   offset = 0;
   ino = -1;
   started = false;
+  /** false while prime() lists the store directory: refresh() then leaves the fold empty. */
+  primed = true;
+  /**
+   * The first full read, with the store directory listed off the main thread (a big store's
+   * listing, for the log's archives, is ~85 ms of blocking at 50k memories). Until it is done
+   * the fold tracks nothing (the plain ranking); a failure leaves the next refresh to read.
+   */
+  async prime() {
+    this.primed = false;
+    let names;
+    try {
+      names = await fsp10.readdir(this.dir);
+    } catch {
+      names = void 0;
+    }
+    this.primed = true;
+    try {
+      if (!this.started) this.fullRead(names);
+    } catch {
+    }
+  }
   /** Brings the fold up to the end of the log. Never throws: feedback is an optional signal. */
   refresh() {
+    if (!this.primed) return;
     try {
-      const file2 = join22(this.dir, ACTIVE_LOG);
+      const file2 = join24(this.dir, ACTIVE_LOG);
       let st;
       try {
-        st = statSync7(file2);
+        st = statSync8(file2);
       } catch {
         if (!this.started) this.fullRead();
         return;
@@ -46999,15 +48029,28 @@ var FeedbackFold = class {
     } catch {
     }
   }
-  fullRead() {
+  /**
+   * A line this process just appended (EventLog.onAppend): folded without reading the file back
+   * when the fold was exactly at its start; otherwise the next refresh reads it (another process
+   * wrote in between, or the log rotated).
+   */
+  ownAppend(line2, sizeAfter, ino) {
+    if (!this.started || ino !== this.ino) return;
+    const bytes2 = Buffer.byteLength(line2);
+    if (sizeAfter - bytes2 !== this.offset) return;
+    const e = parseLine(line2);
+    if (e) this.fold(e);
+    this.offset = sizeAfter;
+  }
+  fullRead(listed) {
     this.acc.clear();
     this.started = true;
     this.offset = 0;
     this.ino = -1;
-    for (const f of listLogFiles(this.dir)) {
+    for (const f of listLogFiles(this.dir, listed)) {
       if (f.rotatedAt === null) continue;
       try {
-        const raw2 = readFileSync9(f.file);
+        const raw2 = readFileSync11(f.file);
         for (const line2 of (f.compressed ? gunzipSync2(raw2) : raw2).toString("utf8").split("\n")) {
           const e = parseLine(line2);
           if (e) this.fold(e);
@@ -47015,7 +48058,7 @@ var FeedbackFold = class {
       } catch {
       }
     }
-    const file2 = join22(this.dir, ACTIVE_LOG);
+    const file2 = join24(this.dir, ACTIVE_LOG);
     try {
       for (const e of this.readBytes(file2, 0)) this.fold(e);
     } catch {
@@ -47026,14 +48069,14 @@ var FeedbackFold = class {
   }
   /** Complete lines from `from` to the end of the file; advances the offset past the last newline. */
   readBytes(file2, from) {
-    const fd = openSync5(file2, "r");
+    const fd = openSync8(file2, "r");
     try {
-      const st = fstatSync4(fd);
+      const st = fstatSync5(fd);
       this.ino = st.ino;
       const len = st.size - from;
       if (len <= 0) return [];
       const buf = Buffer.alloc(len);
-      const n2 = readSync3(fd, buf, 0, len, from);
+      const n2 = readSync4(fd, buf, 0, len, from);
       const text3 = buf.subarray(0, n2).toString("utf8");
       const end = text3.lastIndexOf("\n");
       if (end === -1) return [];
@@ -47045,7 +48088,7 @@ var FeedbackFold = class {
       }
       return out2;
     } finally {
-      closeSync5(fd);
+      closeSync8(fd);
     }
   }
   slot(id2) {
@@ -47121,10 +48164,10 @@ function checkScopeFilters(scopes) {
   if (scopes === void 0 || scopes === null) return [];
   if (!Array.isArray(scopes)) throw new ValidationError('scopes must be an array of scopes or globs, like ["tools", "projects:*"]');
   if (scopes.length > LIMITS.scopeFilters) throw new ValidationError(`scopes has ${scopes.length} entries: at most ${LIMITS.scopeFilters} filters are allowed`);
-  return scopes.map((s) => validateScopeFilter(s));
+  return scopes.map((s2) => validateScopeFilter(s2));
 }
 async function fullRecords(c, mems) {
-  const hits = await hitFields2(c, mems, true);
+  const hits = await ownedHitFields(c, mems, true);
   return hits.map((h, i) => {
     const m = mems[i];
     return {
@@ -47135,7 +48178,7 @@ async function fullRecords(c, mems) {
       origin: m.origin,
       expires: m.expires,
       ...m.merged_from && m.merged_from.length > 0 ? { merged_from: [...m.merged_from] } : {},
-      backlinks: backlinksOf(c, m)
+      backlinks: backlinksOf(ownerOf(c, m), m)
     };
   });
 }
@@ -47143,7 +48186,7 @@ async function show2(c, input2) {
   const budget = checkMaxChars(input2.max_chars) ?? LIMITS.responseChars;
   const fit = (ans) => fitBudget(ans, budget, { key: "memories", textKeys: ["body"], dropKey: "ids_dropped", shortKey: "bodies_shortened", listDropped: true });
   const actor = actorFor(c, input2.for_user);
-  await c.store.ensureFresh({ read: true });
+  await freshEverywhere(c, true);
   await settleUnknownIds(c, [input2.id, ...Array.isArray(input2.ids) ? input2.ids.slice(0, MAX_IDS_PER_CALL) : []]);
   const hasId = input2.id !== void 0 && input2.id !== null;
   const hasIds = input2.ids !== void 0 && input2.ids !== null;
@@ -47154,7 +48197,7 @@ async function show2(c, input2) {
     if (typeof offset !== "number" || !Number.isInteger(offset) || offset < 0) throw new ValidationError(`body_offset must be a whole number from 0, got ${JSON.stringify(offset)}`);
   }
   if (hasId) {
-    const m = requireActive(c, input2.id);
+    const { m } = requireActiveAny(c, input2.id);
     c.log("show", { ids: [m.id], actor });
     const from = typeof offset === "number" ? offset : 0;
     if (from > 0 && from >= m.body.length) throw new ValidationError(`body_offset ${from} is past the end of the body (${m.body.length} characters)`);
@@ -47174,12 +48217,9 @@ async function show2(c, input2) {
   const found = [];
   const missing = [];
   for (const id2 of ids2) {
-    const m = c.store.get(id2);
-    if (m) found.push(m);
-    else {
-      const t = c.store.getTombstone(id2);
-      missing.push({ id: id2, reason: t ? tombstonedMessage(t) : `no memory with id ${id2}` });
-    }
+    const f = findAny(c, id2);
+    if (f && !f.tombstoned) found.push(f.m);
+    else missing.push({ id: id2, reason: f ? tombstonedMessage(f.m) : `no memory with id ${id2}` });
   }
   c.log("show", { ids: found.map((m) => m.id), missing: missing.map((m) => m.id), actor });
   return fit({ memories: await fullRecords(c, found), missing });
@@ -47204,17 +48244,27 @@ function newestPage(source, keep, after, limit) {
   }
   return { page: buf, next_cursor: more2 && buf.length ? encodeCursor(buf[buf.length - 1].id) : null };
 }
+function* activeEverywhere(c) {
+  yield* c.store.active();
+  const t = c.team;
+  if (t === null) return;
+  for (const m of t.store.active()) if (!c.store.get(m.id) && !c.store.getTombstone(m.id)) yield m;
+}
+async function freshEverywhere(c, read) {
+  await c.store.ensureFresh(read ? { read: true } : void 0);
+  if (c.team !== null) await c.team.store.ensureFresh(read ? { read: true } : void 0);
+}
 async function listEach(c, input2, emit) {
-  await c.store.ensureFresh({ read: true });
+  await freshEverywhere(c, true);
   const filters = checkScopeFilters(input2.scopes);
   const limit = checkLimit(input2.limit, "limit", LIMITS.pageSize, LIMITS.defaultPageSize);
   const match = scopeFilterMatcher(filters);
   const now = c.now();
-  const all = [...c.store.active()].filter((m) => isVisible(c.disabledScopes, m, now) && match(m.scopes));
+  const all = [...activeEverywhere(c)].filter((m) => isVisible(c.disabledScopes, m, now) && match(m.scopes));
   all.sort((a, b) => a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
   for (let at = 0; at < all.length; at += limit) {
     const page = all.slice(at, at + limit);
-    const hits = await hitFields2(c, page);
+    const hits = await ownedHitFields(c, page);
     emit(hits.map((h, i) => {
       const m = page[i];
       return { ...h, summary: summarize(m.body), ...input2.with_bodies ? { body: m.body } : {} };
@@ -47224,14 +48274,14 @@ async function listEach(c, input2, emit) {
   return all.length;
 }
 async function list2(c, input2) {
-  await c.store.ensureFresh({ read: true });
+  await freshEverywhere(c, true);
   const filters = checkScopeFilters(input2.scopes);
   const limit = checkLimit(input2.limit, "limit", LIMITS.pageSize, LIMITS.defaultPageSize);
   const after = input2.cursor === void 0 || input2.cursor === null ? null : decodeCursor(input2.cursor);
   const match = scopeFilterMatcher(filters);
   const now = c.now();
-  const { page, next_cursor } = newestPage(c.store.active(), (m) => isVisible(c.disabledScopes, m, now) && match(m.scopes), after, limit);
-  const hits = await hitFields2(c, page);
+  const { page, next_cursor } = newestPage(activeEverywhere(c), (m) => isVisible(c.disabledScopes, m, now) && match(m.scopes), after, limit);
+  const hits = await ownedHitFields(c, page);
   const items = hits.map((h, i) => {
     const m = page[i];
     return { ...h, summary: summarize(m.body), ...input2.with_bodies ? { body: m.body } : {} };
@@ -47241,7 +48291,7 @@ async function list2(c, input2) {
   return capped;
 }
 async function scopeOverview(c, input2, opts = { curation: true }) {
-  await c.store.ensureFresh({ read: true });
+  await freshEverywhere(c, true);
   const auto = input2.auto_scope ?? true;
   const now = c.now();
   const inView = [];
@@ -47265,7 +48315,7 @@ async function scopeOverview(c, input2, opts = { curation: true }) {
     }
     if (!isVisible(c.disabledScopes, m, now)) continue;
     inView.push(m);
-    for (const s of m.scopes) scopes[s] = (scopes[s] ?? 0) + 1;
+    for (const s2 of m.scopes) scopes[s2] = (scopes[s2] ?? 0) + 1;
   }
   const sorted = {};
   for (const k of Object.keys(scopes).sort()) sorted[k] = scopes[k];
@@ -47278,10 +48328,42 @@ async function scopeOverview(c, input2, opts = { curation: true }) {
     scopes: sorted,
     disabled_scopes: [...c.disabledScopes].sort(),
     elsewhere: { total: elsewhereTotal, repos: repos.slice(0, ELSEWHERE_REPOS_MAX) },
-    curation_pending: opts.curation ? await curationPending(c, inView, expired) : { stale: 0, never_verified: 0, drifted: 0, expired: expired.length, dead: 0 }
+    curation_pending: opts.curation ? await curationPending(c, inView, expired) : { stale: 0, never_verified: 0, drifted: 0, expired: expired.length, dead: 0 },
+    // The repository's team store (README "Team memory"): all of it is in this repo's view.
+    ...c.team !== null ? { team: teamOverview(c.team, now) } : {}
   };
   c.log("scope_overview", { auto_scope: auto, total: out2.total, elsewhere: elsewhereTotal });
   return out2;
+}
+function teamOverview(t, now) {
+  const scopes = {};
+  let total = 0;
+  for (const m of t.store.active()) {
+    if (!isVisible(t.disabledScopes, m, now)) continue;
+    total++;
+    for (const s2 of m.scopes) scopes[s2] = (scopes[s2] ?? 0) + 1;
+  }
+  const sorted = {};
+  for (const k of Object.keys(scopes).sort()) sorted[k] = scopes[k];
+  return { dir: t.dir, total, scopes: sorted };
+}
+function peekOverview(dir, global2, callerRepoKey, now) {
+  const groups = readOverview(dir);
+  if (groups === null) return null;
+  let total = 0;
+  let elsewhere = 0;
+  const scopes = {};
+  for (const g of groups) {
+    const expired = isExpired(g, now);
+    if (!inViewKey(callerRepoKey, global2, g.repo, g.scopes)) {
+      if (!expired) elsewhere += g.n;
+      continue;
+    }
+    if (expired) continue;
+    total += g.n;
+    for (const s2 of g.scopes) scopes[s2] = (scopes[s2] ?? 0) + g.n;
+  }
+  return { total, scopes, elsewhere, outside: callerRepoKey === null };
 }
 var ELSEWHERE_REPOS_MAX = 10;
 function inCallerView(c, m) {
@@ -47346,21 +48428,21 @@ function embedProgress(c) {
 }
 async function closeIndex(c) {
   const l = c.services.index;
-  const s = c.services.semantic;
+  const s2 = c.services.semantic;
   c.services.index = null;
   c.services.semantic = null;
-  if (s !== null) await s.close();
+  if (s2 !== null) await s2.close();
   if (l !== null) await l.close();
 }
 async function semanticGateOptions(c) {
-  const s = c.services.semantic;
-  if (s === null) return {};
-  await s.ready();
-  if (s.index === null) return {};
+  const s2 = c.services.semantic;
+  if (s2 === null) return {};
+  if (!await s2.readyForSearch()) return {};
+  if (s2.index === null) return {};
   return {
-    neighbours: (text3, limit) => s.neighbours(text3, limit),
-    removedNeighbours: (text3, limit) => s.removedNeighbours(text3, limit),
-    semanticRule: calibrationFor(s.index.embedderId).gate
+    neighbours: (text3, limit) => s2.neighbours(text3, limit),
+    removedNeighbours: (text3, limit) => s2.removedNeighbours(text3, limit),
+    semanticRule: calibrationFor(s2.index.embedderId).gate
   };
 }
 function candidatesFor(c, text3, limit) {
@@ -47376,6 +48458,7 @@ function searchFilter(c, scopes, autoScope, tags = [], category = null) {
   const disabled = [...c.disabledScopes].sort();
   const repo = c.caller.repoKey;
   const structural = structureFilter(tags, category);
+  if (c.storeKind === "team") autoScope = false;
   if (scopes.length === 0 && disabled.length === 0 && !autoScope && structural === null) return {};
   const match = scopes.length > 0 ? scopeFilterMatcher(scopes) : null;
   const filter = (m) => {
@@ -47404,20 +48487,26 @@ async function search2(c, input2) {
   const tags = checkTags(input2.tags);
   const category = checkCategory(input2.category);
   const budget = checkMaxChars(input2.max_chars) ?? LIMITS.responseChars;
-  await c.store.ensureFresh({ read: true });
+  await freshEverywhere(c, true);
   const fb = feedbackFold(c);
   const nowMs = c.now().getTime();
-  const ranked = await rankedSearch(live(c), c.services.semantic, input2.query, alternates, {
-    // With feedback on, a few more candidates so a much-applied memory just below the cut can rise.
-    limit: fb ? Math.max(max, Math.min(LIMITS.maxResults, max + FEEDBACK_POOL_EXTRA)) : max,
-    now: c.now().getTime(),
-    halfLifeDays: c.config.behavior.recency_half_life_days,
-    ...searchFilter(c, filters, autoScope, tags, category)
+  const limit = fb ? Math.max(max, Math.min(LIMITS.maxResults, max + FEEDBACK_POOL_EXTRA)) : max;
+  const sourceOf = (s2) => ({
+    l: live(s2),
+    sem: s2.services.semantic,
+    opts: {
+      // With feedback on, a few more candidates so a much-applied memory just below the cut can rise.
+      limit,
+      now: c.now().getTime(),
+      halfLifeDays: c.config.behavior.recency_half_life_days,
+      ...teamShadowed(c, s2, searchFilter(s2, filters, autoScope, tags, category))
+    }
   });
+  const ranked = await rankedAcross(c.team === null ? [sourceOf(c)] : [sourceOf(c), sourceOf(c.team)], input2.query, alternates, limit);
   const parts = (h) => fb?.parts(h.doc.id, nowMs) ?? { applied: 0, sunk: 0, idle: 0, multiplier: 1 };
   const found = (fb ? rerankWithinBands(ranked, (h) => parts(h).multiplier) : ranked).slice(0, max);
   const expand = input2.expand_top === true && found[0]?.relevance === "high";
-  const fields = await hitFields2(c, found.map((h) => h.doc), expand);
+  const fields = await ownedHitFields(c, found.map((h) => h.doc), expand);
   const hits = found.map((h, i) => {
     const { path_drift, commit_drift, ...common } = fields[i];
     const hit = { ...common, snippet: h.snippet, score: h.score, relevance: h.relevance, match_terms: h.matchTerms };
@@ -47445,14 +48534,26 @@ async function search2(c, input2) {
   });
   return out2;
 }
+function teamShadowed(c, s2, f) {
+  if (s2 === c) return f;
+  const inner = f.filter;
+  const own3 = c.store;
+  return { filter: (m) => !own3.get(m.id) && !own3.getTombstone(m.id) && (inner === void 0 || inner(m)) };
+}
+var FEEDBACK_PRIME_MIN = 1e4;
 var FEEDBACK_POOL_EXTRA = 5;
 function feedbackFold(c) {
   const r = c.config.ranking;
   if (!r.feedback || r.feedback_max_percent === 0) return null;
   let fb = c.services.feedback;
   if (!fb) {
-    fb = new FeedbackFold(c.dir, { halfLifeDays: r.feedback_half_life_days, maxFraction: r.feedback_max_percent / 100 }, c.now().getTime());
-    c.services.feedback = fb;
+    const fold = new FeedbackFold(c.dir, { halfLifeDays: r.feedback_half_life_days, maxFraction: r.feedback_max_percent / 100 }, c.now().getTime());
+    c.services.feedback = fb = fold;
+    c.services.events?.onAppend((line2, size2, ino) => fold.ownAppend(line2, size2, ino));
+    if (c.watch && c.store.activeCount >= FEEDBACK_PRIME_MIN) {
+      void fold.prime();
+      return null;
+    }
   }
   fb.refresh();
   return fb.tracked > 0 ? fb : null;
@@ -47462,18 +48563,30 @@ function explainHit(h, fb, now, halfLifeDays, fused) {
   const recency = fused || h.fused ? 1 : 1 + RECENCY_WEIGHT * Math.pow(0.5, Math.max(0, now - recencyOf(h.doc)) / (halfLifeDays * 864e5));
   return { bm25: r4(h.score / recency), ...h.semantic !== void 0 ? { semantic: h.semantic } : {}, recency: r4(recency), feedback: fb, final: r4(h.score * fb.multiplier) };
 }
-async function rankedSearch(l, sem, query, alternates, opts) {
-  const ix = l.index;
-  const vec = sem && await sem.readyForSearch() && sem.complete ? sem.index : null;
-  if (alternates.length === 0 && (vec === null || vec.size === 0)) return ix.search(query, opts);
-  const pool = { ...opts, limit: Math.max(opts.limit, FUSION_POOL) };
+async function rankedAcross(sources, query, alternates, limit) {
+  const byScore = (a, b) => b.score - a.score || (a.doc.id < b.doc.id ? 1 : a.doc.id > b.doc.id ? -1 : 0);
+  const vecs = await Promise.all(sources.map(async (s2) => s2.sem && await s2.sem.readyForSearch() && s2.sem.complete ? s2.sem.index : null));
+  const anyVec = vecs.some((v) => v !== null && v.size > 0);
+  if (alternates.length === 0 && !anyVec) {
+    if (sources.length === 1) return sources[0].l.index.search(query, sources[0].opts);
+    return sources.flatMap((s2) => s2.l.index.search(query, s2.opts)).sort(byScore).slice(0, limit);
+  }
+  const pool = Math.max(limit, FUSION_POOL);
   const texts = [query, ...alternates];
-  const semantic = sem && vec && vec.size > 0 ? await sem.search(texts, pool.limit, { now: opts.now ?? Date.now(), allow: opts.filter }) : texts.map(() => []);
+  const lexical = texts.map((t) => sources.flatMap((s2) => s2.l.index.search(t, { ...s2.opts, limit: pool })).sort(byScore).slice(0, pool));
+  const perSource = await Promise.all(
+    sources.map((s2, i) => {
+      const v = vecs[i];
+      return s2.sem && v && v.size > 0 ? s2.sem.search(texts, pool, { now: s2.opts.now ?? Date.now(), allow: s2.opts.filter }) : Promise.resolve(texts.map(() => []));
+    })
+  );
+  const semantic = texts.map((_, k) => perSource.flatMap((r) => r[k] ?? []).sort((a, b) => b.sim - a.sim || (a.doc.id < b.doc.id ? 1 : -1)).slice(0, pool));
+  const withVec = sources.find((s2, i) => s2.sem?.index && vecs[i]);
   return fuse({
-    limit: opts.limit,
-    main: { lexical: ix.search(query, pool), semantic: semantic[0] },
-    alternates: alternates.map((a, i) => ({ lexical: ix.search(a, pool), semantic: semantic[i + 1] })),
-    calibration: sem?.index ? calibrationFor(sem.index.embedderId) : DEFAULT_CALIBRATION
+    limit,
+    main: { lexical: lexical[0], semantic: semantic[0] },
+    alternates: alternates.map((_, i) => ({ lexical: lexical[i + 1], semantic: semantic[i + 1] })),
+    calibration: withVec?.sem?.index ? calibrationFor(withVec.sem.index.embedderId) : sources[0]?.sem?.index ? calibrationFor(sources[0].sem.index.embedderId) : DEFAULT_CALIBRATION
   });
 }
 var FUSION_POOL = 20;
@@ -47497,8 +48610,8 @@ function checkScopes(c, v, arg = "scopes") {
   if (!Array.isArray(v) || v.length === 0) throw new ValidationError(`${arg} must list at least one scope, like ["tools"] or ["projects:foo"]`);
   if (v.length > MAX_SCOPES) throw new ValidationError(`${arg} has ${v.length} entries: at most ${MAX_SCOPES} scopes per memory`);
   const out2 = [];
-  v.forEach((s, i) => {
-    const scope2 = validateScope(s, `${arg}[${i}]`);
+  v.forEach((s2, i) => {
+    const scope2 = validateScope(s2, `${arg}[${i}]`);
     if (!scopeAllowed(scope2, c.config.scopes.allowed)) {
       throw new ValidationError(`scope "${scope2}" is not allowed by scopes.allowed in config.toml: use one of ${c.config.scopes.allowed.join(", ")}`);
     }
@@ -47599,6 +48712,7 @@ async function newRecord(c, w2) {
     origin: await captureOrigin(c.caller.cwd),
     body: w2.content
   };
+  if (c.storeKind === "team") rec.origin = { ...rec.origin, cwd: null, worktree_root: null };
   if (w2.aliases && w2.aliases.length > 0) rec.aliases = w2.aliases;
   return rec;
 }
@@ -47607,19 +48721,40 @@ async function commitWrite(c, w2, related3) {
   const m = await c.store.create(rec);
   return committedShape(m, related3);
 }
-async function write2(c, input2) {
+async function gateSources(also) {
+  const out2 = [];
+  for (const o of also) {
+    await o.store.ensureFresh({ read: true });
+    const sem = await semanticGateOptions(o);
+    out2.push({ label: o.storeKind, store: o.store, candidates: (text3, limit) => candidatesFor(o, text3, limit), ...sem.neighbours ? { neighbours: sem.neighbours } : {}, ...sem.removedNeighbours ? { removedNeighbours: sem.removedNeighbours } : {} });
+  }
+  return out2;
+}
+async function write2(c, input2, also = []) {
   const w2 = validateWrite(c, input2);
   const force = checkBool(input2.force, "force");
   const ack = checkBool(input2.acknowledge_transient, "acknowledge_transient");
-  await c.store.ensureFresh();
-  const gate = await runWriteGates(c, w2, { force, acknowledge_transient: ack, candidates: (text3, limit) => candidatesFor(c, text3, limit), ...await semanticGateOptions(c) });
+  if (c.storeKind === "team" && w2.category === "user-inference") {
+    throw new ValidationError('category user-inference cannot go to the team store: a claim about the user is personal and waits for their confirmation; write it without store: "team" (it goes to the personal store, pending); nothing was written');
+  }
+  await c.store.ensureFresh({ create: true });
+  const others = await gateSources(also);
+  const gate = await runWriteGates(c, w2, {
+    force,
+    acknowledge_transient: ack,
+    candidates: (text3, limit) => candidatesFor(c, text3, limit),
+    ...await semanticGateOptions(c),
+    ...others.length > 0 ? { also: others, label: c.storeKind } : {},
+    ...c.storeKind === "team" ? { strict: true } : {}
+  });
+  const store = c.storeKind === "team" ? { store: "team" } : {};
   if (gate.outcome) {
-    c.log("write", { status: gate.outcome.status, scopes: w2.scopes, category: w2.category, ...gate.logFields });
-    return gate.outcome;
+    c.log("write", { status: gate.outcome.status, scopes: w2.scopes, category: w2.category, ...gate.logFields, ...store });
+    return { ...gate.outcome, ...others.length > 0 ? { store: c.storeKind } : {} };
   }
   const out2 = await commitWrite(c, w2, gate.related);
-  c.log("write", { status: "committed", id: out2.id, scopes: w2.scopes, category: w2.category, ...gate.logFields });
-  return out2;
+  c.log("write", { status: "committed", id: out2.id, scopes: w2.scopes, category: w2.category, ...gate.logFields, ...store });
+  return { ...out2, store: c.storeKind };
 }
 async function update2(c, input2) {
   await c.store.ensureFresh();
@@ -47635,8 +48770,9 @@ async function update2(c, input2) {
   const expires = has2("expires") ? checkExpires(c, input2.expires) : void 0;
   const aliases = has2("aliases") ? checkAliases(input2.aliases) : void 0;
   const ack = checkBool(input2.acknowledge_transient, "acknowledge_transient");
-  if (content !== void 0) await checkUpdateContent(c, content);
-  if (aliases !== void 0 && aliases.length > 0) await checkUpdateContent(c, aliases.join("\n"));
+  const strict = c.storeKind === "team";
+  if (content !== void 0) await checkUpdateContent(c, content, strict);
+  if (aliases !== void 0 && aliases.length > 0) await checkUpdateContent(c, aliases.join("\n"), strict);
   const fieldsGiven = ["content", "scopes", "confidence", "expires", "aliases"].filter(has2);
   const durability = (cur) => {
     const { markers, where } = updateMarkers(cur, { body: content ?? cur.body, aliases: aliases ?? cur.aliases ?? [] });
@@ -47670,7 +48806,7 @@ async function update2(c, input2) {
     return rec;
   });
   c.log("update", { id: m.id, fields: fieldsGiven, content_changed: changedContent, ...transient ?? {} });
-  return committedShape(m);
+  return { ...committedShape(m), store: c.storeKind };
 }
 async function verify2(c, input2) {
   await c.store.ensureFresh();
@@ -47687,7 +48823,7 @@ async function verify2(c, input2) {
     return rec;
   });
   c.log("verify", { id: m.id, ...note ? { note } : {} });
-  return { verified: m.id, last_verified_at: m.last_verified_at, updated: m.updated };
+  return { verified: m.id, last_verified_at: m.last_verified_at, updated: m.updated, store: c.storeKind };
 }
 function requireActiveError(c, id2) {
   try {
@@ -47703,7 +48839,7 @@ async function writeConfirm(c, input2) {
   const claim2 = await claimPending(c.dir, id2, now);
   try {
     const w2 = validateWrite(c, claim2.entry.write);
-    await c.store.ensureFresh();
+    await c.store.ensureFresh({ create: true });
     const out2 = await commitWrite(c, w2);
     await claim2.done();
     c.log("write_confirm", {
@@ -47744,7 +48880,7 @@ async function remove3(c, input2) {
     return { ...stripStored(cur), removed: c.now().toISOString(), removed_reason: reason, removed_session: c.session };
   });
   c.log("remove", { id: m.id, reason });
-  return { removed: m.id, tombstone: m.file };
+  return { removed: m.id, tombstone: m.file, store: c.storeKind };
 }
 async function restore2(c, input2) {
   await c.store.ensureFresh();
@@ -47764,7 +48900,7 @@ async function restore2(c, input2) {
     return rec;
   });
   c.log("restore", { id: m.id });
-  return committedShape(m);
+  return { ...committedShape(m), store: c.storeKind };
 }
 var removalKey = (m) => {
   const t = m.removed === void 0 ? NaN : Date.parse(m.removed);
@@ -47787,7 +48923,8 @@ async function listTombstones2(c, input2) {
   const after = input2.cursor === void 0 || input2.cursor === null ? null : decodeRemovalCursor(input2.cursor);
   const match = scopeFilterMatcher(filters);
   const buf = [];
-  for (const m of c.store.tombstones()) {
+  if (c.team !== null) await c.team.store.ensureFresh();
+  for (const m of tombstonesEverywhere(c)) {
     const k = removalKey(m);
     if (after !== null && !removedBefore(after, k)) continue;
     if (buf.length > limit && !removedBefore(k, buf[limit].k)) continue;
@@ -47801,6 +48938,7 @@ async function listTombstones2(c, input2) {
   const next_cursor = buf.length > limit ? encodeRemovalCursor(page[page.length - 1].k) : null;
   const items = page.map(({ m }) => ({
     ...recordHead(m),
+    store: ownerOf(c, m).storeKind,
     removed: m.removed,
     removed_reason: m.removed_reason ?? "",
     summary: summarize(m.body),
@@ -47810,6 +48948,10 @@ async function listTombstones2(c, input2) {
   const capped = capPage({ items, next_cursor }, (last) => encodeRemovalCursor(keys.get(last.id)));
   c.log("list_tombstones", { scopes: filters, returned: capped.items.map((x) => x.id) });
   return capped;
+}
+function* tombstonesEverywhere(c) {
+  yield* c.store.tombstones();
+  if (c.team !== null) yield* c.team.store.tombstones();
 }
 var DAY_MS4 = 864e5;
 async function pruneTombstones(c, input2) {
@@ -47913,7 +49055,7 @@ function judgePair(older, newer, po = parse5(older.body), pn = parse5(newer.body
 function consolidate2(mems, candidates2) {
   const byId2 = new Map(mems.map((m) => [m.id, m]));
   const parsed = /* @__PURE__ */ new Map();
-  const get = (m) => {
+  const get2 = (m) => {
     let p = parsed.get(m.id);
     if (!p) parsed.set(m.id, p = parse5(m.body));
     return p;
@@ -47936,7 +49078,7 @@ function consolidate2(mems, candidates2) {
       const key = `${older.id}:${newer.id}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      const g = judgePair(older, newer, get(older), get(newer));
+      const g = judgePair(older, newer, get2(older), get2(newer));
       if (!g) continue;
       if (g.kind !== "duplicates") out2.push(g);
       else {
@@ -48035,7 +49177,7 @@ async function merge3(c, input2) {
   let scopes = given;
   if (scopes === null) {
     const union2 = [];
-    for (const m2 of sources) for (const s of m2.scopes) if (!union2.includes(s)) union2.push(s);
+    for (const m2 of sources) for (const s2 of m2.scopes) if (!union2.includes(s2)) union2.push(s2);
     if (union2.length > MAX_SCOPES) throw new ValidationError(`the memories to merge have ${union2.length} scopes between them, over the ${MAX_SCOPES} a memory may have: pass scopes`);
     scopes = union2;
   }
@@ -48107,7 +49249,7 @@ function recordProblem(r, tomb) {
   if (typeof r.id !== "string" || !isUlid(r.id)) return `has id ${JSON.stringify(r.id)}, not a 26-character ULID`;
   for (const k of ["created", "updated"]) if (!isTime(r[k])) return `has ${k} ${JSON.stringify(r[k])}, not an ISO date-time`;
   if (!optTime(r.last_verified_at) || !optTime(r.expires)) return "has a last_verified_at or expires that is not an ISO date-time or null";
-  if (!Array.isArray(r.scopes) || r.scopes.length === 0 || !r.scopes.every((s) => typeof s === "string" && SCOPE_RE.test(s))) return "has scopes that are not a non-empty list of valid scopes";
+  if (!Array.isArray(r.scopes) || r.scopes.length === 0 || !r.scopes.every((s2) => typeof s2 === "string" && SCOPE_RE.test(s2))) return "has scopes that are not a non-empty list of valid scopes";
   if (!CONFIDENCES.includes(r.confidence)) return `has confidence ${JSON.stringify(r.confidence)}: use one of ${CONFIDENCES.join(", ")}`;
   if (!SOURCES.includes(r.source)) return `has source ${JSON.stringify(r.source)}: use one of ${SOURCES.join(", ")}`;
   if (!CATEGORIES.includes(r.category)) return `has category ${JSON.stringify(r.category)}: use one of ${CATEGORIES.join(", ")}`;
@@ -48180,8 +49322,8 @@ async function writeExportFile(path2, text3) {
 
 // server/src/core/io/import/common.ts
 import { createHash as createHash6 } from "node:crypto";
-import { lstatSync as lstatSync6, readdirSync as readdirSync6, readFileSync as readFileSync10 } from "node:fs";
-import { basename as basename4, join as join23, relative } from "node:path";
+import { lstatSync as lstatSync8, readdirSync as readdirSync7, readFileSync as readFileSync12 } from "node:fs";
+import { basename as basename4, join as join25, relative } from "node:path";
 
 // server/src/core/io/yaml.ts
 var import_gray_matter2 = __toESM(require_gray_matter(), 1);
@@ -48207,9 +49349,9 @@ function hashOf(text3) {
 }
 function slugScope(text3, fallback) {
   const parts = text3.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase().split(/[/:\\]+/).map((p) => p.replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "")).filter((p) => p !== "");
-  let s = parts.join(":");
-  if (s.length > LIMITS.scopeChars) s = s.slice(0, LIMITS.scopeChars).replace(/[-:]+$/, "");
-  return SCOPE_RE.test(s) ? s : fallback;
+  let s2 = parts.join(":");
+  if (s2.length > LIMITS.scopeChars) s2 = s2.slice(0, LIMITS.scopeChars).replace(/[-:]+$/, "");
+  return SCOPE_RE.test(s2) ? s2 : fallback;
 }
 function isoDate(v, bad) {
   if (v === void 0 || v === null || v === "") return void 0;
@@ -48226,20 +49368,20 @@ function mtimeIso(st) {
 function readSource(file2) {
   let st;
   try {
-    st = lstatSync6(file2);
+    st = lstatSync8(file2);
   } catch (err) {
     throw new SourceError(`cannot read ${file2}: ${err.code === "ENOENT" ? "no such file or directory" : err.message}`);
   }
   if (!st.isFile()) throw new SourceError(`${file2} is not a file`);
   if (st.size > LIMITS.importFileBytes) throw new SourceError(`${file2} is ${st.size} bytes, over the import limit of ${LIMITS.importFileBytes}`);
-  const raw2 = readFileSync10(file2);
+  const raw2 = readFileSync12(file2);
   if (raw2.includes(0)) throw sourceError(file2, null, "is a binary file (it contains a NUL byte), not text");
   const text3 = raw2.toString("utf8");
   return { text: text3.charCodeAt(0) === 65279 ? text3.slice(1) : text3, stat: st };
 }
 function statPath(path2) {
   try {
-    return lstatSync6(path2);
+    return lstatSync8(path2);
   } catch (err) {
     throw new SourceError(`cannot read ${path2}: ${err.code === "ENOENT" ? "no such file or directory" : err.message}`);
   }
@@ -48247,9 +49389,9 @@ function statPath(path2) {
 function walkFiles(dir, want, skipDirs = /* @__PURE__ */ new Set()) {
   const out2 = [];
   const visit2 = (d) => {
-    for (const e of readdirSync6(d, { withFileTypes: true }).sort((a, b) => a.name < b.name ? -1 : 1)) {
+    for (const e of readdirSync7(d, { withFileTypes: true }).sort((a, b) => a.name < b.name ? -1 : 1)) {
       if (e.name.startsWith(".") || e.isSymbolicLink()) continue;
-      const p = join23(d, e.name);
+      const p = join25(d, e.name);
       if (e.isDirectory()) {
         if (!skipDirs.has(relative(dir, p))) visit2(p);
       } else if (e.isFile() && want(e.name)) out2.push(p);
@@ -48272,10 +49414,10 @@ function parseJson(text3, file2) {
 function jsonLines(text3, file2) {
   const out2 = [];
   text3.split("\n").forEach((raw2, i) => {
-    const s = raw2.trim();
-    if (s === "") return;
+    const s2 = raw2.trim();
+    if (s2 === "") return;
     try {
-      out2.push({ line: i + 1, value: JSON.parse(s) });
+      out2.push({ line: i + 1, value: JSON.parse(s2) });
     } catch (err) {
       throw sourceError(file2, i + 1, `not a JSON object on one line (${err.message.replace(/ in JSON at position \d+.*$/s, "")})`);
     }
@@ -48391,10 +49533,10 @@ function importedFromBlock(format, key, hash2) {
   return `${IMPORTED_FROM}: {format: ${JSON.stringify(format)}, key: ${JSON.stringify(key)}, hash: ${JSON.stringify(hash2)}}`;
 }
 function importedFrom(m) {
-  const block = m.extra.find((b) => b.startsWith(`${IMPORTED_FROM}:`));
-  if (!block) return null;
+  const block2 = m.extra.find((b) => b.startsWith(`${IMPORTED_FROM}:`));
+  if (!block2) return null;
   try {
-    const v = yamlLoad(block)[IMPORTED_FROM];
+    const v = yamlLoad(block2)[IMPORTED_FROM];
     if (typeof v?.format !== "string" || typeof v.key !== "string") return null;
     return { format: v.format, key: v.key, hash: typeof v.hash === "string" ? v.hash : null };
   } catch {
@@ -48433,7 +49575,7 @@ async function importFrom(c, parsed, opts) {
       if (from && from.format === parsed.format) known.set(from.key, { m, hash: from.hash });
     }
   }
-  const counts = Object.fromEntries([...IMPORT_STATUSES, "skipped"].map((s) => [s, 0]));
+  const counts = Object.fromEntries([...IMPORT_STATUSES, "skipped"].map((s2) => [s2, 0]));
   counts.skipped = parsed.skipped.length;
   const items = [];
   const batch = new BatchDedup();
@@ -48532,7 +49674,7 @@ async function writeImported(c, format, cand, w2, hash2, now) {
 }
 
 // server/src/core/ops/insight.ts
-import { statSync as statSync8 } from "node:fs";
+import { statSync as statSync9 } from "node:fs";
 
 // server/src/core/curation/timeline.ts
 var str3 = (v) => typeof v === "string" ? v : null;
@@ -48549,9 +49691,9 @@ function describe4(e, id2) {
     case "show":
       return has(e.ids, id2) ? "read in full (show)" : null;
     case "use": {
-      const u = useOf(e);
-      if (!u || !u.ids.includes(id2)) return null;
-      return `${u.outcome}${u.note ? `: ${u.note}` : ""}`;
+      const u2 = useOf(e);
+      if (!u2 || !u2.ids.includes(id2)) return null;
+      return `${u2.outcome}${u2.note ? `: ${u2.note}` : ""}`;
     }
     case "write":
     case "write_confirm":
@@ -48594,10 +49736,10 @@ function activity(now, records, events2, opts) {
   const first = end - opts.buckets * span;
   const out2 = [];
   for (let i = 0; i < opts.buckets; i++) {
-    const s = first + i * span;
+    const s2 = first + i * span;
     out2.push({
-      start: new Date(s).toISOString().slice(0, 10),
-      end: new Date(s + span - DAY_MS5).toISOString().slice(0, 10),
+      start: new Date(s2).toISOString().slice(0, 10),
+      end: new Date(s2 + span - DAY_MS5).toISOString().slice(0, 10),
       created: 0,
       removed: 0,
       retrievals: 0,
@@ -48626,8 +49768,8 @@ function activity(now, records, events2, opts) {
       else b.retrievals += hits;
       continue;
     }
-    const u = useOf(e);
-    if (u) b.uses[u.outcome] += u.ids.length;
+    const u2 = useOf(e);
+    if (u2) b.uses[u2.outcome] += u2.ids.length;
   }
   return out2;
 }
@@ -48644,8 +49786,8 @@ var signalCache = /* @__PURE__ */ new WeakMap();
 async function signalsOf(c, mems) {
   const now = Date.now();
   const missing = mems.filter((m) => {
-    const s = signalCache.get(m);
-    return s === void 0 || now - s.at > SIGNAL_TTL_MS;
+    const s2 = signalCache.get(m);
+    return s2 === void 0 || now - s2.at > SIGNAL_TTL_MS;
   });
   if (missing.length > 0) {
     const sig = await computeSignals(signalContext(c), missing);
@@ -48681,9 +49823,9 @@ async function browse(c, input2) {
   const scope2 = input2.scope === void 0 || input2.scope === "" ? null : validateScopeFilter(input2.scope, "scope");
   const matchOne = scope2 === null ? null : scopeFilterMatcher([scope2]);
   const scopeHits = /* @__PURE__ */ new Map();
-  const matchScope = matchOne === null ? null : (scopes) => scopes.some((s) => {
-    let hit = scopeHits.get(s);
-    if (hit === void 0) scopeHits.set(s, hit = matchOne([s]));
+  const matchScope = matchOne === null ? null : (scopes) => scopes.some((s2) => {
+    let hit = scopeHits.get(s2);
+    if (hit === void 0) scopeHits.set(s2, hit = matchOne([s2]));
     return hit;
   });
   const words = (input2.text ?? "").toLowerCase().split(/\s+/).filter(Boolean);
@@ -48735,9 +49877,9 @@ ${m.aliases.join("\n")}` : m.body).toLowerCase();
   if (verdict !== void 0 || input2.drift === true) {
     const sig2 = await signalsOf(c, rows);
     rows = rows.filter((_, i) => {
-      const s = sig2[i];
-      if (verdict !== void 0 && s.staleness_verdict !== verdict) return false;
-      if (input2.drift === true && !(s.path_drift_missing > 0 || (s.commit_drift_count ?? 0) > 0)) return false;
+      const s2 = sig2[i];
+      if (verdict !== void 0 && s2.staleness_verdict !== verdict) return false;
+      if (input2.drift === true && !(s2.path_drift_missing > 0 || (s2.commit_drift_count ?? 0) > 0)) return false;
       return true;
     });
   }
@@ -48745,6 +49887,7 @@ ${m.aliases.join("\n")}` : m.body).toLowerCase();
   const sig = await signalsOf(c, page);
   const items = page.map((m, i) => ({
     ...recordHead(m),
+    store: c.storeKind,
     ...sig[i],
     summary: summarize(m.body, 140),
     repo: repoOf(m),
@@ -48766,22 +49909,36 @@ async function searchPreview(c, input2) {
   await c.store.ensureFresh();
   const repo = c.caller.repoKey;
   const auto = input2.auto_scope === true;
-  const found = await rankedSearch(l, c.services.semantic, input2.query, [], {
-    limit: input2.max_results ?? 20,
-    now: c.now().getTime(),
-    halfLifeDays: c.config.behavior.recency_half_life_days,
-    ...c.disabledScopes.size > 0 || auto ? {
-      filter: (m) => {
-        if (auto) {
-          const k = repoOf(m);
-          if (k !== null && k !== repo) return false;
-        }
-        return !m.scopes.some((s) => [...c.disabledScopes].some((d) => s === d || s.startsWith(`${d}:`)));
-      },
-      filterKey: JSON.stringify(["ui", [...c.disabledScopes].sort(), auto ? repo : false])
-    } : {}
-  });
-  const fields = await hitFields2(c, found.map((h) => h.doc));
+  const limit = input2.max_results ?? 20;
+  const disabled = (m) => m.scopes.some((s2) => [...c.disabledScopes].some((d) => s2 === d || s2.startsWith(`${d}:`)));
+  const own3 = {
+    l,
+    sem: c.services.semantic,
+    opts: {
+      limit,
+      now: c.now().getTime(),
+      halfLifeDays: c.config.behavior.recency_half_life_days,
+      ...c.disabledScopes.size > 0 || auto ? {
+        filter: (m) => {
+          if (auto) {
+            const k = repoOf(m);
+            if (k !== null && k !== repo) return false;
+          }
+          return !disabled(m);
+        },
+        filterKey: JSON.stringify(["ui", [...c.disabledScopes].sort(), auto ? repo : false])
+      } : {}
+    }
+  };
+  const t = c.team;
+  const tl = t?.services.index ?? null;
+  if (t !== null) await t.store.ensureFresh();
+  const sources = [own3];
+  if (t !== null && tl !== null) {
+    sources.push({ l: tl, sem: t.services.semantic, opts: { limit, now: c.now().getTime(), halfLifeDays: c.config.behavior.recency_half_life_days, filter: (m) => !c.store.get(m.id) && !c.store.getTombstone(m.id) && !disabled(m) } });
+  }
+  const found = await rankedAcross(sources, input2.query, [], limit);
+  const fields = await ownedHitFields(c, found.map((h) => h.doc));
   return {
     hits: found.map((h, i) => ({ ...fields[i], snippet: h.snippet, score: h.score, relevance: h.relevance, match_terms: h.matchTerms }))
   };
@@ -48847,7 +50004,7 @@ function eventsStamp(c) {
 }
 function statSyncSafe(file2) {
   try {
-    return statSync8(file2);
+    return statSync9(file2);
   } catch {
     return null;
   }
@@ -48856,7 +50013,7 @@ function events(c) {
   const w2 = watchOf(c);
   const key = eventsStamp(c);
   if (w2.events?.key === key) return w2.events.value;
-  const value = readEvents(c.dir).events;
+  const value = readEvents(c.eventsDir).events;
   w2.events = { key, value };
   return value;
 }
@@ -48894,7 +50051,7 @@ async function overview2(c, input2 = {}) {
     active++;
     const r = repoOf(m) ?? "none";
     repos.set(r, (repos.get(r) ?? 0) + 1);
-    for (const s of m.scopes) scopes.set(s, (scopes.get(s) ?? 0) + 1);
+    for (const s2 of m.scopes) scopes.set(s2, (scopes.get(s2) ?? 0) + 1);
     verification2[verificationOf(m.last_verified_at, now, staleDays).status]++;
   }
   let tombstoned = 0;
@@ -48937,13 +50094,13 @@ function onChange(c, fn) {
 }
 
 // server/src/core/ops/sync.ts
-import { existsSync as existsSync9, readFileSync as readFileSync11 } from "node:fs";
+import { existsSync as existsSync10, readFileSync as readFileSync13 } from "node:fs";
 import { hostname as hostname5 } from "node:os";
-import { join as join25 } from "node:path";
+import { join as join27, relative as relative2, sep as sep3 } from "node:path";
 
 // server/src/core/sync/driver.ts
-import { promises as fsp10 } from "node:fs";
-import { join as join24 } from "node:path";
+import { promises as fsp11 } from "node:fs";
+import { join as join26 } from "node:path";
 function parse6(text3) {
   try {
     const { record: record2, extra } = parseMemoryText(text3);
@@ -48954,17 +50111,17 @@ function parse6(text3) {
   }
 }
 async function mergeDriver(files2, workTree) {
-  const [b, o, t] = await Promise.all([files2.base, files2.ours, files2.theirs].map((f) => fsp10.readFile(f, "utf8").catch(() => "")));
+  const [b, o, t] = await Promise.all([files2.base, files2.ours, files2.theirs].map((f) => fsp11.readFile(f, "utf8").catch(() => "")));
   const ours = parse6(o);
   const theirs = parse6(t);
   const base = b.trim() === "" ? null : parse6(b);
   if (ours && theirs && ours.record.id === theirs.record.id && (base === null || base.record.id === ours.record.id) && (b.trim() === "" || base !== null)) {
     const { merged, conflict } = mergeMemory(base, ours, theirs);
-    await fsp10.writeFile(files2.ours, serializeMemory(merged.record, merged.extra));
+    await fsp11.writeFile(files2.ours, serializeMemory(merged.record, merged.extra));
     if (conflict) {
-      const dir = join24(workTree, CONFLICTS_DIR);
+      const dir = join26(workTree, CONFLICTS_DIR);
       await ensureDir(dir);
-      await writeFileAtomic(join24(dir, conflictFileName(conflict)), conflictFileText(conflict), 420);
+      await writeFileAtomic(join26(dir, conflictFileName(conflict)), conflictFileText(conflict), 420);
       return { code: 0, note: `cairn: ${files2.path ?? ours.record.id}: merged; the two bodies differed, the other one is kept in ${CONFLICTS_DIR}/${conflictFileName(conflict)}` };
     }
     return { code: 0, note: "" };
@@ -48974,24 +50131,24 @@ async function mergeDriver(files2, workTree) {
 }
 
 // server/src/core/ops/sync.ts
-var stateDir = (dir) => join25(dir, ".git", "cairn-sync");
-var stateFile = (dir) => join25(stateDir(dir), "state.json");
+var stateDir = (dir) => join27(dir, ".git", "cairn-sync");
+var stateFile = (dir) => join27(stateDir(dir), "state.json");
 function readState(dir) {
   try {
-    const s = JSON.parse(readFileSync11(stateFile(dir), "utf8"));
-    return { last_sync: s.last_sync ?? null, last_attempt: s.last_attempt ?? null, last_error: s.last_error ?? null };
+    const s2 = JSON.parse(readFileSync13(stateFile(dir), "utf8"));
+    return { last_sync: s2.last_sync ?? null, last_attempt: s2.last_attempt ?? null, last_error: s2.last_error ?? null };
   } catch {
     return { last_sync: null, last_attempt: null, last_error: null };
   }
 }
-async function writeState(dir, s) {
+async function writeState(dir, s2) {
   await ensureDir(stateDir(dir));
-  await writeFileAtomic(stateFile(dir), `${JSON.stringify(s, null, 2)}
+  await writeFileAtomic(stateFile(dir), `${JSON.stringify(s2, null, 2)}
 `);
 }
-var shq = (s) => `'${s.replace(/'/g, `'\\''`)}'`;
+var shq = (s2) => `'${s2.replace(/'/g, `'\\''`)}'`;
 async function ownRepo(dir) {
-  if (!existsSync9(join25(dir, ".git"))) return false;
+  if (!existsSync10(join27(dir, ".git"))) return false;
   const top = await repoTop(dir);
   return top !== null && await realpathOf(top) === await realpathOf(dir);
 }
@@ -49025,8 +50182,8 @@ async function syncInit(c, input2) {
     const m = /^ref: refs\/heads\/(\S+)\s+HEAD/m.exec(r.stdout.toString());
     if (m) await git2(dir, ["symbolic-ref", "HEAD", `refs/heads/${m[1]}`]);
   }
-  const gitignore_updated = await ensureLines(join25(dir, ".gitignore"), GITIGNORE_LINES, "# cairn: per-machine files, never synced");
-  const gitattributes_updated = await ensureLines(join25(dir, ".gitattributes"), GITATTRIBUTES_LINES, "# cairn: memory files merge field by field (cairn merge-driver)");
+  const gitignore_updated = await ensureLines(join27(dir, ".gitignore"), GITIGNORE_LINES, "# cairn: per-machine files, never synced");
+  const gitattributes_updated = await ensureLines(join27(dir, ".gitattributes"), GITATTRIBUTES_LINES, "# cairn: memory files merge field by field (cairn merge-driver)");
   const driver = `${input2.driver.map(shq).join(" ")} merge-driver %O %A %B %P`;
   await git2(dir, ["config", "merge.cairn.name", "cairn memory merge (field by field, by id)"]);
   await git2(dir, ["config", "merge.cairn.driver", driver]);
@@ -49059,11 +50216,14 @@ async function sync(c) {
       for (let attempt = 1; ; attempt++) {
         const f = await runGit(dir, ["fetch", "--prune", "--no-tags", "origin"], { timeoutMs: REMOTE_TIMEOUT_MS, env });
         if (f.code !== 0) throw new SyncError(`fetch from ${report.remote} failed: ${firstLines(f.stderr) || `exit ${f.code}`} (your changes are committed locally; the next sync retries)`);
+        const knownRenames = new Set(renameIds(dir));
+        let incomingTree = null;
         await c.store.lock.run(async () => {
           const late = await commitLocal(dir, env, host);
           if (late) report.committed = mergeSummaries(report.committed, late.changes);
           const ours = await headCommit(dir);
           const theirs2 = await revParse(dir, `refs/remotes/origin/${branch}`);
+          incomingTree = theirs2;
           if (theirs2 === null || theirs2 === ours || ours !== null && await isAncestor(dir, theirs2, ours)) {
             if (report.merge === "none") report.merge = theirs2 === null ? "none" : "up-to-date";
             return;
@@ -49091,6 +50251,12 @@ async function sync(c) {
           for (const k of m.conflicts) report.conflicts.push({ id: k.id, kind: k.kind, file: `${CONFLICTS_DIR}/${conflictFileName(k)}` });
           report.file_conflicts.push(...m.fileConflicts);
         });
+        const applied = incomingTree === null ? [] : await applyIncomingRenames(c, knownRenames, incomingTree);
+        if (applied.length > 0) {
+          report.renames_applied = [...report.renames_applied ?? [], ...applied];
+          const fix = await c.store.lock.run(() => commitLocal(dir, env, host));
+          if (fix) report.committed = mergeSummaries(report.committed, fix.changes);
+        }
         const head = await headCommit(dir);
         const theirs = await revParse(dir, `refs/remotes/origin/${branch}`);
         if (head === null || head === theirs) break;
@@ -49122,6 +50288,26 @@ ${p.stderr}`;
   });
   c.log("sync", { ok: report.ok, merge: report.merge, incoming: report.incoming, committed: report.committed ? changeCount(report.committed) : 0, conflicts: report.conflicts.length, pushed: report.pushed, error: report.error });
   return report;
+}
+async function applyIncomingRenames(c, known, theirs) {
+  const fresh = renameIds(c.dir).filter((id2) => !known.has(id2));
+  if (fresh.length === 0) return [];
+  await c.store.lock.run(() => c.store.sync());
+  const theirFiles = new Set((await git2(c.dir, ["ls-tree", "-r", "--name-only", "-z", theirs])).split("\0").filter(Boolean));
+  const only = (m) => !theirFiles.has(relative2(c.dir, m.file).split(sep3).join("/"));
+  const out2 = [];
+  for (const id2 of fresh) {
+    const r = readRename(c.dir, id2);
+    if (r === null) continue;
+    try {
+      const res = await renameScope2(c, { old_scope: r.old_scope, new_scope: r.new_scope, include_tombstones: r.include_tombstones }, { record: false, only });
+      const ids2 = [...res.active, ...res.tombstoned];
+      if (ids2.length > 0) out2.push({ old_scope: r.old_scope, new_scope: r.new_scope, ids: ids2 });
+    } catch (err) {
+      if (!(err instanceof NotFoundError)) c.warn(`sync: the scope rename ${r.old_scope} -> ${r.new_scope} from another machine was not applied: ${errorMessage(err)}`);
+    }
+  }
+  return out2;
 }
 function mergeSummaries(a, b) {
   if (!a) return b;
@@ -49199,8 +50385,83 @@ var AutoSync = class {
   }
 };
 
+// server/src/core/ops/team.ts
+import { existsSync as existsSync11, readFileSync as readFileSync14 } from "node:fs";
+import { join as join28 } from "node:path";
+var TEAM_MARKER_TEXT = [
+  "# cairn team store: memories shared with everyone who clones this repository.",
+  "# Each *.md file here is one memory (docs/format.md); commit them with the code.",
+  '# Written with `memory_write store: "team"` or `cairn remember --team`; never secrets or claims about a person.',
+  "# Caches, the event log and pending writes stay on each machine (.gitignore).",
+  ""
+].join("\n");
+var README_TEXT = [
+  "This directory is a cairn team store: project memories shared through git.",
+  "Each .md file is one memory (id, scopes, body); .tombstones/ holds removed ones with the reason.",
+  `cairn searches it beside each developer's personal memories when run in this repository (README "Team memory").`,
+  ""
+].join("\n");
+async function teamInit(c) {
+  const root = c.caller.repoRoot;
+  if (root === null) throw new ValidationError(`${c.caller.cwd} is not inside a git repository: run cairn team init in the repository whose team store it is`);
+  const dir = join28(root, ".cairn");
+  if (dir === c.dir) {
+    throw new ValidationError(
+      `${dir} is the store in use (${c.env.CAIRN_DIR ? "$CAIRN_DIR points at it" : "a project store: .cairn/ without team.toml"}): a team store is shared through git with everyone who has the repository, so cairn will not turn a personal store into one; review its memories, then create ${join28(dir, TEAM_MARKER)} by hand to share them as they are, or move the personal store elsewhere first. Nothing was changed`
+    );
+  }
+  const existed = findTeamStore(root) !== null;
+  const files2 = [];
+  await ensureDir(dir);
+  const marker = join28(dir, TEAM_MARKER);
+  if (!existsSync11(marker)) {
+    await writeFileAtomic(marker, TEAM_MARKER_TEXT, 420);
+    files2.push(marker);
+  }
+  const readme = join28(dir, "README.txt");
+  if (!existsSync11(readme)) {
+    await writeFileAtomic(readme, README_TEXT, 420);
+    files2.push(readme);
+  }
+  if (await ensureLines(join28(dir, ".gitignore"), GITIGNORE_LINES, "# cairn: per-machine files (caches, event log, pending writes, locks) are never shared")) files2.push(join28(dir, ".gitignore"));
+  return { dir, repo_root: root, created: !existed, files: files2 };
+}
+function teamStatus(c) {
+  const t = c.team;
+  return {
+    enabled: c.config.team.enabled,
+    repo_root: c.caller.repoRoot,
+    dir: t?.dir ?? (c.config.team.enabled ? findTeamStore(c.caller.repoRoot) : null),
+    open: t !== null,
+    active: t ? t.store.activeCount : 0,
+    tombstoned: t ? [...t.store.tombstones()].length : 0
+  };
+}
+function idClashes(c) {
+  const t = c.team;
+  if (t === null) return [];
+  const out2 = [];
+  for (const src of [t.store.active(), t.store.tombstones()]) for (const m of src) if (c.store.get(m.id) || c.store.getTombstone(m.id)) out2.push(m.id);
+  return out2.sort();
+}
+function teamProblems(c) {
+  const t = c.team;
+  if (t === null) return null;
+  let ignore = [];
+  try {
+    ignore = readFileSync14(join28(t.dir, ".gitignore"), "utf8").split(/\r?\n/).map((l) => l.trim());
+  } catch {
+    ignore = [];
+  }
+  return {
+    unreadable_files: [...t.store.skipped(), ...t.store.shadowed()].map((f) => ({ file: f.file, reason: f.reason })),
+    id_clashes: idClashes(c),
+    gitignore_missing: GITIGNORE_LINES.filter((l) => !ignore.includes(l))
+  };
+}
+
 // server/src/core/io/import/anthropicMemories.ts
-import { relative as relative2, sep as sep3 } from "node:path";
+import { relative as relative3, sep as sep4 } from "node:path";
 var TEXT_SPLIT = /\.(md|markdown|txt)$/i;
 function parseAnthropicMemories(path2) {
   const st = statPath(path2);
@@ -49209,7 +50470,7 @@ function parseAnthropicMemories(path2) {
   const candidates2 = [];
   const skipped = [];
   for (const file2 of files2) {
-    const rel = relative2(path2, file2).split(sep3).join("/");
+    const rel = relative3(path2, file2).split(sep4).join("/");
     let src;
     try {
       src = readSource(file2);
@@ -49243,7 +50504,7 @@ function parseAnthropicMemories(path2) {
 }
 
 // server/src/core/io/import/basicMemory.ts
-import { basename as basename5, relative as relative3, sep as sep4 } from "node:path";
+import { basename as basename5, relative as relative4, sep as sep5 } from "node:path";
 var OBSERVATION2 = /^\s*[-*]\s+\[([^\[\]()]+)\]\s+(.+?)\s*$/;
 var RELATION2 = /^\s*[-*]\s+(?:"([^"]+)"|'([^']+)'|([^\s[\]]+))\s+\[\[([^\]]+)\]\](?:\s*\(([^()]*)\))?\s*$/;
 var BARE_LINK = /^\s*[-*]\s+\[\[([^\]]+)\]\]\s*$/;
@@ -49255,7 +50516,7 @@ function parseBasicMemory(path2) {
   const skipped = [];
   const projectScope = slugScope(basename5(path2), "notes");
   for (const file2 of files2) {
-    const rel = relative3(path2, file2).split(sep4).join("/");
+    const rel = relative4(path2, file2).split(sep5).join("/");
     const { text: text3, stat } = readSource(file2);
     const { data, body, bodyLine } = frontmatter2(text3, file2);
     const fmLine = (key) => {
@@ -49332,16 +50593,16 @@ ${relations.join("\n")}`;
 }
 
 // server/src/core/io/import/bettermemory.ts
-import { readdirSync as readdirSync7 } from "node:fs";
-import { join as join26, relative as relative4, sep as sep5 } from "node:path";
+import { readdirSync as readdirSync8 } from "node:fs";
+import { join as join29, relative as relative5, sep as sep6 } from "node:path";
 function mdFiles(dir) {
   let names;
   try {
-    names = readdirSync7(dir, { withFileTypes: true }).filter((e) => e.isFile() && e.name.endsWith(".md") && !e.name.startsWith(".")).map((e) => e.name);
+    names = readdirSync8(dir, { withFileTypes: true }).filter((e) => e.isFile() && e.name.endsWith(".md") && !e.name.startsWith(".")).map((e) => e.name);
   } catch {
     return [];
   }
-  return names.sort().map((n2) => join26(dir, n2));
+  return names.sort().map((n2) => join29(dir, n2));
 }
 function lineOf(text3, key) {
   const i = text3.split("\n").findIndex((l) => l.startsWith(`${key}:`));
@@ -49350,7 +50611,7 @@ function lineOf(text3, key) {
 function parseBettermemory(path2) {
   if (!statPath(path2).isDirectory()) throw sourceError(path2, null, "is not a directory: give the bettermemory store folder (~/.claude-memory)");
   const active = mdFiles(path2);
-  const tombs = mdFiles(join26(path2, ".tombstones"));
+  const tombs = mdFiles(join29(path2, ".tombstones"));
   if (active.length === 0 && tombs.length === 0) throw sourceError(path2, null, "holds no memory files (*.md): is it a bettermemory store?");
   const candidates2 = [];
   const skipped = [];
@@ -49362,7 +50623,7 @@ function parseBettermemory(path2) {
     const sv = data.schema_version ?? 1;
     if (typeof sv !== "number" || sv > 1) throw bad("schema_version", `schema_version ${JSON.stringify(sv)} is not one this importer reads (1)`);
     const rawScopes = typeof data.scopes === "string" ? [data.scopes] : data.scopes;
-    if (!Array.isArray(rawScopes) || rawScopes.length === 0 || !rawScopes.every((s) => typeof s === "string")) throw bad("scopes", "scopes is missing or not a list of names");
+    if (!Array.isArray(rawScopes) || rawScopes.length === 0 || !rawScopes.every((s2) => typeof s2 === "string")) throw bad("scopes", "scopes is missing or not a list of names");
     const oneOf3 = (key, allowed) => {
       const v = data[key];
       if (v === void 0 || v === null) return void 0;
@@ -49374,12 +50635,12 @@ function parseBettermemory(path2) {
     if (data.origin !== void 0 && data.origin !== null) {
       if (!isObj2(data.origin)) throw bad("origin", "origin is not a mapping of cwd, repo, branch");
       const o = data.origin;
-      const s = (k) => typeof o[k] === "string" ? o[k] : null;
-      origin2 = { cwd: s("cwd"), repo: s("repo"), branch: s("branch"), worktree_root: s("worktree_root") };
+      const s2 = (k) => typeof o[k] === "string" ? o[k] : null;
+      origin2 = { cwd: s2("cwd"), repo: s2("repo"), branch: s2("branch"), worktree_root: s2("worktree_root") };
     }
     const id2 = data.id === void 0 || data.id === null ? null : String(data.id);
     const created = date5("created") ?? mtimeIso(stat);
-    const label = `${id2 ? `memory ${id2}` : "memory"} (${relative4(path2, file2).split(sep5).join("/")})`;
+    const label = `${id2 ? `memory ${id2}` : "memory"} (${relative5(path2, file2).split(sep6).join("/")})`;
     const content = body.replace(/^\s*\n/, "").replace(/\s+$/, "");
     if (content.trim() === "") {
       skipped.push({ label, reason: "empty body" });
@@ -49392,7 +50653,7 @@ function parseBettermemory(path2) {
       key: id2 ?? file2.slice(path2.length + 1),
       label,
       body: content,
-      scopes: [...new Set(rawScopes.map((s) => slugScope(s, "imported")))],
+      scopes: [...new Set(rawScopes.map((s2) => slugScope(s2, "imported")))],
       ...oneOf3("confidence", CONFIDENCES) ? { confidence: oneOf3("confidence", CONFIDENCES) } : {},
       ...oneOf3("source", SOURCES) ? { source: oneOf3("source", SOURCES) } : {},
       ...oneOf3("category", CATEGORIES) ? { category: oneOf3("category", CATEGORIES) } : {},
@@ -49409,8 +50670,8 @@ function parseBettermemory(path2) {
 }
 
 // server/src/core/io/import/claudeCode.ts
-import { existsSync as existsSync10, readdirSync as readdirSync8 } from "node:fs";
-import { basename as basename6, dirname as dirname8, join as join27, relative as relative5, sep as sep6 } from "node:path";
+import { existsSync as existsSync12, readdirSync as readdirSync9 } from "node:fs";
+import { basename as basename6, dirname as dirname8, join as join30, relative as relative6, sep as sep7 } from "node:path";
 var INSTRUCTIONS_SCOPE = "instructions";
 var encode3 = (name) => name.replace(/[^a-zA-Z0-9]/g, "-");
 function decodeProjectDir(name, root = "/") {
@@ -49419,14 +50680,14 @@ function decodeProjectDir(name, root = "/") {
     if (depth > 40 || !rest.startsWith("-")) return null;
     let entries;
     try {
-      entries = readdirSync8(dir, { withFileTypes: true }).filter((e) => e.isDirectory() || e.isSymbolicLink()).map((e) => e.name);
+      entries = readdirSync9(dir, { withFileTypes: true }).filter((e) => e.isDirectory() || e.isSymbolicLink()).map((e) => e.name);
     } catch {
       return null;
     }
     for (const e of entries.sort((a, b) => b.length - a.length)) {
       const enc = `-${encode3(e)}`;
       if (rest === enc || rest.startsWith(`${enc}-`)) {
-        const found = visit2(rest.slice(enc.length), join27(dir, e), depth + 1);
+        const found = visit2(rest.slice(enc.length), join30(dir, e), depth + 1);
         if (found) return found;
       }
     }
@@ -49454,11 +50715,11 @@ async function projectOf(dir) {
 }
 function projectDirs(path2) {
   if (!statPath(path2).isDirectory()) throw sourceError(path2, null, "is not a directory: give ~/.claude, ~/.claude/projects, a project folder in it, or its memory/ folder");
-  const subdirs = (d) => readdirSync8(d, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => join27(d, e.name)).sort();
-  if (existsSync10(join27(path2, "projects"))) return { projects: subdirs(join27(path2, "projects")).filter((d) => existsSync10(join27(d, "memory"))), claudeHome: path2 };
+  const subdirs = (d) => readdirSync9(d, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => join30(d, e.name)).sort();
+  if (existsSync12(join30(path2, "projects"))) return { projects: subdirs(join30(path2, "projects")).filter((d) => existsSync12(join30(d, "memory"))), claudeHome: path2 };
   if (basename6(path2) === "memory") return { projects: [dirname8(path2)], claudeHome: null };
-  if (existsSync10(join27(path2, "memory"))) return { projects: [path2], claudeHome: null };
-  const inside = subdirs(path2).filter((d) => existsSync10(join27(d, "memory")));
+  if (existsSync12(join30(path2, "memory"))) return { projects: [path2], claudeHome: null };
+  const inside = subdirs(path2).filter((d) => existsSync12(join30(d, "memory")));
   if (inside.length) return { projects: inside, claudeHome: null };
   throw sourceError(path2, null, "holds no Claude Code auto memory (no memory/ folder): give ~/.claude, ~/.claude/projects or ~/.claude/projects/<project>");
 }
@@ -49472,7 +50733,7 @@ function splitFile(label, keyBase, text3, firstLine, skipIndexIn, skipped) {
     }
     if (skipIndexIn) {
       const links = [...item.text.matchAll(INDEX_LINK)].map((m) => m[1]);
-      if (links.length && links.every((l) => existsSync10(join27(skipIndexIn, l)))) {
+      if (links.length && links.every((l) => existsSync12(join30(skipIndexIn, l)))) {
         skipped.push({ label: `${label}:${item.line}`, reason: `an index entry pointing to ${links.join(", ")} (imported from there)` });
         continue;
       }
@@ -49487,11 +50748,11 @@ async function parseClaudeCode(path2, opts = {}) {
   const skipped = [];
   for (const dir of projects) {
     const p = await projectOf(dir);
-    const memDir = join27(dir, "memory");
-    const files2 = existsSync10(memDir) ? walkFiles(memDir, (n2) => n2.endsWith(".md")) : [];
+    const memDir = join30(dir, "memory");
+    const files2 = existsSync12(memDir) ? walkFiles(memDir, (n2) => n2.endsWith(".md")) : [];
     const base = { scopes: [p.scope], origin: p.origin };
     for (const file2 of files2) {
-      const rel = relative5(memDir, file2).split(sep6).join("/");
+      const rel = relative6(memDir, file2).split(sep7).join("/");
       const label = `${p.name}/memory/${rel}`;
       const { text: text3, stat } = readSource(file2);
       const date5 = mtimeIso(stat);
@@ -49521,18 +50782,18 @@ async function parseClaudeCode(path2, opts = {}) {
         continue;
       }
       const pieces = splitFile(label, `${p.name}/memory/${rel}`, body, bodyLine, rel === "MEMORY.md" ? memDir : null, skipped);
-      if (pieces.length === 0 && !skipped.some((s) => s.label.startsWith(`${label}:`))) skipped.push({ label, reason: "an empty file" });
+      if (pieces.length === 0 && !skipped.some((s2) => s2.label.startsWith(`${label}:`))) skipped.push({ label, reason: "an empty file" });
       for (const piece of pieces) candidates2.push({ ...piece, ...base, source: "inferred", created: date5, updated: date5 });
     }
     if (opts.includeClaudeMd && p.path) {
-      for (const f of ["CLAUDE.md", join27(".claude", "CLAUDE.md"), "CLAUDE.local.md"]) candidates2.push(...instructionFile(join27(p.path, f), base, skipped));
+      for (const f of ["CLAUDE.md", join30(".claude", "CLAUDE.md"), "CLAUDE.local.md"]) candidates2.push(...instructionFile(join30(p.path, f), base, skipped));
     }
   }
-  if (opts.includeClaudeMd && claudeHome) candidates2.push(...instructionFile(join27(claudeHome, "CLAUDE.md"), { scopes: [], origin: NULL_ORIGIN }, skipped));
+  if (opts.includeClaudeMd && claudeHome) candidates2.push(...instructionFile(join30(claudeHome, "CLAUDE.md"), { scopes: [], origin: NULL_ORIGIN }, skipped));
   return { format: "claude-code", path: path2, candidates: candidates2, skipped };
 }
 function instructionFile(file2, base, skipped) {
-  if (!existsSync10(file2)) return [];
+  if (!existsSync12(file2)) return [];
   const { text: text3, stat } = readSource(file2);
   const date5 = mtimeIso(stat);
   const { body, bodyLine } = frontmatter2(text3, file2);
@@ -49598,7 +50859,7 @@ function parseMem0(path2) {
     const date5 = (k) => isoDate(value[k], (w2) => bad(`has "${k}" ${w2}`));
     const created = date5("created_at");
     const updated = date5("updated_at") ?? created;
-    const scopes = [...new Set(categories.map((c) => slugScope(c, "")).filter((s) => s !== ""))].slice(0, 4);
+    const scopes = [...new Set(categories.map((c) => slugScope(c, "")).filter((s2) => s2 !== ""))].slice(0, 4);
     candidates2.push({
       key: id2,
       label,
@@ -49615,20 +50876,20 @@ function parseMem0(path2) {
 }
 
 // server/src/core/io/import/memento.ts
-import { existsSync as existsSync11 } from "node:fs";
-import { basename as basename7, join as join28, relative as relative6 } from "node:path";
+import { existsSync as existsSync13 } from "node:fs";
+import { basename as basename7, join as join31, relative as relative7 } from "node:path";
 function parseMemento(path2) {
   const st = statPath(path2);
   let root = path2;
   let files2;
   if (st.isDirectory()) {
-    if (existsSync11(join28(path2, "memories"))) root = join28(path2, "memories");
+    if (existsSync13(join31(path2, "memories"))) root = join31(path2, "memories");
     files2 = walkFiles(root, (n2) => n2.endsWith(".jsonl"));
     if (files2.length === 0) throw sourceError(root, null, "holds no .jsonl files: give the Memento home (~/.memento), its memories/ folder or one .jsonl file");
   } else files2 = [path2];
   const latest = /* @__PURE__ */ new Map();
   for (const file2 of files2) {
-    const nsFromPath = st.isDirectory() ? relative6(root, file2).replace(/\.jsonl$/, "").split("\\").join("/") : "global";
+    const nsFromPath = st.isDirectory() ? relative7(root, file2).replace(/\.jsonl$/, "").split("\\").join("/") : "global";
     const { text: text3 } = readSource(file2);
     for (const { line: line2, value } of jsonLines(text3, file2)) {
       const bad = (msg) => sourceError(file2, line2, msg);
@@ -49654,7 +50915,7 @@ function parseMemento(path2) {
         updated: date5("updated") ?? date5("created") ?? prev?.updated,
         ttl: date5("ttl"),
         deleted,
-        label: `entry ${value.id} (${(st.isDirectory() ? relative6(root, file2) : basename7(file2)).split("\\").join("/")}:${line2})`
+        label: `entry ${value.id} (${(st.isDirectory() ? relative7(root, file2) : basename7(file2)).split("\\").join("/")}:${line2})`
       });
     }
   }
@@ -49681,9 +50942,9 @@ function parseMemento(path2) {
 }
 
 // server/src/core/io/import/serverMemory.ts
-import { basename as basename8, join as join29 } from "node:path";
+import { basename as basename8, join as join32 } from "node:path";
 function parseServerMemory(path2) {
-  const file2 = statPath(path2).isDirectory() ? join29(path2, "memory.jsonl") : path2;
+  const file2 = statPath(path2).isDirectory() ? join32(path2, "memory.jsonl") : path2;
   const { text: text3 } = readSource(file2);
   const entities = /* @__PURE__ */ new Map();
   const relations = /* @__PURE__ */ new Map();
@@ -49761,7 +51022,7 @@ async function parseSource(format, path2, opts = {}) {
 
 // server/src/core/cairn.ts
 var Cairn = class _Cairn {
-  constructor(dir, config2, configFile, store, caller, env, watch2, warn, actor, oneShot, now) {
+  constructor(dir, config2, configFile, store, caller, env, watch2, warn, actor, oneShot, storeKind, now) {
     this.dir = dir;
     this.config = config2;
     this.configFile = configFile;
@@ -49772,7 +51033,9 @@ var Cairn = class _Cairn {
     this.warn = warn;
     this.actor = actor;
     this.oneShot = oneShot;
+    this.storeKind = storeKind;
     this.clock = now ?? (() => /* @__PURE__ */ new Date());
+    this.eventsDir = dir;
   }
   dir;
   config;
@@ -49784,13 +51047,28 @@ var Cairn = class _Cairn {
   warn;
   actor;
   oneShot;
+  storeKind;
   session = newId();
   disabledScopes = /* @__PURE__ */ new Set();
   services = { index: null, semantic: null, events: null, links: null, feedback: null };
+  /** The team store of the caller's repository (README "Team memory"), opened beside this one. */
+  team = null;
+  /** ops/context.ts: the personal store's dir for both (the team store logs into the personal log). */
+  eventsDir;
   clock;
   /** Where the store is and its config, without opening (or creating) anything. */
   static locate(opts) {
     return resolveStore(opts);
+  }
+  /**
+   * The session-start counts (what sessionOverview gives on a peek at the index cache) from the
+   * cache's small summary, without opening the store; null when there is no current summary (the
+   * caller then opens with oneShot 'cache'). Reads a 4 KB header and a small JSON file.
+   */
+  static async peekOverview(opts) {
+    const loc = resolveStore(opts);
+    const caller = await resolveCaller(opts.env, opts.cwd);
+    return peekOverview(loc.dir, loc.config.scopes.global, caller.repoKey, /* @__PURE__ */ new Date());
   }
   static async open(opts = {}) {
     const env = opts.env ?? process.env;
@@ -49800,9 +51078,23 @@ var Cairn = class _Cairn {
 `));
     const store = new Store(loc.dir, { warn, nameText: withoutSecrets });
     const caller = await resolveCaller(env, cwd);
-    const c = new _Cairn(loc.dir, loc.config, loc.configFile, store, caller, env, opts.watch ?? true, warn, opts.actor ?? "model", opts.oneShot ?? "every-read", opts.now);
+    const c = new _Cairn(loc.dir, loc.config, loc.configFile, store, caller, env, opts.watch ?? true, warn, opts.actor ?? "model", opts.oneShot ?? "every-read", "personal", opts.now);
     if (opts.log !== false) openEventLog(c);
     await openIndex(c, opts.progress);
+    const teamDir = loc.config.team.enabled ? findTeamStore(caller.repoRoot) : null;
+    if (teamDir !== null && resolve6(teamDir) !== resolve6(loc.dir)) {
+      const t = new _Cairn(teamDir, loc.config, loc.configFile, new Store(teamDir, { warn, nameText: withoutSecrets }), caller, env, opts.watch ?? true, warn, opts.actor ?? "model", opts.oneShot ?? "every-read", "team", opts.now);
+      try {
+        t.eventsDir = c.dir;
+        t.services.events = c.services.events;
+        await openIndex(t);
+        c.team = t;
+      } catch (err) {
+        warn(`team store ${teamDir} left out: ${err.message}`);
+        await t.close().catch(() => {
+        });
+      }
+    }
     if (opts.autoSync && loc.config.sync.auto) {
       c.autoSync = new AutoSync(c);
       c.autoSync.start();
@@ -49810,6 +51102,13 @@ var Cairn = class _Cairn {
     return c;
   }
   autoSync = null;
+  /** The context whose pending area holds this pending id (the personal one when neither does). */
+  pendingHolder(id2) {
+    const t = this.team;
+    if (t === null || typeof id2 !== "string" || !/^p_[0-9A-HJKMNP-TV-Z]{26}$/.test(id2.trim())) return this;
+    const has2 = (dir) => existsSync14(join33(pendingDir(dir), `${id2.trim()}.json`));
+    return !has2(this.dir) && has2(t.dir) ? t : this;
+  }
   /** A write went through: the automatic sync (when on) runs after its debounce, never inside the call. */
   wrote(p) {
     if (this.autoSync === null) return p;
@@ -49819,6 +51118,12 @@ var Cairn = class _Cairn {
     });
   }
   async close() {
+    const t = this.team;
+    this.team = null;
+    if (t !== null) {
+      t.services.events = null;
+      await t.close();
+    }
     closeGraph(this);
     await this.autoSync?.stop();
     await closeIndex(this);
@@ -49830,10 +51135,39 @@ var Cairn = class _Cairn {
   /** Appends to the event log. Never throws: a logging failure must not fail the call. */
   log(kind, fields) {
     try {
-      void this.services.events?.append(kind, fields);
+      void this.services.events?.append(kind, this.storeKind === "team" ? { ...fields, store: "team" } : fields);
     } catch (err) {
       this.warn(`event log: ${err.message}`);
     }
+  }
+  /**
+   * The context holding a memory id: this store, or the team store when only it knows the id
+   * (active or removed). Ids are ULIDs, unique in practice; should both stores hold one id, the
+   * personal memory answers and health lists the clash (README "Team memory").
+   */
+  async holder(id2) {
+    const t = this.team;
+    if (t === null || typeof id2 !== "string") return this;
+    const k = id2.trim().toUpperCase();
+    await this.store.ensureFresh();
+    if (this.store.get(k) || this.store.getTombstone(k)) return this;
+    await t.store.ensureFresh();
+    return t.store.get(k) || t.store.getTombstone(k) ? t : this;
+  }
+  /** The store a write goes to: the personal one, or with store: "team" the repository's team store. */
+  target(store) {
+    if (store === void 0 || store === null || store === "personal") return this;
+    if (store !== "team") throw new ValidationError(`store must be "personal" or "team", got ${JSON.stringify(store)}`);
+    if (this.team === null) {
+      const why = !this.config.team.enabled ? "team stores are turned off ([team] enabled = false in config.toml)" : this.caller.repoRoot === null ? `${this.caller.cwd} is not inside a git repository` : `the repository ${this.caller.repoRoot} has no team store (.cairn/team.toml): run cairn team init there and commit .cairn/`;
+      throw new ValidationError(`store "team" is not available: ${why}; nothing was written`);
+    }
+    return this.team;
+  }
+  /** The other stores a write to `to` is checked against (duplicates, tombstones). */
+  othersOf(to) {
+    if (this.team === null) return [];
+    return to === this ? [this.team] : [this];
   }
   // One method per tool (docs/tools.md), grouped as the MCP tool files and core/ops are.
   // retrieval
@@ -49859,26 +51193,29 @@ var Cairn = class _Cairn {
   }
   // writing
   write(input2) {
-    return this.wrote(write2(this, input2));
+    const { store, ...rest } = input2;
+    const to = this.target(store);
+    return this.wrote(write2(to, rest, this.othersOf(to)));
   }
+  /** A pending write lives in the store it was meant for: the team store's pending ones confirm there. */
   writeConfirm(input2) {
-    return this.wrote(writeConfirm(this, input2));
+    return this.wrote(writeConfirm(this.pendingHolder(input2.pending_id), input2));
   }
   writeCancel(input2) {
-    return writeCancel(this, input2);
+    return writeCancel(this.pendingHolder(input2.pending_id), input2);
   }
-  update(input2) {
-    return this.wrote(update2(this, input2));
+  async update(input2) {
+    return this.wrote(update2(await this.holder(input2.id), input2));
   }
-  verify(input2) {
-    return this.wrote(verify2(this, input2));
+  async verify(input2) {
+    return this.wrote(verify2(await this.holder(input2.id), input2));
   }
   // lifecycle
-  remove(input2) {
-    return this.wrote(remove3(this, input2));
+  async remove(input2) {
+    return this.wrote(remove3(await this.holder(input2.id), input2));
   }
-  restore(input2) {
-    return this.wrote(restore2(this, input2));
+  async restore(input2) {
+    return this.wrote(restore2(await this.holder(input2.id), input2));
   }
   listTombstones(input2) {
     return listTombstones2(this, input2);
@@ -49902,8 +51239,8 @@ var Cairn = class _Cairn {
   memoryTool(input2) {
     return this.wrote(memoryTool(this, input2));
   }
-  related(input2) {
-    return related2(this, input2);
+  async related(input2) {
+    return related2(await this.holder(input2.id), input2);
   }
   // curation
   renameScope(input2) {
@@ -49919,8 +51256,10 @@ var Cairn = class _Cairn {
     return recordUse2(this, input2);
   }
   async health(input2) {
-    const report = await health2(this, input2);
-    return { ...report, consolidation: await consolidationSummary(this) };
+    const t = this.team;
+    const report = await health2(this, input2, t);
+    const teamReport = t === null ? null : { store: "team", dir: t.dir, ...await health2(t, input2, this), ...teamProblems(this) };
+    return { ...report, store: "personal", consolidation: await consolidationSummary(this), ...teamReport ? { team: teamReport } : {} };
   }
   consolidate(input2) {
     return this.wrote(consolidate3(this, input2));
@@ -49941,6 +51280,13 @@ var Cairn = class _Cairn {
   static mergeDriver(files2, workTree) {
     return mergeDriver2(files2, workTree);
   }
+  // team memory (README "Team memory")
+  teamInit() {
+    return teamInit(this);
+  }
+  teamStatus() {
+    return teamStatus(this);
+  }
   migrateOrigin(input2) {
     return this.wrote(migrateOrigin(this, input2));
   }
@@ -49951,8 +51297,8 @@ var Cairn = class _Cairn {
   searchPreview(input2) {
     return searchPreview(this, input2);
   }
-  memoryPage(input2) {
-    return memoryPage(this, input2);
+  async memoryPage(input2) {
+    return memoryPage(await this.holder(input2.id), input2);
   }
   overview(input2 = {}) {
     return overview2(this, input2);
@@ -49974,8 +51320,8 @@ var Cairn = class _Cairn {
 var SHOW_AFTER_MS = 1e3;
 var REDRAW_MS = 100;
 function seconds(ms) {
-  const s = Math.ceil(ms / 1e3);
-  return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${s % 60} s`;
+  const s2 = Math.ceil(ms / 1e3);
+  return s2 < 60 ? `${s2} s` : `${Math.floor(s2 / 60)} min ${s2 % 60} s`;
 }
 function progress(io, now = Date.now) {
   if (!io.errIsTTY) return void 0;
@@ -50027,16 +51373,16 @@ var UsageError = class extends Error {
   name = "UsageError";
 };
 function askTerminal(question) {
-  return new Promise((resolve9) => {
+  return new Promise((resolve10) => {
     const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: true });
     let answered = false;
     rl.question(question, (line2) => {
       answered = true;
       rl.close();
-      resolve9(line2);
+      resolve10(line2);
     });
     rl.on("close", () => {
-      if (!answered) resolve9(null);
+      if (!answered) resolve10(null);
     });
   });
 }
@@ -50048,8 +51394,8 @@ async function readAllStdin() {
 function processIO() {
   const tty = Boolean(process.stdout.isTTY);
   return {
-    out: (s) => void process.stdout.write(s),
-    err: (s) => void process.stderr.write(s),
+    out: (s2) => void process.stdout.write(s2),
+    err: (s2) => void process.stderr.write(s2),
     isTTY: tty,
     errIsTTY: Boolean(process.stderr.isTTY),
     env: process.env,
@@ -50058,15 +51404,15 @@ function processIO() {
     readStdin: readAllStdin
   };
 }
-function parse7(argv, options21, allowPositionals = true) {
+function parse7(argv, options22, allowPositionals = true) {
   const plain2 = Object.fromEntries(
-    Object.entries(options21).map(([k, o]) => [k, { type: o.type, ...o.multiple ? { multiple: true } : {}, ...o.short ? { short: o.short } : {} }])
+    Object.entries(options22).map(([k, o]) => [k, { type: o.type, ...o.multiple ? { multiple: true } : {}, ...o.short ? { short: o.short } : {} }])
   );
   try {
     return parseArgs({ args: argv, options: plain2, allowPositionals, strict: true });
   } catch (err) {
     const msg = err.message.replace(/\. To specify a positional argument.*$/s, "");
-    const known = Object.keys(options21).map((k) => `--${k}`);
+    const known = Object.keys(options22).map((k) => `--${k}`);
     throw new UsageError(/^Unknown option/.test(msg) ? `${msg}; this command takes ${known.length ? known.join(", ") : "no options"}` : msg);
   }
 }
@@ -50101,13 +51447,14 @@ function intOption(v, name, min, max) {
 // server/src/cli/format.ts
 function listLine(r) {
   const v = r.staleness_verdict === "fresh" ? "fresh" : r.verification?.status === "never" ? "unverified" : r.staleness_verdict ?? "";
-  return `${r.id}  ${r.updated.slice(0, 10)}  [${r.scopes.join(", ")}]  ${v}
+  return `${r.id}  ${r.updated.slice(0, 10)}  [${r.scopes.join(", ")}]  ${v}${r.store === "team" ? "  (team)" : ""}
     ${r.summary ?? ""}
 `;
 }
 function recordText(r) {
   const lines = [
     `id:         ${r.id}`,
+    ...r.store === "team" ? ["store:      team (this repository's .cairn/, shared through git)"] : [],
     `scopes:     ${r.scopes.join(", ")}`,
     `confidence: ${String(r.confidence)}   category: ${String(r.category)}   source: ${String(r.source)}`,
     `created:    ${String(r.created)}`,
@@ -50224,12 +51571,12 @@ async function readText(positionals, io, example) {
   if (text3 === "") throw new UsageError(`give the text to store: ${example}`);
   return text3;
 }
-var oneLine = (s) => String(s ?? "").replace(/\s+/g, " ").trim();
+var oneLine = (s2) => String(s2 ?? "").replace(/\s+/g, " ").trim();
 function committedLine(verb, r) {
   const related3 = r.related ?? [];
   const rel = related3.map((m) => `  related: ${String(m.id)} (similarity ${String(m.similarity)}) ${oneLine(m.snippet)}
 `).join("");
-  return `${verb} ${String(r.id)}  [${r.scopes.join(", ")}]
+  return `${verb} ${String(r.id)}  [${r.scopes.join(", ")}]${r.store === "team" ? `  in the team store ${String(r.file).replace(/[\\/][^\\/]*$/, "")}` : ""}
 ${rel}`;
 }
 function pendingText(r, withHowTo) {
@@ -50249,6 +51596,8 @@ function refusalText(r) {
   switch (r.status) {
     case "secret_detected": {
       const kinds = [...new Set((r.findings ?? []).map((f) => String(f.kind)))];
+      if (r.store === "team") return `not stored in the team store: the text may hold a secret (${kinds.join(", ")}). The team store is committed and shared with everyone who has the repository, so it refuses private hosts with credential words, an email with a password and random-looking tokens too: say where the secret lives instead. There is no override.
+`;
       return `not stored: the text looks like it holds a secret (${kinds.join(", ")}). Memories are plaintext files: say where the secret lives instead ("the deploy key is in 1Password under Infra"). There is no override.
 `;
     }
@@ -50258,11 +51607,11 @@ function refusalText(r) {
 `;
     }
     case "duplicate":
-      return `not stored: memory ${String(first?.id)} already says this (similarity ${String(first?.similarity)}): ${oneLine(first?.snippet)}
+      return `not stored: memory ${String(first?.id)}${first?.store ? ` (${String(first.store)} store)` : ""} already says this (similarity ${String(first?.similarity)}): ${oneLine(first?.snippet)}
 Change it with cairn update ${String(first?.id)} --text "...", mark it still true with cairn verify ${String(first?.id)}, or pass --force if this is a different fact.
 `;
     case "previously_removed":
-      return `not stored: a near-identical memory was removed on ${String(first?.removed_at ?? "").slice(0, 10)} (reason: ${JSON.stringify(String(first?.removed_reason ?? ""))}): ${String(first?.id)} ${oneLine(first?.snippet)}
+      return `not stored: a near-identical memory${first?.store ? ` in the ${String(first.store)} store` : ""} was removed on ${String(first?.removed_at ?? "").slice(0, 10)} (reason: ${JSON.stringify(String(first?.removed_reason ?? ""))}): ${String(first?.id)} ${oneLine(first?.snippet)}
 cairn restore ${String(first?.id)} brings it back; --force stores it anew.
 `;
     default:
@@ -50285,7 +51634,7 @@ var exportCmd = {
   options: options4,
   async run(argv, io) {
     const { values } = parse7(argv, options4, false);
-    const scopes = (values.scope ?? []).map((s) => validateScopeFilter(s, "--scope"));
+    const scopes = (values.scope ?? []).map((s2) => validateScopeFilter(s2, "--scope"));
     const c = await openCairn(io);
     try {
       const doc = await c.exportStore({ scopes, include_tombstones: !values["no-tombstones"] });
@@ -50311,7 +51660,7 @@ var exportCmd = {
 };
 
 // server/src/cli/commands/overview.ts
-import { existsSync as existsSync12, statSync as statSync9 } from "node:fs";
+import { existsSync as existsSync15, statSync as statSync10 } from "node:fs";
 var options5 = {
   all: { type: "boolean", help: ALL_HELP },
   hook: { type: "boolean", help: "the one-line SessionStart summary (nothing for an empty store; always exit 0)" },
@@ -50320,7 +51669,7 @@ var options5 = {
 var HOOK_LINE_MAX_BYTES = 300;
 var HOOK_TIME_LIMIT_MS = 5e3;
 var plural3 = (n2, one, many) => `${n2} ${n2 === 1 ? one : many}`;
-var bytes = (s) => Buffer.byteLength(s, "utf8");
+var bytes = (s2) => Buffer.byteLength(s2, "utf8");
 function formatHookLine(c) {
   if (c.here === 0 && c.elsewhere === 0) return "";
   const place = c.outside ? "in view outside a git repo (repo-less and global scopes)" : "for this project";
@@ -50330,7 +51679,7 @@ function formatHookLine(c) {
   const tail = `${other}. Search them only when stored context could help.`;
   const entries = Object.entries(c.scopes).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   const render3 = (k) => {
-    const shown2 = entries.slice(0, k).map(([s, n2]) => `${s} ${n2}`);
+    const shown2 = entries.slice(0, k).map(([s2, n2]) => `${s2} ${n2}`);
     const rest = entries.length - k;
     if (rest > 0) shown2.push(k === 0 ? `${plural3(rest, "scope", "scopes")}` : `+${rest} more ${rest === 1 ? "scope" : "scopes"}`);
     return shown2.length ? `${head} (${shown2.join(", ")})${tail}` : `${head}${tail}`;
@@ -50346,7 +51695,9 @@ function formatHookLine(c) {
 async function hookCounts(io) {
   const loc = Cairn.locate({ env: io.env, cwd: io.cwd });
   if (!loc.config.hooks.session_start) return null;
-  if (!existsSync12(loc.dir) || !statSync9(loc.dir).isDirectory()) return null;
+  if (!existsSync15(loc.dir) || !statSync10(loc.dir).isDirectory()) return null;
+  const peek = await Cairn.peekOverview({ env: io.env, cwd: io.cwd });
+  if (peek !== null) return { here: peek.total, scopes: peek.scopes, elsewhere: peek.elsewhere, outside: peek.outside };
   const c = await Cairn.open({ env: io.env, cwd: io.cwd, watch: false, oneShot: "cache", warn: () => {
   }, log: false });
   try {
@@ -50388,13 +51739,19 @@ function overviewText(o, all) {
   const where = all ? "in the store" : o.current_repo ? `in view from ${o.current_repo}` : `in view here (not a git repo: memories from no repo, plus scopes ${o.global_scopes.join(", ") || "(none configured)"})`;
   const lines = [`${plural3(o.total, "memory", "memories")} ${where}`];
   const names = Object.keys(o.scopes);
-  const width = Math.max(0, ...names.map((s) => s.length));
-  for (const s of names) lines.push(`  ${s.padEnd(width)}  ${o.scopes[s]}`);
+  const width = Math.max(0, ...names.map((s2) => s2.length));
+  for (const s2 of names) lines.push(`  ${s2.padEnd(width)}  ${o.scopes[s2]}`);
   if (o.elsewhere.total > 0) {
     const named = o.elsewhere.repos.map((r) => `${r.repo} ${r.count}`);
     const rest = o.elsewhere.total - o.elsewhere.repos.reduce((n2, r) => n2 + r.count, 0);
     if (rest > 0) named.push(`${rest} in further repos`);
     lines.push(`elsewhere: ${o.elsewhere.total} in other repos (${named.join(", ")}); cairn overview --all, cairn search --all-repos`);
+  }
+  if (o.team) {
+    lines.push(`team store ${o.team.dir}: ${plural3(o.team.total, "memory", "memories")} shared through the repository`);
+    const tn = Object.keys(o.team.scopes);
+    const tw = Math.max(0, ...tn.map((s2) => s2.length));
+    for (const s2 of tn) lines.push(`  ${s2.padEnd(tw)}  ${o.team.scopes[s2]}`);
   }
   if (o.disabled_scopes.length) lines.push(`disabled: ${o.disabled_scopes.join(", ")}`);
   const p = o.curation_pending;
@@ -50457,7 +51814,7 @@ var search3 = {
       else {
         io.out(res.hits.map((h) => {
           const verdict = h.staleness_verdict === "fresh" ? "" : `  ${h.staleness_verdict.replace(/_/g, " ")}`;
-          return `${h.id}  ${h.relevance.padEnd(6)}  [${h.scopes.join(", ")}]${verdict}
+          return `${h.id}  ${h.relevance.padEnd(6)}  [${h.scopes.join(", ")}]${h.store === "team" ? "  (team)" : ""}${verdict}
     ${h.snippet.replace(/\s+/g, " ")}
 `;
         }).join(""));
@@ -50509,7 +51866,7 @@ function healthText(h) {
   ]);
   const rs = h.rare_scopes;
   sec(`Likely scope typos (${rs.count}): pick the spelling, then memory_rename_scope`, [
-    ...rs.rows.map((r) => `  ${r.scope}  (only ${r.id})  looks like ${r.similar_to.map((s) => `${s.scope} (${s.count})`).join(", ")}`),
+    ...rs.rows.map((r) => `  ${r.scope}  (only ${r.id})  looks like ${r.similar_to.map((s2) => `${s2.scope} (${s2.count})`).join(", ")}`),
     ...more(rs.count, rs.rows.length)
   ]);
   const v = h.verification_debt;
@@ -50555,10 +51912,10 @@ function healthText(h) {
   if (h.orphan_use_events.count) {
     sec(`Use events naming unknown ids: ${h.orphan_use_events.count}`, [`  ${h.orphan_use_events.ids.join(", ")}`]);
   }
-  const width = Math.max(5, ...h.scope_health.map((s) => s.scope.length));
+  const width = Math.max(5, ...h.scope_health.map((s2) => s2.scope.length));
   if (h.scope_health.length) sec("Scopes", [
     `  ${"scope".padEnd(width)}  active  dead  cold  contradicted  applied`,
-    ...h.scope_health.map((s) => `  ${s.scope.padEnd(width)}  ${String(s.active).padStart(6)}  ${String(s.dead).padStart(4)}  ${String(s.cold).padStart(4)}  ${String(s.contradicted).padStart(12)}  ${String(s.applied).padStart(7)}`)
+    ...h.scope_health.map((s2) => `  ${s2.scope.padEnd(width)}  ${String(s2.active).padStart(6)}  ${String(s2.dead).padStart(4)}  ${String(s2.cold).padStart(4)}  ${String(s2.contradicted).padStart(12)}  ${String(s2.applied).padStart(7)}`)
   ]);
   const actionable = c.count + d.count + rs.count + cd.count + h.expired.count;
   if (actionable === 0) out2.splice(2, 0, "", "Nothing needs fixing: no contradictions, dead weight, scope typos, drift or expired memories.");
@@ -50581,7 +51938,21 @@ var health3 = {
     try {
       const report = await c.health(input2);
       if (values.json) printJson(io, report);
-      else io.out(healthText(report));
+      else {
+        io.out(healthText(report));
+        const t = report.team;
+        if (t) {
+          io.out(`
+== team store ${t.dir} ==
+${healthText(t)}`);
+          if (t.id_clashes.length) io.out(`ids in both stores (the personal memory answers): ${t.id_clashes.join(", ")}
+`);
+          for (const f of t.unreadable_files) io.out(`unreadable team file: ${f.file}: ${f.reason}
+`);
+          if (t.gitignore_missing.length) io.out(`${t.dir}/.gitignore lacks ${t.gitignore_missing.join(" ")}: per-machine files could be committed (cairn team init adds them)
+`);
+        }
+      }
       return 0;
     } finally {
       await c.close();
@@ -50663,7 +52034,7 @@ var tombstones = {
 
 // server/src/cli/commands/import.ts
 import { readFile } from "node:fs/promises";
-import { resolve as resolve6 } from "node:path";
+import { resolve as resolve7 } from "node:path";
 var options8 = {
   from: { type: "string", arg: "FORMAT", help: `import another tool's memories: ${IMPORT_FORMATS.join(", ")} (without it, FILE is a cairn export)` },
   apply: { type: "boolean", help: "with --from: write the memories (without it, a dry run that only reports)" },
@@ -50689,7 +52060,7 @@ var importCmd = {
       if (values[k] !== void 0) throw new UsageError(`--${k} goes with --from FORMAT (importing another tool's memories); a cairn export is imported as it is`);
     }
     if (positionals.length !== 1) throw new UsageError("give exactly one file made by cairn export (or --from FORMAT PATH for another tool's memories)");
-    const file2 = resolve6(io.cwd, positionals[0]);
+    const file2 = resolve7(io.cwd, positionals[0]);
     let text3;
     try {
       text3 = await readFile(file2, "utf8");
@@ -50760,7 +52131,7 @@ function sourceReportText(r) {
   }
   if (r.skipped.length) {
     lines.push("", `not memories: ${r.skipped.length}`);
-    for (const s of r.skipped.slice(0, 20)) lines.push(`  ${s.label}: ${s.reason}`);
+    for (const s2 of r.skipped.slice(0, 20)) lines.push(`  ${s2.label}: ${s2.reason}`);
     if (r.skipped.length > 20) lines.push(`  ... and ${r.skipped.length - 20} more (--json lists them all)`);
   }
   const adds = r.counts.added + r.counts.added_tombstone;
@@ -50779,7 +52150,7 @@ async function importFrom2(io, values, positionals) {
   }
   if (positionals.length !== 1) throw new UsageError(`give exactly one PATH to import from (the ${format} store, folder or file)`);
   if (values["include-claude-md"] && format !== "claude-code") throw new UsageError("--include-claude-md goes with --from claude-code");
-  const path2 = resolve6(io.cwd, positionals[0]);
+  const path2 = resolve7(io.cwd, positionals[0]);
   const progress2 = importProgress(io);
   const c = await openCairn(io);
   try {
@@ -50805,50 +52176,50 @@ async function importFrom2(io, values, positionals) {
 import { homedir as homedir4 } from "node:os";
 
 // server/src/core/curation/doctor.ts
-import { constants as constants5, promises as fsp12 } from "node:fs";
-import { join as join32 } from "node:path";
+import { constants as constants6, promises as fsp13 } from "node:fs";
+import { join as join36 } from "node:path";
 
 // server/src/core/io/clients.ts
-import { existsSync as existsSync13 } from "node:fs";
-import { join as join30 } from "node:path";
+import { existsSync as existsSync16 } from "node:fs";
+import { join as join34 } from "node:path";
 var CLIENTS = ["claude-code", "claude-desktop", "cursor", "vscode", "windsurf", "cline", "continue", "codex", "opencode", "zed", "gemini"];
 var SERVER_NAME = "cairn";
 function appDataDir(ie) {
-  if (ie.platform === "darwin") return join30(ie.home, "Library", "Application Support");
-  if (ie.platform === "win32") return ie.env.APPDATA && ie.env.APPDATA.trim() !== "" ? ie.env.APPDATA : join30(ie.home, "AppData", "Roaming");
+  if (ie.platform === "darwin") return join34(ie.home, "Library", "Application Support");
+  if (ie.platform === "win32") return ie.env.APPDATA && ie.env.APPDATA.trim() !== "" ? ie.env.APPDATA : join34(ie.home, "AppData", "Roaming");
   const xdg = ie.env.XDG_CONFIG_HOME;
-  return xdg && xdg.trim() !== "" ? xdg : join30(ie.home, ".config");
+  return xdg && xdg.trim() !== "" ? xdg : join34(ie.home, ".config");
 }
 function xdgConfigDir(ie) {
   const xdg = ie.env.XDG_CONFIG_HOME;
-  return xdg && xdg.trim() !== "" ? xdg : join30(ie.home, ".config");
+  return xdg && xdg.trim() !== "" ? xdg : join34(ie.home, ".config");
 }
 function opencodeFile(ie) {
-  const dir = join30(xdgConfigDir(ie), "opencode");
-  const jsonc = join30(dir, "opencode.jsonc");
-  return !existsSync13(join30(dir, "opencode.json")) && existsSync13(jsonc) ? jsonc : join30(dir, "opencode.json");
+  const dir = join34(xdgConfigDir(ie), "opencode");
+  const jsonc = join34(dir, "opencode.jsonc");
+  return !existsSync16(join34(dir, "opencode.json")) && existsSync16(jsonc) ? jsonc : join34(dir, "opencode.json");
 }
 var plain = (e) => ({ command: e.command, args: e.args });
 var stdio = (e) => ({ type: "stdio", command: e.command, args: e.args });
 function clientSpec(client, ie) {
   const app = appDataDir(ie);
-  const vscodeUser = join30(app, "Code", "User");
+  const vscodeUser = join34(app, "Code", "User");
   switch (client) {
     case "claude-code":
-      return { client, label: "Claude Code (user scope)", file: join30(ie.home, ".claude.json"), format: "json", key: "mcpServers", entry: stdio, alsoCheck: [] };
+      return { client, label: "Claude Code (user scope)", file: join34(ie.home, ".claude.json"), format: "json", key: "mcpServers", entry: stdio, alsoCheck: [] };
     case "claude-desktop":
-      return { client, label: "Claude Desktop", file: join30(app, "Claude", "claude_desktop_config.json"), format: "json", key: "mcpServers", entry: plain, alsoCheck: [] };
+      return { client, label: "Claude Desktop", file: join34(app, "Claude", "claude_desktop_config.json"), format: "json", key: "mcpServers", entry: plain, alsoCheck: [] };
     case "cursor":
-      return { client, label: "Cursor", file: join30(ie.home, ".cursor", "mcp.json"), format: "json", key: "mcpServers", entry: plain, alsoCheck: [] };
+      return { client, label: "Cursor", file: join34(ie.home, ".cursor", "mcp.json"), format: "json", key: "mcpServers", entry: plain, alsoCheck: [] };
     case "vscode":
-      return { client, label: "VS Code (user mcp.json)", file: join30(vscodeUser, "mcp.json"), format: "json", key: "servers", entry: stdio, alsoCheck: [] };
+      return { client, label: "VS Code (user mcp.json)", file: join34(vscodeUser, "mcp.json"), format: "json", key: "servers", entry: stdio, alsoCheck: [] };
     case "windsurf":
-      return { client, label: "Windsurf", file: join30(ie.home, ".codeium", "windsurf", "mcp_config.json"), format: "json", key: "mcpServers", entry: plain, alsoCheck: [] };
+      return { client, label: "Windsurf", file: join34(ie.home, ".codeium", "windsurf", "mcp_config.json"), format: "json", key: "mcpServers", entry: plain, alsoCheck: [] };
     case "cline":
       return {
         client,
         label: "Cline (VS Code extension)",
-        file: join30(vscodeUser, "globalStorage", "saoudrizwan.claude-dev", "settings", "cline_mcp_settings.json"),
+        file: join34(vscodeUser, "globalStorage", "saoudrizwan.claude-dev", "settings", "cline_mcp_settings.json"),
         format: "json",
         key: "mcpServers",
         entry: plain,
@@ -50858,15 +52229,15 @@ function clientSpec(client, ie) {
       return {
         client,
         label: "Continue",
-        file: join30(ie.home, ".continue", "mcpServers", `${SERVER_NAME}.yaml`),
+        file: join34(ie.home, ".continue", "mcpServers", `${SERVER_NAME}.yaml`),
         format: "yaml-block",
         key: "mcpServers",
         entry: (e) => ({ name: SERVER_NAME, command: e.command, args: e.args }),
-        alsoCheck: [join30(ie.home, ".continue", "config.yaml")]
+        alsoCheck: [join34(ie.home, ".continue", "config.yaml")]
       };
     case "codex": {
-      const codexHome = ie.env.CODEX_HOME && ie.env.CODEX_HOME.trim() !== "" ? ie.env.CODEX_HOME : join30(ie.home, ".codex");
-      return { client, label: "Codex CLI", file: join30(codexHome, "config.toml"), format: "toml", key: "mcp_servers", entry: plain, alsoCheck: [] };
+      const codexHome = ie.env.CODEX_HOME && ie.env.CODEX_HOME.trim() !== "" ? ie.env.CODEX_HOME : join34(ie.home, ".codex");
+      return { client, label: "Codex CLI", file: join34(codexHome, "config.toml"), format: "toml", key: "mcp_servers", entry: plain, alsoCheck: [] };
     }
     case "opencode":
       return {
@@ -50882,29 +52253,29 @@ function clientSpec(client, ie) {
       return {
         client,
         label: "Zed",
-        file: ie.platform === "win32" ? join30(app, "Zed", "settings.json") : join30(xdgConfigDir(ie), "zed", "settings.json"),
+        file: ie.platform === "win32" ? join34(app, "Zed", "settings.json") : join34(xdgConfigDir(ie), "zed", "settings.json"),
         format: "json",
         key: "context_servers",
         entry: plain,
         alsoCheck: []
       };
     case "gemini":
-      return { client, label: "Gemini CLI", file: join30(ie.home, ".gemini", "settings.json"), format: "json", key: "mcpServers", entry: plain, alsoCheck: [] };
+      return { client, label: "Gemini CLI", file: join34(ie.home, ".gemini", "settings.json"), format: "json", key: "mcpServers", entry: plain, alsoCheck: [] };
     default:
       client;
       throw new Error(`unknown client ${String(client)}`);
   }
 }
-function isClientId(s) {
-  return CLIENTS.includes(s);
+function isClientId(s2) {
+  return CLIENTS.includes(s2);
 }
 function serverEntry(bundlePath2, nodePath) {
   return { command: nodePath, args: [bundlePath2] };
 }
 
 // server/src/core/io/init.ts
-import { promises as fsp11 } from "node:fs";
-import { dirname as dirname9, join as join31 } from "node:path";
+import { promises as fsp12 } from "node:fs";
+import { dirname as dirname9, join as join35 } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 
 // server/src/core/io/jsonc.ts
@@ -51088,27 +52459,27 @@ function tableHeader(path2) {
 function headerPath(inner) {
   const parts = [];
   let i = 0;
-  const s = inner.trim();
-  while (i < s.length) {
-    while (s[i] === " " || s[i] === "	") i++;
+  const s2 = inner.trim();
+  while (i < s2.length) {
+    while (s2[i] === " " || s2[i] === "	") i++;
     let m;
-    if (m = /^[A-Za-z0-9_-]+/.exec(s.slice(i))) {
+    if (m = /^[A-Za-z0-9_-]+/.exec(s2.slice(i))) {
       parts.push(m[0]);
       i += m[0].length;
-    } else if (m = /^"((?:[^"\\]|\\.)*)"/.exec(s.slice(i))) {
+    } else if (m = /^"((?:[^"\\]|\\.)*)"/.exec(s2.slice(i))) {
       try {
         parts.push(JSON.parse(m[0]));
       } catch {
         return null;
       }
       i += m[0].length;
-    } else if (m = /^'([^']*)'/.exec(s.slice(i))) {
+    } else if (m = /^'([^']*)'/.exec(s2.slice(i))) {
       parts.push(m[1]);
       i += m[0].length;
     } else return null;
-    while (s[i] === " " || s[i] === "	") i++;
-    if (i < s.length) {
-      if (s[i] !== ".") return null;
+    while (s2[i] === " " || s2[i] === "	") i++;
+    if (i < s2.length) {
+      if (s2[i] !== ".") return null;
       i++;
     }
   }
@@ -51209,7 +52580,7 @@ function snippet(spec, entry) {
 }
 async function readText2(file2) {
   try {
-    return await fsp11.readFile(file2, "utf8");
+    return await fsp12.readFile(file2, "utf8");
   } catch (err) {
     if (err.code === "ENOENT") return null;
     throw new ConflictError(`cannot read ${file2}: ${errorMessage(err)}`);
@@ -51311,7 +52682,7 @@ function mergeYamlBlock(spec, entry, text3) {
   const list5 = doc.mcpServers ?? [];
   if (!Array.isArray(list5)) refuse2(spec, entry, 'has an "mcpServers" that is not a list');
   const want = spec.entry(entry);
-  const at = list5.findIndex((s) => isObj3(s) && s.name === SERVER_NAME);
+  const at = list5.findIndex((s2) => isObj3(s2) && s2.name === SERVER_NAME);
   const cur = at >= 0 ? list5[at] : void 0;
   const next2 = cur ? { ...cur, ...want } : want;
   const header = { name: SERVER_NAME, version: "0.0.1", schema: "v1" };
@@ -51334,9 +52705,9 @@ async function runInit(spec, entry, opts = {}) {
   return { client: spec.client, label: spec.label, file: spec.file, status: plan.status, written: write3, entry: spec.entry(entry), text: plan.text };
 }
 async function writeConfigAtomic(file2, text3) {
-  const target = await fsp11.realpath(file2).catch(() => file2);
-  await fsp11.mkdir(dirname9(target), { recursive: true, mode: 448 });
-  const mode2 = await fsp11.stat(target).then((s) => s.mode & 511, () => 384);
+  const target = await fsp12.realpath(file2).catch(() => file2);
+  await fsp12.mkdir(dirname9(target), { recursive: true, mode: 448 });
+  const mode2 = await fsp12.stat(target).then((s2) => s2.mode & 511, () => 384);
   await writeFileAtomic(target, text3, mode2);
 }
 async function readRegistration(file2, format, key) {
@@ -51353,7 +52724,7 @@ async function readRegistration(file2, format, key) {
     if (!isObj3(doc)) return { file: file2, present: true, entry: null, error: `no ${format === "json" ? "JSON object" : "YAML mapping"} at the top level` };
     const servers = doc[key];
     if (Array.isArray(servers)) {
-      const found = servers.find((s) => isObj3(s) && s.name === SERVER_NAME);
+      const found = servers.find((s2) => isObj3(s2) && s2.name === SERVER_NAME);
       return { file: file2, present: true, entry: isObj3(found) ? found : null };
     }
     const e = isObj3(servers) ? servers[SERVER_NAME] : void 0;
@@ -51364,12 +52735,12 @@ async function readRegistration(file2, format, key) {
 }
 function claudeConfigDir(ie) {
   const d = ie.env.CLAUDE_CONFIG_DIR;
-  return d && d.trim() !== "" ? d : join31(ie.home, ".claude");
+  return d && d.trim() !== "" ? d : join35(ie.home, ".claude");
 }
 async function installedCairnPlugins(ie) {
   let doc;
   try {
-    doc = JSON.parse(await fsp11.readFile(join31(claudeConfigDir(ie), "plugins", "installed_plugins.json"), "utf8"));
+    doc = JSON.parse(await fsp12.readFile(join35(claudeConfigDir(ie), "plugins", "installed_plugins.json"), "utf8"));
   } catch {
     return [];
   }
@@ -51385,15 +52756,15 @@ var check2 = (name, status2, detail, items) => items && items.length ? { name, s
 async function permissions(dir, skip) {
   if (skip) return check2("permissions", "ok", "not checked on Windows (no POSIX modes)");
   const loose = [];
-  const st = await fsp12.stat(dir);
+  const st = await fsp13.stat(dir);
   if (st.mode & 63) loose.push(`${dir} is ${mode(st.mode)}, expected 0700`);
-  for (const sub of [dir, join32(dir, ".tombstones")]) {
-    const names = await fsp12.readdir(sub).catch(() => []);
+  for (const sub of [dir, join36(dir, ".tombstones")]) {
+    const names = await fsp13.readdir(sub).catch(() => []);
     for (const n2 of names) {
       if (!(n2.endsWith(".md") || n2 === "config.toml" || n2.startsWith(".events"))) continue;
-      const f = join32(sub, n2);
-      const s = await fsp12.lstat(f).catch(() => null);
-      if (s?.isFile() && s.mode & 63) loose.push(`${f} is ${mode(s.mode)}, expected 0600`);
+      const f = join36(sub, n2);
+      const s2 = await fsp13.lstat(f).catch(() => null);
+      if (s2?.isFile() && s2.mode & 63) loose.push(`${f} is ${mode(s2.mode)}, expected 0600`);
     }
   }
   return loose.length ? check2("permissions", "warn", `${n(loose.length, "path")} readable by other users (the store is private notes): chmod 700 the directory, 600 the files`, loose) : check2("permissions", "ok", "store directory 0700, files 0600");
@@ -51405,11 +52776,11 @@ async function subfolderMarkdown(dir) {
   const found = [];
   let seen = 0;
   const walk = async (d, depth) => {
-    const entries = await fsp12.readdir(d, { withFileTypes: true }).catch(() => []);
+    const entries = await fsp13.readdir(d, { withFileTypes: true }).catch(() => []);
     for (const e of entries) {
       if (++seen > WALK_ENTRIES) return;
       if (e.name.startsWith(".")) continue;
-      const p = join32(d, e.name);
+      const p = join36(d, e.name);
       if (e.isDirectory()) {
         if (depth === 0 && RESERVED_SUBFOLDERS.has(e.name)) continue;
         if (depth + 1 < WALK_DEPTH) await walk(p, depth + 1);
@@ -51423,7 +52794,7 @@ async function files(dir) {
   const store = new Store(dir, { warn: () => {
   }, readOnly: true });
   await store.load();
-  const bad = [...store.skipped(), ...store.shadowed()].map((s) => `${s.file}: ${s.reason}`);
+  const bad = [...store.skipped(), ...store.shadowed()].map((s2) => `${s2.file}: ${s2.reason}`);
   const nested = (await subfolderMarkdown(dir)).map(
     (f) => `${f}: in a subfolder, so not a memory (cairn reads only ${dir} itself): move it up to make it one`
   );
@@ -51439,6 +52810,23 @@ async function files(dir) {
     await remoteCredentials([...store.active(), ...store.tombstones()])
   ];
 }
+async function teamStore(loc, o) {
+  if (!loc.config.team.enabled) return [check2("team store", "ok", "team stores are turned off ([team] enabled = false)")];
+  const projectDir = o.env.CLAUDE_PROJECT_DIR && o.env.CLAUDE_PROJECT_DIR.trim() !== "" ? o.env.CLAUDE_PROJECT_DIR : o.cwd;
+  const info = await repoInfo(projectDir);
+  const dir = findTeamStore(info?.root ?? null);
+  if (dir === null) return [check2("team store", "ok", info ? `none in ${info.root} (cairn team init creates one)` : "not in a git repository: no team store")];
+  if (dir === loc.dir) return [check2("team store", "warn", `${dir} is both the team store and the personal store: personal memories written here are shared through git`)];
+  const store = new Store(dir, { warn: () => {
+  }, readOnly: true });
+  await store.load();
+  const bad = [...store.skipped(), ...store.shadowed()].map((s2) => `${s2.file}: ${s2.reason}`);
+  const ignore = await fsp13.readFile(join36(dir, ".gitignore"), "utf8").then((t) => t.split(/\r?\n/).map((l) => l.trim()), () => []);
+  const missing = GITIGNORE_LINES.filter((l) => !ignore.includes(l));
+  const count = `${dir}: ${n(store.activeCount, "memory", "memories")}, ${n([...store.tombstones()].length, "tombstone")}`;
+  const problems = [...bad, ...missing.length ? [`${join36(dir, ".gitignore")} lacks ${missing.join(" ")}: caches or the event log could be committed (cairn team init adds them)`] : []];
+  return [problems.length ? check2("team store", "warn", `${count}; ${n(problems.length, "problem")}`, problems) : check2("team store", "ok", count)];
+}
 function rawRepo(text3) {
   const end = text3.indexOf("\n---", 3);
   const m = /^\s+repo:[ \t]*(.*?)[ \t]*$/m.exec(end < 0 ? text3 : text3.slice(0, end));
@@ -51453,7 +52841,7 @@ function rawRepo(text3) {
 async function remoteCredentials(mems) {
   const found = [];
   for (const m of mems) {
-    const text3 = await fsp12.readFile(m.file, "utf8").catch(() => "");
+    const text3 = await fsp13.readFile(m.file, "utf8").catch(() => "");
     if (text3.includes("@") || text3.includes("?")) {
       if (hasUrlSecrets(rawRepo(text3))) found.push(`${m.id} ${m.file}`);
     }
@@ -51463,10 +52851,10 @@ async function remoteCredentials(mems) {
 }
 async function eventLog2(loc) {
   if (!loc.config.telemetry.enabled) return check2("event log", "ok", "disabled (telemetry.enabled = false): nothing is recorded, health has no usage data");
-  const active = join32(loc.dir, ACTIVE_LOG);
+  const active = join36(loc.dir, ACTIVE_LOG);
   try {
-    const exists = await fsp12.access(active).then(() => true, () => false);
-    await fsp12.access(exists ? active : loc.dir, constants5.W_OK);
+    const exists = await fsp13.access(active).then(() => true, () => false);
+    await fsp13.access(exists ? active : loc.dir, constants6.W_OK);
   } catch (err) {
     return check2("event log", "fail", `${active} is not writable: ${errorMessage(err)}`);
   }
@@ -51487,17 +52875,17 @@ function indexCache(dir) {
 }
 async function readJson(file2) {
   try {
-    return JSON.parse(await fsp12.readFile(file2, "utf8"));
+    return JSON.parse(await fsp13.readFile(file2, "utf8"));
   } catch {
     return null;
   }
 }
 async function claudePlugin(o) {
-  const dir = o.env.CLAUDE_CONFIG_DIR && o.env.CLAUDE_CONFIG_DIR.trim() !== "" ? o.env.CLAUDE_CONFIG_DIR : join32(o.home, ".claude");
+  const dir = o.env.CLAUDE_CONFIG_DIR && o.env.CLAUDE_CONFIG_DIR.trim() !== "" ? o.env.CLAUDE_CONFIG_DIR : join36(o.home, ".claude");
   const found = [];
-  const installed = await readJson(join32(dir, "plugins", "installed_plugins.json"));
+  const installed = await readJson(join36(dir, "plugins", "installed_plugins.json"));
   for (const k of Object.keys(installed?.plugins ?? {})) if (k.startsWith("cairn@")) found.push(`Claude Code plugin ${k} installed`);
-  const settings = await readJson(join32(dir, "settings.json"));
+  const settings = await readJson(join36(dir, "settings.json"));
   for (const [k, v] of Object.entries(settings?.enabledPlugins ?? {})) if (k.startsWith("cairn@")) found.push(`Claude Code plugin ${k} ${v ? "enabled" : "disabled"} in settings.json`);
   return found;
 }
@@ -51505,11 +52893,11 @@ async function registrations(o) {
   const found = await claudePlugin(o);
   const problems = [];
   let userScopeClaudeCode = null;
-  const project = join32(o.cwd, ".mcp.json");
+  const project = join36(o.cwd, ".mcp.json");
   for (const [label, file2, format, key] of [
     ...CLIENTS.flatMap((c) => {
-      const s = clientSpec(c, o);
-      return [[s.label, s.file, s.format, s.key], ...s.alsoCheck.map((f) => [s.label, f, "yaml-block", "mcpServers"])];
+      const s2 = clientSpec(c, o);
+      return [[s2.label, s2.file, s2.format, s2.key], ...s2.alsoCheck.map((f) => [s2.label, f, "yaml-block", "mcpServers"])];
     }),
     ["project .mcp.json", project, "json", "mcpServers"]
   ]) {
@@ -51519,7 +52907,7 @@ async function registrations(o) {
     if (file2 === clientSpec("claude-code", o).file) userScopeClaudeCode = file2;
     const argv = [...Array.isArray(r.entry.command) ? r.entry.command : [], ...Array.isArray(r.entry.args) ? r.entry.args : []];
     const bundle = argv.filter((a) => typeof a === "string").find((a) => a.endsWith(".mjs") || a.endsWith(".js"));
-    if (bundle && !bundle.includes("${") && !await fsp12.access(bundle).then(() => true, () => false)) {
+    if (bundle && !bundle.includes("${") && !await fsp13.access(bundle).then(() => true, () => false)) {
       problems.push(`${label} (${file2}) runs ${bundle}, which does not exist: run cairn init --client again`);
     }
     found.push(`${label}: ${file2}`);
@@ -51540,12 +52928,12 @@ async function runDoctor(o) {
   let loc = null;
   try {
     loc = resolveStore({ env: o.env, cwd: o.cwd, home: o.home });
-    checks.push(check2("config", "ok", `${loc.configFile}: ${await fsp12.access(loc.configFile).then(() => true, () => false) ? "valid" : "absent, all defaults"}`));
+    checks.push(check2("config", "ok", `${loc.configFile}: ${await fsp13.access(loc.configFile).then(() => true, () => false) ? "valid" : "absent, all defaults"}`));
   } catch (err) {
     checks.push(check2("config", "fail", errorMessage(err)));
   }
   if (loc) {
-    const st = await fsp12.stat(loc.dir).catch((err) => err);
+    const st = await fsp13.stat(loc.dir).catch((err) => err);
     if (st instanceof Error) {
       const missing = st.code === "ENOENT";
       checks.push(check2("store", missing ? "ok" : "fail", missing ? `${loc.dir} (${loc.why}) does not exist yet: it is created on the first write` : `${loc.dir}: ${st.message}`));
@@ -51559,6 +52947,7 @@ async function runDoctor(o) {
       checks.push(indexCache(loc.dir));
     }
   }
+  if (loc) checks.push(...await teamStore(loc, o));
   checks.push(...await registrations(o));
   const status2 = checks.some((c) => c.status === "fail") ? "fail" : checks.some((c) => c.status === "warn") ? "warn" : "ok";
   return { status: status2, exit_code: status2 === "fail" ? 2 : status2 === "warn" ? 1 : 0, store: { dir: loc?.dir ?? null, via: loc?.via ?? null, why: loc?.why ?? null }, checks };
@@ -51595,7 +52984,7 @@ var doctor = {
 // server/src/cli/commands/init.ts
 import { realpathSync } from "node:fs";
 import { homedir as homedir5 } from "node:os";
-import { join as join33, resolve as resolve7 } from "node:path";
+import { join as join37, resolve as resolve8 } from "node:path";
 function bundlePath() {
   const p = process.argv[1] ?? "";
   try {
@@ -51616,11 +53005,11 @@ async function initPolicy(values, io) {
   let file2;
   if (values.target !== void 0) {
     if (values.target.trim() === "") throw new UsageError("--target needs a file name, like --target AGENTS.md");
-    file2 = resolve7(io.cwd, values.target);
+    file2 = resolve8(io.cwd, values.target);
   } else {
     const rel = values.client === void 0 ? DEFAULT_POLICY_FILE : POLICY_FILES[values.client];
     if (rel === null) throw new UsageError(`${values.client} has no instructions file cairn can write: it reads cairn's MCP instructions as they are, or paste the policy into its project instructions (cairn init --policy --target FILE writes any file)`);
-    file2 = join33(projectRoot(io.cwd), rel);
+    file2 = join37(projectRoot(io.cwd), rel);
   }
   const plan = withPolicy(file2, await readPolicyTarget(file2));
   const write3 = plan.text !== null && !values["print-only"];
@@ -51762,8 +53151,11 @@ var serve = {
   async run(argv, io) {
     const { positionals } = parse7(argv, options12);
     if (positionals.length) throw new UsageError(`serve takes no arguments, got ${positionals.join(" ")}`);
-    const cairn = await Cairn.open({ env: io.env, cwd: io.cwd, autoSync: true });
-    await serveStdio(cairn);
+    const { config: config2 } = Cairn.locate({ env: io.env, cwd: io.cwd });
+    const ready = Cairn.open({ env: io.env, cwd: io.cwd, autoSync: true });
+    ready.catch((err) => io.err(`cairn: cannot open the store: ${err.message}
+`));
+    await serveStdio({ ready, memoryTool: config2.memory_tool.enabled });
     return -1;
   }
 };
@@ -51777,6 +53169,7 @@ var options13 = {
   alias: { type: "string", multiple: true, arg: "A", help: "another word a later search may use for it" },
   force: { type: "boolean", help: "store even when a near-duplicate exists or a similar memory was removed (never past the secret check)" },
   "acknowledge-transient": { type: "boolean", help: 'store time-bound wording ("currently", "today") as written' },
+  team: { type: "boolean", help: "store it in this repository's team store (.cairn/, shared through git; stricter secret check; no --user-claim)" },
   json: JSON_OPTION
 };
 async function settleOnTerminal(c, io, out2) {
@@ -51796,7 +53189,7 @@ async function settleOnTerminal(c, io, out2) {
 var remember = {
   name: "remember",
   summary: "store a memory, through the same checks as memory_write (secrets, duplicates, time-bound wording, pending claims)",
-  usage: 'cairn remember TEXT... --scope S [--scope S]... [--user-claim] [--confidence C] [--expires DATE] [--alias A]... [--force] [--acknowledge-transient] [--json]   (TEXT "-" reads stdin)',
+  usage: 'cairn remember TEXT... --scope S [--scope S]... [--user-claim] [--confidence C] [--expires DATE] [--alias A]... [--force] [--acknowledge-transient] [--team] [--json]   (TEXT "-" reads stdin)',
   options: options13,
   async run(argv, io) {
     const { values, positionals } = parse7(argv, options13);
@@ -51815,7 +53208,8 @@ var remember = {
           ...values.expires !== void 0 ? { expires: values.expires } : {},
           ...values.alias?.length ? { aliases: values.alias } : {},
           ...values.force ? { force: true } : {},
-          ...values["acknowledge-transient"] ? { acknowledge_transient: true } : {}
+          ...values["acknowledge-transient"] ? { acknowledge_transient: true } : {},
+          ...values.team ? { store: "team" } : {}
         })
       );
       if (out2.status === "pending" && !values.json && io.ask) return await settleOnTerminal(c, io, out2);
@@ -52284,8 +53678,8 @@ var ICON_SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><ell
 
 // server/src/ui/html.ts
 var Html = class {
-  constructor(s) {
-    this.s = s;
+  constructor(s2) {
+    this.s = s2;
   }
   s;
   toString() {
@@ -52307,13 +53701,13 @@ function html(strings2, ...vals) {
   vals.forEach((v, i) => out2 += render2(v) + strings2[i + 1]);
   return new Html(out2);
 }
-var raw = (s) => new Html(s);
-var join34 = (parts) => new Html(parts.map(render2).join(""));
+var raw = (s2) => new Html(s2);
+var join38 = (parts) => new Html(parts.map(render2).join(""));
 function qs(params) {
-  const u = new URLSearchParams();
-  for (const [k, v] of Object.entries(params)) if (v !== void 0 && v !== null && v !== "" && v !== false) u.set(k, String(v));
-  const s = u.toString();
-  return s ? `?${s}` : "";
+  const u2 = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== void 0 && v !== null && v !== "" && v !== false) u2.set(k, String(v));
+  const s2 = u2.toString();
+  return s2 ? `?${s2}` : "";
 }
 var day3 = (ts) => ts ? ts.slice(0, 10) : "—";
 var when = (ts) => ts ? `${ts.slice(0, 10)} ${ts.slice(11, 16)}` : "—";
@@ -52325,7 +53719,7 @@ function verdictBadge(v) {
   return badge(label, v === "fresh" ? "ok" : v === "spot_check_recommended" ? "warn" : "bad", "staleness verdict");
 }
 function scopeList2(scopes) {
-  return join34(scopes.map((s) => html`<a class="scope" href="/browse${qs({ scope: s })}">${s}</a> `));
+  return join38(scopes.map((s2) => html`<a class="scope" href="/browse${qs({ scope: s2 })}">${s2}</a> `));
 }
 var NAV = [
   ["/", "Overview", "o"],
@@ -52386,7 +53780,7 @@ function columnChart(id2, title, labels, series, hrefs) {
   const TOP = 20;
   const base = h - 28;
   const left = 34;
-  const totals = labels.map((_, i) => series.reduce((s, x) => s + (x.values[i] ?? 0), 0));
+  const totals = labels.map((_, i) => series.reduce((s2, x) => s2 + (x.values[i] ?? 0), 0));
   const max = Math.max(1, ...totals);
   const step = (W - left - 6) / labels.length;
   const bw = Math.max(4, step * 0.7);
@@ -52395,17 +53789,17 @@ function columnChart(id2, title, labels, series, hrefs) {
     const x = left + i * step + (step - bw) / 2;
     let y = base;
     let parts = "";
-    for (const s of series) {
-      const v = s.values[i] ?? 0;
+    for (const s2 of series) {
+      const v = s2.values[i] ?? 0;
       if (v <= 0) continue;
       const hh = Math.max(1, (base - TOP) * v / max);
       y -= hh;
-      parts += `<rect x="${x.toFixed(1)}" y="${y.toFixed(1)}" width="${bw.toFixed(1)}" height="${hh.toFixed(1)}" class="bar ${esc2(s.tone)}"></rect>`;
+      parts += `<rect x="${x.toFixed(1)}" y="${y.toFixed(1)}" width="${bw.toFixed(1)}" height="${hh.toFixed(1)}" class="bar ${esc2(s2.tone)}"></rect>`;
     }
-    const tip = `${label}: ${series.map((s) => `${s.name} ${s.values[i] ?? 0}`).join(", ")}`;
+    const tip = `${label}: ${series.map((s2) => `${s2.name} ${s2.values[i] ?? 0}`).join(", ")}`;
     body += `<a href="${esc2(hrefs[i] ?? "#")}" class="bar-link" data-label="${esc2(label)}" data-count="${totals[i]}"><title>${esc2(tip)}</title><rect x="${(left + i * step).toFixed(1)}" y="0" width="${step.toFixed(1)}" height="${base}" class="hit"></rect>${parts}` + (totals[i] > 0 ? `<text x="${(x + bw / 2).toFixed(1)}" y="${(y - 3).toFixed(1)}" class="val" text-anchor="middle">${totals[i]}</text>` : "") + (i % Math.ceil(labels.length / 6) === 0 ? `<text x="${(x + bw / 2).toFixed(1)}" y="${h - 10}" class="tick" text-anchor="middle">${esc2(label.slice(5))}</text>` : "") + `</a>`;
   });
-  const legend = series.length > 1 ? html`<ul class="legend">${series.map((s) => html`<li><span class="key ${s.tone}"></span>${s.name}</li>`)}</ul>` : "";
+  const legend = series.length > 1 ? html`<ul class="legend">${series.map((s2) => html`<li><span class="key ${s2.tone}"></span>${s2.name}</li>`)}</ul>` : "";
   return html`<figure class="chart" id="${id2}"><figcaption>${title}</figcaption>${raw(
     `<svg viewBox="0 0 ${W} ${h}" role="img" aria-label="${esc2(title)}" preserveAspectRatio="xMinYMin meet">${body}</svg>`
   )}${legend}</figure>`;
@@ -52472,35 +53866,35 @@ var PAGE = 50;
 function opt(value, label, cur) {
   return html`<option value="${value}"${cur === value ? html` selected` : ""}>${label}</option>`;
 }
-function select(name, label, cur, options21) {
-  return html`<label>${label}<select name="${name}"><option value="">any</option>${options21.map(([v, l]) => opt(v, l, cur))}</select></label>`;
+function select(name, label, cur, options22) {
+  return html`<label>${label}<select name="${name}"><option value="">any</option>${options22.map(([v, l]) => opt(v, l, cur))}</select></label>`;
 }
 async function browsePage(r) {
   const q = r.query;
-  const get = (k) => q.get(k) ?? "";
+  const get2 = (k) => q.get(k) ?? "";
   const offset = Math.max(0, Math.floor(Number(q.get("offset") ?? 0)) || 0);
   const res = await r.cairn.browse({
-    repo: get("repo") || void 0,
-    scope: get("scope") || void 0,
-    category: get("category") || void 0,
-    confidence: get("confidence") || void 0,
-    verification: get("verification") || void 0,
-    verdict: get("verdict") || void 0,
-    expired: get("expired") || void 0,
+    repo: get2("repo") || void 0,
+    scope: get2("scope") || void 0,
+    category: get2("category") || void 0,
+    confidence: get2("confidence") || void 0,
+    verification: get2("verification") || void 0,
+    verdict: get2("verdict") || void 0,
+    expired: get2("expired") || void 0,
     drift: q.get("drift") === "1",
-    text: get("text") || void 0,
-    tags: get("tags") || void 0,
-    created_from: get("created_from") || void 0,
-    created_to: get("created_to") || void 0,
-    sort: get("sort") || void 0,
-    order: get("order") || void 0,
+    text: get2("text") || void 0,
+    tags: get2("tags") || void 0,
+    created_from: get2("created_from") || void 0,
+    created_to: get2("created_to") || void 0,
+    sort: get2("sort") || void 0,
+    order: get2("order") || void 0,
     offset,
     limit: PAGE
   });
-  const sort = get("sort") || "updated";
-  const order = get("order") || "desc";
+  const sort = get2("sort") || "updated";
+  const order = get2("order") || "desc";
   const keep = {};
-  for (const k of FILTERS) if (get(k)) keep[k] = get(k);
+  for (const k of FILTERS) if (get2(k)) keep[k] = get2(k);
   const sortLink = (key, label) => {
     const next2 = sort === key && order === "desc" ? "asc" : "desc";
     const aria = sort === key ? order === "asc" ? "ascending" : "descending" : "none";
@@ -52518,24 +53912,24 @@ ${offset > 0 ? html`<a href="/browse${qs({ ...keep, sort, order, offset: Math.ma
 ${to < res.total ? html`<a href="/browse${qs({ ...keep, sort, order, offset: offset + PAGE })}" rel="next">Next →</a>` : ""}</nav>`;
   const body = html`<h1>Browse</h1>
 <form class="filters" method="get" action="/browse">
-<label>Words<input type="search" name="text" value="${get("text")}" placeholder="in the text"></label>
-${select("repo", "Repo", get("repo"), res.repos.map((x) => [x.repo, `${x.repo === "none" ? "(no repo)" : x.repo.replace(/^root:/, "")} (${x.count})`]))}
-<label>Scope<input name="scope" value="${get("scope")}" placeholder="tools or projects:*"></label>
-<label>Tags<input name="tags" value="${get("tags")}" placeholder="#deploy #ci"></label>
-${select("category", "Category", get("category"), [["fact", "fact"], ["user-inference", "about the user"]])}
-${select("confidence", "Confidence", get("confidence"), [["high", "high"], ["medium", "medium"], ["low", "low"]])}
-${select("verification", "Verified", get("verification"), [["never", "never"], ["stale", "stale"], ["fresh", "fresh"]])}
-${select("verdict", "Verdict", get("verdict"), [["fresh", "fresh"], ["spot_check_recommended", "spot-check recommended"], ["spot_check_required", "spot-check required"]])}
-<label>Expired<select name="expired">${opt("hide", "hidden", get("expired") || "hide")}${opt("include", "shown", get("expired"))}${opt("only", "only expired", get("expired"))}</select></label>
+<label>Words<input type="search" name="text" value="${get2("text")}" placeholder="in the text"></label>
+${select("repo", "Repo", get2("repo"), res.repos.map((x) => [x.repo, `${x.repo === "none" ? "(no repo)" : x.repo.replace(/^root:/, "")} (${x.count})`]))}
+<label>Scope<input name="scope" value="${get2("scope")}" placeholder="tools or projects:*"></label>
+<label>Tags<input name="tags" value="${get2("tags")}" placeholder="#deploy #ci"></label>
+${select("category", "Category", get2("category"), [["fact", "fact"], ["user-inference", "about the user"]])}
+${select("confidence", "Confidence", get2("confidence"), [["high", "high"], ["medium", "medium"], ["low", "low"]])}
+${select("verification", "Verified", get2("verification"), [["never", "never"], ["stale", "stale"], ["fresh", "fresh"]])}
+${select("verdict", "Verdict", get2("verdict"), [["fresh", "fresh"], ["spot_check_recommended", "spot-check recommended"], ["spot_check_required", "spot-check required"]])}
+<label>Expired<select name="expired">${opt("hide", "hidden", get2("expired") || "hide")}${opt("include", "shown", get2("expired"))}${opt("only", "only expired", get2("expired"))}</select></label>
 <label class="check"><input type="checkbox" name="drift" value="1"${q.get("drift") === "1" ? html` checked` : ""}> has drift</label>
-${get("created_from") ? html`<input type="hidden" name="created_from" value="${get("created_from")}">` : ""}${get("created_to") ? html`<input type="hidden" name="created_to" value="${get("created_to")}">` : ""}
+${get2("created_from") ? html`<input type="hidden" name="created_from" value="${get2("created_from")}">` : ""}${get2("created_to") ? html`<input type="hidden" name="created_to" value="${get2("created_to")}">` : ""}
 <input type="hidden" name="sort" value="${sort}"><input type="hidden" name="order" value="${order}">
 <div class="actions"><button type="submit">Filter</button> <a href="/browse">Clear</a></div>
 </form>
-${get("created_from") ? html`<p class="muted">Created ${get("created_from")} to ${get("created_to") || "now"}.</p>` : ""}
+${get2("created_from") ? html`<p class="muted">Created ${get2("created_from")} to ${get2("created_to") || "now"}.</p>` : ""}
 ${pager}
 <div class="table-wrap"><table class="rows stack"><caption class="sr">Memories</caption><thead><tr><th scope="col">Memory</th>${sortLink("updated", "Updated")}${sortLink("created", "Created")}${sortLink("verified", "Verified")}<th scope="col">Signals</th></tr></thead>
-<tbody>${res.items.length ? join34(rows) : html`<tr><td colspan="5" class="muted">No memory matches these filters.</td></tr>`}</tbody></table></div>
+<tbody>${res.items.length ? join38(rows) : html`<tr><td colspan="5" class="muted">No memory matches these filters.</td></tr>`}</tbody></table></div>
 ${res.total > PAGE ? pager : ""}`;
   return { html: layout(r.page, { title: "Browse", active: "/browse", body }) };
 }
@@ -52546,24 +53940,24 @@ function inline(text3) {
   const parts = text3.split(/(`[^`\n]+`)/);
   return parts.map((p, i) => {
     if (i % 2 === 1) return `<code>${esc2(p.slice(1, -1))}</code>`;
-    let s = "";
+    let s2 = "";
     const rest = p;
     const link = /\[([^\]\n]{1,300})\]\(([^)\s]{1,2000})\)|(https?:\/\/[^\s<>()"'`]+[^\s<>()"'`.,;:!?])/gi;
     let last = 0;
     for (const m of rest.matchAll(link)) {
-      s += emphasis(esc2(rest.slice(last, m.index)));
+      s2 += emphasis(esc2(rest.slice(last, m.index)));
       const url2 = m[2] ?? m[3];
       const label = m[1] ?? m[3];
-      if (SAFE_URL.test(url2)) s += `<a href="${esc2(url2)}" rel="noopener noreferrer" target="_blank">${emphasis(esc2(label))}</a>`;
-      else s += emphasis(esc2(m[0]));
+      if (SAFE_URL.test(url2)) s2 += `<a href="${esc2(url2)}" rel="noopener noreferrer" target="_blank">${emphasis(esc2(label))}</a>`;
+      else s2 += emphasis(esc2(m[0]));
       last = m.index + m[0].length;
     }
-    s += emphasis(esc2(rest.slice(last)));
-    return s;
+    s2 += emphasis(esc2(rest.slice(last)));
+    return s2;
   }).join("");
 }
-function emphasis(s) {
-  return s.replace(/\*\*([^*\n]+?)\*\*/g, "<strong>$1</strong>").replace(/(^|[\s(])\*([^*\s][^*\n]*?)\*(?=[\s).,;:!?]|$)/g, "$1<em>$2</em>").replace(/(^|[\s(])_([^_\s][^_\n]*?)_(?=[\s).,;:!?]|$)/g, "$1<em>$2</em>");
+function emphasis(s2) {
+  return s2.replace(/\*\*([^*\n]+?)\*\*/g, "<strong>$1</strong>").replace(/(^|[\s(])\*([^*\s][^*\n]*?)\*(?=[\s).,;:!?]|$)/g, "$1<em>$2</em>").replace(/(^|[\s(])_([^_\s][^_\n]*?)_(?=[\s).,;:!?]|$)/g, "$1<em>$2</em>");
 }
 var BULLET = /^\s*[-*+]\s+(.*)$/;
 var NUMBERED = /^\s*\d{1,9}[.)]\s+(.*)$/;
@@ -52647,7 +54041,7 @@ function highlight(text3, terms) {
 function results(q, hits) {
   if (q.trim() === "") return html`<p class="muted">Type to search every memory. The ranking is memory_search's.</p>`;
   if (hits.length === 0) return html`<p class="muted" id="search-count">No memory matches ${JSON.stringify(q)}.</p>`;
-  return html`<p class="muted" id="search-count">${hits.length} ${hits.length === 1 ? "hit" : "hits"}</p><ol class="hits">${join34(
+  return html`<p class="muted" id="search-count">${hits.length} ${hits.length === 1 ? "hit" : "hits"}</p><ol class="hits">${join38(
     hits.map(
       (h) => html`<li class="hit"><a href="/m/${h.id}" data-row class="hit-link">${raw(highlight(h.snippet, h.match_terms))}</a>
 <div class="sub">${badge(`${h.relevance} relevance`, h.relevance === "high" ? "ok" : h.relevance === "medium" ? "c2" : "c4")}${verdictBadge(h.staleness_verdict)}
@@ -52677,8 +54071,8 @@ async function searchResults(r) {
 }
 
 // server/src/ui/request.ts
-function splitList(v, sep7 = /[\s,]+/) {
-  return (v ?? "").split(sep7).map((s) => s.trim()).filter(Boolean);
+function splitList(v, sep8 = /[\s,]+/) {
+  return (v ?? "").split(sep8).map((s2) => s2.trim()).filter(Boolean);
 }
 function backTo(v, dflt) {
   return v && /^\/(?!\/)[\w\-./?=&%:+~#]*$/.test(v) ? v : dflt;
@@ -52837,7 +54231,7 @@ function matchList(ms) {
   )}</ul>`;
 }
 function gateBox(r, out2, d) {
-  const resubmit = (flag, label) => html`<form method="post" action="/new" class="inline">${csrfField(r.page)}${join34(
+  const resubmit = (flag, label) => html`<form method="post" action="/new" class="inline">${csrfField(r.page)}${join38(
     Object.entries(d).map(([k, v]) => html`<input type="hidden" name="${k}" value="${v}">`)
   )}<input type="hidden" name="${flag}" value="1"><button type="submit" id="override">${label}</button></form>`;
   switch (out2.status) {
@@ -52899,7 +54293,7 @@ async function tombstonesPage(r) {
   const body = html`<h1>Tombstones</h1>
 <p class="muted">Removed memories stay on disk, with when and why, until you prune them. Restoring brings one back exactly as it was.</p>
 <div class="table-wrap"><table class="rows stack" id="tombstones"><thead><tr><th scope="col">Memory</th><th scope="col">Removed</th><th scope="col">Why</th><th scope="col"><span class="sr">Action</span></th></tr></thead>
-<tbody>${res.items.length ? join34(rows) : html`<tr><td colspan="4" class="muted">No tombstones.</td></tr>`}</tbody></table></div>
+<tbody>${res.items.length ? join38(rows) : html`<tr><td colspan="4" class="muted">No tombstones.</td></tr>`}</tbody></table></div>
 <nav class="pager" aria-label="Pages">${cursor2 ? html`<a href="/tombstones">← Newest</a>` : ""}${res.next_cursor ? html`<a href="/tombstones${qs({ cursor: res.next_cursor })}" rel="next">Older →</a>` : ""}</nav>
 <section aria-labelledby="h-prune"><h2 id="h-prune">Prune</h2>
 <form method="post" action="/tombstones/prune" class="row">${csrfField(r.page)}<label>Delete for good tombstones removed more than <input type="number" name="older_than_days" min="0" max="36500" value="90" required> days ago</label>
@@ -52926,31 +54320,31 @@ ${res.candidates.length === 0 ? html`<p id="prune-none">No tombstone was removed
 async function healthPage(r) {
   const days = Number(r.query.get("days") ?? "") || void 0;
   const h = await r.cairn.healthCached({ ...days ? { window_days: Math.min(3650, Math.max(1, Math.floor(days))) } : {}, top_k: 25 });
-  const post = (action, label, back, fields = {}, cls = "") => html`<form method="post" action="${action}" class="inline">${csrfField(r.page)}<input type="hidden" name="back" value="${back}">${join34(
+  const post = (action, label, back, fields = {}, cls = "") => html`<form method="post" action="${action}" class="inline">${csrfField(r.page)}<input type="hidden" name="back" value="${back}">${join38(
     Object.entries(fields).map(([k, v]) => html`<input type="hidden" name="${k}" value="${v}">`)
   )}<button type="submit"${cls ? html` class="${cls}"` : ""}>${label}</button></form>`;
   const remove5 = (id2, reason, back) => post(`/m/${id2}/remove`, "Remove", back, { reason }, "danger");
   const verify4 = (id2, back) => post(`/m/${id2}/verify`, "Verify", back, { note: "checked from cairn ui health" });
-  const section3 = (id2, title, count, intro, rows, total = count) => html`<section aria-labelledby="h-${id2}" id="${id2}" class="hsec"><h2 id="h-${id2}">${title} <span class="count">${count}</span></h2><p class="muted">${intro}</p>${rows.length ? html`<ul class="fixes">${rows}</ul>${total > rows.length ? html`<p class="muted">${total - rows.length} more not shown.</p>` : ""}` : html`<p class="ok-note">Nothing here.</p>`}</section>`;
+  const section4 = (id2, title, count, intro, rows, total = count) => html`<section aria-labelledby="h-${id2}" id="${id2}" class="hsec"><h2 id="h-${id2}">${title} <span class="count">${count}</span></h2><p class="muted">${intro}</p>${rows.length ? html`<ul class="fixes">${rows}</ul>${total > rows.length ? html`<p class="muted">${total - rows.length} more not shown.</p>` : ""}` : html`<p class="ok-note">Nothing here.</p>`}</section>`;
   const item = (m, what, fixes) => html`<li><div><a href="/m/${m.id}">${m.summary}</a> <span class="sub">${m.scopes.join(", ")}</span><div class="sub">${what}</div></div><div class="fix">${fixes}</div></li>`;
   const t = h.totals;
   const body = html`<h1>Health</h1>
 <p>${t.active} active, ${t.expired} expired, ${t.tombstoned} tombstones, ${t.scopes} scopes. Last ${h.window_days} days: ${t.retrievals_in_window} retrievals by the model, ${t.user_lookups_in_window} of your lookups; uses ${t.uses_in_window.applied} applied, ${t.uses_in_window.ignored} ignored, ${t.uses_in_window.contradicted} contradicted, ${t.uses_in_window.corrected} corrected.</p>
-${section3("contradicted", "Contradicted, not fixed since", h.contradicted.count, "Shown wrong and not updated or verified since. Fix the text, or remove it.", h.contradicted.rows.map((m) => {
+${section4("contradicted", "Contradicted, not fixed since", h.contradicted.count, "Shown wrong and not updated or verified since. Fix the text, or remove it.", h.contradicted.rows.map((m) => {
     const note = [...m.resolution_timeline].reverse().find((e) => e.event === "contradicted" && e.note)?.note;
     return item(m, `${m.contradictions}× contradicted, last ${day3(m.last_contradicted)}${note ? `: ${note}` : ""}`, html`<a class="button" href="/m/${m.id}/edit">Edit</a>${remove5(m.id, `contradicted${note ? `: ${note}` : ""}`.slice(0, 2e3), "/health#contradicted")}`);
   }))}
-${section3("dead_weight", "Dead weight", h.dead_weight.count, `At least ${h.dead_weight.rule.min_age_days} days old, found by the model ${h.dead_weight.rule.min_retrievals}+ times at medium or high relevance, never applied.`, h.dead_weight.rows.map((m) => item(m, m.why, remove5(m.id, `dead weight: ${m.why}`.slice(0, 2e3), "/health#dead_weight"))))}
-${section3("rare_scopes", "Likely scope typos", h.rare_scopes.count, "A scope used once that looks like another one. Renaming moves every memory (and tombstone) to the chosen spelling.", h.rare_scopes.rows.map((s) => html`<li><div><code>${s.scope}</code> <span class="sub">only on <a href="/m/${s.id}">${s.id}</a></span></div><div class="fix">${s.similar_to.slice(0, 2).map((x) => post("/health/rename-scope", `Rename to ${x.scope} (${x.count})`, "/health#rare_scopes", { old_scope: s.scope, new_scope: x.scope }))}</div></li>`))}
-${section3("verification_debt", "Verification debt", h.verification_debt.never + h.verification_debt.stale, `${h.verification_debt.never} never verified, ${h.verification_debt.stale} stale, ${h.verification_debt.fresh} fresh. Check what the memory cites, then verify it (or edit it).`, h.verification_debt.rows.map((m) => item(m, m.status === "never" ? "never verified" : `verified ${m.age_days} days ago`, html`${verify4(m.id, "/health#verification_debt")}<a class="button" href="/m/${m.id}/edit">Edit</a>`)))}
-${h.commit_drift_debt.applies ? section3("commit_drift_debt", `Commit drift in ${h.commit_drift_debt.repo ?? ""}`, h.commit_drift_debt.count, "Verified before the latest commits of this repo.", h.commit_drift_debt.rows.map((m) => item(m, `${m.commits_since_verify} commits since verified ${day3(m.last_verified_at)}`, verify4(m.id, "/health#commit_drift_debt")))) : ""}
-${section3("expired", "Expired", h.expired.count, "Past their expiry date: search no longer shows them.", h.expired.rows.map((m) => item(m, `expired ${day3(m.expires)}`, html`${remove5(m.id, `expired ${day3(m.expires)}`, "/health#expired")}<a class="button" href="/m/${m.id}/edit">Extend</a>`)))}
-${section3("cold", "Cold", h.cold.count, `Not retrieved in the last ${h.window_days} days.`, h.cold.rows.map((m) => item(m, `${m.age_days} days old, last retrieved ${day3(m.last_retrieved)}`, remove5(m.id, `cold: not retrieved in ${h.window_days} days`, "/health#cold"))))}
-${section3("heavily_used", "Heavily used", h.heavily_used.count, `Applied ${h.min_applied}+ times: worth keeping true.`, h.heavily_used.rows.map((m) => item(m, `applied ${m.applied}×, last ${day3(m.last_applied)}`, verify4(m.id, "/health#heavily_used"))))}
+${section4("dead_weight", "Dead weight", h.dead_weight.count, `At least ${h.dead_weight.rule.min_age_days} days old, found by the model ${h.dead_weight.rule.min_retrievals}+ times at medium or high relevance, never applied.`, h.dead_weight.rows.map((m) => item(m, m.why, remove5(m.id, `dead weight: ${m.why}`.slice(0, 2e3), "/health#dead_weight"))))}
+${section4("rare_scopes", "Likely scope typos", h.rare_scopes.count, "A scope used once that looks like another one. Renaming moves every memory (and tombstone) to the chosen spelling.", h.rare_scopes.rows.map((s2) => html`<li><div><code>${s2.scope}</code> <span class="sub">only on <a href="/m/${s2.id}">${s2.id}</a></span></div><div class="fix">${s2.similar_to.slice(0, 2).map((x) => post("/health/rename-scope", `Rename to ${x.scope} (${x.count})`, "/health#rare_scopes", { old_scope: s2.scope, new_scope: x.scope }))}</div></li>`))}
+${section4("verification_debt", "Verification debt", h.verification_debt.never + h.verification_debt.stale, `${h.verification_debt.never} never verified, ${h.verification_debt.stale} stale, ${h.verification_debt.fresh} fresh. Check what the memory cites, then verify it (or edit it).`, h.verification_debt.rows.map((m) => item(m, m.status === "never" ? "never verified" : `verified ${m.age_days} days ago`, html`${verify4(m.id, "/health#verification_debt")}<a class="button" href="/m/${m.id}/edit">Edit</a>`)))}
+${h.commit_drift_debt.applies ? section4("commit_drift_debt", `Commit drift in ${h.commit_drift_debt.repo ?? ""}`, h.commit_drift_debt.count, "Verified before the latest commits of this repo.", h.commit_drift_debt.rows.map((m) => item(m, `${m.commits_since_verify} commits since verified ${day3(m.last_verified_at)}`, verify4(m.id, "/health#commit_drift_debt")))) : ""}
+${section4("expired", "Expired", h.expired.count, "Past their expiry date: search no longer shows them.", h.expired.rows.map((m) => item(m, `expired ${day3(m.expires)}`, html`${remove5(m.id, `expired ${day3(m.expires)}`, "/health#expired")}<a class="button" href="/m/${m.id}/edit">Extend</a>`)))}
+${section4("cold", "Cold", h.cold.count, `Not retrieved in the last ${h.window_days} days.`, h.cold.rows.map((m) => item(m, `${m.age_days} days old, last retrieved ${day3(m.last_retrieved)}`, remove5(m.id, `cold: not retrieved in ${h.window_days} days`, "/health#cold"))))}
+${section4("heavily_used", "Heavily used", h.heavily_used.count, `Applied ${h.min_applied}+ times: worth keeping true.`, h.heavily_used.rows.map((m) => item(m, `applied ${m.applied}×, last ${day3(m.last_applied)}`, verify4(m.id, "/health#heavily_used"))))}
 <section id="markers" aria-labelledby="h-markers" class="hsec"><h2 id="h-markers">Durability markers</h2><p class="muted">How often each "sounds temporary" marker fired and was overridden; a high rate may mean it is too strict.</p>
 ${h.marker_stats.length ? html`<div class="table-wrap"><table class="rows"><thead><tr><th scope="col">Marker</th><th scope="col">Fired</th><th scope="col">Overridden</th><th scope="col">Rate</th></tr></thead><tbody>${h.marker_stats.map((m) => html`<tr><td>${m.marker}</td><td>${m.fires}</td><td>${m.overrides}</td><td>${m.override_rate === null ? "—" : `${Math.round(m.override_rate * 100)}%`}</td></tr>`)}</tbody></table></div>` : html`<p class="ok-note">No marker has fired.</p>`}</section>
 <section id="scopes" aria-labelledby="h-scopes" class="hsec"><h2 id="h-scopes">Scopes</h2>
-<div class="table-wrap"><table class="rows"><thead><tr><th scope="col">Scope</th><th scope="col">Active</th><th scope="col">Dead</th><th scope="col">Cold</th><th scope="col">Contradicted</th><th scope="col">Applied</th></tr></thead><tbody>${h.scope_health.map((s) => html`<tr><td><a href="/browse?scope=${encodeURIComponent(s.scope)}">${s.scope}</a></td><td>${s.active}</td><td>${s.dead}</td><td>${s.cold}</td><td>${s.contradicted}</td><td>${s.applied}</td></tr>`)}</tbody></table></div></section>`;
+<div class="table-wrap"><table class="rows"><thead><tr><th scope="col">Scope</th><th scope="col">Active</th><th scope="col">Dead</th><th scope="col">Cold</th><th scope="col">Contradicted</th><th scope="col">Applied</th></tr></thead><tbody>${h.scope_health.map((s2) => html`<tr><td><a href="/browse?scope=${encodeURIComponent(s2.scope)}">${s2.scope}</a></td><td>${s2.active}</td><td>${s2.dead}</td><td>${s2.cold}</td><td>${s2.contradicted}</td><td>${s2.applied}</td></tr>`)}</tbody></table></div></section>`;
   return { html: layout(r.page, { title: "Health", active: "/health", body }) };
 }
 async function renameScopeAction(r) {
@@ -52964,7 +54358,7 @@ async function pendingPage(r) {
   const items = await r.cairn.pendingWrites();
   const body = html`<h1>Pending writes</h1>
 <p class="muted">Writes that wait for you: claims about you, or every write when the store asks for confirmation. Nothing is stored until you confirm.</p>
-${items.length === 0 ? html`<p id="pending-empty">Nothing is waiting.</p>` : join34(
+${items.length === 0 ? html`<p id="pending-empty">Nothing is waiting.</p>` : join38(
     items.map(
       (p) => html`<article class="card" id="${p.pending_id}"><div class="md">${raw(markdown(p.write.content))}</div>
 <p class="sub">${p.reason === "user-inference" ? "a claim about you" : "confirmation required by config"} · scopes ${p.write.scopes.join(", ")} · asked ${when(p.created_at)} · expires ${when(p.expires_at)}${p.write.expires ? ` · memory expires ${day3(p.write.expires)}` : ""}</p>
@@ -53047,7 +54441,7 @@ function cookies(req) {
   return out2;
 }
 function readBody(req) {
-  return new Promise((resolve9, reject) => {
+  return new Promise((resolve10, reject) => {
     let size2 = 0;
     const chunks = [];
     req.on("data", (c) => {
@@ -53057,7 +54451,7 @@ function readBody(req) {
         req.destroy();
       } else chunks.push(c);
     });
-    req.on("end", () => resolve9(Buffer.concat(chunks).toString("utf8")));
+    req.on("end", () => resolve10(Buffer.concat(chunks).toString("utf8")));
     req.on("error", reject);
   });
 }
@@ -53107,9 +54501,9 @@ async function startUiServer(cairn, opts = {}) {
         return refuse3(res, 401, oneTime === null ? "refused: this link was already used; restart `cairn ui` for a new one" : "refused: wrong token; open the URL `cairn ui` printed");
       }
       oneTime = null;
-      const s = { id: token(), csrf: token(), flash: null };
-      sessions.set(s.id, s);
-      res.setHeader("Set-Cookie", `${cookieName}=${s.id}; HttpOnly; SameSite=Strict; Path=/`);
+      const s2 = { id: token(), csrf: token(), flash: null };
+      sessions.set(s2.id, s2);
+      res.setHeader("Set-Cookie", `${cookieName}=${s2.id}; HttpOnly; SameSite=Strict; Path=/`);
       res.setHeader("Location", "/");
       headers(res, "text/plain; charset=utf-8");
       res.writeHead(303);
@@ -53117,7 +54511,7 @@ async function startUiServer(cairn, opts = {}) {
       return;
     }
     const sid = cookies(req).get(cookieName) ?? "";
-    const session = [...sessions.values()].find((s) => same2(s.id, sid));
+    const session = [...sessions.values()].find((s2) => same2(s2.id, sid));
     if (!session) return refuse3(res, 401, "refused: no session; open the URL `cairn ui` printed (it carries a one-time token)");
     const changes = method !== "GET" && method !== "HEAD";
     let form = new URLSearchParams();
@@ -53188,19 +54582,19 @@ async function startUiServer(cairn, opts = {}) {
       timer = null;
       const data = JSON.stringify({ changed: [...new Set(queued)] });
       queued = [];
-      for (const s of streams) s.write(`event: change
+      for (const s2 of streams) s2.write(`event: change
 data: ${data}
 
 `);
     }, 150);
   });
   const keepAlive = setInterval(() => {
-    for (const s of streams) s.write(": ping\n\n");
+    for (const s2 of streams) s2.write(": ping\n\n");
   }, 2e4);
   keepAlive.unref();
-  await new Promise((resolve9, reject) => {
+  await new Promise((resolve10, reject) => {
     server.once("error", reject);
-    server.listen(opts.port ?? 0, host, () => resolve9());
+    server.listen(opts.port ?? 0, host, () => resolve10());
   });
   const addr = server.address();
   port = typeof addr === "object" && addr ? addr.port : 0;
@@ -53212,14 +54606,14 @@ data: ${data}
       unsubscribe();
       clearInterval(keepAlive);
       if (timer) clearTimeout(timer);
-      for (const s of streams) s.end();
+      for (const s2 of streams) s2.end();
       server.closeAllConnections();
-      await new Promise((resolve9) => server.close(() => resolve9()));
+      await new Promise((resolve10) => server.close(() => resolve10()));
     }
   };
 }
-function escFlash(s) {
-  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+function escFlash(s2) {
+  return s2.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 // server/src/cli/commands/ui.ts
@@ -53263,8 +54657,8 @@ var ui = {
 (store ${cairn.dir}; the link works once; Ctrl-C stops the server)
 `);
     if (!values["no-open"]) openInBrowser(server.url);
-    await new Promise((resolve9) => {
-      const stop = () => resolve9();
+    await new Promise((resolve10) => {
+      const stop = () => resolve10();
       process.once("SIGINT", stop);
       process.once("SIGTERM", stop);
     });
@@ -53275,7 +54669,7 @@ var ui = {
 };
 
 // server/src/cli/commands/sync.ts
-import { resolve as resolve8 } from "node:path";
+import { resolve as resolve9 } from "node:path";
 var initOptions = {
   remote: { type: "string", arg: "URL", help: "(init) the remote to sync with (any git URL or path; credentials in it are never printed)" },
   json: JSON_OPTION
@@ -53285,7 +54679,7 @@ var syncOptions = {
   json: JSON_OPTION
 };
 function driverCommand() {
-  return [process.execPath, resolve8(process.argv[1] ?? "cairn")];
+  return [process.execPath, resolve9(process.argv[1] ?? "cairn")];
 }
 function printReport(io, r) {
   const lines = [];
@@ -53298,6 +54692,7 @@ function printReport(io, r) {
   if (r.merge === "fast-forward" || r.merge === "merge") lines.push(`pulled: ${r.incoming} change(s) (${r.merge})`);
   else if (r.merge === "up-to-date") lines.push("pulled: nothing new");
   for (const k of r.conflicts) lines.push(`conflict: ${k.id} (${k.kind === "body" ? "two different texts: the newer is kept" : "removed on one side, edited on the other: kept removed"}); both texts in ${k.file}`);
+  for (const a of r.renames_applied ?? []) lines.push(`scope rename from another machine: ${a.old_scope} -> ${a.new_scope} applied to ${a.ids.length} memory(ies) written here`);
   for (const f of r.file_conflicts) lines.push(`conflict: ${f} changed on both sides; yours kept, theirs saved under .conflicts/files/`);
   if (r.pushed) lines.push(`pushed to ${r.remote} (${r.branch})`);
   if (r.ok) lines.push(r.ahead || r.behind ? `ahead ${r.ahead}, behind ${r.behind}` : "in sync");
@@ -53305,22 +54700,22 @@ function printReport(io, r) {
   io.out(`${lines.join("\n")}
 `);
 }
-function printStatus(io, s) {
-  if (!s.repo) {
-    io.out(`the store ${s.store} is not set up for sync: run cairn sync init [--remote URL]
+function printStatus(io, s2) {
+  if (!s2.repo) {
+    io.out(`the store ${s2.store} is not set up for sync: run cairn sync init [--remote URL]
 `);
     return;
   }
   const lines = [
-    `store:      ${s.store}`,
-    `remote:     ${s.remote ?? "(none: cairn sync init --remote URL)"}${s.branch ? ` (${s.branch})` : ""}`,
-    `ahead:      ${s.ahead} commit(s) not pushed (as of the last fetch)`,
-    `behind:     ${s.behind} commit(s) not merged (as of the last fetch)`,
-    `changed:    ${s.dirty} file(s) since the last sync`,
-    `last sync:  ${s.last_sync ?? "never"}`,
-    ...s.last_error ? [`last error: ${s.last_error} (${s.last_attempt})`] : [],
-    `auto sync:  ${s.auto ? "on" : "off"} ([sync] auto in config.toml)`,
-    `conflicts:  ${s.conflicts}${s.conflicts ? " (cairn health lists them; delete a file in .conflicts/ once resolved)" : ""}`
+    `store:      ${s2.store}`,
+    `remote:     ${s2.remote ?? "(none: cairn sync init --remote URL)"}${s2.branch ? ` (${s2.branch})` : ""}`,
+    `ahead:      ${s2.ahead} commit(s) not pushed (as of the last fetch)`,
+    `behind:     ${s2.behind} commit(s) not merged (as of the last fetch)`,
+    `changed:    ${s2.dirty} file(s) since the last sync`,
+    `last sync:  ${s2.last_sync ?? "never"}`,
+    ...s2.last_error ? [`last error: ${s2.last_error} (${s2.last_attempt})`] : [],
+    `auto sync:  ${s2.auto ? "on" : "off"} ([sync] auto in config.toml)`,
+    `conflicts:  ${s2.conflicts}${s2.conflicts ? " (cairn health lists them; delete a file in .conflicts/ once resolved)" : ""}`
   ];
   io.out(`${lines.join("\n")}
 `);
@@ -53359,9 +54754,9 @@ var sync2 = {
     const c = await openCairn(io);
     try {
       if (values.status) {
-        const s = await c.syncStatus();
-        if (values.json) printJson(io, s);
-        else printStatus(io, s);
+        const s2 = await c.syncStatus();
+        if (values.json) printJson(io, s2);
+        else printStatus(io, s2);
         return 0;
       }
       const r = await c.sync();
@@ -53391,6 +54786,53 @@ var mergeDriver3 = {
   }
 };
 
+// server/src/cli/commands/team.ts
+var options21 = { json: JSON_OPTION };
+var team = {
+  name: "team",
+  summary: "the team store of this repository (.cairn/, shared through git): init creates it, status says what is in it",
+  usage: "cairn team init [--json]\n       cairn team status [--json]",
+  options: options21,
+  async run(argv, io) {
+    const sub = argv[0];
+    if (sub !== "init" && sub !== "status") throw new UsageError(`give a subcommand: cairn team init (create .cairn/ in this repository) or cairn team status${sub === void 0 ? "" : `, got ${JSON.stringify(sub)}`}`);
+    const { values } = parse7(argv.slice(1), options21, false);
+    const c = await openCairn(io);
+    try {
+      if (sub === "init") {
+        const r = await c.teamInit();
+        if (values.json) printJson(io, r);
+        else {
+          io.out(
+            [
+              `${r.created ? "created" : "completed"} the team store ${r.dir} for the repository ${r.repo_root}`,
+              ...r.files.length ? r.files.map((f) => `  wrote ${f}`) : ["  nothing to add: it was complete"],
+              "team.toml marks it; .gitignore keeps caches, the event log and pending writes on each machine.",
+              'write to it with: cairn remember --team TEXT --scope S   (or memory_write with store: "team")',
+              'then commit .cairn/ with the code: git add .cairn && git commit -m "cairn team store"',
+              ""
+            ].join("\n")
+          );
+        }
+        return 0;
+      }
+      const s2 = c.teamStatus();
+      if (values.json) printJson(io, s2);
+      else if (!s2.enabled) io.out("team stores are turned off ([team] enabled = false in config.toml)\n");
+      else if (s2.repo_root === null) io.out("not inside a git repository: no team store\n");
+      else if (!s2.open) io.out(`the repository ${s2.repo_root} has no team store: cairn team init creates .cairn/
+`);
+      else io.out(`team store: ${s2.dir}
+active:     ${s2.active}
+removed:    ${s2.tombstoned}
+`);
+      return 0;
+    } finally {
+      await c.close();
+    }
+  }
+};
+
 // server/src/cli/commands/index.ts
 var commands = [
   serve,
@@ -53415,6 +54857,7 @@ var commands = [
   migrateOrigin2,
   ui,
   sync2,
+  team,
   mergeDriver3
 ];
 

@@ -218,7 +218,7 @@ var require_section_matter = __commonJS({
       var delim = opts.section_delimiter;
       var lines = file.content.split(/\r?\n/);
       var sections = null;
-      var section2 = createSection();
+      var section3 = createSection();
       var content = [];
       var stack = [];
       function initSections(val) {
@@ -228,11 +228,11 @@ var require_section_matter = __commonJS({
       }
       function closeSection(val) {
         if (stack.length) {
-          section2.key = getKey(stack[0], delim);
-          section2.content = val;
-          opts.parse(section2, sections);
-          sections.push(section2);
-          section2 = createSection();
+          section3.key = getKey(stack[0], delim);
+          section3.content = val;
+          opts.parse(section3, sections);
+          sections.push(section3);
+          section3 = createSection();
           content = [];
           stack = [];
         }
@@ -248,7 +248,7 @@ var require_section_matter = __commonJS({
               continue;
             }
             stack.push(ln);
-            section2.data = content.join("\n");
+            section3.data = content.join("\n");
             content = [];
             continue;
           }
@@ -2992,15 +2992,15 @@ var require_dumper = __commonJS({
       }
       return false;
     }
-    function writeNode(state, level, object, block, compact, iskey) {
+    function writeNode(state, level, object, block2, compact, iskey) {
       state.tag = null;
       state.dump = object;
       if (!detectType(state, object, false)) {
         detectType(state, object, true);
       }
       var type = _toString.call(state.dump);
-      if (block) {
-        block = state.flowLevel < 0 || state.flowLevel > level;
+      if (block2) {
+        block2 = state.flowLevel < 0 || state.flowLevel > level;
       }
       var objectOrArray = type === "[object Object]" || type === "[object Array]", duplicateIndex, duplicate;
       if (objectOrArray) {
@@ -3017,7 +3017,7 @@ var require_dumper = __commonJS({
           state.usedDuplicates[duplicateIndex] = true;
         }
         if (type === "[object Object]") {
-          if (block && Object.keys(state.dump).length !== 0) {
+          if (block2 && Object.keys(state.dump).length !== 0) {
             writeBlockMapping(state, level, state.dump, compact);
             if (duplicate) {
               state.dump = "&ref_" + duplicateIndex + state.dump;
@@ -3030,7 +3030,7 @@ var require_dumper = __commonJS({
           }
         } else if (type === "[object Array]") {
           var arrayLevel = state.noArrayIndent && level > 0 ? level - 1 : level;
-          if (block && state.dump.length !== 0) {
+          if (block2 && state.dump.length !== 0) {
             writeBlockSequence(state, arrayLevel, state.dump, compact);
             if (duplicate) {
               state.dump = "&ref_" + duplicateIndex + state.dump;
@@ -3355,11 +3355,11 @@ var require_excerpt = __commonJS({
       if (typeof opts.excerpt === "function") {
         return opts.excerpt(file, opts);
       }
-      const sep7 = file.data.excerpt_separator || opts.excerpt_separator;
-      if (sep7 == null && (opts.excerpt === false || opts.excerpt == null)) {
+      const sep8 = file.data.excerpt_separator || opts.excerpt_separator;
+      if (sep8 == null && (opts.excerpt === false || opts.excerpt == null)) {
         return file;
       }
-      const delimiter = typeof opts.excerpt === "string" ? opts.excerpt : sep7 || opts.delimiters[0];
+      const delimiter = typeof opts.excerpt === "string" ? opts.excerpt : sep8 || opts.delimiters[0];
       const idx = file.content.indexOf(delimiter);
       if (idx !== -1) {
         file.excerpt = file.content.slice(0, idx);
@@ -3477,8 +3477,8 @@ var require_gray_matter = __commonJS({
         closeIndex2 = len;
       }
       file.matter = str4.slice(0, closeIndex2);
-      const block = file.matter.replace(/^\s*#[^\n]+/gm, "").trim();
-      if (block === "") {
+      const block2 = file.matter.replace(/^\s*#[^\n]+/gm, "").trim();
+      if (block2 === "") {
         file.isEmpty = true;
         file.empty = file.content;
         file.data = {};
@@ -4144,7 +4144,7 @@ var require_scan = __commonJS({
 var require_parse2 = __commonJS({
   "node_modules/picomatch/lib/parse.js"(exports2, module2) {
     "use strict";
-    var constants5 = require_constants();
+    var constants6 = require_constants();
     var utils = require_utils2();
     var {
       MAX_LENGTH,
@@ -4152,7 +4152,7 @@ var require_parse2 = __commonJS({
       REGEX_NON_SPECIAL_CHARS,
       REGEX_SPECIAL_CHARS_BACKREF,
       REPLACEMENTS
-    } = constants5;
+    } = constants6;
     var expandRange = (args, options2) => {
       if (typeof options2.expandRange === "function") {
         return options2.expandRange(...args, options2);
@@ -4361,7 +4361,7 @@ var require_parse2 = __commonJS({
       if (options2.maxExtglobRecursion === false) {
         return { risky: false };
       }
-      const max = typeof options2.maxExtglobRecursion === "number" ? options2.maxExtglobRecursion : constants5.DEFAULT_MAX_EXTGLOB_RECURSION;
+      const max = typeof options2.maxExtglobRecursion === "number" ? options2.maxExtglobRecursion : constants6.DEFAULT_MAX_EXTGLOB_RECURSION;
       const branches = splitTopLevel(body).map((branch) => branch.trim());
       if (branches.length > 1) {
         if (branches.some((branch) => branch === "") || branches.some((branch) => /^[*?]+$/.test(branch)) || hasRepeatedCharPrefixOverlap(branches)) {
@@ -4407,8 +4407,8 @@ var require_parse2 = __commonJS({
       const bos = { type: "bos", value: "", output: opts.prepend || "" };
       const tokens = [bos];
       const capture = opts.capture ? "" : "?:";
-      const PLATFORM_CHARS = constants5.globChars(opts.windows);
-      const EXTGLOB_CHARS = constants5.extglobChars(PLATFORM_CHARS);
+      const PLATFORM_CHARS = constants6.globChars(opts.windows);
+      const EXTGLOB_CHARS = constants6.extglobChars(PLATFORM_CHARS);
       const {
         DOT_LITERAL,
         PLUS_LITERAL,
@@ -5104,7 +5104,7 @@ var require_parse2 = __commonJS({
         NO_DOTS_SLASH,
         STAR,
         START_ANCHOR
-      } = constants5.globChars(opts.windows);
+      } = constants6.globChars(opts.windows);
       const nodot = opts.dot ? NO_DOTS : NO_DOT;
       const slashDot = opts.dot ? NO_DOTS_SLASH : NO_DOT;
       const capture = opts.capture ? "" : "?:";
@@ -5162,7 +5162,7 @@ var require_picomatch = __commonJS({
     var scan = require_scan();
     var parse5 = require_parse2();
     var utils = require_utils2();
-    var constants5 = require_constants();
+    var constants6 = require_constants();
     var isObject = (val) => val && typeof val === "object" && !Array.isArray(val);
     var picomatch2 = (glob, options2, returnState = false) => {
       if (Array.isArray(glob)) {
@@ -5290,7 +5290,7 @@ var require_picomatch = __commonJS({
         return /$^/;
       }
     };
-    picomatch2.constants = constants5;
+    picomatch2.constants = constants6;
     module2.exports = picomatch2;
   }
 });
@@ -5311,6 +5311,10 @@ var require_picomatch2 = __commonJS({
     module2.exports = picomatch2;
   }
 });
+
+// server/src/core/cairn.ts
+import { existsSync as existsSync13 } from "node:fs";
+import { join as join32, resolve as resolve6 } from "node:path";
 
 // server/src/core/store/location.ts
 import { existsSync, statSync } from "node:fs";
@@ -5395,8 +5399,8 @@ function parseString(ctx) {
           ctx.p++;
       }
       if (!state) {
-        let s = ctx.s.slice(sliceStart, ctx.p);
-        parsed = parsed ? parsed + s : s;
+        let s2 = ctx.s.slice(sliceStart, ctx.p);
+        parsed = parsed ? parsed + s2 : s2;
       }
       ctx.p += isMultiline ? 3 : 1;
       return parsed;
@@ -6151,7 +6155,8 @@ function defaultConfig() {
     curation: { dead_weight_min_age_days: 14, dead_weight_min_retrievals: 3 },
     ranking: { feedback: true, feedback_half_life_days: 60, feedback_max_percent: 5 },
     embed: defaultEmbedConfig(),
-    sync: { auto: false, interval_minutes: 15, debounce_seconds: 30 }
+    sync: { auto: false, interval_minutes: 15, debounce_seconds: 30 },
+    team: { enabled: true }
   };
 }
 var SPEC = {
@@ -6190,7 +6195,8 @@ var SPEC = {
     auto: { kind: "bool" },
     interval_minutes: { kind: "int", min: 1, max: 10080 },
     debounce_seconds: { kind: "int", min: 1, max: 3600 }
-  }
+  },
+  team: { enabled: { kind: "bool" } }
 };
 function describe(v) {
   return typeof v === "string" ? JSON.stringify(v) : Array.isArray(v) ? "an array" : String(v);
@@ -6216,7 +6222,7 @@ function checkValue(key, spec, v) {
       }
       return v;
     case "string[]":
-      if (!Array.isArray(v) || v.some((s) => typeof s !== "string" || s === "")) {
+      if (!Array.isArray(v) || v.some((s2) => typeof s2 !== "string" || s2 === "")) {
         throw new ConfigError(`config key ${key} must be an array of non-empty strings`);
       }
       return v;
@@ -6226,10 +6232,10 @@ function checkValue(key, spec, v) {
       }
       const out2 = {};
       for (const [term, list2] of Object.entries(v)) {
-        if (!Array.isArray(list2) || list2.some((s) => typeof s !== "string" || s.trim() === "")) {
+        if (!Array.isArray(list2) || list2.some((s2) => typeof s2 !== "string" || s2.trim() === "")) {
           throw new ConfigError(`config key ${key}.${term} must be an array of non-empty strings`);
         }
-        out2[term.toLowerCase()] = list2.map((s) => s.toLowerCase());
+        out2[term.toLowerCase()] = list2.map((s2) => s2.toLowerCase());
       }
       return out2;
     }
@@ -6239,13 +6245,13 @@ function checkValue(key, spec, v) {
       }
       return v;
     case "url": {
-      let u = null;
+      let u2 = null;
       try {
-        u = typeof v === "string" ? new URL(v) : null;
+        u2 = typeof v === "string" ? new URL(v) : null;
       } catch {
-        u = null;
+        u2 = null;
       }
-      if (!u || u.protocol !== "http:" && u.protocol !== "https:") {
+      if (!u2 || u2.protocol !== "http:" && u2.protocol !== "https:") {
         throw new ConfigError(`config key ${key} must be an http:// or https:// URL, got ${describe(v)}`);
       }
       return v;
@@ -6257,20 +6263,20 @@ function checkValue(key, spec, v) {
 }
 function configFromObject(doc) {
   const cfg = defaultConfig();
-  for (const [section2, body] of Object.entries(doc)) {
-    const spec = SPEC[section2];
+  for (const [section3, body] of Object.entries(doc)) {
+    const spec = SPEC[section3];
     if (!spec) {
-      throw new ConfigError(`config section [${section2}] is not known: use one of ${Object.keys(SPEC).map((s) => `[${s}]`).join(", ")}`);
+      throw new ConfigError(`config section [${section3}] is not known: use one of ${Object.keys(SPEC).map((s2) => `[${s2}]`).join(", ")}`);
     }
     if (typeof body !== "object" || body === null || Array.isArray(body)) {
-      throw new ConfigError(`config key ${section2} must be a table ([${section2}])`);
+      throw new ConfigError(`config key ${section3} must be a table ([${section3}])`);
     }
     for (const [key, value] of Object.entries(body)) {
       const ks = spec[key];
       if (!ks) {
-        throw new ConfigError(`config key ${section2}.${key} is not known: use one of ${Object.keys(spec).map((k) => `${section2}.${k}`).join(", ")}`);
+        throw new ConfigError(`config key ${section3}.${key} is not known: use one of ${Object.keys(spec).map((k) => `${section3}.${k}`).join(", ")}`);
       }
-      cfg[section2][key] = checkValue(`${section2}.${key}`, ks, value);
+      cfg[section3][key] = checkValue(`${section3}.${key}`, ks, value);
     }
   }
   const out2 = cfg;
@@ -6321,8 +6327,17 @@ function findProjectStore(cwd) {
     if (dirname(d) === d) break;
   }
   const searched = root === null ? [resolve(cwd)] : chain;
-  for (const d of searched) if (isDir(join2(d, ".cairn"))) return { dir: join2(d, ".cairn"), searched, root };
+  for (const d of searched) if (isDir(join2(d, ".cairn")) && !isTeamStore(join2(d, ".cairn"))) return { dir: join2(d, ".cairn"), searched, root };
   return { dir: null, searched, root };
+}
+var TEAM_MARKER = "team.toml";
+function isTeamStore(dir) {
+  return existsSync(join2(dir, TEAM_MARKER));
+}
+function findTeamStore(repoRoot) {
+  if (repoRoot === null) return null;
+  const dir = join2(repoRoot, ".cairn");
+  return isTeamStore(dir) ? dir : null;
 }
 function expandHome(p, home = homedir()) {
   if (p === "~") return home;
@@ -6358,12 +6373,13 @@ function resolveStore(opts = {}) {
   return { dir: fallback, via: projectExists ? "project" : "home", config: base, configFile: baseConfigFile, why: projectWhy };
 }
 
-// server/src/core/store/store.ts
-import { promises as fsp4, readFileSync as readFileSync4, readdirSync as readdirSync2 } from "node:fs";
-import { basename as basename2, dirname as dirname3, join as join8, sep } from "node:path";
+// server/src/core/store/pending.ts
+import { promises as fsp2, statSync as statSync2 } from "node:fs";
+import { dirname as dirname3, join as join4 } from "node:path";
+import { randomBytes as randomBytes2 } from "node:crypto";
 
 // server/src/core/store/fsatomic.ts
-import { promises as fsp, constants, lstatSync, mkdirSync } from "node:fs";
+import { promises as fsp, closeSync, constants, fchmodSync, fsync, lstatSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
 import { basename, dirname as dirname2, join as join3 } from "node:path";
 import { randomBytes } from "node:crypto";
 var DIR_MODE = 448;
@@ -6374,20 +6390,23 @@ function tempPathFor(target) {
 function isTempName(name) {
   return name.startsWith(".") && name.endsWith(".tmp");
 }
+function fsyncFd(fd) {
+  return new Promise((resolve7, reject) => fsync(fd, (err) => err ? reject(err) : resolve7()));
+}
 async function fsyncDir(dir) {
-  let fh;
+  let fd;
   try {
-    fh = await fsp.open(dir, constants.O_RDONLY);
-    await fh.sync();
+    fd = openSync(dir, constants.O_RDONLY);
+    await fsyncFd(fd);
   } catch (err) {
     const code = err.code;
     if (code !== "EINVAL" && code !== "EISDIR" && code !== "EPERM") throw err;
   } finally {
-    await fh?.close();
+    if (fd !== void 0) closeSync(fd);
   }
 }
 async function ensureDir(dir) {
-  await fsp.mkdir(dir, { recursive: true, mode: DIR_MODE });
+  mkdirSync(dir, { recursive: true, mode: DIR_MODE });
 }
 function ensureOwnDirSync(dir) {
   mkdirSync(dir, { recursive: true, mode: DIR_MODE });
@@ -6404,22 +6423,25 @@ function isOwnDirSync(dir) {
 }
 async function writeFileAtomic(target, data, mode = FILE_MODE) {
   const tmp = tempPathFor(target);
-  const fh = await fsp.open(tmp, "wx", mode);
+  const fd = openSync(tmp, "wx", mode);
   try {
-    await fh.writeFile(data);
-    if (mode !== FILE_MODE) await fh.chmod(mode);
-    await fh.sync();
+    const buf = typeof data === "string" ? Buffer.from(data, "utf8") : data;
+    for (let at = 0; at < buf.length; ) at += writeSync(fd, buf, at, buf.length - at);
+    if (mode !== FILE_MODE) fchmodSync(fd, mode);
+    await fsyncFd(fd);
   } catch (err) {
-    await fh.close().catch(() => {
-    });
-    await fsp.rm(tmp, { force: true });
+    try {
+      closeSync(fd);
+    } catch {
+    }
+    rmSync(tmp, { force: true });
     throw err;
   }
-  await fh.close();
+  closeSync(fd);
   try {
-    await fsp.rename(tmp, target);
+    renameSync(tmp, target);
   } catch (err) {
-    await fsp.rm(tmp, { force: true });
+    rmSync(tmp, { force: true });
     throw err;
   }
   await fsyncDir(dirname2(target));
@@ -6429,196 +6451,6 @@ async function moveFileDurable(from, to) {
   await fsyncDir(dirname2(to));
   if (dirname2(from) !== dirname2(to)) await fsyncDir(dirname2(from));
 }
-
-// server/src/core/store/lock.ts
-import { promises as fsp2 } from "node:fs";
-import { randomBytes as randomBytes2 } from "node:crypto";
-import { hostname } from "node:os";
-import { join as join4 } from "node:path";
-
-// server/src/core/store/pid.ts
-import { readFileSync as readFileSync2 } from "node:fs";
-function pidAlive(pid) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return err.code === "EPERM";
-  }
-}
-var bootMs;
-function pidStartMs(pid) {
-  try {
-    if (bootMs === void 0) {
-      const m = /^btime (\d+)$/m.exec(readFileSync2("/proc/stat", "utf8"));
-      bootMs = m ? Number(m[1]) * 1e3 : null;
-    }
-    if (bootMs === null) return null;
-    const stat = readFileSync2(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    const ticks = Number(fields[19]);
-    return Number.isFinite(ticks) ? bootMs + ticks * 10 : null;
-  } catch {
-    return null;
-  }
-}
-
-// server/src/core/store/lock.ts
-var STALE_MS = 3e4;
-var HOST = hostname();
-var REUSED_PID_SLACK_MS = 2e3;
-var sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-var StoreLock = class {
-  constructor(dir, timeoutMs = 15e3, staleMs = STALE_MS) {
-    this.dir = dir;
-    this.timeoutMs = timeoutMs;
-    this.staleMs = staleMs;
-    this.file = join4(dir, ".lock");
-  }
-  dir;
-  timeoutMs;
-  staleMs;
-  file;
-  /** In-process queue: callers in one process take turns before touching the file lock. */
-  tail = Promise.resolve();
-  /** Runs fn while holding the store lock; releases it whatever fn does. */
-  async run(fn) {
-    const prev = this.tail;
-    let done;
-    this.tail = new Promise((r) => done = r);
-    try {
-      await prev;
-      const token = await this.acquire();
-      try {
-        return await fn();
-      } finally {
-        await this.release(token);
-      }
-    } finally {
-      done();
-    }
-  }
-  /** Removes the lock only if it is still the one we created (compared by its token). */
-  async release(token) {
-    const text2 = await fsp2.readFile(this.file, "utf8").catch(() => null);
-    if (text2 === null || parseLock(text2).token !== token) return;
-    await fsp2.rm(this.file, { force: true });
-  }
-  /** Takes the lock; returns the token written into it. */
-  async acquire() {
-    await ensureDir(this.dir);
-    const deadline = Date.now() + this.timeoutMs;
-    let wait = 1;
-    for (; ; ) {
-      const token = randomBytes2(8).toString("hex");
-      if (await this.tryCreate(token)) return token;
-      await this.breakIfStale();
-      if (Date.now() > deadline) {
-        throw new LockTimeoutError(`the store lock ${this.file} is held by another process; try again, or delete the file if no cairn process is running`);
-      }
-      await sleep(wait + Math.random() * wait);
-      wait = Math.min(wait * 2, 25);
-    }
-  }
-  /**
-   * Creates the lock file whole. open(O_EXCL) then write leaves an EMPTY lock if the process is
-   * killed between the two (a reader sees one about 1 time in 10 under load), and an empty lock
-   * can only be broken by age: every store write waits STALE_MS. So the line is written to a temp
-   * file first and hard-linked into place (link fails with EEXIST if the lock exists); a
-   * filesystem without hard links falls back to open(O_EXCL). A temp left by a kill is named like
-   * every other temp file and removed by the next load once its pid is gone.
-   */
-  async tryCreate(token) {
-    const line = `${process.pid} ${HOST} ${Date.now()} ${token}
-`;
-    if (!this.noLinks) {
-      if (await fsp2.lstat(this.file).then(() => true, () => false)) return false;
-      const tmp = join4(this.dir, `.lock.${process.pid}.${randomBytes2(4).toString("hex")}.tmp`);
-      await fsp2.writeFile(tmp, line, { mode: FILE_MODE, flag: "wx" });
-      try {
-        await fsp2.link(tmp, this.file);
-        return true;
-      } catch (err) {
-        const code = err.code;
-        if (code === "EEXIST") return false;
-        if (code !== "EPERM" && code !== "ENOTSUP" && code !== "EOPNOTSUPP" && code !== "ENOSYS") throw err;
-        this.noLinks = true;
-      } finally {
-        await fsp2.rm(tmp, { force: true });
-      }
-    }
-    try {
-      const fh = await fsp2.open(this.file, "wx", FILE_MODE);
-      await fh.writeFile(line);
-      await fh.close();
-      return true;
-    } catch (err) {
-      if (err.code !== "EEXIST") throw err;
-      return false;
-    }
-  }
-  noLinks = false;
-  async breakIfStale() {
-    let text2;
-    let mtimeMs;
-    try {
-      const st = await fsp2.lstat(this.file);
-      if (!st.isFile()) {
-        const aside2 = `${this.file}.stale.${process.pid}.${Date.now()}`;
-        await fsp2.rename(this.file, aside2).then(() => fsp2.rm(aside2, { force: true, recursive: true }), () => {
-        });
-        return;
-      }
-      mtimeMs = st.mtimeMs;
-      text2 = await fsp2.readFile(this.file, "utf8");
-    } catch {
-      return;
-    }
-    const { pid, host, time: time2 } = parseLock(text2);
-    const since = time2 ?? mtimeMs;
-    const local = pid !== null && host === HOST;
-    let stale;
-    if (local) {
-      const started = pidStartMs(pid);
-      stale = !pidAlive(pid) || started !== null && started > since + REUSED_PID_SLACK_MS;
-    } else {
-      stale = Date.now() - since >= this.staleMs;
-    }
-    if (!stale) return;
-    const aside = `${this.file}.stale.${process.pid}.${Date.now()}`;
-    try {
-      await fsp2.rename(this.file, aside);
-    } catch {
-      return;
-    }
-    const moved = await fsp2.readFile(aside, "utf8").catch(() => "");
-    if (moved !== text2) {
-      await fsp2.link(aside, this.file).catch(() => {
-      });
-    }
-    await fsp2.rm(aside, { force: true });
-  }
-};
-function parseLock(text2) {
-  const [pidText, host, timeText, token] = text2.trim().split(" ");
-  const pid = Number(pidText);
-  const time2 = Number(timeText);
-  return {
-    pid: Number.isInteger(pid) && pid > 0 ? pid : null,
-    host: host || null,
-    time: Number.isFinite(time2) && time2 > 0 ? time2 : null,
-    token: token || null
-  };
-}
-
-// server/src/core/store/memfile.ts
-var import_gray_matter = __toESM(require_gray_matter(), 1);
-
-// server/src/core/types.ts
-var SCHEMA_VERSION = 1;
-var CONFIDENCES = ["low", "medium", "high"];
-var SOURCES = ["explicit-statement", "inferred", "user-correction"];
-var CATEGORIES = ["fact", "user-inference"];
 
 // node_modules/ulid/dist/node/index.js
 import crypto from "node:crypto";
@@ -6752,13 +6584,369 @@ function monotonicFactory(prng) {
 
 // server/src/core/ids.ts
 var ULID_RE = /^[0-7][0-9A-HJKMNP-TV-Z]{25}$/;
-function isUlid(s) {
-  return ULID_RE.test(s);
+function isUlid(s2) {
+  return ULID_RE.test(s2);
 }
 var next = monotonicFactory();
 function newId(now = Date.now()) {
   return next(now);
 }
+
+// server/src/core/store/pending.ts
+var EXPIRED_GRACE_MS = 24 * 36e5;
+var ID_RE = /^p_[0-9A-HJKMNP-TV-Z]{26}$/;
+function pendingDir(storeDir) {
+  return join4(storeDir, ".pending");
+}
+function newPendingId(now) {
+  return `p_${newId(now.getTime())}`;
+}
+function checkPendingId(raw) {
+  const id = typeof raw === "string" ? raw.trim() : "";
+  if (!ID_RE.test(id)) {
+    const shown2 = typeof raw === "string" ? JSON.stringify(raw.length > 40 ? `${raw.slice(0, 40)}...` : raw) : String(raw);
+    throw new MalformedIdError(`pending_id ${shown2} is not a pending write id: pass the pending_id memory_write returned, like p_01JQ3Z8V7M2K4T6Y9B1C3D5F7H`);
+  }
+  return id;
+}
+var fileOf = (dir, id) => join4(dir, `${id}.json`);
+async function savePending(storeDir, entry) {
+  const dir = pendingDir(storeDir);
+  ensureOwnDirSync(dir);
+  await writeFileAtomic(fileOf(dir, entry.pending_id), `${JSON.stringify(entry, null, 2)}
+`);
+}
+async function readEntry(file) {
+  if (!isOwnDirSync(dirname3(file))) return null;
+  let text2;
+  try {
+    text2 = await fsp2.readFile(file, "utf8");
+  } catch (err) {
+    if (err.code === "ENOENT") return null;
+    throw err;
+  }
+  try {
+    const e = JSON.parse(text2);
+    if (typeof e.expires_at !== "string" || typeof e.write !== "object" || e.write === null) throw new Error("missing fields");
+    return e;
+  } catch (err) {
+    throw new Error(`pending write file ${file} is unreadable (${err.message}): delete it and write the memory again`);
+  }
+}
+function expiredError(e) {
+  return new PendingExpiredError(
+    `pending write ${e.pending_id} expired at ${e.expires_at} (behavior.pending_ttl_minutes): nothing was stored; call memory_write again if the user still agrees`
+  );
+}
+function unknownError(id) {
+  return new NotFoundError(`no pending write with id ${id}: it was already confirmed or cancelled, or never existed`);
+}
+async function claimPending(storeDir, id, now) {
+  const dir = pendingDir(storeDir);
+  const file = fileOf(dir, id);
+  const entry = await readEntry(file);
+  if (!entry) throw unknownError(id);
+  if (Date.parse(entry.expires_at) <= now.getTime()) throw expiredError(entry);
+  const claimed = join4(dir, `.${id}.${process.pid}.${randomBytes2(4).toString("hex")}.claim`);
+  try {
+    await fsp2.rename(file, claimed);
+  } catch (err) {
+    if (err.code === "ENOENT") throw unknownError(id);
+    throw err;
+  }
+  return {
+    entry,
+    done: () => fsp2.rm(claimed, { force: true }),
+    release: () => fsp2.rename(claimed, file)
+  };
+}
+async function dropPending(storeDir, id, now) {
+  const file = fileOf(pendingDir(storeDir), id);
+  const entry = await readEntry(file);
+  if (!entry) return false;
+  try {
+    await fsp2.rm(file);
+  } catch (err) {
+    if (err.code === "ENOENT") return false;
+    throw err;
+  }
+  return Date.parse(entry.expires_at) > now.getTime();
+}
+async function sweepPending(storeDir, now) {
+  const dir = pendingDir(storeDir);
+  if (!isOwnDirSync(dir)) return;
+  let names;
+  try {
+    names = await fsp2.readdir(dir);
+  } catch {
+    return;
+  }
+  await Promise.all(
+    names.map(async (name) => {
+      const file = join4(dir, name);
+      try {
+        if (name.endsWith(".claim")) {
+          const st = await fsp2.stat(file);
+          if (now.getTime() - st.mtimeMs > EXPIRED_GRACE_MS) await fsp2.rm(file, { force: true });
+          return;
+        }
+        if (!name.endsWith(".json")) return;
+        const e = await readEntry(file);
+        if (e && Date.parse(e.expires_at) + EXPIRED_GRACE_MS <= now.getTime()) await fsp2.rm(file, { force: true });
+      } catch {
+      }
+    })
+  );
+}
+async function listPending(storeDir, now) {
+  const dir = pendingDir(storeDir);
+  if (!isOwnDirSync(dir)) return [];
+  let names;
+  try {
+    names = await fsp2.readdir(dir);
+  } catch {
+    return [];
+  }
+  const out2 = [];
+  for (const name of names.filter((n) => ID_RE.test(n.replace(/\.json$/, "")) && n.endsWith(".json")).sort()) {
+    try {
+      const e = await readEntry(join4(dir, name));
+      if (e && Date.parse(e.expires_at) > now.getTime()) out2.push(e);
+    } catch {
+    }
+  }
+  return out2;
+}
+function watchPending(storeDir, fn, intervalMs = 1e3) {
+  const dir = pendingDir(storeDir);
+  const stamp2 = () => {
+    try {
+      return statSync2(dir).mtimeMs;
+    } catch {
+      return -1;
+    }
+  };
+  let last = stamp2();
+  const timer = setInterval(() => {
+    const now = stamp2();
+    if (now !== last) {
+      last = now;
+      fn();
+    }
+  }, intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
+// server/src/core/store/store.ts
+import { promises as fsp5, lstatSync as lstatSync5, readFileSync as readFileSync5, readdirSync as readdirSync2, statSync as statSync3 } from "node:fs";
+import { basename as basename2, dirname as dirname4, join as join9, sep } from "node:path";
+
+// server/src/core/store/lock.ts
+import { promises as fsp3, linkSync, lstatSync as lstatSync2, openSync as openSync2, closeSync as closeSync2, readFileSync as readFileSync3, rmSync as rmSync2, writeFileSync, writeSync as writeSync2 } from "node:fs";
+import { randomBytes as randomBytes3 } from "node:crypto";
+import { hostname } from "node:os";
+import { join as join5 } from "node:path";
+
+// server/src/core/store/pid.ts
+import { readFileSync as readFileSync2 } from "node:fs";
+function pidAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return err.code === "EPERM";
+  }
+}
+var bootMs;
+function pidStartMs(pid) {
+  try {
+    if (bootMs === void 0) {
+      const m = /^btime (\d+)$/m.exec(readFileSync2("/proc/stat", "utf8"));
+      bootMs = m ? Number(m[1]) * 1e3 : null;
+    }
+    if (bootMs === null) return null;
+    const stat = readFileSync2(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const ticks = Number(fields[19]);
+    return Number.isFinite(ticks) ? bootMs + ticks * 10 : null;
+  } catch {
+    return null;
+  }
+}
+
+// server/src/core/store/lock.ts
+var STALE_MS = 3e4;
+var HOST = hostname();
+var REUSED_PID_SLACK_MS = 2e3;
+var sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+var StoreLock = class {
+  constructor(dir, timeoutMs = 15e3, staleMs = STALE_MS) {
+    this.dir = dir;
+    this.timeoutMs = timeoutMs;
+    this.staleMs = staleMs;
+    this.file = join5(dir, ".lock");
+  }
+  dir;
+  timeoutMs;
+  staleMs;
+  file;
+  /** In-process queue: callers in one process take turns before touching the file lock. */
+  tail = Promise.resolve();
+  /** Runs fn while holding the store lock; releases it whatever fn does. */
+  async run(fn) {
+    const prev = this.tail;
+    let done;
+    this.tail = new Promise((r) => done = r);
+    try {
+      await prev;
+      const token = await this.acquire();
+      try {
+        return await fn();
+      } finally {
+        await this.release(token);
+      }
+    } finally {
+      done();
+    }
+  }
+  /**
+   * Removes the lock only if it is still the one we created (compared by its token). The lock's
+   * own file steps are synchronous calls (microseconds each; a thread-pool round trip costs far
+   * more on a busy machine and every write takes and releases the lock); waiting stays async.
+   */
+  async release(token) {
+    let text2;
+    try {
+      text2 = readFileSync3(this.file, "utf8");
+    } catch {
+      text2 = null;
+    }
+    if (text2 === null || parseLock(text2).token !== token) return;
+    rmSync2(this.file, { force: true });
+  }
+  /** Takes the lock; returns the token written into it. */
+  async acquire() {
+    await ensureDir(this.dir);
+    const deadline = Date.now() + this.timeoutMs;
+    let wait = 1;
+    for (; ; ) {
+      const token = randomBytes3(8).toString("hex");
+      if (this.tryCreate(token)) return token;
+      await this.breakIfStale();
+      if (Date.now() > deadline) {
+        throw new LockTimeoutError(`the store lock ${this.file} is held by another process; try again, or delete the file if no cairn process is running`);
+      }
+      await sleep(wait + Math.random() * wait);
+      wait = Math.min(wait * 2, 25);
+    }
+  }
+  /**
+   * Creates the lock file whole. open(O_EXCL) then write leaves an EMPTY lock if the process is
+   * killed between the two (a reader sees one about 1 time in 10 under load), and an empty lock
+   * can only be broken by age: every store write waits STALE_MS. So the line is written to a temp
+   * file first and hard-linked into place (link fails with EEXIST if the lock exists); a
+   * filesystem without hard links falls back to open(O_EXCL). A temp left by a kill is named like
+   * every other temp file and removed by the next load once its pid is gone.
+   */
+  tryCreate(token) {
+    const line = `${process.pid} ${HOST} ${Date.now()} ${token}
+`;
+    if (!this.noLinks) {
+      try {
+        lstatSync2(this.file);
+        return false;
+      } catch {
+      }
+      const tmp = join5(this.dir, `.lock.${process.pid}.${randomBytes3(4).toString("hex")}.tmp`);
+      writeFileSync(tmp, line, { mode: FILE_MODE, flag: "wx" });
+      try {
+        linkSync(tmp, this.file);
+        return true;
+      } catch (err) {
+        const code = err.code;
+        if (code === "EEXIST") return false;
+        if (code !== "EPERM" && code !== "ENOTSUP" && code !== "EOPNOTSUPP" && code !== "ENOSYS") throw err;
+        this.noLinks = true;
+      } finally {
+        rmSync2(tmp, { force: true });
+      }
+    }
+    try {
+      const fd = openSync2(this.file, "wx", FILE_MODE);
+      try {
+        writeSync2(fd, line);
+      } finally {
+        closeSync2(fd);
+      }
+      return true;
+    } catch (err) {
+      if (err.code !== "EEXIST") throw err;
+      return false;
+    }
+  }
+  noLinks = false;
+  async breakIfStale() {
+    let text2;
+    let mtimeMs;
+    try {
+      const st = await fsp3.lstat(this.file);
+      if (!st.isFile()) {
+        const aside2 = `${this.file}.stale.${process.pid}.${Date.now()}`;
+        await fsp3.rename(this.file, aside2).then(() => fsp3.rm(aside2, { force: true, recursive: true }), () => {
+        });
+        return;
+      }
+      mtimeMs = st.mtimeMs;
+      text2 = await fsp3.readFile(this.file, "utf8");
+    } catch {
+      return;
+    }
+    const { pid, host, time: time2 } = parseLock(text2);
+    const since = time2 ?? mtimeMs;
+    const local = pid !== null && host === HOST;
+    let stale;
+    if (local) {
+      const started = pidStartMs(pid);
+      stale = !pidAlive(pid) || started !== null && started > since + REUSED_PID_SLACK_MS;
+    } else {
+      stale = Date.now() - since >= this.staleMs;
+    }
+    if (!stale) return;
+    const aside = `${this.file}.stale.${process.pid}.${Date.now()}`;
+    try {
+      await fsp3.rename(this.file, aside);
+    } catch {
+      return;
+    }
+    const moved = await fsp3.readFile(aside, "utf8").catch(() => "");
+    if (moved !== text2) {
+      await fsp3.link(aside, this.file).catch(() => {
+      });
+    }
+    await fsp3.rm(aside, { force: true });
+  }
+};
+function parseLock(text2) {
+  const [pidText, host, timeText, token] = text2.trim().split(" ");
+  const pid = Number(pidText);
+  const time2 = Number(timeText);
+  return {
+    pid: Number.isInteger(pid) && pid > 0 ? pid : null,
+    host: host || null,
+    time: Number.isFinite(time2) && time2 > 0 ? time2 : null,
+    token: token || null
+  };
+}
+
+// server/src/core/store/memfile.ts
+var import_gray_matter = __toESM(require_gray_matter(), 1);
+
+// server/src/core/types.ts
+var SCHEMA_VERSION = 1;
+var CONFIDENCES = ["low", "medium", "high"];
+var SOURCES = ["explicit-statement", "inferred", "user-correction"];
+var CATEGORIES = ["fact", "user-inference"];
 
 // server/src/core/limits.ts
 var LIMITS = {
@@ -6816,16 +7004,16 @@ var import_picomatch = __toESM(require_picomatch2(), 1);
 var SCOPE_RE = /^[a-z0-9]+(?:[-:][a-z0-9]+)*$/;
 var MAX_SCOPE_LENGTH = LIMITS.scopeChars;
 var MAX_SCOPES = LIMITS.scopes;
-function validateScope(s, arg = "scope") {
-  if (typeof s !== "string" || s === "") throw new ValidationError(`${arg} must be a non-empty string like "tools" or "projects:foo"`);
-  if (s.length > MAX_SCOPE_LENGTH) throw new ValidationError(`${arg} "${s.slice(0, 20)}..." is ${s.length} characters: at most ${MAX_SCOPE_LENGTH} are allowed`);
-  if (SCOPE_RE.test(s)) return s;
-  const fixed = s.toLowerCase().trim().replace(/[\s_/.]+/g, "-").replace(/[^a-z0-9:-]/g, "").replace(/([-:])[-:]+/g, "$1").replace(/^[-:]+|[-:]+$/g, "");
-  if (s !== s.toLowerCase() && SCOPE_RE.test(s.toLowerCase())) {
-    throw new ValidationError(`${arg} "${s}" is not lowercase: use "${s.toLowerCase()}"`);
+function validateScope(s2, arg = "scope") {
+  if (typeof s2 !== "string" || s2 === "") throw new ValidationError(`${arg} must be a non-empty string like "tools" or "projects:foo"`);
+  if (s2.length > MAX_SCOPE_LENGTH) throw new ValidationError(`${arg} "${s2.slice(0, 20)}..." is ${s2.length} characters: at most ${MAX_SCOPE_LENGTH} are allowed`);
+  if (SCOPE_RE.test(s2)) return s2;
+  const fixed = s2.toLowerCase().trim().replace(/[\s_/.]+/g, "-").replace(/[^a-z0-9:-]/g, "").replace(/([-:])[-:]+/g, "$1").replace(/^[-:]+|[-:]+$/g, "");
+  if (s2 !== s2.toLowerCase() && SCOPE_RE.test(s2.toLowerCase())) {
+    throw new ValidationError(`${arg} "${s2}" is not lowercase: use "${s2.toLowerCase()}"`);
   }
   const hint = SCOPE_RE.test(fixed) ? `: use "${fixed}"` : "";
-  throw new ValidationError(`${arg} "${s}" is not a valid scope (lowercase letters and digits, parts joined by "-" or ":")${hint}`);
+  throw new ValidationError(`${arg} "${s2}" is not a valid scope (lowercase letters and digits, parts joined by "-" or ":")${hint}`);
 }
 function isGlob(filter) {
   return /[*?[\]{}!]/.test(filter);
@@ -6842,7 +7030,7 @@ function scopeFilterMatcher(filters) {
   if (filters.length === 0) return () => true;
   const globs = filters.filter(isGlob).map((g) => (0, import_picomatch.default)(g, { dot: true }));
   const prefixes = filters.filter((f) => !isGlob(f));
-  const one = (s) => prefixes.some((p) => s === p || s.startsWith(`${p}:`)) || globs.some((m) => m(s) || m(s.replace(/:/g, "/")));
+  const one = (s2) => prefixes.some((p) => s2 === p || s2.startsWith(`${p}:`)) || globs.some((m) => m(s2) || m(s2.replace(/:/g, "/")));
   return (scopes) => scopes.some(one);
 }
 function scopeAllowed(scope, allowed) {
@@ -6851,8 +7039,8 @@ function scopeAllowed(scope, allowed) {
 
 // server/src/core/origin.ts
 import { execFile } from "node:child_process";
-import { readFileSync as readFileSync3 } from "node:fs";
-import { isAbsolute as isAbsolute2, join as join5, resolve as resolve2 } from "node:path";
+import { readFileSync as readFileSync4 } from "node:fs";
+import { isAbsolute as isAbsolute2, join as join6, resolve as resolve2 } from "node:path";
 var GIT_TIMEOUT_MS = 2e3;
 var CACHE_MS = 3e4;
 function git(cwd, args, timeout = GIT_TIMEOUT_MS) {
@@ -6880,7 +7068,7 @@ async function repoInfo(cwd) {
 }
 function currentBranch(gitDir) {
   try {
-    const head = readFileSync3(join5(gitDir, "HEAD"), "utf8").trim();
+    const head = readFileSync4(join6(gitDir, "HEAD"), "utf8").trim();
     const m = /^ref: refs\/heads\/(.+)$/.exec(head);
     return m ? m[1] : null;
   } catch {
@@ -6895,12 +7083,12 @@ async function captureOrigin(cwd) {
 var KEPT_USER = "git";
 function redactRemoteUrl(url) {
   if (url === null || url === void 0) return null;
-  const u = url.trim();
-  const clean = redactTrimmed(u);
-  return clean === u ? url : clean;
+  const u2 = url.trim();
+  const clean = redactTrimmed(u2);
+  return clean === u2 ? url : clean;
 }
-function redactTrimmed(u) {
-  const scheme = /^([a-z][a-z0-9+.-]*:\/\/)([^/?#]*)(.*)$/is.exec(u);
+function redactTrimmed(u2) {
+  const scheme = /^([a-z][a-z0-9+.-]*:\/\/)([^/?#]*)(.*)$/is.exec(u2);
   if (scheme) {
     let authority = scheme[2];
     const at = authority.lastIndexOf("@");
@@ -6911,12 +7099,12 @@ function redactTrimmed(u) {
     const rest = scheme[3].replace(/[?#].*$/s, "");
     return `${scheme[1]}${authority}${rest}`;
   }
-  const scp = /^(?:([^/]*)@)?([^@:/\\]+):(?!\/\/)(.*)$/s.exec(u);
-  if (scp && !/^[a-z]:[\\/]/i.test(u)) {
+  const scp = /^(?:([^/]*)@)?([^@:/\\]+):(?!\/\/)(.*)$/s.exec(u2);
+  if (scp && !/^[a-z]:[\\/]/i.test(u2)) {
     const user = scp[1];
     return `${user === KEPT_USER ? `${user}@` : ""}${scp[2]}:${scp[3].replace(/[?#].*$/s, "")}`;
   }
-  return u;
+  return u2;
 }
 function hasUrlSecrets(url) {
   return url !== null && url !== void 0 && redactRemoteUrl(url) !== url;
@@ -6932,21 +7120,21 @@ var HOST_ALIASES = {
 };
 function normalizeRepoUrl(url) {
   if (!url) return null;
-  let u = redactRemoteUrl(url);
-  if (u === "") return null;
+  let u2 = redactRemoteUrl(url);
+  if (u2 === "") return null;
   let host = "";
   let path = "";
-  const scp = /^(?:[^@/]+@)?([^:/]+):(?!\/)(.+)$/.exec(u);
-  const withScheme = /^[a-z][a-z0-9+.-]*:\/\/(?:[^@/]+@)?([^/:]+)(?::\d+)?\/(.+)$/i.exec(u);
+  const scp = /^(?:[^@/]+@)?([^:/]+):(?!\/)(.+)$/.exec(u2);
+  const withScheme = /^[a-z][a-z0-9+.-]*:\/\/(?:[^@/]+@)?([^/:]+)(?::\d+)?\/(.+)$/i.exec(u2);
   if (withScheme) {
     host = withScheme[1];
     path = withScheme[2];
-  } else if (scp && !/^[a-z]:\\/i.test(u)) {
+  } else if (scp && !/^[a-z]:\\/i.test(u2)) {
     host = scp[1];
     path = scp[2];
   } else {
-    u = u.replace(/^file:\/\//, "");
-    return `local${resolve2(u).replace(/\.git\/?$/, "").replace(/\/+$/, "")}`;
+    u2 = u2.replace(/^file:\/\//, "");
+    return `local${resolve2(u2).replace(/\.git\/?$/, "").replace(/\/+$/, "")}`;
   }
   path = path.replace(/\/+$/, "").replace(/\.git$/i, "").replace(/^\/+/, "");
   host = host.toLowerCase();
@@ -6987,19 +7175,19 @@ function isPlainSafe(v) {
 }
 var ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 var interned = /* @__PURE__ */ new Map();
-function own(s) {
-  return Buffer.from(s, "utf8").toString("utf8");
+function own(s2) {
+  return Buffer.from(s2, "utf8").toString("utf8");
 }
-function intern(s) {
-  let v = interned.get(s);
+function intern(s2) {
+  let v = interned.get(s2);
   if (v === void 0) {
-    v = own(s);
+    v = own(s2);
     if (interned.size < 2e5) interned.set(v, v);
   }
   return v;
 }
-function internOrNull(s) {
-  return s === null ? null : intern(s);
+function internOrNull(s2) {
+  return s2 === null ? null : intern(s2);
 }
 var sharedScopes = /* @__PURE__ */ new Map();
 var sharedOrigins = /* @__PURE__ */ new Map();
@@ -7037,8 +7225,8 @@ function scalar(v) {
   if (v === "null") return null;
   if (v.startsWith('"')) {
     try {
-      const s = JSON.parse(v);
-      return typeof s === "string" ? s : void 0;
+      const s2 = JSON.parse(v);
+      return typeof s2 === "string" ? s2 : void 0;
     } catch {
       return void 0;
     }
@@ -7099,7 +7287,7 @@ function parseCanonical(text2) {
   const scopesText = field(L[4], "scopes");
   if (!created || !updated || scopesText === void 0 || !scopesText.startsWith("[") || !scopesText.endsWith("]")) return null;
   const scopes = scopesText.slice(1, -1).split(", ");
-  if (scopes.length === 0 || scopes.some((s) => !SCOPE_RE.test(s)) || new Set(scopes).size !== scopes.length) return null;
+  if (scopes.length === 0 || scopes.some((s2) => !SCOPE_RE.test(s2)) || new Set(scopes).size !== scopes.length) return null;
   const confidence = member(CONFIDENCES, field(L[5], "confidence"));
   const source = member(SOURCES, field(L[6], "source"));
   const category = member(CATEGORIES, field(L[7], "category"));
@@ -7250,9 +7438,9 @@ function parseGeneral(src) {
   const rawScopes = typeof data.scopes === "string" ? [data.scopes] : data.scopes;
   if (!Array.isArray(rawScopes) || rawScopes.length === 0) throw new ParseError("scopes is missing or empty");
   const scopes = [];
-  for (const s of rawScopes) {
-    if (typeof s !== "string" || !SCOPE_RE.test(s)) throw new ParseError(`scope ${shown(s)} does not match ${SCOPE_RE.source}`);
-    if (!scopes.includes(s)) scopes.push(intern(s));
+  for (const s2 of rawScopes) {
+    if (typeof s2 !== "string" || !SCOPE_RE.test(s2)) throw new ParseError(`scope ${shown(s2)} does not match ${SCOPE_RE.source}`);
+    if (!scopes.includes(s2)) scopes.push(intern(s2));
   }
   const created = toIso(data.created, "created", true);
   const record = {
@@ -7424,8 +7612,8 @@ function mergeKeys(rec, m) {
 }
 
 // server/src/core/store/listing.ts
-import { promises as fsp3, lstatSync as lstatSync2, rmSync } from "node:fs";
-import { join as join6 } from "node:path";
+import { promises as fsp4, lstatSync as lstatSync3, rmSync as rmSync3 } from "node:fs";
+import { join as join7 } from "node:path";
 var Listing = class {
   constructor(dirs) {
     this.dirs = dirs;
@@ -7451,13 +7639,23 @@ var Listing = class {
     this.stats[2 * i + 1] = mtimeMs;
   }
   path(i) {
-    return join6(this.dirs[this.inDir[i]], this.names[i]);
+    return join7(this.dirs[this.inDir[i]], this.names[i]);
   }
   size(i) {
     return this.stats[2 * i];
   }
   mtimeMs(i) {
     return this.stats[2 * i + 1];
+  }
+  /** Builds the path set has() uses, yielding every `every` paths (a server's background check). */
+  async index(pause3, every) {
+    if (this.pathSet) return;
+    const set2 = /* @__PURE__ */ new Set();
+    for (let i = 0; i < this.names.length; i++) {
+      if (i % every === every - 1) await pause3();
+      set2.add(this.path(i));
+    }
+    this.pathSet = set2;
   }
   has(p) {
     if (!this.pathSet) {
@@ -7473,7 +7671,7 @@ function pidOfTemp(name) {
 }
 function removeIfDeadTemp(dir, name) {
   const pid = pidOfTemp(name);
-  if (pid && pid !== process.pid && !pidAlive(pid)) rmSync(join6(dir, name), { force: true });
+  if (pid && pid !== process.pid && !pidAlive(pid)) rmSync3(join7(dir, name), { force: true });
 }
 async function listStoreFiles(dirs, cleanTemps, onSymlink, flat = dirs.length, pause3) {
   const found = new Listing(dirs);
@@ -7481,7 +7679,7 @@ async function listStoreFiles(dirs, cleanTemps, onSymlink, flat = dirs.length, p
     const d = dirs[di];
     let names;
     try {
-      names = await fsp3.readdir(d);
+      names = await fsp4.readdir(d);
     } catch (err) {
       if (err.code === "ENOENT") continue;
       throw err;
@@ -7494,10 +7692,10 @@ async function listStoreFiles(dirs, cleanTemps, onSymlink, flat = dirs.length, p
         continue;
       }
       if (!name.endsWith(".md") || name.startsWith(".")) continue;
-      const p = join6(d, name);
+      const p = join7(d, name);
       let st = null;
       try {
-        st = lstatSync2(p);
+        st = lstatSync3(p);
       } catch {
         continue;
       }
@@ -7509,8 +7707,8 @@ async function listStoreFiles(dirs, cleanTemps, onSymlink, flat = dirs.length, p
 }
 
 // server/src/core/store/notes.ts
-import { lstatSync as lstatSync3, readdirSync, rmSync as rmSync2 } from "node:fs";
-import { join as join7 } from "node:path";
+import { lstatSync as lstatSync4, readdirSync, rmSync as rmSync4 } from "node:fs";
+import { join as join8 } from "node:path";
 var NOTES_DIR = "notes";
 var MEMORIES_ROOT = "/memories";
 var ROOT_NOTE_SCOPE = "notes";
@@ -7565,16 +7763,16 @@ function listNoteFiles(notesDir, add, onSymlink, cleanTemps) {
       return;
     }
     for (const name of names) {
-      const p = join7(dir, name);
+      const p = join8(dir, name);
       if (isTempName(name)) {
         const pid = pidOfTemp2(name);
-        if (cleanTemps && pid && pid !== process.pid && !pidAlive(pid)) rmSync2(p, { force: true });
+        if (cleanTemps && pid && pid !== process.pid && !pidAlive(pid)) rmSync4(p, { force: true });
         continue;
       }
       if (name.startsWith(".")) continue;
       let st;
       try {
-        st = lstatSync3(p);
+        st = lstatSync4(p);
       } catch {
         continue;
       }
@@ -7596,8 +7794,8 @@ function quoted(v) {
 function noteOfTombstone(m) {
   let path = null;
   let text2 = null;
-  for (const block of m.extra) {
-    const k = /^(note_path|note_text): (".*")$/s.exec(block);
+  for (const block2 of m.extra) {
+    const k = /^(note_path|note_text): (".*")$/s.exec(block2);
     if (!k) continue;
     try {
       const v = JSON.parse(k[2]);
@@ -7616,6 +7814,7 @@ function stripRecord(m) {
   void file, void tombstoned, void size2, void mtimeMs, void extra, void idAssigned, void note;
   return rec;
 }
+var YIELD_EVERY = 2048;
 var Store = class {
   dir;
   tombDir;
@@ -7641,8 +7840,8 @@ var Store = class {
     this.readOnly = opts.readOnly ?? false;
     this.nameText = opts.nameText ?? ((b) => b);
     this.dir = dir;
-    this.tombDir = join8(dir, ".tombstones");
-    this.notesDir = join8(dir, NOTES_DIR);
+    this.tombDir = join9(dir, ".tombstones");
+    this.notesDir = join9(dir, NOTES_DIR);
     this.lock = new StoreLock(dir);
     this.warn = opts.warn ?? ((m) => process.stderr.write(`cairn: ${m}
 `));
@@ -7680,9 +7879,13 @@ var Store = class {
     this.freshness = fn;
     this.ownWrites = ownWrites ?? null;
   }
-  /** Runs a write under the lock, telling the freshness strategy it was ours. */
+  /**
+   * Runs a write under the lock, telling the freshness strategy it was ours. It does not wait for
+   * a running check of adopted records (validate): that check re-stats every path before it reads
+   * or drops it, so a file a write made or moved meanwhile is never taken for a stale one (the
+   * same rule as for a file the watcher reported), and a write re-reads its target under the lock.
+   */
   async locked(fn) {
-    if (this.validation) await this.validation;
     const o = this.ownWrites;
     const clean = o?.beforeWrite() ?? false;
     try {
@@ -7696,11 +7899,14 @@ var Store = class {
    * records are being checked against the files (validate), an operation waits for the check to
    * finish: it may change the store, and must see it as it is. A `read` (search, list, show,
    * overview) only waits as long as the freshness strategy says (a big store answers from the
-   * snapshot meanwhile).
+   * snapshot meanwhile). A `create` (a new memory: memory_write, a confirmed pending write)
+   * does not wait for the check either: it needs the lock and the gates, which see every memory
+   * the snapshot holds, and it touches no existing file; a hand edit made before the start is
+   * seen when the check reaches it, as for a read.
    */
   ensureFresh(opts) {
     const v = this.validation;
-    if (v && !opts?.read) return v.then(() => this.freshness());
+    if (v && !opts) return v.then(() => this.freshness());
     return this.freshness();
   }
   /** The running check of adopted records (validate), which writes wait for. */
@@ -7735,9 +7941,11 @@ var Store = class {
    * subscribes: no change is reported for adopted records. Notes are left to validate() (a cached
    * record would not say it is a note). Returns false, adopting nothing, for a cache that names
    * files outside this store (a copied or moved store, another store's cache). `cleanTemps`:
-   * remove dead writers' temp files now, as a load does (a peek leaves them).
+   * remove dead writers' temp files now, as a load does (a small store; a big one leaves them to
+   * validate(), whose listing removes them: a second listing of the whole store before the first
+   * answer cost ~65 ms at 50k; a peek leaves them).
    */
-  adopt(seed, opts) {
+  adopt(seed, opts = { cleanTemps: false }) {
     for (const m of seed) if (!this.isMemoryPath(m.file)) return false;
     if (opts.cleanTemps) this.cleanDeadTemps();
     for (const m of seed) {
@@ -7790,8 +7998,8 @@ var Store = class {
     let tombOk;
     for (const p of new Set(paths)) {
       if (!this.isMemoryPath(p)) continue;
-      if (dirname3(p) === this.tombDir && !(tombOk ??= await this.tombDirUsable())) continue;
-      const st = await fsp4.lstat(p).catch(() => null);
+      if (dirname4(p) === this.tombDir && !(tombOk ??= await this.tombDirUsable())) continue;
+      const st = await fsp5.lstat(p).catch(() => null);
       if (st && st.isFile()) this.refreshOne(p, st.size, st.mtimeMs, void 0);
       else if (this.files.has(p)) this.dropPath(p);
     }
@@ -7835,7 +8043,7 @@ var Store = class {
    * (created on the first removal).
    */
   async tombDirUsable() {
-    const st = await fsp4.lstat(this.tombDir).catch(() => null);
+    const st = await fsp5.lstat(this.tombDir).catch(() => null);
     if (!st || st.isDirectory()) return true;
     const reason = st.isSymbolicLink() ? "is a symbolic link; cairn does not follow links out of the store" : "is not a directory";
     if (this.warnOnce.get(this.tombDir) !== reason) {
@@ -7848,15 +8056,19 @@ var Store = class {
     const changed = [];
     let present = 0;
     for (let i = 0; i < found.length; i++) {
+      if (pause3 && i % YIELD_EVERY === YIELD_EVERY - 1) await pause3();
       const cur = this.files.get(found.path(i));
       if (cur) present++;
       if (!cur || cur.size !== found.size(i) || cur.mtimeMs !== found.mtimeMs(i)) changed.push(i);
     }
     let dropped = 0;
     if (present < this.files.size) {
+      if (pause3) await found.index(pause3, YIELD_EVERY);
+      let k = 0;
       for (const p of [...this.files.keys()]) {
+        if (pause3 && ++k % YIELD_EVERY === 0) await pause3();
         if (found.has(p) || errorOf(this.files.get(p))?.startsWith("is a symbolic")) continue;
-        if (pause3 && this.isMemoryPath(p) && (await fsp4.lstat(p).catch(() => null))?.isFile()) continue;
+        if (pause3 && this.isMemoryPath(p) && (await fsp5.lstat(p).catch(() => null))?.isFile()) continue;
         this.dropPath(p);
         dropped++;
       }
@@ -7871,13 +8083,13 @@ var Store = class {
       let mtimeMs = found.mtimeMs(i);
       if (pause3) {
         if (++n % 100 === 0) await pause3();
-        const st = await fsp4.lstat(p).catch(() => null);
+        const st = await fsp5.lstat(p).catch(() => null);
         if (!st?.isFile()) continue;
         size2 = st.size;
         mtimeMs = st.mtimeMs;
       }
-      const s = seeded.get(p);
-      if (s && s.size === size2 && s.mtimeMs === mtimeMs) this.refreshOne(s.file, size2, mtimeMs, s);
+      const s2 = seeded.get(p);
+      if (s2 && s2.size === size2 && s2.mtimeMs === mtimeMs) this.refreshOne(s2.file, size2, mtimeMs, s2);
       else this.refreshOne(p, size2, mtimeMs, void 0);
     }
     progress?.(changed.length, changed.length);
@@ -7894,7 +8106,7 @@ var Store = class {
     } else {
       let text2;
       try {
-        text2 = readFileSync4(p, "utf8");
+        text2 = readFileSync5(p, "utf8");
       } catch (err) {
         if (err.code === "ENOENT") {
           if (this.files.has(p)) this.dropPath(p);
@@ -7918,9 +8130,9 @@ var Store = class {
       const updated = record.updated ?? created;
       const idAssigned = record.id === null;
       const id = record.id ?? derivedId(basename2(p), created);
-      const mem = storedMemory({ ...record, id, created, updated }, p, size2, mtimeMs, extra);
-      if (idAssigned) mem.idAssigned = true;
-      return mem;
+      const mem2 = storedMemory({ ...record, id, created, updated }, p, size2, mtimeMs, extra);
+      if (idAssigned) mem2.idAssigned = true;
+      return mem2;
     } catch (err) {
       return new Skip(size2, mtimeMs, err.message);
     }
@@ -7938,11 +8150,11 @@ var Store = class {
       this.warnOnce.set(p, error);
       this.warn(`skipped ${p}: ${error}`);
     }
-    const mem = memOf(entry);
+    const mem2 = memOf(entry);
     if (oldId) this.removeOwner(oldId, p);
-    if (mem) this.addOwner(mem.id, p);
-    if (oldId && oldId !== mem?.id) this.elect(oldId);
-    if (mem) this.elect(mem.id);
+    if (mem2) this.addOwner(mem2.id, p);
+    if (oldId && oldId !== mem2?.id) this.elect(oldId);
+    if (mem2) this.elect(mem2.id);
   }
   addOwner(id, p) {
     const cur = this.owners.get(id);
@@ -8025,7 +8237,7 @@ var Store = class {
   async fresh(id) {
     const known = this.activeById.get(id) ?? this.tombById.get(id);
     if (known) {
-      const st = await fsp4.lstat(known.file).catch(() => null);
+      const st = await fsp5.lstat(known.file).catch(() => null);
       if (st?.isFile()) {
         this.refreshOne(known.file, st.size, st.mtimeMs, void 0);
         const again = this.activeById.get(id) ?? this.tombById.get(id);
@@ -8039,7 +8251,7 @@ var Store = class {
   async freshAny(id) {
     const known = this.mergingById.get(id);
     if (known) {
-      const st = await fsp4.lstat(known.file).catch(() => null);
+      const st = await fsp5.lstat(known.file).catch(() => null);
       if (st?.isFile()) this.refreshOne(known.file, st.size, st.mtimeMs, void 0);
       else await this.sync();
       const again = this.mergingById.get(id);
@@ -8051,7 +8263,7 @@ var Store = class {
   async moveRecord(cur, next2) {
     const targetDir = next2.removed !== void 0 ? this.tombDir : this.dir;
     const written = await this.writeRecord(cur.file, next2, cur.extra);
-    if (dirname3(cur.file) === targetDir) return written;
+    if (dirname4(cur.file) === targetDir) return written;
     await ensureDir(targetDir);
     const dest = await this.freeName(targetDir, basename2(cur.file));
     await moveFileDurable(cur.file, dest);
@@ -8086,7 +8298,7 @@ var Store = class {
   // the old set, from step 3 on the merged result; never both active, never neither.
   /** Where merge journals live (a dot directory: never listed as memories). */
   get mergeDir() {
-    return join8(this.dir, ".merges");
+    return join9(this.dir, ".merges");
   }
   /** Test hook: CAIRN_TEST_MERGE_STEP_DELAY_MS waits between the steps of a merge (crash tests). */
   async stepDelay() {
@@ -8113,7 +8325,7 @@ var Store = class {
       await ensureDir(this.tombDir);
       await ensureDir(this.mergeDir);
       const file = await this.freeName(this.dir, fileNameFor(rec, this.nameText));
-      const journal = join8(this.mergeDir, `${rec.id}.json`);
+      const journal = join9(this.mergeDir, `${rec.id}.json`);
       await writeFileAtomic(journal, `${JSON.stringify({ id: rec.id, file: basename2(file), sources: sourceIds })}
 `);
       await this.stepDelay();
@@ -8126,7 +8338,7 @@ var Store = class {
       const done = { ...rec };
       delete done.merging;
       const merged = await this.writeRecord(file, done, []);
-      await fsp4.rm(journal, { force: true });
+      await fsp5.rm(journal, { force: true });
       await fsyncDir(this.mergeDir);
       return merged;
     });
@@ -8134,16 +8346,16 @@ var Store = class {
   /** Resolves interrupted merges (see above) under the lock. A read-only store never does. */
   async recoverMerges() {
     if (this.readOnly) return 0;
-    const pending = this.mergingById.size > 0 || (await fsp4.readdir(this.mergeDir).catch(() => [])).length > 0;
+    const pending = this.mergingById.size > 0 || (await fsp5.readdir(this.mergeDir).catch(() => [])).length > 0;
     if (!pending) return 0;
     return this.locked(() => this.recoverLocked());
   }
   async recoverLocked() {
     if (this.readOnly) return 0;
     const work = /* @__PURE__ */ new Map();
-    const names = await fsp4.readdir(this.mergeDir).catch(() => []);
+    const names = await fsp5.readdir(this.mergeDir).catch(() => []);
     for (const name of names) {
-      const p = join8(this.mergeDir, name);
+      const p = join9(this.mergeDir, name);
       if (isTempName(name)) {
         removeIfDeadTemp(this.mergeDir, name);
         continue;
@@ -8151,17 +8363,17 @@ var Store = class {
       if (!name.endsWith(".json")) continue;
       let j;
       try {
-        j = JSON.parse(await fsp4.readFile(p, "utf8"));
+        j = JSON.parse(await fsp5.readFile(p, "utf8"));
       } catch {
         j = {};
       }
       const ok = typeof j.id === "string" && Array.isArray(j.sources) && j.sources.every((x) => typeof x === "string");
       if (!ok) {
         this.warn(`removed ${p}: not a merge journal cairn can read`);
-        await fsp4.rm(p, { force: true });
+        await fsp5.rm(p, { force: true });
         continue;
       }
-      work.set(j.id, { sources: j.sources, journal: p, ...typeof j.file === "string" ? { file: join8(this.dir, basename2(j.file)) } : {} });
+      work.set(j.id, { sources: j.sources, journal: p, ...typeof j.file === "string" ? { file: join9(this.dir, basename2(j.file)) } : {} });
     }
     for (const [id, m] of this.mergingById) {
       const w2 = work.get(id);
@@ -8171,7 +8383,7 @@ var Store = class {
     let n = 0;
     for (const [id, w2] of work) {
       await this.resolveMerge(id, w2.sources, w2.file);
-      if (w2.journal) await fsp4.rm(w2.journal, { force: true });
+      if (w2.journal) await fsp5.rm(w2.journal, { force: true });
       n++;
     }
     if (names.length > 0) await fsyncDir(this.mergeDir).catch(() => void 0);
@@ -8179,15 +8391,15 @@ var Store = class {
   }
   async resolveMerge(id, sourceIds, file) {
     if (file) {
-      const st = await fsp4.lstat(file).catch(() => null);
+      const st = await fsp5.lstat(file).catch(() => null);
       if (st?.isFile()) this.refreshOne(file, st.size, st.mtimeMs, void 0);
       else if (this.files.has(file)) this.dropPath(file);
     }
     const merged = this.mergingById.get(id) ?? await this.freshAny(id);
     const reason = `merged into ${id}`;
     const srcs = [];
-    for (const s of sourceIds) srcs.push(await this.fresh(s));
-    const ours = (s) => s !== void 0 && s.tombstoned && s.removed_reason === reason;
+    for (const s2 of sourceIds) srcs.push(await this.fresh(s2));
+    const ours = (s2) => s2 !== void 0 && s2.tombstoned && s2.removed_reason === reason;
     if (merged && !merged.merging) return;
     if (merged && srcs.every(ours)) {
       if (merged.merging) {
@@ -8198,17 +8410,17 @@ var Store = class {
       }
       return;
     }
-    for (const s of srcs) {
-      if (!ours(s)) continue;
-      const rec = stripRecord(s);
+    for (const s2 of srcs) {
+      if (!ours(s2)) continue;
+      const rec = stripRecord(s2);
       delete rec.removed;
       delete rec.removed_reason;
       delete rec.removed_session;
-      await this.moveRecord(s, rec);
+      await this.moveRecord(s2, rec);
     }
     if (merged?.merging) {
-      await fsp4.rm(merged.file, { force: true });
-      await fsyncDir(dirname3(merged.file));
+      await fsp5.rm(merged.file, { force: true });
+      await fsyncDir(dirname4(merged.file));
       this.dropPath(merged.file);
       this.warn(`rolled back the interrupted merge into ${id}: its sources are active again`);
     }
@@ -8216,15 +8428,15 @@ var Store = class {
   async writeRecord(file, rec, extra) {
     const text2 = serializeMemory(rec, extra);
     await writeFileAtomic(file, text2);
-    const st = await fsp4.stat(file);
-    const mem = storedMemory(rec, file, st.size, st.mtimeMs, extra);
-    this.setEntry(file, mem);
-    return mem;
+    const st = statSync3(file);
+    const mem2 = storedMemory(rec, file, st.size, st.mtimeMs, extra);
+    this.setEntry(file, mem2);
+    return mem2;
   }
   async freeName(dir, name) {
-    let candidate = join8(dir, name);
-    for (let n = 2; this.files.has(candidate) || await fsp4.lstat(candidate).catch(() => null); n++) {
-      candidate = join8(dir, name.replace(/\.md$/, `-${n}.md`));
+    let candidate = join9(dir, name);
+    for (let n = 2; this.files.has(candidate) || lstatSync5(candidate, { throwIfNoEntry: false }); n++) {
+      candidate = join9(dir, name.replace(/\.md$/, `-${n}.md`));
     }
     return candidate;
   }
@@ -8251,11 +8463,11 @@ var Store = class {
       if (next2.id !== cur.id) throw new ConflictError(`a write-back may not change the id of ${cur.id}`);
       const wantTomb = next2.removed !== void 0;
       const targetDir = wantTomb ? this.tombDir : this.dir;
-      if (targetDir === this.tombDir && dirname3(cur.file) !== targetDir && !await this.tombDirUsable()) {
+      if (targetDir === this.tombDir && dirname4(cur.file) !== targetDir && !await this.tombDirUsable()) {
         throw new ConflictError(`cannot remove ${id}: ${this.tombDir} is not a real directory (a symbolic link or a file); cairn does not follow links out of the store, so replace it with a directory`);
       }
       const written = await this.writeRecord(cur.file, next2, cur.extra);
-      if (dirname3(cur.file) === targetDir) return written;
+      if (dirname4(cur.file) === targetDir) return written;
       await ensureDir(targetDir);
       const dest = await this.freeName(targetDir, basename2(cur.file));
       await moveFileDurable(cur.file, dest);
@@ -8269,15 +8481,15 @@ var Store = class {
   // ---- notes (the memory tool's files; paths are checked to lie in the notes area by core/notes) ----
   /** The note at `file` as on disk now (under the lock): its text, or null when there is none. */
   async noteText(file) {
-    const st = await fsp4.lstat(file).catch(() => null);
+    const st = await fsp5.lstat(file).catch(() => null);
     if (!st) return null;
     if (!st.isFile()) throw new ConflictError(`${file} is not a regular file`);
-    const text2 = await fsp4.readFile(file, "utf8");
+    const text2 = await fsp5.readFile(file, "utf8");
     this.refreshOne(file, st.size, st.mtimeMs, void 0);
     return text2;
   }
   async noteWritten(file) {
-    const st = await fsp4.stat(file);
+    const st = await fsp5.stat(file);
     this.refreshOne(file, st.size, st.mtimeMs, void 0);
     const m = memOf(this.files.get(file));
     if (!m) throw new ConflictError(`${file} was written but cannot be read back as a note`);
@@ -8291,7 +8503,7 @@ var Store = class {
     if (this.noteRel(file) === null) throw new ConflictError(`${file} is not in the notes area`);
     return this.locked(async () => {
       const next2 = await edit(await this.noteText(file));
-      await ensureDir(dirname3(file));
+      await ensureDir(dirname4(file));
       await writeFileAtomic(file, next2);
       return this.noteWritten(file);
     });
@@ -8312,8 +8524,8 @@ var Store = class {
         await ensureDir(this.tombDir);
         const dest = await this.freeName(this.tombDir, `${basename2(file).replace(/[^A-Za-z0-9._-]+/g, "-").replace(/\.md$/, "")}-note.md`);
         out2.push(await this.writeRecord(dest, tomb(note), noteTombExtra(note.note, text2)));
-        await fsp4.unlink(file);
-        await fsyncDir(dirname3(file));
+        await fsp5.unlink(file);
+        await fsyncDir(dirname4(file));
         this.dropPath(file);
       }
       return out2;
@@ -8326,17 +8538,17 @@ var Store = class {
   async renameNote(from, to) {
     if (this.noteRel(to) === null) throw new ConflictError(`${to} is not in the notes area`);
     await this.locked(async () => {
-      const st = await fsp4.lstat(from);
-      await ensureDir(dirname3(to));
+      const st = await fsp5.lstat(from);
+      await ensureDir(dirname4(to));
       if (st.isFile()) {
-        await fsp4.link(from, to);
-        await fsp4.unlink(from);
+        await fsp5.link(from, to);
+        await fsp5.unlink(from);
       } else {
-        if (await fsp4.lstat(to).catch(() => null)) throw Object.assign(new Error(`${to} exists`), { code: "EEXIST" });
-        await fsp4.rename(from, to);
+        if (await fsp5.lstat(to).catch(() => null)) throw Object.assign(new Error(`${to} exists`), { code: "EEXIST" });
+        await fsp5.rename(from, to);
       }
-      await fsyncDir(dirname3(to));
-      if (dirname3(from) !== dirname3(to)) await fsyncDir(dirname3(from));
+      await fsyncDir(dirname4(to));
+      if (dirname4(from) !== dirname4(to)) await fsyncDir(dirname4(from));
       await this.syncNotes();
     });
   }
@@ -8346,11 +8558,11 @@ var Store = class {
     return this.locked(async () => {
       const t = await this.fresh(id);
       if (!t || !t.tombstoned) throw new NotFoundError(`no removed memory with id ${id}`);
-      if (await fsp4.lstat(file).catch(() => null)) throw new ConflictError(`cannot restore ${id}: its path now holds another file; rename that one first`);
-      await ensureDir(dirname3(file));
+      if (await fsp5.lstat(file).catch(() => null)) throw new ConflictError(`cannot restore ${id}: its path now holds another file; rename that one first`);
+      await ensureDir(dirname4(file));
       await writeFileAtomic(file, text2);
       const note = await this.noteWritten(file);
-      await fsp4.rm(t.file, { force: true });
+      await fsp5.rm(t.file, { force: true });
       this.dropPath(t.file);
       return note;
     });
@@ -8362,7 +8574,7 @@ var Store = class {
       for (const id of ids2) {
         const t = await this.fresh(id);
         if (!t || !t.tombstoned) continue;
-        await fsp4.rm(t.file, { force: true });
+        await fsp5.rm(t.file, { force: true });
         this.dropPath(t.file);
         done.push(id);
       }
@@ -8372,20 +8584,20 @@ var Store = class {
 };
 
 // server/src/core/trust/gates/entropy.ts
-function shannonEntropy(s) {
-  if (s.length === 0) return 0;
+function shannonEntropy(s2) {
+  if (s2.length === 0) return 0;
   const counts = /* @__PURE__ */ new Map();
-  for (const ch of s) counts.set(ch, (counts.get(ch) ?? 0) + 1);
+  for (const ch of s2) counts.set(ch, (counts.get(ch) ?? 0) + 1);
   let h = 0;
-  const n = [...s].length;
+  const n = [...s2].length;
   for (const c of counts.values()) {
     const p = c / n;
     h -= p * Math.log2(p);
   }
   return h;
 }
-function charClasses(s) {
-  return Number(/[a-z]/.test(s)) + Number(/[A-Z]/.test(s)) + Number(/[0-9]/.test(s)) + Number(/[^A-Za-z0-9]/.test(s));
+function charClasses(s2) {
+  return Number(/[a-z]/.test(s2)) + Number(/[A-Z]/.test(s2)) + Number(/[0-9]/.test(s2)) + Number(/[^A-Za-z0-9]/.test(s2));
 }
 var PLACEHOLDER_WORDS = /(example|placeholder|changeme|change[_-]me|redacted|dummy|your[_-]?|xxxx|sample|fake|todo|insert|replace)/i;
 function isPlaceholder(value) {
@@ -8467,7 +8679,7 @@ var Findings = class {
   spans = [];
   seen = /* @__PURE__ */ new Set();
   overlaps(start, end) {
-    return this.spans.some((s) => start < s.end && end > s.start);
+    return this.spans.some((s2) => start < s2.end && end > s2.start);
   }
   spanList() {
     return [...this.spans].sort((a, b) => a.start - b.start);
@@ -8550,8 +8762,8 @@ function isCodeReference(v) {
   /^[A-Z][A-Z0-9_]*$/.test(v);
 }
 function isNameLike(v) {
-  const segs = v.split(/[-_.]+/).filter((s) => s !== "");
-  return segs.length >= 2 && segs.every((s) => /^[A-Za-z]+$/.test(s) || /^v?\d{1,4}$/i.test(s));
+  const segs = v.split(/[-_.]+/).filter((s2) => s2 !== "");
+  return segs.length >= 2 && segs.every((s2) => /^[A-Za-z]+$/.test(s2) || /^v?\d{1,4}$/i.test(s2));
 }
 function looksLikeSecretValue(v) {
   if (v.length < ASSIGNMENT_MIN_LENGTH) return false;
@@ -8679,10 +8891,10 @@ function withoutSecrets(text2) {
   if (spans.length === 0) return text2;
   let out2 = "";
   let at = 0;
-  for (const s of spans) {
-    if (s.start > at) out2 += text2.slice(at, s.start);
+  for (const s2 of spans) {
+    if (s2.start > at) out2 += text2.slice(at, s2.start);
     out2 += " ";
-    at = Math.max(at, s.end);
+    at = Math.max(at, s2.end);
   }
   return out2 + text2.slice(at);
 }
@@ -8694,12 +8906,12 @@ function detectSecrets(text2) {
 import { existsSync as existsSync2 } from "node:fs";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { join as join11 } from "node:path";
+import { join as join13 } from "node:path";
 
 // server/src/core/index/cache.ts
 import { createHash as createHash2 } from "node:crypto";
-import { closeSync, constants as constants2, fstatSync, fsyncSync, openSync, readdirSync as readdirSync3, readSync, renameSync, rmSync as rmSync3, writeSync } from "node:fs";
-import { join as join9 } from "node:path";
+import { closeSync as closeSync3, constants as constants2, fstatSync, fsyncSync, openSync as openSync3, readdirSync as readdirSync3, readSync, renameSync as renameSync2, rmSync as rmSync5, writeSync as writeSync3 } from "node:fs";
+import { join as join10 } from "node:path";
 
 // server/src/core/index/stem.ts
 var STEMMER_VERSION = 2;
@@ -8964,23 +9176,40 @@ function tokenize(text2) {
 var CACHE_DIR = ".cache";
 var CACHE_FILE = "search-index.bin";
 var MAGIC = Buffer.from("CAIRNIDX", "latin1");
-var FORMAT = 5;
+var FORMAT = 6;
+var SHARED = ["origin", "scopes"];
 var HEADER_SLOT = 4096;
 var SHA_AT = 8;
 var LEN_AT = 48;
 var JSON_AT = 52;
 var CHUNK = 2e3;
 function cachePath(storeDir) {
-  return join9(storeDir, CACHE_DIR, CACHE_FILE);
+  return join10(storeDir, CACHE_DIR, CACHE_FILE);
 }
 function isLittleEndian() {
   return new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+}
+function* chunksOf(xs) {
+  for (let i = 0; i < xs.length; i += CHUNK) yield xs.slice(i, i + CHUNK);
 }
 function* payloadParts(c, keys) {
   const seen = /* @__PURE__ */ new Set();
   for (const r of c.records) for (const k in r) if (Object.hasOwn(r, k)) seen.add(k);
   keys.push(...[...seen].sort());
   if (keys.length > 50) throw new Error(`records have ${keys.length} distinct keys; the cache supports 50`);
+  const isShared = keys.map((k) => SHARED.includes(k));
+  const table = [];
+  const at = /* @__PURE__ */ new Map();
+  for (const r of c.records) {
+    for (let i = 0; i < keys.length; i++) {
+      if (!isShared[i]) continue;
+      const v = r[keys[i]];
+      if (v !== void 0 && !at.has(v)) {
+        at.set(v, table.length);
+        table.push(v);
+      }
+    }
+  }
   const row2 = (r) => {
     const out2 = [0];
     let mask2 = 0;
@@ -8988,28 +9217,30 @@ function* payloadParts(c, keys) {
       const v = r[keys[i]];
       if (v !== void 0 && Object.hasOwn(r, keys[i])) {
         mask2 += 2 ** i;
-        out2.push(v);
+        out2.push(isShared[i] ? at.get(v) : v);
       }
     }
     out2[0] = mask2;
     return out2;
   };
   let recordsBytes = 0;
-  const emit = (s) => {
-    const b = Buffer.from(s, "utf8");
+  const emit = (s2) => {
+    const b = Buffer.from(s2, "utf8");
     recordsBytes += b.length;
     return b;
   };
+  yield ["records", emit(`${JSON.stringify(table)}
+`)];
   for (let i = 0; i < c.records.length; i += CHUNK) {
     yield ["records", emit(`[${c.records.slice(i, i + CHUNK).map((r) => JSON.stringify(row2(r))).join(",")}]
 `)];
   }
-  const a = "analysis" in c ? c.analysis() : c;
+  const a = "analysis" in c ? c.analysis() : { terms: c.terms, parts: chunksOf(c.entries) };
   const terms = Buffer.from(a.terms.join("\n"), "utf8");
   yield ["terms", terms];
   yield ["pad", Buffer.alloc((4 - (recordsBytes + terms.length) % 4) % 4)];
-  for (let i = 0; i < a.entries.length; i += CHUNK) {
-    const part = a.entries.slice(i, i + CHUNK);
+  for (const part of a.parts) {
+    if (part.length === 0) continue;
     let n = 0;
     for (const e of part) n += 4 + e.fwd.length;
     const data = new Int32Array(n);
@@ -9040,9 +9271,9 @@ async function encodeInto(c, write2, pause3) {
   const keys = [];
   const sha = createHash2("sha1");
   const size2 = { records: 0, terms: 0, pad: 0, ints: 0 };
-  for (const [section2, buf] of payloadParts(c, keys)) {
+  for (const [section3, buf] of payloadParts(c, keys)) {
     sha.update(buf);
-    size2[section2] += buf.length;
+    size2[section3] += buf.length;
     write2(buf);
     if (pause3) await pause3();
   }
@@ -9051,6 +9282,7 @@ async function encodeInto(c, write2, pause3) {
     tokenizer: TOKENIZER_VERSION,
     stemmer: STEMMER_VERSION,
     keys,
+    shared: keys.filter((k) => SHARED.includes(k)),
     recordsBytes: size2.records,
     termsBytes: size2.terms,
     ints: size2.ints / 4
@@ -9079,7 +9311,10 @@ function decodeFrom(read, size2, revive) {
   const pad = (4 - (h.recordsBytes + h.termsBytes) % 4) % 4;
   if (size2 - HEADER_SLOT !== h.recordsBytes + h.termsBytes + pad + h.ints * 4) throw new Error("truncated or extended payload");
   const sha = createHash2("sha1");
+  if (!Array.isArray(h.keys) || !Array.isArray(h.shared) || !h.shared.every((k) => h.keys.includes(k))) throw new Error("unreadable header");
+  const isShared = h.keys.map((k) => h.shared.includes(k));
   const records = [];
+  let table = null;
   const takeLine = (line) => {
     let rows;
     try {
@@ -9088,13 +9323,23 @@ function decodeFrom(read, size2, revive) {
       throw new Error("malformed records");
     }
     if (!Array.isArray(rows)) throw new Error("malformed records");
+    if (table === null) {
+      table = rows;
+      return;
+    }
+    const tab = table;
     for (const row2 of rows) {
       if (!Array.isArray(row2) || typeof row2[0] !== "number") throw new Error("malformed record");
       const r = {};
       let mask2 = row2[0];
       let v = 1;
       for (let i = 0; i < h.keys.length && mask2 > 0; i++) {
-        if (mask2 % 2 === 1) r[h.keys[i]] = row2[v++];
+        if (mask2 % 2 === 1) {
+          const x = row2[v++];
+          if (!isShared[i]) r[h.keys[i]] = x;
+          else if (typeof x === "number" && Number.isInteger(x) && x >= 0 && x < tab.length) r[h.keys[i]] = tab[x];
+          else throw new Error("malformed record");
+        }
         mask2 = Math.floor(mask2 / 2);
       }
       if (!revive) records.push(r);
@@ -9108,21 +9353,31 @@ function decodeFrom(read, size2, revive) {
     }
   };
   let pos = HEADER_SLOT;
-  let carry = null;
-  const scratch = Buffer.allocUnsafe(Math.min(READ_CHUNK, Math.max(h.recordsBytes, h.ints * 4)));
+  let scratch2 = Buffer.allocUnsafe(Math.max(2 * READ_CHUNK, Math.min(READ_CHUNK, h.ints * 4)));
+  let carry = 0;
   for (let left = h.recordsBytes; left > 0; ) {
-    const chunk = read(pos, Math.min(READ_CHUNK, left), scratch);
-    sha.update(chunk);
-    pos += chunk.length;
-    left -= chunk.length;
-    let data2 = carry ? Buffer.concat([carry, chunk]) : chunk;
-    for (let nl = data2.indexOf(10); nl >= 0; nl = data2.indexOf(10)) {
-      takeLine(data2.subarray(0, nl));
-      data2 = data2.subarray(nl + 1);
+    if (scratch2.length - carry < Math.min(READ_CHUNK, left)) {
+      const grown = Buffer.allocUnsafe(Math.max(2 * scratch2.length, carry + Math.min(READ_CHUNK, left)));
+      scratch2.copy(grown, 0, 0, carry);
+      scratch2 = grown;
     }
-    carry = data2.length > 0 ? Buffer.from(data2) : null;
+    const want = Math.min(READ_CHUNK, left, scratch2.length - carry);
+    const target = scratch2.subarray(carry, carry + want);
+    const chunk = read(pos, want, target);
+    if (chunk.buffer !== target.buffer || chunk.byteOffset !== target.byteOffset) chunk.copy(target);
+    sha.update(target);
+    pos += want;
+    left -= want;
+    const data2 = scratch2.subarray(0, carry + want);
+    let start = 0;
+    for (let nl = data2.indexOf(10, carry); nl >= 0; nl = data2.indexOf(10, start)) {
+      takeLine(data2.subarray(start, nl));
+      start = nl + 1;
+    }
+    carry = data2.length - start;
+    if (start > 0 && carry > 0) scratch2.copyWithin(0, start, data2.length);
   }
-  if (carry) takeLine(carry);
+  if (carry > 0) takeLine(scratch2.subarray(0, carry));
   const termsBuf = read(pos, h.termsBytes + pad);
   sha.update(termsBuf);
   pos += termsBuf.length;
@@ -9131,7 +9386,7 @@ function decodeFrom(read, size2, revive) {
   const data = new Int32Array(h.ints);
   const bytes = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
   for (let o = 0; o < bytes.length; ) {
-    const chunk = read(pos, Math.min(READ_CHUNK, bytes.length - o), scratch);
+    const chunk = read(pos, Math.min(READ_CHUNK, bytes.length - o), scratch2);
     sha.update(chunk);
     chunk.copy(bytes, o);
     o += chunk.length;
@@ -9151,11 +9406,34 @@ function decodeFrom(read, size2, revive) {
   }
   return { records, terms, entries };
 }
-function readCache(storeDir, onReject, revive) {
-  if (!isOwnDirSync(join9(storeDir, CACHE_DIR))) return null;
+function readCacheId(storeDir) {
+  if (!isOwnDirSync(join10(storeDir, CACHE_DIR))) return null;
   let fd;
   try {
-    fd = openSync(cachePath(storeDir), constants2.O_RDONLY | constants2.O_NOFOLLOW);
+    fd = openSync3(cachePath(storeDir), constants2.O_RDONLY | constants2.O_NOFOLLOW);
+  } catch {
+    return null;
+  }
+  try {
+    const head = Buffer.alloc(HEADER_SLOT);
+    if (readSync(fd, head, 0, HEADER_SLOT, 0) !== HEADER_SLOT || !head.subarray(0, 8).equals(MAGIC)) return null;
+    const hlen = head.readUInt32LE(LEN_AT);
+    if (JSON_AT + hlen > HEADER_SLOT) return null;
+    const h = JSON.parse(head.subarray(JSON_AT, JSON_AT + hlen).toString("utf8"));
+    if (h.format !== FORMAT || h.tokenizer !== TOKENIZER_VERSION || h.stemmer !== STEMMER_VERSION) return null;
+    const sha = head.subarray(SHA_AT, LEN_AT).toString("latin1");
+    return /^[0-9a-f]{40}$/.test(sha) ? sha : null;
+  } catch {
+    return null;
+  } finally {
+    closeSync3(fd);
+  }
+}
+function readCache(storeDir, onReject, revive) {
+  if (!isOwnDirSync(join10(storeDir, CACHE_DIR))) return null;
+  let fd;
+  try {
+    fd = openSync3(cachePath(storeDir), constants2.O_RDONLY | constants2.O_NOFOLLOW);
   } catch {
     return null;
   }
@@ -9175,7 +9453,7 @@ function readCache(storeDir, onReject, revive) {
     onReject?.(err instanceof Error ? err.message : String(err));
     return null;
   } finally {
-    closeSync(fd);
+    closeSync3(fd);
   }
 }
 function removeDeadTemps(dir) {
@@ -9187,45 +9465,48 @@ function removeDeadTemps(dir) {
   }
   for (const n of names) {
     const m = /^search-index\.bin\.(\d+)\.[0-9a-z]+\.tmp$/.exec(n);
-    if (m && Number(m[1]) !== process.pid && !pidAlive(Number(m[1]))) rmSync3(join9(dir, n), { force: true });
+    if (m && Number(m[1]) !== process.pid && !pidAlive(Number(m[1]))) rmSync5(join10(dir, n), { force: true });
   }
 }
 async function writeCache(storeDir, c, pause3) {
-  const dir = join9(storeDir, CACHE_DIR);
+  const dir = join10(storeDir, CACHE_DIR);
   ensureOwnDirSync(dir);
   removeDeadTemps(dir);
   const target = cachePath(storeDir);
   const tmp = `${target}.${process.pid}.${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}.tmp`;
-  const fd = openSync(tmp, "w", 384);
+  const fd = openSync3(tmp, "w", 384);
   let ok = false;
+  let id = "";
   try {
     let pos = HEADER_SLOT;
     const header = await encodeInto(
       c,
       (b) => {
-        writeSync(fd, b, 0, b.length, pos);
+        writeSync3(fd, b, 0, b.length, pos);
         pos += b.length;
       },
       pause3
     );
-    writeSync(fd, header, 0, header.length, 0);
+    writeSync3(fd, header, 0, header.length, 0);
     fsyncSync(fd);
+    id = header.subarray(SHA_AT, LEN_AT).toString("latin1");
     ok = true;
   } finally {
-    closeSync(fd);
-    if (!ok) rmSync3(tmp, { force: true });
+    closeSync3(fd);
+    if (!ok) rmSync5(tmp, { force: true });
   }
   try {
-    renameSync(tmp, target);
+    renameSync2(tmp, target);
   } catch (err) {
-    rmSync3(tmp, { force: true });
+    rmSync5(tmp, { force: true });
     throw err;
   }
+  return id;
 }
 
 // server/src/core/store/freshness.ts
-import { readdirSync as readdirSync4, statSync as statSync2, watch } from "node:fs";
-import { dirname as dirname4, join as join10 } from "node:path";
+import { readdirSync as readdirSync4, statSync as statSync4, watch } from "node:fs";
+import { dirname as dirname5, join as join11 } from "node:path";
 var FULL_SYNC_INTERVAL_MS = 500;
 var DIR_DIFF_INTERVAL_MS = 1e3;
 var DRAIN_DELAY_MS = 25;
@@ -9234,7 +9515,7 @@ function isMemoryName(name) {
 }
 function mtimeOf(dir) {
   try {
-    return statSync2(dir).mtimeMs;
+    return statSync4(dir).mtimeMs;
   } catch {
     return -1;
   }
@@ -9375,14 +9656,14 @@ var Freshness = class {
       names = [];
     }
     const onDisk = /* @__PURE__ */ new Set();
-    for (const n of names) if (isMemoryName(n)) onDisk.add(join10(dir, n));
+    for (const n of names) if (isMemoryName(n)) onDisk.add(join11(dir, n));
     const known = this.store.fileStats();
-    for (const p of known.keys()) if (dirname4(p) === dir && !onDisk.has(p)) this.pending.add(p);
+    for (const p of known.keys()) if (dirname5(p) === dir && !onDisk.has(p)) this.pending.add(p);
     for (const p of onDisk) if (!known.has(p)) this.pending.add(p);
   }
   ensureWatch(dir) {
     if (this.broken || this.stopped || this.watchers.has(dir)) return;
-    const parentNow = mtimeOf(dirname4(dir));
+    const parentNow = mtimeOf(dirname5(dir));
     if (this.absentAt.get(dir) === parentNow) return;
     let w2;
     try {
@@ -9412,8 +9693,8 @@ var Freshness = class {
     else if (dir === this.store.notesDir) this.notesDirty = true;
     else {
       const n = name.toString();
-      this.absentAt.delete(join10(dir, n));
-      if (isMemoryName(n)) this.pending.add(join10(dir, n));
+      this.absentAt.delete(join11(dir, n));
+      if (isMemoryName(n)) this.pending.add(join11(dir, n));
       else if (dir === this.store.dir && n === ".tombstones") this.ensureWatch(this.store.tombDir);
       else if (dir === this.store.dir && n === "notes") {
         this.ensureWatch(this.store.notesDir);
@@ -9436,6 +9717,81 @@ var Freshness = class {
     this.watchers.clear();
   }
 };
+
+// server/src/core/index/overviewCache.ts
+import { closeSync as closeSync4, constants as constants3, fstatSync as fstatSync2, openSync as openSync4, readSync as readSync2, renameSync as renameSync3, rmSync as rmSync6, writeFileSync as writeFileSync2 } from "node:fs";
+import { join as join12 } from "node:path";
+var OVERVIEW_FILE = "overview.json";
+var FORMAT2 = 1;
+var MAX_BYTES = 64 << 20;
+function overviewGroups(records, repoKey) {
+  const at = /* @__PURE__ */ new Map();
+  for (const r of records) {
+    const repo = repoKey(r);
+    const key = `${repo ?? ""}\0${repo === null ? 0 : 1}\0${r.scopes.join("\n")}\0${r.expires ?? ""}`;
+    const g = at.get(key);
+    if (g) g.n++;
+    else at.set(key, { repo, scopes: [...r.scopes], expires: r.expires, n: 1 });
+  }
+  return [...at.values()];
+}
+function writeOverview(storeDir, cacheId, groups) {
+  const dir = join12(storeDir, CACHE_DIR);
+  ensureOwnDirSync(dir);
+  const target = join12(dir, OVERVIEW_FILE);
+  const tmp = `${target}.${process.pid}.${Date.now().toString(36)}.tmp`;
+  const body = { format: FORMAT2, cache: cacheId, dir: storeDir, groups };
+  try {
+    writeFileSync2(tmp, JSON.stringify(body), { mode: 384, flag: "wx" });
+    renameSync3(tmp, target);
+  } catch (err) {
+    rmSync6(tmp, { force: true });
+    throw err;
+  }
+}
+var isText = (v) => typeof v === "string";
+function readOverview(storeDir) {
+  if (!isOwnDirSync(join12(storeDir, CACHE_DIR))) return null;
+  const cacheId = readCacheId(storeDir);
+  if (cacheId === null) return null;
+  let fd;
+  try {
+    fd = openSync4(join12(storeDir, CACHE_DIR, OVERVIEW_FILE), constants3.O_RDONLY | constants3.O_NOFOLLOW);
+  } catch {
+    return null;
+  }
+  let text2;
+  try {
+    const size2 = fstatSync2(fd).size;
+    if (size2 > MAX_BYTES) return null;
+    const buf = Buffer.allocUnsafe(size2);
+    let got = 0;
+    while (got < size2) {
+      const n = readSync2(fd, buf, got, size2 - got, got);
+      if (n === 0) return null;
+      got += n;
+    }
+    text2 = buf.toString("utf8");
+  } catch {
+    return null;
+  } finally {
+    closeSync4(fd);
+  }
+  let f;
+  try {
+    f = JSON.parse(text2);
+  } catch {
+    return null;
+  }
+  if (typeof f !== "object" || f === null || f.format !== FORMAT2 || f.cache !== cacheId || f.dir !== storeDir || !Array.isArray(f.groups)) return null;
+  for (const g of f.groups) {
+    const o = g;
+    if (typeof o !== "object" || o === null) return null;
+    if (!(o.repo === null || isText(o.repo)) || !(o.expires === null || isText(o.expires))) return null;
+    if (!Array.isArray(o.scopes) || !o.scopes.every(isText) || !Number.isSafeInteger(o.n) || o.n < 1) return null;
+  }
+  return f.groups;
+}
 
 // server/src/core/index/postings.ts
 var TF_MASK = 65535;
@@ -9580,20 +9936,20 @@ var Postings = class {
   compact() {
     const remap = new Int32Array(this.slots).fill(-1);
     let n = 0;
-    for (let s = 0; s < this.slots; s++) if (this.alive[s]) remap[s] = n++;
+    for (let s2 = 0; s2 < this.slots; s2++) if (this.alive[s2]) remap[s2] = n++;
     const bodyLen = new Int32Array(n);
     const scopeLen = new Int32Array(n);
     const recency = new Float64Array(n);
     const expires = new Float64Array(n);
     const meta = new Int32Array(n);
-    for (let s = 0; s < this.slots; s++) {
-      const d = remap[s];
+    for (let s2 = 0; s2 < this.slots; s2++) {
+      const d = remap[s2];
       if (d < 0) continue;
-      meta[d] = this.meta[s];
-      bodyLen[d] = this.bodyLen[s];
-      scopeLen[d] = this.scopeLen[s];
-      recency[d] = this.recency[s];
-      expires[d] = this.expires[s];
+      meta[d] = this.meta[s2];
+      bodyLen[d] = this.bodyLen[s2];
+      scopeLen[d] = this.scopeLen[s2];
+      recency[d] = this.recency[s2];
+      expires[d] = this.expires[s2];
     }
     for (let t = 0; t < this.terms.length; t++) {
       const list2 = this.lists[t];
@@ -9622,20 +9978,20 @@ var Postings = class {
   buildLists(fwdBySlot) {
     const nt = this.terms.length;
     const df = new Int32Array(nt);
-    for (let s = 0; s < this.slots; s++) {
-      const f = fwdBySlot[s];
-      if (!f || !this.alive[s]) continue;
+    for (let s2 = 0; s2 < this.slots; s2++) {
+      const f = fwdBySlot[s2];
+      if (!f || !this.alive[s2]) continue;
       for (let i = 0; i < f.length; i += 2) df[f[i]]++;
     }
     const lists = new Array(nt);
     for (let t = 0; t < nt; t++) lists[t] = df[t] > 0 ? new Int32Array(df[t]) : EMPTY;
     const fill2 = new Int32Array(nt);
-    for (let s = 0; s < this.slots; s++) {
-      const f = fwdBySlot[s];
-      if (!f || !this.alive[s]) continue;
+    for (let s2 = 0; s2 < this.slots; s2++) {
+      const f = fwdBySlot[s2];
+      if (!f || !this.alive[s2]) continue;
       for (let i = 0; i < f.length; i += 2) {
         const t = f[i];
-        lists[t][fill2[t]++] = posting(s, f[i + 1]);
+        lists[t][fill2[t]++] = posting(s2, f[i + 1]);
       }
     }
     this.df = df;
@@ -9651,19 +10007,67 @@ var Postings = class {
     }
     const out2 = new Array(this.slots);
     const fill2 = new Int32Array(this.slots);
-    for (let s = 0; s < this.slots; s++) if (this.alive[s]) out2[s] = new Int32Array(count[s] * 2);
+    for (let s2 = 0; s2 < this.slots; s2++) if (this.alive[s2]) out2[s2] = new Int32Array(count[s2] * 2);
     for (let t = 0; t < this.terms.length; t++) {
       const list2 = this.lists[t];
       for (let i = 0, len = this.listLen[t]; i < len; i++) {
         const e = list2[i];
-        const s = e & SLOT_MASK;
-        const f = out2[s];
+        const s2 = e & SLOT_MASK;
+        const f = out2[s2];
         if (!f) continue;
-        f[fill2[s]++] = t;
-        f[fill2[s]++] = postingTf(e);
+        f[fill2[s2]++] = t;
+        f[fill2[s2]++] = postingTf(e);
       }
     }
     return out2;
+  }
+  /**
+   * A reader of each live slot's analysis a slot range at a time, ascending (0..a, a..b, ...), over
+   * the lists as they are now: later appends (new slots), kills and compactions do not show
+   * (the list arrays are never edited in place below their recorded length). The cache save
+   * streams with it instead of holding every forward list at once (~70 MB at 200k memories).
+   */
+  forwardReader() {
+    const nt = this.terms.length;
+    const lists = this.lists.slice(0, nt);
+    const lens = this.listLen.slice(0, nt);
+    const slots = this.slots;
+    const alive = this.alive.slice(0, slots);
+    const pos = new Int32Array(nt);
+    const read = (from, to) => {
+      const count = new Int32Array(to - from);
+      for (let t = 0; t < nt; t++) {
+        const list2 = lists[t];
+        const len = lens[t];
+        for (let i = pos[t]; i < len; i++) {
+          const s2 = list2[i] & SLOT_MASK;
+          if (s2 >= to) break;
+          count[s2 - from]++;
+        }
+      }
+      const out2 = new Array(to - from);
+      for (let s2 = from; s2 < to; s2++) if (alive[s2]) out2[s2 - from] = new Int32Array(count[s2 - from] * 2);
+      const fill2 = new Int32Array(to - from);
+      for (let t = 0; t < nt; t++) {
+        const list2 = lists[t];
+        const len = lens[t];
+        let i = pos[t];
+        for (; i < len; i++) {
+          const e = list2[i];
+          const s2 = e & SLOT_MASK;
+          if (s2 >= to) break;
+          const f = out2[s2 - from];
+          if (!f) continue;
+          const k = fill2[s2 - from];
+          f[k] = t;
+          f[k + 1] = postingTf(e);
+          fill2[s2 - from] = k + 2;
+        }
+        pos[t] = i;
+      }
+      return out2;
+    };
+    return { slots, alive, read };
   }
   /** The analysis tf pair of `term` in `slot`, or 0: binary search in the term's list. */
   tfOf(slot, term) {
@@ -9672,9 +10076,9 @@ var Postings = class {
     let hi = this.listLen[term] - 1;
     while (lo <= hi) {
       const mid = lo + hi >> 1;
-      const s = list2[mid] & SLOT_MASK;
-      if (s === slot) return postingTf(list2[mid]);
-      if (s < slot) lo = mid + 1;
+      const s2 = list2[mid] & SLOT_MASK;
+      if (s2 === slot) return postingTf(list2[mid]);
+      if (s2 < slot) lo = mid + 1;
       else hi = mid - 1;
     }
     return 0;
@@ -9747,8 +10151,8 @@ function isoMs(iso) {
 }
 function recencyOf(doc) {
   const c = isoMs(doc.created);
-  const u = isoMs(doc.updated);
-  return Math.max(Number.isFinite(c) ? c : 0, Number.isFinite(u) ? u : 0);
+  const u2 = isoMs(doc.updated);
+  return Math.max(Number.isFinite(c) ? c : 0, Number.isFinite(u2) ? u2 : 0);
 }
 function expiresOf(doc) {
   if (doc.expires === null || doc.expires === void 0) return Infinity;
@@ -9924,10 +10328,10 @@ var TermBounds = class {
         const n = Math.max(p.terms.length, this.fmax.length * 2);
         const f = new Float64Array(n);
         f.set(this.fmax);
-        const s = new Int32Array(n);
-        s.set(this.scanned);
+        const s2 = new Int32Array(n);
+        s2.set(this.scanned);
         this.fmax = f;
-        this.scanned = s;
+        this.scanned = s2;
       }
     }
     const len = p.listLen[t];
@@ -10425,19 +10829,19 @@ var Ranker = class {
     for (let i = 0; i < len; i++) {
       const slot = list2[i] & SLOT_MASK;
       if (!passes(w2, slot)) continue;
-      let s = 0;
+      let s2 = 0;
       let k = 0;
       for (; k < terms.length; k++) {
         const packed = k === lead ? postingTf(list2[i]) : p.tfOf(slot, terms[k]);
         if (packed === 0) break;
         const f = pseudoTf(w2, packed, slot);
-        s += idfs[k] * f * (K1 + 1) / (K1 + f);
+        s2 += idfs[k] * f * (K1 + 1) / (K1 + f);
       }
       if (k < terms.length) continue;
-      s *= weight;
+      s2 *= weight;
       const b = this.best[slot];
       if (b === 0) this.termTouched[nTerm++] = slot;
-      if (s > b) this.best[slot] = s;
+      if (s2 > b) this.best[slot] = s2;
     }
     return nTerm;
   }
@@ -10550,10 +10954,10 @@ function accumulateBest(w2, list2, len, scale, best, termTouched, nTerm) {
     let f = tb === 0 ? 0 : wb * tb / (ab + cb * (md & 65535));
     if (ts !== 0) f += ws * ts / (as + cs * (md >>> 16 & 255));
     if (ta !== 0) f += wa;
-    const s = scale * f / (k1 + f);
+    const s2 = scale * f / (k1 + f);
     const b = best[slot];
     if (b === 0) termTouched[nTerm++] = slot;
-    if (s > b) best[slot] = s;
+    if (s2 > b) best[slot] = s2;
   }
   return nTerm;
 }
@@ -10561,8 +10965,8 @@ function accumulateBest(w2, list2, len, scale, best, termTouched, nTerm) {
 // server/src/core/index/snippet.ts
 var SNIPPET_MAX = 200;
 var ELLIPSIS = "…";
-function collapse(s) {
-  return s.replace(/\s+/g, " ").trim();
+function collapse(s2) {
+  return s2.replace(/\s+/g, " ").trim();
 }
 function makeSnippet(body, matchStart, matchEnd, max = SNIPPET_MAX) {
   const whole = collapse(body);
@@ -10648,14 +11052,20 @@ function rerank(cands, query, limit) {
   });
   return scored.slice(0, limit).map(({ c, scan, score }) => {
     const coverage = popcount(c.mask) / query.length;
-    const at = scan ?? scanBody(c.doc.body, query, false);
+    let snippet;
     return {
       doc: c.doc,
       score: Math.round(score * 1e4) / 1e4,
       relevance: relevanceOf(coverage),
       coverage,
       matchTerms: query.filter((_, q) => (c.mask & 1 << q) !== 0).map((t) => t.surface),
-      snippet: makeSnippet(c.doc.body, at.matchStart, at.matchEnd)
+      get snippet() {
+        if (snippet === void 0) {
+          const at = scan ?? scanBody(c.doc.body, query, false);
+          snippet = makeSnippet(c.doc.body, at.matchStart, at.matchEnd);
+        }
+        return snippet;
+      }
     };
   });
 }
@@ -10750,15 +11160,15 @@ function buildSynonyms(extra = {}) {
       keys.push(key);
     }
     for (const k of keys) {
-      let s = peers.get(k);
-      if (!s) peers.set(k, s = /* @__PURE__ */ new Set());
-      for (const o of keys) if (o !== k) s.add(o);
+      let s2 = peers.get(k);
+      if (!s2) peers.set(k, s2 = /* @__PURE__ */ new Set());
+      for (const o of keys) if (o !== k) s2.add(o);
     }
   }
   const out2 = /* @__PURE__ */ new Map();
-  for (const [k, s] of peers) {
-    if (k.includes(" ") || s.size === 0) continue;
-    out2.set(k, [...s].sort().map((o) => termsOf.get(o)));
+  for (const [k, s2] of peers) {
+    if (k.includes(" ") || s2.size === 0) continue;
+    out2.set(k, [...s2].sort().map((o) => termsOf.get(o)));
   }
   return out2;
 }
@@ -10774,7 +11184,9 @@ function candidates(p, terms, limit) {
     if (id !== void 0 && p.df[id] > 0) ids2.push(id);
   }
   ids2.sort((a, b) => p.df[a] - p.df[b] || a - b);
-  const weight = /* @__PURE__ */ new Map();
+  if (scratch.length < p.alive.length) scratch = new Float64Array(Math.max(p.alive.length, scratch.length * 2));
+  const weight = scratch;
+  const touched = [];
   let walked = 0;
   for (const t of ids2.slice(0, MAX_TERMS)) {
     if (walked >= MAX_POSTINGS) break;
@@ -10784,11 +11196,32 @@ function candidates(p, terms, limit) {
     for (let i = 0; i < len && walked < MAX_POSTINGS; i++, walked++) {
       const slot = list2[i] & SLOT_MASK;
       if (p.alive[slot] === 0) continue;
-      weight.set(slot, (weight.get(slot) ?? 0) + idf);
+      if (weight[slot] === 0) touched.push(slot);
+      weight[slot] = weight[slot] + idf;
     }
   }
-  return [...weight.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, limit).map(([slot]) => slot);
+  const best = [];
+  for (const slot of touched) {
+    const w2 = weight[slot];
+    if (best.length === limit) {
+      const last = best[limit - 1];
+      const lw = weight[last];
+      if (w2 < lw || w2 === lw && slot > last) continue;
+      best.pop();
+    }
+    let i = best.length;
+    while (i > 0) {
+      const o = best[i - 1];
+      const ow = weight[o];
+      if (ow > w2 || ow === w2 && o < slot) break;
+      i--;
+    }
+    best.splice(i, 0, slot);
+  }
+  for (const slot of touched) weight[slot] = 0;
+  return best;
 }
+var scratch = new Float64Array(0);
 
 // server/src/core/index/searchIndex.ts
 var RERANK_EXTRA = 5;
@@ -10808,11 +11241,11 @@ var SearchIndex = class {
     return this.slotOf.has(id);
   }
   get(id) {
-    const s = this.slotOf.get(id);
-    return s === void 0 ? void 0 : this.docs[s];
+    const s2 = this.slotOf.get(id);
+    return s2 === void 0 ? void 0 : this.docs[s2];
   }
   *values() {
-    for (const s of this.slotOf.values()) yield this.docs[s];
+    for (const s2 of this.slotOf.values()) yield this.docs[s2];
   }
   /** Adds or replaces a document (by id). */
   upsert(doc) {
@@ -10840,10 +11273,10 @@ var SearchIndex = class {
   compact() {
     const remap = this.p.compact();
     const docs = new Array(this.p.slots);
-    for (let s = 0; s < remap.length; s++) if (remap[s] >= 0) docs[remap[s]] = this.docs[s];
+    for (let s2 = 0; s2 < remap.length; s2++) if (remap[s2] >= 0) docs[remap[s2]] = this.docs[s2];
     this.docs = docs;
     this.slotOf.clear();
-    docs.forEach((d, s) => this.slotOf.set(d.id, s));
+    docs.forEach((d, s2) => this.slotOf.set(d.id, s2));
   }
   /**
    * Replaces the whole content with `current`. A snapshot entry whose document has the same body
@@ -10853,21 +11286,32 @@ var SearchIndex = class {
    */
   load(current, snapshot, same2 = sameContent) {
     const p = new Postings();
-    const cached = /* @__PURE__ */ new Map();
+    const snap = snapshot?.docs ?? [];
     if (snapshot) {
       for (const t of snapshot.terms) p.intern(t);
       const nt = snapshot.terms.length;
-      for (const e of snapshot.docs) {
-        validateFwd(e.fwd, nt, e.doc.id);
-        cached.set(e.doc.id, e);
-      }
+      for (const e of snap) validateFwd(e.fwd, nt, e.doc.id);
     }
+    let cached = null;
+    let next2 = 0;
+    const entryFor = (doc) => {
+      const e = snap[next2];
+      if (e !== void 0 && e.doc === doc) {
+        next2++;
+        return e;
+      }
+      if (cached === null) {
+        cached = /* @__PURE__ */ new Map();
+        for (const x of snap) cached.set(x.doc.id, x);
+      }
+      return cached.get(doc.id);
+    };
     const docs = [];
     const fwd = [];
     const slotOf = /* @__PURE__ */ new Map();
     for (const doc of current) {
       if (slotOf.has(doc.id)) continue;
-      const c = cached.get(doc.id);
+      const c = snap.length > 0 ? entryFor(doc) : void 0;
       const a = c && same2(c.doc, doc) ? c : analyzeDoc(doc, p);
       const slot = p.addSlot(a.bodyLen, a.scopeLen, recencyOf(doc), expiresOf(doc));
       fwd[slot] = a.fwd;
@@ -10887,6 +11331,31 @@ var SearchIndex = class {
       docs.push({ doc: this.docs[slot], fwd: fwd[slot], bodyLen: this.p.bodyLen[slot], scopeLen: this.p.scopeLen[slot] });
     }
     return { terms: this.p.terms.slice(), docs };
+  }
+  /**
+   * The snapshot streamed: the vocabulary now, and the documents (in slot order, the order of
+   * values()) with their analysis `chunk` slots at a time, as the index is at this call.
+   */
+  snapshotStream(chunk) {
+    const r = this.p.forwardReader();
+    const docs = this.docs.slice(0, r.slots);
+    const bodyLen = this.p.bodyLen.slice(0, r.slots);
+    const scopeLen = this.p.scopeLen.slice(0, r.slots);
+    const terms = this.p.terms.slice();
+    function* gen() {
+      for (let from = 0; from < r.slots; from += chunk) {
+        const to = Math.min(r.slots, from + chunk);
+        const fwd = r.read(from, to);
+        const part = [];
+        for (let s2 = from; s2 < to; s2++) {
+          const doc = docs[s2];
+          const f = fwd[s2 - from];
+          if (doc !== void 0 && f !== void 0 && r.alive[s2]) part.push({ doc, fwd: f, bodyLen: bodyLen[s2], scopeLen: scopeLen[s2] });
+        }
+        yield part;
+      }
+    }
+    return { terms, docs: gen };
   }
   search(query, opts) {
     const terms = parseQuery(query, this.p, this.synonyms);
@@ -10918,10 +11387,10 @@ var SearchIndex = class {
 function sameContent(a, b) {
   if (a === b) return true;
   if (a.body !== b.body || a.scopes.length !== b.scopes.length) return false;
-  if (!a.scopes.every((s, i) => s === b.scopes[i])) return false;
+  if (!a.scopes.every((s2, i) => s2 === b.scopes[i])) return false;
   const x = a.aliases ?? [];
   const y = b.aliases ?? [];
-  return x.length === y.length && x.every((s, i) => s === y[i]);
+  return x.length === y.length && x.every((s2, i) => s2 === y[i]);
 }
 function validateFwd(fwd, nTerms, id) {
   if (fwd.length % 2 !== 0) throw new Error(`cached index entry for ${id} has an odd length`);
@@ -10938,10 +11407,11 @@ var SAVE_SOON_MS = 1e3;
 var SAVE_DELAY_MS = 3e4;
 var SAVE_AFTER_CHANGES = 1e3;
 var SAVE_AFTER_SHARE = 0.05;
+var CACHE_CHUNK = 2e3;
 var pause = () => new Promise((r) => setImmediate(r));
-var VALIDATION_WAIT_MS = 200;
 var EXACT_BELOW = 1e4;
 var BULK_GC_MIN = 1e4;
+var ADOPTED_GC_MIN = 1e5;
 var fullGc;
 function collectGarbage() {
   if (fullGc === void 0) {
@@ -10969,13 +11439,17 @@ function oneOf2(allowed, v) {
   if (m === void 0) throw new Error("not a known value");
   return m;
 }
+var revivedOrigins = /* @__PURE__ */ new WeakMap();
+var revivedScopes = /* @__PURE__ */ new WeakMap();
 function reviveStored(r) {
   const o = r.origin;
   if (typeof o !== "object" || o === null || !Array.isArray(r.scopes) || !Array.isArray(r.extra)) throw new Error("malformed");
   if (typeof r.size !== "number" || typeof r.mtimeMs !== "number" || typeof r.tombstoned !== "boolean") throw new Error("malformed");
   const extra = r.extra.length === 0 ? NO_EXTRA : r.extra.map(text);
-  const origin = sharedOrigin(textOrNull(o.cwd), textOrNull(o.repo), textOrNull(o.branch), textOrNull(o.worktree_root));
-  const scopes = sharedScopeList(r.scopes.map(text));
+  let origin = revivedOrigins.get(o);
+  if (origin === void 0) revivedOrigins.set(o, origin = sharedOrigin(textOrNull(o.cwd), textOrNull(o.repo), textOrNull(o.branch), textOrNull(o.worktree_root)));
+  let scopes = revivedScopes.get(r.scopes);
+  if (scopes === void 0) revivedScopes.set(r.scopes, scopes = sharedScopeList(r.scopes.map(text)));
   const created = text(r.created);
   const updated = text(r.updated);
   const rec = {
@@ -11041,7 +11515,7 @@ var LiveIndex = class {
     if (this.opts.watch) {
       if (existsSync2(this.store.dir)) {
         try {
-          ensureOwnDirSync(join11(this.store.dir, CACHE_DIR));
+          ensureOwnDirSync(join13(this.store.dir, CACHE_DIR));
         } catch {
         }
       }
@@ -11065,7 +11539,7 @@ var LiveIndex = class {
     if (adopted && mode === "background") {
       this.validated = this.validateInBackground(bulk);
       this.store.setValidation(this.validated);
-      this.freshness?.waitFor(this.validated, this.store.activeCount < EXACT_BELOW ? Infinity : VALIDATION_WAIT_MS);
+      if (this.store.activeCount < EXACT_BELOW) this.freshness?.waitFor(this.validated, Infinity);
     }
   }
   async validateInBackground(bulk) {
@@ -11077,7 +11551,7 @@ var LiveIndex = class {
         if (this.loadedFrom === "cache") this.loadedFrom = "partial";
         this.markDirty(Math.min(changed, SAVE_AFTER_CHANGES));
       }
-      if (bulk) collectGarbage();
+      if (bulk && (changed >= SAVE_AFTER_CHANGES || this.store.activeCount >= ADOPTED_GC_MIN)) collectGarbage();
     } catch (err) {
       if (err !== closed) this.opts.warn(`checking the store against the index cache failed: ${err.message}`);
     }
@@ -11090,7 +11564,7 @@ var LiveIndex = class {
    */
   async loadStore(mode) {
     const cache2 = readCache(this.store.dir, (why) => this.opts.warn(`index cache ignored (${why}); rebuilding it`), reviveStored);
-    this.adopted = cache2 !== null && mode !== "now" && this.store.adopt(cache2.records, { cleanTemps: mode === "background" });
+    this.adopted = cache2 !== null && mode !== "now" && this.store.adopt(cache2.records, { cleanTemps: mode === "background" && cache2.records.length < EXACT_BELOW });
     if (!this.adopted) await this.store.load(cache2?.records, this.opts.progress && ((done, total) => this.opts.progress("loading files", done, total)));
     if (!cache2) return Infinity;
     const stale = this.adopted && mode === "trust" ? 0 : this.staleCount(cache2);
@@ -11182,21 +11656,28 @@ var LiveIndex = class {
     for (const m of this.store.active()) if (this.ix.get(m.id) !== m) records.push(m);
     for (const m of this.store.tombstones()) records.push(m);
     const analysis = () => {
-      const snap = this.ix.snapshot();
-      const entries = [];
+      const snap = this.ix.snapshotStream(CACHE_CHUNK);
       let at = null;
-      snap.docs.forEach((d, k) => {
-        let record = k < indexed && records[k] === d.doc ? k : void 0;
-        if (record === void 0) {
-          at ??= new Map(records.slice(0, indexed).map((r, i) => [r, i]));
-          record = at.get(d.doc);
+      let k = 0;
+      function* parts() {
+        for (const docs of snap.docs()) {
+          const entries = [];
+          for (const d of docs) {
+            let record = k < indexed && records[k] === d.doc ? k : void 0;
+            k++;
+            if (record === void 0) {
+              at ??= new Map(records.slice(0, indexed).map((r, i) => [r, i]));
+              record = at.get(d.doc);
+            }
+            if (record === void 0) continue;
+            const e = d;
+            e.record = record;
+            entries.push(e);
+          }
+          yield entries;
         }
-        if (record === void 0) return;
-        const e = d;
-        e.record = record;
-        entries.push(e);
-      });
-      return { terms: snap.terms, entries };
+      }
+      return { terms: snap.terms, parts: parts() };
     };
     return { records, analysis };
   }
@@ -11220,12 +11701,31 @@ var LiveIndex = class {
     try {
       const content = this.cacheContent();
       const changes = this.changesSinceSave;
-      await writeCache(this.store.dir, content, this.closed ? void 0 : pause);
+      const id = await writeCache(this.store.dir, content, this.closed ? void 0 : pause);
       this.changesSinceSave -= changes;
+      this.saveOverview(id, content.records);
       this.savedOnce = true;
       if (this.opts.watch && content.records.length >= BULK_GC_MIN) collectGarbage();
     } catch (err) {
       this.opts.warn(`could not save the index cache: ${err.message}`);
+    }
+  }
+  /**
+   * The session-start summary of the cache just written (overviewCache.ts): what a peek at that
+   * cache (oneShot 'cache') counts, i.e. its active records, notes left out as adopt() leaves them.
+   */
+  saveOverview(cacheId, records) {
+    try {
+      const active = records.filter((m) => !m.tombstoned && this.store.noteRel(m.file) === null);
+      const keys = /* @__PURE__ */ new Map();
+      const repoKey = (m) => {
+        let k = keys.get(m.origin);
+        if (k === void 0) keys.set(m.origin, k = originRepoKey(m.origin));
+        return k;
+      };
+      writeOverview(this.store.dir, cacheId, overviewGroups(active, repoKey));
+    } catch (err) {
+      this.opts.warn(`could not save the overview summary: ${err.message}`);
     }
   }
   async close() {
@@ -11249,6 +11749,7 @@ var W_SEM = 1;
 var W_ALT = 0.6;
 var LEX_COV = 0.25;
 var SEM_BOOST = 0;
+var SEM_Z = 0;
 var DEFAULT_CALIBRATION = { high: 0.85, medium: 0.6, floor: 0.3 };
 var RANK = { low: 0, medium: 1, high: 2 };
 var maxRel = (a, b) => RANK[a] >= RANK[b] ? a : b;
@@ -11262,7 +11763,7 @@ function tiedRanks(xs, key) {
 }
 function fuse(input) {
   const { calibration: cal } = input;
-  const { k: RK, wLex: WL, wSem: WS, wAlt: WA, lexCov: LC, semBoost: SB } = { k: RRF_K, wLex: W_LEX, wSem: W_SEM, wAlt: W_ALT, lexCov: LEX_COV, semBoost: SEM_BOOST, ...input.params };
+  const { k: RK, wLex: WL, wSem: WS, wAlt: WA, lexCov: LC, semBoost: SB, semZ: SZ } = { k: RRF_K, wLex: W_LEX, wSem: W_SEM, wAlt: W_ALT, lexCov: LEX_COV, semBoost: SEM_BOOST, semZ: SEM_Z, ...input.params };
   const lexW = (h) => LC + (1 - LC) * h.coverage;
   const semW = (lex) => 1 + SB * (1 - (lex.length > 0 ? Math.max(...lex.map((h) => h.coverage)) : 0));
   const acc = /* @__PURE__ */ new Map();
@@ -11271,7 +11772,18 @@ function fuse(input) {
     if (!a) acc.set(doc.id, a = { doc, score: 0, main: "low", altHigh: 0, altMedium: 0 });
     return a;
   };
+  const semZ = (hits) => {
+    if (SZ === 0 || hits.length < 3) return hits.map(() => 1);
+    let m = 0;
+    for (const h of hits) m += h.sim;
+    m /= hits.length;
+    let v = 0;
+    for (const h of hits) v += (h.sim - m) ** 2;
+    const sd = Math.sqrt(v / hits.length) || 1;
+    return hits.map((h) => 1 + SZ * Math.max(0, (h.sim - m) / sd));
+  };
   const mainSem = semW(input.main.lexical);
+  const mainZ = semZ(input.main.semantic);
   const mainLexRank = tiedRanks(input.main.lexical, (h) => h.score);
   const mainSemRank = tiedRanks(input.main.semantic, (h) => h.sim);
   input.main.lexical.forEach((h, i) => {
@@ -11285,7 +11797,7 @@ function fuse(input) {
     const r = mainSemRank[i];
     if (h.sim < cal.floor) return;
     const a = at(h.doc);
-    a.score += WS * mainSem / (RK + r + 1);
+    a.score += WS * mainSem * mainZ[i] / (RK + r + 1);
     a.sim = h.sim;
     a.main = maxRel(a.main, semanticRelevance(h.sim, cal));
   });
@@ -11294,6 +11806,7 @@ function fuse(input) {
     const altSem = semW(alt.lexical);
     const lexRank = tiedRanks(alt.lexical, (h) => h.score);
     const semRank = tiedRanks(alt.semantic, (h) => h.sim);
+    const altZ = semZ(alt.semantic);
     alt.lexical.forEach((h, i) => {
       const r = lexRank[i];
       const a = at(h.doc);
@@ -11305,7 +11818,7 @@ function fuse(input) {
       const r = semRank[i];
       if (h.sim < cal.floor) return;
       const a = at(h.doc);
-      a.score += WA * WS * altSem / (RK + r + 1);
+      a.score += WA * WS * altSem * altZ[i] / (RK + r + 1);
       rel.set(h.doc.id, maxRel(rel.get(h.doc.id) ?? "low", semanticRelevance(h.sim, cal)));
     });
     for (const [id, r] of rel) {
@@ -11318,12 +11831,16 @@ function fuse(input) {
   return ranked.slice(0, input.limit).map((a) => {
     const alt = a.altMedium > 0 ? "medium" : "low";
     const shown2 = a.lex ?? a.altLex;
+    let snippet;
     return {
       doc: a.doc,
       score: Math.round(a.score * 1e4) / 1e4,
       relevance: maxRel(a.main, alt),
       matchTerms: a.lex?.matchTerms ?? [],
-      snippet: shown2?.snippet ?? makeSnippet(a.doc.body, -1, -1),
+      // made when first read (a caller may drop some of these hits: feedback's extra candidates)
+      get snippet() {
+        return snippet ??= shown2?.snippet ?? makeSnippet(a.doc.body, -1, -1);
+      },
       ...a.sim !== void 0 ? { semantic: Math.round(a.sim * 1e4) / 1e4 } : {},
       fused: true
     };
@@ -11344,9 +11861,338 @@ function calibrationFor(embedderId) {
 // server/src/core/index/semantic.ts
 import { existsSync as existsSync3 } from "node:fs";
 
+// server/src/core/index/simd.ts
+var u = (n) => {
+  const out2 = [];
+  do {
+    let b = n & 127;
+    n >>>= 7;
+    if (n !== 0) b |= 128;
+    out2.push(b);
+  } while (n !== 0);
+  return out2;
+};
+var s = (n) => {
+  const out2 = [];
+  for (; ; ) {
+    const b = n & 127;
+    n >>= 7;
+    if (n === 0 && (b & 64) === 0 || n === -1 && (b & 64) !== 0) {
+      out2.push(b);
+      return out2;
+    }
+    out2.push(b | 128);
+  }
+};
+var vec = (bytes) => [...u(bytes.length), ...bytes];
+var section = (id, body) => [id, ...vec(body)];
+var I32 = 127;
+var V128 = 123;
+var get = (i) => [32, ...u(i)];
+var set = (i) => [33, ...u(i)];
+var tee = (i) => [34, ...u(i)];
+var i32c = (n) => [65, ...s(n)];
+var ADD = 106;
+var MUL = 108;
+var SHL = 116;
+var LT_U = 73;
+var EQZ = 69;
+var simd = (op, ...imm) => [253, ...u(op), ...imm];
+var mem = (align, offset = 0) => [...u(align), ...u(offset)];
+var block = (body) => [2, 64, ...body, 11];
+var loop = (body) => [3, 64, ...body, 11];
+var brIf = (depth) => [13, ...u(depth)];
+var br = (depth) => [12, ...u(depth)];
+var forLt = (i, limit, body) => block(loop([...get(i), ...limit, LT_U, EQZ, ...brIf(1), ...body, ...get(i), ...i32c(1), ADD, ...set(i), ...br(0)]));
+var V_LOAD = 0;
+var V_LOAD8X8_S = 1;
+var V_CONST = 12;
+var SHUFFLE = 13;
+var XOR = 81;
+var POPCNT = 98;
+var EXTADD_I8_U = 125;
+var EXTADD_I16_U = 127;
+var I16_ADD = 142;
+var I8_ADD = 110;
+var I32_EXTRACT = 27;
+var EXT_LOW_S = 167;
+var EXT_HIGH_S = 168;
+var F64_ADD = 240;
+var F64_MUL = 242;
+var F64_EXTRACT = 33;
+var CONVERT_LOW = 254;
+var ZERO = simd(V_CONST, ...new Array(16).fill(0));
+function hammingBody() {
+  const [codes, q, n, chunks, dist, hist, row2, k, p, d, acc] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
+  const lane = (l) => [...get(acc), ...simd(EXTADD_I16_U), ...simd(I32_EXTRACT, l)];
+  return [
+    ...get(codes),
+    ...set(p),
+    ...forLt(row2, get(n), [
+      ...ZERO,
+      ...set(acc),
+      ...i32c(0),
+      ...set(k),
+      ...forLt(k, get(chunks), [
+        ...get(acc),
+        ...get(p),
+        ...simd(V_LOAD, ...mem(0)),
+        ...get(q),
+        ...get(k),
+        ...i32c(4),
+        SHL,
+        ADD,
+        ...simd(V_LOAD, ...mem(0)),
+        ...simd(XOR),
+        ...simd(POPCNT),
+        ...simd(EXTADD_I8_U),
+        ...simd(I16_ADD),
+        ...set(acc),
+        ...get(p),
+        ...i32c(16),
+        ADD,
+        ...set(p)
+      ]),
+      ...lane(0),
+      ...lane(1),
+      ADD,
+      ...lane(2),
+      ADD,
+      ...lane(3),
+      ADD,
+      ...set(d),
+      // dist[row] = d
+      ...get(dist),
+      ...get(row2),
+      ...i32c(1),
+      SHL,
+      ADD,
+      ...get(d),
+      59,
+      ...mem(1),
+      // hist[d]++
+      ...get(hist),
+      ...get(d),
+      ...i32c(2),
+      SHL,
+      ADD,
+      ...tee(k),
+      ...get(k),
+      40,
+      ...mem(2),
+      ...i32c(1),
+      ADD,
+      54,
+      ...mem(2)
+    ])
+  ];
+}
+function hamming2Body() {
+  const [codes, q, n, , dist, hist, row2, p, d, h, q0, q1, t] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
+  const lane = (l) => [...get(t), ...simd(I32_EXTRACT, l)];
+  return [
+    ...get(codes),
+    ...set(p),
+    ...get(q),
+    ...simd(V_LOAD, ...mem(0)),
+    ...set(q0),
+    ...get(q),
+    ...simd(V_LOAD, ...mem(0, 16)),
+    ...set(q1),
+    ...forLt(row2, get(n), [
+      ...get(p),
+      ...simd(V_LOAD, ...mem(0)),
+      ...get(q0),
+      ...simd(XOR),
+      ...simd(POPCNT),
+      ...get(p),
+      ...simd(V_LOAD, ...mem(0, 16)),
+      ...get(q1),
+      ...simd(XOR),
+      ...simd(POPCNT),
+      ...simd(I8_ADD),
+      ...simd(EXTADD_I8_U),
+      ...simd(EXTADD_I16_U),
+      ...set(t),
+      ...lane(0),
+      ...lane(1),
+      ADD,
+      ...lane(2),
+      ADD,
+      ...lane(3),
+      ADD,
+      ...set(d),
+      ...get(dist),
+      ...get(row2),
+      ...i32c(1),
+      SHL,
+      ADD,
+      ...get(d),
+      59,
+      ...mem(1),
+      ...get(hist),
+      ...get(d),
+      ...i32c(2),
+      SHL,
+      ADD,
+      ...tee(h),
+      ...get(h),
+      40,
+      ...mem(2),
+      ...i32c(1),
+      ADD,
+      54,
+      ...mem(2),
+      ...get(p),
+      ...i32c(32),
+      ADD,
+      ...set(p)
+    ])
+  ];
+}
+function dotsBody() {
+  const [q, data, dim, rows, m, out2, i, j, base, qp, acc, v, w2] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
+  const HIGH = [8, 9, 10, 11, 12, 13, 14, 15, 8, 9, 10, 11, 12, 13, 14, 15];
+  const madd = (x) => [
+    ...get(acc),
+    ...x,
+    ...simd(CONVERT_LOW),
+    ...get(qp),
+    ...simd(V_LOAD, ...mem(0)),
+    ...simd(F64_MUL),
+    ...simd(F64_ADD),
+    ...set(acc),
+    ...get(qp),
+    ...i32c(16),
+    ADD,
+    ...set(qp)
+  ];
+  const four = (src) => [...madd(get(src)), ...madd([...get(src), ...get(src), ...simd(SHUFFLE, ...HIGH)])];
+  return [
+    ...forLt(i, get(m), [
+      // base = data + rows[i] * dim
+      ...get(data),
+      ...get(rows),
+      ...get(i),
+      ...i32c(2),
+      SHL,
+      ADD,
+      40,
+      ...mem(2),
+      ...get(dim),
+      MUL,
+      ADD,
+      ...set(base),
+      ...ZERO,
+      ...set(acc),
+      ...get(q),
+      ...set(qp),
+      ...i32c(0),
+      ...set(j),
+      ...block(loop([
+        ...get(j),
+        ...get(dim),
+        LT_U,
+        EQZ,
+        ...brIf(1),
+        ...get(base),
+        ...get(j),
+        ADD,
+        ...simd(V_LOAD8X8_S, ...mem(0)),
+        ...tee(v),
+        ...simd(EXT_LOW_S),
+        ...set(w2),
+        ...four(w2),
+        ...get(v),
+        ...simd(EXT_HIGH_S),
+        ...set(w2),
+        ...four(w2),
+        ...get(j),
+        ...i32c(8),
+        ADD,
+        ...set(j),
+        ...br(0)
+      ])),
+      // out[i] = acc[0] + acc[1]
+      ...get(out2),
+      ...get(i),
+      ...i32c(3),
+      SHL,
+      ADD,
+      ...get(acc),
+      ...simd(F64_EXTRACT, 0),
+      ...get(acc),
+      ...simd(F64_EXTRACT, 1),
+      160,
+      57,
+      ...mem(3)
+    ])
+  ];
+}
+function moduleBytes() {
+  const type6 = [96, ...vec([I32, I32, I32, I32, I32, I32]), ...vec([])];
+  const fn = (locals, body) => vec([...u(locals.length), ...locals.flat(), ...body, 11]);
+  const bytes = [
+    0,
+    97,
+    115,
+    109,
+    1,
+    0,
+    0,
+    0,
+    ...section(1, [...u(1), ...type6]),
+    // imports: env.mem (memory, min 1 page)
+    ...section(2, [...u(1), ...vec([..."env"].map((c) => c.charCodeAt(0))), ...vec([..."mem"].map((c) => c.charCodeAt(0))), 2, 0, ...u(1)]),
+    ...section(3, [...u(3), 0, 0, 0]),
+    ...section(7, [
+      ...u(3),
+      ...vec([..."hamming"].map((c) => c.charCodeAt(0))),
+      0,
+      0,
+      ...vec([..."dots"].map((c) => c.charCodeAt(0))),
+      0,
+      1,
+      ...vec([..."hamming2"].map((c) => c.charCodeAt(0))),
+      0,
+      2
+    ]),
+    ...section(10, [
+      ...u(3),
+      ...fn([[4, I32], [1, V128]], hammingBody()),
+      ...fn([[4, I32], [3, V128]], dotsBody()),
+      ...fn([[4, I32], [3, V128]], hamming2Body())
+    ])
+  ];
+  return Uint8Array.from(bytes);
+}
+var wasm = globalThis.WebAssembly;
+var compiled;
+function simdKernels(bytes) {
+  if (compiled === void 0) {
+    try {
+      const b = moduleBytes();
+      compiled = wasm && wasm.validate(b) ? new wasm.Module(b) : null;
+    } catch {
+      compiled = null;
+    }
+  }
+  if (!wasm || compiled === null || process.env.CAIRN_NO_SIMD === "1") return null;
+  const memory = new wasm.Memory({ initial: Math.max(1, Math.ceil(bytes / 65536)) });
+  const inst = new wasm.Instance(compiled, { env: { mem: memory } });
+  const ex = inst.exports;
+  const general = ex.hamming;
+  const two = ex.hamming2;
+  return {
+    memory,
+    hamming: (codes, q, n, chunks, dist, hist) => chunks === 2 ? two(codes, q, n, chunks, dist, hist) : general(codes, q, n, chunks, dist, hist),
+    dots: ex.dots
+  };
+}
+
 // server/src/core/index/vectors.ts
 function embedText(doc) {
-  const scopes = doc.scopes.map((s) => s.replace(/[:_-]+/g, " ")).join(", ");
+  const scopes = doc.scopes.map((s2) => s2.replace(/[:_-]+/g, " ")).join(", ");
   const aliases = doc.aliases && doc.aliases.length > 0 ? `
 ${doc.aliases.join(", ")}` : "";
   return `${doc.body}
@@ -11364,6 +12210,7 @@ var VectorIndex = class {
     this.words = this.rot.size >>> 5;
     this.codes = new Uint32Array(capacity * this.words);
     this.dist = new Uint16Array(capacity);
+    if (dim % 8 === 0 && this.words % 4 === 0) this.simd = simdSpace(capacity, dim, this.words, null, this);
   }
   embedderId;
   dim;
@@ -11376,6 +12223,8 @@ var VectorIndex = class {
   rot;
   /** per-search scratch: Hamming distance per row */
   dist;
+  /** The WebAssembly SIMD kernels (simd.ts) and their memory, which then holds data, codes and the scratch; null: JS loops. */
+  simd = null;
   docs = [];
   rowOf = /* @__PURE__ */ new Map();
   free = [];
@@ -11399,23 +12248,33 @@ var VectorIndex = class {
     const cap = this.scale.length;
     if (need <= cap) return;
     const next2 = Math.max(need, cap * 2);
-    const d = new Int8Array(next2 * this.dim);
-    d.set(this.data);
-    this.data = d;
-    const s = new Float32Array(next2);
-    s.set(this.scale);
-    this.scale = s;
+    const s2 = new Float32Array(next2);
+    s2.set(this.scale);
+    this.scale = s2;
     const e = new Float64Array(next2);
     e.set(this.expires);
     this.expires = e;
+    if (this.simd) {
+      this.simd = simdSpace(next2, this.dim, this.words, this.simd, this);
+      if (this.simd) return;
+    }
+    const d = new Int8Array(next2 * this.dim);
+    d.set(this.data);
+    this.data = d;
     const c = new Uint32Array(next2 * this.words);
     c.set(this.codes);
     this.codes = c;
     this.dist = new Uint16Array(next2);
   }
+  /** Points data/codes/dist at the SIMD memory's regions (simdSpace calls it after (re)allocating). */
+  adoptSpace(data, codes, dist) {
+    this.data = data;
+    this.codes = codes;
+    this.dist = dist;
+  }
   /** Stores `vec` (unit length, `dim` floats) for `doc`, replacing any vector for its id. */
-  set(doc, vec) {
-    if (vec.length !== this.dim) throw new Error(`vector for ${doc.id} has ${vec.length} dimensions, expected ${this.dim}`);
+  set(doc, vec2) {
+    if (vec2.length !== this.dim) throw new Error(`vector for ${doc.id} has ${vec2.length} dimensions, expected ${this.dim}`);
     let row2 = this.rowOf.get(doc.id);
     if (row2 === void 0) {
       row2 = this.free.pop() ?? this.rows++;
@@ -11423,10 +12282,10 @@ var VectorIndex = class {
       this.rowOf.set(doc.id, row2);
     }
     let max = 0;
-    for (let i = 0; i < vec.length; i++) max = Math.max(max, Math.abs(vec[i]));
+    for (let i = 0; i < vec2.length; i++) max = Math.max(max, Math.abs(vec2[i]));
     const q = max > 0 ? 127 / max : 0;
     const base = row2 * this.dim;
-    for (let i = 0; i < vec.length; i++) this.data[base + i] = Math.round(vec[i] * q);
+    for (let i = 0; i < vec2.length; i++) this.data[base + i] = Math.round(vec2[i] * q);
     this.scale[row2] = max > 0 ? max / 127 : 0;
     signCode(this.rot, this.data.subarray(base, base + this.dim), this.codes, row2 * this.words);
     this.expires[row2] = expiresOf(doc);
@@ -11484,9 +12343,9 @@ var VectorIndex = class {
     const d = this.data;
     const dim = this.dim;
     const base = row2 * dim;
-    let s = 0;
-    for (let i = 0; i < dim; i++) s += q[i] * d[base + i];
-    return s * this.scale[row2];
+    let s2 = 0;
+    for (let i = 0; i < dim; i++) s2 += q[i] * d[base + i];
+    return s2 * this.scale[row2];
   }
   /**
    * The `k` rows most similar to `q` (unit length), best first, among those `allow` accepts and
@@ -11502,22 +12361,55 @@ var VectorIndex = class {
     if (q.length !== this.dim || k <= 0 || this.rowOf.size === 0) return [];
     const top = new TopK(k, opts.minSim ?? -Infinity);
     const now = opts.now ?? Date.now();
-    for (let row2 = 0; row2 < this.rows; row2++) this.consider(top, q, row2, now, opts.allow);
+    const sp = this.simd;
+    if (sp) {
+      sp.qf.set(q);
+      for (let from = 0; from < this.rows; from += SIMD_BATCH) {
+        const m = Math.min(SIMD_BATCH, this.rows - from);
+        for (let i = 0; i < m; i++) sp.cand[i] = from + i;
+        this.rescoreBatch(sp, top, m, now, opts.allow);
+      }
+    } else for (let row2 = 0; row2 < this.rows; row2++) this.consider(top, q, row2, now, opts.allow);
     return top.hits(this.docs);
+  }
+  /** Scores the m rows listed in sp.cand with the SIMD kernel and offers them to `top`. */
+  rescoreBatch(sp, top, m, now, allow) {
+    sp.k.dots(sp.qfAt, sp.dataAt, this.dim, sp.candAt, m, sp.outAt);
+    const out2 = sp.out;
+    const cand = sp.cand;
+    const scale = this.scale;
+    for (let i = 0; i < m; i++) {
+      const row2 = cand[i];
+      const sc = scale[row2];
+      if (sc === 0) continue;
+      const s2 = out2[i] * sc;
+      if (!top.wouldTake(s2)) continue;
+      if (this.expires[row2] <= now) continue;
+      if (allow && !allow(this.docs[row2])) continue;
+      top.add(row2, s2);
+    }
   }
   /** Candidates by Hamming distance of sign codes, rescored exactly; widened until k pass the filters or every row was seen. */
   searchApprox(q, k, opts = {}) {
     if (q.length !== this.dim || k <= 0 || this.rowOf.size === 0) return [];
     const W = this.words;
-    const qc = new Uint32Array(W);
+    const sp = this.simd;
+    const qc = sp ? sp.qc : new Uint32Array(W);
     signCode(this.rot, q, qc, 0);
     const codes = this.codes;
     const scale = this.scale;
     const dist = this.dist;
-    const hist = new Int32Array(this.rot.size + 2);
+    const hist = sp ? sp.hist.fill(0) : new Int32Array(this.rot.size + 2);
     const FREE = this.rot.size + 1;
     const n = this.rows;
-    if (W === 8) {
+    if (sp) {
+      sp.k.hamming(sp.codesAt, sp.qcAt, n, W >>> 2, sp.distAt, sp.histAt);
+      for (const row2 of this.free) {
+        hist[dist[row2]]--;
+        dist[row2] = FREE;
+      }
+      sp.qf.set(q);
+    } else if (W === 8) {
       const q0 = qc[0], q1 = qc[1], q2 = qc[2], q3 = qc[3], q4 = qc[4], q5 = qc[5], q6 = qc[6], q7 = qc[7];
       for (let row2 = 0, b = 0; row2 < n; row2++, b += 8) {
         if (scale[row2] === 0) {
@@ -11567,9 +12459,25 @@ var VectorIndex = class {
     while (lo < this.rot.size) {
       let hi = lo;
       while (hi < this.rot.size && taken < need) taken += hist[++hi];
-      for (let row2 = 0; row2 < n; row2++) {
-        const d = dist[row2];
-        if (d > lo && d <= hi) this.consider(top, q, row2, now, opts.allow);
+      if (sp) {
+        let m = 0;
+        const cand = sp.cand;
+        for (let row2 = 0; row2 < n; row2++) {
+          const d = dist[row2];
+          if (d > lo && d <= hi) {
+            cand[m++] = row2;
+            if (m === SIMD_BATCH) {
+              this.rescoreBatch(sp, top, m, now, opts.allow);
+              m = 0;
+            }
+          }
+        }
+        if (m > 0) this.rescoreBatch(sp, top, m, now, opts.allow);
+      } else {
+        for (let row2 = 0; row2 < n; row2++) {
+          const d = dist[row2];
+          if (d > lo && d <= hi) this.consider(top, q, row2, now, opts.allow);
+        }
       }
       lo = hi;
       if (top.size >= k) break;
@@ -11583,18 +12491,64 @@ var VectorIndex = class {
     const d = this.data;
     const dim = this.dim;
     const base = row2 * dim;
-    let s = 0;
-    for (let i = 0; i < dim; i++) s += q[i] * d[base + i];
-    s *= sc;
-    if (!top.wouldTake(s)) return;
+    let s2 = 0;
+    for (let i = 0; i < dim; i++) s2 += q[i] * d[base + i];
+    s2 *= sc;
+    if (!top.wouldTake(s2)) return;
     if (this.expires[row2] <= now) return;
     if (allow && !allow(this.docs[row2])) return;
-    top.add(row2, s);
+    top.add(row2, s2);
   }
 };
+var SIMD_BATCH = 2048;
+function simdSpace(capacity, dim, words, prev, ix) {
+  const a16 = (x) => x + 15 & ~15;
+  let at = 0;
+  const place = (bytes) => {
+    const p = at;
+    at = a16(at + bytes);
+    return p;
+  };
+  const qcAt = place(words * 4);
+  const qfAt = place(dim * 8);
+  const histAt = place((words * 32 + 2) * 4);
+  const candAt = place(SIMD_BATCH * 4);
+  const outAt = place(SIMD_BATCH * 8);
+  const distAt = place(capacity * 2);
+  const codesAt = place(capacity * words * 4);
+  const dataAt = place(capacity * dim);
+  const k = simdKernels(at);
+  if (!k) return null;
+  const buf = k.memory.buffer;
+  const sp = {
+    k,
+    data: new Int8Array(buf, dataAt, capacity * dim),
+    dataAt,
+    codes: new Uint32Array(buf, codesAt, capacity * words),
+    codesAt,
+    dist: new Uint16Array(buf, distAt, capacity),
+    distAt,
+    hist: new Int32Array(buf, histAt, words * 32 + 2),
+    histAt,
+    qc: new Uint32Array(buf, qcAt, words),
+    qcAt,
+    qf: new Float64Array(buf, qfAt, dim),
+    qfAt,
+    cand: new Int32Array(buf, candAt, SIMD_BATCH),
+    candAt,
+    out: new Float64Array(buf, outAt, SIMD_BATCH),
+    outAt
+  };
+  if (prev) {
+    sp.data.set(prev.data);
+    sp.codes.set(prev.codes);
+  }
+  ix.adoptSpace(sp.data, sp.codes, sp.dist);
+  return sp;
+}
 var EXACT_MAX = 4096;
 function rescoreCount(n) {
-  return Math.max(512, Math.ceil(n / 100));
+  return Math.max(1e3, Math.ceil(1e3 * Math.sqrt(n / 5e4)));
 }
 var TopK = class {
   constructor(k, minSim) {
@@ -11610,17 +12564,17 @@ var TopK = class {
   sims;
   size = 0;
   worst;
-  wouldTake(s) {
-    return !(s < this.worst || this.size === this.k && s === this.worst);
+  wouldTake(s2) {
+    return !(s2 < this.worst || this.size === this.k && s2 === this.worst);
   }
-  add(row2, s) {
+  add(row2, s2) {
     let j = this.size < this.k ? this.size++ : this.k - 1;
-    while (j > 0 && this.sims[j - 1] < s) {
+    while (j > 0 && this.sims[j - 1] < s2) {
       this.sims[j] = this.sims[j - 1];
       this.rows[j] = this.rows[j - 1];
       j--;
     }
-    this.sims[j] = s;
+    this.sims[j] = s2;
     this.rows[j] = row2;
     if (this.size === this.k) this.worst = Math.max(this.minSim, this.sims[this.k - 1]);
   }
@@ -11681,17 +12635,17 @@ function signCode(rot, v, out2, at) {
 
 // server/src/core/index/vectorCache.ts
 import { createHash as createHash3 } from "node:crypto";
-import { closeSync as closeSync2, constants as constants3, fstatSync as fstatSync2, openSync as openSync2, readSync as readSync2 } from "node:fs";
-import { join as join12 } from "node:path";
+import { closeSync as closeSync5, constants as constants4, fstatSync as fstatSync3, openSync as openSync5, readSync as readSync3 } from "node:fs";
+import { join as join14 } from "node:path";
 var VECTOR_FILE = "vectors.bin";
 var MAGIC2 = "CAIRNVEC";
-var FORMAT2 = 2;
+var FORMAT3 = 2;
 function vectorCachePath(storeDir) {
-  return join12(storeDir, ".cache", VECTOR_FILE);
+  return join14(storeDir, ".cache", VECTOR_FILE);
 }
 function encodeVectors(v) {
   const keys = Buffer.from(v.keys.join("\n"), "utf8");
-  const header = Buffer.from(JSON.stringify({ format: FORMAT2, embedder: v.embedder, dim: v.dim, count: v.keys.length, keysBytes: keys.length, codeWords: v.codeWords }), "utf8");
+  const header = Buffer.from(JSON.stringify({ format: FORMAT3, embedder: v.embedder, dim: v.dim, count: v.keys.length, keysBytes: keys.length, codeWords: v.codeWords }), "utf8");
   const headLen = 8 + 40 + 4 + header.length;
   const pad = (4 - (headLen + keys.length) % 4) % 4;
   const rowsEnd = headLen + keys.length + pad + v.scales.length * 4 + v.rows.length;
@@ -11719,7 +12673,7 @@ function decodeVectors(buf) {
   } catch {
     return "unreadable header";
   }
-  if (h.format !== FORMAT2) return `format ${String(h.format)}, expected ${FORMAT2}`;
+  if (h.format !== FORMAT3) return `format ${String(h.format)}, expected ${FORMAT3}`;
   const { embedder, dim, count, keysBytes, codeWords } = h;
   if (typeof embedder !== "string" || !Number.isInteger(dim) || !Number.isInteger(count) || !Number.isInteger(keysBytes) || !Number.isInteger(codeWords)) return "malformed header";
   if (dim < 1 || count < 0 || keysBytes < 0 || codeWords < 0) return "malformed header";
@@ -11740,17 +12694,17 @@ function decodeVectors(buf) {
   return { embedder, dim, keys, scales, rows, codeWords, codes };
 }
 function readVectors(storeDir, warn) {
-  if (!isOwnDirSync(join12(storeDir, ".cache"))) return null;
+  if (!isOwnDirSync(join14(storeDir, ".cache"))) return null;
   let fd;
   try {
-    fd = openSync2(vectorCachePath(storeDir), constants3.O_RDONLY | constants3.O_NOFOLLOW);
+    fd = openSync5(vectorCachePath(storeDir), constants4.O_RDONLY | constants4.O_NOFOLLOW);
   } catch {
     return null;
   }
   try {
-    const buf = Buffer.allocUnsafe(fstatSync2(fd).size);
+    const buf = Buffer.allocUnsafe(fstatSync3(fd).size);
     for (let got = 0; got < buf.length; ) {
-      const n = readSync2(fd, buf, got, buf.length - got, got);
+      const n = readSync3(fd, buf, got, buf.length - got, got);
       if (n === 0) break;
       got += n;
     }
@@ -11764,11 +12718,11 @@ function readVectors(storeDir, warn) {
     warn(err.message);
     return null;
   } finally {
-    closeSync2(fd);
+    closeSync5(fd);
   }
 }
 async function writeVectors(storeDir, v) {
-  ensureOwnDirSync(join12(storeDir, ".cache"));
+  ensureOwnDirSync(join14(storeDir, ".cache"));
   await writeFileAtomic(vectorCachePath(storeDir), encodeVectors(v));
 }
 
@@ -11776,6 +12730,8 @@ async function writeVectors(storeDir, v) {
 var BATCH = 64;
 var SAVE_AFTER = 200;
 var pause2 = () => new Promise((r) => setImmediate(r));
+var OPEN_CHUNK = 4e3;
+var WAIT_OPEN_BELOW = 1e4;
 var SemanticLeg = class {
   constructor(store, embedder, opts) {
     this.store = store;
@@ -11819,6 +12775,8 @@ var SemanticLeg = class {
     if (this.opts.watch) void this.ready();
   }
   opening = null;
+  /** the cached vectors are all taken (doOpen ran to its end) */
+  loaded = false;
   isOpen = false;
   /** Opens the leg if it is not open yet (a no-op after the first call). */
   ready() {
@@ -11827,13 +12785,14 @@ var SemanticLeg = class {
     });
   }
   /**
-   * For a search: waits for the leg to open unless the store is still checking its cached
-   * records (a big store's first seconds), when it answers at once (false: no semantic leg for
-   * this search) and opens in the background.
+   * For a search or a write gate: waits for the leg to open unless the store is still checking
+   * its cached records (a big store's first second), or a server's big store is still loading its
+   * vectors: it then answers at once (false: no semantic leg for this call) and the leg opens in
+   * the background. A small store's leg opens in a few milliseconds and is waited for.
    */
   async readyForSearch() {
     if (this.isOpen) return true;
-    if (this.store.validating) {
+    if (this.store.validating || this.opts.watch && this.store.activeCount >= WAIT_OPEN_BELOW) {
       void this.ready();
       return false;
     }
@@ -11851,21 +12810,32 @@ var SemanticLeg = class {
       this.warnOnce(`semantic search is off: ${err.message}`);
       return;
     }
-    this.vec = new VectorIndex(id, dim, Math.max(64, this.store.activeCount));
+    const vec2 = this.vec = new VectorIndex(id, dim, Math.max(64, this.store.activeCount));
+    this.unsubscribe = this.store.onChange((ch) => this.apply(ch));
+    if (this.opts.watch) await pause2();
+    if (this.closed || this.vec !== vec2) return;
     const cached = readVectors(this.store.dir, (why) => this.opts.warn(`vector cache ignored (${why}); re-embedding`));
+    if (this.opts.watch) await pause2();
+    if (this.closed || this.vec !== vec2) return;
     if (cached && cached.embedder === id && cached.dim === dim) {
       const at = /* @__PURE__ */ new Map();
-      cached.keys.forEach((k, i) => at.set(k, i));
+      cached.keys.forEach((k2, i) => at.set(k2, i));
+      let k = 0;
       for (const m of this.store.active()) {
+        if (this.opts.watch && ++k % OPEN_CHUNK === 0) {
+          await pause2();
+          if (this.closed || this.vec !== vec2) return;
+        }
+        if (vec2.has(m)) continue;
         const i = at.get(vectorKey(m));
         if (i === void 0) continue;
         const cw = cached.codeWords;
-        this.vec.setRaw(m, cached.rows.subarray(i * dim, (i + 1) * dim), cached.scales[i], cw > 0 ? cached.codes.subarray(i * cw, (i + 1) * cw) : void 0);
+        vec2.setRaw(m, cached.rows.subarray(i * dim, (i + 1) * dim), cached.scales[i], cw > 0 ? cached.codes.subarray(i * cw, (i + 1) * cw) : void 0);
       }
     }
-    for (const m of this.store.active()) if (!this.vec.has(m)) this.pending.add(m.id);
+    for (const m of this.store.active()) if (!vec2.has(m)) this.pending.add(m.id);
     this.changes = this.pending.size;
-    this.unsubscribe = this.store.onChange((ch) => this.apply(ch));
+    this.loaded = true;
     if (this.pending.size > 0) {
       if (!this.opts.watch && this.embedder.embedSync) this.embedPendingSync();
       else this.kick();
@@ -11968,6 +12938,7 @@ var SemanticLeg = class {
     this.warned = true;
     this.opts.warn(msg);
   }
+  lastQuery = null;
   /** The query's vector and the index it may be compared with; null when the leg cannot answer. */
   async queryVector(text2) {
     await this.ready();
@@ -11975,7 +12946,10 @@ var SemanticLeg = class {
     let got;
     if (this.embedder.embedSync && this.vec.embedderId === this.embedder.id) {
       try {
-        got = { vectors: [this.embedder.embedSync(text2)], embedder: { id: this.vec.embedderId, dim: this.vec.dim } };
+        const last = this.lastQuery;
+        const q = last && last.text === text2 && last.embedder === this.vec.embedderId ? last.q : this.embedder.embedSync(text2);
+        this.lastQuery = { text: text2, embedder: this.vec.embedderId, q };
+        got = { vectors: [q], embedder: { id: this.vec.embedderId, dim: this.vec.dim } };
       } catch (err) {
         this.warnOnce(`embedding failed (${err.message}); searching without the semantic leg`);
         return null;
@@ -12018,9 +12992,9 @@ ${vectorKey(t)}`, got.vectors[i]));
     for (const t of tombs) {
       const v = this.tombVecs.get(`${qv.index.embedderId}
 ${vectorKey(t)}`);
-      let s = 0;
-      for (let i = 0; i < v.length; i++) s += v[i] * qv.q[i];
-      out2.push({ id: t.id, cosine: s });
+      let s2 = 0;
+      for (let i = 0; i < v.length; i++) s2 += v[i] * qv.q[i];
+      out2.push({ id: t.id, cosine: s2 });
     }
     return out2.sort((a, b) => b.cosine - a.cosine).slice(0, limit);
   }
@@ -12064,13 +13038,13 @@ ${vectorKey(t)}`);
     this.unsubscribe?.();
     this.unsubscribe = null;
     await this.settle();
-    if (this.changes > 0) await this.save();
+    if (this.changes > 0 && this.loaded) await this.save();
   }
 };
 
 // server/src/core/embed/builtin.ts
 import { createHash as createHash4 } from "node:crypto";
-import { readFileSync as readFileSync5 } from "node:fs";
+import { readFileSync as readFileSync6 } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 // server/src/core/embed/embedder.ts
@@ -12078,10 +13052,10 @@ var EmbedError = class extends CairnError {
   name = "EmbedError";
 };
 function normalize(v) {
-  let s = 0;
-  for (let i = 0; i < v.length; i++) s += v[i] * v[i];
-  if (s > 0) {
-    const inv = 1 / Math.sqrt(s);
+  let s2 = 0;
+  for (let i = 0; i < v.length; i++) s2 += v[i] * v[i];
+  if (s2 > 0) {
+    const inv = 1 / Math.sqrt(s2);
     for (let i = 0; i < v.length; i++) v[i] = v[i] * inv;
   }
   return v;
@@ -12090,10 +13064,10 @@ function normalize(v) {
 // server/src/core/embed/ngrams.ts
 var NGRAM_MIN = 3;
 var NGRAM_MAX = 5;
-function fnv1a(s, from, to) {
+function fnv1a(s2, from, to) {
   let h = 2166136261;
   for (let i = from; i < to; i++) {
-    h ^= s.charCodeAt(i);
+    h ^= s2.charCodeAt(i);
     h = Math.imul(h, 16777619);
   }
   return h >>> 0;
@@ -12219,11 +13193,11 @@ var StaticEmbedModel = class {
     this.rows = t.rows;
   }
   addRow(acc, r, w2) {
-    const s = this.scales[r] * w2;
+    const s2 = this.scales[r] * w2;
     const d = this.dim;
     const rows = this.rows;
     const off = r * d;
-    for (let k = 0; k < d; k++) acc[k] = acc[k] + s * rows[off + k];
+    for (let k = 0; k < d; k++) acc[k] = acc[k] + s2 * rows[off + k];
   }
   /** An unknown word's vector (mean of its n-gram rows), cached: identifiers repeat across texts. */
   oovVector(w2) {
@@ -12258,9 +13232,9 @@ var StaticEmbedModel = class {
       for (let k = 0; k < acc.length; k++) acc[k] = acc[k] + v[k];
       any = true;
     }
-    let s = 0;
-    for (let k = 0; k < acc.length; k++) s += acc[k] * acc[k];
-    if (!any || s === 0) {
+    let s2 = 0;
+    for (let k = 0; k < acc.length; k++) s2 += acc[k] * acc[k];
+    if (!any || s2 === 0) {
       acc.fill(1 / Math.sqrt(this.dim));
       return acc;
     }
@@ -12270,7 +13244,7 @@ var StaticEmbedModel = class {
 function loadEmbedModel(file) {
   let buf;
   try {
-    buf = readFileSync5(file);
+    buf = readFileSync6(file);
   } catch (err) {
     const code = err.code;
     throw new EmbedError(
@@ -12305,12 +13279,12 @@ function builtinEmbedder(opts = {}) {
 // server/src/core/embed/providers.ts
 var DEFAULT_BATCH = 64;
 var DEFAULT_TIMEOUT_MS = 1e4;
-function trimSlash(u) {
-  return u.replace(/\/+$/, "");
+function trimSlash(u2) {
+  return u2.replace(/\/+$/, "");
 }
 function openaiEndpoint(url) {
-  const u = trimSlash(url);
-  return /\/embeddings$/.test(u) ? u : `${u}/embeddings`;
+  const u2 = trimSlash(url);
+  return /\/embeddings$/.test(u2) ? u2 : `${u2}/embeddings`;
 }
 async function postJson(what, endpoint, body, headers, timeoutMs) {
   const ctl = new AbortController();
@@ -12364,9 +13338,9 @@ function batched(what, batch, call) {
         const raw = await call(chunk);
         if (raw.length !== chunk.length) throw new EmbedError(`${what}: asked for ${chunk.length} embeddings, got ${raw.length}`);
         for (const v of raw) {
-          const vec = toVector(what, v, dim);
-          dim = vec.length;
-          out2.push(vec);
+          const vec2 = toVector(what, v, dim);
+          dim = vec2.length;
+          out2.push(vec2);
         }
       }
       return out2;
@@ -12474,6 +13448,10 @@ function withFallback(primary, fallback, warn) {
 var OLLAMA_DEFAULT_URL = "http://127.0.0.1:11434";
 var OPENAI_DEFAULT_URL = "https://api.openai.com/v1";
 var OPENAI_DEFAULT_KEY_ENV = "OPENAI_API_KEY";
+function openaiKeyEnv(configured, env = process.env) {
+  if (configured) return configured;
+  return env[OPENAI_DEFAULT_KEY_ENV] ? OPENAI_DEFAULT_KEY_ENV : void 0;
+}
 function createEmbedder(config, warn, opts = {}) {
   const c = "embed" in config ? config.embed : config;
   if (!c.enabled) return null;
@@ -12485,7 +13463,7 @@ function createEmbedder(config, warn, opts = {}) {
       return withFallback(ollamaEmbedder({ url: c.url ?? OLLAMA_DEFAULT_URL, model: c.model ?? "", timeoutMs: c.timeout_ms }), builtin, warn);
     case "openai":
       return withFallback(
-        openaiEmbedder({ url: c.url ?? OPENAI_DEFAULT_URL, model: c.model ?? "", apiKeyEnv: c.api_key_env ?? OPENAI_DEFAULT_KEY_ENV, timeoutMs: c.timeout_ms }),
+        openaiEmbedder({ url: c.url ?? OPENAI_DEFAULT_URL, model: c.model ?? "", apiKeyEnv: openaiKeyEnv(c.api_key_env), timeoutMs: c.timeout_ms }),
         builtin,
         warn
       );
@@ -12501,8 +13479,8 @@ function isExpired(m, now) {
 }
 function isDisabled(disabled, m) {
   if (disabled.size === 0) return false;
-  return m.scopes.some((s) => {
-    for (const d of disabled) if (s === d || s.startsWith(`${d}:`)) return true;
+  return m.scopes.some((s2) => {
+    for (const d of disabled) if (s2 === d || s2.startsWith(`${d}:`)) return true;
     return false;
   });
 }
@@ -12511,7 +13489,7 @@ function isVisible(disabled, m, now) {
 }
 function hasGlobalScope(scopes, global2) {
   if (global2.length === 0) return false;
-  return scopes.some((s) => global2.some((g) => s === g || s.startsWith(`${g}:`)));
+  return scopes.some((s2) => global2.some((g) => s2 === g || s2.startsWith(`${g}:`)));
 }
 function inViewKey(callerRepoKey, global2, key, scopes) {
   if (key === null) return true;
@@ -12556,9 +13534,9 @@ function stripStored(m) {
 import { homedir as homedir3 } from "node:os";
 
 // server/src/core/trust/signals/citedPaths.ts
-import { existsSync as existsSync4, statSync as statSync3 } from "node:fs";
+import { existsSync as existsSync4, statSync as statSync5 } from "node:fs";
 import { homedir as homedir2 } from "node:os";
-import { isAbsolute as isAbsolute3, join as join13, resolve as resolve3 } from "node:path";
+import { isAbsolute as isAbsolute3, join as join15, resolve as resolve3 } from "node:path";
 var MAX_CITED_PATHS = 8;
 var PLACEHOLDER_SEGMENT = /^(?:foo|bar|baz|qux|quux|foobar|example|examples?-\w+|dummy|placeholder|xxx+|some(?:where|thing)?|your[-_\w]*)(?:\.\w+)?$/i;
 var ROUTE_ROOT = /^(?:api|v\d+|graphql|rest|rpc|auth|oauth2?|login|logout|signin|signup|callback|webhooks?|health|healthz|metrics|status|admin)$/i;
@@ -12574,12 +13552,12 @@ function stripLineSuffix(p) {
   return p.replace(/:\d+(?::\d+)?$/, "");
 }
 function segmentsOf(p) {
-  return p.split(/[\\/]+/).filter((s) => s !== "" && s !== "~" && !/^[A-Za-z]:$/.test(s));
+  return p.split(/[\\/]+/).filter((s2) => s2 !== "" && s2 !== "~" && !/^[A-Za-z]:$/.test(s2));
 }
 function isObviouslyFake(p) {
   if (/\.\.\.|…|<|>|\*|\?|\{|\}|\$|%/.test(p)) return true;
   if (/^\/path\/to(?:\/|$)/i.test(p) || /(^|[\\/])path[\\/]to([\\/]|$)/i.test(p)) return true;
-  return segmentsOf(p).some((s) => PLACEHOLDER_SEGMENT.test(s));
+  return segmentsOf(p).some((s2) => PLACEHOLDER_SEGMENT.test(s2));
 }
 function isDomainLike(seg) {
   const m = /^[a-z0-9-]+(?:\.[a-z0-9-]+)*\.([a-z]{2,12})$/i.exec(seg);
@@ -12652,7 +13630,7 @@ function extractCitedPaths(body, max = MAX_CITED_PATHS) {
   return out2;
 }
 function resolveCitedPath(p, ctx) {
-  if (p.startsWith("~/")) return join13(ctx.home ?? homedir2(), p.slice(2));
+  if (p.startsWith("~/")) return join15(ctx.home ?? homedir2(), p.slice(2));
   if (/^[A-Za-z]:[\\/]/.test(p)) return process.platform === "win32" ? p : null;
   if (isAbsolute3(p)) return p;
   return ctx.relativeRoot ? resolve3(ctx.relativeRoot, p) : null;
@@ -12671,7 +13649,7 @@ function checkPaths(paths, ctx) {
 function isDirectory(dir) {
   if (!dir) return false;
   try {
-    return statSync3(dir).isDirectory();
+    return statSync5(dir).isDirectory();
   } catch {
     return false;
   }
@@ -12679,22 +13657,22 @@ function isDirectory(dir) {
 
 // server/src/core/trust/signals/commitDrift.ts
 import { execFile as execFile2 } from "node:child_process";
-import { readFileSync as readFileSync6, statSync as statSync4 } from "node:fs";
-import { isAbsolute as isAbsolute4, join as join14, resolve as resolve4 } from "node:path";
+import { readFileSync as readFileSync7, statSync as statSync6 } from "node:fs";
+import { isAbsolute as isAbsolute4, join as join16, resolve as resolve4 } from "node:path";
 var GIT_TIMEOUT_MS2 = 2e3;
 var MAX_BUFFER = 64 * 1024 * 1024;
 function gitDirs(root) {
   try {
-    const dotGit = join14(root, ".git");
+    const dotGit = join16(root, ".git");
     let gitDir = dotGit;
-    if (!statSync4(dotGit).isDirectory()) {
-      const m = /^gitdir:\s*(.+)$/m.exec(readFileSync6(dotGit, "utf8"));
+    if (!statSync6(dotGit).isDirectory()) {
+      const m = /^gitdir:\s*(.+)$/m.exec(readFileSync7(dotGit, "utf8"));
       if (!m) return null;
       gitDir = isAbsolute4(m[1].trim()) ? m[1].trim() : resolve4(root, m[1].trim());
     }
     let commonDir = gitDir;
     try {
-      const c = readFileSync6(join14(gitDir, "commondir"), "utf8").trim();
+      const c = readFileSync7(join16(gitDir, "commondir"), "utf8").trim();
       commonDir = isAbsolute4(c) ? c : resolve4(gitDir, c);
     } catch {
     }
@@ -12717,18 +13695,18 @@ function readHeadSha(root) {
   const dirs = gitDirs(root);
   if (!dirs) return null;
   try {
-    const head = readFileSync6(join14(dirs.gitDir, "HEAD"), "utf8").trim();
+    const head = readFileSync7(join16(dirs.gitDir, "HEAD"), "utf8").trim();
     if (/^[0-9a-f]{40,64}$/.test(head)) return head;
     const ref2 = /^ref:\s*(\S+)$/.exec(head)?.[1];
     if (!ref2) return null;
     for (const dir of [dirs.gitDir, dirs.commonDir]) {
       try {
-        const sha = readFileSync6(join14(dir, ref2), "utf8").trim();
+        const sha = readFileSync7(join16(dir, ref2), "utf8").trim();
         if (/^[0-9a-f]{40,64}$/.test(sha)) return sha;
       } catch {
       }
     }
-    const packed = readFileSync6(join14(dirs.commonDir, "packed-refs"), "utf8");
+    const packed = readFileSync7(join16(dirs.commonDir, "packed-refs"), "utf8");
     for (const line of packed.split("\n")) {
       const [sha, name] = line.split(" ");
       if (name === ref2 && sha && /^[0-9a-f]{40,64}$/.test(sha)) return sha;
@@ -12813,7 +13791,7 @@ var CommitDriftCache = class {
     const items = verified.map((v) => typeof v === "string" ? { at: v, head: null } : v);
     const secs = items.map((v) => Math.floor(Date.parse(v.at) / 1e3));
     if (secs.length === 0) return [];
-    const valid = secs.filter((s) => Number.isFinite(s));
+    const valid = secs.filter((s2) => Number.isFinite(s2));
     const needSince = valid.length > 0 ? Math.max(0, Math.min(...valid) - 86400) : 0;
     const head = readHeadSha(root);
     let entry = this.entries.get(root);
@@ -12828,9 +13806,9 @@ var CommitDriftCache = class {
       }
     }
     const log = entry;
-    return secs.map((s, i) => {
-      if (!Number.isFinite(s)) return { commits_since_verify: null, status: "unknown" };
-      const n = commitsSince(log, s, items[i].head);
+    return secs.map((s2, i) => {
+      if (!Number.isFinite(s2)) return { commits_since_verify: null, status: "unknown" };
+      const n = commitsSince(log, s2, items[i].head);
       return { commits_since_verify: n, status: n > 0 ? "behind" : "up_to_date" };
     });
   }
@@ -12868,6 +13846,17 @@ function relativeRootFor(ctx, m, sameRepo) {
   if (!sameRepo) return null;
   return isDirectory(m.origin.worktree_root) ? m.origin.worktree_root : ctx.caller.repoRoot;
 }
+var CITED_MEMO = 1024;
+var citedMemo = /* @__PURE__ */ new Map();
+function citedPathsOf(body) {
+  let paths = citedMemo.get(body);
+  if (paths === void 0) {
+    paths = extractCitedPaths(body);
+    if (citedMemo.size >= CITED_MEMO) citedMemo.delete(citedMemo.keys().next().value);
+    citedMemo.set(body, paths);
+  }
+  return paths;
+}
 async function computeSignals(ctx, mems, opts = { detail: false }) {
   const home = ctx.env.HOME ?? homedir3();
   const staleDays = ctx.config.behavior.verification_stale_days;
@@ -12882,10 +13871,10 @@ async function computeSignals(ctx, mems, opts = { detail: false }) {
   for (const m of mems) {
     const sameRepo = fromCallerRepo(ctx, m);
     const verification = verificationOf(m.last_verified_at, ctx.now, staleDays);
-    const paths = checkPaths(extractCitedPaths(m.body), { home, relativeRoot: relativeRootFor(ctx, m, sameRepo) });
+    const paths = checkPaths(citedPathsOf(m.body), { home, relativeRoot: relativeRootFor(ctx, m, sameRepo) });
     const drift = drifts.get(m.id);
     const count = drift?.commits_since_verify ?? null;
-    const s = {
+    const s2 = {
       verification,
       path_drift_checked: paths.checked,
       path_drift_missing: paths.missing.length,
@@ -12897,10 +13886,10 @@ async function computeSignals(ctx, mems, opts = { detail: false }) {
       })
     };
     if (opts.detail) {
-      s.path_drift = { checked: paths.checked, missing: paths.missing };
-      s.commit_drift = drift ?? { commits_since_verify: null, status: "not_applicable" };
+      s2.path_drift = { checked: paths.checked, missing: paths.missing };
+      s2.commit_drift = drift ?? { commits_since_verify: null, status: "not_applicable" };
     }
-    out2.set(m.id, s);
+    out2.set(m.id, s2);
   }
   return out2;
 }
@@ -12923,9 +13912,13 @@ async function settleUnknownIds(c, raw) {
   const unknown = raw.some((r) => {
     if (typeof r !== "string") return false;
     const id = r.trim().toUpperCase();
-    return isUlid(id) && !c.store.get(id) && !c.store.getTombstone(id);
+    return isUlid(id) && !c.store.get(id) && !c.store.getTombstone(id) && !(c.team && (c.team.store.get(id) || c.team.store.getTombstone(id)));
   });
-  if (unknown) await c.store.lock.run(() => c.store.sync());
+  if (unknown) {
+    await c.store.lock.run(() => c.store.sync());
+    const t = c.team;
+    if (t !== null) await t.store.lock.run(() => t.store.sync());
+  }
 }
 function requireActive(c, rawId, arg = "id") {
   const id = checkId(rawId, arg);
@@ -12935,6 +13928,13 @@ function requireActive(c, rawId, arg = "id") {
   if (t) throw new TombstonedError(tombstonedMessage(t));
   throw new NotFoundError(`no memory with id ${id}`);
 }
+function requireActiveAny(c, rawId, arg = "id") {
+  const id = checkId(rawId, arg);
+  const f = findAny(c, id);
+  if (f && !f.tombstoned) return { m: f.m, owner: f.owner };
+  if (f) throw new TombstonedError(`${tombstonedMessage(f.m)}${f.owner.storeKind === "team" ? " (team store)" : ""}`);
+  throw new NotFoundError(`no memory with id ${id}`);
+}
 function signalContext(c) {
   return { config: c.config, caller: c.caller, now: c.now(), env: c.env };
 }
@@ -12942,8 +13942,39 @@ async function hitFields(c, mems, detail = false) {
   const sig = await computeSignals(signalContext(c), mems, { detail });
   return mems.map((m) => {
     const { path_drift, commit_drift, ...common } = sig.get(m.id);
-    return { ...recordHead(m), ...common, ...detail ? { path_drift, commit_drift } : {} };
+    return { ...recordHead(m), store: c.storeKind, ...common, ...detail ? { path_drift, commit_drift } : {} };
   });
+}
+function ownerOf(c, m) {
+  const t = c.team;
+  return t !== null && (t.store.get(m.id) === m || t.store.getTombstone(m.id) === m) ? t : c;
+}
+async function ownedHitFields(c, mems, detail = false) {
+  if (c.team === null) return hitFields(c, mems, detail);
+  const groups = /* @__PURE__ */ new Map();
+  mems.forEach((m, i) => {
+    const o = ownerOf(c, m);
+    const g = groups.get(o);
+    if (g) g.push(i);
+    else groups.set(o, [i]);
+  });
+  const out2 = new Array(mems.length);
+  for (const [o, idx] of groups) {
+    const f = await hitFields(o, idx.map((i) => mems[i]), detail);
+    idx.forEach((i, k) => out2[i] = f[k]);
+  }
+  return out2;
+}
+function findAny(c, id) {
+  for (const o of c.team === null ? [c] : [c, c.team]) {
+    const m = o.store.get(id);
+    if (m) return { m, owner: o, tombstoned: false };
+  }
+  for (const o of c.team === null ? [c] : [c, c.team]) {
+    const t = o.store.getTombstone(id);
+    if (t) return { m: t, owner: o, tombstoned: true };
+  }
+  return null;
 }
 function encodeCursor(lastId) {
   return Buffer.from(`v1:${lastId}`).toString("base64url");
@@ -12973,26 +14004,26 @@ function checkNote(v, arg, required) {
 }
 
 // server/src/core/curation/events.ts
-import { closeSync as closeSync4, existsSync as existsSync6, fstatSync as fstatSync3, openSync as openSync4, writeSync as writeSync3, constants as constants4 } from "node:fs";
-import { join as join16 } from "node:path";
+import { closeSync as closeSync7, existsSync as existsSync6, fstatSync as fstatSync4, openSync as openSync7, writeSync as writeSync5, constants as constants5 } from "node:fs";
+import { join as join18 } from "node:path";
 
 // server/src/core/curation/archives.ts
 import {
-  closeSync as closeSync3,
+  closeSync as closeSync6,
   fsyncSync as fsyncSync2,
-  openSync as openSync3,
-  lstatSync as lstatSync4,
-  readFileSync as readFileSync7,
+  openSync as openSync6,
+  lstatSync as lstatSync6,
+  readFileSync as readFileSync8,
   readdirSync as readdirSync5,
-  renameSync as renameSync2,
-  rmSync as rmSync4,
-  statSync as statSync5,
-  writeSync as writeSync2,
+  renameSync as renameSync4,
+  rmSync as rmSync7,
+  statSync as statSync7,
+  writeSync as writeSync4,
   existsSync as existsSync5
 } from "node:fs";
-import { join as join15 } from "node:path";
+import { join as join17 } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
-import { randomBytes as randomBytes3 } from "node:crypto";
+import { randomBytes as randomBytes4 } from "node:crypto";
 var ACTIVE_LOG = ".events.jsonl";
 var LOCK = ".events.lock";
 var LOCK_STALE_MS = 6e4;
@@ -13007,47 +14038,47 @@ function stampTime(stamp2) {
   return Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], +m[6], +m[7]);
 }
 function withTryLock(dir, fn) {
-  const file = join15(dir, LOCK);
+  const file = join17(dir, LOCK);
   let fd;
   try {
-    fd = openSync3(file, "wx", 384);
+    fd = openSync6(file, "wx", 384);
   } catch (err) {
     if (err.code !== "EEXIST") throw err;
     try {
-      if (Date.now() - statSync5(file).mtimeMs < LOCK_STALE_MS) return null;
-      const aside = `${file}.${process.pid}.${randomBytes3(4).toString("hex")}.tmp`;
-      renameSync2(file, aside);
-      rmSync4(aside, { force: true });
-      fd = openSync3(file, "wx", 384);
+      if (Date.now() - statSync7(file).mtimeMs < LOCK_STALE_MS) return null;
+      const aside = `${file}.${process.pid}.${randomBytes4(4).toString("hex")}.tmp`;
+      renameSync4(file, aside);
+      rmSync7(aside, { force: true });
+      fd = openSync6(file, "wx", 384);
     } catch {
       return null;
     }
   }
   try {
-    writeSync2(fd, `${process.pid} ${Date.now()}
+    writeSync4(fd, `${process.pid} ${Date.now()}
 `);
-    closeSync3(fd);
+    closeSync6(fd);
     return fn();
   } finally {
-    rmSync4(file, { force: true });
+    rmSync7(file, { force: true });
   }
 }
 function rotateActive(dir, maxBytes, now) {
   return withTryLock(dir, () => {
-    const active = join15(dir, ACTIVE_LOG);
+    const active = join17(dir, ACTIVE_LOG);
     let size2;
     try {
-      size2 = statSync5(active).size;
+      size2 = statSync7(active).size;
     } catch {
       return null;
     }
     if (size2 <= maxBytes) return null;
     const stamp2 = archiveStamp(now);
-    let target = join15(dir, `.events-${stamp2}.jsonl`);
+    let target = join17(dir, `.events-${stamp2}.jsonl`);
     for (let n = 1; existsSync5(target) || existsSync5(`${target}.gz`); n++) {
-      target = join15(dir, `.events-${stamp2}-${n}.jsonl`);
+      target = join17(dir, `.events-${stamp2}-${n}.jsonl`);
     }
-    renameSync2(active, target);
+    renameSync4(active, target);
     return target;
   });
 }
@@ -13058,43 +14089,43 @@ function compressArchives(dir, opts) {
     for (const name of names) {
       const m = ARCHIVE_RE.exec(name);
       if (!m || m[3]) continue;
-      const plain = join15(dir, name);
+      const plain = join17(dir, name);
       const gz = `${plain}.gz`;
       if (names.has(`${name}.gz`)) {
-        rmSync4(plain, { force: true });
+        rmSync7(plain, { force: true });
         continue;
       }
       const now = opts.now.getTime();
       const rotatedAt = stampTime(m[1]);
-      const st = statSync5(plain);
+      const st = statSync7(plain);
       const quiet = Math.min(now - rotatedAt, Date.now() - st.mtimeMs);
       if (opts.graceMs > 0 && quiet < opts.graceMs) continue;
-      const data = gzipSync(readFileSync7(plain));
-      const tmp = join15(dir, `.${name}.gz.${process.pid}.${randomBytes3(4).toString("hex")}.tmp`);
-      const fd = openSync3(tmp, "wx", 384);
+      const data = gzipSync(readFileSync8(plain));
+      const tmp = join17(dir, `.${name}.gz.${process.pid}.${randomBytes4(4).toString("hex")}.tmp`);
+      const fd = openSync6(tmp, "wx", 384);
       try {
-        writeSync2(fd, data);
+        writeSync4(fd, data);
         fsyncSync2(fd);
       } finally {
-        closeSync3(fd);
+        closeSync6(fd);
       }
-      renameSync2(tmp, gz);
-      rmSync4(plain, { force: true });
+      renameSync4(tmp, gz);
+      rmSync7(plain, { force: true });
       done.push(gz);
     }
     return done;
   }) ?? [];
 }
-function listLogFiles(dir) {
+function listLogFiles(dir, listed) {
   let names;
   try {
-    names = readdirSync5(dir).filter((n) => n.startsWith(".events"));
+    names = (listed ?? readdirSync5(dir)).filter((n) => n.startsWith(".events"));
   } catch {
     return [];
   }
   names = names.filter((n) => {
     try {
-      return lstatSync4(join15(dir, n)).isFile();
+      return lstatSync6(join17(dir, n)).isFile();
     } catch {
       return false;
     }
@@ -13107,8 +14138,8 @@ function listLogFiles(dir) {
     archives.push({ name, stamp: m[1], n: Number(m[2] ?? 0) });
   }
   archives.sort((a, b) => a.stamp < b.stamp ? -1 : a.stamp > b.stamp ? 1 : a.n - b.n);
-  const out2 = archives.map(({ name, stamp: stamp2 }) => ({ file: join15(dir, name), compressed: name.endsWith(".gz"), rotatedAt: stampTime(stamp2) }));
-  if (present.has(ACTIVE_LOG)) out2.push({ file: join15(dir, ACTIVE_LOG), compressed: false, rotatedAt: null });
+  const out2 = archives.map(({ name, stamp: stamp2 }) => ({ file: join17(dir, name), compressed: name.endsWith(".gz"), rotatedAt: stampTime(stamp2) }));
+  if (present.has(ACTIVE_LOG)) out2.push({ file: join17(dir, ACTIVE_LOG), compressed: false, rotatedAt: null });
   return out2;
 }
 function isEvent(v) {
@@ -13128,7 +14159,7 @@ function readOnce(dir, opts, tolerateMissing) {
     if (opts.since !== void 0 && rotatedAt !== null && rotatedAt < opts.since) continue;
     let text2;
     try {
-      const raw = readFileSync7(file);
+      const raw = readFileSync8(file);
       text2 = (compressed ? gunzipSync(raw) : raw).toString("utf8");
     } catch (err) {
       if (err.code === "ENOENT") {
@@ -13169,7 +14200,7 @@ var EventLog = class {
   compressTimer;
   constructor(opts) {
     this.dir = opts.dir;
-    this.file = join16(opts.dir, ACTIVE_LOG);
+    this.file = join18(opts.dir, ACTIVE_LOG);
     this.session = opts.session;
     this.enabled = opts.enabled ?? true;
     this.maxBytes = opts.maxBytes ?? 1e7;
@@ -13178,14 +14209,23 @@ var EventLog = class {
 `));
     this.graceMs = opts.compressGraceMs ?? DEFAULT_GRACE_MS;
   }
+  appended = [];
+  /**
+   * Calls `fn` after each line this process appends, with the file's size and inode right after
+   * it (the feedback fold takes its own process's events this way instead of reading them back).
+   */
+  onAppend(fn) {
+    this.appended.push(fn);
+  }
   /** Appends one event. Returns whether a line was written; never throws. */
   append(kind, fields = {}) {
     if (!this.enabled) return false;
     try {
       if (!existsSync6(this.dir)) return false;
       const line = this.format(kind, fields);
-      const size2 = this.writeLine(line);
-      if (size2 > this.maxBytes) this.rotate();
+      const st = this.writeLine(line);
+      for (const fn of this.appended) fn(line, st.size, st.ino);
+      if (st.size > this.maxBytes) this.rotate();
       return true;
     } catch (err) {
       this.warn(`could not append to the event log ${this.file}: ${errorMessage(err)}`);
@@ -13217,18 +14257,19 @@ var EventLog = class {
     }
     return line;
   }
-  /** One open(O_APPEND) + one write per line; returns the file size after the write. */
+  /** One open(O_APPEND) + one write per line; returns the file's size and inode after the write. */
   writeLine(line) {
     const buf = Buffer.from(line, "utf8");
-    const fd = openSync4(this.file, constants4.O_WRONLY | constants4.O_APPEND | constants4.O_CREAT | constants4.O_NOFOLLOW, 384);
+    const fd = openSync7(this.file, constants5.O_WRONLY | constants5.O_APPEND | constants5.O_CREAT | constants5.O_NOFOLLOW, 384);
     try {
-      const written = writeSync3(fd, buf, 0, buf.length);
+      const written = writeSync5(fd, buf, 0, buf.length);
       if (written !== buf.length) {
-        writeSync3(fd, buf, written, buf.length - written);
+        writeSync5(fd, buf, written, buf.length - written);
       }
-      return fstatSync3(fd).size;
+      const st = fstatSync4(fd);
+      return { size: st.size, ino: st.ino };
     } finally {
-      closeSync4(fd);
+      closeSync7(fd);
     }
   }
   scheduleCompression() {
@@ -13254,13 +14295,13 @@ var EventLog = class {
 };
 
 // server/src/core/sync/conflicts.ts
-import { promises as fsp6 } from "node:fs";
-import { join as join18 } from "node:path";
+import { promises as fsp7 } from "node:fs";
+import { join as join20 } from "node:path";
 
 // server/src/core/sync/repo.ts
-import { promises as fsp5, existsSync as existsSync7, readFileSync as readFileSync8 } from "node:fs";
+import { promises as fsp6, existsSync as existsSync7, readFileSync as readFileSync9 } from "node:fs";
 import { tmpdir, hostname as hostname2 } from "node:os";
-import { basename as basename3, dirname as dirname5, join as join17 } from "node:path";
+import { basename as basename3, dirname as dirname6, join as join19 } from "node:path";
 
 // server/src/core/sync/git.ts
 import { spawn } from "node:child_process";
@@ -13270,7 +14311,7 @@ var SyncError = class extends CairnError {
   name = "SyncError";
 };
 function redactUrls(text2) {
-  return text2.replace(/[a-z][a-z0-9+.-]*:\/\/[^\s'"<>]+/gi, (u) => redactRemoteUrl(u) ?? u).replace(/\b[^\s@/'"]+:[^\s@/'"]+@(?=[^\s@:/]+[:/])/g, "");
+  return text2.replace(/[a-z][a-z0-9+.-]*:\/\/[^\s'"<>]+/gi, (u2) => redactRemoteUrl(u2) ?? u2).replace(/\b[^\s@/'"]+:[^\s@/'"]+@(?=[^\s@:/]+[:/])/g, "");
 }
 function gitEnv(base = process.env) {
   const env = { ...base, GIT_TERMINAL_PROMPT: "0", GCM_INTERACTIVE: "never", LC_ALL: "C", LANG: "C" };
@@ -13282,7 +14323,7 @@ function gitEnv(base = process.env) {
 }
 function runGit(cwd, args, opts = {}) {
   const timeout = opts.timeoutMs ?? LOCAL_TIMEOUT_MS;
-  return new Promise((resolve6, reject) => {
+  return new Promise((resolve7, reject) => {
     const child = spawn("git", args, { cwd, env: opts.env ?? gitEnv(), windowsHide: true, stdio: ["pipe", "pipe", "pipe"] });
     const out2 = [];
     const err = [];
@@ -13301,9 +14342,9 @@ function runGit(cwd, args, opts = {}) {
     child.on("close", (code) => {
       clearTimeout(timer);
       const stderr = redactUrls(Buffer.concat(err).toString("utf8"));
-      if (timedOut) resolve6({ code: 124, stdout: Buffer.concat(out2), stderr: `git ${args[0]} timed out after ${Math.round(timeout / 1e3)} s
+      if (timedOut) resolve7({ code: 124, stdout: Buffer.concat(out2), stderr: `git ${args[0]} timed out after ${Math.round(timeout / 1e3)} s
 ${stderr}` });
-      else resolve6({ code: code ?? 1, stdout: Buffer.concat(out2), stderr });
+      else resolve7({ code: code ?? 1, stdout: Buffer.concat(out2), stderr });
     });
     child.stdin.on("error", () => {
     });
@@ -13367,10 +14408,10 @@ function mergeSet(base, ours, theirs) {
   const b = base ? new Set(base) : null;
   const o = new Set(ours);
   const t = new Set(theirs);
-  for (const s of [...ours, ...theirs]) {
-    if (out2.includes(s)) continue;
-    const keep = b === null ? true : b.has(s) ? o.has(s) && t.has(s) : true;
-    if (keep) out2.push(s);
+  for (const s2 of [...ours, ...theirs]) {
+    if (out2.includes(s2)) continue;
+    const keep = b === null ? true : b.has(s2) ? o.has(s2) && t.has(s2) : true;
+    if (keep) out2.push(s2);
   }
   return out2;
 }
@@ -13446,6 +14487,8 @@ function mergeMemory(base, ours, theirs) {
   };
   if (verSide.verified_head) rec.verified_head = verSide.verified_head;
   if (aliases.length > 0) rec.aliases = aliases;
+  const mergedFrom = mergeSet(void 0, n.merged_from ?? [], old.merged_from ?? []);
+  if (mergedFrom.length > 0) rec.merged_from = mergedFrom;
   if (tomb) {
     const from = isTomb(o) && isTomb(t) ? null : isTomb(o) ? o : t;
     rec.removed = from ? from.removed : p("removed");
@@ -13489,7 +14532,7 @@ function isMemoryTreePath(p) {
 function safeTreePath(p) {
   const parts = p.split("/");
   if (p.startsWith("/") || p.includes("\\") || p.includes("\0")) return false;
-  if (!parts.every((s) => s !== "" && s !== "." && s !== ".." && s.toLowerCase() !== ".git")) return false;
+  if (!parts.every((s2) => s2 !== "" && s2 !== "." && s2 !== ".." && s2.toLowerCase() !== ".git")) return false;
   const top = parts[0];
   return !(top === ".cache" || top === ".pending" || top === ".lock" || top.startsWith(".events") || /\.(tmp|claim)$/.test(p));
 }
@@ -13509,8 +14552,8 @@ async function repoTop(dir) {
 }
 async function remoteUrl(dir) {
   const r = await runGit(dir, ["config", "--get", "remote.origin.url"]);
-  const u = r.stdout.toString().trim();
-  return r.code === 0 && u !== "" ? u : null;
+  const u2 = r.stdout.toString().trim();
+  return r.code === 0 && u2 !== "" ? u2 : null;
 }
 async function isAncestor(dir, a, b) {
   return (await runGit(dir, ["merge-base", "--is-ancestor", a, b])).code === 0;
@@ -13526,7 +14569,7 @@ async function identityEnv(dir, base) {
   return { ...base, GIT_AUTHOR_NAME: `cairn on ${host}`, GIT_AUTHOR_EMAIL: `cairn@${host}`, GIT_COMMITTER_NAME: `cairn on ${host}`, GIT_COMMITTER_EMAIL: `cairn@${host}` };
 }
 async function ensureLines(file, lines, header) {
-  const cur = existsSync7(file) ? readFileSync8(file, "utf8") : "";
+  const cur = existsSync7(file) ? readFileSync9(file, "utf8") : "";
   const have = new Set(cur.split(/\r?\n/).map((l) => l.trim()));
   const missing = lines.filter((l) => !have.has(l));
   if (missing.length === 0) return false;
@@ -13537,7 +14580,7 @@ async function ensureLines(file, lines, header) {
   return true;
 }
 var emptySummary = () => ({ added: [], updated: [], removed: [], restored: [], purged: [], files: [] });
-var changeCount = (s) => s.added.length + s.updated.length + s.removed.length + s.restored.length + s.purged.length + s.files.length;
+var changeCount = (s2) => s2.added.length + s2.updated.length + s2.removed.length + s2.restored.length + s2.purged.length + s2.files.length;
 function parseMem(buf) {
   if (!buf) return null;
   try {
@@ -13561,7 +14604,7 @@ async function describeDiff(dir, from, to, cached) {
   }
   const zero = /^0+$/;
   const mems = rows.filter((r) => isMemoryTreePath(r.path));
-  const blobs = await readBlobs(dir, mems.flatMap((r) => [r.oldSha, r.newSha].filter((s) => !zero.test(s))));
+  const blobs = await readBlobs(dir, mems.flatMap((r) => [r.oldSha, r.newSha].filter((s2) => !zero.test(s2))));
   const out2 = emptySummary();
   const byId2 = /* @__PURE__ */ new Map();
   for (const r of rows) {
@@ -13590,12 +14633,12 @@ async function describeDiff(dir, from, to, cached) {
   return out2;
 }
 var MESSAGE_LINES = 400;
-function commitMessage(s, host) {
-  const counts = ["added", "updated", "removed", "restored", "purged"].filter((k) => s[k].length > 0).map((k) => `${s[k].length} ${k}`);
-  if (s.files.length > 0) counts.push(`${s.files.length} other file${s.files.length === 1 ? "" : "s"}`);
+function commitMessage(s2, host) {
+  const counts = ["added", "updated", "removed", "restored", "purged"].filter((k) => s2[k].length > 0).map((k) => `${s2[k].length} ${k}`);
+  if (s2.files.length > 0) counts.push(`${s2.files.length} other file${s2.files.length === 1 ? "" : "s"}`);
   const lines = [];
-  for (const k of ["added", "updated", "removed", "restored", "purged"]) for (const e of s[k]) lines.push(`${k.padEnd(8)} ${e.id}  ${e.summary}`);
-  for (const f of s.files) lines.push(`file     ${f}`);
+  for (const k of ["added", "updated", "removed", "restored", "purged"]) for (const e of s2[k]) lines.push(`${k.padEnd(8)} ${e.id}  ${e.summary}`);
+  for (const f of s2.files) lines.push(`file     ${f}`);
   const shown2 = lines.slice(0, MESSAGE_LINES);
   if (lines.length > MESSAGE_LINES) shown2.push(`... and ${lines.length - MESSAGE_LINES} more`);
   return `cairn sync (${host}): ${counts.join(", ") || "no changes"}
@@ -13647,10 +14690,10 @@ async function mergeTrees(dir, base, ours, theirs) {
     }
     for (const { k, e } of vs) {
       if (!e) continue;
-      const mem = memOfSha(e.sha);
-      const g = groups.get(mem.record.id) ?? {};
-      if (g[k] === void 0) g[k] = { path: p, sha: e.sha, mem };
-      groups.set(mem.record.id, g);
+      const mem2 = memOfSha(e.sha);
+      const g = groups.get(mem2.record.id) ?? {};
+      if (g[k] === void 0) g[k] = { path: p, sha: e.sha, mem: mem2 };
+      groups.set(mem2.record.id, g);
     }
   }
   const changes = /* @__PURE__ */ new Map();
@@ -13676,7 +14719,7 @@ async function mergeTrees(dir, base, ours, theirs) {
     const { merged, conflict } = mergeMemory(b?.mem ?? null, o.mem, t.mem);
     const text2 = Buffer.from(serializeMemory(merged.record, merged.extra));
     const wantDir = merged.record.removed !== void 0 ? TOMB : "";
-    const inDir = (v) => (dirname5(v.path) === "." ? "" : dirname5(v.path)) === wantDir;
+    const inDir = (v) => (dirname6(v.path) === "." ? "" : dirname6(v.path)) === wantDir;
     let target = inDir(o) ? o.path : inDir(t) ? t.path : (wantDir ? `${wantDir}/` : "") + basename3(o.path);
     if (target !== o.path && target !== t.path && present.has(target)) target = target.replace(/\.md$/, `-${id.slice(-6).toLowerCase()}.md`);
     if (o.path !== target) put(o.path, null);
@@ -13719,14 +14762,14 @@ async function mergeTrees(dir, base, ours, theirs) {
 }
 async function textMerge(ours, base, theirs) {
   if (ours.includes(0) || theirs.includes(0) || base.includes(0)) return null;
-  const tmp = await fsp5.mkdtemp(join17(tmpdir(), "cairn-merge-"));
+  const tmp = await fsp6.mkdtemp(join19(tmpdir(), "cairn-merge-"));
   try {
-    const [o, b, t] = ["ours", "base", "theirs"].map((n) => join17(tmp, n));
-    await Promise.all([fsp5.writeFile(o, ours), fsp5.writeFile(b, base), fsp5.writeFile(t, theirs)]);
+    const [o, b, t] = ["ours", "base", "theirs"].map((n) => join19(tmp, n));
+    await Promise.all([fsp6.writeFile(o, ours), fsp6.writeFile(b, base), fsp6.writeFile(t, theirs)]);
     const r = await runGit(tmp, ["merge-file", "-p", o, b, t]);
     return r.code === 0 ? r.stdout : null;
   } finally {
-    await fsp5.rm(tmp, { recursive: true, force: true });
+    await fsp6.rm(tmp, { recursive: true, force: true });
   }
 }
 async function treeDiff(dir, from, to) {
@@ -13747,13 +14790,13 @@ async function applyChanges(dir, changes, warn) {
   const deletedById = /* @__PURE__ */ new Map();
   for (const p of deletes) {
     if (!isMemoryTreePath(p)) continue;
-    const mem = parseMem(await fsp5.readFile(join17(dir, ...p.split("/"))).catch(() => void 0));
-    if (mem) deletedById.set(mem.record.id, p);
+    const mem2 = parseMem(await fsp6.readFile(join19(dir, ...p.split("/"))).catch(() => void 0));
+    if (mem2) deletedById.set(mem2.record.id, p);
   }
   const made = /* @__PURE__ */ new Set();
   const one = async ([p, data]) => {
-    const file = join17(dir, ...p.split("/"));
-    const parent = dirname5(file);
+    const file = join19(dir, ...p.split("/"));
+    const parent = dirname6(file);
     if (!made.has(parent)) {
       await ensureDir(parent);
       made.add(parent);
@@ -13762,9 +14805,9 @@ async function applyChanges(dir, changes, warn) {
     const from = id === void 0 ? void 0 : deletedById.get(id);
     if (from !== void 0 && deletes.has(from)) {
       deletes.delete(from);
-      const src = join17(dir, ...from.split("/"));
+      const src = join19(dir, ...from.split("/"));
       await writeFileAtomic(src, data);
-      await fsp5.rename(src, file);
+      await fsp6.rename(src, file);
     } else {
       await writeFileAtomic(file, data);
     }
@@ -13775,7 +14818,7 @@ async function applyChanges(dir, changes, warn) {
     while (next2 < writes.length) await one(writes[next2++]);
   }));
   for (const p of deletes) {
-    await fsp5.rm(join17(dir, ...p.split("/")), { force: true });
+    await fsp6.rm(join19(dir, ...p.split("/")), { force: true });
     n++;
   }
   return n;
@@ -13803,19 +14846,19 @@ async function dirtyPaths(dir) {
 
 // server/src/core/sync/conflicts.ts
 async function listConflicts(storeDir) {
-  const dir = join18(storeDir, CONFLICTS_DIR);
-  const names = await fsp6.readdir(dir).catch(() => []);
+  const dir = join20(storeDir, CONFLICTS_DIR);
+  const names = await fsp7.readdir(dir).catch(() => []);
   const memories = [];
   for (const n of names.sort()) {
     if (!n.endsWith(".json")) continue;
     try {
-      const doc = JSON.parse(await fsp6.readFile(join18(dir, n), "utf8"));
+      const doc = JSON.parse(await fsp7.readFile(join20(dir, n), "utf8"));
       if (typeof doc.id !== "string" || !doc.kept || !doc.other) continue;
       memories.push({ id: doc.id, kind: doc.kind, kept: doc.kept, other: doc.other, file: `${CONFLICTS_DIR}/${n}` });
     } catch {
     }
   }
-  const fileNames = await fsp6.readdir(join18(dir, "files")).catch(() => []);
+  const fileNames = await fsp7.readdir(join20(dir, "files")).catch(() => []);
   const files = fileNames.sort().map((n) => ({ file: `${CONFLICTS_DIR}/files/${n}` }));
   return { memories, files };
 }
@@ -13861,10 +14904,10 @@ function emptyUsage() {
 }
 function foldUsage(events2, windowStart, known) {
   const byId2 = /* @__PURE__ */ new Map();
-  const get = (id) => {
-    let u = byId2.get(id);
-    if (!u) byId2.set(id, u = emptyUsage());
-    return u;
+  const get2 = (id) => {
+    let u2 = byId2.get(id);
+    if (!u2) byId2.set(id, u2 = emptyUsage());
+    return u2;
   };
   const fold = {
     byId: byId2,
@@ -13883,18 +14926,18 @@ function foldUsage(events2, windowStart, known) {
     const session = typeof e.session === "string" ? e.session : void 0;
     const byUser = actorOf(e) === "user";
     for (const { id, strong } of retrievalsOf(e)) {
-      const u = get(id);
+      const u2 = get2(id);
       if (byUser) {
         if (inWindow) {
-          u.userLookupsInWindow++;
+          u2.userLookupsInWindow++;
           fold.userLookupsInWindow++;
         }
         continue;
       }
-      u.lastRetrieved = e.ts;
+      u2.lastRetrieved = e.ts;
       if (inWindow) {
-        u.retrievedInWindow++;
-        if (strong) u.strongInWindow++;
+        u2.retrievedInWindow++;
+        if (strong) u2.strongInWindow++;
         fold.retrievalsInWindow++;
       }
     }
@@ -13909,14 +14952,14 @@ function foldUsage(events2, windowStart, known) {
           continue;
         }
         knownIds++;
-        const u = get(id);
-        u.uses[use.outcome]++;
+        const u2 = get2(id);
+        u2.uses[use.outcome]++;
         if (use.outcome === "applied") {
-          u.lastApplied = e.ts;
-          if (inWindow) u.appliedInWindow++;
+          u2.lastApplied = e.ts;
+          if (inWindow) u2.appliedInWindow++;
         }
         if (use.outcome === "contradicted" || use.outcome === "corrected") {
-          u.timeline.push({ ts: e.ts, event: use.outcome, ...use.note ? { note: use.note } : {}, ...session ? { session } : {} });
+          u2.timeline.push({ ts: e.ts, event: use.outcome, ...use.note ? { note: use.note } : {}, ...session ? { session } : {} });
         }
       }
       if (inWindow) fold.usesInWindow[use.outcome] += knownIds;
@@ -13924,7 +14967,7 @@ function foldUsage(events2, windowStart, known) {
     }
     if ((e.kind === "update" || e.kind === "verify") && typeof e.id === "string") {
       const note = typeof e.note === "string" ? e.note : void 0;
-      get(e.id).timeline.push({
+      get2(e.id).timeline.push({
         ts: e.ts,
         event: e.kind === "update" ? "updated" : "verified",
         ...note ? { note } : {},
@@ -13943,9 +14986,9 @@ function markerStats(events2) {
   const stats = /* @__PURE__ */ new Map();
   const pending = /* @__PURE__ */ new Map();
   const stat = (m) => {
-    let s = stats.get(m);
-    if (!s) stats.set(m, s = { fires: 0, overrides: 0 });
-    return s;
+    let s2 = stats.get(m);
+    if (!s2) stats.set(m, s2 = { fires: 0, overrides: 0 });
+    return s2;
   };
   for (const e of events2) {
     const family = e.kind === "write" ? "write" : e.kind === "update" || e.kind === "update_refused" ? "update" : null;
@@ -13962,15 +15005,15 @@ function markerStats(events2) {
       }
     } else if (override) {
       for (const m of markers) {
-        const s = stat(m);
-        s.overrides++;
+        const s2 = stat(m);
+        s2.overrides++;
         const open = pending.get(key(m)) ?? 0;
         if (open > 0) pending.set(key(m), open - 1);
-        else s.fires++;
+        else s2.fires++;
       }
     }
   }
-  return [...stats].map(([marker, s]) => ({ marker, ...s, override_rate: s.fires ? Math.round(s.overrides / s.fires * 1e3) / 1e3 : null })).sort((a, b) => b.fires - a.fires || a.marker.localeCompare(b.marker));
+  return [...stats].map(([marker, s2]) => ({ marker, ...s2, override_rate: s2.fires ? Math.round(s2.overrides / s2.fires * 1e3) / 1e3 : null })).sort((a, b) => b.fires - a.fires || a.marker.localeCompare(b.marker));
 }
 
 // server/src/core/curation/rareScopes.ts
@@ -14127,9 +15170,9 @@ var TIMELINE_MAX = 20;
 var LOGGED_MATCH_MS = 6e4;
 var row = (m) => ({ id: m.id, scopes: m.scopes, summary: summarize(m.body) });
 var later = (a, b) => a === null ? b : b === null ? a : Date.parse(a) >= Date.parse(b) ? a : b;
-var section = (all, k) => ({ count: all.length, rows: all.slice(0, k) });
-function contradiction(m, u) {
-  const tl = u?.timeline ?? [];
+var section2 = (all, k) => ({ count: all.length, rows: all.slice(0, k) });
+function contradiction(m, u2) {
+  const tl = u2?.timeline ?? [];
   const lastContra = [...tl].reverse().find((t) => t.event === "contradicted");
   if (!lastContra) return null;
   let resolved = later(m.updated === m.created ? null : m.updated, m.last_verified_at);
@@ -14148,18 +15191,18 @@ function contradiction(m, u) {
     resolution_timeline: timeline.slice(-TIMELINE_MAX)
   };
 }
-function deadWeight(m, u, now, windowDays, rule) {
+function deadWeight(m, u2, now, windowDays, rule) {
   const ageDays = Math.floor((now - Date.parse(m.created)) / DAY_MS3);
   if (!(ageDays >= rule.min_age_days)) return null;
-  const strong = u?.strongInWindow ?? 0;
-  if (strong < rule.min_retrievals || (u?.uses.applied ?? 0) > 0) return null;
+  const strong = u2?.strongInWindow ?? 0;
+  if (strong < rule.min_retrievals || (u2?.uses.applied ?? 0) > 0) return null;
   const times = (n) => n === 1 ? "once" : `${n} times`;
-  const looked = u?.userLookupsInWindow ? `; your own ${u.userLookupsInWindow} lookup(s) not counted` : "";
+  const looked = u2?.userLookupsInWindow ? `; your own ${u2.userLookupsInWindow} lookup(s) not counted` : "";
   return {
     retrieved: strong,
-    last_retrieved: u?.lastRetrieved ?? null,
+    last_retrieved: u2?.lastRetrieved ?? null,
     age_days: ageDays,
-    user_lookups: u?.userLookupsInWindow ?? 0,
+    user_lookups: u2?.userLookupsInWindow ?? 0,
     why: `${ageDays} days old (at least ${rule.min_age_days}); found by the model ${times(strong)} at medium or high relevance in the last ${windowDays} days (at least ${rule.min_retrievals}); never applied${looked}`
   };
 }
@@ -14168,7 +15211,7 @@ function computeHealth(data, params = DEFAULT_HEALTH_PARAMS) {
   const rule = data.deadWeight ?? DEFAULT_DEAD_WEIGHT;
   const now = data.now.getTime();
   const windowStart = now - window_days * DAY_MS3;
-  const known = /* @__PURE__ */ new Set([...data.active.map((m) => m.id), ...data.tombstones.map((m) => m.id)]);
+  const known = /* @__PURE__ */ new Set([...data.active.map((m) => m.id), ...data.tombstones.map((m) => m.id), ...data.alsoKnown ?? []]);
   const fold = foldUsage(data.events, windowStart, known);
   const usage = (id) => fold.byId.get(id);
   const isExpired2 = (m) => m.expires !== null && Date.parse(m.expires) <= now;
@@ -14179,14 +15222,14 @@ function computeHealth(data, params = DEFAULT_HEALTH_PARAMS) {
   const heavy = [];
   const flags = /* @__PURE__ */ new Map();
   for (const m of data.active) {
-    const u = usage(m.id);
-    const c = contradiction(m, u);
+    const u2 = usage(m.id);
+    const c = contradiction(m, u2);
     if (c) contradicted.push({ ...row(m), ...c });
-    const f = { dead: false, cold: false, contradicted: c !== null, applied: u?.appliedInWindow ?? 0 };
+    const f = { dead: false, cold: false, contradicted: c !== null, applied: u2?.appliedInWindow ?? 0 };
     flags.set(m.id, f);
     if (isExpired2(m)) continue;
-    const retrieved = u?.retrievedInWindow ?? 0;
-    const d = deadWeight(m, u, now, window_days, rule);
+    const retrieved = u2?.retrievedInWindow ?? 0;
+    const d = deadWeight(m, u2, now, window_days, rule);
     if (d) {
       f.dead = true;
       dead.push({ ...row(m), ...d });
@@ -14194,9 +15237,9 @@ function computeHealth(data, params = DEFAULT_HEALTH_PARAMS) {
     const created = Date.parse(m.created);
     if (retrieved === 0 && created < windowStart) {
       f.cold = true;
-      cold.push({ ...row(m), created: m.created, age_days: Math.floor((now - created) / DAY_MS3), last_retrieved: u?.lastRetrieved ?? null });
+      cold.push({ ...row(m), created: m.created, age_days: Math.floor((now - created) / DAY_MS3), last_retrieved: u2?.lastRetrieved ?? null });
     }
-    if (f.applied >= min_applied) heavy.push({ ...row(m), applied: f.applied, last_applied: u?.lastApplied ?? null });
+    if (f.applied >= min_applied) heavy.push({ ...row(m), applied: f.applied, last_applied: u2?.lastApplied ?? null });
   }
   contradicted.sort((a, b) => b.contradictions - a.contradictions || b.last_contradicted.localeCompare(a.last_contradicted) || a.id.localeCompare(b.id));
   dead.sort((a, b) => b.retrieved - a.retrieved || a.id.localeCompare(b.id));
@@ -14207,11 +15250,11 @@ function computeHealth(data, params = DEFAULT_HEALTH_PARAMS) {
   const perScope = /* @__PURE__ */ new Map();
   for (const m of data.active) {
     const f = flags.get(m.id);
-    for (const s of m.scopes) {
-      counts.set(s, (counts.get(s) ?? 0) + 1);
-      owner.set(s, m.id);
-      let h = perScope.get(s);
-      if (!h) perScope.set(s, h = { scope: s, active: 0, dead: 0, cold: 0, contradicted: 0, applied: 0 });
+    for (const s2 of m.scopes) {
+      counts.set(s2, (counts.get(s2) ?? 0) + 1);
+      owner.set(s2, m.id);
+      let h = perScope.get(s2);
+      if (!h) perScope.set(s2, h = { scope: s2, active: 0, dead: 0, cold: 0, contradicted: 0, applied: 0 });
       h.active++;
       if (f.dead) h.dead++;
       if (f.cold) h.cold++;
@@ -14240,7 +15283,7 @@ function computeHealth(data, params = DEFAULT_HEALTH_PARAMS) {
   const orphaned = /* @__PURE__ */ new Map();
   const oc = data.origins ?? null;
   if (oc) {
-    const known2 = new Set(oc.known_remotes.map((u) => normalizeRepoUrl(u)));
+    const known2 = new Set(oc.known_remotes.map((u2) => normalizeRepoUrl(u2)));
     for (const m of [...data.active, ...data.tombstones]) {
       if (m.origin.repo === null || m.origin.worktree_root !== oc.root) continue;
       const key = normalizeRepoUrl(m.origin.repo);
@@ -14268,14 +15311,14 @@ function computeHealth(data, params = DEFAULT_HEALTH_PARAMS) {
       user_lookups_in_window: fold.userLookupsInWindow,
       uses_in_window: fold.usesInWindow
     },
-    contradicted: section(contradicted, top_k),
-    dead_weight: { ...section(dead, top_k), rule: { ...rule, relevance: ["medium", "high"], actor: "model" } },
-    rare_scopes: section(rare, top_k),
+    contradicted: section2(contradicted, top_k),
+    dead_weight: { ...section2(dead, top_k), rule: { ...rule, relevance: ["medium", "high"], actor: "model" } },
+    rare_scopes: section2(rare, top_k),
     verification_debt: { ...debt, rows: debtRows.slice(0, top_k) },
     commit_drift_debt: { applies: data.commitDrift !== null, repo: data.commitDrift?.repo ?? null, count: drift.length, rows: drift.slice(0, top_k) },
-    expired: section(expired, top_k),
-    cold: section(cold, top_k),
-    heavily_used: section(heavy, top_k),
+    expired: section2(expired, top_k),
+    cold: section2(cold, top_k),
+    heavily_used: section2(heavy, top_k),
     scope_health: [...perScope.values()].sort((a, b) => a.scope.localeCompare(b.scope)),
     marker_stats: markerStats(data.events),
     orphan_use_events: { count: fold.orphanEvents, ids: fold.orphanIds.slice(0, top_k) },
@@ -14348,7 +15391,7 @@ var SHA_MARKER = "commit sha";
 var UUID_RE = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 var SHA_RE = /(?<![0-9A-Za-z#_])[0-9a-f]{7,40}(?![0-9A-Za-z_])/g;
 function findShaLike(text2) {
-  const blanked = text2.replace(UUID_RE, (u) => " ".repeat(u.length));
+  const blanked = text2.replace(UUID_RE, (u2) => " ".repeat(u2.length));
   for (const m of blanked.matchAll(SHA_RE)) {
     if (/[0-9]/.test(m[0]) && /[a-f]/.test(m[0])) return { index: m.index, sha: m[0] };
   }
@@ -14397,153 +15440,46 @@ function detectTransient(text2) {
   return out2;
 }
 
-// server/src/core/store/pending.ts
-import { promises as fsp7, statSync as statSync6 } from "node:fs";
-import { dirname as dirname6, join as join19 } from "node:path";
-import { randomBytes as randomBytes4 } from "node:crypto";
-var EXPIRED_GRACE_MS = 24 * 36e5;
-var ID_RE = /^p_[0-9A-HJKMNP-TV-Z]{26}$/;
-function pendingDir(storeDir) {
-  return join19(storeDir, ".pending");
+// server/src/core/trust/gates/teamSecrets.ts
+var PRIVATE_IP = /(?<![\d.])(?:10\.\d{1,3}|172\.(?:1[6-9]|2\d|3[01])|192\.168)\.\d{1,3}\.\d{1,3}(?![\d.])/g;
+var INTERNAL_HOST = /\b[a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)*\.(?:internal|local|lan|corp|intranet|home\.arpa)\b/gi;
+var CREDENTIAL_WORD = /\b(?:pass(?:word|wd|phrase)?|pwd|secret|token|credentials?|api[_ -]?key|login)\b/i;
+var EMAIL = /\b[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b/g;
+var STATED_PASSWORD = /\b(?:pass(?:word|wd|phrase)?|pwd)\b\s*(?:[:=]|is|was)\s*["'`]?([^\s"'`]{4,})/gi;
+var TOKEN = /(?<![A-Za-z0-9_+=-])[A-Za-z0-9_+=-]{16,}(?![A-Za-z0-9_+=-])/g;
+function valueLike(v) {
+  if (isPlaceholder(v)) return false;
+  return /[0-9]/.test(v) || /[^A-Za-z]/.test(v) || /[a-z][A-Z]/.test(v);
 }
-function newPendingId(now) {
-  return `p_${newId(now.getTime())}`;
+function tokenLike(t) {
+  if (/^[0-9a-f-]+$/i.test(t)) return false;
+  if (/^[0-9A-HJKMNP-TV-Z]{26}$/.test(t)) return false;
+  if (/^p_[0-9A-HJKMNP-TV-Z]{26}$/.test(t)) return false;
+  if ((t.match(/[0-9]/g) ?? []).length < 2 || !/[A-Za-z]/.test(t)) return false;
+  if (/[a-z]{6,}|[A-Z]{6,}/.test(t)) return false;
+  if (/^[a-z0-9]+(?:[-_][a-z0-9]+)+$/.test(t) && t.split(/[-_]/).every((p) => p.length <= 8)) return false;
+  return shannonEntropy(t) >= 3.5;
 }
-function checkPendingId(raw) {
-  const id = typeof raw === "string" ? raw.trim() : "";
-  if (!ID_RE.test(id)) {
-    const shown2 = typeof raw === "string" ? JSON.stringify(raw.length > 40 ? `${raw.slice(0, 40)}...` : raw) : String(raw);
-    throw new MalformedIdError(`pending_id ${shown2} is not a pending write id: pass the pending_id memory_write returned, like p_01JQ3Z8V7M2K4T6Y9B1C3D5F7H`);
-  }
-  return id;
-}
-var fileOf = (dir, id) => join19(dir, `${id}.json`);
-async function savePending(storeDir, entry) {
-  const dir = pendingDir(storeDir);
-  ensureOwnDirSync(dir);
-  await writeFileAtomic(fileOf(dir, entry.pending_id), `${JSON.stringify(entry, null, 2)}
-`);
-}
-async function readEntry(file) {
-  if (!isOwnDirSync(dirname6(file))) return null;
-  let text2;
-  try {
-    text2 = await fsp7.readFile(file, "utf8");
-  } catch (err) {
-    if (err.code === "ENOENT") return null;
-    throw err;
-  }
-  try {
-    const e = JSON.parse(text2);
-    if (typeof e.expires_at !== "string" || typeof e.write !== "object" || e.write === null) throw new Error("missing fields");
-    return e;
-  } catch (err) {
-    throw new Error(`pending write file ${file} is unreadable (${err.message}): delete it and write the memory again`);
-  }
-}
-function expiredError(e) {
-  return new PendingExpiredError(
-    `pending write ${e.pending_id} expired at ${e.expires_at} (behavior.pending_ttl_minutes): nothing was stored; call memory_write again if the user still agrees`
-  );
-}
-function unknownError(id) {
-  return new NotFoundError(`no pending write with id ${id}: it was already confirmed or cancelled, or never existed`);
-}
-async function claimPending(storeDir, id, now) {
-  const dir = pendingDir(storeDir);
-  const file = fileOf(dir, id);
-  const entry = await readEntry(file);
-  if (!entry) throw unknownError(id);
-  if (Date.parse(entry.expires_at) <= now.getTime()) throw expiredError(entry);
-  const claimed = join19(dir, `.${id}.${process.pid}.${randomBytes4(4).toString("hex")}.claim`);
-  try {
-    await fsp7.rename(file, claimed);
-  } catch (err) {
-    if (err.code === "ENOENT") throw unknownError(id);
-    throw err;
-  }
-  return {
-    entry,
-    done: () => fsp7.rm(claimed, { force: true }),
-    release: () => fsp7.rename(claimed, file)
-  };
-}
-async function dropPending(storeDir, id, now) {
-  const file = fileOf(pendingDir(storeDir), id);
-  const entry = await readEntry(file);
-  if (!entry) return false;
-  try {
-    await fsp7.rm(file);
-  } catch (err) {
-    if (err.code === "ENOENT") return false;
-    throw err;
-  }
-  return Date.parse(entry.expires_at) > now.getTime();
-}
-async function sweepPending(storeDir, now) {
-  const dir = pendingDir(storeDir);
-  if (!isOwnDirSync(dir)) return;
-  let names;
-  try {
-    names = await fsp7.readdir(dir);
-  } catch {
-    return;
-  }
-  await Promise.all(
-    names.map(async (name) => {
-      const file = join19(dir, name);
-      try {
-        if (name.endsWith(".claim")) {
-          const st = await fsp7.stat(file);
-          if (now.getTime() - st.mtimeMs > EXPIRED_GRACE_MS) await fsp7.rm(file, { force: true });
-          return;
-        }
-        if (!name.endsWith(".json")) return;
-        const e = await readEntry(file);
-        if (e && Date.parse(e.expires_at) + EXPIRED_GRACE_MS <= now.getTime()) await fsp7.rm(file, { force: true });
-      } catch {
-      }
-    })
-  );
-}
-async function listPending(storeDir, now) {
-  const dir = pendingDir(storeDir);
-  if (!isOwnDirSync(dir)) return [];
-  let names;
-  try {
-    names = await fsp7.readdir(dir);
-  } catch {
-    return [];
-  }
+function detectTeamSecrets(text2) {
   const out2 = [];
-  for (const name of names.filter((n) => ID_RE.test(n.replace(/\.json$/, "")) && n.endsWith(".json")).sort()) {
-    try {
-      const e = await readEntry(join19(dir, name));
-      if (e && Date.parse(e.expires_at) > now.getTime()) out2.push(e);
-    } catch {
+  if (CREDENTIAL_WORD.test(text2)) {
+    const hosts = [...text2.matchAll(PRIVATE_IP), ...text2.matchAll(INTERNAL_HOST)].map((m) => m[0]);
+    if (hosts.length > 0) out2.push({ kind: "private-host-credential", snippet: `${mask(hosts[0], 4)} with a credential word` });
+  }
+  const emails = [...text2.matchAll(EMAIL)].map((m) => m[0]);
+  if (emails.length > 0) {
+    for (const m of text2.matchAll(STATED_PASSWORD)) {
+      if (!valueLike(m[1])) continue;
+      out2.push({ kind: "email-password", snippet: `${mask(emails[0], 3)} ... ${m[0].slice(0, m[0].length - m[1].length)}${mask(m[1], 1)}` });
+      break;
     }
+  }
+  for (const m of text2.matchAll(TOKEN)) {
+    if (!tokenLike(m[0])) continue;
+    out2.push({ kind: "high-entropy-token", snippet: mask(m[0], 3) });
+    break;
   }
   return out2;
-}
-function watchPending(storeDir, fn, intervalMs = 1e3) {
-  const dir = pendingDir(storeDir);
-  const stamp2 = () => {
-    try {
-      return statSync6(dir).mtimeMs;
-    } catch {
-      return -1;
-    }
-  };
-  let last = stamp2();
-  const timer = setInterval(() => {
-    const now = stamp2();
-    if (now !== last) {
-      last = now;
-      fn();
-    }
-  }, intervalMs);
-  timer.unref();
-  return () => clearInterval(timer);
 }
 
 // server/src/core/trust/gates/tombstoneIndex.ts
@@ -14556,19 +15492,19 @@ var TombstoneIndex = class {
   }
   add(m) {
     this.delete(m.id);
-    const set = new Set(dedupTokens(m.body));
-    this.tokens.set(m.id, set);
-    for (const t of set) {
+    const set2 = new Set(dedupTokens(m.body));
+    this.tokens.set(m.id, set2);
+    for (const t of set2) {
       let ids2 = this.postings.get(t);
       if (!ids2) this.postings.set(t, ids2 = /* @__PURE__ */ new Set());
       ids2.add(m.id);
     }
   }
   delete(id) {
-    const set = this.tokens.get(id);
-    if (!set) return;
+    const set2 = this.tokens.get(id);
+    if (!set2) return;
     this.tokens.delete(id);
-    for (const t of set) {
+    for (const t of set2) {
       const ids2 = this.postings.get(t);
       ids2?.delete(id);
       if (ids2 && ids2.size === 0) this.postings.delete(t);
@@ -14639,16 +15575,26 @@ function snippetOf(body, max = 160) {
   const flat = body.replace(/\s+/g, " ").trim();
   return flat.length <= max ? flat : `${flat.slice(0, max - 1).replace(/\s+\S*$/, "")}…`;
 }
+function sourcesOf(c, opts) {
+  const own2 = { label: opts.label ?? "personal", store: c.store, candidates: opts.candidates, ...opts.neighbours ? { neighbours: opts.neighbours } : {}, ...opts.removedNeighbours ? { removedNeighbours: opts.removedNeighbours } : {} };
+  return [own2, ...opts.also ?? []];
+}
 async function activeMatches(c, tokens, content, opts) {
+  const all = [];
+  const labelled = (opts.also?.length ?? 0) > 0;
+  for (const src of sourcesOf(c, opts)) all.push(...await activeMatchesIn(c, src, labelled, tokens, content, opts));
+  return all.sort((a, b) => Number(b.dup) - Number(a.dup) || b.raw - a.raw || (a.id < b.id ? -1 : 1));
+}
+async function activeMatchesIn(c, src, labelled, tokens, content, opts) {
   const now = c.now();
   const out2 = /* @__PURE__ */ new Map();
   const sem = /* @__PURE__ */ new Map();
-  if (opts.neighbours && opts.semanticRule) {
-    for (const n of await opts.neighbours(content, MAX_MATCHES * 2)) if (n.cosine >= opts.semanticRule.related) sem.set(n.id, n.cosine);
+  if (src.neighbours && opts.semanticRule) {
+    for (const n of await src.neighbours(content, MAX_MATCHES * 2)) if (n.cosine >= opts.semanticRule.related) sem.set(n.id, n.cosine);
   }
-  for (const id of [...opts.candidates(content, DEDUP_CANDIDATES + (opts.exclude?.size ?? 0)), ...sem.keys()]) {
+  for (const id of [...src.candidates(content, DEDUP_CANDIDATES + (opts.exclude?.size ?? 0)), ...sem.keys()]) {
     if (out2.has(id) || opts.exclude?.has(id)) continue;
-    const m = c.store.get(id);
+    const m = src.store.get(id);
     if (!m || isExpired(m, now)) continue;
     const sim = jaccard(tokens, new Set(dedupTokens(m.body)));
     const cos = sem.get(id);
@@ -14656,9 +15602,10 @@ async function activeMatches(c, tokens, content, opts) {
     const dup = sim >= DUPLICATE_THRESHOLD || cos !== void 0 && paraphrase(opts.semanticRule, cos, sim, content, m.body, false);
     const rel = { id: m.id, similarity: roundSimilarity(sim), snippet: snippetOf(m.body), scopes: m.scopes, updated: m.updated };
     if (cos !== void 0) rel.semantic = roundSimilarity(cos);
+    if (labelled) rel.store = src.label;
     out2.set(id, { ...rel, raw: Math.max(sim, dup ? DUPLICATE_THRESHOLD : 0, cos ?? 0), dup });
   }
-  return [...out2.values()].sort((a, b) => Number(b.dup) - Number(a.dup) || b.raw - a.raw || (a.id < b.id ? -1 : 1));
+  return [...out2.values()];
 }
 function strip(m) {
   const { raw, dup, ...rest } = m;
@@ -14667,15 +15614,19 @@ function strip(m) {
   return rest;
 }
 var SECRET_HINT = 'Nothing was stored: memories are plaintext files. Remove the secret and say where it lives instead (e.g. "the deploy key is in 1Password under Infra"). There is no override.';
+var TEAM_SECRET_HINT = 'Nothing was stored: the team store is committed and shared with everyone who has the repository, so it refuses anything that may be a credential, including private hosts with credential words, an email with a password, and bare random-looking tokens. Say where the secret lives instead (e.g. "the staging DB password is in the team vault under staging/db"). There is no override.';
 async function runWriteGates(c, w2, opts) {
-  const findings = detectSecrets(w2.aliases && w2.aliases.length > 0 ? `${w2.content}
-${w2.aliases.join("\n")}` : w2.content);
+  const text2 = w2.aliases && w2.aliases.length > 0 ? `${w2.content}
+${w2.aliases.join("\n")}` : w2.content;
+  const findings = detectSecrets(text2);
+  if (opts.strict) findings.push(...detectTeamSecrets(text2));
   if (findings.length > 0) {
     return {
       outcome: {
         status: "secret_detected",
         findings,
-        hint: SECRET_HINT
+        hint: opts.strict ? TEAM_SECRET_HINT : SECRET_HINT,
+        ...opts.strict ? { store: "team" } : {}
       },
       logFields: { secret_kinds: [...new Set(findings.map((f) => f.kind))] }
     };
@@ -14704,24 +15655,31 @@ ${w2.aliases.join("\n")}` : w2.content);
       outcome: {
         status: "duplicate",
         matches: high.slice(0, MAX_MATCHES).map(strip),
-        hint: `Nothing was stored: memory ${high[0].id} already says this. Change it with memory_update (or memory_verify it if it still holds); pass force=true only if this is a different fact.`
+        hint: `Nothing was stored: memory ${high[0].id}${high[0].store ? ` (${high[0].store} store)` : ""} already says this. Change it with memory_update (or memory_verify it if it still holds); pass force=true only if this is a different fact.`
       },
       logFields: { ...logFields, duplicate_of: high.map((m) => m.id).slice(0, MAX_MATCHES) }
     };
   }
   if (!opts.force) {
-    const removed = tombstoneIndex(c.store).similar([...tokens], DUPLICATE_THRESHOLD);
-    if (opts.removedNeighbours && opts.semanticRule) {
-      const seen = new Set(removed.map((r) => r.id));
-      for (const n of await opts.removedNeighbours(w2.content, MAX_MATCHES * 2)) {
-        const t = c.store.getTombstone(n.id);
-        if (!t || seen.has(n.id)) continue;
-        const sim = jaccard(tokens, new Set(dedupTokens(t.body)));
-        if (paraphrase(opts.semanticRule, n.cosine, sim, w2.content, t.body, true)) removed.push({ id: n.id, similarity: sim, semantic: n.cosine });
+    const labelled = (opts.also?.length ?? 0) > 0;
+    const removed = [];
+    for (const src of sourcesOf(c, opts)) {
+      const own2 = tombstoneIndex(src.store).similar([...tokens], DUPLICATE_THRESHOLD).map((r) => ({ ...r, src }));
+      if (src.removedNeighbours && opts.semanticRule) {
+        const seen = new Set(own2.map((r) => r.id));
+        for (const n of await src.removedNeighbours(w2.content, MAX_MATCHES * 2)) {
+          const t = src.store.getTombstone(n.id);
+          if (!t || seen.has(n.id)) continue;
+          const sim = jaccard(tokens, new Set(dedupTokens(t.body)));
+          if (paraphrase(opts.semanticRule, n.cosine, sim, w2.content, t.body, true)) own2.push({ id: n.id, similarity: sim, semantic: n.cosine, src });
+        }
       }
+      removed.push(...own2);
     }
-    const matches = removed.filter((r) => !opts.exclude?.has(r.id)).map((r) => ({ r, t: c.store.getTombstone(r.id) })).filter((x) => x.t !== void 0).slice(0, MAX_MATCHES).map(({ r, t }) => ({
+    if (labelled) removed.sort((a, b) => b.similarity - a.similarity || (a.id < b.id ? -1 : 1));
+    const matches = removed.filter((r) => !opts.exclude?.has(r.id)).map((r) => ({ r, t: r.src.store.getTombstone(r.id) })).filter((x) => x.t !== void 0).slice(0, MAX_MATCHES).map(({ r, t }) => ({
       id: t.id,
+      ...labelled ? { store: r.src.label } : {},
       similarity: roundSimilarity(r.similarity),
       ...r.semantic !== void 0 ? { semantic: roundSimilarity(r.semantic) } : {},
       snippet: snippetOf(t.body),
@@ -14734,7 +15692,7 @@ ${w2.aliases.join("\n")}` : w2.content);
         outcome: {
           status: "previously_removed",
           matches,
-          hint: `Nothing was stored: a near-identical memory was removed on ${matches[0].removed_at?.slice(0, 10) ?? "an earlier date"} (reason: ${JSON.stringify(matches[0].removed_reason ?? "")}). Ask the user before storing it again; memory_restore brings the old one back, force=true writes it anew.`
+          hint: `Nothing was stored: a near-identical memory${matches[0].store ? ` in the ${matches[0].store} store` : ""} was removed on ${matches[0].removed_at?.slice(0, 10) ?? "an earlier date"} (reason: ${JSON.stringify(matches[0].removed_reason ?? "")}). Ask the user before storing it again; memory_restore brings the old one back, force=true writes it anew.`
         },
         logFields: { ...logFields, previously_removed: matches.map((m) => m.id) }
       };
@@ -14772,13 +15730,14 @@ ${w2.aliases.join("\n")}` : w2.content);
   }
   return { ...related2.length > 0 ? { related: related2 } : {}, logFields };
 }
-async function checkUpdateContent(c, content) {
+async function checkUpdateContent(c, content, strict = false) {
   void c;
   const findings = detectSecrets(content);
+  if (strict) findings.push(...detectTeamSecrets(content));
   if (findings.length === 0) return;
   const list2 = findings.map((f) => `${f.kind} (${f.snippet})`).join(", ");
   throw new ValidationError(
-    `content contains ${findings.length === 1 ? "a secret" : `${findings.length} secrets`}: ${list2}; nothing was changed. Memories are plaintext: say where the secret lives instead of its value`
+    `content contains ${findings.length === 1 ? "a secret" : `${findings.length} secrets`}: ${list2}; nothing was changed. ${strict ? "This is a team memory, shared through git with everyone who has the repository" : "Memories are plaintext"}: say where the secret lives instead of its value`
   );
 }
 function updateMarkers(old, next2) {
@@ -14810,8 +15769,8 @@ var MemoryToolError = class extends CairnError {
 };
 
 // server/src/core/notes/paths.ts
-import { lstatSync as lstatSync5 } from "node:fs";
-import { join as join20, resolve as resolve5, sep as sep2 } from "node:path";
+import { lstatSync as lstatSync7 } from "node:fs";
+import { join as join21, resolve as resolve5, sep as sep2 } from "node:path";
 var escapes = (p) => new MemoryToolError(`Path ${p} would escape /memories directory`);
 function decoded(p) {
   let cur = p;
@@ -14832,22 +15791,22 @@ function resolveMemoryPath(notesDir, path, arg = "path") {
   if (path !== MEMORIES_ROOT && !path.startsWith(`${MEMORIES_ROOT}/`)) throw new MemoryToolError(`Path must start with /memories, got: ${path}`);
   for (const form of [path, decoded(path)]) {
     if (form.includes("\0")) throw escapes(path);
-    if (form.split(/[\\/]/).some((s) => s === "..")) throw escapes(path);
+    if (form.split(/[\\/]/).some((s2) => s2 === "..")) throw escapes(path);
   }
-  const segs = path.slice(MEMORIES_ROOT.length).split("/").filter((s) => s !== "" && s !== ".");
-  const hidden = segs.find((s) => s.startsWith("."));
+  const segs = path.slice(MEMORIES_ROOT.length).split("/").filter((s2) => s2 !== "" && s2 !== ".");
+  const hidden = segs.find((s2) => s2.startsWith("."));
   if (hidden !== void 0) throw new MemoryToolError(`Path ${path} names a hidden item (${hidden}): names starting with "." are not notes`);
-  if (segs.some((s) => s.includes("\\"))) throw new MemoryToolError(`Path ${path} contains a backslash: separate folders with "/"`);
+  if (segs.some((s2) => s2.includes("\\"))) throw new MemoryToolError(`Path ${path} contains a backslash: separate folders with "/"`);
   const rel = segs.join("/");
-  const abs = rel === "" ? notesDir : join20(notesDir, ...segs);
+  const abs = rel === "" ? notesDir : join21(notesDir, ...segs);
   const root = resolve5(notesDir);
   if (resolve5(abs) !== root && !resolve5(abs).startsWith(root + sep2)) throw escapes(path);
   let cur = notesDir;
-  for (const s of ["", ...segs]) {
-    cur = s === "" ? cur : join20(cur, s);
+  for (const s2 of ["", ...segs]) {
+    cur = s2 === "" ? cur : join21(cur, s2);
     let st;
     try {
-      st = lstatSync5(cur);
+      st = lstatSync7(cur);
     } catch {
       break;
     }
@@ -14927,13 +15886,13 @@ ${formatSize(0)}	${p.shown}`;
       const names = (await fsp8.readdir(dir).catch(() => [])).sort();
       for (const name of names) {
         if (name.startsWith(".") || name === "node_modules") continue;
-        const s = await fsp8.lstat(`${dir}/${name}`).catch(() => null);
-        if (!s) continue;
+        const s2 = await fsp8.lstat(`${dir}/${name}`).catch(() => null);
+        if (!s2) continue;
         const rel = prefix === "" ? name : `${prefix}/${name}`;
-        if (s.isDirectory()) {
-          rows.push(`${formatSize(s.size)}	${p.shown}/${rel}/`);
+        if (s2.isDirectory()) {
+          rows.push(`${formatSize(s2.size)}	${p.shown}/${rel}/`);
           if (depth < 2) await walk(`${dir}/${name}`, rel, depth + 1);
-        } else if (s.isFile()) rows.push(`${formatSize(s.size)}	${p.shown}/${rel}`);
+        } else if (s2.isFile()) rows.push(`${formatSize(s2.size)}	${p.shown}/${rel}`);
       }
     };
     await walk(p.abs, "", 1);
@@ -15081,8 +16040,8 @@ var RELATION = /^\s*[-*+]\s+([\p{L}_][\p{L}\p{N}_ -]*?)\s+\[\[([^\]\n]+)\]\]/u;
 var WIKILINK = /\[\[([^\]\n]+)\]\]/g;
 var TAG = /(?:^|[\s(])#([\p{L}][\p{L}\p{N}_/-]*)/gu;
 var LINKS_TO = "links_to";
-function relationName(s) {
-  return s.trim().toLowerCase().replace(/[\s-]+/g, "_");
+function relationName(s2) {
+  return s2.trim().toLowerCase().replace(/[\s-]+/g, "_");
 }
 function targetOf(inner) {
   return inner.split("|")[0].split("#")[0].trim();
@@ -15100,8 +16059,8 @@ function frontmatter(body) {
   const tags = [];
   const flow = /^tags:\s*\[(.*)\]\s*$/m.exec(fm);
   if (flow) tags.push(...flow[1].split(",").map((t) => t.trim().replace(/^["'#]+|["']+$/g, "")));
-  const block = /^tags:\s*\n((?:\s+-\s*.+\n?)+)/m.exec(fm);
-  if (block) tags.push(...block[1].split("\n").map((l) => l.replace(/^\s*-\s*/, "").trim().replace(/^["'#]+|["']+$/g, "")));
+  const block2 = /^tags:\s*\n((?:\s+-\s*.+\n?)+)/m.exec(fm);
+  if (block2) tags.push(...block2[1].split("\n").map((l) => l.replace(/^\s*-\s*/, "").trim().replace(/^["'#]+|["']+$/g, "")));
   return { title, tags: tags.filter((t) => t !== "").map((t) => t.toLowerCase()), rest: body.slice(m[0].length) };
 }
 function parseStructure(body) {
@@ -15147,14 +16106,14 @@ function parseStructure(body) {
 }
 var cache = /* @__PURE__ */ new WeakMap();
 function structureOf(m) {
-  let s = cache.get(m);
-  if (s === void 0) cache.set(m, s = parseStructure(m.body));
-  return s;
+  let s2 = cache.get(m);
+  if (s2 === void 0) cache.set(m, s2 = parseStructure(m.body));
+  return s2;
 }
 
 // server/src/core/notes/graph.ts
-var norm = (s) => s.trim().toLowerCase().replace(/\s+/g, " ");
-var noExt = (s) => s.replace(/\.[A-Za-z0-9]{1,8}$/, "");
+var norm = (s2) => s2.trim().toLowerCase().replace(/\s+/g, " ");
+var noExt = (s2) => s2.replace(/\.[A-Za-z0-9]{1,8}$/, "");
 function titleOf(m) {
   const t = structureOf(m).title;
   if (t !== null) return t;
@@ -15264,17 +16223,17 @@ var LinkGraph = class {
   attach(e) {
     if (e.to === null) this.unresolved.add(e);
     else {
-      let s = this.inc.get(e.to);
-      if (!s) this.inc.set(e.to, s = /* @__PURE__ */ new Set());
-      s.add(e);
+      let s2 = this.inc.get(e.to);
+      if (!s2) this.inc.set(e.to, s2 = /* @__PURE__ */ new Set());
+      s2.add(e);
     }
   }
   detach(e) {
     if (e.to === null) this.unresolved.delete(e);
     else {
-      const s = this.inc.get(e.to);
-      s?.delete(e);
-      if (s?.size === 0) this.inc.delete(e.to);
+      const s2 = this.inc.get(e.to);
+      s2?.delete(e);
+      if (s2?.size === 0) this.inc.delete(e.to);
     }
   }
   link(m) {
@@ -15490,9 +16449,34 @@ function structureFilter(tags, category) {
   const want = tags.map((t) => t.replace(/^#/, "").toLowerCase());
   const cat = category?.toLowerCase() ?? null;
   return (m) => {
-    const s = structureOf(m);
-    return want.every((t) => s.tags.includes(t)) && (cat === null || s.categories.includes(cat));
+    const s2 = structureOf(m);
+    return want.every((t) => s2.tags.includes(t)) && (cat === null || s2.categories.includes(cat));
   };
+}
+
+// server/src/core/sync/renames.ts
+import { existsSync as existsSync8, readdirSync as readdirSync6, readFileSync as readFileSync10 } from "node:fs";
+import { join as join22 } from "node:path";
+var RENAMES_DIR = ".renames";
+function renameIds(storeDir) {
+  const dir = join22(storeDir, RENAMES_DIR);
+  if (!existsSync8(dir)) return [];
+  return readdirSync6(dir).filter((f) => /^[0-9A-HJKMNP-TV-Z]{26}\.json$/.test(f)).map((f) => f.slice(0, 26)).sort();
+}
+function readRename(storeDir, id) {
+  try {
+    const r = JSON.parse(readFileSync10(join22(storeDir, RENAMES_DIR, `${id}.json`), "utf8"));
+    return typeof r.old_scope === "string" && typeof r.new_scope === "string" ? { ...r, id, include_tombstones: r.include_tombstones !== false } : null;
+  } catch {
+    return null;
+  }
+}
+async function recordRename(storeDir, r) {
+  if (!existsSync8(join22(storeDir, ".git"))) return false;
+  await ensureDir(join22(storeDir, RENAMES_DIR));
+  await writeFileAtomic(join22(storeDir, RENAMES_DIR, `${r.id}.json`), `${JSON.stringify(r, null, 2)}
+`, 420);
+  return true;
 }
 
 // server/src/core/ops/curation.ts
@@ -15532,7 +16516,7 @@ function deadCount(c, mems) {
   const now = c.now().getTime();
   const days = DEFAULT_HEALTH_PARAMS.window_days;
   const windowStart = now - days * 864e5;
-  const fold = foldUsage(readEvents(c.dir).events, windowStart, new Set(mems.map((m) => m.id)));
+  const fold = foldUsage(readEvents(c.eventsDir).events, windowStart, new Set(mems.map((m) => m.id)));
   const rule = deadWeightRule(c);
   return mems.filter((m) => deadWeight(m, fold.byId.get(m.id), now, days, rule) !== null).length;
 }
@@ -15547,12 +16531,13 @@ async function recordUse(c, input) {
   const ids2 = [...new Set(raw.map((x, i) => checkId(x, `memory_ids[${i}]`)))];
   await c.store.ensureFresh();
   await settleUnknownIds(c, ids2);
-  const unknown = ids2.filter((id) => !c.store.get(id) && !c.store.getTombstone(id));
+  const known = (id) => Boolean(c.store.get(id) || c.store.getTombstone(id) || c.team?.store.get(id) || c.team?.store.getTombstone(id));
+  const unknown = ids2.filter((id) => !known(id));
   const fields = { ids: ids2, outcome: input.outcome, ...note ? { note } : {}, unknown_ids: unknown };
   const written = eventLog(c)?.append("use", fields) ?? false;
   return { recorded: written ? ids2.length - unknown.length : 0, outcome: input.outcome, unknown_ids: unknown };
 }
-async function health(c, input) {
+async function health(c, input, other = null) {
   const params = {
     window_days: checkLimit(input.window_days, "window_days", LIMITS.healthWindowDays, DEFAULT_HEALTH_PARAMS.window_days),
     top_k: checkLimit(input.top_k, "top_k", LIMITS.healthTopK, DEFAULT_HEALTH_PARAMS.top_k),
@@ -15566,7 +16551,8 @@ async function health(c, input) {
       now: c.now(),
       active,
       tombstones,
-      events: readEvents(c.dir).events,
+      events: readEvents(c.eventsDir).events,
+      ...other !== null ? { alsoKnown: [...[...other.store.active()].map((m) => m.id), ...[...other.store.tombstones()].map((m) => m.id)] } : {},
       staleAfterDays: c.config.behavior.verification_stale_days,
       commitDrift: await repoDrift(c, active),
       deadWeight: deadWeightRule(c),
@@ -15642,13 +16628,13 @@ async function repoDrift(c, active) {
 }
 function renamed(scopes, from, to) {
   const out2 = [];
-  for (const s of scopes) {
-    const next2 = s === from ? to : s.startsWith(`${from}:`) ? to + s.slice(from.length) : s;
+  for (const s2 of scopes) {
+    const next2 = s2 === from ? to : s2.startsWith(`${from}:`) ? to + s2.slice(from.length) : s2;
     if (!out2.includes(next2)) out2.push(next2);
   }
   return out2;
 }
-async function renameScope(c, input) {
+async function renameScope(c, input, opts = {}) {
   const from = validateScope(input.old_scope, "old_scope");
   const to = validateScope(input.new_scope, "new_scope");
   if (from === to) throw new ValidationError(`old_scope and new_scope are both "${from}": give a different new_scope`);
@@ -15659,7 +16645,7 @@ async function renameScope(c, input) {
   const withTombs = input.include_tombstones ?? true;
   if (typeof withTombs !== "boolean") throw new ValidationError("include_tombstones must be true or false");
   await c.store.ensureFresh();
-  const hit = (m) => m.scopes.some((s) => s === from || s.startsWith(`${from}:`));
+  const hit = (m) => m.scopes.some((s2) => s2 === from || s2.startsWith(`${from}:`)) && (opts.only === void 0 || opts.only(m));
   const targets = [...c.store.active()].filter(hit);
   if (withTombs) targets.push(...[...c.store.tombstones()].filter(hit));
   if (targets.length === 0) {
@@ -15675,7 +16661,8 @@ async function renameScope(c, input) {
     });
     if (changed) (m.tombstoned ? result.tombstoned : result.active).push(m.id);
   }
-  c.log("rename_scope", { old_scope: from, new_scope: to, include_tombstones: withTombs, ...result });
+  c.log("rename_scope", { old_scope: from, new_scope: to, include_tombstones: withTombs, ...result, ...opts.record === false ? { from_sync: true } : {} });
+  if (opts.record !== false) await recordRename(c.dir, { id: newId(c.now().getTime()), old_scope: from, new_scope: to, include_tombstones: withTombs, at: c.now().toISOString() });
   return result;
 }
 async function scopeDisable(c, input) {
@@ -15787,8 +16774,8 @@ function capPage(page, cursorFor, budget = LIMITS.responseChars) {
 }
 
 // server/src/core/curation/feedback.ts
-import { closeSync as closeSync5, fstatSync as fstatSync4, openSync as openSync5, readFileSync as readFileSync9, readSync as readSync3, statSync as statSync7 } from "node:fs";
-import { join as join21 } from "node:path";
+import { closeSync as closeSync8, fstatSync as fstatSync5, openSync as openSync8, promises as fsp9, readFileSync as readFileSync11, readSync as readSync4, statSync as statSync8 } from "node:fs";
+import { join as join23 } from "node:path";
 import { gunzipSync as gunzipSync2 } from "node:zlib";
 var APPLIED_HALF = 3;
 var SUNK_HALF = 0.5;
@@ -15809,13 +16796,35 @@ var FeedbackFold = class {
   offset = 0;
   ino = -1;
   started = false;
+  /** false while prime() lists the store directory: refresh() then leaves the fold empty. */
+  primed = true;
+  /**
+   * The first full read, with the store directory listed off the main thread (a big store's
+   * listing, for the log's archives, is ~85 ms of blocking at 50k memories). Until it is done
+   * the fold tracks nothing (the plain ranking); a failure leaves the next refresh to read.
+   */
+  async prime() {
+    this.primed = false;
+    let names;
+    try {
+      names = await fsp9.readdir(this.dir);
+    } catch {
+      names = void 0;
+    }
+    this.primed = true;
+    try {
+      if (!this.started) this.fullRead(names);
+    } catch {
+    }
+  }
   /** Brings the fold up to the end of the log. Never throws: feedback is an optional signal. */
   refresh() {
+    if (!this.primed) return;
     try {
-      const file = join21(this.dir, ACTIVE_LOG);
+      const file = join23(this.dir, ACTIVE_LOG);
       let st;
       try {
-        st = statSync7(file);
+        st = statSync8(file);
       } catch {
         if (!this.started) this.fullRead();
         return;
@@ -15825,15 +16834,28 @@ var FeedbackFold = class {
     } catch {
     }
   }
-  fullRead() {
+  /**
+   * A line this process just appended (EventLog.onAppend): folded without reading the file back
+   * when the fold was exactly at its start; otherwise the next refresh reads it (another process
+   * wrote in between, or the log rotated).
+   */
+  ownAppend(line, sizeAfter, ino) {
+    if (!this.started || ino !== this.ino) return;
+    const bytes = Buffer.byteLength(line);
+    if (sizeAfter - bytes !== this.offset) return;
+    const e = parseLine(line);
+    if (e) this.fold(e);
+    this.offset = sizeAfter;
+  }
+  fullRead(listed) {
     this.acc.clear();
     this.started = true;
     this.offset = 0;
     this.ino = -1;
-    for (const f of listLogFiles(this.dir)) {
+    for (const f of listLogFiles(this.dir, listed)) {
       if (f.rotatedAt === null) continue;
       try {
-        const raw = readFileSync9(f.file);
+        const raw = readFileSync11(f.file);
         for (const line of (f.compressed ? gunzipSync2(raw) : raw).toString("utf8").split("\n")) {
           const e = parseLine(line);
           if (e) this.fold(e);
@@ -15841,7 +16863,7 @@ var FeedbackFold = class {
       } catch {
       }
     }
-    const file = join21(this.dir, ACTIVE_LOG);
+    const file = join23(this.dir, ACTIVE_LOG);
     try {
       for (const e of this.readBytes(file, 0)) this.fold(e);
     } catch {
@@ -15852,14 +16874,14 @@ var FeedbackFold = class {
   }
   /** Complete lines from `from` to the end of the file; advances the offset past the last newline. */
   readBytes(file, from) {
-    const fd = openSync5(file, "r");
+    const fd = openSync8(file, "r");
     try {
-      const st = fstatSync4(fd);
+      const st = fstatSync5(fd);
       this.ino = st.ino;
       const len = st.size - from;
       if (len <= 0) return [];
       const buf = Buffer.alloc(len);
-      const n = readSync3(fd, buf, 0, len, from);
+      const n = readSync4(fd, buf, 0, len, from);
       const text2 = buf.subarray(0, n).toString("utf8");
       const end = text2.lastIndexOf("\n");
       if (end === -1) return [];
@@ -15871,7 +16893,7 @@ var FeedbackFold = class {
       }
       return out2;
     } finally {
-      closeSync5(fd);
+      closeSync8(fd);
     }
   }
   slot(id) {
@@ -15947,10 +16969,10 @@ function checkScopeFilters(scopes) {
   if (scopes === void 0 || scopes === null) return [];
   if (!Array.isArray(scopes)) throw new ValidationError('scopes must be an array of scopes or globs, like ["tools", "projects:*"]');
   if (scopes.length > LIMITS.scopeFilters) throw new ValidationError(`scopes has ${scopes.length} entries: at most ${LIMITS.scopeFilters} filters are allowed`);
-  return scopes.map((s) => validateScopeFilter(s));
+  return scopes.map((s2) => validateScopeFilter(s2));
 }
 async function fullRecords(c, mems) {
-  const hits = await hitFields(c, mems, true);
+  const hits = await ownedHitFields(c, mems, true);
   return hits.map((h, i) => {
     const m = mems[i];
     return {
@@ -15961,7 +16983,7 @@ async function fullRecords(c, mems) {
       origin: m.origin,
       expires: m.expires,
       ...m.merged_from && m.merged_from.length > 0 ? { merged_from: [...m.merged_from] } : {},
-      backlinks: backlinksOf(c, m)
+      backlinks: backlinksOf(ownerOf(c, m), m)
     };
   });
 }
@@ -15969,7 +16991,7 @@ async function show(c, input) {
   const budget = checkMaxChars(input.max_chars) ?? LIMITS.responseChars;
   const fit = (ans) => fitBudget(ans, budget, { key: "memories", textKeys: ["body"], dropKey: "ids_dropped", shortKey: "bodies_shortened", listDropped: true });
   const actor = actorFor(c, input.for_user);
-  await c.store.ensureFresh({ read: true });
+  await freshEverywhere(c, true);
   await settleUnknownIds(c, [input.id, ...Array.isArray(input.ids) ? input.ids.slice(0, MAX_IDS_PER_CALL) : []]);
   const hasId = input.id !== void 0 && input.id !== null;
   const hasIds = input.ids !== void 0 && input.ids !== null;
@@ -15980,7 +17002,7 @@ async function show(c, input) {
     if (typeof offset !== "number" || !Number.isInteger(offset) || offset < 0) throw new ValidationError(`body_offset must be a whole number from 0, got ${JSON.stringify(offset)}`);
   }
   if (hasId) {
-    const m = requireActive(c, input.id);
+    const { m } = requireActiveAny(c, input.id);
     c.log("show", { ids: [m.id], actor });
     const from = typeof offset === "number" ? offset : 0;
     if (from > 0 && from >= m.body.length) throw new ValidationError(`body_offset ${from} is past the end of the body (${m.body.length} characters)`);
@@ -16000,12 +17022,9 @@ async function show(c, input) {
   const found = [];
   const missing = [];
   for (const id of ids2) {
-    const m = c.store.get(id);
-    if (m) found.push(m);
-    else {
-      const t = c.store.getTombstone(id);
-      missing.push({ id, reason: t ? tombstonedMessage(t) : `no memory with id ${id}` });
-    }
+    const f = findAny(c, id);
+    if (f && !f.tombstoned) found.push(f.m);
+    else missing.push({ id, reason: f ? tombstonedMessage(f.m) : `no memory with id ${id}` });
   }
   c.log("show", { ids: found.map((m) => m.id), missing: missing.map((m) => m.id), actor });
   return fit({ memories: await fullRecords(c, found), missing });
@@ -16030,17 +17049,27 @@ function newestPage(source, keep, after, limit) {
   }
   return { page: buf, next_cursor: more && buf.length ? encodeCursor(buf[buf.length - 1].id) : null };
 }
+function* activeEverywhere(c) {
+  yield* c.store.active();
+  const t = c.team;
+  if (t === null) return;
+  for (const m of t.store.active()) if (!c.store.get(m.id) && !c.store.getTombstone(m.id)) yield m;
+}
+async function freshEverywhere(c, read) {
+  await c.store.ensureFresh(read ? { read: true } : void 0);
+  if (c.team !== null) await c.team.store.ensureFresh(read ? { read: true } : void 0);
+}
 async function listEach(c, input, emit) {
-  await c.store.ensureFresh({ read: true });
+  await freshEverywhere(c, true);
   const filters = checkScopeFilters(input.scopes);
   const limit = checkLimit(input.limit, "limit", LIMITS.pageSize, LIMITS.defaultPageSize);
   const match = scopeFilterMatcher(filters);
   const now = c.now();
-  const all = [...c.store.active()].filter((m) => isVisible(c.disabledScopes, m, now) && match(m.scopes));
+  const all = [...activeEverywhere(c)].filter((m) => isVisible(c.disabledScopes, m, now) && match(m.scopes));
   all.sort((a, b) => a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
   for (let at = 0; at < all.length; at += limit) {
     const page = all.slice(at, at + limit);
-    const hits = await hitFields(c, page);
+    const hits = await ownedHitFields(c, page);
     emit(hits.map((h, i) => {
       const m = page[i];
       return { ...h, summary: summarize(m.body), ...input.with_bodies ? { body: m.body } : {} };
@@ -16050,14 +17079,14 @@ async function listEach(c, input, emit) {
   return all.length;
 }
 async function list(c, input) {
-  await c.store.ensureFresh({ read: true });
+  await freshEverywhere(c, true);
   const filters = checkScopeFilters(input.scopes);
   const limit = checkLimit(input.limit, "limit", LIMITS.pageSize, LIMITS.defaultPageSize);
   const after = input.cursor === void 0 || input.cursor === null ? null : decodeCursor(input.cursor);
   const match = scopeFilterMatcher(filters);
   const now = c.now();
-  const { page, next_cursor } = newestPage(c.store.active(), (m) => isVisible(c.disabledScopes, m, now) && match(m.scopes), after, limit);
-  const hits = await hitFields(c, page);
+  const { page, next_cursor } = newestPage(activeEverywhere(c), (m) => isVisible(c.disabledScopes, m, now) && match(m.scopes), after, limit);
+  const hits = await ownedHitFields(c, page);
   const items = hits.map((h, i) => {
     const m = page[i];
     return { ...h, summary: summarize(m.body), ...input.with_bodies ? { body: m.body } : {} };
@@ -16067,7 +17096,7 @@ async function list(c, input) {
   return capped;
 }
 async function scopeOverview(c, input, opts = { curation: true }) {
-  await c.store.ensureFresh({ read: true });
+  await freshEverywhere(c, true);
   const auto = input.auto_scope ?? true;
   const now = c.now();
   const inView = [];
@@ -16091,7 +17120,7 @@ async function scopeOverview(c, input, opts = { curation: true }) {
     }
     if (!isVisible(c.disabledScopes, m, now)) continue;
     inView.push(m);
-    for (const s of m.scopes) scopes[s] = (scopes[s] ?? 0) + 1;
+    for (const s2 of m.scopes) scopes[s2] = (scopes[s2] ?? 0) + 1;
   }
   const sorted = {};
   for (const k of Object.keys(scopes).sort()) sorted[k] = scopes[k];
@@ -16104,10 +17133,42 @@ async function scopeOverview(c, input, opts = { curation: true }) {
     scopes: sorted,
     disabled_scopes: [...c.disabledScopes].sort(),
     elsewhere: { total: elsewhereTotal, repos: repos.slice(0, ELSEWHERE_REPOS_MAX) },
-    curation_pending: opts.curation ? await curationPending(c, inView, expired) : { stale: 0, never_verified: 0, drifted: 0, expired: expired.length, dead: 0 }
+    curation_pending: opts.curation ? await curationPending(c, inView, expired) : { stale: 0, never_verified: 0, drifted: 0, expired: expired.length, dead: 0 },
+    // The repository's team store (README "Team memory"): all of it is in this repo's view.
+    ...c.team !== null ? { team: teamOverview(c.team, now) } : {}
   };
   c.log("scope_overview", { auto_scope: auto, total: out2.total, elsewhere: elsewhereTotal });
   return out2;
+}
+function teamOverview(t, now) {
+  const scopes = {};
+  let total = 0;
+  for (const m of t.store.active()) {
+    if (!isVisible(t.disabledScopes, m, now)) continue;
+    total++;
+    for (const s2 of m.scopes) scopes[s2] = (scopes[s2] ?? 0) + 1;
+  }
+  const sorted = {};
+  for (const k of Object.keys(scopes).sort()) sorted[k] = scopes[k];
+  return { dir: t.dir, total, scopes: sorted };
+}
+function peekOverview(dir, global2, callerRepoKey, now) {
+  const groups = readOverview(dir);
+  if (groups === null) return null;
+  let total = 0;
+  let elsewhere = 0;
+  const scopes = {};
+  for (const g of groups) {
+    const expired = isExpired(g, now);
+    if (!inViewKey(callerRepoKey, global2, g.repo, g.scopes)) {
+      if (!expired) elsewhere += g.n;
+      continue;
+    }
+    if (expired) continue;
+    total += g.n;
+    for (const s2 of g.scopes) scopes[s2] = (scopes[s2] ?? 0) + g.n;
+  }
+  return { total, scopes, elsewhere, outside: callerRepoKey === null };
 }
 var ELSEWHERE_REPOS_MAX = 10;
 function inCallerView(c, m) {
@@ -16172,21 +17233,21 @@ function embedProgress(c) {
 }
 async function closeIndex(c) {
   const l = c.services.index;
-  const s = c.services.semantic;
+  const s2 = c.services.semantic;
   c.services.index = null;
   c.services.semantic = null;
-  if (s !== null) await s.close();
+  if (s2 !== null) await s2.close();
   if (l !== null) await l.close();
 }
 async function semanticGateOptions(c) {
-  const s = c.services.semantic;
-  if (s === null) return {};
-  await s.ready();
-  if (s.index === null) return {};
+  const s2 = c.services.semantic;
+  if (s2 === null) return {};
+  if (!await s2.readyForSearch()) return {};
+  if (s2.index === null) return {};
   return {
-    neighbours: (text2, limit) => s.neighbours(text2, limit),
-    removedNeighbours: (text2, limit) => s.removedNeighbours(text2, limit),
-    semanticRule: calibrationFor(s.index.embedderId).gate
+    neighbours: (text2, limit) => s2.neighbours(text2, limit),
+    removedNeighbours: (text2, limit) => s2.removedNeighbours(text2, limit),
+    semanticRule: calibrationFor(s2.index.embedderId).gate
   };
 }
 function candidatesFor(c, text2, limit) {
@@ -16202,6 +17263,7 @@ function searchFilter(c, scopes, autoScope, tags = [], category = null) {
   const disabled = [...c.disabledScopes].sort();
   const repo = c.caller.repoKey;
   const structural = structureFilter(tags, category);
+  if (c.storeKind === "team") autoScope = false;
   if (scopes.length === 0 && disabled.length === 0 && !autoScope && structural === null) return {};
   const match = scopes.length > 0 ? scopeFilterMatcher(scopes) : null;
   const filter = (m) => {
@@ -16230,20 +17292,26 @@ async function search(c, input) {
   const tags = checkTags(input.tags);
   const category = checkCategory(input.category);
   const budget = checkMaxChars(input.max_chars) ?? LIMITS.responseChars;
-  await c.store.ensureFresh({ read: true });
+  await freshEverywhere(c, true);
   const fb = feedbackFold(c);
   const nowMs = c.now().getTime();
-  const ranked = await rankedSearch(live(c), c.services.semantic, input.query, alternates, {
-    // With feedback on, a few more candidates so a much-applied memory just below the cut can rise.
-    limit: fb ? Math.max(max, Math.min(LIMITS.maxResults, max + FEEDBACK_POOL_EXTRA)) : max,
-    now: c.now().getTime(),
-    halfLifeDays: c.config.behavior.recency_half_life_days,
-    ...searchFilter(c, filters, autoScope, tags, category)
+  const limit = fb ? Math.max(max, Math.min(LIMITS.maxResults, max + FEEDBACK_POOL_EXTRA)) : max;
+  const sourceOf = (s2) => ({
+    l: live(s2),
+    sem: s2.services.semantic,
+    opts: {
+      // With feedback on, a few more candidates so a much-applied memory just below the cut can rise.
+      limit,
+      now: c.now().getTime(),
+      halfLifeDays: c.config.behavior.recency_half_life_days,
+      ...teamShadowed(c, s2, searchFilter(s2, filters, autoScope, tags, category))
+    }
   });
+  const ranked = await rankedAcross(c.team === null ? [sourceOf(c)] : [sourceOf(c), sourceOf(c.team)], input.query, alternates, limit);
   const parts = (h) => fb?.parts(h.doc.id, nowMs) ?? { applied: 0, sunk: 0, idle: 0, multiplier: 1 };
   const found = (fb ? rerankWithinBands(ranked, (h) => parts(h).multiplier) : ranked).slice(0, max);
   const expand = input.expand_top === true && found[0]?.relevance === "high";
-  const fields = await hitFields(c, found.map((h) => h.doc), expand);
+  const fields = await ownedHitFields(c, found.map((h) => h.doc), expand);
   const hits = found.map((h, i) => {
     const { path_drift, commit_drift, ...common } = fields[i];
     const hit = { ...common, snippet: h.snippet, score: h.score, relevance: h.relevance, match_terms: h.matchTerms };
@@ -16271,14 +17339,26 @@ async function search(c, input) {
   });
   return out2;
 }
+function teamShadowed(c, s2, f) {
+  if (s2 === c) return f;
+  const inner = f.filter;
+  const own2 = c.store;
+  return { filter: (m) => !own2.get(m.id) && !own2.getTombstone(m.id) && (inner === void 0 || inner(m)) };
+}
+var FEEDBACK_PRIME_MIN = 1e4;
 var FEEDBACK_POOL_EXTRA = 5;
 function feedbackFold(c) {
   const r = c.config.ranking;
   if (!r.feedback || r.feedback_max_percent === 0) return null;
   let fb = c.services.feedback;
   if (!fb) {
-    fb = new FeedbackFold(c.dir, { halfLifeDays: r.feedback_half_life_days, maxFraction: r.feedback_max_percent / 100 }, c.now().getTime());
-    c.services.feedback = fb;
+    const fold = new FeedbackFold(c.dir, { halfLifeDays: r.feedback_half_life_days, maxFraction: r.feedback_max_percent / 100 }, c.now().getTime());
+    c.services.feedback = fb = fold;
+    c.services.events?.onAppend((line, size2, ino) => fold.ownAppend(line, size2, ino));
+    if (c.watch && c.store.activeCount >= FEEDBACK_PRIME_MIN) {
+      void fold.prime();
+      return null;
+    }
   }
   fb.refresh();
   return fb.tracked > 0 ? fb : null;
@@ -16288,18 +17368,30 @@ function explainHit(h, fb, now, halfLifeDays, fused) {
   const recency = fused || h.fused ? 1 : 1 + RECENCY_WEIGHT * Math.pow(0.5, Math.max(0, now - recencyOf(h.doc)) / (halfLifeDays * 864e5));
   return { bm25: r4(h.score / recency), ...h.semantic !== void 0 ? { semantic: h.semantic } : {}, recency: r4(recency), feedback: fb, final: r4(h.score * fb.multiplier) };
 }
-async function rankedSearch(l, sem, query, alternates, opts) {
-  const ix = l.index;
-  const vec = sem && await sem.readyForSearch() && sem.complete ? sem.index : null;
-  if (alternates.length === 0 && (vec === null || vec.size === 0)) return ix.search(query, opts);
-  const pool = { ...opts, limit: Math.max(opts.limit, FUSION_POOL) };
+async function rankedAcross(sources, query, alternates, limit) {
+  const byScore = (a, b) => b.score - a.score || (a.doc.id < b.doc.id ? 1 : a.doc.id > b.doc.id ? -1 : 0);
+  const vecs = await Promise.all(sources.map(async (s2) => s2.sem && await s2.sem.readyForSearch() && s2.sem.complete ? s2.sem.index : null));
+  const anyVec = vecs.some((v) => v !== null && v.size > 0);
+  if (alternates.length === 0 && !anyVec) {
+    if (sources.length === 1) return sources[0].l.index.search(query, sources[0].opts);
+    return sources.flatMap((s2) => s2.l.index.search(query, s2.opts)).sort(byScore).slice(0, limit);
+  }
+  const pool = Math.max(limit, FUSION_POOL);
   const texts = [query, ...alternates];
-  const semantic = sem && vec && vec.size > 0 ? await sem.search(texts, pool.limit, { now: opts.now ?? Date.now(), allow: opts.filter }) : texts.map(() => []);
+  const lexical = texts.map((t) => sources.flatMap((s2) => s2.l.index.search(t, { ...s2.opts, limit: pool })).sort(byScore).slice(0, pool));
+  const perSource = await Promise.all(
+    sources.map((s2, i) => {
+      const v = vecs[i];
+      return s2.sem && v && v.size > 0 ? s2.sem.search(texts, pool, { now: s2.opts.now ?? Date.now(), allow: s2.opts.filter }) : Promise.resolve(texts.map(() => []));
+    })
+  );
+  const semantic = texts.map((_, k) => perSource.flatMap((r) => r[k] ?? []).sort((a, b) => b.sim - a.sim || (a.doc.id < b.doc.id ? 1 : -1)).slice(0, pool));
+  const withVec = sources.find((s2, i) => s2.sem?.index && vecs[i]);
   return fuse({
-    limit: opts.limit,
-    main: { lexical: ix.search(query, pool), semantic: semantic[0] },
-    alternates: alternates.map((a, i) => ({ lexical: ix.search(a, pool), semantic: semantic[i + 1] })),
-    calibration: sem?.index ? calibrationFor(sem.index.embedderId) : DEFAULT_CALIBRATION
+    limit,
+    main: { lexical: lexical[0], semantic: semantic[0] },
+    alternates: alternates.map((_, i) => ({ lexical: lexical[i + 1], semantic: semantic[i + 1] })),
+    calibration: withVec?.sem?.index ? calibrationFor(withVec.sem.index.embedderId) : sources[0]?.sem?.index ? calibrationFor(sources[0].sem.index.embedderId) : DEFAULT_CALIBRATION
   });
 }
 var FUSION_POOL = 20;
@@ -16323,8 +17415,8 @@ function checkScopes(c, v, arg = "scopes") {
   if (!Array.isArray(v) || v.length === 0) throw new ValidationError(`${arg} must list at least one scope, like ["tools"] or ["projects:foo"]`);
   if (v.length > MAX_SCOPES) throw new ValidationError(`${arg} has ${v.length} entries: at most ${MAX_SCOPES} scopes per memory`);
   const out2 = [];
-  v.forEach((s, i) => {
-    const scope = validateScope(s, `${arg}[${i}]`);
+  v.forEach((s2, i) => {
+    const scope = validateScope(s2, `${arg}[${i}]`);
     if (!scopeAllowed(scope, c.config.scopes.allowed)) {
       throw new ValidationError(`scope "${scope}" is not allowed by scopes.allowed in config.toml: use one of ${c.config.scopes.allowed.join(", ")}`);
     }
@@ -16425,6 +17517,7 @@ async function newRecord(c, w2) {
     origin: await captureOrigin(c.caller.cwd),
     body: w2.content
   };
+  if (c.storeKind === "team") rec.origin = { ...rec.origin, cwd: null, worktree_root: null };
   if (w2.aliases && w2.aliases.length > 0) rec.aliases = w2.aliases;
   return rec;
 }
@@ -16433,19 +17526,40 @@ async function commitWrite(c, w2, related2) {
   const m = await c.store.create(rec);
   return committedShape(m, related2);
 }
-async function write(c, input) {
+async function gateSources(also) {
+  const out2 = [];
+  for (const o of also) {
+    await o.store.ensureFresh({ read: true });
+    const sem = await semanticGateOptions(o);
+    out2.push({ label: o.storeKind, store: o.store, candidates: (text2, limit) => candidatesFor(o, text2, limit), ...sem.neighbours ? { neighbours: sem.neighbours } : {}, ...sem.removedNeighbours ? { removedNeighbours: sem.removedNeighbours } : {} });
+  }
+  return out2;
+}
+async function write(c, input, also = []) {
   const w2 = validateWrite(c, input);
   const force = checkBool(input.force, "force");
   const ack = checkBool(input.acknowledge_transient, "acknowledge_transient");
-  await c.store.ensureFresh();
-  const gate = await runWriteGates(c, w2, { force, acknowledge_transient: ack, candidates: (text2, limit) => candidatesFor(c, text2, limit), ...await semanticGateOptions(c) });
+  if (c.storeKind === "team" && w2.category === "user-inference") {
+    throw new ValidationError('category user-inference cannot go to the team store: a claim about the user is personal and waits for their confirmation; write it without store: "team" (it goes to the personal store, pending); nothing was written');
+  }
+  await c.store.ensureFresh({ create: true });
+  const others = await gateSources(also);
+  const gate = await runWriteGates(c, w2, {
+    force,
+    acknowledge_transient: ack,
+    candidates: (text2, limit) => candidatesFor(c, text2, limit),
+    ...await semanticGateOptions(c),
+    ...others.length > 0 ? { also: others, label: c.storeKind } : {},
+    ...c.storeKind === "team" ? { strict: true } : {}
+  });
+  const store = c.storeKind === "team" ? { store: "team" } : {};
   if (gate.outcome) {
-    c.log("write", { status: gate.outcome.status, scopes: w2.scopes, category: w2.category, ...gate.logFields });
-    return gate.outcome;
+    c.log("write", { status: gate.outcome.status, scopes: w2.scopes, category: w2.category, ...gate.logFields, ...store });
+    return { ...gate.outcome, ...others.length > 0 ? { store: c.storeKind } : {} };
   }
   const out2 = await commitWrite(c, w2, gate.related);
-  c.log("write", { status: "committed", id: out2.id, scopes: w2.scopes, category: w2.category, ...gate.logFields });
-  return out2;
+  c.log("write", { status: "committed", id: out2.id, scopes: w2.scopes, category: w2.category, ...gate.logFields, ...store });
+  return { ...out2, store: c.storeKind };
 }
 async function update(c, input) {
   await c.store.ensureFresh();
@@ -16461,8 +17575,9 @@ async function update(c, input) {
   const expires = has2("expires") ? checkExpires(c, input.expires) : void 0;
   const aliases = has2("aliases") ? checkAliases(input.aliases) : void 0;
   const ack = checkBool(input.acknowledge_transient, "acknowledge_transient");
-  if (content !== void 0) await checkUpdateContent(c, content);
-  if (aliases !== void 0 && aliases.length > 0) await checkUpdateContent(c, aliases.join("\n"));
+  const strict = c.storeKind === "team";
+  if (content !== void 0) await checkUpdateContent(c, content, strict);
+  if (aliases !== void 0 && aliases.length > 0) await checkUpdateContent(c, aliases.join("\n"), strict);
   const fieldsGiven = ["content", "scopes", "confidence", "expires", "aliases"].filter(has2);
   const durability = (cur) => {
     const { markers, where } = updateMarkers(cur, { body: content ?? cur.body, aliases: aliases ?? cur.aliases ?? [] });
@@ -16496,7 +17611,7 @@ async function update(c, input) {
     return rec;
   });
   c.log("update", { id: m.id, fields: fieldsGiven, content_changed: changedContent, ...transient ?? {} });
-  return committedShape(m);
+  return { ...committedShape(m), store: c.storeKind };
 }
 async function verify(c, input) {
   await c.store.ensureFresh();
@@ -16513,7 +17628,7 @@ async function verify(c, input) {
     return rec;
   });
   c.log("verify", { id: m.id, ...note ? { note } : {} });
-  return { verified: m.id, last_verified_at: m.last_verified_at, updated: m.updated };
+  return { verified: m.id, last_verified_at: m.last_verified_at, updated: m.updated, store: c.storeKind };
 }
 function requireActiveError(c, id) {
   try {
@@ -16529,7 +17644,7 @@ async function writeConfirm(c, input) {
   const claim = await claimPending(c.dir, id, now);
   try {
     const w2 = validateWrite(c, claim.entry.write);
-    await c.store.ensureFresh();
+    await c.store.ensureFresh({ create: true });
     const out2 = await commitWrite(c, w2);
     await claim.done();
     c.log("write_confirm", {
@@ -16570,7 +17685,7 @@ async function remove2(c, input) {
     return { ...stripStored(cur), removed: c.now().toISOString(), removed_reason: reason, removed_session: c.session };
   });
   c.log("remove", { id: m.id, reason });
-  return { removed: m.id, tombstone: m.file };
+  return { removed: m.id, tombstone: m.file, store: c.storeKind };
 }
 async function restore(c, input) {
   await c.store.ensureFresh();
@@ -16590,7 +17705,7 @@ async function restore(c, input) {
     return rec;
   });
   c.log("restore", { id: m.id });
-  return committedShape(m);
+  return { ...committedShape(m), store: c.storeKind };
 }
 var removalKey = (m) => {
   const t = m.removed === void 0 ? NaN : Date.parse(m.removed);
@@ -16613,7 +17728,8 @@ async function listTombstones(c, input) {
   const after = input.cursor === void 0 || input.cursor === null ? null : decodeRemovalCursor(input.cursor);
   const match = scopeFilterMatcher(filters);
   const buf = [];
-  for (const m of c.store.tombstones()) {
+  if (c.team !== null) await c.team.store.ensureFresh();
+  for (const m of tombstonesEverywhere(c)) {
     const k = removalKey(m);
     if (after !== null && !removedBefore(after, k)) continue;
     if (buf.length > limit && !removedBefore(k, buf[limit].k)) continue;
@@ -16627,6 +17743,7 @@ async function listTombstones(c, input) {
   const next_cursor = buf.length > limit ? encodeRemovalCursor(page[page.length - 1].k) : null;
   const items = page.map(({ m }) => ({
     ...recordHead(m),
+    store: ownerOf(c, m).storeKind,
     removed: m.removed,
     removed_reason: m.removed_reason ?? "",
     summary: summarize(m.body),
@@ -16636,6 +17753,10 @@ async function listTombstones(c, input) {
   const capped = capPage({ items, next_cursor }, (last) => encodeRemovalCursor(keys.get(last.id)));
   c.log("list_tombstones", { scopes: filters, returned: capped.items.map((x) => x.id) });
   return capped;
+}
+function* tombstonesEverywhere(c) {
+  yield* c.store.tombstones();
+  if (c.team !== null) yield* c.team.store.tombstones();
 }
 var DAY_MS4 = 864e5;
 async function pruneTombstones(c, input) {
@@ -16739,7 +17860,7 @@ function judgePair(older, newer, po = parse3(older.body), pn = parse3(newer.body
 function consolidate(mems, candidates2) {
   const byId2 = new Map(mems.map((m) => [m.id, m]));
   const parsed = /* @__PURE__ */ new Map();
-  const get = (m) => {
+  const get2 = (m) => {
     let p = parsed.get(m.id);
     if (!p) parsed.set(m.id, p = parse3(m.body));
     return p;
@@ -16762,7 +17883,7 @@ function consolidate(mems, candidates2) {
       const key = `${older.id}:${newer.id}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      const g = judgePair(older, newer, get(older), get(newer));
+      const g = judgePair(older, newer, get2(older), get2(newer));
       if (!g) continue;
       if (g.kind !== "duplicates") out2.push(g);
       else {
@@ -16861,7 +17982,7 @@ async function merge(c, input) {
   let scopes = given;
   if (scopes === null) {
     const union = [];
-    for (const m2 of sources) for (const s of m2.scopes) if (!union.includes(s)) union.push(s);
+    for (const m2 of sources) for (const s2 of m2.scopes) if (!union.includes(s2)) union.push(s2);
     if (union.length > MAX_SCOPES) throw new ValidationError(`the memories to merge have ${union.length} scopes between them, over the ${MAX_SCOPES} a memory may have: pass scopes`);
     scopes = union;
   }
@@ -16951,8 +18072,8 @@ async function importExport(store, doc, progress) {
 
 // server/src/core/io/import/common.ts
 import { createHash as createHash6 } from "node:crypto";
-import { lstatSync as lstatSync6, readdirSync as readdirSync6, readFileSync as readFileSync10 } from "node:fs";
-import { basename as basename4, join as join22, relative } from "node:path";
+import { lstatSync as lstatSync8, readdirSync as readdirSync7, readFileSync as readFileSync12 } from "node:fs";
+import { basename as basename4, join as join24, relative } from "node:path";
 
 // server/src/core/io/yaml.ts
 var import_gray_matter2 = __toESM(require_gray_matter(), 1);
@@ -16974,9 +18095,9 @@ function hashOf(text2) {
 }
 function slugScope(text2, fallback) {
   const parts = text2.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase().split(/[/:\\]+/).map((p) => p.replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "")).filter((p) => p !== "");
-  let s = parts.join(":");
-  if (s.length > LIMITS.scopeChars) s = s.slice(0, LIMITS.scopeChars).replace(/[-:]+$/, "");
-  return SCOPE_RE.test(s) ? s : fallback;
+  let s2 = parts.join(":");
+  if (s2.length > LIMITS.scopeChars) s2 = s2.slice(0, LIMITS.scopeChars).replace(/[-:]+$/, "");
+  return SCOPE_RE.test(s2) ? s2 : fallback;
 }
 function isoDate(v, bad) {
   if (v === void 0 || v === null || v === "") return void 0;
@@ -16993,20 +18114,20 @@ function mtimeIso(st) {
 function readSource(file) {
   let st;
   try {
-    st = lstatSync6(file);
+    st = lstatSync8(file);
   } catch (err) {
     throw new SourceError(`cannot read ${file}: ${err.code === "ENOENT" ? "no such file or directory" : err.message}`);
   }
   if (!st.isFile()) throw new SourceError(`${file} is not a file`);
   if (st.size > LIMITS.importFileBytes) throw new SourceError(`${file} is ${st.size} bytes, over the import limit of ${LIMITS.importFileBytes}`);
-  const raw = readFileSync10(file);
+  const raw = readFileSync12(file);
   if (raw.includes(0)) throw sourceError(file, null, "is a binary file (it contains a NUL byte), not text");
   const text2 = raw.toString("utf8");
   return { text: text2.charCodeAt(0) === 65279 ? text2.slice(1) : text2, stat: st };
 }
 function statPath(path) {
   try {
-    return lstatSync6(path);
+    return lstatSync8(path);
   } catch (err) {
     throw new SourceError(`cannot read ${path}: ${err.code === "ENOENT" ? "no such file or directory" : err.message}`);
   }
@@ -17014,9 +18135,9 @@ function statPath(path) {
 function walkFiles(dir, want, skipDirs = /* @__PURE__ */ new Set()) {
   const out2 = [];
   const visit = (d) => {
-    for (const e of readdirSync6(d, { withFileTypes: true }).sort((a, b) => a.name < b.name ? -1 : 1)) {
+    for (const e of readdirSync7(d, { withFileTypes: true }).sort((a, b) => a.name < b.name ? -1 : 1)) {
       if (e.name.startsWith(".") || e.isSymbolicLink()) continue;
-      const p = join22(d, e.name);
+      const p = join24(d, e.name);
       if (e.isDirectory()) {
         if (!skipDirs.has(relative(dir, p))) visit(p);
       } else if (e.isFile() && want(e.name)) out2.push(p);
@@ -17039,10 +18160,10 @@ function parseJson(text2, file) {
 function jsonLines(text2, file) {
   const out2 = [];
   text2.split("\n").forEach((raw, i) => {
-    const s = raw.trim();
-    if (s === "") return;
+    const s2 = raw.trim();
+    if (s2 === "") return;
     try {
-      out2.push({ line: i + 1, value: JSON.parse(s) });
+      out2.push({ line: i + 1, value: JSON.parse(s2) });
     } catch (err) {
       throw sourceError(file, i + 1, `not a JSON object on one line (${err.message.replace(/ in JSON at position \d+.*$/s, "")})`);
     }
@@ -17158,10 +18279,10 @@ function importedFromBlock(format, key, hash) {
   return `${IMPORTED_FROM}: {format: ${JSON.stringify(format)}, key: ${JSON.stringify(key)}, hash: ${JSON.stringify(hash)}}`;
 }
 function importedFrom(m) {
-  const block = m.extra.find((b) => b.startsWith(`${IMPORTED_FROM}:`));
-  if (!block) return null;
+  const block2 = m.extra.find((b) => b.startsWith(`${IMPORTED_FROM}:`));
+  if (!block2) return null;
   try {
-    const v = yamlLoad(block)[IMPORTED_FROM];
+    const v = yamlLoad(block2)[IMPORTED_FROM];
     if (typeof v?.format !== "string" || typeof v.key !== "string") return null;
     return { format: v.format, key: v.key, hash: typeof v.hash === "string" ? v.hash : null };
   } catch {
@@ -17200,7 +18321,7 @@ async function importFrom(c, parsed, opts) {
       if (from && from.format === parsed.format) known.set(from.key, { m, hash: from.hash });
     }
   }
-  const counts = Object.fromEntries([...IMPORT_STATUSES, "skipped"].map((s) => [s, 0]));
+  const counts = Object.fromEntries([...IMPORT_STATUSES, "skipped"].map((s2) => [s2, 0]));
   counts.skipped = parsed.skipped.length;
   const items = [];
   const batch = new BatchDedup();
@@ -17299,7 +18420,7 @@ async function writeImported(c, format, cand, w2, hash, now) {
 }
 
 // server/src/core/ops/insight.ts
-import { statSync as statSync8 } from "node:fs";
+import { statSync as statSync9 } from "node:fs";
 
 // server/src/core/curation/timeline.ts
 var str3 = (v) => typeof v === "string" ? v : null;
@@ -17316,9 +18437,9 @@ function describe2(e, id) {
     case "show":
       return has(e.ids, id) ? "read in full (show)" : null;
     case "use": {
-      const u = useOf(e);
-      if (!u || !u.ids.includes(id)) return null;
-      return `${u.outcome}${u.note ? `: ${u.note}` : ""}`;
+      const u2 = useOf(e);
+      if (!u2 || !u2.ids.includes(id)) return null;
+      return `${u2.outcome}${u2.note ? `: ${u2.note}` : ""}`;
     }
     case "write":
     case "write_confirm":
@@ -17361,10 +18482,10 @@ function activity(now, records, events2, opts) {
   const first = end - opts.buckets * span;
   const out2 = [];
   for (let i = 0; i < opts.buckets; i++) {
-    const s = first + i * span;
+    const s2 = first + i * span;
     out2.push({
-      start: new Date(s).toISOString().slice(0, 10),
-      end: new Date(s + span - DAY_MS5).toISOString().slice(0, 10),
+      start: new Date(s2).toISOString().slice(0, 10),
+      end: new Date(s2 + span - DAY_MS5).toISOString().slice(0, 10),
       created: 0,
       removed: 0,
       retrievals: 0,
@@ -17393,8 +18514,8 @@ function activity(now, records, events2, opts) {
       else b.retrievals += hits;
       continue;
     }
-    const u = useOf(e);
-    if (u) b.uses[u.outcome] += u.ids.length;
+    const u2 = useOf(e);
+    if (u2) b.uses[u2.outcome] += u2.ids.length;
   }
   return out2;
 }
@@ -17411,8 +18532,8 @@ var signalCache = /* @__PURE__ */ new WeakMap();
 async function signalsOf(c, mems) {
   const now = Date.now();
   const missing = mems.filter((m) => {
-    const s = signalCache.get(m);
-    return s === void 0 || now - s.at > SIGNAL_TTL_MS;
+    const s2 = signalCache.get(m);
+    return s2 === void 0 || now - s2.at > SIGNAL_TTL_MS;
   });
   if (missing.length > 0) {
     const sig = await computeSignals(signalContext(c), missing);
@@ -17448,9 +18569,9 @@ async function browse(c, input) {
   const scope = input.scope === void 0 || input.scope === "" ? null : validateScopeFilter(input.scope, "scope");
   const matchOne = scope === null ? null : scopeFilterMatcher([scope]);
   const scopeHits = /* @__PURE__ */ new Map();
-  const matchScope = matchOne === null ? null : (scopes) => scopes.some((s) => {
-    let hit = scopeHits.get(s);
-    if (hit === void 0) scopeHits.set(s, hit = matchOne([s]));
+  const matchScope = matchOne === null ? null : (scopes) => scopes.some((s2) => {
+    let hit = scopeHits.get(s2);
+    if (hit === void 0) scopeHits.set(s2, hit = matchOne([s2]));
     return hit;
   });
   const words = (input.text ?? "").toLowerCase().split(/\s+/).filter(Boolean);
@@ -17502,9 +18623,9 @@ ${m.aliases.join("\n")}` : m.body).toLowerCase();
   if (verdict !== void 0 || input.drift === true) {
     const sig2 = await signalsOf(c, rows);
     rows = rows.filter((_, i) => {
-      const s = sig2[i];
-      if (verdict !== void 0 && s.staleness_verdict !== verdict) return false;
-      if (input.drift === true && !(s.path_drift_missing > 0 || (s.commit_drift_count ?? 0) > 0)) return false;
+      const s2 = sig2[i];
+      if (verdict !== void 0 && s2.staleness_verdict !== verdict) return false;
+      if (input.drift === true && !(s2.path_drift_missing > 0 || (s2.commit_drift_count ?? 0) > 0)) return false;
       return true;
     });
   }
@@ -17512,6 +18633,7 @@ ${m.aliases.join("\n")}` : m.body).toLowerCase();
   const sig = await signalsOf(c, page);
   const items = page.map((m, i) => ({
     ...recordHead(m),
+    store: c.storeKind,
     ...sig[i],
     summary: summarize(m.body, 140),
     repo: repoOf(m),
@@ -17533,22 +18655,36 @@ async function searchPreview(c, input) {
   await c.store.ensureFresh();
   const repo = c.caller.repoKey;
   const auto = input.auto_scope === true;
-  const found = await rankedSearch(l, c.services.semantic, input.query, [], {
-    limit: input.max_results ?? 20,
-    now: c.now().getTime(),
-    halfLifeDays: c.config.behavior.recency_half_life_days,
-    ...c.disabledScopes.size > 0 || auto ? {
-      filter: (m) => {
-        if (auto) {
-          const k = repoOf(m);
-          if (k !== null && k !== repo) return false;
-        }
-        return !m.scopes.some((s) => [...c.disabledScopes].some((d) => s === d || s.startsWith(`${d}:`)));
-      },
-      filterKey: JSON.stringify(["ui", [...c.disabledScopes].sort(), auto ? repo : false])
-    } : {}
-  });
-  const fields = await hitFields(c, found.map((h) => h.doc));
+  const limit = input.max_results ?? 20;
+  const disabled = (m) => m.scopes.some((s2) => [...c.disabledScopes].some((d) => s2 === d || s2.startsWith(`${d}:`)));
+  const own2 = {
+    l,
+    sem: c.services.semantic,
+    opts: {
+      limit,
+      now: c.now().getTime(),
+      halfLifeDays: c.config.behavior.recency_half_life_days,
+      ...c.disabledScopes.size > 0 || auto ? {
+        filter: (m) => {
+          if (auto) {
+            const k = repoOf(m);
+            if (k !== null && k !== repo) return false;
+          }
+          return !disabled(m);
+        },
+        filterKey: JSON.stringify(["ui", [...c.disabledScopes].sort(), auto ? repo : false])
+      } : {}
+    }
+  };
+  const t = c.team;
+  const tl = t?.services.index ?? null;
+  if (t !== null) await t.store.ensureFresh();
+  const sources = [own2];
+  if (t !== null && tl !== null) {
+    sources.push({ l: tl, sem: t.services.semantic, opts: { limit, now: c.now().getTime(), halfLifeDays: c.config.behavior.recency_half_life_days, filter: (m) => !c.store.get(m.id) && !c.store.getTombstone(m.id) && !disabled(m) } });
+  }
+  const found = await rankedAcross(sources, input.query, [], limit);
+  const fields = await ownedHitFields(c, found.map((h) => h.doc));
   return {
     hits: found.map((h, i) => ({ ...fields[i], snippet: h.snippet, score: h.score, relevance: h.relevance, match_terms: h.matchTerms }))
   };
@@ -17614,7 +18750,7 @@ function eventsStamp(c) {
 }
 function statSyncSafe(file) {
   try {
-    return statSync8(file);
+    return statSync9(file);
   } catch {
     return null;
   }
@@ -17623,7 +18759,7 @@ function events(c) {
   const w2 = watchOf(c);
   const key = eventsStamp(c);
   if (w2.events?.key === key) return w2.events.value;
-  const value = readEvents(c.dir).events;
+  const value = readEvents(c.eventsDir).events;
   w2.events = { key, value };
   return value;
 }
@@ -17661,7 +18797,7 @@ async function overview(c, input = {}) {
     active++;
     const r = repoOf(m) ?? "none";
     repos.set(r, (repos.get(r) ?? 0) + 1);
-    for (const s of m.scopes) scopes.set(s, (scopes.get(s) ?? 0) + 1);
+    for (const s2 of m.scopes) scopes.set(s2, (scopes.get(s2) ?? 0) + 1);
     verification[verificationOf(m.last_verified_at, now, staleDays).status]++;
   }
   let tombstoned = 0;
@@ -17704,13 +18840,13 @@ function onChange(c, fn) {
 }
 
 // server/src/core/ops/sync.ts
-import { existsSync as existsSync8, readFileSync as readFileSync11 } from "node:fs";
+import { existsSync as existsSync9, readFileSync as readFileSync13 } from "node:fs";
 import { hostname as hostname3 } from "node:os";
-import { join as join24 } from "node:path";
+import { join as join26, relative as relative2, sep as sep3 } from "node:path";
 
 // server/src/core/sync/driver.ts
-import { promises as fsp9 } from "node:fs";
-import { join as join23 } from "node:path";
+import { promises as fsp10 } from "node:fs";
+import { join as join25 } from "node:path";
 function parse4(text2) {
   try {
     const { record, extra } = parseMemoryText(text2);
@@ -17721,17 +18857,17 @@ function parse4(text2) {
   }
 }
 async function mergeDriver(files, workTree) {
-  const [b, o, t] = await Promise.all([files.base, files.ours, files.theirs].map((f) => fsp9.readFile(f, "utf8").catch(() => "")));
+  const [b, o, t] = await Promise.all([files.base, files.ours, files.theirs].map((f) => fsp10.readFile(f, "utf8").catch(() => "")));
   const ours = parse4(o);
   const theirs = parse4(t);
   const base = b.trim() === "" ? null : parse4(b);
   if (ours && theirs && ours.record.id === theirs.record.id && (base === null || base.record.id === ours.record.id) && (b.trim() === "" || base !== null)) {
     const { merged, conflict } = mergeMemory(base, ours, theirs);
-    await fsp9.writeFile(files.ours, serializeMemory(merged.record, merged.extra));
+    await fsp10.writeFile(files.ours, serializeMemory(merged.record, merged.extra));
     if (conflict) {
-      const dir = join23(workTree, CONFLICTS_DIR);
+      const dir = join25(workTree, CONFLICTS_DIR);
       await ensureDir(dir);
-      await writeFileAtomic(join23(dir, conflictFileName(conflict)), conflictFileText(conflict), 420);
+      await writeFileAtomic(join25(dir, conflictFileName(conflict)), conflictFileText(conflict), 420);
       return { code: 0, note: `cairn: ${files.path ?? ours.record.id}: merged; the two bodies differed, the other one is kept in ${CONFLICTS_DIR}/${conflictFileName(conflict)}` };
     }
     return { code: 0, note: "" };
@@ -17741,24 +18877,24 @@ async function mergeDriver(files, workTree) {
 }
 
 // server/src/core/ops/sync.ts
-var stateDir = (dir) => join24(dir, ".git", "cairn-sync");
-var stateFile = (dir) => join24(stateDir(dir), "state.json");
+var stateDir = (dir) => join26(dir, ".git", "cairn-sync");
+var stateFile = (dir) => join26(stateDir(dir), "state.json");
 function readState(dir) {
   try {
-    const s = JSON.parse(readFileSync11(stateFile(dir), "utf8"));
-    return { last_sync: s.last_sync ?? null, last_attempt: s.last_attempt ?? null, last_error: s.last_error ?? null };
+    const s2 = JSON.parse(readFileSync13(stateFile(dir), "utf8"));
+    return { last_sync: s2.last_sync ?? null, last_attempt: s2.last_attempt ?? null, last_error: s2.last_error ?? null };
   } catch {
     return { last_sync: null, last_attempt: null, last_error: null };
   }
 }
-async function writeState(dir, s) {
+async function writeState(dir, s2) {
   await ensureDir(stateDir(dir));
-  await writeFileAtomic(stateFile(dir), `${JSON.stringify(s, null, 2)}
+  await writeFileAtomic(stateFile(dir), `${JSON.stringify(s2, null, 2)}
 `);
 }
-var shq = (s) => `'${s.replace(/'/g, `'\\''`)}'`;
+var shq = (s2) => `'${s2.replace(/'/g, `'\\''`)}'`;
 async function ownRepo(dir) {
-  if (!existsSync8(join24(dir, ".git"))) return false;
+  if (!existsSync9(join26(dir, ".git"))) return false;
   const top = await repoTop(dir);
   return top !== null && await realpathOf(top) === await realpathOf(dir);
 }
@@ -17792,8 +18928,8 @@ async function syncInit(c, input) {
     const m = /^ref: refs\/heads\/(\S+)\s+HEAD/m.exec(r.stdout.toString());
     if (m) await git2(dir, ["symbolic-ref", "HEAD", `refs/heads/${m[1]}`]);
   }
-  const gitignore_updated = await ensureLines(join24(dir, ".gitignore"), GITIGNORE_LINES, "# cairn: per-machine files, never synced");
-  const gitattributes_updated = await ensureLines(join24(dir, ".gitattributes"), GITATTRIBUTES_LINES, "# cairn: memory files merge field by field (cairn merge-driver)");
+  const gitignore_updated = await ensureLines(join26(dir, ".gitignore"), GITIGNORE_LINES, "# cairn: per-machine files, never synced");
+  const gitattributes_updated = await ensureLines(join26(dir, ".gitattributes"), GITATTRIBUTES_LINES, "# cairn: memory files merge field by field (cairn merge-driver)");
   const driver = `${input.driver.map(shq).join(" ")} merge-driver %O %A %B %P`;
   await git2(dir, ["config", "merge.cairn.name", "cairn memory merge (field by field, by id)"]);
   await git2(dir, ["config", "merge.cairn.driver", driver]);
@@ -17826,11 +18962,14 @@ async function sync(c) {
       for (let attempt = 1; ; attempt++) {
         const f = await runGit(dir, ["fetch", "--prune", "--no-tags", "origin"], { timeoutMs: REMOTE_TIMEOUT_MS, env });
         if (f.code !== 0) throw new SyncError(`fetch from ${report.remote} failed: ${firstLines(f.stderr) || `exit ${f.code}`} (your changes are committed locally; the next sync retries)`);
+        const knownRenames = new Set(renameIds(dir));
+        let incomingTree = null;
         await c.store.lock.run(async () => {
           const late = await commitLocal(dir, env, host);
           if (late) report.committed = mergeSummaries(report.committed, late.changes);
           const ours = await headCommit(dir);
           const theirs2 = await revParse(dir, `refs/remotes/origin/${branch}`);
+          incomingTree = theirs2;
           if (theirs2 === null || theirs2 === ours || ours !== null && await isAncestor(dir, theirs2, ours)) {
             if (report.merge === "none") report.merge = theirs2 === null ? "none" : "up-to-date";
             return;
@@ -17858,6 +18997,12 @@ async function sync(c) {
           for (const k of m.conflicts) report.conflicts.push({ id: k.id, kind: k.kind, file: `${CONFLICTS_DIR}/${conflictFileName(k)}` });
           report.file_conflicts.push(...m.fileConflicts);
         });
+        const applied = incomingTree === null ? [] : await applyIncomingRenames(c, knownRenames, incomingTree);
+        if (applied.length > 0) {
+          report.renames_applied = [...report.renames_applied ?? [], ...applied];
+          const fix = await c.store.lock.run(() => commitLocal(dir, env, host));
+          if (fix) report.committed = mergeSummaries(report.committed, fix.changes);
+        }
         const head = await headCommit(dir);
         const theirs = await revParse(dir, `refs/remotes/origin/${branch}`);
         if (head === null || head === theirs) break;
@@ -17889,6 +19034,26 @@ ${p.stderr}`;
   });
   c.log("sync", { ok: report.ok, merge: report.merge, incoming: report.incoming, committed: report.committed ? changeCount(report.committed) : 0, conflicts: report.conflicts.length, pushed: report.pushed, error: report.error });
   return report;
+}
+async function applyIncomingRenames(c, known, theirs) {
+  const fresh = renameIds(c.dir).filter((id) => !known.has(id));
+  if (fresh.length === 0) return [];
+  await c.store.lock.run(() => c.store.sync());
+  const theirFiles = new Set((await git2(c.dir, ["ls-tree", "-r", "--name-only", "-z", theirs])).split("\0").filter(Boolean));
+  const only = (m) => !theirFiles.has(relative2(c.dir, m.file).split(sep3).join("/"));
+  const out2 = [];
+  for (const id of fresh) {
+    const r = readRename(c.dir, id);
+    if (r === null) continue;
+    try {
+      const res = await renameScope(c, { old_scope: r.old_scope, new_scope: r.new_scope, include_tombstones: r.include_tombstones }, { record: false, only });
+      const ids2 = [...res.active, ...res.tombstoned];
+      if (ids2.length > 0) out2.push({ old_scope: r.old_scope, new_scope: r.new_scope, ids: ids2 });
+    } catch (err) {
+      if (!(err instanceof NotFoundError)) c.warn(`sync: the scope rename ${r.old_scope} -> ${r.new_scope} from another machine was not applied: ${errorMessage(err)}`);
+    }
+  }
+  return out2;
 }
 function mergeSummaries(a, b) {
   if (!a) return b;
@@ -17966,8 +19131,83 @@ var AutoSync = class {
   }
 };
 
+// server/src/core/ops/team.ts
+import { existsSync as existsSync10, readFileSync as readFileSync14 } from "node:fs";
+import { join as join27 } from "node:path";
+var TEAM_MARKER_TEXT = [
+  "# cairn team store: memories shared with everyone who clones this repository.",
+  "# Each *.md file here is one memory (docs/format.md); commit them with the code.",
+  '# Written with `memory_write store: "team"` or `cairn remember --team`; never secrets or claims about a person.',
+  "# Caches, the event log and pending writes stay on each machine (.gitignore).",
+  ""
+].join("\n");
+var README_TEXT = [
+  "This directory is a cairn team store: project memories shared through git.",
+  "Each .md file is one memory (id, scopes, body); .tombstones/ holds removed ones with the reason.",
+  `cairn searches it beside each developer's personal memories when run in this repository (README "Team memory").`,
+  ""
+].join("\n");
+async function teamInit(c) {
+  const root = c.caller.repoRoot;
+  if (root === null) throw new ValidationError(`${c.caller.cwd} is not inside a git repository: run cairn team init in the repository whose team store it is`);
+  const dir = join27(root, ".cairn");
+  if (dir === c.dir) {
+    throw new ValidationError(
+      `${dir} is the store in use (${c.env.CAIRN_DIR ? "$CAIRN_DIR points at it" : "a project store: .cairn/ without team.toml"}): a team store is shared through git with everyone who has the repository, so cairn will not turn a personal store into one; review its memories, then create ${join27(dir, TEAM_MARKER)} by hand to share them as they are, or move the personal store elsewhere first. Nothing was changed`
+    );
+  }
+  const existed = findTeamStore(root) !== null;
+  const files = [];
+  await ensureDir(dir);
+  const marker = join27(dir, TEAM_MARKER);
+  if (!existsSync10(marker)) {
+    await writeFileAtomic(marker, TEAM_MARKER_TEXT, 420);
+    files.push(marker);
+  }
+  const readme = join27(dir, "README.txt");
+  if (!existsSync10(readme)) {
+    await writeFileAtomic(readme, README_TEXT, 420);
+    files.push(readme);
+  }
+  if (await ensureLines(join27(dir, ".gitignore"), GITIGNORE_LINES, "# cairn: per-machine files (caches, event log, pending writes, locks) are never shared")) files.push(join27(dir, ".gitignore"));
+  return { dir, repo_root: root, created: !existed, files };
+}
+function teamStatus(c) {
+  const t = c.team;
+  return {
+    enabled: c.config.team.enabled,
+    repo_root: c.caller.repoRoot,
+    dir: t?.dir ?? (c.config.team.enabled ? findTeamStore(c.caller.repoRoot) : null),
+    open: t !== null,
+    active: t ? t.store.activeCount : 0,
+    tombstoned: t ? [...t.store.tombstones()].length : 0
+  };
+}
+function idClashes(c) {
+  const t = c.team;
+  if (t === null) return [];
+  const out2 = [];
+  for (const src of [t.store.active(), t.store.tombstones()]) for (const m of src) if (c.store.get(m.id) || c.store.getTombstone(m.id)) out2.push(m.id);
+  return out2.sort();
+}
+function teamProblems(c) {
+  const t = c.team;
+  if (t === null) return null;
+  let ignore = [];
+  try {
+    ignore = readFileSync14(join27(t.dir, ".gitignore"), "utf8").split(/\r?\n/).map((l) => l.trim());
+  } catch {
+    ignore = [];
+  }
+  return {
+    unreadable_files: [...t.store.skipped(), ...t.store.shadowed()].map((f) => ({ file: f.file, reason: f.reason })),
+    id_clashes: idClashes(c),
+    gitignore_missing: GITIGNORE_LINES.filter((l) => !ignore.includes(l))
+  };
+}
+
 // server/src/core/io/import/anthropicMemories.ts
-import { relative as relative2, sep as sep3 } from "node:path";
+import { relative as relative3, sep as sep4 } from "node:path";
 var TEXT_SPLIT = /\.(md|markdown|txt)$/i;
 function parseAnthropicMemories(path) {
   const st = statPath(path);
@@ -17976,7 +19216,7 @@ function parseAnthropicMemories(path) {
   const candidates2 = [];
   const skipped = [];
   for (const file of files) {
-    const rel = relative2(path, file).split(sep3).join("/");
+    const rel = relative3(path, file).split(sep4).join("/");
     let src;
     try {
       src = readSource(file);
@@ -18010,7 +19250,7 @@ function parseAnthropicMemories(path) {
 }
 
 // server/src/core/io/import/basicMemory.ts
-import { basename as basename5, relative as relative3, sep as sep4 } from "node:path";
+import { basename as basename5, relative as relative4, sep as sep5 } from "node:path";
 var OBSERVATION2 = /^\s*[-*]\s+\[([^\[\]()]+)\]\s+(.+?)\s*$/;
 var RELATION2 = /^\s*[-*]\s+(?:"([^"]+)"|'([^']+)'|([^\s[\]]+))\s+\[\[([^\]]+)\]\](?:\s*\(([^()]*)\))?\s*$/;
 var BARE_LINK = /^\s*[-*]\s+\[\[([^\]]+)\]\]\s*$/;
@@ -18022,7 +19262,7 @@ function parseBasicMemory(path) {
   const skipped = [];
   const projectScope = slugScope(basename5(path), "notes");
   for (const file of files) {
-    const rel = relative3(path, file).split(sep4).join("/");
+    const rel = relative4(path, file).split(sep5).join("/");
     const { text: text2, stat } = readSource(file);
     const { data, body, bodyLine } = frontmatter2(text2, file);
     const fmLine = (key) => {
@@ -18099,16 +19339,16 @@ ${relations.join("\n")}`;
 }
 
 // server/src/core/io/import/bettermemory.ts
-import { readdirSync as readdirSync7 } from "node:fs";
-import { join as join25, relative as relative4, sep as sep5 } from "node:path";
+import { readdirSync as readdirSync8 } from "node:fs";
+import { join as join28, relative as relative5, sep as sep6 } from "node:path";
 function mdFiles(dir) {
   let names;
   try {
-    names = readdirSync7(dir, { withFileTypes: true }).filter((e) => e.isFile() && e.name.endsWith(".md") && !e.name.startsWith(".")).map((e) => e.name);
+    names = readdirSync8(dir, { withFileTypes: true }).filter((e) => e.isFile() && e.name.endsWith(".md") && !e.name.startsWith(".")).map((e) => e.name);
   } catch {
     return [];
   }
-  return names.sort().map((n) => join25(dir, n));
+  return names.sort().map((n) => join28(dir, n));
 }
 function lineOf(text2, key) {
   const i = text2.split("\n").findIndex((l) => l.startsWith(`${key}:`));
@@ -18117,7 +19357,7 @@ function lineOf(text2, key) {
 function parseBettermemory(path) {
   if (!statPath(path).isDirectory()) throw sourceError(path, null, "is not a directory: give the bettermemory store folder (~/.claude-memory)");
   const active = mdFiles(path);
-  const tombs = mdFiles(join25(path, ".tombstones"));
+  const tombs = mdFiles(join28(path, ".tombstones"));
   if (active.length === 0 && tombs.length === 0) throw sourceError(path, null, "holds no memory files (*.md): is it a bettermemory store?");
   const candidates2 = [];
   const skipped = [];
@@ -18129,7 +19369,7 @@ function parseBettermemory(path) {
     const sv = data.schema_version ?? 1;
     if (typeof sv !== "number" || sv > 1) throw bad("schema_version", `schema_version ${JSON.stringify(sv)} is not one this importer reads (1)`);
     const rawScopes = typeof data.scopes === "string" ? [data.scopes] : data.scopes;
-    if (!Array.isArray(rawScopes) || rawScopes.length === 0 || !rawScopes.every((s) => typeof s === "string")) throw bad("scopes", "scopes is missing or not a list of names");
+    if (!Array.isArray(rawScopes) || rawScopes.length === 0 || !rawScopes.every((s2) => typeof s2 === "string")) throw bad("scopes", "scopes is missing or not a list of names");
     const oneOf3 = (key, allowed) => {
       const v = data[key];
       if (v === void 0 || v === null) return void 0;
@@ -18141,12 +19381,12 @@ function parseBettermemory(path) {
     if (data.origin !== void 0 && data.origin !== null) {
       if (!isObj(data.origin)) throw bad("origin", "origin is not a mapping of cwd, repo, branch");
       const o = data.origin;
-      const s = (k) => typeof o[k] === "string" ? o[k] : null;
-      origin = { cwd: s("cwd"), repo: s("repo"), branch: s("branch"), worktree_root: s("worktree_root") };
+      const s2 = (k) => typeof o[k] === "string" ? o[k] : null;
+      origin = { cwd: s2("cwd"), repo: s2("repo"), branch: s2("branch"), worktree_root: s2("worktree_root") };
     }
     const id = data.id === void 0 || data.id === null ? null : String(data.id);
     const created = date("created") ?? mtimeIso(stat);
-    const label = `${id ? `memory ${id}` : "memory"} (${relative4(path, file).split(sep5).join("/")})`;
+    const label = `${id ? `memory ${id}` : "memory"} (${relative5(path, file).split(sep6).join("/")})`;
     const content = body.replace(/^\s*\n/, "").replace(/\s+$/, "");
     if (content.trim() === "") {
       skipped.push({ label, reason: "empty body" });
@@ -18159,7 +19399,7 @@ function parseBettermemory(path) {
       key: id ?? file.slice(path.length + 1),
       label,
       body: content,
-      scopes: [...new Set(rawScopes.map((s) => slugScope(s, "imported")))],
+      scopes: [...new Set(rawScopes.map((s2) => slugScope(s2, "imported")))],
       ...oneOf3("confidence", CONFIDENCES) ? { confidence: oneOf3("confidence", CONFIDENCES) } : {},
       ...oneOf3("source", SOURCES) ? { source: oneOf3("source", SOURCES) } : {},
       ...oneOf3("category", CATEGORIES) ? { category: oneOf3("category", CATEGORIES) } : {},
@@ -18176,8 +19416,8 @@ function parseBettermemory(path) {
 }
 
 // server/src/core/io/import/claudeCode.ts
-import { existsSync as existsSync9, readdirSync as readdirSync8 } from "node:fs";
-import { basename as basename6, dirname as dirname7, join as join26, relative as relative5, sep as sep6 } from "node:path";
+import { existsSync as existsSync11, readdirSync as readdirSync9 } from "node:fs";
+import { basename as basename6, dirname as dirname7, join as join29, relative as relative6, sep as sep7 } from "node:path";
 var INSTRUCTIONS_SCOPE = "instructions";
 var encode = (name) => name.replace(/[^a-zA-Z0-9]/g, "-");
 function decodeProjectDir(name, root = "/") {
@@ -18186,14 +19426,14 @@ function decodeProjectDir(name, root = "/") {
     if (depth > 40 || !rest.startsWith("-")) return null;
     let entries;
     try {
-      entries = readdirSync8(dir, { withFileTypes: true }).filter((e) => e.isDirectory() || e.isSymbolicLink()).map((e) => e.name);
+      entries = readdirSync9(dir, { withFileTypes: true }).filter((e) => e.isDirectory() || e.isSymbolicLink()).map((e) => e.name);
     } catch {
       return null;
     }
     for (const e of entries.sort((a, b) => b.length - a.length)) {
       const enc = `-${encode(e)}`;
       if (rest === enc || rest.startsWith(`${enc}-`)) {
-        const found = visit(rest.slice(enc.length), join26(dir, e), depth + 1);
+        const found = visit(rest.slice(enc.length), join29(dir, e), depth + 1);
         if (found) return found;
       }
     }
@@ -18221,11 +19461,11 @@ async function projectOf(dir) {
 }
 function projectDirs(path) {
   if (!statPath(path).isDirectory()) throw sourceError(path, null, "is not a directory: give ~/.claude, ~/.claude/projects, a project folder in it, or its memory/ folder");
-  const subdirs = (d) => readdirSync8(d, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => join26(d, e.name)).sort();
-  if (existsSync9(join26(path, "projects"))) return { projects: subdirs(join26(path, "projects")).filter((d) => existsSync9(join26(d, "memory"))), claudeHome: path };
+  const subdirs = (d) => readdirSync9(d, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => join29(d, e.name)).sort();
+  if (existsSync11(join29(path, "projects"))) return { projects: subdirs(join29(path, "projects")).filter((d) => existsSync11(join29(d, "memory"))), claudeHome: path };
   if (basename6(path) === "memory") return { projects: [dirname7(path)], claudeHome: null };
-  if (existsSync9(join26(path, "memory"))) return { projects: [path], claudeHome: null };
-  const inside = subdirs(path).filter((d) => existsSync9(join26(d, "memory")));
+  if (existsSync11(join29(path, "memory"))) return { projects: [path], claudeHome: null };
+  const inside = subdirs(path).filter((d) => existsSync11(join29(d, "memory")));
   if (inside.length) return { projects: inside, claudeHome: null };
   throw sourceError(path, null, "holds no Claude Code auto memory (no memory/ folder): give ~/.claude, ~/.claude/projects or ~/.claude/projects/<project>");
 }
@@ -18239,7 +19479,7 @@ function splitFile(label, keyBase, text2, firstLine, skipIndexIn, skipped) {
     }
     if (skipIndexIn) {
       const links = [...item.text.matchAll(INDEX_LINK)].map((m) => m[1]);
-      if (links.length && links.every((l) => existsSync9(join26(skipIndexIn, l)))) {
+      if (links.length && links.every((l) => existsSync11(join29(skipIndexIn, l)))) {
         skipped.push({ label: `${label}:${item.line}`, reason: `an index entry pointing to ${links.join(", ")} (imported from there)` });
         continue;
       }
@@ -18254,11 +19494,11 @@ async function parseClaudeCode(path, opts = {}) {
   const skipped = [];
   for (const dir of projects) {
     const p = await projectOf(dir);
-    const memDir = join26(dir, "memory");
-    const files = existsSync9(memDir) ? walkFiles(memDir, (n) => n.endsWith(".md")) : [];
+    const memDir = join29(dir, "memory");
+    const files = existsSync11(memDir) ? walkFiles(memDir, (n) => n.endsWith(".md")) : [];
     const base = { scopes: [p.scope], origin: p.origin };
     for (const file of files) {
-      const rel = relative5(memDir, file).split(sep6).join("/");
+      const rel = relative6(memDir, file).split(sep7).join("/");
       const label = `${p.name}/memory/${rel}`;
       const { text: text2, stat } = readSource(file);
       const date = mtimeIso(stat);
@@ -18288,18 +19528,18 @@ async function parseClaudeCode(path, opts = {}) {
         continue;
       }
       const pieces = splitFile(label, `${p.name}/memory/${rel}`, body, bodyLine, rel === "MEMORY.md" ? memDir : null, skipped);
-      if (pieces.length === 0 && !skipped.some((s) => s.label.startsWith(`${label}:`))) skipped.push({ label, reason: "an empty file" });
+      if (pieces.length === 0 && !skipped.some((s2) => s2.label.startsWith(`${label}:`))) skipped.push({ label, reason: "an empty file" });
       for (const piece of pieces) candidates2.push({ ...piece, ...base, source: "inferred", created: date, updated: date });
     }
     if (opts.includeClaudeMd && p.path) {
-      for (const f of ["CLAUDE.md", join26(".claude", "CLAUDE.md"), "CLAUDE.local.md"]) candidates2.push(...instructionFile(join26(p.path, f), base, skipped));
+      for (const f of ["CLAUDE.md", join29(".claude", "CLAUDE.md"), "CLAUDE.local.md"]) candidates2.push(...instructionFile(join29(p.path, f), base, skipped));
     }
   }
-  if (opts.includeClaudeMd && claudeHome) candidates2.push(...instructionFile(join26(claudeHome, "CLAUDE.md"), { scopes: [], origin: NULL_ORIGIN }, skipped));
+  if (opts.includeClaudeMd && claudeHome) candidates2.push(...instructionFile(join29(claudeHome, "CLAUDE.md"), { scopes: [], origin: NULL_ORIGIN }, skipped));
   return { format: "claude-code", path, candidates: candidates2, skipped };
 }
 function instructionFile(file, base, skipped) {
-  if (!existsSync9(file)) return [];
+  if (!existsSync11(file)) return [];
   const { text: text2, stat } = readSource(file);
   const date = mtimeIso(stat);
   const { body, bodyLine } = frontmatter2(text2, file);
@@ -18365,7 +19605,7 @@ function parseMem0(path) {
     const date = (k) => isoDate(value[k], (w2) => bad(`has "${k}" ${w2}`));
     const created = date("created_at");
     const updated = date("updated_at") ?? created;
-    const scopes = [...new Set(categories.map((c) => slugScope(c, "")).filter((s) => s !== ""))].slice(0, 4);
+    const scopes = [...new Set(categories.map((c) => slugScope(c, "")).filter((s2) => s2 !== ""))].slice(0, 4);
     candidates2.push({
       key: id,
       label,
@@ -18382,20 +19622,20 @@ function parseMem0(path) {
 }
 
 // server/src/core/io/import/memento.ts
-import { existsSync as existsSync10 } from "node:fs";
-import { basename as basename7, join as join27, relative as relative6 } from "node:path";
+import { existsSync as existsSync12 } from "node:fs";
+import { basename as basename7, join as join30, relative as relative7 } from "node:path";
 function parseMemento(path) {
   const st = statPath(path);
   let root = path;
   let files;
   if (st.isDirectory()) {
-    if (existsSync10(join27(path, "memories"))) root = join27(path, "memories");
+    if (existsSync12(join30(path, "memories"))) root = join30(path, "memories");
     files = walkFiles(root, (n) => n.endsWith(".jsonl"));
     if (files.length === 0) throw sourceError(root, null, "holds no .jsonl files: give the Memento home (~/.memento), its memories/ folder or one .jsonl file");
   } else files = [path];
   const latest = /* @__PURE__ */ new Map();
   for (const file of files) {
-    const nsFromPath = st.isDirectory() ? relative6(root, file).replace(/\.jsonl$/, "").split("\\").join("/") : "global";
+    const nsFromPath = st.isDirectory() ? relative7(root, file).replace(/\.jsonl$/, "").split("\\").join("/") : "global";
     const { text: text2 } = readSource(file);
     for (const { line, value } of jsonLines(text2, file)) {
       const bad = (msg) => sourceError(file, line, msg);
@@ -18421,7 +19661,7 @@ function parseMemento(path) {
         updated: date("updated") ?? date("created") ?? prev?.updated,
         ttl: date("ttl"),
         deleted,
-        label: `entry ${value.id} (${(st.isDirectory() ? relative6(root, file) : basename7(file)).split("\\").join("/")}:${line})`
+        label: `entry ${value.id} (${(st.isDirectory() ? relative7(root, file) : basename7(file)).split("\\").join("/")}:${line})`
       });
     }
   }
@@ -18448,9 +19688,9 @@ function parseMemento(path) {
 }
 
 // server/src/core/io/import/serverMemory.ts
-import { basename as basename8, join as join28 } from "node:path";
+import { basename as basename8, join as join31 } from "node:path";
 function parseServerMemory(path) {
-  const file = statPath(path).isDirectory() ? join28(path, "memory.jsonl") : path;
+  const file = statPath(path).isDirectory() ? join31(path, "memory.jsonl") : path;
   const { text: text2 } = readSource(file);
   const entities = /* @__PURE__ */ new Map();
   const relations = /* @__PURE__ */ new Map();
@@ -18524,7 +19764,7 @@ async function parseSource(format, path, opts = {}) {
 
 // server/src/core/cairn.ts
 var Cairn = class _Cairn {
-  constructor(dir, config, configFile, store, caller, env, watch2, warn, actor, oneShot, now) {
+  constructor(dir, config, configFile, store, caller, env, watch2, warn, actor, oneShot, storeKind, now) {
     this.dir = dir;
     this.config = config;
     this.configFile = configFile;
@@ -18535,7 +19775,9 @@ var Cairn = class _Cairn {
     this.warn = warn;
     this.actor = actor;
     this.oneShot = oneShot;
+    this.storeKind = storeKind;
     this.clock = now ?? (() => /* @__PURE__ */ new Date());
+    this.eventsDir = dir;
   }
   dir;
   config;
@@ -18547,13 +19789,28 @@ var Cairn = class _Cairn {
   warn;
   actor;
   oneShot;
+  storeKind;
   session = newId();
   disabledScopes = /* @__PURE__ */ new Set();
   services = { index: null, semantic: null, events: null, links: null, feedback: null };
+  /** The team store of the caller's repository (README "Team memory"), opened beside this one. */
+  team = null;
+  /** ops/context.ts: the personal store's dir for both (the team store logs into the personal log). */
+  eventsDir;
   clock;
   /** Where the store is and its config, without opening (or creating) anything. */
   static locate(opts) {
     return resolveStore(opts);
+  }
+  /**
+   * The session-start counts (what sessionOverview gives on a peek at the index cache) from the
+   * cache's small summary, without opening the store; null when there is no current summary (the
+   * caller then opens with oneShot 'cache'). Reads a 4 KB header and a small JSON file.
+   */
+  static async peekOverview(opts) {
+    const loc = resolveStore(opts);
+    const caller = await resolveCaller(opts.env, opts.cwd);
+    return peekOverview(loc.dir, loc.config.scopes.global, caller.repoKey, /* @__PURE__ */ new Date());
   }
   static async open(opts = {}) {
     const env = opts.env ?? process.env;
@@ -18563,9 +19820,23 @@ var Cairn = class _Cairn {
 `));
     const store = new Store(loc.dir, { warn, nameText: withoutSecrets });
     const caller = await resolveCaller(env, cwd);
-    const c = new _Cairn(loc.dir, loc.config, loc.configFile, store, caller, env, opts.watch ?? true, warn, opts.actor ?? "model", opts.oneShot ?? "every-read", opts.now);
+    const c = new _Cairn(loc.dir, loc.config, loc.configFile, store, caller, env, opts.watch ?? true, warn, opts.actor ?? "model", opts.oneShot ?? "every-read", "personal", opts.now);
     if (opts.log !== false) openEventLog(c);
     await openIndex(c, opts.progress);
+    const teamDir = loc.config.team.enabled ? findTeamStore(caller.repoRoot) : null;
+    if (teamDir !== null && resolve6(teamDir) !== resolve6(loc.dir)) {
+      const t = new _Cairn(teamDir, loc.config, loc.configFile, new Store(teamDir, { warn, nameText: withoutSecrets }), caller, env, opts.watch ?? true, warn, opts.actor ?? "model", opts.oneShot ?? "every-read", "team", opts.now);
+      try {
+        t.eventsDir = c.dir;
+        t.services.events = c.services.events;
+        await openIndex(t);
+        c.team = t;
+      } catch (err) {
+        warn(`team store ${teamDir} left out: ${err.message}`);
+        await t.close().catch(() => {
+        });
+      }
+    }
     if (opts.autoSync && loc.config.sync.auto) {
       c.autoSync = new AutoSync(c);
       c.autoSync.start();
@@ -18573,6 +19844,13 @@ var Cairn = class _Cairn {
     return c;
   }
   autoSync = null;
+  /** The context whose pending area holds this pending id (the personal one when neither does). */
+  pendingHolder(id) {
+    const t = this.team;
+    if (t === null || typeof id !== "string" || !/^p_[0-9A-HJKMNP-TV-Z]{26}$/.test(id.trim())) return this;
+    const has2 = (dir) => existsSync13(join32(pendingDir(dir), `${id.trim()}.json`));
+    return !has2(this.dir) && has2(t.dir) ? t : this;
+  }
   /** A write went through: the automatic sync (when on) runs after its debounce, never inside the call. */
   wrote(p) {
     if (this.autoSync === null) return p;
@@ -18582,6 +19860,12 @@ var Cairn = class _Cairn {
     });
   }
   async close() {
+    const t = this.team;
+    this.team = null;
+    if (t !== null) {
+      t.services.events = null;
+      await t.close();
+    }
     closeGraph(this);
     await this.autoSync?.stop();
     await closeIndex(this);
@@ -18593,10 +19877,39 @@ var Cairn = class _Cairn {
   /** Appends to the event log. Never throws: a logging failure must not fail the call. */
   log(kind, fields) {
     try {
-      void this.services.events?.append(kind, fields);
+      void this.services.events?.append(kind, this.storeKind === "team" ? { ...fields, store: "team" } : fields);
     } catch (err) {
       this.warn(`event log: ${err.message}`);
     }
+  }
+  /**
+   * The context holding a memory id: this store, or the team store when only it knows the id
+   * (active or removed). Ids are ULIDs, unique in practice; should both stores hold one id, the
+   * personal memory answers and health lists the clash (README "Team memory").
+   */
+  async holder(id) {
+    const t = this.team;
+    if (t === null || typeof id !== "string") return this;
+    const k = id.trim().toUpperCase();
+    await this.store.ensureFresh();
+    if (this.store.get(k) || this.store.getTombstone(k)) return this;
+    await t.store.ensureFresh();
+    return t.store.get(k) || t.store.getTombstone(k) ? t : this;
+  }
+  /** The store a write goes to: the personal one, or with store: "team" the repository's team store. */
+  target(store) {
+    if (store === void 0 || store === null || store === "personal") return this;
+    if (store !== "team") throw new ValidationError(`store must be "personal" or "team", got ${JSON.stringify(store)}`);
+    if (this.team === null) {
+      const why = !this.config.team.enabled ? "team stores are turned off ([team] enabled = false in config.toml)" : this.caller.repoRoot === null ? `${this.caller.cwd} is not inside a git repository` : `the repository ${this.caller.repoRoot} has no team store (.cairn/team.toml): run cairn team init there and commit .cairn/`;
+      throw new ValidationError(`store "team" is not available: ${why}; nothing was written`);
+    }
+    return this.team;
+  }
+  /** The other stores a write to `to` is checked against (duplicates, tombstones). */
+  othersOf(to) {
+    if (this.team === null) return [];
+    return to === this ? [this.team] : [this];
   }
   // One method per tool (docs/tools.md), grouped as the MCP tool files and core/ops are.
   // retrieval
@@ -18622,26 +19935,29 @@ var Cairn = class _Cairn {
   }
   // writing
   write(input) {
-    return this.wrote(write(this, input));
+    const { store, ...rest } = input;
+    const to = this.target(store);
+    return this.wrote(write(to, rest, this.othersOf(to)));
   }
+  /** A pending write lives in the store it was meant for: the team store's pending ones confirm there. */
   writeConfirm(input) {
-    return this.wrote(writeConfirm(this, input));
+    return this.wrote(writeConfirm(this.pendingHolder(input.pending_id), input));
   }
   writeCancel(input) {
-    return writeCancel(this, input);
+    return writeCancel(this.pendingHolder(input.pending_id), input);
   }
-  update(input) {
-    return this.wrote(update(this, input));
+  async update(input) {
+    return this.wrote(update(await this.holder(input.id), input));
   }
-  verify(input) {
-    return this.wrote(verify(this, input));
+  async verify(input) {
+    return this.wrote(verify(await this.holder(input.id), input));
   }
   // lifecycle
-  remove(input) {
-    return this.wrote(remove2(this, input));
+  async remove(input) {
+    return this.wrote(remove2(await this.holder(input.id), input));
   }
-  restore(input) {
-    return this.wrote(restore(this, input));
+  async restore(input) {
+    return this.wrote(restore(await this.holder(input.id), input));
   }
   listTombstones(input) {
     return listTombstones(this, input);
@@ -18665,8 +19981,8 @@ var Cairn = class _Cairn {
   memoryTool(input) {
     return this.wrote(memoryTool(this, input));
   }
-  related(input) {
-    return related(this, input);
+  async related(input) {
+    return related(await this.holder(input.id), input);
   }
   // curation
   renameScope(input) {
@@ -18682,8 +19998,10 @@ var Cairn = class _Cairn {
     return recordUse(this, input);
   }
   async health(input) {
-    const report = await health(this, input);
-    return { ...report, consolidation: await consolidationSummary(this) };
+    const t = this.team;
+    const report = await health(this, input, t);
+    const teamReport = t === null ? null : { store: "team", dir: t.dir, ...await health(t, input, this), ...teamProblems(this) };
+    return { ...report, store: "personal", consolidation: await consolidationSummary(this), ...teamReport ? { team: teamReport } : {} };
   }
   consolidate(input) {
     return this.wrote(consolidate2(this, input));
@@ -18704,6 +20022,13 @@ var Cairn = class _Cairn {
   static mergeDriver(files, workTree) {
     return mergeDriver2(files, workTree);
   }
+  // team memory (README "Team memory")
+  teamInit() {
+    return teamInit(this);
+  }
+  teamStatus() {
+    return teamStatus(this);
+  }
   migrateOrigin(input) {
     return this.wrote(migrateOrigin(this, input));
   }
@@ -18714,8 +20039,8 @@ var Cairn = class _Cairn {
   searchPreview(input) {
     return searchPreview(this, input);
   }
-  memoryPage(input) {
-    return memoryPage(this, input);
+  async memoryPage(input) {
+    return memoryPage(await this.holder(input.id), input);
   }
   overview(input = {}) {
     return overview(this, input);
