@@ -70,7 +70,9 @@ async function lane(dir: string, rng: Rng): Promise<void> {
   for (let cycle = 0; cycle < CYCLES; cycle++) {
     const p = await spawnServer({ store, cwd: dir });
     try {
-      // The last victim's temp files are gone once a new server has loaded the store.
+      // The last victim's temp files are gone once a new server has loaded the store (the server
+      // answers initialize before its store is open; a tool call waits for the store).
+      await p.call('memory_scope_overview', {});
       assert.deepEqual(readDisk(store).temps, [], `cycle ${cycle}: temp files of dead writers are cleaned on load`);
       const flights = new Map<string, Flight>();
       const errors: string[] = [];
