@@ -34,6 +34,8 @@ describe('durability markers', () => {
     ['There are uncommitted changes in the worktree.', 'is unpushed'],
     ['The migration is still failing on CI.', 'still broken'],
     ['Search rewrite is a work in progress.', 'in progress'],
+    ['The search rewrite is WIP.', 'in progress'],
+    ['wip: the importer skips notes', 'in progress'],
     ['We recently moved the bucket.', 'recently'],
   ];
   for (const [text, label] of fires) {
@@ -52,6 +54,9 @@ describe('durability markers', () => {
     'The user prefers pnpm over npm.',
     'Ids are ULIDs like 01JQ3Z8V7M2K4T6Y9B1C3D5F7H.',
     'Tenant 550e8400-e29b-41d4-a716-446655440000 is the staging one.',
+    'Experiments live on branches named wip/<topic> and are never merged.', // a path segment, not a state
+    'Drafts go in docs/wip/ and the CI skips that folder.',
+    'The wip-limit column caps cards per lane at three.',
   ];
   for (const text of quiet) {
     it(`"${text}" fires nothing`, () => assert.deepEqual(detectTransient(text), []));

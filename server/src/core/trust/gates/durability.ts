@@ -44,7 +44,8 @@ export const MARKER_RULES: readonly MarkerRule[] = [
   { label: 'commits ahead/behind', re: w('\\d+ commits? (?:ahead|behind)|commits (?:ahead|behind)|(?:ahead of|behind) (?:origin|upstream|main|master)') },
   { label: 'is unpushed', re: w('(?:is |are )?unpushed|not (?:yet )?pushed|uncommitted|not (?:yet )?merged|not merged yet') },
   { label: 'still broken', re: w('still (?:broken|failing|flaky|open|pending|in progress|wip)') },
-  { label: 'in progress', re: w('work in progress|in progress|wip') },
+  // "wip" as a word, not a path or branch segment (wip/, feature/wip, wip-branch, .wip).
+  { label: 'in progress', re: /\b(?:work in progress|in progress)\b|(?<![\w/.-])wip(?![\w/-]|\.\w)/i },
 ];
 
 export const SHA_MARKER = 'commit sha';
