@@ -15385,7 +15385,8 @@ var MARKER_RULES = [
   { label: "commits ahead/behind", re: w("\\d+ commits? (?:ahead|behind)|commits (?:ahead|behind)|(?:ahead of|behind) (?:origin|upstream|main|master)") },
   { label: "is unpushed", re: w("(?:is |are )?unpushed|not (?:yet )?pushed|uncommitted|not (?:yet )?merged|not merged yet") },
   { label: "still broken", re: w("still (?:broken|failing|flaky|open|pending|in progress|wip)") },
-  { label: "in progress", re: w("work in progress|in progress|wip") }
+  // "wip" as a word, not a path or branch segment (wip/, feature/wip, wip-branch, .wip).
+  { label: "in progress", re: /\b(?:work in progress|in progress)\b|(?<![\w/.-])wip(?![\w/-]|\.\w)/i }
 ];
 var SHA_MARKER = "commit sha";
 var UUID_RE = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
