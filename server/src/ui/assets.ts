@@ -139,6 +139,9 @@ export const APP_JS = String.raw`
     });
     var end = q.value.length;
     q.setSelectionRange(end, end);
+    // Typed before this script ran (a slow load right after a "g s"): no input event will come
+    // for it, so ask now for what the box holds if the results are for something else.
+    if (q.value !== (results.getAttribute('data-query') || '')) run();
   }
 
   // ---- live updates: refresh the page's main content when the store changes elsewhere

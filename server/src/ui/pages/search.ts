@@ -31,7 +31,7 @@ export async function searchPage(r: UiRequest): Promise<UiResponse> {
 <input id="q" name="q" type="search" value="${q}" autocomplete="off" autofocus aria-controls="results" aria-describedby="search-help">
 <button type="submit">Search</button></form>
 <p id="search-help" class="muted small">Results update as you type. Arrow down or <kbd>j</kbd> moves into the hits.</p>
-<div id="results" aria-live="polite">${out}</div>`;
+<div id="results" aria-live="polite" data-query="${q}">${out}</div>`;
   return { html: layout(r.page, { title: q ? `Search: ${q}` : 'Search', active: '/search', body }) };
 }
 
