@@ -113,6 +113,9 @@ export const APP_JS = String.raw`
   'use strict';
   var main = document.getElementById('main');
   var note = document.getElementById('live-note');
+  // The message about what the user just did (a one-shot flash the server put in this page):
+  // kept across live refreshes until the user leaves the page.
+  var pageFlash = main && main.querySelector('.flash');
 
   // ---- search as you type: /search/results returns the hits as an HTML fragment
   var q = document.getElementById('q');
@@ -163,7 +166,7 @@ export const APP_JS = String.raw`
             // the box (through run's sequence, so an older answer never overwrites a newer one)
             if (run) run();
           } else {
-            var flash = main.querySelector('.flash');
+            var flash = main.querySelector('.flash') || pageFlash;
             main.innerHTML = fresh.innerHTML;
             // the message about what the user just did stays until they leave the page
             if (flash && !main.querySelector('.flash')) main.insertBefore(flash, main.firstChild);

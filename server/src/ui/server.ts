@@ -19,6 +19,9 @@ import { APP_CSS, APP_JS, ICON_SVG } from './assets.ts';
 import { errorBox, layout, type PageCtx } from './html.ts';
 import { route, type UiRequest, type UiResponse } from './routes.ts';
 
+/** How long a flash is shown on the page its redirect went to. */
+const FLASH_MS = 5_000;
+
 export const CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'";
 const MAX_BODY = 256 * 1024;
 const ASSETS: Record<string, [string, string]> = {
@@ -31,7 +34,12 @@ const ASSETS: Record<string, [string, string]> = {
 interface Session {
   id: string;
   csrf: string;
-  flash: string | null;
+  /**
+   * The message about what the user just did, for the page its redirect goes to: shown on every
+   * full GET of that page for a few seconds (not taken by the first GET: a live refresh or a
+   * repeated navigation GET could take it before the page the user sees).
+   */
+  flash: { message: string; path: string | null; until: number } | null;
 }
 
 export interface UiServer {
@@ -173,7 +181,7 @@ export async function startUiServer(cairn: Cairn, opts: { port?: number } = {}):
       form,
       cairn,
       page,
-      flash: (m) => (session.flash = m),
+      flash: (m) => (session.flash = { message: m, path: null, until: 0 }),
     };
     let out: UiResponse;
     try {
@@ -183,6 +191,10 @@ export async function startUiServer(cairn: Cairn, opts: { port?: number } = {}):
       out = { status: err.name === 'NotFoundError' ? 404 : 400, html: layout(page, { title: 'Not done', active: '', body: errorBox(err.message) }) };
     }
     if ('redirect' in out) {
+      if (session.flash !== null && session.flash.path === null) {
+        session.flash.path = new URL(out.redirect, origin()).pathname;
+        session.flash.until = Date.now() + FLASH_MS;
+      }
       headers(res, 'text/plain; charset=utf-8');
       res.setHeader('Location', out.redirect);
       res.writeHead(303);
@@ -196,9 +208,11 @@ export async function startUiServer(cairn: Cairn, opts: { port?: number } = {}):
       return;
     }
     let body = out.html;
-    if (session.flash !== null && method === 'GET') {
-      body = body.replace('<main id="main" tabindex="-1">', `<main id="main" tabindex="-1"><div class="flash" role="status">${escFlash(session.flash)}</div>`);
-      session.flash = null;
+    const f = session.flash;
+    if (f !== null && f.path !== null && Date.now() > f.until) session.flash = null;
+    else if (f !== null && method === 'GET' && (f.path === null || f.path === url.pathname)) {
+      body = body.replace('<main id="main" tabindex="-1">', `<main id="main" tabindex="-1"><div class="flash" role="status">${escFlash(f.message)}</div>`);
+      if (f.path === null) session.flash = null; // set without a redirect: shown once
     }
     headers(res, 'text/html; charset=utf-8');
     res.writeHead(out.status ?? 200);
