@@ -53538,6 +53538,9 @@ var APP_JS = String.raw`
   'use strict';
   var main = document.getElementById('main');
   var note = document.getElementById('live-note');
+  // The message about what the user just did (a one-shot flash the server put in this page):
+  // kept across live refreshes until the user leaves the page.
+  var pageFlash = main && main.querySelector('.flash');
 
   // ---- search as you type: /search/results returns the hits as an HTML fragment
   var q = document.getElementById('q');
@@ -53564,6 +53567,9 @@ var APP_JS = String.raw`
     });
     var end = q.value.length;
     q.setSelectionRange(end, end);
+    // Typed before this script ran (a slow load right after a "g s"): no input event will come
+    // for it, so ask now for what the box holds if the results are for something else.
+    if (q.value !== (results.getAttribute('data-query') || '')) run();
   }
 
   // ---- live updates: refresh the page's main content when the store changes elsewhere
@@ -53585,7 +53591,7 @@ var APP_JS = String.raw`
             // the box (through run's sequence, so an older answer never overwrites a newer one)
             if (run) run();
           } else {
-            var flash = main.querySelector('.flash');
+            var flash = main.querySelector('.flash') || pageFlash;
             main.innerHTML = fresh.innerHTML;
             // the message about what the user just did stays until they leave the page
             if (flash && !main.querySelector('.flash')) main.insertBefore(flash, main.firstChild);
@@ -54063,7 +54069,7 @@ async function searchPage(r) {
 <input id="q" name="q" type="search" value="${q}" autocomplete="off" autofocus aria-controls="results" aria-describedby="search-help">
 <button type="submit">Search</button></form>
 <p id="search-help" class="muted small">Results update as you type. Arrow down or <kbd>j</kbd> moves into the hits.</p>
-<div id="results" aria-live="polite">${out2}</div>`;
+<div id="results" aria-live="polite" data-query="${q}">${out2}</div>`;
   return { html: layout(r.page, { title: q ? `Search: ${q}` : "Search", active: "/search", body }) };
 }
 async function searchResults(r) {
@@ -54419,6 +54425,7 @@ async function route(r) {
 }
 
 // server/src/ui/server.ts
+var FLASH_MS = 5e3;
 var CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'";
 var MAX_BODY = 256 * 1024;
 var ASSETS = {
@@ -54544,7 +54551,7 @@ async function startUiServer(cairn, opts = {}) {
       form,
       cairn,
       page,
-      flash: (m) => session.flash = m
+      flash: (m) => session.flash = { message: m, path: null, until: 0 }
     };
     let out2;
     try {
@@ -54554,6 +54561,10 @@ async function startUiServer(cairn, opts = {}) {
       out2 = { status: err.name === "NotFoundError" ? 404 : 400, html: layout(page, { title: "Not done", active: "", body: errorBox(err.message) }) };
     }
     if ("redirect" in out2) {
+      if (session.flash !== null && session.flash.path === null) {
+        session.flash.path = new URL(out2.redirect, origin2()).pathname;
+        session.flash.until = Date.now() + FLASH_MS;
+      }
       headers(res, "text/plain; charset=utf-8");
       res.setHeader("Location", out2.redirect);
       res.writeHead(303);
@@ -54567,9 +54578,11 @@ async function startUiServer(cairn, opts = {}) {
       return;
     }
     let body = out2.html;
-    if (session.flash !== null && method === "GET") {
-      body = body.replace('<main id="main" tabindex="-1">', `<main id="main" tabindex="-1"><div class="flash" role="status">${escFlash(session.flash)}</div>`);
-      session.flash = null;
+    const f = session.flash;
+    if (f !== null && f.path !== null && Date.now() > f.until) session.flash = null;
+    else if (f !== null && method === "GET" && (f.path === null || f.path === url2.pathname)) {
+      body = body.replace('<main id="main" tabindex="-1">', `<main id="main" tabindex="-1"><div class="flash" role="status">${escFlash(f.message)}</div>`);
+      if (f.path === null) session.flash = null;
     }
     headers(res, "text/html; charset=utf-8");
     res.writeHead(out2.status ?? 200);
