@@ -36,7 +36,7 @@ export async function settleUnknownIds(c: Context, raw: readonly unknown[]): Pro
   const unknown = raw.some((r) => {
     if (typeof r !== 'string') return false;
     const id = r.trim().toUpperCase();
-    return isUlid(id) && !c.store.get(id) && !c.store.getTombstone(id) && !(c.team && (c.team.store.get(id) || c.team.store.getTombstone(id)));
+    return isUlid(id) && !c.store.holds(id) && !(c.team?.store.holds(id) ?? false);
   });
   if (unknown) {
     await c.store.lock.run(() => c.store.sync());

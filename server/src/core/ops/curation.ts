@@ -105,7 +105,7 @@ export async function recordUse(c: Context, input: RecordUseInput): Promise<{ re
   await settleUnknownIds(c, ids); // a memory being moved by another process is not unknown
   // A tombstoned id is known: the memory existed when it was retrieved.
   // A team memory's id is known too: use outcomes about it live in this (personal) event log.
-  const known = (id: string) => Boolean(c.store.get(id) || c.store.getTombstone(id) || c.team?.store.get(id) || c.team?.store.getTombstone(id));
+  const known = (id: string) => c.store.holds(id) || (c.team?.store.holds(id) ?? false);
   const unknown = ids.filter((id) => !known(id));
   // Every id goes into the event, unknown ones too: health counts them as orphan use events.
   const fields = { ids, outcome: input.outcome, ...(note ? { note } : {}), unknown_ids: unknown };

@@ -248,7 +248,7 @@ export async function searchPreview(c: Context, input: { query: string; max_resu
   if (t !== null) await t.store.ensureFresh();
   const sources: RankSource[] = [own];
   if (t !== null && tl !== null) {
-    sources.push({ l: tl, sem: t.services.semantic, opts: { limit, now: c.now().getTime(), halfLifeDays: c.config.behavior.recency_half_life_days, filter: (m) => !c.store.get(m.id) && !c.store.getTombstone(m.id) && !disabled(m) } });
+    sources.push({ l: tl, sem: t.services.semantic, opts: { limit, now: c.now().getTime(), halfLifeDays: c.config.behavior.recency_half_life_days, filter: (m) => !c.store.holds(m.id) && !disabled(m) } });
   }
   const found = await rankedAcross(sources, input.query, [], limit);
   const fields = await ownedHitFields(c, found.map((h) => h.doc));

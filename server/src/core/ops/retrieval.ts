@@ -159,7 +159,7 @@ export function* activeEverywhere(c: Context): Generator<StoredMemory> {
   yield* c.store.active();
   const t = c.team;
   if (t === null) return;
-  for (const m of t.store.active()) if (!c.store.get(m.id) && !c.store.getTombstone(m.id)) yield m;
+  for (const m of t.store.active()) if (!c.store.holds(m.id)) yield m;
 }
 
 /** Both stores fresh before a read (the team store's own freshness machinery, as the personal one). */
@@ -564,7 +564,7 @@ function teamShadowed(c: Context, s: Context, f: { filter?: (m: StoredMemory) =>
   const inner = f.filter;
   const own = c.store;
   // No filterKey: the answer now also depends on the personal store, which the team index does not track.
-  return { filter: (m) => !own.get(m.id) && !own.getTombstone(m.id) && (inner === undefined || inner(m)) };
+  return { filter: (m) => !own.holds(m.id) && (inner === undefined || inner(m)) };
 }
 
 /** From this many memories a server reads its feedback fold in the background (see feedbackFold). */
@@ -635,20 +635,23 @@ export async function rankedAcross(sources: readonly RankSource[], query: string
   }
   const pool = Math.max(limit, FUSION_POOL);
   const texts = [query, ...alternates];
-  const lexical = texts.map((t) => sources.flatMap((s) => s.l.index.search(t, { ...s.opts, limit: pool })).sort(byScore).slice(0, pool));
+  // One store (the usual case): its lists as they are; several: merged on the same score.
+  const merged = <T,>(lists: T[][], order: (a: T, b: T) => number): T[] => (lists.length === 1 ? lists[0]! : lists.flat().sort(order).slice(0, pool));
+  const lexical = texts.map((t) => merged(sources.map((s) => s.l.index.search(t, { ...s.opts, limit: pool })), byScore));
   const perSource = await Promise.all(
     sources.map((s, i) => {
       const v = vecs[i];
       return s.sem && v && v.size > 0 ? s.sem.search(texts, pool, { now: s.opts.now ?? Date.now(), allow: s.opts.filter }) : Promise.resolve(texts.map(() => []));
     }),
   );
-  const semantic = texts.map((_, k) => perSource.flatMap((r) => r[k] ?? []).sort((a, b) => b.sim - a.sim || (a.doc.id < b.doc.id ? 1 : -1)).slice(0, pool));
-  const withVec = sources.find((s, i) => s.sem?.index && vecs[i]);
+  const semantic = texts.map((_, k) => merged(perSource.map((r) => r[k] ?? []), (a, b) => b.sim - a.sim || (a.doc.id < b.doc.id ? 1 : -1)));
+  // Every store embeds with the same embedder: the first open leg's calibration holds for all.
+  const embedderId = sources.find((s) => s.sem?.index)?.sem?.index?.embedderId;
   return fuse({
     limit,
     main: { lexical: lexical[0]!, semantic: semantic[0]! },
     alternates: alternates.map((_, i) => ({ lexical: lexical[i + 1]!, semantic: semantic[i + 1]! })),
-    calibration: withVec?.sem?.index ? calibrationFor(withVec.sem.index.embedderId) : sources[0]?.sem?.index ? calibrationFor(sources[0].sem.index.embedderId) : DEFAULT_CALIBRATION,
+    calibration: embedderId !== undefined ? calibrationFor(embedderId) : DEFAULT_CALIBRATION,
   });
 }
 /** Hits each leg contributes to a fusion. */

@@ -85,7 +85,7 @@ export function idClashes(c: Context): string[] {
   const t = c.team;
   if (t === null) return [];
   const out: string[] = [];
-  for (const src of [t.store.active(), t.store.tombstones()]) for (const m of src) if (c.store.get(m.id) || c.store.getTombstone(m.id)) out.push(m.id);
+  for (const src of [t.store.active(), t.store.tombstones()]) for (const m of src) if (c.store.holds(m.id)) out.push(m.id);
   return out.sort();
 }
 

@@ -94,6 +94,10 @@ export class Store {
   getTombstone(id: string): StoredMemory | undefined {
     return this.tombById.get(id);
   }
+  /** Whether this store has the id at all, active or removed (a team copy of it is then shadowed). */
+  holds(id: string): boolean {
+    return this.activeById.has(id) || this.tombById.has(id);
+  }
   skipped(): SkippedFile[] {
     const out: SkippedFile[] = [];
     for (const [file, e] of this.files) if (e instanceof Skip) out.push({ file, reason: e.error });
