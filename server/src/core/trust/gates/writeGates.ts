@@ -127,6 +127,12 @@ function snippetOf(body: string, max = 160): string {
   return flat.length <= max ? flat : `${flat.slice(0, max - 1).replace(/\s+\S*$/, '')}…`;
 }
 
+/** The target store first, then the others (GateOptions.also). */
+function sourcesOf(c: GateContext, opts: GateOptions): GateSource[] {
+  const own: GateSource = { label: opts.label ?? 'personal', store: c.store, candidates: opts.candidates, ...(opts.neighbours ? { neighbours: opts.neighbours } : {}), ...(opts.removedNeighbours ? { removedNeighbours: opts.removedNeighbours } : {}) };
+  return [own, ...(opts.also ?? [])];
+}
+
 type Match = Related & { raw: number; dup: boolean };
 
 /**
@@ -134,12 +140,6 @@ type Match = Related & { raw: number; dup: boolean };
  * index candidates only) or by meaning (semantic neighbours >= the rule's `related`). `dup`: it
  * says the same thing (Jaccard >= DUPLICATE_THRESHOLD, or a paraphrase by the semantic rule).
  */
-/** The target store first, then the others (GateOptions.also). */
-function sourcesOf(c: GateContext, opts: GateOptions): GateSource[] {
-  const own: GateSource = { label: opts.label ?? 'personal', store: c.store, candidates: opts.candidates, ...(opts.neighbours ? { neighbours: opts.neighbours } : {}), ...(opts.removedNeighbours ? { removedNeighbours: opts.removedNeighbours } : {}) };
-  return [own, ...(opts.also ?? [])];
-}
-
 async function activeMatches(c: GateContext, tokens: ReadonlySet<string>, content: string, opts: GateOptions): Promise<Match[]> {
   const all: Match[] = [];
   const labelled = (opts.also?.length ?? 0) > 0;
@@ -185,8 +185,7 @@ export const TEAM_SECRET_HINT = 'Nothing was stored: the team store is committed
 export async function runWriteGates(c: GateContext, w: ValidWrite, opts: GateOptions): Promise<GateResult> {
   // 2. Secrets. Only the kinds go to the event log, never even a masked snippet.
   const text = w.aliases && w.aliases.length > 0 ? `${w.content}\n${w.aliases.join('\n')}` : w.content;
-  const findings: Array<{ kind: string; snippet: string }> = detectSecrets(text);
-  if (opts.strict) findings.push(...detectTeamSecrets(text));
+  const findings = secretFindings(text, opts.strict === true);
   if (findings.length > 0) {
     return {
       outcome: {
@@ -321,11 +320,17 @@ export async function runWriteGates(c: GateContext, w: ValidWrite, opts: GateOpt
   return { ...(related.length > 0 ? { related } : {}), logFields };
 }
 
+/** The secret gate's findings; `strict` adds the team store's rules (teamSecrets.ts). */
+function secretFindings(text: string, strict: boolean): Array<{ kind: string; snippet: string }> {
+  const findings: Array<{ kind: string; snippet: string }> = detectSecrets(text);
+  if (strict) findings.push(...detectTeamSecrets(text));
+  return findings;
+}
+
 /** memory_update runs the secret check on new content; a finding refuses the whole update. `strict`: a team memory (teamSecrets.ts). */
 export async function checkUpdateContent(c: GateContext, content: string, strict = false): Promise<void> {
   void c;
-  const findings: Array<{ kind: string; snippet: string }> = detectSecrets(content);
-  if (strict) findings.push(...detectTeamSecrets(content));
+  const findings = secretFindings(content, strict);
   if (findings.length === 0) return;
   const list = findings.map((f) => `${f.kind} (${f.snippet})`).join(', ');
   throw new ValidationError(
