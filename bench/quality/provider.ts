@@ -3,37 +3,17 @@
 // cairn's own provider clients (core/embed/providers.ts) and the calibration a configured
 // provider gets (calibration.ts: unknown embedders are conservative).
 //
-//   EVAL_PROVIDER=openai EVAL_PROVIDER_URL=http://127.0.0.1:18777/v1 EVAL_PROVIDER_MODEL=use-lite \
+//   EVAL_SETS=tuning|blind|all EVAL_PROVIDER=openai EVAL_PROVIDER_URL=http://127.0.0.1:18777/v1 EVAL_PROVIDER_MODEL=use-lite \
 //     node --import tsx bench/quality/provider.ts
 //
 // On a machine without Ollama or network, `node scripts/embed/serve.cjs 18777` serves a real small
 // model (Universal Sentence Encoder lite) on loopback for this. Nothing is tuned here.
-import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { SearchIndex } from '../../server/src/core/index/searchIndex.ts';
 import { VectorIndex, embedText } from '../../server/src/core/index/vectors.ts';
 import { calibrationFor } from '../../server/src/core/index/calibration.ts';
 import { ollamaEmbedder, openaiEmbedder } from '../../server/src/core/embed/providers.ts';
 import { normalize, type Embedder } from '../../server/src/core/embed/embedder.ts';
-import { blindSet, evaluate, formatScores, oldSet, type Engine, type EvalSet, type Mode, type Score } from './semantic.ts';
-
-const NOW = Date.parse('2026-03-01T12:00:00.000Z');
-const DAY = 86_400_000;
-
-/** bench/quality/dev2 (the blind-written tuning set), when present: same file shapes as blind/. */
-function dev2Set(): EvalSet | null {
-  const dir = fileURLToPath(new URL('./dev2/', import.meta.url));
-  if (!existsSync(`${dir}memories.json`) || !existsSync(`${dir}queries.json`)) return null;
-  const mems = JSON.parse(readFileSync(`${dir}memories.json`, 'utf8')) as Array<{ id: string; scopes: string[]; body: string; age_days: number }>;
-  const qs = JSON.parse(readFileSync(`${dir}queries.json`, 'utf8')) as EvalSet['queries'];
-  const alts = new Map<string, string[]>();
-  if (existsSync(`${dir}alternates.json`)) for (const a of JSON.parse(readFileSync(`${dir}alternates.json`, 'utf8')) as Array<{ q: string; alternates: string[] }>) alts.set(a.q, a.alternates);
-  const docs = mems.map((m) => {
-    const t = new Date(NOW - m.age_days * DAY).toISOString();
-    return { id: m.id, body: m.body, scopes: m.scopes, created: t, updated: t };
-  });
-  return { name: 'dev2', docs, queries: qs.map((q) => ({ ...q, alternates: alts.get(q.q) ?? [] })), hasAlternates: alts.size > 0 };
-}
+import { evaluate, formatScores, selectedSets, type Engine, type EvalSet, type Mode, type Score } from './semantic.ts';
 
 function provider(): Embedder {
   const kind = process.env.EVAL_PROVIDER ?? 'openai';
@@ -58,7 +38,7 @@ async function engineFor(set: EvalSet, emb: Embedder): Promise<Engine> {
 }
 
 const emb = provider();
-const sets = [oldSet(), dev2Set(), blindSet()].filter((s): s is EvalSet => s !== null);
+const sets = selectedSets();
 const out: string[] = [];
 for (const set of sets) {
   const t0 = performance.now();
