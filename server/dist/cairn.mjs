@@ -39057,6 +39057,10 @@ var Store = class {
   getTombstone(id2) {
     return this.tombById.get(id2);
   }
+  /** Whether this store has the id at all, active or removed (a team copy of it is then shadowed). */
+  holds(id2) {
+    return this.activeById.has(id2) || this.tombById.has(id2);
+  }
   skipped() {
     const out2 = [];
     for (const [file2, e] of this.files) if (e instanceof Skip) out2.push({ file: file2, reason: e.error });
@@ -45107,7 +45111,7 @@ async function settleUnknownIds(c, raw2) {
   const unknown2 = raw2.some((r) => {
     if (typeof r !== "string") return false;
     const id2 = r.trim().toUpperCase();
-    return isUlid(id2) && !c.store.get(id2) && !c.store.getTombstone(id2) && !(c.team && (c.team.store.get(id2) || c.team.store.getTombstone(id2)));
+    return isUlid(id2) && !c.store.holds(id2) && !(c.team?.store.holds(id2) ?? false);
   });
   if (unknown2) {
     await c.store.lock.run(() => c.store.sync());
@@ -46814,8 +46818,7 @@ var TEAM_SECRET_HINT = 'Nothing was stored: the team store is committed and shar
 async function runWriteGates(c, w2, opts) {
   const text3 = w2.aliases && w2.aliases.length > 0 ? `${w2.content}
 ${w2.aliases.join("\n")}` : w2.content;
-  const findings = detectSecrets(text3);
-  if (opts.strict) findings.push(...detectTeamSecrets(text3));
+  const findings = secretFindings(text3, opts.strict === true);
   if (findings.length > 0) {
     return {
       outcome: {
@@ -46926,10 +46929,14 @@ ${w2.aliases.join("\n")}` : w2.content;
   }
   return { ...related3.length > 0 ? { related: related3 } : {}, logFields };
 }
+function secretFindings(text3, strict) {
+  const findings = detectSecrets(text3);
+  if (strict) findings.push(...detectTeamSecrets(text3));
+  return findings;
+}
 async function checkUpdateContent(c, content, strict = false) {
   void c;
-  const findings = detectSecrets(content);
-  if (strict) findings.push(...detectTeamSecrets(content));
+  const findings = secretFindings(content, strict);
   if (findings.length === 0) return;
   const list5 = findings.map((f) => `${f.kind} (${f.snippet})`).join(", ");
   throw new ValidationError(
@@ -47727,7 +47734,7 @@ async function recordUse2(c, input2) {
   const ids2 = [...new Set(raw2.map((x, i) => checkId(x, `memory_ids[${i}]`)))];
   await c.store.ensureFresh();
   await settleUnknownIds(c, ids2);
-  const known = (id2) => Boolean(c.store.get(id2) || c.store.getTombstone(id2) || c.team?.store.get(id2) || c.team?.store.getTombstone(id2));
+  const known = (id2) => c.store.holds(id2) || (c.team?.store.holds(id2) ?? false);
   const unknown2 = ids2.filter((id2) => !known(id2));
   const fields = { ids: ids2, outcome: input2.outcome, ...note ? { note } : {}, unknown_ids: unknown2 };
   const written = eventLog(c)?.append("use", fields) ?? false;
@@ -48249,7 +48256,7 @@ function* activeEverywhere(c) {
   yield* c.store.active();
   const t = c.team;
   if (t === null) return;
-  for (const m of t.store.active()) if (!c.store.get(m.id) && !c.store.getTombstone(m.id)) yield m;
+  for (const m of t.store.active()) if (!c.store.holds(m.id)) yield m;
 }
 async function freshEverywhere(c, read) {
   await c.store.ensureFresh(read ? { read: true } : void 0);
@@ -48539,7 +48546,7 @@ function teamShadowed(c, s2, f) {
   if (s2 === c) return f;
   const inner = f.filter;
   const own3 = c.store;
-  return { filter: (m) => !own3.get(m.id) && !own3.getTombstone(m.id) && (inner === void 0 || inner(m)) };
+  return { filter: (m) => !own3.holds(m.id) && (inner === void 0 || inner(m)) };
 }
 var FEEDBACK_PRIME_MIN = 1e4;
 var FEEDBACK_POOL_EXTRA = 5;
@@ -48574,20 +48581,21 @@ async function rankedAcross(sources, query, alternates, limit) {
   }
   const pool = Math.max(limit, FUSION_POOL);
   const texts = [query, ...alternates];
-  const lexical = texts.map((t) => sources.flatMap((s2) => s2.l.index.search(t, { ...s2.opts, limit: pool })).sort(byScore).slice(0, pool));
+  const merged = (lists, order) => lists.length === 1 ? lists[0] : lists.flat().sort(order).slice(0, pool);
+  const lexical = texts.map((t) => merged(sources.map((s2) => s2.l.index.search(t, { ...s2.opts, limit: pool })), byScore));
   const perSource = await Promise.all(
     sources.map((s2, i) => {
       const v = vecs[i];
       return s2.sem && v && v.size > 0 ? s2.sem.search(texts, pool, { now: s2.opts.now ?? Date.now(), allow: s2.opts.filter }) : Promise.resolve(texts.map(() => []));
     })
   );
-  const semantic = texts.map((_, k) => perSource.flatMap((r) => r[k] ?? []).sort((a, b) => b.sim - a.sim || (a.doc.id < b.doc.id ? 1 : -1)).slice(0, pool));
-  const withVec = sources.find((s2, i) => s2.sem?.index && vecs[i]);
+  const semantic = texts.map((_, k) => merged(perSource.map((r) => r[k] ?? []), (a, b) => b.sim - a.sim || (a.doc.id < b.doc.id ? 1 : -1)));
+  const embedderId = sources.find((s2) => s2.sem?.index)?.sem?.index?.embedderId;
   return fuse({
     limit,
     main: { lexical: lexical[0], semantic: semantic[0] },
     alternates: alternates.map((_, i) => ({ lexical: lexical[i + 1], semantic: semantic[i + 1] })),
-    calibration: withVec?.sem?.index ? calibrationFor(withVec.sem.index.embedderId) : sources[0]?.sem?.index ? calibrationFor(sources[0].sem.index.embedderId) : DEFAULT_CALIBRATION
+    calibration: embedderId !== void 0 ? calibrationFor(embedderId) : DEFAULT_CALIBRATION
   });
 }
 var FUSION_POOL = 20;
@@ -49936,7 +49944,7 @@ async function searchPreview(c, input2) {
   if (t !== null) await t.store.ensureFresh();
   const sources = [own3];
   if (t !== null && tl !== null) {
-    sources.push({ l: tl, sem: t.services.semantic, opts: { limit, now: c.now().getTime(), halfLifeDays: c.config.behavior.recency_half_life_days, filter: (m) => !c.store.get(m.id) && !c.store.getTombstone(m.id) && !disabled(m) } });
+    sources.push({ l: tl, sem: t.services.semantic, opts: { limit, now: c.now().getTime(), halfLifeDays: c.config.behavior.recency_half_life_days, filter: (m) => !c.store.holds(m.id) && !disabled(m) } });
   }
   const found = await rankedAcross(sources, input2.query, [], limit);
   const fields = await ownedHitFields(c, found.map((h) => h.doc));
@@ -50442,7 +50450,7 @@ function idClashes(c) {
   const t = c.team;
   if (t === null) return [];
   const out2 = [];
-  for (const src of [t.store.active(), t.store.tombstones()]) for (const m of src) if (c.store.get(m.id) || c.store.getTombstone(m.id)) out2.push(m.id);
+  for (const src of [t.store.active(), t.store.tombstones()]) for (const m of src) if (c.store.holds(m.id)) out2.push(m.id);
   return out2.sort();
 }
 function teamProblems(c) {

@@ -7862,6 +7862,10 @@ var Store = class {
   getTombstone(id) {
     return this.tombById.get(id);
   }
+  /** Whether this store has the id at all, active or removed (a team copy of it is then shadowed). */
+  holds(id) {
+    return this.activeById.has(id) || this.tombById.has(id);
+  }
   skipped() {
     const out2 = [];
     for (const [file, e] of this.files) if (e instanceof Skip) out2.push({ file, reason: e.error });
@@ -13912,7 +13916,7 @@ async function settleUnknownIds(c, raw) {
   const unknown = raw.some((r) => {
     if (typeof r !== "string") return false;
     const id = r.trim().toUpperCase();
-    return isUlid(id) && !c.store.get(id) && !c.store.getTombstone(id) && !(c.team && (c.team.store.get(id) || c.team.store.getTombstone(id)));
+    return isUlid(id) && !c.store.holds(id) && !(c.team?.store.holds(id) ?? false);
   });
   if (unknown) {
     await c.store.lock.run(() => c.store.sync());
@@ -15619,8 +15623,7 @@ var TEAM_SECRET_HINT = 'Nothing was stored: the team store is committed and shar
 async function runWriteGates(c, w2, opts) {
   const text2 = w2.aliases && w2.aliases.length > 0 ? `${w2.content}
 ${w2.aliases.join("\n")}` : w2.content;
-  const findings = detectSecrets(text2);
-  if (opts.strict) findings.push(...detectTeamSecrets(text2));
+  const findings = secretFindings(text2, opts.strict === true);
   if (findings.length > 0) {
     return {
       outcome: {
@@ -15731,10 +15734,14 @@ ${w2.aliases.join("\n")}` : w2.content;
   }
   return { ...related2.length > 0 ? { related: related2 } : {}, logFields };
 }
+function secretFindings(text2, strict) {
+  const findings = detectSecrets(text2);
+  if (strict) findings.push(...detectTeamSecrets(text2));
+  return findings;
+}
 async function checkUpdateContent(c, content, strict = false) {
   void c;
-  const findings = detectSecrets(content);
-  if (strict) findings.push(...detectTeamSecrets(content));
+  const findings = secretFindings(content, strict);
   if (findings.length === 0) return;
   const list2 = findings.map((f) => `${f.kind} (${f.snippet})`).join(", ");
   throw new ValidationError(
@@ -16532,7 +16539,7 @@ async function recordUse(c, input) {
   const ids2 = [...new Set(raw.map((x, i) => checkId(x, `memory_ids[${i}]`)))];
   await c.store.ensureFresh();
   await settleUnknownIds(c, ids2);
-  const known = (id) => Boolean(c.store.get(id) || c.store.getTombstone(id) || c.team?.store.get(id) || c.team?.store.getTombstone(id));
+  const known = (id) => c.store.holds(id) || (c.team?.store.holds(id) ?? false);
   const unknown = ids2.filter((id) => !known(id));
   const fields = { ids: ids2, outcome: input.outcome, ...note ? { note } : {}, unknown_ids: unknown };
   const written = eventLog(c)?.append("use", fields) ?? false;
@@ -17054,7 +17061,7 @@ function* activeEverywhere(c) {
   yield* c.store.active();
   const t = c.team;
   if (t === null) return;
-  for (const m of t.store.active()) if (!c.store.get(m.id) && !c.store.getTombstone(m.id)) yield m;
+  for (const m of t.store.active()) if (!c.store.holds(m.id)) yield m;
 }
 async function freshEverywhere(c, read) {
   await c.store.ensureFresh(read ? { read: true } : void 0);
@@ -17344,7 +17351,7 @@ function teamShadowed(c, s2, f) {
   if (s2 === c) return f;
   const inner = f.filter;
   const own2 = c.store;
-  return { filter: (m) => !own2.get(m.id) && !own2.getTombstone(m.id) && (inner === void 0 || inner(m)) };
+  return { filter: (m) => !own2.holds(m.id) && (inner === void 0 || inner(m)) };
 }
 var FEEDBACK_PRIME_MIN = 1e4;
 var FEEDBACK_POOL_EXTRA = 5;
@@ -17379,20 +17386,21 @@ async function rankedAcross(sources, query, alternates, limit) {
   }
   const pool = Math.max(limit, FUSION_POOL);
   const texts = [query, ...alternates];
-  const lexical = texts.map((t) => sources.flatMap((s2) => s2.l.index.search(t, { ...s2.opts, limit: pool })).sort(byScore).slice(0, pool));
+  const merged = (lists, order) => lists.length === 1 ? lists[0] : lists.flat().sort(order).slice(0, pool);
+  const lexical = texts.map((t) => merged(sources.map((s2) => s2.l.index.search(t, { ...s2.opts, limit: pool })), byScore));
   const perSource = await Promise.all(
     sources.map((s2, i) => {
       const v = vecs[i];
       return s2.sem && v && v.size > 0 ? s2.sem.search(texts, pool, { now: s2.opts.now ?? Date.now(), allow: s2.opts.filter }) : Promise.resolve(texts.map(() => []));
     })
   );
-  const semantic = texts.map((_, k) => perSource.flatMap((r) => r[k] ?? []).sort((a, b) => b.sim - a.sim || (a.doc.id < b.doc.id ? 1 : -1)).slice(0, pool));
-  const withVec = sources.find((s2, i) => s2.sem?.index && vecs[i]);
+  const semantic = texts.map((_, k) => merged(perSource.map((r) => r[k] ?? []), (a, b) => b.sim - a.sim || (a.doc.id < b.doc.id ? 1 : -1)));
+  const embedderId = sources.find((s2) => s2.sem?.index)?.sem?.index?.embedderId;
   return fuse({
     limit,
     main: { lexical: lexical[0], semantic: semantic[0] },
     alternates: alternates.map((_, i) => ({ lexical: lexical[i + 1], semantic: semantic[i + 1] })),
-    calibration: withVec?.sem?.index ? calibrationFor(withVec.sem.index.embedderId) : sources[0]?.sem?.index ? calibrationFor(sources[0].sem.index.embedderId) : DEFAULT_CALIBRATION
+    calibration: embedderId !== void 0 ? calibrationFor(embedderId) : DEFAULT_CALIBRATION
   });
 }
 var FUSION_POOL = 20;
@@ -18682,7 +18690,7 @@ async function searchPreview(c, input) {
   if (t !== null) await t.store.ensureFresh();
   const sources = [own2];
   if (t !== null && tl !== null) {
-    sources.push({ l: tl, sem: t.services.semantic, opts: { limit, now: c.now().getTime(), halfLifeDays: c.config.behavior.recency_half_life_days, filter: (m) => !c.store.get(m.id) && !c.store.getTombstone(m.id) && !disabled(m) } });
+    sources.push({ l: tl, sem: t.services.semantic, opts: { limit, now: c.now().getTime(), halfLifeDays: c.config.behavior.recency_half_life_days, filter: (m) => !c.store.holds(m.id) && !disabled(m) } });
   }
   const found = await rankedAcross(sources, input.query, [], limit);
   const fields = await ownedHitFields(c, found.map((h) => h.doc));
@@ -19188,7 +19196,7 @@ function idClashes(c) {
   const t = c.team;
   if (t === null) return [];
   const out2 = [];
-  for (const src of [t.store.active(), t.store.tombstones()]) for (const m of src) if (c.store.get(m.id) || c.store.getTombstone(m.id)) out2.push(m.id);
+  for (const src of [t.store.active(), t.store.tombstones()]) for (const m of src) if (c.store.holds(m.id)) out2.push(m.id);
   return out2.sort();
 }
 function teamProblems(c) {
