@@ -265,7 +265,7 @@ export class Cairn implements Context {
   syncStatus() { return syncOps.status(this); }
   static mergeDriver(files: Parameters<typeof syncOps.mergeDriver>[0], workTree: string) { return syncOps.mergeDriver(files, workTree); }
   // team memory (README "Team memory")
-  teamInit() { return team.teamInit(this); }
+  teamInit(input?: team.TeamInitInput) { return team.teamInit(this, input); }
   teamStatus() { return team.teamStatus(this); }
   migrateOrigin(input: curation.MigrateOriginInput) { return this.wrote(curation.migrateOrigin(this, input)); }
   // insight: the read-only views of `cairn ui` (no tool of their own; reads are not logged)

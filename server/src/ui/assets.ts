@@ -50,7 +50,7 @@ table.rows th a{color:var(--fg);text-decoration:none}
 table.rows tbody tr:hover{background:color-mix(in srgb,var(--accent) 7%,transparent)}
 .pager{display:flex;gap:1rem;align-items:center;margin:.75rem 0}
 .badge{display:inline-block;font-size:.75rem;padding:.05rem .45rem;border-radius:999px;border:1px solid currentColor;margin:0 .25rem .15rem 0;white-space:nowrap}
-.b-ok{color:var(--ok)}.b-warn{color:var(--warn)}.b-bad{color:var(--bad)}.b-c2{color:var(--c2)}.b-c3{color:var(--c3)}.b-c4{color:var(--muted)}
+.b-ok{color:var(--ok)}.b-warn{color:var(--warn)}.b-bad{color:var(--bad)}.b-c1{color:var(--c1)}.b-c2{color:var(--c2)}.b-c3{color:var(--c3)}.b-c4{color:var(--muted)}
 .scope{font-size:.82rem;margin-right:.3rem}
 .tiles{display:grid;grid-template-columns:repeat(auto-fill,minmax(9rem,1fr));gap:.75rem;margin-bottom:1rem}
 .tile{display:flex;flex-direction:column;padding:.75rem 1rem;border:1px solid var(--line);border-radius:10px;background:var(--card);text-decoration:none;color:var(--fg)}

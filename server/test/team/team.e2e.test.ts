@@ -4,12 +4,18 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync, copyFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { git, removeDir, tempDir, tempRepo } from '../helpers/env.ts';
 import { cli, startServer } from '../helpers/mcp.ts';
+import { startUi } from '../ui/harness.ts';
 
 const dirs: string[] = [];
 after(() => dirs.forEach(removeDir));
 
+const cliGit = (cwd: string, args: string[]) => {
+  const r = spawnSync('git', args, { cwd, encoding: 'utf8' });
+  return { code: r.status ?? 1, stdout: r.stdout, stderr: r.stderr };
+};
 const mdFiles = (d: string) => (existsSync(d) ? readdirSync(d).filter((f) => f.endsWith('.md')) : []);
 
 /** A repo with a committed team store and a personal store outside it. */
@@ -236,6 +242,80 @@ test('a teammate\'s commit pulled into .cairn/ is seen by a running server witho
   assert.equal(h.team.totals.active, 1);
   assert.match(JSON.stringify(h.team), /broken\.md/);
   await s.close();
+});
+
+test('two teammates edit one team memory: a plain git pull merges it field by field through cairn\'s driver; the other body is kept in .cairn/.conflicts/', async () => {
+  const { repo, personal, run } = setup();
+  const init = JSON.parse(run(['team', 'init', '--json']).stdout);
+  assert.match(init.merge_driver, /merge-driver %O %A %B %P$/);
+  assert.match(readFileSync(join(repo, '.cairn', '.gitattributes'), 'utf8'), /^\/\*\.md merge=cairn$/m);
+  assert.match(git(repo, 'config', 'merge.cairn.driver'), /merge-driver/);
+  const w = run(['remember', '--team', 'Release builds run on the arm64 runner pool; x86 runners only build docs', '--scope', 'ci', '--json']);
+  const id = JSON.parse(w.stdout).id;
+  git(repo, 'add', '.cairn');
+  git(repo, 'commit', '-q', '-m', 'team store');
+  const bare = join(tempDir('cairn-bare-'), 'origin.git');
+  dirs.push(join(bare, '..'));
+  git(repo, 'init', '-q', '--bare', bare);
+  git(repo, 'remote', 'set-url', 'origin', bare);
+  git(repo, 'push', '-q', 'origin', 'main');
+  git(repo, 'branch', '-q', '--set-upstream-to=origin/main', 'main');
+  const mateRoot = tempDir('cairn-mate-');
+  dirs.push(mateRoot);
+  const mate = join(mateRoot, 'clone');
+  git(mateRoot, 'clone', '-q', '-b', 'main', bare, mate);
+  const matePersonal = tempDir('cairn-mate-personal-');
+  dirs.push(matePersonal);
+  const mateRun = (args: string[]) => cli(args, { store: matePersonal, cwd: mate });
+  // The teammate's clone registers the driver too (the attributes came with the clone).
+  const mi = JSON.parse(mateRun(['team', 'init', '--json']).stdout);
+  assert.equal(mi.created, false);
+  assert.deepEqual(mi.files, []);
+
+  // The teammate adds a scope and rewrites the body; here the body is rewritten differently, later.
+  assert.equal(mateRun(['update', id, '--scope', 'ci', '--scope', 'release', '--text', 'Release builds run on the arm64 runner pool since March; x86 runners only build docs']).code, 0);
+  git(mate, 'commit', '-q', '-am', 'team memory: since March');
+  git(mate, 'push', '-q', 'origin', 'HEAD:main');
+  await new Promise((r) => setTimeout(r, 20));
+  assert.equal(run(['update', id, '--text', 'Release builds run on the arm64 runner pool (ci/runners.tf); x86 runners only build docs']).code, 0);
+  git(repo, 'commit', '-q', '-am', 'team memory: runners.tf');
+  const pull = cliGit(repo, ['pull', '-q', '--no-rebase', '--no-edit']);
+  assert.equal(pull.code, 0, pull.stderr);
+  assert.doesNotMatch(readFileSync(join(repo, '.cairn', `${mdFiles(join(repo, '.cairn')).find((f) => f.includes(id.toLowerCase()) || readFileSync(join(repo, '.cairn', f), 'utf8').includes(id))}`), 'utf8'), /^<<<<<<<|^>>>>>>>/m);
+  const shown = JSON.parse(run(['show', id, '--json']).stdout);
+  assert.deepEqual([...shown.scopes].sort(), ['ci', 'release'], 'the scope the teammate added survives');
+  assert.match(shown.body, /ci\/runners\.tf/, 'the newer body wins');
+  const conflicts = join(repo, '.cairn', '.conflicts');
+  assert.ok(existsSync(conflicts), 'the other body is kept in the team store, not at the code repo root');
+  assert.ok(!existsSync(join(repo, '.conflicts')));
+  const kept = readdirSync(conflicts).map((f) => readFileSync(join(conflicts, f), 'utf8')).join('\n');
+  assert.match(kept, /since March/);
+  void personal;
+});
+
+test('cairn ui browse lists both stores, a team memory marked team; its page and signals come from the team store', async () => {
+  const { repo, personal, run } = setup();
+  assert.equal(run(['remember', 'Personal: I keep scratch notes in ~/notes/scratch.md', '--scope', 'tools']).code, 0);
+  writeFileSync(join(repo, 'Makefile'), 'all:\n');
+  const t = JSON.parse(run(['remember', '--team', 'The Makefile target all builds the docs site before the api', '--scope', 'build', '--json']).stdout);
+  const ui = await startUi({ store: personal, cwd: repo });
+  try {
+    const auth = await fetch(ui.url, { redirect: 'manual' });
+    const cookie = String(auth.headers.get('set-cookie')).split(';')[0]!;
+    const get = async (p: string) => (await fetch(`${ui.origin}${p}`, { headers: { Cookie: cookie } })).text();
+    const page = await get('/browse');
+    assert.match(page, /1–2 of 2/);
+    assert.match(page, /scratch notes/);
+    const row = page.split('<tr>').find((r) => r.includes('Makefile target'));
+    assert.ok(row, 'the team memory is listed');
+    assert.match(row!, /class="badge b-c1"[^>]*>team</);
+    assert.doesNotMatch(page.split('<tr>').find((r) => r.includes('scratch notes'))!, />team</);
+    assert.match(await get('/browse?text=makefile'), /1–1 of 1/);
+    const mem = await get(`/m/${t.id}`);
+    assert.match(mem, />team</);
+  } finally {
+    await ui.stop();
+  }
 });
 
 test('outside a git repo, without a team store, or with [team] enabled = false: no team store and no error', async () => {

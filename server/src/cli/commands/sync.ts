@@ -17,7 +17,7 @@ type Report = Awaited<ReturnType<Cairn['sync']>>;
 type Status = Awaited<ReturnType<Cairn['syncStatus']>>;
 
 /** The command git runs as the merge driver: this node and this bundle, by absolute path. */
-function driverCommand(): string[] {
+export function driverCommand(): string[] {
   return [process.execPath, resolve(process.argv[1] ?? 'cairn')];
 }
 

@@ -1,6 +1,7 @@
 // `cairn team init` and `cairn team status` (README "Team memory"): the team store of the
 // repository the command runs in, `.cairn/` at its git root, committed with the code.
 import { type Command, JSON_OPTION, UsageError, openCairn, parse, printJson } from '../io.ts';
+import { driverCommand } from './sync.ts';
 
 const options = { json: JSON_OPTION } as const;
 
@@ -16,7 +17,7 @@ export const team: Command = {
     const c = await openCairn(io);
     try {
       if (sub === 'init') {
-        const r = await c.teamInit();
+        const r = await c.teamInit({ driver: driverCommand() });
         if (values.json) printJson(io, r);
         else {
           io.out(
@@ -24,6 +25,7 @@ export const team: Command = {
               `${r.created ? 'created' : 'completed'} the team store ${r.dir} for the repository ${r.repo_root}`,
               ...(r.files.length ? r.files.map((f) => `  wrote ${f}`) : ['  nothing to add: it was complete']),
               'team.toml marks it; .gitignore keeps caches, the event log and pending writes on each machine.',
+              `merge driver registered in this clone (.cairn/.gitattributes, .git/config): two teammates' edits of one memory merge field by field; each teammate runs cairn team init once`,
               'write to it with: cairn remember --team TEXT --scope S   (or memory_write with store: "team")',
               'then commit .cairn/ with the code: git add .cairn && git commit -m "cairn team store"',
               '',

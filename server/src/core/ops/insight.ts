@@ -7,8 +7,8 @@
 import { statSync } from 'node:fs';
 import type { Context } from './context.ts';
 import { NotFoundError, ValidationError } from '../errors.ts';
-import { checkId, hitFields, ownedHitFields, signalContext, type HitFields } from './common.ts';
-import { candidatesFor, rankedAcross, type RankSource, type SearchHit } from './retrieval.ts';
+import { checkId, hitFields, ownedHitFields, ownerOf, signalContext, type HitFields } from './common.ts';
+import { activeEverywhere, candidatesFor, rankedAcross, type RankSource, type SearchHit } from './retrieval.ts';
 import { health, type HealthInput } from './curation.ts';
 import { backlinksOf, structureFilter } from './notes.ts';
 import { isExpired, recordHead, summarize } from '../memory.ts';
@@ -43,9 +43,17 @@ async function signalsOf(c: Context, mems: readonly StoredMemory[]): Promise<Hit
     const s = signalCache.get(m);
     return s === undefined || now - s.at > SIGNAL_TTL_MS;
   });
-  if (missing.length > 0) {
-    const sig = await computeSignals(signalContext(c), missing);
-    for (const m of missing) signalCache.set(m, { at: now, sig: sig.get(m.id)! });
+  // Each memory's signals from the store that holds it (a team memory's cited paths are the repo's).
+  const byOwner = new Map<Context, StoredMemory[]>();
+  for (const m of missing) {
+    const o = ownerOf(c, m);
+    const g = byOwner.get(o);
+    if (g) g.push(m);
+    else byOwner.set(o, [m]);
+  }
+  for (const [o, group] of byOwner) {
+    const sig = await computeSignals(signalContext(o), group);
+    for (const m of group) signalCache.set(m, { at: now, sig: sig.get(m.id)! });
   }
   return mems.map((m) => signalCache.get(m)!.sig);
 }
@@ -135,6 +143,7 @@ export async function browse(c: Context, input: BrowseInput) {
   if (!Number.isInteger(offset) || offset < 0) throw new ValidationError(`offset must be a whole number from 0, got ${JSON.stringify(input.offset)}`);
   if (!Number.isInteger(limit) || limit < 1 || limit > LIMITS.pageSize) throw new ValidationError(`limit must be a whole number from 1 to ${LIMITS.pageSize}`);
   await c.store.ensureFresh();
+  if (c.team !== null) await c.team.store.ensureFresh();
   const now = c.now();
   const staleDays = c.config.behavior.verification_stale_days;
 
@@ -148,7 +157,7 @@ export async function browse(c: Context, input: BrowseInput) {
     const key: (m: StoredMemory) => string =
       sort === 'created' ? (m) => m.created : sort === 'verified' ? (m) => m.last_verified_at ?? '' : sort === 'scope' ? (m) => m.scopes[0] ?? '' : (m) => m.updated;
     const dir = order === 'asc' ? 1 : -1;
-    const keyed = [...c.store.active()].map((m) => ({ k: key(m), id: m.id, m }));
+    const keyed = [...activeEverywhere(c)].map((m) => ({ k: key(m), id: m.id, m }));
     keyed.sort((a, b) => (a.k < b.k ? -dir : a.k > b.k ? dir : a.id < b.id ? -dir : a.id > b.id ? dir : 0));
     // The repo key rides along: computed once per store version, not per row per view.
     ordered = keyed.map((x) => ({ m: x.m, repo: repoOf(x.m) ?? 'none', expMs: x.m.expires === null ? Infinity : Date.parse(x.m.expires) }));
@@ -192,7 +201,7 @@ export async function browse(c: Context, input: BrowseInput) {
   const sig = await signalsOf(c, page);
   const items: BrowseRow[] = page.map((m, i) => ({
     ...recordHead(m),
-    store: c.storeKind,
+    store: ownerOf(c, m).storeKind,
     ...sig[i]!,
     summary: summarize(m.body, 140),
     repo: repoOf(m),
@@ -348,9 +357,14 @@ const watches = new WeakMap<Context, Watch>();
 function watchOf(c: Context): Watch {
   let w = watches.get(c);
   if (!w) {
-    const stop = c.store.onChange(() => {
+    // The team store's changes count too: browse lists both stores.
+    const bump = () => {
       w!.version++;
-    });
+    };
+    const stops = [c.store.onChange(bump), ...(c.team !== null ? [c.team.store.onChange(bump)] : [])];
+    const stop = () => {
+      for (const s of stops) s();
+    };
     watches.set(c, (w = { version: 0, stop, overview: null, health: null, events: null, sorted: { version: -1, byKey: new Map() } }));
   }
   return w;

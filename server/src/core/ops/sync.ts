@@ -20,7 +20,7 @@ import { ensureDir, writeFileAtomic } from '../store/fsatomic.ts';
 import { REMOTE_TIMEOUT_MS, SyncError, firstLines, git, gitEnv, redactUrls, runGit } from '../sync/git.ts';
 import {
   CONFLICTS_DIR, GITATTRIBUTES_LINES, GITIGNORE_LINES, aheadBehind, applyChanges, changeCount, commitLocal, currentBranch, dirtyPaths,
-  ensureLines, headCommit, identityEnv, isAncestor, mergeTrees, remoteUrl, repoTop, revParse, treeDiff, type ChangeSummary,
+  ensureLines, headCommit, registerMergeDriver, identityEnv, isAncestor, mergeTrees, remoteUrl, repoTop, revParse, treeDiff, type ChangeSummary,
 } from '../sync/repo.ts';
 import { listConflicts } from '../sync/conflicts.ts';
 import { mergeDriver as runDriver, type DriverFiles } from '../sync/driver.ts';
@@ -108,7 +108,6 @@ async function writeState(dir: string, s: SyncState): Promise<void> {
 }
 
 /** sh-quoting for the driver line git runs through the shell. */
-const shq = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 async function ownRepo(dir: string): Promise<boolean> {
   if (!existsSync(join(dir, '.git'))) return false;
@@ -150,9 +149,7 @@ export async function syncInit(c: Context, input: SyncInitInput): Promise<SyncIn
   }
   const gitignore_updated = await ensureLines(join(dir, '.gitignore'), GITIGNORE_LINES, '# cairn: per-machine files, never synced');
   const gitattributes_updated = await ensureLines(join(dir, '.gitattributes'), GITATTRIBUTES_LINES, '# cairn: memory files merge field by field (cairn merge-driver)');
-  const driver = `${input.driver.map(shq).join(' ')} merge-driver %O %A %B %P`;
-  await git(dir, ['config', 'merge.cairn.name', 'cairn memory merge (field by field, by id)']);
-  await git(dir, ['config', 'merge.cairn.driver', driver]);
+  const driver = await registerMergeDriver(dir, input.driver);
   const branch = await currentBranch(dir);
   c.log('sync_init', { created_repo: created, remote: redactRemoteUrl(await remoteUrl(dir)) });
   return { store: dir, created_repo: created, remote: redactRemoteUrl(await remoteUrl(dir)), branch, gitignore_updated, gitattributes_updated, merge_driver: driver };

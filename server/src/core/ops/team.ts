@@ -7,7 +7,7 @@ import type { Context } from './context.ts';
 import { ValidationError } from '../errors.ts';
 import { TEAM_MARKER, findTeamStore } from '../store/location.ts';
 import { ensureDir, writeFileAtomic } from '../store/fsatomic.ts';
-import { ensureLines, GITIGNORE_LINES } from '../sync/repo.ts';
+import { ensureLines, GITATTRIBUTES_LINES, GITIGNORE_LINES, registerMergeDriver } from '../sync/repo.ts';
 
 /** team.toml's text: the marker, and the README line a teammate reads first. */
 export const TEAM_MARKER_TEXT = [
@@ -30,10 +30,17 @@ export interface TeamInitResult {
   repo_root: string;
   created: boolean;
   files: string[];
+  /** the merge driver registered in this clone's .git/config (null when the caller gave no command) */
+  merge_driver: string | null;
+}
+
+export interface TeamInitInput {
+  /** The command that runs cairn (node and the bundle): registered as this clone's merge driver. */
+  driver?: readonly string[];
 }
 
 /** Creates (or completes) the team store of the caller's repository; changes nothing else. */
-export async function teamInit(c: Context): Promise<TeamInitResult> {
+export async function teamInit(c: Context, input: TeamInitInput = {}): Promise<TeamInitResult> {
   const root = c.caller.repoRoot;
   if (root === null) throw new ValidationError(`${c.caller.cwd} is not inside a git repository: run cairn team init in the repository whose team store it is`);
   const dir = join(root, '.cairn');
@@ -56,7 +63,13 @@ export async function teamInit(c: Context): Promise<TeamInitResult> {
     files.push(readme);
   }
   if (await ensureLines(join(dir, '.gitignore'), GITIGNORE_LINES, '# cairn: per-machine files (caches, event log, pending writes, locks) are never shared')) files.push(join(dir, '.gitignore'));
-  return { dir, repo_root: root, created: !existed, files };
+  // Two teammates editing one memory: git's merge of .cairn/*.md goes through cairn's driver
+  // (field by field; a body conflict kept in .cairn/.conflicts/). The attributes are committed; the
+  // driver is per clone (.git/config), so each teammate runs cairn team init once; a clone without
+  // it gets git's line merge, never worse.
+  if (await ensureLines(join(dir, '.gitattributes'), GITATTRIBUTES_LINES, '# cairn: memory files merge field by field (cairn merge-driver)')) files.push(join(dir, '.gitattributes'));
+  const merge_driver = input.driver ? await registerMergeDriver(root, input.driver) : null;
+  return { dir, repo_root: root, created: !existed, files, merge_driver };
 }
 
 export interface TeamStatus {

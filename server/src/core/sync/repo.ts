@@ -86,6 +86,20 @@ export async function identityEnv(dir: string, base: NodeJS.ProcessEnv): Promise
   return { ...base, GIT_AUTHOR_NAME: `cairn on ${host}`, GIT_AUTHOR_EMAIL: `cairn@${host}`, GIT_COMMITTER_NAME: `cairn on ${host}`, GIT_COMMITTER_EMAIL: `cairn@${host}` };
 }
 
+const shq = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/**
+ * Registers cairn's merge driver in the repository at `cwd` (.git/config: per clone, never
+ * committed; the store's .gitattributes names it). `argv` runs cairn (node and the bundle, by
+ * absolute path). Returns the driver command line.
+ */
+export async function registerMergeDriver(cwd: string, argv: readonly string[]): Promise<string> {
+  const driver = `${argv.map(shq).join(' ')} merge-driver %O %A %B %P`;
+  await git(cwd, ['config', 'merge.cairn.name', 'cairn memory merge (field by field, by id)']);
+  await git(cwd, ['config', 'merge.cairn.driver', driver]);
+  return driver;
+}
+
 /** Adds the missing lines to a line-list file (.gitignore, .gitattributes); true when changed. */
 export async function ensureLines(file: string, lines: readonly string[], header: string): Promise<boolean> {
   const cur = existsSync(file) ? readFileSync(file, 'utf8') : '';

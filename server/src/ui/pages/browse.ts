@@ -47,7 +47,7 @@ export async function browsePage(r: UiRequest): Promise<UiResponse> {
   const rows = res.items.map(
     (m) => html`<tr><td><a href="/m/${m.id}" data-row>${m.summary}</a><div class="sub">${scopeList(m.scopes)}</div></td>
 <td data-label="updated">${day(m.updated)}</td><td data-label="created">${day(m.created)}</td><td data-label="verified">${m.verification.status === 'never' ? 'never' : `${m.verification.age_days} d ago`}</td>
-<td>${verdictBadge(m.staleness_verdict)}${m.expired ? badge('expired', 'bad') : ''}${m.category === 'user-inference' ? badge('about you', 'c3') : ''}${m.path_drift_missing > 0 ? badge(`${m.path_drift_missing} path(s) missing`, 'warn') : ''}</td></tr>`,
+<td>${m.store === 'team' ? badge('team', 'c1', 'in the repository’s team store (.cairn/)') : ''}${verdictBadge(m.staleness_verdict)}${m.expired ? badge('expired', 'bad') : ''}${m.category === 'user-inference' ? badge('about you', 'c3') : ''}${m.path_drift_missing > 0 ? badge(`${m.path_drift_missing} path(s) missing`, 'warn') : ''}</td></tr>`,
   );
   const from = res.total === 0 ? 0 : offset + 1;
   const to = Math.min(res.total, offset + PAGE);

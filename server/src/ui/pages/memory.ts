@@ -34,7 +34,7 @@ export async function memoryPage(r: UiRequest, id: string): Promise<UiResponse> 
   const body = html`<p class="crumbs"><a href="${m.tombstoned ? '/tombstones' : '/browse'}">${m.tombstoned ? 'Tombstones' : 'Browse'}</a> › <code>${m.id}</code></p>
 <h1 class="sr">Memory ${m.id}</h1>
 ${m.tombstoned ? html`<div class="gate bad" role="status" id="removed-note"><strong>Removed ${when(m.removed)}</strong>: ${m.removed_reason ?? ''}</div>` : ''}
-<div class="badges">${verdictBadge(m.staleness_verdict)}${m.expired ? badge('expired', 'bad') : ''}${m.category === 'user-inference' ? badge('about you', 'c3') : ''}${badge(`${m.confidence} confidence`, 'c2')}</div>
+<div class="badges">${m.store === 'team' ? badge('team', 'c1', 'in the repository’s team store (.cairn/)') : ''}${verdictBadge(m.staleness_verdict)}${m.expired ? badge('expired', 'bad') : ''}${m.category === 'user-inference' ? badge('about you', 'c3') : ''}${badge(`${m.confidence} confidence`, 'c2')}</div>
 <article class="md memory-body" id="body">${raw(markdown(m.body))}</article>
 ${actions}
 <div class="cols">

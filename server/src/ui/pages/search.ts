@@ -11,7 +11,7 @@ function results(q: string, hits: SearchHit[]): Html {
   return html`<p class="muted" id="search-count">${hits.length} ${hits.length === 1 ? 'hit' : 'hits'}</p><ol class="hits">${join(
     hits.map(
       (h) => html`<li class="hit"><a href="/m/${h.id}" data-row class="hit-link">${raw(highlight(h.snippet, h.match_terms))}</a>
-<div class="sub">${badge(`${h.relevance} relevance`, h.relevance === 'high' ? 'ok' : h.relevance === 'medium' ? 'c2' : 'c4')}${verdictBadge(h.staleness_verdict)}
+<div class="sub">${h.store === 'team' ? badge('team', 'c1', 'in the repository’s team store (.cairn/)') : ''}${badge(`${h.relevance} relevance`, h.relevance === 'high' ? 'ok' : h.relevance === 'medium' ? 'c2' : 'c4')}${verdictBadge(h.staleness_verdict)}
 ${h.verification.status === 'never' ? badge('never verified', 'c4') : ''} ${scopeList(h.scopes)} <span class="muted">updated ${day(h.updated)}</span></div></li>`,
     ),
   )}</ol>`;
