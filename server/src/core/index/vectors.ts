@@ -214,7 +214,77 @@ export class VectorIndex<D extends IndexDoc> {
    */
   search(q: Float32Array, k: number, opts: SearchOpts<D> = {}): VectorHit<D>[] {
     if (q.length !== this.dim || k <= 0 || this.rowOf.size === 0) return [];
-    return this.rowOf.size <= EXACT_MAX ? this.searchExact(q, k, opts) : this.searchApprox(q, k, opts);
+    return this.rowOf.size <= EXACT_MAX ? this.searchAll(q, k, opts) : this.searchApprox(q, k, opts);
+  }
+
+  /** Every live row, ranked by the int16 kernel where there is one and the kept few recomputed exactly: the same hits as searchExact. */
+  private searchAll(q: Float32Array, k: number, opts: SearchOpts<D>): VectorHit<D>[] {
+    const sp = this.simd;
+    if (!sp || !sp.q16) return this.searchExact(q, k, opts);
+    const pre = this.preTop(k, opts);
+    const now = opts.now ?? Date.now();
+    this.setQuery16(sp, q);
+    for (let from = 0; from < this.rows; from += SIMD_BATCH) {
+      const m = Math.min(SIMD_BATCH, this.rows - from);
+      for (let i = 0; i < m; i++) sp.cand[i] = from + i;
+      this.preScoreBatch(sp, pre, m, now, opts.allow);
+    }
+    return this.exactOf(sp, q, pre, k, opts);
+  }
+
+  /**
+   * The candidate list of the two-stage rescoring: k + PRE_EXTRA rows by the int16 kernel's
+   * cosine, whose error (~1e-4) is far below the gap PRE_EXTRA rows make; its floor a little under
+   * minSim so a row at the threshold is decided by the exact cosine.
+   */
+  private preTop(k: number, opts: SearchOpts<D>): TopK<D> {
+    return new TopK<D>(k + PRE_EXTRA, opts.minSim === undefined ? -Infinity : opts.minSim - PRE_MARGIN);
+  }
+
+  private setQuery16(sp: SimdSpace, q: Float32Array): void {
+    const q16 = sp.q16!;
+    let mx = 0;
+    for (let i = 0; i < q.length; i++) {
+      const a = Math.abs(q[i]!);
+      if (a > mx) mx = a;
+    }
+    const s = mx > 0 ? 32767 / mx : 0;
+    for (let i = 0; i < q.length; i++) q16[i] = Math.round(q[i]! * s);
+    sp.qInv = s > 0 ? 1 / s : 0;
+    sp.qf.set(q);
+  }
+
+  /** Scores the m rows listed in sp.cand with the int16 kernel and offers them to `pre`. */
+  private preScoreBatch(sp: SimdSpace, pre: TopK<D>, m: number, now: number, allow: ((doc: D) => boolean) | undefined, off = 0): void {
+    sp.k.dots16(sp.q16At, sp.dataAt, this.dim, sp.candAt + off * 4, m, sp.out32At);
+    const out = sp.out32;
+    const cand = sp.cand;
+    const scale = this.scale;
+    const inv = sp.qInv;
+    for (let i = 0; i < m; i++) {
+      const row = cand[off + i]!;
+      const sc = scale[row]!;
+      if (sc === 0) continue;
+      const s = out[i]! * inv * sc;
+      if (!pre.wouldTake(s)) continue;
+      if (this.expires[row]! <= now) continue;
+      if (allow && !allow(this.docs[row]!)) continue;
+      pre.add(row, s);
+    }
+  }
+
+  /** The rows `pre` kept, rescored exactly (f64 kernel): the k best as searchExact would give them. */
+  private exactOf(sp: SimdSpace, q: Float32Array, pre: TopK<D>, k: number, opts: SearchOpts<D>): VectorHit<D>[] {
+    const top = new TopK<D>(k, opts.minSim ?? -Infinity);
+    const m = pre.copyRows(sp.cand);
+    sp.qf.set(q);
+    sp.k.dots(sp.qfAt, sp.dataAt, this.dim, sp.candAt, m, sp.outAt);
+    for (let i = 0; i < m; i++) {
+      const row = sp.cand[i]!;
+      const s = sp.out[i]! * this.scale[row]!;
+      if (top.wouldTake(s)) top.add(row, s);
+    }
+    return top.hits(this.docs);
   }
 
   /** Every live row scored exactly (the reference the approximate search is measured against). */
@@ -271,7 +341,8 @@ export class VectorIndex<D extends IndexDoc> {
         hist[dist[row]!]!--;
         dist[row] = FREE;
       }
-      sp.qf.set(q);
+      if (sp.q16) this.setQuery16(sp, q);
+      else sp.qf.set(q);
     } else if (W === 8) {
       // the built-in's 256 bits, unrolled
       const q0 = qc[0]!, q1 = qc[1]!, q2 = qc[2]!, q3 = qc[3]!, q4 = qc[4]!, q5 = qc[5]!, q6 = qc[6]!, q7 = qc[7]!;
@@ -314,7 +385,8 @@ export class VectorIndex<D extends IndexDoc> {
         hist[d]!++;
       }
     }
-    const top = new TopK<D>(k, opts.minSim ?? -Infinity);
+    const fast = sp !== null && sp.q16 !== null;
+    const top = fast ? this.preTop(k, opts) : new TopK<D>(k, opts.minSim ?? -Infinity);
     const now = opts.now ?? Date.now();
     const want = rescoreCount(this.rowOf.size);
     // Rescore rows with distance in (lo, hi]; widen hi until `want` rows were rescored and k
@@ -325,12 +397,19 @@ export class VectorIndex<D extends IndexDoc> {
     while (lo < this.rot.size) {
       let hi = lo;
       while (hi < this.rot.size && taken < need) taken += hist[++hi]!;
-      if (sp) {
+      if (fast) {
+        if (hi > lo) {
+          const m = sp!.k.collect(sp!.distAt, n, lo + 1, hi - lo - 1, sp!.candAt);
+          for (let off = 0; off < m; off += SIMD_BATCH) this.preScoreBatch(sp!, top, Math.min(SIMD_BATCH, m - off), now, opts.allow, off);
+        }
+      } else if (sp) {
         let m = 0;
         const cand = sp.cand;
+        // d in (lo, hi] as one unsigned comparison
+        const from = lo + 1;
+        const span = hi - from;
         for (let row = 0; row < n; row++) {
-          const d = dist[row]!;
-          if (d > lo && d <= hi) {
+          if ((dist[row]! - from) >>> 0 <= span) {
             cand[m++] = row;
             if (m === SIMD_BATCH) {
               this.rescoreBatch(sp, top, m, now, opts.allow);
@@ -349,7 +428,7 @@ export class VectorIndex<D extends IndexDoc> {
       if (top.size >= k) break;
       need = taken + want;
     }
-    return top.hits(this.docs);
+    return fast ? this.exactOf(sp!, q, top, k, opts) : top.hits(this.docs);
   }
 
   private consider(top: TopK<D>, q: Float32Array, row: number, now: number, allow: ((doc: D) => boolean) | undefined): void {
@@ -370,6 +449,9 @@ export class VectorIndex<D extends IndexDoc> {
 
 /** Rows scored per call of the SIMD dot-product kernel. */
 const SIMD_BATCH = 2048;
+/** Two-stage rescoring (int16 kernel, then exact): extra candidates kept past k, and the floor's margin. */
+const PRE_EXTRA = 16;
+const PRE_MARGIN = 1e-3;
 
 /** The SIMD kernels' memory, carved into the index's arrays and the per-search scratch. */
 interface SimdSpace {
@@ -386,6 +468,13 @@ interface SimdSpace {
   qcAt: number;
   qf: Float64Array;
   qfAt: number;
+  /** the query quantised to int16 for dots16 (null when dim is not a multiple of 16) */
+  q16: Int16Array | null;
+  q16At: number;
+  /** 1 / the query's int16 scale: an i32 dot x qInv x the row's scale is its cosine (to ~1e-4) */
+  qInv: number;
+  out32: Int32Array;
+  out32At: number;
   cand: Int32Array;
   candAt: number;
   out: Float64Array;
@@ -406,8 +495,12 @@ function simdSpace(capacity: number, dim: number, words: number, prev: SimdSpace
   };
   const qcAt = place(words * 4);
   const qfAt = place(dim * 8);
+  const q16At = place(dim * 2);
+  const out32At = place(SIMD_BATCH * 4);
   const histAt = place((words * 32 + 2) * 4);
-  const candAt = place(SIMD_BATCH * 4);
+  // every row can be a candidate (collect() writes a pass's whole selection at once)
+  const candCap = Math.max(SIMD_BATCH, capacity);
+  const candAt = place(candCap * 4);
   const outAt = place(SIMD_BATCH * 8);
   const distAt = place(capacity * 2);
   const codesAt = place(capacity * words * 4);
@@ -429,7 +522,12 @@ function simdSpace(capacity: number, dim: number, words: number, prev: SimdSpace
     qcAt,
     qf: new Float64Array(buf, qfAt, dim),
     qfAt,
-    cand: new Int32Array(buf, candAt, SIMD_BATCH),
+    q16: dim % 16 === 0 ? new Int16Array(buf, q16At, dim) : null,
+    q16At,
+    qInv: 0,
+    out32: new Int32Array(buf, out32At, SIMD_BATCH),
+    out32At,
+    cand: new Int32Array(buf, candAt, candCap),
     candAt,
     out: new Float64Array(buf, outAt, SIMD_BATCH),
     outAt,
@@ -486,6 +584,11 @@ class TopK<D> {
     this.sims[j] = s;
     this.rows[j] = row;
     if (this.size === this.k) this.worst = Math.max(this.minSim, this.sims[this.k - 1]!);
+  }
+  /** Writes the kept rows to `out` (from 0); returns how many. */
+  copyRows(out: Int32Array): number {
+    out.set(this.rows.subarray(0, this.size));
+    return this.size;
   }
   hits(docs: Array<D | undefined>): VectorHit<D>[] {
     const out: VectorHit<D>[] = [];
