@@ -4,8 +4,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { VectorIndex, EXACT_MAX } from '../../src/core/index/vectors.ts';
-import { decodeVectors, encodeVectors } from '../../src/core/index/vectorCache.ts';
+import { decodeVectors, encodeVectors, writeVectorSource } from '../../src/core/index/vectorCache.ts';
 import { testEmbed } from '../helpers/testEmbedder.ts';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { removeDir, tempDir } from '../helpers/env.ts';
 
 interface Doc {
   id: string;
@@ -119,6 +122,38 @@ test('vector cache: round trip with sign codes; damage and truncation are refuse
   assert.equal(decodeVectors(flipped), 'checksum mismatch');
   assert.equal(decodeVectors(buf.subarray(0, buf.length - 4)), 'checksum mismatch');
   assert.equal(decodeVectors(Buffer.from('nope')), 'not a vector cache');
+});
+
+test('vector cache: the streamed save writes exactly the bytes of encodeVectors (several chunks, rows taken from the index)', async () => {
+  const dim = 64;
+  const n = 9000; // more than two chunks of the streamed write
+  const ix = new VectorIndex<Doc>('test:x', dim);
+  vectors(n, dim, 5).forEach((v, i) => ix.set(doc(i), v));
+  const rows = [...ix.entries()].filter((_, i) => i % 7 !== 3); // not every row, not in row order
+  rows.reverse();
+  const cw = ix.codeWords;
+  const data = new Int8Array(rows.length * dim);
+  const scales = new Float32Array(rows.length);
+  const codes = new Uint32Array(rows.length * cw);
+  rows.forEach(({ row }, i) => {
+    const r = ix.raw(row);
+    data.set(r.data, i * dim);
+    scales[i] = r.scale;
+    codes.set(r.code, i * cw);
+  });
+  const keys = rows.map(({ doc: d }) => `${d.id}\t${d.updated}`);
+  const dir = tempDir('cairn-vec-');
+  try {
+    await writeVectorSource(dir, { embedder: 'test:x', dim, codeWords: cw, keys, row: (i) => ix.raw(rows[i]!.row) });
+    const file = readFileSync(join(dir, '.cache', 'vectors.bin'));
+    assert.ok(file.equals(encodeVectors({ embedder: 'test:x', dim, keys, scales, rows: data, codeWords: cw, codes })), 'same bytes');
+    assert.equal(readdirSync(join(dir, '.cache')).length, 1, 'no temp file left');
+    const back = decodeVectors(file);
+    assert.ok(typeof back !== 'string');
+    assert.deepEqual(back.keys, keys);
+  } finally {
+    removeDir(dir);
+  }
 });
 
 /** Queries near stored vectors (a rewording of one), as real searches are. */

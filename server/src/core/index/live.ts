@@ -8,8 +8,6 @@
 // A server (watch: true) builds the index while opening. A one-shot command (watch: false)
 // builds it on first use: `cairn overview`, `list` or `show` never pay for tokenizing the store.
 import { existsSync } from 'node:fs';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { join } from 'node:path';
 import { ensureOwnDirSync } from '../store/fsatomic.ts';
 import { storedMemory, type Store, type StoreChange } from '../store/store.ts';
@@ -17,6 +15,7 @@ import { CATEGORIES, CONFIDENCES, SOURCES, type MemoryRecord, type OneShotFreshn
 import { internOrNull, member, NO_EXTRA, sharedOrigin, sharedScopeList } from '../store/canonical.ts';
 import { CACHE_DIR, readCache, writeCache, type CacheContent, type CacheEntry, type LazyCacheContent } from './cache.ts';
 import { Freshness } from '../store/freshness.ts';
+import { collectGarbage } from './gc.ts';
 import { originRepoKey } from '../origin.ts';
 import { overviewGroups, writeOverview } from './overviewCache.ts';
 import { SearchIndex, type IndexSnapshot } from './searchIndex.ts';
@@ -54,27 +53,6 @@ const EXACT_BELOW = 10_000;
 const BULK_GC_MIN = 10_000;
 /** A server started from the cache collects after its check of the files from this size on. */
 const ADOPTED_GC_MIN = 100_000;
-let fullGc: (() => void) | null | undefined;
-function collectGarbage(): void {
-  if (fullGc === undefined) {
-    fullGc = null;
-    const exposed = (globalThis as { gc?: () => void }).gc;
-    if (typeof exposed === 'function') fullGc = exposed;
-    else {
-      try {
-        // Node offers no collection call without --expose-gc; set at run time, the flag gives a
-        // fresh context a gc() (the same function the flag would have put on the global object).
-        setFlagsFromString('--expose-gc');
-        const fn = runInNewContext('gc') as unknown;
-        if (typeof fn === 'function') fullGc = fn as () => void;
-      } catch {
-        // no collection: only memory, never correctness, depends on it
-      }
-    }
-  }
-  fullGc?.();
-}
-
 const text = (v: unknown): string => {
   if (typeof v !== 'string') throw new Error('not text');
   return v;

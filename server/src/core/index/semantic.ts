@@ -11,9 +11,12 @@ import { existsSync } from 'node:fs';
 import type { Store, StoreChange } from '../store/store.ts';
 import type { StoredMemory } from '../types.ts';
 import { VectorIndex, embedText, vectorKey, type VectorEmbedder, type VectorHit } from './vectors.ts';
-import { readVectors, writeVectors } from './vectorCache.ts';
+import { readVectors, writeVectorSource } from './vectorCache.ts';
+import { collectGarbage } from './gc.ts';
 
 const BATCH = 64;
+/** Memories embedded between two full collections in a long embedding pass (gc.ts). */
+const GC_EVERY = 25_000;
 const SAVE_AFTER = 200;
 const pause = () => new Promise<void>((r) => setImmediate(r));
 /** Memories whose cached vectors a server takes between two yields while the leg opens. */
@@ -228,8 +231,12 @@ export class SemanticLeg {
       });
       done += batch.length;
       this.opts.progress?.(done, total());
+      // A long pass (a first start, a provider switch) collects as it goes: its per-batch
+      // temporaries, promoted by the pauses, are otherwise peak RSS (+70 MB at 200k memories).
+      if (done % GC_EVERY < BATCH && done >= GC_EVERY) collectGarbage();
       await pause();
     }
+    if (done >= GC_EVERY) collectGarbage();
     if (this.opts.watch && this.changes >= SAVE_AFTER) await this.save();
   }
 
@@ -336,18 +343,9 @@ export class SemanticLeg {
       keys.push(vectorKey(doc));
       rows.push(row);
     }
-    const data = new Int8Array(rows.length * v.dim);
-    const scales = new Float32Array(rows.length);
-    const cw = v.codeWords;
-    const codes = new Uint32Array(rows.length * cw);
-    rows.forEach((r, i) => {
-      const raw = v.raw(r);
-      data.set(raw.data, i * v.dim);
-      scales[i] = raw.scale;
-      codes.set(raw.code, i * cw);
-    });
     try {
-      await writeVectors(this.store.dir, { embedder: v.embedderId, dim: v.dim, keys, scales, rows: data, codeWords: cw, codes });
+      // streamed from the index's own rows (vectorCache.ts): no copy of every vector
+      await writeVectorSource(this.store.dir, { embedder: v.embedderId, dim: v.dim, codeWords: v.codeWords, keys, row: (i) => v.raw(rows[i]!) });
       this.changes = 0;
     } catch (err) {
       this.opts.warn(`could not save the vector cache: ${(err as Error).message}`);
