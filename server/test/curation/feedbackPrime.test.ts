@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { EventLog } from '../../src/core/curation/events.ts';
 import { FeedbackFold } from '../../src/core/curation/feedback.ts';
 import { removeDir, tempDir } from '../helpers/env.ts';
@@ -38,6 +38,65 @@ test('prime() folds the same events as a refresh; the fold is empty until it is 
     primed.refresh();
     assert.equal(primed.tracked, 3);
     void join;
+  } finally {
+    removeDir(dir);
+  }
+});
+
+test('the fold is saved to .cache/feedback.json and the next process continues from it; a rotation or a missing archive folds from the log again', () => {
+  const dir = tempDir();
+  const A = '01AAAAAAAAAAAAAAAAAAAAAAAA';
+  const B = '01BBBBBBBBBBBBBBBBBBBBBBBB';
+  const C = '01CCCCCCCCCCCCCCCCCCCCCCCC';
+  try {
+    const settings = { halfLifeDays: 30, maxFraction: 0.15 };
+    const now = Date.now();
+    const log = new EventLog({ dir, session: 'S1', warn: () => {}, maxBytes: 300 });
+    for (let i = 0; i < 5; i++) log.append('use', { ids: [A], outcome: 'applied' });
+    log.close();
+    const log1 = new EventLog({ dir, session: 'S1b', warn: () => {} });
+    log1.append('use', { ids: [B], outcome: 'contradicted' });
+    log1.close();
+    const first = new FeedbackFold(dir, settings, now, 0);
+    first.refresh();
+    const file = join(dir, '.cache', 'feedback.json');
+    const saved = JSON.parse(readFileSync(file, 'utf8'));
+    assert.ok(saved.archives.length >= 1, 'the archives it read are named');
+    // Proof that the next fold starts from the file, not the log: a value only the file holds.
+    saved.acc = saved.acc.map((r: [string, number, number, number]) => (r[0] === A ? [A, 1000, 0, 0] : r));
+    writeFileSync(file, JSON.stringify(saved));
+    const second = new FeedbackFold(dir, settings, now, 0);
+    second.refresh();
+    assert.equal(second.parts(A, now).applied, 1000);
+    assert.deepEqual(second.parts(B, now), first.parts(B, now));
+    // Events appended since the save are read on top of it.
+    const log2 = new EventLog({ dir, session: 'S2', warn: () => {} });
+    log2.append('use', { ids: [C], outcome: 'applied' });
+    log2.close();
+    const third = new FeedbackFold(dir, settings, now, 0);
+    third.refresh();
+    assert.equal(third.parts(A, now).applied, 1000);
+    assert.ok(third.parts(C, now).multiplier > 1);
+
+    // A missing archive: the saved fold is not used.
+    writeFileSync(file, JSON.stringify({ ...saved, archives: [...saved.archives, '.events-20000101T000000000Z.jsonl'] }));
+    const fresh = new FeedbackFold(dir, settings, now, 0);
+    fresh.refresh();
+    assert.notEqual(fresh.parts(A, now).applied, 1000);
+    assert.deepEqual(fresh.parts(C, now), third.parts(C, now));
+
+    // A rotation (the active log replaced): folded from the log again.
+    writeFileSync(file, JSON.stringify(saved));
+    const log3 = new EventLog({ dir, session: 'S3', warn: () => {}, maxBytes: 300 });
+    for (let i = 0; i < 4; i++) log3.append('use', { ids: [B], outcome: 'applied' });
+    log3.close();
+    const rotated = new FeedbackFold(dir, settings, now, 0);
+    rotated.refresh();
+    assert.notEqual(rotated.parts(A, now).applied, 1000);
+    rmSync(file);
+    const scratch = new FeedbackFold(dir, settings, now, 0);
+    scratch.refresh();
+    for (const id of [A, B, C]) assert.deepEqual(rotated.parts(id, now), scratch.parts(id, now));
   } finally {
     removeDir(dir);
   }

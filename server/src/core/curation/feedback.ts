@@ -7,8 +7,15 @@
 // then each search reads only the bytes appended to the active log since (one fstat when nothing
 // changed). A rotation (the active file replaced) folds everything again from scratch, which
 // happens once per telemetry.max_bytes of events.
-import { closeSync, fstatSync, openSync, promises as fsp, readFileSync, readSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+//
+// A process that reads the log from scratch (every CLI command that searches, a server's start)
+// leaves the fold in `.cache/feedback.json` (its sums, the log position and the archives it
+// read), and the next one continues from there when the active log is the same file (inode) and
+// no shorter and every archive is still present: `cairn search` no longer re-reads megabytes of
+// events each time. A rotation or a missing archive folds from scratch, as before.
+import { closeSync, existsSync, fstatSync, lstatSync, openSync, promises as fsp, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { ensureOwnDirSync, tempPathFor } from '../store/fsatomic.ts';
 import { gunzipSync } from 'node:zlib';
 import { ACTIVE_LOG, listLogFiles, type CairnEvent } from './archives.ts';
 import { actorOf, retrievedIds, useOf } from './usage.ts';
@@ -40,9 +47,29 @@ const SUNK_HALF = 0.5; // one contradiction reaches two thirds of the sink
 const IDLE_HALF = 50; // idle retrievals: at most 10% of the cap, half of that after 50
 const IDLE_SHARE = 0.1;
 
+/** `.cache/feedback.json`: the fold as of `offset` bytes into the active log (inode `ino`). */
+const FOLD_FILE = 'feedback.json';
+const FOLD_VERSION = 1;
+/** A fold that read at least this much of the log since its last save is saved again. */
+const SAVE_AFTER_BYTES = 256 * 1024;
+
+interface SavedFold {
+  v: number;
+  t0: number;
+  hMs: number;
+  ino: number;
+  offset: number;
+  archives: string[];
+  acc: Array<[string, number, number, number]>;
+}
+
 export class FeedbackFold {
   private readonly acc = new Map<string, Acc>();
-  private readonly t0: number;
+  private t0: number;
+  /** archive names folded in (the saved fold is valid while they all exist) */
+  private archives: string[] = [];
+  /** log bytes folded since the fold was last saved or restored */
+  private unsaved = 0;
   private readonly hMs: number;
   private offset = 0;
   private ino = -1;
@@ -52,6 +79,8 @@ export class FeedbackFold {
     private readonly dir: string,
     private readonly settings: FeedbackSettings,
     now: number,
+    /** log bytes read before the fold is saved to .cache/ (tests lower it) */
+    private readonly saveAfterBytes = SAVE_AFTER_BYTES,
   ) {
     this.t0 = now;
     this.hMs = settings.halfLifeDays * 86_400_000;
@@ -115,16 +144,24 @@ export class FeedbackFold {
   }
 
   private fullRead(listed?: readonly string[]): void {
+    if (this.restore()) {
+      this.saveIfWorth();
+      return;
+    }
     this.acc.clear();
     this.started = true;
     this.offset = 0;
     this.ino = -1;
+    this.archives = [];
+    this.unsaved = 0;
     // Archives oldest first (whole), then the active file by byte offset, so the next refresh
     // continues exactly where this one stopped.
     for (const f of listLogFiles(this.dir, listed)) {
       if (f.rotatedAt === null) continue;
+      this.archives.push(basename(f.file).replace(/\.gz$/, ''));
       try {
         const raw = readFileSync(f.file);
+        this.unsaved += raw.length;
         for (const line of (f.compressed ? gunzipSync(raw) : raw).toString('utf8').split('\n')) {
           const e = parseLine(line);
           if (e) this.fold(e);
@@ -138,6 +175,67 @@ export class FeedbackFold {
       for (const e of this.readBytes(file, 0)) this.fold(e);
     } catch {
       // no active log yet
+    }
+    this.saveIfWorth();
+  }
+
+  /** The saved fold, when it still describes the log's start (see the top of this file). */
+  private restore(): boolean {
+    let saved: SavedFold;
+    try {
+      saved = JSON.parse(readFileSync(join(this.dir, '.cache', FOLD_FILE), 'utf8')) as SavedFold;
+    } catch {
+      return false;
+    }
+    try {
+      if (saved.v !== FOLD_VERSION || saved.hMs !== this.hMs || !Array.isArray(saved.acc) || !Array.isArray(saved.archives)) return false;
+      const st = statSync(join(this.dir, ACTIVE_LOG));
+      if (st.ino !== saved.ino || st.size < saved.offset) return false;
+      const present = (name: string) => [name, `${name}.gz`].some((n) => {
+        try {
+          return lstatSync(join(this.dir, n)).isFile();
+        } catch {
+          return false;
+        }
+      });
+      if (!saved.archives.every(present)) return false;
+      this.acc.clear();
+      for (const [id, applied, sunk, idle] of saved.acc) this.acc.set(id, { applied, sunk, idle });
+      this.t0 = saved.t0;
+      this.archives = saved.archives;
+      this.started = true;
+      this.ino = saved.ino;
+      this.offset = saved.offset;
+      this.unsaved = st.size - saved.offset;
+      if (st.size > saved.offset) this.readActiveFrom(join(this.dir, ACTIVE_LOG));
+      return true;
+    } catch {
+      this.acc.clear();
+      return false;
+    }
+  }
+
+  /** Saves the fold when enough of the log was read since the last save (never throws). */
+  private saveIfWorth(): void {
+    if (this.unsaved < this.saveAfterBytes || this.ino < 0) return;
+    const cache = join(this.dir, '.cache');
+    try {
+      if (!existsSync(this.dir)) return;
+      ensureOwnDirSync(cache);
+      const saved: SavedFold = { v: FOLD_VERSION, t0: this.t0, hMs: this.hMs, ino: this.ino, offset: this.offset, archives: this.archives, acc: [...this.acc].map(([id, a]) => [id, a.applied, a.sunk, a.idle]) };
+      this.unsaved = 0;
+      // Synchronous, so a command exiting right after cannot leave a temp file; no fsync: a torn
+      // or empty file after a crash is unreadable JSON, and the next process folds from the log.
+      const file = join(cache, FOLD_FILE);
+      const tmp = tempPathFor(file);
+      try {
+        writeFileSync(tmp, JSON.stringify(saved), { mode: 0o600, flag: 'wx' });
+        renameSync(tmp, file);
+      } catch {
+        rmSync(tmp, { force: true });
+      }
+    } catch {
+      // a cache: the next process folds from the log
     }
   }
 
