@@ -36591,7 +36591,7 @@ import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
 
 // server/src/core/cairn.ts
-import { existsSync as existsSync14 } from "node:fs";
+import { existsSync as existsSync15 } from "node:fs";
 import { join as join33, resolve as resolve6 } from "node:path";
 
 // server/src/core/store/location.ts
@@ -40103,8 +40103,6 @@ function detectSecrets(text3) {
 
 // server/src/core/index/live.ts
 import { existsSync as existsSync3 } from "node:fs";
-import { setFlagsFromString } from "node:v8";
-import { runInNewContext } from "node:vm";
 import { join as join14 } from "node:path";
 
 // server/src/core/index/cache.ts
@@ -40916,6 +40914,27 @@ var Freshness = class {
     this.watchers.clear();
   }
 };
+
+// server/src/core/index/gc.ts
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+var fullGc;
+function collectGarbage() {
+  if (fullGc === void 0) {
+    fullGc = null;
+    const exposed = globalThis.gc;
+    if (typeof exposed === "function") fullGc = exposed;
+    else {
+      try {
+        setFlagsFromString("--expose-gc");
+        const fn = runInNewContext("gc");
+        if (typeof fn === "function") fullGc = fn;
+      } catch {
+      }
+    }
+  }
+  fullGc?.();
+}
 
 // server/src/core/index/overviewCache.ts
 import { closeSync as closeSync4, constants as constants3, fstatSync as fstatSync2, openSync as openSync4, readSync as readSync2, renameSync as renameSync3, rmSync as rmSync6, writeFileSync as writeFileSync2 } from "node:fs";
@@ -42611,23 +42630,6 @@ var pause = () => new Promise((r) => setImmediate(r));
 var EXACT_BELOW = 1e4;
 var BULK_GC_MIN = 1e4;
 var ADOPTED_GC_MIN = 1e5;
-var fullGc;
-function collectGarbage() {
-  if (fullGc === void 0) {
-    fullGc = null;
-    const exposed = globalThis.gc;
-    if (typeof exposed === "function") fullGc = exposed;
-    else {
-      try {
-        setFlagsFromString("--expose-gc");
-        const fn = runInNewContext("gc");
-        if (typeof fn === "function") fullGc = fn;
-      } catch {
-      }
-    }
-  }
-  fullGc?.();
-}
 var text2 = (v) => {
   if (typeof v !== "string") throw new Error("not text");
   return v;
@@ -43121,6 +43123,17 @@ var F64_MUL = 242;
 var F64_EXTRACT = 33;
 var CONVERT_LOW = 254;
 var ZERO = simd(V_CONST, ...new Array(16).fill(0));
+var I16_EXT_LOW_I8_S = 135;
+var I16_EXT_HIGH_I8_S = 136;
+var I32_DOT_I16 = 186;
+var I32X4_ADD = 174;
+var I16_SPLAT = 16;
+var I16_SUB = 145;
+var I16_LE_U = 52;
+var ANY_TRUE = 83;
+var SUB = 107;
+var LE_U = 77;
+var ifThen = (body) => [4, 64, ...body, 11];
 function hammingBody() {
   const [codes, q, n2, chunks, dist, hist, row3, k, p, d, acc] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
   const lane = (l) => [...get(acc), ...simd(EXTADD_I16_U), ...simd(I32_EXTRACT, l)];
@@ -43328,8 +43341,173 @@ function dotsBody() {
     ])
   ];
 }
+function dots16Body() {
+  const [q, data, dim, rows, m, out2, i, j, base, qp, acc, v] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11];
+  const lane = (l) => [...get(acc), ...simd(I32_EXTRACT, l)];
+  return [
+    ...forLt(i, get(m), [
+      ...get(data),
+      ...get(rows),
+      ...get(i),
+      ...i32c(2),
+      SHL,
+      ADD,
+      40,
+      ...mem(2),
+      ...get(dim),
+      MUL,
+      ADD,
+      ...set2(base),
+      ...ZERO,
+      ...set2(acc),
+      ...get(q),
+      ...set2(qp),
+      ...i32c(0),
+      ...set2(j),
+      ...block(loop([
+        ...get(j),
+        ...get(dim),
+        LT_U,
+        EQZ,
+        ...brIf(1),
+        // 16 int8 of the row -> two i16x8, each dotted with 8 i16 of the query into i32x4
+        ...get(base),
+        ...get(j),
+        ADD,
+        ...simd(V_LOAD, ...mem(0)),
+        ...set2(v),
+        ...get(acc),
+        ...get(v),
+        ...simd(I16_EXT_LOW_I8_S),
+        ...get(qp),
+        ...simd(V_LOAD, ...mem(0)),
+        ...simd(I32_DOT_I16),
+        ...simd(I32X4_ADD),
+        ...get(v),
+        ...simd(I16_EXT_HIGH_I8_S),
+        ...get(qp),
+        ...simd(V_LOAD, ...mem(0, 16)),
+        ...simd(I32_DOT_I16),
+        ...simd(I32X4_ADD),
+        ...set2(acc),
+        ...get(qp),
+        ...i32c(32),
+        ADD,
+        ...set2(qp),
+        ...get(j),
+        ...i32c(16),
+        ADD,
+        ...set2(j),
+        ...br(0)
+      ])),
+      // out[i] = the four lanes' sum
+      ...get(out2),
+      ...get(i),
+      ...i32c(2),
+      SHL,
+      ADD,
+      ...lane(0),
+      ...lane(1),
+      ADD,
+      ...lane(2),
+      ADD,
+      ...lane(3),
+      ADD,
+      54,
+      ...mem(2)
+    ])
+  ];
+}
+function collectBody() {
+  const [dist, n2, from, span, cand, r, m, j, d, row3, vf, vs] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11];
+  return [
+    ...get(from),
+    ...simd(I16_SPLAT),
+    ...set2(vf),
+    ...get(span),
+    ...simd(I16_SPLAT),
+    ...set2(vs),
+    ...block(loop([
+      ...get(r),
+      ...get(n2),
+      LT_U,
+      EQZ,
+      ...brIf(1),
+      // any of dist[r..r+8) in range? (u16 lanes: (d - from) mod 2^16 <= span)
+      ...get(dist),
+      ...get(r),
+      ...i32c(1),
+      SHL,
+      ADD,
+      ...simd(V_LOAD, ...mem(0)),
+      ...get(vf),
+      ...simd(I16_SUB),
+      ...get(vs),
+      ...simd(I16_LE_U),
+      ...simd(ANY_TRUE),
+      ...ifThen([
+        ...i32c(0),
+        ...set2(j),
+        ...block(loop([
+          ...get(j),
+          ...i32c(8),
+          LT_U,
+          EQZ,
+          ...brIf(1),
+          ...get(r),
+          ...get(j),
+          ADD,
+          ...tee(row3),
+          ...get(n2),
+          LT_U,
+          ...ifThen([
+            ...get(dist),
+            ...get(row3),
+            ...i32c(1),
+            SHL,
+            ADD,
+            47,
+            ...mem(1),
+            ...set2(d),
+            ...get(d),
+            ...get(from),
+            SUB,
+            ...get(span),
+            LE_U,
+            ...ifThen([
+              ...get(cand),
+              ...get(m),
+              ...i32c(2),
+              SHL,
+              ADD,
+              ...get(row3),
+              54,
+              ...mem(2),
+              ...get(m),
+              ...i32c(1),
+              ADD,
+              ...set2(m)
+            ])
+          ]),
+          ...get(j),
+          ...i32c(1),
+          ADD,
+          ...set2(j),
+          ...br(0)
+        ]))
+      ]),
+      ...get(r),
+      ...i32c(8),
+      ADD,
+      ...set2(r),
+      ...br(0)
+    ])),
+    ...get(m)
+  ];
+}
 function moduleBytes() {
   const type6 = [96, ...vec([I32, I32, I32, I32, I32, I32]), ...vec([])];
+  const type5r = [96, ...vec([I32, I32, I32, I32, I32]), ...vec([I32])];
   const fn = (locals, body) => vec([...u(locals.length), ...locals.flat(), ...body, 11]);
   const bytes2 = [
     0,
@@ -43340,12 +43518,12 @@ function moduleBytes() {
     0,
     0,
     0,
-    ...section2(1, [...u(1), ...type6]),
+    ...section2(1, [...u(2), ...type6, ...type5r]),
     // imports: env.mem (memory, min 1 page)
     ...section2(2, [...u(1), ...vec([..."env"].map((c) => c.charCodeAt(0))), ...vec([..."mem"].map((c) => c.charCodeAt(0))), 2, 0, ...u(1)]),
-    ...section2(3, [...u(3), 0, 0, 0]),
+    ...section2(3, [...u(5), 0, 0, 0, 0, 1]),
     ...section2(7, [
-      ...u(3),
+      ...u(5),
       ...vec([..."hamming"].map((c) => c.charCodeAt(0))),
       0,
       0,
@@ -43354,13 +43532,21 @@ function moduleBytes() {
       1,
       ...vec([..."hamming2"].map((c) => c.charCodeAt(0))),
       0,
-      2
+      2,
+      ...vec([..."dots16"].map((c) => c.charCodeAt(0))),
+      0,
+      3,
+      ...vec([..."collect"].map((c) => c.charCodeAt(0))),
+      0,
+      4
     ]),
     ...section2(10, [
-      ...u(3),
+      ...u(5),
       ...fn([[4, I32], [1, V128]], hammingBody()),
       ...fn([[4, I32], [3, V128]], dotsBody()),
-      ...fn([[4, I32], [3, V128]], hamming2Body())
+      ...fn([[4, I32], [3, V128]], hamming2Body()),
+      ...fn([[4, I32], [2, V128]], dots16Body()),
+      ...fn([[5, I32], [2, V128]], collectBody())
     ])
   ];
   return Uint8Array.from(bytes2);
@@ -43385,7 +43571,9 @@ function simdKernels(bytes2) {
   return {
     memory: memory2,
     hamming: (codes, q, n2, chunks, dist, hist) => chunks === 2 ? two(codes, q, n2, chunks, dist, hist) : general(codes, q, n2, chunks, dist, hist),
-    dots: ex.dots
+    dots: ex.dots,
+    dots16: ex.dots16,
+    collect: ex.collect
   };
 }
 
@@ -43553,7 +43741,72 @@ var VectorIndex = class {
    */
   search(q, k, opts = {}) {
     if (q.length !== this.dim || k <= 0 || this.rowOf.size === 0) return [];
-    return this.rowOf.size <= EXACT_MAX ? this.searchExact(q, k, opts) : this.searchApprox(q, k, opts);
+    return this.rowOf.size <= EXACT_MAX ? this.searchAll(q, k, opts) : this.searchApprox(q, k, opts);
+  }
+  /** Every live row, ranked by the int16 kernel where there is one and the kept few recomputed exactly: the same hits as searchExact. */
+  searchAll(q, k, opts) {
+    const sp = this.simd;
+    if (!sp || !sp.q16) return this.searchExact(q, k, opts);
+    const pre = this.preTop(k, opts);
+    const now = opts.now ?? Date.now();
+    this.setQuery16(sp, q);
+    for (let from = 0; from < this.rows; from += SIMD_BATCH) {
+      const m = Math.min(SIMD_BATCH, this.rows - from);
+      for (let i = 0; i < m; i++) sp.cand[i] = from + i;
+      this.preScoreBatch(sp, pre, m, now, opts.allow);
+    }
+    return this.exactOf(sp, q, pre, k, opts);
+  }
+  /**
+   * The candidate list of the two-stage rescoring: k + PRE_EXTRA rows by the int16 kernel's
+   * cosine, whose error (~1e-4) is far below the gap PRE_EXTRA rows make; its floor a little under
+   * minSim so a row at the threshold is decided by the exact cosine.
+   */
+  preTop(k, opts) {
+    return new TopK(k + PRE_EXTRA, opts.minSim === void 0 ? -Infinity : opts.minSim - PRE_MARGIN);
+  }
+  setQuery16(sp, q) {
+    const q16 = sp.q16;
+    let mx = 0;
+    for (let i = 0; i < q.length; i++) {
+      const a = Math.abs(q[i]);
+      if (a > mx) mx = a;
+    }
+    const s2 = mx > 0 ? 32767 / mx : 0;
+    for (let i = 0; i < q.length; i++) q16[i] = Math.round(q[i] * s2);
+    sp.qInv = s2 > 0 ? 1 / s2 : 0;
+    sp.qf.set(q);
+  }
+  /** Scores the m rows listed in sp.cand with the int16 kernel and offers them to `pre`. */
+  preScoreBatch(sp, pre, m, now, allow, off = 0) {
+    sp.k.dots16(sp.q16At, sp.dataAt, this.dim, sp.candAt + off * 4, m, sp.out32At);
+    const out2 = sp.out32;
+    const cand = sp.cand;
+    const scale = this.scale;
+    const inv = sp.qInv;
+    for (let i = 0; i < m; i++) {
+      const row3 = cand[off + i];
+      const sc = scale[row3];
+      if (sc === 0) continue;
+      const s2 = out2[i] * inv * sc;
+      if (!pre.wouldTake(s2)) continue;
+      if (this.expires[row3] <= now) continue;
+      if (allow && !allow(this.docs[row3])) continue;
+      pre.add(row3, s2);
+    }
+  }
+  /** The rows `pre` kept, rescored exactly (f64 kernel): the k best as searchExact would give them. */
+  exactOf(sp, q, pre, k, opts) {
+    const top = new TopK(k, opts.minSim ?? -Infinity);
+    const m = pre.copyRows(sp.cand);
+    sp.qf.set(q);
+    sp.k.dots(sp.qfAt, sp.dataAt, this.dim, sp.candAt, m, sp.outAt);
+    for (let i = 0; i < m; i++) {
+      const row3 = sp.cand[i];
+      const s2 = sp.out[i] * this.scale[row3];
+      if (top.wouldTake(s2)) top.add(row3, s2);
+    }
+    return top.hits(this.docs);
   }
   /** Every live row scored exactly (the reference the approximate search is measured against). */
   searchExact(q, k, opts = {}) {
@@ -43607,7 +43860,8 @@ var VectorIndex = class {
         hist[dist[row3]]--;
         dist[row3] = FREE;
       }
-      sp.qf.set(q);
+      if (sp.q16) this.setQuery16(sp, q);
+      else sp.qf.set(q);
     } else if (W2 === 8) {
       const q0 = qc[0], q1 = qc[1], q2 = qc[2], q3 = qc[3], q4 = qc[4], q5 = qc[5], q6 = qc[6], q7 = qc[7];
       for (let row3 = 0, b = 0; row3 < n2; row3++, b += 8) {
@@ -43649,7 +43903,8 @@ var VectorIndex = class {
         hist[d]++;
       }
     }
-    const top = new TopK(k, opts.minSim ?? -Infinity);
+    const fast = sp !== null && sp.q16 !== null;
+    const top = fast ? this.preTop(k, opts) : new TopK(k, opts.minSim ?? -Infinity);
     const now = opts.now ?? Date.now();
     const want = rescoreCount(this.rowOf.size);
     let lo = -1;
@@ -43658,12 +43913,18 @@ var VectorIndex = class {
     while (lo < this.rot.size) {
       let hi = lo;
       while (hi < this.rot.size && taken < need) taken += hist[++hi];
-      if (sp) {
+      if (fast) {
+        if (hi > lo) {
+          const m = sp.k.collect(sp.distAt, n2, lo + 1, hi - lo - 1, sp.candAt);
+          for (let off = 0; off < m; off += SIMD_BATCH) this.preScoreBatch(sp, top, Math.min(SIMD_BATCH, m - off), now, opts.allow, off);
+        }
+      } else if (sp) {
         let m = 0;
         const cand = sp.cand;
+        const from = lo + 1;
+        const span = hi - from;
         for (let row3 = 0; row3 < n2; row3++) {
-          const d = dist[row3];
-          if (d > lo && d <= hi) {
+          if (dist[row3] - from >>> 0 <= span) {
             cand[m++] = row3;
             if (m === SIMD_BATCH) {
               this.rescoreBatch(sp, top, m, now, opts.allow);
@@ -43682,7 +43943,7 @@ var VectorIndex = class {
       if (top.size >= k) break;
       need = taken + want;
     }
-    return top.hits(this.docs);
+    return fast ? this.exactOf(sp, q, top, k, opts) : top.hits(this.docs);
   }
   consider(top, q, row3, now, allow) {
     const sc = this.scale[row3];
@@ -43700,6 +43961,8 @@ var VectorIndex = class {
   }
 };
 var SIMD_BATCH = 2048;
+var PRE_EXTRA = 16;
+var PRE_MARGIN = 1e-3;
 function simdSpace(capacity, dim, words, prev, ix) {
   const a16 = (x) => x + 15 & ~15;
   let at = 0;
@@ -43710,8 +43973,11 @@ function simdSpace(capacity, dim, words, prev, ix) {
   };
   const qcAt = place(words * 4);
   const qfAt = place(dim * 8);
+  const q16At = place(dim * 2);
+  const out32At = place(SIMD_BATCH * 4);
   const histAt = place((words * 32 + 2) * 4);
-  const candAt = place(SIMD_BATCH * 4);
+  const candCap = Math.max(SIMD_BATCH, capacity);
+  const candAt = place(candCap * 4);
   const outAt = place(SIMD_BATCH * 8);
   const distAt = place(capacity * 2);
   const codesAt = place(capacity * words * 4);
@@ -43733,7 +43999,12 @@ function simdSpace(capacity, dim, words, prev, ix) {
     qcAt,
     qf: new Float64Array(buf, qfAt, dim),
     qfAt,
-    cand: new Int32Array(buf, candAt, SIMD_BATCH),
+    q16: dim % 16 === 0 ? new Int16Array(buf, q16At, dim) : null,
+    q16At,
+    qInv: 0,
+    out32: new Int32Array(buf, out32At, SIMD_BATCH),
+    out32At,
+    cand: new Int32Array(buf, candAt, candCap),
     candAt,
     out: new Float64Array(buf, outAt, SIMD_BATCH),
     outAt
@@ -43776,6 +44047,11 @@ var TopK = class {
     this.sims[j] = s2;
     this.rows[j] = row3;
     if (this.size === this.k) this.worst = Math.max(this.minSim, this.sims[this.k - 1]);
+  }
+  /** Writes the kept rows to `out` (from 0); returns how many. */
+  copyRows(out2) {
+    out2.set(this.rows.subarray(0, this.size));
+    return this.size;
   }
   hits(docs) {
     const out2 = [];
@@ -43834,33 +44110,13 @@ function signCode(rot, v, out2, at) {
 
 // server/src/core/index/vectorCache.ts
 import { createHash as createHash3 } from "node:crypto";
-import { closeSync as closeSync5, constants as constants4, fstatSync as fstatSync3, openSync as openSync5, readSync as readSync3 } from "node:fs";
+import { closeSync as closeSync5, constants as constants4, fchmodSync as fchmodSync2, fstatSync as fstatSync3, fsyncSync as fsyncSync2, openSync as openSync5, readSync as readSync3, renameSync as renameSync4, rmSync as rmSync7, writeSync as writeSync4 } from "node:fs";
 import { join as join15 } from "node:path";
 var VECTOR_FILE = "vectors.bin";
 var MAGIC2 = "CAIRNVEC";
 var FORMAT3 = 2;
 function vectorCachePath(storeDir) {
   return join15(storeDir, ".cache", VECTOR_FILE);
-}
-function encodeVectors(v) {
-  const keys = Buffer.from(v.keys.join("\n"), "utf8");
-  const header = Buffer.from(JSON.stringify({ format: FORMAT3, embedder: v.embedder, dim: v.dim, count: v.keys.length, keysBytes: keys.length, codeWords: v.codeWords }), "utf8");
-  const headLen = 8 + 40 + 4 + header.length;
-  const pad = (4 - (headLen + keys.length) % 4) % 4;
-  const rowsEnd = headLen + keys.length + pad + v.scales.length * 4 + v.rows.length;
-  const pad2 = (4 - rowsEnd % 4) % 4;
-  const out2 = Buffer.alloc(rowsEnd + pad2 + v.codes.length * 4);
-  out2.write(MAGIC2, 0, "latin1");
-  out2.writeUInt32LE(header.length, 48);
-  header.copy(out2, 52);
-  keys.copy(out2, headLen);
-  let at = headLen + keys.length + pad;
-  for (let i = 0; i < v.scales.length; i++, at += 4) out2.writeFloatLE(v.scales[i], at);
-  Buffer.from(v.rows.buffer, v.rows.byteOffset, v.rows.length).copy(out2, at);
-  at = rowsEnd + pad2;
-  for (let i = 0; i < v.codes.length; i++, at += 4) out2.writeUInt32LE(v.codes[i], at);
-  out2.write(createHash3("sha1").update(out2.subarray(48)).digest("hex"), 8, "latin1");
-  return out2;
 }
 function decodeVectors(buf) {
   if (buf.length < 52 || buf.toString("latin1", 0, 8) !== MAGIC2) return "not a vector cache";
@@ -43920,13 +44176,84 @@ function readVectors(storeDir, warn) {
     closeSync5(fd);
   }
 }
-async function writeVectors(storeDir, v) {
+var WRITE_ROWS = 4096;
+async function writeVectorSource(storeDir, v) {
   ensureOwnDirSync(join15(storeDir, ".cache"));
-  await writeFileAtomic(vectorCachePath(storeDir), encodeVectors(v));
+  const target = vectorCachePath(storeDir);
+  const count = v.keys.length;
+  const keys = Buffer.from(v.keys.join("\n"), "utf8");
+  const header = Buffer.from(JSON.stringify({ format: FORMAT3, embedder: v.embedder, dim: v.dim, count, keysBytes: keys.length, codeWords: v.codeWords }), "utf8");
+  const headLen = 8 + 40 + 4 + header.length;
+  const pad = (4 - (headLen + keys.length) % 4) % 4;
+  const rowsEnd = headLen + keys.length + pad + count * 4 + count * v.dim;
+  const pad2 = (4 - rowsEnd % 4) % 4;
+  const sha = createHash3("sha1");
+  const tmp = tempPathFor(target);
+  const fd = openSync5(tmp, "wx", FILE_MODE);
+  let pos = 0;
+  const put = (b, hashed = true) => {
+    if (hashed) sha.update(b);
+    for (let at = 0; at < b.length; ) at += writeSync4(fd, b, at, b.length - at, pos + at);
+    pos += b.length;
+  };
+  try {
+    const head = Buffer.alloc(52);
+    head.write(MAGIC2, 0, "latin1");
+    head.writeUInt32LE(header.length, 48);
+    put(head.subarray(0, 48), false);
+    put(head.subarray(48));
+    put(header);
+    put(keys);
+    put(Buffer.alloc(pad));
+    const chunk = Buffer.allocUnsafe(WRITE_ROWS * Math.max(4, v.dim, v.codeWords * 4));
+    for (let from = 0; from < count; from += WRITE_ROWS) {
+      const to = Math.min(count, from + WRITE_ROWS);
+      for (let i = from; i < to; i++) chunk.writeFloatLE(v.row(i).scale, (i - from) * 4);
+      put(chunk.subarray(0, (to - from) * 4));
+    }
+    for (let from = 0; from < count; from += WRITE_ROWS) {
+      const to = Math.min(count, from + WRITE_ROWS);
+      for (let i = from; i < to; i++) {
+        const d = v.row(i).data;
+        chunk.set(new Uint8Array(d.buffer, d.byteOffset, v.dim), (i - from) * v.dim);
+      }
+      put(chunk.subarray(0, (to - from) * v.dim));
+    }
+    put(Buffer.alloc(pad2));
+    const cb = v.codeWords * 4;
+    for (let from = 0; from < count && cb > 0; from += WRITE_ROWS) {
+      const to = Math.min(count, from + WRITE_ROWS);
+      for (let i = from; i < to; i++) {
+        const code = v.row(i).code;
+        for (let w2 = 0; w2 < v.codeWords; w2++) chunk.writeUInt32LE(code[w2], (i - from) * cb + w2 * 4);
+      }
+      put(chunk.subarray(0, (to - from) * cb));
+    }
+    const digest = Buffer.from(sha.digest("hex"), "latin1");
+    for (let at = 0; at < digest.length; ) at += writeSync4(fd, digest, at, digest.length - at, 8 + at);
+    fchmodSync2(fd, FILE_MODE);
+    fsyncSync2(fd);
+  } catch (err) {
+    try {
+      closeSync5(fd);
+    } catch {
+    }
+    rmSync7(tmp, { force: true });
+    throw err;
+  }
+  closeSync5(fd);
+  try {
+    renameSync4(tmp, target);
+  } catch (err) {
+    rmSync7(tmp, { force: true });
+    throw err;
+  }
+  await fsyncDir(join15(storeDir, ".cache"));
 }
 
 // server/src/core/index/semantic.ts
 var BATCH = 64;
+var GC_EVERY = 25e3;
 var SAVE_AFTER = 200;
 var pause2 = () => new Promise((r) => setImmediate(r));
 var OPEN_CHUNK = 4e3;
@@ -44111,8 +44438,10 @@ var SemanticLeg = class {
       });
       done += batch.length;
       this.opts.progress?.(done, total());
+      if (done % GC_EVERY < BATCH && done >= GC_EVERY) collectGarbage();
       await pause2();
     }
+    if (done >= GC_EVERY) collectGarbage();
     if (this.opts.watch && this.changes >= SAVE_AFTER) await this.save();
   }
   async embedBatch(texts) {
@@ -44211,18 +44540,8 @@ ${vectorKey(t)}`);
       keys.push(vectorKey(doc));
       rows.push(row3);
     }
-    const data = new Int8Array(rows.length * v.dim);
-    const scales = new Float32Array(rows.length);
-    const cw = v.codeWords;
-    const codes = new Uint32Array(rows.length * cw);
-    rows.forEach((r, i) => {
-      const raw2 = v.raw(r);
-      data.set(raw2.data, i * v.dim);
-      scales[i] = raw2.scale;
-      codes.set(raw2.code, i * cw);
-    });
     try {
-      await writeVectors(this.store.dir, { embedder: v.embedderId, dim: v.dim, keys, scales, rows: data, codeWords: cw, codes });
+      await writeVectorSource(this.store.dir, { embedder: v.embedderId, dim: v.dim, codeWords: v.codeWords, keys, row: (i) => v.raw(rows[i]) });
       this.changes = 0;
     } catch (err) {
       this.opts.warn(`could not save the vector cache: ${err.message}`);
@@ -45203,21 +45522,21 @@ function checkNote(v, arg, required2) {
 }
 
 // server/src/core/curation/events.ts
-import { closeSync as closeSync7, existsSync as existsSync7, fstatSync as fstatSync4, openSync as openSync7, writeSync as writeSync5, constants as constants5 } from "node:fs";
+import { closeSync as closeSync7, existsSync as existsSync7, fstatSync as fstatSync4, openSync as openSync7, writeSync as writeSync6, constants as constants5 } from "node:fs";
 import { join as join19 } from "node:path";
 
 // server/src/core/curation/archives.ts
 import {
   closeSync as closeSync6,
-  fsyncSync as fsyncSync2,
+  fsyncSync as fsyncSync3,
   openSync as openSync6,
   lstatSync as lstatSync6,
   readFileSync as readFileSync8,
   readdirSync as readdirSync5,
-  renameSync as renameSync4,
-  rmSync as rmSync7,
+  renameSync as renameSync5,
+  rmSync as rmSync8,
   statSync as statSync7,
-  writeSync as writeSync4,
+  writeSync as writeSync5,
   existsSync as existsSync6
 } from "node:fs";
 import { join as join18 } from "node:path";
@@ -45246,20 +45565,20 @@ function withTryLock(dir, fn) {
     try {
       if (Date.now() - statSync7(file2).mtimeMs < LOCK_STALE_MS) return null;
       const aside = `${file2}.${process.pid}.${randomBytes4(4).toString("hex")}.tmp`;
-      renameSync4(file2, aside);
-      rmSync7(aside, { force: true });
+      renameSync5(file2, aside);
+      rmSync8(aside, { force: true });
       fd = openSync6(file2, "wx", 384);
     } catch {
       return null;
     }
   }
   try {
-    writeSync4(fd, `${process.pid} ${Date.now()}
+    writeSync5(fd, `${process.pid} ${Date.now()}
 `);
     closeSync6(fd);
     return fn();
   } finally {
-    rmSync7(file2, { force: true });
+    rmSync8(file2, { force: true });
   }
 }
 function rotateActive(dir, maxBytes, now) {
@@ -45277,7 +45596,7 @@ function rotateActive(dir, maxBytes, now) {
     for (let n2 = 1; existsSync6(target) || existsSync6(`${target}.gz`); n2++) {
       target = join18(dir, `.events-${stamp2}-${n2}.jsonl`);
     }
-    renameSync4(active, target);
+    renameSync5(active, target);
     return target;
   });
 }
@@ -45291,7 +45610,7 @@ function compressArchives(dir, opts) {
       const plain2 = join18(dir, name);
       const gz = `${plain2}.gz`;
       if (names.has(`${name}.gz`)) {
-        rmSync7(plain2, { force: true });
+        rmSync8(plain2, { force: true });
         continue;
       }
       const now = opts.now.getTime();
@@ -45303,13 +45622,13 @@ function compressArchives(dir, opts) {
       const tmp = join18(dir, `.${name}.gz.${process.pid}.${randomBytes4(4).toString("hex")}.tmp`);
       const fd = openSync6(tmp, "wx", 384);
       try {
-        writeSync4(fd, data);
-        fsyncSync2(fd);
+        writeSync5(fd, data);
+        fsyncSync3(fd);
       } finally {
         closeSync6(fd);
       }
-      renameSync4(tmp, gz);
-      rmSync7(plain2, { force: true });
+      renameSync5(tmp, gz);
+      rmSync8(plain2, { force: true });
       done.push(gz);
     }
     return done;
@@ -45461,9 +45780,9 @@ var EventLog = class {
     const buf = Buffer.from(line2, "utf8");
     const fd = openSync7(this.file, constants5.O_WRONLY | constants5.O_APPEND | constants5.O_CREAT | constants5.O_NOFOLLOW, 384);
     try {
-      const written = writeSync5(fd, buf, 0, buf.length);
+      const written = writeSync6(fd, buf, 0, buf.length);
       if (written !== buf.length) {
-        writeSync5(fd, buf, written, buf.length - written);
+        writeSync6(fd, buf, written, buf.length - written);
       }
       const st = fstatSync4(fd);
       return { size: st.size, ino: st.ino };
@@ -45766,6 +46085,13 @@ async function identityEnv(dir, base) {
   if (r.code === 0) return base;
   const host = hostname4().replace(/[<>\n]/g, "") || "localhost";
   return { ...base, GIT_AUTHOR_NAME: `cairn on ${host}`, GIT_AUTHOR_EMAIL: `cairn@${host}`, GIT_COMMITTER_NAME: `cairn on ${host}`, GIT_COMMITTER_EMAIL: `cairn@${host}` };
+}
+var shq = (s2) => `'${s2.replace(/'/g, `'\\''`)}'`;
+async function registerMergeDriver(cwd, argv) {
+  const driver = `${argv.map(shq).join(" ")} merge-driver %O %A %B %P`;
+  await git2(cwd, ["config", "merge.cairn.name", "cairn memory merge (field by field, by id)"]);
+  await git2(cwd, ["config", "merge.cairn.driver", driver]);
+  return driver;
 }
 async function ensureLines(file2, lines, header) {
   const cur = existsSync8(file2) ? readFileSync9(file2, "utf8") : "";
@@ -47977,24 +48303,33 @@ function capPage(page, cursorFor, budget = LIMITS.responseChars) {
 }
 
 // server/src/core/curation/feedback.ts
-import { closeSync as closeSync8, fstatSync as fstatSync5, openSync as openSync8, promises as fsp10, readFileSync as readFileSync11, readSync as readSync4, statSync as statSync8 } from "node:fs";
-import { join as join24 } from "node:path";
+import { closeSync as closeSync8, existsSync as existsSync10, fstatSync as fstatSync5, lstatSync as lstatSync8, openSync as openSync8, promises as fsp10, readFileSync as readFileSync11, readSync as readSync4, renameSync as renameSync6, rmSync as rmSync9, statSync as statSync8, writeFileSync as writeFileSync3 } from "node:fs";
+import { basename as basename4, join as join24 } from "node:path";
 import { gunzipSync as gunzipSync2 } from "node:zlib";
 var APPLIED_HALF = 3;
 var SUNK_HALF = 0.5;
 var IDLE_HALF = 50;
 var IDLE_SHARE = 0.1;
+var FOLD_FILE = "feedback.json";
+var FOLD_VERSION = 1;
+var SAVE_AFTER_BYTES = 256 * 1024;
 var FeedbackFold = class {
-  constructor(dir, settings, now) {
+  constructor(dir, settings, now, saveAfterBytes = SAVE_AFTER_BYTES) {
     this.dir = dir;
     this.settings = settings;
+    this.saveAfterBytes = saveAfterBytes;
     this.t0 = now;
     this.hMs = settings.halfLifeDays * 864e5;
   }
   dir;
   settings;
+  saveAfterBytes;
   acc = /* @__PURE__ */ new Map();
   t0;
+  /** archive names folded in (the saved fold is valid while they all exist) */
+  archives = [];
+  /** log bytes folded since the fold was last saved or restored */
+  unsaved = 0;
   hMs;
   offset = 0;
   ino = -1;
@@ -48051,14 +48386,22 @@ var FeedbackFold = class {
     this.offset = sizeAfter;
   }
   fullRead(listed) {
+    if (this.restore()) {
+      this.saveIfWorth();
+      return;
+    }
     this.acc.clear();
     this.started = true;
     this.offset = 0;
     this.ino = -1;
+    this.archives = [];
+    this.unsaved = 0;
     for (const f of listLogFiles(this.dir, listed)) {
       if (f.rotatedAt === null) continue;
+      this.archives.push(basename4(f.file).replace(/\.gz$/, ""));
       try {
         const raw2 = readFileSync11(f.file);
+        this.unsaved += raw2.length;
         for (const line2 of (f.compressed ? gunzipSync2(raw2) : raw2).toString("utf8").split("\n")) {
           const e = parseLine(line2);
           if (e) this.fold(e);
@@ -48069,6 +48412,62 @@ var FeedbackFold = class {
     const file2 = join24(this.dir, ACTIVE_LOG);
     try {
       for (const e of this.readBytes(file2, 0)) this.fold(e);
+    } catch {
+    }
+    this.saveIfWorth();
+  }
+  /** The saved fold, when it still describes the log's start (see the top of this file). */
+  restore() {
+    let saved;
+    try {
+      saved = JSON.parse(readFileSync11(join24(this.dir, ".cache", FOLD_FILE), "utf8"));
+    } catch {
+      return false;
+    }
+    try {
+      if (saved.v !== FOLD_VERSION || saved.hMs !== this.hMs || !Array.isArray(saved.acc) || !Array.isArray(saved.archives)) return false;
+      const st = statSync8(join24(this.dir, ACTIVE_LOG));
+      if (st.ino !== saved.ino || st.size < saved.offset) return false;
+      const present = (name) => [name, `${name}.gz`].some((n2) => {
+        try {
+          return lstatSync8(join24(this.dir, n2)).isFile();
+        } catch {
+          return false;
+        }
+      });
+      if (!saved.archives.every(present)) return false;
+      this.acc.clear();
+      for (const [id2, applied, sunk, idle] of saved.acc) this.acc.set(id2, { applied, sunk, idle });
+      this.t0 = saved.t0;
+      this.archives = saved.archives;
+      this.started = true;
+      this.ino = saved.ino;
+      this.offset = saved.offset;
+      this.unsaved = st.size - saved.offset;
+      if (st.size > saved.offset) this.readActiveFrom(join24(this.dir, ACTIVE_LOG));
+      return true;
+    } catch {
+      this.acc.clear();
+      return false;
+    }
+  }
+  /** Saves the fold when enough of the log was read since the last save (never throws). */
+  saveIfWorth() {
+    if (this.unsaved < this.saveAfterBytes || this.ino < 0) return;
+    const cache2 = join24(this.dir, ".cache");
+    try {
+      if (!existsSync10(this.dir)) return;
+      ensureOwnDirSync(cache2);
+      const saved = { v: FOLD_VERSION, t0: this.t0, hMs: this.hMs, ino: this.ino, offset: this.offset, archives: this.archives, acc: [...this.acc].map(([id2, a]) => [id2, a.applied, a.sunk, a.idle]) };
+      this.unsaved = 0;
+      const file2 = join24(cache2, FOLD_FILE);
+      const tmp = tempPathFor(file2);
+      try {
+        writeFileSync3(tmp, JSON.stringify(saved), { mode: 384, flag: "wx" });
+        renameSync6(tmp, file2);
+      } catch {
+        rmSync9(tmp, { force: true });
+      }
     } catch {
     }
   }
@@ -49331,8 +49730,8 @@ async function writeExportFile(path2, text3) {
 
 // server/src/core/io/import/common.ts
 import { createHash as createHash6 } from "node:crypto";
-import { lstatSync as lstatSync8, readdirSync as readdirSync7, readFileSync as readFileSync12 } from "node:fs";
-import { basename as basename4, join as join25, relative } from "node:path";
+import { lstatSync as lstatSync9, readdirSync as readdirSync7, readFileSync as readFileSync12 } from "node:fs";
+import { basename as basename5, join as join25, relative } from "node:path";
 
 // server/src/core/io/yaml.ts
 var import_gray_matter2 = __toESM(require_gray_matter(), 1);
@@ -49377,7 +49776,7 @@ function mtimeIso(st) {
 function readSource(file2) {
   let st;
   try {
-    st = lstatSync8(file2);
+    st = lstatSync9(file2);
   } catch (err) {
     throw new SourceError(`cannot read ${file2}: ${err.code === "ENOENT" ? "no such file or directory" : err.message}`);
   }
@@ -49390,7 +49789,7 @@ function readSource(file2) {
 }
 function statPath(path2) {
   try {
-    return lstatSync8(path2);
+    return lstatSync9(path2);
   } catch (err) {
     throw new SourceError(`cannot read ${path2}: ${err.code === "ENOENT" ? "no such file or directory" : err.message}`);
   }
@@ -49513,7 +49912,7 @@ function markdownItems(body, firstLine = 1) {
   return items;
 }
 function stem2(file2) {
-  return basename4(file2).replace(/\.[^.]+$/, "");
+  return basename5(file2).replace(/\.[^.]+$/, "");
 }
 function aliasList2(words) {
   const out2 = [];
@@ -49798,9 +50197,16 @@ async function signalsOf(c, mems) {
     const s2 = signalCache.get(m);
     return s2 === void 0 || now - s2.at > SIGNAL_TTL_MS;
   });
-  if (missing.length > 0) {
-    const sig = await computeSignals(signalContext(c), missing);
-    for (const m of missing) signalCache.set(m, { at: now, sig: sig.get(m.id) });
+  const byOwner = /* @__PURE__ */ new Map();
+  for (const m of missing) {
+    const o = ownerOf(c, m);
+    const g = byOwner.get(o);
+    if (g) g.push(m);
+    else byOwner.set(o, [m]);
+  }
+  for (const [o, group] of byOwner) {
+    const sig = await computeSignals(signalContext(o), group);
+    for (const m of group) signalCache.set(m, { at: now, sig: sig.get(m.id) });
   }
   return mems.map((m) => signalCache.get(m).sig);
 }
@@ -49845,6 +50251,7 @@ async function browse(c, input2) {
   if (!Number.isInteger(offset) || offset < 0) throw new ValidationError(`offset must be a whole number from 0, got ${JSON.stringify(input2.offset)}`);
   if (!Number.isInteger(limit) || limit < 1 || limit > LIMITS.pageSize) throw new ValidationError(`limit must be a whole number from 1 to ${LIMITS.pageSize}`);
   await c.store.ensureFresh();
+  if (c.team !== null) await c.team.store.ensureFresh();
   const now = c.now();
   const staleDays = c.config.behavior.verification_stale_days;
   const w2 = watchOf(c);
@@ -49854,7 +50261,7 @@ async function browse(c, input2) {
   if (!ordered) {
     const key = sort === "created" ? (m) => m.created : sort === "verified" ? (m) => m.last_verified_at ?? "" : sort === "scope" ? (m) => m.scopes[0] ?? "" : (m) => m.updated;
     const dir = order === "asc" ? 1 : -1;
-    const keyed = [...c.store.active()].map((m) => ({ k: key(m), id: m.id, m }));
+    const keyed = [...activeEverywhere(c)].map((m) => ({ k: key(m), id: m.id, m }));
     keyed.sort((a, b) => a.k < b.k ? -dir : a.k > b.k ? dir : a.id < b.id ? -dir : a.id > b.id ? dir : 0);
     ordered = keyed.map((x) => ({ m: x.m, repo: repoOf(x.m) ?? "none", expMs: x.m.expires === null ? Infinity : Date.parse(x.m.expires) }));
     w2.sorted.byKey.set(sortKey2, ordered);
@@ -49896,7 +50303,7 @@ ${m.aliases.join("\n")}` : m.body).toLowerCase();
   const sig = await signalsOf(c, page);
   const items = page.map((m, i) => ({
     ...recordHead(m),
-    store: c.storeKind,
+    store: ownerOf(c, m).storeKind,
     ...sig[i],
     summary: summarize(m.body, 140),
     repo: repoOf(m),
@@ -49998,9 +50405,13 @@ var watches = /* @__PURE__ */ new WeakMap();
 function watchOf(c) {
   let w2 = watches.get(c);
   if (!w2) {
-    const stop = c.store.onChange(() => {
+    const bump = () => {
       w2.version++;
-    });
+    };
+    const stops = [c.store.onChange(bump), ...c.team !== null ? [c.team.store.onChange(bump)] : []];
+    const stop = () => {
+      for (const s2 of stops) s2();
+    };
     watches.set(c, w2 = { version: 0, stop, overview: null, health: null, events: null, sorted: { version: -1, byKey: /* @__PURE__ */ new Map() } });
   }
   return w2;
@@ -50103,13 +50514,13 @@ function onChange(c, fn) {
 }
 
 // server/src/core/ops/sync.ts
-import { existsSync as existsSync10, readFileSync as readFileSync13 } from "node:fs";
+import { existsSync as existsSync11, readFileSync as readFileSync13 } from "node:fs";
 import { hostname as hostname5 } from "node:os";
 import { join as join27, relative as relative2, sep as sep3 } from "node:path";
 
 // server/src/core/sync/driver.ts
 import { promises as fsp11 } from "node:fs";
-import { join as join26 } from "node:path";
+import { basename as basename6, dirname as dirname8, join as join26 } from "node:path";
 function parse6(text3) {
   try {
     const { record: record2, extra } = parseMemoryText(text3);
@@ -50118,6 +50529,11 @@ function parse6(text3) {
   } catch {
     return null;
   }
+}
+function storeRootOf(path2) {
+  if (path2 === void 0 || path2 === "") return ".";
+  const d = dirname8(path2);
+  return basename6(d) === ".tombstones" ? dirname8(d) : d;
 }
 async function mergeDriver(files2, workTree) {
   const [b, o, t] = await Promise.all([files2.base, files2.ours, files2.theirs].map((f) => fsp11.readFile(f, "utf8").catch(() => "")));
@@ -50128,10 +50544,10 @@ async function mergeDriver(files2, workTree) {
     const { merged, conflict } = mergeMemory(base, ours, theirs);
     await fsp11.writeFile(files2.ours, serializeMemory(merged.record, merged.extra));
     if (conflict) {
-      const dir = join26(workTree, CONFLICTS_DIR);
+      const dir = join26(workTree, storeRootOf(files2.path), CONFLICTS_DIR);
       await ensureDir(dir);
       await writeFileAtomic(join26(dir, conflictFileName(conflict)), conflictFileText(conflict), 420);
-      return { code: 0, note: `cairn: ${files2.path ?? ours.record.id}: merged; the two bodies differed, the other one is kept in ${CONFLICTS_DIR}/${conflictFileName(conflict)}` };
+      return { code: 0, note: `cairn: ${files2.path ?? ours.record.id}: merged; the two bodies differed, the other one is kept in ${join26(storeRootOf(files2.path), CONFLICTS_DIR, conflictFileName(conflict))}` };
     }
     return { code: 0, note: "" };
   }
@@ -50155,9 +50571,8 @@ async function writeState(dir, s2) {
   await writeFileAtomic(stateFile(dir), `${JSON.stringify(s2, null, 2)}
 `);
 }
-var shq = (s2) => `'${s2.replace(/'/g, `'\\''`)}'`;
 async function ownRepo(dir) {
-  if (!existsSync10(join27(dir, ".git"))) return false;
+  if (!existsSync11(join27(dir, ".git"))) return false;
   const top = await repoTop(dir);
   return top !== null && await realpathOf(top) === await realpathOf(dir);
 }
@@ -50193,9 +50608,7 @@ async function syncInit(c, input2) {
   }
   const gitignore_updated = await ensureLines(join27(dir, ".gitignore"), GITIGNORE_LINES, "# cairn: per-machine files, never synced");
   const gitattributes_updated = await ensureLines(join27(dir, ".gitattributes"), GITATTRIBUTES_LINES, "# cairn: memory files merge field by field (cairn merge-driver)");
-  const driver = `${input2.driver.map(shq).join(" ")} merge-driver %O %A %B %P`;
-  await git2(dir, ["config", "merge.cairn.name", "cairn memory merge (field by field, by id)"]);
-  await git2(dir, ["config", "merge.cairn.driver", driver]);
+  const driver = await registerMergeDriver(dir, input2.driver);
   const branch = await currentBranch2(dir);
   c.log("sync_init", { created_repo: created, remote: redactRemoteUrl(await remoteUrl(dir)) });
   return { store: dir, created_repo: created, remote: redactRemoteUrl(await remoteUrl(dir)), branch, gitignore_updated, gitattributes_updated, merge_driver: driver };
@@ -50395,7 +50808,7 @@ var AutoSync = class {
 };
 
 // server/src/core/ops/team.ts
-import { existsSync as existsSync11, readFileSync as readFileSync14 } from "node:fs";
+import { existsSync as existsSync12, readFileSync as readFileSync14 } from "node:fs";
 import { join as join28 } from "node:path";
 var TEAM_MARKER_TEXT = [
   "# cairn team store: memories shared with everyone who clones this repository.",
@@ -50410,7 +50823,7 @@ var README_TEXT = [
   `cairn searches it beside each developer's personal memories when run in this repository (README "Team memory").`,
   ""
 ].join("\n");
-async function teamInit(c) {
+async function teamInit(c, input2 = {}) {
   const root = c.caller.repoRoot;
   if (root === null) throw new ValidationError(`${c.caller.cwd} is not inside a git repository: run cairn team init in the repository whose team store it is`);
   const dir = join28(root, ".cairn");
@@ -50423,17 +50836,19 @@ async function teamInit(c) {
   const files2 = [];
   await ensureDir(dir);
   const marker = join28(dir, TEAM_MARKER);
-  if (!existsSync11(marker)) {
+  if (!existsSync12(marker)) {
     await writeFileAtomic(marker, TEAM_MARKER_TEXT, 420);
     files2.push(marker);
   }
   const readme = join28(dir, "README.txt");
-  if (!existsSync11(readme)) {
+  if (!existsSync12(readme)) {
     await writeFileAtomic(readme, README_TEXT, 420);
     files2.push(readme);
   }
   if (await ensureLines(join28(dir, ".gitignore"), GITIGNORE_LINES, "# cairn: per-machine files (caches, event log, pending writes, locks) are never shared")) files2.push(join28(dir, ".gitignore"));
-  return { dir, repo_root: root, created: !existed, files: files2 };
+  if (await ensureLines(join28(dir, ".gitattributes"), GITATTRIBUTES_LINES, "# cairn: memory files merge field by field (cairn merge-driver)")) files2.push(join28(dir, ".gitattributes"));
+  const merge_driver = input2.driver ? await registerMergeDriver(root, input2.driver) : null;
+  return { dir, repo_root: root, created: !existed, files: files2, merge_driver };
 }
 function teamStatus(c) {
   const t = c.team;
@@ -50513,7 +50928,7 @@ function parseAnthropicMemories(path2) {
 }
 
 // server/src/core/io/import/basicMemory.ts
-import { basename as basename5, relative as relative4, sep as sep5 } from "node:path";
+import { basename as basename7, relative as relative4, sep as sep5 } from "node:path";
 var OBSERVATION2 = /^\s*[-*]\s+\[([^\[\]()]+)\]\s+(.+?)\s*$/;
 var RELATION2 = /^\s*[-*]\s+(?:"([^"]+)"|'([^']+)'|([^\s[\]]+))\s+\[\[([^\]]+)\]\](?:\s*\(([^()]*)\))?\s*$/;
 var BARE_LINK = /^\s*[-*]\s+\[\[([^\]]+)\]\]\s*$/;
@@ -50523,7 +50938,7 @@ function parseBasicMemory(path2) {
   if (files2.length === 0) throw sourceError(path2, null, "holds no notes (*.md): is it a Basic Memory project folder?");
   const candidates2 = [];
   const skipped = [];
-  const projectScope = slugScope(basename5(path2), "notes");
+  const projectScope = slugScope(basename7(path2), "notes");
   for (const file2 of files2) {
     const rel = relative4(path2, file2).split(sep5).join("/");
     const { text: text3, stat } = readSource(file2);
@@ -50679,8 +51094,8 @@ function parseBettermemory(path2) {
 }
 
 // server/src/core/io/import/claudeCode.ts
-import { existsSync as existsSync12, readdirSync as readdirSync9 } from "node:fs";
-import { basename as basename6, dirname as dirname8, join as join30, relative as relative6, sep as sep7 } from "node:path";
+import { existsSync as existsSync13, readdirSync as readdirSync9 } from "node:fs";
+import { basename as basename8, dirname as dirname9, join as join30, relative as relative6, sep as sep7 } from "node:path";
 var INSTRUCTIONS_SCOPE = "instructions";
 var encode3 = (name) => name.replace(/[^a-zA-Z0-9]/g, "-");
 function decodeProjectDir(name, root = "/") {
@@ -50711,10 +51126,10 @@ var TYPES = {
   reference: { category: "fact", source: "inferred" }
 };
 async function projectOf(dir) {
-  const name = basename6(dir);
+  const name = basename8(dir);
   const path2 = decodeProjectDir(name);
   const tail = name.split("-").filter(Boolean).pop() ?? name;
-  const scope2 = `projects:${slugScope(path2 ? basename6(path2) : tail, "unknown")}`;
+  const scope2 = `projects:${slugScope(path2 ? basename8(path2) : tail, "unknown")}`;
   let origin2 = NULL_ORIGIN;
   if (path2) {
     const info = await repoInfo(path2);
@@ -50725,10 +51140,10 @@ async function projectOf(dir) {
 function projectDirs(path2) {
   if (!statPath(path2).isDirectory()) throw sourceError(path2, null, "is not a directory: give ~/.claude, ~/.claude/projects, a project folder in it, or its memory/ folder");
   const subdirs = (d) => readdirSync9(d, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => join30(d, e.name)).sort();
-  if (existsSync12(join30(path2, "projects"))) return { projects: subdirs(join30(path2, "projects")).filter((d) => existsSync12(join30(d, "memory"))), claudeHome: path2 };
-  if (basename6(path2) === "memory") return { projects: [dirname8(path2)], claudeHome: null };
-  if (existsSync12(join30(path2, "memory"))) return { projects: [path2], claudeHome: null };
-  const inside = subdirs(path2).filter((d) => existsSync12(join30(d, "memory")));
+  if (existsSync13(join30(path2, "projects"))) return { projects: subdirs(join30(path2, "projects")).filter((d) => existsSync13(join30(d, "memory"))), claudeHome: path2 };
+  if (basename8(path2) === "memory") return { projects: [dirname9(path2)], claudeHome: null };
+  if (existsSync13(join30(path2, "memory"))) return { projects: [path2], claudeHome: null };
+  const inside = subdirs(path2).filter((d) => existsSync13(join30(d, "memory")));
   if (inside.length) return { projects: inside, claudeHome: null };
   throw sourceError(path2, null, "holds no Claude Code auto memory (no memory/ folder): give ~/.claude, ~/.claude/projects or ~/.claude/projects/<project>");
 }
@@ -50742,7 +51157,7 @@ function splitFile(label, keyBase, text3, firstLine, skipIndexIn, skipped) {
     }
     if (skipIndexIn) {
       const links = [...item.text.matchAll(INDEX_LINK)].map((m) => m[1]);
-      if (links.length && links.every((l) => existsSync12(join30(skipIndexIn, l)))) {
+      if (links.length && links.every((l) => existsSync13(join30(skipIndexIn, l)))) {
         skipped.push({ label: `${label}:${item.line}`, reason: `an index entry pointing to ${links.join(", ")} (imported from there)` });
         continue;
       }
@@ -50758,7 +51173,7 @@ async function parseClaudeCode(path2, opts = {}) {
   for (const dir of projects) {
     const p = await projectOf(dir);
     const memDir = join30(dir, "memory");
-    const files2 = existsSync12(memDir) ? walkFiles(memDir, (n2) => n2.endsWith(".md")) : [];
+    const files2 = existsSync13(memDir) ? walkFiles(memDir, (n2) => n2.endsWith(".md")) : [];
     const base = { scopes: [p.scope], origin: p.origin };
     for (const file2 of files2) {
       const rel = relative6(memDir, file2).split(sep7).join("/");
@@ -50802,7 +51217,7 @@ async function parseClaudeCode(path2, opts = {}) {
   return { format: "claude-code", path: path2, candidates: candidates2, skipped };
 }
 function instructionFile(file2, base, skipped) {
-  if (!existsSync12(file2)) return [];
+  if (!existsSync13(file2)) return [];
   const { text: text3, stat } = readSource(file2);
   const date5 = mtimeIso(stat);
   const { body, bodyLine } = frontmatter2(text3, file2);
@@ -50885,14 +51300,14 @@ function parseMem0(path2) {
 }
 
 // server/src/core/io/import/memento.ts
-import { existsSync as existsSync13 } from "node:fs";
-import { basename as basename7, join as join31, relative as relative7 } from "node:path";
+import { existsSync as existsSync14 } from "node:fs";
+import { basename as basename9, join as join31, relative as relative7 } from "node:path";
 function parseMemento(path2) {
   const st = statPath(path2);
   let root = path2;
   let files2;
   if (st.isDirectory()) {
-    if (existsSync13(join31(path2, "memories"))) root = join31(path2, "memories");
+    if (existsSync14(join31(path2, "memories"))) root = join31(path2, "memories");
     files2 = walkFiles(root, (n2) => n2.endsWith(".jsonl"));
     if (files2.length === 0) throw sourceError(root, null, "holds no .jsonl files: give the Memento home (~/.memento), its memories/ folder or one .jsonl file");
   } else files2 = [path2];
@@ -50924,7 +51339,7 @@ function parseMemento(path2) {
         updated: date5("updated") ?? date5("created") ?? prev?.updated,
         ttl: date5("ttl"),
         deleted,
-        label: `entry ${value.id} (${(st.isDirectory() ? relative7(root, file2) : basename7(file2)).split("\\").join("/")}:${line2})`
+        label: `entry ${value.id} (${(st.isDirectory() ? relative7(root, file2) : basename9(file2)).split("\\").join("/")}:${line2})`
       });
     }
   }
@@ -50951,7 +51366,7 @@ function parseMemento(path2) {
 }
 
 // server/src/core/io/import/serverMemory.ts
-import { basename as basename8, join as join32 } from "node:path";
+import { basename as basename10, join as join32 } from "node:path";
 function parseServerMemory(path2) {
   const file2 = statPath(path2).isDirectory() ? join32(path2, "memory.jsonl") : path2;
   const { text: text3 } = readSource(file2);
@@ -50990,7 +51405,7 @@ function parseServerMemory(path2) {
     const e = entities.get(name);
     const rels = relations.get(name) ?? [];
     const line2 = e?.line ?? rels[0].line;
-    const label = `entity "${name}" (${basename8(file2)}:${line2})`;
+    const label = `entity "${name}" (${basename10(file2)}:${line2})`;
     const lines = [e && e.entityType ? `${name} (${e.entityType})` : name];
     for (const o of e?.observations ?? []) if (o.trim() !== "") lines.push(`- ${o.trim()}`);
     for (const r of rels) lines.push(`- ${r.type} [[${r.to}]]`);
@@ -51115,7 +51530,7 @@ var Cairn = class _Cairn {
   pendingHolder(id2) {
     const t = this.team;
     if (t === null || typeof id2 !== "string" || !/^p_[0-9A-HJKMNP-TV-Z]{26}$/.test(id2.trim())) return this;
-    const has2 = (dir) => existsSync14(join33(pendingDir(dir), `${id2.trim()}.json`));
+    const has2 = (dir) => existsSync15(join33(pendingDir(dir), `${id2.trim()}.json`));
     return !has2(this.dir) && has2(t.dir) ? t : this;
   }
   /** A write went through: the automatic sync (when on) runs after its debounce, never inside the call. */
@@ -51290,8 +51705,8 @@ var Cairn = class _Cairn {
     return mergeDriver2(files2, workTree);
   }
   // team memory (README "Team memory")
-  teamInit() {
-    return teamInit(this);
+  teamInit(input2) {
+    return teamInit(this, input2);
   }
   teamStatus() {
     return teamStatus(this);
@@ -51669,7 +52084,7 @@ var exportCmd = {
 };
 
 // server/src/cli/commands/overview.ts
-import { existsSync as existsSync15, statSync as statSync10 } from "node:fs";
+import { existsSync as existsSync16, statSync as statSync10 } from "node:fs";
 var options5 = {
   all: { type: "boolean", help: ALL_HELP },
   hook: { type: "boolean", help: "the one-line SessionStart summary (nothing for an empty store; always exit 0)" },
@@ -51704,7 +52119,7 @@ function formatHookLine(c) {
 async function hookCounts(io) {
   const loc = Cairn.locate({ env: io.env, cwd: io.cwd });
   if (!loc.config.hooks.session_start) return null;
-  if (!existsSync15(loc.dir) || !statSync10(loc.dir).isDirectory()) return null;
+  if (!existsSync16(loc.dir) || !statSync10(loc.dir).isDirectory()) return null;
   const peek = await Cairn.peekOverview({ env: io.env, cwd: io.cwd });
   if (peek !== null) return { here: peek.total, scopes: peek.scopes, elsewhere: peek.elsewhere, outside: peek.outside };
   const c = await Cairn.open({ env: io.env, cwd: io.cwd, watch: false, oneShot: "cache", warn: () => {
@@ -52189,7 +52604,7 @@ import { constants as constants6, promises as fsp13 } from "node:fs";
 import { join as join36 } from "node:path";
 
 // server/src/core/io/clients.ts
-import { existsSync as existsSync16 } from "node:fs";
+import { existsSync as existsSync17 } from "node:fs";
 import { join as join34 } from "node:path";
 var CLIENTS = ["claude-code", "claude-desktop", "cursor", "vscode", "windsurf", "cline", "continue", "codex", "opencode", "zed", "gemini"];
 var SERVER_NAME = "cairn";
@@ -52206,7 +52621,7 @@ function xdgConfigDir(ie) {
 function opencodeFile(ie) {
   const dir = join34(xdgConfigDir(ie), "opencode");
   const jsonc = join34(dir, "opencode.jsonc");
-  return !existsSync16(join34(dir, "opencode.json")) && existsSync16(jsonc) ? jsonc : join34(dir, "opencode.json");
+  return !existsSync17(join34(dir, "opencode.json")) && existsSync17(jsonc) ? jsonc : join34(dir, "opencode.json");
 }
 var plain = (e) => ({ command: e.command, args: e.args });
 var stdio = (e) => ({ type: "stdio", command: e.command, args: e.args });
@@ -52284,7 +52699,7 @@ function serverEntry(bundlePath2, nodePath) {
 
 // server/src/core/io/init.ts
 import { promises as fsp12 } from "node:fs";
-import { dirname as dirname9, join as join35 } from "node:path";
+import { dirname as dirname10, join as join35 } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 
 // server/src/core/io/jsonc.ts
@@ -52715,7 +53130,7 @@ async function runInit(spec, entry, opts = {}) {
 }
 async function writeConfigAtomic(file2, text3) {
   const target = await fsp12.realpath(file2).catch(() => file2);
-  await fsp12.mkdir(dirname9(target), { recursive: true, mode: 448 });
+  await fsp12.mkdir(dirname10(target), { recursive: true, mode: 448 });
   const mode2 = await fsp12.stat(target).then((s2) => s2.mode & 511, () => 384);
   await writeFileAtomic(target, text3, mode2);
 }
@@ -53486,7 +53901,7 @@ table.rows th a{color:var(--fg);text-decoration:none}
 table.rows tbody tr:hover{background:color-mix(in srgb,var(--accent) 7%,transparent)}
 .pager{display:flex;gap:1rem;align-items:center;margin:.75rem 0}
 .badge{display:inline-block;font-size:.75rem;padding:.05rem .45rem;border-radius:999px;border:1px solid currentColor;margin:0 .25rem .15rem 0;white-space:nowrap}
-.b-ok{color:var(--ok)}.b-warn{color:var(--warn)}.b-bad{color:var(--bad)}.b-c2{color:var(--c2)}.b-c3{color:var(--c3)}.b-c4{color:var(--muted)}
+.b-ok{color:var(--ok)}.b-warn{color:var(--warn)}.b-bad{color:var(--bad)}.b-c1{color:var(--c1)}.b-c2{color:var(--c2)}.b-c3{color:var(--c3)}.b-c4{color:var(--muted)}
 .scope{font-size:.82rem;margin-right:.3rem}
 .tiles{display:grid;grid-template-columns:repeat(auto-fill,minmax(9rem,1fr));gap:.75rem;margin-bottom:1rem}
 .tile{display:flex;flex-direction:column;padding:.75rem 1rem;border:1px solid var(--line);border-radius:10px;background:var(--card);text-decoration:none;color:var(--fg)}
@@ -53918,7 +54333,7 @@ async function browsePage(r) {
   const rows = res.items.map(
     (m) => html`<tr><td><a href="/m/${m.id}" data-row>${m.summary}</a><div class="sub">${scopeList2(m.scopes)}</div></td>
 <td data-label="updated">${day3(m.updated)}</td><td data-label="created">${day3(m.created)}</td><td data-label="verified">${m.verification.status === "never" ? "never" : `${m.verification.age_days} d ago`}</td>
-<td>${verdictBadge(m.staleness_verdict)}${m.expired ? badge("expired", "bad") : ""}${m.category === "user-inference" ? badge("about you", "c3") : ""}${m.path_drift_missing > 0 ? badge(`${m.path_drift_missing} path(s) missing`, "warn") : ""}</td></tr>`
+<td>${m.store === "team" ? badge("team", "c1", "in the repository’s team store (.cairn/)") : ""}${verdictBadge(m.staleness_verdict)}${m.expired ? badge("expired", "bad") : ""}${m.category === "user-inference" ? badge("about you", "c3") : ""}${m.path_drift_missing > 0 ? badge(`${m.path_drift_missing} path(s) missing`, "warn") : ""}</td></tr>`
   );
   const from = res.total === 0 ? 0 : offset + 1;
   const to = Math.min(res.total, offset + PAGE);
@@ -54059,7 +54474,7 @@ function results(q, hits) {
   return html`<p class="muted" id="search-count">${hits.length} ${hits.length === 1 ? "hit" : "hits"}</p><ol class="hits">${join38(
     hits.map(
       (h) => html`<li class="hit"><a href="/m/${h.id}" data-row class="hit-link">${raw(highlight(h.snippet, h.match_terms))}</a>
-<div class="sub">${badge(`${h.relevance} relevance`, h.relevance === "high" ? "ok" : h.relevance === "medium" ? "c2" : "c4")}${verdictBadge(h.staleness_verdict)}
+<div class="sub">${h.store === "team" ? badge("team", "c1", "in the repository’s team store (.cairn/)") : ""}${badge(`${h.relevance} relevance`, h.relevance === "high" ? "ok" : h.relevance === "medium" ? "c2" : "c4")}${verdictBadge(h.staleness_verdict)}
 ${h.verification.status === "never" ? badge("never verified", "c4") : ""} ${scopeList2(h.scopes)} <span class="muted">updated ${day3(h.updated)}</span></div></li>`
     )
   )}</ol>`;
@@ -54115,7 +54530,7 @@ async function memoryPage2(r, id2) {
   const body = html`<p class="crumbs"><a href="${m.tombstoned ? "/tombstones" : "/browse"}">${m.tombstoned ? "Tombstones" : "Browse"}</a> › <code>${m.id}</code></p>
 <h1 class="sr">Memory ${m.id}</h1>
 ${m.tombstoned ? html`<div class="gate bad" role="status" id="removed-note"><strong>Removed ${when(m.removed)}</strong>: ${m.removed_reason ?? ""}</div>` : ""}
-<div class="badges">${verdictBadge(m.staleness_verdict)}${m.expired ? badge("expired", "bad") : ""}${m.category === "user-inference" ? badge("about you", "c3") : ""}${badge(`${m.confidence} confidence`, "c2")}</div>
+<div class="badges">${m.store === "team" ? badge("team", "c1", "in the repository’s team store (.cairn/)") : ""}${verdictBadge(m.staleness_verdict)}${m.expired ? badge("expired", "bad") : ""}${m.category === "user-inference" ? badge("about you", "c3") : ""}${badge(`${m.confidence} confidence`, "c2")}</div>
 <article class="md memory-body" id="body">${raw(markdown(m.body))}</article>
 ${actions}
 <div class="cols">
@@ -54822,7 +55237,7 @@ var team = {
     const c = await openCairn(io);
     try {
       if (sub === "init") {
-        const r = await c.teamInit();
+        const r = await c.teamInit({ driver: driverCommand() });
         if (values.json) printJson(io, r);
         else {
           io.out(
@@ -54830,6 +55245,7 @@ var team = {
               `${r.created ? "created" : "completed"} the team store ${r.dir} for the repository ${r.repo_root}`,
               ...r.files.length ? r.files.map((f) => `  wrote ${f}`) : ["  nothing to add: it was complete"],
               "team.toml marks it; .gitignore keeps caches, the event log and pending writes on each machine.",
+              `merge driver registered in this clone (.cairn/.gitattributes, .git/config): two teammates' edits of one memory merge field by field; each teammate runs cairn team init once`,
               'write to it with: cairn remember --team TEXT --scope S   (or memory_write with store: "team")',
               'then commit .cairn/ with the code: git add .cairn && git commit -m "cairn team store"',
               ""
