@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { EventLog } from '../../src/core/curation/events.ts';
 import { FeedbackFold } from '../../src/core/curation/feedback.ts';
 import { removeDir, tempDir } from '../helpers/env.ts';
@@ -38,6 +38,26 @@ test('prime() folds the same events as a refresh; the fold is empty until it is 
     primed.refresh();
     assert.equal(primed.tracked, 3);
     void join;
+  } finally {
+    removeDir(dir);
+  }
+});
+
+test('a log that never rotated is saved too once it is long enough (its active bytes count)', () => {
+  const dir = tempDir();
+  try {
+    const settings = { halfLifeDays: 30, maxFraction: 0.15 };
+    const log = new EventLog({ dir, session: 'S1', warn: () => {} });
+    for (let i = 0; i < 40; i++) log.append('use', { ids: ['01AAAAAAAAAAAAAAAAAAAAAAAA'], outcome: 'applied' });
+    log.close();
+    assert.ok(!readdirSync(dir).some((n) => n.startsWith('.events-')), 'the log must not have rotated');
+    const size = statSync(join(dir, '.events.jsonl')).size;
+    new FeedbackFold(dir, settings, Date.now(), size + 1).refresh();
+    assert.ok(!existsSync(join(dir, '.cache', 'feedback.json')), 'saved below the threshold');
+    new FeedbackFold(dir, settings, Date.now(), size).refresh();
+    const saved = JSON.parse(readFileSync(join(dir, '.cache', 'feedback.json'), 'utf8'));
+    assert.equal(saved.offset, size);
+    assert.deepEqual(saved.archives, []);
   } finally {
     removeDir(dir);
   }

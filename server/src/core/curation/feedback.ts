@@ -173,6 +173,8 @@ export class FeedbackFold {
     const file = join(this.dir, ACTIVE_LOG);
     try {
       for (const e of this.readBytes(file, 0)) this.fold(e);
+      // The active log's bytes count too: a store whose log never rotated would otherwise never be saved.
+      this.unsaved += this.offset;
     } catch {
       // no active log yet
     }
