@@ -15,6 +15,7 @@ import { CATEGORIES, CONFIDENCES, SOURCES, type MemoryRecord, type OneShotFreshn
 import { internOrNull, member, NO_EXTRA, sharedOrigin, sharedScopeList } from '../store/canonical.ts';
 import { CACHE_DIR, readCache, writeCache, type CacheContent, type CacheEntry, type LazyCacheContent } from './cache.ts';
 import { Freshness } from '../store/freshness.ts';
+import { sliceYield } from '../store/slices.ts';
 import { collectGarbage } from './gc.ts';
 import { originRepoKey } from '../origin.ts';
 import { overviewGroups, writeOverview } from './overviewCache.ts';
@@ -206,7 +207,7 @@ export class LiveIndex {
     const closed = new Error('closed');
     try {
       await pause();
-      const changed = await this.store.validate(() => (this.closed ? Promise.reject(closed) : pause()));
+      const changed = await this.store.validate(() => (this.closed ? Promise.reject(closed) : sliceYield()));
       if (changed > 0) {
         if (this.loadedFrom === 'cache') this.loadedFrom = 'partial';
         this.markDirty(Math.min(changed, SAVE_AFTER_CHANGES));

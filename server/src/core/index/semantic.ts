@@ -13,14 +13,15 @@ import type { StoredMemory } from '../types.ts';
 import { VectorIndex, embedText, vectorKey, type VectorEmbedder, type VectorHit } from './vectors.ts';
 import { readVectors, writeVectorSource } from './vectorCache.ts';
 import { collectGarbage } from './gc.ts';
+import { sliceYield } from '../store/slices.ts';
 
 const BATCH = 64;
 /** Memories embedded between two full collections in a long embedding pass (gc.ts). */
 const GC_EVERY = 25_000;
 const SAVE_AFTER = 200;
 const pause = () => new Promise<void>((r) => setImmediate(r));
-/** Memories whose cached vectors a server takes between two yields while the leg opens. */
-const OPEN_CHUNK = 4000;
+/** Memories whose cached vectors a server takes between two calls of its sliced yield while the leg opens (store/slices.ts). */
+const OPEN_CHUNK = 64;
 /** Below this many memories a call waits for the leg to open (a few ms); above, it does not. */
 const WAIT_OPEN_BELOW = 10_000;
 
@@ -136,7 +137,7 @@ export class SemanticLeg {
       let k = 0;
       for (const m of this.store.active()) {
         if (this.opts.watch && ++k % OPEN_CHUNK === 0) {
-          await pause();
+          await sliceYield();
           if (this.closed || this.vec !== vec) return;
         }
         if (vec.has(m)) continue;

@@ -70,10 +70,13 @@ export function removeIfDeadTemp(dir: string, name: string): void {
   if (pid && pid !== process.pid && !pidAlive(pid)) rmSync(join(dir, name), { force: true });
 }
 
+/** Entries listed between two calls of `pause` (each lstat is ~4 us). */
+const PAUSE_EVERY = 16;
+
 /**
  * Lists the first `flat` of `dirs` (missing ones are skipped); the rest are only named, for the
  * caller to add to (the notes area). `onSymlink` hears of each *.md symlink, which is never
- * followed (it could point outside the store). `pause`, if given, is awaited every 256 entries.
+ * followed (it could point outside the store). `pause`, if given, is awaited every PAUSE_EVERY entries.
  */
 export async function listStoreFiles(dirs: readonly string[], cleanTemps: boolean, onSymlink: (path: string) => void, flat = dirs.length, pause?: () => Promise<void>): Promise<Listing> {
   const found = new Listing(dirs);
@@ -90,8 +93,9 @@ export async function listStoreFiles(dirs: readonly string[], cleanTemps: boolea
     // hundreds of MB of transient promises on a 100k store, for no overlap the kernel gives back.
     let k = 0;
     for (const name of names) {
-      // `pause`: a server checking its store in the background yields every so many files.
-      if (pause && ++k % 256 === 0) await pause();
+      // `pause`: a server checking its store in the background asks to yield every so many files
+      // (a sliced pause, store/slices.ts, yields only once its slice is used up).
+      if (pause && ++k % PAUSE_EVERY === 0) await pause();
       if (isTempName(name)) {
         if (cleanTemps) removeIfDeadTemp(d, name);
         continue;

@@ -40,8 +40,8 @@ function stripRecord(m: StoredMemory): MemoryRecord {
   return rec;
 }
 
-/** Paths a background check (validate) handles between two yields in its bulk loops. */
-const YIELD_EVERY = 2048;
+/** Paths a background check (validate) handles between two calls of its pause in its bulk loops (a sliced pause yields only once its slice is used up). */
+const YIELD_EVERY = 128;
 
 export class Store {
   readonly dir: string;
