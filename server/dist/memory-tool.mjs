@@ -7673,6 +7673,7 @@ function removeIfDeadTemp(dir, name) {
   const pid = pidOfTemp(name);
   if (pid && pid !== process.pid && !pidAlive(pid)) rmSync3(join7(dir, name), { force: true });
 }
+var PAUSE_EVERY = 16;
 async function listStoreFiles(dirs, cleanTemps, onSymlink, flat = dirs.length, pause3) {
   const found = new Listing(dirs);
   for (let di = 0; di < flat; di++) {
@@ -7686,7 +7687,7 @@ async function listStoreFiles(dirs, cleanTemps, onSymlink, flat = dirs.length, p
     }
     let k = 0;
     for (const name of names) {
-      if (pause3 && ++k % 256 === 0) await pause3();
+      if (pause3 && ++k % PAUSE_EVERY === 0) await pause3();
       if (isTempName(name)) {
         if (cleanTemps) removeIfDeadTemp(d, name);
         continue;
@@ -7814,7 +7815,7 @@ function stripRecord(m) {
   void file, void tombstoned, void size2, void mtimeMs, void extra, void idAssigned, void note;
   return rec;
 }
-var YIELD_EVERY = 2048;
+var YIELD_EVERY = 128;
 var Store = class {
   dir;
   tombDir;
@@ -9720,6 +9721,20 @@ var Freshness = class {
   }
 };
 
+// server/src/core/store/slices.ts
+var SLICE_MS = 0.25;
+var resumedAt = 0;
+var RESOLVED = Promise.resolve();
+function sliceYield() {
+  if (performance.now() - resumedAt < SLICE_MS) return RESOLVED;
+  return new Promise(
+    (r) => setImmediate(() => {
+      resumedAt = performance.now();
+      r();
+    })
+  );
+}
+
 // server/src/core/index/gc.ts
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
@@ -11552,7 +11567,7 @@ var LiveIndex = class {
     const closed = new Error("closed");
     try {
       await pause();
-      const changed = await this.store.validate(() => this.closed ? Promise.reject(closed) : pause());
+      const changed = await this.store.validate(() => this.closed ? Promise.reject(closed) : sliceYield());
       if (changed > 0) {
         if (this.loadedFrom === "cache") this.loadedFrom = "partial";
         this.markDirty(Math.min(changed, SAVE_AFTER_CHANGES));
@@ -12711,7 +12726,7 @@ var VectorIndex = class {
     const fast = sp !== null && sp.q16 !== null;
     const top = fast ? this.preTop(k, opts) : new TopK(k, opts.minSim ?? -Infinity);
     const now = opts.now ?? Date.now();
-    const want = rescoreCount(this.rowOf.size);
+    const want = opts.rescore ?? rescoreCount(this.rowOf.size);
     let lo = -1;
     let taken = 0;
     let need = want;
@@ -13061,7 +13076,7 @@ var BATCH = 64;
 var GC_EVERY = 25e3;
 var SAVE_AFTER = 200;
 var pause2 = () => new Promise((r) => setImmediate(r));
-var OPEN_CHUNK = 4e3;
+var OPEN_CHUNK = 64;
 var WAIT_OPEN_BELOW = 1e4;
 var SemanticLeg = class {
   constructor(store, embedder, opts) {
@@ -13154,7 +13169,7 @@ var SemanticLeg = class {
       let k = 0;
       for (const m of this.store.active()) {
         if (this.opts.watch && ++k % OPEN_CHUNK === 0) {
-          await pause2();
+          await sliceYield();
           if (this.closed || this.vec !== vec2) return;
         }
         if (vec2.has(m)) continue;
@@ -17217,6 +17232,7 @@ var FeedbackFold = class {
     const file = join23(this.dir, ACTIVE_LOG);
     try {
       for (const e of this.readBytes(file, 0)) this.fold(e);
+      this.unsaved += this.offset;
     } catch {
     }
     this.saveIfWorth();

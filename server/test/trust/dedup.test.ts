@@ -1,10 +1,12 @@
 // Near-duplicate similarity: tokenization and the two thresholds at their exact edges.
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it, test } from 'node:test';
 import {
   DUPLICATE_THRESHOLD,
   RELATED_THRESHOLD,
+  STOPWORDS,
   classifySimilarity,
+  dedupTokenSet,
   dedupTokens,
   jaccard,
   roundSimilarity,
@@ -100,4 +102,28 @@ describe('jaccard and thresholds', () => {
     assert.equal(roundSimilarity(0.75), 0.75);
     assert.equal(roundSimilarity(2 / 3), 0.666);
   });
+});
+
+test('the ASCII scan gives exactly the tokens of the Unicode split, on random texts and real notes', () => {
+  // The reference: the Unicode rule written out (lowercase, split on non letters/digits, single
+  // letters and stopwords dropped, single digits kept), applied to texts made of the characters
+  // where the two could differ (case, digits, joiners, whitespace, a non-ASCII letter).
+  const reference = (text: string) => {
+    const out = new Set<string>();
+    for (const raw of text.toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
+      if ((raw.length < 2 && !/\p{N}/u.test(raw)) || STOPWORDS.has(raw)) continue;
+      out.add(raw);
+    }
+    return [...out];
+  };
+  const alphabet = 'aZ09 _-./:A\tq\nB7é';
+  let seed = 7;
+  const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+  const texts = ['Use pnpm, not npm: The CI (GitHub Actions) runs `pnpm install --frozen-lockfile` on Node 20.', 'A 3 B x9 Z', 'The THE the', 'memory_write-confirm v2.1.0'];
+  for (let i = 0; i < 3000; i++) {
+    let s = '';
+    for (let j = Math.floor(rnd() * 40); j > 0; j--) s += alphabet[Math.floor(rnd() * alphabet.length)];
+    texts.push(s);
+  }
+  for (const t of texts) assert.deepEqual([...dedupTokenSet(t)], reference(t), JSON.stringify(t));
 });

@@ -7,7 +7,7 @@ import { newId } from '../ids.ts';
 import { redactRemoteUrl } from '../origin.ts';
 import { hashOf, NULL_ORIGIN, type ImportCandidate, type ImportFormat, type ParsedImport } from '../io/import/common.ts';
 import { yamlLoad } from '../io/yaml.ts';
-import { DUPLICATE_THRESHOLD, dedupTokens } from '../trust/gates/dedup.ts';
+import { DUPLICATE_THRESHOLD, dedupTokenSet } from '../trust/gates/dedup.ts';
 import { detectSecrets } from '../trust/gates/secrets.ts';
 import { runWriteGates } from '../trust/gates/writeGates.ts';
 import type { MemoryRecord, StoredMemory, ValidWrite } from '../types.ts';
@@ -110,7 +110,7 @@ class BatchDedup {
   private readonly sets: { tokens: Set<string>; label: string }[] = [];
   private readonly byToken = new Map<string, number[]>();
   match(text: string): string | null {
-    const tokens = new Set(dedupTokens(text));
+    const tokens = dedupTokenSet(text);
     const overlap = new Map<number, number>();
     for (const t of tokens) for (const i of this.byToken.get(t) ?? []) overlap.set(i, (overlap.get(i) ?? 0) + 1);
     for (const [i, inter] of overlap) {
@@ -120,7 +120,7 @@ class BatchDedup {
     return null;
   }
   add(text: string, label: string): void {
-    const tokens = new Set(dedupTokens(text));
+    const tokens = dedupTokenSet(text);
     const i = this.sets.push({ tokens, label }) - 1;
     for (const t of tokens) {
       if (!this.byToken.has(t)) this.byToken.set(t, []);

@@ -32,13 +32,52 @@ export const STOPWORDS: ReadonlySet<string> = new Set(
  * exactly the terms the similarity is computed on.
  */
 export function dedupTokens(text: string): string[] {
+  return [...dedupTokenSet(text)];
+}
+
+const ASCII_ONLY = /^[\x00-\x7f]*$/;
+
+/** dedupTokens as a set (what the similarity compares); an ASCII text is scanned by hand (~3x faster than the Unicode split, same tokens). */
+export function dedupTokenSet(text: string): Set<string> {
+  if (!ASCII_ONLY.test(text)) return unicodeTokens(text);
+  const out = new Set<string>();
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    let c = text.charCodeAt(i);
+    if (!((c >= 97 && c <= 122) || (c >= 48 && c <= 57) || (c >= 65 && c <= 90))) {
+      i++;
+      continue;
+    }
+    const start = i;
+    let upper = false;
+    for (; i < n; i++) {
+      c = text.charCodeAt(i);
+      if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57)) continue;
+      if (c >= 65 && c <= 90) {
+        upper = true;
+        continue;
+      }
+      break;
+    }
+    if (i - start < 2) {
+      const d = text.charCodeAt(start);
+      if (!(d >= 48 && d <= 57)) continue;
+    }
+    const raw = upper ? text.slice(start, i).toLowerCase() : text.slice(start, i);
+    if (!STOPWORDS.has(raw)) out.add(raw);
+  }
+  return out;
+}
+
+function unicodeTokens(text: string): Set<string> {
   const out = new Set<string>();
   for (const raw of text.toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
     // Single letters carry nothing; single digits do ("retry 3 times" is not "retry 5 times").
     if ((raw.length < 2 && !/\p{N}/u.test(raw)) || STOPWORDS.has(raw)) continue;
     out.add(raw);
   }
-  return [...out];
+  return out;
 }
 
 /** |A ∩ B| / |A ∪ B|; two empty sets are not similar (0), so empty notes never "duplicate". */

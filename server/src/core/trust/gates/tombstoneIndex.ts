@@ -3,7 +3,7 @@
 // inverted index (dedup token -> tombstone ids) per store, kept current by the store's change feed.
 import type { Store, StoreChange } from '../../store/store.ts';
 import type { StoredMemory } from '../../types.ts';
-import { dedupTokens, jaccard } from './dedup.ts';
+import { dedupTokenSet, jaccard } from './dedup.ts';
 
 /** Upper bound on posting entries walked per lookup (bounded work whatever the store size). */
 const MAX_WALK = 50_000;
@@ -18,7 +18,7 @@ export class TombstoneIndex {
 
   add(m: StoredMemory): void {
     this.delete(m.id);
-    const set = new Set(dedupTokens(m.body));
+    const set = dedupTokenSet(m.body);
     this.tokens.set(m.id, set);
     for (const t of set) {
       let ids = this.postings.get(t);

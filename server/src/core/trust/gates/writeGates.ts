@@ -8,7 +8,7 @@ import type { Store } from '../../store/store.ts';
 import { ValidationError } from '../../errors.ts';
 import { isExpired } from '../../memory.ts';
 import type { ValidWrite } from '../../types.ts';
-import { DUPLICATE_THRESHOLD, RELATED_THRESHOLD, dedupTokens, jaccard, roundSimilarity } from './dedup.ts';
+import { DUPLICATE_THRESHOLD, RELATED_THRESHOLD, dedupTokenSet, dedupTokens, jaccard, roundSimilarity } from './dedup.ts';
 import { detectTransient, type DurabilityMarker } from './durability.ts';
 import { newPendingId, savePending, sweepPending, type PendingReason } from '../../store/pending.ts';
 import { detectSecrets } from './secrets.ts';
@@ -113,7 +113,7 @@ function paraphrase(rule: GateOptions['semanticRule'], cosine: number, jac: numb
 }
 
 /** On fewer than 6 content words one shared word moves the overlap by 0.2: too coarse to confirm a rewording. */
-const wordy = (t: string) => new Set(dedupTokens(t)).size >= 6;
+const wordy = (t: string) => dedupTokenSet(t).size >= 6;
 
 const numbersOf = (t: string) => new Set(t.match(/\d+(?:[.,:]\d+)*/g) ?? []);
 function sameNumbers(a: string, b: string): boolean {
@@ -156,7 +156,7 @@ async function activeMatchesIn(c: GateContext, src: GateSource, labelled: boolea
     if (out.has(id) || opts.exclude?.has(id)) continue;
     const m = src.store.get(id);
     if (!m || isExpired(m, now)) continue; // an expired memory no longer stands for the fact
-    const sim = jaccard(tokens, new Set(dedupTokens(m.body)));
+    const sim = jaccard(tokens, dedupTokenSet(m.body));
     const cos = sem.get(id);
     if (sim < RELATED_THRESHOLD && cos === undefined) continue;
     const dup = sim >= DUPLICATE_THRESHOLD || (cos !== undefined && paraphrase(opts.semanticRule, cos, sim, content, m.body, false));
@@ -218,7 +218,7 @@ export async function runWriteGates(c: GateContext, w: ValidWrite, opts: GateOpt
   }
 
   // 4. Active near-duplicates, from the index's candidates (never a scan of the store).
-  const tokens = new Set(dedupTokens(w.content));
+  const tokens = dedupTokenSet(w.content);
   const active = await activeMatches(c, tokens, w.content, opts);
   const high = active.filter((m) => m.dup);
   if (!opts.force && high.length > 0) {
@@ -244,7 +244,7 @@ export async function runWriteGates(c: GateContext, w: ValidWrite, opts: GateOpt
         for (const n of await src.removedNeighbours(w.content, MAX_MATCHES * 2)) {
           const t = src.store.getTombstone(n.id);
           if (!t || seen.has(n.id)) continue;
-          const sim = jaccard(tokens, new Set(dedupTokens(t.body)));
+          const sim = jaccard(tokens, dedupTokenSet(t.body));
           if (paraphrase(opts.semanticRule, n.cosine, sim, w.content, t.body, true)) own.push({ id: n.id, similarity: sim, semantic: n.cosine, src });
         }
       }
