@@ -37,12 +37,18 @@ test('own writes never make the server list the store directory again', async ()
       await s.call('memory_search', { query: 'quux0', auto_scope: false });
       const listings = readAudit(log).filter((e) => e.kind === 'fs' && e.op === 'readdir' && e.path === store).length;
       assert.equal(listings, listingsBefore, 'a write or the read after it listed the store directory');
-      // .tombstones/ does not exist yet: reads do not try to watch it again each time (that was a
-      // fixed cost of every call); only a change of the store directory makes it worth a try.
+      // .tombstones/ does not exist yet: calls do not try to watch it again each time (that was a
+      // fixed cost of every call); only once it exists is it watched.
       const tombWatches = () => readAudit(log).filter((e) => e.kind === 'fs' && e.op === 'watch' && e.path === join(store, '.tombstones')).length;
       const watchesBefore = tombWatches();
       for (let i = 0; i < 10; i++) await s.call('memory_search', { query: `deploy ${i}`, auto_scope: false });
       assert.equal(tombWatches(), watchesBefore, 'reads tried to watch the missing .tombstones/ again');
+      // Nor after writes (each moves the store directory's mtime, which used to trigger a try).
+      for (let i = 0; i < 3; i++) {
+        await s.call('memory_write', { content: `Another fact ${i}: the wibble${i} job runs every ${i + 3} hours.`, scopes: ['tools'] });
+        await s.call('memory_search', { query: `wibble${i}`, auto_scope: false });
+      }
+      assert.equal(tombWatches(), watchesBefore, 'calls after writes tried to watch the missing .tombstones/ again');
 
       // ...while an outside change is still seen within a second.
       handWrite(store, 'The frobnicator cache is flushed nightly at 03:00 UTC.');

@@ -39,7 +39,9 @@ function isMemoryName(name: string): boolean {
 
 function mtimeOf(dir: string): number {
   try {
-    return statSync(dir).mtimeMs;
+    // throwIfNoEntry: a missing directory (.tombstones/ before the first removal) is no exception
+    // to build on every call.
+    return statSync(dir, { throwIfNoEntry: false })?.mtimeMs ?? -1;
   } catch {
     return -1;
   }
@@ -56,8 +58,8 @@ export class Freshness {
   private chain: Promise<void> = Promise.resolve();
   private drainTimer: NodeJS.Timeout | null = null;
   private stopped = false;
-  /** Directories found missing, with their parent's mtime then (see ensureWatch). */
-  private absentAt = new Map<string, number>();
+  /** Directories found missing when a watch was tried (see ensureWatch). */
+  private absent = new Set<string>();
   /** Own writes in progress: the mtimes they move are not compared until they are done. */
   private ownWrites = 0;
   /** Something changed in the notes area (or may have): reconcile it on the next check. */
@@ -201,9 +203,9 @@ export class Freshness {
   private ensureWatch(dir: string): void {
     if (this.broken || this.stopped || this.watchers.has(dir)) return;
     // A directory not made yet (.tombstones/ before the first removal) is tried again only once
-    // its parent changed: a failing fs.watch on every read was a fixed cost of every call.
-    const parentNow = mtimeOf(dirname(dir));
-    if (this.absentAt.get(dir) === parentNow) return;
+    // it exists: a failing fs.watch on every read was a fixed cost of every call (its parent's
+    // mtime, the previous test, moves with every write into the store).
+    if (this.absent.has(dir) && mtimeOf(dir) === -1) return;
     let w: FSWatcher;
     try {
       // persistent: false — watching never keeps a process alive on its own.
@@ -212,7 +214,7 @@ export class Freshness {
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' || code === 'ENOTDIR') {
-        this.absentAt.set(dir, parentNow); // not created yet: retried once its parent changes
+        this.absent.add(dir); // not created yet: retried once it exists
         return;
       }
       this.fail(`cannot watch ${dir} (${(err as Error).message})`);
@@ -236,7 +238,7 @@ export class Freshness {
     else if (dir === this.store.notesDir) this.notesDirty = true;
     else {
       const n = name.toString();
-      this.absentAt.delete(join(dir, n)); // named by the watcher: worth watching again at once
+      this.absent.delete(join(dir, n)); // named by the watcher: worth watching again at once
       if (isMemoryName(n)) this.pending.add(join(dir, n));
       else if (dir === this.store.dir && n === '.tombstones') this.ensureWatch(this.store.tombDir);
       else if (dir === this.store.dir && n === 'notes') {
