@@ -37672,7 +37672,7 @@ async function writeFileAtomic(target, data, mode2 = FILE_MODE) {
   const fd = openSync(tmp, "wx", mode2);
   try {
     const buf = typeof data === "string" ? Buffer.from(data, "utf8") : data;
-    for (let at = 0; at < buf.length; ) at += writeSync(fd, buf, at, buf.length - at);
+    for (let at2 = 0; at2 < buf.length; ) at2 += writeSync(fd, buf, at2, buf.length - at2);
     if (mode2 !== FILE_MODE) fchmodSync(fd, mode2);
     await fsyncFd(fd);
   } catch (err) {
@@ -37697,6 +37697,9 @@ async function moveFileDurable(from, to) {
   await fsyncDir(dirname3(to));
   if (dirname3(from) !== dirname3(to)) await fsyncDir(dirname3(from));
 }
+
+// server/src/core/ids.ts
+import { randomFillSync } from "node:crypto";
 
 // node_modules/ulid/dist/node/index.js
 import crypto from "node:crypto";
@@ -37725,8 +37728,8 @@ var ULIDError = class extends Error {
     this.code = errorCode;
   }
 };
-function randomChar(prng) {
-  const randomPosition = Math.floor(prng() * ENCODING_LEN) % ENCODING_LEN;
+function randomChar(prng2) {
+  const randomPosition = Math.floor(prng2() * ENCODING_LEN) % ENCODING_LEN;
   return ENCODING.charAt(randomPosition);
 }
 function replaceCharAt(str4, index, char) {
@@ -37785,10 +37788,10 @@ function detectRoot() {
   }
   return null;
 }
-function encodeRandom(len, prng) {
+function encodeRandom(len, prng2) {
   let str4 = "";
   for (; len > 0; len--) {
-    str4 = randomChar(prng) + str4;
+    str4 = randomChar(prng2) + str4;
   }
   return str4;
 }
@@ -37813,8 +37816,8 @@ function encodeTime(now, len = TIME_LEN) {
 function inWebWorker() {
   return typeof WorkerGlobalScope !== "undefined" && self instanceof WorkerGlobalScope;
 }
-function monotonicFactory(prng) {
-  const currentPRNG = prng || detectPRNG();
+function monotonicFactory(prng2) {
+  const currentPRNG = prng2 || detectPRNG();
   let lastTime = 0, lastRandom;
   return function _ulid2(seedTime) {
     const seed = !seedTime || isNaN(seedTime) ? Date.now() : seedTime;
@@ -37833,7 +37836,16 @@ var ULID_RE = /^[0-7][0-9A-HJKMNP-TV-Z]{25}$/;
 function isUlid(s2) {
   return ULID_RE.test(s2);
 }
-var next = monotonicFactory();
+var pool = new Uint8Array(256);
+var at = pool.length;
+function prng() {
+  if (at === pool.length) {
+    randomFillSync(pool);
+    at = 0;
+  }
+  return pool[at++] / 256;
+}
+var next = monotonicFactory(prng);
 function newId(now = Date.now()) {
   return next(now);
 }
@@ -38286,10 +38298,10 @@ function redactTrimmed(u2) {
   const scheme = /^([a-z][a-z0-9+.-]*:\/\/)([^/?#]*)(.*)$/is.exec(u2);
   if (scheme) {
     let authority = scheme[2];
-    const at = authority.lastIndexOf("@");
-    if (at >= 0) {
-      const user = authority.slice(0, at);
-      authority = (user === KEPT_USER ? `${user}@` : "") + authority.slice(at + 1);
+    const at2 = authority.lastIndexOf("@");
+    if (at2 >= 0) {
+      const user = authority.slice(0, at2);
+      authority = (user === KEPT_USER ? `${user}@` : "") + authority.slice(at2 + 1);
     }
     const rest = scheme[3].replace(/[?#].*$/s, "");
     return `${scheme[1]}${authority}${rest}`;
@@ -40090,13 +40102,13 @@ function withoutSecrets(text3) {
   const spans = secretSpans(text3);
   if (spans.length === 0) return text3;
   let out2 = "";
-  let at = 0;
+  let at2 = 0;
   for (const s2 of spans) {
-    if (s2.start > at) out2 += text3.slice(at, s2.start);
+    if (s2.start > at2) out2 += text3.slice(at2, s2.start);
     out2 += " ";
-    at = Math.max(at, s2.end);
+    at2 = Math.max(at2, s2.end);
   }
-  return out2 + text3.slice(at);
+  return out2 + text3.slice(at2);
 }
 function detectSecrets(text3) {
   return detectAll(text3).list;
@@ -40397,13 +40409,13 @@ function* payloadParts(c, keys) {
   if (keys.length > 50) throw new Error(`records have ${keys.length} distinct keys; the cache supports 50`);
   const isShared = keys.map((k) => SHARED.includes(k));
   const table = [];
-  const at = /* @__PURE__ */ new Map();
+  const at2 = /* @__PURE__ */ new Map();
   for (const r of c.records) {
     for (let i = 0; i < keys.length; i++) {
       if (!isShared[i]) continue;
       const v = r[keys[i]];
-      if (v !== void 0 && !at.has(v)) {
-        at.set(v, table.length);
+      if (v !== void 0 && !at2.has(v)) {
+        at2.set(v, table.length);
         table.push(v);
       }
     }
@@ -40415,7 +40427,7 @@ function* payloadParts(c, keys) {
       const v = r[keys[i]];
       if (v !== void 0 && Object.hasOwn(r, keys[i])) {
         mask2 += 2 ** i;
-        out2.push(isShared[i] ? at.get(v) : v);
+        out2.push(isShared[i] ? at2.get(v) : v);
       }
     }
     out2[0] = mask2;
@@ -40713,7 +40725,7 @@ function isMemoryName(name) {
 }
 function mtimeOf(dir) {
   try {
-    return statSync4(dir).mtimeMs;
+    return statSync4(dir, { throwIfNoEntry: false })?.mtimeMs ?? -1;
   } catch {
     return -1;
   }
@@ -40735,8 +40747,8 @@ var Freshness = class {
   chain = Promise.resolve();
   drainTimer = null;
   stopped = false;
-  /** Directories found missing, with their parent's mtime then (see ensureWatch). */
-  absentAt = /* @__PURE__ */ new Map();
+  /** Directories found missing when a watch was tried (see ensureWatch). */
+  absent = /* @__PURE__ */ new Set();
   /** Own writes in progress: the mtimes they move are not compared until they are done. */
   ownWrites = 0;
   /** Something changed in the notes area (or may have): reconcile it on the next check. */
@@ -40861,8 +40873,7 @@ var Freshness = class {
   }
   ensureWatch(dir) {
     if (this.broken || this.stopped || this.watchers.has(dir)) return;
-    const parentNow = mtimeOf(dirname6(dir));
-    if (this.absentAt.get(dir) === parentNow) return;
+    if (this.absent.has(dir) && mtimeOf(dir) === -1) return;
     let w2;
     try {
       const recursive2 = dir === this.store.notesDir;
@@ -40870,7 +40881,7 @@ var Freshness = class {
     } catch (err) {
       const code = err.code;
       if (code === "ENOENT" || code === "ENOTDIR") {
-        this.absentAt.set(dir, parentNow);
+        this.absent.add(dir);
         return;
       }
       this.fail(`cannot watch ${dir} (${err.message})`);
@@ -40891,7 +40902,7 @@ var Freshness = class {
     else if (dir === this.store.notesDir) this.notesDirty = true;
     else {
       const n2 = name.toString();
-      this.absentAt.delete(join12(dir, n2));
+      this.absent.delete(join12(dir, n2));
       if (isMemoryName(n2)) this.pending.add(join12(dir, n2));
       else if (dir === this.store.dir && n2 === ".tombstones") this.ensureWatch(this.store.tombDir);
       else if (dir === this.store.dir && n2 === "notes") {
@@ -40958,15 +40969,15 @@ var OVERVIEW_FILE = "overview.json";
 var FORMAT2 = 1;
 var MAX_BYTES = 64 << 20;
 function overviewGroups(records, repoKey) {
-  const at = /* @__PURE__ */ new Map();
+  const at2 = /* @__PURE__ */ new Map();
   for (const r of records) {
     const repo = repoKey(r);
     const key = `${repo ?? ""}\0${repo === null ? 0 : 1}\0${r.scopes.join("\n")}\0${r.expires ?? ""}`;
-    const g = at.get(key);
+    const g = at2.get(key);
     if (g) g.n++;
-    else at.set(key, { repo, scopes: [...r.scopes], expires: r.expires, n: 1 });
+    else at2.set(key, { repo, scopes: [...r.scopes], expires: r.expires, n: 1 });
   }
-  return [...at.values()];
+  return [...at2.values()];
 }
 function writeOverview(storeDir, cacheId, groups) {
   const dir = join13(storeDir, CACHE_DIR);
@@ -41697,9 +41708,9 @@ function maxScoreTopK(w2, cursors, k, recency, halfLifeMs, idOf, acc, touched, s
     }
     if ((walked + cursors[ord[j]].len) * CONTINUE <= total) continue;
     for (let t = 0; t < nT; t++) {
-      const at = touched[t] << 1;
-      acc[at] = 0;
-      acc[at + 1] = 0;
+      const at2 = touched[t] << 1;
+      acc[at2] = 0;
+      acc[at2 + 1] = 0;
       sc.idx[touched[t]] = 0;
     }
     sc.contrib.fill(0, 0, nT * n2);
@@ -41712,8 +41723,8 @@ function maxScoreTopK(w2, cursors, k, recency, halfLifeMs, idOf, acc, touched, s
   if (nRest > 0) {
     for (let t = 0; t < nT; t++) {
       const slot = touched[t];
-      const at = slot << 1;
-      if ((acc[at] + restUb) * (floor + (1 - floor) * (popcount(acc[at + 1]) + nRest) / n2) * maxBoost * SAFETY < theta) {
+      const at2 = slot << 1;
+      if ((acc[at2] + restUb) * (floor + (1 - floor) * (popcount(acc[at2 + 1]) + nRest) / n2) * maxBoost * SAFETY < theta) {
         idx[slot] = -idx[slot];
         kept--;
       }
@@ -41756,22 +41767,22 @@ function maxScoreTopK(w2, cursors, k, recency, halfLifeMs, idOf, acc, touched, s
   const below = ranksBelow(acc, recency, idOf);
   for (let t = 0; t < nT; t++) {
     const slot = touched[t];
-    const at = slot << 1;
+    const at2 = slot << 1;
     const ix = idx[slot];
     if (ix < 0) {
-      acc[at] = 0;
+      acc[at2] = 0;
       continue;
     }
     const ci = (ix - 1) * n2;
-    const mask2 = acc[at + 1];
+    const mask2 = acc[at2 + 1];
     let sum = 0;
     for (let q = 0; q < n2; q++) if ((mask2 & 1 << q) !== 0) sum = sum + contrib[ci + q];
     const base = sum * (floor + (1 - floor) * (popcount(mask2) / n2));
     if (size2 === k && base * maxBoost < acc[heap[0] << 1] || base * maxBoost < theta) {
-      acc[at] = 0;
+      acc[at2] = 0;
       continue;
     }
-    acc[at] = finalOf(slot, sum, mask2);
+    acc[at2] = finalOf(slot, sum, mask2);
     size2 = offerTopK(heap, size2, k, slot, below);
   }
   for (let t = 0; t < nT; t++) idx[touched[t]] = 0;
@@ -41886,9 +41897,9 @@ function walkRaw(w2, c, q, n2, acc, touched, nT, sc) {
       touched[nT++] = slot;
       idx[slot] = ix = nT;
     }
-    const at = slot << 1;
-    acc[at] = acc[at] + v;
-    acc[at + 1] = acc[at + 1] | bit;
+    const at2 = slot << 1;
+    acc[at2] = acc[at2] + v;
+    acc[at2 + 1] = acc[at2 + 1] | bit;
     contrib[(ix - 1) * n2 + q] = v;
   }
   return nT;
@@ -42042,13 +42053,13 @@ var Ranker = class {
     if (top === null) return this.run(query, { ...opts, exhaustive: true });
     const out2 = [];
     for (let i = 0; i < top.size; i++) {
-      const at = top.heap[i] << 1;
-      out2.push({ slot: top.heap[i], score: acc[at], mask: acc[at + 1] });
+      const at2 = top.heap[i] << 1;
+      out2.push({ slot: top.heap[i], score: acc[at2], mask: acc[at2 + 1] });
     }
     for (let i = 0; i < top.nTouched; i++) {
-      const at = touched[i] << 1;
-      acc[at] = 0;
-      acc[at + 1] = 0;
+      const at2 = touched[i] << 1;
+      acc[at2] = 0;
+      acc[at2 + 1] = 0;
     }
     return out2.sort((a, b) => compareCandidates(a, b, recency, idOf));
   }
@@ -42098,12 +42109,12 @@ var Ranker = class {
     const below = ranksBelow(acc, recency, idOf);
     for (let i = 0; i < nTouched; i++) {
       const slot = touched[i];
-      const at = slot << 1;
-      const coverage = popcount(acc[at + 1]) / nTerms;
-      const base = acc[at] * (floor + (1 - floor) * coverage);
+      const at2 = slot << 1;
+      const coverage = popcount(acc[at2 + 1]) / nTerms;
+      const base = acc[at2] * (floor + (1 - floor) * coverage);
       if (size2 === k && base * maxBoost < acc[heap[0] << 1]) continue;
       const age = Math.max(0, now - recency[slot]);
-      acc[at] = base * (1 + rw * Math.pow(0.5, age / halfLifeMs));
+      acc[at2] = base * (1 + rw * Math.pow(0.5, age / halfLifeMs));
       size2 = offerTopK(heap, size2, k, slot, below);
     }
     const out2 = [];
@@ -42152,11 +42163,11 @@ function accumulate(w2, list5, len, scale, bit, acc, touched, nTouched) {
     let f = tb === 0 ? 0 : wb * tb / (ab + cb * (md & 65535));
     if (ts !== 0) f += ws * ts / (as + cs * (md >>> 16 & 255));
     if (ta !== 0) f += wa;
-    const at = slot << 1;
-    const m = acc[at + 1];
+    const at2 = slot << 1;
+    const m = acc[at2 + 1];
     if (m === 0) touched[nTouched++] = slot;
-    acc[at] = acc[at] + scale * f / (k1 + f);
-    acc[at + 1] = m | bit;
+    acc[at2] = acc[at2] + scale * f / (k1 + f);
+    acc[at2 + 1] = m | bit;
   }
   return nTouched;
 }
@@ -42271,8 +42282,8 @@ function scanBody(body, query, adjacency) {
 function rerank(cands, query, limit) {
   const maxBonus = query.length > 1 ? 1 + ADJACENCY_WEIGHT : 1;
   const cutoff = cands.length > limit ? cands[limit - 1].score : -Infinity;
-  const pool = cands.filter((c, i) => i < limit || c.score * maxBonus >= cutoff);
-  const scored = pool.map((c) => {
+  const pool2 = cands.filter((c, i) => i < limit || c.score * maxBonus >= cutoff);
+  const scored = pool2.map((c) => {
     const pairs = query.length - 1;
     const scan = pairs > 0 && popcount(c.mask) >= 2 ? scanBody(c.doc.body, query, true) : null;
     const bonus = scan ? 1 + ADJACENCY_WEIGHT * scan.adjacentPairs / pairs : 1;
@@ -42294,8 +42305,8 @@ function rerank(cands, query, limit) {
       matchTerms: query.filter((_, q) => (c.mask & 1 << q) !== 0).map((t) => t.surface),
       get snippet() {
         if (snippet2 === void 0) {
-          const at = scan ?? scanBody(c.doc.body, query, false);
-          snippet2 = makeSnippet(c.doc.body, at.matchStart, at.matchEnd);
+          const at2 = scan ?? scanBody(c.doc.body, query, false);
+          snippet2 = makeSnippet(c.doc.body, at2.matchStart, at2.matchEnd);
         }
         return snippet2;
       }
@@ -42873,7 +42884,7 @@ var LiveIndex = class {
     for (const m of this.store.tombstones()) records.push(m);
     const analysis = () => {
       const snap = this.ix.snapshotStream(CACHE_CHUNK);
-      let at = null;
+      let at2 = null;
       let k = 0;
       function* parts() {
         for (const docs of snap.docs()) {
@@ -42882,8 +42893,8 @@ var LiveIndex = class {
             let record2 = k < indexed && records[k] === d.doc ? k : void 0;
             k++;
             if (record2 === void 0) {
-              at ??= new Map(records.slice(0, indexed).map((r, i) => [r, i]));
-              record2 = at.get(d.doc);
+              at2 ??= new Map(records.slice(0, indexed).map((r, i) => [r, i]));
+              record2 = at2.get(d.doc);
             }
             if (record2 === void 0) continue;
             const e = d;
@@ -42899,14 +42910,14 @@ var LiveIndex = class {
   }
   /** Index entries for the cache from the loaded cache's still-current ones (index not built). */
   entriesFor(records) {
-    const at = /* @__PURE__ */ new Map();
+    const at2 = /* @__PURE__ */ new Map();
     records.forEach((r, i) => {
-      if (!r.tombstoned) at.set(r, i);
+      if (!r.tombstoned) at2.set(r, i);
     });
     const snap = this.snapshot ?? { terms: [], docs: [] };
     const entries = [];
     for (const d of snap.docs) {
-      const record2 = at.get(d.doc);
+      const record2 = at2.get(d.doc);
       if (record2 !== void 0) entries.push({ record: record2, fwd: d.fwd, bodyLen: d.bodyLen, scopeLen: d.scopeLen });
     }
     return { terms: snap.terms, entries };
@@ -42983,7 +42994,7 @@ function fuse(input2) {
   const lexW = (h) => LC + (1 - LC) * h.coverage;
   const semW = (lex) => 1 + SB * (1 - (lex.length > 0 ? Math.max(...lex.map((h) => h.coverage)) : 0));
   const acc = /* @__PURE__ */ new Map();
-  const at = (doc) => {
+  const at2 = (doc) => {
     let a = acc.get(doc.id);
     if (!a) acc.set(doc.id, a = { doc, score: 0, main: "low", altHigh: 0, altMedium: 0 });
     return a;
@@ -43004,7 +43015,7 @@ function fuse(input2) {
   const mainSemRank = tiedRanks(input2.main.semantic, (h) => h.sim);
   input2.main.lexical.forEach((h, i) => {
     const r = mainLexRank[i];
-    const a = at(h.doc);
+    const a = at2(h.doc);
     a.score += WL * lexW(h) / (RK + r + 1);
     a.main = maxRel(a.main, h.relevance);
     a.lex = h;
@@ -43012,7 +43023,7 @@ function fuse(input2) {
   input2.main.semantic.forEach((h, i) => {
     const r = mainSemRank[i];
     if (h.sim < cal.floor) return;
-    const a = at(h.doc);
+    const a = at2(h.doc);
     a.score += WS * mainSem * mainZ[i] / (RK + r + 1);
     a.sim = h.sim;
     a.main = maxRel(a.main, semanticRelevance(h.sim, cal));
@@ -43025,7 +43036,7 @@ function fuse(input2) {
     const altZ = semZ(alt.semantic);
     alt.lexical.forEach((h, i) => {
       const r = lexRank[i];
-      const a = at(h.doc);
+      const a = at2(h.doc);
       a.score += WA * WL * lexW(h) / (RK + r + 1);
       rel.set(h.doc.id, maxRel(rel.get(h.doc.id) ?? "low", h.relevance));
       if (!a.altLex || RANK[h.relevance] > RANK[a.altLex.relevance]) a.altLex = h;
@@ -43033,7 +43044,7 @@ function fuse(input2) {
     alt.semantic.forEach((h, i) => {
       const r = semRank[i];
       if (h.sim < cal.floor) return;
-      const a = at(h.doc);
+      const a = at2(h.doc);
       a.score += WA * WS * altSem * altZ[i] / (RK + r + 1);
       rel.set(h.doc.id, maxRel(rel.get(h.doc.id) ?? "low", semanticRelevance(h.sim, cal)));
     });
@@ -43980,10 +43991,10 @@ var PRE_EXTRA = 16;
 var PRE_MARGIN = 1e-3;
 function simdSpace(capacity, dim, words, prev, ix) {
   const a16 = (x) => x + 15 & ~15;
-  let at = 0;
+  let at2 = 0;
   const place = (bytes2) => {
-    const p = at;
-    at = a16(at + bytes2);
+    const p = at2;
+    at2 = a16(at2 + bytes2);
     return p;
   };
   const qcAt = place(words * 4);
@@ -43997,7 +44008,7 @@ function simdSpace(capacity, dim, words, prev, ix) {
   const distAt = place(capacity * 2);
   const codesAt = place(capacity * words * 4);
   const dataAt = place(capacity * dim);
-  const k = simdKernels(at);
+  const k = simdKernels(at2);
   if (!k) return null;
   const buf = k.memory.buffer;
   const sp = {
@@ -44098,7 +44109,7 @@ function rotationFor(dim) {
   ROTATIONS.set(dim, r);
   return r;
 }
-function signCode(rot, v, out2, at) {
+function signCode(rot, v, out2, at2) {
   const x = rot.tmp;
   const size2 = rot.size;
   x.fill(0);
@@ -44119,7 +44130,7 @@ function signCode(rot, v, out2, at) {
   for (let w2 = 0, i = 0; w2 < size2 >>> 5; w2++) {
     let c = 0;
     for (let b = 0; b < 32; b++, i++) if (x[i] > 0) c |= 1 << b;
-    out2[at + w2] = c >>> 0;
+    out2[at2 + w2] = c >>> 0;
   }
 }
 
@@ -44208,7 +44219,7 @@ async function writeVectorSource(storeDir, v) {
   let pos = 0;
   const put = (b, hashed = true) => {
     if (hashed) sha.update(b);
-    for (let at = 0; at < b.length; ) at += writeSync4(fd, b, at, b.length - at, pos + at);
+    for (let at2 = 0; at2 < b.length; ) at2 += writeSync4(fd, b, at2, b.length - at2, pos + at2);
     pos += b.length;
   };
   try {
@@ -44245,7 +44256,7 @@ async function writeVectorSource(storeDir, v) {
       put(chunk.subarray(0, (to - from) * cb));
     }
     const digest = Buffer.from(sha.digest("hex"), "latin1");
-    for (let at = 0; at < digest.length; ) at += writeSync4(fd, digest, at, digest.length - at, 8 + at);
+    for (let at2 = 0; at2 < digest.length; ) at2 += writeSync4(fd, digest, at2, digest.length - at2, 8 + at2);
     fchmodSync2(fd, FILE_MODE);
     fsyncSync2(fd);
   } catch (err) {
@@ -44359,8 +44370,8 @@ var SemanticLeg = class {
     if (this.opts.watch) await pause2();
     if (this.closed || this.vec !== vec2) return;
     if (cached2 && cached2.embedder === id2 && cached2.dim === dim) {
-      const at = /* @__PURE__ */ new Map();
-      cached2.keys.forEach((k2, i) => at.set(k2, i));
+      const at2 = /* @__PURE__ */ new Map();
+      cached2.keys.forEach((k2, i) => at2.set(k2, i));
       let k = 0;
       for (const m of this.store.active()) {
         if (this.opts.watch && ++k % OPEN_CHUNK === 0) {
@@ -44368,7 +44379,7 @@ var SemanticLeg = class {
           if (this.closed || this.vec !== vec2) return;
         }
         if (vec2.has(m)) continue;
-        const i = at.get(vectorKey(m));
+        const i = at2.get(vectorKey(m));
         if (i === void 0) continue;
         const cw = cached2.codeWords;
         vec2.setRaw(m, cached2.rows.subarray(i * dim, (i + 1) * dim), cached2.scales[i], cw > 0 ? cached2.codes.subarray(i * cw, (i + 1) * cw) : void 0);
@@ -46881,12 +46892,47 @@ var STOPWORDS2 = new Set(
   "a about above after again against all also am an and any are as at be because been before being below between both but by can could did do does doing done down during each else etc even ever every few for from further get gets got had has have having he her here hers him his how however i if in into is it its itself just let lets like may me might more most much must my no nor not now of off on once one only or other our ours out over own per please same she should so some such than that the their theirs them then there these they this those through thus to too under until up upon us use used uses using very via was we were what when where whether which while who whom whose why will with within without would yet you your yours".split(" ")
 );
 function dedupTokens(text3) {
+  return [...dedupTokenSet(text3)];
+}
+var ASCII_ONLY = /^[\x00-\x7f]*$/;
+function dedupTokenSet(text3) {
+  if (!ASCII_ONLY.test(text3)) return unicodeTokens(text3);
+  const out2 = /* @__PURE__ */ new Set();
+  const n2 = text3.length;
+  let i = 0;
+  while (i < n2) {
+    let c = text3.charCodeAt(i);
+    if (!(c >= 97 && c <= 122 || c >= 48 && c <= 57 || c >= 65 && c <= 90)) {
+      i++;
+      continue;
+    }
+    const start = i;
+    let upper = false;
+    for (; i < n2; i++) {
+      c = text3.charCodeAt(i);
+      if (c >= 97 && c <= 122 || c >= 48 && c <= 57) continue;
+      if (c >= 65 && c <= 90) {
+        upper = true;
+        continue;
+      }
+      break;
+    }
+    if (i - start < 2) {
+      const d = text3.charCodeAt(start);
+      if (!(d >= 48 && d <= 57)) continue;
+    }
+    const raw2 = upper ? text3.slice(start, i).toLowerCase() : text3.slice(start, i);
+    if (!STOPWORDS2.has(raw2)) out2.add(raw2);
+  }
+  return out2;
+}
+function unicodeTokens(text3) {
   const out2 = /* @__PURE__ */ new Set();
   for (const raw2 of text3.toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
     if (raw2.length < 2 && !new RegExp("\\p{N}", "u").test(raw2) || STOPWORDS2.has(raw2)) continue;
     out2.add(raw2);
   }
-  return [...out2];
+  return out2;
 }
 function jaccard(a, b) {
   if (a.size === 0 && b.size === 0) return 0;
@@ -47033,7 +47079,7 @@ var TombstoneIndex = class {
   }
   add(m) {
     this.delete(m.id);
-    const set3 = new Set(dedupTokens(m.body));
+    const set3 = dedupTokenSet(m.body);
     this.tokens.set(m.id, set3);
     for (const t of set3) {
       let ids2 = this.postings.get(t);
@@ -47105,7 +47151,7 @@ var MAX_MATCHES = 5;
 function paraphrase(rule, cosine, jac, a, b, removed) {
   return rule !== void 0 && cosine >= rule.cos && jac >= rule.jaccard && (removed || jac < RELATED_THRESHOLD) && sameNumbers(a, b) && wordy(a) && wordy(b);
 }
-var wordy = (t) => new Set(dedupTokens(t)).size >= 6;
+var wordy = (t) => dedupTokenSet(t).size >= 6;
 var numbersOf = (t) => new Set(t.match(/\d+(?:[.,:]\d+)*/g) ?? []);
 function sameNumbers(a, b) {
   const x = numbersOf(a);
@@ -47137,7 +47183,7 @@ async function activeMatchesIn(c, src, labelled, tokens, content, opts) {
     if (out2.has(id2) || opts.exclude?.has(id2)) continue;
     const m = src.store.get(id2);
     if (!m || isExpired(m, now)) continue;
-    const sim = jaccard(tokens, new Set(dedupTokens(m.body)));
+    const sim = jaccard(tokens, dedupTokenSet(m.body));
     const cos = sem.get(id2);
     if (sim < RELATED_THRESHOLD && cos === void 0) continue;
     const dup = sim >= DUPLICATE_THRESHOLD || cos !== void 0 && paraphrase(opts.semanticRule, cos, sim, content, m.body, false);
@@ -47187,7 +47233,7 @@ ${w2.aliases.join("\n")}` : w2.content;
       };
     }
   }
-  const tokens = new Set(dedupTokens(w2.content));
+  const tokens = dedupTokenSet(w2.content);
   const active = await activeMatches(c, tokens, w2.content, opts);
   const high = active.filter((m) => m.dup);
   if (!opts.force && high.length > 0) {
@@ -47210,7 +47256,7 @@ ${w2.aliases.join("\n")}` : w2.content;
         for (const n2 of await src.removedNeighbours(w2.content, MAX_MATCHES * 2)) {
           const t = src.store.getTombstone(n2.id);
           if (!t || seen.has(n2.id)) continue;
-          const sim = jaccard(tokens, new Set(dedupTokens(t.body)));
+          const sim = jaccard(tokens, dedupTokenSet(t.body));
           if (paraphrase(opts.semanticRule, n2.cosine, sim, w2.content, t.body, true)) own3.push({ id: n2.id, similarity: sim, semantic: n2.cosine, src });
         }
       }
@@ -47494,18 +47540,18 @@ async function strReplace(env, path2, oldStr, newStr) {
     const text3 = lines.join("\n");
     const needle = oldStr.replace(/\r\n/g, "\n");
     const replacement = newStr.replace(/\r\n/g, "\n");
-    const at = [];
-    for (let i = text3.indexOf(needle); i !== -1; i = text3.indexOf(needle, i + 1)) at.push(i);
-    if (at.length === 0) throw new MemoryToolError(`No replacement was performed, old_str \`${oldStr}\` did not appear verbatim in ${p.shown}.`);
+    const at2 = [];
+    for (let i = text3.indexOf(needle); i !== -1; i = text3.indexOf(needle, i + 1)) at2.push(i);
+    if (at2.length === 0) throw new MemoryToolError(`No replacement was performed, old_str \`${oldStr}\` did not appear verbatim in ${p.shown}.`);
     const lineOf2 = (i) => text3.slice(0, i).split("\n").length;
-    if (at.length > 1) {
-      const nums = [...new Set(at.map(lineOf2))];
+    if (at2.length > 1) {
+      const nums = [...new Set(at2.map(lineOf2))];
       throw new MemoryToolError(`No replacement was performed. Multiple occurrences of old_str \`${oldStr}\` in lines: ${nums.join(", ")}. Please ensure it is unique`);
     }
-    const next2 = text3.slice(0, at[0]) + replacement + text3.slice(at[0] + needle.length);
+    const next2 = text3.slice(0, at2[0]) + replacement + text3.slice(at2[0] + needle.length);
     const whole = joinLines(next2.split("\n"), crlf);
     checkText(env, newStr, "new_str", whole);
-    const start = lineOf2(at[0]) - 1;
+    const start = lineOf2(at2[0]) - 1;
     const newLines = next2.split("\n");
     const from = Math.max(0, start - 2);
     const to = Math.min(newLines.length, start + replacement.split("\n").length + 2);
@@ -48685,8 +48731,8 @@ async function listEach(c, input2, emit) {
   const now = c.now();
   const all = [...activeEverywhere(c)].filter((m) => isVisible(c.disabledScopes, m, now) && match(m.scopes));
   all.sort((a, b) => a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
-  for (let at = 0; at < all.length; at += limit) {
-    const page = all.slice(at, at + limit);
+  for (let at2 = 0; at2 < all.length; at2 += limit) {
+    const page = all.slice(at2, at2 + limit);
     const hits = await ownedHitFields(c, page);
     emit(hits.map((h, i) => {
       const m = page[i];
@@ -48994,14 +49040,14 @@ async function rankedAcross(sources, query, alternates, limit) {
     if (sources.length === 1) return sources[0].l.index.search(query, sources[0].opts);
     return sources.flatMap((s2) => s2.l.index.search(query, s2.opts)).sort(byScore).slice(0, limit);
   }
-  const pool = Math.max(limit, FUSION_POOL);
+  const pool2 = Math.max(limit, FUSION_POOL);
   const texts = [query, ...alternates];
-  const merged = (lists, order) => lists.length === 1 ? lists[0] : lists.flat().sort(order).slice(0, pool);
-  const lexical = texts.map((t) => merged(sources.map((s2) => s2.l.index.search(t, { ...s2.opts, limit: pool })), byScore));
+  const merged = (lists, order) => lists.length === 1 ? lists[0] : lists.flat().sort(order).slice(0, pool2);
+  const lexical = texts.map((t) => merged(sources.map((s2) => s2.l.index.search(t, { ...s2.opts, limit: pool2 })), byScore));
   const perSource = await Promise.all(
     sources.map((s2, i) => {
       const v = vecs[i];
-      return s2.sem && v && v.size > 0 ? s2.sem.search(texts, pool, { now: s2.opts.now ?? Date.now(), allow: s2.opts.filter }) : Promise.resolve(texts.map(() => []));
+      return s2.sem && v && v.size > 0 ? s2.sem.search(texts, pool2, { now: s2.opts.now ?? Date.now(), allow: s2.opts.filter }) : Promise.resolve(texts.map(() => []));
     })
   );
   const semantic = texts.map((_, k) => merged(perSource.map((r) => r[k] ?? []), (a, b) => b.sim - a.sim || (a.doc.id < b.doc.id ? 1 : -1)));
@@ -49971,7 +50017,7 @@ var BatchDedup = class {
   sets = [];
   byToken = /* @__PURE__ */ new Map();
   match(text3) {
-    const tokens = new Set(dedupTokens(text3));
+    const tokens = dedupTokenSet(text3);
     const overlap = /* @__PURE__ */ new Map();
     for (const t of tokens) for (const i of this.byToken.get(t) ?? []) overlap.set(i, (overlap.get(i) ?? 0) + 1);
     for (const [i, inter] of overlap) {
@@ -49981,7 +50027,7 @@ var BatchDedup = class {
     return null;
   }
   add(text3, label) {
-    const tokens = new Set(dedupTokens(text3));
+    const tokens = dedupTokenSet(text3);
     const i = this.sets.push({ tokens, label }) - 1;
     for (const t of tokens) {
       if (!this.byToken.has(t)) this.byToken.set(t, []);
@@ -50171,20 +50217,20 @@ function activity(now, records, events2, opts) {
       uses: Object.fromEntries(USE_OUTCOMES.map((o) => [o, 0]))
     });
   }
-  const at = (ts) => {
+  const at2 = (ts) => {
     if (ts === void 0) return null;
     const t = Date.parse(ts);
     if (!(t >= first && t < end)) return null;
     return out2[Math.floor((t - first) / span)];
   };
   for (const r of records) {
-    const c = at(r.created);
+    const c = at2(r.created);
     if (c) c.created++;
-    const d = at(r.removed);
+    const d = at2(r.removed);
     if (d) d.removed++;
   }
   for (const e of events2) {
-    const b = at(e.ts);
+    const b = at2(e.ts);
     if (!b) continue;
     const hits = retrievalsOf(e).length;
     if (hits > 0) {
@@ -52833,8 +52879,8 @@ function styleOf(text3) {
   const m = /\n([ \t]+)["{[\]}]/.exec(text3);
   return { unit: m ? m[1] : "  ", eol: text3.includes("\r\n") ? "\r\n" : "\n" };
 }
-var lineStart = (text3, at) => text3.lastIndexOf("\n", at - 1) + 1;
-var indentAt = (text3, at) => /^[ \t]*/.exec(text3.slice(lineStart(text3, at), at))[0];
+var lineStart = (text3, at2) => text3.lastIndexOf("\n", at2 - 1) + 1;
+var indentAt = (text3, at2) => /^[ \t]*/.exec(text3.slice(lineStart(text3, at2), at2))[0];
 function compact(v) {
   if (Array.isArray(v)) return `[${v.map(compact).join(", ")}]`;
   if (v !== null && typeof v === "object") return `{${Object.entries(v).map(([k, x]) => `${JSON.stringify(k)}: ${compact(x)}`).join(", ")}}`;
@@ -52860,9 +52906,9 @@ function setMember(text3, obj, key, value, style = styleOf(text3)) {
     const child2 = outer + style.unit;
     const member3 = `${JSON.stringify(key)}: ${render(value, child2, style, true)}`;
     if (inner.trim() === "") return apply(text3, [{ at: obj.start + 1, end: close, text: `${style.eol}${child2}${member3}${style.eol}${outer}` }]);
-    const at = lineStart(text3, close);
-    const closeOnOwnLine = text3.slice(at, close).trim() === "";
-    return apply(text3, [{ at: closeOnOwnLine ? at : close, end: close, text: `${closeOnOwnLine ? "" : style.eol}${child2}${member3}${style.eol}${closeOnOwnLine ? text3.slice(at, close) : outer}` }]);
+    const at2 = lineStart(text3, close);
+    const closeOnOwnLine = text3.slice(at2, close).trim() === "";
+    return apply(text3, [{ at: closeOnOwnLine ? at2 : close, end: close, text: `${closeOnOwnLine ? "" : style.eol}${child2}${member3}${style.eol}${closeOnOwnLine ? text3.slice(at2, close) : outer}` }]);
   }
   const multiline = text3.slice(obj.start, obj.members[0].keyStart).includes("\n");
   const trailing = last.commaEnd >= 0;
@@ -52975,23 +53021,23 @@ function setTomlTable(text3, path2, values) {
   const eol = text3.includes("\r\n") ? "\r\n" : "\n";
   const lines = statements(text3);
   const same3 = (a) => a !== null && a.length === path2.length && a.every((p, k) => p === path2[k]);
-  const at = lines.findIndex((l) => same3(tableOf(l.text)));
+  const at2 = lines.findIndex((l) => same3(tableOf(l.text)));
   const entries = Object.entries(values);
-  if (at < 0) {
+  if (at2 < 0) {
     const body = [tableHeader(path2), ...entries.map(([k, v]) => `${keyText(k)} = ${tomlValue(v)}`)].join(eol);
     if (text3.trim() === "") return `${body}${eol}`;
     const pad = !text3.endsWith("\n") ? `${eol}${eol}` : text3.endsWith(`${eol}${eol}`) ? "" : eol;
     return `${text3}${pad}${body}${eol}`;
   }
   let endIdx = lines.length;
-  for (let k = at + 1; k < lines.length; k++) if (isHeader(lines[k].text)) {
+  for (let k = at2 + 1; k < lines.length; k++) if (isHeader(lines[k].text)) {
     endIdx = k;
     break;
   }
   const edits = [];
   const missing = [];
   for (const [k, v] of entries) {
-    const line2 = lines.slice(at + 1, endIdx).find((l) => {
+    const line2 = lines.slice(at2 + 1, endIdx).find((l) => {
       const key = keyOf(l.text);
       return key !== null && key.length === 1 && key[0] === k;
     });
@@ -53003,7 +53049,7 @@ function setTomlTable(text3, path2, values) {
     } else missing.push(stmt);
   }
   if (missing.length) {
-    const header = lines[at];
+    const header = lines[at2];
     const insertAt = header.end;
     edits.push({ at: insertAt, end: insertAt, text: missing.map((m) => `${eol}${m}`).join("") });
   }
@@ -53122,14 +53168,14 @@ function mergeYamlBlock(spec, entry, text3) {
   const list5 = doc.mcpServers ?? [];
   if (!Array.isArray(list5)) refuse2(spec, entry, 'has an "mcpServers" that is not a list');
   const want = spec.entry(entry);
-  const at = list5.findIndex((s2) => isObj3(s2) && s2.name === SERVER_NAME);
-  const cur = at >= 0 ? list5[at] : void 0;
+  const at2 = list5.findIndex((s2) => isObj3(s2) && s2.name === SERVER_NAME);
+  const cur = at2 >= 0 ? list5[at2] : void 0;
   const next2 = cur ? { ...cur, ...want } : want;
   const header = { name: SERVER_NAME, version: "0.0.1", schema: "v1" };
   const headerOk = Object.keys(header).every((k) => k in doc);
   if (cur && isDeepStrictEqual(cur, next2) && headerOk) return { status: "unchanged", text: null };
   const servers = [...list5];
-  if (at >= 0) servers[at] = next2;
+  if (at2 >= 0) servers[at2] = next2;
   else servers.push(next2);
   const out2 = { ...header, ...doc, mcpServers: servers };
   return { status: cur ? "updated" : "added", text: yamlDump(out2) };
