@@ -14,12 +14,12 @@
 // answering while a big store's cache is written; the header is filled in last, then the file is
 // fsynced and renamed into place (atomic: readers see the old file or the new one).
 import { createHash } from 'node:crypto';
-import { closeSync, constants, fstatSync, fsyncSync, openSync, readdirSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readdirSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { STEMMER_VERSION } from './stem.ts';
 import { TOKENIZER_VERSION } from './tokenize.ts';
 import { pidAlive } from '../store/pid.ts';
-import { ensureOwnDirSync, isOwnDirSync } from '../store/fsatomic.ts';
+import { ensureOwnDirSync, fsyncFd, isOwnDirSync } from '../store/fsatomic.ts';
 
 export const CACHE_DIR = '.cache';
 export const CACHE_FILE = 'search-index.bin';
@@ -459,7 +459,9 @@ export async function writeCache<R extends object>(storeDir: string, c: CacheCon
       pause,
     );
     writeSync(fd, header, 0, header.length, 0);
-    fsyncSync(fd);
+    // Off the event loop: flushing the whole file (40 MB at 50k memories, 160 MB at 200k) must not
+    // hold up the calls a server answers meanwhile.
+    await fsyncFd(fd);
     id = header.subarray(SHA_AT, LEN_AT).toString('latin1');
     ok = true;
   } finally {

@@ -345,9 +345,11 @@ export class SemanticLeg {
       rows.push(row);
     }
     try {
-      // streamed from the index's own rows (vectorCache.ts): no copy of every vector
+      const saving = this.changes;
+      // streamed from the index's own rows (vectorCache.ts): no copy of every vector; changes made
+      // while its fsync runs off the event loop count toward the next save
       await writeVectorSource(this.store.dir, { embedder: v.embedderId, dim: v.dim, codeWords: v.codeWords, keys, row: (i) => v.raw(rows[i]!) });
-      this.changes = 0;
+      this.changes = Math.max(0, this.changes - saving);
     } catch (err) {
       this.opts.warn(`could not save the vector cache: ${(err as Error).message}`);
     }

@@ -10,9 +10,9 @@
 // approximate search compares, kept so a start does not recompute them).
 // One read at load; rows are copied straight into the index's arrays, no object per record.
 import { createHash } from 'node:crypto';
-import { closeSync, constants, fchmodSync, fstatSync, fsyncSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, constants, fchmodSync, fstatSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { FILE_MODE, ensureOwnDirSync, fsyncDir, isOwnDirSync, tempPathFor } from '../store/fsatomic.ts';
+import { FILE_MODE, ensureOwnDirSync, fsyncDir, fsyncFd, isOwnDirSync, tempPathFor } from '../store/fsatomic.ts';
 
 export const VECTOR_FILE = 'vectors.bin';
 const MAGIC = 'CAIRNVEC';
@@ -203,7 +203,7 @@ export async function writeVectorSource(storeDir: string, v: VectorSource): Prom
     const digest = Buffer.from(sha.digest('hex'), 'latin1');
     for (let at = 0; at < digest.length; ) at += writeSync(fd, digest, at, digest.length - at, 8 + at);
     fchmodSync(fd, FILE_MODE);
-    fsyncSync(fd);
+    await fsyncFd(fd); // off the event loop (17 MB at 50k memories, 70 MB at 200k)
   } catch (err) {
     try {
       closeSync(fd);

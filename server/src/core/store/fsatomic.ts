@@ -21,7 +21,7 @@ export function isTempName(name: string): boolean {
 }
 
 /** fsync of an open descriptor, off the event loop. */
-function fsyncFd(fd: number): Promise<void> {
+export function fsyncFd(fd: number): Promise<void> {
   return new Promise((resolve, reject) => fsync(fd, (err) => (err ? reject(err) : resolve())));
 }
 
