@@ -130,7 +130,10 @@ export const APP_JS = String.raw`
         .then(function (r) { return r.ok ? r.text() : Promise.reject(new Error(String(r.status))); })
         .then(function (html) {
           if (mine !== seq) return; // a newer keystroke already asked
+          // a live refresh while the user arrows through the hits: focus stays on the same hit
+          var at = document.activeElement, had = at && results.contains(at) ? at.getAttribute('href') : null;
           results.innerHTML = html;
+          if (had) [].some.call(results.querySelectorAll('a[href]'), function (a) { return a.getAttribute('href') === had && (a.focus(), true); });
           results.setAttribute('data-query', v);
           history.replaceState(null, '', v ? '/search?q=' + encodeURIComponent(v) : '/search');
         })

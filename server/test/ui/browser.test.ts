@@ -193,10 +193,21 @@ test('keyboard only: go to search, type, arrow into the hits, open, verify, remo
   await page.keyboard.press('g');
   await page.keyboard.press('s');
   await page.waitForURL(/\/search$/);
+  // The box's autofocus lands a frame after the load: keys typed before it go to the page's shortcuts.
+  await page.waitForFunction(() => (globalThis as any).document.activeElement?.id === 'q');
   await page.keyboard.type('pager', { delay: 20 });
   await page.waitForSelector('#results[data-query="pager"] .hit-link');
   await page.keyboard.press('ArrowDown');
   assert.equal(await page.evaluate(() => (globalThis as any).document.activeElement?.classList.contains('hit-link')), true);
+  // A change elsewhere refreshes the hits while one is focused: focus stays on that hit.
+  const focused = await page.evaluate(() => {
+    const d = (globalThis as any).document;
+    (globalThis as any).__oldHit = d.activeElement;
+    return d.activeElement?.getAttribute('href');
+  });
+  await mcp.call('memory_write', { content: 'The staging database is restored from the nightly snapshot.', scopes: ['infra'] });
+  await page.waitForFunction(() => !(globalThis as any).document.contains((globalThis as any).__oldHit), undefined, { timeout: 10_000 });
+  assert.equal(await page.evaluate(() => (globalThis as any).document.activeElement?.getAttribute('href')), focused, 'focus left the hit after a live refresh');
   await page.keyboard.press('Enter');
   await page.waitForURL(new RegExp(`/m/${ids.pager}$`));
   await page.keyboard.press('v');
