@@ -8925,7 +8925,7 @@ import { join as join13 } from "node:path";
 
 // server/src/core/index/cache.ts
 import { createHash as createHash2 } from "node:crypto";
-import { closeSync as closeSync3, constants as constants2, fstatSync, fsyncSync, openSync as openSync3, readdirSync as readdirSync3, readSync, renameSync as renameSync2, rmSync as rmSync5, writeSync as writeSync3 } from "node:fs";
+import { closeSync as closeSync3, constants as constants2, fstatSync, openSync as openSync3, readdirSync as readdirSync3, readSync, renameSync as renameSync2, rmSync as rmSync5, writeSync as writeSync3 } from "node:fs";
 import { join as join10 } from "node:path";
 
 // server/src/core/index/stem.ts
@@ -9503,7 +9503,7 @@ async function writeCache(storeDir, c, pause3) {
       pause3
     );
     writeSync3(fd, header, 0, header.length, 0);
-    fsyncSync(fd);
+    await fsyncFd(fd);
     id = header.subarray(SHA_AT, LEN_AT).toString("latin1");
     ok = true;
   } finally {
@@ -12941,7 +12941,7 @@ function signCode(rot, v, out2, at2) {
 
 // server/src/core/index/vectorCache.ts
 import { createHash as createHash3 } from "node:crypto";
-import { closeSync as closeSync5, constants as constants4, fchmodSync as fchmodSync2, fstatSync as fstatSync3, fsyncSync as fsyncSync2, openSync as openSync5, readSync as readSync3, renameSync as renameSync4, rmSync as rmSync7, writeSync as writeSync4 } from "node:fs";
+import { closeSync as closeSync5, constants as constants4, fchmodSync as fchmodSync2, fstatSync as fstatSync3, openSync as openSync5, readSync as readSync3, renameSync as renameSync4, rmSync as rmSync7, writeSync as writeSync4 } from "node:fs";
 import { join as join14 } from "node:path";
 var VECTOR_FILE = "vectors.bin";
 var MAGIC2 = "CAIRNVEC";
@@ -13063,7 +13063,7 @@ async function writeVectorSource(storeDir, v) {
     const digest = Buffer.from(sha.digest("hex"), "latin1");
     for (let at2 = 0; at2 < digest.length; ) at2 += writeSync4(fd, digest, at2, digest.length - at2, 8 + at2);
     fchmodSync2(fd, FILE_MODE);
-    fsyncSync2(fd);
+    await fsyncFd(fd);
   } catch (err) {
     try {
       closeSync5(fd);
@@ -13372,8 +13372,9 @@ ${vectorKey(t)}`);
       rows.push(row2);
     }
     try {
+      const saving = this.changes;
       await writeVectorSource(this.store.dir, { embedder: v.embedderId, dim: v.dim, codeWords: v.codeWords, keys, row: (i) => v.raw(rows[i]) });
-      this.changes = 0;
+      this.changes = Math.max(0, this.changes - saving);
     } catch (err) {
       this.opts.warn(`could not save the vector cache: ${err.message}`);
     }
@@ -14359,7 +14360,7 @@ import { join as join18 } from "node:path";
 // server/src/core/curation/archives.ts
 import {
   closeSync as closeSync6,
-  fsyncSync as fsyncSync3,
+  fsyncSync,
   openSync as openSync6,
   lstatSync as lstatSync6,
   readFileSync as readFileSync8,
@@ -14454,7 +14455,7 @@ function compressArchives(dir, opts) {
       const fd = openSync6(tmp, "wx", 384);
       try {
         writeSync5(fd, data);
-        fsyncSync3(fd);
+        fsyncSync(fd);
       } finally {
         closeSync6(fd);
       }
