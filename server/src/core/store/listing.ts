@@ -15,7 +15,11 @@ export class Listing {
   private readonly inDir: number[] = [];
   private stats = new Float64Array(256);
   private pathSet: Set<string> | null = null;
-  constructor(private readonly dirs: readonly string[]) {}
+  /** Each directory as path.join would start a path in it (normalized, with its separator): a path is then one concatenation (join normalizes every time: ~40 ms per 50k paths). */
+  private readonly prefixes: string[];
+  constructor(dirs: readonly string[]) {
+    this.prefixes = dirs.map(dirPrefix);
+  }
   get length(): number {
     return this.names.length;
   }
@@ -32,7 +36,9 @@ export class Listing {
     this.stats[2 * i + 1] = mtimeMs;
   }
   path(i: number): string {
-    return join(this.dirs[this.inDir[i]!]!, this.names[i]!);
+    const name = this.names[i]!;
+    // a note's place ("projects/a.md") goes through join, which turns its slashes into the platform's
+    return name.includes('/') ? join(this.prefixes[this.inDir[i]!]!, name) : this.prefixes[this.inDir[i]!]! + name;
   }
   size(i: number): number {
     return this.stats[2 * i]!;
@@ -70,6 +76,11 @@ export function removeIfDeadTemp(dir: string, name: string): void {
   if (pid && pid !== process.pid && !pidAlive(pid)) rmSync(join(dir, name), { force: true });
 }
 
+/** `dir` normalized and ending in a separator: prefix + name equals join(dir, name) for a plain file name. */
+function dirPrefix(dir: string): string {
+  return join(dir, 'x').slice(0, -1);
+}
+
 /** Entries listed between two calls of `pause` (each lstat is ~4 us). */
 const PAUSE_EVERY = 16;
 
@@ -82,6 +93,7 @@ export async function listStoreFiles(dirs: readonly string[], cleanTemps: boolea
   const found = new Listing(dirs);
   for (let di = 0; di < flat; di++) {
     const d = dirs[di]!;
+    const prefix = dirPrefix(d);
     let names: string[];
     try {
       names = await fsp.readdir(d);
@@ -101,7 +113,7 @@ export async function listStoreFiles(dirs: readonly string[], cleanTemps: boolea
         continue;
       }
       if (!name.endsWith('.md') || name.startsWith('.')) continue;
-      const p = join(d, name);
+      const p = prefix + name;
       // lstat: a symlink is never followed (it could point outside the store).
       let st: Stats | null = null;
       try {
