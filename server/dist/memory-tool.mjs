@@ -7627,14 +7627,15 @@ function mergeKeys(rec, m) {
 import { promises as fsp4, lstatSync as lstatSync3, rmSync as rmSync3 } from "node:fs";
 import { join as join7 } from "node:path";
 var Listing = class {
-  constructor(dirs) {
-    this.dirs = dirs;
-  }
-  dirs;
   names = [];
   inDir = [];
   stats = new Float64Array(256);
   pathSet = null;
+  /** Each directory as path.join would start a path in it (normalized, with its separator): a path is then one concatenation (join normalizes every time: ~40 ms per 50k paths). */
+  prefixes;
+  constructor(dirs) {
+    this.prefixes = dirs.map(dirPrefix);
+  }
   get length() {
     return this.names.length;
   }
@@ -7651,7 +7652,8 @@ var Listing = class {
     this.stats[2 * i + 1] = mtimeMs;
   }
   path(i) {
-    return join7(this.dirs[this.inDir[i]], this.names[i]);
+    const name = this.names[i];
+    return name.includes("/") ? join7(this.prefixes[this.inDir[i]], name) : this.prefixes[this.inDir[i]] + name;
   }
   size(i) {
     return this.stats[2 * i];
@@ -7685,11 +7687,15 @@ function removeIfDeadTemp(dir, name) {
   const pid = pidOfTemp(name);
   if (pid && pid !== process.pid && !pidAlive(pid)) rmSync3(join7(dir, name), { force: true });
 }
+function dirPrefix(dir) {
+  return join7(dir, "x").slice(0, -1);
+}
 var PAUSE_EVERY = 16;
 async function listStoreFiles(dirs, cleanTemps, onSymlink, flat = dirs.length, pause3) {
   const found = new Listing(dirs);
   for (let di = 0; di < flat; di++) {
     const d = dirs[di];
+    const prefix = dirPrefix(d);
     let names;
     try {
       names = await fsp4.readdir(d);
@@ -7705,7 +7711,7 @@ async function listStoreFiles(dirs, cleanTemps, onSymlink, flat = dirs.length, p
         continue;
       }
       if (!name.endsWith(".md") || name.startsWith(".")) continue;
-      const p = join7(d, name);
+      const p = prefix + name;
       let st = null;
       try {
         st = lstatSync3(p);
