@@ -11,6 +11,7 @@ import {
   defaultEmbedFile,
   encodeEmbedFile,
   EMBED_FORMAT_VERSION,
+  loadEmbedModel,
   StaticEmbedModel,
   type EmbedTable,
 } from '../../src/core/embed/builtin.ts';
@@ -142,4 +143,28 @@ test('missing or damaged file: an EmbedError that names the path, on first use (
   } finally {
     removeDir(dir);
   }
+});
+
+test('a text embedded after its own start (a write, then the index: text + "\\n" + scopes) gets the very vector a fresh model gives it', () => {
+  const file = defaultEmbedFile();
+  const warm = loadEmbedModel(file);
+  const bodies = [
+    'Deploys go through `make deploy`, which runs the migrations first.',
+    'The zorblaxQueue drains hourly via cron-job-7; see ops/runbook.md.',
+    'ends with punctuation -',
+    'ünïcode wörds and 日本語 too',
+    '',
+  ];
+  for (const body of bodies) {
+    for (const tail of ['tools', 'projects widgets, ops', 'x\nmore aliases, camelCaseWord']) {
+      warm.embed(body);
+      const text = `${body}\n${tail}`;
+      const got = warm.embed(text);
+      const want = loadEmbedModel(file).embed(text);
+      assert.deepEqual([...got], [...want], JSON.stringify(text));
+    }
+  }
+  // Not a continuation (no newline right after the cached text): embedded from scratch.
+  warm.embed('alpha beta');
+  assert.deepEqual([...warm.embed('alpha betagamma')], [...loadEmbedModel(file).embed('alpha betagamma')]);
 });

@@ -177,13 +177,26 @@ export class StaticEmbedModel {
     return v;
   }
 
+  /**
+   * The last text embedded and its sum before normalizing: a write embeds its text for the gates,
+   * then the index embeds `text + "\n" + scopes`, and the words of that are the text's words then
+   * the scopes' (a newline always ends a word), so the sum goes on from the cached one, with the
+   * same additions in the same order: the same vector, bit for bit.
+   */
+  private last: { text: string; acc: Float32Array; any: boolean } | null = null;
+
   /** Unit vector of `text`; a text with no word at all gets the same fixed unit vector every time. */
   embed(text: string): Float32Array {
     const acc = new Float32Array(this.dim);
     const words = this.words;
     words.length = 0;
-    embedWords(text, words);
     let any = false;
+    const last = this.last;
+    if (last !== null && text.length > last.text.length && text.charCodeAt(last.text.length) === 10 && text.startsWith(last.text)) {
+      acc.set(last.acc);
+      any = last.any;
+      embedWords(text.slice(last.text.length + 1), words);
+    } else embedWords(text, words);
     for (const w of words) {
       const id = this.index.get(w);
       if (id !== undefined) {
@@ -197,6 +210,7 @@ export class StaticEmbedModel {
       for (let k = 0; k < acc.length; k++) acc[k] = acc[k]! + v[k]!;
       any = true;
     }
+    this.last = { text, acc: acc.slice(), any };
     let s = 0;
     for (let k = 0; k < acc.length; k++) s += acc[k]! * acc[k]!;
     if (!any || s === 0) {
