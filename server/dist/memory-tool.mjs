@@ -13569,13 +13569,25 @@ var StaticEmbedModel = class {
     this.oovCache.set(w2, v);
     return v;
   }
+  /**
+   * The last text embedded and its sum before normalizing: a write embeds its text for the gates,
+   * then the index embeds `text + "\n" + scopes`, and the words of that are the text's words then
+   * the scopes' (a newline always ends a word), so the sum goes on from the cached one, with the
+   * same additions in the same order: the same vector, bit for bit.
+   */
+  last = null;
   /** Unit vector of `text`; a text with no word at all gets the same fixed unit vector every time. */
   embed(text2) {
     const acc = new Float32Array(this.dim);
     const words = this.words;
     words.length = 0;
-    embedWords(text2, words);
     let any = false;
+    const last = this.last;
+    if (last !== null && text2.length > last.text.length && text2.charCodeAt(last.text.length) === 10 && text2.startsWith(last.text)) {
+      acc.set(last.acc);
+      any = last.any;
+      embedWords(text2.slice(last.text.length + 1), words);
+    } else embedWords(text2, words);
     for (const w2 of words) {
       const id = this.index.get(w2);
       if (id !== void 0) {
@@ -13588,6 +13600,7 @@ var StaticEmbedModel = class {
       for (let k = 0; k < acc.length; k++) acc[k] = acc[k] + v[k];
       any = true;
     }
+    this.last = { text: text2, acc: acc.slice(), any };
     let s2 = 0;
     for (let k = 0; k < acc.length; k++) s2 += acc[k] * acc[k];
     if (!any || s2 === 0) {
