@@ -388,7 +388,7 @@ export class VectorIndex<D extends IndexDoc> {
     const fast = sp !== null && sp.q16 !== null;
     const top = fast ? this.preTop(k, opts) : new TopK<D>(k, opts.minSim ?? -Infinity);
     const now = opts.now ?? Date.now();
-    const want = opts.rescore ?? rescoreCount(this.rowOf.size);
+    const want = rescoreCount(this.rowOf.size);
     // Rescore rows with distance in (lo, hi]; widen hi until `want` rows were rescored and k
     // passed the filters, or none is left.
     let lo = -1;
@@ -544,8 +544,6 @@ interface SearchOpts<D> {
   now?: number;
   allow?: (doc: D) => boolean;
   minSim?: number;
-  /** Rows the approximate search rescores (default rescoreCount(n)); a caller after close neighbours only needs few. */
-  rescore?: number;
 }
 
 /** Live rows up to which search is exact. */
