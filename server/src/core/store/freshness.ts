@@ -58,8 +58,8 @@ export class Freshness {
   private chain: Promise<void> = Promise.resolve();
   private drainTimer: NodeJS.Timeout | null = null;
   private stopped = false;
-  /** Directories found missing when a watch was tried (see ensureWatch). */
-  private absent = new Set<string>();
+  /** Directories a watch failed on (missing, or not a directory), with their own mtime then (-1: missing; see ensureWatch). */
+  private absent = new Map<string, number>();
   /** Own writes in progress: the mtimes they move are not compared until they are done. */
   private ownWrites = 0;
   /** Something changed in the notes area (or may have): reconcile it on the next check. */
@@ -203,9 +203,10 @@ export class Freshness {
   private ensureWatch(dir: string): void {
     if (this.broken || this.stopped || this.watchers.has(dir)) return;
     // A directory not made yet (.tombstones/ before the first removal) is tried again only once
-    // it exists: a failing fs.watch on every read was a fixed cost of every call (its parent's
-    // mtime, the previous test, moves with every write into the store).
-    if (this.absent.has(dir) && mtimeOf(dir) === -1) return;
+    // it exists (or, not a directory, once it changed): a failing fs.watch on every read was a
+    // fixed cost of every call (its parent's mtime, the previous test, moves with every write).
+    const failedAt = this.absent.get(dir);
+    if (failedAt !== undefined && failedAt === mtimeOf(dir)) return;
     let w: FSWatcher;
     try {
       // persistent: false — watching never keeps a process alive on its own.
@@ -214,7 +215,7 @@ export class Freshness {
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' || code === 'ENOTDIR') {
-        this.absent.add(dir); // not created yet: retried once it exists
+        this.absent.set(dir, mtimeOf(dir)); // not created yet (or a file): retried once that changes
         return;
       }
       this.fail(`cannot watch ${dir} (${(err as Error).message})`);
