@@ -40753,8 +40753,8 @@ var Freshness = class {
   chain = Promise.resolve();
   drainTimer = null;
   stopped = false;
-  /** Directories found missing when a watch was tried (see ensureWatch). */
-  absent = /* @__PURE__ */ new Set();
+  /** Directories a watch failed on (missing, or not a directory), with their own mtime then (-1: missing; see ensureWatch). */
+  absent = /* @__PURE__ */ new Map();
   /** Own writes in progress: the mtimes they move are not compared until they are done. */
   ownWrites = 0;
   /** Something changed in the notes area (or may have): reconcile it on the next check. */
@@ -40879,7 +40879,8 @@ var Freshness = class {
   }
   ensureWatch(dir) {
     if (this.broken || this.stopped || this.watchers.has(dir)) return;
-    if (this.absent.has(dir) && mtimeOf(dir) === -1) return;
+    const failedAt = this.absent.get(dir);
+    if (failedAt !== void 0 && failedAt === mtimeOf(dir)) return;
     let w2;
     try {
       const recursive2 = dir === this.store.notesDir;
@@ -40887,7 +40888,7 @@ var Freshness = class {
     } catch (err) {
       const code = err.code;
       if (code === "ENOENT" || code === "ENOTDIR") {
-        this.absent.add(dir);
+        this.absent.set(dir, mtimeOf(dir));
         return;
       }
       this.fail(`cannot watch ${dir} (${err.message})`);
@@ -43938,7 +43939,7 @@ var VectorIndex = class {
     const fast = sp !== null && sp.q16 !== null;
     const top = fast ? this.preTop(k, opts) : new TopK(k, opts.minSim ?? -Infinity);
     const now = opts.now ?? Date.now();
-    const want = opts.rescore ?? rescoreCount(this.rowOf.size);
+    const want = rescoreCount(this.rowOf.size);
     let lo = -1;
     let taken = 0;
     let need = want;
