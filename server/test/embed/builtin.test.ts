@@ -168,3 +168,39 @@ test('a text embedded after its own start (a write, then the index: text + "\\n"
   warm.embed('alpha beta');
   assert.deepEqual([...warm.embed('alpha betagamma')], [...loadEmbedModel(file).embed('alpha betagamma')]);
 });
+
+test('the SIMD sum (WebAssembly) and the JavaScript loop give the same vectors to float precision', () => {
+  const file = defaultEmbedFile();
+  const simd = loadEmbedModel(file);
+  const saved = process.env.CAIRN_EMBED_JS;
+  process.env.CAIRN_EMBED_JS = '1';
+  let js: ReturnType<typeof loadEmbedModel>;
+  try {
+    js = loadEmbedModel(file);
+  } finally {
+    if (saved === undefined) delete process.env.CAIRN_EMBED_JS;
+    else process.env.CAIRN_EMBED_JS = saved;
+  }
+  const texts = [
+    'Deploys go through make deploy, which runs the migrations first and then restarts the workers.',
+    'The zorblaxQueue drains hourly via cron-job-7; see ops/runbook.md and HTTPServerConfig.',
+    'Prefer pnpm over npm; never suggest yarn.',
+    'qqqq wwww eeee unknownwordsonly xyzzy',
+    'ünïcode wörds and 日本語 too',
+    '',
+    `${'long text with many words '.repeat(60)}and a closing identifier fooBarBaz42`,
+  ];
+  for (const t of texts) {
+    const a = simd.embed(t);
+    const b = js.embed(t);
+    assert.equal(a.length, b.length);
+    let worst = 0;
+    for (let i = 0; i < a.length; i++) worst = Math.max(worst, Math.abs(a[i]! - b[i]!));
+    assert.ok(worst < 1e-5, `${JSON.stringify(t.slice(0, 40))}: differs by ${worst}`);
+    // each call returns its own array: the kernel's memory, reused by the next text, is not it
+    const before = [...a];
+    simd.embed('something else entirely, with other words');
+    assert.deepEqual([...a], before);
+    assert.deepEqual([...simd.embed(t)], before);
+  }
+});

@@ -21,6 +21,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { EmbedError, normalize, type SyncEmbedder } from './embedder.ts';
+import { simdKernels, type SimdKernels } from '../index/simd.ts';
 import { ngramIds } from './ngrams.ts';
 import { embedWords } from './tokenize.ts';
 
@@ -126,6 +127,72 @@ export function defaultEmbedFile(): string {
   return fileURLToPath(new URL(fromSource ? '../../../dist/cairn-embed.bin' : './cairn-embed.bin', here));
 }
 
+/** Rows summed per call of the SIMD kernel. */
+const ACCUM_BATCH = 256;
+
+/**
+ * The table's rows in WebAssembly memory, summed 16 dimensions a step by index/simd.ts's `accum`
+ * (f32 arithmetic: the JavaScript loop's f64 sums differ from it in the last bits only). Rows
+ * are queued and summed in order; `flush` before anything else touches the sum.
+ */
+class RowSummer {
+  /** the running sum (a view into the kernel's memory) */
+  readonly acc: Float32Array;
+  /** a second sum, for an unknown word's n-grams */
+  readonly tmp: Float32Array;
+  private readonly ids: Int32Array;
+  private readonly weights: Float32Array;
+  private n = 0;
+  private target: number;
+
+  private constructor(
+    private readonly k: SimdKernels,
+    private readonly dim: number,
+    private readonly accAt: number,
+    private readonly tmpAt: number,
+    private readonly idsAt: number,
+    private readonly weightsAt: number,
+  ) {
+    const buf = k.memory.buffer;
+    this.acc = new Float32Array(buf, accAt, dim);
+    this.tmp = new Float32Array(buf, tmpAt, dim);
+    this.ids = new Int32Array(buf, idsAt, ACCUM_BATCH);
+    this.weights = new Float32Array(buf, weightsAt, ACCUM_BATCH);
+    this.target = accAt;
+  }
+
+  /** null where WebAssembly SIMD is missing (or CAIRN_NO_SIMD=1): the JavaScript loop then sums. */
+  static create(rows: Int8Array, dim: number): RowSummer | null {
+    if (dim % 16 !== 0) return null;
+    const accAt = Math.ceil(rows.length / 16) * 16;
+    const tmpAt = accAt + dim * 4;
+    const idsAt = tmpAt + dim * 4;
+    const weightsAt = idsAt + ACCUM_BATCH * 4;
+    const k = simdKernels(weightsAt + ACCUM_BATCH * 4);
+    if (!k) return null;
+    new Int8Array(k.memory.buffer, 0, rows.length).set(rows);
+    return new RowSummer(k, dim, accAt, tmpAt, idsAt, weightsAt);
+  }
+
+  /** Queues row r x w for the sum `into` (acc or tmp). */
+  add(into: 'acc' | 'tmp', r: number, w: number): void {
+    const at = into === 'acc' ? this.accAt : this.tmpAt;
+    if (at !== this.target) {
+      this.flush();
+      this.target = at;
+    }
+    this.ids[this.n] = r;
+    this.weights[this.n] = w;
+    if (++this.n === ACCUM_BATCH) this.flush();
+  }
+
+  flush(): void {
+    if (this.n === 0) return;
+    this.k.accum(this.target, 0, this.dim, this.idsAt, this.weightsAt, this.n);
+    this.n = 0;
+  }
+}
+
 /** A loaded table, ready to embed. */
 export class StaticEmbedModel {
   readonly name: string;
@@ -136,7 +203,9 @@ export class StaticEmbedModel {
   private readonly buckets: number;
   private readonly oovWeight: number;
   private readonly scales: Float32Array;
-  private readonly rows: Int8Array;
+  /** The rows for the JavaScript loop (null when the SIMD kernel holds them). */
+  private readonly rows: Int8Array | null;
+  private readonly summer: RowSummer | null;
   private readonly words: string[] = [];
   private readonly grams: number[] = [];
   private readonly oovCache = new Map<string, Float32Array>();
@@ -150,14 +219,16 @@ export class StaticEmbedModel {
     this.nVocab = t.vocab.length;
     this.buckets = t.buckets;
     this.oovWeight = t.oovWeight;
-    this.scales = t.scales;
-    this.rows = t.rows;
+    this.summer = process.env.CAIRN_EMBED_JS === '1' ? null : RowSummer.create(t.rows, t.dim);
+    // With the kernel the rows live in its memory: own copies of the rest, so the file's bytes can go.
+    this.scales = this.summer ? new Float32Array(t.scales) : t.scales;
+    this.rows = this.summer ? null : t.rows;
   }
 
   private addRow(acc: Float32Array, r: number, w: number): void {
     const s = this.scales[r]! * w;
     const d = this.dim;
-    const rows = this.rows;
+    const rows = this.rows!;
     const off = r * d;
     for (let k = 0; k < d; k++) acc[k] = acc[k]! + s * rows[off + k]!;
   }
@@ -166,12 +237,19 @@ export class StaticEmbedModel {
   private oovVector(w: string): Float32Array {
     const hit = this.oovCache.get(w);
     if (hit) return hit;
-    const v = new Float32Array(this.dim);
+    let v = new Float32Array(this.dim);
     const grams = this.grams;
     grams.length = 0;
     ngramIds(w, this.buckets, grams);
     const share = this.oovWeight / grams.length;
-    for (const g of grams) this.addRow(v, this.nVocab + g, share);
+    const sum = this.summer;
+    if (sum) {
+      sum.flush(); // the text's sum so far, before tmp is reused
+      sum.tmp.fill(0);
+      for (const g of grams) sum.add('tmp', this.nVocab + g, this.scales[this.nVocab + g]! * share);
+      sum.flush();
+      v = sum.tmp.slice();
+    } else for (const g of grams) this.addRow(v, this.nVocab + g, share);
     if (this.oovCache.size >= OOV_CACHE_MAX) this.oovCache.clear();
     this.oovCache.set(w, v);
     return v;
@@ -187,7 +265,8 @@ export class StaticEmbedModel {
 
   /** Unit vector of `text`; a text with no word at all gets the same fixed unit vector every time. */
   embed(text: string): Float32Array {
-    const acc = new Float32Array(this.dim);
+    const sum = this.summer;
+    const acc = sum ? sum.acc.fill(0) : new Float32Array(this.dim);
     const words = this.words;
     words.length = 0;
     let any = false;
@@ -200,24 +279,29 @@ export class StaticEmbedModel {
     for (const w of words) {
       const id = this.index.get(w);
       if (id !== undefined) {
-        this.addRow(acc, id, 1);
+        if (sum) sum.add('acc', id, this.scales[id]!);
+        else this.addRow(acc, id, 1);
         any = true;
         continue;
       }
       // unknown word: its n-grams; bare numbers carry no meaning worth guessing at
       if (this.buckets === 0 || w.length < 2 || /^[0-9]+$/.test(w)) continue;
       const v = this.oovVector(w);
+      sum?.flush(); // in order: the rows queued so far first
       for (let k = 0; k < acc.length; k++) acc[k] = acc[k]! + v[k]!;
       any = true;
     }
+    sum?.flush();
     this.last = { text, acc: acc.slice(), any };
+    // the kernel's sum is a view into its memory, which the next text reuses: a copy goes out
+    const out = sum ? acc.slice() : acc;
     let s = 0;
-    for (let k = 0; k < acc.length; k++) s += acc[k]! * acc[k]!;
+    for (let k = 0; k < out.length; k++) s += out[k]! * out[k]!;
     if (!any || s === 0) {
-      acc.fill(1 / Math.sqrt(this.dim));
-      return acc;
+      out.fill(1 / Math.sqrt(this.dim));
+      return out;
     }
-    return normalize(acc);
+    return normalize(out);
   }
 }
 

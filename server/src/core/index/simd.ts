@@ -13,6 +13,9 @@
 //     of the query (f64 x dim at `q`) with the row's int8 vector at data + row x dim, as f64 at
 //     out[i]. Products of an f64 and an int8 are exact and summed in f64, as the JS path does
 //     (only the order of the additions differs: ~1e-16).
+//   accum(acc, table, dim, rows, weights, n): acc (f32 x dim) += weights[i] x table row rows[i]
+//     (int8 x dim at table + rows[i] x dim) for i < n, in order, in f32 (the built-in embedder's
+//     sum of word rows: 16 dims a step).
 //
 // Every pointer is a byte offset in the module's exported memory. `dim` must be a multiple of
 // 8. When WebAssembly or its SIMD is missing, `simdKernels()` returns null and the caller keeps
@@ -209,6 +212,45 @@ function dots16Body(): number[] {
   ];
 }
 
+const F32_SPLAT = 0x13;
+const F32_ADD = 0xe4;
+const F32_MUL = 0xe6;
+const F32_CONVERT_I32_S = 0xfa;
+const V_STORE = 0x0b;
+
+function accumBody(): number[] {
+  // params: 0 acc, 1 table, 2 dim, 3 rows, 4 weights, 5 n; locals: 6 i, 7 j, 8 base, 9 p (i32), 10 w, 11 v, 12 h (v128)
+  const [acc, table, dim, rows, weights, n, i, j, base, p, w, v, h] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
+  // acc[p + off .. +4] += convert(x) * w, x an i32x4 of the row
+  const madd = (x: number[], off: number) => [
+    ...get(p), ...get(p), ...simd(V_LOAD, ...mem(0, off)),
+    ...x, ...simd(F32_CONVERT_I32_S), ...get(w), ...simd(F32_MUL), ...simd(F32_ADD),
+    ...simd(V_STORE, ...mem(0, off)),
+  ];
+  return [
+    ...forLt(i, get(n), [
+      // base = table + rows[i] * dim; w = splat(weights[i])
+      ...get(table), ...get(rows), ...get(i), ...i32c(2), SHL, ADD, 0x28, ...mem(2), ...get(dim), MUL, ADD, ...set(base),
+      ...get(weights), ...get(i), ...i32c(2), SHL, ADD, 0x2a, ...mem(2), ...simd(F32_SPLAT), ...set(w),
+      ...i32c(0), ...set(j),
+      ...block(loop([
+        ...get(j), ...get(dim), LT_U, EQZ, ...brIf(1),
+        ...get(base), ...get(j), ADD, ...simd(V_LOAD, ...mem(0)), ...set(v),
+        // p = acc + j * 4
+        ...get(acc), ...get(j), ...i32c(2), SHL, ADD, ...set(p),
+        ...get(v), ...simd(I16_EXT_LOW_I8_S), ...set(h),
+        ...madd([...get(h), ...simd(EXT_LOW_S)], 0),
+        ...madd([...get(h), ...simd(EXT_HIGH_S)], 16),
+        ...get(v), ...simd(I16_EXT_HIGH_I8_S), ...set(h),
+        ...madd([...get(h), ...simd(EXT_LOW_S)], 32),
+        ...madd([...get(h), ...simd(EXT_HIGH_S)], 48),
+        ...get(j), ...i32c(16), ADD, ...set(j),
+        ...br(0),
+      ])),
+    ]),
+  ];
+}
+
 function collectBody(): number[] {
   // params: 0 dist, 1 n, 2 from, 3 span, 4 cand; locals: 5 r, 6 m, 7 j, 8 d, 9 row (i32), 10 vf, 11 vs (v128)
   const [dist, n, from, span, cand, r, m, j, d, row, vf, vs] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11];
@@ -253,22 +295,24 @@ function moduleBytes(): Uint8Array {
     ...section(1, [...u(2), ...type6, ...type5r]),
     // imports: env.mem (memory, min 1 page)
     ...section(2, [...u(1), ...vec([...'env'].map((c) => c.charCodeAt(0))), ...vec([...'mem'].map((c) => c.charCodeAt(0))), 0x02, 0x00, ...u(1)]),
-    ...section(3, [...u(5), 0, 0, 0, 0, 1]),
+    ...section(3, [...u(6), 0, 0, 0, 0, 1, 0]),
     ...section(7, [
-      ...u(5),
+      ...u(6),
       ...vec([...'hamming'].map((c) => c.charCodeAt(0))), 0x00, 0,
       ...vec([...'dots'].map((c) => c.charCodeAt(0))), 0x00, 1,
       ...vec([...'hamming2'].map((c) => c.charCodeAt(0))), 0x00, 2,
       ...vec([...'dots16'].map((c) => c.charCodeAt(0))), 0x00, 3,
       ...vec([...'collect'].map((c) => c.charCodeAt(0))), 0x00, 4,
+      ...vec([...'accum'].map((c) => c.charCodeAt(0))), 0x00, 5,
     ]),
     ...section(10, [
-      ...u(5),
+      ...u(6),
       ...fn([[4, I32], [1, V128]], hammingBody()),
       ...fn([[4, I32], [3, V128]], dotsBody()),
       ...fn([[4, I32], [3, V128]], hamming2Body()),
       ...fn([[4, I32], [2, V128]], dots16Body()),
       ...fn([[5, I32], [2, V128]], collectBody()),
+      ...fn([[4, I32], [3, V128]], accumBody()),
     ]),
   ];
   return Uint8Array.from(bytes);
@@ -294,6 +338,8 @@ export interface SimdKernels {
   dots16(q: number, data: number, dim: number, rows: number, m: number, out: number): void;
   /** `dist` may be read up to 7 entries past n (they are never selected) */
   collect(dist: number, n: number, from: number, span: number, cand: number): number;
+  /** `dim` must be a multiple of 16 */
+  accum(acc: number, table: number, dim: number, rows: number, weights: number, n: number): void;
 }
 
 let compiled: object | null | undefined;
@@ -320,5 +366,6 @@ export function simdKernels(bytes: number): SimdKernels | null {
     dots: ex.dots,
     dots16: ex.dots16,
     collect: ex.collect,
+    accum: ex.accum,
   };
 }
