@@ -170,7 +170,13 @@ export const APP_JS = String.raw`
             if (run) run();
           } else {
             var flash = main.querySelector('.flash') || pageFlash;
+            // what the user typed into a field (a removal's reason, say) survives the refresh
+            var typed = {};
+            [].forEach.call(main.querySelectorAll('input[id],textarea[id]'), function (el) {
+              if (el.type !== 'hidden' && el.type !== 'checkbox' && el.type !== 'radio' && el.value !== el.defaultValue) typed[el.id] = el.value;
+            });
             main.innerHTML = fresh.innerHTML;
+            Object.keys(typed).forEach(function (id) { var el = document.getElementById(id); if (el && 'value' in el) el.value = typed[id]; });
             // the message about what the user just did stays until they leave the page
             if (flash && !main.querySelector('.flash')) main.insertBefore(flash, main.firstChild);
             open.forEach(function (id) { var d = id && document.getElementById(id); if (d) d.open = true; });

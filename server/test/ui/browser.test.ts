@@ -216,6 +216,12 @@ test('keyboard only: go to search, type, arrow into the hits, open, verify, remo
   await page.keyboard.press('r');
   assert.equal(await page.evaluate(() => (globalThis as any).document.activeElement?.id), 'reason');
   await page.keyboard.type('rotation is in PagerDuty now');
+  // A change elsewhere refreshes the page while the reason is typed: the text stays.
+  const refreshed = await page.evaluate(() => (globalThis as any).document.body.getAttribute('data-refreshed'));
+  await mcp.call('memory_write', { content: 'Backups of the team wiki run every Sunday night.', scopes: ['infra'] });
+  await page.waitForFunction((r) => (globalThis as any).document.body.getAttribute('data-refreshed') !== r, refreshed, { timeout: 10_000 });
+  assert.equal(await page.inputValue('#reason'), 'rotation is in PagerDuty now');
+  assert.equal(await page.evaluate(() => (globalThis as any).document.activeElement?.id), 'reason');
   await page.keyboard.press('Enter');
   await page.waitForSelector('#removed-note');
   // Tab reaches the skip link first, and focus is visible (an outline is drawn).
