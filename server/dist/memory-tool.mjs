@@ -12256,6 +12256,87 @@ function dots16Body() {
     ])
   ];
 }
+var F32_SPLAT = 19;
+var F32_ADD = 228;
+var F32_MUL = 230;
+var F32_CONVERT_I32_S = 250;
+var V_STORE = 11;
+function accumBody() {
+  const [acc, table, dim, rows, weights, n, i, j, base, p, w2, v, h] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
+  const madd = (x, off) => [
+    ...get(p),
+    ...get(p),
+    ...simd(V_LOAD, ...mem(0, off)),
+    ...x,
+    ...simd(F32_CONVERT_I32_S),
+    ...get(w2),
+    ...simd(F32_MUL),
+    ...simd(F32_ADD),
+    ...simd(V_STORE, ...mem(0, off))
+  ];
+  return [
+    ...forLt(i, get(n), [
+      // base = table + rows[i] * dim; w = splat(weights[i])
+      ...get(table),
+      ...get(rows),
+      ...get(i),
+      ...i32c(2),
+      SHL,
+      ADD,
+      40,
+      ...mem(2),
+      ...get(dim),
+      MUL,
+      ADD,
+      ...set(base),
+      ...get(weights),
+      ...get(i),
+      ...i32c(2),
+      SHL,
+      ADD,
+      42,
+      ...mem(2),
+      ...simd(F32_SPLAT),
+      ...set(w2),
+      ...i32c(0),
+      ...set(j),
+      ...block(loop([
+        ...get(j),
+        ...get(dim),
+        LT_U,
+        EQZ,
+        ...brIf(1),
+        ...get(base),
+        ...get(j),
+        ADD,
+        ...simd(V_LOAD, ...mem(0)),
+        ...set(v),
+        // p = acc + j * 4
+        ...get(acc),
+        ...get(j),
+        ...i32c(2),
+        SHL,
+        ADD,
+        ...set(p),
+        ...get(v),
+        ...simd(I16_EXT_LOW_I8_S),
+        ...set(h),
+        ...madd([...get(h), ...simd(EXT_LOW_S)], 0),
+        ...madd([...get(h), ...simd(EXT_HIGH_S)], 16),
+        ...get(v),
+        ...simd(I16_EXT_HIGH_I8_S),
+        ...set(h),
+        ...madd([...get(h), ...simd(EXT_LOW_S)], 32),
+        ...madd([...get(h), ...simd(EXT_HIGH_S)], 48),
+        ...get(j),
+        ...i32c(16),
+        ADD,
+        ...set(j),
+        ...br(0)
+      ]))
+    ])
+  ];
+}
 function collectBody() {
   const [dist, n, from, span, cand, r, m, j, d, row2, vf, vs] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11];
   return [
@@ -12359,9 +12440,9 @@ function moduleBytes() {
     ...section(1, [...u(2), ...type6, ...type5r]),
     // imports: env.mem (memory, min 1 page)
     ...section(2, [...u(1), ...vec([..."env"].map((c) => c.charCodeAt(0))), ...vec([..."mem"].map((c) => c.charCodeAt(0))), 2, 0, ...u(1)]),
-    ...section(3, [...u(5), 0, 0, 0, 0, 1]),
+    ...section(3, [...u(6), 0, 0, 0, 0, 1, 0]),
     ...section(7, [
-      ...u(5),
+      ...u(6),
       ...vec([..."hamming"].map((c) => c.charCodeAt(0))),
       0,
       0,
@@ -12376,15 +12457,19 @@ function moduleBytes() {
       3,
       ...vec([..."collect"].map((c) => c.charCodeAt(0))),
       0,
-      4
+      4,
+      ...vec([..."accum"].map((c) => c.charCodeAt(0))),
+      0,
+      5
     ]),
     ...section(10, [
-      ...u(5),
+      ...u(6),
       ...fn([[4, I32], [1, V128]], hammingBody()),
       ...fn([[4, I32], [3, V128]], dotsBody()),
       ...fn([[4, I32], [3, V128]], hamming2Body()),
       ...fn([[4, I32], [2, V128]], dots16Body()),
-      ...fn([[5, I32], [2, V128]], collectBody())
+      ...fn([[5, I32], [2, V128]], collectBody()),
+      ...fn([[4, I32], [3, V128]], accumBody())
     ])
   ];
   return Uint8Array.from(bytes);
@@ -12411,7 +12496,8 @@ function simdKernels(bytes) {
     hamming: (codes, q, n, chunks, dist, hist) => chunks === 2 ? two(codes, q, n, chunks, dist, hist) : general(codes, q, n, chunks, dist, hist),
     dots: ex.dots,
     dots16: ex.dots16,
-    collect: ex.collect
+    collect: ex.collect,
+    accum: ex.accum
   };
 }
 
@@ -13524,6 +13610,65 @@ function defaultEmbedFile() {
   const fromSource = here.endsWith(".ts");
   return fileURLToPath(new URL(fromSource ? "../../../dist/cairn-embed.bin" : "./cairn-embed.bin", here));
 }
+var ACCUM_BATCH = 256;
+var RowSummer = class _RowSummer {
+  constructor(k, dim, accAt, tmpAt, idsAt, weightsAt) {
+    this.k = k;
+    this.dim = dim;
+    this.accAt = accAt;
+    this.tmpAt = tmpAt;
+    this.idsAt = idsAt;
+    this.weightsAt = weightsAt;
+    const buf = k.memory.buffer;
+    this.acc = new Float32Array(buf, accAt, dim);
+    this.tmp = new Float32Array(buf, tmpAt, dim);
+    this.ids = new Int32Array(buf, idsAt, ACCUM_BATCH);
+    this.weights = new Float32Array(buf, weightsAt, ACCUM_BATCH);
+    this.target = accAt;
+  }
+  k;
+  dim;
+  accAt;
+  tmpAt;
+  idsAt;
+  weightsAt;
+  /** the running sum (a view into the kernel's memory) */
+  acc;
+  /** a second sum, for an unknown word's n-grams */
+  tmp;
+  ids;
+  weights;
+  n = 0;
+  target;
+  /** null where WebAssembly SIMD is missing (or CAIRN_NO_SIMD=1): the JavaScript loop then sums. */
+  static create(rows, dim) {
+    if (dim % 16 !== 0) return null;
+    const accAt = Math.ceil(rows.length / 16) * 16;
+    const tmpAt = accAt + dim * 4;
+    const idsAt = tmpAt + dim * 4;
+    const weightsAt = idsAt + ACCUM_BATCH * 4;
+    const k = simdKernels(weightsAt + ACCUM_BATCH * 4);
+    if (!k) return null;
+    new Int8Array(k.memory.buffer, 0, rows.length).set(rows);
+    return new _RowSummer(k, dim, accAt, tmpAt, idsAt, weightsAt);
+  }
+  /** Queues row r x w for the sum `into` (acc or tmp). */
+  add(into, r, w2) {
+    const at2 = into === "acc" ? this.accAt : this.tmpAt;
+    if (at2 !== this.target) {
+      this.flush();
+      this.target = at2;
+    }
+    this.ids[this.n] = r;
+    this.weights[this.n] = w2;
+    if (++this.n === ACCUM_BATCH) this.flush();
+  }
+  flush() {
+    if (this.n === 0) return;
+    this.k.accum(this.target, 0, this.dim, this.idsAt, this.weightsAt, this.n);
+    this.n = 0;
+  }
+};
 var StaticEmbedModel = class {
   name;
   dim;
@@ -13533,7 +13678,9 @@ var StaticEmbedModel = class {
   buckets;
   oovWeight;
   scales;
+  /** The rows for the JavaScript loop (null when the SIMD kernel holds them). */
   rows;
+  summer;
   words = [];
   grams = [];
   oovCache = /* @__PURE__ */ new Map();
@@ -13546,8 +13693,9 @@ var StaticEmbedModel = class {
     this.nVocab = t.vocab.length;
     this.buckets = t.buckets;
     this.oovWeight = t.oovWeight;
-    this.scales = t.scales;
-    this.rows = t.rows;
+    this.summer = process.env.CAIRN_EMBED_JS === "1" ? null : RowSummer.create(t.rows, t.dim);
+    this.scales = this.summer ? new Float32Array(t.scales) : t.scales;
+    this.rows = this.summer ? null : t.rows;
   }
   addRow(acc, r, w2) {
     const s2 = this.scales[r] * w2;
@@ -13560,12 +13708,19 @@ var StaticEmbedModel = class {
   oovVector(w2) {
     const hit = this.oovCache.get(w2);
     if (hit) return hit;
-    const v = new Float32Array(this.dim);
+    let v = new Float32Array(this.dim);
     const grams = this.grams;
     grams.length = 0;
     ngramIds(w2, this.buckets, grams);
     const share = this.oovWeight / grams.length;
-    for (const g of grams) this.addRow(v, this.nVocab + g, share);
+    const sum = this.summer;
+    if (sum) {
+      sum.flush();
+      sum.tmp.fill(0);
+      for (const g of grams) sum.add("tmp", this.nVocab + g, this.scales[this.nVocab + g] * share);
+      sum.flush();
+      v = sum.tmp.slice();
+    } else for (const g of grams) this.addRow(v, this.nVocab + g, share);
     if (this.oovCache.size >= OOV_CACHE_MAX) this.oovCache.clear();
     this.oovCache.set(w2, v);
     return v;
@@ -13579,7 +13734,8 @@ var StaticEmbedModel = class {
   last = null;
   /** Unit vector of `text`; a text with no word at all gets the same fixed unit vector every time. */
   embed(text2) {
-    const acc = new Float32Array(this.dim);
+    const sum = this.summer;
+    const acc = sum ? sum.acc.fill(0) : new Float32Array(this.dim);
     const words = this.words;
     words.length = 0;
     let any = false;
@@ -13592,23 +13748,27 @@ var StaticEmbedModel = class {
     for (const w2 of words) {
       const id = this.index.get(w2);
       if (id !== void 0) {
-        this.addRow(acc, id, 1);
+        if (sum) sum.add("acc", id, this.scales[id]);
+        else this.addRow(acc, id, 1);
         any = true;
         continue;
       }
       if (this.buckets === 0 || w2.length < 2 || /^[0-9]+$/.test(w2)) continue;
       const v = this.oovVector(w2);
+      sum?.flush();
       for (let k = 0; k < acc.length; k++) acc[k] = acc[k] + v[k];
       any = true;
     }
+    sum?.flush();
     this.last = { text: text2, acc: acc.slice(), any };
+    const out2 = sum ? acc.slice() : acc;
     let s2 = 0;
-    for (let k = 0; k < acc.length; k++) s2 += acc[k] * acc[k];
+    for (let k = 0; k < out2.length; k++) s2 += out2[k] * out2[k];
     if (!any || s2 === 0) {
-      acc.fill(1 / Math.sqrt(this.dim));
-      return acc;
+      out2.fill(1 / Math.sqrt(this.dim));
+      return out2;
     }
-    return normalize(acc);
+    return normalize(out2);
   }
 };
 function loadEmbedModel(file) {
