@@ -219,7 +219,7 @@ test('keyboard only: go to search, type, arrow into the hits, open, verify, remo
   // A change elsewhere refreshes the page while the reason is typed: the text stays.
   const refreshed = await page.evaluate(() => (globalThis as any).document.body.getAttribute('data-refreshed'));
   await mcp.call('memory_write', { content: 'Backups of the team wiki run every Sunday night.', scopes: ['infra'] });
-  await page.waitForFunction((r) => (globalThis as any).document.body.getAttribute('data-refreshed') !== r, refreshed, { timeout: 10_000 });
+  await page.waitForFunction((r: string | null) => (globalThis as any).document.body.getAttribute('data-refreshed') !== r, refreshed, { timeout: 10_000 });
   assert.equal(await page.inputValue('#reason'), 'rotation is in PagerDuty now');
   assert.equal(await page.evaluate(() => (globalThis as any).document.activeElement?.id), 'reason');
   await page.keyboard.press('Enter');
