@@ -63,6 +63,31 @@ test('a log that never rotated is saved too once it is long enough (its active b
   }
 });
 
+test('a long-lived fold saves what it folded since its first read when it is persisted (a server closing)', () => {
+  const dir = tempDir();
+  try {
+    const settings = { halfLifeDays: 30, maxFraction: 0.15 };
+    const log = new EventLog({ dir, session: 'S1', warn: () => {} });
+    log.append('use', { ids: ['01AAAAAAAAAAAAAAAAAAAAAAAA'], outcome: 'applied' });
+    const first = statSync(join(dir, '.events.jsonl')).size;
+    const fold = new FeedbackFold(dir, settings, Date.now(), first * 5);
+    fold.refresh();
+    assert.ok(!existsSync(join(dir, '.cache', 'feedback.json')), 'one line is below the threshold');
+    for (let i = 0; i < 10; i++) log.append('use', { ids: ['01BBBBBBBBBBBBBBBBBBBBBBBB'], outcome: 'applied' });
+    log.close();
+    fold.refresh(); // reads the new lines
+    fold.persist();
+    const saved = JSON.parse(readFileSync(join(dir, '.cache', 'feedback.json'), 'utf8'));
+    assert.equal(saved.offset, statSync(join(dir, '.events.jsonl')).size);
+    // the next process starts from it and folds the same
+    const next = new FeedbackFold(dir, settings, Date.now(), first * 5);
+    next.refresh();
+    assert.ok(next.parts('01BBBBBBBBBBBBBBBBBBBBBBBB', Date.now()).applied > 0);
+  } finally {
+    removeDir(dir);
+  }
+});
+
 test('the fold is saved to .cache/feedback.json and the next process continues from it; a rotation or a missing archive folds from the log again', () => {
   const dir = tempDir();
   const A = '01AAAAAAAAAAAAAAAAAAAAAAAA';

@@ -141,6 +141,7 @@ export class FeedbackFold {
     const e = parseLine(line);
     if (e) this.fold(e);
     this.offset = sizeAfter;
+    this.unsaved += bytes;
   }
 
   private fullRead(listed?: readonly string[]): void {
@@ -208,7 +209,7 @@ export class FeedbackFold {
       this.started = true;
       this.ino = saved.ino;
       this.offset = saved.offset;
-      this.unsaved = st.size - saved.offset;
+      this.unsaved = 0;
       if (st.size > saved.offset) this.readActiveFrom(join(this.dir, ACTIVE_LOG));
       return true;
     } catch {
@@ -242,7 +243,14 @@ export class FeedbackFold {
   }
 
   private readActiveFrom(file: string): void {
+    const from = this.offset;
     for (const e of this.readBytes(file, this.offset)) this.fold(e);
+    this.unsaved += this.offset - from;
+  }
+
+  /** Saves the fold if enough of the log was folded since the last save (a server's close: the next process starts from there). */
+  persist(): void {
+    this.saveIfWorth();
   }
 
   /** Complete lines from `from` to the end of the file; advances the offset past the last newline. */

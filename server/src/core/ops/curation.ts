@@ -55,6 +55,8 @@ export function openEventLog(c: Context): void {
 }
 
 export function closeEventLog(c: Context): void {
+  // The feedback fold is saved as far as this process folded the log (see curation/feedback.ts).
+  c.services.feedback?.persist();
   c.services.events?.close();
   c.services.events = null;
 }
