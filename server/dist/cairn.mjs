@@ -48263,6 +48263,7 @@ function openEventLog(c) {
   });
 }
 function closeEventLog(c) {
+  c.services.feedback?.persist();
   c.services.events?.close();
   c.services.events = null;
 }
@@ -48626,6 +48627,7 @@ var FeedbackFold = class {
     const e = parseLine(line2);
     if (e) this.fold(e);
     this.offset = sizeAfter;
+    this.unsaved += bytes2;
   }
   fullRead(listed) {
     if (this.restore()) {
@@ -48686,7 +48688,7 @@ var FeedbackFold = class {
       this.started = true;
       this.ino = saved.ino;
       this.offset = saved.offset;
-      this.unsaved = st.size - saved.offset;
+      this.unsaved = 0;
       if (st.size > saved.offset) this.readActiveFrom(join24(this.dir, ACTIVE_LOG));
       return true;
     } catch {
@@ -48715,7 +48717,13 @@ var FeedbackFold = class {
     }
   }
   readActiveFrom(file2) {
+    const from = this.offset;
     for (const e of this.readBytes(file2, this.offset)) this.fold(e);
+    this.unsaved += this.offset - from;
+  }
+  /** Saves the fold if enough of the log was folded since the last save (a server's close: the next process starts from there). */
+  persist() {
+    this.saveIfWorth();
   }
   /** Complete lines from `from` to the end of the file; advances the offset past the last newline. */
   readBytes(file2, from) {

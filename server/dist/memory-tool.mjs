@@ -17068,6 +17068,7 @@ function openEventLog(c) {
   });
 }
 function closeEventLog(c) {
+  c.services.feedback?.persist();
   c.services.events?.close();
   c.services.events = null;
 }
@@ -17431,6 +17432,7 @@ var FeedbackFold = class {
     const e = parseLine(line);
     if (e) this.fold(e);
     this.offset = sizeAfter;
+    this.unsaved += bytes;
   }
   fullRead(listed) {
     if (this.restore()) {
@@ -17491,7 +17493,7 @@ var FeedbackFold = class {
       this.started = true;
       this.ino = saved.ino;
       this.offset = saved.offset;
-      this.unsaved = st.size - saved.offset;
+      this.unsaved = 0;
       if (st.size > saved.offset) this.readActiveFrom(join23(this.dir, ACTIVE_LOG));
       return true;
     } catch {
@@ -17520,7 +17522,13 @@ var FeedbackFold = class {
     }
   }
   readActiveFrom(file) {
+    const from = this.offset;
     for (const e of this.readBytes(file, this.offset)) this.fold(e);
+    this.unsaved += this.offset - from;
+  }
+  /** Saves the fold if enough of the log was folded since the last save (a server's close: the next process starts from there). */
+  persist() {
+    this.saveIfWorth();
   }
   /** Complete lines from `from` to the end of the file; advances the offset past the last newline. */
   readBytes(file, from) {
