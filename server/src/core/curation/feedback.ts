@@ -70,6 +70,8 @@ export class FeedbackFold {
   private archives: string[] = [];
   /** log bytes folded since the fold was last saved or restored */
   private unsaved = 0;
+  /** The sums changed since the fold was last saved or restored. */
+  private changed = false;
   private readonly hMs: number;
   private offset = 0;
   private ino = -1;
@@ -210,6 +212,7 @@ export class FeedbackFold {
       this.ino = saved.ino;
       this.offset = saved.offset;
       this.unsaved = 0;
+      this.changed = false;
       if (st.size > saved.offset) this.readActiveFrom(join(this.dir, ACTIVE_LOG));
       return true;
     } catch {
@@ -227,6 +230,7 @@ export class FeedbackFold {
       ensureOwnDirSync(cache);
       const saved: SavedFold = { v: FOLD_VERSION, t0: this.t0, hMs: this.hMs, ino: this.ino, offset: this.offset, archives: this.archives, acc: [...this.acc].map(([id, a]) => [id, a.applied, a.sunk, a.idle]) };
       this.unsaved = 0;
+      this.changed = false;
       // Synchronous, so a command exiting right after cannot leave a temp file; no fsync: a torn
       // or empty file after a crash is unreadable JSON, and the next process folds from the log.
       const file = join(cache, FOLD_FILE);
@@ -248,9 +252,13 @@ export class FeedbackFold {
     this.unsaved += this.offset - from;
   }
 
-  /** Saves the fold if enough of the log was folded since the last save (a server's close: the next process starts from there). */
+  /**
+   * A server's close: saves the fold if enough of the log was folded since the last save and some
+   * of it counted (a session of refused calls, which no fold counts, leaves the cache as it was;
+   * the next process then reads those lines again, nothing more).
+   */
   persist(): void {
-    this.saveIfWorth();
+    if (this.changed) this.saveIfWorth();
   }
 
   /** Complete lines from `from` to the end of the file; advances the offset past the last newline. */
@@ -279,6 +287,7 @@ export class FeedbackFold {
   }
 
   private slot(id: string): Acc {
+    this.changed = true;
     let a = this.acc.get(id);
     if (!a) this.acc.set(id, (a = { applied: 0, sunk: 0, idle: 0 }));
     return a;
