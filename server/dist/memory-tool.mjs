@@ -17378,6 +17378,8 @@ var FeedbackFold = class {
   archives = [];
   /** log bytes folded since the fold was last saved or restored */
   unsaved = 0;
+  /** The sums changed since the fold was last saved or restored. */
+  changed = false;
   hMs;
   offset = 0;
   ino = -1;
@@ -17494,6 +17496,7 @@ var FeedbackFold = class {
       this.ino = saved.ino;
       this.offset = saved.offset;
       this.unsaved = 0;
+      this.changed = false;
       if (st.size > saved.offset) this.readActiveFrom(join23(this.dir, ACTIVE_LOG));
       return true;
     } catch {
@@ -17510,6 +17513,7 @@ var FeedbackFold = class {
       ensureOwnDirSync(cache2);
       const saved = { v: FOLD_VERSION, t0: this.t0, hMs: this.hMs, ino: this.ino, offset: this.offset, archives: this.archives, acc: [...this.acc].map(([id, a]) => [id, a.applied, a.sunk, a.idle]) };
       this.unsaved = 0;
+      this.changed = false;
       const file = join23(cache2, FOLD_FILE);
       const tmp = tempPathFor(file);
       try {
@@ -17526,9 +17530,13 @@ var FeedbackFold = class {
     for (const e of this.readBytes(file, this.offset)) this.fold(e);
     this.unsaved += this.offset - from;
   }
-  /** Saves the fold if enough of the log was folded since the last save (a server's close: the next process starts from there). */
+  /**
+   * A server's close: saves the fold if enough of the log was folded since the last save and some
+   * of it counted (a session of refused calls, which no fold counts, leaves the cache as it was;
+   * the next process then reads those lines again, nothing more).
+   */
   persist() {
-    this.saveIfWorth();
+    if (this.changed) this.saveIfWorth();
   }
   /** Complete lines from `from` to the end of the file; advances the offset past the last newline. */
   readBytes(file, from) {
@@ -17555,6 +17563,7 @@ var FeedbackFold = class {
     }
   }
   slot(id) {
+    this.changed = true;
     let a = this.acc.get(id);
     if (!a) this.acc.set(id, a = { applied: 0, sunk: 0, idle: 0 });
     return a;
