@@ -8,7 +8,7 @@
 // - superseded: the newer memory contains at least 80% of the older one's tokens and adds at
 //   least 20% more of its own, and at least 3 (it restates and extends it);
 // - duplicates: token Jaccard >= 0.6 otherwise; pairs are joined into clusters.
-import { dedupTokens, jaccard } from '../trust/gates/dedup.ts';
+import { dedupTokenSet, jaccard } from '../trust/gates/dedup.ts';
 
 export const CONSOLIDATE_DUPLICATE = 0.6;
 export const CONSOLIDATE_SUBJECT = 0.6;
@@ -51,7 +51,7 @@ interface Parsed {
 }
 
 function parse(body: string): Parsed {
-  const toks = dedupTokens(body);
+  const toks = dedupTokenSet(body);
   const words = new Set<string>();
   const values = new Set<string>();
   for (const t of toks) {
@@ -59,7 +59,7 @@ function parse(body: string): Parsed {
     if (v === null) words.add(t);
     else values.add(v);
   }
-  return { all: new Set(toks), words, values };
+  return { all: toks, words, values };
 }
 
 const containment = (a: Set<string>, b: Set<string>) => {

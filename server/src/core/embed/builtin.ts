@@ -237,19 +237,22 @@ export class StaticEmbedModel {
   private oovVector(w: string): Float32Array {
     const hit = this.oovCache.get(w);
     if (hit) return hit;
-    let v = new Float32Array(this.dim);
     const grams = this.grams;
     grams.length = 0;
     ngramIds(w, this.buckets, grams);
     const share = this.oovWeight / grams.length;
     const sum = this.summer;
+    let v: Float32Array;
     if (sum) {
       sum.flush(); // the text's sum so far, before tmp is reused
       sum.tmp.fill(0);
       for (const g of grams) sum.add('tmp', this.nVocab + g, this.scales[this.nVocab + g]! * share);
       sum.flush();
       v = sum.tmp.slice();
-    } else for (const g of grams) this.addRow(v, this.nVocab + g, share);
+    } else {
+      v = new Float32Array(this.dim);
+      for (const g of grams) this.addRow(v, this.nVocab + g, share);
+    }
     if (this.oovCache.size >= OOV_CACHE_MAX) this.oovCache.clear();
     this.oovCache.set(w, v);
     return v;
@@ -261,7 +264,10 @@ export class StaticEmbedModel {
    * the scopes' (a newline always ends a word), so the sum goes on from the cached one, with the
    * same additions in the same order: the same vector, bit for bit.
    */
-  private last: { text: string; acc: Float32Array; any: boolean } | null = null;
+  private lastText: string | null = null;
+  private lastAny = false;
+  /** its sum, overwritten in place by every text (no allocation per embedding) */
+  private lastAcc: Float32Array | null = null;
 
   /** Unit vector of `text`; a text with no word at all gets the same fixed unit vector every time. */
   embed(text: string): Float32Array {
@@ -270,11 +276,11 @@ export class StaticEmbedModel {
     const words = this.words;
     words.length = 0;
     let any = false;
-    const last = this.last;
-    if (last !== null && text.length > last.text.length && text.charCodeAt(last.text.length) === 10 && text.startsWith(last.text)) {
-      acc.set(last.acc);
-      any = last.any;
-      embedWords(text.slice(last.text.length + 1), words);
+    const last = this.lastText;
+    if (last !== null && text.length > last.length && text.charCodeAt(last.length) === 10 && text.startsWith(last)) {
+      acc.set(this.lastAcc!);
+      any = this.lastAny;
+      embedWords(text.slice(last.length + 1), words);
     } else embedWords(text, words);
     for (const w of words) {
       const id = this.index.get(w);
@@ -292,7 +298,9 @@ export class StaticEmbedModel {
       any = true;
     }
     sum?.flush();
-    this.last = { text, acc: acc.slice(), any };
+    (this.lastAcc ??= new Float32Array(this.dim)).set(acc);
+    this.lastText = text;
+    this.lastAny = any;
     // the kernel's sum is a view into its memory, which the next text reuses: a copy goes out
     const out = sum ? acc.slice() : acc;
     let s = 0;

@@ -101,7 +101,7 @@ function termOf(w: string): string {
 const GROUP_AT = new RegExp(GROUP_RE.source, 'uy'); // sticky: a group starting exactly at lastIndex
 const WORD_CHAR_RE = /[\p{L}\p{N}\p{M}]/u;
 
-function isAsciiAlnum(c: number): boolean {
+export function isAsciiAlnum(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || (c >= 65 && c <= 90);
 }
 /** `-_:./` and apostrophes: characters that may continue a group when a word character follows. */

@@ -36,9 +36,12 @@ export class Listing {
     this.stats[2 * i + 1] = mtimeMs;
   }
   path(i: number): string {
-    const name = this.names[i]!;
+    return this.pathIn(this.inDir[i]!, this.names[i]!);
+  }
+  /** join(dirs[dir], name), as one concatenation for a plain file name */
+  pathIn(dir: number, name: string): string {
     // a note's place ("projects/a.md") goes through join, which turns its slashes into the platform's
-    return name.includes('/') ? join(this.prefixes[this.inDir[i]!]!, name) : this.prefixes[this.inDir[i]!]! + name;
+    return name.includes('/') ? join(this.prefixes[dir]!, name) : this.prefixes[dir]! + name;
   }
   size(i: number): number {
     return this.stats[2 * i]!;
@@ -93,7 +96,6 @@ export async function listStoreFiles(dirs: readonly string[], cleanTemps: boolea
   const found = new Listing(dirs);
   for (let di = 0; di < flat; di++) {
     const d = dirs[di]!;
-    const prefix = dirPrefix(d);
     let names: string[];
     try {
       names = await fsp.readdir(d);
@@ -113,7 +115,7 @@ export async function listStoreFiles(dirs: readonly string[], cleanTemps: boolea
         continue;
       }
       if (!name.endsWith('.md') || name.startsWith('.')) continue;
-      const p = prefix + name;
+      const p = found.pathIn(di, name);
       // lstat: a symlink is never followed (it could point outside the store).
       let st: Stats | null = null;
       try {

@@ -2,6 +2,7 @@
 // memory cannot look "more similar" by repeating a word; stopwords stripped so two notes do not
 // look alike because both say "the" and "is"; compound identifiers (kebab, snake, dotted, paths)
 // split into their parts so `dark-mode` and "dark mode" are the same tokens.
+import { isAsciiAlnum } from '../../index/tokenize.ts';
 
 /** >= this similarity blocks the write as `duplicate` (or `previously_removed`). */
 export const DUPLICATE_THRESHOLD = 0.75;
@@ -45,7 +46,7 @@ export function dedupTokenSet(text: string): Set<string> {
   let i = 0;
   while (i < n) {
     let c = text.charCodeAt(i);
-    if (!((c >= 97 && c <= 122) || (c >= 48 && c <= 57) || (c >= 65 && c <= 90))) {
+    if (!isAsciiAlnum(c)) {
       i++;
       continue;
     }
@@ -90,7 +91,7 @@ export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number 
 }
 
 export function similarity(a: string, b: string): number {
-  return jaccard(new Set(dedupTokens(a)), new Set(dedupTokens(b)));
+  return jaccard(dedupTokenSet(a), dedupTokenSet(b));
 }
 
 export function classifySimilarity(sim: number): Similarity {

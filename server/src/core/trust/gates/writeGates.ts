@@ -8,7 +8,7 @@ import type { Store } from '../../store/store.ts';
 import { ValidationError } from '../../errors.ts';
 import { isExpired } from '../../memory.ts';
 import type { ValidWrite } from '../../types.ts';
-import { DUPLICATE_THRESHOLD, RELATED_THRESHOLD, dedupTokenSet, dedupTokens, jaccard, roundSimilarity } from './dedup.ts';
+import { DUPLICATE_THRESHOLD, RELATED_THRESHOLD, dedupTokenSet, jaccard, roundSimilarity } from './dedup.ts';
 import { detectTransient, type DurabilityMarker } from './durability.ts';
 import { newPendingId, savePending, sweepPending, type PendingReason } from '../../store/pending.ts';
 import { detectSecrets } from './secrets.ts';
