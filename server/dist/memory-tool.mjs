@@ -7652,8 +7652,11 @@ var Listing = class {
     this.stats[2 * i + 1] = mtimeMs;
   }
   path(i) {
-    const name = this.names[i];
-    return name.includes("/") ? join7(this.prefixes[this.inDir[i]], name) : this.prefixes[this.inDir[i]] + name;
+    return this.pathIn(this.inDir[i], this.names[i]);
+  }
+  /** join(dirs[dir], name), as one concatenation for a plain file name */
+  pathIn(dir, name) {
+    return name.includes("/") ? join7(this.prefixes[dir], name) : this.prefixes[dir] + name;
   }
   size(i) {
     return this.stats[2 * i];
@@ -7695,7 +7698,6 @@ async function listStoreFiles(dirs, cleanTemps, onSymlink, flat = dirs.length, p
   const found = new Listing(dirs);
   for (let di = 0; di < flat; di++) {
     const d = dirs[di];
-    const prefix = dirPrefix(d);
     let names;
     try {
       names = await fsp4.readdir(d);
@@ -7711,7 +7713,7 @@ async function listStoreFiles(dirs, cleanTemps, onSymlink, flat = dirs.length, p
         continue;
       }
       if (!name.endsWith(".md") || name.startsWith(".")) continue;
-      const p = prefix + name;
+      const p = found.pathIn(di, name);
       let st = null;
       try {
         st = lstatSync3(p);
@@ -13708,19 +13710,22 @@ var StaticEmbedModel = class {
   oovVector(w2) {
     const hit = this.oovCache.get(w2);
     if (hit) return hit;
-    let v = new Float32Array(this.dim);
     const grams = this.grams;
     grams.length = 0;
     ngramIds(w2, this.buckets, grams);
     const share = this.oovWeight / grams.length;
     const sum = this.summer;
+    let v;
     if (sum) {
       sum.flush();
       sum.tmp.fill(0);
       for (const g of grams) sum.add("tmp", this.nVocab + g, this.scales[this.nVocab + g] * share);
       sum.flush();
       v = sum.tmp.slice();
-    } else for (const g of grams) this.addRow(v, this.nVocab + g, share);
+    } else {
+      v = new Float32Array(this.dim);
+      for (const g of grams) this.addRow(v, this.nVocab + g, share);
+    }
     if (this.oovCache.size >= OOV_CACHE_MAX) this.oovCache.clear();
     this.oovCache.set(w2, v);
     return v;
@@ -13731,7 +13736,10 @@ var StaticEmbedModel = class {
    * the scopes' (a newline always ends a word), so the sum goes on from the cached one, with the
    * same additions in the same order: the same vector, bit for bit.
    */
-  last = null;
+  lastText = null;
+  lastAny = false;
+  /** its sum, overwritten in place by every text (no allocation per embedding) */
+  lastAcc = null;
   /** Unit vector of `text`; a text with no word at all gets the same fixed unit vector every time. */
   embed(text2) {
     const sum = this.summer;
@@ -13739,11 +13747,11 @@ var StaticEmbedModel = class {
     const words = this.words;
     words.length = 0;
     let any = false;
-    const last = this.last;
-    if (last !== null && text2.length > last.text.length && text2.charCodeAt(last.text.length) === 10 && text2.startsWith(last.text)) {
-      acc.set(last.acc);
-      any = last.any;
-      embedWords(text2.slice(last.text.length + 1), words);
+    const last = this.lastText;
+    if (last !== null && text2.length > last.length && text2.charCodeAt(last.length) === 10 && text2.startsWith(last)) {
+      acc.set(this.lastAcc);
+      any = this.lastAny;
+      embedWords(text2.slice(last.length + 1), words);
     } else embedWords(text2, words);
     for (const w2 of words) {
       const id = this.index.get(w2);
@@ -13760,7 +13768,9 @@ var StaticEmbedModel = class {
       any = true;
     }
     sum?.flush();
-    this.last = { text: text2, acc: acc.slice(), any };
+    (this.lastAcc ??= new Float32Array(this.dim)).set(acc);
+    this.lastText = text2;
+    this.lastAny = any;
     const out2 = sum ? acc.slice() : acc;
     let s2 = 0;
     for (let k = 0; k < out2.length; k++) s2 += out2[k] * out2[k];
@@ -15877,9 +15887,6 @@ var RELATED_THRESHOLD = 0.4;
 var STOPWORDS2 = new Set(
   "a about above after again against all also am an and any are as at be because been before being below between both but by can could did do does doing done down during each else etc even ever every few for from further get gets got had has have having he her here hers him his how however i if in into is it its itself just let lets like may me might more most much must my no nor not now of off on once one only or other our ours out over own per please same she should so some such than that the their theirs them then there these they this those through thus to too under until up upon us use used uses using very via was we were what when where whether which while who whom whose why will with within without would yet you your yours".split(" ")
 );
-function dedupTokens(text2) {
-  return [...dedupTokenSet(text2)];
-}
 var ASCII_ONLY = /^[\x00-\x7f]*$/;
 function dedupTokenSet(text2) {
   if (!ASCII_ONLY.test(text2)) return unicodeTokens(text2);
@@ -15888,7 +15895,7 @@ function dedupTokenSet(text2) {
   let i = 0;
   while (i < n) {
     let c = text2.charCodeAt(i);
-    if (!(c >= 97 && c <= 122 || c >= 48 && c <= 57 || c >= 65 && c <= 90)) {
+    if (!isAsciiAlnum(c)) {
       i++;
       continue;
     }
@@ -18481,7 +18488,7 @@ function valueOf(tok) {
   return m ? m[1] + (m[2] ? `:${m[2]}` : "") : null;
 }
 function parse3(body) {
-  const toks = dedupTokens(body);
+  const toks = dedupTokenSet(body);
   const words = /* @__PURE__ */ new Set();
   const values = /* @__PURE__ */ new Set();
   for (const t of toks) {
@@ -18489,7 +18496,7 @@ function parse3(body) {
     if (v === null) words.add(t);
     else values.add(v);
   }
-  return { all: new Set(toks), words, values };
+  return { all: toks, words, values };
 }
 var containment = (a, b) => {
   if (a.size === 0) return 0;
