@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { EventLog, readEvents, compressArchives, listLogFiles } from '../../src/core/curation/events.ts';
+import { rotateActive } from '../../src/core/curation/archives.ts';
+import { existsSync } from 'node:fs';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'cairn-events-'));
 
@@ -128,6 +130,30 @@ test('several processes appending and rotating at once: no line lost, duplicated
     const seqs = events.filter((e) => e.session === `p${p}`).map((e) => e.seq as number);
     assert.deepEqual(seqs, [...Array(perProc).keys()], `process p${p} lines in order, each exactly once`);
   }
+});
+
+test('a rotation reads its stamp under the lock, so a rotator that waited never names its file before the one rotated first', () => {
+  const dir = tmp();
+  const line = (n: number) => `{"ts":"2026-01-01T00:00:00.000Z","session":"s","kind":"show","ids":["${n}"]}\n`;
+  writeFileSync(join(dir, '.events.jsonl'), line(1));
+  // The clock would be read before the lock: a waiting rotator then stamps its (later) file with
+  // a time before the rotation that ran meanwhile, and readers order archives by stamp.
+  const clockReads: boolean[] = [];
+  const first = rotateActive(dir, 0, () => {
+    clockReads.push(existsSync(join(dir, '.events.lock')));
+    return new Date('2026-01-01T00:00:01.000Z');
+  });
+  assert.ok(first);
+  assert.deepEqual(clockReads, [true], 'the clock is read once, while the rotation lock is held');
+  // Nothing to rotate (active log gone or small): the clock is not read at all.
+  assert.equal(rotateActive(dir, 0, () => assert.fail('no rotation, no stamp')), null);
+  writeFileSync(join(dir, '.events.jsonl'), line(2));
+  rotateActive(dir, 0, () => new Date('2026-01-01T00:00:01.000Z'));
+  assert.deepEqual(
+    readEvents(dir).events.map((e) => (e.ids as string[])[0]),
+    ['1', '2'],
+    'a stamp collision sorts after the earlier file',
+  );
 });
 
 test('readEvents with since skips archives rotated before it', () => {

@@ -80,8 +80,12 @@ function withTryLock<T>(dir: string, fn: () => T): T | null {
   }
 }
 
-/** Renames the active log to a plain archive if it is past maxBytes; returns the archive path. */
-export function rotateActive(dir: string, maxBytes: number, now: Date): string | null {
+/**
+ * Renames the active log to a plain archive if it is past maxBytes; returns the archive path.
+ * The clock is read under the lock: a stamp taken before it could be older than the one a
+ * rotator that got the lock first gave the earlier file, and readers order archives by stamp.
+ */
+export function rotateActive(dir: string, maxBytes: number, now: () => Date): string | null {
   return withTryLock(dir, () => {
     const active = join(dir, ACTIVE_LOG);
     let size: number;
@@ -91,7 +95,7 @@ export function rotateActive(dir: string, maxBytes: number, now: Date): string |
       return null;
     }
     if (size <= maxBytes) return null; // another process rotated it meanwhile
-    const stamp = archiveStamp(now);
+    const stamp = archiveStamp(now());
     let target = join(dir, `.events-${stamp}.jsonl`);
     for (let n = 1; existsSync(target) || existsSync(`${target}.gz`); n++) {
       target = join(dir, `.events-${stamp}-${n}.jsonl`);

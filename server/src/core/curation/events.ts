@@ -115,7 +115,7 @@ export class EventLog {
   /** Rotates now if the active log is past max_bytes (another process may have done it already). */
   rotate(): void {
     try {
-      const archived = rotateActive(this.dir, this.maxBytes, this.now());
+      const archived = rotateActive(this.dir, this.maxBytes, () => this.now());
       if (archived === null) return;
       compressArchives(this.dir, { graceMs: this.graceMs, now: this.now() });
       this.scheduleCompression();
