@@ -45808,7 +45808,7 @@ function rotateActive(dir, maxBytes, now) {
       return null;
     }
     if (size2 <= maxBytes) return null;
-    const stamp2 = archiveStamp(now);
+    const stamp2 = archiveStamp(now());
     let target = join18(dir, `.events-${stamp2}.jsonl`);
     for (let n2 = 1; existsSync6(target) || existsSync6(`${target}.gz`); n2++) {
       target = join18(dir, `.events-${stamp2}-${n2}.jsonl`);
@@ -45970,7 +45970,7 @@ var EventLog = class {
   /** Rotates now if the active log is past max_bytes (another process may have done it already). */
   rotate() {
     try {
-      const archived = rotateActive(this.dir, this.maxBytes, this.now());
+      const archived = rotateActive(this.dir, this.maxBytes, () => this.now());
       if (archived === null) return;
       compressArchives(this.dir, { graceMs: this.graceMs, now: this.now() });
       this.scheduleCompression();

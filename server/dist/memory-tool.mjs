@@ -14613,7 +14613,7 @@ function rotateActive(dir, maxBytes, now) {
       return null;
     }
     if (size2 <= maxBytes) return null;
-    const stamp2 = archiveStamp(now);
+    const stamp2 = archiveStamp(now());
     let target = join17(dir, `.events-${stamp2}.jsonl`);
     for (let n = 1; existsSync5(target) || existsSync5(`${target}.gz`); n++) {
       target = join17(dir, `.events-${stamp2}-${n}.jsonl`);
@@ -14775,7 +14775,7 @@ var EventLog = class {
   /** Rotates now if the active log is past max_bytes (another process may have done it already). */
   rotate() {
     try {
-      const archived = rotateActive(this.dir, this.maxBytes, this.now());
+      const archived = rotateActive(this.dir, this.maxBytes, () => this.now());
       if (archived === null) return;
       compressArchives(this.dir, { graceMs: this.graceMs, now: this.now() });
       this.scheduleCompression();
