@@ -42305,23 +42305,36 @@ function rerank(cands, query, limit) {
   });
   return scored.slice(0, limit).map(({ c, scan, score }) => {
     const coverage = popcount(c.mask) / query.length;
-    let snippet2;
-    return {
-      doc: c.doc,
-      score: Math.round(score * 1e4) / 1e4,
-      relevance: relevanceOf(coverage),
-      coverage,
-      matchTerms: query.filter((_, q) => (c.mask & 1 << q) !== 0).map((t) => t.surface),
-      get snippet() {
-        if (snippet2 === void 0) {
-          const at2 = scan ?? scanBody(c.doc.body, query, false);
-          snippet2 = makeSnippet(c.doc.body, at2.matchStart, at2.matchEnd);
-        }
-        return snippet2;
-      }
-    };
+    const matchTerms = query.filter((_, q) => (c.mask & 1 << q) !== 0).map((t) => t.surface);
+    return new LexicalHit(c.doc, Math.round(score * 1e4) / 1e4, relevanceOf(coverage), coverage, matchTerms, scan, query);
   });
 }
+var LexicalHit = class {
+  constructor(doc, score, relevance, coverage, matchTerms, scan, query) {
+    this.doc = doc;
+    this.score = score;
+    this.relevance = relevance;
+    this.coverage = coverage;
+    this.matchTerms = matchTerms;
+    this.scan = scan;
+    this.query = query;
+  }
+  doc;
+  score;
+  relevance;
+  coverage;
+  matchTerms;
+  scan;
+  query;
+  made = void 0;
+  get snippet() {
+    if (this.made === void 0) {
+      const at2 = this.scan ?? scanBody(this.doc.body, this.query, false);
+      this.made = makeSnippet(this.doc.body, at2.matchStart, at2.matchEnd);
+    }
+    return this.made;
+  }
+};
 
 // server/src/core/index/synonyms.ts
 var BUILT_IN = `
@@ -43066,22 +43079,30 @@ function fuse(input2) {
   const ranked = [...acc.values()].sort((x, y) => y.score - x.score || (x.doc.id < y.doc.id ? -1 : x.doc.id > y.doc.id ? 1 : 0));
   return ranked.slice(0, input2.limit).map((a) => {
     const alt = a.altMedium > 0 ? "medium" : "low";
-    const shown2 = a.lex ?? a.altLex;
-    let snippet2;
-    return {
-      doc: a.doc,
-      score: Math.round(a.score * 1e4) / 1e4,
-      relevance: maxRel(a.main, alt),
-      matchTerms: a.lex?.matchTerms ?? [],
-      // made when first read (a caller may drop some of these hits: feedback's extra candidates)
-      get snippet() {
-        return snippet2 ??= shown2?.snippet ?? makeSnippet(a.doc.body, -1, -1);
-      },
-      ...a.sim !== void 0 ? { semantic: Math.round(a.sim * 1e4) / 1e4 } : {},
-      fused: true
-    };
+    return new FusedResult(a.doc, Math.round(a.score * 1e4) / 1e4, maxRel(a.main, alt), a.lex?.matchTerms ?? [], a.lex ?? a.altLex, a.sim === void 0 ? void 0 : Math.round(a.sim * 1e4) / 1e4);
   });
 }
+var FusedResult = class {
+  constructor(doc, score, relevance, matchTerms, shown2, semantic) {
+    this.doc = doc;
+    this.score = score;
+    this.relevance = relevance;
+    this.matchTerms = matchTerms;
+    this.shown = shown2;
+    this.semantic = semantic;
+  }
+  doc;
+  score;
+  relevance;
+  matchTerms;
+  shown;
+  semantic;
+  fused = true;
+  made = void 0;
+  get snippet() {
+    return this.made ??= this.shown?.snippet ?? makeSnippet(this.doc.body, -1, -1);
+  }
+};
 
 // server/src/core/index/calibration.ts
 var CALIBRATIONS = [

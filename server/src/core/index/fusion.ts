@@ -182,21 +182,31 @@ export function fuse<D extends IndexDoc>(input: FuseInput<D>): FusedHit<D>[] {
   return ranked.slice(0, input.limit).map((a) => {
     // Alternates are the caller's guesses: they rank, and say `medium` at most.
     const alt: Relevance = a.altMedium > 0 ? 'medium' : 'low';
-    const shown = a.lex ?? a.altLex;
-    let snippet: string | undefined;
-    return {
-      doc: a.doc,
-      score: Math.round(a.score * 10_000) / 10_000,
-      relevance: maxRel(a.main, alt),
-      matchTerms: a.lex?.matchTerms ?? [],
-      // made when first read (a caller may drop some of these hits: feedback's extra candidates)
-      get snippet(): string {
-        return (snippet ??= shown?.snippet ?? makeSnippet(a.doc.body, -1, -1));
-      },
-      ...(a.sim !== undefined ? { semantic: Math.round(a.sim * 10_000) / 10_000 } : {}),
-      fused: true as const,
-    };
+    return new FusedResult(a.doc, Math.round(a.score * 10_000) / 10_000, maxRel(a.main, alt), a.lex?.matchTerms ?? [], a.lex ?? a.altLex, a.sim === undefined ? undefined : Math.round(a.sim * 10_000) / 10_000);
   });
+}
+
+/**
+ * A fused hit; its snippet is made when first read (a caller may drop some of these hits:
+ * feedback's extra candidates). A class for the same reason as rerank.ts's LexicalHit: a literal
+ * with its own getter is a dictionary-mode object that kept each search's hits alive through the
+ * young-generation collections.
+ */
+class FusedResult<D extends IndexDoc> implements FusedHit<D> {
+  readonly fused = true as const;
+  private made: string | undefined = undefined;
+  constructor(
+    readonly doc: D,
+    readonly score: number,
+    readonly relevance: Relevance,
+    readonly matchTerms: string[],
+    private readonly shown: SearchHit<D> | undefined,
+    readonly semantic: number | undefined,
+  ) {}
+
+  get snippet(): string {
+    return (this.made ??= this.shown?.snippet ?? makeSnippet(this.doc.body, -1, -1));
+  }
 }
 
 /** The relevance of a lexical-only hit, for callers that skip fusion (no alternates, no vectors). */
