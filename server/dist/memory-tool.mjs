@@ -10063,9 +10063,16 @@ var Postings = class {
       const list2 = this.lists[t];
       for (let i = 0, len = this.listLen[t]; i < len; i++) count[list2[i] & SLOT_MASK]++;
     }
+    let total = 0;
+    for (let s2 = 0; s2 < this.slots; s2++) if (this.alive[s2]) total += count[s2] * 2;
+    const all = new Int32Array(total);
     const out2 = new Array(this.slots);
     const fill2 = new Int32Array(this.slots);
-    for (let s2 = 0; s2 < this.slots; s2++) if (this.alive[s2]) out2[s2] = new Int32Array(count[s2] * 2);
+    for (let s2 = 0, o = 0; s2 < this.slots; s2++) {
+      if (!this.alive[s2]) continue;
+      out2[s2] = all.subarray(o, o + count[s2] * 2);
+      o += count[s2] * 2;
+    }
     for (let t = 0; t < this.terms.length; t++) {
       const list2 = this.lists[t];
       for (let i = 0, len = this.listLen[t]; i < len; i++) {
@@ -10103,8 +10110,16 @@ var Postings = class {
           count[s2 - from]++;
         }
       }
+      let total = 0;
+      for (let s2 = from; s2 < to; s2++) if (alive[s2]) total += count[s2 - from] * 2;
+      const all = new Int32Array(total);
       const out2 = new Array(to - from);
-      for (let s2 = from; s2 < to; s2++) if (alive[s2]) out2[s2 - from] = new Int32Array(count[s2 - from] * 2);
+      for (let s2 = from, o = 0; s2 < to; s2++) {
+        if (!alive[s2]) continue;
+        const n = count[s2 - from] * 2;
+        out2[s2 - from] = all.subarray(o, o + n);
+        o += n;
+      }
       const fill2 = new Int32Array(to - from);
       for (let t = 0; t < nt; t++) {
         const list2 = lists[t];
@@ -10146,7 +10161,24 @@ var Postings = class {
 // server/src/core/index/analyze.ts
 var ids = new Int32Array(512);
 var out = new Int32Array(1024);
-function analyzeDoc(doc, p) {
+var Int32Arena = class {
+  constructor(chunkInts = 1 << 20) {
+    this.chunkInts = chunkInts;
+  }
+  chunkInts;
+  chunk = new Int32Array(0);
+  used = 0;
+  take(n) {
+    if (this.used + n > this.chunk.length) {
+      this.chunk = new Int32Array(Math.max(this.chunkInts, n));
+      this.used = 0;
+    }
+    const view2 = this.chunk.subarray(this.used, this.used + n);
+    this.used += n;
+    return view2;
+  }
+};
+function analyzeDoc(doc, p, arena) {
   let n = 0;
   let field2 = 0;
   const push = (term, _s, _p, _a, _b, _w, stop) => {
@@ -10182,7 +10214,12 @@ function analyzeDoc(doc, p) {
     out[o++] = t;
     out[o++] = packTf(tb, ts, ta);
   }
-  return { fwd: out.slice(0, o), bodyLen, scopeLen };
+  let fwd;
+  if (arena) {
+    fwd = arena.take(o);
+    fwd.set(out.subarray(0, o));
+  } else fwd = out.slice(0, o);
+  return { fwd, bodyLen, scopeLen };
 }
 function isoMs(iso) {
   if (iso.length === 24 && iso.charCodeAt(23) === 90 && iso.charCodeAt(10) === 84) {
@@ -11379,11 +11416,12 @@ var SearchIndex = class {
     };
     const docs = [];
     const fwd = [];
+    const arena = new Int32Arena();
     const slotOf = /* @__PURE__ */ new Map();
     for (const doc of current) {
       if (slotOf.has(doc.id)) continue;
       const c = snap.length > 0 ? entryFor(doc) : void 0;
-      const a = c && same2(c.doc, doc) ? c : analyzeDoc(doc, p);
+      const a = c && same2(c.doc, doc) ? c : analyzeDoc(doc, p, arena);
       const slot = p.addSlot(a.bodyLen, a.scopeLen, recencyOf(doc), expiresOf(doc));
       fwd[slot] = a.fwd;
       docs[slot] = doc;
@@ -13761,10 +13799,15 @@ var StaticEmbedModel = class {
   lastAny = false;
   /** its sum, overwritten in place by every text (no allocation per embedding) */
   lastAcc = null;
-  /** Unit vector of `text`; a text with no word at all gets the same fixed unit vector every time. */
-  embed(text2) {
+  /**
+   * Unit vector of `text`; a text with no word at all gets the same fixed unit vector every time.
+   * `into` (dim floats, zeroed), when given, receives it and is returned: a batch's vectors are
+   * then views of one buffer instead of a buffer outside V8's heap each (200,000 of them in a
+   * first start's pass at 200k memories, which fragmented the C heap).
+   */
+  embed(text2, into) {
     const sum = this.summer;
-    const acc = sum ? sum.acc.fill(0) : new Float32Array(this.dim);
+    const acc = sum ? sum.acc.fill(0) : into ?? new Float32Array(this.dim);
     const words = this.words;
     words.length = 0;
     let any = false;
@@ -13792,7 +13835,7 @@ var StaticEmbedModel = class {
     (this.lastAcc ??= new Float32Array(this.dim)).set(acc);
     this.lastText = text2;
     this.lastAny = any;
-    const out2 = sum ? acc.slice() : acc;
+    const out2 = !sum ? acc : into ? (into.set(acc), into) : acc.slice();
     let s2 = 0;
     for (let k = 0; k < out2.length; k++) s2 += out2[k] * out2[k];
     if (!any || s2 === 0) {
@@ -13832,7 +13875,8 @@ function builtinEmbedder(opts = {}) {
     },
     async embed(texts) {
       const m = load();
-      return texts.map((t) => m.embed(t));
+      const buf = new Float32Array(texts.length * m.dim);
+      return texts.map((t, i) => m.embed(t, buf.subarray(i * m.dim, (i + 1) * m.dim)));
     }
   };
 }

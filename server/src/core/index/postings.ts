@@ -251,9 +251,17 @@ export class Postings {
       const list = this.lists[t]!;
       for (let i = 0, len = this.listLen[t]!; i < len; i++) count[list[i]! & SLOT_MASK]!++;
     }
+    // Views of one buffer, as in forwardReader.
+    let total = 0;
+    for (let s = 0; s < this.slots; s++) if (this.alive[s]) total += count[s]! * 2;
+    const all = new Int32Array(total);
     const out: Array<Int32Array | undefined> = new Array(this.slots);
     const fill = new Int32Array(this.slots);
-    for (let s = 0; s < this.slots; s++) if (this.alive[s]) out[s] = new Int32Array(count[s]! * 2);
+    for (let s = 0, o = 0; s < this.slots; s++) {
+      if (!this.alive[s]) continue;
+      out[s] = all.subarray(o, o + count[s]! * 2);
+      o += count[s]! * 2;
+    }
     for (let t = 0; t < this.terms.length; t++) {
       const list = this.lists[t]!;
       for (let i = 0, len = this.listLen[t]!; i < len; i++) {
@@ -292,8 +300,18 @@ export class Postings {
           count[s - from]!++;
         }
       }
+      // One buffer for the range, each slot's list a view of it: a buffer of its own per slot is
+      // an allocation outside V8's heap each, and 200,000 of them fragmented the C heap.
+      let total = 0;
+      for (let s = from; s < to; s++) if (alive[s]) total += count[s - from]! * 2;
+      const all = new Int32Array(total);
       const out: Array<Int32Array | undefined> = new Array(to - from);
-      for (let s = from; s < to; s++) if (alive[s]) out[s - from] = new Int32Array(count[s - from]! * 2);
+      for (let s = from, o = 0; s < to; s++) {
+        if (!alive[s]) continue;
+        const n = count[s - from]! * 2;
+        out[s - from] = all.subarray(o, o + n);
+        o += n;
+      }
       const fill = new Int32Array(to - from);
       for (let t = 0; t < nt; t++) {
         const list = lists[t]!;

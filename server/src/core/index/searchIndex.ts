@@ -6,7 +6,7 @@
 //   ix.search('pg dump', { limit: 5, filter });    // ranked hits with relevance and snippets
 //   ix.candidatesFor(text, 20);                    // near-duplicate candidates (rare shared terms)
 import type { Analyzed, IndexDoc } from './analyze.ts';
-import { analyzeDoc, expiresOf, recencyOf } from './analyze.ts';
+import { Int32Arena, analyzeDoc, expiresOf, recencyOf } from './analyze.ts';
 import { Postings } from './postings.ts';
 import { parseQuery } from './query.ts';
 import type { Candidate } from './rank.ts';
@@ -147,11 +147,12 @@ export class SearchIndex<D extends IndexDoc> {
     };
     const docs: D[] = [];
     const fwd: Int32Array[] = [];
+    const arena = new Int32Arena();
     const slotOf = new Map<string, number>();
     for (const doc of current) {
       if (slotOf.has(doc.id)) continue; // one slot per id: the first copy wins, like the store
       const c = snap.length > 0 ? entryFor(doc) : undefined;
-      const a = c && same(c.doc, doc) ? c : analyzeDoc(doc, p);
+      const a = c && same(c.doc, doc) ? c : analyzeDoc(doc, p, arena);
       const slot = p.addSlot(a.bodyLen, a.scopeLen, recencyOf(doc), expiresOf(doc));
       fwd[slot] = a.fwd;
       docs[slot] = doc;
