@@ -8008,9 +8008,9 @@ var Store = class {
    * the watcher refreshed meanwhile is stat'ed again before it is read or dropped. Returns how
    * many files changed.
    */
-  async validate(pause3) {
+  async validate(pause3, progress) {
     const found = await this.listFiles(!this.readOnly, pause3);
-    const n = await this.reconcile(found, /* @__PURE__ */ new Map(), pause3);
+    const n = await this.reconcile(found, /* @__PURE__ */ new Map(), pause3, progress);
     await this.recoverMerges();
     return n;
   }
@@ -11656,8 +11656,10 @@ var LiveIndex = class {
    */
   async loadStore(mode) {
     const cache2 = readCache(this.store.dir, (why) => this.opts.warn(`index cache ignored (${why}); rebuilding it`), reviveStored);
+    const progress = this.opts.progress && ((done, total) => this.opts.progress("loading files", done, total));
     this.adopted = cache2 !== null && mode !== "now" && this.store.adopt(cache2.records, { cleanTemps: mode === "background" && cache2.records.length < EXACT_BELOW });
-    if (!this.adopted) await this.store.load(cache2?.records, this.opts.progress && ((done, total) => this.opts.progress("loading files", done, total)));
+    if (!this.adopted && cache2 !== null && mode === "now" && this.store.adopt(cache2.records)) await this.store.validate(void 0, progress);
+    else if (!this.adopted) await this.store.load(cache2?.records, progress);
     if (!cache2) return Infinity;
     const stale = this.adopted && mode === "trust" ? 0 : this.staleCount(cache2);
     const docs = cache2.entries;

@@ -49,6 +49,23 @@ test('cache: rebuilt on first open, reused unchanged, partially reused after a h
     assert.deepEqual(await ids(c, '5433'), []);
     await c.close();
 
+    // A file deleted and a file added by hand while no process ran: the next one-shot open
+    // (a CLI command) takes the cache's records and checks every file against them.
+    c = await open(store, root);
+    await ids(c, 'staging');
+    await c.close(); // the cache now holds the edit
+    const b = handWrite(store, 'The nightly backup job writes to the cold bucket.');
+    const aText = readFileSync(a, 'utf8');
+    rmSync(a);
+    c = await open(store, root);
+    assert.equal(loadedFrom(c), 'partial');
+    assert.deepEqual(await ids(c, 'pgbouncer'), [], 'a deleted file is gone');
+    assert.equal((await ids(c, 'nightly backup bucket')).length, 1, 'a new file is found');
+    assert.equal((await ids(c, 'release wiki')).length, 1, 'an unchanged one comes from the cache');
+    await c.close();
+    rmSync(b);
+    writeFileSync(a, aText);
+
     truncateSync(cachePath(store), 100);
     c = await open(store, root);
     assert.equal(loadedFrom(c), 'rebuilt');

@@ -226,9 +226,9 @@ export class Store {
    * the watcher refreshed meanwhile is stat'ed again before it is read or dropped. Returns how
    * many files changed.
    */
-  async validate(pause?: () => Promise<void>): Promise<number> {
+  async validate(pause?: () => Promise<void>, progress?: (done: number, total: number) => void): Promise<number> {
     const found = await this.listFiles(!this.readOnly, pause);
-    const n = await this.reconcile(found, new Map(), pause);
+    const n = await this.reconcile(found, new Map(), pause, progress);
     await this.recoverMerges();
     return n;
   }
