@@ -13099,7 +13099,9 @@ function signCode(rot, v, out2, at2) {
 import { createHash as createHash3 } from "node:crypto";
 import { closeSync as closeSync5, constants as constants4, fchmodSync as fchmodSync2, fstatSync as fstatSync3, openSync as openSync5, readSync as readSync3, renameSync as renameSync4, rmSync as rmSync7, writeSync as writeSync4 } from "node:fs";
 import { join as join14 } from "node:path";
+import { endianness } from "node:os";
 var VECTOR_FILE = "vectors.bin";
+var LITTLE_ENDIAN = endianness() === "LE";
 var MAGIC2 = "CAIRNVEC";
 var FORMAT3 = 2;
 function vectorCachePath(storeDir) {
@@ -13128,11 +13130,21 @@ function decodeVectors(buf) {
   if (buf.length !== codesAt + count * codeWords * 4) return "truncated";
   const keys = count === 0 ? [] : buf.toString("utf8", headLen, headLen + keysBytes).split("\n");
   if (keys.length !== count) return "key count mismatch";
-  const scales = new Float32Array(count);
-  for (let i = 0; i < scales.length; i++) scales[i] = buf.readFloatLE(scalesAt + i * 4);
-  const rows = new Int8Array(buf.buffer.slice(buf.byteOffset + rowsAt, buf.byteOffset + rowsEnd));
-  const codes = new Uint32Array(count * codeWords);
-  for (let i = 0; i < codes.length; i++) codes[i] = buf.readUInt32LE(codesAt + i * 4);
+  const n = count;
+  const nCodes = n * codeWords;
+  const views = LITTLE_ENDIAN && (buf.byteOffset + scalesAt) % 4 === 0 && (buf.byteOffset + codesAt) % 4 === 0;
+  let scales;
+  let codes;
+  if (views) {
+    scales = new Float32Array(buf.buffer, buf.byteOffset + scalesAt, n);
+    codes = new Uint32Array(buf.buffer, buf.byteOffset + codesAt, nCodes);
+  } else {
+    scales = new Float32Array(n);
+    for (let i = 0; i < n; i++) scales[i] = buf.readFloatLE(scalesAt + i * 4);
+    codes = new Uint32Array(nCodes);
+    for (let i = 0; i < nCodes; i++) codes[i] = buf.readUInt32LE(codesAt + i * 4);
+  }
+  const rows = new Int8Array(buf.buffer, buf.byteOffset + rowsAt, rowsEnd - rowsAt);
   return { embedder, dim, keys, scales, rows, codeWords, codes };
 }
 function readVectors(storeDir, warn) {
@@ -13625,7 +13637,7 @@ var EMBED_MAGIC = "CAIRNEMB";
 var EMBED_FORMAT_VERSION = 1;
 var HEADER_BYTES = 64;
 var OOV_CACHE_MAX = 4096;
-var LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+var LITTLE_ENDIAN2 = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 var SHA1_BYTES = 20;
 function pad4(n) {
   return n + 3 & ~3;
@@ -13657,7 +13669,7 @@ function decodeEmbedFile(buf, path) {
   if (vocab.length !== nVocab) throw bad(`vocabulary has ${vocab.length} words, header says ${nVocab}`);
   const start = textEnd + nRows * 4;
   let scales;
-  if (LITTLE_ENDIAN && (buf.byteOffset + textEnd) % 4 === 0) {
+  if (LITTLE_ENDIAN2 && (buf.byteOffset + textEnd) % 4 === 0) {
     scales = new Float32Array(buf.buffer, buf.byteOffset + textEnd, nRows);
   } else {
     scales = new Float32Array(nRows);

@@ -112,6 +112,17 @@ test('vector cache: round trip with sign codes; damage and truncation are refuse
   assert.deepEqual(back.keys, keys);
   assert.deepEqual([...back.codes], [...codes]);
   assert.deepEqual([...back.rows], [...data]);
+  assert.deepEqual([...back.scales], [...scales]);
+  // Read in place (views of the file's bytes) when aligned; value by value when not: the same.
+  assert.equal(back.codes.buffer, buf.buffer, 'aligned: the codes are a view of the file buffer');
+  const shifted = Buffer.alloc(buf.length + 1);
+  buf.copy(shifted, 1);
+  const odd = decodeVectors(shifted.subarray(1));
+  assert.ok(typeof odd !== 'string');
+  assert.notEqual(odd.codes.buffer, shifted.buffer);
+  assert.deepEqual([...odd.codes], [...codes]);
+  assert.deepEqual([...odd.scales], [...scales]);
+  assert.deepEqual([...odd.rows], [...data]);
 
   const again = new VectorIndex<Doc>('test:x', 64);
   rows.forEach(({ doc: d }, i) => again.setRaw(d, back.rows.subarray(i * 64, (i + 1) * 64), back.scales[i]!, back.codes.subarray(i * cw, (i + 1) * cw)));

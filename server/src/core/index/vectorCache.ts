@@ -12,9 +12,11 @@
 import { createHash } from 'node:crypto';
 import { closeSync, constants, fchmodSync, fstatSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { endianness } from 'node:os';
 import { FILE_MODE, ensureOwnDirSync, fsyncDir, fsyncFd, isOwnDirSync, tempPathFor } from '../store/fsatomic.ts';
 
 export const VECTOR_FILE = 'vectors.bin';
+const LITTLE_ENDIAN = endianness() === 'LE';
 const MAGIC = 'CAIRNVEC';
 const FORMAT = 2;
 
@@ -78,11 +80,23 @@ export function decodeVectors(buf: Buffer): VectorRows | string {
   if (buf.length !== codesAt + (count as number) * (codeWords as number) * 4) return 'truncated';
   const keys = (count as number) === 0 ? [] : buf.toString('utf8', headLen, headLen + (keysBytes as number)).split('\n');
   if (keys.length !== count) return 'key count mismatch';
-  const scales = new Float32Array(count as number);
-  for (let i = 0; i < scales.length; i++) scales[i] = buf.readFloatLE(scalesAt + i * 4);
-  const rows = new Int8Array(buf.buffer.slice(buf.byteOffset + rowsAt, buf.byteOffset + rowsEnd));
-  const codes = new Uint32Array((count as number) * (codeWords as number));
-  for (let i = 0; i < codes.length; i++) codes[i] = buf.readUInt32LE(codesAt + i * 4);
+  const n = count as number;
+  const nCodes = n * (codeWords as number);
+  // Little-endian and 4-aligned (a buffer read for the file starts its own allocation): views of
+  // the file's bytes, no copy and no call per number; otherwise read value by value.
+  const views = LITTLE_ENDIAN && (buf.byteOffset + scalesAt) % 4 === 0 && (buf.byteOffset + codesAt) % 4 === 0;
+  let scales: Float32Array;
+  let codes: Uint32Array;
+  if (views) {
+    scales = new Float32Array(buf.buffer, buf.byteOffset + scalesAt, n);
+    codes = new Uint32Array(buf.buffer, buf.byteOffset + codesAt, nCodes);
+  } else {
+    scales = new Float32Array(n);
+    for (let i = 0; i < n; i++) scales[i] = buf.readFloatLE(scalesAt + i * 4);
+    codes = new Uint32Array(nCodes);
+    for (let i = 0; i < nCodes; i++) codes[i] = buf.readUInt32LE(codesAt + i * 4);
+  }
+  const rows = new Int8Array(buf.buffer, buf.byteOffset + rowsAt, rowsEnd - rowsAt);
   return { embedder, dim: dim as number, keys, scales, rows, codeWords: codeWords as number, codes };
 }
 
