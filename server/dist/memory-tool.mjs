@@ -7841,6 +7841,8 @@ var Store = class {
   tombDir;
   /** The notes area (store/notes.ts): every file under it is a note. */
   notesDir;
+  /** notesDir and a separator: what every note's path starts with */
+  notesPrefix;
   lock;
   files = /* @__PURE__ */ new Map();
   /** id -> the file(s) claiming it: one path (the norm) or several (hand copies). */
@@ -7863,6 +7865,7 @@ var Store = class {
     this.dir = dir;
     this.tombDir = join9(dir, ".tombstones");
     this.notesDir = join9(dir, NOTES_DIR);
+    this.notesPrefix = this.notesDir + sep;
     this.lock = new StoreLock(dir);
     this.warn = opts.warn ?? ((m) => process.stderr.write(`cairn: ${m}
 `));
@@ -8031,16 +8034,16 @@ var Store = class {
   }
   /** A path's place in the notes area ("projects/a.md"), or null when it is not a note's path. */
   noteRel(p) {
-    if (!p.startsWith(this.notesDir + sep)) return null;
+    if (!p.startsWith(this.notesPrefix)) return null;
     const rel = p.slice(this.notesDir.length + 1).split(sep).join("/");
     return isNoteRel(rel) ? rel : null;
   }
+  /** A note's path, or a memory file's (`*.md`, not hidden) right in the store or .tombstones/. No allocation: a start from the cache asks it of every record. */
   isMemoryPath(p) {
-    if (this.noteRel(p) !== null) return true;
-    const name = basename2(p);
-    if (!name.endsWith(".md") || name.startsWith(".")) return false;
-    const parent = p.slice(0, p.length - name.length - 1);
-    return parent === this.dir || parent === this.tombDir;
+    if (p.startsWith(this.notesPrefix)) return this.noteRel(p) !== null;
+    const cut = p.lastIndexOf(sep);
+    if (cut < 0 || !p.endsWith(".md") || p.charCodeAt(cut + 1) === 46) return false;
+    return cut === this.dir.length && p.startsWith(this.dir) || cut === this.tombDir.length && p.startsWith(this.tombDir);
   }
   async listFiles(cleanTemps, pause3) {
     const tombOk = await this.tombDirUsable();
@@ -10221,32 +10224,35 @@ function analyzeDoc(doc, p, arena) {
   } else fwd = out.slice(0, o);
   return { fwd, bodyLen, scopeLen };
 }
+var MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+function digitsAt(s2, i, n) {
+  let v = 0;
+  for (let k = i; k < i + n; k++) {
+    const c = s2.charCodeAt(k) - 48;
+    if (c < 0 || c > 9) return NaN;
+    v = v * 10 + c;
+  }
+  return v;
+}
 function isoMs(iso) {
   if (iso.length === 24 && iso.charCodeAt(23) === 90 && iso.charCodeAt(10) === 84) {
-    const d = (i, n) => {
-      let v = 0;
-      for (let k = i; k < i + n; k++) {
-        const c = iso.charCodeAt(k) - 48;
-        if (c < 0 || c > 9) return NaN;
-        v = v * 10 + c;
-      }
-      return v;
-    };
-    const mo = d(5, 2);
-    const day2 = d(8, 2);
-    const h = d(11, 2);
-    const mi = d(14, 2);
-    const sec = d(17, 2);
-    if (mo >= 1 && mo <= 12 && day2 >= 1 && day2 <= 31 && h <= 23 && mi <= 59 && sec <= 59) {
-      const t = Date.UTC(d(0, 4), mo - 1, day2, h, mi, sec, d(20, 3));
-      if (Number.isFinite(t) && new Date(t).getUTCDate() === day2) return t;
+    const y = digitsAt(iso, 0, 4);
+    const mo = digitsAt(iso, 5, 2);
+    const day2 = digitsAt(iso, 8, 2);
+    const h = digitsAt(iso, 11, 2);
+    const mi = digitsAt(iso, 14, 2);
+    const sec = digitsAt(iso, 17, 2);
+    const ms = digitsAt(iso, 20, 3);
+    if (y >= 100 && mo >= 1 && mo <= 12 && day2 >= 1 && h <= 23 && mi <= 59 && sec <= 59 && ms >= 0) {
+      const leap = y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
+      if (day2 <= (mo === 2 && leap ? 29 : MONTH_DAYS[mo - 1])) return Date.UTC(y, mo - 1, day2, h, mi, sec, ms);
     }
   }
   return Date.parse(iso);
 }
 function recencyOf(doc) {
   const c = isoMs(doc.created);
-  const u2 = isoMs(doc.updated);
+  const u2 = doc.updated === doc.created ? c : isoMs(doc.updated);
   return Math.max(Number.isFinite(c) ? c : 0, Number.isFinite(u2) ? u2 : 0);
 }
 function expiresOf(doc) {

@@ -181,7 +181,9 @@ test('candidatesFor returns memories sharing the rarest terms, best first, bound
 
 test('isoMs reads format.md times exactly like Date.parse, and falls back for other shapes', async () => {
   const { isoMs } = await import('../../src/core/index/analyze.ts');
-  for (const t of ['2026-03-14T10:23:00.000Z', '1999-12-31T23:59:59.999Z', '2024-02-29T00:00:00.000Z', '2026-03-14T10:23:00Z', '2026-03-14', 'nonsense', '2026-02-30T00:00:00.000Z', '2026-13-01T00:00:00.000Z']) {
+  for (const t of ['2026-03-14T10:23:00.000Z', '1999-12-31T23:59:59.999Z', '2024-02-29T00:00:00.000Z', '2026-03-14T10:23:00Z', '2026-03-14', 'nonsense', '2026-02-30T00:00:00.000Z', '2026-13-01T00:00:00.000Z',
+    '2023-02-29T00:00:00.000Z', '2000-02-29T12:00:00.000Z', '1900-02-29T00:00:00.000Z', '2026-04-31T00:00:00.000Z', '2026-12-31T24:00:00.000Z',
+    '0050-01-01T00:00:00.000Z', '2026-01-01T00:00:60.000Z', '2026-01-01T00:00:00.0x0Z', '2026-00-10T00:00:00.000Z']) {
     assert.deepEqual(isoMs(t), Date.parse(t), t);
   }
 });

@@ -95,27 +95,37 @@ export function analyzeDoc(doc: IndexDoc, p: Postings, arena?: Int32Arena): Anal
   return { fwd, bodyLen, scopeLen };
 }
 
-/** Epoch ms of an ISO time; the format.md shape (2026-03-14T10:23:00.000Z) without Date.parse. */
+const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** The decimal number in s[i, i+n), NaN if any of it is not a digit. */
+function digitsAt(s: string, i: number, n: number): number {
+  let v = 0;
+  for (let k = i; k < i + n; k++) {
+    const c = s.charCodeAt(k) - 48;
+    if (c < 0 || c > 9) return NaN;
+    v = v * 10 + c;
+  }
+  return v;
+}
+
+/**
+ * Epoch ms of an ISO time; the format.md shape (2026-03-14T10:23:00.000Z) without Date.parse,
+ * and without a Date per call (a start reads two per memory). Anything else, or a field out of
+ * range (Feb 30, month 13), or a year below 100 (which Date.UTC would read as 19xx), goes to
+ * Date.parse, which decides.
+ */
 export function isoMs(iso: string): number {
   if (iso.length === 24 && iso.charCodeAt(23) === 90 /* Z */ && iso.charCodeAt(10) === 84 /* T */) {
-    const d = (i: number, n: number): number => {
-      let v = 0;
-      for (let k = i; k < i + n; k++) {
-        const c = iso.charCodeAt(k) - 48;
-        if (c < 0 || c > 9) return NaN;
-        v = v * 10 + c;
-      }
-      return v;
-    };
-    const mo = d(5, 2);
-    const day = d(8, 2);
-    const h = d(11, 2);
-    const mi = d(14, 2);
-    const sec = d(17, 2);
-    // In range (else Date.parse decides, and refuses what Date.UTC would roll over).
-    if (mo >= 1 && mo <= 12 && day >= 1 && day <= 31 && h <= 23 && mi <= 59 && sec <= 59) {
-      const t = Date.UTC(d(0, 4), mo - 1, day, h, mi, sec, d(20, 3));
-      if (Number.isFinite(t) && new Date(t).getUTCDate() === day) return t;
+    const y = digitsAt(iso, 0, 4);
+    const mo = digitsAt(iso, 5, 2);
+    const day = digitsAt(iso, 8, 2);
+    const h = digitsAt(iso, 11, 2);
+    const mi = digitsAt(iso, 14, 2);
+    const sec = digitsAt(iso, 17, 2);
+    const ms = digitsAt(iso, 20, 3);
+    if (y >= 100 && mo >= 1 && mo <= 12 && day >= 1 && h <= 23 && mi <= 59 && sec <= 59 && ms >= 0) {
+      const leap = y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
+      if (day <= (mo === 2 && leap ? 29 : MONTH_DAYS[mo - 1]!)) return Date.UTC(y, mo - 1, day, h, mi, sec, ms);
     }
   }
   return Date.parse(iso);
@@ -124,7 +134,7 @@ export function isoMs(iso: string): number {
 /** max(created, updated) in epoch ms; an unparsable time counts as very old, never as an error. */
 export function recencyOf(doc: IndexDoc): number {
   const c = isoMs(doc.created);
-  const u = isoMs(doc.updated);
+  const u = doc.updated === doc.created ? c : isoMs(doc.updated);
   return Math.max(Number.isFinite(c) ? c : 0, Number.isFinite(u) ? u : 0);
 }
 

@@ -48,6 +48,8 @@ export class Store {
   readonly tombDir: string;
   /** The notes area (store/notes.ts): every file under it is a note. */
   readonly notesDir: string;
+  /** notesDir and a separator: what every note's path starts with */
+  private readonly notesPrefix: string;
   readonly lock: StoreLock;
   private files = new Map<string, FileEntry>();
   /** id -> the file(s) claiming it: one path (the norm) or several (hand copies). */
@@ -73,6 +75,7 @@ export class Store {
     this.dir = dir;
     this.tombDir = join(dir, '.tombstones');
     this.notesDir = join(dir, NOTES_DIR);
+    this.notesPrefix = this.notesDir + sep;
     this.lock = new StoreLock(dir);
     this.warn = opts.warn ?? ((m) => process.stderr.write(`cairn: ${m}\n`));
   }
@@ -252,17 +255,17 @@ export class Store {
 
   /** A path's place in the notes area ("projects/a.md"), or null when it is not a note's path. */
   noteRel(p: string): string | null {
-    if (!p.startsWith(this.notesDir + sep)) return null;
+    if (!p.startsWith(this.notesPrefix)) return null;
     const rel = p.slice(this.notesDir.length + 1).split(sep).join('/');
     return isNoteRel(rel) ? rel : null;
   }
 
+  /** A note's path, or a memory file's (`*.md`, not hidden) right in the store or .tombstones/. No allocation: a start from the cache asks it of every record. */
   private isMemoryPath(p: string): boolean {
-    if (this.noteRel(p) !== null) return true;
-    const name = basename(p);
-    if (!name.endsWith('.md') || name.startsWith('.')) return false;
-    const parent = p.slice(0, p.length - name.length - 1);
-    return parent === this.dir || parent === this.tombDir;
+    if (p.startsWith(this.notesPrefix)) return this.noteRel(p) !== null;
+    const cut = p.lastIndexOf(sep);
+    if (cut < 0 || !p.endsWith('.md') || p.charCodeAt(cut + 1) === 46 /* . */) return false;
+    return (cut === this.dir.length && p.startsWith(this.dir)) || (cut === this.tombDir.length && p.startsWith(this.tombDir));
   }
 
   private async listFiles(cleanTemps: boolean, pause?: () => Promise<void>): Promise<Listing> {
