@@ -8934,8 +8934,46 @@ function detectSecrets(text2) {
 import { existsSync as existsSync2 } from "node:fs";
 import { join as join13 } from "node:path";
 
-// server/src/core/index/cache.ts
+// server/src/core/index/checksum.ts
 import { createHash as createHash2 } from "node:crypto";
+import * as zlib from "node:zlib";
+var SUM_CHARS = 40;
+var CRC_TAG = "crc32:";
+var crc322 = zlib.crc32;
+var Crc32Sum = class {
+  constructor(fn) {
+    this.fn = fn;
+  }
+  fn;
+  v = 0;
+  update(bytes) {
+    this.v = this.fn(bytes, this.v);
+  }
+  digest() {
+    return `${CRC_TAG}${(this.v >>> 0).toString(16).padStart(8, "0")}`.padEnd(SUM_CHARS, " ");
+  }
+};
+var Sha1Sum = class {
+  h = createHash2("sha1");
+  update(bytes) {
+    this.h.update(bytes);
+  }
+  digest() {
+    return this.h.digest("hex");
+  }
+};
+function isChecksumSlot(slot) {
+  return /^(?:[0-9a-f]{40}|crc32:[0-9a-f]{8} {26})$/.test(slot);
+}
+function newChecksum(opts = {}) {
+  return crc322 && !opts.sha1 ? new Crc32Sum(crc322) : new Sha1Sum();
+}
+function checksumFor(slot) {
+  if (slot.startsWith(CRC_TAG)) return crc322 ? new Crc32Sum(crc322) : null;
+  return new Sha1Sum();
+}
+
+// server/src/core/index/cache.ts
 import { closeSync as closeSync3, constants as constants2, fstatSync, openSync as openSync3, readdirSync as readdirSync3, readSync, renameSync as renameSync2, rmSync as rmSync5, writeSync as writeSync3 } from "node:fs";
 import { join as join10 } from "node:path";
 
@@ -9295,7 +9333,7 @@ function headerBytes(h) {
 }
 async function encodeInto(c, write2, pause3) {
   const keys = [];
-  const sha = createHash2("sha1");
+  const sha = newChecksum();
   const size2 = { records: 0, terms: 0, pad: 0, ints: 0 };
   for (const [section3, buf] of payloadParts(c, keys)) {
     sha.update(buf);
@@ -9314,7 +9352,7 @@ async function encodeInto(c, write2, pause3) {
     ints: size2.ints / 4
   });
   sha.update(header.subarray(LEN_AT));
-  header.write(sha.digest("hex"), SHA_AT, "latin1");
+  header.write(sha.digest(), SHA_AT, "latin1");
   return header;
 }
 var READ_CHUNK = 1 << 20;
@@ -9336,7 +9374,9 @@ function decodeFrom(read, size2, revive) {
   }
   const pad = (4 - (h.recordsBytes + h.termsBytes) % 4) % 4;
   if (size2 - HEADER_SLOT !== h.recordsBytes + h.termsBytes + pad + h.ints * 4) throw new Error("truncated or extended payload");
-  const sha = createHash2("sha1");
+  const stored = head.subarray(SHA_AT, LEN_AT).toString("latin1");
+  const sha = checksumFor(stored);
+  if (sha === null) throw new Error("checksum of a kind this Node cannot compute");
   if (!Array.isArray(h.keys) || !Array.isArray(h.shared) || !h.shared.every((k) => h.keys.includes(k))) throw new Error("unreadable header");
   const isShared = h.keys.map((k) => h.shared.includes(k));
   const records = [];
@@ -9419,7 +9459,7 @@ function decodeFrom(read, size2, revive) {
     pos += chunk.length;
   }
   sha.update(head.subarray(LEN_AT));
-  if (sha.digest("hex") !== head.subarray(SHA_AT, LEN_AT).toString("latin1")) throw new Error("checksum mismatch");
+  if (sha.digest() !== stored) throw new Error("checksum mismatch");
   if (!isLittleEndian()) bytes.swap32();
   const entries = [];
   for (let o = 0; o < data.length; ) {
@@ -9448,7 +9488,7 @@ function readCacheId(storeDir) {
     const h = JSON.parse(head.subarray(JSON_AT, JSON_AT + hlen).toString("utf8"));
     if (h.format !== FORMAT || h.tokenizer !== TOKENIZER_VERSION || h.stemmer !== STEMMER_VERSION) return null;
     const sha = head.subarray(SHA_AT, LEN_AT).toString("latin1");
-    return /^[0-9a-f]{40}$/.test(sha) ? sha : null;
+    return isChecksumSlot(sha) ? sha : null;
   } catch {
     return null;
   } finally {
@@ -13102,7 +13142,6 @@ function signCode(rot, v, out2, at2) {
 }
 
 // server/src/core/index/vectorCache.ts
-import { createHash as createHash3 } from "node:crypto";
 import { closeSync as closeSync5, constants as constants4, fchmodSync as fchmodSync2, fstatSync as fstatSync3, openSync as openSync5, readSync as readSync3, renameSync as renameSync4, rmSync as rmSync7, writeSync as writeSync4 } from "node:fs";
 import { join as join14 } from "node:path";
 import { endianness } from "node:os";
@@ -13115,7 +13154,11 @@ function vectorCachePath(storeDir) {
 }
 function decodeVectors(buf) {
   if (buf.length < 52 || buf.toString("latin1", 0, 8) !== MAGIC2) return "not a vector cache";
-  if (createHash3("sha1").update(buf.subarray(48)).digest("hex") !== buf.toString("latin1", 8, 48)) return "checksum mismatch";
+  const stored = buf.toString("latin1", 8, 48);
+  const sum = checksumFor(stored);
+  if (sum === null) return "checksum of a kind this Node cannot compute";
+  sum.update(buf.subarray(48));
+  if (sum.digest() !== stored) return "checksum mismatch";
   const hl = buf.readUInt32LE(48);
   let h;
   try {
@@ -13192,7 +13235,7 @@ async function writeVectorSource(storeDir, v) {
   const pad = (4 - (headLen + keys.length) % 4) % 4;
   const rowsEnd = headLen + keys.length + pad + count * 4 + count * v.dim;
   const pad2 = (4 - rowsEnd % 4) % 4;
-  const sha = createHash3("sha1");
+  const sha = newChecksum();
   const tmp = tempPathFor(target);
   const fd = openSync5(tmp, "wx", FILE_MODE);
   let pos = 0;
@@ -13234,7 +13277,7 @@ async function writeVectorSource(storeDir, v) {
       }
       put(chunk.subarray(0, (to - from) * cb));
     }
-    const digest = Buffer.from(sha.digest("hex"), "latin1");
+    const digest = Buffer.from(sha.digest(), "latin1");
     for (let at2 = 0; at2 < digest.length; ) at2 += writeSync4(fd, digest, at2, digest.length - at2, 8 + at2);
     fchmodSync2(fd, FILE_MODE);
     await fsyncFd(fd);
@@ -13567,7 +13610,7 @@ ${vectorKey(t)}`);
 };
 
 // server/src/core/embed/builtin.ts
-import { createHash as createHash4 } from "node:crypto";
+import { createHash as createHash3 } from "node:crypto";
 import { readFileSync as readFileSync6 } from "node:fs";
 import { fileURLToPath } from "node:url";
 
@@ -13667,7 +13710,7 @@ function decodeEmbedFile(buf, path) {
   const textEnd = pad4(HEADER_BYTES + nameLen + vocabLen);
   const expect = textEnd + nRows * 4 + pad4(nRows * dim) + SHA1_BYTES;
   if (dim === 0 || dim > 4096 || expect !== buf.length) throw bad(`size ${buf.length} bytes, header says ${expect}`);
-  const sha = createHash4("sha1").update(buf.subarray(0, buf.length - SHA1_BYTES)).digest();
+  const sha = createHash3("sha1").update(buf.subarray(0, buf.length - SHA1_BYTES)).digest();
   if (!sha.equals(buf.subarray(buf.length - SHA1_BYTES))) throw bad("checksum mismatch");
   const dec = new TextDecoder();
   const name = dec.decode(buf.subarray(HEADER_BYTES, HEADER_BYTES + nameLen));
@@ -15020,7 +15063,7 @@ async function readBlobs(cwd, shas) {
 }
 
 // server/src/core/sync/merge.ts
-import { createHash as createHash5 } from "node:crypto";
+import { createHash as createHash4 } from "node:crypto";
 var same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 function pick(base, hasBase, ours, theirs, oursNewer) {
   if (same(ours, theirs)) return ours;
@@ -15134,7 +15177,7 @@ function mergeMemory(base, ours, theirs) {
   return { merged: { record: rec, extra }, conflict };
 }
 function conflictFileName(c) {
-  const h = createHash5("sha256").update(`${c.kind}\0${[c.kept.body, c.other.body].sort().join("\0")}`).digest("hex").slice(0, 10);
+  const h = createHash4("sha256").update(`${c.kind}\0${[c.kept.body, c.other.body].sort().join("\0")}`).digest("hex").slice(0, 10);
   return `${c.id}-${h}.json`;
 }
 function conflictFileText(c) {
@@ -18831,7 +18874,7 @@ async function importExport(store, doc, progress) {
 }
 
 // server/src/core/io/import/common.ts
-import { createHash as createHash6 } from "node:crypto";
+import { createHash as createHash5 } from "node:crypto";
 import { lstatSync as lstatSync9, readdirSync as readdirSync7, readFileSync as readFileSync12 } from "node:fs";
 import { basename as basename5, join as join24, relative } from "node:path";
 
@@ -18851,7 +18894,7 @@ function sourceError(file, line, msg) {
   return new SourceError(`${file}${line !== null ? `:${line}` : ""}: ${msg}`);
 }
 function hashOf(text2) {
-  return createHash6("sha256").update(text2.replace(/\s+/g, " ").trim()).digest("hex").slice(0, 16);
+  return createHash5("sha256").update(text2.replace(/\s+/g, " ").trim()).digest("hex").slice(0, 16);
 }
 function slugScope(text2, fallback) {
   const parts = text2.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase().split(/[/:\\]+/).map((p) => p.replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "")).filter((p) => p !== "");

@@ -2,18 +2,18 @@
 // loses nothing, and any doubt about it (missing, truncated, bad checksum, other format or
 // tokenizer version, malformed entries) means "no cache", never a partially trusted one.
 //
-// Layout: a HEADER_SLOT-byte header region — magic "CAIRNIDX", 40 hex digits of SHA-1, u32 LE
-// header length, header JSON, space padding — then the payload: the records as lines of JSON arrays of rows (columnar: the
-// keys are in the header), the
-// vocabulary as '\n'-joined UTF-8, zero padding to a 4-byte boundary, then Int32 LE entries:
-// record index, body length, scope length, forward-list length n, then n ints. The header
-// carries the section sizes. The SHA-1 covers every byte after itself: the payload, then the
+// Layout: a HEADER_SLOT-byte header region — magic "CAIRNIDX", a 40-character checksum slot
+// (checksum.ts: CRC-32, or SHA-1's hex digest), u32 LE header length, header JSON, space padding —
+// then the payload: the records as lines of JSON arrays of rows (columnar: the keys are in the
+// header), the vocabulary as '\n'-joined UTF-8, zero padding to a 4-byte boundary, then Int32 LE
+// entries: record index, body length, scope length, forward-list length n, then n ints. The header
+// carries the section sizes. The checksum covers every byte after itself: the payload, then the
 // rest of the header region (hashed in that order, since the header is written last).
 //
 // Writing streams the payload in chunks and can pause between them, so a live server keeps
 // answering while a big store's cache is written; the header is filled in last, then the file is
 // fsynced and renamed into place (atomic: readers see the old file or the new one).
-import { createHash } from 'node:crypto';
+import { checksumFor, isChecksumSlot, newChecksum } from './checksum.ts';
 import { closeSync, constants, fstatSync, openSync, readdirSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { STEMMER_VERSION } from './stem.ts';
@@ -181,7 +181,7 @@ function headerBytes(h: Header): Buffer {
  */
 async function encodeInto<R extends object>(c: CacheContent<R> | LazyCacheContent<R>, write: (b: Buffer) => void, pause?: () => Promise<void>): Promise<Buffer> {
   const keys: string[] = [];
-  const sha = createHash('sha1');
+  const sha = newChecksum();
   const size: Record<Section, number> = { records: 0, terms: 0, pad: 0, ints: 0 };
   for (const [section, buf] of payloadParts(c, keys)) {
     sha.update(buf);
@@ -200,7 +200,7 @@ async function encodeInto<R extends object>(c: CacheContent<R> | LazyCacheConten
     ints: size.ints / 4,
   });
   sha.update(header.subarray(LEN_AT));
-  header.write(sha.digest('hex'), SHA_AT, 'latin1');
+  header.write(sha.digest(), SHA_AT, 'latin1');
   return header;
 }
 
@@ -250,7 +250,9 @@ function decodeFrom<R extends object>(read: ReadAt, size: number, revive?: Reviv
   }
   const pad = (4 - ((h.recordsBytes + h.termsBytes) % 4)) % 4;
   if (size - HEADER_SLOT !== h.recordsBytes + h.termsBytes + pad + h.ints * 4) throw new Error('truncated or extended payload');
-  const sha = createHash('sha1');
+  const stored = head.subarray(SHA_AT, LEN_AT).toString('latin1');
+  const sha = checksumFor(stored);
+  if (sha === null) throw new Error('checksum of a kind this Node cannot compute');
 
   if (!Array.isArray(h.keys) || !Array.isArray(h.shared) || !h.shared.every((k) => h.keys.includes(k))) throw new Error('unreadable header');
   const isShared = h.keys.map((k) => h.shared.includes(k));
@@ -339,7 +341,7 @@ function decodeFrom<R extends object>(read: ReadAt, size: number, revive?: Reviv
     pos += chunk.length;
   }
   sha.update(head.subarray(LEN_AT));
-  if (sha.digest('hex') !== head.subarray(SHA_AT, LEN_AT).toString('latin1')) throw new Error('checksum mismatch');
+  if (sha.digest() !== stored) throw new Error('checksum mismatch');
   if (!isLittleEndian()) bytes.swap32();
 
   const entries: CacheEntry[] = [];
@@ -374,7 +376,7 @@ export function readCacheId(storeDir: string): string | null {
     const h = JSON.parse(head.subarray(JSON_AT, JSON_AT + hlen).toString('utf8')) as Header;
     if (h.format !== FORMAT || h.tokenizer !== TOKENIZER_VERSION || h.stemmer !== STEMMER_VERSION) return null;
     const sha = head.subarray(SHA_AT, LEN_AT).toString('latin1');
-    return /^[0-9a-f]{40}$/.test(sha) ? sha : null;
+    return isChecksumSlot(sha) ? sha : null;
   } catch {
     return null;
   } finally {

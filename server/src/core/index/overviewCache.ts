@@ -5,7 +5,7 @@
 //
 // It holds what the overview counts and nothing else: the active memories of that cache grouped
 // by (repo key of their origin, scopes, expiry), with a count per group; no body, no id. It names
-// the cache it was made from (the cache's SHA-1, read from the cache's 4 KB header) and the store
+// the cache it was made from (the cache's checksum, read from the cache's 4 KB header) and the store
 // directory: any mismatch, a missing or malformed file, or another format means "no summary", and
 // the hook counts from the cache as before. Derived data: deleting it loses nothing.
 import { closeSync, constants, fstatSync, openSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';

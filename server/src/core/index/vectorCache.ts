@@ -3,13 +3,13 @@
 // embedder or dimension) means "no cache"; a row whose (id, updated) no longer matches the store
 // is simply not used (that memory is embedded again).
 //
-// Layout: magic "CAIRNVEC", 40 hex digits of SHA-1 over everything after them, u32 LE header
-// length, header JSON {format, embedder, dim, count, keysBytes}, the keys ("id\tupdated" joined
+// Layout: magic "CAIRNVEC", a 40-character checksum slot over everything after it (checksum.ts),
+// u32 LE header length, header JSON {format, embedder, dim, count, keysBytes}, the keys ("id\tupdated" joined
 // by '\n', UTF-8), zero padding to 4 bytes, Float32 LE scales (count), Int8 rows (count x dim),
 // zero padding to 4 bytes, Uint32 LE sign codes (count x codeWords; vectors.ts: what the
 // approximate search compares, kept so a start does not recompute them).
 // One read at load; rows are copied straight into the index's arrays, no object per record.
-import { createHash } from 'node:crypto';
+import { checksumFor, newChecksum } from './checksum.ts';
 import { closeSync, constants, fchmodSync, fstatSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { endianness } from 'node:os';
@@ -52,14 +52,20 @@ export function encodeVectors(v: VectorRows): Buffer {
   Buffer.from(v.rows.buffer, v.rows.byteOffset, v.rows.length).copy(out, at);
   at = rowsEnd + pad2;
   for (let i = 0; i < v.codes.length; i++, at += 4) out.writeUInt32LE(v.codes[i]!, at);
-  out.write(createHash('sha1').update(out.subarray(48)).digest('hex'), 8, 'latin1');
+  const sum = newChecksum();
+  sum.update(out.subarray(48));
+  out.write(sum.digest(), 8, 'latin1');
   return out;
 }
 
 /** The cached rows, or null with the reason (absent: null reason). Never throws. */
 export function decodeVectors(buf: Buffer): VectorRows | string {
   if (buf.length < 52 || buf.toString('latin1', 0, 8) !== MAGIC) return 'not a vector cache';
-  if (createHash('sha1').update(buf.subarray(48)).digest('hex') !== buf.toString('latin1', 8, 48)) return 'checksum mismatch';
+  const stored = buf.toString('latin1', 8, 48);
+  const sum = checksumFor(stored);
+  if (sum === null) return 'checksum of a kind this Node cannot compute';
+  sum.update(buf.subarray(48));
+  if (sum.digest() !== stored) return 'checksum mismatch';
   const hl = buf.readUInt32LE(48);
   let h: { format?: unknown; embedder?: unknown; dim?: unknown; count?: unknown; keysBytes?: unknown; codeWords?: unknown };
   try {
@@ -171,7 +177,7 @@ export async function writeVectorSource(storeDir: string, v: VectorSource): Prom
   const pad = (4 - ((headLen + keys.length) % 4)) % 4;
   const rowsEnd = headLen + keys.length + pad + count * 4 + count * v.dim;
   const pad2 = (4 - (rowsEnd % 4)) % 4;
-  const sha = createHash('sha1');
+  const sha = newChecksum();
   const tmp = tempPathFor(target);
   const fd = openSync(tmp, 'wx', FILE_MODE);
   let pos = 0;
@@ -214,7 +220,7 @@ export async function writeVectorSource(storeDir: string, v: VectorSource): Prom
       }
       put(chunk.subarray(0, (to - from) * cb));
     }
-    const digest = Buffer.from(sha.digest('hex'), 'latin1');
+    const digest = Buffer.from(sha.digest(), 'latin1');
     for (let at = 0; at < digest.length; ) at += writeSync(fd, digest, at, digest.length - at, 8 + at);
     fchmodSync(fd, FILE_MODE);
     await fsyncFd(fd); // off the event loop (17 MB at 50k memories, 70 MB at 200k)
