@@ -38408,11 +38408,16 @@ function sharedScopeList(scopes) {
   }
   return v;
 }
+var cleanOrigins = /* @__PURE__ */ new WeakSet();
+function isSharedOrigin(o) {
+  return cleanOrigins.has(o);
+}
 function sharedOrigin(cwd, repo, branch, worktree_root) {
   const key = JSON.stringify([cwd, repo, branch, worktree_root]);
   let v = sharedOrigins.get(key);
   if (v === void 0) {
     v = Object.freeze({ cwd: internOrNull(cwd), repo: internOrNull(redactRemoteUrl(repo)), branch: internOrNull(branch), worktree_root: internOrNull(worktree_root) });
+    cleanOrigins.add(v);
     if (sharedOrigins.size < SHARED_MAX) sharedOrigins.set(key, v);
   }
   return v;
@@ -38789,7 +38794,7 @@ function derivedId(fileName, created) {
 function storedMemory(rec, file2, size2, mtimeMs, extra) {
   const ex = extra.length === 0 ? NO_EXTRA : extra.slice();
   const { id: id2, created, updated, scopes, confidence, source, category, last_verified_at, expires, body, aliases } = rec;
-  const origin2 = hasUrlSecrets(rec.origin.repo) ? { ...rec.origin, repo: redactRemoteUrl(rec.origin.repo) } : rec.origin;
+  const origin2 = !isSharedOrigin(rec.origin) && hasUrlSecrets(rec.origin.repo) ? { ...rec.origin, repo: redactRemoteUrl(rec.origin.repo) } : rec.origin;
   if (aliases !== void 0 && aliases.length > 0) {
     const m2 = { id: id2, created, updated, scopes, confidence, source, category, last_verified_at, expires, origin: origin2, body, aliases, file: file2, tombstoned: false, size: size2, mtimeMs, extra: ex };
     if (rec.removed !== void 0) {

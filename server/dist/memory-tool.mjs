@@ -7213,11 +7213,16 @@ function sharedScopeList(scopes) {
   }
   return v;
 }
+var cleanOrigins = /* @__PURE__ */ new WeakSet();
+function isSharedOrigin(o) {
+  return cleanOrigins.has(o);
+}
 function sharedOrigin(cwd, repo, branch, worktree_root) {
   const key = JSON.stringify([cwd, repo, branch, worktree_root]);
   let v = sharedOrigins.get(key);
   if (v === void 0) {
     v = Object.freeze({ cwd: internOrNull(cwd), repo: internOrNull(redactRemoteUrl(repo)), branch: internOrNull(branch), worktree_root: internOrNull(worktree_root) });
+    cleanOrigins.add(v);
     if (sharedOrigins.size < SHARED_MAX) sharedOrigins.set(key, v);
   }
   return v;
@@ -7594,7 +7599,7 @@ function derivedId(fileName, created) {
 function storedMemory(rec, file, size2, mtimeMs, extra) {
   const ex = extra.length === 0 ? NO_EXTRA : extra.slice();
   const { id, created, updated, scopes, confidence, source, category, last_verified_at, expires, body, aliases } = rec;
-  const origin = hasUrlSecrets(rec.origin.repo) ? { ...rec.origin, repo: redactRemoteUrl(rec.origin.repo) } : rec.origin;
+  const origin = !isSharedOrigin(rec.origin) && hasUrlSecrets(rec.origin.repo) ? { ...rec.origin, repo: redactRemoteUrl(rec.origin.repo) } : rec.origin;
   if (aliases !== void 0 && aliases.length > 0) {
     const m2 = { id, created, updated, scopes, confidence, source, category, last_verified_at, expires, origin, body, aliases, file, tombstoned: false, size: size2, mtimeMs, extra: ex };
     if (rec.removed !== void 0) {

@@ -98,3 +98,20 @@ test('merged_from and merging: the general path reads hand-written forms; a bad 
   const again = serializeMemory({ ...p.record, id: p.record.id!, created: p.record.created!, updated: p.record.updated! } as MemoryRecord, p.extra);
   assert.match(again, /\nmerged_from: \[01M80CNBN7407HPK55GDKWPBGV\]\nx-later: kept\n---\n/);
 });
+
+test('a record keeps a shared origin as is; any other origin has a credential in its URL redacted', async () => {
+  const { sharedOrigin, isSharedOrigin } = await import('../../src/core/store/canonical.ts');
+  const { storedMemory } = await import('../../src/core/store/entries.ts');
+  const at = '2026-01-01T00:00:00.000Z';
+  const rec = (origin: { cwd: string | null; repo: string | null; branch: string | null; worktree_root: string | null }) => ({
+    id: '01JQ3Z8V7M2K4T6Y9B1C3D5F7H', created: at, updated: at, scopes: ['x'], confidence: 'medium' as const, source: 'inferred' as const,
+    category: 'fact' as const, last_verified_at: null, expires: null, origin, body: 'b',
+  });
+  const shared = sharedOrigin('/w', 'https://user:ghp_abcdefghijklmnopqrstuvwxyz0123456789@github.com/me/w.git', 'main', '/w');
+  assert.ok(isSharedOrigin(shared));
+  assert.equal(shared.repo, 'https://github.com/me/w.git', 'redacted when shared');
+  assert.equal(storedMemory(rec(shared), '/s/a.md', 1, 1, []).origin, shared, 'the same object, not checked again');
+  const plain = { cwd: '/w', repo: 'https://user:ghp_abcdefghijklmnopqrstuvwxyz0123456789@github.com/me/w.git', branch: 'main', worktree_root: '/w' };
+  assert.ok(!isSharedOrigin(plain));
+  assert.equal(storedMemory(rec(plain), '/s/a.md', 1, 1, []).origin.repo, 'https://github.com/me/w.git');
+});

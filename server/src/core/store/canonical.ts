@@ -59,6 +59,13 @@ export function sharedScopeList(scopes: readonly string[]): string[] {
   return v;
 }
 
+/** Origins made by sharedOrigin: frozen, their remote URL already redacted. */
+const cleanOrigins = new WeakSet<Origin>();
+/** Is `o` one of sharedOrigin's (its URL needs no second redaction check)? */
+export function isSharedOrigin(o: Origin): boolean {
+  return cleanOrigins.has(o);
+}
+
 /** The shared frozen origin with these fields (strings interned). */
 export function sharedOrigin(cwd: string | null, repo: string | null, branch: string | null, worktree_root: string | null): Origin {
   const key = JSON.stringify([cwd, repo, branch, worktree_root]);
@@ -67,6 +74,7 @@ export function sharedOrigin(cwd: string | null, repo: string | null, branch: st
     // A credential in a stored remote URL is never read into a record (issue 11): the record, and
     // so every answer, export and the next write-back of the file, holds the redacted URL.
     v = Object.freeze({ cwd: internOrNull(cwd), repo: internOrNull(redactRemoteUrl(repo)), branch: internOrNull(branch), worktree_root: internOrNull(worktree_root) });
+    cleanOrigins.add(v);
     if (sharedOrigins.size < SHARED_MAX) sharedOrigins.set(key, v);
   }
   return v;

@@ -2,7 +2,7 @@
 // was skipped; and the stable id a hand-made file without one gets.
 import { hasUrlSecrets, redactRemoteUrl } from '../origin.ts';
 import { createHash } from 'node:crypto';
-import { NO_EXTRA } from './canonical.ts';
+import { NO_EXTRA, isSharedOrigin } from './canonical.ts';
 import type { MemoryRecord, StoredMemory } from '../types.ts';
 
 /** A file that is not a memory (unreadable, unparsable, a link...): why, and what it looked like. */
@@ -52,8 +52,10 @@ export function derivedId(fileName: string, created: string): string {
 export function storedMemory(rec: MemoryRecord, file: string, size: number, mtimeMs: number, extra: readonly string[]): StoredMemory {
   const ex = extra.length === 0 ? NO_EXTRA : extra.slice();
   const { id, created, updated, scopes, confidence, source, category, last_verified_at, expires, body, aliases } = rec;
-  // Whatever built the record (an import, a migration), a credential in the URL never enters the store.
-  const origin = hasUrlSecrets(rec.origin.repo) ? { ...rec.origin, repo: redactRemoteUrl(rec.origin.repo) } : rec.origin;
+  // Whatever built the record (an import, a migration), a credential in the URL never enters the
+  // store. A shared origin was redacted when it was made: no second look per memory (a start from
+  // the cache makes 50,000 records from a handful of origins).
+  const origin = !isSharedOrigin(rec.origin) && hasUrlSecrets(rec.origin.repo) ? { ...rec.origin, repo: redactRemoteUrl(rec.origin.repo) } : rec.origin;
   // Aliases are rare: a record with them gets a shape of its own rather than every record a field.
   if (aliases !== undefined && aliases.length > 0) {
     const m: StoredMemory = { id, created, updated, scopes, confidence, source, category, last_verified_at, expires, origin, body, aliases, file, tombstoned: false, size, mtimeMs, extra: ex };
