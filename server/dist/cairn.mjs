@@ -38261,12 +38261,12 @@ var repoCache = /* @__PURE__ */ new Map();
 async function repoInfo(cwd) {
   const hit = repoCache.get(cwd);
   if (hit && Date.now() - hit.at < CACHE_MS) return hit.info;
-  const out2 = await git(cwd, ["rev-parse", "--show-toplevel", "--git-dir"]);
+  const [out2, remote] = await Promise.all([git(cwd, ["rev-parse", "--show-toplevel", "--git-dir"]), git(cwd, ["config", "--get", "remote.origin.url"])]);
   let info = null;
   if (out2) {
     const [root, gitDir] = out2.trim().split("\n");
     if (root && gitDir) {
-      const url2 = redactRemoteUrl((await git(cwd, ["config", "--get", "remote.origin.url"]))?.trim() || null);
+      const url2 = redactRemoteUrl(remote?.trim() || null);
       info = { root, gitDir: isAbsolute2(gitDir) ? gitDir : resolve2(cwd, gitDir), url: url2 };
     }
   }
@@ -51851,7 +51851,6 @@ var Cairn = class _Cairn {
     this.config = config2;
     this.configFile = configFile;
     this.store = store;
-    this.caller = caller;
     this.env = env;
     this.watch = watch2;
     this.warn = warn;
@@ -51860,12 +51859,12 @@ var Cairn = class _Cairn {
     this.storeKind = storeKind;
     this.clock = now ?? (() => /* @__PURE__ */ new Date());
     this.eventsDir = dir;
+    this.callerAt = caller;
   }
   dir;
   config;
   configFile;
   store;
-  caller;
   env;
   watch;
   warn;
@@ -51880,6 +51879,13 @@ var Cairn = class _Cairn {
   /** ops/context.ts: the personal store's dir for both (the team store logs into the personal log). */
   eventsDir;
   clock;
+  /** Null only while open() runs: git answers in a child process meanwhile (see open). */
+  callerAt;
+  /** Where the tools are called from: the cwd, and its repository if it is in one. */
+  get caller() {
+    if (this.callerAt === null) throw new Error("the caller is asked for before the store finished opening");
+    return this.callerAt;
+  }
   /** Where the store is and its config, without opening (or creating) anything. */
   static locate(opts) {
     return resolveStore(opts);
@@ -51901,10 +51907,13 @@ var Cairn = class _Cairn {
     const warn = opts.warn ?? ((m) => process.stderr.write(`cairn: ${m}
 `));
     const store = new Store(loc.dir, { warn, nameText: withoutSecrets });
-    const caller = await resolveCaller(env, cwd);
-    const c = new _Cairn(loc.dir, loc.config, loc.configFile, store, caller, env, opts.watch ?? true, warn, opts.actor ?? "model", opts.oneShot ?? "every-read", "personal", opts.now);
+    const asked = resolveCaller(env, cwd);
+    asked.catch(() => {
+    });
+    const c = new _Cairn(loc.dir, loc.config, loc.configFile, store, null, env, opts.watch ?? true, warn, opts.actor ?? "model", opts.oneShot ?? "every-read", "personal", opts.now);
     if (opts.log !== false) openEventLog(c);
     await openIndex(c, opts.progress);
+    const caller = c.callerAt = await asked;
     const teamDir = loc.config.team.enabled ? findTeamStore(caller.repoRoot) : null;
     if (teamDir !== null && resolve6(teamDir) !== resolve6(loc.dir)) {
       const t = new _Cairn(teamDir, loc.config, loc.configFile, new Store(teamDir, { warn, nameText: withoutSecrets }), caller, env, opts.watch ?? true, warn, opts.actor ?? "model", opts.oneShot ?? "every-read", "team", opts.now);

@@ -63,7 +63,7 @@ export class Cairn implements Context {
     readonly config: Config,
     readonly configFile: string,
     readonly store: Store,
-    readonly caller: Caller,
+    caller: Caller | null,
     readonly env: NodeJS.ProcessEnv,
     readonly watch: boolean,
     readonly warn: (msg: string) => void,
@@ -74,6 +74,15 @@ export class Cairn implements Context {
   ) {
     this.clock = now ?? (() => new Date());
     this.eventsDir = dir;
+    this.callerAt = caller;
+  }
+
+  /** Null only while open() runs: git answers in a child process meanwhile (see open). */
+  private callerAt: Caller | null;
+  /** Where the tools are called from: the cwd, and its repository if it is in one. */
+  get caller(): Caller {
+    if (this.callerAt === null) throw new Error('the caller is asked for before the store finished opening');
+    return this.callerAt;
   }
 
   /** Where the store is and its config, without opening (or creating) anything. */
@@ -99,10 +108,15 @@ export class Cairn implements Context {
     const warn = opts.warn ?? ((m: string) => process.stderr.write(`cairn: ${m}\n`));
     // File names never repeat a span the secret gate flags, whatever path brought the body in.
     const store = new Store(loc.dir, { warn, nameText: withoutSecrets });
-    const caller = await resolveCaller(env, cwd);
-    const c = new Cairn(loc.dir, loc.config, loc.configFile, store, caller, env, opts.watch ?? true, warn, opts.actor ?? 'model', opts.oneShot ?? 'every-read', 'personal', opts.now);
+    // The caller's repository comes from git, in a child process (one or two spawns, 30-70 ms):
+    // asked first and awaited after the index opened, which never needs it (a start from the
+    // cache decodes it on this thread meanwhile).
+    const asked = resolveCaller(env, cwd);
+    asked.catch(() => {}); // awaited below; no unhandled rejection if the index open throws first
+    const c = new Cairn(loc.dir, loc.config, loc.configFile, store, null, env, opts.watch ?? true, warn, opts.actor ?? 'model', opts.oneShot ?? 'every-read', 'personal', opts.now);
     if (opts.log !== false) curation.openEventLog(c);
     await retrieval.openIndex(c, opts.progress);
+    const caller = (c.callerAt = await asked);
     // The repository's team store: one stat when there is none (findTeamStore), else its own
     // store, index (cache in .cairn/.cache/) and watcher, like the personal one.
     const teamDir = loc.config.team.enabled ? findTeamStore(caller.repoRoot) : null;

@@ -26,13 +26,15 @@ const repoCache = new Map<string, { at: number; info: RepoInfo | null }>();
 export async function repoInfo(cwd: string): Promise<RepoInfo | null> {
   const hit = repoCache.get(cwd);
   if (hit && Date.now() - hit.at < CACHE_MS) return hit.info;
-  const out = await git(cwd, ['rev-parse', '--show-toplevel', '--git-dir']);
+  // Both at once (two processes side by side, not one after the other: a spawn is 15-25 ms); the
+  // remote is used only when rev-parse says this is a repository.
+  const [out, remote] = await Promise.all([git(cwd, ['rev-parse', '--show-toplevel', '--git-dir']), git(cwd, ['config', '--get', 'remote.origin.url'])]);
   let info: RepoInfo | null = null;
   if (out) {
     const [root, gitDir] = out.trim().split('\n');
     if (root && gitDir) {
       // Never keep a credential: the URL is stored in memories, shown to the model and exported.
-      const url = redactRemoteUrl((await git(cwd, ['config', '--get', 'remote.origin.url']))?.trim() || null);
+      const url = redactRemoteUrl(remote?.trim() || null);
       info = { root, gitDir: isAbsolute(gitDir) ? gitDir : resolve(cwd, gitDir), url };
     }
   }
