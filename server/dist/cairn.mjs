@@ -36544,6 +36544,7 @@ function createServer(cairn, all = allTools, track) {
     const parsed = tool.input.safeParse(req.params.arguments ?? {});
     if (!parsed.success) return errorResult(`${tool.errorPrefix ?? ""}${describeIssues(tool, parsed.error.issues, req.params.arguments)}`);
     try {
+      opening.start?.();
       const running = opening.ready.then((c) => tool.run(c, parsed.data));
       track?.(running);
       const out2 = await running;
@@ -36556,7 +36557,10 @@ function createServer(cairn, all = allTools, track) {
   return server;
 }
 var SHUTDOWN_WAIT_MS = 1e4;
-async function serveStdio(cairn) {
+var AFTER_HANDSHAKE_MS = 20;
+var START_FALLBACK_MS = 250;
+async function serveStdio(given) {
+  const { cairn, started } = startingAfterHandshake(given);
   const running = /* @__PURE__ */ new Set();
   const server = createServer(cairn, allTools, (call) => {
     running.add(call);
@@ -36574,7 +36578,7 @@ async function serveStdio(cairn) {
       await Promise.race([Promise.allSettled([...running]), limit]);
       clearTimeout(timer);
     }
-    const opened = "ready" in cairn ? await cairn.ready.catch(() => null) : cairn;
+    const opened = "ready" in cairn ? started() ? await cairn.ready.catch(() => null) : null : cairn;
     await opened?.close().catch((err) => process.stderr.write(`cairn: close: ${errorMessage(err)}
 `));
     process.exit(code);
@@ -36583,7 +36587,24 @@ async function serveStdio(cairn) {
   process.stdin.on("end", () => void shutdown(0));
   process.on("SIGINT", () => void shutdown(0));
   process.on("SIGTERM", () => void shutdown(0));
+  beginAfterHandshake(server, cairn);
   await server.connect(transport);
+}
+function startingAfterHandshake(given) {
+  if (!("ready" in given) || given.start === void 0) return { cairn: given, started: () => true };
+  let begun = false;
+  const start = () => {
+    if (begun) return;
+    begun = true;
+    given.start();
+  };
+  return { cairn: { ...given, start }, started: () => begun };
+}
+function beginAfterHandshake(server, cairn) {
+  if (!("ready" in cairn) || cairn.start === void 0) return;
+  const start = cairn.start;
+  server.oninitialized = () => void setTimeout(start, AFTER_HANDSHAKE_MS);
+  setTimeout(start, START_FALLBACK_MS).unref();
 }
 
 // server/src/cli/io.ts
@@ -53985,10 +54006,11 @@ var serve = {
     const { positionals } = parse7(argv, options12);
     if (positionals.length) throw new UsageError(`serve takes no arguments, got ${positionals.join(" ")}`);
     const { config: config2 } = Cairn.locate({ env: io.env, cwd: io.cwd });
-    const ready = Cairn.open({ env: io.env, cwd: io.cwd, autoSync: true });
+    let start;
+    const ready = new Promise((r) => start = r).then(() => Cairn.open({ env: io.env, cwd: io.cwd, autoSync: true }));
     ready.catch((err) => io.err(`cairn: cannot open the store: ${err.message}
 `));
-    await serveStdio({ ready, memoryTool: config2.memory_tool.enabled });
+    await serveStdio({ ready, memoryTool: config2.memory_tool.enabled, start });
     return -1;
   }
 };

@@ -29,6 +29,13 @@ export interface Opening {
   ready: Promise<Cairn>;
   /** [memory_tool] enabled, read from config.toml before the store opens */
   memoryTool: boolean;
+  /**
+   * Begins the opening that `ready` waits for (idempotent), when the opening waits to be told:
+   * serveStdio tells it once the client's handshake is through, or at the first tool call. A start
+   * from the cache decodes it on the main thread (0.4 s at 50k memories, seconds at 200k), which
+   * must not hold up the answers to `initialize` and `tools/list`.
+   */
+  start?: () => void;
 }
 
 /** `track` hears of every tool call while it runs (serveStdio lets them finish before closing). */
@@ -68,6 +75,7 @@ export function createServer(cairn: Cairn | Opening, all: ToolDef[] = allTools, 
     const parsed = tool.input.safeParse(req.params.arguments ?? {});
     if (!parsed.success) return errorResult(`${tool.errorPrefix ?? ''}${describeIssues(tool, parsed.error.issues, req.params.arguments)}`);
     try {
+      opening.start?.();
       const running = opening.ready.then((c) => tool.run(c, parsed.data));
       track?.(running);
       const out = (await running) as Record<string, unknown> | string;
@@ -83,8 +91,18 @@ export function createServer(cairn: Cairn | Opening, all: ToolDef[] = allTools, 
 /** How long a shutdown waits for the calls still running (a hung provider must not hold it). */
 const SHUTDOWN_WAIT_MS = 10_000;
 
+/**
+ * The opening begins this long after `notifications/initialized`: the `tools/list` (and
+ * `prompts/list`) a client sends right after it are answered before a start from the cache
+ * decodes it on the main thread. A tool call begins it at once.
+ */
+const AFTER_HANDSHAKE_MS = 20;
+/** A client that never sends `notifications/initialized` still gets its store opened after this. */
+const START_FALLBACK_MS = 250;
+
 /** Runs the stdio server until the client goes away; `cairn` may still be opening. */
-export async function serveStdio(cairn: Cairn | Opening): Promise<void> {
+export async function serveStdio(given: Cairn | Opening): Promise<void> {
+  const { cairn, started } = startingAfterHandshake(given);
   // Calls still running when the client goes away (a write sent just before stdin closed) finish
   // before the store closes, instead of failing half-way on a closed index.
   const running = new Set<Promise<unknown>>();
@@ -103,7 +121,8 @@ export async function serveStdio(cairn: Cairn | Opening): Promise<void> {
       await Promise.race([Promise.allSettled([...running]), limit]);
       clearTimeout(timer);
     }
-    const opened = 'ready' in cairn ? await cairn.ready.catch(() => null) : cairn;
+    // A store never begun is not opened just to be closed.
+    const opened = 'ready' in cairn ? (started() ? await cairn.ready.catch(() => null) : null) : cairn;
     await opened?.close().catch((err) => process.stderr.write(`cairn: close: ${errorMessage(err)}\n`));
     process.exit(code);
   };
@@ -111,5 +130,33 @@ export async function serveStdio(cairn: Cairn | Opening): Promise<void> {
   process.stdin.on('end', () => void shutdown(0));
   process.on('SIGINT', () => void shutdown(0));
   process.on('SIGTERM', () => void shutdown(0));
+  beginAfterHandshake(server, cairn);
   await server.connect(transport);
+}
+
+/**
+ * An opening that waits to be told (Opening.start), made idempotent, and whether it was told:
+ * serveStdio closes a store only if its opening began.
+ */
+export function startingAfterHandshake(given: Cairn | Opening): { cairn: Cairn | Opening; started: () => boolean } {
+  if (!('ready' in given) || given.start === undefined) return { cairn: given, started: () => true };
+  let begun = false;
+  const start = (): void => {
+    if (begun) return;
+    begun = true;
+    given.start!();
+  };
+  return { cairn: { ...given, start }, started: () => begun };
+}
+
+/**
+ * Begins the opening once the handshake is through: AFTER_HANDSHAKE_MS after
+ * `notifications/initialized`, or START_FALLBACK_MS after this call, whichever comes first (a
+ * tool call begins it at once: createServer). Call before connecting the transport.
+ */
+export function beginAfterHandshake(server: Server, cairn: Cairn | Opening): void {
+  if (!('ready' in cairn) || cairn.start === undefined) return;
+  const start = cairn.start;
+  server.oninitialized = () => void setTimeout(start, AFTER_HANDSHAKE_MS);
+  setTimeout(start, START_FALLBACK_MS).unref();
 }

@@ -16,9 +16,11 @@ export const serve: Command = {
     // The config is read first (a bad config.toml fails here, before any client is answered);
     // the store then opens while the server already answers initialize and tools/list.
     const { config } = Cairn.locate({ env: io.env, cwd: io.cwd });
-    const ready = Cairn.open({ env: io.env, cwd: io.cwd, autoSync: true });
+    // It begins once the client's handshake is through (serveStdio calls start).
+    let start!: () => void;
+    const ready = new Promise<void>((r) => (start = r)).then(() => Cairn.open({ env: io.env, cwd: io.cwd, autoSync: true }));
     ready.catch((err) => io.err(`cairn: cannot open the store: ${(err as Error).message}\n`));
-    await serveStdio({ ready, memoryTool: config.memory_tool.enabled });
+    await serveStdio({ ready, memoryTool: config.memory_tool.enabled, start });
     return -1; // keeps running
   },
 };
