@@ -36526,7 +36526,8 @@ function createServer(cairn, all = allTools, track) {
     return { description: p.description, messages: [{ role: "user", content: { type: "text", text: p.text } }] };
   });
   const byName = new Map(tools.map((t) => [t.name, t]));
-  const listing = tools.map((t) => ({
+  let listing = null;
+  const listed = () => listing ??= tools.map((t) => ({
     name: t.name,
     title: t.title,
     description: t.description,
@@ -36534,7 +36535,7 @@ function createServer(cairn, all = allTools, track) {
     ...t.output ? { outputSchema: jsonSchema(t.output, "output") } : {},
     annotations: { title: t.title, ...t.annotations }
   }));
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listing }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed() }));
   server.setRequestHandler(CallToolRequestSchema, async (req) => {
     const tool = byName.get(req.params.name);
     if (!tool) {

@@ -4,7 +4,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import {
-  CallToolRequestSchema, GetPromptRequestSchema, ListPromptsRequestSchema, ListToolsRequestSchema, type CallToolResult,
+  CallToolRequestSchema, GetPromptRequestSchema, ListPromptsRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Cairn } from '../core/cairn.ts';
 import { errorMessage } from '../core/errors.ts';
@@ -56,16 +56,20 @@ export function createServer(cairn: Cairn | Opening, all: ToolDef[] = allTools, 
     return { description: p.description, messages: [{ role: 'user' as const, content: { type: 'text' as const, text: p.text } }] };
   });
   const byName = new Map(tools.map((t) => [t.name, t]));
-  const listing = tools.map((t) => ({
-    name: t.name,
-    title: t.title,
-    description: t.description,
-    inputSchema: jsonSchema(t.input, 'input') as { type: 'object' },
-    ...(t.output ? { outputSchema: jsonSchema(t.output, 'output') as { type: 'object' } } : {}),
-    annotations: { title: t.title, ...t.annotations },
-  }));
+  // Made at the first tools/list, not before connecting: the JSON Schemas of every tool take
+  // ~18 ms to derive, which held up the answer to `initialize` at every start.
+  let listing: Tool[] | null = null;
+  const listed = (): Tool[] =>
+    (listing ??= tools.map((t) => ({
+      name: t.name,
+      title: t.title,
+      description: t.description,
+      inputSchema: jsonSchema(t.input, 'input') as { type: 'object' },
+      ...(t.output ? { outputSchema: jsonSchema(t.output, 'output') as { type: 'object' } } : {}),
+      annotations: { title: t.title, ...t.annotations },
+    })));
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listing }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed() }));
   server.setRequestHandler(CallToolRequestSchema, async (req): Promise<CallToolResult> => {
     const tool = byName.get(req.params.name);
     if (!tool) {
