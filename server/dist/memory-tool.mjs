@@ -9386,6 +9386,12 @@ function decodeFrom(read, size2, revive) {
   const isShared = h.keys.map((k) => h.shared.includes(k));
   const records = [];
   let table = null;
+  const nKeys = h.keys.length;
+  let rowObject = null;
+  if (revive) {
+    rowObject = {};
+    for (const k of h.keys) rowObject[k] = void 0;
+  }
   const takeLine = (line) => {
     let rows;
     try {
@@ -9401,16 +9407,17 @@ function decodeFrom(read, size2, revive) {
     const tab = table;
     for (const row2 of rows) {
       if (!Array.isArray(row2) || typeof row2[0] !== "number") throw new Error("malformed record");
-      const r = {};
+      const r = rowObject ?? {};
       let mask2 = row2[0];
       let v = 1;
-      for (let i = 0; i < h.keys.length && mask2 > 0; i++) {
+      for (let i = 0; i < nKeys; i++) {
         if (mask2 % 2 === 1) {
           const x = row2[v++];
           if (!isShared[i]) r[h.keys[i]] = x;
           else if (typeof x === "number" && Number.isInteger(x) && x >= 0 && x < tab.length) r[h.keys[i]] = tab[x];
           else throw new Error("malformed record");
-        }
+        } else if (rowObject !== null) r[h.keys[i]] = void 0;
+        else if (mask2 === 0) break;
         mask2 = Math.floor(mask2 / 2);
       }
       if (!revive) records.push(r);
