@@ -39198,19 +39198,19 @@ var Store = class {
   adopt(seed, opts = { cleanTemps: false }) {
     for (const m of seed) if (!this.isMemoryPath(m.file)) return false;
     if (opts.cleanTemps) this.cleanDeadTemps();
+    let claimedTwice = null;
     for (const m of seed) {
       if (this.noteRel(m.file) !== null) continue;
       this.files.set(m.file, m);
-      this.addOwner(m.id, m.file);
-    }
-    for (const [id2, owner] of this.owners) {
-      if (typeof owner !== "string") {
-        this.elect(id2);
-        continue;
+      if (!this.owners.has(m.id)) {
+        this.owners.set(m.id, m.file);
+        (m.merging ? this.mergingById : m.tombstoned ? this.tombById : this.activeById).set(m.id, m);
+      } else {
+        this.addOwner(m.id, m.file);
+        (claimedTwice ??= /* @__PURE__ */ new Set()).add(m.id);
       }
-      const m = this.files.get(owner);
-      (m.merging ? this.mergingById : m.tombstoned ? this.tombById : this.activeById).set(id2, m);
     }
+    if (claimedTwice) for (const id2 of claimedTwice) this.elect(id2);
     return true;
   }
   /** Removes the temp files of dead writers (names only: no stat), as a load does. */

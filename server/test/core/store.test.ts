@@ -90,3 +90,39 @@ test('two server processes updating one memory never lose each other\'s change',
   }
 });
 
+
+test('adopting cached records: one owner per id at once, an id two files claim elected as a load would', async () => {
+  const { Store } = await import('../../src/core/store/store.ts');
+  const { readCache } = await import('../../src/core/index/cache.ts');
+  const { reviveStored } = await import('../../src/core/index/live.ts');
+  const root = tempDir();
+  const dir = join(root, 'store');
+  try {
+    const c = await Cairn.open({ dir, cwd: root, env: { HOME: root }, watch: false, warn: () => {} });
+    const a = (await c.write({ content: 'The staging cluster runs in eu-west-1.', scopes: ['infra'] })) as { id: string };
+    const b = (await c.write({ content: 'Deploys go through make deploy.', scopes: ['ops'] })) as { id: string };
+    await c.search({ query: 'staging', auto_scope: false });
+    await c.close();
+    const records = readCache(dir, undefined, reviveStored)!.records;
+    assert.equal(records.length, 2);
+    const recA = records.find((r) => r.id === a.id)!;
+    const recB = records.find((r) => r.id === b.id)!;
+    // Two more files claiming the same ids: a newer copy of A (wins), and a copy of B with the same
+    // `updated` (the tie goes to the path that sorts first, as in a load).
+    const newerA = { ...recA, file: join(dir, '0000-newer-copy.md'), updated: '2999-01-01T00:00:00.000Z', body: 'newer A' };
+    const tieB = { ...recB, file: `${recB.file.slice(0, -3)}-zz.md`, body: 'tie B' };
+    const warnings: string[] = [];
+    const s = new Store(dir, { warn: (m) => warnings.push(m) });
+    assert.equal(s.adopt([recA, newerA, recB, tieB]), true);
+    assert.equal(s.get(a.id)?.body, 'newer A');
+    const [tieWinner, tieLoser] = [recB.file, tieB.file].sort((x, y) => x.localeCompare(y));
+    assert.equal(s.get(b.id)?.file, tieWinner);
+    assert.equal(s.activeCount, 2);
+    assert.ok(warnings.some((w) => w.includes(`skipped ${recA.file}: duplicate id ${a.id}`)), warnings.join('\n'));
+    assert.ok(warnings.some((w) => w.includes(`skipped ${tieLoser}: duplicate id ${b.id}`)), warnings.join('\n'));
+    // Files outside the store: nothing adopted.
+    assert.equal(new Store(dir, { warn: () => {} }).adopt([{ ...recA, file: join(root, 'elsewhere.md') }]), false);
+  } finally {
+    removeDir(root);
+  }
+});

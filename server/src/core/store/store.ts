@@ -192,19 +192,21 @@ export class Store {
   adopt(seed: readonly StoredMemory[], opts: { cleanTemps: boolean } = { cleanTemps: false }): boolean {
     for (const m of seed) if (!this.isMemoryPath(m.file)) return false;
     if (opts.cleanTemps) this.cleanDeadTemps();
+    // One pass: a record whose id no other file claims is placed at once; an id two files claim
+    // is elected once all are in (no second walk over every id, no lookup of every path).
+    let claimedTwice: Set<string> | null = null;
     for (const m of seed) {
       if (this.noteRel(m.file) !== null) continue;
       this.files.set(m.file, m);
-      this.addOwner(m.id, m.file);
-    }
-    for (const [id, owner] of this.owners) {
-      if (typeof owner !== 'string') {
-        this.elect(id);
-        continue;
+      if (!this.owners.has(m.id)) {
+        this.owners.set(m.id, m.file);
+        (m.merging ? this.mergingById : m.tombstoned ? this.tombById : this.activeById).set(m.id, m);
+      } else {
+        this.addOwner(m.id, m.file);
+        (claimedTwice ??= new Set()).add(m.id);
       }
-      const m = this.files.get(owner) as StoredMemory;
-      (m.merging ? this.mergingById : m.tombstoned ? this.tombById : this.activeById).set(id, m);
     }
+    if (claimedTwice) for (const id of claimedTwice) this.elect(id);
     return true;
   }
 
