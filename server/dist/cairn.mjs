@@ -40465,16 +40465,14 @@ var MAGIC = Buffer.from("CAIRNIDX", "latin1");
 var FORMAT = 6;
 var SHARED = ["origin", "scopes"];
 var HEADER_SLOT = 4096;
-var SHA_AT = 8;
+var SUM_AT = 8;
 var LEN_AT = 48;
 var JSON_AT = 52;
 var CHUNK = 2e3;
 function cachePath(storeDir) {
   return join11(storeDir, CACHE_DIR, CACHE_FILE);
 }
-function isLittleEndian() {
-  return new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
-}
+var LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 function* chunksOf(xs) {
   for (let i = 0; i < xs.length; i += CHUNK) yield xs.slice(i, i + CHUNK);
 }
@@ -40540,7 +40538,7 @@ function* payloadParts(c, keys) {
       o += e.fwd.length;
     }
     const buf = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
-    if (!isLittleEndian()) buf.swap32();
+    if (!LITTLE_ENDIAN) buf.swap32();
     yield ["ints", buf];
   }
 }
@@ -40555,10 +40553,10 @@ function headerBytes(h) {
 }
 async function encodeInto(c, write3, pause3) {
   const keys = [];
-  const sha = newChecksum();
+  const sum = newChecksum();
   const size2 = { records: 0, terms: 0, pad: 0, ints: 0 };
   for (const [section4, buf] of payloadParts(c, keys)) {
-    sha.update(buf);
+    sum.update(buf);
     size2[section4] += buf.length;
     write3(buf);
     if (pause3) await pause3();
@@ -40573,8 +40571,8 @@ async function encodeInto(c, write3, pause3) {
     termsBytes: size2.terms,
     ints: size2.ints / 4
   });
-  sha.update(header.subarray(LEN_AT));
-  header.write(sha.digest(), SHA_AT, "latin1");
+  sum.update(header.subarray(LEN_AT));
+  header.write(sum.digest(), SUM_AT, "latin1");
   return header;
 }
 var READ_CHUNK = 1 << 20;
@@ -40596,9 +40594,9 @@ function decodeFrom(read, size2, revive) {
   }
   const pad = (4 - (h.recordsBytes + h.termsBytes) % 4) % 4;
   if (size2 - HEADER_SLOT !== h.recordsBytes + h.termsBytes + pad + h.ints * 4) throw new Error("truncated or extended payload");
-  const stored = head.subarray(SHA_AT, LEN_AT).toString("latin1");
-  const sha = checksumFor(stored);
-  if (sha === null) throw new Error("checksum of a kind this Node cannot compute");
+  const stored = head.subarray(SUM_AT, LEN_AT).toString("latin1");
+  const sum = checksumFor(stored);
+  if (sum === null) throw new Error("checksum of a kind this Node cannot compute");
   if (!Array.isArray(h.keys) || !Array.isArray(h.shared) || !h.shared.every((k) => h.keys.includes(k))) throw new Error("unreadable header");
   const isShared = h.keys.map((k) => h.shared.includes(k));
   const records = [];
@@ -40660,7 +40658,7 @@ function decodeFrom(read, size2, revive) {
     const target = scratch2.subarray(carry, carry + want);
     const chunk = read(pos, want, target);
     if (chunk.buffer !== target.buffer || chunk.byteOffset !== target.byteOffset) chunk.copy(target);
-    sha.update(target);
+    sum.update(target);
     pos += want;
     left -= want;
     const data2 = scratch2.subarray(0, carry + want);
@@ -40674,7 +40672,7 @@ function decodeFrom(read, size2, revive) {
   }
   if (carry > 0) takeLine(scratch2.subarray(0, carry));
   const termsBuf = read(pos, h.termsBytes + pad);
-  sha.update(termsBuf);
+  sum.update(termsBuf);
   pos += termsBuf.length;
   const termsText = termsBuf.subarray(0, h.termsBytes).toString("utf8");
   const terms = termsText === "" ? [] : termsText.split("\n");
@@ -40682,14 +40680,14 @@ function decodeFrom(read, size2, revive) {
   const bytes2 = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
   for (let o = 0; o < bytes2.length; ) {
     const chunk = read(pos, Math.min(READ_CHUNK, bytes2.length - o), scratch2);
-    sha.update(chunk);
+    sum.update(chunk);
     chunk.copy(bytes2, o);
     o += chunk.length;
     pos += chunk.length;
   }
-  sha.update(head.subarray(LEN_AT));
-  if (sha.digest() !== stored) throw new Error("checksum mismatch");
-  if (!isLittleEndian()) bytes2.swap32();
+  sum.update(head.subarray(LEN_AT));
+  if (sum.digest() !== stored) throw new Error("checksum mismatch");
+  if (!LITTLE_ENDIAN) bytes2.swap32();
   const entries = [];
   for (let o = 0; o < data.length; ) {
     if (o + 4 > data.length) throw new Error("truncated entry");
@@ -40716,8 +40714,8 @@ function readCacheId(storeDir) {
     if (JSON_AT + hlen > HEADER_SLOT) return null;
     const h = JSON.parse(head.subarray(JSON_AT, JSON_AT + hlen).toString("utf8"));
     if (h.format !== FORMAT || h.tokenizer !== TOKENIZER_VERSION || h.stemmer !== STEMMER_VERSION) return null;
-    const sha = head.subarray(SHA_AT, LEN_AT).toString("latin1");
-    return isChecksumSlot(sha) ? sha : null;
+    const slot = head.subarray(SUM_AT, LEN_AT).toString("latin1");
+    return isChecksumSlot(slot) ? slot : null;
   } catch {
     return null;
   } finally {
@@ -40784,7 +40782,7 @@ async function writeCache(storeDir, c, pause3) {
     );
     writeSync3(fd, header, 0, header.length, 0);
     await fsyncFd(fd);
-    id2 = header.subarray(SHA_AT, LEN_AT).toString("latin1");
+    id2 = header.subarray(SUM_AT, LEN_AT).toString("latin1");
     ok = true;
   } finally {
     closeSync3(fd);
@@ -41328,35 +41326,9 @@ var Postings = class {
     this.lists = lists;
     this.listLen = fill2;
   }
-  /** Each live slot's analysis ([termId, packedTf] pairs by term id), rebuilt from the lists. */
+  /** Each live slot's analysis ([termId, packedTf] pairs by term id), rebuilt from the lists: one read of every slot. */
   forwardLists() {
-    const count = new Int32Array(this.slots);
-    for (let t = 0; t < this.terms.length; t++) {
-      const list5 = this.lists[t];
-      for (let i = 0, len = this.listLen[t]; i < len; i++) count[list5[i] & SLOT_MASK]++;
-    }
-    let total = 0;
-    for (let s2 = 0; s2 < this.slots; s2++) if (this.alive[s2]) total += count[s2] * 2;
-    const all = new Int32Array(total);
-    const out2 = new Array(this.slots);
-    const fill2 = new Int32Array(this.slots);
-    for (let s2 = 0, o = 0; s2 < this.slots; s2++) {
-      if (!this.alive[s2]) continue;
-      out2[s2] = all.subarray(o, o + count[s2] * 2);
-      o += count[s2] * 2;
-    }
-    for (let t = 0; t < this.terms.length; t++) {
-      const list5 = this.lists[t];
-      for (let i = 0, len = this.listLen[t]; i < len; i++) {
-        const e = list5[i];
-        const s2 = e & SLOT_MASK;
-        const f = out2[s2];
-        if (!f) continue;
-        f[fill2[s2]++] = t;
-        f[fill2[s2]++] = postingTf(e);
-      }
-    }
-    return out2;
+    return this.forwardReader().read(0, this.slots);
   }
   /**
    * A reader of each live slot's analysis a slot range at a time, ascending (0..a, a..b, ...), over
@@ -42932,9 +42904,10 @@ var LiveIndex = class {
   async loadStore(mode2) {
     const cache2 = readCache(this.store.dir, (why) => this.opts.warn(`index cache ignored (${why}); rebuilding it`), reviveStored);
     const progress2 = this.opts.progress && ((done, total) => this.opts.progress("loading files", done, total));
-    this.adopted = cache2 !== null && mode2 !== "now" && this.store.adopt(cache2.records, { cleanTemps: mode2 === "background" && cache2.records.length < EXACT_BELOW });
-    if (!this.adopted && cache2 !== null && mode2 === "now" && this.store.adopt(cache2.records)) await this.store.validate(void 0, progress2);
-    else if (!this.adopted) await this.store.load(cache2?.records, progress2);
+    const taken = cache2 !== null && this.store.adopt(cache2.records, { cleanTemps: mode2 === "background" && cache2.records.length < EXACT_BELOW });
+    this.adopted = taken && mode2 !== "now";
+    if (taken && mode2 === "now") await this.store.validate(void 0, progress2);
+    else if (!taken) await this.store.load(cache2?.records, progress2);
     if (!cache2) return Infinity;
     const stale = this.adopted && mode2 === "trust" ? 0 : this.staleCount(cache2);
     const docs = cache2.entries;
@@ -44373,9 +44346,7 @@ function signCode(rot, v, out2, at2) {
 // server/src/core/index/vectorCache.ts
 import { closeSync as closeSync5, constants as constants4, fchmodSync as fchmodSync2, fstatSync as fstatSync3, openSync as openSync5, readSync as readSync3, renameSync as renameSync4, rmSync as rmSync7, writeSync as writeSync4 } from "node:fs";
 import { join as join15 } from "node:path";
-import { endianness } from "node:os";
 var VECTOR_FILE = "vectors.bin";
-var LITTLE_ENDIAN = endianness() === "LE";
 var MAGIC2 = "CAIRNVEC";
 var FORMAT3 = 2;
 function vectorCachePath(storeDir) {
@@ -44464,12 +44435,12 @@ async function writeVectorSource(storeDir, v) {
   const pad = (4 - (headLen + keys.length) % 4) % 4;
   const rowsEnd = headLen + keys.length + pad + count * 4 + count * v.dim;
   const pad2 = (4 - rowsEnd % 4) % 4;
-  const sha = newChecksum();
+  const sum = newChecksum();
   const tmp = tempPathFor(target);
   const fd = openSync5(tmp, "wx", FILE_MODE);
   let pos = 0;
   const put = (b, hashed = true) => {
-    if (hashed) sha.update(b);
+    if (hashed) sum.update(b);
     for (let at2 = 0; at2 < b.length; ) at2 += writeSync4(fd, b, at2, b.length - at2, pos + at2);
     pos += b.length;
   };
@@ -44506,7 +44477,7 @@ async function writeVectorSource(storeDir, v) {
       }
       put(chunk.subarray(0, (to - from) * cb));
     }
-    const digest = Buffer.from(sha.digest(), "latin1");
+    const digest = Buffer.from(sum.digest(), "latin1");
     for (let at2 = 0; at2 < digest.length; ) at2 += writeSync4(fd, digest, at2, digest.length - at2, 8 + at2);
     fchmodSync2(fd, FILE_MODE);
     await fsyncFd(fd);

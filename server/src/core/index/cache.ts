@@ -35,7 +35,7 @@ const FORMAT = 6;
  */
 const SHARED = ['origin', 'scopes'];
 const HEADER_SLOT = 4096;
-const SHA_AT = 8;
+const SUM_AT = 8;
 const LEN_AT = 48;
 const JSON_AT = 52;
 /** Records (or index entries) encoded between two pauses. */
@@ -82,9 +82,8 @@ export function cachePath(storeDir: string): string {
   return join(storeDir, CACHE_DIR, CACHE_FILE);
 }
 
-function isLittleEndian(): boolean {
-  return new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
-}
+/** Int32 sections are little-endian on disk: read in place on such a machine, swapped elsewhere. */
+export const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
 type Section = 'records' | 'terms' | 'pad' | 'ints';
 
@@ -159,7 +158,7 @@ function* payloadParts<R extends object>(c: CacheContent<R> | LazyCacheContent<R
       o += e.fwd.length;
     }
     const buf = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
-    if (!isLittleEndian()) buf.swap32();
+    if (!LITTLE_ENDIAN) buf.swap32();
     yield ['ints', buf];
   }
 }
@@ -181,10 +180,10 @@ function headerBytes(h: Header): Buffer {
  */
 async function encodeInto<R extends object>(c: CacheContent<R> | LazyCacheContent<R>, write: (b: Buffer) => void, pause?: () => Promise<void>): Promise<Buffer> {
   const keys: string[] = [];
-  const sha = newChecksum();
+  const sum = newChecksum();
   const size: Record<Section, number> = { records: 0, terms: 0, pad: 0, ints: 0 };
   for (const [section, buf] of payloadParts(c, keys)) {
-    sha.update(buf);
+    sum.update(buf);
     size[section] += buf.length;
     write(buf);
     if (pause) await pause();
@@ -199,8 +198,8 @@ async function encodeInto<R extends object>(c: CacheContent<R> | LazyCacheConten
     termsBytes: size.terms,
     ints: size.ints / 4,
   });
-  sha.update(header.subarray(LEN_AT));
-  header.write(sha.digest(), SHA_AT, 'latin1');
+  sum.update(header.subarray(LEN_AT));
+  header.write(sum.digest(), SUM_AT, 'latin1');
   return header;
 }
 
@@ -251,9 +250,9 @@ function decodeFrom<R extends object>(read: ReadAt, size: number, revive?: Reviv
   }
   const pad = (4 - ((h.recordsBytes + h.termsBytes) % 4)) % 4;
   if (size - HEADER_SLOT !== h.recordsBytes + h.termsBytes + pad + h.ints * 4) throw new Error('truncated or extended payload');
-  const stored = head.subarray(SHA_AT, LEN_AT).toString('latin1');
-  const sha = checksumFor(stored);
-  if (sha === null) throw new Error('checksum of a kind this Node cannot compute');
+  const stored = head.subarray(SUM_AT, LEN_AT).toString('latin1');
+  const sum = checksumFor(stored);
+  if (sum === null) throw new Error('checksum of a kind this Node cannot compute');
 
   if (!Array.isArray(h.keys) || !Array.isArray(h.shared) || !h.shared.every((k) => h.keys.includes(k))) throw new Error('unreadable header');
   const isShared = h.keys.map((k) => h.shared.includes(k));
@@ -322,7 +321,7 @@ function decodeFrom<R extends object>(read: ReadAt, size: number, revive?: Reviv
     const target = scratch.subarray(carry, carry + want);
     const chunk = read(pos, want, target);
     if (chunk.buffer !== target.buffer || chunk.byteOffset !== target.byteOffset) chunk.copy(target);
-    sha.update(target);
+    sum.update(target);
     pos += want;
     left -= want;
     const data = scratch.subarray(0, carry + want);
@@ -337,7 +336,7 @@ function decodeFrom<R extends object>(read: ReadAt, size: number, revive?: Reviv
   if (carry > 0) takeLine(scratch.subarray(0, carry));
 
   const termsBuf = read(pos, h.termsBytes + pad);
-  sha.update(termsBuf);
+  sum.update(termsBuf);
   pos += termsBuf.length;
   const termsText = termsBuf.subarray(0, h.termsBytes).toString('utf8');
   const terms = termsText === '' ? [] : termsText.split('\n');
@@ -346,14 +345,14 @@ function decodeFrom<R extends object>(read: ReadAt, size: number, revive?: Reviv
   const bytes = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
   for (let o = 0; o < bytes.length; ) {
     const chunk = read(pos, Math.min(READ_CHUNK, bytes.length - o), scratch);
-    sha.update(chunk);
+    sum.update(chunk);
     chunk.copy(bytes, o);
     o += chunk.length;
     pos += chunk.length;
   }
-  sha.update(head.subarray(LEN_AT));
-  if (sha.digest() !== stored) throw new Error('checksum mismatch');
-  if (!isLittleEndian()) bytes.swap32();
+  sum.update(head.subarray(LEN_AT));
+  if (sum.digest() !== stored) throw new Error('checksum mismatch');
+  if (!LITTLE_ENDIAN) bytes.swap32();
 
   const entries: CacheEntry[] = [];
   for (let o = 0; o < data.length; ) {
@@ -386,8 +385,8 @@ export function readCacheId(storeDir: string): string | null {
     if (JSON_AT + hlen > HEADER_SLOT) return null;
     const h = JSON.parse(head.subarray(JSON_AT, JSON_AT + hlen).toString('utf8')) as Header;
     if (h.format !== FORMAT || h.tokenizer !== TOKENIZER_VERSION || h.stemmer !== STEMMER_VERSION) return null;
-    const sha = head.subarray(SHA_AT, LEN_AT).toString('latin1');
-    return isChecksumSlot(sha) ? sha : null;
+    const slot = head.subarray(SUM_AT, LEN_AT).toString('latin1');
+    return isChecksumSlot(slot) ? slot : null;
   } catch {
     return null;
   } finally {
@@ -475,7 +474,7 @@ export async function writeCache<R extends object>(storeDir: string, c: CacheCon
     // Off the event loop: flushing the whole file (40 MB at 50k memories, 160 MB at 200k) must not
     // hold up the calls a server answers meanwhile.
     await fsyncFd(fd);
-    id = header.subarray(SHA_AT, LEN_AT).toString('latin1');
+    id = header.subarray(SUM_AT, LEN_AT).toString('latin1');
     ok = true;
   } finally {
     closeSync(fd);

@@ -231,13 +231,13 @@ export class LiveIndex {
   private async loadStore(mode: 'now' | 'background' | 'trust'): Promise<number> {
     const cache = readCache<StoredMemory>(this.store.dir, (why) => this.opts.warn(`index cache ignored (${why}); rebuilding it`), reviveStored);
     const progress = this.opts.progress && ((done: number, total: number) => this.opts.progress!('loading files', done, total));
-    // Adopted: checked against the files in the background (or, for a peek, not at all).
-    this.adopted = cache !== null && mode !== 'now' && this.store.adopt(cache.records, { cleanTemps: mode === 'background' && cache.records.length < EXACT_BELOW });
-    // A command (mode 'now') takes the cache's records as they are and checks every file against
-    // them now: only the files that changed are read again, and the unchanged ones cost a stat
-    // and a comparison instead of a fresh entry each (`cairn search` at 50k: ~0.15 s less).
-    if (!this.adopted && cache !== null && mode === 'now' && this.store.adopt(cache.records)) await this.store.validate(undefined, progress);
-    else if (!this.adopted) await this.store.load(cache?.records, progress);
+    // The cache's records are taken as they are; a command (mode 'now') checks every file against
+    // them at once (only changed files are read again), a server in the background, a peek never.
+    // `adopted` says the check is still to come.
+    const taken = cache !== null && this.store.adopt(cache.records, { cleanTemps: mode === 'background' && cache.records.length < EXACT_BELOW });
+    this.adopted = taken && mode !== 'now';
+    if (taken && mode === 'now') await this.store.validate(undefined, progress);
+    else if (!taken) await this.store.load(cache?.records, progress);
     if (!cache) return Infinity;
     // A peek saves nothing, so how stale the cache is does not matter to it.
     const stale = this.adopted && mode === 'trust' ? 0 : this.staleCount(cache);

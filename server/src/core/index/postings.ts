@@ -244,36 +244,9 @@ export class Postings {
     this.listLen = fill;
   }
 
-  /** Each live slot's analysis ([termId, packedTf] pairs by term id), rebuilt from the lists. */
+  /** Each live slot's analysis ([termId, packedTf] pairs by term id), rebuilt from the lists: one read of every slot. */
   forwardLists(): Array<Int32Array | undefined> {
-    const count = new Int32Array(this.slots);
-    for (let t = 0; t < this.terms.length; t++) {
-      const list = this.lists[t]!;
-      for (let i = 0, len = this.listLen[t]!; i < len; i++) count[list[i]! & SLOT_MASK]!++;
-    }
-    // Views of one buffer, as in forwardReader.
-    let total = 0;
-    for (let s = 0; s < this.slots; s++) if (this.alive[s]) total += count[s]! * 2;
-    const all = new Int32Array(total);
-    const out: Array<Int32Array | undefined> = new Array(this.slots);
-    const fill = new Int32Array(this.slots);
-    for (let s = 0, o = 0; s < this.slots; s++) {
-      if (!this.alive[s]) continue;
-      out[s] = all.subarray(o, o + count[s]! * 2);
-      o += count[s]! * 2;
-    }
-    for (let t = 0; t < this.terms.length; t++) {
-      const list = this.lists[t]!;
-      for (let i = 0, len = this.listLen[t]!; i < len; i++) {
-        const e = list[i]!;
-        const s = e & SLOT_MASK;
-        const f = out[s];
-        if (!f) continue;
-        f[fill[s]!++] = t;
-        f[fill[s]!++] = postingTf(e);
-      }
-    }
-    return out;
+    return this.forwardReader().read(0, this.slots);
   }
 
   /**

@@ -10,13 +10,12 @@
 // approximate search compares, kept so a start does not recompute them).
 // One read at load; rows are copied straight into the index's arrays, no object per record.
 import { checksumFor, newChecksum } from './checksum.ts';
+import { LITTLE_ENDIAN } from './cache.ts';
 import { closeSync, constants, fchmodSync, fstatSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { endianness } from 'node:os';
 import { FILE_MODE, ensureOwnDirSync, fsyncDir, fsyncFd, isOwnDirSync, tempPathFor } from '../store/fsatomic.ts';
 
 export const VECTOR_FILE = 'vectors.bin';
-const LITTLE_ENDIAN = endianness() === 'LE';
 const MAGIC = 'CAIRNVEC';
 const FORMAT = 2;
 
@@ -177,12 +176,12 @@ export async function writeVectorSource(storeDir: string, v: VectorSource): Prom
   const pad = (4 - ((headLen + keys.length) % 4)) % 4;
   const rowsEnd = headLen + keys.length + pad + count * 4 + count * v.dim;
   const pad2 = (4 - (rowsEnd % 4)) % 4;
-  const sha = newChecksum();
+  const sum = newChecksum();
   const tmp = tempPathFor(target);
   const fd = openSync(tmp, 'wx', FILE_MODE);
   let pos = 0;
   const put = (b: Buffer, hashed = true) => {
-    if (hashed) sha.update(b);
+    if (hashed) sum.update(b);
     for (let at = 0; at < b.length; ) at += writeSync(fd, b, at, b.length - at, pos + at);
     pos += b.length;
   };
@@ -220,7 +219,7 @@ export async function writeVectorSource(storeDir: string, v: VectorSource): Prom
       }
       put(chunk.subarray(0, (to - from) * cb));
     }
-    const digest = Buffer.from(sha.digest(), 'latin1');
+    const digest = Buffer.from(sum.digest(), 'latin1');
     for (let at = 0; at < digest.length; ) at += writeSync(fd, digest, at, digest.length - at, 8 + at);
     fchmodSync(fd, FILE_MODE);
     await fsyncFd(fd); // off the event loop (17 MB at 50k memories, 70 MB at 200k)
