@@ -1,7 +1,7 @@
 // The store under concurrency: real processes on one real directory.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { Cairn } from '../../src/core/cairn.ts';
@@ -122,6 +122,58 @@ test('adopting cached records: one owner per id at once, an id two files claim e
     assert.ok(warnings.some((w) => w.includes(`skipped ${tieLoser}: duplicate id ${b.id}`)), warnings.join('\n'));
     // Files outside the store: nothing adopted.
     assert.equal(new Store(dir, { warn: () => {} }).adopt([{ ...recA, file: join(root, 'elsewhere.md') }]), false);
+  } finally {
+    removeDir(root);
+  }
+});
+
+test('adopting into an empty store: views at once, paths and owners entered at first use, same store after', async () => {
+  const { Store } = await import('../../src/core/store/store.ts');
+  const { readCache } = await import('../../src/core/index/cache.ts');
+  const { reviveStored } = await import('../../src/core/index/live.ts');
+  const root = tempDir();
+  const dir = join(root, 'store');
+  try {
+    const c = await Cairn.open({ dir, cwd: root, env: { HOME: root }, watch: false, warn: () => {} });
+    const a = (await c.write({ content: 'The staging cluster runs in eu-west-1.', scopes: ['infra'] })) as { id: string };
+    const b = (await c.write({ content: 'Deploys go through make deploy.', scopes: ['ops'] })) as { id: string };
+    const gone = (await c.write({ content: 'The old VPN endpoint is vpn1.example.org.', scopes: ['ops'] })) as { id: string };
+    await c.remove({ id: gone.id, reason: 'replaced by the new VPN' });
+    await c.close();
+    mkdirSync(join(dir, 'notes'), { recursive: true });
+    writeFileSync(join(dir, 'notes', 'prefs.md'), 'Prefers tabs.');
+    const loaded = new Store(dir, { warn: () => {} });
+    await loaded.load();
+    const records = readCache(dir, undefined, reviveStored)!.records;
+    const note = [...loaded.active()].find((m) => m.note)!;
+    const seed = [...records, note]; // a note among the records: adopt leaves it to validate()
+
+    const s = new Store(dir, { warn: () => {} });
+    assert.equal(s.adopt(seed), true);
+    assert.equal(s.holdsAdoptedAsIs, true);
+    assert.equal(s.get(a.id)?.file, records.find((r) => r.id === a.id)!.file);
+    assert.ok(s.get(b.id));
+    assert.ok(s.getTombstone(gone.id) && !s.get(gone.id));
+    assert.equal(s.activeCount, 2, 'the note waits for the check');
+    // The first use of the paths enters them, notes aside.
+    const stats = s.fileStats();
+    assert.equal(s.holdsAdoptedAsIs, false);
+    assert.deepEqual([...stats.keys()].sort(), records.map((r) => r.file).sort());
+    // The check then finds the note; a hand edit after that is seen through the entered paths.
+    assert.equal(await s.validate(), 1);
+    assert.equal(s.activeCount, 3);
+    const fileA = s.get(a.id)!.file;
+    writeFileSync(fileA, readFileSync(fileA, 'utf8').replace('eu-west-1', 'us-east-2'));
+    await s.refreshPaths([fileA]);
+    assert.match(s.get(a.id)!.body, /us-east-2/);
+    assert.equal(s.activeCount, 3);
+
+    // One path outside the store, last of many: nothing adopted, the views left empty.
+    const foreign = new Store(dir, { warn: () => {} });
+    assert.equal(foreign.adopt([...records, { ...records[0]!, id: 'x', file: join(root, 'elsewhere.md') }]), false);
+    assert.equal(foreign.activeCount, 0);
+    assert.equal([...foreign.tombstones()].length, 0);
+    assert.equal(foreign.holdsAdoptedAsIs, false);
   } finally {
     removeDir(root);
   }

@@ -2,7 +2,7 @@
 // search filters of tools.md (scopes, auto_scope, disabled, expired, max_results).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, renameSync, rmSync, statSync, truncateSync, unlinkSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, statSync, truncateSync, unlinkSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Cairn } from '../../src/core/cairn.ts';
 import { candidatesFor } from '../../src/core/ops/retrieval.ts';
@@ -77,6 +77,43 @@ test('cache: rebuilt on first open, reused unchanged, partially reused after a h
     rmSync(join(store, '.cache'), { recursive: true });
     c = await open(store, root);
     assert.equal((await ids(c, 'release wiki')).length, 1);
+    await c.close();
+  } finally {
+    removeDir(root);
+  }
+});
+
+test('a server and a command judge an unchanged cache alike (tombstones, notes, unanalyzed records)', async () => {
+  const root = tempDir();
+  const store = join(root, 'store');
+  try {
+    handWrite(store, 'The staging database listens on port 5433.');
+    const gone = handWrite(store, 'The old VPN endpoint is vpn1.example.org.');
+    let c = await open(store, root);
+    const goneId = (await c.search({ query: 'VPN endpoint', auto_scope: false })).hits[0]!.id;
+    await c.remove({ id: goneId, reason: 'replaced' });
+    await c.close();
+    assert.ok(!existsSync(gone));
+    // A server's start from this cache counts what it got wrong from the records' flags; a
+    // command's, by asking the store after its check. Same cache, same files: same verdict.
+    c = await open(store, root, true);
+    const server = loadedFrom(c);
+    await c.close();
+    c = await open(store, root);
+    assert.equal(loadedFrom(c), server);
+    assert.equal(server, 'cache');
+    await c.close();
+    // A note (re-read at every start, never taken from a cache) makes both call it partial.
+    mkdirSync(join(store, 'notes'), { recursive: true });
+    writeFileSync(join(store, 'notes', 'prefs.md'), 'Prefers tabs over spaces.');
+    c = await open(store, root);
+    await ids(c, 'tabs');
+    await c.close();
+    c = await open(store, root, true);
+    const withNote = loadedFrom(c);
+    await c.close();
+    c = await open(store, root);
+    assert.equal(loadedFrom(c), withNote);
     await c.close();
   } finally {
     removeDir(root);

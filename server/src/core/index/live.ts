@@ -266,27 +266,33 @@ export class LiveIndex {
    * active ones the cache holds no index entry for (a cache saved by a command that never searched).
    */
   private staleCount(cache: CacheContent<StoredMemory>): number {
-    // A cache record the store reused is the very object the store now holds under its id, so
-    // identity lookups count them without a Set of every record.
+    // Where each cache record is now: 1, the store's active record for its id; 2, its tombstone;
+    // 0, neither (re-read, deleted, a note, a merge). Right after adopt() the records' flags say
+    // it; otherwise the store is asked, by identity (no Set of every record), once per record.
+    const { store } = this;
+    const records = cache.records;
+    const where = new Uint8Array(records.length);
+    const asIs = store.holdsAdoptedAsIs;
     let reusedActive = 0;
     let reusedTomb = 0;
-    for (const r of cache.records) {
-      if (this.store.get(r.id) === r) reusedActive++;
-      else if (this.store.getTombstone(r.id) === r) reusedTomb++;
+    for (let i = 0; i < records.length; i++) {
+      const r = records[i]!;
+      const w = asIs ? (r.merging || store.noteRel(r.file) !== null ? 0 : r.tombstoned ? 2 : 1) : store.get(r.id) === r ? 1 : store.getTombstone(r.id) === r ? 2 : 0;
+      where[i] = w;
+      if (w === 1) reusedActive++;
+      else if (w === 2) reusedTomb++;
     }
-    const analyzed = new Uint8Array(cache.records.length);
     let analyzedActive = 0;
     for (const e of cache.entries) {
-      const r = cache.records[e.record]!;
-      if (analyzed[e.record] === 0 && this.store.get(r.id) === r) analyzedActive++;
-      analyzed[e.record] = 1;
+      if (where[e.record] === 1) analyzedActive++;
+      where[e.record] = 3; // counted once
     }
     let tombs = 0;
-    for (const _ of this.store.tombstones()) tombs++;
-    const freshActive = this.store.activeCount - reusedActive; // re-read or new
+    for (const _ of store.tombstones()) tombs++;
+    const freshActive = store.activeCount - reusedActive; // re-read or new
     const freshTomb = tombs - reusedTomb;
     const unanalyzed = reusedActive - analyzedActive;
-    const gone = cache.records.length - reusedActive - reusedTomb; // re-read or deleted since
+    const gone = records.length - reusedActive - reusedTomb; // re-read or deleted since
     return freshActive + freshTomb + unanalyzed + gone;
   }
 
