@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { VectorIndex, EXACT_MAX } from '../../src/core/index/vectors.ts';
-import { decodeVectors, encodeVectors, writeVectorSource } from '../../src/core/index/vectorCache.ts';
+import { decodeVectors, encodeVectors, rowFinder, writeVectorSource } from '../../src/core/index/vectorCache.ts';
 import { testEmbed } from '../helpers/testEmbedder.ts';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -232,4 +232,32 @@ for (const n of [EXACT_MAX + 1500, 900]) test(`the SIMD kernels (int16 ranking, 
       }
     }
   }
+});
+
+test('a read vector cache finds rows by (id, updated): in order in place, out of order through a map, unknown none', () => {
+  const ids = ['01A', '01B', 'é-hand-made', '01D', '01E'];
+  const keys = ids.map((id) => `${id}\t${T}`);
+  const dim = 16;
+  const buf = encodeVectors({ embedder: 'test:x', dim, keys, scales: new Float32Array(5), rows: new Int8Array(5 * dim), codeWords: 0, codes: new Uint32Array(0) });
+  const back = decodeVectors(buf);
+  assert.ok(typeof back !== 'string');
+  assert.deepEqual([...back.keyAt], [0, 29, 58, 95, 124, 153]); // key i at keyAt[i], '\n' before the next
+  // The store's order (the norm): every row in turn.
+  let find = rowFinder(back);
+  assert.deepEqual(ids.map((id) => find(id, T)), [0, 1, 2, 3, 4]);
+  // One memory gone, two swapped, one edited since (another `updated`), one unknown.
+  find = rowFinder(back);
+  assert.equal(find('01B', T), 1);
+  assert.equal(find('01D', T), 3);
+  assert.equal(find('é-hand-made', T), 2);
+  assert.equal(find('01D', '2026-02-02T00:00:00.000Z'), undefined);
+  assert.equal(find('01E', T), 4);
+  assert.equal(find('01Z', T), undefined);
+  assert.equal(find('01A', T), 0);
+  // A prefix of a key is not the key.
+  assert.equal(rowFinder(back)('01', T), undefined);
+  // The key count must match the header's.
+  const empty = decodeVectors(encodeVectors({ embedder: 'test:x', dim, keys: [], scales: new Float32Array(0), rows: new Int8Array(0), codeWords: 0, codes: new Uint32Array(0) }));
+  assert.ok(typeof empty !== 'string');
+  assert.equal(rowFinder(empty)('01A', T), undefined);
 });

@@ -11,7 +11,7 @@ import { existsSync } from 'node:fs';
 import type { Store, StoreChange } from '../store/store.ts';
 import type { StoredMemory } from '../types.ts';
 import { VectorIndex, embedText, vectorKey, type VectorEmbedder, type VectorHit } from './vectors.ts';
-import { readVectors, writeVectorSource } from './vectorCache.ts';
+import { readVectors, rowFinder, writeVectorSource } from './vectorCache.ts';
 import { collectGarbage } from './gc.ts';
 import { sliceYield } from '../store/slices.ts';
 
@@ -132,8 +132,7 @@ export class SemanticLeg {
     if (this.opts.watch) await pause();
     if (this.closed || this.vec !== vec) return;
     if (cached && cached.embedder === id && cached.dim === dim) {
-      const at = new Map<string, number>();
-      cached.keys.forEach((k, i) => at.set(k, i));
+      const rowOf = rowFinder(cached);
       let k = 0;
       for (const m of this.store.active()) {
         if (this.opts.watch && ++k % OPEN_CHUNK === 0) {
@@ -141,7 +140,7 @@ export class SemanticLeg {
           if (this.closed || this.vec !== vec) return;
         }
         if (vec.has(m)) continue;
-        const i = at.get(vectorKey(m));
+        const i = rowOf(m.id, m.updated);
         if (i === undefined) continue;
         const cw = cached.codeWords;
         vec.setRaw(m, cached.rows.subarray(i * dim, (i + 1) * dim), cached.scales[i]!, cw > 0 ? cached.codes.subarray(i * cw, (i + 1) * cw) : undefined);
