@@ -38815,7 +38815,10 @@ function derivedId(fileName, created) {
 }
 function storedMemory(rec, file2, size2, mtimeMs, extra) {
   const ex = extra.length === 0 ? NO_EXTRA : extra.slice();
-  const { id: id2, created, updated, scopes, confidence, source, category, last_verified_at, expires, body, aliases } = rec;
+  const { id: id2, created, scopes, confidence, source, category, expires, body, aliases } = rec;
+  const updated = rec.updated === created ? created : rec.updated;
+  const lva = rec.last_verified_at;
+  const last_verified_at = lva === null ? null : lva === updated ? updated : lva === created ? created : lva;
   const origin2 = !isSharedOrigin(rec.origin) && hasUrlSecrets(rec.origin.repo) ? { ...rec.origin, repo: redactRemoteUrl(rec.origin.repo) } : rec.origin;
   if (aliases !== void 0 && aliases.length > 0) {
     const m2 = { id: id2, created, updated, scopes, confidence, source, category, last_verified_at, expires, origin: origin2, body, aliases, file: file2, tombstoned: false, size: size2, mtimeMs, extra: ex };
@@ -39066,9 +39069,15 @@ var Store = class {
   /** notesDir and a separator: what every note's path starts with */
   notesPrefix;
   lock;
-  files = /* @__PURE__ */ new Map();
+  filesMap = /* @__PURE__ */ new Map();
   /** id -> the file(s) claiming it: one path (the norm) or several (hand copies). */
-  owners = /* @__PURE__ */ new Map();
+  ownersMap = /* @__PURE__ */ new Map();
+  /**
+   * Records adopt() placed in the views but not yet under their paths and as their ids' owners:
+   * entered at the first use of either map (the background check right after the first answer),
+   * not before it. Two of adopt's three map entries per record: ~250 ms at 200k memories.
+   */
+  unentered = null;
   activeById = /* @__PURE__ */ new Map();
   tombById = /* @__PURE__ */ new Map();
   /** Records carrying `merging` (a merge in progress or interrupted): in no other view. */
@@ -39091,6 +39100,30 @@ var Store = class {
     this.lock = new StoreLock(dir);
     this.warn = opts.warn ?? ((m) => process.stderr.write(`cairn: ${m}
 `));
+  }
+  /**
+   * True while the views hold exactly the records adopt() was last given, notes aside (no id
+   * claimed twice, nothing touched since): where each record is, its flags then say.
+   */
+  get holdsAdoptedAsIs() {
+    return this.unentered !== null;
+  }
+  get files() {
+    if (this.unentered !== null) this.enterAdopted();
+    return this.filesMap;
+  }
+  get owners() {
+    if (this.unentered !== null) this.enterAdopted();
+    return this.ownersMap;
+  }
+  enterAdopted() {
+    const seed = this.unentered;
+    this.unentered = null;
+    for (const m of seed) {
+      if (this.noteRel(m.file) !== null) continue;
+      this.filesMap.set(m.file, m);
+      this.ownersMap.set(m.id, m.file);
+    }
   }
   // ---- reading ---------------------------------------------------------------------------
   active() {
@@ -39196,8 +39229,19 @@ var Store = class {
    * answer cost ~65 ms at 50k; a peek leaves them).
    */
   adopt(seed, opts = { cleanTemps: false }) {
-    for (const m of seed) if (!this.isMemoryPath(m.file)) return false;
-    if (opts.cleanTemps) this.cleanDeadTemps();
+    const empty = this.filesMap.size === 0 && this.ownersMap.size === 0 && this.unentered === null;
+    if (empty) {
+      const placed = this.placeOnce(seed);
+      if (placed === "foreign") return false;
+      if (opts.cleanTemps) this.cleanDeadTemps();
+      if (placed === "once") {
+        this.unentered = seed;
+        return true;
+      }
+    } else {
+      for (const m of seed) if (!this.isMemoryPath(m.file)) return false;
+      if (opts.cleanTemps) this.cleanDeadTemps();
+    }
     let claimedTwice = null;
     for (const m of seed) {
       if (this.noteRel(m.file) !== null) continue;
@@ -39212,6 +39256,34 @@ var Store = class {
     }
     if (claimedTwice) for (const id2 of claimedTwice) this.elect(id2);
     return true;
+  }
+  /**
+   * Places every record in its view, notes aside, checking each path on the way. 'foreign': a
+   * path outside the store; 'twice': an id claimed by two records. Both leave the views empty.
+   */
+  placeOnce(seed) {
+    const { activeById, tombById, mergingById } = this;
+    let placed = 0;
+    let foreign = false;
+    for (const m of seed) {
+      const p = m.file;
+      if (p.startsWith(this.notesPrefix)) {
+        if (this.noteRel(p) !== null) continue;
+        foreign = true;
+        break;
+      }
+      if (!this.isMemoryPath(p)) {
+        foreign = true;
+        break;
+      }
+      (m.merging ? mergingById : m.tombstoned ? tombById : activeById).set(m.id, m);
+      placed++;
+    }
+    if (!foreign && activeById.size + tombById.size + mergingById.size === placed) return "once";
+    activeById.clear();
+    tombById.clear();
+    mergingById.clear();
+    return foreign ? "foreign" : "twice";
   }
   /** Removes the temp files of dead writers (names only: no stat), as a load does. */
   cleanDeadTemps() {
@@ -42932,25 +43004,30 @@ var LiveIndex = class {
    * active ones the cache holds no index entry for (a cache saved by a command that never searched).
    */
   staleCount(cache2) {
+    const { store } = this;
+    const records = cache2.records;
+    const where = new Uint8Array(records.length);
+    const asIs = store.holdsAdoptedAsIs;
     let reusedActive = 0;
     let reusedTomb = 0;
-    for (const r of cache2.records) {
-      if (this.store.get(r.id) === r) reusedActive++;
-      else if (this.store.getTombstone(r.id) === r) reusedTomb++;
+    for (let i = 0; i < records.length; i++) {
+      const r = records[i];
+      const w2 = asIs ? r.merging || store.noteRel(r.file) !== null ? 0 : r.tombstoned ? 2 : 1 : store.get(r.id) === r ? 1 : store.getTombstone(r.id) === r ? 2 : 0;
+      where[i] = w2;
+      if (w2 === 1) reusedActive++;
+      else if (w2 === 2) reusedTomb++;
     }
-    const analyzed = new Uint8Array(cache2.records.length);
     let analyzedActive = 0;
     for (const e of cache2.entries) {
-      const r = cache2.records[e.record];
-      if (analyzed[e.record] === 0 && this.store.get(r.id) === r) analyzedActive++;
-      analyzed[e.record] = 1;
+      if (where[e.record] === 1) analyzedActive++;
+      where[e.record] = 3;
     }
     let tombs = 0;
-    for (const _ of this.store.tombstones()) tombs++;
-    const freshActive = this.store.activeCount - reusedActive;
+    for (const _ of store.tombstones()) tombs++;
+    const freshActive = store.activeCount - reusedActive;
     const freshTomb = tombs - reusedTomb;
     const unanalyzed = reusedActive - analyzedActive;
-    const gone = cache2.records.length - reusedActive - reusedTomb;
+    const gone = records.length - reusedActive - reusedTomb;
     return freshActive + freshTomb + unanalyzed + gone;
   }
   apply(ch) {
@@ -44349,6 +44426,26 @@ import { join as join15 } from "node:path";
 var VECTOR_FILE = "vectors.bin";
 var MAGIC2 = "CAIRNVEC";
 var FORMAT3 = 2;
+function rowFinder(v) {
+  const { keyText: t, keyAt } = v;
+  const n2 = keyAt.length - 1;
+  let next2 = 0;
+  let byKey = null;
+  const isAt = (i, id2, updated) => {
+    const o = keyAt[i];
+    return keyAt[i + 1] - 1 - o === id2.length + 1 + updated.length && t.startsWith(id2, o) && t.charCodeAt(o + id2.length) === 9 && t.startsWith(updated, o + id2.length + 1);
+  };
+  return (id2, updated) => {
+    if (next2 < n2 && isAt(next2, id2, updated)) return next2++;
+    if (byKey === null) {
+      byKey = /* @__PURE__ */ new Map();
+      for (let i2 = 0; i2 < n2; i2++) byKey.set(t.slice(keyAt[i2], keyAt[i2 + 1] - 1), i2);
+    }
+    const i = byKey.get(`${id2}	${updated}`);
+    if (i !== void 0) next2 = i + 1;
+    return i;
+  };
+}
 function vectorCachePath(storeDir) {
   return join15(storeDir, ".cache", VECTOR_FILE);
 }
@@ -44377,9 +44474,15 @@ function decodeVectors(buf) {
   const rowsEnd = rowsAt + count * dim;
   const codesAt = rowsEnd + (4 - rowsEnd % 4) % 4;
   if (buf.length !== codesAt + count * codeWords * 4) return "truncated";
-  const keys = count === 0 ? [] : buf.toString("utf8", headLen, headLen + keysBytes).split("\n");
-  if (keys.length !== count) return "key count mismatch";
   const n2 = count;
+  const keyText2 = n2 === 0 ? "" : buf.toString("utf8", headLen, headLen + keysBytes);
+  const keyAt = new Int32Array(n2 + 1);
+  let found = 0;
+  if (n2 > 0) {
+    for (let nl = keyText2.indexOf("\n"); nl >= 0 && found < n2; nl = keyText2.indexOf("\n", nl + 1)) keyAt[++found] = nl + 1;
+    keyAt[++found] = keyText2.length + 1;
+  }
+  if (found !== n2) return "key count mismatch";
   const nCodes = n2 * codeWords;
   const views = LITTLE_ENDIAN && (buf.byteOffset + scalesAt) % 4 === 0 && (buf.byteOffset + codesAt) % 4 === 0;
   let scales;
@@ -44394,7 +44497,20 @@ function decodeVectors(buf) {
     for (let i = 0; i < nCodes; i++) codes[i] = buf.readUInt32LE(codesAt + i * 4);
   }
   const rows = new Int8Array(buf.buffer, buf.byteOffset + rowsAt, rowsEnd - rowsAt);
-  return { embedder, dim, keys, scales, rows, codeWords, codes };
+  let keys = null;
+  return {
+    embedder,
+    dim,
+    get keys() {
+      return keys ??= n2 === 0 ? [] : keyText2.split("\n");
+    },
+    keyText: keyText2,
+    keyAt,
+    scales,
+    rows,
+    codeWords,
+    codes
+  };
 }
 function readVectors(storeDir, warn) {
   if (!isOwnDirSync(join15(storeDir, ".cache"))) return null;
@@ -44592,8 +44708,7 @@ var SemanticLeg = class {
     if (this.opts.watch) await pause2();
     if (this.closed || this.vec !== vec2) return;
     if (cached2 && cached2.embedder === id2 && cached2.dim === dim) {
-      const at2 = /* @__PURE__ */ new Map();
-      cached2.keys.forEach((k2, i) => at2.set(k2, i));
+      const rowOf = rowFinder(cached2);
       let k = 0;
       for (const m of this.store.active()) {
         if (this.opts.watch && ++k % OPEN_CHUNK === 0) {
@@ -44601,7 +44716,7 @@ var SemanticLeg = class {
           if (this.closed || this.vec !== vec2) return;
         }
         if (vec2.has(m)) continue;
-        const i = at2.get(vectorKey(m));
+        const i = rowOf(m.id, m.updated);
         if (i === void 0) continue;
         const cw = cached2.codeWords;
         vec2.setRaw(m, cached2.rows.subarray(i * dim, (i + 1) * dim), cached2.scales[i], cw > 0 ? cached2.codes.subarray(i * cw, (i + 1) * cw) : void 0);

@@ -51,7 +51,12 @@ export function derivedId(fileName: string, created: string): string {
  */
 export function storedMemory(rec: MemoryRecord, file: string, size: number, mtimeMs: number, extra: readonly string[]): StoredMemory {
   const ex = extra.length === 0 ? NO_EXTRA : extra.slice();
-  const { id, created, updated, scopes, confidence, source, category, last_verified_at, expires, body, aliases } = rec;
+  const { id, created, scopes, confidence, source, category, expires, body, aliases } = rec;
+  // The times are mostly one instant (a write sets all three): equal values share one string,
+  // ~80 bytes less per memory (16 MB at 200k memories).
+  const updated = rec.updated === created ? created : rec.updated;
+  const lva = rec.last_verified_at;
+  const last_verified_at = lva === null ? null : lva === updated ? updated : lva === created ? created : lva;
   // Whatever built the record (an import, a migration), a credential in the URL never enters the
   // store. A shared origin was redacted when it was made: no second look per memory (a start from
   // the cache makes 50,000 records from a handful of origins).
