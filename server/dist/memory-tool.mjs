@@ -7861,6 +7861,8 @@ var Store = class {
    * not before it. Two of adopt's three map entries per record: ~250 ms at 200k memories.
    */
   unentered = null;
+  /** how many of `unentered` are entered already (a background check enters them a slice at a time) */
+  enteredTo = 0;
   activeById = /* @__PURE__ */ new Map();
   tombById = /* @__PURE__ */ new Map();
   /** Records carrying `merging` (a merge in progress or interrupted): in no other view. */
@@ -7899,13 +7901,20 @@ var Store = class {
     if (this.unentered !== null) this.enterAdopted();
     return this.ownersMap;
   }
-  enterAdopted() {
+  /** Enters adopted records under their paths and as owners, up to `upTo` of them (default: all). */
+  enterAdopted(upTo = Infinity) {
     const seed = this.unentered;
-    this.unentered = null;
-    for (const m of seed) {
+    const end = Math.min(seed.length, upTo);
+    for (let i = this.enteredTo; i < end; i++) {
+      const m = seed[i];
       if (this.noteRel(m.file) !== null) continue;
       this.filesMap.set(m.file, m);
       this.ownersMap.set(m.id, m.file);
+    }
+    this.enteredTo = end;
+    if (end === seed.length) {
+      this.unentered = null;
+      this.enteredTo = 0;
     }
   }
   // ---- reading ---------------------------------------------------------------------------
@@ -8089,6 +8098,10 @@ var Store = class {
    * many files changed.
    */
   async validate(pause3, progress) {
+    while (pause3 && this.unentered !== null) {
+      this.enterAdopted(this.enteredTo + YIELD_EVERY * 16);
+      await pause3();
+    }
     const found = await this.listFiles(!this.readOnly, pause3);
     const n = await this.reconcile(found, /* @__PURE__ */ new Map(), pause3, progress);
     await this.recoverMerges();

@@ -168,6 +168,16 @@ test('adopting into an empty store: views at once, paths and owners entered at f
     assert.match(s.get(a.id)!.body, /us-east-2/);
     assert.equal(s.activeCount, 3);
 
+    // A background check (with a pause) enters them a slice at a time: the same store after.
+    const bg = new Store(dir, { warn: () => {} });
+    assert.equal(bg.adopt(seed), true);
+    let pauses = 0;
+    assert.equal(await bg.validate(async () => void pauses++), 2, 'the note, and the file edited above');
+    assert.ok(pauses > 0);
+    assert.equal(bg.holdsAdoptedAsIs, false);
+    assert.deepEqual([...bg.fileStats().keys()].sort(), [...s.fileStats().keys()].sort());
+    assert.deepEqual([...bg.active()].map((m) => m.id).sort(), [...s.active()].map((m) => m.id).sort());
+
     // One path outside the store, last of many: nothing adopted, the views left empty.
     const foreign = new Store(dir, { warn: () => {} });
     assert.equal(foreign.adopt([...records, { ...records[0]!, id: 'x', file: join(root, 'elsewhere.md') }]), false);
