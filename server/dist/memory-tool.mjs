@@ -11452,10 +11452,38 @@ var SearchIndex = class {
   p = new Postings();
   ranker = new Ranker(this.p);
   docs = [];
-  slotOf = /* @__PURE__ */ new Map();
+  /** id -> slot; after a load of unique ids, made from `docs` later (mapIds) or when first needed */
+  slotMap = /* @__PURE__ */ new Map();
+  /** slots below this are in slotMap; -1: all are */
+  mappedTo = -1;
   synonyms;
   constructor(opts = {}) {
     this.synonyms = buildSynonyms(opts.synonyms);
+  }
+  /**
+   * A load of a store's records (unique ids) makes no map by id: the first search needs none, and
+   * at 200k memories it is ~80 ms of the start. mapIds() makes it in the background; the first
+   * upsert, removal or lookup by id before that makes the rest at once.
+   */
+  get slotOf() {
+    if (this.mappedTo >= 0) this.mapSlots(Infinity);
+    return this.slotMap;
+  }
+  mapSlots(upTo) {
+    const docs = this.docs;
+    const end = Math.min(docs.length, upTo);
+    for (let s2 = this.mappedTo; s2 < end; s2++) {
+      const d = docs[s2];
+      if (d !== void 0) this.slotMap.set(d.id, s2);
+    }
+    this.mappedTo = end === docs.length ? -1 : end;
+  }
+  /** Makes the map by id a slice at a time, pausing between slices (a server, after its start). */
+  async mapIds(pause3, slice = 4096) {
+    while (this.mappedTo >= 0) {
+      this.mapSlots(this.mappedTo + slice);
+      await pause3();
+    }
   }
   get size() {
     return this.slotOf.size;
@@ -11498,8 +11526,9 @@ var SearchIndex = class {
     const docs = new Array(this.p.slots);
     for (let s2 = 0; s2 < remap.length; s2++) if (remap[s2] >= 0) docs[remap[s2]] = this.docs[s2];
     this.docs = docs;
-    this.slotOf.clear();
-    docs.forEach((d, s2) => this.slotOf.set(d.id, s2));
+    this.slotMap = /* @__PURE__ */ new Map();
+    this.mappedTo = 0;
+    this.mapSlots(Infinity);
   }
   /**
    * Replaces the whole content with `current`. A snapshot entry whose document has the same body
@@ -11507,7 +11536,8 @@ var SearchIndex = class {
    * else is analyzed afresh, and snapshot entries for documents gone from `current` are dropped.
    * A snapshot that fails validation throws (the caller rebuilds without it).
    */
-  load(current, snapshot, same2 = sameContent) {
+  load(current, snapshot, opts = {}) {
+    const same2 = sameContent;
     const p = new Postings();
     const snap = snapshot?.docs ?? [];
     if (snapshot) {
@@ -11532,21 +11562,22 @@ var SearchIndex = class {
     const docs = [];
     const fwd = [];
     const arena = new Int32Arena();
-    const slotOf = /* @__PURE__ */ new Map();
+    const slotOf = opts.uniqueIds ? null : /* @__PURE__ */ new Map();
     for (const doc of current) {
-      if (slotOf.has(doc.id)) continue;
+      if (slotOf !== null && slotOf.has(doc.id)) continue;
       const c = snap.length > 0 ? entryFor(doc) : void 0;
       const a = c && same2(c.doc, doc) ? c : analyzeDoc(doc, p, arena);
       const slot = p.addSlot(a.bodyLen, a.scopeLen, recencyOf(doc), expiresOf(doc));
       fwd[slot] = a.fwd;
       docs[slot] = doc;
-      slotOf.set(doc.id, slot);
+      slotOf?.set(doc.id, slot);
     }
     p.buildLists(fwd);
     this.p = p;
     this.ranker = new Ranker(p);
     this.docs = docs;
-    this.slotOf = slotOf;
+    this.slotMap = slotOf ?? /* @__PURE__ */ new Map();
+    this.mappedTo = slotOf ? -1 : 0;
   }
   snapshot() {
     const fwd = this.p.forwardLists();
@@ -11738,6 +11769,7 @@ var LiveIndex = class {
       if (bulk && !adopted) collectGarbage();
       this.build();
       if (bulk && !adopted) collectGarbage();
+      void this.ix.mapIds(() => this.closed ? Promise.reject(new Error("closed")) : sliceYield()).catch(() => void 0);
     }
     if (stale > 0 && !(adopted && mode === "trust")) this.markDirty(Math.min(stale, SAVE_AFTER_CHANGES));
     this.unsubscribe = this.store.onChange((ch) => this.apply(ch));
@@ -11785,10 +11817,10 @@ var LiveIndex = class {
   }
   build() {
     try {
-      this.ix.load(this.store.active(), this.snapshot);
+      this.ix.load(this.store.active(), this.snapshot, { uniqueIds: true });
     } catch (err) {
       this.opts.warn(`index cache ignored (${err.message}); rebuilding it`);
-      this.ix.load(this.store.active());
+      this.ix.load(this.store.active(), void 0, { uniqueIds: true });
       if (this.loadedFrom !== "rebuilt") this.markDirty(SAVE_AFTER_CHANGES);
       this.loadedFrom = "rebuilt";
     }

@@ -187,3 +187,40 @@ test('isoMs reads format.md times exactly like Date.parse, and falls back for ot
     assert.deepEqual(isoMs(t), Date.parse(t), t);
   }
 });
+
+test('a load of unique ids maps them later: in slices between pauses, or at once when first needed', async () => {
+  const docs = Array.from({ length: 10 }, (_, i) => doc(`Runbook ${i} for the ledger service.`, { id: `U${i}` }));
+  const sliced = new SearchIndex<IndexDoc>();
+  sliced.load(docs, undefined, { uniqueIds: true });
+  assert.equal(ids(sliced, 'runbook ledger', 10).length, 10, 'searches need no map by id');
+  let pauses = 0;
+  await sliced.mapIds(async () => void pauses++, 3);
+  assert.equal(pauses, 4);
+  assert.deepEqual([...sliced.values()].map((d) => d.id), docs.map((d) => d.id), 'slot order');
+  assert.equal(sliced.get('U7')?.body, 'Runbook 7 for the ledger service.');
+
+  // Before any mapping: an upsert and a removal by id find their slots.
+  const lazy = new SearchIndex<IndexDoc>();
+  lazy.load(docs, undefined, { uniqueIds: true });
+  lazy.upsert({ ...docs[3]!, body: 'Runbook 3 moved to the payments service.' });
+  assert.equal(lazy.remove('U5'), true);
+  assert.equal(lazy.size, 9);
+  assert.deepEqual(ids(lazy, 'payments'), ['U3']);
+  assert.ok(!ids(lazy, 'ledger', 10).includes('U3') && !ids(lazy, 'ledger', 10).includes('U5'));
+  // A sliced mapping under way, then a lookup: the rest is mapped at once.
+  const half = new SearchIndex<IndexDoc>();
+  half.load(docs, undefined, { uniqueIds: true });
+  let n = 0;
+  const mapping = half.mapIds(async () => {
+    if (++n === 1) assert.equal(half.has('U9'), true);
+  }, 2);
+  await mapping;
+  assert.equal(n, 1, 'nothing left to map after the lookup');
+  assert.equal(half.size, 10);
+
+  // Without the promise, a duplicate id keeps its first copy.
+  const dup = new SearchIndex<IndexDoc>();
+  dup.load([...docs.slice(0, 2), { ...docs[0]!, body: 'A later copy about kittens.' }]);
+  assert.equal(dup.size, 2);
+  assert.deepEqual(ids(dup, 'kittens'), []);
+});

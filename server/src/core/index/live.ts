@@ -191,6 +191,8 @@ export class LiveIndex {
       if (bulk && !adopted) collectGarbage();
       this.build();
       if (bulk && !adopted) collectGarbage();
+      // The index's map by id, made between calls, before the first write needs it.
+      void this.ix.mapIds(() => (this.closed ? Promise.reject(new Error('closed')) : sliceYield())).catch(() => undefined);
     }
     if (stale > 0 && !(adopted && mode === 'trust')) this.markDirty(Math.min(stale, SAVE_AFTER_CHANGES));
     this.unsubscribe = this.store.onChange((ch) => this.apply(ch));
@@ -250,10 +252,10 @@ export class LiveIndex {
 
   private build(): void {
     try {
-      this.ix.load(this.store.active(), this.snapshot);
+      this.ix.load(this.store.active(), this.snapshot, { uniqueIds: true });
     } catch (err) {
       this.opts.warn(`index cache ignored (${(err as Error).message}); rebuilding it`);
-      this.ix.load(this.store.active());
+      this.ix.load(this.store.active(), undefined, { uniqueIds: true });
       if (this.loadedFrom !== 'rebuilt') this.markDirty(SAVE_AFTER_CHANGES);
       this.loadedFrom = 'rebuilt';
     }

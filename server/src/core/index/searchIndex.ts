@@ -57,11 +57,42 @@ export class SearchIndex<D extends IndexDoc> {
   private p = new Postings();
   private ranker = new Ranker(this.p);
   private docs: Array<D | undefined> = [];
-  private slotOf = new Map<string, number>();
+  /** id -> slot; after a load of unique ids, made from `docs` later (mapIds) or when first needed */
+  private slotMap = new Map<string, number>();
+  /** slots below this are in slotMap; -1: all are */
+  private mappedTo = -1;
   readonly synonyms: SynonymTable;
 
   constructor(opts: { synonyms?: Record<string, string[]> } = {}) {
     this.synonyms = buildSynonyms(opts.synonyms);
+  }
+
+  /**
+   * A load of a store's records (unique ids) makes no map by id: the first search needs none, and
+   * at 200k memories it is ~80 ms of the start. mapIds() makes it in the background; the first
+   * upsert, removal or lookup by id before that makes the rest at once.
+   */
+  private get slotOf(): Map<string, number> {
+    if (this.mappedTo >= 0) this.mapSlots(Infinity);
+    return this.slotMap;
+  }
+
+  private mapSlots(upTo: number): void {
+    const docs = this.docs;
+    const end = Math.min(docs.length, upTo);
+    for (let s = this.mappedTo; s < end; s++) {
+      const d = docs[s];
+      if (d !== undefined) this.slotMap.set(d.id, s);
+    }
+    this.mappedTo = end === docs.length ? -1 : end;
+  }
+
+  /** Makes the map by id a slice at a time, pausing between slices (a server, after its start). */
+  async mapIds(pause: () => Promise<void>, slice = 4096): Promise<void> {
+    while (this.mappedTo >= 0) {
+      this.mapSlots(this.mappedTo + slice);
+      await pause();
+    }
   }
 
   get size(): number {
@@ -110,8 +141,9 @@ export class SearchIndex<D extends IndexDoc> {
     const docs: Array<D | undefined> = new Array(this.p.slots);
     for (let s = 0; s < remap.length; s++) if (remap[s]! >= 0) docs[remap[s]!] = this.docs[s];
     this.docs = docs;
-    this.slotOf.clear();
-    docs.forEach((d, s) => this.slotOf.set(d!.id, s));
+    this.slotMap = new Map();
+    this.mappedTo = 0;
+    this.mapSlots(Infinity);
   }
 
   /**
@@ -120,7 +152,8 @@ export class SearchIndex<D extends IndexDoc> {
    * else is analyzed afresh, and snapshot entries for documents gone from `current` are dropped.
    * A snapshot that fails validation throws (the caller rebuilds without it).
    */
-  load(current: Iterable<D>, snapshot?: IndexSnapshot<D>, same: (cached: D, now: D) => boolean = sameContent): void {
+  load(current: Iterable<D>, snapshot?: IndexSnapshot<D>, opts: { uniqueIds?: boolean } = {}): void {
+    const same = sameContent;
     const p = new Postings();
     const snap = snapshot?.docs ?? [];
     if (snapshot) {
@@ -148,21 +181,23 @@ export class SearchIndex<D extends IndexDoc> {
     const docs: D[] = [];
     const fwd: Int32Array[] = [];
     const arena = new Int32Arena();
-    const slotOf = new Map<string, number>();
+    // one slot per id: the first copy wins, like the store (unique ids: nothing to check)
+    const slotOf = opts.uniqueIds ? null : new Map<string, number>();
     for (const doc of current) {
-      if (slotOf.has(doc.id)) continue; // one slot per id: the first copy wins, like the store
+      if (slotOf !== null && slotOf.has(doc.id)) continue;
       const c = snap.length > 0 ? entryFor(doc) : undefined;
       const a = c && same(c.doc, doc) ? c : analyzeDoc(doc, p, arena);
       const slot = p.addSlot(a.bodyLen, a.scopeLen, recencyOf(doc), expiresOf(doc));
       fwd[slot] = a.fwd;
       docs[slot] = doc;
-      slotOf.set(doc.id, slot);
+      slotOf?.set(doc.id, slot);
     }
     p.buildLists(fwd);
     this.p = p;
     this.ranker = new Ranker(p);
     this.docs = docs;
-    this.slotOf = slotOf;
+    this.slotMap = slotOf ?? new Map();
+    this.mappedTo = slotOf ? -1 : 0;
   }
 
   snapshot(): IndexSnapshot<D> {
