@@ -38019,7 +38019,7 @@ function watchPending(storeDir, fn, intervalMs = 1e3) {
 }
 
 // server/src/core/store/store.ts
-import { promises as fsp6, lstatSync as lstatSync5, readFileSync as readFileSync5, readdirSync as readdirSync2, statSync as statSync3 } from "node:fs";
+import { promises as fsp6, lstatSync as lstatSync5, readdirSync as readdirSync2, statSync as statSync3 } from "node:fs";
 import { basename as basename2, dirname as dirname5, join as join10, sep } from "node:path";
 
 // server/src/core/store/lock.ts
@@ -39054,6 +39054,105 @@ function noteOfTombstone(m) {
   return path2 !== null && text3 !== null ? { path: path2, text: text3 } : null;
 }
 
+// server/src/core/store/readAhead.ts
+import { readFileSync as readFileSync5 } from "node:fs";
+import { Worker } from "node:worker_threads";
+var BATCH = 512;
+var AHEAD = 2;
+var WORKER_SOURCE = `
+const { parentPort } = require('node:worker_threads');
+const { readFileSync } = require('node:fs');
+parentPort.on('message', (paths) => {
+  if (paths === null) return parentPort.close();
+  const out = new Array(paths.length);
+  for (let i = 0; i < paths.length; i++) {
+    try {
+      out[i] = readFileSync(paths[i], 'utf8');
+    } catch (err) {
+      out[i] = { code: err && err.code, message: String(err && err.message) };
+    }
+  }
+  parentPort.postMessage(out);
+});
+`;
+function readOne(p) {
+  try {
+    return readFileSync5(p, "utf8");
+  } catch (err) {
+    return { code: err.code, message: err.message };
+  }
+}
+function isReadFailure(x) {
+  return typeof x !== "string";
+}
+async function* readAhead(paths, opts = {}) {
+  const batch = opts.batch ?? BATCH;
+  let worker = null;
+  if (opts.worker !== false) {
+    try {
+      worker = new Worker(WORKER_SOURCE, { eval: true });
+      worker.unref();
+    } catch {
+      worker = null;
+    }
+  }
+  let done = 0;
+  if (worker !== null) {
+    const w2 = worker;
+    const arrived = [];
+    let failed = null;
+    let wake = null;
+    const signal = () => {
+      const f = wake;
+      wake = null;
+      f?.();
+    };
+    w2.on("message", (texts) => {
+      arrived.push(texts);
+      signal();
+    });
+    w2.on("error", (err) => {
+      failed = err;
+      signal();
+    });
+    w2.on("exit", () => {
+      failed ??= new Error("reader exited");
+      signal();
+    });
+    let asked = 0;
+    const ask = () => {
+      if (asked >= paths.length) return;
+      const to = Math.min(paths.length, asked + batch);
+      w2.postMessage(paths.slice(asked, to));
+      asked = to;
+    };
+    try {
+      for (let i = 0; i < AHEAD; i++) ask();
+      while (done < paths.length && failed === null) {
+        if (arrived.length === 0) {
+          await new Promise((r) => wake = r);
+          continue;
+        }
+        const texts = arrived.shift();
+        ask();
+        done += texts.length;
+        yield texts;
+      }
+    } finally {
+      w2.removeAllListeners("exit");
+      w2.postMessage(null);
+      void w2.terminate();
+    }
+  }
+  while (done < paths.length) {
+    const to = Math.min(paths.length, done + batch);
+    const texts = [];
+    for (let i = done; i < to; i++) texts.push(readOne(paths[i]));
+    done = to;
+    yield texts;
+  }
+}
+
 // server/src/core/store/store.ts
 function stripRecord(m) {
   const { file: file2, tombstoned, size: size2, mtimeMs, extra, idAssigned, note, ...rec } = m;
@@ -39061,6 +39160,7 @@ function stripRecord(m) {
   return rec;
 }
 var YIELD_EVERY = 128;
+var READ_AHEAD_MIN = 2e3;
 var Store = class {
   dir;
   tombDir;
@@ -39408,29 +39508,62 @@ var Store = class {
         dropped++;
       }
     }
-    let n2 = 0;
-    let read = 0;
-    progress2?.(0, changed.length);
-    for (const i of changed) {
-      if (progress2 && ++read % 1e3 === 0) progress2(read, changed.length);
-      const p = found.path(i);
-      let size2 = found.size(i);
-      let mtimeMs = found.mtimeMs(i);
-      if (pause3) {
-        if (++n2 % 100 === 0) await pause3();
-        const st = await fsp6.lstat(p).catch(() => null);
-        if (!st?.isFile()) continue;
-        size2 = st.size;
-        mtimeMs = st.mtimeMs;
+    const texts = !pause3 && changed.length >= READ_AHEAD_MIN ? this.readsAhead(found, changed, seeded) : null;
+    try {
+      let n2 = 0;
+      let read = 0;
+      progress2?.(0, changed.length);
+      for (const i of changed) {
+        if (progress2 && ++read % 1e3 === 0) progress2(read, changed.length);
+        const p = found.path(i);
+        let size2 = found.size(i);
+        let mtimeMs = found.mtimeMs(i);
+        if (pause3) {
+          if (++n2 % 100 === 0) await pause3();
+          const st = await fsp6.lstat(p).catch(() => null);
+          if (!st?.isFile()) continue;
+          size2 = st.size;
+          mtimeMs = st.mtimeMs;
+        }
+        const s2 = seeded.get(p);
+        if (s2 && s2.size === size2 && s2.mtimeMs === mtimeMs) this.refreshOne(s2.file, size2, mtimeMs, s2);
+        else this.refreshOne(p, size2, mtimeMs, void 0, texts && size2 <= MAX_FILE_BYTES ? await texts.next() : void 0);
       }
-      const s2 = seeded.get(p);
-      if (s2 && s2.size === size2 && s2.mtimeMs === mtimeMs) this.refreshOne(s2.file, size2, mtimeMs, s2);
-      else this.refreshOne(p, size2, mtimeMs, void 0);
+    } finally {
+      await texts?.close();
     }
     progress2?.(changed.length, changed.length);
     return changed.length + dropped;
   }
-  refreshOne(p, size2, mtimeMs, seeded) {
+  /** The texts reconcile() will read, in its order, from a worker reading ahead (readAhead.ts). */
+  readsAhead(found, changed, seeded) {
+    const paths = [];
+    for (const i of changed) {
+      const p = found.path(i);
+      const size2 = found.size(i);
+      const s2 = seeded.get(p);
+      if (!(s2 && s2.size === size2 && s2.mtimeMs === found.mtimeMs(i)) && size2 <= MAX_FILE_BYTES) paths.push(p);
+    }
+    const it = readAhead(paths);
+    let batch = [];
+    let at2 = 0;
+    return {
+      async next() {
+        while (at2 >= batch.length) {
+          const r = await it.next();
+          if (r.done) throw new Error("the read-ahead ended before its last file");
+          batch = r.value;
+          at2 = 0;
+        }
+        return batch[at2++];
+      },
+      async close() {
+        await it.return(void 0);
+      }
+    };
+  }
+  /** `read`: the file's text (or why it could not be read) when it was read ahead. */
+  refreshOne(p, size2, mtimeMs, seeded, read) {
     const cur = this.files.get(p);
     if (cur && cur.size === size2 && cur.mtimeMs === mtimeMs && !seeded) return;
     let entry;
@@ -39439,15 +39572,13 @@ var Store = class {
     } else if (size2 > MAX_FILE_BYTES) {
       entry = new Skip(size2, mtimeMs, `is ${size2} bytes, over the ${MAX_FILE_BYTES}-byte limit for a memory file`);
     } else {
-      let text3;
-      try {
-        text3 = readFileSync5(p, "utf8");
-      } catch (err) {
-        if (err.code === "ENOENT") {
+      const text3 = read ?? readOne(p);
+      if (isReadFailure(text3)) {
+        if (text3.code === "ENOENT") {
           if (this.files.has(p)) this.dropPath(p);
           return;
         }
-        entry = new Skip(size2, mtimeMs, `cannot be read: ${err.message}`);
+        entry = new Skip(size2, mtimeMs, `cannot be read: ${text3.message}`);
         this.setEntry(p, entry);
         return;
       }
@@ -44661,7 +44792,7 @@ async function writeVectorSource(storeDir, v) {
 }
 
 // server/src/core/index/semantic.ts
-var BATCH = 64;
+var BATCH2 = 64;
 var GC_EVERY = 25e3;
 var SAVE_AFTER = 200;
 var pause2 = () => new Promise((r) => setImmediate(r));
@@ -44830,7 +44961,7 @@ var SemanticLeg = class {
         const m = this.store.get(id2);
         this.pending.delete(id2);
         if (m) batch.push(m);
-        if (batch.length === BATCH) break;
+        if (batch.length === BATCH2) break;
       }
       if (batch.length === 0) continue;
       const got = await this.embedBatch(batch.map(embedText));
@@ -44846,7 +44977,7 @@ var SemanticLeg = class {
       });
       done += batch.length;
       this.opts.progress?.(done, total());
-      if (done % GC_EVERY < BATCH && done >= GC_EVERY) collectGarbage();
+      if (done % GC_EVERY < BATCH2 && done >= GC_EVERY) collectGarbage();
       await pause2();
     }
     if (done >= GC_EVERY) collectGarbage();

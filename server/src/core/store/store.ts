@@ -6,7 +6,7 @@
 // `removed`; removal rewrites the file in place with the removal keys and then renames it into
 // .tombstones/ (restore does the reverse), so a crash between the two steps leaves one file whose
 // keys already say what it is.
-import { promises as fsp, lstatSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { promises as fsp, lstatSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, sep } from 'node:path';
 import { ensureDir, fsyncDir, isTempName, moveFileDurable, writeFileAtomic } from './fsatomic.ts';
 import { StoreLock } from './lock.ts';
@@ -16,6 +16,7 @@ import { ConflictError, NotFoundError } from '../errors.ts';
 import { MAX_FILE_BYTES, Skip, derivedId, errorOf, memOf, storedMemory, type FileEntry } from './entries.ts';
 import { Listing, listStoreFiles, removeIfDeadTemp } from './listing.ts';
 import { NOTES_DIR, isNoteRel, listNoteFiles, noteRecord, noteTombExtra } from './notes.ts';
+import { type ReadFailure, isReadFailure, readAhead, readOne } from './readAhead.ts';
 export { MAX_FILE_BYTES, storedMemory } from './entries.ts';
 
 export type StoreChange =
@@ -42,6 +43,8 @@ function stripRecord(m: StoredMemory): MemoryRecord {
 
 /** Paths a background check (validate) handles between two calls of its pause in its bulk loops (a sliced pause yields only once its slice is used up). */
 const YIELD_EVERY = 128;
+/** Files to read from which a bulk read has a worker read them ahead (readAhead.ts): below, its start (~20 ms) is not worth it. */
+const READ_AHEAD_MIN = 2000;
 
 export class Store {
   readonly dir: string;
@@ -433,34 +436,69 @@ export class Store {
         dropped++;
       }
     }
-    // Sequential synchronous reads: for many small files they beat async reads several times
-    // over (an async readFile is four libuv round trips), and a load is one burst anyway.
-    let n = 0;
-    let read = 0;
-    progress?.(0, changed.length);
-    for (const i of changed) {
-      if (progress && ++read % 1000 === 0) progress(read, changed.length);
-      const p = found.path(i);
-      let size = found.size(i);
-      let mtimeMs = found.mtimeMs(i);
-      if (pause) {
-        if (++n % 100 === 0) await pause();
-        // The listing may be older than what the watcher has reported since: stat it again.
-        const st = await fsp.lstat(p).catch(() => null);
-        if (!st?.isFile()) continue; // gone meanwhile: the watcher reports it
-        size = st.size;
-        mtimeMs = st.mtimeMs;
+    // Synchronous reads (for many small files they beat async reads several times over: an async
+    // readFile is four libuv round trips). A bulk read without pauses (a load, a command's check)
+    // has them done by a worker thread a batch ahead (readAhead.ts) while this one parses.
+    const texts = !pause && changed.length >= READ_AHEAD_MIN ? this.readsAhead(found, changed, seeded) : null;
+    try {
+      let n = 0;
+      let read = 0;
+      progress?.(0, changed.length);
+      for (const i of changed) {
+        if (progress && ++read % 1000 === 0) progress(read, changed.length);
+        const p = found.path(i);
+        let size = found.size(i);
+        let mtimeMs = found.mtimeMs(i);
+        if (pause) {
+          if (++n % 100 === 0) await pause();
+          // The listing may be older than what the watcher has reported since: stat it again.
+          const st = await fsp.lstat(p).catch(() => null);
+          if (!st?.isFile()) continue; // gone meanwhile: the watcher reports it
+          size = st.size;
+          mtimeMs = st.mtimeMs;
+        }
+        const s = seeded.get(p);
+        // A reused record is keyed by its own path string (equal to p): one copy per memory.
+        if (s && s.size === size && s.mtimeMs === mtimeMs) this.refreshOne(s.file, size, mtimeMs, s);
+        else this.refreshOne(p, size, mtimeMs, undefined, texts && size <= MAX_FILE_BYTES ? await texts.next() : undefined);
       }
-      const s = seeded.get(p);
-      // A reused record is keyed by its own path string (equal to p): one copy per memory.
-      if (s && s.size === size && s.mtimeMs === mtimeMs) this.refreshOne(s.file, size, mtimeMs, s);
-      else this.refreshOne(p, size, mtimeMs, undefined);
+    } finally {
+      await texts?.close();
     }
     progress?.(changed.length, changed.length);
     return changed.length + dropped;
   }
 
-  private refreshOne(p: string, size: number, mtimeMs: number, seeded: StoredMemory | undefined): void {
+  /** The texts reconcile() will read, in its order, from a worker reading ahead (readAhead.ts). */
+  private readsAhead(found: Listing, changed: readonly number[], seeded: Map<string, StoredMemory>): { next(): Promise<string | ReadFailure>; close(): Promise<void> } {
+    const paths: string[] = [];
+    for (const i of changed) {
+      const p = found.path(i);
+      const size = found.size(i);
+      const s = seeded.get(p);
+      if (!(s && s.size === size && s.mtimeMs === found.mtimeMs(i)) && size <= MAX_FILE_BYTES) paths.push(p);
+    }
+    const it = readAhead(paths);
+    let batch: Array<string | ReadFailure> = [];
+    let at = 0;
+    return {
+      async next() {
+        while (at >= batch.length) {
+          const r = await it.next();
+          if (r.done) throw new Error('the read-ahead ended before its last file');
+          batch = r.value;
+          at = 0;
+        }
+        return batch[at++]!;
+      },
+      async close() {
+        await it.return(undefined);
+      },
+    };
+  }
+
+  /** `read`: the file's text (or why it could not be read) when it was read ahead. */
+  private refreshOne(p: string, size: number, mtimeMs: number, seeded: StoredMemory | undefined, read?: string | ReadFailure): void {
     const cur = this.files.get(p);
     if (cur && cur.size === size && cur.mtimeMs === mtimeMs && !seeded) return;
     let entry: FileEntry;
@@ -469,15 +507,13 @@ export class Store {
     } else if (size > MAX_FILE_BYTES) {
       entry = new Skip(size, mtimeMs, `is ${size} bytes, over the ${MAX_FILE_BYTES}-byte limit for a memory file`);
     } else {
-      let text: string;
-      try {
-        text = readFileSync(p, 'utf8');
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+      const text = read ?? readOne(p);
+      if (isReadFailure(text)) {
+        if (text.code === 'ENOENT') {
           if (this.files.has(p)) this.dropPath(p);
           return;
         }
-        entry = new Skip(size, mtimeMs, `cannot be read: ${(err as Error).message}`);
+        entry = new Skip(size, mtimeMs, `cannot be read: ${text.message}`);
         this.setEntry(p, entry);
         return;
       }
