@@ -4,9 +4,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { VectorIndex, EXACT_MAX } from '../../src/core/index/vectors.ts';
-import { decodeVectors, encodeVectors, rowFinder, writeVectorSource } from '../../src/core/index/vectorCache.ts';
+import { decodeVectors, encodeVectors, readVectors, rowFinder, writeVectorSource } from '../../src/core/index/vectorCache.ts';
 import { testEmbed } from '../helpers/testEmbedder.ts';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { removeDir, tempDir } from '../helpers/env.ts';
 
@@ -155,7 +155,7 @@ test('vector cache: the streamed save writes exactly the bytes of encodeVectors 
   const keys = rows.map(({ doc: d }) => `${d.id}\t${d.updated}`);
   const dir = tempDir('cairn-vec-');
   try {
-    await writeVectorSource(dir, { embedder: 'test:x', dim, codeWords: cw, keys, row: (i) => ix.raw(rows[i]!.row) });
+    await writeVectorSource(dir, { embedder: 'test:x', dim, codeWords: cw, count: keys.length, key: (i) => keys[i]!, row: (i) => ix.raw(rows[i]!.row) });
     const file = readFileSync(join(dir, '.cache', 'vectors.bin'));
     assert.ok(file.equals(encodeVectors({ embedder: 'test:x', dim, keys, scales, rows: data, codeWords: cw, codes })), 'same bytes');
     assert.equal(readdirSync(join(dir, '.cache')).length, 1, 'no temp file left');
@@ -260,4 +260,50 @@ test('a read vector cache finds rows by (id, updated): in order in place, out of
   const empty = decodeVectors(encodeVectors({ embedder: 'test:x', dim, keys: [], scales: new Float32Array(0), rows: new Int8Array(0), codeWords: 0, codes: new Uint32Array(0) }));
   assert.ok(typeof empty !== 'string');
   assert.equal(rowFinder(empty)('01A', T), undefined);
+});
+
+test('a streamed vector save and read, past a chunk: the same bytes as one encoding, rows read a block at a time', async () => {
+  const n = 9000; // over two chunks of rows
+  const dim = 4;
+  const keys = Array.from({ length: n }, (_, i) => `0${i}-é\t${T}`);
+  const rows = new Int8Array(n * dim).map((_, i) => (i % 251) - 125);
+  const scales = new Float32Array(n).map((_, i) => i / n);
+  const codes = new Uint32Array(n).map((_, i) => (i * 2654435761) >>> 0);
+  const dir = tempDir('cairn-vec-');
+  try {
+    await writeVectorSource(dir, { embedder: 'test:x', dim, codeWords: 1, count: n, key: (i) => keys[i]!, row: (i) => ({ data: rows.subarray(i * dim, (i + 1) * dim), scale: scales[i]!, code: codes.subarray(i, i + 1) }) });
+    const path = join(dir, '.cache', 'vectors.bin');
+    const file = readFileSync(path);
+    assert.ok(file.equals(encodeVectors({ embedder: 'test:x', dim, keys, scales, rows, codeWords: 1, codes })), 'same bytes');
+    const back = decodeVectors(file);
+    assert.ok(typeof back !== 'string');
+    assert.equal(rowFinder(back)(`0${n - 1}-é`, T), n - 1);
+
+    // Read from the file: keys, scales and codes whole, rows a block at a time, in any order.
+    const warnings: string[] = [];
+    const vf = readVectors(dir, (w) => warnings.push(w));
+    assert.ok(vf, warnings.join());
+    try {
+      assert.equal(vf.count, n);
+      assert.equal(vf.keyText, back.keyText);
+      assert.deepEqual([...vf.keyAt], [...back.keyAt]);
+      assert.deepEqual([...vf.scales], [...scales]);
+      assert.deepEqual([...vf.codes], [...codes]);
+      for (const i of [0, 1, 4095, 4096, 8999, 17, 5000, 4095]) assert.deepEqual([...vf.row(i)], [...rows.subarray(i * dim, (i + 1) * dim)], `row ${i}`);
+      assert.throws(() => vf.row(n), /no row/);
+    } finally {
+      vf.close();
+    }
+    // A damaged byte among the rows (never read whole): refused.
+    const bad = Buffer.from(file);
+    bad[bad.length - n * 4 - 10]! ^= 0xff;
+    writeFileSync(path, bad);
+    assert.equal(readVectors(dir, (w) => warnings.push(w)), null);
+    assert.equal(warnings.at(-1), 'checksum mismatch');
+    writeFileSync(path, file.subarray(0, file.length - 3));
+    assert.equal(readVectors(dir, (w) => warnings.push(w)), null);
+    assert.equal(warnings.at(-1), 'truncated');
+  } finally {
+    removeDir(dir);
+  }
 });

@@ -129,22 +129,34 @@ export class SemanticLeg {
     if (this.opts.watch) await pause();
     if (this.closed || this.vec !== vec) return;
     const cached = readVectors(this.store.dir, (why) => this.opts.warn(`vector cache ignored (${why}); re-embedding`));
-    if (this.opts.watch) await pause();
-    if (this.closed || this.vec !== vec) return;
-    if (cached && cached.embedder === id && cached.dim === dim) {
-      const rowOf = rowFinder(cached);
-      let k = 0;
-      for (const m of this.store.active()) {
-        if (this.opts.watch && ++k % OPEN_CHUNK === 0) {
-          await sliceYield();
-          if (this.closed || this.vec !== vec) return;
+    try {
+      if (this.opts.watch) await pause();
+      if (this.closed || this.vec !== vec) return;
+      if (cached && cached.embedder === id && cached.dim === dim) {
+        const rowOf = rowFinder(cached);
+        let k = 0;
+        for (const m of this.store.active()) {
+          if (this.opts.watch && ++k % OPEN_CHUNK === 0) {
+            await sliceYield();
+            if (this.closed || this.vec !== vec) return;
+          }
+          if (vec.has(m)) continue;
+          const i = rowOf(m.id, m.updated);
+          if (i === undefined) continue;
+          const cw = cached.codeWords;
+          let row: Int8Array;
+          try {
+            row = cached.row(i);
+          } catch (err) {
+            // the rest is embedded again, like a cache without them
+            this.opts.warn(`vector cache ignored part way (${(err as Error).message}); re-embedding the rest`);
+            break;
+          }
+          vec.setRaw(m, row, cached.scales[i]!, cw > 0 ? cached.codes.subarray(i * cw, (i + 1) * cw) : undefined);
         }
-        if (vec.has(m)) continue;
-        const i = rowOf(m.id, m.updated);
-        if (i === undefined) continue;
-        const cw = cached.codeWords;
-        vec.setRaw(m, cached.rows.subarray(i * dim, (i + 1) * dim), cached.scales[i]!, cw > 0 ? cached.codes.subarray(i * cw, (i + 1) * cw) : undefined);
       }
+    } finally {
+      cached?.close();
     }
     for (const m of this.store.active()) if (!vec.has(m)) this.pending.add(m.id);
     this.changes = this.pending.size;
@@ -336,18 +348,18 @@ export class SemanticLeg {
   async save(): Promise<void> {
     const v = this.vec;
     if (!v || !existsSync(this.store.dir)) return;
-    const keys: string[] = [];
+    const docs: StoredMemory[] = [];
     const rows: number[] = [];
     for (const { doc, row } of v.entries()) {
       if (this.store.get(doc.id) !== doc) continue;
-      keys.push(vectorKey(doc));
+      docs.push(doc);
       rows.push(row);
     }
     try {
       const saving = this.changes;
       // streamed from the index's own rows (vectorCache.ts): no copy of every vector; changes made
       // while its fsync runs off the event loop count toward the next save
-      await writeVectorSource(this.store.dir, { embedder: v.embedderId, dim: v.dim, codeWords: v.codeWords, keys, row: (i) => v.raw(rows[i]!) });
+      await writeVectorSource(this.store.dir, { embedder: v.embedderId, dim: v.dim, codeWords: v.codeWords, count: docs.length, key: (i) => vectorKey(docs[i]!), row: (i) => v.raw(rows[i]!) });
       this.changes = Math.max(0, this.changes - saving);
     } catch (err) {
       this.opts.warn(`could not save the vector cache: ${(err as Error).message}`);

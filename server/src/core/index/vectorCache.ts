@@ -31,7 +31,7 @@ export interface VectorRows {
 }
 
 /** What a read gives: the keys also as the section's text, so a load can match them without a string per key. */
-export interface DecodedVectors extends VectorRows {
+export interface DecodedVectors extends VectorRows, VectorFile {
   /** the keys section as one string ('\n'-joined) */
   keyText: string;
   /** where key i starts in keyText; count + 1 entries, the last keyText.length + 1 */
@@ -45,7 +45,7 @@ export interface DecodedVectors extends VectorRows {
  * of every key (made at the first such miss) and the walk goes on from there. At 200k memories
  * that spares a string and a map entry per key (~35 MB beside the rows while the vectors load).
  */
-export function rowFinder(v: DecodedVectors): (id: string, updated: string) => number | undefined {
+export function rowFinder(v: Pick<VectorFile, 'keyText' | 'keyAt'>): (id: string, updated: string) => number | undefined {
   const { keyText: t, keyAt } = v;
   const n = keyAt.length - 1;
   let next = 0;
@@ -93,6 +93,57 @@ export function encodeVectors(v: VectorRows): Buffer {
   return out;
 }
 
+interface Layout {
+  embedder: string;
+  dim: number;
+  count: number;
+  codeWords: number;
+  headLen: number;
+  keysBytes: number;
+  scalesAt: number;
+  rowsAt: number;
+  rowsEnd: number;
+  codesAt: number;
+  size: number;
+}
+
+/** The sections' places from the 52 fixed bytes and the header JSON (`head` holds at least those), or why not. */
+function layoutOf(head: Buffer, size: number): Layout | string {
+  if (size < 52 || head.length < 52 || head.toString('latin1', 0, 8) !== MAGIC) return 'not a vector cache';
+  const hl = head.readUInt32LE(48);
+  if (head.length < 52 + hl) return 'truncated';
+  let h: { format?: unknown; embedder?: unknown; dim?: unknown; count?: unknown; keysBytes?: unknown; codeWords?: unknown };
+  try {
+    h = JSON.parse(head.toString('utf8', 52, 52 + hl)) as typeof h;
+  } catch {
+    return 'unreadable header';
+  }
+  if (h.format !== FORMAT) return `format ${String(h.format)}, expected ${FORMAT}`;
+  const { embedder, dim, count, keysBytes, codeWords } = h;
+  if (typeof embedder !== 'string' || !Number.isInteger(dim) || !Number.isInteger(count) || !Number.isInteger(keysBytes) || !Number.isInteger(codeWords)) return 'malformed header';
+  if ((dim as number) < 1 || (count as number) < 0 || (keysBytes as number) < 0 || (codeWords as number) < 0) return 'malformed header';
+  const n = count as number;
+  const headLen = 52 + hl;
+  const pad = (4 - ((headLen + (keysBytes as number)) % 4)) % 4;
+  const scalesAt = headLen + (keysBytes as number) + pad;
+  const rowsAt = scalesAt + n * 4;
+  const rowsEnd = rowsAt + n * (dim as number);
+  const codesAt = rowsEnd + ((4 - (rowsEnd % 4)) % 4);
+  if (size !== codesAt + n * (codeWords as number) * 4) return 'truncated';
+  return { embedder, dim: dim as number, count: n, codeWords: codeWords as number, headLen, keysBytes: keysBytes as number, scalesAt, rowsAt, rowsEnd, codesAt, size };
+}
+
+/** Where each key starts in the keys section's text (count + 1 entries), or null when the count is not the header's. */
+function keyStarts(keyText: string, n: number): Int32Array | null {
+  const keyAt = new Int32Array(n + 1);
+  let found = 0;
+  if (n > 0) {
+    for (let nl = keyText.indexOf('\n'); nl >= 0 && found < n; nl = keyText.indexOf('\n', nl + 1)) keyAt[++found] = nl + 1;
+    keyAt[++found] = keyText.length + 1;
+  }
+  return found === n ? keyAt : null;
+}
+
 /** The cached rows, or null with the reason (absent: null reason). Never throws. */
 export function decodeVectors(buf: Buffer): DecodedVectors | string {
   if (buf.length < 52 || buf.toString('latin1', 0, 8) !== MAGIC) return 'not a vector cache';
@@ -101,34 +152,13 @@ export function decodeVectors(buf: Buffer): DecodedVectors | string {
   if (sum === null) return 'checksum of a kind this Node cannot compute';
   sum.update(buf.subarray(48));
   if (sum.digest() !== stored) return 'checksum mismatch';
-  const hl = buf.readUInt32LE(48);
-  let h: { format?: unknown; embedder?: unknown; dim?: unknown; count?: unknown; keysBytes?: unknown; codeWords?: unknown };
-  try {
-    h = JSON.parse(buf.toString('utf8', 52, 52 + hl)) as typeof h;
-  } catch {
-    return 'unreadable header';
-  }
-  if (h.format !== FORMAT) return `format ${String(h.format)}, expected ${FORMAT}`;
-  const { embedder, dim, count, keysBytes, codeWords } = h;
-  if (typeof embedder !== 'string' || !Number.isInteger(dim) || !Number.isInteger(count) || !Number.isInteger(keysBytes) || !Number.isInteger(codeWords)) return 'malformed header';
-  if ((dim as number) < 1 || (count as number) < 0 || (keysBytes as number) < 0 || (codeWords as number) < 0) return 'malformed header';
-  const headLen = 52 + hl;
-  const pad = (4 - ((headLen + (keysBytes as number)) % 4)) % 4;
-  const scalesAt = headLen + (keysBytes as number) + pad;
-  const rowsAt = scalesAt + (count as number) * 4;
-  const rowsEnd = rowsAt + (count as number) * (dim as number);
-  const codesAt = rowsEnd + ((4 - (rowsEnd % 4)) % 4);
-  if (buf.length !== codesAt + (count as number) * (codeWords as number) * 4) return 'truncated';
-  const n = count as number;
-  const keyText = n === 0 ? '' : buf.toString('utf8', headLen, headLen + (keysBytes as number));
-  const keyAt = new Int32Array(n + 1);
-  let found = 0;
-  if (n > 0) {
-    for (let nl = keyText.indexOf('\n'); nl >= 0 && found < n; nl = keyText.indexOf('\n', nl + 1)) keyAt[++found] = nl + 1;
-    keyAt[++found] = keyText.length + 1;
-  }
-  if (found !== n) return 'key count mismatch';
-  const nCodes = n * (codeWords as number);
+  const l = layoutOf(buf, buf.length);
+  if (typeof l === 'string') return l;
+  const { embedder, dim, count: n, codeWords, headLen, keysBytes, scalesAt, rowsAt, rowsEnd, codesAt } = l;
+  const keyText = n === 0 ? '' : buf.toString('utf8', headLen, headLen + keysBytes);
+  const keyAt = keyStarts(keyText, n);
+  if (keyAt === null) return 'key count mismatch';
+  const nCodes = n * codeWords;
   // Little-endian and 4-aligned (a buffer read for the file starts its own allocation): views of
   // the file's bytes, no copy and no call per number; otherwise read value by value.
   const views = LITTLE_ENDIAN && (buf.byteOffset + scalesAt) % 4 === 0 && (buf.byteOffset + codesAt) % 4 === 0;
@@ -147,7 +177,8 @@ export function decodeVectors(buf: Buffer): DecodedVectors | string {
   let keys: string[] | null = null;
   return {
     embedder,
-    dim: dim as number,
+    dim,
+    count: n,
     get keys() {
       return (keys ??= n === 0 ? [] : keyText.split('\n'));
     },
@@ -155,12 +186,41 @@ export function decodeVectors(buf: Buffer): DecodedVectors | string {
     keyAt,
     scales,
     rows,
-    codeWords: codeWords as number,
+    codeWords,
     codes,
+    row: (i) => rows.subarray(i * dim, (i + 1) * dim),
+    close: () => undefined,
   };
 }
 
-export function readVectors(storeDir: string, warn: (why: string) => void): DecodedVectors | null {
+/** Bytes per read of the streamed checksum pass, and rows per read of row(). */
+const READ_BYTES = 1 << 20;
+const ROWS_PER_READ = 4096;
+
+/** A vector cache being read: everything but the rows in memory, the rows read from the file a block at a time. */
+export interface VectorFile {
+  embedder: string;
+  dim: number;
+  count: number;
+  codeWords: number;
+  keyText: string;
+  keyAt: Int32Array;
+  scales: Float32Array;
+  codes: Uint32Array;
+  /** row i's int8 values: a view valid until the next call */
+  row(i: number): Int8Array;
+  /** closes the file (row() may not be called after) */
+  close(): void;
+}
+
+/**
+ * Opens the store's vector cache: the whole file is checksummed in one streamed pass (1 MB at a
+ * time) that also keeps the keys, scales and sign codes; the rows stay in the file and row()
+ * reads them a block of ROWS_PER_READ at a time (a load asks in file order). At 200k memories
+ * the load then holds ~20 MB beside the index instead of the whole 70 MB file. Null (and the
+ * reason told) when the cache cannot be used; close() it when done.
+ */
+export function readVectors(storeDir: string, warn: (why: string) => void): VectorFile | null {
   // A symlinked .cache (or file) would be read from outside the store: not trusted.
   if (!isOwnDirSync(join(storeDir, '.cache'))) return null;
   let fd: number;
@@ -169,24 +229,107 @@ export function readVectors(storeDir: string, warn: (why: string) => void): Deco
   } catch {
     return null;
   }
-  try {
-    const buf = Buffer.allocUnsafe(fstatSync(fd).size);
-    for (let got = 0; got < buf.length; ) {
-      const n = readSync(fd, buf, got, buf.length - got, got);
+  const readAt = (buf: Uint8Array, at: number, len: number): number => {
+    let got = 0;
+    while (got < len) {
+      const n = readSync(fd, buf, got, len - got, at + got);
       if (n === 0) break;
       got += n;
     }
-    const r = decodeVectors(buf);
-    if (typeof r === 'string') {
-      warn(r);
+    return got;
+  };
+  let handedOver = false;
+  try {
+    const size = fstatSync(fd).size;
+    const fixed = Buffer.alloc(52);
+    readAt(fixed, 0, Math.min(52, size));
+    const hl = size >= 52 ? fixed.readUInt32LE(48) : 0;
+    const head = Buffer.alloc(Math.min(size, 52 + hl));
+    readAt(head, 0, head.length);
+    const l = layoutOf(head, size);
+    if (typeof l === 'string') {
+      warn(l);
       return null;
     }
-    return r;
+    const stored = head.toString('latin1', 8, 48);
+    const sum = checksumFor(stored);
+    if (sum === null) {
+      warn('checksum of a kind this Node cannot compute');
+      return null;
+    }
+    const n = l.count;
+    const keyBytes = Buffer.allocUnsafe(l.keysBytes);
+    const scales = new Float32Array(n);
+    const codes = new Uint32Array(n * l.codeWords);
+    // Each section kept is copied out of the streamed pass as it goes by.
+    const kept: Array<[from: number, to: number, into: Uint8Array]> = [
+      [l.headLen, l.headLen + l.keysBytes, keyBytes],
+      [l.scalesAt, l.rowsAt, new Uint8Array(scales.buffer)],
+      [l.codesAt, l.size, new Uint8Array(codes.buffer)],
+    ];
+    const chunk = Buffer.allocUnsafe(Math.min(READ_BYTES, Math.max(1, size)));
+    for (let at = 48; at < size; ) {
+      const len = readAt(chunk, at, Math.min(chunk.length, size - at));
+      if (len === 0) {
+        warn('truncated');
+        return null;
+      }
+      const part = chunk.subarray(0, len);
+      sum.update(part);
+      for (const [from, to, into] of kept) {
+        const a = Math.max(from, at);
+        const b = Math.min(to, at + len);
+        if (a < b) into.set(part.subarray(a - at, b - at), a - from);
+      }
+      at += len;
+    }
+    if (sum.digest() !== stored) {
+      warn('checksum mismatch');
+      return null;
+    }
+    if (!LITTLE_ENDIAN) {
+      Buffer.from(scales.buffer).swap32();
+      Buffer.from(codes.buffer).swap32();
+    }
+    const keyText = keyBytes.toString('utf8');
+    const keyAt = keyStarts(keyText, n);
+    if (keyAt === null) {
+      warn('key count mismatch');
+      return null;
+    }
+    const dim = l.dim;
+    const block = new Int8Array(Math.max(1, Math.min(n, ROWS_PER_READ)) * dim);
+    const blockBytes = new Uint8Array(block.buffer);
+    let blockFrom = -1;
+    let blockRows = 0;
+    handedOver = true;
+    return {
+      embedder: l.embedder,
+      dim,
+      count: n,
+      codeWords: l.codeWords,
+      keyText,
+      keyAt,
+      scales,
+      codes,
+      row(i) {
+        if (i < 0 || i >= n) throw new RangeError(`no row ${i} in the vector cache`);
+        if (blockFrom < 0 || i < blockFrom || i >= blockFrom + blockRows) {
+          blockFrom = i - (i % ROWS_PER_READ);
+          blockRows = Math.min(ROWS_PER_READ, n - blockFrom);
+          if (readAt(blockBytes, l.rowsAt + blockFrom * dim, blockRows * dim) !== blockRows * dim) throw new Error('the vector cache shrank while it was read');
+        }
+        return block.subarray((i - blockFrom) * dim, (i - blockFrom + 1) * dim);
+      },
+      close() {
+        closeSync(fd);
+      },
+    };
   } catch (err) {
     warn((err as Error).message);
     return null;
   } finally {
-    closeSync(fd);
+    if (!handedOver) closeSync(fd);
   }
 }
 
@@ -195,7 +338,9 @@ export interface VectorSource {
   embedder: string;
   dim: number;
   codeWords: number;
-  keys: string[];
+  count: number;
+  /** row i's key ("id\tupdated"), asked twice per save (its length, then its bytes): no array of every key */
+  key(i: number): string;
   /** row i's int8 values (dim), scale and sign code (codeWords) */
   row(i: number): { data: Int8Array; scale: number; code: Uint32Array };
 }
@@ -207,7 +352,8 @@ export async function writeVectors(storeDir: string, v: VectorRows): Promise<voi
     embedder: v.embedder,
     dim: v.dim,
     codeWords: cw,
-    keys: v.keys,
+    count: v.keys.length,
+    key: (i) => v.keys[i]!,
     row: (i) => ({ data: v.rows.subarray(i * v.dim, (i + 1) * v.dim), scale: v.scales[i]!, code: v.codes.subarray(i * cw, (i + 1) * cw) }),
   });
 }
@@ -224,12 +370,15 @@ const WRITE_ROWS = 4096;
 export async function writeVectorSource(storeDir: string, v: VectorSource): Promise<void> {
   ensureOwnDirSync(join(storeDir, '.cache'));
   const target = vectorCachePath(storeDir);
-  const count = v.keys.length;
-  const keys = Buffer.from(v.keys.join('\n'), 'utf8');
-  const header = Buffer.from(JSON.stringify({ format: FORMAT, embedder: v.embedder, dim: v.dim, count, keysBytes: keys.length, codeWords: v.codeWords }), 'utf8');
+  const count = v.count;
+  // The keys section's size first, then its bytes a chunk at a time: no string of every key
+  // joined (at 200k memories 10 MB, with its buffer and the 14 MB of keys it was joined from).
+  let keysBytes = Math.max(0, count - 1);
+  for (let i = 0; i < count; i++) keysBytes += Buffer.byteLength(v.key(i), 'utf8');
+  const header = Buffer.from(JSON.stringify({ format: FORMAT, embedder: v.embedder, dim: v.dim, count, keysBytes, codeWords: v.codeWords }), 'utf8');
   const headLen = 8 + 40 + 4 + header.length;
-  const pad = (4 - ((headLen + keys.length) % 4)) % 4;
-  const rowsEnd = headLen + keys.length + pad + count * 4 + count * v.dim;
+  const pad = (4 - ((headLen + keysBytes) % 4)) % 4;
+  const rowsEnd = headLen + keysBytes + pad + count * 4 + count * v.dim;
   const pad2 = (4 - (rowsEnd % 4)) % 4;
   const sum = newChecksum();
   const tmp = tempPathFor(target);
@@ -247,7 +396,16 @@ export async function writeVectorSource(storeDir: string, v: VectorSource): Prom
     put(head.subarray(0, 48), false);
     put(head.subarray(48));
     put(header);
-    put(keys);
+    let keyed = 0;
+    for (let from = 0; from < count; from += WRITE_ROWS) {
+      const to = Math.min(count, from + WRITE_ROWS);
+      const part: string[] = [];
+      for (let i = from; i < to; i++) part.push(v.key(i));
+      const bytes = Buffer.from((from > 0 ? '\n' : '') + part.join('\n'), 'utf8');
+      keyed += bytes.length;
+      put(bytes);
+    }
+    if (keyed !== keysBytes) throw new Error('a vector key changed while the cache was written');
     put(Buffer.alloc(pad));
     const chunk = Buffer.allocUnsafe(WRITE_ROWS * Math.max(4, v.dim, v.codeWords * 4));
     // scales, then rows, then (after pad2) codes: each streamed WRITE_ROWS at a time
