@@ -43133,12 +43133,14 @@ var LiveIndex = class {
     const closed = new Error("closed");
     try {
       await pause();
+      const big = bulk && this.store.activeCount >= ADOPTED_GC_MIN;
+      if (big) collectGarbage();
       const changed = await this.store.validate(() => this.closed ? Promise.reject(closed) : sliceYield());
       if (changed > 0) {
         if (this.loadedFrom === "cache") this.loadedFrom = "partial";
         this.markDirty(Math.min(changed, SAVE_AFTER_CHANGES));
       }
-      if (bulk && (changed >= SAVE_AFTER_CHANGES || this.store.activeCount >= ADOPTED_GC_MIN)) collectGarbage();
+      if (big || bulk && changed >= SAVE_AFTER_CHANGES) collectGarbage();
     } catch (err) {
       if (err !== closed) this.opts.warn(`checking the store against the index cache failed: ${err.message}`);
     }
@@ -44625,17 +44627,13 @@ function rowFinder(v) {
 function vectorCachePath(storeDir) {
   return join15(storeDir, ".cache", VECTOR_FILE);
 }
-function decodeVectors(buf) {
-  if (buf.length < 52 || buf.toString("latin1", 0, 8) !== MAGIC2) return "not a vector cache";
-  const stored = buf.toString("latin1", 8, 48);
-  const sum = checksumFor(stored);
-  if (sum === null) return "checksum of a kind this Node cannot compute";
-  sum.update(buf.subarray(48));
-  if (sum.digest() !== stored) return "checksum mismatch";
-  const hl = buf.readUInt32LE(48);
+function layoutOf(head, size2) {
+  if (size2 < 52 || head.length < 52 || head.toString("latin1", 0, 8) !== MAGIC2) return "not a vector cache";
+  const hl = head.readUInt32LE(48);
+  if (head.length < 52 + hl) return "truncated";
   let h;
   try {
-    h = JSON.parse(buf.toString("utf8", 52, 52 + hl));
+    h = JSON.parse(head.toString("utf8", 52, 52 + hl));
   } catch {
     return "unreadable header";
   }
@@ -44643,51 +44641,27 @@ function decodeVectors(buf) {
   const { embedder, dim, count, keysBytes, codeWords } = h;
   if (typeof embedder !== "string" || !Number.isInteger(dim) || !Number.isInteger(count) || !Number.isInteger(keysBytes) || !Number.isInteger(codeWords)) return "malformed header";
   if (dim < 1 || count < 0 || keysBytes < 0 || codeWords < 0) return "malformed header";
+  const n2 = count;
   const headLen = 52 + hl;
   const pad = (4 - (headLen + keysBytes) % 4) % 4;
   const scalesAt = headLen + keysBytes + pad;
-  const rowsAt = scalesAt + count * 4;
-  const rowsEnd = rowsAt + count * dim;
+  const rowsAt = scalesAt + n2 * 4;
+  const rowsEnd = rowsAt + n2 * dim;
   const codesAt = rowsEnd + (4 - rowsEnd % 4) % 4;
-  if (buf.length !== codesAt + count * codeWords * 4) return "truncated";
-  const n2 = count;
-  const keyText2 = n2 === 0 ? "" : buf.toString("utf8", headLen, headLen + keysBytes);
+  if (size2 !== codesAt + n2 * codeWords * 4) return "truncated";
+  return { embedder, dim, count: n2, codeWords, headLen, keysBytes, scalesAt, rowsAt, rowsEnd, codesAt, size: size2 };
+}
+function keyStarts(keyText2, n2) {
   const keyAt = new Int32Array(n2 + 1);
   let found = 0;
   if (n2 > 0) {
     for (let nl = keyText2.indexOf("\n"); nl >= 0 && found < n2; nl = keyText2.indexOf("\n", nl + 1)) keyAt[++found] = nl + 1;
     keyAt[++found] = keyText2.length + 1;
   }
-  if (found !== n2) return "key count mismatch";
-  const nCodes = n2 * codeWords;
-  const views = LITTLE_ENDIAN && (buf.byteOffset + scalesAt) % 4 === 0 && (buf.byteOffset + codesAt) % 4 === 0;
-  let scales;
-  let codes;
-  if (views) {
-    scales = new Float32Array(buf.buffer, buf.byteOffset + scalesAt, n2);
-    codes = new Uint32Array(buf.buffer, buf.byteOffset + codesAt, nCodes);
-  } else {
-    scales = new Float32Array(n2);
-    for (let i = 0; i < n2; i++) scales[i] = buf.readFloatLE(scalesAt + i * 4);
-    codes = new Uint32Array(nCodes);
-    for (let i = 0; i < nCodes; i++) codes[i] = buf.readUInt32LE(codesAt + i * 4);
-  }
-  const rows = new Int8Array(buf.buffer, buf.byteOffset + rowsAt, rowsEnd - rowsAt);
-  let keys = null;
-  return {
-    embedder,
-    dim,
-    get keys() {
-      return keys ??= n2 === 0 ? [] : keyText2.split("\n");
-    },
-    keyText: keyText2,
-    keyAt,
-    scales,
-    rows,
-    codeWords,
-    codes
-  };
+  return found === n2 ? keyAt : null;
 }
+var READ_BYTES = 1 << 20;
+var ROWS_PER_READ = 4096;
 function readVectors(storeDir, warn) {
   if (!isOwnDirSync(join15(storeDir, ".cache"))) return null;
   let fd;
@@ -44696,36 +44670,119 @@ function readVectors(storeDir, warn) {
   } catch {
     return null;
   }
-  try {
-    const buf = Buffer.allocUnsafe(fstatSync3(fd).size);
-    for (let got = 0; got < buf.length; ) {
-      const n2 = readSync3(fd, buf, got, buf.length - got, got);
+  const readAt = (buf, at2, len) => {
+    let got = 0;
+    while (got < len) {
+      const n2 = readSync3(fd, buf, got, len - got, at2 + got);
       if (n2 === 0) break;
       got += n2;
     }
-    const r = decodeVectors(buf);
-    if (typeof r === "string") {
-      warn(r);
+    return got;
+  };
+  let handedOver = false;
+  try {
+    const size2 = fstatSync3(fd).size;
+    const fixed = Buffer.alloc(52);
+    readAt(fixed, 0, Math.min(52, size2));
+    const hl = size2 >= 52 ? fixed.readUInt32LE(48) : 0;
+    const head = Buffer.alloc(Math.min(size2, 52 + hl));
+    readAt(head, 0, head.length);
+    const l = layoutOf(head, size2);
+    if (typeof l === "string") {
+      warn(l);
       return null;
     }
-    return r;
+    const stored = head.toString("latin1", 8, 48);
+    const sum = checksumFor(stored);
+    if (sum === null) {
+      warn("checksum of a kind this Node cannot compute");
+      return null;
+    }
+    const n2 = l.count;
+    const keyBytes = Buffer.allocUnsafe(l.keysBytes);
+    const scales = new Float32Array(n2);
+    const codes = new Uint32Array(n2 * l.codeWords);
+    const kept = [
+      [l.headLen, l.headLen + l.keysBytes, keyBytes],
+      [l.scalesAt, l.rowsAt, new Uint8Array(scales.buffer)],
+      [l.codesAt, l.size, new Uint8Array(codes.buffer)]
+    ];
+    const chunk = Buffer.allocUnsafe(Math.min(READ_BYTES, Math.max(1, size2)));
+    for (let at2 = 48; at2 < size2; ) {
+      const len = readAt(chunk, at2, Math.min(chunk.length, size2 - at2));
+      if (len === 0) {
+        warn("truncated");
+        return null;
+      }
+      const part = chunk.subarray(0, len);
+      sum.update(part);
+      for (const [from, to, into] of kept) {
+        const a = Math.max(from, at2);
+        const b = Math.min(to, at2 + len);
+        if (a < b) into.set(part.subarray(a - at2, b - at2), a - from);
+      }
+      at2 += len;
+    }
+    if (sum.digest() !== stored) {
+      warn("checksum mismatch");
+      return null;
+    }
+    if (!LITTLE_ENDIAN) {
+      Buffer.from(scales.buffer).swap32();
+      Buffer.from(codes.buffer).swap32();
+    }
+    const keyText2 = keyBytes.toString("utf8");
+    const keyAt = keyStarts(keyText2, n2);
+    if (keyAt === null) {
+      warn("key count mismatch");
+      return null;
+    }
+    const dim = l.dim;
+    const block2 = new Int8Array(Math.max(1, Math.min(n2, ROWS_PER_READ)) * dim);
+    const blockBytes = new Uint8Array(block2.buffer);
+    let blockFrom = -1;
+    let blockRows = 0;
+    handedOver = true;
+    return {
+      embedder: l.embedder,
+      dim,
+      count: n2,
+      codeWords: l.codeWords,
+      keyText: keyText2,
+      keyAt,
+      scales,
+      codes,
+      row(i) {
+        if (i < 0 || i >= n2) throw new RangeError(`no row ${i} in the vector cache`);
+        if (blockFrom < 0 || i < blockFrom || i >= blockFrom + blockRows) {
+          blockFrom = i - i % ROWS_PER_READ;
+          blockRows = Math.min(ROWS_PER_READ, n2 - blockFrom);
+          if (readAt(blockBytes, l.rowsAt + blockFrom * dim, blockRows * dim) !== blockRows * dim) throw new Error("the vector cache shrank while it was read");
+        }
+        return block2.subarray((i - blockFrom) * dim, (i - blockFrom + 1) * dim);
+      },
+      close() {
+        closeSync5(fd);
+      }
+    };
   } catch (err) {
     warn(err.message);
     return null;
   } finally {
-    closeSync5(fd);
+    if (!handedOver) closeSync5(fd);
   }
 }
 var WRITE_ROWS = 4096;
 async function writeVectorSource(storeDir, v) {
   ensureOwnDirSync(join15(storeDir, ".cache"));
   const target = vectorCachePath(storeDir);
-  const count = v.keys.length;
-  const keys = Buffer.from(v.keys.join("\n"), "utf8");
-  const header = Buffer.from(JSON.stringify({ format: FORMAT3, embedder: v.embedder, dim: v.dim, count, keysBytes: keys.length, codeWords: v.codeWords }), "utf8");
+  const count = v.count;
+  let keysBytes = Math.max(0, count - 1);
+  for (let i = 0; i < count; i++) keysBytes += Buffer.byteLength(v.key(i), "utf8");
+  const header = Buffer.from(JSON.stringify({ format: FORMAT3, embedder: v.embedder, dim: v.dim, count, keysBytes, codeWords: v.codeWords }), "utf8");
   const headLen = 8 + 40 + 4 + header.length;
-  const pad = (4 - (headLen + keys.length) % 4) % 4;
-  const rowsEnd = headLen + keys.length + pad + count * 4 + count * v.dim;
+  const pad = (4 - (headLen + keysBytes) % 4) % 4;
+  const rowsEnd = headLen + keysBytes + pad + count * 4 + count * v.dim;
   const pad2 = (4 - rowsEnd % 4) % 4;
   const sum = newChecksum();
   const tmp = tempPathFor(target);
@@ -44743,7 +44800,16 @@ async function writeVectorSource(storeDir, v) {
     put(head.subarray(0, 48), false);
     put(head.subarray(48));
     put(header);
-    put(keys);
+    let keyed = 0;
+    for (let from = 0; from < count; from += WRITE_ROWS) {
+      const to = Math.min(count, from + WRITE_ROWS);
+      const part = [];
+      for (let i = from; i < to; i++) part.push(v.key(i));
+      const bytes2 = Buffer.from((from > 0 ? "\n" : "") + part.join("\n"), "utf8");
+      keyed += bytes2.length;
+      put(bytes2);
+    }
+    if (keyed !== keysBytes) throw new Error("a vector key changed while the cache was written");
     put(Buffer.alloc(pad));
     const chunk = Buffer.allocUnsafe(WRITE_ROWS * Math.max(4, v.dim, v.codeWords * 4));
     for (let from = 0; from < count; from += WRITE_ROWS) {
@@ -44881,22 +44947,33 @@ var SemanticLeg = class {
     if (this.opts.watch) await pause2();
     if (this.closed || this.vec !== vec2) return;
     const cached2 = readVectors(this.store.dir, (why) => this.opts.warn(`vector cache ignored (${why}); re-embedding`));
-    if (this.opts.watch) await pause2();
-    if (this.closed || this.vec !== vec2) return;
-    if (cached2 && cached2.embedder === id2 && cached2.dim === dim) {
-      const rowOf = rowFinder(cached2);
-      let k = 0;
-      for (const m of this.store.active()) {
-        if (this.opts.watch && ++k % OPEN_CHUNK === 0) {
-          await sliceYield();
-          if (this.closed || this.vec !== vec2) return;
+    try {
+      if (this.opts.watch) await pause2();
+      if (this.closed || this.vec !== vec2) return;
+      if (cached2 && cached2.embedder === id2 && cached2.dim === dim) {
+        const rowOf = rowFinder(cached2);
+        let k = 0;
+        for (const m of this.store.active()) {
+          if (this.opts.watch && ++k % OPEN_CHUNK === 0) {
+            await sliceYield();
+            if (this.closed || this.vec !== vec2) return;
+          }
+          if (vec2.has(m)) continue;
+          const i = rowOf(m.id, m.updated);
+          if (i === void 0) continue;
+          const cw = cached2.codeWords;
+          let row3;
+          try {
+            row3 = cached2.row(i);
+          } catch (err) {
+            this.opts.warn(`vector cache ignored part way (${err.message}); re-embedding the rest`);
+            break;
+          }
+          vec2.setRaw(m, row3, cached2.scales[i], cw > 0 ? cached2.codes.subarray(i * cw, (i + 1) * cw) : void 0);
         }
-        if (vec2.has(m)) continue;
-        const i = rowOf(m.id, m.updated);
-        if (i === void 0) continue;
-        const cw = cached2.codeWords;
-        vec2.setRaw(m, cached2.rows.subarray(i * dim, (i + 1) * dim), cached2.scales[i], cw > 0 ? cached2.codes.subarray(i * cw, (i + 1) * cw) : void 0);
       }
+    } finally {
+      cached2?.close();
     }
     for (const m of this.store.active()) if (!vec2.has(m)) this.pending.add(m.id);
     this.changes = this.pending.size;
@@ -45072,16 +45149,16 @@ ${vectorKey(t)}`);
   async save() {
     const v = this.vec;
     if (!v || !existsSync4(this.store.dir)) return;
-    const keys = [];
+    const docs = [];
     const rows = [];
     for (const { doc, row: row3 } of v.entries()) {
       if (this.store.get(doc.id) !== doc) continue;
-      keys.push(vectorKey(doc));
+      docs.push(doc);
       rows.push(row3);
     }
     try {
       const saving = this.changes;
-      await writeVectorSource(this.store.dir, { embedder: v.embedderId, dim: v.dim, codeWords: v.codeWords, keys, row: (i) => v.raw(rows[i]) });
+      await writeVectorSource(this.store.dir, { embedder: v.embedderId, dim: v.dim, codeWords: v.codeWords, count: docs.length, key: (i) => vectorKey(docs[i]), row: (i) => v.raw(rows[i]) });
       this.changes = Math.max(0, this.changes - saving);
     } catch (err) {
       this.opts.warn(`could not save the vector cache: ${err.message}`);

@@ -209,16 +209,21 @@ export class LiveIndex {
     const closed = new Error('closed');
     try {
       await pause();
+      // In a store big enough that the decoded cache's leftovers matter (~150 MB at 200k
+      // memories: its JSON lines, its forward lists once the index is built), they are collected
+      // right after the first answer, before the check adds its own garbage to them (collected
+      // only at the check's end, the 200k later start peaked ~40 MB higher). A full collection
+      // blocks every call (~80 ms at 50k), so a mid-size store does without.
+      const big = bulk && this.store.activeCount >= ADOPTED_GC_MIN;
+      if (big) collectGarbage();
       const changed = await this.store.validate(() => (this.closed ? Promise.reject(closed) : sliceYield()));
       if (changed > 0) {
         if (this.loadedFrom === 'cache') this.loadedFrom = 'partial';
         this.markDirty(Math.min(changed, SAVE_AFTER_CHANGES));
       }
-      // After a check that re-read many files, and in a store big enough that the decoded
-      // cache's leftovers matter (~150 MB at 200k memories, just before the semantic leg loads
-      // its vectors): a full collection blocks every call (~80 ms at 50k), right when the first
-      // writes after a start come in, so a mid-size store does without.
-      if (bulk && (changed >= SAVE_AFTER_CHANGES || this.store.activeCount >= ADOPTED_GC_MIN)) collectGarbage();
+      // Again once the check is done (its own garbage, or the old records of the files it re-read),
+      // before the semantic leg loads its vectors.
+      if (big || (bulk && changed >= SAVE_AFTER_CHANGES)) collectGarbage();
     } catch (err) {
       if (err !== closed) this.opts.warn(`checking the store against the index cache failed: ${(err as Error).message}`);
     }
