@@ -12850,6 +12850,270 @@ function simdKernels(bytes) {
   };
 }
 
+// server/src/core/index/vectorCache.ts
+import { closeSync as closeSync5, constants as constants4, fchmodSync as fchmodSync2, fstatSync as fstatSync3, openSync as openSync5, readSync as readSync3, renameSync as renameSync4, rmSync as rmSync7, writeSync as writeSync4 } from "node:fs";
+import { join as join14 } from "node:path";
+var VECTOR_FILE = "vectors.bin";
+var MAGIC2 = "CAIRNVEC";
+var FORMAT3 = 2;
+function rowFinder(v) {
+  const { keyText: t, keyAt } = v;
+  const n = keyAt.length - 1;
+  let next2 = 0;
+  let byKey = null;
+  const isAt = (i, id, updated) => {
+    const o = keyAt[i];
+    return keyAt[i + 1] - 1 - o === id.length + 1 + updated.length && t.startsWith(id, o) && t.charCodeAt(o + id.length) === 9 && t.startsWith(updated, o + id.length + 1);
+  };
+  return (id, updated) => {
+    if (next2 < n && isAt(next2, id, updated)) return next2++;
+    if (byKey === null) {
+      byKey = /* @__PURE__ */ new Map();
+      for (let i2 = 0; i2 < n; i2++) byKey.set(t.slice(keyAt[i2], keyAt[i2 + 1] - 1), i2);
+    }
+    const i = byKey.get(`${id}	${updated}`);
+    if (i !== void 0) next2 = i + 1;
+    return i;
+  };
+}
+function vectorCachePath(storeDir) {
+  return join14(storeDir, ".cache", VECTOR_FILE);
+}
+function layoutOf(head, size2) {
+  if (size2 < 52 || head.length < 52 || head.toString("latin1", 0, 8) !== MAGIC2) return "not a vector cache";
+  const hl = head.readUInt32LE(48);
+  if (head.length < 52 + hl) return "truncated";
+  let h;
+  try {
+    h = JSON.parse(head.toString("utf8", 52, 52 + hl));
+  } catch {
+    return "unreadable header";
+  }
+  if (h.format !== FORMAT3) return `format ${String(h.format)}, expected ${FORMAT3}`;
+  const { embedder, dim, count, keysBytes, codeWords } = h;
+  if (typeof embedder !== "string" || !Number.isInteger(dim) || !Number.isInteger(count) || !Number.isInteger(keysBytes) || !Number.isInteger(codeWords)) return "malformed header";
+  if (dim < 1 || count < 0 || keysBytes < 0 || codeWords < 0) return "malformed header";
+  const n = count;
+  const headLen = 52 + hl;
+  const pad = (4 - (headLen + keysBytes) % 4) % 4;
+  const scalesAt = headLen + keysBytes + pad;
+  const rowsAt = scalesAt + n * 4;
+  const rowsEnd = rowsAt + n * dim;
+  const codesAt = rowsEnd + (4 - rowsEnd % 4) % 4;
+  if (size2 !== codesAt + n * codeWords * 4) return "truncated";
+  return { embedder, dim, count: n, codeWords, headLen, keysBytes, scalesAt, rowsAt, rowsEnd, codesAt, size: size2 };
+}
+function keyStarts(keyText, n) {
+  const keyAt = new Int32Array(n + 1);
+  let found = 0;
+  if (n > 0) {
+    for (let nl = keyText.indexOf("\n"); nl >= 0 && found < n; nl = keyText.indexOf("\n", nl + 1)) keyAt[++found] = nl + 1;
+    keyAt[++found] = keyText.length + 1;
+  }
+  return found === n ? keyAt : null;
+}
+var READ_BYTES = 1 << 20;
+var ROWS_PER_READ = 4096;
+function readVectors(storeDir, warn) {
+  if (!isOwnDirSync(join14(storeDir, ".cache"))) return null;
+  let fd;
+  try {
+    fd = openSync5(vectorCachePath(storeDir), constants4.O_RDONLY | constants4.O_NOFOLLOW);
+  } catch {
+    return null;
+  }
+  const readAt = (buf, at2, len) => {
+    let got = 0;
+    while (got < len) {
+      const n = readSync3(fd, buf, got, len - got, at2 + got);
+      if (n === 0) break;
+      got += n;
+    }
+    return got;
+  };
+  let handedOver = false;
+  try {
+    const size2 = fstatSync3(fd).size;
+    const fixed = Buffer.alloc(52);
+    readAt(fixed, 0, Math.min(52, size2));
+    const hl = size2 >= 52 ? fixed.readUInt32LE(48) : 0;
+    const head = Buffer.alloc(Math.min(size2, 52 + hl));
+    readAt(head, 0, head.length);
+    const l = layoutOf(head, size2);
+    if (typeof l === "string") {
+      warn(l);
+      return null;
+    }
+    const stored = head.toString("latin1", 8, 48);
+    const sum = checksumFor(stored);
+    if (sum === null) {
+      warn("checksum of a kind this Node cannot compute");
+      return null;
+    }
+    const n = l.count;
+    const keyBytes = Buffer.allocUnsafe(l.keysBytes);
+    const scales = new Float32Array(n);
+    const codes = new Uint32Array(n * l.codeWords);
+    const kept = [
+      [l.headLen, l.headLen + l.keysBytes, keyBytes],
+      [l.scalesAt, l.rowsAt, new Uint8Array(scales.buffer)],
+      [l.codesAt, l.size, new Uint8Array(codes.buffer)]
+    ];
+    const chunk = Buffer.allocUnsafe(Math.min(READ_BYTES, Math.max(1, size2)));
+    for (let at2 = 48; at2 < size2; ) {
+      const len = readAt(chunk, at2, Math.min(chunk.length, size2 - at2));
+      if (len === 0) {
+        warn("truncated");
+        return null;
+      }
+      const part = chunk.subarray(0, len);
+      sum.update(part);
+      for (const [from, to, into] of kept) {
+        const a = Math.max(from, at2);
+        const b = Math.min(to, at2 + len);
+        if (a < b) into.set(part.subarray(a - at2, b - at2), a - from);
+      }
+      at2 += len;
+    }
+    if (sum.digest() !== stored) {
+      warn("checksum mismatch");
+      return null;
+    }
+    if (!LITTLE_ENDIAN) {
+      Buffer.from(scales.buffer).swap32();
+      Buffer.from(codes.buffer).swap32();
+    }
+    const keyText = keyBytes.toString("utf8");
+    const keyAt = keyStarts(keyText, n);
+    if (keyAt === null) {
+      warn("key count mismatch");
+      return null;
+    }
+    const dim = l.dim;
+    const block2 = new Int8Array(Math.max(1, Math.min(n, ROWS_PER_READ)) * dim);
+    const blockBytes = new Uint8Array(block2.buffer);
+    let blockFrom = -1;
+    let blockRows = 0;
+    handedOver = true;
+    return {
+      embedder: l.embedder,
+      dim,
+      count: n,
+      codeWords: l.codeWords,
+      keyText,
+      keyAt,
+      scales,
+      codes,
+      row(i) {
+        if (i < 0 || i >= n) throw new RangeError(`no row ${i} in the vector cache`);
+        if (blockFrom < 0 || i < blockFrom || i >= blockFrom + blockRows) {
+          blockFrom = i - i % ROWS_PER_READ;
+          blockRows = Math.min(ROWS_PER_READ, n - blockFrom);
+          if (readAt(blockBytes, l.rowsAt + blockFrom * dim, blockRows * dim) !== blockRows * dim) throw new Error("the vector cache shrank while it was read");
+        }
+        return block2.subarray((i - blockFrom) * dim, (i - blockFrom + 1) * dim);
+      },
+      close() {
+        closeSync5(fd);
+      }
+    };
+  } catch (err) {
+    warn(err.message);
+    return null;
+  } finally {
+    if (!handedOver) closeSync5(fd);
+  }
+}
+function copyRowsFrom(a, at2, from, to, out2) {
+  const { dim, codeWords: cw } = a;
+  const data = Buffer.from(a.rows.buffer, a.rows.byteOffset, a.rows.byteLength);
+  for (let i = from; i < to; i++) {
+    const r = at2(i);
+    const k = i - from;
+    out2.scales?.writeFloatLE(a.scales[r], k * 4);
+    if (out2.data) data.copy(out2.data, k * dim, r * dim, (r + 1) * dim);
+    if (out2.codes) for (let w2 = 0; w2 < cw; w2++) out2.codes.writeUInt32LE(a.codes[r * cw + w2], (k * cw + w2) * 4);
+  }
+}
+var WRITE_ROWS = 4096;
+async function writeVectorSource(storeDir, v) {
+  ensureOwnDirSync(join14(storeDir, ".cache"));
+  const target = vectorCachePath(storeDir);
+  const count = v.count;
+  let keysBytes = Math.max(0, count - 1);
+  for (let i = 0; i < count; i++) keysBytes += Buffer.byteLength(v.key(i), "utf8");
+  const header = Buffer.from(JSON.stringify({ format: FORMAT3, embedder: v.embedder, dim: v.dim, count, keysBytes, codeWords: v.codeWords }), "utf8");
+  const headLen = 8 + 40 + 4 + header.length;
+  const pad = (4 - (headLen + keysBytes) % 4) % 4;
+  const rowsEnd = headLen + keysBytes + pad + count * 4 + count * v.dim;
+  const pad2 = (4 - rowsEnd % 4) % 4;
+  const sum = newChecksum();
+  const tmp = tempPathFor(target);
+  const fd = openSync5(tmp, "wx", FILE_MODE);
+  let pos = 0;
+  const put = (b, hashed = true) => {
+    if (hashed) sum.update(b);
+    for (let at2 = 0; at2 < b.length; ) at2 += writeSync4(fd, b, at2, b.length - at2, pos + at2);
+    pos += b.length;
+  };
+  try {
+    const head = Buffer.alloc(52);
+    head.write(MAGIC2, 0, "latin1");
+    head.writeUInt32LE(header.length, 48);
+    put(head.subarray(0, 48), false);
+    put(head.subarray(48));
+    put(header);
+    let keyed = 0;
+    for (let from = 0; from < count; from += WRITE_ROWS) {
+      const to = Math.min(count, from + WRITE_ROWS);
+      const part = [];
+      for (let i = from; i < to; i++) part.push(v.key(i));
+      const bytes = Buffer.from((from > 0 ? "\n" : "") + part.join("\n"), "utf8");
+      keyed += bytes.length;
+      put(bytes);
+    }
+    if (keyed !== keysBytes) throw new Error("a vector key changed while the cache was written");
+    put(Buffer.alloc(pad));
+    const chunk = Buffer.allocUnsafe(WRITE_ROWS * Math.max(4, v.dim, v.codeWords * 4));
+    for (let from = 0; from < count; from += WRITE_ROWS) {
+      const to = Math.min(count, from + WRITE_ROWS);
+      v.copyRows(from, to, { scales: chunk });
+      put(chunk.subarray(0, (to - from) * 4));
+    }
+    for (let from = 0; from < count; from += WRITE_ROWS) {
+      const to = Math.min(count, from + WRITE_ROWS);
+      v.copyRows(from, to, { data: chunk });
+      put(chunk.subarray(0, (to - from) * v.dim));
+    }
+    put(Buffer.alloc(pad2));
+    const cb = v.codeWords * 4;
+    for (let from = 0; from < count && cb > 0; from += WRITE_ROWS) {
+      const to = Math.min(count, from + WRITE_ROWS);
+      v.copyRows(from, to, { codes: chunk });
+      put(chunk.subarray(0, (to - from) * cb));
+    }
+    const digest = Buffer.from(sum.digest(), "latin1");
+    for (let at2 = 0; at2 < digest.length; ) at2 += writeSync4(fd, digest, at2, digest.length - at2, 8 + at2);
+    fchmodSync2(fd, FILE_MODE);
+    await fsyncFd(fd);
+  } catch (err) {
+    try {
+      closeSync5(fd);
+    } catch {
+    }
+    rmSync7(tmp, { force: true });
+    throw err;
+  }
+  closeSync5(fd);
+  try {
+    renameSync4(tmp, target);
+  } catch (err) {
+    rmSync7(tmp, { force: true });
+    throw err;
+  }
+  await fsyncDir(join14(storeDir, ".cache"));
+}
+
 // server/src/core/index/vectors.ts
 function embedText(doc) {
   const scopes = doc.scopes.map((s2) => s2.replace(/[:_-]+/g, " ")).join(", ");
@@ -12969,6 +13233,10 @@ var VectorIndex = class {
   /** Uint32 words per sign code. */
   get codeWords() {
     return this.words;
+  }
+  /** For the cache save: rows[from..to)'s scales, values and codes into the outputs (vectorCache.ts), no object per row. */
+  copyRows(rows, from, to, out2) {
+    copyRowsFrom({ dim: this.dim, codeWords: this.words, scales: this.scale, rows: this.data, codes: this.codes }, (i) => rows[i], from, to, out2);
   }
   /** The quantised row, scale and sign code of `row`, for the cache. */
   raw(row2) {
@@ -13381,265 +13649,6 @@ function signCode(rot, v, out2, at2) {
   }
 }
 
-// server/src/core/index/vectorCache.ts
-import { closeSync as closeSync5, constants as constants4, fchmodSync as fchmodSync2, fstatSync as fstatSync3, openSync as openSync5, readSync as readSync3, renameSync as renameSync4, rmSync as rmSync7, writeSync as writeSync4 } from "node:fs";
-import { join as join14 } from "node:path";
-var VECTOR_FILE = "vectors.bin";
-var MAGIC2 = "CAIRNVEC";
-var FORMAT3 = 2;
-function rowFinder(v) {
-  const { keyText: t, keyAt } = v;
-  const n = keyAt.length - 1;
-  let next2 = 0;
-  let byKey = null;
-  const isAt = (i, id, updated) => {
-    const o = keyAt[i];
-    return keyAt[i + 1] - 1 - o === id.length + 1 + updated.length && t.startsWith(id, o) && t.charCodeAt(o + id.length) === 9 && t.startsWith(updated, o + id.length + 1);
-  };
-  return (id, updated) => {
-    if (next2 < n && isAt(next2, id, updated)) return next2++;
-    if (byKey === null) {
-      byKey = /* @__PURE__ */ new Map();
-      for (let i2 = 0; i2 < n; i2++) byKey.set(t.slice(keyAt[i2], keyAt[i2 + 1] - 1), i2);
-    }
-    const i = byKey.get(`${id}	${updated}`);
-    if (i !== void 0) next2 = i + 1;
-    return i;
-  };
-}
-function vectorCachePath(storeDir) {
-  return join14(storeDir, ".cache", VECTOR_FILE);
-}
-function layoutOf(head, size2) {
-  if (size2 < 52 || head.length < 52 || head.toString("latin1", 0, 8) !== MAGIC2) return "not a vector cache";
-  const hl = head.readUInt32LE(48);
-  if (head.length < 52 + hl) return "truncated";
-  let h;
-  try {
-    h = JSON.parse(head.toString("utf8", 52, 52 + hl));
-  } catch {
-    return "unreadable header";
-  }
-  if (h.format !== FORMAT3) return `format ${String(h.format)}, expected ${FORMAT3}`;
-  const { embedder, dim, count, keysBytes, codeWords } = h;
-  if (typeof embedder !== "string" || !Number.isInteger(dim) || !Number.isInteger(count) || !Number.isInteger(keysBytes) || !Number.isInteger(codeWords)) return "malformed header";
-  if (dim < 1 || count < 0 || keysBytes < 0 || codeWords < 0) return "malformed header";
-  const n = count;
-  const headLen = 52 + hl;
-  const pad = (4 - (headLen + keysBytes) % 4) % 4;
-  const scalesAt = headLen + keysBytes + pad;
-  const rowsAt = scalesAt + n * 4;
-  const rowsEnd = rowsAt + n * dim;
-  const codesAt = rowsEnd + (4 - rowsEnd % 4) % 4;
-  if (size2 !== codesAt + n * codeWords * 4) return "truncated";
-  return { embedder, dim, count: n, codeWords, headLen, keysBytes, scalesAt, rowsAt, rowsEnd, codesAt, size: size2 };
-}
-function keyStarts(keyText, n) {
-  const keyAt = new Int32Array(n + 1);
-  let found = 0;
-  if (n > 0) {
-    for (let nl = keyText.indexOf("\n"); nl >= 0 && found < n; nl = keyText.indexOf("\n", nl + 1)) keyAt[++found] = nl + 1;
-    keyAt[++found] = keyText.length + 1;
-  }
-  return found === n ? keyAt : null;
-}
-var READ_BYTES = 1 << 20;
-var ROWS_PER_READ = 4096;
-function readVectors(storeDir, warn) {
-  if (!isOwnDirSync(join14(storeDir, ".cache"))) return null;
-  let fd;
-  try {
-    fd = openSync5(vectorCachePath(storeDir), constants4.O_RDONLY | constants4.O_NOFOLLOW);
-  } catch {
-    return null;
-  }
-  const readAt = (buf, at2, len) => {
-    let got = 0;
-    while (got < len) {
-      const n = readSync3(fd, buf, got, len - got, at2 + got);
-      if (n === 0) break;
-      got += n;
-    }
-    return got;
-  };
-  let handedOver = false;
-  try {
-    const size2 = fstatSync3(fd).size;
-    const fixed = Buffer.alloc(52);
-    readAt(fixed, 0, Math.min(52, size2));
-    const hl = size2 >= 52 ? fixed.readUInt32LE(48) : 0;
-    const head = Buffer.alloc(Math.min(size2, 52 + hl));
-    readAt(head, 0, head.length);
-    const l = layoutOf(head, size2);
-    if (typeof l === "string") {
-      warn(l);
-      return null;
-    }
-    const stored = head.toString("latin1", 8, 48);
-    const sum = checksumFor(stored);
-    if (sum === null) {
-      warn("checksum of a kind this Node cannot compute");
-      return null;
-    }
-    const n = l.count;
-    const keyBytes = Buffer.allocUnsafe(l.keysBytes);
-    const scales = new Float32Array(n);
-    const codes = new Uint32Array(n * l.codeWords);
-    const kept = [
-      [l.headLen, l.headLen + l.keysBytes, keyBytes],
-      [l.scalesAt, l.rowsAt, new Uint8Array(scales.buffer)],
-      [l.codesAt, l.size, new Uint8Array(codes.buffer)]
-    ];
-    const chunk = Buffer.allocUnsafe(Math.min(READ_BYTES, Math.max(1, size2)));
-    for (let at2 = 48; at2 < size2; ) {
-      const len = readAt(chunk, at2, Math.min(chunk.length, size2 - at2));
-      if (len === 0) {
-        warn("truncated");
-        return null;
-      }
-      const part = chunk.subarray(0, len);
-      sum.update(part);
-      for (const [from, to, into] of kept) {
-        const a = Math.max(from, at2);
-        const b = Math.min(to, at2 + len);
-        if (a < b) into.set(part.subarray(a - at2, b - at2), a - from);
-      }
-      at2 += len;
-    }
-    if (sum.digest() !== stored) {
-      warn("checksum mismatch");
-      return null;
-    }
-    if (!LITTLE_ENDIAN) {
-      Buffer.from(scales.buffer).swap32();
-      Buffer.from(codes.buffer).swap32();
-    }
-    const keyText = keyBytes.toString("utf8");
-    const keyAt = keyStarts(keyText, n);
-    if (keyAt === null) {
-      warn("key count mismatch");
-      return null;
-    }
-    const dim = l.dim;
-    const block2 = new Int8Array(Math.max(1, Math.min(n, ROWS_PER_READ)) * dim);
-    const blockBytes = new Uint8Array(block2.buffer);
-    let blockFrom = -1;
-    let blockRows = 0;
-    handedOver = true;
-    return {
-      embedder: l.embedder,
-      dim,
-      count: n,
-      codeWords: l.codeWords,
-      keyText,
-      keyAt,
-      scales,
-      codes,
-      row(i) {
-        if (i < 0 || i >= n) throw new RangeError(`no row ${i} in the vector cache`);
-        if (blockFrom < 0 || i < blockFrom || i >= blockFrom + blockRows) {
-          blockFrom = i - i % ROWS_PER_READ;
-          blockRows = Math.min(ROWS_PER_READ, n - blockFrom);
-          if (readAt(blockBytes, l.rowsAt + blockFrom * dim, blockRows * dim) !== blockRows * dim) throw new Error("the vector cache shrank while it was read");
-        }
-        return block2.subarray((i - blockFrom) * dim, (i - blockFrom + 1) * dim);
-      },
-      close() {
-        closeSync5(fd);
-      }
-    };
-  } catch (err) {
-    warn(err.message);
-    return null;
-  } finally {
-    if (!handedOver) closeSync5(fd);
-  }
-}
-var WRITE_ROWS = 4096;
-async function writeVectorSource(storeDir, v) {
-  ensureOwnDirSync(join14(storeDir, ".cache"));
-  const target = vectorCachePath(storeDir);
-  const count = v.count;
-  let keysBytes = Math.max(0, count - 1);
-  for (let i = 0; i < count; i++) keysBytes += Buffer.byteLength(v.key(i), "utf8");
-  const header = Buffer.from(JSON.stringify({ format: FORMAT3, embedder: v.embedder, dim: v.dim, count, keysBytes, codeWords: v.codeWords }), "utf8");
-  const headLen = 8 + 40 + 4 + header.length;
-  const pad = (4 - (headLen + keysBytes) % 4) % 4;
-  const rowsEnd = headLen + keysBytes + pad + count * 4 + count * v.dim;
-  const pad2 = (4 - rowsEnd % 4) % 4;
-  const sum = newChecksum();
-  const tmp = tempPathFor(target);
-  const fd = openSync5(tmp, "wx", FILE_MODE);
-  let pos = 0;
-  const put = (b, hashed = true) => {
-    if (hashed) sum.update(b);
-    for (let at2 = 0; at2 < b.length; ) at2 += writeSync4(fd, b, at2, b.length - at2, pos + at2);
-    pos += b.length;
-  };
-  try {
-    const head = Buffer.alloc(52);
-    head.write(MAGIC2, 0, "latin1");
-    head.writeUInt32LE(header.length, 48);
-    put(head.subarray(0, 48), false);
-    put(head.subarray(48));
-    put(header);
-    let keyed = 0;
-    for (let from = 0; from < count; from += WRITE_ROWS) {
-      const to = Math.min(count, from + WRITE_ROWS);
-      const part = [];
-      for (let i = from; i < to; i++) part.push(v.key(i));
-      const bytes = Buffer.from((from > 0 ? "\n" : "") + part.join("\n"), "utf8");
-      keyed += bytes.length;
-      put(bytes);
-    }
-    if (keyed !== keysBytes) throw new Error("a vector key changed while the cache was written");
-    put(Buffer.alloc(pad));
-    const chunk = Buffer.allocUnsafe(WRITE_ROWS * Math.max(4, v.dim, v.codeWords * 4));
-    for (let from = 0; from < count; from += WRITE_ROWS) {
-      const to = Math.min(count, from + WRITE_ROWS);
-      for (let i = from; i < to; i++) chunk.writeFloatLE(v.row(i).scale, (i - from) * 4);
-      put(chunk.subarray(0, (to - from) * 4));
-    }
-    for (let from = 0; from < count; from += WRITE_ROWS) {
-      const to = Math.min(count, from + WRITE_ROWS);
-      for (let i = from; i < to; i++) {
-        const d = v.row(i).data;
-        chunk.set(new Uint8Array(d.buffer, d.byteOffset, v.dim), (i - from) * v.dim);
-      }
-      put(chunk.subarray(0, (to - from) * v.dim));
-    }
-    put(Buffer.alloc(pad2));
-    const cb = v.codeWords * 4;
-    for (let from = 0; from < count && cb > 0; from += WRITE_ROWS) {
-      const to = Math.min(count, from + WRITE_ROWS);
-      for (let i = from; i < to; i++) {
-        const code = v.row(i).code;
-        for (let w2 = 0; w2 < v.codeWords; w2++) chunk.writeUInt32LE(code[w2], (i - from) * cb + w2 * 4);
-      }
-      put(chunk.subarray(0, (to - from) * cb));
-    }
-    const digest = Buffer.from(sum.digest(), "latin1");
-    for (let at2 = 0; at2 < digest.length; ) at2 += writeSync4(fd, digest, at2, digest.length - at2, 8 + at2);
-    fchmodSync2(fd, FILE_MODE);
-    await fsyncFd(fd);
-  } catch (err) {
-    try {
-      closeSync5(fd);
-    } catch {
-    }
-    rmSync7(tmp, { force: true });
-    throw err;
-  }
-  closeSync5(fd);
-  try {
-    renameSync4(tmp, target);
-  } catch (err) {
-    rmSync7(tmp, { force: true });
-    throw err;
-  }
-  await fsyncDir(join14(storeDir, ".cache"));
-}
-
 // server/src/core/index/semantic.ts
 var BATCH2 = 64;
 var GC_EVERY = 25e3;
@@ -13941,7 +13950,7 @@ ${vectorKey(t)}`);
     }
     try {
       const saving = this.changes;
-      await writeVectorSource(this.store.dir, { embedder: v.embedderId, dim: v.dim, codeWords: v.codeWords, count: docs.length, key: (i) => vectorKey(docs[i]), row: (i) => v.raw(rows[i]) });
+      await writeVectorSource(this.store.dir, { embedder: v.embedderId, dim: v.dim, codeWords: v.codeWords, count: docs.length, key: (i) => vectorKey(docs[i]), copyRows: (from, to, out2) => v.copyRows(rows, from, to, out2) });
       this.changes = Math.max(0, this.changes - saving);
     } catch (err) {
       this.opts.warn(`could not save the vector cache: ${err.message}`);

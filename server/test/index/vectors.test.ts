@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { VectorIndex, EXACT_MAX } from '../../src/core/index/vectors.ts';
-import { decodeVectors, encodeVectors, readVectors, rowFinder, writeVectorSource } from '../../src/core/index/vectorCache.ts';
+import { copyRowsFrom, decodeVectors, encodeVectors, readVectors, rowFinder, writeVectorSource } from '../../src/core/index/vectorCache.ts';
 import { testEmbed } from '../helpers/testEmbedder.ts';
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -155,7 +155,7 @@ test('vector cache: the streamed save writes exactly the bytes of encodeVectors 
   const keys = rows.map(({ doc: d }) => `${d.id}\t${d.updated}`);
   const dir = tempDir('cairn-vec-');
   try {
-    await writeVectorSource(dir, { embedder: 'test:x', dim, codeWords: cw, count: keys.length, key: (i) => keys[i]!, row: (i) => ix.raw(rows[i]!.row) });
+    await writeVectorSource(dir, { embedder: 'test:x', dim, codeWords: cw, count: keys.length, key: (i) => keys[i]!, copyRows: (from, to, out) => ix.copyRows(rows.map((r) => r.row), from, to, out) });
     const file = readFileSync(join(dir, '.cache', 'vectors.bin'));
     assert.ok(file.equals(encodeVectors({ embedder: 'test:x', dim, keys, scales, rows: data, codeWords: cw, codes })), 'same bytes');
     assert.equal(readdirSync(join(dir, '.cache')).length, 1, 'no temp file left');
@@ -271,7 +271,7 @@ test('a streamed vector save and read, past a chunk: the same bytes as one encod
   const codes = new Uint32Array(n).map((_, i) => (i * 2654435761) >>> 0);
   const dir = tempDir('cairn-vec-');
   try {
-    await writeVectorSource(dir, { embedder: 'test:x', dim, codeWords: 1, count: n, key: (i) => keys[i]!, row: (i) => ({ data: rows.subarray(i * dim, (i + 1) * dim), scale: scales[i]!, code: codes.subarray(i, i + 1) }) });
+    await writeVectorSource(dir, { embedder: 'test:x', dim, codeWords: 1, count: n, key: (i) => keys[i]!, copyRows: (from, to, out) => copyRowsFrom({ dim, codeWords: 1, scales, rows, codes }, (i) => i, from, to, out) });
     const path = join(dir, '.cache', 'vectors.bin');
     const file = readFileSync(path);
     assert.ok(file.equals(encodeVectors({ embedder: 'test:x', dim, keys, scales, rows, codeWords: 1, codes })), 'same bytes');

@@ -349,7 +349,7 @@ export class SemanticLeg {
     const v = this.vec;
     if (!v || !existsSync(this.store.dir)) return;
     const docs: StoredMemory[] = [];
-    const rows: number[] = [];
+    const rows: number[] = []; // the index's row of each saved memory
     for (const { doc, row } of v.entries()) {
       if (this.store.get(doc.id) !== doc) continue;
       docs.push(doc);
@@ -359,7 +359,7 @@ export class SemanticLeg {
       const saving = this.changes;
       // streamed from the index's own rows (vectorCache.ts): no copy of every vector; changes made
       // while its fsync runs off the event loop count toward the next save
-      await writeVectorSource(this.store.dir, { embedder: v.embedderId, dim: v.dim, codeWords: v.codeWords, count: docs.length, key: (i) => vectorKey(docs[i]!), row: (i) => v.raw(rows[i]!) });
+      await writeVectorSource(this.store.dir, { embedder: v.embedderId, dim: v.dim, codeWords: v.codeWords, count: docs.length, key: (i) => vectorKey(docs[i]!), copyRows: (from, to, out) => v.copyRows(rows, from, to, out) });
       this.changes = Math.max(0, this.changes - saving);
     } catch (err) {
       this.opts.warn(`could not save the vector cache: ${(err as Error).message}`);

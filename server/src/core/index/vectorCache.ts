@@ -333,7 +333,7 @@ export function readVectors(storeDir: string, warn: (why: string) => void): Vect
   }
 }
 
-/** The rows to save, read one at a time (the index's own arrays: no copy of the whole set). */
+/** The rows to save, copied a range at a time out of their owner's arrays (no copy of the whole set, no object per row). */
 export interface VectorSource {
   embedder: string;
   dim: number;
@@ -341,21 +341,30 @@ export interface VectorSource {
   count: number;
   /** row i's key ("id\tupdated"), asked twice per save (its length, then its bytes): no array of every key */
   key(i: number): string;
-  /** row i's int8 values (dim), scale and sign code (codeWords) */
-  row(i: number): { data: Int8Array; scale: number; code: Uint32Array };
+  /**
+   * Copies rows [from, to) into whichever outputs are given, from their starts: scales as
+   * float32 LE, int8 values (dim per row), sign codes as uint32 LE (codeWords per row).
+   */
+  copyRows(from: number, to: number, out: RowOutputs): void;
 }
 
-/** Atomic write; refuses (throws) when .cache is not the store's own directory (a symlink): nothing is written outside the store. */
-export async function writeVectors(storeDir: string, v: VectorRows): Promise<void> {
-  const cw = v.codeWords;
-  await writeVectorSource(storeDir, {
-    embedder: v.embedder,
-    dim: v.dim,
-    codeWords: cw,
-    count: v.keys.length,
-    key: (i) => v.keys[i]!,
-    row: (i) => ({ data: v.rows.subarray(i * v.dim, (i + 1) * v.dim), scale: v.scales[i]!, code: v.codes.subarray(i * cw, (i + 1) * cw) }),
-  });
+export interface RowOutputs {
+  scales?: Buffer;
+  data?: Buffer;
+  codes?: Buffer;
+}
+
+/** copyRows over plain arrays: `at(i)` is the array row of saved row i. */
+export function copyRowsFrom(a: { dim: number; codeWords: number; scales: Float32Array; rows: Int8Array; codes: Uint32Array }, at: (i: number) => number, from: number, to: number, out: RowOutputs): void {
+  const { dim, codeWords: cw } = a;
+  const data = Buffer.from(a.rows.buffer, a.rows.byteOffset, a.rows.byteLength);
+  for (let i = from; i < to; i++) {
+    const r = at(i);
+    const k = i - from;
+    out.scales?.writeFloatLE(a.scales[r]!, k * 4);
+    if (out.data) data.copy(out.data, k * dim, r * dim, (r + 1) * dim);
+    if (out.codes) for (let w = 0; w < cw; w++) out.codes.writeUInt32LE(a.codes[r * cw + w]!, (k * cw + w) * 4);
+  }
 }
 
 /** Rows per chunk of the streamed write. */
@@ -411,25 +420,19 @@ export async function writeVectorSource(storeDir: string, v: VectorSource): Prom
     // scales, then rows, then (after pad2) codes: each streamed WRITE_ROWS at a time
     for (let from = 0; from < count; from += WRITE_ROWS) {
       const to = Math.min(count, from + WRITE_ROWS);
-      for (let i = from; i < to; i++) chunk.writeFloatLE(v.row(i).scale, (i - from) * 4);
+      v.copyRows(from, to, { scales: chunk });
       put(chunk.subarray(0, (to - from) * 4));
     }
     for (let from = 0; from < count; from += WRITE_ROWS) {
       const to = Math.min(count, from + WRITE_ROWS);
-      for (let i = from; i < to; i++) {
-        const d = v.row(i).data;
-        chunk.set(new Uint8Array(d.buffer, d.byteOffset, v.dim), (i - from) * v.dim);
-      }
+      v.copyRows(from, to, { data: chunk });
       put(chunk.subarray(0, (to - from) * v.dim));
     }
     put(Buffer.alloc(pad2));
     const cb = v.codeWords * 4;
     for (let from = 0; from < count && cb > 0; from += WRITE_ROWS) {
       const to = Math.min(count, from + WRITE_ROWS);
-      for (let i = from; i < to; i++) {
-        const code = v.row(i).code;
-        for (let w = 0; w < v.codeWords; w++) chunk.writeUInt32LE(code[w]!, (i - from) * cb + w * 4);
-      }
+      v.copyRows(from, to, { codes: chunk });
       put(chunk.subarray(0, (to - from) * cb));
     }
     const digest = Buffer.from(sum.digest(), 'latin1');

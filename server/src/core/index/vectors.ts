@@ -22,6 +22,7 @@
 import type { IndexDoc } from './analyze.ts';
 import { expiresOf } from './analyze.ts';
 import { simdKernels, type SimdKernels } from './simd.ts';
+import { copyRowsFrom, type RowOutputs } from './vectorCache.ts';
 
 /** The embedder contract (core/embed/embedder.ts), structurally: index/ does not depend on embed/. */
 export interface VectorEmbedder {
@@ -163,6 +164,11 @@ export class VectorIndex<D extends IndexDoc> {
   /** Uint32 words per sign code. */
   get codeWords(): number {
     return this.words;
+  }
+
+  /** For the cache save: rows[from..to)'s scales, values and codes into the outputs (vectorCache.ts), no object per row. */
+  copyRows(rows: ArrayLike<number>, from: number, to: number, out: RowOutputs): void {
+    copyRowsFrom({ dim: this.dim, codeWords: this.words, scales: this.scale, rows: this.data, codes: this.codes }, (i) => rows[i]!, from, to, out);
   }
 
   /** The quantised row, scale and sign code of `row`, for the cache. */
