@@ -38019,7 +38019,7 @@ function watchPending(storeDir, fn, intervalMs = 1e3) {
 }
 
 // server/src/core/store/store.ts
-import { promises as fsp6, lstatSync as lstatSync5, readdirSync as readdirSync2, statSync as statSync3 } from "node:fs";
+import { promises as fsp6, lstatSync as lstatSync6, readdirSync as readdirSync2, statSync as statSync3 } from "node:fs";
 import { basename as basename2, dirname as dirname5, join as join10, sep } from "node:path";
 
 // server/src/core/store/lock.ts
@@ -38849,8 +38849,159 @@ function mergeKeys(rec, m) {
 }
 
 // server/src/core/store/listing.ts
-import { promises as fsp5, lstatSync as lstatSync3, rmSync as rmSync3 } from "node:fs";
+import { promises as fsp5, lstatSync as lstatSync4, rmSync as rmSync3 } from "node:fs";
 import { join as join8 } from "node:path";
+
+// server/src/core/store/fileWorker.ts
+import { lstatSync as lstatSync3, readFileSync as readFileSync5 } from "node:fs";
+import { Worker } from "node:worker_threads";
+var BATCH = 512;
+var AHEAD = 2;
+var WORKER_SOURCE = `
+const { parentPort } = require('node:worker_threads');
+const { lstatSync, readFileSync } = require('node:fs');
+parentPort.on('message', (m) => {
+  if (m === null) return parentPort.close();
+  if (m.op === 'stat') {
+    const n = m.names.length;
+    const stats = new Float64Array(2 * n);
+    const kinds = new Uint8Array(n);
+    for (let i = 0; i < n; i++) {
+      const st = lstatSync(m.prefix + m.names[i], { throwIfNoEntry: false });
+      if (st === undefined) continue;
+      kinds[i] = st.isFile() ? 1 : st.isSymbolicLink() ? 2 : 3;
+      stats[2 * i] = st.size;
+      stats[2 * i + 1] = st.mtimeMs;
+    }
+    return parentPort.postMessage({ stats, kinds }, [stats.buffer, kinds.buffer]);
+  }
+  const paths = m.paths;
+  const out = new Array(paths.length);
+  for (let i = 0; i < paths.length; i++) {
+    try {
+      out[i] = readFileSync(paths[i], 'utf8');
+    } catch (err) {
+      out[i] = { code: err && err.code, message: String(err && err.message) };
+    }
+  }
+  parentPort.postMessage(out);
+});
+`;
+function startWorker() {
+  try {
+    const w2 = new Worker(WORKER_SOURCE, { eval: true });
+    w2.unref();
+    return w2;
+  } catch {
+    return null;
+  }
+}
+function statHere(prefix, names) {
+  const n2 = names.length;
+  const stats = new Float64Array(2 * n2);
+  const kinds = new Uint8Array(n2);
+  for (let i = 0; i < n2; i++) {
+    let st;
+    try {
+      st = lstatSync3(prefix + names[i]);
+    } catch {
+      continue;
+    }
+    kinds[i] = st.isFile() ? 1 : st.isSymbolicLink() ? 2 : 3;
+    stats[2 * i] = st.size;
+    stats[2 * i + 1] = st.mtimeMs;
+  }
+  return { stats, kinds };
+}
+async function statNames(prefix, names, opts = {}) {
+  const w2 = opts.worker === false ? null : startWorker();
+  if (w2 === null) return statHere(prefix, names);
+  try {
+    return await new Promise((resolve10, reject) => {
+      w2.once("message", resolve10);
+      w2.once("error", reject);
+      w2.once("exit", () => reject(new Error("the stat worker exited")));
+      w2.postMessage({ op: "stat", prefix, names });
+    });
+  } catch {
+    return statHere(prefix, names);
+  } finally {
+    w2.removeAllListeners();
+    w2.on("error", () => void 0);
+    void w2.terminate();
+  }
+}
+function readOne(p) {
+  try {
+    return readFileSync5(p, "utf8");
+  } catch (err) {
+    return { code: err.code, message: err.message };
+  }
+}
+function isReadFailure(x) {
+  return typeof x !== "string";
+}
+async function* readAhead(paths, opts = {}) {
+  const batch = opts.batch ?? BATCH;
+  const worker = opts.worker === false ? null : startWorker();
+  let done = 0;
+  if (worker !== null) {
+    const w2 = worker;
+    const arrived = [];
+    let failed = null;
+    let wake = null;
+    const signal = () => {
+      const f = wake;
+      wake = null;
+      f?.();
+    };
+    w2.on("message", (texts) => {
+      arrived.push(texts);
+      signal();
+    });
+    w2.on("error", (err) => {
+      failed = err;
+      signal();
+    });
+    w2.on("exit", () => {
+      failed ??= new Error("reader exited");
+      signal();
+    });
+    let asked = 0;
+    const ask = () => {
+      if (asked >= paths.length) return;
+      const to = Math.min(paths.length, asked + batch);
+      w2.postMessage({ op: "read", paths: paths.slice(asked, to) });
+      asked = to;
+    };
+    try {
+      for (let i = 0; i < AHEAD; i++) ask();
+      while (done < paths.length && failed === null) {
+        if (arrived.length === 0) {
+          await new Promise((r) => wake = r);
+          continue;
+        }
+        const texts = arrived.shift();
+        ask();
+        done += texts.length;
+        yield texts;
+      }
+    } finally {
+      w2.removeAllListeners("exit");
+      w2.postMessage(null);
+      void w2.terminate();
+    }
+  }
+  while (done < paths.length) {
+    const to = Math.min(paths.length, done + batch);
+    const texts = [];
+    for (let i = done; i < to; i++) texts.push(readOne(paths[i]));
+    done = to;
+    yield texts;
+  }
+}
+
+// server/src/core/store/listing.ts
 var Listing = class {
   names = [];
   inDir = [];
@@ -38930,6 +39081,10 @@ async function listStoreFiles(dirs, cleanTemps, onSymlink, flat = dirs.length, p
       if (err.code === "ENOENT") continue;
       throw err;
     }
+    if (names.length >= STAT_AHEAD_MIN) {
+      await listBig(found, di, d, names, cleanTemps, onSymlink, pause3);
+      continue;
+    }
     let k = 0;
     for (const name of names) {
       if (pause3 && ++k % PAUSE_EVERY === 0) await pause3();
@@ -38941,7 +39096,7 @@ async function listStoreFiles(dirs, cleanTemps, onSymlink, flat = dirs.length, p
       const p = found.pathIn(di, name);
       let st = null;
       try {
-        st = lstatSync3(p);
+        st = lstatSync4(p);
       } catch {
         continue;
       }
@@ -38951,9 +39106,38 @@ async function listStoreFiles(dirs, cleanTemps, onSymlink, flat = dirs.length, p
   }
   return found;
 }
+var STAT_AHEAD_MIN = 4e3;
+async function listBig(found, di, d, names, cleanTemps, onSymlink, pause3) {
+  const md = [];
+  let k = 0;
+  for (const name of names) {
+    if (pause3 && ++k % (PAUSE_EVERY * 64) === 0) await pause3();
+    if (isTempName(name)) {
+      if (cleanTemps) removeIfDeadTemp(d, name);
+      continue;
+    }
+    if (name.endsWith(".md") && !name.startsWith(".")) md.push(name);
+  }
+  const prefix = found.pathIn(di, "");
+  const cut = pause3 ? 0 : md.length >> 1;
+  const theirs = cut === 0 ? md : md.slice(cut);
+  const rest = statNames(prefix, theirs);
+  const take = (names2, s2) => {
+    for (let i = 0; i < names2.length; i++) {
+      const kind = s2.kinds[i];
+      if (kind === 1) found.add(di, names2[i], s2.stats[2 * i], s2.stats[2 * i + 1]);
+      else if (kind === 2) onSymlink(prefix + names2[i]);
+    }
+  };
+  if (cut > 0) {
+    const mine = md.slice(0, cut);
+    take(mine, statHere(prefix, mine));
+  }
+  take(theirs, await rest);
+}
 
 // server/src/core/store/notes.ts
-import { lstatSync as lstatSync4, readdirSync, rmSync as rmSync4 } from "node:fs";
+import { lstatSync as lstatSync5, readdirSync, rmSync as rmSync4 } from "node:fs";
 import { join as join9 } from "node:path";
 var NOTES_DIR = "notes";
 var MEMORIES_ROOT = "/memories";
@@ -39018,7 +39202,7 @@ function listNoteFiles(notesDir, add, onSymlink, cleanTemps) {
       if (name.startsWith(".")) continue;
       let st;
       try {
-        st = lstatSync4(p);
+        st = lstatSync5(p);
       } catch {
         continue;
       }
@@ -39052,105 +39236,6 @@ function noteOfTombstone(m) {
     }
   }
   return path2 !== null && text3 !== null ? { path: path2, text: text3 } : null;
-}
-
-// server/src/core/store/readAhead.ts
-import { readFileSync as readFileSync5 } from "node:fs";
-import { Worker } from "node:worker_threads";
-var BATCH = 512;
-var AHEAD = 2;
-var WORKER_SOURCE = `
-const { parentPort } = require('node:worker_threads');
-const { readFileSync } = require('node:fs');
-parentPort.on('message', (paths) => {
-  if (paths === null) return parentPort.close();
-  const out = new Array(paths.length);
-  for (let i = 0; i < paths.length; i++) {
-    try {
-      out[i] = readFileSync(paths[i], 'utf8');
-    } catch (err) {
-      out[i] = { code: err && err.code, message: String(err && err.message) };
-    }
-  }
-  parentPort.postMessage(out);
-});
-`;
-function readOne(p) {
-  try {
-    return readFileSync5(p, "utf8");
-  } catch (err) {
-    return { code: err.code, message: err.message };
-  }
-}
-function isReadFailure(x) {
-  return typeof x !== "string";
-}
-async function* readAhead(paths, opts = {}) {
-  const batch = opts.batch ?? BATCH;
-  let worker = null;
-  if (opts.worker !== false) {
-    try {
-      worker = new Worker(WORKER_SOURCE, { eval: true });
-      worker.unref();
-    } catch {
-      worker = null;
-    }
-  }
-  let done = 0;
-  if (worker !== null) {
-    const w2 = worker;
-    const arrived = [];
-    let failed = null;
-    let wake = null;
-    const signal = () => {
-      const f = wake;
-      wake = null;
-      f?.();
-    };
-    w2.on("message", (texts) => {
-      arrived.push(texts);
-      signal();
-    });
-    w2.on("error", (err) => {
-      failed = err;
-      signal();
-    });
-    w2.on("exit", () => {
-      failed ??= new Error("reader exited");
-      signal();
-    });
-    let asked = 0;
-    const ask = () => {
-      if (asked >= paths.length) return;
-      const to = Math.min(paths.length, asked + batch);
-      w2.postMessage(paths.slice(asked, to));
-      asked = to;
-    };
-    try {
-      for (let i = 0; i < AHEAD; i++) ask();
-      while (done < paths.length && failed === null) {
-        if (arrived.length === 0) {
-          await new Promise((r) => wake = r);
-          continue;
-        }
-        const texts = arrived.shift();
-        ask();
-        done += texts.length;
-        yield texts;
-      }
-    } finally {
-      w2.removeAllListeners("exit");
-      w2.postMessage(null);
-      void w2.terminate();
-    }
-  }
-  while (done < paths.length) {
-    const to = Math.min(paths.length, done + batch);
-    const texts = [];
-    for (let i = done; i < to; i++) texts.push(readOne(paths[i]));
-    done = to;
-    yield texts;
-  }
 }
 
 // server/src/core/store/store.ts
@@ -39535,7 +39620,7 @@ var Store = class {
     progress2?.(changed.length, changed.length);
     return changed.length + dropped;
   }
-  /** The texts reconcile() will read, in its order, from a worker reading ahead (readAhead.ts). */
+  /** The texts reconcile() will read, in its order, from a worker reading ahead (fileWorker.ts). */
   readsAhead(found, changed, seeded) {
     const paths = [];
     for (const i of changed) {
@@ -39901,7 +39986,7 @@ var Store = class {
   }
   async freeName(dir, name) {
     let candidate = join10(dir, name);
-    for (let n2 = 2; this.files.has(candidate) || lstatSync5(candidate, { throwIfNoEntry: false }); n2++) {
+    for (let n2 = 2; this.files.has(candidate) || lstatSync6(candidate, { throwIfNoEntry: false }); n2++) {
       candidate = join10(dir, name.replace(/\.md$/, `-${n2}.md`));
     }
     return candidate;
@@ -46257,7 +46342,7 @@ import {
   closeSync as closeSync6,
   fsyncSync,
   openSync as openSync6,
-  lstatSync as lstatSync6,
+  lstatSync as lstatSync7,
   readFileSync as readFileSync8,
   readdirSync as readdirSync5,
   renameSync as renameSync5,
@@ -46370,7 +46455,7 @@ function listLogFiles(dir, listed) {
   }
   names = names.filter((n2) => {
     try {
-      return lstatSync6(join18(dir, n2)).isFile();
+      return lstatSync7(join18(dir, n2)).isFile();
     } catch {
       return false;
     }
@@ -48057,7 +48142,7 @@ var MemoryToolError = class extends CairnError {
 };
 
 // server/src/core/notes/paths.ts
-import { lstatSync as lstatSync7 } from "node:fs";
+import { lstatSync as lstatSync8 } from "node:fs";
 import { join as join22, resolve as resolve5, sep as sep2 } from "node:path";
 var escapes = (p) => new MemoryToolError(`Path ${p} would escape /memories directory`);
 function decoded(p) {
@@ -48094,7 +48179,7 @@ function resolveMemoryPath(notesDir, path2, arg = "path") {
     cur = s2 === "" ? cur : join22(cur, s2);
     let st;
     try {
-      st = lstatSync7(cur);
+      st = lstatSync8(cur);
     } catch {
       break;
     }
@@ -49063,7 +49148,7 @@ function capPage(page, cursorFor, budget = LIMITS.responseChars) {
 }
 
 // server/src/core/curation/feedback.ts
-import { closeSync as closeSync8, existsSync as existsSync10, fstatSync as fstatSync5, lstatSync as lstatSync8, openSync as openSync8, promises as fsp10, readFileSync as readFileSync11, readSync as readSync4, renameSync as renameSync6, rmSync as rmSync9, statSync as statSync8, writeFileSync as writeFileSync3 } from "node:fs";
+import { closeSync as closeSync8, existsSync as existsSync10, fstatSync as fstatSync5, lstatSync as lstatSync9, openSync as openSync8, promises as fsp10, readFileSync as readFileSync11, readSync as readSync4, renameSync as renameSync6, rmSync as rmSync9, statSync as statSync8, writeFileSync as writeFileSync3 } from "node:fs";
 import { basename as basename4, join as join24 } from "node:path";
 import { gunzipSync as gunzipSync2 } from "node:zlib";
 var APPLIED_HALF = 3;
@@ -49194,7 +49279,7 @@ var FeedbackFold = class {
       if (st.ino !== saved.ino || st.size < saved.offset) return false;
       const present = (name) => [name, `${name}.gz`].some((n2) => {
         try {
-          return lstatSync8(join24(this.dir, n2)).isFile();
+          return lstatSync9(join24(this.dir, n2)).isFile();
         } catch {
           return false;
         }
@@ -50507,7 +50592,7 @@ async function writeExportFile(path2, text3) {
 
 // server/src/core/io/import/common.ts
 import { createHash as createHash5 } from "node:crypto";
-import { lstatSync as lstatSync9, readdirSync as readdirSync7, readFileSync as readFileSync12 } from "node:fs";
+import { lstatSync as lstatSync10, readdirSync as readdirSync7, readFileSync as readFileSync12 } from "node:fs";
 import { basename as basename5, join as join25, relative } from "node:path";
 
 // server/src/core/io/yaml.ts
@@ -50553,7 +50638,7 @@ function mtimeIso(st) {
 function readSource(file2) {
   let st;
   try {
-    st = lstatSync9(file2);
+    st = lstatSync10(file2);
   } catch (err) {
     throw new SourceError(`cannot read ${file2}: ${err.code === "ENOENT" ? "no such file or directory" : err.message}`);
   }
@@ -50566,7 +50651,7 @@ function readSource(file2) {
 }
 function statPath(path2) {
   try {
-    return lstatSync9(path2);
+    return lstatSync10(path2);
   } catch (err) {
     throw new SourceError(`cannot read ${path2}: ${err.code === "ENOENT" ? "no such file or directory" : err.message}`);
   }

@@ -8,7 +8,8 @@
 // by '\n', UTF-8), zero padding to 4 bytes, Float32 LE scales (count), Int8 rows (count x dim),
 // zero padding to 4 bytes, Uint32 LE sign codes (count x codeWords; vectors.ts: what the
 // approximate search compares, kept so a start does not recompute them).
-// One read at load; rows are copied straight into the index's arrays, no object per record.
+// A load checksums the file in one streamed pass and reads the rows a block at a time (readVectors);
+// rows are copied straight into the index's arrays, no object per record.
 import { checksumFor, newChecksum } from './checksum.ts';
 import { LITTLE_ENDIAN } from './cache.ts';
 import { closeSync, constants, fchmodSync, fstatSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';

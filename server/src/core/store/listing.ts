@@ -4,6 +4,7 @@ import { promises as fsp, lstatSync, rmSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { isTempName } from './fsatomic.ts';
 import { pidAlive } from './pid.ts';
+import { type NameStats, statHere, statNames } from './fileWorker.ts';
 
 /**
  * One directory listing, compact: names, which directory, and size/mtime pairs in one typed
@@ -103,6 +104,10 @@ export async function listStoreFiles(dirs: readonly string[], cleanTemps: boolea
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue;
       throw err;
     }
+    if (names.length >= STAT_AHEAD_MIN) {
+      await listBig(found, di, d, names, cleanTemps, onSymlink, pause);
+      continue;
+    }
     // Synchronous lstat in a loop: an async stat per file (Promise.all) costs ~6x the time and
     // hundreds of MB of transient promises on a 100k store, for no overlap the kernel gives back.
     let k = 0;
@@ -128,4 +133,41 @@ export async function listStoreFiles(dirs: readonly string[], cleanTemps: boolea
     }
   }
   return found;
+}
+
+/** Directory entries from which a listing stats in a worker thread (fileWorker.ts): below, its start (~20 ms) is not worth it. */
+const STAT_AHEAD_MIN = 4000;
+
+/**
+ * A big directory: its *.md names are stat'ed by a worker thread. Without pauses (a load, a
+ * command) this thread stats the first half meanwhile; with them (a server's background check)
+ * the worker stats them all and this thread stays free for calls. Same entries, same order.
+ */
+async function listBig(found: Listing, di: number, d: string, names: readonly string[], cleanTemps: boolean, onSymlink: (path: string) => void, pause?: () => Promise<void>): Promise<void> {
+  const md: string[] = [];
+  let k = 0;
+  for (const name of names) {
+    if (pause && ++k % (PAUSE_EVERY * 64) === 0) await pause();
+    if (isTempName(name)) {
+      if (cleanTemps) removeIfDeadTemp(d, name);
+      continue;
+    }
+    if (name.endsWith('.md') && !name.startsWith('.')) md.push(name);
+  }
+  const prefix = found.pathIn(di, '');
+  const cut = pause ? 0 : md.length >> 1;
+  const theirs = cut === 0 ? md : md.slice(cut);
+  const rest = statNames(prefix, theirs);
+  const take = (names: readonly string[], s: NameStats) => {
+    for (let i = 0; i < names.length; i++) {
+      const kind = s.kinds[i];
+      if (kind === 1) found.add(di, names[i]!, s.stats[2 * i]!, s.stats[2 * i + 1]!);
+      else if (kind === 2) onSymlink(prefix + names[i]!);
+    }
+  };
+  if (cut > 0) {
+    const mine = md.slice(0, cut);
+    take(mine, statHere(prefix, mine));
+  }
+  take(theirs, await rest);
 }

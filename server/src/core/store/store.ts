@@ -16,7 +16,7 @@ import { ConflictError, NotFoundError } from '../errors.ts';
 import { MAX_FILE_BYTES, Skip, derivedId, errorOf, memOf, storedMemory, type FileEntry } from './entries.ts';
 import { Listing, listStoreFiles, removeIfDeadTemp } from './listing.ts';
 import { NOTES_DIR, isNoteRel, listNoteFiles, noteRecord, noteTombExtra } from './notes.ts';
-import { type ReadFailure, isReadFailure, readAhead, readOne } from './readAhead.ts';
+import { type ReadFailure, isReadFailure, readAhead, readOne } from './fileWorker.ts';
 export { MAX_FILE_BYTES, storedMemory } from './entries.ts';
 
 export type StoreChange =
@@ -43,7 +43,7 @@ function stripRecord(m: StoredMemory): MemoryRecord {
 
 /** Paths a background check (validate) handles between two calls of its pause in its bulk loops (a sliced pause yields only once its slice is used up). */
 const YIELD_EVERY = 128;
-/** Files to read from which a bulk read has a worker read them ahead (readAhead.ts): below, its start (~20 ms) is not worth it. */
+/** Files to read from which a bulk read has a worker read them ahead (fileWorker.ts): below, its start (~20 ms) is not worth it. */
 const READ_AHEAD_MIN = 2000;
 
 export class Store {
@@ -438,7 +438,7 @@ export class Store {
     }
     // Synchronous reads (for many small files they beat async reads several times over: an async
     // readFile is four libuv round trips). A bulk read without pauses (a load, a command's check)
-    // has them done by a worker thread a batch ahead (readAhead.ts) while this one parses.
+    // has them done by a worker thread a batch ahead (fileWorker.ts) while this one parses.
     const texts = !pause && changed.length >= READ_AHEAD_MIN ? this.readsAhead(found, changed, seeded) : null;
     try {
       let n = 0;
@@ -469,7 +469,7 @@ export class Store {
     return changed.length + dropped;
   }
 
-  /** The texts reconcile() will read, in its order, from a worker reading ahead (readAhead.ts). */
+  /** The texts reconcile() will read, in its order, from a worker reading ahead (fileWorker.ts). */
   private readsAhead(found: Listing, changed: readonly number[], seeded: Map<string, StoredMemory>): { next(): Promise<string | ReadFailure>; close(): Promise<void> } {
     const paths: string[] = [];
     for (const i of changed) {

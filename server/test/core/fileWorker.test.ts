@@ -1,11 +1,11 @@
-// Reading files ahead in a worker thread (store/readAhead.ts): texts in order across batches,
+// Reading files ahead in a worker thread (store/fileWorker.ts): texts in order across batches,
 // failures as values, the same answers without a worker, and a big load through it giving the
 // same store as one read file by file.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isReadFailure, readAhead } from '../../src/core/store/readAhead.ts';
+import { isReadFailure, readAhead } from '../../src/core/store/fileWorker.ts';
 import { Store } from '../../src/core/store/store.ts';
 import { removeDir, tempDir } from '../helpers/env.ts';
 
@@ -69,6 +69,61 @@ test('a load of thousands of files read ahead gives the store a file-by-file loa
     await one.refreshPaths([...big.fileStats().keys(), join(dir, 'broken.md')]);
     const key = (s: Store) => [...s.active()].map((m) => `${m.id} ${m.file} ${m.body}`).sort();
     assert.deepEqual(key(big), key(one));
+  } finally {
+    removeDir(root);
+  }
+});
+
+test('stat by a worker: sizes, times and kinds in order, links not followed, gone names as gone', async () => {
+  const { statHere, statNames } = await import('../../src/core/store/fileWorker.ts');
+  const { symlinkSync } = await import('node:fs');
+  const dir = tempDir();
+  try {
+    writeFileSync(join(dir, 'a.md'), 'hello');
+    mkdirSync(join(dir, 'sub.md'));
+    symlinkSync(join(dir, 'a.md'), join(dir, 'link.md'));
+    const names = ['a.md', 'gone.md', 'sub.md', 'link.md'];
+    const prefix = `${dir}/`;
+    const viaWorker = await statNames(prefix, names);
+    const here = statHere(prefix, names);
+    assert.deepEqual([...viaWorker.kinds], [1, 0, 3, 2]);
+    assert.deepEqual([...viaWorker.kinds], [...here.kinds]);
+    assert.deepEqual([...viaWorker.stats], [...here.stats]);
+    assert.equal(viaWorker.stats[0], 5);
+    assert.deepEqual([...(await statNames(prefix, [], { worker: false })).kinds], []);
+  } finally {
+    removeDir(dir);
+  }
+});
+
+test('a big directory listed with a worker gives the listing a small one would, links reported, temp files cleaned', async () => {
+  const { listStoreFiles } = await import('../../src/core/store/listing.ts');
+  const root = tempDir();
+  const dir = join(root, 'store');
+  try {
+    mkdirSync(dir);
+    for (let i = 0; i < 4500; i++) writeFileSync(join(dir, `m${i}.md`), `memory ${i}`);
+    writeFileSync(join(dir, 'notes.txt'), 'not a memory');
+    writeFileSync(join(dir, '.hidden.md'), 'hidden');
+    writeFileSync(join(dir, '.m1.md.999999999.0badcafe.tmp'), 'a dead writer left this'); // pid 999999999: not alive
+    const { symlinkSync, existsSync } = await import('node:fs');
+    symlinkSync('/etc/hostname', join(dir, 'link.md'));
+    const lists = async (pause?: () => Promise<void>) => {
+      const links: string[] = [];
+      const l = await listStoreFiles([dir], true, (p) => links.push(p), 1, pause);
+      const entries = Array.from({ length: l.length }, (_, i) => `${l.path(i)} ${l.size(i)} ${l.mtimeMs(i)}`).sort();
+      return { entries, links };
+    };
+    const loaded = await lists(); // this thread and a worker, half each
+    let pauses = 0;
+    const checked = await lists(async () => void pauses++); // the worker alone
+    assert.equal(loaded.entries.length, 4500);
+    assert.deepEqual(checked.entries, loaded.entries);
+    assert.ok(pauses > 0);
+    assert.deepEqual(loaded.links, [join(dir, 'link.md')]);
+    assert.deepEqual(checked.links, loaded.links);
+    assert.equal(existsSync(join(dir, '.m1.md.999999999.0badcafe.tmp')), false);
+    assert.ok(loaded.entries.includes(`${join(dir, 'm42.md')} 9 ${(await import('node:fs')).statSync(join(dir, 'm42.md')).mtimeMs}`));
   } finally {
     removeDir(root);
   }

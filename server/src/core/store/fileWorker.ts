@@ -1,0 +1,190 @@
+// Bulk file work off the main thread: a worker thread reads many memory files (synchronously,
+// the fastest way for small files) a batch ahead of the caller, which meanwhile parses the batch
+// before, and stats a big directory's names while the caller stats others. A first start at 200k
+// memories spends ~2.5 s in open/read/close and ~0.5 s in lstat alone; with a second core that
+// time overlaps the parsing instead of adding to it, and a server checking its files in the
+// background keeps its own thread for calls.
+//
+//   for await (const batch of readAhead(paths)) for (const got of batch) ...  // text or ReadFailure
+//   const { stats, kinds } = await statNames(dirPrefix, names);               // lstat of each
+//
+// Answers come back in the order asked. Without a worker (one cannot start, or it fails) the
+// work is done here, synchronously, as before: same answers, only slower.
+import { lstatSync, readFileSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
+
+/** A file that could not be read: its errno code (ENOENT, EACCES, ...) and message. */
+export interface ReadFailure {
+  code: string | undefined;
+  message: string;
+}
+
+/** Files per message each way. */
+const BATCH = 512;
+/** Batches asked for ahead of the one being parsed. */
+const AHEAD = 2;
+
+// The worker is a CommonJS script evaluated from this string (the bundle is one file: there is
+// no second file to point a worker at). A read: each batch of paths it is sent comes back as
+// texts, a failure as {code, message}. A stat: size and mtime of each name (kinds: 0 gone, 1 a
+// file, 2 a symbolic link, 3 anything else), never following a link.
+const WORKER_SOURCE = `
+const { parentPort } = require('node:worker_threads');
+const { lstatSync, readFileSync } = require('node:fs');
+parentPort.on('message', (m) => {
+  if (m === null) return parentPort.close();
+  if (m.op === 'stat') {
+    const n = m.names.length;
+    const stats = new Float64Array(2 * n);
+    const kinds = new Uint8Array(n);
+    for (let i = 0; i < n; i++) {
+      const st = lstatSync(m.prefix + m.names[i], { throwIfNoEntry: false });
+      if (st === undefined) continue;
+      kinds[i] = st.isFile() ? 1 : st.isSymbolicLink() ? 2 : 3;
+      stats[2 * i] = st.size;
+      stats[2 * i + 1] = st.mtimeMs;
+    }
+    return parentPort.postMessage({ stats, kinds }, [stats.buffer, kinds.buffer]);
+  }
+  const paths = m.paths;
+  const out = new Array(paths.length);
+  for (let i = 0; i < paths.length; i++) {
+    try {
+      out[i] = readFileSync(paths[i], 'utf8');
+    } catch (err) {
+      out[i] = { code: err && err.code, message: String(err && err.message) };
+    }
+  }
+  parentPort.postMessage(out);
+});
+`;
+
+function startWorker(): Worker | null {
+  try {
+    const w = new Worker(WORKER_SOURCE, { eval: true });
+    w.unref();
+    return w;
+  } catch {
+    return null;
+  }
+}
+
+/** lstat of each name: [size, mtimeMs] pairs and kinds (0 gone, 1 a file, 2 a symbolic link, 3 other). */
+export interface NameStats {
+  stats: Float64Array;
+  kinds: Uint8Array;
+}
+
+/** The lstat of `prefix + name` for each name, here. */
+export function statHere(prefix: string, names: readonly string[]): NameStats {
+  const n = names.length;
+  const stats = new Float64Array(2 * n);
+  const kinds = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    let st;
+    try {
+      st = lstatSync(prefix + names[i]!);
+    } catch {
+      continue; // removed meanwhile
+    }
+    kinds[i] = st.isFile() ? 1 : st.isSymbolicLink() ? 2 : 3;
+    stats[2 * i] = st.size;
+    stats[2 * i + 1] = st.mtimeMs;
+  }
+  return { stats, kinds };
+}
+
+/** The lstat of `prefix + name` for each name, done by a worker thread (here, if none can start). */
+export async function statNames(prefix: string, names: readonly string[], opts: { worker?: boolean } = {}): Promise<NameStats> {
+  const w = opts.worker === false ? null : startWorker();
+  if (w === null) return statHere(prefix, names);
+  try {
+    return await new Promise<NameStats>((resolve, reject) => {
+      w.once('message', resolve);
+      w.once('error', reject);
+      w.once('exit', () => reject(new Error('the stat worker exited')));
+      w.postMessage({ op: 'stat', prefix, names });
+    });
+  } catch {
+    return statHere(prefix, names);
+  } finally {
+    w.removeAllListeners();
+    w.on('error', () => undefined); // a late error of a worker being stopped
+    void w.terminate();
+  }
+}
+
+/** Reads one file here, a failure as a ReadFailure. */
+export function readOne(p: string): string | ReadFailure {
+  try {
+    return readFileSync(p, 'utf8');
+  } catch (err) {
+    return { code: (err as NodeJS.ErrnoException).code, message: (err as Error).message };
+  }
+}
+
+export function isReadFailure(x: string | ReadFailure): x is ReadFailure {
+  return typeof x !== 'string';
+}
+
+/** The files' texts, a batch at a time, in order; read by a worker thread a batch or two ahead. */
+export async function* readAhead(paths: readonly string[], opts: { batch?: number; worker?: boolean } = {}): AsyncGenerator<Array<string | ReadFailure>> {
+  const batch = opts.batch ?? BATCH;
+  const worker = opts.worker === false ? null : startWorker();
+  let done = 0; // paths whose texts were yielded
+  if (worker !== null) {
+    const w = worker;
+    const arrived: Array<Array<string | ReadFailure>> = [];
+    let failed: Error | null = null;
+    let wake: (() => void) | null = null;
+    const signal = () => {
+      const f = wake;
+      wake = null;
+      f?.();
+    };
+    w.on('message', (texts: Array<string | ReadFailure>) => {
+      arrived.push(texts);
+      signal();
+    });
+    w.on('error', (err) => {
+      failed = err;
+      signal();
+    });
+    w.on('exit', () => {
+      failed ??= new Error('reader exited');
+      signal();
+    });
+    let asked = 0; // paths sent to the worker
+    const ask = () => {
+      if (asked >= paths.length) return;
+      const to = Math.min(paths.length, asked + batch);
+      w.postMessage({ op: 'read', paths: paths.slice(asked, to) });
+      asked = to;
+    };
+    try {
+      for (let i = 0; i < AHEAD; i++) ask();
+      while (done < paths.length && failed === null) {
+        if (arrived.length === 0) {
+          await new Promise<void>((r) => (wake = r));
+          continue;
+        }
+        const texts = arrived.shift()!;
+        ask(); // the next batch is read while this one is parsed
+        done += texts.length;
+        yield texts;
+      }
+    } finally {
+      w.removeAllListeners('exit');
+      w.postMessage(null);
+      void w.terminate();
+    }
+  }
+  // No worker, or it failed part way: the rest is read here.
+  while (done < paths.length) {
+    const to = Math.min(paths.length, done + batch);
+    const texts: Array<string | ReadFailure> = [];
+    for (let i = done; i < to; i++) texts.push(readOne(paths[i]!));
+    done = to;
+    yield texts;
+  }
+}
