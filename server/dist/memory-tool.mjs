@@ -7672,7 +7672,7 @@ parentPort.on('message', (m) => {
 `;
 function startWorker() {
   try {
-    const w2 = new Worker(WORKER_SOURCE, { eval: true });
+    const w2 = new Worker(WORKER_SOURCE, { eval: true, resourceLimits: { maxYoungGenerationSizeMb: 4 } });
     w2.unref();
     return w2;
   } catch {
@@ -7864,7 +7864,7 @@ async function listStoreFiles(dirs, cleanTemps, onSymlink, flat = dirs.length, p
       if (err.code === "ENOENT") continue;
       throw err;
     }
-    if (names.length >= STAT_AHEAD_MIN) {
+    if (names.length >= (pause3 ? STAT_AHEAD_MIN_PAUSED : STAT_AHEAD_MIN)) {
       await listBig(found, di, d, names, cleanTemps, onSymlink, pause3);
       continue;
     }
@@ -7890,6 +7890,7 @@ async function listStoreFiles(dirs, cleanTemps, onSymlink, flat = dirs.length, p
   return found;
 }
 var STAT_AHEAD_MIN = 4e3;
+var STAT_AHEAD_MIN_PAUSED = 1e5;
 async function listBig(found, di, d, names, cleanTemps, onSymlink, pause3) {
   const md = [];
   let k = 0;

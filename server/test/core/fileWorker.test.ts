@@ -114,9 +114,9 @@ test('a big directory listed with a worker gives the listing a small one would, 
       const entries = Array.from({ length: l.length }, (_, i) => `${l.path(i)} ${l.size(i)} ${l.mtimeMs(i)}`).sort();
       return { entries, links };
     };
-    const loaded = await lists(); // this thread and a worker, half each
+    const loaded = await lists(); // a load: this thread and a worker, half each
     let pauses = 0;
-    const checked = await lists(async () => void pauses++); // the worker alone
+    const checked = await lists(async () => void pauses++); // a background check: this thread, between pauses
     assert.equal(loaded.entries.length, 4500);
     assert.deepEqual(checked.entries, loaded.entries);
     assert.ok(pauses > 0);
