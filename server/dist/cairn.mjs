@@ -43154,6 +43154,11 @@ function reviveStored(r) {
   if (r.idAssigned === true) m.idAssigned = true;
   return m;
 }
+function analyzedOf(cache2) {
+  const analyzed = new Uint8Array(cache2.records.length);
+  for (const e of cache2.entries) analyzed[e.record] = 1;
+  return analyzed;
+}
 var LiveIndex = class {
   constructor(store, opts) {
     this.store = store;
@@ -43176,6 +43181,8 @@ var LiveIndex = class {
   /** How the last open went, for tests and the bench: 'cache' | 'partial' | 'rebuilt'. */
   loadedFrom = "rebuilt";
   adopted = false;
+  /** A server's start from the cache: what the background check counts stale records from, first. */
+  countLater = null;
   /** A server started from the cache checks the files behind it; settles when that is done. */
   validated = Promise.resolve();
   /** The index, built now if this is its first use. */
@@ -43219,6 +43226,15 @@ var LiveIndex = class {
     const closed = new Error("closed");
     try {
       await pause();
+      if (this.countLater) {
+        const { records, analyzed } = this.countLater;
+        this.countLater = null;
+        const stale = this.staleCount(records, analyzed);
+        if (stale > 0) {
+          if (this.loadedFrom === "cache") this.loadedFrom = "partial";
+          this.markDirty(Math.min(stale, SAVE_AFTER_CHANGES));
+        }
+      }
       const big = bulk && this.store.activeCount >= ADOPTED_GC_MIN;
       if (big) collectGarbage();
       const changed = await this.store.validate(() => this.closed ? Promise.reject(closed) : sliceYield());
@@ -43245,7 +43261,8 @@ var LiveIndex = class {
     if (taken && mode2 === "now") await this.store.validate(void 0, progress2);
     else if (!taken) await this.store.load(cache2?.records, progress2);
     if (!cache2) return Infinity;
-    const stale = this.adopted && mode2 === "trust" ? 0 : this.staleCount(cache2);
+    if (this.adopted && mode2 === "background") this.countLater = { records: cache2.records, analyzed: analyzedOf(cache2) };
+    const stale = this.adopted && mode2 === "trust" ? 0 : this.countLater ? 0 : this.staleCount(cache2.records, analyzedOf(cache2));
     const docs = cache2.entries;
     for (const d of docs) d.doc = cache2.records[d.record];
     this.snapshot = { terms: cache2.terms, docs };
@@ -43267,24 +43284,19 @@ var LiveIndex = class {
    * How many records differ between the cache and the store now (re-read, new or gone), plus
    * active ones the cache holds no index entry for (a cache saved by a command that never searched).
    */
-  staleCount(cache2) {
+  staleCount(records, analyzed) {
     const { store } = this;
-    const records = cache2.records;
-    const where = new Uint8Array(records.length);
     const asIs = store.holdsAdoptedAsIs;
     let reusedActive = 0;
     let reusedTomb = 0;
+    let analyzedActive = 0;
     for (let i = 0; i < records.length; i++) {
       const r = records[i];
       const w2 = asIs ? r.merging || store.noteRel(r.file) !== null ? 0 : r.tombstoned ? 2 : 1 : store.get(r.id) === r ? 1 : store.getTombstone(r.id) === r ? 2 : 0;
-      where[i] = w2;
-      if (w2 === 1) reusedActive++;
-      else if (w2 === 2) reusedTomb++;
-    }
-    let analyzedActive = 0;
-    for (const e of cache2.entries) {
-      if (where[e.record] === 1) analyzedActive++;
-      where[e.record] = 3;
+      if (w2 === 1) {
+        reusedActive++;
+        if (analyzed[i] === 1) analyzedActive++;
+      } else if (w2 === 2) reusedTomb++;
     }
     let tombs = 0;
     for (const _ of store.tombstones()) tombs++;

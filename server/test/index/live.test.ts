@@ -96,7 +96,9 @@ test('a server and a command judge an unchanged cache alike (tombstones, notes, 
     assert.ok(!existsSync(gone));
     // A server's start from this cache counts what it got wrong from the records' flags; a
     // command's, by asking the store after its check. Same cache, same files: same verdict.
+    // (a server counts in the background, first thing: read its verdict once that check is done)
     c = await open(store, root, true);
+    await c.services.index!.validated;
     const server = loadedFrom(c);
     await c.close();
     c = await open(store, root);
@@ -110,10 +112,22 @@ test('a server and a command judge an unchanged cache alike (tombstones, notes, 
     await ids(c, 'tabs');
     await c.close();
     c = await open(store, root, true);
+    await c.services.index!.validated;
     const withNote = loadedFrom(c);
     await c.close();
     c = await open(store, root);
     assert.equal(loadedFrom(c), withNote);
+    await c.close();
+    // A cache whose records were never analyzed (saved by a command that never searched): both
+    // count them stale.
+    const bare = join(root, 'bare');
+    handWrite(bare, 'The release train leaves on Thursdays.');
+    c = await open(bare, root);
+    await c.list({});
+    await c.close();
+    c = await open(bare, root, true);
+    await c.services.index!.validated;
+    assert.equal(loadedFrom(c), 'partial');
     await c.close();
   } finally {
     removeDir(root);

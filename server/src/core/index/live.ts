@@ -132,6 +132,13 @@ export interface LiveIndexOptions {
   warn: (msg: string) => void;
 }
 
+/** Which cache records have an index entry. */
+function analyzedOf(cache: CacheContent<StoredMemory>): Uint8Array {
+  const analyzed = new Uint8Array(cache.records.length);
+  for (const e of cache.entries) analyzed[e.record] = 1;
+  return analyzed;
+}
+
 export class LiveIndex {
   private readonly ix: SearchIndex<StoredMemory>;
   private built = false;
@@ -147,6 +154,8 @@ export class LiveIndex {
   /** How the last open went, for tests and the bench: 'cache' | 'partial' | 'rebuilt'. */
   loadedFrom: 'cache' | 'partial' | 'rebuilt' = 'rebuilt';
   private adopted = false;
+  /** A server's start from the cache: what the background check counts stale records from, first. */
+  private countLater: { records: readonly StoredMemory[]; analyzed: Uint8Array } | null = null;
   /** A server started from the cache checks the files behind it; settles when that is done. */
   validated: Promise<void> = Promise.resolve();
 
@@ -214,6 +223,15 @@ export class LiveIndex {
       // right after the first answer, before the check adds its own garbage to them (collected
       // only at the check's end, the 200k later start peaked ~40 MB higher). A full collection
       // blocks every call (~80 ms at 50k), so a mid-size store does without.
+      if (this.countLater) {
+        const { records, analyzed } = this.countLater;
+        this.countLater = null;
+        const stale = this.staleCount(records, analyzed);
+        if (stale > 0) {
+          if (this.loadedFrom === 'cache') this.loadedFrom = 'partial';
+          this.markDirty(Math.min(stale, SAVE_AFTER_CHANGES));
+        }
+      }
       const big = bulk && this.store.activeCount >= ADOPTED_GC_MIN;
       if (big) collectGarbage();
       const changed = await this.store.validate(() => (this.closed ? Promise.reject(closed) : sliceYield()));
@@ -247,7 +265,10 @@ export class LiveIndex {
     else if (!taken) await this.store.load(cache?.records, progress);
     if (!cache) return Infinity;
     // A peek saves nothing, so how stale the cache is does not matter to it.
-    const stale = this.adopted && mode === 'trust' ? 0 : this.staleCount(cache);
+    // A server answers before it counts (~50 ms at 200k memories): the background check counts
+    // first, from the records and which of them the cache analyzed (not the analysis itself).
+    if (this.adopted && mode === 'background') this.countLater = { records: cache.records, analyzed: analyzedOf(cache) };
+    const stale = this.adopted && mode === 'trust' ? 0 : this.countLater ? 0 : this.staleCount(cache.records, analyzedOf(cache));
     // The entries become the snapshot's docs in place: no second object per memory.
     const docs = cache.entries as Array<CacheEntry & { doc: StoredMemory }>;
     for (const d of docs) d.doc = cache.records[d.record]!;
@@ -272,27 +293,22 @@ export class LiveIndex {
    * How many records differ between the cache and the store now (re-read, new or gone), plus
    * active ones the cache holds no index entry for (a cache saved by a command that never searched).
    */
-  private staleCount(cache: CacheContent<StoredMemory>): number {
+  private staleCount(records: readonly StoredMemory[], analyzed: Uint8Array): number {
     // Where each cache record is now: 1, the store's active record for its id; 2, its tombstone;
     // 0, neither (re-read, deleted, a note, a merge). Right after adopt() the records' flags say
     // it; otherwise the store is asked, by identity (no Set of every record), once per record.
     const { store } = this;
-    const records = cache.records;
-    const where = new Uint8Array(records.length);
     const asIs = store.holdsAdoptedAsIs;
     let reusedActive = 0;
     let reusedTomb = 0;
+    let analyzedActive = 0;
     for (let i = 0; i < records.length; i++) {
       const r = records[i]!;
       const w = asIs ? (r.merging || store.noteRel(r.file) !== null ? 0 : r.tombstoned ? 2 : 1) : store.get(r.id) === r ? 1 : store.getTombstone(r.id) === r ? 2 : 0;
-      where[i] = w;
-      if (w === 1) reusedActive++;
-      else if (w === 2) reusedTomb++;
-    }
-    let analyzedActive = 0;
-    for (const e of cache.entries) {
-      if (where[e.record] === 1) analyzedActive++;
-      where[e.record] = 3; // counted once
+      if (w === 1) {
+        reusedActive++;
+        if (analyzed[i] === 1) analyzedActive++;
+      } else if (w === 2) reusedTomb++;
     }
     let tombs = 0;
     for (const _ of store.tombstones()) tombs++;
