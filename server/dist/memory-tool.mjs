@@ -11884,6 +11884,7 @@ var pause = () => new Promise((r) => setImmediate(r));
 var EXACT_BELOW = 1e4;
 var BULK_GC_MIN = 1e4;
 var ADOPTED_GC_MIN = 1e5;
+var START_FALLBACK_MS = 100;
 var text = (v) => {
   if (typeof v !== "string") throw new Error("not text");
   return v;
@@ -11964,6 +11965,8 @@ var LiveIndex = class {
   /** How the last open went, for tests and the bench: 'cache' | 'partial' | 'rebuilt'. */
   loadedFrom = "rebuilt";
   adopted = false;
+  /** resolved by startBackground() */
+  started = Promise.resolve();
   /** A server's start from the cache: what the background check counts stale records from, first. */
   countLater = null;
   /** A server started from the cache checks the files behind it; settles when that is done. */
@@ -11989,11 +11992,15 @@ var LiveIndex = class {
     this.loadedFrom = stale === Infinity ? "rebuilt" : stale === 0 ? "cache" : "partial";
     const adopted = this.adopted;
     const bulk = this.store.activeCount >= BULK_GC_MIN;
+    if (adopted && mode === "background") {
+      this.started = new Promise((r) => this.go = r);
+      this.fallback = setTimeout(() => this.startBackground(), START_FALLBACK_MS);
+    }
     if (this.opts.watch) {
       if (bulk && !adopted) collectGarbage();
       this.build();
       if (bulk && !adopted) collectGarbage();
-      void this.ix.mapIds(() => this.closed ? Promise.reject(new Error("closed")) : sliceYield()).catch(() => void 0);
+      void this.started.then(() => this.ix.mapIds(() => this.closed ? Promise.reject(new Error("closed")) : sliceYield())).catch(() => void 0);
     }
     if (stale > 0 && !(adopted && mode === "trust")) this.markDirty(Math.min(stale, SAVE_AFTER_CHANGES));
     this.unsubscribe = this.store.onChange((ch) => this.apply(ch));
@@ -12005,9 +12012,25 @@ var LiveIndex = class {
       if (this.store.activeCount < EXACT_BELOW) this.freshness?.waitFor(this.validated, Infinity);
     }
   }
+  /**
+   * Lets the background work of a start from the cache begin (Cairn.open calls it once the whole
+   * open is done): begun earlier, it ran before the first call was answered (an open ends on a
+   * child process's answer, after which a setImmediate queued during the load came first). A
+   * LiveIndex nobody starts starts itself after START_FALLBACK_MS.
+   */
+  startBackground() {
+    const go = this.go;
+    this.go = null;
+    if (this.fallback) clearTimeout(this.fallback);
+    this.fallback = null;
+    go?.();
+  }
+  go = null;
+  fallback = null;
   async validateInBackground(bulk) {
     const closed = new Error("closed");
     try {
+      await this.started;
       await pause();
       if (this.countLater) {
         const { records, analyzed } = this.countLater;
@@ -12208,6 +12231,7 @@ var LiveIndex = class {
   }
   async close() {
     this.closed = true;
+    this.startBackground();
     await this.validated;
     this.freshness?.stop();
     this.freshness = null;
@@ -21127,6 +21151,8 @@ var Cairn = class _Cairn {
       c.autoSync = new AutoSync(c);
       c.autoSync.start();
     }
+    c.services.index?.startBackground();
+    c.team?.services.index?.startBackground();
     return c;
   }
   autoSync = null;

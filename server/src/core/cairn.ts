@@ -138,6 +138,10 @@ export class Cairn implements Context {
       c.autoSync = new syncOps.AutoSync(c);
       c.autoSync.start();
     }
+    // The indexes' background work (checking a cache's files, mapping ids) begins now, behind
+    // whatever call this open was waited for.
+    c.services.index?.startBackground();
+    c.team?.services.index?.startBackground();
     return c;
   }
 

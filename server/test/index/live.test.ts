@@ -134,6 +134,50 @@ test('a server and a command judge an unchanged cache alike (tombstones, notes, 
   }
 });
 
+test('a server begins its background check when told to (Cairn.open, once done), or by itself soon after', async () => {
+  const { Store } = await import('../../src/core/store/store.ts');
+  const root = tempDir();
+  const store = join(root, 'store');
+  try {
+    handWrite(store, 'The staging database listens on port 5433.');
+    handWrite(store, 'Release notes are drafted in the wiki before tagging.');
+    let c = await open(store, root);
+    await ids(c, 'staging');
+    await c.close();
+    // Told: nothing of the check before (the records stay as the cache gave them; the check
+    // enters them first), all of it after.
+    const s = new Store(store, { warn: () => {} });
+    const told = new LiveIndex(s, { watch: true, warn: () => {} });
+    await told.open();
+    await new Promise((r) => setTimeout(r, 30));
+    assert.equal(s.holdsAdoptedAsIs, true);
+    told.startBackground();
+    await told.validated;
+    assert.equal(s.holdsAdoptedAsIs, false);
+    await told.close();
+    // Never told: it begins by itself (the fallback), and a close never waits for it long.
+    const s2 = new Store(store, { warn: () => {} });
+    const alone = new LiveIndex(s2, { watch: true, warn: () => {} });
+    await alone.open();
+    await alone.validated;
+    assert.equal(s2.holdsAdoptedAsIs, false);
+    await alone.close();
+    const s3 = new Store(store, { warn: () => {} });
+    const closed = new LiveIndex(s3, { watch: true, warn: () => {} });
+    await closed.open();
+    const t = performance.now();
+    await closed.close();
+    assert.ok(performance.now() - t < 90, 'closed without waiting for the fallback');
+    // Through the facade: begun once the open is done.
+    c = await open(store, root, true);
+    await c.services.index!.validated;
+    assert.equal(c.store.holdsAdoptedAsIs, false);
+    await c.close();
+  } finally {
+    removeDir(root);
+  }
+});
+
 test('one-shot opens (watch: false) build the index on first search only, and still save the cache', async () => {
   const root = tempDir();
   const store = join(root, 'store');

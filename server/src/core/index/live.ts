@@ -54,6 +54,8 @@ const EXACT_BELOW = 10_000;
 const BULK_GC_MIN = 10_000;
 /** A server started from the cache collects after its check of the files from this size on. */
 const ADOPTED_GC_MIN = 100_000;
+/** When a start's background work begins if nobody calls startBackground() (Cairn.open does). */
+const START_FALLBACK_MS = 100;
 const text = (v: unknown): string => {
   if (typeof v !== 'string') throw new Error('not text');
   return v;
@@ -154,6 +156,8 @@ export class LiveIndex {
   /** How the last open went, for tests and the bench: 'cache' | 'partial' | 'rebuilt'. */
   loadedFrom: 'cache' | 'partial' | 'rebuilt' = 'rebuilt';
   private adopted = false;
+  /** resolved by startBackground() */
+  private started: Promise<void> = Promise.resolve();
   /** A server's start from the cache: what the background check counts stale records from, first. */
   private countLater: { records: readonly StoredMemory[]; analyzed: Uint8Array } | null = null;
   /** A server started from the cache checks the files behind it; settles when that is done. */
@@ -196,12 +200,17 @@ export class LiveIndex {
     this.loadedFrom = stale === Infinity ? 'rebuilt' : stale === 0 ? 'cache' : 'partial';
     const adopted = this.adopted;
     const bulk = this.store.activeCount >= BULK_GC_MIN;
+    if (adopted && mode === 'background') {
+      // begun by startBackground()
+      this.started = new Promise<void>((r) => (this.go = r));
+      this.fallback = setTimeout(() => this.startBackground(), START_FALLBACK_MS);
+    }
     if (this.opts.watch) {
       if (bulk && !adopted) collectGarbage();
       this.build();
       if (bulk && !adopted) collectGarbage();
       // The index's map by id, made between calls, before the first write needs it.
-      void this.ix.mapIds(() => (this.closed ? Promise.reject(new Error('closed')) : sliceYield())).catch(() => undefined);
+      void this.started.then(() => this.ix.mapIds(() => (this.closed ? Promise.reject(new Error('closed')) : sliceYield()))).catch(() => undefined);
     }
     if (stale > 0 && !(adopted && mode === 'trust')) this.markDirty(Math.min(stale, SAVE_AFTER_CHANGES));
     this.unsubscribe = this.store.onChange((ch) => this.apply(ch));
@@ -214,9 +223,26 @@ export class LiveIndex {
     }
   }
 
+  /**
+   * Lets the background work of a start from the cache begin (Cairn.open calls it once the whole
+   * open is done): begun earlier, it ran before the first call was answered (an open ends on a
+   * child process's answer, after which a setImmediate queued during the load came first). A
+   * LiveIndex nobody starts starts itself after START_FALLBACK_MS.
+   */
+  startBackground(): void {
+    const go = this.go;
+    this.go = null;
+    if (this.fallback) clearTimeout(this.fallback);
+    this.fallback = null;
+    go?.();
+  }
+  private go: (() => void) | null = null;
+  private fallback: NodeJS.Timeout | null = null;
+
   private async validateInBackground(bulk: boolean): Promise<void> {
     const closed = new Error('closed');
     try {
+      await this.started;
       await pause();
       // In a store big enough that the decoded cache's leftovers matter (~150 MB at 200k
       // memories: its JSON lines, its forward lists once the index is built), they are collected
@@ -452,6 +478,7 @@ export class LiveIndex {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.startBackground(); // a check never begun ends at once
     await this.validated;
     this.freshness?.stop();
     this.freshness = null;
