@@ -13036,6 +13036,73 @@ function keyStarts(keyText, n) {
 }
 var READ_BYTES = 1 << 20;
 var ROWS_PER_READ = 4096;
+function openVectors(size2, readAt, close) {
+  const fixed = Buffer.alloc(52);
+  readAt(fixed, 0, Math.min(52, size2));
+  const hl = size2 >= 52 ? fixed.readUInt32LE(48) : 0;
+  const head = Buffer.alloc(Math.min(size2, 52 + hl));
+  readAt(head, 0, head.length);
+  const l = layoutOf(head, size2);
+  if (typeof l === "string") return l;
+  const stored = head.toString("latin1", 8, 48);
+  const sum = checksumFor(stored);
+  if (sum === null) return "checksum of a kind this Node cannot compute";
+  const n = l.count;
+  const keyBytes = Buffer.allocUnsafe(l.keysBytes);
+  const scales = new Float32Array(n);
+  const codes = new Uint32Array(n * l.codeWords);
+  const kept = [
+    [l.headLen, l.headLen + l.keysBytes, keyBytes],
+    [l.scalesAt, l.rowsAt, new Uint8Array(scales.buffer)],
+    [l.codesAt, l.size, new Uint8Array(codes.buffer)]
+  ];
+  const chunk = Buffer.allocUnsafe(Math.min(READ_BYTES, Math.max(1, size2)));
+  for (let at2 = 48; at2 < size2; ) {
+    const len = readAt(chunk, at2, Math.min(chunk.length, size2 - at2));
+    if (len === 0) return "truncated";
+    const part = chunk.subarray(0, len);
+    sum.update(part);
+    for (const [from, to, into] of kept) {
+      const a = Math.max(from, at2);
+      const b = Math.min(to, at2 + len);
+      if (a < b) into.set(part.subarray(a - at2, b - at2), a - from);
+    }
+    at2 += len;
+  }
+  if (sum.digest() !== stored) return "checksum mismatch";
+  if (!LITTLE_ENDIAN) {
+    Buffer.from(scales.buffer).swap32();
+    Buffer.from(codes.buffer).swap32();
+  }
+  const keyText = keyBytes.toString("utf8");
+  const keyAt = keyStarts(keyText, n);
+  if (keyAt === null) return "key count mismatch";
+  const dim = l.dim;
+  const block2 = new Int8Array(Math.max(1, Math.min(n, ROWS_PER_READ)) * dim);
+  const blockBytes = new Uint8Array(block2.buffer);
+  let blockFrom = -1;
+  let blockRows = 0;
+  return {
+    embedder: l.embedder,
+    dim,
+    count: n,
+    codeWords: l.codeWords,
+    keyText,
+    keyAt,
+    scales,
+    codes,
+    row(i) {
+      if (i < 0 || i >= n) throw new RangeError(`no row ${i} in the vector cache`);
+      if (blockFrom < 0 || i < blockFrom || i >= blockFrom + blockRows) {
+        blockFrom = i - i % ROWS_PER_READ;
+        blockRows = Math.min(ROWS_PER_READ, n - blockFrom);
+        if (readAt(blockBytes, l.rowsAt + blockFrom * dim, blockRows * dim) !== blockRows * dim) throw new Error("the vector cache shrank while it was read");
+      }
+      return block2.subarray((i - blockFrom) * dim, (i - blockFrom + 1) * dim);
+    },
+    close
+  };
+}
 function readVectors(storeDir, warn) {
   if (!isOwnDirSync(join14(storeDir, ".cache"))) return null;
   let fd;
@@ -13053,98 +13120,16 @@ function readVectors(storeDir, warn) {
     }
     return got;
   };
-  let handedOver = false;
+  let opened;
   try {
-    const size2 = fstatSync3(fd).size;
-    const fixed = Buffer.alloc(52);
-    readAt(fixed, 0, Math.min(52, size2));
-    const hl = size2 >= 52 ? fixed.readUInt32LE(48) : 0;
-    const head = Buffer.alloc(Math.min(size2, 52 + hl));
-    readAt(head, 0, head.length);
-    const l = layoutOf(head, size2);
-    if (typeof l === "string") {
-      warn(l);
-      return null;
-    }
-    const stored = head.toString("latin1", 8, 48);
-    const sum = checksumFor(stored);
-    if (sum === null) {
-      warn("checksum of a kind this Node cannot compute");
-      return null;
-    }
-    const n = l.count;
-    const keyBytes = Buffer.allocUnsafe(l.keysBytes);
-    const scales = new Float32Array(n);
-    const codes = new Uint32Array(n * l.codeWords);
-    const kept = [
-      [l.headLen, l.headLen + l.keysBytes, keyBytes],
-      [l.scalesAt, l.rowsAt, new Uint8Array(scales.buffer)],
-      [l.codesAt, l.size, new Uint8Array(codes.buffer)]
-    ];
-    const chunk = Buffer.allocUnsafe(Math.min(READ_BYTES, Math.max(1, size2)));
-    for (let at2 = 48; at2 < size2; ) {
-      const len = readAt(chunk, at2, Math.min(chunk.length, size2 - at2));
-      if (len === 0) {
-        warn("truncated");
-        return null;
-      }
-      const part = chunk.subarray(0, len);
-      sum.update(part);
-      for (const [from, to, into] of kept) {
-        const a = Math.max(from, at2);
-        const b = Math.min(to, at2 + len);
-        if (a < b) into.set(part.subarray(a - at2, b - at2), a - from);
-      }
-      at2 += len;
-    }
-    if (sum.digest() !== stored) {
-      warn("checksum mismatch");
-      return null;
-    }
-    if (!LITTLE_ENDIAN) {
-      Buffer.from(scales.buffer).swap32();
-      Buffer.from(codes.buffer).swap32();
-    }
-    const keyText = keyBytes.toString("utf8");
-    const keyAt = keyStarts(keyText, n);
-    if (keyAt === null) {
-      warn("key count mismatch");
-      return null;
-    }
-    const dim = l.dim;
-    const block2 = new Int8Array(Math.max(1, Math.min(n, ROWS_PER_READ)) * dim);
-    const blockBytes = new Uint8Array(block2.buffer);
-    let blockFrom = -1;
-    let blockRows = 0;
-    handedOver = true;
-    return {
-      embedder: l.embedder,
-      dim,
-      count: n,
-      codeWords: l.codeWords,
-      keyText,
-      keyAt,
-      scales,
-      codes,
-      row(i) {
-        if (i < 0 || i >= n) throw new RangeError(`no row ${i} in the vector cache`);
-        if (blockFrom < 0 || i < blockFrom || i >= blockFrom + blockRows) {
-          blockFrom = i - i % ROWS_PER_READ;
-          blockRows = Math.min(ROWS_PER_READ, n - blockFrom);
-          if (readAt(blockBytes, l.rowsAt + blockFrom * dim, blockRows * dim) !== blockRows * dim) throw new Error("the vector cache shrank while it was read");
-        }
-        return block2.subarray((i - blockFrom) * dim, (i - blockFrom + 1) * dim);
-      },
-      close() {
-        closeSync5(fd);
-      }
-    };
+    opened = openVectors(fstatSync3(fd).size, readAt, () => closeSync5(fd));
   } catch (err) {
-    warn(err.message);
-    return null;
-  } finally {
-    if (!handedOver) closeSync5(fd);
+    opened = err.message;
   }
+  if (typeof opened !== "string") return opened;
+  closeSync5(fd);
+  warn(opened);
+  return null;
 }
 function copyRowsFrom(a, at2, from, to, out2) {
   const { dim, codeWords: cw } = a;

@@ -20,25 +20,6 @@ export const VECTOR_FILE = 'vectors.bin';
 const MAGIC = 'CAIRNVEC';
 const FORMAT = 2;
 
-export interface VectorRows {
-  embedder: string;
-  dim: number;
-  keys: string[];
-  scales: Float32Array;
-  rows: Int8Array;
-  /** uint32 words per sign code (0: none stored) */
-  codeWords: number;
-  codes: Uint32Array;
-}
-
-/** What a read gives: the keys also as the section's text, so a load can match them without a string per key. */
-export interface DecodedVectors extends VectorRows, VectorFile {
-  /** the keys section as one string ('\n'-joined) */
-  keyText: string;
-  /** where key i starts in keyText; count + 1 entries, the last keyText.length + 1 */
-  keyAt: Int32Array;
-}
-
 /**
  * Finds a memory's row in a read cache by (id, updated). A load asks in the store's order, which
  * is the order the rows were saved in (both follow the order memories were first loaded): each
@@ -69,29 +50,6 @@ export function rowFinder(v: Pick<VectorFile, 'keyText' | 'keyAt'>): (id: string
 
 export function vectorCachePath(storeDir: string): string {
   return join(storeDir, '.cache', VECTOR_FILE);
-}
-
-export function encodeVectors(v: VectorRows): Buffer {
-  const keys = Buffer.from(v.keys.join('\n'), 'utf8');
-  const header = Buffer.from(JSON.stringify({ format: FORMAT, embedder: v.embedder, dim: v.dim, count: v.keys.length, keysBytes: keys.length, codeWords: v.codeWords }), 'utf8');
-  const headLen = 8 + 40 + 4 + header.length;
-  const pad = (4 - ((headLen + keys.length) % 4)) % 4;
-  const rowsEnd = headLen + keys.length + pad + v.scales.length * 4 + v.rows.length;
-  const pad2 = (4 - (rowsEnd % 4)) % 4;
-  const out = Buffer.alloc(rowsEnd + pad2 + v.codes.length * 4);
-  out.write(MAGIC, 0, 'latin1');
-  out.writeUInt32LE(header.length, 48);
-  header.copy(out, 52);
-  keys.copy(out, headLen);
-  let at = headLen + keys.length + pad;
-  for (let i = 0; i < v.scales.length; i++, at += 4) out.writeFloatLE(v.scales[i]!, at);
-  Buffer.from(v.rows.buffer, v.rows.byteOffset, v.rows.length).copy(out, at);
-  at = rowsEnd + pad2;
-  for (let i = 0; i < v.codes.length; i++, at += 4) out.writeUInt32LE(v.codes[i]!, at);
-  const sum = newChecksum();
-  sum.update(out.subarray(48));
-  out.write(sum.digest(), 8, 'latin1');
-  return out;
 }
 
 interface Layout {
@@ -145,66 +103,19 @@ function keyStarts(keyText: string, n: number): Int32Array | null {
   return found === n ? keyAt : null;
 }
 
-/** The cached rows, or null with the reason (absent: null reason). Never throws. */
-export function decodeVectors(buf: Buffer): DecodedVectors | string {
-  if (buf.length < 52 || buf.toString('latin1', 0, 8) !== MAGIC) return 'not a vector cache';
-  const stored = buf.toString('latin1', 8, 48);
-  const sum = checksumFor(stored);
-  if (sum === null) return 'checksum of a kind this Node cannot compute';
-  sum.update(buf.subarray(48));
-  if (sum.digest() !== stored) return 'checksum mismatch';
-  const l = layoutOf(buf, buf.length);
-  if (typeof l === 'string') return l;
-  const { embedder, dim, count: n, codeWords, headLen, keysBytes, scalesAt, rowsAt, rowsEnd, codesAt } = l;
-  const keyText = n === 0 ? '' : buf.toString('utf8', headLen, headLen + keysBytes);
-  const keyAt = keyStarts(keyText, n);
-  if (keyAt === null) return 'key count mismatch';
-  const nCodes = n * codeWords;
-  // Little-endian and 4-aligned (a buffer read for the file starts its own allocation): views of
-  // the file's bytes, no copy and no call per number; otherwise read value by value.
-  const views = LITTLE_ENDIAN && (buf.byteOffset + scalesAt) % 4 === 0 && (buf.byteOffset + codesAt) % 4 === 0;
-  let scales: Float32Array;
-  let codes: Uint32Array;
-  if (views) {
-    scales = new Float32Array(buf.buffer, buf.byteOffset + scalesAt, n);
-    codes = new Uint32Array(buf.buffer, buf.byteOffset + codesAt, nCodes);
-  } else {
-    scales = new Float32Array(n);
-    for (let i = 0; i < n; i++) scales[i] = buf.readFloatLE(scalesAt + i * 4);
-    codes = new Uint32Array(nCodes);
-    for (let i = 0; i < nCodes; i++) codes[i] = buf.readUInt32LE(codesAt + i * 4);
-  }
-  const rows = new Int8Array(buf.buffer, buf.byteOffset + rowsAt, rowsEnd - rowsAt);
-  let keys: string[] | null = null;
-  return {
-    embedder,
-    dim,
-    count: n,
-    get keys() {
-      return (keys ??= n === 0 ? [] : keyText.split('\n'));
-    },
-    keyText,
-    keyAt,
-    scales,
-    rows,
-    codeWords,
-    codes,
-    row: (i) => rows.subarray(i * dim, (i + 1) * dim),
-    close: () => undefined,
-  };
-}
-
 /** Bytes per read of the streamed checksum pass, and rows per read of row(). */
 const READ_BYTES = 1 << 20;
 const ROWS_PER_READ = 4096;
 
-/** A vector cache being read: everything but the rows in memory, the rows read from the file a block at a time. */
+/** A vector cache being read: everything but the rows in memory, the rows read a block at a time. */
 export interface VectorFile {
   embedder: string;
   dim: number;
   count: number;
   codeWords: number;
+  /** the keys section as one string ("id\tupdated" joined by '\n') */
   keyText: string;
+  /** where key i starts in keyText; count + 1 entries, the last keyText.length + 1 */
   keyAt: Int32Array;
   scales: Float32Array;
   codes: Uint32Array;
@@ -214,13 +125,91 @@ export interface VectorFile {
   close(): void;
 }
 
+/** Reads `len` bytes at `at` into `buf` (from its start); returns how many it got. */
+type ReadAt = (buf: Uint8Array, at: number, len: number) => number;
+
 /**
- * Opens the store's vector cache: the whole file is checksummed in one streamed pass (1 MB at a
- * time) that also keeps the keys, scales and sign codes; the rows stay in the file and row()
- * reads them a block of ROWS_PER_READ at a time (a load asks in file order). At 200k memories
- * the load then holds ~20 MB beside the index instead of the whole 70 MB file. Null (and the
- * reason told) when the cache cannot be used; close() it when done.
+ * A cache of `size` bytes read through `readAt`: the whole of it checksummed in one streamed
+ * pass (1 MB at a time) that also keeps the keys, scales and sign codes; the rows stay where they
+ * are and row() reads them a block of ROWS_PER_READ at a time (a load asks in file order). At 200k
+ * memories a load then holds ~20 MB beside the index instead of the whole 70 MB file. The reason,
+ * when the cache cannot be used.
  */
+function openVectors(size: number, readAt: ReadAt, close: () => void): VectorFile | string {
+  const fixed = Buffer.alloc(52);
+  readAt(fixed, 0, Math.min(52, size));
+  const hl = size >= 52 ? fixed.readUInt32LE(48) : 0;
+  const head = Buffer.alloc(Math.min(size, 52 + hl));
+  readAt(head, 0, head.length);
+  const l = layoutOf(head, size);
+  if (typeof l === 'string') return l;
+  const stored = head.toString('latin1', 8, 48);
+  const sum = checksumFor(stored);
+  if (sum === null) return 'checksum of a kind this Node cannot compute';
+  const n = l.count;
+  const keyBytes = Buffer.allocUnsafe(l.keysBytes);
+  const scales = new Float32Array(n);
+  const codes = new Uint32Array(n * l.codeWords);
+  // Each section kept is copied out of the streamed pass as it goes by.
+  const kept: Array<[from: number, to: number, into: Uint8Array]> = [
+    [l.headLen, l.headLen + l.keysBytes, keyBytes],
+    [l.scalesAt, l.rowsAt, new Uint8Array(scales.buffer)],
+    [l.codesAt, l.size, new Uint8Array(codes.buffer)],
+  ];
+  const chunk = Buffer.allocUnsafe(Math.min(READ_BYTES, Math.max(1, size)));
+  for (let at = 48; at < size; ) {
+    const len = readAt(chunk, at, Math.min(chunk.length, size - at));
+    if (len === 0) return 'truncated';
+    const part = chunk.subarray(0, len);
+    sum.update(part);
+    for (const [from, to, into] of kept) {
+      const a = Math.max(from, at);
+      const b = Math.min(to, at + len);
+      if (a < b) into.set(part.subarray(a - at, b - at), a - from);
+    }
+    at += len;
+  }
+  if (sum.digest() !== stored) return 'checksum mismatch';
+  if (!LITTLE_ENDIAN) {
+    Buffer.from(scales.buffer).swap32();
+    Buffer.from(codes.buffer).swap32();
+  }
+  const keyText = keyBytes.toString('utf8');
+  const keyAt = keyStarts(keyText, n);
+  if (keyAt === null) return 'key count mismatch';
+  const dim = l.dim;
+  const block = new Int8Array(Math.max(1, Math.min(n, ROWS_PER_READ)) * dim);
+  const blockBytes = new Uint8Array(block.buffer);
+  let blockFrom = -1;
+  let blockRows = 0;
+  return {
+    embedder: l.embedder,
+    dim,
+    count: n,
+    codeWords: l.codeWords,
+    keyText,
+    keyAt,
+    scales,
+    codes,
+    row(i) {
+      if (i < 0 || i >= n) throw new RangeError(`no row ${i} in the vector cache`);
+      if (blockFrom < 0 || i < blockFrom || i >= blockFrom + blockRows) {
+        blockFrom = i - (i % ROWS_PER_READ);
+        blockRows = Math.min(ROWS_PER_READ, n - blockFrom);
+        if (readAt(blockBytes, l.rowsAt + blockFrom * dim, blockRows * dim) !== blockRows * dim) throw new Error('the vector cache shrank while it was read');
+      }
+      return block.subarray((i - blockFrom) * dim, (i - blockFrom + 1) * dim);
+    },
+    close,
+  };
+}
+
+/** A cache held in memory (a file's bytes), read as readVectors reads the file; the reason when it cannot be used. */
+export function decodeVectors(buf: Buffer): VectorFile | string {
+  return openVectors(buf.length, (into, at, len) => buf.copy(into, 0, at, Math.min(buf.length, at + len)), () => undefined);
+}
+
+/** The store's vector cache (openVectors), or null with the reason told; close() it when done. Never throws. */
 export function readVectors(storeDir: string, warn: (why: string) => void): VectorFile | null {
   // A symlinked .cache (or file) would be read from outside the store: not trusted.
   if (!isOwnDirSync(join(storeDir, '.cache'))) return null;
@@ -230,7 +219,7 @@ export function readVectors(storeDir: string, warn: (why: string) => void): Vect
   } catch {
     return null;
   }
-  const readAt = (buf: Uint8Array, at: number, len: number): number => {
+  const readAt: ReadAt = (buf, at, len) => {
     let got = 0;
     while (got < len) {
       const n = readSync(fd, buf, got, len - got, at + got);
@@ -239,99 +228,16 @@ export function readVectors(storeDir: string, warn: (why: string) => void): Vect
     }
     return got;
   };
-  let handedOver = false;
+  let opened: VectorFile | string;
   try {
-    const size = fstatSync(fd).size;
-    const fixed = Buffer.alloc(52);
-    readAt(fixed, 0, Math.min(52, size));
-    const hl = size >= 52 ? fixed.readUInt32LE(48) : 0;
-    const head = Buffer.alloc(Math.min(size, 52 + hl));
-    readAt(head, 0, head.length);
-    const l = layoutOf(head, size);
-    if (typeof l === 'string') {
-      warn(l);
-      return null;
-    }
-    const stored = head.toString('latin1', 8, 48);
-    const sum = checksumFor(stored);
-    if (sum === null) {
-      warn('checksum of a kind this Node cannot compute');
-      return null;
-    }
-    const n = l.count;
-    const keyBytes = Buffer.allocUnsafe(l.keysBytes);
-    const scales = new Float32Array(n);
-    const codes = new Uint32Array(n * l.codeWords);
-    // Each section kept is copied out of the streamed pass as it goes by.
-    const kept: Array<[from: number, to: number, into: Uint8Array]> = [
-      [l.headLen, l.headLen + l.keysBytes, keyBytes],
-      [l.scalesAt, l.rowsAt, new Uint8Array(scales.buffer)],
-      [l.codesAt, l.size, new Uint8Array(codes.buffer)],
-    ];
-    const chunk = Buffer.allocUnsafe(Math.min(READ_BYTES, Math.max(1, size)));
-    for (let at = 48; at < size; ) {
-      const len = readAt(chunk, at, Math.min(chunk.length, size - at));
-      if (len === 0) {
-        warn('truncated');
-        return null;
-      }
-      const part = chunk.subarray(0, len);
-      sum.update(part);
-      for (const [from, to, into] of kept) {
-        const a = Math.max(from, at);
-        const b = Math.min(to, at + len);
-        if (a < b) into.set(part.subarray(a - at, b - at), a - from);
-      }
-      at += len;
-    }
-    if (sum.digest() !== stored) {
-      warn('checksum mismatch');
-      return null;
-    }
-    if (!LITTLE_ENDIAN) {
-      Buffer.from(scales.buffer).swap32();
-      Buffer.from(codes.buffer).swap32();
-    }
-    const keyText = keyBytes.toString('utf8');
-    const keyAt = keyStarts(keyText, n);
-    if (keyAt === null) {
-      warn('key count mismatch');
-      return null;
-    }
-    const dim = l.dim;
-    const block = new Int8Array(Math.max(1, Math.min(n, ROWS_PER_READ)) * dim);
-    const blockBytes = new Uint8Array(block.buffer);
-    let blockFrom = -1;
-    let blockRows = 0;
-    handedOver = true;
-    return {
-      embedder: l.embedder,
-      dim,
-      count: n,
-      codeWords: l.codeWords,
-      keyText,
-      keyAt,
-      scales,
-      codes,
-      row(i) {
-        if (i < 0 || i >= n) throw new RangeError(`no row ${i} in the vector cache`);
-        if (blockFrom < 0 || i < blockFrom || i >= blockFrom + blockRows) {
-          blockFrom = i - (i % ROWS_PER_READ);
-          blockRows = Math.min(ROWS_PER_READ, n - blockFrom);
-          if (readAt(blockBytes, l.rowsAt + blockFrom * dim, blockRows * dim) !== blockRows * dim) throw new Error('the vector cache shrank while it was read');
-        }
-        return block.subarray((i - blockFrom) * dim, (i - blockFrom + 1) * dim);
-      },
-      close() {
-        closeSync(fd);
-      },
-    };
+    opened = openVectors(fstatSync(fd).size, readAt, () => closeSync(fd));
   } catch (err) {
-    warn((err as Error).message);
-    return null;
-  } finally {
-    if (!handedOver) closeSync(fd);
+    opened = (err as Error).message;
   }
+  if (typeof opened !== 'string') return opened;
+  closeSync(fd);
+  warn(opened);
+  return null;
 }
 
 /** The rows to save, copied a range at a time out of their owner's arrays (no copy of the whole set, no object per row). */
@@ -372,7 +278,7 @@ export function copyRowsFrom(a: { dim: number; codeWords: number; scales: Float3
 const WRITE_ROWS = 4096;
 
 /**
- * The same file as encodeVectors, streamed to a temp file in chunks of WRITE_ROWS rows (checksum
+ * The cache file (layout above), streamed to a temp file in chunks of WRITE_ROWS rows (checksum
  * computed as it goes, written last), then fsync, rename, fsync of the directory: a save holds a
  * few MB beside the index instead of two copies of every vector (at 200k memories the whole-buffer
  * save was +140 MB of peak RSS).
