@@ -38019,7 +38019,7 @@ function watchPending(storeDir, fn, intervalMs = 1e3) {
 }
 
 // server/src/core/store/store.ts
-import { promises as fsp6, lstatSync as lstatSync6, readdirSync as readdirSync2, statSync as statSync3 } from "node:fs";
+import { promises as fsp6, lstatSync as lstatSync5, readdirSync as readdirSync2, statSync as statSync3 } from "node:fs";
 import { basename as basename2, dirname as dirname5, join as join10, sep } from "node:path";
 
 // server/src/core/store/lock.ts
@@ -38849,7 +38849,7 @@ function mergeKeys(rec, m) {
 }
 
 // server/src/core/store/listing.ts
-import { promises as fsp5, lstatSync as lstatSync4, rmSync as rmSync3 } from "node:fs";
+import { promises as fsp5, rmSync as rmSync3 } from "node:fs";
 import { join as join8 } from "node:path";
 
 // server/src/core/store/fileWorker.ts
@@ -38896,26 +38896,30 @@ function startWorker() {
     return null;
   }
 }
-function statHere(prefix, names) {
-  const n2 = names.length;
-  const stats = new Float64Array(2 * n2);
-  const kinds = new Uint8Array(n2);
-  for (let i = 0; i < n2; i++) {
+function nameStats(n2) {
+  return { stats: new Float64Array(2 * n2), kinds: new Uint8Array(n2) };
+}
+function statInto(prefix, names, from, to, out2) {
+  for (let i = from; i < to; i++) {
     let st;
     try {
       st = lstatSync3(prefix + names[i]);
     } catch {
       continue;
     }
-    kinds[i] = st.isFile() ? 1 : st.isSymbolicLink() ? 2 : 3;
-    stats[2 * i] = st.size;
-    stats[2 * i + 1] = st.mtimeMs;
+    out2.kinds[i] = st.isFile() ? 1 : st.isSymbolicLink() ? 2 : 3;
+    out2.stats[2 * i] = st.size;
+    out2.stats[2 * i + 1] = st.mtimeMs;
   }
-  return { stats, kinds };
 }
 async function statNames(prefix, names, opts = {}) {
+  const here = () => {
+    const s2 = nameStats(names.length);
+    statInto(prefix, names, 0, names.length, s2);
+    return s2;
+  };
   const w2 = opts.worker === false ? null : startWorker();
-  if (w2 === null) return statHere(prefix, names);
+  if (w2 === null) return here();
   try {
     return await new Promise((resolve10, reject) => {
       w2.once("message", resolve10);
@@ -38924,7 +38928,7 @@ async function statNames(prefix, names, opts = {}) {
       w2.postMessage({ op: "stat", prefix, names });
     });
   } catch {
-    return statHere(prefix, names);
+    return here();
   } finally {
     w2.removeAllListeners();
     w2.on("error", () => void 0);
@@ -38983,8 +38987,10 @@ async function* readAhead(paths, opts = {}) {
         }
         const texts = arrived.shift();
         ask();
-        done += texts.length;
-        yield texts;
+        for (const t of texts) {
+          done++;
+          yield t;
+        }
       }
     } finally {
       w2.removeAllListeners("exit");
@@ -38992,13 +38998,7 @@ async function* readAhead(paths, opts = {}) {
       void w2.terminate();
     }
   }
-  while (done < paths.length) {
-    const to = Math.min(paths.length, done + batch);
-    const texts = [];
-    for (let i = done; i < to; i++) texts.push(readOne(paths[i]));
-    done = to;
-    yield texts;
-  }
+  for (; done < paths.length; done++) yield readOne(paths[done]);
 }
 
 // server/src/core/store/listing.ts
@@ -39081,64 +39081,47 @@ async function listStoreFiles(dirs, cleanTemps, onSymlink, flat = dirs.length, p
       if (err.code === "ENOENT") continue;
       throw err;
     }
-    if (names.length >= (pause3 ? STAT_AHEAD_MIN_PAUSED : STAT_AHEAD_MIN)) {
-      await listBig(found, di, d, names, cleanTemps, onSymlink, pause3);
-      continue;
-    }
+    const md = [];
     let k = 0;
     for (const name of names) {
-      if (pause3 && ++k % PAUSE_EVERY === 0) await pause3();
+      if (pause3 && ++k % (PAUSE_EVERY * 64) === 0) await pause3();
       if (isTempName(name)) {
         if (cleanTemps) removeIfDeadTemp(d, name);
-        continue;
-      }
-      if (!name.endsWith(".md") || name.startsWith(".")) continue;
-      const p = found.pathIn(di, name);
-      let st = null;
-      try {
-        st = lstatSync4(p);
-      } catch {
-        continue;
-      }
-      if (st.isFile()) found.add(di, name, st.size, st.mtimeMs);
-      else if (st.isSymbolicLink()) onSymlink(p);
+      } else if (name.endsWith(".md") && !name.startsWith(".")) md.push(name);
+    }
+    const prefix = found.pathIn(di, "");
+    const s2 = await statAll(prefix, md, pause3);
+    for (let i = 0; i < md.length; i++) {
+      const kind = s2.kinds[i];
+      if (kind === 1) found.add(di, md[i], s2.stats[2 * i], s2.stats[2 * i + 1]);
+      else if (kind === 2) onSymlink(prefix + md[i]);
     }
   }
   return found;
 }
 var STAT_AHEAD_MIN = 4e3;
 var STAT_AHEAD_MIN_PAUSED = 1e5;
-async function listBig(found, di, d, names, cleanTemps, onSymlink, pause3) {
-  const md = [];
-  let k = 0;
-  for (const name of names) {
-    if (pause3 && ++k % (PAUSE_EVERY * 64) === 0) await pause3();
-    if (isTempName(name)) {
-      if (cleanTemps) removeIfDeadTemp(d, name);
-      continue;
-    }
-    if (name.endsWith(".md") && !name.startsWith(".")) md.push(name);
+async function statAll(prefix, names, pause3) {
+  const n2 = names.length;
+  const s2 = nameStats(n2);
+  if (n2 >= (pause3 ? STAT_AHEAD_MIN_PAUSED : STAT_AHEAD_MIN)) {
+    const cut = pause3 ? 0 : n2 >> 1;
+    const theirs = statNames(prefix, cut === 0 ? names : names.slice(cut));
+    statInto(prefix, names, 0, cut, s2);
+    const t = await theirs;
+    s2.stats.set(t.stats, 2 * cut);
+    s2.kinds.set(t.kinds, cut);
+    return s2;
   }
-  const prefix = found.pathIn(di, "");
-  const cut = pause3 ? 0 : md.length >> 1;
-  const theirs = cut === 0 ? md : md.slice(cut);
-  const rest = statNames(prefix, theirs);
-  const take = (names2, s2) => {
-    for (let i = 0; i < names2.length; i++) {
-      const kind = s2.kinds[i];
-      if (kind === 1) found.add(di, names2[i], s2.stats[2 * i], s2.stats[2 * i + 1]);
-      else if (kind === 2) onSymlink(prefix + names2[i]);
-    }
-  };
-  if (cut > 0) {
-    const mine = md.slice(0, cut);
-    take(mine, statHere(prefix, mine));
+  for (let from = 0; from < n2; from += PAUSE_EVERY) {
+    if (pause3 && from > 0) await pause3();
+    statInto(prefix, names, from, Math.min(n2, from + PAUSE_EVERY), s2);
   }
-  take(theirs, await rest);
+  return s2;
 }
 
 // server/src/core/store/notes.ts
-import { lstatSync as lstatSync5, readdirSync, rmSync as rmSync4 } from "node:fs";
+import { lstatSync as lstatSync4, readdirSync, rmSync as rmSync4 } from "node:fs";
 import { join as join9 } from "node:path";
 var NOTES_DIR = "notes";
 var MEMORIES_ROOT = "/memories";
@@ -39203,7 +39186,7 @@ function listNoteFiles(notesDir, add, onSymlink, cleanTemps) {
       if (name.startsWith(".")) continue;
       let st;
       try {
-        st = lstatSync5(p);
+        st = lstatSync4(p);
       } catch {
         continue;
       }
@@ -39594,7 +39577,19 @@ var Store = class {
         dropped++;
       }
     }
-    const texts = !pause3 && changed.length >= READ_AHEAD_MIN ? this.readsAhead(found, changed, seeded) : null;
+    const reusable = (p, size2, mtimeMs) => {
+      const s2 = seeded.get(p);
+      return s2 && s2.size === size2 && s2.mtimeMs === mtimeMs ? s2 : void 0;
+    };
+    let texts = null;
+    if (!pause3 && changed.length >= READ_AHEAD_MIN) {
+      const paths = [];
+      for (const i of changed) {
+        const p = found.path(i);
+        if (found.size(i) <= MAX_FILE_BYTES && !reusable(p, found.size(i), found.mtimeMs(i))) paths.push(p);
+      }
+      texts = readAhead(paths);
+    }
     try {
       let n2 = 0;
       let read = 0;
@@ -39611,42 +39606,15 @@ var Store = class {
           size2 = st.size;
           mtimeMs = st.mtimeMs;
         }
-        const s2 = seeded.get(p);
-        if (s2 && s2.size === size2 && s2.mtimeMs === mtimeMs) this.refreshOne(s2.file, size2, mtimeMs, s2);
-        else this.refreshOne(p, size2, mtimeMs, void 0, texts && size2 <= MAX_FILE_BYTES ? await texts.next() : void 0);
+        const s2 = reusable(p, size2, mtimeMs);
+        if (s2) this.refreshOne(s2.file, size2, mtimeMs, s2);
+        else this.refreshOne(p, size2, mtimeMs, void 0, texts && size2 <= MAX_FILE_BYTES ? await nextText(texts) : void 0);
       }
     } finally {
-      await texts?.close();
+      await texts?.return(void 0);
     }
     progress2?.(changed.length, changed.length);
     return changed.length + dropped;
-  }
-  /** The texts reconcile() will read, in its order, from a worker reading ahead (fileWorker.ts). */
-  readsAhead(found, changed, seeded) {
-    const paths = [];
-    for (const i of changed) {
-      const p = found.path(i);
-      const size2 = found.size(i);
-      const s2 = seeded.get(p);
-      if (!(s2 && s2.size === size2 && s2.mtimeMs === found.mtimeMs(i)) && size2 <= MAX_FILE_BYTES) paths.push(p);
-    }
-    const it = readAhead(paths);
-    let batch = [];
-    let at2 = 0;
-    return {
-      async next() {
-        while (at2 >= batch.length) {
-          const r = await it.next();
-          if (r.done) throw new Error("the read-ahead ended before its last file");
-          batch = r.value;
-          at2 = 0;
-        }
-        return batch[at2++];
-      },
-      async close() {
-        await it.return(void 0);
-      }
-    };
   }
   /** `read`: the file's text (or why it could not be read) when it was read ahead. */
   refreshOne(p, size2, mtimeMs, seeded, read) {
@@ -39987,7 +39955,7 @@ var Store = class {
   }
   async freeName(dir, name) {
     let candidate = join10(dir, name);
-    for (let n2 = 2; this.files.has(candidate) || lstatSync6(candidate, { throwIfNoEntry: false }); n2++) {
+    for (let n2 = 2; this.files.has(candidate) || lstatSync5(candidate, { throwIfNoEntry: false }); n2++) {
       candidate = join10(dir, name.replace(/\.md$/, `-${n2}.md`));
     }
     return candidate;
@@ -40134,6 +40102,11 @@ var Store = class {
     });
   }
 };
+async function nextText(texts) {
+  const r = await texts.next();
+  if (r.done) throw new Error("the read-ahead ended before its last file");
+  return r.value;
+}
 
 // server/src/core/trust/gates/entropy.ts
 function shannonEntropy(s2) {
@@ -46364,7 +46337,7 @@ import {
   closeSync as closeSync6,
   fsyncSync,
   openSync as openSync6,
-  lstatSync as lstatSync7,
+  lstatSync as lstatSync6,
   readFileSync as readFileSync8,
   readdirSync as readdirSync5,
   renameSync as renameSync5,
@@ -46477,7 +46450,7 @@ function listLogFiles(dir, listed) {
   }
   names = names.filter((n2) => {
     try {
-      return lstatSync7(join18(dir, n2)).isFile();
+      return lstatSync6(join18(dir, n2)).isFile();
     } catch {
       return false;
     }
@@ -48164,7 +48137,7 @@ var MemoryToolError = class extends CairnError {
 };
 
 // server/src/core/notes/paths.ts
-import { lstatSync as lstatSync8 } from "node:fs";
+import { lstatSync as lstatSync7 } from "node:fs";
 import { join as join22, resolve as resolve5, sep as sep2 } from "node:path";
 var escapes = (p) => new MemoryToolError(`Path ${p} would escape /memories directory`);
 function decoded(p) {
@@ -48201,7 +48174,7 @@ function resolveMemoryPath(notesDir, path2, arg = "path") {
     cur = s2 === "" ? cur : join22(cur, s2);
     let st;
     try {
-      st = lstatSync8(cur);
+      st = lstatSync7(cur);
     } catch {
       break;
     }
@@ -49170,7 +49143,7 @@ function capPage(page, cursorFor, budget = LIMITS.responseChars) {
 }
 
 // server/src/core/curation/feedback.ts
-import { closeSync as closeSync8, existsSync as existsSync10, fstatSync as fstatSync5, lstatSync as lstatSync9, openSync as openSync8, promises as fsp10, readFileSync as readFileSync11, readSync as readSync4, renameSync as renameSync6, rmSync as rmSync9, statSync as statSync8, writeFileSync as writeFileSync3 } from "node:fs";
+import { closeSync as closeSync8, existsSync as existsSync10, fstatSync as fstatSync5, lstatSync as lstatSync8, openSync as openSync8, promises as fsp10, readFileSync as readFileSync11, readSync as readSync4, renameSync as renameSync6, rmSync as rmSync9, statSync as statSync8, writeFileSync as writeFileSync3 } from "node:fs";
 import { basename as basename4, join as join24 } from "node:path";
 import { gunzipSync as gunzipSync2 } from "node:zlib";
 var APPLIED_HALF = 3;
@@ -49301,7 +49274,7 @@ var FeedbackFold = class {
       if (st.ino !== saved.ino || st.size < saved.offset) return false;
       const present = (name) => [name, `${name}.gz`].some((n2) => {
         try {
-          return lstatSync9(join24(this.dir, n2)).isFile();
+          return lstatSync8(join24(this.dir, n2)).isFile();
         } catch {
           return false;
         }
@@ -50614,7 +50587,7 @@ async function writeExportFile(path2, text3) {
 
 // server/src/core/io/import/common.ts
 import { createHash as createHash5 } from "node:crypto";
-import { lstatSync as lstatSync10, readdirSync as readdirSync7, readFileSync as readFileSync12 } from "node:fs";
+import { lstatSync as lstatSync9, readdirSync as readdirSync7, readFileSync as readFileSync12 } from "node:fs";
 import { basename as basename5, join as join25, relative } from "node:path";
 
 // server/src/core/io/yaml.ts
@@ -50660,7 +50633,7 @@ function mtimeIso(st) {
 function readSource(file2) {
   let st;
   try {
-    st = lstatSync10(file2);
+    st = lstatSync9(file2);
   } catch (err) {
     throw new SourceError(`cannot read ${file2}: ${err.code === "ENOENT" ? "no such file or directory" : err.message}`);
   }
@@ -50673,7 +50646,7 @@ function readSource(file2) {
 }
 function statPath(path2) {
   try {
-    return lstatSync10(path2);
+    return lstatSync9(path2);
   } catch (err) {
     throw new SourceError(`cannot read ${path2}: ${err.code === "ENOENT" ? "no such file or directory" : err.message}`);
   }

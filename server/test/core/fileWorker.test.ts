@@ -11,7 +11,7 @@ import { removeDir, tempDir } from '../helpers/env.ts';
 
 async function all(paths: string[], opts: { batch?: number; worker?: boolean }) {
   const out: Array<string | { code: string | undefined }> = [];
-  for await (const batch of readAhead(paths, opts)) for (const x of batch) out.push(isReadFailure(x) ? { code: x.code } : x);
+  for await (const x of readAhead(paths, opts)) out.push(isReadFailure(x) ? { code: x.code } : x);
   return out;
 }
 
@@ -37,8 +37,8 @@ test('read ahead: every text in order across batches, failures in place, with or
     assert.equal(viaWorker[24], 'text 22 é');
     assert.deepEqual(await all([], {}), []);
     // A reader left early stops its worker (the test would not end otherwise).
-    for await (const batch of readAhead(paths, { batch: 2 })) {
-      assert.equal(batch.length, 2);
+    for await (const first of readAhead(paths, { batch: 2 })) {
+      assert.equal(first, 'text 0 é');
       break;
     }
   } finally {
@@ -75,7 +75,7 @@ test('a load of thousands of files read ahead gives the store a file-by-file loa
 });
 
 test('stat by a worker: sizes, times and kinds in order, links not followed, gone names as gone', async () => {
-  const { statHere, statNames } = await import('../../src/core/store/fileWorker.ts');
+  const { statNames } = await import('../../src/core/store/fileWorker.ts');
   const { symlinkSync } = await import('node:fs');
   const dir = tempDir();
   try {
@@ -85,7 +85,7 @@ test('stat by a worker: sizes, times and kinds in order, links not followed, gon
     const names = ['a.md', 'gone.md', 'sub.md', 'link.md'];
     const prefix = `${dir}/`;
     const viaWorker = await statNames(prefix, names);
-    const here = statHere(prefix, names);
+    const here = await statNames(prefix, names, { worker: false });
     assert.deepEqual([...viaWorker.kinds], [1, 0, 3, 2]);
     assert.deepEqual([...viaWorker.kinds], [...here.kinds]);
     assert.deepEqual([...viaWorker.stats], [...here.stats]);

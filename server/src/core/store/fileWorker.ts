@@ -5,7 +5,7 @@
 // time overlaps the parsing instead of adding to it, and a server checking its files in the
 // background keeps its own thread for calls.
 //
-//   for await (const batch of readAhead(paths)) for (const got of batch) ...  // text or ReadFailure
+//   for await (const got of readAhead(paths)) ...                              // text or ReadFailure
 //   const { stats, kinds } = await statNames(dirPrefix, names);               // lstat of each
 //
 // Answers come back in the order asked. Without a worker (one cannot start, or it fails) the
@@ -77,29 +77,35 @@ export interface NameStats {
   kinds: Uint8Array;
 }
 
-/** The lstat of `prefix + name` for each name, here. */
-export function statHere(prefix: string, names: readonly string[]): NameStats {
-  const n = names.length;
-  const stats = new Float64Array(2 * n);
-  const kinds = new Uint8Array(n);
-  for (let i = 0; i < n; i++) {
+/** A NameStats for `n` names, all gone until filled. */
+export function nameStats(n: number): NameStats {
+  return { stats: new Float64Array(2 * n), kinds: new Uint8Array(n) };
+}
+
+/** Fills entries [from, to) of `out` with the lstat of `prefix + names[i]`, here. */
+export function statInto(prefix: string, names: readonly string[], from: number, to: number, out: NameStats): void {
+  for (let i = from; i < to; i++) {
     let st;
     try {
       st = lstatSync(prefix + names[i]!);
     } catch {
       continue; // removed meanwhile
     }
-    kinds[i] = st.isFile() ? 1 : st.isSymbolicLink() ? 2 : 3;
-    stats[2 * i] = st.size;
-    stats[2 * i + 1] = st.mtimeMs;
+    out.kinds[i] = st.isFile() ? 1 : st.isSymbolicLink() ? 2 : 3;
+    out.stats[2 * i] = st.size;
+    out.stats[2 * i + 1] = st.mtimeMs;
   }
-  return { stats, kinds };
 }
 
 /** The lstat of `prefix + name` for each name, done by a worker thread (here, if none can start). */
 export async function statNames(prefix: string, names: readonly string[], opts: { worker?: boolean } = {}): Promise<NameStats> {
+  const here = () => {
+    const s = nameStats(names.length);
+    statInto(prefix, names, 0, names.length, s);
+    return s;
+  };
   const w = opts.worker === false ? null : startWorker();
-  if (w === null) return statHere(prefix, names);
+  if (w === null) return here();
   try {
     return await new Promise<NameStats>((resolve, reject) => {
       w.once('message', resolve);
@@ -108,7 +114,7 @@ export async function statNames(prefix: string, names: readonly string[], opts: 
       w.postMessage({ op: 'stat', prefix, names });
     });
   } catch {
-    return statHere(prefix, names);
+    return here();
   } finally {
     w.removeAllListeners();
     w.on('error', () => undefined); // a late error of a worker being stopped
@@ -129,8 +135,8 @@ export function isReadFailure(x: string | ReadFailure): x is ReadFailure {
   return typeof x !== 'string';
 }
 
-/** The files' texts, a batch at a time, in order; read by a worker thread a batch or two ahead. */
-export async function* readAhead(paths: readonly string[], opts: { batch?: number; worker?: boolean } = {}): AsyncGenerator<Array<string | ReadFailure>> {
+/** Each file's text (or why it could not be read), in order; read by a worker thread a batch or two ahead. */
+export async function* readAhead(paths: readonly string[], opts: { batch?: number; worker?: boolean } = {}): AsyncGenerator<string | ReadFailure, void, undefined> {
   const batch = opts.batch ?? BATCH;
   const worker = opts.worker === false ? null : startWorker();
   let done = 0; // paths whose texts were yielded
@@ -172,8 +178,10 @@ export async function* readAhead(paths: readonly string[], opts: { batch?: numbe
         }
         const texts = arrived.shift()!;
         ask(); // the next batch is read while this one is parsed
-        done += texts.length;
-        yield texts;
+        for (const t of texts) {
+          done++;
+          yield t;
+        }
       }
     } finally {
       w.removeAllListeners('exit');
@@ -182,11 +190,5 @@ export async function* readAhead(paths: readonly string[], opts: { batch?: numbe
     }
   }
   // No worker, or it failed part way: the rest is read here.
-  while (done < paths.length) {
-    const to = Math.min(paths.length, done + batch);
-    const texts: Array<string | ReadFailure> = [];
-    for (let i = done; i < to; i++) texts.push(readOne(paths[i]!));
-    done = to;
-    yield texts;
-  }
+  for (; done < paths.length; done++) yield readOne(paths[done]!);
 }

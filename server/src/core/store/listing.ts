@@ -1,10 +1,10 @@
 // Listing the store's directories: names and size/mtime of every *.md file, without following
 // links or reading anything; leftover temp files of dead writers are cleaned on the way.
-import { promises as fsp, lstatSync, rmSync, type Stats } from 'node:fs';
+import { promises as fsp, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { isTempName } from './fsatomic.ts';
 import { pidAlive } from './pid.ts';
-import { type NameStats, statHere, statNames } from './fileWorker.ts';
+import { type NameStats, nameStats, statInto, statNames } from './fileWorker.ts';
 
 /**
  * One directory listing, compact: names, which directory, and size/mtime pairs in one typed
@@ -104,38 +104,27 @@ export async function listStoreFiles(dirs: readonly string[], cleanTemps: boolea
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue;
       throw err;
     }
-    if (names.length >= (pause ? STAT_AHEAD_MIN_PAUSED : STAT_AHEAD_MIN)) {
-      await listBig(found, di, d, names, cleanTemps, onSymlink, pause);
-      continue;
-    }
-    // Synchronous lstat in a loop: an async stat per file (Promise.all) costs ~6x the time and
-    // hundreds of MB of transient promises on a 100k store, for no overlap the kernel gives back.
+    // Only *.md names are stat'ed; dead writers' temp files are removed on the way.
+    const md: string[] = [];
     let k = 0;
     for (const name of names) {
-      // `pause`: a server checking its store in the background asks to yield every so many files
-      // (a sliced pause, store/slices.ts, yields only once its slice is used up).
-      if (pause && ++k % PAUSE_EVERY === 0) await pause();
+      if (pause && ++k % (PAUSE_EVERY * 64) === 0) await pause();
       if (isTempName(name)) {
         if (cleanTemps) removeIfDeadTemp(d, name);
-        continue;
-      }
-      if (!name.endsWith('.md') || name.startsWith('.')) continue;
-      const p = found.pathIn(di, name);
-      // lstat: a symlink is never followed (it could point outside the store).
-      let st: Stats | null = null;
-      try {
-        st = lstatSync(p);
-      } catch {
-        continue; // removed meanwhile
-      }
-      if (st.isFile()) found.add(di, name, st.size, st.mtimeMs);
-      else if (st.isSymbolicLink()) onSymlink(p);
+      } else if (name.endsWith('.md') && !name.startsWith('.')) md.push(name);
+    }
+    const prefix = found.pathIn(di, '');
+    const s = await statAll(prefix, md, pause);
+    for (let i = 0; i < md.length; i++) {
+      const kind = s.kinds[i];
+      if (kind === 1) found.add(di, md[i]!, s.stats[2 * i]!, s.stats[2 * i + 1]!);
+      else if (kind === 2) onSymlink(prefix + md[i]!);
     }
   }
   return found;
 }
 
-/** Directory entries from which a listing stats in a worker thread (fileWorker.ts): below, its start (~20 ms) is not worth it. */
+/** Names from which a listing stats in a worker thread (fileWorker.ts): below, its start (~20 ms) is not worth it. */
 const STAT_AHEAD_MIN = 4000;
 /**
  * The same for a server's background check, which a worker spares ~0.5 s of its own thread at
@@ -144,35 +133,29 @@ const STAT_AHEAD_MIN = 4000;
 const STAT_AHEAD_MIN_PAUSED = 100_000;
 
 /**
- * A big directory: its *.md names are stat'ed by a worker thread. Without pauses (a load, a
- * command) this thread stats the first half meanwhile; with them (a server's background check)
- * the worker stats them all and this thread stays free for calls. Same entries, same order.
+ * The lstat of each name (never following a link: a symlink could point outside the store).
+ * Synchronous, PAUSE_EVERY at a time between pauses: an async stat per file (Promise.all) costs
+ * ~6x the time and hundreds of MB of transient promises on a 100k store, for no overlap the
+ * kernel gives back. Many names go to a worker thread: without pauses (a load, a command) this
+ * thread stats the first half meanwhile; with them (a server's background check) the worker
+ * stats them all and this thread stays free for calls.
  */
-async function listBig(found: Listing, di: number, d: string, names: readonly string[], cleanTemps: boolean, onSymlink: (path: string) => void, pause?: () => Promise<void>): Promise<void> {
-  const md: string[] = [];
-  let k = 0;
-  for (const name of names) {
-    if (pause && ++k % (PAUSE_EVERY * 64) === 0) await pause();
-    if (isTempName(name)) {
-      if (cleanTemps) removeIfDeadTemp(d, name);
-      continue;
-    }
-    if (name.endsWith('.md') && !name.startsWith('.')) md.push(name);
+async function statAll(prefix: string, names: readonly string[], pause?: () => Promise<void>): Promise<NameStats> {
+  const n = names.length;
+  const s = nameStats(n);
+  if (n >= (pause ? STAT_AHEAD_MIN_PAUSED : STAT_AHEAD_MIN)) {
+    const cut = pause ? 0 : n >> 1;
+    const theirs = statNames(prefix, cut === 0 ? names : names.slice(cut));
+    statInto(prefix, names, 0, cut, s);
+    const t = await theirs;
+    s.stats.set(t.stats, 2 * cut);
+    s.kinds.set(t.kinds, cut);
+    return s;
   }
-  const prefix = found.pathIn(di, '');
-  const cut = pause ? 0 : md.length >> 1;
-  const theirs = cut === 0 ? md : md.slice(cut);
-  const rest = statNames(prefix, theirs);
-  const take = (names: readonly string[], s: NameStats) => {
-    for (let i = 0; i < names.length; i++) {
-      const kind = s.kinds[i];
-      if (kind === 1) found.add(di, names[i]!, s.stats[2 * i]!, s.stats[2 * i + 1]!);
-      else if (kind === 2) onSymlink(prefix + names[i]!);
-    }
-  };
-  if (cut > 0) {
-    const mine = md.slice(0, cut);
-    take(mine, statHere(prefix, mine));
+  for (let from = 0; from < n; from += PAUSE_EVERY) {
+    // a sliced pause (store/slices.ts) yields only once its slice is used up
+    if (pause && from > 0) await pause();
+    statInto(prefix, names, from, Math.min(n, from + PAUSE_EVERY), s);
   }
-  take(theirs, await rest);
+  return s;
 }

@@ -436,10 +436,23 @@ export class Store {
         dropped++;
       }
     }
+    // A record the caller seeded is reused when its file has not changed since.
+    const reusable = (p: string, size: number, mtimeMs: number): StoredMemory | undefined => {
+      const s = seeded.get(p);
+      return s && s.size === size && s.mtimeMs === mtimeMs ? s : undefined;
+    };
     // Synchronous reads (for many small files they beat async reads several times over: an async
     // readFile is four libuv round trips). A bulk read without pauses (a load, a command's check)
     // has them done by a worker thread a batch ahead (fileWorker.ts) while this one parses.
-    const texts = !pause && changed.length >= READ_AHEAD_MIN ? this.readsAhead(found, changed, seeded) : null;
+    let texts: AsyncGenerator<string | ReadFailure, void, undefined> | null = null;
+    if (!pause && changed.length >= READ_AHEAD_MIN) {
+      const paths: string[] = [];
+      for (const i of changed) {
+        const p = found.path(i);
+        if (found.size(i) <= MAX_FILE_BYTES && !reusable(p, found.size(i), found.mtimeMs(i))) paths.push(p);
+      }
+      texts = readAhead(paths);
+    }
     try {
       let n = 0;
       let read = 0;
@@ -457,44 +470,16 @@ export class Store {
           size = st.size;
           mtimeMs = st.mtimeMs;
         }
-        const s = seeded.get(p);
+        const s = reusable(p, size, mtimeMs);
         // A reused record is keyed by its own path string (equal to p): one copy per memory.
-        if (s && s.size === size && s.mtimeMs === mtimeMs) this.refreshOne(s.file, size, mtimeMs, s);
-        else this.refreshOne(p, size, mtimeMs, undefined, texts && size <= MAX_FILE_BYTES ? await texts.next() : undefined);
+        if (s) this.refreshOne(s.file, size, mtimeMs, s);
+        else this.refreshOne(p, size, mtimeMs, undefined, texts && size <= MAX_FILE_BYTES ? await nextText(texts) : undefined);
       }
     } finally {
-      await texts?.close();
+      await texts?.return(undefined);
     }
     progress?.(changed.length, changed.length);
     return changed.length + dropped;
-  }
-
-  /** The texts reconcile() will read, in its order, from a worker reading ahead (fileWorker.ts). */
-  private readsAhead(found: Listing, changed: readonly number[], seeded: Map<string, StoredMemory>): { next(): Promise<string | ReadFailure>; close(): Promise<void> } {
-    const paths: string[] = [];
-    for (const i of changed) {
-      const p = found.path(i);
-      const size = found.size(i);
-      const s = seeded.get(p);
-      if (!(s && s.size === size && s.mtimeMs === found.mtimeMs(i)) && size <= MAX_FILE_BYTES) paths.push(p);
-    }
-    const it = readAhead(paths);
-    let batch: Array<string | ReadFailure> = [];
-    let at = 0;
-    return {
-      async next() {
-        while (at >= batch.length) {
-          const r = await it.next();
-          if (r.done) throw new Error('the read-ahead ended before its last file');
-          batch = r.value;
-          at = 0;
-        }
-        return batch[at++]!;
-      },
-      async close() {
-        await it.return(undefined);
-      },
-    };
   }
 
   /** `read`: the file's text (or why it could not be read) when it was read ahead. */
@@ -1024,4 +1009,11 @@ export class Store {
       return done;
     });
   }
+}
+
+/** The next text of a read-ahead that must have one. */
+async function nextText(texts: AsyncGenerator<string | ReadFailure, void, undefined>): Promise<string | ReadFailure> {
+  const r = await texts.next();
+  if (r.done) throw new Error('the read-ahead ended before its last file');
+  return r.value;
 }
