@@ -7903,6 +7903,48 @@ async function statAll(prefix, names, pause3) {
   return s2;
 }
 
+// server/src/core/store/slices.ts
+var SLICE_MS = 0.25;
+var resumedAt = 0;
+var RESOLVED = Promise.resolve();
+function sliceYield() {
+  if (performance.now() - resumedAt < SLICE_MS) return RESOLVED;
+  return new Promise(
+    (r) => setImmediate(() => {
+      resumedAt = performance.now();
+      r();
+    })
+  );
+}
+var Backlog = class {
+  constructor(n, step) {
+    this.n = n;
+    this.step = step;
+  }
+  n;
+  step;
+  next = 0;
+  get done() {
+    return this.next >= this.n;
+  }
+  /** Does the items up to (not including) `upTo`, at most to the end. */
+  doUpTo(upTo) {
+    const end = Math.min(this.n, upTo);
+    for (let i = this.next; i < end; i++) this.step(i);
+    this.next = Math.max(this.next, end);
+  }
+  finish() {
+    this.doUpTo(this.n);
+  }
+  /** `slice` items, then `pause`, until none is left (finish() may end it sooner). */
+  async drain(pause3, slice) {
+    while (!this.done) {
+      this.doUpTo(this.next + slice);
+      await pause3();
+    }
+  }
+};
+
 // server/src/core/store/notes.ts
 import { lstatSync as lstatSync4, readdirSync, rmSync as rmSync4 } from "node:fs";
 import { join as join8 } from "node:path";
@@ -8030,8 +8072,6 @@ var Store = class {
    * not before it. Two of adopt's three map entries per record: ~250 ms at 200k memories.
    */
   unentered = null;
-  /** how many of `unentered` are entered already (a background check enters them a slice at a time) */
-  enteredTo = 0;
   activeById = /* @__PURE__ */ new Map();
   tombById = /* @__PURE__ */ new Map();
   /** Records carrying `merging` (a merge in progress or interrupted): in no other view. */
@@ -8062,29 +8102,36 @@ var Store = class {
   get holdsAdoptedAsIs() {
     return this.unentered !== null;
   }
+  /**
+   * Whether `r` is the store's record for its id now: 1 active, 2 removed, 0 neither (re-read,
+   * deleted, a note, a merge). For a record adopt() was last given, while holdsAdoptedAsIs, its
+   * flags say it (no lookup); otherwise the views are asked.
+   */
+  whereIs(r) {
+    if (this.unentered !== null) {
+      if (r.file.startsWith(this.notesPrefix)) return 0;
+      const view2 = this.viewFor(r);
+      return view2 === this.activeById ? 1 : view2 === this.tombById ? 2 : 0;
+    }
+    return this.activeById.get(r.id) === r ? 1 : this.tombById.get(r.id) === r ? 2 : 0;
+  }
+  /** The view a record belongs in by its flags. */
+  viewFor(m) {
+    return m.merging ? this.mergingById : m.tombstoned ? this.tombById : this.activeById;
+  }
   get files() {
-    if (this.unentered !== null) this.enterAdopted();
+    this.enterAdopted();
     return this.filesMap;
   }
   get owners() {
-    if (this.unentered !== null) this.enterAdopted();
+    this.enterAdopted();
     return this.ownersMap;
   }
-  /** Enters adopted records under their paths and as owners, up to `upTo` of them (default: all). */
-  enterAdopted(upTo = Infinity) {
-    const seed = this.unentered;
-    const end = Math.min(seed.length, upTo);
-    for (let i = this.enteredTo; i < end; i++) {
-      const m = seed[i];
-      if (this.noteRel(m.file) !== null) continue;
-      this.filesMap.set(m.file, m);
-      this.ownersMap.set(m.id, m.file);
-    }
-    this.enteredTo = end;
-    if (end === seed.length) {
-      this.unentered = null;
-      this.enteredTo = 0;
-    }
+  /** Enters the rest of the adopted records under their paths and as owners. */
+  enterAdopted() {
+    if (this.unentered === null) return;
+    this.unentered.finish();
+    this.unentered = null;
   }
   // ---- reading ---------------------------------------------------------------------------
   active() {
@@ -8196,7 +8243,12 @@ var Store = class {
       if (placed === "foreign") return false;
       if (opts.cleanTemps) this.cleanDeadTemps();
       if (placed === "once") {
-        this.unentered = seed;
+        this.unentered = new Backlog(seed.length, (i) => {
+          const m = seed[i];
+          if (this.noteRel(m.file) !== null) return;
+          this.filesMap.set(m.file, m);
+          this.ownersMap.set(m.id, m.file);
+        });
         return true;
       }
     } else {
@@ -8237,7 +8289,7 @@ var Store = class {
         foreign = true;
         break;
       }
-      (m.merging ? mergingById : m.tombstoned ? tombById : activeById).set(m.id, m);
+      this.viewFor(m).set(m.id, m);
       placed++;
     }
     if (!foreign && activeById.size + tombById.size + mergingById.size === placed) return "once";
@@ -8267,10 +8319,8 @@ var Store = class {
    * many files changed.
    */
   async validate(pause3, progress) {
-    while (pause3 && this.unentered !== null) {
-      this.enterAdopted(this.enteredTo + YIELD_EVERY * 16);
-      await pause3();
-    }
+    if (pause3 && this.unentered !== null) await this.unentered.drain(pause3, YIELD_EVERY * 16);
+    this.enterAdopted();
     const found = await this.listFiles(!this.readOnly, pause3);
     const n = await this.reconcile(found, /* @__PURE__ */ new Map(), pause3, progress);
     await this.recoverMerges();
@@ -10069,20 +10119,6 @@ var Freshness = class {
   }
 };
 
-// server/src/core/store/slices.ts
-var SLICE_MS = 0.25;
-var resumedAt = 0;
-var RESOLVED = Promise.resolve();
-function sliceYield() {
-  if (performance.now() - resumedAt < SLICE_MS) return RESOLVED;
-  return new Promise(
-    (r) => setImmediate(() => {
-      resumedAt = performance.now();
-      r();
-    })
-  );
-}
-
 // server/src/core/index/gc.ts
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
@@ -11644,8 +11680,8 @@ var SearchIndex = class {
   docs = [];
   /** id -> slot; after a load of unique ids, made from `docs` later (mapIds) or when first needed */
   slotMap = /* @__PURE__ */ new Map();
-  /** slots below this are in slotMap; -1: all are */
-  mappedTo = -1;
+  /** the slots not yet in slotMap */
+  unmapped = null;
   synonyms;
   constructor(opts = {}) {
     this.synonyms = buildSynonyms(opts.synonyms);
@@ -11656,24 +11692,26 @@ var SearchIndex = class {
    * upsert, removal or lookup by id before that makes the rest at once.
    */
   get slotOf() {
-    if (this.mappedTo >= 0) this.mapSlots(Infinity);
-    return this.slotMap;
-  }
-  mapSlots(upTo) {
-    const docs = this.docs;
-    const end = Math.min(docs.length, upTo);
-    for (let s2 = this.mappedTo; s2 < end; s2++) {
-      const d = docs[s2];
-      if (d !== void 0) this.slotMap.set(d.id, s2);
+    if (this.unmapped !== null) {
+      this.unmapped.finish();
+      this.unmapped = null;
     }
-    this.mappedTo = end === docs.length ? -1 : end;
+    return this.slotMap;
   }
   /** Makes the map by id a slice at a time, pausing between slices (a server, after its start). */
   async mapIds(pause3, slice = 4096) {
-    while (this.mappedTo >= 0) {
-      this.mapSlots(this.mappedTo + slice);
-      await pause3();
-    }
+    await this.unmapped?.drain(pause3, slice);
+  }
+  /** A fresh map of the current docs, made now or (`later`) by mapIds or the first lookup. */
+  remap(later2) {
+    const map = this.slotMap = /* @__PURE__ */ new Map();
+    const docs = this.docs;
+    const backlog = new Backlog(docs.length, (s2) => {
+      const d = docs[s2];
+      if (d !== void 0) map.set(d.id, s2);
+    });
+    if (!later2) backlog.finish();
+    this.unmapped = later2 ? backlog : null;
   }
   get size() {
     return this.slotOf.size;
@@ -11716,9 +11754,7 @@ var SearchIndex = class {
     const docs = new Array(this.p.slots);
     for (let s2 = 0; s2 < remap.length; s2++) if (remap[s2] >= 0) docs[remap[s2]] = this.docs[s2];
     this.docs = docs;
-    this.slotMap = /* @__PURE__ */ new Map();
-    this.mappedTo = 0;
-    this.mapSlots(Infinity);
+    this.remap(false);
   }
   /**
    * Replaces the whole content with `current`. A snapshot entry whose document has the same body
@@ -11727,7 +11763,6 @@ var SearchIndex = class {
    * A snapshot that fails validation throws (the caller rebuilds without it).
    */
   load(current, snapshot, opts = {}) {
-    const same2 = sameContent;
     const p = new Postings();
     const snap = snapshot?.docs ?? [];
     if (snapshot) {
@@ -11756,7 +11791,7 @@ var SearchIndex = class {
     for (const doc of current) {
       if (slotOf !== null && slotOf.has(doc.id)) continue;
       const c = snap.length > 0 ? entryFor(doc) : void 0;
-      const a = c && same2(c.doc, doc) ? c : analyzeDoc(doc, p, arena);
+      const a = c && sameContent(c.doc, doc) ? c : analyzeDoc(doc, p, arena);
       const slot = p.addSlot(a.bodyLen, a.scopeLen, recencyOf(doc), expiresOf(doc));
       fwd[slot] = a.fwd;
       docs[slot] = doc;
@@ -11766,8 +11801,10 @@ var SearchIndex = class {
     this.p = p;
     this.ranker = new Ranker(p);
     this.docs = docs;
-    this.slotMap = slotOf ?? /* @__PURE__ */ new Map();
-    this.mappedTo = slotOf ? -1 : 0;
+    if (slotOf) {
+      this.slotMap = slotOf;
+      this.unmapped = null;
+    } else this.remap(true);
   }
   snapshot() {
     const fwd = this.p.forwardLists();
@@ -12065,13 +12102,12 @@ var LiveIndex = class {
    */
   staleCount(records, analyzed) {
     const { store } = this;
-    const asIs = store.holdsAdoptedAsIs;
     let reusedActive = 0;
     let reusedTomb = 0;
     let analyzedActive = 0;
     for (let i = 0; i < records.length; i++) {
       const r = records[i];
-      const w2 = asIs ? r.merging || store.noteRel(r.file) !== null ? 0 : r.tombstoned ? 2 : 1 : store.get(r.id) === r ? 1 : store.getTombstone(r.id) === r ? 2 : 0;
+      const w2 = store.whereIs(r);
       if (w2 === 1) {
         reusedActive++;
         if (analyzed[i] === 1) analyzedActive++;

@@ -91,19 +91,29 @@ test('two server processes updating one memory never lose each other\'s change',
 });
 
 
-test('adopting cached records: one owner per id at once, an id two files claim elected as a load would', async () => {
-  const { Store } = await import('../../src/core/store/store.ts');
+/** A store of two memories (and, `withRemoved`, a removed one) written through cairn; its cache's records. */
+async function storeWithCache(dir: string, root: string, withRemoved = false) {
   const { readCache } = await import('../../src/core/index/cache.ts');
   const { reviveStored } = await import('../../src/core/index/live.ts');
+  const c = await Cairn.open({ dir, cwd: root, env: { HOME: root }, watch: false, warn: () => {} });
+  const a = (await c.write({ content: 'The staging cluster runs in eu-west-1.', scopes: ['infra'] })) as { id: string };
+  const b = (await c.write({ content: 'Deploys go through make deploy.', scopes: ['ops'] })) as { id: string };
+  let gone: { id: string } | undefined;
+  if (withRemoved) {
+    gone = (await c.write({ content: 'The old VPN endpoint is vpn1.example.org.', scopes: ['ops'] })) as { id: string };
+    await c.remove({ id: gone.id, reason: 'replaced by the new VPN' });
+  }
+  await c.search({ query: 'staging', auto_scope: false });
+  await c.close();
+  return { a, b, gone, records: readCache(dir, undefined, reviveStored)!.records };
+}
+
+test('adopting cached records: one owner per id at once, an id two files claim elected as a load would', async () => {
+  const { Store } = await import('../../src/core/store/store.ts');
   const root = tempDir();
   const dir = join(root, 'store');
   try {
-    const c = await Cairn.open({ dir, cwd: root, env: { HOME: root }, watch: false, warn: () => {} });
-    const a = (await c.write({ content: 'The staging cluster runs in eu-west-1.', scopes: ['infra'] })) as { id: string };
-    const b = (await c.write({ content: 'Deploys go through make deploy.', scopes: ['ops'] })) as { id: string };
-    await c.search({ query: 'staging', auto_scope: false });
-    await c.close();
-    const records = readCache(dir, undefined, reviveStored)!.records;
+    const { a, b, records } = await storeWithCache(dir, root);
     assert.equal(records.length, 2);
     const recA = records.find((r) => r.id === a.id)!;
     const recB = records.find((r) => r.id === b.id)!;
@@ -129,22 +139,15 @@ test('adopting cached records: one owner per id at once, an id two files claim e
 
 test('adopting into an empty store: views at once, paths and owners entered at first use, same store after', async () => {
   const { Store } = await import('../../src/core/store/store.ts');
-  const { readCache } = await import('../../src/core/index/cache.ts');
-  const { reviveStored } = await import('../../src/core/index/live.ts');
   const root = tempDir();
   const dir = join(root, 'store');
   try {
-    const c = await Cairn.open({ dir, cwd: root, env: { HOME: root }, watch: false, warn: () => {} });
-    const a = (await c.write({ content: 'The staging cluster runs in eu-west-1.', scopes: ['infra'] })) as { id: string };
-    const b = (await c.write({ content: 'Deploys go through make deploy.', scopes: ['ops'] })) as { id: string };
-    const gone = (await c.write({ content: 'The old VPN endpoint is vpn1.example.org.', scopes: ['ops'] })) as { id: string };
-    await c.remove({ id: gone.id, reason: 'replaced by the new VPN' });
-    await c.close();
+    const { a, b, gone: removed, records } = await storeWithCache(dir, root, true);
+    const gone = removed!;
     mkdirSync(join(dir, 'notes'), { recursive: true });
     writeFileSync(join(dir, 'notes', 'prefs.md'), 'Prefers tabs.');
     const loaded = new Store(dir, { warn: () => {} });
     await loaded.load();
-    const records = readCache(dir, undefined, reviveStored)!.records;
     const note = [...loaded.active()].find((m) => m.note)!;
     const seed = [...records, note]; // a note among the records: adopt leaves it to validate()
 

@@ -244,11 +244,6 @@ export class LiveIndex {
     try {
       await this.started;
       await pause();
-      // In a store big enough that the decoded cache's leftovers matter (~150 MB at 200k
-      // memories: its JSON lines, its forward lists once the index is built), they are collected
-      // right after the first answer, before the check adds its own garbage to them (collected
-      // only at the check's end, the 200k later start peaked ~40 MB higher). A full collection
-      // blocks every call (~80 ms at 50k), so a mid-size store does without.
       if (this.countLater) {
         const { records, analyzed } = this.countLater;
         this.countLater = null;
@@ -258,6 +253,11 @@ export class LiveIndex {
           this.markDirty(Math.min(stale, SAVE_AFTER_CHANGES));
         }
       }
+      // In a store big enough that the decoded cache's leftovers matter (~150 MB at 200k
+      // memories: its JSON lines, its forward lists once the index is built), they are collected
+      // right after the first answer, before the check adds its own garbage to them (collected
+      // only at the check's end, the 200k later start peaked ~40 MB higher). A full collection
+      // blocks every call (~80 ms at 50k), so a mid-size store does without.
       const big = bulk && this.store.activeCount >= ADOPTED_GC_MIN;
       if (big) collectGarbage();
       const changed = await this.store.validate(() => (this.closed ? Promise.reject(closed) : sliceYield()));
@@ -320,17 +320,14 @@ export class LiveIndex {
    * active ones the cache holds no index entry for (a cache saved by a command that never searched).
    */
   private staleCount(records: readonly StoredMemory[], analyzed: Uint8Array): number {
-    // Where each cache record is now: 1, the store's active record for its id; 2, its tombstone;
-    // 0, neither (re-read, deleted, a note, a merge). Right after adopt() the records' flags say
-    // it; otherwise the store is asked, by identity (no Set of every record), once per record.
+    // Where each cache record is now (Store.whereIs: by identity, no Set of every record).
     const { store } = this;
-    const asIs = store.holdsAdoptedAsIs;
     let reusedActive = 0;
     let reusedTomb = 0;
     let analyzedActive = 0;
     for (let i = 0; i < records.length; i++) {
       const r = records[i]!;
-      const w = asIs ? (r.merging || store.noteRel(r.file) !== null ? 0 : r.tombstoned ? 2 : 1) : store.get(r.id) === r ? 1 : store.getTombstone(r.id) === r ? 2 : 0;
+      const w = store.whereIs(r);
       if (w === 1) {
         reusedActive++;
         if (analyzed[i] === 1) analyzedActive++;

@@ -17,6 +17,7 @@ import type { SynonymTable } from './synonyms.ts';
 import { buildSynonyms } from './synonyms.ts';
 import { tokenize } from './tokenize.ts';
 import { candidates } from './candidates.ts';
+import { Backlog } from '../store/slices.ts';
 
 export type { IndexDoc } from './analyze.ts';
 export type { Relevance, SearchHit } from './rerank.ts';
@@ -59,8 +60,8 @@ export class SearchIndex<D extends IndexDoc> {
   private docs: Array<D | undefined> = [];
   /** id -> slot; after a load of unique ids, made from `docs` later (mapIds) or when first needed */
   private slotMap = new Map<string, number>();
-  /** slots below this are in slotMap; -1: all are */
-  private mappedTo = -1;
+  /** the slots not yet in slotMap */
+  private unmapped: Backlog | null = null;
   readonly synonyms: SynonymTable;
 
   constructor(opts: { synonyms?: Record<string, string[]> } = {}) {
@@ -73,26 +74,28 @@ export class SearchIndex<D extends IndexDoc> {
    * upsert, removal or lookup by id before that makes the rest at once.
    */
   private get slotOf(): Map<string, number> {
-    if (this.mappedTo >= 0) this.mapSlots(Infinity);
-    return this.slotMap;
-  }
-
-  private mapSlots(upTo: number): void {
-    const docs = this.docs;
-    const end = Math.min(docs.length, upTo);
-    for (let s = this.mappedTo; s < end; s++) {
-      const d = docs[s];
-      if (d !== undefined) this.slotMap.set(d.id, s);
+    if (this.unmapped !== null) {
+      this.unmapped.finish();
+      this.unmapped = null;
     }
-    this.mappedTo = end === docs.length ? -1 : end;
+    return this.slotMap;
   }
 
   /** Makes the map by id a slice at a time, pausing between slices (a server, after its start). */
   async mapIds(pause: () => Promise<void>, slice = 4096): Promise<void> {
-    while (this.mappedTo >= 0) {
-      this.mapSlots(this.mappedTo + slice);
-      await pause();
-    }
+    await this.unmapped?.drain(pause, slice);
+  }
+
+  /** A fresh map of the current docs, made now or (`later`) by mapIds or the first lookup. */
+  private remap(later: boolean): void {
+    const map = (this.slotMap = new Map());
+    const docs = this.docs;
+    const backlog = new Backlog(docs.length, (s) => {
+      const d = docs[s];
+      if (d !== undefined) map.set(d.id, s);
+    });
+    if (!later) backlog.finish();
+    this.unmapped = later ? backlog : null;
   }
 
   get size(): number {
@@ -141,9 +144,7 @@ export class SearchIndex<D extends IndexDoc> {
     const docs: Array<D | undefined> = new Array(this.p.slots);
     for (let s = 0; s < remap.length; s++) if (remap[s]! >= 0) docs[remap[s]!] = this.docs[s];
     this.docs = docs;
-    this.slotMap = new Map();
-    this.mappedTo = 0;
-    this.mapSlots(Infinity);
+    this.remap(false);
   }
 
   /**
@@ -153,7 +154,6 @@ export class SearchIndex<D extends IndexDoc> {
    * A snapshot that fails validation throws (the caller rebuilds without it).
    */
   load(current: Iterable<D>, snapshot?: IndexSnapshot<D>, opts: { uniqueIds?: boolean } = {}): void {
-    const same = sameContent;
     const p = new Postings();
     const snap = snapshot?.docs ?? [];
     if (snapshot) {
@@ -186,7 +186,7 @@ export class SearchIndex<D extends IndexDoc> {
     for (const doc of current) {
       if (slotOf !== null && slotOf.has(doc.id)) continue;
       const c = snap.length > 0 ? entryFor(doc) : undefined;
-      const a = c && same(c.doc, doc) ? c : analyzeDoc(doc, p, arena);
+      const a = c && sameContent(c.doc, doc) ? c : analyzeDoc(doc, p, arena);
       const slot = p.addSlot(a.bodyLen, a.scopeLen, recencyOf(doc), expiresOf(doc));
       fwd[slot] = a.fwd;
       docs[slot] = doc;
@@ -196,8 +196,10 @@ export class SearchIndex<D extends IndexDoc> {
     this.p = p;
     this.ranker = new Ranker(p);
     this.docs = docs;
-    this.slotMap = slotOf ?? new Map();
-    this.mappedTo = slotOf ? -1 : 0;
+    if (slotOf) {
+      this.slotMap = slotOf;
+      this.unmapped = null;
+    } else this.remap(true);
   }
 
   snapshot(): IndexSnapshot<D> {

@@ -21,3 +21,35 @@ export function sliceYield(): Promise<void> {
     }),
   );
 }
+
+/**
+ * Work over items 0..n-1 that can wait: done a slice at a time in the background (drain), or
+ * whatever is left at once when something needs it done (finish). A start from the cache leaves
+ * the maps a search does not need (a store's paths, an index's ids) to one of these.
+ */
+export class Backlog {
+  private next = 0;
+  constructor(
+    private readonly n: number,
+    private readonly step: (i: number) => void,
+  ) {}
+  get done(): boolean {
+    return this.next >= this.n;
+  }
+  /** Does the items up to (not including) `upTo`, at most to the end. */
+  private doUpTo(upTo: number): void {
+    const end = Math.min(this.n, upTo);
+    for (let i = this.next; i < end; i++) this.step(i);
+    this.next = Math.max(this.next, end);
+  }
+  finish(): void {
+    this.doUpTo(this.n);
+  }
+  /** `slice` items, then `pause`, until none is left (finish() may end it sooner). */
+  async drain(pause: () => Promise<void>, slice: number): Promise<void> {
+    while (!this.done) {
+      this.doUpTo(this.next + slice);
+      await pause();
+    }
+  }
+}

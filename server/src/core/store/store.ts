@@ -15,6 +15,7 @@ import type { MemoryRecord, SkippedFile, StoredMemory } from '../types.ts';
 import { ConflictError, NotFoundError } from '../errors.ts';
 import { MAX_FILE_BYTES, Skip, derivedId, errorOf, memOf, storedMemory, type FileEntry } from './entries.ts';
 import { Listing, listStoreFiles, removeIfDeadTemp } from './listing.ts';
+import { Backlog } from './slices.ts';
 import { NOTES_DIR, isNoteRel, listNoteFiles, noteRecord, noteTombExtra } from './notes.ts';
 import { type ReadFailure, isReadFailure, readAhead, readOne } from './fileWorker.ts';
 export { MAX_FILE_BYTES, storedMemory } from './entries.ts';
@@ -62,9 +63,7 @@ export class Store {
    * entered at the first use of either map (the background check right after the first answer),
    * not before it. Two of adopt's three map entries per record: ~250 ms at 200k memories.
    */
-  private unentered: readonly StoredMemory[] | null = null;
-  /** how many of `unentered` are entered already (a background check enters them a slice at a time) */
-  private enteredTo = 0;
+  private unentered: Backlog | null = null;
   private activeById = new Map<string, StoredMemory>();
   private tombById = new Map<string, StoredMemory>();
   /** Records carrying `merging` (a merge in progress or interrupted): in no other view. */
@@ -99,30 +98,39 @@ export class Store {
     return this.unentered !== null;
   }
 
+  /**
+   * Whether `r` is the store's record for its id now: 1 active, 2 removed, 0 neither (re-read,
+   * deleted, a note, a merge). For a record adopt() was last given, while holdsAdoptedAsIs, its
+   * flags say it (no lookup); otherwise the views are asked.
+   */
+  whereIs(r: StoredMemory): 0 | 1 | 2 {
+    if (this.unentered !== null) {
+      if (r.file.startsWith(this.notesPrefix)) return 0;
+      const view = this.viewFor(r);
+      return view === this.activeById ? 1 : view === this.tombById ? 2 : 0;
+    }
+    return this.activeById.get(r.id) === r ? 1 : this.tombById.get(r.id) === r ? 2 : 0;
+  }
+
+  /** The view a record belongs in by its flags. */
+  private viewFor(m: StoredMemory): Map<string, StoredMemory> {
+    return m.merging ? this.mergingById : m.tombstoned ? this.tombById : this.activeById;
+  }
+
   private get files(): Map<string, FileEntry> {
-    if (this.unentered !== null) this.enterAdopted();
+    this.enterAdopted();
     return this.filesMap;
   }
   private get owners(): Map<string, string | string[]> {
-    if (this.unentered !== null) this.enterAdopted();
+    this.enterAdopted();
     return this.ownersMap;
   }
 
-  /** Enters adopted records under their paths and as owners, up to `upTo` of them (default: all). */
-  private enterAdopted(upTo = Infinity): void {
-    const seed = this.unentered!;
-    const end = Math.min(seed.length, upTo);
-    for (let i = this.enteredTo; i < end; i++) {
-      const m = seed[i]!;
-      if (this.noteRel(m.file) !== null) continue;
-      this.filesMap.set(m.file, m);
-      this.ownersMap.set(m.id, m.file);
-    }
-    this.enteredTo = end;
-    if (end === seed.length) {
-      this.unentered = null;
-      this.enteredTo = 0;
-    }
+  /** Enters the rest of the adopted records under their paths and as owners. */
+  private enterAdopted(): void {
+    if (this.unentered === null) return;
+    this.unentered.finish();
+    this.unentered = null;
   }
 
   // ---- reading ---------------------------------------------------------------------------
@@ -244,7 +252,12 @@ export class Store {
       if (placed === 'foreign') return false;
       if (opts.cleanTemps) this.cleanDeadTemps();
       if (placed === 'once') {
-        this.unentered = seed;
+        this.unentered = new Backlog(seed.length, (i) => {
+          const m = seed[i]!;
+          if (this.noteRel(m.file) !== null) return;
+          this.filesMap.set(m.file, m);
+          this.ownersMap.set(m.id, m.file);
+        });
         return true;
       }
     } else {
@@ -288,7 +301,7 @@ export class Store {
         foreign = true;
         break;
       }
-      (m.merging ? mergingById : m.tombstoned ? tombById : activeById).set(m.id, m);
+      this.viewFor(m).set(m.id, m);
       placed++;
     }
     // An id claimed twice took one entry for two records (no lookup per record to find out).
@@ -324,10 +337,8 @@ export class Store {
     // A background check enters adopted records a slice at a time (at 50k memories ~25 ms in
     // one piece, which a write arriving then waited for); anything that needs them first
     // enters the rest at once.
-    while (pause && this.unentered !== null) {
-      this.enterAdopted(this.enteredTo + YIELD_EVERY * 16);
-      await pause();
-    }
+    if (pause && this.unentered !== null) await this.unentered.drain(pause, YIELD_EVERY * 16);
+    this.enterAdopted();
     const found = await this.listFiles(!this.readOnly, pause);
     const n = await this.reconcile(found, new Map(), pause, progress);
     await this.recoverMerges();
