@@ -36614,7 +36614,7 @@ import { parseArgs } from "node:util";
 
 // server/src/core/cairn.ts
 import { existsSync as existsSync15 } from "node:fs";
-import { join as join33, resolve as resolve6 } from "node:path";
+import { join as join35, resolve as resolve6 } from "node:path";
 
 // server/src/core/store/location.ts
 import { existsSync as existsSync2, statSync } from "node:fs";
@@ -38019,205 +38019,8 @@ function watchPending(storeDir, fn, intervalMs = 1e3) {
 }
 
 // server/src/core/store/store.ts
-import { promises as fsp6, lstatSync as lstatSync5, readdirSync as readdirSync2, statSync as statSync3 } from "node:fs";
-import { basename as basename2, dirname as dirname5, join as join10, sep } from "node:path";
-
-// server/src/core/store/lock.ts
-import { promises as fsp4, linkSync, lstatSync as lstatSync2, openSync as openSync2, closeSync as closeSync2, readFileSync as readFileSync3, rmSync as rmSync2, writeFileSync, writeSync as writeSync2 } from "node:fs";
-import { randomBytes as randomBytes3 } from "node:crypto";
-import { hostname as hostname3 } from "node:os";
-import { join as join6 } from "node:path";
-
-// server/src/core/store/pid.ts
-import { readFileSync as readFileSync2 } from "node:fs";
-function pidAlive(pid) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return err.code === "EPERM";
-  }
-}
-var bootMs;
-function pidStartMs(pid) {
-  try {
-    if (bootMs === void 0) {
-      const m = /^btime (\d+)$/m.exec(readFileSync2("/proc/stat", "utf8"));
-      bootMs = m ? Number(m[1]) * 1e3 : null;
-    }
-    if (bootMs === null) return null;
-    const stat = readFileSync2(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    const ticks = Number(fields[19]);
-    return Number.isFinite(ticks) ? bootMs + ticks * 10 : null;
-  } catch {
-    return null;
-  }
-}
-
-// server/src/core/store/lock.ts
-var STALE_MS = 3e4;
-var HOST = hostname3();
-var REUSED_PID_SLACK_MS = 2e3;
-var sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-var StoreLock = class {
-  constructor(dir, timeoutMs = 15e3, staleMs = STALE_MS) {
-    this.dir = dir;
-    this.timeoutMs = timeoutMs;
-    this.staleMs = staleMs;
-    this.file = join6(dir, ".lock");
-  }
-  dir;
-  timeoutMs;
-  staleMs;
-  file;
-  /** In-process queue: callers in one process take turns before touching the file lock. */
-  tail = Promise.resolve();
-  /** Runs fn while holding the store lock; releases it whatever fn does. */
-  async run(fn) {
-    const prev = this.tail;
-    let done;
-    this.tail = new Promise((r) => done = r);
-    try {
-      await prev;
-      const token2 = await this.acquire();
-      try {
-        return await fn();
-      } finally {
-        await this.release(token2);
-      }
-    } finally {
-      done();
-    }
-  }
-  /**
-   * Removes the lock only if it is still the one we created (compared by its token). The lock's
-   * own file steps are synchronous calls (microseconds each; a thread-pool round trip costs far
-   * more on a busy machine and every write takes and releases the lock); waiting stays async.
-   */
-  async release(token2) {
-    let text3;
-    try {
-      text3 = readFileSync3(this.file, "utf8");
-    } catch {
-      text3 = null;
-    }
-    if (text3 === null || parseLock(text3).token !== token2) return;
-    rmSync2(this.file, { force: true });
-  }
-  /** Takes the lock; returns the token written into it. */
-  async acquire() {
-    await ensureDir(this.dir);
-    const deadline = Date.now() + this.timeoutMs;
-    let wait = 1;
-    for (; ; ) {
-      const token2 = randomBytes3(8).toString("hex");
-      if (this.tryCreate(token2)) return token2;
-      await this.breakIfStale();
-      if (Date.now() > deadline) {
-        throw new LockTimeoutError(`the store lock ${this.file} is held by another process; try again, or delete the file if no cairn process is running`);
-      }
-      await sleep(wait + Math.random() * wait);
-      wait = Math.min(wait * 2, 25);
-    }
-  }
-  /**
-   * Creates the lock file whole. open(O_EXCL) then write leaves an EMPTY lock if the process is
-   * killed between the two (a reader sees one about 1 time in 10 under load), and an empty lock
-   * can only be broken by age: every store write waits STALE_MS. So the line is written to a temp
-   * file first and hard-linked into place (link fails with EEXIST if the lock exists); a
-   * filesystem without hard links falls back to open(O_EXCL). A temp left by a kill is named like
-   * every other temp file and removed by the next load once its pid is gone.
-   */
-  tryCreate(token2) {
-    const line2 = `${process.pid} ${HOST} ${Date.now()} ${token2}
-`;
-    if (!this.noLinks) {
-      try {
-        lstatSync2(this.file);
-        return false;
-      } catch {
-      }
-      const tmp = join6(this.dir, `.lock.${process.pid}.${randomBytes3(4).toString("hex")}.tmp`);
-      writeFileSync(tmp, line2, { mode: FILE_MODE, flag: "wx" });
-      try {
-        linkSync(tmp, this.file);
-        return true;
-      } catch (err) {
-        const code = err.code;
-        if (code === "EEXIST") return false;
-        if (code !== "EPERM" && code !== "ENOTSUP" && code !== "EOPNOTSUPP" && code !== "ENOSYS") throw err;
-        this.noLinks = true;
-      } finally {
-        rmSync2(tmp, { force: true });
-      }
-    }
-    try {
-      const fd = openSync2(this.file, "wx", FILE_MODE);
-      try {
-        writeSync2(fd, line2);
-      } finally {
-        closeSync2(fd);
-      }
-      return true;
-    } catch (err) {
-      if (err.code !== "EEXIST") throw err;
-      return false;
-    }
-  }
-  noLinks = false;
-  async breakIfStale() {
-    let text3;
-    let mtimeMs;
-    try {
-      const st = await fsp4.lstat(this.file);
-      if (!st.isFile()) {
-        const aside2 = `${this.file}.stale.${process.pid}.${Date.now()}`;
-        await fsp4.rename(this.file, aside2).then(() => fsp4.rm(aside2, { force: true, recursive: true }), () => {
-        });
-        return;
-      }
-      mtimeMs = st.mtimeMs;
-      text3 = await fsp4.readFile(this.file, "utf8");
-    } catch {
-      return;
-    }
-    const { pid, host, time: time4 } = parseLock(text3);
-    const since = time4 ?? mtimeMs;
-    const local = pid !== null && host === HOST;
-    let stale;
-    if (local) {
-      const started = pidStartMs(pid);
-      stale = !pidAlive(pid) || started !== null && started > since + REUSED_PID_SLACK_MS;
-    } else {
-      stale = Date.now() - since >= this.staleMs;
-    }
-    if (!stale) return;
-    const aside = `${this.file}.stale.${process.pid}.${Date.now()}`;
-    try {
-      await fsp4.rename(this.file, aside);
-    } catch {
-      return;
-    }
-    const moved = await fsp4.readFile(aside, "utf8").catch(() => "");
-    if (moved !== text3) {
-      await fsp4.link(aside, this.file).catch(() => {
-      });
-    }
-    await fsp4.rm(aside, { force: true });
-  }
-};
-function parseLock(text3) {
-  const [pidText, host, timeText, token2] = text3.trim().split(" ");
-  const pid = Number(pidText);
-  const time4 = Number(timeText);
-  return {
-    pid: Number.isInteger(pid) && pid > 0 ? pid : null,
-    host: host || null,
-    time: Number.isFinite(time4) && time4 > 0 ? time4 : null,
-    token: token2 || null
-  };
-}
+import { promises as fsp8 } from "node:fs";
+import { basename as basename4, dirname as dirname7, join as join12 } from "node:path";
 
 // server/src/core/store/memfile.ts
 var import_gray_matter = __toESM(require_gray_matter(), 1);
@@ -38268,8 +38071,8 @@ function scopeAllowed(scope2, allowed) {
 
 // server/src/core/origin.ts
 import { execFile } from "node:child_process";
-import { readFileSync as readFileSync4 } from "node:fs";
-import { isAbsolute as isAbsolute2, join as join7, resolve as resolve2 } from "node:path";
+import { readFileSync as readFileSync2 } from "node:fs";
+import { isAbsolute as isAbsolute2, join as join6, resolve as resolve2 } from "node:path";
 var GIT_TIMEOUT_MS = 2e3;
 var CACHE_MS = 3e4;
 function git(cwd, args, timeout = GIT_TIMEOUT_MS) {
@@ -38297,7 +38100,7 @@ async function repoInfo(cwd) {
 }
 function currentBranch(gitDir) {
   try {
-    const head = readFileSync4(join7(gitDir, "HEAD"), "utf8").trim();
+    const head = readFileSync2(join6(gitDir, "HEAD"), "utf8").trim();
     const m = /^ref: refs\/heads\/(.+)$/.exec(head);
     return m ? m[1] : null;
   } catch {
@@ -38785,75 +38588,39 @@ function fileNameFor(rec, redact = (b) => b) {
   return `${rec.created.slice(0, 10)}-${slug}-${rec.id.slice(-6).toLowerCase()}.md`;
 }
 
-// server/src/core/store/entries.ts
-import { createHash } from "node:crypto";
-var Skip = class {
-  constructor(size2, mtimeMs, error62) {
-    this.size = size2;
-    this.mtimeMs = mtimeMs;
-    this.error = error62;
-  }
-  size;
-  mtimeMs;
-  error;
-};
-var memOf = (e) => e instanceof Skip ? void 0 : e;
-var errorOf = (e) => e instanceof Skip ? e.error : void 0;
-var MAX_FILE_BYTES = 4 * 1024 * 1024;
-var CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
-function derivedId(fileName, created) {
-  let t = Math.max(0, Math.min(Date.parse(created) || 0, 2 ** 48 - 1));
-  let time4 = "";
-  for (let i = 0; i < 10; i++) {
-    time4 = CROCKFORD[t % 32] + time4;
-    t = Math.floor(t / 32);
-  }
-  const h = createHash("sha256").update(fileName).digest();
-  let rand = "";
-  for (let i = 0; i < 16; i++) rand += CROCKFORD[h[i] % 32];
-  return time4 + rand;
-}
-function storedMemory(rec, file2, size2, mtimeMs, extra) {
-  const ex = extra.length === 0 ? NO_EXTRA : extra.slice();
-  const { id: id2, created, scopes, confidence, source, category, expires, body, aliases } = rec;
-  const updated = rec.updated === created ? created : rec.updated;
-  const lva = rec.last_verified_at;
-  const last_verified_at = lva === null ? null : lva === updated ? updated : lva === created ? created : lva;
-  const origin2 = !isSharedOrigin(rec.origin) && hasUrlSecrets(rec.origin.repo) ? { ...rec.origin, repo: redactRemoteUrl(rec.origin.repo) } : rec.origin;
-  if (aliases !== void 0 && aliases.length > 0) {
-    const m2 = { id: id2, created, updated, scopes, confidence, source, category, last_verified_at, expires, origin: origin2, body, aliases, file: file2, tombstoned: false, size: size2, mtimeMs, extra: ex };
-    if (rec.removed !== void 0) {
-      m2.removed = rec.removed;
-      m2.removed_reason = rec.removed_reason;
-      m2.removed_session = rec.removed_session;
-      m2.tombstoned = true;
-    }
-    if (rec.verified_head) m2.verified_head = rec.verified_head;
-    mergeKeys(rec, m2);
-    return m2;
-  }
-  let m;
-  if (rec.removed === void 0) {
-    m = { id: id2, created, updated, scopes, confidence, source, category, last_verified_at, expires, origin: origin2, body, file: file2, tombstoned: false, size: size2, mtimeMs, extra: ex };
-  } else {
-    const { removed, removed_reason, removed_session } = rec;
-    m = { id: id2, created, updated, scopes, confidence, source, category, last_verified_at, expires, origin: origin2, body, removed, removed_reason, removed_session, file: file2, tombstoned: true, size: size2, mtimeMs, extra: ex };
-  }
-  if (rec.verified_head) m.verified_head = rec.verified_head;
-  mergeKeys(rec, m);
-  return m;
-}
-function mergeKeys(rec, m) {
-  if (rec.merged_from && rec.merged_from.length > 0) m.merged_from = rec.merged_from;
-  if (rec.merging && rec.merging.length > 0) m.merging = rec.merging;
-}
-
 // server/src/core/store/listing.ts
-import { promises as fsp5, rmSync as rmSync3 } from "node:fs";
-import { join as join8 } from "node:path";
+import { promises as fsp4, rmSync as rmSync2 } from "node:fs";
+import { join as join7 } from "node:path";
+
+// server/src/core/store/pid.ts
+import { readFileSync as readFileSync3 } from "node:fs";
+function pidAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return err.code === "EPERM";
+  }
+}
+var bootMs;
+function pidStartMs(pid) {
+  try {
+    if (bootMs === void 0) {
+      const m = /^btime (\d+)$/m.exec(readFileSync3("/proc/stat", "utf8"));
+      bootMs = m ? Number(m[1]) * 1e3 : null;
+    }
+    if (bootMs === null) return null;
+    const stat = readFileSync3(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const ticks = Number(fields[19]);
+    return Number.isFinite(ticks) ? bootMs + ticks * 10 : null;
+  } catch {
+    return null;
+  }
+}
 
 // server/src/core/store/fileWorker.ts
-import { lstatSync as lstatSync3, readFileSync as readFileSync5 } from "node:fs";
+import { lstatSync as lstatSync2, readFileSync as readFileSync4 } from "node:fs";
 import { Worker } from "node:worker_threads";
 var BATCH = 512;
 var AHEAD = 2;
@@ -38903,7 +38670,7 @@ function statInto(prefix, names, from, to, out2) {
   for (let i = from; i < to; i++) {
     let st;
     try {
-      st = lstatSync3(prefix + names[i]);
+      st = lstatSync2(prefix + names[i]);
     } catch {
       continue;
     }
@@ -38937,7 +38704,7 @@ async function statNames(prefix, names, opts = {}) {
 }
 function readOne(p) {
   try {
-    return readFileSync5(p, "utf8");
+    return readFileSync4(p, "utf8");
   } catch (err) {
     return { code: err.code, message: err.message };
   }
@@ -39032,7 +38799,7 @@ var Listing = class {
   }
   /** join(dirs[dir], name), as one concatenation for a plain file name */
   pathIn(dir, name) {
-    return name.includes("/") ? join8(this.prefixes[dir], name) : this.prefixes[dir] + name;
+    return name.includes("/") ? join7(this.prefixes[dir], name) : this.prefixes[dir] + name;
   }
   size(i) {
     return this.stats[2 * i];
@@ -39064,10 +38831,10 @@ function pidOfTemp(name) {
 }
 function removeIfDeadTemp(dir, name) {
   const pid = pidOfTemp(name);
-  if (pid && pid !== process.pid && !pidAlive(pid)) rmSync3(join8(dir, name), { force: true });
+  if (pid && pid !== process.pid && !pidAlive(pid)) rmSync2(join7(dir, name), { force: true });
 }
 function dirPrefix(dir) {
-  return join8(dir, "x").slice(0, -1);
+  return join7(dir, "x").slice(0, -1);
 }
 var PAUSE_EVERY = 16;
 async function listStoreFiles(dirs, cleanTemps, onSymlink, flat = dirs.length, pause3) {
@@ -39076,7 +38843,7 @@ async function listStoreFiles(dirs, cleanTemps, onSymlink, flat = dirs.length, p
     const d = dirs[di];
     let names;
     try {
-      names = await fsp5.readdir(d);
+      names = await fsp4.readdir(d);
     } catch (err) {
       if (err.code === "ENOENT") continue;
       throw err;
@@ -39120,47 +38887,240 @@ async function statAll(prefix, names, pause3) {
   return s2;
 }
 
-// server/src/core/store/slices.ts
-var SLICE_MS = 0.25;
-var resumedAt = 0;
-var RESOLVED = Promise.resolve();
-function sliceYield() {
-  if (performance.now() - resumedAt < SLICE_MS) return RESOLVED;
-  return new Promise(
-    (r) => setImmediate(() => {
-      resumedAt = performance.now();
-      r();
-    })
-  );
-}
-var Backlog = class {
-  constructor(n2, step) {
-    this.n = n2;
-    this.step = step;
+// server/src/core/store/writing.ts
+import { promises as fsp7, lstatSync as lstatSync5, statSync as statSync3 } from "node:fs";
+import { basename as basename3, dirname as dirname6, join as join11 } from "node:path";
+
+// server/src/core/store/lock.ts
+import { promises as fsp5, linkSync, lstatSync as lstatSync3, openSync as openSync2, closeSync as closeSync2, readFileSync as readFileSync5, rmSync as rmSync3, writeFileSync, writeSync as writeSync2 } from "node:fs";
+import { randomBytes as randomBytes3 } from "node:crypto";
+import { hostname as hostname3 } from "node:os";
+import { join as join8 } from "node:path";
+var STALE_MS = 3e4;
+var HOST = hostname3();
+var REUSED_PID_SLACK_MS = 2e3;
+var sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+var StoreLock = class {
+  constructor(dir, timeoutMs = 15e3, staleMs = STALE_MS) {
+    this.dir = dir;
+    this.timeoutMs = timeoutMs;
+    this.staleMs = staleMs;
+    this.file = join8(dir, ".lock");
   }
-  n;
-  step;
-  next = 0;
-  get done() {
-    return this.next >= this.n;
-  }
-  /** Does the items up to (not including) `upTo`, at most to the end. */
-  doUpTo(upTo) {
-    const end = Math.min(this.n, upTo);
-    for (let i = this.next; i < end; i++) this.step(i);
-    this.next = Math.max(this.next, end);
-  }
-  finish() {
-    this.doUpTo(this.n);
-  }
-  /** `slice` items, then `pause`, until none is left (finish() may end it sooner). */
-  async drain(pause3, slice) {
-    while (!this.done) {
-      this.doUpTo(this.next + slice);
-      await pause3();
+  dir;
+  timeoutMs;
+  staleMs;
+  file;
+  /** In-process queue: callers in one process take turns before touching the file lock. */
+  tail = Promise.resolve();
+  /** Runs fn while holding the store lock; releases it whatever fn does. */
+  async run(fn) {
+    const prev = this.tail;
+    let done;
+    this.tail = new Promise((r) => done = r);
+    try {
+      await prev;
+      const token2 = await this.acquire();
+      try {
+        return await fn();
+      } finally {
+        await this.release(token2);
+      }
+    } finally {
+      done();
     }
   }
+  /**
+   * Removes the lock only if it is still the one we created (compared by its token). The lock's
+   * own file steps are synchronous calls (microseconds each; a thread-pool round trip costs far
+   * more on a busy machine and every write takes and releases the lock); waiting stays async.
+   */
+  async release(token2) {
+    let text3;
+    try {
+      text3 = readFileSync5(this.file, "utf8");
+    } catch {
+      text3 = null;
+    }
+    if (text3 === null || parseLock(text3).token !== token2) return;
+    rmSync3(this.file, { force: true });
+  }
+  /** Takes the lock; returns the token written into it. */
+  async acquire() {
+    await ensureDir(this.dir);
+    const deadline = Date.now() + this.timeoutMs;
+    let wait = 1;
+    for (; ; ) {
+      const token2 = randomBytes3(8).toString("hex");
+      if (this.tryCreate(token2)) return token2;
+      await this.breakIfStale();
+      if (Date.now() > deadline) {
+        throw new LockTimeoutError(`the store lock ${this.file} is held by another process; try again, or delete the file if no cairn process is running`);
+      }
+      await sleep(wait + Math.random() * wait);
+      wait = Math.min(wait * 2, 25);
+    }
+  }
+  /**
+   * Creates the lock file whole. open(O_EXCL) then write leaves an EMPTY lock if the process is
+   * killed between the two (a reader sees one about 1 time in 10 under load), and an empty lock
+   * can only be broken by age: every store write waits STALE_MS. So the line is written to a temp
+   * file first and hard-linked into place (link fails with EEXIST if the lock exists); a
+   * filesystem without hard links falls back to open(O_EXCL). A temp left by a kill is named like
+   * every other temp file and removed by the next load once its pid is gone.
+   */
+  tryCreate(token2) {
+    const line2 = `${process.pid} ${HOST} ${Date.now()} ${token2}
+`;
+    if (!this.noLinks) {
+      try {
+        lstatSync3(this.file);
+        return false;
+      } catch {
+      }
+      const tmp = join8(this.dir, `.lock.${process.pid}.${randomBytes3(4).toString("hex")}.tmp`);
+      writeFileSync(tmp, line2, { mode: FILE_MODE, flag: "wx" });
+      try {
+        linkSync(tmp, this.file);
+        return true;
+      } catch (err) {
+        const code = err.code;
+        if (code === "EEXIST") return false;
+        if (code !== "EPERM" && code !== "ENOTSUP" && code !== "EOPNOTSUPP" && code !== "ENOSYS") throw err;
+        this.noLinks = true;
+      } finally {
+        rmSync3(tmp, { force: true });
+      }
+    }
+    try {
+      const fd = openSync2(this.file, "wx", FILE_MODE);
+      try {
+        writeSync2(fd, line2);
+      } finally {
+        closeSync2(fd);
+      }
+      return true;
+    } catch (err) {
+      if (err.code !== "EEXIST") throw err;
+      return false;
+    }
+  }
+  noLinks = false;
+  async breakIfStale() {
+    let text3;
+    let mtimeMs;
+    try {
+      const st = await fsp5.lstat(this.file);
+      if (!st.isFile()) {
+        const aside2 = `${this.file}.stale.${process.pid}.${Date.now()}`;
+        await fsp5.rename(this.file, aside2).then(() => fsp5.rm(aside2, { force: true, recursive: true }), () => {
+        });
+        return;
+      }
+      mtimeMs = st.mtimeMs;
+      text3 = await fsp5.readFile(this.file, "utf8");
+    } catch {
+      return;
+    }
+    const { pid, host, time: time4 } = parseLock(text3);
+    const since = time4 ?? mtimeMs;
+    const local = pid !== null && host === HOST;
+    let stale;
+    if (local) {
+      const started = pidStartMs(pid);
+      stale = !pidAlive(pid) || started !== null && started > since + REUSED_PID_SLACK_MS;
+    } else {
+      stale = Date.now() - since >= this.staleMs;
+    }
+    if (!stale) return;
+    const aside = `${this.file}.stale.${process.pid}.${Date.now()}`;
+    try {
+      await fsp5.rename(this.file, aside);
+    } catch {
+      return;
+    }
+    const moved = await fsp5.readFile(aside, "utf8").catch(() => "");
+    if (moved !== text3) {
+      await fsp5.link(aside, this.file).catch(() => {
+      });
+    }
+    await fsp5.rm(aside, { force: true });
+  }
 };
+function parseLock(text3) {
+  const [pidText, host, timeText, token2] = text3.trim().split(" ");
+  const pid = Number(pidText);
+  const time4 = Number(timeText);
+  return {
+    pid: Number.isInteger(pid) && pid > 0 ? pid : null,
+    host: host || null,
+    time: Number.isFinite(time4) && time4 > 0 ? time4 : null,
+    token: token2 || null
+  };
+}
+
+// server/src/core/store/entries.ts
+import { createHash } from "node:crypto";
+var Skip = class {
+  constructor(size2, mtimeMs, error62) {
+    this.size = size2;
+    this.mtimeMs = mtimeMs;
+    this.error = error62;
+  }
+  size;
+  mtimeMs;
+  error;
+};
+var memOf = (e) => e instanceof Skip ? void 0 : e;
+var errorOf = (e) => e instanceof Skip ? e.error : void 0;
+var MAX_FILE_BYTES = 4 * 1024 * 1024;
+var CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+function derivedId(fileName, created) {
+  let t = Math.max(0, Math.min(Date.parse(created) || 0, 2 ** 48 - 1));
+  let time4 = "";
+  for (let i = 0; i < 10; i++) {
+    time4 = CROCKFORD[t % 32] + time4;
+    t = Math.floor(t / 32);
+  }
+  const h = createHash("sha256").update(fileName).digest();
+  let rand = "";
+  for (let i = 0; i < 16; i++) rand += CROCKFORD[h[i] % 32];
+  return time4 + rand;
+}
+function storedMemory(rec, file2, size2, mtimeMs, extra) {
+  const ex = extra.length === 0 ? NO_EXTRA : extra.slice();
+  const { id: id2, created, scopes, confidence, source, category, expires, body, aliases } = rec;
+  const updated = rec.updated === created ? created : rec.updated;
+  const lva = rec.last_verified_at;
+  const last_verified_at = lva === null ? null : lva === updated ? updated : lva === created ? created : lva;
+  const origin2 = !isSharedOrigin(rec.origin) && hasUrlSecrets(rec.origin.repo) ? { ...rec.origin, repo: redactRemoteUrl(rec.origin.repo) } : rec.origin;
+  if (aliases !== void 0 && aliases.length > 0) {
+    const m2 = { id: id2, created, updated, scopes, confidence, source, category, last_verified_at, expires, origin: origin2, body, aliases, file: file2, tombstoned: false, size: size2, mtimeMs, extra: ex };
+    if (rec.removed !== void 0) {
+      m2.removed = rec.removed;
+      m2.removed_reason = rec.removed_reason;
+      m2.removed_session = rec.removed_session;
+      m2.tombstoned = true;
+    }
+    if (rec.verified_head) m2.verified_head = rec.verified_head;
+    mergeKeys(rec, m2);
+    return m2;
+  }
+  let m;
+  if (rec.removed === void 0) {
+    m = { id: id2, created, updated, scopes, confidence, source, category, last_verified_at, expires, origin: origin2, body, file: file2, tombstoned: false, size: size2, mtimeMs, extra: ex };
+  } else {
+    const { removed, removed_reason, removed_session } = rec;
+    m = { id: id2, created, updated, scopes, confidence, source, category, last_verified_at, expires, origin: origin2, body, removed, removed_reason, removed_session, file: file2, tombstoned: true, size: size2, mtimeMs, extra: ex };
+  }
+  if (rec.verified_head) m.verified_head = rec.verified_head;
+  mergeKeys(rec, m);
+  return m;
+}
+function mergeKeys(rec, m) {
+  if (rec.merged_from && rec.merged_from.length > 0) m.merged_from = rec.merged_from;
+  if (rec.merging && rec.merging.length > 0) m.merging = rec.merging;
+}
 
 // server/src/core/store/notes.ts
 import { lstatSync as lstatSync4, readdirSync, rmSync as rmSync4 } from "node:fs";
@@ -39264,22 +39224,61 @@ function noteOfTombstone(m) {
   return path2 !== null && text3 !== null ? { path: path2, text: text3 } : null;
 }
 
-// server/src/core/store/store.ts
-function stripRecord(m) {
-  const { file: file2, tombstoned, size: size2, mtimeMs, extra, idAssigned, note, ...rec } = m;
-  void file2, void tombstoned, void size2, void mtimeMs, void extra, void idAssigned, void note;
-  return rec;
+// server/src/core/store/reading.ts
+import { promises as fsp6, readdirSync as readdirSync2 } from "node:fs";
+import { basename as basename2, dirname as dirname5 } from "node:path";
+
+// server/src/core/store/slices.ts
+var SLICE_MS = 0.25;
+var resumedAt = 0;
+var RESOLVED = Promise.resolve();
+function sliceYield() {
+  if (performance.now() - resumedAt < SLICE_MS) return RESOLVED;
+  return new Promise(
+    (r) => setImmediate(() => {
+      resumedAt = performance.now();
+      r();
+    })
+  );
 }
-var YIELD_EVERY = 128;
-var READ_AHEAD_MIN = 2e3;
-var Store = class {
+var Backlog = class {
+  constructor(n2, step) {
+    this.n = n2;
+    this.step = step;
+  }
+  n;
+  step;
+  next = 0;
+  get done() {
+    return this.next >= this.n;
+  }
+  /** Does the items up to (not including) `upTo`, at most to the end. */
+  doUpTo(upTo) {
+    const end = Math.min(this.n, upTo);
+    for (let i = this.next; i < end; i++) this.step(i);
+    this.next = Math.max(this.next, end);
+  }
+  finish() {
+    this.doUpTo(this.n);
+  }
+  /** `slice` items, then `pause`, until none is left (finish() may end it sooner). */
+  async drain(pause3, slice) {
+    while (!this.done) {
+      this.doUpTo(this.next + slice);
+      await pause3();
+    }
+  }
+};
+
+// server/src/core/store/table.ts
+import { sep, join as join10 } from "node:path";
+var StoreViews = class {
   dir;
   tombDir;
   /** The notes area (store/notes.ts): every file under it is a note. */
   notesDir;
   /** notesDir and a separator: what every note's path starts with */
   notesPrefix;
-  lock;
   filesMap = /* @__PURE__ */ new Map();
   /** id -> the file(s) claiming it: one path (the norm) or several (hand copies). */
   ownersMap = /* @__PURE__ */ new Map();
@@ -39294,12 +39293,8 @@ var Store = class {
   /** Records carrying `merging` (a merge in progress or interrupted): in no other view. */
   mergingById = /* @__PURE__ */ new Map();
   listeners = /* @__PURE__ */ new Set();
-  freshness = () => this.sync();
-  ownWrites = null;
   warn;
-  /** Read-only inspection (doctor): never removes a dead writer's temp file. */
   readOnly;
-  /** The text a new file's name is built from (the facade passes the secret redaction). */
   nameText;
   constructor(dir, opts = {}) {
     this.readOnly = opts.readOnly ?? false;
@@ -39308,7 +39303,6 @@ var Store = class {
     this.tombDir = join10(dir, ".tombstones");
     this.notesDir = join10(dir, NOTES_DIR);
     this.notesPrefix = this.notesDir + sep;
-    this.lock = new StoreLock(dir);
     this.warn = opts.warn ?? ((m) => process.stderr.write(`cairn: ${m}
 `));
   }
@@ -39383,24 +39377,125 @@ var Store = class {
     this.listeners.add(fn);
     return () => this.listeners.delete(fn);
   }
+  /** A path's place in the notes area ("projects/a.md"), or null when it is not a note's path. */
+  noteRel(p) {
+    if (!p.startsWith(this.notesPrefix)) return null;
+    const rel = p.slice(this.notesDir.length + 1).split(sep).join("/");
+    return isNoteRel(rel) ? rel : null;
+  }
+  /** A note's path, or a memory file's (`*.md`, not hidden) right in the store or .tombstones/. No allocation: a start from the cache asks it of every record. */
+  isMemoryPath(p) {
+    if (p.startsWith(this.notesPrefix)) return this.noteRel(p) !== null;
+    const cut = p.lastIndexOf(sep);
+    if (cut < 0 || !p.endsWith(".md") || p.charCodeAt(cut + 1) === 46) return false;
+    return cut === this.dir.length && p.startsWith(this.dir) || cut === this.tombDir.length && p.startsWith(this.tombDir);
+  }
+  /** Paths of the notes area this view knows (syncNotes never walks every file). */
+  notePaths = /* @__PURE__ */ new Set();
+  setEntry(p, entry) {
+    if (this.noteRel(p) !== null) this.notePaths.add(p);
+    const old = this.files.get(p);
+    const oldId = memOf(old)?.id;
+    const error62 = errorOf(entry);
+    if (errorOf(old) && !error62) this.warnOnce.delete(p);
+    this.files.set(p, entry);
+    if (error62 && this.warnOnce.get(p) !== error62) {
+      this.warnOnce.set(p, error62);
+      this.warn(`skipped ${p}: ${error62}`);
+    }
+    const mem2 = memOf(entry);
+    if (oldId) this.removeOwner(oldId, p);
+    if (mem2) this.addOwner(mem2.id, p);
+    if (oldId && oldId !== mem2?.id) this.elect(oldId);
+    if (mem2) this.elect(mem2.id);
+  }
+  addOwner(id2, p) {
+    const cur = this.owners.get(id2);
+    if (cur === void 0) this.owners.set(id2, p);
+    else if (typeof cur === "string") {
+      if (cur !== p) this.owners.set(id2, [cur, p]);
+    } else if (!cur.includes(p)) cur.push(p);
+  }
+  removeOwner(id2, p) {
+    const cur = this.owners.get(id2);
+    if (cur === p) this.owners.delete(id2);
+    else if (Array.isArray(cur)) {
+      const rest = cur.filter((q) => q !== p);
+      if (rest.length === 0) this.owners.delete(id2);
+      else this.owners.set(id2, rest.length === 1 ? rest[0] : rest);
+    }
+  }
+  ownersOf(id2) {
+    const cur = this.owners.get(id2);
+    return cur === void 0 ? [] : typeof cur === "string" ? [cur] : cur.slice();
+  }
+  warnOnce = /* @__PURE__ */ new Map();
+  dropPath(p) {
+    const old = this.files.get(p);
+    this.files.delete(p);
+    this.notePaths.delete(p);
+    this.warnOnce.delete(p);
+    const id2 = memOf(old)?.id;
+    if (id2) {
+      this.removeOwner(id2, p);
+      this.elect(id2);
+    }
+  }
+  /**
+   * Decides which file holds an id. Two files claiming one id (a hand copy) resolve
+   * deterministically: the later of updated/removed wins, then the path that sorts first;
+   * the loser is reported as skipped.
+   */
+  elect(id2) {
+    const paths = this.ownersOf(id2);
+    if (paths.length === 0) this.owners.delete(id2);
+    const cands = paths.map((p) => memOf(this.files.get(p))).filter((m) => m !== void 0);
+    const stamp2 = (m) => m.removed && m.removed > m.updated ? m.removed : m.updated;
+    cands.sort((a, b) => stamp2(a) === stamp2(b) ? a.file.localeCompare(b.file) : stamp2(a) > stamp2(b) ? -1 : 1);
+    const winner = cands[0];
+    for (const loser of cands.slice(1)) {
+      const reason = `duplicate id ${id2}: ${winner.file} is used instead`;
+      if (this.warnOnce.get(loser.file) !== reason) {
+        this.warnOnce.set(loser.file, reason);
+        this.warn(`skipped ${loser.file}: ${reason}`);
+      }
+    }
+    const prev = this.activeById.get(id2) ?? this.tombById.get(id2);
+    this.activeById.delete(id2);
+    this.tombById.delete(id2);
+    this.mergingById.delete(id2);
+    if (winner?.merging) {
+      this.mergingById.set(id2, winner);
+      if (prev) for (const fn of this.listeners) fn({ kind: "delete", prev });
+      return;
+    }
+    if (winner) (winner.tombstoned ? this.tombById : this.activeById).set(id2, winner);
+    if (prev === winner) return;
+    const change = winner ? { kind: "upsert", mem: winner, ...prev ? { prev } : {} } : { kind: "delete", prev };
+    if (!winner && !prev) return;
+    for (const fn of this.listeners) fn(change);
+  }
+  /** Duplicate-id losers (files that parse but are shadowed by another file with the same id). */
+  shadowed() {
+    const out2 = [];
+    for (const [file2, reason] of this.warnOnce) if (reason.startsWith("duplicate id") && memOf(this.files.get(file2))) out2.push({ file: file2, reason });
+    return out2;
+  }
+  /** A record whose merge is in progress or was interrupted (it carries `merging`). */
+  getMerging(id2) {
+    return this.mergingById.get(id2);
+  }
+};
+
+// server/src/core/store/reading.ts
+var YIELD_EVERY = 128;
+var READ_AHEAD_MIN = 2e3;
+var StoreReader = class extends StoreViews {
+  freshness = () => this.sync();
+  ownWrites = null;
   setFreshness(fn, ownWrites) {
     this.freshness = fn;
     this.ownWrites = ownWrites ?? null;
-  }
-  /**
-   * Runs a write under the lock, telling the freshness strategy it was ours. It does not wait for
-   * a running check of adopted records (validate): that check re-stats every path before it reads
-   * or drops it, so a file a write made or moved meanwhile is never taken for a stale one (the
-   * same rule as for a file the watcher reported), and a write re-reads its target under the lock.
-   */
-  async locked(fn) {
-    const o = this.ownWrites;
-    const clean = o?.beforeWrite() ?? false;
-    try {
-      return await this.lock.run(fn);
-    } finally {
-      o?.afterWrite(clean);
-    }
   }
   /**
    * Every operation calls this first, so hand edits are seen without a restart. While adopted
@@ -39558,19 +39653,6 @@ var Store = class {
       else if (this.files.has(p)) this.dropPath(p);
     }
   }
-  /** A path's place in the notes area ("projects/a.md"), or null when it is not a note's path. */
-  noteRel(p) {
-    if (!p.startsWith(this.notesPrefix)) return null;
-    const rel = p.slice(this.notesDir.length + 1).split(sep).join("/");
-    return isNoteRel(rel) ? rel : null;
-  }
-  /** A note's path, or a memory file's (`*.md`, not hidden) right in the store or .tombstones/. No allocation: a start from the cache asks it of every record. */
-  isMemoryPath(p) {
-    if (p.startsWith(this.notesPrefix)) return this.noteRel(p) !== null;
-    const cut = p.lastIndexOf(sep);
-    if (cut < 0 || !p.endsWith(".md") || p.charCodeAt(cut + 1) === 46) return false;
-    return cut === this.dir.length && p.startsWith(this.dir) || cut === this.tombDir.length && p.startsWith(this.tombDir);
-  }
   async listFiles(cleanTemps, pause3) {
     const tombOk = await this.tombDirUsable();
     const dirs = tombOk ? [this.dir, this.tombDir] : [this.dir];
@@ -39707,107 +39789,36 @@ var Store = class {
       return new Skip(size2, mtimeMs, err.message);
     }
   }
-  /** Paths of the notes area this view knows (syncNotes never walks every file). */
-  notePaths = /* @__PURE__ */ new Set();
-  setEntry(p, entry) {
-    if (this.noteRel(p) !== null) this.notePaths.add(p);
-    const old = this.files.get(p);
-    const oldId = memOf(old)?.id;
-    const error62 = errorOf(entry);
-    if (errorOf(old) && !error62) this.warnOnce.delete(p);
-    this.files.set(p, entry);
-    if (error62 && this.warnOnce.get(p) !== error62) {
-      this.warnOnce.set(p, error62);
-      this.warn(`skipped ${p}: ${error62}`);
-    }
-    const mem2 = memOf(entry);
-    if (oldId) this.removeOwner(oldId, p);
-    if (mem2) this.addOwner(mem2.id, p);
-    if (oldId && oldId !== mem2?.id) this.elect(oldId);
-    if (mem2) this.elect(mem2.id);
-  }
-  addOwner(id2, p) {
-    const cur = this.owners.get(id2);
-    if (cur === void 0) this.owners.set(id2, p);
-    else if (typeof cur === "string") {
-      if (cur !== p) this.owners.set(id2, [cur, p]);
-    } else if (!cur.includes(p)) cur.push(p);
-  }
-  removeOwner(id2, p) {
-    const cur = this.owners.get(id2);
-    if (cur === p) this.owners.delete(id2);
-    else if (Array.isArray(cur)) {
-      const rest = cur.filter((q) => q !== p);
-      if (rest.length === 0) this.owners.delete(id2);
-      else this.owners.set(id2, rest.length === 1 ? rest[0] : rest);
-    }
-  }
-  ownersOf(id2) {
-    const cur = this.owners.get(id2);
-    return cur === void 0 ? [] : typeof cur === "string" ? [cur] : cur.slice();
-  }
-  warnOnce = /* @__PURE__ */ new Map();
-  dropPath(p) {
-    const old = this.files.get(p);
-    this.files.delete(p);
-    this.notePaths.delete(p);
-    this.warnOnce.delete(p);
-    const id2 = memOf(old)?.id;
-    if (id2) {
-      this.removeOwner(id2, p);
-      this.elect(id2);
-    }
-  }
+};
+async function nextText(texts) {
+  const r = await texts.next();
+  if (r.done) throw new Error("the read-ahead ended before its last file");
+  return r.value;
+}
+
+// server/src/core/store/writing.ts
+var StoreWriter = class extends StoreReader {
+  lock = new StoreLock(this.dir);
   /**
-   * Decides which file holds an id. Two files claiming one id (a hand copy) resolve
-   * deterministically: the later of updated/removed wins, then the path that sorts first;
-   * the loser is reported as skipped.
+   * Runs a write under the lock, telling the freshness strategy it was ours. It does not wait for
+   * a running check of adopted records (validate): that check re-stats every path before it reads
+   * or drops it, so a file a write made or moved meanwhile is never taken for a stale one (the
+   * same rule as for a file the watcher reported), and a write re-reads its target under the lock.
    */
-  elect(id2) {
-    const paths = this.ownersOf(id2);
-    if (paths.length === 0) this.owners.delete(id2);
-    const cands = paths.map((p) => memOf(this.files.get(p))).filter((m) => m !== void 0);
-    const stamp2 = (m) => m.removed && m.removed > m.updated ? m.removed : m.updated;
-    cands.sort((a, b) => stamp2(a) === stamp2(b) ? a.file.localeCompare(b.file) : stamp2(a) > stamp2(b) ? -1 : 1);
-    const winner = cands[0];
-    for (const loser of cands.slice(1)) {
-      const reason = `duplicate id ${id2}: ${winner.file} is used instead`;
-      if (this.warnOnce.get(loser.file) !== reason) {
-        this.warnOnce.set(loser.file, reason);
-        this.warn(`skipped ${loser.file}: ${reason}`);
-      }
+  async locked(fn) {
+    const o = this.ownWrites;
+    const clean = o?.beforeWrite() ?? false;
+    try {
+      return await this.lock.run(fn);
+    } finally {
+      o?.afterWrite(clean);
     }
-    const prev = this.activeById.get(id2) ?? this.tombById.get(id2);
-    this.activeById.delete(id2);
-    this.tombById.delete(id2);
-    this.mergingById.delete(id2);
-    if (winner?.merging) {
-      this.mergingById.set(id2, winner);
-      if (prev) for (const fn of this.listeners) fn({ kind: "delete", prev });
-      return;
-    }
-    if (winner) (winner.tombstoned ? this.tombById : this.activeById).set(id2, winner);
-    if (prev === winner) return;
-    const change = winner ? { kind: "upsert", mem: winner, ...prev ? { prev } : {} } : { kind: "delete", prev };
-    if (!winner && !prev) return;
-    for (const fn of this.listeners) fn(change);
-  }
-  /** Duplicate-id losers (files that parse but are shadowed by another file with the same id). */
-  shadowed() {
-    const out2 = [];
-    for (const [file2, reason] of this.warnOnce) if (reason.startsWith("duplicate id") && memOf(this.files.get(file2))) out2.push({ file: file2, reason });
-    return out2;
-  }
-  // ---- writing (every method runs under the cross-process lock) ----------------------------
-  /** A record whose merge is in progress or was interrupted (it carries `merging`). */
-  getMerging(id2) {
-    return this.mergingById.get(id2);
   }
   /** Re-reads one record's file under the lock so a change by another process is never lost. */
   async fresh(id2) {
     const known = this.activeById.get(id2) ?? this.tombById.get(id2);
     if (known) {
-      const st = await fsp6.lstat(known.file).catch(() => null);
+      const st = await fsp7.lstat(known.file).catch(() => null);
       if (st?.isFile()) {
         this.refreshOne(known.file, st.size, st.mtimeMs, void 0);
         const again = this.activeById.get(id2) ?? this.tombById.get(id2);
@@ -39821,7 +39832,7 @@ var Store = class {
   async freshAny(id2) {
     const known = this.mergingById.get(id2);
     if (known) {
-      const st = await fsp6.lstat(known.file).catch(() => null);
+      const st = await fsp7.lstat(known.file).catch(() => null);
       if (st?.isFile()) this.refreshOne(known.file, st.size, st.mtimeMs, void 0);
       else await this.sync();
       const again = this.mergingById.get(id2);
@@ -39833,9 +39844,9 @@ var Store = class {
   async moveRecord(cur, next2) {
     const targetDir = next2.removed !== void 0 ? this.tombDir : this.dir;
     const written = await this.writeRecord(cur.file, next2, cur.extra);
-    if (dirname5(cur.file) === targetDir) return written;
+    if (dirname6(cur.file) === targetDir) return written;
     await ensureDir(targetDir);
-    const dest = await this.freeName(targetDir, basename2(cur.file));
+    const dest = await this.freeName(targetDir, basename3(cur.file));
     await moveFileDurable(cur.file, dest);
     this.files.delete(cur.file);
     this.removeOwner(cur.id, cur.file);
@@ -39843,6 +39854,171 @@ var Store = class {
     this.setEntry(dest, moved);
     return moved;
   }
+  async writeRecord(file2, rec, extra) {
+    const text3 = serializeMemory(rec, extra);
+    await writeFileAtomic(file2, text3);
+    const st = statSync3(file2);
+    const mem2 = storedMemory(rec, file2, st.size, st.mtimeMs, extra);
+    this.setEntry(file2, mem2);
+    return mem2;
+  }
+  async freeName(dir, name) {
+    let candidate = join11(dir, name);
+    for (let n2 = 2; this.files.has(candidate) || lstatSync5(candidate, { throwIfNoEntry: false }); n2++) {
+      candidate = join11(dir, name.replace(/\.md$/, `-${n2}.md`));
+    }
+    return candidate;
+  }
+  /** Writes a new record (a tombstone goes straight into .tombstones/); `extra` as in the file format. */
+  async create(rec, extra = []) {
+    return this.locked(async () => {
+      const dir = rec.removed !== void 0 ? this.tombDir : this.dir;
+      await ensureDir(this.dir);
+      await ensureDir(dir);
+      const file2 = await this.freeName(dir, fileNameFor(rec, this.nameText));
+      return this.writeRecord(file2, rec, extra);
+    });
+  }
+  /**
+   * Read-modify-write of one record under the lock. `mutate` sees the record as it is on disk
+   * now and returns the new record (or throws to abort: nothing is written).
+   */
+  async modify(id2, mutate) {
+    return this.locked(async () => {
+      const cur = await this.fresh(id2);
+      if (!cur) throw new NotFoundError(`no memory with id ${id2}`);
+      if (cur.note !== void 0) throw new ConflictError(`${id2} is the note ${cur.note}: change it with the memory tool`);
+      const next2 = await mutate(cur);
+      if (next2.id !== cur.id) throw new ConflictError(`a write-back may not change the id of ${cur.id}`);
+      const wantTomb = next2.removed !== void 0;
+      const targetDir = wantTomb ? this.tombDir : this.dir;
+      if (targetDir === this.tombDir && dirname6(cur.file) !== targetDir && !await this.tombDirUsable()) {
+        throw new ConflictError(`cannot remove ${id2}: ${this.tombDir} is not a real directory (a symbolic link or a file); cairn does not follow links out of the store, so replace it with a directory`);
+      }
+      const written = await this.writeRecord(cur.file, next2, cur.extra);
+      if (dirname6(cur.file) === targetDir) return written;
+      await ensureDir(targetDir);
+      const dest = await this.freeName(targetDir, basename3(cur.file));
+      await moveFileDurable(cur.file, dest);
+      this.files.delete(cur.file);
+      this.removeOwner(id2, cur.file);
+      const moved = storedMemory(written, dest, written.size, written.mtimeMs, written.extra);
+      this.setEntry(dest, moved);
+      return moved;
+    });
+  }
+  // ---- notes (the memory tool's files; paths are checked to lie in the notes area by core/notes) ----
+  /** The note at `file` as on disk now (under the lock): its text, or null when there is none. */
+  async noteText(file2) {
+    const st = await fsp7.lstat(file2).catch(() => null);
+    if (!st) return null;
+    if (!st.isFile()) throw new ConflictError(`${file2} is not a regular file`);
+    const text3 = await fsp7.readFile(file2, "utf8");
+    this.refreshOne(file2, st.size, st.mtimeMs, void 0);
+    return text3;
+  }
+  async noteWritten(file2) {
+    const st = await fsp7.stat(file2);
+    this.refreshOne(file2, st.size, st.mtimeMs, void 0);
+    const m = memOf(this.files.get(file2));
+    if (!m) throw new ConflictError(`${file2} was written but cannot be read back as a note`);
+    return m;
+  }
+  /**
+   * Read-modify-write of one note under the lock: `edit` sees the text on disk now (null: no such
+   * file) and returns the new text, or throws to abort (nothing is written). Atomic like every write.
+   */
+  async editNote(file2, edit) {
+    if (this.noteRel(file2) === null) throw new ConflictError(`${file2} is not in the notes area`);
+    return this.locked(async () => {
+      const next2 = await edit(await this.noteText(file2));
+      await ensureDir(dirname6(file2));
+      await writeFileAtomic(file2, next2);
+      return this.noteWritten(file2);
+    });
+  }
+  /**
+   * Moves the notes at `files` to .tombstones/: for each, a tombstone record (built by `tomb` from
+   * the note as on disk now, carrying its path and exact text) is written first, then the note is
+   * unlinked, so a crash in between leaves both, never neither. Returns the tombstones.
+   */
+  async removeNotes(files2, tomb) {
+    return this.locked(async () => {
+      if (!await this.tombDirUsable()) throw new ConflictError(`cannot delete: ${this.tombDir} is not a real directory (a symbolic link or a file); cairn does not follow links out of the store, so replace it with a directory`);
+      const out2 = [];
+      for (const file2 of files2) {
+        const text3 = await this.noteText(file2);
+        const note = memOf(this.files.get(file2));
+        if (text3 === null || !note || note.note === void 0) continue;
+        await ensureDir(this.tombDir);
+        const dest = await this.freeName(this.tombDir, `${basename3(file2).replace(/[^A-Za-z0-9._-]+/g, "-").replace(/\.md$/, "")}-note.md`);
+        out2.push(await this.writeRecord(dest, tomb(note), noteTombExtra(note.note, text3)));
+        await fsp7.unlink(file2);
+        await fsyncDir(dirname6(file2));
+        this.dropPath(file2);
+      }
+      return out2;
+    });
+  }
+  /**
+   * Renames a note file or a folder of notes; never overwrites: a file is linked to its new name
+   * (fails if the name exists) and then unlinked; a folder is renamed after a check under the lock.
+   */
+  async renameNote(from, to) {
+    if (this.noteRel(to) === null) throw new ConflictError(`${to} is not in the notes area`);
+    await this.locked(async () => {
+      const st = await fsp7.lstat(from);
+      await ensureDir(dirname6(to));
+      if (st.isFile()) {
+        await fsp7.link(from, to);
+        await fsp7.unlink(from);
+      } else {
+        if (await fsp7.lstat(to).catch(() => null)) throw Object.assign(new Error(`${to} exists`), { code: "EEXIST" });
+        await fsp7.rename(from, to);
+      }
+      await fsyncDir(dirname6(to));
+      if (dirname6(from) !== dirname6(to)) await fsyncDir(dirname6(from));
+      await this.syncNotes();
+    });
+  }
+  /** Puts a deleted note back (its tombstone `id`) at `file`, which must be free; drops the tombstone. */
+  async restoreNote(id2, file2, text3) {
+    if (this.noteRel(file2) === null) throw new ConflictError(`${file2} is not in the notes area`);
+    return this.locked(async () => {
+      const t = await this.fresh(id2);
+      if (!t || !t.tombstoned) throw new NotFoundError(`no removed memory with id ${id2}`);
+      if (await fsp7.lstat(file2).catch(() => null)) throw new ConflictError(`cannot restore ${id2}: its path now holds another file; rename that one first`);
+      await ensureDir(dirname6(file2));
+      await writeFileAtomic(file2, text3);
+      const note = await this.noteWritten(file2);
+      await fsp7.rm(t.file, { force: true });
+      this.dropPath(t.file);
+      return note;
+    });
+  }
+  /** Permanently deletes tombstone files (the only hard delete). */
+  async purgeTombstones(ids2) {
+    return this.locked(async () => {
+      const done = [];
+      for (const id2 of ids2) {
+        const t = await this.fresh(id2);
+        if (!t || !t.tombstoned) continue;
+        await fsp7.rm(t.file, { force: true });
+        this.dropPath(t.file);
+        done.push(id2);
+      }
+      return done;
+    });
+  }
+};
+
+// server/src/core/store/store.ts
+function stripRecord(m) {
+  const { file: file2, tombstoned, size: size2, mtimeMs, extra, idAssigned, note, ...rec } = m;
+  void file2, void tombstoned, void size2, void mtimeMs, void extra, void idAssigned, void note;
+  return rec;
+}
+var Store = class extends StoreWriter {
   // ---- merging (memory_merge) ----------------------------------------------------------------
   //
   // Several files must change as one: the merged memory appears and its sources become
@@ -39868,7 +40044,7 @@ var Store = class {
   // the old set, from step 3 on the merged result; never both active, never neither.
   /** Where merge journals live (a dot directory: never listed as memories). */
   get mergeDir() {
-    return join10(this.dir, ".merges");
+    return join12(this.dir, ".merges");
   }
   /** Test hook: CAIRN_TEST_MERGE_STEP_DELAY_MS waits between the steps of a merge (crash tests). */
   async stepDelay() {
@@ -39895,8 +40071,8 @@ var Store = class {
       await ensureDir(this.tombDir);
       await ensureDir(this.mergeDir);
       const file2 = await this.freeName(this.dir, fileNameFor(rec, this.nameText));
-      const journal = join10(this.mergeDir, `${rec.id}.json`);
-      await writeFileAtomic(journal, `${JSON.stringify({ id: rec.id, file: basename2(file2), sources: sourceIds })}
+      const journal = join12(this.mergeDir, `${rec.id}.json`);
+      await writeFileAtomic(journal, `${JSON.stringify({ id: rec.id, file: basename4(file2), sources: sourceIds })}
 `);
       await this.stepDelay();
       await this.writeRecord(file2, { ...rec, merging: [...sourceIds] }, []);
@@ -39908,7 +40084,7 @@ var Store = class {
       const done = { ...rec };
       delete done.merging;
       const merged = await this.writeRecord(file2, done, []);
-      await fsp6.rm(journal, { force: true });
+      await fsp8.rm(journal, { force: true });
       await fsyncDir(this.mergeDir);
       return merged;
     });
@@ -39916,16 +40092,16 @@ var Store = class {
   /** Resolves interrupted merges (see above) under the lock. A read-only store never does. */
   async recoverMerges() {
     if (this.readOnly) return 0;
-    const pending = this.mergingById.size > 0 || (await fsp6.readdir(this.mergeDir).catch(() => [])).length > 0;
+    const pending = this.mergingById.size > 0 || (await fsp8.readdir(this.mergeDir).catch(() => [])).length > 0;
     if (!pending) return 0;
     return this.locked(() => this.recoverLocked());
   }
   async recoverLocked() {
     if (this.readOnly) return 0;
     const work = /* @__PURE__ */ new Map();
-    const names = await fsp6.readdir(this.mergeDir).catch(() => []);
+    const names = await fsp8.readdir(this.mergeDir).catch(() => []);
     for (const name of names) {
-      const p = join10(this.mergeDir, name);
+      const p = join12(this.mergeDir, name);
       if (isTempName(name)) {
         removeIfDeadTemp(this.mergeDir, name);
         continue;
@@ -39933,17 +40109,17 @@ var Store = class {
       if (!name.endsWith(".json")) continue;
       let j;
       try {
-        j = JSON.parse(await fsp6.readFile(p, "utf8"));
+        j = JSON.parse(await fsp8.readFile(p, "utf8"));
       } catch {
         j = {};
       }
       const ok = typeof j.id === "string" && Array.isArray(j.sources) && j.sources.every((x) => typeof x === "string");
       if (!ok) {
         this.warn(`removed ${p}: not a merge journal cairn can read`);
-        await fsp6.rm(p, { force: true });
+        await fsp8.rm(p, { force: true });
         continue;
       }
-      work.set(j.id, { sources: j.sources, journal: p, ...typeof j.file === "string" ? { file: join10(this.dir, basename2(j.file)) } : {} });
+      work.set(j.id, { sources: j.sources, journal: p, ...typeof j.file === "string" ? { file: join12(this.dir, basename4(j.file)) } : {} });
     }
     for (const [id2, m] of this.mergingById) {
       const w2 = work.get(id2);
@@ -39953,7 +40129,7 @@ var Store = class {
     let n2 = 0;
     for (const [id2, w2] of work) {
       await this.resolveMerge(id2, w2.sources, w2.file);
-      if (w2.journal) await fsp6.rm(w2.journal, { force: true });
+      if (w2.journal) await fsp8.rm(w2.journal, { force: true });
       n2++;
     }
     if (names.length > 0) await fsyncDir(this.mergeDir).catch(() => void 0);
@@ -39961,7 +40137,7 @@ var Store = class {
   }
   async resolveMerge(id2, sourceIds, file2) {
     if (file2) {
-      const st = await fsp6.lstat(file2).catch(() => null);
+      const st = await fsp8.lstat(file2).catch(() => null);
       if (st?.isFile()) this.refreshOne(file2, st.size, st.mtimeMs, void 0);
       else if (this.files.has(file2)) this.dropPath(file2);
     }
@@ -39989,174 +40165,13 @@ var Store = class {
       await this.moveRecord(s2, rec);
     }
     if (merged?.merging) {
-      await fsp6.rm(merged.file, { force: true });
-      await fsyncDir(dirname5(merged.file));
+      await fsp8.rm(merged.file, { force: true });
+      await fsyncDir(dirname7(merged.file));
       this.dropPath(merged.file);
       this.warn(`rolled back the interrupted merge into ${id2}: its sources are active again`);
     }
   }
-  async writeRecord(file2, rec, extra) {
-    const text3 = serializeMemory(rec, extra);
-    await writeFileAtomic(file2, text3);
-    const st = statSync3(file2);
-    const mem2 = storedMemory(rec, file2, st.size, st.mtimeMs, extra);
-    this.setEntry(file2, mem2);
-    return mem2;
-  }
-  async freeName(dir, name) {
-    let candidate = join10(dir, name);
-    for (let n2 = 2; this.files.has(candidate) || lstatSync5(candidate, { throwIfNoEntry: false }); n2++) {
-      candidate = join10(dir, name.replace(/\.md$/, `-${n2}.md`));
-    }
-    return candidate;
-  }
-  /** Writes a new record (a tombstone goes straight into .tombstones/); `extra` as in the file format. */
-  async create(rec, extra = []) {
-    return this.locked(async () => {
-      const dir = rec.removed !== void 0 ? this.tombDir : this.dir;
-      await ensureDir(this.dir);
-      await ensureDir(dir);
-      const file2 = await this.freeName(dir, fileNameFor(rec, this.nameText));
-      return this.writeRecord(file2, rec, extra);
-    });
-  }
-  /**
-   * Read-modify-write of one record under the lock. `mutate` sees the record as it is on disk
-   * now and returns the new record (or throws to abort: nothing is written).
-   */
-  async modify(id2, mutate) {
-    return this.locked(async () => {
-      const cur = await this.fresh(id2);
-      if (!cur) throw new NotFoundError(`no memory with id ${id2}`);
-      if (cur.note !== void 0) throw new ConflictError(`${id2} is the note ${cur.note}: change it with the memory tool`);
-      const next2 = await mutate(cur);
-      if (next2.id !== cur.id) throw new ConflictError(`a write-back may not change the id of ${cur.id}`);
-      const wantTomb = next2.removed !== void 0;
-      const targetDir = wantTomb ? this.tombDir : this.dir;
-      if (targetDir === this.tombDir && dirname5(cur.file) !== targetDir && !await this.tombDirUsable()) {
-        throw new ConflictError(`cannot remove ${id2}: ${this.tombDir} is not a real directory (a symbolic link or a file); cairn does not follow links out of the store, so replace it with a directory`);
-      }
-      const written = await this.writeRecord(cur.file, next2, cur.extra);
-      if (dirname5(cur.file) === targetDir) return written;
-      await ensureDir(targetDir);
-      const dest = await this.freeName(targetDir, basename2(cur.file));
-      await moveFileDurable(cur.file, dest);
-      this.files.delete(cur.file);
-      this.removeOwner(id2, cur.file);
-      const moved = storedMemory(written, dest, written.size, written.mtimeMs, written.extra);
-      this.setEntry(dest, moved);
-      return moved;
-    });
-  }
-  // ---- notes (the memory tool's files; paths are checked to lie in the notes area by core/notes) ----
-  /** The note at `file` as on disk now (under the lock): its text, or null when there is none. */
-  async noteText(file2) {
-    const st = await fsp6.lstat(file2).catch(() => null);
-    if (!st) return null;
-    if (!st.isFile()) throw new ConflictError(`${file2} is not a regular file`);
-    const text3 = await fsp6.readFile(file2, "utf8");
-    this.refreshOne(file2, st.size, st.mtimeMs, void 0);
-    return text3;
-  }
-  async noteWritten(file2) {
-    const st = await fsp6.stat(file2);
-    this.refreshOne(file2, st.size, st.mtimeMs, void 0);
-    const m = memOf(this.files.get(file2));
-    if (!m) throw new ConflictError(`${file2} was written but cannot be read back as a note`);
-    return m;
-  }
-  /**
-   * Read-modify-write of one note under the lock: `edit` sees the text on disk now (null: no such
-   * file) and returns the new text, or throws to abort (nothing is written). Atomic like every write.
-   */
-  async editNote(file2, edit) {
-    if (this.noteRel(file2) === null) throw new ConflictError(`${file2} is not in the notes area`);
-    return this.locked(async () => {
-      const next2 = await edit(await this.noteText(file2));
-      await ensureDir(dirname5(file2));
-      await writeFileAtomic(file2, next2);
-      return this.noteWritten(file2);
-    });
-  }
-  /**
-   * Moves the notes at `files` to .tombstones/: for each, a tombstone record (built by `tomb` from
-   * the note as on disk now, carrying its path and exact text) is written first, then the note is
-   * unlinked, so a crash in between leaves both, never neither. Returns the tombstones.
-   */
-  async removeNotes(files2, tomb) {
-    return this.locked(async () => {
-      if (!await this.tombDirUsable()) throw new ConflictError(`cannot delete: ${this.tombDir} is not a real directory (a symbolic link or a file); cairn does not follow links out of the store, so replace it with a directory`);
-      const out2 = [];
-      for (const file2 of files2) {
-        const text3 = await this.noteText(file2);
-        const note = memOf(this.files.get(file2));
-        if (text3 === null || !note || note.note === void 0) continue;
-        await ensureDir(this.tombDir);
-        const dest = await this.freeName(this.tombDir, `${basename2(file2).replace(/[^A-Za-z0-9._-]+/g, "-").replace(/\.md$/, "")}-note.md`);
-        out2.push(await this.writeRecord(dest, tomb(note), noteTombExtra(note.note, text3)));
-        await fsp6.unlink(file2);
-        await fsyncDir(dirname5(file2));
-        this.dropPath(file2);
-      }
-      return out2;
-    });
-  }
-  /**
-   * Renames a note file or a folder of notes; never overwrites: a file is linked to its new name
-   * (fails if the name exists) and then unlinked; a folder is renamed after a check under the lock.
-   */
-  async renameNote(from, to) {
-    if (this.noteRel(to) === null) throw new ConflictError(`${to} is not in the notes area`);
-    await this.locked(async () => {
-      const st = await fsp6.lstat(from);
-      await ensureDir(dirname5(to));
-      if (st.isFile()) {
-        await fsp6.link(from, to);
-        await fsp6.unlink(from);
-      } else {
-        if (await fsp6.lstat(to).catch(() => null)) throw Object.assign(new Error(`${to} exists`), { code: "EEXIST" });
-        await fsp6.rename(from, to);
-      }
-      await fsyncDir(dirname5(to));
-      if (dirname5(from) !== dirname5(to)) await fsyncDir(dirname5(from));
-      await this.syncNotes();
-    });
-  }
-  /** Puts a deleted note back (its tombstone `id`) at `file`, which must be free; drops the tombstone. */
-  async restoreNote(id2, file2, text3) {
-    if (this.noteRel(file2) === null) throw new ConflictError(`${file2} is not in the notes area`);
-    return this.locked(async () => {
-      const t = await this.fresh(id2);
-      if (!t || !t.tombstoned) throw new NotFoundError(`no removed memory with id ${id2}`);
-      if (await fsp6.lstat(file2).catch(() => null)) throw new ConflictError(`cannot restore ${id2}: its path now holds another file; rename that one first`);
-      await ensureDir(dirname5(file2));
-      await writeFileAtomic(file2, text3);
-      const note = await this.noteWritten(file2);
-      await fsp6.rm(t.file, { force: true });
-      this.dropPath(t.file);
-      return note;
-    });
-  }
-  /** Permanently deletes tombstone files (the only hard delete). */
-  async purgeTombstones(ids2) {
-    return this.locked(async () => {
-      const done = [];
-      for (const id2 of ids2) {
-        const t = await this.fresh(id2);
-        if (!t || !t.tombstoned) continue;
-        await fsp6.rm(t.file, { force: true });
-        this.dropPath(t.file);
-        done.push(id2);
-      }
-      return done;
-    });
-  }
 };
-async function nextText(texts) {
-  const r = await texts.next();
-  if (r.done) throw new Error("the read-ahead ended before its last file");
-  return r.value;
-}
 
 // server/src/core/trust/gates/entropy.ts
 function shannonEntropy(s2) {
@@ -40479,7 +40494,7 @@ function detectSecrets(text3) {
 
 // server/src/core/index/live.ts
 import { existsSync as existsSync3 } from "node:fs";
-import { join as join14 } from "node:path";
+import { join as join16 } from "node:path";
 
 // server/src/core/index/checksum.ts
 import { createHash as createHash2 } from "node:crypto";
@@ -40522,7 +40537,7 @@ function checksumFor(slot) {
 
 // server/src/core/index/cache.ts
 import { closeSync as closeSync3, constants as constants2, fstatSync, openSync as openSync3, readdirSync as readdirSync3, readSync, renameSync as renameSync2, rmSync as rmSync5, writeSync as writeSync3 } from "node:fs";
-import { join as join11 } from "node:path";
+import { join as join13 } from "node:path";
 
 // server/src/core/index/stem.ts
 var STEMMER_VERSION = 2;
@@ -40795,7 +40810,7 @@ var LEN_AT = 48;
 var JSON_AT = 52;
 var CHUNK = 2e3;
 function cachePath(storeDir) {
-  return join11(storeDir, CACHE_DIR, CACHE_FILE);
+  return join13(storeDir, CACHE_DIR, CACHE_FILE);
 }
 var LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 function* chunksOf(xs) {
@@ -41025,7 +41040,7 @@ function decodeFrom(read, size2, revive) {
   return { records, terms, entries };
 }
 function readCacheId(storeDir) {
-  if (!isOwnDirSync(join11(storeDir, CACHE_DIR))) return null;
+  if (!isOwnDirSync(join13(storeDir, CACHE_DIR))) return null;
   let fd;
   try {
     fd = openSync3(cachePath(storeDir), constants2.O_RDONLY | constants2.O_NOFOLLOW);
@@ -41048,7 +41063,7 @@ function readCacheId(storeDir) {
   }
 }
 function readCache(storeDir, onReject, revive) {
-  if (!isOwnDirSync(join11(storeDir, CACHE_DIR))) return null;
+  if (!isOwnDirSync(join13(storeDir, CACHE_DIR))) return null;
   let fd;
   try {
     fd = openSync3(cachePath(storeDir), constants2.O_RDONLY | constants2.O_NOFOLLOW);
@@ -41083,11 +41098,11 @@ function removeDeadTemps(dir) {
   }
   for (const n2 of names) {
     const m = /^search-index\.bin\.(\d+)\.[0-9a-z]+\.tmp$/.exec(n2);
-    if (m && Number(m[1]) !== process.pid && !pidAlive(Number(m[1]))) rmSync5(join11(dir, n2), { force: true });
+    if (m && Number(m[1]) !== process.pid && !pidAlive(Number(m[1]))) rmSync5(join13(dir, n2), { force: true });
   }
 }
 async function writeCache(storeDir, c, pause3) {
-  const dir = join11(storeDir, CACHE_DIR);
+  const dir = join13(storeDir, CACHE_DIR);
   ensureOwnDirSync(dir);
   removeDeadTemps(dir);
   const target = cachePath(storeDir);
@@ -41124,7 +41139,7 @@ async function writeCache(storeDir, c, pause3) {
 
 // server/src/core/store/freshness.ts
 import { readdirSync as readdirSync4, statSync as statSync4, watch } from "node:fs";
-import { dirname as dirname6, join as join12 } from "node:path";
+import { dirname as dirname8, join as join14 } from "node:path";
 var FULL_SYNC_INTERVAL_MS = 500;
 var DIR_DIFF_INTERVAL_MS = 1e3;
 var DRAIN_DELAY_MS = 25;
@@ -41274,9 +41289,9 @@ var Freshness = class {
       names = [];
     }
     const onDisk = /* @__PURE__ */ new Set();
-    for (const n2 of names) if (isMemoryName(n2)) onDisk.add(join12(dir, n2));
+    for (const n2 of names) if (isMemoryName(n2)) onDisk.add(join14(dir, n2));
     const known = this.store.fileStats();
-    for (const p of known.keys()) if (dirname6(p) === dir && !onDisk.has(p)) this.pending.add(p);
+    for (const p of known.keys()) if (dirname8(p) === dir && !onDisk.has(p)) this.pending.add(p);
     for (const p of onDisk) if (!known.has(p)) this.pending.add(p);
   }
   ensureWatch(dir) {
@@ -41311,8 +41326,8 @@ var Freshness = class {
     else if (dir === this.store.notesDir) this.notesDirty = true;
     else {
       const n2 = name.toString();
-      this.absent.delete(join12(dir, n2));
-      if (isMemoryName(n2)) this.pending.add(join12(dir, n2));
+      this.absent.delete(join14(dir, n2));
+      if (isMemoryName(n2)) this.pending.add(join14(dir, n2));
       else if (dir === this.store.dir && n2 === ".tombstones") this.ensureWatch(this.store.tombDir);
       else if (dir === this.store.dir && n2 === "notes") {
         this.ensureWatch(this.store.notesDir);
@@ -41359,7 +41374,7 @@ function collectGarbage() {
 
 // server/src/core/index/overviewCache.ts
 import { closeSync as closeSync4, constants as constants3, fstatSync as fstatSync2, openSync as openSync4, readSync as readSync2, renameSync as renameSync3, rmSync as rmSync6, writeFileSync as writeFileSync2 } from "node:fs";
-import { join as join13 } from "node:path";
+import { join as join15 } from "node:path";
 var OVERVIEW_FILE = "overview.json";
 var FORMAT2 = 1;
 var MAX_BYTES = 64 << 20;
@@ -41375,9 +41390,9 @@ function overviewGroups(records, repoKey) {
   return [...at2.values()];
 }
 function writeOverview(storeDir, cacheId, groups) {
-  const dir = join13(storeDir, CACHE_DIR);
+  const dir = join15(storeDir, CACHE_DIR);
   ensureOwnDirSync(dir);
-  const target = join13(dir, OVERVIEW_FILE);
+  const target = join15(dir, OVERVIEW_FILE);
   const tmp = `${target}.${process.pid}.${Date.now().toString(36)}.tmp`;
   const body = { format: FORMAT2, cache: cacheId, dir: storeDir, groups };
   try {
@@ -41390,12 +41405,12 @@ function writeOverview(storeDir, cacheId, groups) {
 }
 var isText = (v) => typeof v === "string";
 function readOverview(storeDir) {
-  if (!isOwnDirSync(join13(storeDir, CACHE_DIR))) return null;
+  if (!isOwnDirSync(join15(storeDir, CACHE_DIR))) return null;
   const cacheId = readCacheId(storeDir);
   if (cacheId === null) return null;
   let fd;
   try {
-    fd = openSync4(join13(storeDir, CACHE_DIR, OVERVIEW_FILE), constants3.O_RDONLY | constants3.O_NOFOLLOW);
+    fd = openSync4(join15(storeDir, CACHE_DIR, OVERVIEW_FILE), constants3.O_RDONLY | constants3.O_NOFOLLOW);
   } catch {
     return null;
   }
@@ -43207,7 +43222,7 @@ var LiveIndex = class {
     if (this.opts.watch) {
       if (existsSync3(this.store.dir)) {
         try {
-          ensureOwnDirSync(join14(this.store.dir, CACHE_DIR));
+          ensureOwnDirSync(join16(this.store.dir, CACHE_DIR));
         } catch {
         }
       }
@@ -44200,7 +44215,7 @@ function simdKernels(bytes2) {
 
 // server/src/core/index/vectorCache.ts
 import { closeSync as closeSync5, constants as constants4, fchmodSync as fchmodSync2, fstatSync as fstatSync3, openSync as openSync5, readSync as readSync3, renameSync as renameSync4, rmSync as rmSync7, writeSync as writeSync4 } from "node:fs";
-import { join as join15 } from "node:path";
+import { join as join17 } from "node:path";
 var VECTOR_FILE = "vectors.bin";
 var MAGIC2 = "CAIRNVEC";
 var FORMAT3 = 2;
@@ -44225,7 +44240,7 @@ function rowFinder(v) {
   };
 }
 function vectorCachePath(storeDir) {
-  return join15(storeDir, ".cache", VECTOR_FILE);
+  return join17(storeDir, ".cache", VECTOR_FILE);
 }
 function layoutOf(head, size2) {
   if (size2 < 52 || head.length < 52 || head.toString("latin1", 0, 8) !== MAGIC2) return "not a vector cache";
@@ -44330,7 +44345,7 @@ function openVectors(size2, readAt, close) {
   };
 }
 function readVectors(storeDir, warn) {
-  if (!isOwnDirSync(join15(storeDir, ".cache"))) return null;
+  if (!isOwnDirSync(join17(storeDir, ".cache"))) return null;
   let fd;
   try {
     fd = openSync5(vectorCachePath(storeDir), constants4.O_RDONLY | constants4.O_NOFOLLOW);
@@ -44370,7 +44385,7 @@ function copyRowsFrom(a, at2, from, to, out2) {
 }
 var WRITE_ROWS = 4096;
 async function writeVectorSource(storeDir, v) {
-  ensureOwnDirSync(join15(storeDir, ".cache"));
+  ensureOwnDirSync(join17(storeDir, ".cache"));
   const target = vectorCachePath(storeDir);
   const count = v.count;
   let keysBytes = Math.max(0, count - 1);
@@ -44444,7 +44459,7 @@ async function writeVectorSource(storeDir, v) {
     rmSync7(tmp, { force: true });
     throw err;
   }
-  await fsyncDir(join15(storeDir, ".cache"));
+  await fsyncDir(join17(storeDir, ".cache"));
 }
 
 // server/src/core/index/vectors.ts
@@ -45897,7 +45912,7 @@ import { homedir as homedir3 } from "node:os";
 // server/src/core/trust/signals/citedPaths.ts
 import { existsSync as existsSync5, statSync as statSync5 } from "node:fs";
 import { homedir as homedir2 } from "node:os";
-import { isAbsolute as isAbsolute3, join as join16, resolve as resolve3 } from "node:path";
+import { isAbsolute as isAbsolute3, join as join18, resolve as resolve3 } from "node:path";
 var MAX_CITED_PATHS = 8;
 var PLACEHOLDER_SEGMENT = /^(?:foo|bar|baz|qux|quux|foobar|example|examples?-\w+|dummy|placeholder|xxx+|some(?:where|thing)?|your[-_\w]*)(?:\.\w+)?$/i;
 var ROUTE_ROOT = /^(?:api|v\d+|graphql|rest|rpc|auth|oauth2?|login|logout|signin|signup|callback|webhooks?|health|healthz|metrics|status|admin)$/i;
@@ -45991,7 +46006,7 @@ function extractCitedPaths(body, max = MAX_CITED_PATHS) {
   return out2;
 }
 function resolveCitedPath(p, ctx) {
-  if (p.startsWith("~/")) return join16(ctx.home ?? homedir2(), p.slice(2));
+  if (p.startsWith("~/")) return join18(ctx.home ?? homedir2(), p.slice(2));
   if (/^[A-Za-z]:[\\/]/.test(p)) return process.platform === "win32" ? p : null;
   if (isAbsolute3(p)) return p;
   return ctx.relativeRoot ? resolve3(ctx.relativeRoot, p) : null;
@@ -46019,12 +46034,12 @@ function isDirectory(dir) {
 // server/src/core/trust/signals/commitDrift.ts
 import { execFile as execFile2 } from "node:child_process";
 import { readFileSync as readFileSync7, statSync as statSync6 } from "node:fs";
-import { isAbsolute as isAbsolute4, join as join17, resolve as resolve4 } from "node:path";
+import { isAbsolute as isAbsolute4, join as join19, resolve as resolve4 } from "node:path";
 var GIT_TIMEOUT_MS2 = 2e3;
 var MAX_BUFFER = 64 * 1024 * 1024;
 function gitDirs(root) {
   try {
-    const dotGit = join17(root, ".git");
+    const dotGit = join19(root, ".git");
     let gitDir = dotGit;
     if (!statSync6(dotGit).isDirectory()) {
       const m = /^gitdir:\s*(.+)$/m.exec(readFileSync7(dotGit, "utf8"));
@@ -46033,7 +46048,7 @@ function gitDirs(root) {
     }
     let commonDir = gitDir;
     try {
-      const c = readFileSync7(join17(gitDir, "commondir"), "utf8").trim();
+      const c = readFileSync7(join19(gitDir, "commondir"), "utf8").trim();
       commonDir = isAbsolute4(c) ? c : resolve4(gitDir, c);
     } catch {
     }
@@ -46056,18 +46071,18 @@ function readHeadSha(root) {
   const dirs = gitDirs(root);
   if (!dirs) return null;
   try {
-    const head = readFileSync7(join17(dirs.gitDir, "HEAD"), "utf8").trim();
+    const head = readFileSync7(join19(dirs.gitDir, "HEAD"), "utf8").trim();
     if (/^[0-9a-f]{40,64}$/.test(head)) return head;
     const ref3 = /^ref:\s*(\S+)$/.exec(head)?.[1];
     if (!ref3) return null;
     for (const dir of [dirs.gitDir, dirs.commonDir]) {
       try {
-        const sha = readFileSync7(join17(dir, ref3), "utf8").trim();
+        const sha = readFileSync7(join19(dir, ref3), "utf8").trim();
         if (/^[0-9a-f]{40,64}$/.test(sha)) return sha;
       } catch {
       }
     }
-    const packed = readFileSync7(join17(dirs.commonDir, "packed-refs"), "utf8");
+    const packed = readFileSync7(join19(dirs.commonDir, "packed-refs"), "utf8");
     for (const line2 of packed.split("\n")) {
       const [sha, name] = line2.split(" ");
       if (name === ref3 && sha && /^[0-9a-f]{40,64}$/.test(sha)) return sha;
@@ -46366,7 +46381,7 @@ function checkNote(v, arg, required2) {
 
 // server/src/core/curation/events.ts
 import { closeSync as closeSync7, existsSync as existsSync7, fstatSync as fstatSync4, openSync as openSync7, writeSync as writeSync6, constants as constants5 } from "node:fs";
-import { join as join19 } from "node:path";
+import { join as join21 } from "node:path";
 
 // server/src/core/curation/archives.ts
 import {
@@ -46382,7 +46397,7 @@ import {
   writeSync as writeSync5,
   existsSync as existsSync6
 } from "node:fs";
-import { join as join18 } from "node:path";
+import { join as join20 } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { randomBytes as randomBytes4 } from "node:crypto";
 var ACTIVE_LOG = ".events.jsonl";
@@ -46399,7 +46414,7 @@ function stampTime(stamp2) {
   return Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], +m[6], +m[7]);
 }
 function withTryLock(dir, fn) {
-  const file2 = join18(dir, LOCK);
+  const file2 = join20(dir, LOCK);
   let fd;
   try {
     fd = openSync6(file2, "wx", 384);
@@ -46426,7 +46441,7 @@ function withTryLock(dir, fn) {
 }
 function rotateActive(dir, maxBytes, now) {
   return withTryLock(dir, () => {
-    const active = join18(dir, ACTIVE_LOG);
+    const active = join20(dir, ACTIVE_LOG);
     let size2;
     try {
       size2 = statSync7(active).size;
@@ -46435,9 +46450,9 @@ function rotateActive(dir, maxBytes, now) {
     }
     if (size2 <= maxBytes) return null;
     const stamp2 = archiveStamp(now());
-    let target = join18(dir, `.events-${stamp2}.jsonl`);
+    let target = join20(dir, `.events-${stamp2}.jsonl`);
     for (let n2 = 1; existsSync6(target) || existsSync6(`${target}.gz`); n2++) {
-      target = join18(dir, `.events-${stamp2}-${n2}.jsonl`);
+      target = join20(dir, `.events-${stamp2}-${n2}.jsonl`);
     }
     renameSync5(active, target);
     return target;
@@ -46450,7 +46465,7 @@ function compressArchives(dir, opts) {
     for (const name of names) {
       const m = ARCHIVE_RE.exec(name);
       if (!m || m[3]) continue;
-      const plain2 = join18(dir, name);
+      const plain2 = join20(dir, name);
       const gz = `${plain2}.gz`;
       if (names.has(`${name}.gz`)) {
         rmSync8(plain2, { force: true });
@@ -46462,7 +46477,7 @@ function compressArchives(dir, opts) {
       const quiet = Math.min(now - rotatedAt, Date.now() - st.mtimeMs);
       if (opts.graceMs > 0 && quiet < opts.graceMs) continue;
       const data = gzipSync(readFileSync8(plain2));
-      const tmp = join18(dir, `.${name}.gz.${process.pid}.${randomBytes4(4).toString("hex")}.tmp`);
+      const tmp = join20(dir, `.${name}.gz.${process.pid}.${randomBytes4(4).toString("hex")}.tmp`);
       const fd = openSync6(tmp, "wx", 384);
       try {
         writeSync5(fd, data);
@@ -46486,7 +46501,7 @@ function listLogFiles(dir, listed) {
   }
   names = names.filter((n2) => {
     try {
-      return lstatSync6(join18(dir, n2)).isFile();
+      return lstatSync6(join20(dir, n2)).isFile();
     } catch {
       return false;
     }
@@ -46499,8 +46514,8 @@ function listLogFiles(dir, listed) {
     archives.push({ name, stamp: m[1], n: Number(m[2] ?? 0) });
   }
   archives.sort((a, b) => a.stamp < b.stamp ? -1 : a.stamp > b.stamp ? 1 : a.n - b.n);
-  const out2 = archives.map(({ name, stamp: stamp2 }) => ({ file: join18(dir, name), compressed: name.endsWith(".gz"), rotatedAt: stampTime(stamp2) }));
-  if (present.has(ACTIVE_LOG)) out2.push({ file: join18(dir, ACTIVE_LOG), compressed: false, rotatedAt: null });
+  const out2 = archives.map(({ name, stamp: stamp2 }) => ({ file: join20(dir, name), compressed: name.endsWith(".gz"), rotatedAt: stampTime(stamp2) }));
+  if (present.has(ACTIVE_LOG)) out2.push({ file: join20(dir, ACTIVE_LOG), compressed: false, rotatedAt: null });
   return out2;
 }
 function isEvent(v) {
@@ -46561,7 +46576,7 @@ var EventLog = class {
   compressTimer;
   constructor(opts) {
     this.dir = opts.dir;
-    this.file = join19(opts.dir, ACTIVE_LOG);
+    this.file = join21(opts.dir, ACTIVE_LOG);
     this.session = opts.session;
     this.enabled = opts.enabled ?? true;
     this.maxBytes = opts.maxBytes ?? 1e7;
@@ -46656,13 +46671,13 @@ var EventLog = class {
 };
 
 // server/src/core/sync/conflicts.ts
-import { promises as fsp8 } from "node:fs";
-import { join as join21 } from "node:path";
+import { promises as fsp10 } from "node:fs";
+import { join as join23 } from "node:path";
 
 // server/src/core/sync/repo.ts
-import { promises as fsp7, existsSync as existsSync8, readFileSync as readFileSync9 } from "node:fs";
+import { promises as fsp9, existsSync as existsSync8, readFileSync as readFileSync9 } from "node:fs";
 import { tmpdir, hostname as hostname4 } from "node:os";
-import { basename as basename3, dirname as dirname7, join as join20 } from "node:path";
+import { basename as basename5, dirname as dirname9, join as join22 } from "node:path";
 
 // server/src/core/sync/git.ts
 import { spawn } from "node:child_process";
@@ -47087,8 +47102,8 @@ async function mergeTrees(dir, base, ours, theirs) {
     const { merged, conflict } = mergeMemory(b?.mem ?? null, o.mem, t.mem);
     const text3 = Buffer.from(serializeMemory(merged.record, merged.extra));
     const wantDir = merged.record.removed !== void 0 ? TOMB : "";
-    const inDir = (v) => (dirname7(v.path) === "." ? "" : dirname7(v.path)) === wantDir;
-    let target = inDir(o) ? o.path : inDir(t) ? t.path : (wantDir ? `${wantDir}/` : "") + basename3(o.path);
+    const inDir = (v) => (dirname9(v.path) === "." ? "" : dirname9(v.path)) === wantDir;
+    let target = inDir(o) ? o.path : inDir(t) ? t.path : (wantDir ? `${wantDir}/` : "") + basename5(o.path);
     if (target !== o.path && target !== t.path && present.has(target)) target = target.replace(/\.md$/, `-${id2.slice(-6).toLowerCase()}.md`);
     if (o.path !== target) put(o.path, null);
     put(target, text3);
@@ -47130,14 +47145,14 @@ async function mergeTrees(dir, base, ours, theirs) {
 }
 async function textMerge(ours, base, theirs) {
   if (ours.includes(0) || theirs.includes(0) || base.includes(0)) return null;
-  const tmp = await fsp7.mkdtemp(join20(tmpdir(), "cairn-merge-"));
+  const tmp = await fsp9.mkdtemp(join22(tmpdir(), "cairn-merge-"));
   try {
-    const [o, b, t] = ["ours", "base", "theirs"].map((n2) => join20(tmp, n2));
-    await Promise.all([fsp7.writeFile(o, ours), fsp7.writeFile(b, base), fsp7.writeFile(t, theirs)]);
+    const [o, b, t] = ["ours", "base", "theirs"].map((n2) => join22(tmp, n2));
+    await Promise.all([fsp9.writeFile(o, ours), fsp9.writeFile(b, base), fsp9.writeFile(t, theirs)]);
     const r = await runGit(tmp, ["merge-file", "-p", o, b, t]);
     return r.code === 0 ? r.stdout : null;
   } finally {
-    await fsp7.rm(tmp, { recursive: true, force: true });
+    await fsp9.rm(tmp, { recursive: true, force: true });
   }
 }
 async function treeDiff(dir, from, to) {
@@ -47158,13 +47173,13 @@ async function applyChanges(dir, changes, warn) {
   const deletedById = /* @__PURE__ */ new Map();
   for (const p of deletes) {
     if (!isMemoryTreePath(p)) continue;
-    const mem2 = parseMem(await fsp7.readFile(join20(dir, ...p.split("/"))).catch(() => void 0));
+    const mem2 = parseMem(await fsp9.readFile(join22(dir, ...p.split("/"))).catch(() => void 0));
     if (mem2) deletedById.set(mem2.record.id, p);
   }
   const made = /* @__PURE__ */ new Set();
   const one = async ([p, data]) => {
-    const file2 = join20(dir, ...p.split("/"));
-    const parent = dirname7(file2);
+    const file2 = join22(dir, ...p.split("/"));
+    const parent = dirname9(file2);
     if (!made.has(parent)) {
       await ensureDir(parent);
       made.add(parent);
@@ -47173,9 +47188,9 @@ async function applyChanges(dir, changes, warn) {
     const from = id2 === void 0 ? void 0 : deletedById.get(id2);
     if (from !== void 0 && deletes.has(from)) {
       deletes.delete(from);
-      const src = join20(dir, ...from.split("/"));
+      const src = join22(dir, ...from.split("/"));
       await writeFileAtomic(src, data);
-      await fsp7.rename(src, file2);
+      await fsp9.rename(src, file2);
     } else {
       await writeFileAtomic(file2, data);
     }
@@ -47186,7 +47201,7 @@ async function applyChanges(dir, changes, warn) {
     while (next2 < writes.length) await one(writes[next2++]);
   }));
   for (const p of deletes) {
-    await fsp7.rm(join20(dir, ...p.split("/")), { force: true });
+    await fsp9.rm(join22(dir, ...p.split("/")), { force: true });
     n2++;
   }
   return n2;
@@ -47214,19 +47229,19 @@ async function dirtyPaths(dir) {
 
 // server/src/core/sync/conflicts.ts
 async function listConflicts(storeDir) {
-  const dir = join21(storeDir, CONFLICTS_DIR);
-  const names = await fsp8.readdir(dir).catch(() => []);
+  const dir = join23(storeDir, CONFLICTS_DIR);
+  const names = await fsp10.readdir(dir).catch(() => []);
   const memories = [];
   for (const n2 of names.sort()) {
     if (!n2.endsWith(".json")) continue;
     try {
-      const doc = JSON.parse(await fsp8.readFile(join21(dir, n2), "utf8"));
+      const doc = JSON.parse(await fsp10.readFile(join23(dir, n2), "utf8"));
       if (typeof doc.id !== "string" || !doc.kept || !doc.other) continue;
       memories.push({ id: doc.id, kind: doc.kind, kept: doc.kept, other: doc.other, file: `${CONFLICTS_DIR}/${n2}` });
     } catch {
     }
   }
-  const fileNames = await fsp8.readdir(join21(dir, "files")).catch(() => []);
+  const fileNames = await fsp10.readdir(join23(dir, "files")).catch(() => []);
   const files2 = fileNames.sort().map((n2) => ({ file: `${CONFLICTS_DIR}/files/${n2}` }));
   return { memories, files: files2 };
 }
@@ -47700,7 +47715,7 @@ function computeHealth(data, params = DEFAULT_HEALTH_PARAMS) {
 }
 
 // server/src/core/notes/commands.ts
-import { promises as fsp9 } from "node:fs";
+import { promises as fsp11 } from "node:fs";
 
 // server/src/core/trust/gates/dedup.ts
 var DUPLICATE_THRESHOLD = 0.75;
@@ -48174,7 +48189,7 @@ var MemoryToolError = class extends CairnError {
 
 // server/src/core/notes/paths.ts
 import { lstatSync as lstatSync7 } from "node:fs";
-import { join as join22, resolve as resolve5, sep as sep2 } from "node:path";
+import { join as join24, resolve as resolve5, sep as sep2 } from "node:path";
 var escapes = (p) => new MemoryToolError(`Path ${p} would escape /memories directory`);
 function decoded(p) {
   let cur = p;
@@ -48202,12 +48217,12 @@ function resolveMemoryPath(notesDir, path2, arg = "path") {
   if (hidden !== void 0) throw new MemoryToolError(`Path ${path2} names a hidden item (${hidden}): names starting with "." are not notes`);
   if (segs.some((s2) => s2.includes("\\"))) throw new MemoryToolError(`Path ${path2} contains a backslash: separate folders with "/"`);
   const rel = segs.join("/");
-  const abs = rel === "" ? notesDir : join22(notesDir, ...segs);
+  const abs = rel === "" ? notesDir : join24(notesDir, ...segs);
   const root = resolve5(notesDir);
   if (resolve5(abs) !== root && !resolve5(abs).startsWith(root + sep2)) throw escapes(path2);
   let cur = notesDir;
   for (const s2 of ["", ...segs]) {
-    cur = s2 === "" ? cur : join22(cur, s2);
+    cur = s2 === "" ? cur : join24(cur, s2);
     let st;
     try {
       st = lstatSync7(cur);
@@ -48255,7 +48270,7 @@ function checkText(env, text3, arg, whole) {
   return text3;
 }
 async function statOf(p) {
-  return fsp9.lstat(p.abs).catch(() => null);
+  return fsp11.lstat(p.abs).catch(() => null);
 }
 async function runMemoryCommand(env, cmd) {
   switch (cmd.command) {
@@ -48278,7 +48293,7 @@ async function runMemoryCommand(env, cmd) {
 }
 async function view(env, path2, range) {
   const p = resolveMemoryPath(env.store.notesDir, path2);
-  const st = p.rel === "" ? await fsp9.stat(p.abs).catch(() => null) : await statOf(p);
+  const st = p.rel === "" ? await fsp11.stat(p.abs).catch(() => null) : await statOf(p);
   if (p.rel === "" && !st) {
     return `Here're the files and directories up to 2 levels deep in ${p.shown}, excluding hidden items and node_modules:
 ${formatSize(0)}	${p.shown}`;
@@ -48287,10 +48302,10 @@ ${formatSize(0)}	${p.shown}`;
   if (st.isDirectory()) {
     const rows = [`${formatSize(st.size)}	${p.shown}`];
     const walk = async (dir, prefix, depth) => {
-      const names = (await fsp9.readdir(dir).catch(() => [])).sort();
+      const names = (await fsp11.readdir(dir).catch(() => [])).sort();
       for (const name of names) {
         if (name.startsWith(".") || name === "node_modules") continue;
-        const s2 = await fsp9.lstat(`${dir}/${name}`).catch(() => null);
+        const s2 = await fsp11.lstat(`${dir}/${name}`).catch(() => null);
         if (!s2) continue;
         const rel = prefix === "" ? name : `${prefix}/${name}`;
         if (s2.isDirectory()) {
@@ -48304,7 +48319,7 @@ ${formatSize(0)}	${p.shown}`;
 ${rows.join("\n")}`;
   }
   if (!st.isFile()) throw new MemoryToolError(`The path ${p.shown} does not exist. Please provide a valid path.`);
-  const { lines } = asLines(await fsp9.readFile(p.abs, "utf8"));
+  const { lines } = asLines(await fsp11.readFile(p.abs, "utf8"));
   if (lines.length > MAX_LINES) throw new MemoryToolError(`File ${p.shown} exceeds maximum line limit of 999,999 lines.`);
   let first = 1;
   let shown2 = lines;
@@ -48398,11 +48413,11 @@ async function notesUnder(env, p) {
   const files2 = [];
   const dirs = [];
   const walk = async (abs) => {
-    const st = await fsp9.lstat(abs).catch(() => null);
+    const st = await fsp11.lstat(abs).catch(() => null);
     if (!st) return;
     if (st.isFile()) files2.push(abs);
     else if (st.isDirectory()) {
-      for (const n2 of await fsp9.readdir(abs)) if (!n2.startsWith(".")) await walk(`${abs}/${n2}`);
+      for (const n2 of await fsp11.readdir(abs)) if (!n2.startsWith(".")) await walk(`${abs}/${n2}`);
       dirs.push(abs);
     }
   };
@@ -48415,7 +48430,7 @@ async function remove2(env, path2) {
   if (!await statOf(p)) throw new MemoryToolError(`The path ${p.shown} does not exist`);
   const { files: files2, dirs } = await notesUnder(env, p);
   await env.store.removeNotes(files2, env.tombstone);
-  for (const d of dirs) await fsp9.rmdir(d).catch(() => {
+  for (const d of dirs) await fsp11.rmdir(d).catch(() => {
   });
   return `Successfully deleted ${p.shown}`;
 }
@@ -48860,25 +48875,25 @@ function structureFilter(tags, category) {
 
 // server/src/core/sync/renames.ts
 import { existsSync as existsSync9, readdirSync as readdirSync6, readFileSync as readFileSync10 } from "node:fs";
-import { join as join23 } from "node:path";
+import { join as join25 } from "node:path";
 var RENAMES_DIR = ".renames";
 function renameIds(storeDir) {
-  const dir = join23(storeDir, RENAMES_DIR);
+  const dir = join25(storeDir, RENAMES_DIR);
   if (!existsSync9(dir)) return [];
   return readdirSync6(dir).filter((f) => /^[0-9A-HJKMNP-TV-Z]{26}\.json$/.test(f)).map((f) => f.slice(0, 26)).sort();
 }
 function readRename(storeDir, id2) {
   try {
-    const r = JSON.parse(readFileSync10(join23(storeDir, RENAMES_DIR, `${id2}.json`), "utf8"));
+    const r = JSON.parse(readFileSync10(join25(storeDir, RENAMES_DIR, `${id2}.json`), "utf8"));
     return typeof r.old_scope === "string" && typeof r.new_scope === "string" ? { ...r, id: id2, include_tombstones: r.include_tombstones !== false } : null;
   } catch {
     return null;
   }
 }
 async function recordRename(storeDir, r) {
-  if (!existsSync9(join23(storeDir, ".git"))) return false;
-  await ensureDir(join23(storeDir, RENAMES_DIR));
-  await writeFileAtomic(join23(storeDir, RENAMES_DIR, `${r.id}.json`), `${JSON.stringify(r, null, 2)}
+  if (!existsSync9(join25(storeDir, ".git"))) return false;
+  await ensureDir(join25(storeDir, RENAMES_DIR));
+  await writeFileAtomic(join25(storeDir, RENAMES_DIR, `${r.id}.json`), `${JSON.stringify(r, null, 2)}
 `, 420);
   return true;
 }
@@ -49179,8 +49194,8 @@ function capPage(page, cursorFor, budget = LIMITS.responseChars) {
 }
 
 // server/src/core/curation/feedback.ts
-import { closeSync as closeSync8, existsSync as existsSync10, fstatSync as fstatSync5, lstatSync as lstatSync8, openSync as openSync8, promises as fsp10, readFileSync as readFileSync11, readSync as readSync4, renameSync as renameSync6, rmSync as rmSync9, statSync as statSync8, writeFileSync as writeFileSync3 } from "node:fs";
-import { basename as basename4, join as join24 } from "node:path";
+import { closeSync as closeSync8, existsSync as existsSync10, fstatSync as fstatSync5, lstatSync as lstatSync8, openSync as openSync8, promises as fsp12, readFileSync as readFileSync11, readSync as readSync4, renameSync as renameSync6, rmSync as rmSync9, statSync as statSync8, writeFileSync as writeFileSync3 } from "node:fs";
+import { basename as basename6, join as join26 } from "node:path";
 import { gunzipSync as gunzipSync2 } from "node:zlib";
 var APPLIED_HALF = 3;
 var SUNK_HALF = 0.5;
@@ -49223,7 +49238,7 @@ var FeedbackFold = class {
     this.primed = false;
     let names;
     try {
-      names = await fsp10.readdir(this.dir);
+      names = await fsp12.readdir(this.dir);
     } catch {
       names = void 0;
     }
@@ -49237,7 +49252,7 @@ var FeedbackFold = class {
   refresh() {
     if (!this.primed) return;
     try {
-      const file2 = join24(this.dir, ACTIVE_LOG);
+      const file2 = join26(this.dir, ACTIVE_LOG);
       let st;
       try {
         st = statSync8(file2);
@@ -49277,7 +49292,7 @@ var FeedbackFold = class {
     this.unsaved = 0;
     for (const f of listLogFiles(this.dir, listed)) {
       if (f.rotatedAt === null) continue;
-      this.archives.push(basename4(f.file).replace(/\.gz$/, ""));
+      this.archives.push(basename6(f.file).replace(/\.gz$/, ""));
       try {
         const raw2 = readFileSync11(f.file);
         this.unsaved += raw2.length;
@@ -49288,7 +49303,7 @@ var FeedbackFold = class {
       } catch {
       }
     }
-    const file2 = join24(this.dir, ACTIVE_LOG);
+    const file2 = join26(this.dir, ACTIVE_LOG);
     try {
       for (const e of this.readBytes(file2, 0)) this.fold(e);
       this.unsaved += this.offset;
@@ -49300,17 +49315,17 @@ var FeedbackFold = class {
   restore() {
     let saved;
     try {
-      saved = JSON.parse(readFileSync11(join24(this.dir, ".cache", FOLD_FILE), "utf8"));
+      saved = JSON.parse(readFileSync11(join26(this.dir, ".cache", FOLD_FILE), "utf8"));
     } catch {
       return false;
     }
     try {
       if (saved.v !== FOLD_VERSION || saved.hMs !== this.hMs || !Array.isArray(saved.acc) || !Array.isArray(saved.archives)) return false;
-      const st = statSync8(join24(this.dir, ACTIVE_LOG));
+      const st = statSync8(join26(this.dir, ACTIVE_LOG));
       if (st.ino !== saved.ino || st.size < saved.offset) return false;
       const present = (name) => [name, `${name}.gz`].some((n2) => {
         try {
-          return lstatSync8(join24(this.dir, n2)).isFile();
+          return lstatSync8(join26(this.dir, n2)).isFile();
         } catch {
           return false;
         }
@@ -49325,7 +49340,7 @@ var FeedbackFold = class {
       this.offset = saved.offset;
       this.unsaved = 0;
       this.changed = false;
-      if (st.size > saved.offset) this.readActiveFrom(join24(this.dir, ACTIVE_LOG));
+      if (st.size > saved.offset) this.readActiveFrom(join26(this.dir, ACTIVE_LOG));
       return true;
     } catch {
       this.acc.clear();
@@ -49335,14 +49350,14 @@ var FeedbackFold = class {
   /** Saves the fold when enough of the log was read since the last save (never throws). */
   saveIfWorth() {
     if (this.unsaved < this.saveAfterBytes || this.ino < 0) return;
-    const cache2 = join24(this.dir, ".cache");
+    const cache2 = join26(this.dir, ".cache");
     try {
       if (!existsSync10(this.dir)) return;
       ensureOwnDirSync(cache2);
       const saved = { v: FOLD_VERSION, t0: this.t0, hMs: this.hMs, ino: this.ino, offset: this.offset, archives: this.archives, acc: [...this.acc].map(([id2, a]) => [id2, a.applied, a.sunk, a.idle]) };
       this.unsaved = 0;
       this.changed = false;
-      const file2 = join24(cache2, FOLD_FILE);
+      const file2 = join26(cache2, FOLD_FILE);
       const tmp = tempPathFor(file2);
       try {
         writeFileSync3(tmp, JSON.stringify(saved), { mode: 384, flag: "wx" });
@@ -50624,7 +50639,7 @@ async function writeExportFile(path2, text3) {
 // server/src/core/io/import/common.ts
 import { createHash as createHash5 } from "node:crypto";
 import { lstatSync as lstatSync9, readdirSync as readdirSync7, readFileSync as readFileSync12 } from "node:fs";
-import { basename as basename5, join as join25, relative } from "node:path";
+import { basename as basename7, join as join27, relative } from "node:path";
 
 // server/src/core/io/yaml.ts
 var import_gray_matter2 = __toESM(require_gray_matter(), 1);
@@ -50692,7 +50707,7 @@ function walkFiles(dir, want, skipDirs = /* @__PURE__ */ new Set()) {
   const visit2 = (d) => {
     for (const e of readdirSync7(d, { withFileTypes: true }).sort((a, b) => a.name < b.name ? -1 : 1)) {
       if (e.name.startsWith(".") || e.isSymbolicLink()) continue;
-      const p = join25(d, e.name);
+      const p = join27(d, e.name);
       if (e.isDirectory()) {
         if (!skipDirs.has(relative(dir, p))) visit2(p);
       } else if (e.isFile() && want(e.name)) out2.push(p);
@@ -50805,7 +50820,7 @@ function markdownItems(body, firstLine = 1) {
   return items;
 }
 function stem2(file2) {
-  return basename5(file2).replace(/\.[^.]+$/, "");
+  return basename7(file2).replace(/\.[^.]+$/, "");
 }
 function aliasList2(words) {
   const out2 = [];
@@ -51409,11 +51424,11 @@ function onChange(c, fn) {
 // server/src/core/ops/sync.ts
 import { existsSync as existsSync11, readFileSync as readFileSync13 } from "node:fs";
 import { hostname as hostname5 } from "node:os";
-import { join as join27, relative as relative2, sep as sep3 } from "node:path";
+import { join as join29, relative as relative2, sep as sep3 } from "node:path";
 
 // server/src/core/sync/driver.ts
-import { promises as fsp11 } from "node:fs";
-import { basename as basename6, dirname as dirname8, join as join26 } from "node:path";
+import { promises as fsp13 } from "node:fs";
+import { basename as basename8, dirname as dirname10, join as join28 } from "node:path";
 function parse6(text3) {
   try {
     const { record: record2, extra } = parseMemoryText(text3);
@@ -51425,22 +51440,22 @@ function parse6(text3) {
 }
 function storeRootOf(path2) {
   if (path2 === void 0 || path2 === "") return ".";
-  const d = dirname8(path2);
-  return basename6(d) === ".tombstones" ? dirname8(d) : d;
+  const d = dirname10(path2);
+  return basename8(d) === ".tombstones" ? dirname10(d) : d;
 }
 async function mergeDriver(files2, workTree) {
-  const [b, o, t] = await Promise.all([files2.base, files2.ours, files2.theirs].map((f) => fsp11.readFile(f, "utf8").catch(() => "")));
+  const [b, o, t] = await Promise.all([files2.base, files2.ours, files2.theirs].map((f) => fsp13.readFile(f, "utf8").catch(() => "")));
   const ours = parse6(o);
   const theirs = parse6(t);
   const base = b.trim() === "" ? null : parse6(b);
   if (ours && theirs && ours.record.id === theirs.record.id && (base === null || base.record.id === ours.record.id) && (b.trim() === "" || base !== null)) {
     const { merged, conflict } = mergeMemory(base, ours, theirs);
-    await fsp11.writeFile(files2.ours, serializeMemory(merged.record, merged.extra));
+    await fsp13.writeFile(files2.ours, serializeMemory(merged.record, merged.extra));
     if (conflict) {
-      const dir = join26(workTree, storeRootOf(files2.path), CONFLICTS_DIR);
+      const dir = join28(workTree, storeRootOf(files2.path), CONFLICTS_DIR);
       await ensureDir(dir);
-      await writeFileAtomic(join26(dir, conflictFileName(conflict)), conflictFileText(conflict), 420);
-      return { code: 0, note: `cairn: ${files2.path ?? ours.record.id}: merged; the two bodies differed, the other one is kept in ${join26(storeRootOf(files2.path), CONFLICTS_DIR, conflictFileName(conflict))}` };
+      await writeFileAtomic(join28(dir, conflictFileName(conflict)), conflictFileText(conflict), 420);
+      return { code: 0, note: `cairn: ${files2.path ?? ours.record.id}: merged; the two bodies differed, the other one is kept in ${join28(storeRootOf(files2.path), CONFLICTS_DIR, conflictFileName(conflict))}` };
     }
     return { code: 0, note: "" };
   }
@@ -51449,8 +51464,8 @@ async function mergeDriver(files2, workTree) {
 }
 
 // server/src/core/ops/sync.ts
-var stateDir = (dir) => join27(dir, ".git", "cairn-sync");
-var stateFile = (dir) => join27(stateDir(dir), "state.json");
+var stateDir = (dir) => join29(dir, ".git", "cairn-sync");
+var stateFile = (dir) => join29(stateDir(dir), "state.json");
 function readState(dir) {
   try {
     const s2 = JSON.parse(readFileSync13(stateFile(dir), "utf8"));
@@ -51465,7 +51480,7 @@ async function writeState(dir, s2) {
 `);
 }
 async function ownRepo(dir) {
-  if (!existsSync11(join27(dir, ".git"))) return false;
+  if (!existsSync11(join29(dir, ".git"))) return false;
   const top = await repoTop(dir);
   return top !== null && await realpathOf(top) === await realpathOf(dir);
 }
@@ -51499,8 +51514,8 @@ async function syncInit(c, input2) {
     const m = /^ref: refs\/heads\/(\S+)\s+HEAD/m.exec(r.stdout.toString());
     if (m) await git2(dir, ["symbolic-ref", "HEAD", `refs/heads/${m[1]}`]);
   }
-  const gitignore_updated = await ensureLines(join27(dir, ".gitignore"), GITIGNORE_LINES, "# cairn: per-machine files, never synced");
-  const gitattributes_updated = await ensureLines(join27(dir, ".gitattributes"), GITATTRIBUTES_LINES, "# cairn: memory files merge field by field (cairn merge-driver)");
+  const gitignore_updated = await ensureLines(join29(dir, ".gitignore"), GITIGNORE_LINES, "# cairn: per-machine files, never synced");
+  const gitattributes_updated = await ensureLines(join29(dir, ".gitattributes"), GITATTRIBUTES_LINES, "# cairn: memory files merge field by field (cairn merge-driver)");
   const driver = await registerMergeDriver(dir, input2.driver);
   const branch = await currentBranch2(dir);
   c.log("sync_init", { created_repo: created, remote: redactRemoteUrl(await remoteUrl(dir)) });
@@ -51702,7 +51717,7 @@ var AutoSync = class {
 
 // server/src/core/ops/team.ts
 import { existsSync as existsSync12, readFileSync as readFileSync14 } from "node:fs";
-import { join as join28 } from "node:path";
+import { join as join30 } from "node:path";
 var TEAM_MARKER_TEXT = [
   "# cairn team store: memories shared with everyone who clones this repository.",
   "# Each *.md file here is one memory (docs/format.md); commit them with the code.",
@@ -51719,27 +51734,27 @@ var README_TEXT = [
 async function teamInit(c, input2 = {}) {
   const root = c.caller.repoRoot;
   if (root === null) throw new ValidationError(`${c.caller.cwd} is not inside a git repository: run cairn team init in the repository whose team store it is`);
-  const dir = join28(root, ".cairn");
+  const dir = join30(root, ".cairn");
   if (dir === c.dir) {
     throw new ValidationError(
-      `${dir} is the store in use (${c.env.CAIRN_DIR ? "$CAIRN_DIR points at it" : "a project store: .cairn/ without team.toml"}): a team store is shared through git with everyone who has the repository, so cairn will not turn a personal store into one; review its memories, then create ${join28(dir, TEAM_MARKER)} by hand to share them as they are, or move the personal store elsewhere first. Nothing was changed`
+      `${dir} is the store in use (${c.env.CAIRN_DIR ? "$CAIRN_DIR points at it" : "a project store: .cairn/ without team.toml"}): a team store is shared through git with everyone who has the repository, so cairn will not turn a personal store into one; review its memories, then create ${join30(dir, TEAM_MARKER)} by hand to share them as they are, or move the personal store elsewhere first. Nothing was changed`
     );
   }
   const existed = findTeamStore(root) !== null;
   const files2 = [];
   await ensureDir(dir);
-  const marker = join28(dir, TEAM_MARKER);
+  const marker = join30(dir, TEAM_MARKER);
   if (!existsSync12(marker)) {
     await writeFileAtomic(marker, TEAM_MARKER_TEXT, 420);
     files2.push(marker);
   }
-  const readme = join28(dir, "README.txt");
+  const readme = join30(dir, "README.txt");
   if (!existsSync12(readme)) {
     await writeFileAtomic(readme, README_TEXT, 420);
     files2.push(readme);
   }
-  if (await ensureLines(join28(dir, ".gitignore"), GITIGNORE_LINES, "# cairn: per-machine files (caches, event log, pending writes, locks) are never shared")) files2.push(join28(dir, ".gitignore"));
-  if (await ensureLines(join28(dir, ".gitattributes"), GITATTRIBUTES_LINES, "# cairn: memory files merge field by field (cairn merge-driver)")) files2.push(join28(dir, ".gitattributes"));
+  if (await ensureLines(join30(dir, ".gitignore"), GITIGNORE_LINES, "# cairn: per-machine files (caches, event log, pending writes, locks) are never shared")) files2.push(join30(dir, ".gitignore"));
+  if (await ensureLines(join30(dir, ".gitattributes"), GITATTRIBUTES_LINES, "# cairn: memory files merge field by field (cairn merge-driver)")) files2.push(join30(dir, ".gitattributes"));
   const merge_driver = input2.driver ? await registerMergeDriver(root, input2.driver) : null;
   return { dir, repo_root: root, created: !existed, files: files2, merge_driver };
 }
@@ -51766,7 +51781,7 @@ function teamProblems(c) {
   if (t === null) return null;
   let ignore = [];
   try {
-    ignore = readFileSync14(join28(t.dir, ".gitignore"), "utf8").split(/\r?\n/).map((l) => l.trim());
+    ignore = readFileSync14(join30(t.dir, ".gitignore"), "utf8").split(/\r?\n/).map((l) => l.trim());
   } catch {
     ignore = [];
   }
@@ -51821,7 +51836,7 @@ function parseAnthropicMemories(path2) {
 }
 
 // server/src/core/io/import/basicMemory.ts
-import { basename as basename7, relative as relative4, sep as sep5 } from "node:path";
+import { basename as basename9, relative as relative4, sep as sep5 } from "node:path";
 var OBSERVATION2 = /^\s*[-*]\s+\[([^\[\]()]+)\]\s+(.+?)\s*$/;
 var RELATION2 = /^\s*[-*]\s+(?:"([^"]+)"|'([^']+)'|([^\s[\]]+))\s+\[\[([^\]]+)\]\](?:\s*\(([^()]*)\))?\s*$/;
 var BARE_LINK = /^\s*[-*]\s+\[\[([^\]]+)\]\]\s*$/;
@@ -51831,7 +51846,7 @@ function parseBasicMemory(path2) {
   if (files2.length === 0) throw sourceError(path2, null, "holds no notes (*.md): is it a Basic Memory project folder?");
   const candidates2 = [];
   const skipped = [];
-  const projectScope = slugScope(basename7(path2), "notes");
+  const projectScope = slugScope(basename9(path2), "notes");
   for (const file2 of files2) {
     const rel = relative4(path2, file2).split(sep5).join("/");
     const { text: text3, stat } = readSource(file2);
@@ -51911,7 +51926,7 @@ ${relations.join("\n")}`;
 
 // server/src/core/io/import/bettermemory.ts
 import { readdirSync as readdirSync8 } from "node:fs";
-import { join as join29, relative as relative5, sep as sep6 } from "node:path";
+import { join as join31, relative as relative5, sep as sep6 } from "node:path";
 function mdFiles(dir) {
   let names;
   try {
@@ -51919,7 +51934,7 @@ function mdFiles(dir) {
   } catch {
     return [];
   }
-  return names.sort().map((n2) => join29(dir, n2));
+  return names.sort().map((n2) => join31(dir, n2));
 }
 function lineOf(text3, key) {
   const i = text3.split("\n").findIndex((l) => l.startsWith(`${key}:`));
@@ -51928,7 +51943,7 @@ function lineOf(text3, key) {
 function parseBettermemory(path2) {
   if (!statPath(path2).isDirectory()) throw sourceError(path2, null, "is not a directory: give the bettermemory store folder (~/.claude-memory)");
   const active = mdFiles(path2);
-  const tombs = mdFiles(join29(path2, ".tombstones"));
+  const tombs = mdFiles(join31(path2, ".tombstones"));
   if (active.length === 0 && tombs.length === 0) throw sourceError(path2, null, "holds no memory files (*.md): is it a bettermemory store?");
   const candidates2 = [];
   const skipped = [];
@@ -51988,7 +52003,7 @@ function parseBettermemory(path2) {
 
 // server/src/core/io/import/claudeCode.ts
 import { existsSync as existsSync13, readdirSync as readdirSync9 } from "node:fs";
-import { basename as basename8, dirname as dirname9, join as join30, relative as relative6, sep as sep7 } from "node:path";
+import { basename as basename10, dirname as dirname11, join as join32, relative as relative6, sep as sep7 } from "node:path";
 var INSTRUCTIONS_SCOPE = "instructions";
 var encode3 = (name) => name.replace(/[^a-zA-Z0-9]/g, "-");
 function decodeProjectDir(name, root = "/") {
@@ -52004,7 +52019,7 @@ function decodeProjectDir(name, root = "/") {
     for (const e of entries.sort((a, b) => b.length - a.length)) {
       const enc = `-${encode3(e)}`;
       if (rest === enc || rest.startsWith(`${enc}-`)) {
-        const found = visit2(rest.slice(enc.length), join30(dir, e), depth + 1);
+        const found = visit2(rest.slice(enc.length), join32(dir, e), depth + 1);
         if (found) return found;
       }
     }
@@ -52019,10 +52034,10 @@ var TYPES = {
   reference: { category: "fact", source: "inferred" }
 };
 async function projectOf(dir) {
-  const name = basename8(dir);
+  const name = basename10(dir);
   const path2 = decodeProjectDir(name);
   const tail = name.split("-").filter(Boolean).pop() ?? name;
-  const scope2 = `projects:${slugScope(path2 ? basename8(path2) : tail, "unknown")}`;
+  const scope2 = `projects:${slugScope(path2 ? basename10(path2) : tail, "unknown")}`;
   let origin2 = NULL_ORIGIN;
   if (path2) {
     const info = await repoInfo(path2);
@@ -52032,11 +52047,11 @@ async function projectOf(dir) {
 }
 function projectDirs(path2) {
   if (!statPath(path2).isDirectory()) throw sourceError(path2, null, "is not a directory: give ~/.claude, ~/.claude/projects, a project folder in it, or its memory/ folder");
-  const subdirs = (d) => readdirSync9(d, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => join30(d, e.name)).sort();
-  if (existsSync13(join30(path2, "projects"))) return { projects: subdirs(join30(path2, "projects")).filter((d) => existsSync13(join30(d, "memory"))), claudeHome: path2 };
-  if (basename8(path2) === "memory") return { projects: [dirname9(path2)], claudeHome: null };
-  if (existsSync13(join30(path2, "memory"))) return { projects: [path2], claudeHome: null };
-  const inside = subdirs(path2).filter((d) => existsSync13(join30(d, "memory")));
+  const subdirs = (d) => readdirSync9(d, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => join32(d, e.name)).sort();
+  if (existsSync13(join32(path2, "projects"))) return { projects: subdirs(join32(path2, "projects")).filter((d) => existsSync13(join32(d, "memory"))), claudeHome: path2 };
+  if (basename10(path2) === "memory") return { projects: [dirname11(path2)], claudeHome: null };
+  if (existsSync13(join32(path2, "memory"))) return { projects: [path2], claudeHome: null };
+  const inside = subdirs(path2).filter((d) => existsSync13(join32(d, "memory")));
   if (inside.length) return { projects: inside, claudeHome: null };
   throw sourceError(path2, null, "holds no Claude Code auto memory (no memory/ folder): give ~/.claude, ~/.claude/projects or ~/.claude/projects/<project>");
 }
@@ -52050,7 +52065,7 @@ function splitFile(label, keyBase, text3, firstLine, skipIndexIn, skipped) {
     }
     if (skipIndexIn) {
       const links = [...item.text.matchAll(INDEX_LINK)].map((m) => m[1]);
-      if (links.length && links.every((l) => existsSync13(join30(skipIndexIn, l)))) {
+      if (links.length && links.every((l) => existsSync13(join32(skipIndexIn, l)))) {
         skipped.push({ label: `${label}:${item.line}`, reason: `an index entry pointing to ${links.join(", ")} (imported from there)` });
         continue;
       }
@@ -52065,7 +52080,7 @@ async function parseClaudeCode(path2, opts = {}) {
   const skipped = [];
   for (const dir of projects) {
     const p = await projectOf(dir);
-    const memDir = join30(dir, "memory");
+    const memDir = join32(dir, "memory");
     const files2 = existsSync13(memDir) ? walkFiles(memDir, (n2) => n2.endsWith(".md")) : [];
     const base = { scopes: [p.scope], origin: p.origin };
     for (const file2 of files2) {
@@ -52103,10 +52118,10 @@ async function parseClaudeCode(path2, opts = {}) {
       for (const piece of pieces) candidates2.push({ ...piece, ...base, source: "inferred", created: date5, updated: date5 });
     }
     if (opts.includeClaudeMd && p.path) {
-      for (const f of ["CLAUDE.md", join30(".claude", "CLAUDE.md"), "CLAUDE.local.md"]) candidates2.push(...instructionFile(join30(p.path, f), base, skipped));
+      for (const f of ["CLAUDE.md", join32(".claude", "CLAUDE.md"), "CLAUDE.local.md"]) candidates2.push(...instructionFile(join32(p.path, f), base, skipped));
     }
   }
-  if (opts.includeClaudeMd && claudeHome) candidates2.push(...instructionFile(join30(claudeHome, "CLAUDE.md"), { scopes: [], origin: NULL_ORIGIN }, skipped));
+  if (opts.includeClaudeMd && claudeHome) candidates2.push(...instructionFile(join32(claudeHome, "CLAUDE.md"), { scopes: [], origin: NULL_ORIGIN }, skipped));
   return { format: "claude-code", path: path2, candidates: candidates2, skipped };
 }
 function instructionFile(file2, base, skipped) {
@@ -52194,13 +52209,13 @@ function parseMem0(path2) {
 
 // server/src/core/io/import/memento.ts
 import { existsSync as existsSync14 } from "node:fs";
-import { basename as basename9, join as join31, relative as relative7 } from "node:path";
+import { basename as basename11, join as join33, relative as relative7 } from "node:path";
 function parseMemento(path2) {
   const st = statPath(path2);
   let root = path2;
   let files2;
   if (st.isDirectory()) {
-    if (existsSync14(join31(path2, "memories"))) root = join31(path2, "memories");
+    if (existsSync14(join33(path2, "memories"))) root = join33(path2, "memories");
     files2 = walkFiles(root, (n2) => n2.endsWith(".jsonl"));
     if (files2.length === 0) throw sourceError(root, null, "holds no .jsonl files: give the Memento home (~/.memento), its memories/ folder or one .jsonl file");
   } else files2 = [path2];
@@ -52232,7 +52247,7 @@ function parseMemento(path2) {
         updated: date5("updated") ?? date5("created") ?? prev?.updated,
         ttl: date5("ttl"),
         deleted,
-        label: `entry ${value.id} (${(st.isDirectory() ? relative7(root, file2) : basename9(file2)).split("\\").join("/")}:${line2})`
+        label: `entry ${value.id} (${(st.isDirectory() ? relative7(root, file2) : basename11(file2)).split("\\").join("/")}:${line2})`
       });
     }
   }
@@ -52259,9 +52274,9 @@ function parseMemento(path2) {
 }
 
 // server/src/core/io/import/serverMemory.ts
-import { basename as basename10, join as join32 } from "node:path";
+import { basename as basename12, join as join34 } from "node:path";
 function parseServerMemory(path2) {
-  const file2 = statPath(path2).isDirectory() ? join32(path2, "memory.jsonl") : path2;
+  const file2 = statPath(path2).isDirectory() ? join34(path2, "memory.jsonl") : path2;
   const { text: text3 } = readSource(file2);
   const entities = /* @__PURE__ */ new Map();
   const relations = /* @__PURE__ */ new Map();
@@ -52298,7 +52313,7 @@ function parseServerMemory(path2) {
     const e = entities.get(name);
     const rels = relations.get(name) ?? [];
     const line2 = e?.line ?? rels[0].line;
-    const label = `entity "${name}" (${basename10(file2)}:${line2})`;
+    const label = `entity "${name}" (${basename12(file2)}:${line2})`;
     const lines = [e && e.entityType ? `${name} (${e.entityType})` : name];
     for (const o of e?.observations ?? []) if (o.trim() !== "") lines.push(`- ${o.trim()}`);
     for (const r of rels) lines.push(`- ${r.type} [[${r.to}]]`);
@@ -52434,7 +52449,7 @@ var Cairn = class _Cairn {
   pendingHolder(id2) {
     const t = this.team;
     if (t === null || typeof id2 !== "string" || !/^p_[0-9A-HJKMNP-TV-Z]{26}$/.test(id2.trim())) return this;
-    const has2 = (dir) => existsSync15(join33(pendingDir(dir), `${id2.trim()}.json`));
+    const has2 = (dir) => existsSync15(join35(pendingDir(dir), `${id2.trim()}.json`));
     return !has2(this.dir) && has2(t.dir) ? t : this;
   }
   /** A write went through: the automatic sync (when on) runs after its debounce, never inside the call. */
@@ -53504,50 +53519,50 @@ async function importFrom2(io, values, positionals) {
 import { homedir as homedir4 } from "node:os";
 
 // server/src/core/curation/doctor.ts
-import { constants as constants6, promises as fsp13 } from "node:fs";
-import { join as join36 } from "node:path";
+import { constants as constants6, promises as fsp15 } from "node:fs";
+import { join as join38 } from "node:path";
 
 // server/src/core/io/clients.ts
 import { existsSync as existsSync17 } from "node:fs";
-import { join as join34 } from "node:path";
+import { join as join36 } from "node:path";
 var CLIENTS = ["claude-code", "claude-desktop", "cursor", "vscode", "windsurf", "cline", "continue", "codex", "opencode", "zed", "gemini"];
 var SERVER_NAME = "cairn";
 function appDataDir(ie) {
-  if (ie.platform === "darwin") return join34(ie.home, "Library", "Application Support");
-  if (ie.platform === "win32") return ie.env.APPDATA && ie.env.APPDATA.trim() !== "" ? ie.env.APPDATA : join34(ie.home, "AppData", "Roaming");
+  if (ie.platform === "darwin") return join36(ie.home, "Library", "Application Support");
+  if (ie.platform === "win32") return ie.env.APPDATA && ie.env.APPDATA.trim() !== "" ? ie.env.APPDATA : join36(ie.home, "AppData", "Roaming");
   const xdg = ie.env.XDG_CONFIG_HOME;
-  return xdg && xdg.trim() !== "" ? xdg : join34(ie.home, ".config");
+  return xdg && xdg.trim() !== "" ? xdg : join36(ie.home, ".config");
 }
 function xdgConfigDir(ie) {
   const xdg = ie.env.XDG_CONFIG_HOME;
-  return xdg && xdg.trim() !== "" ? xdg : join34(ie.home, ".config");
+  return xdg && xdg.trim() !== "" ? xdg : join36(ie.home, ".config");
 }
 function opencodeFile(ie) {
-  const dir = join34(xdgConfigDir(ie), "opencode");
-  const jsonc = join34(dir, "opencode.jsonc");
-  return !existsSync17(join34(dir, "opencode.json")) && existsSync17(jsonc) ? jsonc : join34(dir, "opencode.json");
+  const dir = join36(xdgConfigDir(ie), "opencode");
+  const jsonc = join36(dir, "opencode.jsonc");
+  return !existsSync17(join36(dir, "opencode.json")) && existsSync17(jsonc) ? jsonc : join36(dir, "opencode.json");
 }
 var plain = (e) => ({ command: e.command, args: e.args });
 var stdio = (e) => ({ type: "stdio", command: e.command, args: e.args });
 function clientSpec(client, ie) {
   const app = appDataDir(ie);
-  const vscodeUser = join34(app, "Code", "User");
+  const vscodeUser = join36(app, "Code", "User");
   switch (client) {
     case "claude-code":
-      return { client, label: "Claude Code (user scope)", file: join34(ie.home, ".claude.json"), format: "json", key: "mcpServers", entry: stdio, alsoCheck: [] };
+      return { client, label: "Claude Code (user scope)", file: join36(ie.home, ".claude.json"), format: "json", key: "mcpServers", entry: stdio, alsoCheck: [] };
     case "claude-desktop":
-      return { client, label: "Claude Desktop", file: join34(app, "Claude", "claude_desktop_config.json"), format: "json", key: "mcpServers", entry: plain, alsoCheck: [] };
+      return { client, label: "Claude Desktop", file: join36(app, "Claude", "claude_desktop_config.json"), format: "json", key: "mcpServers", entry: plain, alsoCheck: [] };
     case "cursor":
-      return { client, label: "Cursor", file: join34(ie.home, ".cursor", "mcp.json"), format: "json", key: "mcpServers", entry: plain, alsoCheck: [] };
+      return { client, label: "Cursor", file: join36(ie.home, ".cursor", "mcp.json"), format: "json", key: "mcpServers", entry: plain, alsoCheck: [] };
     case "vscode":
-      return { client, label: "VS Code (user mcp.json)", file: join34(vscodeUser, "mcp.json"), format: "json", key: "servers", entry: stdio, alsoCheck: [] };
+      return { client, label: "VS Code (user mcp.json)", file: join36(vscodeUser, "mcp.json"), format: "json", key: "servers", entry: stdio, alsoCheck: [] };
     case "windsurf":
-      return { client, label: "Windsurf", file: join34(ie.home, ".codeium", "windsurf", "mcp_config.json"), format: "json", key: "mcpServers", entry: plain, alsoCheck: [] };
+      return { client, label: "Windsurf", file: join36(ie.home, ".codeium", "windsurf", "mcp_config.json"), format: "json", key: "mcpServers", entry: plain, alsoCheck: [] };
     case "cline":
       return {
         client,
         label: "Cline (VS Code extension)",
-        file: join34(vscodeUser, "globalStorage", "saoudrizwan.claude-dev", "settings", "cline_mcp_settings.json"),
+        file: join36(vscodeUser, "globalStorage", "saoudrizwan.claude-dev", "settings", "cline_mcp_settings.json"),
         format: "json",
         key: "mcpServers",
         entry: plain,
@@ -53557,15 +53572,15 @@ function clientSpec(client, ie) {
       return {
         client,
         label: "Continue",
-        file: join34(ie.home, ".continue", "mcpServers", `${SERVER_NAME}.yaml`),
+        file: join36(ie.home, ".continue", "mcpServers", `${SERVER_NAME}.yaml`),
         format: "yaml-block",
         key: "mcpServers",
         entry: (e) => ({ name: SERVER_NAME, command: e.command, args: e.args }),
-        alsoCheck: [join34(ie.home, ".continue", "config.yaml")]
+        alsoCheck: [join36(ie.home, ".continue", "config.yaml")]
       };
     case "codex": {
-      const codexHome = ie.env.CODEX_HOME && ie.env.CODEX_HOME.trim() !== "" ? ie.env.CODEX_HOME : join34(ie.home, ".codex");
-      return { client, label: "Codex CLI", file: join34(codexHome, "config.toml"), format: "toml", key: "mcp_servers", entry: plain, alsoCheck: [] };
+      const codexHome = ie.env.CODEX_HOME && ie.env.CODEX_HOME.trim() !== "" ? ie.env.CODEX_HOME : join36(ie.home, ".codex");
+      return { client, label: "Codex CLI", file: join36(codexHome, "config.toml"), format: "toml", key: "mcp_servers", entry: plain, alsoCheck: [] };
     }
     case "opencode":
       return {
@@ -53581,14 +53596,14 @@ function clientSpec(client, ie) {
       return {
         client,
         label: "Zed",
-        file: ie.platform === "win32" ? join34(app, "Zed", "settings.json") : join34(xdgConfigDir(ie), "zed", "settings.json"),
+        file: ie.platform === "win32" ? join36(app, "Zed", "settings.json") : join36(xdgConfigDir(ie), "zed", "settings.json"),
         format: "json",
         key: "context_servers",
         entry: plain,
         alsoCheck: []
       };
     case "gemini":
-      return { client, label: "Gemini CLI", file: join34(ie.home, ".gemini", "settings.json"), format: "json", key: "mcpServers", entry: plain, alsoCheck: [] };
+      return { client, label: "Gemini CLI", file: join36(ie.home, ".gemini", "settings.json"), format: "json", key: "mcpServers", entry: plain, alsoCheck: [] };
     default:
       client;
       throw new Error(`unknown client ${String(client)}`);
@@ -53602,8 +53617,8 @@ function serverEntry(bundlePath2, nodePath) {
 }
 
 // server/src/core/io/init.ts
-import { promises as fsp12 } from "node:fs";
-import { dirname as dirname10, join as join35 } from "node:path";
+import { promises as fsp14 } from "node:fs";
+import { dirname as dirname12, join as join37 } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 
 // server/src/core/io/jsonc.ts
@@ -53908,7 +53923,7 @@ function snippet(spec, entry) {
 }
 async function readText2(file2) {
   try {
-    return await fsp12.readFile(file2, "utf8");
+    return await fsp14.readFile(file2, "utf8");
   } catch (err) {
     if (err.code === "ENOENT") return null;
     throw new ConflictError(`cannot read ${file2}: ${errorMessage(err)}`);
@@ -54033,9 +54048,9 @@ async function runInit(spec, entry, opts = {}) {
   return { client: spec.client, label: spec.label, file: spec.file, status: plan.status, written: write3, entry: spec.entry(entry), text: plan.text };
 }
 async function writeConfigAtomic(file2, text3) {
-  const target = await fsp12.realpath(file2).catch(() => file2);
-  await fsp12.mkdir(dirname10(target), { recursive: true, mode: 448 });
-  const mode2 = await fsp12.stat(target).then((s2) => s2.mode & 511, () => 384);
+  const target = await fsp14.realpath(file2).catch(() => file2);
+  await fsp14.mkdir(dirname12(target), { recursive: true, mode: 448 });
+  const mode2 = await fsp14.stat(target).then((s2) => s2.mode & 511, () => 384);
   await writeFileAtomic(target, text3, mode2);
 }
 async function readRegistration(file2, format, key) {
@@ -54063,12 +54078,12 @@ async function readRegistration(file2, format, key) {
 }
 function claudeConfigDir(ie) {
   const d = ie.env.CLAUDE_CONFIG_DIR;
-  return d && d.trim() !== "" ? d : join35(ie.home, ".claude");
+  return d && d.trim() !== "" ? d : join37(ie.home, ".claude");
 }
 async function installedCairnPlugins(ie) {
   let doc;
   try {
-    doc = JSON.parse(await fsp12.readFile(join35(claudeConfigDir(ie), "plugins", "installed_plugins.json"), "utf8"));
+    doc = JSON.parse(await fsp14.readFile(join37(claudeConfigDir(ie), "plugins", "installed_plugins.json"), "utf8"));
   } catch {
     return [];
   }
@@ -54084,14 +54099,14 @@ var check2 = (name, status2, detail, items) => items && items.length ? { name, s
 async function permissions(dir, skip) {
   if (skip) return check2("permissions", "ok", "not checked on Windows (no POSIX modes)");
   const loose = [];
-  const st = await fsp13.stat(dir);
+  const st = await fsp15.stat(dir);
   if (st.mode & 63) loose.push(`${dir} is ${mode(st.mode)}, expected 0700`);
-  for (const sub of [dir, join36(dir, ".tombstones")]) {
-    const names = await fsp13.readdir(sub).catch(() => []);
+  for (const sub of [dir, join38(dir, ".tombstones")]) {
+    const names = await fsp15.readdir(sub).catch(() => []);
     for (const n2 of names) {
       if (!(n2.endsWith(".md") || n2 === "config.toml" || n2.startsWith(".events"))) continue;
-      const f = join36(sub, n2);
-      const s2 = await fsp13.lstat(f).catch(() => null);
+      const f = join38(sub, n2);
+      const s2 = await fsp15.lstat(f).catch(() => null);
       if (s2?.isFile() && s2.mode & 63) loose.push(`${f} is ${mode(s2.mode)}, expected 0600`);
     }
   }
@@ -54104,11 +54119,11 @@ async function subfolderMarkdown(dir) {
   const found = [];
   let seen = 0;
   const walk = async (d, depth) => {
-    const entries = await fsp13.readdir(d, { withFileTypes: true }).catch(() => []);
+    const entries = await fsp15.readdir(d, { withFileTypes: true }).catch(() => []);
     for (const e of entries) {
       if (++seen > WALK_ENTRIES) return;
       if (e.name.startsWith(".")) continue;
-      const p = join36(d, e.name);
+      const p = join38(d, e.name);
       if (e.isDirectory()) {
         if (depth === 0 && RESERVED_SUBFOLDERS.has(e.name)) continue;
         if (depth + 1 < WALK_DEPTH) await walk(p, depth + 1);
@@ -54149,10 +54164,10 @@ async function teamStore(loc, o) {
   }, readOnly: true });
   await store.load();
   const bad = [...store.skipped(), ...store.shadowed()].map((s2) => `${s2.file}: ${s2.reason}`);
-  const ignore = await fsp13.readFile(join36(dir, ".gitignore"), "utf8").then((t) => t.split(/\r?\n/).map((l) => l.trim()), () => []);
+  const ignore = await fsp15.readFile(join38(dir, ".gitignore"), "utf8").then((t) => t.split(/\r?\n/).map((l) => l.trim()), () => []);
   const missing = GITIGNORE_LINES.filter((l) => !ignore.includes(l));
   const count = `${dir}: ${n(store.activeCount, "memory", "memories")}, ${n([...store.tombstones()].length, "tombstone")}`;
-  const problems = [...bad, ...missing.length ? [`${join36(dir, ".gitignore")} lacks ${missing.join(" ")}: caches or the event log could be committed (cairn team init adds them)`] : []];
+  const problems = [...bad, ...missing.length ? [`${join38(dir, ".gitignore")} lacks ${missing.join(" ")}: caches or the event log could be committed (cairn team init adds them)`] : []];
   return [problems.length ? check2("team store", "warn", `${count}; ${n(problems.length, "problem")}`, problems) : check2("team store", "ok", count)];
 }
 function rawRepo(text3) {
@@ -54169,7 +54184,7 @@ function rawRepo(text3) {
 async function remoteCredentials(mems) {
   const found = [];
   for (const m of mems) {
-    const text3 = await fsp13.readFile(m.file, "utf8").catch(() => "");
+    const text3 = await fsp15.readFile(m.file, "utf8").catch(() => "");
     if (text3.includes("@") || text3.includes("?")) {
       if (hasUrlSecrets(rawRepo(text3))) found.push(`${m.id} ${m.file}`);
     }
@@ -54179,10 +54194,10 @@ async function remoteCredentials(mems) {
 }
 async function eventLog2(loc) {
   if (!loc.config.telemetry.enabled) return check2("event log", "ok", "disabled (telemetry.enabled = false): nothing is recorded, health has no usage data");
-  const active = join36(loc.dir, ACTIVE_LOG);
+  const active = join38(loc.dir, ACTIVE_LOG);
   try {
-    const exists = await fsp13.access(active).then(() => true, () => false);
-    await fsp13.access(exists ? active : loc.dir, constants6.W_OK);
+    const exists = await fsp15.access(active).then(() => true, () => false);
+    await fsp15.access(exists ? active : loc.dir, constants6.W_OK);
   } catch (err) {
     return check2("event log", "fail", `${active} is not writable: ${errorMessage(err)}`);
   }
@@ -54203,17 +54218,17 @@ function indexCache(dir) {
 }
 async function readJson(file2) {
   try {
-    return JSON.parse(await fsp13.readFile(file2, "utf8"));
+    return JSON.parse(await fsp15.readFile(file2, "utf8"));
   } catch {
     return null;
   }
 }
 async function claudePlugin(o) {
-  const dir = o.env.CLAUDE_CONFIG_DIR && o.env.CLAUDE_CONFIG_DIR.trim() !== "" ? o.env.CLAUDE_CONFIG_DIR : join36(o.home, ".claude");
+  const dir = o.env.CLAUDE_CONFIG_DIR && o.env.CLAUDE_CONFIG_DIR.trim() !== "" ? o.env.CLAUDE_CONFIG_DIR : join38(o.home, ".claude");
   const found = [];
-  const installed = await readJson(join36(dir, "plugins", "installed_plugins.json"));
+  const installed = await readJson(join38(dir, "plugins", "installed_plugins.json"));
   for (const k of Object.keys(installed?.plugins ?? {})) if (k.startsWith("cairn@")) found.push(`Claude Code plugin ${k} installed`);
-  const settings = await readJson(join36(dir, "settings.json"));
+  const settings = await readJson(join38(dir, "settings.json"));
   for (const [k, v] of Object.entries(settings?.enabledPlugins ?? {})) if (k.startsWith("cairn@")) found.push(`Claude Code plugin ${k} ${v ? "enabled" : "disabled"} in settings.json`);
   return found;
 }
@@ -54221,7 +54236,7 @@ async function registrations(o) {
   const found = await claudePlugin(o);
   const problems = [];
   let userScopeClaudeCode = null;
-  const project = join36(o.cwd, ".mcp.json");
+  const project = join38(o.cwd, ".mcp.json");
   for (const [label, file2, format, key] of [
     ...CLIENTS.flatMap((c) => {
       const s2 = clientSpec(c, o);
@@ -54235,7 +54250,7 @@ async function registrations(o) {
     if (file2 === clientSpec("claude-code", o).file) userScopeClaudeCode = file2;
     const argv = [...Array.isArray(r.entry.command) ? r.entry.command : [], ...Array.isArray(r.entry.args) ? r.entry.args : []];
     const bundle = argv.filter((a) => typeof a === "string").find((a) => a.endsWith(".mjs") || a.endsWith(".js"));
-    if (bundle && !bundle.includes("${") && !await fsp13.access(bundle).then(() => true, () => false)) {
+    if (bundle && !bundle.includes("${") && !await fsp15.access(bundle).then(() => true, () => false)) {
       problems.push(`${label} (${file2}) runs ${bundle}, which does not exist: run cairn init --client again`);
     }
     found.push(`${label}: ${file2}`);
@@ -54256,12 +54271,12 @@ async function runDoctor(o) {
   let loc = null;
   try {
     loc = resolveStore({ env: o.env, cwd: o.cwd, home: o.home });
-    checks.push(check2("config", "ok", `${loc.configFile}: ${await fsp13.access(loc.configFile).then(() => true, () => false) ? "valid" : "absent, all defaults"}`));
+    checks.push(check2("config", "ok", `${loc.configFile}: ${await fsp15.access(loc.configFile).then(() => true, () => false) ? "valid" : "absent, all defaults"}`));
   } catch (err) {
     checks.push(check2("config", "fail", errorMessage(err)));
   }
   if (loc) {
-    const st = await fsp13.stat(loc.dir).catch((err) => err);
+    const st = await fsp15.stat(loc.dir).catch((err) => err);
     if (st instanceof Error) {
       const missing = st.code === "ENOENT";
       checks.push(check2("store", missing ? "ok" : "fail", missing ? `${loc.dir} (${loc.why}) does not exist yet: it is created on the first write` : `${loc.dir}: ${st.message}`));
@@ -54312,7 +54327,7 @@ var doctor = {
 // server/src/cli/commands/init.ts
 import { realpathSync } from "node:fs";
 import { homedir as homedir5 } from "node:os";
-import { join as join37, resolve as resolve8 } from "node:path";
+import { join as join39, resolve as resolve8 } from "node:path";
 function bundlePath() {
   const p = process.argv[1] ?? "";
   try {
@@ -54337,7 +54352,7 @@ async function initPolicy(values, io) {
   } else {
     const rel = values.client === void 0 ? DEFAULT_POLICY_FILE : POLICY_FILES[values.client];
     if (rel === null) throw new UsageError(`${values.client} has no instructions file cairn can write: it reads cairn's MCP instructions as they are, or paste the policy into its project instructions (cairn init --policy --target FILE writes any file)`);
-    file2 = join37(projectRoot(io.cwd), rel);
+    file2 = join39(projectRoot(io.cwd), rel);
   }
   const plan = withPolicy(file2, await readPolicyTarget(file2));
   const write3 = plan.text !== null && !values["print-only"];
@@ -55046,7 +55061,7 @@ function html(strings2, ...vals) {
   return new Html(out2);
 }
 var raw = (s2) => new Html(s2);
-var join38 = (parts) => new Html(parts.map(render2).join(""));
+var join40 = (parts) => new Html(parts.map(render2).join(""));
 function qs(params) {
   const u2 = new URLSearchParams();
   for (const [k, v] of Object.entries(params)) if (v !== void 0 && v !== null && v !== "" && v !== false) u2.set(k, String(v));
@@ -55063,7 +55078,7 @@ function verdictBadge(v) {
   return badge(label, v === "fresh" ? "ok" : v === "spot_check_recommended" ? "warn" : "bad", "staleness verdict");
 }
 function scopeList2(scopes) {
-  return join38(scopes.map((s2) => html`<a class="scope" href="/browse${qs({ scope: s2 })}">${s2}</a> `));
+  return join40(scopes.map((s2) => html`<a class="scope" href="/browse${qs({ scope: s2 })}">${s2}</a> `));
 }
 var NAV = [
   ["/", "Overview", "o"],
@@ -55273,7 +55288,7 @@ ${get2("created_from") ? html`<input type="hidden" name="created_from" value="${
 ${get2("created_from") ? html`<p class="muted">Created ${get2("created_from")} to ${get2("created_to") || "now"}.</p>` : ""}
 ${pager}
 <div class="table-wrap"><table class="rows stack"><caption class="sr">Memories</caption><thead><tr><th scope="col">Memory</th>${sortLink("updated", "Updated")}${sortLink("created", "Created")}${sortLink("verified", "Verified")}<th scope="col">Signals</th></tr></thead>
-<tbody>${res.items.length ? join38(rows) : html`<tr><td colspan="5" class="muted">No memory matches these filters.</td></tr>`}</tbody></table></div>
+<tbody>${res.items.length ? join40(rows) : html`<tr><td colspan="5" class="muted">No memory matches these filters.</td></tr>`}</tbody></table></div>
 ${res.total > PAGE ? pager : ""}`;
   return { html: layout(r.page, { title: "Browse", active: "/browse", body }) };
 }
@@ -55385,7 +55400,7 @@ function highlight(text3, terms) {
 function results(q, hits) {
   if (q.trim() === "") return html`<p class="muted">Type to search every memory. The ranking is memory_search's.</p>`;
   if (hits.length === 0) return html`<p class="muted" id="search-count">No memory matches ${JSON.stringify(q)}.</p>`;
-  return html`<p class="muted" id="search-count">${hits.length} ${hits.length === 1 ? "hit" : "hits"}</p><ol class="hits">${join38(
+  return html`<p class="muted" id="search-count">${hits.length} ${hits.length === 1 ? "hit" : "hits"}</p><ol class="hits">${join40(
     hits.map(
       (h) => html`<li class="hit"><a href="/m/${h.id}" data-row class="hit-link">${raw(highlight(h.snippet, h.match_terms))}</a>
 <div class="sub">${h.store === "team" ? badge("team", "c1", "in the repository’s team store (.cairn/)") : ""}${badge(`${h.relevance} relevance`, h.relevance === "high" ? "ok" : h.relevance === "medium" ? "c2" : "c4")}${verdictBadge(h.staleness_verdict)}
@@ -55575,7 +55590,7 @@ function matchList(ms) {
   )}</ul>`;
 }
 function gateBox(r, out2, d) {
-  const resubmit = (flag, label) => html`<form method="post" action="/new" class="inline">${csrfField(r.page)}${join38(
+  const resubmit = (flag, label) => html`<form method="post" action="/new" class="inline">${csrfField(r.page)}${join40(
     Object.entries(d).map(([k, v]) => html`<input type="hidden" name="${k}" value="${v}">`)
   )}<input type="hidden" name="${flag}" value="1"><button type="submit" id="override">${label}</button></form>`;
   switch (out2.status) {
@@ -55637,7 +55652,7 @@ async function tombstonesPage(r) {
   const body = html`<h1>Tombstones</h1>
 <p class="muted">Removed memories stay on disk, with when and why, until you prune them. Restoring brings one back exactly as it was.</p>
 <div class="table-wrap"><table class="rows stack" id="tombstones"><thead><tr><th scope="col">Memory</th><th scope="col">Removed</th><th scope="col">Why</th><th scope="col"><span class="sr">Action</span></th></tr></thead>
-<tbody>${res.items.length ? join38(rows) : html`<tr><td colspan="4" class="muted">No tombstones.</td></tr>`}</tbody></table></div>
+<tbody>${res.items.length ? join40(rows) : html`<tr><td colspan="4" class="muted">No tombstones.</td></tr>`}</tbody></table></div>
 <nav class="pager" aria-label="Pages">${cursor2 ? html`<a href="/tombstones">← Newest</a>` : ""}${res.next_cursor ? html`<a href="/tombstones${qs({ cursor: res.next_cursor })}" rel="next">Older →</a>` : ""}</nav>
 <section aria-labelledby="h-prune"><h2 id="h-prune">Prune</h2>
 <form method="post" action="/tombstones/prune" class="row">${csrfField(r.page)}<label>Delete for good tombstones removed more than <input type="number" name="older_than_days" min="0" max="36500" value="90" required> days ago</label>
@@ -55664,7 +55679,7 @@ ${res.candidates.length === 0 ? html`<p id="prune-none">No tombstone was removed
 async function healthPage(r) {
   const days = Number(r.query.get("days") ?? "") || void 0;
   const h = await r.cairn.healthCached({ ...days ? { window_days: Math.min(3650, Math.max(1, Math.floor(days))) } : {}, top_k: 25 });
-  const post = (action, label, back, fields = {}, cls = "") => html`<form method="post" action="${action}" class="inline">${csrfField(r.page)}<input type="hidden" name="back" value="${back}">${join38(
+  const post = (action, label, back, fields = {}, cls = "") => html`<form method="post" action="${action}" class="inline">${csrfField(r.page)}<input type="hidden" name="back" value="${back}">${join40(
     Object.entries(fields).map(([k, v]) => html`<input type="hidden" name="${k}" value="${v}">`)
   )}<button type="submit"${cls ? html` class="${cls}"` : ""}>${label}</button></form>`;
   const remove5 = (id2, reason, back) => post(`/m/${id2}/remove`, "Remove", back, { reason }, "danger");
@@ -55702,7 +55717,7 @@ async function pendingPage(r) {
   const items = await r.cairn.pendingWrites();
   const body = html`<h1>Pending writes</h1>
 <p class="muted">Writes that wait for you: claims about you, or every write when the store asks for confirmation. Nothing is stored until you confirm.</p>
-${items.length === 0 ? html`<p id="pending-empty">Nothing is waiting.</p>` : join38(
+${items.length === 0 ? html`<p id="pending-empty">Nothing is waiting.</p>` : join40(
     items.map(
       (p) => html`<article class="card" id="${p.pending_id}"><div class="md">${raw(markdown(p.write.content))}</div>
 <p class="sub">${p.reason === "user-inference" ? "a claim about you" : "confirmation required by config"} · scopes ${p.write.scopes.join(", ")} · asked ${when(p.created_at)} · expires ${when(p.expires_at)}${p.write.expires ? ` · memory expires ${day3(p.write.expires)}` : ""}</p>

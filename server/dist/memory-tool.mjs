@@ -5314,7 +5314,7 @@ var require_picomatch2 = __commonJS({
 
 // server/src/core/cairn.ts
 import { existsSync as existsSync14 } from "node:fs";
-import { join as join32, resolve as resolve6 } from "node:path";
+import { join as join34, resolve as resolve6 } from "node:path";
 
 // server/src/core/store/location.ts
 import { existsSync, statSync } from "node:fs";
@@ -6751,205 +6751,8 @@ function watchPending(storeDir, fn, intervalMs = 1e3) {
 }
 
 // server/src/core/store/store.ts
-import { promises as fsp5, lstatSync as lstatSync5, readdirSync as readdirSync2, statSync as statSync3 } from "node:fs";
-import { basename as basename2, dirname as dirname4, join as join9, sep } from "node:path";
-
-// server/src/core/store/lock.ts
-import { promises as fsp3, linkSync, lstatSync as lstatSync2, openSync as openSync2, closeSync as closeSync2, readFileSync as readFileSync3, rmSync as rmSync2, writeFileSync, writeSync as writeSync2 } from "node:fs";
-import { randomBytes as randomBytes3 } from "node:crypto";
-import { hostname } from "node:os";
-import { join as join5 } from "node:path";
-
-// server/src/core/store/pid.ts
-import { readFileSync as readFileSync2 } from "node:fs";
-function pidAlive(pid) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return err.code === "EPERM";
-  }
-}
-var bootMs;
-function pidStartMs(pid) {
-  try {
-    if (bootMs === void 0) {
-      const m = /^btime (\d+)$/m.exec(readFileSync2("/proc/stat", "utf8"));
-      bootMs = m ? Number(m[1]) * 1e3 : null;
-    }
-    if (bootMs === null) return null;
-    const stat = readFileSync2(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    const ticks = Number(fields[19]);
-    return Number.isFinite(ticks) ? bootMs + ticks * 10 : null;
-  } catch {
-    return null;
-  }
-}
-
-// server/src/core/store/lock.ts
-var STALE_MS = 3e4;
-var HOST = hostname();
-var REUSED_PID_SLACK_MS = 2e3;
-var sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-var StoreLock = class {
-  constructor(dir, timeoutMs = 15e3, staleMs = STALE_MS) {
-    this.dir = dir;
-    this.timeoutMs = timeoutMs;
-    this.staleMs = staleMs;
-    this.file = join5(dir, ".lock");
-  }
-  dir;
-  timeoutMs;
-  staleMs;
-  file;
-  /** In-process queue: callers in one process take turns before touching the file lock. */
-  tail = Promise.resolve();
-  /** Runs fn while holding the store lock; releases it whatever fn does. */
-  async run(fn) {
-    const prev = this.tail;
-    let done;
-    this.tail = new Promise((r) => done = r);
-    try {
-      await prev;
-      const token = await this.acquire();
-      try {
-        return await fn();
-      } finally {
-        await this.release(token);
-      }
-    } finally {
-      done();
-    }
-  }
-  /**
-   * Removes the lock only if it is still the one we created (compared by its token). The lock's
-   * own file steps are synchronous calls (microseconds each; a thread-pool round trip costs far
-   * more on a busy machine and every write takes and releases the lock); waiting stays async.
-   */
-  async release(token) {
-    let text2;
-    try {
-      text2 = readFileSync3(this.file, "utf8");
-    } catch {
-      text2 = null;
-    }
-    if (text2 === null || parseLock(text2).token !== token) return;
-    rmSync2(this.file, { force: true });
-  }
-  /** Takes the lock; returns the token written into it. */
-  async acquire() {
-    await ensureDir(this.dir);
-    const deadline = Date.now() + this.timeoutMs;
-    let wait = 1;
-    for (; ; ) {
-      const token = randomBytes3(8).toString("hex");
-      if (this.tryCreate(token)) return token;
-      await this.breakIfStale();
-      if (Date.now() > deadline) {
-        throw new LockTimeoutError(`the store lock ${this.file} is held by another process; try again, or delete the file if no cairn process is running`);
-      }
-      await sleep(wait + Math.random() * wait);
-      wait = Math.min(wait * 2, 25);
-    }
-  }
-  /**
-   * Creates the lock file whole. open(O_EXCL) then write leaves an EMPTY lock if the process is
-   * killed between the two (a reader sees one about 1 time in 10 under load), and an empty lock
-   * can only be broken by age: every store write waits STALE_MS. So the line is written to a temp
-   * file first and hard-linked into place (link fails with EEXIST if the lock exists); a
-   * filesystem without hard links falls back to open(O_EXCL). A temp left by a kill is named like
-   * every other temp file and removed by the next load once its pid is gone.
-   */
-  tryCreate(token) {
-    const line = `${process.pid} ${HOST} ${Date.now()} ${token}
-`;
-    if (!this.noLinks) {
-      try {
-        lstatSync2(this.file);
-        return false;
-      } catch {
-      }
-      const tmp = join5(this.dir, `.lock.${process.pid}.${randomBytes3(4).toString("hex")}.tmp`);
-      writeFileSync(tmp, line, { mode: FILE_MODE, flag: "wx" });
-      try {
-        linkSync(tmp, this.file);
-        return true;
-      } catch (err) {
-        const code = err.code;
-        if (code === "EEXIST") return false;
-        if (code !== "EPERM" && code !== "ENOTSUP" && code !== "EOPNOTSUPP" && code !== "ENOSYS") throw err;
-        this.noLinks = true;
-      } finally {
-        rmSync2(tmp, { force: true });
-      }
-    }
-    try {
-      const fd = openSync2(this.file, "wx", FILE_MODE);
-      try {
-        writeSync2(fd, line);
-      } finally {
-        closeSync2(fd);
-      }
-      return true;
-    } catch (err) {
-      if (err.code !== "EEXIST") throw err;
-      return false;
-    }
-  }
-  noLinks = false;
-  async breakIfStale() {
-    let text2;
-    let mtimeMs;
-    try {
-      const st = await fsp3.lstat(this.file);
-      if (!st.isFile()) {
-        const aside2 = `${this.file}.stale.${process.pid}.${Date.now()}`;
-        await fsp3.rename(this.file, aside2).then(() => fsp3.rm(aside2, { force: true, recursive: true }), () => {
-        });
-        return;
-      }
-      mtimeMs = st.mtimeMs;
-      text2 = await fsp3.readFile(this.file, "utf8");
-    } catch {
-      return;
-    }
-    const { pid, host, time: time2 } = parseLock(text2);
-    const since = time2 ?? mtimeMs;
-    const local = pid !== null && host === HOST;
-    let stale;
-    if (local) {
-      const started = pidStartMs(pid);
-      stale = !pidAlive(pid) || started !== null && started > since + REUSED_PID_SLACK_MS;
-    } else {
-      stale = Date.now() - since >= this.staleMs;
-    }
-    if (!stale) return;
-    const aside = `${this.file}.stale.${process.pid}.${Date.now()}`;
-    try {
-      await fsp3.rename(this.file, aside);
-    } catch {
-      return;
-    }
-    const moved = await fsp3.readFile(aside, "utf8").catch(() => "");
-    if (moved !== text2) {
-      await fsp3.link(aside, this.file).catch(() => {
-      });
-    }
-    await fsp3.rm(aside, { force: true });
-  }
-};
-function parseLock(text2) {
-  const [pidText, host, timeText, token] = text2.trim().split(" ");
-  const pid = Number(pidText);
-  const time2 = Number(timeText);
-  return {
-    pid: Number.isInteger(pid) && pid > 0 ? pid : null,
-    host: host || null,
-    time: Number.isFinite(time2) && time2 > 0 ? time2 : null,
-    token: token || null
-  };
-}
+import { promises as fsp7 } from "node:fs";
+import { basename as basename4, dirname as dirname6, join as join11 } from "node:path";
 
 // server/src/core/store/memfile.ts
 var import_gray_matter = __toESM(require_gray_matter(), 1);
@@ -7051,8 +6854,8 @@ function scopeAllowed(scope, allowed) {
 
 // server/src/core/origin.ts
 import { execFile } from "node:child_process";
-import { readFileSync as readFileSync4 } from "node:fs";
-import { isAbsolute as isAbsolute2, join as join6, resolve as resolve2 } from "node:path";
+import { readFileSync as readFileSync2 } from "node:fs";
+import { isAbsolute as isAbsolute2, join as join5, resolve as resolve2 } from "node:path";
 var GIT_TIMEOUT_MS = 2e3;
 var CACHE_MS = 3e4;
 function git(cwd, args, timeout = GIT_TIMEOUT_MS) {
@@ -7080,7 +6883,7 @@ async function repoInfo(cwd) {
 }
 function currentBranch(gitDir) {
   try {
-    const head = readFileSync4(join6(gitDir, "HEAD"), "utf8").trim();
+    const head = readFileSync2(join5(gitDir, "HEAD"), "utf8").trim();
     const m = /^ref: refs\/heads\/(.+)$/.exec(head);
     return m ? m[1] : null;
   } catch {
@@ -7568,75 +7371,39 @@ function fileNameFor(rec, redact = (b) => b) {
   return `${rec.created.slice(0, 10)}-${slug}-${rec.id.slice(-6).toLowerCase()}.md`;
 }
 
-// server/src/core/store/entries.ts
-import { createHash } from "node:crypto";
-var Skip = class {
-  constructor(size2, mtimeMs, error) {
-    this.size = size2;
-    this.mtimeMs = mtimeMs;
-    this.error = error;
-  }
-  size;
-  mtimeMs;
-  error;
-};
-var memOf = (e) => e instanceof Skip ? void 0 : e;
-var errorOf = (e) => e instanceof Skip ? e.error : void 0;
-var MAX_FILE_BYTES = 4 * 1024 * 1024;
-var CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
-function derivedId(fileName, created) {
-  let t = Math.max(0, Math.min(Date.parse(created) || 0, 2 ** 48 - 1));
-  let time2 = "";
-  for (let i = 0; i < 10; i++) {
-    time2 = CROCKFORD[t % 32] + time2;
-    t = Math.floor(t / 32);
-  }
-  const h = createHash("sha256").update(fileName).digest();
-  let rand = "";
-  for (let i = 0; i < 16; i++) rand += CROCKFORD[h[i] % 32];
-  return time2 + rand;
-}
-function storedMemory(rec, file, size2, mtimeMs, extra) {
-  const ex = extra.length === 0 ? NO_EXTRA : extra.slice();
-  const { id, created, scopes, confidence, source, category, expires, body, aliases } = rec;
-  const updated = rec.updated === created ? created : rec.updated;
-  const lva = rec.last_verified_at;
-  const last_verified_at = lva === null ? null : lva === updated ? updated : lva === created ? created : lva;
-  const origin = !isSharedOrigin(rec.origin) && hasUrlSecrets(rec.origin.repo) ? { ...rec.origin, repo: redactRemoteUrl(rec.origin.repo) } : rec.origin;
-  if (aliases !== void 0 && aliases.length > 0) {
-    const m2 = { id, created, updated, scopes, confidence, source, category, last_verified_at, expires, origin, body, aliases, file, tombstoned: false, size: size2, mtimeMs, extra: ex };
-    if (rec.removed !== void 0) {
-      m2.removed = rec.removed;
-      m2.removed_reason = rec.removed_reason;
-      m2.removed_session = rec.removed_session;
-      m2.tombstoned = true;
-    }
-    if (rec.verified_head) m2.verified_head = rec.verified_head;
-    mergeKeys(rec, m2);
-    return m2;
-  }
-  let m;
-  if (rec.removed === void 0) {
-    m = { id, created, updated, scopes, confidence, source, category, last_verified_at, expires, origin, body, file, tombstoned: false, size: size2, mtimeMs, extra: ex };
-  } else {
-    const { removed, removed_reason, removed_session } = rec;
-    m = { id, created, updated, scopes, confidence, source, category, last_verified_at, expires, origin, body, removed, removed_reason, removed_session, file, tombstoned: true, size: size2, mtimeMs, extra: ex };
-  }
-  if (rec.verified_head) m.verified_head = rec.verified_head;
-  mergeKeys(rec, m);
-  return m;
-}
-function mergeKeys(rec, m) {
-  if (rec.merged_from && rec.merged_from.length > 0) m.merged_from = rec.merged_from;
-  if (rec.merging && rec.merging.length > 0) m.merging = rec.merging;
-}
-
 // server/src/core/store/listing.ts
-import { promises as fsp4, rmSync as rmSync3 } from "node:fs";
-import { join as join7 } from "node:path";
+import { promises as fsp3, rmSync as rmSync2 } from "node:fs";
+import { join as join6 } from "node:path";
+
+// server/src/core/store/pid.ts
+import { readFileSync as readFileSync3 } from "node:fs";
+function pidAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return err.code === "EPERM";
+  }
+}
+var bootMs;
+function pidStartMs(pid) {
+  try {
+    if (bootMs === void 0) {
+      const m = /^btime (\d+)$/m.exec(readFileSync3("/proc/stat", "utf8"));
+      bootMs = m ? Number(m[1]) * 1e3 : null;
+    }
+    if (bootMs === null) return null;
+    const stat = readFileSync3(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const ticks = Number(fields[19]);
+    return Number.isFinite(ticks) ? bootMs + ticks * 10 : null;
+  } catch {
+    return null;
+  }
+}
 
 // server/src/core/store/fileWorker.ts
-import { lstatSync as lstatSync3, readFileSync as readFileSync5 } from "node:fs";
+import { lstatSync as lstatSync2, readFileSync as readFileSync4 } from "node:fs";
 import { Worker } from "node:worker_threads";
 var BATCH = 512;
 var AHEAD = 2;
@@ -7686,7 +7453,7 @@ function statInto(prefix, names, from, to, out2) {
   for (let i = from; i < to; i++) {
     let st;
     try {
-      st = lstatSync3(prefix + names[i]);
+      st = lstatSync2(prefix + names[i]);
     } catch {
       continue;
     }
@@ -7720,7 +7487,7 @@ async function statNames(prefix, names, opts = {}) {
 }
 function readOne(p) {
   try {
-    return readFileSync5(p, "utf8");
+    return readFileSync4(p, "utf8");
   } catch (err) {
     return { code: err.code, message: err.message };
   }
@@ -7815,7 +7582,7 @@ var Listing = class {
   }
   /** join(dirs[dir], name), as one concatenation for a plain file name */
   pathIn(dir, name) {
-    return name.includes("/") ? join7(this.prefixes[dir], name) : this.prefixes[dir] + name;
+    return name.includes("/") ? join6(this.prefixes[dir], name) : this.prefixes[dir] + name;
   }
   size(i) {
     return this.stats[2 * i];
@@ -7847,10 +7614,10 @@ function pidOfTemp(name) {
 }
 function removeIfDeadTemp(dir, name) {
   const pid = pidOfTemp(name);
-  if (pid && pid !== process.pid && !pidAlive(pid)) rmSync3(join7(dir, name), { force: true });
+  if (pid && pid !== process.pid && !pidAlive(pid)) rmSync2(join6(dir, name), { force: true });
 }
 function dirPrefix(dir) {
-  return join7(dir, "x").slice(0, -1);
+  return join6(dir, "x").slice(0, -1);
 }
 var PAUSE_EVERY = 16;
 async function listStoreFiles(dirs, cleanTemps, onSymlink, flat = dirs.length, pause3) {
@@ -7859,7 +7626,7 @@ async function listStoreFiles(dirs, cleanTemps, onSymlink, flat = dirs.length, p
     const d = dirs[di];
     let names;
     try {
-      names = await fsp4.readdir(d);
+      names = await fsp3.readdir(d);
     } catch (err) {
       if (err.code === "ENOENT") continue;
       throw err;
@@ -7903,47 +7670,240 @@ async function statAll(prefix, names, pause3) {
   return s2;
 }
 
-// server/src/core/store/slices.ts
-var SLICE_MS = 0.25;
-var resumedAt = 0;
-var RESOLVED = Promise.resolve();
-function sliceYield() {
-  if (performance.now() - resumedAt < SLICE_MS) return RESOLVED;
-  return new Promise(
-    (r) => setImmediate(() => {
-      resumedAt = performance.now();
-      r();
-    })
-  );
-}
-var Backlog = class {
-  constructor(n, step) {
-    this.n = n;
-    this.step = step;
+// server/src/core/store/writing.ts
+import { promises as fsp6, lstatSync as lstatSync5, statSync as statSync3 } from "node:fs";
+import { basename as basename3, dirname as dirname5, join as join10 } from "node:path";
+
+// server/src/core/store/lock.ts
+import { promises as fsp4, linkSync, lstatSync as lstatSync3, openSync as openSync2, closeSync as closeSync2, readFileSync as readFileSync5, rmSync as rmSync3, writeFileSync, writeSync as writeSync2 } from "node:fs";
+import { randomBytes as randomBytes3 } from "node:crypto";
+import { hostname } from "node:os";
+import { join as join7 } from "node:path";
+var STALE_MS = 3e4;
+var HOST = hostname();
+var REUSED_PID_SLACK_MS = 2e3;
+var sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+var StoreLock = class {
+  constructor(dir, timeoutMs = 15e3, staleMs = STALE_MS) {
+    this.dir = dir;
+    this.timeoutMs = timeoutMs;
+    this.staleMs = staleMs;
+    this.file = join7(dir, ".lock");
   }
-  n;
-  step;
-  next = 0;
-  get done() {
-    return this.next >= this.n;
-  }
-  /** Does the items up to (not including) `upTo`, at most to the end. */
-  doUpTo(upTo) {
-    const end = Math.min(this.n, upTo);
-    for (let i = this.next; i < end; i++) this.step(i);
-    this.next = Math.max(this.next, end);
-  }
-  finish() {
-    this.doUpTo(this.n);
-  }
-  /** `slice` items, then `pause`, until none is left (finish() may end it sooner). */
-  async drain(pause3, slice) {
-    while (!this.done) {
-      this.doUpTo(this.next + slice);
-      await pause3();
+  dir;
+  timeoutMs;
+  staleMs;
+  file;
+  /** In-process queue: callers in one process take turns before touching the file lock. */
+  tail = Promise.resolve();
+  /** Runs fn while holding the store lock; releases it whatever fn does. */
+  async run(fn) {
+    const prev = this.tail;
+    let done;
+    this.tail = new Promise((r) => done = r);
+    try {
+      await prev;
+      const token = await this.acquire();
+      try {
+        return await fn();
+      } finally {
+        await this.release(token);
+      }
+    } finally {
+      done();
     }
   }
+  /**
+   * Removes the lock only if it is still the one we created (compared by its token). The lock's
+   * own file steps are synchronous calls (microseconds each; a thread-pool round trip costs far
+   * more on a busy machine and every write takes and releases the lock); waiting stays async.
+   */
+  async release(token) {
+    let text2;
+    try {
+      text2 = readFileSync5(this.file, "utf8");
+    } catch {
+      text2 = null;
+    }
+    if (text2 === null || parseLock(text2).token !== token) return;
+    rmSync3(this.file, { force: true });
+  }
+  /** Takes the lock; returns the token written into it. */
+  async acquire() {
+    await ensureDir(this.dir);
+    const deadline = Date.now() + this.timeoutMs;
+    let wait = 1;
+    for (; ; ) {
+      const token = randomBytes3(8).toString("hex");
+      if (this.tryCreate(token)) return token;
+      await this.breakIfStale();
+      if (Date.now() > deadline) {
+        throw new LockTimeoutError(`the store lock ${this.file} is held by another process; try again, or delete the file if no cairn process is running`);
+      }
+      await sleep(wait + Math.random() * wait);
+      wait = Math.min(wait * 2, 25);
+    }
+  }
+  /**
+   * Creates the lock file whole. open(O_EXCL) then write leaves an EMPTY lock if the process is
+   * killed between the two (a reader sees one about 1 time in 10 under load), and an empty lock
+   * can only be broken by age: every store write waits STALE_MS. So the line is written to a temp
+   * file first and hard-linked into place (link fails with EEXIST if the lock exists); a
+   * filesystem without hard links falls back to open(O_EXCL). A temp left by a kill is named like
+   * every other temp file and removed by the next load once its pid is gone.
+   */
+  tryCreate(token) {
+    const line = `${process.pid} ${HOST} ${Date.now()} ${token}
+`;
+    if (!this.noLinks) {
+      try {
+        lstatSync3(this.file);
+        return false;
+      } catch {
+      }
+      const tmp = join7(this.dir, `.lock.${process.pid}.${randomBytes3(4).toString("hex")}.tmp`);
+      writeFileSync(tmp, line, { mode: FILE_MODE, flag: "wx" });
+      try {
+        linkSync(tmp, this.file);
+        return true;
+      } catch (err) {
+        const code = err.code;
+        if (code === "EEXIST") return false;
+        if (code !== "EPERM" && code !== "ENOTSUP" && code !== "EOPNOTSUPP" && code !== "ENOSYS") throw err;
+        this.noLinks = true;
+      } finally {
+        rmSync3(tmp, { force: true });
+      }
+    }
+    try {
+      const fd = openSync2(this.file, "wx", FILE_MODE);
+      try {
+        writeSync2(fd, line);
+      } finally {
+        closeSync2(fd);
+      }
+      return true;
+    } catch (err) {
+      if (err.code !== "EEXIST") throw err;
+      return false;
+    }
+  }
+  noLinks = false;
+  async breakIfStale() {
+    let text2;
+    let mtimeMs;
+    try {
+      const st = await fsp4.lstat(this.file);
+      if (!st.isFile()) {
+        const aside2 = `${this.file}.stale.${process.pid}.${Date.now()}`;
+        await fsp4.rename(this.file, aside2).then(() => fsp4.rm(aside2, { force: true, recursive: true }), () => {
+        });
+        return;
+      }
+      mtimeMs = st.mtimeMs;
+      text2 = await fsp4.readFile(this.file, "utf8");
+    } catch {
+      return;
+    }
+    const { pid, host, time: time2 } = parseLock(text2);
+    const since = time2 ?? mtimeMs;
+    const local = pid !== null && host === HOST;
+    let stale;
+    if (local) {
+      const started = pidStartMs(pid);
+      stale = !pidAlive(pid) || started !== null && started > since + REUSED_PID_SLACK_MS;
+    } else {
+      stale = Date.now() - since >= this.staleMs;
+    }
+    if (!stale) return;
+    const aside = `${this.file}.stale.${process.pid}.${Date.now()}`;
+    try {
+      await fsp4.rename(this.file, aside);
+    } catch {
+      return;
+    }
+    const moved = await fsp4.readFile(aside, "utf8").catch(() => "");
+    if (moved !== text2) {
+      await fsp4.link(aside, this.file).catch(() => {
+      });
+    }
+    await fsp4.rm(aside, { force: true });
+  }
 };
+function parseLock(text2) {
+  const [pidText, host, timeText, token] = text2.trim().split(" ");
+  const pid = Number(pidText);
+  const time2 = Number(timeText);
+  return {
+    pid: Number.isInteger(pid) && pid > 0 ? pid : null,
+    host: host || null,
+    time: Number.isFinite(time2) && time2 > 0 ? time2 : null,
+    token: token || null
+  };
+}
+
+// server/src/core/store/entries.ts
+import { createHash } from "node:crypto";
+var Skip = class {
+  constructor(size2, mtimeMs, error) {
+    this.size = size2;
+    this.mtimeMs = mtimeMs;
+    this.error = error;
+  }
+  size;
+  mtimeMs;
+  error;
+};
+var memOf = (e) => e instanceof Skip ? void 0 : e;
+var errorOf = (e) => e instanceof Skip ? e.error : void 0;
+var MAX_FILE_BYTES = 4 * 1024 * 1024;
+var CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+function derivedId(fileName, created) {
+  let t = Math.max(0, Math.min(Date.parse(created) || 0, 2 ** 48 - 1));
+  let time2 = "";
+  for (let i = 0; i < 10; i++) {
+    time2 = CROCKFORD[t % 32] + time2;
+    t = Math.floor(t / 32);
+  }
+  const h = createHash("sha256").update(fileName).digest();
+  let rand = "";
+  for (let i = 0; i < 16; i++) rand += CROCKFORD[h[i] % 32];
+  return time2 + rand;
+}
+function storedMemory(rec, file, size2, mtimeMs, extra) {
+  const ex = extra.length === 0 ? NO_EXTRA : extra.slice();
+  const { id, created, scopes, confidence, source, category, expires, body, aliases } = rec;
+  const updated = rec.updated === created ? created : rec.updated;
+  const lva = rec.last_verified_at;
+  const last_verified_at = lva === null ? null : lva === updated ? updated : lva === created ? created : lva;
+  const origin = !isSharedOrigin(rec.origin) && hasUrlSecrets(rec.origin.repo) ? { ...rec.origin, repo: redactRemoteUrl(rec.origin.repo) } : rec.origin;
+  if (aliases !== void 0 && aliases.length > 0) {
+    const m2 = { id, created, updated, scopes, confidence, source, category, last_verified_at, expires, origin, body, aliases, file, tombstoned: false, size: size2, mtimeMs, extra: ex };
+    if (rec.removed !== void 0) {
+      m2.removed = rec.removed;
+      m2.removed_reason = rec.removed_reason;
+      m2.removed_session = rec.removed_session;
+      m2.tombstoned = true;
+    }
+    if (rec.verified_head) m2.verified_head = rec.verified_head;
+    mergeKeys(rec, m2);
+    return m2;
+  }
+  let m;
+  if (rec.removed === void 0) {
+    m = { id, created, updated, scopes, confidence, source, category, last_verified_at, expires, origin, body, file, tombstoned: false, size: size2, mtimeMs, extra: ex };
+  } else {
+    const { removed, removed_reason, removed_session } = rec;
+    m = { id, created, updated, scopes, confidence, source, category, last_verified_at, expires, origin, body, removed, removed_reason, removed_session, file, tombstoned: true, size: size2, mtimeMs, extra: ex };
+  }
+  if (rec.verified_head) m.verified_head = rec.verified_head;
+  mergeKeys(rec, m);
+  return m;
+}
+function mergeKeys(rec, m) {
+  if (rec.merged_from && rec.merged_from.length > 0) m.merged_from = rec.merged_from;
+  if (rec.merging && rec.merging.length > 0) m.merging = rec.merging;
+}
 
 // server/src/core/store/notes.ts
 import { lstatSync as lstatSync4, readdirSync, rmSync as rmSync4 } from "node:fs";
@@ -8047,22 +8007,61 @@ function noteOfTombstone(m) {
   return path !== null && text2 !== null ? { path, text: text2 } : null;
 }
 
-// server/src/core/store/store.ts
-function stripRecord(m) {
-  const { file, tombstoned, size: size2, mtimeMs, extra, idAssigned, note, ...rec } = m;
-  void file, void tombstoned, void size2, void mtimeMs, void extra, void idAssigned, void note;
-  return rec;
+// server/src/core/store/reading.ts
+import { promises as fsp5, readdirSync as readdirSync2 } from "node:fs";
+import { basename as basename2, dirname as dirname4 } from "node:path";
+
+// server/src/core/store/slices.ts
+var SLICE_MS = 0.25;
+var resumedAt = 0;
+var RESOLVED = Promise.resolve();
+function sliceYield() {
+  if (performance.now() - resumedAt < SLICE_MS) return RESOLVED;
+  return new Promise(
+    (r) => setImmediate(() => {
+      resumedAt = performance.now();
+      r();
+    })
+  );
 }
-var YIELD_EVERY = 128;
-var READ_AHEAD_MIN = 2e3;
-var Store = class {
+var Backlog = class {
+  constructor(n, step) {
+    this.n = n;
+    this.step = step;
+  }
+  n;
+  step;
+  next = 0;
+  get done() {
+    return this.next >= this.n;
+  }
+  /** Does the items up to (not including) `upTo`, at most to the end. */
+  doUpTo(upTo) {
+    const end = Math.min(this.n, upTo);
+    for (let i = this.next; i < end; i++) this.step(i);
+    this.next = Math.max(this.next, end);
+  }
+  finish() {
+    this.doUpTo(this.n);
+  }
+  /** `slice` items, then `pause`, until none is left (finish() may end it sooner). */
+  async drain(pause3, slice) {
+    while (!this.done) {
+      this.doUpTo(this.next + slice);
+      await pause3();
+    }
+  }
+};
+
+// server/src/core/store/table.ts
+import { sep, join as join9 } from "node:path";
+var StoreViews = class {
   dir;
   tombDir;
   /** The notes area (store/notes.ts): every file under it is a note. */
   notesDir;
   /** notesDir and a separator: what every note's path starts with */
   notesPrefix;
-  lock;
   filesMap = /* @__PURE__ */ new Map();
   /** id -> the file(s) claiming it: one path (the norm) or several (hand copies). */
   ownersMap = /* @__PURE__ */ new Map();
@@ -8077,12 +8076,8 @@ var Store = class {
   /** Records carrying `merging` (a merge in progress or interrupted): in no other view. */
   mergingById = /* @__PURE__ */ new Map();
   listeners = /* @__PURE__ */ new Set();
-  freshness = () => this.sync();
-  ownWrites = null;
   warn;
-  /** Read-only inspection (doctor): never removes a dead writer's temp file. */
   readOnly;
-  /** The text a new file's name is built from (the facade passes the secret redaction). */
   nameText;
   constructor(dir, opts = {}) {
     this.readOnly = opts.readOnly ?? false;
@@ -8091,7 +8086,6 @@ var Store = class {
     this.tombDir = join9(dir, ".tombstones");
     this.notesDir = join9(dir, NOTES_DIR);
     this.notesPrefix = this.notesDir + sep;
-    this.lock = new StoreLock(dir);
     this.warn = opts.warn ?? ((m) => process.stderr.write(`cairn: ${m}
 `));
   }
@@ -8166,24 +8160,125 @@ var Store = class {
     this.listeners.add(fn);
     return () => this.listeners.delete(fn);
   }
+  /** A path's place in the notes area ("projects/a.md"), or null when it is not a note's path. */
+  noteRel(p) {
+    if (!p.startsWith(this.notesPrefix)) return null;
+    const rel = p.slice(this.notesDir.length + 1).split(sep).join("/");
+    return isNoteRel(rel) ? rel : null;
+  }
+  /** A note's path, or a memory file's (`*.md`, not hidden) right in the store or .tombstones/. No allocation: a start from the cache asks it of every record. */
+  isMemoryPath(p) {
+    if (p.startsWith(this.notesPrefix)) return this.noteRel(p) !== null;
+    const cut = p.lastIndexOf(sep);
+    if (cut < 0 || !p.endsWith(".md") || p.charCodeAt(cut + 1) === 46) return false;
+    return cut === this.dir.length && p.startsWith(this.dir) || cut === this.tombDir.length && p.startsWith(this.tombDir);
+  }
+  /** Paths of the notes area this view knows (syncNotes never walks every file). */
+  notePaths = /* @__PURE__ */ new Set();
+  setEntry(p, entry) {
+    if (this.noteRel(p) !== null) this.notePaths.add(p);
+    const old = this.files.get(p);
+    const oldId = memOf(old)?.id;
+    const error = errorOf(entry);
+    if (errorOf(old) && !error) this.warnOnce.delete(p);
+    this.files.set(p, entry);
+    if (error && this.warnOnce.get(p) !== error) {
+      this.warnOnce.set(p, error);
+      this.warn(`skipped ${p}: ${error}`);
+    }
+    const mem2 = memOf(entry);
+    if (oldId) this.removeOwner(oldId, p);
+    if (mem2) this.addOwner(mem2.id, p);
+    if (oldId && oldId !== mem2?.id) this.elect(oldId);
+    if (mem2) this.elect(mem2.id);
+  }
+  addOwner(id, p) {
+    const cur = this.owners.get(id);
+    if (cur === void 0) this.owners.set(id, p);
+    else if (typeof cur === "string") {
+      if (cur !== p) this.owners.set(id, [cur, p]);
+    } else if (!cur.includes(p)) cur.push(p);
+  }
+  removeOwner(id, p) {
+    const cur = this.owners.get(id);
+    if (cur === p) this.owners.delete(id);
+    else if (Array.isArray(cur)) {
+      const rest = cur.filter((q) => q !== p);
+      if (rest.length === 0) this.owners.delete(id);
+      else this.owners.set(id, rest.length === 1 ? rest[0] : rest);
+    }
+  }
+  ownersOf(id) {
+    const cur = this.owners.get(id);
+    return cur === void 0 ? [] : typeof cur === "string" ? [cur] : cur.slice();
+  }
+  warnOnce = /* @__PURE__ */ new Map();
+  dropPath(p) {
+    const old = this.files.get(p);
+    this.files.delete(p);
+    this.notePaths.delete(p);
+    this.warnOnce.delete(p);
+    const id = memOf(old)?.id;
+    if (id) {
+      this.removeOwner(id, p);
+      this.elect(id);
+    }
+  }
+  /**
+   * Decides which file holds an id. Two files claiming one id (a hand copy) resolve
+   * deterministically: the later of updated/removed wins, then the path that sorts first;
+   * the loser is reported as skipped.
+   */
+  elect(id) {
+    const paths = this.ownersOf(id);
+    if (paths.length === 0) this.owners.delete(id);
+    const cands = paths.map((p) => memOf(this.files.get(p))).filter((m) => m !== void 0);
+    const stamp2 = (m) => m.removed && m.removed > m.updated ? m.removed : m.updated;
+    cands.sort((a, b) => stamp2(a) === stamp2(b) ? a.file.localeCompare(b.file) : stamp2(a) > stamp2(b) ? -1 : 1);
+    const winner = cands[0];
+    for (const loser of cands.slice(1)) {
+      const reason = `duplicate id ${id}: ${winner.file} is used instead`;
+      if (this.warnOnce.get(loser.file) !== reason) {
+        this.warnOnce.set(loser.file, reason);
+        this.warn(`skipped ${loser.file}: ${reason}`);
+      }
+    }
+    const prev = this.activeById.get(id) ?? this.tombById.get(id);
+    this.activeById.delete(id);
+    this.tombById.delete(id);
+    this.mergingById.delete(id);
+    if (winner?.merging) {
+      this.mergingById.set(id, winner);
+      if (prev) for (const fn of this.listeners) fn({ kind: "delete", prev });
+      return;
+    }
+    if (winner) (winner.tombstoned ? this.tombById : this.activeById).set(id, winner);
+    if (prev === winner) return;
+    const change = winner ? { kind: "upsert", mem: winner, ...prev ? { prev } : {} } : { kind: "delete", prev };
+    if (!winner && !prev) return;
+    for (const fn of this.listeners) fn(change);
+  }
+  /** Duplicate-id losers (files that parse but are shadowed by another file with the same id). */
+  shadowed() {
+    const out2 = [];
+    for (const [file, reason] of this.warnOnce) if (reason.startsWith("duplicate id") && memOf(this.files.get(file))) out2.push({ file, reason });
+    return out2;
+  }
+  /** A record whose merge is in progress or was interrupted (it carries `merging`). */
+  getMerging(id) {
+    return this.mergingById.get(id);
+  }
+};
+
+// server/src/core/store/reading.ts
+var YIELD_EVERY = 128;
+var READ_AHEAD_MIN = 2e3;
+var StoreReader = class extends StoreViews {
+  freshness = () => this.sync();
+  ownWrites = null;
   setFreshness(fn, ownWrites) {
     this.freshness = fn;
     this.ownWrites = ownWrites ?? null;
-  }
-  /**
-   * Runs a write under the lock, telling the freshness strategy it was ours. It does not wait for
-   * a running check of adopted records (validate): that check re-stats every path before it reads
-   * or drops it, so a file a write made or moved meanwhile is never taken for a stale one (the
-   * same rule as for a file the watcher reported), and a write re-reads its target under the lock.
-   */
-  async locked(fn) {
-    const o = this.ownWrites;
-    const clean = o?.beforeWrite() ?? false;
-    try {
-      return await this.lock.run(fn);
-    } finally {
-      o?.afterWrite(clean);
-    }
   }
   /**
    * Every operation calls this first, so hand edits are seen without a restart. While adopted
@@ -8341,19 +8436,6 @@ var Store = class {
       else if (this.files.has(p)) this.dropPath(p);
     }
   }
-  /** A path's place in the notes area ("projects/a.md"), or null when it is not a note's path. */
-  noteRel(p) {
-    if (!p.startsWith(this.notesPrefix)) return null;
-    const rel = p.slice(this.notesDir.length + 1).split(sep).join("/");
-    return isNoteRel(rel) ? rel : null;
-  }
-  /** A note's path, or a memory file's (`*.md`, not hidden) right in the store or .tombstones/. No allocation: a start from the cache asks it of every record. */
-  isMemoryPath(p) {
-    if (p.startsWith(this.notesPrefix)) return this.noteRel(p) !== null;
-    const cut = p.lastIndexOf(sep);
-    if (cut < 0 || !p.endsWith(".md") || p.charCodeAt(cut + 1) === 46) return false;
-    return cut === this.dir.length && p.startsWith(this.dir) || cut === this.tombDir.length && p.startsWith(this.tombDir);
-  }
   async listFiles(cleanTemps, pause3) {
     const tombOk = await this.tombDirUsable();
     const dirs = tombOk ? [this.dir, this.tombDir] : [this.dir];
@@ -8490,107 +8572,36 @@ var Store = class {
       return new Skip(size2, mtimeMs, err.message);
     }
   }
-  /** Paths of the notes area this view knows (syncNotes never walks every file). */
-  notePaths = /* @__PURE__ */ new Set();
-  setEntry(p, entry) {
-    if (this.noteRel(p) !== null) this.notePaths.add(p);
-    const old = this.files.get(p);
-    const oldId = memOf(old)?.id;
-    const error = errorOf(entry);
-    if (errorOf(old) && !error) this.warnOnce.delete(p);
-    this.files.set(p, entry);
-    if (error && this.warnOnce.get(p) !== error) {
-      this.warnOnce.set(p, error);
-      this.warn(`skipped ${p}: ${error}`);
-    }
-    const mem2 = memOf(entry);
-    if (oldId) this.removeOwner(oldId, p);
-    if (mem2) this.addOwner(mem2.id, p);
-    if (oldId && oldId !== mem2?.id) this.elect(oldId);
-    if (mem2) this.elect(mem2.id);
-  }
-  addOwner(id, p) {
-    const cur = this.owners.get(id);
-    if (cur === void 0) this.owners.set(id, p);
-    else if (typeof cur === "string") {
-      if (cur !== p) this.owners.set(id, [cur, p]);
-    } else if (!cur.includes(p)) cur.push(p);
-  }
-  removeOwner(id, p) {
-    const cur = this.owners.get(id);
-    if (cur === p) this.owners.delete(id);
-    else if (Array.isArray(cur)) {
-      const rest = cur.filter((q) => q !== p);
-      if (rest.length === 0) this.owners.delete(id);
-      else this.owners.set(id, rest.length === 1 ? rest[0] : rest);
-    }
-  }
-  ownersOf(id) {
-    const cur = this.owners.get(id);
-    return cur === void 0 ? [] : typeof cur === "string" ? [cur] : cur.slice();
-  }
-  warnOnce = /* @__PURE__ */ new Map();
-  dropPath(p) {
-    const old = this.files.get(p);
-    this.files.delete(p);
-    this.notePaths.delete(p);
-    this.warnOnce.delete(p);
-    const id = memOf(old)?.id;
-    if (id) {
-      this.removeOwner(id, p);
-      this.elect(id);
-    }
-  }
+};
+async function nextText(texts) {
+  const r = await texts.next();
+  if (r.done) throw new Error("the read-ahead ended before its last file");
+  return r.value;
+}
+
+// server/src/core/store/writing.ts
+var StoreWriter = class extends StoreReader {
+  lock = new StoreLock(this.dir);
   /**
-   * Decides which file holds an id. Two files claiming one id (a hand copy) resolve
-   * deterministically: the later of updated/removed wins, then the path that sorts first;
-   * the loser is reported as skipped.
+   * Runs a write under the lock, telling the freshness strategy it was ours. It does not wait for
+   * a running check of adopted records (validate): that check re-stats every path before it reads
+   * or drops it, so a file a write made or moved meanwhile is never taken for a stale one (the
+   * same rule as for a file the watcher reported), and a write re-reads its target under the lock.
    */
-  elect(id) {
-    const paths = this.ownersOf(id);
-    if (paths.length === 0) this.owners.delete(id);
-    const cands = paths.map((p) => memOf(this.files.get(p))).filter((m) => m !== void 0);
-    const stamp2 = (m) => m.removed && m.removed > m.updated ? m.removed : m.updated;
-    cands.sort((a, b) => stamp2(a) === stamp2(b) ? a.file.localeCompare(b.file) : stamp2(a) > stamp2(b) ? -1 : 1);
-    const winner = cands[0];
-    for (const loser of cands.slice(1)) {
-      const reason = `duplicate id ${id}: ${winner.file} is used instead`;
-      if (this.warnOnce.get(loser.file) !== reason) {
-        this.warnOnce.set(loser.file, reason);
-        this.warn(`skipped ${loser.file}: ${reason}`);
-      }
+  async locked(fn) {
+    const o = this.ownWrites;
+    const clean = o?.beforeWrite() ?? false;
+    try {
+      return await this.lock.run(fn);
+    } finally {
+      o?.afterWrite(clean);
     }
-    const prev = this.activeById.get(id) ?? this.tombById.get(id);
-    this.activeById.delete(id);
-    this.tombById.delete(id);
-    this.mergingById.delete(id);
-    if (winner?.merging) {
-      this.mergingById.set(id, winner);
-      if (prev) for (const fn of this.listeners) fn({ kind: "delete", prev });
-      return;
-    }
-    if (winner) (winner.tombstoned ? this.tombById : this.activeById).set(id, winner);
-    if (prev === winner) return;
-    const change = winner ? { kind: "upsert", mem: winner, ...prev ? { prev } : {} } : { kind: "delete", prev };
-    if (!winner && !prev) return;
-    for (const fn of this.listeners) fn(change);
-  }
-  /** Duplicate-id losers (files that parse but are shadowed by another file with the same id). */
-  shadowed() {
-    const out2 = [];
-    for (const [file, reason] of this.warnOnce) if (reason.startsWith("duplicate id") && memOf(this.files.get(file))) out2.push({ file, reason });
-    return out2;
-  }
-  // ---- writing (every method runs under the cross-process lock) ----------------------------
-  /** A record whose merge is in progress or was interrupted (it carries `merging`). */
-  getMerging(id) {
-    return this.mergingById.get(id);
   }
   /** Re-reads one record's file under the lock so a change by another process is never lost. */
   async fresh(id) {
     const known = this.activeById.get(id) ?? this.tombById.get(id);
     if (known) {
-      const st = await fsp5.lstat(known.file).catch(() => null);
+      const st = await fsp6.lstat(known.file).catch(() => null);
       if (st?.isFile()) {
         this.refreshOne(known.file, st.size, st.mtimeMs, void 0);
         const again = this.activeById.get(id) ?? this.tombById.get(id);
@@ -8604,7 +8615,7 @@ var Store = class {
   async freshAny(id) {
     const known = this.mergingById.get(id);
     if (known) {
-      const st = await fsp5.lstat(known.file).catch(() => null);
+      const st = await fsp6.lstat(known.file).catch(() => null);
       if (st?.isFile()) this.refreshOne(known.file, st.size, st.mtimeMs, void 0);
       else await this.sync();
       const again = this.mergingById.get(id);
@@ -8616,9 +8627,9 @@ var Store = class {
   async moveRecord(cur, next2) {
     const targetDir = next2.removed !== void 0 ? this.tombDir : this.dir;
     const written = await this.writeRecord(cur.file, next2, cur.extra);
-    if (dirname4(cur.file) === targetDir) return written;
+    if (dirname5(cur.file) === targetDir) return written;
     await ensureDir(targetDir);
-    const dest = await this.freeName(targetDir, basename2(cur.file));
+    const dest = await this.freeName(targetDir, basename3(cur.file));
     await moveFileDurable(cur.file, dest);
     this.files.delete(cur.file);
     this.removeOwner(cur.id, cur.file);
@@ -8626,6 +8637,171 @@ var Store = class {
     this.setEntry(dest, moved);
     return moved;
   }
+  async writeRecord(file, rec, extra) {
+    const text2 = serializeMemory(rec, extra);
+    await writeFileAtomic(file, text2);
+    const st = statSync3(file);
+    const mem2 = storedMemory(rec, file, st.size, st.mtimeMs, extra);
+    this.setEntry(file, mem2);
+    return mem2;
+  }
+  async freeName(dir, name) {
+    let candidate = join10(dir, name);
+    for (let n = 2; this.files.has(candidate) || lstatSync5(candidate, { throwIfNoEntry: false }); n++) {
+      candidate = join10(dir, name.replace(/\.md$/, `-${n}.md`));
+    }
+    return candidate;
+  }
+  /** Writes a new record (a tombstone goes straight into .tombstones/); `extra` as in the file format. */
+  async create(rec, extra = []) {
+    return this.locked(async () => {
+      const dir = rec.removed !== void 0 ? this.tombDir : this.dir;
+      await ensureDir(this.dir);
+      await ensureDir(dir);
+      const file = await this.freeName(dir, fileNameFor(rec, this.nameText));
+      return this.writeRecord(file, rec, extra);
+    });
+  }
+  /**
+   * Read-modify-write of one record under the lock. `mutate` sees the record as it is on disk
+   * now and returns the new record (or throws to abort: nothing is written).
+   */
+  async modify(id, mutate) {
+    return this.locked(async () => {
+      const cur = await this.fresh(id);
+      if (!cur) throw new NotFoundError(`no memory with id ${id}`);
+      if (cur.note !== void 0) throw new ConflictError(`${id} is the note ${cur.note}: change it with the memory tool`);
+      const next2 = await mutate(cur);
+      if (next2.id !== cur.id) throw new ConflictError(`a write-back may not change the id of ${cur.id}`);
+      const wantTomb = next2.removed !== void 0;
+      const targetDir = wantTomb ? this.tombDir : this.dir;
+      if (targetDir === this.tombDir && dirname5(cur.file) !== targetDir && !await this.tombDirUsable()) {
+        throw new ConflictError(`cannot remove ${id}: ${this.tombDir} is not a real directory (a symbolic link or a file); cairn does not follow links out of the store, so replace it with a directory`);
+      }
+      const written = await this.writeRecord(cur.file, next2, cur.extra);
+      if (dirname5(cur.file) === targetDir) return written;
+      await ensureDir(targetDir);
+      const dest = await this.freeName(targetDir, basename3(cur.file));
+      await moveFileDurable(cur.file, dest);
+      this.files.delete(cur.file);
+      this.removeOwner(id, cur.file);
+      const moved = storedMemory(written, dest, written.size, written.mtimeMs, written.extra);
+      this.setEntry(dest, moved);
+      return moved;
+    });
+  }
+  // ---- notes (the memory tool's files; paths are checked to lie in the notes area by core/notes) ----
+  /** The note at `file` as on disk now (under the lock): its text, or null when there is none. */
+  async noteText(file) {
+    const st = await fsp6.lstat(file).catch(() => null);
+    if (!st) return null;
+    if (!st.isFile()) throw new ConflictError(`${file} is not a regular file`);
+    const text2 = await fsp6.readFile(file, "utf8");
+    this.refreshOne(file, st.size, st.mtimeMs, void 0);
+    return text2;
+  }
+  async noteWritten(file) {
+    const st = await fsp6.stat(file);
+    this.refreshOne(file, st.size, st.mtimeMs, void 0);
+    const m = memOf(this.files.get(file));
+    if (!m) throw new ConflictError(`${file} was written but cannot be read back as a note`);
+    return m;
+  }
+  /**
+   * Read-modify-write of one note under the lock: `edit` sees the text on disk now (null: no such
+   * file) and returns the new text, or throws to abort (nothing is written). Atomic like every write.
+   */
+  async editNote(file, edit) {
+    if (this.noteRel(file) === null) throw new ConflictError(`${file} is not in the notes area`);
+    return this.locked(async () => {
+      const next2 = await edit(await this.noteText(file));
+      await ensureDir(dirname5(file));
+      await writeFileAtomic(file, next2);
+      return this.noteWritten(file);
+    });
+  }
+  /**
+   * Moves the notes at `files` to .tombstones/: for each, a tombstone record (built by `tomb` from
+   * the note as on disk now, carrying its path and exact text) is written first, then the note is
+   * unlinked, so a crash in between leaves both, never neither. Returns the tombstones.
+   */
+  async removeNotes(files, tomb) {
+    return this.locked(async () => {
+      if (!await this.tombDirUsable()) throw new ConflictError(`cannot delete: ${this.tombDir} is not a real directory (a symbolic link or a file); cairn does not follow links out of the store, so replace it with a directory`);
+      const out2 = [];
+      for (const file of files) {
+        const text2 = await this.noteText(file);
+        const note = memOf(this.files.get(file));
+        if (text2 === null || !note || note.note === void 0) continue;
+        await ensureDir(this.tombDir);
+        const dest = await this.freeName(this.tombDir, `${basename3(file).replace(/[^A-Za-z0-9._-]+/g, "-").replace(/\.md$/, "")}-note.md`);
+        out2.push(await this.writeRecord(dest, tomb(note), noteTombExtra(note.note, text2)));
+        await fsp6.unlink(file);
+        await fsyncDir(dirname5(file));
+        this.dropPath(file);
+      }
+      return out2;
+    });
+  }
+  /**
+   * Renames a note file or a folder of notes; never overwrites: a file is linked to its new name
+   * (fails if the name exists) and then unlinked; a folder is renamed after a check under the lock.
+   */
+  async renameNote(from, to) {
+    if (this.noteRel(to) === null) throw new ConflictError(`${to} is not in the notes area`);
+    await this.locked(async () => {
+      const st = await fsp6.lstat(from);
+      await ensureDir(dirname5(to));
+      if (st.isFile()) {
+        await fsp6.link(from, to);
+        await fsp6.unlink(from);
+      } else {
+        if (await fsp6.lstat(to).catch(() => null)) throw Object.assign(new Error(`${to} exists`), { code: "EEXIST" });
+        await fsp6.rename(from, to);
+      }
+      await fsyncDir(dirname5(to));
+      if (dirname5(from) !== dirname5(to)) await fsyncDir(dirname5(from));
+      await this.syncNotes();
+    });
+  }
+  /** Puts a deleted note back (its tombstone `id`) at `file`, which must be free; drops the tombstone. */
+  async restoreNote(id, file, text2) {
+    if (this.noteRel(file) === null) throw new ConflictError(`${file} is not in the notes area`);
+    return this.locked(async () => {
+      const t = await this.fresh(id);
+      if (!t || !t.tombstoned) throw new NotFoundError(`no removed memory with id ${id}`);
+      if (await fsp6.lstat(file).catch(() => null)) throw new ConflictError(`cannot restore ${id}: its path now holds another file; rename that one first`);
+      await ensureDir(dirname5(file));
+      await writeFileAtomic(file, text2);
+      const note = await this.noteWritten(file);
+      await fsp6.rm(t.file, { force: true });
+      this.dropPath(t.file);
+      return note;
+    });
+  }
+  /** Permanently deletes tombstone files (the only hard delete). */
+  async purgeTombstones(ids2) {
+    return this.locked(async () => {
+      const done = [];
+      for (const id of ids2) {
+        const t = await this.fresh(id);
+        if (!t || !t.tombstoned) continue;
+        await fsp6.rm(t.file, { force: true });
+        this.dropPath(t.file);
+        done.push(id);
+      }
+      return done;
+    });
+  }
+};
+
+// server/src/core/store/store.ts
+function stripRecord(m) {
+  const { file, tombstoned, size: size2, mtimeMs, extra, idAssigned, note, ...rec } = m;
+  void file, void tombstoned, void size2, void mtimeMs, void extra, void idAssigned, void note;
+  return rec;
+}
+var Store = class extends StoreWriter {
   // ---- merging (memory_merge) ----------------------------------------------------------------
   //
   // Several files must change as one: the merged memory appears and its sources become
@@ -8651,7 +8827,7 @@ var Store = class {
   // the old set, from step 3 on the merged result; never both active, never neither.
   /** Where merge journals live (a dot directory: never listed as memories). */
   get mergeDir() {
-    return join9(this.dir, ".merges");
+    return join11(this.dir, ".merges");
   }
   /** Test hook: CAIRN_TEST_MERGE_STEP_DELAY_MS waits between the steps of a merge (crash tests). */
   async stepDelay() {
@@ -8678,8 +8854,8 @@ var Store = class {
       await ensureDir(this.tombDir);
       await ensureDir(this.mergeDir);
       const file = await this.freeName(this.dir, fileNameFor(rec, this.nameText));
-      const journal = join9(this.mergeDir, `${rec.id}.json`);
-      await writeFileAtomic(journal, `${JSON.stringify({ id: rec.id, file: basename2(file), sources: sourceIds })}
+      const journal = join11(this.mergeDir, `${rec.id}.json`);
+      await writeFileAtomic(journal, `${JSON.stringify({ id: rec.id, file: basename4(file), sources: sourceIds })}
 `);
       await this.stepDelay();
       await this.writeRecord(file, { ...rec, merging: [...sourceIds] }, []);
@@ -8691,7 +8867,7 @@ var Store = class {
       const done = { ...rec };
       delete done.merging;
       const merged = await this.writeRecord(file, done, []);
-      await fsp5.rm(journal, { force: true });
+      await fsp7.rm(journal, { force: true });
       await fsyncDir(this.mergeDir);
       return merged;
     });
@@ -8699,16 +8875,16 @@ var Store = class {
   /** Resolves interrupted merges (see above) under the lock. A read-only store never does. */
   async recoverMerges() {
     if (this.readOnly) return 0;
-    const pending = this.mergingById.size > 0 || (await fsp5.readdir(this.mergeDir).catch(() => [])).length > 0;
+    const pending = this.mergingById.size > 0 || (await fsp7.readdir(this.mergeDir).catch(() => [])).length > 0;
     if (!pending) return 0;
     return this.locked(() => this.recoverLocked());
   }
   async recoverLocked() {
     if (this.readOnly) return 0;
     const work = /* @__PURE__ */ new Map();
-    const names = await fsp5.readdir(this.mergeDir).catch(() => []);
+    const names = await fsp7.readdir(this.mergeDir).catch(() => []);
     for (const name of names) {
-      const p = join9(this.mergeDir, name);
+      const p = join11(this.mergeDir, name);
       if (isTempName(name)) {
         removeIfDeadTemp(this.mergeDir, name);
         continue;
@@ -8716,17 +8892,17 @@ var Store = class {
       if (!name.endsWith(".json")) continue;
       let j;
       try {
-        j = JSON.parse(await fsp5.readFile(p, "utf8"));
+        j = JSON.parse(await fsp7.readFile(p, "utf8"));
       } catch {
         j = {};
       }
       const ok = typeof j.id === "string" && Array.isArray(j.sources) && j.sources.every((x) => typeof x === "string");
       if (!ok) {
         this.warn(`removed ${p}: not a merge journal cairn can read`);
-        await fsp5.rm(p, { force: true });
+        await fsp7.rm(p, { force: true });
         continue;
       }
-      work.set(j.id, { sources: j.sources, journal: p, ...typeof j.file === "string" ? { file: join9(this.dir, basename2(j.file)) } : {} });
+      work.set(j.id, { sources: j.sources, journal: p, ...typeof j.file === "string" ? { file: join11(this.dir, basename4(j.file)) } : {} });
     }
     for (const [id, m] of this.mergingById) {
       const w2 = work.get(id);
@@ -8736,7 +8912,7 @@ var Store = class {
     let n = 0;
     for (const [id, w2] of work) {
       await this.resolveMerge(id, w2.sources, w2.file);
-      if (w2.journal) await fsp5.rm(w2.journal, { force: true });
+      if (w2.journal) await fsp7.rm(w2.journal, { force: true });
       n++;
     }
     if (names.length > 0) await fsyncDir(this.mergeDir).catch(() => void 0);
@@ -8744,7 +8920,7 @@ var Store = class {
   }
   async resolveMerge(id, sourceIds, file) {
     if (file) {
-      const st = await fsp5.lstat(file).catch(() => null);
+      const st = await fsp7.lstat(file).catch(() => null);
       if (st?.isFile()) this.refreshOne(file, st.size, st.mtimeMs, void 0);
       else if (this.files.has(file)) this.dropPath(file);
     }
@@ -8772,174 +8948,13 @@ var Store = class {
       await this.moveRecord(s2, rec);
     }
     if (merged?.merging) {
-      await fsp5.rm(merged.file, { force: true });
-      await fsyncDir(dirname4(merged.file));
+      await fsp7.rm(merged.file, { force: true });
+      await fsyncDir(dirname6(merged.file));
       this.dropPath(merged.file);
       this.warn(`rolled back the interrupted merge into ${id}: its sources are active again`);
     }
   }
-  async writeRecord(file, rec, extra) {
-    const text2 = serializeMemory(rec, extra);
-    await writeFileAtomic(file, text2);
-    const st = statSync3(file);
-    const mem2 = storedMemory(rec, file, st.size, st.mtimeMs, extra);
-    this.setEntry(file, mem2);
-    return mem2;
-  }
-  async freeName(dir, name) {
-    let candidate = join9(dir, name);
-    for (let n = 2; this.files.has(candidate) || lstatSync5(candidate, { throwIfNoEntry: false }); n++) {
-      candidate = join9(dir, name.replace(/\.md$/, `-${n}.md`));
-    }
-    return candidate;
-  }
-  /** Writes a new record (a tombstone goes straight into .tombstones/); `extra` as in the file format. */
-  async create(rec, extra = []) {
-    return this.locked(async () => {
-      const dir = rec.removed !== void 0 ? this.tombDir : this.dir;
-      await ensureDir(this.dir);
-      await ensureDir(dir);
-      const file = await this.freeName(dir, fileNameFor(rec, this.nameText));
-      return this.writeRecord(file, rec, extra);
-    });
-  }
-  /**
-   * Read-modify-write of one record under the lock. `mutate` sees the record as it is on disk
-   * now and returns the new record (or throws to abort: nothing is written).
-   */
-  async modify(id, mutate) {
-    return this.locked(async () => {
-      const cur = await this.fresh(id);
-      if (!cur) throw new NotFoundError(`no memory with id ${id}`);
-      if (cur.note !== void 0) throw new ConflictError(`${id} is the note ${cur.note}: change it with the memory tool`);
-      const next2 = await mutate(cur);
-      if (next2.id !== cur.id) throw new ConflictError(`a write-back may not change the id of ${cur.id}`);
-      const wantTomb = next2.removed !== void 0;
-      const targetDir = wantTomb ? this.tombDir : this.dir;
-      if (targetDir === this.tombDir && dirname4(cur.file) !== targetDir && !await this.tombDirUsable()) {
-        throw new ConflictError(`cannot remove ${id}: ${this.tombDir} is not a real directory (a symbolic link or a file); cairn does not follow links out of the store, so replace it with a directory`);
-      }
-      const written = await this.writeRecord(cur.file, next2, cur.extra);
-      if (dirname4(cur.file) === targetDir) return written;
-      await ensureDir(targetDir);
-      const dest = await this.freeName(targetDir, basename2(cur.file));
-      await moveFileDurable(cur.file, dest);
-      this.files.delete(cur.file);
-      this.removeOwner(id, cur.file);
-      const moved = storedMemory(written, dest, written.size, written.mtimeMs, written.extra);
-      this.setEntry(dest, moved);
-      return moved;
-    });
-  }
-  // ---- notes (the memory tool's files; paths are checked to lie in the notes area by core/notes) ----
-  /** The note at `file` as on disk now (under the lock): its text, or null when there is none. */
-  async noteText(file) {
-    const st = await fsp5.lstat(file).catch(() => null);
-    if (!st) return null;
-    if (!st.isFile()) throw new ConflictError(`${file} is not a regular file`);
-    const text2 = await fsp5.readFile(file, "utf8");
-    this.refreshOne(file, st.size, st.mtimeMs, void 0);
-    return text2;
-  }
-  async noteWritten(file) {
-    const st = await fsp5.stat(file);
-    this.refreshOne(file, st.size, st.mtimeMs, void 0);
-    const m = memOf(this.files.get(file));
-    if (!m) throw new ConflictError(`${file} was written but cannot be read back as a note`);
-    return m;
-  }
-  /**
-   * Read-modify-write of one note under the lock: `edit` sees the text on disk now (null: no such
-   * file) and returns the new text, or throws to abort (nothing is written). Atomic like every write.
-   */
-  async editNote(file, edit) {
-    if (this.noteRel(file) === null) throw new ConflictError(`${file} is not in the notes area`);
-    return this.locked(async () => {
-      const next2 = await edit(await this.noteText(file));
-      await ensureDir(dirname4(file));
-      await writeFileAtomic(file, next2);
-      return this.noteWritten(file);
-    });
-  }
-  /**
-   * Moves the notes at `files` to .tombstones/: for each, a tombstone record (built by `tomb` from
-   * the note as on disk now, carrying its path and exact text) is written first, then the note is
-   * unlinked, so a crash in between leaves both, never neither. Returns the tombstones.
-   */
-  async removeNotes(files, tomb) {
-    return this.locked(async () => {
-      if (!await this.tombDirUsable()) throw new ConflictError(`cannot delete: ${this.tombDir} is not a real directory (a symbolic link or a file); cairn does not follow links out of the store, so replace it with a directory`);
-      const out2 = [];
-      for (const file of files) {
-        const text2 = await this.noteText(file);
-        const note = memOf(this.files.get(file));
-        if (text2 === null || !note || note.note === void 0) continue;
-        await ensureDir(this.tombDir);
-        const dest = await this.freeName(this.tombDir, `${basename2(file).replace(/[^A-Za-z0-9._-]+/g, "-").replace(/\.md$/, "")}-note.md`);
-        out2.push(await this.writeRecord(dest, tomb(note), noteTombExtra(note.note, text2)));
-        await fsp5.unlink(file);
-        await fsyncDir(dirname4(file));
-        this.dropPath(file);
-      }
-      return out2;
-    });
-  }
-  /**
-   * Renames a note file or a folder of notes; never overwrites: a file is linked to its new name
-   * (fails if the name exists) and then unlinked; a folder is renamed after a check under the lock.
-   */
-  async renameNote(from, to) {
-    if (this.noteRel(to) === null) throw new ConflictError(`${to} is not in the notes area`);
-    await this.locked(async () => {
-      const st = await fsp5.lstat(from);
-      await ensureDir(dirname4(to));
-      if (st.isFile()) {
-        await fsp5.link(from, to);
-        await fsp5.unlink(from);
-      } else {
-        if (await fsp5.lstat(to).catch(() => null)) throw Object.assign(new Error(`${to} exists`), { code: "EEXIST" });
-        await fsp5.rename(from, to);
-      }
-      await fsyncDir(dirname4(to));
-      if (dirname4(from) !== dirname4(to)) await fsyncDir(dirname4(from));
-      await this.syncNotes();
-    });
-  }
-  /** Puts a deleted note back (its tombstone `id`) at `file`, which must be free; drops the tombstone. */
-  async restoreNote(id, file, text2) {
-    if (this.noteRel(file) === null) throw new ConflictError(`${file} is not in the notes area`);
-    return this.locked(async () => {
-      const t = await this.fresh(id);
-      if (!t || !t.tombstoned) throw new NotFoundError(`no removed memory with id ${id}`);
-      if (await fsp5.lstat(file).catch(() => null)) throw new ConflictError(`cannot restore ${id}: its path now holds another file; rename that one first`);
-      await ensureDir(dirname4(file));
-      await writeFileAtomic(file, text2);
-      const note = await this.noteWritten(file);
-      await fsp5.rm(t.file, { force: true });
-      this.dropPath(t.file);
-      return note;
-    });
-  }
-  /** Permanently deletes tombstone files (the only hard delete). */
-  async purgeTombstones(ids2) {
-    return this.locked(async () => {
-      const done = [];
-      for (const id of ids2) {
-        const t = await this.fresh(id);
-        if (!t || !t.tombstoned) continue;
-        await fsp5.rm(t.file, { force: true });
-        this.dropPath(t.file);
-        done.push(id);
-      }
-      return done;
-    });
-  }
 };
-async function nextText(texts) {
-  const r = await texts.next();
-  if (r.done) throw new Error("the read-ahead ended before its last file");
-  return r.value;
-}
 
 // server/src/core/trust/gates/entropy.ts
 function shannonEntropy(s2) {
@@ -9262,7 +9277,7 @@ function detectSecrets(text2) {
 
 // server/src/core/index/live.ts
 import { existsSync as existsSync2 } from "node:fs";
-import { join as join13 } from "node:path";
+import { join as join15 } from "node:path";
 
 // server/src/core/index/checksum.ts
 import { createHash as createHash2 } from "node:crypto";
@@ -9305,7 +9320,7 @@ function checksumFor(slot) {
 
 // server/src/core/index/cache.ts
 import { closeSync as closeSync3, constants as constants2, fstatSync, openSync as openSync3, readdirSync as readdirSync3, readSync, renameSync as renameSync2, rmSync as rmSync5, writeSync as writeSync3 } from "node:fs";
-import { join as join10 } from "node:path";
+import { join as join12 } from "node:path";
 
 // server/src/core/index/stem.ts
 var STEMMER_VERSION = 2;
@@ -9578,7 +9593,7 @@ var LEN_AT = 48;
 var JSON_AT = 52;
 var CHUNK = 2e3;
 function cachePath(storeDir) {
-  return join10(storeDir, CACHE_DIR, CACHE_FILE);
+  return join12(storeDir, CACHE_DIR, CACHE_FILE);
 }
 var LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 function* chunksOf(xs) {
@@ -9808,7 +9823,7 @@ function decodeFrom(read, size2, revive) {
   return { records, terms, entries };
 }
 function readCacheId(storeDir) {
-  if (!isOwnDirSync(join10(storeDir, CACHE_DIR))) return null;
+  if (!isOwnDirSync(join12(storeDir, CACHE_DIR))) return null;
   let fd;
   try {
     fd = openSync3(cachePath(storeDir), constants2.O_RDONLY | constants2.O_NOFOLLOW);
@@ -9831,7 +9846,7 @@ function readCacheId(storeDir) {
   }
 }
 function readCache(storeDir, onReject, revive) {
-  if (!isOwnDirSync(join10(storeDir, CACHE_DIR))) return null;
+  if (!isOwnDirSync(join12(storeDir, CACHE_DIR))) return null;
   let fd;
   try {
     fd = openSync3(cachePath(storeDir), constants2.O_RDONLY | constants2.O_NOFOLLOW);
@@ -9866,11 +9881,11 @@ function removeDeadTemps(dir) {
   }
   for (const n of names) {
     const m = /^search-index\.bin\.(\d+)\.[0-9a-z]+\.tmp$/.exec(n);
-    if (m && Number(m[1]) !== process.pid && !pidAlive(Number(m[1]))) rmSync5(join10(dir, n), { force: true });
+    if (m && Number(m[1]) !== process.pid && !pidAlive(Number(m[1]))) rmSync5(join12(dir, n), { force: true });
   }
 }
 async function writeCache(storeDir, c, pause3) {
-  const dir = join10(storeDir, CACHE_DIR);
+  const dir = join12(storeDir, CACHE_DIR);
   ensureOwnDirSync(dir);
   removeDeadTemps(dir);
   const target = cachePath(storeDir);
@@ -9907,7 +9922,7 @@ async function writeCache(storeDir, c, pause3) {
 
 // server/src/core/store/freshness.ts
 import { readdirSync as readdirSync4, statSync as statSync4, watch } from "node:fs";
-import { dirname as dirname5, join as join11 } from "node:path";
+import { dirname as dirname7, join as join13 } from "node:path";
 var FULL_SYNC_INTERVAL_MS = 500;
 var DIR_DIFF_INTERVAL_MS = 1e3;
 var DRAIN_DELAY_MS = 25;
@@ -10057,9 +10072,9 @@ var Freshness = class {
       names = [];
     }
     const onDisk = /* @__PURE__ */ new Set();
-    for (const n of names) if (isMemoryName(n)) onDisk.add(join11(dir, n));
+    for (const n of names) if (isMemoryName(n)) onDisk.add(join13(dir, n));
     const known = this.store.fileStats();
-    for (const p of known.keys()) if (dirname5(p) === dir && !onDisk.has(p)) this.pending.add(p);
+    for (const p of known.keys()) if (dirname7(p) === dir && !onDisk.has(p)) this.pending.add(p);
     for (const p of onDisk) if (!known.has(p)) this.pending.add(p);
   }
   ensureWatch(dir) {
@@ -10094,8 +10109,8 @@ var Freshness = class {
     else if (dir === this.store.notesDir) this.notesDirty = true;
     else {
       const n = name.toString();
-      this.absent.delete(join11(dir, n));
-      if (isMemoryName(n)) this.pending.add(join11(dir, n));
+      this.absent.delete(join13(dir, n));
+      if (isMemoryName(n)) this.pending.add(join13(dir, n));
       else if (dir === this.store.dir && n === ".tombstones") this.ensureWatch(this.store.tombDir);
       else if (dir === this.store.dir && n === "notes") {
         this.ensureWatch(this.store.notesDir);
@@ -10142,7 +10157,7 @@ function collectGarbage() {
 
 // server/src/core/index/overviewCache.ts
 import { closeSync as closeSync4, constants as constants3, fstatSync as fstatSync2, openSync as openSync4, readSync as readSync2, renameSync as renameSync3, rmSync as rmSync6, writeFileSync as writeFileSync2 } from "node:fs";
-import { join as join12 } from "node:path";
+import { join as join14 } from "node:path";
 var OVERVIEW_FILE = "overview.json";
 var FORMAT2 = 1;
 var MAX_BYTES = 64 << 20;
@@ -10158,9 +10173,9 @@ function overviewGroups(records, repoKey) {
   return [...at2.values()];
 }
 function writeOverview(storeDir, cacheId, groups) {
-  const dir = join12(storeDir, CACHE_DIR);
+  const dir = join14(storeDir, CACHE_DIR);
   ensureOwnDirSync(dir);
-  const target = join12(dir, OVERVIEW_FILE);
+  const target = join14(dir, OVERVIEW_FILE);
   const tmp = `${target}.${process.pid}.${Date.now().toString(36)}.tmp`;
   const body = { format: FORMAT2, cache: cacheId, dir: storeDir, groups };
   try {
@@ -10173,12 +10188,12 @@ function writeOverview(storeDir, cacheId, groups) {
 }
 var isText = (v) => typeof v === "string";
 function readOverview(storeDir) {
-  if (!isOwnDirSync(join12(storeDir, CACHE_DIR))) return null;
+  if (!isOwnDirSync(join14(storeDir, CACHE_DIR))) return null;
   const cacheId = readCacheId(storeDir);
   if (cacheId === null) return null;
   let fd;
   try {
-    fd = openSync4(join12(storeDir, CACHE_DIR, OVERVIEW_FILE), constants3.O_RDONLY | constants3.O_NOFOLLOW);
+    fd = openSync4(join14(storeDir, CACHE_DIR, OVERVIEW_FILE), constants3.O_RDONLY | constants3.O_NOFOLLOW);
   } catch {
     return null;
   }
@@ -11990,7 +12005,7 @@ var LiveIndex = class {
     if (this.opts.watch) {
       if (existsSync2(this.store.dir)) {
         try {
-          ensureOwnDirSync(join13(this.store.dir, CACHE_DIR));
+          ensureOwnDirSync(join15(this.store.dir, CACHE_DIR));
         } catch {
         }
       }
@@ -12983,7 +12998,7 @@ function simdKernels(bytes) {
 
 // server/src/core/index/vectorCache.ts
 import { closeSync as closeSync5, constants as constants4, fchmodSync as fchmodSync2, fstatSync as fstatSync3, openSync as openSync5, readSync as readSync3, renameSync as renameSync4, rmSync as rmSync7, writeSync as writeSync4 } from "node:fs";
-import { join as join14 } from "node:path";
+import { join as join16 } from "node:path";
 var VECTOR_FILE = "vectors.bin";
 var MAGIC2 = "CAIRNVEC";
 var FORMAT3 = 2;
@@ -13008,7 +13023,7 @@ function rowFinder(v) {
   };
 }
 function vectorCachePath(storeDir) {
-  return join14(storeDir, ".cache", VECTOR_FILE);
+  return join16(storeDir, ".cache", VECTOR_FILE);
 }
 function layoutOf(head, size2) {
   if (size2 < 52 || head.length < 52 || head.toString("latin1", 0, 8) !== MAGIC2) return "not a vector cache";
@@ -13113,7 +13128,7 @@ function openVectors(size2, readAt, close) {
   };
 }
 function readVectors(storeDir, warn) {
-  if (!isOwnDirSync(join14(storeDir, ".cache"))) return null;
+  if (!isOwnDirSync(join16(storeDir, ".cache"))) return null;
   let fd;
   try {
     fd = openSync5(vectorCachePath(storeDir), constants4.O_RDONLY | constants4.O_NOFOLLOW);
@@ -13153,7 +13168,7 @@ function copyRowsFrom(a, at2, from, to, out2) {
 }
 var WRITE_ROWS = 4096;
 async function writeVectorSource(storeDir, v) {
-  ensureOwnDirSync(join14(storeDir, ".cache"));
+  ensureOwnDirSync(join16(storeDir, ".cache"));
   const target = vectorCachePath(storeDir);
   const count = v.count;
   let keysBytes = Math.max(0, count - 1);
@@ -13227,7 +13242,7 @@ async function writeVectorSource(storeDir, v) {
     rmSync7(tmp, { force: true });
     throw err;
   }
-  await fsyncDir(join14(storeDir, ".cache"));
+  await fsyncDir(join16(storeDir, ".cache"));
 }
 
 // server/src/core/index/vectors.ts
@@ -14680,7 +14695,7 @@ import { homedir as homedir3 } from "node:os";
 // server/src/core/trust/signals/citedPaths.ts
 import { existsSync as existsSync4, statSync as statSync5 } from "node:fs";
 import { homedir as homedir2 } from "node:os";
-import { isAbsolute as isAbsolute3, join as join15, resolve as resolve3 } from "node:path";
+import { isAbsolute as isAbsolute3, join as join17, resolve as resolve3 } from "node:path";
 var MAX_CITED_PATHS = 8;
 var PLACEHOLDER_SEGMENT = /^(?:foo|bar|baz|qux|quux|foobar|example|examples?-\w+|dummy|placeholder|xxx+|some(?:where|thing)?|your[-_\w]*)(?:\.\w+)?$/i;
 var ROUTE_ROOT = /^(?:api|v\d+|graphql|rest|rpc|auth|oauth2?|login|logout|signin|signup|callback|webhooks?|health|healthz|metrics|status|admin)$/i;
@@ -14774,7 +14789,7 @@ function extractCitedPaths(body, max = MAX_CITED_PATHS) {
   return out2;
 }
 function resolveCitedPath(p, ctx) {
-  if (p.startsWith("~/")) return join15(ctx.home ?? homedir2(), p.slice(2));
+  if (p.startsWith("~/")) return join17(ctx.home ?? homedir2(), p.slice(2));
   if (/^[A-Za-z]:[\\/]/.test(p)) return process.platform === "win32" ? p : null;
   if (isAbsolute3(p)) return p;
   return ctx.relativeRoot ? resolve3(ctx.relativeRoot, p) : null;
@@ -14802,12 +14817,12 @@ function isDirectory(dir) {
 // server/src/core/trust/signals/commitDrift.ts
 import { execFile as execFile2 } from "node:child_process";
 import { readFileSync as readFileSync7, statSync as statSync6 } from "node:fs";
-import { isAbsolute as isAbsolute4, join as join16, resolve as resolve4 } from "node:path";
+import { isAbsolute as isAbsolute4, join as join18, resolve as resolve4 } from "node:path";
 var GIT_TIMEOUT_MS2 = 2e3;
 var MAX_BUFFER = 64 * 1024 * 1024;
 function gitDirs(root) {
   try {
-    const dotGit = join16(root, ".git");
+    const dotGit = join18(root, ".git");
     let gitDir = dotGit;
     if (!statSync6(dotGit).isDirectory()) {
       const m = /^gitdir:\s*(.+)$/m.exec(readFileSync7(dotGit, "utf8"));
@@ -14816,7 +14831,7 @@ function gitDirs(root) {
     }
     let commonDir = gitDir;
     try {
-      const c = readFileSync7(join16(gitDir, "commondir"), "utf8").trim();
+      const c = readFileSync7(join18(gitDir, "commondir"), "utf8").trim();
       commonDir = isAbsolute4(c) ? c : resolve4(gitDir, c);
     } catch {
     }
@@ -14839,18 +14854,18 @@ function readHeadSha(root) {
   const dirs = gitDirs(root);
   if (!dirs) return null;
   try {
-    const head = readFileSync7(join16(dirs.gitDir, "HEAD"), "utf8").trim();
+    const head = readFileSync7(join18(dirs.gitDir, "HEAD"), "utf8").trim();
     if (/^[0-9a-f]{40,64}$/.test(head)) return head;
     const ref2 = /^ref:\s*(\S+)$/.exec(head)?.[1];
     if (!ref2) return null;
     for (const dir of [dirs.gitDir, dirs.commonDir]) {
       try {
-        const sha = readFileSync7(join16(dir, ref2), "utf8").trim();
+        const sha = readFileSync7(join18(dir, ref2), "utf8").trim();
         if (/^[0-9a-f]{40,64}$/.test(sha)) return sha;
       } catch {
       }
     }
-    const packed = readFileSync7(join16(dirs.commonDir, "packed-refs"), "utf8");
+    const packed = readFileSync7(join18(dirs.commonDir, "packed-refs"), "utf8");
     for (const line of packed.split("\n")) {
       const [sha, name] = line.split(" ");
       if (name === ref2 && sha && /^[0-9a-f]{40,64}$/.test(sha)) return sha;
@@ -15149,7 +15164,7 @@ function checkNote(v, arg, required) {
 
 // server/src/core/curation/events.ts
 import { closeSync as closeSync7, existsSync as existsSync6, fstatSync as fstatSync4, openSync as openSync7, writeSync as writeSync6, constants as constants5 } from "node:fs";
-import { join as join18 } from "node:path";
+import { join as join20 } from "node:path";
 
 // server/src/core/curation/archives.ts
 import {
@@ -15165,7 +15180,7 @@ import {
   writeSync as writeSync5,
   existsSync as existsSync5
 } from "node:fs";
-import { join as join17 } from "node:path";
+import { join as join19 } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { randomBytes as randomBytes4 } from "node:crypto";
 var ACTIVE_LOG = ".events.jsonl";
@@ -15182,7 +15197,7 @@ function stampTime(stamp2) {
   return Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], +m[6], +m[7]);
 }
 function withTryLock(dir, fn) {
-  const file = join17(dir, LOCK);
+  const file = join19(dir, LOCK);
   let fd;
   try {
     fd = openSync6(file, "wx", 384);
@@ -15209,7 +15224,7 @@ function withTryLock(dir, fn) {
 }
 function rotateActive(dir, maxBytes, now) {
   return withTryLock(dir, () => {
-    const active = join17(dir, ACTIVE_LOG);
+    const active = join19(dir, ACTIVE_LOG);
     let size2;
     try {
       size2 = statSync7(active).size;
@@ -15218,9 +15233,9 @@ function rotateActive(dir, maxBytes, now) {
     }
     if (size2 <= maxBytes) return null;
     const stamp2 = archiveStamp(now());
-    let target = join17(dir, `.events-${stamp2}.jsonl`);
+    let target = join19(dir, `.events-${stamp2}.jsonl`);
     for (let n = 1; existsSync5(target) || existsSync5(`${target}.gz`); n++) {
-      target = join17(dir, `.events-${stamp2}-${n}.jsonl`);
+      target = join19(dir, `.events-${stamp2}-${n}.jsonl`);
     }
     renameSync5(active, target);
     return target;
@@ -15233,7 +15248,7 @@ function compressArchives(dir, opts) {
     for (const name of names) {
       const m = ARCHIVE_RE.exec(name);
       if (!m || m[3]) continue;
-      const plain = join17(dir, name);
+      const plain = join19(dir, name);
       const gz = `${plain}.gz`;
       if (names.has(`${name}.gz`)) {
         rmSync8(plain, { force: true });
@@ -15245,7 +15260,7 @@ function compressArchives(dir, opts) {
       const quiet = Math.min(now - rotatedAt, Date.now() - st.mtimeMs);
       if (opts.graceMs > 0 && quiet < opts.graceMs) continue;
       const data = gzipSync(readFileSync8(plain));
-      const tmp = join17(dir, `.${name}.gz.${process.pid}.${randomBytes4(4).toString("hex")}.tmp`);
+      const tmp = join19(dir, `.${name}.gz.${process.pid}.${randomBytes4(4).toString("hex")}.tmp`);
       const fd = openSync6(tmp, "wx", 384);
       try {
         writeSync5(fd, data);
@@ -15269,7 +15284,7 @@ function listLogFiles(dir, listed) {
   }
   names = names.filter((n) => {
     try {
-      return lstatSync6(join17(dir, n)).isFile();
+      return lstatSync6(join19(dir, n)).isFile();
     } catch {
       return false;
     }
@@ -15282,8 +15297,8 @@ function listLogFiles(dir, listed) {
     archives.push({ name, stamp: m[1], n: Number(m[2] ?? 0) });
   }
   archives.sort((a, b) => a.stamp < b.stamp ? -1 : a.stamp > b.stamp ? 1 : a.n - b.n);
-  const out2 = archives.map(({ name, stamp: stamp2 }) => ({ file: join17(dir, name), compressed: name.endsWith(".gz"), rotatedAt: stampTime(stamp2) }));
-  if (present.has(ACTIVE_LOG)) out2.push({ file: join17(dir, ACTIVE_LOG), compressed: false, rotatedAt: null });
+  const out2 = archives.map(({ name, stamp: stamp2 }) => ({ file: join19(dir, name), compressed: name.endsWith(".gz"), rotatedAt: stampTime(stamp2) }));
+  if (present.has(ACTIVE_LOG)) out2.push({ file: join19(dir, ACTIVE_LOG), compressed: false, rotatedAt: null });
   return out2;
 }
 function isEvent(v) {
@@ -15344,7 +15359,7 @@ var EventLog = class {
   compressTimer;
   constructor(opts) {
     this.dir = opts.dir;
-    this.file = join18(opts.dir, ACTIVE_LOG);
+    this.file = join20(opts.dir, ACTIVE_LOG);
     this.session = opts.session;
     this.enabled = opts.enabled ?? true;
     this.maxBytes = opts.maxBytes ?? 1e7;
@@ -15439,13 +15454,13 @@ var EventLog = class {
 };
 
 // server/src/core/sync/conflicts.ts
-import { promises as fsp7 } from "node:fs";
-import { join as join20 } from "node:path";
+import { promises as fsp9 } from "node:fs";
+import { join as join22 } from "node:path";
 
 // server/src/core/sync/repo.ts
-import { promises as fsp6, existsSync as existsSync7, readFileSync as readFileSync9 } from "node:fs";
+import { promises as fsp8, existsSync as existsSync7, readFileSync as readFileSync9 } from "node:fs";
 import { tmpdir, hostname as hostname2 } from "node:os";
-import { basename as basename3, dirname as dirname6, join as join19 } from "node:path";
+import { basename as basename5, dirname as dirname8, join as join21 } from "node:path";
 
 // server/src/core/sync/git.ts
 import { spawn } from "node:child_process";
@@ -15870,8 +15885,8 @@ async function mergeTrees(dir, base, ours, theirs) {
     const { merged, conflict } = mergeMemory(b?.mem ?? null, o.mem, t.mem);
     const text2 = Buffer.from(serializeMemory(merged.record, merged.extra));
     const wantDir = merged.record.removed !== void 0 ? TOMB : "";
-    const inDir = (v) => (dirname6(v.path) === "." ? "" : dirname6(v.path)) === wantDir;
-    let target = inDir(o) ? o.path : inDir(t) ? t.path : (wantDir ? `${wantDir}/` : "") + basename3(o.path);
+    const inDir = (v) => (dirname8(v.path) === "." ? "" : dirname8(v.path)) === wantDir;
+    let target = inDir(o) ? o.path : inDir(t) ? t.path : (wantDir ? `${wantDir}/` : "") + basename5(o.path);
     if (target !== o.path && target !== t.path && present.has(target)) target = target.replace(/\.md$/, `-${id.slice(-6).toLowerCase()}.md`);
     if (o.path !== target) put(o.path, null);
     put(target, text2);
@@ -15913,14 +15928,14 @@ async function mergeTrees(dir, base, ours, theirs) {
 }
 async function textMerge(ours, base, theirs) {
   if (ours.includes(0) || theirs.includes(0) || base.includes(0)) return null;
-  const tmp = await fsp6.mkdtemp(join19(tmpdir(), "cairn-merge-"));
+  const tmp = await fsp8.mkdtemp(join21(tmpdir(), "cairn-merge-"));
   try {
-    const [o, b, t] = ["ours", "base", "theirs"].map((n) => join19(tmp, n));
-    await Promise.all([fsp6.writeFile(o, ours), fsp6.writeFile(b, base), fsp6.writeFile(t, theirs)]);
+    const [o, b, t] = ["ours", "base", "theirs"].map((n) => join21(tmp, n));
+    await Promise.all([fsp8.writeFile(o, ours), fsp8.writeFile(b, base), fsp8.writeFile(t, theirs)]);
     const r = await runGit(tmp, ["merge-file", "-p", o, b, t]);
     return r.code === 0 ? r.stdout : null;
   } finally {
-    await fsp6.rm(tmp, { recursive: true, force: true });
+    await fsp8.rm(tmp, { recursive: true, force: true });
   }
 }
 async function treeDiff(dir, from, to) {
@@ -15941,13 +15956,13 @@ async function applyChanges(dir, changes, warn) {
   const deletedById = /* @__PURE__ */ new Map();
   for (const p of deletes) {
     if (!isMemoryTreePath(p)) continue;
-    const mem2 = parseMem(await fsp6.readFile(join19(dir, ...p.split("/"))).catch(() => void 0));
+    const mem2 = parseMem(await fsp8.readFile(join21(dir, ...p.split("/"))).catch(() => void 0));
     if (mem2) deletedById.set(mem2.record.id, p);
   }
   const made = /* @__PURE__ */ new Set();
   const one = async ([p, data]) => {
-    const file = join19(dir, ...p.split("/"));
-    const parent = dirname6(file);
+    const file = join21(dir, ...p.split("/"));
+    const parent = dirname8(file);
     if (!made.has(parent)) {
       await ensureDir(parent);
       made.add(parent);
@@ -15956,9 +15971,9 @@ async function applyChanges(dir, changes, warn) {
     const from = id === void 0 ? void 0 : deletedById.get(id);
     if (from !== void 0 && deletes.has(from)) {
       deletes.delete(from);
-      const src = join19(dir, ...from.split("/"));
+      const src = join21(dir, ...from.split("/"));
       await writeFileAtomic(src, data);
-      await fsp6.rename(src, file);
+      await fsp8.rename(src, file);
     } else {
       await writeFileAtomic(file, data);
     }
@@ -15969,7 +15984,7 @@ async function applyChanges(dir, changes, warn) {
     while (next2 < writes.length) await one(writes[next2++]);
   }));
   for (const p of deletes) {
-    await fsp6.rm(join19(dir, ...p.split("/")), { force: true });
+    await fsp8.rm(join21(dir, ...p.split("/")), { force: true });
     n++;
   }
   return n;
@@ -15997,19 +16012,19 @@ async function dirtyPaths(dir) {
 
 // server/src/core/sync/conflicts.ts
 async function listConflicts(storeDir) {
-  const dir = join20(storeDir, CONFLICTS_DIR);
-  const names = await fsp7.readdir(dir).catch(() => []);
+  const dir = join22(storeDir, CONFLICTS_DIR);
+  const names = await fsp9.readdir(dir).catch(() => []);
   const memories = [];
   for (const n of names.sort()) {
     if (!n.endsWith(".json")) continue;
     try {
-      const doc = JSON.parse(await fsp7.readFile(join20(dir, n), "utf8"));
+      const doc = JSON.parse(await fsp9.readFile(join22(dir, n), "utf8"));
       if (typeof doc.id !== "string" || !doc.kept || !doc.other) continue;
       memories.push({ id: doc.id, kind: doc.kind, kept: doc.kept, other: doc.other, file: `${CONFLICTS_DIR}/${n}` });
     } catch {
     }
   }
-  const fileNames = await fsp7.readdir(join20(dir, "files")).catch(() => []);
+  const fileNames = await fsp9.readdir(join22(dir, "files")).catch(() => []);
   const files = fileNames.sort().map((n) => ({ file: `${CONFLICTS_DIR}/files/${n}` }));
   return { memories, files };
 }
@@ -16483,7 +16498,7 @@ function computeHealth(data, params = DEFAULT_HEALTH_PARAMS) {
 }
 
 // server/src/core/notes/commands.ts
-import { promises as fsp8 } from "node:fs";
+import { promises as fsp10 } from "node:fs";
 
 // server/src/core/trust/gates/dedup.ts
 var DUPLICATE_THRESHOLD = 0.75;
@@ -16957,7 +16972,7 @@ var MemoryToolError = class extends CairnError {
 
 // server/src/core/notes/paths.ts
 import { lstatSync as lstatSync7 } from "node:fs";
-import { join as join21, resolve as resolve5, sep as sep2 } from "node:path";
+import { join as join23, resolve as resolve5, sep as sep2 } from "node:path";
 var escapes = (p) => new MemoryToolError(`Path ${p} would escape /memories directory`);
 function decoded(p) {
   let cur = p;
@@ -16985,12 +17000,12 @@ function resolveMemoryPath(notesDir, path, arg = "path") {
   if (hidden !== void 0) throw new MemoryToolError(`Path ${path} names a hidden item (${hidden}): names starting with "." are not notes`);
   if (segs.some((s2) => s2.includes("\\"))) throw new MemoryToolError(`Path ${path} contains a backslash: separate folders with "/"`);
   const rel = segs.join("/");
-  const abs = rel === "" ? notesDir : join21(notesDir, ...segs);
+  const abs = rel === "" ? notesDir : join23(notesDir, ...segs);
   const root = resolve5(notesDir);
   if (resolve5(abs) !== root && !resolve5(abs).startsWith(root + sep2)) throw escapes(path);
   let cur = notesDir;
   for (const s2 of ["", ...segs]) {
-    cur = s2 === "" ? cur : join21(cur, s2);
+    cur = s2 === "" ? cur : join23(cur, s2);
     let st;
     try {
       st = lstatSync7(cur);
@@ -17038,7 +17053,7 @@ function checkText(env, text2, arg, whole) {
   return text2;
 }
 async function statOf(p) {
-  return fsp8.lstat(p.abs).catch(() => null);
+  return fsp10.lstat(p.abs).catch(() => null);
 }
 async function runMemoryCommand(env, cmd) {
   switch (cmd.command) {
@@ -17061,7 +17076,7 @@ async function runMemoryCommand(env, cmd) {
 }
 async function view(env, path, range) {
   const p = resolveMemoryPath(env.store.notesDir, path);
-  const st = p.rel === "" ? await fsp8.stat(p.abs).catch(() => null) : await statOf(p);
+  const st = p.rel === "" ? await fsp10.stat(p.abs).catch(() => null) : await statOf(p);
   if (p.rel === "" && !st) {
     return `Here're the files and directories up to 2 levels deep in ${p.shown}, excluding hidden items and node_modules:
 ${formatSize(0)}	${p.shown}`;
@@ -17070,10 +17085,10 @@ ${formatSize(0)}	${p.shown}`;
   if (st.isDirectory()) {
     const rows = [`${formatSize(st.size)}	${p.shown}`];
     const walk = async (dir, prefix, depth) => {
-      const names = (await fsp8.readdir(dir).catch(() => [])).sort();
+      const names = (await fsp10.readdir(dir).catch(() => [])).sort();
       for (const name of names) {
         if (name.startsWith(".") || name === "node_modules") continue;
-        const s2 = await fsp8.lstat(`${dir}/${name}`).catch(() => null);
+        const s2 = await fsp10.lstat(`${dir}/${name}`).catch(() => null);
         if (!s2) continue;
         const rel = prefix === "" ? name : `${prefix}/${name}`;
         if (s2.isDirectory()) {
@@ -17087,7 +17102,7 @@ ${formatSize(0)}	${p.shown}`;
 ${rows.join("\n")}`;
   }
   if (!st.isFile()) throw new MemoryToolError(`The path ${p.shown} does not exist. Please provide a valid path.`);
-  const { lines } = asLines(await fsp8.readFile(p.abs, "utf8"));
+  const { lines } = asLines(await fsp10.readFile(p.abs, "utf8"));
   if (lines.length > MAX_LINES) throw new MemoryToolError(`File ${p.shown} exceeds maximum line limit of 999,999 lines.`);
   let first = 1;
   let shown2 = lines;
@@ -17181,11 +17196,11 @@ async function notesUnder(env, p) {
   const files = [];
   const dirs = [];
   const walk = async (abs) => {
-    const st = await fsp8.lstat(abs).catch(() => null);
+    const st = await fsp10.lstat(abs).catch(() => null);
     if (!st) return;
     if (st.isFile()) files.push(abs);
     else if (st.isDirectory()) {
-      for (const n of await fsp8.readdir(abs)) if (!n.startsWith(".")) await walk(`${abs}/${n}`);
+      for (const n of await fsp10.readdir(abs)) if (!n.startsWith(".")) await walk(`${abs}/${n}`);
       dirs.push(abs);
     }
   };
@@ -17198,7 +17213,7 @@ async function remove(env, path) {
   if (!await statOf(p)) throw new MemoryToolError(`The path ${p.shown} does not exist`);
   const { files, dirs } = await notesUnder(env, p);
   await env.store.removeNotes(files, env.tombstone);
-  for (const d of dirs) await fsp8.rmdir(d).catch(() => {
+  for (const d of dirs) await fsp10.rmdir(d).catch(() => {
   });
   return `Successfully deleted ${p.shown}`;
 }
@@ -17643,25 +17658,25 @@ function structureFilter(tags, category) {
 
 // server/src/core/sync/renames.ts
 import { existsSync as existsSync8, readdirSync as readdirSync6, readFileSync as readFileSync10 } from "node:fs";
-import { join as join22 } from "node:path";
+import { join as join24 } from "node:path";
 var RENAMES_DIR = ".renames";
 function renameIds(storeDir) {
-  const dir = join22(storeDir, RENAMES_DIR);
+  const dir = join24(storeDir, RENAMES_DIR);
   if (!existsSync8(dir)) return [];
   return readdirSync6(dir).filter((f) => /^[0-9A-HJKMNP-TV-Z]{26}\.json$/.test(f)).map((f) => f.slice(0, 26)).sort();
 }
 function readRename(storeDir, id) {
   try {
-    const r = JSON.parse(readFileSync10(join22(storeDir, RENAMES_DIR, `${id}.json`), "utf8"));
+    const r = JSON.parse(readFileSync10(join24(storeDir, RENAMES_DIR, `${id}.json`), "utf8"));
     return typeof r.old_scope === "string" && typeof r.new_scope === "string" ? { ...r, id, include_tombstones: r.include_tombstones !== false } : null;
   } catch {
     return null;
   }
 }
 async function recordRename(storeDir, r) {
-  if (!existsSync8(join22(storeDir, ".git"))) return false;
-  await ensureDir(join22(storeDir, RENAMES_DIR));
-  await writeFileAtomic(join22(storeDir, RENAMES_DIR, `${r.id}.json`), `${JSON.stringify(r, null, 2)}
+  if (!existsSync8(join24(storeDir, ".git"))) return false;
+  await ensureDir(join24(storeDir, RENAMES_DIR));
+  await writeFileAtomic(join24(storeDir, RENAMES_DIR, `${r.id}.json`), `${JSON.stringify(r, null, 2)}
 `, 420);
   return true;
 }
@@ -17962,8 +17977,8 @@ function capPage(page, cursorFor, budget = LIMITS.responseChars) {
 }
 
 // server/src/core/curation/feedback.ts
-import { closeSync as closeSync8, existsSync as existsSync9, fstatSync as fstatSync5, lstatSync as lstatSync8, openSync as openSync8, promises as fsp9, readFileSync as readFileSync11, readSync as readSync4, renameSync as renameSync6, rmSync as rmSync9, statSync as statSync8, writeFileSync as writeFileSync3 } from "node:fs";
-import { basename as basename4, join as join23 } from "node:path";
+import { closeSync as closeSync8, existsSync as existsSync9, fstatSync as fstatSync5, lstatSync as lstatSync8, openSync as openSync8, promises as fsp11, readFileSync as readFileSync11, readSync as readSync4, renameSync as renameSync6, rmSync as rmSync9, statSync as statSync8, writeFileSync as writeFileSync3 } from "node:fs";
+import { basename as basename6, join as join25 } from "node:path";
 import { gunzipSync as gunzipSync2 } from "node:zlib";
 var APPLIED_HALF = 3;
 var SUNK_HALF = 0.5;
@@ -18006,7 +18021,7 @@ var FeedbackFold = class {
     this.primed = false;
     let names;
     try {
-      names = await fsp9.readdir(this.dir);
+      names = await fsp11.readdir(this.dir);
     } catch {
       names = void 0;
     }
@@ -18020,7 +18035,7 @@ var FeedbackFold = class {
   refresh() {
     if (!this.primed) return;
     try {
-      const file = join23(this.dir, ACTIVE_LOG);
+      const file = join25(this.dir, ACTIVE_LOG);
       let st;
       try {
         st = statSync8(file);
@@ -18060,7 +18075,7 @@ var FeedbackFold = class {
     this.unsaved = 0;
     for (const f of listLogFiles(this.dir, listed)) {
       if (f.rotatedAt === null) continue;
-      this.archives.push(basename4(f.file).replace(/\.gz$/, ""));
+      this.archives.push(basename6(f.file).replace(/\.gz$/, ""));
       try {
         const raw = readFileSync11(f.file);
         this.unsaved += raw.length;
@@ -18071,7 +18086,7 @@ var FeedbackFold = class {
       } catch {
       }
     }
-    const file = join23(this.dir, ACTIVE_LOG);
+    const file = join25(this.dir, ACTIVE_LOG);
     try {
       for (const e of this.readBytes(file, 0)) this.fold(e);
       this.unsaved += this.offset;
@@ -18083,17 +18098,17 @@ var FeedbackFold = class {
   restore() {
     let saved;
     try {
-      saved = JSON.parse(readFileSync11(join23(this.dir, ".cache", FOLD_FILE), "utf8"));
+      saved = JSON.parse(readFileSync11(join25(this.dir, ".cache", FOLD_FILE), "utf8"));
     } catch {
       return false;
     }
     try {
       if (saved.v !== FOLD_VERSION || saved.hMs !== this.hMs || !Array.isArray(saved.acc) || !Array.isArray(saved.archives)) return false;
-      const st = statSync8(join23(this.dir, ACTIVE_LOG));
+      const st = statSync8(join25(this.dir, ACTIVE_LOG));
       if (st.ino !== saved.ino || st.size < saved.offset) return false;
       const present = (name) => [name, `${name}.gz`].some((n) => {
         try {
-          return lstatSync8(join23(this.dir, n)).isFile();
+          return lstatSync8(join25(this.dir, n)).isFile();
         } catch {
           return false;
         }
@@ -18108,7 +18123,7 @@ var FeedbackFold = class {
       this.offset = saved.offset;
       this.unsaved = 0;
       this.changed = false;
-      if (st.size > saved.offset) this.readActiveFrom(join23(this.dir, ACTIVE_LOG));
+      if (st.size > saved.offset) this.readActiveFrom(join25(this.dir, ACTIVE_LOG));
       return true;
     } catch {
       this.acc.clear();
@@ -18118,14 +18133,14 @@ var FeedbackFold = class {
   /** Saves the fold when enough of the log was read since the last save (never throws). */
   saveIfWorth() {
     if (this.unsaved < this.saveAfterBytes || this.ino < 0) return;
-    const cache2 = join23(this.dir, ".cache");
+    const cache2 = join25(this.dir, ".cache");
     try {
       if (!existsSync9(this.dir)) return;
       ensureOwnDirSync(cache2);
       const saved = { v: FOLD_VERSION, t0: this.t0, hMs: this.hMs, ino: this.ino, offset: this.offset, archives: this.archives, acc: [...this.acc].map(([id, a]) => [id, a.applied, a.sunk, a.idle]) };
       this.unsaved = 0;
       this.changed = false;
-      const file = join23(cache2, FOLD_FILE);
+      const file = join25(cache2, FOLD_FILE);
       const tmp = tempPathFor(file);
       try {
         writeFileSync3(tmp, JSON.stringify(saved), { mode: 384, flag: "wx" });
@@ -19352,7 +19367,7 @@ async function importExport(store, doc, progress) {
 // server/src/core/io/import/common.ts
 import { createHash as createHash5 } from "node:crypto";
 import { lstatSync as lstatSync9, readdirSync as readdirSync7, readFileSync as readFileSync12 } from "node:fs";
-import { basename as basename5, join as join24, relative } from "node:path";
+import { basename as basename7, join as join26, relative } from "node:path";
 
 // server/src/core/io/yaml.ts
 var import_gray_matter2 = __toESM(require_gray_matter(), 1);
@@ -19416,7 +19431,7 @@ function walkFiles(dir, want, skipDirs = /* @__PURE__ */ new Set()) {
   const visit = (d) => {
     for (const e of readdirSync7(d, { withFileTypes: true }).sort((a, b) => a.name < b.name ? -1 : 1)) {
       if (e.name.startsWith(".") || e.isSymbolicLink()) continue;
-      const p = join24(d, e.name);
+      const p = join26(d, e.name);
       if (e.isDirectory()) {
         if (!skipDirs.has(relative(dir, p))) visit(p);
       } else if (e.isFile() && want(e.name)) out2.push(p);
@@ -19529,7 +19544,7 @@ function markdownItems(body, firstLine = 1) {
   return items;
 }
 function stem2(file) {
-  return basename5(file).replace(/\.[^.]+$/, "");
+  return basename7(file).replace(/\.[^.]+$/, "");
 }
 function aliasList2(words) {
   const out2 = [];
@@ -20133,11 +20148,11 @@ function onChange(c, fn) {
 // server/src/core/ops/sync.ts
 import { existsSync as existsSync10, readFileSync as readFileSync13 } from "node:fs";
 import { hostname as hostname3 } from "node:os";
-import { join as join26, relative as relative2, sep as sep3 } from "node:path";
+import { join as join28, relative as relative2, sep as sep3 } from "node:path";
 
 // server/src/core/sync/driver.ts
-import { promises as fsp10 } from "node:fs";
-import { basename as basename6, dirname as dirname7, join as join25 } from "node:path";
+import { promises as fsp12 } from "node:fs";
+import { basename as basename8, dirname as dirname9, join as join27 } from "node:path";
 function parse4(text2) {
   try {
     const { record, extra } = parseMemoryText(text2);
@@ -20149,22 +20164,22 @@ function parse4(text2) {
 }
 function storeRootOf(path) {
   if (path === void 0 || path === "") return ".";
-  const d = dirname7(path);
-  return basename6(d) === ".tombstones" ? dirname7(d) : d;
+  const d = dirname9(path);
+  return basename8(d) === ".tombstones" ? dirname9(d) : d;
 }
 async function mergeDriver(files, workTree) {
-  const [b, o, t] = await Promise.all([files.base, files.ours, files.theirs].map((f) => fsp10.readFile(f, "utf8").catch(() => "")));
+  const [b, o, t] = await Promise.all([files.base, files.ours, files.theirs].map((f) => fsp12.readFile(f, "utf8").catch(() => "")));
   const ours = parse4(o);
   const theirs = parse4(t);
   const base = b.trim() === "" ? null : parse4(b);
   if (ours && theirs && ours.record.id === theirs.record.id && (base === null || base.record.id === ours.record.id) && (b.trim() === "" || base !== null)) {
     const { merged, conflict } = mergeMemory(base, ours, theirs);
-    await fsp10.writeFile(files.ours, serializeMemory(merged.record, merged.extra));
+    await fsp12.writeFile(files.ours, serializeMemory(merged.record, merged.extra));
     if (conflict) {
-      const dir = join25(workTree, storeRootOf(files.path), CONFLICTS_DIR);
+      const dir = join27(workTree, storeRootOf(files.path), CONFLICTS_DIR);
       await ensureDir(dir);
-      await writeFileAtomic(join25(dir, conflictFileName(conflict)), conflictFileText(conflict), 420);
-      return { code: 0, note: `cairn: ${files.path ?? ours.record.id}: merged; the two bodies differed, the other one is kept in ${join25(storeRootOf(files.path), CONFLICTS_DIR, conflictFileName(conflict))}` };
+      await writeFileAtomic(join27(dir, conflictFileName(conflict)), conflictFileText(conflict), 420);
+      return { code: 0, note: `cairn: ${files.path ?? ours.record.id}: merged; the two bodies differed, the other one is kept in ${join27(storeRootOf(files.path), CONFLICTS_DIR, conflictFileName(conflict))}` };
     }
     return { code: 0, note: "" };
   }
@@ -20173,8 +20188,8 @@ async function mergeDriver(files, workTree) {
 }
 
 // server/src/core/ops/sync.ts
-var stateDir = (dir) => join26(dir, ".git", "cairn-sync");
-var stateFile = (dir) => join26(stateDir(dir), "state.json");
+var stateDir = (dir) => join28(dir, ".git", "cairn-sync");
+var stateFile = (dir) => join28(stateDir(dir), "state.json");
 function readState(dir) {
   try {
     const s2 = JSON.parse(readFileSync13(stateFile(dir), "utf8"));
@@ -20189,7 +20204,7 @@ async function writeState(dir, s2) {
 `);
 }
 async function ownRepo(dir) {
-  if (!existsSync10(join26(dir, ".git"))) return false;
+  if (!existsSync10(join28(dir, ".git"))) return false;
   const top = await repoTop(dir);
   return top !== null && await realpathOf(top) === await realpathOf(dir);
 }
@@ -20223,8 +20238,8 @@ async function syncInit(c, input) {
     const m = /^ref: refs\/heads\/(\S+)\s+HEAD/m.exec(r.stdout.toString());
     if (m) await git2(dir, ["symbolic-ref", "HEAD", `refs/heads/${m[1]}`]);
   }
-  const gitignore_updated = await ensureLines(join26(dir, ".gitignore"), GITIGNORE_LINES, "# cairn: per-machine files, never synced");
-  const gitattributes_updated = await ensureLines(join26(dir, ".gitattributes"), GITATTRIBUTES_LINES, "# cairn: memory files merge field by field (cairn merge-driver)");
+  const gitignore_updated = await ensureLines(join28(dir, ".gitignore"), GITIGNORE_LINES, "# cairn: per-machine files, never synced");
+  const gitattributes_updated = await ensureLines(join28(dir, ".gitattributes"), GITATTRIBUTES_LINES, "# cairn: memory files merge field by field (cairn merge-driver)");
   const driver = await registerMergeDriver(dir, input.driver);
   const branch = await currentBranch2(dir);
   c.log("sync_init", { created_repo: created, remote: redactRemoteUrl(await remoteUrl(dir)) });
@@ -20426,7 +20441,7 @@ var AutoSync = class {
 
 // server/src/core/ops/team.ts
 import { existsSync as existsSync11, readFileSync as readFileSync14 } from "node:fs";
-import { join as join27 } from "node:path";
+import { join as join29 } from "node:path";
 var TEAM_MARKER_TEXT = [
   "# cairn team store: memories shared with everyone who clones this repository.",
   "# Each *.md file here is one memory (docs/format.md); commit them with the code.",
@@ -20443,27 +20458,27 @@ var README_TEXT = [
 async function teamInit(c, input = {}) {
   const root = c.caller.repoRoot;
   if (root === null) throw new ValidationError(`${c.caller.cwd} is not inside a git repository: run cairn team init in the repository whose team store it is`);
-  const dir = join27(root, ".cairn");
+  const dir = join29(root, ".cairn");
   if (dir === c.dir) {
     throw new ValidationError(
-      `${dir} is the store in use (${c.env.CAIRN_DIR ? "$CAIRN_DIR points at it" : "a project store: .cairn/ without team.toml"}): a team store is shared through git with everyone who has the repository, so cairn will not turn a personal store into one; review its memories, then create ${join27(dir, TEAM_MARKER)} by hand to share them as they are, or move the personal store elsewhere first. Nothing was changed`
+      `${dir} is the store in use (${c.env.CAIRN_DIR ? "$CAIRN_DIR points at it" : "a project store: .cairn/ without team.toml"}): a team store is shared through git with everyone who has the repository, so cairn will not turn a personal store into one; review its memories, then create ${join29(dir, TEAM_MARKER)} by hand to share them as they are, or move the personal store elsewhere first. Nothing was changed`
     );
   }
   const existed = findTeamStore(root) !== null;
   const files = [];
   await ensureDir(dir);
-  const marker = join27(dir, TEAM_MARKER);
+  const marker = join29(dir, TEAM_MARKER);
   if (!existsSync11(marker)) {
     await writeFileAtomic(marker, TEAM_MARKER_TEXT, 420);
     files.push(marker);
   }
-  const readme = join27(dir, "README.txt");
+  const readme = join29(dir, "README.txt");
   if (!existsSync11(readme)) {
     await writeFileAtomic(readme, README_TEXT, 420);
     files.push(readme);
   }
-  if (await ensureLines(join27(dir, ".gitignore"), GITIGNORE_LINES, "# cairn: per-machine files (caches, event log, pending writes, locks) are never shared")) files.push(join27(dir, ".gitignore"));
-  if (await ensureLines(join27(dir, ".gitattributes"), GITATTRIBUTES_LINES, "# cairn: memory files merge field by field (cairn merge-driver)")) files.push(join27(dir, ".gitattributes"));
+  if (await ensureLines(join29(dir, ".gitignore"), GITIGNORE_LINES, "# cairn: per-machine files (caches, event log, pending writes, locks) are never shared")) files.push(join29(dir, ".gitignore"));
+  if (await ensureLines(join29(dir, ".gitattributes"), GITATTRIBUTES_LINES, "# cairn: memory files merge field by field (cairn merge-driver)")) files.push(join29(dir, ".gitattributes"));
   const merge_driver = input.driver ? await registerMergeDriver(root, input.driver) : null;
   return { dir, repo_root: root, created: !existed, files, merge_driver };
 }
@@ -20490,7 +20505,7 @@ function teamProblems(c) {
   if (t === null) return null;
   let ignore = [];
   try {
-    ignore = readFileSync14(join27(t.dir, ".gitignore"), "utf8").split(/\r?\n/).map((l) => l.trim());
+    ignore = readFileSync14(join29(t.dir, ".gitignore"), "utf8").split(/\r?\n/).map((l) => l.trim());
   } catch {
     ignore = [];
   }
@@ -20545,7 +20560,7 @@ function parseAnthropicMemories(path) {
 }
 
 // server/src/core/io/import/basicMemory.ts
-import { basename as basename7, relative as relative4, sep as sep5 } from "node:path";
+import { basename as basename9, relative as relative4, sep as sep5 } from "node:path";
 var OBSERVATION2 = /^\s*[-*]\s+\[([^\[\]()]+)\]\s+(.+?)\s*$/;
 var RELATION2 = /^\s*[-*]\s+(?:"([^"]+)"|'([^']+)'|([^\s[\]]+))\s+\[\[([^\]]+)\]\](?:\s*\(([^()]*)\))?\s*$/;
 var BARE_LINK = /^\s*[-*]\s+\[\[([^\]]+)\]\]\s*$/;
@@ -20555,7 +20570,7 @@ function parseBasicMemory(path) {
   if (files.length === 0) throw sourceError(path, null, "holds no notes (*.md): is it a Basic Memory project folder?");
   const candidates2 = [];
   const skipped = [];
-  const projectScope = slugScope(basename7(path), "notes");
+  const projectScope = slugScope(basename9(path), "notes");
   for (const file of files) {
     const rel = relative4(path, file).split(sep5).join("/");
     const { text: text2, stat } = readSource(file);
@@ -20635,7 +20650,7 @@ ${relations.join("\n")}`;
 
 // server/src/core/io/import/bettermemory.ts
 import { readdirSync as readdirSync8 } from "node:fs";
-import { join as join28, relative as relative5, sep as sep6 } from "node:path";
+import { join as join30, relative as relative5, sep as sep6 } from "node:path";
 function mdFiles(dir) {
   let names;
   try {
@@ -20643,7 +20658,7 @@ function mdFiles(dir) {
   } catch {
     return [];
   }
-  return names.sort().map((n) => join28(dir, n));
+  return names.sort().map((n) => join30(dir, n));
 }
 function lineOf(text2, key) {
   const i = text2.split("\n").findIndex((l) => l.startsWith(`${key}:`));
@@ -20652,7 +20667,7 @@ function lineOf(text2, key) {
 function parseBettermemory(path) {
   if (!statPath(path).isDirectory()) throw sourceError(path, null, "is not a directory: give the bettermemory store folder (~/.claude-memory)");
   const active = mdFiles(path);
-  const tombs = mdFiles(join28(path, ".tombstones"));
+  const tombs = mdFiles(join30(path, ".tombstones"));
   if (active.length === 0 && tombs.length === 0) throw sourceError(path, null, "holds no memory files (*.md): is it a bettermemory store?");
   const candidates2 = [];
   const skipped = [];
@@ -20712,7 +20727,7 @@ function parseBettermemory(path) {
 
 // server/src/core/io/import/claudeCode.ts
 import { existsSync as existsSync12, readdirSync as readdirSync9 } from "node:fs";
-import { basename as basename8, dirname as dirname8, join as join29, relative as relative6, sep as sep7 } from "node:path";
+import { basename as basename10, dirname as dirname10, join as join31, relative as relative6, sep as sep7 } from "node:path";
 var INSTRUCTIONS_SCOPE = "instructions";
 var encode = (name) => name.replace(/[^a-zA-Z0-9]/g, "-");
 function decodeProjectDir(name, root = "/") {
@@ -20728,7 +20743,7 @@ function decodeProjectDir(name, root = "/") {
     for (const e of entries.sort((a, b) => b.length - a.length)) {
       const enc = `-${encode(e)}`;
       if (rest === enc || rest.startsWith(`${enc}-`)) {
-        const found = visit(rest.slice(enc.length), join29(dir, e), depth + 1);
+        const found = visit(rest.slice(enc.length), join31(dir, e), depth + 1);
         if (found) return found;
       }
     }
@@ -20743,10 +20758,10 @@ var TYPES = {
   reference: { category: "fact", source: "inferred" }
 };
 async function projectOf(dir) {
-  const name = basename8(dir);
+  const name = basename10(dir);
   const path = decodeProjectDir(name);
   const tail = name.split("-").filter(Boolean).pop() ?? name;
-  const scope = `projects:${slugScope(path ? basename8(path) : tail, "unknown")}`;
+  const scope = `projects:${slugScope(path ? basename10(path) : tail, "unknown")}`;
   let origin = NULL_ORIGIN;
   if (path) {
     const info = await repoInfo(path);
@@ -20756,11 +20771,11 @@ async function projectOf(dir) {
 }
 function projectDirs(path) {
   if (!statPath(path).isDirectory()) throw sourceError(path, null, "is not a directory: give ~/.claude, ~/.claude/projects, a project folder in it, or its memory/ folder");
-  const subdirs = (d) => readdirSync9(d, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => join29(d, e.name)).sort();
-  if (existsSync12(join29(path, "projects"))) return { projects: subdirs(join29(path, "projects")).filter((d) => existsSync12(join29(d, "memory"))), claudeHome: path };
-  if (basename8(path) === "memory") return { projects: [dirname8(path)], claudeHome: null };
-  if (existsSync12(join29(path, "memory"))) return { projects: [path], claudeHome: null };
-  const inside = subdirs(path).filter((d) => existsSync12(join29(d, "memory")));
+  const subdirs = (d) => readdirSync9(d, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => join31(d, e.name)).sort();
+  if (existsSync12(join31(path, "projects"))) return { projects: subdirs(join31(path, "projects")).filter((d) => existsSync12(join31(d, "memory"))), claudeHome: path };
+  if (basename10(path) === "memory") return { projects: [dirname10(path)], claudeHome: null };
+  if (existsSync12(join31(path, "memory"))) return { projects: [path], claudeHome: null };
+  const inside = subdirs(path).filter((d) => existsSync12(join31(d, "memory")));
   if (inside.length) return { projects: inside, claudeHome: null };
   throw sourceError(path, null, "holds no Claude Code auto memory (no memory/ folder): give ~/.claude, ~/.claude/projects or ~/.claude/projects/<project>");
 }
@@ -20774,7 +20789,7 @@ function splitFile(label, keyBase, text2, firstLine, skipIndexIn, skipped) {
     }
     if (skipIndexIn) {
       const links = [...item.text.matchAll(INDEX_LINK)].map((m) => m[1]);
-      if (links.length && links.every((l) => existsSync12(join29(skipIndexIn, l)))) {
+      if (links.length && links.every((l) => existsSync12(join31(skipIndexIn, l)))) {
         skipped.push({ label: `${label}:${item.line}`, reason: `an index entry pointing to ${links.join(", ")} (imported from there)` });
         continue;
       }
@@ -20789,7 +20804,7 @@ async function parseClaudeCode(path, opts = {}) {
   const skipped = [];
   for (const dir of projects) {
     const p = await projectOf(dir);
-    const memDir = join29(dir, "memory");
+    const memDir = join31(dir, "memory");
     const files = existsSync12(memDir) ? walkFiles(memDir, (n) => n.endsWith(".md")) : [];
     const base = { scopes: [p.scope], origin: p.origin };
     for (const file of files) {
@@ -20827,10 +20842,10 @@ async function parseClaudeCode(path, opts = {}) {
       for (const piece of pieces) candidates2.push({ ...piece, ...base, source: "inferred", created: date, updated: date });
     }
     if (opts.includeClaudeMd && p.path) {
-      for (const f of ["CLAUDE.md", join29(".claude", "CLAUDE.md"), "CLAUDE.local.md"]) candidates2.push(...instructionFile(join29(p.path, f), base, skipped));
+      for (const f of ["CLAUDE.md", join31(".claude", "CLAUDE.md"), "CLAUDE.local.md"]) candidates2.push(...instructionFile(join31(p.path, f), base, skipped));
     }
   }
-  if (opts.includeClaudeMd && claudeHome) candidates2.push(...instructionFile(join29(claudeHome, "CLAUDE.md"), { scopes: [], origin: NULL_ORIGIN }, skipped));
+  if (opts.includeClaudeMd && claudeHome) candidates2.push(...instructionFile(join31(claudeHome, "CLAUDE.md"), { scopes: [], origin: NULL_ORIGIN }, skipped));
   return { format: "claude-code", path, candidates: candidates2, skipped };
 }
 function instructionFile(file, base, skipped) {
@@ -20918,13 +20933,13 @@ function parseMem0(path) {
 
 // server/src/core/io/import/memento.ts
 import { existsSync as existsSync13 } from "node:fs";
-import { basename as basename9, join as join30, relative as relative7 } from "node:path";
+import { basename as basename11, join as join32, relative as relative7 } from "node:path";
 function parseMemento(path) {
   const st = statPath(path);
   let root = path;
   let files;
   if (st.isDirectory()) {
-    if (existsSync13(join30(path, "memories"))) root = join30(path, "memories");
+    if (existsSync13(join32(path, "memories"))) root = join32(path, "memories");
     files = walkFiles(root, (n) => n.endsWith(".jsonl"));
     if (files.length === 0) throw sourceError(root, null, "holds no .jsonl files: give the Memento home (~/.memento), its memories/ folder or one .jsonl file");
   } else files = [path];
@@ -20956,7 +20971,7 @@ function parseMemento(path) {
         updated: date("updated") ?? date("created") ?? prev?.updated,
         ttl: date("ttl"),
         deleted,
-        label: `entry ${value.id} (${(st.isDirectory() ? relative7(root, file) : basename9(file)).split("\\").join("/")}:${line})`
+        label: `entry ${value.id} (${(st.isDirectory() ? relative7(root, file) : basename11(file)).split("\\").join("/")}:${line})`
       });
     }
   }
@@ -20983,9 +20998,9 @@ function parseMemento(path) {
 }
 
 // server/src/core/io/import/serverMemory.ts
-import { basename as basename10, join as join31 } from "node:path";
+import { basename as basename12, join as join33 } from "node:path";
 function parseServerMemory(path) {
-  const file = statPath(path).isDirectory() ? join31(path, "memory.jsonl") : path;
+  const file = statPath(path).isDirectory() ? join33(path, "memory.jsonl") : path;
   const { text: text2 } = readSource(file);
   const entities = /* @__PURE__ */ new Map();
   const relations = /* @__PURE__ */ new Map();
@@ -21022,7 +21037,7 @@ function parseServerMemory(path) {
     const e = entities.get(name);
     const rels = relations.get(name) ?? [];
     const line = e?.line ?? rels[0].line;
-    const label = `entity "${name}" (${basename10(file)}:${line})`;
+    const label = `entity "${name}" (${basename12(file)}:${line})`;
     const lines = [e && e.entityType ? `${name} (${e.entityType})` : name];
     for (const o of e?.observations ?? []) if (o.trim() !== "") lines.push(`- ${o.trim()}`);
     for (const r of rels) lines.push(`- ${r.type} [[${r.to}]]`);
@@ -21154,7 +21169,7 @@ var Cairn = class _Cairn {
   pendingHolder(id) {
     const t = this.team;
     if (t === null || typeof id !== "string" || !/^p_[0-9A-HJKMNP-TV-Z]{26}$/.test(id.trim())) return this;
-    const has2 = (dir) => existsSync14(join32(pendingDir(dir), `${id.trim()}.json`));
+    const has2 = (dir) => existsSync14(join34(pendingDir(dir), `${id.trim()}.json`));
     return !has2(this.dir) && has2(t.dir) ? t : this;
   }
   /** A write went through: the automatic sync (when on) runs after its debounce, never inside the call. */

@@ -41,7 +41,7 @@ export interface MemoryRecord {
   merged_from?: readonly string[];
   /**
    * Set only while memory_merge is in progress (or was interrupted): the ids being merged. A
-   * record with it is not active (store.ts keeps it out of view) until the merge finishes or
+   * record with it is not active (the store keeps it out of view, store/table.ts) until the merge finishes or
    * is rolled back (docs/format.md, "Merging").
    */
   merging?: readonly string[];

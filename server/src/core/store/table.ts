@@ -1,0 +1,256 @@
+// The store's first floor: its views of the files in memory. Every file it knows, by path, with the
+// record it holds or why it was skipped; which file holds each id (two files may claim one: a hand
+// copy, elected deterministically); and the views every read uses: active memories, tombstones,
+// and records of a merge in progress. No file is touched here: reading.ts fills these tables from
+// the disk, writing.ts and store.ts change the disk and then them.
+import { sep, join } from 'node:path';
+import type { SkippedFile, StoredMemory } from '../types.ts';
+import { Skip, errorOf, memOf, type FileEntry } from './entries.ts';
+import { Backlog } from './slices.ts';
+import { NOTES_DIR, isNoteRel } from './notes.ts';
+
+export type StoreChange =
+  | { kind: 'upsert'; mem: StoredMemory; prev?: StoredMemory }
+  | { kind: 'delete'; prev: StoredMemory };
+
+export interface StoreOptions {
+  warn?: (msg: string) => void;
+  /** Read-only inspection (doctor): never removes a dead writer's temp file, never recovers a merge. */
+  readOnly?: boolean;
+  /** The text a new file's name is built from (the facade passes the secret redaction). */
+  nameText?: (body: string) => string;
+}
+
+export class StoreViews {
+  readonly dir: string;
+  readonly tombDir: string;
+  /** The notes area (store/notes.ts): every file under it is a note. */
+  readonly notesDir: string;
+  /** notesDir and a separator: what every note's path starts with */
+  protected readonly notesPrefix: string;
+  protected filesMap = new Map<string, FileEntry>();
+  /** id -> the file(s) claiming it: one path (the norm) or several (hand copies). */
+  protected ownersMap = new Map<string, string | string[]>();
+  /**
+   * Records adopt() placed in the views but not yet under their paths and as their ids' owners:
+   * entered at the first use of either map (the background check right after the first answer),
+   * not before it. Two of adopt's three map entries per record: ~250 ms at 200k memories.
+   */
+  protected unentered: Backlog | null = null;
+  protected activeById = new Map<string, StoredMemory>();
+  protected tombById = new Map<string, StoredMemory>();
+  /** Records carrying `merging` (a merge in progress or interrupted): in no other view. */
+  protected mergingById = new Map<string, StoredMemory>();
+  private listeners = new Set<(c: StoreChange) => void>();
+  protected readonly warn: (msg: string) => void;
+  protected readonly readOnly: boolean;
+  protected readonly nameText: (body: string) => string;
+
+  constructor(dir: string, opts: StoreOptions = {}) {
+    this.readOnly = opts.readOnly ?? false;
+    this.nameText = opts.nameText ?? ((b) => b);
+    this.dir = dir;
+    this.tombDir = join(dir, '.tombstones');
+    this.notesDir = join(dir, NOTES_DIR);
+    this.notesPrefix = this.notesDir + sep;
+    this.warn = opts.warn ?? ((m) => process.stderr.write(`cairn: ${m}\n`));
+  }
+
+  /**
+   * True while the views hold exactly the records adopt() was last given, notes aside (no id
+   * claimed twice, nothing touched since): where each record is, its flags then say.
+   */
+  get holdsAdoptedAsIs(): boolean {
+    return this.unentered !== null;
+  }
+
+  /**
+   * Whether `r` is the store's record for its id now: 1 active, 2 removed, 0 neither (re-read,
+   * deleted, a note, a merge). For a record adopt() was last given, while holdsAdoptedAsIs, its
+   * flags say it (no lookup); otherwise the views are asked.
+   */
+  whereIs(r: StoredMemory): 0 | 1 | 2 {
+    if (this.unentered !== null) {
+      if (r.file.startsWith(this.notesPrefix)) return 0;
+      const view = this.viewFor(r);
+      return view === this.activeById ? 1 : view === this.tombById ? 2 : 0;
+    }
+    return this.activeById.get(r.id) === r ? 1 : this.tombById.get(r.id) === r ? 2 : 0;
+  }
+
+  /** The view a record belongs in by its flags. */
+  protected viewFor(m: StoredMemory): Map<string, StoredMemory> {
+    return m.merging ? this.mergingById : m.tombstoned ? this.tombById : this.activeById;
+  }
+
+  protected get files(): Map<string, FileEntry> {
+    this.enterAdopted();
+    return this.filesMap;
+  }
+  protected get owners(): Map<string, string | string[]> {
+    this.enterAdopted();
+    return this.ownersMap;
+  }
+
+  /** Enters the rest of the adopted records under their paths and as owners. */
+  protected enterAdopted(): void {
+    if (this.unentered === null) return;
+    this.unentered.finish();
+    this.unentered = null;
+  }
+
+  // ---- reading ---------------------------------------------------------------------------
+
+  active(): IterableIterator<StoredMemory> {
+    return this.activeById.values();
+  }
+  tombstones(): IterableIterator<StoredMemory> {
+    return this.tombById.values();
+  }
+  get activeCount(): number {
+    return this.activeById.size;
+  }
+  get(id: string): StoredMemory | undefined {
+    return this.activeById.get(id);
+  }
+  getTombstone(id: string): StoredMemory | undefined {
+    return this.tombById.get(id);
+  }
+  /** Whether this store has the id at all, active or removed (a team copy of it is then shadowed). */
+  holds(id: string): boolean {
+    return this.activeById.has(id) || this.tombById.has(id);
+  }
+  skipped(): SkippedFile[] {
+    const out: SkippedFile[] = [];
+    for (const [file, e] of this.files) if (e instanceof Skip) out.push({ file, reason: e.error });
+    return out.sort((a, b) => a.file.localeCompare(b.file));
+  }
+  /** size and mtime of every file as last seen: what a persisted cache validates against. */
+  fileStats(): ReadonlyMap<string, { size: number; mtimeMs: number }> {
+    return this.files;
+  }
+
+  onChange(fn: (c: StoreChange) => void): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+
+  /** A path's place in the notes area ("projects/a.md"), or null when it is not a note's path. */
+  noteRel(p: string): string | null {
+    if (!p.startsWith(this.notesPrefix)) return null;
+    const rel = p.slice(this.notesDir.length + 1).split(sep).join('/');
+    return isNoteRel(rel) ? rel : null;
+  }
+
+  /** A note's path, or a memory file's (`*.md`, not hidden) right in the store or .tombstones/. No allocation: a start from the cache asks it of every record. */
+  protected isMemoryPath(p: string): boolean {
+    if (p.startsWith(this.notesPrefix)) return this.noteRel(p) !== null;
+    const cut = p.lastIndexOf(sep);
+    if (cut < 0 || !p.endsWith('.md') || p.charCodeAt(cut + 1) === 46 /* . */) return false;
+    return (cut === this.dir.length && p.startsWith(this.dir)) || (cut === this.tombDir.length && p.startsWith(this.tombDir));
+  }
+
+  /** Paths of the notes area this view knows (syncNotes never walks every file). */
+  protected notePaths = new Set<string>();
+
+  protected setEntry(p: string, entry: FileEntry): void {
+    if (this.noteRel(p) !== null) this.notePaths.add(p);
+    const old = this.files.get(p);
+    const oldId = memOf(old)?.id;
+    const error = errorOf(entry);
+    if (errorOf(old) && !error) this.warnOnce.delete(p);
+    this.files.set(p, entry);
+    if (error && this.warnOnce.get(p) !== error) {
+      this.warnOnce.set(p, error);
+      this.warn(`skipped ${p}: ${error}`);
+    }
+    const mem = memOf(entry);
+    if (oldId) this.removeOwner(oldId, p);
+    if (mem) this.addOwner(mem.id, p);
+    if (oldId && oldId !== mem?.id) this.elect(oldId);
+    if (mem) this.elect(mem.id);
+  }
+
+  protected addOwner(id: string, p: string): void {
+    const cur = this.owners.get(id);
+    if (cur === undefined) this.owners.set(id, p);
+    else if (typeof cur === 'string') {
+      if (cur !== p) this.owners.set(id, [cur, p]);
+    } else if (!cur.includes(p)) cur.push(p);
+  }
+  protected removeOwner(id: string, p: string): void {
+    const cur = this.owners.get(id);
+    if (cur === p) this.owners.delete(id);
+    else if (Array.isArray(cur)) {
+      const rest = cur.filter((q) => q !== p);
+      if (rest.length === 0) this.owners.delete(id);
+      else this.owners.set(id, rest.length === 1 ? rest[0]! : rest);
+    }
+  }
+  private ownersOf(id: string): string[] {
+    const cur = this.owners.get(id);
+    return cur === undefined ? [] : typeof cur === 'string' ? [cur] : cur.slice();
+  }
+  protected warnOnce = new Map<string, string>();
+
+  protected dropPath(p: string): void {
+    const old = this.files.get(p);
+    this.files.delete(p);
+    this.notePaths.delete(p);
+    this.warnOnce.delete(p);
+    const id = memOf(old)?.id;
+    if (id) {
+      this.removeOwner(id, p);
+      this.elect(id);
+    }
+  }
+
+  /**
+   * Decides which file holds an id. Two files claiming one id (a hand copy) resolve
+   * deterministically: the later of updated/removed wins, then the path that sorts first;
+   * the loser is reported as skipped.
+   */
+  protected elect(id: string): void {
+    const paths = this.ownersOf(id);
+    if (paths.length === 0) this.owners.delete(id);
+    const cands = paths.map((p) => memOf(this.files.get(p))).filter((m): m is StoredMemory => m !== undefined);
+    const stamp = (m: StoredMemory) => (m.removed && m.removed > m.updated ? m.removed : m.updated);
+    cands.sort((a, b) => (stamp(a) === stamp(b) ? a.file.localeCompare(b.file) : stamp(a) > stamp(b) ? -1 : 1));
+    const winner = cands[0];
+    for (const loser of cands.slice(1)) {
+      const reason = `duplicate id ${id}: ${winner!.file} is used instead`;
+      if (this.warnOnce.get(loser.file) !== reason) {
+        this.warnOnce.set(loser.file, reason);
+        this.warn(`skipped ${loser.file}: ${reason}`);
+      }
+    }
+    const prev = this.activeById.get(id) ?? this.tombById.get(id);
+    this.activeById.delete(id);
+    this.tombById.delete(id);
+    this.mergingById.delete(id);
+    // A record with `merging` is no memory yet (or any more): kept aside, never reported.
+    if (winner?.merging) {
+      this.mergingById.set(id, winner);
+      if (prev) for (const fn of this.listeners) fn({ kind: 'delete', prev });
+      return;
+    }
+    if (winner) (winner.tombstoned ? this.tombById : this.activeById).set(id, winner);
+    if (prev === winner) return;
+    const change: StoreChange = winner ? { kind: 'upsert', mem: winner, ...(prev ? { prev } : {}) } : { kind: 'delete', prev: prev! };
+    if (!winner && !prev) return;
+    for (const fn of this.listeners) fn(change);
+  }
+
+  /** Duplicate-id losers (files that parse but are shadowed by another file with the same id). */
+  shadowed(): SkippedFile[] {
+    const out: SkippedFile[] = [];
+    for (const [file, reason] of this.warnOnce) if (reason.startsWith('duplicate id') && memOf(this.files.get(file))) out.push({ file, reason });
+    return out;
+  }
+
+
+  /** A record whose merge is in progress or was interrupted (it carries `merging`). */
+  getMerging(id: string): StoredMemory | undefined {
+    return this.mergingById.get(id);
+  }
+}

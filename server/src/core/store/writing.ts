@@ -1,0 +1,248 @@
+// The store's third floor: changing files. Every method runs under the cross-process lock, re-reads
+// its target first (a change by another process is never lost), writes atomically and then updates
+// the views. Memory files here; the memory tool's notes at the end; merges in store.ts.
+import { promises as fsp, lstatSync, statSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { ensureDir, fsyncDir, moveFileDurable, writeFileAtomic } from './fsatomic.ts';
+import { StoreLock } from './lock.ts';
+import { fileNameFor, serializeMemory } from './memfile.ts';
+import type { MemoryRecord, StoredMemory } from '../types.ts';
+import { ConflictError, NotFoundError } from '../errors.ts';
+import { memOf, storedMemory } from './entries.ts';
+import { noteTombExtra } from './notes.ts';
+import { StoreReader } from './reading.ts';
+
+export abstract class StoreWriter extends StoreReader {
+  readonly lock: StoreLock = new StoreLock(this.dir);
+
+  /**
+   * Runs a write under the lock, telling the freshness strategy it was ours. It does not wait for
+   * a running check of adopted records (validate): that check re-stats every path before it reads
+   * or drops it, so a file a write made or moved meanwhile is never taken for a stale one (the
+   * same rule as for a file the watcher reported), and a write re-reads its target under the lock.
+   */
+  protected async locked<T>(fn: () => Promise<T>): Promise<T> {
+    const o = this.ownWrites;
+    const clean = o?.beforeWrite() ?? false;
+    try {
+      return await this.lock.run(fn);
+    } finally {
+      o?.afterWrite(clean);
+    }
+  }
+
+  /** Re-reads one record's file under the lock so a change by another process is never lost. */
+  protected async fresh(id: string): Promise<StoredMemory | undefined> {
+    const known = this.activeById.get(id) ?? this.tombById.get(id);
+    if (known) {
+      const st = await fsp.lstat(known.file).catch(() => null);
+      if (st?.isFile()) {
+        this.refreshOne(known.file, st.size, st.mtimeMs, undefined);
+        const again = this.activeById.get(id) ?? this.tombById.get(id);
+        if (again && again.file === known.file) return again;
+      }
+    }
+    await this.sync();
+    return this.activeById.get(id) ?? this.tombById.get(id);
+  }
+
+  /** The record with this id in any view (active, tombstone, merging), re-read under the lock. */
+  protected async freshAny(id: string): Promise<StoredMemory | undefined> {
+    const known = this.mergingById.get(id);
+    if (known) {
+      const st = await fsp.lstat(known.file).catch(() => null);
+      if (st?.isFile()) this.refreshOne(known.file, st.size, st.mtimeMs, undefined);
+      else await this.sync();
+      const again = this.mergingById.get(id);
+      if (again) return again;
+    }
+    return this.fresh(id);
+  }
+
+  /** Tombstones (tomb) or restores (no tomb) one record: rewrite in place, then move (as modify). */
+  protected async moveRecord(cur: StoredMemory, next: MemoryRecord): Promise<StoredMemory> {
+    const targetDir = next.removed !== undefined ? this.tombDir : this.dir;
+    const written = await this.writeRecord(cur.file, next, cur.extra);
+    if (dirname(cur.file) === targetDir) return written;
+    await ensureDir(targetDir);
+    const dest = await this.freeName(targetDir, basename(cur.file));
+    await moveFileDurable(cur.file, dest);
+    this.files.delete(cur.file);
+    this.removeOwner(cur.id, cur.file);
+    const moved = storedMemory(written, dest, written.size, written.mtimeMs, written.extra);
+    this.setEntry(dest, moved);
+    return moved;
+  }
+
+  protected async writeRecord(file: string, rec: MemoryRecord, extra: readonly string[]): Promise<StoredMemory> {
+    const text = serializeMemory(rec, extra);
+    await writeFileAtomic(file, text);
+    const st = statSync(file);
+    const mem = storedMemory(rec, file, st.size, st.mtimeMs, extra);
+    this.setEntry(file, mem);
+    return mem;
+  }
+
+  protected async freeName(dir: string, name: string): Promise<string> {
+    let candidate = join(dir, name);
+    for (let n = 2; this.files.has(candidate) || lstatSync(candidate, { throwIfNoEntry: false }); n++) {
+      candidate = join(dir, name.replace(/\.md$/, `-${n}.md`));
+    }
+    return candidate;
+  }
+
+  /** Writes a new record (a tombstone goes straight into .tombstones/); `extra` as in the file format. */
+  async create(rec: MemoryRecord, extra: readonly string[] = []): Promise<StoredMemory> {
+    return this.locked(async () => {
+      const dir = rec.removed !== undefined ? this.tombDir : this.dir;
+      await ensureDir(this.dir);
+      await ensureDir(dir);
+      const file = await this.freeName(dir, fileNameFor(rec, this.nameText));
+      return this.writeRecord(file, rec, extra);
+    });
+  }
+
+  /**
+   * Read-modify-write of one record under the lock. `mutate` sees the record as it is on disk
+   * now and returns the new record (or throws to abort: nothing is written).
+   */
+  async modify(id: string, mutate: (cur: StoredMemory) => MemoryRecord | Promise<MemoryRecord>): Promise<StoredMemory> {
+    return this.locked(async () => {
+      const cur = await this.fresh(id);
+      if (!cur) throw new NotFoundError(`no memory with id ${id}`);
+      // A note's file is the model's text only: never rewritten as a memory file.
+      if (cur.note !== undefined) throw new ConflictError(`${id} is the note ${cur.note}: change it with the memory tool`);
+      const next = await mutate(cur);
+      if (next.id !== cur.id) throw new ConflictError(`a write-back may not change the id of ${cur.id}`);
+      const wantTomb = next.removed !== undefined;
+      const targetDir = wantTomb ? this.tombDir : this.dir;
+      // Checked before step 1, so a refused removal leaves the file untouched.
+      if (targetDir === this.tombDir && dirname(cur.file) !== targetDir && !(await this.tombDirUsable())) {
+        throw new ConflictError(`cannot remove ${id}: ${this.tombDir} is not a real directory (a symbolic link or a file); cairn does not follow links out of the store, so replace it with a directory`);
+      }
+      // Step 1: rewrite in place (atomic). The keys now say what the record is.
+      const written = await this.writeRecord(cur.file, next, cur.extra);
+      if (dirname(cur.file) === targetDir) return written;
+      // Step 2: move between the active dir and .tombstones/ (atomic rename).
+      await ensureDir(targetDir);
+      const dest = await this.freeName(targetDir, basename(cur.file));
+      await moveFileDurable(cur.file, dest);
+      this.files.delete(cur.file);
+      this.removeOwner(id, cur.file);
+      const moved = storedMemory(written, dest, written.size, written.mtimeMs, written.extra);
+      this.setEntry(dest, moved);
+      return moved;
+    });
+  }
+
+  // ---- notes (the memory tool's files; paths are checked to lie in the notes area by core/notes) ----
+
+  /** The note at `file` as on disk now (under the lock): its text, or null when there is none. */
+  private async noteText(file: string): Promise<string | null> {
+    const st = await fsp.lstat(file).catch(() => null);
+    if (!st) return null;
+    if (!st.isFile()) throw new ConflictError(`${file} is not a regular file`);
+    const text = await fsp.readFile(file, 'utf8');
+    this.refreshOne(file, st.size, st.mtimeMs, undefined);
+    return text;
+  }
+
+  private async noteWritten(file: string): Promise<StoredMemory> {
+    const st = await fsp.stat(file);
+    this.refreshOne(file, st.size, st.mtimeMs, undefined);
+    const m = memOf(this.files.get(file));
+    if (!m) throw new ConflictError(`${file} was written but cannot be read back as a note`);
+    return m;
+  }
+
+  /**
+   * Read-modify-write of one note under the lock: `edit` sees the text on disk now (null: no such
+   * file) and returns the new text, or throws to abort (nothing is written). Atomic like every write.
+   */
+  async editNote(file: string, edit: (cur: string | null) => string | Promise<string>): Promise<StoredMemory> {
+    if (this.noteRel(file) === null) throw new ConflictError(`${file} is not in the notes area`);
+    return this.locked(async () => {
+      const next = await edit(await this.noteText(file));
+      await ensureDir(dirname(file));
+      await writeFileAtomic(file, next);
+      return this.noteWritten(file);
+    });
+  }
+
+  /**
+   * Moves the notes at `files` to .tombstones/: for each, a tombstone record (built by `tomb` from
+   * the note as on disk now, carrying its path and exact text) is written first, then the note is
+   * unlinked, so a crash in between leaves both, never neither. Returns the tombstones.
+   */
+  async removeNotes(files: readonly string[], tomb: (note: StoredMemory) => MemoryRecord): Promise<StoredMemory[]> {
+    return this.locked(async () => {
+      if (!(await this.tombDirUsable())) throw new ConflictError(`cannot delete: ${this.tombDir} is not a real directory (a symbolic link or a file); cairn does not follow links out of the store, so replace it with a directory`);
+      const out: StoredMemory[] = [];
+      for (const file of files) {
+        const text = await this.noteText(file);
+        const note = memOf(this.files.get(file));
+        if (text === null || !note || note.note === undefined) continue;
+        await ensureDir(this.tombDir);
+        const dest = await this.freeName(this.tombDir, `${basename(file).replace(/[^A-Za-z0-9._-]+/g, '-').replace(/\.md$/, '')}-note.md`);
+        out.push(await this.writeRecord(dest, tomb(note), noteTombExtra(note.note, text)));
+        await fsp.unlink(file);
+        await fsyncDir(dirname(file));
+        this.dropPath(file);
+      }
+      return out;
+    });
+  }
+
+  /**
+   * Renames a note file or a folder of notes; never overwrites: a file is linked to its new name
+   * (fails if the name exists) and then unlinked; a folder is renamed after a check under the lock.
+   */
+  async renameNote(from: string, to: string): Promise<void> {
+    if (this.noteRel(to) === null) throw new ConflictError(`${to} is not in the notes area`);
+    await this.locked(async () => {
+      const st = await fsp.lstat(from);
+      await ensureDir(dirname(to));
+      if (st.isFile()) {
+        await fsp.link(from, to);
+        await fsp.unlink(from);
+      } else {
+        if (await fsp.lstat(to).catch(() => null)) throw Object.assign(new Error(`${to} exists`), { code: 'EEXIST' });
+        await fsp.rename(from, to);
+      }
+      await fsyncDir(dirname(to));
+      if (dirname(from) !== dirname(to)) await fsyncDir(dirname(from));
+      await this.syncNotes();
+    });
+  }
+
+  /** Puts a deleted note back (its tombstone `id`) at `file`, which must be free; drops the tombstone. */
+  async restoreNote(id: string, file: string, text: string): Promise<StoredMemory> {
+    if (this.noteRel(file) === null) throw new ConflictError(`${file} is not in the notes area`);
+    return this.locked(async () => {
+      const t = await this.fresh(id);
+      if (!t || !t.tombstoned) throw new NotFoundError(`no removed memory with id ${id}`);
+      if (await fsp.lstat(file).catch(() => null)) throw new ConflictError(`cannot restore ${id}: its path now holds another file; rename that one first`);
+      await ensureDir(dirname(file));
+      await writeFileAtomic(file, text);
+      const note = await this.noteWritten(file);
+      await fsp.rm(t.file, { force: true });
+      this.dropPath(t.file);
+      return note;
+    });
+  }
+
+  /** Permanently deletes tombstone files (the only hard delete). */
+  async purgeTombstones(ids: readonly string[]): Promise<string[]> {
+    return this.locked(async () => {
+      const done: string[] = [];
+      for (const id of ids) {
+        const t = await this.fresh(id);
+        if (!t || !t.tombstoned) continue;
+        await fsp.rm(t.file, { force: true });
+        this.dropPath(t.file);
+        done.push(id);
+      }
+      return done;
+    });
+  }
+}
