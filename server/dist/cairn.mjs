@@ -38589,7 +38589,7 @@ function fileNameFor(rec, redact = (b) => b) {
 }
 
 // server/src/core/store/listing.ts
-import { promises as fsp4, rmSync as rmSync2 } from "node:fs";
+import { promises as fsp4, lstatSync as lstatSync3, rmSync as rmSync2 } from "node:fs";
 import { join as join7 } from "node:path";
 
 // server/src/core/store/pid.ts
@@ -38620,15 +38620,31 @@ function pidStartMs(pid) {
 }
 
 // server/src/core/store/fileWorker.ts
-import { lstatSync as lstatSync2, readFileSync as readFileSync4 } from "node:fs";
+import { lstatSync as lstatSync2, readFileSync as readFileSync4, readdirSync } from "node:fs";
 import { Worker } from "node:worker_threads";
 var BATCH = 512;
 var AHEAD = 2;
 var WORKER_SOURCE = `
 const { parentPort } = require('node:worker_threads');
-const { lstatSync, readFileSync } = require('node:fs');
+const { lstatSync, readFileSync, readdirSync } = require('node:fs');
 parentPort.on('message', (m) => {
   if (m === null) return parentPort.close();
+  if (m.op === 'list') {
+    let names;
+    try {
+      names = readdirSync(m.dir);
+    } catch {
+      return parentPort.postMessage(null);
+    }
+    const md = [];
+    const temps = [];
+    for (const name of names) {
+      if (name.startsWith('.')) {
+        if (name.endsWith('.tmp')) temps.push(name);
+      } else if (name.endsWith('.md')) md.push(name);
+    }
+    m = { op: 'stat', prefix: m.prefix, names: md, temps };
+  }
   if (m.op === 'stat') {
     const n = m.names.length;
     const stats = new Float64Array(2 * n);
@@ -38640,7 +38656,7 @@ parentPort.on('message', (m) => {
       stats[2 * i] = st.size;
       stats[2 * i + 1] = st.mtimeMs;
     }
-    return parentPort.postMessage({ stats, kinds }, [stats.buffer, kinds.buffer]);
+    return parentPort.postMessage(m.temps ? { md: m.names, temps: m.temps, stats, kinds } : { stats, kinds }, [stats.buffer, kinds.buffer]);
   }
   const paths = m.paths;
   const out = new Array(paths.length);
@@ -38693,6 +38709,38 @@ async function statNames(prefix, names, opts = {}) {
       w2.once("error", reject);
       w2.once("exit", () => reject(new Error("the stat worker exited")));
       w2.postMessage({ op: "stat", prefix, names });
+    });
+  } catch {
+    return here();
+  } finally {
+    w2.removeAllListeners();
+    w2.on("error", () => void 0);
+    void w2.terminate();
+  }
+}
+var isListedName = (name) => name.endsWith(".md") && !name.startsWith(".");
+async function listDir(dir, prefix, opts = {}) {
+  const here = () => {
+    let names;
+    try {
+      names = readdirSync(dir);
+    } catch {
+      return null;
+    }
+    const md = names.filter(isListedName);
+    const temps = names.filter(isTempName);
+    const s2 = nameStats(md.length);
+    statInto(prefix, md, 0, md.length, s2);
+    return { md, temps, ...s2 };
+  };
+  const w2 = opts.worker === false ? null : startWorker();
+  if (w2 === null) return here();
+  try {
+    return await new Promise((resolve10, reject) => {
+      w2.once("message", resolve10);
+      w2.once("error", reject);
+      w2.once("exit", () => reject(new Error("the list worker exited")));
+      w2.postMessage({ op: "list", dir, prefix });
     });
   } catch {
     return here();
@@ -38837,34 +38885,48 @@ function dirPrefix(dir) {
   return join7(dir, "x").slice(0, -1);
 }
 var PAUSE_EVERY = 16;
-async function listStoreFiles(dirs, cleanTemps, onSymlink, flat = dirs.length, pause3) {
+var AHEAD_MIN_DIR_BYTES = 64 * 1024;
+function listAhead(dir) {
+  const st = lstatSync3(dir, { throwIfNoEntry: false });
+  if (!st?.isDirectory() || st.size < AHEAD_MIN_DIR_BYTES) return null;
+  const listed = listDir(dir, dirPrefix(dir));
+  listed.catch(() => void 0);
+  return listed;
+}
+async function listStoreFiles(dirs, cleanTemps, onSymlink, flat = dirs.length, pause3, ahead) {
   const found = new Listing(dirs);
   for (let di = 0; di < flat; di++) {
     const d = dirs[di];
-    let names;
-    try {
-      names = await fsp4.readdir(d);
-    } catch (err) {
-      if (err.code === "ENOENT") continue;
-      throw err;
-    }
-    const md = [];
-    let k = 0;
-    for (const name of names) {
-      if (pause3 && ++k % (PAUSE_EVERY * 64) === 0) await pause3();
-      if (isTempName(name)) {
-        if (cleanTemps) removeIfDeadTemp(d, name);
-      } else if (name.endsWith(".md") && !name.startsWith(".")) md.push(name);
-    }
     const prefix = found.pathIn(di, "");
-    const s2 = await statAll(prefix, md, pause3);
+    const listed = await ahead?.get(d) ?? await listHere(d, prefix, pause3);
+    if (listed === null) continue;
+    if (cleanTemps) for (const name of listed.temps) removeIfDeadTemp(d, name);
+    const { md, kinds, stats } = listed;
     for (let i = 0; i < md.length; i++) {
-      const kind = s2.kinds[i];
-      if (kind === 1) found.add(di, md[i], s2.stats[2 * i], s2.stats[2 * i + 1]);
+      const kind = kinds[i];
+      if (kind === 1) found.add(di, md[i], stats[2 * i], stats[2 * i + 1]);
       else if (kind === 2) onSymlink(prefix + md[i]);
     }
   }
   return found;
+}
+async function listHere(d, prefix, pause3) {
+  let names;
+  try {
+    names = await fsp4.readdir(d);
+  } catch (err) {
+    if (err.code === "ENOENT") return null;
+    throw err;
+  }
+  const md = [];
+  const temps = [];
+  let k = 0;
+  for (const name of names) {
+    if (pause3 && ++k % (PAUSE_EVERY * 64) === 0) await pause3();
+    if (isTempName(name)) temps.push(name);
+    else if (isListedName(name)) md.push(name);
+  }
+  return { md, temps, ...await statAll(prefix, md, pause3) };
 }
 var STAT_AHEAD_MIN = 4e3;
 var STAT_AHEAD_MIN_PAUSED = 1e5;
@@ -38888,11 +38950,11 @@ async function statAll(prefix, names, pause3) {
 }
 
 // server/src/core/store/writing.ts
-import { promises as fsp7, lstatSync as lstatSync5, statSync as statSync3 } from "node:fs";
+import { promises as fsp7, lstatSync as lstatSync6, statSync as statSync3 } from "node:fs";
 import { basename as basename3, dirname as dirname6, join as join11 } from "node:path";
 
 // server/src/core/store/lock.ts
-import { promises as fsp5, linkSync, lstatSync as lstatSync3, openSync as openSync2, closeSync as closeSync2, readFileSync as readFileSync5, rmSync as rmSync3, writeFileSync, writeSync as writeSync2 } from "node:fs";
+import { promises as fsp5, linkSync, lstatSync as lstatSync4, openSync as openSync2, closeSync as closeSync2, readFileSync as readFileSync5, rmSync as rmSync3, writeFileSync, writeSync as writeSync2 } from "node:fs";
 import { randomBytes as randomBytes3 } from "node:crypto";
 import { hostname as hostname3 } from "node:os";
 import { join as join8 } from "node:path";
@@ -38974,7 +39036,7 @@ var StoreLock = class {
 `;
     if (!this.noLinks) {
       try {
-        lstatSync3(this.file);
+        lstatSync4(this.file);
         return false;
       } catch {
       }
@@ -39123,7 +39185,7 @@ function mergeKeys(rec, m) {
 }
 
 // server/src/core/store/notes.ts
-import { lstatSync as lstatSync4, readdirSync, rmSync as rmSync4 } from "node:fs";
+import { lstatSync as lstatSync5, readdirSync as readdirSync2, rmSync as rmSync4 } from "node:fs";
 import { join as join9 } from "node:path";
 var NOTES_DIR = "notes";
 var MEMORIES_ROOT = "/memories";
@@ -39174,7 +39236,7 @@ function listNoteFiles(notesDir, add, onSymlink, cleanTemps) {
   const walk = (dir, prefix, depth) => {
     let names;
     try {
-      names = readdirSync(dir);
+      names = readdirSync2(dir);
     } catch {
       return;
     }
@@ -39188,7 +39250,7 @@ function listNoteFiles(notesDir, add, onSymlink, cleanTemps) {
       if (name.startsWith(".")) continue;
       let st;
       try {
-        st = lstatSync4(p);
+        st = lstatSync5(p);
       } catch {
         continue;
       }
@@ -39225,7 +39287,7 @@ function noteOfTombstone(m) {
 }
 
 // server/src/core/store/reading.ts
-import { promises as fsp6, readdirSync as readdirSync2 } from "node:fs";
+import { promises as fsp6, readdirSync as readdirSync3 } from "node:fs";
 import { basename as basename2, dirname as dirname5 } from "node:path";
 
 // server/src/core/store/slices.ts
@@ -39616,7 +39678,7 @@ var StoreReader = class extends StoreViews {
     for (const d of [this.dir, this.tombDir]) {
       let names;
       try {
-        names = readdirSync2(d);
+        names = readdirSync3(d);
       } catch {
         continue;
       }
@@ -39656,9 +39718,25 @@ var StoreReader = class extends StoreViews {
   async listFiles(cleanTemps, pause3) {
     const tombOk = await this.tombDirUsable();
     const dirs = tombOk ? [this.dir, this.tombDir] : [this.dir];
-    const found = await listStoreFiles([...dirs, this.notesDir], cleanTemps, this.onSymlink, dirs.length, pause3);
+    const ahead = pause3 ? null : this.ahead;
+    this.ahead = null;
+    const found = await listStoreFiles([...dirs, this.notesDir], cleanTemps, this.onSymlink, dirs.length, pause3, ahead ?? void 0);
     this.addNotes(found, dirs.length, cleanTemps);
     return found;
+  }
+  ahead = null;
+  /**
+   * Starts listing the store's big directories in a worker thread (listing.ts, listAhead) for the
+   * next check without pauses to take: a command calls it before it decodes the cache, so the
+   * two overlap. A small store is listed as usual, when checked.
+   */
+  listAhead() {
+    const m = /* @__PURE__ */ new Map();
+    for (const d of [this.dir, this.tombDir]) {
+      const pre = listAhead(d);
+      if (pre) m.set(d, pre);
+    }
+    this.ahead = m.size > 0 ? m : null;
   }
   onSymlink = (p) => {
     this.setEntry(p, new Skip(0, 0, "is a symbolic link; cairn does not follow links"));
@@ -39864,7 +39942,7 @@ var StoreWriter = class extends StoreReader {
   }
   async freeName(dir, name) {
     let candidate = join11(dir, name);
-    for (let n2 = 2; this.files.has(candidate) || lstatSync5(candidate, { throwIfNoEntry: false }); n2++) {
+    for (let n2 = 2; this.files.has(candidate) || lstatSync6(candidate, { throwIfNoEntry: false }); n2++) {
       candidate = join11(dir, name.replace(/\.md$/, `-${n2}.md`));
     }
     return candidate;
@@ -40536,7 +40614,7 @@ function checksumFor(slot) {
 }
 
 // server/src/core/index/cache.ts
-import { closeSync as closeSync3, constants as constants2, fstatSync, openSync as openSync3, readdirSync as readdirSync3, readSync, renameSync as renameSync2, rmSync as rmSync5, writeSync as writeSync3 } from "node:fs";
+import { closeSync as closeSync3, constants as constants2, fstatSync, openSync as openSync3, readdirSync as readdirSync4, readSync, renameSync as renameSync2, rmSync as rmSync5, writeSync as writeSync3 } from "node:fs";
 import { join as join13 } from "node:path";
 
 // server/src/core/index/stem.ts
@@ -41092,7 +41170,7 @@ function readCache(storeDir, onReject, revive) {
 function removeDeadTemps(dir) {
   let names = [];
   try {
-    names = readdirSync3(dir);
+    names = readdirSync4(dir);
   } catch {
     return;
   }
@@ -41138,7 +41216,7 @@ async function writeCache(storeDir, c, pause3) {
 }
 
 // server/src/core/store/freshness.ts
-import { readdirSync as readdirSync4, statSync as statSync4, watch } from "node:fs";
+import { readdirSync as readdirSync5, statSync as statSync4, watch } from "node:fs";
 import { dirname as dirname8, join as join14 } from "node:path";
 var FULL_SYNC_INTERVAL_MS = 500;
 var DIR_DIFF_INTERVAL_MS = 1e3;
@@ -41284,7 +41362,7 @@ var Freshness = class {
   diffDir(dir) {
     let names;
     try {
-      names = readdirSync4(dir);
+      names = readdirSync5(dir);
     } catch {
       names = [];
     }
@@ -43302,6 +43380,7 @@ var LiveIndex = class {
    * the decoded cache and keeps it alive.
    */
   async loadStore(mode2) {
+    if (mode2 === "now") this.store.listAhead();
     const cache2 = readCache(this.store.dir, (why) => this.opts.warn(`index cache ignored (${why}); rebuilding it`), reviveStored);
     const progress2 = this.opts.progress && ((done, total) => this.opts.progress("loading files", done, total));
     const taken = cache2 !== null && this.store.adopt(cache2.records, { cleanTemps: mode2 === "background" && cache2.records.length < EXACT_BELOW });
@@ -46388,9 +46467,9 @@ import {
   closeSync as closeSync6,
   fsyncSync,
   openSync as openSync6,
-  lstatSync as lstatSync6,
+  lstatSync as lstatSync7,
   readFileSync as readFileSync8,
-  readdirSync as readdirSync5,
+  readdirSync as readdirSync6,
   renameSync as renameSync5,
   rmSync as rmSync8,
   statSync as statSync7,
@@ -46461,7 +46540,7 @@ function rotateActive(dir, maxBytes, now) {
 function compressArchives(dir, opts) {
   return withTryLock(dir, () => {
     const done = [];
-    const names = new Set(readdirSync5(dir).filter((n2) => n2.startsWith(".events-")));
+    const names = new Set(readdirSync6(dir).filter((n2) => n2.startsWith(".events-")));
     for (const name of names) {
       const m = ARCHIVE_RE.exec(name);
       if (!m || m[3]) continue;
@@ -46495,13 +46574,13 @@ function compressArchives(dir, opts) {
 function listLogFiles(dir, listed) {
   let names;
   try {
-    names = (listed ?? readdirSync5(dir)).filter((n2) => n2.startsWith(".events"));
+    names = (listed ?? readdirSync6(dir)).filter((n2) => n2.startsWith(".events"));
   } catch {
     return [];
   }
   names = names.filter((n2) => {
     try {
-      return lstatSync6(join20(dir, n2)).isFile();
+      return lstatSync7(join20(dir, n2)).isFile();
     } catch {
       return false;
     }
@@ -48188,7 +48267,7 @@ var MemoryToolError = class extends CairnError {
 };
 
 // server/src/core/notes/paths.ts
-import { lstatSync as lstatSync7 } from "node:fs";
+import { lstatSync as lstatSync8 } from "node:fs";
 import { join as join24, resolve as resolve5, sep as sep2 } from "node:path";
 var escapes = (p) => new MemoryToolError(`Path ${p} would escape /memories directory`);
 function decoded(p) {
@@ -48225,7 +48304,7 @@ function resolveMemoryPath(notesDir, path2, arg = "path") {
     cur = s2 === "" ? cur : join24(cur, s2);
     let st;
     try {
-      st = lstatSync7(cur);
+      st = lstatSync8(cur);
     } catch {
       break;
     }
@@ -48874,13 +48953,13 @@ function structureFilter(tags, category) {
 }
 
 // server/src/core/sync/renames.ts
-import { existsSync as existsSync9, readdirSync as readdirSync6, readFileSync as readFileSync10 } from "node:fs";
+import { existsSync as existsSync9, readdirSync as readdirSync7, readFileSync as readFileSync10 } from "node:fs";
 import { join as join25 } from "node:path";
 var RENAMES_DIR = ".renames";
 function renameIds(storeDir) {
   const dir = join25(storeDir, RENAMES_DIR);
   if (!existsSync9(dir)) return [];
-  return readdirSync6(dir).filter((f) => /^[0-9A-HJKMNP-TV-Z]{26}\.json$/.test(f)).map((f) => f.slice(0, 26)).sort();
+  return readdirSync7(dir).filter((f) => /^[0-9A-HJKMNP-TV-Z]{26}\.json$/.test(f)).map((f) => f.slice(0, 26)).sort();
 }
 function readRename(storeDir, id2) {
   try {
@@ -49194,7 +49273,7 @@ function capPage(page, cursorFor, budget = LIMITS.responseChars) {
 }
 
 // server/src/core/curation/feedback.ts
-import { closeSync as closeSync8, existsSync as existsSync10, fstatSync as fstatSync5, lstatSync as lstatSync8, openSync as openSync8, promises as fsp12, readFileSync as readFileSync11, readSync as readSync4, renameSync as renameSync6, rmSync as rmSync9, statSync as statSync8, writeFileSync as writeFileSync3 } from "node:fs";
+import { closeSync as closeSync8, existsSync as existsSync10, fstatSync as fstatSync5, lstatSync as lstatSync9, openSync as openSync8, promises as fsp12, readFileSync as readFileSync11, readSync as readSync4, renameSync as renameSync6, rmSync as rmSync9, statSync as statSync8, writeFileSync as writeFileSync3 } from "node:fs";
 import { basename as basename6, join as join26 } from "node:path";
 import { gunzipSync as gunzipSync2 } from "node:zlib";
 var APPLIED_HALF = 3;
@@ -49325,7 +49404,7 @@ var FeedbackFold = class {
       if (st.ino !== saved.ino || st.size < saved.offset) return false;
       const present = (name) => [name, `${name}.gz`].some((n2) => {
         try {
-          return lstatSync8(join26(this.dir, n2)).isFile();
+          return lstatSync9(join26(this.dir, n2)).isFile();
         } catch {
           return false;
         }
@@ -50638,7 +50717,7 @@ async function writeExportFile(path2, text3) {
 
 // server/src/core/io/import/common.ts
 import { createHash as createHash5 } from "node:crypto";
-import { lstatSync as lstatSync9, readdirSync as readdirSync7, readFileSync as readFileSync12 } from "node:fs";
+import { lstatSync as lstatSync10, readdirSync as readdirSync8, readFileSync as readFileSync12 } from "node:fs";
 import { basename as basename7, join as join27, relative } from "node:path";
 
 // server/src/core/io/yaml.ts
@@ -50684,7 +50763,7 @@ function mtimeIso(st) {
 function readSource(file2) {
   let st;
   try {
-    st = lstatSync9(file2);
+    st = lstatSync10(file2);
   } catch (err) {
     throw new SourceError(`cannot read ${file2}: ${err.code === "ENOENT" ? "no such file or directory" : err.message}`);
   }
@@ -50697,7 +50776,7 @@ function readSource(file2) {
 }
 function statPath(path2) {
   try {
-    return lstatSync9(path2);
+    return lstatSync10(path2);
   } catch (err) {
     throw new SourceError(`cannot read ${path2}: ${err.code === "ENOENT" ? "no such file or directory" : err.message}`);
   }
@@ -50705,7 +50784,7 @@ function statPath(path2) {
 function walkFiles(dir, want, skipDirs = /* @__PURE__ */ new Set()) {
   const out2 = [];
   const visit2 = (d) => {
-    for (const e of readdirSync7(d, { withFileTypes: true }).sort((a, b) => a.name < b.name ? -1 : 1)) {
+    for (const e of readdirSync8(d, { withFileTypes: true }).sort((a, b) => a.name < b.name ? -1 : 1)) {
       if (e.name.startsWith(".") || e.isSymbolicLink()) continue;
       const p = join27(d, e.name);
       if (e.isDirectory()) {
@@ -51925,12 +52004,12 @@ ${relations.join("\n")}`;
 }
 
 // server/src/core/io/import/bettermemory.ts
-import { readdirSync as readdirSync8 } from "node:fs";
+import { readdirSync as readdirSync9 } from "node:fs";
 import { join as join31, relative as relative5, sep as sep6 } from "node:path";
 function mdFiles(dir) {
   let names;
   try {
-    names = readdirSync8(dir, { withFileTypes: true }).filter((e) => e.isFile() && e.name.endsWith(".md") && !e.name.startsWith(".")).map((e) => e.name);
+    names = readdirSync9(dir, { withFileTypes: true }).filter((e) => e.isFile() && e.name.endsWith(".md") && !e.name.startsWith(".")).map((e) => e.name);
   } catch {
     return [];
   }
@@ -52002,7 +52081,7 @@ function parseBettermemory(path2) {
 }
 
 // server/src/core/io/import/claudeCode.ts
-import { existsSync as existsSync13, readdirSync as readdirSync9 } from "node:fs";
+import { existsSync as existsSync13, readdirSync as readdirSync10 } from "node:fs";
 import { basename as basename10, dirname as dirname11, join as join32, relative as relative6, sep as sep7 } from "node:path";
 var INSTRUCTIONS_SCOPE = "instructions";
 var encode3 = (name) => name.replace(/[^a-zA-Z0-9]/g, "-");
@@ -52012,7 +52091,7 @@ function decodeProjectDir(name, root = "/") {
     if (depth > 40 || !rest.startsWith("-")) return null;
     let entries;
     try {
-      entries = readdirSync9(dir, { withFileTypes: true }).filter((e) => e.isDirectory() || e.isSymbolicLink()).map((e) => e.name);
+      entries = readdirSync10(dir, { withFileTypes: true }).filter((e) => e.isDirectory() || e.isSymbolicLink()).map((e) => e.name);
     } catch {
       return null;
     }
@@ -52047,7 +52126,7 @@ async function projectOf(dir) {
 }
 function projectDirs(path2) {
   if (!statPath(path2).isDirectory()) throw sourceError(path2, null, "is not a directory: give ~/.claude, ~/.claude/projects, a project folder in it, or its memory/ folder");
-  const subdirs = (d) => readdirSync9(d, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => join32(d, e.name)).sort();
+  const subdirs = (d) => readdirSync10(d, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => join32(d, e.name)).sort();
   if (existsSync13(join32(path2, "projects"))) return { projects: subdirs(join32(path2, "projects")).filter((d) => existsSync13(join32(d, "memory"))), claudeHome: path2 };
   if (basename10(path2) === "memory") return { projects: [dirname11(path2)], claudeHome: null };
   if (existsSync13(join32(path2, "memory"))) return { projects: [path2], claudeHome: null };

@@ -128,3 +128,81 @@ test('a big directory listed with a worker gives the listing a small one would, 
     removeDir(root);
   }
 });
+
+test('a directory listed ahead (a command, while it decodes the cache) gives the listing made on the spot, temp files cleaned', async () => {
+  const { listDir } = await import('../../src/core/store/fileWorker.ts');
+  const { listAhead, listStoreFiles } = await import('../../src/core/store/listing.ts');
+  const { symlinkSync, existsSync } = await import('node:fs');
+  const root = tempDir();
+  const dir = join(root, 'store');
+  try {
+    mkdirSync(dir);
+    for (let i = 0; i < 3500; i++) writeFileSync(join(dir, `memory-with-a-longer-file-name-${i}.md`), `memory ${i}`);
+    writeFileSync(join(dir, 'notes.txt'), 'not a memory');
+    writeFileSync(join(dir, '.hidden.md'), 'hidden');
+    mkdirSync(join(dir, 'folder.md'));
+    symlinkSync('/etc/hostname', join(dir, 'link.md'));
+    const dead = join(dir, '.m1.md.999999999.0badcafe.tmp'); // pid 999999999: not alive
+    writeFileSync(dead, 'a dead writer left this');
+    const prefix = `${dir}/`;
+    // The worker splits names as this thread does: memory files stat'ed, temp files named, the rest left out.
+    const viaWorker = (await listDir(dir, prefix))!;
+    const here = (await listDir(dir, prefix, { worker: false }))!;
+    assert.deepEqual(viaWorker.md, here.md);
+    assert.deepEqual([...viaWorker.kinds], [...here.kinds]);
+    assert.deepEqual([...viaWorker.stats], [...here.stats]);
+    assert.deepEqual(viaWorker.temps, ['.m1.md.999999999.0badcafe.tmp']);
+    assert.equal(viaWorker.md.length, 3502); // 3,500 files, the folder and the link
+    assert.equal(await listDir(join(root, 'missing'), `${root}/missing/`), null);
+
+    const lists = async (ahead?: Map<string, ReturnType<typeof listAhead> & object>) => {
+      const links: string[] = [];
+      const l = await listStoreFiles([dir], true, (p) => links.push(p), 1, undefined, ahead);
+      return { entries: Array.from({ length: l.length }, (_, i) => `${l.path(i)} ${l.size(i)} ${l.mtimeMs(i)}`).sort(), links };
+    };
+    const pre = listAhead(dir);
+    assert.ok(pre, 'a directory of 3,500 entries is listed ahead (its size is over the hint on ext4 and tmpfs alike)');
+    const taken = await lists(new Map([[dir, pre]]));
+    assert.equal(existsSync(dead), false, 'the listing that takes it cleans dead temp files');
+    const onTheSpot = await lists();
+    assert.equal(taken.entries.length, 3500);
+    assert.deepEqual(taken.entries, onTheSpot.entries);
+    assert.deepEqual(taken.links, [join(dir, 'link.md')]);
+    assert.deepEqual(onTheSpot.links, taken.links);
+    // A small directory is listed on the spot (a worker would not pay), a missing one too.
+    const small = join(root, 'small');
+    mkdirSync(small);
+    writeFileSync(join(small, 'a.md'), 'a');
+    assert.equal(listAhead(small), null);
+    assert.equal(listAhead(join(root, 'missing')), null);
+  } finally {
+    removeDir(root);
+  }
+});
+
+test('a store listed ahead and checked sees a file changed before the listing, and keeps the rest as cached', async () => {
+  const root = tempDir();
+  const dir = join(root, 'store');
+  try {
+    mkdirSync(dir);
+    for (let i = 0; i < 3500; i++) {
+      const id = `01JAAAAAAAAAAAAAAAAA${String(i).padStart(6, '0')}`;
+      writeFileSync(join(dir, `memory-with-a-longer-file-name-${i}.md`), `---\nid: ${id}\ncreated: 2026-01-01T00:00:00.000Z\nscopes: [global]\n---\nmemory number ${i}.\n`);
+    }
+    const first = new Store(dir, { warn: () => {} });
+    await first.load();
+    const cached = [...first.active()];
+    const edited = cached[7]!;
+    writeFileSync(edited.file, (await import('node:fs')).readFileSync(edited.file, 'utf8').replace(/memory number \d+\./, 'memory number seven.'));
+    const second = new Store(dir, { warn: () => {} });
+    second.listAhead();
+    assert.ok(second.adopt(cached));
+    const changed = await second.validate();
+    assert.equal(changed, 1);
+    assert.match(second.get(edited.id)!.body, /memory number seven/);
+    assert.equal(second.activeCount, 3500);
+    assert.equal(second.get(cached[8]!.id), cached[8], 'an unchanged record is the cached one');
+  } finally {
+    removeDir(root);
+  }
+});

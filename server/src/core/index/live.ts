@@ -280,6 +280,9 @@ export class LiveIndex {
    * the decoded cache and keeps it alive.
    */
   private async loadStore(mode: 'now' | 'background' | 'trust'): Promise<number> {
+    // A command checks every file before its answer: a big store's directories are stat'ed by a
+    // worker thread while this one decodes the cache (Store.listAhead).
+    if (mode === 'now') this.store.listAhead();
     const cache = readCache<StoredMemory>(this.store.dir, (why) => this.opts.warn(`index cache ignored (${why}); rebuilding it`), reviveStored);
     const progress = this.opts.progress && ((done: number, total: number) => this.opts.progress!('loading files', done, total));
     // The cache's records are taken as they are; a command (mode 'now') checks every file against

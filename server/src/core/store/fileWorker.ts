@@ -10,7 +10,8 @@
 //
 // Answers come back in the order asked. Without a worker (one cannot start, or it fails) the
 // work is done here, synchronously, as before: same answers, only slower.
-import { lstatSync, readFileSync } from 'node:fs';
+import { lstatSync, readFileSync, readdirSync } from 'node:fs';
+import { isTempName } from './fsatomic.ts';
 import { Worker } from 'node:worker_threads';
 
 /** A file that could not be read: its errno code (ENOENT, EACCES, ...) and message. */
@@ -27,12 +28,30 @@ const AHEAD = 2;
 // The worker is a CommonJS script evaluated from this string (the bundle is one file: there is
 // no second file to point a worker at). A read: each batch of paths it is sent comes back as
 // texts, a failure as {code, message}. A stat: size and mtime of each name (kinds: 0 gone, 1 a
-// file, 2 a symbolic link, 3 anything else), never following a link.
+// file, 2 a symbolic link, 3 anything else), never following a link. A list: a directory's names
+// split as listing.ts splits them (memory files: *.md, not hidden; temp files: isTempName), the
+// memory files stat'ed as above (null if it cannot be read).
 const WORKER_SOURCE = `
 const { parentPort } = require('node:worker_threads');
-const { lstatSync, readFileSync } = require('node:fs');
+const { lstatSync, readFileSync, readdirSync } = require('node:fs');
 parentPort.on('message', (m) => {
   if (m === null) return parentPort.close();
+  if (m.op === 'list') {
+    let names;
+    try {
+      names = readdirSync(m.dir);
+    } catch {
+      return parentPort.postMessage(null);
+    }
+    const md = [];
+    const temps = [];
+    for (const name of names) {
+      if (name.startsWith('.')) {
+        if (name.endsWith('.tmp')) temps.push(name);
+      } else if (name.endsWith('.md')) md.push(name);
+    }
+    m = { op: 'stat', prefix: m.prefix, names: md, temps };
+  }
   if (m.op === 'stat') {
     const n = m.names.length;
     const stats = new Float64Array(2 * n);
@@ -44,7 +63,7 @@ parentPort.on('message', (m) => {
       stats[2 * i] = st.size;
       stats[2 * i + 1] = st.mtimeMs;
     }
-    return parentPort.postMessage({ stats, kinds }, [stats.buffer, kinds.buffer]);
+    return parentPort.postMessage(m.temps ? { md: m.names, temps: m.temps, stats, kinds } : { stats, kinds }, [stats.buffer, kinds.buffer]);
   }
   const paths = m.paths;
   const out = new Array(paths.length);
@@ -112,6 +131,48 @@ export async function statNames(prefix: string, names: readonly string[], opts: 
       w.once('error', reject);
       w.once('exit', () => reject(new Error('the stat worker exited')));
       w.postMessage({ op: 'stat', prefix, names });
+    });
+  } catch {
+    return here();
+  } finally {
+    w.removeAllListeners();
+    w.on('error', () => undefined); // a late error of a worker being stopped
+    void w.terminate();
+  }
+}
+
+/** What a listing stats: a memory file's name (`*.md`, not hidden; a temp file is hidden). */
+export const isListedName = (name: string): boolean => name.endsWith('.md') && !name.startsWith('.');
+
+/** A directory's memory file names (`*.md`, not hidden) with their lstat, and its temp files' names (isTempName). */
+export interface DirListing extends NameStats {
+  md: string[];
+  temps: string[];
+}
+
+/** `dir` (named `prefix` + name for each entry) listed and stat'ed by a worker thread (here, if none can start); null if it cannot be read. */
+export async function listDir(dir: string, prefix: string, opts: { worker?: boolean } = {}): Promise<DirListing | null> {
+  const here = (): DirListing | null => {
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      return null;
+    }
+    const md = names.filter(isListedName);
+    const temps = names.filter(isTempName);
+    const s = nameStats(md.length);
+    statInto(prefix, md, 0, md.length, s);
+    return { md, temps, ...s };
+  };
+  const w = opts.worker === false ? null : startWorker();
+  if (w === null) return here();
+  try {
+    return await new Promise<DirListing | null>((resolve, reject) => {
+      w.once('message', resolve);
+      w.once('error', reject);
+      w.once('exit', () => reject(new Error('the list worker exited')));
+      w.postMessage({ op: 'list', dir, prefix });
     });
   } catch {
     return here();

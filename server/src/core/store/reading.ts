@@ -8,7 +8,7 @@ import { isTempName } from './fsatomic.ts';
 import { parseMemoryText } from './memfile.ts';
 import type { StoredMemory } from '../types.ts';
 import { MAX_FILE_BYTES, Skip, derivedId, errorOf, storedMemory, type FileEntry } from './entries.ts';
-import { Listing, listStoreFiles, removeIfDeadTemp } from './listing.ts';
+import { type ListedAhead, Listing, listAhead, listStoreFiles, removeIfDeadTemp } from './listing.ts';
 import { Backlog } from './slices.ts';
 import { listNoteFiles, noteRecord } from './notes.ts';
 import { type ReadFailure, isReadFailure, readAhead, readOne } from './fileWorker.ts';
@@ -218,9 +218,27 @@ export abstract class StoreReader extends StoreViews {
   private async listFiles(cleanTemps: boolean, pause?: () => Promise<void>): Promise<Listing> {
     const tombOk = await this.tombDirUsable();
     const dirs = tombOk ? [this.dir, this.tombDir] : [this.dir];
-    const found = await listStoreFiles([...dirs, this.notesDir], cleanTemps, this.onSymlink, dirs.length, pause);
+    // A listing started ahead is for the next check without pauses (a command's); any other drops it.
+    const ahead = pause ? null : this.ahead;
+    this.ahead = null;
+    const found = await listStoreFiles([...dirs, this.notesDir], cleanTemps, this.onSymlink, dirs.length, pause, ahead ?? undefined);
     this.addNotes(found, dirs.length, cleanTemps);
     return found;
+  }
+
+  private ahead: Map<string, ListedAhead> | null = null;
+  /**
+   * Starts listing the store's big directories in a worker thread (listing.ts, listAhead) for the
+   * next check without pauses to take: a command calls it before it decodes the cache, so the
+   * two overlap. A small store is listed as usual, when checked.
+   */
+  listAhead(): void {
+    const m = new Map<string, ListedAhead>();
+    for (const d of [this.dir, this.tombDir]) {
+      const pre = listAhead(d);
+      if (pre) m.set(d, pre);
+    }
+    this.ahead = m.size > 0 ? m : null;
   }
 
   private readonly onSymlink = (p: string): void => {
