@@ -9,6 +9,9 @@ import { isUlid } from '../ids.ts';
 import { SCOPE_RE } from '../scopes.ts';
 import { redactRemoteUrl } from '../origin.ts';
 import { intern, internOrNull, isPlainSafe, own, parseCanonical, sharedOrigin, sharedScopeList } from './canonical.ts';
+import { basename } from 'node:path';
+import { Skip, derivedId, storedMemory, type FileEntry } from './entries.ts';
+import { noteRecord } from './notes.ts';
 
 export const KNOWN_KEYS = [
   'schema_version', 'id', 'created', 'updated', 'scopes', 'confidence', 'source', 'category',
@@ -280,4 +283,28 @@ export function fileNameFor(rec: Pick<MemoryRecord, 'id' | 'created' | 'body'>, 
   let slug = words.join('-').slice(0, 60).replace(/-+$/, '');
   if (slug === '') slug = 'memory';
   return `${rec.created.slice(0, 10)}-${slug}-${rec.id.slice(-6).toLowerCase()}.md`;
+}
+
+/**
+ * What the store keeps for a file it read (store/entries.ts): the memory its text holds, the note
+ * it is (`noteRel`: its place in the notes area), or why it was skipped.
+ */
+export function fileEntry(p: string, text: string, size: number, mtimeMs: number, noteRel: string | null): FileEntry {
+  if (text.includes('\u0000')) return new Skip(size, mtimeMs, 'is binary (contains NUL bytes)');
+  if (noteRel !== null) return noteRecord(p, noteRel, text, size, mtimeMs);
+  try {
+    const { record, extra } = parseMemoryText(text);
+    // The minimal hand-made file (format.md): no `created` means the file's mtime, for
+    // `updated` too. Both, like a missing id, are written down on the next change through
+    // cairn; until then every process derives the same values from the same unchanged file.
+    const created = record.created ?? new Date(Math.floor(mtimeMs)).toISOString();
+    const updated = record.updated ?? created;
+    const idAssigned = record.id === null;
+    const id = record.id ?? derivedId(basename(p), created);
+    const mem = storedMemory({ ...record, id, created, updated }, p, size, mtimeMs, extra);
+    if (idAssigned) mem.idAssigned = true;
+    return mem;
+  } catch (err) {
+    return new Skip(size, mtimeMs, (err as Error).message);
+  }
 }

@@ -3,14 +3,14 @@
 // adopts the cached records and checks them against the files afterwards (validate); a watcher's
 // report refreshes single paths; hand edits are seen through ensureFresh before every operation.
 import { promises as fsp, readdirSync } from 'node:fs';
-import { basename, dirname } from 'node:path';
+import { dirname } from 'node:path';
 import { isTempName } from './fsatomic.ts';
-import { parseMemoryText } from './memfile.ts';
+import { fileEntry } from './memfile.ts';
 import type { StoredMemory } from '../types.ts';
-import { MAX_FILE_BYTES, Skip, derivedId, errorOf, storedMemory, type FileEntry } from './entries.ts';
+import { MAX_FILE_BYTES, Skip, errorOf, type FileEntry } from './entries.ts';
 import { type ListedAhead, Listing, listAhead, listStoreFiles, removeIfDeadTemp } from './listing.ts';
 import { Backlog } from './slices.ts';
-import { listNoteFiles, noteRecord } from './notes.ts';
+import { listNoteFiles } from './notes.ts';
 import { type ReadFailure, isReadFailure, readAhead, readOne } from './fileWorker.ts';
 import { StoreViews } from './table.ts';
 
@@ -369,30 +369,9 @@ export abstract class StoreReader extends StoreViews {
         this.setEntry(p, entry);
         return;
       }
-      entry = this.entryFromText(p, text, size, mtimeMs);
+      entry = fileEntry(p, text, size, mtimeMs, this.noteRel(p));
     }
     this.setEntry(p, entry);
-  }
-
-  private entryFromText(p: string, text: string, size: number, mtimeMs: number): FileEntry {
-    if (text.includes('\u0000')) return new Skip(size, mtimeMs, 'is binary (contains NUL bytes)');
-    const rel = this.noteRel(p);
-    if (rel !== null) return noteRecord(p, rel, text, size, mtimeMs);
-    try {
-      const { record, extra } = parseMemoryText(text);
-      // The minimal hand-made file (format.md): no `created` means the file's mtime, for
-      // `updated` too. Both, like a missing id, are written down on the next change through
-      // cairn; until then every process derives the same values from the same unchanged file.
-      const created = record.created ?? new Date(Math.floor(mtimeMs)).toISOString();
-      const updated = record.updated ?? created;
-      const idAssigned = record.id === null;
-      const id = record.id ?? derivedId(basename(p), created);
-      const mem = storedMemory({ ...record, id, created, updated }, p, size, mtimeMs, extra);
-      if (idAssigned) mem.idAssigned = true;
-      return mem;
-    } catch (err) {
-      return new Skip(size, mtimeMs, (err as Error).message);
-    }
   }
 }
 
