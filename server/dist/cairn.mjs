@@ -36546,7 +36546,7 @@ function createServer(cairn, all = allTools, track) {
     if (!parsed.success) return errorResult(`${tool.errorPrefix ?? ""}${describeIssues(tool, parsed.error.issues, req.params.arguments)}`);
     try {
       opening.start?.();
-      const running = opening.ready.then((c) => tool.run(c, parsed.data));
+      const running = opening.ready.then((c) => c.during(() => tool.run(c, parsed.data)));
       track?.(running);
       const out2 = await running;
       if (typeof out2 === "string") return { content: [{ type: "text", text: out2 }] };
@@ -38369,6 +38369,203 @@ function parseCanonical(text3) {
 }
 
 // server/src/core/store/memfile.ts
+import { basename as basename2 } from "node:path";
+
+// server/src/core/store/entries.ts
+import { createHash } from "node:crypto";
+var Skip = class {
+  constructor(size2, mtimeMs, error62) {
+    this.size = size2;
+    this.mtimeMs = mtimeMs;
+    this.error = error62;
+  }
+  size;
+  mtimeMs;
+  error;
+};
+var memOf = (e) => e instanceof Skip ? void 0 : e;
+var errorOf = (e) => e instanceof Skip ? e.error : void 0;
+var MAX_FILE_BYTES = 4 * 1024 * 1024;
+var CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+function derivedId(fileName, created) {
+  let t = Math.max(0, Math.min(Date.parse(created) || 0, 2 ** 48 - 1));
+  let time4 = "";
+  for (let i = 0; i < 10; i++) {
+    time4 = CROCKFORD[t % 32] + time4;
+    t = Math.floor(t / 32);
+  }
+  const h = createHash("sha256").update(fileName).digest();
+  let rand = "";
+  for (let i = 0; i < 16; i++) rand += CROCKFORD[h[i] % 32];
+  return time4 + rand;
+}
+function storedMemory(rec, file2, size2, mtimeMs, extra) {
+  const ex = extra.length === 0 ? NO_EXTRA : extra.slice();
+  const { id: id2, created, scopes, confidence, source, category, expires, body, aliases } = rec;
+  const updated = rec.updated === created ? created : rec.updated;
+  const lva = rec.last_verified_at;
+  const last_verified_at = lva === null ? null : lva === updated ? updated : lva === created ? created : lva;
+  const origin2 = !isSharedOrigin(rec.origin) && hasUrlSecrets(rec.origin.repo) ? { ...rec.origin, repo: redactRemoteUrl(rec.origin.repo) } : rec.origin;
+  if (aliases !== void 0 && aliases.length > 0) {
+    const m2 = { id: id2, created, updated, scopes, confidence, source, category, last_verified_at, expires, origin: origin2, body, aliases, file: file2, tombstoned: false, size: size2, mtimeMs, extra: ex };
+    if (rec.removed !== void 0) {
+      m2.removed = rec.removed;
+      m2.removed_reason = rec.removed_reason;
+      m2.removed_session = rec.removed_session;
+      m2.tombstoned = true;
+    }
+    if (rec.verified_head) m2.verified_head = rec.verified_head;
+    mergeKeys(rec, m2);
+    return m2;
+  }
+  let m;
+  if (rec.removed === void 0) {
+    m = { id: id2, created, updated, scopes, confidence, source, category, last_verified_at, expires, origin: origin2, body, file: file2, tombstoned: false, size: size2, mtimeMs, extra: ex };
+  } else {
+    const { removed, removed_reason, removed_session } = rec;
+    m = { id: id2, created, updated, scopes, confidence, source, category, last_verified_at, expires, origin: origin2, body, removed, removed_reason, removed_session, file: file2, tombstoned: true, size: size2, mtimeMs, extra: ex };
+  }
+  if (rec.verified_head) m.verified_head = rec.verified_head;
+  mergeKeys(rec, m);
+  return m;
+}
+function mergeKeys(rec, m) {
+  if (rec.merged_from && rec.merged_from.length > 0) m.merged_from = rec.merged_from;
+  if (rec.merging && rec.merging.length > 0) m.merging = rec.merging;
+}
+
+// server/src/core/store/notes.ts
+import { lstatSync as lstatSync2, readdirSync, rmSync as rmSync2 } from "node:fs";
+import { join as join7 } from "node:path";
+
+// server/src/core/store/pid.ts
+import { readFileSync as readFileSync3 } from "node:fs";
+function pidAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return err.code === "EPERM";
+  }
+}
+var bootMs;
+function pidStartMs(pid) {
+  try {
+    if (bootMs === void 0) {
+      const m = /^btime (\d+)$/m.exec(readFileSync3("/proc/stat", "utf8"));
+      bootMs = m ? Number(m[1]) * 1e3 : null;
+    }
+    if (bootMs === null) return null;
+    const stat = readFileSync3(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const ticks = Number(fields[19]);
+    return Number.isFinite(ticks) ? bootMs + ticks * 10 : null;
+  } catch {
+    return null;
+  }
+}
+
+// server/src/core/store/notes.ts
+var NOTES_DIR = "notes";
+var MEMORIES_ROOT = "/memories";
+var ROOT_NOTE_SCOPE = "notes";
+var MAX_NOTE_DEPTH = 16;
+var EPOCH = (/* @__PURE__ */ new Date(0)).toISOString();
+function memoriesPath(rel) {
+  return rel === "" ? MEMORIES_ROOT : `${MEMORIES_ROOT}/${rel}`;
+}
+function noteId(rel) {
+  return derivedId(`${MEMORIES_ROOT}/${rel}`, EPOCH);
+}
+function noteScope(rel) {
+  const parts = rel.split("/").slice(0, -1).map((p) => p.normalize("NFKD").replace(new RegExp("\\p{M}+", "gu"), "").toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "")).filter((p) => p !== "");
+  let scope2 = parts.join(":");
+  while (scope2.length > 64) scope2 = scope2.slice(0, scope2.lastIndexOf(":") > 0 ? scope2.lastIndexOf(":") : 64);
+  return scope2 !== "" && SCOPE_RE.test(scope2) ? scope2 : ROOT_NOTE_SCOPE;
+}
+function noteRecord(file2, rel, text3, size2, mtimeMs) {
+  const when2 = new Date(Math.floor(mtimeMs)).toISOString();
+  const rec = {
+    id: noteId(rel),
+    created: when2,
+    updated: when2,
+    scopes: sharedScopeList([noteScope(rel)]),
+    confidence: "medium",
+    source: "explicit-statement",
+    category: "fact",
+    last_verified_at: null,
+    expires: null,
+    origin: sharedOrigin(null, null, null, null),
+    body: text3
+  };
+  const m = storedMemory(rec, file2, size2, mtimeMs, []);
+  m.note = memoriesPath(rel);
+  return m;
+}
+function isNoteRel(rel) {
+  if (rel === "") return false;
+  const parts = rel.split(/[\\/]/);
+  return parts.length <= MAX_NOTE_DEPTH + 1 && parts.every((p) => p !== "" && p !== ".." && !p.startsWith(".")) && !isTempName(parts[parts.length - 1]);
+}
+function pidOfTemp(name) {
+  const m = /\.(\d+)\.[0-9a-f]{8}\.tmp$/.exec(name);
+  return m ? Number(m[1]) : 0;
+}
+function listNoteFiles(notesDir, add, onSymlink, cleanTemps) {
+  const walk = (dir, prefix, depth) => {
+    let names;
+    try {
+      names = readdirSync(dir);
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      const p = join7(dir, name);
+      if (isTempName(name)) {
+        const pid = pidOfTemp(name);
+        if (cleanTemps && pid && pid !== process.pid && !pidAlive(pid)) rmSync2(p, { force: true });
+        continue;
+      }
+      if (name.startsWith(".")) continue;
+      let st;
+      try {
+        st = lstatSync2(p);
+      } catch {
+        continue;
+      }
+      const rel = prefix === "" ? name : `${prefix}/${name}`;
+      if (st.isFile()) add(rel, st.size, st.mtimeMs);
+      else if (st.isDirectory()) {
+        if (depth < MAX_NOTE_DEPTH) walk(p, rel, depth + 1);
+      } else if (st.isSymbolicLink()) onSymlink(p);
+    }
+  };
+  walk(notesDir, "", 0);
+}
+function noteTombExtra(path2, text3) {
+  return [`note_path: ${quoted(path2)}`, `note_text: ${quoted(text3)}`];
+}
+function quoted(v) {
+  return JSON.stringify(v).replace(/[\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+function noteOfTombstone(m) {
+  let path2 = null;
+  let text3 = null;
+  for (const block2 of m.extra) {
+    const k = /^(note_path|note_text): (".*")$/s.exec(block2);
+    if (!k) continue;
+    try {
+      const v = JSON.parse(k[2]);
+      if (typeof v !== "string") continue;
+      if (k[1] === "note_path") path2 = v;
+      else text3 = v;
+    } catch {
+    }
+  }
+  return path2 !== null && text3 !== null ? { path: path2, text: text3 } : null;
+}
+
+// server/src/core/store/memfile.ts
 var KNOWN_KEYS = [
   "schema_version",
   "id",
@@ -38587,40 +38784,29 @@ function fileNameFor(rec, redact = (b) => b) {
   if (slug === "") slug = "memory";
   return `${rec.created.slice(0, 10)}-${slug}-${rec.id.slice(-6).toLowerCase()}.md`;
 }
+function fileEntry(p, text3, size2, mtimeMs, noteRel) {
+  if (text3.includes("\0")) return new Skip(size2, mtimeMs, "is binary (contains NUL bytes)");
+  if (noteRel !== null) return noteRecord(p, noteRel, text3, size2, mtimeMs);
+  try {
+    const { record: record2, extra } = parseMemoryText(text3);
+    const created = record2.created ?? new Date(Math.floor(mtimeMs)).toISOString();
+    const updated = record2.updated ?? created;
+    const idAssigned = record2.id === null;
+    const id2 = record2.id ?? derivedId(basename2(p), created);
+    const mem2 = storedMemory({ ...record2, id: id2, created, updated }, p, size2, mtimeMs, extra);
+    if (idAssigned) mem2.idAssigned = true;
+    return mem2;
+  } catch (err) {
+    return new Skip(size2, mtimeMs, err.message);
+  }
+}
 
 // server/src/core/store/listing.ts
-import { promises as fsp4, lstatSync as lstatSync3, rmSync as rmSync2 } from "node:fs";
-import { join as join7 } from "node:path";
-
-// server/src/core/store/pid.ts
-import { readFileSync as readFileSync3 } from "node:fs";
-function pidAlive(pid) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return err.code === "EPERM";
-  }
-}
-var bootMs;
-function pidStartMs(pid) {
-  try {
-    if (bootMs === void 0) {
-      const m = /^btime (\d+)$/m.exec(readFileSync3("/proc/stat", "utf8"));
-      bootMs = m ? Number(m[1]) * 1e3 : null;
-    }
-    if (bootMs === null) return null;
-    const stat = readFileSync3(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    const ticks = Number(fields[19]);
-    return Number.isFinite(ticks) ? bootMs + ticks * 10 : null;
-  } catch {
-    return null;
-  }
-}
+import { promises as fsp4, lstatSync as lstatSync4, rmSync as rmSync3 } from "node:fs";
+import { join as join8 } from "node:path";
 
 // server/src/core/store/fileWorker.ts
-import { lstatSync as lstatSync2, readFileSync as readFileSync4, readdirSync } from "node:fs";
+import { lstatSync as lstatSync3, readFileSync as readFileSync4, readdirSync as readdirSync2 } from "node:fs";
 import { Worker } from "node:worker_threads";
 var BATCH = 512;
 var AHEAD = 2;
@@ -38686,7 +38872,7 @@ function statInto(prefix, names, from, to, out2) {
   for (let i = from; i < to; i++) {
     let st;
     try {
-      st = lstatSync2(prefix + names[i]);
+      st = lstatSync3(prefix + names[i]);
     } catch {
       continue;
     }
@@ -38723,7 +38909,7 @@ async function listDir(dir, prefix, opts = {}) {
   const here = () => {
     let names;
     try {
-      names = readdirSync(dir);
+      names = readdirSync2(dir);
     } catch {
       return null;
     }
@@ -38847,7 +39033,7 @@ var Listing = class {
   }
   /** join(dirs[dir], name), as one concatenation for a plain file name */
   pathIn(dir, name) {
-    return name.includes("/") ? join7(this.prefixes[dir], name) : this.prefixes[dir] + name;
+    return name.includes("/") ? join8(this.prefixes[dir], name) : this.prefixes[dir] + name;
   }
   size(i) {
     return this.stats[2 * i];
@@ -38873,21 +39059,21 @@ var Listing = class {
     return this.pathSet.has(p);
   }
 };
-function pidOfTemp(name) {
+function pidOfTemp2(name) {
   const m = /\.(\d+)\.[0-9a-f]{8}\.tmp$/.exec(name);
   return m ? Number(m[1]) : 0;
 }
 function removeIfDeadTemp(dir, name) {
-  const pid = pidOfTemp(name);
-  if (pid && pid !== process.pid && !pidAlive(pid)) rmSync2(join7(dir, name), { force: true });
+  const pid = pidOfTemp2(name);
+  if (pid && pid !== process.pid && !pidAlive(pid)) rmSync3(join8(dir, name), { force: true });
 }
 function dirPrefix(dir) {
-  return join7(dir, "x").slice(0, -1);
+  return join8(dir, "x").slice(0, -1);
 }
 var PAUSE_EVERY = 16;
 var AHEAD_MIN_DIR_BYTES = 64 * 1024;
 function listAhead(dir) {
-  const st = lstatSync3(dir, { throwIfNoEntry: false });
+  const st = lstatSync4(dir, { throwIfNoEntry: false });
   if (!st?.isDirectory() || st.size < AHEAD_MIN_DIR_BYTES) return null;
   const listed = listDir(dir, dirPrefix(dir));
   listed.catch(() => void 0);
@@ -38954,10 +39140,10 @@ import { promises as fsp7, lstatSync as lstatSync6, statSync as statSync3 } from
 import { basename as basename3, dirname as dirname6, join as join11 } from "node:path";
 
 // server/src/core/store/lock.ts
-import { promises as fsp5, linkSync, lstatSync as lstatSync4, openSync as openSync2, closeSync as closeSync2, readFileSync as readFileSync5, rmSync as rmSync3, writeFileSync, writeSync as writeSync2 } from "node:fs";
+import { promises as fsp5, linkSync, lstatSync as lstatSync5, openSync as openSync2, closeSync as closeSync2, readFileSync as readFileSync5, rmSync as rmSync4, writeFileSync, writeSync as writeSync2 } from "node:fs";
 import { randomBytes as randomBytes3 } from "node:crypto";
 import { hostname as hostname3 } from "node:os";
-import { join as join8 } from "node:path";
+import { join as join9 } from "node:path";
 var STALE_MS = 3e4;
 var HOST = hostname3();
 var REUSED_PID_SLACK_MS = 2e3;
@@ -38967,7 +39153,7 @@ var StoreLock = class {
     this.dir = dir;
     this.timeoutMs = timeoutMs;
     this.staleMs = staleMs;
-    this.file = join8(dir, ".lock");
+    this.file = join9(dir, ".lock");
   }
   dir;
   timeoutMs;
@@ -39005,7 +39191,7 @@ var StoreLock = class {
       text3 = null;
     }
     if (text3 === null || parseLock(text3).token !== token2) return;
-    rmSync3(this.file, { force: true });
+    rmSync4(this.file, { force: true });
   }
   /** Takes the lock; returns the token written into it. */
   async acquire() {
@@ -39036,11 +39222,11 @@ var StoreLock = class {
 `;
     if (!this.noLinks) {
       try {
-        lstatSync4(this.file);
+        lstatSync5(this.file);
         return false;
       } catch {
       }
-      const tmp = join8(this.dir, `.lock.${process.pid}.${randomBytes3(4).toString("hex")}.tmp`);
+      const tmp = join9(this.dir, `.lock.${process.pid}.${randomBytes3(4).toString("hex")}.tmp`);
       writeFileSync(tmp, line2, { mode: FILE_MODE, flag: "wx" });
       try {
         linkSync(tmp, this.file);
@@ -39051,7 +39237,7 @@ var StoreLock = class {
         if (code !== "EPERM" && code !== "ENOTSUP" && code !== "EOPNOTSUPP" && code !== "ENOSYS") throw err;
         this.noLinks = true;
       } finally {
-        rmSync3(tmp, { force: true });
+        rmSync4(tmp, { force: true });
       }
     }
     try {
@@ -39121,174 +39307,9 @@ function parseLock(text3) {
   };
 }
 
-// server/src/core/store/entries.ts
-import { createHash } from "node:crypto";
-var Skip = class {
-  constructor(size2, mtimeMs, error62) {
-    this.size = size2;
-    this.mtimeMs = mtimeMs;
-    this.error = error62;
-  }
-  size;
-  mtimeMs;
-  error;
-};
-var memOf = (e) => e instanceof Skip ? void 0 : e;
-var errorOf = (e) => e instanceof Skip ? e.error : void 0;
-var MAX_FILE_BYTES = 4 * 1024 * 1024;
-var CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
-function derivedId(fileName, created) {
-  let t = Math.max(0, Math.min(Date.parse(created) || 0, 2 ** 48 - 1));
-  let time4 = "";
-  for (let i = 0; i < 10; i++) {
-    time4 = CROCKFORD[t % 32] + time4;
-    t = Math.floor(t / 32);
-  }
-  const h = createHash("sha256").update(fileName).digest();
-  let rand = "";
-  for (let i = 0; i < 16; i++) rand += CROCKFORD[h[i] % 32];
-  return time4 + rand;
-}
-function storedMemory(rec, file2, size2, mtimeMs, extra) {
-  const ex = extra.length === 0 ? NO_EXTRA : extra.slice();
-  const { id: id2, created, scopes, confidence, source, category, expires, body, aliases } = rec;
-  const updated = rec.updated === created ? created : rec.updated;
-  const lva = rec.last_verified_at;
-  const last_verified_at = lva === null ? null : lva === updated ? updated : lva === created ? created : lva;
-  const origin2 = !isSharedOrigin(rec.origin) && hasUrlSecrets(rec.origin.repo) ? { ...rec.origin, repo: redactRemoteUrl(rec.origin.repo) } : rec.origin;
-  if (aliases !== void 0 && aliases.length > 0) {
-    const m2 = { id: id2, created, updated, scopes, confidence, source, category, last_verified_at, expires, origin: origin2, body, aliases, file: file2, tombstoned: false, size: size2, mtimeMs, extra: ex };
-    if (rec.removed !== void 0) {
-      m2.removed = rec.removed;
-      m2.removed_reason = rec.removed_reason;
-      m2.removed_session = rec.removed_session;
-      m2.tombstoned = true;
-    }
-    if (rec.verified_head) m2.verified_head = rec.verified_head;
-    mergeKeys(rec, m2);
-    return m2;
-  }
-  let m;
-  if (rec.removed === void 0) {
-    m = { id: id2, created, updated, scopes, confidence, source, category, last_verified_at, expires, origin: origin2, body, file: file2, tombstoned: false, size: size2, mtimeMs, extra: ex };
-  } else {
-    const { removed, removed_reason, removed_session } = rec;
-    m = { id: id2, created, updated, scopes, confidence, source, category, last_verified_at, expires, origin: origin2, body, removed, removed_reason, removed_session, file: file2, tombstoned: true, size: size2, mtimeMs, extra: ex };
-  }
-  if (rec.verified_head) m.verified_head = rec.verified_head;
-  mergeKeys(rec, m);
-  return m;
-}
-function mergeKeys(rec, m) {
-  if (rec.merged_from && rec.merged_from.length > 0) m.merged_from = rec.merged_from;
-  if (rec.merging && rec.merging.length > 0) m.merging = rec.merging;
-}
-
-// server/src/core/store/notes.ts
-import { lstatSync as lstatSync5, readdirSync as readdirSync2, rmSync as rmSync4 } from "node:fs";
-import { join as join9 } from "node:path";
-var NOTES_DIR = "notes";
-var MEMORIES_ROOT = "/memories";
-var ROOT_NOTE_SCOPE = "notes";
-var MAX_NOTE_DEPTH = 16;
-var EPOCH = (/* @__PURE__ */ new Date(0)).toISOString();
-function memoriesPath(rel) {
-  return rel === "" ? MEMORIES_ROOT : `${MEMORIES_ROOT}/${rel}`;
-}
-function noteId(rel) {
-  return derivedId(`${MEMORIES_ROOT}/${rel}`, EPOCH);
-}
-function noteScope(rel) {
-  const parts = rel.split("/").slice(0, -1).map((p) => p.normalize("NFKD").replace(new RegExp("\\p{M}+", "gu"), "").toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "")).filter((p) => p !== "");
-  let scope2 = parts.join(":");
-  while (scope2.length > 64) scope2 = scope2.slice(0, scope2.lastIndexOf(":") > 0 ? scope2.lastIndexOf(":") : 64);
-  return scope2 !== "" && SCOPE_RE.test(scope2) ? scope2 : ROOT_NOTE_SCOPE;
-}
-function noteRecord(file2, rel, text3, size2, mtimeMs) {
-  const when2 = new Date(Math.floor(mtimeMs)).toISOString();
-  const rec = {
-    id: noteId(rel),
-    created: when2,
-    updated: when2,
-    scopes: sharedScopeList([noteScope(rel)]),
-    confidence: "medium",
-    source: "explicit-statement",
-    category: "fact",
-    last_verified_at: null,
-    expires: null,
-    origin: sharedOrigin(null, null, null, null),
-    body: text3
-  };
-  const m = storedMemory(rec, file2, size2, mtimeMs, []);
-  m.note = memoriesPath(rel);
-  return m;
-}
-function isNoteRel(rel) {
-  if (rel === "") return false;
-  const parts = rel.split(/[\\/]/);
-  return parts.length <= MAX_NOTE_DEPTH + 1 && parts.every((p) => p !== "" && p !== ".." && !p.startsWith(".")) && !isTempName(parts[parts.length - 1]);
-}
-function pidOfTemp2(name) {
-  const m = /\.(\d+)\.[0-9a-f]{8}\.tmp$/.exec(name);
-  return m ? Number(m[1]) : 0;
-}
-function listNoteFiles(notesDir, add, onSymlink, cleanTemps) {
-  const walk = (dir, prefix, depth) => {
-    let names;
-    try {
-      names = readdirSync2(dir);
-    } catch {
-      return;
-    }
-    for (const name of names) {
-      const p = join9(dir, name);
-      if (isTempName(name)) {
-        const pid = pidOfTemp2(name);
-        if (cleanTemps && pid && pid !== process.pid && !pidAlive(pid)) rmSync4(p, { force: true });
-        continue;
-      }
-      if (name.startsWith(".")) continue;
-      let st;
-      try {
-        st = lstatSync5(p);
-      } catch {
-        continue;
-      }
-      const rel = prefix === "" ? name : `${prefix}/${name}`;
-      if (st.isFile()) add(rel, st.size, st.mtimeMs);
-      else if (st.isDirectory()) {
-        if (depth < MAX_NOTE_DEPTH) walk(p, rel, depth + 1);
-      } else if (st.isSymbolicLink()) onSymlink(p);
-    }
-  };
-  walk(notesDir, "", 0);
-}
-function noteTombExtra(path2, text3) {
-  return [`note_path: ${quoted(path2)}`, `note_text: ${quoted(text3)}`];
-}
-function quoted(v) {
-  return JSON.stringify(v).replace(/[\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`);
-}
-function noteOfTombstone(m) {
-  let path2 = null;
-  let text3 = null;
-  for (const block2 of m.extra) {
-    const k = /^(note_path|note_text): (".*")$/s.exec(block2);
-    if (!k) continue;
-    try {
-      const v = JSON.parse(k[2]);
-      if (typeof v !== "string") continue;
-      if (k[1] === "note_path") path2 = v;
-      else text3 = v;
-    } catch {
-    }
-  }
-  return path2 !== null && text3 !== null ? { path: path2, text: text3 } : null;
-}
-
 // server/src/core/store/reading.ts
 import { promises as fsp6, readdirSync as readdirSync3 } from "node:fs";
-import { basename as basename2, dirname as dirname5 } from "node:path";
+import { dirname as dirname5 } from "node:path";
 
 // server/src/core/store/slices.ts
 var SLICE_MS = 0.25;
@@ -39846,26 +39867,9 @@ var StoreReader = class extends StoreViews {
         this.setEntry(p, entry);
         return;
       }
-      entry = this.entryFromText(p, text3, size2, mtimeMs);
+      entry = fileEntry(p, text3, size2, mtimeMs, this.noteRel(p));
     }
     this.setEntry(p, entry);
-  }
-  entryFromText(p, text3, size2, mtimeMs) {
-    if (text3.includes("\0")) return new Skip(size2, mtimeMs, "is binary (contains NUL bytes)");
-    const rel = this.noteRel(p);
-    if (rel !== null) return noteRecord(p, rel, text3, size2, mtimeMs);
-    try {
-      const { record: record2, extra } = parseMemoryText(text3);
-      const created = record2.created ?? new Date(Math.floor(mtimeMs)).toISOString();
-      const updated = record2.updated ?? created;
-      const idAssigned = record2.id === null;
-      const id2 = record2.id ?? derivedId(basename2(p), created);
-      const mem2 = storedMemory({ ...record2, id: id2, created, updated }, p, size2, mtimeMs, extra);
-      if (idAssigned) mem2.idAssigned = true;
-      return mem2;
-    } catch (err) {
-      return new Skip(size2, mtimeMs, err.message);
-    }
   }
 };
 async function nextText(texts) {
@@ -43204,7 +43208,7 @@ var pause = () => new Promise((r) => setImmediate(r));
 var EXACT_BELOW = 1e4;
 var BULK_GC_MIN = 1e4;
 var ADOPTED_GC_MIN = 1e5;
-var START_FALLBACK_MS2 = 100;
+var START_FALLBACK_MS2 = 1e3;
 var text2 = (v) => {
   if (typeof v !== "string") throw new Error("not text");
   return v;
@@ -52432,6 +52436,7 @@ async function parseSource(format, path2, opts = {}) {
 }
 
 // server/src/core/cairn.ts
+var BACKGROUND_AFTER_OPEN_MS = 100;
 var Cairn = class _Cairn {
   constructor(dir, config2, configFile, store, caller, env, watch2, warn, actor, oneShot, storeKind, now) {
     this.dir = dir;
@@ -52519,9 +52524,33 @@ var Cairn = class _Cairn {
       c.autoSync = new AutoSync(c);
       c.autoSync.start();
     }
-    c.services.index?.startBackground();
-    c.team?.services.index?.startBackground();
+    c.idleTimer = setTimeout(() => {
+      if (c.calls === 0) c.startBackground();
+    }, BACKGROUND_AFTER_OPEN_MS);
+    c.idleTimer.unref();
     return c;
+  }
+  calls = 0;
+  idleTimer = null;
+  /**
+   * Runs one call of an adapter (the MCP server's tool calls). The indexes' background work
+   * begins once no call is in flight: begun at the end of the open, it ran inside the first
+   * answer's own waits (its git and file checks), ahead of the rest of the answer (~50-120 ms at
+   * 200k memories: the cache's staleness count and a full garbage collection).
+   */
+  async during(run2) {
+    this.calls++;
+    try {
+      return await run2();
+    } finally {
+      if (--this.calls === 0) this.startBackground();
+    }
+  }
+  startBackground() {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
+    this.services.index?.startBackground();
+    this.team?.services.index?.startBackground();
   }
   autoSync = null;
   /** The context whose pending area holds this pending id (the personal one when neither does). */
@@ -52540,6 +52569,7 @@ var Cairn = class _Cairn {
     });
   }
   async close() {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
     const t = this.team;
     this.team = null;
     if (t !== null) {

@@ -80,7 +80,7 @@ export function createServer(cairn: Cairn | Opening, all: ToolDef[] = allTools, 
     if (!parsed.success) return errorResult(`${tool.errorPrefix ?? ''}${describeIssues(tool, parsed.error.issues, req.params.arguments)}`);
     try {
       opening.start?.();
-      const running = opening.ready.then((c) => tool.run(c, parsed.data));
+      const running = opening.ready.then((c) => c.during(() => tool.run(c, parsed.data)));
       track?.(running);
       const out = (await running) as Record<string, unknown> | string;
       if (typeof out === 'string') return { content: [{ type: 'text', text: out }] };

@@ -134,7 +134,7 @@ test('a server and a command judge an unchanged cache alike (tombstones, notes, 
   }
 });
 
-test('a server begins its background check when told to (Cairn.open, once done), or by itself soon after', async () => {
+test('a server begins its background check when told to (Cairn, once its calls are answered), or by itself soon after', async () => {
   const { Store } = await import('../../src/core/store/store.ts');
   const root = tempDir();
   const store = join(root, 'store');
@@ -168,7 +168,19 @@ test('a server begins its background check when told to (Cairn.open, once done),
     const t = performance.now();
     await closed.close();
     assert.ok(performance.now() - t < 90, 'closed without waiting for the fallback');
-    // Through the facade: begun once the open is done.
+    // Through the facade: begun once the open is done and no call is in flight (Cairn.during,
+    // what the MCP server runs each tool call in), so it never runs inside the first answer.
+    c = await open(store, root, true);
+    let release!: () => void;
+    const call = c.during(() => new Promise<void>((r) => (release = r)));
+    await new Promise((r) => setTimeout(r, 250));
+    assert.equal(c.store.holdsAdoptedAsIs, true, 'nothing of the check while a call is in flight');
+    release();
+    await call;
+    await c.services.index!.validated;
+    assert.equal(c.store.holdsAdoptedAsIs, false);
+    await c.close();
+    // No call at all: it begins a moment after the open.
     c = await open(store, root, true);
     await c.services.index!.validated;
     assert.equal(c.store.holdsAdoptedAsIs, false);

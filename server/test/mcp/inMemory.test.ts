@@ -71,3 +71,22 @@ test('a server that opens its store on demand: initialize, tools/list and prompt
     removeDir(root);
   }
 });
+
+test('a tool call runs inside Cairn.during, so a start\'s background work waits for the answer', async () => {
+  const root = tempDir();
+  const p = await inMemoryPair({ dir: join(root, 'store'), cwd: root, env: { HOME: root } });
+  try {
+    const seen: number[] = [];
+    const during = p.cairn.during.bind(p.cairn);
+    p.cairn.during = <T,>(run: () => T | Promise<T>) => {
+      seen.push(1);
+      return during(run);
+    };
+    await p.call('memory_search', { query: 'anything', auto_scope: false });
+    await p.call('memory_write', { content: 'The staging cluster runs in eu-west-1.', scopes: ['infra'] });
+    assert.equal(seen.length, 2);
+  } finally {
+    await p.close();
+    removeDir(root);
+  }
+});

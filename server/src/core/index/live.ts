@@ -54,8 +54,11 @@ const EXACT_BELOW = 10_000;
 const BULK_GC_MIN = 10_000;
 /** A server started from the cache collects after its check of the files from this size on. */
 const ADOPTED_GC_MIN = 100_000;
-/** When a start's background work begins if nobody calls startBackground() (Cairn.open does). */
-const START_FALLBACK_MS = 100;
+/**
+ * When a start's background work begins if nobody calls startBackground() first (Cairn does once
+ * the calls it was opened for are answered, or after 100 ms without one): the latest it begins.
+ */
+const START_FALLBACK_MS = 1000;
 const text = (v: unknown): string => {
   if (typeof v !== 'string') throw new Error('not text');
   return v;
