@@ -38802,7 +38802,7 @@ function fileEntry(p, text3, size2, mtimeMs, noteRel) {
 }
 
 // server/src/core/store/listing.ts
-import { promises as fsp4, lstatSync as lstatSync4, rmSync as rmSync3 } from "node:fs";
+import { promises as fsp4, lstatSync as lstatSync4, readdirSync as readdirSync3, rmSync as rmSync3 } from "node:fs";
 import { join as join8 } from "node:path";
 
 // server/src/core/store/fileWorker.ts
@@ -39067,6 +39067,17 @@ function removeIfDeadTemp(dir, name) {
   const pid = pidOfTemp2(name);
   if (pid && pid !== process.pid && !pidAlive(pid)) rmSync3(join8(dir, name), { force: true });
 }
+function cleanDeadTemps(dirs) {
+  for (const d of dirs) {
+    let names;
+    try {
+      names = readdirSync3(d);
+    } catch {
+      continue;
+    }
+    for (const name of names) if (isTempName(name)) removeIfDeadTemp(d, name);
+  }
+}
 function dirPrefix(dir) {
   return join8(dir, "x").slice(0, -1);
 }
@@ -39308,7 +39319,7 @@ function parseLock(text3) {
 }
 
 // server/src/core/store/reading.ts
-import { promises as fsp6, readdirSync as readdirSync3 } from "node:fs";
+import { promises as fsp6 } from "node:fs";
 import { dirname as dirname5 } from "node:path";
 
 // server/src/core/store/slices.ts
@@ -39371,10 +39382,29 @@ var StoreViews = class {
    * not before it. Two of adopt's three map entries per record: ~250 ms at 200k memories.
    */
   unentered = null;
-  activeById = /* @__PURE__ */ new Map();
-  tombById = /* @__PURE__ */ new Map();
+  activeMap = /* @__PURE__ */ new Map();
+  tombMap = /* @__PURE__ */ new Map();
   /** Records carrying `merging` (a merge in progress or interrupted): in no other view. */
-  mergingById = /* @__PURE__ */ new Map();
+  mergingMap = /* @__PURE__ */ new Map();
+  /**
+   * adopt()'s records when the views too are left to enter (a cache whose ids are known to be
+   * unique: ~150 ms of map entries at 200k memories that the first answer does not need); active()
+   * and activeCount answer from them meanwhile. Null once entered, or when adopt() placed them.
+   */
+  seed = null;
+  /** The views by id, entered first if adopt() left them to enter. */
+  get activeById() {
+    if (this.seed !== null) this.enterAdopted();
+    return this.activeMap;
+  }
+  get tombById() {
+    if (this.seed !== null) this.enterAdopted();
+    return this.tombMap;
+  }
+  get mergingById() {
+    if (this.seed !== null) this.enterAdopted();
+    return this.mergingMap;
+  }
   listeners = /* @__PURE__ */ new Set();
   warn;
   readOnly;
@@ -39404,14 +39434,13 @@ var StoreViews = class {
   whereIs(r) {
     if (this.unentered !== null) {
       if (r.file.startsWith(this.notesPrefix)) return 0;
-      const view2 = this.viewFor(r);
-      return view2 === this.activeById ? 1 : view2 === this.tombById ? 2 : 0;
+      return r.merging ? 0 : r.tombstoned ? 2 : 1;
     }
     return this.activeById.get(r.id) === r ? 1 : this.tombById.get(r.id) === r ? 2 : 0;
   }
-  /** The view a record belongs in by its flags. */
+  /** The view a record belongs in by its flags (the map itself: nothing is entered first). */
   viewFor(m) {
-    return m.merging ? this.mergingById : m.tombstoned ? this.tombById : this.activeById;
+    return m.merging ? this.mergingMap : m.tombstoned ? this.tombMap : this.activeMap;
   }
   get files() {
     this.enterAdopted();
@@ -39426,16 +39455,38 @@ var StoreViews = class {
     if (this.unentered === null) return;
     this.unentered.finish();
     this.unentered = null;
+    this.seed = null;
+    const twice = this.claimedTwice;
+    this.claimedTwice = null;
+    if (twice) for (const id2 of twice) this.elect(id2);
+  }
+  /** Ids enterOne() met twice (a cache that said its ids were unique, and was wrong): elected once all are in. */
+  claimedTwice = null;
+  /**
+   * Enters one adopted record (a step of adopt()'s backlog) under its path and as its id's owner,
+   * and in its view if adopt() left that too (`view`). An id met twice is elected at the end.
+   */
+  enterOne(m, view2) {
+    if (this.noteRel(m.file) !== null) return;
+    this.filesMap.set(m.file, m);
+    const cur = this.ownersMap.get(m.id);
+    if (cur === void 0) {
+      this.ownersMap.set(m.id, m.file);
+      if (view2) this.viewFor(m).set(m.id, m);
+      return;
+    }
+    this.ownersMap.set(m.id, typeof cur === "string" ? [cur, m.file] : [...cur, m.file]);
+    (this.claimedTwice ??= []).push(m.id);
   }
   // ---- reading ---------------------------------------------------------------------------
   active() {
-    return this.activeById.values();
+    return this.seed !== null ? activeOf(this.seed.records, this.notesPrefix) : this.activeMap.values();
   }
   tombstones() {
     return this.tombById.values();
   }
   get activeCount() {
-    return this.activeById.size;
+    return this.seed !== null ? this.seed.active : this.activeMap.size;
   }
   get(id2) {
     return this.activeById.get(id2);
@@ -39569,6 +39620,10 @@ var StoreViews = class {
     return this.mergingById.get(id2);
   }
 };
+function* activeOf(records, notesPrefix) {
+  for (const m of records) if (!m.merging && !m.tombstoned && !m.file.startsWith(notesPrefix)) yield m;
+  return void 0;
+}
 
 // server/src/core/store/reading.ts
 var YIELD_EVERY = 128;
@@ -39634,21 +39689,18 @@ var StoreReader = class extends StoreViews {
   adopt(seed, opts = { cleanTemps: false }) {
     const empty = this.filesMap.size === 0 && this.ownersMap.size === 0 && this.unentered === null;
     if (empty) {
-      const placed = this.placeOnce(seed);
+      const later2 = opts.uniqueIds === true;
+      const placed = later2 ? this.checkPaths(seed) : this.placeOnce(seed);
       if (placed === "foreign") return false;
-      if (opts.cleanTemps) this.cleanDeadTemps();
-      if (placed === "once") {
-        this.unentered = new Backlog(seed.length, (i) => {
-          const m = seed[i];
-          if (this.noteRel(m.file) !== null) return;
-          this.filesMap.set(m.file, m);
-          this.ownersMap.set(m.id, m.file);
-        });
+      if (opts.cleanTemps && !this.readOnly) cleanDeadTemps([this.dir, this.tombDir]);
+      if (placed === "once" || typeof placed === "number") {
+        if (typeof placed === "number") this.seed = { records: seed, active: placed };
+        this.unentered = new Backlog(seed.length, (i) => this.enterOne(seed[i], later2));
         return true;
       }
     } else {
       for (const m of seed) if (!this.isMemoryPath(m.file)) return false;
-      if (opts.cleanTemps) this.cleanDeadTemps();
+      if (opts.cleanTemps && !this.readOnly) cleanDeadTemps([this.dir, this.tombDir]);
     }
     let claimedTwice = null;
     for (const m of seed) {
@@ -39664,6 +39716,16 @@ var StoreReader = class extends StoreViews {
     }
     if (claimedTwice) for (const id2 of claimedTwice) this.elect(id2);
     return true;
+  }
+  /** Checks each record's path as placeOnce does, placing nothing: how many are active, or 'foreign'. */
+  checkPaths(seed) {
+    let active = 0;
+    for (const m of seed) {
+      const p = m.file;
+      if (p.startsWith(this.notesPrefix) ? this.noteRel(p) === null : !this.isMemoryPath(p)) return "foreign";
+      if (!p.startsWith(this.notesPrefix) && !m.merging && !m.tombstoned) active++;
+    }
+    return active;
   }
   /**
    * Places every record in its view, notes aside, checking each path on the way. 'foreign': a
@@ -39692,19 +39754,6 @@ var StoreReader = class extends StoreViews {
     tombById.clear();
     mergingById.clear();
     return foreign ? "foreign" : "twice";
-  }
-  /** Removes the temp files of dead writers (names only: no stat), as a load does. */
-  cleanDeadTemps() {
-    if (this.readOnly) return;
-    for (const d of [this.dir, this.tombDir]) {
-      let names;
-      try {
-        names = readdirSync3(d);
-      } catch {
-        continue;
-      }
-      for (const name of names) if (isTempName(name)) removeIfDeadTemp(d, name);
-    }
   }
   /**
    * Checks the view against the files (after adopt): every file is stat'ed, new and changed ones
@@ -40991,7 +41040,8 @@ async function encodeInto(c, write3, pause3) {
     shared: keys.filter((k) => SHARED.includes(k)),
     recordsBytes: size2.records,
     termsBytes: size2.terms,
-    ints: size2.ints / 4
+    ints: size2.ints / 4,
+    ...c.uniqueIds === true ? { uniqueIds: true } : {}
   });
   sum.update(header.subarray(LEN_AT));
   header.write(sum.digest(), SUM_AT, "latin1");
@@ -41119,7 +41169,7 @@ function decodeFrom(read, size2, revive) {
     entries.push({ record: record2, bodyLen: data[o + 1], scopeLen: data[o + 2], fwd: data.subarray(o + 4, o + 4 + n2) });
     o += 4 + n2;
   }
-  return { records, terms, entries };
+  return { records, terms, entries, ...h.uniqueIds === true ? { uniqueIds: true } : {} };
 }
 function readCacheId(storeDir) {
   if (!isOwnDirSync(join13(storeDir, CACHE_DIR))) return null;
@@ -43387,7 +43437,7 @@ var LiveIndex = class {
     if (mode2 === "now") this.store.listAhead();
     const cache2 = readCache(this.store.dir, (why) => this.opts.warn(`index cache ignored (${why}); rebuilding it`), reviveStored);
     const progress2 = this.opts.progress && ((done, total) => this.opts.progress("loading files", done, total));
-    const taken = cache2 !== null && this.store.adopt(cache2.records, { cleanTemps: mode2 === "background" && cache2.records.length < EXACT_BELOW });
+    const taken = cache2 !== null && this.store.adopt(cache2.records, { cleanTemps: mode2 === "background" && cache2.records.length < EXACT_BELOW, uniqueIds: cache2.uniqueIds === true });
     this.adopted = taken && mode2 !== "now";
     if (taken && mode2 === "now") await this.store.validate(void 0, progress2);
     else if (!taken) await this.store.load(cache2?.records, progress2);
@@ -43467,13 +43517,14 @@ var LiveIndex = class {
   }
   /**
    * What the cache gets: every active record and tombstone, and index entries for the active
-   * records the analysis is current for. Built index: its snapshot's entries become the cache
+   * records the analysis is current for. One record per id (`uniqueIds`): they come from the
+   * store's views, which hold one per id, the active and the removed apart. Built index: its snapshot's entries become the cache
    * entries in place (no map from record to position, no second object per memory).
    */
   cacheContent() {
     if (!this.built) {
       const records2 = [...this.store.active(), ...this.store.tombstones()];
-      return { records: records2, ...this.entriesFor(records2) };
+      return { records: records2, uniqueIds: true, ...this.entriesFor(records2) };
     }
     const records = [];
     for (const d of this.ix.values()) if (this.store.get(d.id) === d) records.push(d);
@@ -43504,7 +43555,7 @@ var LiveIndex = class {
       }
       return { terms: snap.terms, parts: parts() };
     };
-    return { records, analysis };
+    return { records, uniqueIds: true, analysis };
   }
   /** Index entries for the cache from the loaded cache's still-current ones (index not built). */
   entriesFor(records) {

@@ -191,3 +191,64 @@ test('adopting into an empty store: views at once, paths and owners entered at f
     removeDir(root);
   }
 });
+
+test('adopting records known to claim each id once: the views too wait for first use; the store is the same after', async () => {
+  const { Store } = await import('../../src/core/store/store.ts');
+  const root = tempDir();
+  const dir = join(root, 'store');
+  try {
+    const { a, b, gone: removed } = await storeWithCache(dir, root, true);
+    const gone = removed!;
+    // cairn's own cache says its ids are unique (its records come from the views).
+    const { readCache } = await import('../../src/core/index/cache.ts');
+    const { reviveStored } = await import('../../src/core/index/live.ts');
+    const cache = readCache(dir, undefined, reviveStored)!;
+    assert.equal(cache.uniqueIds, true);
+    const records = cache.records;
+
+    const s = new Store(dir, { warn: () => {} });
+    assert.equal(s.adopt(records, { cleanTemps: false, uniqueIds: true }), true);
+    // Before any view is asked for: the count and the active records come from the adopted ones.
+    assert.equal(s.activeCount, 2);
+    assert.deepEqual([...s.active()].map((m) => m.id).sort(), [a.id, b.id].sort());
+    const rec = (id: string) => records.find((r) => r.id === id)!;
+    assert.equal(s.whereIs(rec(a.id)), 1);
+    assert.equal(s.whereIs(rec(gone.id)), 2);
+    assert.equal(s.holdsAdoptedAsIs, true);
+    // The first lookup by id enters everything: views, paths and owners.
+    assert.equal(s.get(a.id), rec(a.id));
+    assert.equal(s.holdsAdoptedAsIs, false);
+    assert.ok(s.getTombstone(gone.id) && !s.get(gone.id));
+    assert.equal(s.whereIs(rec(a.id)), 1);
+    assert.deepEqual([...s.fileStats().keys()].sort(), records.map((r) => r.file).sort());
+    assert.equal(await s.validate(), 0);
+
+    // A background check enters them a slice at a time: the same store as the placed ones give.
+    const placed = new Store(dir, { warn: () => {} });
+    assert.equal(placed.adopt(records), true);
+    const later = new Store(dir, { warn: () => {} });
+    assert.equal(later.adopt(records, { cleanTemps: false, uniqueIds: true }), true);
+    assert.equal(await later.validate(async () => undefined), 0);
+    assert.equal(await placed.validate(async () => undefined), 0);
+    const view = (x: InstanceType<typeof Store>) => ({ active: [...x.active()].map((m) => m.file).sort(), gone: [...x.tombstones()].map((m) => m.file).sort(), files: [...x.fileStats().keys()].sort() });
+    assert.deepEqual(view(later), view(placed));
+
+    // Were the word wrong (two records for one id), the id is elected once all are in, as a load would.
+    const recA = rec(a.id);
+    const newerA = { ...recA, file: join(dir, '0000-newer-copy.md'), updated: '2999-01-01T00:00:00.000Z', body: 'newer A' };
+    const warnings: string[] = [];
+    const wrong = new Store(dir, { warn: (m) => warnings.push(m) });
+    assert.equal(wrong.adopt([recA, newerA, rec(b.id)], { cleanTemps: false, uniqueIds: true }), true);
+    assert.equal(wrong.get(a.id)?.body, 'newer A');
+    assert.equal(wrong.activeCount, 2);
+    assert.ok(warnings.some((w) => w.includes(`skipped ${recA.file}: duplicate id ${a.id}`)), warnings.join('\n'));
+
+    // A path outside the store: nothing adopted.
+    const foreign = new Store(dir, { warn: () => {} });
+    assert.equal(foreign.adopt([...records, { ...records[0]!, id: 'x', file: join(root, 'elsewhere.md') }], { cleanTemps: false, uniqueIds: true }), false);
+    assert.equal(foreign.activeCount, 0);
+    assert.equal(foreign.holdsAdoptedAsIs, false);
+  } finally {
+    removeDir(root);
+  }
+});

@@ -53,6 +53,8 @@ export interface CacheContent<R extends object> {
   records: R[];
   terms: string[];
   entries: CacheEntry[];
+  /** The saver's word that no two records share an id (what a reader may then skip checking). */
+  uniqueIds?: boolean;
 }
 
 /**
@@ -62,6 +64,7 @@ export interface CacheContent<R extends object> {
  */
 export interface LazyCacheContent<R extends object> {
   records: R[];
+  uniqueIds?: boolean;
   /** the vocabulary, and the entries in parts (each written, then dropped) */
   analysis: () => { terms: string[]; parts: Iterable<CacheEntry[]> };
 }
@@ -76,6 +79,8 @@ interface Header {
   recordsBytes: number;
   termsBytes: number;
   ints: number;
+  /** CacheContent.uniqueIds (absent: not said, as in a cache of an older cairn) */
+  uniqueIds?: boolean;
 }
 
 export function cachePath(storeDir: string): string {
@@ -197,6 +202,7 @@ async function encodeInto<R extends object>(c: CacheContent<R> | LazyCacheConten
     recordsBytes: size.records,
     termsBytes: size.terms,
     ints: size.ints / 4,
+    ...(c.uniqueIds === true ? { uniqueIds: true } : {}),
   });
   sum.update(header.subarray(LEN_AT));
   header.write(sum.digest(), SUM_AT, 'latin1');
@@ -363,7 +369,7 @@ function decodeFrom<R extends object>(read: ReadAt, size: number, revive?: Reviv
     entries.push({ record, bodyLen: data[o + 1]!, scopeLen: data[o + 2]!, fwd: data.subarray(o + 4, o + 4 + n) });
     o += 4 + n;
   }
-  return { records, terms, entries };
+  return { records, terms, entries, ...(h.uniqueIds === true ? { uniqueIds: true } : {}) };
 }
 
 /**

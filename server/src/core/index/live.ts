@@ -291,7 +291,7 @@ export class LiveIndex {
     // The cache's records are taken as they are; a command (mode 'now') checks every file against
     // them at once (only changed files are read again), a server in the background, a peek never.
     // `adopted` says the check is still to come.
-    const taken = cache !== null && this.store.adopt(cache.records, { cleanTemps: mode === 'background' && cache.records.length < EXACT_BELOW });
+    const taken = cache !== null && this.store.adopt(cache.records, { cleanTemps: mode === 'background' && cache.records.length < EXACT_BELOW, uniqueIds: cache.uniqueIds === true });
     this.adopted = taken && mode !== 'now';
     if (taken && mode === 'now') await this.store.validate(undefined, progress);
     else if (!taken) await this.store.load(cache?.records, progress);
@@ -383,13 +383,14 @@ export class LiveIndex {
 
   /**
    * What the cache gets: every active record and tombstone, and index entries for the active
-   * records the analysis is current for. Built index: its snapshot's entries become the cache
+   * records the analysis is current for. One record per id (`uniqueIds`): they come from the
+   * store's views, which hold one per id, the active and the removed apart. Built index: its snapshot's entries become the cache
    * entries in place (no map from record to position, no second object per memory).
    */
   private cacheContent(): CacheContent<StoredMemory> | LazyCacheContent<StoredMemory> {
     if (!this.built) {
       const records = [...this.store.active(), ...this.store.tombstones()];
-      return { records, ...this.entriesFor(records) };
+      return { records, uniqueIds: true, ...this.entriesFor(records) };
     }
     // Records in the index's order (its snapshot's order too), then active records the index
     // lacks, then tombstones. The snapshot is taken only when the records are written.
@@ -424,7 +425,7 @@ export class LiveIndex {
       }
       return { terms: snap.terms, parts: parts() };
     };
-    return { records, analysis };
+    return { records, uniqueIds: true, analysis };
   }
 
   /** Index entries for the cache from the loaded cache's still-current ones (index not built). */
@@ -493,3 +494,4 @@ export class LiveIndex {
     else await this.saving;
   }
 }
+

@@ -1,6 +1,6 @@
 // Listing the store's directories: names and size/mtime of every *.md file, without following
 // links or reading anything; leftover temp files of dead writers are cleaned on the way.
-import { promises as fsp, lstatSync, rmSync } from 'node:fs';
+import { promises as fsp, lstatSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { isTempName } from './fsatomic.ts';
 import { pidAlive } from './pid.ts';
@@ -78,6 +78,19 @@ function pidOfTemp(name: string): number {
 export function removeIfDeadTemp(dir: string, name: string): void {
   const pid = pidOfTemp(name);
   if (pid && pid !== process.pid && !pidAlive(pid)) rmSync(join(dir, name), { force: true });
+}
+
+/** Removes the temp files of dead writers in `dirs` (names only: no stat), as a load does. */
+export function cleanDeadTemps(dirs: readonly string[]): void {
+  for (const d of dirs) {
+    let names: string[];
+    try {
+      names = readdirSync(d);
+    } catch {
+      continue;
+    }
+    for (const name of names) if (isTempName(name)) removeIfDeadTemp(d, name);
+  }
 }
 
 /** `dir` normalized and ending in a separator: prefix + name equals join(dir, name) for a plain file name. */

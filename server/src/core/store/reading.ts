@@ -2,13 +2,12 @@
 // reads every file (a worker reads ahead for big loads, fileWorker.ts); a start from the cache
 // adopts the cached records and checks them against the files afterwards (validate); a watcher's
 // report refreshes single paths; hand edits are seen through ensureFresh before every operation.
-import { promises as fsp, readdirSync } from 'node:fs';
+import { promises as fsp } from 'node:fs';
 import { dirname } from 'node:path';
-import { isTempName } from './fsatomic.ts';
 import { fileEntry } from './memfile.ts';
 import type { StoredMemory } from '../types.ts';
 import { MAX_FILE_BYTES, Skip, errorOf, type FileEntry } from './entries.ts';
-import { type ListedAhead, Listing, listAhead, listStoreFiles, removeIfDeadTemp } from './listing.ts';
+import { type ListedAhead, Listing, cleanDeadTemps, listAhead, listStoreFiles } from './listing.ts';
 import { Backlog } from './slices.ts';
 import { listNoteFiles } from './notes.ts';
 import { type ReadFailure, isReadFailure, readAhead, readOne } from './fileWorker.ts';
@@ -95,27 +94,26 @@ export abstract class StoreReader extends StoreViews {
    * validate(), whose listing removes them: a second listing of the whole store before the first
    * answer cost ~65 ms at 50k; a peek leaves them).
    */
-  adopt(seed: readonly StoredMemory[], opts: { cleanTemps: boolean } = { cleanTemps: false }): boolean {
+  adopt(seed: readonly StoredMemory[], opts: { cleanTemps: boolean; uniqueIds?: boolean } = { cleanTemps: false }): boolean {
     // The norm, into an empty store: every id claimed once. One pass checks each path and puts
     // its record in its view; the records go under their paths and owners later (enterAdopted).
     // Two passes over 200k paths, a lookup and three map entries per record took ~450 ms; this ~150.
+    // Records known to claim each id once (`uniqueIds`: a cache cairn saved from its views) go
+    // into the views later too: one pass checks the paths and counts the active ones (~15 ms).
     const empty = this.filesMap.size === 0 && this.ownersMap.size === 0 && this.unentered === null;
     if (empty) {
-      const placed = this.placeOnce(seed);
+      const later = opts.uniqueIds === true;
+      const placed = later ? this.checkPaths(seed) : this.placeOnce(seed);
       if (placed === 'foreign') return false;
-      if (opts.cleanTemps) this.cleanDeadTemps();
-      if (placed === 'once') {
-        this.unentered = new Backlog(seed.length, (i) => {
-          const m = seed[i]!;
-          if (this.noteRel(m.file) !== null) return;
-          this.filesMap.set(m.file, m);
-          this.ownersMap.set(m.id, m.file);
-        });
+      if (opts.cleanTemps && !this.readOnly) cleanDeadTemps([this.dir, this.tombDir]);
+      if (placed === 'once' || typeof placed === 'number') {
+        if (typeof placed === 'number') this.seed = { records: seed, active: placed };
+        this.unentered = new Backlog(seed.length, (i) => this.enterOne(seed[i]!, later));
         return true;
       }
     } else {
       for (const m of seed) if (!this.isMemoryPath(m.file)) return false;
-      if (opts.cleanTemps) this.cleanDeadTemps();
+      if (opts.cleanTemps && !this.readOnly) cleanDeadTemps([this.dir, this.tombDir]);
     }
     // One pass: a record whose id no other file claims is placed at once; an id two files claim
     // is elected once all are in (no second walk over every id, no lookup of every path).
@@ -133,6 +131,17 @@ export abstract class StoreReader extends StoreViews {
     }
     if (claimedTwice) for (const id of claimedTwice) this.elect(id);
     return true;
+  }
+
+  /** Checks each record's path as placeOnce does, placing nothing: how many are active, or 'foreign'. */
+  private checkPaths(seed: readonly StoredMemory[]): number | 'foreign' {
+    let active = 0;
+    for (const m of seed) {
+      const p = m.file;
+      if (p.startsWith(this.notesPrefix) ? this.noteRel(p) === null : !this.isMemoryPath(p)) return 'foreign';
+      if (!p.startsWith(this.notesPrefix) && !m.merging && !m.tombstoned) active++;
+    }
+    return active;
   }
 
   /**
@@ -163,20 +172,6 @@ export abstract class StoreReader extends StoreViews {
     tombById.clear();
     mergingById.clear();
     return foreign ? 'foreign' : 'twice';
-  }
-
-  /** Removes the temp files of dead writers (names only: no stat), as a load does. */
-  private cleanDeadTemps(): void {
-    if (this.readOnly) return;
-    for (const d of [this.dir, this.tombDir]) {
-      let names: string[];
-      try {
-        names = readdirSync(d);
-      } catch {
-        continue;
-      }
-      for (const name of names) if (isTempName(name)) removeIfDeadTemp(d, name);
-    }
   }
 
   /**

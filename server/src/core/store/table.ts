@@ -37,10 +37,29 @@ export class StoreViews {
    * not before it. Two of adopt's three map entries per record: ~250 ms at 200k memories.
    */
   protected unentered: Backlog | null = null;
-  protected activeById = new Map<string, StoredMemory>();
-  protected tombById = new Map<string, StoredMemory>();
+  private activeMap = new Map<string, StoredMemory>();
+  private tombMap = new Map<string, StoredMemory>();
   /** Records carrying `merging` (a merge in progress or interrupted): in no other view. */
-  protected mergingById = new Map<string, StoredMemory>();
+  private mergingMap = new Map<string, StoredMemory>();
+  /**
+   * adopt()'s records when the views too are left to enter (a cache whose ids are known to be
+   * unique: ~150 ms of map entries at 200k memories that the first answer does not need); active()
+   * and activeCount answer from them meanwhile. Null once entered, or when adopt() placed them.
+   */
+  protected seed: { records: readonly StoredMemory[]; active: number } | null = null;
+  /** The views by id, entered first if adopt() left them to enter. */
+  protected get activeById(): Map<string, StoredMemory> {
+    if (this.seed !== null) this.enterAdopted();
+    return this.activeMap;
+  }
+  protected get tombById(): Map<string, StoredMemory> {
+    if (this.seed !== null) this.enterAdopted();
+    return this.tombMap;
+  }
+  protected get mergingById(): Map<string, StoredMemory> {
+    if (this.seed !== null) this.enterAdopted();
+    return this.mergingMap;
+  }
   private listeners = new Set<(c: StoreChange) => void>();
   protected readonly warn: (msg: string) => void;
   protected readonly readOnly: boolean;
@@ -72,15 +91,14 @@ export class StoreViews {
   whereIs(r: StoredMemory): 0 | 1 | 2 {
     if (this.unentered !== null) {
       if (r.file.startsWith(this.notesPrefix)) return 0;
-      const view = this.viewFor(r);
-      return view === this.activeById ? 1 : view === this.tombById ? 2 : 0;
+      return r.merging ? 0 : r.tombstoned ? 2 : 1;
     }
     return this.activeById.get(r.id) === r ? 1 : this.tombById.get(r.id) === r ? 2 : 0;
   }
 
-  /** The view a record belongs in by its flags. */
+  /** The view a record belongs in by its flags (the map itself: nothing is entered first). */
   protected viewFor(m: StoredMemory): Map<string, StoredMemory> {
-    return m.merging ? this.mergingById : m.tombstoned ? this.tombById : this.activeById;
+    return m.merging ? this.mergingMap : m.tombstoned ? this.tombMap : this.activeMap;
   }
 
   protected get files(): Map<string, FileEntry> {
@@ -97,18 +115,41 @@ export class StoreViews {
     if (this.unentered === null) return;
     this.unentered.finish();
     this.unentered = null;
+    this.seed = null;
+    const twice = this.claimedTwice;
+    this.claimedTwice = null;
+    if (twice) for (const id of twice) this.elect(id);
+  }
+
+  /** Ids enterOne() met twice (a cache that said its ids were unique, and was wrong): elected once all are in. */
+  private claimedTwice: string[] | null = null;
+  /**
+   * Enters one adopted record (a step of adopt()'s backlog) under its path and as its id's owner,
+   * and in its view if adopt() left that too (`view`). An id met twice is elected at the end.
+   */
+  protected enterOne(m: StoredMemory, view: boolean): void {
+    if (this.noteRel(m.file) !== null) return;
+    this.filesMap.set(m.file, m);
+    const cur = this.ownersMap.get(m.id);
+    if (cur === undefined) {
+      this.ownersMap.set(m.id, m.file);
+      if (view) this.viewFor(m).set(m.id, m);
+      return;
+    }
+    this.ownersMap.set(m.id, typeof cur === 'string' ? [cur, m.file] : [...cur, m.file]);
+    (this.claimedTwice ??= []).push(m.id);
   }
 
   // ---- reading ---------------------------------------------------------------------------
 
   active(): IterableIterator<StoredMemory> {
-    return this.activeById.values();
+    return this.seed !== null ? activeOf(this.seed.records, this.notesPrefix) : this.activeMap.values();
   }
   tombstones(): IterableIterator<StoredMemory> {
     return this.tombById.values();
   }
   get activeCount(): number {
-    return this.activeById.size;
+    return this.seed !== null ? this.seed.active : this.activeMap.size;
   }
   get(id: string): StoredMemory | undefined {
     return this.activeById.get(id);
@@ -253,4 +294,10 @@ export class StoreViews {
   getMerging(id: string): StoredMemory | undefined {
     return this.mergingById.get(id);
   }
+}
+
+/** The active records among adopted ones, in their order (notes are left out, as adopt() leaves them). */
+function* activeOf(records: readonly StoredMemory[], notesPrefix: string): Generator<StoredMemory, undefined, undefined> {
+  for (const m of records) if (!m.merging && !m.tombstoned && !m.file.startsWith(notesPrefix)) yield m;
+  return undefined;
 }
