@@ -44638,6 +44638,10 @@ var VectorIndex = class {
   get size() {
     return this.rowOf.size;
   }
+  /** Rows it holds room for before it grows (a copy of every row into a memory twice the size). */
+  get capacity() {
+    return this.scale.length;
+  }
   /** The doc whose vector is held for `id`, if any (compare it with the store's to know it is current). */
   docOf(id2) {
     const r = this.rowOf.get(id2);
@@ -45216,7 +45220,7 @@ var SemanticLeg = class {
       this.warnOnce(`semantic search is off: ${err.message}`);
       return;
     }
-    const vec2 = this.vec = new VectorIndex(id2, dim, Math.max(64, this.store.activeCount));
+    const vec2 = this.vec = new VectorIndex(id2, dim, capacityFor(this.store.activeCount));
     this.unsubscribe = this.store.onChange((ch) => this.apply(ch));
     if (this.opts.watch) await pause2();
     if (this.closed || this.vec !== vec2) return;
@@ -45346,7 +45350,7 @@ var SemanticLeg = class {
   /** The index for vectors of `e`: a new one (and a full re-embedding) when the embedder changed. */
   vecFor(e) {
     if (this.vec && this.vec.embedderId === e.id && this.vec.dim === e.dim) return this.vec;
-    this.vec = new VectorIndex(e.id, e.dim, Math.max(64, this.store.activeCount));
+    this.vec = new VectorIndex(e.id, e.dim, capacityFor(this.store.activeCount));
     for (const m of this.store.active()) this.pending.add(m.id);
     this.changes = this.pending.size;
     return this.vec;
@@ -45450,6 +45454,9 @@ ${vectorKey(t)}`);
     if (this.changes > 0 && this.loaded) await this.save();
   }
 };
+function capacityFor(memories) {
+  return Math.max(64, memories + (memories >> 3));
+}
 
 // server/src/core/embed/builtin.ts
 import { createHash as createHash3 } from "node:crypto";

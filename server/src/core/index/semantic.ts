@@ -120,7 +120,7 @@ export class SemanticLeg {
       this.warnOnce(`semantic search is off: ${(err as Error).message}`);
       return;
     }
-    const vec = (this.vec = new VectorIndex<StoredMemory>(id, dim, Math.max(64, this.store.activeCount)));
+    const vec = (this.vec = new VectorIndex<StoredMemory>(id, dim, capacityFor(this.store.activeCount)));
     // Listening from here on: a server yields between the steps below and every OPEN_CHUNK
     // memories of the loop (at 50k memories the open is ~0.2 s of work that would otherwise hold
     // up every call). A change made meanwhile is applied like any other (its vector is then
@@ -265,7 +265,7 @@ export class SemanticLeg {
   /** The index for vectors of `e`: a new one (and a full re-embedding) when the embedder changed. */
   private vecFor(e: { id: string; dim: number }): VectorIndex<StoredMemory> {
     if (this.vec && this.vec.embedderId === e.id && this.vec.dim === e.dim) return this.vec;
-    this.vec = new VectorIndex<StoredMemory>(e.id, e.dim, Math.max(64, this.store.activeCount));
+    this.vec = new VectorIndex<StoredMemory>(e.id, e.dim, capacityFor(this.store.activeCount));
     for (const m of this.store.active()) this.pending.add(m.id);
     this.changes = this.pending.size;
     return this.vec;
@@ -381,4 +381,14 @@ export class SemanticLeg {
     // yield) saves nothing: the file it would write would lack them.
     if (this.changes > 0 && this.loaded) await this.save();
   }
+}
+
+/**
+ * Rows a new vector index makes room for: the store's memories and an eighth more. Sized to the
+ * store exactly, the first new memory grew it (a new WebAssembly memory twice the size, every
+ * row copied: the first write after the vectors loaded took ~35 ms at 50k memories instead of
+ * ~5). Room not written to costs address space, not memory.
+ */
+function capacityFor(memories: number): number {
+  return Math.max(64, memories + (memories >> 3));
 }

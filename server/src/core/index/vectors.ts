@@ -82,6 +82,10 @@ export class VectorIndex<D extends IndexDoc> {
   get size(): number {
     return this.rowOf.size;
   }
+  /** Rows it holds room for before it grows (a copy of every row into a memory twice the size). */
+  get capacity(): number {
+    return this.scale.length;
+  }
   /** The doc whose vector is held for `id`, if any (compare it with the store's to know it is current). */
   docOf(id: string): D | undefined {
     const r = this.rowOf.get(id);
