@@ -39387,9 +39387,10 @@ var StoreViews = class {
   /** Records carrying `merging` (a merge in progress or interrupted): in no other view. */
   mergingMap = /* @__PURE__ */ new Map();
   /**
-   * adopt()'s records when the views too are left to enter (a cache whose ids are known to be
-   * unique: ~150 ms of map entries at 200k memories that the first answer does not need); active()
-   * and activeCount answer from them meanwhile. Null once entered, or when adopt() placed them.
+   * The active ones of adopt()'s records when the views too are left to enter (a cache whose ids
+   * are known to be unique: ~150 ms of map entries at 200k memories that the first answer does not
+   * need); active() and activeCount answer from them meanwhile. Null once entered, or when adopt()
+   * placed them.
    */
   seed = null;
   /** The views by id, entered first if adopt() left them to enter. */
@@ -39480,13 +39481,13 @@ var StoreViews = class {
   }
   // ---- reading ---------------------------------------------------------------------------
   active() {
-    return this.seed !== null ? activeOf(this.seed.records, this.notesPrefix) : this.activeMap.values();
+    return this.seed !== null ? this.seed.values() : this.activeMap.values();
   }
   tombstones() {
     return this.tombById.values();
   }
   get activeCount() {
-    return this.seed !== null ? this.seed.active : this.activeMap.size;
+    return this.seed !== null ? this.seed.length : this.activeMap.size;
   }
   get(id2) {
     return this.activeById.get(id2);
@@ -39620,10 +39621,6 @@ var StoreViews = class {
     return this.mergingById.get(id2);
   }
 };
-function* activeOf(records, notesPrefix) {
-  for (const m of records) if (!m.merging && !m.tombstoned && !m.file.startsWith(notesPrefix)) yield m;
-  return void 0;
-}
 
 // server/src/core/store/reading.ts
 var YIELD_EVERY = 128;
@@ -39693,8 +39690,8 @@ var StoreReader = class extends StoreViews {
       const placed = later2 ? this.checkPaths(seed) : this.placeOnce(seed);
       if (placed === "foreign") return false;
       if (opts.cleanTemps && !this.readOnly) cleanDeadTemps([this.dir, this.tombDir]);
-      if (placed === "once" || typeof placed === "number") {
-        if (typeof placed === "number") this.seed = { records: seed, active: placed };
+      if (placed === "once" || Array.isArray(placed)) {
+        if (Array.isArray(placed)) this.seed = placed;
         this.unentered = new Backlog(seed.length, (i) => this.enterOne(seed[i], later2));
         return true;
       }
@@ -39717,13 +39714,14 @@ var StoreReader = class extends StoreViews {
     if (claimedTwice) for (const id2 of claimedTwice) this.elect(id2);
     return true;
   }
-  /** Checks each record's path as placeOnce does, placing nothing: how many are active, or 'foreign'. */
+  /** Checks each record's path as placeOnce does, placing nothing: the active ones, or 'foreign'. */
   checkPaths(seed) {
-    let active = 0;
+    const active = [];
     for (const m of seed) {
       const p = m.file;
-      if (p.startsWith(this.notesPrefix) ? this.noteRel(p) === null : !this.isMemoryPath(p)) return "foreign";
-      if (!p.startsWith(this.notesPrefix) && !m.merging && !m.tombstoned) active++;
+      const note = p.startsWith(this.notesPrefix);
+      if (note ? this.noteRel(p) === null : !this.isMemoryPath(p)) return "foreign";
+      if (!note && !m.merging && !m.tombstoned) active.push(m);
     }
     return active;
   }

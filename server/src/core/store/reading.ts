@@ -106,8 +106,8 @@ export abstract class StoreReader extends StoreViews {
       const placed = later ? this.checkPaths(seed) : this.placeOnce(seed);
       if (placed === 'foreign') return false;
       if (opts.cleanTemps && !this.readOnly) cleanDeadTemps([this.dir, this.tombDir]);
-      if (placed === 'once' || typeof placed === 'number') {
-        if (typeof placed === 'number') this.seed = { records: seed, active: placed };
+      if (placed === 'once' || Array.isArray(placed)) {
+        if (Array.isArray(placed)) this.seed = placed;
         this.unentered = new Backlog(seed.length, (i) => this.enterOne(seed[i]!, later));
         return true;
       }
@@ -133,13 +133,14 @@ export abstract class StoreReader extends StoreViews {
     return true;
   }
 
-  /** Checks each record's path as placeOnce does, placing nothing: how many are active, or 'foreign'. */
-  private checkPaths(seed: readonly StoredMemory[]): number | 'foreign' {
-    let active = 0;
+  /** Checks each record's path as placeOnce does, placing nothing: the active ones, or 'foreign'. */
+  private checkPaths(seed: readonly StoredMemory[]): StoredMemory[] | 'foreign' {
+    const active: StoredMemory[] = [];
     for (const m of seed) {
       const p = m.file;
-      if (p.startsWith(this.notesPrefix) ? this.noteRel(p) === null : !this.isMemoryPath(p)) return 'foreign';
-      if (!p.startsWith(this.notesPrefix) && !m.merging && !m.tombstoned) active++;
+      const note = p.startsWith(this.notesPrefix);
+      if (note ? this.noteRel(p) === null : !this.isMemoryPath(p)) return 'foreign';
+      if (!note && !m.merging && !m.tombstoned) active.push(m);
     }
     return active;
   }

@@ -42,11 +42,12 @@ export class StoreViews {
   /** Records carrying `merging` (a merge in progress or interrupted): in no other view. */
   private mergingMap = new Map<string, StoredMemory>();
   /**
-   * adopt()'s records when the views too are left to enter (a cache whose ids are known to be
-   * unique: ~150 ms of map entries at 200k memories that the first answer does not need); active()
-   * and activeCount answer from them meanwhile. Null once entered, or when adopt() placed them.
+   * The active ones of adopt()'s records when the views too are left to enter (a cache whose ids
+   * are known to be unique: ~150 ms of map entries at 200k memories that the first answer does not
+   * need); active() and activeCount answer from them meanwhile. Null once entered, or when adopt()
+   * placed them.
    */
-  protected seed: { records: readonly StoredMemory[]; active: number } | null = null;
+  protected seed: StoredMemory[] | null = null;
   /** The views by id, entered first if adopt() left them to enter. */
   protected get activeById(): Map<string, StoredMemory> {
     if (this.seed !== null) this.enterAdopted();
@@ -143,13 +144,13 @@ export class StoreViews {
   // ---- reading ---------------------------------------------------------------------------
 
   active(): IterableIterator<StoredMemory> {
-    return this.seed !== null ? activeOf(this.seed.records, this.notesPrefix) : this.activeMap.values();
+    return this.seed !== null ? this.seed.values() : this.activeMap.values();
   }
   tombstones(): IterableIterator<StoredMemory> {
     return this.tombById.values();
   }
   get activeCount(): number {
-    return this.seed !== null ? this.seed.active : this.activeMap.size;
+    return this.seed !== null ? this.seed.length : this.activeMap.size;
   }
   get(id: string): StoredMemory | undefined {
     return this.activeById.get(id);
@@ -296,8 +297,3 @@ export class StoreViews {
   }
 }
 
-/** The active records among adopted ones, in their order (notes are left out, as adopt() leaves them). */
-function* activeOf(records: readonly StoredMemory[], notesPrefix: string): Generator<StoredMemory, undefined, undefined> {
-  for (const m of records) if (!m.merging && !m.tombstoned && !m.file.startsWith(notesPrefix)) yield m;
-  return undefined;
-}
