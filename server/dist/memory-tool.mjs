@@ -10714,6 +10714,14 @@ function digitsAt(s2, i, n) {
   }
   return v;
 }
+function daysFromCivil(y, m, d) {
+  const yy = m <= 2 ? y - 1 : y;
+  const era = Math.floor(yy / 400);
+  const yoe = yy - era * 400;
+  const doy = Math.floor((153 * (m > 2 ? m - 3 : m + 9) + 2) / 5) + d - 1;
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+  return era * 146097 + doe - 719468;
+}
 function isoMs(iso) {
   if (iso.length === 24 && iso.charCodeAt(23) === 90 && iso.charCodeAt(10) === 84) {
     const y = digitsAt(iso, 0, 4);
@@ -10725,7 +10733,7 @@ function isoMs(iso) {
     const ms = digitsAt(iso, 20, 3);
     if (y >= 100 && mo >= 1 && mo <= 12 && day2 >= 1 && h <= 23 && mi <= 59 && sec <= 59 && ms >= 0) {
       const leap = y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
-      if (day2 <= (mo === 2 && leap ? 29 : MONTH_DAYS[mo - 1])) return Date.UTC(y, mo - 1, day2, h, mi, sec, ms);
+      if (day2 <= (mo === 2 && leap ? 29 : MONTH_DAYS[mo - 1])) return daysFromCivil(y, mo, day2) * 864e5 + h * 36e5 + mi * 6e4 + sec * 1e3 + ms;
     }
   }
   return Date.parse(iso);

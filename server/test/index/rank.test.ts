@@ -186,6 +186,24 @@ test('isoMs reads format.md times exactly like Date.parse, and falls back for ot
     '0050-01-01T00:00:00.000Z', '2026-01-01T00:00:60.000Z', '2026-01-01T00:00:00.0x0Z', '2026-00-10T00:00:00.000Z']) {
     assert.deepEqual(isoMs(t), Date.parse(t), t);
   }
+  // Counted by hand, not by Date.UTC: every day of every month across leap and century years, the
+  // first and last second of each, from year 100 to 9999.
+  const years = [100, 399, 400, 1582, 1899, 1900, 1969, 1970, 1999, 2000, 2024, 2026, 2100, 2400, 9999];
+  for (let y = 100; y < 9999; y += 97) years.push(y);
+  let n = 0;
+  for (const y of years) {
+    for (let m = 1; m <= 12; m++) {
+      for (let d = 1; d <= 31; d++) {
+        for (const [h, mi, s, ms] of [[0, 0, 0, 0], [23, 59, 59, 999]]) {
+          const iso = `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}T${String(h).padStart(2, '0')}:${String(mi).padStart(2, '0')}:${String(s).padStart(2, '0')}.${String(ms).padStart(3, '0')}Z`;
+          const want = Date.parse(iso);
+          if (!Number.isNaN(want)) n++;
+          assert.equal(isoMs(iso), want, iso);
+        }
+      }
+    }
+  }
+  assert.ok(n > 20_000, `${n} times compared`);
 });
 
 test('a load of unique ids maps them later: in slices between pauses, or at once when first needed', async () => {
