@@ -38881,20 +38881,22 @@ function statInto(prefix, names, from, to, out2) {
     out2.stats[2 * i + 1] = st.mtimeMs;
   }
 }
-async function statNames(prefix, names, opts = {}) {
-  const here = () => {
+function statNames(prefix, names, opts = {}) {
+  return askOnce({ op: "stat", prefix, names }, opts, () => {
     const s2 = nameStats(names.length);
     statInto(prefix, names, 0, names.length, s2);
     return s2;
-  };
+  });
+}
+async function askOnce(message, opts, here) {
   const w2 = opts.worker === false ? null : startWorker();
   if (w2 === null) return here();
   try {
     return await new Promise((resolve10, reject) => {
       w2.once("message", resolve10);
       w2.once("error", reject);
-      w2.once("exit", () => reject(new Error("the stat worker exited")));
-      w2.postMessage({ op: "stat", prefix, names });
+      w2.once("exit", () => reject(new Error("the worker exited")));
+      w2.postMessage(message);
     });
   } catch {
     return here();
@@ -38905,8 +38907,8 @@ async function statNames(prefix, names, opts = {}) {
   }
 }
 var isListedName = (name) => name.endsWith(".md") && !name.startsWith(".");
-async function listDir(dir, prefix, opts = {}) {
-  const here = () => {
+function listDir(dir, prefix, opts = {}) {
+  return askOnce({ op: "list", dir, prefix }, opts, () => {
     let names;
     try {
       names = readdirSync2(dir);
@@ -38914,27 +38916,10 @@ async function listDir(dir, prefix, opts = {}) {
       return null;
     }
     const md = names.filter(isListedName);
-    const temps = names.filter(isTempName);
     const s2 = nameStats(md.length);
     statInto(prefix, md, 0, md.length, s2);
-    return { md, temps, ...s2 };
-  };
-  const w2 = opts.worker === false ? null : startWorker();
-  if (w2 === null) return here();
-  try {
-    return await new Promise((resolve10, reject) => {
-      w2.once("message", resolve10);
-      w2.once("error", reject);
-      w2.once("exit", () => reject(new Error("the list worker exited")));
-      w2.postMessage({ op: "list", dir, prefix });
-    });
-  } catch {
-    return here();
-  } finally {
-    w2.removeAllListeners();
-    w2.on("error", () => void 0);
-    void w2.terminate();
-  }
+    return { md, temps: names.filter(isTempName), ...s2 };
+  });
 }
 function readOne(p) {
   try {
@@ -39377,9 +39362,9 @@ var StoreViews = class {
   /** id -> the file(s) claiming it: one path (the norm) or several (hand copies). */
   ownersMap = /* @__PURE__ */ new Map();
   /**
-   * Records adopt() placed in the views but not yet under their paths and as their ids' owners:
-   * entered at the first use of either map (the background check right after the first answer),
-   * not before it. Two of adopt's three map entries per record: ~250 ms at 200k memories.
+   * Records adopt() took but has not yet put under their paths and as their ids' owners (nor, for
+   * a cache of unique ids, in their views): entered at the first use of any of these maps (the
+   * background check right after the first answer), not before it. At 200k memories, ~250 ms.
    */
   unentered = null;
   activeMap = /* @__PURE__ */ new Map();
@@ -39476,7 +39461,7 @@ var StoreViews = class {
       if (view2) this.viewFor(m).set(m.id, m);
       return;
     }
-    this.ownersMap.set(m.id, typeof cur === "string" ? [cur, m.file] : [...cur, m.file]);
+    this.addOwner(m.id, m.file);
     (this.claimedTwice ??= []).push(m.id);
   }
   // ---- reading ---------------------------------------------------------------------------
@@ -39544,11 +39529,13 @@ var StoreViews = class {
     if (oldId && oldId !== mem2?.id) this.elect(oldId);
     if (mem2) this.elect(mem2.id);
   }
+  /** On the map itself: every caller has entered the adopted records first, or is entering them (enterOne). */
   addOwner(id2, p) {
-    const cur = this.owners.get(id2);
-    if (cur === void 0) this.owners.set(id2, p);
+    const owners = this.ownersMap;
+    const cur = owners.get(id2);
+    if (cur === void 0) owners.set(id2, p);
     else if (typeof cur === "string") {
-      if (cur !== p) this.owners.set(id2, [cur, p]);
+      if (cur !== p) owners.set(id2, [cur, p]);
     } else if (!cur.includes(p)) cur.push(p);
   }
   removeOwner(id2, p) {
@@ -43393,9 +43380,8 @@ var LiveIndex = class {
     }
   }
   /**
-   * Lets the background work of a start from the cache begin (Cairn.open calls it once the whole
-   * open is done): begun earlier, it ran before the first call was answered (an open ends on a
-   * child process's answer, after which a setImmediate queued during the load came first). A
+   * Lets the background work of a start from the cache begin (Cairn calls it once the calls it was
+   * opened for are answered, Cairn.during): begun earlier, it ran inside the first answer. A
    * LiveIndex nobody starts starts itself after START_FALLBACK_MS.
    */
   startBackground() {
@@ -43524,8 +43510,9 @@ var LiveIndex = class {
   /**
    * What the cache gets: every active record and tombstone, and index entries for the active
    * records the analysis is current for. One record per id (`uniqueIds`): they come from the
-   * store's views, which hold one per id, the active and the removed apart. Built index: its snapshot's entries become the cache
-   * entries in place (no map from record to position, no second object per memory).
+   * store's views, which hold one per id, the active and the removed apart. Built index: its
+   * snapshot's entries become the cache entries in place (no map from record to position, no
+   * second object per memory).
    */
   cacheContent() {
     if (!this.built) {
@@ -44729,14 +44716,6 @@ var VectorIndex = class {
   /** For the cache save: rows[from..to)'s scales, values and codes into the outputs (vectorCache.ts), no object per row. */
   copyRows(rows, from, to, out2) {
     copyRowsFrom({ dim: this.dim, codeWords: this.words, scales: this.scale, rows: this.data, codes: this.codes }, (i) => rows[i], from, to, out2);
-  }
-  /** The quantised row, scale and sign code of `row`, for the cache. */
-  raw(row3) {
-    return {
-      data: this.data.subarray(row3 * this.dim, (row3 + 1) * this.dim),
-      scale: this.scale[row3],
-      code: this.codes.subarray(row3 * this.words, (row3 + 1) * this.words)
-    };
   }
   /** Points the row at a newer record object with the same content (no re-embedding). */
   retarget(doc) {

@@ -3,6 +3,8 @@
 import { createHash } from 'node:crypto';
 import { newChecksum } from '../../src/core/index/checksum.ts';
 import type { VectorFile } from '../../src/core/index/vectorCache.ts';
+import type { VectorIndex } from '../../src/core/index/vectors.ts';
+import type { IndexDoc } from '../../src/core/index/analyze.ts';
 
 export interface VectorRows {
   embedder: string;
@@ -50,3 +52,11 @@ export function allRows(v: VectorFile): Int8Array {
 
 /** The keys of a read cache. */
 export const keysOf = (v: VectorFile): string[] => (v.count === 0 ? [] : v.keyText.split('\n'));
+
+/** The given rows of an index (its data, scales and sign codes, in that order), read as the cache save reads them (copyRows). */
+export function indexRows<D extends IndexDoc>(ix: VectorIndex<D>, rows: readonly number[]): { data: Int8Array; scales: Float32Array; codes: Uint32Array } {
+  const n = rows.length;
+  const out = { data: Buffer.alloc(n * ix.dim), scales: Buffer.alloc(n * 4), codes: Buffer.alloc(n * ix.codeWords * 4) };
+  ix.copyRows(rows, 0, n, out);
+  return { data: new Int8Array(out.data.buffer, out.data.byteOffset, n * ix.dim), scales: new Float32Array(out.scales.buffer, out.scales.byteOffset, n), codes: new Uint32Array(out.codes.buffer, out.codes.byteOffset, n * ix.codeWords) };
+}

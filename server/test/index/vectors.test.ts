@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { VectorIndex, EXACT_MAX } from '../../src/core/index/vectors.ts';
 import { copyRowsFrom, decodeVectors, readVectors, rowFinder, writeVectorSource } from '../../src/core/index/vectorCache.ts';
-import { allRows, encodeVectors, keysOf } from '../helpers/vectorFile.ts';
+import { allRows, encodeVectors, indexRows, keysOf } from '../helpers/vectorFile.ts';
 import { testEmbed } from '../helpers/testEmbedder.ts';
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -97,15 +97,7 @@ test('vector cache: round trip with sign codes; damage and truncation are refuse
   vs.forEach((v, i) => ix.set(doc(i), v));
   const rows = [...ix.entries()];
   const cw = ix.codeWords;
-  const data = new Int8Array(rows.length * 64);
-  const scales = new Float32Array(rows.length);
-  const codes = new Uint32Array(rows.length * cw);
-  rows.forEach(({ row }, i) => {
-    const r = ix.raw(row);
-    data.set(r.data, i * 64);
-    scales[i] = r.scale;
-    codes.set(r.code, i * cw);
-  });
+  const { data, scales, codes } = indexRows(ix, rows.map((r) => r.row));
   const keys = rows.map(({ doc: d }) => `${d.id}\t${d.updated}`);
   const buf = encodeVectors({ embedder: 'test:x', dim: 64, keys, scales, rows: data, codeWords: cw, codes });
   const back = decodeVectors(buf);
@@ -142,15 +134,7 @@ test('vector cache: the streamed save writes exactly the bytes of encodeVectors 
   const rows = [...ix.entries()].filter((_, i) => i % 7 !== 3); // not every row, not in row order
   rows.reverse();
   const cw = ix.codeWords;
-  const data = new Int8Array(rows.length * dim);
-  const scales = new Float32Array(rows.length);
-  const codes = new Uint32Array(rows.length * cw);
-  rows.forEach(({ row }, i) => {
-    const r = ix.raw(row);
-    data.set(r.data, i * dim);
-    scales[i] = r.scale;
-    codes.set(r.code, i * cw);
-  });
+  const { data, scales, codes } = indexRows(ix, rows.map((r) => r.row));
   const keys = rows.map(({ doc: d }) => `${d.id}\t${d.updated}`);
   const dir = tempDir('cairn-vec-');
   try {

@@ -227,9 +227,8 @@ export class LiveIndex {
   }
 
   /**
-   * Lets the background work of a start from the cache begin (Cairn.open calls it once the whole
-   * open is done): begun earlier, it ran before the first call was answered (an open ends on a
-   * child process's answer, after which a setImmediate queued during the load came first). A
+   * Lets the background work of a start from the cache begin (Cairn calls it once the calls it was
+   * opened for are answered, Cairn.during): begun earlier, it ran inside the first answer. A
    * LiveIndex nobody starts starts itself after START_FALLBACK_MS.
    */
   startBackground(): void {
@@ -384,8 +383,9 @@ export class LiveIndex {
   /**
    * What the cache gets: every active record and tombstone, and index entries for the active
    * records the analysis is current for. One record per id (`uniqueIds`): they come from the
-   * store's views, which hold one per id, the active and the removed apart. Built index: its snapshot's entries become the cache
-   * entries in place (no map from record to position, no second object per memory).
+   * store's views, which hold one per id, the active and the removed apart. Built index: its
+   * snapshot's entries become the cache entries in place (no map from record to position, no
+   * second object per memory).
    */
   private cacheContent(): CacheContent<StoredMemory> | LazyCacheContent<StoredMemory> {
     if (!this.built) {
@@ -494,4 +494,3 @@ export class LiveIndex {
     else await this.saving;
   }
 }
-

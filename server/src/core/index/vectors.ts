@@ -175,15 +175,6 @@ export class VectorIndex<D extends IndexDoc> {
     copyRowsFrom({ dim: this.dim, codeWords: this.words, scales: this.scale, rows: this.data, codes: this.codes }, (i) => rows[i]!, from, to, out);
   }
 
-  /** The quantised row, scale and sign code of `row`, for the cache. */
-  raw(row: number): { data: Int8Array; scale: number; code: Uint32Array } {
-    return {
-      data: this.data.subarray(row * this.dim, (row + 1) * this.dim),
-      scale: this.scale[row]!,
-      code: this.codes.subarray(row * this.words, (row + 1) * this.words),
-    };
-  }
-
   /** Points the row at a newer record object with the same content (no re-embedding). */
   retarget(doc: D): void {
     const row = this.rowOf.get(doc.id);

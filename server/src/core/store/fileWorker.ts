@@ -117,20 +117,24 @@ export function statInto(prefix: string, names: readonly string[], from: number,
 }
 
 /** The lstat of `prefix + name` for each name, done by a worker thread (here, if none can start). */
-export async function statNames(prefix: string, names: readonly string[], opts: { worker?: boolean } = {}): Promise<NameStats> {
-  const here = () => {
+export function statNames(prefix: string, names: readonly string[], opts: { worker?: boolean } = {}): Promise<NameStats> {
+  return askOnce({ op: 'stat', prefix, names }, opts, () => {
     const s = nameStats(names.length);
     statInto(prefix, names, 0, names.length, s);
     return s;
-  };
+  });
+}
+
+/** One question to a worker of its own and its one answer; `here` answers instead when no worker can start or it fails. */
+async function askOnce<T>(message: object, opts: { worker?: boolean }, here: () => T): Promise<T> {
   const w = opts.worker === false ? null : startWorker();
   if (w === null) return here();
   try {
-    return await new Promise<NameStats>((resolve, reject) => {
+    return await new Promise<T>((resolve, reject) => {
       w.once('message', resolve);
       w.once('error', reject);
-      w.once('exit', () => reject(new Error('the stat worker exited')));
-      w.postMessage({ op: 'stat', prefix, names });
+      w.once('exit', () => reject(new Error('the worker exited')));
+      w.postMessage(message);
     });
   } catch {
     return here();
@@ -151,8 +155,8 @@ export interface DirListing extends NameStats {
 }
 
 /** `dir` (named `prefix` + name for each entry) listed and stat'ed by a worker thread (here, if none can start); null if it cannot be read. */
-export async function listDir(dir: string, prefix: string, opts: { worker?: boolean } = {}): Promise<DirListing | null> {
-  const here = (): DirListing | null => {
+export function listDir(dir: string, prefix: string, opts: { worker?: boolean } = {}): Promise<DirListing | null> {
+  return askOnce<DirListing | null>({ op: 'list', dir, prefix }, opts, () => {
     let names: string[];
     try {
       names = readdirSync(dir);
@@ -160,27 +164,10 @@ export async function listDir(dir: string, prefix: string, opts: { worker?: bool
       return null;
     }
     const md = names.filter(isListedName);
-    const temps = names.filter(isTempName);
     const s = nameStats(md.length);
     statInto(prefix, md, 0, md.length, s);
-    return { md, temps, ...s };
-  };
-  const w = opts.worker === false ? null : startWorker();
-  if (w === null) return here();
-  try {
-    return await new Promise<DirListing | null>((resolve, reject) => {
-      w.once('message', resolve);
-      w.once('error', reject);
-      w.once('exit', () => reject(new Error('the list worker exited')));
-      w.postMessage({ op: 'list', dir, prefix });
-    });
-  } catch {
-    return here();
-  } finally {
-    w.removeAllListeners();
-    w.on('error', () => undefined); // a late error of a worker being stopped
-    void w.terminate();
-  }
+    return { md, temps: names.filter(isTempName), ...s };
+  });
 }
 
 /** Reads one file here, a failure as a ReadFailure. */

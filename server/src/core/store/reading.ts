@@ -99,7 +99,7 @@ export abstract class StoreReader extends StoreViews {
     // its record in its view; the records go under their paths and owners later (enterAdopted).
     // Two passes over 200k paths, a lookup and three map entries per record took ~450 ms; this ~150.
     // Records known to claim each id once (`uniqueIds`: a cache cairn saved from its views) go
-    // into the views later too: one pass checks the paths and counts the active ones (~15 ms).
+    // into the views later too: one pass checks the paths and collects the active ones.
     const empty = this.filesMap.size === 0 && this.ownersMap.size === 0 && this.unentered === null;
     if (empty) {
       const later = opts.uniqueIds === true;

@@ -32,9 +32,9 @@ export class StoreViews {
   /** id -> the file(s) claiming it: one path (the norm) or several (hand copies). */
   protected ownersMap = new Map<string, string | string[]>();
   /**
-   * Records adopt() placed in the views but not yet under their paths and as their ids' owners:
-   * entered at the first use of either map (the background check right after the first answer),
-   * not before it. Two of adopt's three map entries per record: ~250 ms at 200k memories.
+   * Records adopt() took but has not yet put under their paths and as their ids' owners (nor, for
+   * a cache of unique ids, in their views): entered at the first use of any of these maps (the
+   * background check right after the first answer), not before it. At 200k memories, ~250 ms.
    */
   protected unentered: Backlog | null = null;
   private activeMap = new Map<string, StoredMemory>();
@@ -137,7 +137,7 @@ export class StoreViews {
       if (view) this.viewFor(m).set(m.id, m);
       return;
     }
-    this.ownersMap.set(m.id, typeof cur === 'string' ? [cur, m.file] : [...cur, m.file]);
+    this.addOwner(m.id, m.file);
     (this.claimedTwice ??= []).push(m.id);
   }
 
@@ -213,11 +213,13 @@ export class StoreViews {
     if (mem) this.elect(mem.id);
   }
 
+  /** On the map itself: every caller has entered the adopted records first, or is entering them (enterOne). */
   protected addOwner(id: string, p: string): void {
-    const cur = this.owners.get(id);
-    if (cur === undefined) this.owners.set(id, p);
+    const owners = this.ownersMap;
+    const cur = owners.get(id);
+    if (cur === undefined) owners.set(id, p);
     else if (typeof cur === 'string') {
-      if (cur !== p) this.owners.set(id, [cur, p]);
+      if (cur !== p) owners.set(id, [cur, p]);
     } else if (!cur.includes(p)) cur.push(p);
   }
   protected removeOwner(id: string, p: string): void {
