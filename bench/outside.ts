@@ -24,6 +24,12 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
 export const BUNDLE = fileURLToPath(new URL('../server/dist/cairn.mjs', import.meta.url));
+/**
+ * The variables the plugin starts its server with (.claude-plugin/plugin.json: glibc's allocator
+ * settings): the server is spawned as Claude Code spawns it. CLI commands run without them, as
+ * from a shell.
+ */
+export const PLUGIN_SERVER_ENV: Record<string, string> = JSON.parse(readFileSync(fileURLToPath(new URL('../.claude-plugin/plugin.json', import.meta.url)), 'utf8')).mcpServers.cairn.env ?? {};
 const SEARCHES = 50;
 const START_TIMEOUT_MS = 3_600_000;
 const WRITES = 20;
@@ -220,7 +226,7 @@ interface ServerRun {
 
 async function spawnServer(store: string, home: string, query: string): Promise<ServerRun> {
   const t0 = performance.now();
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BUNDLE], cwd: home, env: childEnv(store, home), stderr: 'pipe' });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [BUNDLE], cwd: home, env: { ...childEnv(store, home), ...PLUGIN_SERVER_ENV }, stderr: 'pipe' });
   let err = '';
   transport.stderr?.on('data', (d: Buffer) => (err += d.toString()));
   const client = new Client({ name: 'cairn-bench-outside', version: '0.0.0' });
