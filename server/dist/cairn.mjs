@@ -53679,6 +53679,7 @@ import { existsSync as existsSync17 } from "node:fs";
 import { join as join36 } from "node:path";
 var CLIENTS = ["claude-code", "claude-desktop", "cursor", "vscode", "windsurf", "cline", "continue", "codex", "opencode", "zed", "gemini"];
 var SERVER_NAME = "cairn";
+var SERVER_ENV = Object.freeze({ MALLOC_ARENA_MAX: "2", MALLOC_MMAP_THRESHOLD_: "1048576" });
 function appDataDir(ie) {
   if (ie.platform === "darwin") return join36(ie.home, "Library", "Application Support");
   if (ie.platform === "win32") return ie.env.APPDATA && ie.env.APPDATA.trim() !== "" ? ie.env.APPDATA : join36(ie.home, "AppData", "Roaming");
@@ -53694,8 +53695,8 @@ function opencodeFile(ie) {
   const jsonc = join36(dir, "opencode.jsonc");
   return !existsSync17(join36(dir, "opencode.json")) && existsSync17(jsonc) ? jsonc : join36(dir, "opencode.json");
 }
-var plain = (e) => ({ command: e.command, args: e.args });
-var stdio = (e) => ({ type: "stdio", command: e.command, args: e.args });
+var plain = (e) => ({ command: e.command, args: e.args, env: e.env });
+var stdio = (e) => ({ type: "stdio", command: e.command, args: e.args, env: e.env });
 function clientSpec(client, ie) {
   const app = appDataDir(ie);
   const vscodeUser = join36(app, "Code", "User");
@@ -53727,7 +53728,7 @@ function clientSpec(client, ie) {
         file: join36(ie.home, ".continue", "mcpServers", `${SERVER_NAME}.yaml`),
         format: "yaml-block",
         key: "mcpServers",
-        entry: (e) => ({ name: SERVER_NAME, command: e.command, args: e.args }),
+        entry: (e) => ({ name: SERVER_NAME, command: e.command, args: e.args, env: e.env }),
         alsoCheck: [join36(ie.home, ".continue", "config.yaml")]
       };
     case "codex": {
@@ -53741,7 +53742,7 @@ function clientSpec(client, ie) {
         file: opencodeFile(ie),
         format: "json",
         key: "mcp",
-        entry: (e) => ({ type: "local", command: [e.command, ...e.args], enabled: true }),
+        entry: (e) => ({ type: "local", command: [e.command, ...e.args], enabled: true, environment: e.env }),
         alsoCheck: []
       };
     case "zed":
@@ -53765,7 +53766,7 @@ function isClientId(s2) {
   return CLIENTS.includes(s2);
 }
 function serverEntry(bundlePath2, nodePath) {
-  return { command: nodePath, args: [bundlePath2] };
+  return { command: nodePath, args: [bundlePath2], env: { ...SERVER_ENV } };
 }
 
 // server/src/core/io/init.ts
@@ -53943,6 +53944,7 @@ var TomlEditError = class extends Error {
 function tomlValue(v) {
   if (Array.isArray(v)) return `[${v.map(tomlValue).join(", ")}]`;
   if (typeof v === "string") return JSON.stringify(v);
+  if (typeof v === "object") return `{ ${Object.entries(v).map(([k, x]) => `${keyText(k)} = ${tomlValue(x)}`).join(", ")} }`;
   if (typeof v === "number" && !Number.isFinite(v)) throw new TomlEditError("TOML numbers must be finite");
   return String(v);
 }
@@ -54026,6 +54028,12 @@ var keyOf = (line2) => {
   const m = /^\s*((?:[A-Za-z0-9_-]+|"(?:[^"\\]|\\.)*"|'[^']*')(?:\s*\.\s*(?:[A-Za-z0-9_-]+|"(?:[^"\\]|\\.)*"|'[^']*'))*)\s*=/.exec(line2);
   return m ? headerPath(m[1]) : null;
 };
+function hasTomlTable(text3, path2) {
+  return statements(text3).some((l) => {
+    const p = tableOf(l.text);
+    return p !== null && p.length === path2.length && p.every((x, k) => x === path2[k]);
+  });
+}
 function setTomlTable(text3, path2, values) {
   const eol = text3.includes("\r\n") ? "\r\n" : "\n";
   const lines = statements(text3);
@@ -54067,6 +54075,12 @@ function setTomlTable(text3, path2, values) {
 
 // server/src/core/io/init.ts
 var isObj3 = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
+function mergedEntry(cur, want) {
+  if (!isObj3(cur)) return want;
+  const next2 = { ...cur, ...want };
+  for (const [k, v] of Object.entries(want)) if (isObj3(v) && isObj3(cur[k])) next2[k] = { ...cur[k], ...v };
+  return next2;
+}
 function snippet(spec, entry) {
   if (spec.format === "toml") {
     return [tableHeader([spec.key, SERVER_NAME]), ...Object.entries(spec.entry(entry)).map(([k, v]) => `${k} = ${tomlValue(v)}`)].join("\n");
@@ -54101,17 +54115,17 @@ function mergeJson(spec, entry, text3) {
   const servers = doc[spec.key] ?? {};
   if (!isObj3(servers)) refuse2(spec, entry, `has a "${spec.key}" that is not an object`);
   const cur = servers[SERVER_NAME];
-  const next2 = isObj3(cur) ? { ...cur, ...want } : want;
+  const next2 = mergedEntry(cur, want);
   if (cur !== void 0 && isDeepStrictEqual(cur, next2)) return { status: "unchanged", text: null };
   let out2 = text3;
   const serversNode = memberOf(root, spec.key)?.value;
   if (!serversNode) out2 = setMember(out2, root, spec.key, { [SERVER_NAME]: next2 });
   else if (!isObj3(cur)) out2 = setMember(out2, serversNode, SERVER_NAME, next2);
   else {
-    for (const [k, v] of Object.entries(want)) {
-      if (isDeepStrictEqual(cur[k], v)) continue;
+    for (const k of Object.keys(want)) {
+      if (isDeepStrictEqual(cur[k], next2[k])) continue;
       const entryNode = memberOf(memberOf(parseJsonc(out2), spec.key).value, SERVER_NAME).value;
-      out2 = setMember(out2, entryNode, k, v);
+      out2 = setMember(out2, entryNode, k, next2[k]);
     }
   }
   const meant = { ...doc, [spec.key]: { ...servers, [SERVER_NAME]: next2 } };
@@ -54144,11 +54158,15 @@ function mergeToml(spec, entry, text3) {
   if (!isObj3(servers)) refuse2(spec, entry, `has a "${spec.key}" that is not a table`);
   const cur = servers[SERVER_NAME];
   if (cur !== void 0 && !isObj3(cur)) refuse2(spec, entry, `has a "${spec.key}.${SERVER_NAME}" that is not a table`);
-  const next2 = isObj3(cur) ? { ...cur, ...want } : want;
+  const next2 = mergedEntry(cur, want);
   if (cur !== void 0 && isDeepStrictEqual(cur, next2)) return { status: "unchanged", text: null };
   let out2;
   try {
-    out2 = setTomlTable(text3 ?? "", [spec.key, SERVER_NAME], want);
+    const envPath = [spec.key, SERVER_NAME, "env"];
+    const envTable = text3 !== null && hasTomlTable(text3, envPath);
+    const { env, ...rest } = want;
+    out2 = setTomlTable(text3 ?? "", [spec.key, SERVER_NAME], envTable || env === void 0 ? rest : { ...rest, env: next2.env });
+    if (envTable && isObj3(env)) out2 = setTomlTable(out2, envPath, env);
   } catch (err) {
     refuse2(spec, entry, `could not be edited safely (${errorMessage(err)})`);
   }
@@ -54179,7 +54197,7 @@ function mergeYamlBlock(spec, entry, text3) {
   const want = spec.entry(entry);
   const at2 = list5.findIndex((s2) => isObj3(s2) && s2.name === SERVER_NAME);
   const cur = at2 >= 0 ? list5[at2] : void 0;
-  const next2 = cur ? { ...cur, ...want } : want;
+  const next2 = mergedEntry(cur, want);
   const header = { name: SERVER_NAME, version: "0.0.1", schema: "v1" };
   const headerOk = Object.keys(header).every((k) => k in doc);
   if (cur && isDeepStrictEqual(cur, next2) && headerOk) return { status: "unchanged", text: null };

@@ -39,7 +39,7 @@ test('each client has its real per-OS location and shape', () => {
   assert.equal(clientSpec('zed', { home: '/h', platform: 'linux', env: { XDG_CONFIG_HOME: '/x' } }).file, '/x/zed/settings.json');
   assert.equal(clientSpec('zed', { home: 'C:\\Users\\u', platform: 'win32', env: { APPDATA: 'C:\\Users\\u\\AppData\\Roaming' } }).file, join('C:\\Users\\u\\AppData\\Roaming', 'Zed', 'settings.json'));
   assert.equal(clientSpec('gemini', { home: '/Users/u', platform: 'darwin', env: {} }).file, '/Users/u/.gemini/settings.json');
-  assert.deepEqual(clientSpec('opencode', linux(h)).entry(entry), { type: 'local', command: ['/usr/local/bin/node', '/opt/cairn/server/dist/cairn.mjs'], enabled: true });
+  assert.deepEqual(clientSpec('opencode', linux(h)).entry(entry), { type: 'local', command: ['/usr/local/bin/node', '/opt/cairn/server/dist/cairn.mjs'], enabled: true, environment: { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '1048576' } });
   assert.equal(clientSpec('opencode', linux(h)).key, 'mcp');
   assert.equal(clientSpec('zed', linux(h)).key, 'context_servers');
   assert.equal(clientSpec('codex', linux(h)).key, 'mcp_servers');
@@ -50,8 +50,8 @@ test('each client has its real per-OS location and shape', () => {
   assert.equal(clientSpec('cursor', { home: '/h', platform: 'linux', env: { XDG_CONFIG_HOME: '/x' } }).file, '/h/.cursor/mcp.json');
   assert.equal(clientSpec('claude-desktop', { home: '/h', platform: 'linux', env: { XDG_CONFIG_HOME: '/x' } }).file, '/x/Claude/claude_desktop_config.json');
   assert.equal(clientSpec('vscode', linux(h)).key, 'servers');
-  assert.deepEqual(clientSpec('vscode', linux(h)).entry(entry), { type: 'stdio', command: '/usr/local/bin/node', args: ['/opt/cairn/server/dist/cairn.mjs'] });
-  assert.deepEqual(clientSpec('cursor', linux(h)).entry(entry), { command: '/usr/local/bin/node', args: ['/opt/cairn/server/dist/cairn.mjs'] });
+  assert.deepEqual(clientSpec('vscode', linux(h)).entry(entry), { type: 'stdio', command: '/usr/local/bin/node', args: ['/opt/cairn/server/dist/cairn.mjs'], env: { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '1048576' } });
+  assert.deepEqual(clientSpec('cursor', linux(h)).entry(entry), { command: '/usr/local/bin/node', args: ['/opt/cairn/server/dist/cairn.mjs'], env: { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '1048576' } });
 });
 
 test('every client: added, then unchanged with the file byte-identical', async () => {
@@ -72,7 +72,7 @@ test('every client: added, then unchanged with the file byte-identical', async (
   const cont = yamlLoad(readFileSync(clientSpec('continue', linux(home)).file, 'utf8'));
   assert.deepEqual(cont, {
     name: 'cairn', version: '0.0.1', schema: 'v1',
-    mcpServers: [{ name: 'cairn', command: '/usr/local/bin/node', args: ['/opt/cairn/server/dist/cairn.mjs'] }],
+    mcpServers: [{ name: 'cairn', command: '/usr/local/bin/node', args: ['/opt/cairn/server/dist/cairn.mjs'], env: { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '1048576' } }],
   });
 });
 
@@ -96,11 +96,57 @@ test('merging keeps every other key, the indentation, the mode and the user\'s o
     globalShortcut: 'Ctrl+Space',
     mcpServers: {
       filesystem: original.mcpServers.filesystem,
-      cairn: { command: '/usr/local/bin/node', args: ['/opt/cairn/server/dist/cairn.mjs'], env: { CAIRN_DIR: '/data/cairn' } },
+      // the user's variable stays beside cairn's
+      cairn: { command: '/usr/local/bin/node', args: ['/opt/cairn/server/dist/cairn.mjs'], env: { CAIRN_DIR: '/data/cairn', MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '1048576' } },
     },
   });
   assert.equal(statSync(spec.file).mode & 0o777, 0o644);
   assert.equal((await runInit(spec, entry)).status, 'unchanged');
+});
+
+test('cairn\'s server variables join the user\'s own in every format; a re-run changes nothing', async () => {
+  const home = tempDir('cairn-init-');
+  const ours = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '1048576' };
+  // JSONC (Zed): an entry with the user's env and a comment inside it; the comment outside the entry stays.
+  const zed = clientSpec('zed', linux(home));
+  put(zed.file, '{\n  // my servers\n  "context_servers": {\n    "cairn": { "command": "node", "args": ["/old.mjs"], "env": { "CAIRN_DIR": "/d", "MALLOC_ARENA_MAX": "8" } }\n  }\n}\n');
+  assert.equal((await runInit(zed, entry)).status, 'updated');
+  const zedText = readFileSync(zed.file, 'utf8');
+  assert.match(zedText, /\/\/ my servers/);
+  assert.deepEqual((await readRegistration(zed.file, zed.format, zed.key)).entry, { command: '/usr/local/bin/node', args: ['/opt/cairn/server/dist/cairn.mjs'], env: { CAIRN_DIR: '/d', ...ours } });
+  assert.equal((await runInit(zed, entry)).status, 'unchanged');
+  // OpenCode names it `environment`.
+  const oc = clientSpec('opencode', linux(home));
+  put(oc.file, JSON.stringify({ mcp: { cairn: { type: 'local', command: ['node', '/old.mjs'], enabled: false, environment: { CAIRN_DIR: '/d' } } } }));
+  await runInit(oc, entry);
+  assert.deepEqual((await readRegistration(oc.file, oc.format, oc.key)).entry, { type: 'local', command: ['/usr/local/bin/node', '/opt/cairn/server/dist/cairn.mjs'], enabled: true, environment: { CAIRN_DIR: '/d', ...ours } });
+  // Codex: a new entry holds them in an inline table; the user's inline table gets them beside theirs.
+  const codex = clientSpec('codex', linux(home));
+  put(codex.file, '# codex\nmodel = "o3"\n');
+  await runInit(codex, entry);
+  let text = readFileSync(codex.file, 'utf8');
+  assert.match(text, /^# codex\nmodel = "o3"\n\n\[mcp_servers\.cairn\]\n/);
+  assert.match(text, /\nenv = \{ MALLOC_ARENA_MAX = "2", MALLOC_MMAP_THRESHOLD_ = "1048576" \}\n/);
+  assert.deepEqual((await readRegistration(codex.file, codex.format, codex.key)).entry, { command: '/usr/local/bin/node', args: ['/opt/cairn/server/dist/cairn.mjs'], env: ours });
+  put(codex.file, '[mcp_servers.cairn]\ncommand = "node"\nargs = ["/old.mjs"]\nenv = { CAIRN_DIR = "/d" } # mine\n');
+  await runInit(codex, entry);
+  assert.deepEqual((await readRegistration(codex.file, codex.format, codex.key)).entry, { command: '/usr/local/bin/node', args: ['/opt/cairn/server/dist/cairn.mjs'], env: { CAIRN_DIR: '/d', ...ours } });
+  assert.match(readFileSync(codex.file, 'utf8'), /# mine/);
+  // ... and a [mcp_servers.cairn.env] table of the user's gets cairn's keys set in it.
+  put(codex.file, '[mcp_servers.cairn]\ncommand = "node"\nargs = ["/old.mjs"]\n\n[mcp_servers.cairn.env]\nCAIRN_DIR = "/d"\n');
+  await runInit(codex, entry);
+  text = readFileSync(codex.file, 'utf8');
+  assert.match(text, /\[mcp_servers\.cairn\.env\]\n(MALLOC_ARENA_MAX = "2"\nMALLOC_MMAP_THRESHOLD_ = "1048576"\n)?CAIRN_DIR = "\/d"/);
+  assert.doesNotMatch(text, /env = \{/);
+  assert.deepEqual((await readRegistration(codex.file, codex.format, codex.key)).entry, { command: '/usr/local/bin/node', args: ['/opt/cairn/server/dist/cairn.mjs'], env: { CAIRN_DIR: '/d', ...ours } });
+  const bytes = readFileSync(codex.file);
+  assert.equal((await runInit(codex, entry)).status, 'unchanged');
+  assert.deepEqual(readFileSync(codex.file), bytes);
+  // Continue's block file.
+  const cont = clientSpec('continue', linux(home));
+  put(cont.file, 'name: cairn\nversion: 0.0.1\nschema: v1\nmcpServers:\n  - name: cairn\n    command: node\n    args: [/old.mjs]\n    env:\n      CAIRN_DIR: /d\n');
+  await runInit(cont, entry);
+  assert.deepEqual((await readRegistration(cont.file, cont.format, cont.key)).entry, { name: 'cairn', command: '/usr/local/bin/node', args: ['/opt/cairn/server/dist/cairn.mjs'], env: { CAIRN_DIR: '/d', ...ours } });
 });
 
 test('a file that is not valid JSON (or has a bad server table) is refused and left untouched', async () => {

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { existsSync, lstatSync, readFileSync, readdirSync, readlinkSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, SKILL_FILE, readJson, readMarkdown } from './paths.ts';
+import { SERVER_ENV } from '../../src/core/io/clients.ts';
 
 const pkg = readJson('package.json');
 const plugin = readJson('.claude-plugin/plugin.json');
@@ -36,10 +37,9 @@ test('plugin.json starts the committed bundle as the cairn MCP server', () => {
   assert.deepEqual(Object.keys(servers), ['cairn'], 'one server named cairn: tool names become mcp__plugin_cairn_cairn__*');
   assert.equal(servers.cairn!.command, 'node');
   assert.deepEqual(servers.cairn!.args, ['${CLAUDE_PLUGIN_ROOT}/server/dist/cairn.mjs']);
-  // glibc's allocator settings for a long-lived server (docs/performance.md): two arenas instead
-  // of one per thread, big blocks mapped and returned at once. At 200k memories the first
-  // start's peak RSS is ~440 MB with them, ~520 MB without; other platforms ignore them.
-  assert.deepEqual(servers.cairn!.env, { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '1048576' });
+  // The server's variables (glibc's allocator settings), the same `cairn init` writes for other clients.
+  assert.deepEqual(servers.cairn!.env, SERVER_ENV);
+  assert.deepEqual(Object.keys(SERVER_ENV).sort(), ['MALLOC_ARENA_MAX', 'MALLOC_MMAP_THRESHOLD_']);
   // The bundle path in plugin.json is the package's bin: one file is both server and CLI.
   assert.deepEqual(pkg.bin, { cairn: 'server/dist/cairn.mjs' });
   // A root .mcp.json would declare the server twice (and as a project server in this repo).

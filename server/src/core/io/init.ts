@@ -13,7 +13,7 @@ import { SERVER_NAME, type ClientSpec, type InitEnv, type ServerEntry } from './
 import { yamlDump, yamlLoad } from './yaml.ts';
 import { memberOf, parseJsonc, setMember, toValue, type JsonValue, type Node } from './jsonc.ts';
 import { parse as parseToml } from 'smol-toml';
-import { setTomlTable, tableHeader, tomlValue, type TomlValue } from './tomlEdit.ts';
+import { hasTomlTable, setTomlTable, tableHeader, tomlValue, type TomlValue } from './tomlEdit.ts';
 
 export type MergeStatus = 'added' | 'updated' | 'unchanged';
 
@@ -25,6 +25,17 @@ export interface MergePlan {
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * The entry there after cairn's: the keys cairn owns are set, the user's others kept; in an
+ * object-valued key (env, environment) cairn's variables are set beside the user's own.
+ */
+function mergedEntry(cur: unknown, want: Obj): Obj {
+  if (!isObj(cur)) return want;
+  const next: Obj = { ...cur, ...want };
+  for (const [k, v] of Object.entries(want)) if (isObj(v) && isObj(cur[k])) next[k] = { ...cur[k], ...v };
+  return next;
+}
 
 /** The snippet to paste by hand: `{ "mcpServers": { "cairn": {...} } }`, or the TOML table. */
 export function snippet(spec: Pick<ClientSpec, 'key' | 'entry'> & { format?: ClientSpec['format'] }, entry: ServerEntry): string {
@@ -68,7 +79,7 @@ function mergeJson(spec: ClientSpec, entry: ServerEntry, text: string | null): M
   const servers = doc[spec.key] ?? {};
   if (!isObj(servers)) refuse(spec, entry, `has a "${spec.key}" that is not an object`);
   const cur = servers[SERVER_NAME];
-  const next = isObj(cur) ? { ...cur, ...want } : want;
+  const next = mergedEntry(cur, want);
   if (cur !== undefined && isDeepStrictEqual(cur, next)) return { status: 'unchanged', text: null };
 
   let out = text;
@@ -78,10 +89,10 @@ function mergeJson(spec: ClientSpec, entry: ServerEntry, text: string | null): M
   else {
     // An existing entry: only the values cairn owns are replaced, one at a time (each edit moves
     // the offsets after it, so the small file is parsed again before the next).
-    for (const [k, v] of Object.entries(want)) {
-      if (isDeepStrictEqual(cur[k], v)) continue;
+    for (const k of Object.keys(want)) {
+      if (isDeepStrictEqual(cur[k], next[k])) continue;
       const entryNode = memberOf(memberOf(parseJsonc(out), spec.key)!.value, SERVER_NAME)!.value;
-      out = setMember(out, entryNode, k, v as JsonValue);
+      out = setMember(out, entryNode, k, next[k] as JsonValue);
     }
   }
   // The invariant that matters: the edited file means exactly the old document plus our entry.
@@ -123,11 +134,17 @@ function mergeToml(spec: ClientSpec, entry: ServerEntry, text: string | null): M
   if (!isObj(servers)) refuse(spec, entry, `has a "${spec.key}" that is not a table`);
   const cur = servers[SERVER_NAME];
   if (cur !== undefined && !isObj(cur)) refuse(spec, entry, `has a "${spec.key}.${SERVER_NAME}" that is not a table`);
-  const next = isObj(cur) ? { ...cur, ...want } : want;
+  const next = mergedEntry(cur, want);
   if (cur !== undefined && isDeepStrictEqual(cur, next)) return { status: 'unchanged', text: null };
   let out: string;
   try {
-    out = setTomlTable(text ?? '', [spec.key, SERVER_NAME], want as Record<string, TomlValue>);
+    // The variables go where the user keeps them: a [mcp_servers.cairn.env] table of theirs gets
+    // cairn's keys set in it; otherwise the entry's `env = { ... }` line holds them all.
+    const envPath = [spec.key, SERVER_NAME, 'env'];
+    const envTable = text !== null && hasTomlTable(text, envPath);
+    const { env, ...rest } = want;
+    out = setTomlTable(text ?? '', [spec.key, SERVER_NAME], (envTable || env === undefined ? rest : { ...rest, env: next.env }) as Record<string, TomlValue>);
+    if (envTable && isObj(env)) out = setTomlTable(out, envPath, env as Record<string, TomlValue>);
   } catch (err) {
     refuse(spec, entry, `could not be edited safely (${errorMessage(err)})`);
   }
@@ -160,7 +177,7 @@ function mergeYamlBlock(spec: ClientSpec, entry: ServerEntry, text: string | nul
   const want = spec.entry(entry);
   const at = list.findIndex((s) => isObj(s) && s.name === SERVER_NAME);
   const cur = at >= 0 ? (list[at] as Obj) : undefined;
-  const next = cur ? { ...cur, ...want } : want;
+  const next = mergedEntry(cur, want);
   const header = { name: SERVER_NAME, version: '0.0.1', schema: 'v1' };
   const headerOk = Object.keys(header).every((k) => k in doc);
   if (cur && isDeepStrictEqual(cur, next) && headerOk) return { status: 'unchanged', text: null };

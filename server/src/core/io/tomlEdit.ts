@@ -6,7 +6,7 @@
 // the result and compares it with what it meant (init.ts), so an edit this cannot do safely is
 // refused, never written.
 
-export type TomlValue = string | number | boolean | TomlValue[];
+export type TomlValue = string | number | boolean | TomlValue[] | { [key: string]: TomlValue };
 
 export class TomlEditError extends Error {
   override name = 'TomlEditError' as const;
@@ -16,6 +16,8 @@ export class TomlEditError extends Error {
 export function tomlValue(v: TomlValue): string {
   if (Array.isArray(v)) return `[${v.map(tomlValue).join(', ')}]`;
   if (typeof v === 'string') return JSON.stringify(v);
+  // An inline table, on one line as TOML 1.0 wants it.
+  if (typeof v === 'object') return `{ ${Object.entries(v).map(([k, x]) => `${keyText(k)} = ${tomlValue(x)}`).join(', ')} }`;
   if (typeof v === 'number' && !Number.isFinite(v)) throw new TomlEditError('TOML numbers must be finite');
   return String(v);
 }
@@ -115,6 +117,14 @@ const keyOf = (line: string): string[] | null => {
   const m = /^\s*((?:[A-Za-z0-9_-]+|"(?:[^"\\]|\\.)*"|'[^']*')(?:\s*\.\s*(?:[A-Za-z0-9_-]+|"(?:[^"\\]|\\.)*"|'[^']*'))*)\s*=/.exec(line);
   return m ? headerPath(m[1]!) : null;
 };
+
+/** Whether the text has a `[header]` for the table at `path`. */
+export function hasTomlTable(text: string, path: string[]): boolean {
+  return statements(text).some((l) => {
+    const p = tableOf(l.text);
+    return p !== null && p.length === path.length && p.every((x, k) => x === path[k]);
+  });
+}
 
 /**
  * The text with the table at `path` holding `values` (keys not named keep their lines). The
