@@ -43359,9 +43359,10 @@ var LiveIndex = class {
     this.loadedFrom = stale === Infinity ? "rebuilt" : stale === 0 ? "cache" : "partial";
     const adopted = this.adopted;
     const bulk = this.store.activeCount >= BULK_GC_MIN;
-    if (adopted && mode2 === "background") {
+    const answerWaits = this.store.activeCount < (this.opts.exactBelow ?? EXACT_BELOW);
+    if (adopted && mode2 === "background" && !answerWaits) {
       this.started = new Promise((r) => this.go = r);
-      this.fallback = setTimeout(() => this.startBackground(), START_FALLBACK_MS2);
+      this.fallback = setTimeout(() => this.startBackground(), this.opts.startFallbackMs ?? START_FALLBACK_MS2);
     }
     if (this.opts.watch) {
       if (bulk && !adopted) collectGarbage();
@@ -43376,7 +43377,7 @@ var LiveIndex = class {
     if (adopted && mode2 === "background") {
       this.validated = this.validateInBackground(bulk);
       this.store.setValidation(this.validated);
-      if (this.store.activeCount < EXACT_BELOW) this.freshness?.waitFor(this.validated, Infinity);
+      if (answerWaits) this.freshness?.waitFor(this.validated, Infinity);
     }
   }
   /**

@@ -12142,9 +12142,10 @@ var LiveIndex = class {
     this.loadedFrom = stale === Infinity ? "rebuilt" : stale === 0 ? "cache" : "partial";
     const adopted = this.adopted;
     const bulk = this.store.activeCount >= BULK_GC_MIN;
-    if (adopted && mode === "background") {
+    const answerWaits = this.store.activeCount < (this.opts.exactBelow ?? EXACT_BELOW);
+    if (adopted && mode === "background" && !answerWaits) {
       this.started = new Promise((r) => this.go = r);
-      this.fallback = setTimeout(() => this.startBackground(), START_FALLBACK_MS);
+      this.fallback = setTimeout(() => this.startBackground(), this.opts.startFallbackMs ?? START_FALLBACK_MS);
     }
     if (this.opts.watch) {
       if (bulk && !adopted) collectGarbage();
@@ -12159,7 +12160,7 @@ var LiveIndex = class {
     if (adopted && mode === "background") {
       this.validated = this.validateInBackground(bulk);
       this.store.setValidation(this.validated);
-      if (this.store.activeCount < EXACT_BELOW) this.freshness?.waitFor(this.validated, Infinity);
+      if (answerWaits) this.freshness?.waitFor(this.validated, Infinity);
     }
   }
   /**

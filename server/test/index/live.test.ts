@@ -9,7 +9,8 @@ import { candidatesFor } from '../../src/core/ops/retrieval.ts';
 import { cachePath } from '../../src/core/index/cache.ts';
 import { LiveIndex } from '../../src/core/index/live.ts';
 import { removeDir, tempDir, tempRepo } from '../helpers/env.ts';
-import { handWrite } from './memfiles.ts';
+import { handWrite, record } from './memfiles.ts';
+import { serializeMemory } from '../../src/core/store/memfile.ts';
 
 const quiet = { warn: (m: string) => warnings.push(m) };
 let warnings: string[] = [];
@@ -134,7 +135,7 @@ test('a server and a command judge an unchanged cache alike (tombstones, notes, 
   }
 });
 
-test('a server begins its background check when told to (Cairn, once its calls are answered), or by itself soon after', async () => {
+test('a big store\'s server begins its background check when told to (Cairn, once its calls are answered), or by itself soon after; a small store\'s at once', { timeout: 120_000 }, async () => {
   const { Store } = await import('../../src/core/store/store.ts');
   const root = tempDir();
   const store = join(root, 'store');
@@ -144,10 +145,10 @@ test('a server begins its background check when told to (Cairn, once its calls a
     let c = await open(store, root);
     await ids(c, 'staging');
     await c.close();
-    // Told: nothing of the check before (the records stay as the cache gave them; the check
-    // enters them first), all of it after.
+    // Told (a store taken as big, exactBelow 0): nothing of the check before (the records stay as
+    // the cache gave them; the check enters them first), all of it after.
     const s = new Store(store, { warn: () => {} });
-    const told = new LiveIndex(s, { watch: true, warn: () => {} });
+    const told = new LiveIndex(s, { watch: true, warn: () => {}, exactBelow: 0 });
     await told.open();
     await new Promise((r) => setTimeout(r, 30));
     assert.equal(s.holdsAdoptedAsIs, true);
@@ -157,20 +158,41 @@ test('a server begins its background check when told to (Cairn, once its calls a
     await told.close();
     // Never told: it begins by itself (the fallback), and a close never waits for it long.
     const s2 = new Store(store, { warn: () => {} });
-    const alone = new LiveIndex(s2, { watch: true, warn: () => {} });
+    const alone = new LiveIndex(s2, { watch: true, warn: () => {}, exactBelow: 0 });
     await alone.open();
     await alone.validated;
     assert.equal(s2.holdsAdoptedAsIs, false);
     await alone.close();
     const s3 = new Store(store, { warn: () => {} });
-    const closed = new LiveIndex(s3, { watch: true, warn: () => {} });
+    const closed = new LiveIndex(s3, { watch: true, warn: () => {}, exactBelow: 0 });
     await closed.open();
     const t = performance.now();
     await closed.close();
     assert.ok(performance.now() - t < 90, 'closed without waiting for the fallback');
-    // Through the facade: begun once the open is done and no call is in flight (Cairn.during,
-    // what the MCP server runs each tool call in), so it never runs inside the first answer.
+    // A small store's first answer waits for the check, so the check begins at once: held back
+    // for that answer it would wait for the fallback (an hour here, so this would hang).
+    const s4 = new Store(store, { warn: () => {} });
+    const small = new LiveIndex(s4, { watch: true, warn: () => {}, startFallbackMs: 3_600_000 });
+    await small.open();
+    await small.validated;
+    assert.equal(s4.holdsAdoptedAsIs, false);
+    await small.close();
+    // Through the facade, a small store: a call's answer is exact (a file added before the start
+    // is found by the first search).
+    handWrite(store, 'The canary deploy goes out at noon on Tuesdays.');
     c = await open(store, root, true);
+    assert.equal((await c.during(() => ids(c, 'canary'))).length, 1);
+    await c.close();
+    // Through the facade, a big store: begun once the open is done and no call is in flight
+    // (Cairn.during, what the MCP server runs each tool call in), so it never runs inside the
+    // first answer.
+    const big = join(root, 'big');
+    mkdirSync(big, { mode: 0o700 });
+    for (let i = 0; i < 10_000; i++) writeFileSync(join(big, `m-${i}.md`), serializeMemory(record(`Bulk note ${i} about queue ${i % 97}.`)), { mode: 0o600 });
+    c = await open(big, root);
+    await ids(c, 'queue');
+    await c.close();
+    c = await open(big, root, true);
     let release!: () => void;
     const call = c.during(() => new Promise<void>((r) => (release = r)));
     await new Promise((r) => setTimeout(r, 250));
@@ -181,7 +203,7 @@ test('a server begins its background check when told to (Cairn, once its calls a
     assert.equal(c.store.holdsAdoptedAsIs, false);
     await c.close();
     // No call at all: it begins a moment after the open.
-    c = await open(store, root, true);
+    c = await open(big, root, true);
     await c.services.index!.validated;
     assert.equal(c.store.holdsAdoptedAsIs, false);
     await c.close();

@@ -135,6 +135,10 @@ export interface LiveIndexOptions {
   /** Told how the load goes: ('loading files', done, total). */
   progress?: (phase: string, done: number, total: number) => void;
   warn: (msg: string) => void;
+  /** EXACT_BELOW for this index (tests make a small store behave as a big one). */
+  exactBelow?: number;
+  /** START_FALLBACK_MS for this index (tests lengthen it to show nothing waits for it). */
+  startFallbackMs?: number;
 }
 
 /** Which cache records have an index entry. */
@@ -203,10 +207,13 @@ export class LiveIndex {
     this.loadedFrom = stale === Infinity ? 'rebuilt' : stale === 0 ? 'cache' : 'partial';
     const adopted = this.adopted;
     const bulk = this.store.activeCount >= BULK_GC_MIN;
-    if (adopted && mode === 'background') {
+    // Below EXACT_BELOW the first answer waits for the check (below): it begins at once, for
+    // held back until the calls are answered it would wait for that answer (until the fallback).
+    const answerWaits = this.store.activeCount < (this.opts.exactBelow ?? EXACT_BELOW);
+    if (adopted && mode === 'background' && !answerWaits) {
       // begun by startBackground()
       this.started = new Promise<void>((r) => (this.go = r));
-      this.fallback = setTimeout(() => this.startBackground(), START_FALLBACK_MS);
+      this.fallback = setTimeout(() => this.startBackground(), this.opts.startFallbackMs ?? START_FALLBACK_MS);
     }
     if (this.opts.watch) {
       if (bulk && !adopted) collectGarbage();
@@ -222,7 +229,7 @@ export class LiveIndex {
     if (adopted && mode === 'background') {
       this.validated = this.validateInBackground(bulk);
       this.store.setValidation(this.validated);
-      if (this.store.activeCount < EXACT_BELOW) this.freshness?.waitFor(this.validated, Infinity);
+      if (answerWaits) this.freshness?.waitFor(this.validated, Infinity);
     }
   }
 
