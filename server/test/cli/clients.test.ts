@@ -31,6 +31,10 @@ const write = (file: string, text: string) => {
   writeFileSync(file, text);
 };
 
+/** The variables every client's entry starts the server with (clients.ts SERVER_ENV), spelled out. */
+const SERVER_VARS = { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '1048576' };
+const ENV_LINE = '\nenv = { MALLOC_ARENA_MAX = "2", MALLOC_MMAP_THRESHOLD_ = "1048576" }';
+
 test('codex: [mcp_servers.cairn] added to config.toml with every comment and table kept, then unchanged; an old entry updated in place', () => {
   const h = home();
   const file = join(h.dir, '.codex', 'config.toml');
@@ -50,7 +54,7 @@ test('codex: [mcp_servers.cairn] added to config.toml with every comment and tab
   write(file, before);
   const printOnly = h.run(['init', '--client', 'codex', '--print-only']);
   assert.equal(printOnly.code, 0, printOnly.stderr);
-  assert.equal(printOnly.stdout, `${file}: cairn would add this entry (the rest of the file stays as it is):\n[mcp_servers.cairn]\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(BUNDLE)}]\n`);
+  assert.equal(printOnly.stdout, `${file}: cairn would add this entry (the rest of the file stays as it is):\n[mcp_servers.cairn]\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(BUNDLE)}]${ENV_LINE}\n`);
   assert.equal(readFileSync(file, 'utf8'), before);
 
   const r = h.run(['init', '--client', 'codex']);
@@ -59,16 +63,17 @@ test('codex: [mcp_servers.cairn] added to config.toml with every comment and tab
   assert.match(r.stdout, /cairn init --policy --client codex/);
   const after = readFileSync(file, 'utf8');
   assert.ok(after.startsWith(before), 'the user\'s text is kept byte for byte');
-  assert.equal(after, `${before}\n[mcp_servers.cairn]\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(BUNDLE)}]\n`);
-  const doc = parseToml(after) as { mcp_servers: Record<string, unknown>; profiles: unknown };
-  assert.deepEqual({ ...(doc.mcp_servers.cairn as object) }, { command: process.execPath, args: [BUNDLE] });
+  assert.equal(after, `${before}\n[mcp_servers.cairn]\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(BUNDLE)}]${ENV_LINE}\n`);
+  const doc = parseToml(after) as { mcp_servers: Record<string, Record<string, unknown>>; profiles: unknown };
+  assert.deepEqual({ ...doc.mcp_servers.cairn, env: { ...(doc.mcp_servers.cairn!.env as object) } }, { command: process.execPath, args: [BUNDLE], env: SERVER_VARS });
   assert.ok(doc.mcp_servers.docs && doc.profiles);
   const again = h.run(['init', '--client', 'codex', '--json']);
   assert.equal(JSON.parse(again.stdout).status, 'unchanged');
   assert.equal(readFileSync(file, 'utf8'), after);
 
-  // An entry from an older install (multi-line args, an env table of the user's): only the two
-  // keys cairn owns change; the comment lines and env stay.
+  // An entry from an older install (multi-line args, an env table of the user's): only the keys
+  // cairn owns change (its two variables are set in the user's env table); the comment lines and
+  // the user's variable stay.
   const old = [
     'model = "gpt-5"',
     '[mcp_servers.cairn]',
@@ -86,10 +91,10 @@ test('codex: [mcp_servers.cairn] added to config.toml with every comment and tab
   const up = h.run(['init', '--client', 'codex', '--json']);
   assert.equal(JSON.parse(up.stdout).status, 'updated', up.stderr);
   const updated = readFileSync(file, 'utf8');
-  assert.equal(updated, old.replace('command = "/old/node"', `command = ${JSON.stringify(process.execPath)}`).replace(/args = \[\n {2}"\/old\/cairn\.mjs", {2}# old path\n\]/, `args = [${JSON.stringify(BUNDLE)}]`));
+  assert.equal(updated, old.replace('command = "/old/node"', `command = ${JSON.stringify(process.execPath)}`).replace(/args = \[\n {2}"\/old\/cairn\.mjs", {2}# old path\n\]/, `args = [${JSON.stringify(BUNDLE)}]`).replace('[mcp_servers.cairn.env]\n', '[mcp_servers.cairn.env]\nMALLOC_ARENA_MAX = "2"\nMALLOC_MMAP_THRESHOLD_ = "1048576"\n'));
   const d2 = parseToml(updated) as { mcp_servers: { cairn: Record<string, unknown> } };
   assert.equal(d2.mcp_servers.cairn.startup_timeout_sec, 20);
-  assert.deepEqual({ ...(d2.mcp_servers.cairn.env as object) }, { CAIRN_DIR: '/data/cairn' });
+  assert.deepEqual({ ...(d2.mcp_servers.cairn.env as object) }, { CAIRN_DIR: '/data/cairn', ...SERVER_VARS });
 
   // Forms a line edit cannot change safely, and invalid TOML: refused, file untouched, snippet given.
   for (const text of ['mcp_servers = { cairn = { command = "x" } }\n', 'model = = "x"\n']) {
@@ -116,9 +121,9 @@ test('opencode, zed, gemini: their own keys and shapes, comments kept, idempoten
   write(gemini, '{\n    "theme": "GitHub",\n    "mcpServers": {}\n}\n');
 
   const cases: Array<[string, string, (v: Record<string, any>) => unknown, unknown]> = [
-    ['opencode', opencode, (v) => v.mcp.cairn, { type: 'local', command: [process.execPath, BUNDLE], enabled: true }],
-    ['zed', zed, (v) => v.context_servers.cairn, { command: process.execPath, args: [BUNDLE] }],
-    ['gemini', gemini, (v) => v.mcpServers.cairn, { command: process.execPath, args: [BUNDLE] }],
+    ['opencode', opencode, (v) => v.mcp.cairn, { type: 'local', command: [process.execPath, BUNDLE], enabled: true, environment: SERVER_VARS }],
+    ['zed', zed, (v) => v.context_servers.cairn, { command: process.execPath, args: [BUNDLE], env: SERVER_VARS }],
+    ['gemini', gemini, (v) => v.mcpServers.cairn, { command: process.execPath, args: [BUNDLE], env: SERVER_VARS }],
   ];
   for (const [client, file, pick, want] of cases) {
     const before = readFileSync(file, 'utf8');

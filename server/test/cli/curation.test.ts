@@ -144,7 +144,7 @@ test('init: snippet and locations; --client merges idempotently, byte-identical 
   const listing = cli(['init', '--json'], opts);
   assert.equal(listing.code, 0, listing.stderr);
   const l = JSON.parse(listing.stdout);
-  assert.deepEqual(l.snippet.mcpServers.cairn, { command: process.execPath, args: [BUNDLE] });
+  assert.deepEqual(l.snippet.mcpServers.cairn, { command: process.execPath, args: [BUNDLE], env: { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '1048576' } });
   assert.deepEqual(l.clients.find((c: { client: string }) => c.client === 'claude-desktop'), {
     client: 'claude-desktop', label: 'Claude Desktop', file: desktop, present: true, registered: false,
   });

@@ -51,7 +51,7 @@ test('init adds cairn to a commented VS Code mcp.json, changing nothing else; a 
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /added the cairn server/);
     const after = readFileSync(file, 'utf8');
-    const entry = `\t\t"cairn": {\n\t\t\t"type": "stdio",\n\t\t\t"command": ${JSON.stringify(process.execPath)},\n\t\t\t"args": [\n\t\t\t\t${JSON.stringify(BUNDLE)}\n\t\t\t]\n\t\t},\n`;
+    const entry = `\t\t"cairn": {\n\t\t\t"type": "stdio",\n\t\t\t"command": ${JSON.stringify(process.execPath)},\n\t\t\t"args": [\n\t\t\t\t${JSON.stringify(BUNDLE)}\n\t\t\t],\n\t\t\t"env": {\n\t\t\t\t"MALLOC_ARENA_MAX": "2",\n\t\t\t\t"MALLOC_MMAP_THRESHOLD_": "1048576"\n\t\t\t}\n\t\t},\n`;
     // Exactly one insertion, after the commented-out server, in the file's tabs and trailing-comma style.
     const at = VSCODE.indexOf('\t},\n\t"inputs"');
     assert.equal(after, VSCODE.slice(0, at) + entry + VSCODE.slice(at));
@@ -78,7 +78,9 @@ test('init updates an existing commented Claude Desktop entry in place, keeping 
     const r = cli(['init', '--client', 'claude-desktop'], { store: join(home, 'store'), cwd: home, env });
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /updated the cairn server/);
-    const expected = DESKTOP.replace('"node"', JSON.stringify(process.execPath)).replace('["/old/cairn.mjs"]', `[${JSON.stringify(BUNDLE)}]`);
+    const expected = DESKTOP.replace('"node"', JSON.stringify(process.execPath)).replace('["/old/cairn.mjs"]', `[${JSON.stringify(BUNDLE)}]`)
+      // cairn's variables join the user's (only the env value is rewritten; its comment stays)
+      .replace('{ "CAIRN_DIR": "/data/cairn" }', '{"CAIRN_DIR": "/data/cairn", "MALLOC_ARENA_MAX": "2", "MALLOC_MMAP_THRESHOLD_": "1048576"}');
     assert.equal(readFileSync(file, 'utf8'), expected);
     assert.equal(cli(['init', '--client', 'claude-desktop'], { store: join(home, 'store'), cwd: home, env }).code, 0);
     assert.equal(readFileSync(file, 'utf8'), expected);
