@@ -207,8 +207,9 @@ export class LiveIndex {
     this.loadedFrom = stale === Infinity ? 'rebuilt' : stale === 0 ? 'cache' : 'partial';
     const adopted = this.adopted;
     const bulk = this.store.activeCount >= BULK_GC_MIN;
-    // Below EXACT_BELOW the first answer waits for the check (below): it begins at once, for
-    // held back until the calls are answered it would wait for that answer (until the fallback).
+    // Below EXACT_BELOW the first answer waits for the check (below), so the check begins at
+    // once: held back until the calls are answered, it would wait for that very answer (until
+    // the fallback).
     const answerWaits = this.store.activeCount < (this.opts.exactBelow ?? EXACT_BELOW);
     if (adopted && mode === 'background' && !answerWaits) {
       // begun by startBackground()
