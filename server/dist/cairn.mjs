@@ -38810,9 +38810,14 @@ import { lstatSync as lstatSync3, readFileSync as readFileSync4, readdirSync as 
 import { Worker } from "node:worker_threads";
 var BATCH = 512;
 var AHEAD = 2;
+function isListedName(name) {
+  return name.endsWith(".md") && !name.startsWith(".");
+}
 var WORKER_SOURCE = `
 const { parentPort } = require('node:worker_threads');
 const { lstatSync, readFileSync, readdirSync } = require('node:fs');
+const isListedName = ${isListedName};
+const isTempName = ${isTempName};
 parentPort.on('message', (m) => {
   if (m === null) return parentPort.close();
   if (m.op === 'list') {
@@ -38822,14 +38827,7 @@ parentPort.on('message', (m) => {
     } catch {
       return parentPort.postMessage(null);
     }
-    const md = [];
-    const temps = [];
-    for (const name of names) {
-      if (name.startsWith('.')) {
-        if (name.endsWith('.tmp')) temps.push(name);
-      } else if (name.endsWith('.md')) md.push(name);
-    }
-    m = { op: 'stat', prefix: m.prefix, names: md, temps };
+    m = { op: 'stat', prefix: m.prefix, names: names.filter(isListedName), temps: names.filter(isTempName) };
   }
   if (m.op === 'stat') {
     const n = m.names.length;
@@ -38890,7 +38888,10 @@ function statNames(prefix, names, opts = {}) {
 }
 async function askOnce(message, opts, here) {
   const w2 = opts.worker === false ? null : startWorker();
-  if (w2 === null) return here();
+  if (w2 === null) {
+    if (opts.worker === "only") throw new Error("no worker thread could start");
+    return here();
+  }
   try {
     return await new Promise((resolve10, reject) => {
       w2.once("message", resolve10);
@@ -38898,7 +38899,8 @@ async function askOnce(message, opts, here) {
       w2.once("exit", () => reject(new Error("the worker exited")));
       w2.postMessage(message);
     });
-  } catch {
+  } catch (err) {
+    if (opts.worker === "only") throw err;
     return here();
   } finally {
     w2.removeAllListeners();
@@ -38906,7 +38908,6 @@ async function askOnce(message, opts, here) {
     void w2.terminate();
   }
 }
-var isListedName = (name) => name.endsWith(".md") && !name.startsWith(".");
 function listDir(dir, prefix, opts = {}) {
   return askOnce({ op: "list", dir, prefix }, opts, () => {
     let names;
@@ -39692,7 +39693,7 @@ var StoreReader = class extends StoreViews {
       this.files.set(m.file, m);
       if (!this.owners.has(m.id)) {
         this.owners.set(m.id, m.file);
-        (m.merging ? this.mergingById : m.tombstoned ? this.tombById : this.activeById).set(m.id, m);
+        this.viewFor(m).set(m.id, m);
       } else {
         this.addOwner(m.id, m.file);
         (claimedTwice ??= /* @__PURE__ */ new Set()).add(m.id);
@@ -39705,12 +39706,14 @@ var StoreReader = class extends StoreViews {
   checkPaths(seed) {
     const active = [];
     for (const m of seed) {
-      const p = m.file;
-      const note = p.startsWith(this.notesPrefix);
-      if (note ? this.noteRel(p) === null : !this.isMemoryPath(p)) return "foreign";
-      if (!note && !m.merging && !m.tombstoned) active.push(m);
+      if (this.isForeign(m.file)) return "foreign";
+      if (!m.file.startsWith(this.notesPrefix) && !m.merging && !m.tombstoned) active.push(m);
     }
     return active;
+  }
+  /** A cached record's path this store would not have written: outside it, or a note's path that is no note. */
+  isForeign(p) {
+    return p.startsWith(this.notesPrefix) ? this.noteRel(p) === null : !this.isMemoryPath(p);
   }
   /**
    * Places every record in its view, notes aside, checking each path on the way. 'foreign': a
@@ -39721,16 +39724,11 @@ var StoreReader = class extends StoreViews {
     let placed = 0;
     let foreign = false;
     for (const m of seed) {
-      const p = m.file;
-      if (p.startsWith(this.notesPrefix)) {
-        if (this.noteRel(p) !== null) continue;
+      if (this.isForeign(m.file)) {
         foreign = true;
         break;
       }
-      if (!this.isMemoryPath(p)) {
-        foreign = true;
-        break;
-      }
+      if (m.file.startsWith(this.notesPrefix)) continue;
       this.viewFor(m).set(m.id, m);
       placed++;
     }

@@ -84,7 +84,7 @@ test('stat by a worker: sizes, times and kinds in order, links not followed, gon
     symlinkSync(join(dir, 'a.md'), join(dir, 'link.md'));
     const names = ['a.md', 'gone.md', 'sub.md', 'link.md'];
     const prefix = `${dir}/`;
-    const viaWorker = await statNames(prefix, names);
+    const viaWorker = await statNames(prefix, names, { worker: 'only' });
     const here = await statNames(prefix, names, { worker: false });
     assert.deepEqual([...viaWorker.kinds], [1, 0, 3, 2]);
     assert.deepEqual([...viaWorker.kinds], [...here.kinds]);
@@ -146,14 +146,14 @@ test('a directory listed ahead (a command, while it decodes the cache) gives the
     writeFileSync(dead, 'a dead writer left this');
     const prefix = `${dir}/`;
     // The worker splits names as this thread does: memory files stat'ed, temp files named, the rest left out.
-    const viaWorker = (await listDir(dir, prefix))!;
+    const viaWorker = (await listDir(dir, prefix, { worker: 'only' }))!;
     const here = (await listDir(dir, prefix, { worker: false }))!;
     assert.deepEqual(viaWorker.md, here.md);
     assert.deepEqual([...viaWorker.kinds], [...here.kinds]);
     assert.deepEqual([...viaWorker.stats], [...here.stats]);
     assert.deepEqual(viaWorker.temps, ['.m1.md.999999999.0badcafe.tmp']);
     assert.equal(viaWorker.md.length, 3502); // 3,500 files, the folder and the link
-    assert.equal(await listDir(join(root, 'missing'), `${root}/missing/`), null);
+    assert.equal(await listDir(join(root, 'missing'), `${root}/missing/`, { worker: 'only' }), null);
 
     const lists = async (ahead?: Map<string, ReturnType<typeof listAhead> & object>) => {
       const links: string[] = [];

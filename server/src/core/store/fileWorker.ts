@@ -25,15 +25,23 @@ const BATCH = 512;
 /** Batches asked for ahead of the one being parsed. */
 const AHEAD = 2;
 
+/** What a listing stats: a memory file's name (`*.md`, not hidden; a temp file is hidden). */
+export function isListedName(name: string): boolean {
+  return name.endsWith('.md') && !name.startsWith('.');
+}
+
 // The worker is a CommonJS script evaluated from this string (the bundle is one file: there is
 // no second file to point a worker at). A read: each batch of paths it is sent comes back as
 // texts, a failure as {code, message}. A stat: size and mtime of each name (kinds: 0 gone, 1 a
 // file, 2 a symbolic link, 3 anything else), never following a link. A list: a directory's names
 // split as listing.ts splits them (memory files: *.md, not hidden; temp files: isTempName), the
-// memory files stat'ed as above (null if it cannot be read).
+// memory files stat'ed as above (null if it cannot be read). The two name tests are this
+// module's own, their source copied in (each uses nothing but its argument).
 const WORKER_SOURCE = `
 const { parentPort } = require('node:worker_threads');
 const { lstatSync, readFileSync, readdirSync } = require('node:fs');
+const isListedName = ${isListedName};
+const isTempName = ${isTempName};
 parentPort.on('message', (m) => {
   if (m === null) return parentPort.close();
   if (m.op === 'list') {
@@ -43,14 +51,7 @@ parentPort.on('message', (m) => {
     } catch {
       return parentPort.postMessage(null);
     }
-    const md = [];
-    const temps = [];
-    for (const name of names) {
-      if (name.startsWith('.')) {
-        if (name.endsWith('.tmp')) temps.push(name);
-      } else if (name.endsWith('.md')) md.push(name);
-    }
-    m = { op: 'stat', prefix: m.prefix, names: md, temps };
+    m = { op: 'stat', prefix: m.prefix, names: names.filter(isListedName), temps: names.filter(isTempName) };
   }
   if (m.op === 'stat') {
     const n = m.names.length;
@@ -117,7 +118,7 @@ export function statInto(prefix: string, names: readonly string[], from: number,
 }
 
 /** The lstat of `prefix + name` for each name, done by a worker thread (here, if none can start). */
-export function statNames(prefix: string, names: readonly string[], opts: { worker?: boolean } = {}): Promise<NameStats> {
+export function statNames(prefix: string, names: readonly string[], opts: WorkerChoice = {}): Promise<NameStats> {
   return askOnce({ op: 'stat', prefix, names }, opts, () => {
     const s = nameStats(names.length);
     statInto(prefix, names, 0, names.length, s);
@@ -125,10 +126,18 @@ export function statNames(prefix: string, names: readonly string[], opts: { work
   });
 }
 
+/** worker: false answers here; 'only' (tests) rejects where the worker cannot answer instead of answering here. */
+export interface WorkerChoice {
+  worker?: boolean | 'only';
+}
+
 /** One question to a worker of its own and its one answer; `here` answers instead when no worker can start or it fails. */
-async function askOnce<T>(message: object, opts: { worker?: boolean }, here: () => T): Promise<T> {
+async function askOnce<T>(message: object, opts: WorkerChoice, here: () => T): Promise<T> {
   const w = opts.worker === false ? null : startWorker();
-  if (w === null) return here();
+  if (w === null) {
+    if (opts.worker === 'only') throw new Error('no worker thread could start');
+    return here();
+  }
   try {
     return await new Promise<T>((resolve, reject) => {
       w.once('message', resolve);
@@ -136,7 +145,8 @@ async function askOnce<T>(message: object, opts: { worker?: boolean }, here: () 
       w.once('exit', () => reject(new Error('the worker exited')));
       w.postMessage(message);
     });
-  } catch {
+  } catch (err) {
+    if (opts.worker === 'only') throw err;
     return here();
   } finally {
     w.removeAllListeners();
@@ -145,9 +155,6 @@ async function askOnce<T>(message: object, opts: { worker?: boolean }, here: () 
   }
 }
 
-/** What a listing stats: a memory file's name (`*.md`, not hidden; a temp file is hidden). */
-export const isListedName = (name: string): boolean => name.endsWith('.md') && !name.startsWith('.');
-
 /** A directory's memory file names (`*.md`, not hidden) with their lstat, and its temp files' names (isTempName). */
 export interface DirListing extends NameStats {
   md: string[];
@@ -155,7 +162,7 @@ export interface DirListing extends NameStats {
 }
 
 /** `dir` (named `prefix` + name for each entry) listed and stat'ed by a worker thread (here, if none can start); null if it cannot be read. */
-export function listDir(dir: string, prefix: string, opts: { worker?: boolean } = {}): Promise<DirListing | null> {
+export function listDir(dir: string, prefix: string, opts: WorkerChoice = {}): Promise<DirListing | null> {
   return askOnce<DirListing | null>({ op: 'list', dir, prefix }, opts, () => {
     let names: string[];
     try {

@@ -123,7 +123,7 @@ export abstract class StoreReader extends StoreViews {
       this.files.set(m.file, m);
       if (!this.owners.has(m.id)) {
         this.owners.set(m.id, m.file);
-        (m.merging ? this.mergingById : m.tombstoned ? this.tombById : this.activeById).set(m.id, m);
+        this.viewFor(m).set(m.id, m);
       } else {
         this.addOwner(m.id, m.file);
         (claimedTwice ??= new Set()).add(m.id);
@@ -137,12 +137,15 @@ export abstract class StoreReader extends StoreViews {
   private checkPaths(seed: readonly StoredMemory[]): StoredMemory[] | 'foreign' {
     const active: StoredMemory[] = [];
     for (const m of seed) {
-      const p = m.file;
-      const note = p.startsWith(this.notesPrefix);
-      if (note ? this.noteRel(p) === null : !this.isMemoryPath(p)) return 'foreign';
-      if (!note && !m.merging && !m.tombstoned) active.push(m);
+      if (this.isForeign(m.file)) return 'foreign';
+      if (!m.file.startsWith(this.notesPrefix) && !m.merging && !m.tombstoned) active.push(m);
     }
     return active;
+  }
+
+  /** A cached record's path this store would not have written: outside it, or a note's path that is no note. */
+  private isForeign(p: string): boolean {
+    return p.startsWith(this.notesPrefix) ? this.noteRel(p) === null : !this.isMemoryPath(p);
   }
 
   /**
@@ -154,16 +157,11 @@ export abstract class StoreReader extends StoreViews {
     let placed = 0;
     let foreign = false;
     for (const m of seed) {
-      const p = m.file;
-      if (p.startsWith(this.notesPrefix)) {
-        if (this.noteRel(p) !== null) continue;
+      if (this.isForeign(m.file)) {
         foreign = true;
         break;
       }
-      if (!this.isMemoryPath(p)) {
-        foreign = true;
-        break;
-      }
+      if (m.file.startsWith(this.notesPrefix)) continue;
       this.viewFor(m).set(m.id, m);
       placed++;
     }
