@@ -9,6 +9,7 @@
 // reported with the error (URLs without credentials); local commits stay and the next sync
 // retries. Syncs of one store take turns (a lock inside .git/).
 import { existsSync, readFileSync } from 'node:fs';
+import { realpath } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import type { StoredMemory } from '../types.ts';
@@ -116,7 +117,6 @@ async function ownRepo(dir: string): Promise<boolean> {
 }
 
 async function realpathOf(p: string): Promise<string> {
-  const { realpath } = await import('node:fs/promises');
   return realpath(p).catch(() => p);
 }
 
