@@ -1,8 +1,11 @@
 // Bundles server/src into one committed file, server/dist/cairn.mjs, and writes the runtime
 // package.json of the installed plugin (plugin/package.json, see plugin/README below).
+// cairn.mjs is a small loader (server/src/boot/loader.ts) holding the program (main.ts and all it
+// imports, bundled as one CommonJS function) as a string, which it compiles with V8's code cache.
 // Deterministic: no timestamps, no absolute paths, no sourcemap, stable flags —
 // CI rebuilds and fails if the committed bundle or plugin/ differs by a single byte.
 import { build } from 'esbuild';
+import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync, chmodSync, copyFileSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
@@ -34,7 +37,35 @@ const common = {
     ].join('\n'),
   },
 };
-await build({ ...common, entryPoints: ['server/src/main.ts'], outfile: 'server/dist/cairn.mjs' });
+// The program: CommonJS, import.meta.url given by the loader. A script cannot import(): a dynamic import of a Node module would fail at
+// run time, so the build refuses one (use a static import).
+const built = await build({
+  ...common,
+  format: 'cjs',
+  banner: {},
+  write: false,
+  entryPoints: ['server/src/main.ts'],
+  outfile: 'program.cjs',
+  define: { ...common.define, 'import.meta.url': '__cairnUrl' },
+});
+const text = built.outputFiles[0].text;
+if (/\bimport\(\s*["'`]/.test(text)) throw new Error('the program has a dynamic import(): the loader runs it as a script, which cannot import; use a static import');
+const program = `(function (exports, require, module, __filename, __dirname, __cairnUrl) {"use strict";\n${text}\n})`;
+// After the loader, a line per line of the program behind `//` (server/src/boot/loader.ts reads it
+// back): a line comment ends at any line terminator, so the program may hold no other than \n.
+if (/[\r\u2028\u2029]/.test(program)) throw new Error('the program holds a line terminator other than \\n: it cannot be carried in line comments');
+const programHash = createHash('sha256').update(program).digest('hex').slice(0, 16);
+const loader = await build({
+  ...common,
+  banner: { js: '#!/usr/bin/env node' },
+  write: false,
+  entryPoints: ['server/src/boot/loader.ts'],
+  outfile: 'server/dist/cairn.mjs',
+  define: { ...common.define, __CAIRN_PROGRAM_HASH__: JSON.stringify(programHash) },
+});
+const mark = /(?:const|var) PROGRAM_MARK = "([^"]+)";/.exec(loader.outputFiles[0].text)?.[1];
+if (!mark) throw new Error('the loader has no PROGRAM_MARK');
+writeFileSync('server/dist/cairn.mjs', `${loader.outputFiles[0].text}//${mark}\n${program.split('\n').map((l) => `//${l}`).join('\n')}\n`);
 chmodSync('server/dist/cairn.mjs', 0o755);
 // The library entry for API users (README "Anthropic's memory tool from your own program"): the
 // memory tool's handlers over a cairn store, in the shape the Anthropic SDK's helper takes.

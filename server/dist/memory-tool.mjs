@@ -20272,6 +20272,7 @@ function onChange(c, fn) {
 
 // server/src/core/ops/sync.ts
 import { existsSync as existsSync10, readFileSync as readFileSync13 } from "node:fs";
+import { realpath } from "node:fs/promises";
 import { hostname as hostname3 } from "node:os";
 import { join as join28, relative as relative2, sep as sep3 } from "node:path";
 
@@ -20334,7 +20335,6 @@ async function ownRepo(dir) {
   return top !== null && await realpathOf(top) === await realpathOf(dir);
 }
 async function realpathOf(p) {
-  const { realpath } = await import("node:fs/promises");
   return realpath(p).catch(() => p);
 }
 async function syncInit(c, input) {

@@ -28,7 +28,7 @@ function importsOf(file: string): string[] {
 
 type Layer = { rank: number; room: string };
 function layerOf(p: string): Layer {
-  if (/^(cli|mcp|ui|lib)\//.test(p) || p === 'main.ts') return { rank: 5, room: p.split('/')[0]! };
+  if (/^(cli|mcp|ui|lib|boot)\//.test(p) || p === 'main.ts') return { rank: 5, room: p.split('/')[0]! };
   if (p === 'core/cairn.ts') return { rank: 4, room: 'facade' };
   const [, top, rest] = /^core\/([^/]+)(\/.*)?$/.exec(p) ?? [];
   if (top === undefined) throw new Error(`unexpected source path ${p}`);

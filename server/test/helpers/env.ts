@@ -4,6 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 
+/**
+ * The bundle's code cache (docs/config.md, "Code cache") for the processes tests start. Their HOME
+ * is often the store itself, which would put the cache inside the store: one folder outside
+ * every store instead, shared by the run (and faster than a cold compile in every process).
+ */
+export const TEST_CODE_CACHE = process.env.CAIRN_CODE_CACHE || join(tmpdir(), `cairn-test-code-cache-${process.getuid?.() ?? 'user'}`);
+
 export function tempDir(prefix = 'cairn-test-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }

@@ -5,6 +5,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { fileURLToPath } from 'node:url';
 import { spawnSync } from 'node:child_process';
 import { after } from 'node:test';
+import { TEST_CODE_CACHE } from './env.ts';
 
 // Every server a test file starts is closed when the file's tests are done, even when a test
 // failed before its own cleanup: a child left running keeps the test process alive forever.
@@ -35,7 +36,7 @@ export interface StartOptions {
 export async function startServer(opts: StartOptions): Promise<Session> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && k !== 'CLAUDE_PROJECT_DIR') env[k] = v;
-  Object.assign(env, { CAIRN_DIR: opts.store, HOME: opts.env?.HOME ?? opts.store }, opts.env ?? {});
+  Object.assign(env, { CAIRN_DIR: opts.store, HOME: opts.env?.HOME ?? opts.store, CAIRN_CODE_CACHE: TEST_CODE_CACHE }, opts.env ?? {});
   const transport = new StdioClientTransport({ command: process.execPath, args: [BUNDLE], cwd: opts.cwd, env, stderr: 'pipe' });
   let err = '';
   transport.stderr?.on('data', (d: Buffer) => (err += d.toString()));
@@ -71,7 +72,7 @@ export function cli(args: string[], opts: { store: string; cwd: string; env?: Re
     cwd: opts.cwd,
     encoding: 'utf8',
     input: opts.input ?? '',
-    env: { ...process.env, CLAUDE_PROJECT_DIR: '', CAIRN_DIR: opts.store, HOME: opts.store, ...opts.env },
+    env: { ...process.env, CLAUDE_PROJECT_DIR: '', CAIRN_DIR: opts.store, HOME: opts.store, CAIRN_CODE_CACHE: TEST_CODE_CACHE, ...opts.env },
     timeout: 30_000,
   });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };

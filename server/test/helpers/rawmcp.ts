@@ -3,6 +3,7 @@
 // client refuses to produce. Responses are matched by id.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { BUNDLE } from './mcp.ts';
+import { TEST_CODE_CACHE } from './env.ts';
 
 export interface RawServer {
   child: ChildProcessWithoutNullStreams;
@@ -18,7 +19,7 @@ export interface RawServer {
 export async function rawServer(opts: { store: string; cwd: string; env?: Record<string, string> }): Promise<RawServer> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && k !== 'CLAUDE_PROJECT_DIR' && k !== 'NODE_OPTIONS') env[k] = v;
-  Object.assign(env, { CAIRN_DIR: opts.store, HOME: opts.store }, opts.env ?? {});
+  Object.assign(env, { CAIRN_DIR: opts.store, HOME: opts.store, CAIRN_CODE_CACHE: TEST_CODE_CACHE }, opts.env ?? {});
   const child = spawn(process.execPath, [BUNDLE], { cwd: opts.cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
   let out = '';
   let err = '';

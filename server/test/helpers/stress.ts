@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, readFileSync, readdirSync, readlinkSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { BUNDLE } from './mcp.ts';
+import { TEST_CODE_CACHE } from './env.ts';
 
 /** CAIRN_SOAK=10 multiplies iteration counts for a longer local soak; CI runs with 1. */
 export const SOAK = Math.max(1, Number(process.env.CAIRN_SOAK ?? '1') || 1);
@@ -104,7 +105,7 @@ export interface SpawnOptions {
 export async function spawnServer(opts: SpawnOptions): Promise<Proc> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && k !== 'CLAUDE_PROJECT_DIR' && k !== 'NODE_OPTIONS') env[k] = v;
-  Object.assign(env, { CAIRN_DIR: opts.store, HOME: opts.store }, opts.env ?? {});
+  Object.assign(env, { CAIRN_DIR: opts.store, HOME: opts.store, CAIRN_CODE_CACHE: TEST_CODE_CACHE }, opts.env ?? {});
   const transport = new StdioClientTransport({ command: process.execPath, args: [BUNDLE], cwd: opts.cwd, env, stderr: 'pipe' });
   let err = '';
   transport.stderr?.on('data', (d: Buffer) => {

@@ -5,11 +5,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, linkSync, lstatSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { newId } from '../../src/core/ids.ts';
 import { BUNDLE, cli } from '../helpers/mcp.ts';
-import { removeDir, tempDir, tempRepo } from '../helpers/env.ts';
+import { TEST_CODE_CACHE, removeDir, tempDir, tempRepo } from '../helpers/env.ts';
 import { AUDIT_HOOK, METADATA_OPS, auditEnv, inside, readAudit, type AuditEvent } from '../helpers/audit.ts';
 import { readDisk } from '../helpers/disk.ts';
 import { allPages, diffTrees, hashTree, spawnServer, textOf, type Proc } from '../helpers/stress.ts';
@@ -93,11 +93,14 @@ test('no argument makes cairn touch a path outside the store; every write lands 
     assert.ok(events.length > 100, 'the audit hook recorded the run');
     const touched = fsEvents(events).filter((e) => e.path.includes('cairncanary'));
     assert.deepEqual(touched, [], 'no filesystem call named a path under the canary directory');
-    const writesOutside = fsEvents(events).filter((e) => e.write && !inside(e.path, store, repo));
-    assert.deepEqual(writesOutside, [], 'every write is inside the store');
+    // The one folder outside the store cairn writes: its own compiled code (docs/config.md, "Code
+    // cache"), only its code-*.bin files (and their temp files) in it.
+    const codeCacheFile = (p: string) => inside(p, TEST_CODE_CACHE, repo) && /^\.?code-[^/]*\.bin(\.\d+\.tmp)?$/.test(basename(p));
+    const writesOutside = fsEvents(events).filter((e) => e.write && !inside(e.path, store, repo) && !codeCacheFile(e.path) && resolve(e.path) !== resolve(TEST_CODE_CACHE));
+    assert.deepEqual(writesOutside, [], 'every write is inside the store (or the code cache)');
     // Content reads: the store, the repo's .git (origin and commit drift), and the bundle itself.
-    // The bundle and the embedding table shipped beside it are cairn's own files.
-    const allowed = [store, join(repo, '.git'), BUNDLE, join(dirname(BUNDLE), 'cairn-embed.bin')];
+    // The bundle and the embedding table shipped beside it are cairn's own files, and so is the code cache.
+    const allowed = [store, join(repo, '.git'), BUNDLE, join(dirname(BUNDLE), 'cairn-embed.bin'), TEST_CODE_CACHE];
     const readsOutside = fsEvents(events).filter(
       (e) => !e.write && !METADATA_OPS.has(e.op) && !allowed.some((d) => inside(e.path, d, repo)) && !e.path.includes('/node_modules/esprima/'),
     );

@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { after } from 'node:test';
 import { BUNDLE } from '../helpers/mcp.ts';
+import { TEST_CODE_CACHE } from '../helpers/env.ts';
 
 export interface UiProcess {
   /** The printed URL, with its one-time token. */
@@ -27,7 +28,7 @@ after(async () => {
 export async function startUi(opts: { store: string; cwd: string; env?: Record<string, string>; args?: string[] }): Promise<UiProcess> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && k !== 'CLAUDE_PROJECT_DIR') env[k] = v;
-  Object.assign(env, { CAIRN_DIR: opts.store, HOME: opts.store }, opts.env ?? {});
+  Object.assign(env, { CAIRN_DIR: opts.store, HOME: opts.store, CAIRN_CODE_CACHE: TEST_CODE_CACHE }, opts.env ?? {});
   const child = spawn(process.execPath, [BUNDLE, 'ui', '--no-open', '--port', '0', ...(opts.args ?? [])], { cwd: opts.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
