@@ -79,8 +79,9 @@ await build({
 // plugin/ is what `claude plugin install` copies into its cache (marketplace.json's source), so
 // the installed plugin holds only what runs: .claude-plugin, skills, hooks, commands, server,
 // scripts, package.json, README.md. Claude Code copies a symlink's target, so skills, commands,
-// README.md, the icon and server/dist are committed symlinks to this repository's own (the big
-// bundle and embedding table are never committed twice). `claude plugin validate` reads neither
+// README.md, the icon, and server/dist's bundle and embedding table are committed symlinks to this
+// repository's own (the big files are never committed twice; memory-tool.mjs, for programs that
+// import it, is not part of the plugin). `claude plugin validate` reads neither
 // a linked plugin.json nor a linked hooks directory, so those two are copied here, with a
 // runtime package.json that lists no dependencies: plugin/ has no lockfile, so Claude Code runs
 // no `npm ci` there (the bundle needs nothing from node_modules). CI checks plugin/ is fresh.

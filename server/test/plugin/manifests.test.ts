@@ -85,7 +85,8 @@ test('plugin/ holds only what runs: links to the runtime parts, fresh copies of 
     ['README.md', 'README.md'],
     ['skills', 'skills'],
     ['commands', 'commands'],
-    ['server/dist', 'server/dist'],
+    ['server/dist/cairn.mjs', 'server/dist/cairn.mjs'],
+    ['server/dist/cairn-embed.bin', 'server/dist/cairn-embed.bin'],
     ['.claude-plugin/icon.png', '.claude-plugin/icon.png'],
   ];
   for (const [at, target] of links) {
@@ -94,6 +95,9 @@ test('plugin/ holds only what runs: links to the runtime parts, fresh copies of 
     assert.equal(realpathSync(join(P, at)), realpathSync(join(ROOT, target)), `plugin/${at} must point at ${target}`);
   }
   assert.deepEqual(readdirSync(join(P, 'server')), ['dist']);
+  // The bundle and its embedding table; memory-tool.mjs is for programs that import it, not the plugin.
+  assert.ok(!lstatSync(join(P, 'server/dist')).isSymbolicLink());
+  assert.deepEqual(readdirSync(join(P, 'server/dist')).sort(), ['cairn-embed.bin', 'cairn.mjs']);
   // Copies, written by npm run build (the validator does not read linked manifests or hooks).
   const stale = 'is stale: run npm run build and commit plugin/';
   assert.equal(readFileSync(join(P, '.claude-plugin/plugin.json'), 'utf8'), readFileSync(join(ROOT, '.claude-plugin/plugin.json'), 'utf8'), `plugin/.claude-plugin/plugin.json ${stale}`);
