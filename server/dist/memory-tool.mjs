@@ -9091,7 +9091,7 @@ function isPlaceholder(value) {
   const v = value.trim();
   if (v === "") return true;
   if (/^[<[{($%]/.test(v)) return true;
-  if (/^[*x•.#_-]+$/i.test(v)) return true;
+  if (/^[*x\u2022.#_-]+$/i.test(v)) return true;
   if (PLACEHOLDER_WORDS.test(v)) return true;
   if (/^(password|passwd|secret|token|none|null|nil|undefined|true|false|empty|unset|required|optional|string)$/i.test(v)) {
     return true;
@@ -9549,9 +9549,9 @@ function isStopword(lowerWord) {
 // server/src/core/index/tokenize.ts
 var TOKENIZER_VERSION = 2;
 var MAX_TOKEN = 64;
-var GROUP_RE = /[\p{L}\p{N}\p{M}]+(?:['’][\p{L}\p{N}\p{M}]+)*(?:[-_:./][\p{L}\p{N}\p{M}]+(?:['’][\p{L}\p{N}\p{M}]+)*)*/gu;
+var GROUP_RE = /[\p{L}\p{N}\p{M}]+(?:['\u2019][\p{L}\p{N}\p{M}]+)*(?:[-_:./][\p{L}\p{N}\p{M}]+(?:['\u2019][\p{L}\p{N}\p{M}]+)*)*/gu;
 var JOINER_RE = /[-_:./]/;
-var APOSTROPHE_RE = /['’]/g;
+var APOSTROPHE_RE = /['\u2019]/g;
 var CJK_RE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
 var CAMEL_RE = new RegExp("(?<=[\\p{Ll}\\p{N}])(?=\\p{Lu})|(?<=\\p{Lu})(?=\\p{Lu}\\p{Ll}{2})", "u");
 function splitParts(group, base, out2) {
@@ -14839,7 +14839,7 @@ function segmentsOf(p) {
   return p.split(/[\\/]+/).filter((s2) => s2 !== "" && s2 !== "~" && !/^[A-Za-z]:$/.test(s2));
 }
 function isObviouslyFake(p) {
-  if (/\.\.\.|…|<|>|\*|\?|\{|\}|\$|%/.test(p)) return true;
+  if (/\.\.\.|\u2026|<|>|\*|\?|\{|\}|\$|%/.test(p)) return true;
   if (/^\/path\/to(?:\/|$)/i.test(p) || /(^|[\\/])path[\\/]to([\\/]|$)/i.test(p)) return true;
   return segmentsOf(p).some((s2) => PLACEHOLDER_SEGMENT.test(s2));
 }
@@ -14849,7 +14849,7 @@ function isDomainLike(seg) {
 }
 var DEVICE = /^\/dev\/(?:null|zero|stdin|stdout|stderr|tty|u?random)$/;
 function asCitedPath(raw, fromBackticks) {
-  if (/\.\.\.|…/.test(raw)) return null;
+  if (/\.\.\.|\u2026/.test(raw)) return null;
   let p = raw.trim().replace(/[.,;:!?)\]'"]+$/, "");
   p = stripLineSuffix(p);
   if (p.length < 2 || p.length > 400) return null;

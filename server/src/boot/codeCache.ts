@@ -1,6 +1,6 @@
 // V8's code cache for the bundle (docs/config.md, "Code cache"). Every start of the server, the
-// CLI and the SessionStart hook would otherwise compile the same ~2 MB program again: parsing it
-// and compiling the functions a start runs is ~70-130 ms of each start. The loader (loader.ts)
+// CLI and the SessionStart hook would otherwise compile the same ~1.7 MB program again: parsing it
+// and compiling the functions a start runs is ~50-100 ms of each start. The loader (loader.ts)
 // compiles the program with the bytes V8 handed back after an earlier run and saves new ones when
 // there were none it could use.
 //

@@ -41,8 +41,8 @@ export function qs(params: Record<string, string | number | boolean | undefined 
   return s ? `?${s}` : '';
 }
 
-export const day = (ts: string | null | undefined) => (ts ? ts.slice(0, 10) : '—');
-export const when = (ts: string | null | undefined) => (ts ? `${ts.slice(0, 10)} ${ts.slice(11, 16)}` : '—');
+export const day = (ts: string | null | undefined) => (ts ? ts.slice(0, 10) : '\u2014');
+export const when = (ts: string | null | undefined) => (ts ? `${ts.slice(0, 10)} ${ts.slice(11, 16)}` : '\u2014');
 
 export function badge(text: string, kind: string, title?: string): Html {
   return html`<span class="badge b-${kind}"${title ? raw(` title="${esc(title)}"`) : ''}>${text}</span>`;
@@ -86,14 +86,14 @@ export function layout(ctx: PageCtx, opts: { title: string; active: string; body
       }</a>`,
   );
   return `<!doctype html>${html`<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${opts.title} · cairn</title><link rel="icon" href="/assets/icon.svg" type="image/svg+xml"><link rel="stylesheet" href="/assets/app.css"><script src="/assets/app.js" defer></script></head>
+<title>${opts.title} \u00b7 cairn</title><link rel="icon" href="/assets/icon.svg" type="image/svg+xml"><link rel="stylesheet" href="/assets/app.css"><script src="/assets/app.js" defer></script></head>
 <body data-live="${opts.live ?? 'replace'}">
 <a class="skip" href="#main">Skip to content</a>
 <header class="top"><a class="brand" href="/" aria-label="cairn overview">cairn</a><nav aria-label="Pages">${nav}</nav>
 <form class="quick" action="/search" method="get" role="search"><label class="sr" for="quick-q">Search memories</label><input id="quick-q" name="q" type="search" placeholder="Search  /" autocomplete="off"></form></header>
 <div id="live-note" class="live-note" role="status" aria-live="polite" hidden></div>
 <main id="main" tabindex="-1">${opts.flash ? html`<div class="flash" role="status">${opts.flash}</div>` : ''}${opts.body}</main>
-<footer><span>store ${ctx.store}</span> · <button type="button" class="linkish" id="keys-open">keyboard shortcuts (?)</button></footer>
+<footer><span>store ${ctx.store}</span> \u00b7 <button type="button" class="linkish" id="keys-open">keyboard shortcuts (?)</button></footer>
 <dialog id="keys" aria-labelledby="keys-title"><h2 id="keys-title">Keyboard shortcuts</h2><dl class="keys">
 <dt><kbd>/</kbd></dt><dd>search</dd><dt><kbd>g</kbd> then <kbd>o</kbd> <kbd>b</kbd> <kbd>s</kbd> <kbd>n</kbd> <kbd>t</kbd> <kbd>h</kbd> <kbd>p</kbd></dt><dd>go to Overview, Browse, Search, New, Tombstones, Health, Pending</dd>
 <dt><kbd>j</kbd> / <kbd>k</kbd></dt><dd>next / previous row</dd><dt><kbd>Enter</kbd></dt><dd>open the row</dd>

@@ -17,9 +17,9 @@ export const TOKENIZER_VERSION = 2;
 const MAX_TOKEN = 64;
 
 // A group: word chars with optional inner apostrophes, joined by single joiner characters.
-const GROUP_RE = /[\p{L}\p{N}\p{M}]+(?:['’][\p{L}\p{N}\p{M}]+)*(?:[-_:./][\p{L}\p{N}\p{M}]+(?:['’][\p{L}\p{N}\p{M}]+)*)*/gu;
+const GROUP_RE = /[\p{L}\p{N}\p{M}]+(?:['\u2019][\p{L}\p{N}\p{M}]+)*(?:[-_:./][\p{L}\p{N}\p{M}]+(?:['\u2019][\p{L}\p{N}\p{M}]+)*)*/gu;
 const JOINER_RE = /[-_:./]/;
-const APOSTROPHE_RE = /['’]/g;
+const APOSTROPHE_RE = /['\u2019]/g;
 const CJK_RE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
 // camelCase boundaries: aB, a1B (lower or digit before upper), and an acronym before a word of
 // 2+ lowercase letters (HTTPServer); a plural acronym stays whole (JWTs, APIs, IDs).

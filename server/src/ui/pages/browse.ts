@@ -42,18 +42,18 @@ export async function browsePage(r: UiRequest): Promise<UiResponse> {
   const sortLink = (key: string, label: string) => {
     const next = sort === key && order === 'desc' ? 'asc' : 'desc';
     const aria = sort === key ? (order === 'asc' ? 'ascending' : 'descending') : 'none';
-    return html`<th scope="col" aria-sort="${aria}"><a href="/browse${qs({ ...keep, sort: key, order: next })}">${label}${sort === key ? (order === 'asc' ? ' ▲' : ' ▼') : ''}</a></th>`;
+    return html`<th scope="col" aria-sort="${aria}"><a href="/browse${qs({ ...keep, sort: key, order: next })}">${label}${sort === key ? (order === 'asc' ? ' \u25b2' : ' \u25bc') : ''}</a></th>`;
   };
   const rows = res.items.map(
     (m) => html`<tr><td><a href="/m/${m.id}" data-row>${m.summary}</a><div class="sub">${scopeList(m.scopes)}</div></td>
 <td data-label="updated">${day(m.updated)}</td><td data-label="created">${day(m.created)}</td><td data-label="verified">${m.verification.status === 'never' ? 'never' : `${m.verification.age_days} d ago`}</td>
-<td>${m.store === 'team' ? badge('team', 'c1', 'in the repository’s team store (.cairn/)') : ''}${verdictBadge(m.staleness_verdict)}${m.expired ? badge('expired', 'bad') : ''}${m.category === 'user-inference' ? badge('about you', 'c3') : ''}${m.path_drift_missing > 0 ? badge(`${m.path_drift_missing} path(s) missing`, 'warn') : ''}</td></tr>`,
+<td>${m.store === 'team' ? badge('team', 'c1', 'in the repository\u2019s team store (.cairn/)') : ''}${verdictBadge(m.staleness_verdict)}${m.expired ? badge('expired', 'bad') : ''}${m.category === 'user-inference' ? badge('about you', 'c3') : ''}${m.path_drift_missing > 0 ? badge(`${m.path_drift_missing} path(s) missing`, 'warn') : ''}</td></tr>`,
   );
   const from = res.total === 0 ? 0 : offset + 1;
   const to = Math.min(res.total, offset + PAGE);
-  const pager = html`<nav class="pager" aria-label="Pages"><span id="browse-count">${from}–${to} of ${res.total}</span>
-${offset > 0 ? html`<a href="/browse${qs({ ...keep, sort, order, offset: Math.max(0, offset - PAGE) })}" rel="prev">← Previous</a>` : ''}
-${to < res.total ? html`<a href="/browse${qs({ ...keep, sort, order, offset: offset + PAGE })}" rel="next">Next →</a>` : ''}</nav>`;
+  const pager = html`<nav class="pager" aria-label="Pages"><span id="browse-count">${from}\u2013${to} of ${res.total}</span>
+${offset > 0 ? html`<a href="/browse${qs({ ...keep, sort, order, offset: Math.max(0, offset - PAGE) })}" rel="prev">\u2190 Previous</a>` : ''}
+${to < res.total ? html`<a href="/browse${qs({ ...keep, sort, order, offset: offset + PAGE })}" rel="next">Next \u2192</a>` : ''}</nav>`;
   const body = html`<h1>Browse</h1>
 <form class="filters" method="get" action="/browse">
 <label>Words<input type="search" name="text" value="${get('text')}" placeholder="in the text"></label>

@@ -21,20 +21,20 @@ export async function memoryPage(r: UiRequest, id: string): Promise<UiResponse> 
 <a class="button" href="/m/${m.id}/edit" data-key="e" id="edit">Edit</a>
 <form method="post" action="/m/${m.id}/verify" class="inline">${csrfField(r.page)}<label class="sr" for="verify-note">Verification note</label><input id="verify-note" name="note" placeholder="note (optional)"><button type="submit" data-key="v" id="verify">Verify: still true</button></form>
 </div>
-<details class="more" id="remove-box"><summary data-key="r">Remove…</summary>
+<details class="more" id="remove-box"><summary data-key="r">Remove\u2026</summary>
 <form method="post" action="/m/${m.id}/remove">${csrfField(r.page)}<label for="reason">Why remove it? <span class="muted">(kept with the tombstone; restorable)</span></label>
 <input id="reason" name="reason" required maxlength="2000"><button type="submit" class="danger" id="remove">Remove</button></form></details>
-<details class="more"><summary>Change scopes…</summary>
+<details class="more"><summary>Change scopes\u2026</summary>
 <form method="post" action="/m/${m.id}/scopes">${csrfField(r.page)}<label for="scopes">Scopes</label><input id="scopes" name="scopes" value="${m.scopes.join(', ')}" required><button type="submit">Save scopes</button></form></details>`;
   const timeline = p.events.length === 0
     ? html`<p class="muted">No events name this memory yet.</p>`
     : html`<div class="table-wrap"><table class="rows stack" id="timeline"><thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">What</th></tr></thead><tbody>${p.events.map(
         (e) => html`<tr data-kind="${e.kind}"><td data-label="when">${when(e.ts)}</td><td data-label="who">${e.actor === 'user' ? 'you' : 'model'}</td><td>${e.detail}</td></tr>`,
       )}</tbody></table></div>${p.events_total > p.events.length ? html`<p class="muted">${p.events_total - p.events.length} older events not shown.</p>` : ''}`;
-  const body = html`<p class="crumbs"><a href="${m.tombstoned ? '/tombstones' : '/browse'}">${m.tombstoned ? 'Tombstones' : 'Browse'}</a> › <code>${m.id}</code></p>
+  const body = html`<p class="crumbs"><a href="${m.tombstoned ? '/tombstones' : '/browse'}">${m.tombstoned ? 'Tombstones' : 'Browse'}</a> \u203a <code>${m.id}</code></p>
 <h1 class="sr">Memory ${m.id}</h1>
 ${m.tombstoned ? html`<div class="gate bad" role="status" id="removed-note"><strong>Removed ${when(m.removed)}</strong>: ${m.removed_reason ?? ''}</div>` : ''}
-<div class="badges">${m.store === 'team' ? badge('team', 'c1', 'in the repository’s team store (.cairn/)') : ''}${verdictBadge(m.staleness_verdict)}${m.expired ? badge('expired', 'bad') : ''}${m.category === 'user-inference' ? badge('about you', 'c3') : ''}${badge(`${m.confidence} confidence`, 'c2')}</div>
+<div class="badges">${m.store === 'team' ? badge('team', 'c1', 'in the repository\u2019s team store (.cairn/)') : ''}${verdictBadge(m.staleness_verdict)}${m.expired ? badge('expired', 'bad') : ''}${m.category === 'user-inference' ? badge('about you', 'c3') : ''}${badge(`${m.confidence} confidence`, 'c2')}</div>
 <article class="md memory-body" id="body">${raw(markdown(m.body))}</article>
 ${actions}
 <div class="cols">
@@ -47,17 +47,17 @@ ${actions}
     ['updated', when(m.updated)],
     ['last verified', when(m.last_verified_at)],
     ['expires', m.expires ? day(m.expires) : 'never'],
-    ['aliases', m.aliases.length ? m.aliases.join(', ') : '—'],
-    ['repo', m.origin.repo ?? '—'],
-    ['branch', m.origin.branch ?? '—'],
-    ['written in', m.origin.cwd ?? '—'],
+    ['aliases', m.aliases.length ? m.aliases.join(', ') : '\u2014'],
+    ['repo', m.origin.repo ?? '\u2014'],
+    ['branch', m.origin.branch ?? '\u2014'],
+    ['written in', m.origin.cwd ?? '\u2014'],
     ['file', html`<code>${m.file}</code>`],
   ])}${m.extra_frontmatter.length ? html`<h3>Other frontmatter (kept as written)</h3><pre><code>${m.extra_frontmatter.join('\n')}</code></pre>` : ''}</section>
 <section aria-labelledby="h-sig"><h2 id="h-sig">Signals</h2>${dl([
     ['verification', v.status === 'never' ? 'never verified' : `${v.status}: verified ${v.age_days} days ago (stale after ${v.stale_after_days})`],
-    ['cited paths', m.path_drift ? (m.path_drift.checked === 0 ? 'none checked' : `${m.path_drift.checked} checked, ${m.path_drift.missing.length} missing`) : '—'],
+    ['cited paths', m.path_drift ? (m.path_drift.checked === 0 ? 'none checked' : `${m.path_drift.checked} checked, ${m.path_drift.missing.length} missing`) : '\u2014'],
     ...(m.path_drift && m.path_drift.missing.length ? [['missing', html`${m.path_drift.missing.map((x) => html`<code>${x}</code> `)}`] as [string, Html]] : []),
-    ['commits since verified', m.commit_drift ? (m.commit_drift.status === 'not_applicable' ? 'not applicable' : m.commit_drift.commits_since_verify === null ? 'unknown' : String(m.commit_drift.commits_since_verify)) : '—'],
+    ['commits since verified', m.commit_drift ? (m.commit_drift.status === 'not_applicable' ? 'not applicable' : m.commit_drift.commits_since_verify === null ? 'unknown' : String(m.commit_drift.commits_since_verify)) : '\u2014'],
     ['verdict', verdictBadge(m.staleness_verdict)],
   ])}</section>
 </div>
@@ -79,7 +79,7 @@ function editForm(r: UiRequest, id: string, f: { content: string; scopes: string
 export async function editPage(r: UiRequest, id: string): Promise<UiResponse> {
   const { memory: m } = await r.cairn.memoryPage({ id, events: 0 });
   if (m.tombstoned) return { status: 409, html: layout(r.page, { title: 'Removed', active: '/browse', body: errorBox(`memory ${m.id} is removed: restore it first`) }) };
-  const body = html`<p class="crumbs"><a href="/m/${m.id}">← back to the memory</a></p><h1>Edit memory</h1>${editForm(r, m.id, {
+  const body = html`<p class="crumbs"><a href="/m/${m.id}">\u2190 back to the memory</a></p><h1>Edit memory</h1>${editForm(r, m.id, {
     content: m.body, scopes: m.scopes.join(', '), confidence: m.confidence, expires: m.expires ? m.expires.slice(0, 10) : '', aliases: m.aliases.join(', '),
   })}`;
   return { html: layout(r.page, { title: 'Edit', active: '/browse', live: 'notify', body }) };
@@ -106,7 +106,7 @@ export async function updateAction(r: UiRequest, id: string): Promise<UiResponse
     await r.cairn.update(input);
   } catch (err) {
     if ((err as Error).name !== 'ValidationError') throw err;
-    const body = html`<p class="crumbs"><a href="/m/${id}">← back to the memory</a></p><h1>Edit memory</h1>
+    const body = html`<p class="crumbs"><a href="/m/${id}">\u2190 back to the memory</a></p><h1>Edit memory</h1>
 <div class="gate bad" role="alert" id="gate" data-status="refused"><h2>Not saved</h2><p>${(err as Error).message}</p></div>${editForm(r, id, f)}`;
     return { status: 400, html: layout(r.page, { title: 'Edit', active: '/browse', live: 'notify', body }) };
   }

@@ -11,7 +11,7 @@ export async function pendingPage(r: UiRequest): Promise<UiResponse> {
 ${items.length === 0 ? html`<p id="pending-empty">Nothing is waiting.</p>` : join(
     items.map(
       (p) => html`<article class="card" id="${p.pending_id}"><div class="md">${raw(markdown(p.write.content))}</div>
-<p class="sub">${p.reason === 'user-inference' ? 'a claim about you' : 'confirmation required by config'} · scopes ${p.write.scopes.join(', ')} · asked ${when(p.created_at)} · expires ${when(p.expires_at)}${p.write.expires ? ` · memory expires ${day(p.write.expires)}` : ''}</p>
+<p class="sub">${p.reason === 'user-inference' ? 'a claim about you' : 'confirmation required by config'} \u00b7 scopes ${p.write.scopes.join(', ')} \u00b7 asked ${when(p.created_at)} \u00b7 expires ${when(p.expires_at)}${p.write.expires ? ` \u00b7 memory expires ${day(p.write.expires)}` : ''}</p>
 <div class="actions"><form method="post" action="/pending/${p.pending_id}/confirm">${csrfField(r.page)}<button type="submit" class="primary">Confirm and store</button></form>
 <form method="post" action="/pending/${p.pending_id}/cancel">${csrfField(r.page)}<button type="submit">Cancel</button></form></div></article>`,
     ),

@@ -14,7 +14,7 @@ export async function tombstonesPage(r: UiRequest): Promise<UiResponse> {
 <p class="muted">Removed memories stay on disk, with when and why, until you prune them. Restoring brings one back exactly as it was.</p>
 <div class="table-wrap"><table class="rows stack" id="tombstones"><thead><tr><th scope="col">Memory</th><th scope="col">Removed</th><th scope="col">Why</th><th scope="col"><span class="sr">Action</span></th></tr></thead>
 <tbody>${res.items.length ? join(rows) : html`<tr><td colspan="4" class="muted">No tombstones.</td></tr>`}</tbody></table></div>
-<nav class="pager" aria-label="Pages">${cursor ? html`<a href="/tombstones">← Newest</a>` : ''}${res.next_cursor ? html`<a href="/tombstones${qs({ cursor: res.next_cursor })}" rel="next">Older →</a>` : ''}</nav>
+<nav class="pager" aria-label="Pages">${cursor ? html`<a href="/tombstones">\u2190 Newest</a>` : ''}${res.next_cursor ? html`<a href="/tombstones${qs({ cursor: res.next_cursor })}" rel="next">Older \u2192</a>` : ''}</nav>
 <section aria-labelledby="h-prune"><h2 id="h-prune">Prune</h2>
 <form method="post" action="/tombstones/prune" class="row">${csrfField(r.page)}<label>Delete for good tombstones removed more than <input type="number" name="older_than_days" min="0" max="36500" value="90" required> days ago</label>
 <button type="submit" id="prune-preview">Show what would be deleted</button></form></section>`;

@@ -63,7 +63,7 @@ function gateBox(r: UiRequest, out: Outcome, d: Draft): Html {
 <ul>${(out.findings as Outcome[]).map((f) => html`<li><strong>${f.kind}</strong>: <code>${f.snippet}</code></li>`)}</ul><p>${out.hint}</p></div>`;
     case 'transient_warning':
       return html`<div class="gate warn" role="alert" id="gate" data-status="transient_warning"><h2>This reads as temporary: nothing was stored yet</h2>
-<ul>${(out.markers as Outcome[]).map((m) => html`<li><strong>${m.marker}</strong>: “${m.snippet}”</li>`)}</ul><p>${out.hint}</p>
+<ul>${(out.markers as Outcome[]).map((m) => html`<li><strong>${m.marker}</strong>: \u201c${m.snippet}\u201d</li>`)}</ul><p>${out.hint}</p>
 <p>Reword it below, or ${resubmit('acknowledge_transient', 'Store as written anyway')}</p></div>`;
     case 'duplicate':
       return html`<div class="gate warn" role="alert" id="gate" data-status="duplicate"><h2>Already stored: nothing was written</h2>${matchList(out.matches)}<p>${out.hint}</p>

@@ -33,7 +33,7 @@ export function isPlaceholder(value: string): boolean {
   const v = value.trim();
   if (v === '') return true;
   if (/^[<[{($%]/.test(v)) return true; // <key>, [key], {{key}}, (key), ${VAR}, $VAR, %VAR%
-  if (/^[*x•.#_-]+$/i.test(v)) return true; // *****, xxxxx, ....., ----
+  if (/^[*x\u2022.#_-]+$/i.test(v)) return true; // *****, xxxxx, ....., ----
   if (PLACEHOLDER_WORDS.test(v)) return true;
   if (/^(password|passwd|secret|token|none|null|nil|undefined|true|false|empty|unset|required|optional|string)$/i.test(v)) {
     return true;

@@ -56,7 +56,7 @@ function segmentsOf(p: string): string[] {
 }
 
 function isObviouslyFake(p: string): boolean {
-  if (/\.\.\.|…|<|>|\*|\?|\{|\}|\$|%/.test(p)) return true; // elisions, templates, globs, variables
+  if (/\.\.\.|\u2026|<|>|\*|\?|\{|\}|\$|%/.test(p)) return true; // elisions, templates, globs, variables
   if (/^\/path\/to(?:\/|$)/i.test(p) || /(^|[\\/])path[\\/]to([\\/]|$)/i.test(p)) return true;
   return segmentsOf(p).some((s) => PLACEHOLDER_SEGMENT.test(s));
 }
@@ -73,7 +73,7 @@ const DEVICE = /^\/dev\/(?:null|zero|stdin|stdout|stderr|tty|u?random)$/;
 
 /** Classifies one candidate; returns the normalized path or null when it is not a real-looking path. */
 export function asCitedPath(raw: string, fromBackticks: boolean): string | null {
-  if (/\.\.\.|…/.test(raw)) return null; // `/home/me/...`: an elided example, checked before trimming dots
+  if (/\.\.\.|\u2026/.test(raw)) return null; // `/home/me/...`: an elided example, checked before trimming dots
   let p = raw.trim().replace(/[.,;:!?)\]'"]+$/, '');
   p = stripLineSuffix(p);
   if (p.length < 2 || p.length > 400) return null;
