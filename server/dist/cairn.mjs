@@ -82,7 +82,8 @@ var PROGRAM_MARK = "# cairn program: (function (exports, require, module, __file
 var SAVE_AFTER_MS = 1e4;
 var file = fileURLToPath(import.meta.url);
 function programOf(file2) {
-  const self = readFileSync2(file2, "latin1");
+  let self = readFileSync2(file2, "latin1");
+  if (self.includes("\r")) self = self.replaceAll("\r\n", "\n");
   const at = self.indexOf("\n//" + PROGRAM_MARK + "\n");
   if (at < 0) throw new Error(`${file2} is damaged: the program is missing (reinstall cairn)`);
   let firstLine2 = 2;

@@ -26,7 +26,10 @@ const SAVE_AFTER_MS = 10_000;
 const file = fileURLToPath(import.meta.url);
 /** The program's text, and its first line's 0-based number in this file (a stack trace then names lines of cairn.mjs). */
 function programOf(file: string): { source: string; firstLine: number } {
-  const self = readFileSync(file, 'latin1'); // the program is ASCII (the build makes sure)
+  let self = readFileSync(file, 'latin1'); // the program is ASCII (the build makes sure)
+  // A checkout that turned line ends into CRLF (git's autocrlf on Windows): the same program, as
+  // JavaScript reads CRLF as LF everywhere a line end may stand in it.
+  if (self.includes('\r')) self = self.replaceAll('\r\n', '\n');
   const at = self.indexOf('\n//' + PROGRAM_MARK + '\n');
   if (at < 0) throw new Error(`${file} is damaged: the program is missing (reinstall cairn)`);
   let firstLine = 2;

@@ -3,9 +3,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { codeCacheDir, codeCacheName, readCodeCache, roleOf, usableDir, writeCodeCache } from '../../src/boot/codeCache.ts';
@@ -129,4 +129,19 @@ test('the MCP server saves its own cache as it closes, and starts from it next t
   const before = statSync(file);
   await session();
   assert.equal(statSync(file).mtimeMs, before.mtimeMs, 'the second server took the cache');
+});
+
+test('the bundle runs from a checkout with CRLF line ends, and a bundle without its program says so', () => {
+  const dir = tmp('crlf');
+  const bundle = requireBundle();
+  copyFileSync(join(dirname(bundle), 'cairn-embed.bin'), join(dir, 'cairn-embed.bin'));
+  writeFileSync(join(dir, 'cairn.mjs'), readFileSync(bundle, 'latin1').replaceAll('\n', '\r\n'), 'latin1');
+  const home = tmp('crlf-home');
+  const env = { PATH: process.env.PATH ?? '', HOME: home, CAIRN_DIR: join(home, 'store'), CAIRN_CODE_CACHE: '0' };
+  const run = (file: string, args: string[]) => execFileSync(process.execPath, [file, ...args], { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  run(bundle, ['remember', 'Line ends of the bundle do not matter to the loader', '--scope', 'tools']);
+  assert.equal(run(join(dir, 'cairn.mjs'), ['search', 'line ends loader']), run(bundle, ['search', 'line ends loader']));
+  const text = readFileSync(bundle, 'latin1');
+  writeFileSync(join(dir, 'cut.mjs'), text.slice(0, text.indexOf('\n//# cairn program')), 'latin1');
+  assert.throws(() => run(join(dir, 'cut.mjs'), ['--version']), (err: { stderr?: string }) => /cut\.mjs is damaged: the program is missing \(reinstall cairn\)/.test(err.stderr ?? ''));
 });
