@@ -1,7 +1,8 @@
 // Bundles server/src into one committed file, server/dist/cairn.mjs, and writes the runtime
 // package.json of the installed plugin (plugin/package.json, see plugin/README below).
-// cairn.mjs is a small loader (server/src/boot/loader.ts) holding the program (main.ts and all it
-// imports, bundled as one CommonJS function) as a string, which it compiles with V8's code cache.
+// cairn.mjs is a small loader (server/src/boot/loader.ts) followed by the program (main.ts and all
+// it imports, bundled as one CommonJS function), a line comment per line, which the loader reads
+// back and compiles with V8's code cache (docs/config.md, "Code cache").
 // Deterministic: no timestamps, no absolute paths, no sourcemap, stable flags —
 // CI rebuilds and fails if the committed bundle or plugin/ differs by a single byte.
 import { build } from 'esbuild';
@@ -40,8 +41,9 @@ const common = {
 // The program: CommonJS, import.meta.url given by the loader, whitespace and comments left out
 // (1.7 MB instead of 2.2 MB: less for V8 to read at every start, and few lines to carry), ASCII
 // only, so the loader reads it as one-byte Latin-1 (esbuild escapes strings; a character it cannot
-// escape, in a regular expression or a template, must be written as a \u escape in the source). A script cannot import(): a dynamic import of a Node module would fail at
-// run time, so the build refuses one (use a static import).
+// escape, in a regular expression or a template, must be written as a \u escape in the source).
+// A script cannot import(): a dynamic import of a Node module would fail at run time, so the build
+// refuses one (use a static import).
 const built = await build({
   ...common,
   format: 'cjs',
