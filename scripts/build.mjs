@@ -64,17 +64,17 @@ const program = `(function (exports, require, module, __filename, __dirname, __c
 // back): a line comment ends at any line terminator, so the program may hold no other than \n.
 if (/[\r\u2028\u2029]/.test(program)) throw new Error('the program holds a line terminator other than \\n: it cannot be carried in line comments');
 const programHash = createHash('sha256').update(program).digest('hex').slice(0, 16);
+// The line before the program's first (after `//`): the loader finds the program by it.
+const PROGRAM_MARK = '# cairn program: (function (exports, require, module, __filename, __dirname, __cairnUrl) { ... }), a line per line';
 const loader = await build({
   ...common,
   banner: { js: '#!/usr/bin/env node' },
   write: false,
   entryPoints: ['server/src/boot/loader.ts'],
   outfile: 'server/dist/cairn.mjs',
-  define: { ...common.define, __CAIRN_PROGRAM_HASH__: JSON.stringify(programHash) },
+  define: { ...common.define, __CAIRN_PROGRAM_HASH__: JSON.stringify(programHash), __CAIRN_PROGRAM_MARK__: JSON.stringify(PROGRAM_MARK) },
 });
-const mark = /(?:const|var) PROGRAM_MARK = "([^"]+)";/.exec(loader.outputFiles[0].text)?.[1];
-if (!mark) throw new Error('the loader has no PROGRAM_MARK');
-writeFileSync('server/dist/cairn.mjs', `${loader.outputFiles[0].text}//${mark}\n${program.split('\n').map((l) => `//${l}`).join('\n')}\n`);
+writeFileSync('server/dist/cairn.mjs', `${loader.outputFiles[0].text}//${PROGRAM_MARK}\n${program.split('\n').map((l) => `//${l}`).join('\n')}\n`);
 chmodSync('server/dist/cairn.mjs', 0o755);
 // The library entry for API users (README "Anthropic's memory tool from your own program"): the
 // memory tool's handlers over a cairn store, in the shape the Anthropic SDK's helper takes.

@@ -31,7 +31,7 @@ function codeCacheName(version, programHash, role, nodeVersion = process.version
   const safe = (s) => s.replace(/[^A-Za-z0-9.]+/g, "_");
   return `code-${safe(version)}-${safe(programHash)}-${safe(nodeVersion)}-${safe(arch)}-${safe(role)}.bin`;
 }
-function private_(st) {
+function isPrivateDir(st) {
   if (!st.isDirectory()) return false;
   if (typeof process.getuid !== "function") return true;
   return st.uid === process.getuid() && (st.mode & 18) === 0;
@@ -39,7 +39,7 @@ function private_(st) {
 function usableDir(dir2) {
   try {
     mkdirSync(dir2, { recursive: true, mode: 448 });
-    return private_(lstatSync(dir2));
+    return isPrivateDir(lstatSync(dir2));
   } catch {
     return false;
   }
@@ -48,7 +48,7 @@ function readCodeCache(dir2, name2) {
   if (dir2 === null) return void 0;
   let fd;
   try {
-    if (!private_(lstatSync(dir2))) return void 0;
+    if (!isPrivateDir(lstatSync(dir2))) return void 0;
     fd = openSync(join(dir2, name2), constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
     const st = fstatSync(fd);
     if (!st.isFile() || typeof process.getuid === "function" && st.uid !== process.getuid()) return void 0;
@@ -69,7 +69,9 @@ function writeCodeCache(dir2, name2, data) {
     rmSync(tmp, { force: true });
     return false;
   }
-  const underThisNode = (f) => f.startsWith("code-") && f.endsWith(".bin") && f.split("-").slice(3).join("-") === name2.split("-").slice(3).join("-");
+  const tail = (f) => f.split("-").slice(3).join("-");
+  const mine = tail(name2);
+  const underThisNode = (f) => f.startsWith("code-") && f.endsWith(".bin") && tail(f) === mine;
   try {
     for (const f of readdirSync(dir2)) if (f !== name2 && underThisNode(f)) rmSync(join(dir2, f), { force: true });
   } catch {
@@ -78,17 +80,16 @@ function writeCodeCache(dir2, name2, data) {
 }
 
 // server/src/boot/loader.ts
-var PROGRAM_MARK = "# cairn program: (function (exports, require, module, __filename, __dirname, __cairnUrl) { ... }), a line per line";
 var SAVE_AFTER_MS = 1e4;
 var file = fileURLToPath(import.meta.url);
 function programOf(file2) {
   let self = readFileSync2(file2, "latin1");
   if (self.includes("\r")) self = self.replaceAll("\r\n", "\n");
-  const at = self.indexOf("\n//" + PROGRAM_MARK + "\n");
+  const at = self.indexOf("\n//# cairn program: (function (exports, require, module, __filename, __dirname, __cairnUrl) { ... }), a line per line\n");
   if (at < 0) throw new Error(`${file2} is damaged: the program is missing (reinstall cairn)`);
   let firstLine2 = 2;
   for (let i = self.indexOf("\n"); i !== -1 && i < at; i = self.indexOf("\n", i + 1)) firstLine2++;
-  return { source: self.slice(at + PROGRAM_MARK.length + 6).replaceAll("\n//", "\n"), firstLine: firstLine2 };
+  return { source: self.slice(at + "# cairn program: (function (exports, require, module, __filename, __dirname, __cairnUrl) { ... }), a line per line".length + 6).replaceAll("\n//", "\n"), firstLine: firstLine2 };
 }
 var { source, firstLine } = programOf(file);
 var nodeRequire = createRequire(file);

@@ -48,7 +48,7 @@ export function codeCacheName(version: string, programHash: string, role: string
 }
 
 /** Whether `st` is a folder only its owner (this user) can write into. Windows: no such test. */
-function private_(st: { isDirectory(): boolean; uid: number; mode: number }): boolean {
+function isPrivateDir(st: { isDirectory(): boolean; uid: number; mode: number }): boolean {
   if (!st.isDirectory()) return false;
   if (typeof process.getuid !== 'function') return true;
   return st.uid === process.getuid() && (st.mode & 0o022) === 0;
@@ -58,7 +58,7 @@ function private_(st: { isDirectory(): boolean; uid: number; mode: number }): bo
 export function usableDir(dir: string): boolean {
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-    return private_(lstatSync(dir));
+    return isPrivateDir(lstatSync(dir));
   } catch {
     return false;
   }
@@ -69,7 +69,7 @@ export function readCodeCache(dir: string | null, name: string): Buffer | undefi
   if (dir === null) return undefined;
   let fd: number | undefined;
   try {
-    if (!private_(lstatSync(dir))) return undefined;
+    if (!isPrivateDir(lstatSync(dir))) return undefined;
     fd = openSync(join(dir, name), constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
     const st = fstatSync(fd);
     if (!st.isFile() || (typeof process.getuid === 'function' && st.uid !== process.getuid())) return undefined;
@@ -96,7 +96,9 @@ export function writeCodeCache(dir: string | null, name: string, data: Uint8Arra
     return false;
   }
   // Files of other programs under this Node are stale (an update replaced the program): gone.
-  const underThisNode = (f: string) => f.startsWith('code-') && f.endsWith('.bin') && f.split('-').slice(3).join('-') === name.split('-').slice(3).join('-');
+  const tail = (f: string) => f.split('-').slice(3).join('-'); // node version, arch and role
+  const mine = tail(name);
+  const underThisNode = (f: string) => f.startsWith('code-') && f.endsWith('.bin') && tail(f) === mine;
   try {
     for (const f of readdirSync(dir)) if (f !== name && underThisNode(f)) rmSync(join(dir, f), { force: true });
   } catch {

@@ -14,8 +14,8 @@ import { fileURLToPath } from 'node:url';
 import { Script } from 'node:vm';
 import { codeCacheDir, codeCacheName, readCodeCache, roleOf, writeCodeCache } from './codeCache.ts';
 
-/** The line before the program's first: `//` and PROGRAM_MARK. */
-const PROGRAM_MARK = '# cairn program: (function (exports, require, module, __filename, __dirname, __cairnUrl) { ... }), a line per line';
+/** The line before the program's first is `//` and this, set by the build. */
+declare const __CAIRN_PROGRAM_MARK__: string;
 /** The first 16 hex digits of the program's SHA-256, set by the build. */
 declare const __CAIRN_PROGRAM_HASH__: string;
 declare const __CAIRN_VERSION__: string;
@@ -30,11 +30,11 @@ function programOf(file: string): { source: string; firstLine: number } {
   // A checkout that turned line ends into CRLF (git's autocrlf on Windows): the same program, as
   // JavaScript reads CRLF as LF everywhere a line end may stand in it.
   if (self.includes('\r')) self = self.replaceAll('\r\n', '\n');
-  const at = self.indexOf('\n//' + PROGRAM_MARK + '\n');
+  const at = self.indexOf('\n//' + __CAIRN_PROGRAM_MARK__ + '\n');
   if (at < 0) throw new Error(`${file} is damaged: the program is missing (reinstall cairn)`);
   let firstLine = 2;
   for (let i = self.indexOf('\n'); i !== -1 && i < at; i = self.indexOf('\n', i + 1)) firstLine++;
-  return { source: self.slice(at + PROGRAM_MARK.length + 6).replaceAll('\n//', '\n'), firstLine };
+  return { source: self.slice(at + __CAIRN_PROGRAM_MARK__.length + 6).replaceAll('\n//', '\n'), firstLine };
 }
 const { source, firstLine } = programOf(file);
 const nodeRequire = createRequire(file);

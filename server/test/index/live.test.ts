@@ -145,11 +145,16 @@ test('a big store\'s server begins its background check when told to (Cairn, onc
     let c = await open(store, root);
     await ids(c, 'staging');
     await c.close();
+    // A server's index on a new view of the store, opened from the cache.
+    const opened = async (opts: { exactBelow?: number; startFallbackMs?: number }) => {
+      const s = new Store(store, { warn: () => {} });
+      const index = new LiveIndex(s, { watch: true, warn: () => {}, ...opts });
+      await index.open();
+      return { s, index };
+    };
     // Told (a store taken as big, exactBelow 0): nothing of the check before (the records stay as
     // the cache gave them; the check enters them first), all of it after.
-    const s = new Store(store, { warn: () => {} });
-    const told = new LiveIndex(s, { watch: true, warn: () => {}, exactBelow: 0 });
-    await told.open();
+    const { s, index: told } = await opened({ exactBelow: 0 });
     await new Promise((r) => setTimeout(r, 30));
     assert.equal(s.holdsAdoptedAsIs, true);
     told.startBackground();
@@ -157,23 +162,17 @@ test('a big store\'s server begins its background check when told to (Cairn, onc
     assert.equal(s.holdsAdoptedAsIs, false);
     await told.close();
     // Never told: it begins by itself (the fallback), and a close never waits for it long.
-    const s2 = new Store(store, { warn: () => {} });
-    const alone = new LiveIndex(s2, { watch: true, warn: () => {}, exactBelow: 0 });
-    await alone.open();
+    const { s: s2, index: alone } = await opened({ exactBelow: 0 });
     await alone.validated;
     assert.equal(s2.holdsAdoptedAsIs, false);
     await alone.close();
-    const s3 = new Store(store, { warn: () => {} });
-    const closed = new LiveIndex(s3, { watch: true, warn: () => {}, exactBelow: 0 });
-    await closed.open();
+    const { index: closed } = await opened({ exactBelow: 0 });
     const t = performance.now();
     await closed.close();
     assert.ok(performance.now() - t < 90, 'closed without waiting for the fallback');
     // A small store's first answer waits for the check, so the check begins at once: held back
     // for that answer it would wait for the fallback (an hour here, so this would hang).
-    const s4 = new Store(store, { warn: () => {} });
-    const small = new LiveIndex(s4, { watch: true, warn: () => {}, startFallbackMs: 3_600_000 });
-    await small.open();
+    const { s: s4, index: small } = await opened({ startFallbackMs: 3_600_000 });
     await small.validated;
     assert.equal(s4.holdsAdoptedAsIs, false);
     await small.close();

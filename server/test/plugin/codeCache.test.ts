@@ -71,8 +71,8 @@ test('saving replaces the files of other program versions for the same Node and 
   if (process.platform !== 'win32') assert.equal(statSync(join(dir, name('new', 'v20.0.0', 'serve'))).mode & 0o777, 0o600);
 });
 
-function runBundle(args: string[], env: Record<string, string>): string {
-  return execFileSync(process.execPath, [requireBundle(), ...args], { env: { PATH: process.env.PATH ?? '', ...env }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+function runBundle(args: string[], env: Record<string, string>, bundle = requireBundle()): string {
+  return execFileSync(process.execPath, [bundle, ...args], { env: { PATH: process.env.PATH ?? '', ...env }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
 function cacheFiles(dir: string): string[] {
@@ -137,11 +137,10 @@ test('the bundle runs from a checkout with CRLF line ends, and a bundle without 
   copyFileSync(join(dirname(bundle), 'cairn-embed.bin'), join(dir, 'cairn-embed.bin'));
   writeFileSync(join(dir, 'cairn.mjs'), readFileSync(bundle, 'latin1').replaceAll('\n', '\r\n'), 'latin1');
   const home = tmp('crlf-home');
-  const env = { PATH: process.env.PATH ?? '', HOME: home, CAIRN_DIR: join(home, 'store'), CAIRN_CODE_CACHE: '0' };
-  const run = (file: string, args: string[]) => execFileSync(process.execPath, [file, ...args], { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-  run(bundle, ['remember', 'Line ends of the bundle do not matter to the loader', '--scope', 'tools']);
-  assert.equal(run(join(dir, 'cairn.mjs'), ['search', 'line ends loader']), run(bundle, ['search', 'line ends loader']));
+  const env = { HOME: home, CAIRN_DIR: join(home, 'store'), CAIRN_CODE_CACHE: '0' };
+  runBundle(['remember', 'Line ends of the bundle do not matter to the loader', '--scope', 'tools'], env);
+  assert.equal(runBundle(['search', 'line ends loader'], env, join(dir, 'cairn.mjs')), runBundle(['search', 'line ends loader'], env));
   const text = readFileSync(bundle, 'latin1');
   writeFileSync(join(dir, 'cut.mjs'), text.slice(0, text.indexOf('\n//# cairn program')), 'latin1');
-  assert.throws(() => run(join(dir, 'cut.mjs'), ['--version']), (err: { stderr?: string }) => /cut\.mjs is damaged: the program is missing \(reinstall cairn\)/.test(err.stderr ?? ''));
+  assert.throws(() => runBundle(['--version'], env, join(dir, 'cut.mjs')), (err: { stderr?: string }) => /cut\.mjs is damaged: the program is missing \(reinstall cairn\)/.test(err.stderr ?? ''));
 });
