@@ -7920,7 +7920,7 @@ import { promises as fsp6, lstatSync as lstatSync6, statSync as statSync3 } from
 import { basename as basename3, dirname as dirname5, join as join10 } from "node:path";
 
 // server/src/core/store/lock.ts
-import { promises as fsp4, linkSync, lstatSync as lstatSync5, openSync as openSync2, closeSync as closeSync2, readFileSync as readFileSync5, rmSync as rmSync4, writeFileSync, writeSync as writeSync2 } from "node:fs";
+import { promises as fsp4, linkSync, lstatSync as lstatSync5, openSync as openSync2, closeSync as closeSync2, readFileSync as readFileSync5, unlinkSync, writeFileSync, writeSync as writeSync2 } from "node:fs";
 import { randomBytes as randomBytes3 } from "node:crypto";
 import { hostname } from "node:os";
 import { join as join8 } from "node:path";
@@ -7928,6 +7928,13 @@ var STALE_MS = 3e4;
 var HOST = hostname();
 var REUSED_PID_SLACK_MS = 2e3;
 var sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+function unlinkQuiet(file) {
+  try {
+    unlinkSync(file);
+  } catch (err) {
+    if (err.code !== "ENOENT") throw err;
+  }
+}
 var StoreLock = class {
   constructor(dir, timeoutMs = 15e3, staleMs = STALE_MS) {
     this.dir = dir;
@@ -7971,7 +7978,7 @@ var StoreLock = class {
       text2 = null;
     }
     if (text2 === null || parseLock(text2).token !== token) return;
-    rmSync4(this.file, { force: true });
+    unlinkQuiet(this.file);
   }
   /** Takes the lock; returns the token written into it. */
   async acquire() {
@@ -8017,7 +8024,7 @@ var StoreLock = class {
         if (code !== "EPERM" && code !== "ENOTSUP" && code !== "EOPNOTSUPP" && code !== "ENOSYS") throw err;
         this.noLinks = true;
       } finally {
-        rmSync4(tmp, { force: true });
+        unlinkQuiet(tmp);
       }
     }
     try {
@@ -9433,7 +9440,7 @@ function checksumFor(slot) {
 }
 
 // server/src/core/index/cache.ts
-import { closeSync as closeSync3, constants as constants2, fstatSync, openSync as openSync3, readdirSync as readdirSync4, readSync, renameSync as renameSync2, rmSync as rmSync5, writeSync as writeSync3 } from "node:fs";
+import { closeSync as closeSync3, constants as constants2, fstatSync, openSync as openSync3, readdirSync as readdirSync4, readSync, renameSync as renameSync2, rmSync as rmSync4, writeSync as writeSync3 } from "node:fs";
 import { join as join12 } from "node:path";
 
 // server/src/core/index/stem.ts
@@ -9996,7 +10003,7 @@ function removeDeadTemps(dir) {
   }
   for (const n of names) {
     const m = /^search-index\.bin\.(\d+)\.[0-9a-z]+\.tmp$/.exec(n);
-    if (m && Number(m[1]) !== process.pid && !pidAlive(Number(m[1]))) rmSync5(join12(dir, n), { force: true });
+    if (m && Number(m[1]) !== process.pid && !pidAlive(Number(m[1]))) rmSync4(join12(dir, n), { force: true });
   }
 }
 async function writeCache(storeDir, c, pause3) {
@@ -10024,12 +10031,12 @@ async function writeCache(storeDir, c, pause3) {
     ok = true;
   } finally {
     closeSync3(fd);
-    if (!ok) rmSync5(tmp, { force: true });
+    if (!ok) rmSync4(tmp, { force: true });
   }
   try {
     renameSync2(tmp, target);
   } catch (err) {
-    rmSync5(tmp, { force: true });
+    rmSync4(tmp, { force: true });
     throw err;
   }
   return id;
@@ -10271,7 +10278,7 @@ function collectGarbage() {
 }
 
 // server/src/core/index/overviewCache.ts
-import { closeSync as closeSync4, constants as constants3, fstatSync as fstatSync2, openSync as openSync4, readSync as readSync2, renameSync as renameSync3, rmSync as rmSync6, writeFileSync as writeFileSync2 } from "node:fs";
+import { closeSync as closeSync4, constants as constants3, fstatSync as fstatSync2, openSync as openSync4, readSync as readSync2, renameSync as renameSync3, rmSync as rmSync5, writeFileSync as writeFileSync2 } from "node:fs";
 import { join as join14 } from "node:path";
 var OVERVIEW_FILE = "overview.json";
 var FORMAT2 = 1;
@@ -10297,7 +10304,7 @@ function writeOverview(storeDir, cacheId, groups) {
     writeFileSync2(tmp, JSON.stringify(body), { mode: 384, flag: "wx" });
     renameSync3(tmp, target);
   } catch (err) {
-    rmSync6(tmp, { force: true });
+    rmSync5(tmp, { force: true });
     throw err;
   }
 }
@@ -10432,6 +10439,17 @@ var Postings = class {
       else this.prefixBuckets.set(key, [id]);
     }
     return id;
+  }
+  /** Makes room for `n` slots and `terms` terms at once (a bulk load that knows its size skips the doublings). */
+  reserve(n, terms = 0) {
+    this.df = grownInt32(this.df, terms);
+    this.listLen = grownInt32(this.listLen, terms);
+    this.alive = grownUint8(this.alive, n);
+    this.meta = grownInt32(this.meta, n);
+    this.bodyLen = grownInt32(this.bodyLen, n);
+    this.scopeLen = grownInt32(this.scopeLen, n);
+    this.recency = grownFloat64(this.recency, n);
+    this.expires = grownFloat64(this.expires, n);
   }
   /** Records a new slot's field data; its postings come from append() or buildLists(). */
   addSlot(bodyLen, scopeLen, recency, expires) {
@@ -11904,6 +11922,7 @@ var SearchIndex = class {
     const p = new Postings();
     const snap = snapshot?.docs ?? [];
     if (snapshot) {
+      p.reserve(snap.length, snapshot.terms.length);
       for (const t of snapshot.terms) p.intern(t);
       const nt = snapshot.terms.length;
       for (const e of snap) validateFwd(e.fwd, nt, e.doc.id);
@@ -13123,7 +13142,7 @@ function simdKernels(bytes) {
 }
 
 // server/src/core/index/vectorCache.ts
-import { closeSync as closeSync5, constants as constants4, fchmodSync as fchmodSync2, fstatSync as fstatSync3, openSync as openSync5, readSync as readSync3, renameSync as renameSync4, rmSync as rmSync7, writeSync as writeSync4 } from "node:fs";
+import { closeSync as closeSync5, constants as constants4, fchmodSync as fchmodSync2, fstatSync as fstatSync3, openSync as openSync5, readSync as readSync3, renameSync as renameSync4, rmSync as rmSync6, writeSync as writeSync4 } from "node:fs";
 import { join as join16 } from "node:path";
 var VECTOR_FILE = "vectors.bin";
 var MAGIC2 = "CAIRNVEC";
@@ -13358,14 +13377,14 @@ async function writeVectorSource(storeDir, v) {
       closeSync5(fd);
     } catch {
     }
-    rmSync7(tmp, { force: true });
+    rmSync6(tmp, { force: true });
     throw err;
   }
   closeSync5(fd);
   try {
     renameSync4(tmp, target);
   } catch (err) {
-    rmSync7(tmp, { force: true });
+    rmSync6(tmp, { force: true });
     throw err;
   }
   await fsyncDir(join16(storeDir, ".cache"));
@@ -14003,7 +14022,7 @@ var SemanticLeg = class {
             await sliceYield();
             if (this.closed || this.vec !== vec2) return;
           }
-          if (vec2.has(m)) continue;
+          if (this.opts.watch && vec2.has(m)) continue;
           const i = rowOf(m.id, m.updated);
           if (i === void 0) continue;
           const cw = cached.codeWords;
@@ -14780,6 +14799,12 @@ function inViewKey(callerRepoKey, global2, key, scopes) {
   if (callerRepoKey !== null) return key === callerRepoKey;
   return hasGlobalScope(scopes, global2);
 }
+var repoKeys = /* @__PURE__ */ new WeakMap();
+function repoKeyOf(m) {
+  let key = repoKeys.get(m.origin);
+  if (key === void 0) repoKeys.set(m.origin, key = originRepoKey(m.origin));
+  return key;
+}
 function recordHead(m) {
   return {
     id: m.id,
@@ -15300,7 +15325,7 @@ import {
   readFileSync as readFileSync8,
   readdirSync as readdirSync6,
   renameSync as renameSync5,
-  rmSync as rmSync8,
+  rmSync as rmSync7,
   statSync as statSync7,
   writeSync as writeSync5,
   existsSync as existsSync5
@@ -15332,7 +15357,7 @@ function withTryLock(dir, fn) {
       if (Date.now() - statSync7(file).mtimeMs < LOCK_STALE_MS) return null;
       const aside = `${file}.${process.pid}.${randomBytes4(4).toString("hex")}.tmp`;
       renameSync5(file, aside);
-      rmSync8(aside, { force: true });
+      rmSync7(aside, { force: true });
       fd = openSync6(file, "wx", 384);
     } catch {
       return null;
@@ -15344,7 +15369,7 @@ function withTryLock(dir, fn) {
     closeSync6(fd);
     return fn();
   } finally {
-    rmSync8(file, { force: true });
+    rmSync7(file, { force: true });
   }
 }
 function rotateActive(dir, maxBytes, now) {
@@ -15376,7 +15401,7 @@ function compressArchives(dir, opts) {
       const plain = join19(dir, name);
       const gz = `${plain}.gz`;
       if (names.has(`${name}.gz`)) {
-        rmSync8(plain, { force: true });
+        rmSync7(plain, { force: true });
         continue;
       }
       const now = opts.now.getTime();
@@ -15394,7 +15419,7 @@ function compressArchives(dir, opts) {
         closeSync6(fd);
       }
       renameSync5(tmp, gz);
-      rmSync8(plain, { force: true });
+      rmSync7(plain, { force: true });
       done.push(gz);
     }
     return done;
@@ -18102,7 +18127,7 @@ function capPage(page, cursorFor, budget = LIMITS.responseChars) {
 }
 
 // server/src/core/curation/feedback.ts
-import { closeSync as closeSync8, existsSync as existsSync9, fstatSync as fstatSync5, lstatSync as lstatSync9, openSync as openSync8, promises as fsp11, readFileSync as readFileSync11, readSync as readSync4, renameSync as renameSync6, rmSync as rmSync9, statSync as statSync8, writeFileSync as writeFileSync3 } from "node:fs";
+import { closeSync as closeSync8, existsSync as existsSync9, fstatSync as fstatSync5, lstatSync as lstatSync9, openSync as openSync8, promises as fsp11, readFileSync as readFileSync11, readSync as readSync4, renameSync as renameSync6, rmSync as rmSync8, statSync as statSync8, writeFileSync as writeFileSync3 } from "node:fs";
 import { basename as basename6, join as join25 } from "node:path";
 import { gunzipSync as gunzipSync2 } from "node:zlib";
 var APPLIED_HALF = 3;
@@ -18271,7 +18296,7 @@ var FeedbackFold = class {
         writeFileSync3(tmp, JSON.stringify(saved), { mode: 384, flag: "wx" });
         renameSync6(tmp, file);
       } catch {
-        rmSync9(tmp, { force: true });
+        rmSync8(tmp, { force: true });
       }
     } catch {
     }
@@ -18670,12 +18695,6 @@ async function semanticGateOptions(c) {
 }
 function candidatesFor(c, text2, limit) {
   return live(c).index.candidatesFor(text2, limit);
-}
-var repoKeys = /* @__PURE__ */ new WeakMap();
-function repoKeyOf(m) {
-  let k = repoKeys.get(m);
-  if (k === void 0) repoKeys.set(m, k = originRepoKey(m.origin));
-  return k;
 }
 function searchFilter(c, scopes, autoScope, tags = [], category = null) {
   const disabled = [...c.disabledScopes].sort();

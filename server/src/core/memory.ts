@@ -41,12 +41,17 @@ export function inViewKey(callerRepoKey: string | null, global: readonly string[
 
 // Origins are shared objects (one per distinct value, store/canonical.ts), so their repo key is
 // worked out once per origin, not once per memory per call (URL normalization is not free).
-const repoKeyOf = new WeakMap<Origin, string | null>();
+const repoKeys = new WeakMap<Origin, string | null>();
+
+/** The repo key of a memory's origin (origin.ts originRepoKey), remembered per origin object. */
+export function repoKeyOf(m: { origin: Origin }): string | null {
+  let key = repoKeys.get(m.origin);
+  if (key === undefined) repoKeys.set(m.origin, (key = originRepoKey(m.origin)));
+  return key;
+}
 
 export function inView(callerRepoKey: string | null, global: readonly string[], m: { origin: Origin; scopes: readonly string[] }): boolean {
-  let key = repoKeyOf.get(m.origin);
-  if (key === undefined) repoKeyOf.set(m.origin, (key = originRepoKey(m.origin)));
-  return inViewKey(callerRepoKey, global, key, m.scopes);
+  return inViewKey(callerRepoKey, global, repoKeyOf(m), m.scopes);
 }
 
 /** The identity and dating fields every row shows (hits, list items, tombstone rows). */

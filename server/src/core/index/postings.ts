@@ -121,6 +121,18 @@ export class Postings {
     return id;
   }
 
+  /** Makes room for `n` slots and `terms` terms at once (a bulk load that knows its size skips the doublings). */
+  reserve(n: number, terms = 0): void {
+    this.df = grownInt32(this.df, terms);
+    this.listLen = grownInt32(this.listLen, terms);
+    this.alive = grownUint8(this.alive, n);
+    this.meta = grownInt32(this.meta, n);
+    this.bodyLen = grownInt32(this.bodyLen, n);
+    this.scopeLen = grownInt32(this.scopeLen, n);
+    this.recency = grownFloat64(this.recency, n);
+    this.expires = grownFloat64(this.expires, n);
+  }
+
   /** Records a new slot's field data; its postings come from append() or buildLists(). */
   addSlot(bodyLen: number, scopeLen: number, recency: number, expires: number): number {
     const slot = this.slots;

@@ -157,6 +157,7 @@ export class SearchIndex<D extends IndexDoc> {
     const p = new Postings();
     const snap = snapshot?.docs ?? [];
     if (snapshot) {
+      p.reserve(snap.length, snapshot.terms.length);
       for (const t of snapshot.terms) p.intern(t);
       const nt = snapshot.terms.length;
       for (const e of snap) validateFwd(e.fwd, nt, e.doc.id);

@@ -140,7 +140,9 @@ export class SemanticLeg {
             await sliceYield();
             if (this.closed || this.vec !== vec) return;
           }
-          if (vec.has(m)) continue;
+          // Only a change applied during a server's yields can have given m a vector already: a
+          // command's loop runs without a break, so it skips the check (a map miss per memory).
+          if (this.opts.watch && vec.has(m)) continue;
           const i = rowOf(m.id, m.updated);
           if (i === undefined) continue;
           const cw = cached.codeWords;

@@ -12,8 +12,7 @@ import { DEFAULT_CALIBRATION, fuse, type FusedHit } from '../index/fusion.ts';
 import { calibrationFor } from '../index/calibration.ts';
 import { SemanticLeg } from '../index/semantic.ts';
 import { createEmbedder } from '../embed/config.ts';
-import { inViewKey, isDisabled, isExpired, isVisible, summarize } from '../memory.ts';
-import { originRepoKey } from '../origin.ts';
+import { inViewKey, isDisabled, isExpired, isVisible, repoKeyOf, summarize } from '../memory.ts';
 import { scopeFilterMatcher, validateScopeFilter } from '../scopes.ts';
 import type { StoredMemory } from '../types.ts';
 import {
@@ -455,15 +454,6 @@ export async function semanticGateOptions(c: Context) {
 /** Ids of active memories sharing the rarest terms of `text`, best first: dedup candidates. */
 export function candidatesFor(c: Context, text: string, limit: number): string[] {
   return live(c).index.candidatesFor(text, limit);
-}
-
-// The repo key of a memory's origin, computed once per record object (URL normalization is
-// not free and the filter may ask about tens of thousands of memories for one common word).
-const repoKeys = new WeakMap<StoredMemory, string | null>();
-function repoKeyOf(m: StoredMemory): string | null {
-  let k = repoKeys.get(m);
-  if (k === undefined) repoKeys.set(m, (k = originRepoKey(m.origin)));
-  return k;
 }
 
 /**

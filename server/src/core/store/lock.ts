@@ -9,7 +9,7 @@
 // filesystem, an unreadable line) is broken by age, after STALE_MS. Breaking renames the stale
 // file away first, so two waiters cannot both break it and both enter. Release removes the file
 // only while it still holds our token: a lock broken meanwhile belongs to someone else.
-import { promises as fsp, linkSync, lstatSync, openSync, closeSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { promises as fsp, linkSync, lstatSync, openSync, closeSync, readFileSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -22,6 +22,15 @@ const HOST = hostname();
 const REUSED_PID_SLACK_MS = 2_000;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Removes a file that may be gone already: one unlink (rmSync's `force` stats it twice first). */
+function unlinkQuiet(file: string): void {
+  try {
+    unlinkSync(file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+}
 
 export class StoreLock {
   readonly file: string;
@@ -68,7 +77,7 @@ export class StoreLock {
       text = null;
     }
     if (text === null || parseLock(text).token !== token) return; // broken and retaken: not ours
-    rmSync(this.file, { force: true });
+    unlinkQuiet(this.file);
   }
 
   /** Takes the lock; returns the token written into it. */
@@ -116,7 +125,7 @@ export class StoreLock {
         if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS') throw err;
         this.noLinks = true;
       } finally {
-        rmSync(tmp, { force: true });
+        unlinkQuiet(tmp);
       }
     }
     try {
