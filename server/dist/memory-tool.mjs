@@ -8131,6 +8131,11 @@ var Backlog = class {
   finish() {
     this.doUpTo(this.n);
   }
+  /** Whether `test` holds for an item still to do (a scan: no item is done). */
+  someLeft(test) {
+    for (let i = this.next; i < this.n; i++) if (test(i)) return true;
+    return false;
+  }
   /** `slice` items, then `pause`, until none is left (finish() may end it sooner). */
   async drain(pause3, slice) {
     while (!this.done) {
@@ -8158,6 +8163,10 @@ var StoreViews = class {
    * background check right after the first answer), not before it. At 200k memories, ~250 ms.
    */
   unentered = null;
+  /** The records `unentered` steps through (adopt()'s argument). */
+  unenteredRecords = null;
+  /** With `seed`: the removed ones of adopt()'s records, which tombstones() answers from meanwhile. */
+  seedTombs = null;
   activeMap = /* @__PURE__ */ new Map();
   tombMap = /* @__PURE__ */ new Map();
   /** Records carrying `merging` (a merge in progress or interrupted): in no other view. */
@@ -8197,8 +8206,9 @@ var StoreViews = class {
 `));
   }
   /**
-   * True while the views hold exactly the records adopt() was last given, notes aside (no id
-   * claimed twice, nothing touched since): where each record is, its flags then say.
+   * True while the views hold exactly the records adopt() was last given, notes and memories
+   * created since (enterCreated) aside (no id claimed twice, nothing else touched since): where
+   * each adopted record is, its flags then say.
    */
   get holdsAdoptedAsIs() {
     return this.unentered !== null;
@@ -8232,7 +8242,9 @@ var StoreViews = class {
     if (this.unentered === null) return;
     this.unentered.finish();
     this.unentered = null;
+    this.unenteredRecords = null;
     this.seed = null;
+    this.seedTombs = null;
     const twice = this.claimedTwice;
     this.claimedTwice = null;
     if (twice) for (const id of twice) this.elect(id);
@@ -8260,7 +8272,7 @@ var StoreViews = class {
     return this.seed !== null ? this.seed.values() : this.activeMap.values();
   }
   tombstones() {
-    return this.tombById.values();
+    return this.seed !== null && this.seedTombs !== null ? this.seedTombs.values() : this.tombById.values();
   }
   get activeCount() {
     return this.seed !== null ? this.seed.length : this.activeMap.size;
@@ -8303,6 +8315,40 @@ var StoreViews = class {
   }
   /** Paths of the notes area this view knows (syncNotes never walks every file). */
   notePaths = /* @__PURE__ */ new Set();
+  /** The entry known for a path; a path entered already is answered without entering the adopted records. */
+  entryAt(p) {
+    if (this.unentered !== null) {
+      const e = this.filesMap.get(p);
+      if (e !== void 0) return e;
+    }
+    return this.files.get(p);
+  }
+  /** Whether a path is a known file, without entering the adopted records (those still to enter are scanned). */
+  isKnownPath(p) {
+    return this.filesMap.has(p) || this.unentered !== null && this.stillToEnter((m) => m.file === p);
+  }
+  stillToEnter(test) {
+    const recs = this.unenteredRecords;
+    return this.unentered !== null && recs !== null && this.unentered.someLeft((i) => test(recs[i]));
+  }
+  /**
+   * Enters a memory just written as a new file while adopted records are still to enter, without
+   * entering them first (at 1M memories that took ~2 s, right after a start): only when neither
+   * its path nor its id is known or among those records (a scan of them, ~20 ms at 1M), so nothing
+   * they hold can conflict with it. False when it cannot: the caller then uses setEntry().
+   */
+  enterCreated(p, mem2) {
+    if (this.unentered === null || mem2.tombstoned || mem2.merging || this.noteRel(p) !== null) return false;
+    const id = mem2.id;
+    if (this.filesMap.has(p) || this.ownersMap.has(id) || this.activeMap.has(id) || this.tombMap.has(id) || this.mergingMap.has(id)) return false;
+    if (this.stillToEnter((m) => m.id === id || m.file === p)) return false;
+    this.filesMap.set(p, mem2);
+    this.ownersMap.set(id, p);
+    this.activeMap.set(id, mem2);
+    this.seed?.push(mem2);
+    for (const fn of this.listeners) fn({ kind: "upsert", mem: mem2 });
+    return true;
+  }
   setEntry(p, entry) {
     if (this.noteRel(p) !== null) this.notePaths.add(p);
     const old = this.files.get(p);
@@ -8469,8 +8515,12 @@ var StoreReader = class extends StoreViews {
       if (placed === "foreign") return false;
       if (opts.cleanTemps && !this.readOnly) cleanDeadTemps([this.dir, this.tombDir]);
       if (placed === "once" || Array.isArray(placed)) {
-        if (Array.isArray(placed)) this.seed = placed;
+        if (Array.isArray(placed)) {
+          this.seed = placed;
+          this.seedTombs = seed.filter((m) => m.tombstoned && !m.merging && !m.file.startsWith(this.notesPrefix));
+        }
         this.unentered = new Backlog(seed.length, (i) => this.enterOne(seed[i], later2));
+        this.unenteredRecords = seed;
         return true;
       }
     } else {
@@ -8671,7 +8721,7 @@ var StoreReader = class extends StoreViews {
   }
   /** `read`: the file's text (or why it could not be read) when it was read ahead. */
   refreshOne(p, size2, mtimeMs, seeded, read) {
-    const cur = this.files.get(p);
+    const cur = this.entryAt(p);
     if (cur && cur.size === size2 && cur.mtimeMs === mtimeMs && !seeded) return;
     let entry;
     if (seeded) {
@@ -8758,17 +8808,18 @@ var StoreWriter = class extends StoreReader {
     this.setEntry(dest, moved);
     return moved;
   }
-  async writeRecord(file, rec, extra) {
+  /** `created`: a new file (create()), which a big store just started enters without its adopted records (enterCreated). */
+  async writeRecord(file, rec, extra, created = false) {
     const text2 = serializeMemory(rec, extra);
     await writeFileAtomic(file, text2);
     const st = statSync3(file);
     const mem2 = storedMemory(rec, file, st.size, st.mtimeMs, extra);
-    this.setEntry(file, mem2);
+    if (!(created && this.enterCreated(file, mem2))) this.setEntry(file, mem2);
     return mem2;
   }
   async freeName(dir, name) {
     let candidate = join10(dir, name);
-    for (let n = 2; this.files.has(candidate) || lstatSync6(candidate, { throwIfNoEntry: false }); n++) {
+    for (let n = 2; this.isKnownPath(candidate) || lstatSync6(candidate, { throwIfNoEntry: false }); n++) {
       candidate = join10(dir, name.replace(/\.md$/, `-${n}.md`));
     }
     return candidate;
@@ -8780,7 +8831,7 @@ var StoreWriter = class extends StoreReader {
       await ensureDir(this.dir);
       await ensureDir(dir);
       const file = await this.freeName(dir, fileNameFor(rec, this.nameText));
-      return this.writeRecord(file, rec, extra);
+      return this.writeRecord(file, rec, extra, true);
     });
   }
   /**
@@ -11882,15 +11933,22 @@ var SearchIndex = class {
   *values() {
     for (const s2 of this.slotOf.values()) yield this.docs[s2];
   }
-  /** Adds or replaces a document (by id). */
-  upsert(doc) {
-    this.removeSlot(doc.id);
+  /**
+   * Adds or replaces a document (by id). `isNew`: the caller knows the index holds no document
+   * with this id (the store had no record for it). While the map by id is still being made, such
+   * a document goes into it directly, without finishing it first (the rest of the map covers the
+   * slots before this one, none of them with this id): a memory created right after a big store's
+   * start does not wait for the map of every other one.
+   */
+  upsert(doc, isNew = false) {
+    const direct = isNew && this.unmapped !== null;
+    if (!direct) this.removeSlot(doc.id);
     if (this.p.needsCompaction()) this.compact();
     const a = analyzeDoc(doc, this.p);
     const slot = this.p.addSlot(a.bodyLen, a.scopeLen, recencyOf(doc), expiresOf(doc));
     this.p.append(slot, a.fwd);
     this.docs[slot] = doc;
-    this.slotOf.set(doc.id, slot);
+    (direct ? this.slotMap : this.slotOf).set(doc.id, slot);
   }
   remove(id) {
     const had = this.removeSlot(id);
@@ -12018,9 +12076,13 @@ var SearchIndex = class {
    * `limit`). For near-duplicate checks: bounded work, never a scan of every memory.
    */
   candidatesFor(text2, limit) {
+    return this.candidateDocsFor(text2, limit).map((d) => d.id);
+  }
+  /** The documents candidatesFor names (the write gates read them without a lookup by id). */
+  candidateDocsFor(text2, limit) {
     const terms = /* @__PURE__ */ new Set();
     for (const t of tokenize(text2)) if (!t.stop) terms.add(t.term);
-    return candidates(this.p, terms, limit).map((slot) => this.docs[slot].id);
+    return candidates(this.p, terms, limit).map((slot) => this.docs[slot]);
   }
 };
 function sameContent(a, b) {
@@ -12281,7 +12343,7 @@ var LiveIndex = class {
   }
   apply(ch) {
     if (this.built) {
-      if (ch.kind === "upsert" && !ch.mem.tombstoned) this.ix.upsert(ch.mem);
+      if (ch.kind === "upsert" && !ch.mem.tombstoned) this.ix.upsert(ch.mem, ch.prev === void 0);
       else this.ix.remove(ch.kind === "upsert" ? ch.mem.id : ch.prev.id);
     }
     this.freshness?.noteDirs();
@@ -14181,7 +14243,7 @@ var SemanticLeg = class {
   async neighbours(text2, limit) {
     const qv = await this.queryVector(text2);
     if (!qv) return [];
-    return qv.index.search(qv.q, limit).map((h) => ({ id: h.doc.id, cosine: h.sim }));
+    return qv.index.search(qv.q, limit).map((h) => ({ id: h.doc.id, cosine: h.sim, mem: h.doc }));
   }
   /** Semantic neighbours among tombstones (their vectors embedded on first need, kept per content). */
   async removedNeighbours(text2, limit) {
@@ -16938,12 +17000,19 @@ async function activeMatchesIn(c, src, labelled, tokens, content, opts) {
   const now = c.now();
   const out2 = /* @__PURE__ */ new Map();
   const sem = /* @__PURE__ */ new Map();
+  const held = /* @__PURE__ */ new Map();
   if (src.neighbours && opts.semanticRule) {
-    for (const n of await src.neighbours(content, MAX_MATCHES * 2)) if (n.cosine >= opts.semanticRule.related) sem.set(n.id, n.cosine);
+    for (const n of await src.neighbours(content, MAX_MATCHES * 2)) {
+      if (n.cosine < opts.semanticRule.related) continue;
+      sem.set(n.id, n.cosine);
+      if (n.mem) held.set(n.id, n.mem);
+    }
   }
-  for (const id of [...src.candidates(content, DEDUP_CANDIDATES + (opts.exclude?.size ?? 0)), ...sem.keys()]) {
+  const lexical = src.candidates(content, DEDUP_CANDIDATES + (opts.exclude?.size ?? 0));
+  for (const m of lexical) held.set(m.id, m);
+  for (const id of [...lexical.map((m) => m.id), ...sem.keys()]) {
     if (out2.has(id) || opts.exclude?.has(id)) continue;
-    const m = src.store.get(id);
+    const m = held.get(id) ?? src.store.get(id);
     if (!m || isExpired(m, now)) continue;
     const sim = jaccard(tokens, dedupTokenSet(m.body));
     const cos = sem.get(id);
@@ -18696,6 +18765,9 @@ async function semanticGateOptions(c) {
 function candidatesFor(c, text2, limit) {
   return live(c).index.candidatesFor(text2, limit);
 }
+function candidateRecordsFor(c, text2, limit) {
+  return live(c).index.candidateDocsFor(text2, limit);
+}
 function searchFilter(c, scopes, autoScope, tags = [], category = null) {
   const disabled = [...c.disabledScopes].sort();
   const repo = c.caller.repoKey;
@@ -18969,7 +19041,7 @@ async function gateSources(also) {
   for (const o of also) {
     await o.store.ensureFresh({ read: true });
     const sem = await semanticGateOptions(o);
-    out2.push({ label: o.storeKind, store: o.store, candidates: (text2, limit) => candidatesFor(o, text2, limit), ...sem.neighbours ? { neighbours: sem.neighbours } : {}, ...sem.removedNeighbours ? { removedNeighbours: sem.removedNeighbours } : {} });
+    out2.push({ label: o.storeKind, store: o.store, candidates: (text2, limit) => candidateRecordsFor(o, text2, limit), ...sem.neighbours ? { neighbours: sem.neighbours } : {}, ...sem.removedNeighbours ? { removedNeighbours: sem.removedNeighbours } : {} });
   }
   return out2;
 }
@@ -18985,7 +19057,7 @@ async function write(c, input, also = []) {
   const gate = await runWriteGates(c, w2, {
     force,
     acknowledge_transient: ack,
-    candidates: (text2, limit) => candidatesFor(c, text2, limit),
+    candidates: (text2, limit) => candidateRecordsFor(c, text2, limit),
     ...await semanticGateOptions(c),
     ...others.length > 0 ? { also: others, label: c.storeKind } : {},
     ...c.storeKind === "team" ? { strict: true } : {}
@@ -19437,7 +19509,7 @@ async function merge(c, input) {
   };
   if (aliases.length > 0) w2.aliases = aliases.slice(0, LIMITS.aliases);
   const exclude = new Set(ids2);
-  const gate = await runWriteGates(c, w2, { force: false, acknowledge_transient: ack, candidates: (text2, limit) => candidatesFor(c, text2, limit), exclude, confirmed: true });
+  const gate = await runWriteGates(c, w2, { force: false, acknowledge_transient: ack, candidates: (text2, limit) => candidateRecordsFor(c, text2, limit), exclude, confirmed: true });
   if (gate.outcome) return gate.outcome;
   const rec = { ...await newRecord(c, w2), merged_from: ids2 };
   const removed = c.now().toISOString();
@@ -19815,7 +19887,7 @@ ${w2.aliases.join("\n")}` : w2.content);
     const twinText = o.batch.match(w2.content);
     if (twinText) return { ...base, status: "duplicate", duplicate_of_item: twinText };
   }
-  const gate = await runWriteGates(c, w2, { force: o.force, acknowledge_transient: true, confirmed: true, candidates: (text2, limit) => candidatesFor(c, text2, limit) });
+  const gate = await runWriteGates(c, w2, { force: o.force, acknowledge_transient: true, confirmed: true, candidates: (text2, limit) => candidateRecordsFor(c, text2, limit) });
   const out2 = gate.outcome;
   if (out2?.status === "secret_detected") return { ...base, status: "secret", kinds: [...new Set((out2.findings ?? []).map((f) => f.kind))] };
   if (out2?.status === "duplicate" || out2?.status === "previously_removed") {

@@ -211,6 +211,75 @@ test('a big store\'s server begins its background check when told to (Cairn, onc
   }
 });
 
+test('a memory created right after a start from the cache does not wait for the adopted records to be entered', async () => {
+  const root = tempDir();
+  const store = join(root, 'store');
+  const { Store } = await import('../../src/core/store/store.ts');
+  try {
+    const kept = handWrite(store, 'The staging database listens on port 5433.');
+    handWrite(store, 'Release notes are drafted in the wiki before tagging.');
+    handWrite(store, 'The old VPN endpoint is vpn1.example.org.');
+    let c = await open(store, root);
+    const goneId = (await c.search({ query: 'VPN endpoint', auto_scope: false })).hits[0]!.id;
+    await c.remove({ id: goneId, reason: 'replaced' });
+    await c.close();
+    // A server's view from the cache, its check held back (a store taken as big): the adopted
+    // records are still to enter when the write comes.
+    const s = new Store(store, { warn: () => {} });
+    const index = new LiveIndex(s, { watch: true, warn: () => {}, exactBelow: 0, startFallbackMs: 3_600_000 });
+    await index.open();
+    try {
+      assert.equal(s.holdsAdoptedAsIs, true);
+      // The write gates read the records the index holds: a duplicate of a cached memory is caught
+      // without entering the adopted records (a lookup by id in the store would enter them all).
+      const { runWriteGates } = await import('../../src/core/trust/gates/writeGates.ts');
+      const { defaultConfig } = await import('../../src/core/config.ts');
+      const gate = await runWriteGates(
+        { dir: store, config: defaultConfig(), store: s, session: 'test', now: () => new Date() },
+        { content: 'Release notes are drafted in the wiki before tagging.', scopes: ['tools'], confidence: 'medium', source: 'explicit-statement', category: 'fact', expires: null } as never,
+        { force: false, acknowledge_transient: true, confirmed: true, candidates: (text, limit) => index.index.candidateDocsFor(text, limit) },
+      );
+      assert.equal(gate.outcome?.status, 'duplicate');
+      assert.equal(s.holdsAdoptedAsIs, true, 'the gates entered no adopted record');
+      const made = await s.create(record('The canary deploy goes out at noon on Tuesdays.'));
+      assert.equal(s.holdsAdoptedAsIs, true, 'the adopted records were not entered for the new one');
+      assert.equal(s.get(made.id), made);
+      assert.equal(s.activeCount, 3);
+      assert.ok([...s.active()].includes(made));
+      assert.deepEqual([...s.tombstones()].map((m) => m.id), [goneId]);
+      assert.deepEqual(index.index.search('canary tuesdays', { limit: 5 }).map((h) => h.doc.id), [made.id]);
+      // A record whose id is one the cache holds is no new memory: the records are entered first,
+      // and the store elects between the two files as it always does.
+      const stagingId = [...s.active()].find((m) => m.file === kept)!.id;
+      const copy = await s.create(record('The staging database listens on port 6543.', { id: stagingId, updated: '2099-01-01T00:00:00.000Z' }));
+      assert.equal(s.holdsAdoptedAsIs, false);
+      assert.equal(s.get(stagingId), copy);
+      // The check then finds every file as the views have it: nothing twice, nothing lost.
+      index.startBackground();
+      await index.validated;
+      assert.equal(s.activeCount, 3);
+      assert.equal(s.get(made.id)?.body, 'The canary deploy goes out at noon on Tuesdays.');
+      assert.deepEqual(index.index.search('canary tuesdays', { limit: 5 }).map((h) => h.doc.id), [made.id]);
+      assert.deepEqual([...s.tombstones()].map((m) => m.id), [goneId]);
+    } finally {
+      await index.close(); // a failed assertion must not leave its fallback timer holding the run
+    }
+    // Through the facade: a write right after the start still meets the gates (the duplicate of a
+    // cached memory is caught from the records the index holds), and commits a new one.
+    c = await open(store, root, true);
+    await c.during(async () => {
+      const dup = await c.write({ content: 'Release notes are drafted in the wiki before tagging.', scopes: ['tools'] } as never);
+      assert.equal((dup as { status: string }).status, 'duplicate');
+      const ok = await c.write({ content: 'The nightly backup job writes to the cold bucket.', scopes: ['tools'] } as never);
+      assert.equal((ok as { status: string }).status, 'committed');
+    });
+    assert.equal((await ids(c, 'backup cold bucket')).length, 1);
+    await c.close();
+  } finally {
+    removeDir(root);
+  }
+});
+
 test('one-shot opens (watch: false) build the index on first search only, and still save the cache', async () => {
   const root = tempDir();
   const store = join(root, 'store');

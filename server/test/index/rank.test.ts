@@ -206,6 +206,27 @@ test('isoMs reads format.md times exactly like Date.parse, and falls back for ot
   assert.ok(n > 20_000, `${n} times compared`);
 });
 
+test('a document the caller knows is new goes into a pending map by id without finishing it', () => {
+  const docs = Array.from({ length: 10 }, (_, i) => doc(`Runbook ${i} for the ledger service.`, { id: `U${i}` }));
+  const ix = new SearchIndex<IndexDoc>();
+  ix.load(docs, undefined, { uniqueIds: true });
+  ix.upsert(doc('Runbook 10 for the billing service.', { id: 'U10' }), true);
+  assert.notEqual((ix as unknown as { unmapped: unknown }).unmapped, null, 'the map by id is still to make');
+  assert.deepEqual(ids(ix, 'billing'), ['U10']);
+  // Once made, the map holds the new one and every loaded one, each once.
+  assert.equal(ix.get('U10')?.body, 'Runbook 10 for the billing service.');
+  assert.equal(ix.get('U4')?.body, 'Runbook 4 for the ledger service.');
+  assert.equal(ix.size, 11);
+  ix.upsert(doc('Runbook 10 moved to the payments service.', { id: 'U10' }));
+  assert.equal(ix.size, 11);
+  assert.deepEqual(ids(ix, 'payments'), ['U10']);
+  assert.deepEqual(ids(ix, 'billing'), []);
+  // With the map made, `isNew` changes nothing: a lookup is cheap, and a wrong claim cannot add a second copy.
+  ix.upsert(doc('Runbook 10 is back with billing.', { id: 'U10' }), true);
+  assert.equal(ix.size, 11);
+  assert.deepEqual(ids(ix, 'billing'), ['U10']);
+});
+
 test('a load of unique ids maps them later: in slices between pauses, or at once when first needed', async () => {
   const docs = Array.from({ length: 10 }, (_, i) => doc(`Runbook ${i} for the ledger service.`, { id: `U${i}` }));
   const sliced = new SearchIndex<IndexDoc>();

@@ -357,7 +357,8 @@ export class LiveIndex {
 
   private apply(ch: StoreChange): void {
     if (this.built) {
-      if (ch.kind === 'upsert' && !ch.mem.tombstoned) this.ix.upsert(ch.mem);
+      // no `prev`: the store held no record with this id, so neither does the index
+      if (ch.kind === 'upsert' && !ch.mem.tombstoned) this.ix.upsert(ch.mem, ch.prev === undefined);
       else this.ix.remove(ch.kind === 'upsert' ? ch.mem.id : ch.prev.id);
     }
     this.freshness?.noteDirs();

@@ -112,15 +112,23 @@ export class SearchIndex<D extends IndexDoc> {
     for (const s of this.slotOf.values()) yield this.docs[s]!;
   }
 
-  /** Adds or replaces a document (by id). */
-  upsert(doc: D): void {
-    this.removeSlot(doc.id);
+  /**
+   * Adds or replaces a document (by id). `isNew`: the caller knows the index holds no document
+   * with this id (the store had no record for it). While the map by id is still being made, such
+   * a document goes into it directly, without finishing it first (the rest of the map covers the
+   * slots before this one, none of them with this id): a memory created right after a big store's
+   * start does not wait for the map of every other one.
+   */
+  upsert(doc: D, isNew = false): void {
+    const direct = isNew && this.unmapped !== null;
+    if (!direct) this.removeSlot(doc.id);
     if (this.p.needsCompaction()) this.compact();
     const a = analyzeDoc(doc, this.p);
     const slot = this.p.addSlot(a.bodyLen, a.scopeLen, recencyOf(doc), expiresOf(doc));
     this.p.append(slot, a.fwd);
     this.docs[slot] = doc;
-    this.slotOf.set(doc.id, slot);
+    // after a compaction the map is whole again (remap), and slotMap is it
+    (direct ? this.slotMap : this.slotOf).set(doc.id, slot);
   }
 
   remove(id: string): boolean {
@@ -261,9 +269,14 @@ export class SearchIndex<D extends IndexDoc> {
    * `limit`). For near-duplicate checks: bounded work, never a scan of every memory.
    */
   candidatesFor(text: string, limit: number): string[] {
+    return this.candidateDocsFor(text, limit).map((d) => d.id);
+  }
+
+  /** The documents candidatesFor names (the write gates read them without a lookup by id). */
+  candidateDocsFor(text: string, limit: number): D[] {
     const terms = new Set<string>();
     for (const t of tokenize(text)) if (!t.stop) terms.add(t.term);
-    return candidates(this.p, terms, limit).map((slot) => this.docs[slot]!.id);
+    return candidates(this.p, terms, limit).map((slot) => this.docs[slot]!);
   }
 }
 

@@ -315,10 +315,10 @@ export class SemanticLeg {
   }
 
   /** Semantic neighbours of `text` among active memories: id and cosine, best first. */
-  async neighbours(text: string, limit: number): Promise<Array<{ id: string; cosine: number }>> {
+  async neighbours(text: string, limit: number): Promise<Array<{ id: string; cosine: number; mem: StoredMemory }>> {
     const qv = await this.queryVector(text);
     if (!qv) return [];
-    return qv.index.search(qv.q, limit).map((h) => ({ id: h.doc.id, cosine: h.sim }));
+    return qv.index.search(qv.q, limit).map((h) => ({ id: h.doc.id, cosine: h.sim, mem: h.doc }));
   }
 
   /** Semantic neighbours among tombstones (their vectors embedded on first need, kept per content). */

@@ -11,7 +11,7 @@ import { MAX_SCOPES } from '../scopes.ts';
 import type { Confidence, MemoryRecord, ValidWrite } from '../types.ts';
 import { runWriteGates } from '../trust/gates/writeGates.ts';
 import { checkAliases, checkBool, checkContent, checkScopes, committedShape, newRecord } from './writing.ts';
-import { candidatesFor, checkScopeFilters } from './retrieval.ts';
+import { candidateRecordsFor, candidatesFor, checkScopeFilters } from './retrieval.ts';
 
 export interface ConsolidateInput {
   scopes?: string[];
@@ -130,7 +130,7 @@ export async function merge(c: Context, input: MergeInput) {
   };
   if (aliases.length > 0) w.aliases = aliases.slice(0, LIMITS.aliases);
   const exclude = new Set(ids);
-  const gate = await runWriteGates(c, w, { force: false, acknowledge_transient: ack, candidates: (text, limit) => candidatesFor(c, text, limit), exclude, confirmed: true });
+  const gate = await runWriteGates(c, w, { force: false, acknowledge_transient: ack, candidates: (text, limit) => candidateRecordsFor(c, text, limit), exclude, confirmed: true });
   if (gate.outcome) return gate.outcome;
   const rec: MemoryRecord = { ...(await newRecord(c, w)), merged_from: ids };
   const removed = c.now().toISOString();

@@ -456,6 +456,11 @@ export function candidatesFor(c: Context, text: string, limit: number): string[]
   return live(c).index.candidatesFor(text, limit);
 }
 
+/** The memories candidatesFor names: the write gates take the records the index holds. */
+export function candidateRecordsFor(c: Context, text: string, limit: number): StoredMemory[] {
+  return live(c).index.candidateDocsFor(text, limit);
+}
+
 /**
  * The visibility rules of tools.md that depend on the caller: disabled scopes, scope filters,
  * auto_scope. (Expired memories are left out by the index itself, against `now`.) The key names

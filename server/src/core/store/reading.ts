@@ -107,8 +107,12 @@ export abstract class StoreReader extends StoreViews {
       if (placed === 'foreign') return false;
       if (opts.cleanTemps && !this.readOnly) cleanDeadTemps([this.dir, this.tombDir]);
       if (placed === 'once' || Array.isArray(placed)) {
-        if (Array.isArray(placed)) this.seed = placed;
+        if (Array.isArray(placed)) {
+          this.seed = placed;
+          this.seedTombs = seed.filter((m) => m.tombstoned && !m.merging && !m.file.startsWith(this.notesPrefix));
+        }
         this.unentered = new Backlog(seed.length, (i) => this.enterOne(seed[i]!, later));
+        this.unenteredRecords = seed;
         return true;
       }
     } else {
@@ -345,7 +349,7 @@ export abstract class StoreReader extends StoreViews {
 
   /** `read`: the file's text (or why it could not be read) when it was read ahead. */
   protected refreshOne(p: string, size: number, mtimeMs: number, seeded: StoredMemory | undefined, read?: string | ReadFailure): void {
-    const cur = this.files.get(p);
+    const cur = this.entryAt(p);
     if (cur && cur.size === size && cur.mtimeMs === mtimeMs && !seeded) return;
     let entry: FileEntry;
     if (seeded) {

@@ -45,6 +45,11 @@ export class Backlog {
   finish(): void {
     this.doUpTo(this.n);
   }
+  /** Whether `test` holds for an item still to do (a scan: no item is done). */
+  someLeft(test: (i: number) => boolean): boolean {
+    for (let i = this.next; i < this.n; i++) if (test(i)) return true;
+    return false;
+  }
   /** `slice` items, then `pause`, until none is left (finish() may end it sooner). */
   async drain(pause: () => Promise<void>, slice: number): Promise<void> {
     while (!this.done) {

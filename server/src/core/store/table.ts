@@ -37,6 +37,10 @@ export class StoreViews {
    * background check right after the first answer), not before it. At 200k memories, ~250 ms.
    */
   protected unentered: Backlog | null = null;
+  /** The records `unentered` steps through (adopt()'s argument). */
+  protected unenteredRecords: readonly StoredMemory[] | null = null;
+  /** With `seed`: the removed ones of adopt()'s records, which tombstones() answers from meanwhile. */
+  protected seedTombs: StoredMemory[] | null = null;
   private activeMap = new Map<string, StoredMemory>();
   private tombMap = new Map<string, StoredMemory>();
   /** Records carrying `merging` (a merge in progress or interrupted): in no other view. */
@@ -77,8 +81,9 @@ export class StoreViews {
   }
 
   /**
-   * True while the views hold exactly the records adopt() was last given, notes aside (no id
-   * claimed twice, nothing touched since): where each record is, its flags then say.
+   * True while the views hold exactly the records adopt() was last given, notes and memories
+   * created since (enterCreated) aside (no id claimed twice, nothing else touched since): where
+   * each adopted record is, its flags then say.
    */
   get holdsAdoptedAsIs(): boolean {
     return this.unentered !== null;
@@ -116,7 +121,9 @@ export class StoreViews {
     if (this.unentered === null) return;
     this.unentered.finish();
     this.unentered = null;
+    this.unenteredRecords = null;
     this.seed = null;
+    this.seedTombs = null;
     const twice = this.claimedTwice;
     this.claimedTwice = null;
     if (twice) for (const id of twice) this.elect(id);
@@ -147,7 +154,9 @@ export class StoreViews {
     return this.seed !== null ? this.seed.values() : this.activeMap.values();
   }
   tombstones(): IterableIterator<StoredMemory> {
-    return this.tombById.values();
+    // Before the views are entered no change has touched a tombstone (every change but a
+    // created memory, enterCreated, enters them first): the adopted ones are all of them.
+    return this.seed !== null && this.seedTombs !== null ? this.seedTombs.values() : this.tombById.values();
   }
   get activeCount(): number {
     return this.seed !== null ? this.seed.length : this.activeMap.size;
@@ -194,6 +203,44 @@ export class StoreViews {
 
   /** Paths of the notes area this view knows (syncNotes never walks every file). */
   protected notePaths = new Set<string>();
+
+  /** The entry known for a path; a path entered already is answered without entering the adopted records. */
+  protected entryAt(p: string): FileEntry | undefined {
+    if (this.unentered !== null) {
+      const e = this.filesMap.get(p);
+      if (e !== undefined) return e;
+    }
+    return this.files.get(p);
+  }
+
+  /** Whether a path is a known file, without entering the adopted records (those still to enter are scanned). */
+  protected isKnownPath(p: string): boolean {
+    return this.filesMap.has(p) || (this.unentered !== null && this.stillToEnter((m) => m.file === p));
+  }
+
+  private stillToEnter(test: (m: StoredMemory) => boolean): boolean {
+    const recs = this.unenteredRecords;
+    return this.unentered !== null && recs !== null && this.unentered.someLeft((i) => test(recs[i]!));
+  }
+
+  /**
+   * Enters a memory just written as a new file while adopted records are still to enter, without
+   * entering them first (at 1M memories that took ~2 s, right after a start): only when neither
+   * its path nor its id is known or among those records (a scan of them, ~20 ms at 1M), so nothing
+   * they hold can conflict with it. False when it cannot: the caller then uses setEntry().
+   */
+  protected enterCreated(p: string, mem: StoredMemory): boolean {
+    if (this.unentered === null || mem.tombstoned || mem.merging || this.noteRel(p) !== null) return false;
+    const id = mem.id;
+    if (this.filesMap.has(p) || this.ownersMap.has(id) || this.activeMap.has(id) || this.tombMap.has(id) || this.mergingMap.has(id)) return false;
+    if (this.stillToEnter((m) => m.id === id || m.file === p)) return false;
+    this.filesMap.set(p, mem);
+    this.ownersMap.set(id, p);
+    this.activeMap.set(id, mem);
+    this.seed?.push(mem);
+    for (const fn of this.listeners) fn({ kind: 'upsert', mem });
+    return true;
+  }
 
   protected setEntry(p: string, entry: FileEntry): void {
     if (this.noteRel(p) !== null) this.notePaths.add(p);

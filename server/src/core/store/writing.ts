@@ -74,18 +74,19 @@ export abstract class StoreWriter extends StoreReader {
     return moved;
   }
 
-  protected async writeRecord(file: string, rec: MemoryRecord, extra: readonly string[]): Promise<StoredMemory> {
+  /** `created`: a new file (create()), which a big store just started enters without its adopted records (enterCreated). */
+  protected async writeRecord(file: string, rec: MemoryRecord, extra: readonly string[], created = false): Promise<StoredMemory> {
     const text = serializeMemory(rec, extra);
     await writeFileAtomic(file, text);
     const st = statSync(file);
     const mem = storedMemory(rec, file, st.size, st.mtimeMs, extra);
-    this.setEntry(file, mem);
+    if (!(created && this.enterCreated(file, mem))) this.setEntry(file, mem);
     return mem;
   }
 
   protected async freeName(dir: string, name: string): Promise<string> {
     let candidate = join(dir, name);
-    for (let n = 2; this.files.has(candidate) || lstatSync(candidate, { throwIfNoEntry: false }); n++) {
+    for (let n = 2; this.isKnownPath(candidate) || lstatSync(candidate, { throwIfNoEntry: false }); n++) {
       candidate = join(dir, name.replace(/\.md$/, `-${n}.md`));
     }
     return candidate;
@@ -98,7 +99,7 @@ export abstract class StoreWriter extends StoreReader {
       await ensureDir(this.dir);
       await ensureDir(dir);
       const file = await this.freeName(dir, fileNameFor(rec, this.nameText));
-      return this.writeRecord(file, rec, extra);
+      return this.writeRecord(file, rec, extra, true);
     });
   }
 

@@ -7,7 +7,7 @@ import type { Config } from '../../config.ts';
 import type { Store } from '../../store/store.ts';
 import { ValidationError } from '../../errors.ts';
 import { isExpired } from '../../memory.ts';
-import type { ValidWrite } from '../../types.ts';
+import type { StoredMemory, ValidWrite } from '../../types.ts';
 import { DUPLICATE_THRESHOLD, RELATED_THRESHOLD, dedupTokenSet, jaccard, roundSimilarity } from './dedup.ts';
 import { detectTransient, type DurabilityMarker } from './durability.ts';
 import { newPendingId, savePending, sweepPending, type PendingReason } from '../../store/pending.ts';
@@ -41,7 +41,7 @@ export interface GateSource {
   /** 'personal' or 'team': named on every match it contributes. */
   label: string;
   store: Store;
-  candidates: (text: string, limit: number) => string[];
+  candidates: (text: string, limit: number) => StoredMemory[];
   neighbours?: (text: string, limit: number) => Promise<Neighbour[]>;
   removedNeighbours?: (text: string, limit: number) => Promise<Neighbour[]>;
 }
@@ -72,8 +72,11 @@ export interface GateOptions {
    * pending step, even for a claim about the user or with require_write_confirmation.
    */
   confirmed?: boolean;
-  /** Ids of active memories sharing the rarest terms of a text, best first (the index's answer). */
-  candidates: (text: string, limit: number) => string[];
+  /**
+   * Active memories sharing the rarest terms of a text, best first: the records the index holds
+   * (the gates look no id up in the store, whose maps a big store enters after its start).
+   */
+  candidates: (text: string, limit: number) => StoredMemory[];
   /** Semantic neighbours (cosine, best first) among active memories and among tombstones; absent: no semantic leg. */
   neighbours?: (text: string, limit: number) => Promise<Neighbour[]>;
   removedNeighbours?: (text: string, limit: number) => Promise<Neighbour[]>;
@@ -95,6 +98,8 @@ export interface GateOptions {
 export interface Neighbour {
   id: string;
   cosine: number;
+  /** the record the vector belongs to, when the vector index holds it (no lookup by id then) */
+  mem?: StoredMemory;
 }
 
 /**
@@ -151,10 +156,21 @@ async function activeMatchesIn(c: GateContext, src: GateSource, labelled: boolea
   const now = c.now();
   const out = new Map<string, Match>();
   const sem = new Map<string, number>();
-  if (src.neighbours && opts.semanticRule) for (const n of await src.neighbours(content, MAX_MATCHES * 2)) if (n.cosine >= opts.semanticRule.related) sem.set(n.id, n.cosine);
-  for (const id of [...src.candidates(content, DEDUP_CANDIDATES + (opts.exclude?.size ?? 0)), ...sem.keys()]) {
+  // The records come with the candidates and neighbours: a lookup by id would make a big store
+  // enter every record it adopted from the cache first (seconds at 1M memories, right after a start).
+  const held = new Map<string, StoredMemory>();
+  if (src.neighbours && opts.semanticRule) {
+    for (const n of await src.neighbours(content, MAX_MATCHES * 2)) {
+      if (n.cosine < opts.semanticRule.related) continue;
+      sem.set(n.id, n.cosine);
+      if (n.mem) held.set(n.id, n.mem);
+    }
+  }
+  const lexical = src.candidates(content, DEDUP_CANDIDATES + (opts.exclude?.size ?? 0));
+  for (const m of lexical) held.set(m.id, m);
+  for (const id of [...lexical.map((m) => m.id), ...sem.keys()]) {
     if (out.has(id) || opts.exclude?.has(id)) continue;
-    const m = src.store.get(id);
+    const m = held.get(id) ?? src.store.get(id);
     if (!m || isExpired(m, now)) continue; // an expired memory no longer stands for the fact
     const sim = jaccard(tokens, dedupTokenSet(m.body));
     const cos = sem.get(id);
