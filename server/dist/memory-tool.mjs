@@ -8131,6 +8131,10 @@ var Backlog = class {
   finish() {
     this.doUpTo(this.n);
   }
+  /** Items still to do. */
+  get left() {
+    return Math.max(0, this.n - this.next);
+  }
   /** Whether `test` holds for an item still to do (a scan: no item is done). */
   someLeft(test) {
     for (let i = this.next; i < this.n; i++) if (test(i)) return true;
@@ -8147,6 +8151,7 @@ var Backlog = class {
 
 // server/src/core/store/table.ts
 import { sep, join as join9 } from "node:path";
+var SCAN_MAX = 25e4;
 var StoreViews = class {
   dir;
   tombDir;
@@ -8323,8 +8328,12 @@ var StoreViews = class {
     }
     return this.files.get(p);
   }
-  /** Whether a path is a known file, without entering the adopted records (those still to enter are scanned). */
+  /**
+   * Whether a path is a known file. While adopted records are still to enter, up to SCAN_MAX of
+   * them are scanned instead of entered; more are entered first (see enterCreated).
+   */
   isKnownPath(p) {
+    if (this.unentered !== null && this.unentered.left > SCAN_MAX) this.enterAdopted();
     return this.filesMap.has(p) || this.unentered !== null && this.stillToEnter((m) => m.file === p);
   }
   stillToEnter(test) {
@@ -8333,12 +8342,14 @@ var StoreViews = class {
   }
   /**
    * Enters a memory just written as a new file while adopted records are still to enter, without
-   * entering them first (at 1M memories that took ~2 s, right after a start): only when neither
-   * its path nor its id is known or among those records (a scan of them, ~20 ms at 1M), so nothing
-   * they hold can conflict with it. False when it cannot: the caller then uses setEntry().
+   * entering them first (at 200k memories ~0.5 s, right after a start): only when neither its path
+   * nor its id is known or among those records (a scan of them), so nothing they hold can conflict
+   * with it. Beyond SCAN_MAX records still to enter, a scan per write costs more than entering
+   * them once (each record is a cache miss: ~0.1 s per scan at 1M), so they are entered. False
+   * when it cannot: the caller then uses setEntry().
    */
   enterCreated(p, mem2) {
-    if (this.unentered === null || mem2.tombstoned || mem2.merging || this.noteRel(p) !== null) return false;
+    if (this.unentered === null || this.unentered.left > SCAN_MAX || mem2.tombstoned || mem2.merging || this.noteRel(p) !== null) return false;
     const id = mem2.id;
     if (this.filesMap.has(p) || this.ownersMap.has(id) || this.activeMap.has(id) || this.tombMap.has(id) || this.mergingMap.has(id)) return false;
     if (this.stillToEnter((m) => m.id === id || m.file === p)) return false;

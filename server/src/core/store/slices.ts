@@ -45,6 +45,10 @@ export class Backlog {
   finish(): void {
     this.doUpTo(this.n);
   }
+  /** Items still to do. */
+  get left(): number {
+    return Math.max(0, this.n - this.next);
+  }
   /** Whether `test` holds for an item still to do (a scan: no item is done). */
   someLeft(test: (i: number) => boolean): boolean {
     for (let i = this.next; i < this.n; i++) if (test(i)) return true;

@@ -9,6 +9,12 @@ import { Skip, errorOf, memOf, type FileEntry } from './entries.ts';
 import { Backlog } from './slices.ts';
 import { NOTES_DIR, isNoteRel } from './notes.ts';
 
+/**
+ * Most adopted records still to enter that a created memory's checks scan (two scans a write,
+ * ~10-20 ms each at this size) instead of entering them all (enterCreated).
+ */
+const SCAN_MAX = 250_000;
+
 export type StoreChange =
   | { kind: 'upsert'; mem: StoredMemory; prev?: StoredMemory }
   | { kind: 'delete'; prev: StoredMemory };
@@ -213,8 +219,12 @@ export class StoreViews {
     return this.files.get(p);
   }
 
-  /** Whether a path is a known file, without entering the adopted records (those still to enter are scanned). */
+  /**
+   * Whether a path is a known file. While adopted records are still to enter, up to SCAN_MAX of
+   * them are scanned instead of entered; more are entered first (see enterCreated).
+   */
   protected isKnownPath(p: string): boolean {
+    if (this.unentered !== null && this.unentered.left > SCAN_MAX) this.enterAdopted();
     return this.filesMap.has(p) || (this.unentered !== null && this.stillToEnter((m) => m.file === p));
   }
 
@@ -225,12 +235,14 @@ export class StoreViews {
 
   /**
    * Enters a memory just written as a new file while adopted records are still to enter, without
-   * entering them first (at 1M memories that took ~2 s, right after a start): only when neither
-   * its path nor its id is known or among those records (a scan of them, ~20 ms at 1M), so nothing
-   * they hold can conflict with it. False when it cannot: the caller then uses setEntry().
+   * entering them first (at 200k memories ~0.5 s, right after a start): only when neither its path
+   * nor its id is known or among those records (a scan of them), so nothing they hold can conflict
+   * with it. Beyond SCAN_MAX records still to enter, a scan per write costs more than entering
+   * them once (each record is a cache miss: ~0.1 s per scan at 1M), so they are entered. False
+   * when it cannot: the caller then uses setEntry().
    */
   protected enterCreated(p: string, mem: StoredMemory): boolean {
-    if (this.unentered === null || mem.tombstoned || mem.merging || this.noteRel(p) !== null) return false;
+    if (this.unentered === null || this.unentered.left > SCAN_MAX || mem.tombstoned || mem.merging || this.noteRel(p) !== null) return false;
     const id = mem.id;
     if (this.filesMap.has(p) || this.ownersMap.has(id) || this.activeMap.has(id) || this.tombMap.has(id) || this.mergingMap.has(id)) return false;
     if (this.stillToEnter((m) => m.id === id || m.file === p)) return false;
