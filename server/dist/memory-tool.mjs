@@ -8170,7 +8170,7 @@ var StoreViews = class {
   unentered = null;
   /** The records `unentered` steps through (adopt()'s argument). */
   unenteredRecords = null;
-  /** With `seed`: the removed ones of adopt()'s records, which tombstones() answers from meanwhile. */
+  /** With `seed`: the removed ones of adopt()'s records, which tombstones() answers from meanwhile (picked out on its first call). */
   seedTombs = null;
   activeMap = /* @__PURE__ */ new Map();
   tombMap = /* @__PURE__ */ new Map();
@@ -8277,7 +8277,9 @@ var StoreViews = class {
     return this.seed !== null ? this.seed.values() : this.activeMap.values();
   }
   tombstones() {
-    return this.seed !== null && this.seedTombs !== null ? this.seedTombs.values() : this.tombById.values();
+    const recs = this.unenteredRecords;
+    if (this.seed === null || recs === null) return this.tombById.values();
+    return (this.seedTombs ??= recs.filter((m) => m.tombstoned && !m.merging && !m.file.startsWith(this.notesPrefix))).values();
   }
   get activeCount() {
     return this.seed !== null ? this.seed.length : this.activeMap.size;
@@ -8526,10 +8528,7 @@ var StoreReader = class extends StoreViews {
       if (placed === "foreign") return false;
       if (opts.cleanTemps && !this.readOnly) cleanDeadTemps([this.dir, this.tombDir]);
       if (placed === "once" || Array.isArray(placed)) {
-        if (Array.isArray(placed)) {
-          this.seed = placed;
-          this.seedTombs = seed.filter((m) => m.tombstoned && !m.merging && !m.file.startsWith(this.notesPrefix));
-        }
+        if (Array.isArray(placed)) this.seed = placed;
         this.unentered = new Backlog(seed.length, (i) => this.enterOne(seed[i], later2));
         this.unenteredRecords = seed;
         return true;

@@ -107,10 +107,7 @@ export abstract class StoreReader extends StoreViews {
       if (placed === 'foreign') return false;
       if (opts.cleanTemps && !this.readOnly) cleanDeadTemps([this.dir, this.tombDir]);
       if (placed === 'once' || Array.isArray(placed)) {
-        if (Array.isArray(placed)) {
-          this.seed = placed;
-          this.seedTombs = seed.filter((m) => m.tombstoned && !m.merging && !m.file.startsWith(this.notesPrefix));
-        }
+        if (Array.isArray(placed)) this.seed = placed;
         this.unentered = new Backlog(seed.length, (i) => this.enterOne(seed[i]!, later));
         this.unenteredRecords = seed;
         return true;

@@ -45,8 +45,8 @@ export class StoreViews {
   protected unentered: Backlog | null = null;
   /** The records `unentered` steps through (adopt()'s argument). */
   protected unenteredRecords: readonly StoredMemory[] | null = null;
-  /** With `seed`: the removed ones of adopt()'s records, which tombstones() answers from meanwhile. */
-  protected seedTombs: StoredMemory[] | null = null;
+  /** With `seed`: the removed ones of adopt()'s records, which tombstones() answers from meanwhile (picked out on its first call). */
+  private seedTombs: StoredMemory[] | null = null;
   private activeMap = new Map<string, StoredMemory>();
   private tombMap = new Map<string, StoredMemory>();
   /** Records carrying `merging` (a merge in progress or interrupted): in no other view. */
@@ -162,7 +162,9 @@ export class StoreViews {
   tombstones(): IterableIterator<StoredMemory> {
     // Before the views are entered no change has touched a tombstone (every change but a
     // created memory, enterCreated, enters them first): the adopted ones are all of them.
-    return this.seed !== null && this.seedTombs !== null ? this.seedTombs.values() : this.tombById.values();
+    const recs = this.unenteredRecords;
+    if (this.seed === null || recs === null) return this.tombById.values();
+    return (this.seedTombs ??= recs.filter((m) => m.tombstoned && !m.merging && !m.file.startsWith(this.notesPrefix))).values();
   }
   get activeCount(): number {
     return this.seed !== null ? this.seed.length : this.activeMap.size;
