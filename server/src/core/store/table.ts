@@ -7,11 +7,13 @@ import { sep, join } from 'node:path';
 import type { SkippedFile, StoredMemory } from '../types.ts';
 import { Skip, errorOf, memOf, type FileEntry } from './entries.ts';
 import { Backlog } from './slices.ts';
+import { TailFilter } from './tailFilter.ts';
 import { NOTES_DIR, isNoteRel } from './notes.ts';
 
 /**
- * Most adopted records still to enter that a created memory's checks scan (two scans a write,
- * ~10-20 ms each at this size) instead of entering them all (enterCreated).
+ * Most adopted records still to enter that a created memory's checks look up in sets of their
+ * paths and ids (made once, ~30 ms at 200k memories) instead of entering them all (enterCreated).
+ * Beyond it the records are entered: the sets would cost memory where the targets are tightest.
  */
 const SCAN_MAX = 250_000;
 
@@ -45,6 +47,11 @@ export class StoreViews {
   protected unentered: Backlog | null = null;
   /** The records `unentered` steps through (adopt()'s argument). */
   protected unenteredRecords: readonly StoredMemory[] | null = null;
+  /**
+   * A filter of the paths and ids of the records that were still to enter when a created memory
+   * first asked (stillToEnter); made once, dropped once all are entered.
+   */
+  private leftFilter: TailFilter | null = null;
   /** With `seed`: the removed ones of adopt()'s records, which tombstones() answers from meanwhile (picked out on its first call). */
   private seedTombs: StoredMemory[] | null = null;
   private activeMap = new Map<string, StoredMemory>();
@@ -128,6 +135,7 @@ export class StoreViews {
     this.unentered.finish();
     this.unentered = null;
     this.unenteredRecords = null;
+    this.leftFilter = null;
     this.seed = null;
     this.seedTombs = null;
     const twice = this.claimedTwice;
@@ -223,31 +231,50 @@ export class StoreViews {
 
   /**
    * Whether a path is a known file. While adopted records are still to enter, up to SCAN_MAX of
-   * them are scanned instead of entered; more are entered first (see enterCreated).
+   * them are looked up instead of entered; more are entered first (see enterCreated).
    */
   protected isKnownPath(p: string): boolean {
     if (this.unentered !== null && this.unentered.left > SCAN_MAX) this.enterAdopted();
-    return this.filesMap.has(p) || (this.unentered !== null && this.stillToEnter((m) => m.file === p));
+    return this.filesMap.has(p) || this.stillToEnter(p, null);
   }
 
-  private stillToEnter(test: (m: StoredMemory) => boolean): boolean {
+  /**
+   * Whether a record still to enter has path `p` or id `id`. The first call makes a filter of
+   * their paths and ids (~30 ms at 200k memories); a name it does not hold is none of theirs, and
+   * one it may hold is looked for (a scan). Before it every write scanned each such record twice
+   * (~10-20 ms a scan at 200k, each record a cache miss), and the writes of a store's first
+   * seconds, made while the background entered them, all paid it. (Sets of the strings cost
+   * ~150 ms to make at 200k: each add hashes a whole path and may grow the set.)
+   */
+  private stillToEnter(p: string, id: string | null): boolean {
     const recs = this.unenteredRecords;
-    return this.unentered !== null && recs !== null && this.unentered.someLeft((i) => test(recs[i]!));
+    const left = this.unentered;
+    if (left === null || recs === null) return false;
+    let f = this.leftFilter;
+    if (f === null) {
+      const made = (f = this.leftFilter = new TailFilter(2 * left.left));
+      left.eachLeft((i) => {
+        const m = recs[i]!;
+        made.add(m.file);
+        made.add(m.id);
+      });
+    }
+    if (!f.mayHold(p) && (id === null || !f.mayHold(id))) return false;
+    return left.someLeft((i) => recs[i]!.file === p || (id !== null && recs[i]!.id === id));
   }
 
   /**
    * Enters a memory just written as a new file while adopted records are still to enter, without
    * entering them first (at 200k memories ~0.5 s, right after a start): only when neither its path
-   * nor its id is known or among those records (a scan of them), so nothing they hold can conflict
-   * with it. Beyond SCAN_MAX records still to enter, a scan per write costs more than entering
-   * them once (each record is a cache miss: ~0.1 s per scan at 1M), so they are entered. False
-   * when it cannot: the caller then uses setEntry().
+   * nor its id is known or among those records (stillToEnter), so nothing they hold can conflict
+   * with it. Beyond SCAN_MAX records still to enter they are entered instead. False when it
+   * cannot: the caller then uses setEntry().
    */
   protected enterCreated(p: string, mem: StoredMemory): boolean {
     if (this.unentered === null || this.unentered.left > SCAN_MAX || mem.tombstoned || mem.merging || this.noteRel(p) !== null) return false;
     const id = mem.id;
     if (this.filesMap.has(p) || this.ownersMap.has(id) || this.activeMap.has(id) || this.tombMap.has(id) || this.mergingMap.has(id)) return false;
-    if (this.stillToEnter((m) => m.id === id || m.file === p)) return false;
+    if (this.stillToEnter(p, id)) return false;
     this.filesMap.set(p, mem);
     this.ownersMap.set(id, p);
     this.activeMap.set(id, mem);
