@@ -8393,11 +8393,11 @@ var StoreViews = class {
   }
   /**
    * Whether a record still to enter has path `p` or id `id`. The first call makes a filter of
-   * their paths and ids (~30 ms at 200k memories); a name it does not hold is none of theirs, and
-   * one it may hold is looked for (a scan). Before it every write scanned each such record twice
-   * (~10-20 ms a scan at 200k, each record a cache miss), and the writes of a store's first
-   * seconds, made while the background entered them, all paid it. (Sets of the strings cost
-   * ~150 ms to make at 200k: each add hashes a whole path and may grow the set.)
+   * their paths and ids (~90 ms at 200k memories, most of it reading each record's strings); a
+   * name it does not hold is none of theirs, and one it may hold is looked for (a scan). Before it
+   * every write scanned each such record twice (~10-20 ms a scan at 200k), and the writes of a
+   * store's first seconds, made while the background entered them, all paid it. (Sets of the
+   * strings took longer to make: each add hashes a whole path and may grow the set.)
    */
   stillToEnter(p, id) {
     const recs = this.unenteredRecords;

@@ -11,9 +11,9 @@ import { TailFilter } from './tailFilter.ts';
 import { NOTES_DIR, isNoteRel } from './notes.ts';
 
 /**
- * Most adopted records still to enter that a created memory's checks look up in sets of their
- * paths and ids (made once, ~30 ms at 200k memories) instead of entering them all (enterCreated).
- * Beyond it the records are entered: the sets would cost memory where the targets are tightest.
+ * Most adopted records still to enter that a created memory's checks look up (a filter of their
+ * paths and ids, made once: ~90 ms at 200k memories) instead of entering them all (enterCreated).
+ * Beyond it they are entered at once, as before the filter (measured so at 1M memories).
  */
 const SCAN_MAX = 250_000;
 
@@ -240,11 +240,11 @@ export class StoreViews {
 
   /**
    * Whether a record still to enter has path `p` or id `id`. The first call makes a filter of
-   * their paths and ids (~30 ms at 200k memories); a name it does not hold is none of theirs, and
-   * one it may hold is looked for (a scan). Before it every write scanned each such record twice
-   * (~10-20 ms a scan at 200k, each record a cache miss), and the writes of a store's first
-   * seconds, made while the background entered them, all paid it. (Sets of the strings cost
-   * ~150 ms to make at 200k: each add hashes a whole path and may grow the set.)
+   * their paths and ids (~90 ms at 200k memories, most of it reading each record's strings); a
+   * name it does not hold is none of theirs, and one it may hold is looked for (a scan). Before it
+   * every write scanned each such record twice (~10-20 ms a scan at 200k), and the writes of a
+   * store's first seconds, made while the background entered them, all paid it. (Sets of the
+   * strings took longer to make: each add hashes a whole path and may grow the set.)
    */
   private stillToEnter(p: string, id: string | null): boolean {
     const recs = this.unenteredRecords;
