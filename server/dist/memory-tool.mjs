@@ -8198,7 +8198,6 @@ function tailHash(s2) {
 }
 
 // server/src/core/store/table.ts
-var SCAN_MAX = 25e4;
 var StoreViews = class {
   dir;
   tombDir;
@@ -8384,11 +8383,10 @@ var StoreViews = class {
     return this.files.get(p);
   }
   /**
-   * Whether a path is a known file. While adopted records are still to enter, up to SCAN_MAX of
-   * them are looked up instead of entered; more are entered first (see enterCreated).
+   * Whether a path is a known file. Adopted records still to enter are looked up, not entered
+   * (see enterCreated).
    */
   isKnownPath(p) {
-    if (this.unentered !== null && this.unentered.left > SCAN_MAX) this.enterAdopted();
     return this.filesMap.has(p) || this.stillToEnter(p, null);
   }
   /**
@@ -8419,11 +8417,10 @@ var StoreViews = class {
    * Enters a memory just written as a new file while adopted records are still to enter, without
    * entering them first (at 200k memories ~0.5 s, right after a start): only when neither its path
    * nor its id is known or among those records (stillToEnter), so nothing they hold can conflict
-   * with it. Beyond SCAN_MAX records still to enter they are entered instead. False when it
-   * cannot: the caller then uses setEntry().
+   * with it. False when it cannot: the caller then uses setEntry().
    */
   enterCreated(p, mem2) {
-    if (this.unentered === null || this.unentered.left > SCAN_MAX || mem2.tombstoned || mem2.merging || this.noteRel(p) !== null) return false;
+    if (this.unentered === null || mem2.tombstoned || mem2.merging || this.noteRel(p) !== null) return false;
     const id = mem2.id;
     if (this.filesMap.has(p) || this.ownersMap.has(id) || this.activeMap.has(id) || this.tombMap.has(id) || this.mergingMap.has(id)) return false;
     if (this.stillToEnter(p, id)) return false;

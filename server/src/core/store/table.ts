@@ -10,13 +10,6 @@ import { Backlog } from './slices.ts';
 import { TailFilter } from './tailFilter.ts';
 import { NOTES_DIR, isNoteRel } from './notes.ts';
 
-/**
- * Most adopted records still to enter that a created memory's checks look up (a filter of their
- * paths and ids, made once: ~90 ms at 200k memories) instead of entering them all (enterCreated).
- * Beyond it they are entered at once, as before the filter (measured so at 1M memories).
- */
-const SCAN_MAX = 250_000;
-
 export type StoreChange =
   | { kind: 'upsert'; mem: StoredMemory; prev?: StoredMemory }
   | { kind: 'delete'; prev: StoredMemory };
@@ -230,11 +223,10 @@ export class StoreViews {
   }
 
   /**
-   * Whether a path is a known file. While adopted records are still to enter, up to SCAN_MAX of
-   * them are looked up instead of entered; more are entered first (see enterCreated).
+   * Whether a path is a known file. Adopted records still to enter are looked up, not entered
+   * (see enterCreated).
    */
   protected isKnownPath(p: string): boolean {
-    if (this.unentered !== null && this.unentered.left > SCAN_MAX) this.enterAdopted();
     return this.filesMap.has(p) || this.stillToEnter(p, null);
   }
 
@@ -267,11 +259,10 @@ export class StoreViews {
    * Enters a memory just written as a new file while adopted records are still to enter, without
    * entering them first (at 200k memories ~0.5 s, right after a start): only when neither its path
    * nor its id is known or among those records (stillToEnter), so nothing they hold can conflict
-   * with it. Beyond SCAN_MAX records still to enter they are entered instead. False when it
-   * cannot: the caller then uses setEntry().
+   * with it. False when it cannot: the caller then uses setEntry().
    */
   protected enterCreated(p: string, mem: StoredMemory): boolean {
-    if (this.unentered === null || this.unentered.left > SCAN_MAX || mem.tombstoned || mem.merging || this.noteRel(p) !== null) return false;
+    if (this.unentered === null || mem.tombstoned || mem.merging || this.noteRel(p) !== null) return false;
     const id = mem.id;
     if (this.filesMap.has(p) || this.ownersMap.has(id) || this.activeMap.has(id) || this.tombMap.has(id) || this.mergingMap.has(id)) return false;
     if (this.stillToEnter(p, id)) return false;
