@@ -82,3 +82,33 @@ test('the filter of records still to enter answers "maybe" for every name it hol
   assert.equal(g.mayHold(`b${tail}`), true);
   assert.equal(g.mayHold(`${tail}b`), false);
 });
+
+test('the names of records still to enter: exact while the filter is made in slices, while records are entered, and after', async () => {
+  const { Backlog } = await import('../../src/core/store/slices.ts');
+  const { NamesToEnter } = await import('../../src/core/store/tailFilter.ts');
+  const recs = Array.from({ length: 3000 }, (_, i) => ({ file: `/s/2026-11-27-note-${i}-${(i * 7919).toString(36)}.md`, id: `01JH${String(i).padStart(22, '0')}` })) as never as import('../../src/core/types.ts').StoredMemory[];
+  // a backlog part way: its first slice (at most 1,000 records) entered, then its pause fails
+  const fresh = new Backlog(recs.length, () => undefined);
+  await fresh.drain(async () => {
+    throw new Error('stop');
+  }, 1000).catch(() => undefined);
+  const k = fresh.at;
+  assert.ok(k > 0 && k <= 1000, `entered ${k}`);
+  const names = new NamesToEnter(recs, fresh);
+  // the filter made one slice, then the background stops (its pause never resolves here)
+  let pauses = 0;
+  void names.make(() => (pauses++ === 0 ? new Promise<void>(() => undefined) : Promise.resolve()), () => true);
+  await new Promise((r) => setImmediate(r));
+  assert.equal(pauses, 1);
+  // a question completes the filter: every record still to enter is found, by path or by id
+  for (const i of [k, 1500, 2999]) {
+    assert.equal(names.holds(recs[i]!.file, null), true, `path ${i}`);
+    assert.equal(names.holds('/s/new.md', recs[i]!.id), true, `id ${i}`);
+  }
+  // entered ones and new names are not (the store's maps know the entered ones)
+  assert.equal(names.holds(recs[0]!.file, recs[0]!.id), false);
+  assert.equal(names.holds('/s/2026-11-27-new-note-abc123.md', '01JHZZZZZZZZZZZZZZZZZZZZZZ'), false);
+  // a name the filter may hold but no record still to enter has (an entered one's): the scan says no
+  await fresh.drain(async () => undefined, 5000);
+  assert.equal(names.holds(recs[2000]!.file, null), false);
+});

@@ -185,7 +185,10 @@ export abstract class StoreReader extends StoreViews {
     // A background check enters adopted records a slice at a time (at 50k memories ~25 ms in
     // one piece, which a write arriving then waited for); anything that needs them first
     // enters the rest at once.
-    if (pause && this.unentered !== null) await this.unentered.drain(pause, YIELD_EVERY * 16);
+    if (pause && this.unentered !== null) {
+      await this.makeFilter(pause);
+      if (this.unentered !== null) await this.unentered.drain(pause, YIELD_EVERY * 16);
+    }
     this.enterAdopted();
     const found = await this.listFiles(!this.readOnly, pause);
     const n = await this.reconcile(found, new Map(), pause, progress);

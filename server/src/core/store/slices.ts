@@ -36,6 +36,10 @@ export class Backlog {
     private readonly n: number,
     private readonly step: (i: number) => void,
   ) {}
+  /** The first item not done yet. */
+  get at(): number {
+    return this.next;
+  }
   get done(): boolean {
     return this.next >= this.n;
   }
@@ -56,10 +60,6 @@ export class Backlog {
   someLeft(test: (i: number) => boolean): boolean {
     for (let i = this.next; i < this.n; i++) if (test(i)) return true;
     return false;
-  }
-  /** Calls `fn` with each item still to do (none is done). */
-  eachLeft(fn: (i: number) => void): void {
-    for (let i = this.next; i < this.n; i++) fn(i);
   }
   /**
    * At most `slice` items and at most SLICE_MS of them, then `pause`, until none is left (finish()
