@@ -182,9 +182,10 @@ export abstract class StoreReader extends StoreViews {
    * many files changed.
    */
   async validate(pause?: () => Promise<void>, progress?: (done: number, total: number) => void): Promise<number> {
-    // A background check enters adopted records a slice at a time (at 50k memories ~25 ms in
-    // one piece, which a write arriving then waited for); anything that needs them first
-    // enters the rest at once.
+    // A background check first makes the filter a created memory asks of the adopted records
+    // still to enter (tailFilter.ts), then enters them, a slice at a time each (at 50k memories
+    // ~25 ms of entering in one piece, which a write arriving then waited for); anything that
+    // needs them entered first enters the rest at once.
     if (pause && this.unentered !== null) {
       await this.makeFilter(pause);
       if (this.unentered !== null) await this.unentered.drain(pause, YIELD_EVERY * 16);
