@@ -8184,20 +8184,25 @@ var NamesToEnter = class {
   }
   /** Makes the filter in slices of SLICE_MS, `pause` between them, while `live()`. */
   async make(pause3, live2) {
-    while (live2() && (this.filter === null || this.to < this.recs.length)) {
+    this.begun();
+    while (live2() && this.to < this.recs.length) {
       const t0 = performance.now();
       do
-        this.upTo(Math.min(this.recs.length, (this.filter === null ? this.left.at : this.to) + STEP));
+        this.upTo(Math.min(this.recs.length, this.to + STEP));
       while (this.to < this.recs.length && performance.now() - t0 < SLICE_MS);
       await pause3();
     }
   }
-  upTo(end) {
-    let f = this.filter;
-    if (f === null) {
-      f = this.filter = new TailFilter(2 * this.left.left);
+  /** The filter, begun at the record the backlog is at (those before are entered). */
+  begun() {
+    if (this.filter === null) {
+      this.filter = new TailFilter(2 * this.left.left);
       this.to = this.left.at;
     }
+    return this.filter;
+  }
+  upTo(end) {
+    const f = this.begun();
     for (let i = this.to; i < end; i++) {
       const m = this.recs[i];
       f.add(m.file);
@@ -8434,10 +8439,14 @@ var StoreViews = class {
    * them, all paid it.
    */
   stillToEnter(p, id) {
+    return this.namesToEnter()?.holds(p, id) ?? false;
+  }
+  /** The names of the records still to enter, null when none is. */
+  namesToEnter() {
     const recs = this.unenteredRecords;
     const left = this.unentered;
-    if (left === null || recs === null) return false;
-    return (this.toEnter ??= new NamesToEnter(recs, left)).holds(p, id);
+    if (left === null || recs === null) return null;
+    return this.toEnter ??= new NamesToEnter(recs, left);
   }
   /**
    * Makes the filter of the records still to enter a slice at a time (a server's background
@@ -8445,10 +8454,8 @@ var StoreViews = class {
    * then finds it made instead of making it (~90 ms at 200k memories, ~0.5 s at 1M).
    */
   async makeFilter(pause3) {
-    const recs = this.unenteredRecords;
     const left = this.unentered;
-    if (left === null || recs === null) return;
-    await (this.toEnter ??= new NamesToEnter(recs, left)).make(pause3, () => this.unentered === left);
+    await this.namesToEnter()?.make(pause3, () => this.unentered === left);
   }
   /**
    * Enters a memory just written as a new file while adopted records are still to enter, without

@@ -31,20 +31,26 @@ export class NamesToEnter {
 
   /** Makes the filter in slices of SLICE_MS, `pause` between them, while `live()`. */
   async make(pause: () => Promise<void>, live: () => boolean): Promise<void> {
-    while (live() && (this.filter === null || this.to < this.recs.length)) {
+    this.begun();
+    while (live() && this.to < this.recs.length) {
       const t0 = performance.now();
-      do this.upTo(Math.min(this.recs.length, (this.filter === null ? this.left.at : this.to) + STEP));
+      do this.upTo(Math.min(this.recs.length, this.to + STEP));
       while (this.to < this.recs.length && performance.now() - t0 < SLICE_MS);
       await pause();
     }
   }
 
-  private upTo(end: number): TailFilter {
-    let f = this.filter;
-    if (f === null) {
-      f = this.filter = new TailFilter(2 * this.left.left);
+  /** The filter, begun at the record the backlog is at (those before are entered). */
+  private begun(): TailFilter {
+    if (this.filter === null) {
+      this.filter = new TailFilter(2 * this.left.left);
       this.to = this.left.at;
     }
+    return this.filter;
+  }
+
+  private upTo(end: number): TailFilter {
+    const f = this.begun();
     for (let i = this.to; i < end; i++) {
       const m = this.recs[i]!;
       f.add(m.file);
