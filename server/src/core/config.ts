@@ -1,8 +1,9 @@
 // config.toml: every key optional, every value checked. A bad value is an error naming the key,
 // never a silent default (format.md).
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { parse as parseToml } from 'smol-toml';
+import { dirname, join } from 'node:path';
+import { TomlError, parse as parseToml } from 'smol-toml';
+import { throwIfFolderAccess } from './access.ts';
 import { ConfigError, errorMessage } from './errors.ts';
 
 /** [embed]: the semantic search leg's embedder (core/embed/config.ts builds it). */
@@ -247,9 +248,20 @@ export function parseConfigText(text: string, file = 'config.toml'): Config {
   try {
     doc = parseToml(text) as Record<string, unknown>;
   } catch (err) {
-    throw new ConfigError(`${file} is not valid TOML: ${errorMessage(err).split('\n')[0]}`);
+    throw new ConfigError(tomlSyntaxMessage(file, err));
   }
   return configFromObject(doc);
+}
+
+/**
+ * `<file>:<line>:<column>: <what smol-toml says>`, like a compiler, then smol-toml's code frame
+ * (the lines around it with a caret under the column) so the mistake is seen where it is.
+ */
+function tomlSyntaxMessage(file: string, err: unknown): string {
+  if (!(err instanceof TomlError)) return `${file} is not valid TOML: ${errorMessage(err).split('\n')[0]}`;
+  const what = err.message.split('\n')[0]!.replace(/^Invalid TOML document: /, '');
+  const frame = err.codeblock.replace(/\n+$/, '');
+  return `${file}:${err.line}:${err.column}: not valid TOML: ${what}${frame ? `\n${frame}` : ''}`;
 }
 
 /** Reads `<dir>/config.toml`; a missing file means all defaults. */
@@ -259,6 +271,8 @@ export function loadConfigFile(file: string): Config {
     text = readFileSync(file, 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return defaultConfig();
+    // The store folder itself refusing entry is the cause to name, not a config.toml that may not exist.
+    throwIfFolderAccess(dirname(file), 'read', err);
     throw new ConfigError(`cannot read ${file}: ${errorMessage(err)}`);
   }
   return parseConfigText(text, file);

@@ -35,6 +35,11 @@ export class ConfigError extends CairnError {
   override name = 'ConfigError' as const;
 }
 
+/** The store folder cannot be read or written (permissions, a read-only mount); names the folder. */
+export class StoreAccessError extends CairnError {
+  override name = 'StoreAccessError' as const;
+}
+
 /** The store's lock could not be taken in time. */
 export class LockTimeoutError extends CairnError {
   override name = 'LockTimeoutError' as const;

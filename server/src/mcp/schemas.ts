@@ -5,10 +5,12 @@ import { LIMITS } from '../core/limits.ts';
 export const id = z.string().describe('Memory id (26-character ULID)');
 export const scopeList = z.array(z.string());
 
+const verificationWarning = z.string().optional().describe('Present when last_verified_at lies in the future (a wrong clock or a hand edit): the verification vouches for nothing; check and verify again');
 export const verification = z.object({
   status: z.enum(['never', 'stale', 'fresh']),
   age_days: z.number().nullable(),
   stale_after_days: z.number(),
+  warning: verificationWarning,
 });
 
 export const pathDrift = z.object({ checked: z.number(), missing: z.array(z.string()) });
@@ -49,7 +51,7 @@ export const leanHitFields = {
   created: z.string().optional(),
   updated: z.string(),
   last_verified_at: z.string().optional(),
-  verification: z.object({ status: z.enum(['stale', 'fresh']), age_days: z.number().nullable() }).optional(),
+  verification: z.object({ status: z.enum(['stale', 'fresh']), age_days: z.number().nullable(), warning: verificationWarning }).optional(),
   path_drift_checked: z.number().optional(),
   path_drift_missing: z.number().optional(),
   commit_drift_count: z.number().optional(),

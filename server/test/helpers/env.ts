@@ -19,12 +19,14 @@ export function removeDir(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
 }
 
+/**
+ * The identity a test's own git commands (standing in for a user's commits and pulls) run with,
+ * so the suite passes on a machine where git has no identity configured.
+ */
+export const GIT_TEST_IDENTITY = { GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com' } as const;
+
 export function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, {
-    cwd,
-    encoding: 'utf8',
-    env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com' },
-  });
+  return execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, ...GIT_TEST_IDENTITY } });
 }
 
 /** A real git repo with one commit and an origin remote URL (never contacted). */

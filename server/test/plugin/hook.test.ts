@@ -61,7 +61,7 @@ test('hook: a populated store prints one line of counts for this repo, no bodies
   assert.equal(r.status, 0, r.stderr);
   assert.equal(
     r.stdout,
-    'cairn memory: 3 memories for this project (projects:acme 2, release 1, tools 1); 1 more in other repos. Search them only when stored context could help.\n',
+    'cairn memory: 2 memories for this project and 1 not tied to any repo (projects:acme 2, release 1, tools 1); 1 more in other repos. Search them only when stored context could help.\n',
   );
   assert.doesNotMatch(r.stdout, /SECRET-BODY/);
   assert.ok(Buffer.byteLength(r.stdout.trimEnd(), 'utf8') <= MAX_LINE_BYTES);
@@ -72,15 +72,15 @@ test('hook: a project with no memories of its own still learns that others exist
   const project = gitRepo('git@github.com:me/unrelated.git');
   const r = runHook({ store, project });
   assert.equal(r.status, 0, r.stderr);
-  // Only the global memory is in view here; the three repo-bound ones are elsewhere.
-  assert.equal(r.stdout, 'cairn memory: 1 memory for this project (tools 1); 3 more in other repos. Search them only when stored context could help.\n');
+  // Only the repo-less memory is in view here, and it is not this project's own; the three repo-bound ones are elsewhere.
+  assert.equal(r.stdout, 'cairn memory: no memories for this project, 1 not tied to any repo (tools 1); 3 more in other repos. Search them only when stored context could help.\n');
 });
 
 test('hook: many long scopes are elided to stay within 300 bytes', () => {
   const project = gitRepo('git@github.com:me/acme.git');
   const store = join(tempDir('store'), 'store');
   for (let i = 0; i < 40; i++) {
-    writeMemory(store, { scopes: [`projects:acme:a-rather-long-component-name-number-${String(i).padStart(2, '0')}`], body: `fact ${i}`, repo: null });
+    writeMemory(store, { scopes: [`projects:acme:a-rather-long-component-name-number-${String(i).padStart(2, '0')}`], body: `fact ${i}`, repo: 'git@github.com:me/acme.git', worktree: project });
   }
   const r = runHook({ store, project });
   assert.equal(r.status, 0, r.stderr);
@@ -139,7 +139,7 @@ test('hook: unknown extra arguments do not fail the session start', () => {
   const { project, store } = populated();
   const r = runHook({ store, project, args: ['--hook', '--from-a-future-hooks-json'] });
   assert.equal(r.status, 0, r.stderr);
-  assert.match(r.stdout, /^cairn memory: 3 memories for this project/);
+  assert.match(r.stdout, /^cairn memory: 2 memories for this project and 1 not tied to any repo/);
 });
 
 test('overview --json prints the scope overview object of the current repo', () => {
@@ -148,6 +148,7 @@ test('overview --json prints the scope overview object of the current repo', () 
   assert.equal(r.status, 0, r.stderr);
   const o = JSON.parse(r.stdout) as { total: number; scopes: Record<string, number>; current_repo: string | null };
   assert.equal(o.total, 3);
+  assert.equal(o.repo_total, 2, 'of the three in view, two were written in this repo');
   assert.deepEqual(o.scopes, { 'projects:acme': 2, release: 1, tools: 1 });
   assert.match(String(o.current_repo), /me\/acme/);
 });
@@ -174,7 +175,7 @@ test('hook: with an index cache it counts from the cache\'s summary, the same li
   const other = gitRepo('git@github.com:me/other.git');
   const lines = () => [project, outside, other].map((p) => runHook({ store, project: p }).stdout);
   const noCache = lines();
-  assert.match(noCache[0]!, /^cairn memory: 4 memories for this project/);
+  assert.match(noCache[0]!, /^cairn memory: 2 memories for this project and 2 not tied to any repo/);
 
   // A one-shot command leaves the cache and its summary.
   const cli = (args: string[]) => spawnSync(process.execPath, [requireBundle(), ...args], { cwd: project, env: { PATH: process.env.PATH ?? '', HOME: tempDir('home'), CAIRN_DIR: store }, encoding: 'utf8' });
@@ -200,7 +201,7 @@ test('hook: with an index cache it counts from the cache\'s summary, the same li
   writeMemory(store, { scopes: ['projects:acme'], body: 'a newer fact', repo: 'https://github.com/me/acme', worktree: project });
   assert.equal(cli(['search', 'fact', '--all-repos']).status, 0);
   const fresh = lines();
-  assert.match(fresh[0]!, /^cairn memory: 5 memories for this project/);
+  assert.match(fresh[0]!, /^cairn memory: 3 memories for this project and 2 not tied to any repo/);
   writeFileSync(summary, withSummary);
   assert.deepEqual(lines(), fresh);
 });

@@ -24,6 +24,22 @@ test('hook line: scopes largest first, ties by name, singular forms', () => {
   );
 });
 
+test('hook line: memories bound to no repo are counted apart from the project\'s own', () => {
+  assert.equal(
+    formatHookLine({ here: 5, project: 3, scopes: { a: 3, b: 2 }, elsewhere: 1 }),
+    'cairn memory: 3 memories for this project and 2 not tied to any repo (a 3, b 2); 1 more in other repos. Search them only when stored context could help.',
+  );
+  assert.equal(
+    formatHookLine({ here: 2, project: 0, scopes: { tools: 2 }, elsewhere: 0 }),
+    'cairn memory: no memories for this project, 2 not tied to any repo (tools 2). Search them only when stored context could help.',
+  );
+  // Outside a repo the view is named as such; nothing is "for this project" there.
+  assert.equal(
+    formatHookLine({ here: 2, project: 0, scopes: { tools: 2 }, elsewhere: 3, outside: true }),
+    'cairn memory: 2 memories in view outside a git repo (repo-less and global scopes) (tools 2); 3 more in other repos (search them with auto_scope=false). Search them only when stored context could help.',
+  );
+});
+
 test('hook line: elides scopes from the end to fit the byte budget', () => {
   const scopes: Record<string, number> = {};
   for (let i = 0; i < 100; i++) scopes[`projects:some-long-project-name:component-${i}`] = 100 - i;

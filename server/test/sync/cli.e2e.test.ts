@@ -143,13 +143,19 @@ test('removed on one machine, edited on the other: stays removed, listed with bo
     const row = h.sync_conflicts.rows[0];
     assert.equal(row.id, x.id);
     assert.equal(row.kind, 'removed-edited');
-    assert.match(row.other.body, /postgres 16/);
+    // the store holds the tombstone with the edited text: that is what "kept" names
+    assert.match(row.kept.body, /postgres 16/);
     assert.ok(row.kept.removed);
+    assert.match(row.other.body, /postgres 15/);
+    assert.equal(row.other.removed, null);
+    const conflictFile = JSON.parse(readFileSync(join(s, row.file), 'utf8'));
+    assert.match(conflictFile.kept.body, /postgres 16/);
+    assert.match(conflictFile.other.body, /postgres 15/);
     const listed = json(run(s, ['list', '--json']));
     const items = listed.items ?? listed;
     assert.deepEqual(items.map((i: { id: string }) => i.id), [y.id]);
     assert.deepEqual(items[0].scopes, ['proj:new']);
-    assert.match(run(s, ['health']).stdout, /Sync conflicts \(1\)[\s\S]*postgres 16/);
+    assert.match(run(s, ['health']).stdout, /Sync conflicts \(1\)[\s\S]*stays removed, the tombstone keeps the edited text[\s\S]*kept in the tombstone \([^)]*removed [^)]*\): The staging database is postgres 16[\s\S]*text when removed, replaced by the edit \([^)]*\): The staging database is postgres 15/);
   }
   // the tombstone carries the newer text, so a restore brings back the edit
   const restored = await sa.call('memory_restore', { id: x.id });

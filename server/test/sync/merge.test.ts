@@ -69,7 +69,10 @@ test('removed on one side, edited on the other: stays removed, carries the edit,
     assert.equal(merged.record.removed, '2026-01-02T00:00:00.000Z');
     assert.equal(merged.record.body, 'Edited meanwhile.');
     assert.equal(conflict?.kind, 'removed-edited');
-    assert.equal(conflict?.other.body, 'Edited meanwhile.');
+    // "kept" is what the store holds: the tombstone, with the edited text; "other" the text the removal was made on
+    assert.deepEqual(conflict?.kept, { updated: '2026-01-03T00:00:00.000Z', body: 'Edited meanwhile.', removed: '2026-01-02T00:00:00.000Z' });
+    assert.deepEqual(conflict?.other, { updated: removed.record.updated, body: removed.record.body, removed: null });
+    assert.notEqual(conflict?.other.body, 'Edited meanwhile.');
   }
   // removed on one side, untouched on the other: just removed (no conflict)
   assert.equal(mergeMemory(f({}), removed, f({ scopes: ['proj:a', 'lang:ts'] })).conflict, null);

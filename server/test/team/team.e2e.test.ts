@@ -5,15 +5,16 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync, copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { git, removeDir, tempDir, tempRepo } from '../helpers/env.ts';
+import { GIT_TEST_IDENTITY, git, removeDir, tempDir, tempRepo } from '../helpers/env.ts';
 import { cli, startServer } from '../helpers/mcp.ts';
 import { startUi } from '../ui/harness.ts';
 
 const dirs: string[] = [];
 after(() => dirs.forEach(removeDir));
 
+// A teammate's own git command line (their pull makes a merge commit, so it needs their identity).
 const cliGit = (cwd: string, args: string[]) => {
-  const r = spawnSync('git', args, { cwd, encoding: 'utf8' });
+  const r = spawnSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, ...GIT_TEST_IDENTITY } });
   return { code: r.status ?? 1, stdout: r.stdout, stderr: r.stderr };
 };
 const mdFiles = (d: string) => (existsSync(d) ? readdirSync(d).filter((f) => f.endsWith('.md')) : []);

@@ -26,8 +26,17 @@ describe('verificationOf', () => {
     assert.equal(verificationOf(daysAgo(8), NOW, 90).status, 'fresh');
   });
 
-  it('a verification time in the future (clock skew) is age 0 and fresh', () => {
-    assert.deepEqual(verificationOf(daysAgo(-2), NOW, 30), { status: 'fresh', age_days: 0, stale_after_days: 30 });
+  it('a verification time minutes in the future (clock skew) is age 0 and fresh', () => {
+    const skewed = new Date(NOW.getTime() + 5 * 60_000).toISOString();
+    assert.deepEqual(verificationOf(skewed, NOW, 30), { status: 'fresh', age_days: 0, stale_after_days: 30 });
+  });
+
+  it('a verification time days in the future vouches for nothing: stale, with a warning', () => {
+    const v = verificationOf(daysAgo(-2), NOW, 30);
+    assert.equal(v.status, 'stale');
+    assert.equal(v.age_days, 0);
+    assert.match(v.warning ?? '', /^last_verified_at \S+ is in the future \(2 days ahead\): a clock set wrong or a hand edit/);
+    assert.equal(stalenessVerdict({ verification: v.status, pathMissing: 0 }), 'spot_check_required');
   });
 
   it('an unparseable time counts as never verified', () => {

@@ -76,11 +76,11 @@ export function healthText(h: HealthReport): string {
   sec('Durability markers (fired / overridden)', h.marker_stats.map((m) =>
     `  ${m.marker.padEnd(22)} ${m.fires} / ${m.overrides}${m.override_rate === null ? '' : `  (${Math.round(m.override_rate * 100)}% overridden)`}`));
   const sc = h.sync_conflicts;
-  sec(sc.count ? `Sync conflicts (${sc.count}): kept the first text, the other is preserved; delete the file once resolved` : '', [
+  sec(sc.count ? `Sync conflicts (${sc.count}): "kept" is what the store holds, the other text is preserved; delete the file once resolved` : '', [
     ...sc.rows.flatMap((r) => [
-      `  ${r.id}  ${r.kind === 'body' ? 'edited differently on two machines' : 'removed on one machine, edited on another: kept removed'}  (${r.file})`,
-      `    kept (${r.kept.updated}${r.kept.removed ? `, removed ${r.kept.removed}` : ''}): ${r.kept.body.replace(/\s+/g, ' ').slice(0, 200)}`,
-      `    other (${r.other.updated}): ${r.other.body.replace(/\s+/g, ' ').slice(0, 200)}`,
+      `  ${r.id}  ${r.kind === 'body' ? 'edited differently on two machines' : 'removed on one machine, edited on another: stays removed, the tombstone keeps the edited text'}  (${r.file})`,
+      `    kept${r.kept.removed ? ' in the tombstone' : ''} (${r.kept.updated}${r.kept.removed ? `, removed ${r.kept.removed}` : ''}): ${r.kept.body.replace(/\s+/g, ' ').slice(0, 200)}`,
+      `    ${r.kind === 'body' ? 'other' : 'text when removed, replaced by the edit'} (${r.other.updated}): ${r.other.body.replace(/\s+/g, ' ').slice(0, 200)}`,
     ]),
     ...more(sc.count - sc.files.length, sc.rows.length),
     ...sc.files.map((f) => `  ${f}: a file changed on two machines; the other machine's copy`),

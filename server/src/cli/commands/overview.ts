@@ -21,6 +21,8 @@ export const HOOK_TIME_LIMIT_MS = 5000;
 interface Counts {
   /** Memories in view from this project: its repo's plus those bound to no repo. */
   here: number;
+  /** Of `here`, those written in this project's repo (the rest are repo-less or global); absent: all of them. */
+  project?: number;
   scopes: Record<string, number>;
   /** Visible memories bound to other repos. */
   elsewhere: number;
@@ -40,7 +42,12 @@ export function formatHookLine(c: Counts): string {
   // Outside a repo (tools.md auto_scope): the same view memory_scope_overview and memory_search
   // use, named as such, and the way to reach the rest.
   const place = c.outside ? 'in view outside a git repo (repo-less and global scopes)' : 'for this project';
-  const head = c.here === 0 ? (c.outside ? 'cairn memory: none in view outside a git repo' : 'cairn memory: no memories for this project') : `cairn memory: ${plural(c.here, 'memory', 'memories')} ${place}`;
+  // In a repo, memories bound to no repo are in view too, but they are not "for this project":
+  // they are counted on their own.
+  const project = c.outside ? c.here : (c.project ?? c.here);
+  const shared = c.here - project;
+  const sharedText = shared > 0 ? `${project === 0 ? ',' : ' and'} ${shared} not tied to any repo` : '';
+  const head = c.here === 0 ? (c.outside ? 'cairn memory: none in view outside a git repo' : 'cairn memory: no memories for this project') : project === 0 && !c.outside ? `cairn memory: no memories for this project${sharedText}` : `cairn memory: ${plural(project, 'memory', 'memories')} ${place}${sharedText}`;
   const reach = c.outside ? ' (search them with auto_scope=false)' : '';
   const other = c.elsewhere === 0 ? '' : c.here === 0 ? `; ${c.elsewhere} in other repos${reach}` : `; ${c.elsewhere} more in other repos${reach}`;
   const tail = `${other}. Search them only when stored context could help.`;
@@ -70,7 +77,7 @@ async function hookCounts(io: CliIO): Promise<Counts | null> {
   // The index cache's summary, when current: a 4 KB header and a small file instead of the
   // whole cache (the same counts; index/overviewCache.ts).
   const peek = await Cairn.peekOverview({ env: io.env, cwd: io.cwd });
-  if (peek !== null) return { here: peek.total, scopes: peek.scopes, elsewhere: peek.elsewhere, outside: peek.outside };
+  if (peek !== null) return { here: peek.total, project: peek.repoTotal, scopes: peek.scopes, elsewhere: peek.elsewhere, outside: peek.outside };
   // A peek at session start is not a use of memory: keep it out of the event log (log: false),
   // which health reads for retrieval and usage patterns.
   // oneShot 'cache': with an index cache, its records are the counts (the files are not checked:
@@ -80,7 +87,7 @@ async function hookCounts(io: CliIO): Promise<Counts | null> {
   try {
     // The tool's own overview decides what is "here", so the hook and memory_scope_overview agree.
     const here = await c.sessionOverview();
-    return { here: here.total, scopes: here.scopes, elsewhere: here.elsewhere.total, outside: here.view === 'outside_repo' };
+    return { here: here.total, project: here.repo_total, scopes: here.scopes, elsewhere: here.elsewhere.total, outside: here.view === 'outside_repo' };
   } finally {
     await c.close();
   }

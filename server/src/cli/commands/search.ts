@@ -1,5 +1,6 @@
 // `cairn search`: memory_search for people at a terminal (same core call, same hits).
 import { ALL_HELP, type Command, JSON_OPTION, UsageError, intOption, openCairn, parse, printJson } from '../io.ts';
+import { verdictWords } from '../format.ts';
 
 const options = {
   scope: { type: 'string', multiple: true, arg: 'S', help: 'only memories with this scope (or a scope under it; globs like projects:* work)' },
@@ -27,7 +28,7 @@ export const search: Command = {
       else if (res.hits.length === 0) io.out('no matching memories\n');
       else {
         io.out(res.hits.map((h) => {
-          const verdict = h.staleness_verdict === 'fresh' ? '' : `  ${h.staleness_verdict.replace(/_/g, ' ')}`;
+          const verdict = h.staleness_verdict === 'fresh' ? '' : `  ${h.verification?.warning ? 'verified in the future: ' : ''}${verdictWords(h.staleness_verdict)}`;
           return `${h.id}  ${h.relevance.padEnd(6)}  [${h.scopes.join(', ')}]${h.store === 'team' ? '  (team)' : ''}${verdict}\n    ${h.snippet.replace(/\s+/g, ' ')}\n`;
         }).join(''));
       }

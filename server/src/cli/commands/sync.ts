@@ -31,7 +31,7 @@ function printReport(io: CliIO, r: Report): void {
   } else lines.push('committed: nothing new');
   if (r.merge === 'fast-forward' || r.merge === 'merge') lines.push(`pulled: ${r.incoming} change(s) (${r.merge})`);
   else if (r.merge === 'up-to-date') lines.push('pulled: nothing new');
-  for (const k of r.conflicts) lines.push(`conflict: ${k.id} (${k.kind === 'body' ? 'two different texts: the newer is kept' : 'removed on one side, edited on the other: kept removed'}); both texts in ${k.file}`);
+  for (const k of r.conflicts) lines.push(`conflict: ${k.id} (${k.kind === 'body' ? 'two different texts: the newer is kept' : 'removed on one side, edited on the other: stays removed, the tombstone keeps the edited text'}); both texts in ${k.file}`);
   for (const a of r.renames_applied ?? []) lines.push(`scope rename from another machine: ${a.old_scope} -> ${a.new_scope} applied to ${a.ids.length} memory(ies) written here`);
   for (const f of r.file_conflicts) lines.push(`conflict: ${f} changed on both sides; yours kept, theirs saved under .conflicts/files/`);
   if (r.pushed) lines.push(`pushed to ${r.remote} (${r.branch})`);

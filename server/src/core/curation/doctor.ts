@@ -3,6 +3,7 @@
 // failure. Nothing here writes: a broken file is reported, never repaired.
 import { constants, promises as fsp } from 'node:fs';
 import { join } from 'node:path';
+import { folderAccessProblem } from '../access.ts';
 import { errorMessage } from '../errors.ts';
 import { hasUrlSecrets } from '../origin.ts';
 import type { StoredMemory } from '../types.ts';
@@ -46,6 +47,10 @@ async function permissions(dir: string, skip: boolean): Promise<Check> {
   if (skip) return check('permissions', 'ok', 'not checked on Windows (no POSIX modes)');
   const loose: string[] = [];
   const st = await fsp.stat(dir);
+  // A folder cairn cannot write (its owner lacks a bit, or a read-only mount) is a failure, whoever runs doctor.
+  const denied = await fsp.access(dir, constants.R_OK | constants.W_OK | constants.X_OK).then(() => null, (err: unknown) => folderAccessProblem(dir, 'write', err) ?? errorMessage(err));
+  if (denied !== null) return check('permissions', 'fail', denied);
+  if ((st.mode & 0o700) !== 0o700) return check('permissions', 'fail', `${dir} is ${mode(st.mode)}: its owner lacks ${['read', 'write', 'search (x)'].filter((_, i) => !(st.mode & (0o400 >> i))).join(' and ')} permission, so cairn cannot write there as that user: chmod 700 ${dir}`);
   if (st.mode & 0o077) loose.push(`${dir} is ${mode(st.mode)}, expected 0700`);
   for (const sub of [dir, join(dir, '.tombstones')]) {
     const names = await fsp.readdir(sub).catch(() => [] as string[]);
@@ -58,7 +63,7 @@ async function permissions(dir: string, skip: boolean): Promise<Check> {
   }
   return loose.length
     ? check('permissions', 'warn', `${n(loose.length, 'path')} readable by other users (the store is private notes): chmod 700 the directory, 600 the files`, loose)
-    : check('permissions', 'ok', 'store directory 0700, files 0600');
+    : check('permissions', 'ok', `store directory ${mode(st.mode)}, files 0600`);
 }
 
 /**

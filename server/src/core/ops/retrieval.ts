@@ -221,6 +221,9 @@ export async function scopeOverview(c: Context, input: OverviewInput, opts: { cu
   // must learn that memory is not empty, only elsewhere).
   const elsewhere = new Map<string, { repo: string; count: number }>();
   let elsewhereTotal = 0;
+  // Of the memories in view, those written in the current repo (the rest carry no repo, or are
+  // in view through a global scope): "for this project" counts only these.
+  let repoTotal = 0;
   for (const m of c.store.active()) {
     if (auto && !inCallerView(c, m)) {
       if (!isVisible(c.disabledScopes, m, now)) continue;
@@ -237,6 +240,7 @@ export async function scopeOverview(c: Context, input: OverviewInput, opts: { cu
     }
     if (!isVisible(c.disabledScopes, m, now)) continue;
     inView.push(m);
+    if (c.caller.repoKey !== null && repoKeyOf(m) === c.caller.repoKey) repoTotal++;
     for (const s of m.scopes) scopes[s] = (scopes[s] ?? 0) + 1;
   }
   const sorted: Record<string, number> = {};
@@ -247,6 +251,7 @@ export async function scopeOverview(c: Context, input: OverviewInput, opts: { cu
     view: !auto ? ('all' as const) : c.caller.repoKey !== null ? ('repo' as const) : ('outside_repo' as const),
     global_scopes: [...c.config.scopes.global],
     total: inView.length,
+    repo_total: repoTotal,
     scopes: sorted,
     disabled_scopes: [...c.disabledScopes].sort(),
     elsewhere: { total: elsewhereTotal, repos: repos.slice(0, ELSEWHERE_REPOS_MAX) },
@@ -276,10 +281,11 @@ function teamOverview(t: Context, now: Date) {
  * opening the store: the numbers scopeOverview gives (auto_scope, curation off) over a peek at that
  * cache in a new process (no disabled scopes). Null when the store has no current summary.
  */
-export function peekOverview(dir: string, global: readonly string[], callerRepoKey: string | null, now: Date): { total: number; scopes: Record<string, number>; elsewhere: number; outside: boolean } | null {
+export function peekOverview(dir: string, global: readonly string[], callerRepoKey: string | null, now: Date): { total: number; repoTotal: number; scopes: Record<string, number>; elsewhere: number; outside: boolean } | null {
   const groups = readOverview(dir);
   if (groups === null) return null;
   let total = 0;
+  let repoTotal = 0;
   let elsewhere = 0;
   const scopes: Record<string, number> = {};
   for (const g of groups) {
@@ -290,9 +296,10 @@ export function peekOverview(dir: string, global: readonly string[], callerRepoK
     }
     if (expired) continue;
     total += g.n;
+    if (g.repo !== null && g.repo === callerRepoKey) repoTotal += g.n;
     for (const s of g.scopes) scopes[s] = (scopes[s] ?? 0) + g.n;
   }
-  return { total, scopes, elsewhere, outside: callerRepoKey === null };
+  return { total, repoTotal, scopes, elsewhere, outside: callerRepoKey === null };
 }
 
 /** How many other repos memory_scope_overview names in `elsewhere.repos` (largest first). */
@@ -350,7 +357,7 @@ export type LeanSearchHit = Omit<SearchHit, LeftOutWhenDefault> & {
   category?: string;
   created?: string;
   last_verified_at?: string;
-  verification?: { status: 'stale' | 'fresh'; age_days: number | null };
+  verification?: { status: 'stale' | 'fresh'; age_days: number | null; warning?: string };
   path_drift_checked?: number;
   path_drift_missing?: number;
 };

@@ -29,9 +29,9 @@ export function leanHit(hit: Obj): Obj {
     if (k === 'created' && v === hit.updated) continue;
     if ((k === 'path_drift_checked' || k === 'path_drift_missing') && v === 0) continue;
     if (k === 'verification') {
-      const ver = v as { status: string; age_days: number | null };
+      const ver = v as { status: string; age_days: number | null; warning?: string };
       if (ver.status === 'never') continue;
-      out.verification = { status: ver.status, age_days: ver.age_days };
+      out.verification = { status: ver.status, age_days: ver.age_days, ...(ver.warning ? { warning: ver.warning } : {}) };
       continue;
     }
     if (Array.isArray(v) && v.length === 0 && k !== 'scopes') continue;

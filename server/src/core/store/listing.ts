@@ -1,5 +1,6 @@
 // Listing the store's directories: names and size/mtime of every *.md file, without following
 // links or reading anything; leftover temp files of dead writers are cleaned on the way.
+import { throwIfFolderAccess } from '../access.ts';
 import { promises as fsp, lstatSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { isTempName } from './fsatomic.ts';
@@ -156,6 +157,7 @@ async function listHere(d: string, prefix: string, pause?: () => Promise<void>):
     names = await fsp.readdir(d);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throwIfFolderAccess(d, 'read', err);
     throw err;
   }
   // Only *.md names are stat'ed.

@@ -12,7 +12,8 @@
 import { promises as fsp, linkSync, lstatSync, openSync, closeSync, readFileSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { isAccessError, throwIfFolderAccess } from '../access.ts';
 import { LockTimeoutError } from '../errors.ts';
 import { FILE_MODE, ensureDir } from './fsatomic.ts';
 import { pidAlive, pidStartMs } from './pid.ts';
@@ -80,14 +81,30 @@ export class StoreLock {
     unlinkQuiet(this.file);
   }
 
-  /** Takes the lock; returns the token written into it. */
+  /**
+   * Takes the lock; returns the token written into it. A folder that refuses the lock file
+   * (permissions, a read-only mount) is the first thing every write meets: it is reported as that
+   * folder and the permission it lacks, before anything in the store was changed.
+   */
   private async acquire(): Promise<string> {
-    await ensureDir(this.dir);
+    try {
+      await ensureDir(this.dir);
+    } catch (err) {
+      if (isAccessError(err)) throwIfFolderAccess(dirname(this.dir), 'write', err, 'folder holding the store');
+      throw err;
+    }
     const deadline = Date.now() + this.timeoutMs;
     let wait = 1;
     for (;;) {
       const token = randomBytes(8).toString('hex');
-      if (this.tryCreate(token)) return token;
+      let taken: boolean;
+      try {
+        taken = this.tryCreate(token);
+      } catch (err) {
+        if (isAccessError(err)) throwIfFolderAccess(this.dir, 'write', err);
+        throw err;
+      }
+      if (taken) return token;
       await this.breakIfStale();
       if (Date.now() > deadline) {
         throw new LockTimeoutError(`the store lock ${this.file} is held by another process; try again, or delete the file if no cairn process is running`);

@@ -31,7 +31,12 @@ export interface ConflictSide {
   removed: string | null;
 }
 
-/** One preserved disagreement (a file in .conflicts/): what was kept and what was not. */
+/**
+ * One preserved disagreement (a file in .conflicts/). `kept` is what the store holds after the
+ * merge; `other` is the text the merge did not keep. For `removed-edited` the memory stays removed
+ * and its tombstone holds the edited text, so `kept` is that tombstone (edited body, removal time)
+ * and `other` the text the removal was made on, which the edit replaced.
+ */
 export interface SyncConflict {
   id: string;
   kind: 'body' | 'removed-edited';
@@ -175,7 +180,9 @@ export function mergeMemory(base: MemFile | null, ours: MemFile, theirs: MemFile
     // Removed on one side; listed when the other side really edited it.
     const live = isTomb(o) ? t : o;
     const dead = isTomb(o) ? o : t;
-    if (editedSince(b!, live)) conflict = { id: rec.id, kind: 'removed-edited', kept: side(dead), other: side(live) };
+    if (editedSince(b!, live)) {
+      conflict = { id: rec.id, kind: 'removed-edited', kept: { updated: rec.updated, body: rec.body, removed: rec.removed ?? null }, other: { updated: dead.updated, body: dead.body, removed: null } };
+    }
   } else if (bodyClash) {
     const [kept, other] = rec.body === o.body ? [o, t] : [t, o];
     conflict = { id: rec.id, kind: 'body', kept: side(kept), other: side(other) };

@@ -78,12 +78,22 @@ export async function revParse(dir: string, ref: string): Promise<string | null>
   return r.code === 0 ? r.stdout.toString().trim() : null;
 }
 
-/** Author and committer for cairn's commits: the user's git identity, else "cairn on <host>". */
+/**
+ * Author and committer for cairn's commits: the user's git identity, else "cairn on <host>"
+ * <cairn@host>. Each role is checked on its own: git may know a committer (GIT_COMMITTER_* set)
+ * and no author, or the reverse, and `commit-tree` needs both. cairn never asks the user to
+ * configure git (README "Sync", docs/troubleshooting.md).
+ */
 export async function identityEnv(dir: string, base: NodeJS.ProcessEnv): Promise<NodeJS.ProcessEnv> {
-  const r = await runGit(dir, ['var', 'GIT_COMMITTER_IDENT']);
-  if (r.code === 0) return base;
+  const [author, committer] = await Promise.all([runGit(dir, ['var', 'GIT_AUTHOR_IDENT'], { env: base }), runGit(dir, ['var', 'GIT_COMMITTER_IDENT'], { env: base })]);
+  if (author.code === 0 && committer.code === 0) return base;
   const host = hostname().replace(/[<>\n]/g, '') || 'localhost';
-  return { ...base, GIT_AUTHOR_NAME: `cairn on ${host}`, GIT_AUTHOR_EMAIL: `cairn@${host}`, GIT_COMMITTER_NAME: `cairn on ${host}`, GIT_COMMITTER_EMAIL: `cairn@${host}` };
+  const own = { name: `cairn on ${host}`, email: `cairn@${host}` };
+  return {
+    ...base,
+    ...(author.code === 0 ? {} : { GIT_AUTHOR_NAME: own.name, GIT_AUTHOR_EMAIL: own.email }),
+    ...(committer.code === 0 ? {} : { GIT_COMMITTER_NAME: own.name, GIT_COMMITTER_EMAIL: own.email }),
+  };
 }
 
 const shq = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;

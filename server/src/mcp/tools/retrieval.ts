@@ -110,6 +110,7 @@ const overview = defineTool({
     view: z.enum(['repo', 'outside_repo', 'all']),
     global_scopes: z.array(z.string()),
     total: z.number(),
+    repo_total: z.number().describe('Of total, the memories written in the current repo; the rest carry no repo (or, outside a repo, are in view through a global scope)'),
     scopes: z.record(z.string(), z.number()),
     disabled_scopes: z.array(z.string()),
     elsewhere: z.object({ total: z.number(), repos: z.array(z.object({ repo: z.string(), count: z.number() })) }),

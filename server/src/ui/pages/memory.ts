@@ -54,7 +54,7 @@ ${actions}
     ['file', html`<code>${m.file}</code>`],
   ])}${m.extra_frontmatter.length ? html`<h3>Other frontmatter (kept as written)</h3><pre><code>${m.extra_frontmatter.join('\n')}</code></pre>` : ''}</section>
 <section aria-labelledby="h-sig"><h2 id="h-sig">Signals</h2>${dl([
-    ['verification', v.status === 'never' ? 'never verified' : `${v.status}: verified ${v.age_days} days ago (stale after ${v.stale_after_days})`],
+    ['verification', v.status === 'never' ? 'never verified' : v.warning ? `warning: ${v.warning}` : `${v.status}: verified ${v.age_days} days ago (stale after ${v.stale_after_days})`],
     ['cited paths', m.path_drift ? (m.path_drift.checked === 0 ? 'none checked' : `${m.path_drift.checked} checked, ${m.path_drift.missing.length} missing`) : '\u2014'],
     ...(m.path_drift && m.path_drift.missing.length ? [['missing', html`${m.path_drift.missing.map((x) => html`<code>${x}</code> `)}`] as [string, Html]] : []),
     ['commits since verified', m.commit_drift ? (m.commit_drift.status === 'not_applicable' ? 'not applicable' : m.commit_drift.commits_since_verify === null ? 'unknown' : String(m.commit_drift.commits_since_verify)) : '\u2014'],
