@@ -20,9 +20,13 @@ export interface StatedCredential {
 
 // A credential word. `password` may end a longer key (DB_PASSWORD, PGPASSWORD, wifipassword);
 // the shorter words need a non-letter before them (client_secret, api-token, not "secretary").
-const KEY_RE = /(?:password|passwd|passphrase|passcode|(?<![A-Za-z])(?:pwd|pw|pin|secret|token))(?![A-Za-z])/gi;
+// Also the word for password in a few other languages, and the codes that open something.
+const KEY_RE =
+  /(?:password|passwd|passphrase|passcode|passwort|kennwort|wachtwoord|contrase\u00f1a|contrasena|senha|l\u00f6senord|salasana|has\u0142o|\u043f\u0430\u0440\u043e\u043b\u044c|\u30d1\u30b9\u30ef\u30fc\u30c9|\u5bc6\u7801|mot de passe|(?<![A-Za-z])(?:pwd|pw|pin|secret|token|api[ _-]?key|access[ _-]?key|(?:door|alarm|lock|gate|garage|safe|keypad|entry|unlock|recovery|backup)[ -]codes?))(?![A-Za-z])/giu;
 /** The words that may take a value after bare whitespace ("with password hunter2"). */
-const BARE_KEYS = /^(?:password|passwd|passphrase|passcode|pwd)$/i;
+const BARE_KEYS = /^(?:password|passwd|passphrase|passcode|pwd|passwort|kennwort)$/i;
+/** Keys whose value may be digits only (a PIN, a door code), not a TTL or a count. */
+const DIGIT_KEYS = /pass|pwd|pin|code|kennwort|wachtwoord|contrase|senha|losenord|l\u00f6senord|salasana|has\u0142o|\u043f\u0430\u0440\u043e\u043b\u044c|\u30d1\u30b9\u30ef\u30fc\u30c9|\u5bc6\u7801/i;
 
 /** Words of a sentence that follow "password is" / "token:" where no value is stated. */
 const PROSE_WORDS = new Set(
@@ -57,7 +61,7 @@ function isReference(v: string): boolean {
  * sentence, ' ' bare whitespace), a credential? `key` is the keyword as written.
  */
 export function credentialValue(v: string, sep: ':' | 'is' | ' ', key: string): boolean {
-  if (v.length < 4 || v.length > 200) return false;
+  if ([...v].length < 4 || v.length > 200) return false;
   if (isPlaceholder(v) || isReference(v) || VAULT_WORDS.test(v)) return false;
   if (/^(?:\/|~\/|\.\.?\/|[A-Za-z]:\\)/.test(v) || v.includes('://') || v.startsWith('-') || v.startsWith('@')) return false;
   // Words joined by hyphens that are all words of a sentence ("short-lived", "read-only").
@@ -72,7 +76,7 @@ export function credentialValue(v: string, sep: ':' | 'is' | ' ', key: string): 
     if (sep === ' ') return false;
     return w.length >= 6 || sep === ':';
   }
-  if (/^\d+$/.test(v)) return /^(?:password|passwd|passcode|pwd|pin)$/i.test(key) && v.length >= 4; // a PIN, not a TTL
+  if (/^\d+$/.test(v)) return DIGIT_KEYS.test(key) && v.length >= 4; // a PIN, not a TTL
   // A number with a unit or a version (token: 3600s, secret: v2) is a setting, not a credential.
   if (/^\d+(?:\.\d+)*[a-z]{0,3}$/i.test(v) || /^v\d+(?:\.\d+)*$/i.test(v)) return false;
   if (/^[\d.:]+$/.test(v)) return false; // an address or a time
@@ -88,7 +92,7 @@ function separatorAt(text: string, at: number): { sep: ':' | 'is' | ' '; end: nu
     return j;
   };
   let j = ws(i);
-  const assign = /^(?:=>|:=|=|:)/.exec(text.slice(j, j + 2));
+  const assign = /^(?:=>|:=|=|:|\uff1a)/.exec(text.slice(j, j + 2));
   if (assign) {
     let k = j + assign[0].length;
     while (k < text.length && /\s/.test(text[k]!) && k - j < 400) k++;
