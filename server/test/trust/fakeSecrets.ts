@@ -162,5 +162,7 @@ export function morePositiveFixtures(): { name: string; kind: string; text: stri
     { name: 'prose pw:', kind: 'password-prose', text: `vpn: user jdoe pw: ${pwShort}`, secret: pwShort },
     { name: 'prose passphrase', kind: 'password-prose', text: `the GPG passphrase is "${pw}"`, secret: pw },
     { name: 'prose short password', kind: 'password-prose', text: `wifi password is ${pwShort}`, secret: pwShort },
+    { name: 'env passphrase', kind: 'env-credential', text: `DB_PASSWORD=mossy-river-lantern-${pwShort.length}2`, secret: `mossy-river-lantern-${pwShort.length}2` },
+    { name: 'login pair', kind: 'login-pair', text: `Jenkins admin / Summer${pwShort.length}24! is the staging login`, secret: `Summer${pwShort.length}24!` },
   ];
 }

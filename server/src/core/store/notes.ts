@@ -90,6 +90,7 @@ export function listNoteFiles(
   add: (rel: string, size: number, mtimeMs: number) => void,
   onSymlink: (path: string) => void,
   cleanTemps: boolean,
+  onLinked?: (rel: string) => void,
 ): void {
   const walk = (dir: string, prefix: string, depth: number) => {
     let names: string[];
@@ -113,8 +114,11 @@ export function listNoteFiles(
         continue;
       }
       const rel = prefix === '' ? name : `${prefix}/${name}`;
-      if (st.isFile()) add(rel, st.size, st.mtimeMs);
-      else if (st.isDirectory()) {
+      if (st.isFile()) {
+        add(rel, st.size, st.mtimeMs);
+        // A second name for the same file: what an interrupted link-then-unlink rename left.
+        if (st.nlink > 1 && onLinked) onLinked(rel);
+      } else if (st.isDirectory()) {
         if (depth < MAX_NOTE_DEPTH) walk(p, rel, depth + 1);
       } else if (st.isSymbolicLink()) onSymlink(p);
     }

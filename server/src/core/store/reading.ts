@@ -3,7 +3,7 @@
 // adopts the cached records and checks them against the files afterwards (validate); a watcher's
 // report refreshes single paths; hand edits are seen through ensureFresh before every operation.
 import { promises as fsp } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileEntry } from './memfile.ts';
 import type { StoredMemory } from '../types.ts';
 import { MAX_FILE_BYTES, Skip, errorOf, type FileEntry } from './entries.ts';
@@ -246,8 +246,12 @@ export abstract class StoreReader extends StoreViews {
     this.setEntry(p, new Skip(0, 0, 'is a symbolic link; cairn does not follow links'));
   };
 
+  /** Notes whose file has more than one name (hard links), seen by the last listing: repairNoteMoves() looks at them. */
+  protected linkedNotes = new Set<string>();
+
   private addNotes(found: Listing, di: number, cleanTemps: boolean): void {
-    listNoteFiles(this.notesDir, (rel, size, mtimeMs) => found.add(di, rel, size, mtimeMs), this.onSymlink, cleanTemps);
+    this.linkedNotes.clear();
+    listNoteFiles(this.notesDir, (rel, size, mtimeMs) => found.add(di, rel, size, mtimeMs), this.onSymlink, cleanTemps, (rel) => this.linkedNotes.add(join(this.notesDir, rel)));
   }
 
   /** Reconciles the notes area only (a change in it the watcher could not name, e.g. a folder moved). */

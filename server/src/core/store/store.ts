@@ -106,6 +106,7 @@ export class Store extends StoreWriter {
   /** Resolves interrupted merges (see above) under the lock. A read-only store never does. */
   async recoverMerges(): Promise<number> {
     if (this.readOnly) return 0;
+    await this.repairNoteMoves();
     const pending = this.mergingById.size > 0 || (await fsp.readdir(this.mergeDir).catch(() => [] as string[])).length > 0;
     if (!pending) return 0;
     return this.locked(() => this.recoverLocked());

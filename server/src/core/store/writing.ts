@@ -2,8 +2,9 @@
 // its target first (a change by another process is never lost), writes atomically and then updates
 // the views. Memory files here; the memory tool's notes at the end; merges in store.ts.
 import { promises as fsp, lstatSync, statSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
-import { ensureDir, fsyncDir, moveFileDurable, writeFileAtomic } from './fsatomic.ts';
+import { basename, dirname, join, relative } from 'node:path';
+import { ensureDir, ensureOwnDirSync, fsyncDir, isTempName, moveFileDurable, writeFileAtomic } from './fsatomic.ts';
+import { removeIfDeadTemp } from './listing.ts';
 import { StoreLock } from './lock.ts';
 import { fileNameFor, serializeMemory } from './memfile.ts';
 import type { MemoryRecord, StoredMemory } from '../types.ts';
@@ -170,10 +171,45 @@ export abstract class StoreWriter extends StoreReader {
     });
   }
 
+  // ---- moves of notes, and their recovery -------------------------------------------------------
+  //
+  // A note's rename is one rename(2) (checked under the lock first, so it never overwrites): a
+  // kill leaves the old path or the new one, never both. Deleting a note (tombstone written, then
+  // the note unlinked) and restoring one (note written, then the tombstone removed) are two steps
+  // that leave the same state when interrupted, both files, so each first writes an intent record
+  // .moves/<id>.json {op, note, tomb} (atomic, durable) and removes it when done. repairNoteMoves
+  // (at every load and check of a writable store, under the lock) finishes each intent it finds:
+  // a delete whose tombstone exists unlinks the note, a restore whose note exists removes the
+  // tombstone; anything else had not started and is left as it was. It also repairs a note with
+  // two names (an older cairn linked the new name, then unlinked the old one): the new name stays.
+
+  /** Where intent records of note moves live (a dot directory: never listed as memories or notes). */
+  get moveDir(): string {
+    return join(this.dir, '.moves');
+  }
+
+  /** Test hook: CAIRN_TEST_NOTE_MOVE_DELAY_MS waits between the two steps of a note delete or restore (crash tests). */
+  private async moveStepDelay(): Promise<void> {
+    const ms = Number(process.env.CAIRN_TEST_NOTE_MOVE_DELAY_MS ?? 0);
+    if (ms > 0) await new Promise((r) => setTimeout(r, ms));
+  }
+
+  private async writeIntent(op: 'delete' | 'restore', note: string, tomb: string): Promise<string> {
+    ensureOwnDirSync(this.moveDir);
+    const file = join(this.moveDir, `${basename(tomb).replace(/\.md$/, '')}.json`);
+    await writeFileAtomic(file, `${JSON.stringify({ op, note: relative(this.dir, note), tomb: relative(this.dir, tomb) })}\n`);
+    return file;
+  }
+
+  private async dropIntent(file: string): Promise<void> {
+    await fsp.rm(file, { force: true });
+    await fsyncDir(this.moveDir);
+  }
+
   /**
    * Moves the notes at `files` to .tombstones/: for each, a tombstone record (built by `tomb` from
-   * the note as on disk now, carrying its path and exact text) is written first, then the note is
-   * unlinked, so a crash in between leaves both, never neither. Returns the tombstones.
+   * the note as on disk now, carrying its path and exact text) is written, then the note is
+   * unlinked, under an intent record, so an interrupted delete is finished at the next start.
    */
   async removeNotes(files: readonly string[], tomb: (note: StoredMemory) => MemoryRecord): Promise<StoredMemory[]> {
     return this.locked(async () => {
@@ -185,51 +221,139 @@ export abstract class StoreWriter extends StoreReader {
         if (text === null || !note || note.note === undefined) continue;
         await ensureDir(this.tombDir);
         const dest = await this.freeName(this.tombDir, `${basename(file).replace(/[^A-Za-z0-9._-]+/g, '-').replace(/\.md$/, '')}-note.md`);
+        const intent = await this.writeIntent('delete', file, dest);
         out.push(await this.writeRecord(dest, tomb(note), noteTombExtra(note.note, text)));
+        await this.moveStepDelay();
         await fsp.unlink(file);
         await fsyncDir(dirname(file));
         this.dropPath(file);
+        await this.dropIntent(intent);
       }
       return out;
     });
   }
 
   /**
-   * Renames a note file or a folder of notes; never overwrites: a file is linked to its new name
-   * (fails if the name exists) and then unlinked; a folder is renamed after a check under the lock.
+   * Renames a note file or a folder of notes with one rename(2), after a check under the lock
+   * that the new name is free (never overwrites): a kill leaves exactly one of the two paths.
    */
   async renameNote(from: string, to: string): Promise<void> {
     if (this.noteRel(to) === null) throw new ConflictError(`${to} is not in the notes area`);
     await this.locked(async () => {
-      const st = await fsp.lstat(from);
+      await fsp.lstat(from);
       await ensureDir(dirname(to));
-      if (st.isFile()) {
-        await fsp.link(from, to);
-        await fsp.unlink(from);
-      } else {
-        if (await fsp.lstat(to).catch(() => null)) throw Object.assign(new Error(`${to} exists`), { code: 'EEXIST' });
-        await fsp.rename(from, to);
-      }
+      if (await fsp.lstat(to).catch(() => null)) throw Object.assign(new Error(`${to} exists`), { code: 'EEXIST' });
+      await fsp.rename(from, to);
       await fsyncDir(dirname(to));
       if (dirname(from) !== dirname(to)) await fsyncDir(dirname(from));
       await this.syncNotes();
     });
   }
 
-  /** Puts a deleted note back (its tombstone `id`) at `file`, which must be free; drops the tombstone. */
+  /** Puts a deleted note back (its tombstone `id`) at `file`, which must be free; drops the tombstone (under an intent record, as a delete). */
   async restoreNote(id: string, file: string, text: string): Promise<StoredMemory> {
     if (this.noteRel(file) === null) throw new ConflictError(`${file} is not in the notes area`);
     return this.locked(async () => {
       const t = await this.fresh(id);
       if (!t || !t.tombstoned) throw new NotFoundError(`no removed memory with id ${id}`);
       if (await fsp.lstat(file).catch(() => null)) throw new ConflictError(`cannot restore ${id}: its path now holds another file; rename that one first`);
+      const intent = await this.writeIntent('restore', file, t.file);
       await ensureDir(dirname(file));
       await writeFileAtomic(file, text);
       const note = await this.noteWritten(file);
+      await this.moveStepDelay();
       await fsp.rm(t.file, { force: true });
+      await fsyncDir(dirname(t.file));
       this.dropPath(t.file);
+      await this.dropIntent(intent);
       return note;
     });
+  }
+
+  /** Finishes interrupted note moves and repairs notes with two names (see above). Returns how many it repaired. */
+  async repairNoteMoves(): Promise<number> {
+    if (this.readOnly) return 0;
+    const intents = (await fsp.readdir(this.moveDir).catch(() => [] as string[])).length > 0;
+    if (!intents && this.linkedNotes.size === 0) return 0;
+    return this.locked(async () => (await this.replayIntents()) + (await this.repairTwoNames()));
+  }
+
+  private async replayIntents(): Promise<number> {
+    const names = await fsp.readdir(this.moveDir).catch(() => [] as string[]);
+    let n = 0;
+    for (const name of names) {
+      const p = join(this.moveDir, name);
+      if (isTempName(name)) {
+        removeIfDeadTemp(this.moveDir, name);
+        continue;
+      }
+      if (!name.endsWith('.json')) continue;
+      let j: { op?: unknown; note?: unknown; tomb?: unknown } = {};
+      try {
+        j = JSON.parse(await fsp.readFile(p, 'utf8')) as typeof j;
+      } catch {
+        // unreadable: removed below
+      }
+      const note = typeof j.note === 'string' ? join(this.dir, j.note) : null;
+      const tomb = typeof j.tomb === 'string' ? join(this.dir, j.tomb) : null;
+      // Invariant: an intent only ever touches a note in the notes area and a file in .tombstones/.
+      if ((j.op !== 'delete' && j.op !== 'restore') || note === null || tomb === null || this.noteRel(note) === null || dirname(tomb) !== this.tombDir) {
+        this.warn(`removed ${p}: not a note-move record cairn can read`);
+        await this.dropIntent(p);
+        continue;
+      }
+      const noteThere = (await fsp.lstat(note).catch(() => null))?.isFile() === true;
+      const tombThere = (await fsp.lstat(tomb).catch(() => null))?.isFile() === true;
+      if (noteThere && tombThere) {
+        // Both steps' results exist: finish the second step.
+        const gone = j.op === 'delete' ? note : tomb;
+        await fsp.rm(gone, { force: true });
+        await fsyncDir(dirname(gone));
+        this.dropPath(gone);
+        this.warn(`finished the interrupted ${j.op} of the note ${relative(this.notesDir, note)}: removed ${gone}`);
+        n++;
+      }
+      await this.dropIntent(p);
+    }
+    if (n > 0) await this.syncNotes();
+    return n;
+  }
+
+  /**
+   * Notes that are one file under two names. An older cairn renamed a note by linking the new
+   * name and then unlinking the old one, so a kill in between left both. The new name is the one
+   * whose folder changed when the file last did (link sets both times); when that cannot tell
+   * them apart (one folder), the name that sorts first stays. The text is the same either way.
+   */
+  private async repairTwoNames(): Promise<number> {
+    const byInode = new Map<string, { file: string; ctimeNs: bigint; dirNs: bigint }[]>();
+    for (const file of this.linkedNotes) {
+      const st = await fsp.lstat(file, { bigint: true }).catch(() => null);
+      if (!st?.isFile() || st.nlink < 2n) continue;
+      const d = await fsp.stat(dirname(file), { bigint: true }).catch(() => null);
+      const key = `${st.dev}:${st.ino}`;
+      const list = byInode.get(key) ?? [];
+      list.push({ file, ctimeNs: st.ctimeNs, dirNs: d?.mtimeNs ?? 0n });
+      byInode.set(key, list);
+    }
+    this.linkedNotes.clear();
+    let n = 0;
+    for (const names of byInode.values()) {
+      if (names.length < 2) continue;
+      names.sort((a, b) => (a.file < b.file ? -1 : 1));
+      const fresh = names.filter((x) => x.dirNs >= x.ctimeNs);
+      const keep = (fresh.length === 1 ? fresh[0]! : names[0]!).file;
+      for (const x of names) {
+        if (x.file === keep) continue;
+        await fsp.unlink(x.file);
+        await fsyncDir(dirname(x.file));
+        this.dropPath(x.file);
+        this.warn(`repaired an interrupted rename: the note ${relative(this.notesDir, x.file)} was also at ${relative(this.notesDir, keep)}; kept ${relative(this.notesDir, keep)}`);
+        n++;
+      }
+    }
+    if (n > 0) await this.syncNotes();
+    return n;
   }
 
   /** Permanently deletes tombstone files (the only hard delete). */

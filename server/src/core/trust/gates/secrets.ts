@@ -4,6 +4,7 @@
 // prose about tokens) teaches users to work around it — so every rule anchors on a provider's
 // fixed prefix or on an explicit `key = value` assignment, never on "a random-looking string".
 import { charClasses, isPlaceholder, mask, shannonEntropy } from './entropy.ts';
+import { detectLoginPairs, detectStatedCredentials } from './statedCredentials.ts';
 
 export const SECRET_KINDS = [
   'private-key',
@@ -34,6 +35,8 @@ export const SECRET_KINDS = [
   'password-flag',
   'password-prose',
   'secret-assignment',
+  'env-credential',
+  'login-pair',
 ] as const;
 export type SecretKind = (typeof SECRET_KINDS)[number];
 
@@ -387,7 +390,21 @@ function detectAll(text: string): Findings {
   detectAssignments(text, out);
   detectPasswordFlags(text, out);
   detectPasswordProse(text, out);
+  detectStatedShared(text, out);
   return out;
+}
+
+/**
+ * The team gate's stated-credential rules where they fit a personal store too: an environment
+ * assignment (`DB_PASSWORD=mossy-river-lantern-42`: an .env line is a real value, whatever its
+ * shape, when it carries a digit or a symbol) and a `user / password` login pair. A plain word
+ * after `password:` stays allowed here (test fixtures in config notes are common).
+ */
+function detectStatedShared(text: string, out: Findings): void {
+  for (const f of [...detectStatedCredentials(text, { envOnly: true, all: true }), ...detectLoginPairs(text)]) {
+    if (out.overlaps(f.start, f.end)) continue;
+    out.add(f.kind === 'login-pair' ? 'login-pair' : 'env-credential', f.snippet, f.start, f.end);
+  }
 }
 
 /**

@@ -3,11 +3,15 @@
 // So on top of the personal gate (secrets.ts, which anchors on provider prefixes and explicit
 // assignments for precision), a team write is refused on weaker evidence: a private address or an
 // internal host name next to a credential word, an email address with a stated password, and a
-// bare high-entropy token of 16+ characters. A false refusal costs a rewording; a leak into a
-// shared history costs a credential rotation.
+// bare high-entropy token of 16+ characters, any value stated after a credential word (whatever
+// its shape: `password: blue-otter-garden-19`, `DB_PASSWORD=mossy-river-lantern-42`), and a
+// `user / password` login pair. Notes that only say where credentials live ("its credentials are
+// stored in Vault") pass. A false refusal costs a rewording; a leak into a shared history costs a
+// credential rotation.
 import { isPlaceholder, mask, shannonEntropy } from './entropy.ts';
+import { detectLoginPairs, detectStatedCredentials } from './statedCredentials.ts';
 
-export const TEAM_SECRET_KINDS = ['private-host-credential', 'email-password', 'high-entropy-token'] as const;
+export const TEAM_SECRET_KINDS = ['private-host-credential', 'email-password', 'high-entropy-token', 'stated-credential', 'login-pair'] as const;
 export type TeamSecretKind = (typeof TEAM_SECRET_KINDS)[number];
 
 export interface TeamSecretFinding {
@@ -18,6 +22,8 @@ export interface TeamSecretFinding {
 const PRIVATE_IP = /(?<![\d.])(?:10\.\d{1,3}|172\.(?:1[6-9]|2\d|3[01])|192\.168)\.\d{1,3}\.\d{1,3}(?![\d.])/g;
 const INTERNAL_HOST = /\b[a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)*\.(?:internal|local|lan|corp|intranet|home\.arpa)\b/gi;
 const CREDENTIAL_WORD = /\b(?:pass(?:word|wd|phrase)?|pwd|secret|token|credentials?|api[_ -]?key|login)\b/i;
+// An account named next to the host: `login deploy`, `user admin`, `as root`, `deploy@10.0.0.4`.
+const ACCOUNT_NAMED = /\bas\s+(?:root|admin|administrator)\b|\b(?:login|log in|user(?:name)?|account)\s+[`'"]?(?!the\b|a\b|an\b|its\b|their\b|our\b|your\b|that\b|this\b|described\b|explained\b|documented\b)[a-z_][\w.-]*|[\w.-]+@(?:\d|[a-z0-9-]+\.(?:internal|local|lan|corp|intranet))/i;
 const EMAIL = /\b[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b/g;
 const STATED_PASSWORD = /\b(?:pass(?:word|wd|phrase)?|pwd)\b\s*(?:[:=]|is|was)\s*["'`]?([^\s"'`]{4,})/gi;
 const TOKEN = /(?<![A-Za-z0-9_+=-])[A-Za-z0-9_+=-]{16,}(?![A-Za-z0-9_+=-])/g;
@@ -41,8 +47,11 @@ function tokenLike(t: string): boolean {
 
 /** What the team gate refuses beyond the personal gate; empty when nothing fires. */
 export function detectTeamSecrets(text: string): TeamSecretFinding[] {
-  const out: TeamSecretFinding[] = [];
-  if (CREDENTIAL_WORD.test(text)) {
+  const out: TeamSecretFinding[] = [...detectStatedCredentials(text), ...detectLoginPairs(text)].map((f) => ({ kind: f.kind, snippet: f.snippet }));
+  // A host with a credential word is refused when the note also names the account; a note that
+  // only says where credentials live ("the staging database at 10.0.4.20 keeps its credentials in
+  // Vault", "the wiki at wiki.corp explains how to request them") passes.
+  if (CREDENTIAL_WORD.test(text) && ACCOUNT_NAMED.test(text)) {
     const hosts = [...text.matchAll(PRIVATE_IP), ...text.matchAll(INTERNAL_HOST)].map((m) => m[0]);
     if (hosts.length > 0) out.push({ kind: 'private-host-credential', snippet: `${mask(hosts[0]!, 4)} with a credential word` });
   }
