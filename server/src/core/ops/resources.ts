@@ -248,7 +248,7 @@ export type CompletionKind = 'scope' | 'id' | 'note';
 
 interface Candidate {
   value: string;
-  /** Text besides the value that a typed word may match (a memory's first line). */
+  /** Text besides the value that a typed word may match (the start of a memory's text). */
   text?: string;
   uses: number;
   inView: boolean;
@@ -258,7 +258,7 @@ interface Candidate {
 
 /**
  * Values for a completion request: scopes, memory ids or note paths that start with `typed`
- * (case-insensitive), then those containing it (a memory id also by the words of its first line),
+ * (case-insensitive), then those containing it (a memory id also by the words at the start of its text),
  * each group ranked by use, then by whether it is in the caller's view.
  */
 export async function complete(c: Context, kind: CompletionKind, typed: string): Promise<{ values: string[]; total: number }> {
@@ -289,7 +289,7 @@ export async function complete(c: Context, kind: CompletionKind, typed: string):
       if (isNote !== (kind === 'note')) continue;
       cands.push({
         value: isNote ? notePath(m) : m.id,
-        ...(isNote ? {} : { text: firstLine(m.body).toLowerCase() }),
+        ...(isNote ? {} : { text: m.body.slice(0, 500).toLowerCase() }),
         uses: used.get(m.id) ?? 0,
         inView: isNote || groupOf(c, m) !== null,
         weight: isNote ? '' : m.id,
