@@ -179,6 +179,7 @@ export function registerResources(server: Server, ready: () => Promise<Cairn>): 
     const uri = req.params.uri;
     parseUri(uri); // a malformed URI is refused before the store opens
     const c = await ready();
+    startWatching();
     const r = await c.during(() => readResource(c, uri));
     return { contents: [{ uri, mimeType: r.mimeType, text: r.text }] };
   });
