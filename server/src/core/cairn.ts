@@ -23,6 +23,7 @@ import * as notes from './ops/notes.ts';
 import * as insight from './ops/insight.ts';
 import * as syncOps from './ops/sync.ts';
 import * as team from './ops/team.ts';
+import * as resources from './ops/resources.ts';
 import type { ExportDoc } from './io/exportImport.ts';
 import { parseSource, type ImportFormat } from './io/import/index.ts';
 import type { ParseOptions } from './io/import/common.ts';
@@ -274,7 +275,12 @@ export class Cairn implements Context {
   }
   /** A pending write lives in the store it was meant for: the team store's pending ones confirm there. */
   writeConfirm(input: { pending_id: string }) { return this.wrote(writing.writeConfirm(this.pendingHolder(input.pending_id), input)); }
-  writeCancel(input: { pending_id: string }) { return writing.writeCancel(this.pendingHolder(input.pending_id), input); }
+  writeCancel(input: { pending_id: string; reason?: string }) { return writing.writeCancel(this.pendingHolder(input.pending_id), input); }
+  /** A pending write confirmed with the user's edited text (the MCP confirmation form), through the write gates. */
+  writeConfirmEdited(input: { pending_id: string; content: string }) {
+    const h = this.pendingHolder(input.pending_id);
+    return this.wrote(writing.writeConfirmEdited(h, input, this.othersOf(h)));
+  }
   async update(input: writing.UpdateInput) { return this.wrote(writing.update(await this.holder(input.id), input)); }
   async verify(input: writing.VerifyInput) { return this.wrote(writing.verify(await this.holder(input.id), input)); }
   // lifecycle
@@ -324,6 +330,15 @@ export class Cairn implements Context {
   /** memory_health, reused until the store or the event log changes (the UI's health page). */
   healthCached(input: curation.HealthInput) { return insight.cachedHealth(this, input); }
   pendingWrites() { return insight.pendingWrites(this); }
+  // resources and completions: what the MCP server offers besides tools (docs/mcp.md)
+  resourcePage(input: { cursor?: string | undefined }) { return resources.resourcePage(this, input); }
+  /** One memory as markdown with its frontmatter; logged as a show. */
+  readMemoryResource(id: string) { return resources.readMemory(this, id); }
+  readNoteResource(path: string) { return resources.readNote(this, path); }
+  scopeDocument(scope: string) { return resources.scopeDocument(this, scope); }
+  complete(kind: resources.CompletionKind, typed: string) { return resources.complete(this, kind, typed); }
+  /** Every change to a memory or note, from any process, and whether the listed set changed; returns the unsubscribe. */
+  watchResources(fn: (ch: resources.ResourceChange) => void) { return resources.watchResources(this, fn); }
   /** Every change to the store or the pending writes, from any process; returns the unsubscribe. */
   onChange(fn: (n: insight.ChangeNote) => void) { return insight.onChange(this, fn); }
 }
@@ -332,4 +347,5 @@ export type { BrowseInput, BrowseRow, OverviewStats, ChangeNote, MemoryEvent } f
 export type { PendingEntry } from './store/pending.ts';
 export type { HealthReport } from './curation/health.ts';
 export type { SearchHit } from './ops/retrieval.ts';
+export type { ResourceChange, ResourceRow, CompletionKind } from './ops/resources.ts';
 

@@ -53,6 +53,8 @@ export interface Config {
     verification_stale_days: number;
     pending_ttl_minutes: number;
     max_body_chars: number;
+    /** Ask the user about a pending write through the client's form (MCP elicitation) when it offers one. */
+    elicit_pending: boolean;
   };
   /** global: scopes in view outside a git repo whatever repo they were written in (tools.md auto_scope). */
   scopes: { allowed: string[]; global: string[] };
@@ -90,6 +92,7 @@ export function defaultConfig(): Config {
       verification_stale_days: 30,
       pending_ttl_minutes: 60,
       max_body_chars: 20000,
+      elicit_pending: true,
     },
     scopes: { allowed: [], global: [...DEFAULT_GLOBAL_SCOPES] },
     telemetry: { enabled: true, max_bytes: 10_000_000 },
@@ -122,6 +125,7 @@ const SPEC: Record<string, Record<string, KeySpec>> = {
     verification_stale_days: { kind: 'int', min: 1, max: 36500 },
     pending_ttl_minutes: { kind: 'int', min: 1, max: 525600 },
     max_body_chars: { kind: 'int', min: 100, max: 1_000_000 },
+    elicit_pending: { kind: 'bool' },
   },
   scopes: { allowed: { kind: 'string[]' }, global: { kind: 'string[]' } },
   telemetry: { enabled: { kind: 'bool' }, max_bytes: { kind: 'int', min: 10_000, max: 10_000_000_000 } },

@@ -1,10 +1,26 @@
 // MCP prompts: protocol-side wording, like the tool descriptions. memory_guide is what a client
 // shows as "how to keep notes with cairn": the /memories conventions and worked examples.
+// memory_scope and memory_review bring stored memories into the conversation as embedded
+// resources; their arguments complete from the store (completions.ts).
+import type { CompletionKind } from '../core/cairn.ts';
+
+export interface PromptArg {
+  name: string;
+  description: string;
+  required: boolean;
+  /** What the argument names, so completion/complete offers values from the store. */
+  complete?: CompletionKind;
+}
+
 export interface PromptDef {
   name: string;
   title: string;
   description: string;
+  /** The prompt's fixed text; or, for a prompt with arguments, its lead-in before the embedded resource. */
   text: string;
+  arguments?: PromptArg[];
+  /** With arguments: the cairn:// URI whose text is embedded after `text`. */
+  embeds?: (args: Record<string, string>) => string;
 }
 
 const GUIDE = `# Keeping notes in /memories (cairn)
@@ -74,5 +90,21 @@ export const PROMPTS: PromptDef[] = [
     title: 'How to keep notes in /memories',
     description: 'Conventions for the memory tool in cairn: the protocol, folder layout (user/, projects/, sessions/, patterns/), observations, relations and wikilinks, with worked examples',
     text: GUIDE,
+  },
+  {
+    name: 'memory_scope',
+    title: 'Bring one scope\'s memories into the conversation',
+    description: 'The memories of one scope (nested scopes included), as context for what follows',
+    text: 'These are the memories cairn holds in this scope. Use them as context for what follows; say so when one shapes an answer, and spot-check a claim before relying on it (memory_verify when it still holds, memory_update when it changed).',
+    arguments: [{ name: 'scope', description: 'A scope, e.g. projects:widgets (nested scopes are included)', required: true, complete: 'scope' }],
+    embeds: (a) => `cairn://scope/${encodeURIComponent(a.scope ?? '').replace(/%3A/gi, ':')}`,
+  },
+  {
+    name: 'memory_review',
+    title: 'Review one memory',
+    description: 'Check one stored memory against the current state of things and verify, correct or remove it',
+    text: 'Review this stored memory against the current state of the repository and what the user says. If it still holds, call memory_verify (say what you checked); if it changed, memory_update with the corrected text; if it is wrong or obsolete, ask the user, then memory_remove with a reason.',
+    arguments: [{ name: 'id', description: 'The memory id (a 26-character ULID)', required: true, complete: 'id' }],
+    embeds: (a) => `cairn://memory/${encodeURIComponent(a.id ?? '')}`,
   },
 ];

@@ -4,7 +4,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import {
-  CallToolRequestSchema, GetPromptRequestSchema, ListPromptsRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool,
+  CallToolRequestSchema, ErrorCode, GetPromptRequestSchema, ListPromptsRequestSchema, ListToolsRequestSchema, McpError, type CallToolResult, type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Cairn } from '../core/cairn.ts';
 import { errorMessage } from '../core/errors.ts';
@@ -12,6 +12,9 @@ import { INSTRUCTIONS } from './instructions.ts';
 import { allTools } from './registry.ts';
 import { PROMPTS } from './prompts.ts';
 import { describeIssues, jsonSchema, type ToolDef } from './tool.ts';
+import { readResource, registerResources } from './resources.ts';
+import { registerCompletions } from './completions.ts';
+import { askAboutPending } from './elicit.ts';
 
 declare const __CAIRN_VERSION__: string;
 export const VERSION = typeof __CAIRN_VERSION__ === 'string' ? __CAIRN_VERSION__ : '0.0.0-dev';
@@ -45,16 +48,48 @@ export function createServer(cairn: Cairn | Opening, all: ToolDef[] = allTools, 
   const tools = opening.memoryTool ? all : all.filter((t) => t.name !== 'memory');
   const server = new Server(
     { name: 'cairn', title: 'cairn memory', version: VERSION },
-    { capabilities: { tools: { listChanged: false }, prompts: { listChanged: false } }, instructions: INSTRUCTIONS },
+    {
+      capabilities: {
+        tools: { listChanged: false },
+        prompts: { listChanged: false },
+        resources: { subscribe: true, listChanged: true },
+        completions: {},
+      },
+      instructions: INSTRUCTIONS,
+    },
   );
+  /** The open store, begun on demand (as a tool call begins it). */
+  const ready = (): Promise<Cairn> => {
+    opening.start?.();
+    return opening.ready;
+  };
   server.setRequestHandler(ListPromptsRequestSchema, async () => ({
-    prompts: PROMPTS.map((p) => ({ name: p.name, title: p.title, description: p.description })),
+    prompts: PROMPTS.map((p) => ({
+      name: p.name,
+      title: p.title,
+      description: p.description,
+      ...(p.arguments ? { arguments: p.arguments.map((a) => ({ name: a.name, description: a.description, required: a.required })) } : {}),
+    })),
   }));
   server.setRequestHandler(GetPromptRequestSchema, async (req) => {
     const p = PROMPTS.find((x) => x.name === req.params.name);
-    if (!p) throw new Error(`unknown prompt ${JSON.stringify(String(req.params.name).slice(0, 80))}: cairn's prompts are ${PROMPTS.map((x) => x.name).join(', ')}`);
-    return { description: p.description, messages: [{ role: 'user' as const, content: { type: 'text' as const, text: p.text } }] };
+    if (!p) throw new McpError(ErrorCode.InvalidParams, `unknown prompt ${JSON.stringify(String(req.params.name).slice(0, 80))}: cairn's prompts are ${PROMPTS.map((x) => x.name).join(', ')}`);
+    const lead = { role: 'user' as const, content: { type: 'text' as const, text: p.text } };
+    if (!p.embeds) return { description: p.description, messages: [lead] };
+    const args = req.params.arguments ?? {};
+    for (const a of p.arguments ?? []) {
+      if (a.required && (args[a.name] ?? '').trim() === '') throw new McpError(ErrorCode.InvalidParams, `prompt ${p.name} needs the argument ${a.name}: ${a.description}`);
+    }
+    const uri = p.embeds(args);
+    const c = await ready();
+    const r = await c.during(() => readResource(c, uri));
+    return {
+      description: p.description,
+      messages: [lead, { role: 'user' as const, content: { type: 'resource' as const, resource: { uri, mimeType: r.mimeType, text: r.text } } }],
+    };
   });
+  registerResources(server, ready);
+  registerCompletions(server, ready);
   const byName = new Map(tools.map((t) => [t.name, t]));
   // Made at the first tools/list, not before connecting: the JSON Schemas of every tool take
   // ~18 ms to derive, which held up the answer to `initialize` at every start.
@@ -70,7 +105,7 @@ export function createServer(cairn: Cairn | Opening, all: ToolDef[] = allTools, 
     })));
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed() }));
-  server.setRequestHandler(CallToolRequestSchema, async (req): Promise<CallToolResult> => {
+  server.setRequestHandler(CallToolRequestSchema, async (req, extra): Promise<CallToolResult> => {
     const tool = byName.get(req.params.name);
     if (!tool) {
       const name = String(req.params.name).slice(0, 80);
@@ -80,7 +115,12 @@ export function createServer(cairn: Cairn | Opening, all: ToolDef[] = allTools, 
     if (!parsed.success) return errorResult(`${tool.errorPrefix ?? ''}${describeIssues(tool, parsed.error.issues, req.params.arguments)}`);
     try {
       opening.start?.();
-      const running = opening.ready.then((c) => c.during(() => tool.run(c, parsed.data)));
+      // A write that went pending may be put to the user as a form (elicit.ts), after the call
+      // itself: the wait for the user is no call in flight for the index's background work.
+      const running = opening.ready.then(async (c) => {
+        const out = await c.during(() => tool.run(c, parsed.data));
+        return tool.name === 'memory_write' ? askAboutPending(server, c, out, extra) : out;
+      });
       track?.(running);
       const out = (await running) as Record<string, unknown> | string;
       if (typeof out === 'string') return { content: [{ type: 'text', text: out }] };

@@ -65,7 +65,7 @@ test('tools/list: `memory` with Anthropic\'s command and parameter names; the me
     assert.ok(tools.some((t) => t.name === 'memory_related'));
     assert.ok(s.client.getServerCapabilities()?.prompts, 'the server declares prompts');
     const { prompts } = await s.client.listPrompts();
-    assert.deepEqual(prompts.map((p) => p.name), ['memory_guide']);
+    assert.deepEqual(prompts.map((p) => p.name), ['memory_guide', 'memory_scope', 'memory_review']);
     const g = await s.client.getPrompt({ name: 'memory_guide' });
     const text = (g.messages[0]!.content as { text: string }).text;
     for (const want of ['/memories/user/', '/memories/projects/<name>/', 'sessions/', 'patterns/', '- [category]', '- relation_type [[', 'projects:widgets']) assert.ok(text.includes(want), want);

@@ -208,8 +208,17 @@ async function gateSources(also: readonly Context[]): Promise<GateSource[]> {
   return out;
 }
 
+/**
+ * A pending write the user has just confirmed with text of their own (writeConfirmEdited): every
+ * gate but the pending one runs, and the commit is logged as that pending write's confirmation.
+ */
+export interface ConfirmedPending {
+  pending_id: string;
+  reason: string;
+}
+
 /** `also`: the other stores to check (the facade passes the team store for a personal write and back). */
-export async function write(c: Context, input: WriteInput, also: readonly Context[] = []) {
+export async function write(c: Context, input: WriteInput, also: readonly Context[] = [], confirmed?: ConfirmedPending) {
   const w = validateWrite(c, input);
   const force = checkBool(input.force, 'force');
   const ack = checkBool(input.acknowledge_transient, 'acknowledge_transient');
@@ -226,6 +235,7 @@ export async function write(c: Context, input: WriteInput, also: readonly Contex
     ...(await semanticGateOptions(c)),
     ...(others.length > 0 ? { also: others, label: c.storeKind } : {}),
     ...(c.storeKind === 'team' ? { strict: true } : {}),
+    ...(confirmed ? { confirmed: true } : {}),
   });
   const store = c.storeKind === 'team' ? { store: 'team' as const } : {};
   if (gate.outcome) {
@@ -233,7 +243,8 @@ export async function write(c: Context, input: WriteInput, also: readonly Contex
     return { ...gate.outcome, ...(others.length > 0 ? { store: c.storeKind } : {}) };
   }
   const out = await commitWrite(c, w, gate.related);
-  c.log('write', { status: 'committed', id: out.id, scopes: w.scopes, category: w.category, ...gate.logFields, ...store });
+  if (confirmed) c.log('write_confirm', { pending_id: confirmed.pending_id, id: out.id, status: 'committed', pending_reason: confirmed.reason, edited: true, scopes: w.scopes, category: w.category, ...gate.logFields });
+  else c.log('write', { status: 'committed', id: out.id, scopes: w.scopes, category: w.category, ...gate.logFields, ...store });
   return { ...out, store: c.storeKind };
 }
 
@@ -356,11 +367,51 @@ export async function writeConfirm(c: Context, input: { pending_id: string }): P
   }
 }
 
-export async function writeCancel(c: Context, input: { pending_id: string }) {
+/** `reason`: why it was dropped, for the event log (the MCP confirmation form's discard says so). */
+export async function writeCancel(c: Context, input: { pending_id: string; reason?: string }) {
   const id = checkPendingId(input.pending_id);
   const now = c.now();
   const existed = await dropPending(c.dir, id, now);
   await sweepPending(c.dir, now);
-  c.log('write_cancel', { pending_id: id, existed });
+  c.log('write_cancel', { pending_id: id, existed, ...(input.reason ? { reason: input.reason } : {}) });
   return { cancelled: true as const, existed };
+}
+
+/**
+ * Confirms a pending write with the text the user edited it to (the MCP confirmation form): the
+ * edited text goes through every gate of memory_write (secrets, durability, duplicates, removed
+ * memories) except the pending one, since the user has just confirmed it. Committed: the pending
+ * entry is gone. Stopped by a gate: the entry stays pending, and the gate's outcome says why.
+ */
+export async function writeConfirmEdited(c: Context, input: { pending_id: string; content: string }, also: readonly Context[] = []) {
+  const id = checkPendingId(input.pending_id);
+  const claim = await claimPending(c.dir, id, c.now());
+  try {
+    const w = claim.entry.write;
+    const out = await write(
+      c,
+      {
+        content: input.content,
+        scopes: w.scopes,
+        confidence: w.confidence,
+        source: w.source,
+        category: w.category,
+        expires: w.expires,
+        ...(w.aliases && w.aliases.length > 0 ? { aliases: w.aliases } : {}),
+        // Time-bound wording the writer acknowledged for the claim stays acknowledged for its edit.
+        ...(claim.entry.markers?.length ? { acknowledge_transient: true } : {}),
+      },
+      also,
+      { pending_id: id, reason: claim.entry.reason },
+    );
+    if (out.status !== 'committed') {
+      await claim.release();
+      return { ...out, pending_id: id };
+    }
+    await claim.done();
+    return out;
+  } catch (err) {
+    await claim.release().catch(() => {}); // still confirmable as it was
+    throw err;
+  }
 }

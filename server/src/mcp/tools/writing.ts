@@ -6,7 +6,8 @@ import { aliasesArg, committed, id, noteArg, scopesArg } from '../schemas.ts';
 
 const statusShape = z
   .object({
-    status: z.enum(['committed', 'secret_detected', 'transient_warning', 'duplicate', 'previously_removed', 'pending']),
+    // discarded: the user discarded a pending write in the client's confirmation form (mcp/elicit.ts).
+    status: z.enum(['committed', 'secret_detected', 'transient_warning', 'duplicate', 'previously_removed', 'pending', 'discarded']),
   })
   .loose();
 
