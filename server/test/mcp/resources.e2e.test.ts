@@ -76,6 +76,10 @@ test('resources/list: the current repo\'s memories first, then repo-less ones, n
   assert.equal(resources[1]!.name, WIDGETS[1]);
   assert.equal(resources[4]!.name, 'Widgets architecture');
   assert.equal((first.annotations as { priority: number }).priority, 1);
+  // A scope disabled for the session leaves the listing, as it leaves search and list.
+  await s.call('memory_scope_disable', { scope: 'home-network' });
+  assert.ok(!(await s.client.listResources()).resources.some((r) => r.uri === `cairn://memory/${ids.router}`), 'disabled scope left out');
+  await s.call('memory_scope_enable', { scope: 'home-network' });
   const { resourceTemplates } = await s.client.listResourceTemplates();
   assert.deepEqual(resourceTemplates.map((t) => t.uriTemplate), ['cairn://memory/{id}', 'cairn://notes/{+path}', 'cairn://scope/{scope}', 'cairn://overview', 'cairn://health']);
 });
