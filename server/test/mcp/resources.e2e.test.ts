@@ -84,6 +84,15 @@ test('resources/list: the current repo\'s memories first, then repo-less ones, n
   assert.deepEqual(resourceTemplates.map((t) => t.uriTemplate), ['cairn://memory/{id}', 'cairn://notes/{+path}', 'cairn://scope/{scope}', 'cairn://overview', 'cairn://health']);
 });
 
+test('resources/list outside a repo: repo-less memories and global scopes only, as auto_scope shows them', async () => {
+  const w = await session({ store, cwd: widgets });
+  const pref = (await w.call('memory_write', { content: 'The user prefers tabs over spaces for indentation everywhere.', scopes: ['preferences:editor'] })).id;
+  const s = await session({ store, cwd: plain });
+  const uris = (await s.client.listResources()).resources.map((r) => r.uri);
+  assert.deepEqual(uris, [`cairn://memory/${pref}`, `cairn://memory/${ids.router}`, 'cairn://notes/projects/widgets/arch.md', 'cairn://overview', 'cairn://health']);
+  await w.call('memory_remove', { id: pref, reason: 'test fixture' });
+});
+
 test('resources/read: the frontmatter, then exactly memory_show\'s body; a note byte for byte; reads logged as shows', async () => {
   const s = await session({ store, cwd: widgets });
   for (const key of ['w0', 'w1', 'w2', 'router', 'gadgets']) {
