@@ -229,6 +229,8 @@ test('completions: scopes, ids and note paths from the store, ranked by use', as
   assert.deepEqual((await complete({ type: 'ref/resource', uri: 'cairn://memory/{id}' }, 'id', ids.w1!.slice(0, 20).toLowerCase())).values, [ids.w1]);
   assert.deepEqual((await complete({ type: 'ref/prompt', name: 'memory_review' }, 'id', 'makefile')).values, [ids.w2], 'a word of the first lines finds the id');
   assert.deepEqual((await complete({ type: 'ref/resource', uri: 'cairn://notes/{+path}' }, 'path', 'proj')).values, ['projects/widgets/arch.md']);
+  assert.deepEqual((await complete({ type: 'ref/resource', uri: 'cairn://notes/{+path}' }, '+path', 'arch')).values, ['projects/widgets/arch.md']);
+  assert.deepEqual((await complete({ type: 'ref/resource', uri: 'cairn://notes/{path}' }, 'path', 'projects/w')).values, ['projects/widgets/arch.md']);
   assert.deepEqual((await complete({ type: 'ref/prompt', name: 'memory_guide' }, 'topic', 'x')).values, []);
   await assert.rejects(complete({ type: 'ref/prompt', name: 'nope' }, 'x', ''), /unknown prompt "nope"/);
 });
