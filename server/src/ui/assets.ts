@@ -72,6 +72,7 @@ svg a:hover .bar,svg a:focus .bar{opacity:.8}svg a:focus{outline:none}svg a:focu
 mark{background:var(--mark);color:var(--mark-fg);border-radius:2px;padding:0 1px}
 .search{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}.search label{width:100%}.search input{flex:1;min-width:12rem;font-size:1.05rem}
 .md{overflow-wrap:anywhere}.md pre{background:var(--card);border:1px solid var(--line);padding:.6rem;border-radius:6px;overflow-x:auto}
+.md pre.plain{white-space:pre-wrap;overflow-wrap:anywhere;max-height:70vh;overflow-y:auto}.md table{border-collapse:collapse}.md th,.md td{border:1px solid var(--line);padding:.2rem .5rem}
 code{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.88em}
 .memory-body{font-size:1.05rem;padding:1rem;border:1px solid var(--line);border-radius:10px;background:var(--card)}
 .memory-body>:first-child{margin-top:0}.memory-body>:last-child{margin-bottom:0}

@@ -16,14 +16,15 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Cairn } from '../core/cairn.ts';
 import { CairnError, errorMessage } from '../core/errors.ts';
 import { APP_CSS, APP_JS, ICON_SVG } from './assets.ts';
-import { errorBox, layout, type PageCtx } from './html.ts';
+import { errorBox, esc, layout, type PageCtx } from './html.ts';
 import { route, type UiRequest, type UiResponse } from './routes.ts';
 
 /** How long a flash is shown on the page its redirect went to. */
 const FLASH_MS = 5_000;
 
 export const CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'";
-const MAX_BODY = 256 * 1024;
+/** The largest form post accepted (a memory's text from the page is at most this). */
+export const MAX_BODY = 256 * 1024;
 const ASSETS: Record<string, [string, string]> = {
   '/assets/app.css': ['text/css; charset=utf-8', APP_CSS],
   '/assets/app.js': ['text/javascript; charset=utf-8', APP_JS],
@@ -211,7 +212,7 @@ export async function startUiServer(cairn: Cairn, opts: { port?: number } = {}):
     const f = session.flash;
     if (f !== null && f.path !== null && Date.now() > f.until) session.flash = null;
     else if (f !== null && method === 'GET' && (f.path === null || f.path === url.pathname)) {
-      body = body.replace('<main id="main" tabindex="-1">', `<main id="main" tabindex="-1"><div class="flash" role="status">${escFlash(f.message)}</div>`);
+      body = body.replace('<main id="main" tabindex="-1">', `<main id="main" tabindex="-1"><div class="flash" role="status">${esc(f.message)}</div>`);
       if (f.path === null) session.flash = null; // set without a redirect: shown once
     }
     headers(res, 'text/html; charset=utf-8');
@@ -255,8 +256,4 @@ export async function startUiServer(cairn: Cairn, opts: { port?: number } = {}):
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
-}
-
-function escFlash(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
