@@ -127,7 +127,19 @@ export async function startUiServer(cairn: Cairn, opts: { port?: number } = {}):
     const url = new URL(req.url ?? '/', origin());
     const method = req.method ?? 'GET';
 
-    // 2. The one-time token, exchanged for a session cookie.
+    const sid = cookies(req).get(cookieName) ?? '';
+    const session = [...sessions.values()].find((s) => same(s.id, sid));
+
+    // 2. The one-time token, exchanged for a session cookie. The printed URL opened again in a
+    // browser that already holds a session goes to the page: the session is the proof, and the
+    // token (spent or not) is left as it is.
+    if (url.pathname === '/auth' && session && method === 'GET') {
+      res.setHeader('Location', '/');
+      headers(res, 'text/plain; charset=utf-8');
+      res.writeHead(303);
+      res.end();
+      return;
+    }
     if (url.pathname === '/auth') {
       const given = url.searchParams.get('token') ?? '';
       if (oneTime === null || !same(given, oneTime)) {
@@ -145,8 +157,6 @@ export async function startUiServer(cairn: Cairn, opts: { port?: number } = {}):
     }
 
     // 3. Every other request needs the session.
-    const sid = cookies(req).get(cookieName) ?? '';
-    const session = [...sessions.values()].find((s) => same(s.id, sid));
     if (!session) return refuse(res, 401, 'refused: no session; open the URL `cairn ui` printed (it carries a one-time token)');
 
     // 4. CSRF: a state change must come from our own page.

@@ -105,6 +105,28 @@ test('search updates as you type, marks the match terms, and opens a hit', { ski
   assert.ok((await page.locator('#timeline tr[data-kind="use"]').count()) >= 1, 'the applied use is on the timeline');
 });
 
+test('the header box searches as you type from any page; it is the only search box', { skip }, async () => {
+  await page.goto(`${ui.origin}/browse`);
+  await page.locator('#q').pressSequentially('indent', { delay: 30 });
+  await page.waitForSelector('#results[data-query="indent"] .hit-link');
+  const at = new URL(page.url());
+  assert.equal(`${at.pathname}${at.search}`, '/search?q=indent');
+  assert.equal(await page.locator('input[type=search]').count(), 1);
+  assert.match(await text('#results .hit-link'), /Indent Go code/);
+  assert.equal(await page.locator('nav a[aria-current="page"]').textContent(), 'Search');
+  // Back returns to the page typed over.
+  await page.goBack();
+  await page.waitForURL(/\/browse$/);
+  await page.waitForSelector('#browse-count');
+});
+
+test('the printed URL opened again in a browser holding the session shows the page', { skip }, async () => {
+  const res = await page.goto(ui.url);
+  assert.equal(res.status(), 200);
+  assert.equal(new URL(page.url()).pathname, '/');
+  assert.ok(await page.locator('#t-active').count());
+});
+
 test('edit: the secret gate refuses and nothing changes; a plain edit saves', { skip }, async () => {
   const secret = positiveFixtures()[0]!.text;
   await page.goto(`${ui.origin}/m/${ids.lint}/edit`);
@@ -301,4 +323,23 @@ test('screenshots of every page, light and dark, 1280 and 390 wide', { skip }, a
     }
   }
   assert.deepEqual(errors, [], 'no script errors on any page');
+});
+
+// Last, so the screenshots above show an ordinary store.
+test('a pending write with a hostile body (a heading and a run of spaces, thousands of nested quotes) is confirmed from the page', { skip }, async () => {
+  const hostile = [`# a${' '.repeat(2_500)}word about the release checklist`, `${'>'.repeat(4_000)} the release checklist`];
+  const pids: string[] = [];
+  for (const content of hostile) pids.push((await mcp.call('memory_write', { content, scopes: ['ops'], category: 'user-inference', force: true })).pending_id);
+  for (const [i, pid] of pids.entries()) {
+    const res = await page.goto(`${ui.origin}/pending`);
+    assert.equal(res.status(), 200);
+    await page.locator(`#${pid}`).locator('button', { hasText: 'Confirm' }).click();
+    await page.waitForURL(/\/m\/[0-9A-Z]{26}$/);
+    assert.match(await text('.flash'), /Stored as/);
+    assert.match(await text('#body'), /release checklist/);
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: join(ARTIFACTS, `hostile-${i}-light-1280.png`) });
+  }
+  await page.goto(`${ui.origin}/pending`);
+  for (const pid of pids) assert.equal(await page.locator(`#${pid}`).count(), 0, 'no longer pending');
 });
