@@ -61,6 +61,8 @@ const asciiDependencies = {
 const built = await build({
   ...common,
   plugins: [asciiDependencies],
+  // jsonc-parser's main entry is a UMD wrapper whose require() calls esbuild cannot follow.
+  alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
   format: 'cjs',
   charset: 'ascii',
   minifyWhitespace: true,
