@@ -15,11 +15,12 @@ export interface Bar {
 }
 
 const W = 480;
-/** The longest label shown whole; a longer one keeps its start and its end (a repo's name). */
-const LABEL_CHARS = 60;
+/** The longest label shown whole (what fits the chart's width); a longer one keeps its end. */
+const LABEL_CHARS = 64;
 
+/** A label cut from the left: a repo's owner and name, at the end, are what tell repos apart. */
 function shortLabel(s: string): string {
-  return s.length > LABEL_CHARS ? `${s.slice(0, 20)}\u2026${s.slice(s.length - (LABEL_CHARS - 21))}` : s;
+  return s.length > LABEL_CHARS ? `\u2026${s.slice(s.length - LABEL_CHARS + 1)}` : s;
 }
 
 /**

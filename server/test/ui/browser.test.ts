@@ -307,6 +307,21 @@ test('screenshots of every page, light and dark, 1280 and 390 wide', { skip }, a
     ['pending', '/pending'],
   ];
   await mcp.call('memory_write', { content: 'The user likes dark themes in every editor.', scopes: ['tools'], category: 'user-inference' });
+  // Memories written inside repositories with long names: "Memories per repo" shows them whole.
+  const { execFileSync } = await import('node:child_process');
+  const repos: [string, string, string[]][] = [
+    ['https://github.com/acme-platform-engineering/widgets-monorepo-service.git', 'widgets', ['Widgets builds with Bazel; run bazel build //... from the repository root.', 'The widgets service reads its settings from config/widgets.toml.']],
+    ['git@gitlab.example.com:infrastructure/terraform-modules.git', 'terraform', ['Terraform modules pin the AWS provider to 5.x in versions.tf.']],
+  ];
+  for (const [remote, dir, facts] of repos) {
+    const cwd = join(root, dir);
+    mkdirSync(cwd, { recursive: true });
+    execFileSync('git', ['init', '-q'], { cwd });
+    execFileSync('git', ['remote', 'add', 'origin', remote], { cwd });
+    const s = await startServer({ store, cwd });
+    for (const content of facts) await s.call('memory_write', { content, scopes: ['code'] });
+    await s.close();
+  }
   for (const scheme of ['light', 'dark'] as const) {
     for (const width of [1280, 390]) {
       const c = await browser.newContext({ viewport: { width, height: 900 }, colorScheme: scheme });
@@ -317,6 +332,15 @@ test('screenshots of every page, light and dark, 1280 and 390 wide', { skip }, a
         if (act) await act(p);
         const overflow = await p.evaluate(() => (globalThis as any).document.documentElement.scrollWidth - (globalThis as any).document.documentElement.clientWidth);
         assert.ok(overflow <= 1, `${name} at ${width}px scrolls sideways by ${overflow}px`);
+        if (name === 'overview') {
+          // Every bar label lies inside its chart: none is cut at an edge.
+          const cut = await p.evaluate(() => [].filter.call((globalThis as any).document.querySelectorAll('figure.chart svg text.lbl'), (t: any) => {
+            const b = t.getBBox();
+            return b.x < 0 || b.x + b.width > t.ownerSVGElement.viewBox.baseVal.width;
+          }).map((t: any) => t.textContent));
+          assert.deepEqual(cut, [], `labels cut at ${width}px`);
+          assert.equal(await p.locator('#c-repos a[data-label="gitlab.example.com/infrastructure/terraform-modules"] text.lbl').textContent(), 'gitlab.example.com/infrastructure/terraform-modules');
+        }
         await p.screenshot({ path: join(ARTIFACTS, `${name}-${scheme}-${width}.png`), fullPage: true });
       }
       await c.close();
