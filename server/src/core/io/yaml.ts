@@ -67,10 +67,10 @@ function styled(v: unknown): unknown {
  * YAML 1.1's tags as js-yaml wrote them: a timestamp as the full ISO time (the default drops
  * `.000Z`), and no merge tag (it would write the string `<<` bare).
  */
-const jsYamlTags = (tags: Tags) =>
+const jsYamlTags = (tags: Tags): Tags =>
   tags
-    .filter((t) => t.tag !== 'tag:yaml.org,2002:merge')
-    .map((t) => (t.tag === 'tag:yaml.org,2002:timestamp' ? { ...t, stringify: (item: { value: unknown }) => (item.value as Date).toISOString() } : t)) as Tags;
+    .filter((t) => typeof t === 'string' || t.tag !== 'tag:yaml.org,2002:merge')
+    .map((t) => (typeof t !== 'string' && t.tag === 'tag:yaml.org,2002:timestamp' ? { ...t, stringify: (item: { value: unknown }) => (item.value as Date).toISOString() } : t)) as Tags;
 
 export function yamlDump(value: unknown): string {
   return stringify(styled(value), { version: '1.1', customTags: jsYamlTags, indent: 2, indentSeq: true, lineWidth: 0, minContentWidth: 0, singleQuote: true, aliasDuplicateObjects: false, merge: false });
