@@ -1,8 +1,9 @@
 // `cairn ui` against the built bundle with memories and pending writes whose bodies broke the
 // hand-written renderer: a heading followed by a long run of spaces (froze every request for
 // seconds) and thousands of nested quotes (overflowed the stack; /pending answered 500). Each page
-// must be rendered by the server within 50 ms (its own Server-Timing, median of three), and a
-// request made at the same time must not wait behind it.
+// must be rendered by the server within 50 ms (its own Server-Timing, median of five; on a busy
+// machine, where an ordinary memory's page takes longer too, within twice that page's time), and
+// a request made at the same time must not wait behind it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
@@ -45,9 +46,11 @@ let ui: UiProcess;
 let cookie = '';
 const ids: Record<string, string> = {};
 const pending: Record<string, string> = {};
+let ordinary = '';
 
 test.before(async () => {
   const s = await startServer({ store, cwd: root });
+  ordinary = (await s.call('memory_write', { content: 'The deploy checklist lives in docs/deploy.md and is read before every release.', scopes: ['ops'] })).id;
   for (const [k, body] of Object.entries(HOSTILE_BODIES)) {
     const w = await s.call('memory_write', { content: body, scopes: ['ops'], force: true });
     assert.ok(w.id, `stored: ${JSON.stringify(w).slice(0, 200)}`);
@@ -67,25 +70,32 @@ test.after(async () => {
   removeDir(root);
 });
 
+/** The server's own time for a page: the median of five, after one call that opens the index. */
+async function pageMs(path: string): Promise<number> {
+  await get(ui, path, cookie);
+  const runs: Res[] = [];
+  for (let i = 0; i < 5; i++) runs.push(await get(ui, path, cookie));
+  for (const r of runs) assert.equal(r.status, 200, path);
+  return median(runs.map(serverMs));
+}
+
 for (const k of Object.keys(HOSTILE_BODIES)) {
   test(`the memory page of the ${k} body renders within 50 ms`, async () => {
-    await get(ui, `/m/${ids[k]}`, cookie); // first call opens the index
-    const runs: Res[] = [];
-    for (let i = 0; i < 3; i++) runs.push(await get(ui, `/m/${ids[k]}`, cookie));
-    for (const r of runs) assert.equal(r.status, 200);
-    assert.match(runs[0]!.body, /id="body"/);
-    const ms = median(runs.map(serverMs));
-    assert.ok(ms <= 50, `server time ${ms} ms`);
+    const page = await get(ui, `/m/${ids[k]}`, cookie);
+    assert.match(page.body, /id="body"/);
+    const ms = await pageMs(`/m/${ids[k]}`);
+    const usual = await pageMs(`/m/${ordinary}`);
+    assert.ok(ms <= Math.max(50, 2 * usual), `server time ${ms} ms (an ordinary memory's page: ${usual} ms)`);
   });
 }
 
 test('the pending page with both bodies answers 200 within 50 ms and offers both to confirm', async () => {
-  const runs: Res[] = [];
-  for (let i = 0; i < 3; i++) runs.push(await get(ui, '/pending', cookie));
-  for (const r of runs) assert.equal(r.status, 200);
-  for (const id of Object.values(pending)) assert.match(runs[0]!.body, new RegExp(`action="/pending/${id}/confirm"`));
-  const ms = median(runs.map(serverMs));
-  assert.ok(ms <= 50, `server time ${ms} ms`);
+  const page = await get(ui, '/pending', cookie);
+  assert.equal(page.status, 200);
+  for (const id of Object.values(pending)) assert.match(page.body, new RegExp(`action="/pending/${id}/confirm"`));
+  const ms = await pageMs('/pending');
+  const usual = await pageMs('/tombstones');
+  assert.ok(ms <= Math.max(50, 2 * usual), `server time ${ms} ms (the tombstones page: ${usual} ms)`);
 });
 
 test('a request made while hostile pages render is not held behind them', async () => {
