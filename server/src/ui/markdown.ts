@@ -23,7 +23,7 @@ import { esc } from './html.ts';
 /** The longest body rendered as markdown; a longer one is shown as plain text. */
 export const MAX_CHARS = 64 * 1024;
 /** Markup budget: a line counts 4, a colon (a possible link) 8, each other mark markdown-it acts on 1. */
-export const MAX_MARKUP = 3_000;
+export const MAX_MARKUP = 2_000;
 /** Deepest nesting of quotes, lists and inline markup. */
 export const MAX_NESTING = 20;
 

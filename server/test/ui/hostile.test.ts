@@ -1,8 +1,7 @@
 // `cairn ui` against the built bundle with memories and pending writes whose bodies broke the
 // hand-written renderer: a heading followed by a long run of spaces (froze every request for
 // seconds) and thousands of nested quotes (overflowed the stack; /pending answered 500). Each page
-// must be rendered by the server within 50 ms (its own Server-Timing, median of five; on a busy
-// machine, where an ordinary memory's page takes longer too, within twice that page's time), and
+// must be rendered by the server within 50 ms (its own Server-Timing, the least of seven runs), and
 // a request made at the same time must not wait behind it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -70,13 +69,17 @@ test.after(async () => {
   removeDir(root);
 });
 
-/** The server's own time for a page: the median of five, after one call that opens the index. */
+/**
+ * The server's own time for a page: the least of seven, after three that warm it up. The least,
+ * not the median: on a busy machine the other runs measure the machine; the least is what the
+ * page itself costs, and a render that takes seconds has no fast run.
+ */
 async function pageMs(path: string): Promise<number> {
-  await get(ui, path, cookie);
+  for (let i = 0; i < 3; i++) await get(ui, path, cookie);
   const runs: Res[] = [];
-  for (let i = 0; i < 5; i++) runs.push(await get(ui, path, cookie));
+  for (let i = 0; i < 7; i++) runs.push(await get(ui, path, cookie));
   for (const r of runs) assert.equal(r.status, 200, path);
-  return median(runs.map(serverMs));
+  return Math.min(...runs.map(serverMs));
 }
 
 for (const k of Object.keys(HOSTILE_BODIES)) {
@@ -84,8 +87,7 @@ for (const k of Object.keys(HOSTILE_BODIES)) {
     const page = await get(ui, `/m/${ids[k]}`, cookie);
     assert.match(page.body, /id="body"/);
     const ms = await pageMs(`/m/${ids[k]}`);
-    const usual = await pageMs(`/m/${ordinary}`);
-    assert.ok(ms <= Math.max(50, 2 * usual), `server time ${ms} ms (an ordinary memory's page: ${usual} ms)`);
+    assert.ok(ms <= 50, `server time ${ms} ms (an ordinary memory's page: ${await pageMs(`/m/${ordinary}`)} ms)`);
   });
 }
 
@@ -94,8 +96,7 @@ test('the pending page with both bodies answers 200 within 50 ms and offers both
   assert.equal(page.status, 200);
   for (const id of Object.values(pending)) assert.match(page.body, new RegExp(`action="/pending/${id}/confirm"`));
   const ms = await pageMs('/pending');
-  const usual = await pageMs('/tombstones');
-  assert.ok(ms <= Math.max(50, 2 * usual), `server time ${ms} ms (the tombstones page: ${usual} ms)`);
+  assert.ok(ms <= 50, `server time ${ms} ms`);
 });
 
 test('a request made while hostile pages render is not held behind them', async () => {
