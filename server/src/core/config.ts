@@ -6,7 +6,7 @@ import { parse as parseToml } from 'smol-toml';
 import { ConfigError, errorMessage } from './errors.ts';
 
 /** [embed]: the semantic search leg's embedder (core/embed/config.ts builds it). */
-export const EMBED_PROVIDERS = ['builtin', 'ollama', 'openai'] as const;
+export const EMBED_PROVIDERS = ['local', 'builtin', 'ollama', 'openai'] as const;
 export type EmbedProvider = (typeof EMBED_PROVIDERS)[number];
 export interface EmbedConfig {
   /** false: lexical search only, no vectors at all */
@@ -28,9 +28,9 @@ export function defaultEmbedConfig(): EmbedConfig {
 
 /** [embed] rules across keys (each key's own type and range are checked by checkValue); `given` = the keys the file set. */
 export function checkEmbedSection(c: EmbedConfig, given: ReadonlySet<string>): void {
-  if (c.provider === 'builtin') {
+  if (c.provider === 'builtin' || c.provider === 'local') {
     for (const k of ['url', 'model', 'api_key_env', 'timeout_ms'] as const) {
-      if (given.has(k)) throw new ConfigError(`config key embed.${k} is only used with embed.provider = "ollama" or "openai" (provider is "builtin")`);
+      if (given.has(k)) throw new ConfigError(`config key embed.${k} is only used with embed.provider = "ollama" or "openai" (provider is "${c.provider}")`);
     }
     return;
   }

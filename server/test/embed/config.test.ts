@@ -25,7 +25,7 @@ test('[embed]: ollama and openai settings parse', () => {
 
 test('[embed]: bad values name their key', () => {
   const bad: Array<[string, RegExp]> = [
-    ['[embed]\nprovider = "cohere"', /embed\.provider must be one of "builtin", "ollama", "openai", got "cohere"/],
+    ['[embed]\nprovider = "cohere"', /embed\.provider must be one of "local", "builtin", "ollama", "openai", got "cohere"/],
     ['[embed]\nprovider = 3', /embed\.provider must be one of/],
     ['[embed]\nenabled = "yes"', /embed\.enabled must be true or false/],
     ['[embed]\nprovider = "ollama"\nmodel = "m"\ntimeout_ms = 5', /embed\.timeout_ms must be between 100 and 600000, got 5/],

@@ -11,7 +11,8 @@ import type { SearchOptions } from '../index/searchIndex.ts';
 import { DEFAULT_CALIBRATION, fuse, type FusedHit } from '../index/fusion.ts';
 import { calibrationFor } from '../index/calibration.ts';
 import { SemanticLeg } from '../index/semantic.ts';
-import { createEmbedder } from '../embed/config.ts';
+import { createEmbedder, interimOf } from '../embed/config.ts';
+import { vectorFileFor } from '../index/vectorCache.ts';
 import { inViewKey, isDisabled, isExpired, isVisible, repoKeyOf, summarize } from '../memory.ts';
 import { scopeFilterMatcher, validateScopeFilter } from '../scopes.ts';
 import type { StoredMemory } from '../types.ts';
@@ -399,7 +400,13 @@ export async function openIndex(c: Context, progress?: (phase: string, done: num
   await l.open();
   const embedder = createEmbedder(c.config.embed, c.warn);
   if (embedder !== null) {
-    const leg = new SemanticLeg(c.store, embedder, { watch: c.watch, warn: c.warn, progress: embedProgress(c) });
+    // provider "local": the model's leg, with the built-in table's leg answering until it can
+    const interimEmbedder = interimOf(embedder);
+    const interim = interimEmbedder && new SemanticLeg(c.store, interimEmbedder, { watch: c.watch, warn: c.warn, progress: embedProgress(c) });
+    const leg = new SemanticLeg(c.store, embedder, {
+      watch: c.watch, warn: c.warn, progress: embedProgress(c),
+      ...(interim ? { interim, cacheFile: vectorFileFor(embedder.id) } : {}),
+    });
     c.services.semantic = leg;
     await leg.open();
   }
