@@ -22,8 +22,20 @@ export interface EmbedConfig {
   timeout_ms: number;
 }
 
+/**
+ * The provider when config.toml names none: "local" (the transformer model, docs/semantic.md), or
+ * what $CAIRN_EMBED_PROVIDER says ("local" or "builtin": a machine-wide fast mode, and what the
+ * test suite runs with so that its many short-lived servers do not each load the model).
+ */
+export function defaultEmbedProvider(env: NodeJS.ProcessEnv = process.env): EmbedProvider {
+  const v = env.CAIRN_EMBED_PROVIDER;
+  if (v === undefined || v === '') return 'local';
+  if (v === 'local' || v === 'builtin') return v;
+  throw new ConfigError(`environment variable CAIRN_EMBED_PROVIDER must be "local" or "builtin", got ${JSON.stringify(v)}`);
+}
+
 export function defaultEmbedConfig(): EmbedConfig {
-  return { enabled: true, provider: 'builtin', url: null, model: null, api_key_env: null, timeout_ms: 10_000 };
+  return { enabled: true, provider: defaultEmbedProvider(), url: null, model: null, api_key_env: null, timeout_ms: 10_000 };
 }
 
 /** [embed] rules across keys (each key's own type and range are checked by checkValue); `given` = the keys the file set. */

@@ -17,7 +17,7 @@ import type { Embedder } from './embedder.ts';
 import { localEmbedder, type LocalEmbedder, type LocalOptions } from './local.ts';
 import { ollamaEmbedder, openaiEmbedder, withFallback } from './providers.ts';
 
-export { checkEmbedSection, defaultEmbedConfig, EMBED_PROVIDERS, type EmbedConfig, type EmbedProvider } from '../config.ts';
+export { checkEmbedSection, defaultEmbedConfig, defaultEmbedProvider, EMBED_PROVIDERS, type EmbedConfig, type EmbedProvider } from '../config.ts';
 
 export const OLLAMA_DEFAULT_URL = 'http://127.0.0.1:11434';
 export const OPENAI_DEFAULT_URL = 'https://api.openai.com/v1';
