@@ -27,6 +27,12 @@ export interface LocalEmbedder extends Embedder {
   embed(texts: readonly string[], opts?: { urgent?: boolean }): Promise<Float32Array[]>;
   /** Stops the worker (pending calls reject). */
   close(): Promise<void>;
+  /** Starts the worker now (it loads the model in ~0.5-2 s) instead of at the first embed(). */
+  warm(): void;
+  /** The worker has loaded the model: a query is answered in milliseconds, not after the load. */
+  readonly ready: boolean;
+  /** Starts the worker and settles once it has loaded the model (true) or failed (false). */
+  whenReady(): Promise<boolean>;
 }
 
 /** Where the data files are: next to the bundle, else (running from source) server/dist/. $CAIRN_MODEL_FILE overrides the model. */
@@ -68,11 +74,19 @@ export function localEmbedder(opts: LocalOptions = {}): LocalEmbedder {
   const id = `local:${header.name}-${header.onnxSha256.slice(0, 12)}`;
   let worker: Worker | null = null;
   let failed: EmbedError | null = null;
+  let ready = false;
+  let readyWaiters: Array<(ok: boolean) => void> = [];
+  const settleReady = (ok: boolean) => {
+    const ws = readyWaiters;
+    readyWaiters = [];
+    for (const r of ws) r(ok);
+  };
   let next = 1;
   const waiting = new Map<number, { resolve: (v: Float32Array[]) => void; reject: (e: Error) => void }>();
 
   const failAll = (err: EmbedError) => {
     failed = err;
+    settleReady(false);
     for (const w of waiting.values()) w.reject(err);
     waiting.clear();
     const w = worker;
@@ -83,6 +97,12 @@ export function localEmbedder(opts: LocalOptions = {}): LocalEmbedder {
     const w = new Worker(files.workerFile, { workerData: { modelFile: files.modelFile, wasmFile: files.wasmFile }, stdout: false, stderr: false });
     w.on('message', (m: { id?: number; vectors?: Float32Array[]; error?: string; fatal?: string; ready?: unknown }) => {
       if (m.fatal !== undefined) return failAll(new EmbedError(m.fatal));
+      if (m.ready !== undefined) {
+        ready = true;
+        if (waiting.size === 0) w.unref();
+        settleReady(true);
+        return;
+      }
       if (m.id === undefined) return;
       const p = waiting.get(m.id);
       if (!p) return;
@@ -99,20 +119,37 @@ export function localEmbedder(opts: LocalOptions = {}): LocalEmbedder {
     return w;
   };
 
+  const ensure = (): Worker | null => {
+    if (failed) return null;
+    try {
+      return (worker ??= start());
+    } catch (err) {
+      failAll(new EmbedError(`the local embedder cannot start (${files.workerFile}): ${(err as Error).message}`));
+      return null;
+    }
+  };
   return {
     id,
     dim: header.dim,
     modelFile: files.modelFile,
+    get ready() {
+      return ready && !failed;
+    },
+    whenReady() {
+      if (ready || failed) return Promise.resolve(ready && !failed);
+      const w = ensure();
+      if (!w) return Promise.resolve(false);
+      w.ref();
+      return new Promise<boolean>((r) => readyWaiters.push(r));
+    },
+    warm() {
+      // unref'd: a server's stdin keeps it alive; a command that needs the model calls whenReady()
+      ensure();
+    },
     embed(texts, o = {}) {
       if (texts.length === 0) return Promise.resolve([]);
-      if (failed) return Promise.reject(failed);
-      try {
-        worker ??= start();
-      } catch (err) {
-        failAll(new EmbedError(`the local embedder cannot start (${files.workerFile}): ${(err as Error).message}`));
-        return Promise.reject(failed!);
-      }
-      const w = worker;
+      const w = ensure();
+      if (!w) return Promise.reject(failed!);
       const msgId = next++;
       return new Promise<Float32Array[]>((resolve, reject) => {
         waiting.set(msgId, { resolve, reject });

@@ -38,6 +38,10 @@ const ONE_SHOT_WAIT_MAX = 256;
 
 interface SourcedEmbedder extends VectorEmbedder {
   close?(): Promise<void>;
+  /** a slow embedder: start loading now; `ready` once it answers in milliseconds */
+  warm?(): void;
+  readonly ready?: boolean;
+  whenReady?(): Promise<boolean>;
   embedWithSource?(texts: readonly string[]): Promise<{ vectors: Float32Array[]; embedder: { id: string; dim: number } }>;
 }
 
@@ -93,7 +97,7 @@ export class SemanticLeg {
   private delegate(): SemanticLeg | null {
     const i = this.opts.interim;
     if (!i) return null;
-    return this.failed || !this.isOpen || !this.ownComplete() || this.vec!.embedderId !== this.embedder.id ? i : null;
+    return this.failed || !this.isOpen || this.embedder.ready === false || !this.ownComplete() || this.vec!.embedderId !== this.embedder.id ? i : null;
   }
   /** Whose vectors answer now: this leg's embedder, or the interim leg's (tests, the bench). */
   get answering(): string | null {
@@ -113,7 +117,13 @@ export class SemanticLeg {
     await this.opts.interim?.open();
     // After the store's check of cached records: loading the table and the vectors must not
     // delay it (reads wait for it only briefly).
-    if (this.opts.watch) void this.ready();
+    if (this.opts.watch) {
+      // a server loads its model at once, in its worker, while the interim leg answers; a model
+      // that cannot load is reported now (one warning), not at the first embedding it would do
+      this.embedder.warm?.();
+      void this.embedder.whenReady?.().then((ok) => (ok ? undefined : this.embedBatch([''])));
+      void this.ready();
+    }
   }
 
   private opening: Promise<void> | null = null;
@@ -139,9 +149,13 @@ export class SemanticLeg {
       if (!this.opts.watch) {
         // a command: a small backlog is embedded before it answers, a big one left to the server
         await this.ready();
-        if (this.pending.size > 0 && this.pending.size <= ONE_SHOT_WAIT_MAX && !this.failed) {
-          this.kick();
-          await this.settle();
+        if (this.pending.size <= ONE_SHOT_WAIT_MAX && !this.failed) {
+          // the model is loaded (~0.5-2 s) for a command whose answer it can give
+          if (this.embedder.whenReady && !(await this.embedder.whenReady())) await this.embedBatch(['']);
+          if (this.pending.size > 0) {
+            this.kick();
+            await this.settle();
+          }
         }
       } else void this.ready();
       return this.delegate() ? i.readyForSearch() : true;
