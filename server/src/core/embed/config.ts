@@ -14,7 +14,7 @@ import type { EmbedConfig } from '../config.ts';
 import { ConfigError } from '../errors.ts';
 import { builtinEmbedder, type BuiltinEmbedder } from './builtin.ts';
 import type { Embedder } from './embedder.ts';
-import { localEmbedder, type LocalEmbedder, type LocalOptions } from './local.ts';
+import { sharedLocalEmbedder, type LocalEmbedder, type LocalOptions } from './local.ts';
 import { ollamaEmbedder, openaiEmbedder, withFallback } from './providers.ts';
 
 export { checkEmbedSection, defaultEmbedConfig, defaultEmbedProvider, EMBED_PROVIDERS, type EmbedConfig, type EmbedProvider } from '../config.ts';
@@ -74,7 +74,7 @@ export interface TieredEmbedder {
  */
 function tieredEmbedder(builtin: BuiltinEmbedder, warn: (m: string) => void, opts: LocalOptions = {}): Embedder {
   try {
-    const model = localEmbedder(opts);
+    const model = sharedLocalEmbedder(opts);
     return Object.assign(model, { interim: builtin });
   } catch (err) {
     warn(`${(err as Error).message}; semantic search uses the built-in table instead (${builtin.id})`);

@@ -166,3 +166,29 @@ export function localEmbedder(opts: LocalOptions = {}): LocalEmbedder {
     },
   };
 }
+
+/**
+ * One model worker per process for each model file: a personal and a team store (or any number
+ * of open stores) share it, since each worker holds its own copy of the model (~100 MB). Each
+ * holder calls close() once; the worker stops when the last one has.
+ */
+const shared = new Map<string, { e: LocalEmbedder; holders: number }>();
+export function sharedLocalEmbedder(opts: LocalOptions = {}): LocalEmbedder {
+  const files = { ...defaultLocalFiles(), ...opts };
+  const key = `${files.modelFile}\n${files.wasmFile}\n${files.workerFile}`;
+  let s = shared.get(key);
+  if (!s) shared.set(key, (s = { e: localEmbedder(files), holders: 0 }));
+  s.holders++;
+  const entry = s;
+  let closed = false;
+  return Object.assign(Object.create(entry.e) as LocalEmbedder, {
+    async close() {
+      if (closed) return;
+      closed = true;
+      if (--entry.holders === 0) {
+        shared.delete(key);
+        await entry.e.close();
+      }
+    },
+  });
+}

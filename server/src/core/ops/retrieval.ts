@@ -629,7 +629,11 @@ export interface RankSource {
  */
 export async function rankedAcross(sources: readonly RankSource[], query: string, alternates: string[], limit: number): Promise<FusedHit<StoredMemory>[]> {
   const byScore = (a: { score: number; doc: StoredMemory }, b: { score: number; doc: StoredMemory }) => b.score - a.score || (a.doc.id < b.doc.id ? 1 : a.doc.id > b.doc.id ? -1 : 0);
-  const vecs = await Promise.all(sources.map(async (s) => (s.sem && (await s.sem.readyForSearch()) && s.sem.complete ? s.sem.index : null)));
+  const ready = await Promise.all(sources.map(async (s) => (s.sem && (await s.sem.readyForSearch()) && s.sem.complete ? s.sem.index : null)));
+  // Cosines of two embedders are not comparable: while one store's model vectors are still being
+  // made (its built-in table answering), only the stores answering like the first one are merged.
+  const firstId = ready.find((v) => v !== null)?.embedderId;
+  const vecs = ready.map((v) => (v !== null && v.embedderId === firstId ? v : null));
   const anyVec = vecs.some((v) => v !== null && v.size > 0);
   if (alternates.length === 0 && !anyVec) {
     if (sources.length === 1) return sources[0]!.l.index.search(query, sources[0]!.opts);
