@@ -87,7 +87,13 @@ export async function benchEmbedOutside(n: number): Promise<string> {
     const store = join(dir, 'store');
     writeCorpus(store, n);
     const t0 = performance.now();
-    const s = await startServer(store, dir);
+    // the spawned server takes the environment as it is now: the local model, whatever the caller set
+    const saved = process.env.CAIRN_EMBED_PROVIDER;
+    process.env.CAIRN_EMBED_PROVIDER = 'local';
+    const s = await startServer(store, dir).finally(() => {
+      if (saved === undefined) delete process.env.CAIRN_EMBED_PROVIDER;
+      else process.env.CAIRN_EMBED_PROVIDER = saved;
+    });
     await s.search('warm up');
     const ready = performance.now() - t0;
     // the model's vectors cover the store when its cache file is written (the embedding's end)
