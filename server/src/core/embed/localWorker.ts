@@ -59,6 +59,8 @@ async function start(): Promise<{ session: ort.InferenceSession; wp: WordPiece; 
   } catch (err) {
     throw new Error(`the embedding model ${modelFile} cannot be run: ${(err as Error).message}`);
   }
+  // the runtime holds its own copies now: the file's bytes may go (~35 MB)
+  ort.env.wasm.wasmBinary = undefined as never;
   port.postMessage({ ready: { name: model.header.name, dim: model.header.dim, digest: model.digest } });
   return { session, wp: new WordPiece(model.vocab), maxTokens: model.header.maxTokens, dim: model.header.dim };
 }

@@ -386,6 +386,15 @@ export class SemanticLeg {
     const d = this.delegate();
     if (d) return d.search(texts, k, opts);
     const out: VectorHit<StoredMemory>[][] = [];
+    if (texts.length > 1 && !this.embedder.embedSync && this.vec && this.isOpen) {
+      // a slow embedder: the query and its alternates in one call, not one round trip each
+      const got = await this.embedBatch(texts, true);
+      if (got && got.embedder.id === this.vec.embedderId) {
+        const v = this.vec;
+        if (this.pending.size > 0) this.kick();
+        return got.vectors.map((q) => v.search(q, k, opts));
+      }
+    }
     for (const t of texts) {
       const qv = await this.queryVector(t);
       out.push(qv ? qv.index.search(qv.q, k, opts) : []);
