@@ -85,6 +85,18 @@ test('a restart reuses the cached model vectors (nothing embedded again)', async
   assert.doesNotMatch(s.stderr(), /vector cache ignored/);
 });
 
+test('with the model answering, a removed fact reworded is caught as previously removed', async () => {
+  const s = await startServer({ store, cwd: repo, env: LOCAL });
+  assert.ok((await untilFound(s, 120_000)).some((h) => TARGET.test(h)), 'the model answers');
+  const w = await s.call('memory_write', { content: 'Lark API responses are cached in Redis for five minutes before the next upstream call.', scopes: ['lark'] });
+  assert.equal(w.status, 'committed', JSON.stringify(w));
+  await s.call('memory_remove', { id: w.id, reason: 'the cache was dropped' });
+  const again = await s.call('memory_write', { content: 'The Lark API caches its responses in Redis with a five minute TTL.', scopes: ['lark'] });
+  assert.equal(again.status, 'previously_removed', JSON.stringify(again));
+  assert.equal(again.matches[0].id, w.id);
+  await s.close();
+});
+
 test('a damaged model file: one clear warning, and search answers with the built-in table', async () => {
   const bad = join(root, 'damaged-model.bin');
   const buf = readFileSync(MODEL);
