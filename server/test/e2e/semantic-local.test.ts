@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startServer, type Session } from '../helpers/mcp.ts';
+import { cli, startServer, type Session } from '../helpers/mcp.ts';
 import { removeDir, tempDir, tempRepo } from '../helpers/env.ts';
 import { MEMORIES } from '../../../bench/quality/memories.ts';
 
@@ -83,6 +83,15 @@ test('a restart reuses the cached model vectors (nothing embedded again)', async
   assert.equal(statSync(file).mtimeMs, before.mtime, 'not rewritten: every vector came from the cache');
   assert.deepEqual(readFileSync(file), before.bytes);
   assert.doesNotMatch(s.stderr(), /vector cache ignored/);
+});
+
+test('cairn search (a one-shot command) loads the model and answers with it when its vectors cover the store', () => {
+  const r = cli(['search', QUESTION, '--all', '--limit', '5', '--json'], { store, cwd: repo, env: LOCAL });
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, TARGET);
+  const table = cli(['search', QUESTION, '--all', '--limit', '5', '--json'], { store, cwd: repo, env: { CAIRN_EMBED_PROVIDER: 'builtin' } });
+  assert.equal(table.code, 0, table.stderr);
+  assert.doesNotMatch(table.stdout, TARGET);
 });
 
 test('with the model answering, a removed fact reworded is caught as previously removed', async () => {
