@@ -409,7 +409,10 @@ export async function openIndex(c: Context, progress?: (phase: string, done: num
   if (embedder !== null) {
     // provider "local": the model's leg, with the built-in table's leg answering until it can
     const interimEmbedder = interimOf(embedder);
-    const interim = interimEmbedder && new SemanticLeg(c.store, interimEmbedder, { watch: c.watch, warn: c.warn, progress: embedProgress(c) });
+    // A package installed without the table (the npm package ships the model only) has no interim
+    // leg: search is lexical until the model's vectors cover the store, which is not worth a warning.
+    const interimWarn = (m: string) => c.warn(/ is missing/.test(m) ? 'the built-in embedding table is not installed here: until the local model has embedded the store, search is lexical only' : m);
+    const interim = interimEmbedder && new SemanticLeg(c.store, interimEmbedder, { watch: c.watch, warn: interimWarn, progress: embedProgress(c) });
     const leg = new SemanticLeg(c.store, embedder, {
       watch: c.watch, warn: c.warn, progress: embedProgress(c),
       ...(interim ? { interim, cacheFile: vectorFileFor(embedder.id) } : {}),
