@@ -7,6 +7,7 @@ import { ValidationError } from '../errors.ts';
 import { LIMITS } from '../limits.ts';
 import { LiveIndex } from '../index/live.ts';
 import { readOverview } from '../index/overviewCache.ts';
+import { queryWords } from '../index/query.ts';
 import type { SearchOptions } from '../index/searchIndex.ts';
 import { DEFAULT_CALIBRATION, fuse, type FusedHit } from '../index/fusion.ts';
 import { calibrationFor } from '../index/calibration.ts';
@@ -526,7 +527,10 @@ export async function search(c: Context, input: SearchInput): Promise<SearchOutp
       ...teamShadowed(c, s, searchFilter(s, filters, autoScope, tags, category)),
     },
   });
-  const ranked = await rankedAcross(c.team === null ? [sourceOf(c)] : [sourceOf(c), sourceOf(c.team)], input.query, alternates, limit);
+  // A query made only of stopwords ("what is it", "how do we") asks for nothing: the lexical leg
+  // finds no term, and the semantic leg would return whatever sits nearest to filler words.
+  const asksSomething = [input.query, ...alternates].some((q) => queryWords(q).length > 0);
+  const ranked = asksSomething ? await rankedAcross(c.team === null ? [sourceOf(c)] : [sourceOf(c), sourceOf(c.team)], input.query, alternates, limit) : [];
   const parts = (h: FusedHit<StoredMemory>) => fb?.parts(h.doc.id, nowMs) ?? { applied: 0, sunk: 0, idle: 0, multiplier: 1 };
   const found = (fb ? rerankWithinBands(ranked, (h) => parts(h).multiplier) : ranked).slice(0, max);
   const expand = input.expand_top === true && found[0]?.relevance === 'high';
@@ -541,7 +545,7 @@ export async function search(c: Context, input: SearchInput): Promise<SearchOutp
   });
   const lean = hits.map((h) => leanHit(h as unknown as Record<string, unknown>));
   const out = fitBudget({ hits: lean, ...staleAfter(lean, c.config.behavior.verification_stale_days) }, budget, {
-    key: 'hits', textKeys: ['body', 'snippet'], dropKey: 'hits_dropped', shortKey: 'snippets_shortened',
+    key: 'hits', textKeys: ['body', 'snippet'], dropKey: 'hits_dropped', shortKey: 'snippets_shortened', optionalKeys: ['match_terms'],
   }) as unknown as SearchOutput;
   c.log('search', {
     query: input.query,
