@@ -16,6 +16,7 @@ import { resolveCaller, type Caller } from './origin.ts';
 import * as retrieval from './ops/retrieval.ts';
 import * as writing from './ops/writing.ts';
 import * as lifecycle from './ops/lifecycle.ts';
+import * as originBackfill from './ops/originBackfill.ts';
 import * as curation from './ops/curation.ts';
 import * as consolidation from './ops/consolidation.ts';
 import * as transfer from './ops/transfer.ts';
@@ -322,6 +323,7 @@ export class Cairn implements Context {
   teamInit(input?: team.TeamInitInput) { return team.teamInit(this, input); }
   teamStatus() { return team.teamStatus(this); }
   migrateOrigin(input: curation.MigrateOriginInput) { return this.wrote(curation.migrateOrigin(this, input)); }
+  backfillOrigin(input: originBackfill.BackfillOriginInput) { return this.wrote(originBackfill.backfillOrigin(this, input)); }
   // insight: the read-only views of `cairn ui` (no tool of their own; reads are not logged)
   browse(input: insight.BrowseInput) { return insight.browse(this, input); }
   searchPreview(input: { query: string; max_results?: number; auto_scope?: boolean }) { return insight.searchPreview(this, input); }

@@ -7,6 +7,7 @@ import { ValidationError } from '../errors.ts';
 import { LIMITS } from '../limits.ts';
 import { LiveIndex } from '../index/live.ts';
 import { readOverview } from '../index/overviewCache.ts';
+import { queryWords } from '../index/query.ts';
 import type { SearchOptions } from '../index/searchIndex.ts';
 import { DEFAULT_CALIBRATION, fuse, type FusedHit } from '../index/fusion.ts';
 import { calibrationFor } from '../index/calibration.ts';
@@ -48,6 +49,37 @@ export interface ListInput {
   with_bodies?: boolean;
   limit?: number;
   cursor?: string;
+  /** `created` (default): newest first by id; `recent`: latest activity first (edit or verification). */
+  sort?: 'created' | 'recent';
+  /** Only notes (files of the `memory` tool) or only other memories; default both. */
+  kind?: 'note' | 'memory';
+}
+
+/** A memory's latest activity: the later of its last change and its last verification. */
+function activityOf(m: StoredMemory): string {
+  return m.last_verified_at !== null && m.last_verified_at > m.updated ? m.last_verified_at : m.updated;
+}
+const RECENT_CURSOR = /^v2:(\d{4}-\d\d-\d\dT[\d:.]+Z)\|([0-9A-HJKMNP-TV-Z]{26})$/;
+
+/** A page by latest activity (ties: newer id first); the cursor carries the last item's (activity, id). */
+function recentPage(source: Iterable<StoredMemory>, keep: (m: StoredMemory) => boolean, cursor: string | undefined, limit: number) {
+  let after: { at: string; id: string } | null = null;
+  if (cursor !== undefined) {
+    const m = RECENT_CURSOR.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (!m) throw new ValidationError(`cursor ${JSON.stringify(cursor.slice(0, 40))} was not issued for sort "recent": pass next_cursor from a previous page with the same sort, or omit it to start over`);
+    after = { at: m[1]!, id: m[2]! };
+  }
+  const rows: Array<{ at: string; m: StoredMemory }> = [];
+  for (const m of source) {
+    if (!keep(m)) continue;
+    const at = activityOf(m);
+    if (after !== null && (at > after.at || (at === after.at && m.id >= after.id))) continue;
+    rows.push({ at, m });
+  }
+  rows.sort((a, b) => (a.at !== b.at ? (a.at < b.at ? 1 : -1) : a.m.id < b.m.id ? 1 : a.m.id > b.m.id ? -1 : 0));
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  return { page: page.map((r) => r.m), next_cursor: rows.length > limit && last ? Buffer.from(`v2:${last.at}|${last.m.id}`).toString('base64url') : null };
 }
 export interface OverviewInput {
   auto_scope?: boolean;
@@ -193,17 +225,23 @@ export async function list(c: Context, input: ListInput) {
   await freshEverywhere(c, true);
   const filters = checkScopeFilters(input.scopes);
   const limit = checkLimit(input.limit, 'limit', LIMITS.pageSize, LIMITS.defaultPageSize);
-  const after = input.cursor === undefined || input.cursor === null ? null : decodeCursor(input.cursor);
+  if (input.sort !== undefined && input.sort !== 'created' && input.sort !== 'recent') throw new ValidationError(`sort must be "created" (newest first) or "recent" (latest activity first), got ${JSON.stringify(input.sort)}`);
+  if (input.kind !== undefined && input.kind !== 'note' && input.kind !== 'memory') throw new ValidationError(`kind must be "note" (files of the memory tool) or "memory", got ${JSON.stringify(input.kind)}`);
+  const recent = input.sort === 'recent';
   const match = scopeFilterMatcher(filters);
   const now = c.now();
-  const { page, next_cursor } = newestPage(activeEverywhere(c), (m) => isVisible(c.disabledScopes, m, now) && match(m.scopes), after, limit);
+  const keep = (m: StoredMemory) => isVisible(c.disabledScopes, m, now) && match(m.scopes) && (input.kind === undefined || (m.note !== undefined) === (input.kind === 'note'));
+  const { page, next_cursor } = recent
+    ? recentPage(activeEverywhere(c), keep, input.cursor ?? undefined, limit)
+    : newestPage(activeEverywhere(c), keep, input.cursor === undefined || input.cursor === null ? null : decodeCursor(input.cursor), limit);
   const hits = await ownedHitFields(c, page);
   const items = hits.map((h, i) => {
     const m = page[i]!;
     return { ...h, summary: summarize(m.body), ...(input.with_bodies ? { body: m.body } : {}) };
   });
-  const capped = capPage({ items, next_cursor }, (last) => encodeCursor(last.id));
-  c.log('list', { scopes: filters, limit, returned: capped.items.map((x) => x.id), actor: c.actor });
+  const byId = new Map(page.map((m) => [m.id, m]));
+  const capped = capPage({ items, next_cursor }, (last) => (recent ? Buffer.from(`v2:${activityOf(byId.get(last.id)!)}|${last.id}`).toString('base64url') : encodeCursor(last.id)));
+  c.log('list', { scopes: filters, limit, ...(recent ? { sort: 'recent' } : {}), ...(input.kind ? { kind: input.kind } : {}), returned: capped.items.map((x) => x.id), actor: c.actor });
   return capped;
 }
 
@@ -536,7 +574,10 @@ export async function search(c: Context, input: SearchInput): Promise<SearchOutp
       ...teamShadowed(c, s, searchFilter(s, filters, autoScope, tags, category)),
     },
   });
-  const ranked = await rankedAcross(c.team === null ? [sourceOf(c)] : [sourceOf(c), sourceOf(c.team)], input.query, alternates, limit);
+  // A query made only of stopwords ("what is it", "how do we") asks for nothing: the lexical leg
+  // finds no term, and the semantic leg would return whatever sits nearest to filler words.
+  const asksSomething = [input.query, ...alternates].some((q) => queryWords(q).length > 0);
+  const ranked = asksSomething ? await rankedAcross(c.team === null ? [sourceOf(c)] : [sourceOf(c), sourceOf(c.team)], input.query, alternates, limit) : [];
   const parts = (h: FusedHit<StoredMemory>) => fb?.parts(h.doc.id, nowMs) ?? { applied: 0, sunk: 0, idle: 0, multiplier: 1 };
   const found = (fb ? rerankWithinBands(ranked, (h) => parts(h).multiplier) : ranked).slice(0, max);
   const expand = input.expand_top === true && found[0]?.relevance === 'high';
@@ -551,7 +592,7 @@ export async function search(c: Context, input: SearchInput): Promise<SearchOutp
   });
   const lean = hits.map((h) => leanHit(h as unknown as Record<string, unknown>));
   const out = fitBudget({ hits: lean, ...staleAfter(lean, c.config.behavior.verification_stale_days) }, budget, {
-    key: 'hits', textKeys: ['body', 'snippet'], dropKey: 'hits_dropped', shortKey: 'snippets_shortened',
+    key: 'hits', textKeys: ['body', 'snippet'], dropKey: 'hits_dropped', shortKey: 'snippets_shortened', optionalKeys: ['match_terms'],
   }) as unknown as SearchOutput;
   c.log('search', {
     query: input.query,
