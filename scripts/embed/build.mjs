@@ -12,7 +12,7 @@ import { existsSync, mkdirSync, writeFileSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createHash } from 'node:crypto';
 import { encodeEmbedFile } from '../../server/src/core/embed/builtin.ts';
-import { fitTable, fitBuckets, pca } from './fit.mjs';
+import { fitTable, fitBuckets, fitWordsOnly, pca } from './fit.mjs';
 import { loadLexicon } from './lexicon.mjs';
 import { contrastTrain, bagOf } from './contrast.mjs';
 
@@ -88,8 +88,17 @@ export async function withExtra(tools, data, n) {
   return { ...data, sentences: [...data.sentences, ...ex.sentences.slice(0, k)], sentY };
 }
 
+/** The first n words of the word list (its order interleaves corpus and everyday frequency), with their teacher vectors. */
+export function withVocabCap(data, n) {
+  if (!(n > 0) || n >= data.vocab.length) return data;
+  const D = data.teacherDim;
+  return { ...data, vocab: data.vocab.slice(0, n), wordY: data.wordY.slice(0, n * D) };
+}
+
 export function fitAll(tools, data, opts, log, inputs = null) {
-  let fit = fitCached(tools, data, opts, log);
+  data = withVocabCap(data, opts.vocabCap);
+  // method 'words': model2vec-style (each word's own teacher vector, PCA, SIF), no sentence fit
+  let fit = opts.method === 'words' ? fitWordsOnly(data, opts, log) : fitCached(tools, data, opts, log);
   if (opts.contrast) {
     const ci = inputs ?? contrastInputs(tools, data, fit);
     const E = contrastTrain(fit, fit.weights, ci.pairs, ci.distill, opts.contrast, log);
