@@ -1,17 +1,22 @@
-// memory_consolidate (issue 14): candidate groups for the host model to act on: near-duplicate
-// clusters, contradiction pairs, superseded chains (curation/consolidate.ts). Read-only.
+// memory_consolidate: candidate groups for the host model to act on: near-duplicate clusters,
+// contradiction pairs, superseded chains (curation/consolidate.ts). Read-only. The pairs live in
+// a ConsolidationIndex per store, built on first need and then kept current by the store's change
+// feed: a call judges only the memories changed since the last one, in slices that let other
+// calls answer meanwhile.
 import type { Context } from './context.ts';
 import { ValidationError } from '../errors.ts';
 import { LIMITS } from '../limits.ts';
 import { isVisible, stripStored } from '../memory.ts';
-import { consolidate as consolidateGroups } from '../curation/consolidate.ts';
+import { ConsolidationIndex, type SemanticSource } from '../curation/consolidationIndex.ts';
+import { calibrationFor } from '../index/calibration.ts';
+import type { Store, StoreChange } from '../store/store.ts';
 import { scopeFilterMatcher } from '../scopes.ts';
 import { checkId, checkLimit, checkNote, requireActive, settleUnknownIds } from './common.ts';
 import { MAX_SCOPES } from '../scopes.ts';
-import type { Confidence, MemoryRecord, ValidWrite } from '../types.ts';
+import type { Confidence, MemoryRecord, StoredMemory, ValidWrite } from '../types.ts';
 import { runWriteGates } from '../trust/gates/writeGates.ts';
 import { checkAliases, checkBool, checkContent, checkScopes, committedShape, newRecord } from './writing.ts';
-import { candidateRecordsFor, candidatesFor, checkScopeFilters } from './retrieval.ts';
+import { candidateRecordsFor, checkScopeFilters } from './retrieval.ts';
 
 export interface ConsolidateInput {
   scopes?: string[];
@@ -19,10 +24,66 @@ export interface ConsolidateInput {
   cursor?: string;
 }
 
-/** Memories memory_consolidate compares at most (newest first); `scanned` says how many it did. */
-export const CONSOLIDATE_SCAN_MAX = 5000;
-/** Candidates per memory from the index (rare shared terms). */
-const CONSOLIDATE_CANDIDATES = 12;
+/** Reports how many memories the pair judging has done, of how many (the CLI's progress line). */
+export type ConsolidateProgress = (done: number, total: number) => void;
+
+const indexes = new WeakMap<Store, ConsolidationIndex>();
+const judged = (m: StoredMemory) => m.note === undefined;
+
+/** The store's ConsolidationIndex: built from the active memories on first need, then fed by its changes. */
+function indexOf(c: Context): ConsolidationIndex {
+  let ix = indexes.get(c.store);
+  if (ix) return ix;
+  const made = new ConsolidationIndex();
+  c.store.onChange((ch: StoreChange) => {
+    if (ch.kind === 'delete') made.remove(ch.prev.id);
+    else {
+      if (ch.prev && ch.prev.id !== ch.mem.id) made.remove(ch.prev.id);
+      if (judged(ch.mem)) made.upsert(ch.mem);
+      else made.remove(ch.mem.id);
+    }
+  });
+  // By id, so the order pairs are judged in (and so the groups) does not depend on the listing's.
+  const all = [...c.store.active()].filter(judged).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  for (const m of all) made.upsert(m);
+  indexes.set(c.store, made);
+  return made;
+}
+
+/**
+ * The store's embedder for the rewording check, at the write gates' rewording threshold for that
+ * embedder; null when semantic search is off or its embedder cannot be loaded (the pairs that
+ * need it are looked at again on a later call).
+ */
+function semanticSource(c: Context): SemanticSource | null {
+  const e = c.services.semantic?.embedder;
+  if (!e) return null;
+  // The embedder's id loads it (the built-in table): asked only once a pair needs it.
+  let id: string | null = null;
+  return {
+    min: () => calibrationFor((id ??= e.id)).gate.cos,
+    async embed(texts) {
+      const was = (id ??= e.id);
+      const v = e.embedSync ? texts.map((t) => e.embedSync!(t)) : await e.embed(texts);
+      // A provider that switched models meanwhile answers in other units: not comparable.
+      return e.id === was ? v : null;
+    },
+  };
+}
+
+/** Every group among the visible memories matching `filters`; `scanned` is how many those are. */
+async function allGroups(c: Context, filters: ReturnType<typeof checkScopeFilters>, progress?: ConsolidateProgress) {
+  await c.store.ensureFresh({ read: true });
+  const ix = indexOf(c);
+  await ix.settle({ semantic: semanticSource(c), ...(progress ? { progress } : {}) });
+  // Whatever changed while the last slices ran is in the store's view now; the pairs of those
+  // memories are judged by the next call.
+  const match = scopeFilterMatcher(filters);
+  const now = c.now();
+  const inSet = new Set<string>();
+  for (const m of c.store.active()) if (!m.note && isVisible(c.disabledScopes, m, now) && match(m.scopes)) inSet.add(m.id);
+  return { groups: ix.groups((id) => inSet.has(id)), scanned: inSet.size };
+}
 
 /**
  * memory_consolidate: near-duplicate clusters, contradiction pairs and superseded chains among
@@ -37,39 +98,24 @@ export async function consolidate(c: Context, input: ConsolidateInput, opts: { l
     if (!m) throw new ValidationError('cursor must be the next_cursor string from a previous memory_consolidate page');
     start = Number(m[1]);
   }
-  await c.store.ensureFresh({ read: true });
-  const match = scopeFilterMatcher(filters);
-  const now = c.now();
-  const visible = [...c.store.active()].filter((m) => !m.note && isVisible(c.disabledScopes, m, now) && match(m.scopes));
-  visible.sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
-  const mems = visible.slice(0, CONSOLIDATE_SCAN_MAX);
-  const inSet = new Set(mems.map((m) => m.id));
-  const groups = consolidateGroups(mems, (m) => candidatesFor(c, m.body, CONSOLIDATE_CANDIDATES).filter((id) => inSet.has(id)));
+  const { groups, scanned } = await allGroups(c, filters);
   const page = groups.slice(start, start + limit);
   const next = start + limit < groups.length ? Buffer.from(`c1:${start + limit}`).toString('base64url') : null;
-  const out = { total_groups: groups.length, scanned: mems.length, groups: page, next_cursor: next };
+  const out = { total_groups: groups.length, scanned, groups: page, next_cursor: next };
   if (opts.log) c.log('consolidate', { scopes: filters, groups: groups.length, returned: page.length });
   return out;
 }
 
-
 /** memory_health's `consolidation` section: counts per kind and where to act on them. */
-export async function consolidationSummary(c: Context) {
-  const all = await consolidate(c, { limit: LIMITS.consolidateGroups }, { log: false });
-  let groups = all.groups;
-  let cursor = all.next_cursor;
-  while (cursor !== null) {
-    const more = await consolidate(c, { limit: LIMITS.consolidateGroups, cursor }, { log: false });
-    groups = groups.concat(more.groups);
-    cursor = more.next_cursor;
-  }
+export async function consolidationSummary(c: Context, progress?: ConsolidateProgress) {
+  const { groups } = await allGroups(c, checkScopeFilters(undefined), progress);
   const count = (k: string) => groups.filter((g) => g.kind === k).length;
   return {
-    groups: all.total_groups,
+    groups: groups.length,
     contradictions: count('contradiction'),
     superseded: count('superseded'),
     duplicates: count('duplicates'),
-    next_step: all.total_groups > 0 ? 'run /memory-consolidate (or call memory_consolidate) to review and merge them' : 'nothing to consolidate',
+    next_step: groups.length > 0 ? 'run /memory-consolidate (or call memory_consolidate) to review and merge them' : 'nothing to consolidate',
   };
 }
 
