@@ -11,7 +11,7 @@
 // Each figure is the median of BENCH_HEALTH_RUNS (default 3) runs; the 1-minute load average
 // is printed beside it.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,6 +25,22 @@ const HEALTH_SIZES = (process.env.BENCH_HEALTH_SIZES ?? '3000,20000').split(',')
 const CLI_N = Number(process.env.BENCH_CLI_N ?? 20000);
 const TIMEOUT = 600_000;
 
+/** CPU time (user + system) a process has used so far, ms (Linux): what a wall time means on a loaded machine. */
+function cpuMs(pid: number | null | undefined): number {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(f[11]) + Number(f[12])) * 10;
+  } catch {
+    return NaN;
+  }
+}
+
+/** CPU time of this process's waited-for children, ms (/proc/self/stat cutime + cstime). */
+function childCpuMs(): number {
+  const f = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ');
+  return (Number(f[13]) + Number(f[14])) * 10;
+}
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const load = () => loadavg()[0]!.toFixed(2);
 
@@ -34,7 +50,9 @@ function env(store: string, home: string): Record<string, string> {
   return { ...e, CAIRN_DIR: store, HOME: home };
 }
 
-export async function cli(args: string[], store: string, home: string): Promise<{ ms: number; out: string; err: string }> {
+/** Runs the CLI to its end: wall time, and CPU time (the children's rusage before and after: runs are sequential). */
+export async function cli(args: string[], store: string, home: string): Promise<{ ms: number; cpuMs: number; out: string; err: string }> {
+  const r0 = childCpuMs();
   const t0 = performance.now();
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BUNDLE, ...args], { cwd: home, env: env(store, home), stdio: ['ignore', 'pipe', 'pipe'] });
@@ -43,22 +61,25 @@ export async function cli(args: string[], store: string, home: string): Promise<
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve({ ms: performance.now() - t0, out, err }) : reject(new Error(`cairn ${args.join(' ')} exited ${code}: ${err}`))));
+    child.on('close', (code) => (code === 0 ? resolve({ ms: performance.now() - t0, cpuMs: childCpuMs() - r0, out, err }) : reject(new Error(`cairn ${args.join(' ')} exited ${code}: ${err}`))));
   });
 }
 
 /** memory_health over stdio with a search sent 100 ms into it; both timed from their own send. */
-export async function healthOverStdio(store: string, home: string): Promise<{ healthMs: number; searchMs: number; groups: number }> {
+export async function healthOverStdio(store: string, home: string): Promise<{ healthMs: number; healthCpuMs: number; searchMs: number; groups: number }> {
   const transport = new StdioClientTransport({ command: process.execPath, args: [BUNDLE], cwd: home, env: { ...env(store, home), ...PLUGIN_SERVER_ENV }, stderr: 'pipe' });
   const client = new Client({ name: 'cairn-bench-health', version: '0.0.0' });
   await client.connect(transport, { timeout: TIMEOUT });
   try {
     await client.callTool({ name: 'memory_search', arguments: { query: 'deploy migrations', auto_scope: false } }, undefined, { timeout: TIMEOUT });
+    const cpu0 = cpuMs(transport.pid);
     const t0 = performance.now();
     let healthMs = 0;
+    let healthCpuMs = NaN;
     let groups = -1;
     const h = client.callTool({ name: 'memory_health', arguments: {} }, undefined, { timeout: TIMEOUT }).then((r) => {
       healthMs = performance.now() - t0;
+      healthCpuMs = cpuMs(transport.pid) - cpu0;
       if (r.isError) throw new Error(`memory_health failed: ${JSON.stringify(r.content)}`);
       groups = (r.structuredContent as { consolidation?: { groups: number } } | undefined)?.consolidation?.groups ?? -1;
     });
@@ -68,7 +89,7 @@ export async function healthOverStdio(store: string, home: string): Promise<{ he
     const searchMs = performance.now() - t1;
     if (s.isError) throw new Error(`memory_search failed: ${JSON.stringify(s.content)}`);
     await h;
-    return { healthMs, searchMs, groups };
+    return { healthMs, healthCpuMs, searchMs, groups };
   } finally {
     await client.close();
   }
@@ -77,8 +98,11 @@ export async function healthOverStdio(store: string, home: string): Promise<{ he
 export interface HealthRow {
   memories: number;
   healthMs: number;
+  /** the server's CPU time during the call (the search's included) */
+  healthCpuMs: number;
   searchMs: number;
   cliHealthMs: number;
+  cliHealthCpuMs: number;
   groups: number;
   load: string;
 }
@@ -90,13 +114,22 @@ export async function benchHealth(n: number): Promise<HealthRow> {
     generateLookalikes(store, n);
     // A first CLI read builds the cache the server and the later runs use.
     await cli(['list', '--limit', '1'], store, root);
-    const mcp: { healthMs: number; searchMs: number; groups: number }[] = [];
-    const cliMs: number[] = [];
+    const mcp: { healthMs: number; healthCpuMs: number; searchMs: number; groups: number }[] = [];
+    const runs: { ms: number; cpuMs: number }[] = [];
     for (let i = 0; i < RUNS; i++) {
       mcp.push(await healthOverStdio(store, root));
-      cliMs.push((await cli(['health'], store, root)).ms);
+      runs.push(await cli(['health'], store, root));
     }
-    return { memories: n, healthMs: median(mcp.map((r) => r.healthMs)), searchMs: median(mcp.map((r) => r.searchMs)), cliHealthMs: median(cliMs), groups: mcp[0]!.groups, load: load() };
+    return {
+      memories: n,
+      healthMs: median(mcp.map((r) => r.healthMs)),
+      healthCpuMs: median(mcp.map((r) => r.healthCpuMs)),
+      searchMs: median(mcp.map((r) => r.searchMs)),
+      cliHealthMs: median(runs.map((r) => r.ms)),
+      cliHealthCpuMs: median(runs.map((r) => r.cpuMs)),
+      groups: mcp[0]!.groups,
+      load: load(),
+    };
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
@@ -106,6 +139,7 @@ export interface CliRow {
   command: string;
   firstMs: number;
   medianMs: number;
+  cpuMs: number;
   load: string;
 }
 
@@ -117,9 +151,9 @@ export async function benchCli(n: number): Promise<CliRow[]> {
     await cli(['list', '--limit', '1'], store, root); // the cache
     const rows: CliRow[] = [];
     for (const args of [['list', '--all'], ['doctor'], ['overview'], ['overview', '--hook']]) {
-      const ms: number[] = [];
-      for (let i = 0; i < RUNS; i++) ms.push((await cli(args, store, root)).ms);
-      rows.push({ command: `cairn ${args.join(' ')}`, firstMs: ms[0]!, medianMs: median(ms), load: load() });
+      const runs: { ms: number; cpuMs: number }[] = [];
+      for (let i = 0; i < RUNS; i++) runs.push(await cli(args, store, root));
+      rows.push({ command: `cairn ${args.join(' ')}`, firstMs: runs[0]!.ms, medianMs: median(runs.map((r) => r.ms)), cpuMs: median(runs.map((r) => r.cpuMs)), load: load() });
     }
     return rows;
   } finally {
@@ -129,15 +163,24 @@ export async function benchCli(n: number): Promise<CliRow[]> {
 
 export function healthTable(rows: HealthRow[]): string {
   return render(
-    ['look-alike memories', 'memory_health (stdio)', 'search meanwhile', 'cairn health', 'groups', 'load'],
-    rows.map((r) => [r.memories.toLocaleString('en-US'), `${(r.healthMs / 1000).toFixed(2)} s`, `${r.searchMs.toFixed(0)} ms`, `${(r.cliHealthMs / 1000).toFixed(2)} s`, String(r.groups), r.load]),
+    ['look-alike memories', 'memory_health (stdio)', 'its CPU', 'search meanwhile', 'cairn health', 'its CPU', 'groups', 'load'],
+    rows.map((r) => [
+      r.memories.toLocaleString('en-US'),
+      `${(r.healthMs / 1000).toFixed(2)} s`,
+      `${(r.healthCpuMs / 1000).toFixed(2)} s`,
+      `${r.searchMs.toFixed(0)} ms`,
+      `${(r.cliHealthMs / 1000).toFixed(2)} s`,
+      `${(r.cliHealthCpuMs / 1000).toFixed(2)} s`,
+      String(r.groups),
+      r.load,
+    ]),
   );
 }
 
 export function cliTable(n: number, rows: CliRow[]): string {
   return render(
-    [`CLI at ${n.toLocaleString('en-US')} memories, cache present`, 'first', 'median', 'load'],
-    rows.map((r) => [r.command, `${(r.firstMs / 1000).toFixed(2)} s`, `${(r.medianMs / 1000).toFixed(2)} s`, r.load]),
+    [`CLI at ${n.toLocaleString('en-US')} memories, cache present`, 'first', 'median', 'CPU (median)', 'load'],
+    rows.map((r) => [r.command, `${(r.firstMs / 1000).toFixed(2)} s`, `${(r.medianMs / 1000).toFixed(2)} s`, `${(r.cpuMs / 1000).toFixed(2)} s`, r.load]),
   );
 }
 

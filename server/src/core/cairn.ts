@@ -172,6 +172,7 @@ export class Cairn implements Context {
     this.idleTimer = null;
     this.services.index?.startBackground();
     this.team?.services.index?.startBackground();
+    consolidation.warmInBackground(this);
   }
 
   private autoSync: syncOps.AutoSync | null = null;

@@ -13,9 +13,9 @@
 import { groupsOf, judgePair, parse, wantsSemantic, type ConsolidateGroup, type ConsolidateMemory, type Parsed } from './consolidate.ts';
 
 /** Memories judged against each memory: the ones sharing the largest part of its tokens. */
-export const CANDIDATES_PER_MEMORY = 16;
+export const CANDIDATES_PER_MEMORY = 12;
 /** Posting entries walked per memory, rarest terms first. */
-export const WALK_BUDGET = 4096;
+export const WALK_BUDGET = 2048;
 /** The longest run of judging between two yields to the event loop, ms. */
 const SLICE_MS = 8;
 /** Time one settle may spend on embeddings for the rewording check; the rest waits for the next. */
@@ -92,6 +92,9 @@ export class ConsolidationIndex {
   private lengths = new Int32Array(64);
   private settling: Promise<void> | null = null;
 
+  /** Changes with every change to the memories held or to their pairs (a report made at one version holds for it). */
+  version = 0;
+
   /** Memories held. */
   get size(): number {
     return this.slotOf.size;
@@ -113,6 +116,7 @@ export class ConsolidationIndex {
       if (e.mem.body === m.body) return;
       this.remove(m.id);
     }
+    this.version++;
     const parsed = parse(m.body);
     const terms = new Int32Array(parsed.all.size);
     let i = 0;
@@ -166,6 +170,7 @@ export class ConsolidationIndex {
     const at = this.slotOf.get(id);
     if (at === undefined) return;
     const e = this.slots[at]!;
+    this.version++;
     this.slots[at] = null;
     this.alive[at] = 0;
     this.slotOf.delete(id);
@@ -289,6 +294,7 @@ export class ConsolidationIndex {
   }
 
   private setEdge(g: ConsolidateGroup): void {
+    this.version++;
     const [a, b] = g.ids as [string, string];
     (this.edges.get(a) ?? this.edges.set(a, new Map()).get(a)!).set(b, g);
     (this.edges.get(b) ?? this.edges.set(b, new Map()).get(b)!).set(a, g);

@@ -8,6 +8,7 @@ import { ValidationError } from '../errors.ts';
 import { LIMITS } from '../limits.ts';
 import { isVisible, stripStored } from '../memory.ts';
 import { ConsolidationIndex, type SemanticSource } from '../curation/consolidationIndex.ts';
+import type { ConsolidateGroup } from '../curation/consolidate.ts';
 import { calibrationFor } from '../index/calibration.ts';
 import type { Store, StoreChange } from '../store/store.ts';
 import { scopeFilterMatcher } from '../scopes.ts';
@@ -27,15 +28,24 @@ export interface ConsolidateInput {
 /** Reports how many memories the pair judging has done, of how many (the CLI's progress line). */
 export type ConsolidateProgress = (done: number, total: number) => void;
 
-const indexes = new WeakMap<Store, ConsolidationIndex>();
+interface Held {
+  ix: ConsolidationIndex;
+  /** bumped by every change of the store (scopes and expiry decide what a report admits) */
+  storeVersion: number;
+  /** the last report's groups, and what they were made from */
+  last: { key: string; groups: ConsolidateGroup[]; scanned: number } | null;
+}
+const indexes = new WeakMap<Store, Held>();
 const judged = (m: StoredMemory) => m.note === undefined;
 
 /** The store's ConsolidationIndex: built from the active memories on first need, then fed by its changes. */
-function indexOf(c: Context): ConsolidationIndex {
-  let ix = indexes.get(c.store);
-  if (ix) return ix;
+function heldOf(c: Context): Held {
+  const had = indexes.get(c.store);
+  if (had) return had;
   const made = new ConsolidationIndex();
+  const held: Held = { ix: made, storeVersion: 0, last: null };
   c.store.onChange((ch: StoreChange) => {
+    held.storeVersion++;
     if (ch.kind === 'delete') made.remove(ch.prev.id);
     else {
       if (ch.prev && ch.prev.id !== ch.mem.id) made.remove(ch.prev.id);
@@ -46,9 +56,27 @@ function indexOf(c: Context): ConsolidationIndex {
   // By id, so the order pairs are judged in (and so the groups) does not depend on the listing's.
   const all = [...c.store.active()].filter(judged).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   for (const m of all) made.upsert(m);
-  indexes.set(c.store, made);
-  return made;
+  indexes.set(c.store, held);
+  return held;
 }
+
+/** Before a server's first memory_health asks, and with no call waiting, the pairs are judged already. */
+const WARM_AFTER_MS = 3000;
+
+/**
+ * A server (watch) judges the store's pairs in the background once it has been idle a moment
+ * after its start, in the same slices a call would: the first memory_health or
+ * memory_consolidate then finds them judged, and later ones judge only what changed.
+ */
+export function warmInBackground(c: Context): void {
+  if (!c.watch || warmed.has(c.store)) return;
+  warmed.add(c.store);
+  const timer = setTimeout(() => {
+    void heldOf(c).ix.settle({ semantic: semanticSource(c) }).catch(() => {});
+  }, WARM_AFTER_MS);
+  timer.unref();
+}
+const warmed = new WeakSet<Store>();
 
 /**
  * The store's embedder for the rewording check, at the write gates' rewording threshold for that
@@ -74,15 +102,24 @@ function semanticSource(c: Context): SemanticSource | null {
 /** Every group among the visible memories matching `filters`; `scanned` is how many those are. */
 async function allGroups(c: Context, filters: ReturnType<typeof checkScopeFilters>, progress?: ConsolidateProgress) {
   await c.store.ensureFresh({ read: true });
-  const ix = indexOf(c);
-  await ix.settle({ semantic: semanticSource(c), ...(progress ? { progress } : {}) });
+  const held = heldOf(c);
+  await held.ix.settle({ semantic: semanticSource(c), ...(progress ? { progress } : {}) });
   // Whatever changed while the last slices ran is in the store's view now; the pairs of those
   // memories are judged by the next call.
   const match = scopeFilterMatcher(filters);
   const now = c.now();
   const inSet = new Set<string>();
-  for (const m of c.store.active()) if (!m.note && isVisible(c.disabledScopes, m, now) && match(m.scopes)) inSet.add(m.id);
-  return { groups: ix.groups((id) => inSet.has(id)), scanned: inSet.size };
+  let hidden = 0;
+  for (const m of c.store.active()) {
+    if (m.note) continue;
+    if (isVisible(c.disabledScopes, m, now) && match(m.scopes)) inSet.add(m.id);
+    else hidden++;
+  }
+  // The same pairs and the same memories admitted give the same groups: the store's version and
+  // the number left out (it grows as memories expire) say both.
+  const key = `${held.ix.version}|${held.storeVersion}|${hidden}|${inSet.size}|${JSON.stringify(filters)}|${[...c.disabledScopes].sort().join(',')}`;
+  if (held.last?.key !== key) held.last = { key, groups: held.ix.groups((id) => inSet.has(id)), scanned: inSet.size };
+  return { groups: held.last.groups, scanned: held.last.scanned };
 }
 
 /**
