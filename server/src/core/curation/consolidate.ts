@@ -44,15 +44,16 @@ export interface ConsolidateGroup {
   suggested_action: string;
 }
 
-const NUMBER_WORDS: Record<string, string> = {
+const NUMBER_WORDS = new Map<string, string>(Object.entries({
   zero: '0', one: '1', two: '2', three: '3', four: '4', five: '5', six: '6', seven: '7', eight: '8', nine: '9', ten: '10',
   eleven: '11', twelve: '12', fifteen: '15', twenty: '20', thirty: '30', forty: '40', fifty: '50', sixty: '60', ninety: '90',
   hundred: '100', thousand: '1000', once: '1', twice: '2', single: '1', double: '2', half: '0.5',
-};
+}));
 
 /** A token that states a value: digits (with unit suffixes like 5m, 10gb) or a number word. */
 function valueOf(tok: string): string | null {
-  if (NUMBER_WORDS[tok] !== undefined) return NUMBER_WORDS[tok]!;
+  const c = tok.charCodeAt(0);
+  if (c < 48 || c > 57) return NUMBER_WORDS.get(tok) ?? null;
   const m = /^(\d+(?:\.\d+)?)([a-z]*)$/.exec(tok);
   return m ? m[1]! + (m[2] ? `:${m[2]}` : '') : null;
 }

@@ -10,7 +10,7 @@
 // the work per memory bounded there too, and the clusters still form, since each member is
 // joined to the ones most like it. The work runs in slices of SLICE_MS between which the event
 // loop answers other calls.
-import { groupsOf, judgePair, parse, wantsSemantic, type ConsolidateGroup, type ConsolidateMemory, type Parsed } from './consolidate.ts';
+import { CONSOLIDATE_SUBJECT, groupsOf, judgePair, parse, REWORD_JACCARD, SUPERSEDE_CONTAINMENT, wantsSemantic, type ConsolidateGroup, type ConsolidateMemory, type Parsed } from './consolidate.ts';
 
 /** Memories judged against each memory: the ones sharing the largest part of its tokens. */
 export const CANDIDATES_PER_MEMORY = 12;
@@ -58,6 +58,8 @@ interface Entry {
   parsed: Parsed;
   /** term ids of parsed.all */
   terms: Int32Array;
+  /** term ids of parsed.words, ascending */
+  words: Int32Array;
   /** its body's vector, once a rewording check needed it (dropped with the entry) */
   vec?: Float32Array;
   /** its token set, as sorted term ids: the key of its copies */
@@ -119,7 +121,9 @@ export class ConsolidationIndex {
     this.version++;
     const parsed = parse(m.body);
     const terms = new Int32Array(parsed.all.size);
+    const words = new Int32Array(parsed.words.size);
     let i = 0;
+    let w = 0;
     for (const t of parsed.all) {
       let id = this.termIds.get(t);
       if (id === undefined) {
@@ -129,10 +133,13 @@ export class ConsolidationIndex {
         this.lists.push([]);
       }
       terms[i++] = id;
+      if (parsed.words.has(t)) words[w++] = id;
     }
-    const sig = Array.from(terms).sort((a, b) => a - b).join(',');
+    terms.sort();
+    words.sort();
+    const sig = terms.join(',');
     const slot = this.slots.length;
-    this.slots.push({ mem: { id: m.id, body: m.body }, parsed, terms, sig, indexed: false });
+    this.slots.push({ mem: { id: m.id, body: m.body }, parsed, terms, words, sig, indexed: false });
     if (slot >= this.alive.length) {
       const grow = <T extends Uint8Array | Int32Array>(a: T, make: (n: number) => T): T => {
         const b = make(a.length * 2);
@@ -314,6 +321,7 @@ export class ConsolidationIndex {
     for (const o of this.candidates(slot)) {
       const [older, newer] = this.ordered(slot, o);
       if (known?.has(this.slots[o]!.mem.id)) continue;
+      if (!mayRelate(older, newer)) continue;
       const g = judgePair(older.mem, newer.mem, older.parsed, newer.parsed);
       if (g) this.setEdge(g);
       else if (wantsSemantic(older.parsed, newer.parsed)) borderline.push(o);
@@ -391,6 +399,39 @@ export class ConsolidationIndex {
     }
     return groupsOf(pairs());
   }
+}
+
+/** |a ∩ b| of two ascending id arrays. */
+function common(a: Int32Array, b: Int32Array): number {
+  let i = 0;
+  let j = 0;
+  let n = 0;
+  while (i < a.length && j < b.length) {
+    const x = a[i]!;
+    const y = b[j]!;
+    if (x === y) {
+      n++;
+      i++;
+      j++;
+    } else if (x < y) i++;
+    else j++;
+  }
+  return n;
+}
+
+/**
+ * Whether judgePair could find a relation, from the sizes of the overlaps alone (exact, on the
+ * same token sets): a contradiction needs 60% of the words shared, a superseded pair 80% of the
+ * older memory's tokens in the newer, a duplicate or a rewording 30% of all tokens. Most
+ * candidates fail all three, and a merge of two sorted arrays is far cheaper than the judge.
+ */
+function mayRelate(older: Entry, newer: Entry): boolean {
+  const e = 1e-9; // a ratio exactly at a threshold passes, as in judgePair's division
+  const all = common(older.terms, newer.terms);
+  if (all > 0 && all >= REWORD_JACCARD * (older.terms.length + newer.terms.length - all) - e) return true;
+  if (all > 0 && all >= SUPERSEDE_CONTAINMENT * older.terms.length - e) return true;
+  const w = common(older.words, newer.words);
+  return w > 0 && w >= CONSOLIDATE_SUBJECT * (older.words.length + newer.words.length - w) - e;
 }
 
 /** The cosine a rewording pair was judged at (its reason carries it); other pairs need none. */
