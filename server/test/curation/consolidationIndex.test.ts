@@ -162,3 +162,16 @@ test('the rewording check groups two wordings of a fact through the embedder, an
   const ordinary = await indexOf(mems(notes));
   assert.deepEqual(ordinary.groups(everyone), []);
 });
+
+test('memories added for later are taken by the next settle; a removal or edit made meanwhile wins', async () => {
+  const list = mems(BODIES);
+  const ix = new ConsolidationIndex();
+  ix.addLater(list);
+  assert.equal(ix.pending, list.length);
+  ix.remove(ID(1)); // the TTL contradiction's newer half, gone before it was ever judged
+  ix.upsert({ id: ID(9), body: 'The office wifi password rotates every quarter, says IT.' });
+  await ix.settle();
+  assert.equal(ix.pending, 0);
+  const expect = list.filter((m) => m.id !== ID(1)).map((m) => (m.id === ID(9) ? { id: ID(9), body: 'The office wifi password rotates every quarter, says IT.' } : m));
+  assert.deepEqual(ix.groups(everyone), allPairs(expect));
+});

@@ -103,7 +103,21 @@ export class ConsolidationIndex {
   }
   /** Memories still to judge. */
   get pending(): number {
-    return this.queue.size;
+    return this.queue.size + this.incoming.length - this.incomingAt;
+  }
+
+  /** Memories given by addLater, taken (parsed and indexed) by the next settle, in slices. */
+  private incoming: ConsolidateMemory[] = [];
+  private incomingAt = 0;
+  /** ids removed or given a newer text while still incoming: their incoming entry is skipped */
+  private superseded = new Set<string>();
+
+  /**
+   * Adds memories at the next settle, a slice at a time (a whole store's parsing at once held up
+   * every other call for its duration). A later upsert or remove of one of them wins.
+   */
+  addLater(mems: Iterable<ConsolidateMemory>): void {
+    for (const m of mems) this.incoming.push({ id: m.id, body: m.body });
   }
 
   /**
@@ -112,6 +126,7 @@ export class ConsolidationIndex {
    * duplicate cluster without being judged or walked (a store that repeats itself holds many).
    */
   upsert(m: ConsolidateMemory): void {
+    if (this.incomingAt < this.incoming.length) this.superseded.add(m.id);
     const at = this.slotOf.get(m.id);
     if (at !== undefined) {
       const e = this.slots[at]!;
@@ -174,6 +189,7 @@ export class ConsolidationIndex {
 
   /** Forgets a memory and every pair it was in; a copy of it then stands for their text. */
   remove(id: string): void {
+    if (this.incomingAt < this.incoming.length) this.superseded.add(id);
     const at = this.slotOf.get(id);
     if (at === undefined) return;
     const e = this.slots[at]!;
@@ -216,7 +232,7 @@ export class ConsolidationIndex {
       for (const id of this.semanticLater) this.queue.add(id);
       this.semanticLater.clear();
     }
-    if (this.queue.size === 0 && this.settling === null) return Promise.resolve();
+    if (this.queue.size === 0 && this.incomingAt >= this.incoming.length && this.settling === null) return Promise.resolve();
     return (this.settling ??= this.run(opts).finally(() => {
       this.settling = null;
     }));
@@ -228,6 +244,24 @@ export class ConsolidationIndex {
     let done = 0;
     let semSpent = 0;
     let t0 = performance.now();
+    const total = () => done + this.queue.size + this.incoming.length - this.incomingAt;
+    while (this.incomingAt < this.incoming.length) {
+      const m = this.incoming[this.incomingAt++]!;
+      if (!this.superseded.has(m.id)) {
+        const keep = this.superseded;
+        this.superseded = new Set();
+        this.upsert(m);
+        this.superseded = keep;
+      }
+      if (performance.now() - t0 >= SLICE_MS) {
+        opts.progress?.(done, total());
+        await pause();
+        t0 = performance.now();
+      }
+    }
+    this.incoming = [];
+    this.incomingAt = 0;
+    this.superseded.clear();
     while (this.queue.size > 0) {
       const id = this.queue.values().next().value as string;
       this.queue.delete(id);

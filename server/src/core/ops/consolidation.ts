@@ -55,7 +55,7 @@ function heldOf(c: Context): Held {
   });
   // By id, so the order pairs are judged in (and so the groups) does not depend on the listing's.
   const all = [...c.store.active()].filter(judged).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  for (const m of all) made.upsert(m);
+  made.addLater(all);
   indexes.set(c.store, held);
   return held;
 }
