@@ -467,14 +467,24 @@ export async function openIndex(c: Context, progress?: (phase: string, done: num
 const EMBED_NOTE_MIN = 100;
 function embedProgress(c: Context): ((done: number, total: number) => void) | undefined {
   if (c.watch) return undefined;
+  // The end of a pass may be reported twice (the last batch, then the drain's end): said once.
+  let ended = false;
+  const end = (done: number, total: number) => {
+    if (done < total) ended = false;
+    else if (ended) return true;
+    else ended = true;
+    return false;
+  };
   if (!process.stderr.isTTY) {
     return (done, total) => {
+      if (end(done, total)) return;
       if (done >= total && total >= EMBED_NOTE_MIN) process.stderr.write(`embedded ${total} memories for semantic search\n`);
     };
   }
   let last = 0;
   return (done, total) => {
     const now = Date.now();
+    if (end(done, total)) return;
     if (total < EMBED_NOTE_MIN || (done < total && now - last < 500)) return;
     last = now;
     process.stderr.write(`\rembedding memories for semantic search: ${done}/${total}${done >= total ? '\n' : ''}`);

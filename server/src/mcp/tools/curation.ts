@@ -199,7 +199,7 @@ const consolidate = defineTool({
   }),
   output: z.object({
     total_groups: z.number(),
-    scanned: z.number().describe('Memories compared (newest first, at most 5000)'),
+    scanned: z.number().describe('Memories compared (every visible one the scope filters admit)'),
     groups: z.array(
       z.object({
         kind: z.enum(['duplicates', 'contradiction', 'superseded']),
