@@ -13,6 +13,7 @@ import { VectorIndex, embedText } from '../../server/src/core/index/vectors.ts';
 import { calibrationFor } from '../../server/src/core/index/calibration.ts';
 import { ollamaEmbedder, openaiEmbedder } from '../../server/src/core/embed/providers.ts';
 import { normalize, type Embedder } from '../../server/src/core/embed/embedder.ts';
+import { PlainBm25 } from './baseline.ts';
 import { evaluate, formatScores, selectedSets, type Engine, type EvalSet, type Mode, type Score } from './semantic.ts';
 
 function provider(): Embedder {
@@ -34,7 +35,7 @@ async function engineFor(set: EvalSet, emb: Embedder): Promise<Engine> {
   const texts = [...new Set(set.queries.flatMap((q) => [q.q, ...q.alternates]))];
   const qv = await emb.embed(texts);
   const cache = new Map(texts.map((t, i) => [t, normalize(Float32Array.from(qv[i]!))]));
-  return { lex, vec, embed: (t) => cache.get(t)!, cal: calibrationFor(emb.id) };
+  return { lex, plain: new PlainBm25(set.docs), vec, embed: (t) => cache.get(t)!, cal: calibrationFor(emb.id) };
 }
 
 const emb = provider();
@@ -45,6 +46,7 @@ for (const set of sets) {
   const e = await engineFor(set, emb);
   const ms = performance.now() - t0;
   const rows: Array<{ label: string; scores: Score[] }> = [];
+  if (set.hasAlternates) rows.push({ label: 'joined BM25 (plain, query + alternates as one query)', scores: evaluate(e, set, 'joined-bm25') });
   for (const mode of ['semantic', 'fused', ...(set.hasAlternates ? ['fused+alt'] : [])] as Mode[]) rows.push({ label: `${mode} (${emb.id})`, scores: evaluate(e, set, mode) });
   out.push(formatScores(`\n${set.name}: ${set.docs.length} memories, ${set.queries.length} queries; embedded by ${emb.id} in ${(ms / 1000).toFixed(1)} s`, rows));
 }
