@@ -10,6 +10,7 @@ import { readOverview } from '../index/overviewCache.ts';
 import type { SearchOptions } from '../index/searchIndex.ts';
 import { DEFAULT_CALIBRATION, fuse, joinedQuery, type FusedHit } from '../index/fusion.ts';
 import { calibrationFor } from '../index/calibration.ts';
+import { rewordingRuleFor } from '../trust/gates/rewording.ts';
 import { SemanticLeg } from '../index/semantic.ts';
 import { createEmbedder } from '../embed/config.ts';
 import { inViewKey, isDisabled, isExpired, isVisible, repoKeyOf, summarize } from '../memory.ts';
@@ -447,7 +448,7 @@ export async function semanticGateOptions(c: Context) {
   return {
     neighbours: (text: string, limit: number) => s.neighbours(text, limit),
     removedNeighbours: (text: string, limit: number) => s.removedNeighbours(text, limit),
-    semanticRule: calibrationFor(s.index.embedderId).gate,
+    semanticRule: rewordingRuleFor(s.index.embedderId),
   };
 }
 
