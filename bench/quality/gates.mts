@@ -71,7 +71,7 @@ for (const e of embs) {
     return { fp, worst, dev: caught(dev), held: caught(held) };
   };
   const grid: RewordingRule[] = [];
-  for (const cos of [0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85]) for (const overlap of [0.2, 0.25, 0.3, 0.35]) grid.push({ cos, overlap, related: cos });
+  for (const cos of [0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.88, 0.9, 0.92, 0.94]) for (const overlap of [0.2, 0.25, 0.3, 0.35]) grid.push({ cos, overlap, related: cos });
   const current = rewordingRuleFor(e.id);
   for (const rule of [current, ...grid]) {
     const m = measure(rule);

@@ -2,16 +2,19 @@
 // paraphrase R@1/R@5/MRR, overall R@5 and MRR, the worst R@5 of the lexical kinds, negatives without
 // a `high` hit, and the same with alternates where the set has them (beside the joined plain-BM25
 // baseline the fusion must not lose to).
-//   node --import tsx bench/quality/sweep.mts ['{"k":60,"lexCov":0.25}' ...]   (CAIRN_EMBED_FILE picks a table)
+//   node --import tsx bench/quality/sweep.mts ['{"k":60,"lexCov":0.25}' ...]   (CAIRN_EMBED_FILE picks a table;
+//   EVAL_PROVIDER_URL etc. as in provider.ts sweep a configured provider's vectors instead)
 import { tuningSets, buildEngine, embedders, type EvalSet, type Engine } from './semantic.ts';
+import { providerEmbedder, providerEngine } from './providerEngine.ts';
 import { fuse, joinedQuery, type FusionParams } from '../../server/src/core/index/fusion.ts';
 
 const NOW = Date.parse('2026-03-01T12:00:00.000Z');
 const opts = { limit: 20, now: NOW, halfLifeDays: 30 };
 const f = (x: number) => x.toFixed(2);
-const emb = (await embedders())[0]!;
+const provider = process.env.EVAL_PROVIDER_URL ? providerEmbedder() : null;
+const emb = provider ?? (await embedders())[0]!;
 const engines: Array<[EvalSet, Engine]> = [];
-for (const set of tuningSets()) engines.push([set, await buildEngine(set, emb)]);
+for (const set of tuningSets()) engines.push([set, provider ? await providerEngine(set, provider) : await buildEngine(set, emb as Awaited<ReturnType<typeof embedders>>[number])]);
 
 function run(set: EvalSet, e: Engine, p: Partial<FusionParams> | 'joined-bm25', withAlt: boolean): string {
   const sem = (t: string) => e.vec!.search(e.embed!(t), 20, { now: NOW });

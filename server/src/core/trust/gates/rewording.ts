@@ -30,11 +30,17 @@ const RULES: Array<[prefix: string, rule: RewordingRule]> = [
   ['builtin:', { cos: 0.65, overlap: 0.3, related: 0.6 }],
   ['test:', { cos: 0.6, overlap: 0.3, related: 0.6 }],
 ];
+/** Provider models known by family, whatever the provider calls them (index/calibration.ts). */
+const FAMILIES: Array<[pattern: RegExp, rule: RewordingRule]> = [
+  // E5 puts any two notes between cosine 0.7 and 0.95; its rewordings sit at 0.93 and above.
+  [/^(openai|ollama):.*\be5-(small|base|large)/i, { cos: 0.92, overlap: 0.3, related: 0.9 }],
+];
 const UNKNOWN: RewordingRule = { cos: 0.85, overlap: 0.3, related: 0.7 };
 
-/** The rule for vectors of embedder `embedderId` (its id's family prefix). */
+/** The rule for vectors of embedder `embedderId` (its id's family prefix, or its model family). */
 export function rewordingRuleFor(embedderId: string): RewordingRule {
   for (const [p, r] of RULES) if (embedderId.startsWith(p)) return r;
+  for (const [re, r] of FAMILIES) if (re.test(embedderId)) return r;
   return UNKNOWN;
 }
 
