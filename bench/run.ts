@@ -1,7 +1,7 @@
 // npm run bench: performance at several store sizes plus the judged retrieval-quality eval.
 //   BENCH_SIZES=1000,10000   limit the sizes (default: in-process 1k,10k,50k,100k,200k;
 //                            outside-in 1k,50k,200k)
-//   BENCH_ONLY=quality|perf|outside|inproc|semantic|ui|sync|team   run one part (perf = outside + inproc + semantic)
+//   BENCH_ONLY=quality|perf|outside|inproc|semantic|ui|sync|team|embed   run one part (perf = outside + inproc + semantic)
 //   BENCH_TEAM_SIZE=1000     memories in each of the personal and the team store (bench/team.ts)
 //   BENCH_SYNC_BASE=10000, BENCH_SYNC_CHANGED=1000   the sync part (bench/sync.ts): store size, changed memories
 //   BENCH_SEMANTIC_SIZES=50000,100000   sizes of the semantic-leg part (bench/semantic.ts: each
@@ -25,6 +25,7 @@ import { benchTeam, teamTable } from './team.ts';
 import { benchSemantic, semanticTable, type SemanticRow } from './semantic.ts';
 import { benchLinks, linksLine, writeLinking, type LinksRow } from './links.ts';
 import { benchSteady, steadyTable, type SteadyRow } from './steady.ts';
+import { benchEmbed } from './embed.ts';
 
 const sizes = (dflt: string) => (process.env.BENCH_SIZES ?? dflt).split(',').map((s) => Number(s.trim())).filter((n) => n > 0);
 const SIZES = sizes('1000,10000,50000,100000,200000');
@@ -182,6 +183,10 @@ function table(rows: Row[]): string {
   return [line(head), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...body.map(line)].join('\n');
 }
 
+// The parts below measure the built-in table (the fast mode) unless told otherwise: the local
+// model's own costs are bench/embed.ts's part (it asks for the model explicitly).
+process.env.CAIRN_EMBED_PROVIDER ??= 'builtin';
+
 async function main(): Promise<void> {
   const machine = `${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB RAM, Node ${process.version}, ${process.platform}`;
   const out: Record<string, unknown> = { machine, date: new Date().toISOString() };
@@ -190,6 +195,11 @@ async function main(): Promise<void> {
     console.log(formatEval(q));
     out.quality = q;
   }
+  if (ONLY === '' || ONLY === 'embed') {
+    // the local transformer embedder's costs (bench/embed.ts; BENCH_EMBED_SIZES for outside-in)
+    console.log(`\n${await benchEmbed()}`);
+  }
+
   if (ONLY === '' || ONLY === 'ui') {
     if (!existsSync(BUNDLE)) throw new Error(`${BUNDLE} is missing: run npm run build first (npm run bench does)`);
     const rows: UiRow[] = [];

@@ -146,6 +146,12 @@ export async function buildEngine(set: EvalSet, embedder: VectorEmbedder | null)
   const vs = await embedder.embed(set.docs.map(embedText));
   set.docs.forEach((d, i) => vec.set(d, vs[i]!));
   const cache = new Map<string, Float32Array>();
+  if (!embedder.embedSync) {
+    // An asynchronous embedder (the local model): every query text embedded up front.
+    const texts = [...new Set(set.queries.flatMap((q) => [q.q, ...(q.alternates.length > 0 ? [joinedQuery(q.q, q.alternates)] : [])]))];
+    const qv = await embedder.embed(texts);
+    texts.forEach((t, i) => cache.set(t, qv[i]!));
+  }
   const embed = (t: string) => {
     let v = cache.get(t);
     if (!v) cache.set(t, (v = embedder.embedSync ? embedder.embedSync(t) : vs[0]!));
@@ -220,6 +226,15 @@ export async function embedders(): Promise<VectorEmbedder[]> {
     console.error(`(built-in embedder not available: ${(err as Error).message.split('\n')[0]})`);
   }
   out.push(testEmbedder());
+  try {
+    // the local transformer (runs the built worker: npm run build first)
+    const mod = (await import('../../server/src/core/embed/local.ts' as string)) as { localEmbedder: () => VectorEmbedder & { close(): Promise<void> } };
+    const l = mod.localEmbedder();
+    await l.embed(['warm up']);
+    out.push(l);
+  } catch (err) {
+    console.error(`(local embedder not available: ${(err as Error).message.split('\n')[0]})`);
+  }
   return out;
 }
 
@@ -235,7 +250,9 @@ export function formatScores(title: string, rows: Array<{ label: string; scores:
 
 export async function runAll(): Promise<string> {
   const sets = selectedSets();
-  const embs = (await embedders()).filter((e) => process.env.EVAL_EMBEDDERS !== 'builtin' || e.id.startsWith('builtin:'));
+  // EVAL_EMBEDDERS: a comma-separated list of id prefixes (builtin, local, test); unset: all
+  const want = process.env.EVAL_EMBEDDERS?.split(',').filter(Boolean);
+  const embs = (await embedders()).filter((e) => !want || want.some((w) => e.id.startsWith(`${w}:`)));
   const out: string[] = [];
   for (const set of sets) {
     const rows: Array<{ label: string; scores: Score[] }> = [];
@@ -262,4 +279,5 @@ export async function runAll(): Promise<string> {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   console.log(await runAll());
+  process.exit(0); // the local embedder's worker
 }

@@ -6,7 +6,7 @@ import { parse as parseToml } from 'smol-toml';
 import { ConfigError, errorMessage } from './errors.ts';
 
 /** [embed]: the semantic search leg's embedder (core/embed/config.ts builds it). */
-export const EMBED_PROVIDERS = ['builtin', 'ollama', 'openai'] as const;
+export const EMBED_PROVIDERS = ['local', 'builtin', 'ollama', 'openai'] as const;
 export type EmbedProvider = (typeof EMBED_PROVIDERS)[number];
 export interface EmbedConfig {
   /** false: lexical search only, no vectors at all */
@@ -22,15 +22,27 @@ export interface EmbedConfig {
   timeout_ms: number;
 }
 
+/**
+ * The provider when config.toml names none: "local" (the transformer model, docs/semantic.md), or
+ * what $CAIRN_EMBED_PROVIDER says ("local" or "builtin": a machine-wide fast mode, and what the
+ * test suite runs with so that its many short-lived servers do not each load the model).
+ */
+export function defaultEmbedProvider(env: NodeJS.ProcessEnv = process.env): EmbedProvider {
+  const v = env.CAIRN_EMBED_PROVIDER;
+  if (v === undefined || v === '') return 'local';
+  if (v === 'local' || v === 'builtin') return v;
+  throw new ConfigError(`environment variable CAIRN_EMBED_PROVIDER must be "local" or "builtin", got ${JSON.stringify(v)}`);
+}
+
 export function defaultEmbedConfig(): EmbedConfig {
-  return { enabled: true, provider: 'builtin', url: null, model: null, api_key_env: null, timeout_ms: 10_000 };
+  return { enabled: true, provider: defaultEmbedProvider(), url: null, model: null, api_key_env: null, timeout_ms: 10_000 };
 }
 
 /** [embed] rules across keys (each key's own type and range are checked by checkValue); `given` = the keys the file set. */
 export function checkEmbedSection(c: EmbedConfig, given: ReadonlySet<string>): void {
-  if (c.provider === 'builtin') {
+  if (c.provider === 'builtin' || c.provider === 'local') {
     for (const k of ['url', 'model', 'api_key_env', 'timeout_ms'] as const) {
-      if (given.has(k)) throw new ConfigError(`config key embed.${k} is only used with embed.provider = "ollama" or "openai" (provider is "builtin")`);
+      if (given.has(k)) throw new ConfigError(`config key embed.${k} is only used with embed.provider = "ollama" or "openai" (provider is "${c.provider}")`);
     }
     return;
   }

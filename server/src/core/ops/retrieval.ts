@@ -12,7 +12,8 @@ import { DEFAULT_CALIBRATION, fuse, joinedQuery, type FusedHit } from '../index/
 import { calibrationFor } from '../index/calibration.ts';
 import { rewordingRuleFor } from '../trust/gates/rewording.ts';
 import { SemanticLeg } from '../index/semantic.ts';
-import { createEmbedder } from '../embed/config.ts';
+import { createEmbedder, interimOf } from '../embed/config.ts';
+import { vectorFileFor } from '../index/vectorCache.ts';
 import { inViewKey, isDisabled, isExpired, isVisible, repoKeyOf, summarize } from '../memory.ts';
 import { scopeFilterMatcher, validateScopeFilter } from '../scopes.ts';
 import type { StoredMemory } from '../types.ts';
@@ -400,7 +401,13 @@ export async function openIndex(c: Context, progress?: (phase: string, done: num
   await l.open();
   const embedder = createEmbedder(c.config.embed, c.warn);
   if (embedder !== null) {
-    const leg = new SemanticLeg(c.store, embedder, { watch: c.watch, warn: c.warn, progress: embedProgress(c) });
+    // provider "local": the model's leg, with the built-in table's leg answering until it can
+    const interimEmbedder = interimOf(embedder);
+    const interim = interimEmbedder && new SemanticLeg(c.store, interimEmbedder, { watch: c.watch, warn: c.warn, progress: embedProgress(c) });
+    const leg = new SemanticLeg(c.store, embedder, {
+      watch: c.watch, warn: c.warn, progress: embedProgress(c),
+      ...(interim ? { interim, cacheFile: vectorFileFor(embedder.id) } : {}),
+    });
     c.services.semantic = leg;
     await leg.open();
   }
@@ -623,7 +630,11 @@ export interface RankSource {
  */
 export async function rankedAcross(sources: readonly RankSource[], query: string, alternates: string[], limit: number): Promise<FusedHit<StoredMemory>[]> {
   const byScore = (a: { score: number; doc: StoredMemory }, b: { score: number; doc: StoredMemory }) => b.score - a.score || (a.doc.id < b.doc.id ? 1 : a.doc.id > b.doc.id ? -1 : 0);
-  const vecs = await Promise.all(sources.map(async (s) => (s.sem && (await s.sem.readyForSearch()) && s.sem.complete ? s.sem.index : null)));
+  const ready = await Promise.all(sources.map(async (s) => (s.sem && (await s.sem.readyForSearch()) && s.sem.complete ? s.sem.index : null)));
+  // Cosines of two embedders are not comparable: while one store's model vectors are still being
+  // made (its built-in table answering), only the stores answering like the first one are merged.
+  const firstId = ready.find((v) => v !== null)?.embedderId;
+  const vecs = ready.map((v) => (v !== null && v.embedderId === firstId ? v : null));
   const anyVec = vecs.some((v) => v !== null && v.size > 0);
   if (alternates.length === 0 && !anyVec) {
     if (sources.length === 1) return sources[0]!.l.index.search(query, sources[0]!.opts);
