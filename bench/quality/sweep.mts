@@ -12,7 +12,9 @@ const NOW = Date.parse('2026-03-01T12:00:00.000Z');
 const opts = { limit: 20, now: NOW, halfLifeDays: 30 };
 const f = (x: number) => x.toFixed(2);
 const provider = process.env.EVAL_PROVIDER_URL ? providerEmbedder() : null;
-const emb = provider ?? (await embedders())[0]!;
+// EVAL_EMBEDDER=local (an id prefix) picks that embedder; default the first (the built-in table)
+const all = provider ? [] : await embedders();
+const emb = provider ?? all.find((e) => e.id.startsWith(`${process.env.EVAL_EMBEDDER ?? ''}`)) ?? all[0]!;
 const engines: Array<[EvalSet, Engine]> = [];
 for (const set of tuningSets()) engines.push([set, provider ? await providerEngine(set, provider) : await buildEngine(set, emb as Awaited<ReturnType<typeof embedders>>[number])]);
 
@@ -53,3 +55,4 @@ for (const p of grid) {
   console.log(JSON.stringify(p));
   for (const [set, e] of engines) console.log(`  ${set.name.padEnd(9)} fused ${run(set, e, p, false)}${set.hasAlternates ? ` | +alt ${run(set, e, p, true)}` : ''}`);
 }
+process.exit(0); // the local embedder's worker

@@ -66,3 +66,16 @@ test('without alternates a lexical hit weighs by its coverage: a one-word match 
   const hits = run('first statement customers receive', [], sem);
   assert.equal(hits[0]!.doc.id, 'INV');
 });
+
+test('an embedder with a lexical floor: without alternates a hit on few of the query\'s words does not rank beside its neighbours', () => {
+  const byId = new Map(docs.map((d) => [d.id, d]));
+  const sem = (): SemanticHit<IndexDoc>[] => [{ doc: byId.get('INV')!, sim: 0.7 }, { doc: byId.get('PAY')!, sim: 0.4 }];
+  const query = 'first statement customers receive';
+  const plain = fuse({ limit: 5, main: { lexical: ix.search(query, opts), semantic: sem() }, alternates: [], calibration: cal }).map((h) => h.doc.id);
+  assert.ok(plain.includes('CRON'), 'without a floor the one-word hit ranks');
+  const floored = fuse({ limit: 5, main: { lexical: ix.search(query, opts), semantic: sem() }, alternates: [], calibration: { ...cal, lexFloor: 0.4 } }).map((h) => h.doc.id);
+  assert.deepEqual(floored, ['INV', 'PAY']);
+  // With no semantic neighbour at all the lexical order stands, floor or not.
+  const alone = fuse({ limit: 5, main: { lexical: ix.search(query, opts), semantic: [] }, alternates: [], calibration: { ...cal, lexFloor: 0.4 } });
+  assert.ok(alone.some((h) => h.doc.id === 'CRON'));
+});

@@ -42,6 +42,12 @@ export interface SemanticCalibration {
   medium: number;
   /** below: not a hit at all (a nearest neighbour is not necessarily related) */
   floor: number;
+  /**
+   * Without alternates, a lexical hit covering less than this share of the query's words does not
+   * rank beside this embedder's neighbours (0 or absent: every lexical hit ranks). A strong model's
+   * nearest neighbours beat a hit on one incidental word of a reworded question.
+   */
+  lexFloor?: number;
 }
 export const DEFAULT_CALIBRATION: SemanticCalibration = { high: 0.85, medium: 0.6, floor: 0.3 };
 
@@ -144,7 +150,9 @@ export function fuse<D extends IndexDoc>(input: FuseInput<D>): FusedHit<D>[] {
   const semRank = tiedRanks(semantic, (h) => h.sim);
   // One leg alone (no vectors): its own order, untouched.
   const oneLeg = semantic.length === 0;
+  const lexFloor = oneLeg || withAlt ? 0 : (cal.lexFloor ?? 0);
   ranking.lexical.forEach((h, i) => {
+    if (h.coverage < lexFloor) return;
     at(h.doc).score += oneLeg ? 1 / (RK + lexRank[i]! + 1) : (LC + (1 - LC) * h.coverage) / (RK + lexRank[i]! + 1);
   });
   semantic.forEach((h, i) => {
