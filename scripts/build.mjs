@@ -103,7 +103,8 @@ await build({
 // plugin/ is what `claude plugin install` copies into its cache (marketplace.json's source), so
 // the installed plugin holds only what runs: .claude-plugin, skills, hooks, commands, server,
 // scripts, package.json, README.md. Claude Code copies a symlink's target, so skills, commands,
-// README.md, the icon, and server/dist's bundle and embedding table are committed symlinks to this
+// README.md, the icon, and server/dist's bundle, embedding table and local model files (worker,
+// model, runtime) are committed symlinks to this
 // repository's own (the big files are never committed twice; memory-tool.mjs, for programs that
 // import it, is not part of the plugin). `claude plugin validate` reads neither
 // a linked plugin.json nor a linked hooks directory, so those two are copied here, with a

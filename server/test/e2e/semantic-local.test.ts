@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startServer, type Session } from '../helpers/mcp.ts';
+import { cli, startServer, type Session } from '../helpers/mcp.ts';
 import { removeDir, tempDir, tempRepo } from '../helpers/env.ts';
 import { MEMORIES } from '../../../bench/quality/memories.ts';
 
@@ -83,6 +83,27 @@ test('a restart reuses the cached model vectors (nothing embedded again)', async
   assert.equal(statSync(file).mtimeMs, before.mtime, 'not rewritten: every vector came from the cache');
   assert.deepEqual(readFileSync(file), before.bytes);
   assert.doesNotMatch(s.stderr(), /vector cache ignored/);
+});
+
+test('cairn search (a one-shot command) loads the model and answers with it when its vectors cover the store', () => {
+  const r = cli(['search', QUESTION, '--all', '--limit', '5', '--json'], { store, cwd: repo, env: LOCAL });
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, TARGET);
+  const table = cli(['search', QUESTION, '--all', '--limit', '5', '--json'], { store, cwd: repo, env: { CAIRN_EMBED_PROVIDER: 'builtin' } });
+  assert.equal(table.code, 0, table.stderr);
+  assert.doesNotMatch(table.stdout, TARGET);
+});
+
+test('with the model answering, a removed fact reworded is caught as previously removed', async () => {
+  const s = await startServer({ store, cwd: repo, env: LOCAL });
+  assert.ok((await untilFound(s, 120_000)).some((h) => TARGET.test(h)), 'the model answers');
+  const w = await s.call('memory_write', { content: 'Lark API responses are cached in Redis for five minutes before the next upstream call.', scopes: ['lark'] });
+  assert.equal(w.status, 'committed', JSON.stringify(w));
+  await s.call('memory_remove', { id: w.id, reason: 'the cache was dropped' });
+  const again = await s.call('memory_write', { content: 'The Lark API caches its responses in Redis with a five minute TTL.', scopes: ['lark'] });
+  assert.equal(again.status, 'previously_removed', JSON.stringify(again));
+  assert.equal(again.matches[0].id, w.id);
+  await s.close();
 });
 
 test('a damaged model file: one clear warning, and search answers with the built-in table', async () => {

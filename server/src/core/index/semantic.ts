@@ -24,6 +24,8 @@ const BATCH = 64;
 /** Memories embedded between two full collections in a long embedding pass (gc.ts). */
 const GC_EVERY = 25_000;
 const SAVE_AFTER = 200;
+/** A slow embedder's background pass saves what it has at most this often. */
+const SAVE_EVERY_MS = 30_000;
 const pause = () => new Promise<void>((r) => setImmediate(r));
 /** Memories whose cached vectors a server takes between two calls of its sliced yield while the leg opens (store/slices.ts). */
 const OPEN_CHUNK = 64;
@@ -282,6 +284,7 @@ export class SemanticLeg {
   private async drain(): Promise<void> {
     const total = () => this.pending.size + done;
     let done = 0;
+    let lastSave = Date.now();
     while (this.pending.size > 0 && !this.closed) {
       const batch: StoredMemory[] = [];
       for (const id of this.pending) {
@@ -308,6 +311,12 @@ export class SemanticLeg {
       // A long pass (a first start, a provider switch) collects as it goes: its per-batch
       // temporaries, promoted by the pauses, are otherwise peak RSS (+70 MB at 200k memories).
       if (done % GC_EVERY < BATCH && done >= GC_EVERY) collectGarbage();
+      // A slow embedder's long pass (minutes for a big store) saves as it goes, so a kill or a
+      // crash loses at most SAVE_EVERY_MS of its work: the next start embeds only the rest.
+      if (this.opts.watch && !this.embedder.embedSync && this.changes >= SAVE_AFTER && Date.now() - lastSave >= SAVE_EVERY_MS) {
+        await this.save();
+        lastSave = Date.now();
+      }
       await pause();
     }
     if (done >= GC_EVERY) collectGarbage();
