@@ -9,8 +9,9 @@ import { LiveIndex } from '../index/live.ts';
 import { readOverview } from '../index/overviewCache.ts';
 import { queryWords } from '../index/query.ts';
 import type { SearchOptions } from '../index/searchIndex.ts';
-import { DEFAULT_CALIBRATION, fuse, type FusedHit } from '../index/fusion.ts';
+import { DEFAULT_CALIBRATION, fuse, joinedQuery, type FusedHit } from '../index/fusion.ts';
 import { calibrationFor } from '../index/calibration.ts';
+import { rewordingRuleFor } from '../trust/gates/rewording.ts';
 import { SemanticLeg } from '../index/semantic.ts';
 import { createEmbedder, interimOf } from '../embed/config.ts';
 import { vectorFileFor } from '../index/vectorCache.ts';
@@ -351,7 +352,7 @@ function inCallerView(c: Context, m: StoredMemory): boolean {
 
 export interface SearchInput {
   query: string;
-  /** rephrasings or likely words, searched too and fused with the query by RRF */
+  /** rephrasings or likely words: searched joined with the query (fusion.ts) */
   alternates?: string[];
   scopes?: string[];
   max_results?: number;
@@ -512,7 +513,7 @@ export async function semanticGateOptions(c: Context) {
   return {
     neighbours: (text: string, limit: number) => s.neighbours(text, limit),
     removedNeighbours: (text: string, limit: number) => s.removedNeighbours(text, limit),
-    semanticRule: calibrationFor(s.index.embedderId).gate,
+    semanticRule: rewordingRuleFor(s.index.embedderId),
   };
 }
 
@@ -701,7 +702,8 @@ export async function rankedAcross(sources: readonly RankSource[], query: string
     return sources.flatMap((s) => s.l.index.search(query, s.opts)).sort(byScore).slice(0, limit);
   }
   const pool = Math.max(limit, FUSION_POOL);
-  const texts = [query, ...alternates];
+  // The query's own legs, and with alternates the legs of the query and alternates joined.
+  const texts = alternates.length > 0 ? [query, joinedQuery(query, alternates)] : [query];
   // One store (the usual case): its lists as they are; several: merged on the same score.
   const merged = <T,>(lists: T[][], order: (a: T, b: T) => number): T[] => (lists.length === 1 ? lists[0]! : lists.flat().sort(order).slice(0, pool));
   const lexical = texts.map((t) => merged(sources.map((s) => s.l.index.search(t, { ...s.opts, limit: pool })), byScore));
@@ -717,7 +719,8 @@ export async function rankedAcross(sources: readonly RankSource[], query: string
   return fuse({
     limit,
     main: { lexical: lexical[0]!, semantic: semantic[0]! },
-    alternates: alternates.map((_, i) => ({ lexical: lexical[i + 1]!, semantic: semantic[i + 1]! })),
+    alternates,
+    ...(alternates.length > 0 ? { joined: { lexical: lexical[1]!, semantic: semantic[1]! } } : {}),
     calibration: embedderId !== undefined ? calibrationFor(embedderId) : DEFAULT_CALIBRATION,
   });
 }
