@@ -79,9 +79,9 @@ export function jsonSet(dirName: string, name = dirName): EvalSet | null {
   return { name, docs, queries: qs.map((q) => ({ ...q, alternates: alts.get(q.q) ?? [] })), hasAlternates: alts.size > 0 };
 }
 
-/** The held-out blind set: reported, never tuned on. */
-export function blindSet(): EvalSet | null {
-  return jsonSet('blind');
+/** The held-out sets, each written by someone who never saw the engine: reported, never tuned on. */
+export function heldOutSets(): EvalSet[] {
+  return [jsonSet('blind'), jsonSet('blind2')].filter((s): s is EvalSet => s !== null);
 }
 
 /** The sets tuning may look at: the old set (+ dev paraphrases), the embedder's dev set, and dev2 when present. */
@@ -91,13 +91,13 @@ export function tuningSets(): EvalSet[] {
 
 /**
  * Which sets `npm run eval` runs: EVAL_SETS=tuning (the tuning sets only: use this while working),
- * EVAL_SETS=blind (the held-out set only), unset or 'all' (both).
+ * EVAL_SETS=blind (the held-out sets only: blind and blind2), unset or 'all' (both).
  */
 export function selectedSets(which = process.env.EVAL_SETS ?? 'all'): EvalSet[] {
   if (which === 'tuning') return tuningSets();
-  if (which === 'blind') return [blindSet()].filter((s): s is EvalSet => s !== null);
+  if (which === 'blind') return heldOutSets();
   if (which !== 'all') throw new Error(`EVAL_SETS must be tuning, blind or all (got ${which})`);
-  return [...tuningSets(), blindSet()].filter((s): s is EvalSet => s !== null);
+  return [...tuningSets(), ...heldOutSets()];
 }
 
 type Ranked = Array<{ id: string; relevance: 'high' | 'medium' | 'low' }>;

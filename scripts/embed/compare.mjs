@@ -8,12 +8,12 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { loadEmbedModel } from '../../server/src/core/embed/builtin.ts';
-import { tuningSets, blindSet, buildEngine, evaluate } from '../../bench/quality/semantic.ts';
+import { tuningSets, heldOutSets, buildEngine, evaluate } from '../../bench/quality/semantic.ts';
 
 const args = process.argv.slice(2);
 const blind = args.includes('--blind');
 const files = args.filter((a) => a !== '--blind');
-const sets = blind ? [blindSet()].filter(Boolean) : tuningSets();
+const sets = blind ? heldOutSets() : tuningSets();
 const f = (x) => x.toFixed(2);
 const prf = (s) => `${f(s.r1)}/${f(s.r5)}/${f(s.mrr)}`;
 
