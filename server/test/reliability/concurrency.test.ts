@@ -68,8 +68,12 @@ test(`${SERVERS} servers x ${OPS} mixed calls on one store: nothing lost, torn, 
       }
     }, 3);
 
-    await Promise.all(procs.map((p, w) => worker(w, p, new Rng(seed + w + 1), ledger, shared, hasRename)));
-    clearInterval(poller);
+    try {
+      await Promise.all(procs.map((p, w) => worker(w, p, new Rng(seed + w + 1), ledger, shared, hasRename)));
+    } finally {
+      // Stopped whatever happened, so a failing run still exits.
+      clearInterval(poller);
+    }
     const workMs = now() - started;
     for (const p of procs) assert.ok(p.alive(), `server ${p.pid} is still running after its calls`);
     await Promise.all(procs.map((p) => p.close()));
