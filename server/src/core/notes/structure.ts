@@ -163,6 +163,7 @@ export function parseStructure(body: string): Structure {
   let title = fm.title;
   let inFence = false;
   for (const line of fm.rest.split('\n')) {
+    if (line === '') continue;
     if (/^\s*(```|~~~)/.test(line)) {
       inFence = !inFence;
       continue;
