@@ -18,8 +18,10 @@ const LABELS = ['lbl-a', 'lbl-b', 'lbl-c', 'lbl-d'];
 
 let tokens = 0;
 const now = () => performance.now();
+/** How long each memory_rename_scope call took (one locked batch per call), for the diagnostics. */
+const renameMs: number[] = [];
 
-test(`${SERVERS} servers x ${OPS} mixed calls on one store: nothing lost, torn, orphaned or disagreeing`, { timeout: 600_000 }, async (t) => {
+test(`${SERVERS} servers x ${OPS} mixed calls on one store: nothing lost, torn, orphaned or disagreeing`, { timeout: 600_000 * SOAK }, async (t) => {
   const seed = seedFor('concurrency');
   const rng = new Rng(seed);
   const root = tempDir('cairn-conc-');
@@ -68,8 +70,12 @@ test(`${SERVERS} servers x ${OPS} mixed calls on one store: nothing lost, torn, 
       }
     }, 3);
 
-    await Promise.all(procs.map((p, w) => worker(w, p, new Rng(seed + w + 1), ledger, shared, hasRename)));
-    clearInterval(poller);
+    try {
+      await Promise.all(procs.map((p, w) => worker(w, p, new Rng(seed + w + 1), ledger, shared, hasRename)));
+    } finally {
+      // Stopped whatever happened, so a failing run still exits.
+      clearInterval(poller);
+    }
     const workMs = now() - started;
     for (const p of procs) assert.ok(p.alive(), `server ${p.pid} is still running after its calls`);
     await Promise.all(procs.map((p) => p.close()));
@@ -80,6 +86,8 @@ test(`${SERVERS} servers x ${OPS} mixed calls on one store: nothing lost, torn, 
     t.diagnostic(`${opsTotal} calls in ${(workMs / 1000).toFixed(1)} s; acknowledged: ${JSON.stringify(Object.fromEntries(ledger.acked))}`);
     t.diagnostic(`legitimate refusals under concurrency: ${JSON.stringify(Object.fromEntries(ledger.expectedErrors))}`);
     t.diagnostic(`lock file read ${lockSeen.reads} times while held, empty ${lockSeen.empty} times`);
+    const sortedRename = [...renameMs].sort((a, b) => a - b);
+    if (sortedRename.length) t.diagnostic(`memory_rename_scope: ${sortedRename.length} calls, median ${sortedRename[sortedRename.length >> 1]!.toFixed(0)} ms, slowest ${sortedRename[sortedRename.length - 1]!.toFixed(0)} ms`);
 
     // 1. The files: each parses, each id in exactly one place, no temp or lock left behind.
     const disk = readDisk(store);
@@ -256,6 +264,7 @@ async function worker(w: number, p: Proc, rng: Rng, ledger: Ledger, shared: stri
       const from = rng.pick(LABELS);
       const to = rng.pick(LABELS.filter((l) => l !== from));
       const r = await p.call('memory_rename_scope', { old_scope: from, new_scope: to });
+      renameMs.push(now() - send);
       if (r.isError) refuse('rename', textOf(r), /has scope/, 'rename of an unused scope');
       else ledger.count('rename_scope');
     }

@@ -25,7 +25,7 @@ export interface FuzzCall {
 /** Tools whose success changes nothing on disk but the event log. */
 export const MAY_PASS = new Set([
   'memory_search', 'memory_show', 'memory_list', 'memory_list_tombstones', 'memory_scope_overview', 'memory_health',
-  'memory_scope_disable', 'memory_scope_enable',
+  'memory_scope_disable', 'memory_scope_enable', 'memory_consolidate', 'memory_related',
 ]);
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
@@ -195,7 +195,44 @@ export const TOOLS: Record<string, ToolSpec> = {
     },
     required: ['old_scope', 'new_scope'],
   },
+  memory_merge: {
+    fields: {
+      ids: {
+        valid: (ctx) => (ctx.activeIds.length >= 2 ? [ctx.activeIds[0]!, ctx.activeIds[1]!] : [randomUlid(ctx.rng), randomUlid(ctx.rng)]),
+        bad: [(ctx) => [junkValue(ctx), 'ids not an array of ids'], (ctx) => [[ctx.rng.pick(ctx.activeIds)], 'one id'], (ctx) => [Array.from({ length: ctx.rng.range(11, 60) }, () => randomUlid(ctx.rng)), 'too many ids'], (ctx) => [[randomUlid(ctx.rng), 'i'.repeat(ctx.rng.range(201, 5000))], 'an id over 200 chars']],
+      },
+      content,
+      scopes,
+      reason: { valid: () => 'the same fact twice', bad: [nonString('reason'), (ctx) => ['r'.repeat(ctx.rng.range(2001, 9000)), 'reason over 2000 chars']] },
+      acknowledge_transient: bool,
+    },
+    required: ['ids', 'content', 'reason'],
+  },
+  memory: {
+    fields: {
+      command: { valid: (ctx) => ctx.rng.pick(['view', 'create', 'str_replace', 'insert', 'delete', 'rename']), bad: [(ctx) => [ctx.rng.pick(['', 'View', 'undo', 'rm', 'view ', 'delete\u0000', junkString(ctx)]), 'unknown command'], nonString('command')] },
+      path: { valid: (ctx) => ctx.rng.pick(['/memories', '/memories/fuzz.md', '/memories/projects/fuzz.md']), bad: [nonString('path'), (ctx) => [`/memories/${'p'.repeat(ctx.rng.range(1001, 5000))}`, 'path over 1000 chars']] },
+      view_range: { valid: () => [1, -1], bad: [(ctx) => [ctx.rng.pick(['1-3', 1, {}, true]), 'view_range not an array'], () => [[1.5, 2], 'view_range not whole numbers']] },
+      file_text: { valid: () => 'A fuzzed note.', bad: [nonString('file_text')] },
+      old_str: { valid: () => 'fuzzed', bad: [nonString('old_str')] },
+      new_str: { valid: () => 'fuzzy', bad: [nonString('new_str')] },
+      insert_line: { valid: (ctx) => ctx.rng.range(0, 3), bad: [() => [1.5, 'insert_line not whole'], (ctx) => [junkString(ctx), 'insert_line not a number']] },
+      insert_text: { valid: () => 'inserted', bad: [nonString('insert_text')] },
+      old_path: { valid: () => '/memories/fuzz.md', bad: [nonString('old_path'), (ctx) => [`/memories/${'o'.repeat(ctx.rng.range(1001, 5000))}`, 'old_path over 1000 chars']] },
+      new_path: { valid: () => '/memories/fuzz-2.md', bad: [nonString('new_path'), (ctx) => [`/memories/${'n'.repeat(ctx.rng.range(1001, 5000))}`, 'new_path over 1000 chars']] },
+    },
+    required: ['command'],
+  },
   // May pass: the fields only steer what the junk looks like.
+  memory_consolidate: { fields: { scopes, limit: { valid: (ctx) => ctx.rng.range(1, 50), bad: [] }, cursor: { valid: (ctx) => junkString(ctx), bad: [] } }, required: [] },
+  memory_related: {
+    fields: {
+      id: { valid: (ctx) => (ctx.activeIds.length ? ctx.rng.pick(ctx.activeIds) : randomUlid(ctx.rng)), bad: [] },
+      depth: { valid: (ctx) => ctx.rng.range(1, 3), bad: [] },
+      relation_types: { valid: (ctx) => ctx.rng.pick([['links_to'], ['depends_on', 'links_to'], []]), bad: [] },
+    },
+    required: [],
+  },
   memory_search: { fields: { query: { valid: () => 'fuzz harness', bad: [] }, scopes: scopes, max_results: { valid: (ctx) => ctx.rng.range(1, 50), bad: [] }, expand_top: bool, auto_scope: bool }, required: ['query'] },
   memory_show: { fields: { id: idField(false), ids: { valid: (ctx) => ctx.activeIds.slice(0, ctx.rng.range(1, 10)), bad: [] } }, required: [] },
   memory_list: { fields: { scopes, with_bodies: bool, limit: { valid: (ctx) => ctx.rng.range(1, 200), bad: [] }, cursor: { valid: (ctx) => junkString(ctx), bad: [] } }, required: [] },

@@ -162,7 +162,9 @@ test('the team store refuses secrets more strictly, and claims about the user; e
   const cases = [
     ['The staging database on 10.20.30.40 takes the login admin with password from the vault entry db-admin.', 'private-host-credential'],
     ['The analytics client id is kX93mPq2Lw7ZtR4v and it is safe to share internally.', 'high-entropy-token'],
-    ['The flag service on build.internal needs the token from the ci settings page.', 'private-host-credential'],
+    ['The flag service on build.internal takes the login deploy with the token from the ci settings page.', 'private-host-credential'],
+    ['Guest wifi password: correcthorsebatterystaple', 'stated-credential'],
+    ['Jenkins admin / Summer2024! is the staging login', 'login-pair'],
   ] as const;
   for (const [content, kind] of cases) {
     const r = await s.call('memory_write', { content, scopes: ['ops'], store: 'team' });
@@ -172,6 +174,12 @@ test('the team store refuses secrets more strictly, and claims about the user; e
     assert.equal(r.store, 'team');
   }
   assert.equal(mdFiles(team).length, 0);
+  // Notes that only say where credentials live are stored.
+  for (const content of ['The wiki page at wiki.corp explains how to request database credentials.', 'The staging database runs at 10.0.4.20 and its credentials are stored in Vault.']) {
+    const r = await s.call('memory_write', { content, scopes: ['ops'], store: 'team', force: true });
+    assert.equal(r.status, 'committed', content);
+    await s.call('memory_remove', { id: r.id, reason: 'only checking the gate' });
+  }
   // The personal gate is unchanged: the same texts are not secrets by its rules.
   assert.equal((await s.call('memory_write', { content: cases[1][0], scopes: ['ops'] })).status, 'committed');
   // The personal gate's own kinds are refused from the team store as well.
@@ -179,7 +187,7 @@ test('the team store refuses secrets more strictly, and claims about the user; e
   assert.equal(gh.status, 'secret_detected');
   // An update of a team memory gets the strict check too.
   const ok = await s.call('memory_write', { content: 'The feature flags are defined in config/flags.yaml and reviewed weekly', scopes: ['flags'], store: 'team' });
-  const upd = await s.fail('memory_update', { id: ok.id, content: 'The feature flags service on flags.internal takes the token kept in config/flags.yaml' });
+  const upd = await s.fail('memory_update', { id: ok.id, content: 'The feature flags service on flags.internal takes the user flagbot and the token kept in config/flags.yaml' });
   assert.match(upd, /private-host-credential.*team memory/s);
   assert.doesNotMatch(readFileSync(join(team, mdFiles(team)[0]!), 'utf8'), /flags\.internal/);
   const claim = await s.fail('memory_write', { content: 'The user prefers tabs over spaces in every repository', scopes: ['style'], category: 'user-inference', store: 'team' });

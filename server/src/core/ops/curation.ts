@@ -254,18 +254,19 @@ export async function renameScope(c: Context, input: RenameScopeInput, opts: { r
     throw new NotFoundError(`no ${withTombs ? 'memory or tombstone' : 'active memory'} has scope "${from}" (or a scope nested under it)`);
   }
   const result = { active: [] as string[], tombstoned: [] as string[] };
-  // One locked, atomic write-back per file. A crash midway leaves some files renamed and the
-  // rest untouched, each file whole; running the rename again finishes the job.
-  for (const t of targets.sort((a, b) => a.id.localeCompare(b.id))) {
-    let changed = false;
-    const m = await c.store.modify(t.id, (cur) => {
-      const scopes = renamed(cur.scopes, from, to);
-      changed = scopes.join('\u0000') !== cur.scopes.join('\u0000');
-      // A relabel is not a new version of the fact: `updated` stays, so recency ranking and
-      // contradiction tracking are not disturbed by it.
-      return { ...stripStored(cur), scopes };
-    });
-    if (changed) (m.tombstoned ? result.tombstoned : result.active).push(m.id);
+  // One lock for the whole batch (not one per file: with other processes writing, each file
+  // then waited its turn for the lock). Each file is written atomically: a crash midway leaves
+  // some files renamed and the rest untouched, each whole; running the rename again finishes it.
+  const before = new Map(targets.map((t) => [t.id, t.scopes.join('\u0000')]));
+  const written = await c.store.modifyMany(
+    targets.map((t) => t.id).sort(),
+    // A relabel is not a new version of the fact: `updated` stays, so recency ranking and
+    // contradiction tracking are not disturbed by it.
+    (cur) => ({ ...stripStored(cur), scopes: renamed(cur.scopes, from, to) }),
+  );
+  for (const m of written) {
+    if (m.scopes.join('\u0000') === before.get(m.id)) continue;
+    (m.tombstoned ? result.tombstoned : result.active).push(m.id);
   }
   c.log('rename_scope', { old_scope: from, new_scope: to, include_tombstones: withTombs, ...result, ...(opts.record === false ? { from_sync: true } : {}) });
   // A synced store carries the rename to the other machines, for memories they wrote offline.

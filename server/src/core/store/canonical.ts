@@ -203,7 +203,7 @@ export function parseCanonical(text: string): { record: MemoryRecord; extra: str
     last_verified_at: lva,
     expires,
     origin: sharedOrigin(origin[0]!, origin[1]!, origin[2]!, origin[3]!),
-    body: own(text.slice(close + 5).replace(/^\s*\n/, '').replace(/\s+$/, '')),
+    body: own(text.slice(close + 5).replace(/^\s*\n/, '').trimEnd()),
   };
   if (verifiedHead !== undefined) record.verified_head = own(verifiedHead);
   if (mergedFrom !== undefined) record.merged_from = mergedFrom;

@@ -85,13 +85,42 @@ function parseOrigin(v: unknown): Origin {
   return sharedOrigin(str(o.cwd, 'origin.cwd'), str(o.repo, 'origin.repo'), str(o.branch, 'origin.branch'), str(o.worktree_root, 'origin.worktree_root'));
 }
 
+/** Text without its trailing newlines (a loop: /\n+$/ is quadratic in a run of newlines inside the text). */
+function trimNewlines(s: string): string {
+  let end = s.length;
+  while (end > 0 && s[end - 1] === '\n') end--;
+  return s.slice(0, end);
+}
+
+/**
+ * The key of a top-level frontmatter line (`key: ...`, `"key": ...`, `'key': ...`), or null. A
+ * scan rather than /^(?:"..."|'...'|([^\s#'"][^:]*?))\s*:(?:\s|$)/, whose lazy part is quadratic in
+ * a long line with no colon; same answers: the first colon, followed by a space or the end.
+ */
+function blockKey(line: string): string | null {
+  const q = line[0];
+  if (q === '"' || q === "'") {
+    const close = line.indexOf(q, 1);
+    if (close > 1) {
+      let i = close + 1;
+      while (i < line.length && /\s/.test(line[i]!)) i++;
+      if (line[i] === ':' && (i + 1 === line.length || /\s/.test(line[i + 1]!))) return line.slice(1, close);
+    }
+  }
+  if (q === undefined || /[\s#'"]/.test(q)) return null;
+  const colon = line.indexOf(':');
+  if (colon === -1 || !(colon + 1 === line.length || /\s/.test(line[colon + 1]!))) return null;
+  const key = line.slice(0, colon).trimEnd();
+  return key === '' ? null : key;
+}
+
 /** Splits raw frontmatter into top-level blocks: a key line plus its indented continuation. */
 export function splitBlocks(raw: string): { key: string | null; text: string }[] {
   const blocks: { key: string | null; text: string }[] = [];
   for (const line of raw.split('\n')) {
-    const m = /^(?:"([^"]+)"|'([^']+)'|([^\s#'"][^:]*?))\s*:(?:\s|$)/.exec(line);
-    if (m) {
-      blocks.push({ key: m[1] ?? m[2] ?? m[3] ?? null, text: line });
+    const key = blockKey(line);
+    if (key !== null) {
+      blocks.push({ key, text: line });
     } else if (/^\S/.test(line) || blocks.length === 0) {
       // A top-level comment or stray line is its own block, so it survives write-back.
       blocks.push({ key: null, text: line });
@@ -101,7 +130,7 @@ export function splitBlocks(raw: string): { key: string | null; text: string }[]
   }
   // Trailing blank lines belong to no key.
   return blocks
-    .map((b) => ({ key: b.key, text: b.text.replace(/\n+$/, '') }))
+    .map((b) => ({ key: b.key, text: trimNewlines(b.text) }))
     .filter((b) => b.text.trim() !== '');
 }
 
@@ -156,7 +185,7 @@ export function parseGeneral(src: string): ParsedFile {
     last_verified_at: toIso(data.last_verified_at, 'last_verified_at', true),
     expires: toIso(data.expires, 'expires', true),
     origin: parseOrigin(data.origin),
-    body: own(parsed.content.replace(/^\s*\n/, '').replace(/\s+$/, '')),
+    body: own(parsed.content.replace(/^\s*\n/, '').trimEnd()),
   };
   // A hand-edited, unreadable verified_head is dropped (drift then falls back to time), not fatal.
   if (typeof data.verified_head === 'string' && COMMIT_SHA.test(data.verified_head.toLowerCase())) record.verified_head = own(data.verified_head.toLowerCase());
@@ -261,7 +290,7 @@ export function serializeMemory(rec: MemoryRecord, extra: readonly string[] = []
   if (mf !== null) lines.push(mf);
   const mg = idListLine('merging', rec.merging);
   if (mg !== null) lines.push(mg);
-  lines.push(...extra, '---', rec.body.replace(/\s+$/, ''), '');
+  lines.push(...extra, '---', rec.body.trimEnd(), '');
   return lines.join('\n');
 }
 

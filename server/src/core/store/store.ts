@@ -10,14 +10,15 @@
 // The class is built in floors, each in its own file: table.ts (the views in memory), reading.ts
 // (files into the views: load, adopt, validate, refresh), writing.ts (locked atomic changes of
 // memories and notes), and this one, the merge protocol, which the floors below serve.
-import { promises as fsp } from 'node:fs';
+import { promises as fsp, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { ensureDir, fsyncDir, isTempName, writeFileAtomic } from './fsatomic.ts';
-import { fileNameFor } from './memfile.ts';
+import { ensureDir, fsyncDir, isTempName, writeFileAtomic, writeFilesAtomic } from './fsatomic.ts';
+import { fileNameFor, serializeMemory } from './memfile.ts';
 import type { MemoryRecord, StoredMemory } from '../types.ts';
 import { ConflictError, NotFoundError } from '../errors.ts';
 import { removeIfDeadTemp } from './listing.ts';
 import { StoreWriter } from './writing.ts';
+import { storedMemory } from './entries.ts';
 export { MAX_FILE_BYTES, storedMemory } from './entries.ts';
 export type { StoreChange, StoreOptions } from './table.ts';
 export type { OwnWriteObserver } from './reading.ts';
@@ -30,6 +31,36 @@ function stripRecord(m: StoredMemory): MemoryRecord {
 }
 
 export class Store extends StoreWriter {
+  /**
+   * In-place rewrites of many records under one lock (memory_rename_scope): `mutate` sees each
+   * record as on disk now and returns its new record; a record gone meanwhile is skipped. All are
+   * checked before any is written, so a refusal writes nothing. The files are written as temp
+   * files, made durable together (their fsyncs run side by side), then renamed into place, each
+   * atomically: a crash leaves each file old or new, whole. A removal or restore is not a rewrite
+   * in place and is refused (use modify).
+   */
+  async modifyMany(ids: readonly string[], mutate: (cur: StoredMemory) => MemoryRecord): Promise<StoredMemory[]> {
+    return this.locked(async () => {
+      const plan: { cur: StoredMemory; next: MemoryRecord }[] = [];
+      for (const id of ids) {
+        const cur = await this.fresh(id);
+        if (!cur) continue;
+        if (cur.note !== undefined) throw new ConflictError(`${id} is the note ${cur.note}: change it with the memory tool`);
+        const next = mutate(cur);
+        if (next.id !== cur.id) throw new ConflictError(`a write-back may not change the id of ${cur.id}`);
+        if ((next.removed !== undefined) !== cur.tombstoned) throw new ConflictError(`${id}: a batch rewrite cannot remove or restore`);
+        plan.push({ cur, next });
+      }
+      await writeFilesAtomic(plan.map(({ cur, next }) => ({ file: cur.file, data: serializeMemory(next, cur.extra) })));
+      return plan.map(({ cur, next }) => {
+        const st = statSync(cur.file);
+        const mem = storedMemory(next, cur.file, st.size, st.mtimeMs, cur.extra);
+        this.setEntry(cur.file, mem);
+        return mem;
+      });
+    });
+  }
+
   // ---- merging (memory_merge) ----------------------------------------------------------------
   //
   // Several files must change as one: the merged memory appears and its sources become

@@ -13,9 +13,20 @@
 import { basename, relative, sep } from 'node:path';
 import { aliasList, frontmatter, hashOf, isoDate, markdownItems, mtimeIso, readSource, slugScope, sourceError, statPath, stem, walkFiles, type ImportCandidate, type ParsedImport } from './common.ts';
 
-const OBSERVATION = /^\s*[-*]\s+\[([^\[\]()]+)\]\s+(.+?)\s*$/;
+// Linear in the line: no lazy group before trailing spaces (the text is trimmed in code instead).
+const OBSERVATION = /^\s*[-*]\s+\[([^\[\]()]+)\]\s+(.+)$/;
 const RELATION = /^\s*[-*]\s+(?:"([^"]+)"|'([^']+)'|([^\s[\]]+))\s+\[\[([^\]]+)\]\](?:\s*\(([^()]*)\))?\s*$/;
 const BARE_LINK = /^\s*[-*]\s+\[\[([^\]]+)\]\]\s*$/;
+
+/** A trailing `(context)` (no parentheses inside): where it starts, spaces before it included. */
+function trailingParens(text: string): { index: number; inner: string } | null {
+  if (!text.endsWith(')')) return null;
+  const open = text.lastIndexOf('(');
+  if (open === -1) return null;
+  const inner = text.slice(open + 1, -1);
+  if (inner.includes(')')) return null;
+  return { index: text.slice(0, open).trimEnd().length, inner };
+}
 
 export function parseBasicMemory(path: string): ParsedImport {
   if (!statPath(path).isDirectory()) throw sourceError(path, null, 'is not a directory: give the Basic Memory project folder (~/basic-memory by default)');
@@ -62,9 +73,9 @@ export function parseBasicMemory(path: string): ParsedImport {
       const obs = OBSERVATION.exec(line);
       if (obs && !/^[ xX-]$/.test(obs[1]!) && !/^\(/.test(obs[2]!)) {
         const category = obs[1]!.trim();
-        let content = obs[2]!;
-        const ctx = /\s*\(([^()]*)\)\s*$/.exec(content);
-        if (ctx) content = content.slice(0, ctx.index);
+        let content = obs[2]!.trimEnd();
+        const ctx = trailingParens(content);
+        if (ctx !== null) content = content.slice(0, ctx.index);
         const inlineTags = [...content.matchAll(/(?:^|\s)#([\p{L}\p{N}_-]+)/gu)].map((m) => m[1]!);
         content = content.replace(/(?:^|\s)#[\p{L}\p{N}_-]+/gu, '').trim();
         rest.push('');
@@ -72,7 +83,7 @@ export function parseBasicMemory(path: string): ParsedImport {
           skipped.push({ label: `${rel}:${n}`, reason: 'an observation with no text' });
           return;
         }
-        const text = `${title}: ${content}${ctx ? ` (${ctx[1]!.trim()})` : ''}`;
+        const text = `${title}: ${content}${ctx ? ` (${ctx.inner.trim()})` : ''}`;
         candidates.push({ key: `${permalink}#${hashOf(`${category}|${text}`)}`, label: `${rel}:${n}`, body: text, aliases: aliasList([category, ...inlineTags, ...tags]), ...base });
         return;
       }

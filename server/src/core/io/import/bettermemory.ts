@@ -58,7 +58,7 @@ export function parseBettermemory(path: string): ParsedImport {
     const id = data.id === undefined || data.id === null ? null : String(data.id);
     const created = date('created') ?? mtimeIso(stat);
     const label = `${id ? `memory ${id}` : 'memory'} (${relative(path, file).split(sep).join('/')})`;
-    const content = body.replace(/^\s*\n/, '').replace(/\s+$/, '');
+    const content = body.replace(/^\s*\n/, '').trimEnd();
     if (content.trim() === '') {
       skipped.push({ label, reason: 'empty body' });
       continue;

@@ -11,6 +11,7 @@ import { LIMITS } from '../../limits.ts';
 import { SCOPE_RE } from '../../scopes.ts';
 import type { Category, Confidence, Origin, Source } from '../../types.ts';
 import { yamlLoad } from '../yaml.ts';
+import { atxHeading } from '../../notes/structure.ts';
 
 export const IMPORT_FORMATS = ['claude-code', 'server-memory', 'basic-memory', 'memento', 'bettermemory', 'mem0', 'anthropic-memories'] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
@@ -214,7 +215,7 @@ export function markdownItems(body: string, firstLine = 1): MarkdownItem[] {
   let inFence = false;
   const flush = () => {
     if (cur) {
-      const text = cur.lines.join('\n').replace(/\s+$/, '');
+      const text = cur.lines.join('\n').trimEnd();
       if (text.trim() !== '') items.push({ text, line: cur.line, heading, listItem: cur.listItem });
     }
     cur = null;
@@ -233,10 +234,11 @@ export function markdownItems(body: string, firstLine = 1): MarkdownItem[] {
       cur.lines.push(line);
       return;
     }
-    const h = /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
-    if (h) {
+    // A scanner, not /^#{1,6}\s+(.*?)\s*#*\s*$/: that pattern is super-linear in a run of spaces.
+    const h = line.startsWith('#') ? atxHeading(line, 6) : null;
+    if (h !== null) {
       flush();
-      heading = h[1]!.trim() || null;
+      heading = h || null;
       return;
     }
     if (line.trim() === '') {

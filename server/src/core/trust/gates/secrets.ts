@@ -338,7 +338,7 @@ function detectPasswordFlags(text: string, out: Findings): void {
   }
   const re = /(?<![\w-])--(?:[a-z]+-)?(?:password|passwd|pass)(?:=|[ \t]+)(["']?)([^\s"'`]+)\1/gi;
   for (const m of text.matchAll(re)) {
-    const value = m[2]!.replace(/[.,;:!?)\]]+$/, '');
+    const value = trimPunctuation(m[2]!);
     if (!looksLikeStatedPassword(value, 4)) continue;
     const start = m.index + m[0].length - m[2]!.length - m[1]!.length;
     if (out.overlaps(start, start + value.length)) continue;
@@ -358,12 +358,19 @@ const PROSE_RE =
 
 function detectPasswordProse(text: string, out: Findings): void {
   for (const m of text.matchAll(PROSE_RE)) {
-    const value = m[2]!.replace(/[.,;:!?)\]]+$/, '');
+    const value = trimPunctuation(m[2]!);
     if (!looksLikeStatedPassword(value, 6)) continue;
     const start = m.index + m[0].length - m[2]!.length - m[1]!.length;
     if (out.overlaps(start, start + value.length)) continue;
     out.add('password-prose', `${m[0].slice(0, m[0].length - m[2]!.length - m[1]!.length)}${mask(value, 2)}`, start, start + value.length);
   }
+}
+
+/** A value without trailing sentence punctuation (a loop: /[.,;:!?)\]]+$/ is quadratic in a long value). */
+function trimPunctuation(v: string): string {
+  let end = v.length;
+  while (end > 0 && '.,;:!?)]'.includes(v[end - 1]!)) end--;
+  return v.slice(0, end);
 }
 
 function* linesOf(text: string): Generator<{ text: string; start: number }> {

@@ -155,7 +155,8 @@ export function detectStatedCredentials(text: string, opts: { envOnly?: boolean;
 }
 
 const LOGIN_WORDS = /\b(?:login|log\s?in|logon|sign[- ]?in|credentials?|creds|username|user|account|password|passwd|pw)\b/i;
-const PAIR_RE = /([A-Za-z][\w.@+-]{0,63})[ \t]*\/[ \t]*([^\s/]{6,64})/g;
+// Starts only where a word starts (the lookbehind), so a long run costs one attempt, not one per character.
+const PAIR_RE = /(?<![\w.@+-])([A-Za-z][\w.@+-]{0,63})[ \t]*\/[ \t]*([^\s/]{6,64})/g;
 
 /** `user / password` pairs on a line that speaks of logging in ("admin / Summer2024! is the login"). */
 export function detectLoginPairs(text: string): StatedCredential[] {

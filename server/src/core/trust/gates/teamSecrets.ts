@@ -20,11 +20,11 @@ export interface TeamSecretFinding {
 }
 
 const PRIVATE_IP = /(?<![\d.])(?:10\.\d{1,3}|172\.(?:1[6-9]|2\d|3[01])|192\.168)\.\d{1,3}\.\d{1,3}(?![\d.])/g;
-const INTERNAL_HOST = /\b[a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)*\.(?:internal|local|lan|corp|intranet|home\.arpa)\b/gi;
+const INTERNAL_HOST = /(?<![a-z0-9.-])[a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)*\.(?:internal|local|lan|corp|intranet|home\.arpa)\b/gi;
 const CREDENTIAL_WORD = /\b(?:pass(?:word|wd|phrase)?|pwd|secret|token|credentials?|api[_ -]?key|login)\b/i;
 // An account named next to the host: `login deploy`, `user admin`, `as root`, `deploy@10.0.0.4`.
-const ACCOUNT_NAMED = /\bas\s+(?:root|admin|administrator)\b|\b(?:login|log in|user(?:name)?|account)\s+[`'"]?(?!the\b|a\b|an\b|its\b|their\b|our\b|your\b|that\b|this\b|described\b|explained\b|documented\b)[a-z_][\w.-]*|[\w.-]+@(?:\d|[a-z0-9-]+\.(?:internal|local|lan|corp|intranet))/i;
-const EMAIL = /\b[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b/g;
+const ACCOUNT_NAMED = /\bas\s+(?:root|admin|administrator)\b|\b(?:login|log in|user(?:name)?|account)\s+[`'"]?(?!the\b|a\b|an\b|its\b|their\b|our\b|your\b|that\b|this\b|described\b|explained\b|documented\b)[a-z_][\w.-]*|(?<![\w.-])[\w.-]+@(?:\d|[a-z0-9-]+\.(?:internal|local|lan|corp|intranet))/i;
+const EMAIL = /(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b/g;
 const STATED_PASSWORD = /\b(?:pass(?:word|wd|phrase)?|pwd)\b\s*(?:[:=]|is|was)\s*["'`]?([^\s"'`]{4,})/gi;
 const TOKEN = /(?<![A-Za-z0-9_+=-])[A-Za-z0-9_+=-]{16,}(?![A-Za-z0-9_+=-])/g;
 

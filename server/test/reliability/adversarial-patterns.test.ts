@@ -1,0 +1,171 @@
+// Hostile text against every parser of stored or imported text outside the web page: the
+// structure of a note (headings, observations, relations, wikilinks, tags, frontmatter), the
+// secret gates, the durability markers, cited paths, the tokenizer, snippets, summaries, the
+// memory file reader, file names, and the importers. Each is fed bodies at the largest size a
+// memory may have made of the worst repetitions for a regular expression (runs of spaces, `#`,
+// `>`, `[`, backslashes, dots, one long word, alternating characters, and those after the
+// prefix that starts each pattern), and must finish within 50 ms (median of three runs): a
+// super-linear pattern takes seconds to hours at this size, a linear one a few milliseconds. On
+// a machine too busy for the budget a parser over it must show linear growth instead.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { LIMITS } from '../../src/core/limits.ts';
+import { defaultConfig } from '../../src/core/config.ts';
+import { parseStructure } from '../../src/core/notes/structure.ts';
+import { detectSecrets, secretSpans } from '../../src/core/trust/gates/secrets.ts';
+import { detectTeamSecrets } from '../../src/core/trust/gates/teamSecrets.ts';
+import { detectTransient, findShaLike } from '../../src/core/trust/gates/durability.ts';
+import { extractCitedPaths } from '../../src/core/trust/signals/citedPaths.ts';
+import { tokenize } from '../../src/core/index/tokenize.ts';
+import { makeSnippet } from '../../src/core/index/snippet.ts';
+import { summarize } from '../../src/core/memory.ts';
+import { fileNameFor, parseMemoryText } from '../../src/core/store/memfile.ts';
+import { frontmatter, markdownItems, slugScope } from '../../src/core/io/import/common.ts';
+import { parseSource } from '../../src/core/io/import/index.ts';
+import { noteScope } from '../../src/core/store/notes.ts';
+import { removeDir, tempDir } from '../helpers/env.ts';
+
+/**
+ * The largest body a memory has unless configured otherwise: behavior.max_body_chars (20,000).
+ * CAIRN_HOSTILE_SIZE raises it (up to LIMITS.contentChars, what the boundary accepts).
+ */
+const SIZE: number = Math.min(LIMITS.contentChars, Number(process.env.CAIRN_HOSTILE_SIZE ?? defaultConfig().behavior.max_body_chars));
+/** 50 ms; CAIRN_HOSTILE_BUDGET_MS changes it (a machine shared by many jobs runs everything several times slower). */
+const BUDGET_MS = Number(process.env.CAIRN_HOSTILE_BUDGET_MS ?? 50);
+
+const fill = (unit: string, n = SIZE) => unit.repeat(Math.ceil(n / unit.length)).slice(0, n);
+const around = (head: string, unit: string, tail: string) => head + fill(unit, SIZE - head.length - tail.length) + tail;
+
+/** The worst inputs: each a repetition, alone and after the prefix a pattern starts with. */
+function hostileBodies(): Record<string, string> {
+  const units = [' ', '#', '>', '[', '[[', ']', '\\', '.', 'a', 'ab', 'a ', 'a-', 'a.', 'a/', '/', '-', '*', '_', '`', '=', ':', '@', '1.', '\t', ' \n', '\n', '- ', '# ', '](', '(', 'a@a.', '0', 'eyJ', 'x=', 'é'];
+  const out: Record<string, string> = {};
+  for (const u of units) out[`run of ${JSON.stringify(u)}`] = fill(u);
+  // Prefixes the patterns anchor on, then a long run of what their quantifiers eat, then a
+  // character that makes the match fail at the end.
+  const prefixed: [string, string, string][] = [
+    ['# h', ' ', 'word'],
+    ['# h', ' ', '#x'],
+    ['## ', ' ', 'x'],
+    ['# ', '#', ' x'],
+    ['- [a] ', ' ', '('],
+    ['- [', 'a', ''],
+    ['- rel', ' ', '[[x'],
+    ['- ', 'a ', '[[x'],
+    ['[[', 'a', ''],
+    ['---\ntitle: ', ' ', 'x'],
+    ['---\ntags:\n', ' - a\n', ''],
+    ['---\n', 'a: b\n', ''],
+    ['password', ' ', 'x'],
+    ['password is ', ' ', 'x'],
+    ['DB_PASSWORD=', 'a', ''],
+    ['admin / ', 'a', ' login'],
+    ['postgres://', 'a:', '@'],
+    ['Bearer ', 'a', ''],
+    ['-----BEGIN PRIVATE KEY-----', 'A', ''],
+    ['aws_secret_access_key = ', 'a', ''],
+    ['mysql -u root ', ' -p', ''],
+    ['see src/', 'a/', '.ts'],
+    ['`', 'a/', ''],
+    ['./', '../', ''],
+    ['a', ' ', 'b'],
+    ['x', '\t \n', 'y'],
+    ['(', ' ', ''],
+    ['today ', 'we ', ''],
+    ['10.', '0.', ''],
+    ['a', '.', 'b'],
+  ];
+  for (const [h, u, t] of prefixed) out[`${JSON.stringify(h)} + run of ${JSON.stringify(u)} + ${JSON.stringify(t)}`] = around(h, u, t);
+  return out;
+}
+
+/** Runs `fn`; a malformed input is refused with an error, and the time until then is what counts. */
+function refused(fn: () => unknown): void {
+  try {
+    fn();
+  } catch {
+    // refused: fine
+  }
+}
+
+function median3(fn: () => void): number {
+  const times: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const t0 = performance.now();
+    fn();
+    times.push(performance.now() - t0);
+  }
+  return times.sort((a, b) => a - b)[1]!;
+}
+
+const PARSERS: Record<string, (body: string) => unknown> = {
+  'notes/structure: headings, observations, relations, wikilinks, tags, frontmatter': parseStructure,
+  'secret gate (personal)': detectSecrets,
+  'secret spans (file names)': secretSpans,
+  'secret gate (team rules)': detectTeamSecrets,
+  'durability markers': detectTransient,
+  'durability: commit-like hex': findShaLike,
+  'cited paths': extractCitedPaths,
+  tokenizer: tokenize,
+  'snippet (opening)': (b) => makeSnippet(b, -1, -1),
+  'snippet (middle)': (b) => makeSnippet(b, b.length >> 1, (b.length >> 1) + 4),
+  summary: summarize,
+  'memory file reader': (b) => parseMemoryText(`---\nid: 01J00000000000000000000000\ncreated: 2026-01-01T00:00:00Z\nscopes: [a]\n---\n${b}`),
+  'file name': (b) => fileNameFor({ id: '01J00000000000000000000000', created: '2026-01-01T00:00:00Z', body: b }),
+  'importer: markdown items': markdownItems,
+  'importer: frontmatter': (b) => refused(() => frontmatter(`---\n${b}\n---\nbody`, 'x.md')),
+  'importer: scope slug': (b) => slugScope(b, 'x'),
+  'note scope from a folder path': (b) => noteScope(`${b.slice(0, 4000)}/x.md`),
+};
+
+const bodies = hostileBodies();
+
+for (const [name, parse] of Object.entries(PARSERS)) {
+  test(`${name}: every hostile body of ${SIZE.toLocaleString('en')} characters in ≤ ${BUDGET_MS} ms`, { timeout: 600_000 }, () => {
+    parse('warm up the code paths once # h  word [[x]] password: a');
+    const slow: string[] = [];
+    for (const [kind, body] of Object.entries(bodies)) {
+      const ms = median3(() => parse(body));
+      if (ms <= BUDGET_MS) continue;
+      // Over budget on a busy machine: it must then at least be linear. Eight times the text may
+      // take at most 24 times as long (linear: 8, with room for a noisy machine; quadratic: 64).
+      const big = body.repeat(8);
+      const bigMs = median3(() => parse(big));
+      if (bigMs > 24 * ms) slow.push(`${kind}: ${ms.toFixed(0)} ms, ${bigMs.toFixed(0)} ms at eight times the size`);
+    }
+    assert.deepEqual(slow, [], `${name} is slow on`);
+  });
+}
+
+test(`importers (basic-memory, anthropic-memories): hostile files of ${SIZE.toLocaleString('en')} characters in ≤ ${BUDGET_MS} ms each`, { timeout: 600_000 }, async () => {
+  const root = tempDir('cairn-hostile-import-');
+  try {
+    const slow: string[] = [];
+    let n = 0;
+    for (const [kind, body] of Object.entries(bodies)) {
+      const dir = join(root, `src${n++}`);
+      mkdirSync(dir);
+      for (const format of ['basic-memory', 'anthropic-memories'] as const) {
+        const timed = async (text: string) => {
+          writeFileSync(join(dir, 'note.md'), text);
+          const times: number[] = [];
+          for (let i = 0; i < 3; i++) {
+            const t0 = performance.now();
+            await parseSource(format, dir).catch(() => undefined);
+            times.push(performance.now() - t0);
+          }
+          return times.sort((a, b) => a - b)[1]!;
+        };
+        const ms = await timed(body);
+        if (ms <= BUDGET_MS) continue;
+        const bigMs = await timed(body.repeat(8)); // linear growth on a busy machine, as above
+        if (bigMs > 24 * ms) slow.push(`${format} ${kind}: ${ms.toFixed(0)} ms, ${bigMs.toFixed(0)} ms at eight times the size`);
+      }
+    }
+    assert.deepEqual(slow, []);
+  } finally {
+    removeDir(root);
+  }
+});
