@@ -25,7 +25,8 @@ export function completionKind(ref: { type: 'ref/prompt'; name: string } | { typ
   }
   // A template's own spelling, or its variable written without the reserved-expansion `+`.
   const vars = TEMPLATE_VARIABLES[ref.uri] ?? TEMPLATE_VARIABLES[ref.uri.replace('{path}', '{+path}')];
-  return vars?.[argument] ?? null;
+  // The variable's name, however the client spells it ("path" or, with its operator, "+path").
+  return vars?.[argument.replace(/^[+#./;?&]/, '')] ?? null;
 }
 
 export function registerCompletions(server: Server, ready: () => Promise<Cairn>): void {

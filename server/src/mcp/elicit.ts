@@ -13,6 +13,17 @@ import { errorMessage } from '../core/errors.ts';
 /** How long the form waits for the user by default (never past the pending write's expiry). */
 export const ELICIT_TIMEOUT_MS = 10 * 60_000;
 
+/** How often a tool call that asked for progress hears that the form is still open. */
+const PROGRESS_EVERY_MS = 10_000;
+
+/** What askAboutPending needs of the tool call's request (the SDK's RequestHandlerExtra). */
+export interface ToolCall {
+  signal: AbortSignal;
+  requestId: RequestId;
+  _meta?: { progressToken?: string | number };
+  sendNotification: (n: { method: 'notifications/progress'; params: { progressToken: string | number; progress: number; message?: string } }) => Promise<void>;
+}
+
 export type Decision = 'confirm' | 'edit' | 'discard';
 const DECISIONS: readonly Decision[] = ['confirm', 'edit', 'discard'];
 
@@ -67,9 +78,19 @@ function timeoutFor(c: Cairn, p: PendingOutcome): number {
  * After a memory_write: when it went pending and the client can show a form, asks the user and
  * acts on the answer; otherwise (and on any dismissal or failure) returns `out` unchanged.
  */
-export async function askAboutPending(server: Server, c: Cairn, out: unknown, call: { signal: AbortSignal; requestId: RequestId }): Promise<unknown> {
+export async function askAboutPending(server: Server, c: Cairn, out: unknown, call: ToolCall): Promise<unknown> {
   if (!isPending(out) || !c.config.behavior.elicit_pending || !server.getClientCapabilities()?.elicitation?.form) return out;
   let answer;
+  // A client that asked for progress on the tool call hears that it waits for the user, so a
+  // client timing out idle calls (with its timeout reset by progress) does not give up on it.
+  const token = call._meta?.progressToken;
+  let beat = 0;
+  const keepalive =
+    token === undefined
+      ? null
+      : setInterval(() => {
+          call.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: ++beat, message: 'waiting for the user to answer the confirmation form' } }).catch(() => {});
+        }, PROGRESS_EVERY_MS);
   try {
     answer = await server.elicitInput(pendingForm(out, c.config.behavior.max_body_chars), { timeout: timeoutFor(c, out), signal: call.signal, relatedRequestId: call.requestId });
   } catch (err) {
@@ -77,6 +98,8 @@ export async function askAboutPending(server: Server, c: Cairn, out: unknown, ca
     const msg = errorMessage(err);
     if (!/timed out|timeout|aborted|cancel/i.test(msg)) c.warn(`confirmation form for ${out.pending_id}: ${msg}; it stays pending`);
     return out;
+  } finally {
+    if (keepalive !== null) clearInterval(keepalive);
   }
   if (answer.action !== 'accept' || answer.content === undefined) return out;
   const decision = answer.content.decision;
@@ -84,7 +107,15 @@ export async function askAboutPending(server: Server, c: Cairn, out: unknown, ca
   const reason = typeof answer.content.reason === 'string' ? answer.content.reason.trim() : '';
   const edited = text !== undefined && text.trim() !== out.preview.content.trim();
   const id = out.pending_id;
-  const run = <T>(f: () => Promise<T>) => c.during(f);
+  // An answer that cannot be applied (the pending write expired meanwhile, another process
+  // confirmed or cancelled it, the config now refuses its scope) is the call's error, saying so.
+  const run = async <T>(f: () => Promise<T>): Promise<T> => {
+    try {
+      return await c.during(f);
+    } catch (err) {
+      throw new Error(`the user answered cairn's confirmation form (${String(decision)}) for pending write ${id}, but it could not be applied: ${errorMessage(err)}`);
+    }
+  };
   if (decision === 'discard') {
     await run(() => c.writeCancel({ pending_id: id, reason: `discarded by the user in the confirmation form${reason ? `: ${reason}` : ''}` }));
     return {

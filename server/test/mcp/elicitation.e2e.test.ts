@@ -161,3 +161,18 @@ test('no elicitation capability, or elicit_pending = false: no form, today\'s pe
   assert.equal(w.elicitation, undefined);
   assert.equal(on.asked.length, 0);
 });
+
+test('an answer that can no longer be applied (the write was cancelled meanwhile) is an error that says so', async () => {
+  const store = freshStore();
+  const s = await session({ store, cwd: repo, capabilities: ELICIT });
+  s.answer = async () => {
+    // While the form is open, the pending write is cancelled through the tool.
+    const pending = readdirSync(join(store, '.pending')).find((f) => f.endsWith('.json'))!.replace(/\.json$/, '');
+    await s.call('memory_write_cancel', { pending_id: pending });
+    return { action: 'accept', content: { decision: 'confirm' } };
+  };
+  const r = await s.raw('memory_write', CLAIM);
+  assert.equal(r.isError, true);
+  assert.match((r.content[0] as { text: string }).text, /the user answered cairn's confirmation form \(confirm\) for pending write p_\w+, but it could not be applied: no pending write with id/);
+  assert.equal((await s.call('memory_list', {})).items.length, 0);
+});

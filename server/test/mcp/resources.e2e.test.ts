@@ -76,8 +76,21 @@ test('resources/list: the current repo\'s memories first, then repo-less ones, n
   assert.equal(resources[1]!.name, WIDGETS[1]);
   assert.equal(resources[4]!.name, 'Widgets architecture');
   assert.equal((first.annotations as { priority: number }).priority, 1);
+  // A scope disabled for the session leaves the listing, as it leaves search and list.
+  await s.call('memory_scope_disable', { scope: 'home-network' });
+  assert.ok(!(await s.client.listResources()).resources.some((r) => r.uri === `cairn://memory/${ids.router}`), 'disabled scope left out');
+  await s.call('memory_scope_enable', { scope: 'home-network' });
   const { resourceTemplates } = await s.client.listResourceTemplates();
   assert.deepEqual(resourceTemplates.map((t) => t.uriTemplate), ['cairn://memory/{id}', 'cairn://notes/{+path}', 'cairn://scope/{scope}', 'cairn://overview', 'cairn://health']);
+});
+
+test('resources/list outside a repo: repo-less memories and global scopes only, as auto_scope shows them', async () => {
+  const w = await session({ store, cwd: widgets });
+  const pref = (await w.call('memory_write', { content: 'The user prefers tabs over spaces for indentation everywhere.', scopes: ['preferences:editor'] })).id;
+  const s = await session({ store, cwd: plain });
+  const uris = (await s.client.listResources()).resources.map((r) => r.uri);
+  assert.deepEqual(uris, [`cairn://memory/${pref}`, `cairn://memory/${ids.router}`, 'cairn://notes/projects/widgets/arch.md', 'cairn://overview', 'cairn://health']);
+  await w.call('memory_remove', { id: pref, reason: 'test fixture' });
 });
 
 test('resources/read: the frontmatter, then exactly memory_show\'s body; a note byte for byte; reads logged as shows', async () => {
@@ -216,6 +229,8 @@ test('completions: scopes, ids and note paths from the store, ranked by use', as
   assert.deepEqual((await complete({ type: 'ref/resource', uri: 'cairn://memory/{id}' }, 'id', ids.w1!.slice(0, 20).toLowerCase())).values, [ids.w1]);
   assert.deepEqual((await complete({ type: 'ref/prompt', name: 'memory_review' }, 'id', 'makefile')).values, [ids.w2], 'a word of the first lines finds the id');
   assert.deepEqual((await complete({ type: 'ref/resource', uri: 'cairn://notes/{+path}' }, 'path', 'proj')).values, ['projects/widgets/arch.md']);
+  assert.deepEqual((await complete({ type: 'ref/resource', uri: 'cairn://notes/{+path}' }, '+path', 'arch')).values, ['projects/widgets/arch.md']);
+  assert.deepEqual((await complete({ type: 'ref/resource', uri: 'cairn://notes/{path}' }, 'path', 'projects/w')).values, ['projects/widgets/arch.md']);
   assert.deepEqual((await complete({ type: 'ref/prompt', name: 'memory_guide' }, 'topic', 'x')).values, []);
   await assert.rejects(complete({ type: 'ref/prompt', name: 'nope' }, 'x', ''), /unknown prompt "nope"/);
 });

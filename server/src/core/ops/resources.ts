@@ -96,6 +96,45 @@ export function memoryText(m: StoredMemory): string {
   return head + m.body;
 }
 
+interface Row {
+  g: Group;
+  k: string;
+  m: StoredMemory;
+}
+
+/** Per context: the listing order, sorted again only after the store (or the team store) changed. */
+const orders = new WeakMap<Context, { version: number; sorted: number; rows: Row[] }>();
+
+/**
+ * The memories and notes in the caller's view in listing order, expired and disabled ones
+ * included (a page skips them: both move with the clock and the session, not with the store).
+ * Sorted once per store version, so a client paging through a big store pays for one sort, not
+ * for a pass over the whole store per page.
+ */
+function orderedRows(c: Context): Row[] {
+  let o = orders.get(c);
+  if (o === undefined) {
+    const state = { version: 0, sorted: -1, rows: [] as Row[] };
+    const bump = () => {
+      state.version++;
+    };
+    c.store.onChange(bump);
+    c.team?.store.onChange(bump);
+    orders.set(c, (o = state));
+  }
+  if (o.sorted !== o.version) {
+    const rows: Row[] = [];
+    for (const m of activeEverywhere(c)) {
+      const g = groupOf(c, m);
+      if (g !== null) rows.push({ g, k: sortKey(m), m });
+    }
+    rows.sort((a, b) => compare(a.g, a.k, b.g, b.k));
+    o.rows = rows;
+    o.sorted = o.version;
+  }
+  return o.rows;
+}
+
 /**
  * One page of the resources a client may attach: the memories auto_scope shows (the current
  * repo's first, then repo-less ones; outside a repo, repo-less and global-scope ones), newest
@@ -108,28 +147,28 @@ export async function resourcePage(c: Context, input: { cursor?: string | undefi
   const limit = input.limit ?? RESOURCE_PAGE;
   const after = input.cursor === undefined ? null : decodeResourceCursor(input.cursor);
   const now = c.now();
-  // The `limit` smallest rows past the cursor, kept sorted: one pass, no sort of the whole store.
-  const buf: { g: number; k: string; m: StoredMemory }[] = [];
+  const rows = orderedRows(c);
+  // The first row past the cursor (binary search), then rows as they come, hidden ones skipped.
+  let lo = 0;
+  if (after !== null) {
+    let hi = rows.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const r = rows[mid]!;
+      if (compare(r.g, r.k, after[0], after[1]) <= 0) lo = mid + 1;
+      else hi = mid;
+    }
+  }
+  const buf: Row[] = [];
   let more = false;
-  for (const m of activeEverywhere(c)) {
-    const g = groupOf(c, m);
-    if (g === null || !isVisible(c.disabledScopes, m, now)) continue;
-    const k = sortKey(m);
-    if (after !== null && compare(g, k, after[0], after[1]) <= 0) continue;
+  for (let i = lo; i < rows.length; i++) {
+    const r = rows[i]!;
+    if (!isVisible(c.disabledScopes, r.m, now)) continue;
     if (buf.length === limit) {
-      const last = buf[limit - 1]!;
-      if (compare(g, k, last.g, last.k) >= 0) {
-        more = true;
-        continue;
-      }
-    }
-    let i = buf.length;
-    while (i > 0 && compare(g, k, buf[i - 1]!.g, buf[i - 1]!.k) < 0) i--;
-    buf.splice(i, 0, { g, k, m });
-    if (buf.length > limit) {
-      buf.pop();
       more = true;
+      break;
     }
+    buf.push(r);
   }
   const items: ResourceRow[] = buf.map(({ g, m }) => ({
     kind: m.note !== undefined ? ('note' as const) : ('memory' as const),
