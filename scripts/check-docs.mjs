@@ -80,7 +80,8 @@ export function slug(heading) {
     .replace(/<[^>]*>/g, '') // inline HTML
     .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1') // links and images keep their text
     .replace(/`([^`]*)`/g, '$1') // code spans keep their text
-    .replace(/(\*\*|__|\*|_)(?=\S)([^*_]*?\S)\1/g, '$2'); // emphasis
+    .replace(/(\*\*|\*)(?=\S)([^*]*?\S)\1/g, '$2') // emphasis with * ...
+    .replace(/(^|[^\p{L}\p{N}_])(__|_)(?=\S)(.*?\S)\2(?![\p{L}\p{N}_])/gu, '$1$3'); // ... and with _, never inside a word (memory_write_confirm)
   return text
     .trim()
     .toLowerCase()

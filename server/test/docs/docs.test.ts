@@ -32,9 +32,9 @@ test('every link, anchor and index entry of the repository docs resolves, with n
 
 test('a clean docs tree passes, with GitHub slugs for code, punctuation and repeated headings', () => {
   const dir = tree({
-    'README.md': '# Tool\n\nSee [the guide](docs/guide.md#the-memory-tool-memories) and [again](docs/guide.md#setup-1).\n![shot](docs/img/a.png)\n',
+    'README.md': '# Tool\n\nSee [the guide](docs/guide.md#the-memory-tool-memories) and [again](docs/guide.md#setup-1), [a tool](docs/guide.md#memory_write_confirm), [bold](docs/guide.md#bold-words-here).\n![shot](docs/img/a.png)\n',
     'docs/README.md': '# Docs\n\n- [Guide](guide.md)\n',
-    'docs/guide.md': '# Guide\n\n## The `memory` tool: /memories!\n\n## Setup\n\n## Setup\n\n```sh\n# not a heading\necho #12 [x](missing.md)\nwarning: for the rest of this session\n```\n\n[up](#guide), [code span](`x`) `[no](nowhere.md)`\n',
+    'docs/guide.md': '# Guide\n\n## The `memory` tool: /memories!\n\n## Setup\n\n## Setup\n\n### memory_write_confirm\n\n## **Bold** _words_ here\n\n```sh\n# not a heading\necho #12 [x](missing.md)\nwarning: for the rest of this session\n```\n\n[up](#guide), [code span](`x`) `[no](nowhere.md)`\n',
     'docs/img/a.png': 'png',
   });
   try {
