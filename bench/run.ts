@@ -1,7 +1,8 @@
 // npm run bench: performance at several store sizes plus the judged retrieval-quality eval.
 //   BENCH_SIZES=1000,10000   limit the sizes (default: in-process 1k,10k,50k,100k,200k;
 //                            outside-in 1k,50k,200k)
-//   BENCH_ONLY=quality|perf|outside|inproc|semantic|ui|sync|team   run one part (perf = outside + inproc + semantic)
+//   BENCH_ONLY=quality|perf|outside|inproc|semantic|ui|sync|team|embed|health   run one part (perf = outside + inproc + semantic)
+//   BENCH_HEALTH_SIZES=3000,20000, BENCH_CLI_N=20000, BENCH_HEALTH_RUNS=3   the health/CLI part (bench/health.ts)
 //   BENCH_TEAM_SIZE=1000     memories in each of the personal and the team store (bench/team.ts)
 //   BENCH_SYNC_BASE=10000, BENCH_SYNC_CHANGED=1000   the sync part (bench/sync.ts): store size, changed memories
 //   BENCH_SEMANTIC_SIZES=50000,100000   sizes of the semantic-leg part (bench/semantic.ts: each
@@ -20,11 +21,13 @@ import { formatEval, runEval } from './quality/eval.ts';
 import { startServer, BUNDLE } from './stdio.ts';
 import { benchList, benchOutside, outsideTable, outsideTargets, type OutsideRow } from './outside.ts';
 import { benchUi, uiTable, type UiRow } from './ui.ts';
+import { benchCli, benchHealth, cliTable, healthTable, type HealthRow } from './health.ts';
 import { benchSync, syncTable } from './sync.ts';
 import { benchTeam, teamTable } from './team.ts';
 import { benchSemantic, semanticTable, type SemanticRow } from './semantic.ts';
 import { benchLinks, linksLine, writeLinking, type LinksRow } from './links.ts';
 import { benchSteady, steadyTable, type SteadyRow } from './steady.ts';
+import { benchEmbed } from './embed.ts';
 
 const sizes = (dflt: string) => (process.env.BENCH_SIZES ?? dflt).split(',').map((s) => Number(s.trim())).filter((n) => n > 0);
 const SIZES = sizes('1000,10000,50000,100000,200000');
@@ -182,6 +185,10 @@ function table(rows: Row[]): string {
   return [line(head), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...body.map(line)].join('\n');
 }
 
+// The parts below measure the built-in table (the fast mode) unless told otherwise: the local
+// model's own costs are bench/embed.ts's part (it asks for the model explicitly).
+process.env.CAIRN_EMBED_PROVIDER ??= 'builtin';
+
 async function main(): Promise<void> {
   const machine = `${cpus()[0]?.model ?? 'unknown CPU'}, ${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GiB RAM, Node ${process.version}, ${process.platform}`;
   const out: Record<string, unknown> = { machine, date: new Date().toISOString() };
@@ -190,6 +197,11 @@ async function main(): Promise<void> {
     console.log(formatEval(q));
     out.quality = q;
   }
+  if (ONLY === '' || ONLY === 'embed') {
+    // the local transformer embedder's costs (bench/embed.ts; BENCH_EMBED_SIZES for outside-in)
+    console.log(`\n${await benchEmbed()}`);
+  }
+
   if (ONLY === '' || ONLY === 'ui') {
     if (!existsSync(BUNDLE)) throw new Error(`${BUNDLE} is missing: run npm run build first (npm run bench does)`);
     const rows: UiRow[] = [];
@@ -220,6 +232,19 @@ async function main(): Promise<void> {
     out.team = rows;
   }
   if (ONLY !== 'quality' && !existsSync(BUNDLE)) throw new Error(`${BUNDLE} is missing: run npm run build first (npm run bench does)`);
+  if (ONLY === '' || ONLY === 'health') {
+    const rows: HealthRow[] = [];
+    for (const n of (process.env.BENCH_HEALTH_SIZES ?? '3000,20000').split(',').map(Number).filter((x) => x > 0)) {
+      process.stderr.write(`bench: memory_health, ${n} look-alike memories...\n`);
+      rows.push(await benchHealth(n));
+    }
+    console.log('\nmemory_health on look-alike stores (targets: 3,000 <= 2 s with a search meanwhile <= 200 ms; 20,000 <= 5 s over MCP and the CLI)');
+    console.log(healthTable(rows));
+    const cliN = Number(process.env.BENCH_CLI_N ?? 20000);
+    const cli = cliN > 0 ? await benchCli(cliN) : [];
+    if (cli.length) console.log(`\n${cliTable(cliN, cli)}\n(targets: list --all <= 1.5 s, doctor <= 3 s, overview <= 1 s, the hook <= 0.3 s)`);
+    out.health = { rows, cli };
+  }
   if (ONLY === '' || ONLY === 'perf' || ONLY === 'outside') {
     const rows: OutsideRow[] = [];
     for (const n of OUTSIDE_SIZES) {

@@ -102,10 +102,26 @@ await build({
   banner: { js: common.banner.js.replace('#!/usr/bin/env node\n', '') },
 });
 
+// The local embedder's worker (server/src/core/embed/localWorker.ts): a module of its own, run in
+// a worker_thread by the program (which, being a script, cannot import ONNX Runtime's ES module
+// build). It loads nothing from outside this file but Node's own modules; its data files
+// (cairn-model.bin, cairn-ort.wasm.br) are committed beside it by scripts/embed/fetch-model.mjs.
+await build({
+  ...common,
+  entryPoints: ['server/src/core/embed/localWorker.ts'],
+  outfile: 'server/dist/cairn-embed-worker.mjs',
+  banner: { js: common.banner.js.replace('#!/usr/bin/env node\n', '') },
+  // ONNX Runtime imports its Emscripten glue at run time from a path; the worker hands it this
+  // text as a data: URL instead, so the glue travels inside the worker file.
+  define: { ...common.define, __CAIRN_ORT_GLUE__: JSON.stringify(readFileSync('node_modules/onnxruntime-web/dist/ort-wasm-simd-threaded.mjs', 'utf8')) },
+  minifyWhitespace: true,
+});
+
 // plugin/ is what `claude plugin install` copies into its cache (marketplace.json's source), so
 // the installed plugin holds only what runs: .claude-plugin, skills, hooks, commands, server,
 // scripts, package.json, README.md. Claude Code copies a symlink's target, so skills, commands,
-// README.md, the icon, and server/dist's bundle and embedding table are committed symlinks to this
+// README.md, the icon, and server/dist's bundle, embedding table and local model files (worker,
+// model, runtime) are committed symlinks to this
 // repository's own (the big files are never committed twice; memory-tool.mjs, for programs that
 // import it, is not part of the plugin). `claude plugin validate` reads neither
 // a linked plugin.json nor a linked hooks directory, so those two are copied here, with a

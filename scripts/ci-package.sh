@@ -52,5 +52,5 @@ step "cairn init --print-only for: $clients"
 step "MCP over stdio with the installed binary"
 CAIRN_DIR="$tmp/store-global" node scripts/package-smoke.mjs "$cairn"
 step "MCP over stdio through npx -y, as a client config starts it"
-CAIRN_DIR="$tmp/store-npx" node scripts/package-smoke.mjs npx -y "$tmp/$tarball"
+CAIRN_DIR="$tmp/store-npx" node scripts/package-smoke.mjs npx -y --package "$tmp/$tarball" cairn
 step "ok: $name@$version"

@@ -18,6 +18,9 @@ if (files.length === 0) {
   console.error(`no test files match ${filters.join(' ')}`);
   process.exit(1);
 }
+// The suite's many short-lived servers use the fast built-in table unless a test asks for the
+// local model (docs/semantic.md): each would otherwise start the model's worker.
+process.env.CAIRN_EMBED_PROVIDER ??= 'builtin';
 const r = spawnSync(
   process.execPath,
   ['--import', 'tsx', '--test', '--test-reporter=spec', `--test-timeout=${process.env.CAIRN_TEST_TIMEOUT_MS ?? 240000}`, `--test-concurrency=${process.env.CAIRN_TEST_CONCURRENCY ?? 2}`, ...files],

@@ -1,7 +1,6 @@
 // The plain BM25 baseline the engine is judged against: lowercase alphanumeric tokens of the
 // body, no stemming, no stopwords, no identifier splitting, no synonyms, no prefixes, no scopes
 // field, no recency. Relevance from query-term coverage with the same thresholds as cairn.
-import type { EvalMemory } from './memories.ts';
 
 const K1 = 1.2;
 const B = 0.75;
@@ -22,7 +21,7 @@ export class PlainBm25 {
   private df = new Map<string, number>();
   private avg = 0;
 
-  constructor(private readonly docs: EvalMemory[]) {
+  constructor(private readonly docs: ReadonlyArray<{ id: string; body: string }>) {
     for (const d of docs) {
       const m = new Map<string, number>();
       const toks = tokens(d.body);

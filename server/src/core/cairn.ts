@@ -16,6 +16,7 @@ import { resolveCaller, type Caller } from './origin.ts';
 import * as retrieval from './ops/retrieval.ts';
 import * as writing from './ops/writing.ts';
 import * as lifecycle from './ops/lifecycle.ts';
+import * as originBackfill from './ops/originBackfill.ts';
 import * as curation from './ops/curation.ts';
 import * as consolidation from './ops/consolidation.ts';
 import * as transfer from './ops/transfer.ts';
@@ -173,6 +174,7 @@ export class Cairn implements Context {
     this.idleTimer = null;
     this.services.index?.startBackground();
     this.team?.services.index?.startBackground();
+    consolidation.warmInBackground(this);
   }
 
   private autoSync: syncOps.AutoSync | null = null;
@@ -304,12 +306,13 @@ export class Cairn implements Context {
   scopeDisable(input: { scope: string }) { return curation.scopeDisable(this, input); }
   scopeEnable(input: { scope: string }) { return curation.scopeEnable(this, input); }
   recordUse(input: curation.RecordUseInput) { return curation.recordUse(this, input); }
-  async health(input: curation.HealthInput) {
+  /** memory_health; `progress` hears how far the consolidation pairs are (the CLI's progress line). */
+  async health(input: curation.HealthInput, progress?: consolidation.ConsolidateProgress) {
     const t = this.team;
     const report = await curation.health(this, input, t);
     // The team store's own report, labelled: its problems are the team's to fix (and to commit).
     const teamReport = t === null ? null : { store: 'team' as const, dir: t.dir, ...(await curation.health(t, input, this)), ...team.teamProblems(this)! };
-    return { ...report, store: 'personal' as const, consolidation: await consolidation.consolidationSummary(this), ...(teamReport ? { team: teamReport } : {}) };
+    return { ...report, store: 'personal' as const, consolidation: await consolidation.consolidationSummary(this, progress), ...(teamReport ? { team: teamReport } : {}) };
   }
   consolidate(input: consolidation.ConsolidateInput) { return this.wrote(consolidation.consolidate(this, input)); }
   merge(input: consolidation.MergeInput) { return this.wrote(consolidation.merge(this, input)); }
@@ -322,6 +325,7 @@ export class Cairn implements Context {
   teamInit(input?: team.TeamInitInput) { return team.teamInit(this, input); }
   teamStatus() { return team.teamStatus(this); }
   migrateOrigin(input: curation.MigrateOriginInput) { return this.wrote(curation.migrateOrigin(this, input)); }
+  backfillOrigin(input: originBackfill.BackfillOriginInput) { return this.wrote(originBackfill.backfillOrigin(this, input)); }
   // insight: the read-only views of `cairn ui` (no tool of their own; reads are not logged)
   browse(input: insight.BrowseInput) { return insight.browse(this, input); }
   searchPreview(input: { query: string; max_results?: number; auto_scope?: boolean }) { return insight.searchPreview(this, input); }

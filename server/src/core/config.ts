@@ -7,7 +7,7 @@ import { throwIfFolderAccess } from './access.ts';
 import { ConfigError, errorMessage } from './errors.ts';
 
 /** [embed]: the semantic search leg's embedder (core/embed/config.ts builds it). */
-export const EMBED_PROVIDERS = ['builtin', 'ollama', 'openai'] as const;
+export const EMBED_PROVIDERS = ['local', 'builtin', 'ollama', 'openai'] as const;
 export type EmbedProvider = (typeof EMBED_PROVIDERS)[number];
 export interface EmbedConfig {
   /** false: lexical search only, no vectors at all */
@@ -23,15 +23,27 @@ export interface EmbedConfig {
   timeout_ms: number;
 }
 
+/**
+ * The provider when config.toml names none: "local" (the transformer model, docs/semantic.md), or
+ * what $CAIRN_EMBED_PROVIDER says ("local" or "builtin": a machine-wide fast mode, and what the
+ * test suite runs with so that its many short-lived servers do not each load the model).
+ */
+export function defaultEmbedProvider(env: NodeJS.ProcessEnv = process.env): EmbedProvider {
+  const v = env.CAIRN_EMBED_PROVIDER;
+  if (v === undefined || v === '') return 'local';
+  if (v === 'local' || v === 'builtin') return v;
+  throw new ConfigError(`environment variable CAIRN_EMBED_PROVIDER must be "local" or "builtin", got ${JSON.stringify(v)}`);
+}
+
 export function defaultEmbedConfig(): EmbedConfig {
-  return { enabled: true, provider: 'builtin', url: null, model: null, api_key_env: null, timeout_ms: 10_000 };
+  return { enabled: true, provider: defaultEmbedProvider(), url: null, model: null, api_key_env: null, timeout_ms: 10_000 };
 }
 
 /** [embed] rules across keys (each key's own type and range are checked by checkValue); `given` = the keys the file set. */
 export function checkEmbedSection(c: EmbedConfig, given: ReadonlySet<string>): void {
-  if (c.provider === 'builtin') {
+  if (c.provider === 'builtin' || c.provider === 'local') {
     for (const k of ['url', 'model', 'api_key_env', 'timeout_ms'] as const) {
-      if (given.has(k)) throw new ConfigError(`config key embed.${k} is only used with embed.provider = "ollama" or "openai" (provider is "builtin")`);
+      if (given.has(k)) throw new ConfigError(`config key embed.${k} is only used with embed.provider = "ollama" or "openai" (provider is "${c.provider}")`);
     }
     return;
   }
@@ -55,6 +67,8 @@ export interface Config {
     max_body_chars: number;
     /** Ask the user about a pending write through the client's form (MCP elicitation) when it offers one. */
     elicit_pending: boolean;
+    /** Default for `cairn tombstones prune` without --older-than; 0: none (the flag is required). */
+    tombstone_retention_days: number;
   };
   /** global: scopes in view outside a git repo whatever repo they were written in (tools.md auto_scope). */
   scopes: { allowed: string[]; global: string[] };
@@ -93,6 +107,7 @@ export function defaultConfig(): Config {
       pending_ttl_minutes: 60,
       max_body_chars: 20000,
       elicit_pending: true,
+      tombstone_retention_days: 0,
     },
     scopes: { allowed: [], global: [...DEFAULT_GLOBAL_SCOPES] },
     telemetry: { enabled: true, max_bytes: 10_000_000 },
@@ -126,6 +141,7 @@ const SPEC: Record<string, Record<string, KeySpec>> = {
     pending_ttl_minutes: { kind: 'int', min: 1, max: 525600 },
     max_body_chars: { kind: 'int', min: 100, max: 1_000_000 },
     elicit_pending: { kind: 'bool' },
+    tombstone_retention_days: { kind: 'int', min: 0, max: 36500 },
   },
   scopes: { allowed: { kind: 'string[]' }, global: { kind: 'string[]' } },
   telemetry: { enabled: { kind: 'bool' }, max_bytes: { kind: 'int', min: 10_000, max: 10_000_000_000 } },
@@ -222,10 +238,34 @@ function checkValue(key: string, spec: KeySpec, v: unknown): unknown {
   }
 }
 
+/**
+ * Old names users bring from bettermemory, accepted as aliases of today's keys (docs/config.md,
+ * "Aliases"). Each use is reported through `onAlias` so the user learns the current name.
+ */
+export const CONFIG_ALIASES: Readonly<Record<string, string>> = {
+  'behavior.recency_boost_half_life_days': 'behavior.recency_half_life_days',
+};
+
 /** Validates a parsed TOML document against the known keys. Unknown keys are errors too. */
-export function configFromObject(doc: Record<string, unknown>): Config {
+export function configFromObject(doc: Record<string, unknown>, onAlias: (old: string, current: string) => void = () => {}): Config {
   const cfg = defaultConfig() as unknown as Record<string, Record<string, unknown>>;
-  for (const [section, body] of Object.entries(doc)) {
+  for (const [section, raw] of Object.entries(doc)) {
+    let body = raw;
+    if (typeof raw === 'object' && raw !== null && !Array.isArray(raw)) {
+      const renamed: Record<string, unknown> = {};
+      for (const [key, value] of Object.entries(raw)) {
+        const current = CONFIG_ALIASES[`${section}.${key}`];
+        if (current === undefined) {
+          renamed[key] = value;
+          continue;
+        }
+        const currentKey = current.slice(section.length + 1);
+        if (Object.hasOwn(raw, currentKey)) throw new ConfigError(`config keys ${section}.${key} and ${current} are the same setting (${section}.${key} is its old name): keep only ${current}`);
+        onAlias(`${section}.${key}`, current);
+        renamed[currentKey] = value;
+      }
+      body = renamed;
+    }
     const spec = SPEC[section];
     if (!spec) {
       throw new ConfigError(`config section [${section}] is not known: use one of ${Object.keys(SPEC).map((s) => `[${s}]`).join(', ')}`);
@@ -247,14 +287,23 @@ export function configFromObject(doc: Record<string, unknown>): Config {
   return out;
 }
 
-export function parseConfigText(text: string, file = 'config.toml'): Config {
+export function parseConfigText(text: string, file = 'config.toml', onAlias?: (old: string, current: string) => void): Config {
   let doc: Record<string, unknown>;
   try {
     doc = parseToml(text) as Record<string, unknown>;
   } catch (err) {
     throw new ConfigError(tomlSyntaxMessage(file, err));
   }
-  return configFromObject(doc);
+  return configFromObject(doc, onAlias);
+}
+
+/** Alias notices already printed by this process: a config is read more than once per command. */
+const aliasNoticed = new Set<string>();
+function noticeAlias(file: string, old: string, current: string): void {
+  const key = `${file}\0${old}`;
+  if (aliasNoticed.has(key)) return;
+  aliasNoticed.add(key);
+  process.stderr.write(`cairn: ${file}: ${old} is the old (bettermemory) name of ${current}; it is read as ${current} (rename it to silence this)\n`);
 }
 
 /**
@@ -279,7 +328,7 @@ export function loadConfigFile(file: string): Config {
     throwIfFolderAccess(dirname(file), 'read', err);
     throw new ConfigError(`cannot read ${file}: ${errorMessage(err)}`);
   }
-  return parseConfigText(text, file);
+  return parseConfigText(text, file, (old, current) => noticeAlias(file, old, current));
 }
 
 export function configPath(storeDir: string): string {

@@ -32,3 +32,20 @@ test('progress: nothing off a terminal or within the first second; then count, e
   q('importing', 10, 10);
   assert.equal(quick.err(), '');
 });
+
+test('progress: an end reported twice (a loader\'s last batch, then its end) is drawn once; a new pass draws again', () => {
+  let t = 0;
+  const f = fakeIO(true);
+  const p = progress(f.io, () => t)!;
+  p('loading files', 0, 20000);
+  t = 1500;
+  p('loading files', 10000, 20000);
+  t = 3000;
+  p('loading files', 20000, 20000);
+  p('loading files', 20000, 20000);
+  assert.equal(f.err().match(/loading files 20,000\/20,000/g)?.length, 1, JSON.stringify(f.err()));
+  p('loading files', 0, 20000);
+  t = 4500;
+  p('loading files', 20000, 20000);
+  assert.equal(f.err().match(/loading files 20,000\/20,000/g)?.length, 2);
+});

@@ -64,3 +64,38 @@ test('memory_consolidate finds contradictions, superseded chains and duplicate c
   assert.equal(list.items.length, BODIES.length);
   await s.close();
 });
+
+test('memory_consolidate groups a reworded fact, follows writes and removals, and leaves distinct notes alone', async () => {
+  const store = mkdtempSync(join(tmpdir(), 'cairn-consolidate-reword-'));
+  const t = Date.now() - 5 * 86_400_000;
+  const bodies = [
+    'Lark API responses are cached in Redis for five minutes',
+    'The Lark API caches its responses in Redis with a five minute TTL',
+    'The office wifi password rotates every quarter.',
+    'Grafana dashboards live in the observability folder of the infra repo.',
+    'Deploys to staging run from the deploy-staging workflow.',
+  ];
+  const ids = bodies.map((body, i) => {
+    const rec = testRecord({ id: newId(t + i * 1000), body, scopes: ['ops'] });
+    writeFileSync(join(store, fileNameFor(rec)), serializeMemory(rec));
+    return rec.id;
+  });
+  const s = await startServer({ store, cwd: store });
+  const out = await s.call('memory_consolidate', {});
+  assert.deepEqual(out.groups.map((g: { kind: string; ids: string[] }) => [g.kind, g.ids]), [['duplicates', [ids[0], ids[1]]]], JSON.stringify(out.groups, null, 1));
+  assert.equal(out.scanned, bodies.length);
+
+  // A later write that contradicts the cached TTL is judged on the next call.
+  const w = await s.call('memory_write', { content: 'Lark API responses are cached in Redis for ten minutes', scopes: ['ops'], force: true });
+  const after = await s.call('memory_consolidate', {});
+  assert.ok(after.groups.some((g: { kind: string; ids: string[] }) => g.kind === 'contradiction' && g.ids.includes(w.id)), JSON.stringify(after.groups, null, 1));
+  const health = await s.call('memory_health', {});
+  assert.equal(health.consolidation.groups, after.total_groups);
+  // A removal takes its pairs with it.
+  await s.call('memory_remove', { id: w.id, reason: 'wrong TTL' });
+  await s.call('memory_remove', { id: ids[1], reason: 'said twice' });
+  const end = await s.call('memory_consolidate', {});
+  assert.deepEqual(end.groups, []);
+  assert.equal((await s.call('memory_health', {})).consolidation.groups, 0);
+  await s.close();
+});

@@ -55,16 +55,19 @@ test('the user\'s lookups never count; the model\'s strong retrievals of an old,
     // /memory-search runs the tools with for_user: the user's lookups too.
     for (let i = 0; i < 3; i++) await s.call('memory_search', { query: 'billing deploys', for_user: true });
     await s.call('memory_show', { id: old.id, for_user: true });
-    // Weak model hits (low relevance) do not count either.
+    // Weak model hits (low relevance) do not count either. They are retrievals all the same:
+    // how many there are depends on the embedding table (which memories clear its cosine floor).
+    let weak = 0;
     for (let i = 0; i < 3; i++) {
       const hits = (await s.call('memory_search', { query: 'billing quantum flux capacitor zebra' })).hits;
       assert.ok(hits.length > 0 && hits.every((x: { relevance: string }) => x.relevance === 'low'), JSON.stringify(hits));
+      weak += hits.length;
     }
     let h = await s.call('memory_health', {});
     assert.equal(h.dead_weight.count, 0, JSON.stringify(h.dead_weight));
     assert.equal(h.totals.user_lookups_in_window, userLookups(store));
     assert.ok(userLookups(store, old.id) >= 4 + 1 + 3 + 1);
-    assert.equal(h.totals.retrievals_in_window, 3);
+    assert.equal(h.totals.retrievals_in_window, weak);
 
     // Three strong retrievals by the model, never applied: now it qualifies, and says why.
     for (let i = 0; i < 3; i++) {

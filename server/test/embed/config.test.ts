@@ -3,13 +3,18 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { defaultConfig, parseConfigText } from '../../src/core/config.ts';
-import { createEmbedder, defaultEmbedConfig, openaiKeyEnv } from '../../src/core/embed/config.ts';
+import { createEmbedder, defaultEmbedConfig, defaultEmbedProvider, openaiKeyEnv } from '../../src/core/embed/config.ts';
 import { startFakeEmbedServer } from '../helpers/fakeEmbedServer.ts';
 import type { FallbackEmbedder } from '../../src/core/embed/providers.ts';
 
-test('[embed]: defaults to the built-in, enabled', () => {
+test('[embed]: defaults to the local model, enabled; CAIRN_EMBED_PROVIDER picks the fast built-in table', () => {
+  assert.equal(defaultEmbedProvider({}), 'local');
+  assert.equal(defaultEmbedProvider({ CAIRN_EMBED_PROVIDER: '' }), 'local');
+  assert.equal(defaultEmbedProvider({ CAIRN_EMBED_PROVIDER: 'builtin' }), 'builtin');
+  assert.throws(() => defaultEmbedProvider({ CAIRN_EMBED_PROVIDER: 'ollama' }), /CAIRN_EMBED_PROVIDER must be "local" or "builtin", got "ollama"/);
   assert.deepEqual(parseConfigText('').embed, defaultEmbedConfig());
-  assert.deepEqual(defaultConfig().embed, { enabled: true, provider: 'builtin', url: null, model: null, api_key_env: null, timeout_ms: 10000 });
+  assert.deepEqual(defaultConfig().embed, { enabled: true, provider: defaultEmbedProvider(), url: null, model: null, api_key_env: null, timeout_ms: 10000 });
+  assert.equal(parseConfigText('[embed]\nprovider = "local"').embed.provider, 'local');
   assert.equal(parseConfigText('[embed]\nenabled = false').embed.enabled, false);
   assert.equal(parseConfigText('[embed]\nprovider = "builtin"').embed.provider, 'builtin');
 });
@@ -25,7 +30,7 @@ test('[embed]: ollama and openai settings parse', () => {
 
 test('[embed]: bad values name their key', () => {
   const bad: Array<[string, RegExp]> = [
-    ['[embed]\nprovider = "cohere"', /embed\.provider must be one of "builtin", "ollama", "openai", got "cohere"/],
+    ['[embed]\nprovider = "cohere"', /embed\.provider must be one of "local", "builtin", "ollama", "openai", got "cohere"/],
     ['[embed]\nprovider = 3', /embed\.provider must be one of/],
     ['[embed]\nenabled = "yes"', /embed\.enabled must be true or false/],
     ['[embed]\nprovider = "ollama"\nmodel = "m"\ntimeout_ms = 5', /embed\.timeout_ms must be between 100 and 600000, got 5/],

@@ -146,7 +146,7 @@ test('overview --json prints the scope overview object of the current repo', () 
   const { project, store } = populated();
   const r = runHook({ store, project, args: ['--json'] });
   assert.equal(r.status, 0, r.stderr);
-  const o = JSON.parse(r.stdout) as { total: number; scopes: Record<string, number>; current_repo: string | null };
+  const o = JSON.parse(r.stdout) as { total: number; repo_total: number; scopes: Record<string, number>; current_repo: string | null };
   assert.equal(o.total, 3);
   assert.equal(o.repo_total, 2, 'of the three in view, two were written in this repo');
   assert.deepEqual(o.scopes, { 'projects:acme': 2, release: 1, tools: 1 });

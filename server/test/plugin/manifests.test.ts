@@ -87,6 +87,10 @@ test('plugin/ holds only what runs: links to the runtime parts, fresh copies of 
     ['commands', 'commands'],
     ['server/dist/cairn.mjs', 'server/dist/cairn.mjs'],
     ['server/dist/cairn-embed.bin', 'server/dist/cairn-embed.bin'],
+    // the local model's worker and data files (docs/semantic.md)
+    ['server/dist/cairn-embed-worker.mjs', 'server/dist/cairn-embed-worker.mjs'],
+    ['server/dist/cairn-model.bin', 'server/dist/cairn-model.bin'],
+    ['server/dist/cairn-ort.wasm.br', 'server/dist/cairn-ort.wasm.br'],
     ['.claude-plugin/icon.png', '.claude-plugin/icon.png'],
   ];
   for (const [at, target] of links) {
@@ -95,9 +99,9 @@ test('plugin/ holds only what runs: links to the runtime parts, fresh copies of 
     assert.equal(realpathSync(join(P, at)), realpathSync(join(ROOT, target)), `plugin/${at} must point at ${target}`);
   }
   assert.deepEqual(readdirSync(join(P, 'server')), ['dist']);
-  // The bundle and its embedding table; memory-tool.mjs is for programs that import it, not the plugin.
+  // The bundle, its embedding table and the local model's files; memory-tool.mjs is for programs that import it, not the plugin.
   assert.ok(!lstatSync(join(P, 'server/dist')).isSymbolicLink());
-  assert.deepEqual(readdirSync(join(P, 'server/dist')).sort(), ['cairn-embed.bin', 'cairn.mjs']);
+  assert.deepEqual(readdirSync(join(P, 'server/dist')).sort(), ['cairn-embed-worker.mjs', 'cairn-embed.bin', 'cairn-model.bin', 'cairn-ort.wasm.br', 'cairn.mjs']);
   // Copies, written by npm run build (the validator does not read linked manifests or hooks).
   const stale = 'is stale: run npm run build and commit plugin/';
   assert.equal(readFileSync(join(P, '.claude-plugin/plugin.json'), 'utf8'), readFileSync(join(ROOT, '.claude-plugin/plugin.json'), 'utf8'), `plugin/.claude-plugin/plugin.json ${stale}`);

@@ -2,6 +2,7 @@
 // puts the most actionable sections first (what is wrong, then what is unused, then what is old).
 import type { HealthReport } from '../../core/curation/health.ts';
 import { type Command, JSON_OPTION, intOption, openCairn, parse, printJson } from '../io.ts';
+import { progress } from '../progress.ts';
 
 const options = {
   days: { type: 'string', arg: 'N', help: 'the window of the event log to read, in days (1-3650, default from config)' },
@@ -99,6 +100,10 @@ export function healthText(h: HealthReport): string {
     ...h.scope_health.map((s) =>
       `  ${s.scope.padEnd(width)}  ${String(s.active).padStart(6)}  ${String(s.dead).padStart(4)}  ${String(s.cold).padStart(4)}  ${String(s.contradicted).padStart(12)}  ${String(s.applied).padStart(7)}`),
   ]);
+  const cons = (h as { consolidation?: { groups: number; contradictions: number; superseded: number; duplicates: number; next_step: string } }).consolidation;
+  if (cons && cons.groups > 0) {
+    sec(`To consolidate (${cons.groups}): ${plural(cons.contradictions, 'contradiction')}, ${plural(cons.superseded, 'superseded memory', 'superseded memories')}, ${plural(cons.duplicates, 'duplicate cluster')}`, [`  ${cons.next_step}`]);
+  }
   const actionable = c.count + d.count + rs.count + cd.count + h.expired.count;
   if (actionable === 0) out.splice(2, 0, '', 'Nothing needs fixing: no contradictions, dead weight, scope typos, drift or expired memories.');
   return `${out.join('\n')}\n`;
@@ -118,7 +123,8 @@ export const health: Command = {
     };
     const c = await openCairn(io);
     try {
-      const report = await c.health(input);
+      const shown = progress(io);
+      const report = await c.health(input, shown ? (done, total) => shown('checking for duplicates and contradictions', done, total) : undefined);
       if (values.json) printJson(io, report);
       else {
         io.out(healthText(report));

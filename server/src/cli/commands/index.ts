@@ -11,6 +11,7 @@ import { importCmd } from './import.ts';
 import { doctor } from './doctor.ts';
 import { init } from './init.ts';
 import { migrateOrigin } from './migrateOrigin.ts';
+import { migrate } from './migrate.ts';
 import { serve } from './serve.ts';
 import { remember } from './remember.ts';
 import { update } from './update.ts';
@@ -44,6 +45,7 @@ export const commands: Command[] = [
   doctor,
   init,
   migrateOrigin,
+  migrate,
   ui,
   sync,
   team,

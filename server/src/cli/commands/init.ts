@@ -25,6 +25,7 @@ const options = {
   force: { type: 'boolean', help: 'with --client claude-code: add the entry even though the cairn plugin is installed' },
   policy: { type: 'boolean', help: 'write the memory policy into the project\'s instructions file (AGENTS.md, or --client\'s own file)' },
   target: { type: 'string', arg: 'FILE', help: 'with --policy: the instructions file to write (created if absent)' },
+  'with-addendum': { type: 'boolean', help: 'bettermemory\'s name: prints the memory policy, as --policy --print-only does' },
   json: JSON_OPTION,
 } as const;
 
@@ -55,6 +56,12 @@ export const init: Command = {
   options,
   async run(argv, io) {
     const { values } = parse(argv, options, false);
+    if (values['with-addendum']) {
+      // bettermemory's `init --with-addendum` printed the long-form policy; cairn's policy is that text.
+      io.err('cairn init: --with-addendum is the old (bettermemory) name: it prints the memory policy, as cairn init --policy --print-only does (cairn init --policy writes it into AGENTS.md)\n');
+      if (values.policy === undefined) values.policy = true;
+      if (values['print-only'] === undefined) values['print-only'] = true;
+    }
     if (values.client !== undefined && !isClientId(values.client)) throw new UsageError(`unknown client ${JSON.stringify(values.client)}: use one of ${CLIENTS.join(', ')}`);
     if (values.target !== undefined && !values.policy) throw new UsageError('--target FILE goes with --policy: cairn init --policy --target AGENTS.md');
     if (values.policy) {

@@ -9,7 +9,7 @@ const listOptions = {
   json: JSON_OPTION,
 } as const;
 const pruneOptions = {
-  'older-than': { type: 'string', arg: 'DAYS', help: '(prune, required) delete tombstones removed more than DAYS days ago' },
+  'older-than': { type: 'string', arg: 'DAYS', help: '(prune) delete tombstones removed more than DAYS days ago (default: behavior.tombstone_retention_days, when set)' },
   'dry-run': { type: 'boolean', help: '(prune) show what would be deleted, delete nothing' },
   json: JSON_OPTION,
 } as const;
@@ -43,10 +43,13 @@ async function list(argv: string[], io: CliIO): Promise<number> {
 
 async function prune(argv: string[], io: CliIO): Promise<number> {
   const { values } = parse(argv, pruneOptions, false);
-  if (values['older-than'] === undefined) throw new UsageError('--older-than DAYS is required: tombstones removed more than DAYS days ago are deleted for good');
-  const days = intOption(values['older-than'], '--older-than', 0, 36500)!;
+  const given = intOption(values['older-than'], '--older-than', 0, 36500);
   const c = await openCairn(io);
   try {
+    // behavior.tombstone_retention_days (bettermemory's key, same meaning) gives the default; 0 means none.
+    const retention = c.config.behavior.tombstone_retention_days;
+    if (given === undefined && retention === 0) throw new UsageError('--older-than DAYS is required (or set behavior.tombstone_retention_days in config.toml): tombstones removed more than DAYS days ago are deleted for good');
+    const days = given ?? retention;
     const out = await c.pruneTombstones({ older_than_days: days, dry_run: Boolean(values['dry-run']) });
     const rows = out.candidates;
     const pruned = out.pruned;
@@ -65,7 +68,7 @@ async function prune(argv: string[], io: CliIO): Promise<number> {
 export const tombstones: Command = {
   name: 'tombstones',
   summary: 'list removed memories, or prune old ones for good (the only hard delete)',
-  usage: 'cairn tombstones list [--json] [--scope S]...\n       cairn tombstones prune --older-than DAYS [--dry-run] [--json]',
+  usage: 'cairn tombstones list [--json] [--scope S]...\n       cairn tombstones prune [--older-than DAYS] [--dry-run] [--json]',
   options: { ...listOptions, ...pruneOptions },
   async run(argv, io) {
     const [sub, ...rest] = argv;

@@ -1,20 +1,33 @@
-// memory_consolidate (issue 14): candidate groups for the host model to act on, read-only.
-// Pairs come from the index's rare-term candidates (bounded work per memory, never all pairs);
-// each pair is judged on the write gate's dedup tokens (trust/gates/dedup.ts):
+// memory_consolidate: candidate groups for the host model to act on, read-only. Pairs come from
+// a blocking index over the memories' rare terms (curation/consolidationIndex.ts: bounded work per
+// memory, never all pairs); each pair is judged on the write gate's dedup tokens
+// (trust/gates/dedup.ts) with plural and tense endings taken off (index/stem.ts), so "caches" and
+// "cached", "minutes" and "minute" count as the same word:
 //
 // - contradiction: the words that are not values overlap a lot (Jaccard >= 0.6 of the tokens left
 //   after taking numbers and number words out) and both state values that differ once number
 //   words are read as numbers ("TTL is 5 minutes" vs "TTL is ten minutes");
 // - superseded: the newer memory contains at least 80% of the older one's tokens and adds at
 //   least 20% more of its own, and at least 3 (it restates and extends it);
-// - duplicates: token Jaccard >= 0.6 otherwise; pairs are joined into clusters.
+// - duplicates: token Jaccard >= 0.6 otherwise; or a rewording: the store's embedder puts the two
+//   close (cosine at least the write gate's rewording threshold for that embedder), they share at
+//   least REWORD_JACCARD of their tokens and state the same values. Pairs are joined into clusters.
 import { dedupTokenSet, jaccard } from '../trust/gates/dedup.ts';
+import { stem } from '../index/stem.ts';
 
 export const CONSOLIDATE_DUPLICATE = 0.6;
 export const CONSOLIDATE_SUBJECT = 0.6;
 export const SUPERSEDE_CONTAINMENT = 0.8;
 export const SUPERSEDE_GROWTH = 1.2;
 export const SUPERSEDE_MIN_NEW = 3;
+/** A rewording shares at least this much of its stemmed tokens (with a close enough cosine). */
+export const REWORD_JACCARD = 0.3;
+
+/** How close two memories are by meaning: cosine at or over `min` says "the same thing". */
+export interface SemanticCheck {
+  cosine: number;
+  min: number;
+}
 
 export interface ConsolidateMemory {
   id: string;
@@ -31,35 +44,45 @@ export interface ConsolidateGroup {
   suggested_action: string;
 }
 
-const NUMBER_WORDS: Record<string, string> = {
+const NUMBER_WORDS = new Map<string, string>(Object.entries({
   zero: '0', one: '1', two: '2', three: '3', four: '4', five: '5', six: '6', seven: '7', eight: '8', nine: '9', ten: '10',
   eleven: '11', twelve: '12', fifteen: '15', twenty: '20', thirty: '30', forty: '40', fifty: '50', sixty: '60', ninety: '90',
   hundred: '100', thousand: '1000', once: '1', twice: '2', single: '1', double: '2', half: '0.5',
-};
+}));
 
 /** A token that states a value: digits (with unit suffixes like 5m, 10gb) or a number word. */
 function valueOf(tok: string): string | null {
-  if (NUMBER_WORDS[tok] !== undefined) return NUMBER_WORDS[tok]!;
+  const c = tok.charCodeAt(0);
+  if (c < 48 || c > 57) return NUMBER_WORDS.get(tok) ?? null;
   const m = /^(\d+(?:\.\d+)?)([a-z]*)$/.exec(tok);
   return m ? m[1]! + (m[2] ? `:${m[2]}` : '') : null;
 }
 
-interface Parsed {
+export interface Parsed {
+  /** Every token, words stemmed. */
   all: Set<string>;
+  /** The stemmed tokens that state no value. */
   words: Set<string>;
+  /** The values, number words read as numbers. */
   values: Set<string>;
 }
 
-function parse(body: string): Parsed {
-  const toks = dedupTokenSet(body);
+export function parse(body: string): Parsed {
+  const all = new Set<string>();
   const words = new Set<string>();
   const values = new Set<string>();
-  for (const t of toks) {
+  for (const t of dedupTokenSet(body)) {
     const v = valueOf(t);
-    if (v === null) words.add(t);
-    else values.add(v);
+    if (v === null) {
+      const s = stem(t);
+      words.add(s);
+      all.add(s);
+    } else {
+      values.add(v);
+      all.add(t);
+    }
   }
-  return { all: toks, words, values };
+  return { all, words, values };
 }
 
 const containment = (a: Set<string>, b: Set<string>) => {
@@ -71,8 +94,18 @@ const containment = (a: Set<string>, b: Set<string>) => {
 const sameSet = (a: Set<string>, b: Set<string>) => a.size === b.size && [...a].every((x) => b.has(x));
 const pct = (x: number) => `${Math.round(x * 100)}%`;
 
-/** The relation of two memories (older first, by id), or null when they are unrelated. */
-export function judgePair(older: ConsolidateMemory, newer: ConsolidateMemory, po = parse(older.body), pn = parse(newer.body)): ConsolidateGroup | null {
+/**
+ * The relation of two memories (older first, by id), or null when they are unrelated. `semantic`
+ * is asked only for a pair the words alone leave unrelated but that shares at least
+ * REWORD_JACCARD of its tokens and the same values (null: no vectors for them).
+ */
+export function judgePair(
+  older: ConsolidateMemory,
+  newer: ConsolidateMemory,
+  po = parse(older.body),
+  pn = parse(newer.body),
+  semantic?: () => SemanticCheck | null,
+): ConsolidateGroup | null {
   const subject = jaccard(po.words, pn.words);
   if (subject >= CONSOLIDATE_SUBJECT && po.values.size > 0 && pn.values.size > 0 && !sameSet(po.values, pn.values)) {
     const differ = [...po.values].filter((v) => !pn.values.has(v)).concat([...pn.values].filter((v) => !po.values.has(v)));
@@ -96,52 +129,51 @@ export function judgePair(older: ConsolidateMemory, newer: ConsolidateMemory, po
   if (sim >= CONSOLIDATE_DUPLICATE) {
     return { kind: 'duplicates', ids: [older.id, newer.id], reason: `${pct(sim)} of their words shared`, suggested_action: 'memory_merge them into one memory' };
   }
+  if (semantic && sim >= REWORD_JACCARD && sameSet(po.values, pn.values)) {
+    const s = semantic();
+    if (s !== null && s.cosine >= s.min) {
+      return { kind: 'duplicates', ids: [older.id, newer.id], reason: `the same in other words (cosine ${s.cosine.toFixed(2)}, ${pct(sim)} of their words shared)`, suggested_action: 'memory_merge them into one memory' };
+    }
+  }
   return null;
 }
 
+/** Whether a pair is close enough in words for judgePair to ask for its cosine. */
+export function wantsSemantic(po: Parsed, pn: Parsed): boolean {
+  const sim = jaccard(po.all, pn.all);
+  return sim >= REWORD_JACCARD && sim < CONSOLIDATE_DUPLICATE && sameSet(po.values, pn.values);
+}
+
 /**
- * Every group over `mems`: pairs from `candidates` (ids sharing rare terms with a memory's body),
- * each unordered pair judged once; duplicate pairs joined into clusters. Groups come in a stable
- * order: contradictions first, then superseded chains, then duplicate clusters, each by oldest id.
+ * The groups of a set of judged pairs (judgePair's answers, each unordered pair once): the
+ * contradiction and superseded pairs as they are, the duplicate pairs joined into clusters. In a
+ * stable order: contradictions first, then superseded chains, then duplicate clusters, each by
+ * oldest id.
  */
-export function consolidate(mems: readonly ConsolidateMemory[], candidates: (m: ConsolidateMemory) => string[]): ConsolidateGroup[] {
-  const byId = new Map(mems.map((m) => [m.id, m]));
-  const parsed = new Map<string, Parsed>();
-  const get = (m: ConsolidateMemory) => {
-    let p = parsed.get(m.id);
-    if (!p) parsed.set(m.id, (p = parse(m.body)));
-    return p;
-  };
-  const seen = new Set<string>();
+export function groupsOf(pairs: Iterable<ConsolidateGroup>): ConsolidateGroup[] {
   const out: ConsolidateGroup[] = [];
   const parent = new Map<string, string>();
   const find = (x: string): string => {
     let r = x;
-    while (parent.get(r) !== undefined && parent.get(r) !== r) r = parent.get(r)!;
+    for (let p = parent.get(r)!; p !== r; p = parent.get(r)!) {
+      parent.set(r, parent.get(p)!); // path halving
+      r = p;
+    }
     return r;
   };
   const dupReasons = new Map<string, string>();
-  for (const m of mems) {
-    for (const cid of candidates(m)) {
-      if (cid === m.id) continue;
-      const o = byId.get(cid);
-      if (!o) continue;
-      const [older, newer] = m.id < o.id ? [m, o] : [o, m];
-      const key = `${older.id}:${newer.id}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      const g = judgePair(older, newer, get(older), get(newer));
-      if (!g) continue;
-      if (g.kind !== 'duplicates') out.push(g);
-      else {
-        const a = find(older.id);
-        const b = find(newer.id);
-        if (!parent.has(a)) parent.set(a, a);
-        if (!parent.has(b)) parent.set(b, b);
-        if (a !== b) parent.set(a < b ? b : a, a < b ? a : b);
-        dupReasons.set(older.id, g.reason);
-      }
+  for (const g of pairs) {
+    if (g.kind !== 'duplicates') {
+      out.push(g);
+      continue;
     }
+    const [older, newer] = g.ids as [string, string];
+    if (!parent.has(older)) parent.set(older, older);
+    if (!parent.has(newer)) parent.set(newer, newer);
+    const a = find(older);
+    const b = find(newer);
+    if (a !== b) parent.set(a < b ? b : a, a < b ? a : b);
+    dupReasons.set(older, g.reason);
   }
   const clusters = new Map<string, string[]>();
   for (const id of parent.keys()) {
@@ -153,10 +185,10 @@ export function consolidate(mems: readonly ConsolidateMemory[], candidates: (m: 
     return {
       kind: 'duplicates',
       ids,
-      reason: ids.length === 2 ? `near-duplicates: ${dupReasons.get(ids[0]!) ?? 'most words shared'}` : `${ids.length} near-duplicates (each shares at least ${pct(CONSOLIDATE_DUPLICATE)} of its words with another)`,
+      reason: ids.length === 2 ? `near-duplicates: ${dupReasons.get(ids[0]!) ?? 'most words shared'}` : `${ids.length} near-duplicates (each shares at least ${pct(CONSOLIDATE_DUPLICATE)} of its words with another, or says the same in other words)`,
       suggested_action: 'memory_merge them into one memory',
     };
   });
   const order: Record<GroupKind, number> = { contradiction: 0, superseded: 1, duplicates: 2 };
-  return [...out, ...dups].sort((a, b) => order[a.kind] - order[b.kind] || (a.ids[0]! < b.ids[0]! ? -1 : a.ids[0]! > b.ids[0]! ? 1 : 0) || (a.ids[1]! < b.ids[1]! ? -1 : 1));
+  return [...out, ...dups].sort((a, b) => order[a.kind] - order[b.kind] || (a.ids[0]! < b.ids[0]! ? -1 : a.ids[0]! > b.ids[0]! ? 1 : 0) || (a.ids[1]! < b.ids[1]! ? -1 : a.ids[1]! > b.ids[1]! ? 1 : 0));
 }

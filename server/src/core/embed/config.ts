@@ -5,18 +5,19 @@
 //
 //   [embed]
 //   enabled = true              # false: lexical search only, no vectors at all
-//   provider = "builtin"        # "builtin" | "ollama" | "openai"
+//   provider = "local"          # "local" | "builtin" | "ollama" | "openai"
 //   url = "http://127.0.0.1:11434"   # ollama / openai only
 //   model = "nomic-embed-text"       # ollama / openai only (required there)
 //   api_key_env = "OPENAI_API_KEY"   # openai only: the NAME of the variable holding the key
 //   timeout_ms = 10000               # ollama / openai only
 import type { EmbedConfig } from '../config.ts';
 import { ConfigError } from '../errors.ts';
-import { builtinEmbedder } from './builtin.ts';
+import { builtinEmbedder, type BuiltinEmbedder } from './builtin.ts';
 import type { Embedder } from './embedder.ts';
+import { sharedLocalEmbedder, type LocalEmbedder, type LocalOptions } from './local.ts';
 import { ollamaEmbedder, openaiEmbedder, withFallback } from './providers.ts';
 
-export { checkEmbedSection, defaultEmbedConfig, EMBED_PROVIDERS, type EmbedConfig, type EmbedProvider } from '../config.ts';
+export { checkEmbedSection, defaultEmbedConfig, defaultEmbedProvider, EMBED_PROVIDERS, type EmbedConfig, type EmbedProvider } from '../config.ts';
 
 export const OLLAMA_DEFAULT_URL = 'http://127.0.0.1:11434';
 export const OPENAI_DEFAULT_URL = 'https://api.openai.com/v1';
@@ -37,13 +38,15 @@ export function openaiKeyEnv(configured: string | null | undefined, env: NodeJS.
  * built-in as fallback (one warning through `warn` if it fails). The built-in's data file is read
  * on first use, so a missing file shows up as a rejected embed() (EmbedError naming the path).
  */
-export function createEmbedder(config: { embed: EmbedConfig } | EmbedConfig, warn: (m: string) => void, opts: { builtinFile?: string } = {}): Embedder | null {
+export function createEmbedder(config: { embed: EmbedConfig } | EmbedConfig, warn: (m: string) => void, opts: { builtinFile?: string; local?: LocalOptions } = {}): Embedder | null {
   const c = 'embed' in config ? config.embed : config;
   if (!c.enabled) return null;
   const builtin = builtinEmbedder(opts.builtinFile ? { file: opts.builtinFile } : {});
   switch (c.provider) {
     case 'builtin':
       return builtin;
+    case 'local':
+      return tieredEmbedder(builtin, warn, opts.local);
     case 'ollama':
       return withFallback(ollamaEmbedder({ url: c.url ?? OLLAMA_DEFAULT_URL, model: c.model ?? '', timeoutMs: c.timeout_ms }), builtin, warn);
     case 'openai':
@@ -56,4 +59,30 @@ export function createEmbedder(config: { embed: EmbedConfig } | EmbedConfig, war
       c.provider satisfies never;
       throw new ConfigError(`embed.provider ${String(c.provider)} is not known`);
   }
+}
+
+/** The local model with the built-in table to answer until the model's vectors cover the store (semantic.ts, `interim`). */
+export interface TieredEmbedder {
+  model: LocalEmbedder;
+  interim: BuiltinEmbedder;
+}
+
+/**
+ * provider "local": the model, or the built-in table alone (with one warning) when the model's
+ * file cannot be read. A file that reads but fails its checksum or cannot run fails later, in the
+ * worker: the semantic leg then switches to its interim leg (one warning too).
+ */
+function tieredEmbedder(builtin: BuiltinEmbedder, warn: (m: string) => void, opts: LocalOptions = {}): Embedder {
+  try {
+    const model = sharedLocalEmbedder(opts);
+    return Object.assign(model, { interim: builtin });
+  } catch (err) {
+    warn(`${(err as Error).message}; semantic search uses the built-in table instead (${builtin.id})`);
+    return builtin;
+  }
+}
+
+/** The interim embedder of a tiered one (provider "local"), else null. */
+export function interimOf(e: Embedder): BuiltinEmbedder | null {
+  return (e as Partial<TieredEmbedder>).interim ?? null;
 }

@@ -8,7 +8,7 @@ export interface Embedder {
   readonly id: string;
   readonly dim: number;
   /** Unit-length vectors, one per text, same order. Never rejects for the built-in. */
-  embed(texts: readonly string[]): Promise<Float32Array[]>;
+  embed(texts: readonly string[], opts?: { urgent?: boolean }): Promise<Float32Array[]>;
 }
 
 export interface SyncEmbedder extends Embedder {

@@ -1,31 +1,35 @@
-// One ranking from several: the main query's lexical (BM25F) hits, its semantic neighbours, and
-// the same two legs for each alternate the caller passed (rephrasings or likely words), fused by
-// reciprocal rank (RRF): score = sum over legs of weight / (RRF_K + rank). Ranks, not raw scores,
-// are fused, so a leg's score scale never matters; a document found by several legs rises.
-// A lexical hit's weight also scales with the share of the query's terms it covers (LEX_COV):
-// a hit matching one incidental word of a reworded question no longer outranks the meaning's
-// nearest neighbours (chosen on the old + dev set: bench/quality/sweep.mts, bench/README.md).
+// One ranking from two legs: the lexical (BM25F) hits and the semantic neighbours of the query —
+// or, when the caller passed alternates (rephrasings or likely words), of the query and its
+// alternates joined into one text. Alternates are more words for the same question: joined, they
+// are one query whose lexical leg is plain BM25F over all their words, so the fusion never ranks
+// from fewer words than that baseline sees (the earlier design searched each alternate apart and
+// weighed the legs; it lost to the joined query on held-out questions).
+//
+// The two legs are fused by reciprocal rank (RRF): score = sum over legs of weight / (RRF_K + rank).
+// Ranks, not raw scores, are fused, so a leg's score scale never matters. A semantic hit weighs 1;
+// a lexical hit weighs LEX_COV + (1 - LEX_COV) x the share of the query's words it matched, so a
+// hit matching one incidental word of a reworded question does not outrank the meaning's nearest
+// neighbours. Those two numbers are the only tuned ones (bench/quality/sweep.mts, tuning sets).
 //
 // Relevance stays a promise about the document, not about the fusion: a hit is `high` when the
-// main query covers it (lexical coverage >= 0.75, as before) or when its meaning is close to the
-// main query's (cosine >= the embedder's calibrated `high`). Alternates rank documents but never
-// make one `high` (at most `medium`): they are the caller's guesses, and must not turn a miss
-// into a confident answer.
+// main query covers it (lexical coverage >= 0.75) or when its meaning is close to the main query's
+// (cosine >= the embedder's calibrated `high`). Alternates rank documents but never make one
+// `high` (at most `medium`): they are the caller's guesses, and must not turn a miss into a
+// confident answer.
 import type { IndexDoc } from './analyze.ts';
 import { relevanceOf, type Relevance, type SearchHit } from './rerank.ts';
 import { makeSnippet } from './snippet.ts';
+import { queryWords } from './query.ts';
 
-/** RRF constant (measured on the old + dev set: 10 and 20 within 0.02 of MRR; 20 with LEX_COV). */
-export const RRF_K = 20;
-/** Leg weights: the main query counts more than any one alternate. */
-export const W_LEX = 1;
-export const W_SEM = 1;
-export const W_ALT = 0.6;
-/** Coverage-adaptive weights (FusionParams), measured on the old + dev set (bench/README.md). */
+/** RRF constant: the customary 60 (tuning sets: 20 and 60 equal with alternates, 60 better without). */
+export const RRF_K = 60;
+/** A lexical hit counts LEX_COV + (1 - LEX_COV) x its coverage of the query (1 = plain RRF). */
 export const LEX_COV = 0.25;
-export const SEM_BOOST = 0;
-/** Confidence of the semantic leg: a hit counts (1 + SEM_Z x its cosine's z-score within the leg's pool, when positive). */
-export const SEM_Z = 0;
+
+/** The text searched when the caller passed alternates: the query and every alternate, one per line. */
+export function joinedQuery(query: string, alternates: readonly string[]): string {
+  return [query, ...alternates].join('\n');
+}
 
 /**
  * Cosine thresholds for a semantic hit's own relevance, per embedder (a cosine means different
@@ -38,6 +42,12 @@ export interface SemanticCalibration {
   medium: number;
   /** below: not a hit at all (a nearest neighbour is not necessarily related) */
   floor: number;
+  /**
+   * Without alternates, a lexical hit covering less than this share of the query's words does not
+   * rank beside this embedder's neighbours (0 or absent: every lexical hit ranks). A strong model's
+   * nearest neighbours beat a hit on one incidental word of a reworded question.
+   */
+  lexFloor?: number;
 }
 export const DEFAULT_CALIBRATION: SemanticCalibration = { high: 0.85, medium: 0.6, floor: 0.3 };
 
@@ -49,24 +59,21 @@ export interface SemanticHit<D> {
 
 export interface FuseInput<D extends IndexDoc> {
   limit: number;
+  /** the query's own legs: relevance, match_terms and snippets; the ranking when there are no alternates */
   main: { lexical: SearchHit<D>[]; semantic: SemanticHit<D>[] };
-  alternates: Array<{ lexical: SearchHit<D>[]; semantic: SemanticHit<D>[] }>;
+  /** the alternates as passed (relevance: `medium` when a hit covers one of them) */
+  alternates: readonly string[];
+  /** with alternates: the legs of joinedQuery(query, alternates), which rank the answer */
+  joined?: { lexical: SearchHit<D>[]; semantic: SemanticHit<D>[] };
   calibration: SemanticCalibration;
-  /** overrides of RRF_K and the leg weights (the eval's parameter sweep) */
+  /** overrides of RRF_K and LEX_COV (the eval's parameter sweep) */
   params?: Partial<FusionParams>;
 }
 
 export interface FusionParams {
   k: number;
-  wLex: number;
-  wSem: number;
-  wAlt: number;
   /** a lexical hit counts (lexCov + (1 - lexCov) x its coverage): 1 = plain RRF */
   lexCov: number;
-  /** a query's semantic leg counts (1 + semBoost x (1 - coverage of its top lexical hit)) */
-  semBoost: number;
-  /** a semantic hit counts (1 + semZ x max(0, z)), z = (cosine - the pool's mean) / the pool's deviation: a neighbour that stands out counts more */
-  semZ: number;
 }
 
 export interface FusedHit<D extends IndexDoc> {
@@ -93,9 +100,8 @@ interface Acc<D extends IndexDoc> {
   score: number;
   /** best relevance from the main query (lexical or semantic) */
   main: Relevance;
-  /** how many alternates rate it high / at least medium */
-  altHigh: number;
-  altMedium: number;
+  /** best relevance from the alternates (capped at `medium` when read) */
+  alt: Relevance;
   lex?: SearchHit<D>;
   altLex?: SearchHit<D>;
   sim?: number;
@@ -108,80 +114,79 @@ function tiedRanks<T>(xs: readonly T[], key: (x: T) => number): number[] {
   return out;
 }
 
+/**
+ * The best coverage of any one alternate by a hit of the joined query: the share of that
+ * alternate's words among the hit's matched words (through the same variants the search used).
+ */
+function altCoverage(alternates: readonly string[], matchTerms: readonly string[]): number {
+  if (alternates.length === 0 || matchTerms.length === 0) return 0;
+  const matched = new Set<string>();
+  for (const s of matchTerms) matched.add(queryWords(s)[0]?.term ?? s);
+  let best = 0;
+  for (const a of alternates) {
+    const words = queryWords(a);
+    if (words.length === 0) continue;
+    let n = 0;
+    for (const w of words) if (matched.has(w.term)) n++;
+    best = Math.max(best, n / words.length);
+  }
+  return best;
+}
+
 export function fuse<D extends IndexDoc>(input: FuseInput<D>): FusedHit<D>[] {
   const { calibration: cal } = input;
-  const { k: RK, wLex: WL, wSem: WS, wAlt: WA, lexCov: LC, semBoost: SB, semZ: SZ } = { k: RRF_K, wLex: W_LEX, wSem: W_SEM, wAlt: W_ALT, lexCov: LEX_COV, semBoost: SEM_BOOST, semZ: SEM_Z, ...input.params };
-  // How much a lexical hit counts: its share of the query's terms (noise matching one incidental
-  // word of a reworded question counts little); how much the semantic leg counts: more when the
-  // best lexical hit covers little of the query (the words are not where the meaning is).
-  const lexW = (h: SearchHit<D>) => LC + (1 - LC) * h.coverage;
-  const semW = (lex: SearchHit<D>[]) => 1 + SB * (1 - (lex.length > 0 ? Math.max(...lex.map((h) => h.coverage)) : 0));
+  const { k: RK, lexCov: LC } = { k: RRF_K, lexCov: LEX_COV, ...input.params };
+  const withAlt = input.alternates.length > 0 && input.joined !== undefined;
+  const ranking = withAlt ? input.joined! : input.main;
   const acc = new Map<string, Acc<D>>();
   const at = (doc: D): Acc<D> => {
     let a = acc.get(doc.id);
-    if (!a) acc.set(doc.id, (a = { doc, score: 0, main: 'low', altHigh: 0, altMedium: 0 }));
+    if (!a) acc.set(doc.id, (a = { doc, score: 0, main: 'low', alt: 'low' }));
     return a;
   };
-  // How much each semantic hit stands out from the rest of its leg's pool (0 when SEM_Z is 0).
-  const semZ = (hits: SemanticHit<D>[]): number[] => {
-    if (SZ === 0 || hits.length < 3) return hits.map(() => 1);
-    let m = 0;
-    for (const h of hits) m += h.sim;
-    m /= hits.length;
-    let v = 0;
-    for (const h of hits) v += (h.sim - m) ** 2;
-    const sd = Math.sqrt(v / hits.length) || 1;
-    return hits.map((h) => 1 + SZ * Math.max(0, (h.sim - m) / sd));
-  };
-  const mainSem = semW(input.main.lexical);
-  const mainZ = semZ(input.main.semantic);
-  const mainLexRank = tiedRanks(input.main.lexical, (h) => h.score);
-  const mainSemRank = tiedRanks(input.main.semantic, (h) => h.sim);
-  input.main.lexical.forEach((h, i) => {
-    const r = mainLexRank[i]!;
+  // The ranking: RRF over the two legs, a lexical hit weighted by its coverage.
+  const semantic = ranking.semantic.filter((h) => h.sim >= cal.floor);
+  const lexRank = tiedRanks(ranking.lexical, (h) => h.score);
+  const semRank = tiedRanks(semantic, (h) => h.sim);
+  // One leg alone (no vectors): its own order, untouched.
+  const oneLeg = semantic.length === 0;
+  const lexFloor = oneLeg || withAlt ? 0 : (cal.lexFloor ?? 0);
+  ranking.lexical.forEach((h, i) => {
+    if (h.coverage < lexFloor) return;
+    at(h.doc).score += oneLeg ? 1 / (RK + lexRank[i]! + 1) : (LC + (1 - LC) * h.coverage) / (RK + lexRank[i]! + 1);
+  });
+  semantic.forEach((h, i) => {
+    at(h.doc).score += 1 / (RK + semRank[i]! + 1);
+  });
+  // Relevance, match_terms and snippets from the main query; the alternates say `medium` at most.
+  const inRanking = (id: string) => acc.has(id);
+  for (const h of input.main.lexical) {
+    if (!inRanking(h.doc.id)) continue;
     const a = at(h.doc);
-    a.score += (WL * lexW(h)) / (RK + r + 1);
     a.main = maxRel(a.main, h.relevance);
     a.lex = h;
-  });
-  input.main.semantic.forEach((h, i) => {
-    const r = mainSemRank[i]!;
-    if (h.sim < cal.floor) return;
+  }
+  for (const h of input.main.semantic) {
+    if (h.sim < cal.floor || !inRanking(h.doc.id)) continue;
     const a = at(h.doc);
-    a.score += (WS * mainSem * mainZ[i]!) / (RK + r + 1);
     a.sim = h.sim;
     a.main = maxRel(a.main, semanticRelevance(h.sim, cal));
-  });
-  for (const alt of input.alternates) {
-    const rel = new Map<string, Relevance>();
-    const altSem = semW(alt.lexical);
-    const lexRank = tiedRanks(alt.lexical, (h) => h.score);
-    const semRank = tiedRanks(alt.semantic, (h) => h.sim);
-    const altZ = semZ(alt.semantic);
-    alt.lexical.forEach((h, i) => {
-      const r = lexRank[i]!;
+  }
+  if (withAlt) {
+    for (const h of input.joined!.lexical) {
       const a = at(h.doc);
-      a.score += (WA * WL * lexW(h)) / (RK + r + 1);
-      rel.set(h.doc.id, maxRel(rel.get(h.doc.id) ?? 'low', h.relevance));
-      if (!a.altLex || RANK[h.relevance] > RANK[a.altLex.relevance]) a.altLex = h;
-    });
-    alt.semantic.forEach((h, i) => {
-      const r = semRank[i]!;
-      if (h.sim < cal.floor) return;
+      a.alt = maxRel(a.alt, relevanceOf(altCoverage(input.alternates, h.matchTerms)));
+      a.altLex = h;
+    }
+    for (const h of semantic) {
       const a = at(h.doc);
-      a.score += (WA * WS * altSem * altZ[i]!) / (RK + r + 1);
-      rel.set(h.doc.id, maxRel(rel.get(h.doc.id) ?? 'low', semanticRelevance(h.sim, cal)));
-    });
-    for (const [id, r] of rel) {
-      const a = acc.get(id)!;
-      if (r === 'high') a.altHigh++;
-      if (r !== 'low') a.altMedium++;
+      a.alt = maxRel(a.alt, semanticRelevance(h.sim, cal));
     }
   }
   const ranked = [...acc.values()].sort((x, y) => y.score - x.score || (x.doc.id < y.doc.id ? -1 : x.doc.id > y.doc.id ? 1 : 0));
   return ranked.slice(0, input.limit).map((a) => {
     // Alternates are the caller's guesses: they rank, and say `medium` at most.
-    const alt: Relevance = a.altMedium > 0 ? 'medium' : 'low';
+    const alt: Relevance = a.alt === 'low' ? 'low' : 'medium';
     return new FusedResult(a.doc, Math.round(a.score * 10_000) / 10_000, maxRel(a.main, alt), a.lex?.matchTerms ?? [], a.lex ?? a.altLex, a.sim === undefined ? undefined : Math.round(a.sim * 10_000) / 10_000);
   });
 }

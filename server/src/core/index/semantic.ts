@@ -7,11 +7,16 @@
 // whatever vectors exist. When a provider fails, the fallback embedder answers from then on: the
 // leg then starts a new VectorIndex for it (re-embedding in the background), so one ranking never
 // compares vectors of two embedders.
+//
+// A slow embedder (the local transformer model) has an `interim` leg over the built-in table:
+// until the model's vectors cover the store (a first start, a model change) and whenever the
+// model cannot run, every search, gate and neighbour question is answered by the interim leg, so
+// recall never drops below the table's while the model catches up in the background.
 import { existsSync } from 'node:fs';
 import type { Store, StoreChange } from '../store/store.ts';
 import type { StoredMemory } from '../types.ts';
 import { VectorIndex, embedText, vectorKey, type VectorEmbedder, type VectorHit } from './vectors.ts';
-import { readVectors, rowFinder, writeVectorSource } from './vectorCache.ts';
+import { readVectors, rowFinder, VECTOR_FILE, writeVectorSource } from './vectorCache.ts';
 import { collectGarbage } from './gc.ts';
 import { sliceYield } from '../store/slices.ts';
 
@@ -19,13 +24,26 @@ const BATCH = 64;
 /** Memories embedded between two full collections in a long embedding pass (gc.ts). */
 const GC_EVERY = 25_000;
 const SAVE_AFTER = 200;
+/** A slow embedder's background pass saves what it has at most this often. */
+const SAVE_EVERY_MS = 30_000;
 const pause = () => new Promise<void>((r) => setImmediate(r));
 /** Memories whose cached vectors a server takes between two calls of its sliced yield while the leg opens (store/slices.ts). */
 const OPEN_CHUNK = 64;
 /** Below this many memories a call waits for the leg to open (a few ms); above, it does not. */
 const WAIT_OPEN_BELOW = 10_000;
+/**
+ * A one-shot command with an interim leg waits for the model to embed a backlog up to this size
+ * (a few seconds, progress shown) before it answers; a bigger one is left to the server, and the
+ * command answers with the interim leg.
+ */
+const ONE_SHOT_WAIT_MAX = 256;
 
 interface SourcedEmbedder extends VectorEmbedder {
+  close?(): Promise<void>;
+  /** a slow embedder: start loading now; `ready` once it answers in milliseconds */
+  warm?(): void;
+  readonly ready?: boolean;
+  whenReady?(): Promise<boolean>;
   embedWithSource?(texts: readonly string[]): Promise<{ vectors: Float32Array[]; embedder: { id: string; dim: number } }>;
 }
 
@@ -35,6 +53,10 @@ export interface SemanticOptions {
   warn: (msg: string) => void;
   /** progress of a (re-)embedding, for the CLI: done of total */
   progress?: (done: number, total: number) => void;
+  /** the cache's file name in .cache/ (default VECTOR_FILE) */
+  cacheFile?: string;
+  /** answers while this leg's vectors do not cover the store, or its embedder fails (see above) */
+  interim?: SemanticLeg;
 }
 
 export class SemanticLeg {
@@ -47,6 +69,8 @@ export class SemanticLeg {
   private warned = false;
   /** tombstones' vectors, by embedder id + vector key */
   private tombVecs = new Map<string, Float32Array>();
+  /** the embedder failed and an interim leg answers from then on */
+  private failed = false;
 
   constructor(
     private readonly store: Store,
@@ -54,17 +78,32 @@ export class SemanticLeg {
     private readonly opts: SemanticOptions,
   ) {}
 
-  /** The index the current embedder's vectors live in (null until the embedder answered once). */
+  /** The index the current embedder's vectors live in (null until the embedder answered once); the interim leg's while it answers. */
   get index(): VectorIndex<StoredMemory> | null {
-    return this.vec;
+    const d = this.delegate();
+    return d ? d.index : this.vec;
   }
   /**
    * True when (nearly) every memory has its vector. While a store is being (re-)embedded, a
-   * search uses the lexical leg alone: a half-embedded store would favour whatever was embedded
-   * first.
+   * search uses the lexical leg alone (or the interim leg): a half-embedded store would favour
+   * whatever was embedded first.
    */
   get complete(): boolean {
-    return this.vec !== null && this.pending.size <= Math.max(10, this.vec.size / 100);
+    const d = this.delegate();
+    return d ? d.complete : this.ownComplete();
+  }
+  private ownComplete(): boolean {
+    return this.vec !== null && this.loaded && this.pending.size <= Math.max(10, this.vec.size / 100);
+  }
+  /** The interim leg while it answers for this one, else null. */
+  private delegate(): SemanticLeg | null {
+    const i = this.opts.interim;
+    if (!i) return null;
+    return this.failed || !this.isOpen || this.embedder.ready === false || !this.ownComplete() || this.vec!.embedderId !== this.embedder.id ? i : null;
+  }
+  /** Whose vectors answer now: this leg's embedder, or the interim leg's (tests, the bench). */
+  get answering(): string | null {
+    return this.index?.embedderId ?? null;
   }
   /** Memories still waiting for a vector. */
   get backlog(): number {
@@ -77,9 +116,16 @@ export class SemanticLeg {
    * or write never load the embedder or the vectors.
    */
   async open(): Promise<void> {
+    await this.opts.interim?.open();
     // After the store's check of cached records: loading the table and the vectors must not
     // delay it (reads wait for it only briefly).
-    if (this.opts.watch) void this.ready();
+    if (this.opts.watch) {
+      // a server loads its model at once, in its worker, while the interim leg answers; a model
+      // that cannot load is reported now (one warning), not at the first embedding it would do
+      this.embedder.warm?.();
+      void this.embedder.whenReady?.().then((ok) => (ok ? undefined : this.embedBatch([''])));
+      void this.ready();
+    }
   }
 
   private opening: Promise<void> | null = null;
@@ -100,6 +146,22 @@ export class SemanticLeg {
    * the background. A small store's leg opens in a few milliseconds and is waited for.
    */
   async readyForSearch(): Promise<boolean> {
+    const i = this.opts.interim;
+    if (i) {
+      if (!this.opts.watch) {
+        // a command: a small backlog is embedded before it answers, a big one left to the server
+        await this.ready();
+        if (this.pending.size <= ONE_SHOT_WAIT_MAX && !this.failed) {
+          // the model is loaded (~0.5-2 s) for a command whose answer it can give
+          if (this.embedder.whenReady && !(await this.embedder.whenReady())) await this.embedBatch(['']);
+          if (this.pending.size > 0) {
+            this.kick();
+            await this.settle();
+          }
+        }
+      } else void this.ready();
+      return this.delegate() ? i.readyForSearch() : true;
+    }
     if (this.isOpen) return true;
     if (this.store.validating || (this.opts.watch && this.store.activeCount >= WAIT_OPEN_BELOW)) {
       void this.ready();
@@ -128,7 +190,7 @@ export class SemanticLeg {
     this.unsubscribe = this.store.onChange((ch) => this.apply(ch));
     if (this.opts.watch) await pause();
     if (this.closed || this.vec !== vec) return;
-    const cached = readVectors(this.store.dir, (why) => this.opts.warn(`vector cache ignored (${why}); re-embedding`));
+    const cached = readVectors(this.store.dir, (why) => this.opts.warn(`vector cache ignored (${why}); re-embedding`), this.opts.cacheFile ?? VECTOR_FILE);
     try {
       if (this.opts.watch) await pause();
       if (this.closed || this.vec !== vec) return;
@@ -165,7 +227,7 @@ export class SemanticLeg {
     this.loaded = true;
     if (this.pending.size > 0) {
       if (!this.opts.watch && this.embedder.embedSync) this.embedPendingSync();
-      else this.kick();
+      else if (this.opts.watch || !this.opts.interim) this.kick();
     }
   }
 
@@ -222,6 +284,7 @@ export class SemanticLeg {
   private async drain(): Promise<void> {
     const total = () => this.pending.size + done;
     let done = 0;
+    let lastSave = Date.now();
     while (this.pending.size > 0 && !this.closed) {
       const batch: StoredMemory[] = [];
       for (const id of this.pending) {
@@ -248,17 +311,31 @@ export class SemanticLeg {
       // A long pass (a first start, a provider switch) collects as it goes: its per-batch
       // temporaries, promoted by the pauses, are otherwise peak RSS (+70 MB at 200k memories).
       if (done % GC_EVERY < BATCH && done >= GC_EVERY) collectGarbage();
+      // A slow embedder's long pass (minutes for a big store) saves as it goes, so a kill or a
+      // crash loses at most SAVE_EVERY_MS of its work: the next start embeds only the rest.
+      if (this.opts.watch && !this.embedder.embedSync && this.changes >= SAVE_AFTER && Date.now() - lastSave >= SAVE_EVERY_MS) {
+        await this.save();
+        lastSave = Date.now();
+      }
       await pause();
     }
     if (done >= GC_EVERY) collectGarbage();
     if (this.opts.watch && this.changes >= SAVE_AFTER) await this.save();
   }
 
-  private async embedBatch(texts: string[]): Promise<{ vectors: Float32Array[]; embedder: { id: string; dim: number } } | null> {
+  private async embedBatch(texts: string[], urgent = false): Promise<{ vectors: Float32Array[]; embedder: { id: string; dim: number } } | null> {
     try {
       if (this.embedder.embedWithSource) return await this.embedder.embedWithSource(texts);
-      return { vectors: await this.embedder.embed(texts), embedder: { id: this.embedder.id, dim: this.embedder.dim } };
+      return { vectors: await this.embedder.embed(texts, urgent ? { urgent } : undefined), embedder: { id: this.embedder.id, dim: this.embedder.dim } };
     } catch (err) {
+      if (this.opts.interim) {
+        if (!this.failed) {
+          this.failed = true;
+          this.opts.warn(`${(err as Error).message}; semantic search uses the built-in table instead (${this.opts.interim.embedder.id})`);
+        }
+        this.pending.clear();
+        return null;
+      }
       this.warnOnce(`embedding failed (${(err as Error).message}); searching without the semantic leg until it answers`);
       return null;
     }
@@ -283,6 +360,8 @@ export class SemanticLeg {
 
   /** The query's vector and the index it may be compared with; null when the leg cannot answer. */
   async queryVector(text: string): Promise<{ q: Float32Array; index: VectorIndex<StoredMemory> } | null> {
+    const d = this.delegate();
+    if (d) return d.queryVector(text);
     await this.ready();
     if (!this.vec) return null;
     let got: { vectors: Float32Array[]; embedder: { id: string; dim: number } } | null;
@@ -297,7 +376,14 @@ export class SemanticLeg {
         this.warnOnce(`embedding failed (${(err as Error).message}); searching without the semantic leg`);
         return null;
       }
-    } else got = await this.embedBatch([text]);
+    } else {
+      const last = this.lastQuery;
+      if (last && last.text === text && last.embedder === this.vec.embedderId) got = { vectors: [last.q], embedder: { id: this.vec.embedderId, dim: this.vec.dim } };
+      else {
+        got = await this.embedBatch([text], true);
+        if (got) this.lastQuery = { text, embedder: got.embedder.id, q: got.vectors[0]! };
+      }
+    }
     if (!got) return null;
     const index = this.vecFor(got.embedder);
     if (this.pending.size > 0) this.kick();
@@ -306,7 +392,18 @@ export class SemanticLeg {
 
   /** Semantic neighbours of several texts at once (one embedding call). */
   async search(texts: string[], k: number, opts: { now: number; allow?: (m: StoredMemory) => boolean }): Promise<VectorHit<StoredMemory>[][]> {
+    const d = this.delegate();
+    if (d) return d.search(texts, k, opts);
     const out: VectorHit<StoredMemory>[][] = [];
+    if (texts.length > 1 && !this.embedder.embedSync && this.vec && this.isOpen) {
+      // a slow embedder: the query and its alternates in one call, not one round trip each
+      const got = await this.embedBatch(texts, true);
+      if (got && got.embedder.id === this.vec.embedderId) {
+        const v = this.vec;
+        if (this.pending.size > 0) this.kick();
+        return got.vectors.map((q) => v.search(q, k, opts));
+      }
+    }
     for (const t of texts) {
       const qv = await this.queryVector(t);
       out.push(qv ? qv.index.search(qv.q, k, opts) : []);
@@ -316,6 +413,8 @@ export class SemanticLeg {
 
   /** Semantic neighbours of `text` among active memories: id and cosine, best first. */
   async neighbours(text: string, limit: number): Promise<Array<{ id: string; cosine: number; mem: StoredMemory }>> {
+    const d = this.delegate();
+    if (d) return d.neighbours(text, limit);
     const qv = await this.queryVector(text);
     if (!qv) return [];
     return qv.index.search(qv.q, limit).map((h) => ({ id: h.doc.id, cosine: h.sim, mem: h.doc }));
@@ -323,6 +422,8 @@ export class SemanticLeg {
 
   /** Semantic neighbours among tombstones (their vectors embedded on first need, kept per content). */
   async removedNeighbours(text: string, limit: number): Promise<Array<{ id: string; cosine: number }>> {
+    const d = this.delegate();
+    if (d) return d.removedNeighbours(text, limit);
     const qv = await this.queryVector(text);
     if (!qv) return [];
     const tombs = [...this.store.tombstones()];
@@ -345,6 +446,7 @@ export class SemanticLeg {
   /** Waits for the background embedding (tests, close). */
   async settle(): Promise<void> {
     while (this.running) await this.running;
+    await this.opts.interim?.settle();
   }
 
   async save(): Promise<void> {
@@ -361,7 +463,7 @@ export class SemanticLeg {
       const saving = this.changes;
       // streamed from the index's own rows (vectorCache.ts): no copy of every vector; changes made
       // while its fsync runs off the event loop count toward the next save
-      await writeVectorSource(this.store.dir, { embedder: v.embedderId, dim: v.dim, codeWords: v.codeWords, count: docs.length, key: (i) => vectorKey(docs[i]!), copyRows: (from, to, out) => v.copyRows(rows, from, to, out) });
+      await writeVectorSource(this.store.dir, { embedder: v.embedderId, dim: v.dim, codeWords: v.codeWords, count: docs.length, key: (i) => vectorKey(docs[i]!), copyRows: (from, to, out) => v.copyRows(rows, from, to, out) }, this.opts.cacheFile ?? VECTOR_FILE);
       this.changes = Math.max(0, this.changes - saving);
     } catch (err) {
       this.opts.warn(`could not save the vector cache: ${(err as Error).message}`);
@@ -371,7 +473,9 @@ export class SemanticLeg {
   async close(): Promise<void> {
     // A one-shot command finishes its embedding before it exits (the next one starts from the
     // saved vectors); a server stops at once and saves what it has.
-    if (!this.opts.watch && this.opening) {
+    // With an interim leg the command does not wait for the model (readyForSearch waited for
+    // what it would): it saves what was embedded, and the rest is embedded later.
+    if (!this.opts.watch && this.opening && !this.opts.interim) {
       await this.opening;
       await this.settle();
     }
@@ -381,7 +485,9 @@ export class SemanticLeg {
     await this.settle();
     // A leg closed before its cached vectors were all taken (an open under way stops at its next
     // yield) saves nothing: the file it would write would lack them.
-    if (this.changes > 0 && this.loaded) await this.save();
+    if (this.changes > 0 && this.loaded && !this.failed) await this.save();
+    await this.embedder.close?.();
+    await this.opts.interim?.close();
   }
 }
 

@@ -48,8 +48,18 @@ export function rowFinder(v: Pick<VectorFile, 'keyText' | 'keyAt'>): (id: string
   };
 }
 
-export function vectorCachePath(storeDir: string): string {
-  return join(storeDir, '.cache', VECTOR_FILE);
+/** `file`: the cache's name in .cache/ (VECTOR_FILE for the built-in table; each transformer model has its own, vectorFileFor). */
+export function vectorCachePath(storeDir: string, file = VECTOR_FILE): string {
+  return join(storeDir, '.cache', file);
+}
+
+/**
+ * The cache file of a model embedder's vectors: its own file beside the built-in table's, so the
+ * table's vectors (searched while the model's are still being made) and the model's are both
+ * kept. The embedder id is also in each file's header: a file of another model is never used.
+ */
+export function vectorFileFor(embedderId: string): string {
+  return `vectors-${embedderId.replace(/[^A-Za-z0-9._-]+/g, '_')}.bin`;
 }
 
 interface Layout {
@@ -210,12 +220,12 @@ export function decodeVectors(buf: Buffer): VectorFile | string {
 }
 
 /** The store's vector cache (openVectors), or null with the reason told; close() it when done. Never throws. */
-export function readVectors(storeDir: string, warn: (why: string) => void): VectorFile | null {
+export function readVectors(storeDir: string, warn: (why: string) => void, file = VECTOR_FILE): VectorFile | null {
   // A symlinked .cache (or file) would be read from outside the store: not trusted.
   if (!isOwnDirSync(join(storeDir, '.cache'))) return null;
   let fd: number;
   try {
-    fd = openSync(vectorCachePath(storeDir), constants.O_RDONLY | constants.O_NOFOLLOW);
+    fd = openSync(vectorCachePath(storeDir, file), constants.O_RDONLY | constants.O_NOFOLLOW);
   } catch {
     return null;
   }
@@ -283,9 +293,9 @@ const WRITE_ROWS = 4096;
  * few MB beside the index instead of two copies of every vector (at 200k memories the whole-buffer
  * save was +140 MB of peak RSS).
  */
-export async function writeVectorSource(storeDir: string, v: VectorSource): Promise<void> {
+export async function writeVectorSource(storeDir: string, v: VectorSource, file = VECTOR_FILE): Promise<void> {
   ensureOwnDirSync(join(storeDir, '.cache'));
-  const target = vectorCachePath(storeDir);
+  const target = vectorCachePath(storeDir, file);
   const count = v.count;
   // The keys section's size first, then its bytes a chunk at a time: no string of every key
   // joined (at 200k memories 10 MB, with its buffer and the 14 MB of keys it was joined from).

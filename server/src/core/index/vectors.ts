@@ -28,7 +28,8 @@ import { copyRowsFrom, type RowOutputs } from './vectorCache.ts';
 export interface VectorEmbedder {
   readonly id: string;
   readonly dim: number;
-  embed(texts: readonly string[]): Promise<Float32Array[]>;
+  /** `urgent`: a query someone waits for (an embedder with a queue answers it first). */
+  embed(texts: readonly string[], opts?: { urgent?: boolean }): Promise<Float32Array[]>;
   embedSync?(text: string): Float32Array;
 }
 

@@ -1,17 +1,23 @@
-// memory_consolidate (issue 14): candidate groups for the host model to act on: near-duplicate
-// clusters, contradiction pairs, superseded chains (curation/consolidate.ts). Read-only.
+// memory_consolidate: candidate groups for the host model to act on: near-duplicate clusters,
+// contradiction pairs, superseded chains (curation/consolidate.ts). Read-only. The pairs live in
+// a ConsolidationIndex per store, built on first need and then kept current by the store's change
+// feed: a call judges only the memories changed since the last one, in slices that let other
+// calls answer meanwhile.
 import type { Context } from './context.ts';
 import { ValidationError } from '../errors.ts';
 import { LIMITS } from '../limits.ts';
 import { isVisible, stripStored } from '../memory.ts';
-import { consolidate as consolidateGroups } from '../curation/consolidate.ts';
+import { ConsolidationIndex, type SemanticSource } from '../curation/consolidationIndex.ts';
+import type { ConsolidateGroup } from '../curation/consolidate.ts';
+import { calibrationFor } from '../index/calibration.ts';
+import type { Store, StoreChange } from '../store/store.ts';
 import { scopeFilterMatcher } from '../scopes.ts';
 import { checkId, checkLimit, checkNote, requireActive, settleUnknownIds } from './common.ts';
 import { MAX_SCOPES } from '../scopes.ts';
-import type { Confidence, MemoryRecord, ValidWrite } from '../types.ts';
+import type { Confidence, MemoryRecord, StoredMemory, ValidWrite } from '../types.ts';
 import { runWriteGates } from '../trust/gates/writeGates.ts';
 import { checkAliases, checkBool, checkContent, checkScopes, committedShape, newRecord } from './writing.ts';
-import { candidateRecordsFor, candidatesFor, checkScopeFilters } from './retrieval.ts';
+import { candidateRecordsFor, checkScopeFilters } from './retrieval.ts';
 
 export interface ConsolidateInput {
   scopes?: string[];
@@ -19,10 +25,102 @@ export interface ConsolidateInput {
   cursor?: string;
 }
 
-/** Memories memory_consolidate compares at most (newest first); `scanned` says how many it did. */
-export const CONSOLIDATE_SCAN_MAX = 5000;
-/** Candidates per memory from the index (rare shared terms). */
-const CONSOLIDATE_CANDIDATES = 12;
+/** Reports how many memories the pair judging has done, of how many (the CLI's progress line). */
+export type ConsolidateProgress = (done: number, total: number) => void;
+
+interface Held {
+  ix: ConsolidationIndex;
+  /** bumped by every change of the store (scopes and expiry decide what a report admits) */
+  storeVersion: number;
+  /** the last report's groups, and what they were made from */
+  last: { key: string; groups: ConsolidateGroup[]; scanned: number } | null;
+}
+const indexes = new WeakMap<Store, Held>();
+const judged = (m: StoredMemory) => m.note === undefined;
+
+/** The store's ConsolidationIndex: built from the active memories on first need, then fed by its changes. */
+function heldOf(c: Context): Held {
+  const had = indexes.get(c.store);
+  if (had) return had;
+  const made = new ConsolidationIndex();
+  const held: Held = { ix: made, storeVersion: 0, last: null };
+  c.store.onChange((ch: StoreChange) => {
+    held.storeVersion++;
+    if (ch.kind === 'delete') made.remove(ch.prev.id);
+    else {
+      if (ch.prev && ch.prev.id !== ch.mem.id) made.remove(ch.prev.id);
+      if (judged(ch.mem)) made.upsert(ch.mem);
+      else made.remove(ch.mem.id);
+    }
+  });
+  // By id, so the order pairs are judged in (and so the groups) does not depend on the listing's.
+  const all = [...c.store.active()].filter(judged).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  made.addLater(all);
+  indexes.set(c.store, held);
+  return held;
+}
+
+/** Before a server's first memory_health asks, and with no call waiting, the pairs are judged already. */
+const WARM_AFTER_MS = 3000;
+
+/**
+ * A server (watch) judges the store's pairs in the background once it has been idle a moment
+ * after its start, in the same slices a call would: the first memory_health or
+ * memory_consolidate then finds them judged, and later ones judge only what changed.
+ */
+export function warmInBackground(c: Context): void {
+  if (!c.watch || warmed.has(c.store)) return;
+  warmed.add(c.store);
+  const timer = setTimeout(() => {
+    void heldOf(c).ix.settle({ semantic: semanticSource(c) }).catch(() => {});
+  }, WARM_AFTER_MS);
+  timer.unref();
+}
+const warmed = new WeakSet<Store>();
+
+/**
+ * The store's embedder for the rewording check, at the write gates' rewording threshold for that
+ * embedder; null when semantic search is off or its embedder cannot be loaded (the pairs that
+ * need it are looked at again on a later call).
+ */
+function semanticSource(c: Context): SemanticSource | null {
+  const e = c.services.semantic?.embedder;
+  if (!e) return null;
+  // The embedder's id loads it (the built-in table): asked only once a pair needs it.
+  let id: string | null = null;
+  return {
+    min: () => calibrationFor((id ??= e.id)).gate.cos,
+    async embed(texts) {
+      const was = (id ??= e.id);
+      const v = e.embedSync ? texts.map((t) => e.embedSync!(t)) : await e.embed(texts);
+      // A provider that switched models meanwhile answers in other units: not comparable.
+      return e.id === was ? v : null;
+    },
+  };
+}
+
+/** Every group among the visible memories matching `filters`; `scanned` is how many those are. */
+async function allGroups(c: Context, filters: ReturnType<typeof checkScopeFilters>, progress?: ConsolidateProgress) {
+  await c.store.ensureFresh({ read: true });
+  const held = heldOf(c);
+  await held.ix.settle({ semantic: semanticSource(c), ...(progress ? { progress } : {}) });
+  // Whatever changed while the last slices ran is in the store's view now; the pairs of those
+  // memories are judged by the next call.
+  const match = scopeFilterMatcher(filters);
+  const now = c.now();
+  const inSet = new Set<string>();
+  let hidden = 0;
+  for (const m of c.store.active()) {
+    if (m.note) continue;
+    if (isVisible(c.disabledScopes, m, now) && match(m.scopes)) inSet.add(m.id);
+    else hidden++;
+  }
+  // The same pairs and the same memories admitted give the same groups: the store's version and
+  // the number left out (it grows as memories expire) say both.
+  const key = `${held.ix.version}|${held.storeVersion}|${hidden}|${inSet.size}|${JSON.stringify(filters)}|${[...c.disabledScopes].sort().join(',')}`;
+  if (held.last?.key !== key) held.last = { key, groups: held.ix.groups((id) => inSet.has(id)), scanned: inSet.size };
+  return { groups: held.last.groups, scanned: held.last.scanned };
+}
 
 /**
  * memory_consolidate: near-duplicate clusters, contradiction pairs and superseded chains among
@@ -37,39 +135,24 @@ export async function consolidate(c: Context, input: ConsolidateInput, opts: { l
     if (!m) throw new ValidationError('cursor must be the next_cursor string from a previous memory_consolidate page');
     start = Number(m[1]);
   }
-  await c.store.ensureFresh({ read: true });
-  const match = scopeFilterMatcher(filters);
-  const now = c.now();
-  const visible = [...c.store.active()].filter((m) => !m.note && isVisible(c.disabledScopes, m, now) && match(m.scopes));
-  visible.sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
-  const mems = visible.slice(0, CONSOLIDATE_SCAN_MAX);
-  const inSet = new Set(mems.map((m) => m.id));
-  const groups = consolidateGroups(mems, (m) => candidatesFor(c, m.body, CONSOLIDATE_CANDIDATES).filter((id) => inSet.has(id)));
+  const { groups, scanned } = await allGroups(c, filters);
   const page = groups.slice(start, start + limit);
   const next = start + limit < groups.length ? Buffer.from(`c1:${start + limit}`).toString('base64url') : null;
-  const out = { total_groups: groups.length, scanned: mems.length, groups: page, next_cursor: next };
+  const out = { total_groups: groups.length, scanned, groups: page, next_cursor: next };
   if (opts.log) c.log('consolidate', { scopes: filters, groups: groups.length, returned: page.length });
   return out;
 }
 
-
 /** memory_health's `consolidation` section: counts per kind and where to act on them. */
-export async function consolidationSummary(c: Context) {
-  const all = await consolidate(c, { limit: LIMITS.consolidateGroups }, { log: false });
-  let groups = all.groups;
-  let cursor = all.next_cursor;
-  while (cursor !== null) {
-    const more = await consolidate(c, { limit: LIMITS.consolidateGroups, cursor }, { log: false });
-    groups = groups.concat(more.groups);
-    cursor = more.next_cursor;
-  }
+export async function consolidationSummary(c: Context, progress?: ConsolidateProgress) {
+  const { groups } = await allGroups(c, checkScopeFilters(undefined), progress);
   const count = (k: string) => groups.filter((g) => g.kind === k).length;
   return {
-    groups: all.total_groups,
+    groups: groups.length,
     contradictions: count('contradiction'),
     superseded: count('superseded'),
     duplicates: count('duplicates'),
-    next_step: all.total_groups > 0 ? 'run /memory-consolidate (or call memory_consolidate) to review and merge them' : 'nothing to consolidate',
+    next_step: groups.length > 0 ? 'run /memory-consolidate (or call memory_consolidate) to review and merge them' : 'nothing to consolidate',
   };
 }
 

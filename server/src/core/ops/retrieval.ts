@@ -7,11 +7,14 @@ import { ValidationError } from '../errors.ts';
 import { LIMITS } from '../limits.ts';
 import { LiveIndex } from '../index/live.ts';
 import { readOverview } from '../index/overviewCache.ts';
+import { queryWords } from '../index/query.ts';
 import type { SearchOptions } from '../index/searchIndex.ts';
-import { DEFAULT_CALIBRATION, fuse, type FusedHit } from '../index/fusion.ts';
+import { DEFAULT_CALIBRATION, fuse, joinedQuery, type FusedHit } from '../index/fusion.ts';
 import { calibrationFor } from '../index/calibration.ts';
+import { rewordingRuleFor } from '../trust/gates/rewording.ts';
 import { SemanticLeg } from '../index/semantic.ts';
-import { createEmbedder } from '../embed/config.ts';
+import { createEmbedder, interimOf } from '../embed/config.ts';
+import { vectorFileFor } from '../index/vectorCache.ts';
 import { inViewKey, isDisabled, isExpired, isVisible, repoKeyOf, summarize } from '../memory.ts';
 import { scopeFilterMatcher, validateScopeFilter } from '../scopes.ts';
 import type { StoredMemory } from '../types.ts';
@@ -47,6 +50,37 @@ export interface ListInput {
   with_bodies?: boolean;
   limit?: number;
   cursor?: string;
+  /** `created` (default): newest first by id; `recent`: latest activity first (edit or verification). */
+  sort?: 'created' | 'recent';
+  /** Only notes (files of the `memory` tool) or only other memories; default both. */
+  kind?: 'note' | 'memory';
+}
+
+/** A memory's latest activity: the later of its last change and its last verification. */
+function activityOf(m: StoredMemory): string {
+  return m.last_verified_at !== null && m.last_verified_at > m.updated ? m.last_verified_at : m.updated;
+}
+const RECENT_CURSOR = /^v2:(\d{4}-\d\d-\d\dT[\d:.]+Z)\|([0-9A-HJKMNP-TV-Z]{26})$/;
+
+/** A page by latest activity (ties: newer id first); the cursor carries the last item's (activity, id). */
+function recentPage(source: Iterable<StoredMemory>, keep: (m: StoredMemory) => boolean, cursor: string | undefined, limit: number) {
+  let after: { at: string; id: string } | null = null;
+  if (cursor !== undefined) {
+    const m = RECENT_CURSOR.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (!m) throw new ValidationError(`cursor ${JSON.stringify(cursor.slice(0, 40))} was not issued for sort "recent": pass next_cursor from a previous page with the same sort, or omit it to start over`);
+    after = { at: m[1]!, id: m[2]! };
+  }
+  const rows: Array<{ at: string; m: StoredMemory }> = [];
+  for (const m of source) {
+    if (!keep(m)) continue;
+    const at = activityOf(m);
+    if (after !== null && (at > after.at || (at === after.at && m.id >= after.id))) continue;
+    rows.push({ at, m });
+  }
+  rows.sort((a, b) => (a.at !== b.at ? (a.at < b.at ? 1 : -1) : a.m.id < b.m.id ? 1 : a.m.id > b.m.id ? -1 : 0));
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  return { page: page.map((r) => r.m), next_cursor: rows.length > limit && last ? Buffer.from(`v2:${last.at}|${last.m.id}`).toString('base64url') : null };
 }
 export interface OverviewInput {
   auto_scope?: boolean;
@@ -192,17 +226,23 @@ export async function list(c: Context, input: ListInput) {
   await freshEverywhere(c, true);
   const filters = checkScopeFilters(input.scopes);
   const limit = checkLimit(input.limit, 'limit', LIMITS.pageSize, LIMITS.defaultPageSize);
-  const after = input.cursor === undefined || input.cursor === null ? null : decodeCursor(input.cursor);
+  if (input.sort !== undefined && input.sort !== 'created' && input.sort !== 'recent') throw new ValidationError(`sort must be "created" (newest first) or "recent" (latest activity first), got ${JSON.stringify(input.sort)}`);
+  if (input.kind !== undefined && input.kind !== 'note' && input.kind !== 'memory') throw new ValidationError(`kind must be "note" (files of the memory tool) or "memory", got ${JSON.stringify(input.kind)}`);
+  const recent = input.sort === 'recent';
   const match = scopeFilterMatcher(filters);
   const now = c.now();
-  const { page, next_cursor } = newestPage(activeEverywhere(c), (m) => isVisible(c.disabledScopes, m, now) && match(m.scopes), after, limit);
+  const keep = (m: StoredMemory) => isVisible(c.disabledScopes, m, now) && match(m.scopes) && (input.kind === undefined || (m.note !== undefined) === (input.kind === 'note'));
+  const { page, next_cursor } = recent
+    ? recentPage(activeEverywhere(c), keep, input.cursor ?? undefined, limit)
+    : newestPage(activeEverywhere(c), keep, input.cursor === undefined || input.cursor === null ? null : decodeCursor(input.cursor), limit);
   const hits = await ownedHitFields(c, page);
   const items = hits.map((h, i) => {
     const m = page[i]!;
     return { ...h, summary: summarize(m.body), ...(input.with_bodies ? { body: m.body } : {}) };
   });
-  const capped = capPage({ items, next_cursor }, (last) => encodeCursor(last.id));
-  c.log('list', { scopes: filters, limit, returned: capped.items.map((x) => x.id), actor: c.actor });
+  const byId = new Map(page.map((m) => [m.id, m]));
+  const capped = capPage({ items, next_cursor }, (last) => (recent ? Buffer.from(`v2:${activityOf(byId.get(last.id)!)}|${last.id}`).toString('base64url') : encodeCursor(last.id)));
+  c.log('list', { scopes: filters, limit, ...(recent ? { sort: 'recent' } : {}), ...(input.kind ? { kind: input.kind } : {}), returned: capped.items.map((x) => x.id), actor: c.actor });
   return capped;
 }
 
@@ -312,7 +352,7 @@ function inCallerView(c: Context, m: StoredMemory): boolean {
 
 export interface SearchInput {
   query: string;
-  /** rephrasings or likely words, searched too and fused with the query by RRF */
+  /** rephrasings or likely words: searched joined with the query (fusion.ts) */
   alternates?: string[];
   scopes?: string[];
   max_results?: number;
@@ -406,7 +446,16 @@ export async function openIndex(c: Context, progress?: (phase: string, done: num
   await l.open();
   const embedder = createEmbedder(c.config.embed, c.warn);
   if (embedder !== null) {
-    const leg = new SemanticLeg(c.store, embedder, { watch: c.watch, warn: c.warn, progress: embedProgress(c) });
+    // provider "local": the model's leg, with the built-in table's leg answering until it can
+    const interimEmbedder = interimOf(embedder);
+    // A package installed without the table (the npm package ships the model only) has no interim
+    // leg: search is lexical until the model's vectors cover the store, which is not worth a warning.
+    const interimWarn = (m: string) => c.warn(/ is missing/.test(m) ? 'the built-in embedding table is not installed here: until the local model has embedded the store, search is lexical only' : m);
+    const interim = interimEmbedder && new SemanticLeg(c.store, interimEmbedder, { watch: c.watch, warn: interimWarn, progress: embedProgress(c) });
+    const leg = new SemanticLeg(c.store, embedder, {
+      watch: c.watch, warn: c.warn, progress: embedProgress(c),
+      ...(interim ? { interim, cacheFile: vectorFileFor(embedder.id) } : {}),
+    });
     c.services.semantic = leg;
     await leg.open();
   }
@@ -419,14 +468,24 @@ export async function openIndex(c: Context, progress?: (phase: string, done: num
 const EMBED_NOTE_MIN = 100;
 function embedProgress(c: Context): ((done: number, total: number) => void) | undefined {
   if (c.watch) return undefined;
+  // The end of a pass may be reported twice (the last batch, then the drain's end): said once.
+  let ended = false;
+  const end = (done: number, total: number) => {
+    if (done < total) ended = false;
+    else if (ended) return true;
+    else ended = true;
+    return false;
+  };
   if (!process.stderr.isTTY) {
     return (done, total) => {
+      if (end(done, total)) return;
       if (done >= total && total >= EMBED_NOTE_MIN) process.stderr.write(`embedded ${total} memories for semantic search\n`);
     };
   }
   let last = 0;
   return (done, total) => {
     const now = Date.now();
+    if (end(done, total)) return;
     if (total < EMBED_NOTE_MIN || (done < total && now - last < 500)) return;
     last = now;
     process.stderr.write(`\rembedding memories for semantic search: ${done}/${total}${done >= total ? '\n' : ''}`);
@@ -454,7 +513,7 @@ export async function semanticGateOptions(c: Context) {
   return {
     neighbours: (text: string, limit: number) => s.neighbours(text, limit),
     removedNeighbours: (text: string, limit: number) => s.removedNeighbours(text, limit),
-    semanticRule: calibrationFor(s.index.embedderId).gate,
+    semanticRule: rewordingRuleFor(s.index.embedderId),
   };
 }
 
@@ -526,7 +585,10 @@ export async function search(c: Context, input: SearchInput): Promise<SearchOutp
       ...teamShadowed(c, s, searchFilter(s, filters, autoScope, tags, category)),
     },
   });
-  const ranked = await rankedAcross(c.team === null ? [sourceOf(c)] : [sourceOf(c), sourceOf(c.team)], input.query, alternates, limit);
+  // A query made only of stopwords ("what is it", "how do we") asks for nothing: the lexical leg
+  // finds no term, and the semantic leg would return whatever sits nearest to filler words.
+  const asksSomething = [input.query, ...alternates].some((q) => queryWords(q).length > 0);
+  const ranked = asksSomething ? await rankedAcross(c.team === null ? [sourceOf(c)] : [sourceOf(c), sourceOf(c.team)], input.query, alternates, limit) : [];
   const parts = (h: FusedHit<StoredMemory>) => fb?.parts(h.doc.id, nowMs) ?? { applied: 0, sunk: 0, idle: 0, multiplier: 1 };
   const found = (fb ? rerankWithinBands(ranked, (h) => parts(h).multiplier) : ranked).slice(0, max);
   const expand = input.expand_top === true && found[0]?.relevance === 'high';
@@ -541,7 +603,7 @@ export async function search(c: Context, input: SearchInput): Promise<SearchOutp
   });
   const lean = hits.map((h) => leanHit(h as unknown as Record<string, unknown>));
   const out = fitBudget({ hits: lean, ...staleAfter(lean, c.config.behavior.verification_stale_days) }, budget, {
-    key: 'hits', textKeys: ['body', 'snippet'], dropKey: 'hits_dropped', shortKey: 'snippets_shortened',
+    key: 'hits', textKeys: ['body', 'snippet'], dropKey: 'hits_dropped', shortKey: 'snippets_shortened', optionalKeys: ['match_terms'],
   }) as unknown as SearchOutput;
   c.log('search', {
     query: input.query,
@@ -629,14 +691,19 @@ export interface RankSource {
  */
 export async function rankedAcross(sources: readonly RankSource[], query: string, alternates: string[], limit: number): Promise<FusedHit<StoredMemory>[]> {
   const byScore = (a: { score: number; doc: StoredMemory }, b: { score: number; doc: StoredMemory }) => b.score - a.score || (a.doc.id < b.doc.id ? 1 : a.doc.id > b.doc.id ? -1 : 0);
-  const vecs = await Promise.all(sources.map(async (s) => (s.sem && (await s.sem.readyForSearch()) && s.sem.complete ? s.sem.index : null)));
+  const ready = await Promise.all(sources.map(async (s) => (s.sem && (await s.sem.readyForSearch()) && s.sem.complete ? s.sem.index : null)));
+  // Cosines of two embedders are not comparable: while one store's model vectors are still being
+  // made (its built-in table answering), only the stores answering like the first one are merged.
+  const firstId = ready.find((v) => v !== null)?.embedderId;
+  const vecs = ready.map((v) => (v !== null && v.embedderId === firstId ? v : null));
   const anyVec = vecs.some((v) => v !== null && v.size > 0);
   if (alternates.length === 0 && !anyVec) {
     if (sources.length === 1) return sources[0]!.l.index.search(query, sources[0]!.opts);
     return sources.flatMap((s) => s.l.index.search(query, s.opts)).sort(byScore).slice(0, limit);
   }
   const pool = Math.max(limit, FUSION_POOL);
-  const texts = [query, ...alternates];
+  // The query's own legs, and with alternates the legs of the query and alternates joined.
+  const texts = alternates.length > 0 ? [query, joinedQuery(query, alternates)] : [query];
   // One store (the usual case): its lists as they are; several: merged on the same score.
   const merged = <T,>(lists: T[][], order: (a: T, b: T) => number): T[] => (lists.length === 1 ? lists[0]! : lists.flat().sort(order).slice(0, pool));
   const lexical = texts.map((t) => merged(sources.map((s) => s.l.index.search(t, { ...s.opts, limit: pool })), byScore));
@@ -652,7 +719,8 @@ export async function rankedAcross(sources: readonly RankSource[], query: string
   return fuse({
     limit,
     main: { lexical: lexical[0]!, semantic: semantic[0]! },
-    alternates: alternates.map((_, i) => ({ lexical: lexical[i + 1]!, semantic: semantic[i + 1]! })),
+    alternates,
+    ...(alternates.length > 0 ? { joined: { lexical: lexical[1]!, semantic: semantic[1]! } } : {}),
     calibration: embedderId !== undefined ? calibrationFor(embedderId) : DEFAULT_CALIBRATION,
   });
 }

@@ -11,6 +11,8 @@ export const HIT_DEFAULTS = { confidence: 'medium', category: 'fact' } as const;
 
 /** Snippets and bodies are never shortened below this many characters: a hit is dropped instead. */
 export const MIN_TEXT_CHARS = 60;
+/** How short the one entry a budget always keeps may have its texts cut. */
+export const LAST_TEXT_CHARS = 20;
 
 type Obj = Record<string, unknown>;
 
@@ -74,7 +76,7 @@ const size = (o: unknown) => JSON.stringify(o).length;
 export function fitBudget<T extends Obj>(
   answer: T,
   budget: number,
-  opts: { key: string; textKeys: string[]; dropKey: string; shortKey: string; listDropped?: boolean },
+  opts: { key: string; textKeys: string[]; dropKey: string; shortKey: string; listDropped?: boolean; optionalKeys?: string[] },
 ): T {
   if (size(answer) <= budget) return answer;
   const items = [...(answer[opts.key] as Obj[])].map((x) => ({ ...x }));
@@ -108,10 +110,31 @@ export function fitBudget<T extends Obj>(
     items[best]![bestKey] = shorten(t, Math.max(MIN_TEXT_CHARS, t.length - over - 1));
     shortened.add(best);
   }
-  // Still over: drop whole items from the end.
-  while (items.length > 0 && size(build()) > budget) {
+  // Still over: drop whole items from the end, but never the first: an answer with no entry
+  // at all tells the caller nothing (a small budget asks for less, not for none).
+  while (items.length > 1 && size(build()) > budget) {
     dropped.unshift(items.pop()!);
     shortened.delete(items.length);
+  }
+  // The first entry alone: first the fields the answer may leave out anyway (search: match_terms),
+  // which say less than its text.
+  const first = items[0];
+  for (const k of opts.optionalKeys ?? []) {
+    if (size(build()) <= budget || first === undefined) break;
+    if (k in first) {
+      delete first[k];
+      shortened.add(0);
+    }
+  }
+  // Then its texts may go below MIN_TEXT_CHARS, down to LAST_TEXT_CHARS. If even that does not fit,
+  // the one entry is returned over the budget (tools.md, Budgets): never an empty answer.
+  for (const k of opts.textKeys) {
+    const over = size(build()) - budget;
+    if (over <= 0 || first === undefined) break;
+    const t = first[k];
+    if (typeof t !== 'string' || t.length <= LAST_TEXT_CHARS) continue;
+    first[k] = shorten(t, Math.max(LAST_TEXT_CHARS, t.length - over - 1));
+    shortened.add(0);
   }
   return build();
 }

@@ -1,5 +1,6 @@
 // Curation tools: memory_record_use, memory_health, memory_rename_scope,
 // memory_scope_disable, memory_scope_enable.
+import { ValidationError } from '../../core/errors.ts';
 import { z } from 'zod';
 import { LIMITS } from '../../core/limits.ts';
 import { DESTRUCTIVE, IDEMPOTENT_WRITE, READ_ONLY, WRITES, defineTool } from '../tool.ts';
@@ -48,8 +49,10 @@ const health = defineTool({
     window_days: z.number().int().min(1).max(LIMITS.healthWindowDays).optional().describe('Usage window in days, default 30'),
     top_k: z.number().int().min(1).max(LIMITS.healthTopK).optional().describe('Rows per section, default 10'),
     min_applied: z.number().int().min(1).max(LIMITS.healthMinApplied).optional().describe('Applied uses in the window to count as heavily used, default 3'),
+    heavily_used_top_k: z.number().int().min(1).max(LIMITS.healthTopK).optional().describe('Old (bettermemory) name of top_k, accepted as its alias'),
   }),
   output: z.object({
+    notice: z.string().optional().describe('Present when an old parameter name was used: its current name'),
     generated_at: z.string(),
     window_days: z.number(),
     top_k: z.number(),
@@ -135,7 +138,14 @@ const health = defineTool({
       .describe('Consolidation candidates (memory_consolidate): review them with /memory-consolidate'),
   }),
   annotations: READ_ONLY,
-  run: (c, a) => c.health(a),
+  run: async (c, a) => {
+    // heavily_used_top_k: bettermemory's name, read as top_k (rows per section), and said so in the answer.
+    const { heavily_used_top_k: old, ...rest } = a;
+    if (old === undefined) return c.health(rest);
+    if (rest.top_k !== undefined && rest.top_k !== old) throw new ValidationError(`heavily_used_top_k (${old}) is the old name of top_k (${rest.top_k}): give only top_k`);
+    const h = await c.health({ ...rest, top_k: old });
+    return { notice: 'heavily_used_top_k is the old (bettermemory) name of top_k, read as top_k: the rows shown per section, heavily_used among them; use top_k', ...h };
+  },
 });
 
 const renameScope = defineTool({
@@ -189,7 +199,7 @@ const consolidate = defineTool({
   }),
   output: z.object({
     total_groups: z.number(),
-    scanned: z.number().describe('Memories compared (newest first, at most 5000)'),
+    scanned: z.number().describe('Memories compared (every visible one the scope filters admit)'),
     groups: z.array(
       z.object({
         kind: z.enum(['duplicates', 'contradiction', 'superseded']),

@@ -89,6 +89,8 @@ const list = defineTool({
     with_bodies: z.boolean().optional().describe('Include full bodies (default false)'),
     limit: z.number().int().min(1).max(LIMITS.pageSize).optional().describe(`Page size, default ${LIMITS.defaultPageSize}`),
     cursor,
+    sort: z.enum(['created', 'recent']).optional().describe('created (default): newest first; recent: latest activity first (last edit or verification), e.g. the notes worked on lately'),
+    kind: z.enum(['note', 'memory']).optional().describe('note: only files of the memory tool (/memories); memory: only the others; default both'),
   }),
   output: z.object({
     items: z.array(z.object({ ...hitFields, summary: z.string(), body: z.string().optional() })),

@@ -14,6 +14,7 @@ import { newPendingId, savePending, sweepPending, type PendingReason } from '../
 import { detectSecrets } from './secrets.ts';
 import { detectTeamSecrets } from './teamSecrets.ts';
 import { tombstoneIndex } from './tombstoneIndex.ts';
+import { isRewording, type RewordingRule } from './rewording.ts';
 
 /** Active candidates the index is asked for; Jaccard is then computed on each. */
 export const DEDUP_CANDIDATES = 50;
@@ -80,8 +81,8 @@ export interface GateOptions {
   /** Semantic neighbours (cosine, best first) among active memories and among tombstones; absent: no semantic leg. */
   neighbours?: (text: string, limit: number) => Promise<Neighbour[]>;
   removedNeighbours?: (text: string, limit: number) => Promise<Neighbour[]>;
-  /** When a neighbour says the same in other words: cosine >= cos and token Jaccard >= jaccard; listed as related from `related`. */
-  semanticRule?: { cos: number; jaccard: number; related: number };
+  /** When a semantic neighbour says the same in other words (rewording.ts), and from which cosine it is listed as related. */
+  semanticRule?: RewordingRule;
   /**
    * Ids the duplicate and previously-removed gates never match (memory_merge: the memories being
    * merged are what the new text restates).
@@ -103,28 +104,15 @@ export interface Neighbour {
 }
 
 /**
- * A neighbour that says the same thing in other words (see GateOptions.semanticRule). A rewording
- * keeps its numbers: two notes whose numbers differ (port 5432 / 5433, fact 1 / fact 2) are
- * distinct facts however close their meaning, so they never pass.
+ * A neighbour that says the same thing in other words (rewording.ts: close meaning, shared stems,
+ * the same numbers). Against active memories, from RELATED_THRESHOLD of shared words up the words
+ * judge (related: committed and listed; "integration tests run against the container" and "unit
+ * tests run without the container" share most words and mean the opposite), so the meaning
+ * decides only where the words differ, which is what a rewording looks like. Against removed
+ * facts the whole band counts: the user said no to this before, and the answer shows their reason.
  */
-function paraphrase(rule: GateOptions['semanticRule'], cosine: number, jac: number, a: string, b: string, removed: boolean): boolean {
-  // Against active memories, from RELATED_THRESHOLD up shared words judge (related: committed and
-  // listed); the meaning decides only where the words differ, which is what a rewording looks
-  // like. Against removed facts the whole band counts: the user said no to this before, and the
-  // answer shows their reason.
-  return (
-    rule !== undefined && cosine >= rule.cos && jac >= rule.jaccard && (removed || jac < RELATED_THRESHOLD) && sameNumbers(a, b) && wordy(a) && wordy(b)
-  );
-}
-
-/** On fewer than 6 content words one shared word moves the overlap by 0.2: too coarse to confirm a rewording. */
-const wordy = (t: string) => dedupTokenSet(t).size >= 6;
-
-const numbersOf = (t: string) => new Set(t.match(/\d+(?:[.,:]\d+)*/g) ?? []);
-function sameNumbers(a: string, b: string): boolean {
-  const x = numbersOf(a);
-  const y = numbersOf(b);
-  return x.size === y.size && [...x].every((n) => y.has(n));
+function paraphrase(rule: RewordingRule | undefined, cosine: number, jac: number, a: string, b: string, removed: boolean): boolean {
+  return rule !== undefined && (removed || jac < RELATED_THRESHOLD) && isRewording(rule, cosine, a, b);
 }
 
 function snippetOf(body: string, max = 160): string {

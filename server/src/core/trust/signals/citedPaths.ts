@@ -136,6 +136,9 @@ function commandWords(span: string): string[] {
 
 /** Up to MAX_CITED_PATHS distinct paths cited in a memory body, in order of appearance. */
 export function extractCitedPaths(body: string, max = MAX_CITED_PATHS): string[] {
+  // Every candidate holds a backtick, a slash or a backslash: a body with none has no path, and
+  // skips the pattern's lookbehinds at every position (most memories; list --all reads them all).
+  if (!/[`/\\]/.test(body)) return [];
   const out: string[] = [];
   const take = (p: string | null) => {
     if (p && !out.includes(p) && out.length < max) out.push(p);

@@ -1,0 +1,1 @@
+../../../server/dist/cairn-embed-worker.mjs
