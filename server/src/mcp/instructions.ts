@@ -9,7 +9,7 @@ export const MAX_INSTRUCTIONS_BYTES = 1500;
 
 // The text itself is core/io/policy.ts's MEMORY_POLICY: `cairn init --policy` writes the same
 // words into the instruction files of clients that do not read MCP instructions.
-export { MEMORY_POLICY as INSTRUCTIONS } from '../core/io/policy.ts';
+export { MEMORY_POLICY as INSTRUCTIONS } from '../core/cairn.ts';
 
 /**
  * Phrases the policy must keep, each carrying one rule of issue 6. Checked verbatim
