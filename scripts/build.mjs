@@ -44,8 +44,25 @@ const common = {
 // escape, in a regular expression or a template, must be written as a \u escape in the source).
 // A script cannot import(): a dynamic import of a Node module would fail at run time, so the build
 // refuses one (use a static import).
+// A dependency may hold a non-ASCII character where esbuild cannot escape it (markdown-it's
+// typographer has one inside a regular expression): dependencies are read with every non-ASCII
+// UTF-16 unit written as a \u escape, which means the same in a string, a regular expression, a
+// template or an identifier.
+const asciiDependencies = {
+  name: 'ascii-dependencies',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]node_modules[\\/].*\.(c|m)?js$/ }, (args) => {
+      const src = readFileSync(args.path, 'utf8');
+      if (!/[^\x00-\x7f]/.test(src)) return undefined;
+      return { contents: src.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`), loader: 'js' };
+    });
+  },
+};
 const built = await build({
   ...common,
+  plugins: [asciiDependencies],
+  // jsonc-parser's main entry is a UMD wrapper whose require() calls esbuild cannot follow.
+  alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
   format: 'cjs',
   charset: 'ascii',
   minifyWhitespace: true,

@@ -68,10 +68,11 @@ svg a:hover .bar,svg a:focus .bar{opacity:.8}svg a:focus{outline:none}svg a:focu
 .legend .key{display:inline-block;width:.8rem;height:.8rem;border-radius:2px;margin-right:.3rem;vertical-align:-1px}
 .key.c1{background:var(--c1)}.key.c2{background:var(--c2)}.key.c3{background:var(--c3)}.key.c4{background:var(--c4)}.key.ok{background:var(--ok)}.key.warn{background:var(--warn)}.key.bad{background:var(--bad)}
 .hits{list-style:none;padding:0}.hit{padding:.6rem .25rem;border-bottom:1px solid var(--line)}
-.hit-link{display:block;color:var(--fg);text-decoration:none}.hit-link:hover{text-decoration:underline}
+.hit-link{display:block;color:var(--fg);text-decoration:none;overflow-wrap:anywhere}.hit-link:hover{text-decoration:underline}
 mark{background:var(--mark);color:var(--mark-fg);border-radius:2px;padding:0 1px}
 .search{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}.search label{width:100%}.search input{flex:1;min-width:12rem;font-size:1.05rem}
 .md{overflow-wrap:anywhere}.md pre{background:var(--card);border:1px solid var(--line);padding:.6rem;border-radius:6px;overflow-x:auto}
+.md pre.plain{white-space:pre-wrap;overflow-wrap:anywhere;max-height:70vh;overflow-y:auto}.md table{border-collapse:collapse}.md th,.md td{border:1px solid var(--line);padding:.2rem .5rem}
 code{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.88em}
 .memory-body{font-size:1.05rem;padding:1rem;border:1px solid var(--line);border-radius:10px;background:var(--card)}
 .memory-body>:first-child{margin-top:0}.memory-body>:last-child{margin-bottom:0}
@@ -87,6 +88,7 @@ details.more{margin:.5rem 0}details.more summary{cursor:pointer;color:var(--acce
 .card{padding:.75rem 1rem;border:1px solid var(--line);border-radius:10px;background:var(--card);margin-bottom:.75rem}
 ul.plain{padding-left:1.1rem}
 ul.fixes{list-style:none;padding:0}ul.fixes li{display:flex;flex-wrap:wrap;justify-content:space-between;gap:.5rem;padding:.5rem 0;border-bottom:1px solid var(--line)}
+ul.fixes li>div:first-child{min-width:0;overflow-wrap:anywhere}ul.plain li,table.rows td{overflow-wrap:anywhere}
 .fix{display:flex;flex-wrap:wrap;gap:.35rem;align-items:center}
 .count{display:inline-block;min-width:1.4rem;text-align:center;font-size:.78rem;padding:0 .35rem;border-radius:999px;background:var(--line);color:var(--fg)}
 .live-note{position:fixed;bottom:1rem;right:1rem;z-index:20;background:var(--card);border:1px solid var(--accent);padding:.5rem .75rem;border-radius:8px;max-width:22rem}
@@ -117,12 +119,23 @@ export const APP_JS = String.raw`
   // kept across live refreshes until the user leaves the page.
   var pageFlash = main && main.querySelector('.flash');
 
-  // ---- search as you type: /search/results returns the hits as an HTML fragment
+  // ---- search as you type, in the header's box on every page: /search/results returns the hits
+  // as an HTML fragment. On the search page they fill #results; elsewhere the first keystroke
+  // puts a results area in place of the page (and a history entry for /search?q=...).
   var q = document.getElementById('q');
   var results = document.getElementById('results');
   var run = null;
-  if (q && results) {
-    var seq = 0, timer = null;
+  if (q) {
+    var seq = 0, timer = null, moved = false;
+    var takeOver = function () {
+      main.innerHTML = '<h1>Search</h1><p id="search-help" class="muted small">Results update as you type in the search box above. Arrow down or <kbd>j</kbd> moves into the hits.</p><div id="results" aria-live="polite" data-query=""></div>';
+      results = document.getElementById('results');
+      pageFlash = null;
+      document.body.setAttribute('data-live', 'replace');
+      [].forEach.call(document.querySelectorAll('header nav a'), function (a) {
+        if (a.getAttribute('href') === '/search') a.setAttribute('aria-current', 'page'); else a.removeAttribute('aria-current');
+      });
+    };
     run = function () {
       var mine = ++seq;
       var v = q.value;
@@ -130,24 +143,30 @@ export const APP_JS = String.raw`
         .then(function (r) { return r.ok ? r.text() : Promise.reject(new Error(String(r.status))); })
         .then(function (html) {
           if (mine !== seq) return; // a newer keystroke already asked
+          if (!results || !main.contains(results)) { takeOver(); moved = true; history.pushState(null, '', '/search'); }
           // a live refresh while the user arrows through the hits: focus stays on the same hit
           var at = document.activeElement, had = at && results.contains(at) ? at.getAttribute('href') : null;
           results.innerHTML = html;
           if (had) [].some.call(results.querySelectorAll('a[href]'), function (a) { return a.getAttribute('href') === had && (a.focus(), true); });
           results.setAttribute('data-query', v);
+          document.title = (v ? 'Search: ' + v : 'Search') + ' \u00b7 cairn';
           history.replaceState(null, '', v ? '/search?q=' + encodeURIComponent(v) : '/search');
         })
         .catch(function () {});
     };
     q.addEventListener('input', function () {
       clearTimeout(timer);
-      timer = setTimeout(run, 60);
+      timer = setTimeout(run, 150);
     });
-    var end = q.value.length;
-    q.setSelectionRange(end, end);
-    // Typed before this script ran (a slow load right after a "g s"): no input event will come
-    // for it, so ask now for what the box holds if the results are for something else.
-    if (q.value !== (results.getAttribute('data-query') || '')) run();
+    // The page the user typed over comes back with Back.
+    window.addEventListener('popstate', function () { if (moved) location.reload(); });
+    if (results) {
+      var end = q.value.length;
+      q.setSelectionRange(end, end);
+      // Typed before this script ran (a slow load right after a "g s"): no input event will come
+      // for it, so ask now for what the box holds if the results are for something else.
+      if (q.value !== (results.getAttribute('data-query') || '')) run();
+    }
   }
 
   // ---- live updates: refresh the page's main content when the store changes elsewhere
@@ -163,8 +182,7 @@ export const APP_JS = String.raw`
         if (fresh && main) {
           var focusedId = document.activeElement && document.activeElement.id;
           var open = [].map.call(main.querySelectorAll('details[open]'), function (d) { return d.id; });
-          var searchBox = document.getElementById('q');
-          if (searchBox && main.contains(searchBox)) {
+          if (results && main.contains(results)) {
             // keep what the user is typing: the results are asked again for the query now in
             // the box (through run's sequence, so an older answer never overwrites a newer one)
             if (run) run();
@@ -237,7 +255,7 @@ export const APP_JS = String.raw`
     }
     if (e.key === '/') {
       e.preventDefault();
-      var box = document.getElementById('q') || document.getElementById('quick-q');
+      var box = document.getElementById('q');
       box.focus();
       box.select();
     } else if (e.key === 'g') {

@@ -15,28 +15,38 @@ export interface Bar {
 }
 
 const W = 480;
+/** The longest label shown whole (what fits the chart's width); a longer one keeps its end. */
+const LABEL_CHARS = 64;
 
-/** Horizontal bars, one row each, longest first as given. */
-export function barChart(id: string, title: string, bars: readonly Bar[]): Html {
+/** A label cut from the left: a repo's owner and name, at the end, are what tell repos apart. */
+function shortLabel(s: string): string {
+  return s.length > LABEL_CHARS ? `\u2026${s.slice(s.length - LABEL_CHARS + 1)}` : s;
+}
+
+/**
+ * Horizontal bars, one row each, longest first as given. Each label sits above its bar, across
+ * the chart's full width, so a long name (a repo's path) is never cut at the left edge. `legend`
+ * says what the colours mean when they differ between bars for a reason the labels do not give.
+ */
+export function barChart(id: string, title: string, bars: readonly Bar[], legend: readonly { tone: string; name: string }[] = []): Html {
   if (bars.length === 0) return html`<figure class="chart" id="${id}"><figcaption>${title}</figcaption><p class="muted">Nothing yet.</p></figure>`;
-  const row = 26;
-  const labelW = 150;
+  const row = 38;
   const max = Math.max(1, ...bars.map((b) => b.value));
-  const h = bars.length * row + 6;
+  const h = bars.length * row + 4;
   const body = bars
     .map((b, i) => {
-      const y = i * row + 4;
-      const w = Math.max(b.value > 0 ? 2 : 0, Math.round(((W - labelW - 50) * b.value) / max));
-      const label = b.label.length > 22 ? `${b.label.slice(0, 21)}…` : b.label;
+      const y = i * row;
+      const w = Math.max(b.value > 0 ? 2 : 0, Math.round(((W - 56) * b.value) / max));
       return `<a href="${esc(b.href)}" class="bar-link" data-label="${esc(b.label)}" data-count="${b.value}"><title>${esc(b.label)}: ${b.value}${esc(b.unit ?? '')}</title>` +
-        `<text x="${labelW - 8}" y="${y + 16}" class="lbl" text-anchor="end">${esc(label)}</text>` +
-        `<rect x="${labelW}" y="${y + 3}" width="${w}" height="${row - 8}" rx="3" class="bar ${esc(b.tone ?? 'c1')}"></rect>` +
-        `<text x="${labelW + w + 6}" y="${y + 16}" class="val">${b.value}${esc(b.unit ?? '')}</text></a>`;
+        `<rect x="0" y="${y}" width="${W}" height="${row}" class="hit"></rect><text x="0" y="${y + 14}" class="lbl">${esc(shortLabel(b.label))}</text>` +
+        `<rect x="0" y="${y + 19}" width="${w}" height="14" rx="3" class="bar ${esc(b.tone ?? 'c1')}"></rect>` +
+        `<text x="${w + 6}" y="${y + 31}" class="val">${b.value}${esc(b.unit ?? '')}</text></a>`;
     })
     .join('');
+  const key = legend.length ? html`<ul class="legend">${legend.map((l) => html`<li><span class="key ${l.tone}"></span>${l.name}</li>`)}</ul>` : '';
   return html`<figure class="chart" id="${id}"><figcaption>${title}</figcaption>${raw(
     `<svg viewBox="0 0 ${W} ${h}" role="img" aria-label="${esc(title)}" preserveAspectRatio="xMinYMin meet">${body}</svg>`,
-  )}</figure>`;
+  )}${key}</figure>`;
 }
 
 export interface Series {

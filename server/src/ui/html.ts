@@ -78,7 +78,12 @@ export function csrfField(ctx: PageCtx): Html {
   return html`<input type="hidden" name="csrf" value="${ctx.csrf}">`;
 }
 
-export function layout(ctx: PageCtx, opts: { title: string; active: string; body: Html; live?: 'replace' | 'notify'; flash?: Html | null }): string {
+/**
+ * The page around a body. The header's search box is the only one: it searches as you type on
+ * every page (the script shows the hits in place of the page); `query` is what it holds on the
+ * search page.
+ */
+export function layout(ctx: PageCtx, opts: { title: string; active: string; body: Html; live?: 'replace' | 'notify'; flash?: Html | null; query?: string }): string {
   const nav = NAV.map(
     ([href, label, key]) =>
       html`<a href="${href}" data-nav="${key}"${opts.active === href ? raw(' aria-current="page"') : ''}>${label}${
@@ -90,7 +95,7 @@ export function layout(ctx: PageCtx, opts: { title: string; active: string; body
 <body data-live="${opts.live ?? 'replace'}">
 <a class="skip" href="#main">Skip to content</a>
 <header class="top"><a class="brand" href="/" aria-label="cairn overview">cairn</a><nav aria-label="Pages">${nav}</nav>
-<form class="quick" action="/search" method="get" role="search"><label class="sr" for="quick-q">Search memories</label><input id="quick-q" name="q" type="search" placeholder="Search  /" autocomplete="off"></form></header>
+<form class="quick" action="/search" method="get" role="search"><label class="sr" for="q">Search memories</label><input id="q" name="q" type="search" value="${opts.query ?? ''}" placeholder="Search  /" autocomplete="off" aria-controls="results"${opts.active === '/search' ? raw(' autofocus') : ''}></form></header>
 <div id="live-note" class="live-note" role="status" aria-live="polite" hidden></div>
 <main id="main" tabindex="-1">${opts.flash ? html`<div class="flash" role="status">${opts.flash}</div>` : ''}${opts.body}</main>
 <footer><span>store ${ctx.store}</span> \u00b7 <button type="button" class="linkish" id="keys-open">keyboard shortcuts (?)</button></footer>

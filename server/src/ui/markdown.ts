@@ -1,121 +1,104 @@
-// A small, safe markdown renderer for memory bodies. Everything is escaped first; the only markup
-// produced is paragraphs, headings (demoted to h3-h6), fenced and indented code blocks, code
-// spans, bullet and numbered lists, block quotes, bold, italic, and links whose target is http(s)
-// (any other scheme — javascript:, data:, file: — stays plain text). Raw HTML in a memory is shown
-// as text, never interpreted.
+// Memory bodies as HTML, rendered by markdown-it (a maintained CommonMark parser) configured to be
+// safe by default:
+// - raw HTML is off: `<script>` or `<img onerror>` in a memory is shown as text, never interpreted;
+// - images are off (a memory cannot make the page fetch anything);
+// - a link is made only when its target is http(s): validateLink refuses every other scheme
+//   (javascript:, data:, file:, relative paths), which then stays plain text; links open in a new
+//   tab with rel="noopener noreferrer";
+// - bare URLs become links only with an explicit http(s):// scheme (no fuzzy "a.com" or e-mail
+//   guessing, whose scanning is the costliest part of linkify on hostile text).
+// Headings are demoted to h3-h6 (the page owns h1/h2), fenced code keeps its language as
+// data-lang, and single line breaks are kept, as memories are written line by line.
+//
+// Bounded work, so one hostile memory cannot hold the server (rendering runs on the event loop
+// every request shares): nesting stops at MAX_NESTING (markdown-it's maxNesting; deeper quotes or
+// lists stay text), and a body longer than MAX_CHARS or with more markup than MAX_MARKUP is not
+// parsed at all: it is shown as escaped plain text (its first MAX_CHARS characters) with a note
+// saying why. markdown-it is
+// linear in practice, and its cost grows with the number of lines and punctuation marks it has
+// to consider; the budget keeps a render to a few milliseconds of CPU for any body.
+import MarkdownIt from 'markdown-it';
 import { esc } from './html.ts';
 
-const SAFE_URL = /^https?:\/\/[^\s<>"'`]+$/i;
+/** The longest body rendered as markdown; a longer one is shown as plain text. */
+export const MAX_CHARS = 64 * 1024;
+/** Markup budget: a line counts 4, a colon (a possible link) 8, each other mark markdown-it acts on 1. */
+export const MAX_MARKUP = 2_000;
+/** Deepest nesting of quotes, lists and inline markup. */
+export const MAX_NESTING = 20;
 
-/** Inline markup of one line (or paragraph): code spans first, so nothing inside them is touched. */
-export function inline(text: string): string {
-  const parts = text.split(/(`[^`\n]+`)/);
-  return parts
-    .map((p, i) => {
-      if (i % 2 === 1) return `<code>${esc(p.slice(1, -1))}</code>`;
-      let s = '';
-      const rest = p;
-      // [label](url): found on the raw text so the URL can be checked before it is escaped.
-      const link = /\[([^\]\n]{1,300})\]\(([^)\s]{1,2000})\)|(https?:\/\/[^\s<>()"'`]+[^\s<>()"'`.,;:!?])/gi;
-      let last = 0;
-      for (const m of rest.matchAll(link)) {
-        s += emphasis(esc(rest.slice(last, m.index)));
-        const url = m[2] ?? m[3]!;
-        const label = m[1] ?? m[3]!;
-        if (SAFE_URL.test(url)) s += `<a href="${esc(url)}" rel="noopener noreferrer" target="_blank">${emphasis(esc(label))}</a>`;
-        else s += emphasis(esc(m[0]));
-        last = m.index! + m[0].length;
-      }
-      s += emphasis(esc(rest.slice(last)));
-      return s;
-    })
-    .join('');
+const SAFE_URL = /^https?:\/\//i;
+
+const md = new MarkdownIt('default', { html: false, linkify: true, breaks: true, typographer: false, maxNesting: MAX_NESTING });
+md.disable(['image', 'html_block', 'html_inline']);
+md.linkify.set({ fuzzyLink: false, fuzzyEmail: false, fuzzyIP: false });
+md.validateLink = (url) => SAFE_URL.test(url.trim());
+
+const rules = md.renderer.rules;
+rules.heading_open = (tokens, i) => `<h${demote(tokens[i]!.tag)}>`;
+rules.heading_close = (tokens, i) => `</h${demote(tokens[i]!.tag)}>\n`;
+rules.link_open = (tokens, i, options, _env, self) => {
+  tokens[i]!.attrSet('rel', 'noopener noreferrer');
+  tokens[i]!.attrSet('target', '_blank');
+  return self.renderToken(tokens, i, options);
+};
+rules.fence = (tokens, i) => {
+  const t = tokens[i]!;
+  const lang = t.info.trim().split(/\s/, 1)[0] ?? '';
+  const attr = lang ? ` data-lang="${esc(lang.slice(0, 40))}"` : '';
+  return `<pre${attr}><code>${esc(trimNewlines(t.content))}</code></pre>\n`;
+};
+rules.code_block = (tokens, i) => `<pre><code>${esc(trimNewlines(tokens[i]!.content))}</code></pre>\n`;
+
+/** The text without its trailing line ends (a loop: `/\n+$/` backtracks on many inner ones). */
+function trimNewlines(s: string): string {
+  let end = s.length;
+  while (end > 0 && s.charCodeAt(end - 1) === 10) end--;
+  return s.slice(0, end);
 }
 
-/** **bold** and *italic* / _italic_ on already-escaped text (the markers survive escaping). */
-function emphasis(s: string): string {
-  return s
-    .replace(/\*\*([^*\n]+?)\*\*/g, '<strong>$1</strong>')
-    .replace(/(^|[\s(])\*([^*\s][^*\n]*?)\*(?=[\s).,;:!?]|$)/g, '$1<em>$2</em>')
-    .replace(/(^|[\s(])_([^_\s][^_\n]*?)_(?=[\s).,;:!?]|$)/g, '$1<em>$2</em>');
+function demote(tag: string): number {
+  return Math.min(6, Number(tag.slice(1)) + 2);
 }
 
-const BULLET = /^\s*[-*+]\s+(.*)$/;
-const NUMBERED = /^\s*\d{1,9}[.)]\s+(.*)$/;
+/** The marks markdown-it may act on; a line end and a colon (a possible URL) weigh more. */
+const WEIGHT = new Uint8Array(128);
+for (const c of '[]()*_`~<>&!|@\\#') WEIGHT[c.charCodeAt(0)] = 1;
+WEIGHT[10] = 4;
+WEIGHT[58] = 8;
 
-export function markdown(src: string): string {
-  const lines = src.replace(/\r\n?/g, '\n').split('\n');
-  const out: string[] = [];
-  let para: string[] = [];
-  const flush = () => {
-    if (para.length) out.push(`<p>${para.map(inline).join('<br>')}</p>`);
-    para = [];
-  };
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
-    const fence = /^\s*(```+|~~~+)\s*([\w+-]*)\s*$/.exec(line);
-    if (fence) {
-      flush();
-      const body: string[] = [];
-      i++;
-      while (i < lines.length && !lines[i]!.trim().startsWith(fence[1]!)) body.push(lines[i++]!);
-      const lang = fence[2] ? ` data-lang="${esc(fence[2])}"` : '';
-      out.push(`<pre${lang}><code>${esc(body.join('\n'))}</code></pre>`);
-      continue;
-    }
-    if (line.trim() === '') {
-      flush();
-      continue;
-    }
-    const heading = /^(#{1,6})\s+(.*?)\s*#*\s*$/.exec(line);
-    if (heading) {
-      flush();
-      const level = Math.min(6, heading[1]!.length + 2);
-      out.push(`<h${level}>${inline(heading[2]!)}</h${level}>`);
-      continue;
-    }
-    if (/^( {4}|\t)/.test(line) && para.length === 0) {
-      const body: string[] = [];
-      while (i < lines.length && (/^( {4}|\t)/.test(lines[i]!) || lines[i]!.trim() === '')) body.push(lines[i++]!.replace(/^( {4}|\t)/, ''));
-      i--;
-      out.push(`<pre><code>${esc(body.join('\n').replace(/\n+$/, ''))}</code></pre>`);
-      continue;
-    }
-    const list = BULLET.test(line) ? BULLET : NUMBERED.test(line) ? NUMBERED : null;
-    if (list) {
-      flush();
-      const tag = list === BULLET ? 'ul' : 'ol';
-      const items: string[] = [];
-      while (i < lines.length && list.test(lines[i]!)) {
-        let item = list.exec(lines[i]!)![1]!;
-        // continuation lines indented under the item
-        while (i + 1 < lines.length && /^\s{2,}\S/.test(lines[i + 1]!) && !BULLET.test(lines[i + 1]!) && !NUMBERED.test(lines[i + 1]!)) item += ` ${lines[++i]!.trim()}`;
-        items.push(`<li>${inline(item)}</li>`);
-        i++;
-      }
-      i--;
-      out.push(`<${tag}>${items.join('')}</${tag}>`);
-      continue;
-    }
-    if (/^\s*>/.test(line)) {
-      flush();
-      const body: string[] = [];
-      while (i < lines.length && /^\s*>/.test(lines[i]!)) body.push(lines[i++]!.replace(/^\s*>\s?/, ''));
-      i--;
-      out.push(`<blockquote>${markdown(body.join('\n'))}</blockquote>`);
-      continue;
-    }
-    para.push(line.trim());
+/** The markup cost of a body (see MAX_MARKUP); stops counting once over the budget. */
+export function markupCost(src: string): number {
+  let cost = 0;
+  for (let i = 0; i < src.length && cost <= MAX_MARKUP; i++) {
+    const c = src.charCodeAt(i);
+    if (c < 128) cost += WEIGHT[c]!;
   }
-  flush();
-  return out.join('\n');
+  return cost;
 }
+
+/**
+ * A memory body as HTML: markdown within the budget; else plain escaped text with a note, at
+ * most MAX_CHARS of it (the page is not the place to read a megabyte; the file has it all).
+ */
+export function markdown(src: string): string {
+  if (src.length <= MAX_CHARS && markupCost(src) <= MAX_MARKUP) return md.render(src);
+  const n = (x: number) => x.toLocaleString('en-US');
+  const why = src.length > MAX_CHARS
+    ? `it is ${n(src.length)} characters long; the first ${n(MAX_CHARS)} are shown`
+    : 'it has more markup than the page renders';
+  return `<p class="muted plain-note">Shown as plain text: ${why}.</p>\n<pre class="plain">${esc(src.slice(0, MAX_CHARS))}</pre>`;
+}
+
+/** The longest snippet highlight() marks; longer text is cut (snippets are a few lines). */
+export const MAX_SNIPPET = 2_000;
 
 /**
  * A snippet with the match terms marked: escaped text, each word that starts with a term wrapped
  * in <mark>. Terms are the index's surface forms; a prefix match also marks inflected forms.
  */
-export function highlight(text: string, terms: readonly string[]): string {
+export function highlight(full: string, terms: readonly string[]): string {
+  const text = full.length > MAX_SNIPPET ? `${full.slice(0, MAX_SNIPPET)}\u2026` : full;
   const ts = [...new Set(terms.map((t) => t.toLowerCase()).filter((t) => t.length > 0))];
   if (ts.length === 0) return esc(text);
   return text

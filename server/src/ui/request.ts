@@ -18,7 +18,11 @@ export interface UiRequest {
 /** A full page, a redirect (after a change: POST/redirect/GET), or a fragment for the page's script. */
 export type UiResponse = { status?: number; html: string } | { redirect: string } | { fragment: string };
 
-/** Splits a scopes field: commas, spaces or new lines. */
+/**
+ * Splits a list field (scopes: commas, spaces or new lines) and trims each item. Separators are
+ * single-character classes, so the split is linear on any input (`\s*,\s*` would backtrack over
+ * a long run of spaces).
+ */
 export function splitList(v: string | null, sep: RegExp = /[\s,]+/): string[] {
   return (v ?? '').split(sep).map((s) => s.trim()).filter(Boolean);
 }

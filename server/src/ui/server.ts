@@ -16,14 +16,15 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Cairn } from '../core/cairn.ts';
 import { CairnError, errorMessage } from '../core/errors.ts';
 import { APP_CSS, APP_JS, ICON_SVG } from './assets.ts';
-import { errorBox, layout, type PageCtx } from './html.ts';
+import { errorBox, esc, layout, type PageCtx } from './html.ts';
 import { route, type UiRequest, type UiResponse } from './routes.ts';
 
 /** How long a flash is shown on the page its redirect went to. */
 const FLASH_MS = 5_000;
 
 export const CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'";
-const MAX_BODY = 256 * 1024;
+/** The largest form post accepted (a memory's text from the page is at most this). */
+export const MAX_BODY = 256 * 1024;
 const ASSETS: Record<string, [string, string]> = {
   '/assets/app.css': ['text/css; charset=utf-8', APP_CSS],
   '/assets/app.js': ['text/javascript; charset=utf-8', APP_JS],
@@ -126,7 +127,19 @@ export async function startUiServer(cairn: Cairn, opts: { port?: number } = {}):
     const url = new URL(req.url ?? '/', origin());
     const method = req.method ?? 'GET';
 
-    // 2. The one-time token, exchanged for a session cookie.
+    const sid = cookies(req).get(cookieName) ?? '';
+    const session = [...sessions.values()].find((s) => same(s.id, sid));
+
+    // 2. The one-time token, exchanged for a session cookie. The printed URL opened again in a
+    // browser that already holds a session goes to the page: the session is the proof, and the
+    // token (spent or not) is left as it is.
+    if (url.pathname === '/auth' && session && method === 'GET') {
+      res.setHeader('Location', '/');
+      headers(res, 'text/plain; charset=utf-8');
+      res.writeHead(303);
+      res.end();
+      return;
+    }
     if (url.pathname === '/auth') {
       const given = url.searchParams.get('token') ?? '';
       if (oneTime === null || !same(given, oneTime)) {
@@ -144,8 +157,6 @@ export async function startUiServer(cairn: Cairn, opts: { port?: number } = {}):
     }
 
     // 3. Every other request needs the session.
-    const sid = cookies(req).get(cookieName) ?? '';
-    const session = [...sessions.values()].find((s) => same(s.id, sid));
     if (!session) return refuse(res, 401, 'refused: no session; open the URL `cairn ui` printed (it carries a one-time token)');
 
     // 4. CSRF: a state change must come from our own page.
@@ -211,7 +222,7 @@ export async function startUiServer(cairn: Cairn, opts: { port?: number } = {}):
     const f = session.flash;
     if (f !== null && f.path !== null && Date.now() > f.until) session.flash = null;
     else if (f !== null && method === 'GET' && (f.path === null || f.path === url.pathname)) {
-      body = body.replace('<main id="main" tabindex="-1">', `<main id="main" tabindex="-1"><div class="flash" role="status">${escFlash(f.message)}</div>`);
+      body = body.replace('<main id="main" tabindex="-1">', `<main id="main" tabindex="-1"><div class="flash" role="status">${esc(f.message)}</div>`);
       if (f.path === null) session.flash = null; // set without a redirect: shown once
     }
     headers(res, 'text/html; charset=utf-8');
@@ -255,8 +266,4 @@ export async function startUiServer(cairn: Cairn, opts: { port?: number } = {}):
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
-}
-
-function escFlash(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }

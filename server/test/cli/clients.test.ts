@@ -9,7 +9,7 @@ import { parse as parseToml } from 'smol-toml';
 import { BUNDLE } from '../helpers/mcp.ts';
 import { removeDir, tempDir } from '../helpers/env.ts';
 import { spawnSync } from 'node:child_process';
-import { toValue, parseJsonc } from '../../src/core/io/jsonc.ts';
+import { parseJsonc } from '../../src/core/io/jsonc.ts';
 import { INSTRUCTIONS } from '../../src/mcp/instructions.ts';
 import { POLICY_BEGIN, POLICY_END } from '../../src/core/io/policy.ts';
 
@@ -132,7 +132,7 @@ test('opencode, zed, gemini: their own keys and shapes, comments kept, idempoten
     assert.equal(JSON.parse(r.stdout).status, 'added');
     assert.equal(JSON.parse(r.stdout).file, file);
     const text = readFileSync(file, 'utf8');
-    const v = toValue(parseJsonc(text)) as Record<string, any>;
+    const v = parseJsonc(text) as Record<string, any>;
     assert.deepEqual(pick(v), want, client);
     // Every comment and every other key is still there.
     for (const c of before.match(/\/\/[^\n]*|\/\*[^]*?\*\//g) ?? []) assert.ok(text.includes(c), `${client} kept ${c}`);
@@ -140,7 +140,7 @@ test('opencode, zed, gemini: their own keys and shapes, comments kept, idempoten
     assert.equal(JSON.parse(h.run(['init', '--client', client, '--json']).stdout).status, 'unchanged');
     assert.deepEqual(readFileSync(file), bytes, `${client}: a second run leaves the file byte-identical`);
   }
-  const ov = toValue(parseJsonc(readFileSync(opencode, 'utf8'))) as Record<string, any>;
+  const ov = parseJsonc(readFileSync(opencode, 'utf8')) as Record<string, any>;
   assert.equal(ov.mcp.docs.url, 'https://docs.example/mcp');
   assert.equal(ov.model, 'anthropic/claude-sonnet-4');
 

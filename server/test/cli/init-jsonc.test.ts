@@ -1,11 +1,13 @@
-// Issue 11 item 14, through the built bundle: `cairn init` edits client configs written as JSON
-// with comments (VS Code's mcp.json, many Claude Desktop configs) in place: comments, layout,
-// trailing commas and other servers survive, and a second run leaves the file byte-identical.
+// Through the built bundle: `cairn init` edits client configs written as JSON with comments (VS
+// Code's mcp.json, many Claude Desktop configs) in place: the text outside cairn's entry is the
+// same byte for byte (comments, layout, trailing commas, other servers), the entry means what
+// cairn wants, and a second run leaves the file byte-identical.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { BUNDLE, cli } from '../helpers/mcp.ts';
+import { memberSpan, parseJsonc } from '../../src/core/io/jsonc.ts';
 import { removeDir, tempDir } from '../helpers/env.ts';
 
 const VSCODE = `// User-level MCP servers (VS Code)
@@ -36,6 +38,26 @@ const DESKTOP = `{
 }
 `;
 
+/**
+ * The text outside cairn's entry: the file without the `"cairn": {...}` member and the comma and
+ * line break that go with it (before or after it).
+ */
+function outsideEntry(text: string, key: string): string {
+  const span = memberSpan(text, [key, 'cairn']);
+  if (!span) return text;
+  let { start, end } = span;
+  while (start > 0 && ' \t'.includes(text[start - 1]!)) start--;
+  if (text[end] === ',') end++;
+  else {
+    let s = start;
+    while (s > 0 && ' \t\r\n'.includes(text[s - 1]!)) s--;
+    if (text[s - 1] === ',') start = s - 1;
+  }
+  if (text[end] === '\n') end++;
+  else if (text[start - 1] === '\n' && start > 0) start--;
+  return text.slice(0, start) + text.slice(end);
+}
+
 function put(file: string, text: string): void {
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, text);
@@ -51,10 +73,13 @@ test('init adds cairn to a commented VS Code mcp.json, changing nothing else; a 
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /added the cairn server/);
     const after = readFileSync(file, 'utf8');
-    const entry = `\t\t"cairn": {\n\t\t\t"type": "stdio",\n\t\t\t"command": ${JSON.stringify(process.execPath)},\n\t\t\t"args": [\n\t\t\t\t${JSON.stringify(BUNDLE)}\n\t\t\t],\n\t\t\t"env": {\n\t\t\t\t"MALLOC_ARENA_MAX": "2",\n\t\t\t\t"MALLOC_MMAP_THRESHOLD_": "1048576"\n\t\t\t}\n\t\t},\n`;
-    // Exactly one insertion, after the commented-out server, in the file's tabs and trailing-comma style.
-    const at = VSCODE.indexOf('\t},\n\t"inputs"');
-    assert.equal(after, VSCODE.slice(0, at) + entry + VSCODE.slice(at));
+    // Byte for byte the same outside cairn's entry, and the entry is what cairn registers, in the
+    // file's tabs and trailing-comma style.
+    assert.equal(outsideEntry(after, 'servers'), VSCODE);
+    assert.deepEqual((parseJsonc(after) as any).servers.cairn, {
+      type: 'stdio', command: process.execPath, args: [BUNDLE], env: { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '1048576' },
+    });
+    assert.match(after, /\n\t\t"cairn": \{\n\t\t\t"type": "stdio",\n[\s\S]*\n\t\t\},\n/);
 
     const again = cli(['init', '--client', 'vscode'], { store: join(home, 'store'), cwd: home, env });
     assert.equal(again.code, 0, again.stderr);
@@ -78,12 +103,16 @@ test('init updates an existing commented Claude Desktop entry in place, keeping 
     const r = cli(['init', '--client', 'claude-desktop'], { store: join(home, 'store'), cwd: home, env });
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /updated the cairn server/);
-    const expected = DESKTOP.replace('"node"', JSON.stringify(process.execPath)).replace('["/old/cairn.mjs"]', `[${JSON.stringify(BUNDLE)}]`)
-      // cairn's variables join the user's (only the env value is rewritten; its comment stays)
-      .replace('{ "CAIRN_DIR": "/data/cairn" }', '{"CAIRN_DIR": "/data/cairn", "MALLOC_ARENA_MAX": "2", "MALLOC_MMAP_THRESHOLD_": "1048576"}');
-    assert.equal(readFileSync(file, 'utf8'), expected);
+    const after = readFileSync(file, 'utf8');
+    // Outside the entry nothing moved; inside it only the values cairn owns changed: the user's
+    // comments and env variable stay.
+    assert.equal(outsideEntry(after, 'mcpServers'), outsideEntry(DESKTOP, 'mcpServers'));
+    assert.match(after, /\n {6}\/\/ keep my store on the data disk\n {6}"command": "[^"]+", {3}\/\/ the old PATH lookup\n/);
+    assert.deepEqual((parseJsonc(after) as any).mcpServers.cairn, {
+      command: process.execPath, args: [BUNDLE], env: { CAIRN_DIR: '/data/cairn', MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '1048576' },
+    });
     assert.equal(cli(['init', '--client', 'claude-desktop'], { store: join(home, 'store'), cwd: home, env }).code, 0);
-    assert.equal(readFileSync(file, 'utf8'), expected);
+    assert.equal(readFileSync(file, 'utf8'), after);
 
     // Still refused: a file that is not JSON even with comments allowed; it is left as it was.
     const broken = '{ "mcpServers": { "a": { "command": "x" } }, /* unclosed\n';

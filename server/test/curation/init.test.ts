@@ -156,7 +156,7 @@ test('a file that is not valid JSON (or has a bad server table) is refused and l
   put(spec.file, bad);
   await assert.rejects(runInit(spec, entry), (err: Error) => {
     assert.equal(err.name, 'ConflictError');
-    assert.match(err.message, /mcp\.json is not valid JSON \(nor JSON with comments\): unexpected "}" at line 1 column 24; cairn left it untouched/s);
+    assert.match(err.message, /mcp\.json is not valid JSON \(nor JSON with comments\): expected a value at line 1 column 24; cairn left it untouched/s);
     assert.match(err.message, /"mcpServers": \{\n\s+"cairn"/);
     return true;
   });

@@ -105,6 +105,28 @@ test('search updates as you type, marks the match terms, and opens a hit', { ski
   assert.ok((await page.locator('#timeline tr[data-kind="use"]').count()) >= 1, 'the applied use is on the timeline');
 });
 
+test('the header box searches as you type from any page; it is the only search box', { skip }, async () => {
+  await page.goto(`${ui.origin}/browse`);
+  await page.locator('#q').pressSequentially('indent', { delay: 30 });
+  await page.waitForSelector('#results[data-query="indent"] .hit-link');
+  const at = new URL(page.url());
+  assert.equal(`${at.pathname}${at.search}`, '/search?q=indent');
+  assert.equal(await page.locator('input[type=search]').count(), 1);
+  assert.match(await text('#results .hit-link'), /Indent Go code/);
+  assert.equal(await page.locator('nav a[aria-current="page"]').textContent(), 'Search');
+  // Back returns to the page typed over.
+  await page.goBack();
+  await page.waitForURL(/\/browse$/);
+  await page.waitForSelector('#browse-count');
+});
+
+test('the printed URL opened again in a browser holding the session shows the page', { skip }, async () => {
+  const res = await page.goto(ui.url);
+  assert.equal(res.status(), 200);
+  assert.equal(new URL(page.url()).pathname, '/');
+  assert.ok(await page.locator('#t-active').count());
+});
+
 test('edit: the secret gate refuses and nothing changes; a plain edit saves', { skip }, async () => {
   const secret = positiveFixtures()[0]!.text;
   await page.goto(`${ui.origin}/m/${ids.lint}/edit`);
@@ -285,6 +307,21 @@ test('screenshots of every page, light and dark, 1280 and 390 wide', { skip }, a
     ['pending', '/pending'],
   ];
   await mcp.call('memory_write', { content: 'The user likes dark themes in every editor.', scopes: ['tools'], category: 'user-inference' });
+  // Memories written inside repositories with long names: "Memories per repo" shows them whole.
+  const { execFileSync } = await import('node:child_process');
+  const repos: [string, string, string[]][] = [
+    ['https://github.com/acme-platform-engineering/widgets-monorepo-service.git', 'widgets', ['Widgets builds with Bazel; run bazel build //... from the repository root.', 'The widgets service reads its settings from config/widgets.toml.']],
+    ['git@gitlab.example.com:infrastructure/terraform-modules.git', 'terraform', ['Terraform modules pin the AWS provider to 5.x in versions.tf.']],
+  ];
+  for (const [remote, dir, facts] of repos) {
+    const cwd = join(root, dir);
+    mkdirSync(cwd, { recursive: true });
+    execFileSync('git', ['init', '-q'], { cwd });
+    execFileSync('git', ['remote', 'add', 'origin', remote], { cwd });
+    const s = await startServer({ store, cwd });
+    for (const content of facts) await s.call('memory_write', { content, scopes: ['code'] });
+    await s.close();
+  }
   for (const scheme of ['light', 'dark'] as const) {
     for (const width of [1280, 390]) {
       const c = await browser.newContext({ viewport: { width, height: 900 }, colorScheme: scheme });
@@ -295,10 +332,38 @@ test('screenshots of every page, light and dark, 1280 and 390 wide', { skip }, a
         if (act) await act(p);
         const overflow = await p.evaluate(() => (globalThis as any).document.documentElement.scrollWidth - (globalThis as any).document.documentElement.clientWidth);
         assert.ok(overflow <= 1, `${name} at ${width}px scrolls sideways by ${overflow}px`);
+        if (name === 'overview') {
+          // Every bar label lies inside its chart: none is cut at an edge.
+          const cut = await p.evaluate(() => [].filter.call((globalThis as any).document.querySelectorAll('figure.chart svg text.lbl'), (t: any) => {
+            const b = t.getBBox();
+            return b.x < 0 || b.x + b.width > t.ownerSVGElement.viewBox.baseVal.width;
+          }).map((t: any) => t.textContent));
+          assert.deepEqual(cut, [], `labels cut at ${width}px`);
+          assert.equal(await p.locator('#c-repos a[data-label="gitlab.example.com/infrastructure/terraform-modules"] text.lbl').textContent(), 'gitlab.example.com/infrastructure/terraform-modules');
+        }
         await p.screenshot({ path: join(ARTIFACTS, `${name}-${scheme}-${width}.png`), fullPage: true });
       }
       await c.close();
     }
   }
   assert.deepEqual(errors, [], 'no script errors on any page');
+});
+
+// Last, so the screenshots above show an ordinary store.
+test('a pending write with a hostile body (a heading and a run of spaces, thousands of nested quotes) is confirmed from the page', { skip }, async () => {
+  const hostile = [`# a${' '.repeat(2_500)}word about the release checklist`, `${'>'.repeat(4_000)} the release checklist`];
+  const pids: string[] = [];
+  for (const content of hostile) pids.push((await mcp.call('memory_write', { content, scopes: ['ops'], category: 'user-inference', force: true })).pending_id);
+  for (const [i, pid] of pids.entries()) {
+    const res = await page.goto(`${ui.origin}/pending`);
+    assert.equal(res.status(), 200);
+    await page.locator(`#${pid}`).locator('button', { hasText: 'Confirm' }).click();
+    await page.waitForURL(/\/m\/[0-9A-Z]{26}$/);
+    assert.match(await text('.flash'), /Stored as/);
+    assert.match(await text('#body'), /release checklist/);
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: join(ARTIFACTS, `hostile-${i}-light-1280.png`) });
+  }
+  await page.goto(`${ui.origin}/pending`);
+  for (const pid of pids) assert.equal(await page.locator(`#${pid}`).count(), 0, 'no longer pending');
 });

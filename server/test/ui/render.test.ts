@@ -13,19 +13,26 @@ test('markdown escapes raw HTML and renders only http(s) links', () => {
   assert.match(out, /&lt;script&gt;/);
   assert.doesNotMatch(out, /href="javascript/);
   assert.match(out, /<a href="https:\/\/a\.example\/b\?c=1&amp;d=2" rel="noopener noreferrer" target="_blank">ok<\/a>/);
-  assert.doesNotMatch(markdown('[a](data:text/html,hi) [b](file:///etc/passwd) [c]( https://x)'), /<a /);
-  // An attribute cannot be broken out of: quotes in a URL end the match.
+  assert.doesNotMatch(markdown('[a](data:text/html,hi) [b](file:///etc/passwd) [c](/m/01ARZ3NDEKTSV4RRFFQ69G5FAV) [d](JavaScript:x) <javascript:alert(1)>'), /<a /);
+  // Images are off: nothing in a memory makes the page fetch.
+  assert.doesNotMatch(markdown('![i](https://x.example/i.png)'), /<img/);
+  // An attribute cannot be broken out of: quotes in a URL are percent-encoded.
   assert.doesNotMatch(markdown('[q](https://x.example/"onmouseover="alert(1))'), /onmouseover="/);
+  assert.match(markdown('see https://x.example/p?q=1 or <https://y.example>'), /<a href="https:\/\/x\.example\/p\?q=1" rel="noopener noreferrer" target="_blank">.*<a href="https:\/\/y\.example"/);
+  // No fuzzy guessing: a bare domain or an e-mail address stays text.
+  assert.doesNotMatch(markdown('example.com and a@b.example'), /<a /);
 });
 
 test('markdown renders paragraphs, code spans and blocks, lists, headings and quotes', () => {
   const out = markdown('# Title\n\nRun `npm test` **now**.\n\n- one\n- two\n\n1. first\n2. second\n\n```sh\nrm -rf <dir>\n```\n\n> quoted');
   assert.match(out, /<h3>Title<\/h3>/);
   assert.match(out, /<p>Run <code>npm test<\/code> <strong>now<\/strong>\.<\/p>/);
-  assert.match(out, /<ul><li>one<\/li><li>two<\/li><\/ul>/);
-  assert.match(out, /<ol><li>first<\/li><li>second<\/li><\/ol>/);
+  assert.match(out, /<ul>\s*<li>one<\/li>\s*<li>two<\/li>\s*<\/ul>/);
+  assert.match(out, /<ol>\s*<li>first<\/li>\s*<li>second<\/li>\s*<\/ol>/);
   assert.match(out, /<pre data-lang="sh"><code>rm -rf &lt;dir&gt;<\/code><\/pre>/);
-  assert.match(out, /<blockquote><p>quoted<\/p><\/blockquote>/);
+  assert.match(out, /<blockquote>\s*<p>quoted<\/p>\s*<\/blockquote>/);
+  assert.match(markdown('## Sub\n###### Deep'), /<h4>Sub<\/h4>\s*<h6>Deep<\/h6>/);
+  assert.match(markdown('one\ntwo'), /<p>one<br>\s*two<\/p>/);
   assert.match(markdown('`**not bold**`'), /<code>\*\*not bold\*\*<\/code>/);
 });
 

@@ -11,7 +11,7 @@ import { ConflictError, errorMessage } from '../errors.ts';
 import { writeFileAtomic } from '../store/fsatomic.ts';
 import { SERVER_NAME, type ClientSpec, type InitEnv, type ServerEntry } from './clients.ts';
 import { yamlDump, yamlLoad } from './yaml.ts';
-import { memberOf, parseJsonc, setMember, toValue, type JsonValue, type Node } from './jsonc.ts';
+import { changedOnlyAt, parseJsonc, setJsonc, type JsonValue } from './jsonc.ts';
 import { parse as parseToml } from 'smol-toml';
 import { hasTomlTable, setTomlTable, tableHeader, tomlValue, type TomlValue } from './tomlEdit.ts';
 
@@ -68,14 +68,14 @@ function mergeJson(spec: ClientSpec, entry: ServerEntry, text: string | null): M
   if (text === null || text.trim() === '') {
     return { status: 'added', text: JSON.stringify({ [spec.key]: { [SERVER_NAME]: want } }, null, 2) + '\n' };
   }
-  let root: Node;
+  let root: JsonValue;
   try {
     root = parseJsonc(text);
   } catch (err) {
     refuse(spec, entry, `is not valid JSON (nor JSON with comments): ${errorMessage(err)}`);
   }
-  if (root.kind !== 'object') refuse(spec, entry, 'does not hold a JSON object at the top level');
-  const doc = toValue(root) as Obj;
+  if (!isObj(root)) refuse(spec, entry, 'does not hold a JSON object at the top level');
+  const doc = root as Obj;
   const servers = doc[spec.key] ?? {};
   if (!isObj(servers)) refuse(spec, entry, `has a "${spec.key}" that is not an object`);
   const cur = servers[SERVER_NAME];
@@ -83,27 +83,27 @@ function mergeJson(spec: ClientSpec, entry: ServerEntry, text: string | null): M
   if (cur !== undefined && isDeepStrictEqual(cur, next)) return { status: 'unchanged', text: null };
 
   let out = text;
-  const serversNode = memberOf(root, spec.key)?.value;
-  if (!serversNode) out = setMember(out, root, spec.key, { [SERVER_NAME]: next as JsonValue });
-  else if (!isObj(cur)) out = setMember(out, serversNode, SERVER_NAME, next as JsonValue);
+  if (doc[spec.key] === undefined) out = setJsonc(out, [spec.key], { [SERVER_NAME]: next as JsonValue });
+  else if (!isObj(cur)) out = setJsonc(out, [spec.key, SERVER_NAME], next as JsonValue);
   else {
-    // An existing entry: only the values cairn owns are replaced, one at a time (each edit moves
-    // the offsets after it, so the small file is parsed again before the next).
+    // An existing entry: only the values cairn owns are replaced, one at a time, so the user's
+    // keys and comments inside the entry stay.
     for (const k of Object.keys(want)) {
       if (isDeepStrictEqual(cur[k], next[k])) continue;
-      const entryNode = memberOf(memberOf(parseJsonc(out), spec.key)!.value, SERVER_NAME)!.value;
-      out = setMember(out, entryNode, k, next[k] as JsonValue);
+      out = setJsonc(out, [spec.key, SERVER_NAME, k], next[k] as JsonValue);
     }
   }
-  // The invariant that matters: the edited file means exactly the old document plus our entry.
+  // The invariants that matter: the edited file means exactly the old document plus our entry,
+  // and its text outside our entry is the old text byte for byte.
   const meant = { ...doc, [spec.key]: { ...servers, [SERVER_NAME]: next } };
   let got: unknown;
   try {
-    got = toValue(parseJsonc(out));
+    got = parseJsonc(out);
   } catch {
     got = undefined;
   }
-  if (!isDeepStrictEqual(got, meant)) refuse(spec, entry, 'has a layout cairn could not edit safely');
+  const path = doc[spec.key] === undefined ? [spec.key] : [spec.key, SERVER_NAME];
+  if (!isDeepStrictEqual(got, meant) || !changedOnlyAt(text, out, path)) refuse(spec, entry, 'has a layout cairn could not edit safely');
   return { status: cur === undefined ? 'added' : 'updated', text: out };
 }
 
@@ -242,7 +242,7 @@ export async function readRegistration(file: string, format: ClientSpec['format'
   if (text === null) return { file, present: false, entry: null };
   if (text.trim() === '') return { file, present: true, entry: null };
   try {
-    const doc = format === 'json' ? toValue(parseJsonc(text)) : format === 'toml' ? readToml(text) : yamlLoad(text);
+    const doc = format === 'json' ? parseJsonc(text) : format === 'toml' ? readToml(text) : yamlLoad(text);
     if (!isObj(doc)) return { file, present: true, entry: null, error: `no ${format === 'json' ? 'JSON object' : 'YAML mapping'} at the top level` };
     const servers = doc[key];
     if (Array.isArray(servers)) {

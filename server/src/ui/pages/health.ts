@@ -22,8 +22,10 @@ export async function healthPage(r: UiRequest): Promise<UiResponse> {
     }</section>`;
   const item = (m: Row, what: Html | string, fixes: Html) => html`<li><div><a href="/m/${m.id}">${m.summary}</a> <span class="sub">${m.scopes.join(', ')}</span><div class="sub">${what}</div></div><div class="fix">${fixes}</div></li>`;
   const t = h.totals;
+  // memory_health counts expired memories among the active ones (not removed); the page says
+  // "active" for what search and the overview count: not removed and not expired.
   const body = html`<h1>Health</h1>
-<p>${t.active} active, ${t.expired} expired, ${t.tombstoned} tombstones, ${t.scopes} scopes. Last ${h.window_days} days: ${t.retrievals_in_window} retrievals by the model, ${t.user_lookups_in_window} of your lookups; uses ${t.uses_in_window.applied} applied, ${t.uses_in_window.ignored} ignored, ${t.uses_in_window.contradicted} contradicted, ${t.uses_in_window.corrected} corrected.</p>
+<p id="health-totals">${t.active - t.expired} active, ${t.expired} expired, ${t.tombstoned} tombstones, ${t.scopes} scopes. Last ${h.window_days} days: ${t.retrievals_in_window} retrievals by the model, ${t.user_lookups_in_window} of your lookups; uses ${t.uses_in_window.applied} applied, ${t.uses_in_window.ignored} ignored, ${t.uses_in_window.contradicted} contradicted, ${t.uses_in_window.corrected} corrected.</p>
 ${section('contradicted', 'Contradicted, not fixed since', h.contradicted.count, 'Shown wrong and not updated or verified since. Fix the text, or remove it.', h.contradicted.rows.map((m) => {
     const note = [...m.resolution_timeline].reverse().find((e) => e.event === 'contradicted' && e.note)?.note;
     return item(m, `${m.contradictions}× contradicted, last ${day(m.last_contradicted)}${note ? `: ${note}` : ''}`, html`<a class="button" href="/m/${m.id}/edit">Edit</a>${remove(m.id, `contradicted${note ? `: ${note}` : ''}`.slice(0, 2000), '/health#contradicted')}`);

@@ -1,8 +1,8 @@
 // One memory: the rendered body, its frontmatter, signals, event timeline, similar memories and
 // links; actions edit, verify, remove with a reason, change scopes (active) or restore (removed).
 import { CONFIDENCES } from '../../core/types.ts';
-import { badge, csrfField, day, errorBox, esc, html, join, layout, raw, scopeList, verdictBadge, when, type Html } from '../html.ts';
-import { markdown } from '../markdown.ts';
+import { badge, csrfField, day, errorBox, html, layout, raw, scopeList, verdictBadge, when, type Html } from '../html.ts';
+import { markdown, MAX_CHARS } from '../markdown.ts';
 import type { UiRequest, UiResponse } from '../request.ts';
 import { backTo, splitList } from '../request.ts';
 
@@ -66,9 +66,17 @@ ${briefs('Links in the text', 'h-links', p.links)}${briefs('Named by', 'h-back',
   return { html: layout(r.page, { title: m.body.slice(0, 60), active: m.tombstoned ? '/tombstones' : '/browse', body }) };
 }
 
-function editForm(r: UiRequest, id: string, f: { content: string; scopes: string; confidence: string; expires: string; aliases: string }): Html {
+/**
+ * The edit form. A text longer than MAX_CHARS is not put in the form (escaping and sending a
+ * megabyte would hold the server, and the form post is capped below that): the page says where to
+ * edit it, and the other fields still save, leaving the text as it is.
+ */
+function editForm(r: UiRequest, id: string, f: { content: string | null; scopes: string; confidence: string; expires: string; aliases: string }, file = ''): Html {
+  const text = f.content === null
+    ? html`<p class="gate warn" id="too-long">The text is too long to edit here (over ${MAX_CHARS.toLocaleString('en-US')} characters): edit its file${file ? html` <code>${file}</code>` : ''} or use <code>cairn update</code>. The fields below save without touching it.</p>`
+    : html`<label for="content">Memory text <span class="muted">(markdown)</span></label><textarea id="content" name="content" rows="10" required>${f.content}</textarea>`;
   return html`<form class="edit" method="post" action="/m/${id}/edit" id="edit-form">${csrfField(r.page)}
-<label for="content">Memory text <span class="muted">(markdown)</span></label><textarea id="content" name="content" rows="10" required>${f.content}</textarea>
+${text}
 <label for="scopes">Scopes</label><input id="scopes" name="scopes" value="${f.scopes}" required>
 <div class="row"><label>Confidence<select name="confidence">${CONFIDENCES.map((c) => html`<option${c === f.confidence ? html` selected` : ''}>${c}</option>`)}</select></label>
 <label>Expires <input type="date" name="expires" value="${f.expires}"></label></div>
@@ -80,23 +88,24 @@ export async function editPage(r: UiRequest, id: string): Promise<UiResponse> {
   const { memory: m } = await r.cairn.memoryPage({ id, events: 0 });
   if (m.tombstoned) return { status: 409, html: layout(r.page, { title: 'Removed', active: '/browse', body: errorBox(`memory ${m.id} is removed: restore it first`) }) };
   const body = html`<p class="crumbs"><a href="/m/${m.id}">\u2190 back to the memory</a></p><h1>Edit memory</h1>${editForm(r, m.id, {
-    content: m.body, scopes: m.scopes.join(', '), confidence: m.confidence, expires: m.expires ? m.expires.slice(0, 10) : '', aliases: m.aliases.join(', '),
-  })}`;
+    content: m.body.length > MAX_CHARS ? null : m.body, scopes: m.scopes.join(', '), confidence: m.confidence, expires: m.expires ? m.expires.slice(0, 10) : '', aliases: m.aliases.join(', '),
+  }, m.file)}`;
   return { html: layout(r.page, { title: 'Edit', active: '/browse', live: 'notify', body }) };
 }
 
 export async function updateAction(r: UiRequest, id: string): Promise<UiResponse> {
-  const f = { content: r.form.get('content') ?? '', scopes: r.form.get('scopes') ?? '', confidence: r.form.get('confidence') ?? 'medium', expires: r.form.get('expires') ?? '', aliases: r.form.get('aliases') ?? '' };
+  // No content field: the text was too long for the form and stays as it is.
+  const f = { content: r.form.get('content'), scopes: r.form.get('scopes') ?? '', confidence: r.form.get('confidence') ?? 'medium', expires: r.form.get('expires') ?? '', aliases: r.form.get('aliases') ?? '' };
   const { memory: m } = await r.cairn.memoryPage({ id, events: 0 });
   // Send only what changed: an unchanged expiry in the past must not fail the edit, and an
   // unchanged text keeps its verification.
   const input: Parameters<typeof r.cairn.update>[0] = { id };
-  if (f.content.replace(/\r\n?/g, '\n').trim() !== m.body) input.content = f.content;
+  if (f.content !== null && f.content.replace(/\r\n?/g, '\n').trim() !== m.body) input.content = f.content;
   const scopes = splitList(f.scopes);
   if (scopes.join('\n') !== m.scopes.join('\n')) input.scopes = scopes;
   if (f.confidence !== m.confidence) input.confidence = f.confidence as never;
   if (f.expires !== (m.expires ? m.expires.slice(0, 10) : '')) input.expires = f.expires || null;
-  const aliases = splitList(f.aliases, /\s*,\s*|\n/);
+  const aliases = splitList(f.aliases, /[,\n]/);
   if (aliases.join('\n') !== m.aliases.join('\n')) input.aliases = aliases;
   if (Object.keys(input).length === 1) {
     r.flash('Nothing changed.');
@@ -138,5 +147,3 @@ export async function restoreAction(r: UiRequest, id: string): Promise<UiRespons
   r.flash(`Restored ${out.id}.`);
   return { redirect: backTo(r.form.get('back'), `/m/${id}`) };
 }
-void esc;
-void join;

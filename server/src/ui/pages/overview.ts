@@ -24,7 +24,7 @@ ${tile('dead weight', h.dead_weight.count, '/health#dead_weight', 't-dead')}
 ${tile('contradicted', h.contradicted.count, '/health#contradicted', 't-contradicted')}
 </div>
 <div class="charts">
-${barChart('c-repos', 'Memories per repo', o.by_repo.slice(0, 10).map((x, i) => ({ label: repoLabel(x.repo), value: x.count, href: `/browse${qs({ repo: x.repo })}`, tone: `c${(i % 4) + 1}` })))}
+${barChart('c-repos', 'Memories per repo', o.by_repo.slice(0, 10).map((x) => ({ label: repoLabel(x.repo), value: x.count, href: `/browse${qs({ repo: x.repo })}`, tone: 'c1' })))}
 ${barChart('c-scopes', `Memories per scope${o.by_scope.length > scopes.length ? ` (top ${scopes.length} of ${o.by_scope.length})` : ''}`, scopes.map((x) => ({ label: x.scope, value: x.count, href: `/browse${qs({ scope: x.scope })}`, tone: 'c2' })))}
 ${columnChart('c-created', 'Memories created per week', weeks, [{ name: 'created', tone: 'c1', values: o.weekly.map((b) => b.created) }], weekHref)}
 ${columnChart('c-retrievals', 'Retrievals per week', weeks, [
@@ -41,19 +41,19 @@ ${barChart('c-verification', 'Verification debt', [
   { label: 'never verified', value: o.verification.never, href: '/browse?verification=never', tone: 'bad' },
   { label: 'stale', value: o.verification.stale, href: '/browse?verification=stale', tone: 'warn' },
   { label: 'fresh', value: o.verification.fresh, href: '/browse?verification=fresh', tone: 'ok' },
-])}
+], [{ tone: 'bad', name: 'needs a check' }, { tone: 'warn', name: 'check soon' }, { tone: 'ok', name: 'fine' }])}
 ${barChart('c-dead', 'Dead weight, cold and heavily used', [
   { label: 'dead weight', value: h.dead_weight.count, href: '/health#dead_weight', tone: 'bad' },
   { label: `cold (${h.window_days} days)`, value: h.cold.count, href: '/health#cold', tone: 'c4' },
   { label: 'heavily used', value: h.heavily_used.count, href: '/health#heavily_used', tone: 'ok' },
-])}
+], [{ tone: 'bad', name: 'remove' }, { tone: 'c4', name: 'review' }, { tone: 'ok', name: 'keep true' }])}
 ${barChart('c-markers', 'Durability marker override rates', h.marker_stats.map((m) => ({
   label: `${m.marker} (${m.overrides}/${m.fires})`,
   value: m.override_rate === null ? 0 : Math.round(m.override_rate * 100),
   unit: '%',
   href: '/health#markers',
   tone: (m.override_rate ?? 0) > 0.5 ? 'warn' : 'c2',
-})))}
+})), [{ tone: 'c2', name: 'overridden at most half the time' }, { tone: 'warn', name: 'overridden more often: the marker may be too strict' }])}
 </div>
 <p class="muted">Counts as of ${o.generated_at.slice(0, 16).replace('T', ' ')} UTC; retrievals and uses from the event log (last ${o.weekly.length} weeks).</p>`;
   return { html: layout(r.page, { title: 'Overview', active: '/', body }) };

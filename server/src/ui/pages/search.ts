@@ -1,5 +1,6 @@
 // Search: memory_search's ranking (the same index and fusion, through the facade), match terms
-// marked, relevance and staleness badges. The page's script fetches /search/results as you type.
+// marked, relevance and staleness badges. The page's script fetches /search/results as you type
+// in the header's search box (the page has no box of its own).
 import type { SearchHit } from '../../core/cairn.ts';
 import { badge, day, html, join, layout, raw, scopeList, verdictBadge, type Html } from '../html.ts';
 import { highlight } from '../markdown.ts';
@@ -26,13 +27,9 @@ async function run(r: UiRequest): Promise<{ q: string; out: Html }> {
 export async function searchPage(r: UiRequest): Promise<UiResponse> {
   const { q, out } = await run(r);
   const body = html`<h1>Search</h1>
-<form class="search" method="get" action="/search" role="search">
-<label for="q">Search memories</label>
-<input id="q" name="q" type="search" value="${q}" autocomplete="off" autofocus aria-controls="results" aria-describedby="search-help">
-<button type="submit">Search</button></form>
-<p id="search-help" class="muted small">Results update as you type. Arrow down or <kbd>j</kbd> moves into the hits.</p>
+<p id="search-help" class="muted small">Results update as you type in the search box above. Arrow down or <kbd>j</kbd> moves into the hits.</p>
 <div id="results" aria-live="polite" data-query="${q}">${out}</div>`;
-  return { html: layout(r.page, { title: q ? `Search: ${q}` : 'Search', active: '/search', body }) };
+  return { html: layout(r.page, { title: q ? `Search: ${q}` : 'Search', active: '/search', body, query: q }) };
 }
 
 export async function searchResults(r: UiRequest): Promise<UiResponse> {

@@ -91,7 +91,7 @@ export async function writeAction(r: UiRequest): Promise<UiResponse> {
       confidence: d.confidence as never,
       source: d.source as never,
       expires: d.expires || null,
-      aliases: splitList(d.aliases, /\s*,\s*|\n/),
+      aliases: splitList(d.aliases, /[,\n]/),
       force: r.form.get('force') === '1',
       acknowledge_transient: r.form.get('acknowledge_transient') === '1',
     })) as Outcome;
