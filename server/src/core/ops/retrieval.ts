@@ -604,16 +604,6 @@ function explainHit(h: FusedHit<StoredMemory>, fb: { multiplier: number; applied
   return { bm25: r4(h.score / recency), ...(h.semantic !== undefined ? { semantic: h.semantic } : {}), recency: r4(recency), feedback: fb, final: r4(h.score * fb.multiplier) };
 }
 
-/**
- * The ranking of one search: the lexical index alone for a plain query (the exact BM25F path),
- * else every leg fused (fusion.ts).
- */
-export async function rankedSearch(
-  l: LiveIndex, sem: SemanticLeg | null, query: string, alternates: string[], opts: SearchOptions<StoredMemory>,
-): Promise<FusedHit<StoredMemory>[]> {
-  return rankedAcross([{ l, sem, opts }], query, alternates, opts.limit);
-}
-
 /** One store's part in a search: its index, its semantic leg and its filter. */
 export interface RankSource {
   l: LiveIndex;
