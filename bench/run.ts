@@ -228,7 +228,7 @@ async function main(): Promise<void> {
     }
     console.log(`\nOutside-in: the built bundle as a client and a terminal see it (${machine})`);
     console.log(outsideTable(rows));
-    console.log(`targets (issue 12):\n${outsideTargets(rows)}`);
+    console.log(`targets:\n${outsideTargets(rows)}`);
     out.outside = rows;
     if (LIST_N > 0) {
       const l = await benchList(LIST_N);

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Proves the plugin loads in the real Claude Code CLI (issue 6), offline and without an API key:
+# Proves the plugin loads in the real Claude Code CLI, offline and without an API key:
 #   1. `claude plugin validate --strict` on the manifests, commands and skill;
 #   2. `claude --plugin-dir <plugin> mcp list` reports the plugin's cairn server as connected;
 #   3. `claude plugin marketplace add <plugin>` + `claude plugin install cairn@cairn`, then
@@ -128,7 +128,7 @@ check_cache() {
   top="$(cd "$dir" && ls -A | grep -vx '.in_use' | LC_ALL=C sort | tr '\n' ' ' | sed 's/ $//')"
   [ "$top" = "$runtime_top" ] || fail "$label: the installed plugin's top level is \"$top\", expected \"$runtime_top\""
   [ -x "$dir/server/dist/cairn.mjs" ] || fail "$label: the installed plugin lacks an executable server/dist/cairn.mjs"
-  # Bytes of every file but the embedding table (issue 10's data file, bounded on its own).
+  # Bytes of every file but the embedding table (the built-in embedder's data file, bounded on its own).
   size="$(node -e '
     const fs = require("fs"), path = require("path");
     let rest = 0, embed = 0;

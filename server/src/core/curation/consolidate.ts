@@ -1,4 +1,4 @@
-// memory_consolidate (issue 14): candidate groups for the host model to act on, read-only.
+// memory_consolidate: candidate groups for the host model to act on, read-only.
 // Pairs come from the index's rare-term candidates (bounded work per memory, never all pairs);
 // each pair is judged on the write gate's dedup tokens (trust/gates/dedup.ts):
 //

@@ -1,4 +1,4 @@
-// memory_consolidate (issue 14): candidate groups for the host model to act on: near-duplicate
+// memory_consolidate: candidate groups for the host model to act on: near-duplicate
 // clusters, contradiction pairs, superseded chains (curation/consolidate.ts). Read-only.
 import type { Context } from './context.ts';
 import { ValidationError } from '../errors.ts';

@@ -217,7 +217,7 @@ export async function scopeOverview(c: Context, input: OverviewInput, opts: { cu
   const inView: StoredMemory[] = [];
   const expired: StoredMemory[] = [];
   const scopes: Record<string, number> = {};
-  // Visible memories the auto_scope view leaves out, per repo (issue 11: outside a repo the model
+  // Visible memories the auto_scope view leaves out, per repo (outside a repo the model
   // must learn that memory is not empty, only elsewhere).
   const elsewhere = new Map<string, { repo: string; count: number }>();
   let elsewhereTotal = 0;

@@ -1,4 +1,4 @@
-// Output shaping for the retrieval answers (issue 14): lean search hits (no nulls, no field equal
+// Output shaping for the retrieval answers: lean search hits (no nulls, no field equal
 // to its documented default, nothing repeated per hit that is the same for all) and character
 // budgets (`max_chars`) that fit an answer by shortening snippets and bodies at word boundaries
 // and then dropping whole hits from the end, never cutting a field mid-way, and saying what was
