@@ -14,7 +14,6 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writ
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { Cairn } from '../server/src/core/cairn.ts';
-import { LiveIndex } from '../server/src/core/index/live.ts';
 import { CorpusGen, writeCorpus } from './corpus.ts';
 import { formatEval, runEval } from './quality/eval.ts';
 import { startServer, BUNDLE } from './stdio.ts';

@@ -3,7 +3,6 @@
 // pages correctly in that order.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { cli, startServer } from '../helpers/mcp.ts';
 import { removeDir, tempDir } from '../helpers/env.ts';
 

@@ -177,7 +177,6 @@ export function computeHealth(data: HealthData, params: HealthParams = DEFAULT_H
   const fold = foldUsage(data.events, windowStart, known);
   const usage = (id: string) => fold.byId.get(id);
   const isExpired = (m: MemoryRecord) => m.expires !== null && Date.parse(m.expires) <= now;
-  const live = data.active.filter((m) => !isExpired(m));
 
   const contradicted: HealthReport['contradicted']['rows'] = [];
   const dead: HealthReport['dead_weight']['rows'] = [];

@@ -120,7 +120,7 @@ export function fitBudget<T extends Obj>(
  * A page that fits LIMITS.responseChars: items are dropped from the end (never cut) and
  * next_cursor then points after the last item kept, so the caller pages on to the rest.
  */
-export function capPage<I extends { id: string }, K>(
+export function capPage<I extends { id: string }>(
   page: { items: I[]; next_cursor: string | null },
   cursorFor: (last: I) => string,
   budget: number = LIMITS.responseChars,
