@@ -478,7 +478,7 @@ export function outsideTable(rows: OutsideRow[]): string {
 }
 
 /**
- * Issue 12's targets, judged per row (pass/fail, with the figure): wall times on a shared machine
+ * The performance targets, judged per row (pass/fail, with the figure): wall times on a shared machine
  * depend on its load, printed beside them.
  */
 export function outsideTargets(rows: OutsideRow[]): string {
@@ -529,7 +529,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     const rows: OutsideRow[] = [];
     for (const n of sizes) rows.push(await benchOutside(n));
     console.log(outsideTable(rows));
-    console.log(`\ntargets (issue 12):\n${outsideTargets(rows)}`);
+    console.log(`\ntargets:\n${outsideTargets(rows)}`);
     if (listN > 0) {
       const l = await benchList(listN);
       console.log(`\ncairn list --all, ${l.memories.toLocaleString('en-US')} memories: ${s(l.firstMs)} (no cache), ${s(l.laterMs)} (cache), peak RSS ${f(l.rssMb, 0)} MB`);

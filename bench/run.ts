@@ -15,7 +15,6 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writ
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { Cairn } from '../server/src/core/cairn.ts';
-import { LiveIndex } from '../server/src/core/index/live.ts';
 import { CorpusGen, writeCorpus } from './corpus.ts';
 import { formatEval, runEval } from './quality/eval.ts';
 import { startServer, BUNDLE } from './stdio.ts';
@@ -253,7 +252,7 @@ async function main(): Promise<void> {
     }
     console.log(`\nOutside-in: the built bundle as a client and a terminal see it (${machine})`);
     console.log(outsideTable(rows));
-    console.log(`targets (issue 12):\n${outsideTargets(rows)}`);
+    console.log(`targets:\n${outsideTargets(rows)}`);
     out.outside = rows;
     if (LIST_N > 0) {
       const l = await benchList(LIST_N);

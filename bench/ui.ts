@@ -1,7 +1,7 @@
 // The `cairn ui` part of npm run bench: the built bundle's `cairn ui` over a synthetic store,
 // every page timed over loopback HTTP (client round trip, and the server's own time from its
 // Server-Timing header), and search as you type: one fragment request per keystroke.
-// Targets (issue 16): server time per page <= 50 ms at 50k memories; keystroke round trip <= 30 ms.
+// Targets: server time per page <= 50 ms at 50k memories; keystroke round trip <= 30 ms.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';

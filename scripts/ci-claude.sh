@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Proves the plugin loads in the real Claude Code CLI (issue 6), offline and without an API key:
+# Proves the plugin loads in the real Claude Code CLI, offline and without an API key:
 #   1. `claude plugin validate --strict` on the manifests, commands and skill;
 #   2. `claude --plugin-dir <plugin> mcp list` reports the plugin's cairn server as connected;
 #   3. `claude plugin marketplace add <plugin>` + `claude plugin install cairn@cairn`, then

@@ -24,6 +24,7 @@ process.env.CAIRN_EMBED_PROVIDER ??= 'builtin';
 const r = spawnSync(
   process.execPath,
   ['--import', 'tsx', '--test', '--test-reporter=spec', `--test-timeout=${process.env.CAIRN_TEST_TIMEOUT_MS ?? 240000}`, `--test-concurrency=${process.env.CAIRN_TEST_CONCURRENCY ?? 2}`, ...files],
-  { stdio: 'inherit' },
+  // Every answer a spawned server gives is checked against its tool's output schema (mcp/tool.ts).
+  { stdio: 'inherit', env: { ...process.env, CAIRN_STRICT_SCHEMAS: process.env.CAIRN_STRICT_SCHEMAS ?? '1' } },
 );
 process.exit(r.status ?? 1);

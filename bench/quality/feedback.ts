@@ -1,4 +1,4 @@
-// Issue 14: does feedback-aware ranking keep retrieval quality? Both judged sets (bench/quality
+// Does feedback-aware ranking keep retrieval quality? Both judged sets (bench/quality
 // and the held-out bench/quality/blind, measured only) are loaded into a real store and searched
 // through the Cairn facade (ranking.feedback on, defaults). Pass 1 scores the plain ranking (no
 // events yet); then a simulated session records what a model would: `applied` for a relevant

@@ -353,3 +353,14 @@ export type { HealthReport } from './curation/health.ts';
 export type { SearchHit } from './ops/retrieval.ts';
 export type { ResourceChange, ResourceRow, CompletionKind } from './ops/resources.ts';
 
+
+// The rest of the core API adapters use: plain functions over files outside an open store (client
+// configs, the memory policy, export and import files, the doctor's checks) and the types they
+// exchange. Adapters import these from here, never from the rooms that hold them.
+export type { MemoryCommand } from './notes/api.ts';
+export { MEMORY_POLICY, DEFAULT_POLICY_FILE, POLICY_FILES, policyBlock, projectRoot, readPolicyTarget, withPolicy } from './io/policy.ts';
+export { CLIENTS, clientSpec, isClientId, serverEntry, SERVER_NAME, type ClientId, type InitEnv } from './io/clients.ts';
+export { installedCairnPlugins, readRegistration, runInit, snippet, writeConfigAtomic } from './io/init.ts';
+export { parseExport, secretsIn, writeExportFile } from './io/exportImport.ts';
+export { IMPORT_FORMATS, checkFormat } from './io/import/index.ts';
+export { runDoctor, type DoctorReport } from './curation/doctor.ts';

@@ -12,7 +12,7 @@
 // A handler returns the result text or throws an Error whose message is the error text; the SDK's
 // tool runner sends it to the model as "Error: <message>" with is_error: true.
 import { Cairn } from '../core/cairn.ts';
-import type { MemoryCommand } from '../core/notes/api.ts';
+import type { MemoryCommand } from '../core/cairn.ts';
 
 type Of<K extends MemoryCommand['command']> = Extract<MemoryCommand, { command: K }>;
 

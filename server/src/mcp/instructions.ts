@@ -4,15 +4,15 @@
 // skills/memory/SKILL.md. server/test/plugin/instructions.test.ts fails if it grows past the
 // limit or loses one of REQUIRED_PHRASES.
 
-/** Hard ceiling in UTF-8 bytes (issue 10: 1.5 KB). */
+/** Hard ceiling in UTF-8 bytes: 1.5 KB of context on every connection. */
 export const MAX_INSTRUCTIONS_BYTES = 1500;
 
 // The text itself is core/io/policy.ts's MEMORY_POLICY: `cairn init --policy` writes the same
 // words into the instruction files of clients that do not read MCP instructions.
-export { MEMORY_POLICY as INSTRUCTIONS } from '../core/io/policy.ts';
+export { MEMORY_POLICY as INSTRUCTIONS } from '../core/cairn.ts';
 
 /**
- * Phrases the policy must keep, each carrying one rule of issue 6. Checked verbatim
+ * Phrases the policy must keep, each carrying one of its rules. Checked verbatim
  * (case-sensitive) so a rewrite cannot silently drop a rule.
  */
 export const REQUIRED_PHRASES: readonly string[] = [

@@ -11,7 +11,7 @@ import { errorMessage } from '../core/errors.ts';
 import { INSTRUCTIONS } from './instructions.ts';
 import { allTools } from './registry.ts';
 import { PROMPTS } from './prompts.ts';
-import { describeIssues, jsonSchema, type ToolDef } from './tool.ts';
+import { checkAnswer, describeIssues, jsonSchema, type ToolDef } from './tool.ts';
 import { readResource, registerResources } from './resources.ts';
 import { registerCompletions } from './completions.ts';
 import { askAboutPending } from './elicit.ts';
@@ -124,6 +124,8 @@ export function createServer(cairn: Cairn | Opening, all: ToolDef[] = allTools, 
       track?.(running);
       const out = (await running) as Record<string, unknown> | string;
       if (typeof out === 'string') return { content: [{ type: 'text', text: out }] };
+      const mismatch = checkAnswer(tool, out);
+      if (mismatch) return errorResult(mismatch);
       return { content: [{ type: 'text', text: JSON.stringify(out) }], structuredContent: out };
     } catch (err) {
       return errorResult(`${tool.errorPrefix ?? ''}${errorMessage(err)}`);

@@ -103,3 +103,28 @@ function kindOf(v: unknown): string {
   if (typeof v === 'number' && !Number.isInteger(v)) return `the fraction ${v}`;
   return typeof v === 'object' ? 'an object' : `a ${typeof v}`;
 }
+
+/**
+ * Checks a structured answer against the tool's own output schema. A mismatch is a bug in cairn,
+ * not in the call: in production it is reported once per tool on stderr (the answer still goes out,
+ * since a client that validates will say so itself and one that does not can still use it); with
+ * CAIRN_STRICT_SCHEMAS=1 (set by the test runner) the call fails with the mismatch, so no test can
+ * pass over an answer that breaks its contract. Returns the error text in strict mode, else null.
+ */
+export function checkAnswer(tool: ToolDef, out: object, env: NodeJS.ProcessEnv = process.env, report: (line: string) => void = (l) => process.stderr.write(`${l}\n`)): string | null {
+  if (!tool.output) return null;
+  const r = tool.output.safeParse(out);
+  if (r.success) return null;
+  const where = r.error.issues
+    .slice(0, 3)
+    .map((i) => `${i.path.length ? i.path.join('.') : '(answer)'}: ${i.message}`)
+    .join('; ');
+  const text = `${tool.name} answered outside its output schema (${where})`;
+  if (env.CAIRN_STRICT_SCHEMAS === '1') return text;
+  if (!reported.has(tool.name)) {
+    reported.add(tool.name);
+    report(`cairn: bug: ${text}; the answer was sent as is. Please report this with the tool call that caused it.`);
+  }
+  return null;
+}
+const reported = new Set<string>();

@@ -10,7 +10,8 @@
 // - A state-changing request (anything but GET/HEAD) needs an Origin equal to our own origin and
 //   the session's CSRF token in the form.
 // - Every response carries a strict CSP (default-src 'self', no inline script or style),
-//   nosniff, no-referrer, frame-ancestors 'none', and no-store.
+//   nosniff, Referrer-Policy same-origin (not no-referrer: with it Chromium sends `Origin: null`
+//   on form posts, which the Origin check would refuse), frame-ancestors 'none', and no-store.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Cairn } from '../core/cairn.ts';

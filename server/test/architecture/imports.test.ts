@@ -1,99 +1,107 @@
-// Imports point one way (ARCHITECTURE): adapters (cli | mcp | ui) -> core facade -> core/ops ->
-// helper folders (index, trust, curation, io, embed, notes, sync) -> store -> core root modules
-// (types, errors, ids, config, scopes, origin, memory, limits). Nothing below the facade imports
-// it, core never imports an adapter, and helpers never reach up into ops. Type-only imports count
-// too: a cycle through types is still a cycle a reader has to untangle.
+// Imports point one way (docs/architecture.md): adapters (cli | mcp | ui) -> core facade ->
+// core/ops -> helper rooms (index, trust, curation, io, embed, notes, sync) -> store -> core root
+// modules (types, errors, ids, config, scopes, origin, memory, limits). Nothing below the facade
+// imports it, core never imports an adapter, helpers never reach up into ops, and adapters name
+// no core module but the facade and plain values. Imports are read by TypeScript's own parser
+// (importGraph.ts), so every way of writing one counts; the tests at the end prove that on each
+// form a regex-based check used to miss.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { diskTree, importCycles, importGraph, importsOfSource, layerViolations, memoryTree } from './importGraph.ts';
 
 const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../../src');
-const HELPERS = ['index', 'trust', 'curation', 'io', 'embed', 'notes', 'sync'];
-/** What an adapter may import from core besides the facade: values and formats, no machinery. */
-const ADAPTER_MAY_IMPORT = [/^core\/(cairn|errors|limits|scopes|types)\.ts$/, /^core\/io\//, /^core\/curation\/(doctor|health)\.ts$/, /^core\/notes\/api\.ts$/];
-
-function walk(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
-}
-
-function importsOf(file: string): string[] {
-  const src = readFileSync(file, 'utf8');
-  const out: string[] = [];
-  for (const m of src.matchAll(/(?:^|\n)\s*(?:import|export)\s[^;]*?from\s*'(\.[^']+)'/g)) out.push(m[1]!);
-  for (const m of src.matchAll(/import\(\s*'(\.[^']+)'\s*\)/g)) out.push(m[1]!);
-  return out.map((s) => relative(SRC, resolve(dirname(file), s)).split('\\').join('/'));
-}
-
-type Layer = { rank: number; room: string };
-function layerOf(p: string): Layer {
-  if (/^(cli|mcp|ui|lib|boot)\//.test(p) || p === 'main.ts') return { rank: 5, room: p.split('/')[0]! };
-  if (p === 'core/cairn.ts') return { rank: 4, room: 'facade' };
-  const [, top, rest] = /^core\/([^/]+)(\/.*)?$/.exec(p) ?? [];
-  if (top === undefined) throw new Error(`unexpected source path ${p}`);
-  if (top === 'ops') return { rank: 3, room: 'ops' };
-  if (HELPERS.includes(top)) return { rank: 2, room: top };
-  if (top === 'store') return { rank: 1, room: 'store' };
-  if (rest === undefined) return { rank: 0, room: 'root' };
-  throw new Error(`core/${top}/ is not a known room: add it to the layers in this test and to ARCHITECTURE`);
-}
-
-const files = walk(SRC).map((f) => relative(SRC, f).split('\\').join('/'));
-const graph = new Map(files.map((f) => [f, importsOf(join(SRC, f))]));
+const tree = diskTree(SRC);
+const edges = importGraph(tree);
 
 test('every import points down the layers, and adapters use only the facade and plain values', () => {
-  const bad: string[] = [];
-  for (const [from, tos] of graph) {
-    const a = layerOf(from);
-    for (const to of tos) {
-      const b = layerOf(to);
-      if (a.rank === 5) {
-        if (b.rank === 5) {
-          if (a.room === 'mcp' && b.room !== 'mcp') bad.push(`${from} -> ${to}: mcp imports no other adapter`);
-          continue;
-        }
-        if (!ADAPTER_MAY_IMPORT.some((re) => re.test(to))) bad.push(`${from} -> ${to}: adapters go through core/cairn.ts`);
-        continue;
-      }
-      if (b.rank === 5) bad.push(`${from} -> ${to}: core never imports an adapter`);
-      else if (b.rank > a.rank) bad.push(`${from} -> ${to}: imports up the layers (${a.room} -> ${b.room})`);
-      else if (b.rank === a.rank && a.room !== b.room && a.rank !== 2) bad.push(`${from} -> ${to}: sideways between ${a.room} and ${b.room}`);
-    }
-  }
-  assert.deepEqual(bad, []);
+  assert.deepEqual(layerViolations(edges), []);
 });
 
 test('no import cycles between modules', () => {
-  const state = new Map<string, 0 | 1 | 2>();
-  const cycles: string[] = [];
-  const stack: string[] = [];
-  const visit = (f: string) => {
-    state.set(f, 1);
-    stack.push(f);
-    for (const to of graph.get(f) ?? []) {
-      const s = state.get(to) ?? 0;
-      if (s === 1) cycles.push([...stack.slice(stack.indexOf(to)), to].join(' -> '));
-      else if (s === 0 && graph.has(to)) visit(to);
-    }
-    stack.pop();
-    state.set(f, 2);
-  };
-  for (const f of files) if (!state.get(f)) visit(f);
-  assert.deepEqual(cycles, []);
+  assert.deepEqual(importCycles(edges), []);
 });
 
-test('the layer test sees the real tree (it would pass vacuously on an empty one)', () => {
-  assert.ok(files.includes('core/cairn.ts') && files.some((f) => f.startsWith('core/ops/')) && files.some((f) => f.startsWith('mcp/')));
-  assert.ok([...graph.values()].flat().length > 100);
+test('the check sees the real tree (it would pass vacuously on an empty one)', () => {
+  assert.ok(tree.files.includes('core/cairn.ts') && tree.files.some((f) => f.startsWith('core/ops/')) && tree.files.some((f) => f.startsWith('mcp/')));
+  assert.ok(edges.filter((e) => e.local).length > 300);
 });
 
-// Issue 12's rooms: the store and the ranking loop each read in one sitting. A file that grows past
-// this is split by what its parts hold (store.ts into its floors: table, reading, writing, merges).
-const ROOM_FILES_UNDER_400_LINES = ['core/store/store.ts', 'core/store/table.ts', 'core/store/reading.ts', 'core/store/writing.ts', 'core/index/maxscore.ts'];
-test('the store and the ranking loop stay under 400 lines a file', () => {
-  for (const f of ROOM_FILES_UNDER_400_LINES) {
-    const lines = readFileSync(join(SRC, f), 'utf8').split('\n').length;
-    assert.ok(lines < 400, `${f} has ${lines} lines: split it by what its parts hold`);
+/**
+ * Files that may exceed the cap for now, each at most the lines it has: a file named here may
+ * shrink but not grow, and leaves this list once it is split by what its parts hold.
+ */
+const OVER_CAP: Record<string, number> = {
+  'core/index/cache.ts': 497,
+  'core/index/live.ts': 506,
+  'core/index/vectors.ts': 661,
+  'core/ops/insight.ts': 495,
+  'core/ops/retrieval.ts': 662,
+  'core/ops/writing.ts': 418,
+  'core/sync/repo.ts': 453,
+  'core/trust/gates/secrets.ts': 441,
+  'core/trust/gates/writeGates.ts': 405,
+};
+const CAP = 400;
+
+test(`every source file stays under ${CAP} lines (or, if listed as not yet split, does not grow)`, () => {
+  const over: string[] = [];
+  for (const f of tree.files) {
+    const lines = tree.text(f).split('\n').length;
+    const allowed = OVER_CAP[f] ?? CAP - 1;
+    if (lines > allowed) over.push(`${f}: ${lines} lines (allowed ${allowed})`);
   }
+  assert.deepEqual(over, [], 'split these files by what their parts hold');
+  for (const f of Object.keys(OVER_CAP)) assert.ok(tree.files.includes(f), `${f} is listed as over the cap but does not exist: remove it from OVER_CAP`);
+});
+
+// The bypasses: each is a forbidden import written a way a regex-based reader missed.
+const BYPASSES: Record<string, string> = {
+  'double quotes': `import { startServer } from "../../mcp/server.ts";\n`,
+  'side-effect import': `import '../../mcp/server.ts';\n`,
+  'template-literal dynamic import': 'const m = await import(`../../mcp/server.ts`);\n',
+  'dynamic import with a string': `const m = await import("../../mcp/server.ts");\n`,
+  'require': `const m = require('../../mcp/server.ts');\n`,
+  'import equals require': `import m = require('../../mcp/server.ts');\n`,
+  're-export': `export { startServer } from '../../mcp/server.ts';\n`,
+  'export star': `export * from "../../mcp/server.ts";\n`,
+  'type-only import': `import type { Server } from '../../mcp/server.ts';\n`,
+  'import type in a type position': `type S = typeof import('../../mcp/server.ts');\n`,
+  'multi-line import': `import {\n  a,\n  b,\n} from\n  '../../mcp/server.ts';\n`,
+};
+
+for (const [form, line] of Object.entries(BYPASSES)) {
+  test(`the check catches core importing an adapter written as: ${form}`, () => {
+    const fake = memoryTree({ 'core/ops/x.ts': `// a core op\n${line}`, 'mcp/server.ts': 'export const startServer = 1;\n' });
+    const bad = layerViolations(importGraph(fake));
+    assert.equal(bad.length, 1, `${form}: ${JSON.stringify(bad)}`);
+    assert.match(bad[0]!, /core\/ops\/x\.ts:2 -> mcp\/server\.ts: core never imports an adapter/);
+  });
+}
+
+test('an import whose module is computed at run time is reported, not ignored', () => {
+  const fake = memoryTree({ 'core/ops/x.ts': 'const p = "../../mcp/server.ts";\nawait import(p);\nawait import(`../../${p}`);\n' });
+  assert.equal(layerViolations(importGraph(fake)).length, 2);
+});
+
+test('an adapter reaching past the facade into core machinery is reported', () => {
+  const fake = memoryTree({
+    'cli/commands/doctor.ts': `import { runDoctor } from "../../core/curation/doctor.ts";\nimport type { Config } from '../../core/config.ts';\nimport { Cairn } from '../../core/cairn.ts';\nimport { UsageError } from '../../core/errors.ts';\n`,
+  });
+  const bad = layerViolations(importGraph(fake));
+  assert.deepEqual(
+    bad.map((b) => b.split(':')[0] + ':' + b.split(':')[1]!.split(' ')[0]),
+    ['cli/commands/doctor.ts:1', 'cli/commands/doctor.ts:2'],
+  );
+});
+
+test('imports inside comments and strings are not imports', () => {
+  const refs = importsOfSource('x.ts', `// import '../../mcp/server.ts'\nconst s = "import x from '../../mcp/server.ts'";\n/* require('../mcp') */\n`);
+  assert.deepEqual(refs, []);
+});
+
+test('a cycle is found', () => {
+  const fake = memoryTree({ 'core/ops/a.ts': "import './b.ts';\n", 'core/ops/b.ts': "import './a.ts';\n" });
+  assert.equal(importCycles(importGraph(fake)).length, 1);
 });

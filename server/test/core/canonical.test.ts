@@ -44,7 +44,7 @@ function randomRecord(i: number): MemoryRecord {
   }
   if (rnd() < 0.2) rec.aliases = ['sign-in', 'log in'];
   if (rnd() < 0.2) rec.verified_head = 'ab'.repeat(20);
-  // memory_merge's keys, alone and together with the others (issue 14).
+  // memory_merge's keys, alone and together with the others.
   if (rnd() < 0.3) rec.merged_from = ['01M80CNBN7407HPK55GDKWPBGV', `01K${String(i).padStart(23, '0')}`.slice(0, 26)];
   if (rnd() < 0.2) rec.merging = [`01H${String(i).padStart(23, '0')}`.slice(0, 26), '01M80CNBN7407HPK55GDKWPBGW'];
   return rec;

@@ -37,7 +37,6 @@ test('prime() folds the same events as a refresh; the fold is empty until it is 
     log2.close();
     primed.refresh();
     assert.equal(primed.tracked, 3);
-    void join;
   } finally {
     removeDir(dir);
   }

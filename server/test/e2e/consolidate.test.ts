@@ -1,4 +1,4 @@
-// Issue 14: memory_consolidate through the bundle: a contradiction pair ("TTL is 5 minutes" vs
+// memory_consolidate through the bundle: a contradiction pair ("TTL is 5 minutes" vs
 // "TTL is ten minutes"), a superseded chain, a near-duplicate cluster; unrelated memories in no
 // group; paging; bad input refused; memory_health points to it.
 import { test } from 'node:test';

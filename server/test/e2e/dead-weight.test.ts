@@ -1,4 +1,4 @@
-// Issue 11 item 9, through the built bundle: dead weight is a memory at least 14 days old (config),
+// Through the built bundle: dead weight is a memory at least 14 days old (config),
 // found by the MODEL at medium or high relevance at least 3 times (config) and never applied.
 // Fresh memories never qualify; the user's own lookups (CLI search/show/list, and memory_search /
 // memory_show with for_user, as /memory-search calls them) are logged with actor "user" and never

@@ -1,4 +1,4 @@
-// Issue 14: feedback-aware ranking through the bundle. Twins with the same text rank by id; after
+// Feedback-aware ranking through the bundle. Twins with the same text rank by id; after
 // five `applied` outcomes the later twin rises above its equal; after one `contradicted` the
 // earlier one falls below its twin; a weak match never rises above a strong one; explain shows
 // the parts; `[ranking] feedback = false` turns it off.

@@ -1,4 +1,4 @@
-// Issue 11 item 13, through the built bundle: the minimal hand-made memory (format.md: scopes and
+// Through the built bundle: the minimal hand-made memory (format.md: scopes and
 // a body) is a memory. `created`/`updated` default to the file's mtime and the id is derived
 // from the path, identically in every process, and nothing is written until the memory is next
 // changed through cairn, which then writes id, created and updated down. Markdown files in

@@ -1,4 +1,4 @@
-// Issue 14: memory_merge through the bundle. The happy path (one new memory with merged_from,
+// memory_merge through the bundle. The happy path (one new memory with merged_from,
 // the sources tombstoned "merged into <id>", scopes the union, memory_show shows the provenance,
 // the merge event, restore of a source), the write gates (a secret refused, the duplicate gate
 // blind to the ids being merged), and every refused input changing nothing.

@@ -1,4 +1,4 @@
-// Issue 11 item 8: re-homing memories when a repo's remote changes. memory_health names origins
+// Re-homing memories when a repo's remote changes. memory_health names origins
 // written from this worktree that match none of its remotes; `cairn migrate-origin` moves them
 // (dry run by default, --apply, one atomic locked write and one event per file, --json).
 // The built bundle (MCP over stdio and the CLI) on real git repos.

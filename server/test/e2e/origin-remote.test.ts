@@ -1,4 +1,4 @@
-// Issue 11 items 1 and 6, end to end through the built bundle with real git repos:
+// Remote URLs and origins, end to end through the built bundle with real git repos:
 // a credential in the remote URL never reaches a file, an answer or an export (and a file that
 // already holds one is read redacted, reported by `cairn doctor`, rewritten clean on its next
 // change); auto-scope matches GitHub/GitLab/Bitbucket remotes whatever their case.

@@ -1,4 +1,4 @@
-// Issue 11 item 7: outside a git repo, memory is not "empty". In view: memories with no origin
+// Outside a git repo, memory is not "empty". In view: memories with no origin
 // repo plus those with a global scope (config scopes.global); memory_scope_overview says how many
 // more exist in other repos and which; the SessionStart hook line and the server's policy say the
 // same. The built bundle over stdio and as the CLI, real git repos and a plain directory.

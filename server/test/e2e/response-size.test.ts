@@ -1,4 +1,4 @@
-// Issue 14: response sizes pinned through the bundle. A realistic store (the judged eval's
+// Response sizes pinned through the bundle. A realistic store (the judged eval's
 // memories, written in cairn's own format from inside a repo) and the eval's queries: the
 // average 5-hit memory_search response, budgets (max_chars) on search and show, and the cap on
 // any response.
@@ -41,7 +41,7 @@ async function searchSizes(args: Record<string, unknown> = {}) {
   return sizes;
 }
 
-describe('response sizes (issue 14)', () => {
+describe('response sizes', () => {
   before(async () => {
     const store = seed();
     s = await startServer({ store, cwd: store });
@@ -56,7 +56,7 @@ describe('response sizes (issue 14)', () => {
   });
 });
 
-describe('max_chars budgets and the 16 KB cap (issue 14)', () => {
+describe('max_chars budgets and the 16 KB cap', () => {
   let big: Session;
   const bigIds: string[] = [];
   before(async () => {

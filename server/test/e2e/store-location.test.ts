@@ -1,4 +1,4 @@
-// Issue 11 item 15: a project store is found from anywhere inside its repository, never above
+// A project store is found from anywhere inside its repository, never above
 // the repository root, and `cairn doctor` says which store is in use and why. Real git repos,
 // the built bundle (MCP over stdio and the CLI), no $CAIRN_DIR.
 import assert from 'node:assert/strict';

@@ -44,7 +44,9 @@ export async function startFakeEmbedServer(opts: { dim?: number } = {}): Promise
   const state = { fault: 'none' as Fault, slowMs: 2000, dim: opts.dim ?? 8 };
   const requests: FakeRequest[] = [];
   const timers = new Set<NodeJS.Timeout>();
-  const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
+  // A request whose body cannot be read (the client went away) drops the socket rather than
+  // leaving a rejected promise nobody handles.
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => void (async () => {
     const raw = await readBody(req);
     let body: FakeRequest['body'] = {};
     try {
@@ -87,7 +89,7 @@ export async function startFakeEmbedServer(opts: { dim?: number } = {}): Promise
       return;
     }
     answer();
-  });
+  })().catch(() => res.destroy()));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   const fake: FakeEmbedServer = {

@@ -1,4 +1,4 @@
-// Issue 11 item 3: the store lock belongs to whoever wrote it. A live holder on this host is never
+// The store lock belongs to whoever wrote it. A live holder on this host is never
 // broken by age (a slow holder makes the next writer wait), and a release removes the lock only
 // while it still holds the releaser's token. Real processes, a real store, the built bundle.
 import { test } from 'node:test';

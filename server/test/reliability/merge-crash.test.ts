@@ -1,4 +1,4 @@
-// Issue 14: SIGKILL real servers in the middle of memory_merge. The server is run with
+// SIGKILL real servers in the middle of memory_merge. The server is run with
 // CAIRN_TEST_MERGE_STEP_DELAY_MS (a test-only wait between the steps of a merge: journal, merged
 // file with `merging`, each source's tombstone, the final rewrite), and killed at a random moment,
 // so kills land before, inside and after every step. The next server (which recovers interrupted

@@ -36,7 +36,7 @@ test('init, sync, status: a memory written on one machine reaches the other; --j
   const { remote, cwd, stores: [a, b], run, root } = setup();
   const init = json(run(a!, ['sync', 'init', '--remote', remote, '--json']));
   assert.equal(init.created_repo, true);
-  assert.match(readFileSync(join(a!, ".gitignore"), "utf8"), /\.cache\/\n\.events\.jsonl\*\n\.events-\*\.jsonl\*\n\.pending\/\n\.lock\n\*\.tmp\n\*\.claim\n\.events\.lock/);
+  assert.match(readFileSync(join(a!, '.gitignore'), 'utf8'), /\.cache\/\n\.events\.jsonl\*\n\.events-\*\.jsonl\*\n\.pending\/\n\.lock\n\*\.tmp\n\*\.claim\n\.events\.lock/);
   assert.match(readFileSync(join(a!, '.gitattributes'), 'utf8'), /\/\*\.md merge=cairn/);
   assert.match(execFileSync('git', ['-C', a!, 'config', 'merge.cairn.driver'], { encoding: 'utf8' }), /cairn\.mjs' merge-driver %O %A %B %P/);
 

@@ -230,7 +230,7 @@ test(`soak: three machines, random ops and syncs converge without losing anythin
     const got: string[] = [];
     for (const q of queries) {
       const r = await s.call('memory_search', { query: q, max_results: 20, auto_scope: false });
-      got.push((r.hits as { id: string }[]).map((x) => x.id).join(","));
+      got.push((r.hits as { id: string }[]).map((x) => x.id).join(','));
     }
     await s.close();
     answers.push(JSON.stringify(got));

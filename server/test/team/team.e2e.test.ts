@@ -351,7 +351,7 @@ test('outside a git repo, without a team store, or with [team] enabled = false: 
 });
 
 test('an id both stores hold: the personal memory answers, health lists the clash', async () => {
-  const { repo, personal, team, run } = setup();
+  const { team, run } = setup();
   const w = JSON.parse(run(['remember', 'Personal fact about the build cache living in ~/.cache/widgets', '--scope', 'build', '--json']).stdout);
   mkdirSync(team, { recursive: true });
   copyFileSync(w.file, join(team, 'copy.md'));

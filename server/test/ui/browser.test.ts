@@ -1,5 +1,5 @@
 // `cairn ui` in a real browser: Debian's chromium driven by playwright-core, against the built
-// bundle and a temp store. The flows of issue 16: open the tokenized URL, search as you type,
+// bundle and a temp store. The flows: open the tokenized URL, search as you type,
 // open a hit, edit and see the gate refuse, new memory with the transient warning and its
 // override, remove with a reason and restore from tombstones, confirm a pending write, a change
 // made through the MCP server appearing live, chart counts, keyboard-only navigation, refusals in

@@ -1,7 +1,7 @@
 // `cairn doctor`: read-only checks of the store and the client registrations
 // (core/curation/doctor.ts). Exit 0 when all is ok, 1 with warnings, 2 with failures.
 import { homedir } from 'node:os';
-import { runDoctor, type DoctorReport } from '../../core/curation/doctor.ts';
+import { runDoctor, type DoctorReport } from '../../core/cairn.ts';
 import { type Command, JSON_OPTION, parse, printJson } from '../io.ts';
 
 const options = { json: JSON_OPTION } as const;

@@ -1,6 +1,6 @@
 // `cairn export`: cairn's own export format (core/io/exportImport.ts), to stdout or to a
 // file written atomically with mode 0600 (an export holds the user's private notes).
-import { secretsIn, writeExportFile } from '../../core/io/exportImport.ts';
+import { secretsIn, writeExportFile } from '../../core/cairn.ts';
 import { validateScopeFilter } from '../../core/scopes.ts';
 import { type Command, JSON_OPTION, openCairn, parse } from '../io.ts';
 import { plural } from '../writeText.ts';

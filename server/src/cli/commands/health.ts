@@ -1,6 +1,6 @@
 // `cairn health`: the memory_health report. --json prints the tool's object as is; the text form
 // puts the most actionable sections first (what is wrong, then what is unused, then what is old).
-import type { HealthReport } from '../../core/curation/health.ts';
+import type { HealthReport } from '../../core/cairn.ts';
 import { type Command, JSON_OPTION, intOption, openCairn, parse, printJson } from '../io.ts';
 import { progress } from '../progress.ts';
 

@@ -3,8 +3,8 @@
 // a terminal.
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { parseExport, secretsIn } from '../../core/io/exportImport.ts';
-import { IMPORT_FORMATS, checkFormat } from '../../core/io/import/index.ts';
+import { parseExport, secretsIn } from '../../core/cairn.ts';
+import { IMPORT_FORMATS, checkFormat } from '../../core/cairn.ts';
 import type { Cairn } from '../../core/cairn.ts';
 import { CairnError, errorMessage } from '../../core/errors.ts';
 import { type CliIO, type Command, JSON_OPTION, UsageError, asCli, openCairn, parse, printJson } from '../io.ts';

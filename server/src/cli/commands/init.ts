@@ -4,9 +4,9 @@ import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { CairnError } from '../../core/errors.ts';
-import { CLIENTS, clientSpec, isClientId, serverEntry, SERVER_NAME, type ClientId, type InitEnv } from '../../core/io/clients.ts';
-import { installedCairnPlugins, readRegistration, runInit, snippet, writeConfigAtomic } from '../../core/io/init.ts';
-import { DEFAULT_POLICY_FILE, POLICY_FILES, policyBlock, projectRoot, readPolicyTarget, withPolicy } from '../../core/io/policy.ts';
+import { CLIENTS, clientSpec, isClientId, serverEntry, SERVER_NAME, type ClientId, type InitEnv } from '../../core/cairn.ts';
+import { installedCairnPlugins, readRegistration, runInit, snippet, writeConfigAtomic } from '../../core/cairn.ts';
+import { DEFAULT_POLICY_FILE, POLICY_FILES, policyBlock, projectRoot, readPolicyTarget, withPolicy } from '../../core/cairn.ts';
 import { type CliIO, type Command, JSON_OPTION, UsageError, parse, printJson } from '../io.ts';
 
 /** The running bundle: what the client must start. Symlinks (npm's bin shim) are resolved. */

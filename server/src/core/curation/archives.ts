@@ -137,6 +137,10 @@ export function compressArchives(dir: string, opts: CompressOptions): string[] {
         const fd = openSync(tmp, 'wx', 0o600);
         try {
           writeSync(fd, data);
+          // Synchronous, unlike a memory write's fsyncs (store/fsatomic.ts, which wait off the
+          // event loop): compression runs once per rotated log (every telemetry.max_bytes of
+          // events), from rotate() and its timer, and keeping it one synchronous step is worth
+          // that rare wait for the disk.
           fsyncSync(fd);
         } finally {
           closeSync(fd);

@@ -1,4 +1,4 @@
-// Feedback-aware ranking (issue 14): memory_record_use outcomes folded out of the event log into
+// Feedback-aware ranking: memory_record_use outcomes folded out of the event log into
 // one bounded multiplier per memory. `applied` lifts, `contradicted` and `corrected` sink, and
 // retrievals by the model with no outcome since (or `ignored`) decay slowly. Every contribution
 // fades with a half-life ([ranking] feedback_half_life_days).

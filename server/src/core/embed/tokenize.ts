@@ -25,7 +25,7 @@ export function embedWords(text: string, out: string[] = []): string[] {
       const pLow = p !== p.toUpperCase();
       // fooBar | 3Bar : boundary before an upper letter after a digit or 2+ lower letters (iOS, eBay stay whole)
       // HTTPServer : boundary before the last upper of a 2+ run when a lower letter follows (OAuth stays whole)
-      if (cUp && ((pLow && i - start >= 2) || (p >= "0" && p <= "9"))) {
+      if (cUp && ((pLow && i - start >= 2) || (p >= '0' && p <= '9'))) {
         out.push(chunk.slice(start, i).toLowerCase());
         start = i;
       } else if (cUp && pUp && i + 1 < n) {

@@ -24,7 +24,7 @@ import { ensureOwnDirSync, fsyncFd, isOwnDirSync } from '../store/fsatomic.ts';
 export const CACHE_DIR = '.cache';
 export const CACHE_FILE = 'search-index.bin';
 const MAGIC = Buffer.from('CAIRNIDX', 'latin1');
-// 5: origins are read redacted (issue 11); an older cache may hold a credential in a URL.
+// 5: origins are read redacted (no credential in a URL); an older cache may hold a credential in a URL.
 // 6: values of SHARED keys (origin, scopes) are stored once, in a table ahead of the rows.
 const FORMAT = 6;
 /**

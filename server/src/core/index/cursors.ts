@@ -1,6 +1,6 @@
 // The pieces MaxScore walks with: a cursor per query term over its inverted list, the cached
 // per-list upper bounds (TermBounds), and the scratch reused across queries.
-import { B_BODY, B_SCOPE, K1, W_ALIAS, W_BODY, W_SCOPE } from './bm25.ts';
+import { B_BODY, B_SCOPE, W_ALIAS, W_BODY, W_SCOPE } from './bm25.ts';
 import { META_ALIVE, SLOT_MASK, type Postings } from './postings.ts';
 
 /** Relative slack on every bound: float sums in another order may differ in the last bits. */

@@ -16,8 +16,8 @@
 // strictly below a floor that k scored documents reach. The pool is the top of a total order
 // (score, recency, id), so both walks return the same pool, bit for bit.
 import { COVER_FLOOR, K1, RECENCY_WEIGHT, W_ALIAS, W_BODY, W_SCOPE, offerTopK, popcount, ranksBelow, type Walk } from './bm25.ts';
-import { META_ALIVE, SLOT_MASK } from './postings.ts';
-import { AB, AS, SAFETY, Scratch, TermBounds, mergeRuns, pseudo, seek, type Cursor, type TopK } from './cursors.ts';
+import { SLOT_MASK } from './postings.ts';
+import { AB, AS, SAFETY, Scratch, mergeRuns, seek, type Cursor, type TopK } from './cursors.ts';
 export { Scratch, TermBounds, mergeRuns, type Cursor, type TopK } from './cursors.ts';
 
 /** Seed documents per pool place: more of them find the documents that match every term. */

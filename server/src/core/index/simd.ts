@@ -1,5 +1,7 @@
-// Two WebAssembly SIMD kernels for the vector index's approximate search (vectors.ts), with the
-// module assembled here byte by byte (no toolchain, no binary file): ~300 bytes.
+// WebAssembly SIMD kernels for the vector index's approximate search (vectors.ts) and the
+// built-in embedder, with the module assembled here byte by byte (no toolchain, no binary file):
+// about 1.3 KB. Five kernels (hamming has a second body specialised for two chunks, chosen by
+// simdKernels()):
 //
 //   hamming(codes, q, n, chunks, dist, hist): for each of n rows of `chunks` x 128-bit sign
 //     codes at `codes`, the Hamming distance to the query code at `q` (i8x16.popcnt), stored as
@@ -17,9 +19,9 @@
 //     (int8 x dim at table + rows[i] x dim) for i < n, in order, in f32 (the built-in embedder's
 //     sum of word rows: 16 dims a step).
 //
-// Every pointer is a byte offset in the module's exported memory. `dim` must be a multiple of
-// 8. When WebAssembly or its SIMD is missing, `simdKernels()` returns null and the caller keeps
-// its JavaScript loops (same results).
+// Every pointer is a byte offset in the memory the instance is given (imported as env.mem).
+// `dim` must be a multiple of 8, and of 16 for dots16 and accum. When WebAssembly or its SIMD is
+// missing, `simdKernels()` returns null and the caller keeps its JavaScript loops (same results).
 
 const u = (n: number): number[] => {
   // unsigned LEB128

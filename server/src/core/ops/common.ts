@@ -145,20 +145,6 @@ export function checkLimit(v: unknown, arg: string, max: number, dflt: number): 
   return v;
 }
 
-export function pageById<T extends { id: string }>(items: T[], limit: number, cursor: unknown): { page: T[]; next_cursor: string | null } {
-  // Newest first: ULIDs descending.
-  items.sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
-  let start = 0;
-  if (cursor !== undefined && cursor !== null) {
-    const after = decodeCursor(cursor);
-    start = items.findIndex((m) => m.id < after);
-    if (start === -1) start = items.length;
-  }
-  const page = items.slice(start, start + limit);
-  const more = start + limit < items.length;
-  return { page, next_cursor: more && page.length ? encodeCursor(page[page.length - 1]!.id) : null };
-}
-
 /** A free-text note or reason: trimmed, at most LIMITS.noteChars; `required` refuses a blank one. */
 export function checkNote(v: unknown, arg: string, required: boolean): string | null {
   if (v === undefined || v === null) {

@@ -1,7 +1,7 @@
 // What every operation is given: the open store, its config, the caller, the clock, the event
 // log, and the per-process services built over the store. The facade (cairn.ts) implements it;
 // every op takes it by this interface and never imports the facade; the layers below get narrower
-// interfaces of their own (e.g. GateContext), so imports point one way (server/test/architecture.test.ts).
+// interfaces of their own (e.g. GateContext), so imports point one way (server/test/architecture/imports.test.ts).
 import type { Config } from '../config.ts';
 import type { Caller } from '../origin.ts';
 import type { Store } from '../store/store.ts';

@@ -1,4 +1,4 @@
-// Curation operations (issue 5): the event log wiring, memory_record_use, memory_health,
+// Curation operations: the event log wiring, memory_record_use, memory_health,
 // memory_rename_scope, memory_scope_disable / memory_scope_enable, and the curation counts of
 // memory_scope_overview. The health report itself is a pure function in core/curation/health.ts.
 import type { Context } from './context.ts';

@@ -257,7 +257,7 @@ export async function scopeOverview(c: Context, input: OverviewInput, opts: { cu
   const inView: StoredMemory[] = [];
   const expired: StoredMemory[] = [];
   const scopes: Record<string, number> = {};
-  // Visible memories the auto_scope view leaves out, per repo (issue 11: outside a repo the model
+  // Visible memories the auto_scope view leaves out, per repo (outside a repo the model
   // must learn that memory is not empty, only elsewhere).
   const elsewhere = new Map<string, { repo: string; count: number }>();
   let elsewhereTotal = 0;
@@ -664,16 +664,6 @@ function explainHit(h: FusedHit<StoredMemory>, fb: { multiplier: number; applied
   const r4 = (x: number) => Math.round(x * 10_000) / 10_000;
   const recency = fused || h.fused ? 1 : 1 + RECENCY_WEIGHT * Math.pow(0.5, Math.max(0, now - recencyOf(h.doc)) / (halfLifeDays * 86_400_000));
   return { bm25: r4(h.score / recency), ...(h.semantic !== undefined ? { semantic: h.semantic } : {}), recency: r4(recency), feedback: fb, final: r4(h.score * fb.multiplier) };
-}
-
-/**
- * The ranking of one search: the lexical index alone for a plain query (the exact BM25F path),
- * else every leg fused (fusion.ts).
- */
-export async function rankedSearch(
-  l: LiveIndex, sem: SemanticLeg | null, query: string, alternates: string[], opts: SearchOptions<StoredMemory>,
-): Promise<FusedHit<StoredMemory>[]> {
-  return rankedAcross([{ l, sem, opts }], query, alternates, opts.limit);
 }
 
 /** One store's part in a search: its index, its semantic leg and its filter. */

@@ -1,4 +1,4 @@
-// Output shaping for the retrieval answers (issue 14): lean search hits (no nulls, no field equal
+// Output shaping for the retrieval answers: lean search hits (no nulls, no field equal
 // to its documented default, nothing repeated per hit that is the same for all) and character
 // budgets (`max_chars`) that fit an answer by shortening snippets and bodies at word boundaries
 // and then dropping whole hits from the end, never cutting a field mid-way, and saying what was
@@ -143,7 +143,7 @@ export function fitBudget<T extends Obj>(
  * A page that fits LIMITS.responseChars: items are dropped from the end (never cut) and
  * next_cursor then points after the last item kept, so the caller pages on to the rest.
  */
-export function capPage<I extends { id: string }, K>(
+export function capPage<I extends { id: string }>(
   page: { items: I[]; next_cursor: string | null },
   cursorFor: (last: I) => string,
   budget: number = LIMITS.responseChars,

@@ -71,7 +71,7 @@ export function sharedOrigin(cwd: string | null, repo: string | null, branch: st
   const key = JSON.stringify([cwd, repo, branch, worktree_root]);
   let v = sharedOrigins.get(key);
   if (v === undefined) {
-    // A credential in a stored remote URL is never read into a record (issue 11): the record, and
+    // A credential in a stored remote URL is never read into a record: the record, and
     // so every answer, export and the next write-back of the file, holds the redacted URL.
     v = Object.freeze({ cwd: internOrNull(cwd), repo: internOrNull(redactRemoteUrl(repo)), branch: internOrNull(branch), worktree_root: internOrNull(worktree_root) });
     cleanOrigins.add(v);

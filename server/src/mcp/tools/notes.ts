@@ -2,7 +2,7 @@
 // parameter names, plain-text results) and memory_related (the link graph around a memory).
 import { z } from 'zod';
 import { LIMITS } from '../../core/limits.ts';
-import type { MemoryCommand } from '../../core/notes/api.ts';
+import type { MemoryCommand } from '../../core/cairn.ts';
 import { READ_ONLY, WRITES, defineTool } from '../tool.ts';
 
 const PATH_CHARS = 1000;

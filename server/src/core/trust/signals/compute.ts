@@ -8,7 +8,7 @@ import type { MemoryRecord } from '../../types.ts';
 import { checkPaths, extractCitedPaths, isDirectory } from './citedPaths.ts';
 import { defaultCommitDriftCache, type CommitDriftCache, type CommitDriftStatus } from './commitDrift.ts';
 import { stalenessVerdict, type StalenessVerdict } from './verdict.ts';
-import { verificationOf, type Verification, type VerificationStatus } from './verification.ts';
+import { verificationOf, type Verification } from './verification.ts';
 
 export type { VerificationStatus } from './verification.ts';
 export type Verdict = StalenessVerdict;

@@ -1,9 +1,8 @@
-// Issue 11 item 16, through the built bundle: `cairn import` of a file that is not there is a
+// Through the built bundle: `cairn import` of a file that is not there is a
 // failure (exit 1), not a usage error; memory_list_tombstones lists the latest removal first and
 // pages correctly in that order.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import { cli, startServer } from '../helpers/mcp.ts';
 import { removeDir, tempDir } from '../helpers/env.ts';
 

@@ -13,7 +13,7 @@ function corpus(): string[] {
   return text.split(/\n====\n/).slice(1).map((n) => n.trim()).filter((n) => n !== '');
 }
 
-describe('secret detection: added kinds and shapes', () => {
+describe('secret detection: registry and SaaS tokens, passwords, DSNs', () => {
   for (const f of morePositiveFixtures()) {
     it(`finds ${f.kind} (${f.name}) and masks it`, () => {
       const found = detectSecrets(f.text);

@@ -1,7 +1,7 @@
-// Gaps in the trust layer, end to end through the built bundle over stdio: secrets the gate used
-// to let through (and slugs that repeated them), path citations it did not see, a commit in the
-// same second as a verify, short scopes flagged as typos, one phrase firing two markers, and
-// memory_update skipping the durability gate.
+// The trust layer's edge cases, end to end through the built bundle over stdio: registry and SaaS
+// tokens, passwords and DSNs refused (and file names that never repeat them), path citations in
+// backticked commands and prose, a commit in the same second as a verify, short scopes that are
+// not typos, one phrase firing one durability marker, and memory_update through the durability gate.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
@@ -31,7 +31,7 @@ after(async () => {
 const write = (content: string, extra: Record<string, unknown> = {}) => s.call('memory_write', { content, scopes: ['tools'], ...extra });
 const memoryFiles = () => (existsSync(store) ? readdirSync(store).filter((n) => n.endsWith('.md')) : []);
 
-test('secrets the gate used to miss are refused, and nothing is written', async () => {
+test('registry tokens, passwords and DSNs are refused, and nothing is written', async () => {
   const missed: string[] = [];
   for (const f of morePositiveFixtures()) {
     const r = await write(`${f.text}\nKept here for the deploy runbook.`, { force: true, acknowledge_transient: true });
