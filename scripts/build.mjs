@@ -22,6 +22,9 @@ const common = {
   charset: 'utf8',
   logLevel: 'warning',
   define: { __CAIRN_VERSION__: JSON.stringify(pkg.version) },
+  // jsonc-parser's main entry is a UMD wrapper whose require() calls esbuild cannot follow; every
+  // bundle (the program, the memory-tool library) takes its ESM build.
+  alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
   banner: {
     // The bundle inlines CommonJS dependencies (gray-matter, js-yaml) that call require() at run
     // time. Only Node's own modules may be loaded that way: js-yaml probes for an optional
@@ -61,8 +64,6 @@ const asciiDependencies = {
 const built = await build({
   ...common,
   plugins: [asciiDependencies],
-  // jsonc-parser's main entry is a UMD wrapper whose require() calls esbuild cannot follow.
-  alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
   format: 'cjs',
   charset: 'ascii',
   minifyWhitespace: true,

@@ -162,7 +162,10 @@ test('init: snippet and locations; --client merges idempotently, byte-identical 
   const bytes = readFileSync(desktop);
   const cfg = JSON.parse(bytes.toString());
   assert.equal(cfg.theme, 'dark');
-  assert.deepEqual(Object.keys(cfg.mcpServers), ['other', 'cairn']);
+  // Where the entry goes is jsonc-parser's choice that leaves the neighbours' bytes alone (first here, since
+  // appending would reformat the one-line "other"); both entries are there either way.
+  assert.deepEqual(Object.keys(cfg.mcpServers).sort(), ['cairn', 'other']);
+  assert.deepEqual(cfg.mcpServers.other, { command: 'x' });
   const second = cli(['init', '--client', 'claude-desktop'], opts);
   assert.match(second.stdout, /already registered, nothing changed/);
   assert.deepEqual(readFileSync(desktop), bytes);

@@ -63,7 +63,7 @@ function storeForNobody() {
     const r = spawnSync('setpriv', ['--reuid', String(NOBODY), '--regid', String(NOBODY), '--clear-groups', process.execPath, BUNDLE, ...args], {
       cwd: root,
       encoding: 'utf8',
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, CAIRN_DIR: store, CAIRN_CODE_CACHE: join(home, 'code-cache') },
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, CAIRN_DIR: store, CAIRN_CODE_CACHE: join(home, 'code-cache'), ...(process.env.CAIRN_EMBED_PROVIDER ? { CAIRN_EMBED_PROVIDER: process.env.CAIRN_EMBED_PROVIDER } : {}) },
     });
     return { code: r.status, stdout: r.stdout, stderr: r.stderr };
   };
