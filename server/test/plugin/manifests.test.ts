@@ -11,12 +11,14 @@ const market = readJson('.claude-plugin/marketplace.json');
 const entries = (market.plugins ?? []) as Array<Record<string, unknown>>;
 
 test('package.json, plugin.json and the marketplace entry agree on name and version', () => {
-  assert.equal(pkg.name, 'cairn');
-  assert.equal(plugin.name, pkg.name, 'plugin.json name differs from package.json');
+  // The npm package is cairn-memory ('cairn' on the registry is another project's); the plugin,
+  // its marketplace and the binary are cairn.
+  assert.equal(pkg.name, 'cairn-memory');
+  assert.equal(plugin.name, 'cairn');
   assert.equal(plugin.version, pkg.version, 'plugin.json version differs from package.json');
   assert.equal(entries.length, 1, 'marketplace.json must list exactly the cairn plugin');
   const entry = entries[0]!;
-  assert.equal(entry.name, pkg.name, 'marketplace entry name differs from package.json');
+  assert.equal(entry.name, plugin.name, 'marketplace entry name differs from plugin.json');
   assert.equal(entry.version, pkg.version, 'marketplace entry version differs from package.json');
   assert.match(String(pkg.version), /^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?$/, 'version must be semver');
 });
@@ -46,11 +48,13 @@ test('plugin.json starts the committed bundle as the cairn MCP server', () => {
   assert.equal(existsSync(join(ROOT, '.mcp.json')), false);
 });
 
-test('every plugin directory ships in the npm package', () => {
+test('the npm package carries what runs and nothing else, with no runtime dependencies', () => {
   const files = pkg.files as string[];
-  for (const dir of ['server/dist', '.claude-plugin', 'skills', 'commands', 'hooks']) {
-    assert.ok(files.includes(dir), `package.json files lacks ${dir}`);
+  for (const f of ['server/dist/cairn.mjs', 'server/dist/cairn-embed-worker.mjs', 'server/dist/cairn-model.bin', 'server/dist/cairn-ort.wasm.br']) {
+    assert.ok(files.includes(f), `package.json files lacks ${f}`);
   }
+  for (const f of files) assert.ok(!/^(server\/src|server\/test|bench|scripts)(\/|$)/.test(f), `package.json files ships ${f}, which does not run`);
+  assert.equal(pkg.dependencies, undefined, 'the bundle holds every dependency: npx must fetch one package');
 });
 
 test('the SessionStart hook runs the bundle\'s overview --hook with a time limit', () => {
