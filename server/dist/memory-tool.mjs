@@ -12643,7 +12643,7 @@ var require_dist = __commonJS({
 });
 
 // server/src/core/cairn.ts
-import { existsSync as existsSync14 } from "node:fs";
+import { existsSync as existsSync15 } from "node:fs";
 import { join as join36, resolve as resolve6 } from "node:path";
 
 // server/src/core/store/location.ts
@@ -17343,6 +17343,35 @@ function withoutSecrets(text2) {
 }
 function detectSecrets(text2) {
   return detectAll(text2).list;
+}
+
+// server/src/core/ops/retrieval.ts
+import { existsSync as existsSync10 } from "node:fs";
+
+// server/src/core/ops/recentPage.ts
+function activityOf(m) {
+  return m.last_verified_at !== null && m.last_verified_at > m.updated ? m.last_verified_at : m.updated;
+}
+var recentCursor = (m) => Buffer.from(`v2:${activityOf(m)}|${m.id}`).toString("base64url");
+var RECENT_CURSOR = /^v2:(\d{4}-\d\d-\d\dT[\d:.]+Z)\|([0-9A-HJKMNP-TV-Z]{26})$/;
+function recentPage(source, keep, cursor, limit) {
+  let after = null;
+  if (cursor !== void 0) {
+    const m = RECENT_CURSOR.exec(Buffer.from(cursor, "base64url").toString("utf8"));
+    if (!m) throw new ValidationError(`cursor ${JSON.stringify(cursor.slice(0, 40))} was not issued for sort "recent": pass next_cursor from a previous page with the same sort, or omit it to start over`);
+    after = { at: m[1], id: m[2] };
+  }
+  const rows = [];
+  for (const m of source) {
+    if (!keep(m)) continue;
+    const at2 = activityOf(m);
+    if (after !== null && (at2 > after.at || at2 === after.at && m.id >= after.id)) continue;
+    rows.push({ at: at2, m });
+  }
+  rows.sort((a, b) => a.at !== b.at ? a.at < b.at ? 1 : -1 : a.m.id < b.m.id ? 1 : a.m.id > b.m.id ? -1 : 0);
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  return { page: page.map((r) => r.m), next_cursor: rows.length > limit && last ? recentCursor(last.m) : null };
 }
 
 // server/src/core/index/live.ts
@@ -26877,29 +26906,6 @@ function actorFor(c, forUser) {
   if (forUser !== void 0 && typeof forUser !== "boolean") throw new ValidationError("for_user must be true or false");
   return forUser === true ? "user" : c.actor;
 }
-function activityOf(m) {
-  return m.last_verified_at !== null && m.last_verified_at > m.updated ? m.last_verified_at : m.updated;
-}
-var RECENT_CURSOR = /^v2:(\d{4}-\d\d-\d\dT[\d:.]+Z)\|([0-9A-HJKMNP-TV-Z]{26})$/;
-function recentPage(source, keep, cursor, limit) {
-  let after = null;
-  if (cursor !== void 0) {
-    const m = RECENT_CURSOR.exec(Buffer.from(cursor, "base64url").toString("utf8"));
-    if (!m) throw new ValidationError(`cursor ${JSON.stringify(cursor.slice(0, 40))} was not issued for sort "recent": pass next_cursor from a previous page with the same sort, or omit it to start over`);
-    after = { at: m[1], id: m[2] };
-  }
-  const rows = [];
-  for (const m of source) {
-    if (!keep(m)) continue;
-    const at2 = activityOf(m);
-    if (after !== null && (at2 > after.at || at2 === after.at && m.id >= after.id)) continue;
-    rows.push({ at: at2, m });
-  }
-  rows.sort((a, b) => a.at !== b.at ? a.at < b.at ? 1 : -1 : a.m.id < b.m.id ? 1 : a.m.id > b.m.id ? -1 : 0);
-  const page = rows.slice(0, limit);
-  const last = page[page.length - 1];
-  return { page: page.map((r) => r.m), next_cursor: rows.length > limit && last ? Buffer.from(`v2:${last.at}|${last.m.id}`).toString("base64url") : null };
-}
 function checkScopeFilters(scopes) {
   if (scopes === void 0 || scopes === null) return [];
   if (!Array.isArray(scopes)) throw new ValidationError('scopes must be an array of scopes or globs, like ["tools", "projects:*"]');
@@ -27030,7 +27036,7 @@ async function list(c, input) {
     return { ...h, summary: summarize(m.body), ...input.with_bodies ? { body: m.body } : {} };
   });
   const byId2 = new Map(page.map((m) => [m.id, m]));
-  const capped = capPage({ items, next_cursor }, (last) => recent ? Buffer.from(`v2:${activityOf(byId2.get(last.id))}|${last.id}`).toString("base64url") : encodeCursor(last.id));
+  const capped = capPage({ items, next_cursor }, (last) => recent ? recentCursor(byId2.get(last.id)) : encodeCursor(last.id));
   c.log("list", { scopes: filters, limit, ...recent ? { sort: "recent" } : {}, ...input.kind ? { kind: input.kind } : {}, returned: capped.items.map((x) => x.id), actor: c.actor });
   return capped;
 }
@@ -27153,9 +27159,12 @@ async function openIndex(c, progress) {
   await l.open();
   const embedder = createEmbedder(c.config.embed, c.warn);
   if (embedder !== null) {
-    const interimEmbedder = interimOf(embedder);
-    const interimWarn = (m) => c.warn(/ is missing/.test(m) ? "the built-in embedding table is not installed here: until the local model has embedded the store, search is lexical only" : m);
-    const interim = interimEmbedder && new SemanticLeg(c.store, interimEmbedder, { watch: c.watch, warn: interimWarn, progress: embedProgress(c) });
+    let interimEmbedder = interimOf(embedder);
+    if (interimEmbedder && !existsSync10(interimEmbedder.file)) {
+      c.warn("the built-in embedding table is not installed here: until the local model has embedded the store, search is lexical only");
+      interimEmbedder = null;
+    }
+    const interim = interimEmbedder && new SemanticLeg(c.store, interimEmbedder, { watch: c.watch, warn: c.warn, progress: embedProgress(c) });
     const leg = new SemanticLeg(c.store, embedder, {
       watch: c.watch,
       warn: c.warn,
@@ -29355,7 +29364,7 @@ function onChange(c, fn) {
 }
 
 // server/src/core/ops/sync.ts
-import { existsSync as existsSync10, readFileSync as readFileSync14 } from "node:fs";
+import { existsSync as existsSync11, readFileSync as readFileSync14 } from "node:fs";
 import { realpath } from "node:fs/promises";
 import { hostname as hostname3 } from "node:os";
 import { join as join29, relative as relative3, sep as sep3 } from "node:path";
@@ -29414,7 +29423,7 @@ async function writeState(dir, s2) {
 `);
 }
 async function ownRepo2(dir) {
-  if (!existsSync10(join29(dir, ".git"))) return false;
+  if (!existsSync11(join29(dir, ".git"))) return false;
   const top = await repoTop(dir);
   return top !== null && await realpathOf(top) === await realpathOf(dir);
 }
@@ -29649,7 +29658,7 @@ var AutoSync = class {
 };
 
 // server/src/core/ops/team.ts
-import { existsSync as existsSync11, readFileSync as readFileSync15 } from "node:fs";
+import { existsSync as existsSync12, readFileSync as readFileSync15 } from "node:fs";
 import { join as join30 } from "node:path";
 var TEAM_MARKER_TEXT = [
   "# cairn team store: memories shared with everyone who clones this repository.",
@@ -29677,12 +29686,12 @@ async function teamInit(c, input = {}) {
   const files = [];
   await ensureDir(dir);
   const marker = join30(dir, TEAM_MARKER);
-  if (!existsSync11(marker)) {
+  if (!existsSync12(marker)) {
     await writeFileAtomic(marker, TEAM_MARKER_TEXT, 420);
     files.push(marker);
   }
   const readme = join30(dir, "README.txt");
-  if (!existsSync11(readme)) {
+  if (!existsSync12(readme)) {
     await writeFileAtomic(readme, README_TEXT, 420);
     files.push(readme);
   }
@@ -30196,7 +30205,7 @@ function parseBettermemory(path) {
 }
 
 // server/src/core/io/import/claudeCode.ts
-import { existsSync as existsSync12, readdirSync as readdirSync10 } from "node:fs";
+import { existsSync as existsSync13, readdirSync as readdirSync10 } from "node:fs";
 import { basename as basename11, dirname as dirname13, join as join32, relative as relative7, sep as sep7 } from "node:path";
 var INSTRUCTIONS_SCOPE = "instructions";
 var encode = (name) => name.replace(/[^a-zA-Z0-9]/g, "-");
@@ -30242,10 +30251,10 @@ async function projectOf(dir) {
 function projectDirs(path) {
   if (!statPath(path).isDirectory()) throw sourceError(path, null, "is not a directory: give ~/.claude, ~/.claude/projects, a project folder in it, or its memory/ folder");
   const subdirs = (d) => readdirSync10(d, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => join32(d, e.name)).sort();
-  if (existsSync12(join32(path, "projects"))) return { projects: subdirs(join32(path, "projects")).filter((d) => existsSync12(join32(d, "memory"))), claudeHome: path };
+  if (existsSync13(join32(path, "projects"))) return { projects: subdirs(join32(path, "projects")).filter((d) => existsSync13(join32(d, "memory"))), claudeHome: path };
   if (basename11(path) === "memory") return { projects: [dirname13(path)], claudeHome: null };
-  if (existsSync12(join32(path, "memory"))) return { projects: [path], claudeHome: null };
-  const inside = subdirs(path).filter((d) => existsSync12(join32(d, "memory")));
+  if (existsSync13(join32(path, "memory"))) return { projects: [path], claudeHome: null };
+  const inside = subdirs(path).filter((d) => existsSync13(join32(d, "memory")));
   if (inside.length) return { projects: inside, claudeHome: null };
   throw sourceError(path, null, "holds no Claude Code auto memory (no memory/ folder): give ~/.claude, ~/.claude/projects or ~/.claude/projects/<project>");
 }
@@ -30259,7 +30268,7 @@ function splitFile(label, keyBase, text2, firstLine2, skipIndexIn, skipped) {
     }
     if (skipIndexIn) {
       const links = [...item.text.matchAll(INDEX_LINK)].map((m) => m[1]);
-      if (links.length && links.every((l) => existsSync12(join32(skipIndexIn, l)))) {
+      if (links.length && links.every((l) => existsSync13(join32(skipIndexIn, l)))) {
         skipped.push({ label: `${label}:${item.line}`, reason: `an index entry pointing to ${links.join(", ")} (imported from there)` });
         continue;
       }
@@ -30275,7 +30284,7 @@ async function parseClaudeCode(path, opts = {}) {
   for (const dir of projects) {
     const p = await projectOf(dir);
     const memDir = join32(dir, "memory");
-    const files = existsSync12(memDir) ? walkFiles(memDir, (n) => n.endsWith(".md")) : [];
+    const files = existsSync13(memDir) ? walkFiles(memDir, (n) => n.endsWith(".md")) : [];
     const base = { scopes: [p.scope], origin: p.origin };
     for (const file of files) {
       const rel = relative7(memDir, file).split(sep7).join("/");
@@ -30319,7 +30328,7 @@ async function parseClaudeCode(path, opts = {}) {
   return { format: "claude-code", path, candidates: candidates2, skipped };
 }
 function instructionFile(file, base, skipped) {
-  if (!existsSync12(file)) return [];
+  if (!existsSync13(file)) return [];
   const { text: text2, stat } = readSource(file);
   const date = mtimeIso(stat);
   const { body, bodyLine } = frontmatter2(text2, file);
@@ -30402,14 +30411,14 @@ function parseMem0(path) {
 }
 
 // server/src/core/io/import/memento.ts
-import { existsSync as existsSync13 } from "node:fs";
+import { existsSync as existsSync14 } from "node:fs";
 import { basename as basename12, join as join33, relative as relative8 } from "node:path";
 function parseMemento(path) {
   const st = statPath(path);
   let root = path;
   let files;
   if (st.isDirectory()) {
-    if (existsSync13(join33(path, "memories"))) root = join33(path, "memories");
+    if (existsSync14(join33(path, "memories"))) root = join33(path, "memories");
     files = walkFiles(root, (n) => n.endsWith(".jsonl"));
     if (files.length === 0) throw sourceError(root, null, "holds no .jsonl files: give the Memento home (~/.memento), its memories/ folder or one .jsonl file");
   } else files = [path];
@@ -30858,7 +30867,7 @@ var Cairn = class _Cairn {
   pendingHolder(id) {
     const t = this.team;
     if (t === null || typeof id !== "string" || !/^p_[0-9A-HJKMNP-TV-Z]{26}$/.test(id.trim())) return this;
-    const has2 = (dir) => existsSync14(join36(pendingDir(dir), `${id.trim()}.json`));
+    const has2 = (dir) => existsSync15(join36(pendingDir(dir), `${id.trim()}.json`));
     return !has2(this.dir) && has2(t.dir) ? t : this;
   }
   /** A write went through: the automatic sync (when on) runs after its debounce, never inside the call. */

@@ -3,6 +3,8 @@
 // store's freshness strategy), never a walk of the files. openIndex/closeIndex tie the index to
 // the facade's lifetime; candidatesFor serves the write gates' near-duplicate check.
 import type { Context } from './context.ts';
+import { existsSync } from 'node:fs';
+import { recentCursor, recentPage } from './recentPage.ts';
 import { ValidationError } from '../errors.ts';
 import { LIMITS } from '../limits.ts';
 import { LiveIndex } from '../index/live.ts';
@@ -56,32 +58,6 @@ export interface ListInput {
   kind?: 'note' | 'memory';
 }
 
-/** A memory's latest activity: the later of its last change and its last verification. */
-function activityOf(m: StoredMemory): string {
-  return m.last_verified_at !== null && m.last_verified_at > m.updated ? m.last_verified_at : m.updated;
-}
-const RECENT_CURSOR = /^v2:(\d{4}-\d\d-\d\dT[\d:.]+Z)\|([0-9A-HJKMNP-TV-Z]{26})$/;
-
-/** A page by latest activity (ties: newer id first); the cursor carries the last item's (activity, id). */
-function recentPage(source: Iterable<StoredMemory>, keep: (m: StoredMemory) => boolean, cursor: string | undefined, limit: number) {
-  let after: { at: string; id: string } | null = null;
-  if (cursor !== undefined) {
-    const m = RECENT_CURSOR.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (!m) throw new ValidationError(`cursor ${JSON.stringify(cursor.slice(0, 40))} was not issued for sort "recent": pass next_cursor from a previous page with the same sort, or omit it to start over`);
-    after = { at: m[1]!, id: m[2]! };
-  }
-  const rows: Array<{ at: string; m: StoredMemory }> = [];
-  for (const m of source) {
-    if (!keep(m)) continue;
-    const at = activityOf(m);
-    if (after !== null && (at > after.at || (at === after.at && m.id >= after.id))) continue;
-    rows.push({ at, m });
-  }
-  rows.sort((a, b) => (a.at !== b.at ? (a.at < b.at ? 1 : -1) : a.m.id < b.m.id ? 1 : a.m.id > b.m.id ? -1 : 0));
-  const page = rows.slice(0, limit);
-  const last = page[page.length - 1];
-  return { page: page.map((r) => r.m), next_cursor: rows.length > limit && last ? Buffer.from(`v2:${last.at}|${last.m.id}`).toString('base64url') : null };
-}
 export interface OverviewInput {
   auto_scope?: boolean;
 }
@@ -241,7 +217,7 @@ export async function list(c: Context, input: ListInput) {
     return { ...h, summary: summarize(m.body), ...(input.with_bodies ? { body: m.body } : {}) };
   });
   const byId = new Map(page.map((m) => [m.id, m]));
-  const capped = capPage({ items, next_cursor }, (last) => (recent ? Buffer.from(`v2:${activityOf(byId.get(last.id)!)}|${last.id}`).toString('base64url') : encodeCursor(last.id)));
+  const capped = capPage({ items, next_cursor }, (last) => (recent ? recentCursor(byId.get(last.id)!) : encodeCursor(last.id)));
   c.log('list', { scopes: filters, limit, ...(recent ? { sort: 'recent' } : {}), ...(input.kind ? { kind: input.kind } : {}), returned: capped.items.map((x) => x.id), actor: c.actor });
   return capped;
 }
@@ -446,12 +422,14 @@ export async function openIndex(c: Context, progress?: (phase: string, done: num
   await l.open();
   const embedder = createEmbedder(c.config.embed, c.warn);
   if (embedder !== null) {
-    // provider "local": the model's leg, with the built-in table's leg answering until it can
-    const interimEmbedder = interimOf(embedder);
-    // A package installed without the table (the npm package ships the model only) has no interim
-    // leg: search is lexical until the model's vectors cover the store, which is not worth a warning.
-    const interimWarn = (m: string) => c.warn(/ is missing/.test(m) ? 'the built-in embedding table is not installed here: until the local model has embedded the store, search is lexical only' : m);
-    const interim = interimEmbedder && new SemanticLeg(c.store, interimEmbedder, { watch: c.watch, warn: interimWarn, progress: embedProgress(c) });
+    // provider "local": the model's leg, the built-in table's answering until it can; without the
+    // table (the npm package ships the model only), lexical until the model covers the store.
+    let interimEmbedder = interimOf(embedder);
+    if (interimEmbedder && !existsSync(interimEmbedder.file)) {
+      c.warn('the built-in embedding table is not installed here: until the local model has embedded the store, search is lexical only');
+      interimEmbedder = null;
+    }
+    const interim = interimEmbedder && new SemanticLeg(c.store, interimEmbedder, { watch: c.watch, warn: c.warn, progress: embedProgress(c) });
     const leg = new SemanticLeg(c.store, embedder, {
       watch: c.watch, warn: c.warn, progress: embedProgress(c),
       ...(interim ? { interim, cacheFile: vectorFileFor(embedder.id) } : {}),
