@@ -12,8 +12,8 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { removeDir, tempDir } from '../helpers/env.ts';
 import { BUNDLE, cli } from '../helpers/mcp.ts';
 
@@ -48,6 +48,21 @@ function snapshot(dir: string): Map<string, string> {
   return out;
 }
 
+/**
+ * The bundle as `nobody` can run it: a copy of server/dist in a folder every user may enter (the
+ * checkout itself may sit under a 0700 temp folder, as a CI clone often does).
+ */
+let nobodyBundle: string | null = null;
+function bundleForNobody(): string {
+  if (nobodyBundle !== null) return nobodyBundle;
+  const root = tempDir('cairn-perm-dist-');
+  dirs.push(root);
+  chmodSync(root, 0o755);
+  cpSync(dirname(BUNDLE), join(root, 'dist'), { recursive: true, dereference: true });
+  spawnSync('chmod', ['-R', 'a+rX', root]);
+  return (nobodyBundle = join(root, 'dist', basename(BUNDLE)));
+}
+
 /** A store with one memory, inside a root every user may enter, owned by `nobody`. */
 function storeForNobody() {
   const root = tempDir('cairn-perm-');
@@ -60,7 +75,7 @@ function storeForNobody() {
   assert.equal(w.code, 0, w.stderr);
   spawnSync('chown', ['-R', `${NOBODY}:${NOBODY}`, store, home]);
   const asNobody = (args: string[]) => {
-    const r = spawnSync('setpriv', ['--reuid', String(NOBODY), '--regid', String(NOBODY), '--clear-groups', process.execPath, BUNDLE, ...args], {
+    const r = spawnSync('setpriv', ['--reuid', String(NOBODY), '--regid', String(NOBODY), '--clear-groups', process.execPath, bundleForNobody(), ...args], {
       cwd: root,
       encoding: 'utf8',
       env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, CAIRN_DIR: store, CAIRN_CODE_CACHE: join(home, 'code-cache'), ...(process.env.CAIRN_EMBED_PROVIDER ? { CAIRN_EMBED_PROVIDER: process.env.CAIRN_EMBED_PROVIDER } : {}) },
