@@ -3,7 +3,8 @@
 // (EVAL_PROVIDER_CACHE=path), so a parameter sweep does not embed every set again.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { SearchIndex } from '../../server/src/core/index/searchIndex.ts';
-import { VectorIndex, embedText } from '../../server/src/core/index/vectors.ts';
+import { VectorIndex } from '../../server/src/core/index/vectors.ts';
+import { embedText } from '../../server/src/core/index/vectorRows.ts';
 import { calibrationFor } from '../../server/src/core/index/calibration.ts';
 import { joinedQuery } from '../../server/src/core/index/fusion.ts';
 import { ollamaEmbedder, openaiEmbedder } from '../../server/src/core/embed/providers.ts';

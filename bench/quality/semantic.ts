@@ -7,7 +7,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { SearchIndex, type IndexDoc } from '../../server/src/core/index/searchIndex.ts';
-import { VectorIndex, embedText, type VectorEmbedder } from '../../server/src/core/index/vectors.ts';
+import { VectorIndex } from '../../server/src/core/index/vectors.ts';
+import { embedText, type VectorEmbedder } from '../../server/src/core/index/vectorRows.ts';
 import { fuse, joinedQuery, semanticRelevance, type SemanticCalibration } from '../../server/src/core/index/fusion.ts';
 import { PlainBm25 } from './baseline.ts';
 import { calibrationFor } from '../../server/src/core/index/calibration.ts';

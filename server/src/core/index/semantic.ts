@@ -15,7 +15,8 @@
 import { existsSync } from 'node:fs';
 import type { Store, StoreChange } from '../store/store.ts';
 import type { StoredMemory } from '../types.ts';
-import { VectorIndex, embedText, vectorKey, type VectorEmbedder, type VectorHit } from './vectors.ts';
+import { VectorIndex } from './vectors.ts';
+import { embedText, vectorKey, type VectorEmbedder, type VectorHit } from './vectorRows.ts';
 import { readVectors, rowFinder, VECTOR_FILE, writeVectorSource } from './vectorCache.ts';
 import { collectGarbage } from './gc.ts';
 import { sliceYield } from '../store/slices.ts';
