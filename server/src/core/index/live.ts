@@ -10,15 +10,15 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureOwnDirSync } from '../store/fsatomic.ts';
-import { storedMemory, type Store, type StoreChange } from '../store/store.ts';
-import { CATEGORIES, CONFIDENCES, SOURCES, type MemoryRecord, type OneShotFreshness, type Origin, type StoredMemory } from '../types.ts';
-import { internOrNull, member, NO_EXTRA, sharedOrigin, sharedScopeList } from '../store/canonical.ts';
-import { CACHE_DIR, readCache, writeCache, type CacheContent, type CacheEntry, type LazyCacheContent } from './cache.ts';
+import type { Store, StoreChange } from '../store/store.ts';
+import type { OneShotFreshness, StoredMemory } from '../types.ts';
+import { CACHE_DIR, readCache, type CacheEntry } from './cache.ts';
+import { writeCache } from './cacheWrite.ts';
+import { reviveStored } from './revive.ts';
+import { analyzedOf, cacheContentOf, saveOverview } from './liveSave.ts';
 import { Freshness } from '../store/freshness.ts';
 import { sliceYield } from '../store/slices.ts';
 import { collectGarbage } from './gc.ts';
-import { originRepoKey } from '../origin.ts';
-import { overviewGroups, writeOverview } from './overviewCache.ts';
 import { SearchIndex, type IndexSnapshot } from './searchIndex.ts';
 
 // When the cache is written: soon after a full rebuild (SAVE_SOON_MS: the next start should not
@@ -31,8 +31,6 @@ const SAVE_DELAY_MS = 30_000;
 const SAVE_AFTER_CHANGES = 1000;
 /** ...or once this share of the store changed: a small store's cache always converges. */
 const SAVE_AFTER_SHARE = 0.05;
-/** Slots whose analysis a save takes from the index at a time (see Postings.forwardReader). */
-const CACHE_CHUNK = 2000;
 const pause = () => new Promise<void>((r) => setImmediate(r));
 /**
  * A server started from the cache below this many memories checks the files behind it before
@@ -59,68 +57,6 @@ const ADOPTED_GC_MIN = 100_000;
  * the calls it was opened for are answered, or after 100 ms without one): the latest it begins.
  */
 const START_FALLBACK_MS = 1000;
-const text = (v: unknown): string => {
-  if (typeof v !== 'string') throw new Error('not text');
-  return v;
-};
-const textOrNull = (v: unknown): string | null => (v === null ? null : text(v));
-function oneOf<T extends string>(allowed: readonly T[], v: unknown): T {
-  const m = member(allowed, v);
-  if (m === undefined) throw new Error('not a known value');
-  return m;
-}
-
-const revivedOrigins = new WeakMap<object, Origin>();
-const revivedScopes = new WeakMap<object, string[]>();
-
-/**
- * A cached record back as a StoredMemory of the same shape as a parsed one (all fields in one
- * object, no per-record property array), its shared strings (scopes, origin, enums) interned
- * and an empty `extra` shared. Throws on a malformed record: the cache is then not used.
- */
-export function reviveStored(r: Record<string, unknown>): StoredMemory {
-  const o = r.origin as Origin;
-  if (typeof o !== 'object' || o === null || !Array.isArray(r.scopes) || !Array.isArray(r.extra)) throw new Error('malformed');
-  if (typeof r.size !== 'number' || typeof r.mtimeMs !== 'number' || typeof r.tombstoned !== 'boolean') throw new Error('malformed');
-  const extra = r.extra.length === 0 ? NO_EXTRA : (r.extra as unknown[]).map(text);
-  // The cache stores each distinct origin and scope list once (cache.ts SHARED): the rows of one
-  // decode share the raw object, which is then checked and made canonical once.
-  let origin = revivedOrigins.get(o);
-  if (origin === undefined) revivedOrigins.set(o, (origin = sharedOrigin(textOrNull(o.cwd), textOrNull(o.repo), textOrNull(o.branch), textOrNull(o.worktree_root))));
-  let scopes = revivedScopes.get(r.scopes);
-  if (scopes === undefined) revivedScopes.set(r.scopes, (scopes = sharedScopeList((r.scopes as unknown[]).map(text))));
-  const created = text(r.created);
-  const updated = text(r.updated);
-  const rec: MemoryRecord = {
-    id: text(r.id),
-    created,
-    updated: updated === created ? created : updated,
-    scopes,
-    confidence: oneOf(CONFIDENCES, r.confidence),
-    source: oneOf(SOURCES, r.source),
-    category: oneOf(CATEGORIES, r.category),
-    last_verified_at: textOrNull(r.last_verified_at),
-    expires: textOrNull(r.expires),
-    origin,
-    body: text(r.body),
-  };
-  if (r.aliases !== undefined) {
-    if (!Array.isArray(r.aliases)) throw new Error('malformed');
-    rec.aliases = (r.aliases as unknown[]).map(text);
-  }
-  if (r.removed !== undefined) {
-    rec.removed = text(r.removed);
-    rec.removed_reason = text(r.removed_reason);
-    rec.removed_session = internOrNull(textOrNull(r.removed_session ?? null));
-  }
-  if (typeof r.verified_head === 'string') rec.verified_head = text(r.verified_head);
-  if (Array.isArray(r.merged_from)) rec.merged_from = (r.merged_from as unknown[]).map(text);
-  if (Array.isArray(r.merging)) rec.merging = (r.merging as unknown[]).map(text);
-  if (r.tombstoned !== (r.removed !== undefined)) throw new Error('malformed');
-  const m = storedMemory(rec, text(r.file), r.size, r.mtimeMs, extra);
-  if (r.idAssigned === true) m.idAssigned = true;
-  return m;
-}
 
 export interface LiveIndexOptions {
   synonyms?: Record<string, string[]>;
@@ -139,13 +75,6 @@ export interface LiveIndexOptions {
   exactBelow?: number;
   /** START_FALLBACK_MS for this index (tests lengthen it to show nothing waits for it). */
   startFallbackMs?: number;
-}
-
-/** Which cache records have an index entry. */
-function analyzedOf(cache: CacheContent<StoredMemory>): Uint8Array {
-  const analyzed = new Uint8Array(cache.records.length);
-  for (const e of cache.entries) analyzed[e.record] = 1;
-  return analyzed;
 }
 
 export class LiveIndex {
@@ -401,103 +330,20 @@ export class LiveIndex {
     return this.saving;
   }
 
-  /**
-   * What the cache gets: every active record and tombstone, and index entries for the active
-   * records the analysis is current for. One record per id (`uniqueIds`): they come from the
-   * store's views, which hold one per id, the active and the removed apart. Built index: its
-   * snapshot's entries become the cache entries in place (no map from record to position, no
-   * second object per memory).
-   */
-  private cacheContent(): CacheContent<StoredMemory> | LazyCacheContent<StoredMemory> {
-    if (!this.built) {
-      const records = [...this.store.active(), ...this.store.tombstones()];
-      return { records, uniqueIds: true, ...this.entriesFor(records) };
-    }
-    // Records in the index's order (its snapshot's order too), then active records the index
-    // lacks, then tombstones. The snapshot is taken only when the records are written.
-    const records: StoredMemory[] = [];
-    for (const d of this.ix.values()) if (this.store.get(d.id) === d) records.push(d); // only what the store holds is saved
-    const indexed = records.length;
-    for (const m of this.store.active()) if (this.ix.get(m.id) !== m) records.push(m);
-    for (const m of this.store.tombstones()) records.push(m);
-    const analysis = () => {
-      const snap = this.ix.snapshotStream(CACHE_CHUNK);
-      // The index may have changed while the records were written (the save pauses): a doc
-      // that is no longer at its position is looked up, one no longer among the records skipped.
-      let at: Map<StoredMemory, number> | null = null;
-      let k = 0;
-      function* parts(): Generator<CacheEntry[]> {
-        for (const docs of snap.docs()) {
-          const entries: CacheEntry[] = [];
-          for (const d of docs) {
-            let record = k < indexed && records[k] === d.doc ? k : undefined;
-            k++;
-            if (record === undefined) {
-              at ??= new Map(records.slice(0, indexed).map((r, i) => [r, i]));
-              record = at.get(d.doc);
-            }
-            if (record === undefined) continue;
-            const e = d as typeof d & CacheEntry;
-            e.record = record;
-            entries.push(e);
-          }
-          yield entries;
-        }
-      }
-      return { terms: snap.terms, parts: parts() };
-    };
-    return { records, uniqueIds: true, analysis };
-  }
-
-  /** Index entries for the cache from the loaded cache's still-current ones (index not built). */
-  private entriesFor(records: StoredMemory[]): { terms: string[]; entries: CacheEntry[] } {
-    const at = new Map<StoredMemory, number>();
-    records.forEach((r, i) => {
-      if (!r.tombstoned) at.set(r, i);
-    });
-    const snap = this.snapshot ?? { terms: [], docs: [] };
-    const entries: CacheEntry[] = [];
-    for (const d of snap.docs) {
-      const record = at.get(d.doc);
-      if (record !== undefined) entries.push({ record, fwd: d.fwd, bodyLen: d.bodyLen, scopeLen: d.scopeLen });
-    }
-    return { terms: snap.terms, entries };
-  }
-
   private async saveNow(): Promise<void> {
     if (this.changesSinceSave === 0) return;
     // The store directory is created by the first write, never as a side effect of a cache.
     if (!existsSync(this.store.dir)) return;
     try {
-      const content = this.cacheContent();
+      const content = cacheContentOf(this.store, this.built ? this.ix : null, this.snapshot);
       const changes = this.changesSinceSave;
       const id = await writeCache(this.store.dir, content, this.closed ? undefined : pause);
       this.changesSinceSave -= changes; // changes made while writing still count
-      this.saveOverview(id, content.records);
+      saveOverview(this.store, id, content.records, this.opts.warn);
       this.savedOnce = true;
       if (this.opts.watch && content.records.length >= BULK_GC_MIN) collectGarbage();
     } catch (err) {
       this.opts.warn(`could not save the index cache: ${(err as Error).message}`);
-    }
-  }
-
-  /**
-   * The session-start summary of the cache just written (overviewCache.ts): what a peek at that
-   * cache (oneShot 'cache') counts, i.e. its active records, notes left out as adopt() leaves them.
-   */
-  private saveOverview(cacheId: string, records: readonly StoredMemory[]): void {
-    try {
-      const active = records.filter((m) => !m.tombstoned && this.store.noteRel(m.file) === null);
-      // Origins are shared objects (canonical.ts): each one's repo key is worked out once.
-      const keys = new Map<object, string | null>();
-      const repoKey = (m: StoredMemory): string | null => {
-        let k = keys.get(m.origin);
-        if (k === undefined) keys.set(m.origin, (k = originRepoKey(m.origin)));
-        return k;
-      };
-      writeOverview(this.store.dir, cacheId, overviewGroups(active, repoKey));
-    } catch (err) {
-      this.opts.warn(`could not save the overview summary: ${(err as Error).message}`);
     }
   }
 
