@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { readdirSync, statSync, truncateSync, writeFileSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
-import { cachePath, decodeCache, encodeCache, readCache, writeCache } from '../../src/core/index/cache.ts';
+import { cachePath, decodeCache, readCache } from '../../src/core/index/cache.ts';
+import { encodeCache, writeCache } from '../../src/core/index/cacheWrite.ts';
 import { SearchIndex, type IndexDoc } from '../../src/core/index/searchIndex.ts';
 import { removeDir, tempDir } from '../helpers/env.ts';
 

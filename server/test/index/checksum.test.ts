@@ -10,7 +10,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { removeDir, tempDir } from '../helpers/env.ts';
 import { keysOf } from '../helpers/vectorFile.ts';
-import { decodeCache, encodeCache } from '../../src/core/index/cache.ts';
+import { decodeCache } from '../../src/core/index/cache.ts';
+import { encodeCache } from '../../src/core/index/cacheWrite.ts';
 
 const hasCrc = typeof (zlib as unknown as { crc32?: unknown }).crc32 === 'function';
 
