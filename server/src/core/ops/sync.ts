@@ -20,9 +20,10 @@ import { StoreLock } from '../store/lock.ts';
 import { ensureDir, writeFileAtomic } from '../store/fsatomic.ts';
 import { REMOTE_TIMEOUT_MS, SyncError, firstLines, git, gitEnv, redactUrls, runGit } from '../sync/git.ts';
 import {
-  CONFLICTS_DIR, GITATTRIBUTES_LINES, GITIGNORE_LINES, aheadBehind, applyChanges, changeCount, commitLocal, currentBranch, dirtyPaths,
-  ensureLines, headCommit, registerMergeDriver, identityEnv, isAncestor, mergeTrees, remoteUrl, repoTop, revParse, treeDiff, type ChangeSummary,
+  CONFLICTS_DIR, GITATTRIBUTES_LINES, GITIGNORE_LINES, aheadBehind, changeCount, commitLocal, currentBranch, dirtyPaths,
+  ensureLines, headCommit, registerMergeDriver, identityEnv, isAncestor, remoteUrl, repoTop, revParse, type ChangeSummary,
 } from '../sync/repo.ts';
+import { applyChanges, mergeTrees, treeDiff } from '../sync/treeMerge.ts';
 import { listConflicts } from '../sync/conflicts.ts';
 import { mergeDriver as runDriver, type DriverFiles } from '../sync/driver.ts';
 import { conflictFileName, type SyncConflict } from '../sync/merge.ts';
