@@ -112,7 +112,7 @@ async function benchSize(n: number): Promise<Row> {
 
     // In-process: the engine alone, the whole memory_search operation, durable writes.
     const c = await Cairn.open({ dir: store, cwd: root, env: { HOME: root }, watch: true, warn: () => {} });
-    const live = c.services.index!;
+    const live = c.index.live!;
     const idx: number[] = [];
     const op: number[] = [];
     for (const q of queries.slice(0, INPROC_QUERIES)) {

@@ -89,7 +89,7 @@ async function runMode(store: string, root: string, n: number, mode: SemanticRow
   await warm.close();
 
   const c = await Cairn.open({ dir: store, cwd: root, env: { HOME: root }, watch: true, warn: () => {} });
-  const leg = c.services.semantic;
+  const leg = c.index.semantic;
   if (leg) {
     await leg.ready();
     await leg.settle();

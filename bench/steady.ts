@@ -154,7 +154,7 @@ function fsyncFloor(dir: string): number[] {
 async function inProcess(store: string, home: string, n: number, g: Generator) {
   const c = await Cairn.open({ dir: store, cwd: home, env: { HOME: home }, watch: true, warn: () => {} });
   try {
-    const leg = c.services.semantic;
+    const leg = c.index.semantic;
     if (!leg) throw new Error('no semantic leg');
     await leg.ready();
     await leg.settle();

@@ -12,6 +12,8 @@ import { ValidationError } from './errors.ts';
 import { Store } from './store/store.ts';
 import { withoutSecrets } from './trust/gates/secrets.ts';
 import { newId } from './ids.ts';
+import { StoreIndex } from './index/storeIndex.ts';
+import { legEmbedders } from './embed/config.ts';
 import { resolveCaller, type Caller } from './origin.ts';
 import * as retrieval from './ops/retrieval.ts';
 import * as writing from './ops/writing.ts';
@@ -56,7 +58,9 @@ export interface OpenOptions {
 export class Cairn implements Context {
   readonly session = newId();
   readonly disabledScopes = new Set<string>();
-  readonly services: Services = { index: null, semantic: null, events: null, links: null, feedback: null };
+  readonly services: Services = { events: null, links: null, feedback: null };
+  /** This store's index, lexical and semantic: opened by open(), closed by close(). */
+  readonly index: StoreIndex;
   /** The team store of the caller's repository (README "Team memory"), opened beside this one. */
   team: Cairn | null = null;
   /** ops/context.ts: the personal store's dir for both (the team store logs into the personal log). */
@@ -79,6 +83,7 @@ export class Cairn implements Context {
   ) {
     this.clock = now ?? (() => new Date());
     this.eventsDir = dir;
+    this.index = new StoreIndex(store, { synonyms: config.search.synonyms, watch, oneShot, warn, embedders: () => legEmbedders(config.embed, warn) });
     this.callerAt = caller;
   }
 
@@ -120,7 +125,7 @@ export class Cairn implements Context {
     asked.catch(() => {}); // awaited below; no unhandled rejection if the index open throws first
     const c = new Cairn(loc.dir, loc.config, loc.configFile, store, null, env, opts.watch ?? true, warn, opts.actor ?? 'model', opts.oneShot ?? 'every-read', 'personal', opts.now);
     if (opts.log !== false) curation.openEventLog(c);
-    await retrieval.openIndex(c, opts.progress);
+    await c.index.open(opts.progress);
     const caller = (c.callerAt = await asked);
     // The repository's team store: one stat when there is none (findTeamStore), else its own
     // store, index (cache in .cairn/.cache/) and watcher, like the personal one.
@@ -131,7 +136,7 @@ export class Cairn implements Context {
         // One event log per person: the team store's events go to the personal log, marked.
         t.eventsDir = c.dir;
         t.services.events = c.services.events;
-        await retrieval.openIndex(t);
+        await t.index.open();
         c.team = t;
       } catch (err) {
         // A broken team store never takes the personal one down: warned, and left out.
@@ -172,8 +177,8 @@ export class Cairn implements Context {
   private startBackground(): void {
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.idleTimer = null;
-    this.services.index?.startBackground();
-    this.team?.services.index?.startBackground();
+    this.index.startBackground();
+    this.team?.index.startBackground();
     consolidation.warmInBackground(this);
   }
 
@@ -206,7 +211,7 @@ export class Cairn implements Context {
     }
     notes.closeGraph(this);
     await this.autoSync?.stop();
-    await retrieval.closeIndex(this);
+    await this.index.close();
     curation.closeEventLog(this);
   }
 

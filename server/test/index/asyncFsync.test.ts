@@ -21,7 +21,7 @@ test('the index and vector caches are saved with no synchronous fsync', async ()
       const r = await c.write({ content: `Fact ${i}: the quarkle${i} service restarts every ${i + 2} hours.`, scopes: ['tools'] });
       assert.equal(r.status, 'committed');
     }
-    await c.services.semantic?.settle();
+    await c.index.semantic?.settle();
     fs.fsyncSync = () => {
       throw new Error('synchronous fsync on the event loop');
     };

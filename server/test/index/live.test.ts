@@ -5,7 +5,6 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, renameSync, rmSync, statSync, truncateSync, unlinkSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Cairn } from '../../src/core/cairn.ts';
-import { candidatesFor } from '../../src/core/ops/retrieval.ts';
 import { cachePath } from '../../src/core/index/cache.ts';
 import { LiveIndex } from '../../src/core/index/live.ts';
 import { removeDir, tempDir, tempRepo } from '../helpers/env.ts';
@@ -22,7 +21,7 @@ async function open(store: string, cwd: string, watch = false) {
 // neighbours below them, which these tests of the index's bookkeeping do not look at.
 const ids = async (c: Cairn, query: string, extra: Record<string, unknown> = {}) =>
   (await c.search({ query, auto_scope: false, ...extra })).hits.filter((h) => (h.match_terms ?? []).length > 0).map((h) => h.id);
-const loadedFrom = (c: Cairn) => c.services.index!.loadedFrom;
+const loadedFrom = (c: Cairn) => c.index.live!.loadedFrom;
 
 test('cache: rebuilt on first open, reused unchanged, partially reused after a hand edit, rebuilt when corrupt', async () => {
   const root = tempDir();
@@ -99,7 +98,7 @@ test('a server and a command judge an unchanged cache alike (tombstones, notes, 
     // command's, by asking the store after its check. Same cache, same files: same verdict.
     // (a server counts in the background, first thing: read its verdict once that check is done)
     c = await open(store, root, true);
-    await c.services.index!.validated;
+    await c.index.live!.validated;
     const server = loadedFrom(c);
     await c.close();
     c = await open(store, root);
@@ -113,7 +112,7 @@ test('a server and a command judge an unchanged cache alike (tombstones, notes, 
     await ids(c, 'tabs');
     await c.close();
     c = await open(store, root, true);
-    await c.services.index!.validated;
+    await c.index.live!.validated;
     const withNote = loadedFrom(c);
     await c.close();
     c = await open(store, root);
@@ -127,7 +126,7 @@ test('a server and a command judge an unchanged cache alike (tombstones, notes, 
     await c.list({});
     await c.close();
     c = await open(bare, root, true);
-    await c.services.index!.validated;
+    await c.index.live!.validated;
     assert.equal(loadedFrom(c), 'partial');
     await c.close();
   } finally {
@@ -198,12 +197,12 @@ test('a big store\'s server begins its background check when told to (Cairn, onc
     assert.equal(c.store.holdsAdoptedAsIs, true, 'nothing of the check while a call is in flight');
     release();
     await call;
-    await c.services.index!.validated;
+    await c.index.live!.validated;
     assert.equal(c.store.holdsAdoptedAsIs, false);
     await c.close();
     // No call at all: it begins a moment after the open.
     c = await open(big, root, true);
-    await c.services.index!.validated;
+    await c.index.live!.validated;
     assert.equal(c.store.holdsAdoptedAsIs, false);
     await c.close();
   } finally {
@@ -286,7 +285,7 @@ test('one-shot opens (watch: false) build the index on first search only, and st
   try {
     handWrite(store, 'Lazy index note about terraform workspaces.');
     const c = await open(store, root, false);
-    const built = () => (c.services.index as unknown as { built: boolean }).built;
+    const built = () => (c.index.live as unknown as { built: boolean }).built;
     await c.list({});
     await c.scopeOverview({ auto_scope: false });
     assert.equal(built(), false);
@@ -334,7 +333,7 @@ test('every write through cairn updates the index at once: write, update, remove
     assert.deepEqual(await ids(c, 'bun'), [id]);
     await c.renameScope({ old_scope: 'tools', new_scope: 'toolchain' });
     assert.deepEqual(await ids(c, 'toolchain'), [id]);
-    assert.deepEqual(candidatesFor(c, 'bun workspaces monorepo', 5), [id]);
+    assert.deepEqual(c.index.candidatesFor('bun workspaces monorepo', 5), [id]);
     await c.close();
   } finally {
     removeDir(root);

@@ -298,18 +298,18 @@ test('a store\'s vector index opens with room to spare: new memories after the o
   try {
     let c = await Cairn.open({ dir: store, cwd: root, env: { HOME: root }, watch: true, warn: () => {} });
     for (let i = 0; i < 200; i++) await c.write({ content: `Fact ${i}: the quarkle${i} service restarts every ${i + 2} hours on host zeta${i}.`, scopes: ['tools'], force: true });
-    await c.services.semantic!.settle();
+    await c.index.semantic!.settle();
     await c.close();
     // Reopened on 200 memories: sized to the store and an eighth more, not to the store exactly
     // (the first new memory grew it then: every row copied into a memory twice the size).
     c = await Cairn.open({ dir: store, cwd: root, env: { HOME: root }, watch: true, warn: () => {} });
-    await c.services.semantic!.ready();
-    const vec = c.services.semantic!.index!;
+    await c.index.semantic!.ready();
+    const vec = c.index.semantic!.index!;
     assert.equal(vec.size, 200);
     const room = vec.capacity;
     assert.ok(room >= 225, `capacity ${room}`);
     for (let i = 0; i < 20; i++) await c.write({ content: `Later fact ${i}: the blorp${i} queue drains every ${i + 3} minutes.`, scopes: ['tools'], force: true });
-    await c.services.semantic!.settle();
+    await c.index.semantic!.settle();
     assert.equal(vec.size, 220);
     assert.equal(vec.capacity, room, 'grown by writes the room was made for');
     await c.close();

@@ -10,6 +10,7 @@
 //   model = "nomic-embed-text"       # ollama / openai only (required there)
 //   api_key_env = "OPENAI_API_KEY"   # openai only: the NAME of the variable holding the key
 //   timeout_ms = 10000               # ollama / openai only
+import { existsSync } from 'node:fs';
 import type { EmbedConfig } from '../config.ts';
 import { ConfigError } from '../errors.ts';
 import { builtinEmbedder, type BuiltinEmbedder } from './builtin.ts';
@@ -85,4 +86,21 @@ function tieredEmbedder(builtin: BuiltinEmbedder, warn: (m: string) => void, opt
 /** The interim embedder of a tiered one (provider "local"), else null. */
 export function interimOf(e: Embedder): BuiltinEmbedder | null {
   return (e as Partial<TieredEmbedder>).interim ?? null;
+}
+
+/**
+ * The embedders of one store's semantic leg (index/storeIndex.ts opens it), or null when embedding
+ * is off: the configured embedder and, for provider "local", the built-in table answering until the
+ * model can. Without the table's file (the npm package ships the model only) there is no interim:
+ * one warning, and search is lexical until the model's vectors cover the store.
+ */
+export function legEmbedders(config: EmbedConfig, warn: (m: string) => void): { embedder: Embedder; interim: BuiltinEmbedder | null } | null {
+  const embedder = createEmbedder(config, warn);
+  if (embedder === null) return null;
+  let interim = interimOf(embedder);
+  if (interim && !existsSync(interim.file)) {
+    warn('the built-in embedding table is not installed here: until the local model has embedded the store, search is lexical only');
+    interim = null;
+  }
+  return { embedder, interim };
 }

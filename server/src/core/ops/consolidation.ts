@@ -17,7 +17,7 @@ import { MAX_SCOPES } from '../scopes.ts';
 import type { Confidence, MemoryRecord, StoredMemory, ValidWrite } from '../types.ts';
 import { runWriteGates } from '../trust/gates/writeGates.ts';
 import { checkAliases, checkBool, checkContent, checkScopes, committedShape, newRecord } from './writing.ts';
-import { candidateRecordsFor, checkScopeFilters } from './retrieval.ts';
+import { checkScopeFilters } from './retrieval.ts';
 
 export interface ConsolidateInput {
   scopes?: string[];
@@ -84,7 +84,7 @@ const warmed = new WeakSet<Store>();
  * need it are looked at again on a later call).
  */
 function semanticSource(c: Context): SemanticSource | null {
-  const e = c.services.semantic?.embedder;
+  const e = c.index.semantic?.embedder;
   if (!e) return null;
   // The embedder's id loads it (the built-in table): asked only once a pair needs it.
   let id: string | null = null;
@@ -213,7 +213,7 @@ export async function merge(c: Context, input: MergeInput) {
   };
   if (aliases.length > 0) w.aliases = aliases.slice(0, LIMITS.aliases);
   const exclude = new Set(ids);
-  const gate = await runWriteGates(c, w, { force: false, acknowledge_transient: ack, candidates: (text, limit) => candidateRecordsFor(c, text, limit), exclude, confirmed: true });
+  const gate = await runWriteGates(c, w, { force: false, acknowledge_transient: ack, candidates: (text, limit) => c.index.candidateRecordsFor(text, limit), exclude, confirmed: true });
   if (gate.outcome) return gate.outcome;
   const rec: MemoryRecord = { ...(await newRecord(c, w)), merged_from: ids };
   const removed = c.now().toISOString();

@@ -5,8 +5,7 @@
 import type { Config } from '../config.ts';
 import type { Caller } from '../origin.ts';
 import type { Store } from '../store/store.ts';
-import type { LiveIndex } from '../index/live.ts';
-import type { SemanticLeg } from '../index/semantic.ts';
+import type { StoreIndex } from '../index/storeIndex.ts';
 import type { EventKind, EventLog } from '../curation/events.ts';
 export type { EventKind } from '../curation/events.ts';
 import type { OneShotFreshness } from '../types.ts';
@@ -15,10 +14,6 @@ import type { FeedbackFold } from '../curation/feedback.ts';
 
 /** Per-process services over the store, set while the facade opens and cleared when it closes. */
 export interface Services {
-  /** The live search index (ops/retrieval.ts opens it). */
-  index: LiveIndex | null;
-  /** The semantic leg (vectors of the configured embedder); null when embedding is off or unavailable. */
-  semantic: SemanticLeg | null;
   /** The event log (ops/curation.ts opens it); null while closed. */
   events: EventLog | null;
   /** The link graph (ops/notes.ts builds it on first use). */
@@ -69,6 +64,8 @@ export interface Context {
   /** Scopes hidden for this process (memory_scope_disable). */
   readonly disabledScopes: Set<string>;
   readonly services: Services;
+  /** The store's index (lexical and semantic): its owner, the facade, opens and closes it. */
+  readonly index: Omit<StoreIndex, 'open' | 'close' | 'startBackground'>;
   warn(msg: string): void;
   now(): Date;
   /** Appends to the event log. Never throws. */

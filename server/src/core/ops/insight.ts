@@ -8,7 +8,7 @@ import { statSync } from 'node:fs';
 import type { Context } from './context.ts';
 import { NotFoundError, ValidationError } from '../errors.ts';
 import { checkId, hitFields, ownedHitFields, ownerOf, signalContext, type HitFields } from './common.ts';
-import { activeEverywhere, candidatesFor, rankedAcross, type RankSource, type SearchHit } from './retrieval.ts';
+import { activeEverywhere, rankedAcross, type RankSource, type SearchHit } from './retrieval.ts';
 import { health, type HealthInput } from './curation.ts';
 import { backlinksOf, structureFilter } from './notes.ts';
 import { isExpired, recordHead, summarize } from '../memory.ts';
@@ -223,7 +223,7 @@ export async function browse(c: Context, input: BrowseInput) {
 export async function searchPreview(c: Context, input: { query: string; max_results?: number; auto_scope?: boolean }): Promise<{ hits: SearchHit[] }> {
   if (typeof input.query !== 'string' || input.query.trim() === '') return { hits: [] };
   if (input.query.length > LIMITS.queryChars) throw new ValidationError(`query is ${input.query.length} characters long: at most ${LIMITS.queryChars} are accepted`);
-  const l = c.services.index;
+  const l = c.index.live;
   if (l === null) throw new Error('the search index is not open');
   await c.store.ensureFresh();
   const repo = c.caller.repoKey;
@@ -232,7 +232,7 @@ export async function searchPreview(c: Context, input: { query: string; max_resu
   const disabled = (m: StoredMemory) => m.scopes.some((s) => [...c.disabledScopes].some((d) => s === d || s.startsWith(`${d}:`)));
   const own: RankSource = {
     l,
-    sem: c.services.semantic,
+    sem: c.index.semantic,
     opts: {
       limit,
       now: c.now().getTime(),
@@ -253,11 +253,11 @@ export async function searchPreview(c: Context, input: { query: string; max_resu
   };
   // The repository's team store, in the same ranking as memory_search (README "Team memory").
   const t = c.team;
-  const tl = t?.services.index ?? null;
+  const tl = t?.index.live ?? null;
   if (t !== null) await t.store.ensureFresh();
   const sources: RankSource[] = [own];
   if (t !== null && tl !== null) {
-    sources.push({ l: tl, sem: t.services.semantic, opts: { limit, now: c.now().getTime(), halfLifeDays: c.config.behavior.recency_half_life_days, filter: (m) => !c.store.holds(m.id) && !disabled(m) } });
+    sources.push({ l: tl, sem: t.index.semantic, opts: { limit, now: c.now().getTime(), halfLifeDays: c.config.behavior.recency_half_life_days, filter: (m) => !c.store.holds(m.id) && !disabled(m) } });
   }
   const found = await rankedAcross(sources, input.query, [], limit);
   const fields = await ownedHitFields(c, found.map((h) => h.doc));
@@ -281,7 +281,7 @@ export async function memoryPage(c: Context, input: { id: string; events?: numbe
   const brief = (x: StoredMemory) => ({ id: x.id, scopes: x.scopes, summary: summarize(x.body, 120), removed: x.tombstoned });
   const similar = m.tombstoned
     ? []
-    : candidatesFor(c, m.body, 8)
+    : c.index.candidatesFor(m.body, 8)
         .filter((x) => x !== id)
         .slice(0, 5)
         .map((x) => c.store.get(x))

@@ -1,22 +1,19 @@
 // The retrieval tool group: memory_search over the live index, memory_show, memory_list and
 // memory_scope_overview. Reads come from the in-memory view of the store (kept current by the
-// store's freshness strategy), never a walk of the files. openIndex/closeIndex tie the index to
-// the facade's lifetime; candidatesFor serves the write gates' near-duplicate check.
+// store's freshness strategy), never a walk of the files; the index is the store's own
+// (core/index/storeIndex.ts), opened and closed by the facade.
 import type { Context } from './context.ts';
-import { existsSync } from 'node:fs';
 import { recentCursor, recentPage } from './recentPage.ts';
 import { ValidationError } from '../errors.ts';
 import { LIMITS } from '../limits.ts';
-import { LiveIndex } from '../index/live.ts';
+import type { LiveIndex } from '../index/live.ts';
 import { readOverview } from '../index/overviewCache.ts';
 import { queryWords } from '../index/query.ts';
 import type { SearchOptions } from '../index/searchIndex.ts';
 import { DEFAULT_CALIBRATION, fuse, joinedQuery, type FusedHit } from '../index/fusion.ts';
 import { calibrationFor } from '../index/calibration.ts';
 import { rewordingRuleFor } from '../trust/gates/rewording.ts';
-import { SemanticLeg } from '../index/semantic.ts';
-import { createEmbedder, interimOf } from '../embed/config.ts';
-import { vectorFileFor } from '../index/vectorCache.ts';
+import type { SemanticLeg } from '../index/semantic.ts';
 import { inViewKey, isDisabled, isExpired, isVisible, repoKeyOf, summarize } from '../memory.ts';
 import { scopeFilterMatcher, validateScopeFilter } from '../scopes.ts';
 import type { StoredMemory } from '../types.ts';
@@ -410,78 +407,9 @@ function checkCategory(v: unknown): string | null {
   return v.trim().toLowerCase();
 }
 
-function live(c: Context): LiveIndex {
-  const l = c.services.index;
-  if (l === null) throw new Error('the search index is not open (Cairn.open opens it)');
-  return l;
-}
-
-export async function openIndex(c: Context, progress?: (phase: string, done: number, total: number) => void): Promise<void> {
-  const l = new LiveIndex(c.store, { synonyms: c.config.search.synonyms, watch: c.watch, oneShot: c.oneShot, warn: c.warn, ...(progress ? { progress } : {}) });
-  c.services.index = l;
-  await l.open();
-  const embedder = createEmbedder(c.config.embed, c.warn);
-  if (embedder !== null) {
-    // provider "local": the model's leg, the built-in table's answering until it can; without the
-    // table (the npm package ships the model only), lexical until the model covers the store.
-    let interimEmbedder = interimOf(embedder);
-    if (interimEmbedder && !existsSync(interimEmbedder.file)) {
-      c.warn('the built-in embedding table is not installed here: until the local model has embedded the store, search is lexical only');
-      interimEmbedder = null;
-    }
-    const interim = interimEmbedder && new SemanticLeg(c.store, interimEmbedder, { watch: c.watch, warn: c.warn, progress: embedProgress(c) });
-    const leg = new SemanticLeg(c.store, embedder, {
-      watch: c.watch, warn: c.warn, progress: embedProgress(c),
-      ...(interim ? { interim, cacheFile: vectorFileFor(embedder.id) } : {}),
-    });
-    c.services.semantic = leg;
-    await leg.open();
-  }
-}
-
-/**
- * Progress of a (re-)embedding of at least EMBED_NOTE_MIN memories in a one-shot command, on
- * stderr (never in a server): live on a terminal, else one line when done.
- */
-const EMBED_NOTE_MIN = 100;
-function embedProgress(c: Context): ((done: number, total: number) => void) | undefined {
-  if (c.watch) return undefined;
-  // The end of a pass may be reported twice (the last batch, then the drain's end): said once.
-  let ended = false;
-  const end = (done: number, total: number) => {
-    if (done < total) ended = false;
-    else if (ended) return true;
-    else ended = true;
-    return false;
-  };
-  if (!process.stderr.isTTY) {
-    return (done, total) => {
-      if (end(done, total)) return;
-      if (done >= total && total >= EMBED_NOTE_MIN) process.stderr.write(`embedded ${total} memories for semantic search\n`);
-    };
-  }
-  let last = 0;
-  return (done, total) => {
-    const now = Date.now();
-    if (end(done, total)) return;
-    if (total < EMBED_NOTE_MIN || (done < total && now - last < 500)) return;
-    last = now;
-    process.stderr.write(`\rembedding memories for semantic search: ${done}/${total}${done >= total ? '\n' : ''}`);
-  };
-}
-
-export async function closeIndex(c: Context): Promise<void> {
-  const l = c.services.index;
-  const s = c.services.semantic;
-  c.services.index = null;
-  c.services.semantic = null;
-  if (s !== null) await s.close();
-  if (l !== null) await l.close();
-}
-
 /** Semantic neighbours for the write gates (empty without a semantic leg). */
 export async function semanticGateOptions(c: Context) {
-  const s = c.services.semantic;
+  const s = c.index.semantic;
   if (s === null) return {};
   // While a server started from the cache still checks its files (its first second at 50k
   // memories), the leg is not open yet: the write does not wait for it (the lexical duplicate
@@ -493,16 +421,6 @@ export async function semanticGateOptions(c: Context) {
     removedNeighbours: (text: string, limit: number) => s.removedNeighbours(text, limit),
     semanticRule: rewordingRuleFor(s.index.embedderId),
   };
-}
-
-/** Ids of active memories sharing the rarest terms of `text`, best first: dedup candidates. */
-export function candidatesFor(c: Context, text: string, limit: number): string[] {
-  return live(c).index.candidatesFor(text, limit);
-}
-
-/** The memories candidatesFor names: the write gates take the records the index holds. */
-export function candidateRecordsFor(c: Context, text: string, limit: number): StoredMemory[] {
-  return live(c).index.candidateDocsFor(text, limit);
 }
 
 /**
@@ -553,8 +471,8 @@ export async function search(c: Context, input: SearchInput): Promise<SearchOutp
   const nowMs = c.now().getTime();
   const limit = fb ? Math.max(max, Math.min(LIMITS.maxResults, max + FEEDBACK_POOL_EXTRA)) : max;
   const sourceOf = (s: Context): RankSource => ({
-    l: live(s),
-    sem: s.services.semantic,
+    l: s.index.lexical(),
+    sem: s.index.semantic,
     opts: {
       // With feedback on, a few more candidates so a much-applied memory just below the cut can rise.
       limit,

@@ -11,7 +11,6 @@ import { DUPLICATE_THRESHOLD, dedupTokenSet } from '../trust/gates/dedup.ts';
 import { detectSecrets } from '../trust/gates/secrets.ts';
 import { runWriteGates } from '../trust/gates/writeGates.ts';
 import type { MemoryRecord, StoredMemory, ValidWrite } from '../types.ts';
-import { candidateRecordsFor } from './retrieval.ts';
 import { checkScopes, validateWrite } from './writing.ts';
 
 export interface ExportInput {
@@ -203,7 +202,7 @@ async function importOne(
     const twinText = o.batch.match(w.content);
     if (twinText) return { ...base, status: 'duplicate', duplicate_of_item: twinText };
   }
-  const gate = await runWriteGates(c, w, { force: o.force, acknowledge_transient: true, confirmed: true, candidates: (text, limit) => candidateRecordsFor(c, text, limit) });
+  const gate = await runWriteGates(c, w, { force: o.force, acknowledge_transient: true, confirmed: true, candidates: (text, limit) => c.index.candidateRecordsFor(text, limit) });
   const out = gate.outcome as (Record<string, unknown> & { status: string; matches?: Record<string, unknown>[]; findings?: { kind: string }[] }) | undefined;
   if (out?.status === 'secret_detected') return { ...base, status: 'secret', kinds: [...new Set((out.findings ?? []).map((f) => f.kind))] };
   if (out?.status === 'duplicate' || out?.status === 'previously_removed') {

@@ -14,7 +14,7 @@ import { runWriteGates, checkUpdateContent, transientUpdateError, updateMarkers,
 import { stripStored } from '../memory.ts';
 import { checkNote, requireActive, settleUnknownIds } from './common.ts';
 export { checkNote } from './common.ts';
-import { candidateRecordsFor, semanticGateOptions } from './retrieval.ts';
+import { semanticGateOptions } from './retrieval.ts';
 import { checkPendingId, claimPending, dropPending, sweepPending } from '../store/pending.ts';
 
 export const MAX_NOTE_CHARS = LIMITS.noteChars;
@@ -203,7 +203,7 @@ async function gateSources(also: readonly Context[]): Promise<GateSource[]> {
   for (const o of also) {
     await o.store.ensureFresh({ read: true }); // only read by the gates: a snapshot still being checked will do
     const sem = await semanticGateOptions(o);
-    out.push({ label: o.storeKind, store: o.store, candidates: (text, limit) => candidateRecordsFor(o, text, limit), ...(sem.neighbours ? { neighbours: sem.neighbours } : {}), ...(sem.removedNeighbours ? { removedNeighbours: sem.removedNeighbours } : {}) });
+    out.push({ label: o.storeKind, store: o.store, candidates: (text, limit) => o.index.candidateRecordsFor(text, limit), ...(sem.neighbours ? { neighbours: sem.neighbours } : {}), ...(sem.removedNeighbours ? { removedNeighbours: sem.removedNeighbours } : {}) });
   }
   return out;
 }
@@ -231,7 +231,7 @@ export async function write(c: Context, input: WriteInput, also: readonly Contex
   const gate = await runWriteGates(c, w, {
     force,
     acknowledge_transient: ack,
-    candidates: (text, limit) => candidateRecordsFor(c, text, limit),
+    candidates: (text, limit) => c.index.candidateRecordsFor(text, limit),
     ...(await semanticGateOptions(c)),
     ...(others.length > 0 ? { also: others, label: c.storeKind } : {}),
     ...(c.storeKind === 'team' ? { strict: true } : {}),
