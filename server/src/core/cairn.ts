@@ -2,7 +2,7 @@
 // store, the config and per-process state (session id, disabled scopes, services); each
 // operation lives in core/ops/<tool group>.ts and takes this object, as a Context, first.
 import type { Config } from './config.ts';
-import type { Context, EventKind, Services, StoreKind } from './ops/context.ts';
+import type { Context, EventKind, StoreKind } from './ops/context.ts';
 import type { OneShotFreshness } from './types.ts';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -14,6 +14,8 @@ import { withoutSecrets } from './trust/gates/secrets.ts';
 import { newId } from './ids.ts';
 import { StoreIndex } from './index/storeIndex.ts';
 import { legEmbedders } from './embed/config.ts';
+import { EventSink } from './curation/eventSink.ts';
+import { LinkGraph } from './notes/graph.ts';
 import { resolveCaller, type Caller } from './origin.ts';
 import * as retrieval from './ops/retrieval.ts';
 import * as writing from './ops/writing.ts';
@@ -55,36 +57,65 @@ export interface OpenOptions {
   autoSync?: boolean;
 }
 
+/** How the facade builds one store's context (open() does, for the personal and the team store). */
+interface ContextParts {
+  dir: string;
+  config: Config;
+  configFile: string;
+  store: Store;
+  /** null while open() still waits for git (see open). */
+  caller: Caller | null;
+  env: NodeJS.ProcessEnv;
+  watch: boolean;
+  warn: (msg: string) => void;
+  actor: 'model' | 'user';
+  oneShot: OneShotFreshness;
+  storeKind: StoreKind;
+  now?: (() => Date) | undefined;
+  /** The event log: the personal store's own, which the team store's context shares. */
+  events: (session: string, now: () => Date) => EventSink;
+}
+
 export class Cairn implements Context {
   readonly session = newId();
   readonly disabledScopes = new Set<string>();
-  readonly services: Services = { events: null, links: null, feedback: null };
   /** This store's index, lexical and semantic: opened by open(), closed by close(). */
   readonly index: StoreIndex;
+  /** The process's event log (the personal store's; the team store's context shares it): closed by the personal context's close(). */
+  readonly events: EventSink;
   /** The team store of the caller's repository (README "Team memory"), opened beside this one. */
   team: Cairn | null = null;
-  /** ops/context.ts: the personal store's dir for both (the team store logs into the personal log). */
-  eventsDir: string;
+  readonly dir: string;
+  readonly config: Config;
+  readonly configFile: string;
+  readonly store: Store;
+  readonly env: NodeJS.ProcessEnv;
+  readonly watch: boolean;
+  readonly warn: (msg: string) => void;
+  readonly actor: 'model' | 'user';
+  readonly storeKind: StoreKind;
   private readonly clock: () => Date;
+  private linksAt: LinkGraph | null = null;
 
-  private constructor(
-    readonly dir: string,
-    readonly config: Config,
-    readonly configFile: string,
-    readonly store: Store,
-    caller: Caller | null,
-    readonly env: NodeJS.ProcessEnv,
-    readonly watch: boolean,
-    readonly warn: (msg: string) => void,
-    readonly actor: 'model' | 'user',
-    readonly oneShot: OneShotFreshness,
-    readonly storeKind: StoreKind,
-    now?: () => Date,
-  ) {
-    this.clock = now ?? (() => new Date());
-    this.eventsDir = dir;
-    this.index = new StoreIndex(store, { synonyms: config.search.synonyms, watch, oneShot, warn, embedders: () => legEmbedders(config.embed, warn) });
-    this.callerAt = caller;
+  private constructor(p: ContextParts) {
+    this.dir = p.dir;
+    this.config = p.config;
+    this.configFile = p.configFile;
+    this.store = p.store;
+    this.env = p.env;
+    this.watch = p.watch;
+    this.warn = p.warn;
+    this.actor = p.actor;
+    this.storeKind = p.storeKind;
+    this.clock = p.now ?? (() => new Date());
+    this.callerAt = p.caller;
+    this.events = p.events(this.session, () => this.now());
+    this.index = new StoreIndex(p.store, { synonyms: p.config.search.synonyms, watch: p.watch, oneShot: p.oneShot, warn: p.warn, embedders: () => legEmbedders(p.config.embed, p.warn) });
+  }
+
+  /** The link graph of this store's memories and notes (notes/graph.ts), built on first use and stopped by close(). */
+  get links(): LinkGraph {
+    return (this.linksAt ??= new LinkGraph(this.store));
   }
 
   /** Null only while open() runs: git answers in a child process meanwhile (see open). */
@@ -123,19 +154,22 @@ export class Cairn implements Context {
     // cache decodes it on this thread meanwhile).
     const asked = resolveCaller(env, cwd);
     asked.catch(() => {}); // awaited below; no unhandled rejection if the index open throws first
-    const c = new Cairn(loc.dir, loc.config, loc.configFile, store, null, env, opts.watch ?? true, warn, opts.actor ?? 'model', opts.oneShot ?? 'every-read', 'personal', opts.now);
-    if (opts.log !== false) curation.openEventLog(c);
+    const parts = {
+      config: loc.config, configFile: loc.configFile, env, watch: opts.watch ?? true, warn, actor: opts.actor ?? 'model', oneShot: opts.oneShot ?? 'every-read', now: opts.now,
+    } as const;
+    const c = new Cairn({
+      ...parts, dir: loc.dir, store, caller: null, storeKind: 'personal',
+      events: (session, now) => new EventSink({ dir: loc.dir, session, telemetry: loc.config.telemetry, now, warn, record: opts.log !== false }),
+    });
     await c.index.open(opts.progress);
     const caller = (c.callerAt = await asked);
     // The repository's team store: one stat when there is none (findTeamStore), else its own
     // store, index (cache in .cairn/.cache/) and watcher, like the personal one.
     const teamDir = loc.config.team.enabled ? findTeamStore(caller.repoRoot) : null;
     if (teamDir !== null && resolve(teamDir) !== resolve(loc.dir)) {
-      const t = new Cairn(teamDir, loc.config, loc.configFile, new Store(teamDir, { warn, nameText: withoutSecrets }), caller, env, opts.watch ?? true, warn, opts.actor ?? 'model', opts.oneShot ?? 'every-read', 'team', opts.now);
+      // One event log per person: the team store's events go to the personal log, marked.
+      const t = new Cairn({ ...parts, dir: teamDir, store: new Store(teamDir, { warn, nameText: withoutSecrets }), caller, storeKind: 'team', events: () => c.events });
       try {
-        // One event log per person: the team store's events go to the personal log, marked.
-        t.eventsDir = c.dir;
-        t.services.events = c.services.events;
         await t.index.open();
         c.team = t;
       } catch (err) {
@@ -205,14 +239,13 @@ export class Cairn implements Context {
     if (this.idleTimer) clearTimeout(this.idleTimer);
     const t = this.team;
     this.team = null;
-    if (t !== null) {
-      t.services.events = null; // the personal log, closed below by its owner
-      await t.close();
-    }
-    notes.closeGraph(this);
+    if (t !== null) await t.close();
+    this.linksAt?.close();
+    this.linksAt = null;
     await this.autoSync?.stop();
     await this.index.close();
-    curation.closeEventLog(this);
+    // The team store's context shares the personal event log: its owner closes it, once.
+    if (this.storeKind === 'personal') this.events.close();
   }
 
   now(): Date {
@@ -222,7 +255,7 @@ export class Cairn implements Context {
   /** Appends to the event log. Never throws: a logging failure must not fail the call. */
   log(kind: EventKind, fields: Record<string, unknown>): void {
     try {
-      void this.services.events?.append(kind, this.storeKind === 'team' ? { ...fields, store: 'team' } : fields);
+      this.events.append(kind, this.storeKind === 'team' ? { ...fields, store: 'team' } : fields);
     } catch (err) {
       this.warn(`event log: ${(err as Error).message}`);
     }

@@ -25,7 +25,7 @@ const e = (x: Edge) => `${x.from.id} ${x.relation} ${x.target} -> ${x.to?.id ?? 
 
 /** Every answer of the live graph equals a fresh build's, for every record and target. */
 function assertSameAsFresh(step: string): void {
-  const live = c.services.links!;
+  const live = c.links;
   assert.ok(live, 'the graph is open');
   const fresh = new LinkGraph(c.store);
   try {
@@ -57,11 +57,11 @@ describe('link graph, incremental', () => {
 
     const p = (await c.write({ content: 'The payments team owns refunds; see [[projects/billing]].', scopes: ['team'], aliases: ['payments'], force: true })) as { id: string };
     assertSameAsFresh('write claiming a dangling target by alias');
-    assert.equal(c.services.links!.resolve('Payments')?.id, p.id);
+    assert.equal(c.links.resolve('Payments')?.id, p.id);
 
     await c.update({ id: p.id, aliases: ['payments-team'] });
     assertSameAsFresh('alias given up');
-    assert.equal(c.services.links!.resolve('Payments'), undefined);
+    assert.equal(c.links.resolve('Payments'), undefined);
 
     await c.update({ id: w.id, content: 'Widgets: the build links [[svc-billing]] and [[Runbook]] and [[' + p.id + ']].' });
     assertSameAsFresh('body links changed');

@@ -1,10 +1,10 @@
-// Curation operations: the event log wiring, memory_record_use, memory_health,
+// Curation operations: memory_record_use, memory_health,
 // memory_rename_scope, memory_scope_disable / memory_scope_enable, and the curation counts of
 // memory_scope_overview. The health report itself is a pure function in core/curation/health.ts.
 import type { Context } from './context.ts';
 import { NotFoundError, ValidationError } from '../errors.ts';
 import { LIMITS } from '../limits.ts';
-import { EventLog, readEvents } from '../curation/events.ts';
+import { readEvents } from '../curation/events.ts';
 import { listConflicts } from '../sync/conflicts.ts';
 import { computeHealth, deadWeight, DEFAULT_HEALTH_PARAMS, type DeadWeightRule, type HealthReport } from '../curation/health.ts';
 import { foldUsage, USE_OUTCOMES, type UseOutcome } from '../curation/usage.ts';
@@ -43,28 +43,6 @@ export interface MigrateOriginInput {
 
 export const MAX_USE_IDS = LIMITS.useIds;
 
-export function openEventLog(c: Context): void {
-  c.services.events = new EventLog({
-    dir: c.dir,
-    session: c.session,
-    enabled: c.config.telemetry.enabled,
-    maxBytes: c.config.telemetry.max_bytes,
-    now: () => c.now(),
-    warn: c.warn,
-  });
-}
-
-export function closeEventLog(c: Context): void {
-  // The feedback fold is saved as far as this process folded the log (see curation/feedback.ts).
-  c.services.feedback?.persist();
-  c.services.events?.close();
-  c.services.events = null;
-}
-
-function eventLog(c: Context): EventLog | undefined {
-  return c.services.events ?? undefined;
-}
-
 /** The counts of memory_scope_overview's curation_pending. */
 export async function curationPending(c: Context, inView: StoredMemory[], expired: StoredMemory[]) {
   const fields = await hitFields(c, inView);
@@ -89,7 +67,7 @@ function deadCount(c: Context, mems: StoredMemory[]): number {
   const days = DEFAULT_HEALTH_PARAMS.window_days;
   const windowStart = now - days * 86_400_000;
   // The whole log, as memory_health reads it: an `applied` before the window still counts.
-  const fold = foldUsage(readEvents(c.eventsDir).events, windowStart, new Set(mems.map((m) => m.id)));
+  const fold = foldUsage(readEvents(c.events.dir).events, windowStart, new Set(mems.map((m) => m.id)));
   const rule = deadWeightRule(c);
   return mems.filter((m) => deadWeight(m, fold.byId.get(m.id), now, days, rule) !== null).length;
 }
@@ -112,7 +90,7 @@ export async function recordUse(c: Context, input: RecordUseInput): Promise<{ re
   // Every id goes into the event, unknown ones too: health counts them as orphan use events.
   const fields = { ids, outcome: input.outcome, ...(note ? { note } : {}), unknown_ids: unknown };
   // Appended directly rather than through c.log: the answer says whether it was recorded.
-  const written = eventLog(c)?.append('use', fields) ?? false;
+  const written = c.events.append('use', fields);
   return { recorded: written ? ids.length - unknown.length : 0, outcome: input.outcome, unknown_ids: unknown };
 }
 
@@ -131,7 +109,7 @@ export async function health(c: Context, input: HealthInput, other: Context | nu
       now: c.now(),
       active,
       tombstones,
-      events: readEvents(c.eventsDir).events,
+      events: readEvents(c.events.dir).events,
       ...(other !== null ? { alsoKnown: [...[...other.store.active()].map((m) => m.id), ...[...other.store.tombstones()].map((m) => m.id)] } : {}),
       staleAfterDays: c.config.behavior.verification_stale_days,
       commitDrift: await repoDrift(c, active),

@@ -372,7 +372,7 @@ function watchOf(c: Context): Watch {
 
 function eventsStamp(c: Context): string {
   // The active log's size and mtime: an append or a rotation changes one of them.
-  const file = c.services.events?.file;
+  const file = c.events.file;
   if (!file) return 'none';
   const st = statSyncSafe(file);
   return st ? `${st.size}:${st.mtimeMs}` : 'none';
@@ -394,7 +394,7 @@ function events(c: Context): CairnEvent[] {
   const w = watchOf(c);
   const key = eventsStamp(c);
   if (w.events?.key === key) return w.events.value;
-  const value = readEvents(c.eventsDir).events;
+  const value = readEvents(c.events.dir).events;
   w.events = { key, value };
   return value;
 }

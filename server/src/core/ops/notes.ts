@@ -8,7 +8,7 @@ import { stripStored, summarize } from '../memory.ts';
 import type { MemoryRecord, StoredMemory } from '../types.ts';
 import { runMemoryCommand, type MemoryCommand, type NotesEnv } from '../notes/commands.ts';
 import { resolveMemoryPath } from '../notes/paths.ts';
-import { LinkGraph, titleOf, type Edge } from '../notes/graph.ts';
+import { titleOf, type Edge } from '../notes/graph.ts';
 import { relationName, structureOf } from '../notes/structure.ts';
 import { MEMORIES_ROOT, noteOfTombstone } from '../store/notes.ts';
 import { requireActive, settleUnknownIds } from './common.ts';
@@ -52,21 +52,11 @@ export async function restoreNote(c: Context, t: StoredMemory): Promise<StoredMe
   return note;
 }
 
-function graph(c: Context): LinkGraph {
-  return (c.services.links ??= new LinkGraph(c.store));
-}
-
-/** Stops the graph's subscription to the store (the facade's close). */
-export function closeGraph(c: Context): void {
-  c.services.links?.close();
-  c.services.links = null;
-}
-
 const ref = (m: StoredMemory) => ({ id: m.id, title: titleOf(m), ...(m.note !== undefined ? { kind: 'note' as const, path: m.note } : { kind: 'memory' as const }) });
 
 /** Who links to `m` (memory_show), from the link graph: the cost of `m`'s backlinks, not of the store. */
 export function backlinksOf(c: Context, m: StoredMemory): { id: string; title: string; kind: 'memory' | 'note'; path?: string; relation: string }[] {
-  return graph(c)
+  return c.links
     .backlinks(m.id)
     .filter((e) => e.from.id !== m.id)
     .map((e) => ({ ...ref(e.from), relation: e.relation }));
@@ -88,7 +78,7 @@ export async function related(c: Context, input: RelatedInput) {
   const depth = input.depth ?? 1;
   if (!Number.isInteger(depth) || depth < 1 || depth > 3) throw new ValidationError(`depth must be 1, 2 or 3, got ${JSON.stringify(input.depth)}`);
   const types = input.relation_types?.map(relationName);
-  const g = graph(c);
+  const g = c.links;
   let root: StoredMemory;
   if (hasId) {
     await settleUnknownIds(c, [input.id]);
@@ -143,7 +133,7 @@ export async function related(c: Context, input: RelatedInput) {
 
 /** Links whose target exists nowhere (memory_health), at most `limit`, with the total. */
 export function danglingLinks(c: Context, limit: number) {
-  const all = graph(c).dangling();
+  const all = c.links.dangling();
   return {
     count: all.length,
     items: all.slice(0, limit).map((e) => ({ from: e.from.id, ...(e.from.note !== undefined ? { path: e.from.note } : {}), relation: e.relation, target: e.target })),

@@ -266,7 +266,7 @@ function usage(c: Context): Map<string, number> {
   const bump = (id: string) => byId.set(id, (byId.get(id) ?? 0) + 1);
   const since = nowMs - USAGE_DAYS * 86_400_000;
   try {
-    for (const e of readEvents(c.eventsDir, { since }).events) {
+    for (const e of readEvents(c.events.dir, { since }).events) {
       if (Date.parse(e.ts) < since) continue;
       for (const r of retrievalsOf(e)) bump(r.id);
       const use = useOf(e);

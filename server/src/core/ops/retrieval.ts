@@ -24,7 +24,7 @@ import {
 import { curationPending } from './curation.ts';
 import { backlinksOf, structureFilter } from './notes.ts';
 import { capPage, checkMaxChars, fitBudget, leanHit, staleAfter } from './shape.ts';
-import { FeedbackFold, rerankWithinBands } from '../curation/feedback.ts';
+import { rerankWithinBands } from '../curation/feedback.ts';
 import { recencyOf } from '../index/analyze.ts';
 import { RECENCY_WEIGHT } from '../index/bm25.ts';
 
@@ -467,7 +467,7 @@ export async function search(c: Context, input: SearchInput): Promise<SearchOutp
   const budget = checkMaxChars(input.max_chars) ?? LIMITS.responseChars;
   await freshEverywhere(c, true);
 
-  const fb = feedbackFold(c);
+  const fb = c.events.feedback(c.config.ranking, () => c.now(), { watch: c.watch, activeCount: c.store.activeCount });
   const nowMs = c.now().getTime();
   const limit = fb ? Math.max(max, Math.min(LIMITS.maxResults, max + FEEDBACK_POOL_EXTRA)) : max;
   const sourceOf = (s: Context): RankSource => ({
@@ -527,34 +527,8 @@ function teamShadowed(c: Context, s: Context, f: { filter?: (m: StoredMemory) =>
   return { filter: (m) => !own.holds(m.id) && (inner === undefined || inner(m)) };
 }
 
-/** From this many memories a server reads its feedback fold in the background (see feedbackFold). */
-const FEEDBACK_PRIME_MIN = 10_000;
-
 /** Candidates beyond max_results that feedback may lift into the answer. */
 const FEEDBACK_POOL_EXTRA = 5;
-
-/** The process's feedback fold, brought up to the end of the event log; null when ranking.feedback is off. */
-function feedbackFold(c: Context): FeedbackFold | null {
-  const r = c.config.ranking;
-  if (!r.feedback || r.feedback_max_percent === 0) return null;
-  let fb = c.services.feedback;
-  if (!fb) {
-    const fold = new FeedbackFold(c.dir, { halfLifeDays: r.feedback_half_life_days, maxFraction: r.feedback_max_percent / 100 }, c.now().getTime());
-    c.services.feedback = fb = fold;
-    // This process's own events (a search logs one) are folded as they are written, not read back.
-    c.services.events?.onAppend((line, size, ino) => fold.ownAppend(line, size, ino));
-    // A server's big store: its first searches do not wait for the fold's first read (it lists
-    // the store directory for the log's archives: ~85 ms at 50k memories, blocking), which runs
-    // in the background; they rank without feedback meanwhile, as without a log.
-    if (c.watch && c.store.activeCount >= FEEDBACK_PRIME_MIN) {
-      void fold.prime();
-      return null;
-    }
-  }
-  fb.refresh();
-  // No outcome or retrieval logged yet: the plain ranking, exactly.
-  return fb.tracked > 0 ? fb : null;
-}
 
 function explainHit(h: FusedHit<StoredMemory>, fb: { multiplier: number; applied: number; sunk: number; idle: number }, now: number, halfLifeDays: number, fused: boolean): HitExplain {
   const r4 = (x: number) => Math.round(x * 10_000) / 10_000;
