@@ -34,7 +34,7 @@ async function timeOpen(personal: string, cwd: string, team: boolean, before?: (
     walls.push(performance.now() - t0);
     const u = process.cpuUsage(c0);
     cpus.push((u.user + u.system) / 1000);
-    if ((c.team !== null) !== team) throw new Error(`expected ${team ? 'a' : 'no'} team store from ${cwd}`);
+    if ((c.stores.team !== null) !== team) throw new Error(`expected ${team ? 'a' : 'no'} team store from ${cwd}`);
     await c.close();
   }
   return { wall: median(walls), cpu: median(cpus) };
@@ -52,7 +52,7 @@ async function timeSearch(personal: string, cwd: string, queries: string[]): Pro
       ts.push(performance.now() - t0);
     }
     const u = process.cpuUsage(c0);
-    return { p50: pct(ts, 50), p95: pct(ts, 95), cpu: (u.user + u.system) / 1000 / queries.length, team: c.team !== null };
+    return { p50: pct(ts, 50), p95: pct(ts, 95), cpu: (u.user + u.system) / 1000 / queries.length, team: c.stores.team !== null };
   } finally {
     await c.close();
   }

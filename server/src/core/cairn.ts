@@ -2,13 +2,10 @@
 // store, the config and per-process state (session id, disabled scopes, services); each
 // operation lives in core/ops/<tool group>.ts and takes this object, as a Context, first.
 import type { Config } from './config.ts';
-import type { Context, EventKind, StoreKind } from './ops/context.ts';
+import type { EventKind, RoutedContext, ScopeSwitches, StoreKind, WriteContext } from './ops/context.ts';
+import { Stores, teamDirFor } from './ops/stores.ts';
 import type { OneShotFreshness } from './types.ts';
-import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { findTeamStore, resolveStore } from './store/location.ts';
-import { pendingDir } from './store/pending.ts';
-import { ValidationError } from './errors.ts';
+import { resolveStore } from './store/location.ts';
 import { Store } from './store/store.ts';
 import { withoutSecrets } from './trust/gates/secrets.ts';
 import { newId } from './ids.ts';
@@ -76,15 +73,15 @@ interface ContextParts {
   events: (session: string, now: () => Date) => EventSink;
 }
 
-export class Cairn implements Context {
+export class Cairn implements RoutedContext, WriteContext, ScopeSwitches {
   readonly session = newId();
   readonly disabledScopes = new Set<string>();
   /** This store's index, lexical and semantic: opened by open(), closed by close(). */
   readonly index: StoreIndex;
   /** The process's event log (the personal store's; the team store's context shares it): closed by the personal context's close(). */
   readonly events: EventSink;
-  /** The team store of the caller's repository (README "Team memory"), opened beside this one. */
-  team: Cairn | null = null;
+  /** Which store each call goes to (ops/stores.ts): this one, and the caller's repository's team store beside it once open. */
+  readonly stores: Stores<Cairn> = new Stores<Cairn>(this);
   readonly dir: string;
   readonly config: Config;
   readonly configFile: string;
@@ -163,15 +160,15 @@ export class Cairn implements Context {
     });
     await c.index.open(opts.progress);
     const caller = (c.callerAt = await asked);
-    // The repository's team store: one stat when there is none (findTeamStore), else its own
+    // The repository's team store: one stat when there is none (teamDirFor), else its own
     // store, index (cache in .cairn/.cache/) and watcher, like the personal one.
-    const teamDir = loc.config.team.enabled ? findTeamStore(caller.repoRoot) : null;
-    if (teamDir !== null && resolve(teamDir) !== resolve(loc.dir)) {
+    const teamDir = teamDirFor(loc.config, caller, loc.dir);
+    if (teamDir !== null) {
       // One event log per person: the team store's events go to the personal log, marked.
       const t = new Cairn({ ...parts, dir: teamDir, store: new Store(teamDir, { warn, nameText: withoutSecrets }), caller, storeKind: 'team', events: () => c.events });
       try {
         await t.index.open();
-        c.team = t;
+        c.stores.team = t;
       } catch (err) {
         // A broken team store never takes the personal one down: warned, and left out.
         warn(`team store ${teamDir} left out: ${(err as Error).message}`);
@@ -212,19 +209,11 @@ export class Cairn implements Context {
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.idleTimer = null;
     this.index.startBackground();
-    this.team?.index.startBackground();
+    this.stores.team?.index.startBackground();
     consolidation.warmInBackground(this);
   }
 
   private autoSync: syncOps.AutoSync | null = null;
-
-  /** The context whose pending area holds this pending id (the personal one when neither does). */
-  private pendingHolder(id: unknown): Cairn {
-    const t = this.team;
-    if (t === null || typeof id !== 'string' || !/^p_[0-9A-HJKMNP-TV-Z]{26}$/.test(id.trim())) return this;
-    const has = (dir: string) => existsSync(join(pendingDir(dir), `${id.trim()}.json`));
-    return !has(this.dir) && has(t.dir) ? t : this;
-  }
 
   /** A write went through: the automatic sync (when on) runs after its debounce, never inside the call. */
   private wrote<T>(p: Promise<T>): Promise<T> {
@@ -237,8 +226,8 @@ export class Cairn implements Context {
 
   async close(): Promise<void> {
     if (this.idleTimer) clearTimeout(this.idleTimer);
-    const t = this.team;
-    this.team = null;
+    const t = this.stores.team;
+    this.stores.team = null;
     if (t !== null) await t.close();
     this.linksAt?.close();
     this.linksAt = null;
@@ -261,42 +250,6 @@ export class Cairn implements Context {
     }
   }
 
-  /**
-   * The context holding a memory id: this store, or the team store when only it knows the id
-   * (active or removed). Ids are ULIDs, unique in practice; should both stores hold one id, the
-   * personal memory answers and health lists the clash (README "Team memory").
-   */
-  private async holder(id: unknown): Promise<Cairn> {
-    const t = this.team;
-    if (t === null || typeof id !== 'string') return this;
-    const k = id.trim().toUpperCase();
-    await this.store.ensureFresh();
-    if (this.store.get(k) || this.store.getTombstone(k)) return this;
-    await t.store.ensureFresh();
-    return t.store.get(k) || t.store.getTombstone(k) ? t : this;
-  }
-
-  /** The store a write goes to: the personal one, or with store: "team" the repository's team store. */
-  private target(store: unknown): Cairn {
-    if (store === undefined || store === null || store === 'personal') return this;
-    if (store !== 'team') throw new ValidationError(`store must be "personal" or "team", got ${JSON.stringify(store)}`);
-    if (this.team === null) {
-      const why = !this.config.team.enabled
-        ? 'team stores are turned off ([team] enabled = false in config.toml)'
-        : this.caller.repoRoot === null
-          ? `${this.caller.cwd} is not inside a git repository`
-          : `the repository ${this.caller.repoRoot} has no team store (.cairn/team.toml): run cairn team init there and commit .cairn/`;
-      throw new ValidationError(`store "team" is not available: ${why}; nothing was written`);
-    }
-    return this.team;
-  }
-
-  /** The other stores a write to `to` is checked against (duplicates, tombstones). */
-  private othersOf(to: Cairn): Cairn[] {
-    if (this.team === null) return [];
-    return to === this ? [this.team] : [this];
-  }
-
   // One method per tool (docs/tools.md), grouped as the MCP tool files and core/ops are.
   // retrieval
   search(input: retrieval.SearchInput) { return retrieval.search(this, input); }
@@ -310,22 +263,22 @@ export class Cairn implements Context {
   // writing
   write(input: writing.WriteInput & { store?: 'personal' | 'team' }) {
     const { store, ...rest } = input;
-    const to = this.target(store);
-    return this.wrote(writing.write(to, rest, this.othersOf(to)));
+    const to = this.stores.target(store);
+    return this.wrote(writing.write(to, rest, this.stores.othersOf(to)));
   }
   /** A pending write lives in the store it was meant for: the team store's pending ones confirm there. */
-  writeConfirm(input: { pending_id: string }) { return this.wrote(writing.writeConfirm(this.pendingHolder(input.pending_id), input)); }
-  writeCancel(input: { pending_id: string; reason?: string }) { return writing.writeCancel(this.pendingHolder(input.pending_id), input); }
+  writeConfirm(input: { pending_id: string }) { return this.wrote(writing.writeConfirm(this.stores.pendingHolder(input.pending_id), input)); }
+  writeCancel(input: { pending_id: string; reason?: string }) { return writing.writeCancel(this.stores.pendingHolder(input.pending_id), input); }
   /** A pending write confirmed with the user's edited text (the MCP confirmation form), through the write gates. */
   writeConfirmEdited(input: { pending_id: string; content: string }) {
-    const h = this.pendingHolder(input.pending_id);
-    return this.wrote(writing.writeConfirmEdited(h, input, this.othersOf(h)));
+    const h = this.stores.pendingHolder(input.pending_id);
+    return this.wrote(writing.writeConfirmEdited(h, input, this.stores.othersOf(h)));
   }
-  async update(input: writing.UpdateInput) { return this.wrote(writing.update(await this.holder(input.id), input)); }
-  async verify(input: writing.VerifyInput) { return this.wrote(writing.verify(await this.holder(input.id), input)); }
+  async update(input: writing.UpdateInput) { return this.wrote(writing.update(await this.stores.holder(input.id), input)); }
+  async verify(input: writing.VerifyInput) { return this.wrote(writing.verify(await this.stores.holder(input.id), input)); }
   // lifecycle
-  async remove(input: lifecycle.RemoveInput) { return this.wrote(lifecycle.remove(await this.holder(input.id), input)); }
-  async restore(input: lifecycle.RestoreInput) { return this.wrote(lifecycle.restore(await this.holder(input.id), input)); }
+  async remove(input: lifecycle.RemoveInput) { return this.wrote(lifecycle.remove(await this.stores.holder(input.id), input)); }
+  async restore(input: lifecycle.RestoreInput) { return this.wrote(lifecycle.restore(await this.stores.holder(input.id), input)); }
   listTombstones(input: lifecycle.ListTombstonesInput) { return lifecycle.listTombstones(this, input); }
   pruneTombstones(input: lifecycle.PruneTombstonesInput) { return this.wrote(lifecycle.pruneTombstones(this, input)); }
   // transfer (CLI export / import)
@@ -338,7 +291,7 @@ export class Cairn implements Context {
   }
   // notes: Anthropic's memory tool over the notes area, and the link graph
   memoryTool(input: notes.MemoryCommand) { return this.wrote(notes.memoryTool(this, input)); }
-  async related(input: notes.RelatedInput) { return notes.related(await this.holder(input.id), input); }
+  async related(input: notes.RelatedInput) { return notes.related(await this.stores.holder(input.id), input); }
   // curation
   renameScope(input: curation.RenameScopeInput) { return this.wrote(curation.renameScope(this, input)); }
   scopeDisable(input: { scope: string }) { return curation.scopeDisable(this, input); }
@@ -346,7 +299,7 @@ export class Cairn implements Context {
   recordUse(input: curation.RecordUseInput) { return curation.recordUse(this, input); }
   /** memory_health; `progress` hears how far the consolidation pairs are (the CLI's progress line). */
   async health(input: curation.HealthInput, progress?: consolidation.ConsolidateProgress) {
-    const t = this.team;
+    const t = this.stores.team;
     const report = await curation.health(this, input, t);
     // The team store's own report, labelled: its problems are the team's to fix (and to commit).
     const teamReport = t === null ? null : { store: 'team' as const, dir: t.dir, ...(await curation.health(t, input, this)), ...team.teamProblems(this)! };
@@ -367,7 +320,7 @@ export class Cairn implements Context {
   // insight: the read-only views of `cairn ui` (no tool of their own; reads are not logged)
   browse(input: insight.BrowseInput) { return insight.browse(this, input); }
   searchPreview(input: { query: string; max_results?: number; auto_scope?: boolean }) { return insight.searchPreview(this, input); }
-  async memoryPage(input: { id: string; events?: number }) { return insight.memoryPage(await this.holder(input.id), input); }
+  async memoryPage(input: { id: string; events?: number }) { return insight.memoryPage(await this.stores.holder(input.id), input); }
   overview(input: { weeks?: number } = {}) { return insight.overview(this, input); }
   /** memory_health, reused until the store or the event log changes (the UI's health page). */
   healthCached(input: curation.HealthInput) { return insight.cachedHealth(this, input); }

@@ -1,6 +1,6 @@
 // Pieces every operation shares: id checks with their four distinct errors, the common hit
 // fields of tools.md, visibility (expired / disabled), cursors.
-import type { Context, StoreKind } from './context.ts';
+import type { ReadContext, RoutedContext, StoreContext, StoreKind } from './context.ts';
 import { MalformedIdError, NotFoundError, TombstonedError, ValidationError } from '../errors.ts';
 import { isUlid } from '../ids.ts';
 import { LIMITS } from '../limits.ts';
@@ -25,28 +25,8 @@ export function tombstonedMessage(t: StoredMemory): string {
   return `memory ${t.id} was removed on ${t.removed?.slice(0, 10)} (reason: ${JSON.stringify(t.removed_reason ?? '')}); memory_restore brings it back`;
 }
 
-/**
- * Makes "no memory with id" mean there is none. The view can miss a memory for an instant while
- * another process moves its file between the store and .tombstones/ (remove, restore): the
- * watcher may have reported one half of the move and not yet the other. Every move holds the
- * store lock, so a rescan under the lock sees each file in exactly one place. Costs a lock and a
- * rescan only when a well-formed id is not in the view at all.
- */
-export async function settleUnknownIds(c: Context, raw: readonly unknown[]): Promise<void> {
-  const unknown = raw.some((r) => {
-    if (typeof r !== 'string') return false;
-    const id = r.trim().toUpperCase();
-    return isUlid(id) && !c.store.holds(id) && !(c.team?.store.holds(id) ?? false);
-  });
-  if (unknown) {
-    await c.store.lock.run(() => c.store.sync());
-    const t = c.team;
-    if (t !== null) await t.store.lock.run(() => t.store.sync());
-  }
-}
-
 /** The active memory with this id, or the specific error for why there is none. */
-export function requireActive(c: Context, rawId: unknown, arg = 'id'): StoredMemory {
+export function requireActive(c: Pick<StoreContext, 'store'>, rawId: unknown, arg = 'id'): StoredMemory {
   const id = checkId(rawId, arg);
   const m = c.store.get(id);
   if (m) return m;
@@ -56,9 +36,9 @@ export function requireActive(c: Context, rawId: unknown, arg = 'id'): StoredMem
 }
 
 /** requireActive over both stores (memory_show): the record and the context that holds it. */
-export function requireActiveAny(c: Context, rawId: unknown, arg = 'id'): { m: StoredMemory; owner: Context } {
+export function requireActiveAny(c: RoutedContext, rawId: unknown, arg = 'id'): { m: StoredMemory; owner: ReadContext } {
   const id = checkId(rawId, arg);
-  const f = findAny(c, id);
+  const f = c.stores.find(id);
   if (f && !f.tombstoned) return { m: f.m, owner: f.owner };
   if (f) throw new TombstonedError(`${tombstonedMessage(f.m)}${f.owner.storeKind === 'team' ? ' (team store)' : ''}`);
   throw new NotFoundError(`no memory with id ${id}`);
@@ -76,12 +56,12 @@ export interface HitFields extends HitSignals {
   last_verified_at: string | null;
 }
 
-export function signalContext(c: Context) {
+export function signalContext(c: Pick<ReadContext, 'config' | 'caller' | 'now' | 'env'>) {
   return { config: c.config, caller: c.caller, now: c.now(), env: c.env };
 }
 
 /** Common hit fields for a batch (one signals pass for all, so git runs once per call). */
-export async function hitFields(c: Context, mems: readonly StoredMemory[], detail = false): Promise<HitFields[]> {
+export async function hitFields(c: Pick<ReadContext, 'config' | 'caller' | 'now' | 'env' | 'storeKind'>, mems: readonly StoredMemory[], detail = false): Promise<HitFields[]> {
   const sig = await computeSignals(signalContext(c), mems, { detail });
   return mems.map((m) => {
     const { path_drift, commit_drift, ...common } = sig.get(m.id)!;
@@ -89,18 +69,12 @@ export async function hitFields(c: Context, mems: readonly StoredMemory[], detai
   });
 }
 
-/** The context whose store holds this record object: the team store's, or `c` itself. */
-export function ownerOf(c: Context, m: StoredMemory): Context {
-  const t = c.team;
-  return t !== null && (t.store.get(m.id) === m || t.store.getTombstone(m.id) === m) ? t : c;
-}
-
 /** hitFields for records from both stores (search, list): each labelled by the store that holds it. */
-export async function ownedHitFields(c: Context, mems: readonly StoredMemory[], detail = false): Promise<HitFields[]> {
-  if (c.team === null) return hitFields(c, mems, detail);
-  const groups = new Map<Context, number[]>();
+export async function ownedHitFields(c: RoutedContext, mems: readonly StoredMemory[], detail = false): Promise<HitFields[]> {
+  if (c.stores.team === null) return hitFields(c, mems, detail);
+  const groups = new Map<ReadContext, number[]>();
   mems.forEach((m, i) => {
-    const o = ownerOf(c, m);
+    const o = c.stores.ownerOf(m);
     const g = groups.get(o);
     if (g) g.push(i);
     else groups.set(o, [i]);
@@ -111,19 +85,6 @@ export async function ownedHitFields(c: Context, mems: readonly StoredMemory[], 
     idx.forEach((i, k) => (out[i] = f[k]!));
   }
   return out;
-}
-
-/** The record with this id in either store (personal first), active or, with `tombstones`, removed. */
-export function findAny(c: Context, id: string): { m: StoredMemory; owner: Context; tombstoned: boolean } | null {
-  for (const o of c.team === null ? [c] : [c, c.team]) {
-    const m = o.store.get(id);
-    if (m) return { m, owner: o, tombstoned: false };
-  }
-  for (const o of c.team === null ? [c] : [c, c.team]) {
-    const t = o.store.getTombstone(id);
-    if (t) return { m: t, owner: o, tombstoned: true };
-  }
-  return null;
 }
 
 // Cursors are opaque to callers: base64url of the last id returned. Keyset paging by id (ULIDs

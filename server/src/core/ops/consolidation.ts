@@ -3,7 +3,7 @@
 // a ConsolidationIndex per store, built on first need and then kept current by the store's change
 // feed: a call judges only the memories changed since the last one, in slices that let other
 // calls answer meanwhile.
-import type { Context } from './context.ts';
+import type { ReadContext, WriteContext } from './context.ts';
 import { ValidationError } from '../errors.ts';
 import { LIMITS } from '../limits.ts';
 import { isVisible, stripStored } from '../memory.ts';
@@ -12,7 +12,7 @@ import type { ConsolidateGroup } from '../curation/consolidate.ts';
 import { calibrationFor } from '../index/calibration.ts';
 import type { Store, StoreChange } from '../store/store.ts';
 import { scopeFilterMatcher } from '../scopes.ts';
-import { checkId, checkLimit, checkNote, requireActive, settleUnknownIds } from './common.ts';
+import { checkId, checkLimit, checkNote, requireActive } from './common.ts';
 import { MAX_SCOPES } from '../scopes.ts';
 import type { Confidence, MemoryRecord, StoredMemory, ValidWrite } from '../types.ts';
 import { runWriteGates } from '../trust/gates/writeGates.ts';
@@ -39,7 +39,7 @@ const indexes = new WeakMap<Store, Held>();
 const judged = (m: StoredMemory) => m.note === undefined;
 
 /** The store's ConsolidationIndex: built from the active memories on first need, then fed by its changes. */
-function heldOf(c: Context): Held {
+function heldOf(c: Pick<ReadContext, 'store'>): Held {
   const had = indexes.get(c.store);
   if (had) return had;
   const made = new ConsolidationIndex();
@@ -68,7 +68,7 @@ const WARM_AFTER_MS = 3000;
  * after its start, in the same slices a call would: the first memory_health or
  * memory_consolidate then finds them judged, and later ones judge only what changed.
  */
-export function warmInBackground(c: Context): void {
+export function warmInBackground(c: Pick<ReadContext, 'store' | 'watch' | 'index'>): void {
   if (!c.watch || warmed.has(c.store)) return;
   warmed.add(c.store);
   const timer = setTimeout(() => {
@@ -83,7 +83,7 @@ const warmed = new WeakSet<Store>();
  * embedder; null when semantic search is off or its embedder cannot be loaded (the pairs that
  * need it are looked at again on a later call).
  */
-function semanticSource(c: Context): SemanticSource | null {
+function semanticSource(c: Pick<ReadContext, 'index'>): SemanticSource | null {
   const e = c.index.semantic?.embedder;
   if (!e) return null;
   // The embedder's id loads it (the built-in table): asked only once a pair needs it.
@@ -100,7 +100,7 @@ function semanticSource(c: Context): SemanticSource | null {
 }
 
 /** Every group among the visible memories matching `filters`; `scanned` is how many those are. */
-async function allGroups(c: Context, filters: ReturnType<typeof checkScopeFilters>, progress?: ConsolidateProgress) {
+async function allGroups(c: ReadContext, filters: ReturnType<typeof checkScopeFilters>, progress?: ConsolidateProgress) {
   await c.store.ensureFresh({ read: true });
   const held = heldOf(c);
   await held.ix.settle({ semantic: semanticSource(c), ...(progress ? { progress } : {}) });
@@ -126,7 +126,7 @@ async function allGroups(c: Context, filters: ReturnType<typeof checkScopeFilter
  * memory_consolidate: near-duplicate clusters, contradiction pairs and superseded chains among
  * the visible memories (curation/consolidate.ts), paged by group. Read-only.
  */
-export async function consolidate(c: Context, input: ConsolidateInput, opts: { log: boolean } = { log: true }) {
+export async function consolidate(c: ReadContext, input: ConsolidateInput, opts: { log: boolean } = { log: true }) {
   const filters = checkScopeFilters(input.scopes);
   const limit = checkLimit(input.limit, 'limit', LIMITS.consolidateGroups, LIMITS.defaultConsolidateGroups);
   let start = 0;
@@ -144,7 +144,7 @@ export async function consolidate(c: Context, input: ConsolidateInput, opts: { l
 }
 
 /** memory_health's `consolidation` section: counts per kind and where to act on them. */
-export async function consolidationSummary(c: Context, progress?: ConsolidateProgress) {
+export async function consolidationSummary(c: ReadContext, progress?: ConsolidateProgress) {
   const { groups } = await allGroups(c, checkScopeFilters(undefined), progress);
   const count = (k: string) => groups.filter((g) => g.kind === k).length;
   return {
@@ -173,7 +173,7 @@ const CONFIDENCE_RANK = { low: 0, medium: 1, high: 2 } as const;
  * stored) and the sources tombstoned with `merged into <new id>`, in one locked step whose every
  * crash point resolves to the old set or the merged result (store.ts, "merging").
  */
-export async function merge(c: Context, input: MergeInput) {
+export async function merge(c: WriteContext, input: MergeInput) {
   const rawIds: unknown = input.ids;
   if (!Array.isArray(rawIds)) throw new ValidationError(`ids must be an array of 2 to ${LIMITS.mergeIds} memory ids to merge`);
   if (rawIds.length < 2) throw new ValidationError(`ids has ${rawIds.length} ${rawIds.length === 1 ? 'entry' : 'entries'}: a merge needs at least 2 memory ids`);
@@ -187,7 +187,7 @@ export async function merge(c: Context, input: MergeInput) {
   const ack = checkBool(input.acknowledge_transient, 'acknowledge_transient');
   const given = input.scopes === undefined || input.scopes === null ? null : checkScopes(c, input.scopes);
   await c.store.ensureFresh();
-  await settleUnknownIds(c, ids);
+  await c.stores.settle(ids);
   const sources = ids.map((id, i) => {
     const m = requireActive(c, id, `ids[${i}]`);
     if (m.note !== undefined) throw new ValidationError(`ids[${i}] ${id} is the note ${m.note}: notes are not memories and cannot be merged (use the memory tool)`);

@@ -1,7 +1,7 @@
 // Curation operations: memory_record_use, memory_health,
 // memory_rename_scope, memory_scope_disable / memory_scope_enable, and the curation counts of
 // memory_scope_overview. The health report itself is a pure function in core/curation/health.ts.
-import type { Context } from './context.ts';
+import type { ReadContext, RoutedContext, ScopeSwitches, StoreContext } from './context.ts';
 import { NotFoundError, ValidationError } from '../errors.ts';
 import { LIMITS } from '../limits.ts';
 import { readEvents } from '../curation/events.ts';
@@ -12,7 +12,7 @@ import { normalizeRepoUrl, originRepoKey, redactRemoteUrl, repoRemotes } from '.
 import { scopeAllowed, validateScope } from '../scopes.ts';
 import { defaultCommitDriftCache } from '../trust/signals/commitDrift.ts';
 import type { StoredMemory } from '../types.ts';
-import { checkId, checkLimit, checkNote, hitFields, settleUnknownIds } from './common.ts';
+import { checkId, checkLimit, checkNote, hitFields } from './common.ts';
 import { stripStored } from '../memory.ts';
 import { danglingLinks } from './notes.ts';
 import { recordRename } from '../sync/renames.ts';
@@ -44,7 +44,7 @@ export interface MigrateOriginInput {
 export const MAX_USE_IDS = LIMITS.useIds;
 
 /** The counts of memory_scope_overview's curation_pending. */
-export async function curationPending(c: Context, inView: StoredMemory[], expired: StoredMemory[]) {
+export async function curationPending(c: ReadContext, inView: StoredMemory[], expired: StoredMemory[]) {
   const fields = await hitFields(c, inView);
   return {
     stale: fields.filter((f) => f.verification.status === 'stale').length,
@@ -56,12 +56,12 @@ export async function curationPending(c: Context, inView: StoredMemory[], expire
 }
 
 /** config.toml [curation] as the health rule. */
-function deadWeightRule(c: Context): DeadWeightRule {
+function deadWeightRule(c: Pick<StoreContext, 'config'>): DeadWeightRule {
   return { min_age_days: c.config.curation.dead_weight_min_age_days, min_retrievals: c.config.curation.dead_weight_min_retrievals };
 }
 
 /** Dead weight among these memories, over the default health window: the same rule as memory_health. */
-function deadCount(c: Context, mems: StoredMemory[]): number {
+function deadCount(c: ReadContext, mems: StoredMemory[]): number {
   if (mems.length === 0 || !c.config.telemetry.enabled) return 0;
   const now = c.now().getTime();
   const days = DEFAULT_HEALTH_PARAMS.window_days;
@@ -72,7 +72,7 @@ function deadCount(c: Context, mems: StoredMemory[]): number {
   return mems.filter((m) => deadWeight(m, fold.byId.get(m.id), now, days, rule) !== null).length;
 }
 
-export async function recordUse(c: Context, input: RecordUseInput): Promise<{ recorded: number; outcome: UseOutcome; unknown_ids: string[] }> {
+export async function recordUse(c: RoutedContext, input: RecordUseInput): Promise<{ recorded: number; outcome: UseOutcome; unknown_ids: string[] }> {
   const raw = input.memory_ids as unknown;
   if (!Array.isArray(raw) || raw.length === 0) throw new ValidationError('memory_ids must be a non-empty array of the memory ids you retrieved');
   if (raw.length > MAX_USE_IDS) throw new ValidationError(`memory_ids has ${raw.length} entries: at most ${MAX_USE_IDS} per call`);
@@ -82,10 +82,10 @@ export async function recordUse(c: Context, input: RecordUseInput): Promise<{ re
   const note = checkNote(input.note, 'note', false);
   const ids = [...new Set(raw.map((x, i) => checkId(x, `memory_ids[${i}]`)))];
   await c.store.ensureFresh();
-  await settleUnknownIds(c, ids); // a memory being moved by another process is not unknown
+  await c.stores.settle(ids); // a memory being moved by another process is not unknown
   // A tombstoned id is known: the memory existed when it was retrieved.
   // A team memory's id is known too: use outcomes about it live in this (personal) event log.
-  const known = (id: string) => c.store.holds(id) || (c.team?.store.holds(id) ?? false);
+  const known = (id: string) => c.stores.holds(id);
   const unknown = ids.filter((id) => !known(id));
   // Every id goes into the event, unknown ones too: health counts them as orphan use events.
   const fields = { ids, outcome: input.outcome, ...(note ? { note } : {}), unknown_ids: unknown };
@@ -95,7 +95,7 @@ export async function recordUse(c: Context, input: RecordUseInput): Promise<{ re
 }
 
 /** `other`: the other store sharing the event log (personal and team): its ids are known, not orphans. */
-export async function health(c: Context, input: HealthInput, other: Context | null = null): Promise<HealthReport & { dangling_links: ReturnType<typeof danglingLinks> }> {
+export async function health(c: ReadContext, input: HealthInput, other: Pick<StoreContext, 'store'> | null = null): Promise<HealthReport & { dangling_links: ReturnType<typeof danglingLinks> }> {
   const params = {
     window_days: checkLimit(input.window_days, 'window_days', LIMITS.healthWindowDays, DEFAULT_HEALTH_PARAMS.window_days),
     top_k: checkLimit(input.top_k, 'top_k', LIMITS.healthTopK, DEFAULT_HEALTH_PARAMS.top_k),
@@ -123,13 +123,13 @@ export async function health(c: Context, input: HealthInput, other: Context | nu
 }
 
 /** The conflicts a git sync preserved in this store (core/sync/conflicts.ts). */
-async function syncConflicts(c: Context) {
+async function syncConflicts(c: Pick<StoreContext, 'dir'>) {
   const l = await listConflicts(c.dir);
   return { memories: l.memories, files: l.files.map((f) => f.file) };
 }
 
 /** The caller's repo root and every remote URL it has: what memory_health's orphaned_origins compares against. */
-async function originCheck(c: Context): Promise<{ root: string; known_remotes: string[] } | null> {
+async function originCheck(c: Pick<ReadContext, 'caller'>): Promise<{ root: string; known_remotes: string[] } | null> {
   const root = c.caller.repoRoot;
   if (!root) return null;
   return { root, known_remotes: await repoRemotes(root) };
@@ -142,7 +142,7 @@ async function originCheck(c: Context): Promise<{ root: string; known_remotes: s
  * `updated` stays (a relabel is not a new version of the fact). A crash midway leaves each file
  * whole, some moved and some not; running it again finishes the job.
  */
-export async function migrateOrigin(c: Context, input: MigrateOriginInput) {
+export async function migrateOrigin(c: StoreContext, input: MigrateOriginInput) {
   const url = (v: unknown, name: string): { shown: string; key: string } => {
     if (typeof v !== 'string' || v.trim() === '') throw new ValidationError(`${name} must be a remote URL such as https://github.com/me/widgets.git or git@github.com:me/widgets.git`);
     if (v.length > LIMITS.queryChars) throw new ValidationError(`${name} is ${v.length} characters long: at most ${LIMITS.queryChars}`);
@@ -185,7 +185,7 @@ export async function migrateOrigin(c: Context, input: MigrateOriginInput) {
 }
 
 /** Commits on the caller's HEAD since each verified memory of the caller's repo was verified (one git call). */
-async function repoDrift(c: Context, active: StoredMemory[]): Promise<{ repo: string; commitsSinceVerify: Map<string, number> } | null> {
+async function repoDrift(c: Pick<ReadContext, 'caller'>, active: StoredMemory[]): Promise<{ repo: string; commitsSinceVerify: Map<string, number> } | null> {
   const { repoRoot, repoKey } = c.caller;
   if (!repoRoot || !repoKey) return null;
   const mine = active.filter((m) => m.last_verified_at !== null && originRepoKey(m.origin) === repoKey);
@@ -214,7 +214,7 @@ function renamed(scopes: string[], from: string, to: string): string[] {
  * `opts.record: false`: a rename a sync brought in (sync/renames.ts), applied here, not recorded
  * again; `opts.only` narrows it to the memories the other machine did not have.
  */
-export async function renameScope(c: Context, input: RenameScopeInput, opts: { record?: boolean; only?: (m: StoredMemory) => boolean } = {}): Promise<{ active: string[]; tombstoned: string[] }> {
+export async function renameScope(c: StoreContext, input: RenameScopeInput, opts: { record?: boolean; only?: (m: StoredMemory) => boolean } = {}): Promise<{ active: string[]; tombstoned: string[] }> {
   const from = validateScope(input.old_scope, 'old_scope');
   const to = validateScope(input.new_scope, 'new_scope');
   if (from === to) throw new ValidationError(`old_scope and new_scope are both "${from}": give a different new_scope`);
@@ -252,7 +252,7 @@ export async function renameScope(c: Context, input: RenameScopeInput, opts: { r
   return result;
 }
 
-export async function scopeDisable(c: Context, input: { scope: string }) {
+export async function scopeDisable(c: ScopeSwitches, input: { scope: string }) {
   const scope = validateScope(input.scope, 'scope');
   c.disabledScopes.add(scope);
   const disabled_scopes = [...c.disabledScopes].sort();
@@ -260,7 +260,7 @@ export async function scopeDisable(c: Context, input: { scope: string }) {
   return { disabled_scopes };
 }
 
-export async function scopeEnable(c: Context, input: { scope: string }) {
+export async function scopeEnable(c: ScopeSwitches, input: { scope: string }) {
   const scope = validateScope(input.scope, 'scope');
   c.disabledScopes.delete(scope);
   const disabled_scopes = [...c.disabledScopes].sort();

@@ -5,10 +5,10 @@
 // The UI's reads are not logged as lookups (a person browsing is not a retrieval, and
 // search-as-you-type would log every keystroke); its changes are logged like any other.
 import { statSync } from 'node:fs';
-import type { Context } from './context.ts';
+import type { ReadContext, RoutedContext, StoreContext } from './context.ts';
 import { NotFoundError, ValidationError } from '../errors.ts';
-import { checkId, hitFields, ownedHitFields, ownerOf, signalContext, type HitFields } from './common.ts';
-import { activeEverywhere, rankedAcross, type RankSource, type SearchHit } from './retrieval.ts';
+import { checkId, hitFields, ownedHitFields, signalContext, type HitFields } from './common.ts';
+import { rankedAcross, type RankSource, type SearchHit } from './retrieval.ts';
 import { health, type HealthInput } from './curation.ts';
 import { backlinksOf, structureFilter } from './notes.ts';
 import { isExpired, recordHead, summarize } from '../memory.ts';
@@ -37,16 +37,16 @@ function repoOf(m: StoredMemory): string | null {
 }
 const SIGNAL_TTL_MS = 30_000;
 const signalCache = new WeakMap<StoredMemory, { at: number; sig: HitSignals }>();
-async function signalsOf(c: Context, mems: readonly StoredMemory[]): Promise<HitSignals[]> {
+async function signalsOf(c: RoutedContext, mems: readonly StoredMemory[]): Promise<HitSignals[]> {
   const now = Date.now();
   const missing = mems.filter((m) => {
     const s = signalCache.get(m);
     return s === undefined || now - s.at > SIGNAL_TTL_MS;
   });
   // Each memory's signals from the store that holds it (a team memory's cited paths are the repo's).
-  const byOwner = new Map<Context, StoredMemory[]>();
+  const byOwner = new Map<ReadContext, StoredMemory[]>();
   for (const m of missing) {
-    const o = ownerOf(c, m);
+    const o = c.stores.ownerOf(m);
     const g = byOwner.get(o);
     if (g) g.push(m);
     else byOwner.set(o, [m]);
@@ -110,7 +110,7 @@ function day(v: unknown, arg: string): number | undefined {
   return Date.parse(`${v}T00:00:00Z`);
 }
 
-export async function browse(c: Context, input: BrowseInput) {
+export async function browse(c: RoutedContext, input: BrowseInput) {
   const category = pick(input.category, 'category', CATEGORIES);
   const confidence = pick(input.confidence, 'confidence', CONFIDENCES);
   const verification = pick(input.verification, 'verification', VERIFICATION_STATES);
@@ -142,8 +142,7 @@ export async function browse(c: Context, input: BrowseInput) {
   const limit = input.limit ?? 50;
   if (!Number.isInteger(offset) || offset < 0) throw new ValidationError(`offset must be a whole number from 0, got ${JSON.stringify(input.offset)}`);
   if (!Number.isInteger(limit) || limit < 1 || limit > LIMITS.pageSize) throw new ValidationError(`limit must be a whole number from 1 to ${LIMITS.pageSize}`);
-  await c.store.ensureFresh();
-  if (c.team !== null) await c.team.store.ensureFresh();
+  await c.stores.fresh();
   const now = c.now();
   const staleDays = c.config.behavior.verification_stale_days;
 
@@ -157,7 +156,7 @@ export async function browse(c: Context, input: BrowseInput) {
     const key: (m: StoredMemory) => string =
       sort === 'created' ? (m) => m.created : sort === 'verified' ? (m) => m.last_verified_at ?? '' : sort === 'scope' ? (m) => m.scopes[0] ?? '' : (m) => m.updated;
     const dir = order === 'asc' ? 1 : -1;
-    const keyed = [...activeEverywhere(c)].map((m) => ({ k: key(m), id: m.id, m }));
+    const keyed = [...c.stores.active()].map((m) => ({ k: key(m), id: m.id, m }));
     keyed.sort((a, b) => (a.k < b.k ? -dir : a.k > b.k ? dir : a.id < b.id ? -dir : a.id > b.id ? dir : 0));
     // The repo key rides along: computed once per store version, not per row per view.
     ordered = keyed.map((x) => ({ m: x.m, repo: repoOf(x.m) ?? 'none', expMs: x.m.expires === null ? Infinity : Date.parse(x.m.expires) }));
@@ -201,7 +200,7 @@ export async function browse(c: Context, input: BrowseInput) {
   const sig = await signalsOf(c, page);
   const items: BrowseRow[] = page.map((m, i) => ({
     ...recordHead(m),
-    store: ownerOf(c, m).storeKind,
+    store: c.stores.ownerOf(m).storeKind,
     ...sig[i]!,
     summary: summarize(m.body, 140),
     repo: repoOf(m),
@@ -220,7 +219,7 @@ export async function browse(c: Context, input: BrowseInput) {
 // Search preview: the exact ranking of memory_search (same index, same fusion, same signals)
 // without the event: the UI searches on every keystroke.
 
-export async function searchPreview(c: Context, input: { query: string; max_results?: number; auto_scope?: boolean }): Promise<{ hits: SearchHit[] }> {
+export async function searchPreview(c: RoutedContext, input: { query: string; max_results?: number; auto_scope?: boolean }): Promise<{ hits: SearchHit[] }> {
   if (typeof input.query !== 'string' || input.query.trim() === '') return { hits: [] };
   if (input.query.length > LIMITS.queryChars) throw new ValidationError(`query is ${input.query.length} characters long: at most ${LIMITS.queryChars} are accepted`);
   const l = c.index.live;
@@ -252,7 +251,7 @@ export async function searchPreview(c: Context, input: { query: string; max_resu
     },
   };
   // The repository's team store, in the same ranking as memory_search (README "Team memory").
-  const t = c.team;
+  const t = c.stores.team;
   const tl = t?.index.live ?? null;
   if (t !== null) await t.store.ensureFresh();
   const sources: RankSource[] = [own];
@@ -271,7 +270,7 @@ export async function searchPreview(c: Context, input: { query: string; max_resu
 
 const ULID_IN_TEXT = /\b[0-9A-HJKMNP-TV-Z]{26}\b/g;
 
-export async function memoryPage(c: Context, input: { id: string; events?: number }) {
+export async function memoryPage(c: RoutedContext, input: { id: string; events?: number }) {
   const id = checkId(input.id);
   await c.store.ensureFresh();
   const m = c.store.get(id) ?? c.store.getTombstone(id);
@@ -353,24 +352,21 @@ interface Watch {
   /** Active memories in browse order, per sort key, for the current store version. */
   sorted: { version: number; byKey: Map<string, { m: StoredMemory; repo: string; expMs: number }[]> };
 }
-const watches = new WeakMap<Context, Watch>();
-function watchOf(c: Context): Watch {
+const watches = new WeakMap<RoutedContext, Watch>();
+function watchOf(c: RoutedContext): Watch {
   let w = watches.get(c);
   if (!w) {
     // The team store's changes count too: browse lists both stores.
     const bump = () => {
       w!.version++;
     };
-    const stops = [c.store.onChange(bump), ...(c.team !== null ? [c.team.store.onChange(bump)] : [])];
-    const stop = () => {
-      for (const s of stops) s();
-    };
+    const stop = c.stores.onChange(bump);
     watches.set(c, (w = { version: 0, stop, overview: null, health: null, events: null, sorted: { version: -1, byKey: new Map() } }));
   }
   return w;
 }
 
-function eventsStamp(c: Context): string {
+function eventsStamp(c: Pick<ReadContext, 'events'>): string {
   // The active log's size and mtime: an append or a rotation changes one of them.
   const file = c.events.file;
   if (!file) return 'none';
@@ -390,7 +386,7 @@ function statSyncSafe(file: string) {
  * its size or mtime). Reading it lists the store directory for archives, which costs tens of
  * milliseconds at 50k memories: the memory page must not pay that on every view.
  */
-function events(c: Context): CairnEvent[] {
+function events(c: RoutedContext): CairnEvent[] {
   const w = watchOf(c);
   const key = eventsStamp(c);
   if (w.events?.key === key) return w.events.value;
@@ -404,7 +400,7 @@ function events(c: Context): CairnEvent[] {
  * the hour turned: ages and windows move with the clock). At 50k memories one report costs most
  * of a second; a page view must not.
  */
-export async function cachedHealth(c: Context, input: HealthInput): Promise<HealthReport> {
+export async function cachedHealth(c: RoutedContext, input: HealthInput): Promise<HealthReport> {
   await c.store.ensureFresh();
   const w = watchOf(c);
   const key = () => `${w.version}:${eventsStamp(c)}:${JSON.stringify(input)}:${c.now().toISOString().slice(0, 13)}`;
@@ -415,7 +411,7 @@ export async function cachedHealth(c: Context, input: HealthInput): Promise<Heal
   return value;
 }
 
-export async function overview(c: Context, input: { weeks?: number } = {}): Promise<OverviewStats> {
+export async function overview(c: RoutedContext, input: { weeks?: number } = {}): Promise<OverviewStats> {
   const weeks = input.weeks ?? 12;
   if (!Number.isInteger(weeks) || weeks < 1 || weeks > 104) throw new ValidationError('weeks must be a whole number from 1 to 104');
   await c.store.ensureFresh();
@@ -470,7 +466,7 @@ export async function overview(c: Context, input: { weeks?: number } = {}): Prom
 // ---------------------------------------------------------------------------------------------
 // Pending writes and the change feed
 
-export async function pendingWrites(c: Context): Promise<PendingEntry[]> {
+export async function pendingWrites(c: Pick<StoreContext, 'dir' | 'now'>): Promise<PendingEntry[]> {
   return listPending(c.dir, c.now());
 }
 
@@ -480,7 +476,7 @@ export type ChangeNote = { kind: 'memory'; id: string; removed: boolean } | { ki
  * Calls `fn` for every change to the store (this process's writes, and other processes' and hand
  * edits as the freshness watcher sees them) and to the pending writes. Returns the unsubscribe.
  */
-export function onChange(c: Context, fn: (n: ChangeNote) => void): () => void {
+export function onChange(c: RoutedContext, fn: (n: ChangeNote) => void): () => void {
   watchOf(c);
   const unStore = c.store.onChange((ch) => {
     const m = ch.kind === 'upsert' ? ch.mem : ch.prev;

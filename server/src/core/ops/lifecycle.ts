@@ -1,13 +1,13 @@
 // memory_remove, memory_restore, memory_list_tombstones. A remove is a tombstone with a reason,
 // never a delete: the body stays on disk under .tombstones/ and can be restored.
-import type { Context } from './context.ts';
+import type { RoutedContext, StoreContext, WriteContext } from './context.ts';
 import { capPage } from './shape.ts';
 import { NotFoundError, ValidationError } from '../errors.ts';
 import { LIMITS } from '../limits.ts';
 import { scopeFilterMatcher } from '../scopes.ts';
 import { recordHead, stripStored, summarize } from '../memory.ts';
 import type { StoredMemory } from '../types.ts';
-import { checkId, checkLimit, checkNote, ownerOf, requireActive, settleUnknownIds } from './common.ts';
+import { checkId, checkLimit, checkNote, requireActive } from './common.ts';
 import { checkScopeFilters } from './retrieval.ts';
 import { committedShape } from './writing.ts';
 import { removeNote, restoreNote } from './notes.ts';
@@ -30,9 +30,9 @@ export interface ListTombstonesInput {
   cursor?: string;
 }
 
-export async function remove(c: Context, input: RemoveInput) {
+export async function remove(c: WriteContext, input: RemoveInput) {
   await c.store.ensureFresh();
-  await settleUnknownIds(c, [input.id]);
+  await c.stores.settle([input.id]);
   const target = requireActive(c, input.id);
   const reason = checkNote(input.reason, 'reason', true)!;
   if (target.note !== undefined) return removeNote(c, target, reason);
@@ -44,10 +44,10 @@ export async function remove(c: Context, input: RemoveInput) {
   return { removed: m.id, tombstone: m.file, store: c.storeKind };
 }
 
-export async function restore(c: Context, input: RestoreInput) {
+export async function restore(c: WriteContext, input: RestoreInput) {
   await c.store.ensureFresh();
   const id = checkId(input.id);
-  await settleUnknownIds(c, [id]);
+  await c.stores.settle([id]);
   if (c.store.get(id)) throw new ValidationError(`memory ${id} is not removed: only tombstoned memories can be restored`);
   const tomb = c.store.getTombstone(id);
   if (!tomb) throw new NotFoundError(`no removed memory with id ${id}`);
@@ -87,7 +87,7 @@ function decodeRemovalCursor(cursor: unknown): RemovalKey {
   return { t: Number(m[1]), id: m[2]! };
 }
 
-export async function listTombstones(c: Context, input: ListTombstonesInput) {
+export async function listTombstones(c: RoutedContext, input: ListTombstonesInput) {
   await c.store.ensureFresh();
   const filters = checkScopeFilters(input.scopes);
   const limit = checkLimit(input.limit, 'limit', LIMITS.pageSize, LIMITS.defaultPageSize);
@@ -95,8 +95,8 @@ export async function listTombstones(c: Context, input: ListTombstonesInput) {
   const match = scopeFilterMatcher(filters);
   // One pass with a sorted buffer of limit + 1: no sort of every tombstone per page.
   const buf: { m: StoredMemory; k: RemovalKey }[] = [];
-  if (c.team !== null) await c.team.store.ensureFresh();
-  for (const m of tombstonesEverywhere(c)) {
+  if (c.stores.team !== null) await c.stores.team.store.ensureFresh();
+  for (const m of c.stores.tombstones()) {
     const k = removalKey(m);
     if (after !== null && !removedBefore(after, k)) continue;
     if (buf.length > limit && !removedBefore(k, buf[limit]!.k)) continue;
@@ -110,7 +110,7 @@ export async function listTombstones(c: Context, input: ListTombstonesInput) {
   const next_cursor = buf.length > limit ? encodeRemovalCursor(page[page.length - 1]!.k) : null;
   const items = page.map(({ m }) => ({
     ...recordHead(m),
-    store: ownerOf(c, m).storeKind,
+    store: c.stores.ownerOf(m).storeKind,
     removed: m.removed!,
     removed_reason: m.removed_reason ?? '',
     summary: summarize(m.body),
@@ -122,19 +122,13 @@ export async function listTombstones(c: Context, input: ListTombstonesInput) {
   return capped;
 }
 
-/** The tombstones of the personal store, then of the team store (README "Team memory"). */
-function* tombstonesEverywhere(c: Context): Generator<StoredMemory> {
-  yield* c.store.tombstones();
-  if (c.team !== null) yield* c.team.store.tombstones();
-}
-
 const DAY_MS = 86_400_000;
 
 /**
  * cairn's only hard delete: tombstones removed more than `older_than_days` ago, oldest first.
  * A dry run lists them and deletes nothing. Logged like every other change.
  */
-export async function pruneTombstones(c: Context, input: PruneTombstonesInput) {
+export async function pruneTombstones(c: StoreContext, input: PruneTombstonesInput) {
   const days = input.older_than_days;
   if (!Number.isInteger(days) || days < 0 || days > 36500) throw new ValidationError(`older_than_days must be a whole number from 0 to 36500, got ${JSON.stringify(days)}`);
   await c.store.ensureFresh();

@@ -1,7 +1,7 @@
 // The notes tool group: Anthropic's `memory` tool over the store's notes area (core/notes), the
 // link graph around a memory or note (memory_related), backlinks for memory_show, dangling links
 // for memory_health, and what memory_remove / memory_restore do when the id is a note's.
-import type { Context } from './context.ts';
+import type { ReadContext, RoutedContext, StoreContext, WriteContext } from './context.ts';
 import { NotFoundError, ValidationError } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { stripStored, summarize } from '../memory.ts';
@@ -11,23 +11,23 @@ import { resolveMemoryPath } from '../notes/paths.ts';
 import { titleOf, type Edge } from '../notes/graph.ts';
 import { relationName, structureOf } from '../notes/structure.ts';
 import { MEMORIES_ROOT, noteOfTombstone } from '../store/notes.ts';
-import { requireActive, settleUnknownIds } from './common.ts';
+import { requireActive } from './common.ts';
 
 export type { MemoryCommand } from '../notes/commands.ts';
 export const NOTE_DELETE_REASON = 'deleted via memory tool';
 
-function tombstoneOf(c: Context, note: StoredMemory, reason: string): MemoryRecord {
+function tombstoneOf(c: Pick<WriteContext, 'now' | 'session'>, note: StoredMemory, reason: string): MemoryRecord {
   const rec = stripStored(note);
   const body = note.body.trim() === '' ? `(empty note ${note.note})` : note.body;
   return { ...rec, id: newId(), body, removed: c.now().toISOString(), removed_reason: reason, removed_session: c.session };
 }
 
-function notesEnv(c: Context, reason = NOTE_DELETE_REASON): NotesEnv {
+function notesEnv(c: WriteContext, reason = NOTE_DELETE_REASON): NotesEnv {
   return { store: c.store, maxChars: c.config.behavior.max_body_chars, tombstone: (n) => tombstoneOf(c, n, reason) };
 }
 
 /** One memory-tool command; the result text, or a MemoryToolError whose message is the error text. */
-export async function memoryTool(c: Context, cmd: MemoryCommand): Promise<string> {
+export async function memoryTool(c: WriteContext, cmd: MemoryCommand): Promise<string> {
   await c.store.ensureFresh();
   const out = await runMemoryCommand(notesEnv(c), cmd);
   if (cmd.command !== 'view') c.log('memory_tool', { command: cmd.command, path: cmd.command === 'rename' ? [cmd.old_path, cmd.new_path] : cmd.path });
@@ -35,7 +35,7 @@ export async function memoryTool(c: Context, cmd: MemoryCommand): Promise<string
 }
 
 /** memory_remove of a note: the same tombstone the memory tool's delete makes, with the given reason. */
-export async function removeNote(c: Context, note: StoredMemory, reason: string) {
+export async function removeNote(c: WriteContext, note: StoredMemory, reason: string) {
   const [t] = await c.store.removeNotes([note.file], (n) => tombstoneOf(c, n, reason));
   if (!t) throw new NotFoundError(`no memory with id ${note.id}`);
   c.log('remove', { id: t.id, note: note.note, reason });
@@ -43,7 +43,7 @@ export async function removeNote(c: Context, note: StoredMemory, reason: string)
 }
 
 /** memory_restore of a deleted note: written back to its path (which must be free), byte for byte. */
-export async function restoreNote(c: Context, t: StoredMemory): Promise<StoredMemory | null> {
+export async function restoreNote(c: StoreContext, t: StoredMemory): Promise<StoredMemory | null> {
   const n = noteOfTombstone(t);
   if (n === null) return null;
   const p = resolveMemoryPath(c.store.notesDir, n.path);
@@ -55,7 +55,7 @@ export async function restoreNote(c: Context, t: StoredMemory): Promise<StoredMe
 const ref = (m: StoredMemory) => ({ id: m.id, title: titleOf(m), ...(m.note !== undefined ? { kind: 'note' as const, path: m.note } : { kind: 'memory' as const }) });
 
 /** Who links to `m` (memory_show), from the link graph: the cost of `m`'s backlinks, not of the store. */
-export function backlinksOf(c: Context, m: StoredMemory): { id: string; title: string; kind: 'memory' | 'note'; path?: string; relation: string }[] {
+export function backlinksOf(c: Pick<ReadContext, 'links'>, m: StoredMemory): { id: string; title: string; kind: 'memory' | 'note'; path?: string; relation: string }[] {
   return c.links
     .backlinks(m.id)
     .filter((e) => e.from.id !== m.id)
@@ -70,7 +70,7 @@ export interface RelatedInput {
   with_bodies?: boolean;
 }
 
-export async function related(c: Context, input: RelatedInput) {
+export async function related(c: RoutedContext, input: RelatedInput) {
   await c.store.ensureFresh();
   const hasId = input.id !== undefined && input.id !== null;
   const hasPath = input.path !== undefined && input.path !== null;
@@ -81,7 +81,7 @@ export async function related(c: Context, input: RelatedInput) {
   const g = c.links;
   let root: StoredMemory;
   if (hasId) {
-    await settleUnknownIds(c, [input.id]);
+    await c.stores.settle([input.id]);
     root = requireActive(c, input.id);
   } else {
     const p = String(input.path);
@@ -132,7 +132,7 @@ export async function related(c: Context, input: RelatedInput) {
 }
 
 /** Links whose target exists nowhere (memory_health), at most `limit`, with the total. */
-export function danglingLinks(c: Context, limit: number) {
+export function danglingLinks(c: Pick<ReadContext, 'links'>, limit: number) {
   const all = c.links.dangling();
   return {
     count: all.length,

@@ -11,7 +11,7 @@
 // A store elsewhere (~/.cairn) holds memories of many projects: without 1 or 2 nothing is guessed
 // and they are listed as left alone. Tombstones are skipped: they are out of every view anyway.
 import { basename, dirname } from 'node:path';
-import type { Context } from './context.ts';
+import type { StoreContext } from './context.ts';
 import { ValidationError } from '../errors.ts';
 import { LIMITS } from '../limits.ts';
 import { normalizeRepoUrl, redactRemoteUrl } from '../origin.ts';
@@ -55,7 +55,7 @@ async function ownRepo(dir: string): Promise<{ repo: string | null; root: string
   return { repo: url === null ? null : redactRemoteUrl(url), root: top };
 }
 
-export async function backfillOrigin(c: Context, input: BackfillOriginInput) {
+export async function backfillOrigin(c: StoreContext, input: BackfillOriginInput) {
   if (input.apply !== undefined && typeof input.apply !== 'boolean') throw new ValidationError('apply must be true or false');
   const repo = input.repo === undefined ? null : checkUrl(input.repo, 'repo');
   const routes = (input.scope_repos ?? []).map((r) => {

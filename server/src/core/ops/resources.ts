@@ -3,7 +3,7 @@
 // markdown with its frontmatter, one note's text, one scope's memories, the values a client may
 // complete (scopes, ids, note paths) ranked by how often they were used, and a change feed that
 // says which memory or note changed and whether the set of them did. Nothing here writes.
-import type { Context } from './context.ts';
+import type { ReadContext, RoutedContext } from './context.ts';
 import { NotFoundError, ValidationError } from '../errors.ts';
 import { LIMITS } from '../limits.ts';
 import { isVisible, inViewKey, repoKeyOf, stripStored } from '../memory.ts';
@@ -13,8 +13,7 @@ import { serializeMemory } from '../store/memfile.ts';
 import { MEMORIES_ROOT, noteId } from '../store/notes.ts';
 import { readEvents } from '../curation/archives.ts';
 import { retrievalsOf, useOf } from '../curation/usage.ts';
-import { activeEverywhere } from './retrieval.ts';
-import { checkId, requireActiveAny, settleUnknownIds, tombstonedMessage, findAny } from './common.ts';
+import { checkId, requireActiveAny, tombstonedMessage } from './common.ts';
 
 /** Rows per resources/list page. */
 export const RESOURCE_PAGE = 100;
@@ -58,7 +57,7 @@ function notePath(m: StoredMemory): string {
   return m.note!.slice(MEMORIES_ROOT.length + 1);
 }
 
-function groupOf(c: Context, m: StoredMemory): Group | null {
+function groupOf(c: Pick<ReadContext, 'caller' | 'config'>, m: StoredMemory): Group | null {
   if (m.note !== undefined) return Group.Note;
   if (!inViewKey(c.caller.repoKey, c.config.scopes.global, repoKeyOf(m), m.scopes)) return null;
   return c.caller.repoKey !== null && repoKeyOf(m) === c.caller.repoKey ? Group.Repo : Group.Repoless;
@@ -103,7 +102,7 @@ interface Row {
 }
 
 /** Per context: the listing order, sorted again only after the store (or the team store) changed. */
-const orders = new WeakMap<Context, { version: number; sorted: number; rows: Row[] }>();
+const orders = new WeakMap<RoutedContext, { version: number; sorted: number; rows: Row[] }>();
 
 /**
  * The memories and notes in the caller's view in listing order, expired and disabled ones
@@ -111,20 +110,19 @@ const orders = new WeakMap<Context, { version: number; sorted: number; rows: Row
  * Sorted once per store version, so a client paging through a big store pays for one sort, not
  * for a pass over the whole store per page.
  */
-function orderedRows(c: Context): Row[] {
+function orderedRows(c: RoutedContext): Row[] {
   let o = orders.get(c);
   if (o === undefined) {
     const state = { version: 0, sorted: -1, rows: [] as Row[] };
     const bump = () => {
       state.version++;
     };
-    c.store.onChange(bump);
-    c.team?.store.onChange(bump);
+    c.stores.onChange(bump);
     orders.set(c, (o = state));
   }
   if (o.sorted !== o.version) {
     const rows: Row[] = [];
-    for (const m of activeEverywhere(c)) {
+    for (const m of c.stores.active()) {
       const g = groupOf(c, m);
       if (g !== null) rows.push({ g, k: sortKey(m), m });
     }
@@ -141,9 +139,8 @@ function orderedRows(c: Context): Row[] {
  * first, then the notes by path. Expired memories and disabled scopes are left out, as search
  * and list leave them out. Keyset paging: a page boundary survives writes between pages.
  */
-export async function resourcePage(c: Context, input: { cursor?: string | undefined; limit?: number }) {
-  await c.store.ensureFresh({ read: true });
-  if (c.team !== null) await c.team.store.ensureFresh({ read: true });
+export async function resourcePage(c: RoutedContext, input: { cursor?: string | undefined; limit?: number }) {
+  await c.stores.fresh({ read: true });
   const limit = input.limit ?? RESOURCE_PAGE;
   const after = input.cursor === undefined ? null : decodeResourceCursor(input.cursor);
   const now = c.now();
@@ -185,12 +182,11 @@ export async function resourcePage(c: Context, input: { cursor?: string | undefi
 }
 
 /** One memory as its resource: logged as a show (a read in full), like memory_show. */
-export async function readMemory(c: Context, rawId: string) {
-  await c.store.ensureFresh({ read: true });
-  if (c.team !== null) await c.team.store.ensureFresh({ read: true });
-  await settleUnknownIds(c, [rawId]);
+export async function readMemory(c: RoutedContext, rawId: string) {
+  await c.stores.fresh({ read: true });
+  await c.stores.settle([rawId]);
   const id = checkId(rawId);
-  const f = findAny(c, id);
+  const f = c.stores.find(id);
   if (f !== null && f.m.note !== undefined) throw new NotFoundError(`${id} is a note's id: read it as cairn://notes/${notePath(f.m)}`);
   const { m } = requireActiveAny(c, id);
   c.log('show', { ids: [m.id], actor: c.actor, via: 'resource' });
@@ -198,7 +194,7 @@ export async function readMemory(c: Context, rawId: string) {
 }
 
 /** One note's text, byte for byte, by its path in /memories ("projects/a.md" or "/memories/projects/a.md"). */
-export async function readNote(c: Context, rawPath: string) {
+export async function readNote(c: ReadContext, rawPath: string) {
   await c.store.ensureFresh({ read: true });
   const rel = rawPath.replace(/^\/?memories\//, '').replace(/^\/+/, '');
   if (rel === '' || rel.split('/').some((p) => p === '' || p === '.' || p === '..')) {
@@ -218,13 +214,12 @@ export async function readNote(c: Context, rawPath: string) {
  * repo it came from, as memory_list with that scope), newest first, each under its first line
  * with its id, cut to the response budget with a line saying how many were left out.
  */
-export async function scopeDocument(c: Context, rawScope: string) {
+export async function scopeDocument(c: RoutedContext, rawScope: string) {
   const scope = validateScopeFilter(rawScope, 'scope');
-  await c.store.ensureFresh({ read: true });
-  if (c.team !== null) await c.team.store.ensureFresh({ read: true });
+  await c.stores.fresh({ read: true });
   const match = scopeFilterMatcher([scope]);
   const now = c.now();
-  const mems = [...activeEverywhere(c)].filter((m) => m.note === undefined && isVisible(c.disabledScopes, m, now) && match(m.scopes));
+  const mems = [...c.stores.active()].filter((m) => m.note === undefined && isVisible(c.disabledScopes, m, now) && match(m.scopes));
   mems.sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
   const parts = [`# Memories in scope ${scope}\n\n${mems.length} ${mems.length === 1 ? 'memory' : 'memories'}; each is also cairn://memory/<id>.\n`];
   let size = parts[0]!.length;
@@ -255,10 +250,10 @@ interface UsageCache {
   at: number;
   byId: Map<string, number>;
 }
-const usageCaches = new WeakMap<Context, UsageCache>();
+const usageCaches = new WeakMap<ReadContext, UsageCache>();
 
 /** Retrievals (search hits, shows), recorded uses and memory-tool commands per id, over the last USAGE_DAYS. */
-function usage(c: Context): Map<string, number> {
+function usage(c: ReadContext): Map<string, number> {
   const cached = usageCaches.get(c);
   const nowMs = Date.now();
   if (cached && nowMs - cached.at < USAGE_REFRESH_MS) return cached.byId;
@@ -300,15 +295,14 @@ interface Candidate {
  * (case-insensitive), then those containing it (a memory id also by the words at the start of its text),
  * each group ranked by use, then by whether it is in the caller's view.
  */
-export async function complete(c: Context, kind: CompletionKind, typed: string): Promise<{ values: string[]; total: number }> {
-  await c.store.ensureFresh({ read: true });
-  if (c.team !== null) await c.team.store.ensureFresh({ read: true });
+export async function complete(c: RoutedContext, kind: CompletionKind, typed: string): Promise<{ values: string[]; total: number }> {
+  await c.stores.fresh({ read: true });
   const used = usage(c);
   const now = c.now();
   const cands: Candidate[] = [];
   if (kind === 'scope') {
     const scopes = new Map<string, Candidate>();
-    for (const m of activeEverywhere(c)) {
+    for (const m of c.stores.active()) {
       if (!isVisible(c.disabledScopes, m, now)) continue;
       const view = m.note !== undefined || groupOf(c, m) !== null;
       const u = used.get(m.id) ?? 0;
@@ -322,7 +316,7 @@ export async function complete(c: Context, kind: CompletionKind, typed: string):
     }
     cands.push(...scopes.values());
   } else {
-    for (const m of activeEverywhere(c)) {
+    for (const m of c.stores.active()) {
       if (!isVisible(c.disabledScopes, m, now)) continue;
       const isNote = m.note !== undefined;
       if (isNote !== (kind === 'note')) continue;
@@ -364,18 +358,13 @@ export interface ResourceChange {
  * process's writes, and other processes' writes and hand edits as the store's watcher sees them.
  * Returns the unsubscribe.
  */
-export function watchResources(c: Context, fn: (ch: ResourceChange) => void): () => void {
-  const stops = [c, ...(c.team !== null ? [c.team] : [])].map((o) =>
-    o.store.onChange((ch) => {
-      const m = ch.kind === 'upsert' ? ch.mem : ch.prev;
-      const prev = ch.kind === 'upsert' ? ch.prev : undefined;
-      const wasActive = prev !== undefined && !prev.tombstoned;
-      const isActive = ch.kind === 'upsert' && !ch.mem.tombstoned;
-      const listChanged = wasActive !== isActive || (isActive && prev !== undefined && firstLine(prev.body) !== firstLine(ch.mem.body));
-      fn({ kind: m.note !== undefined ? 'note' : 'memory', id: m.id, ...(m.note !== undefined ? { path: notePath(m) } : {}), listChanged });
-    }),
-  );
-  return () => {
-    for (const s of stops) s();
-  };
+export function watchResources(c: RoutedContext, fn: (ch: ResourceChange) => void): () => void {
+  return c.stores.onChange((ch) => {
+    const m = ch.kind === 'upsert' ? ch.mem : ch.prev;
+    const prev = ch.kind === 'upsert' ? ch.prev : undefined;
+    const wasActive = prev !== undefined && !prev.tombstoned;
+    const isActive = ch.kind === 'upsert' && !ch.mem.tombstoned;
+    const listChanged = wasActive !== isActive || (isActive && prev !== undefined && firstLine(prev.body) !== firstLine(ch.mem.body));
+    fn({ kind: m.note !== undefined ? 'note' : 'memory', id: m.id, ...(m.note !== undefined ? { path: notePath(m) } : {}), listChanged });
+  });
 }

@@ -2,7 +2,7 @@
 // memory_scope_overview. Reads come from the in-memory view of the store (kept current by the
 // store's freshness strategy), never a walk of the files; the index is the store's own
 // (core/index/storeIndex.ts), opened and closed by the facade.
-import type { Context } from './context.ts';
+import type { ReadContext, RoutedContext, WriteContext } from './context.ts';
 import { recentCursor, recentPage } from './recentPage.ts';
 import { ValidationError } from '../errors.ts';
 import { LIMITS } from '../limits.ts';
@@ -18,7 +18,7 @@ import { inViewKey, isDisabled, isExpired, isVisible, repoKeyOf, summarize } fro
 import { scopeFilterMatcher, validateScopeFilter } from '../scopes.ts';
 import type { StoredMemory } from '../types.ts';
 import {
-  MAX_IDS_PER_CALL, checkId, checkLimit, decodeCursor, encodeCursor, findAny, ownedHitFields, ownerOf, requireActiveAny, settleUnknownIds,
+  MAX_IDS_PER_CALL, checkId, checkLimit, decodeCursor, encodeCursor, ownedHitFields, requireActiveAny,
   tombstonedMessage, type HitFields,
 } from './common.ts';
 import { curationPending } from './curation.ts';
@@ -40,7 +40,7 @@ export interface ShowInput {
 }
 
 /** `actor` of a retrieval event: the process's, or 'user' when the call says it is for the user. */
-function actorFor(c: Context, forUser: unknown): 'model' | 'user' {
+export function actorFor(c: Pick<ReadContext, 'actor'>, forUser: unknown): 'model' | 'user' {
   if (forUser !== undefined && typeof forUser !== 'boolean') throw new ValidationError('for_user must be true or false');
   return forUser === true ? 'user' : c.actor;
 }
@@ -66,7 +66,7 @@ export function checkScopeFilters(scopes: unknown): string[] {
   return scopes.map((s) => validateScopeFilter(s));
 }
 
-export async function fullRecords(c: Context, mems: StoredMemory[]) {
+export async function fullRecords(c: RoutedContext, mems: StoredMemory[]) {
   const hits = await ownedHitFields(c, mems, true);
   return hits.map((h, i) => {
     const m = mems[i]!;
@@ -78,18 +78,18 @@ export async function fullRecords(c: Context, mems: StoredMemory[]) {
       origin: m.origin,
       expires: m.expires,
       ...(m.merged_from && m.merged_from.length > 0 ? { merged_from: [...m.merged_from] } : {}),
-      backlinks: backlinksOf(ownerOf(c, m), m),
+      backlinks: backlinksOf(c.stores.ownerOf(m), m),
     };
   });
 }
 
-export async function show(c: Context, input: ShowInput) {
+export async function show(c: RoutedContext, input: ShowInput) {
   const budget = checkMaxChars(input.max_chars) ?? LIMITS.responseChars;
   const fit = (ans: { memories: object[]; missing: { id: string; reason: string }[] }) =>
     fitBudget(ans, budget, { key: 'memories', textKeys: ['body'], dropKey: 'ids_dropped', shortKey: 'bodies_shortened', listDropped: true });
   const actor = actorFor(c, input.for_user);
-  await freshEverywhere(c, true);
-  await settleUnknownIds(c, [input.id, ...(Array.isArray(input.ids) ? input.ids.slice(0, MAX_IDS_PER_CALL) : [])]);
+  await c.stores.fresh({ read: true });
+  await c.stores.settle([input.id, ...(Array.isArray(input.ids) ? input.ids.slice(0, MAX_IDS_PER_CALL) : [])]);
   const hasId = input.id !== undefined && input.id !== null;
   const hasIds = input.ids !== undefined && input.ids !== null;
   if (hasId === hasIds) throw new ValidationError('pass exactly one of id (one memory) or ids (up to 10)');
@@ -120,7 +120,7 @@ export async function show(c: Context, input: ShowInput) {
   const found: StoredMemory[] = [];
   const missing: { id: string; reason: string }[] = [];
   for (const id of ids) {
-    const f = findAny(c, id);
+    const f = c.stores.find(id);
     if (f && !f.tombstoned) found.push(f.m);
     else missing.push({ id, reason: f ? tombstonedMessage(f.m) : `no memory with id ${id}` });
   }
@@ -157,31 +157,14 @@ export function newestPage(source: Iterable<StoredMemory>, keep: (m: StoredMemor
  * Every page of memory_list at once, handed to `emit` as it is made (the CLI's `list --all`):
  * one freshness check and one event for the whole walk, however many pages.
  */
-/**
- * The active memories of the personal store and then of the team store (README "Team memory").
- * An id both hold is listed once, from the personal store, as memory_show resolves it.
- */
-export function* activeEverywhere(c: Context): Generator<StoredMemory> {
-  yield* c.store.active();
-  const t = c.team;
-  if (t === null) return;
-  for (const m of t.store.active()) if (!c.store.holds(m.id)) yield m;
-}
-
-/** Both stores fresh before a read (the team store's own freshness machinery, as the personal one). */
-async function freshEverywhere(c: Context, read: boolean): Promise<void> {
-  await c.store.ensureFresh(read ? { read: true } : undefined);
-  if (c.team !== null) await c.team.store.ensureFresh(read ? { read: true } : undefined);
-}
-
-export async function listEach(c: Context, input: Omit<ListInput, 'cursor'>, emit: (items: Awaited<ReturnType<typeof list>>['items']) => void): Promise<number> {
-  await freshEverywhere(c, true);
+export async function listEach(c: RoutedContext, input: Omit<ListInput, 'cursor'>, emit: (items: Awaited<ReturnType<typeof list>>['items']) => void): Promise<number> {
+  await c.stores.fresh({ read: true });
   const filters = checkScopeFilters(input.scopes);
   const limit = checkLimit(input.limit, 'limit', LIMITS.pageSize, LIMITS.defaultPageSize);
   const match = scopeFilterMatcher(filters);
   const now = c.now();
   // One pass sorts the visible memories newest first; pages are slices of it.
-  const all = [...activeEverywhere(c)].filter((m) => isVisible(c.disabledScopes, m, now) && match(m.scopes));
+  const all = [...c.stores.active()].filter((m) => isVisible(c.disabledScopes, m, now) && match(m.scopes));
   all.sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
   for (let at = 0; at < all.length; at += limit) {
     const page = all.slice(at, at + limit);
@@ -195,8 +178,8 @@ export async function listEach(c: Context, input: Omit<ListInput, 'cursor'>, emi
   return all.length;
 }
 
-export async function list(c: Context, input: ListInput) {
-  await freshEverywhere(c, true);
+export async function list(c: RoutedContext, input: ListInput) {
+  await c.stores.fresh({ read: true });
   const filters = checkScopeFilters(input.scopes);
   const limit = checkLimit(input.limit, 'limit', LIMITS.pageSize, LIMITS.defaultPageSize);
   if (input.sort !== undefined && input.sort !== 'created' && input.sort !== 'recent') throw new ValidationError(`sort must be "created" (newest first) or "recent" (latest activity first), got ${JSON.stringify(input.sort)}`);
@@ -206,8 +189,8 @@ export async function list(c: Context, input: ListInput) {
   const now = c.now();
   const keep = (m: StoredMemory) => isVisible(c.disabledScopes, m, now) && match(m.scopes) && (input.kind === undefined || (m.note !== undefined) === (input.kind === 'note'));
   const { page, next_cursor } = recent
-    ? recentPage(activeEverywhere(c), keep, input.cursor ?? undefined, limit)
-    : newestPage(activeEverywhere(c), keep, input.cursor === undefined || input.cursor === null ? null : decodeCursor(input.cursor), limit);
+    ? recentPage(c.stores.active(), keep, input.cursor ?? undefined, limit)
+    : newestPage(c.stores.active(), keep, input.cursor === undefined || input.cursor === null ? null : decodeCursor(input.cursor), limit);
   const hits = await ownedHitFields(c, page);
   const items = hits.map((h, i) => {
     const m = page[i]!;
@@ -223,8 +206,8 @@ export async function list(c: Context, input: ListInput) {
  * `opts.curation: false` (the session-start hook) leaves out the curation counts, which check
  * every memory's cited paths and read the whole event log: they are then all zero.
  */
-export async function scopeOverview(c: Context, input: OverviewInput, opts: { curation: boolean } = { curation: true }) {
-  await freshEverywhere(c, true);
+export async function scopeOverview(c: RoutedContext, input: OverviewInput, opts: { curation: boolean } = { curation: true }) {
+  await c.stores.fresh({ read: true });
   const auto = input.auto_scope ?? true;
   const now = c.now();
   const inView: StoredMemory[] = [];
@@ -270,13 +253,13 @@ export async function scopeOverview(c: Context, input: OverviewInput, opts: { cu
     elsewhere: { total: elsewhereTotal, repos: repos.slice(0, ELSEWHERE_REPOS_MAX) },
     curation_pending: opts.curation ? await curationPending(c, inView, expired) : { stale: 0, never_verified: 0, drifted: 0, expired: expired.length, dead: 0 },
     // The repository's team store (README "Team memory"): all of it is in this repo's view.
-    ...(c.team !== null ? { team: teamOverview(c.team, now) } : {}),
+    ...(c.stores.team !== null ? { team: teamOverview(c.stores.team, now) } : {}),
   };
   c.log('scope_overview', { auto_scope: auto, total: out.total, elsewhere: elsewhereTotal });
   return out;
 }
 
-function teamOverview(t: Context, now: Date) {
+function teamOverview(t: ReadContext, now: Date) {
   const scopes: Record<string, number> = {};
   let total = 0;
   for (const m of t.store.active()) {
@@ -319,7 +302,7 @@ export function peekOverview(dir: string, global: readonly string[], callerRepoK
 export const ELSEWHERE_REPOS_MAX = 10;
 
 /** The auto_scope rule for this caller (core/memory.ts inViewKey), with the memory's cached repo key. */
-function inCallerView(c: Context, m: StoredMemory): boolean {
+export function inCallerView(c: Pick<ReadContext, 'caller' | 'config'>, m: StoredMemory): boolean {
   return inViewKey(c.caller.repoKey, c.config.scopes.global, repoKeyOf(m), m.scopes);
 }
 
@@ -408,7 +391,7 @@ function checkCategory(v: unknown): string | null {
 }
 
 /** Semantic neighbours for the write gates (empty without a semantic leg). */
-export async function semanticGateOptions(c: Context) {
+export async function semanticGateOptions(c: Pick<WriteContext, 'index'>) {
   const s = c.index.semantic;
   if (s === null) return {};
   // While a server started from the cache still checks its files (its first second at 50k
@@ -429,7 +412,7 @@ export async function semanticGateOptions(c: Context) {
  * everything the answer depends on besides the memory, so the index may remember answers per
  * memory across searches with the same key.
  */
-function searchFilter(c: Context, scopes: string[], autoScope: boolean, tags: string[] = [], category: string | null = null): { filter?: (m: StoredMemory) => boolean; filterKey?: string } {
+function searchFilter(c: ReadContext, scopes: string[], autoScope: boolean, tags: string[] = [], category: string | null = null): { filter?: (m: StoredMemory) => boolean; filterKey?: string } {
   const disabled = [...c.disabledScopes].sort();
   const repo = c.caller.repoKey;
   const structural = structureFilter(tags, category);
@@ -447,7 +430,7 @@ function searchFilter(c: Context, scopes: string[], autoScope: boolean, tags: st
   return { filter, filterKey: JSON.stringify([scopes, disabled, autoScope ? repo ?? ['outside', c.config.scopes.global] : false, ...(structural ? [tags, category] : [])]) };
 }
 
-export async function search(c: Context, input: SearchInput): Promise<SearchOutput> {
+export async function search(c: RoutedContext, input: SearchInput): Promise<SearchOutput> {
   if (typeof input.query !== 'string' || input.query.trim() === '') {
     throw new ValidationError('query must be a non-empty string: the words or identifiers to look for');
   }
@@ -465,12 +448,12 @@ export async function search(c: Context, input: SearchInput): Promise<SearchOutp
   const tags = checkTags(input.tags);
   const category = checkCategory(input.category);
   const budget = checkMaxChars(input.max_chars) ?? LIMITS.responseChars;
-  await freshEverywhere(c, true);
+  await c.stores.fresh({ read: true });
 
   const fb = c.events.feedback(c.config.ranking, () => c.now(), { watch: c.watch, activeCount: c.store.activeCount });
   const nowMs = c.now().getTime();
   const limit = fb ? Math.max(max, Math.min(LIMITS.maxResults, max + FEEDBACK_POOL_EXTRA)) : max;
-  const sourceOf = (s: Context): RankSource => ({
+  const sourceOf = (s: ReadContext): RankSource => ({
     l: s.index.lexical(),
     sem: s.index.semantic,
     opts: {
@@ -478,13 +461,13 @@ export async function search(c: Context, input: SearchInput): Promise<SearchOutp
       limit,
       now: c.now().getTime(),
       halfLifeDays: c.config.behavior.recency_half_life_days,
-      ...teamShadowed(c, s, searchFilter(s, filters, autoScope, tags, category)),
+      ...c.stores.shadowed(s, searchFilter(s, filters, autoScope, tags, category)),
     },
   });
   // A query made only of stopwords ("what is it", "how do we") asks for nothing: the lexical leg
   // finds no term, and the semantic leg would return whatever sits nearest to filler words.
   const asksSomething = [input.query, ...alternates].some((q) => queryWords(q).length > 0);
-  const ranked = asksSomething ? await rankedAcross(c.team === null ? [sourceOf(c)] : [sourceOf(c), sourceOf(c.team)], input.query, alternates, limit) : [];
+  const ranked = asksSomething ? await rankedAcross(c.stores.all().map(sourceOf), input.query, alternates, limit) : [];
   const parts = (h: FusedHit<StoredMemory>) => fb?.parts(h.doc.id, nowMs) ?? { applied: 0, sunk: 0, idle: 0, multiplier: 1 };
   const found = (fb ? rerankWithinBands(ranked, (h) => parts(h).multiplier) : ranked).slice(0, max);
   const expand = input.expand_top === true && found[0]?.relevance === 'high';
@@ -513,18 +496,6 @@ export async function search(c: Context, input: SearchInput): Promise<SearchOutp
     actor,
   });
   return out;
-}
-
-/**
- * The team store's filter also leaves out an id the personal store holds (active or removed): the
- * personal memory answers for it (README "Team memory"), so it is never listed twice.
- */
-function teamShadowed(c: Context, s: Context, f: { filter?: (m: StoredMemory) => boolean; filterKey?: string }): { filter?: (m: StoredMemory) => boolean; filterKey?: string } {
-  if (s === c) return f;
-  const inner = f.filter;
-  const own = c.store;
-  // No filterKey: the answer now also depends on the personal store, which the team index does not track.
-  return { filter: (m) => !own.holds(m.id) && (inner === undefined || inner(m)) };
 }
 
 /** Candidates beyond max_results that feedback may lift into the answer. */

@@ -13,7 +13,7 @@ import { realpath } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import type { StoredMemory } from '../types.ts';
-import type { Context } from './context.ts';
+import type { StoreContext } from './context.ts';
 import { LockTimeoutError, ValidationError, errorMessage } from '../errors.ts';
 import { redactRemoteUrl } from '../origin.ts';
 import { StoreLock } from '../store/lock.ts';
@@ -121,7 +121,7 @@ async function realpathOf(p: string): Promise<string> {
   return realpath(p).catch(() => p);
 }
 
-export async function syncInit(c: Context, input: SyncInitInput): Promise<SyncInitResult> {
+export async function syncInit(c: StoreContext, input: SyncInitInput): Promise<SyncInitResult> {
   const dir = c.dir;
   if (input.remote !== undefined && (typeof input.remote !== 'string' || input.remote.trim() === '' || /[\s\0]/.test(input.remote.trim()) || input.remote.startsWith('-'))) {
     throw new ValidationError(`--remote must be a git URL or path, got ${JSON.stringify(redactRemoteUrl(String(input.remote)))}`);
@@ -160,7 +160,7 @@ const MAX_PUSH_TRIES = 5;
 /** Another process is syncing this store: not a failure of the remote. */
 export const BUSY = 'another cairn sync of this store is running; this one did nothing (run it again when that one ends)';
 
-export async function sync(c: Context): Promise<SyncReport> {
+export async function sync(c: StoreContext): Promise<SyncReport> {
   const dir = c.dir;
   const report: SyncReport = { ok: false, store: dir, remote: null, branch: null, committed: null, merge: 'none', incoming: 0, conflicts: [], file_conflicts: [], pushed: false, ahead: 0, behind: 0, error: null };
   if (!(await ownRepo(dir))) throw new ValidationError(`the store ${dir} is not set up for sync: run cairn sync init [--remote URL] first`);
@@ -263,7 +263,7 @@ export async function sync(c: Context): Promise<SyncReport> {
  * Applies the renames whose records arrived in this pull (sync/renames.ts) to the local store,
  * oldest first; the memories they change are committed and pushed by the same sync.
  */
-async function applyIncomingRenames(c: Context, known: ReadonlySet<string>, theirs: string): Promise<{ old_scope: string; new_scope: string; ids: string[] }[]> {
+async function applyIncomingRenames(c: StoreContext, known: ReadonlySet<string>, theirs: string): Promise<{ old_scope: string; new_scope: string; ids: string[] }[]> {
   const fresh = renameIds(c.dir).filter((id) => !known.has(id));
   if (fresh.length === 0) return [];
   await c.store.lock.run(() => c.store.sync());
@@ -291,7 +291,7 @@ function mergeSummaries(a: ChangeSummary | null, b: ChangeSummary): ChangeSummar
   return { added: [...a.added, ...b.added], updated: [...a.updated, ...b.updated], removed: [...a.removed, ...b.removed], restored: [...a.restored, ...b.restored], purged: [...a.purged, ...b.purged], files: [...a.files, ...b.files] };
 }
 
-export async function status(c: Context): Promise<SyncStatus> {
+export async function status(c: StoreContext): Promise<SyncStatus> {
   const dir = c.dir;
   const st = readState(dir);
   const conflicts = await listConflicts(dir);
@@ -319,7 +319,7 @@ export class AutoSync {
   private lastError: string | null = null;
   private stopped = false;
 
-  constructor(private readonly c: Context, private readonly run: () => Promise<SyncReport> = () => sync(c)) {}
+  constructor(private readonly c: StoreContext, private readonly run: () => Promise<SyncReport> = () => sync(c)) {}
 
   start(): void {
     const ms = this.c.config.sync.interval_minutes * 60_000;

@@ -3,9 +3,10 @@
 // it beside the personal store when it exists (config [team] enabled, default true).
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Context } from './context.ts';
+import type { ReadContext, RoutedContext } from './context.ts';
 import { ValidationError } from '../errors.ts';
 import { TEAM_MARKER, findTeamStore } from '../store/location.ts';
+import { teamStoreOf } from './stores.ts';
 import { ensureDir, writeFileAtomic } from '../store/fsatomic.ts';
 import { ensureLines, GITATTRIBUTES_LINES, GITIGNORE_LINES, registerMergeDriver } from '../sync/repo.ts';
 
@@ -40,7 +41,7 @@ export interface TeamInitInput {
 }
 
 /** Creates (or completes) the team store of the caller's repository; changes nothing else. */
-export async function teamInit(c: Context, input: TeamInitInput = {}): Promise<TeamInitResult> {
+export async function teamInit(c: Pick<ReadContext, 'caller' | 'dir' | 'env'>, input: TeamInitInput = {}): Promise<TeamInitResult> {
   const root = c.caller.repoRoot;
   if (root === null) throw new ValidationError(`${c.caller.cwd} is not inside a git repository: run cairn team init in the repository whose team store it is`);
   const dir = join(root, '.cairn');
@@ -81,12 +82,12 @@ export interface TeamStatus {
   tombstoned: number;
 }
 
-export function teamStatus(c: Context): TeamStatus {
-  const t = c.team;
+export function teamStatus(c: RoutedContext): TeamStatus {
+  const t = c.stores.team;
   return {
     enabled: c.config.team.enabled,
     repo_root: c.caller.repoRoot,
-    dir: t?.dir ?? (c.config.team.enabled ? findTeamStore(c.caller.repoRoot) : null),
+    dir: t?.dir ?? teamStoreOf(c.config, c.caller),
     open: t !== null,
     active: t ? t.store.activeCount : 0,
     tombstoned: t ? [...t.store.tombstones()].length : 0,
@@ -94,8 +95,8 @@ export function teamStatus(c: Context): TeamStatus {
 }
 
 /** Ids both stores hold (active or removed): the personal memory answers for them (README "Team memory"). */
-export function idClashes(c: Context): string[] {
-  const t = c.team;
+export function idClashes(c: RoutedContext): string[] {
+  const t = c.stores.team;
   if (t === null) return [];
   const out: string[] = [];
   for (const src of [t.store.active(), t.store.tombstones()]) for (const m of src) if (c.store.holds(m.id)) out.push(m.id);
@@ -107,8 +108,8 @@ export function idClashes(c: Context): string[] {
  * teammate's hand edit, a merge left with markers), ids it shares with the personal store, and
  * .gitignore lines missing (then caches or the event log could be committed).
  */
-export function teamProblems(c: Context) {
-  const t = c.team;
+export function teamProblems(c: RoutedContext) {
+  const t = c.stores.team;
   if (t === null) return null;
   let ignore: string[] = [];
   try {

@@ -1,7 +1,7 @@
 // Moving memories in and out of the store as a whole: cairn's own export document and its
 // import (core/io/exportImport.ts holds the format). The CLI's export/import call these.
 import { buildExport, importExport, type ExportDoc, type ImportReport } from '../io/exportImport.ts';
-import type { Context } from './context.ts';
+import type { StoreContext, WriteContext } from './context.ts';
 import { ValidationError } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { redactRemoteUrl } from '../origin.ts';
@@ -18,12 +18,12 @@ export interface ExportInput {
   include_tombstones: boolean;
 }
 
-export async function exportStore(c: Context, input: ExportInput): Promise<ExportDoc> {
+export async function exportStore(c: StoreContext, input: ExportInput): Promise<ExportDoc> {
   await c.store.ensureFresh();
   return buildExport(c.store.active(), c.store.tombstones(), { now: c.now(), scopes: input.scopes, includeTombstones: input.include_tombstones });
 }
 
-export async function importStore(c: Context, doc: ExportDoc, progress?: (done: number, total: number) => void): Promise<ImportReport> {
+export async function importStore(c: StoreContext, doc: ExportDoc, progress?: (done: number, total: number) => void): Promise<ImportReport> {
   const report = await importExport(c.store, doc, progress);
   c.log('import', { added: report.added, updated: report.updated, unchanged: report.unchanged, kept_newer: report.kept_newer });
   return report;
@@ -128,7 +128,7 @@ class BatchDedup {
   }
 }
 
-export async function importFrom(c: Context, parsed: ParsedImport, opts: SourceImportOptions): Promise<SourceImportReport> {
+export async function importFrom(c: WriteContext, parsed: ParsedImport, opts: SourceImportOptions): Promise<SourceImportReport> {
   const forced = opts.scopes.length ? checkScopes(c, opts.scopes, 'scopes') : null;
   await c.store.ensureFresh();
   const known = new Map<string, { m: StoredMemory; hash: string | null }>();
@@ -156,7 +156,7 @@ export async function importFrom(c: Context, parsed: ParsedImport, opts: SourceI
 }
 
 async function importOne(
-  c: Context,
+  c: WriteContext,
   format: ImportFormat,
   cand: ImportCandidate,
   o: SourceImportOptions & { forced: string[] | null; known: Map<string, { m: StoredMemory; hash: string | null }>; batch: BatchDedup; seenKeys: Map<string, string>; now: Date },
@@ -219,7 +219,7 @@ async function importOne(
   return item;
 }
 
-async function writeImported(c: Context, format: ImportFormat, cand: ImportCandidate, w: ValidWrite, hash: string, now: Date): Promise<StoredMemory> {
+async function writeImported(c: StoreContext, format: ImportFormat, cand: ImportCandidate, w: ValidWrite, hash: string, now: Date): Promise<StoredMemory> {
   const created = cand.created ?? now.toISOString();
   const updated = cand.updated && Date.parse(cand.updated) >= Date.parse(created) ? cand.updated : created;
   const origin = cand.origin ?? NULL_ORIGIN;

@@ -1,7 +1,7 @@
 // memory_write, memory_update, memory_verify. Validation first: a call that errors writes
 // nothing. The trust gates (secrets, durability, duplicates, pending) sit between validation and
 // the commit, in the order tools.md gives.
-import type { Context } from './context.ts';
+import type { StoreContext, WriteContext } from './context.ts';
 import { ValidationError } from '../errors.ts';
 import { LIMITS } from '../limits.ts';
 import { newId } from '../ids.ts';
@@ -12,7 +12,7 @@ import { CATEGORIES, CONFIDENCES, SOURCES, type Category, type Confidence, type 
 export type { ValidWrite } from '../types.ts';
 import { runWriteGates, checkUpdateContent, transientUpdateError, updateMarkers, type GateSource, type Related, type UpdateText } from '../trust/gates/writeGates.ts';
 import { stripStored } from '../memory.ts';
-import { checkNote, requireActive, settleUnknownIds } from './common.ts';
+import { checkNote, requireActive } from './common.ts';
 export { checkNote } from './common.ts';
 import { semanticGateOptions } from './retrieval.ts';
 import { checkPendingId, claimPending, dropPending, sweepPending } from '../store/pending.ts';
@@ -47,7 +47,7 @@ export interface VerifyInput {
 }
 
 
-export function checkContent(c: Context, v: unknown, arg = 'content'): string {
+export function checkContent(c: Pick<StoreContext, 'config'>, v: unknown, arg = 'content'): string {
   if (typeof v !== 'string') throw new ValidationError(`${arg} must be a string holding the memory text`);
   const text = v.replace(/\r\n?/g, '\n').trim();
   if (text === '') throw new ValidationError(`${arg} is empty: write the fact to remember`);
@@ -63,7 +63,7 @@ export function checkContent(c: Context, v: unknown, arg = 'content'): string {
   return text;
 }
 
-export function checkScopes(c: Context, v: unknown, arg = 'scopes'): string[] {
+export function checkScopes(c: Pick<StoreContext, 'config'>, v: unknown, arg = 'scopes'): string[] {
   if (!Array.isArray(v) || v.length === 0) throw new ValidationError(`${arg} must list at least one scope, like ["tools"] or ["projects:foo"]`);
   if (v.length > MAX_SCOPES) throw new ValidationError(`${arg} has ${v.length} entries: at most ${MAX_SCOPES} scopes per memory`);
   const out: string[] = [];
@@ -100,7 +100,7 @@ function checkEnum<T extends string>(v: unknown, arg: string, allowed: readonly 
   throw new ValidationError(`${arg} must be one of ${allowed.join(', ')}, got ${JSON.stringify(v)}`);
 }
 
-export function checkExpires(c: Context, v: unknown): string | null {
+export function checkExpires(c: Pick<StoreContext, 'now'>, v: unknown): string | null {
   if (v === undefined || v === null) return null;
   if (typeof v !== 'string' || !/^\d{4}-\d{2}-\d{2}(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$/.test(v.trim())) {
     throw new ValidationError(`expires must be an ISO 8601 date or date-time like 2027-01-31 or 2027-01-31T12:00:00Z, got ${JSON.stringify(v)}`);
@@ -119,7 +119,7 @@ export function checkBool(v: unknown, arg: string): boolean {
 
 
 /** Every bad argument is named in one message (not just the first), and nothing is written. */
-export function validateWrite(c: Context, input: WriteInput): ValidWrite {
+export function validateWrite(c: Pick<StoreContext, 'config' | 'now'>, input: WriteInput): ValidWrite {
   const problems: string[] = [];
   const attempt = <T>(fn: () => T): T => {
     try {
@@ -165,7 +165,7 @@ export function committedShape(m: StoredMemory, related?: Related[]) {
 }
 
 /** The record a validated write becomes: a fresh id, now as created/updated, the caller's origin. */
-export async function newRecord(c: Context, w: ValidWrite): Promise<MemoryRecord> {
+export async function newRecord(c: Pick<WriteContext, 'now' | 'caller' | 'storeKind'>, w: ValidWrite): Promise<MemoryRecord> {
   const now = c.now().toISOString();
   const rec: MemoryRecord = {
     id: newId(c.now().getTime()),
@@ -188,7 +188,7 @@ export async function newRecord(c: Context, w: ValidWrite): Promise<MemoryRecord
 }
 
 /** Stores a validated write as a new memory file. Used by write and by pending confirmation. */
-export async function commitWrite(c: Context, w: ValidWrite, related?: Related[]) {
+export async function commitWrite(c: WriteContext, w: ValidWrite, related?: Related[]) {
   const rec = await newRecord(c, w);
   const m = await c.store.create(rec);
   return committedShape(m, related);
@@ -198,7 +198,7 @@ export async function commitWrite(c: Context, w: ValidWrite, related?: Related[]
  * The other stores a write is checked against (README "Team memory"): each one's duplicates and
  * tombstones stop the write as the target's own do.
  */
-async function gateSources(also: readonly Context[]): Promise<GateSource[]> {
+async function gateSources(also: readonly WriteContext[]): Promise<GateSource[]> {
   const out: GateSource[] = [];
   for (const o of also) {
     await o.store.ensureFresh({ read: true }); // only read by the gates: a snapshot still being checked will do
@@ -218,7 +218,7 @@ export interface ConfirmedPending {
 }
 
 /** `also`: the other stores to check (the facade passes the team store for a personal write and back). */
-export async function write(c: Context, input: WriteInput, also: readonly Context[] = [], confirmed?: ConfirmedPending) {
+export async function write(c: WriteContext, input: WriteInput, also: readonly WriteContext[] = [], confirmed?: ConfirmedPending) {
   const w = validateWrite(c, input);
   const force = checkBool(input.force, 'force');
   const ack = checkBool(input.acknowledge_transient, 'acknowledge_transient');
@@ -248,9 +248,9 @@ export async function write(c: Context, input: WriteInput, also: readonly Contex
   return { ...out, store: c.storeKind };
 }
 
-export async function update(c: Context, input: UpdateInput) {
+export async function update(c: WriteContext, input: UpdateInput) {
   await c.store.ensureFresh();
-  await settleUnknownIds(c, [input.id]);
+  await c.stores.settle([input.id]);
   const target = requireActive(c, input.id);
   const has = (k: keyof UpdateInput) => input[k] !== undefined;
   if (!has('content') && !has('scopes') && !has('confidence') && !has('expires') && !has('aliases')) {
@@ -305,9 +305,9 @@ export async function update(c: Context, input: UpdateInput) {
   return { ...committedShape(m), store: c.storeKind };
 }
 
-export async function verify(c: Context, input: VerifyInput) {
+export async function verify(c: WriteContext, input: VerifyInput) {
   await c.store.ensureFresh();
-  await settleUnknownIds(c, [input.id]);
+  await c.stores.settle([input.id]);
   const target = requireActive(c, input.id);
   const note = checkNote(input.note, 'note', false);
   const m = await c.store.modify(target.id, async (cur) => {
@@ -326,7 +326,7 @@ export async function verify(c: Context, input: VerifyInput) {
 }
 
 /** The error for a record that another process removed while we waited for the lock. */
-function requireActiveError(c: Context, id: string): Error {
+function requireActiveError(c: Pick<StoreContext, 'store'>, id: string): Error {
   try {
     requireActive(c, id);
   } catch (err) {
@@ -341,7 +341,7 @@ function requireActiveError(c: Context, id: string): Error {
 // and, with behavior.require_write_confirmation, every write. Confirming re-runs nothing but
 // validation (the config may have changed since: allowed scopes, body limit, an expiry now in
 // the past), then commits.
-export async function writeConfirm(c: Context, input: { pending_id: string }): Promise<ReturnType<typeof committedShape>> {
+export async function writeConfirm(c: WriteContext, input: { pending_id: string }): Promise<ReturnType<typeof committedShape>> {
   const id = checkPendingId(input.pending_id);
   const now = c.now();
   const claim = await claimPending(c.dir, id, now);
@@ -368,7 +368,7 @@ export async function writeConfirm(c: Context, input: { pending_id: string }): P
 }
 
 /** `reason`: why it was dropped, for the event log (the MCP confirmation form's discard says so). */
-export async function writeCancel(c: Context, input: { pending_id: string; reason?: string }) {
+export async function writeCancel(c: StoreContext, input: { pending_id: string; reason?: string }) {
   const id = checkPendingId(input.pending_id);
   const now = c.now();
   const existed = await dropPending(c.dir, id, now);
@@ -383,7 +383,7 @@ export async function writeCancel(c: Context, input: { pending_id: string; reaso
  * memories) except the pending one, since the user has just confirmed it. Committed: the pending
  * entry is gone. Stopped by a gate: the entry stays pending, and the gate's outcome says why.
  */
-export async function writeConfirmEdited(c: Context, input: { pending_id: string; content: string }, also: readonly Context[] = []) {
+export async function writeConfirmEdited(c: WriteContext, input: { pending_id: string; content: string }, also: readonly WriteContext[] = []) {
   const id = checkPendingId(input.pending_id);
   const claim = await claimPending(c.dir, id, c.now());
   try {
