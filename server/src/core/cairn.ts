@@ -15,6 +15,7 @@ import { EventSink } from './curation/eventSink.ts';
 import { LinkGraph } from './notes/graph.ts';
 import { resolveCaller, type Caller } from './origin.ts';
 import * as retrieval from './ops/retrieval.ts';
+import * as searchOps from './ops/search.ts';
 import * as writing from './ops/writing.ts';
 import * as lifecycle from './ops/lifecycle.ts';
 import * as originBackfill from './ops/originBackfill.ts';
@@ -252,7 +253,7 @@ export class Cairn implements RoutedContext, WriteContext, ScopeSwitches {
 
   // One method per tool (docs/tools.md), grouped as the MCP tool files and core/ops are.
   // retrieval
-  search(input: retrieval.SearchInput) { return retrieval.search(this, input); }
+  search(input: searchOps.SearchInput) { return searchOps.search(this, input); }
   show(input: retrieval.ShowInput) { return retrieval.show(this, input); }
   list(input: retrieval.ListInput) { return retrieval.list(this, input); }
   /** Every page of list, streamed to `emit`: one freshness check and one event (CLI list --all). */
@@ -341,7 +342,7 @@ export class Cairn implements RoutedContext, WriteContext, ScopeSwitches {
 export type { BrowseInput, BrowseRow, OverviewStats, ChangeNote, MemoryEvent } from './ops/insight.ts';
 export type { PendingEntry } from './store/pending.ts';
 export type { HealthReport } from './curation/health.ts';
-export type { SearchHit } from './ops/retrieval.ts';
+export type { SearchHit } from './ops/search.ts';
 export type { ResourceChange, ResourceRow, CompletionKind } from './ops/resources.ts';
 
 

@@ -8,7 +8,7 @@ import { statSync } from 'node:fs';
 import type { ReadContext, RoutedContext, StoreContext } from './context.ts';
 import { NotFoundError, ValidationError } from '../errors.ts';
 import { checkId, hitFields, ownedHitFields, signalContext, type HitFields } from './common.ts';
-import { rankedAcross, type RankSource, type SearchHit } from './retrieval.ts';
+import { rankedAcross, type RankSource, type SearchHit } from './search.ts';
 import { health, type HealthInput } from './curation.ts';
 import { backlinksOf, structureFilter } from './notes.ts';
 import { isExpired, recordHead, summarize } from '../memory.ts';

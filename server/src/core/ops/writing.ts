@@ -14,7 +14,7 @@ import { runWriteGates, checkUpdateContent, transientUpdateError, updateMarkers,
 import { stripStored } from '../memory.ts';
 import { checkNote, requireActive } from './common.ts';
 export { checkNote } from './common.ts';
-import { semanticGateOptions } from './retrieval.ts';
+import { rewordingRuleFor } from '../trust/gates/rewording.ts';
 import { checkPendingId, claimPending, dropPending, sweepPending } from '../store/pending.ts';
 
 export const MAX_NOTE_CHARS = LIMITS.noteChars;
@@ -192,6 +192,22 @@ export async function commitWrite(c: WriteContext, w: ValidWrite, related?: Rela
   const rec = await newRecord(c, w);
   const m = await c.store.create(rec);
   return committedShape(m, related);
+}
+
+/** Semantic neighbours for the write gates (empty without a semantic leg). */
+export async function semanticGateOptions(c: Pick<WriteContext, 'index'>) {
+  const s = c.index.semantic;
+  if (s === null) return {};
+  // While a server started from the cache still checks its files (its first second at 50k
+  // memories), the leg is not open yet: the write does not wait for it (the lexical duplicate
+  // gate sees every memory of the snapshot), and the leg opens once the check is done.
+  if (!(await s.readyForSearch())) return {};
+  if (s.index === null) return {};
+  return {
+    neighbours: (text: string, limit: number) => s.neighbours(text, limit),
+    removedNeighbours: (text: string, limit: number) => s.removedNeighbours(text, limit),
+    semanticRule: rewordingRuleFor(s.index.embedderId),
+  };
 }
 
 /**
