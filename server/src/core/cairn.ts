@@ -17,6 +17,7 @@ import { resolveCaller, type Caller } from './origin.ts';
 import * as retrieval from './ops/retrieval.ts';
 import * as searchOps from './ops/search.ts';
 import * as writing from './ops/writing.ts';
+import * as confirm from './ops/confirm.ts';
 import * as lifecycle from './ops/lifecycle.ts';
 import * as originBackfill from './ops/originBackfill.ts';
 import * as curation from './ops/curation.ts';
@@ -268,12 +269,12 @@ export class Cairn implements RoutedContext, WriteContext, ScopeSwitches {
     return this.wrote(writing.write(to, rest, this.stores.othersOf(to)));
   }
   /** A pending write lives in the store it was meant for: the team store's pending ones confirm there. */
-  writeConfirm(input: { pending_id: string }) { return this.wrote(writing.writeConfirm(this.stores.pendingHolder(input.pending_id), input)); }
-  writeCancel(input: { pending_id: string; reason?: string }) { return writing.writeCancel(this.stores.pendingHolder(input.pending_id), input); }
+  writeConfirm(input: { pending_id: string }) { return this.wrote(confirm.writeConfirm(this.stores.pendingHolder(input.pending_id), input)); }
+  writeCancel(input: { pending_id: string; reason?: string }) { return confirm.writeCancel(this.stores.pendingHolder(input.pending_id), input); }
   /** A pending write confirmed with the user's edited text (the MCP confirmation form), through the write gates. */
   writeConfirmEdited(input: { pending_id: string; content: string }) {
     const h = this.stores.pendingHolder(input.pending_id);
-    return this.wrote(writing.writeConfirmEdited(h, input, this.stores.othersOf(h)));
+    return this.wrote(confirm.writeConfirmEdited(h, input, this.stores.othersOf(h)));
   }
   async update(input: writing.UpdateInput) { return this.wrote(writing.update(await this.stores.holder(input.id), input)); }
   async verify(input: writing.VerifyInput) { return this.wrote(writing.verify(await this.stores.holder(input.id), input)); }

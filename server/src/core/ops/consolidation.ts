@@ -16,7 +16,8 @@ import { checkId, checkLimit, checkNote, requireActive } from './common.ts';
 import { MAX_SCOPES } from '../scopes.ts';
 import type { Confidence, MemoryRecord, StoredMemory, ValidWrite } from '../types.ts';
 import { runWriteGates } from '../trust/gates/writeGates.ts';
-import { checkAliases, checkBool, checkContent, checkScopes, committedShape, newRecord } from './writing.ts';
+import { committedShape, newRecord } from './writing.ts';
+import { checkAliases, checkBool, checkContent, checkScopes } from './writeChecks.ts';
 import { checkScopeFilters } from './retrieval.ts';
 
 export interface ConsolidateInput {

@@ -11,7 +11,7 @@ import { DUPLICATE_THRESHOLD, dedupTokenSet } from '../trust/gates/dedup.ts';
 import { detectSecrets } from '../trust/gates/secrets.ts';
 import { runWriteGates } from '../trust/gates/writeGates.ts';
 import type { MemoryRecord, StoredMemory, ValidWrite } from '../types.ts';
-import { checkScopes, validateWrite } from './writing.ts';
+import { checkScopes, validateWrite } from './writeChecks.ts';
 
 export interface ExportInput {
   scopes: string[];

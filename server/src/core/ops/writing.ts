@@ -1,4 +1,5 @@
-// memory_write, memory_update, memory_verify. Validation first: a call that errors writes
+// memory_write, memory_update, memory_verify (their arguments are checked in writeChecks.ts;
+// memory_write_confirm and _cancel are confirm.ts). Validation first: a call that errors writes
 // nothing. The trust gates (secrets, durability, duplicates, pending) sit between validation and
 // the commit, in the order tools.md gives.
 import type { StoreContext, WriteContext } from './context.ts';
@@ -7,30 +8,18 @@ import { LIMITS } from '../limits.ts';
 import { newId } from '../ids.ts';
 import { captureOrigin, originRepoKey } from '../origin.ts';
 import { headSha } from '../trust/signals/commitDrift.ts';
-import { MAX_SCOPES, scopeAllowed, validateScope } from '../scopes.ts';
-import { CATEGORIES, CONFIDENCES, SOURCES, type Category, type Confidence, type MemoryRecord, type Source, type StoredMemory, type ValidWrite } from '../types.ts';
+import { CONFIDENCES, type Confidence, type MemoryRecord, type StoredMemory, type ValidWrite } from '../types.ts';
 export type { ValidWrite } from '../types.ts';
 import { runWriteGates, checkUpdateContent, transientUpdateError, updateMarkers, type GateSource, type Related, type UpdateText } from '../trust/gates/writeGates.ts';
 import { stripStored } from '../memory.ts';
 import { checkNote, requireActive } from './common.ts';
 export { checkNote } from './common.ts';
 import { rewordingRuleFor } from '../trust/gates/rewording.ts';
-import { checkPendingId, claimPending, dropPending, sweepPending } from '../store/pending.ts';
+import { checkAliases, checkBool, checkContent, checkEnum, checkExpires, checkScopes, validateWrite, type WriteInput } from './writeChecks.ts';
+export type { WriteInput } from './writeChecks.ts';
 
 export const MAX_NOTE_CHARS = LIMITS.noteChars;
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-export interface WriteInput {
-  content: string;
-  scopes: string[];
-  confidence?: Confidence;
-  source?: Source;
-  category?: Category;
-  expires?: string | null;
-  aliases?: string[];
-  force?: boolean;
-  acknowledge_transient?: boolean;
-}
 export interface UpdateInput {
   id: string;
   content?: string;
@@ -44,106 +33,6 @@ export interface UpdateInput {
 export interface VerifyInput {
   id: string;
   note?: string;
-}
-
-
-export function checkContent(c: Pick<StoreContext, 'config'>, v: unknown, arg = 'content'): string {
-  if (typeof v !== 'string') throw new ValidationError(`${arg} must be a string holding the memory text`);
-  const text = v.replace(/\r\n?/g, '\n').trim();
-  if (text === '') throw new ValidationError(`${arg} is empty: write the fact to remember`);
-  // The file must read back as exactly this text: a NUL makes it a binary file (skipped on
-  // load, so the acknowledged memory would vanish) and an unpaired surrogate has no UTF-8 form
-  // (it would come back as U+FFFD).
-  const nul = text.indexOf('\u0000');
-  if (nul !== -1) throw new ValidationError(`${arg} contains a NUL character at position ${nul}: a memory is plain text`);
-  const lone = LONE_SURROGATE.exec(text);
-  if (lone) throw new ValidationError(`${arg} contains an unpaired UTF-16 surrogate (U+${lone[0].charCodeAt(0).toString(16).toUpperCase()}) at position ${lone.index}: send valid Unicode text`);
-  const max = c.config.behavior.max_body_chars;
-  if (text.length > max) throw new ValidationError(`${arg} is ${text.length} characters, over the limit of ${max} (behavior.max_body_chars): store a shorter, durable fact`);
-  return text;
-}
-
-export function checkScopes(c: Pick<StoreContext, 'config'>, v: unknown, arg = 'scopes'): string[] {
-  if (!Array.isArray(v) || v.length === 0) throw new ValidationError(`${arg} must list at least one scope, like ["tools"] or ["projects:foo"]`);
-  if (v.length > MAX_SCOPES) throw new ValidationError(`${arg} has ${v.length} entries: at most ${MAX_SCOPES} scopes per memory`);
-  const out: string[] = [];
-  v.forEach((s, i) => {
-    const scope = validateScope(s, `${arg}[${i}]`);
-    if (!scopeAllowed(scope, c.config.scopes.allowed)) {
-      throw new ValidationError(`scope "${scope}" is not allowed by scopes.allowed in config.toml: use one of ${c.config.scopes.allowed.join(', ')}`);
-    }
-    if (!out.includes(scope)) out.push(scope);
-  });
-  return out;
-}
-
-/** aliases: other words a later search may use; trimmed, distinct, each one line of text. */
-export function checkAliases(v: unknown, arg = 'aliases'): string[] {
-  if (v === undefined || v === null) return [];
-  if (!Array.isArray(v)) throw new ValidationError(`${arg} must be an array of short texts, like ["login", "sign-in"]`);
-  if (v.length > LIMITS.aliases) throw new ValidationError(`${arg} has ${v.length} entries: at most ${LIMITS.aliases} aliases per memory`);
-  const out: string[] = [];
-  v.forEach((a, i) => {
-    if (typeof a !== 'string') throw new ValidationError(`${arg}[${i}] must be a string, got ${JSON.stringify(a)}`);
-    const t = a.replace(/\s+/g, ' ').trim();
-    if (t === '') throw new ValidationError(`${arg}[${i}] is empty: give a word or short phrase`);
-    if (t.length > LIMITS.aliasChars) throw new ValidationError(`${arg}[${i}] is ${t.length} characters: at most ${LIMITS.aliasChars} per alias`);
-    if (t.includes('\u0000') || LONE_SURROGATE.test(t)) throw new ValidationError(`${arg}[${i}] is not plain text`);
-    if (!out.includes(t)) out.push(t);
-  });
-  return out;
-}
-
-function checkEnum<T extends string>(v: unknown, arg: string, allowed: readonly T[], dflt: T): T {
-  if (v === undefined || v === null) return dflt;
-  if (typeof v === 'string' && (allowed as readonly string[]).includes(v)) return v as T;
-  throw new ValidationError(`${arg} must be one of ${allowed.join(', ')}, got ${JSON.stringify(v)}`);
-}
-
-export function checkExpires(c: Pick<StoreContext, 'now'>, v: unknown): string | null {
-  if (v === undefined || v === null) return null;
-  if (typeof v !== 'string' || !/^\d{4}-\d{2}-\d{2}(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$/.test(v.trim())) {
-    throw new ValidationError(`expires must be an ISO 8601 date or date-time like 2027-01-31 or 2027-01-31T12:00:00Z, got ${JSON.stringify(v)}`);
-  }
-  const t = Date.parse(v.trim());
-  if (Number.isNaN(t)) throw new ValidationError(`expires ${JSON.stringify(v)} is not a real date`);
-  if (t <= c.now().getTime()) throw new ValidationError(`expires ${JSON.stringify(v)} is in the past: give a future date, or omit it`);
-  return new Date(t).toISOString();
-}
-
-export function checkBool(v: unknown, arg: string): boolean {
-  if (v === undefined || v === null) return false;
-  if (typeof v !== 'boolean') throw new ValidationError(`${arg} must be true or false`);
-  return v;
-}
-
-
-/** Every bad argument is named in one message (not just the first), and nothing is written. */
-export function validateWrite(c: Pick<StoreContext, 'config' | 'now'>, input: WriteInput): ValidWrite {
-  const problems: string[] = [];
-  const attempt = <T>(fn: () => T): T => {
-    try {
-      return fn();
-    } catch (err) {
-      if (!(err instanceof ValidationError)) throw err;
-      problems.push(err.message);
-      return undefined as T;
-    }
-  };
-  const w: ValidWrite = {
-    content: attempt(() => checkContent(c, input.content)),
-    scopes: attempt(() => checkScopes(c, input.scopes)),
-    confidence: attempt(() => checkEnum(input.confidence, 'confidence', CONFIDENCES, 'medium')),
-    source: attempt(() => checkEnum(input.source, 'source', SOURCES, 'explicit-statement')),
-    category: attempt(() => checkEnum(input.category, 'category', CATEGORIES, 'fact')),
-    expires: attempt(() => checkExpires(c, input.expires)),
-  };
-  const aliases = attempt(() => checkAliases(input.aliases));
-  if (aliases && aliases.length > 0) w.aliases = aliases;
-  attempt(() => checkBool(input.force, 'force'));
-  attempt(() => checkBool(input.acknowledge_transient, 'acknowledge_transient'));
-  if (problems.length) throw new ValidationError(problems.join('; '));
-  return w;
 }
 
 export function committedShape(m: StoredMemory, related?: Related[]) {
@@ -349,85 +238,4 @@ function requireActiveError(c: Pick<StoreContext, 'store'>, id: string): Error {
     return err as Error;
   }
   return new ValidationError(`memory ${id} is not active`);
-}
-
-
-// memory_write_confirm and memory_write_cancel. A pending write (trust/pendingStore.ts) is a write
-// that passed every gate but waits for the user: claims about the user (category=user-inference)
-// and, with behavior.require_write_confirmation, every write. Confirming re-runs nothing but
-// validation (the config may have changed since: allowed scopes, body limit, an expiry now in
-// the past), then commits.
-export async function writeConfirm(c: WriteContext, input: { pending_id: string }): Promise<ReturnType<typeof committedShape>> {
-  const id = checkPendingId(input.pending_id);
-  const now = c.now();
-  const claim = await claimPending(c.dir, id, now);
-  try {
-    const w = validateWrite(c, claim.entry.write);
-    await c.store.ensureFresh({ create: true });
-    const out = await commitWrite(c, w);
-    await claim.done();
-    c.log('write_confirm', {
-      pending_id: id,
-      id: out.id,
-      status: 'committed',
-      pending_reason: claim.entry.reason,
-      scopes: w.scopes,
-      category: w.category,
-      // The durability markers acknowledged when the write was made pending (counted then).
-      ...(claim.entry.markers?.length ? { markers: claim.entry.markers, acknowledge_transient: true } : {}),
-    });
-    return out;
-  } catch (err) {
-    await claim.release().catch(() => {}); // keep it confirmable after a failed attempt
-    throw err;
-  }
-}
-
-/** `reason`: why it was dropped, for the event log (the MCP confirmation form's discard says so). */
-export async function writeCancel(c: StoreContext, input: { pending_id: string; reason?: string }) {
-  const id = checkPendingId(input.pending_id);
-  const now = c.now();
-  const existed = await dropPending(c.dir, id, now);
-  await sweepPending(c.dir, now);
-  c.log('write_cancel', { pending_id: id, existed, ...(input.reason ? { reason: input.reason } : {}) });
-  return { cancelled: true as const, existed };
-}
-
-/**
- * Confirms a pending write with the text the user edited it to (the MCP confirmation form): the
- * edited text goes through every gate of memory_write (secrets, durability, duplicates, removed
- * memories) except the pending one, since the user has just confirmed it. Committed: the pending
- * entry is gone. Stopped by a gate: the entry stays pending, and the gate's outcome says why.
- */
-export async function writeConfirmEdited(c: WriteContext, input: { pending_id: string; content: string }, also: readonly WriteContext[] = []) {
-  const id = checkPendingId(input.pending_id);
-  const claim = await claimPending(c.dir, id, c.now());
-  try {
-    const w = claim.entry.write;
-    const out = await write(
-      c,
-      {
-        content: input.content,
-        scopes: w.scopes,
-        confidence: w.confidence,
-        source: w.source,
-        category: w.category,
-        expires: w.expires,
-        ...(w.aliases && w.aliases.length > 0 ? { aliases: w.aliases } : {}),
-        // Time-bound wording the writer acknowledged for the claim stays acknowledged for its edit.
-        ...(claim.entry.markers?.length ? { acknowledge_transient: true } : {}),
-      },
-      also,
-      { pending_id: id, reason: claim.entry.reason },
-    );
-    if (out.status !== 'committed') {
-      await claim.release();
-      return { ...out, pending_id: id };
-    }
-    await claim.done();
-    return out;
-  } catch (err) {
-    await claim.release().catch(() => {}); // still confirmable as it was
-    throw err;
-  }
 }
