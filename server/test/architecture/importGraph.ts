@@ -140,3 +140,17 @@ export function importCycles(edges: readonly Edge[]): string[] {
   for (const f of graph.keys()) if (!state.has(f)) visit(f);
   return cycles;
 }
+
+/** Every `new X(...)` of one of `names` in a source, as 'file:line: new X'. */
+export function constructionsIn(fileName: string, text: string, names: readonly string[]): string[] {
+  const sf = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  const out: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isNewExpression(node) && ts.isIdentifier(node.expression) && names.includes(node.expression.text)) {
+      out.push(`${fileName}:${sf.getLineAndCharacterOfPosition(node.getStart(sf)).line + 1}: new ${node.expression.text}`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(sf);
+  return out;
+}

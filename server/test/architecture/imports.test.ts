@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { diskTree, importCycles, importGraph, importsOfSource, layerViolations, memoryTree } from './importGraph.ts';
+import { constructionsIn, diskTree, importCycles, importGraph, importsOfSource, layerViolations, memoryTree } from './importGraph.ts';
 
 const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../../src');
 const tree = diskTree(SRC);
@@ -29,19 +29,29 @@ test('the check sees the real tree (it would pass vacuously on an empty one)', (
 });
 
 /**
+ * What a room opens with a store and closes with it: the facade holds one of each per open store
+ * and hands ops a view without open or close (core/ops/context.ts). An op that built one would
+ * own a lifecycle nobody closes.
+ */
+const LIFECYCLE_OWNERS = ['StoreIndex', 'LiveIndex', 'SemanticLeg', 'EventSink', 'EventLog', 'FeedbackFold', 'LinkGraph', 'Store'];
+
+test('ops build no index, event log, link graph or store: their rooms own them and the facade holds them', () => {
+  const built = tree.files.filter((f) => f.startsWith('core/ops/')).flatMap((f) => constructionsIn(f, tree.text(f), LIFECYCLE_OWNERS));
+  assert.deepEqual(built, []);
+});
+
+test('the lifecycle check sees a construction in an op', () => {
+  const fake = memoryTree({ 'core/ops/x.ts': "import { LiveIndex } from '../index/live.ts';\nconst l = new LiveIndex(store, { watch: true, warn });\n" });
+  assert.deepEqual(constructionsIn('core/ops/x.ts', fake.text('core/ops/x.ts'), LIFECYCLE_OWNERS), ['core/ops/x.ts:2: new LiveIndex']);
+});
+
+/**
  * Files that may exceed the cap for now, each at most the lines it has: a file named here may
  * shrink but not grow, and leaves this list once it is split by what its parts hold.
  */
 const OVER_CAP: Record<string, number> = {
   'core/curation/consolidationIndex.ts': 475,
-  'core/index/cache.ts': 497,
-  'core/index/live.ts': 518,
-  'core/index/semantic.ts': 503,
-  'core/index/vectors.ts': 662,
   'core/ops/insight.ts': 495,
-  'core/ops/retrieval.ts': 698,
-  'core/ops/writing.ts': 418,
-  'core/sync/repo.ts': 453,
   'core/trust/gates/secrets.ts': 448,
 };
 const CAP = 400;
