@@ -1,6 +1,9 @@
 // The core facade: one object per process that every adapter (MCP tools, CLI) calls. It owns the
-// store, the config and per-process state (session id, disabled scopes, services); each
-// operation lives in core/ops/<tool group>.ts and takes this object, as a Context, first.
+// store, the config, per-process state (session id, disabled scopes) and what lives as long as the
+// store is open: the index (index/storeIndex.ts), the event log (curation/eventSink.ts) and the
+// link graph, for the personal store and the repository's team store beside it. Each operation
+// lives in core/ops/<tool group>.ts and takes, first, the narrow context it uses
+// (ops/context.ts), which this object satisfies; ops/stores.ts says which store a call goes to.
 import type { Config } from './config.ts';
 import type { EventKind, RoutedContext, ScopeSwitches, StoreKind, WriteContext } from './ops/context.ts';
 import { Stores, teamDirFor } from './ops/stores.ts';
@@ -46,7 +49,7 @@ export interface OpenOptions {
   watch?: boolean;
   /** false: record nothing in the event log (a peek such as the session-start hook). */
   log?: boolean;
-  /** With watch: false, how fresh reads are (ops/context.ts); default 'every-read'. */
+  /** With watch: false, how fresh reads are (types.ts OneShotFreshness); default 'every-read'. */
   oneShot?: OneShotFreshness;
   /** Told how a long load goes ("loading files", done, total): the CLI's progress line. */
   progress?: (phase: string, done: number, total: number) => void;

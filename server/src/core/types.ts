@@ -91,5 +91,9 @@ export interface ValidWrite {
   expires: string | null;
 }
 
-/** How a one-shot command keeps its view fresh (ops/context.ts `oneShot`). */
+/**
+ * How a one-shot command (watch: false) keeps its view fresh: 'every-read' lists the store before
+ * each read (in-process callers), 'once' counts the open's load as the command's one check (the
+ * CLI), 'cache' takes the index cache's records unchecked (the session-start hook).
+ */
 export type OneShotFreshness = 'every-read' | 'once' | 'cache';

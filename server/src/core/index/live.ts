@@ -63,7 +63,7 @@ export interface LiveIndexOptions {
   /** false for one-shot commands: no watcher, the store keeps its default freshness (full sync). */
   watch: boolean;
   /**
-   * With watch: false (ops/context.ts): 'once' makes the open's load the only check of the files;
+   * With watch: false (types.ts OneShotFreshness): 'once' makes the open's load the only check of the files;
    * 'cache' (a peek: the session-start hook) takes the cache's records as the view unchecked and
    * never saves (without a cache the store loads as usual).
    */

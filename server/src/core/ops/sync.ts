@@ -3,7 +3,7 @@
 //
 // A sync: (1) under the store lock, commit every local change (one commit); (2) without the lock,
 // fetch; (3) under the store lock again, commit anything written meanwhile, then merge the
-// remote branch by memory id (core/sync/repo.ts) and write the result into the store atomically;
+// remote branch by memory id (core/sync/treeMerge.ts) and write the result into the store atomically;
 // (4) without the lock, push; a push refused because the remote moved on goes back to (2). Local
 // writes only ever wait for steps 1 and 3, which are local git work. A failure at any step is
 // reported with the error (URLs without credentials); local commits stay and the next sync

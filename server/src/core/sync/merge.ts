@@ -1,6 +1,6 @@
 // The merge rules for one memory changed on two machines (README "Sync"): a pure function over
 // the parsed files — the common ancestor when there is one, ours and theirs. No I/O here: the
-// sync (core/sync/repo.ts) and the git merge driver (core/sync/driver.ts) both call it, so a
+// sync (core/sync/treeMerge.ts) and the git merge driver (core/sync/driver.ts) both call it, so a
 // plain `git pull` in the store merges exactly as `cairn sync` does.
 //
 //   - a field only one side changed takes that side's value;
