@@ -3472,11 +3472,11 @@ var require_gray_matter = __commonJS({
         file.language = language.name;
         str4 = str4.slice(language.raw.length);
       }
-      let closeIndex2 = str4.indexOf(close);
-      if (closeIndex2 === -1) {
-        closeIndex2 = len;
+      let closeIndex = str4.indexOf(close);
+      if (closeIndex === -1) {
+        closeIndex = len;
       }
-      file.matter = str4.slice(0, closeIndex2);
+      file.matter = str4.slice(0, closeIndex);
       const block2 = file.matter.replace(/^\s*#[^\n]+/gm, "").trim();
       if (block2 === "") {
         file.isEmpty = true;
@@ -3485,10 +3485,10 @@ var require_gray_matter = __commonJS({
       } else {
         file.data = parse6(file.language, file.matter, opts);
       }
-      if (closeIndex2 === len) {
+      if (closeIndex === len) {
         file.content = "";
       } else {
-        file.content = str4.slice(closeIndex2 + close.length);
+        file.content = str4.slice(closeIndex + close.length);
         if (file.content[0] === "\r") {
           file.content = file.content.slice(1);
         }
@@ -12642,9 +12642,196 @@ var require_dist = __commonJS({
   }
 });
 
-// server/src/core/cairn.ts
-import { existsSync as existsSync15 } from "node:fs";
-import { join as join36, resolve as resolve6 } from "node:path";
+// server/src/core/ops/stores.ts
+import { existsSync as existsSync2 } from "node:fs";
+import { join as join5, resolve as resolve2 } from "node:path";
+
+// server/src/core/errors.ts
+var CairnError = class extends Error {
+  name = "CairnError";
+};
+var ValidationError = class extends CairnError {
+  name = "ValidationError";
+};
+var NotFoundError = class extends CairnError {
+  name = "NotFoundError";
+};
+var TombstonedError = class extends CairnError {
+  name = "TombstonedError";
+};
+var MalformedIdError = class extends CairnError {
+  name = "MalformedIdError";
+};
+var PendingExpiredError = class extends CairnError {
+  name = "PendingExpiredError";
+};
+var ConfigError = class extends CairnError {
+  name = "ConfigError";
+};
+var StoreAccessError = class extends CairnError {
+  name = "StoreAccessError";
+};
+var LockTimeoutError = class extends CairnError {
+  name = "LockTimeoutError";
+};
+var ConflictError = class extends CairnError {
+  name = "ConflictError";
+};
+function errorMessage(err) {
+  return err instanceof Error ? err.message : String(err);
+}
+
+// server/src/core/ids.ts
+import { randomFillSync } from "node:crypto";
+
+// node_modules/ulid/dist/node/index.js
+import crypto from "node:crypto";
+var ENCODING = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+var ENCODING_LEN = 32;
+var RANDOM_LEN = 16;
+var TIME_LEN = 10;
+var TIME_MAX = 281474976710655;
+var ULIDErrorCode;
+(function(ULIDErrorCode2) {
+  ULIDErrorCode2["Base32IncorrectEncoding"] = "B32_ENC_INVALID";
+  ULIDErrorCode2["DecodeTimeInvalidCharacter"] = "DEC_TIME_CHAR";
+  ULIDErrorCode2["DecodeTimeValueMalformed"] = "DEC_TIME_MALFORMED";
+  ULIDErrorCode2["EncodeTimeNegative"] = "ENC_TIME_NEG";
+  ULIDErrorCode2["EncodeTimeSizeExceeded"] = "ENC_TIME_SIZE_EXCEED";
+  ULIDErrorCode2["EncodeTimeValueMalformed"] = "ENC_TIME_MALFORMED";
+  ULIDErrorCode2["PRNGDetectFailure"] = "PRNG_DETECT";
+  ULIDErrorCode2["ULIDInvalid"] = "ULID_INVALID";
+  ULIDErrorCode2["Unexpected"] = "UNEXPECTED";
+  ULIDErrorCode2["UUIDInvalid"] = "UUID_INVALID";
+})(ULIDErrorCode || (ULIDErrorCode = {}));
+var ULIDError = class extends Error {
+  constructor(errorCode, message) {
+    super(`${message} (${errorCode})`);
+    this.name = "ULIDError";
+    this.code = errorCode;
+  }
+};
+function randomChar(prng2) {
+  const randomPosition = Math.floor(prng2() * ENCODING_LEN) % ENCODING_LEN;
+  return ENCODING.charAt(randomPosition);
+}
+function replaceCharAt(str4, index, char) {
+  if (index > str4.length - 1) {
+    return str4;
+  }
+  return str4.substr(0, index) + char + str4.substr(index + 1);
+}
+function incrementBase32(str4) {
+  let done = void 0, index = str4.length, char, charIndex, output = str4;
+  const maxCharIndex = ENCODING_LEN - 1;
+  while (!done && index-- >= 0) {
+    char = output[index];
+    charIndex = ENCODING.indexOf(char);
+    if (charIndex === -1) {
+      throw new ULIDError(ULIDErrorCode.Base32IncorrectEncoding, "Incorrectly encoded string");
+    }
+    if (charIndex === maxCharIndex) {
+      output = replaceCharAt(output, index, ENCODING[0]);
+      continue;
+    }
+    done = replaceCharAt(output, index, ENCODING[charIndex + 1]);
+  }
+  if (typeof done === "string") {
+    return done;
+  }
+  throw new ULIDError(ULIDErrorCode.Base32IncorrectEncoding, "Failed incrementing string");
+}
+function detectPRNG(root) {
+  const rootLookup = detectRoot();
+  const globalCrypto = rootLookup && (rootLookup.crypto || rootLookup.msCrypto) || (typeof crypto !== "undefined" ? crypto : null);
+  if (typeof globalCrypto?.getRandomValues === "function") {
+    return () => {
+      const buffer = new Uint8Array(1);
+      globalCrypto.getRandomValues(buffer);
+      return buffer[0] / 256;
+    };
+  } else if (typeof globalCrypto?.randomBytes === "function") {
+    return () => globalCrypto.randomBytes(1).readUInt8() / 256;
+  } else if (crypto?.randomBytes) {
+    return () => crypto.randomBytes(1).readUInt8() / 256;
+  }
+  throw new ULIDError(ULIDErrorCode.PRNGDetectFailure, "Failed to find a reliable PRNG");
+}
+function detectRoot() {
+  if (inWebWorker())
+    return self;
+  if (typeof window !== "undefined") {
+    return window;
+  }
+  if (typeof global !== "undefined") {
+    return global;
+  }
+  if (typeof globalThis !== "undefined") {
+    return globalThis;
+  }
+  return null;
+}
+function encodeRandom(len, prng2) {
+  let str4 = "";
+  for (; len > 0; len--) {
+    str4 = randomChar(prng2) + str4;
+  }
+  return str4;
+}
+function encodeTime(now, len = TIME_LEN) {
+  if (isNaN(now)) {
+    throw new ULIDError(ULIDErrorCode.EncodeTimeValueMalformed, `Time must be a number: ${now}`);
+  } else if (now > TIME_MAX) {
+    throw new ULIDError(ULIDErrorCode.EncodeTimeSizeExceeded, `Cannot encode a time larger than ${TIME_MAX}: ${now}`);
+  } else if (now < 0) {
+    throw new ULIDError(ULIDErrorCode.EncodeTimeNegative, `Time must be positive: ${now}`);
+  } else if (Number.isInteger(now) === false) {
+    throw new ULIDError(ULIDErrorCode.EncodeTimeValueMalformed, `Time must be an integer: ${now}`);
+  }
+  let mod, str4 = "";
+  for (let currentLen = len; currentLen > 0; currentLen--) {
+    mod = now % ENCODING_LEN;
+    str4 = ENCODING.charAt(mod) + str4;
+    now = (now - mod) / ENCODING_LEN;
+  }
+  return str4;
+}
+function inWebWorker() {
+  return typeof WorkerGlobalScope !== "undefined" && self instanceof WorkerGlobalScope;
+}
+function monotonicFactory(prng2) {
+  const currentPRNG = prng2 || detectPRNG();
+  let lastTime = 0, lastRandom;
+  return function _ulid(seedTime) {
+    const seed = !seedTime || isNaN(seedTime) ? Date.now() : seedTime;
+    if (seed <= lastTime) {
+      const incrementedRandom = lastRandom = incrementBase32(lastRandom);
+      return encodeTime(lastTime, TIME_LEN) + incrementedRandom;
+    }
+    lastTime = seed;
+    const newRandom = lastRandom = encodeRandom(RANDOM_LEN, currentPRNG);
+    return encodeTime(seed, TIME_LEN) + newRandom;
+  };
+}
+
+// server/src/core/ids.ts
+var ULID_RE = /^[0-7][0-9A-HJKMNP-TV-Z]{25}$/;
+function isUlid(s2) {
+  return ULID_RE.test(s2);
+}
+var pool = new Uint8Array(256);
+var at = pool.length;
+function prng() {
+  if (at === pool.length) {
+    randomFillSync(pool);
+    at = 0;
+  }
+  return pool[at++] / 256;
+}
+var next = monotonicFactory(prng);
+function newId(now = Date.now()) {
+  return next(now);
+}
 
 // server/src/core/store/location.ts
 import { existsSync, statSync as statSync2 } from "node:fs";
@@ -13415,43 +13602,6 @@ var HAS_WELLFORMED = !!"".isWellFormed;
 
 // server/src/core/access.ts
 import { accessSync, constants, statSync } from "node:fs";
-
-// server/src/core/errors.ts
-var CairnError = class extends Error {
-  name = "CairnError";
-};
-var ValidationError = class extends CairnError {
-  name = "ValidationError";
-};
-var NotFoundError = class extends CairnError {
-  name = "NotFoundError";
-};
-var TombstonedError = class extends CairnError {
-  name = "TombstonedError";
-};
-var MalformedIdError = class extends CairnError {
-  name = "MalformedIdError";
-};
-var PendingExpiredError = class extends CairnError {
-  name = "PendingExpiredError";
-};
-var ConfigError = class extends CairnError {
-  name = "ConfigError";
-};
-var StoreAccessError = class extends CairnError {
-  name = "StoreAccessError";
-};
-var LockTimeoutError = class extends CairnError {
-  name = "LockTimeoutError";
-};
-var ConflictError = class extends CairnError {
-  name = "ConflictError";
-};
-function errorMessage(err) {
-  return err instanceof Error ? err.message : String(err);
-}
-
-// server/src/core/access.ts
 var CODES = /* @__PURE__ */ new Set(["EACCES", "EPERM", "EROFS"]);
 function isAccessError(err) {
   return CODES.has(err?.code ?? "");
@@ -13906,158 +14056,6 @@ async function moveFileDurable(from, to) {
   if (dirname3(from) !== dirname3(to)) await fsyncDir(dirname3(from));
 }
 
-// server/src/core/ids.ts
-import { randomFillSync } from "node:crypto";
-
-// node_modules/ulid/dist/node/index.js
-import crypto from "node:crypto";
-var ENCODING = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
-var ENCODING_LEN = 32;
-var RANDOM_LEN = 16;
-var TIME_LEN = 10;
-var TIME_MAX = 281474976710655;
-var ULIDErrorCode;
-(function(ULIDErrorCode2) {
-  ULIDErrorCode2["Base32IncorrectEncoding"] = "B32_ENC_INVALID";
-  ULIDErrorCode2["DecodeTimeInvalidCharacter"] = "DEC_TIME_CHAR";
-  ULIDErrorCode2["DecodeTimeValueMalformed"] = "DEC_TIME_MALFORMED";
-  ULIDErrorCode2["EncodeTimeNegative"] = "ENC_TIME_NEG";
-  ULIDErrorCode2["EncodeTimeSizeExceeded"] = "ENC_TIME_SIZE_EXCEED";
-  ULIDErrorCode2["EncodeTimeValueMalformed"] = "ENC_TIME_MALFORMED";
-  ULIDErrorCode2["PRNGDetectFailure"] = "PRNG_DETECT";
-  ULIDErrorCode2["ULIDInvalid"] = "ULID_INVALID";
-  ULIDErrorCode2["Unexpected"] = "UNEXPECTED";
-  ULIDErrorCode2["UUIDInvalid"] = "UUID_INVALID";
-})(ULIDErrorCode || (ULIDErrorCode = {}));
-var ULIDError = class extends Error {
-  constructor(errorCode, message) {
-    super(`${message} (${errorCode})`);
-    this.name = "ULIDError";
-    this.code = errorCode;
-  }
-};
-function randomChar(prng2) {
-  const randomPosition = Math.floor(prng2() * ENCODING_LEN) % ENCODING_LEN;
-  return ENCODING.charAt(randomPosition);
-}
-function replaceCharAt(str4, index, char) {
-  if (index > str4.length - 1) {
-    return str4;
-  }
-  return str4.substr(0, index) + char + str4.substr(index + 1);
-}
-function incrementBase32(str4) {
-  let done = void 0, index = str4.length, char, charIndex, output = str4;
-  const maxCharIndex = ENCODING_LEN - 1;
-  while (!done && index-- >= 0) {
-    char = output[index];
-    charIndex = ENCODING.indexOf(char);
-    if (charIndex === -1) {
-      throw new ULIDError(ULIDErrorCode.Base32IncorrectEncoding, "Incorrectly encoded string");
-    }
-    if (charIndex === maxCharIndex) {
-      output = replaceCharAt(output, index, ENCODING[0]);
-      continue;
-    }
-    done = replaceCharAt(output, index, ENCODING[charIndex + 1]);
-  }
-  if (typeof done === "string") {
-    return done;
-  }
-  throw new ULIDError(ULIDErrorCode.Base32IncorrectEncoding, "Failed incrementing string");
-}
-function detectPRNG(root) {
-  const rootLookup = detectRoot();
-  const globalCrypto = rootLookup && (rootLookup.crypto || rootLookup.msCrypto) || (typeof crypto !== "undefined" ? crypto : null);
-  if (typeof globalCrypto?.getRandomValues === "function") {
-    return () => {
-      const buffer = new Uint8Array(1);
-      globalCrypto.getRandomValues(buffer);
-      return buffer[0] / 256;
-    };
-  } else if (typeof globalCrypto?.randomBytes === "function") {
-    return () => globalCrypto.randomBytes(1).readUInt8() / 256;
-  } else if (crypto?.randomBytes) {
-    return () => crypto.randomBytes(1).readUInt8() / 256;
-  }
-  throw new ULIDError(ULIDErrorCode.PRNGDetectFailure, "Failed to find a reliable PRNG");
-}
-function detectRoot() {
-  if (inWebWorker())
-    return self;
-  if (typeof window !== "undefined") {
-    return window;
-  }
-  if (typeof global !== "undefined") {
-    return global;
-  }
-  if (typeof globalThis !== "undefined") {
-    return globalThis;
-  }
-  return null;
-}
-function encodeRandom(len, prng2) {
-  let str4 = "";
-  for (; len > 0; len--) {
-    str4 = randomChar(prng2) + str4;
-  }
-  return str4;
-}
-function encodeTime(now, len = TIME_LEN) {
-  if (isNaN(now)) {
-    throw new ULIDError(ULIDErrorCode.EncodeTimeValueMalformed, `Time must be a number: ${now}`);
-  } else if (now > TIME_MAX) {
-    throw new ULIDError(ULIDErrorCode.EncodeTimeSizeExceeded, `Cannot encode a time larger than ${TIME_MAX}: ${now}`);
-  } else if (now < 0) {
-    throw new ULIDError(ULIDErrorCode.EncodeTimeNegative, `Time must be positive: ${now}`);
-  } else if (Number.isInteger(now) === false) {
-    throw new ULIDError(ULIDErrorCode.EncodeTimeValueMalformed, `Time must be an integer: ${now}`);
-  }
-  let mod, str4 = "";
-  for (let currentLen = len; currentLen > 0; currentLen--) {
-    mod = now % ENCODING_LEN;
-    str4 = ENCODING.charAt(mod) + str4;
-    now = (now - mod) / ENCODING_LEN;
-  }
-  return str4;
-}
-function inWebWorker() {
-  return typeof WorkerGlobalScope !== "undefined" && self instanceof WorkerGlobalScope;
-}
-function monotonicFactory(prng2) {
-  const currentPRNG = prng2 || detectPRNG();
-  let lastTime = 0, lastRandom;
-  return function _ulid(seedTime) {
-    const seed = !seedTime || isNaN(seedTime) ? Date.now() : seedTime;
-    if (seed <= lastTime) {
-      const incrementedRandom = lastRandom = incrementBase32(lastRandom);
-      return encodeTime(lastTime, TIME_LEN) + incrementedRandom;
-    }
-    lastTime = seed;
-    const newRandom = lastRandom = encodeRandom(RANDOM_LEN, currentPRNG);
-    return encodeTime(seed, TIME_LEN) + newRandom;
-  };
-}
-
-// server/src/core/ids.ts
-var ULID_RE = /^[0-7][0-9A-HJKMNP-TV-Z]{25}$/;
-function isUlid(s2) {
-  return ULID_RE.test(s2);
-}
-var pool = new Uint8Array(256);
-var at = pool.length;
-function prng() {
-  if (at === pool.length) {
-    randomFillSync(pool);
-    at = 0;
-  }
-  return pool[at++] / 256;
-}
-var next = monotonicFactory(prng);
-function newId(now = Date.now()) {
-  return next(now);
-}
-
 // server/src/core/store/pending.ts
 var EXPIRED_GRACE_MS = 24 * 36e5;
 var ID_RE = /^p_[0-9A-HJKMNP-TV-Z]{26}$/;
@@ -14204,9 +14202,142 @@ function watchPending(storeDir, fn, intervalMs = 1e3) {
   return () => clearInterval(timer);
 }
 
+// server/src/core/ops/stores.ts
+function teamStoreOf(config, caller) {
+  return config.team.enabled ? findTeamStore(caller.repoRoot) : null;
+}
+function teamDirFor(config, caller, personalDir) {
+  const dir = teamStoreOf(config, caller);
+  return dir !== null && resolve2(dir) !== resolve2(personalDir) ? dir : null;
+}
+var Stores = class {
+  /** `home`: the context this router belongs to (the personal store's, or the team store's own). */
+  constructor(home) {
+    this.home = home;
+  }
+  home;
+  /** The repository's team store once it is open (the facade sets it; null on the team context itself). */
+  team = null;
+  /** Every open store, the home store first. */
+  all() {
+    return this.team === null ? [this.home] : [this.home, this.team];
+  }
+  /** Every store fresh before a read (each store's own freshness machinery). */
+  async fresh(opts) {
+    for (const o of this.all()) await o.store.ensureFresh(opts);
+  }
+  /** An active or removed memory with this id in either store. */
+  holds(id) {
+    return this.home.store.holds(id) || (this.team?.store.holds(id) ?? false);
+  }
+  /**
+   * The active memories of the home store and then of the team store. An id both hold is
+   * listed once, from the home store, as memory_show resolves it.
+   */
+  *active() {
+    yield* this.home.store.active();
+    const t = this.team;
+    if (t === null) return;
+    for (const m of t.store.active()) if (!this.home.store.holds(m.id)) yield m;
+  }
+  /** The tombstones of the home store, then of the team store. */
+  *tombstones() {
+    yield* this.home.store.tombstones();
+    if (this.team !== null) yield* this.team.store.tombstones();
+  }
+  /** The context whose store holds this record object: the team store's, or the home one. */
+  ownerOf(m) {
+    const t = this.team;
+    return t !== null && (t.store.get(m.id) === m || t.store.getTombstone(m.id) === m) ? t : this.home;
+  }
+  /** The record with this id in either store (home first), active, or else removed. */
+  find(id) {
+    for (const o of this.all()) {
+      const m = o.store.get(id);
+      if (m) return { m, owner: o, tombstoned: false };
+    }
+    for (const o of this.all()) {
+      const t = o.store.getTombstone(id);
+      if (t) return { m: t, owner: o, tombstoned: true };
+    }
+    return null;
+  }
+  /**
+   * Makes "no memory with id" mean there is none. The view can miss a memory for an instant while
+   * another process moves its file between the store and .tombstones/ (remove, restore): the
+   * watcher may have reported one half of the move and not yet the other. Every move holds the
+   * store lock, so a rescan under the lock sees each file in exactly one place. Costs a lock and a
+   * rescan only when a well-formed id is in neither store's view.
+   */
+  async settle(raw) {
+    const unknown = raw.some((r) => {
+      if (typeof r !== "string") return false;
+      const id = r.trim().toUpperCase();
+      return isUlid(id) && !this.holds(id);
+    });
+    if (!unknown) return;
+    for (const o of this.all()) await o.store.lock.run(() => o.store.sync());
+  }
+  /** Calls `fn` on every change to either store; returns the unsubscribe. */
+  onChange(fn) {
+    const stops = this.all().map((o) => o.store.onChange((ch) => fn(ch, o)));
+    return () => {
+      for (const s2 of stops) s2();
+    };
+  }
+  /**
+   * A search filter for `s`'s part of a search (README "Team memory"): the team store's also
+   * leaves out an id the home store holds (active or removed), so it is never listed twice.
+   */
+  shadowed(s2, f) {
+    if (s2 === this.home) return f;
+    const inner = f.filter;
+    const own2 = this.home.store;
+    return { filter: (m) => !own2.holds(m.id) && (inner === void 0 || inner(m)) };
+  }
+  // ---- where a call on one memory goes (the facade asks) ----------------------------------------
+  /**
+   * The context holding a memory id: the home store, or the team store when only it knows the id
+   * (active or removed). Ids are ULIDs, unique in practice; should both stores hold one id, the
+   * home memory answers and health lists the clash.
+   */
+  async holder(id) {
+    const t = this.team;
+    if (t === null || typeof id !== "string") return this.home;
+    const k = id.trim().toUpperCase();
+    await this.home.store.ensureFresh();
+    if (this.home.store.get(k) || this.home.store.getTombstone(k)) return this.home;
+    await t.store.ensureFresh();
+    return t.store.get(k) || t.store.getTombstone(k) ? t : this.home;
+  }
+  /** The context whose pending area holds this pending id (the home one when neither does). */
+  pendingHolder(id) {
+    const t = this.team;
+    if (t === null || typeof id !== "string" || !/^p_[0-9A-HJKMNP-TV-Z]{26}$/.test(id.trim())) return this.home;
+    const has2 = (dir) => existsSync2(join5(pendingDir(dir), `${id.trim()}.json`));
+    return !has2(this.home.dir) && has2(t.dir) ? t : this.home;
+  }
+  /** The store a write goes to: the home one, or with store: "team" the repository's team store. */
+  target(store) {
+    if (store === void 0 || store === null || store === "personal") return this.home;
+    if (store !== "team") throw new ValidationError(`store must be "personal" or "team", got ${JSON.stringify(store)}`);
+    if (this.team === null) {
+      const { config, caller } = this.home;
+      const why = !config.team.enabled ? "team stores are turned off ([team] enabled = false in config.toml)" : caller.repoRoot === null ? `${caller.cwd} is not inside a git repository` : `the repository ${caller.repoRoot} has no team store (.cairn/team.toml): run cairn team init there and commit .cairn/`;
+      throw new ValidationError(`store "team" is not available: ${why}; nothing was written`);
+    }
+    return this.team;
+  }
+  /** The other stores a write to `to` is checked against (duplicates, tombstones). */
+  othersOf(to) {
+    if (this.team === null) return [];
+    return to === this.home ? [this.team] : [this.home];
+  }
+};
+
 // server/src/core/store/store.ts
 import { promises as fsp7, statSync as statSync5 } from "node:fs";
-import { basename as basename4, dirname as dirname8, join as join12 } from "node:path";
+import { basename as basename4, dirname as dirname8, join as join13 } from "node:path";
 
 // server/src/core/store/memfile.ts
 var import_gray_matter = __toESM(require_gray_matter(), 1);
@@ -14309,7 +14440,7 @@ function scopeAllowed(scope, allowed) {
 // server/src/core/origin.ts
 import { execFile } from "node:child_process";
 import { readFileSync as readFileSync2 } from "node:fs";
-import { isAbsolute as isAbsolute2, join as join5, resolve as resolve2 } from "node:path";
+import { isAbsolute as isAbsolute2, join as join6, resolve as resolve3 } from "node:path";
 var GIT_TIMEOUT_MS = 2e3;
 var CACHE_MS = 3e4;
 function git(cwd, args, timeout = GIT_TIMEOUT_MS) {
@@ -14329,7 +14460,7 @@ async function repoInfo(cwd) {
     const [root, gitDir] = out2.trim().split("\n");
     if (root && gitDir) {
       const url = redactRemoteUrl(remote?.trim() || null);
-      info = { root, gitDir: isAbsolute2(gitDir) ? gitDir : resolve2(cwd, gitDir), url };
+      info = { root, gitDir: isAbsolute2(gitDir) ? gitDir : resolve3(cwd, gitDir), url };
     }
   }
   repoCache.set(cwd, { at: Date.now(), info });
@@ -14337,7 +14468,7 @@ async function repoInfo(cwd) {
 }
 function currentBranch(gitDir) {
   try {
-    const head = readFileSync2(join5(gitDir, "HEAD"), "utf8").trim();
+    const head = readFileSync2(join6(gitDir, "HEAD"), "utf8").trim();
     const m = /^ref: refs\/heads\/(.+)$/.exec(head);
     return m ? m[1] : null;
   } catch {
@@ -14403,7 +14534,7 @@ function normalizeRepoUrl(url) {
     path = scp[2];
   } else {
     u2 = u2.replace(/^file:\/\//, "");
-    return `local${resolve2(u2).replace(/\.git\/?$/, "").replace(/\/+$/, "")}`;
+    return `local${resolve3(u2).replace(/\.git\/?$/, "").replace(/\/+$/, "")}`;
   }
   path = path.replace(/\/+$/, "").replace(/\.git$/i, "").replace(/^\/+/, "");
   host = host.toLowerCase();
@@ -14425,7 +14556,7 @@ function originRepoKey(o) {
   return normalizeRepoUrl(o.repo) ?? (o.worktree_root ? `root:${o.worktree_root}` : null);
 }
 async function resolveCaller(env, cwd) {
-  const dir = env.CLAUDE_PROJECT_DIR && env.CLAUDE_PROJECT_DIR.trim() !== "" ? resolve2(cwd, env.CLAUDE_PROJECT_DIR) : cwd;
+  const dir = env.CLAUDE_PROJECT_DIR && env.CLAUDE_PROJECT_DIR.trim() !== "" ? resolve3(cwd, env.CLAUDE_PROJECT_DIR) : cwd;
   const info = await repoInfo(dir);
   if (!info) return { cwd: dir, repoRoot: null, repoUrl: null, repoKey: null };
   return {
@@ -14673,7 +14804,7 @@ function mergeKeys(rec, m) {
 
 // server/src/core/store/notes.ts
 import { lstatSync as lstatSync2, readdirSync, rmSync as rmSync2 } from "node:fs";
-import { join as join6 } from "node:path";
+import { join as join7 } from "node:path";
 
 // server/src/core/store/pid.ts
 import { readFileSync as readFileSync3 } from "node:fs";
@@ -14757,7 +14888,7 @@ function listNoteFiles(notesDir, add, onSymlink, cleanTemps, onLinked) {
       return;
     }
     for (const name of names) {
-      const p = join6(dir, name);
+      const p = join7(dir, name);
       if (isTempName(name)) {
         const pid = pidOfTemp(name);
         if (cleanTemps && pid && pid !== process.pid && !pidAlive(pid)) rmSync2(p, { force: true });
@@ -15063,7 +15194,7 @@ function fileEntry(p, text2, size2, mtimeMs, noteRel) {
 
 // server/src/core/store/listing.ts
 import { promises as fsp3, lstatSync as lstatSync4, readdirSync as readdirSync3, rmSync as rmSync3 } from "node:fs";
-import { join as join7 } from "node:path";
+import { join as join8 } from "node:path";
 
 // server/src/core/store/fileWorker.ts
 import { lstatSync as lstatSync3, readFileSync as readFileSync4, readdirSync as readdirSync2 } from "node:fs";
@@ -15279,7 +15410,7 @@ var Listing = class {
   }
   /** join(dirs[dir], name), as one concatenation for a plain file name */
   pathIn(dir, name) {
-    return name.includes("/") ? join7(this.prefixes[dir], name) : this.prefixes[dir] + name;
+    return name.includes("/") ? join8(this.prefixes[dir], name) : this.prefixes[dir] + name;
   }
   size(i) {
     return this.stats[2 * i];
@@ -15311,7 +15442,7 @@ function pidOfTemp2(name) {
 }
 function removeIfDeadTemp(dir, name) {
   const pid = pidOfTemp2(name);
-  if (pid && pid !== process.pid && !pidAlive(pid)) rmSync3(join7(dir, name), { force: true });
+  if (pid && pid !== process.pid && !pidAlive(pid)) rmSync3(join8(dir, name), { force: true });
 }
 function cleanDeadTemps(dirs) {
   for (const d of dirs) {
@@ -15325,7 +15456,7 @@ function cleanDeadTemps(dirs) {
   }
 }
 function dirPrefix(dir) {
-  return join7(dir, "x").slice(0, -1);
+  return join8(dir, "x").slice(0, -1);
 }
 var PAUSE_EVERY = 16;
 var AHEAD_MIN_DIR_BYTES = 64 * 1024;
@@ -15395,13 +15526,13 @@ async function statAll(prefix, names, pause3) {
 
 // server/src/core/store/writing.ts
 import { promises as fsp6, lstatSync as lstatSync6, statSync as statSync4 } from "node:fs";
-import { basename as basename3, dirname as dirname7, join as join11, relative } from "node:path";
+import { basename as basename3, dirname as dirname7, join as join12, relative } from "node:path";
 
 // server/src/core/store/lock.ts
 import { promises as fsp4, linkSync, lstatSync as lstatSync5, openSync as openSync2, closeSync as closeSync2, readFileSync as readFileSync5, unlinkSync, writeFileSync, writeSync as writeSync2 } from "node:fs";
 import { randomBytes as randomBytes3 } from "node:crypto";
 import { hostname } from "node:os";
-import { dirname as dirname5, join as join8 } from "node:path";
+import { dirname as dirname5, join as join9 } from "node:path";
 var STALE_MS = 3e4;
 var HOST = hostname();
 var REUSED_PID_SLACK_MS = 2e3;
@@ -15418,7 +15549,7 @@ var StoreLock = class {
     this.dir = dir;
     this.timeoutMs = timeoutMs;
     this.staleMs = staleMs;
-    this.file = join8(dir, ".lock");
+    this.file = join9(dir, ".lock");
   }
   dir;
   timeoutMs;
@@ -15507,7 +15638,7 @@ var StoreLock = class {
         return false;
       } catch {
       }
-      const tmp = join8(this.dir, `.lock.${process.pid}.${randomBytes3(4).toString("hex")}.tmp`);
+      const tmp = join9(this.dir, `.lock.${process.pid}.${randomBytes3(4).toString("hex")}.tmp`);
       writeFileSync(tmp, line, { mode: FILE_MODE, flag: "wx" });
       try {
         linkSync(tmp, this.file);
@@ -15590,7 +15721,7 @@ function parseLock(text2) {
 
 // server/src/core/store/reading.ts
 import { promises as fsp5 } from "node:fs";
-import { dirname as dirname6, join as join10 } from "node:path";
+import { dirname as dirname6, join as join11 } from "node:path";
 
 // server/src/core/store/slices.ts
 var SLICE_MS = 0.25;
@@ -15658,7 +15789,7 @@ var Backlog = class {
 };
 
 // server/src/core/store/table.ts
-import { sep, join as join9 } from "node:path";
+import { sep, join as join10 } from "node:path";
 
 // server/src/core/store/tailFilter.ts
 var STEP = 64;
@@ -15677,9 +15808,9 @@ var NamesToEnter = class {
     return this.left.someLeft((i) => this.recs[i].file === p || id !== null && this.recs[i].id === id);
   }
   /** Makes the filter in slices of SLICE_MS, `pause` between them, while `live()`. */
-  async make(pause3, live2) {
+  async make(pause3, live) {
     this.begun();
-    while (live2() && this.to < this.recs.length) {
+    while (live() && this.to < this.recs.length) {
       const t0 = performance.now();
       do
         this.upTo(Math.min(this.recs.length, this.to + STEP));
@@ -15791,8 +15922,8 @@ var StoreViews = class {
     this.readOnly = opts.readOnly ?? false;
     this.nameText = opts.nameText ?? ((b) => b);
     this.dir = dir;
-    this.tombDir = join9(dir, ".tombstones");
-    this.notesDir = join9(dir, NOTES_DIR);
+    this.tombDir = join10(dir, ".tombstones");
+    this.notesDir = join10(dir, NOTES_DIR);
     this.notesPrefix = this.notesDir + sep;
     this.warn = opts.warn ?? ((m) => process.stderr.write(`cairn: ${m}
 `));
@@ -16258,7 +16389,7 @@ var StoreReader = class extends StoreViews {
   linkedNotes = /* @__PURE__ */ new Set();
   addNotes(found, di, cleanTemps) {
     this.linkedNotes.clear();
-    listNoteFiles(this.notesDir, (rel, size2, mtimeMs) => found.add(di, rel, size2, mtimeMs), this.onSymlink, cleanTemps, (rel) => this.linkedNotes.add(join10(this.notesDir, rel)));
+    listNoteFiles(this.notesDir, (rel, size2, mtimeMs) => found.add(di, rel, size2, mtimeMs), this.onSymlink, cleanTemps, (rel) => this.linkedNotes.add(join11(this.notesDir, rel)));
   }
   /** Reconciles the notes area only (a change in it the watcher could not name, e.g. a folder moved). */
   async syncNotes() {
@@ -16441,9 +16572,9 @@ var StoreWriter = class extends StoreReader {
     return mem2;
   }
   async freeName(dir, name) {
-    let candidate = join11(dir, name);
+    let candidate = join12(dir, name);
     for (let n = 2; this.isKnownPath(candidate) || lstatSync6(candidate, { throwIfNoEntry: false }); n++) {
-      candidate = join11(dir, name.replace(/\.md$/, `-${n}.md`));
+      candidate = join12(dir, name.replace(/\.md$/, `-${n}.md`));
     }
     return candidate;
   }
@@ -16528,7 +16659,7 @@ var StoreWriter = class extends StoreReader {
   // two names (an older cairn linked the new name, then unlinked the old one): the new name stays.
   /** Where intent records of note moves live (a dot directory: never listed as memories or notes). */
   get moveDir() {
-    return join11(this.dir, ".moves");
+    return join12(this.dir, ".moves");
   }
   /** Test hook: CAIRN_TEST_NOTE_MOVE_DELAY_MS waits between the two steps of a note delete or restore (crash tests). */
   async moveStepDelay() {
@@ -16537,7 +16668,7 @@ var StoreWriter = class extends StoreReader {
   }
   async writeIntent(op, note, tomb) {
     ensureOwnDirSync(this.moveDir);
-    const file = join11(this.moveDir, `${basename3(tomb).replace(/\.md$/, "")}.json`);
+    const file = join12(this.moveDir, `${basename3(tomb).replace(/\.md$/, "")}.json`);
     await writeFileAtomic(file, `${JSON.stringify({ op, note: relative(this.dir, note), tomb: relative(this.dir, tomb) })}
 `);
     return file;
@@ -16618,7 +16749,7 @@ var StoreWriter = class extends StoreReader {
     const names = await fsp6.readdir(this.moveDir).catch(() => []);
     let n = 0;
     for (const name of names) {
-      const p = join11(this.moveDir, name);
+      const p = join12(this.moveDir, name);
       if (isTempName(name)) {
         removeIfDeadTemp(this.moveDir, name);
         continue;
@@ -16629,8 +16760,8 @@ var StoreWriter = class extends StoreReader {
         j = JSON.parse(await fsp6.readFile(p, "utf8"));
       } catch {
       }
-      const note = typeof j.note === "string" ? join11(this.dir, j.note) : null;
-      const tomb = typeof j.tomb === "string" ? join11(this.dir, j.tomb) : null;
+      const note = typeof j.note === "string" ? join12(this.dir, j.note) : null;
+      const tomb = typeof j.tomb === "string" ? join12(this.dir, j.tomb) : null;
       if (j.op !== "delete" && j.op !== "restore" || note === null || tomb === null || this.noteRel(note) === null || dirname7(tomb) !== this.tombDir) {
         this.warn(`removed ${p}: not a note-move record cairn can read`);
         await this.dropIntent(p);
@@ -16764,7 +16895,7 @@ var Store = class extends StoreWriter {
   // the old set, from step 3 on the merged result; never both active, never neither.
   /** Where merge journals live (a dot directory: never listed as memories). */
   get mergeDir() {
-    return join12(this.dir, ".merges");
+    return join13(this.dir, ".merges");
   }
   /** Test hook: CAIRN_TEST_MERGE_STEP_DELAY_MS waits between the steps of a merge (crash tests). */
   async stepDelay() {
@@ -16791,7 +16922,7 @@ var Store = class extends StoreWriter {
       await ensureDir(this.tombDir);
       await ensureDir(this.mergeDir);
       const file = await this.freeName(this.dir, fileNameFor(rec, this.nameText));
-      const journal = join12(this.mergeDir, `${rec.id}.json`);
+      const journal = join13(this.mergeDir, `${rec.id}.json`);
       await writeFileAtomic(journal, `${JSON.stringify({ id: rec.id, file: basename4(file), sources: sourceIds })}
 `);
       await this.stepDelay();
@@ -16822,7 +16953,7 @@ var Store = class extends StoreWriter {
     const work = /* @__PURE__ */ new Map();
     const names = await fsp7.readdir(this.mergeDir).catch(() => []);
     for (const name of names) {
-      const p = join12(this.mergeDir, name);
+      const p = join13(this.mergeDir, name);
       if (isTempName(name)) {
         removeIfDeadTemp(this.mergeDir, name);
         continue;
@@ -16840,7 +16971,7 @@ var Store = class extends StoreWriter {
         await fsp7.rm(p, { force: true });
         continue;
       }
-      work.set(j.id, { sources: j.sources, journal: p, ...typeof j.file === "string" ? { file: join12(this.dir, basename4(j.file)) } : {} });
+      work.set(j.id, { sources: j.sources, journal: p, ...typeof j.file === "string" ? { file: join13(this.dir, basename4(j.file)) } : {} });
     }
     for (const [id, m] of this.mergingById) {
       const w2 = work.get(id);
@@ -17345,38 +17476,9 @@ function detectSecrets(text2) {
   return detectAll(text2).list;
 }
 
-// server/src/core/ops/retrieval.ts
-import { existsSync as existsSync10 } from "node:fs";
-
-// server/src/core/ops/recentPage.ts
-function activityOf(m) {
-  return m.last_verified_at !== null && m.last_verified_at > m.updated ? m.last_verified_at : m.updated;
-}
-var recentCursor = (m) => Buffer.from(`v2:${activityOf(m)}|${m.id}`).toString("base64url");
-var RECENT_CURSOR = /^v2:(\d{4}-\d\d-\d\dT[\d:.]+Z)\|([0-9A-HJKMNP-TV-Z]{26})$/;
-function recentPage(source, keep, cursor, limit) {
-  let after = null;
-  if (cursor !== void 0) {
-    const m = RECENT_CURSOR.exec(Buffer.from(cursor, "base64url").toString("utf8"));
-    if (!m) throw new ValidationError(`cursor ${JSON.stringify(cursor.slice(0, 40))} was not issued for sort "recent": pass next_cursor from a previous page with the same sort, or omit it to start over`);
-    after = { at: m[1], id: m[2] };
-  }
-  const rows = [];
-  for (const m of source) {
-    if (!keep(m)) continue;
-    const at2 = activityOf(m);
-    if (after !== null && (at2 > after.at || at2 === after.at && m.id >= after.id)) continue;
-    rows.push({ at: at2, m });
-  }
-  rows.sort((a, b) => a.at !== b.at ? a.at < b.at ? 1 : -1 : a.m.id < b.m.id ? 1 : a.m.id > b.m.id ? -1 : 0);
-  const page = rows.slice(0, limit);
-  const last = page[page.length - 1];
-  return { page: page.map((r) => r.m), next_cursor: rows.length > limit && last ? recentCursor(last.m) : null };
-}
-
 // server/src/core/index/live.ts
-import { existsSync as existsSync2 } from "node:fs";
-import { join as join16 } from "node:path";
+import { existsSync as existsSync3 } from "node:fs";
+import { join as join18 } from "node:path";
 
 // server/src/core/index/checksum.ts
 import { createHash as createHash2 } from "node:crypto";
@@ -17418,8 +17520,8 @@ function checksumFor(slot) {
 }
 
 // server/src/core/index/cache.ts
-import { closeSync as closeSync3, constants as constants3, fstatSync, openSync as openSync3, readdirSync as readdirSync4, readSync, renameSync as renameSync2, rmSync as rmSync4, writeSync as writeSync3 } from "node:fs";
-import { join as join13 } from "node:path";
+import { closeSync as closeSync3, constants as constants3, fstatSync, openSync as openSync3, readSync } from "node:fs";
+import { join as join14 } from "node:path";
 
 // server/src/core/index/stem.ts
 var STEMMER_VERSION = 2;
@@ -17692,112 +17794,9 @@ var LEN_AT = 48;
 var JSON_AT = 52;
 var CHUNK = 2e3;
 function cachePath(storeDir) {
-  return join13(storeDir, CACHE_DIR, CACHE_FILE);
+  return join14(storeDir, CACHE_DIR, CACHE_FILE);
 }
 var LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
-function* chunksOf(xs) {
-  for (let i = 0; i < xs.length; i += CHUNK) yield xs.slice(i, i + CHUNK);
-}
-function* payloadParts(c, keys) {
-  const seen = /* @__PURE__ */ new Set();
-  for (const r of c.records) for (const k in r) if (Object.hasOwn(r, k)) seen.add(k);
-  keys.push(...[...seen].sort());
-  if (keys.length > 50) throw new Error(`records have ${keys.length} distinct keys; the cache supports 50`);
-  const isShared = keys.map((k) => SHARED.includes(k));
-  const table = [];
-  const at2 = /* @__PURE__ */ new Map();
-  for (const r of c.records) {
-    for (let i = 0; i < keys.length; i++) {
-      if (!isShared[i]) continue;
-      const v = r[keys[i]];
-      if (v !== void 0 && !at2.has(v)) {
-        at2.set(v, table.length);
-        table.push(v);
-      }
-    }
-  }
-  const row = (r) => {
-    const out2 = [0];
-    let mask2 = 0;
-    for (let i = 0; i < keys.length; i++) {
-      const v = r[keys[i]];
-      if (v !== void 0 && Object.hasOwn(r, keys[i])) {
-        mask2 += 2 ** i;
-        out2.push(isShared[i] ? at2.get(v) : v);
-      }
-    }
-    out2[0] = mask2;
-    return out2;
-  };
-  let recordsBytes = 0;
-  const emit = (s2) => {
-    const b = Buffer.from(s2, "utf8");
-    recordsBytes += b.length;
-    return b;
-  };
-  yield ["records", emit(`${JSON.stringify(table)}
-`)];
-  for (let i = 0; i < c.records.length; i += CHUNK) {
-    yield ["records", emit(`[${c.records.slice(i, i + CHUNK).map((r) => JSON.stringify(row(r))).join(",")}]
-`)];
-  }
-  const a = "analysis" in c ? c.analysis() : { terms: c.terms, parts: chunksOf(c.entries) };
-  const terms = Buffer.from(a.terms.join("\n"), "utf8");
-  yield ["terms", terms];
-  yield ["pad", Buffer.alloc((4 - (recordsBytes + terms.length) % 4) % 4)];
-  for (const part of a.parts) {
-    if (part.length === 0) continue;
-    let n = 0;
-    for (const e of part) n += 4 + e.fwd.length;
-    const data = new Int32Array(n);
-    let o = 0;
-    for (const e of part) {
-      data[o++] = e.record;
-      data[o++] = e.bodyLen;
-      data[o++] = e.scopeLen;
-      data[o++] = e.fwd.length;
-      data.set(e.fwd, o);
-      o += e.fwd.length;
-    }
-    const buf = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
-    if (!LITTLE_ENDIAN) buf.swap32();
-    yield ["ints", buf];
-  }
-}
-function headerBytes(h) {
-  const json = Buffer.from(JSON.stringify(h), "utf8");
-  if (JSON_AT + json.length > HEADER_SLOT) throw new Error("cache header does not fit its slot");
-  const out2 = Buffer.alloc(HEADER_SLOT, 32);
-  MAGIC.copy(out2, 0);
-  out2.writeUInt32LE(json.length, LEN_AT);
-  json.copy(out2, JSON_AT);
-  return out2;
-}
-async function encodeInto(c, write2, pause3) {
-  const keys = [];
-  const sum = newChecksum();
-  const size2 = { records: 0, terms: 0, pad: 0, ints: 0 };
-  for (const [section2, buf] of payloadParts(c, keys)) {
-    sum.update(buf);
-    size2[section2] += buf.length;
-    write2(buf);
-    if (pause3) await pause3();
-  }
-  const header = headerBytes({
-    format: FORMAT,
-    tokenizer: TOKENIZER_VERSION,
-    stemmer: STEMMER_VERSION,
-    keys,
-    shared: keys.filter((k) => SHARED.includes(k)),
-    recordsBytes: size2.records,
-    termsBytes: size2.terms,
-    ints: size2.ints / 4,
-    ...c.uniqueIds === true ? { uniqueIds: true } : {}
-  });
-  sum.update(header.subarray(LEN_AT));
-  header.write(sum.digest(), SUM_AT, "latin1");
-  return header;
-}
 var READ_CHUNK = 1 << 20;
 function decodeFrom(read, size2, revive) {
   if (size2 < 8) throw new Error("not a cairn index cache");
@@ -17923,7 +17922,7 @@ function decodeFrom(read, size2, revive) {
   return { records, terms, entries, ...h.uniqueIds === true ? { uniqueIds: true } : {} };
 }
 function readCacheId(storeDir) {
-  if (!isOwnDirSync(join13(storeDir, CACHE_DIR))) return null;
+  if (!isOwnDirSync(join14(storeDir, CACHE_DIR))) return null;
   let fd;
   try {
     fd = openSync3(cachePath(storeDir), constants3.O_RDONLY | constants3.O_NOFOLLOW);
@@ -17946,7 +17945,7 @@ function readCacheId(storeDir) {
   }
 }
 function readCache(storeDir, onReject, revive) {
-  if (!isOwnDirSync(join13(storeDir, CACHE_DIR))) return null;
+  if (!isOwnDirSync(join14(storeDir, CACHE_DIR))) return null;
   let fd;
   try {
     fd = openSync3(cachePath(storeDir), constants3.O_RDONLY | constants3.O_NOFOLLOW);
@@ -17972,6 +17971,113 @@ function readCache(storeDir, onReject, revive) {
     closeSync3(fd);
   }
 }
+
+// server/src/core/index/cacheWrite.ts
+import { closeSync as closeSync4, openSync as openSync4, readdirSync as readdirSync4, renameSync as renameSync2, rmSync as rmSync4, writeSync as writeSync3 } from "node:fs";
+import { join as join15 } from "node:path";
+function* chunksOf(xs) {
+  for (let i = 0; i < xs.length; i += CHUNK) yield xs.slice(i, i + CHUNK);
+}
+function* payloadParts(c, keys) {
+  const seen = /* @__PURE__ */ new Set();
+  for (const r of c.records) for (const k in r) if (Object.hasOwn(r, k)) seen.add(k);
+  keys.push(...[...seen].sort());
+  if (keys.length > 50) throw new Error(`records have ${keys.length} distinct keys; the cache supports 50`);
+  const isShared = keys.map((k) => SHARED.includes(k));
+  const table = [];
+  const at2 = /* @__PURE__ */ new Map();
+  for (const r of c.records) {
+    for (let i = 0; i < keys.length; i++) {
+      if (!isShared[i]) continue;
+      const v = r[keys[i]];
+      if (v !== void 0 && !at2.has(v)) {
+        at2.set(v, table.length);
+        table.push(v);
+      }
+    }
+  }
+  const row = (r) => {
+    const out2 = [0];
+    let mask2 = 0;
+    for (let i = 0; i < keys.length; i++) {
+      const v = r[keys[i]];
+      if (v !== void 0 && Object.hasOwn(r, keys[i])) {
+        mask2 += 2 ** i;
+        out2.push(isShared[i] ? at2.get(v) : v);
+      }
+    }
+    out2[0] = mask2;
+    return out2;
+  };
+  let recordsBytes = 0;
+  const emit = (s2) => {
+    const b = Buffer.from(s2, "utf8");
+    recordsBytes += b.length;
+    return b;
+  };
+  yield ["records", emit(`${JSON.stringify(table)}
+`)];
+  for (let i = 0; i < c.records.length; i += CHUNK) {
+    yield ["records", emit(`[${c.records.slice(i, i + CHUNK).map((r) => JSON.stringify(row(r))).join(",")}]
+`)];
+  }
+  const a = "analysis" in c ? c.analysis() : { terms: c.terms, parts: chunksOf(c.entries) };
+  const terms = Buffer.from(a.terms.join("\n"), "utf8");
+  yield ["terms", terms];
+  yield ["pad", Buffer.alloc((4 - (recordsBytes + terms.length) % 4) % 4)];
+  for (const part of a.parts) {
+    if (part.length === 0) continue;
+    let n = 0;
+    for (const e of part) n += 4 + e.fwd.length;
+    const data = new Int32Array(n);
+    let o = 0;
+    for (const e of part) {
+      data[o++] = e.record;
+      data[o++] = e.bodyLen;
+      data[o++] = e.scopeLen;
+      data[o++] = e.fwd.length;
+      data.set(e.fwd, o);
+      o += e.fwd.length;
+    }
+    const buf = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+    if (!LITTLE_ENDIAN) buf.swap32();
+    yield ["ints", buf];
+  }
+}
+function headerBytes(h) {
+  const json = Buffer.from(JSON.stringify(h), "utf8");
+  if (JSON_AT + json.length > HEADER_SLOT) throw new Error("cache header does not fit its slot");
+  const out2 = Buffer.alloc(HEADER_SLOT, 32);
+  MAGIC.copy(out2, 0);
+  out2.writeUInt32LE(json.length, LEN_AT);
+  json.copy(out2, JSON_AT);
+  return out2;
+}
+async function encodeInto(c, write2, pause3) {
+  const keys = [];
+  const sum = newChecksum();
+  const size2 = { records: 0, terms: 0, pad: 0, ints: 0 };
+  for (const [section2, buf] of payloadParts(c, keys)) {
+    sum.update(buf);
+    size2[section2] += buf.length;
+    write2(buf);
+    if (pause3) await pause3();
+  }
+  const header = headerBytes({
+    format: FORMAT,
+    tokenizer: TOKENIZER_VERSION,
+    stemmer: STEMMER_VERSION,
+    keys,
+    shared: keys.filter((k) => SHARED.includes(k)),
+    recordsBytes: size2.records,
+    termsBytes: size2.terms,
+    ints: size2.ints / 4,
+    ...c.uniqueIds === true ? { uniqueIds: true } : {}
+  });
+  sum.update(header.subarray(LEN_AT));
+  header.write(sum.digest(), SUM_AT, "latin1");
+  return header;
+}
 function removeDeadTemps(dir) {
   let names = [];
   try {
@@ -17981,16 +18087,16 @@ function removeDeadTemps(dir) {
   }
   for (const n of names) {
     const m = /^search-index\.bin\.(\d+)\.[0-9a-z]+\.tmp$/.exec(n);
-    if (m && Number(m[1]) !== process.pid && !pidAlive(Number(m[1]))) rmSync4(join13(dir, n), { force: true });
+    if (m && Number(m[1]) !== process.pid && !pidAlive(Number(m[1]))) rmSync4(join15(dir, n), { force: true });
   }
 }
 async function writeCache(storeDir, c, pause3) {
-  const dir = join13(storeDir, CACHE_DIR);
+  const dir = join15(storeDir, CACHE_DIR);
   ensureOwnDirSync(dir);
   removeDeadTemps(dir);
   const target = cachePath(storeDir);
   const tmp = `${target}.${process.pid}.${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}.tmp`;
-  const fd = openSync3(tmp, "w", 384);
+  const fd = openSync4(tmp, "w", 384);
   let ok = false;
   let id = "";
   try {
@@ -18008,7 +18114,7 @@ async function writeCache(storeDir, c, pause3) {
     id = header.subarray(SUM_AT, LEN_AT).toString("latin1");
     ok = true;
   } finally {
-    closeSync3(fd);
+    closeSync4(fd);
     if (!ok) rmSync4(tmp, { force: true });
   }
   try {
@@ -18020,9 +18126,210 @@ async function writeCache(storeDir, c, pause3) {
   return id;
 }
 
+// server/src/core/index/revive.ts
+var text = (v) => {
+  if (typeof v !== "string") throw new Error("not text");
+  return v;
+};
+var textOrNull = (v) => v === null ? null : text(v);
+function oneOf2(allowed, v) {
+  const m = member(allowed, v);
+  if (m === void 0) throw new Error("not a known value");
+  return m;
+}
+var revivedOrigins = /* @__PURE__ */ new WeakMap();
+var revivedScopes = /* @__PURE__ */ new WeakMap();
+function reviveStored(r) {
+  const o = r.origin;
+  if (typeof o !== "object" || o === null || !Array.isArray(r.scopes) || !Array.isArray(r.extra)) throw new Error("malformed");
+  if (typeof r.size !== "number" || typeof r.mtimeMs !== "number" || typeof r.tombstoned !== "boolean") throw new Error("malformed");
+  const extra = r.extra.length === 0 ? NO_EXTRA : r.extra.map(text);
+  let origin = revivedOrigins.get(o);
+  if (origin === void 0) revivedOrigins.set(o, origin = sharedOrigin(textOrNull(o.cwd), textOrNull(o.repo), textOrNull(o.branch), textOrNull(o.worktree_root)));
+  let scopes = revivedScopes.get(r.scopes);
+  if (scopes === void 0) revivedScopes.set(r.scopes, scopes = sharedScopeList(r.scopes.map(text)));
+  const created = text(r.created);
+  const updated = text(r.updated);
+  const rec = {
+    id: text(r.id),
+    created,
+    updated: updated === created ? created : updated,
+    scopes,
+    confidence: oneOf2(CONFIDENCES, r.confidence),
+    source: oneOf2(SOURCES, r.source),
+    category: oneOf2(CATEGORIES, r.category),
+    last_verified_at: textOrNull(r.last_verified_at),
+    expires: textOrNull(r.expires),
+    origin,
+    body: text(r.body)
+  };
+  if (r.aliases !== void 0) {
+    if (!Array.isArray(r.aliases)) throw new Error("malformed");
+    rec.aliases = r.aliases.map(text);
+  }
+  if (r.removed !== void 0) {
+    rec.removed = text(r.removed);
+    rec.removed_reason = text(r.removed_reason);
+    rec.removed_session = internOrNull(textOrNull(r.removed_session ?? null));
+  }
+  if (typeof r.verified_head === "string") rec.verified_head = text(r.verified_head);
+  if (Array.isArray(r.merged_from)) rec.merged_from = r.merged_from.map(text);
+  if (Array.isArray(r.merging)) rec.merging = r.merging.map(text);
+  if (r.tombstoned !== (r.removed !== void 0)) throw new Error("malformed");
+  const m = storedMemory(rec, text(r.file), r.size, r.mtimeMs, extra);
+  if (r.idAssigned === true) m.idAssigned = true;
+  return m;
+}
+
+// server/src/core/index/overviewCache.ts
+import { closeSync as closeSync5, constants as constants4, fstatSync as fstatSync2, openSync as openSync5, readSync as readSync2, renameSync as renameSync3, rmSync as rmSync5, writeFileSync as writeFileSync2 } from "node:fs";
+import { join as join16 } from "node:path";
+var OVERVIEW_FILE = "overview.json";
+var FORMAT2 = 1;
+var MAX_BYTES = 64 << 20;
+function overviewGroups(records, repoKey) {
+  const at2 = /* @__PURE__ */ new Map();
+  for (const r of records) {
+    const repo = repoKey(r);
+    const key = `${repo ?? ""}\0${repo === null ? 0 : 1}\0${r.scopes.join("\n")}\0${r.expires ?? ""}`;
+    const g = at2.get(key);
+    if (g) g.n++;
+    else at2.set(key, { repo, scopes: [...r.scopes], expires: r.expires, n: 1 });
+  }
+  return [...at2.values()];
+}
+function writeOverview(storeDir, cacheId, groups) {
+  const dir = join16(storeDir, CACHE_DIR);
+  ensureOwnDirSync(dir);
+  const target = join16(dir, OVERVIEW_FILE);
+  const tmp = `${target}.${process.pid}.${Date.now().toString(36)}.tmp`;
+  const body = { format: FORMAT2, cache: cacheId, dir: storeDir, groups };
+  try {
+    writeFileSync2(tmp, JSON.stringify(body), { mode: 384, flag: "wx" });
+    renameSync3(tmp, target);
+  } catch (err) {
+    rmSync5(tmp, { force: true });
+    throw err;
+  }
+}
+var isText = (v) => typeof v === "string";
+function readOverview(storeDir) {
+  if (!isOwnDirSync(join16(storeDir, CACHE_DIR))) return null;
+  const cacheId = readCacheId(storeDir);
+  if (cacheId === null) return null;
+  let fd;
+  try {
+    fd = openSync5(join16(storeDir, CACHE_DIR, OVERVIEW_FILE), constants4.O_RDONLY | constants4.O_NOFOLLOW);
+  } catch {
+    return null;
+  }
+  let text2;
+  try {
+    const size2 = fstatSync2(fd).size;
+    if (size2 > MAX_BYTES) return null;
+    const buf = Buffer.allocUnsafe(size2);
+    let got = 0;
+    while (got < size2) {
+      const n = readSync2(fd, buf, got, size2 - got, got);
+      if (n === 0) return null;
+      got += n;
+    }
+    text2 = buf.toString("utf8");
+  } catch {
+    return null;
+  } finally {
+    closeSync5(fd);
+  }
+  let f;
+  try {
+    f = JSON.parse(text2);
+  } catch {
+    return null;
+  }
+  if (typeof f !== "object" || f === null || f.format !== FORMAT2 || f.cache !== cacheId || f.dir !== storeDir || !Array.isArray(f.groups)) return null;
+  for (const g of f.groups) {
+    const o = g;
+    if (typeof o !== "object" || o === null) return null;
+    if (!(o.repo === null || isText(o.repo)) || !(o.expires === null || isText(o.expires))) return null;
+    if (!Array.isArray(o.scopes) || !o.scopes.every(isText) || !Number.isSafeInteger(o.n) || o.n < 1) return null;
+  }
+  return f.groups;
+}
+
+// server/src/core/index/liveSave.ts
+var CACHE_CHUNK = 2e3;
+function analyzedOf(cache2) {
+  const analyzed = new Uint8Array(cache2.records.length);
+  for (const e of cache2.entries) analyzed[e.record] = 1;
+  return analyzed;
+}
+function cacheContentOf(store, ix, snapshot) {
+  if (ix === null) {
+    const records2 = [...store.active(), ...store.tombstones()];
+    return { records: records2, uniqueIds: true, ...entriesFor(records2, snapshot) };
+  }
+  const records = [];
+  for (const d of ix.values()) if (store.get(d.id) === d) records.push(d);
+  const indexed = records.length;
+  for (const m of store.active()) if (ix.get(m.id) !== m) records.push(m);
+  for (const m of store.tombstones()) records.push(m);
+  const analysis = () => {
+    const snap = ix.snapshotStream(CACHE_CHUNK);
+    let at2 = null;
+    let k = 0;
+    function* parts() {
+      for (const docs of snap.docs()) {
+        const entries = [];
+        for (const d of docs) {
+          let record = k < indexed && records[k] === d.doc ? k : void 0;
+          k++;
+          if (record === void 0) {
+            at2 ??= new Map(records.slice(0, indexed).map((r, i) => [r, i]));
+            record = at2.get(d.doc);
+          }
+          if (record === void 0) continue;
+          const e = d;
+          e.record = record;
+          entries.push(e);
+        }
+        yield entries;
+      }
+    }
+    return { terms: snap.terms, parts: parts() };
+  };
+  return { records, uniqueIds: true, analysis };
+}
+function entriesFor(records, snapshot) {
+  const at2 = /* @__PURE__ */ new Map();
+  records.forEach((r, i) => {
+    if (!r.tombstoned) at2.set(r, i);
+  });
+  const snap = snapshot ?? { terms: [], docs: [] };
+  const entries = [];
+  for (const d of snap.docs) {
+    const record = at2.get(d.doc);
+    if (record !== void 0) entries.push({ record, fwd: d.fwd, bodyLen: d.bodyLen, scopeLen: d.scopeLen });
+  }
+  return { terms: snap.terms, entries };
+}
+function saveOverview(store, cacheId, records, warn) {
+  try {
+    const active = records.filter((m) => !m.tombstoned && store.noteRel(m.file) === null);
+    const keys = /* @__PURE__ */ new Map();
+    const repoKey = (m) => {
+      let k = keys.get(m.origin);
+      if (k === void 0) keys.set(m.origin, k = originRepoKey(m.origin));
+      return k;
+    };
+    writeOverview(store.dir, cacheId, overviewGroups(active, repoKey));
+  } catch (err) {
+    warn(`could not save the overview summary: ${err.message}`);
+  }
+}
+
 // server/src/core/store/freshness.ts
 import { readdirSync as readdirSync5, statSync as statSync6, watch } from "node:fs";
-import { dirname as dirname9, join as join14 } from "node:path";
+import { dirname as dirname9, join as join17 } from "node:path";
 var FULL_SYNC_INTERVAL_MS = 500;
 var DIR_DIFF_INTERVAL_MS = 1e3;
 var DRAIN_DELAY_MS = 25;
@@ -18172,7 +18479,7 @@ var Freshness = class {
       names = [];
     }
     const onDisk = /* @__PURE__ */ new Set();
-    for (const n of names) if (isMemoryName(n)) onDisk.add(join14(dir, n));
+    for (const n of names) if (isMemoryName(n)) onDisk.add(join17(dir, n));
     const known = this.store.fileStats();
     for (const p of known.keys()) if (dirname9(p) === dir && !onDisk.has(p)) this.pending.add(p);
     for (const p of onDisk) if (!known.has(p)) this.pending.add(p);
@@ -18209,8 +18516,8 @@ var Freshness = class {
     else if (dir === this.store.notesDir) this.notesDirty = true;
     else {
       const n = name.toString();
-      this.absent.delete(join14(dir, n));
-      if (isMemoryName(n)) this.pending.add(join14(dir, n));
+      this.absent.delete(join17(dir, n));
+      if (isMemoryName(n)) this.pending.add(join17(dir, n));
       else if (dir === this.store.dir && n === ".tombstones") this.ensureWatch(this.store.tombDir);
       else if (dir === this.store.dir && n === "notes") {
         this.ensureWatch(this.store.notesDir);
@@ -18253,81 +18560,6 @@ function collectGarbage() {
     }
   }
   fullGc?.();
-}
-
-// server/src/core/index/overviewCache.ts
-import { closeSync as closeSync4, constants as constants4, fstatSync as fstatSync2, openSync as openSync4, readSync as readSync2, renameSync as renameSync3, rmSync as rmSync5, writeFileSync as writeFileSync2 } from "node:fs";
-import { join as join15 } from "node:path";
-var OVERVIEW_FILE = "overview.json";
-var FORMAT2 = 1;
-var MAX_BYTES = 64 << 20;
-function overviewGroups(records, repoKey) {
-  const at2 = /* @__PURE__ */ new Map();
-  for (const r of records) {
-    const repo = repoKey(r);
-    const key = `${repo ?? ""}\0${repo === null ? 0 : 1}\0${r.scopes.join("\n")}\0${r.expires ?? ""}`;
-    const g = at2.get(key);
-    if (g) g.n++;
-    else at2.set(key, { repo, scopes: [...r.scopes], expires: r.expires, n: 1 });
-  }
-  return [...at2.values()];
-}
-function writeOverview(storeDir, cacheId, groups) {
-  const dir = join15(storeDir, CACHE_DIR);
-  ensureOwnDirSync(dir);
-  const target = join15(dir, OVERVIEW_FILE);
-  const tmp = `${target}.${process.pid}.${Date.now().toString(36)}.tmp`;
-  const body = { format: FORMAT2, cache: cacheId, dir: storeDir, groups };
-  try {
-    writeFileSync2(tmp, JSON.stringify(body), { mode: 384, flag: "wx" });
-    renameSync3(tmp, target);
-  } catch (err) {
-    rmSync5(tmp, { force: true });
-    throw err;
-  }
-}
-var isText = (v) => typeof v === "string";
-function readOverview(storeDir) {
-  if (!isOwnDirSync(join15(storeDir, CACHE_DIR))) return null;
-  const cacheId = readCacheId(storeDir);
-  if (cacheId === null) return null;
-  let fd;
-  try {
-    fd = openSync4(join15(storeDir, CACHE_DIR, OVERVIEW_FILE), constants4.O_RDONLY | constants4.O_NOFOLLOW);
-  } catch {
-    return null;
-  }
-  let text2;
-  try {
-    const size2 = fstatSync2(fd).size;
-    if (size2 > MAX_BYTES) return null;
-    const buf = Buffer.allocUnsafe(size2);
-    let got = 0;
-    while (got < size2) {
-      const n = readSync2(fd, buf, got, size2 - got, got);
-      if (n === 0) return null;
-      got += n;
-    }
-    text2 = buf.toString("utf8");
-  } catch {
-    return null;
-  } finally {
-    closeSync4(fd);
-  }
-  let f;
-  try {
-    f = JSON.parse(text2);
-  } catch {
-    return null;
-  }
-  if (typeof f !== "object" || f === null || f.format !== FORMAT2 || f.cache !== cacheId || f.dir !== storeDir || !Array.isArray(f.groups)) return null;
-  for (const g of f.groups) {
-    const o = g;
-    if (typeof o !== "object" || o === null) return null;
-    if (!(o.repo === null || isText(o.repo)) || !(o.expires === null || isText(o.expires))) return null;
-    if (!Array.isArray(o.scopes) || !o.scopes.every(isText) || !Number.isSafeInteger(o.n) || o.n < 1) return null;
-  }
-  return f.groups;
 }
 
 // server/src/core/index/postings.ts
@@ -18752,9 +18984,9 @@ function parseQuery(text2, p, synonyms) {
   return queryWords(text2).map(({ surface, term }) => {
     const variants = [];
     const alternatives = /* @__PURE__ */ new Set([term]);
-    const live2 = (id) => id !== void 0 && p.df[id] > 0;
+    const live = (id) => id !== void 0 && p.df[id] > 0;
     const exact = p.termIds.get(term);
-    if (live2(exact)) variants.push({ terms: [exact], weight: WEIGHT_EXACT });
+    if (live(exact)) variants.push({ terms: [exact], weight: WEIGHT_EXACT });
     if (term.length >= PREFIX_KEY) {
       const ext = (p.prefixBuckets.get(term.slice(0, PREFIX_KEY)) ?? []).filter(
         (id) => id !== exact && p.df[id] > 0 && p.terms[id].startsWith(term)
@@ -18767,7 +18999,7 @@ function parseQuery(text2, p, synonyms) {
     }
     for (let k = term.length - 1; k >= Math.max(MIN_REVERSE_PREFIX, Math.ceil(term.length * 0.6)); k--) {
       const id = p.termIds.get(term.slice(0, k));
-      if (live2(id) && id !== exact && !alternatives.has(p.terms[id])) {
+      if (live(id) && id !== exact && !alternatives.has(p.terms[id])) {
         variants.push({ terms: [id], weight: WEIGHT_PREFIX });
         alternatives.add(p.terms[id]);
       }
@@ -18775,7 +19007,7 @@ function parseQuery(text2, p, synonyms) {
     for (const entry of synonyms.get(term) ?? []) {
       if (entry.length === 1 && entry[0] === term) continue;
       const ids2 = entry.map((t) => p.termIds.get(t));
-      if (ids2.every(live2)) {
+      if (ids2.every(live)) {
         variants.push({ terms: ids2, weight: WEIGHT_SYNONYM });
         if (entry.length === 1) alternatives.add(entry[0]);
       }
@@ -20035,70 +20267,11 @@ var SAVE_SOON_MS = 1e3;
 var SAVE_DELAY_MS = 3e4;
 var SAVE_AFTER_CHANGES = 1e3;
 var SAVE_AFTER_SHARE = 0.05;
-var CACHE_CHUNK = 2e3;
 var pause = () => new Promise((r) => setImmediate(r));
 var EXACT_BELOW = 1e4;
 var BULK_GC_MIN = 1e4;
 var ADOPTED_GC_MIN = 1e5;
 var START_FALLBACK_MS = 1e3;
-var text = (v) => {
-  if (typeof v !== "string") throw new Error("not text");
-  return v;
-};
-var textOrNull = (v) => v === null ? null : text(v);
-function oneOf2(allowed, v) {
-  const m = member(allowed, v);
-  if (m === void 0) throw new Error("not a known value");
-  return m;
-}
-var revivedOrigins = /* @__PURE__ */ new WeakMap();
-var revivedScopes = /* @__PURE__ */ new WeakMap();
-function reviveStored(r) {
-  const o = r.origin;
-  if (typeof o !== "object" || o === null || !Array.isArray(r.scopes) || !Array.isArray(r.extra)) throw new Error("malformed");
-  if (typeof r.size !== "number" || typeof r.mtimeMs !== "number" || typeof r.tombstoned !== "boolean") throw new Error("malformed");
-  const extra = r.extra.length === 0 ? NO_EXTRA : r.extra.map(text);
-  let origin = revivedOrigins.get(o);
-  if (origin === void 0) revivedOrigins.set(o, origin = sharedOrigin(textOrNull(o.cwd), textOrNull(o.repo), textOrNull(o.branch), textOrNull(o.worktree_root)));
-  let scopes = revivedScopes.get(r.scopes);
-  if (scopes === void 0) revivedScopes.set(r.scopes, scopes = sharedScopeList(r.scopes.map(text)));
-  const created = text(r.created);
-  const updated = text(r.updated);
-  const rec = {
-    id: text(r.id),
-    created,
-    updated: updated === created ? created : updated,
-    scopes,
-    confidence: oneOf2(CONFIDENCES, r.confidence),
-    source: oneOf2(SOURCES, r.source),
-    category: oneOf2(CATEGORIES, r.category),
-    last_verified_at: textOrNull(r.last_verified_at),
-    expires: textOrNull(r.expires),
-    origin,
-    body: text(r.body)
-  };
-  if (r.aliases !== void 0) {
-    if (!Array.isArray(r.aliases)) throw new Error("malformed");
-    rec.aliases = r.aliases.map(text);
-  }
-  if (r.removed !== void 0) {
-    rec.removed = text(r.removed);
-    rec.removed_reason = text(r.removed_reason);
-    rec.removed_session = internOrNull(textOrNull(r.removed_session ?? null));
-  }
-  if (typeof r.verified_head === "string") rec.verified_head = text(r.verified_head);
-  if (Array.isArray(r.merged_from)) rec.merged_from = r.merged_from.map(text);
-  if (Array.isArray(r.merging)) rec.merging = r.merging.map(text);
-  if (r.tombstoned !== (r.removed !== void 0)) throw new Error("malformed");
-  const m = storedMemory(rec, text(r.file), r.size, r.mtimeMs, extra);
-  if (r.idAssigned === true) m.idAssigned = true;
-  return m;
-}
-function analyzedOf(cache2) {
-  const analyzed = new Uint8Array(cache2.records.length);
-  for (const e of cache2.entries) analyzed[e.record] = 1;
-  return analyzed;
-}
 var LiveIndex = class {
   constructor(store, opts) {
     this.store = store;
@@ -20134,9 +20307,9 @@ var LiveIndex = class {
   }
   async open() {
     if (this.opts.watch) {
-      if (existsSync2(this.store.dir)) {
+      if (existsSync3(this.store.dir)) {
         try {
-          ensureOwnDirSync(join16(this.store.dir, CACHE_DIR));
+          ensureOwnDirSync(join18(this.store.dir, CACHE_DIR));
         } catch {
         }
       }
@@ -20308,94 +20481,19 @@ var LiveIndex = class {
     this.saving = this.saving.then(() => this.saveNow());
     return this.saving;
   }
-  /**
-   * What the cache gets: every active record and tombstone, and index entries for the active
-   * records the analysis is current for. One record per id (`uniqueIds`): they come from the
-   * store's views, which hold one per id, the active and the removed apart. Built index: its
-   * snapshot's entries become the cache entries in place (no map from record to position, no
-   * second object per memory).
-   */
-  cacheContent() {
-    if (!this.built) {
-      const records2 = [...this.store.active(), ...this.store.tombstones()];
-      return { records: records2, uniqueIds: true, ...this.entriesFor(records2) };
-    }
-    const records = [];
-    for (const d of this.ix.values()) if (this.store.get(d.id) === d) records.push(d);
-    const indexed = records.length;
-    for (const m of this.store.active()) if (this.ix.get(m.id) !== m) records.push(m);
-    for (const m of this.store.tombstones()) records.push(m);
-    const analysis = () => {
-      const snap = this.ix.snapshotStream(CACHE_CHUNK);
-      let at2 = null;
-      let k = 0;
-      function* parts() {
-        for (const docs of snap.docs()) {
-          const entries = [];
-          for (const d of docs) {
-            let record = k < indexed && records[k] === d.doc ? k : void 0;
-            k++;
-            if (record === void 0) {
-              at2 ??= new Map(records.slice(0, indexed).map((r, i) => [r, i]));
-              record = at2.get(d.doc);
-            }
-            if (record === void 0) continue;
-            const e = d;
-            e.record = record;
-            entries.push(e);
-          }
-          yield entries;
-        }
-      }
-      return { terms: snap.terms, parts: parts() };
-    };
-    return { records, uniqueIds: true, analysis };
-  }
-  /** Index entries for the cache from the loaded cache's still-current ones (index not built). */
-  entriesFor(records) {
-    const at2 = /* @__PURE__ */ new Map();
-    records.forEach((r, i) => {
-      if (!r.tombstoned) at2.set(r, i);
-    });
-    const snap = this.snapshot ?? { terms: [], docs: [] };
-    const entries = [];
-    for (const d of snap.docs) {
-      const record = at2.get(d.doc);
-      if (record !== void 0) entries.push({ record, fwd: d.fwd, bodyLen: d.bodyLen, scopeLen: d.scopeLen });
-    }
-    return { terms: snap.terms, entries };
-  }
   async saveNow() {
     if (this.changesSinceSave === 0) return;
-    if (!existsSync2(this.store.dir)) return;
+    if (!existsSync3(this.store.dir)) return;
     try {
-      const content = this.cacheContent();
+      const content = cacheContentOf(this.store, this.built ? this.ix : null, this.snapshot);
       const changes = this.changesSinceSave;
       const id = await writeCache(this.store.dir, content, this.closed ? void 0 : pause);
       this.changesSinceSave -= changes;
-      this.saveOverview(id, content.records);
+      saveOverview(this.store, id, content.records, this.opts.warn);
       this.savedOnce = true;
       if (this.opts.watch && content.records.length >= BULK_GC_MIN) collectGarbage();
     } catch (err) {
       this.opts.warn(`could not save the index cache: ${err.message}`);
-    }
-  }
-  /**
-   * The session-start summary of the cache just written (overviewCache.ts): what a peek at that
-   * cache (oneShot 'cache') counts, i.e. its active records, notes left out as adopt() leaves them.
-   */
-  saveOverview(cacheId, records) {
-    try {
-      const active = records.filter((m) => !m.tombstoned && this.store.noteRel(m.file) === null);
-      const keys = /* @__PURE__ */ new Map();
-      const repoKey = (m) => {
-        let k = keys.get(m.origin);
-        if (k === void 0) keys.set(m.origin, k = originRepoKey(m.origin));
-        return k;
-      };
-      writeOverview(this.store.dir, cacheId, overviewGroups(active, repoKey));
-    } catch (err) {
-      this.opts.warn(`could not save the overview summary: ${err.message}`);
     }
   }
   async close() {
@@ -20412,293 +20510,6 @@ var LiveIndex = class {
     else await this.saving;
   }
 };
-
-// server/src/core/index/fusion.ts
-var RRF_K = 60;
-var LEX_COV = 0.25;
-function joinedQuery(query, alternates) {
-  return [query, ...alternates].join("\n");
-}
-var DEFAULT_CALIBRATION = { high: 0.85, medium: 0.6, floor: 0.3 };
-var RANK = { low: 0, medium: 1, high: 2 };
-var maxRel = (a, b) => RANK[a] >= RANK[b] ? a : b;
-function semanticRelevance(sim, c) {
-  return sim >= c.high ? "high" : sim >= c.medium ? "medium" : "low";
-}
-function tiedRanks(xs, key) {
-  const out2 = [];
-  xs.forEach((x, i) => out2.push(i > 0 && key(xs[i - 1]) === key(x) ? out2[i - 1] : i));
-  return out2;
-}
-function altCoverage(alternates, matchTerms) {
-  if (alternates.length === 0 || matchTerms.length === 0) return 0;
-  const matched = /* @__PURE__ */ new Set();
-  for (const s2 of matchTerms) matched.add(queryWords(s2)[0]?.term ?? s2);
-  let best = 0;
-  for (const a of alternates) {
-    const words = queryWords(a);
-    if (words.length === 0) continue;
-    let n = 0;
-    for (const w2 of words) if (matched.has(w2.term)) n++;
-    best = Math.max(best, n / words.length);
-  }
-  return best;
-}
-function fuse(input) {
-  const { calibration: cal } = input;
-  const { k: RK, lexCov: LC } = { k: RRF_K, lexCov: LEX_COV, ...input.params };
-  const withAlt = input.alternates.length > 0 && input.joined !== void 0;
-  const ranking = withAlt ? input.joined : input.main;
-  const acc = /* @__PURE__ */ new Map();
-  const at2 = (doc) => {
-    let a = acc.get(doc.id);
-    if (!a) acc.set(doc.id, a = { doc, score: 0, main: "low", alt: "low" });
-    return a;
-  };
-  const semantic = ranking.semantic.filter((h) => h.sim >= cal.floor);
-  const lexRank = tiedRanks(ranking.lexical, (h) => h.score);
-  const semRank = tiedRanks(semantic, (h) => h.sim);
-  const oneLeg = semantic.length === 0;
-  const lexFloor = oneLeg || withAlt ? 0 : cal.lexFloor ?? 0;
-  ranking.lexical.forEach((h, i) => {
-    if (h.coverage < lexFloor) return;
-    at2(h.doc).score += oneLeg ? 1 / (RK + lexRank[i] + 1) : (LC + (1 - LC) * h.coverage) / (RK + lexRank[i] + 1);
-  });
-  semantic.forEach((h, i) => {
-    at2(h.doc).score += 1 / (RK + semRank[i] + 1);
-  });
-  const inRanking = (id) => acc.has(id);
-  for (const h of input.main.lexical) {
-    if (!inRanking(h.doc.id)) continue;
-    const a = at2(h.doc);
-    a.main = maxRel(a.main, h.relevance);
-    a.lex = h;
-  }
-  for (const h of input.main.semantic) {
-    if (h.sim < cal.floor || !inRanking(h.doc.id)) continue;
-    const a = at2(h.doc);
-    a.sim = h.sim;
-    a.main = maxRel(a.main, semanticRelevance(h.sim, cal));
-  }
-  if (withAlt) {
-    for (const h of input.joined.lexical) {
-      const a = at2(h.doc);
-      a.alt = maxRel(a.alt, relevanceOf(altCoverage(input.alternates, h.matchTerms)));
-      a.altLex = h;
-    }
-    for (const h of semantic) {
-      const a = at2(h.doc);
-      a.alt = maxRel(a.alt, semanticRelevance(h.sim, cal));
-    }
-  }
-  const ranked = [...acc.values()].sort((x, y) => y.score - x.score || (x.doc.id < y.doc.id ? -1 : x.doc.id > y.doc.id ? 1 : 0));
-  return ranked.slice(0, input.limit).map((a) => {
-    const alt = a.alt === "low" ? "low" : "medium";
-    return new FusedResult(a.doc, Math.round(a.score * 1e4) / 1e4, maxRel(a.main, alt), a.lex?.matchTerms ?? [], a.lex ?? a.altLex, a.sim === void 0 ? void 0 : Math.round(a.sim * 1e4) / 1e4);
-  });
-}
-var FusedResult = class {
-  constructor(doc, score, relevance, matchTerms, shown2, semantic) {
-    this.doc = doc;
-    this.score = score;
-    this.relevance = relevance;
-    this.matchTerms = matchTerms;
-    this.shown = shown2;
-    this.semantic = semantic;
-  }
-  doc;
-  score;
-  relevance;
-  matchTerms;
-  shown;
-  semantic;
-  fused = true;
-  made = void 0;
-  get snippet() {
-    return this.made ??= this.shown?.snippet ?? makeSnippet(this.doc.body, -1, -1);
-  }
-};
-
-// server/src/core/index/calibration.ts
-var CALIBRATIONS = [
-  ["builtin:", { high: 0.8, medium: 0.6, floor: 0.15, gate: { cos: 0.65, jaccard: 0.25, related: 0.6 } }],
-  // The local model (all-MiniLM-L6-v2): unrelated text sits near 0.1-0.3 (the tuning sets'
-  // negatives' best: p50 0.15, max 0.29), a reworded fact near 0.75-0.92. Gate, by
-  // bench/quality/gates.mts: the closest of the 24,531 ordinary-note pairs is 0.781 (2 pairs at
-  // >= 0.78), and 5 of the 8 dev rewordings are >= 0.78 (all 8 >= 0.75).
-  // lexFloor: bench/quality/sweep.mts on the tuning sets (old+dev MRR 0.95 -> 0.98, embed-dev 0.73 -> 0.79).
-  ["local:", { high: 0.65, medium: 0.45, floor: 0.15, lexFloor: 0.4, gate: { cos: 0.78, jaccard: 0.1, related: 0.55 } }],
-  ["test:", { high: 0.8, medium: 0.6, floor: 0.3, gate: { cos: 0.65, jaccard: 0.25, related: 0.6 } }]
-];
-var FAMILIES = [
-  [/^(openai|ollama):.*\be5-(small|base|large)/i, { high: 0.87, medium: 0.82, floor: 0.75, gate: { cos: 0.92, jaccard: 0.3, related: 0.9 } }]
-];
-var UNKNOWN = { high: 0.85, medium: 0.6, floor: 0.3, gate: { cos: 0.85, jaccard: 0.25, related: 0.7 } };
-function calibrationFor(embedderId) {
-  for (const [p, c] of CALIBRATIONS) if (embedderId.startsWith(p)) return c;
-  for (const [re, c] of FAMILIES) if (re.test(embedderId)) return c;
-  return UNKNOWN;
-}
-
-// server/src/core/trust/gates/dedup.ts
-var DUPLICATE_THRESHOLD = 0.75;
-var RELATED_THRESHOLD = 0.4;
-var STOPWORDS2 = new Set(
-  "a about above after again against all also am an and any are as at be because been before being below between both but by can could did do does doing done down during each else etc even ever every few for from further get gets got had has have having he her here hers him his how however i if in into is it its itself just let lets like may me might more most much must my no nor not now of off on once one only or other our ours out over own per please same she should so some such than that the their theirs them then there these they this those through thus to too under until up upon us use used uses using very via was we were what when where whether which while who whom whose why will with within without would yet you your yours".split(" ")
-);
-var ASCII_ONLY = /^[\x00-\x7f]*$/;
-function dedupTokenSet(text2) {
-  if (!ASCII_ONLY.test(text2)) return unicodeTokens(text2);
-  const out2 = /* @__PURE__ */ new Set();
-  const n = text2.length;
-  let i = 0;
-  while (i < n) {
-    let c = text2.charCodeAt(i);
-    if (!isAsciiAlnum(c)) {
-      i++;
-      continue;
-    }
-    const start = i;
-    let upper = false;
-    for (; i < n; i++) {
-      c = text2.charCodeAt(i);
-      if (c >= 97 && c <= 122 || c >= 48 && c <= 57) continue;
-      if (c >= 65 && c <= 90) {
-        upper = true;
-        continue;
-      }
-      break;
-    }
-    if (i - start < 2) {
-      const d = text2.charCodeAt(start);
-      if (!(d >= 48 && d <= 57)) continue;
-    }
-    const raw = upper ? text2.slice(start, i).toLowerCase() : text2.slice(start, i);
-    if (!STOPWORDS2.has(raw)) out2.add(raw);
-  }
-  return out2;
-}
-function unicodeTokens(text2) {
-  const out2 = /* @__PURE__ */ new Set();
-  for (const raw of text2.toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
-    if (raw.length < 2 && !new RegExp("\\p{N}", "u").test(raw) || STOPWORDS2.has(raw)) continue;
-    out2.add(raw);
-  }
-  return out2;
-}
-function jaccard(a, b) {
-  if (a.size === 0 && b.size === 0) return 0;
-  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
-  let inter = 0;
-  for (const t of small) if (large.has(t)) inter++;
-  return inter / (a.size + b.size - inter);
-}
-function roundSimilarity(sim) {
-  return Math.floor(sim * 1e3) / 1e3;
-}
-
-// server/src/core/trust/gates/rewording.ts
-var RULES = [
-  // bench/quality/gates.mts: see bench/README.md "Semantic write gates" for the measured figures.
-  ["builtin:", { cos: 0.65, overlap: 0.3, related: 0.6 }],
-  // The local model (all-MiniLM-L6-v2): its rewordings sit at 0.75-0.92, distinct notes rarely above 0.8.
-  ["local:", { cos: 0.75, overlap: 0.3, related: 0.55 }],
-  ["test:", { cos: 0.6, overlap: 0.3, related: 0.6 }]
-];
-var FAMILIES2 = [
-  // E5 puts any two notes between cosine 0.7 and 0.95; its rewordings sit at 0.93 and above.
-  [/^(openai|ollama):.*\be5-(small|base|large)/i, { cos: 0.92, overlap: 0.3, related: 0.9 }]
-];
-var UNKNOWN2 = { cos: 0.85, overlap: 0.3, related: 0.7 };
-function rewordingRuleFor(embedderId) {
-  for (const [p, r] of RULES) if (embedderId.startsWith(p)) return r;
-  for (const [re, r] of FAMILIES2) if (re.test(embedderId)) return r;
-  return UNKNOWN2;
-}
-var NUMBER_WORDS = {
-  zero: "0",
-  one: "1",
-  two: "2",
-  three: "3",
-  four: "4",
-  five: "5",
-  six: "6",
-  seven: "7",
-  eight: "8",
-  nine: "9",
-  ten: "10",
-  eleven: "11",
-  twelve: "12",
-  fifteen: "15",
-  twenty: "20",
-  thirty: "30",
-  sixty: "60",
-  hundred: "100",
-  thousand: "1000",
-  first: "1",
-  second: "2",
-  third: "3",
-  fourth: "4",
-  fifth: "5",
-  sixth: "6",
-  seventh: "7",
-  eighth: "8",
-  ninth: "9",
-  tenth: "10",
-  once: "1",
-  twice: "2",
-  single: "1",
-  double: "2",
-  half: "0.5"
-};
-var AMBIGUOUS = /* @__PURE__ */ new Set(["second", "one", "once", "single", "double"]);
-function contentStems(text2) {
-  const out2 = /* @__PURE__ */ new Set();
-  for (const t of tokenize(text2)) {
-    if (t.whole || t.stop || STOPWORDS2.has(t.surface)) continue;
-    const ord = /^(\d+)(?:st|nd|rd|th)$/.exec(t.surface);
-    const n = ord ? ord[1] : NUMBER_WORDS[t.surface];
-    if (n !== void 0 && !AMBIGUOUS.has(t.surface)) out2.add(n);
-    else if (t.term.length > 1 || /\d/.test(t.term)) out2.add(t.term);
-  }
-  return out2;
-}
-function numbersOf(text2) {
-  const out2 = new Set(text2.match(/\d+(?:[.,:]\d+)*/g) ?? []);
-  for (const t of tokenize(text2)) {
-    if (t.whole) continue;
-    const ord = /^(\d+)(?:st|nd|rd|th)$/.exec(t.surface);
-    if (ord) {
-      out2.add(ord[1]);
-      continue;
-    }
-    const n = NUMBER_WORDS[t.surface];
-    if (n !== void 0 && !AMBIGUOUS.has(t.surface)) out2.add(n);
-  }
-  return out2;
-}
-function sameNumbers(a, b) {
-  const x = numbersOf(a);
-  const y = numbersOf(b);
-  return x.size === y.size && [...x].every((n) => y.has(n));
-}
-function stemOverlap(a, b) {
-  if (a.size === 0 || b.size === 0) return 0;
-  let inter = 0;
-  for (const t of a) if (b.has(t)) inter++;
-  return inter / (a.size + b.size - inter);
-}
-var MIN_STEMS = 5;
-function isRewording(rule, cosine2, a, b) {
-  if (cosine2 < rule.cos) return false;
-  const x = contentStems(a);
-  const y = contentStems(b);
-  if (x.size < MIN_STEMS || y.size < MIN_STEMS) return false;
-  return stemOverlap(x, y) >= rule.overlap && sameNumbers(a, b);
-}
-
-// server/src/core/index/semantic.ts
-import { existsSync as existsSync3 } from "node:fs";
 
 // server/src/core/index/simd.ts
 var u = (n) => {
@@ -21302,8 +21113,8 @@ function simdKernels(bytes) {
 }
 
 // server/src/core/index/vectorCache.ts
-import { closeSync as closeSync5, constants as constants5, fchmodSync as fchmodSync2, fstatSync as fstatSync3, openSync as openSync5, readSync as readSync3, renameSync as renameSync4, rmSync as rmSync6, writeSync as writeSync4 } from "node:fs";
-import { join as join17 } from "node:path";
+import { closeSync as closeSync6, constants as constants5, fchmodSync as fchmodSync2, fstatSync as fstatSync3, openSync as openSync6, readSync as readSync3, renameSync as renameSync4, rmSync as rmSync6, writeSync as writeSync4 } from "node:fs";
+import { join as join19 } from "node:path";
 var VECTOR_FILE = "vectors.bin";
 var MAGIC2 = "CAIRNVEC";
 var FORMAT3 = 2;
@@ -21328,7 +21139,7 @@ function rowFinder(v) {
   };
 }
 function vectorCachePath(storeDir, file = VECTOR_FILE) {
-  return join17(storeDir, ".cache", file);
+  return join19(storeDir, ".cache", file);
 }
 function vectorFileFor(embedderId) {
   return `vectors-${embedderId.replace(/[^A-Za-z0-9._-]+/g, "_")}.bin`;
@@ -21436,10 +21247,10 @@ function openVectors(size2, readAt, close) {
   };
 }
 function readVectors(storeDir, warn, file = VECTOR_FILE) {
-  if (!isOwnDirSync(join17(storeDir, ".cache"))) return null;
+  if (!isOwnDirSync(join19(storeDir, ".cache"))) return null;
   let fd;
   try {
-    fd = openSync5(vectorCachePath(storeDir, file), constants5.O_RDONLY | constants5.O_NOFOLLOW);
+    fd = openSync6(vectorCachePath(storeDir, file), constants5.O_RDONLY | constants5.O_NOFOLLOW);
   } catch {
     return null;
   }
@@ -21454,12 +21265,12 @@ function readVectors(storeDir, warn, file = VECTOR_FILE) {
   };
   let opened;
   try {
-    opened = openVectors(fstatSync3(fd).size, readAt, () => closeSync5(fd));
+    opened = openVectors(fstatSync3(fd).size, readAt, () => closeSync6(fd));
   } catch (err) {
     opened = err.message;
   }
   if (typeof opened !== "string") return opened;
-  closeSync5(fd);
+  closeSync6(fd);
   warn(opened);
   return null;
 }
@@ -21476,7 +21287,7 @@ function copyRowsFrom(a, at2, from, to, out2) {
 }
 var WRITE_ROWS = 4096;
 async function writeVectorSource(storeDir, v, file = VECTOR_FILE) {
-  ensureOwnDirSync(join17(storeDir, ".cache"));
+  ensureOwnDirSync(join19(storeDir, ".cache"));
   const target = vectorCachePath(storeDir, file);
   const count = v.count;
   let keysBytes = Math.max(0, count - 1);
@@ -21488,7 +21299,7 @@ async function writeVectorSource(storeDir, v, file = VECTOR_FILE) {
   const pad2 = (4 - rowsEnd % 4) % 4;
   const sum = newChecksum();
   const tmp = tempPathFor(target);
-  const fd = openSync5(tmp, "wx", FILE_MODE);
+  const fd = openSync6(tmp, "wx", FILE_MODE);
   let pos = 0;
   const put = (b, hashed = true) => {
     if (hashed) sum.update(b);
@@ -21537,23 +21348,23 @@ async function writeVectorSource(storeDir, v, file = VECTOR_FILE) {
     await fsyncFd(fd);
   } catch (err) {
     try {
-      closeSync5(fd);
+      closeSync6(fd);
     } catch {
     }
     rmSync6(tmp, { force: true });
     throw err;
   }
-  closeSync5(fd);
+  closeSync6(fd);
   try {
     renameSync4(tmp, target);
   } catch (err) {
     rmSync6(tmp, { force: true });
     throw err;
   }
-  await fsyncDir(join17(storeDir, ".cache"));
+  await fsyncDir(join19(storeDir, ".cache"));
 }
 
-// server/src/core/index/vectors.ts
+// server/src/core/index/vectorRows.ts
 function embedText(doc) {
   const scopes = doc.scopes.map((s2) => s2.replace(/[:_-]+/g, " ")).join(", ");
   const aliases = doc.aliases && doc.aliases.length > 0 ? `
@@ -21562,7 +21373,7 @@ ${doc.aliases.join(", ")}` : "";
 ${scopes}${aliases}`;
 }
 var vectorKey = (d) => `${d.id}	${d.updated}`;
-var VectorIndex = class {
+var VectorRows = class {
   constructor(embedderId, dim, capacity = 64) {
     this.embedderId = embedderId;
     this.dim = dim;
@@ -21710,6 +21521,110 @@ var VectorIndex = class {
     for (let i = 0; i < dim; i++) s2 += q[i] * d[base + i];
     return s2 * this.scale[row];
   }
+};
+var SIMD_BATCH = 2048;
+function simdSpace(capacity, dim, words, prev, ix) {
+  const a16 = (x) => x + 15 & ~15;
+  let at2 = 0;
+  const place = (bytes) => {
+    const p = at2;
+    at2 = a16(at2 + bytes);
+    return p;
+  };
+  const qcAt = place(words * 4);
+  const qfAt = place(dim * 8);
+  const q16At = place(dim * 2);
+  const out32At = place(SIMD_BATCH * 4);
+  const histAt = place((words * 32 + 2) * 4);
+  const candCap = Math.max(SIMD_BATCH, capacity);
+  const candAt = place(candCap * 4);
+  const outAt = place(SIMD_BATCH * 8);
+  const distAt = place(capacity * 2);
+  const codesAt = place(capacity * words * 4);
+  const dataAt = place(capacity * dim);
+  const k = simdKernels(at2);
+  if (!k) return null;
+  const buf = k.memory.buffer;
+  const sp = {
+    k,
+    data: new Int8Array(buf, dataAt, capacity * dim),
+    dataAt,
+    codes: new Uint32Array(buf, codesAt, capacity * words),
+    codesAt,
+    dist: new Uint16Array(buf, distAt, capacity),
+    distAt,
+    hist: new Int32Array(buf, histAt, words * 32 + 2),
+    histAt,
+    qc: new Uint32Array(buf, qcAt, words),
+    qcAt,
+    qf: new Float64Array(buf, qfAt, dim),
+    qfAt,
+    q16: dim % 16 === 0 ? new Int16Array(buf, q16At, dim) : null,
+    q16At,
+    qInv: 0,
+    out32: new Int32Array(buf, out32At, SIMD_BATCH),
+    out32At,
+    cand: new Int32Array(buf, candAt, candCap),
+    candAt,
+    out: new Float64Array(buf, outAt, SIMD_BATCH),
+    outAt
+  };
+  if (prev) {
+    sp.data.set(prev.data);
+    sp.codes.set(prev.codes);
+  }
+  ix.adoptSpace(sp.data, sp.codes, sp.dist);
+  return sp;
+}
+var ROTATIONS = /* @__PURE__ */ new Map();
+function rotationFor(dim) {
+  let r = ROTATIONS.get(dim);
+  if (r) return r;
+  let size2 = 32;
+  while (size2 < dim) size2 <<= 1;
+  let a = 2654435769;
+  const rand = () => {
+    a = a + 1831565813 >>> 0;
+    let t = a;
+    t = Math.imul(t ^ t >>> 15, t | 1);
+    t ^= t + Math.imul(t ^ t >>> 7, t | 61);
+    return ((t ^ t >>> 14) >>> 0) / 4294967296;
+  };
+  const signs = [0, 1, 2].map(() => Float64Array.from({ length: size2 }, () => rand() < 0.5 ? -1 : 1));
+  r = { size: size2, signs, tmp: new Float64Array(size2) };
+  ROTATIONS.set(dim, r);
+  return r;
+}
+function signCode(rot, v, out2, at2) {
+  const x = rot.tmp;
+  const size2 = rot.size;
+  x.fill(0);
+  for (let i = 0; i < v.length; i++) x[i] = v[i];
+  for (const sg of rot.signs) {
+    for (let i = 0; i < size2; i++) x[i] = x[i] * sg[i];
+    for (let h = 1; h < size2; h <<= 1) {
+      for (let i = 0; i < size2; i += h << 1) {
+        for (let j = i; j < i + h; j++) {
+          const p = x[j];
+          const q = x[j + h];
+          x[j] = p + q;
+          x[j + h] = p - q;
+        }
+      }
+    }
+  }
+  for (let w2 = 0, i = 0; w2 < size2 >>> 5; w2++) {
+    let c = 0;
+    for (let b = 0; b < 32; b++, i++) if (x[i] > 0) c |= 1 << b;
+    out2[at2 + w2] = c >>> 0;
+  }
+}
+
+// server/src/core/index/semanticUpkeep.ts
+import { existsSync as existsSync4 } from "node:fs";
+
+// server/src/core/index/vectors.ts
+var VectorIndex = class extends VectorRows {
   /**
    * The `k` rows most similar to `q` (unit length), best first, among those `allow` accepts and
    * not expired at `now`: exact below EXACT_MAX live rows, else approximate (sign codes, then
@@ -21936,62 +21851,8 @@ var VectorIndex = class {
     top.add(row, s2);
   }
 };
-var SIMD_BATCH = 2048;
 var PRE_EXTRA = 16;
 var PRE_MARGIN = 1e-3;
-function simdSpace(capacity, dim, words, prev, ix) {
-  const a16 = (x) => x + 15 & ~15;
-  let at2 = 0;
-  const place = (bytes) => {
-    const p = at2;
-    at2 = a16(at2 + bytes);
-    return p;
-  };
-  const qcAt = place(words * 4);
-  const qfAt = place(dim * 8);
-  const q16At = place(dim * 2);
-  const out32At = place(SIMD_BATCH * 4);
-  const histAt = place((words * 32 + 2) * 4);
-  const candCap = Math.max(SIMD_BATCH, capacity);
-  const candAt = place(candCap * 4);
-  const outAt = place(SIMD_BATCH * 8);
-  const distAt = place(capacity * 2);
-  const codesAt = place(capacity * words * 4);
-  const dataAt = place(capacity * dim);
-  const k = simdKernels(at2);
-  if (!k) return null;
-  const buf = k.memory.buffer;
-  const sp = {
-    k,
-    data: new Int8Array(buf, dataAt, capacity * dim),
-    dataAt,
-    codes: new Uint32Array(buf, codesAt, capacity * words),
-    codesAt,
-    dist: new Uint16Array(buf, distAt, capacity),
-    distAt,
-    hist: new Int32Array(buf, histAt, words * 32 + 2),
-    histAt,
-    qc: new Uint32Array(buf, qcAt, words),
-    qcAt,
-    qf: new Float64Array(buf, qfAt, dim),
-    qfAt,
-    q16: dim % 16 === 0 ? new Int16Array(buf, q16At, dim) : null,
-    q16At,
-    qInv: 0,
-    out32: new Int32Array(buf, out32At, SIMD_BATCH),
-    out32At,
-    cand: new Int32Array(buf, candAt, candCap),
-    candAt,
-    out: new Float64Array(buf, outAt, SIMD_BATCH),
-    outAt
-  };
-  if (prev) {
-    sp.data.set(prev.data);
-    sp.codes.set(prev.codes);
-  }
-  ix.adoptSpace(sp.data, sp.codes, sp.dist);
-  return sp;
-}
 var EXACT_MAX = 4096;
 function rescoreCount(n) {
   return Math.max(1e3, Math.ceil(1e3 * Math.sqrt(n / 5e4)));
@@ -22040,60 +21901,15 @@ var POP16 = (() => {
   for (let i = 1; i < 65536; i++) t[i] = (i & 1) + t[i >> 1];
   return t;
 })();
-var ROTATIONS = /* @__PURE__ */ new Map();
-function rotationFor(dim) {
-  let r = ROTATIONS.get(dim);
-  if (r) return r;
-  let size2 = 32;
-  while (size2 < dim) size2 <<= 1;
-  let a = 2654435769;
-  const rand = () => {
-    a = a + 1831565813 >>> 0;
-    let t = a;
-    t = Math.imul(t ^ t >>> 15, t | 1);
-    t ^= t + Math.imul(t ^ t >>> 7, t | 61);
-    return ((t ^ t >>> 14) >>> 0) / 4294967296;
-  };
-  const signs = [0, 1, 2].map(() => Float64Array.from({ length: size2 }, () => rand() < 0.5 ? -1 : 1));
-  r = { size: size2, signs, tmp: new Float64Array(size2) };
-  ROTATIONS.set(dim, r);
-  return r;
-}
-function signCode(rot, v, out2, at2) {
-  const x = rot.tmp;
-  const size2 = rot.size;
-  x.fill(0);
-  for (let i = 0; i < v.length; i++) x[i] = v[i];
-  for (const sg of rot.signs) {
-    for (let i = 0; i < size2; i++) x[i] = x[i] * sg[i];
-    for (let h = 1; h < size2; h <<= 1) {
-      for (let i = 0; i < size2; i += h << 1) {
-        for (let j = i; j < i + h; j++) {
-          const p = x[j];
-          const q = x[j + h];
-          x[j] = p + q;
-          x[j + h] = p - q;
-        }
-      }
-    }
-  }
-  for (let w2 = 0, i = 0; w2 < size2 >>> 5; w2++) {
-    let c = 0;
-    for (let b = 0; b < 32; b++, i++) if (x[i] > 0) c |= 1 << b;
-    out2[at2 + w2] = c >>> 0;
-  }
-}
 
-// server/src/core/index/semantic.ts
+// server/src/core/index/semanticUpkeep.ts
 var BATCH2 = 64;
 var GC_EVERY = 25e3;
 var SAVE_AFTER = 200;
 var SAVE_EVERY_MS = 3e4;
 var pause2 = () => new Promise((r) => setImmediate(r));
 var OPEN_CHUNK = 64;
-var WAIT_OPEN_BELOW = 1e4;
-var ONE_SHOT_WAIT_MAX = 256;
-var SemanticLeg = class {
+var SemanticUpkeep = class {
   constructor(store, embedder, opts) {
     this.store = store;
     this.embedder = embedder;
@@ -22109,37 +21925,8 @@ var SemanticLeg = class {
   changes = 0;
   closed = false;
   warned = false;
-  /** tombstones' vectors, by embedder id + vector key */
-  tombVecs = /* @__PURE__ */ new Map();
   /** the embedder failed and an interim leg answers from then on */
   failed = false;
-  /** The index the current embedder's vectors live in (null until the embedder answered once); the interim leg's while it answers. */
-  get index() {
-    const d = this.delegate();
-    return d ? d.index : this.vec;
-  }
-  /**
-   * True when (nearly) every memory has its vector. While a store is being (re-)embedded, a
-   * search uses the lexical leg alone (or the interim leg): a half-embedded store would favour
-   * whatever was embedded first.
-   */
-  get complete() {
-    const d = this.delegate();
-    return d ? d.complete : this.ownComplete();
-  }
-  ownComplete() {
-    return this.vec !== null && this.loaded && this.pending.size <= Math.max(10, this.vec.size / 100);
-  }
-  /** The interim leg while it answers for this one, else null. */
-  delegate() {
-    const i = this.opts.interim;
-    if (!i) return null;
-    return this.failed || !this.isOpen || this.embedder.ready === false || !this.ownComplete() || this.vec.embedderId !== this.embedder.id ? i : null;
-  }
-  /** Whose vectors answer now: this leg's embedder, or the interim leg's (tests, the bench). */
-  get answering() {
-    return this.index?.embedderId ?? null;
-  }
   /** Memories still waiting for a vector. */
   get backlog() {
     return this.pending.size;
@@ -22166,35 +21953,6 @@ var SemanticLeg = class {
     return this.opening ??= this.store.validated().then(() => this.doOpen()).finally(() => {
       this.isOpen = true;
     });
-  }
-  /**
-   * For a search or a write gate: waits for the leg to open unless the store is still checking
-   * its cached records (a big store's first second), or a server's big store is still loading its
-   * vectors: it then answers at once (false: no semantic leg for this call) and the leg opens in
-   * the background. A small store's leg opens in a few milliseconds and is waited for.
-   */
-  async readyForSearch() {
-    const i = this.opts.interim;
-    if (i) {
-      if (!this.opts.watch) {
-        await this.ready();
-        if (this.pending.size <= ONE_SHOT_WAIT_MAX && !this.failed) {
-          if (this.embedder.whenReady && !await this.embedder.whenReady()) await this.embedBatch([""]);
-          if (this.pending.size > 0) {
-            this.kick();
-            await this.settle();
-          }
-        }
-      } else void this.ready();
-      return this.delegate() ? i.readyForSearch() : true;
-    }
-    if (this.isOpen) return true;
-    if (this.store.validating || this.opts.watch && this.store.activeCount >= WAIT_OPEN_BELOW) {
-      void this.ready();
-      return false;
-    }
-    await this.ready();
-    return true;
   }
   async doOpen() {
     if (this.closed) return;
@@ -22360,6 +22118,112 @@ var SemanticLeg = class {
     this.warned = true;
     this.opts.warn(msg);
   }
+  /** Waits for the background embedding (tests, close). */
+  async settle() {
+    while (this.running) await this.running;
+    await this.opts.interim?.settle();
+  }
+  async save() {
+    const v = this.vec;
+    if (!v || !existsSync4(this.store.dir)) return;
+    const docs = [];
+    const rows = [];
+    for (const { doc, row } of v.entries()) {
+      if (this.store.get(doc.id) !== doc) continue;
+      docs.push(doc);
+      rows.push(row);
+    }
+    try {
+      const saving = this.changes;
+      await writeVectorSource(this.store.dir, { embedder: v.embedderId, dim: v.dim, codeWords: v.codeWords, count: docs.length, key: (i) => vectorKey(docs[i]), copyRows: (from, to, out2) => v.copyRows(rows, from, to, out2) }, this.opts.cacheFile ?? VECTOR_FILE);
+      this.changes = Math.max(0, this.changes - saving);
+    } catch (err) {
+      this.opts.warn(`could not save the vector cache: ${err.message}`);
+    }
+  }
+  async close() {
+    if (!this.opts.watch && this.opening && !this.opts.interim) {
+      await this.opening;
+      await this.settle();
+    }
+    this.closed = true;
+    this.unsubscribe?.();
+    this.unsubscribe = null;
+    await this.settle();
+    if (this.changes > 0 && this.loaded && !this.failed) await this.save();
+    await this.embedder.close?.();
+    await this.opts.interim?.close();
+  }
+};
+function capacityFor(memories) {
+  return Math.max(64, memories + (memories >> 3));
+}
+
+// server/src/core/index/semantic.ts
+var WAIT_OPEN_BELOW = 1e4;
+var ONE_SHOT_WAIT_MAX = 256;
+var SemanticLeg = class extends SemanticUpkeep {
+  constructor(store, embedder, opts) {
+    super(store, embedder, opts);
+  }
+  /** tombstones' vectors, by embedder id + vector key */
+  tombVecs = /* @__PURE__ */ new Map();
+  /** The index the current embedder's vectors live in (null until the embedder answered once); the interim leg's while it answers. */
+  get index() {
+    const d = this.delegate();
+    return d ? d.index : this.vec;
+  }
+  /**
+   * True when (nearly) every memory has its vector. While a store is being (re-)embedded, a
+   * search uses the lexical leg alone (or the interim leg): a half-embedded store would favour
+   * whatever was embedded first.
+   */
+  get complete() {
+    const d = this.delegate();
+    return d ? d.complete : this.ownComplete();
+  }
+  ownComplete() {
+    return this.vec !== null && this.loaded && this.pending.size <= Math.max(10, this.vec.size / 100);
+  }
+  /** The interim leg while it answers for this one, else null. */
+  delegate() {
+    const i = this.opts.interim;
+    if (!i) return null;
+    return this.failed || !this.isOpen || this.embedder.ready === false || !this.ownComplete() || this.vec.embedderId !== this.embedder.id ? i : null;
+  }
+  /** Whose vectors answer now: this leg's embedder, or the interim leg's (tests, the bench). */
+  get answering() {
+    return this.index?.embedderId ?? null;
+  }
+  /**
+   * For a search or a write gate: waits for the leg to open unless the store is still checking
+   * its cached records (a big store's first second), or a server's big store is still loading its
+   * vectors: it then answers at once (false: no semantic leg for this call) and the leg opens in
+   * the background. A small store's leg opens in a few milliseconds and is waited for.
+   */
+  async readyForSearch() {
+    const i = this.opts.interim;
+    if (i) {
+      if (!this.opts.watch) {
+        await this.ready();
+        if (this.pending.size <= ONE_SHOT_WAIT_MAX && !this.failed) {
+          if (this.embedder.whenReady && !await this.embedder.whenReady()) await this.embedBatch([""]);
+          if (this.pending.size > 0) {
+            this.kick();
+            await this.settle();
+          }
+        }
+      } else void this.ready();
+      return this.delegate() ? i.readyForSearch() : true;
+    }
+    if (this.isOpen) return true;
+    if (this.store.validating || this.opts.watch && this.store.activeCount >= WAIT_OPEN_BELOW) {
+      void this.ready();
+      return false;
+    }
+    await this.ready();
+    return true;
+  }
   lastQuery = null;
   /** The query's vector and the index it may be compared with; null when the leg cannot answer. */
   async queryVector(text2) {
@@ -22443,46 +22307,101 @@ ${vectorKey(t)}`);
     }
     return out2.sort((a, b) => b.cosine - a.cosine).slice(0, limit);
   }
-  /** Waits for the background embedding (tests, close). */
-  async settle() {
-    while (this.running) await this.running;
-    await this.opts.interim?.settle();
+};
+
+// server/src/core/index/storeIndex.ts
+var StoreIndex = class {
+  constructor(store, opts) {
+    this.store = store;
+    this.opts = opts;
   }
-  async save() {
-    const v = this.vec;
-    if (!v || !existsSync3(this.store.dir)) return;
-    const docs = [];
-    const rows = [];
-    for (const { doc, row } of v.entries()) {
-      if (this.store.get(doc.id) !== doc) continue;
-      docs.push(doc);
-      rows.push(row);
+  store;
+  opts;
+  liveAt = null;
+  semanticAt = null;
+  /** The lexical index; null before open and after close. */
+  get live() {
+    return this.liveAt;
+  }
+  /** The semantic leg (vectors of the configured embedder); null when embedding is off, before open and after close. */
+  get semantic() {
+    return this.semanticAt;
+  }
+  /** The open lexical index: a call made before the store opened (or after it closed) is a bug. */
+  lexical() {
+    const l = this.liveAt;
+    if (l === null) throw new Error("the search index is not open (Cairn.open opens it)");
+    return l;
+  }
+  /** `progress` hears how the load of the files goes (the CLI's progress line). */
+  async open(progress) {
+    const { watch: watch2, warn } = this.opts;
+    const l = new LiveIndex(this.store, { synonyms: this.opts.synonyms, watch: watch2, oneShot: this.opts.oneShot, warn, ...progress ? { progress } : {} });
+    this.liveAt = l;
+    await l.open();
+    const e = this.opts.embedders();
+    if (e !== null) {
+      const interim = e.interim && new SemanticLeg(this.store, e.interim, { watch: watch2, warn, progress: embedProgress(watch2) });
+      const leg = new SemanticLeg(this.store, e.embedder, {
+        watch: watch2,
+        warn,
+        progress: embedProgress(watch2),
+        ...interim ? { interim, cacheFile: vectorFileFor(e.embedder.id) } : {}
+      });
+      this.semanticAt = leg;
+      await leg.open();
     }
-    try {
-      const saving = this.changes;
-      await writeVectorSource(this.store.dir, { embedder: v.embedderId, dim: v.dim, codeWords: v.codeWords, count: docs.length, key: (i) => vectorKey(docs[i]), copyRows: (from, to, out2) => v.copyRows(rows, from, to, out2) }, this.opts.cacheFile ?? VECTOR_FILE);
-      this.changes = Math.max(0, this.changes - saving);
-    } catch (err) {
-      this.opts.warn(`could not save the vector cache: ${err.message}`);
-    }
+  }
+  /** Lets the lexical index's background work begin (Cairn.during: once no call is in flight). */
+  startBackground() {
+    this.liveAt?.startBackground();
   }
   async close() {
-    if (!this.opts.watch && this.opening && !this.opts.interim) {
-      await this.opening;
-      await this.settle();
-    }
-    this.closed = true;
-    this.unsubscribe?.();
-    this.unsubscribe = null;
-    await this.settle();
-    if (this.changes > 0 && this.loaded && !this.failed) await this.save();
-    await this.embedder.close?.();
-    await this.opts.interim?.close();
+    const l = this.liveAt;
+    const s2 = this.semanticAt;
+    this.liveAt = null;
+    this.semanticAt = null;
+    if (s2 !== null) await s2.close();
+    if (l !== null) await l.close();
+  }
+  /** Ids of active memories sharing the rarest terms of `text`, best first: dedup candidates. */
+  candidatesFor(text2, limit) {
+    return this.lexical().index.candidatesFor(text2, limit);
+  }
+  /** The memories candidatesFor names: the write gates take the records the index holds. */
+  candidateRecordsFor(text2, limit) {
+    return this.lexical().index.candidateDocsFor(text2, limit);
   }
 };
-function capacityFor(memories) {
-  return Math.max(64, memories + (memories >> 3));
+var EMBED_NOTE_MIN = 100;
+function embedProgress(watch2) {
+  if (watch2) return void 0;
+  let ended = false;
+  const end = (done, total) => {
+    if (done < total) ended = false;
+    else if (ended) return true;
+    else ended = true;
+    return false;
+  };
+  if (!process.stderr.isTTY) {
+    return (done, total) => {
+      if (end(done, total)) return;
+      if (done >= total && total >= EMBED_NOTE_MIN) process.stderr.write(`embedded ${total} memories for semantic search
+`);
+    };
+  }
+  let last = 0;
+  return (done, total) => {
+    const now = Date.now();
+    if (end(done, total)) return;
+    if (total < EMBED_NOTE_MIN || done < total && now - last < 500) return;
+    last = now;
+    process.stderr.write(`\rembedding memories for semantic search: ${done}/${total}${done >= total ? "\n" : ""}`);
+  };
 }
+
+// server/src/core/embed/config.ts
+import { existsSync as existsSync5 } from "node:fs";
 
 // server/src/core/embed/builtin.ts
 import { createHash as createHash3 } from "node:crypto";
@@ -22820,7 +22739,7 @@ function builtinEmbedder(opts = {}) {
 }
 
 // server/src/core/embed/local.ts
-import { closeSync as closeSync6, openSync as openSync6, readSync as readSync4 } from "node:fs";
+import { closeSync as closeSync7, openSync as openSync7, readSync as readSync4 } from "node:fs";
 import { fileURLToPath as fileURLToPath2 } from "node:url";
 import { Worker as Worker2 } from "node:worker_threads";
 
@@ -22866,7 +22785,7 @@ function defaultLocalFiles() {
 function headerOf(file) {
   let fd;
   try {
-    fd = openSync6(file, "r");
+    fd = openSync7(file, "r");
   } catch (err) {
     throw new EmbedError(`the embedding model ${file} cannot be read (${err.code ?? err.message})`);
   }
@@ -22875,7 +22794,7 @@ function headerOf(file) {
     const n = readSync4(fd, buf, 0, buf.length, 0);
     return readModelHeader(file, buf.subarray(0, n)).header;
   } finally {
-    closeSync6(fd);
+    closeSync7(fd);
   }
 }
 function localEmbedder(opts = {}) {
@@ -23206,571 +23125,34 @@ function tieredEmbedder(builtin, warn, opts = {}) {
 function interimOf(e) {
   return e.interim ?? null;
 }
-
-// server/src/core/memory.ts
-function isExpired(m, now) {
-  return m.expires !== null && Date.parse(m.expires) <= now.getTime();
-}
-function isDisabled(disabled, m) {
-  if (disabled.size === 0) return false;
-  return m.scopes.some((s2) => {
-    for (const d of disabled) if (s2 === d || s2.startsWith(`${d}:`)) return true;
-    return false;
-  });
-}
-function isVisible(disabled, m, now) {
-  return !isExpired(m, now) && !isDisabled(disabled, m);
-}
-function hasGlobalScope(scopes, global2) {
-  if (global2.length === 0) return false;
-  return scopes.some((s2) => global2.some((g) => s2 === g || s2.startsWith(`${g}:`)));
-}
-function inViewKey(callerRepoKey, global2, key, scopes) {
-  if (key === null) return true;
-  if (callerRepoKey !== null) return key === callerRepoKey;
-  return hasGlobalScope(scopes, global2);
-}
-var repoKeys = /* @__PURE__ */ new WeakMap();
-function repoKeyOf(m) {
-  let key = repoKeys.get(m.origin);
-  if (key === void 0) repoKeys.set(m.origin, key = originRepoKey(m.origin));
-  return key;
-}
-function recordHead(m) {
-  return {
-    id: m.id,
-    scopes: m.scopes,
-    confidence: m.confidence,
-    category: m.category,
-    created: m.created,
-    updated: m.updated,
-    last_verified_at: m.last_verified_at,
-    // A note (the memory tool's file) says so, with its /memories path; a memory's row is unchanged.
-    ...m.note !== void 0 ? { kind: "note", path: m.note } : {}
-  };
-}
-function summarize(body, max = 80) {
-  const flat = body.replace(/\s+/g, " ").trim();
-  const m = /^(.+?[.!?])(?:\s|$)/.exec(flat);
-  const first = m ? m[1] : flat;
-  if (first.length <= max) return first;
-  const cut = first.slice(0, max - 1);
-  const sp = cut.lastIndexOf(" ");
-  return `${(sp > max / 2 ? cut.slice(0, sp) : cut).replace(/[\s,;:.-]+$/, "")}…`;
-}
-function stripStored(m) {
-  const { file, tombstoned, size: size2, mtimeMs, extra, idAssigned, note, ...rec } = m;
-  void file;
-  void tombstoned;
-  void size2;
-  void mtimeMs;
-  void extra;
-  void idAssigned;
-  void note;
-  return rec;
-}
-
-// server/src/core/trust/signals/compute.ts
-import { homedir as homedir3 } from "node:os";
-
-// server/src/core/trust/signals/citedPaths.ts
-import { existsSync as existsSync4, statSync as statSync7 } from "node:fs";
-import { homedir as homedir2 } from "node:os";
-import { isAbsolute as isAbsolute3, join as join18, resolve as resolve3 } from "node:path";
-var MAX_CITED_PATHS = 8;
-var PLACEHOLDER_SEGMENT = /^(?:foo|bar|baz|qux|quux|foobar|example|examples?-\w+|dummy|placeholder|xxx+|some(?:where|thing)?|your[-_\w]*)(?:\.\w+)?$/i;
-var ROUTE_ROOT = /^(?:api|v\d+|graphql|rest|rpc|auth|oauth2?|login|logout|signin|signup|callback|webhooks?|health|healthz|metrics|status|admin)$/i;
-var FILE_EXT = /\.(?:ts|tsx|mts|cts|js|jsx|mjs|cjs|json|jsonc|md|mdx|txt|toml|ya?ml|ini|cfg|conf|env|lock|py|pyi|rb|rs|go|java|kt|swift|c|h|cc|cpp|hpp|cs|php|sh|bash|zsh|fish|ps1|sql|css|scss|html|vue|svelte|xml|csv|proto|gradle|tf|nix|dockerfile|log|pem|crt|plist)$/i;
-function hasFileExtension(seg) {
-  return FILE_EXT.test(seg) || /^[^.]*[^./][^/]*\.[A-Za-z][A-Za-z0-9]{1,9}$/.test(seg);
-}
-function isDotfileName(seg) {
-  if (!/^\.[a-z][a-z0-9._-]*$/.test(seg)) return false;
-  return /[-_.]/.test(seg.slice(1)) || /(?:rc|ignore|attributes|config|modules|keep|env)$/.test(seg);
-}
-function stripLineSuffix(p) {
-  return p.replace(/:\d+(?::\d+)?$/, "");
-}
-function segmentsOf(p) {
-  return p.split(/[\\/]+/).filter((s2) => s2 !== "" && s2 !== "~" && !/^[A-Za-z]:$/.test(s2));
-}
-function isObviouslyFake(p) {
-  if (/\.\.\.|\u2026|<|>|\*|\?|\{|\}|\$|%/.test(p)) return true;
-  if (/^\/path\/to(?:\/|$)/i.test(p) || /(^|[\\/])path[\\/]to([\\/]|$)/i.test(p)) return true;
-  return segmentsOf(p).some((s2) => PLACEHOLDER_SEGMENT.test(s2));
-}
-function isDomainLike(seg) {
-  const m = /^[a-z0-9-]+(?:\.[a-z0-9-]+)*\.([a-z]{2,12})$/i.exec(seg);
-  return m !== null && !FILE_EXT.test(`.${m[1]}`);
-}
-var DEVICE = /^\/dev\/(?:null|zero|stdin|stdout|stderr|tty|u?random)$/;
-function asCitedPath(raw, fromBackticks) {
-  if (/\.\.\.|\u2026/.test(raw)) return null;
-  let p = raw.trim().replace(/[.,;:!?)\]'"]+$/, "");
-  p = stripLineSuffix(p);
-  if (p.length < 2 || p.length > 400) return null;
-  const windows = /^[A-Za-z]:[\\/]/.test(p);
-  if (/\s/.test(p) && !windows) return null;
-  if (p.startsWith("-")) return null;
-  if (p.includes("://") || /^[\w.-]+@[\w.-]+:/.test(p) || p.startsWith("@")) return null;
-  if (isObviouslyFake(p)) return null;
-  const segs = segmentsOf(p);
-  if (p.startsWith("/")) {
-    if (segs.length < 2) return null;
-    if (ROUTE_ROOT.test(segs[0]) || DEVICE.test(p)) return null;
-    return p;
+function legEmbedders(config, warn) {
+  const embedder = createEmbedder(config, warn);
+  if (embedder === null) return null;
+  let interim = interimOf(embedder);
+  if (interim && !existsSync5(interim.file)) {
+    warn("the built-in embedding table is not installed here: until the local model has embedded the store, search is lexical only");
+    interim = null;
   }
-  if (p.startsWith("~/")) return segs.length >= 1 ? p : null;
-  if (windows) return segs.length >= 1 ? p : null;
-  if (!/^[\w.@+\-/\\]+$/.test(p) || p.startsWith("~")) return null;
-  const last = segs[segs.length - 1] ?? "";
-  if (!p.startsWith("./") && !p.startsWith("../") && isDomainLike(segs[0] ?? "") && segs.length >= 2) return null;
-  if (!fromBackticks) {
-    if (segs.length < 2 && !p.startsWith("./") && !p.startsWith("../")) return null;
-    return hasFileExtension(last) ? p : null;
-  }
-  if (p.startsWith("./") || p.startsWith("../")) return segs.length >= 1 ? p : null;
-  if (segs.length === 1) {
-    if (p.endsWith("/") && /^[\w.-]+\/$/.test(p)) return p;
-    return FILE_EXT.test(last) && !/^\d/.test(last) || isDotfileName(last) ? p : null;
-  }
-  if (segs.length === 2 && !hasFileExtension(last) && !p.endsWith("/") && !segs[0].startsWith(".")) return null;
-  return p;
-}
-var CANDIDATE_RE = /`([^`\n]+)`|(?<![\w.:/~@\\$-])(~?\/[\w.@+-]+(?:\/[\w.@+-]+)*\/?|[A-Za-z]:\\[^\s`'"<>|*?]+)|(?<![\w.:/~@\\$%{<*-])((?:\.\.?\/|\.(?=\w))?[\w@+-][\w.@+-]*(?:\/[\w.@+-]+)+)(?![\w/*{}<>$(])/g;
-function commandWords(span) {
-  const out2 = [];
-  for (let w2 of span.split(/\s+/)) {
-    w2 = w2.replace(/^\d*[<>]+&?/, "").replace(/^[('"]+|[)'";&|]+$/g, "");
-    if (w2 === "" || w2 === "&&" || w2 === "||" || w2 === "|") continue;
-    const eq = /^(?:--?[\w-]+|[A-Za-z_][A-Za-z0-9_]*)=(.+)$/.exec(w2);
-    if (eq) w2 = eq[1].replace(/^['"]|['"]$/g, "");
-    else if (w2.startsWith("-")) continue;
-    if (/^[\w.-]+:(?![\\/])/.test(w2) && !/^[A-Za-z]:[\\/]/.test(w2)) continue;
-    out2.push(w2);
-  }
-  return out2;
-}
-function extractCitedPaths(body, max = MAX_CITED_PATHS) {
-  if (!/[`/\\]/.test(body)) return [];
-  const out2 = [];
-  const take = (p) => {
-    if (p && !out2.includes(p) && out2.length < max) out2.push(p);
-  };
-  for (const m of body.matchAll(CANDIDATE_RE)) {
-    if (m[1] !== void 0) {
-      const span = m[1].trim();
-      const windows = /^[A-Za-z]:[\\/]/.test(span);
-      if (/\s/.test(span) && !windows) for (const w2 of commandWords(span)) take(asCitedPath(w2, true));
-      else take(asCitedPath(span, true));
-    } else {
-      take(asCitedPath(m[2] ?? m[3], false));
-    }
-    if (out2.length >= max) break;
-  }
-  return out2;
-}
-function resolveCitedPath(p, ctx) {
-  if (p.startsWith("~/")) return join18(ctx.home ?? homedir2(), p.slice(2));
-  if (/^[A-Za-z]:[\\/]/.test(p)) return process.platform === "win32" ? p : null;
-  if (isAbsolute3(p)) return p;
-  return ctx.relativeRoot ? resolve3(ctx.relativeRoot, p) : null;
-}
-function checkPaths(paths, ctx) {
-  const missing = [];
-  let checked = 0;
-  for (const p of paths) {
-    const abs = resolveCitedPath(p, ctx);
-    if (abs === null) continue;
-    checked++;
-    if (!existsSync4(abs)) missing.push(p);
-  }
-  return { checked, missing };
-}
-function isDirectory(dir) {
-  if (!dir) return false;
-  try {
-    return statSync7(dir).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
-// server/src/core/trust/signals/commitDrift.ts
-import { execFile as execFile2 } from "node:child_process";
-import { readFileSync as readFileSync8, statSync as statSync8 } from "node:fs";
-import { isAbsolute as isAbsolute4, join as join19, resolve as resolve4 } from "node:path";
-var GIT_TIMEOUT_MS2 = 2e3;
-var MAX_BUFFER = 64 * 1024 * 1024;
-function gitDirs(root) {
-  try {
-    const dotGit = join19(root, ".git");
-    let gitDir = dotGit;
-    if (!statSync8(dotGit).isDirectory()) {
-      const m = /^gitdir:\s*(.+)$/m.exec(readFileSync8(dotGit, "utf8"));
-      if (!m) return null;
-      gitDir = isAbsolute4(m[1].trim()) ? m[1].trim() : resolve4(root, m[1].trim());
-    }
-    let commonDir = gitDir;
-    try {
-      const c = readFileSync8(join19(gitDir, "commondir"), "utf8").trim();
-      commonDir = isAbsolute4(c) ? c : resolve4(gitDir, c);
-    } catch {
-    }
-    return { gitDir, commonDir };
-  } catch {
-    return null;
-  }
-}
-async function headSha(root, timeoutMs = GIT_TIMEOUT_MS2) {
-  const fast = readHeadSha(root);
-  if (fast) return fast;
-  return new Promise((done) => {
-    execFile2("git", ["-C", root, "rev-parse", "--verify", "-q", "HEAD"], { timeout: timeoutMs, env: { ...process.env, GIT_OPTIONAL_LOCKS: "0", LC_ALL: "C" } }, (err, stdout) => {
-      const sha = stdout?.trim() ?? "";
-      done(!err && /^[0-9a-f]{40,64}$/.test(sha) ? sha : null);
-    });
-  });
-}
-function readHeadSha(root) {
-  const dirs = gitDirs(root);
-  if (!dirs) return null;
-  try {
-    const head = readFileSync8(join19(dirs.gitDir, "HEAD"), "utf8").trim();
-    if (/^[0-9a-f]{40,64}$/.test(head)) return head;
-    const ref2 = /^ref:\s*(\S+)$/.exec(head)?.[1];
-    if (!ref2) return null;
-    for (const dir of [dirs.gitDir, dirs.commonDir]) {
-      try {
-        const sha = readFileSync8(join19(dir, ref2), "utf8").trim();
-        if (/^[0-9a-f]{40,64}$/.test(sha)) return sha;
-      } catch {
-      }
-    }
-    const packed = readFileSync8(join19(dirs.commonDir, "packed-refs"), "utf8");
-    for (const line of packed.split("\n")) {
-      const [sha, name] = line.split(" ");
-      if (name === ref2 && sha && /^[0-9a-f]{40,64}$/.test(sha)) return sha;
-    }
-  } catch {
-  }
-  return null;
-}
-function gitLogTimes(root, since, timeoutMs) {
-  const args = ["-C", root, "log", "--format=%H %ct %P", "HEAD"];
-  if (since > 0) args.push(`--since=${new Date(since * 1e3).toISOString()}`);
-  return new Promise((done, fail) => {
-    execFile2(
-      "git",
-      args,
-      { timeout: timeoutMs, maxBuffer: MAX_BUFFER, env: { ...process.env, GIT_OPTIONAL_LOCKS: "0", LC_ALL: "C" } },
-      (err, stdout) => {
-        if (err) return fail(err);
-        const times = [];
-        const commits = /* @__PURE__ */ new Map();
-        for (const line of stdout.split("\n")) {
-          const [sha, ct, ...parents] = line.split(" ");
-          const time2 = Number(ct);
-          if (!sha || !Number.isFinite(time2)) continue;
-          times.push(time2);
-          commits.set(sha, { time: time2, parents: parents.filter((p) => p !== "") });
-        }
-        done({ times: times.sort((a, b) => a - b), commits });
-      }
-    );
-  });
-}
-function countNewer(times, t) {
-  let lo = 0;
-  let hi = times.length;
-  while (lo < hi) {
-    const mid = lo + hi >>> 1;
-    if (times[mid] <= t) lo = mid + 1;
-    else hi = mid;
-  }
-  return times.length - lo;
-}
-function countAtOrAfter(times, t) {
-  return countNewer(times, t - 1);
-}
-function countNotReachable(entry, head) {
-  const cached = entry.after.get(head);
-  if (cached !== void 0) return cached;
-  const seen = /* @__PURE__ */ new Set();
-  const stack = [head];
-  while (stack.length > 0) {
-    const sha = stack.pop();
-    if (seen.has(sha)) continue;
-    const c = entry.commits.get(sha);
-    if (!c) continue;
-    seen.add(sha);
-    for (const p of c.parents) if (!seen.has(p)) stack.push(p);
-  }
-  const n = entry.commits.size - seen.size;
-  entry.after.set(head, n);
-  return n;
-}
-function commitsSince(entry, secs, head) {
-  if (head && entry.commits.has(head)) return countNotReachable(entry, head);
-  if (head) return countAtOrAfter(entry.times, secs);
-  return countNewer(entry.times, secs);
-}
-var CommitDriftCache = class {
-  constructor(timeoutMs = GIT_TIMEOUT_MS2) {
-    this.timeoutMs = timeoutMs;
-  }
-  timeoutMs;
-  entries = /* @__PURE__ */ new Map();
-  /** git invocations so far (tests assert one per batch). */
-  gitCalls = 0;
-  /**
-   * Commit drift for each verification (ISO time, or time plus the HEAD recorded at verify time)
-   * against HEAD of the repo at `root`. The result array is parallel to `verified`. At most one
-   * git invocation.
-   */
-  async driftFor(root, verified) {
-    const items = verified.map((v) => typeof v === "string" ? { at: v, head: null } : v);
-    const secs = items.map((v) => Math.floor(Date.parse(v.at) / 1e3));
-    if (secs.length === 0) return [];
-    const valid = secs.filter((s2) => Number.isFinite(s2));
-    const needSince = valid.length > 0 ? Math.max(0, Math.min(...valid) - 86400) : 0;
-    const head = readHeadSha(root);
-    let entry = this.entries.get(root);
-    if (!entry || head === null || entry.head !== head || entry.since > needSince) {
-      try {
-        this.gitCalls++;
-        const log2 = await gitLogTimes(root, needSince, this.timeoutMs);
-        entry = { head, times: log2.times, commits: log2.commits, after: /* @__PURE__ */ new Map(), since: needSince };
-        if (head !== null) this.entries.set(root, entry);
-      } catch {
-        return secs.map(() => ({ commits_since_verify: null, status: "unknown" }));
-      }
-    }
-    const log = entry;
-    return secs.map((s2, i) => {
-      if (!Number.isFinite(s2)) return { commits_since_verify: null, status: "unknown" };
-      const n = commitsSince(log, s2, items[i].head);
-      return { commits_since_verify: n, status: n > 0 ? "behind" : "up_to_date" };
-    });
-  }
-};
-var defaultCommitDriftCache = new CommitDriftCache();
-
-// server/src/core/trust/signals/verdict.ts
-var VERDICTS = ["fresh", "spot_check_recommended", "spot_check_required"];
-function stalenessVerdict(input) {
-  if (input.verification === "never" || input.verification === "stale") return "spot_check_required";
-  if (input.pathMissing > 0 || (input.commitsSinceVerify ?? 0) > 0) return "spot_check_recommended";
-  return "fresh";
-}
-
-// server/src/core/trust/signals/verification.ts
-var DAY_MS2 = 864e5;
-var FUTURE_SKEW_MS = 10 * 6e4;
-function verificationOf(lastVerifiedAt, now, staleAfterDays) {
-  if (lastVerifiedAt === null) return { status: "never", age_days: null, stale_after_days: staleAfterDays };
-  const t = Date.parse(lastVerifiedAt);
-  if (!Number.isFinite(t)) return { status: "never", age_days: null, stale_after_days: staleAfterDays };
-  if (t - now.getTime() > FUTURE_SKEW_MS) {
-    const ahead = Math.ceil((t - now.getTime()) / DAY_MS2);
-    return {
-      status: "stale",
-      age_days: 0,
-      stale_after_days: staleAfterDays,
-      warning: `last_verified_at ${lastVerifiedAt} is in the future${ahead > 1 ? ` (${ahead} days ahead)` : ""}: a clock set wrong or a hand edit, so it vouches for nothing; check the memory and verify it again`
-    };
-  }
-  const ageMs = Math.max(0, now.getTime() - t);
-  return {
-    status: ageMs > staleAfterDays * DAY_MS2 ? "stale" : "fresh",
-    age_days: Math.floor(ageMs / DAY_MS2),
-    stale_after_days: staleAfterDays
-  };
-}
-
-// server/src/core/trust/signals/compute.ts
-function fromCallerRepo(ctx, m) {
-  if (!ctx.caller.repoRoot || !ctx.caller.repoKey) return false;
-  return originRepoKey(m.origin) === ctx.caller.repoKey;
-}
-function relativeRootFor(ctx, m, sameRepo) {
-  if (!sameRepo) return null;
-  return isDirectory(m.origin.worktree_root) ? m.origin.worktree_root : ctx.caller.repoRoot;
-}
-var CITED_MEMO = 1024;
-var citedMemo = /* @__PURE__ */ new Map();
-function citedPathsOf(body) {
-  let paths = citedMemo.get(body);
-  if (paths === void 0) {
-    paths = extractCitedPaths(body);
-    if (citedMemo.size >= CITED_MEMO) citedMemo.delete(citedMemo.keys().next().value);
-    citedMemo.set(body, paths);
-  }
-  return paths;
-}
-async function computeSignals(ctx, mems, opts = { detail: false }) {
-  const home = ctx.env.HOME ?? homedir3();
-  const staleDays = ctx.config.behavior.verification_stale_days;
-  const applies = mems.filter((m) => m.last_verified_at !== null && fromCallerRepo(ctx, m));
-  const drifts = /* @__PURE__ */ new Map();
-  if (applies.length > 0 && ctx.caller.repoRoot) {
-    const cache2 = ctx.drift ?? defaultCommitDriftCache;
-    const res = await cache2.driftFor(ctx.caller.repoRoot, applies.map((m) => ({ at: m.last_verified_at, head: m.verified_head ?? null })));
-    applies.forEach((m, i) => drifts.set(m.id, res[i]));
-  }
-  const out2 = /* @__PURE__ */ new Map();
-  for (const m of mems) {
-    const sameRepo = fromCallerRepo(ctx, m);
-    const verification = verificationOf(m.last_verified_at, ctx.now, staleDays);
-    const paths = checkPaths(citedPathsOf(m.body), { home, relativeRoot: relativeRootFor(ctx, m, sameRepo) });
-    const drift = drifts.get(m.id);
-    const count = drift?.commits_since_verify ?? null;
-    const s2 = {
-      verification,
-      path_drift_checked: paths.checked,
-      path_drift_missing: paths.missing.length,
-      ...count !== null ? { commit_drift_count: count } : {},
-      staleness_verdict: stalenessVerdict({
-        verification: verification.status,
-        pathMissing: paths.missing.length,
-        commitsSinceVerify: count
-      })
-    };
-    if (opts.detail) {
-      s2.path_drift = { checked: paths.checked, missing: paths.missing };
-      s2.commit_drift = drift ?? { commits_since_verify: null, status: "not_applicable" };
-    }
-    out2.set(m.id, s2);
-  }
-  return out2;
-}
-
-// server/src/core/ops/common.ts
-var MAX_IDS_PER_CALL = LIMITS.idsPerCall;
-function checkId(id, arg = "id") {
-  if (typeof id !== "string" || id.trim() === "") throw new ValidationError(`${arg} must be a memory id (a 26-character ULID like 01JQ3Z8V7M2K4T6Y9B1C3D5F7H)`);
-  const up = id.trim().toUpperCase();
-  if (!isUlid(up)) {
-    const shown2 = id.length > 40 ? `${JSON.stringify(id.slice(0, 40))}...` : JSON.stringify(id);
-    throw new MalformedIdError(`${arg} ${shown2} is not a memory id: ids are 26-character ULIDs like 01JQ3Z8V7M2K4T6Y9B1C3D5F7H`);
-  }
-  return up;
-}
-function tombstonedMessage(t) {
-  return `memory ${t.id} was removed on ${t.removed?.slice(0, 10)} (reason: ${JSON.stringify(t.removed_reason ?? "")}); memory_restore brings it back`;
-}
-async function settleUnknownIds(c, raw) {
-  const unknown = raw.some((r) => {
-    if (typeof r !== "string") return false;
-    const id = r.trim().toUpperCase();
-    return isUlid(id) && !c.store.holds(id) && !(c.team?.store.holds(id) ?? false);
-  });
-  if (unknown) {
-    await c.store.lock.run(() => c.store.sync());
-    const t = c.team;
-    if (t !== null) await t.store.lock.run(() => t.store.sync());
-  }
-}
-function requireActive(c, rawId, arg = "id") {
-  const id = checkId(rawId, arg);
-  const m = c.store.get(id);
-  if (m) return m;
-  const t = c.store.getTombstone(id);
-  if (t) throw new TombstonedError(tombstonedMessage(t));
-  throw new NotFoundError(`no memory with id ${id}`);
-}
-function requireActiveAny(c, rawId, arg = "id") {
-  const id = checkId(rawId, arg);
-  const f = findAny(c, id);
-  if (f && !f.tombstoned) return { m: f.m, owner: f.owner };
-  if (f) throw new TombstonedError(`${tombstonedMessage(f.m)}${f.owner.storeKind === "team" ? " (team store)" : ""}`);
-  throw new NotFoundError(`no memory with id ${id}`);
-}
-function signalContext(c) {
-  return { config: c.config, caller: c.caller, now: c.now(), env: c.env };
-}
-async function hitFields(c, mems, detail = false) {
-  const sig = await computeSignals(signalContext(c), mems, { detail });
-  return mems.map((m) => {
-    const { path_drift, commit_drift, ...common2 } = sig.get(m.id);
-    return { ...recordHead(m), store: c.storeKind, ...common2, ...detail ? { path_drift, commit_drift } : {} };
-  });
-}
-function ownerOf(c, m) {
-  const t = c.team;
-  return t !== null && (t.store.get(m.id) === m || t.store.getTombstone(m.id) === m) ? t : c;
-}
-async function ownedHitFields(c, mems, detail = false) {
-  if (c.team === null) return hitFields(c, mems, detail);
-  const groups = /* @__PURE__ */ new Map();
-  mems.forEach((m, i) => {
-    const o = ownerOf(c, m);
-    const g = groups.get(o);
-    if (g) g.push(i);
-    else groups.set(o, [i]);
-  });
-  const out2 = new Array(mems.length);
-  for (const [o, idx] of groups) {
-    const f = await hitFields(o, idx.map((i) => mems[i]), detail);
-    idx.forEach((i, k) => out2[i] = f[k]);
-  }
-  return out2;
-}
-function findAny(c, id) {
-  for (const o of c.team === null ? [c] : [c, c.team]) {
-    const m = o.store.get(id);
-    if (m) return { m, owner: o, tombstoned: false };
-  }
-  for (const o of c.team === null ? [c] : [c, c.team]) {
-    const t = o.store.getTombstone(id);
-    if (t) return { m: t, owner: o, tombstoned: true };
-  }
-  return null;
-}
-function encodeCursor(lastId) {
-  return Buffer.from(`v1:${lastId}`).toString("base64url");
-}
-function decodeCursor(cursor) {
-  if (typeof cursor !== "string" || cursor === "") throw new ValidationError("cursor must be the next_cursor string from a previous page");
-  const text2 = Buffer.from(cursor, "base64url").toString("utf8");
-  const m = /^v1:([0-9A-HJKMNP-TV-Z]{26})$/.exec(text2);
-  if (!m) throw new ValidationError(`cursor ${JSON.stringify(cursor.slice(0, 40))} was not issued by this server: pass next_cursor from a previous page, or omit it to start over`);
-  return m[1];
-}
-function checkLimit(v, arg, max, dflt) {
-  if (v === void 0 || v === null) return dflt;
-  if (typeof v !== "number" || !Number.isInteger(v) || v < 1 || v > max) throw new ValidationError(`${arg} must be a whole number from 1 to ${max}, got ${JSON.stringify(v)}`);
-  return v;
-}
-function checkNote(v, arg, required) {
-  if (v === void 0 || v === null) {
-    if (required) throw new ValidationError(`${arg} is required: say why in a few words`);
-    return null;
-  }
-  if (typeof v !== "string") throw new ValidationError(`${arg} must be a string`);
-  const t = v.trim();
-  if (required && t === "") throw new ValidationError(`${arg} is empty: say why in a few words`);
-  if (t.length > LIMITS.noteChars) throw new ValidationError(`${arg} is ${t.length} characters: at most ${LIMITS.noteChars}`);
-  return t === "" ? null : t;
+  return { embedder, interim };
 }
 
 // server/src/core/curation/events.ts
-import { closeSync as closeSync8, existsSync as existsSync6, fstatSync as fstatSync4, openSync as openSync8, writeSync as writeSync6, constants as constants6 } from "node:fs";
+import { closeSync as closeSync9, existsSync as existsSync7, fstatSync as fstatSync4, openSync as openSync9, writeSync as writeSync6, constants as constants6 } from "node:fs";
 import { join as join21 } from "node:path";
 
 // server/src/core/curation/archives.ts
 import {
-  closeSync as closeSync7,
+  closeSync as closeSync8,
   fsyncSync,
-  openSync as openSync7,
+  openSync as openSync8,
   lstatSync as lstatSync7,
-  readFileSync as readFileSync9,
+  readFileSync as readFileSync8,
   readdirSync as readdirSync6,
   renameSync as renameSync5,
   rmSync as rmSync7,
-  statSync as statSync9,
+  statSync as statSync7,
   writeSync as writeSync5,
-  existsSync as existsSync5
+  existsSync as existsSync6
 } from "node:fs";
 import { join as join20 } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
@@ -23792,15 +23174,15 @@ function withTryLock(dir, fn) {
   const file = join20(dir, LOCK);
   let fd;
   try {
-    fd = openSync7(file, "wx", 384);
+    fd = openSync8(file, "wx", 384);
   } catch (err) {
     if (err.code !== "EEXIST") throw err;
     try {
-      if (Date.now() - statSync9(file).mtimeMs < LOCK_STALE_MS) return null;
+      if (Date.now() - statSync7(file).mtimeMs < LOCK_STALE_MS) return null;
       const aside = `${file}.${process.pid}.${randomBytes4(4).toString("hex")}.tmp`;
       renameSync5(file, aside);
       rmSync7(aside, { force: true });
-      fd = openSync7(file, "wx", 384);
+      fd = openSync8(file, "wx", 384);
     } catch {
       return null;
     }
@@ -23808,7 +23190,7 @@ function withTryLock(dir, fn) {
   try {
     writeSync5(fd, `${process.pid} ${Date.now()}
 `);
-    closeSync7(fd);
+    closeSync8(fd);
     return fn();
   } finally {
     rmSync7(file, { force: true });
@@ -23819,14 +23201,14 @@ function rotateActive(dir, maxBytes, now) {
     const active = join20(dir, ACTIVE_LOG);
     let size2;
     try {
-      size2 = statSync9(active).size;
+      size2 = statSync7(active).size;
     } catch {
       return null;
     }
     if (size2 <= maxBytes) return null;
     const stamp2 = archiveStamp(now());
     let target = join20(dir, `.events-${stamp2}.jsonl`);
-    for (let n = 1; existsSync5(target) || existsSync5(`${target}.gz`); n++) {
+    for (let n = 1; existsSync6(target) || existsSync6(`${target}.gz`); n++) {
       target = join20(dir, `.events-${stamp2}-${n}.jsonl`);
     }
     renameSync5(active, target);
@@ -23848,17 +23230,17 @@ function compressArchives(dir, opts) {
       }
       const now = opts.now.getTime();
       const rotatedAt = stampTime(m[1]);
-      const st = statSync9(plain);
+      const st = statSync7(plain);
       const quiet = Math.min(now - rotatedAt, Date.now() - st.mtimeMs);
       if (opts.graceMs > 0 && quiet < opts.graceMs) continue;
-      const data = gzipSync(readFileSync9(plain));
+      const data = gzipSync(readFileSync8(plain));
       const tmp = join20(dir, `.${name}.gz.${process.pid}.${randomBytes4(4).toString("hex")}.tmp`);
-      const fd = openSync7(tmp, "wx", 384);
+      const fd = openSync8(tmp, "wx", 384);
       try {
         writeSync5(fd, data);
         fsyncSync(fd);
       } finally {
-        closeSync7(fd);
+        closeSync8(fd);
       }
       renameSync5(tmp, gz);
       rmSync7(plain, { force: true });
@@ -23910,7 +23292,7 @@ function readOnce(dir, opts, tolerateMissing) {
     if (opts.since !== void 0 && rotatedAt !== null && rotatedAt < opts.since) continue;
     let text2;
     try {
-      const raw = readFileSync9(file);
+      const raw = readFileSync8(file);
       text2 = (compressed ? gunzipSync(raw) : raw).toString("utf8");
     } catch (err) {
       if (err.code === "ENOENT") {
@@ -23972,7 +23354,7 @@ var EventLog = class {
   append(kind, fields = {}) {
     if (!this.enabled) return false;
     try {
-      if (!existsSync6(this.dir)) return false;
+      if (!existsSync7(this.dir)) return false;
       const line = this.format(kind, fields);
       const st = this.writeLine(line);
       for (const fn of this.appended) fn(line, st.size, st.ino);
@@ -24011,7 +23393,7 @@ var EventLog = class {
   /** One open(O_APPEND) + one write per line; returns the file's size and inode after the write. */
   writeLine(line) {
     const buf = Buffer.from(line, "utf8");
-    const fd = openSync8(this.file, constants6.O_WRONLY | constants6.O_APPEND | constants6.O_CREAT | constants6.O_NOFOLLOW, 384);
+    const fd = openSync9(this.file, constants6.O_WRONLY | constants6.O_APPEND | constants6.O_CREAT | constants6.O_NOFOLLOW, 384);
     try {
       const written = writeSync6(fd, buf, 0, buf.length);
       if (written !== buf.length) {
@@ -24020,7 +23402,7 @@ var EventLog = class {
       const st = fstatSync4(fd);
       return { size: st.size, ino: st.ino };
     } finally {
-      closeSync8(fd);
+      closeSync9(fd);
     }
   }
   scheduleCompression() {
@@ -24045,588 +23427,10 @@ var EventLog = class {
   }
 };
 
-// server/src/core/sync/conflicts.ts
-import { promises as fsp9 } from "node:fs";
-import { join as join23 } from "node:path";
-
-// server/src/core/sync/repo.ts
-import { promises as fsp8, existsSync as existsSync7, readFileSync as readFileSync10 } from "node:fs";
-import { tmpdir, hostname as hostname2 } from "node:os";
-import { basename as basename5, dirname as dirname10, join as join22 } from "node:path";
-
-// server/src/core/sync/git.ts
-import { spawn } from "node:child_process";
-var LOCAL_TIMEOUT_MS = 6e4;
-var REMOTE_TIMEOUT_MS = 12e4;
-var SyncError = class extends CairnError {
-  name = "SyncError";
-};
-function redactUrls(text2) {
-  return text2.replace(/[a-z][a-z0-9+.-]*:\/\/[^\s'"<>]+/gi, (u2) => redactRemoteUrl(u2) ?? u2).replace(/\b[^\s@/'"]+:[^\s@/'"]+@(?=[^\s@:/]+[:/])/g, "");
-}
-function gitEnv(base = process.env) {
-  const env = { ...base, GIT_TERMINAL_PROMPT: "0", GCM_INTERACTIVE: "never", LC_ALL: "C", LANG: "C" };
-  if (!env.GIT_SSH_COMMAND && !env.GIT_SSH) env.GIT_SSH_COMMAND = "ssh -o BatchMode=yes";
-  delete env.GIT_DIR;
-  delete env.GIT_WORK_TREE;
-  delete env.GIT_INDEX_FILE;
-  return env;
-}
-function runGit(cwd, args, opts = {}) {
-  const timeout = opts.timeoutMs ?? LOCAL_TIMEOUT_MS;
-  return new Promise((resolve7, reject) => {
-    const child = spawn("git", args, { cwd, env: opts.env ?? gitEnv(), windowsHide: true, stdio: ["pipe", "pipe", "pipe"] });
-    const out2 = [];
-    const err = [];
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      child.kill("SIGKILL");
-    }, timeout);
-    child.stdout.on("data", (b) => out2.push(b));
-    child.stderr.on("data", (b) => err.push(b));
-    child.on("error", (e) => {
-      clearTimeout(timer);
-      const code = e.code;
-      reject(new SyncError(code === "ENOENT" ? "git is not installed (or not on PATH): sync needs git" : `cannot run git: ${redactUrls(e.message)}`));
-    });
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      const stderr = redactUrls(Buffer.concat(err).toString("utf8"));
-      if (timedOut) resolve7({ code: 124, stdout: Buffer.concat(out2), stderr: `git ${args[0]} timed out after ${Math.round(timeout / 1e3)} s
-${stderr}` });
-      else resolve7({ code: code ?? 1, stdout: Buffer.concat(out2), stderr });
-    });
-    child.stdin.on("error", () => {
-    });
-    child.stdin.end(opts.input ?? "");
-  });
-}
-async function git2(cwd, args, opts = {}) {
-  const r = await runGit(cwd, args, opts);
-  if (r.code !== 0) throw new SyncError(`git ${redactUrls(args.slice(0, 2).join(" "))} failed: ${firstLines(r.stderr) || `exit ${r.code}`}`);
-  return r.stdout.toString("utf8");
-}
-function firstLines(text2, n = 3) {
-  return text2.split("\n").map((l) => l.trim()).filter(Boolean).slice(0, n).join(" / ");
-}
-var EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
-async function treeOf(cwd, commit) {
-  const out2 = /* @__PURE__ */ new Map();
-  if (commit === null) return out2;
-  const text2 = await git2(cwd, ["ls-tree", "-r", "-z", "--full-tree", commit]);
-  for (const rec of text2.split("\0")) {
-    if (rec === "") continue;
-    const tab = rec.indexOf("	");
-    const [mode, type, sha] = rec.slice(0, tab).split(" ");
-    if (type !== "blob") continue;
-    out2.set(rec.slice(tab + 1), { mode, sha });
-  }
-  return out2;
-}
-async function readBlobs(cwd, shas) {
-  const list2 = [...new Set(shas)];
-  const out2 = /* @__PURE__ */ new Map();
-  if (list2.length === 0) return out2;
-  const r = await runGit(cwd, ["cat-file", "--batch"], { input: `${list2.join("\n")}
-` });
-  if (r.code !== 0) throw new SyncError(`git cat-file failed: ${firstLines(r.stderr)}`);
-  const buf = r.stdout;
-  let pos = 0;
-  for (const sha of list2) {
-    const nl = buf.indexOf(10, pos);
-    const header = buf.subarray(pos, nl).toString("utf8");
-    const [, type, size2] = header.split(" ");
-    if (type === "missing" || size2 === void 0) throw new SyncError(`git object ${sha} is missing`);
-    const n = Number(size2);
-    out2.set(sha, buf.subarray(nl + 1, nl + 1 + n));
-    pos = nl + 1 + n + 1;
-  }
-  return out2;
-}
-
-// server/src/core/sync/merge.ts
-import { createHash as createHash4 } from "node:crypto";
-var same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
-function pick(base, hasBase, ours, theirs, oursNewer) {
-  if (same(ours, theirs)) return ours;
-  if (hasBase && same(base, ours)) return theirs;
-  if (hasBase && same(base, theirs)) return ours;
-  return oursNewer ? ours : theirs;
-}
-function mergeSet(base, ours, theirs) {
-  const out2 = [];
-  const b = base ? new Set(base) : null;
-  const o = new Set(ours);
-  const t = new Set(theirs);
-  for (const s2 of [...ours, ...theirs]) {
-    if (out2.includes(s2)) continue;
-    const keep = b === null ? true : b.has(s2) ? o.has(s2) && t.has(s2) : true;
-    if (keep) out2.push(s2);
-  }
-  return out2;
-}
-var isTomb = (r) => r.removed !== void 0;
-var stamp = (r) => r.removed !== void 0 && r.removed > r.updated ? r.removed : r.updated;
-function oursIsNewer(ours, theirs) {
-  const a = stamp(ours.record);
-  const b = stamp(theirs.record);
-  if (a !== b) return a > b;
-  return serializeMemory(ours.record, ours.extra) >= serializeMemory(theirs.record, theirs.extra);
-}
-function keyedBlocks(extra) {
-  const m = /* @__PURE__ */ new Map();
-  for (const text2 of extra) {
-    const key = splitBlocks(text2)[0]?.key ?? `#${text2}`;
-    if (!m.has(key)) m.set(key, text2);
-  }
-  return m;
-}
-function mergeExtra(base, ours, theirs, oursNewer) {
-  const b = base ? keyedBlocks(base) : null;
-  const o = keyedBlocks(ours);
-  const t = keyedBlocks(theirs);
-  const out2 = [];
-  for (const key of /* @__PURE__ */ new Set([...o.keys(), ...t.keys()])) {
-    const v = pick(b?.get(key), b !== null, o.get(key), t.get(key), oursNewer);
-    if (v !== void 0) out2.push(v);
-  }
-  return out2;
-}
-function side(r) {
-  return { updated: r.updated, body: r.body, removed: r.removed ?? null };
-}
-function editedSince(base, r) {
-  const strip2 = (x) => {
-    const { removed: _a, removed_reason: _b, removed_session: _c, ...rest } = x;
-    return rest;
-  };
-  return !same(strip2(base), strip2(r));
-}
-function mergeMemory(base, ours, theirs) {
-  const o = ours.record;
-  const t = theirs.record;
-  const b = base?.record;
-  const hb = b !== void 0;
-  const oursNewer = oursIsNewer(ours, theirs);
-  const p = (k) => pick(b?.[k], hb, o[k], t[k], oursNewer);
-  let tomb;
-  if (isTomb(o) === isTomb(t)) tomb = isTomb(o);
-  else if (hb && isTomb(b) === isTomb(o)) tomb = isTomb(t);
-  else if (hb && isTomb(b) === isTomb(t)) tomb = isTomb(o);
-  else tomb = true;
-  const [n, old] = oursNewer ? [o, t] : [t, o];
-  let scopes = mergeSet(b?.scopes, n.scopes, old.scopes);
-  if (scopes.length === 0) scopes = [...n.scopes];
-  const aliases = mergeSet(b ? b.aliases ?? [] : void 0, n.aliases ?? [], old.aliases ?? []);
-  const ov = o.last_verified_at ?? "";
-  const tv = t.last_verified_at ?? "";
-  const bv = b?.last_verified_at ?? "";
-  const verSide = ov === tv ? p("verified_head") === o.verified_head ? o : t : hb && bv === ov ? t : hb && bv === tv ? o : ov > tv ? o : t;
-  const rec = {
-    id: o.id,
-    created: o.created < t.created ? o.created : t.created,
-    updated: o.updated > t.updated ? o.updated : t.updated,
-    scopes,
-    confidence: p("confidence"),
-    source: p("source"),
-    category: p("category"),
-    last_verified_at: verSide.last_verified_at,
-    expires: p("expires"),
-    origin: p("origin"),
-    body: p("body")
-  };
-  if (verSide.verified_head) rec.verified_head = verSide.verified_head;
-  if (aliases.length > 0) rec.aliases = aliases;
-  const mergedFrom = mergeSet(void 0, n.merged_from ?? [], old.merged_from ?? []);
-  if (mergedFrom.length > 0) rec.merged_from = mergedFrom;
-  if (tomb) {
-    const from = isTomb(o) && isTomb(t) ? null : isTomb(o) ? o : t;
-    rec.removed = from ? from.removed : p("removed");
-    rec.removed_reason = from ? from.removed_reason ?? "" : p("removed_reason") ?? "";
-    rec.removed_session = from ? from.removed_session ?? null : p("removed_session") ?? null;
-  }
-  const extra = mergeExtra(base?.extra, ours.extra, theirs.extra, oursNewer);
-  let conflict = null;
-  const bodyClash = o.body !== t.body && (!hb || b.body !== o.body && b.body !== t.body);
-  if (hb && !isTomb(b) && isTomb(o) !== isTomb(t)) {
-    const live2 = isTomb(o) ? t : o;
-    const dead = isTomb(o) ? o : t;
-    if (editedSince(b, live2)) {
-      conflict = { id: rec.id, kind: "removed-edited", kept: { updated: rec.updated, body: rec.body, removed: rec.removed ?? null }, other: { updated: dead.updated, body: dead.body, removed: null } };
-    }
-  } else if (bodyClash) {
-    const [kept, other] = rec.body === o.body ? [o, t] : [t, o];
-    conflict = { id: rec.id, kind: "body", kept: side(kept), other: side(other) };
-  }
-  return { merged: { record: rec, extra }, conflict };
-}
-function conflictFileName(c) {
-  const h = createHash4("sha256").update(`${c.kind}\0${[c.kept.body, c.other.body].sort().join("\0")}`).digest("hex").slice(0, 10);
-  return `${c.id}-${h}.json`;
-}
-function conflictFileText(c) {
-  return `${JSON.stringify({ schema_version: 1, ...c }, null, 2)}
-`;
-}
-
-// server/src/core/sync/repo.ts
-var GITIGNORE_LINES = [".cache/", ".events.jsonl*", ".events-*.jsonl*", ".pending/", ".lock", "*.tmp", "*.claim", ".events.lock"];
-var GITATTRIBUTES_LINES = ["/*.md merge=cairn", "/.tombstones/*.md merge=cairn"];
-var CONFLICTS_DIR = ".conflicts";
-var WRITE_CONCURRENCY = 16;
-var TOMB = ".tombstones";
-function isMemoryTreePath(p) {
-  const slash = p.indexOf("/");
-  const name = slash === -1 ? p : p.slice(slash + 1);
-  if (slash !== -1 && p.slice(0, slash) !== TOMB) return false;
-  return name.endsWith(".md") && !name.startsWith(".") && !name.includes("/");
-}
-function safeTreePath(p) {
-  const parts = p.split("/");
-  if (p.startsWith("/") || p.includes("\\") || p.includes("\0")) return false;
-  if (!parts.every((s2) => s2 !== "" && s2 !== "." && s2 !== ".." && s2.toLowerCase() !== ".git")) return false;
-  const top = parts[0];
-  return !(top === ".cache" || top === ".pending" || top === ".lock" || top.startsWith(".events") || /\.(tmp|claim)$/.test(p));
-}
-async function headCommit(dir) {
-  const r = await runGit(dir, ["rev-parse", "--verify", "-q", "HEAD^{commit}"]);
-  return r.code === 0 ? r.stdout.toString().trim() : null;
-}
-async function currentBranch2(dir) {
-  const r = await runGit(dir, ["symbolic-ref", "--short", "-q", "HEAD"]);
-  const b = r.stdout.toString().trim();
-  if (r.code !== 0 || b === "") throw new SyncError(`the store repository at ${dir} is not on a branch (detached HEAD): check out a branch there (git -C ${dir} switch main)`);
-  return b;
-}
-async function repoTop(dir) {
-  const r = await runGit(dir, ["rev-parse", "--show-toplevel"]);
-  return r.code === 0 ? r.stdout.toString().trim() : null;
-}
-async function remoteUrl(dir) {
-  const r = await runGit(dir, ["config", "--get", "remote.origin.url"]);
-  const u2 = r.stdout.toString().trim();
-  return r.code === 0 && u2 !== "" ? u2 : null;
-}
-async function isAncestor(dir, a, b) {
-  return (await runGit(dir, ["merge-base", "--is-ancestor", a, b])).code === 0;
-}
-async function revParse(dir, ref2) {
-  const r = await runGit(dir, ["rev-parse", "--verify", "-q", `${ref2}^{commit}`]);
-  return r.code === 0 ? r.stdout.toString().trim() : null;
-}
-async function identityEnv(dir, base) {
-  const [author, committer] = await Promise.all([runGit(dir, ["var", "GIT_AUTHOR_IDENT"], { env: base }), runGit(dir, ["var", "GIT_COMMITTER_IDENT"], { env: base })]);
-  if (author.code === 0 && committer.code === 0) return base;
-  const host = hostname2().replace(/[<>\n]/g, "") || "localhost";
-  const own2 = { name: `cairn on ${host}`, email: `cairn@${host}` };
-  return {
-    ...base,
-    ...author.code === 0 ? {} : { GIT_AUTHOR_NAME: own2.name, GIT_AUTHOR_EMAIL: own2.email },
-    ...committer.code === 0 ? {} : { GIT_COMMITTER_NAME: own2.name, GIT_COMMITTER_EMAIL: own2.email }
-  };
-}
-var shq = (s2) => `'${s2.replace(/'/g, `'\\''`)}'`;
-async function registerMergeDriver(cwd, argv) {
-  const driver = `${argv.map(shq).join(" ")} merge-driver %O %A %B %P`;
-  await git2(cwd, ["config", "merge.cairn.name", "cairn memory merge (field by field, by id)"]);
-  await git2(cwd, ["config", "merge.cairn.driver", driver]);
-  return driver;
-}
-async function ensureLines(file, lines, header) {
-  const cur = existsSync7(file) ? readFileSync10(file, "utf8") : "";
-  const have = new Set(cur.split(/\r?\n/).map((l) => l.trim()));
-  const missing = lines.filter((l) => !have.has(l));
-  if (missing.length === 0) return false;
-  const sepNl = cur === "" || cur.endsWith("\n") ? "" : "\n";
-  await writeFileAtomic(file, `${cur}${sepNl}${cur === "" ? `${header}
-` : ""}${missing.join("\n")}
-`, 420);
-  return true;
-}
-var emptySummary = () => ({ added: [], updated: [], removed: [], restored: [], purged: [], files: [] });
-var changeCount = (s2) => s2.added.length + s2.updated.length + s2.removed.length + s2.restored.length + s2.purged.length + s2.files.length;
-function parseMem(buf) {
-  if (!buf) return null;
-  try {
-    const { record, extra } = parseMemoryText(buf.toString("utf8"));
-    if (record.id === null || record.created === null || record.updated === null) return null;
-    return { record: { ...record, id: record.id, created: record.created, updated: record.updated }, extra };
-  } catch {
-    return null;
-  }
-}
-async function describeDiff(dir, from, to, cached) {
-  const args = ["diff", "--raw", "-z", "--no-renames", "--no-abbrev"];
-  if (cached) args.push("--cached", from ?? EMPTY_TREE);
-  else args.push(from ?? EMPTY_TREE, to);
-  const raw = await git2(dir, args);
-  const parts = raw.split("\0");
-  const rows = [];
-  for (let i = 0; i + 1 < parts.length; i += 2) {
-    const meta = parts[i].split(" ");
-    rows.push({ path: parts[i + 1], oldSha: meta[2], newSha: meta[3] });
-  }
-  const zero = /^0+$/;
-  const mems = rows.filter((r) => isMemoryTreePath(r.path));
-  const blobs = await readBlobs(dir, mems.flatMap((r) => [r.oldSha, r.newSha].filter((s2) => !zero.test(s2))));
-  const out2 = emptySummary();
-  const byId2 = /* @__PURE__ */ new Map();
-  for (const r of rows) {
-    const o = zero.test(r.oldSha) ? null : parseMem(blobs.get(r.oldSha));
-    const n = zero.test(r.newSha) ? null : parseMem(blobs.get(r.newSha));
-    if (!isMemoryTreePath(r.path) || !o && !n) {
-      out2.files.push(r.path);
-      continue;
-    }
-    for (const [m, k] of [[o, "old"], [n, "neu"]]) {
-      if (!m) continue;
-      const e = byId2.get(m.record.id) ?? {};
-      e[k] = m;
-      byId2.set(m.record.id, e);
-    }
-  }
-  for (const [id, { old, neu }] of [...byId2].sort((a, b) => a[0].localeCompare(b[0]))) {
-    const summary = summarize((neu ?? old).record.body, 70);
-    const e = { id, summary };
-    if (!old) out2.added.push(e);
-    else if (!neu) out2.purged.push(e);
-    else if (old.record.removed === void 0 && neu.record.removed !== void 0) out2.removed.push(e);
-    else if (old.record.removed !== void 0 && neu.record.removed === void 0) out2.restored.push(e);
-    else out2.updated.push(e);
-  }
-  return out2;
-}
-var MESSAGE_LINES = 400;
-function commitMessage(s2, host) {
-  const counts = ["added", "updated", "removed", "restored", "purged"].filter((k) => s2[k].length > 0).map((k) => `${s2[k].length} ${k}`);
-  if (s2.files.length > 0) counts.push(`${s2.files.length} other file${s2.files.length === 1 ? "" : "s"}`);
-  const lines = [];
-  for (const k of ["added", "updated", "removed", "restored", "purged"]) for (const e of s2[k]) lines.push(`${k.padEnd(8)} ${e.id}  ${e.summary}`);
-  for (const f of s2.files) lines.push(`file     ${f}`);
-  const shown2 = lines.slice(0, MESSAGE_LINES);
-  if (lines.length > MESSAGE_LINES) shown2.push(`... and ${lines.length - MESSAGE_LINES} more`);
-  return `cairn sync (${host}): ${counts.join(", ") || "no changes"}
-
-${shown2.join("\n")}
-`;
-}
-async function commitLocal(dir, env, host) {
-  await git2(dir, ["add", "-A", "--", "."]);
-  const stray = (await git2(dir, ["ls-files", "-z"])).split("\0").filter((p) => p !== "" && !safeTreePath(p));
-  for (let i = 0; i < stray.length; i += 500) await git2(dir, ["rm", "-q", "--cached", "--ignore-unmatch", "--", ...stray.slice(i, i + 500)]);
-  const head = await headCommit(dir);
-  const quiet = await runGit(dir, ["diff", "--cached", "--quiet", head ?? EMPTY_TREE]);
-  if (quiet.code === 0) return null;
-  const changes = await describeDiff(dir, head, "", true);
-  const tree = (await git2(dir, ["write-tree"])).trim();
-  const commit = (await git2(dir, ["commit-tree", tree, ...head ? ["-p", head] : [], "-F", "-"], { input: commitMessage(changes, host), env })).trim();
-  await updateBranch(dir, commit, head);
-  return { commit, changes };
-}
-async function updateBranch(dir, commit, old) {
-  const branch = await currentBranch2(dir);
-  await git2(dir, ["update-ref", "-m", "cairn sync", `refs/heads/${branch}`, commit, old ?? "0".repeat(40)]);
-}
-async function mergeTrees(dir, base, ours, theirs) {
-  const [B, O, T] = await Promise.all([treeOf(dir, base), treeOf(dir, ours), treeOf(dir, theirs)]);
-  const touched = /* @__PURE__ */ new Set();
-  for (const M of [O, T]) for (const [p, e] of M) if (B.get(p)?.sha !== e.sha) touched.add(p);
-  for (const [p, e] of B) if (O.get(p)?.sha !== e.sha || T.get(p)?.sha !== e.sha) touched.add(p);
-  const memPaths = [...touched].filter(isMemoryTreePath);
-  const shas = [];
-  for (const p of memPaths) for (const M of [B, O, T]) {
-    const e = M.get(p);
-    if (e) shas.push(e.sha);
-  }
-  const blobs = await readBlobs(dir, shas);
-  const parsed = /* @__PURE__ */ new Map();
-  const memOfSha = (sha) => {
-    if (!parsed.has(sha)) parsed.set(sha, parseMem(blobs.get(sha)));
-    return parsed.get(sha);
-  };
-  const pathLevel = [...touched].filter((p) => !isMemoryTreePath(p));
-  const groups = /* @__PURE__ */ new Map();
-  for (const p of memPaths) {
-    const vs = [[B, "b"], [O, "o"], [T, "t"]].map(([M, k]) => ({ k, e: M.get(p) }));
-    if (vs.some(({ e }) => e && !memOfSha(e.sha))) {
-      pathLevel.push(p);
-      continue;
-    }
-    for (const { k, e } of vs) {
-      if (!e) continue;
-      const mem2 = memOfSha(e.sha);
-      const g = groups.get(mem2.record.id) ?? {};
-      if (g[k] === void 0) g[k] = { path: p, sha: e.sha, mem: mem2 };
-      groups.set(mem2.record.id, g);
-    }
-  }
-  const changes = /* @__PURE__ */ new Map();
-  const present = new Set(O.keys());
-  const put = (p, data) => {
-    changes.set(p, data);
-    if (data === null) present.delete(p);
-    else present.add(p);
-  };
-  const conflicts = [];
-  const fileConflicts = [];
-  let incoming = 0;
-  const eq = (x, y) => x?.path === y?.path && x?.sha === y?.sha;
-  for (const [id, { b, o, t }] of [...groups].sort((x, y) => x[0].localeCompare(y[0]))) {
-    if (eq(o, t) || eq(b, t)) continue;
-    if (eq(b, o) || !o) {
-      if (o && o.path !== t?.path) put(o.path, null);
-      if (t) put(t.path, blobs.get(t.sha));
-      incoming++;
-      continue;
-    }
-    if (!t) continue;
-    const { merged, conflict } = mergeMemory(b?.mem ?? null, o.mem, t.mem);
-    const text2 = Buffer.from(serializeMemory(merged.record, merged.extra));
-    const wantDir = merged.record.removed !== void 0 ? TOMB : "";
-    const inDir = (v) => (dirname10(v.path) === "." ? "" : dirname10(v.path)) === wantDir;
-    let target = inDir(o) ? o.path : inDir(t) ? t.path : (wantDir ? `${wantDir}/` : "") + basename5(o.path);
-    if (target !== o.path && target !== t.path && present.has(target)) target = target.replace(/\.md$/, `-${id.slice(-6).toLowerCase()}.md`);
-    if (o.path !== target) put(o.path, null);
-    put(target, text2);
-    incoming++;
-    if (conflict) {
-      conflicts.push(conflict);
-      put(`${CONFLICTS_DIR}/${conflictFileName(conflict)}`, Buffer.from(conflictFileText(conflict)));
-    }
-  }
-  const theirsWhole = [];
-  const needText = [];
-  for (const p of pathLevel) {
-    const b = B.get(p);
-    const o = O.get(p);
-    const t = T.get(p);
-    if (o?.sha === t?.sha || b?.sha === t?.sha) continue;
-    if (b?.sha === o?.sha || !o) {
-      if (t) theirsWhole.push(p);
-      else put(p, null);
-      incoming++;
-      continue;
-    }
-    if (!t) continue;
-    needText.push({ p, ...b ? { b } : {}, o, t });
-  }
-  const blobs2 = await readBlobs(dir, [...theirsWhole.map((p) => T.get(p).sha), ...needText.flatMap((n) => [n.o.sha, n.t.sha, ...n.b ? [n.b.sha] : []])]);
-  for (const p of theirsWhole) put(p, blobs2.get(T.get(p).sha));
-  for (const n of needText) {
-    const merged = await textMerge(blobs2.get(n.o.sha), n.b ? blobs2.get(n.b.sha) : Buffer.alloc(0), blobs2.get(n.t.sha));
-    if (merged !== null) put(n.p, merged);
-    else {
-      const saved = `${CONFLICTS_DIR}/files/${n.p.split("/").join("__")}.${n.t.sha.slice(0, 8)}`;
-      put(saved, blobs2.get(n.t.sha));
-      fileConflicts.push(n.p);
-    }
-    incoming++;
-  }
-  return { changes, conflicts, fileConflicts, incoming };
-}
-async function textMerge(ours, base, theirs) {
-  if (ours.includes(0) || theirs.includes(0) || base.includes(0)) return null;
-  const tmp = await fsp8.mkdtemp(join22(tmpdir(), "cairn-merge-"));
-  try {
-    const [o, b, t] = ["ours", "base", "theirs"].map((n) => join22(tmp, n));
-    await Promise.all([fsp8.writeFile(o, ours), fsp8.writeFile(b, base), fsp8.writeFile(t, theirs)]);
-    const r = await runGit(tmp, ["merge-file", "-p", o, b, t]);
-    return r.code === 0 ? r.stdout : null;
-  } finally {
-    await fsp8.rm(tmp, { recursive: true, force: true });
-  }
-}
-async function treeDiff(dir, from, to) {
-  const [F, T] = await Promise.all([treeOf(dir, from), treeOf(dir, to)]);
-  const changes = /* @__PURE__ */ new Map();
-  const want = [];
-  for (const [p, e] of T) if (F.get(p)?.sha !== e.sha) want.push(p);
-  const blobs = await readBlobs(dir, want.map((p) => T.get(p).sha));
-  for (const p of want) changes.set(p, blobs.get(T.get(p).sha));
-  for (const p of F.keys()) if (!T.has(p)) changes.set(p, null);
-  return changes;
-}
-async function applyChanges(dir, changes, warn) {
-  let n = 0;
-  const writes = [...changes].filter(([p, d]) => d !== null && safeTreePath(p));
-  for (const [p, d] of changes) if (!safeTreePath(p) && d !== null) warn(`sync skipped ${JSON.stringify(p)}: not a path cairn writes`);
-  const deletes = new Set([...changes].filter(([p, d]) => d === null && safeTreePath(p)).map(([p]) => p));
-  const deletedById = /* @__PURE__ */ new Map();
-  for (const p of deletes) {
-    if (!isMemoryTreePath(p)) continue;
-    const mem2 = parseMem(await fsp8.readFile(join22(dir, ...p.split("/"))).catch(() => void 0));
-    if (mem2) deletedById.set(mem2.record.id, p);
-  }
-  const made = /* @__PURE__ */ new Set();
-  const one = async ([p, data]) => {
-    const file = join22(dir, ...p.split("/"));
-    const parent = dirname10(file);
-    if (!made.has(parent)) {
-      await ensureDir(parent);
-      made.add(parent);
-    }
-    const id = isMemoryTreePath(p) ? parseMem(data)?.record.id : void 0;
-    const from = id === void 0 ? void 0 : deletedById.get(id);
-    if (from !== void 0 && deletes.has(from)) {
-      deletes.delete(from);
-      const src = join22(dir, ...from.split("/"));
-      await writeFileAtomic(src, data);
-      await fsp8.rename(src, file);
-    } else {
-      await writeFileAtomic(file, data);
-    }
-    n++;
-  };
-  let next2 = 0;
-  await Promise.all(Array.from({ length: Math.min(WRITE_CONCURRENCY, writes.length) }, async () => {
-    while (next2 < writes.length) await one(writes[next2++]);
-  }));
-  for (const p of deletes) {
-    await fsp8.rm(join22(dir, ...p.split("/")), { force: true });
-    n++;
-  }
-  return n;
-}
-async function aheadBehind(dir, branch) {
-  const theirs = await revParse(dir, `refs/remotes/origin/${branch}`);
-  const head = await headCommit(dir);
-  if (!head) return { ahead: 0, behind: theirs ? Number((await git2(dir, ["rev-list", "--count", theirs])).trim()) : 0, tracking: theirs !== null };
-  if (!theirs) return { ahead: Number((await git2(dir, ["rev-list", "--count", head])).trim()), behind: 0, tracking: false };
-  const [a, b] = (await git2(dir, ["rev-list", "--left-right", "--count", `${head}...${theirs}`])).trim().split(/\s+/).map(Number);
-  return { ahead: a ?? 0, behind: b ?? 0, tracking: true };
-}
-async function dirtyPaths(dir) {
-  const out2 = await git2(dir, ["status", "--porcelain", "-z", "--untracked-files=all"]);
-  const paths = [];
-  const parts = out2.split("\0");
-  for (let i = 0; i < parts.length; i++) {
-    const rec = parts[i];
-    if (rec === "") continue;
-    paths.push(rec.slice(3));
-    if (rec[0] === "R" || rec[0] === "C") i++;
-  }
-  return paths;
-}
-
-// server/src/core/sync/conflicts.ts
-async function listConflicts(storeDir) {
-  const dir = join23(storeDir, CONFLICTS_DIR);
-  const names = await fsp9.readdir(dir).catch(() => []);
-  const memories = [];
-  for (const n of names.sort()) {
-    if (!n.endsWith(".json")) continue;
-    try {
-      const doc = JSON.parse(await fsp9.readFile(join23(dir, n), "utf8"));
-      if (typeof doc.id !== "string" || !doc.kept || !doc.other) continue;
-      memories.push({ id: doc.id, kind: doc.kind, kept: doc.kept, other: doc.other, file: `${CONFLICTS_DIR}/${n}` });
-    } catch {
-    }
-  }
-  const fileNames = await fsp9.readdir(join23(dir, "files")).catch(() => []);
-  const files = fileNames.sort().map((n) => ({ file: `${CONFLICTS_DIR}/files/${n}` }));
-  return { memories, files };
-}
+// server/src/core/curation/feedback.ts
+import { closeSync as closeSync10, existsSync as existsSync8, fstatSync as fstatSync5, lstatSync as lstatSync8, openSync as openSync10, promises as fsp8, readFileSync as readFileSync9, readSync as readSync5, renameSync as renameSync6, rmSync as rmSync8, statSync as statSync8, writeFileSync as writeFileSync3 } from "node:fs";
+import { basename as basename5, join as join22 } from "node:path";
+import { gunzipSync as gunzipSync2 } from "node:zlib";
 
 // server/src/core/curation/usage.ts
 var USE_OUTCOMES = ["applied", "ignored", "contradicted", "corrected"];
@@ -24781,1008 +23585,325 @@ function markerStats(events2) {
   return [...stats].map(([marker, s2]) => ({ marker, ...s2, override_rate: s2.fires ? Math.round(s2.overrides / s2.fires * 1e3) / 1e3 : null })).sort((a, b) => b.fires - a.fires || a.marker.localeCompare(b.marker));
 }
 
-// server/src/core/curation/rareScopes.ts
-function editDistance(a, b, max = Infinity) {
-  if (Math.abs(a.length - b.length) > max) return max + 1;
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    let rowMin = i;
-    for (let j = 1; j <= b.length; j++) {
-      const v = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-      cur.push(v);
-      if (v < rowMin) rowMin = v;
-    }
-    if (rowMin > max) return max + 1;
-    prev = cur;
+// server/src/core/curation/feedback.ts
+var APPLIED_HALF = 3;
+var SUNK_HALF = 0.5;
+var IDLE_HALF = 50;
+var IDLE_SHARE = 0.1;
+var FOLD_FILE = "feedback.json";
+var FOLD_VERSION = 1;
+var SAVE_AFTER_BYTES = 256 * 1024;
+var FeedbackFold = class {
+  constructor(dir, settings, now, saveAfterBytes = SAVE_AFTER_BYTES) {
+    this.dir = dir;
+    this.settings = settings;
+    this.saveAfterBytes = saveAfterBytes;
+    this.t0 = now;
+    this.hMs = settings.halfLifeDays * 864e5;
   }
-  return prev[b.length];
-}
-function typoBudget(a, b) {
-  const len = Math.min(a.length, b.length);
-  return len >= 6 ? 2 : len >= 3 ? 1 : 0;
-}
-var COMMON_SHORT_SCOPES = /* @__PURE__ */ new Set([
-  "api",
-  "app",
-  "apps",
-  "cli",
-  "web",
-  "ui",
-  "ux",
-  "db",
-  "dbs",
-  "ops",
-  "infra",
-  "docs",
-  "doc",
-  "test",
-  "tests",
-  "ci",
-  "cd",
-  "dev",
-  "prod",
-  "qa",
-  "ml",
-  "ai",
-  "ios",
-  "mac",
-  "os",
-  "sdk",
-  "cdn",
-  "dns",
-  "ssh",
-  "tls",
-  "ssl",
-  "vpn",
-  "aws",
-  "gcp",
-  "k8s",
-  "git",
-  "go",
-  "js",
-  "ts",
-  "py",
-  "rb",
-  "css",
-  "sql",
-  "data",
-  "auth",
-  "logs",
-  "log",
-  "bugs",
-  "bug",
-  "perf",
-  "sec",
-  "mobile",
-  "lint",
-  "deps",
-  "env",
-  "envs",
-  "sre",
-  "hr",
-  "pm",
-  "design",
-  "build",
-  "code",
-  "ide",
-  "vim",
-  "repo",
-  "team",
-  "org",
-  "work",
-  "home",
-  "mail",
-  "chat",
-  "blog",
-  "site",
-  "www",
-  "etl",
-  "llm",
-  "gpu",
-  "cpu",
-  "ram",
-  "io"
-]);
-function isTransposition(a, b) {
-  if (a.length !== b.length) return false;
-  const diff = [];
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) diff.push(i);
-  return diff.length === 2 && diff[1] === diff[0] + 1 && a[diff[0]] === b[diff[1]] && a[diff[1]] === b[diff[0]];
-}
-function isTypoPair(a, b) {
-  if (a === b || COMMON_SHORT_SCOPES.has(a) && COMMON_SHORT_SCOPES.has(b)) return false;
-  const sa = a.split(/[:-]/);
-  const sb = b.split(/[:-]/);
-  if (sa.length > 1 && sa.length === sb.length) {
-    const differing = sa.map((x, i) => [x, sb[i]]).filter(([x, y]) => x !== y);
-    if (differing.length === 1) {
-      const [x, y] = differing[0];
-      if (x.length <= 4 && y.length <= 4) return isShortTypoPair(x, y);
+  dir;
+  settings;
+  saveAfterBytes;
+  acc = /* @__PURE__ */ new Map();
+  t0;
+  /** archive names folded in (the saved fold is valid while they all exist) */
+  archives = [];
+  /** log bytes folded since the fold was last saved or restored */
+  unsaved = 0;
+  /** The sums changed since the fold was last saved or restored. */
+  changed = false;
+  hMs;
+  offset = 0;
+  ino = -1;
+  started = false;
+  /** false while prime() lists the store directory: refresh() then leaves the fold empty. */
+  primed = true;
+  /**
+   * The first full read, with the store directory listed off the main thread (a big store's
+   * listing, for the log's archives, is ~85 ms of blocking at 50k memories). Until it is done
+   * the fold tracks nothing (the plain ranking); a failure leaves the next refresh to read.
+   */
+  async prime() {
+    this.primed = false;
+    let names;
+    try {
+      names = await fsp8.readdir(this.dir);
+    } catch {
+      names = void 0;
+    }
+    this.primed = true;
+    try {
+      if (!this.started) this.fullRead(names);
+    } catch {
     }
   }
-  if (a.length <= 4 && b.length <= 4) return isShortTypoPair(a, b);
-  const budget = Math.min(2, typoBudget(a, b));
-  return budget > 0 && editDistance(a, b, budget) <= budget;
-}
-function isShortTypoPair(a, b) {
-  if (COMMON_SHORT_SCOPES.has(a) && COMMON_SHORT_SCOPES.has(b)) return false;
-  return isTransposition(a, b) || a === `${b}s` || b === `${a}s`;
-}
-function rareScopes(counts, owner) {
-  const all = [...counts.keys()];
-  const rows = [];
-  for (const [scope, n] of counts) {
-    if (n !== 1) continue;
-    const similar = [];
-    for (const other of all) {
-      if (other === scope) continue;
-      if (!isTypoPair(scope, other)) continue;
-      similar.push({ scope: other, count: counts.get(other), distance: editDistance(scope, other) });
-    }
-    if (similar.length === 0) continue;
-    similar.sort((a, b) => b.count - a.count || a.distance - b.distance || a.scope.localeCompare(b.scope));
-    rows.push({ scope, id: owner.get(scope), similar_to: similar });
-  }
-  return rows.sort((a, b) => b.similar_to[0].count - a.similar_to[0].count || a.scope.localeCompare(b.scope));
-}
-
-// server/src/core/curation/health.ts
-var DEFAULT_HEALTH_PARAMS = { window_days: 30, top_k: 10, min_applied: 3 };
-var DEFAULT_DEAD_WEIGHT = { min_age_days: 14, min_retrievals: 3 };
-var DAY_MS3 = 864e5;
-var cmp = (a, b) => a < b ? -1 : a > b ? 1 : 0;
-var TIMELINE_MAX = 20;
-var LOGGED_MATCH_MS = 6e4;
-var later = (a, b) => a === null ? b : b === null ? a : Date.parse(a) >= Date.parse(b) ? a : b;
-function contradiction(m, u2) {
-  const tl = u2?.timeline ?? [];
-  const lastContra = [...tl].reverse().find((t) => t.event === "contradicted");
-  if (!lastContra) return null;
-  let resolved = later(m.updated === m.created ? null : m.updated, m.last_verified_at);
-  for (const t of tl) if (t.event === "updated" || t.event === "verified") resolved = later(resolved, t.ts);
-  if (resolved !== null && Date.parse(resolved) >= Date.parse(lastContra.ts)) return null;
-  const timeline = [{ ts: m.created, event: "created" }, ...tl];
-  const logged = (ev, ts) => ts === null || tl.some((t) => t.event === ev && Math.abs(Date.parse(t.ts) - Date.parse(ts)) <= LOGGED_MATCH_MS);
-  if (m.updated !== m.created && !logged("updated", m.updated)) timeline.push({ ts: m.updated, event: "updated" });
-  if (!logged("verified", m.last_verified_at)) timeline.push({ ts: m.last_verified_at, event: "verified" });
-  timeline.sort((a, b) => Date.parse(a.ts) - Date.parse(b.ts));
-  const since = resolved === null ? -Infinity : Date.parse(resolved);
-  return {
-    contradictions: tl.filter((t) => t.event === "contradicted" && Date.parse(t.ts) > since).length,
-    last_contradicted: lastContra.ts,
-    last_resolved: resolved,
-    resolution_timeline: timeline.slice(-TIMELINE_MAX)
-  };
-}
-function deadWeight(m, u2, now, windowDays, rule) {
-  const ageDays = Math.floor((now - Date.parse(m.created)) / DAY_MS3);
-  if (!(ageDays >= rule.min_age_days)) return null;
-  const strong = u2?.strongInWindow ?? 0;
-  if (strong < rule.min_retrievals || (u2?.uses.applied ?? 0) > 0) return null;
-  const times = (n) => n === 1 ? "once" : `${n} times`;
-  const looked = u2?.userLookupsInWindow ? `; your own ${u2.userLookupsInWindow} lookup(s) not counted` : "";
-  return {
-    retrieved: strong,
-    last_retrieved: u2?.lastRetrieved ?? null,
-    age_days: ageDays,
-    user_lookups: u2?.userLookupsInWindow ?? 0,
-    why: `${ageDays} days old (at least ${rule.min_age_days}); found by the model ${times(strong)} at medium or high relevance in the last ${windowDays} days (at least ${rule.min_retrievals}); never applied${looked}`
-  };
-}
-function computeHealth(data, params = DEFAULT_HEALTH_PARAMS) {
-  const { window_days, top_k, min_applied } = params;
-  const rule = data.deadWeight ?? DEFAULT_DEAD_WEIGHT;
-  const now = data.now.getTime();
-  const windowStart = now - window_days * DAY_MS3;
-  const known = /* @__PURE__ */ new Set([...data.active.map((m) => m.id), ...data.tombstones.map((m) => m.id), ...data.alsoKnown ?? []]);
-  const fold = foldUsage(data.events, windowStart, known);
-  const usage2 = (id) => fold.byId.get(id);
-  const isExpired2 = (m) => m.expires !== null && Date.parse(m.expires) <= now;
-  const bodies = /* @__PURE__ */ new Map();
-  const row = (m) => {
-    bodies.set(m.id, m.body);
-    return { id: m.id, scopes: m.scopes, summary: "" };
-  };
-  const shown2 = (rows, k) => rows.slice(0, k).map((r) => ({ ...r, summary: summarize(bodies.get(r.id)) }));
-  const section2 = (all, k) => ({ count: all.length, rows: shown2(all, k) });
-  const contradicted = [];
-  const dead = [];
-  const cold = [];
-  const heavy = [];
-  const flags = /* @__PURE__ */ new Map();
-  for (const m of data.active) {
-    const u2 = usage2(m.id);
-    const c = contradiction(m, u2);
-    if (c) contradicted.push({ ...row(m), ...c });
-    const f = { dead: false, cold: false, contradicted: c !== null, applied: u2?.appliedInWindow ?? 0 };
-    flags.set(m.id, f);
-    if (isExpired2(m)) continue;
-    const retrieved = u2?.retrievedInWindow ?? 0;
-    const d = deadWeight(m, u2, now, window_days, rule);
-    if (d) {
-      f.dead = true;
-      dead.push({ ...row(m), ...d });
-    }
-    const created = Date.parse(m.created);
-    if (retrieved === 0 && created < windowStart) {
-      f.cold = true;
-      cold.push({ ...row(m), created: m.created, age_days: Math.floor((now - created) / DAY_MS3), last_retrieved: u2?.lastRetrieved ?? null });
-    }
-    if (f.applied >= min_applied) heavy.push({ ...row(m), applied: f.applied, last_applied: u2?.lastApplied ?? null });
-  }
-  contradicted.sort((a, b) => b.contradictions - a.contradictions || cmp(b.last_contradicted, a.last_contradicted) || cmp(a.id, b.id));
-  dead.sort((a, b) => b.retrieved - a.retrieved || cmp(a.id, b.id));
-  cold.sort((a, b) => cmp(a.created, b.created) || cmp(a.id, b.id));
-  heavy.sort((a, b) => b.applied - a.applied || cmp(a.id, b.id));
-  const counts = /* @__PURE__ */ new Map();
-  const owner = /* @__PURE__ */ new Map();
-  const perScope = /* @__PURE__ */ new Map();
-  for (const m of data.active) {
-    const f = flags.get(m.id);
-    for (const s2 of m.scopes) {
-      counts.set(s2, (counts.get(s2) ?? 0) + 1);
-      owner.set(s2, m.id);
-      let h = perScope.get(s2);
-      if (!h) perScope.set(s2, h = { scope: s2, active: 0, dead: 0, cold: 0, contradicted: 0, applied: 0 });
-      h.active++;
-      if (f.dead) h.dead++;
-      if (f.cold) h.cold++;
-      if (f.contradicted) h.contradicted++;
-      h.applied += f.applied;
-    }
-  }
-  const rare = rareScopes(counts, owner);
-  const debt = { never: 0, stale: 0, fresh: 0 };
-  const debtRows = [];
-  for (const m of data.active) {
-    const v = verificationOf(m.last_verified_at, data.now, data.staleAfterDays);
-    debt[v.status]++;
-    if (v.status !== "fresh") debtRows.push({ ...row(m), status: v.status, age_days: v.age_days });
-  }
-  debtRows.sort((a, b) => a.status === b.status ? (b.age_days ?? 0) - (a.age_days ?? 0) || cmp(a.id, b.id) : a.status === "never" ? -1 : 1);
-  const drift = [];
-  if (data.commitDrift) {
-    for (const m of data.active) {
-      const n = data.commitDrift.commitsSinceVerify.get(m.id);
-      if (n !== void 0 && n > 0 && m.last_verified_at) drift.push({ ...row(m), commits_since_verify: n, last_verified_at: m.last_verified_at });
-    }
-    drift.sort((a, b) => b.commits_since_verify - a.commits_since_verify || cmp(a.id, b.id));
-  }
-  const expired = data.active.filter(isExpired2).map((m) => ({ ...row(m), expires: m.expires })).sort((a, b) => cmp(a.expires, b.expires) || cmp(a.id, b.id));
-  const orphaned = /* @__PURE__ */ new Map();
-  const oc = data.origins ?? null;
-  if (oc) {
-    const known2 = new Set(oc.known_remotes.map((u2) => normalizeRepoUrl(u2)));
-    for (const m of [...data.active, ...data.tombstones]) {
-      if (m.origin.repo === null || m.origin.worktree_root !== oc.root) continue;
-      const key = normalizeRepoUrl(m.origin.repo);
-      if (key === null || known2.has(key)) continue;
-      let g = orphaned.get(key);
-      if (!g) orphaned.set(key, g = { repo: m.origin.repo, ids: [] });
-      g.ids.push(m.id);
-    }
-  }
-  const target = oc?.known_remotes[0] ?? "<new remote URL>";
-  const orphanRows = [...orphaned.values()].sort((a, b) => b.ids.length - a.ids.length || a.repo.localeCompare(b.repo)).map((g) => ({ repo: g.repo, count: g.ids.length, ids: g.ids.sort().slice(0, top_k), fix: `cairn migrate-origin --from ${g.repo} --to ${target} --apply` }));
-  return {
-    generated_at: data.now.toISOString(),
-    window_days,
-    top_k,
-    min_applied,
-    totals: {
-      active: data.active.length,
-      expired: expired.length,
-      tombstoned: data.tombstones.length,
-      scopes: counts.size,
-      events: data.events.length,
-      events_in_window: fold.eventsInWindow,
-      retrievals_in_window: fold.retrievalsInWindow,
-      user_lookups_in_window: fold.userLookupsInWindow,
-      uses_in_window: fold.usesInWindow
-    },
-    contradicted: section2(contradicted, top_k),
-    dead_weight: { ...section2(dead, top_k), rule: { ...rule, relevance: ["medium", "high"], actor: "model" } },
-    rare_scopes: { count: rare.length, rows: rare.slice(0, top_k) },
-    verification_debt: { ...debt, rows: shown2(debtRows, top_k) },
-    commit_drift_debt: { applies: data.commitDrift !== null, repo: data.commitDrift?.repo ?? null, count: drift.length, rows: shown2(drift, top_k) },
-    expired: section2(expired, top_k),
-    cold: section2(cold, top_k),
-    heavily_used: section2(heavy, top_k),
-    scope_health: [...perScope.values()].sort((a, b) => a.scope.localeCompare(b.scope)),
-    marker_stats: markerStats(data.events),
-    orphan_use_events: { count: fold.orphanEvents, ids: fold.orphanIds.slice(0, top_k) },
-    sync_conflicts: {
-      count: (data.syncConflicts?.memories.length ?? 0) + (data.syncConflicts?.files.length ?? 0),
-      rows: (data.syncConflicts?.memories ?? []).slice(0, top_k).map((r) => ({ ...r, summary: summarize(r.kept.body) })),
-      files: [...data.syncConflicts?.files ?? []]
-    },
-    orphaned_origins: { applies: oc !== null, known_remotes: oc ? [...oc.known_remotes] : [], count: orphanRows.length, rows: orphanRows.slice(0, top_k) }
-  };
-}
-
-// server/src/core/notes/commands.ts
-import { promises as fsp10 } from "node:fs";
-
-// server/src/core/trust/gates/durability.ts
-var w = (src) => new RegExp(`\\b(?:${src})\\b`, "i");
-var MARKER_RULES = [
-  { label: "currently", re: w("currently") },
-  { label: "right now", re: w("right now") },
-  { label: "as of now", re: w("as of (?:now|today|yesterday|this (?:morning|afternoon|week|month|sprint))") },
-  { label: "for now", re: w("for now") },
-  { label: "at the moment", re: w("at the moment|at this moment|at present") },
-  { label: "for the time being", re: w("for the time being|until further notice") },
-  { label: "today I/we", re: w("today,? (?:i|we|i'm|we're|i've|we've)") },
-  { label: "this morning", re: w("this (?:morning|afternoon|evening)|tonight|last night") },
-  { label: "yesterday", re: w("yesterday") },
-  { label: "tomorrow", re: w("tomorrow") },
-  { label: "this week", re: w("this (?:week|sprint|month)") },
-  { label: "last week", re: w("last (?:week|sprint|month)") },
-  { label: "next week", re: w("next (?:week|sprint|month)") },
-  { label: "I/we just", re: w("(?:i|we)(?:'ve| have)? just") },
-  { label: "just shipped", re: w("just (?:shipped|landed|merged|released|deployed|pushed|added|switched|changed|moved|upgraded|migrated|rolled out)") },
-  { label: "recently", re: w("recently|lately|nowadays|these days") },
-  { label: "the latest", re: w("the latest") },
-  { label: "the new", re: w("the new") },
-  { label: "now uses", re: w("now (?:uses|use|points to|runs|lives|requires|defaults to|returns)") },
-  { label: "is now", re: w("(?:is|are) now") },
-  { label: "commits ahead/behind", re: w("\\d+ commits? (?:ahead|behind)|commits (?:ahead|behind)|(?:ahead of|behind) (?:origin|upstream|main|master)") },
-  { label: "is unpushed", re: w("(?:is |are )?unpushed|not (?:yet )?pushed|uncommitted|not (?:yet )?merged|not merged yet") },
-  { label: "still broken", re: w("still (?:broken|failing|flaky|open|pending|in progress|wip)") },
-  // "wip" as a word, not a path or branch segment (wip/, feature/wip, wip-branch, .wip).
-  { label: "in progress", re: /\b(?:work in progress|in progress)\b|(?<![\w/.-])wip(?![\w/-]|\.\w)/i }
-];
-var SHA_MARKER = "commit sha";
-var UUID_RE = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
-var SHA_RE = /(?<![0-9A-Za-z#_])[0-9a-f]{7,40}(?![0-9A-Za-z_])/g;
-function findShaLike(text2) {
-  const blanked = text2.replace(UUID_RE, (u2) => " ".repeat(u2.length));
-  for (const m of blanked.matchAll(SHA_RE)) {
-    if (/[0-9]/.test(m[0]) && /[a-f]/.test(m[0])) return { index: m.index, sha: m[0] };
-  }
-  return void 0;
-}
-var SNIPPET_RADIUS = 30;
-function snippetAround(text2, start, end, radius = SNIPPET_RADIUS) {
-  let from = Math.max(0, start - radius);
-  let to = Math.min(text2.length, end + radius);
-  if (from > 0) {
-    const sp = text2.indexOf(" ", from);
-    if (sp >= 0 && sp < start) from = sp + 1;
-  }
-  if (to < text2.length) {
-    const sp = text2.lastIndexOf(" ", to);
-    if (sp >= end) to = sp;
-  }
-  const body = text2.slice(from, to).replace(/\s+/g, " ").trim();
-  return `${from > 0 ? "…" : ""}${body}${to < text2.length ? "…" : ""}`;
-}
-var GLOBAL_RULES = MARKER_RULES.map((r) => ({ label: r.label, re: new RegExp(r.re.source, "gi") }));
-function markerSpans(text2) {
-  const all = [];
-  GLOBAL_RULES.forEach((rule, order) => {
-    for (const m of text2.matchAll(rule.re)) all.push({ label: rule.label, start: m.index, end: m.index + m[0].length, order });
-  });
-  all.sort((a, b) => a.start - b.start || b.end - a.end || a.order - b.order);
-  const kept = [];
-  let reach = -1;
-  for (const c of all) {
-    if (c.start < reach) continue;
-    kept.push(c);
-    reach = c.end;
-  }
-  return kept;
-}
-function detectTransient(text2) {
-  const out2 = [];
-  const spans = markerSpans(text2);
-  for (const rule of MARKER_RULES) {
-    const m = spans.find((x) => x.label === rule.label);
-    if (m) out2.push({ marker: rule.label, snippet: snippetAround(text2, m.start, m.end) });
-  }
-  const sha = findShaLike(text2);
-  if (sha) out2.push({ marker: SHA_MARKER, snippet: snippetAround(text2, sha.index, sha.index + sha.sha.length) });
-  return out2;
-}
-
-// server/src/core/trust/gates/teamSecrets.ts
-var PRIVATE_IP = /(?<![\d.])(?:10\.\d{1,3}|172\.(?:1[6-9]|2\d|3[01])|192\.168)\.\d{1,3}\.\d{1,3}(?![\d.])/g;
-var INTERNAL_HOST = /(?<![a-z0-9.-])[a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)*\.(?:internal|local|lan|corp|intranet|home\.arpa)\b/gi;
-var CREDENTIAL_WORD = /\b(?:pass(?:word|wd|phrase)?|pwd|secret|token|credentials?|api[_ -]?key|login)\b/i;
-var ACCOUNT_NAMED = /\bas\s+(?:root|admin|administrator)\b|\b(?:login|log in|user(?:name)?|account)\s+[`'"]?(?!the\b|a\b|an\b|its\b|their\b|our\b|your\b|that\b|this\b|described\b|explained\b|documented\b)[a-z_][\w.-]*|(?<![\w.-])[\w.-]+@(?:\d|[a-z0-9-]+\.(?:internal|local|lan|corp|intranet))/i;
-var EMAIL = /(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b/g;
-var STATED_PASSWORD = /\b(?:pass(?:word|wd|phrase)?|pwd)\b\s*(?:[:=]|is|was)\s*["'`]?([^\s"'`]{4,})/gi;
-var TOKEN = /(?<![A-Za-z0-9_+=-])[A-Za-z0-9_+=-]{16,}(?![A-Za-z0-9_+=-])/g;
-function valueLike(v) {
-  if (isPlaceholder(v)) return false;
-  return /[0-9]/.test(v) || /[^A-Za-z]/.test(v) || /[a-z][A-Z]/.test(v);
-}
-function tokenLike(t) {
-  if (/^[0-9a-f-]+$/i.test(t)) return false;
-  if (/^[0-9A-HJKMNP-TV-Z]{26}$/.test(t)) return false;
-  if (/^p_[0-9A-HJKMNP-TV-Z]{26}$/.test(t)) return false;
-  if ((t.match(/[0-9]/g) ?? []).length < 2 || !/[A-Za-z]/.test(t)) return false;
-  if (/[a-z]{6,}|[A-Z]{6,}/.test(t)) return false;
-  if (/^[a-z0-9]+(?:[-_][a-z0-9]+)+$/.test(t) && t.split(/[-_]/).every((p) => p.length <= 8)) return false;
-  return shannonEntropy(t) >= 3.5;
-}
-function detectTeamSecrets(text2) {
-  const out2 = [...detectStatedCredentials(text2), ...detectLoginPairs(text2)].map((f) => ({ kind: f.kind, snippet: f.snippet }));
-  if (CREDENTIAL_WORD.test(text2) && ACCOUNT_NAMED.test(text2)) {
-    const hosts = [...text2.matchAll(PRIVATE_IP), ...text2.matchAll(INTERNAL_HOST)].map((m) => m[0]);
-    if (hosts.length > 0) out2.push({ kind: "private-host-credential", snippet: `${mask(hosts[0], 4)} with a credential word` });
-  }
-  const emails = [...text2.matchAll(EMAIL)].map((m) => m[0]);
-  if (emails.length > 0) {
-    for (const m of text2.matchAll(STATED_PASSWORD)) {
-      if (!valueLike(m[1])) continue;
-      out2.push({ kind: "email-password", snippet: `${mask(emails[0], 3)} ... ${m[0].slice(0, m[0].length - m[1].length)}${mask(m[1], 1)}` });
-      break;
-    }
-  }
-  for (const m of text2.matchAll(TOKEN)) {
-    if (!tokenLike(m[0])) continue;
-    out2.push({ kind: "high-entropy-token", snippet: mask(m[0], 3) });
-    break;
-  }
-  return out2;
-}
-
-// server/src/core/trust/gates/tombstoneIndex.ts
-var MAX_WALK = 5e4;
-var TombstoneIndex = class {
-  tokens = /* @__PURE__ */ new Map();
-  postings = /* @__PURE__ */ new Map();
-  get size() {
-    return this.tokens.size;
-  }
-  add(m) {
-    this.delete(m.id);
-    const set2 = dedupTokenSet(m.body);
-    this.tokens.set(m.id, set2);
-    for (const t of set2) {
-      let ids2 = this.postings.get(t);
-      if (!ids2) this.postings.set(t, ids2 = /* @__PURE__ */ new Set());
-      ids2.add(m.id);
-    }
-  }
-  delete(id) {
-    const set2 = this.tokens.get(id);
-    if (!set2) return;
-    this.tokens.delete(id);
-    for (const t of set2) {
-      const ids2 = this.postings.get(t);
-      ids2?.delete(id);
-      if (ids2 && ids2.size === 0) this.postings.delete(t);
-    }
-  }
-  apply(change) {
-    if (change.kind === "delete") {
-      if (change.prev.tombstoned) this.delete(change.prev.id);
-    } else if (change.mem.tombstoned) {
-      this.add(change.mem);
-    } else {
-      this.delete(change.mem.id);
+  /** Brings the fold up to the end of the log. Never throws: feedback is an optional signal. */
+  refresh() {
+    if (!this.primed) return;
+    try {
+      const file = join22(this.dir, ACTIVE_LOG);
+      let st;
+      try {
+        st = statSync8(file);
+      } catch {
+        if (!this.started) this.fullRead();
+        return;
+      }
+      if (!this.started || st.ino !== this.ino || st.size < this.offset) return this.fullRead();
+      if (st.size > this.offset) this.readActiveFrom(file);
+    } catch {
     }
   }
   /**
-   * Tombstones with Jaccard >= minSimilarity to `tokens`, best first. Only the rarest terms are
-   * walked: a set with Jaccard >= s to A shares at least s·|A| of A's terms, so it misses at
-   * most (1 - s)·|A| of them and must appear in the lists of the floor((1 - s)·|A|) + 1 rarest.
+   * A line this process just appended (EventLog.onAppend): folded without reading the file back
+   * when the fold was exactly at its start; otherwise the next refresh reads it (another process
+   * wrote in between, or the log rotated).
    */
-  similar(tokens, minSimilarity) {
-    const query = new Set(tokens);
-    if (query.size === 0 || this.tokens.size === 0) return [];
-    const lists = [...query].map((t) => this.postings.get(t)).filter((l) => l !== void 0).sort((a, b) => a.size - b.size);
-    const need = Math.floor((1 - minSimilarity) * query.size) + 1;
-    const seen = /* @__PURE__ */ new Set();
-    let walked = 0;
-    for (const list2 of lists.slice(0, need)) {
-      for (const id of list2) {
-        if (walked++ >= MAX_WALK) break;
-        seen.add(id);
-      }
+  ownAppend(line, sizeAfter, ino) {
+    if (!this.started || ino !== this.ino) return;
+    const bytes = Buffer.byteLength(line);
+    if (sizeAfter - bytes !== this.offset) return;
+    const e = parseLine(line);
+    if (e) this.fold(e);
+    this.offset = sizeAfter;
+    this.unsaved += bytes;
+  }
+  fullRead(listed) {
+    if (this.restore()) {
+      this.saveIfWorth();
+      return;
     }
-    const out2 = [];
-    for (const id of seen) {
-      const sim = jaccard(query, this.tokens.get(id));
-      if (sim >= minSimilarity) out2.push({ id, similarity: sim });
-    }
-    return out2.sort((a, b) => b.similarity - a.similarity || (a.id < b.id ? -1 : 1));
-  }
-};
-var built = /* @__PURE__ */ new WeakMap();
-function tombstoneIndex(store) {
-  let ix = built.get(store);
-  if (!ix) {
-    const fresh = new TombstoneIndex();
-    for (const t of store.tombstones()) fresh.add(t);
-    store.onChange((ch) => fresh.apply(ch));
-    built.set(store, fresh);
-    ix = fresh;
-  }
-  return ix;
-}
-
-// server/src/core/trust/gates/writeGates.ts
-var DEDUP_CANDIDATES = 50;
-var MAX_MATCHES = 5;
-function paraphrase(rule, cosine2, jac, a, b, removed) {
-  return rule !== void 0 && (removed || jac < RELATED_THRESHOLD) && isRewording(rule, cosine2, a, b);
-}
-function snippetOf(body, max = 160) {
-  const flat = body.replace(/\s+/g, " ").trim();
-  return flat.length <= max ? flat : `${flat.slice(0, max - 1).replace(/\s+\S*$/, "")}…`;
-}
-function sourcesOf(c, opts) {
-  const own2 = { label: opts.label ?? "personal", store: c.store, candidates: opts.candidates, ...opts.neighbours ? { neighbours: opts.neighbours } : {}, ...opts.removedNeighbours ? { removedNeighbours: opts.removedNeighbours } : {} };
-  return [own2, ...opts.also ?? []];
-}
-async function activeMatches(c, tokens, content, opts) {
-  const all = [];
-  const labelled = (opts.also?.length ?? 0) > 0;
-  for (const src of sourcesOf(c, opts)) all.push(...await activeMatchesIn(c, src, labelled, tokens, content, opts));
-  return all.sort((a, b) => Number(b.dup) - Number(a.dup) || b.raw - a.raw || (a.id < b.id ? -1 : 1));
-}
-async function activeMatchesIn(c, src, labelled, tokens, content, opts) {
-  const now = c.now();
-  const out2 = /* @__PURE__ */ new Map();
-  const sem = /* @__PURE__ */ new Map();
-  const held = /* @__PURE__ */ new Map();
-  if (src.neighbours && opts.semanticRule) {
-    for (const n of await src.neighbours(content, MAX_MATCHES * 2)) {
-      if (n.cosine < opts.semanticRule.related) continue;
-      sem.set(n.id, n.cosine);
-      if (n.mem) held.set(n.id, n.mem);
-    }
-  }
-  const lexical = src.candidates(content, DEDUP_CANDIDATES + (opts.exclude?.size ?? 0));
-  for (const m of lexical) held.set(m.id, m);
-  for (const id of [...lexical.map((m) => m.id), ...sem.keys()]) {
-    if (out2.has(id) || opts.exclude?.has(id)) continue;
-    const m = held.get(id) ?? src.store.get(id);
-    if (!m || isExpired(m, now)) continue;
-    const sim = jaccard(tokens, dedupTokenSet(m.body));
-    const cos = sem.get(id);
-    if (sim < RELATED_THRESHOLD && cos === void 0) continue;
-    const dup = sim >= DUPLICATE_THRESHOLD || cos !== void 0 && paraphrase(opts.semanticRule, cos, sim, content, m.body, false);
-    const rel = { id: m.id, similarity: roundSimilarity(sim), snippet: snippetOf(m.body), scopes: m.scopes, updated: m.updated };
-    if (cos !== void 0) rel.semantic = roundSimilarity(cos);
-    if (labelled) rel.store = src.label;
-    out2.set(id, { ...rel, raw: Math.max(sim, dup ? DUPLICATE_THRESHOLD : 0, cos ?? 0), dup });
-  }
-  return [...out2.values()];
-}
-function strip(m) {
-  const { raw, dup, ...rest } = m;
-  void raw;
-  void dup;
-  return rest;
-}
-var SECRET_HINT = 'Nothing was stored: memories are plaintext files. Remove the secret and say where it lives instead (e.g. "the deploy key is in 1Password under Infra"). There is no override.';
-var TEAM_SECRET_HINT = 'Nothing was stored: the team store is committed and shared with everyone who has the repository, so it refuses anything that may be a credential, including private hosts with credential words, an email with a password, and bare random-looking tokens. Say where the secret lives instead (e.g. "the staging DB password is in the team vault under staging/db"). There is no override.';
-async function runWriteGates(c, w2, opts) {
-  const text2 = w2.aliases && w2.aliases.length > 0 ? `${w2.content}
-${w2.aliases.join("\n")}` : w2.content;
-  const findings = secretFindings(text2, opts.strict === true);
-  if (findings.length > 0) {
-    return {
-      outcome: {
-        status: "secret_detected",
-        findings,
-        hint: opts.strict ? TEAM_SECRET_HINT : SECRET_HINT,
-        ...opts.strict ? { store: "team" } : {}
-      },
-      logFields: { secret_kinds: [...new Set(findings.map((f) => f.kind))] }
-    };
-  }
-  const markers = detectTransient(w2.content);
-  const logFields = {};
-  if (markers.length > 0) {
-    logFields.markers = markers.map((m) => m.marker);
-    logFields.acknowledge_transient = opts.acknowledge_transient;
-    if (!opts.acknowledge_transient) {
-      return {
-        outcome: {
-          status: "transient_warning",
-          markers,
-          hint: 'Nothing was stored: this reads as the state of the moment and will mislead once it changes. Reword it as a durable fact (name the version, date or condition instead of "currently", "just", a commit SHA), or pass acknowledge_transient=true to store it as written.'
-        },
-        logFields
-      };
-    }
-  }
-  const tokens = dedupTokenSet(w2.content);
-  const active = await activeMatches(c, tokens, w2.content, opts);
-  const high = active.filter((m) => m.dup);
-  if (!opts.force && high.length > 0) {
-    return {
-      outcome: {
-        status: "duplicate",
-        matches: high.slice(0, MAX_MATCHES).map(strip),
-        hint: `Nothing was stored: memory ${high[0].id}${high[0].store ? ` (${high[0].store} store)` : ""} already says this. Change it with memory_update (or memory_verify it if it still holds); pass force=true only if this is a different fact.`
-      },
-      logFields: { ...logFields, duplicate_of: high.map((m) => m.id).slice(0, MAX_MATCHES) }
-    };
-  }
-  if (!opts.force) {
-    const labelled = (opts.also?.length ?? 0) > 0;
-    const removed = [];
-    for (const src of sourcesOf(c, opts)) {
-      const own2 = tombstoneIndex(src.store).similar([...tokens], DUPLICATE_THRESHOLD).map((r) => ({ ...r, src }));
-      if (src.removedNeighbours && opts.semanticRule) {
-        const seen = new Set(own2.map((r) => r.id));
-        for (const n of await src.removedNeighbours(w2.content, MAX_MATCHES * 2)) {
-          const t = src.store.getTombstone(n.id);
-          if (!t || seen.has(n.id)) continue;
-          const sim = jaccard(tokens, dedupTokenSet(t.body));
-          if (paraphrase(opts.semanticRule, n.cosine, sim, w2.content, t.body, true)) own2.push({ id: n.id, similarity: sim, semantic: n.cosine, src });
+    this.acc.clear();
+    this.started = true;
+    this.offset = 0;
+    this.ino = -1;
+    this.archives = [];
+    this.unsaved = 0;
+    for (const f of listLogFiles(this.dir, listed)) {
+      if (f.rotatedAt === null) continue;
+      this.archives.push(basename5(f.file).replace(/\.gz$/, ""));
+      try {
+        const raw = readFileSync9(f.file);
+        this.unsaved += raw.length;
+        for (const line of (f.compressed ? gunzipSync2(raw) : raw).toString("utf8").split("\n")) {
+          const e = parseLine(line);
+          if (e) this.fold(e);
         }
+      } catch {
       }
-      removed.push(...own2);
     }
-    if (labelled) removed.sort((a, b) => b.similarity - a.similarity || (a.id < b.id ? -1 : 1));
-    const matches = removed.filter((r) => !opts.exclude?.has(r.id)).map((r) => ({ r, t: r.src.store.getTombstone(r.id) })).filter((x) => x.t !== void 0).slice(0, MAX_MATCHES).map(({ r, t }) => ({
-      id: t.id,
-      ...labelled ? { store: r.src.label } : {},
-      similarity: roundSimilarity(r.similarity),
-      ...r.semantic !== void 0 ? { semantic: roundSimilarity(r.semantic) } : {},
-      snippet: snippetOf(t.body),
-      scopes: t.scopes,
-      removed_at: t.removed ?? null,
-      removed_reason: t.removed_reason ?? null
-    }));
-    if (matches.length > 0) {
-      return {
-        outcome: {
-          status: "previously_removed",
-          matches,
-          hint: `Nothing was stored: a near-identical memory${matches[0].store ? ` in the ${matches[0].store} store` : ""} was removed on ${matches[0].removed_at?.slice(0, 10) ?? "an earlier date"} (reason: ${JSON.stringify(matches[0].removed_reason ?? "")}). Ask the user before storing it again; memory_restore brings the old one back, force=true writes it anew.`
-        },
-        logFields: { ...logFields, previously_removed: matches.map((m) => m.id) }
-      };
+    const file = join22(this.dir, ACTIVE_LOG);
+    try {
+      for (const e of this.readBytes(file, 0)) this.fold(e);
+      this.unsaved += this.offset;
+    } catch {
+    }
+    this.saveIfWorth();
+  }
+  /** The saved fold, when it still describes the log's start (see the top of this file). */
+  restore() {
+    let saved;
+    try {
+      saved = JSON.parse(readFileSync9(join22(this.dir, ".cache", FOLD_FILE), "utf8"));
+    } catch {
+      return false;
+    }
+    try {
+      if (saved.v !== FOLD_VERSION || saved.hMs !== this.hMs || !Array.isArray(saved.acc) || !Array.isArray(saved.archives)) return false;
+      const st = statSync8(join22(this.dir, ACTIVE_LOG));
+      if (st.ino !== saved.ino || st.size < saved.offset) return false;
+      const present = (name) => [name, `${name}.gz`].some((n) => {
+        try {
+          return lstatSync8(join22(this.dir, n)).isFile();
+        } catch {
+          return false;
+        }
+      });
+      if (!saved.archives.every(present)) return false;
+      this.acc.clear();
+      for (const [id, applied, sunk, idle] of saved.acc) this.acc.set(id, { applied, sunk, idle });
+      this.t0 = saved.t0;
+      this.archives = saved.archives;
+      this.started = true;
+      this.ino = saved.ino;
+      this.offset = saved.offset;
+      this.unsaved = 0;
+      this.changed = false;
+      if (st.size > saved.offset) this.readActiveFrom(join22(this.dir, ACTIVE_LOG));
+      return true;
+    } catch {
+      this.acc.clear();
+      return false;
     }
   }
-  const related2 = active.slice(0, MAX_MATCHES).map(strip);
-  if (related2.length > 0) logFields.related = related2.map((r) => r.id);
-  const reason = opts.confirmed ? null : w2.category === "user-inference" ? "user-inference" : c.config.behavior.require_write_confirmation ? "require_write_confirmation" : null;
-  if (reason) {
-    const now = c.now();
-    const expires = new Date(now.getTime() + c.config.behavior.pending_ttl_minutes * 6e4);
-    const pending_id = newPendingId(now);
-    await sweepPending(c.dir, now);
-    await savePending(c.dir, {
-      pending_id,
-      created_at: now.toISOString(),
-      expires_at: expires.toISOString(),
-      session: c.session,
-      reason,
-      write: w2,
-      markers: logFields.markers ?? []
-    });
-    return {
-      outcome: {
-        status: "pending",
-        pending_id,
-        pending_reason: reason,
-        expires_at: expires.toISOString(),
-        preview: { ...w2 },
-        ...related2.length > 0 ? { related: related2 } : {},
-        hint: reason === "user-inference" ? "Not stored yet: this is a claim about the user. Show it to the user; if they agree call memory_write_confirm with pending_id, otherwise memory_write_cancel." : "Not stored yet: this store asks for confirmation of every write (behavior.require_write_confirmation). Call memory_write_confirm with pending_id once the user agrees, or memory_write_cancel."
-      },
-      logFields: { ...logFields, pending_id, pending_reason: reason }
-    };
-  }
-  return { ...related2.length > 0 ? { related: related2 } : {}, logFields };
-}
-function secretFindings(text2, strict) {
-  const findings = detectSecrets(text2);
-  if (strict) findings.push(...detectTeamSecrets(text2));
-  return findings;
-}
-async function checkUpdateContent(c, content, strict = false) {
-  void c;
-  const findings = secretFindings(content, strict);
-  if (findings.length === 0) return;
-  const list2 = findings.map((f) => `${f.kind} (${f.snippet})`).join(", ");
-  throw new ValidationError(
-    `content contains ${findings.length === 1 ? "a secret" : `${findings.length} secrets`}: ${list2}; nothing was changed. ${strict ? "This is a team memory, shared through git with everyone who has the repository" : "Memories are plaintext"}: say where the secret lives instead of its value`
-  );
-}
-function updateMarkers(old, next2) {
-  const oldAliases = old.aliases ?? [];
-  const before = new Set([old.body, ...oldAliases].flatMap((t) => detectTransient(t).map((m) => m.marker)));
-  const fired = /* @__PURE__ */ new Map();
-  const where = /* @__PURE__ */ new Set();
-  const judge = (text2, from) => {
-    for (const m of detectTransient(text2)) {
-      if (before.has(m.marker) || fired.has(m.marker)) continue;
-      fired.set(m.marker, m);
-      where.add(from);
+  /** Saves the fold when enough of the log was read since the last save (never throws). */
+  saveIfWorth() {
+    if (this.unsaved < this.saveAfterBytes || this.ino < 0) return;
+    const cache2 = join22(this.dir, ".cache");
+    try {
+      if (!existsSync8(this.dir)) return;
+      ensureOwnDirSync(cache2);
+      const saved = { v: FOLD_VERSION, t0: this.t0, hMs: this.hMs, ino: this.ino, offset: this.offset, archives: this.archives, acc: [...this.acc].map(([id, a]) => [id, a.applied, a.sunk, a.idle]) };
+      this.unsaved = 0;
+      this.changed = false;
+      const file = join22(cache2, FOLD_FILE);
+      const tmp = tempPathFor(file);
+      try {
+        writeFileSync3(tmp, JSON.stringify(saved), { mode: 384, flag: "wx" });
+        renameSync6(tmp, file);
+      } catch {
+        rmSync8(tmp, { force: true });
+      }
+    } catch {
     }
-  };
-  if (next2.body !== old.body) judge(next2.body, "content");
-  for (const a of next2.aliases ?? []) if (!oldAliases.includes(a)) judge(a, "aliases");
-  return { markers: [...fired.values()], where: [...where] };
-}
-function transientUpdateError(fired, where = ["content"]) {
-  const list2 = fired.map((m) => `"${m.marker}" (${m.snippet})`).join(", ");
-  return new ValidationError(
-    `${where.join(" and ")} ${where.length > 1 || where[0] === "aliases" ? "read" : "reads"} as the state of the moment: ${list2}; nothing was changed. Reword it as a durable fact (name the version, date or condition instead), or pass acknowledge_transient=true to store it as written`
-  );
-}
-
-// server/src/core/notes/errors.ts
-var MemoryToolError = class extends CairnError {
-  name = "MemoryToolError";
+  }
+  readActiveFrom(file) {
+    const from = this.offset;
+    for (const e of this.readBytes(file, this.offset)) this.fold(e);
+    this.unsaved += this.offset - from;
+  }
+  /**
+   * A server's close: saves the fold if enough of the log was folded since the last save and some
+   * of it counted (a session of refused calls, which no fold counts, leaves the cache as it was;
+   * the next process then reads those lines again, nothing more).
+   */
+  persist() {
+    if (this.changed) this.saveIfWorth();
+  }
+  /** Complete lines from `from` to the end of the file; advances the offset past the last newline. */
+  readBytes(file, from) {
+    const fd = openSync10(file, "r");
+    try {
+      const st = fstatSync5(fd);
+      this.ino = st.ino;
+      const len = st.size - from;
+      if (len <= 0) return [];
+      const buf = Buffer.alloc(len);
+      const n = readSync5(fd, buf, 0, len, from);
+      const text2 = buf.subarray(0, n).toString("utf8");
+      const end = text2.lastIndexOf("\n");
+      if (end === -1) return [];
+      this.offset = from + Buffer.byteLength(text2.slice(0, end + 1));
+      const out2 = [];
+      for (const line of text2.slice(0, end).split("\n")) {
+        const e = parseLine(line);
+        if (e) out2.push(e);
+      }
+      return out2;
+    } finally {
+      closeSync10(fd);
+    }
+  }
+  slot(id) {
+    this.changed = true;
+    let a = this.acc.get(id);
+    if (!a) this.acc.set(id, a = { applied: 0, sunk: 0, idle: 0 });
+    return a;
+  }
+  fold(e) {
+    const t = Date.parse(e.ts);
+    if (Number.isNaN(t)) return;
+    const w2 = Math.pow(2, (t - this.t0) / this.hMs);
+    const use = useOf(e);
+    if (use) {
+      for (const id of use.ids) {
+        const a = this.slot(id);
+        if (use.outcome === "applied") a.applied += w2;
+        else if (use.outcome === "contradicted" || use.outcome === "corrected") a.sunk += w2;
+        if (use.outcome === "ignored") a.idle += w2;
+        else a.idle = 0;
+      }
+      return;
+    }
+    if ((e.kind === "search" || e.kind === "show") && actorOf(e) === "model") {
+      for (const id of retrievedIds(e)) this.slot(id).idle += w2;
+    }
+  }
+  /** The parts of one memory's multiplier at `now`; multiplier 1 for a memory with no events. */
+  parts(id, now) {
+    const a = this.acc.get(id);
+    if (!a) return { applied: 0, sunk: 0, idle: 0, multiplier: 1 };
+    const fade = Math.pow(2, (this.t0 - now) / this.hMs);
+    const applied = a.applied * fade;
+    const sunk = a.sunk * fade;
+    const idle = a.idle * fade;
+    const f = applied / (applied + APPLIED_HALF) - sunk / (sunk + SUNK_HALF) - IDLE_SHARE * idle / (idle + IDLE_HALF);
+    const multiplier = 1 + this.settings.maxFraction * Math.max(-1, Math.min(1, f));
+    return { applied: round(applied), sunk: round(sunk), idle: round(idle), multiplier: round(multiplier) };
+  }
+  get tracked() {
+    return this.acc.size;
+  }
 };
-
-// server/src/core/notes/paths.ts
-import { lstatSync as lstatSync8 } from "node:fs";
-import { join as join24, resolve as resolve5, sep as sep2 } from "node:path";
-var escapes = (p) => new MemoryToolError(`Path ${p} would escape /memories directory`);
-function decoded(p) {
-  let cur = p;
-  for (let i = 0; i < 3 && cur.includes("%"); i++) {
-    let next2;
-    try {
-      next2 = decodeURIComponent(cur);
-    } catch {
-      next2 = cur.replace(/%([0-9a-fA-F]{2})/g, (_m, h) => String.fromCharCode(parseInt(h, 16)));
-    }
-    if (next2 === cur) break;
-    cur = next2;
-  }
-  return cur;
-}
-function resolveMemoryPath(notesDir, path, arg = "path") {
-  if (typeof path !== "string" || path === "") throw new MemoryToolError(`${arg} is required: a path under /memories, like /memories/notes.md`);
-  if (path !== MEMORIES_ROOT && !path.startsWith(`${MEMORIES_ROOT}/`)) throw new MemoryToolError(`Path must start with /memories, got: ${path}`);
-  for (const form of [path, decoded(path)]) {
-    if (form.includes("\0")) throw escapes(path);
-    if (form.split(/[\\/]/).some((s2) => s2 === "..")) throw escapes(path);
-  }
-  const segs = path.slice(MEMORIES_ROOT.length).split("/").filter((s2) => s2 !== "" && s2 !== ".");
-  const hidden = segs.find((s2) => s2.startsWith("."));
-  if (hidden !== void 0) throw new MemoryToolError(`Path ${path} names a hidden item (${hidden}): names starting with "." are not notes`);
-  if (segs.some((s2) => s2.includes("\\"))) throw new MemoryToolError(`Path ${path} contains a backslash: separate folders with "/"`);
-  const rel = segs.join("/");
-  const abs = rel === "" ? notesDir : join24(notesDir, ...segs);
-  const root = resolve5(notesDir);
-  if (resolve5(abs) !== root && !resolve5(abs).startsWith(root + sep2)) throw escapes(path);
-  let cur = notesDir;
-  for (const s2 of ["", ...segs]) {
-    cur = s2 === "" ? cur : join24(cur, s2);
-    let st;
-    try {
-      st = lstatSync8(cur);
-    } catch {
-      break;
-    }
-    if (st.isSymbolicLink()) throw new MemoryToolError("Path would escape /memories directory via symlink");
-    if (!st.isDirectory()) break;
-  }
-  const shown2 = path.length > MEMORIES_ROOT.length ? path.replace(/\/+$/, "") : path;
-  return { shown: shown2, rel, abs };
-}
-
-// server/src/core/notes/commands.ts
-var MEMORY_COMMANDS = ["view", "create", "str_replace", "insert", "delete", "rename"];
-var LINE_NUMBER_WIDTH = 6;
-var MAX_LINES = 999999;
-var LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-var numbered = (lines, first) => lines.map((l, i) => `${String(first + i).padStart(LINE_NUMBER_WIDTH, " ")}	${l}`).join("\n");
-function formatSize(bytes) {
-  if (bytes === 0) return "0B";
-  const units = ["B", "K", "M", "G"];
-  const i = Math.min(units.length - 1, Math.floor(Math.log(bytes) / Math.log(1024)));
-  const n = bytes / 1024 ** i;
-  return `${n % 1 === 0 ? String(n) : n.toFixed(1)}${units[i]}`;
-}
-function asLines(text2) {
-  const crlf = text2.includes("\r\n") && !/(?<!\r)\n/.test(text2);
-  return { lines: (crlf ? text2.replace(/\r\n/g, "\n") : text2).split("\n"), crlf };
-}
-var joinLines = (lines, crlf) => lines.join(crlf ? "\r\n" : "\n");
-function checkText(env, text2, arg, whole) {
-  if (typeof text2 !== "string") throw new MemoryToolError(`${arg} is required for this command: the text to write`);
-  const nul = text2.indexOf("\0");
-  if (nul !== -1) throw new MemoryToolError(`${arg} contains a NUL character at position ${nul}: a note is plain text`);
-  const lone = LONE_SURROGATE.exec(text2);
-  if (lone) throw new MemoryToolError(`${arg} contains an unpaired UTF-16 surrogate (U+${lone[0].charCodeAt(0).toString(16).toUpperCase()}) at position ${lone.index}: send valid Unicode text`);
-  const findings = detectSecrets(text2);
-  if (findings.length > 0) {
-    const list2 = findings.map((f) => `${f.kind} (${f.snippet})`).join(", ");
-    throw new MemoryToolError(`${arg} contains ${findings.length === 1 ? "a secret" : `${findings.length} secrets`}: ${list2}. ${SECRET_HINT}`);
-  }
-  const size2 = (whole ?? text2).length;
-  if (size2 > env.maxChars) throw new MemoryToolError(`${whole === void 0 ? arg : "the edited note"} is ${size2} characters, over the limit of ${env.maxChars} (behavior.max_body_chars): keep notes shorter, split them by topic`);
-  return text2;
-}
-async function statOf(p) {
-  return fsp10.lstat(p.abs).catch(() => null);
-}
-async function runMemoryCommand(env, cmd) {
-  switch (cmd.command) {
-    case "view":
-      return view(env, cmd.path, cmd.view_range);
-    case "create":
-      return create(env, cmd.path, cmd.file_text);
-    case "str_replace":
-      return strReplace(env, cmd.path, cmd.old_str, cmd.new_str ?? "");
-    case "insert":
-      return insert(env, cmd.path, cmd.insert_line, cmd.insert_text);
-    case "delete":
-      return remove(env, cmd.path);
-    case "rename":
-      return rename(env, cmd.old_path, cmd.new_path);
-    default:
-      cmd;
-      throw new MemoryToolError(`unknown command ${JSON.stringify(cmd.command)}: use one of ${MEMORY_COMMANDS.join(", ")}`);
-  }
-}
-async function view(env, path, range) {
-  const p = resolveMemoryPath(env.store.notesDir, path);
-  const st = p.rel === "" ? await fsp10.stat(p.abs).catch(() => null) : await statOf(p);
-  if (p.rel === "" && !st) {
-    return `Here're the files and directories up to 2 levels deep in ${p.shown}, excluding hidden items and node_modules:
-${formatSize(0)}	${p.shown}`;
-  }
-  if (!st) throw new MemoryToolError(`The path ${p.shown} does not exist. Please provide a valid path.`);
-  if (st.isDirectory()) {
-    const rows = [`${formatSize(st.size)}	${p.shown}`];
-    const walk = async (dir, prefix, depth) => {
-      const names = (await fsp10.readdir(dir).catch(() => [])).sort();
-      for (const name of names) {
-        if (name.startsWith(".") || name === "node_modules") continue;
-        const s2 = await fsp10.lstat(`${dir}/${name}`).catch(() => null);
-        if (!s2) continue;
-        const rel = prefix === "" ? name : `${prefix}/${name}`;
-        if (s2.isDirectory()) {
-          rows.push(`${formatSize(s2.size)}	${p.shown}/${rel}/`);
-          if (depth < 2) await walk(`${dir}/${name}`, rel, depth + 1);
-        } else if (s2.isFile()) rows.push(`${formatSize(s2.size)}	${p.shown}/${rel}`);
-      }
-    };
-    await walk(p.abs, "", 1);
-    return `Here're the files and directories up to 2 levels deep in ${p.shown}, excluding hidden items and node_modules:
-${rows.join("\n")}`;
-  }
-  if (!st.isFile()) throw new MemoryToolError(`The path ${p.shown} does not exist. Please provide a valid path.`);
-  const { lines } = asLines(await fsp10.readFile(p.abs, "utf8"));
-  if (lines.length > MAX_LINES) throw new MemoryToolError(`File ${p.shown} exceeds maximum line limit of 999,999 lines.`);
-  let first = 1;
-  let shown2 = lines;
-  if (range !== void 0) {
-    const [a, b] = range;
-    const ok = range.length === 2 && Number.isInteger(a) && Number.isInteger(b) && a >= 1 && a <= lines.length && (b === -1 || b >= a);
-    if (!ok) throw new MemoryToolError(`Invalid \`view_range\` parameter: ${JSON.stringify(range)}. It should be [start, end] with 1 <= start <= ${lines.length} and end >= start, or end = -1 for the rest of the file`);
-    first = a;
-    shown2 = lines.slice(a - 1, b === -1 ? lines.length : b);
-  }
-  return `Here's the content of ${p.shown} with line numbers:
-${numbered(shown2, first)}`;
-}
-async function create(env, path, fileText) {
-  const p = resolveMemoryPath(env.store.notesDir, path);
-  const text2 = checkText(env, fileText, "file_text");
-  if (p.rel === "" || await statOf(p)) throw new MemoryToolError(`File ${p.shown} already exists`);
-  await parentsAreFolders(env, p);
-  await env.store.editNote(p.abs, (cur) => {
-    if (cur !== null) throw new MemoryToolError(`File ${p.shown} already exists`);
-    return text2;
-  });
-  return `File created successfully at: ${p.shown}`;
-}
-async function parentsAreFolders(env, p) {
-  const segs = p.rel.split("/");
-  for (let i = 1; i < segs.length; i++) {
-    const q = resolveMemoryPath(env.store.notesDir, `${MEMORIES_ROOT}/${segs.slice(0, i).join("/")}`);
-    const st = await statOf(q);
-    if (st && !st.isDirectory()) throw new MemoryToolError(`Cannot create ${p.shown}: ${q.shown} is a file, not a directory`);
-  }
-}
-async function existingFile(p, notFound) {
-  const st = await statOf(p);
-  if (!st || !st.isFile()) throw new MemoryToolError(notFound);
-}
-async function strReplace(env, path, oldStr, newStr) {
-  const p = resolveMemoryPath(env.store.notesDir, path);
-  if (typeof oldStr !== "string" || oldStr === "") throw new MemoryToolError("old_str is required and must not be empty: the exact text to replace");
-  checkText(env, newStr, "new_str");
-  const notFound = `The path ${p.shown} does not exist. Please provide a valid path.`;
-  await existingFile(p, notFound);
-  let snippet2 = "";
-  await env.store.editNote(p.abs, (cur) => {
-    if (cur === null) throw new MemoryToolError(notFound);
-    const { lines, crlf } = asLines(cur);
-    const text2 = lines.join("\n");
-    const needle = oldStr.replace(/\r\n/g, "\n");
-    const replacement = newStr.replace(/\r\n/g, "\n");
-    const at2 = [];
-    for (let i = text2.indexOf(needle); i !== -1; i = text2.indexOf(needle, i + 1)) at2.push(i);
-    if (at2.length === 0) throw new MemoryToolError(`No replacement was performed, old_str \`${oldStr}\` did not appear verbatim in ${p.shown}.`);
-    const lineOf2 = (i) => text2.slice(0, i).split("\n").length;
-    if (at2.length > 1) {
-      const nums = [...new Set(at2.map(lineOf2))];
-      throw new MemoryToolError(`No replacement was performed. Multiple occurrences of old_str \`${oldStr}\` in lines: ${nums.join(", ")}. Please ensure it is unique`);
-    }
-    const next2 = text2.slice(0, at2[0]) + replacement + text2.slice(at2[0] + needle.length);
-    const whole = joinLines(next2.split("\n"), crlf);
-    checkText(env, newStr, "new_str", whole);
-    const start = lineOf2(at2[0]) - 1;
-    const newLines = next2.split("\n");
-    const from = Math.max(0, start - 2);
-    const to = Math.min(newLines.length, start + replacement.split("\n").length + 2);
-    snippet2 = numbered(newLines.slice(from, to), from + 1);
-    return whole;
-  });
-  return `The memory file has been edited. Here is the snippet showing the change (with line numbers):
-${snippet2}`;
-}
-async function insert(env, path, insertLine, insertText) {
-  const p = resolveMemoryPath(env.store.notesDir, path);
-  checkText(env, insertText, "insert_text");
-  if (typeof insertLine !== "number" || !Number.isInteger(insertLine)) throw new MemoryToolError("insert_line is required: the line number after which to insert (0 = before the first line)");
-  const notFound = `The path ${p.shown} does not exist`;
-  await existingFile(p, notFound);
-  await env.store.editNote(p.abs, (cur) => {
-    if (cur === null) throw new MemoryToolError(notFound);
-    const { lines, crlf } = asLines(cur);
-    if (insertLine < 0 || insertLine > lines.length) {
-      throw new MemoryToolError(`Invalid \`insert_line\` parameter: ${insertLine}. It should be within the range of lines of the file: [0, ${lines.length}]`);
-    }
-    lines.splice(insertLine, 0, insertText.replace(/\r\n/g, "\n").replace(/\n$/, ""));
-    const whole = joinLines(lines, crlf);
-    checkText(env, insertText, "insert_text", whole);
-    return whole;
-  });
-  return `The file ${p.shown} has been edited.`;
-}
-async function notesUnder(env, p) {
-  const files = [];
-  const dirs = [];
-  const walk = async (abs) => {
-    const st = await fsp10.lstat(abs).catch(() => null);
-    if (!st) return;
-    if (st.isFile()) files.push(abs);
-    else if (st.isDirectory()) {
-      for (const n of await fsp10.readdir(abs)) if (!n.startsWith(".")) await walk(`${abs}/${n}`);
-      dirs.push(abs);
-    }
-  };
-  await walk(p.abs);
-  return { files: files.filter((f) => env.store.noteRel(f) !== null), dirs };
-}
-async function remove(env, path) {
-  const p = resolveMemoryPath(env.store.notesDir, path);
-  if (p.rel === "") throw new MemoryToolError("Cannot delete the /memories directory itself");
-  if (!await statOf(p)) throw new MemoryToolError(`The path ${p.shown} does not exist`);
-  const { files, dirs } = await notesUnder(env, p);
-  await env.store.removeNotes(files, env.tombstone);
-  for (const d of dirs) await fsp10.rmdir(d).catch(() => {
-  });
-  return `Successfully deleted ${p.shown}`;
-}
-async function rename(env, oldPath, newPath) {
-  const from = resolveMemoryPath(env.store.notesDir, oldPath, "old_path");
-  const to = resolveMemoryPath(env.store.notesDir, newPath, "new_path");
-  if (from.rel === "" || to.rel === "") throw new MemoryToolError("Cannot rename the /memories directory itself");
-  if (!await statOf(from)) throw new MemoryToolError(`The path ${from.shown} does not exist`);
-  if (await statOf(to)) throw new MemoryToolError(`The destination ${to.shown} already exists`);
-  if (`${to.rel}/`.startsWith(`${from.rel}/`)) throw new MemoryToolError(`Cannot move ${from.shown} into itself (${to.shown})`);
-  await parentsAreFolders(env, to);
+function parseLine(line) {
+  if (line.trim() === "") return null;
   try {
-    await env.store.renameNote(from.abs, to.abs);
-  } catch (err) {
-    const code = err.code;
-    if (code === "EEXIST") throw new MemoryToolError(`The destination ${to.shown} already exists`);
-    if (code === "ENOENT") throw new MemoryToolError(`The path ${from.shown} does not exist`);
-    throw err;
+    const v = JSON.parse(line);
+    return typeof v === "object" && v !== null && typeof v.ts === "string" && typeof v.kind === "string" ? v : null;
+  } catch {
+    return null;
   }
-  return `Successfully renamed ${from.shown} to ${to.shown}`;
 }
+var round = (x) => Math.round(x * 1e3) / 1e3;
+function rerankWithinBands(hits, multiplier) {
+  const out2 = [];
+  let i = 0;
+  while (i < hits.length) {
+    let j = i;
+    while (j < hits.length && hits[j].relevance === hits[i].relevance) j++;
+    const run = hits.slice(i, j).map((h, k) => ({ h, k, s: h.score * multiplier(h) }));
+    run.sort((a, b) => b.s - a.s || a.k - b.k);
+    out2.push(...run.map((r) => r.h));
+    i = j;
+  }
+  return out2;
+}
+
+// server/src/core/curation/eventSink.ts
+var FEEDBACK_PRIME_MIN = 1e4;
+var EventSink = class {
+  log;
+  fold = null;
+  /** The directory whose log this process reads and writes (the personal store's). */
+  dir;
+  constructor(opts) {
+    this.dir = opts.dir;
+    this.log = opts.record ? new EventLog({ dir: opts.dir, session: opts.session, enabled: opts.telemetry.enabled, maxBytes: opts.telemetry.max_bytes, now: opts.now, warn: opts.warn }) : null;
+  }
+  /** The active log file; undefined when nothing is recorded or the log is closed. */
+  get file() {
+    return this.log?.file;
+  }
+  /** Appends one event; whether a line was written (never, when nothing is recorded). */
+  append(kind, fields) {
+    return this.log?.append(kind, fields) ?? false;
+  }
+  /**
+   * The process's feedback fold, brought up to the end of the log; null when ranking.feedback is
+   * off or nothing is tracked yet (the plain ranking, exactly). `store` is the store searched;
+   * `now` is asked only when the fold is built.
+   */
+  feedback(ranking, now, store) {
+    if (!ranking.feedback || ranking.feedback_max_percent === 0) return null;
+    let fb = this.fold;
+    if (!fb) {
+      const fold = new FeedbackFold(this.dir, { halfLifeDays: ranking.feedback_half_life_days, maxFraction: ranking.feedback_max_percent / 100 }, now().getTime());
+      this.fold = fb = fold;
+      this.log?.onAppend((line, size2, ino) => fold.ownAppend(line, size2, ino));
+      if (store.watch && store.activeCount >= FEEDBACK_PRIME_MIN) {
+        void fold.prime();
+        return null;
+      }
+    }
+    fb.refresh();
+    return fb.tracked > 0 ? fb : null;
+  }
+  close() {
+    this.fold?.persist();
+    this.log?.close();
+    this.log = null;
+  }
+};
 
 // server/src/core/notes/structure.ts
 var OBSERVATION = /^\s*[-*+]\s+\[([^\]\n]+)\]\s+(.+)$/;
@@ -26167,6 +24288,2008 @@ var LinkGraph = class {
   }
 };
 
+// server/src/core/ops/recentPage.ts
+function activityOf(m) {
+  return m.last_verified_at !== null && m.last_verified_at > m.updated ? m.last_verified_at : m.updated;
+}
+var recentCursor = (m) => Buffer.from(`v2:${activityOf(m)}|${m.id}`).toString("base64url");
+var RECENT_CURSOR = /^v2:(\d{4}-\d\d-\d\dT[\d:.]+Z)\|([0-9A-HJKMNP-TV-Z]{26})$/;
+function recentPage(source, keep, cursor, limit) {
+  let after = null;
+  if (cursor !== void 0) {
+    const m = RECENT_CURSOR.exec(Buffer.from(cursor, "base64url").toString("utf8"));
+    if (!m) throw new ValidationError(`cursor ${JSON.stringify(cursor.slice(0, 40))} was not issued for sort "recent": pass next_cursor from a previous page with the same sort, or omit it to start over`);
+    after = { at: m[1], id: m[2] };
+  }
+  const rows = [];
+  for (const m of source) {
+    if (!keep(m)) continue;
+    const at2 = activityOf(m);
+    if (after !== null && (at2 > after.at || at2 === after.at && m.id >= after.id)) continue;
+    rows.push({ at: at2, m });
+  }
+  rows.sort((a, b) => a.at !== b.at ? a.at < b.at ? 1 : -1 : a.m.id < b.m.id ? 1 : a.m.id > b.m.id ? -1 : 0);
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  return { page: page.map((r) => r.m), next_cursor: rows.length > limit && last ? recentCursor(last.m) : null };
+}
+
+// server/src/core/memory.ts
+function isExpired(m, now) {
+  return m.expires !== null && Date.parse(m.expires) <= now.getTime();
+}
+function isDisabled(disabled, m) {
+  if (disabled.size === 0) return false;
+  return m.scopes.some((s2) => {
+    for (const d of disabled) if (s2 === d || s2.startsWith(`${d}:`)) return true;
+    return false;
+  });
+}
+function isVisible(disabled, m, now) {
+  return !isExpired(m, now) && !isDisabled(disabled, m);
+}
+function hasGlobalScope(scopes, global2) {
+  if (global2.length === 0) return false;
+  return scopes.some((s2) => global2.some((g) => s2 === g || s2.startsWith(`${g}:`)));
+}
+function inViewKey(callerRepoKey, global2, key, scopes) {
+  if (key === null) return true;
+  if (callerRepoKey !== null) return key === callerRepoKey;
+  return hasGlobalScope(scopes, global2);
+}
+var repoKeys = /* @__PURE__ */ new WeakMap();
+function repoKeyOf(m) {
+  let key = repoKeys.get(m.origin);
+  if (key === void 0) repoKeys.set(m.origin, key = originRepoKey(m.origin));
+  return key;
+}
+function recordHead(m) {
+  return {
+    id: m.id,
+    scopes: m.scopes,
+    confidence: m.confidence,
+    category: m.category,
+    created: m.created,
+    updated: m.updated,
+    last_verified_at: m.last_verified_at,
+    // A note (the memory tool's file) says so, with its /memories path; a memory's row is unchanged.
+    ...m.note !== void 0 ? { kind: "note", path: m.note } : {}
+  };
+}
+function summarize(body, max = 80) {
+  const flat = body.replace(/\s+/g, " ").trim();
+  const m = /^(.+?[.!?])(?:\s|$)/.exec(flat);
+  const first = m ? m[1] : flat;
+  if (first.length <= max) return first;
+  const cut = first.slice(0, max - 1);
+  const sp = cut.lastIndexOf(" ");
+  return `${(sp > max / 2 ? cut.slice(0, sp) : cut).replace(/[\s,;:.-]+$/, "")}…`;
+}
+function stripStored(m) {
+  const { file, tombstoned, size: size2, mtimeMs, extra, idAssigned, note, ...rec } = m;
+  void file;
+  void tombstoned;
+  void size2;
+  void mtimeMs;
+  void extra;
+  void idAssigned;
+  void note;
+  return rec;
+}
+
+// server/src/core/trust/signals/compute.ts
+import { homedir as homedir3 } from "node:os";
+
+// server/src/core/trust/signals/citedPaths.ts
+import { existsSync as existsSync9, statSync as statSync9 } from "node:fs";
+import { homedir as homedir2 } from "node:os";
+import { isAbsolute as isAbsolute3, join as join23, resolve as resolve4 } from "node:path";
+var MAX_CITED_PATHS = 8;
+var PLACEHOLDER_SEGMENT = /^(?:foo|bar|baz|qux|quux|foobar|example|examples?-\w+|dummy|placeholder|xxx+|some(?:where|thing)?|your[-_\w]*)(?:\.\w+)?$/i;
+var ROUTE_ROOT = /^(?:api|v\d+|graphql|rest|rpc|auth|oauth2?|login|logout|signin|signup|callback|webhooks?|health|healthz|metrics|status|admin)$/i;
+var FILE_EXT = /\.(?:ts|tsx|mts|cts|js|jsx|mjs|cjs|json|jsonc|md|mdx|txt|toml|ya?ml|ini|cfg|conf|env|lock|py|pyi|rb|rs|go|java|kt|swift|c|h|cc|cpp|hpp|cs|php|sh|bash|zsh|fish|ps1|sql|css|scss|html|vue|svelte|xml|csv|proto|gradle|tf|nix|dockerfile|log|pem|crt|plist)$/i;
+function hasFileExtension(seg) {
+  return FILE_EXT.test(seg) || /^[^.]*[^./][^/]*\.[A-Za-z][A-Za-z0-9]{1,9}$/.test(seg);
+}
+function isDotfileName(seg) {
+  if (!/^\.[a-z][a-z0-9._-]*$/.test(seg)) return false;
+  return /[-_.]/.test(seg.slice(1)) || /(?:rc|ignore|attributes|config|modules|keep|env)$/.test(seg);
+}
+function stripLineSuffix(p) {
+  return p.replace(/:\d+(?::\d+)?$/, "");
+}
+function segmentsOf(p) {
+  return p.split(/[\\/]+/).filter((s2) => s2 !== "" && s2 !== "~" && !/^[A-Za-z]:$/.test(s2));
+}
+function isObviouslyFake(p) {
+  if (/\.\.\.|\u2026|<|>|\*|\?|\{|\}|\$|%/.test(p)) return true;
+  if (/^\/path\/to(?:\/|$)/i.test(p) || /(^|[\\/])path[\\/]to([\\/]|$)/i.test(p)) return true;
+  return segmentsOf(p).some((s2) => PLACEHOLDER_SEGMENT.test(s2));
+}
+function isDomainLike(seg) {
+  const m = /^[a-z0-9-]+(?:\.[a-z0-9-]+)*\.([a-z]{2,12})$/i.exec(seg);
+  return m !== null && !FILE_EXT.test(`.${m[1]}`);
+}
+var DEVICE = /^\/dev\/(?:null|zero|stdin|stdout|stderr|tty|u?random)$/;
+function asCitedPath(raw, fromBackticks) {
+  if (/\.\.\.|\u2026/.test(raw)) return null;
+  let p = raw.trim().replace(/[.,;:!?)\]'"]+$/, "");
+  p = stripLineSuffix(p);
+  if (p.length < 2 || p.length > 400) return null;
+  const windows = /^[A-Za-z]:[\\/]/.test(p);
+  if (/\s/.test(p) && !windows) return null;
+  if (p.startsWith("-")) return null;
+  if (p.includes("://") || /^[\w.-]+@[\w.-]+:/.test(p) || p.startsWith("@")) return null;
+  if (isObviouslyFake(p)) return null;
+  const segs = segmentsOf(p);
+  if (p.startsWith("/")) {
+    if (segs.length < 2) return null;
+    if (ROUTE_ROOT.test(segs[0]) || DEVICE.test(p)) return null;
+    return p;
+  }
+  if (p.startsWith("~/")) return segs.length >= 1 ? p : null;
+  if (windows) return segs.length >= 1 ? p : null;
+  if (!/^[\w.@+\-/\\]+$/.test(p) || p.startsWith("~")) return null;
+  const last = segs[segs.length - 1] ?? "";
+  if (!p.startsWith("./") && !p.startsWith("../") && isDomainLike(segs[0] ?? "") && segs.length >= 2) return null;
+  if (!fromBackticks) {
+    if (segs.length < 2 && !p.startsWith("./") && !p.startsWith("../")) return null;
+    return hasFileExtension(last) ? p : null;
+  }
+  if (p.startsWith("./") || p.startsWith("../")) return segs.length >= 1 ? p : null;
+  if (segs.length === 1) {
+    if (p.endsWith("/") && /^[\w.-]+\/$/.test(p)) return p;
+    return FILE_EXT.test(last) && !/^\d/.test(last) || isDotfileName(last) ? p : null;
+  }
+  if (segs.length === 2 && !hasFileExtension(last) && !p.endsWith("/") && !segs[0].startsWith(".")) return null;
+  return p;
+}
+var CANDIDATE_RE = /`([^`\n]+)`|(?<![\w.:/~@\\$-])(~?\/[\w.@+-]+(?:\/[\w.@+-]+)*\/?|[A-Za-z]:\\[^\s`'"<>|*?]+)|(?<![\w.:/~@\\$%{<*-])((?:\.\.?\/|\.(?=\w))?[\w@+-][\w.@+-]*(?:\/[\w.@+-]+)+)(?![\w/*{}<>$(])/g;
+function commandWords(span) {
+  const out2 = [];
+  for (let w2 of span.split(/\s+/)) {
+    w2 = w2.replace(/^\d*[<>]+&?/, "").replace(/^[('"]+|[)'";&|]+$/g, "");
+    if (w2 === "" || w2 === "&&" || w2 === "||" || w2 === "|") continue;
+    const eq = /^(?:--?[\w-]+|[A-Za-z_][A-Za-z0-9_]*)=(.+)$/.exec(w2);
+    if (eq) w2 = eq[1].replace(/^['"]|['"]$/g, "");
+    else if (w2.startsWith("-")) continue;
+    if (/^[\w.-]+:(?![\\/])/.test(w2) && !/^[A-Za-z]:[\\/]/.test(w2)) continue;
+    out2.push(w2);
+  }
+  return out2;
+}
+function extractCitedPaths(body, max = MAX_CITED_PATHS) {
+  if (!/[`/\\]/.test(body)) return [];
+  const out2 = [];
+  const take = (p) => {
+    if (p && !out2.includes(p) && out2.length < max) out2.push(p);
+  };
+  for (const m of body.matchAll(CANDIDATE_RE)) {
+    if (m[1] !== void 0) {
+      const span = m[1].trim();
+      const windows = /^[A-Za-z]:[\\/]/.test(span);
+      if (/\s/.test(span) && !windows) for (const w2 of commandWords(span)) take(asCitedPath(w2, true));
+      else take(asCitedPath(span, true));
+    } else {
+      take(asCitedPath(m[2] ?? m[3], false));
+    }
+    if (out2.length >= max) break;
+  }
+  return out2;
+}
+function resolveCitedPath(p, ctx) {
+  if (p.startsWith("~/")) return join23(ctx.home ?? homedir2(), p.slice(2));
+  if (/^[A-Za-z]:[\\/]/.test(p)) return process.platform === "win32" ? p : null;
+  if (isAbsolute3(p)) return p;
+  return ctx.relativeRoot ? resolve4(ctx.relativeRoot, p) : null;
+}
+function checkPaths(paths, ctx) {
+  const missing = [];
+  let checked = 0;
+  for (const p of paths) {
+    const abs = resolveCitedPath(p, ctx);
+    if (abs === null) continue;
+    checked++;
+    if (!existsSync9(abs)) missing.push(p);
+  }
+  return { checked, missing };
+}
+function isDirectory(dir) {
+  if (!dir) return false;
+  try {
+    return statSync9(dir).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+// server/src/core/trust/signals/commitDrift.ts
+import { execFile as execFile2 } from "node:child_process";
+import { readFileSync as readFileSync10, statSync as statSync10 } from "node:fs";
+import { isAbsolute as isAbsolute4, join as join24, resolve as resolve5 } from "node:path";
+var GIT_TIMEOUT_MS2 = 2e3;
+var MAX_BUFFER = 64 * 1024 * 1024;
+function gitDirs(root) {
+  try {
+    const dotGit = join24(root, ".git");
+    let gitDir = dotGit;
+    if (!statSync10(dotGit).isDirectory()) {
+      const m = /^gitdir:\s*(.+)$/m.exec(readFileSync10(dotGit, "utf8"));
+      if (!m) return null;
+      gitDir = isAbsolute4(m[1].trim()) ? m[1].trim() : resolve5(root, m[1].trim());
+    }
+    let commonDir = gitDir;
+    try {
+      const c = readFileSync10(join24(gitDir, "commondir"), "utf8").trim();
+      commonDir = isAbsolute4(c) ? c : resolve5(gitDir, c);
+    } catch {
+    }
+    return { gitDir, commonDir };
+  } catch {
+    return null;
+  }
+}
+async function headSha(root, timeoutMs = GIT_TIMEOUT_MS2) {
+  const fast = readHeadSha(root);
+  if (fast) return fast;
+  return new Promise((done) => {
+    execFile2("git", ["-C", root, "rev-parse", "--verify", "-q", "HEAD"], { timeout: timeoutMs, env: { ...process.env, GIT_OPTIONAL_LOCKS: "0", LC_ALL: "C" } }, (err, stdout) => {
+      const sha = stdout?.trim() ?? "";
+      done(!err && /^[0-9a-f]{40,64}$/.test(sha) ? sha : null);
+    });
+  });
+}
+function readHeadSha(root) {
+  const dirs = gitDirs(root);
+  if (!dirs) return null;
+  try {
+    const head = readFileSync10(join24(dirs.gitDir, "HEAD"), "utf8").trim();
+    if (/^[0-9a-f]{40,64}$/.test(head)) return head;
+    const ref2 = /^ref:\s*(\S+)$/.exec(head)?.[1];
+    if (!ref2) return null;
+    for (const dir of [dirs.gitDir, dirs.commonDir]) {
+      try {
+        const sha = readFileSync10(join24(dir, ref2), "utf8").trim();
+        if (/^[0-9a-f]{40,64}$/.test(sha)) return sha;
+      } catch {
+      }
+    }
+    const packed = readFileSync10(join24(dirs.commonDir, "packed-refs"), "utf8");
+    for (const line of packed.split("\n")) {
+      const [sha, name] = line.split(" ");
+      if (name === ref2 && sha && /^[0-9a-f]{40,64}$/.test(sha)) return sha;
+    }
+  } catch {
+  }
+  return null;
+}
+function gitLogTimes(root, since, timeoutMs) {
+  const args = ["-C", root, "log", "--format=%H %ct %P", "HEAD"];
+  if (since > 0) args.push(`--since=${new Date(since * 1e3).toISOString()}`);
+  return new Promise((done, fail) => {
+    execFile2(
+      "git",
+      args,
+      { timeout: timeoutMs, maxBuffer: MAX_BUFFER, env: { ...process.env, GIT_OPTIONAL_LOCKS: "0", LC_ALL: "C" } },
+      (err, stdout) => {
+        if (err) return fail(err);
+        const times = [];
+        const commits = /* @__PURE__ */ new Map();
+        for (const line of stdout.split("\n")) {
+          const [sha, ct, ...parents] = line.split(" ");
+          const time2 = Number(ct);
+          if (!sha || !Number.isFinite(time2)) continue;
+          times.push(time2);
+          commits.set(sha, { time: time2, parents: parents.filter((p) => p !== "") });
+        }
+        done({ times: times.sort((a, b) => a - b), commits });
+      }
+    );
+  });
+}
+function countNewer(times, t) {
+  let lo = 0;
+  let hi = times.length;
+  while (lo < hi) {
+    const mid = lo + hi >>> 1;
+    if (times[mid] <= t) lo = mid + 1;
+    else hi = mid;
+  }
+  return times.length - lo;
+}
+function countAtOrAfter(times, t) {
+  return countNewer(times, t - 1);
+}
+function countNotReachable(entry, head) {
+  const cached = entry.after.get(head);
+  if (cached !== void 0) return cached;
+  const seen = /* @__PURE__ */ new Set();
+  const stack = [head];
+  while (stack.length > 0) {
+    const sha = stack.pop();
+    if (seen.has(sha)) continue;
+    const c = entry.commits.get(sha);
+    if (!c) continue;
+    seen.add(sha);
+    for (const p of c.parents) if (!seen.has(p)) stack.push(p);
+  }
+  const n = entry.commits.size - seen.size;
+  entry.after.set(head, n);
+  return n;
+}
+function commitsSince(entry, secs, head) {
+  if (head && entry.commits.has(head)) return countNotReachable(entry, head);
+  if (head) return countAtOrAfter(entry.times, secs);
+  return countNewer(entry.times, secs);
+}
+var CommitDriftCache = class {
+  constructor(timeoutMs = GIT_TIMEOUT_MS2) {
+    this.timeoutMs = timeoutMs;
+  }
+  timeoutMs;
+  entries = /* @__PURE__ */ new Map();
+  /** git invocations so far (tests assert one per batch). */
+  gitCalls = 0;
+  /**
+   * Commit drift for each verification (ISO time, or time plus the HEAD recorded at verify time)
+   * against HEAD of the repo at `root`. The result array is parallel to `verified`. At most one
+   * git invocation.
+   */
+  async driftFor(root, verified) {
+    const items = verified.map((v) => typeof v === "string" ? { at: v, head: null } : v);
+    const secs = items.map((v) => Math.floor(Date.parse(v.at) / 1e3));
+    if (secs.length === 0) return [];
+    const valid = secs.filter((s2) => Number.isFinite(s2));
+    const needSince = valid.length > 0 ? Math.max(0, Math.min(...valid) - 86400) : 0;
+    const head = readHeadSha(root);
+    let entry = this.entries.get(root);
+    if (!entry || head === null || entry.head !== head || entry.since > needSince) {
+      try {
+        this.gitCalls++;
+        const log2 = await gitLogTimes(root, needSince, this.timeoutMs);
+        entry = { head, times: log2.times, commits: log2.commits, after: /* @__PURE__ */ new Map(), since: needSince };
+        if (head !== null) this.entries.set(root, entry);
+      } catch {
+        return secs.map(() => ({ commits_since_verify: null, status: "unknown" }));
+      }
+    }
+    const log = entry;
+    return secs.map((s2, i) => {
+      if (!Number.isFinite(s2)) return { commits_since_verify: null, status: "unknown" };
+      const n = commitsSince(log, s2, items[i].head);
+      return { commits_since_verify: n, status: n > 0 ? "behind" : "up_to_date" };
+    });
+  }
+};
+var defaultCommitDriftCache = new CommitDriftCache();
+
+// server/src/core/trust/signals/verdict.ts
+var VERDICTS = ["fresh", "spot_check_recommended", "spot_check_required"];
+function stalenessVerdict(input) {
+  if (input.verification === "never" || input.verification === "stale") return "spot_check_required";
+  if (input.pathMissing > 0 || (input.commitsSinceVerify ?? 0) > 0) return "spot_check_recommended";
+  return "fresh";
+}
+
+// server/src/core/trust/signals/verification.ts
+var DAY_MS2 = 864e5;
+var FUTURE_SKEW_MS = 10 * 6e4;
+function verificationOf(lastVerifiedAt, now, staleAfterDays) {
+  if (lastVerifiedAt === null) return { status: "never", age_days: null, stale_after_days: staleAfterDays };
+  const t = Date.parse(lastVerifiedAt);
+  if (!Number.isFinite(t)) return { status: "never", age_days: null, stale_after_days: staleAfterDays };
+  if (t - now.getTime() > FUTURE_SKEW_MS) {
+    const ahead = Math.ceil((t - now.getTime()) / DAY_MS2);
+    return {
+      status: "stale",
+      age_days: 0,
+      stale_after_days: staleAfterDays,
+      warning: `last_verified_at ${lastVerifiedAt} is in the future${ahead > 1 ? ` (${ahead} days ahead)` : ""}: a clock set wrong or a hand edit, so it vouches for nothing; check the memory and verify it again`
+    };
+  }
+  const ageMs = Math.max(0, now.getTime() - t);
+  return {
+    status: ageMs > staleAfterDays * DAY_MS2 ? "stale" : "fresh",
+    age_days: Math.floor(ageMs / DAY_MS2),
+    stale_after_days: staleAfterDays
+  };
+}
+
+// server/src/core/trust/signals/compute.ts
+function fromCallerRepo(ctx, m) {
+  if (!ctx.caller.repoRoot || !ctx.caller.repoKey) return false;
+  return originRepoKey(m.origin) === ctx.caller.repoKey;
+}
+function relativeRootFor(ctx, m, sameRepo) {
+  if (!sameRepo) return null;
+  return isDirectory(m.origin.worktree_root) ? m.origin.worktree_root : ctx.caller.repoRoot;
+}
+var CITED_MEMO = 1024;
+var citedMemo = /* @__PURE__ */ new Map();
+function citedPathsOf(body) {
+  let paths = citedMemo.get(body);
+  if (paths === void 0) {
+    paths = extractCitedPaths(body);
+    if (citedMemo.size >= CITED_MEMO) citedMemo.delete(citedMemo.keys().next().value);
+    citedMemo.set(body, paths);
+  }
+  return paths;
+}
+async function computeSignals(ctx, mems, opts = { detail: false }) {
+  const home = ctx.env.HOME ?? homedir3();
+  const staleDays = ctx.config.behavior.verification_stale_days;
+  const applies = mems.filter((m) => m.last_verified_at !== null && fromCallerRepo(ctx, m));
+  const drifts = /* @__PURE__ */ new Map();
+  if (applies.length > 0 && ctx.caller.repoRoot) {
+    const cache2 = ctx.drift ?? defaultCommitDriftCache;
+    const res = await cache2.driftFor(ctx.caller.repoRoot, applies.map((m) => ({ at: m.last_verified_at, head: m.verified_head ?? null })));
+    applies.forEach((m, i) => drifts.set(m.id, res[i]));
+  }
+  const out2 = /* @__PURE__ */ new Map();
+  for (const m of mems) {
+    const sameRepo = fromCallerRepo(ctx, m);
+    const verification = verificationOf(m.last_verified_at, ctx.now, staleDays);
+    const paths = checkPaths(citedPathsOf(m.body), { home, relativeRoot: relativeRootFor(ctx, m, sameRepo) });
+    const drift = drifts.get(m.id);
+    const count = drift?.commits_since_verify ?? null;
+    const s2 = {
+      verification,
+      path_drift_checked: paths.checked,
+      path_drift_missing: paths.missing.length,
+      ...count !== null ? { commit_drift_count: count } : {},
+      staleness_verdict: stalenessVerdict({
+        verification: verification.status,
+        pathMissing: paths.missing.length,
+        commitsSinceVerify: count
+      })
+    };
+    if (opts.detail) {
+      s2.path_drift = { checked: paths.checked, missing: paths.missing };
+      s2.commit_drift = drift ?? { commits_since_verify: null, status: "not_applicable" };
+    }
+    out2.set(m.id, s2);
+  }
+  return out2;
+}
+
+// server/src/core/ops/common.ts
+var MAX_IDS_PER_CALL = LIMITS.idsPerCall;
+function checkId(id, arg = "id") {
+  if (typeof id !== "string" || id.trim() === "") throw new ValidationError(`${arg} must be a memory id (a 26-character ULID like 01JQ3Z8V7M2K4T6Y9B1C3D5F7H)`);
+  const up = id.trim().toUpperCase();
+  if (!isUlid(up)) {
+    const shown2 = id.length > 40 ? `${JSON.stringify(id.slice(0, 40))}...` : JSON.stringify(id);
+    throw new MalformedIdError(`${arg} ${shown2} is not a memory id: ids are 26-character ULIDs like 01JQ3Z8V7M2K4T6Y9B1C3D5F7H`);
+  }
+  return up;
+}
+function tombstonedMessage(t) {
+  return `memory ${t.id} was removed on ${t.removed?.slice(0, 10)} (reason: ${JSON.stringify(t.removed_reason ?? "")}); memory_restore brings it back`;
+}
+function requireActive(c, rawId, arg = "id") {
+  const id = checkId(rawId, arg);
+  const m = c.store.get(id);
+  if (m) return m;
+  const t = c.store.getTombstone(id);
+  if (t) throw new TombstonedError(tombstonedMessage(t));
+  throw new NotFoundError(`no memory with id ${id}`);
+}
+function requireActiveAny(c, rawId, arg = "id") {
+  const id = checkId(rawId, arg);
+  const f = c.stores.find(id);
+  if (f && !f.tombstoned) return { m: f.m, owner: f.owner };
+  if (f) throw new TombstonedError(`${tombstonedMessage(f.m)}${f.owner.storeKind === "team" ? " (team store)" : ""}`);
+  throw new NotFoundError(`no memory with id ${id}`);
+}
+function signalContext(c) {
+  return { config: c.config, caller: c.caller, now: c.now(), env: c.env };
+}
+async function hitFields(c, mems, detail = false) {
+  const sig = await computeSignals(signalContext(c), mems, { detail });
+  return mems.map((m) => {
+    const { path_drift, commit_drift, ...common2 } = sig.get(m.id);
+    return { ...recordHead(m), store: c.storeKind, ...common2, ...detail ? { path_drift, commit_drift } : {} };
+  });
+}
+async function ownedHitFields(c, mems, detail = false) {
+  if (c.stores.team === null) return hitFields(c, mems, detail);
+  const groups = /* @__PURE__ */ new Map();
+  mems.forEach((m, i) => {
+    const o = c.stores.ownerOf(m);
+    const g = groups.get(o);
+    if (g) g.push(i);
+    else groups.set(o, [i]);
+  });
+  const out2 = new Array(mems.length);
+  for (const [o, idx] of groups) {
+    const f = await hitFields(o, idx.map((i) => mems[i]), detail);
+    idx.forEach((i, k) => out2[i] = f[k]);
+  }
+  return out2;
+}
+function encodeCursor(lastId) {
+  return Buffer.from(`v1:${lastId}`).toString("base64url");
+}
+function decodeCursor(cursor) {
+  if (typeof cursor !== "string" || cursor === "") throw new ValidationError("cursor must be the next_cursor string from a previous page");
+  const text2 = Buffer.from(cursor, "base64url").toString("utf8");
+  const m = /^v1:([0-9A-HJKMNP-TV-Z]{26})$/.exec(text2);
+  if (!m) throw new ValidationError(`cursor ${JSON.stringify(cursor.slice(0, 40))} was not issued by this server: pass next_cursor from a previous page, or omit it to start over`);
+  return m[1];
+}
+function checkLimit(v, arg, max, dflt) {
+  if (v === void 0 || v === null) return dflt;
+  if (typeof v !== "number" || !Number.isInteger(v) || v < 1 || v > max) throw new ValidationError(`${arg} must be a whole number from 1 to ${max}, got ${JSON.stringify(v)}`);
+  return v;
+}
+function checkNote(v, arg, required) {
+  if (v === void 0 || v === null) {
+    if (required) throw new ValidationError(`${arg} is required: say why in a few words`);
+    return null;
+  }
+  if (typeof v !== "string") throw new ValidationError(`${arg} must be a string`);
+  const t = v.trim();
+  if (required && t === "") throw new ValidationError(`${arg} is empty: say why in a few words`);
+  if (t.length > LIMITS.noteChars) throw new ValidationError(`${arg} is ${t.length} characters: at most ${LIMITS.noteChars}`);
+  return t === "" ? null : t;
+}
+
+// server/src/core/sync/conflicts.ts
+import { promises as fsp9 } from "node:fs";
+import { join as join25 } from "node:path";
+
+// server/src/core/sync/repo.ts
+import { existsSync as existsSync10, readFileSync as readFileSync11 } from "node:fs";
+import { hostname as hostname2 } from "node:os";
+
+// server/src/core/sync/git.ts
+import { spawn } from "node:child_process";
+var LOCAL_TIMEOUT_MS = 6e4;
+var REMOTE_TIMEOUT_MS = 12e4;
+var SyncError = class extends CairnError {
+  name = "SyncError";
+};
+function redactUrls(text2) {
+  return text2.replace(/[a-z][a-z0-9+.-]*:\/\/[^\s'"<>]+/gi, (u2) => redactRemoteUrl(u2) ?? u2).replace(/\b[^\s@/'"]+:[^\s@/'"]+@(?=[^\s@:/]+[:/])/g, "");
+}
+function gitEnv(base = process.env) {
+  const env = { ...base, GIT_TERMINAL_PROMPT: "0", GCM_INTERACTIVE: "never", LC_ALL: "C", LANG: "C" };
+  if (!env.GIT_SSH_COMMAND && !env.GIT_SSH) env.GIT_SSH_COMMAND = "ssh -o BatchMode=yes";
+  delete env.GIT_DIR;
+  delete env.GIT_WORK_TREE;
+  delete env.GIT_INDEX_FILE;
+  return env;
+}
+function runGit(cwd, args, opts = {}) {
+  const timeout = opts.timeoutMs ?? LOCAL_TIMEOUT_MS;
+  return new Promise((resolve7, reject) => {
+    const child = spawn("git", args, { cwd, env: opts.env ?? gitEnv(), windowsHide: true, stdio: ["pipe", "pipe", "pipe"] });
+    const out2 = [];
+    const err = [];
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill("SIGKILL");
+    }, timeout);
+    child.stdout.on("data", (b) => out2.push(b));
+    child.stderr.on("data", (b) => err.push(b));
+    child.on("error", (e) => {
+      clearTimeout(timer);
+      const code = e.code;
+      reject(new SyncError(code === "ENOENT" ? "git is not installed (or not on PATH): sync needs git" : `cannot run git: ${redactUrls(e.message)}`));
+    });
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      const stderr = redactUrls(Buffer.concat(err).toString("utf8"));
+      if (timedOut) resolve7({ code: 124, stdout: Buffer.concat(out2), stderr: `git ${args[0]} timed out after ${Math.round(timeout / 1e3)} s
+${stderr}` });
+      else resolve7({ code: code ?? 1, stdout: Buffer.concat(out2), stderr });
+    });
+    child.stdin.on("error", () => {
+    });
+    child.stdin.end(opts.input ?? "");
+  });
+}
+async function git2(cwd, args, opts = {}) {
+  const r = await runGit(cwd, args, opts);
+  if (r.code !== 0) throw new SyncError(`git ${redactUrls(args.slice(0, 2).join(" "))} failed: ${firstLines(r.stderr) || `exit ${r.code}`}`);
+  return r.stdout.toString("utf8");
+}
+function firstLines(text2, n = 3) {
+  return text2.split("\n").map((l) => l.trim()).filter(Boolean).slice(0, n).join(" / ");
+}
+var EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
+async function treeOf(cwd, commit) {
+  const out2 = /* @__PURE__ */ new Map();
+  if (commit === null) return out2;
+  const text2 = await git2(cwd, ["ls-tree", "-r", "-z", "--full-tree", commit]);
+  for (const rec of text2.split("\0")) {
+    if (rec === "") continue;
+    const tab = rec.indexOf("	");
+    const [mode, type, sha] = rec.slice(0, tab).split(" ");
+    if (type !== "blob") continue;
+    out2.set(rec.slice(tab + 1), { mode, sha });
+  }
+  return out2;
+}
+async function readBlobs(cwd, shas) {
+  const list2 = [...new Set(shas)];
+  const out2 = /* @__PURE__ */ new Map();
+  if (list2.length === 0) return out2;
+  const r = await runGit(cwd, ["cat-file", "--batch"], { input: `${list2.join("\n")}
+` });
+  if (r.code !== 0) throw new SyncError(`git cat-file failed: ${firstLines(r.stderr)}`);
+  const buf = r.stdout;
+  let pos = 0;
+  for (const sha of list2) {
+    const nl = buf.indexOf(10, pos);
+    const header = buf.subarray(pos, nl).toString("utf8");
+    const [, type, size2] = header.split(" ");
+    if (type === "missing" || size2 === void 0) throw new SyncError(`git object ${sha} is missing`);
+    const n = Number(size2);
+    out2.set(sha, buf.subarray(nl + 1, nl + 1 + n));
+    pos = nl + 1 + n + 1;
+  }
+  return out2;
+}
+
+// server/src/core/sync/repo.ts
+var GITIGNORE_LINES = [".cache/", ".events.jsonl*", ".events-*.jsonl*", ".pending/", ".lock", "*.tmp", "*.claim", ".events.lock"];
+var GITATTRIBUTES_LINES = ["/*.md merge=cairn", "/.tombstones/*.md merge=cairn"];
+var CONFLICTS_DIR = ".conflicts";
+var TOMB = ".tombstones";
+function isMemoryTreePath(p) {
+  const slash = p.indexOf("/");
+  const name = slash === -1 ? p : p.slice(slash + 1);
+  if (slash !== -1 && p.slice(0, slash) !== TOMB) return false;
+  return name.endsWith(".md") && !name.startsWith(".") && !name.includes("/");
+}
+function safeTreePath(p) {
+  const parts = p.split("/");
+  if (p.startsWith("/") || p.includes("\\") || p.includes("\0")) return false;
+  if (!parts.every((s2) => s2 !== "" && s2 !== "." && s2 !== ".." && s2.toLowerCase() !== ".git")) return false;
+  const top = parts[0];
+  return !(top === ".cache" || top === ".pending" || top === ".lock" || top.startsWith(".events") || /\.(tmp|claim)$/.test(p));
+}
+async function headCommit(dir) {
+  const r = await runGit(dir, ["rev-parse", "--verify", "-q", "HEAD^{commit}"]);
+  return r.code === 0 ? r.stdout.toString().trim() : null;
+}
+async function currentBranch2(dir) {
+  const r = await runGit(dir, ["symbolic-ref", "--short", "-q", "HEAD"]);
+  const b = r.stdout.toString().trim();
+  if (r.code !== 0 || b === "") throw new SyncError(`the store repository at ${dir} is not on a branch (detached HEAD): check out a branch there (git -C ${dir} switch main)`);
+  return b;
+}
+async function repoTop(dir) {
+  const r = await runGit(dir, ["rev-parse", "--show-toplevel"]);
+  return r.code === 0 ? r.stdout.toString().trim() : null;
+}
+async function remoteUrl(dir) {
+  const r = await runGit(dir, ["config", "--get", "remote.origin.url"]);
+  const u2 = r.stdout.toString().trim();
+  return r.code === 0 && u2 !== "" ? u2 : null;
+}
+async function isAncestor(dir, a, b) {
+  return (await runGit(dir, ["merge-base", "--is-ancestor", a, b])).code === 0;
+}
+async function revParse(dir, ref2) {
+  const r = await runGit(dir, ["rev-parse", "--verify", "-q", `${ref2}^{commit}`]);
+  return r.code === 0 ? r.stdout.toString().trim() : null;
+}
+async function identityEnv(dir, base) {
+  const [author, committer] = await Promise.all([runGit(dir, ["var", "GIT_AUTHOR_IDENT"], { env: base }), runGit(dir, ["var", "GIT_COMMITTER_IDENT"], { env: base })]);
+  if (author.code === 0 && committer.code === 0) return base;
+  const host = hostname2().replace(/[<>\n]/g, "") || "localhost";
+  const own2 = { name: `cairn on ${host}`, email: `cairn@${host}` };
+  return {
+    ...base,
+    ...author.code === 0 ? {} : { GIT_AUTHOR_NAME: own2.name, GIT_AUTHOR_EMAIL: own2.email },
+    ...committer.code === 0 ? {} : { GIT_COMMITTER_NAME: own2.name, GIT_COMMITTER_EMAIL: own2.email }
+  };
+}
+var shq = (s2) => `'${s2.replace(/'/g, `'\\''`)}'`;
+async function registerMergeDriver(cwd, argv) {
+  const driver = `${argv.map(shq).join(" ")} merge-driver %O %A %B %P`;
+  await git2(cwd, ["config", "merge.cairn.name", "cairn memory merge (field by field, by id)"]);
+  await git2(cwd, ["config", "merge.cairn.driver", driver]);
+  return driver;
+}
+async function ensureLines(file, lines, header) {
+  const cur = existsSync10(file) ? readFileSync11(file, "utf8") : "";
+  const have = new Set(cur.split(/\r?\n/).map((l) => l.trim()));
+  const missing = lines.filter((l) => !have.has(l));
+  if (missing.length === 0) return false;
+  const sepNl = cur === "" || cur.endsWith("\n") ? "" : "\n";
+  await writeFileAtomic(file, `${cur}${sepNl}${cur === "" ? `${header}
+` : ""}${missing.join("\n")}
+`, 420);
+  return true;
+}
+var emptySummary = () => ({ added: [], updated: [], removed: [], restored: [], purged: [], files: [] });
+var changeCount = (s2) => s2.added.length + s2.updated.length + s2.removed.length + s2.restored.length + s2.purged.length + s2.files.length;
+function parseMem(buf) {
+  if (!buf) return null;
+  try {
+    const { record, extra } = parseMemoryText(buf.toString("utf8"));
+    if (record.id === null || record.created === null || record.updated === null) return null;
+    return { record: { ...record, id: record.id, created: record.created, updated: record.updated }, extra };
+  } catch {
+    return null;
+  }
+}
+async function describeDiff(dir, from, to, cached) {
+  const args = ["diff", "--raw", "-z", "--no-renames", "--no-abbrev"];
+  if (cached) args.push("--cached", from ?? EMPTY_TREE);
+  else args.push(from ?? EMPTY_TREE, to);
+  const raw = await git2(dir, args);
+  const parts = raw.split("\0");
+  const rows = [];
+  for (let i = 0; i + 1 < parts.length; i += 2) {
+    const meta = parts[i].split(" ");
+    rows.push({ path: parts[i + 1], oldSha: meta[2], newSha: meta[3] });
+  }
+  const zero = /^0+$/;
+  const mems = rows.filter((r) => isMemoryTreePath(r.path));
+  const blobs = await readBlobs(dir, mems.flatMap((r) => [r.oldSha, r.newSha].filter((s2) => !zero.test(s2))));
+  const out2 = emptySummary();
+  const byId2 = /* @__PURE__ */ new Map();
+  for (const r of rows) {
+    const o = zero.test(r.oldSha) ? null : parseMem(blobs.get(r.oldSha));
+    const n = zero.test(r.newSha) ? null : parseMem(blobs.get(r.newSha));
+    if (!isMemoryTreePath(r.path) || !o && !n) {
+      out2.files.push(r.path);
+      continue;
+    }
+    for (const [m, k] of [[o, "old"], [n, "neu"]]) {
+      if (!m) continue;
+      const e = byId2.get(m.record.id) ?? {};
+      e[k] = m;
+      byId2.set(m.record.id, e);
+    }
+  }
+  for (const [id, { old, neu }] of [...byId2].sort((a, b) => a[0].localeCompare(b[0]))) {
+    const summary = summarize((neu ?? old).record.body, 70);
+    const e = { id, summary };
+    if (!old) out2.added.push(e);
+    else if (!neu) out2.purged.push(e);
+    else if (old.record.removed === void 0 && neu.record.removed !== void 0) out2.removed.push(e);
+    else if (old.record.removed !== void 0 && neu.record.removed === void 0) out2.restored.push(e);
+    else out2.updated.push(e);
+  }
+  return out2;
+}
+var MESSAGE_LINES = 400;
+function commitMessage(s2, host) {
+  const counts = ["added", "updated", "removed", "restored", "purged"].filter((k) => s2[k].length > 0).map((k) => `${s2[k].length} ${k}`);
+  if (s2.files.length > 0) counts.push(`${s2.files.length} other file${s2.files.length === 1 ? "" : "s"}`);
+  const lines = [];
+  for (const k of ["added", "updated", "removed", "restored", "purged"]) for (const e of s2[k]) lines.push(`${k.padEnd(8)} ${e.id}  ${e.summary}`);
+  for (const f of s2.files) lines.push(`file     ${f}`);
+  const shown2 = lines.slice(0, MESSAGE_LINES);
+  if (lines.length > MESSAGE_LINES) shown2.push(`... and ${lines.length - MESSAGE_LINES} more`);
+  return `cairn sync (${host}): ${counts.join(", ") || "no changes"}
+
+${shown2.join("\n")}
+`;
+}
+async function commitLocal(dir, env, host) {
+  await git2(dir, ["add", "-A", "--", "."]);
+  const stray = (await git2(dir, ["ls-files", "-z"])).split("\0").filter((p) => p !== "" && !safeTreePath(p));
+  for (let i = 0; i < stray.length; i += 500) await git2(dir, ["rm", "-q", "--cached", "--ignore-unmatch", "--", ...stray.slice(i, i + 500)]);
+  const head = await headCommit(dir);
+  const quiet = await runGit(dir, ["diff", "--cached", "--quiet", head ?? EMPTY_TREE]);
+  if (quiet.code === 0) return null;
+  const changes = await describeDiff(dir, head, "", true);
+  const tree = (await git2(dir, ["write-tree"])).trim();
+  const commit = (await git2(dir, ["commit-tree", tree, ...head ? ["-p", head] : [], "-F", "-"], { input: commitMessage(changes, host), env })).trim();
+  await updateBranch(dir, commit, head);
+  return { commit, changes };
+}
+async function updateBranch(dir, commit, old) {
+  const branch = await currentBranch2(dir);
+  await git2(dir, ["update-ref", "-m", "cairn sync", `refs/heads/${branch}`, commit, old ?? "0".repeat(40)]);
+}
+async function aheadBehind(dir, branch) {
+  const theirs = await revParse(dir, `refs/remotes/origin/${branch}`);
+  const head = await headCommit(dir);
+  if (!head) return { ahead: 0, behind: theirs ? Number((await git2(dir, ["rev-list", "--count", theirs])).trim()) : 0, tracking: theirs !== null };
+  if (!theirs) return { ahead: Number((await git2(dir, ["rev-list", "--count", head])).trim()), behind: 0, tracking: false };
+  const [a, b] = (await git2(dir, ["rev-list", "--left-right", "--count", `${head}...${theirs}`])).trim().split(/\s+/).map(Number);
+  return { ahead: a ?? 0, behind: b ?? 0, tracking: true };
+}
+async function dirtyPaths(dir) {
+  const out2 = await git2(dir, ["status", "--porcelain", "-z", "--untracked-files=all"]);
+  const paths = [];
+  const parts = out2.split("\0");
+  for (let i = 0; i < parts.length; i++) {
+    const rec = parts[i];
+    if (rec === "") continue;
+    paths.push(rec.slice(3));
+    if (rec[0] === "R" || rec[0] === "C") i++;
+  }
+  return paths;
+}
+
+// server/src/core/sync/conflicts.ts
+async function listConflicts(storeDir) {
+  const dir = join25(storeDir, CONFLICTS_DIR);
+  const names = await fsp9.readdir(dir).catch(() => []);
+  const memories = [];
+  for (const n of names.sort()) {
+    if (!n.endsWith(".json")) continue;
+    try {
+      const doc = JSON.parse(await fsp9.readFile(join25(dir, n), "utf8"));
+      if (typeof doc.id !== "string" || !doc.kept || !doc.other) continue;
+      memories.push({ id: doc.id, kind: doc.kind, kept: doc.kept, other: doc.other, file: `${CONFLICTS_DIR}/${n}` });
+    } catch {
+    }
+  }
+  const fileNames = await fsp9.readdir(join25(dir, "files")).catch(() => []);
+  const files = fileNames.sort().map((n) => ({ file: `${CONFLICTS_DIR}/files/${n}` }));
+  return { memories, files };
+}
+
+// server/src/core/curation/rareScopes.ts
+function editDistance(a, b, max = Infinity) {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    let rowMin = i;
+    for (let j = 1; j <= b.length; j++) {
+      const v = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      cur.push(v);
+      if (v < rowMin) rowMin = v;
+    }
+    if (rowMin > max) return max + 1;
+    prev = cur;
+  }
+  return prev[b.length];
+}
+function typoBudget(a, b) {
+  const len = Math.min(a.length, b.length);
+  return len >= 6 ? 2 : len >= 3 ? 1 : 0;
+}
+var COMMON_SHORT_SCOPES = /* @__PURE__ */ new Set([
+  "api",
+  "app",
+  "apps",
+  "cli",
+  "web",
+  "ui",
+  "ux",
+  "db",
+  "dbs",
+  "ops",
+  "infra",
+  "docs",
+  "doc",
+  "test",
+  "tests",
+  "ci",
+  "cd",
+  "dev",
+  "prod",
+  "qa",
+  "ml",
+  "ai",
+  "ios",
+  "mac",
+  "os",
+  "sdk",
+  "cdn",
+  "dns",
+  "ssh",
+  "tls",
+  "ssl",
+  "vpn",
+  "aws",
+  "gcp",
+  "k8s",
+  "git",
+  "go",
+  "js",
+  "ts",
+  "py",
+  "rb",
+  "css",
+  "sql",
+  "data",
+  "auth",
+  "logs",
+  "log",
+  "bugs",
+  "bug",
+  "perf",
+  "sec",
+  "mobile",
+  "lint",
+  "deps",
+  "env",
+  "envs",
+  "sre",
+  "hr",
+  "pm",
+  "design",
+  "build",
+  "code",
+  "ide",
+  "vim",
+  "repo",
+  "team",
+  "org",
+  "work",
+  "home",
+  "mail",
+  "chat",
+  "blog",
+  "site",
+  "www",
+  "etl",
+  "llm",
+  "gpu",
+  "cpu",
+  "ram",
+  "io"
+]);
+function isTransposition(a, b) {
+  if (a.length !== b.length) return false;
+  const diff = [];
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) diff.push(i);
+  return diff.length === 2 && diff[1] === diff[0] + 1 && a[diff[0]] === b[diff[1]] && a[diff[1]] === b[diff[0]];
+}
+function isTypoPair(a, b) {
+  if (a === b || COMMON_SHORT_SCOPES.has(a) && COMMON_SHORT_SCOPES.has(b)) return false;
+  const sa = a.split(/[:-]/);
+  const sb = b.split(/[:-]/);
+  if (sa.length > 1 && sa.length === sb.length) {
+    const differing = sa.map((x, i) => [x, sb[i]]).filter(([x, y]) => x !== y);
+    if (differing.length === 1) {
+      const [x, y] = differing[0];
+      if (x.length <= 4 && y.length <= 4) return isShortTypoPair(x, y);
+    }
+  }
+  if (a.length <= 4 && b.length <= 4) return isShortTypoPair(a, b);
+  const budget = Math.min(2, typoBudget(a, b));
+  return budget > 0 && editDistance(a, b, budget) <= budget;
+}
+function isShortTypoPair(a, b) {
+  if (COMMON_SHORT_SCOPES.has(a) && COMMON_SHORT_SCOPES.has(b)) return false;
+  return isTransposition(a, b) || a === `${b}s` || b === `${a}s`;
+}
+function rareScopes(counts, owner) {
+  const all = [...counts.keys()];
+  const rows = [];
+  for (const [scope, n] of counts) {
+    if (n !== 1) continue;
+    const similar = [];
+    for (const other of all) {
+      if (other === scope) continue;
+      if (!isTypoPair(scope, other)) continue;
+      similar.push({ scope: other, count: counts.get(other), distance: editDistance(scope, other) });
+    }
+    if (similar.length === 0) continue;
+    similar.sort((a, b) => b.count - a.count || a.distance - b.distance || a.scope.localeCompare(b.scope));
+    rows.push({ scope, id: owner.get(scope), similar_to: similar });
+  }
+  return rows.sort((a, b) => b.similar_to[0].count - a.similar_to[0].count || a.scope.localeCompare(b.scope));
+}
+
+// server/src/core/curation/health.ts
+var DEFAULT_HEALTH_PARAMS = { window_days: 30, top_k: 10, min_applied: 3 };
+var DEFAULT_DEAD_WEIGHT = { min_age_days: 14, min_retrievals: 3 };
+var DAY_MS3 = 864e5;
+var cmp = (a, b) => a < b ? -1 : a > b ? 1 : 0;
+var TIMELINE_MAX = 20;
+var LOGGED_MATCH_MS = 6e4;
+var later = (a, b) => a === null ? b : b === null ? a : Date.parse(a) >= Date.parse(b) ? a : b;
+function contradiction(m, u2) {
+  const tl = u2?.timeline ?? [];
+  const lastContra = [...tl].reverse().find((t) => t.event === "contradicted");
+  if (!lastContra) return null;
+  let resolved = later(m.updated === m.created ? null : m.updated, m.last_verified_at);
+  for (const t of tl) if (t.event === "updated" || t.event === "verified") resolved = later(resolved, t.ts);
+  if (resolved !== null && Date.parse(resolved) >= Date.parse(lastContra.ts)) return null;
+  const timeline = [{ ts: m.created, event: "created" }, ...tl];
+  const logged = (ev, ts) => ts === null || tl.some((t) => t.event === ev && Math.abs(Date.parse(t.ts) - Date.parse(ts)) <= LOGGED_MATCH_MS);
+  if (m.updated !== m.created && !logged("updated", m.updated)) timeline.push({ ts: m.updated, event: "updated" });
+  if (!logged("verified", m.last_verified_at)) timeline.push({ ts: m.last_verified_at, event: "verified" });
+  timeline.sort((a, b) => Date.parse(a.ts) - Date.parse(b.ts));
+  const since = resolved === null ? -Infinity : Date.parse(resolved);
+  return {
+    contradictions: tl.filter((t) => t.event === "contradicted" && Date.parse(t.ts) > since).length,
+    last_contradicted: lastContra.ts,
+    last_resolved: resolved,
+    resolution_timeline: timeline.slice(-TIMELINE_MAX)
+  };
+}
+function deadWeight(m, u2, now, windowDays, rule) {
+  const ageDays = Math.floor((now - Date.parse(m.created)) / DAY_MS3);
+  if (!(ageDays >= rule.min_age_days)) return null;
+  const strong = u2?.strongInWindow ?? 0;
+  if (strong < rule.min_retrievals || (u2?.uses.applied ?? 0) > 0) return null;
+  const times = (n) => n === 1 ? "once" : `${n} times`;
+  const looked = u2?.userLookupsInWindow ? `; your own ${u2.userLookupsInWindow} lookup(s) not counted` : "";
+  return {
+    retrieved: strong,
+    last_retrieved: u2?.lastRetrieved ?? null,
+    age_days: ageDays,
+    user_lookups: u2?.userLookupsInWindow ?? 0,
+    why: `${ageDays} days old (at least ${rule.min_age_days}); found by the model ${times(strong)} at medium or high relevance in the last ${windowDays} days (at least ${rule.min_retrievals}); never applied${looked}`
+  };
+}
+function computeHealth(data, params = DEFAULT_HEALTH_PARAMS) {
+  const { window_days, top_k, min_applied } = params;
+  const rule = data.deadWeight ?? DEFAULT_DEAD_WEIGHT;
+  const now = data.now.getTime();
+  const windowStart = now - window_days * DAY_MS3;
+  const known = /* @__PURE__ */ new Set([...data.active.map((m) => m.id), ...data.tombstones.map((m) => m.id), ...data.alsoKnown ?? []]);
+  const fold = foldUsage(data.events, windowStart, known);
+  const usage2 = (id) => fold.byId.get(id);
+  const isExpired2 = (m) => m.expires !== null && Date.parse(m.expires) <= now;
+  const bodies = /* @__PURE__ */ new Map();
+  const row = (m) => {
+    bodies.set(m.id, m.body);
+    return { id: m.id, scopes: m.scopes, summary: "" };
+  };
+  const shown2 = (rows, k) => rows.slice(0, k).map((r) => ({ ...r, summary: summarize(bodies.get(r.id)) }));
+  const section2 = (all, k) => ({ count: all.length, rows: shown2(all, k) });
+  const contradicted = [];
+  const dead = [];
+  const cold = [];
+  const heavy = [];
+  const flags = /* @__PURE__ */ new Map();
+  for (const m of data.active) {
+    const u2 = usage2(m.id);
+    const c = contradiction(m, u2);
+    if (c) contradicted.push({ ...row(m), ...c });
+    const f = { dead: false, cold: false, contradicted: c !== null, applied: u2?.appliedInWindow ?? 0 };
+    flags.set(m.id, f);
+    if (isExpired2(m)) continue;
+    const retrieved = u2?.retrievedInWindow ?? 0;
+    const d = deadWeight(m, u2, now, window_days, rule);
+    if (d) {
+      f.dead = true;
+      dead.push({ ...row(m), ...d });
+    }
+    const created = Date.parse(m.created);
+    if (retrieved === 0 && created < windowStart) {
+      f.cold = true;
+      cold.push({ ...row(m), created: m.created, age_days: Math.floor((now - created) / DAY_MS3), last_retrieved: u2?.lastRetrieved ?? null });
+    }
+    if (f.applied >= min_applied) heavy.push({ ...row(m), applied: f.applied, last_applied: u2?.lastApplied ?? null });
+  }
+  contradicted.sort((a, b) => b.contradictions - a.contradictions || cmp(b.last_contradicted, a.last_contradicted) || cmp(a.id, b.id));
+  dead.sort((a, b) => b.retrieved - a.retrieved || cmp(a.id, b.id));
+  cold.sort((a, b) => cmp(a.created, b.created) || cmp(a.id, b.id));
+  heavy.sort((a, b) => b.applied - a.applied || cmp(a.id, b.id));
+  const counts = /* @__PURE__ */ new Map();
+  const owner = /* @__PURE__ */ new Map();
+  const perScope = /* @__PURE__ */ new Map();
+  for (const m of data.active) {
+    const f = flags.get(m.id);
+    for (const s2 of m.scopes) {
+      counts.set(s2, (counts.get(s2) ?? 0) + 1);
+      owner.set(s2, m.id);
+      let h = perScope.get(s2);
+      if (!h) perScope.set(s2, h = { scope: s2, active: 0, dead: 0, cold: 0, contradicted: 0, applied: 0 });
+      h.active++;
+      if (f.dead) h.dead++;
+      if (f.cold) h.cold++;
+      if (f.contradicted) h.contradicted++;
+      h.applied += f.applied;
+    }
+  }
+  const rare = rareScopes(counts, owner);
+  const debt = { never: 0, stale: 0, fresh: 0 };
+  const debtRows = [];
+  for (const m of data.active) {
+    const v = verificationOf(m.last_verified_at, data.now, data.staleAfterDays);
+    debt[v.status]++;
+    if (v.status !== "fresh") debtRows.push({ ...row(m), status: v.status, age_days: v.age_days });
+  }
+  debtRows.sort((a, b) => a.status === b.status ? (b.age_days ?? 0) - (a.age_days ?? 0) || cmp(a.id, b.id) : a.status === "never" ? -1 : 1);
+  const drift = [];
+  if (data.commitDrift) {
+    for (const m of data.active) {
+      const n = data.commitDrift.commitsSinceVerify.get(m.id);
+      if (n !== void 0 && n > 0 && m.last_verified_at) drift.push({ ...row(m), commits_since_verify: n, last_verified_at: m.last_verified_at });
+    }
+    drift.sort((a, b) => b.commits_since_verify - a.commits_since_verify || cmp(a.id, b.id));
+  }
+  const expired = data.active.filter(isExpired2).map((m) => ({ ...row(m), expires: m.expires })).sort((a, b) => cmp(a.expires, b.expires) || cmp(a.id, b.id));
+  const orphaned = /* @__PURE__ */ new Map();
+  const oc = data.origins ?? null;
+  if (oc) {
+    const known2 = new Set(oc.known_remotes.map((u2) => normalizeRepoUrl(u2)));
+    for (const m of [...data.active, ...data.tombstones]) {
+      if (m.origin.repo === null || m.origin.worktree_root !== oc.root) continue;
+      const key = normalizeRepoUrl(m.origin.repo);
+      if (key === null || known2.has(key)) continue;
+      let g = orphaned.get(key);
+      if (!g) orphaned.set(key, g = { repo: m.origin.repo, ids: [] });
+      g.ids.push(m.id);
+    }
+  }
+  const target = oc?.known_remotes[0] ?? "<new remote URL>";
+  const orphanRows = [...orphaned.values()].sort((a, b) => b.ids.length - a.ids.length || a.repo.localeCompare(b.repo)).map((g) => ({ repo: g.repo, count: g.ids.length, ids: g.ids.sort().slice(0, top_k), fix: `cairn migrate-origin --from ${g.repo} --to ${target} --apply` }));
+  return {
+    generated_at: data.now.toISOString(),
+    window_days,
+    top_k,
+    min_applied,
+    totals: {
+      active: data.active.length,
+      expired: expired.length,
+      tombstoned: data.tombstones.length,
+      scopes: counts.size,
+      events: data.events.length,
+      events_in_window: fold.eventsInWindow,
+      retrievals_in_window: fold.retrievalsInWindow,
+      user_lookups_in_window: fold.userLookupsInWindow,
+      uses_in_window: fold.usesInWindow
+    },
+    contradicted: section2(contradicted, top_k),
+    dead_weight: { ...section2(dead, top_k), rule: { ...rule, relevance: ["medium", "high"], actor: "model" } },
+    rare_scopes: { count: rare.length, rows: rare.slice(0, top_k) },
+    verification_debt: { ...debt, rows: shown2(debtRows, top_k) },
+    commit_drift_debt: { applies: data.commitDrift !== null, repo: data.commitDrift?.repo ?? null, count: drift.length, rows: shown2(drift, top_k) },
+    expired: section2(expired, top_k),
+    cold: section2(cold, top_k),
+    heavily_used: section2(heavy, top_k),
+    scope_health: [...perScope.values()].sort((a, b) => a.scope.localeCompare(b.scope)),
+    marker_stats: markerStats(data.events),
+    orphan_use_events: { count: fold.orphanEvents, ids: fold.orphanIds.slice(0, top_k) },
+    sync_conflicts: {
+      count: (data.syncConflicts?.memories.length ?? 0) + (data.syncConflicts?.files.length ?? 0),
+      rows: (data.syncConflicts?.memories ?? []).slice(0, top_k).map((r) => ({ ...r, summary: summarize(r.kept.body) })),
+      files: [...data.syncConflicts?.files ?? []]
+    },
+    orphaned_origins: { applies: oc !== null, known_remotes: oc ? [...oc.known_remotes] : [], count: orphanRows.length, rows: orphanRows.slice(0, top_k) }
+  };
+}
+
+// server/src/core/notes/commands.ts
+import { promises as fsp10 } from "node:fs";
+
+// server/src/core/trust/gates/dedup.ts
+var DUPLICATE_THRESHOLD = 0.75;
+var RELATED_THRESHOLD = 0.4;
+var STOPWORDS2 = new Set(
+  "a about above after again against all also am an and any are as at be because been before being below between both but by can could did do does doing done down during each else etc even ever every few for from further get gets got had has have having he her here hers him his how however i if in into is it its itself just let lets like may me might more most much must my no nor not now of off on once one only or other our ours out over own per please same she should so some such than that the their theirs them then there these they this those through thus to too under until up upon us use used uses using very via was we were what when where whether which while who whom whose why will with within without would yet you your yours".split(" ")
+);
+var ASCII_ONLY = /^[\x00-\x7f]*$/;
+function dedupTokenSet(text2) {
+  if (!ASCII_ONLY.test(text2)) return unicodeTokens(text2);
+  const out2 = /* @__PURE__ */ new Set();
+  const n = text2.length;
+  let i = 0;
+  while (i < n) {
+    let c = text2.charCodeAt(i);
+    if (!isAsciiAlnum(c)) {
+      i++;
+      continue;
+    }
+    const start = i;
+    let upper = false;
+    for (; i < n; i++) {
+      c = text2.charCodeAt(i);
+      if (c >= 97 && c <= 122 || c >= 48 && c <= 57) continue;
+      if (c >= 65 && c <= 90) {
+        upper = true;
+        continue;
+      }
+      break;
+    }
+    if (i - start < 2) {
+      const d = text2.charCodeAt(start);
+      if (!(d >= 48 && d <= 57)) continue;
+    }
+    const raw = upper ? text2.slice(start, i).toLowerCase() : text2.slice(start, i);
+    if (!STOPWORDS2.has(raw)) out2.add(raw);
+  }
+  return out2;
+}
+function unicodeTokens(text2) {
+  const out2 = /* @__PURE__ */ new Set();
+  for (const raw of text2.toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
+    if (raw.length < 2 && !new RegExp("\\p{N}", "u").test(raw) || STOPWORDS2.has(raw)) continue;
+    out2.add(raw);
+  }
+  return out2;
+}
+function jaccard(a, b) {
+  if (a.size === 0 && b.size === 0) return 0;
+  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
+  let inter = 0;
+  for (const t of small) if (large.has(t)) inter++;
+  return inter / (a.size + b.size - inter);
+}
+function roundSimilarity(sim) {
+  return Math.floor(sim * 1e3) / 1e3;
+}
+
+// server/src/core/trust/gates/durability.ts
+var w = (src) => new RegExp(`\\b(?:${src})\\b`, "i");
+var MARKER_RULES = [
+  { label: "currently", re: w("currently") },
+  { label: "right now", re: w("right now") },
+  { label: "as of now", re: w("as of (?:now|today|yesterday|this (?:morning|afternoon|week|month|sprint))") },
+  { label: "for now", re: w("for now") },
+  { label: "at the moment", re: w("at the moment|at this moment|at present") },
+  { label: "for the time being", re: w("for the time being|until further notice") },
+  { label: "today I/we", re: w("today,? (?:i|we|i'm|we're|i've|we've)") },
+  { label: "this morning", re: w("this (?:morning|afternoon|evening)|tonight|last night") },
+  { label: "yesterday", re: w("yesterday") },
+  { label: "tomorrow", re: w("tomorrow") },
+  { label: "this week", re: w("this (?:week|sprint|month)") },
+  { label: "last week", re: w("last (?:week|sprint|month)") },
+  { label: "next week", re: w("next (?:week|sprint|month)") },
+  { label: "I/we just", re: w("(?:i|we)(?:'ve| have)? just") },
+  { label: "just shipped", re: w("just (?:shipped|landed|merged|released|deployed|pushed|added|switched|changed|moved|upgraded|migrated|rolled out)") },
+  { label: "recently", re: w("recently|lately|nowadays|these days") },
+  { label: "the latest", re: w("the latest") },
+  { label: "the new", re: w("the new") },
+  { label: "now uses", re: w("now (?:uses|use|points to|runs|lives|requires|defaults to|returns)") },
+  { label: "is now", re: w("(?:is|are) now") },
+  { label: "commits ahead/behind", re: w("\\d+ commits? (?:ahead|behind)|commits (?:ahead|behind)|(?:ahead of|behind) (?:origin|upstream|main|master)") },
+  { label: "is unpushed", re: w("(?:is |are )?unpushed|not (?:yet )?pushed|uncommitted|not (?:yet )?merged|not merged yet") },
+  { label: "still broken", re: w("still (?:broken|failing|flaky|open|pending|in progress|wip)") },
+  // "wip" as a word, not a path or branch segment (wip/, feature/wip, wip-branch, .wip).
+  { label: "in progress", re: /\b(?:work in progress|in progress)\b|(?<![\w/.-])wip(?![\w/-]|\.\w)/i }
+];
+var SHA_MARKER = "commit sha";
+var UUID_RE = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
+var SHA_RE = /(?<![0-9A-Za-z#_])[0-9a-f]{7,40}(?![0-9A-Za-z_])/g;
+function findShaLike(text2) {
+  const blanked = text2.replace(UUID_RE, (u2) => " ".repeat(u2.length));
+  for (const m of blanked.matchAll(SHA_RE)) {
+    if (/[0-9]/.test(m[0]) && /[a-f]/.test(m[0])) return { index: m.index, sha: m[0] };
+  }
+  return void 0;
+}
+var SNIPPET_RADIUS = 30;
+function snippetAround(text2, start, end, radius = SNIPPET_RADIUS) {
+  let from = Math.max(0, start - radius);
+  let to = Math.min(text2.length, end + radius);
+  if (from > 0) {
+    const sp = text2.indexOf(" ", from);
+    if (sp >= 0 && sp < start) from = sp + 1;
+  }
+  if (to < text2.length) {
+    const sp = text2.lastIndexOf(" ", to);
+    if (sp >= end) to = sp;
+  }
+  const body = text2.slice(from, to).replace(/\s+/g, " ").trim();
+  return `${from > 0 ? "…" : ""}${body}${to < text2.length ? "…" : ""}`;
+}
+var GLOBAL_RULES = MARKER_RULES.map((r) => ({ label: r.label, re: new RegExp(r.re.source, "gi") }));
+function markerSpans(text2) {
+  const all = [];
+  GLOBAL_RULES.forEach((rule, order) => {
+    for (const m of text2.matchAll(rule.re)) all.push({ label: rule.label, start: m.index, end: m.index + m[0].length, order });
+  });
+  all.sort((a, b) => a.start - b.start || b.end - a.end || a.order - b.order);
+  const kept = [];
+  let reach = -1;
+  for (const c of all) {
+    if (c.start < reach) continue;
+    kept.push(c);
+    reach = c.end;
+  }
+  return kept;
+}
+function detectTransient(text2) {
+  const out2 = [];
+  const spans = markerSpans(text2);
+  for (const rule of MARKER_RULES) {
+    const m = spans.find((x) => x.label === rule.label);
+    if (m) out2.push({ marker: rule.label, snippet: snippetAround(text2, m.start, m.end) });
+  }
+  const sha = findShaLike(text2);
+  if (sha) out2.push({ marker: SHA_MARKER, snippet: snippetAround(text2, sha.index, sha.index + sha.sha.length) });
+  return out2;
+}
+
+// server/src/core/trust/gates/teamSecrets.ts
+var PRIVATE_IP = /(?<![\d.])(?:10\.\d{1,3}|172\.(?:1[6-9]|2\d|3[01])|192\.168)\.\d{1,3}\.\d{1,3}(?![\d.])/g;
+var INTERNAL_HOST = /(?<![a-z0-9.-])[a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)*\.(?:internal|local|lan|corp|intranet|home\.arpa)\b/gi;
+var CREDENTIAL_WORD = /\b(?:pass(?:word|wd|phrase)?|pwd|secret|token|credentials?|api[_ -]?key|login)\b/i;
+var ACCOUNT_NAMED = /\bas\s+(?:root|admin|administrator)\b|\b(?:login|log in|user(?:name)?|account)\s+[`'"]?(?!the\b|a\b|an\b|its\b|their\b|our\b|your\b|that\b|this\b|described\b|explained\b|documented\b)[a-z_][\w.-]*|(?<![\w.-])[\w.-]+@(?:\d|[a-z0-9-]+\.(?:internal|local|lan|corp|intranet))/i;
+var EMAIL = /(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b/g;
+var STATED_PASSWORD = /\b(?:pass(?:word|wd|phrase)?|pwd)\b\s*(?:[:=]|is|was)\s*["'`]?([^\s"'`]{4,})/gi;
+var TOKEN = /(?<![A-Za-z0-9_+=-])[A-Za-z0-9_+=-]{16,}(?![A-Za-z0-9_+=-])/g;
+function valueLike(v) {
+  if (isPlaceholder(v)) return false;
+  return /[0-9]/.test(v) || /[^A-Za-z]/.test(v) || /[a-z][A-Z]/.test(v);
+}
+function tokenLike(t) {
+  if (/^[0-9a-f-]+$/i.test(t)) return false;
+  if (/^[0-9A-HJKMNP-TV-Z]{26}$/.test(t)) return false;
+  if (/^p_[0-9A-HJKMNP-TV-Z]{26}$/.test(t)) return false;
+  if ((t.match(/[0-9]/g) ?? []).length < 2 || !/[A-Za-z]/.test(t)) return false;
+  if (/[a-z]{6,}|[A-Z]{6,}/.test(t)) return false;
+  if (/^[a-z0-9]+(?:[-_][a-z0-9]+)+$/.test(t) && t.split(/[-_]/).every((p) => p.length <= 8)) return false;
+  return shannonEntropy(t) >= 3.5;
+}
+function detectTeamSecrets(text2) {
+  const out2 = [...detectStatedCredentials(text2), ...detectLoginPairs(text2)].map((f) => ({ kind: f.kind, snippet: f.snippet }));
+  if (CREDENTIAL_WORD.test(text2) && ACCOUNT_NAMED.test(text2)) {
+    const hosts = [...text2.matchAll(PRIVATE_IP), ...text2.matchAll(INTERNAL_HOST)].map((m) => m[0]);
+    if (hosts.length > 0) out2.push({ kind: "private-host-credential", snippet: `${mask(hosts[0], 4)} with a credential word` });
+  }
+  const emails = [...text2.matchAll(EMAIL)].map((m) => m[0]);
+  if (emails.length > 0) {
+    for (const m of text2.matchAll(STATED_PASSWORD)) {
+      if (!valueLike(m[1])) continue;
+      out2.push({ kind: "email-password", snippet: `${mask(emails[0], 3)} ... ${m[0].slice(0, m[0].length - m[1].length)}${mask(m[1], 1)}` });
+      break;
+    }
+  }
+  for (const m of text2.matchAll(TOKEN)) {
+    if (!tokenLike(m[0])) continue;
+    out2.push({ kind: "high-entropy-token", snippet: mask(m[0], 3) });
+    break;
+  }
+  return out2;
+}
+
+// server/src/core/trust/gates/tombstoneIndex.ts
+var MAX_WALK = 5e4;
+var TombstoneIndex = class {
+  tokens = /* @__PURE__ */ new Map();
+  postings = /* @__PURE__ */ new Map();
+  get size() {
+    return this.tokens.size;
+  }
+  add(m) {
+    this.delete(m.id);
+    const set2 = dedupTokenSet(m.body);
+    this.tokens.set(m.id, set2);
+    for (const t of set2) {
+      let ids2 = this.postings.get(t);
+      if (!ids2) this.postings.set(t, ids2 = /* @__PURE__ */ new Set());
+      ids2.add(m.id);
+    }
+  }
+  delete(id) {
+    const set2 = this.tokens.get(id);
+    if (!set2) return;
+    this.tokens.delete(id);
+    for (const t of set2) {
+      const ids2 = this.postings.get(t);
+      ids2?.delete(id);
+      if (ids2 && ids2.size === 0) this.postings.delete(t);
+    }
+  }
+  apply(change) {
+    if (change.kind === "delete") {
+      if (change.prev.tombstoned) this.delete(change.prev.id);
+    } else if (change.mem.tombstoned) {
+      this.add(change.mem);
+    } else {
+      this.delete(change.mem.id);
+    }
+  }
+  /**
+   * Tombstones with Jaccard >= minSimilarity to `tokens`, best first. Only the rarest terms are
+   * walked: a set with Jaccard >= s to A shares at least s·|A| of A's terms, so it misses at
+   * most (1 - s)·|A| of them and must appear in the lists of the floor((1 - s)·|A|) + 1 rarest.
+   */
+  similar(tokens, minSimilarity) {
+    const query = new Set(tokens);
+    if (query.size === 0 || this.tokens.size === 0) return [];
+    const lists = [...query].map((t) => this.postings.get(t)).filter((l) => l !== void 0).sort((a, b) => a.size - b.size);
+    const need = Math.floor((1 - minSimilarity) * query.size) + 1;
+    const seen = /* @__PURE__ */ new Set();
+    let walked = 0;
+    for (const list2 of lists.slice(0, need)) {
+      for (const id of list2) {
+        if (walked++ >= MAX_WALK) break;
+        seen.add(id);
+      }
+    }
+    const out2 = [];
+    for (const id of seen) {
+      const sim = jaccard(query, this.tokens.get(id));
+      if (sim >= minSimilarity) out2.push({ id, similarity: sim });
+    }
+    return out2.sort((a, b) => b.similarity - a.similarity || (a.id < b.id ? -1 : 1));
+  }
+};
+var built = /* @__PURE__ */ new WeakMap();
+function tombstoneIndex(store) {
+  let ix = built.get(store);
+  if (!ix) {
+    const fresh = new TombstoneIndex();
+    for (const t of store.tombstones()) fresh.add(t);
+    store.onChange((ch) => fresh.apply(ch));
+    built.set(store, fresh);
+    ix = fresh;
+  }
+  return ix;
+}
+
+// server/src/core/trust/gates/rewording.ts
+var RULES = [
+  // bench/quality/gates.mts: see bench/README.md "Semantic write gates" for the measured figures.
+  ["builtin:", { cos: 0.65, overlap: 0.3, related: 0.6 }],
+  // The local model (all-MiniLM-L6-v2): its rewordings sit at 0.75-0.92, distinct notes rarely above 0.8.
+  ["local:", { cos: 0.75, overlap: 0.3, related: 0.55 }],
+  ["test:", { cos: 0.6, overlap: 0.3, related: 0.6 }]
+];
+var FAMILIES = [
+  // E5 puts any two notes between cosine 0.7 and 0.95; its rewordings sit at 0.93 and above.
+  [/^(openai|ollama):.*\be5-(small|base|large)/i, { cos: 0.92, overlap: 0.3, related: 0.9 }]
+];
+var UNKNOWN = { cos: 0.85, overlap: 0.3, related: 0.7 };
+function rewordingRuleFor(embedderId) {
+  for (const [p, r] of RULES) if (embedderId.startsWith(p)) return r;
+  for (const [re, r] of FAMILIES) if (re.test(embedderId)) return r;
+  return UNKNOWN;
+}
+var NUMBER_WORDS = {
+  zero: "0",
+  one: "1",
+  two: "2",
+  three: "3",
+  four: "4",
+  five: "5",
+  six: "6",
+  seven: "7",
+  eight: "8",
+  nine: "9",
+  ten: "10",
+  eleven: "11",
+  twelve: "12",
+  fifteen: "15",
+  twenty: "20",
+  thirty: "30",
+  sixty: "60",
+  hundred: "100",
+  thousand: "1000",
+  first: "1",
+  second: "2",
+  third: "3",
+  fourth: "4",
+  fifth: "5",
+  sixth: "6",
+  seventh: "7",
+  eighth: "8",
+  ninth: "9",
+  tenth: "10",
+  once: "1",
+  twice: "2",
+  single: "1",
+  double: "2",
+  half: "0.5"
+};
+var AMBIGUOUS = /* @__PURE__ */ new Set(["second", "one", "once", "single", "double"]);
+function contentStems(text2) {
+  const out2 = /* @__PURE__ */ new Set();
+  for (const t of tokenize(text2)) {
+    if (t.whole || t.stop || STOPWORDS2.has(t.surface)) continue;
+    const ord = /^(\d+)(?:st|nd|rd|th)$/.exec(t.surface);
+    const n = ord ? ord[1] : NUMBER_WORDS[t.surface];
+    if (n !== void 0 && !AMBIGUOUS.has(t.surface)) out2.add(n);
+    else if (t.term.length > 1 || /\d/.test(t.term)) out2.add(t.term);
+  }
+  return out2;
+}
+function numbersOf(text2) {
+  const out2 = new Set(text2.match(/\d+(?:[.,:]\d+)*/g) ?? []);
+  for (const t of tokenize(text2)) {
+    if (t.whole) continue;
+    const ord = /^(\d+)(?:st|nd|rd|th)$/.exec(t.surface);
+    if (ord) {
+      out2.add(ord[1]);
+      continue;
+    }
+    const n = NUMBER_WORDS[t.surface];
+    if (n !== void 0 && !AMBIGUOUS.has(t.surface)) out2.add(n);
+  }
+  return out2;
+}
+function sameNumbers(a, b) {
+  const x = numbersOf(a);
+  const y = numbersOf(b);
+  return x.size === y.size && [...x].every((n) => y.has(n));
+}
+function stemOverlap(a, b) {
+  if (a.size === 0 || b.size === 0) return 0;
+  let inter = 0;
+  for (const t of a) if (b.has(t)) inter++;
+  return inter / (a.size + b.size - inter);
+}
+var MIN_STEMS = 5;
+function isRewording(rule, cosine2, a, b) {
+  if (cosine2 < rule.cos) return false;
+  const x = contentStems(a);
+  const y = contentStems(b);
+  if (x.size < MIN_STEMS || y.size < MIN_STEMS) return false;
+  return stemOverlap(x, y) >= rule.overlap && sameNumbers(a, b);
+}
+
+// server/src/core/trust/gates/writeGates.ts
+var DEDUP_CANDIDATES = 50;
+var MAX_MATCHES = 5;
+function paraphrase(rule, cosine2, jac, a, b, removed) {
+  return rule !== void 0 && (removed || jac < RELATED_THRESHOLD) && isRewording(rule, cosine2, a, b);
+}
+function snippetOf(body, max = 160) {
+  const flat = body.replace(/\s+/g, " ").trim();
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1).replace(/\s+\S*$/, "")}…`;
+}
+function sourcesOf(c, opts) {
+  const own2 = { label: opts.label ?? "personal", store: c.store, candidates: opts.candidates, ...opts.neighbours ? { neighbours: opts.neighbours } : {}, ...opts.removedNeighbours ? { removedNeighbours: opts.removedNeighbours } : {} };
+  return [own2, ...opts.also ?? []];
+}
+async function activeMatches(c, tokens, content, opts) {
+  const all = [];
+  const labelled = (opts.also?.length ?? 0) > 0;
+  for (const src of sourcesOf(c, opts)) all.push(...await activeMatchesIn(c, src, labelled, tokens, content, opts));
+  return all.sort((a, b) => Number(b.dup) - Number(a.dup) || b.raw - a.raw || (a.id < b.id ? -1 : 1));
+}
+async function activeMatchesIn(c, src, labelled, tokens, content, opts) {
+  const now = c.now();
+  const out2 = /* @__PURE__ */ new Map();
+  const sem = /* @__PURE__ */ new Map();
+  const held = /* @__PURE__ */ new Map();
+  if (src.neighbours && opts.semanticRule) {
+    for (const n of await src.neighbours(content, MAX_MATCHES * 2)) {
+      if (n.cosine < opts.semanticRule.related) continue;
+      sem.set(n.id, n.cosine);
+      if (n.mem) held.set(n.id, n.mem);
+    }
+  }
+  const lexical = src.candidates(content, DEDUP_CANDIDATES + (opts.exclude?.size ?? 0));
+  for (const m of lexical) held.set(m.id, m);
+  for (const id of [...lexical.map((m) => m.id), ...sem.keys()]) {
+    if (out2.has(id) || opts.exclude?.has(id)) continue;
+    const m = held.get(id) ?? src.store.get(id);
+    if (!m || isExpired(m, now)) continue;
+    const sim = jaccard(tokens, dedupTokenSet(m.body));
+    const cos = sem.get(id);
+    if (sim < RELATED_THRESHOLD && cos === void 0) continue;
+    const dup = sim >= DUPLICATE_THRESHOLD || cos !== void 0 && paraphrase(opts.semanticRule, cos, sim, content, m.body, false);
+    const rel = { id: m.id, similarity: roundSimilarity(sim), snippet: snippetOf(m.body), scopes: m.scopes, updated: m.updated };
+    if (cos !== void 0) rel.semantic = roundSimilarity(cos);
+    if (labelled) rel.store = src.label;
+    out2.set(id, { ...rel, raw: Math.max(sim, dup ? DUPLICATE_THRESHOLD : 0, cos ?? 0), dup });
+  }
+  return [...out2.values()];
+}
+function strip(m) {
+  const { raw, dup, ...rest } = m;
+  void raw;
+  void dup;
+  return rest;
+}
+var SECRET_HINT = 'Nothing was stored: memories are plaintext files. Remove the secret and say where it lives instead (e.g. "the deploy key is in 1Password under Infra"). There is no override.';
+var TEAM_SECRET_HINT = 'Nothing was stored: the team store is committed and shared with everyone who has the repository, so it refuses anything that may be a credential, including private hosts with credential words, an email with a password, and bare random-looking tokens. Say where the secret lives instead (e.g. "the staging DB password is in the team vault under staging/db"). There is no override.';
+async function runWriteGates(c, w2, opts) {
+  const text2 = w2.aliases && w2.aliases.length > 0 ? `${w2.content}
+${w2.aliases.join("\n")}` : w2.content;
+  const findings = secretFindings(text2, opts.strict === true);
+  if (findings.length > 0) {
+    return {
+      outcome: {
+        status: "secret_detected",
+        findings,
+        hint: opts.strict ? TEAM_SECRET_HINT : SECRET_HINT,
+        ...opts.strict ? { store: "team" } : {}
+      },
+      logFields: { secret_kinds: [...new Set(findings.map((f) => f.kind))] }
+    };
+  }
+  const markers = detectTransient(w2.content);
+  const logFields = {};
+  if (markers.length > 0) {
+    logFields.markers = markers.map((m) => m.marker);
+    logFields.acknowledge_transient = opts.acknowledge_transient;
+    if (!opts.acknowledge_transient) {
+      return {
+        outcome: {
+          status: "transient_warning",
+          markers,
+          hint: 'Nothing was stored: this reads as the state of the moment and will mislead once it changes. Reword it as a durable fact (name the version, date or condition instead of "currently", "just", a commit SHA), or pass acknowledge_transient=true to store it as written.'
+        },
+        logFields
+      };
+    }
+  }
+  const tokens = dedupTokenSet(w2.content);
+  const active = await activeMatches(c, tokens, w2.content, opts);
+  const high = active.filter((m) => m.dup);
+  if (!opts.force && high.length > 0) {
+    return {
+      outcome: {
+        status: "duplicate",
+        matches: high.slice(0, MAX_MATCHES).map(strip),
+        hint: `Nothing was stored: memory ${high[0].id}${high[0].store ? ` (${high[0].store} store)` : ""} already says this. Change it with memory_update (or memory_verify it if it still holds); pass force=true only if this is a different fact.`
+      },
+      logFields: { ...logFields, duplicate_of: high.map((m) => m.id).slice(0, MAX_MATCHES) }
+    };
+  }
+  if (!opts.force) {
+    const labelled = (opts.also?.length ?? 0) > 0;
+    const removed = [];
+    for (const src of sourcesOf(c, opts)) {
+      const own2 = tombstoneIndex(src.store).similar([...tokens], DUPLICATE_THRESHOLD).map((r) => ({ ...r, src }));
+      if (src.removedNeighbours && opts.semanticRule) {
+        const seen = new Set(own2.map((r) => r.id));
+        for (const n of await src.removedNeighbours(w2.content, MAX_MATCHES * 2)) {
+          const t = src.store.getTombstone(n.id);
+          if (!t || seen.has(n.id)) continue;
+          const sim = jaccard(tokens, dedupTokenSet(t.body));
+          if (paraphrase(opts.semanticRule, n.cosine, sim, w2.content, t.body, true)) own2.push({ id: n.id, similarity: sim, semantic: n.cosine, src });
+        }
+      }
+      removed.push(...own2);
+    }
+    if (labelled) removed.sort((a, b) => b.similarity - a.similarity || (a.id < b.id ? -1 : 1));
+    const matches = removed.filter((r) => !opts.exclude?.has(r.id)).map((r) => ({ r, t: r.src.store.getTombstone(r.id) })).filter((x) => x.t !== void 0).slice(0, MAX_MATCHES).map(({ r, t }) => ({
+      id: t.id,
+      ...labelled ? { store: r.src.label } : {},
+      similarity: roundSimilarity(r.similarity),
+      ...r.semantic !== void 0 ? { semantic: roundSimilarity(r.semantic) } : {},
+      snippet: snippetOf(t.body),
+      scopes: t.scopes,
+      removed_at: t.removed ?? null,
+      removed_reason: t.removed_reason ?? null
+    }));
+    if (matches.length > 0) {
+      return {
+        outcome: {
+          status: "previously_removed",
+          matches,
+          hint: `Nothing was stored: a near-identical memory${matches[0].store ? ` in the ${matches[0].store} store` : ""} was removed on ${matches[0].removed_at?.slice(0, 10) ?? "an earlier date"} (reason: ${JSON.stringify(matches[0].removed_reason ?? "")}). Ask the user before storing it again; memory_restore brings the old one back, force=true writes it anew.`
+        },
+        logFields: { ...logFields, previously_removed: matches.map((m) => m.id) }
+      };
+    }
+  }
+  const related2 = active.slice(0, MAX_MATCHES).map(strip);
+  if (related2.length > 0) logFields.related = related2.map((r) => r.id);
+  const reason = opts.confirmed ? null : w2.category === "user-inference" ? "user-inference" : c.config.behavior.require_write_confirmation ? "require_write_confirmation" : null;
+  if (reason) {
+    const now = c.now();
+    const expires = new Date(now.getTime() + c.config.behavior.pending_ttl_minutes * 6e4);
+    const pending_id = newPendingId(now);
+    await sweepPending(c.dir, now);
+    await savePending(c.dir, {
+      pending_id,
+      created_at: now.toISOString(),
+      expires_at: expires.toISOString(),
+      session: c.session,
+      reason,
+      write: w2,
+      markers: logFields.markers ?? []
+    });
+    return {
+      outcome: {
+        status: "pending",
+        pending_id,
+        pending_reason: reason,
+        expires_at: expires.toISOString(),
+        preview: { ...w2 },
+        ...related2.length > 0 ? { related: related2 } : {},
+        hint: reason === "user-inference" ? "Not stored yet: this is a claim about the user. Show it to the user; if they agree call memory_write_confirm with pending_id, otherwise memory_write_cancel." : "Not stored yet: this store asks for confirmation of every write (behavior.require_write_confirmation). Call memory_write_confirm with pending_id once the user agrees, or memory_write_cancel."
+      },
+      logFields: { ...logFields, pending_id, pending_reason: reason }
+    };
+  }
+  return { ...related2.length > 0 ? { related: related2 } : {}, logFields };
+}
+function secretFindings(text2, strict) {
+  const findings = detectSecrets(text2);
+  if (strict) findings.push(...detectTeamSecrets(text2));
+  return findings;
+}
+async function checkUpdateContent(c, content, strict = false) {
+  void c;
+  const findings = secretFindings(content, strict);
+  if (findings.length === 0) return;
+  const list2 = findings.map((f) => `${f.kind} (${f.snippet})`).join(", ");
+  throw new ValidationError(
+    `content contains ${findings.length === 1 ? "a secret" : `${findings.length} secrets`}: ${list2}; nothing was changed. ${strict ? "This is a team memory, shared through git with everyone who has the repository" : "Memories are plaintext"}: say where the secret lives instead of its value`
+  );
+}
+function updateMarkers(old, next2) {
+  const oldAliases = old.aliases ?? [];
+  const before = new Set([old.body, ...oldAliases].flatMap((t) => detectTransient(t).map((m) => m.marker)));
+  const fired = /* @__PURE__ */ new Map();
+  const where = /* @__PURE__ */ new Set();
+  const judge = (text2, from) => {
+    for (const m of detectTransient(text2)) {
+      if (before.has(m.marker) || fired.has(m.marker)) continue;
+      fired.set(m.marker, m);
+      where.add(from);
+    }
+  };
+  if (next2.body !== old.body) judge(next2.body, "content");
+  for (const a of next2.aliases ?? []) if (!oldAliases.includes(a)) judge(a, "aliases");
+  return { markers: [...fired.values()], where: [...where] };
+}
+function transientUpdateError(fired, where = ["content"]) {
+  const list2 = fired.map((m) => `"${m.marker}" (${m.snippet})`).join(", ");
+  return new ValidationError(
+    `${where.join(" and ")} ${where.length > 1 || where[0] === "aliases" ? "read" : "reads"} as the state of the moment: ${list2}; nothing was changed. Reword it as a durable fact (name the version, date or condition instead), or pass acknowledge_transient=true to store it as written`
+  );
+}
+
+// server/src/core/notes/errors.ts
+var MemoryToolError = class extends CairnError {
+  name = "MemoryToolError";
+};
+
+// server/src/core/notes/paths.ts
+import { lstatSync as lstatSync9 } from "node:fs";
+import { join as join26, resolve as resolve6, sep as sep2 } from "node:path";
+var escapes = (p) => new MemoryToolError(`Path ${p} would escape /memories directory`);
+function decoded(p) {
+  let cur = p;
+  for (let i = 0; i < 3 && cur.includes("%"); i++) {
+    let next2;
+    try {
+      next2 = decodeURIComponent(cur);
+    } catch {
+      next2 = cur.replace(/%([0-9a-fA-F]{2})/g, (_m, h) => String.fromCharCode(parseInt(h, 16)));
+    }
+    if (next2 === cur) break;
+    cur = next2;
+  }
+  return cur;
+}
+function resolveMemoryPath(notesDir, path, arg = "path") {
+  if (typeof path !== "string" || path === "") throw new MemoryToolError(`${arg} is required: a path under /memories, like /memories/notes.md`);
+  if (path !== MEMORIES_ROOT && !path.startsWith(`${MEMORIES_ROOT}/`)) throw new MemoryToolError(`Path must start with /memories, got: ${path}`);
+  for (const form of [path, decoded(path)]) {
+    if (form.includes("\0")) throw escapes(path);
+    if (form.split(/[\\/]/).some((s2) => s2 === "..")) throw escapes(path);
+  }
+  const segs = path.slice(MEMORIES_ROOT.length).split("/").filter((s2) => s2 !== "" && s2 !== ".");
+  const hidden = segs.find((s2) => s2.startsWith("."));
+  if (hidden !== void 0) throw new MemoryToolError(`Path ${path} names a hidden item (${hidden}): names starting with "." are not notes`);
+  if (segs.some((s2) => s2.includes("\\"))) throw new MemoryToolError(`Path ${path} contains a backslash: separate folders with "/"`);
+  const rel = segs.join("/");
+  const abs = rel === "" ? notesDir : join26(notesDir, ...segs);
+  const root = resolve6(notesDir);
+  if (resolve6(abs) !== root && !resolve6(abs).startsWith(root + sep2)) throw escapes(path);
+  let cur = notesDir;
+  for (const s2 of ["", ...segs]) {
+    cur = s2 === "" ? cur : join26(cur, s2);
+    let st;
+    try {
+      st = lstatSync9(cur);
+    } catch {
+      break;
+    }
+    if (st.isSymbolicLink()) throw new MemoryToolError("Path would escape /memories directory via symlink");
+    if (!st.isDirectory()) break;
+  }
+  const shown2 = path.length > MEMORIES_ROOT.length ? path.replace(/\/+$/, "") : path;
+  return { shown: shown2, rel, abs };
+}
+
+// server/src/core/notes/commands.ts
+var MEMORY_COMMANDS = ["view", "create", "str_replace", "insert", "delete", "rename"];
+var LINE_NUMBER_WIDTH = 6;
+var MAX_LINES = 999999;
+var LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+var numbered = (lines, first) => lines.map((l, i) => `${String(first + i).padStart(LINE_NUMBER_WIDTH, " ")}	${l}`).join("\n");
+function formatSize(bytes) {
+  if (bytes === 0) return "0B";
+  const units = ["B", "K", "M", "G"];
+  const i = Math.min(units.length - 1, Math.floor(Math.log(bytes) / Math.log(1024)));
+  const n = bytes / 1024 ** i;
+  return `${n % 1 === 0 ? String(n) : n.toFixed(1)}${units[i]}`;
+}
+function asLines(text2) {
+  const crlf = text2.includes("\r\n") && !/(?<!\r)\n/.test(text2);
+  return { lines: (crlf ? text2.replace(/\r\n/g, "\n") : text2).split("\n"), crlf };
+}
+var joinLines = (lines, crlf) => lines.join(crlf ? "\r\n" : "\n");
+function checkText(env, text2, arg, whole) {
+  if (typeof text2 !== "string") throw new MemoryToolError(`${arg} is required for this command: the text to write`);
+  const nul = text2.indexOf("\0");
+  if (nul !== -1) throw new MemoryToolError(`${arg} contains a NUL character at position ${nul}: a note is plain text`);
+  const lone = LONE_SURROGATE.exec(text2);
+  if (lone) throw new MemoryToolError(`${arg} contains an unpaired UTF-16 surrogate (U+${lone[0].charCodeAt(0).toString(16).toUpperCase()}) at position ${lone.index}: send valid Unicode text`);
+  const findings = detectSecrets(text2);
+  if (findings.length > 0) {
+    const list2 = findings.map((f) => `${f.kind} (${f.snippet})`).join(", ");
+    throw new MemoryToolError(`${arg} contains ${findings.length === 1 ? "a secret" : `${findings.length} secrets`}: ${list2}. ${SECRET_HINT}`);
+  }
+  const size2 = (whole ?? text2).length;
+  if (size2 > env.maxChars) throw new MemoryToolError(`${whole === void 0 ? arg : "the edited note"} is ${size2} characters, over the limit of ${env.maxChars} (behavior.max_body_chars): keep notes shorter, split them by topic`);
+  return text2;
+}
+async function statOf(p) {
+  return fsp10.lstat(p.abs).catch(() => null);
+}
+async function runMemoryCommand(env, cmd) {
+  switch (cmd.command) {
+    case "view":
+      return view(env, cmd.path, cmd.view_range);
+    case "create":
+      return create(env, cmd.path, cmd.file_text);
+    case "str_replace":
+      return strReplace(env, cmd.path, cmd.old_str, cmd.new_str ?? "");
+    case "insert":
+      return insert(env, cmd.path, cmd.insert_line, cmd.insert_text);
+    case "delete":
+      return remove(env, cmd.path);
+    case "rename":
+      return rename(env, cmd.old_path, cmd.new_path);
+    default:
+      cmd;
+      throw new MemoryToolError(`unknown command ${JSON.stringify(cmd.command)}: use one of ${MEMORY_COMMANDS.join(", ")}`);
+  }
+}
+async function view(env, path, range) {
+  const p = resolveMemoryPath(env.store.notesDir, path);
+  const st = p.rel === "" ? await fsp10.stat(p.abs).catch(() => null) : await statOf(p);
+  if (p.rel === "" && !st) {
+    return `Here're the files and directories up to 2 levels deep in ${p.shown}, excluding hidden items and node_modules:
+${formatSize(0)}	${p.shown}`;
+  }
+  if (!st) throw new MemoryToolError(`The path ${p.shown} does not exist. Please provide a valid path.`);
+  if (st.isDirectory()) {
+    const rows = [`${formatSize(st.size)}	${p.shown}`];
+    const walk = async (dir, prefix, depth) => {
+      const names = (await fsp10.readdir(dir).catch(() => [])).sort();
+      for (const name of names) {
+        if (name.startsWith(".") || name === "node_modules") continue;
+        const s2 = await fsp10.lstat(`${dir}/${name}`).catch(() => null);
+        if (!s2) continue;
+        const rel = prefix === "" ? name : `${prefix}/${name}`;
+        if (s2.isDirectory()) {
+          rows.push(`${formatSize(s2.size)}	${p.shown}/${rel}/`);
+          if (depth < 2) await walk(`${dir}/${name}`, rel, depth + 1);
+        } else if (s2.isFile()) rows.push(`${formatSize(s2.size)}	${p.shown}/${rel}`);
+      }
+    };
+    await walk(p.abs, "", 1);
+    return `Here're the files and directories up to 2 levels deep in ${p.shown}, excluding hidden items and node_modules:
+${rows.join("\n")}`;
+  }
+  if (!st.isFile()) throw new MemoryToolError(`The path ${p.shown} does not exist. Please provide a valid path.`);
+  const { lines } = asLines(await fsp10.readFile(p.abs, "utf8"));
+  if (lines.length > MAX_LINES) throw new MemoryToolError(`File ${p.shown} exceeds maximum line limit of 999,999 lines.`);
+  let first = 1;
+  let shown2 = lines;
+  if (range !== void 0) {
+    const [a, b] = range;
+    const ok = range.length === 2 && Number.isInteger(a) && Number.isInteger(b) && a >= 1 && a <= lines.length && (b === -1 || b >= a);
+    if (!ok) throw new MemoryToolError(`Invalid \`view_range\` parameter: ${JSON.stringify(range)}. It should be [start, end] with 1 <= start <= ${lines.length} and end >= start, or end = -1 for the rest of the file`);
+    first = a;
+    shown2 = lines.slice(a - 1, b === -1 ? lines.length : b);
+  }
+  return `Here's the content of ${p.shown} with line numbers:
+${numbered(shown2, first)}`;
+}
+async function create(env, path, fileText) {
+  const p = resolveMemoryPath(env.store.notesDir, path);
+  const text2 = checkText(env, fileText, "file_text");
+  if (p.rel === "" || await statOf(p)) throw new MemoryToolError(`File ${p.shown} already exists`);
+  await parentsAreFolders(env, p);
+  await env.store.editNote(p.abs, (cur) => {
+    if (cur !== null) throw new MemoryToolError(`File ${p.shown} already exists`);
+    return text2;
+  });
+  return `File created successfully at: ${p.shown}`;
+}
+async function parentsAreFolders(env, p) {
+  const segs = p.rel.split("/");
+  for (let i = 1; i < segs.length; i++) {
+    const q = resolveMemoryPath(env.store.notesDir, `${MEMORIES_ROOT}/${segs.slice(0, i).join("/")}`);
+    const st = await statOf(q);
+    if (st && !st.isDirectory()) throw new MemoryToolError(`Cannot create ${p.shown}: ${q.shown} is a file, not a directory`);
+  }
+}
+async function existingFile(p, notFound) {
+  const st = await statOf(p);
+  if (!st || !st.isFile()) throw new MemoryToolError(notFound);
+}
+async function strReplace(env, path, oldStr, newStr) {
+  const p = resolveMemoryPath(env.store.notesDir, path);
+  if (typeof oldStr !== "string" || oldStr === "") throw new MemoryToolError("old_str is required and must not be empty: the exact text to replace");
+  checkText(env, newStr, "new_str");
+  const notFound = `The path ${p.shown} does not exist. Please provide a valid path.`;
+  await existingFile(p, notFound);
+  let snippet2 = "";
+  await env.store.editNote(p.abs, (cur) => {
+    if (cur === null) throw new MemoryToolError(notFound);
+    const { lines, crlf } = asLines(cur);
+    const text2 = lines.join("\n");
+    const needle = oldStr.replace(/\r\n/g, "\n");
+    const replacement = newStr.replace(/\r\n/g, "\n");
+    const at2 = [];
+    for (let i = text2.indexOf(needle); i !== -1; i = text2.indexOf(needle, i + 1)) at2.push(i);
+    if (at2.length === 0) throw new MemoryToolError(`No replacement was performed, old_str \`${oldStr}\` did not appear verbatim in ${p.shown}.`);
+    const lineOf2 = (i) => text2.slice(0, i).split("\n").length;
+    if (at2.length > 1) {
+      const nums = [...new Set(at2.map(lineOf2))];
+      throw new MemoryToolError(`No replacement was performed. Multiple occurrences of old_str \`${oldStr}\` in lines: ${nums.join(", ")}. Please ensure it is unique`);
+    }
+    const next2 = text2.slice(0, at2[0]) + replacement + text2.slice(at2[0] + needle.length);
+    const whole = joinLines(next2.split("\n"), crlf);
+    checkText(env, newStr, "new_str", whole);
+    const start = lineOf2(at2[0]) - 1;
+    const newLines = next2.split("\n");
+    const from = Math.max(0, start - 2);
+    const to = Math.min(newLines.length, start + replacement.split("\n").length + 2);
+    snippet2 = numbered(newLines.slice(from, to), from + 1);
+    return whole;
+  });
+  return `The memory file has been edited. Here is the snippet showing the change (with line numbers):
+${snippet2}`;
+}
+async function insert(env, path, insertLine, insertText) {
+  const p = resolveMemoryPath(env.store.notesDir, path);
+  checkText(env, insertText, "insert_text");
+  if (typeof insertLine !== "number" || !Number.isInteger(insertLine)) throw new MemoryToolError("insert_line is required: the line number after which to insert (0 = before the first line)");
+  const notFound = `The path ${p.shown} does not exist`;
+  await existingFile(p, notFound);
+  await env.store.editNote(p.abs, (cur) => {
+    if (cur === null) throw new MemoryToolError(notFound);
+    const { lines, crlf } = asLines(cur);
+    if (insertLine < 0 || insertLine > lines.length) {
+      throw new MemoryToolError(`Invalid \`insert_line\` parameter: ${insertLine}. It should be within the range of lines of the file: [0, ${lines.length}]`);
+    }
+    lines.splice(insertLine, 0, insertText.replace(/\r\n/g, "\n").replace(/\n$/, ""));
+    const whole = joinLines(lines, crlf);
+    checkText(env, insertText, "insert_text", whole);
+    return whole;
+  });
+  return `The file ${p.shown} has been edited.`;
+}
+async function notesUnder(env, p) {
+  const files = [];
+  const dirs = [];
+  const walk = async (abs) => {
+    const st = await fsp10.lstat(abs).catch(() => null);
+    if (!st) return;
+    if (st.isFile()) files.push(abs);
+    else if (st.isDirectory()) {
+      for (const n of await fsp10.readdir(abs)) if (!n.startsWith(".")) await walk(`${abs}/${n}`);
+      dirs.push(abs);
+    }
+  };
+  await walk(p.abs);
+  return { files: files.filter((f) => env.store.noteRel(f) !== null), dirs };
+}
+async function remove(env, path) {
+  const p = resolveMemoryPath(env.store.notesDir, path);
+  if (p.rel === "") throw new MemoryToolError("Cannot delete the /memories directory itself");
+  if (!await statOf(p)) throw new MemoryToolError(`The path ${p.shown} does not exist`);
+  const { files, dirs } = await notesUnder(env, p);
+  await env.store.removeNotes(files, env.tombstone);
+  for (const d of dirs) await fsp10.rmdir(d).catch(() => {
+  });
+  return `Successfully deleted ${p.shown}`;
+}
+async function rename(env, oldPath, newPath) {
+  const from = resolveMemoryPath(env.store.notesDir, oldPath, "old_path");
+  const to = resolveMemoryPath(env.store.notesDir, newPath, "new_path");
+  if (from.rel === "" || to.rel === "") throw new MemoryToolError("Cannot rename the /memories directory itself");
+  if (!await statOf(from)) throw new MemoryToolError(`The path ${from.shown} does not exist`);
+  if (await statOf(to)) throw new MemoryToolError(`The destination ${to.shown} already exists`);
+  if (`${to.rel}/`.startsWith(`${from.rel}/`)) throw new MemoryToolError(`Cannot move ${from.shown} into itself (${to.shown})`);
+  await parentsAreFolders(env, to);
+  try {
+    await env.store.renameNote(from.abs, to.abs);
+  } catch (err) {
+    const code = err.code;
+    if (code === "EEXIST") throw new MemoryToolError(`The destination ${to.shown} already exists`);
+    if (code === "ENOENT") throw new MemoryToolError(`The path ${from.shown} does not exist`);
+    throw err;
+  }
+  return `Successfully renamed ${from.shown} to ${to.shown}`;
+}
+
 // server/src/core/ops/notes.ts
 var NOTE_DELETE_REASON = "deleted via memory tool";
 function tombstoneOf(c, note, reason) {
@@ -26197,16 +26320,9 @@ async function restoreNote(c, t) {
   c.log("restore", { id: t.id, note: n.path });
   return note;
 }
-function graph(c) {
-  return c.services.links ??= new LinkGraph(c.store);
-}
-function closeGraph(c) {
-  c.services.links?.close();
-  c.services.links = null;
-}
 var ref = (m) => ({ id: m.id, title: titleOf(m), ...m.note !== void 0 ? { kind: "note", path: m.note } : { kind: "memory" } });
 function backlinksOf(c, m) {
-  return graph(c).backlinks(m.id).filter((e) => e.from.id !== m.id).map((e) => ({ ...ref(e.from), relation: e.relation }));
+  return c.links.backlinks(m.id).filter((e) => e.from.id !== m.id).map((e) => ({ ...ref(e.from), relation: e.relation }));
 }
 async function related(c, input) {
   await c.store.ensureFresh();
@@ -26216,10 +26332,10 @@ async function related(c, input) {
   const depth = input.depth ?? 1;
   if (!Number.isInteger(depth) || depth < 1 || depth > 3) throw new ValidationError(`depth must be 1, 2 or 3, got ${JSON.stringify(input.depth)}`);
   const types = input.relation_types?.map(relationName);
-  const g = graph(c);
+  const g = c.links;
   let root;
   if (hasId) {
-    await settleUnknownIds(c, [input.id]);
+    await c.stores.settle([input.id]);
     root = requireActive(c, input.id);
   } else {
     const p = String(input.path);
@@ -26269,7 +26385,7 @@ async function related(c, input) {
   };
 }
 function danglingLinks(c, limit) {
-  const all = graph(c).dangling();
+  const all = c.links.dangling();
   return {
     count: all.length,
     items: all.slice(0, limit).map((e) => ({ from: e.from.id, ...e.from.note !== void 0 ? { path: e.from.note } : {}, relation: e.relation, target: e.target }))
@@ -26286,50 +26402,32 @@ function structureFilter(tags, category) {
 }
 
 // server/src/core/sync/renames.ts
-import { existsSync as existsSync8, readdirSync as readdirSync7, readFileSync as readFileSync11 } from "node:fs";
-import { join as join25 } from "node:path";
+import { existsSync as existsSync11, readdirSync as readdirSync7, readFileSync as readFileSync12 } from "node:fs";
+import { join as join27 } from "node:path";
 var RENAMES_DIR = ".renames";
 function renameIds(storeDir) {
-  const dir = join25(storeDir, RENAMES_DIR);
-  if (!existsSync8(dir)) return [];
+  const dir = join27(storeDir, RENAMES_DIR);
+  if (!existsSync11(dir)) return [];
   return readdirSync7(dir).filter((f) => /^[0-9A-HJKMNP-TV-Z]{26}\.json$/.test(f)).map((f) => f.slice(0, 26)).sort();
 }
 function readRename(storeDir, id) {
   try {
-    const r = JSON.parse(readFileSync11(join25(storeDir, RENAMES_DIR, `${id}.json`), "utf8"));
+    const r = JSON.parse(readFileSync12(join27(storeDir, RENAMES_DIR, `${id}.json`), "utf8"));
     return typeof r.old_scope === "string" && typeof r.new_scope === "string" ? { ...r, id, include_tombstones: r.include_tombstones !== false } : null;
   } catch {
     return null;
   }
 }
 async function recordRename(storeDir, r) {
-  if (!existsSync8(join25(storeDir, ".git"))) return false;
-  await ensureDir(join25(storeDir, RENAMES_DIR));
-  await writeFileAtomic(join25(storeDir, RENAMES_DIR, `${r.id}.json`), `${JSON.stringify(r, null, 2)}
+  if (!existsSync11(join27(storeDir, ".git"))) return false;
+  await ensureDir(join27(storeDir, RENAMES_DIR));
+  await writeFileAtomic(join27(storeDir, RENAMES_DIR, `${r.id}.json`), `${JSON.stringify(r, null, 2)}
 `, 420);
   return true;
 }
 
 // server/src/core/ops/curation.ts
 var MAX_USE_IDS = LIMITS.useIds;
-function openEventLog(c) {
-  c.services.events = new EventLog({
-    dir: c.dir,
-    session: c.session,
-    enabled: c.config.telemetry.enabled,
-    maxBytes: c.config.telemetry.max_bytes,
-    now: () => c.now(),
-    warn: c.warn
-  });
-}
-function closeEventLog(c) {
-  c.services.feedback?.persist();
-  c.services.events?.close();
-  c.services.events = null;
-}
-function eventLog(c) {
-  return c.services.events ?? void 0;
-}
 async function curationPending(c, inView, expired) {
   const fields = await hitFields(c, inView);
   return {
@@ -26348,7 +26446,7 @@ function deadCount(c, mems) {
   const now = c.now().getTime();
   const days = DEFAULT_HEALTH_PARAMS.window_days;
   const windowStart = now - days * 864e5;
-  const fold = foldUsage(readEvents(c.eventsDir).events, windowStart, new Set(mems.map((m) => m.id)));
+  const fold = foldUsage(readEvents(c.events.dir).events, windowStart, new Set(mems.map((m) => m.id)));
   const rule = deadWeightRule(c);
   return mems.filter((m) => deadWeight(m, fold.byId.get(m.id), now, days, rule) !== null).length;
 }
@@ -26362,11 +26460,11 @@ async function recordUse(c, input) {
   const note = checkNote(input.note, "note", false);
   const ids2 = [...new Set(raw.map((x, i) => checkId(x, `memory_ids[${i}]`)))];
   await c.store.ensureFresh();
-  await settleUnknownIds(c, ids2);
-  const known = (id) => c.store.holds(id) || (c.team?.store.holds(id) ?? false);
+  await c.stores.settle(ids2);
+  const known = (id) => c.stores.holds(id);
   const unknown = ids2.filter((id) => !known(id));
   const fields = { ids: ids2, outcome: input.outcome, ...note ? { note } : {}, unknown_ids: unknown };
-  const written = eventLog(c)?.append("use", fields) ?? false;
+  const written = c.events.append("use", fields);
   return { recorded: written ? ids2.length - unknown.length : 0, outcome: input.outcome, unknown_ids: unknown };
 }
 async function health(c, input, other = null) {
@@ -26383,7 +26481,7 @@ async function health(c, input, other = null) {
       now: c.now(),
       active,
       tombstones,
-      events: readEvents(c.eventsDir).events,
+      events: readEvents(c.events.dir).events,
       ...other !== null ? { alsoKnown: [...[...other.store.active()].map((m) => m.id), ...[...other.store.tombstones()].map((m) => m.id)] } : {},
       staleAfterDays: c.config.behavior.verification_stale_days,
       commitDrift: await repoDrift(c, active),
@@ -26624,283 +26722,6 @@ function capPage(page, cursorFor, budget = LIMITS.responseChars) {
   return { items: kept, next_cursor: n < items.length ? cursorFor(kept[kept.length - 1]) : page.next_cursor };
 }
 
-// server/src/core/curation/feedback.ts
-import { closeSync as closeSync9, existsSync as existsSync9, fstatSync as fstatSync5, lstatSync as lstatSync9, openSync as openSync9, promises as fsp11, readFileSync as readFileSync12, readSync as readSync5, renameSync as renameSync6, rmSync as rmSync8, statSync as statSync10, writeFileSync as writeFileSync3 } from "node:fs";
-import { basename as basename6, join as join26 } from "node:path";
-import { gunzipSync as gunzipSync2 } from "node:zlib";
-var APPLIED_HALF = 3;
-var SUNK_HALF = 0.5;
-var IDLE_HALF = 50;
-var IDLE_SHARE = 0.1;
-var FOLD_FILE = "feedback.json";
-var FOLD_VERSION = 1;
-var SAVE_AFTER_BYTES = 256 * 1024;
-var FeedbackFold = class {
-  constructor(dir, settings, now, saveAfterBytes = SAVE_AFTER_BYTES) {
-    this.dir = dir;
-    this.settings = settings;
-    this.saveAfterBytes = saveAfterBytes;
-    this.t0 = now;
-    this.hMs = settings.halfLifeDays * 864e5;
-  }
-  dir;
-  settings;
-  saveAfterBytes;
-  acc = /* @__PURE__ */ new Map();
-  t0;
-  /** archive names folded in (the saved fold is valid while they all exist) */
-  archives = [];
-  /** log bytes folded since the fold was last saved or restored */
-  unsaved = 0;
-  /** The sums changed since the fold was last saved or restored. */
-  changed = false;
-  hMs;
-  offset = 0;
-  ino = -1;
-  started = false;
-  /** false while prime() lists the store directory: refresh() then leaves the fold empty. */
-  primed = true;
-  /**
-   * The first full read, with the store directory listed off the main thread (a big store's
-   * listing, for the log's archives, is ~85 ms of blocking at 50k memories). Until it is done
-   * the fold tracks nothing (the plain ranking); a failure leaves the next refresh to read.
-   */
-  async prime() {
-    this.primed = false;
-    let names;
-    try {
-      names = await fsp11.readdir(this.dir);
-    } catch {
-      names = void 0;
-    }
-    this.primed = true;
-    try {
-      if (!this.started) this.fullRead(names);
-    } catch {
-    }
-  }
-  /** Brings the fold up to the end of the log. Never throws: feedback is an optional signal. */
-  refresh() {
-    if (!this.primed) return;
-    try {
-      const file = join26(this.dir, ACTIVE_LOG);
-      let st;
-      try {
-        st = statSync10(file);
-      } catch {
-        if (!this.started) this.fullRead();
-        return;
-      }
-      if (!this.started || st.ino !== this.ino || st.size < this.offset) return this.fullRead();
-      if (st.size > this.offset) this.readActiveFrom(file);
-    } catch {
-    }
-  }
-  /**
-   * A line this process just appended (EventLog.onAppend): folded without reading the file back
-   * when the fold was exactly at its start; otherwise the next refresh reads it (another process
-   * wrote in between, or the log rotated).
-   */
-  ownAppend(line, sizeAfter, ino) {
-    if (!this.started || ino !== this.ino) return;
-    const bytes = Buffer.byteLength(line);
-    if (sizeAfter - bytes !== this.offset) return;
-    const e = parseLine(line);
-    if (e) this.fold(e);
-    this.offset = sizeAfter;
-    this.unsaved += bytes;
-  }
-  fullRead(listed) {
-    if (this.restore()) {
-      this.saveIfWorth();
-      return;
-    }
-    this.acc.clear();
-    this.started = true;
-    this.offset = 0;
-    this.ino = -1;
-    this.archives = [];
-    this.unsaved = 0;
-    for (const f of listLogFiles(this.dir, listed)) {
-      if (f.rotatedAt === null) continue;
-      this.archives.push(basename6(f.file).replace(/\.gz$/, ""));
-      try {
-        const raw = readFileSync12(f.file);
-        this.unsaved += raw.length;
-        for (const line of (f.compressed ? gunzipSync2(raw) : raw).toString("utf8").split("\n")) {
-          const e = parseLine(line);
-          if (e) this.fold(e);
-        }
-      } catch {
-      }
-    }
-    const file = join26(this.dir, ACTIVE_LOG);
-    try {
-      for (const e of this.readBytes(file, 0)) this.fold(e);
-      this.unsaved += this.offset;
-    } catch {
-    }
-    this.saveIfWorth();
-  }
-  /** The saved fold, when it still describes the log's start (see the top of this file). */
-  restore() {
-    let saved;
-    try {
-      saved = JSON.parse(readFileSync12(join26(this.dir, ".cache", FOLD_FILE), "utf8"));
-    } catch {
-      return false;
-    }
-    try {
-      if (saved.v !== FOLD_VERSION || saved.hMs !== this.hMs || !Array.isArray(saved.acc) || !Array.isArray(saved.archives)) return false;
-      const st = statSync10(join26(this.dir, ACTIVE_LOG));
-      if (st.ino !== saved.ino || st.size < saved.offset) return false;
-      const present = (name) => [name, `${name}.gz`].some((n) => {
-        try {
-          return lstatSync9(join26(this.dir, n)).isFile();
-        } catch {
-          return false;
-        }
-      });
-      if (!saved.archives.every(present)) return false;
-      this.acc.clear();
-      for (const [id, applied, sunk, idle] of saved.acc) this.acc.set(id, { applied, sunk, idle });
-      this.t0 = saved.t0;
-      this.archives = saved.archives;
-      this.started = true;
-      this.ino = saved.ino;
-      this.offset = saved.offset;
-      this.unsaved = 0;
-      this.changed = false;
-      if (st.size > saved.offset) this.readActiveFrom(join26(this.dir, ACTIVE_LOG));
-      return true;
-    } catch {
-      this.acc.clear();
-      return false;
-    }
-  }
-  /** Saves the fold when enough of the log was read since the last save (never throws). */
-  saveIfWorth() {
-    if (this.unsaved < this.saveAfterBytes || this.ino < 0) return;
-    const cache2 = join26(this.dir, ".cache");
-    try {
-      if (!existsSync9(this.dir)) return;
-      ensureOwnDirSync(cache2);
-      const saved = { v: FOLD_VERSION, t0: this.t0, hMs: this.hMs, ino: this.ino, offset: this.offset, archives: this.archives, acc: [...this.acc].map(([id, a]) => [id, a.applied, a.sunk, a.idle]) };
-      this.unsaved = 0;
-      this.changed = false;
-      const file = join26(cache2, FOLD_FILE);
-      const tmp = tempPathFor(file);
-      try {
-        writeFileSync3(tmp, JSON.stringify(saved), { mode: 384, flag: "wx" });
-        renameSync6(tmp, file);
-      } catch {
-        rmSync8(tmp, { force: true });
-      }
-    } catch {
-    }
-  }
-  readActiveFrom(file) {
-    const from = this.offset;
-    for (const e of this.readBytes(file, this.offset)) this.fold(e);
-    this.unsaved += this.offset - from;
-  }
-  /**
-   * A server's close: saves the fold if enough of the log was folded since the last save and some
-   * of it counted (a session of refused calls, which no fold counts, leaves the cache as it was;
-   * the next process then reads those lines again, nothing more).
-   */
-  persist() {
-    if (this.changed) this.saveIfWorth();
-  }
-  /** Complete lines from `from` to the end of the file; advances the offset past the last newline. */
-  readBytes(file, from) {
-    const fd = openSync9(file, "r");
-    try {
-      const st = fstatSync5(fd);
-      this.ino = st.ino;
-      const len = st.size - from;
-      if (len <= 0) return [];
-      const buf = Buffer.alloc(len);
-      const n = readSync5(fd, buf, 0, len, from);
-      const text2 = buf.subarray(0, n).toString("utf8");
-      const end = text2.lastIndexOf("\n");
-      if (end === -1) return [];
-      this.offset = from + Buffer.byteLength(text2.slice(0, end + 1));
-      const out2 = [];
-      for (const line of text2.slice(0, end).split("\n")) {
-        const e = parseLine(line);
-        if (e) out2.push(e);
-      }
-      return out2;
-    } finally {
-      closeSync9(fd);
-    }
-  }
-  slot(id) {
-    this.changed = true;
-    let a = this.acc.get(id);
-    if (!a) this.acc.set(id, a = { applied: 0, sunk: 0, idle: 0 });
-    return a;
-  }
-  fold(e) {
-    const t = Date.parse(e.ts);
-    if (Number.isNaN(t)) return;
-    const w2 = Math.pow(2, (t - this.t0) / this.hMs);
-    const use = useOf(e);
-    if (use) {
-      for (const id of use.ids) {
-        const a = this.slot(id);
-        if (use.outcome === "applied") a.applied += w2;
-        else if (use.outcome === "contradicted" || use.outcome === "corrected") a.sunk += w2;
-        if (use.outcome === "ignored") a.idle += w2;
-        else a.idle = 0;
-      }
-      return;
-    }
-    if ((e.kind === "search" || e.kind === "show") && actorOf(e) === "model") {
-      for (const id of retrievedIds(e)) this.slot(id).idle += w2;
-    }
-  }
-  /** The parts of one memory's multiplier at `now`; multiplier 1 for a memory with no events. */
-  parts(id, now) {
-    const a = this.acc.get(id);
-    if (!a) return { applied: 0, sunk: 0, idle: 0, multiplier: 1 };
-    const fade = Math.pow(2, (this.t0 - now) / this.hMs);
-    const applied = a.applied * fade;
-    const sunk = a.sunk * fade;
-    const idle = a.idle * fade;
-    const f = applied / (applied + APPLIED_HALF) - sunk / (sunk + SUNK_HALF) - IDLE_SHARE * idle / (idle + IDLE_HALF);
-    const multiplier = 1 + this.settings.maxFraction * Math.max(-1, Math.min(1, f));
-    return { applied: round(applied), sunk: round(sunk), idle: round(idle), multiplier: round(multiplier) };
-  }
-  get tracked() {
-    return this.acc.size;
-  }
-};
-function parseLine(line) {
-  if (line.trim() === "") return null;
-  try {
-    const v = JSON.parse(line);
-    return typeof v === "object" && v !== null && typeof v.ts === "string" && typeof v.kind === "string" ? v : null;
-  } catch {
-    return null;
-  }
-}
-var round = (x) => Math.round(x * 1e3) / 1e3;
-function rerankWithinBands(hits, multiplier) {
-  const out2 = [];
-  let i = 0;
-  while (i < hits.length) {
-    let j = i;
-    while (j < hits.length && hits[j].relevance === hits[i].relevance) j++;
-    const run = hits.slice(i, j).map((h, k) => ({ h, k, s: h.score * multiplier(h) }));
-    run.sort((a, b) => b.s - a.s || a.k - b.k);
-    out2.push(...run.map((r) => r.h));
-    i = j;
-  }
-  return out2;
-}
-
 // server/src/core/ops/retrieval.ts
 function actorFor(c, forUser) {
   if (forUser !== void 0 && typeof forUser !== "boolean") throw new ValidationError("for_user must be true or false");
@@ -26924,7 +26745,7 @@ async function fullRecords(c, mems) {
       origin: m.origin,
       expires: m.expires,
       ...m.merged_from && m.merged_from.length > 0 ? { merged_from: [...m.merged_from] } : {},
-      backlinks: backlinksOf(ownerOf(c, m), m)
+      backlinks: backlinksOf(c.stores.ownerOf(m), m)
     };
   });
 }
@@ -26932,8 +26753,8 @@ async function show(c, input) {
   const budget = checkMaxChars(input.max_chars) ?? LIMITS.responseChars;
   const fit = (ans) => fitBudget(ans, budget, { key: "memories", textKeys: ["body"], dropKey: "ids_dropped", shortKey: "bodies_shortened", listDropped: true });
   const actor = actorFor(c, input.for_user);
-  await freshEverywhere(c, true);
-  await settleUnknownIds(c, [input.id, ...Array.isArray(input.ids) ? input.ids.slice(0, MAX_IDS_PER_CALL) : []]);
+  await c.stores.fresh({ read: true });
+  await c.stores.settle([input.id, ...Array.isArray(input.ids) ? input.ids.slice(0, MAX_IDS_PER_CALL) : []]);
   const hasId = input.id !== void 0 && input.id !== null;
   const hasIds = input.ids !== void 0 && input.ids !== null;
   if (hasId === hasIds) throw new ValidationError("pass exactly one of id (one memory) or ids (up to 10)");
@@ -26963,7 +26784,7 @@ async function show(c, input) {
   const found = [];
   const missing = [];
   for (const id of ids2) {
-    const f = findAny(c, id);
+    const f = c.stores.find(id);
     if (f && !f.tombstoned) found.push(f.m);
     else missing.push({ id, reason: f ? tombstonedMessage(f.m) : `no memory with id ${id}` });
   }
@@ -26990,23 +26811,13 @@ function newestPage(source, keep, after, limit) {
   }
   return { page: buf, next_cursor: more && buf.length ? encodeCursor(buf[buf.length - 1].id) : null };
 }
-function* activeEverywhere(c) {
-  yield* c.store.active();
-  const t = c.team;
-  if (t === null) return;
-  for (const m of t.store.active()) if (!c.store.holds(m.id)) yield m;
-}
-async function freshEverywhere(c, read) {
-  await c.store.ensureFresh(read ? { read: true } : void 0);
-  if (c.team !== null) await c.team.store.ensureFresh(read ? { read: true } : void 0);
-}
 async function listEach(c, input, emit) {
-  await freshEverywhere(c, true);
+  await c.stores.fresh({ read: true });
   const filters = checkScopeFilters(input.scopes);
   const limit = checkLimit(input.limit, "limit", LIMITS.pageSize, LIMITS.defaultPageSize);
   const match = scopeFilterMatcher(filters);
   const now = c.now();
-  const all = [...activeEverywhere(c)].filter((m) => isVisible(c.disabledScopes, m, now) && match(m.scopes));
+  const all = [...c.stores.active()].filter((m) => isVisible(c.disabledScopes, m, now) && match(m.scopes));
   all.sort((a, b) => a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
   for (let at2 = 0; at2 < all.length; at2 += limit) {
     const page = all.slice(at2, at2 + limit);
@@ -27020,7 +26831,7 @@ async function listEach(c, input, emit) {
   return all.length;
 }
 async function list(c, input) {
-  await freshEverywhere(c, true);
+  await c.stores.fresh({ read: true });
   const filters = checkScopeFilters(input.scopes);
   const limit = checkLimit(input.limit, "limit", LIMITS.pageSize, LIMITS.defaultPageSize);
   if (input.sort !== void 0 && input.sort !== "created" && input.sort !== "recent") throw new ValidationError(`sort must be "created" (newest first) or "recent" (latest activity first), got ${JSON.stringify(input.sort)}`);
@@ -27029,7 +26840,7 @@ async function list(c, input) {
   const match = scopeFilterMatcher(filters);
   const now = c.now();
   const keep = (m) => isVisible(c.disabledScopes, m, now) && match(m.scopes) && (input.kind === void 0 || m.note !== void 0 === (input.kind === "note"));
-  const { page, next_cursor } = recent ? recentPage(activeEverywhere(c), keep, input.cursor ?? void 0, limit) : newestPage(activeEverywhere(c), keep, input.cursor === void 0 || input.cursor === null ? null : decodeCursor(input.cursor), limit);
+  const { page, next_cursor } = recent ? recentPage(c.stores.active(), keep, input.cursor ?? void 0, limit) : newestPage(c.stores.active(), keep, input.cursor === void 0 || input.cursor === null ? null : decodeCursor(input.cursor), limit);
   const hits = await ownedHitFields(c, page);
   const items = hits.map((h, i) => {
     const m = page[i];
@@ -27041,7 +26852,7 @@ async function list(c, input) {
   return capped;
 }
 async function scopeOverview(c, input, opts = { curation: true }) {
-  await freshEverywhere(c, true);
+  await c.stores.fresh({ read: true });
   const auto = input.auto_scope ?? true;
   const now = c.now();
   const inView = [];
@@ -27083,7 +26894,7 @@ async function scopeOverview(c, input, opts = { curation: true }) {
     elsewhere: { total: elsewhereTotal, repos: repos.slice(0, ELSEWHERE_REPOS_MAX) },
     curation_pending: opts.curation ? await curationPending(c, inView, expired) : { stale: 0, never_verified: 0, drifted: 0, expired: expired.length, dead: 0 },
     // The repository's team store (README "Team memory"): all of it is in this repo's view.
-    ...c.team !== null ? { team: teamOverview(c.team, now) } : {}
+    ...c.stores.team !== null ? { team: teamOverview(c.stores.team, now) } : {}
   };
   c.log("scope_overview", { auto_scope: auto, total: out2.total, elsewhere: elsewhereTotal });
   return out2;
@@ -27124,6 +26935,135 @@ var ELSEWHERE_REPOS_MAX = 10;
 function inCallerView(c, m) {
   return inViewKey(c.caller.repoKey, c.config.scopes.global, repoKeyOf(m), m.scopes);
 }
+
+// server/src/core/index/fusion.ts
+var RRF_K = 60;
+var LEX_COV = 0.25;
+function joinedQuery(query, alternates) {
+  return [query, ...alternates].join("\n");
+}
+var DEFAULT_CALIBRATION = { high: 0.85, medium: 0.6, floor: 0.3 };
+var RANK = { low: 0, medium: 1, high: 2 };
+var maxRel = (a, b) => RANK[a] >= RANK[b] ? a : b;
+function semanticRelevance(sim, c) {
+  return sim >= c.high ? "high" : sim >= c.medium ? "medium" : "low";
+}
+function tiedRanks(xs, key) {
+  const out2 = [];
+  xs.forEach((x, i) => out2.push(i > 0 && key(xs[i - 1]) === key(x) ? out2[i - 1] : i));
+  return out2;
+}
+function altCoverage(alternates, matchTerms) {
+  if (alternates.length === 0 || matchTerms.length === 0) return 0;
+  const matched = /* @__PURE__ */ new Set();
+  for (const s2 of matchTerms) matched.add(queryWords(s2)[0]?.term ?? s2);
+  let best = 0;
+  for (const a of alternates) {
+    const words = queryWords(a);
+    if (words.length === 0) continue;
+    let n = 0;
+    for (const w2 of words) if (matched.has(w2.term)) n++;
+    best = Math.max(best, n / words.length);
+  }
+  return best;
+}
+function fuse(input) {
+  const { calibration: cal } = input;
+  const { k: RK, lexCov: LC } = { k: RRF_K, lexCov: LEX_COV, ...input.params };
+  const withAlt = input.alternates.length > 0 && input.joined !== void 0;
+  const ranking = withAlt ? input.joined : input.main;
+  const acc = /* @__PURE__ */ new Map();
+  const at2 = (doc) => {
+    let a = acc.get(doc.id);
+    if (!a) acc.set(doc.id, a = { doc, score: 0, main: "low", alt: "low" });
+    return a;
+  };
+  const semantic = ranking.semantic.filter((h) => h.sim >= cal.floor);
+  const lexRank = tiedRanks(ranking.lexical, (h) => h.score);
+  const semRank = tiedRanks(semantic, (h) => h.sim);
+  const oneLeg = semantic.length === 0;
+  const lexFloor = oneLeg || withAlt ? 0 : cal.lexFloor ?? 0;
+  ranking.lexical.forEach((h, i) => {
+    if (h.coverage < lexFloor) return;
+    at2(h.doc).score += oneLeg ? 1 / (RK + lexRank[i] + 1) : (LC + (1 - LC) * h.coverage) / (RK + lexRank[i] + 1);
+  });
+  semantic.forEach((h, i) => {
+    at2(h.doc).score += 1 / (RK + semRank[i] + 1);
+  });
+  const inRanking = (id) => acc.has(id);
+  for (const h of input.main.lexical) {
+    if (!inRanking(h.doc.id)) continue;
+    const a = at2(h.doc);
+    a.main = maxRel(a.main, h.relevance);
+    a.lex = h;
+  }
+  for (const h of input.main.semantic) {
+    if (h.sim < cal.floor || !inRanking(h.doc.id)) continue;
+    const a = at2(h.doc);
+    a.sim = h.sim;
+    a.main = maxRel(a.main, semanticRelevance(h.sim, cal));
+  }
+  if (withAlt) {
+    for (const h of input.joined.lexical) {
+      const a = at2(h.doc);
+      a.alt = maxRel(a.alt, relevanceOf(altCoverage(input.alternates, h.matchTerms)));
+      a.altLex = h;
+    }
+    for (const h of semantic) {
+      const a = at2(h.doc);
+      a.alt = maxRel(a.alt, semanticRelevance(h.sim, cal));
+    }
+  }
+  const ranked = [...acc.values()].sort((x, y) => y.score - x.score || (x.doc.id < y.doc.id ? -1 : x.doc.id > y.doc.id ? 1 : 0));
+  return ranked.slice(0, input.limit).map((a) => {
+    const alt = a.alt === "low" ? "low" : "medium";
+    return new FusedResult(a.doc, Math.round(a.score * 1e4) / 1e4, maxRel(a.main, alt), a.lex?.matchTerms ?? [], a.lex ?? a.altLex, a.sim === void 0 ? void 0 : Math.round(a.sim * 1e4) / 1e4);
+  });
+}
+var FusedResult = class {
+  constructor(doc, score, relevance, matchTerms, shown2, semantic) {
+    this.doc = doc;
+    this.score = score;
+    this.relevance = relevance;
+    this.matchTerms = matchTerms;
+    this.shown = shown2;
+    this.semantic = semantic;
+  }
+  doc;
+  score;
+  relevance;
+  matchTerms;
+  shown;
+  semantic;
+  fused = true;
+  made = void 0;
+  get snippet() {
+    return this.made ??= this.shown?.snippet ?? makeSnippet(this.doc.body, -1, -1);
+  }
+};
+
+// server/src/core/index/calibration.ts
+var CALIBRATIONS = [
+  ["builtin:", { high: 0.8, medium: 0.6, floor: 0.15, gate: { cos: 0.65, jaccard: 0.25, related: 0.6 } }],
+  // The local model (all-MiniLM-L6-v2): unrelated text sits near 0.1-0.3 (the tuning sets'
+  // negatives' best: p50 0.15, max 0.29), a reworded fact near 0.75-0.92. Gate, by
+  // bench/quality/gates.mts: the closest of the 24,531 ordinary-note pairs is 0.781 (2 pairs at
+  // >= 0.78), and 5 of the 8 dev rewordings are >= 0.78 (all 8 >= 0.75).
+  // lexFloor: bench/quality/sweep.mts on the tuning sets (old+dev MRR 0.95 -> 0.98, embed-dev 0.73 -> 0.79).
+  ["local:", { high: 0.65, medium: 0.45, floor: 0.15, lexFloor: 0.4, gate: { cos: 0.78, jaccard: 0.1, related: 0.55 } }],
+  ["test:", { high: 0.8, medium: 0.6, floor: 0.3, gate: { cos: 0.65, jaccard: 0.25, related: 0.6 } }]
+];
+var FAMILIES2 = [
+  [/^(openai|ollama):.*\be5-(small|base|large)/i, { high: 0.87, medium: 0.82, floor: 0.75, gate: { cos: 0.92, jaccard: 0.3, related: 0.9 } }]
+];
+var UNKNOWN2 = { high: 0.85, medium: 0.6, floor: 0.3, gate: { cos: 0.85, jaccard: 0.25, related: 0.7 } };
+function calibrationFor(embedderId) {
+  for (const [p, c] of CALIBRATIONS) if (embedderId.startsWith(p)) return c;
+  for (const [re, c] of FAMILIES2) if (re.test(embedderId)) return c;
+  return UNKNOWN2;
+}
+
+// server/src/core/ops/search.ts
 var MAX_QUERY_CHARS = LIMITS.queryChars;
 function checkAlternates(v) {
   if (v === void 0 || v === null) return [];
@@ -27147,84 +27087,6 @@ function checkCategory(v) {
   if (v === void 0 || v === null) return null;
   if (typeof v !== "string" || v.trim() === "") throw new ValidationError('category must be an observation category, like "decision" (from "- [decision] ...")');
   return v.trim().toLowerCase();
-}
-function live(c) {
-  const l = c.services.index;
-  if (l === null) throw new Error("the search index is not open (Cairn.open opens it)");
-  return l;
-}
-async function openIndex(c, progress) {
-  const l = new LiveIndex(c.store, { synonyms: c.config.search.synonyms, watch: c.watch, oneShot: c.oneShot, warn: c.warn, ...progress ? { progress } : {} });
-  c.services.index = l;
-  await l.open();
-  const embedder = createEmbedder(c.config.embed, c.warn);
-  if (embedder !== null) {
-    let interimEmbedder = interimOf(embedder);
-    if (interimEmbedder && !existsSync10(interimEmbedder.file)) {
-      c.warn("the built-in embedding table is not installed here: until the local model has embedded the store, search is lexical only");
-      interimEmbedder = null;
-    }
-    const interim = interimEmbedder && new SemanticLeg(c.store, interimEmbedder, { watch: c.watch, warn: c.warn, progress: embedProgress(c) });
-    const leg = new SemanticLeg(c.store, embedder, {
-      watch: c.watch,
-      warn: c.warn,
-      progress: embedProgress(c),
-      ...interim ? { interim, cacheFile: vectorFileFor(embedder.id) } : {}
-    });
-    c.services.semantic = leg;
-    await leg.open();
-  }
-}
-var EMBED_NOTE_MIN = 100;
-function embedProgress(c) {
-  if (c.watch) return void 0;
-  let ended = false;
-  const end = (done, total) => {
-    if (done < total) ended = false;
-    else if (ended) return true;
-    else ended = true;
-    return false;
-  };
-  if (!process.stderr.isTTY) {
-    return (done, total) => {
-      if (end(done, total)) return;
-      if (done >= total && total >= EMBED_NOTE_MIN) process.stderr.write(`embedded ${total} memories for semantic search
-`);
-    };
-  }
-  let last = 0;
-  return (done, total) => {
-    const now = Date.now();
-    if (end(done, total)) return;
-    if (total < EMBED_NOTE_MIN || done < total && now - last < 500) return;
-    last = now;
-    process.stderr.write(`\rembedding memories for semantic search: ${done}/${total}${done >= total ? "\n" : ""}`);
-  };
-}
-async function closeIndex(c) {
-  const l = c.services.index;
-  const s2 = c.services.semantic;
-  c.services.index = null;
-  c.services.semantic = null;
-  if (s2 !== null) await s2.close();
-  if (l !== null) await l.close();
-}
-async function semanticGateOptions(c) {
-  const s2 = c.services.semantic;
-  if (s2 === null) return {};
-  if (!await s2.readyForSearch()) return {};
-  if (s2.index === null) return {};
-  return {
-    neighbours: (text2, limit) => s2.neighbours(text2, limit),
-    removedNeighbours: (text2, limit) => s2.removedNeighbours(text2, limit),
-    semanticRule: rewordingRuleFor(s2.index.embedderId)
-  };
-}
-function candidatesFor(c, text2, limit) {
-  return live(c).index.candidatesFor(text2, limit);
-}
-function candidateRecordsFor(c, text2, limit) {
-  return live(c).index.candidateDocsFor(text2, limit);
 }
 function searchFilter(c, scopes, autoScope, tags = [], category = null) {
   const disabled = [...c.disabledScopes].sort();
@@ -27259,23 +27121,23 @@ async function search(c, input) {
   const tags = checkTags(input.tags);
   const category = checkCategory(input.category);
   const budget = checkMaxChars(input.max_chars) ?? LIMITS.responseChars;
-  await freshEverywhere(c, true);
-  const fb = feedbackFold(c);
+  await c.stores.fresh({ read: true });
+  const fb = c.events.feedback(c.config.ranking, () => c.now(), { watch: c.watch, activeCount: c.store.activeCount });
   const nowMs = c.now().getTime();
   const limit = fb ? Math.max(max, Math.min(LIMITS.maxResults, max + FEEDBACK_POOL_EXTRA)) : max;
   const sourceOf = (s2) => ({
-    l: live(s2),
-    sem: s2.services.semantic,
+    l: s2.index.lexical(),
+    sem: s2.index.semantic,
     opts: {
       // With feedback on, a few more candidates so a much-applied memory just below the cut can rise.
       limit,
       now: c.now().getTime(),
       halfLifeDays: c.config.behavior.recency_half_life_days,
-      ...teamShadowed(c, s2, searchFilter(s2, filters, autoScope, tags, category))
+      ...c.stores.shadowed(s2, searchFilter(s2, filters, autoScope, tags, category))
     }
   });
   const asksSomething = [input.query, ...alternates].some((q) => queryWords(q).length > 0);
-  const ranked = asksSomething ? await rankedAcross(c.team === null ? [sourceOf(c)] : [sourceOf(c), sourceOf(c.team)], input.query, alternates, limit) : [];
+  const ranked = asksSomething ? await rankedAcross(c.stores.all().map(sourceOf), input.query, alternates, limit) : [];
   const parts = (h) => fb?.parts(h.doc.id, nowMs) ?? { applied: 0, sunk: 0, idle: 0, multiplier: 1 };
   const found = (fb ? rerankWithinBands(ranked, (h) => parts(h).multiplier) : ranked).slice(0, max);
   const expand = input.expand_top === true && found[0]?.relevance === "high";
@@ -27308,30 +27170,7 @@ async function search(c, input) {
   });
   return out2;
 }
-function teamShadowed(c, s2, f) {
-  if (s2 === c) return f;
-  const inner = f.filter;
-  const own2 = c.store;
-  return { filter: (m) => !own2.holds(m.id) && (inner === void 0 || inner(m)) };
-}
-var FEEDBACK_PRIME_MIN = 1e4;
 var FEEDBACK_POOL_EXTRA = 5;
-function feedbackFold(c) {
-  const r = c.config.ranking;
-  if (!r.feedback || r.feedback_max_percent === 0) return null;
-  let fb = c.services.feedback;
-  if (!fb) {
-    const fold = new FeedbackFold(c.dir, { halfLifeDays: r.feedback_half_life_days, maxFraction: r.feedback_max_percent / 100 }, c.now().getTime());
-    c.services.feedback = fb = fold;
-    c.services.events?.onAppend((line, size2, ino) => fold.ownAppend(line, size2, ino));
-    if (c.watch && c.store.activeCount >= FEEDBACK_PRIME_MIN) {
-      void fold.prime();
-      return null;
-    }
-  }
-  fb.refresh();
-  return fb.tracked > 0 ? fb : null;
-}
 function explainHit(h, fb, now, halfLifeDays, fused) {
   const r4 = (x) => Math.round(x * 1e4) / 1e4;
   const recency = fused || h.fused ? 1 : 1 + RECENCY_WEIGHT * Math.pow(0.5, Math.max(0, now - recencyOf(h.doc)) / (halfLifeDays * 864e5));
@@ -27369,8 +27208,7 @@ async function rankedAcross(sources, query, alternates, limit) {
 }
 var FUSION_POOL = 20;
 
-// server/src/core/ops/writing.ts
-var MAX_NOTE_CHARS = LIMITS.noteChars;
+// server/src/core/ops/writeChecks.ts
 var LONE_SURROGATE2 = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 function checkContent(c, v, arg = "content") {
   if (typeof v !== "string") throw new ValidationError(`${arg} must be a string holding the memory text`);
@@ -27458,6 +27296,9 @@ function validateWrite(c, input) {
   if (problems.length) throw new ValidationError(problems.join("; "));
   return w2;
 }
+
+// server/src/core/ops/writing.ts
+var MAX_NOTE_CHARS = LIMITS.noteChars;
 function committedShape(m, related2) {
   return {
     status: "committed",
@@ -27499,12 +27340,23 @@ async function commitWrite(c, w2, related2) {
   const m = await c.store.create(rec);
   return committedShape(m, related2);
 }
+async function semanticGateOptions(c) {
+  const s2 = c.index.semantic;
+  if (s2 === null) return {};
+  if (!await s2.readyForSearch()) return {};
+  if (s2.index === null) return {};
+  return {
+    neighbours: (text2, limit) => s2.neighbours(text2, limit),
+    removedNeighbours: (text2, limit) => s2.removedNeighbours(text2, limit),
+    semanticRule: rewordingRuleFor(s2.index.embedderId)
+  };
+}
 async function gateSources(also) {
   const out2 = [];
   for (const o of also) {
     await o.store.ensureFresh({ read: true });
     const sem = await semanticGateOptions(o);
-    out2.push({ label: o.storeKind, store: o.store, candidates: (text2, limit) => candidateRecordsFor(o, text2, limit), ...sem.neighbours ? { neighbours: sem.neighbours } : {}, ...sem.removedNeighbours ? { removedNeighbours: sem.removedNeighbours } : {} });
+    out2.push({ label: o.storeKind, store: o.store, candidates: (text2, limit) => o.index.candidateRecordsFor(text2, limit), ...sem.neighbours ? { neighbours: sem.neighbours } : {}, ...sem.removedNeighbours ? { removedNeighbours: sem.removedNeighbours } : {} });
   }
   return out2;
 }
@@ -27520,7 +27372,7 @@ async function write(c, input, also = [], confirmed) {
   const gate = await runWriteGates(c, w2, {
     force,
     acknowledge_transient: ack,
-    candidates: (text2, limit) => candidateRecordsFor(c, text2, limit),
+    candidates: (text2, limit) => c.index.candidateRecordsFor(text2, limit),
     ...await semanticGateOptions(c),
     ...others.length > 0 ? { also: others, label: c.storeKind } : {},
     ...c.storeKind === "team" ? { strict: true } : {},
@@ -27538,7 +27390,7 @@ async function write(c, input, also = [], confirmed) {
 }
 async function update(c, input) {
   await c.store.ensureFresh();
-  await settleUnknownIds(c, [input.id]);
+  await c.stores.settle([input.id]);
   const target = requireActive(c, input.id);
   const has2 = (k) => input[k] !== void 0;
   if (!has2("content") && !has2("scopes") && !has2("confidence") && !has2("expires") && !has2("aliases")) {
@@ -27590,7 +27442,7 @@ async function update(c, input) {
 }
 async function verify(c, input) {
   await c.store.ensureFresh();
-  await settleUnknownIds(c, [input.id]);
+  await c.stores.settle([input.id]);
   const target = requireActive(c, input.id);
   const note = checkNote(input.note, "note", false);
   const m = await c.store.modify(target.id, async (cur) => {
@@ -27613,6 +27465,8 @@ function requireActiveError(c, id) {
   }
   return new ValidationError(`memory ${id} is not active`);
 }
+
+// server/src/core/ops/confirm.ts
 async function writeConfirm(c, input) {
   const id = checkPendingId(input.pending_id);
   const now = c.now();
@@ -27684,7 +27538,7 @@ async function writeConfirmEdited(c, input, also = []) {
 // server/src/core/ops/lifecycle.ts
 async function remove2(c, input) {
   await c.store.ensureFresh();
-  await settleUnknownIds(c, [input.id]);
+  await c.stores.settle([input.id]);
   const target = requireActive(c, input.id);
   const reason = checkNote(input.reason, "reason", true);
   if (target.note !== void 0) return removeNote(c, target, reason);
@@ -27698,7 +27552,7 @@ async function remove2(c, input) {
 async function restore(c, input) {
   await c.store.ensureFresh();
   const id = checkId(input.id);
-  await settleUnknownIds(c, [id]);
+  await c.stores.settle([id]);
   if (c.store.get(id)) throw new ValidationError(`memory ${id} is not removed: only tombstoned memories can be restored`);
   const tomb = c.store.getTombstone(id);
   if (!tomb) throw new NotFoundError(`no removed memory with id ${id}`);
@@ -27736,8 +27590,8 @@ async function listTombstones(c, input) {
   const after = input.cursor === void 0 || input.cursor === null ? null : decodeRemovalCursor(input.cursor);
   const match = scopeFilterMatcher(filters);
   const buf = [];
-  if (c.team !== null) await c.team.store.ensureFresh();
-  for (const m of tombstonesEverywhere(c)) {
+  if (c.stores.team !== null) await c.stores.team.store.ensureFresh();
+  for (const m of c.stores.tombstones()) {
     const k = removalKey(m);
     if (after !== null && !removedBefore(after, k)) continue;
     if (buf.length > limit && !removedBefore(k, buf[limit].k)) continue;
@@ -27751,7 +27605,7 @@ async function listTombstones(c, input) {
   const next_cursor = buf.length > limit ? encodeRemovalCursor(page[page.length - 1].k) : null;
   const items = page.map(({ m }) => ({
     ...recordHead(m),
-    store: ownerOf(c, m).storeKind,
+    store: c.stores.ownerOf(m).storeKind,
     removed: m.removed,
     removed_reason: m.removed_reason ?? "",
     summary: summarize(m.body),
@@ -27761,10 +27615,6 @@ async function listTombstones(c, input) {
   const capped = capPage({ items, next_cursor }, (last) => encodeRemovalCursor(keys.get(last.id)));
   c.log("list_tombstones", { scopes: filters, returned: capped.items.map((x) => x.id) });
   return capped;
-}
-function* tombstonesEverywhere(c) {
-  yield* c.store.tombstones();
-  if (c.team !== null) yield* c.team.store.tombstones();
 }
 var DAY_MS4 = 864e5;
 async function pruneTombstones(c, input) {
@@ -27781,7 +27631,7 @@ async function pruneTombstones(c, input) {
 }
 
 // server/src/core/ops/originBackfill.ts
-import { basename as basename7, dirname as dirname11 } from "node:path";
+import { basename as basename6, dirname as dirname10 } from "node:path";
 var noOrigin = (m) => m.origin.repo === null && m.origin.cwd === null && m.origin.worktree_root === null && m.origin.branch === null;
 function checkUrl(v, what) {
   if (typeof v !== "string" || v.trim() === "") throw new ValidationError(`${what} must be a remote URL such as git@github.com:me/widgets.git`);
@@ -27790,9 +27640,9 @@ function checkUrl(v, what) {
   return redactRemoteUrl(v.trim());
 }
 async function ownRepo(dir) {
-  if (basename7(dir) !== ".cairn") return null;
-  const top = await repoTop(dirname11(dir));
-  if (top === null || top !== dirname11(dir)) return null;
+  if (basename6(dir) !== ".cairn") return null;
+  const top = await repoTop(dirname10(dir));
+  if (top === null || top !== dirname10(dir)) return null;
   const url = await remoteUrl(top);
   return { repo: url === null ? null : redactRemoteUrl(url), root: top };
 }
@@ -28411,7 +28261,7 @@ function warmInBackground(c) {
 }
 var warmed = /* @__PURE__ */ new WeakSet();
 function semanticSource(c) {
-  const e = c.services.semantic?.embedder;
+  const e = c.index.semantic?.embedder;
   if (!e) return null;
   let id = null;
   return {
@@ -28482,7 +28332,7 @@ async function merge(c, input) {
   const ack = checkBool(input.acknowledge_transient, "acknowledge_transient");
   const given = input.scopes === void 0 || input.scopes === null ? null : checkScopes(c, input.scopes);
   await c.store.ensureFresh();
-  await settleUnknownIds(c, ids2);
+  await c.stores.settle(ids2);
   const sources = ids2.map((id, i) => {
     const m2 = requireActive(c, id, `ids[${i}]`);
     if (m2.note !== void 0) throw new ValidationError(`ids[${i}] ${id} is the note ${m2.note}: notes are not memories and cannot be merged (use the memory tool)`);
@@ -28508,7 +28358,7 @@ async function merge(c, input) {
   };
   if (aliases.length > 0) w2.aliases = aliases.slice(0, LIMITS.aliases);
   const exclude = new Set(ids2);
-  const gate = await runWriteGates(c, w2, { force: false, acknowledge_transient: ack, candidates: (text2, limit) => candidateRecordsFor(c, text2, limit), exclude, confirmed: true });
+  const gate = await runWriteGates(c, w2, { force: false, acknowledge_transient: ack, candidates: (text2, limit) => c.index.candidateRecordsFor(text2, limit), exclude, confirmed: true });
   if (gate.outcome) return gate.outcome;
   const rec = { ...await newRecord(c, w2), merged_from: ids2 };
   const removed = c.now().toISOString();
@@ -28580,9 +28430,9 @@ async function importExport(store, doc, progress) {
 }
 
 // server/src/core/io/import/common.ts
-import { createHash as createHash5 } from "node:crypto";
+import { createHash as createHash4 } from "node:crypto";
 import { lstatSync as lstatSync10, readdirSync as readdirSync8, readFileSync as readFileSync13 } from "node:fs";
-import { basename as basename8, join as join27, relative as relative2 } from "node:path";
+import { basename as basename7, join as join28, relative as relative2 } from "node:path";
 
 // server/src/core/io/yaml.ts
 var import_gray_matter2 = __toESM(require_gray_matter(), 1);
@@ -28603,7 +28453,7 @@ function sourceError(file, line, msg) {
   return new SourceError(`${file}${line !== null ? `:${line}` : ""}: ${msg}`);
 }
 function hashOf(text2) {
-  return createHash5("sha256").update(text2.replace(/\s+/g, " ").trim()).digest("hex").slice(0, 16);
+  return createHash4("sha256").update(text2.replace(/\s+/g, " ").trim()).digest("hex").slice(0, 16);
 }
 function slugScope(text2, fallback) {
   const parts = text2.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase().split(/[/:\\]+/).map((p) => p.replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "")).filter((p) => p !== "");
@@ -28649,7 +28499,7 @@ function walkFiles(dir, want, skipDirs = /* @__PURE__ */ new Set()) {
   const visit2 = (d) => {
     for (const e of readdirSync8(d, { withFileTypes: true }).sort((a, b) => a.name < b.name ? -1 : 1)) {
       if (e.name.startsWith(".") || e.isSymbolicLink()) continue;
-      const p = join27(d, e.name);
+      const p = join28(d, e.name);
       if (e.isDirectory()) {
         if (!skipDirs.has(relative2(dir, p))) visit2(p);
       } else if (e.isFile() && want(e.name)) out2.push(p);
@@ -28762,7 +28612,7 @@ function markdownItems(body, firstLine2 = 1) {
   return items;
 }
 function stem2(file) {
-  return basename8(file).replace(/\.[^.]+$/, "");
+  return basename7(file).replace(/\.[^.]+$/, "");
 }
 function aliasList2(words) {
   const out2 = [];
@@ -28889,7 +28739,7 @@ ${w2.aliases.join("\n")}` : w2.content);
     const twinText = o.batch.match(w2.content);
     if (twinText) return { ...base, status: "duplicate", duplicate_of_item: twinText };
   }
-  const gate = await runWriteGates(c, w2, { force: o.force, acknowledge_transient: true, confirmed: true, candidates: (text2, limit) => candidateRecordsFor(c, text2, limit) });
+  const gate = await runWriteGates(c, w2, { force: o.force, acknowledge_transient: true, confirmed: true, candidates: (text2, limit) => c.index.candidateRecordsFor(text2, limit) });
   const out2 = gate.outcome;
   if (out2?.status === "secret_detected") return { ...base, status: "secret", kinds: [...new Set((out2.findings ?? []).map((f) => f.kind))] };
   if (out2?.status === "duplicate" || out2?.status === "previously_removed") {
@@ -29049,7 +28899,7 @@ async function signalsOf(c, mems) {
   });
   const byOwner = /* @__PURE__ */ new Map();
   for (const m of missing) {
-    const o = ownerOf(c, m);
+    const o = c.stores.ownerOf(m);
     const g = byOwner.get(o);
     if (g) g.push(m);
     else byOwner.set(o, [m]);
@@ -29062,7 +28912,7 @@ async function signalsOf(c, mems) {
 }
 var BROWSE_SORTS = ["updated", "created", "verified", "scope"];
 var VERIFICATION_STATES = ["never", "stale", "fresh"];
-function pick2(v, arg, allowed) {
+function pick(v, arg, allowed) {
   if (v === void 0 || v === null || v === "") return void 0;
   if (typeof v === "string" && allowed.includes(v)) return v;
   throw new ValidationError(`${arg} must be one of ${allowed.join(", ")}, got ${JSON.stringify(v)}`);
@@ -29075,13 +28925,13 @@ function day(v, arg) {
   return Date.parse(`${v}T00:00:00Z`);
 }
 async function browse(c, input) {
-  const category = pick2(input.category, "category", CATEGORIES);
-  const confidence = pick2(input.confidence, "confidence", CONFIDENCES);
-  const verification = pick2(input.verification, "verification", VERIFICATION_STATES);
-  const verdict = pick2(input.verdict, "verdict", VERDICTS);
-  const expired = pick2(input.expired, "expired", ["hide", "only", "include"]) ?? "hide";
-  const sort = pick2(input.sort, "sort", BROWSE_SORTS) ?? "updated";
-  const order = pick2(input.order, "order", ["asc", "desc"]) ?? "desc";
+  const category = pick(input.category, "category", CATEGORIES);
+  const confidence = pick(input.confidence, "confidence", CONFIDENCES);
+  const verification = pick(input.verification, "verification", VERIFICATION_STATES);
+  const verdict = pick(input.verdict, "verdict", VERDICTS);
+  const expired = pick(input.expired, "expired", ["hide", "only", "include"]) ?? "hide";
+  const sort = pick(input.sort, "sort", BROWSE_SORTS) ?? "updated";
+  const order = pick(input.order, "order", ["asc", "desc"]) ?? "desc";
   const from = day(input.created_from, "created_from");
   const toDay = day(input.created_to, "created_to");
   const to = toDay === void 0 ? void 0 : toDay + 864e5;
@@ -29100,8 +28950,7 @@ async function browse(c, input) {
   const limit = input.limit ?? 50;
   if (!Number.isInteger(offset) || offset < 0) throw new ValidationError(`offset must be a whole number from 0, got ${JSON.stringify(input.offset)}`);
   if (!Number.isInteger(limit) || limit < 1 || limit > LIMITS.pageSize) throw new ValidationError(`limit must be a whole number from 1 to ${LIMITS.pageSize}`);
-  await c.store.ensureFresh();
-  if (c.team !== null) await c.team.store.ensureFresh();
+  await c.stores.fresh();
   const now = c.now();
   const staleDays = c.config.behavior.verification_stale_days;
   const w2 = watchOf(c);
@@ -29111,7 +28960,7 @@ async function browse(c, input) {
   if (!ordered) {
     const key = sort === "created" ? (m) => m.created : sort === "verified" ? (m) => m.last_verified_at ?? "" : sort === "scope" ? (m) => m.scopes[0] ?? "" : (m) => m.updated;
     const dir = order === "asc" ? 1 : -1;
-    const keyed = [...activeEverywhere(c)].map((m) => ({ k: key(m), id: m.id, m }));
+    const keyed = [...c.stores.active()].map((m) => ({ k: key(m), id: m.id, m }));
     keyed.sort((a, b) => a.k < b.k ? -dir : a.k > b.k ? dir : a.id < b.id ? -dir : a.id > b.id ? dir : 0);
     ordered = keyed.map((x) => ({ m: x.m, repo: repoOf(x.m) ?? "none", expMs: x.m.expires === null ? Infinity : Date.parse(x.m.expires) }));
     w2.sorted.byKey.set(sortKey3, ordered);
@@ -29153,7 +29002,7 @@ ${m.aliases.join("\n")}` : m.body).toLowerCase();
   const sig = await signalsOf(c, page);
   const items = page.map((m, i) => ({
     ...recordHead(m),
-    store: ownerOf(c, m).storeKind,
+    store: c.stores.ownerOf(m).storeKind,
     ...sig[i],
     summary: summarize(m.body, 140),
     repo: repoOf(m),
@@ -29170,7 +29019,7 @@ ${m.aliases.join("\n")}` : m.body).toLowerCase();
 async function searchPreview(c, input) {
   if (typeof input.query !== "string" || input.query.trim() === "") return { hits: [] };
   if (input.query.length > LIMITS.queryChars) throw new ValidationError(`query is ${input.query.length} characters long: at most ${LIMITS.queryChars} are accepted`);
-  const l = c.services.index;
+  const l = c.index.live;
   if (l === null) throw new Error("the search index is not open");
   await c.store.ensureFresh();
   const repo = c.caller.repoKey;
@@ -29179,7 +29028,7 @@ async function searchPreview(c, input) {
   const disabled = (m) => m.scopes.some((s2) => [...c.disabledScopes].some((d) => s2 === d || s2.startsWith(`${d}:`)));
   const own2 = {
     l,
-    sem: c.services.semantic,
+    sem: c.index.semantic,
     opts: {
       limit,
       now: c.now().getTime(),
@@ -29196,12 +29045,12 @@ async function searchPreview(c, input) {
       } : {}
     }
   };
-  const t = c.team;
-  const tl = t?.services.index ?? null;
+  const t = c.stores.team;
+  const tl = t?.index.live ?? null;
   if (t !== null) await t.store.ensureFresh();
   const sources = [own2];
   if (t !== null && tl !== null) {
-    sources.push({ l: tl, sem: t.services.semantic, opts: { limit, now: c.now().getTime(), halfLifeDays: c.config.behavior.recency_half_life_days, filter: (m) => !c.store.holds(m.id) && !disabled(m) } });
+    sources.push({ l: tl, sem: t.index.semantic, opts: { limit, now: c.now().getTime(), halfLifeDays: c.config.behavior.recency_half_life_days, filter: (m) => !c.store.holds(m.id) && !disabled(m) } });
   }
   const found = await rankedAcross(sources, input.query, [], limit);
   const fields = await ownedHitFields(c, found.map((h) => h.doc));
@@ -29218,7 +29067,7 @@ async function memoryPage(c, input) {
   const [fields] = await hitFields(c, [m], true);
   const log = memoryEvents(events(c), id, input.events ?? 200);
   const brief = (x) => ({ id: x.id, scopes: x.scopes, summary: summarize(x.body, 120), removed: x.tombstoned });
-  const similar = m.tombstoned ? [] : candidatesFor(c, m.body, 8).filter((x) => x !== id).slice(0, 5).map((x) => c.store.get(x)).filter((x) => x !== void 0).map(brief);
+  const similar = m.tombstoned ? [] : c.index.candidatesFor(m.body, 8).filter((x) => x !== id).slice(0, 5).map((x) => c.store.get(x)).filter((x) => x !== void 0).map(brief);
   const links = [...new Set(m.body.match(ULID_IN_TEXT) ?? [])].filter((x) => x !== id).map((x) => c.store.get(x) ?? c.store.getTombstone(x)).filter((x) => x !== void 0).map(brief);
   const backlinks = [];
   if (!m.tombstoned) {
@@ -29258,16 +29107,13 @@ function watchOf(c) {
     const bump = () => {
       w2.version++;
     };
-    const stops = [c.store.onChange(bump), ...c.team !== null ? [c.team.store.onChange(bump)] : []];
-    const stop = () => {
-      for (const s2 of stops) s2();
-    };
+    const stop = c.stores.onChange(bump);
     watches.set(c, w2 = { version: 0, stop, overview: null, health: null, events: null, sorted: { version: -1, byKey: /* @__PURE__ */ new Map() } });
   }
   return w2;
 }
 function eventsStamp(c) {
-  const file = c.services.events?.file;
+  const file = c.events.file;
   if (!file) return "none";
   const st = statSyncSafe(file);
   return st ? `${st.size}:${st.mtimeMs}` : "none";
@@ -29283,7 +29129,7 @@ function events(c) {
   const w2 = watchOf(c);
   const key = eventsStamp(c);
   if (w2.events?.key === key) return w2.events.value;
-  const value = readEvents(c.eventsDir).events;
+  const value = readEvents(c.events.dir).events;
   w2.events = { key, value };
   return value;
 }
@@ -29364,14 +29210,307 @@ function onChange(c, fn) {
 }
 
 // server/src/core/ops/sync.ts
-import { existsSync as existsSync11, readFileSync as readFileSync14 } from "node:fs";
+import { existsSync as existsSync12, readFileSync as readFileSync14 } from "node:fs";
 import { realpath } from "node:fs/promises";
 import { hostname as hostname3 } from "node:os";
-import { join as join29, relative as relative3, sep as sep3 } from "node:path";
+import { join as join31, relative as relative3, sep as sep3 } from "node:path";
+
+// server/src/core/sync/treeMerge.ts
+import { promises as fsp11 } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename as basename8, dirname as dirname11, join as join29 } from "node:path";
+
+// server/src/core/sync/merge.ts
+import { createHash as createHash5 } from "node:crypto";
+var same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+function pick2(base, hasBase, ours, theirs, oursNewer) {
+  if (same(ours, theirs)) return ours;
+  if (hasBase && same(base, ours)) return theirs;
+  if (hasBase && same(base, theirs)) return ours;
+  return oursNewer ? ours : theirs;
+}
+function mergeSet(base, ours, theirs) {
+  const out2 = [];
+  const b = base ? new Set(base) : null;
+  const o = new Set(ours);
+  const t = new Set(theirs);
+  for (const s2 of [...ours, ...theirs]) {
+    if (out2.includes(s2)) continue;
+    const keep = b === null ? true : b.has(s2) ? o.has(s2) && t.has(s2) : true;
+    if (keep) out2.push(s2);
+  }
+  return out2;
+}
+var isTomb = (r) => r.removed !== void 0;
+var stamp = (r) => r.removed !== void 0 && r.removed > r.updated ? r.removed : r.updated;
+function oursIsNewer(ours, theirs) {
+  const a = stamp(ours.record);
+  const b = stamp(theirs.record);
+  if (a !== b) return a > b;
+  return serializeMemory(ours.record, ours.extra) >= serializeMemory(theirs.record, theirs.extra);
+}
+function keyedBlocks(extra) {
+  const m = /* @__PURE__ */ new Map();
+  for (const text2 of extra) {
+    const key = splitBlocks(text2)[0]?.key ?? `#${text2}`;
+    if (!m.has(key)) m.set(key, text2);
+  }
+  return m;
+}
+function mergeExtra(base, ours, theirs, oursNewer) {
+  const b = base ? keyedBlocks(base) : null;
+  const o = keyedBlocks(ours);
+  const t = keyedBlocks(theirs);
+  const out2 = [];
+  for (const key of /* @__PURE__ */ new Set([...o.keys(), ...t.keys()])) {
+    const v = pick2(b?.get(key), b !== null, o.get(key), t.get(key), oursNewer);
+    if (v !== void 0) out2.push(v);
+  }
+  return out2;
+}
+function side(r) {
+  return { updated: r.updated, body: r.body, removed: r.removed ?? null };
+}
+function editedSince(base, r) {
+  const strip2 = (x) => {
+    const { removed: _a, removed_reason: _b, removed_session: _c, ...rest } = x;
+    return rest;
+  };
+  return !same(strip2(base), strip2(r));
+}
+function mergeMemory(base, ours, theirs) {
+  const o = ours.record;
+  const t = theirs.record;
+  const b = base?.record;
+  const hb = b !== void 0;
+  const oursNewer = oursIsNewer(ours, theirs);
+  const p = (k) => pick2(b?.[k], hb, o[k], t[k], oursNewer);
+  let tomb;
+  if (isTomb(o) === isTomb(t)) tomb = isTomb(o);
+  else if (hb && isTomb(b) === isTomb(o)) tomb = isTomb(t);
+  else if (hb && isTomb(b) === isTomb(t)) tomb = isTomb(o);
+  else tomb = true;
+  const [n, old] = oursNewer ? [o, t] : [t, o];
+  let scopes = mergeSet(b?.scopes, n.scopes, old.scopes);
+  if (scopes.length === 0) scopes = [...n.scopes];
+  const aliases = mergeSet(b ? b.aliases ?? [] : void 0, n.aliases ?? [], old.aliases ?? []);
+  const ov = o.last_verified_at ?? "";
+  const tv = t.last_verified_at ?? "";
+  const bv = b?.last_verified_at ?? "";
+  const verSide = ov === tv ? p("verified_head") === o.verified_head ? o : t : hb && bv === ov ? t : hb && bv === tv ? o : ov > tv ? o : t;
+  const rec = {
+    id: o.id,
+    created: o.created < t.created ? o.created : t.created,
+    updated: o.updated > t.updated ? o.updated : t.updated,
+    scopes,
+    confidence: p("confidence"),
+    source: p("source"),
+    category: p("category"),
+    last_verified_at: verSide.last_verified_at,
+    expires: p("expires"),
+    origin: p("origin"),
+    body: p("body")
+  };
+  if (verSide.verified_head) rec.verified_head = verSide.verified_head;
+  if (aliases.length > 0) rec.aliases = aliases;
+  const mergedFrom = mergeSet(void 0, n.merged_from ?? [], old.merged_from ?? []);
+  if (mergedFrom.length > 0) rec.merged_from = mergedFrom;
+  if (tomb) {
+    const from = isTomb(o) && isTomb(t) ? null : isTomb(o) ? o : t;
+    rec.removed = from ? from.removed : p("removed");
+    rec.removed_reason = from ? from.removed_reason ?? "" : p("removed_reason") ?? "";
+    rec.removed_session = from ? from.removed_session ?? null : p("removed_session") ?? null;
+  }
+  const extra = mergeExtra(base?.extra, ours.extra, theirs.extra, oursNewer);
+  let conflict = null;
+  const bodyClash = o.body !== t.body && (!hb || b.body !== o.body && b.body !== t.body);
+  if (hb && !isTomb(b) && isTomb(o) !== isTomb(t)) {
+    const live = isTomb(o) ? t : o;
+    const dead = isTomb(o) ? o : t;
+    if (editedSince(b, live)) {
+      conflict = { id: rec.id, kind: "removed-edited", kept: { updated: rec.updated, body: rec.body, removed: rec.removed ?? null }, other: { updated: dead.updated, body: dead.body, removed: null } };
+    }
+  } else if (bodyClash) {
+    const [kept, other] = rec.body === o.body ? [o, t] : [t, o];
+    conflict = { id: rec.id, kind: "body", kept: side(kept), other: side(other) };
+  }
+  return { merged: { record: rec, extra }, conflict };
+}
+function conflictFileName(c) {
+  const h = createHash5("sha256").update(`${c.kind}\0${[c.kept.body, c.other.body].sort().join("\0")}`).digest("hex").slice(0, 10);
+  return `${c.id}-${h}.json`;
+}
+function conflictFileText(c) {
+  return `${JSON.stringify({ schema_version: 1, ...c }, null, 2)}
+`;
+}
+
+// server/src/core/sync/treeMerge.ts
+var WRITE_CONCURRENCY = 16;
+async function mergeTrees(dir, base, ours, theirs) {
+  const [B, O, T] = await Promise.all([treeOf(dir, base), treeOf(dir, ours), treeOf(dir, theirs)]);
+  const touched = /* @__PURE__ */ new Set();
+  for (const M of [O, T]) for (const [p, e] of M) if (B.get(p)?.sha !== e.sha) touched.add(p);
+  for (const [p, e] of B) if (O.get(p)?.sha !== e.sha || T.get(p)?.sha !== e.sha) touched.add(p);
+  const memPaths = [...touched].filter(isMemoryTreePath);
+  const shas = [];
+  for (const p of memPaths) for (const M of [B, O, T]) {
+    const e = M.get(p);
+    if (e) shas.push(e.sha);
+  }
+  const blobs = await readBlobs(dir, shas);
+  const parsed = /* @__PURE__ */ new Map();
+  const memOfSha = (sha) => {
+    if (!parsed.has(sha)) parsed.set(sha, parseMem(blobs.get(sha)));
+    return parsed.get(sha);
+  };
+  const pathLevel = [...touched].filter((p) => !isMemoryTreePath(p));
+  const groups = /* @__PURE__ */ new Map();
+  for (const p of memPaths) {
+    const vs = [[B, "b"], [O, "o"], [T, "t"]].map(([M, k]) => ({ k, e: M.get(p) }));
+    if (vs.some(({ e }) => e && !memOfSha(e.sha))) {
+      pathLevel.push(p);
+      continue;
+    }
+    for (const { k, e } of vs) {
+      if (!e) continue;
+      const mem2 = memOfSha(e.sha);
+      const g = groups.get(mem2.record.id) ?? {};
+      if (g[k] === void 0) g[k] = { path: p, sha: e.sha, mem: mem2 };
+      groups.set(mem2.record.id, g);
+    }
+  }
+  const changes = /* @__PURE__ */ new Map();
+  const present = new Set(O.keys());
+  const put = (p, data) => {
+    changes.set(p, data);
+    if (data === null) present.delete(p);
+    else present.add(p);
+  };
+  const conflicts = [];
+  const fileConflicts = [];
+  let incoming = 0;
+  const eq = (x, y) => x?.path === y?.path && x?.sha === y?.sha;
+  for (const [id, { b, o, t }] of [...groups].sort((x, y) => x[0].localeCompare(y[0]))) {
+    if (eq(o, t) || eq(b, t)) continue;
+    if (eq(b, o) || !o) {
+      if (o && o.path !== t?.path) put(o.path, null);
+      if (t) put(t.path, blobs.get(t.sha));
+      incoming++;
+      continue;
+    }
+    if (!t) continue;
+    const { merged, conflict } = mergeMemory(b?.mem ?? null, o.mem, t.mem);
+    const text2 = Buffer.from(serializeMemory(merged.record, merged.extra));
+    const wantDir = merged.record.removed !== void 0 ? TOMB : "";
+    const inDir = (v) => (dirname11(v.path) === "." ? "" : dirname11(v.path)) === wantDir;
+    let target = inDir(o) ? o.path : inDir(t) ? t.path : (wantDir ? `${wantDir}/` : "") + basename8(o.path);
+    if (target !== o.path && target !== t.path && present.has(target)) target = target.replace(/\.md$/, `-${id.slice(-6).toLowerCase()}.md`);
+    if (o.path !== target) put(o.path, null);
+    put(target, text2);
+    incoming++;
+    if (conflict) {
+      conflicts.push(conflict);
+      put(`${CONFLICTS_DIR}/${conflictFileName(conflict)}`, Buffer.from(conflictFileText(conflict)));
+    }
+  }
+  const theirsWhole = [];
+  const needText = [];
+  for (const p of pathLevel) {
+    const b = B.get(p);
+    const o = O.get(p);
+    const t = T.get(p);
+    if (o?.sha === t?.sha || b?.sha === t?.sha) continue;
+    if (b?.sha === o?.sha || !o) {
+      if (t) theirsWhole.push(p);
+      else put(p, null);
+      incoming++;
+      continue;
+    }
+    if (!t) continue;
+    needText.push({ p, ...b ? { b } : {}, o, t });
+  }
+  const blobs2 = await readBlobs(dir, [...theirsWhole.map((p) => T.get(p).sha), ...needText.flatMap((n) => [n.o.sha, n.t.sha, ...n.b ? [n.b.sha] : []])]);
+  for (const p of theirsWhole) put(p, blobs2.get(T.get(p).sha));
+  for (const n of needText) {
+    const merged = await textMerge(blobs2.get(n.o.sha), n.b ? blobs2.get(n.b.sha) : Buffer.alloc(0), blobs2.get(n.t.sha));
+    if (merged !== null) put(n.p, merged);
+    else {
+      const saved = `${CONFLICTS_DIR}/files/${n.p.split("/").join("__")}.${n.t.sha.slice(0, 8)}`;
+      put(saved, blobs2.get(n.t.sha));
+      fileConflicts.push(n.p);
+    }
+    incoming++;
+  }
+  return { changes, conflicts, fileConflicts, incoming };
+}
+async function textMerge(ours, base, theirs) {
+  if (ours.includes(0) || theirs.includes(0) || base.includes(0)) return null;
+  const tmp = await fsp11.mkdtemp(join29(tmpdir(), "cairn-merge-"));
+  try {
+    const [o, b, t] = ["ours", "base", "theirs"].map((n) => join29(tmp, n));
+    await Promise.all([fsp11.writeFile(o, ours), fsp11.writeFile(b, base), fsp11.writeFile(t, theirs)]);
+    const r = await runGit(tmp, ["merge-file", "-p", o, b, t]);
+    return r.code === 0 ? r.stdout : null;
+  } finally {
+    await fsp11.rm(tmp, { recursive: true, force: true });
+  }
+}
+async function treeDiff(dir, from, to) {
+  const [F, T] = await Promise.all([treeOf(dir, from), treeOf(dir, to)]);
+  const changes = /* @__PURE__ */ new Map();
+  const want = [];
+  for (const [p, e] of T) if (F.get(p)?.sha !== e.sha) want.push(p);
+  const blobs = await readBlobs(dir, want.map((p) => T.get(p).sha));
+  for (const p of want) changes.set(p, blobs.get(T.get(p).sha));
+  for (const p of F.keys()) if (!T.has(p)) changes.set(p, null);
+  return changes;
+}
+async function applyChanges(dir, changes, warn) {
+  let n = 0;
+  const writes = [...changes].filter(([p, d]) => d !== null && safeTreePath(p));
+  for (const [p, d] of changes) if (!safeTreePath(p) && d !== null) warn(`sync skipped ${JSON.stringify(p)}: not a path cairn writes`);
+  const deletes = new Set([...changes].filter(([p, d]) => d === null && safeTreePath(p)).map(([p]) => p));
+  const deletedById = /* @__PURE__ */ new Map();
+  for (const p of deletes) {
+    if (!isMemoryTreePath(p)) continue;
+    const mem2 = parseMem(await fsp11.readFile(join29(dir, ...p.split("/"))).catch(() => void 0));
+    if (mem2) deletedById.set(mem2.record.id, p);
+  }
+  const made = /* @__PURE__ */ new Set();
+  const one = async ([p, data]) => {
+    const file = join29(dir, ...p.split("/"));
+    const parent = dirname11(file);
+    if (!made.has(parent)) {
+      await ensureDir(parent);
+      made.add(parent);
+    }
+    const id = isMemoryTreePath(p) ? parseMem(data)?.record.id : void 0;
+    const from = id === void 0 ? void 0 : deletedById.get(id);
+    if (from !== void 0 && deletes.has(from)) {
+      deletes.delete(from);
+      const src = join29(dir, ...from.split("/"));
+      await writeFileAtomic(src, data);
+      await fsp11.rename(src, file);
+    } else {
+      await writeFileAtomic(file, data);
+    }
+    n++;
+  };
+  let next2 = 0;
+  await Promise.all(Array.from({ length: Math.min(WRITE_CONCURRENCY, writes.length) }, async () => {
+    while (next2 < writes.length) await one(writes[next2++]);
+  }));
+  for (const p of deletes) {
+    await fsp11.rm(join29(dir, ...p.split("/")), { force: true });
+    n++;
+  }
+  return n;
+}
 
 // server/src/core/sync/driver.ts
 import { promises as fsp12 } from "node:fs";
-import { basename as basename9, dirname as dirname12, join as join28 } from "node:path";
+import { basename as basename9, dirname as dirname12, join as join30 } from "node:path";
 function parse4(text2) {
   try {
     const { record, extra } = parseMemoryText(text2);
@@ -29395,10 +29534,10 @@ async function mergeDriver(files, workTree) {
     const { merged, conflict } = mergeMemory(base, ours, theirs);
     await fsp12.writeFile(files.ours, serializeMemory(merged.record, merged.extra));
     if (conflict) {
-      const dir = join28(workTree, storeRootOf(files.path), CONFLICTS_DIR);
+      const dir = join30(workTree, storeRootOf(files.path), CONFLICTS_DIR);
       await ensureDir(dir);
-      await writeFileAtomic(join28(dir, conflictFileName(conflict)), conflictFileText(conflict), 420);
-      return { code: 0, note: `cairn: ${files.path ?? ours.record.id}: merged; the two bodies differed, the other one is kept in ${join28(storeRootOf(files.path), CONFLICTS_DIR, conflictFileName(conflict))}` };
+      await writeFileAtomic(join30(dir, conflictFileName(conflict)), conflictFileText(conflict), 420);
+      return { code: 0, note: `cairn: ${files.path ?? ours.record.id}: merged; the two bodies differed, the other one is kept in ${join30(storeRootOf(files.path), CONFLICTS_DIR, conflictFileName(conflict))}` };
     }
     return { code: 0, note: "" };
   }
@@ -29407,8 +29546,8 @@ async function mergeDriver(files, workTree) {
 }
 
 // server/src/core/ops/sync.ts
-var stateDir = (dir) => join29(dir, ".git", "cairn-sync");
-var stateFile = (dir) => join29(stateDir(dir), "state.json");
+var stateDir = (dir) => join31(dir, ".git", "cairn-sync");
+var stateFile = (dir) => join31(stateDir(dir), "state.json");
 function readState(dir) {
   try {
     const s2 = JSON.parse(readFileSync14(stateFile(dir), "utf8"));
@@ -29423,7 +29562,7 @@ async function writeState(dir, s2) {
 `);
 }
 async function ownRepo2(dir) {
-  if (!existsSync11(join29(dir, ".git"))) return false;
+  if (!existsSync12(join31(dir, ".git"))) return false;
   const top = await repoTop(dir);
   return top !== null && await realpathOf(top) === await realpathOf(dir);
 }
@@ -29456,8 +29595,8 @@ async function syncInit(c, input) {
     const m = /^ref: refs\/heads\/(\S+)\s+HEAD/m.exec(r.stdout.toString());
     if (m) await git2(dir, ["symbolic-ref", "HEAD", `refs/heads/${m[1]}`]);
   }
-  const gitignore_updated = await ensureLines(join29(dir, ".gitignore"), GITIGNORE_LINES, "# cairn: per-machine files, never synced");
-  const gitattributes_updated = await ensureLines(join29(dir, ".gitattributes"), GITATTRIBUTES_LINES, "# cairn: memory files merge field by field (cairn merge-driver)");
+  const gitignore_updated = await ensureLines(join31(dir, ".gitignore"), GITIGNORE_LINES, "# cairn: per-machine files, never synced");
+  const gitattributes_updated = await ensureLines(join31(dir, ".gitattributes"), GITATTRIBUTES_LINES, "# cairn: memory files merge field by field (cairn merge-driver)");
   const driver = await registerMergeDriver(dir, input.driver);
   const branch = await currentBranch2(dir);
   c.log("sync_init", { created_repo: created, remote: redactRemoteUrl(await remoteUrl(dir)) });
@@ -29658,8 +29797,8 @@ var AutoSync = class {
 };
 
 // server/src/core/ops/team.ts
-import { existsSync as existsSync12, readFileSync as readFileSync15 } from "node:fs";
-import { join as join30 } from "node:path";
+import { existsSync as existsSync13, readFileSync as readFileSync15 } from "node:fs";
+import { join as join32 } from "node:path";
 var TEAM_MARKER_TEXT = [
   "# cairn team store: memories shared with everyone who clones this repository.",
   "# Each *.md file here is one memory (docs/format.md); commit them with the code.",
@@ -29676,54 +29815,54 @@ var README_TEXT = [
 async function teamInit(c, input = {}) {
   const root = c.caller.repoRoot;
   if (root === null) throw new ValidationError(`${c.caller.cwd} is not inside a git repository: run cairn team init in the repository whose team store it is`);
-  const dir = join30(root, ".cairn");
+  const dir = join32(root, ".cairn");
   if (dir === c.dir) {
     throw new ValidationError(
-      `${dir} is the store in use (${c.env.CAIRN_DIR ? "$CAIRN_DIR points at it" : "a project store: .cairn/ without team.toml"}): a team store is shared through git with everyone who has the repository, so cairn will not turn a personal store into one; review its memories, then create ${join30(dir, TEAM_MARKER)} by hand to share them as they are, or move the personal store elsewhere first. Nothing was changed`
+      `${dir} is the store in use (${c.env.CAIRN_DIR ? "$CAIRN_DIR points at it" : "a project store: .cairn/ without team.toml"}): a team store is shared through git with everyone who has the repository, so cairn will not turn a personal store into one; review its memories, then create ${join32(dir, TEAM_MARKER)} by hand to share them as they are, or move the personal store elsewhere first. Nothing was changed`
     );
   }
   const existed = findTeamStore(root) !== null;
   const files = [];
   await ensureDir(dir);
-  const marker = join30(dir, TEAM_MARKER);
-  if (!existsSync12(marker)) {
+  const marker = join32(dir, TEAM_MARKER);
+  if (!existsSync13(marker)) {
     await writeFileAtomic(marker, TEAM_MARKER_TEXT, 420);
     files.push(marker);
   }
-  const readme = join30(dir, "README.txt");
-  if (!existsSync12(readme)) {
+  const readme = join32(dir, "README.txt");
+  if (!existsSync13(readme)) {
     await writeFileAtomic(readme, README_TEXT, 420);
     files.push(readme);
   }
-  if (await ensureLines(join30(dir, ".gitignore"), GITIGNORE_LINES, "# cairn: per-machine files (caches, event log, pending writes, locks) are never shared")) files.push(join30(dir, ".gitignore"));
-  if (await ensureLines(join30(dir, ".gitattributes"), GITATTRIBUTES_LINES, "# cairn: memory files merge field by field (cairn merge-driver)")) files.push(join30(dir, ".gitattributes"));
+  if (await ensureLines(join32(dir, ".gitignore"), GITIGNORE_LINES, "# cairn: per-machine files (caches, event log, pending writes, locks) are never shared")) files.push(join32(dir, ".gitignore"));
+  if (await ensureLines(join32(dir, ".gitattributes"), GITATTRIBUTES_LINES, "# cairn: memory files merge field by field (cairn merge-driver)")) files.push(join32(dir, ".gitattributes"));
   const merge_driver = input.driver ? await registerMergeDriver(root, input.driver) : null;
   return { dir, repo_root: root, created: !existed, files, merge_driver };
 }
 function teamStatus(c) {
-  const t = c.team;
+  const t = c.stores.team;
   return {
     enabled: c.config.team.enabled,
     repo_root: c.caller.repoRoot,
-    dir: t?.dir ?? (c.config.team.enabled ? findTeamStore(c.caller.repoRoot) : null),
+    dir: t?.dir ?? teamStoreOf(c.config, c.caller),
     open: t !== null,
     active: t ? t.store.activeCount : 0,
     tombstoned: t ? [...t.store.tombstones()].length : 0
   };
 }
 function idClashes(c) {
-  const t = c.team;
+  const t = c.stores.team;
   if (t === null) return [];
   const out2 = [];
   for (const src of [t.store.active(), t.store.tombstones()]) for (const m of src) if (c.store.holds(m.id)) out2.push(m.id);
   return out2.sort();
 }
 function teamProblems(c) {
-  const t = c.team;
+  const t = c.stores.team;
   if (t === null) return null;
   let ignore = [];
   try {
-    ignore = readFileSync15(join30(t.dir, ".gitignore"), "utf8").split(/\r?\n/).map((l) => l.trim());
+    ignore = readFileSync15(join32(t.dir, ".gitignore"), "utf8").split(/\r?\n/).map((l) => l.trim());
   } catch {
     ignore = [];
   }
@@ -29786,13 +29925,12 @@ function orderedRows(c) {
     const bump = () => {
       state.version++;
     };
-    c.store.onChange(bump);
-    c.team?.store.onChange(bump);
+    c.stores.onChange(bump);
     orders.set(c, o = state);
   }
   if (o.sorted !== o.version) {
     const rows = [];
-    for (const m of activeEverywhere(c)) {
+    for (const m of c.stores.active()) {
       const g = groupOf(c, m);
       if (g !== null) rows.push({ g, k: sortKey2(m), m });
     }
@@ -29803,8 +29941,7 @@ function orderedRows(c) {
   return o.rows;
 }
 async function resourcePage(c, input) {
-  await c.store.ensureFresh({ read: true });
-  if (c.team !== null) await c.team.store.ensureFresh({ read: true });
+  await c.stores.fresh({ read: true });
   const limit = input.limit ?? RESOURCE_PAGE;
   const after = input.cursor === void 0 ? null : decodeResourceCursor(input.cursor);
   const now = c.now();
@@ -29844,11 +29981,10 @@ async function resourcePage(c, input) {
   return { items, next_cursor: more && last ? encodeResourceCursor(last.g, last.k) : null };
 }
 async function readMemory(c, rawId) {
-  await c.store.ensureFresh({ read: true });
-  if (c.team !== null) await c.team.store.ensureFresh({ read: true });
-  await settleUnknownIds(c, [rawId]);
+  await c.stores.fresh({ read: true });
+  await c.stores.settle([rawId]);
   const id = checkId(rawId);
-  const f = findAny(c, id);
+  const f = c.stores.find(id);
   if (f !== null && f.m.note !== void 0) throw new NotFoundError(`${id} is a note's id: read it as cairn://notes/${notePath(f.m)}`);
   const { m } = requireActiveAny(c, id);
   c.log("show", { ids: [m.id], actor: c.actor, via: "resource" });
@@ -29870,11 +30006,10 @@ async function readNote(c, rawPath) {
 }
 async function scopeDocument(c, rawScope) {
   const scope = validateScopeFilter(rawScope, "scope");
-  await c.store.ensureFresh({ read: true });
-  if (c.team !== null) await c.team.store.ensureFresh({ read: true });
+  await c.stores.fresh({ read: true });
   const match = scopeFilterMatcher([scope]);
   const now = c.now();
-  const mems = [...activeEverywhere(c)].filter((m) => m.note === void 0 && isVisible(c.disabledScopes, m, now) && match(m.scopes));
+  const mems = [...c.stores.active()].filter((m) => m.note === void 0 && isVisible(c.disabledScopes, m, now) && match(m.scopes));
   mems.sort((a, b) => a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
   const parts = [`# Memories in scope ${scope}
 
@@ -29913,7 +30048,7 @@ function usage(c) {
   const bump = (id) => byId2.set(id, (byId2.get(id) ?? 0) + 1);
   const since = nowMs - USAGE_DAYS * 864e5;
   try {
-    for (const e of readEvents(c.eventsDir, { since }).events) {
+    for (const e of readEvents(c.events.dir, { since }).events) {
       if (Date.parse(e.ts) < since) continue;
       for (const r of retrievalsOf(e)) bump(r.id);
       const use = useOf(e);
@@ -29930,14 +30065,13 @@ function usage(c) {
   return byId2;
 }
 async function complete(c, kind, typed) {
-  await c.store.ensureFresh({ read: true });
-  if (c.team !== null) await c.team.store.ensureFresh({ read: true });
+  await c.stores.fresh({ read: true });
   const used = usage(c);
   const now = c.now();
   const cands = [];
   if (kind === "scope") {
     const scopes = /* @__PURE__ */ new Map();
-    for (const m of activeEverywhere(c)) {
+    for (const m of c.stores.active()) {
       if (!isVisible(c.disabledScopes, m, now)) continue;
       const view2 = m.note !== void 0 || groupOf(c, m) !== null;
       const u2 = used.get(m.id) ?? 0;
@@ -29951,7 +30085,7 @@ async function complete(c, kind, typed) {
     }
     cands.push(...scopes.values());
   } else {
-    for (const m of activeEverywhere(c)) {
+    for (const m of c.stores.active()) {
       if (!isVisible(c.disabledScopes, m, now)) continue;
       const isNote = m.note !== void 0;
       if (isNote !== (kind === "note")) continue;
@@ -29972,19 +30106,14 @@ async function complete(c, kind, typed) {
   return { values: all.slice(0, COMPLETION_MAX).map((x) => x.value), total: all.length };
 }
 function watchResources(c, fn) {
-  const stops = [c, ...c.team !== null ? [c.team] : []].map(
-    (o) => o.store.onChange((ch) => {
-      const m = ch.kind === "upsert" ? ch.mem : ch.prev;
-      const prev = ch.kind === "upsert" ? ch.prev : void 0;
-      const wasActive = prev !== void 0 && !prev.tombstoned;
-      const isActive = ch.kind === "upsert" && !ch.mem.tombstoned;
-      const listChanged = wasActive !== isActive || isActive && prev !== void 0 && firstLine(prev.body) !== firstLine(ch.mem.body);
-      fn({ kind: m.note !== void 0 ? "note" : "memory", id: m.id, ...m.note !== void 0 ? { path: notePath(m) } : {}, listChanged });
-    })
-  );
-  return () => {
-    for (const s2 of stops) s2();
-  };
+  return c.stores.onChange((ch) => {
+    const m = ch.kind === "upsert" ? ch.mem : ch.prev;
+    const prev = ch.kind === "upsert" ? ch.prev : void 0;
+    const wasActive = prev !== void 0 && !prev.tombstoned;
+    const isActive = ch.kind === "upsert" && !ch.mem.tombstoned;
+    const listChanged = wasActive !== isActive || isActive && prev !== void 0 && firstLine(prev.body) !== firstLine(ch.mem.body);
+    fn({ kind: m.note !== void 0 ? "note" : "memory", id: m.id, ...m.note !== void 0 ? { path: notePath(m) } : {}, listChanged });
+  });
 }
 
 // server/src/core/io/import/anthropicMemories.ts
@@ -30129,7 +30258,7 @@ ${relations.join("\n")}`;
 
 // server/src/core/io/import/bettermemory.ts
 import { readdirSync as readdirSync9 } from "node:fs";
-import { join as join31, relative as relative6, sep as sep6 } from "node:path";
+import { join as join33, relative as relative6, sep as sep6 } from "node:path";
 function mdFiles(dir) {
   let names;
   try {
@@ -30137,7 +30266,7 @@ function mdFiles(dir) {
   } catch {
     return [];
   }
-  return names.sort().map((n) => join31(dir, n));
+  return names.sort().map((n) => join33(dir, n));
 }
 function lineOf(text2, key) {
   const i = text2.split("\n").findIndex((l) => l.startsWith(`${key}:`));
@@ -30146,7 +30275,7 @@ function lineOf(text2, key) {
 function parseBettermemory(path) {
   if (!statPath(path).isDirectory()) throw sourceError(path, null, "is not a directory: give the bettermemory store folder (~/.claude-memory)");
   const active = mdFiles(path);
-  const tombs = mdFiles(join31(path, ".tombstones"));
+  const tombs = mdFiles(join33(path, ".tombstones"));
   if (active.length === 0 && tombs.length === 0) throw sourceError(path, null, "holds no memory files (*.md): is it a bettermemory store?");
   const candidates2 = [];
   const skipped = [];
@@ -30205,8 +30334,8 @@ function parseBettermemory(path) {
 }
 
 // server/src/core/io/import/claudeCode.ts
-import { existsSync as existsSync13, readdirSync as readdirSync10 } from "node:fs";
-import { basename as basename11, dirname as dirname13, join as join32, relative as relative7, sep as sep7 } from "node:path";
+import { existsSync as existsSync14, readdirSync as readdirSync10 } from "node:fs";
+import { basename as basename11, dirname as dirname13, join as join34, relative as relative7, sep as sep7 } from "node:path";
 var INSTRUCTIONS_SCOPE = "instructions";
 var encode = (name) => name.replace(/[^a-zA-Z0-9]/g, "-");
 function decodeProjectDir(name, root = "/") {
@@ -30222,7 +30351,7 @@ function decodeProjectDir(name, root = "/") {
     for (const e of entries.sort((a, b) => b.length - a.length)) {
       const enc = `-${encode(e)}`;
       if (rest === enc || rest.startsWith(`${enc}-`)) {
-        const found = visit2(rest.slice(enc.length), join32(dir, e), depth + 1);
+        const found = visit2(rest.slice(enc.length), join34(dir, e), depth + 1);
         if (found) return found;
       }
     }
@@ -30250,11 +30379,11 @@ async function projectOf(dir) {
 }
 function projectDirs(path) {
   if (!statPath(path).isDirectory()) throw sourceError(path, null, "is not a directory: give ~/.claude, ~/.claude/projects, a project folder in it, or its memory/ folder");
-  const subdirs = (d) => readdirSync10(d, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => join32(d, e.name)).sort();
-  if (existsSync13(join32(path, "projects"))) return { projects: subdirs(join32(path, "projects")).filter((d) => existsSync13(join32(d, "memory"))), claudeHome: path };
+  const subdirs = (d) => readdirSync10(d, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => join34(d, e.name)).sort();
+  if (existsSync14(join34(path, "projects"))) return { projects: subdirs(join34(path, "projects")).filter((d) => existsSync14(join34(d, "memory"))), claudeHome: path };
   if (basename11(path) === "memory") return { projects: [dirname13(path)], claudeHome: null };
-  if (existsSync13(join32(path, "memory"))) return { projects: [path], claudeHome: null };
-  const inside = subdirs(path).filter((d) => existsSync13(join32(d, "memory")));
+  if (existsSync14(join34(path, "memory"))) return { projects: [path], claudeHome: null };
+  const inside = subdirs(path).filter((d) => existsSync14(join34(d, "memory")));
   if (inside.length) return { projects: inside, claudeHome: null };
   throw sourceError(path, null, "holds no Claude Code auto memory (no memory/ folder): give ~/.claude, ~/.claude/projects or ~/.claude/projects/<project>");
 }
@@ -30268,7 +30397,7 @@ function splitFile(label, keyBase, text2, firstLine2, skipIndexIn, skipped) {
     }
     if (skipIndexIn) {
       const links = [...item.text.matchAll(INDEX_LINK)].map((m) => m[1]);
-      if (links.length && links.every((l) => existsSync13(join32(skipIndexIn, l)))) {
+      if (links.length && links.every((l) => existsSync14(join34(skipIndexIn, l)))) {
         skipped.push({ label: `${label}:${item.line}`, reason: `an index entry pointing to ${links.join(", ")} (imported from there)` });
         continue;
       }
@@ -30283,8 +30412,8 @@ async function parseClaudeCode(path, opts = {}) {
   const skipped = [];
   for (const dir of projects) {
     const p = await projectOf(dir);
-    const memDir = join32(dir, "memory");
-    const files = existsSync13(memDir) ? walkFiles(memDir, (n) => n.endsWith(".md")) : [];
+    const memDir = join34(dir, "memory");
+    const files = existsSync14(memDir) ? walkFiles(memDir, (n) => n.endsWith(".md")) : [];
     const base = { scopes: [p.scope], origin: p.origin };
     for (const file of files) {
       const rel = relative7(memDir, file).split(sep7).join("/");
@@ -30321,14 +30450,14 @@ async function parseClaudeCode(path, opts = {}) {
       for (const piece of pieces) candidates2.push({ ...piece, ...base, source: "inferred", created: date, updated: date });
     }
     if (opts.includeClaudeMd && p.path) {
-      for (const f of ["CLAUDE.md", join32(".claude", "CLAUDE.md"), "CLAUDE.local.md"]) candidates2.push(...instructionFile(join32(p.path, f), base, skipped));
+      for (const f of ["CLAUDE.md", join34(".claude", "CLAUDE.md"), "CLAUDE.local.md"]) candidates2.push(...instructionFile(join34(p.path, f), base, skipped));
     }
   }
-  if (opts.includeClaudeMd && claudeHome) candidates2.push(...instructionFile(join32(claudeHome, "CLAUDE.md"), { scopes: [], origin: NULL_ORIGIN }, skipped));
+  if (opts.includeClaudeMd && claudeHome) candidates2.push(...instructionFile(join34(claudeHome, "CLAUDE.md"), { scopes: [], origin: NULL_ORIGIN }, skipped));
   return { format: "claude-code", path, candidates: candidates2, skipped };
 }
 function instructionFile(file, base, skipped) {
-  if (!existsSync13(file)) return [];
+  if (!existsSync14(file)) return [];
   const { text: text2, stat } = readSource(file);
   const date = mtimeIso(stat);
   const { body, bodyLine } = frontmatter2(text2, file);
@@ -30411,14 +30540,14 @@ function parseMem0(path) {
 }
 
 // server/src/core/io/import/memento.ts
-import { existsSync as existsSync14 } from "node:fs";
-import { basename as basename12, join as join33, relative as relative8 } from "node:path";
+import { existsSync as existsSync15 } from "node:fs";
+import { basename as basename12, join as join35, relative as relative8 } from "node:path";
 function parseMemento(path) {
   const st = statPath(path);
   let root = path;
   let files;
   if (st.isDirectory()) {
-    if (existsSync14(join33(path, "memories"))) root = join33(path, "memories");
+    if (existsSync15(join35(path, "memories"))) root = join35(path, "memories");
     files = walkFiles(root, (n) => n.endsWith(".jsonl"));
     if (files.length === 0) throw sourceError(root, null, "holds no .jsonl files: give the Memento home (~/.memento), its memories/ folder or one .jsonl file");
   } else files = [path];
@@ -30477,9 +30606,9 @@ function parseMemento(path) {
 }
 
 // server/src/core/io/import/serverMemory.ts
-import { basename as basename13, join as join34 } from "node:path";
+import { basename as basename13, join as join36 } from "node:path";
 function parseServerMemory(path) {
-  const file = statPath(path).isDirectory() ? join34(path, "memory.jsonl") : path;
+  const file = statPath(path).isDirectory() ? join36(path, "memory.jsonl") : path;
   const { text: text2 } = readSource(file);
   const entities = /* @__PURE__ */ new Map();
   const relations = /* @__PURE__ */ new Map();
@@ -30552,15 +30681,15 @@ async function parseSource(format2, path, opts = {}) {
 }
 
 // server/src/core/io/policy.ts
-import { dirname as dirname14, join as join35 } from "node:path";
+import { dirname as dirname14, join as join37 } from "node:path";
 var POLICY_FILES = {
   "claude-code": "CLAUDE.md",
   "claude-desktop": null,
-  cursor: join35(".cursor", "rules", "cairn.mdc"),
-  vscode: join35(".github", "copilot-instructions.md"),
-  windsurf: join35(".windsurf", "rules", "cairn.md"),
-  cline: join35(".clinerules", "cairn.md"),
-  continue: join35(".continue", "rules", "cairn.md"),
+  cursor: join37(".cursor", "rules", "cairn.mdc"),
+  vscode: join37(".github", "copilot-instructions.md"),
+  windsurf: join37(".windsurf", "rules", "cairn.md"),
+  cline: join37(".clinerules", "cairn.md"),
+  continue: join37(".continue", "rules", "cairn.md"),
   codex: "AGENTS.md",
   opencode: "AGENTS.md",
   zed: "AGENTS.md",
@@ -30747,21 +30876,14 @@ var ParseErrorCode;
 // server/src/core/cairn.ts
 var BACKGROUND_AFTER_OPEN_MS = 100;
 var Cairn = class _Cairn {
-  constructor(dir, config, configFile, store, caller, env, watch2, warn, actor, oneShot, storeKind, now) {
-    this.dir = dir;
-    this.config = config;
-    this.configFile = configFile;
-    this.store = store;
-    this.env = env;
-    this.watch = watch2;
-    this.warn = warn;
-    this.actor = actor;
-    this.oneShot = oneShot;
-    this.storeKind = storeKind;
-    this.clock = now ?? (() => /* @__PURE__ */ new Date());
-    this.eventsDir = dir;
-    this.callerAt = caller;
-  }
+  session = newId();
+  disabledScopes = /* @__PURE__ */ new Set();
+  /** This store's index, lexical and semantic: opened by open(), closed by close(). */
+  index;
+  /** The process's event log (the personal store's; the team store's context shares it): closed by the personal context's close(). */
+  events;
+  /** Which store each call goes to (ops/stores.ts): this one, and the caller's repository's team store beside it once open. */
+  stores = new Stores(this);
   dir;
   config;
   configFile;
@@ -30770,16 +30892,28 @@ var Cairn = class _Cairn {
   watch;
   warn;
   actor;
-  oneShot;
   storeKind;
-  session = newId();
-  disabledScopes = /* @__PURE__ */ new Set();
-  services = { index: null, semantic: null, events: null, links: null, feedback: null };
-  /** The team store of the caller's repository (README "Team memory"), opened beside this one. */
-  team = null;
-  /** ops/context.ts: the personal store's dir for both (the team store logs into the personal log). */
-  eventsDir;
   clock;
+  linksAt = null;
+  constructor(p) {
+    this.dir = p.dir;
+    this.config = p.config;
+    this.configFile = p.configFile;
+    this.store = p.store;
+    this.env = p.env;
+    this.watch = p.watch;
+    this.warn = p.warn;
+    this.actor = p.actor;
+    this.storeKind = p.storeKind;
+    this.clock = p.now ?? (() => /* @__PURE__ */ new Date());
+    this.callerAt = p.caller;
+    this.events = p.events(this.session, () => this.now());
+    this.index = new StoreIndex(p.store, { synonyms: p.config.search.synonyms, watch: p.watch, oneShot: p.oneShot, warn: p.warn, embedders: () => legEmbedders(p.config.embed, p.warn) });
+  }
+  /** The link graph of this store's memories and notes (notes/graph.ts), built on first use and stopped by close(). */
+  get links() {
+    return this.linksAt ??= new LinkGraph(this.store);
+  }
   /** Null only while open() runs: git answers in a child process meanwhile (see open). */
   callerAt;
   /** Where the tools are called from: the cwd, and its repository if it is in one. */
@@ -30811,18 +30945,32 @@ var Cairn = class _Cairn {
     const asked = resolveCaller(env, cwd);
     asked.catch(() => {
     });
-    const c = new _Cairn(loc.dir, loc.config, loc.configFile, store, null, env, opts.watch ?? true, warn, opts.actor ?? "model", opts.oneShot ?? "every-read", "personal", opts.now);
-    if (opts.log !== false) openEventLog(c);
-    await openIndex(c, opts.progress);
+    const parts = {
+      config: loc.config,
+      configFile: loc.configFile,
+      env,
+      watch: opts.watch ?? true,
+      warn,
+      actor: opts.actor ?? "model",
+      oneShot: opts.oneShot ?? "every-read",
+      now: opts.now
+    };
+    const c = new _Cairn({
+      ...parts,
+      dir: loc.dir,
+      store,
+      caller: null,
+      storeKind: "personal",
+      events: (session, now) => new EventSink({ dir: loc.dir, session, telemetry: loc.config.telemetry, now, warn, record: opts.log !== false })
+    });
+    await c.index.open(opts.progress);
     const caller = c.callerAt = await asked;
-    const teamDir = loc.config.team.enabled ? findTeamStore(caller.repoRoot) : null;
-    if (teamDir !== null && resolve6(teamDir) !== resolve6(loc.dir)) {
-      const t = new _Cairn(teamDir, loc.config, loc.configFile, new Store(teamDir, { warn, nameText: withoutSecrets }), caller, env, opts.watch ?? true, warn, opts.actor ?? "model", opts.oneShot ?? "every-read", "team", opts.now);
+    const teamDir = teamDirFor(loc.config, caller, loc.dir);
+    if (teamDir !== null) {
+      const t = new _Cairn({ ...parts, dir: teamDir, store: new Store(teamDir, { warn, nameText: withoutSecrets }), caller, storeKind: "team", events: () => c.events });
       try {
-        t.eventsDir = c.dir;
-        t.services.events = c.services.events;
-        await openIndex(t);
-        c.team = t;
+        await t.index.open();
+        c.stores.team = t;
       } catch (err) {
         warn(`team store ${teamDir} left out: ${err.message}`);
         await t.close().catch(() => {
@@ -30858,18 +31006,11 @@ var Cairn = class _Cairn {
   startBackground() {
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.idleTimer = null;
-    this.services.index?.startBackground();
-    this.team?.services.index?.startBackground();
+    this.index.startBackground();
+    this.stores.team?.index.startBackground();
     warmInBackground(this);
   }
   autoSync = null;
-  /** The context whose pending area holds this pending id (the personal one when neither does). */
-  pendingHolder(id) {
-    const t = this.team;
-    if (t === null || typeof id !== "string" || !/^p_[0-9A-HJKMNP-TV-Z]{26}$/.test(id.trim())) return this;
-    const has2 = (dir) => existsSync15(join36(pendingDir(dir), `${id.trim()}.json`));
-    return !has2(this.dir) && has2(t.dir) ? t : this;
-  }
   /** A write went through: the automatic sync (when on) runs after its debounce, never inside the call. */
   wrote(p) {
     if (this.autoSync === null) return p;
@@ -30880,16 +31021,14 @@ var Cairn = class _Cairn {
   }
   async close() {
     if (this.idleTimer) clearTimeout(this.idleTimer);
-    const t = this.team;
-    this.team = null;
-    if (t !== null) {
-      t.services.events = null;
-      await t.close();
-    }
-    closeGraph(this);
+    const t = this.stores.team;
+    this.stores.team = null;
+    if (t !== null) await t.close();
+    this.linksAt?.close();
+    this.linksAt = null;
     await this.autoSync?.stop();
-    await closeIndex(this);
-    closeEventLog(this);
+    await this.index.close();
+    if (this.storeKind === "personal") this.events.close();
   }
   now() {
     return this.clock();
@@ -30897,39 +31036,10 @@ var Cairn = class _Cairn {
   /** Appends to the event log. Never throws: a logging failure must not fail the call. */
   log(kind, fields) {
     try {
-      void this.services.events?.append(kind, this.storeKind === "team" ? { ...fields, store: "team" } : fields);
+      this.events.append(kind, this.storeKind === "team" ? { ...fields, store: "team" } : fields);
     } catch (err) {
       this.warn(`event log: ${err.message}`);
     }
-  }
-  /**
-   * The context holding a memory id: this store, or the team store when only it knows the id
-   * (active or removed). Ids are ULIDs, unique in practice; should both stores hold one id, the
-   * personal memory answers and health lists the clash (README "Team memory").
-   */
-  async holder(id) {
-    const t = this.team;
-    if (t === null || typeof id !== "string") return this;
-    const k = id.trim().toUpperCase();
-    await this.store.ensureFresh();
-    if (this.store.get(k) || this.store.getTombstone(k)) return this;
-    await t.store.ensureFresh();
-    return t.store.get(k) || t.store.getTombstone(k) ? t : this;
-  }
-  /** The store a write goes to: the personal one, or with store: "team" the repository's team store. */
-  target(store) {
-    if (store === void 0 || store === null || store === "personal") return this;
-    if (store !== "team") throw new ValidationError(`store must be "personal" or "team", got ${JSON.stringify(store)}`);
-    if (this.team === null) {
-      const why = !this.config.team.enabled ? "team stores are turned off ([team] enabled = false in config.toml)" : this.caller.repoRoot === null ? `${this.caller.cwd} is not inside a git repository` : `the repository ${this.caller.repoRoot} has no team store (.cairn/team.toml): run cairn team init there and commit .cairn/`;
-      throw new ValidationError(`store "team" is not available: ${why}; nothing was written`);
-    }
-    return this.team;
-  }
-  /** The other stores a write to `to` is checked against (duplicates, tombstones). */
-  othersOf(to) {
-    if (this.team === null) return [];
-    return to === this ? [this.team] : [this];
   }
   // One method per tool (docs/tools.md), grouped as the MCP tool files and core/ops are.
   // retrieval
@@ -30956,33 +31066,33 @@ var Cairn = class _Cairn {
   // writing
   write(input) {
     const { store, ...rest } = input;
-    const to = this.target(store);
-    return this.wrote(write(to, rest, this.othersOf(to)));
+    const to = this.stores.target(store);
+    return this.wrote(write(to, rest, this.stores.othersOf(to)));
   }
   /** A pending write lives in the store it was meant for: the team store's pending ones confirm there. */
   writeConfirm(input) {
-    return this.wrote(writeConfirm(this.pendingHolder(input.pending_id), input));
+    return this.wrote(writeConfirm(this.stores.pendingHolder(input.pending_id), input));
   }
   writeCancel(input) {
-    return writeCancel(this.pendingHolder(input.pending_id), input);
+    return writeCancel(this.stores.pendingHolder(input.pending_id), input);
   }
   /** A pending write confirmed with the user's edited text (the MCP confirmation form), through the write gates. */
   writeConfirmEdited(input) {
-    const h = this.pendingHolder(input.pending_id);
-    return this.wrote(writeConfirmEdited(h, input, this.othersOf(h)));
+    const h = this.stores.pendingHolder(input.pending_id);
+    return this.wrote(writeConfirmEdited(h, input, this.stores.othersOf(h)));
   }
   async update(input) {
-    return this.wrote(update(await this.holder(input.id), input));
+    return this.wrote(update(await this.stores.holder(input.id), input));
   }
   async verify(input) {
-    return this.wrote(verify(await this.holder(input.id), input));
+    return this.wrote(verify(await this.stores.holder(input.id), input));
   }
   // lifecycle
   async remove(input) {
-    return this.wrote(remove2(await this.holder(input.id), input));
+    return this.wrote(remove2(await this.stores.holder(input.id), input));
   }
   async restore(input) {
-    return this.wrote(restore(await this.holder(input.id), input));
+    return this.wrote(restore(await this.stores.holder(input.id), input));
   }
   listTombstones(input) {
     return listTombstones(this, input);
@@ -31007,7 +31117,7 @@ var Cairn = class _Cairn {
     return this.wrote(memoryTool(this, input));
   }
   async related(input) {
-    return related(await this.holder(input.id), input);
+    return related(await this.stores.holder(input.id), input);
   }
   // curation
   renameScope(input) {
@@ -31024,7 +31134,7 @@ var Cairn = class _Cairn {
   }
   /** memory_health; `progress` hears how far the consolidation pairs are (the CLI's progress line). */
   async health(input, progress) {
-    const t = this.team;
+    const t = this.stores.team;
     const report = await health(this, input, t);
     const teamReport = t === null ? null : { store: "team", dir: t.dir, ...await health(t, input, this), ...teamProblems(this) };
     return { ...report, store: "personal", consolidation: await consolidationSummary(this, progress), ...teamReport ? { team: teamReport } : {} };
@@ -31069,7 +31179,7 @@ var Cairn = class _Cairn {
     return searchPreview(this, input);
   }
   async memoryPage(input) {
-    return memoryPage(await this.holder(input.id), input);
+    return memoryPage(await this.stores.holder(input.id), input);
   }
   overview(input = {}) {
     return overview(this, input);

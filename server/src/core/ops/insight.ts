@@ -256,7 +256,7 @@ export async function searchPreview(c: RoutedContext, input: { query: string; ma
   if (t !== null) await t.store.ensureFresh();
   const sources: RankSource[] = [own];
   if (t !== null && tl !== null) {
-    sources.push({ l: tl, sem: t.index.semantic, opts: { limit, now: c.now().getTime(), halfLifeDays: c.config.behavior.recency_half_life_days, filter: (m) => !c.store.holds(m.id) && !disabled(m) } });
+    sources.push({ l: tl, sem: t.index.semantic, opts: { limit, now: c.now().getTime(), halfLifeDays: c.config.behavior.recency_half_life_days, ...c.stores.shadowed(t, { filter: (m) => !disabled(m) }) } });
   }
   const found = await rankedAcross(sources, input.query, [], limit);
   const fields = await ownedHitFields(c, found.map((h) => h.doc));
