@@ -11,7 +11,7 @@
 // Each figure is the median of BENCH_HEALTH_RUNS (default 3) runs; the 1-minute load average
 // is printed beside it. BENCH_BUNDLE=<path> measures another build of cairn.mjs the same way.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -93,7 +93,10 @@ export async function healthOverStdio(store: string, home: string): Promise<{ he
     await h;
     return { healthMs, healthCpuMs, searchMs, groups };
   } finally {
+    const pid = transport.pid;
     await client.close();
+    // Reaped before the next command runs: its CPU time must not count as the CLI's (childCpuMs).
+    for (let i = 0; pid && existsSync(`/proc/${pid}`) && i < 500; i++) await new Promise((r) => setTimeout(r, 20));
   }
 }
 

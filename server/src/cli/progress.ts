@@ -9,8 +9,8 @@ export interface ProgressIO {
   env: NodeJS.ProcessEnv;
 }
 
-/** Reports `done` of `total` for a phase ("loading files", "importing"). */
-export type Progress = (phase: string, done: number, total: number) => void;
+/** Reports `done` of `total` for a phase ("loading files", "importing"); `percent`: shown as done% (of 100). */
+export type Progress = (phase: string, done: number, total: number, unit?: 'percent') => void;
 
 const SHOW_AFTER_MS = 1000;
 const REDRAW_MS = 100;
@@ -31,7 +31,7 @@ export function progress(io: ProgressIO, now: () => number = Date.now): Progress
   let drawn = false;
   /** the phase's end was drawn: a second report of it (a loader's last batch, then its end) draws nothing */
   let ended = false;
-  return (p, done, total) => {
+  return (p, done, total, unit) => {
     const t = now();
     if (p !== phase || (ended && done < total)) {
       if (drawn) io.err('\n');
@@ -48,7 +48,8 @@ export function progress(io: ProgressIO, now: () => number = Date.now): Progress
     lastDraw = t;
     const elapsed = t - started;
     const left = finished || done === 0 ? '' : `, about ${seconds((elapsed / done) * (total - done))} left`;
-    io.err(`\rcairn: ${p} ${done.toLocaleString('en-US')}/${total.toLocaleString('en-US')}${left}\x1b[K${finished ? '\n' : ''}`);
+    const count = unit === 'percent' ? `${done}%` : `${done.toLocaleString('en-US')}/${total.toLocaleString('en-US')}`;
+    io.err(`\rcairn: ${p} ${count}${left}\x1b[K${finished ? '\n' : ''}`);
     drawn = !finished;
     ended = finished;
   };

@@ -205,6 +205,7 @@ export class Cairn implements Context {
       await t.close();
     }
     notes.closeGraph(this);
+    await consolidation.closeConsolidation(this);
     await this.autoSync?.stop();
     await retrieval.closeIndex(this);
     curation.closeEventLog(this);
@@ -306,13 +307,16 @@ export class Cairn implements Context {
   scopeDisable(input: { scope: string }) { return curation.scopeDisable(this, input); }
   scopeEnable(input: { scope: string }) { return curation.scopeEnable(this, input); }
   recordUse(input: curation.RecordUseInput) { return curation.recordUse(this, input); }
-  /** memory_health; `progress` hears how far the consolidation pairs are (the CLI's progress line). */
-  async health(input: curation.HealthInput, progress?: consolidation.ConsolidateProgress) {
+  /** memory_health; `progress` hears how far the whole report is, in percent (the CLI's progress line). */
+  async health(input: curation.HealthInput, progress?: (percent: number, of: number) => void) {
     const t = this.team;
-    const report = await curation.health(this, input, t);
+    // The stages' weights: each store's report, then the consolidation pairs (the longest).
+    const stage = curation.healthStages(progress, t === null ? [1, 2] : [1, 1, 2]);
+    const report = await curation.health(this, input, t, stage(0));
     // The team store's own report, labelled: its problems are the team's to fix (and to commit).
-    const teamReport = t === null ? null : { store: 'team' as const, dir: t.dir, ...(await curation.health(t, input, this)), ...team.teamProblems(this)! };
-    return { ...report, store: 'personal' as const, consolidation: await consolidation.consolidationSummary(this, progress), ...(teamReport ? { team: teamReport } : {}) };
+    const teamReport = t === null ? null : { store: 'team' as const, dir: t.dir, ...(await curation.health(t, input, this, stage(1))), ...team.teamProblems(this)! };
+    const pairs = await consolidation.consolidationSummary(this, stage(t === null ? 1 : 2));
+    return { ...report, store: 'personal' as const, consolidation: pairs, ...(teamReport ? { team: teamReport } : {}) };
   }
   consolidate(input: consolidation.ConsolidateInput) { return this.wrote(consolidation.consolidate(this, input)); }
   merge(input: consolidation.MergeInput) { return this.wrote(consolidation.merge(this, input)); }

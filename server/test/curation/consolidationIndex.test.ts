@@ -134,6 +134,7 @@ test('the rewording check groups two wordings of a fact through the embedder, an
   // A stand-in embedder: one direction per listed fact, so the two wordings of it are close.
   const facts = ['billing', 'invoice'];
   const semantic: SemanticSource = {
+    id: () => 'test:facts',
     min: () => 0.65,
     embed: async (texts) =>
       texts.map((t) => {
