@@ -157,10 +157,6 @@ export function newestPage(source: Iterable<StoredMemory>, keep: (m: StoredMemor
 }
 
 /**
- * Every page of memory_list at once, handed to `emit` as it is made (the CLI's `list --all`):
- * one freshness check and one event for the whole walk, however many pages.
- */
-/**
  * The active memories of the personal store and then of the team store (README "Team memory").
  * An id both hold is listed once, from the personal store, as memory_show resolves it.
  */
@@ -177,6 +173,15 @@ async function freshEverywhere(c: Context, read: boolean): Promise<void> {
   if (c.team !== null) await c.team.store.ensureFresh(read ? { read: true } : undefined);
 }
 
+/** memory_list's items: each hit (a new object) given its summary, and its body when asked, last. */
+function listItems(hits: HitFields[], page: readonly StoredMemory[], withBodies: boolean) {
+  return hits.map((h, i) => Object.assign(h, { summary: summarize(page[i]!.body) }, withBodies ? { body: page[i]!.body } : {}));
+}
+
+/**
+ * Every page of memory_list at once, handed to `emit` as it is made (the CLI's `list --all`):
+ * one freshness check and one event for the whole walk, however many pages.
+ */
 export async function listEach(c: Context, input: Omit<ListInput, 'cursor'>, emit: (items: Awaited<ReturnType<typeof list>>['items']) => void): Promise<number> {
   await freshEverywhere(c, true);
   const filters = checkScopeFilters(input.scopes);
@@ -188,11 +193,7 @@ export async function listEach(c: Context, input: Omit<ListInput, 'cursor'>, emi
   all.sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
   for (let at = 0; at < all.length; at += limit) {
     const page = all.slice(at, at + limit);
-    const hits = await ownedHitFields(c, page);
-    emit(hits.map((h, i) => {
-      const m = page[i]!;
-      return { ...h, summary: summarize(m.body), ...(input.with_bodies ? { body: m.body } : {}) };
-    }));
+    emit(listItems(await ownedHitFields(c, page), page, input.with_bodies === true));
   }
   c.log('list', { scopes: filters, limit, all: true, returned_count: all.length, actor: c.actor });
   return all.length;
@@ -211,11 +212,7 @@ export async function list(c: Context, input: ListInput) {
   const { page, next_cursor } = recent
     ? recentPage(activeEverywhere(c), keep, input.cursor ?? undefined, limit)
     : newestPage(activeEverywhere(c), keep, input.cursor === undefined || input.cursor === null ? null : decodeCursor(input.cursor), limit);
-  const hits = await ownedHitFields(c, page);
-  const items = hits.map((h, i) => {
-    const m = page[i]!;
-    return { ...h, summary: summarize(m.body), ...(input.with_bodies ? { body: m.body } : {}) };
-  });
+  const items = listItems(await ownedHitFields(c, page), page, input.with_bodies === true);
   const byId = new Map(page.map((m) => [m.id, m]));
   const capped = capPage({ items, next_cursor }, (last) => (recent ? recentCursor(byId.get(last.id)!) : encodeCursor(last.id)));
   c.log('list', { scopes: filters, limit, ...(recent ? { sort: 'recent' } : {}), ...(input.kind ? { kind: input.kind } : {}), returned: capped.items.map((x) => x.id), actor: c.actor });
