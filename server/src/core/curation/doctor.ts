@@ -12,7 +12,7 @@ import { findTeamStore, resolveStore, type StoreLocation } from '../store/locati
 import { repoInfo } from '../origin.ts';
 import { GITIGNORE_LINES } from '../sync/repo.ts';
 import { readCache, cachePath, type CacheContent } from '../index/cache.ts';
-import { reviveStored } from '../index/live.ts';
+import { reviveStored } from '../index/revive.ts';
 import { isReadFailure, readAhead } from '../store/fileWorker.ts';
 import { ACTIVE_LOG, listLogFiles, readEvents } from './archives.ts';
 import { CLIENTS, clientSpec, type InitEnv } from '../io/clients.ts';
