@@ -6,13 +6,14 @@ import { join } from 'node:path';
 import { folderAccessProblem } from '../access.ts';
 import { errorMessage } from '../errors.ts';
 import { hasUrlSecrets } from '../origin.ts';
-import type { StoredMemory } from '../types.ts';
+import type { PhaseProgress, StoredMemory } from '../types.ts';
 import { Store } from '../store/store.ts';
 import { findTeamStore, resolveStore, type StoreLocation } from '../store/location.ts';
 import { repoInfo } from '../origin.ts';
 import { GITIGNORE_LINES } from '../sync/repo.ts';
 import { readCache, cachePath, type CacheContent } from '../index/cache.ts';
 import { reviveStored } from '../index/revive.ts';
+import { cacheReadProgress } from '../index/cacheProgress.ts';
 import { isReadFailure, readAhead } from '../store/fileWorker.ts';
 import { ACTIVE_LOG, listLogFiles, readEvents } from './archives.ts';
 import { CLIENTS, clientSpec, type InitEnv } from '../io/clients.ts';
@@ -38,6 +39,8 @@ const n = (count: number, one: string, many = `${one}s`): string => `${count} ${
 
 export interface DoctorOptions extends InitEnv {
   cwd: string;
+  /** Told how the long checks go (reading the index cache, loading and checking files): the CLI's progress line. */
+  progress?: PhaseProgress;
 }
 
 const ITEMS_MAX = 50;
@@ -50,7 +53,7 @@ const check = (name: string, status: CheckStatus, detail: string, items?: string
  * another on this thread (~5 us each: the listing the files check made just before has their
  * inodes at hand); a promise per file cost ~5 times that.
  */
-async function permissions(dir: string, skip: boolean): Promise<Check> {
+async function permissions(dir: string, skip: boolean, progress?: PhaseProgress): Promise<Check> {
   if (skip) return check('permissions', 'ok', 'not checked on Windows (no POSIX modes)');
   const loose: string[] = [];
   const st = await fsp.stat(dir);
@@ -66,12 +69,15 @@ async function permissions(dir: string, skip: boolean): Promise<Check> {
     } catch {
       continue;
     }
-    for (const name of names) {
+    for (let i = 0; i < names.length; i++) {
+      if (progress && i % 1000 === 0) progress('checking file modes', i, names.length);
+      const name = names[i]!;
       if (!(name.endsWith('.md') || name === 'config.toml' || name.startsWith('.events'))) continue;
       const f = join(sub, name);
       const s = lstatSync(f, { throwIfNoEntry: false });
       if (s?.isFile() && s.mode & 0o077) loose.push(`${f} is ${mode(s.mode)}, expected 0600`);
     }
+    progress?.('checking file modes', names.length, names.length);
   }
   return loose.length
     ? check('permissions', 'warn', `${n(loose.length, 'path')} readable by other users (the store is private notes): chmod 700 the directory, 600 the files`, loose)
@@ -122,12 +128,12 @@ interface CacheFound {
  * makes before it answers), any other is read and parsed. The store's directory is listed by a
  * worker thread while the cache is decoded.
  */
-async function files(dir: string): Promise<{ checks: Check[]; found: CacheFound }> {
+async function files(dir: string, progress?: PhaseProgress): Promise<{ checks: Check[]; found: CacheFound }> {
   const store = new Store(dir, { warn: () => {}, readOnly: true }); // doctor changes nothing
   store.listAhead();
   let reason: string | null = null;
-  const cache = readCache<StoredMemory>(dir, (r) => (reason = r), reviveStored);
-  await store.load(cache?.records);
+  const cache = readCache<StoredMemory>(dir, (r) => (reason = r), reviveStored, progress && cacheReadProgress(progress));
+  await store.load(cache?.records, progress && ((done, total) => progress('loading files', done, total)));
   const bad = [...store.skipped(), ...store.shadowed()].map((s) => `${s.file}: ${s.reason}`);
   const nested = (await subfolderMarkdown(dir)).map(
     (f) => `${f}: in a subfolder, so not a memory (cairn reads only ${dir} itself): move it up to make it one`,
@@ -143,7 +149,7 @@ async function files(dir: string): Promise<{ checks: Check[]; found: CacheFound 
   return {
     checks: [
       parts.length ? check('files', 'warn', `${count}; ${parts.join('; ')}`, [...bad, ...nested]) : check('files', 'ok', `${count}; every file parses`),
-      await remoteCredentials([...store.active(), ...store.tombstones()]),
+      await remoteCredentials([...store.active(), ...store.tombstones()], progress),
     ],
     found: { cache, reason },
   };
@@ -186,7 +192,7 @@ function rawRepo(text: string): string | null {
  * remote URLs, or by hand). They are read as if redacted and rewritten clean on their next change;
  * this names them (id and file, never the URL) so the user can rotate the token.
  */
-async function remoteCredentials(mems: StoredMemory[]): Promise<Check> {
+async function remoteCredentials(mems: StoredMemory[], progress?: PhaseProgress): Promise<Check> {
   const found: string[] = [];
   // Only a record with an origin repo can have stored one with a credential. The files are read
   // by a worker thread a batch ahead (the store's own bulk read), in order.
@@ -194,11 +200,13 @@ async function remoteCredentials(mems: StoredMemory[]): Promise<Check> {
   let i = 0;
   for await (const text of readAhead(withRepo.map((m) => m.file))) {
     const m = withRepo[i++]!;
+    if (progress && i % 1000 === 0) progress('reading stored remote URLs', i, withRepo.length);
     if (isReadFailure(text)) continue;
     if (text.includes('@') || text.includes('?')) {
       if (hasUrlSecrets(rawRepo(text))) found.push(`${m.id} ${m.file}`);
     }
   }
+  progress?.('reading stored remote URLs', withRepo.length, withRepo.length);
   found.sort();
   return found.length
     ? check('remote credentials', 'warn', `${n(found.length, 'file stores', 'files store')} a remote URL with a credential or query in origin.repo: cairn reads them redacted and rewrites them clean on their next change (memory_update, memory_verify, cairn migrate-origin); rotate the token if it is still valid`, found)
@@ -315,8 +323,8 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
       // The files first (their listing leaves the inodes the permissions check reads at hand),
       // reported in the usual order.
       const dir = loc.dir;
-      const read = await files(dir).catch((err) => ({ checks: [check('files', 'fail', `cannot read the store: ${errorMessage(err)}`)], found: null }));
-      checks.push(await permissions(dir, o.platform === 'win32'));
+      const read = await files(dir, o.progress).catch((err) => ({ checks: [check('files', 'fail', `cannot read the store: ${errorMessage(err)}`)], found: null }));
+      checks.push(await permissions(dir, o.platform === 'win32', o.progress));
       checks.push(...read.checks);
       checks.push(await eventLog(loc));
       checks.push(indexCache(dir, read.found ?? cacheOnly(dir)));

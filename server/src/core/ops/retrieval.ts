@@ -19,7 +19,7 @@ import { createEmbedder, interimOf } from '../embed/config.ts';
 import { vectorFileFor } from '../index/vectorCache.ts';
 import { inViewKey, isDisabled, isExpired, isVisible, repoKeyOf, summarize } from '../memory.ts';
 import { scopeFilterMatcher, validateScopeFilter } from '../scopes.ts';
-import type { StoredMemory } from '../types.ts';
+import type { PhaseProgress, StoredMemory } from '../types.ts';
 import {
   MAX_IDS_PER_CALL, checkId, checkLimit, decodeCursor, encodeCursor, findAny, ownedHitFields, ownerOf, requireActiveAny, settleUnknownIds,
   tombstonedMessage, type HitFields,
@@ -179,10 +179,11 @@ function listItems(hits: HitFields[], page: readonly StoredMemory[], withBodies:
 }
 
 /**
- * Every page of memory_list at once, handed to `emit` as it is made (the CLI's `list --all`):
- * one freshness check and one event for the whole walk, however many pages.
+ * Every page of memory_list at once, handed to `emit` as it is made with how many memories are
+ * listed so far of all (the CLI's `list --all`): one freshness check and one event for the whole
+ * walk, however many pages.
  */
-export async function listEach(c: Context, input: Omit<ListInput, 'cursor'>, emit: (items: Awaited<ReturnType<typeof list>>['items']) => void): Promise<number> {
+export async function listEach(c: Context, input: Omit<ListInput, 'cursor'>, emit: (items: Awaited<ReturnType<typeof list>>['items'], done: number, total: number) => void): Promise<number> {
   await freshEverywhere(c, true);
   const filters = checkScopeFilters(input.scopes);
   const limit = checkLimit(input.limit, 'limit', LIMITS.pageSize, LIMITS.defaultPageSize);
@@ -193,7 +194,7 @@ export async function listEach(c: Context, input: Omit<ListInput, 'cursor'>, emi
   all.sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
   for (let at = 0; at < all.length; at += limit) {
     const page = all.slice(at, at + limit);
-    emit(listItems(await ownedHitFields(c, page), page, input.with_bodies === true));
+    emit(listItems(await ownedHitFields(c, page), page, input.with_bodies === true), at + page.length, all.length);
   }
   c.log('list', { scopes: filters, limit, all: true, returned_count: all.length, actor: c.actor });
   return all.length;
@@ -221,9 +222,10 @@ export async function list(c: Context, input: ListInput) {
 
 /**
  * `opts.curation: false` (the session-start hook) leaves out the curation counts, which check
- * every memory's cited paths and read the whole event log: they are then all zero.
+ * every memory's cited paths and read the whole event log: they are then all zero. `progress`
+ * hears when they begin and end (the CLI's progress line).
  */
-export async function scopeOverview(c: Context, input: OverviewInput, opts: { curation: boolean } = { curation: true }) {
+export async function scopeOverview(c: Context, input: OverviewInput, opts: { curation: boolean; progress?: PhaseProgress } = { curation: true }) {
   await freshEverywhere(c, true);
   const auto = input.auto_scope ?? true;
   const now = c.now();
@@ -259,6 +261,7 @@ export async function scopeOverview(c: Context, input: OverviewInput, opts: { cu
   const sorted: Record<string, number> = {};
   for (const k of Object.keys(scopes).sort()) sorted[k] = scopes[k]!;
   const repos = [...elsewhere.values()].sort((a, b) => b.count - a.count || (a.repo < b.repo ? -1 : a.repo > b.repo ? 1 : 0));
+  opts.progress?.('checking memories for curation', 0, inView.length);
   const out = {
     current_repo: c.caller.repoUrl ?? c.caller.repoRoot,
     view: !auto ? ('all' as const) : c.caller.repoKey !== null ? ('repo' as const) : ('outside_repo' as const),
@@ -268,7 +271,7 @@ export async function scopeOverview(c: Context, input: OverviewInput, opts: { cu
     scopes: sorted,
     disabled_scopes: [...c.disabledScopes].sort(),
     elsewhere: { total: elsewhereTotal, repos: repos.slice(0, ELSEWHERE_REPOS_MAX) },
-    curation_pending: opts.curation ? await curationPending(c, inView, expired) : { stale: 0, never_verified: 0, drifted: 0, expired: expired.length, dead: 0 },
+    curation_pending: opts.curation ? await curationPending(c, inView, expired).finally(() => opts.progress?.('checking memories for curation', inView.length, inView.length)) : { stale: 0, never_verified: 0, drifted: 0, expired: expired.length, dead: 0 },
     // The repository's team store (README "Team memory"): all of it is in this repo's view.
     ...(c.team !== null ? { team: teamOverview(c.team, now) } : {}),
   };
@@ -413,7 +416,7 @@ function live(c: Context): LiveIndex {
   return l;
 }
 
-export async function openIndex(c: Context, progress?: (phase: string, done: number, total: number) => void): Promise<void> {
+export async function openIndex(c: Context, progress?: PhaseProgress): Promise<void> {
   const l = new LiveIndex(c.store, { synonyms: c.config.search.synonyms, watch: c.watch, oneShot: c.oneShot, warn: c.warn, ...(progress ? { progress } : {}) });
   c.services.index = l;
   await l.open();
