@@ -3,9 +3,10 @@
 // by plain scripts (bench/lookalike.ts, bench/outside.ts's generator), cairn runs as the built
 // bundle, and every figure is timed by the client.
 //
-// 1. memory_health over stdio on a look-alike store (BENCH_HEALTH_SIZES, default 3000,20000):
-//    the server is started and answers a first search, then memory_health is sent and, 100 ms
-//    later, a memory_search; both are timed from their own send. Then `cairn health` from the CLI.
+// 1. memory_health over stdio on a look-alike store (BENCH_HEALTH_SIZES, default 3000,20000;
+//    empty skips it): the server is started and answers a first search, then memory_health is
+//    sent and, 100 ms later, a memory_search; both are timed from their own send. Then `cairn
+//    health` from the CLI.
 // 2. The CLI at BENCH_CLI_N (default 20000) memories of the outside-in corpus, with a cache:
 //    `cairn list --all`, `cairn doctor`, `cairn overview`, `cairn overview --hook`.
 // Each figure is the median of BENCH_HEALTH_RUNS (default 3) runs; the 1-minute load average
@@ -193,6 +194,6 @@ export function cliTable(n: number, rows: CliRow[]): string {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const rows: HealthRow[] = [];
   for (const n of HEALTH_SIZES) rows.push(await benchHealth(n));
-  console.log(healthTable(rows));
+  if (rows.length > 0) console.log(healthTable(rows));
   if (CLI_N > 0) console.log(cliTable(CLI_N, await benchCli(CLI_N)));
 }

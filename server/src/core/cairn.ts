@@ -3,7 +3,7 @@
 // operation lives in core/ops/<tool group>.ts and takes this object, as a Context, first.
 import type { Config } from './config.ts';
 import type { Context, EventKind, Services, StoreKind } from './ops/context.ts';
-import type { OneShotFreshness } from './types.ts';
+import type { OneShotFreshness, PhaseProgress } from './types.ts';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { findTeamStore, resolveStore } from './store/location.ts';
@@ -45,8 +45,8 @@ export interface OpenOptions {
   log?: boolean;
   /** With watch: false, how fresh reads are (ops/context.ts); default 'every-read'. */
   oneShot?: OneShotFreshness;
-  /** Told how a long load goes ("loading files", done, total): the CLI's progress line. */
-  progress?: (phase: string, done: number, total: number) => void;
+  /** Told how a long open goes (reading the index cache, checking and loading files): the CLI's progress line. */
+  progress?: PhaseProgress;
   /** Whose lookups this process makes: 'model' (default, the MCP server) or 'user' (the CLI). */
   actor?: 'model' | 'user';
   /** true: run the automatic sync when config.toml says [sync] auto = true (the MCP server). */
@@ -269,7 +269,7 @@ export class Cairn implements Context {
   listEach(input: Omit<retrieval.ListInput, 'cursor'>, emit: Parameters<typeof retrieval.listEach>[2]) { return retrieval.listEach(this, input, emit); }
   /** memory_scope_overview for the session-start hook: auto_scope, no curation counts. */
   sessionOverview() { return retrieval.scopeOverview(this, { auto_scope: true }, { curation: false }); }
-  scopeOverview(input: retrieval.OverviewInput) { return retrieval.scopeOverview(this, input); }
+  scopeOverview(input: retrieval.OverviewInput, progress?: PhaseProgress) { return retrieval.scopeOverview(this, input, { curation: true, ...(progress ? { progress } : {}) }); }
   // writing
   write(input: writing.WriteInput & { store?: 'personal' | 'team' }) {
     const { store, ...rest } = input;

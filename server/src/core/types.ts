@@ -93,3 +93,6 @@ export interface ValidWrite {
 
 /** How a one-shot command keeps its view fresh (ops/context.ts `oneShot`). */
 export type OneShotFreshness = 'every-read' | 'once' | 'cache';
+
+/** Told how a long phase goes: `done` of `total` (in `unit`, when it is not items), e.g. ("loading files", 800, 20000). */
+export type PhaseProgress = (phase: string, done: number, total: number, unit?: string) => void;

@@ -34,7 +34,7 @@ test('the check sees the real tree (it would pass vacuously on an empty one)', (
  */
 const OVER_CAP: Record<string, number> = {
   'core/index/cache.ts': 497,
-  'core/index/live.ts': 518,
+  'core/index/live.ts': 462,
   'core/index/semantic.ts': 503,
   'core/index/vectors.ts': 662,
   'core/ops/insight.ts': 495,

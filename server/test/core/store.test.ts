@@ -94,7 +94,7 @@ test('two server processes updating one memory never lose each other\'s change',
 /** A store of two memories (and, `withRemoved`, a removed one) written through cairn; its cache's records. */
 async function storeWithCache(dir: string, root: string, withRemoved = false) {
   const { readCache } = await import('../../src/core/index/cache.ts');
-  const { reviveStored } = await import('../../src/core/index/live.ts');
+  const { reviveStored } = await import('../../src/core/index/revive.ts');
   const c = await Cairn.open({ dir, cwd: root, env: { HOME: root }, watch: false, warn: () => {} });
   const a = (await c.write({ content: 'The staging cluster runs in eu-west-1.', scopes: ['infra'] })) as { id: string };
   const b = (await c.write({ content: 'Deploys go through make deploy.', scopes: ['ops'] })) as { id: string };
@@ -201,7 +201,7 @@ test('adopting records known to claim each id once: the views too wait for first
     const gone = removed!;
     // cairn's own cache says its ids are unique (its records come from the views).
     const { readCache } = await import('../../src/core/index/cache.ts');
-    const { reviveStored } = await import('../../src/core/index/live.ts');
+    const { reviveStored } = await import('../../src/core/index/revive.ts');
     const cache = readCache(dir, undefined, reviveStored)!;
     assert.equal(cache.uniqueIds, true);
     const records = cache.records;

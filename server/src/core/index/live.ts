@@ -10,9 +10,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureOwnDirSync } from '../store/fsatomic.ts';
-import { storedMemory, type Store, type StoreChange } from '../store/store.ts';
-import { CATEGORIES, CONFIDENCES, SOURCES, type MemoryRecord, type OneShotFreshness, type Origin, type StoredMemory } from '../types.ts';
-import { internOrNull, member, NO_EXTRA, sharedOrigin, sharedScopeList } from '../store/canonical.ts';
+import type { Store, StoreChange } from '../store/store.ts';
+import type { OneShotFreshness, PhaseProgress, StoredMemory } from '../types.ts';
 import { CACHE_DIR, readCache, writeCache, type CacheContent, type CacheEntry, type LazyCacheContent } from './cache.ts';
 import { Freshness } from '../store/freshness.ts';
 import { sliceYield } from '../store/slices.ts';
@@ -20,6 +19,8 @@ import { collectGarbage } from './gc.ts';
 import { originRepoKey } from '../origin.ts';
 import { overviewGroups, writeOverview } from './overviewCache.ts';
 import { SearchIndex, type IndexSnapshot } from './searchIndex.ts';
+import { reviveStored } from './revive.ts';
+import { cacheReadProgress } from './cacheProgress.ts';
 
 // When the cache is written: soon after a full rebuild (SAVE_SOON_MS: the next start should not
 // parse every file again), and once SAVE_AFTER_CHANGES memories changed since the last save (at
@@ -59,69 +60,6 @@ const ADOPTED_GC_MIN = 100_000;
  * the calls it was opened for are answered, or after 100 ms without one): the latest it begins.
  */
 const START_FALLBACK_MS = 1000;
-const text = (v: unknown): string => {
-  if (typeof v !== 'string') throw new Error('not text');
-  return v;
-};
-const textOrNull = (v: unknown): string | null => (v === null ? null : text(v));
-function oneOf<T extends string>(allowed: readonly T[], v: unknown): T {
-  const m = member(allowed, v);
-  if (m === undefined) throw new Error('not a known value');
-  return m;
-}
-
-const revivedOrigins = new WeakMap<object, Origin>();
-const revivedScopes = new WeakMap<object, string[]>();
-
-/**
- * A cached record back as a StoredMemory of the same shape as a parsed one (all fields in one
- * object, no per-record property array), its shared strings (scopes, origin, enums) interned
- * and an empty `extra` shared. Throws on a malformed record: the cache is then not used.
- */
-export function reviveStored(r: Record<string, unknown>): StoredMemory {
-  const o = r.origin as Origin;
-  if (typeof o !== 'object' || o === null || !Array.isArray(r.scopes) || !Array.isArray(r.extra)) throw new Error('malformed');
-  if (typeof r.size !== 'number' || typeof r.mtimeMs !== 'number' || typeof r.tombstoned !== 'boolean') throw new Error('malformed');
-  const extra = r.extra.length === 0 ? NO_EXTRA : (r.extra as unknown[]).map(text);
-  // The cache stores each distinct origin and scope list once (cache.ts SHARED): the rows of one
-  // decode share the raw object, which is then checked and made canonical once.
-  let origin = revivedOrigins.get(o);
-  if (origin === undefined) revivedOrigins.set(o, (origin = sharedOrigin(textOrNull(o.cwd), textOrNull(o.repo), textOrNull(o.branch), textOrNull(o.worktree_root))));
-  let scopes = revivedScopes.get(r.scopes);
-  if (scopes === undefined) revivedScopes.set(r.scopes, (scopes = sharedScopeList((r.scopes as unknown[]).map(text))));
-  const created = text(r.created);
-  const updated = text(r.updated);
-  const rec: MemoryRecord = {
-    id: text(r.id),
-    created,
-    updated: updated === created ? created : updated,
-    scopes,
-    confidence: oneOf(CONFIDENCES, r.confidence),
-    source: oneOf(SOURCES, r.source),
-    category: oneOf(CATEGORIES, r.category),
-    last_verified_at: textOrNull(r.last_verified_at),
-    expires: textOrNull(r.expires),
-    origin,
-    body: text(r.body),
-  };
-  if (r.aliases !== undefined) {
-    if (!Array.isArray(r.aliases)) throw new Error('malformed');
-    rec.aliases = (r.aliases as unknown[]).map(text);
-  }
-  if (r.removed !== undefined) {
-    rec.removed = text(r.removed);
-    rec.removed_reason = text(r.removed_reason);
-    rec.removed_session = internOrNull(textOrNull(r.removed_session ?? null));
-  }
-  if (typeof r.verified_head === 'string') rec.verified_head = text(r.verified_head);
-  if (Array.isArray(r.merged_from)) rec.merged_from = (r.merged_from as unknown[]).map(text);
-  if (Array.isArray(r.merging)) rec.merging = (r.merging as unknown[]).map(text);
-  if (r.tombstoned !== (r.removed !== undefined)) throw new Error('malformed');
-  const m = storedMemory(rec, text(r.file), r.size, r.mtimeMs, extra);
-  if (r.idAssigned === true) m.idAssigned = true;
-  return m;
-}
-
 export interface LiveIndexOptions {
   synonyms?: Record<string, string[]>;
   /** false for one-shot commands: no watcher, the store keeps its default freshness (full sync). */
@@ -132,8 +70,8 @@ export interface LiveIndexOptions {
    * never saves (without a cache the store loads as usual).
    */
   oneShot?: OneShotFreshness;
-  /** Told how the load goes: ('loading files', done, total). */
-  progress?: (phase: string, done: number, total: number) => void;
+  /** Told how the load goes: reading the index cache (MB), checking the files against it, loading files. */
+  progress?: PhaseProgress;
   warn: (msg: string) => void;
   /** EXACT_BELOW for this index (tests make a small store behave as a big one). */
   exactBelow?: number;
@@ -295,14 +233,20 @@ export class LiveIndex {
     // A command checks every file before its answer: a big store's directories are stat'ed by a
     // worker thread while this one decodes the cache (Store.listAhead).
     if (mode === 'now') this.store.listAhead();
-    const cache = readCache<StoredMemory>(this.store.dir, (why) => this.opts.warn(`index cache ignored (${why}); rebuilding it`), reviveStored);
-    const progress = this.opts.progress && ((done: number, total: number) => this.opts.progress!('loading files', done, total));
+    const report = this.opts.progress;
+    const cache = readCache<StoredMemory>(this.store.dir, (why) => this.opts.warn(`index cache ignored (${why}); rebuilding it`), reviveStored, report && cacheReadProgress(report));
+    const progress = report && ((done: number, total: number) => report('loading files', done, total));
     // The cache's records are taken as they are; a command (mode 'now') checks every file against
     // them at once (only changed files are read again), a server in the background, a peek never.
     // `adopted` says the check is still to come.
     const taken = cache !== null && this.store.adopt(cache.records, { cleanTemps: mode === 'background' && cache.records.length < EXACT_BELOW, uniqueIds: cache.uniqueIds === true });
     this.adopted = taken && mode !== 'now';
-    if (taken && mode === 'now') await this.store.validate(undefined, progress);
+    if (taken && mode === 'now') {
+      // Every file's size and time against its record (a worker stats them meanwhile); the changed ones are read again.
+      report?.('checking files', 0, cache.records.length);
+      await this.store.validate(undefined, progress);
+      report?.('checking files', cache.records.length, cache.records.length);
+    }
     else if (!taken) await this.store.load(cache?.records, progress);
     if (!cache) return Infinity;
     // A peek saves nothing, so how stale the cache is does not matter to it.

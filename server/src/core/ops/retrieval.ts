@@ -19,7 +19,7 @@ import { createEmbedder, interimOf } from '../embed/config.ts';
 import { vectorFileFor } from '../index/vectorCache.ts';
 import { inViewKey, isDisabled, isExpired, isVisible, repoKeyOf, summarize } from '../memory.ts';
 import { scopeFilterMatcher, validateScopeFilter } from '../scopes.ts';
-import type { StoredMemory } from '../types.ts';
+import type { PhaseProgress, StoredMemory } from '../types.ts';
 import {
   MAX_IDS_PER_CALL, checkId, checkLimit, decodeCursor, encodeCursor, findAny, ownedHitFields, ownerOf, requireActiveAny, settleUnknownIds,
   tombstonedMessage, type HitFields,
@@ -157,10 +157,6 @@ export function newestPage(source: Iterable<StoredMemory>, keep: (m: StoredMemor
 }
 
 /**
- * Every page of memory_list at once, handed to `emit` as it is made (the CLI's `list --all`):
- * one freshness check and one event for the whole walk, however many pages.
- */
-/**
  * The active memories of the personal store and then of the team store (README "Team memory").
  * An id both hold is listed once, from the personal store, as memory_show resolves it.
  */
@@ -177,7 +173,17 @@ async function freshEverywhere(c: Context, read: boolean): Promise<void> {
   if (c.team !== null) await c.team.store.ensureFresh(read ? { read: true } : undefined);
 }
 
-export async function listEach(c: Context, input: Omit<ListInput, 'cursor'>, emit: (items: Awaited<ReturnType<typeof list>>['items']) => void): Promise<number> {
+/** memory_list's items: each hit (a new object) given its summary, and its body when asked, last. */
+function listItems(hits: HitFields[], page: readonly StoredMemory[], withBodies: boolean) {
+  return hits.map((h, i) => Object.assign(h, { summary: summarize(page[i]!.body) }, withBodies ? { body: page[i]!.body } : {}));
+}
+
+/**
+ * Every page of memory_list at once, handed to `emit` as it is made with how many memories are
+ * listed so far of all (the CLI's `list --all`): one freshness check and one event for the whole
+ * walk, however many pages.
+ */
+export async function listEach(c: Context, input: Omit<ListInput, 'cursor'>, emit: (items: Awaited<ReturnType<typeof list>>['items'], done: number, total: number) => void): Promise<number> {
   await freshEverywhere(c, true);
   const filters = checkScopeFilters(input.scopes);
   const limit = checkLimit(input.limit, 'limit', LIMITS.pageSize, LIMITS.defaultPageSize);
@@ -188,11 +194,7 @@ export async function listEach(c: Context, input: Omit<ListInput, 'cursor'>, emi
   all.sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
   for (let at = 0; at < all.length; at += limit) {
     const page = all.slice(at, at + limit);
-    const hits = await ownedHitFields(c, page);
-    emit(hits.map((h, i) => {
-      const m = page[i]!;
-      return { ...h, summary: summarize(m.body), ...(input.with_bodies ? { body: m.body } : {}) };
-    }));
+    emit(listItems(await ownedHitFields(c, page), page, input.with_bodies === true), at + page.length, all.length);
   }
   c.log('list', { scopes: filters, limit, all: true, returned_count: all.length, actor: c.actor });
   return all.length;
@@ -211,11 +213,7 @@ export async function list(c: Context, input: ListInput) {
   const { page, next_cursor } = recent
     ? recentPage(activeEverywhere(c), keep, input.cursor ?? undefined, limit)
     : newestPage(activeEverywhere(c), keep, input.cursor === undefined || input.cursor === null ? null : decodeCursor(input.cursor), limit);
-  const hits = await ownedHitFields(c, page);
-  const items = hits.map((h, i) => {
-    const m = page[i]!;
-    return { ...h, summary: summarize(m.body), ...(input.with_bodies ? { body: m.body } : {}) };
-  });
+  const items = listItems(await ownedHitFields(c, page), page, input.with_bodies === true);
   const byId = new Map(page.map((m) => [m.id, m]));
   const capped = capPage({ items, next_cursor }, (last) => (recent ? recentCursor(byId.get(last.id)!) : encodeCursor(last.id)));
   c.log('list', { scopes: filters, limit, ...(recent ? { sort: 'recent' } : {}), ...(input.kind ? { kind: input.kind } : {}), returned: capped.items.map((x) => x.id), actor: c.actor });
@@ -224,9 +222,10 @@ export async function list(c: Context, input: ListInput) {
 
 /**
  * `opts.curation: false` (the session-start hook) leaves out the curation counts, which check
- * every memory's cited paths and read the whole event log: they are then all zero.
+ * every memory's cited paths and read the whole event log: they are then all zero. `progress`
+ * hears when they begin and end (the CLI's progress line).
  */
-export async function scopeOverview(c: Context, input: OverviewInput, opts: { curation: boolean } = { curation: true }) {
+export async function scopeOverview(c: Context, input: OverviewInput, opts: { curation: boolean; progress?: PhaseProgress } = { curation: true }) {
   await freshEverywhere(c, true);
   const auto = input.auto_scope ?? true;
   const now = c.now();
@@ -262,6 +261,7 @@ export async function scopeOverview(c: Context, input: OverviewInput, opts: { cu
   const sorted: Record<string, number> = {};
   for (const k of Object.keys(scopes).sort()) sorted[k] = scopes[k]!;
   const repos = [...elsewhere.values()].sort((a, b) => b.count - a.count || (a.repo < b.repo ? -1 : a.repo > b.repo ? 1 : 0));
+  opts.progress?.('checking memories for curation', 0, inView.length);
   const out = {
     current_repo: c.caller.repoUrl ?? c.caller.repoRoot,
     view: !auto ? ('all' as const) : c.caller.repoKey !== null ? ('repo' as const) : ('outside_repo' as const),
@@ -271,7 +271,7 @@ export async function scopeOverview(c: Context, input: OverviewInput, opts: { cu
     scopes: sorted,
     disabled_scopes: [...c.disabledScopes].sort(),
     elsewhere: { total: elsewhereTotal, repos: repos.slice(0, ELSEWHERE_REPOS_MAX) },
-    curation_pending: opts.curation ? await curationPending(c, inView, expired) : { stale: 0, never_verified: 0, drifted: 0, expired: expired.length, dead: 0 },
+    curation_pending: opts.curation ? await curationPending(c, inView, expired).finally(() => opts.progress?.('checking memories for curation', inView.length, inView.length)) : { stale: 0, never_verified: 0, drifted: 0, expired: expired.length, dead: 0 },
     // The repository's team store (README "Team memory"): all of it is in this repo's view.
     ...(c.team !== null ? { team: teamOverview(c.team, now) } : {}),
   };
@@ -416,7 +416,7 @@ function live(c: Context): LiveIndex {
   return l;
 }
 
-export async function openIndex(c: Context, progress?: (phase: string, done: number, total: number) => void): Promise<void> {
+export async function openIndex(c: Context, progress?: PhaseProgress): Promise<void> {
   const l = new LiveIndex(c.store, { synonyms: c.config.search.synonyms, watch: c.watch, oneShot: c.oneShot, warn: c.warn, ...(progress ? { progress } : {}) });
   c.services.index = l;
   await l.open();
