@@ -234,7 +234,7 @@ export function statedPositiveFixtures(): { name: string; kind: string; text: st
     { name: 'pin', kind: 'access-code', text: `SIM PIN for the pager phone: ${pin}`, secret: pin },
     { name: 'door code', kind: 'access-code', text: `The back door code is ${door}`, secret: door },
     { name: 'otp seed', kind: 'otp-seed', text: `TOTP seed for the ops mailbox: ${seed}`, secret: seed },
-    { name: 'password qualified', kind: 'secret-assignment', text: `Passwort vom Build-Server: ${pw}`, secret: pw },
+    { name: 'password qualified', kind: 'password-prose', text: `Passwort vom Build-Server: ${pw}`, secret: pw },
     { name: 'password reversed', kind: 'password-prose', text: `${pw} is the keystore password for the release build`, secret: pw },
     { name: 'passphrase assignment', kind: 'secret-assignment', text: `backup passphrase: ${phrase}`, secret: phrase },
     { name: 'curl -u', kind: 'login-pair', text: `curl -u deploy:${pw} https://ci.acme.dev/api`, secret: pw },

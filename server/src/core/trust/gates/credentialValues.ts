@@ -74,6 +74,17 @@ const RESOURCE_WORDS = new Set(
 /** Words before a credential word that make what follows its digest ("sha256 of the secret:", "bcrypt hash of the password"). */
 export const HASH_OF = /\b(?:hash(?:ed)?|sha-?\d*|md5|digest|checksum|fingerprint|hmac|bcrypt|argon2\w*)(?:[ \t]+of)?(?:[ \t]+(?:the|a|an|our|my|this))?(?:[ \t]+[\w-]+)?[ \t]*$/i;
 
+// An example is no credential: "e.g. password: X", "password: X (example, never real)", "... not a secret".
+const EXAMPLE_BEFORE = /\b(?:e\.g\.|i\.e\.|for example|for instance|such as|example:)/i;
+const EXAMPLE_AFTER = /\b(?:example|sample|dummy|fake|placeholder)\b(?!\.)|\bnot (?:a |the )?(?:real|secret|credential|password)\b|\bmade[- ]up\b/i;
+
+/** Does the line present the value as an example, or say it is none? */
+export function exampleOrDisowned(text: string, keyStart: number, valueEnd: number): boolean {
+  const lineStart = text.lastIndexOf('\n', keyStart - 1) + 1;
+  const nl = text.indexOf('\n', valueEnd);
+  return EXAMPLE_BEFORE.test(text.slice(Math.max(lineStart, keyStart - 40), keyStart)) || EXAMPLE_AFTER.test(text.slice(valueEnd, Math.min(nl === -1 ? text.length : nl, valueEnd + 80)));
+}
+
 /** `process.env.X`, `os.environ[...]`, `getToken()`, `$VAR`, an environment variable's name. */
 export function isReference(v: string): boolean {
   if (/^[A-Za-z_$][\w$.]*\(/.test(v)) return true;
@@ -97,7 +108,8 @@ const PUBLIC_MATERIAL = /^(?:ssh-(?:rsa|ed25519|dss)|ecdsa-sha2|sk-ssh|sk-ecdsa|
 /** A resource's name: words (at least one of infrastructure) and short numbers joined by - _ . */
 export function isResourceName(v: string): boolean {
   const segs = v.split(/[-_.]+/).filter((s) => s !== '');
-  if (segs.length < 2 || !segs.every((s) => /^[A-Za-z]+$/.test(s) || /^v?\d{1,4}$/i.test(s))) return false;
+  // Names are lowercase: a capital inside (`nas-Admin-77`) is a password's.
+  if (segs.length < 2 || /[A-Z]/.test(v) || !segs.every((s) => /^[a-z]+$/.test(s) || /^v?\d{1,4}$/.test(s))) return false;
   return segs.some((s) => RESOURCE_WORDS.has(s.toLowerCase()));
 }
 

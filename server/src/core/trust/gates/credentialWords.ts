@@ -19,23 +19,23 @@ const L = '\\p{L}';
 const KEY_WORDS =
   '(?:api|access|auth|private|secret|signing|encryption|master|licen[cs]e|recovery|pre-?shared|shared|session|hmac|webhook|app|client|admin|root|storage|subscription|activation|product|account|wifi|wi-fi|wlan|wpa2?|wep|network|service|consumer|x-api|integration|bot)[ _-]?key|apikey|psk|(?:wlan-?|netzwerk)?schl(?:\u00fc|ue)ssel';
 const PW_WORDS =
-  '(?<!\\d)(?:password|passwd|passphrase|passcode|pass-phrase)|passwort|kennwort|wachtwoord|contrase(?:\u00f1|n)a|senha|l(?:\u00f6|o)senord(?:et)?|salasana|has(?:\u0142|l)o|heslo|jelsz(?:\u00f3|o)|(?:\u015f|s)ifre(?:si)?|passord(?:et)?|adgangskode|lozinka|parool|\u043f\u0430\u0440\u043e\u043b[\u044c\u044f]|mot[ -]de[ -]passe|clave|' +
-  `(?<![${L}\\d])(?:pwd|pw|pswd|pword|mdp)`;
+  '(?<!\\d)(?:password|passwd|passphrase|passcode|pass-phrase)|community[ _-]string|passwort|kennwort|wachtwoord|contrase(?:\u00f1|n)a|senha|l(?:\u00f6|o)senord(?:et)?|salasana|has(?:\u0142|l)o|heslo|jelsz(?:\u00f3|o)|(?:\u015f|s)ifre(?:si)?|passord(?:et)?|adgangskode|lozinka|parool|\u043f\u0430\u0440\u043e\u043b[\u044c\u044f]|mot[ -]de[ -]passe|clave|' +
+  `(?<![\\d])(?:pwd|pw|pswd|pword|mdp)`;
 const CODE_WORDS =
   `(?<![${L}])(?:t\u00fcr|zugangs|alarm|tor|sicherheits|geheim)[ -]?code|(?<![${L}])pin[ -]?(?:code|number|nummer|no\\.?)|code d'acc(?:\u00e8|e)s` +
-  `|(?<![${L}\\d])(?:pin|puk|cvv2?|cvc2?|digicode|keypad|combination|combo|geheimzahl|c(?:\u00f3|o)digo|codice)` +
+  `|(?<![${L}\\d])(?:pin|puk|cvv2?|cvc2?|digicode|keypad|combination|combo|lockbox|key ?box|key ?safe|geheimzahl|c(?:\u00f3|o)digo|codice)` +
   `|(?<![${L}])(?:door|alarm|lock|gate|garage|keypad|safe|entry|unlock|recovery|backup|disarm|duress|access|guest|building|security|padlock|locker|parking|elevator|lift|mailbox|lockbox|key ?box|wifi|wi-fi|2fa|mfa|master|house|office|front[ -]door|scratch|emergency|one-time)(?:[ -]${L}{1,20})?[ -]codes?`;
 const SEED_WORDS = `(?<![${L}])(?:totp|otp|hotp|2fa|mfa|authenticator)[ _-]?(?:seed|secret|key)|seed[ _-]?phrase|recovery[ _-]?phrase|mnemonic`;
 export const KEY_RE = new RegExp(
   `(?<seed>${SEED_WORDS})(?![${L}])|(?<code>${CODE_WORDS})(?![${L}])|(?<key>${KEY_WORDS})(?![${L}])|(?<pw>${PW_WORDS})(?![${L}])` +
-    `|(?<pass>(?<![${L}\\d])pass)(?![${L}\\d])|(?<secret>secret|token|credentials?|creds)(?![${L}])|(?<auth>(?<![${L}\\d])_?auth)(?![${L}\\d])` +
+    `|(?<pass>(?<![\\d])pass)(?![${L}\\d])|(?<secret>secret|token|credentials?|creds?)(?![${L}])|(?<auth>(?<![${L}\\d])_?auth)(?![${L}\\d])` +
     '|(?<cjk>\u30d1\u30b9\u30ef\u30fc\u30c9|\u5bc6\u7801|\u5bc6\u78bc|\ube44\ubc00\ubc88\ud638)' +
     `|(?<barecode>(?<![${L}\\d])codes?)(?![${L}])`,
   'giu',
 );
 
 export const OPENS =
-  /^[ \t]+(?:to|for|of|at|on)\b[^:\n=.;]{0,60}?\b(?:open|opens|unlock|disarm|enter|door|gate|garage|alarm|safe|lock|locker|building|office|house|flat|apartment|shed|entrance|lobby|elevator|padlock|keypad|wifi|wi-fi|bike)\b/i;
+  /^[ \t]+(?:to|for|of|at|on|de|du|des|der|des|del|vom|zum|zur|f\u00fcr)\b[^:\n=.;]{0,60}?\b(?:open|opens|unlock|disarm|enter|door|gate|garage|alarm|safe|lock|locker|building|office|house|flat|apartment|shed|entrance|lobby|elevator|padlock|keypad|wifi|wi-fi|bike|porte|portail|immeuble|puerta|port\u00f3n|t\u00fcr|tor|haus|garaje|alarme|alarma|cadenas|candado)\b/iu;
 /** A word naming what a password opens, standing between it and the separator: "mot de passe wifi :", "Passwort WLAN:". */
 const TARGET = /(?:wifi|wi-fi|wlan|admin|root|router|vpn|db|database|ssh|server|e-?mail|mail|ftp|smtp|bios|guest|user|account|app|master|system|portal|console|panel|r\u00e9seau|reseau|red|netz|netzwerk)[ \t]*(?=[:=\uff1a]|(?:is|est|es|ist|lautet)[ \t])/iy;
 
@@ -74,7 +74,7 @@ function assignAt(text: string, at: number): string | null {
 }
 
 const VERB =
-  /(?:(?:is|was|are|lautet|ist|war|es|est|era|\u00e9|\u00e8|\u00e4r|jest)[ \t]+(?:(?:now|still|currently|just|literally|simply|actually|always|also|again|set to|changed to|reset to|updated to)[ \t]+){0,2}:?|(?:set|changed|reset|updated)[ \t]+to|\u306f|\u662f|\u4e3a|\u70ba)[ \t]*/iy;
+  /(?:(?:is|was|are|lautet|ist|war|es|est|era|\u00e9|\u00e8|\u00e4r|jest)[ \t]+(?:(?:now|still|currently|just|literally|simply|actually|always|also|again|set to|changed to|reset to|updated to)[ \t]+){0,2}:?|(?:(?:got|was|has been|is now|been)[ \t]+)?(?:set|changed|reset|updated)[ \t]+to|\u306f|\u662f|\u4e3a|\u70ba)[ \t]*/iy;
 function verbAt(text: string, at: number): number | null {
   VERB.lastIndex = at;
   const m = VERB.exec(text);

@@ -17,7 +17,7 @@ export interface PairFinding {
 }
 
 const LOGIN_WORDS =
-  /\b(?:login|log\s?in|logon|sign[- ]?in|credentials?|creds|username|user|account|password|passwd|pass|pw|wifi|wi-fi|wlan|ssid|benutzer(?:name)?|zugangsdaten|anmeldedaten|anmeldung|kennwort|passwort|identifiants?|utilisateur|usuario|credenciales|gebruiker(?:snaam)?|inloggegevens|anv\u00e4ndare|utente|credenziali)\b/iu;
+  /\b(?:login|log\s?in|logon|sign[- ]?in|credentials?|creds?|username|user|account|password|passwd|pass|pw|wifi|wi-fi|wlan|ssid|benutzer(?:name)?|zugangsdaten|anmeldedaten|anmeldung|kennwort|passwort|identifiants?|utilisateur|usuario|credenciales|gebruiker(?:snaam)?|inloggegevens|anv\u00e4ndare|utente|credenziali)\b/iu;
 // Starts only where a word starts (the lookbehind), so a long run costs one attempt, not one per character.
 const PAIR_RE = /(?<![\w.@+-])([A-Za-z][\w.@+-]{0,63})[ \t]*\/[ \t]*([^\s/"'`]{6,64})/g;
 
@@ -86,6 +86,10 @@ function defaultPairs(text: string): PairFinding[] {
   return [];
 }
 
+/** `admin:Qw3rty!55` on a line about logging in: a user name, a colon, a strong password. */
+const COLON_PAIR = /(?<![\w./:@$%-])([A-Za-z][\w.-]{1,32}):([^\s:@/'"`<>]{8,64})(?![\w@/:])/g;
+const AUTH_WORDS = /\b(?:log(?:ged)?[ -]?in|logon|sign[ -]?in|credentials?|creds?|basic[ -]auth|auth|user(?:name)?|account|password|passwd|pw)\b/i;
+
 /** `curl -u user:pass`, `http -a user:pass`, `--user=user:pass`. */
 const FLAG_PAIR = /(?<![\w-])(?:-u|--user|-a|--auth|--basic-auth|--credentials)(?:[ \t]+|=)(["']?)([^\s:"'$]{1,64}):([^\s"']{1,128})\1/g;
 /** `user:pass@host` without a scheme (a URL with one is the url-password rule's). */
@@ -101,6 +105,15 @@ function colonPairs(text: string, policy: Policy): PairFinding[] {
     if (!ok(m[2]!, pass)) continue;
     const at = m.index + m[0].length - pass.length - m[1]!.length;
     out.push({ kind: 'login-pair', snippet: `${m[2]}:${mask(pass, 1)}`, start: at, end: at + pass.length });
+  }
+  for (const line of linesOf(text)) {
+    if (!line.text.includes(':') || !AUTH_WORDS.test(line.text)) continue;
+    for (const m of line.text.matchAll(COLON_PAIR)) {
+      const pass = m[2]!.replace(/[.,;:?)\]}>]+$/, '');
+      if (!pairPassword(pass) || /^v?\d/.test(pass) || !shapesOf(pass)?.strong) continue;
+      const at = line.start + m.index + m[1]!.length + 1;
+      out.push({ kind: 'login-pair', snippet: `${m[1]}:${mask(pass, 1)}`, start: at, end: at + pass.length });
+    }
   }
   for (const m of text.matchAll(BARE_AT)) {
     const pass = m[2]!;

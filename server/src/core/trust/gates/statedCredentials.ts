@@ -9,7 +9,7 @@
 // Each rule is a keyword found by a plain regex (credentialWords.ts) followed by a scan by hand
 // over the separator and the value, so the cost is linear in the text whatever it holds.
 import { mask } from './entropy.ts';
-import { HASH_OF, type Shapes, type Value, readValue, shapesOf } from './credentialValues.ts';
+import { exampleOrDisowned, HASH_OF, type Shapes, type Value, readValue, shapesOf } from './credentialValues.ts';
 import {
   blank,
   identWords,
@@ -52,7 +52,7 @@ function accepts(cls: KeyClass, sep: Sep, v: Value, s: Shapes, policy: Policy, k
   if (policy === 'team') {
     switch (cls) {
       case 'pw':
-        if (sep === ' ') return !v.quoted && (s.random || s.strong || (s.password && n >= 6));
+        if (sep === ' ') return !v.text.includes('`') && (s.random || s.strong || (s.password && n >= 6));
         return s.random || s.strong || s.password || s.digits >= 4 || phrase || (word && (n >= 6 || sep === ':'));
       case 'pass':
         if (sep === ' ') return s.random || s.strong;
@@ -60,7 +60,8 @@ function accepts(cls: KeyClass, sep: Sep, v: Value, s: Shapes, policy: Policy, k
       case 'secret':
       case 'key':
         // Bare ("the admin token 11a9f3..."): only a long random string that is no UUID (an id more often).
-        if (sep === ' ') return s.random && n >= 20 && !v.quoted && !/^[0-9a-f]{8}-[0-9a-f]{4}-/i.test(v.text);
+        // Hex (a hash, a request id) and UUIDs are ids more often than tokens here.
+        if (sep === ' ') return s.random && n >= 20 && !v.quoted && !/^[0-9a-f-]+$/i.test(v.text);
         return s.random || s.strong || (cls === 'secret' && ((s.password && n >= 8) || phrase));
       case 'seed':
         return sep !== ' ' && (s.random || s.strong || (s.passphrase && v.words >= 12));
@@ -91,7 +92,7 @@ function accepts(cls: KeyClass, sep: Sep, v: Value, s: Shapes, policy: Policy, k
       return sep === ':' && s.random;
     case 'code':
       // Bare ("PIN 4821", "entry code 4826#") only after a word that can only mean a code.
-      if (sep === ' ') return s.digits >= 4 && !v.quoted && (/^(?:PIN|PUK|CVV|CVC)$/.test(key) || /code/i.test(key));
+      if (sep === ' ') return s.digits >= 4 && !v.quoted && (/^(?:PIN|PUK|CVV|CVC)$/.test(key) || /code|number|nummer/i.test(key));
       return s.digits >= minDigits || s.random || s.strong;
   }
 }
@@ -163,7 +164,7 @@ export function detectStatedCredentials(text: string, policy: Policy, all = true
     if (HASH_OF.test(text.slice(Math.max(0, m.index - 40), m.index))) continue;
     const key = text.slice(from, end);
     const found = (text[from - 1] === '<' && text[end] === '>' ? xmlValue(text, end + 1, keyClass, policy, word) : statedAt(text, end, keyClass, policy, word)) ?? reversed(text, m.index, end, keyClass, policy);
-    if (!found) continue;
+    if (!found || exampleOrDisowned(text, m.index, found.v.end)) continue;
     const snippet = found.reversed ? `${mask(found.v.text, 1)} is the ${word}` : `${text.slice(from, found.valueAt).replace(/\s+/g, ' ').slice(0, 80)}${mask(found.v.text, 1)}`;
     out.push({ keyClass, key, sep: found.sep, op: found.op, snippet, start: found.v.start, end: found.v.end });
     if (!all) break;
