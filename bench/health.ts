@@ -3,15 +3,16 @@
 // by plain scripts (bench/lookalike.ts, bench/outside.ts's generator), cairn runs as the built
 // bundle, and every figure is timed by the client.
 //
-// 1. memory_health over stdio on a look-alike store (BENCH_HEALTH_SIZES, default 3000,20000):
-//    the server is started and answers a first search, then memory_health is sent and, 100 ms
-//    later, a memory_search; both are timed from their own send. Then `cairn health` from the CLI.
+// 1. memory_health over stdio on a look-alike store (BENCH_HEALTH_SIZES, default 3000,20000;
+//    empty skips it): the server is started and answers a first search, then memory_health is
+//    sent and, 100 ms later, a memory_search; both are timed from their own send. Then `cairn
+//    health` from the CLI.
 // 2. The CLI at BENCH_CLI_N (default 20000) memories of the outside-in corpus, with a cache:
 //    `cairn list --all`, `cairn doctor`, `cairn overview`, `cairn overview --hook`.
 // Each figure is the median of BENCH_HEALTH_RUNS (default 3) runs; the 1-minute load average
 // is printed beside it. BENCH_BUNDLE=<path> measures another build of cairn.mjs the same way.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -93,7 +94,10 @@ export async function healthOverStdio(store: string, home: string): Promise<{ he
     await h;
     return { healthMs, healthCpuMs, searchMs, groups };
   } finally {
+    const pid = transport.pid;
     await client.close();
+    // Reaped before the next command runs: its CPU time must not count as the CLI's (childCpuMs).
+    for (let i = 0; pid && existsSync(`/proc/${pid}`) && i < 500; i++) await new Promise((r) => setTimeout(r, 20));
   }
 }
 
@@ -190,6 +194,6 @@ export function cliTable(n: number, rows: CliRow[]): string {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const rows: HealthRow[] = [];
   for (const n of HEALTH_SIZES) rows.push(await benchHealth(n));
-  console.log(healthTable(rows));
+  if (rows.length > 0) console.log(healthTable(rows));
   if (CLI_N > 0) console.log(cliTable(CLI_N, await benchCli(CLI_N)));
 }

@@ -3,7 +3,7 @@
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { Cairn } from '../core/cairn.ts';
-import { progress } from './progress.ts';
+import { type Progress, progress } from './progress.ts';
 import { ValidationError } from '../core/errors.ts';
 
 export interface CliIO {
@@ -140,10 +140,10 @@ export async function asCli<T>(words: Record<string, string>, fn: () => Promise<
  * Opens the store the way the server would, without the index watcher (one-shot commands). A
  * person runs the CLI: its lookups are logged as the user's, never as the model's retrievals.
  */
-export function openCairn(io: CliIO): Promise<Cairn> {
+export function openCairn(io: CliIO, report: Progress | undefined = progress(io)): Promise<Cairn> {
   // oneShot 'once': the load is the command's one check of the files (a command is short; a
   // re-listing of the store before each read made `list --all` stat every file once per page).
-  const report = progress(io);
+  // `report`: the command's progress line, when it has more phases of its own to show on it.
   return Cairn.open({ env: io.env, cwd: io.cwd, watch: false, oneShot: 'once', actor: 'user', warn: (m) => io.err(`cairn: ${m}\n`), ...(report ? { progress: report } : {}) });
 }
 

@@ -1,7 +1,7 @@
 // The `cairn` command line: no arguments or `serve` runs the stdio MCP server; otherwise a
 // subcommand. Exit codes: 0 ok, 1 the command failed, 2 usage error.
 import { CairnError, errorMessage } from '../core/errors.ts';
-import { VERSION } from '../mcp/server.ts';
+import { VERSION } from './version.ts';
 import { commands } from './commands/index.ts';
 import { type CliIO, UsageError, commandHelp, processIO } from './io.ts';
 

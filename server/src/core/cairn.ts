@@ -7,7 +7,7 @@
 import type { Config } from './config.ts';
 import type { EventKind, RoutedContext, ScopeSwitches, StoreKind, WriteContext } from './ops/context.ts';
 import { Stores, teamDirFor } from './ops/stores.ts';
-import type { OneShotFreshness } from './types.ts';
+import type { OneShotFreshness, PhaseProgress } from './types.ts';
 import { resolveStore } from './store/location.ts';
 import { Store } from './store/store.ts';
 import { withoutSecrets } from './trust/gates/secrets.ts';
@@ -51,8 +51,8 @@ export interface OpenOptions {
   log?: boolean;
   /** With watch: false, how fresh reads are (types.ts OneShotFreshness); default 'every-read'. */
   oneShot?: OneShotFreshness;
-  /** Told how a long load goes ("loading files", done, total): the CLI's progress line. */
-  progress?: (phase: string, done: number, total: number) => void;
+  /** Told how a long open goes (reading the index cache, checking and loading files): the CLI's progress line. */
+  progress?: PhaseProgress;
   /** Whose lookups this process makes: 'model' (default, the MCP server) or 'user' (the CLI). */
   actor?: 'model' | 'user';
   /** true: run the automatic sync when config.toml says [sync] auto = true (the MCP server). */
@@ -118,6 +118,11 @@ export class Cairn implements RoutedContext, WriteContext, ScopeSwitches {
   /** The link graph of this store's memories and notes (notes/graph.ts), built on first use and stopped by close(). */
   get links(): LinkGraph {
     return (this.linksAt ??= new LinkGraph(this.store));
+  }
+
+  /** The link graph if something has made it, else null. */
+  get linksMade(): LinkGraph | null {
+    return this.linksAt;
   }
 
   /** Null only while open() runs: git answers in a child process meanwhile (see open). */
@@ -236,6 +241,7 @@ export class Cairn implements RoutedContext, WriteContext, ScopeSwitches {
     if (t !== null) await t.close();
     this.linksAt?.close();
     this.linksAt = null;
+    await consolidation.closeConsolidation(this);
     await this.autoSync?.stop();
     await this.index.close();
     // The team store's context shares the personal event log: its owner closes it, once.
@@ -264,7 +270,7 @@ export class Cairn implements RoutedContext, WriteContext, ScopeSwitches {
   listEach(input: Omit<retrieval.ListInput, 'cursor'>, emit: Parameters<typeof retrieval.listEach>[2]) { return retrieval.listEach(this, input, emit); }
   /** memory_scope_overview for the session-start hook: auto_scope, no curation counts. */
   sessionOverview() { return retrieval.scopeOverview(this, { auto_scope: true }, { curation: false }); }
-  scopeOverview(input: retrieval.OverviewInput) { return retrieval.scopeOverview(this, input); }
+  scopeOverview(input: retrieval.OverviewInput, progress?: PhaseProgress) { return retrieval.scopeOverview(this, input, { curation: true, ...(progress ? { progress } : {}) }); }
   // writing
   write(input: writing.WriteInput & { store?: 'personal' | 'team' }) {
     const { store, ...rest } = input;
@@ -302,13 +308,16 @@ export class Cairn implements RoutedContext, WriteContext, ScopeSwitches {
   scopeDisable(input: { scope: string }) { return curation.scopeDisable(this, input); }
   scopeEnable(input: { scope: string }) { return curation.scopeEnable(this, input); }
   recordUse(input: curation.RecordUseInput) { return curation.recordUse(this, input); }
-  /** memory_health; `progress` hears how far the consolidation pairs are (the CLI's progress line). */
-  async health(input: curation.HealthInput, progress?: consolidation.ConsolidateProgress) {
+  /** memory_health; `progress` hears how far the whole report is, in percent (the CLI's progress line). */
+  async health(input: curation.HealthInput, progress?: (percent: number, of: number) => void) {
     const t = this.stores.team;
-    const report = await curation.health(this, input, t);
+    // The stages' weights: each store's report, then the consolidation pairs (the longest).
+    const stage = curation.healthStages(progress, t === null ? [1, 2] : [1, 1, 2]);
+    const report = await curation.health(this, input, t, stage(0));
     // The team store's own report, labelled: its problems are the team's to fix (and to commit).
-    const teamReport = t === null ? null : { store: 'team' as const, dir: t.dir, ...(await curation.health(t, input, this)), ...team.teamProblems(this)! };
-    return { ...report, store: 'personal' as const, consolidation: await consolidation.consolidationSummary(this, progress), ...(teamReport ? { team: teamReport } : {}) };
+    const teamReport = t === null ? null : { store: 'team' as const, dir: t.dir, ...(await curation.health(t, input, this, stage(1))), ...team.teamProblems(this)! };
+    const pairs = await consolidation.consolidationSummary(this, stage(t === null ? 1 : 2));
+    return { ...report, store: 'personal' as const, consolidation: pairs, ...(teamReport ? { team: teamReport } : {}) };
   }
   consolidate(input: consolidation.ConsolidateInput) { return this.wrote(consolidation.consolidate(this, input)); }
   merge(input: consolidation.MergeInput) { return this.wrote(consolidation.merge(this, input)); }

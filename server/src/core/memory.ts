@@ -69,11 +69,44 @@ export function recordHead(m: StoredMemory) {
   };
 }
 
-/** First sentence of a body, at most 80 chars, cut at a word boundary. */
+/** Whether a UTF-16 unit is whitespace as a regular expression's \s (and String.prototype.trim) take it. */
+function isSpace(c: number): boolean {
+  if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
+  if (c < 0xa0) return false;
+  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+}
+
+/**
+ * First sentence of a body, at most `max` chars, cut at a word boundary: the body with each run
+ * of whitespace as one space and trimmed, up to the first `.`, `!` or `?` (not its first
+ * character) followed by whitespace or the end. Only the first max + 1 characters of that text
+ * decide the result, so the body is walked no further (list --all summarizes every memory).
+ */
 export function summarize(body: string, max = 80): string {
-  const flat = body.replace(/\s+/g, ' ').trim();
-  const m = /^(.+?[.!?])(?:\s|$)/.exec(flat);
-  const first = m ? m[1]! : flat;
+  const n = body.length;
+  let j = 0;
+  while (j < n && isSpace(body.charCodeAt(j))) j++;
+  const start = j;
+  let flat = 0; // characters of the flattened text up to j
+  let plain = true; // every whitespace run so far is one ' ': the text is a slice of the body as it is
+  while (j < n) {
+    const c = body.charCodeAt(j);
+    if (isSpace(c)) {
+      let e = j + 1;
+      while (e < n && isSpace(body.charCodeAt(e))) e++;
+      if (e === n) break; // trailing whitespace is trimmed
+      if (c !== 32 || e > j + 1) plain = false;
+      flat++;
+      j = e;
+      if (flat > max) break;
+      continue;
+    }
+    j++;
+    flat++;
+    if ((c === 46 || c === 33 || c === 63) && flat >= 2 && (j === n || isSpace(body.charCodeAt(j)))) break;
+    if (flat > max) break;
+  }
+  const first = plain ? body.slice(start, j) : body.slice(start, j).replace(/\s+/g, ' ');
   if (first.length <= max) return first;
   const cut = first.slice(0, max - 1);
   const sp = cut.lastIndexOf(' ');

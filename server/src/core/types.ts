@@ -97,3 +97,6 @@ export interface ValidWrite {
  * CLI), 'cache' takes the index cache's records unchecked (the session-start hook).
  */
 export type OneShotFreshness = 'every-read' | 'once' | 'cache';
+
+/** Told how a long phase goes: `done` of `total` (in `unit`, when it is not items), e.g. ("loading files", 800, 20000). */
+export type PhaseProgress = (phase: string, done: number, total: number, unit?: string) => void;

@@ -50,9 +50,7 @@ test('the lifecycle check sees a construction in an op', () => {
  * shrink but not grow, and leaves this list once it is split by what its parts hold.
  */
 const OVER_CAP: Record<string, number> = {
-  'core/curation/consolidationIndex.ts': 475,
   'core/ops/insight.ts': 495,
-  'core/trust/gates/secrets.ts': 448,
 };
 const CAP = 400;
 

@@ -1,5 +1,6 @@
-// The CLI's progress line: silent for short waits and off a terminal; after a second it shows a
-// count and an estimate, redrawn in place, and ends with a newline.
+// The CLI's progress line: silent for short commands and off a terminal; once a command has run
+// for a second it shows a count and an estimate, redrawn in place, and ends with a newline. The
+// fake clock is the time since the process started.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { progress } from '../../src/cli/progress.ts';
@@ -26,11 +27,36 @@ test('progress: nothing off a terminal or within the first second; then count, e
   t = 3000;
   p('loading files', 4000, 4000);
   assert.match(f.err(), /loading files 4,000\/4,000\x1b\[K\n$/);
+  let u = 0;
   const quick = fakeIO(true);
-  const q = progress(quick.io, () => t)!;
+  const q = progress(quick.io, () => u)!;
   q('importing', 0, 10);
+  u = 300;
   q('importing', 10, 10);
-  assert.equal(quick.err(), '');
+  assert.equal(quick.err(), '', 'a command done within its first second shows nothing');
+});
+
+test('progress: the first second is the command\'s: a phase begun after it shows, in its unit; nothing to count shows nothing', () => {
+  let t = 0;
+  const f = fakeIO(true);
+  const p = progress(f.io, () => t)!;
+  // Three phases of 600 ms each: none alone lasts a second, together they do.
+  p('reading the index cache', 0, 16, 'MB');
+  t = 600;
+  p('reading the index cache', 16, 16, 'MB');
+  p('checking files', 0, 20000);
+  t = 1200;
+  p('checking files', 20000, 20000);
+  p('loading files', 0, 0);
+  p('loading files', 0, 0);
+  p('checking file modes', 0, 20000);
+  t = 1800;
+  p('checking file modes', 20000, 20000);
+  assert.equal(f.err(), '\rcairn: checking files 20,000/20,000\x1b[K\n\rcairn: checking file modes 0/20,000\x1b[K\rcairn: checking file modes 20,000/20,000\x1b[K\n');
+  const g = fakeIO(true);
+  const r = progress(g.io, () => t)!;
+  r('reading the index cache', 4, 16, 'MB');
+  assert.equal(g.err(), '\rcairn: reading the index cache 4/16 MB\x1b[K');
 });
 
 test('progress: an end reported twice (a loader\'s last batch, then its end) is drawn once; a new pass draws again', () => {

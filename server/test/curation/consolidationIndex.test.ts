@@ -1,12 +1,16 @@
 // The consolidation index: its groups are the ones an all-pairs judge finds on a small store; it
 // follows changes one memory at a time (an edit, a removal, a copy standing in for a removed
 // text); a store that repeats itself gets its copies clustered; the rewording check groups two
-// wordings of one fact through the embedder and leaves ordinary distinct notes alone.
+// wordings of one fact through the embedder and leaves ordinary distinct notes alone; memories
+// are compared only where they apply together; a snapshot is taken back without judging again.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { groupsOf, judgePair, type ConsolidateGroup, type ConsolidateMemory } from '../../src/core/curation/consolidate.ts';
 import { ConsolidationIndex, type SemanticSource } from '../../src/core/curation/consolidationIndex.ts';
+import { encodeSnapshot, readSnapshot, writeSnapshot } from '../../src/core/curation/consolidationSnapshot.ts';
 
 const ID = (i: number) => `01JAAAAAAAAAAAAAAAAAAA${String(i).padStart(4, '0')}`;
 const mems = (bodies: string[]): ConsolidateMemory[] => bodies.map((body, i) => ({ id: ID(i), body }));
@@ -134,6 +138,7 @@ test('the rewording check groups two wordings of a fact through the embedder, an
   // A stand-in embedder: one direction per listed fact, so the two wordings of it are close.
   const facts = ['billing', 'invoice'];
   const semantic: SemanticSource = {
+    id: () => 'test:facts',
     min: () => 0.65,
     embed: async (texts) =>
       texts.map((t) => {
@@ -174,4 +179,123 @@ test('memories added for later are taken by the next settle; a removal or edit m
   assert.equal(ix.pending, 0);
   const expect = list.filter((m) => m.id !== ID(1)).map((m) => (m.id === ID(9) ? { id: ID(9), body: 'The office wifi password rotates every quarter, says IT.' } : m));
   assert.deepEqual(ix.groups(everyone), allPairs(expect));
+});
+
+// ---- where memories apply (consolidationContext.ts) -------------------------------------------
+
+const FIVE = 'The billing API caches responses in redis for 5 minutes; invalidate the keys after a schema change.';
+const TEN = 'The billing API caches responses in redis for 10 minutes; invalidate the keys after a schema change.';
+const REPO_A = 'github.com/acme/alpha';
+const REPO_B = 'github.com/acme/beta';
+
+async function kindsOf(a: Omit<ConsolidateMemory, 'id'>, b: Omit<ConsolidateMemory, 'id'>, globalScopes = ['tools', 'preferences']): Promise<string[]> {
+  const ix = new ConsolidationIndex({ globalScopes });
+  ix.upsert({ id: ID(1), ...a });
+  ix.upsert({ id: ID(2), ...b });
+  await ix.settle();
+  const counted = ix.counts(everyone);
+  const kinds = ix.groups(everyone).map((g) => g.kind);
+  assert.deepEqual(counted, { contradiction: kinds.filter((k) => k === 'contradiction').length, superseded: kinds.filter((k) => k === 'superseded').length, duplicates: kinds.filter((k) => k === 'duplicates').length });
+  return kinds;
+}
+
+test('two memories are compared only when one view shows both and they share a scope', async () => {
+  const at = (scopes: string[], repo: string | null, body = TEN) => ({ body, scopes, repo });
+  // The same place: a contradiction, whatever the order of the scopes.
+  assert.deepEqual(await kindsOf({ body: FIVE, scopes: ['caching', 'projects:alpha'], repo: REPO_A }, at(['projects:alpha', 'caching'], REPO_A)), ['contradiction']);
+  // The same note for two projects is two facts: not a contradiction, whether the repos differ or not.
+  assert.deepEqual(await kindsOf({ body: FIVE, scopes: ['projects:alpha'], repo: REPO_A }, at(['projects:beta'], REPO_B)), []);
+  assert.deepEqual(await kindsOf({ body: FIVE, scopes: ['projects:alpha'], repo: REPO_A }, at(['projects:beta'], REPO_A)), []);
+  // A shared scope in two repos: two repos' own facts, unless the scope is global (the view outside a repo shows both).
+  assert.deepEqual(await kindsOf({ body: FIVE, scopes: ['caching'], repo: REPO_A }, at(['caching'], REPO_B)), []);
+  assert.deepEqual(await kindsOf({ body: FIVE, scopes: ['tools'], repo: REPO_A }, at(['tools'], REPO_B)), ['contradiction']);
+  assert.deepEqual(await kindsOf({ body: FIVE, scopes: ['caching'], repo: REPO_A }, at(['caching'], REPO_B), ['caching']), ['contradiction']);
+  // A memory from no repo is in every repo's view; a nested scope is shared with its parent.
+  assert.deepEqual(await kindsOf({ body: FIVE, scopes: ['projects:alpha'], repo: null }, at(['projects:alpha'], REPO_A)), ['contradiction']);
+  assert.deepEqual(await kindsOf({ body: FIVE, scopes: ['preferences'], repo: REPO_A }, at(['preferences:editor'], REPO_A)), ['contradiction']);
+  // Copies of one text: one cluster in one place, none across two projects.
+  assert.deepEqual(await kindsOf({ body: FIVE, scopes: ['projects:alpha'], repo: REPO_A }, at(['projects:alpha'], REPO_A, FIVE)), ['duplicates']);
+  assert.deepEqual(await kindsOf({ body: FIVE, scopes: ['projects:alpha'], repo: REPO_A }, at(['projects:beta'], REPO_B, FIVE)), []);
+  // A memory given without scopes is compared with every other.
+  assert.deepEqual(await kindsOf({ body: FIVE }, at(['projects:beta'], REPO_B)), ['contradiction']);
+});
+
+test('re-scoping a memory follows it: its pairs go when it leaves the place and come back when it returns', async () => {
+  const ix = new ConsolidationIndex();
+  ix.upsert({ id: ID(1), body: FIVE, scopes: ['projects:alpha'], repo: REPO_A });
+  ix.upsert({ id: ID(2), body: TEN, scopes: ['projects:alpha'], repo: REPO_A });
+  await ix.settle();
+  assert.deepEqual(ix.groups(everyone).map((g) => g.kind), ['contradiction']);
+  ix.upsert({ id: ID(2), body: TEN, scopes: ['projects:beta'], repo: REPO_A });
+  assert.equal(ix.pending, 1, 'the same text in another place is judged again');
+  await ix.settle();
+  assert.deepEqual(ix.groups(everyone), []);
+  ix.upsert({ id: ID(2), body: TEN, scopes: ['projects:alpha'], repo: REPO_A });
+  await ix.settle();
+  assert.deepEqual(ix.groups(everyone).map((g) => g.kind), ['contradiction']);
+});
+
+// ---- what a snapshot keeps (consolidationSnapshot.ts) -----------------------------------------
+
+const placed = (list: ConsolidateMemory[]) => list.map((m, i) => ({ ...m, scopes: [i % 2 === 0 ? 'ops' : 'ops:deploy'], repo: REPO_A }));
+
+test('a snapshot taken back judges nothing again and reports the same groups', async () => {
+  const list = placed(mems(BODIES));
+  const first = new ConsolidationIndex({ globalScopes: ['tools'] });
+  first.addLater(list);
+  await first.settle();
+  const snap = first.snapshot()!;
+  assert.ok(snap.pairs.length > 0);
+  const again = new ConsolidationIndex({ globalScopes: ['tools'] });
+  again.addLater(list, snap);
+  await again.settle();
+  assert.equal(again.changes, 0, 'nothing judged, nothing new to save');
+  assert.deepEqual(again.groups(everyone), first.groups(everyone));
+  // Through the file: the same.
+  const dir = mkdtempSync(join(tmpdir(), 'cairn-snap-'));
+  try {
+    await writeSnapshot(dir, encodeSnapshot(dir, snap));
+    assert.deepEqual(readSnapshot(dir), snap);
+    // Another store's file, a damaged one: no snapshot.
+    assert.equal(readSnapshot(join(dir, 'elsewhere')), null);
+    const file = join(dir, '.cache', 'consolidation.json');
+    writeFileSync(file, readFileSync(file, 'utf8').slice(0, -10));
+    assert.equal(readSnapshot(dir), null);
+    writeFileSync(file, JSON.stringify({ ...JSON.parse(encodeSnapshot(dir, snap)), pairs: [0, 99999, 1, 0, 0] }));
+    assert.equal(readSnapshot(dir), null);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a snapshot keeps the pairs of the memories unchanged since; an edited, re-scoped, removed or added memory is judged again', async () => {
+  const list = placed(mems(BODIES));
+  const first = new ConsolidationIndex();
+  first.addLater(list);
+  await first.settle();
+  const snap = first.snapshot()!;
+  // Changed while no process held the index (another tool, a sync, a hand edit).
+  const now = list
+    .filter((m) => m.id !== ID(5)) // removed: its pairs go
+    .map((m) => (m.id === ID(1) ? { ...m, body: 'The session cache TTL is 5 minutes in the api gateway service.' } : m)) // edited: the contradiction becomes a duplicate
+    .map((m) => (m.id === ID(9) ? { ...m, scopes: ['infra'] } : m)); // re-scoped: the Grafana pair leaves
+  now.push({ id: ID(60), body: 'The office wifi password rotates every month.', scopes: ['ops'], repo: REPO_A }); // added
+  const fresh = new ConsolidationIndex();
+  fresh.addLater(now);
+  await fresh.settle();
+  const taken = new ConsolidationIndex();
+  taken.addLater(now, snap);
+  let judged = 0;
+  await taken.settle({ progress: (d) => (judged = d) });
+  assert.deepEqual(taken.groups(everyone), fresh.groups(everyone));
+  assert.ok(!taken.groups(everyone).some((g) => g.kind === 'contradiction'));
+  assert.ok(!taken.groups(everyone).some((g) => g.ids.includes(ID(9))));
+  assert.ok(taken.changes > 0 && taken.changes < fresh.changes / 2, `${taken.changes} changes against ${fresh.changes} from scratch`);
+  assert.ok(judged >= now.length);
+  // A snapshot made under other rules is not taken: everything is judged.
+  const other = new ConsolidationIndex({ globalScopes: ['tools'] });
+  other.addLater(now, snap);
+  await other.settle();
+  assert.equal(other.changes, fresh.changes);
+  assert.deepEqual(other.groups(everyone), fresh.groups(everyone));
 });

@@ -1,8 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Cairn } from '../../src/core/cairn.ts';
 import { runDoctor, type DoctorOptions } from '../../src/core/curation/doctor.ts';
+import { fileNameFor } from '../../src/core/store/memfile.ts';
 import { clientSpec, serverEntry } from '../../src/core/io/clients.ts';
 import { runInit } from '../../src/core/io/init.ts';
 import { tempDir } from '../helpers/env.ts';
@@ -85,4 +87,35 @@ test('a bad config is a failure (exit 2); a missing store is fine until the firs
   assert.equal(byName(dup, 'duplicate server').status, 'warn');
   assert.match(byName(dup, 'duplicate server').detail, /starts cairn twice in every session: the plugin cairn@cairn and the user-scope "cairn" entry in .*\.claude\.json.*claude mcp remove cairn -s user/);
   assert.equal(dup.exit_code, 1);
+});
+
+test('with an index cache: a file changed since by another tool is read again, and a credential in a cached file is still found', async () => {
+  const home = tempDir('cairn-doc-home-');
+  const store = join(home, 'store');
+  mkdirSync(store, { mode: 0o700 });
+  const plain = writeMemory(store, { body: 'A memory another tool will break.', scopes: ['notes'] });
+  writeMemory(store, { body: 'A memory left alone.', scopes: ['notes'] });
+  const leaky = writeMemory(store, { body: 'Written before remote URLs were redacted.', scopes: ['notes'], origin: { cwd: null, repo: 'https://github.com/acme/widgets', branch: null, worktree_root: null } });
+  // As an older cairn wrote it, the token in the URL (cairn writes remote URLs redacted).
+  const leakyFile = join(store, fileNameFor(leaky));
+  writeFileSync(leakyFile, readFileSync(leakyFile, 'utf8').replace('https://github.com', 'https://me:hunter2@github.com'));
+  // A one-shot open of a store without a cache writes one on close.
+  const c = await Cairn.open({ env: { CAIRN_DIR: store, HOME: home }, cwd: home, watch: false, oneShot: 'once', warn: () => {} });
+  await c.close();
+  assert.ok(existsSync(join(store, '.cache', 'search-index.bin')));
+  const r0 = await runDoctor(opts(home, store));
+  assert.equal(byName(r0, 'files').status, 'ok');
+  assert.match(byName(r0, 'index cache').detail, /holds 3 records/);
+  assert.equal(byName(r0, 'remote credentials').status, 'warn', 'the cached record is redacted: the file itself is read');
+  assert.deepEqual(byName(r0, 'remote credentials').items, [`${leaky.id} ${leakyFile}`]);
+
+  // Broken by hand while cairn was not running: the cache's record of it no longer matches.
+  const file = join(store, fileNameFor(plain));
+  writeFileSync(file, '---\nid: broken by hand\n---\nbody\n', { mode: 0o600 });
+  const r = await runDoctor(opts(home, store));
+  const files = byName(r, 'files');
+  assert.equal(files.status, 'warn');
+  assert.match(files.detail, /^2 memories, 0 tombstones; 1 file skipped/);
+  assert.match(files.items![0]!, new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: `));
+  assert.equal(byName(r, 'remote credentials').status, 'warn');
 });

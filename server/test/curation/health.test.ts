@@ -6,6 +6,7 @@ import { markerStats } from '../../src/core/curation/usage.ts';
 import type { CairnEvent } from '../../src/core/curation/events.ts';
 import type { MemoryRecord } from '../../src/core/types.ts';
 import { testRecord } from '../helpers/records.ts';
+import { healthText } from '../../src/cli/commands/health.ts';
 
 const NOW = new Date('2026-03-31T12:00:00.000Z');
 const daysAgo = (d: number) => new Date(NOW.getTime() - d * 86_400_000).toISOString();
@@ -219,4 +220,42 @@ test('marker stats count updates: a refused update is a fire, an acknowledged on
     { marker: 'right now', fires: 2, overrides: 1, override_rate: 0.5 },
     { marker: 'yesterday', fires: 1, overrides: 1, override_rate: 1 },
   ]);
+});
+
+test('a verification dated in the future is debt that says so, first among the stale rows, and never "verified 0 days ago"', () => {
+  const ahead = new Date(NOW.getTime() + 400 * 86_400_000).toISOString();
+  const ms = [
+    mem(1, { last_verified_at: daysAgo(45) }), // stale
+    mem(2, { last_verified_at: ahead }), // a clock set wrong, or a hand edit
+    mem(3, { last_verified_at: daysAgo(2) }), // fresh
+    mem(4), // never
+  ];
+  const h = computeHealth(data(ms, []));
+  const v = h.verification_debt;
+  assert.deepEqual([v.never, v.stale, v.fresh], [1, 2, 1]);
+  assert.deepEqual(v.rows.map((r) => [r.id, r.status, r.last_verified_at]), [[id(4), 'never', null], [id(2), 'stale', ahead], [id(1), 'stale', daysAgo(45)]]);
+  const future = v.rows[1]!;
+  assert.match(future.warning ?? '', new RegExp(`last_verified_at ${ahead} is in the future \\(400 days ahead\\).*vouches for nothing`));
+  assert.equal(v.rows[2]!.warning, undefined);
+
+  const text = healthText({ ...h, dangling_links: { count: 0, items: [] }, store: 'personal' } as Parameters<typeof healthText>[0]);
+  assert.match(text, new RegExp(`${id(2)}  verified in the future \\(${ahead.slice(0, 10)}\\)`));
+  assert.match(text, /why: last_verified_at .* is in the future \(400 days ahead\)/);
+  assert.match(text, new RegExp(`${id(1)}  verified 45 days ago`));
+  assert.doesNotMatch(text, /verified 0 days ago/);
+});
+
+test('each section counts every memory it holds and shows the first top_k in its order', () => {
+  // Cold rows oldest first, verification debt never-verified first then longest unverified,
+  // whatever order the memories come in.
+  const ms = Array.from({ length: 40 }, (_, i) => mem(i + 1, { created: daysAgo(100 + ((i * 7) % 40)), last_verified_at: i % 3 === 0 ? null : daysAgo(31 + ((i * 11) % 40)) }));
+  const h = computeHealth(data([...ms].reverse(), []), { window_days: 30, top_k: 5, min_applied: 3 });
+  const byCreated = [...ms].sort((a, b) => (a.created < b.created ? -1 : a.created > b.created ? 1 : a.id < b.id ? -1 : 1));
+  assert.equal(h.cold.count, 40);
+  assert.deepEqual(h.cold.rows.map((r) => r.id), byCreated.slice(0, 5).map((m) => m.id));
+  const age = (m: MemoryRecord) => (m.last_verified_at === null ? Infinity : NOW.getTime() - Date.parse(m.last_verified_at));
+  const debt = [...ms].sort((a, b) => (a.last_verified_at === null) !== (b.last_verified_at === null) ? (a.last_verified_at === null ? -1 : 1) : age(b) - age(a) || (a.id < b.id ? -1 : 1));
+  assert.equal(h.verification_debt.never + h.verification_debt.stale, 40);
+  assert.deepEqual(h.verification_debt.rows.map((r) => r.id), debt.slice(0, 5).map((m) => m.id));
+  assert.ok(h.cold.rows.every((r) => r.summary.startsWith('Memory number')));
 });

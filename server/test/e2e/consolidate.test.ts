@@ -3,7 +3,7 @@
 // group; paging; bad input refused; memory_health points to it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer } from '../helpers/mcp.ts';
@@ -98,4 +98,39 @@ test('memory_consolidate groups a reworded fact, follows writes and removals, an
   assert.deepEqual(end.groups, []);
   assert.equal((await s.call('memory_health', {})).consolidation.groups, 0);
   await s.close();
+});
+
+test('memory_consolidate compares memories only where they apply together; the next server takes back what one judged', async () => {
+  const store = mkdtempSync(join(tmpdir(), 'cairn-consolidate-place-'));
+  const t = Date.now() - 5 * 86_400_000;
+  const note = (project: string, minutes: number) => `The ${project} API caches responses in redis for ${minutes} minutes; invalidate the keys after a schema change.`;
+  const from = (project: string) => ({ cwd: `/src/${project}`, repo: `git@github.com:acme/${project}.git`, branch: 'main', worktree_root: `/src/${project}` });
+  const write = (i: number, body: string, project: string) => {
+    const rec = testRecord({ id: newId(t + i * 1000), body, scopes: [`projects:${project}`], origin: from(project) });
+    writeFileSync(join(store, fileNameFor(rec)), serializeMemory(rec));
+    return rec.id;
+  };
+  const ids = [
+    write(0, note('alpha', 5), 'alpha'),
+    write(1, note('alpha', 10), 'alpha'),
+    write(2, note('beta', 10), 'beta'), // beta's own TTL: not alpha's contradiction
+    write(3, 'Run the migrations before the deploy, never after.', 'alpha'),
+    write(4, 'Run the migrations before the deploy, never after.', 'beta'), // the same words for another project
+  ];
+  const s = await startServer({ store, cwd: store });
+  const out = await s.call('memory_consolidate', {});
+  assert.deepEqual(out.groups.map((g: { kind: string; ids: string[] }) => [g.kind, g.ids]), [['contradiction', [ids[0], ids[1]]]], JSON.stringify(out.groups, null, 1));
+  await s.close();
+
+  // The server kept what it judged; the next one takes it back (a pair planted in the cache shows).
+  const file = join(store, '.cache', 'consolidation.json');
+  const snap = JSON.parse(readFileSync(file, 'utf8')) as { ids: string[]; strings: string[]; pairs: number[] };
+  snap.strings.push('planted');
+  snap.pairs.push(snap.ids.indexOf(ids[3]!), snap.ids.indexOf(ids[2]!), 1, snap.strings.length - 1, snap.strings.length - 1);
+  writeFileSync(file, JSON.stringify(snap));
+  const s2 = await startServer({ store, cwd: store });
+  const again = await s2.call('memory_consolidate', {});
+  assert.equal(again.total_groups, 2);
+  assert.ok(again.groups.some((g: { reason: string }) => g.reason === 'planted'));
+  await s2.close();
 });

@@ -41,6 +41,8 @@ const around = (head: string, unit: string, tail: string) => head + fill(unit, S
 /** The worst inputs: each a repetition, alone and after the prefix a pattern starts with. */
 function hostileBodies(): Record<string, string> {
   const units = [' ', '#', '>', '[', '[[', ']', '\\', '.', 'a', 'ab', 'a ', 'a-', 'a.', 'a/', '/', '-', '*', '_', '`', '=', ':', '@', '1.', '\t', ' \n', '\n', '- ', '# ', '](', '(', 'a@a.', '0', 'eyJ', 'x=', 'é'];
+  // The secret gates' keywords, each of which starts a scan of what follows it.
+  units.push('password ', 'password: ', 'is the password ', 'pin 1234 ', 'code for the door ', 'admin/admin ', 'a:b@c.d ', '1 ', '1-', 'A-');
   const out: Record<string, string> = {};
   for (const u of units) out[`run of ${JSON.stringify(u)}`] = fill(u);
   // Prefixes the patterns anchor on, then a long run of what their quantifiers eat, then a
@@ -67,6 +69,27 @@ function hostileBodies(): Record<string, string> {
     ['-----BEGIN PRIVATE KEY-----', 'A', ''],
     ['aws_secret_access_key = ', 'a', ''],
     ['mysql -u root ', ' -p', ''],
+    ['kind: Secret\ndata:\n', '  a: bbbb\n', ''],
+    ['Passwort vom ', 'a ', ':'],
+    ['password (', ' ', ')'],
+    ['password: ', 'a ', 'x'],
+    ['password: "', 'a', ''],
+    ['x is the ', 'a ', 'password'],
+    ['door ', 'a', ' code'],
+    ['code to open ', 'a ', ''],
+    ['curl -u a:', 'a', ''],
+    ['a:', 'a', '@'],
+    ['admin:', ' ', 'admin'],
+    ['sshpass -p ', 'a', ''],
+    ['h:5432:d:u:', 'a', ''],
+    ['Authorization: Basic ', 'A', ''],
+    ['Authorization: Token ', 'a', ''],
+    ['card ', '1 ', ''],
+    ['sha256 of the ', ' ', 'secret: x'],
+    ['-----BEGIN PUBLIC KEY-----', 'A', ''],
+    ['AGE-SECRET-KEY-1', 'A', ''],
+    ['token ', '0', ''],
+    ['seed phrase: ', 'abc ', ''],
     ['see src/', 'a/', '.ts'],
     ['`', 'a/', ''],
     ['./', '../', ''],

@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { MAX_CITED_PATHS, checkPaths, extractCitedPaths } from '../../src/core/trust/signals/citedPaths.ts';
+import { MAX_CITED_PATHS, candidatePattern, checkPaths, extractCitedPaths, nextCandidate } from '../../src/core/trust/signals/citedPaths.ts';
 
 describe('extractCitedPaths', () => {
   const cases: [string, string, string[]][] = [
@@ -87,5 +87,33 @@ describe('checkPaths', () => {
   it('skips Windows paths on other platforms', () => {
     const r = checkPaths(['C:\\Users\\me\\x.txt'], { home, relativeRoot: null });
     assert.equal(r.checked, process.platform === 'win32' ? 1 : 0);
+  });
+});
+
+describe('the candidate scan', () => {
+  // Strings over the characters the pattern cares about, prose between: a fixed seed, so a failure repeats.
+  function* samples(count: number): Generator<string> {
+    const alphabet = ['a', 'b', 'x1', '.', '/', '\\', '`', '~', ':', '@', '+', '-', '_', ' ', '\n', '$', '%', '{', '}', '<', '>', '*', '(', "'", 'C:', '.md', '=', 'é', ' and some prose '];
+    let seed = 12345;
+    const rnd = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
+    for (let i = 0; i < count; i++) {
+      let s = '';
+      for (let n = Math.floor(rnd() * 30); n > 0; n--) s += alphabet[Math.floor(rnd() * alphabet.length)];
+      yield s;
+    }
+    yield 'See `src/net/retry.ts` and ~/x/y.toml, then ./scripts/dev.sh --flag=config/a.json; C:\\Users\\me\\x.txt and a/b/c.md.';
+  }
+
+  it('tries the pattern only where a candidate can start, and finds what trying every position finds', () => {
+    for (const body of samples(20000)) {
+      const everywhere = [...body.matchAll(candidatePattern())].map((m) => `${m.index}:${m[0]}`);
+      const skipping: string[] = [];
+      for (let m = nextCandidate(body, 0); m !== null; m = nextCandidate(body, m.index + m[0].length)) skipping.push(`${m.index}:${m[0]}`);
+      assert.deepEqual(skipping, everywhere, JSON.stringify(body));
+    }
+  });
+
+  it('gives a body the same paths the second time (what a candidate yields is remembered)', () => {
+    for (const body of samples(2000)) assert.deepEqual(extractCitedPaths(body), extractCitedPaths(body), JSON.stringify(body));
   });
 });

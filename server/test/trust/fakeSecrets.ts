@@ -166,3 +166,78 @@ export function morePositiveFixtures(): { name: string; kind: string; text: stri
     { name: 'login pair', kind: 'login-pair', text: `Jenkins admin / Summer${pwShort.length}24! is the staging login`, secret: `Summer${pwShort.length}24!` },
   ];
 }
+
+/** The Luhn check digit that makes `body` a valid card number. */
+function luhnComplete(body: string): string {
+  let sum = 0;
+  for (let i = 0; i < body.length; i++) {
+    let d = Number(body[body.length - 1 - i]);
+    if (i % 2 === 0) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+  }
+  return body + String((10 - (sum % 10)) % 10);
+}
+
+const base64 = (s: string) => Buffer.from(s).toString('base64');
+
+/**
+ * Positive fixtures for the kinds added with the stated-credential rules: more services' tokens,
+ * Basic auth, Kubernetes Secret data, card numbers, PINs and codes, OTP seeds. Built like the
+ * ones above.
+ */
+export function statedPositiveFixtures(): { name: string; kind: string; text: string; secret: string }[] {
+  const mailchimp = j(randomString(HEX, 32, 61), '-us', '14');
+  const sentry = j('sntr', 'ys_', randomString(B64URL, 48, 62));
+  const atlassian = j('ATA', 'TT3', randomString(B64URL, 60, 63));
+  const tailscale = j('tskey', '-auth-', randomString(ALNUM, 12, 64), '-', randomString(ALNUM, 28, 65));
+  const vault = j('hv', 's.', randomString(B64URL, 40, 66));
+  const age = j('AGE-SECRET', '-KEY-1', randomString('QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L', 58, 67));
+  const doToken = j('do', 'p_v1_', randomString(HEX, 64, 68));
+  const shopify = j('shp', 'at_', randomString(HEX, 32, 69));
+  const databricks = j('da', 'pi', randomString(HEX, 32, 70));
+  const grafana = j('gl', 'sa_', randomString(ALNUM, 32, 71), '_', randomString(HEX, 8, 72));
+  const telegram = j(randomString('123456789', 9, 73), ':AA', randomString(B64URL, 33, 74));
+  const discord = j('https://discord.com/api/', 'webhooks/', randomString('0123456789', 18, 75), '/', randomString(B64URL, 68, 76));
+  const linear = j('lin', '_api_', randomString(ALNUM, 40, 77));
+  const bitlocker = Array.from({ length: 8 }, (_, i) => randomString('0123456789', 6, 78 + i)).join('-');
+  const basicPass = j('Lb', randomString(ALNUM, 10, 90), '4!');
+  const basic = base64(`deploy:${basicPass}`);
+  const k8sValue = base64(j('s3', randomString(ALNUM, 14, 91)));
+  const card = luhnComplete(j('4', randomString('0123456789', 14, 92)));
+  const pin = randomString('123456789', 4, 93);
+  const door = j(randomString('123456789', 4, 94), '#');
+  const seed = randomString(UPPER_DIGITS, 32, 95);
+  const pw = j('Fj', randomString(ALNUM, 8, 96), '3!');
+  const phrase = 'quill-ember-harbor-73';
+  const sshpass = j('Rk', randomString(ALNUM, 8, 97), '7%');
+  return [
+    { name: 'mailchimp key', kind: 'mailchimp-key', text: `newsletter key ${mailchimp}`, secret: mailchimp },
+    { name: 'sentry org token', kind: 'sentry-token', text: `SENTRY_AUTH_TOKEN=${sentry}`, secret: sentry },
+    { name: 'atlassian api token', kind: 'atlassian-token', text: `jira sync uses ${atlassian}`, secret: atlassian },
+    { name: 'tailscale auth key', kind: 'tailscale-key', text: `join nodes with ${tailscale}`, secret: tailscale },
+    { name: 'vault token', kind: 'vault-token', text: `VAULT_TOKEN=${vault}`, secret: vault },
+    { name: 'age secret key', kind: 'age-secret-key', text: `sops key: ${age}`, secret: age },
+    { name: 'digitalocean token', kind: 'digitalocean-token', text: `doctl auth init -t ${doToken}`, secret: doToken },
+    { name: 'shopify token', kind: 'shopify-token', text: `admin api ${shopify}`, secret: shopify },
+    { name: 'databricks token', kind: 'databricks-token', text: `DATABRICKS_TOKEN=${databricks}`, secret: databricks },
+    { name: 'grafana service account', kind: 'grafana-token', text: `grafana sa ${grafana}`, secret: grafana },
+    { name: 'telegram bot token', kind: 'telegram-bot-token', text: `alerts bot ${telegram}`, secret: telegram },
+    { name: 'discord webhook', kind: 'discord-webhook', text: `post to ${discord}`, secret: discord.slice(-68) },
+    { name: 'linear api key', kind: 'service-token', text: `LINEAR_KEY=${linear}`, secret: linear },
+    { name: 'bitlocker recovery key', kind: 'bitlocker-recovery-key', text: `laptop recovery: ${bitlocker}`, secret: bitlocker },
+    { name: 'basic auth header', kind: 'basic-auth', text: `curl -H "Authorization: Basic ${basic}" https://ci.acme.dev`, secret: basic },
+    { name: 'kubernetes secret data', kind: 'kubernetes-secret', text: `apiVersion: v1\nkind: Secret\nmetadata:\n  name: reports\ndata:\n  DB_URL: ${k8sValue}\n`, secret: k8sValue },
+    { name: 'card number', kind: 'payment-card', text: `company card ${card.replace(/(\d{4})(?=\d)/g, '$1 ')} for the cloud bill`, secret: card.slice(4, 12) },
+    { name: 'pin', kind: 'access-code', text: `SIM PIN for the pager phone: ${pin}`, secret: pin },
+    { name: 'door code', kind: 'access-code', text: `The back door code is ${door}`, secret: door },
+    { name: 'otp seed', kind: 'otp-seed', text: `TOTP seed for the ops mailbox: ${seed}`, secret: seed },
+    { name: 'password qualified', kind: 'password-prose', text: `Passwort vom Build-Server: ${pw}`, secret: pw },
+    { name: 'password reversed', kind: 'password-prose', text: `${pw} is the keystore password for the release build`, secret: pw },
+    { name: 'passphrase assignment', kind: 'secret-assignment', text: `backup passphrase: ${phrase}`, secret: phrase },
+    { name: 'curl -u', kind: 'login-pair', text: `curl -u deploy:${pw} https://ci.acme.dev/api`, secret: pw },
+    { name: 'sshpass', kind: 'password-flag', text: `sshpass -p '${sshpass}' ssh ops@bastion`, secret: sshpass },
+  ];
+}

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { isPlaceholder, mask, shannonEntropy } from '../../src/core/trust/gates/entropy.ts';
 import { ASSIGNMENT_MIN_ENTROPY, SECRET_KINDS, detectSecrets, looksLikeSecretValue } from '../../src/core/trust/gates/secrets.ts';
-import { morePositiveFixtures, positiveFixtures, randomString } from './fakeSecrets.ts';
+import { morePositiveFixtures, positiveFixtures, randomString, statedPositiveFixtures } from './fakeSecrets.ts';
 
 function corpus(): string[] {
   const text = readFileSync(new URL('./fixtures/ordinary-notes.md', import.meta.url), 'utf8');
@@ -27,7 +27,7 @@ describe('secret detection: positives', () => {
   }
 
   it('has a positive fixture for every kind', () => {
-    const covered = new Set([...fixtures, ...morePositiveFixtures()].map((f) => f.kind));
+    const covered = new Set([...fixtures, ...morePositiveFixtures(), ...statedPositiveFixtures()].map((f) => f.kind));
     assert.deepEqual(SECRET_KINDS.filter((k) => !covered.has(k)), []);
   });
 

@@ -3,6 +3,7 @@
 import { homedir } from 'node:os';
 import { runDoctor, type DoctorReport } from '../../core/cairn.ts';
 import { type Command, JSON_OPTION, parse, printJson } from '../io.ts';
+import { progress } from '../progress.ts';
 
 const options = { json: JSON_OPTION } as const;
 
@@ -23,7 +24,8 @@ export const doctor: Command = {
   options,
   async run(argv, io) {
     const { values } = parse(argv, options, false);
-    const report = await runDoctor({ home: io.env.HOME || homedir(), platform: process.platform, env: io.env, cwd: io.cwd });
+    const shown = progress(io);
+    const report = await runDoctor({ home: io.env.HOME || homedir(), platform: process.platform, env: io.env, cwd: io.cwd, ...(shown ? { progress: shown } : {}) });
     if (values.json) printJson(io, report);
     else io.out(doctorText(report));
     return report.exit_code;

@@ -53,7 +53,7 @@ export function healthText(h: HealthReport): string {
   const v = h.verification_debt;
   if (v.never + v.stale > 0) {
     sec(`Verification debt: ${v.never} never verified, ${v.stale} stale, ${v.fresh} fresh`, [
-      ...v.rows.map((r) => line(r, r.status === 'never' ? 'never verified' : `verified ${r.age_days} days ago`)),
+      ...v.rows.map((r) => (r.warning ? `${line(r, `verified in the future (${day(r.last_verified_at)})`)}\n      why: ${r.warning}` : line(r, r.status === 'never' ? 'never verified' : `verified ${r.age_days} days ago`))),
       ...more(v.never + v.stale, v.rows.length),
     ]);
   }
@@ -124,7 +124,8 @@ export const health: Command = {
     const c = await openCairn(io);
     try {
       const shown = progress(io);
-      const report = await c.health(input, shown ? (done, total) => shown('checking for duplicates and contradictions', done, total) : undefined);
+      // One line for the whole report (each store's sections, then duplicates and contradictions).
+      const report = await c.health(input, shown ? (done, total) => shown('checking health', done, total, 'percent') : undefined);
       if (values.json) printJson(io, report);
       else {
         io.out(healthText(report));

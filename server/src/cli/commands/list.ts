@@ -1,4 +1,6 @@
 import { ALL_HELP, type Command, JSON_OPTION, intOption, openCairn, parse, printJson } from '../io.ts';
+import { listLine } from '../format.ts';
+import { progress } from '../progress.ts';
 
 const options = {
   scope: { type: 'string', multiple: true, arg: 'S', help: 'only memories with this scope (or a scope under it; globs like projects:* work)' },
@@ -6,7 +8,6 @@ const options = {
   all: { type: 'boolean', help: `${ALL_HELP} (ignores --limit)` },
   json: JSON_OPTION,
 } as const;
-import { listLine } from '../format.ts';
 
 export const list: Command = {
   name: 'list',
@@ -16,14 +17,18 @@ export const list: Command = {
   async run(argv, io) {
     const { values } = parse(argv, options, false);
     const limit = values.all ? 200 : (intOption(values.limit, '--limit', 1, 200) ?? 50);
-    const c = await openCairn(io);
+    const shown = progress(io);
+    const c = await openCairn(io, shown);
     try {
       const scopes = values.scope ?? [];
       if (values.all) {
-        // Streamed page by page: one freshness check and one event for the whole store.
+        // Streamed page by page: one freshness check and one event for the whole store. Written
+        // to a terminal, the lines are their own progress; written elsewhere, a count on stderr.
+        const listing = io.isTTY ? undefined : shown;
         let n = 0;
         if (values.json) io.out('{\n  "items": [');
-        await c.listEach({ scopes, limit: 200 }, (items) => {
+        await c.listEach({ scopes, limit: 200 }, (items, done, total) => {
+          listing?.('listing', done, total);
           if (values.json) io.out(items.map((it) => `${n++ === 0 ? '' : ','}\n${JSON.stringify(it, null, 2).replace(/^/gm, '    ')}`).join(''));
           else {
             n += items.length;

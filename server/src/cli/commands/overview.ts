@@ -7,6 +7,7 @@ import { existsSync, statSync } from 'node:fs';
 import { Cairn } from '../../core/cairn.ts';
 import { errorMessage } from '../../core/errors.ts';
 import { ALL_HELP, type CliIO, type Command, JSON_OPTION, openCairn, parse, printJson } from '../io.ts';
+import { progress } from '../progress.ts';
 
 const options = {
   all: { type: 'boolean', help: ALL_HELP },
@@ -168,9 +169,10 @@ export const overview: Command = {
     if (argv.includes('--hook')) return runHook(io);
     const { values } = parse(argv, options, false);
     const all = values.all ?? false;
-    const c = await openCairn(io);
+    const shown = progress(io);
+    const c = await openCairn(io, shown);
     try {
-      const o = await c.scopeOverview({ auto_scope: !all });
+      const o = await c.scopeOverview({ auto_scope: !all }, shown);
       if (values.json) printJson(io, o);
       else io.out(overviewText(o, all));
       return 0;

@@ -1,6 +1,5 @@
 // `cairn serve` (or `cairn` alone): the stdio MCP server, what MCP clients start.
 import { Cairn } from '../../core/cairn.ts';
-import { serveStdio } from '../../mcp/server.ts';
 import { type Command, UsageError, parse } from '../io.ts';
 
 const options = {} as const;
@@ -20,6 +19,8 @@ export const serve: Command = {
     let start!: () => void;
     const ready = new Promise<void>((r) => (start = r)).then(() => Cairn.open({ env: io.env, cwd: io.cwd, autoSync: true }));
     ready.catch((err) => io.err(`cairn: cannot open the store: ${(err as Error).message}\n`));
+    // The MCP server (its SDK and every tool's schema) is loaded only by the command that serves.
+    const { serveStdio } = await import('../../mcp/server.ts');
     await serveStdio({ ready, memoryTool: config.memory_tool.enabled, start });
     return -1; // keeps running
   },

@@ -4,7 +4,6 @@
 // until interrupted.
 import { spawn } from 'node:child_process';
 import { Cairn } from '../../core/cairn.ts';
-import { startUiServer } from '../../ui/server.ts';
 import { type Command, intOption, parse } from '../io.ts';
 
 function openInBrowser(url: string): void {
@@ -36,6 +35,8 @@ export const ui: Command = {
     // The UI is a person at the keyboard: watch the store (changes from elsewhere show up live).
     const cairn = await Cairn.open({ env: io.env, cwd: io.cwd, watch: true, actor: 'user', warn: (m) => io.err(`cairn: ${m}\n`) });
     let server;
+    // The web page's server (markdown, the page's assets) is loaded only by this command.
+    const { startUiServer } = await import('../../ui/server.ts');
     try {
       server = await startUiServer(cairn, { port });
     } catch (err) {

@@ -14,6 +14,7 @@
 //   least REWORD_JACCARD of their tokens and state the same values. Pairs are joined into clusters.
 import { dedupTokenSet, jaccard } from '../trust/gates/dedup.ts';
 import { stem } from '../index/stem.ts';
+import { runSteps, type Steps } from './steps.ts';
 
 export const CONSOLIDATE_DUPLICATE = 0.6;
 export const CONSOLIDATE_SUBJECT = 0.6;
@@ -32,6 +33,13 @@ export interface SemanticCheck {
 export interface ConsolidateMemory {
   id: string;
   body: string;
+  /**
+   * Where the memory applies (consolidationContext.ts): its scopes and its origin's repo key. Two
+   * memories are compared only when some view shows both and they share a scope; a memory given
+   * without scopes is compared with every other.
+   */
+  scopes?: readonly string[];
+  repo?: string | null;
 }
 
 export type GroupKind = 'duplicates' | 'contradiction' | 'superseded';
@@ -67,6 +75,18 @@ export interface Parsed {
   values: Set<string>;
 }
 
+/** Stems of the words seen, kept while few (a store's vocabulary is small next to its memories). */
+const stems = new Map<string, string>();
+const STEMS_KEPT = 100_000;
+function stemOf(word: string): string {
+  let s = stems.get(word);
+  if (s === undefined) {
+    if (stems.size >= STEMS_KEPT) stems.clear();
+    stems.set(word, (s = stem(word)));
+  }
+  return s;
+}
+
 export function parse(body: string): Parsed {
   const all = new Set<string>();
   const words = new Set<string>();
@@ -74,7 +94,7 @@ export function parse(body: string): Parsed {
   for (const t of dedupTokenSet(body)) {
     const v = valueOf(t);
     if (v === null) {
-      const s = stem(t);
+      const s = stemOf(t);
       words.add(s);
       all.add(s);
     } else {
@@ -151,33 +171,74 @@ export function wantsSemantic(po: Parsed, pn: Parsed): boolean {
  * oldest id.
  */
 export function groupsOf(pairs: Iterable<ConsolidateGroup>): ConsolidateGroup[] {
-  const out: ConsolidateGroup[] = [];
-  const parent = new Map<string, string>();
-  const find = (x: string): string => {
+  return runSteps(groupsOfSteps(pairs));
+}
+
+/** Duplicate pairs joined into clusters: each id's cluster is named by its oldest id. */
+class Clusters {
+  private parent = new Map<string, string>();
+  /** clusters so far */
+  count = 0;
+  find(x: string): string {
+    const parent = this.parent;
     let r = x;
     for (let p = parent.get(r)!; p !== r; p = parent.get(r)!) {
       parent.set(r, parent.get(p)!); // path halving
       r = p;
     }
     return r;
-  };
+  }
+  join(x: string, y: string): void {
+    for (const id of [x, y]) {
+      if (this.parent.has(id)) continue;
+      this.parent.set(id, id);
+      this.count++;
+    }
+    const a = this.find(x);
+    const b = this.find(y);
+    if (a === b) return;
+    this.parent.set(a < b ? b : a, a < b ? a : b);
+    this.count--;
+  }
+  ids(): Iterable<string> {
+    return this.parent.keys();
+  }
+}
+
+/** How many groups of each kind groupsOf would make of these pairs, without making them. */
+export function* groupCountSteps(pairs: Iterable<ConsolidateGroup>): Steps<Record<GroupKind, number>> {
+  let n = 0;
+  const counts: Record<GroupKind, number> = { contradiction: 0, superseded: 0, duplicates: 0 };
+  const clusters = new Clusters();
+  for (const g of pairs) {
+    if (++n % 512 === 0) yield;
+    if (g.kind === 'duplicates') clusters.join(g.ids[0]!, g.ids[1]!);
+    else counts[g.kind]++;
+  }
+  counts.duplicates = clusters.count;
+  return counts;
+}
+
+/** groupsOf, yielding every few hundred pairs (steps.ts). */
+export function* groupsOfSteps(pairs: Iterable<ConsolidateGroup>): Steps<ConsolidateGroup[]> {
+  let n = 0;
+  const out: ConsolidateGroup[] = [];
+  const joined = new Clusters();
   const dupReasons = new Map<string, string>();
   for (const g of pairs) {
+    if (++n % 512 === 0) yield;
     if (g.kind !== 'duplicates') {
       out.push(g);
       continue;
     }
     const [older, newer] = g.ids as [string, string];
-    if (!parent.has(older)) parent.set(older, older);
-    if (!parent.has(newer)) parent.set(newer, newer);
-    const a = find(older);
-    const b = find(newer);
-    if (a !== b) parent.set(a < b ? b : a, a < b ? a : b);
+    joined.join(older, newer);
     dupReasons.set(older, g.reason);
   }
   const clusters = new Map<string, string[]>();
-  for (const id of parent.keys()) {
-    const r = find(id);
+  for (const id of joined.ids()) {
+    if (++n % 512 === 0) yield;
+    const r = joined.find(id);
     (clusters.get(r) ?? clusters.set(r, []).get(r)!).push(id);
   }
   const dups: ConsolidateGroup[] = [...clusters.values()].map((ids) => {

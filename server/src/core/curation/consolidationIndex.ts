@@ -1,107 +1,96 @@
 // The pairs memory_consolidate reports, kept between calls and brought up to date one memory at
 // a time (the caller feeds it the store's changes): a new or edited memory is judged against its
 // candidates, a removed one takes its pairs with it, and nothing else is judged again. A report
-// is then a walk over the pairs already judged, never a pass over all pairs.
+// is then a walk over the pairs already judged, never a pass over all pairs. What it judged can be
+// kept in the store's cache (snapshot(), consolidationSnapshot.ts) and taken back by the next
+// process (addLater with the snapshot): only the memories whose text or place changed since are
+// judged again.
 //
 // Candidates come from a blocking index over the memories' stemmed tokens (consolidate.ts parse):
 // a memory's rarest terms first, their lists walked up to WALK_BUDGET entries, the
-// CANDIDATES_PER_MEMORY memories sharing the largest part of its tokens judged. A store that
-// repeats itself (the same note for twenty projects) makes every term common; the budget keeps
-// the work per memory bounded there too, and the clusters still form, since each member is
-// joined to the ones most like it. The work runs in slices of SLICE_MS between which the event
-// loop answers other calls.
-import { CONSOLIDATE_SUBJECT, groupsOf, judgePair, parse, REWORD_JACCARD, SUPERSEDE_CONTAINMENT, wantsSemantic, type ConsolidateGroup, type ConsolidateMemory, type Parsed } from './consolidate.ts';
+// CANDIDATES_PER_MEMORY memories sharing the largest part of its tokens judged, among those it
+// may be compared with at all (consolidationContext.ts: the same place and a shared scope). A
+// store that repeats itself (the same note for twenty projects) makes every term common; the
+// budget keeps the work per memory bounded there too, and the clusters still form, since each
+// member is joined to the ones most like it. The work runs in slices (steps.ts SLICE_MS) between
+// which the event loop answers other calls.
+import {
+  CONSOLIDATE_DUPLICATE, CONSOLIDATE_SUBJECT, REWORD_JACCARD, SUPERSEDE_CONTAINMENT, SUPERSEDE_GROWTH, SUPERSEDE_MIN_NEW,
+  judgePair, wantsSemantic, type ConsolidateGroup, type ConsolidateMemory, type GroupKind,
+} from './consolidate.ts';
+import { Contexts } from './consolidationContext.ts';
+import { Entries, type Entry } from './consolidationEntries.ts';
+import { countSteps, groupSteps, type JudgedPairs } from './consolidationReport.ts';
+import type { Snapshot } from './consolidationSnapshot.ts';
+import { CANDIDATES_PER_MEMORY, TermLists, WALK_BUDGET } from './consolidationTerms.ts';
+import { cosine, mayRelate, minOf } from './pairChecks.ts';
+import { vectorsLater, vectorsNow, type SemanticSource } from './consolidationSemantic.ts';
+import { runSliced, runSteps, SLICE_MS, type Steps } from './steps.ts';
 
-/** Memories judged against each memory: the ones sharing the largest part of its tokens. */
-export const CANDIDATES_PER_MEMORY = 12;
-/** Posting entries walked per memory, rarest terms first. */
-export const WALK_BUDGET = 2048;
-/** The longest run of judging between two yields to the event loop, ms. */
-const SLICE_MS = 8;
-/** Time one settle may spend on embeddings for the rewording check; the rest waits for the next. */
+export { CANDIDATES_PER_MEMORY, WALK_BUDGET } from './consolidationTerms.ts';
+export type { SemanticSource } from './consolidationSemantic.ts';
+/** Time one settle may spend waiting for an embedder that answers out of process; the rest waits for the next. */
 const SEMANTIC_BUDGET_MS = 2000;
-
-/**
- * The store's embedder, for the rewording check (consolidate.ts judgePair): only the memories in
- * a pair that shares enough words without being a duplicate on words alone are embedded (their
- * bodies, as the rewording threshold was measured), and kept while their text stays.
- */
-export interface SemanticSource {
-  /** The cosine at or over which two memories sharing enough words say the same thing. */
-  min(): number;
-  /** One vector per text; null when the embedder cannot answer now. */
-  embed(texts: string[]): Promise<Float32Array[] | null>;
-}
-
-function cosine(a: Float32Array, b: Float32Array): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i]! * b[i]!;
-    na += a[i]! * a[i]!;
-    nb += b[i]! * b[i]!;
-  }
-  return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
-}
+/** Raised whenever parse(), the stemmer or judgePair change what a pair is judged to be. */
+const JUDGE_VERSION = 2;
+/** What judges the pairs: a snapshot made under other rules or limits is not used. */
+export const JUDGE = [JUDGE_VERSION, CANDIDATES_PER_MEMORY, WALK_BUDGET, CONSOLIDATE_DUPLICATE, CONSOLIDATE_SUBJECT, SUPERSEDE_CONTAINMENT, SUPERSEDE_GROWTH, SUPERSEDE_MIN_NEW, REWORD_JACCARD].join('/');
 
 export interface SettleOptions {
   semantic?: SemanticSource | null;
-  /** Memories judged so far of those waiting when the work began (plus any that came since). */
+  /** Memories taken and judged so far of those waiting when the work began (plus any that came since). */
   progress?: (done: number, total: number) => void;
   /** What runs between two slices; a setImmediate by default. */
   pause?: () => Promise<void>;
 }
 
-interface Entry {
-  mem: ConsolidateMemory;
-  parsed: Parsed;
-  /** term ids of parsed.all */
-  terms: Int32Array;
-  /** term ids of parsed.words, ascending */
-  words: Int32Array;
-  /** its body's vector, once a rewording check needed it (dropped with the entry) */
-  vec?: Float32Array;
-  /** its token set, as sorted term ids: the key of its copies */
-  sig: string;
-  /** whether it stands for its text (in the term lists, judged); its copies are not */
-  indexed: boolean;
+/** A snapshot being taken in: the memories whose key still matches keep their pairs. */
+interface Restoring {
+  snap: Snapshot;
+  /** id -> its index in the snapshot's arrays */
+  at: Map<string, number>;
+  /** the entries made from it (a later change replaces the entry, and its pairs are not taken) */
+  entries: Map<string, Entry>;
 }
 
 const immediate = () => new Promise<void>((r) => setImmediate(r));
+const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
 
 export class ConsolidationIndex {
-  private slots: Array<Entry | null> = [];
-  private slotOf = new Map<string, number>();
-  private termIds = new Map<string, number>();
-  private df: number[] = [];
-  private lists: number[][] = [];
-  /** Entries of the lists naming removed slots (dropped once they outnumber the live ones). */
-  private deadEntries = 0;
-  private liveEntries = 0;
-  /** The slots holding each token set, the one that stands for them first. */
-  private sigs = new Map<string, number[]>();
+  private readonly held: Entries;
   /** Judged relations, under both ids. */
   private edges = new Map<string, Map<string, ConsolidateGroup>>();
   /** Ids still to judge, in the order they came. */
   private queue = new Set<string>();
   /** Ids with a pair the rewording check could not look at yet (no vectors then). */
   private semanticLater = new Set<string>();
-  private hits = new Int32Array(0);
-  /** 1 for a slot holding a memory (the walk's test, without loading the entry) */
-  private alive = new Uint8Array(64);
-  /** the number of tokens of each slot */
-  private lengths = new Int32Array(64);
   private settling: Promise<void> | null = null;
+  private readonly contexts: Contexts;
+  private readonly global: string[];
+  /** `<embedder id>@<cosine>` once the rewording check has judged a pair */
+  private semanticUsed: string | null = null;
+  private restoring: Restoring | null = null;
 
   /** Changes with every change to the memories held or to their pairs (a report made at one version holds for it). */
   version = 0;
+  /**
+   * Changes with every change a snapshot would show, except what a snapshot being taken in
+   * brings back: a process that judged nothing new has nothing new to save.
+   */
+  changes = 0;
+
+  /** `globalScopes`: config scopes.global, which let memories of two repos be compared (consolidationContext.ts). */
+  constructor(opts: { globalScopes?: readonly string[] } = {}) {
+    this.global = [...(opts.globalScopes ?? [])];
+    this.contexts = new Contexts(this.global);
+    this.held = new Entries(this.contexts, new TermLists(this.contexts));
+  }
 
   /** Memories held. */
   get size(): number {
-    return this.slotOf.size;
+    return this.held.slotOf.size;
   }
-  /** Memories still to judge. */
+  /** Memories still to judge (or to take in). */
   get pending(): number {
     return this.queue.size + this.incoming.length - this.incomingAt;
   }
@@ -114,96 +103,69 @@ export class ConsolidationIndex {
 
   /**
    * Adds memories at the next settle, a slice at a time (a whole store's parsing at once held up
-   * every other call for its duration). A later upsert or remove of one of them wins.
+   * every other call for its duration). A later upsert or remove of one of them wins. With a
+   * snapshot made under the same rules (JUDGE, the global scopes), the memories whose key it holds
+   * keep the pairs it holds between them and are not judged again; the caller checks that the
+   * rewording check's embedder is the one it names.
    */
-  addLater(mems: Iterable<ConsolidateMemory>): void {
-    for (const m of mems) this.incoming.push({ id: m.id, body: m.body });
+  addLater(mems: Iterable<ConsolidateMemory>, from: Snapshot | null = null): void {
+    const list = [...mems];
+    if (from && from.judge === JUDGE && sameList(from.global, this.global) && this.restoring === null) {
+      const r: Restoring = { snap: from, at: new Map(), entries: new Map() };
+      from.ids.forEach((id, i) => r.at.set(id, i));
+      this.restoring = r;
+      // The memories that stood for their texts first: each text's pairs are on them.
+      const first = (id: string) => from.standIn[r.at.get(id) ?? -1] ?? 0;
+      list.sort((a, b) => first(b.id) - first(a.id));
+    }
+    for (const m of list) this.incoming.push(m);
   }
 
   /**
-   * Adds a memory or takes its new text; a memory whose text did not change is not judged again.
-   * A memory with exactly the tokens of one held already is a copy of it: it joins that one's
-   * duplicate cluster without being judged or walked (a store that repeats itself holds many).
+   * Adds a memory or takes its new text or place; one whose text and place did not change is not
+   * judged again. A memory with exactly the tokens of one held already, in the same place, is a
+   * copy of it: it joins that one's duplicate cluster without being judged or walked (a store
+   * that repeats itself holds many).
    */
   upsert(m: ConsolidateMemory): void {
     if (this.incomingAt < this.incoming.length) this.superseded.add(m.id);
-    const at = this.slotOf.get(m.id);
+    this.put(m, false);
+  }
+
+  private put(m: ConsolidateMemory, fromSnapshot: boolean): void {
+    const ctx = this.contexts.idOf(m);
+    const at = this.held.slotOf.get(m.id);
     if (at !== undefined) {
-      const e = this.slots[at]!;
-      if (e.mem.body === m.body) return;
+      const e = this.held.slots[at]!;
+      if (e.mem.body === m.body && e.ctx === ctx) return;
       this.remove(m.id);
     }
     this.version++;
-    const parsed = parse(m.body);
-    const terms = new Int32Array(parsed.all.size);
-    const words = new Int32Array(parsed.words.size);
-    let i = 0;
-    let w = 0;
-    for (const t of parsed.all) {
-      let id = this.termIds.get(t);
-      if (id === undefined) {
-        id = this.df.length;
-        this.termIds.set(t, id);
-        this.df.push(0);
-        this.lists.push([]);
-      }
-      terms[i++] = id;
-      if (parsed.words.has(t)) words[w++] = id;
-    }
-    terms.sort();
-    words.sort();
-    const sig = terms.join(',');
-    const slot = this.slots.length;
-    this.slots.push({ mem: { id: m.id, body: m.body }, parsed, terms, words, sig, indexed: false });
-    if (slot >= this.alive.length) {
-      const grow = <T extends Uint8Array | Int32Array>(a: T, make: (n: number) => T): T => {
-        const b = make(a.length * 2);
-        b.set(a);
-        return b;
-      };
-      this.alive = grow(this.alive, (n) => new Uint8Array(n));
-      this.lengths = grow(this.lengths, (n) => new Int32Array(n));
-    }
-    this.alive[slot] = 1;
-    this.lengths[slot] = terms.length;
-    this.slotOf.set(m.id, slot);
-    const copies = this.sigs.get(sig);
-    if (copies) copies.push(slot);
-    else {
-      this.sigs.set(sig, [slot]);
-      this.index(slot);
-    }
+    const key = this.held.keyOf(m, ctx);
+    const r = this.restoring;
+    const i = fromSnapshot && r !== null ? r.at.get(m.id) : undefined;
+    const restored = i !== undefined && r!.snap.keys[i] === key;
+    if (!restored) this.changes++;
+    const { slot, first } = this.held.add(m, ctx, key, restored ? r!.snap.sigs[i]! : null);
+    if (restored) r!.entries.set(m.id, this.held.slots[slot]!);
+    // A memory that stood for its text in the snapshot has its pairs there: not judged again.
+    if (first) this.standFor(slot, !(restored && r!.snap.standIn[i] === 1));
   }
 
-  /** Puts a slot in the term lists and in the queue: it stands for its text from now on. */
-  private index(slot: number): void {
-    const e = this.slots[slot]!;
-    e.indexed = true;
-    for (const t of e.terms) {
-      this.df[t]!++;
-      this.lists[t]!.push(slot);
-    }
-    this.liveEntries += e.terms.length;
-    this.queue.add(e.mem.id);
+  /** The slot stands for its text from now on, and is judged unless `judge` is false. */
+  private standFor(slot: number, judge = true): void {
+    this.held.standFor(slot);
+    if (judge) this.queue.add(this.held.slots[slot]!.mem.id);
   }
 
   /** Forgets a memory and every pair it was in; a copy of it then stands for their text. */
   remove(id: string): void {
     if (this.incomingAt < this.incoming.length) this.superseded.add(id);
-    const at = this.slotOf.get(id);
-    if (at === undefined) return;
-    const e = this.slots[at]!;
+    const gone = this.held.remove(id);
+    if (gone === null) return;
     this.version++;
-    this.slots[at] = null;
-    this.alive[at] = 0;
-    this.slotOf.delete(id);
-    const copies = this.sigs.get(e.sig)!;
-    copies.splice(copies.indexOf(at), 1);
-    if (copies.length === 0) this.sigs.delete(e.sig);
-    if (!e.indexed) return;
-    for (const t of e.terms) this.df[t]!--;
-    this.liveEntries -= e.terms.length;
-    this.deadEntries += e.terms.length;
+    this.changes++;
+    if (!gone.e.indexed) return;
     this.queue.delete(id);
     this.semanticLater.delete(id);
     const mine = this.edges.get(id);
@@ -211,16 +173,7 @@ export class ConsolidationIndex {
       for (const other of mine.keys()) this.edges.get(other)?.delete(id);
       this.edges.delete(id);
     }
-    if (copies.length > 0) this.index(copies[0]!);
-    if (this.deadEntries > this.liveEntries) this.compact();
-  }
-
-  private compact(): void {
-    for (let t = 0; t < this.lists.length; t++) {
-      const l = this.lists[t]!;
-      if (l.length > this.df[t]!) this.lists[t] = l.filter((s) => this.alive[s] === 1);
-    }
-    this.deadEntries = 0;
+    if (gone.next !== null) this.standFor(gone.next);
   }
 
   /**
@@ -245,93 +198,77 @@ export class ConsolidationIndex {
     let semSpent = 0;
     let t0 = performance.now();
     const total = () => done + this.queue.size + this.incoming.length - this.incomingAt;
+    const tick = async () => {
+      if (performance.now() - t0 < SLICE_MS) return;
+      opts.progress?.(done, total());
+      await pause();
+      t0 = performance.now();
+    };
     while (this.incomingAt < this.incoming.length) {
       const m = this.incoming[this.incomingAt++]!;
       if (!this.superseded.has(m.id)) {
         const keep = this.superseded;
         this.superseded = new Set();
-        this.upsert(m);
+        this.put(m, true);
         this.superseded = keep;
       }
-      if (performance.now() - t0 >= SLICE_MS) {
-        opts.progress?.(done, total());
-        await pause();
-        t0 = performance.now();
-      }
+      done++;
+      await tick();
     }
     this.incoming = [];
     this.incomingAt = 0;
     this.superseded.clear();
+    const r = this.restoring;
+    if (r !== null) {
+      await runSliced(this.restorePairs(r), pause);
+      this.restoring = null;
+    }
     while (this.queue.size > 0) {
+      // A candidate walk needs every stand-in in the term lists (a change may bring one unparsed).
+      if (this.held.unlistedAny) await runSliced(this.held.listAll(), pause);
       const id = this.queue.values().next().value as string;
       this.queue.delete(id);
-      const slot = this.slotOf.get(id);
+      const slot = this.held.slotOf.get(id);
       if (slot === undefined) continue;
+      this.changes++;
       const borderline = this.judge(slot);
       if (borderline.length > 0) {
-        if (sem === null || semSpent >= SEMANTIC_BUDGET_MS) this.semanticLater.add(id);
+        const need = [slot, ...borderline].map((s) => this.held.slots[s]!).filter((e) => e.vec === undefined);
+        if (sem === null) this.semanticLater.add(id);
+        else if (sem.embedSync) {
+          if (vectorsNow(need, { ...sem, embedSync: sem.embedSync })) this.judgeSemantic(slot, borderline, sem);
+          else this.semanticLater.add(id);
+        } else if (semSpent >= SEMANTIC_BUDGET_MS) this.semanticLater.add(id);
         else {
           const ts = performance.now();
-          const ok = await this.embedAll([slot, ...borderline], sem);
+          const got = await vectorsLater(need, sem);
           semSpent += performance.now() - ts;
           // The memory may have changed or gone while the vectors were computed.
-          if (this.slotOf.get(id) === slot) {
-            if (!ok) this.semanticLater.add(id);
-            else this.judgeSemantic(slot, borderline, sem.min());
+          if (this.held.slotOf.get(id) === slot) {
+            if (!got) this.semanticLater.add(id);
+            else this.judgeSemantic(slot, borderline, sem);
           }
         }
       }
       done++;
-      if (performance.now() - t0 >= SLICE_MS) {
-        opts.progress?.(done, done + this.queue.size);
-        await pause();
-        t0 = performance.now();
-      }
+      await tick();
     }
     opts.progress?.(done, done);
   }
 
-  /** The slots sharing the largest part of this slot's tokens, best first (at most CANDIDATES_PER_MEMORY). */
-  private candidates(slot: number): number[] {
-    const e = this.slots[slot]!;
-    const order = Array.from(e.terms).sort((a, b) => this.df[a]! - this.df[b]! || a - b);
-    if (this.hits.length < this.slots.length) this.hits = new Int32Array(Math.max(this.slots.length, this.hits.length * 2, 64));
-    const hits = this.hits;
-    const alive = this.alive;
-    const touched: number[] = [];
-    let walked = 0;
-    for (const t of order) {
-      if (walked >= WALK_BUDGET) break;
-      const list = this.lists[t]!;
-      const end = Math.min(list.length, WALK_BUDGET - walked);
-      walked += end;
-      for (let i = 0; i < end; i++) {
-        const o = list[i]!;
-        if (o === slot || alive[o] === 0) continue;
-        if (hits[o] === 0) touched.push(o);
-        hits[o]!++;
-      }
+  /** The snapshot's pairs between memories that kept their key (and still stand for their texts). */
+  private *restorePairs(r: Restoring): Steps<void> {
+    const kept = (id: string) => {
+      const e = r.entries.get(id);
+      return e !== undefined && e.indexed && this.held.slots[this.held.slotOf.get(id) ?? -1] === e;
+    };
+    let n = 0;
+    for (const g of r.snap.pairs) {
+      if (kept(g.ids[0]!) && kept(g.ids[1]!)) this.setEdge(g);
+      if (++n % 512 === 0) yield;
     }
-    // Best by the share of tokens seen in common (a Jaccard estimate), then the older slot.
-    const n = e.terms.length;
-    const lengths = this.lengths;
-    const score = (o: number) => hits[o]! / (n + lengths[o]! - hits[o]!);
-    const best: number[] = [];
-    const scores: number[] = [];
-    for (const o of touched) {
-      const s = score(o);
-      if (best.length === CANDIDATES_PER_MEMORY && (s < scores[best.length - 1]! || (s === scores[best.length - 1]! && o > best[best.length - 1]!))) continue;
-      let i = best.length === CANDIDATES_PER_MEMORY ? best.length - 1 : best.length;
-      while (i > 0 && (scores[i - 1]! < s || (scores[i - 1]! === s && best[i - 1]! > o))) {
-        best[i] = best[i - 1]!;
-        scores[i] = scores[i - 1]!;
-        i--;
-      }
-      best[i] = o;
-      scores[i] = s;
-    }
-    for (const o of touched) hits[o] = 0;
-    return best;
+    for (const id of r.snap.later) if (kept(id) && !this.queue.has(id)) this.semanticLater.add(id);
+    if (r.snap.semantic !== null) this.semanticUsed ??= r.snap.semantic;
   }
 
   private setEdge(g: ConsolidateGroup): void {
@@ -341,20 +278,13 @@ export class ConsolidationIndex {
     (this.edges.get(b) ?? this.edges.set(b, new Map()).get(b)!).set(a, g);
   }
 
-  private ordered(x: number, y: number): [Entry, Entry] {
-    const a = this.slots[x]!;
-    const b = this.slots[y]!;
-    return a.mem.id < b.mem.id ? [a, b] : [b, a];
-  }
-
   /** Judges a slot against its candidates on words; returns the pairs left for the rewording check. */
   private judge(slot: number): number[] {
-    const id = this.slots[slot]!.mem.id;
-    const known = this.edges.get(id);
+    const known = this.edges.get(this.held.slots[slot]!.mem.id);
     const borderline: number[] = [];
-    for (const o of this.candidates(slot)) {
-      const [older, newer] = this.ordered(slot, o);
-      if (known?.has(this.slots[o]!.mem.id)) continue;
+    for (const o of this.held.candidates(slot)) {
+      if (known?.has(this.held.slots[o]!.mem.id)) continue;
+      const [older, newer] = this.held.ordered(slot, o);
       if (!mayRelate(older, newer)) continue;
       const g = judgePair(older.mem, newer.mem, older.parsed, newer.parsed);
       if (g) this.setEdge(g);
@@ -363,112 +293,66 @@ export class ConsolidationIndex {
     return borderline;
   }
 
-  /** Gives these slots their vectors (those still held that lack one); false when the embedder could not. */
-  private async embedAll(slots: number[], sem: SemanticSource): Promise<boolean> {
-    const need = slots.map((s) => this.slots[s]).filter((e): e is Entry => e !== null && e !== undefined && e.vec === undefined);
-    if (need.length === 0) return true;
-    let got: Float32Array[] | null;
-    try {
-      got = await sem.embed(need.map((e) => e.mem.body));
-    } catch {
-      got = null;
-    }
-    if (got === null || got.length !== need.length) return false;
-    need.forEach((e, i) => (e.vec = got[i]!));
-    return true;
-  }
-
   /** The rewording check of a slot's borderline pairs (their vectors are held). */
-  private judgeSemantic(slot: number, borderline: number[], min: number): void {
-    const self = this.slots[slot]!;
+  private judgeSemantic(slot: number, borderline: number[], sem: SemanticSource): void {
+    const min = sem.min();
+    this.semanticUsed = `${sem.id()}@${min}`;
+    const self = this.held.slots[slot]!;
     for (const o of borderline) {
-      const other = this.slots[o];
+      const other = this.held.slots[o];
       if (!other || !self.vec || !other.vec || this.edges.get(self.mem.id)?.has(other.mem.id)) continue;
       const c = cosine(self.vec, other.vec);
-      const [older, newer] = this.ordered(slot, o);
+      const [older, newer] = this.held.ordered(slot, o);
       const g = judgePair(older.mem, newer.mem, older.parsed, newer.parsed, () => ({ cosine: c, min }));
       if (g) this.setEdge(g);
     }
   }
 
   /**
-   * The groups among the memories `include` admits (both ends of a pair), in consolidate.ts's
-   * order. The copies of a text make one duplicate cluster; a pair judged between two texts is
-   * reported on the memories that stand for them, or when one is not admitted, on its first
-   * admitted copy (judged again on that one's ids).
+   * What a snapshot holds of this index (consolidationSnapshot.ts), or null while memories wait to
+   * be taken in or judged (a snapshot holds only what is judged).
    */
-  groups(include: (id: string) => boolean): ConsolidateGroup[] {
-    const { edges, slots, sigs, slotOf } = this;
-    const standIn = (id: string): Entry | null => {
-      if (include(id)) return slots[slotOf.get(id)!]!;
-      for (const s of sigs.get(slots[slotOf.get(id)!]!.sig)!) if (include(slots[s]!.mem.id)) return slots[s]!;
-      return null;
-    };
-    function* pairs(): Generator<ConsolidateGroup> {
-      for (const copies of sigs.values()) {
-        if (copies.length < 2) continue;
-        const ids = copies.map((s) => slots[s]!.mem.id).filter(include).sort();
-        for (let i = 1; i < ids.length; i++) {
-          yield { kind: 'duplicates', ids: [ids[0]!, ids[i]!], reason: 'the same words', suggested_action: 'memory_merge them into one memory' };
-        }
-      }
-      for (const [a, m] of edges) {
-        const sa = standIn(a);
-        if (sa === null) continue;
-        for (const [b, g] of m) {
-          if (a > b) continue;
-          const sb = standIn(b);
-          if (sb === null) continue;
-          if (sa.mem.id === a && sb.mem.id === b) {
-            yield g;
-            continue;
-          }
-          const [older, newer] = sa.mem.id < sb.mem.id ? [sa, sb] : [sb, sa];
-          const va = slots[slotOf.get(a)!]!.vec;
-          const vb = slots[slotOf.get(b)!]!.vec;
-          const again = judgePair(older.mem, newer.mem, older.parsed, newer.parsed, va && vb ? () => ({ cosine: cosine(va, vb), min: minOf(g) }) : undefined);
-          if (again) yield again;
-        }
-      }
+  snapshot(): Snapshot | null {
+    if (this.pending > 0 || this.settling !== null) return null;
+    const s: Snapshot = { judge: JUDGE, semantic: this.semanticUsed, global: [...this.global], ids: [], keys: [], sigs: [], standIn: [], pairs: [], later: [...this.semanticLater] };
+    for (const e of this.held.slots) {
+      if (!e) continue;
+      s.ids.push(e.mem.id);
+      s.keys.push(e.key);
+      s.sigs.push(e.sig);
+      s.standIn.push(e.indexed ? 1 : 0);
     }
-    return groupsOf(pairs());
+    for (const [a, m] of this.edges) for (const [b, g] of m) if (a < b) s.pairs.push(g);
+    return s;
   }
-}
 
-/** |a ∩ b| of two ascending id arrays. */
-function common(a: Int32Array, b: Int32Array): number {
-  let i = 0;
-  let j = 0;
-  let n = 0;
-  while (i < a.length && j < b.length) {
-    const x = a[i]!;
-    const y = b[j]!;
-    if (x === y) {
-      n++;
-      i++;
-      j++;
-    } else if (x < y) i++;
-    else j++;
+  /** What the report reads (consolidationReport.ts). */
+  private judged(): JudgedPairs {
+    const h = this.held;
+    return {
+      copies: () => h.copies(),
+      copiesOf: (id) => h.copiesOf(id),
+      edges: this.edges,
+      again: (g, a, b) => {
+        const [older, newer] = h.ordered(h.slotOf.get(a)!, h.slotOf.get(b)!);
+        const va = h.slots[h.slotOf.get(g.ids[0]!)!]!.vec;
+        const vb = h.slots[h.slotOf.get(g.ids[1]!)!]!.vec;
+        return judgePair(older.mem, newer.mem, older.parsed, newer.parsed, va && vb ? () => ({ cosine: cosine(va, vb), min: minOf(g) }) : undefined);
+      },
+    };
   }
-  return n;
-}
 
-/**
- * Whether judgePair could find a relation, from the sizes of the overlaps alone (exact, on the
- * same token sets): a contradiction needs 60% of the words shared, a superseded pair 80% of the
- * older memory's tokens in the newer, a duplicate or a rewording 30% of all tokens. Most
- * candidates fail all three, and a merge of two sorted arrays is far cheaper than the judge.
- */
-function mayRelate(older: Entry, newer: Entry): boolean {
-  const e = 1e-9; // a ratio exactly at a threshold passes, as in judgePair's division
-  const all = common(older.terms, newer.terms);
-  if (all > 0 && all >= REWORD_JACCARD * (older.terms.length + newer.terms.length - all) - e) return true;
-  if (all > 0 && all >= SUPERSEDE_CONTAINMENT * older.terms.length - e) return true;
-  const w = common(older.words, newer.words);
-  return w > 0 && w >= CONSOLIDATE_SUBJECT * (older.words.length + newer.words.length - w) - e;
-}
+  /** The groups among the memories `include` admits, in consolidate.ts's order (consolidationReport.ts); `sliced`: in slices. */
+  groups(include: (id: string) => boolean): ConsolidateGroup[];
+  groups(include: (id: string) => boolean, sliced: true): Promise<ConsolidateGroup[]>;
+  groups(include: (id: string) => boolean, sliced = false): ConsolidateGroup[] | Promise<ConsolidateGroup[]> {
+    return sliced ? runSliced(groupSteps(this.judged(), include)) : runSteps(groupSteps(this.judged(), include));
+  }
 
-/** The cosine a rewording pair was judged at (its reason carries it); other pairs need none. */
-function minOf(g: ConsolidateGroup): number {
-  return /^the same in other words/.test(g.reason) ? 0 : 2;
+  /** How many groups of each kind groups(include) gives, without making them; `sliced`: in slices. */
+  counts(include: (id: string) => boolean): Record<GroupKind, number>;
+  counts(include: (id: string) => boolean, sliced: true): Promise<Record<GroupKind, number>>;
+  counts(include: (id: string) => boolean, sliced = false): Record<GroupKind, number> | Promise<Record<GroupKind, number>> {
+    return sliced ? runSliced(countSteps(this.judged(), include)) : runSteps(countSteps(this.judged(), include));
+  }
 }

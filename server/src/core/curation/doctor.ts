@@ -1,17 +1,20 @@
 // `cairn doctor`: every way the setup can be wrong, checked without changing anything.
 // Each check is ok, warn or fail; the exit code is 0 when all are ok, 1 with a warning, 2 with a
 // failure. Nothing here writes: a broken file is reported, never repaired.
-import { constants, promises as fsp } from 'node:fs';
+import { constants, lstatSync, promises as fsp, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { folderAccessProblem } from '../access.ts';
 import { errorMessage } from '../errors.ts';
 import { hasUrlSecrets } from '../origin.ts';
-import type { StoredMemory } from '../types.ts';
+import type { PhaseProgress, StoredMemory } from '../types.ts';
 import { Store } from '../store/store.ts';
 import { findTeamStore, resolveStore, type StoreLocation } from '../store/location.ts';
 import { repoInfo } from '../origin.ts';
 import { GITIGNORE_LINES } from '../sync/repo.ts';
-import { readCache, cachePath } from '../index/cache.ts';
+import { readCache, cachePath, type CacheContent } from '../index/cache.ts';
+import { reviveStored } from '../index/revive.ts';
+import { cacheReadProgress } from '../index/cacheProgress.ts';
+import { isReadFailure, readAhead } from '../store/fileWorker.ts';
 import { ACTIVE_LOG, listLogFiles, readEvents } from './archives.ts';
 import { CLIENTS, clientSpec, type InitEnv } from '../io/clients.ts';
 import { installedCairnPlugins, readRegistration } from '../io/init.ts';
@@ -36,6 +39,8 @@ const n = (count: number, one: string, many = `${one}s`): string => `${count} ${
 
 export interface DoctorOptions extends InitEnv {
   cwd: string;
+  /** Told how the long checks go (reading the index cache, loading and checking files): the CLI's progress line. */
+  progress?: PhaseProgress;
 }
 
 const ITEMS_MAX = 50;
@@ -43,24 +48,12 @@ const mode = (m: number) => `0${(m & 0o777).toString(8)}`;
 const check = (name: string, status: CheckStatus, detail: string, items?: string[]): Check =>
   items && items.length ? { name, status, detail, items: items.slice(0, ITEMS_MAX) } : { name, status, detail };
 
-/** I/O of one check in flight at once: at 20,000 files, one lstat or read after another waited ~20k times on the disk. */
-const IO_PARALLEL = 64;
-
-/** fn over every item, at most IO_PARALLEL at a time; results in the items' order. */
-async function eachParallel<T, R>(items: readonly T[], fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(IO_PARALLEL, items.length) }, worker));
-  return out;
-}
-
-async function permissions(dir: string, skip: boolean): Promise<Check> {
+/**
+ * The modes of the store, its .tombstones/ and their files. The files are lstat'ed one after
+ * another on this thread (~5 us each: the listing the files check made just before has their
+ * inodes at hand); a promise per file cost ~5 times that.
+ */
+async function permissions(dir: string, skip: boolean, progress?: PhaseProgress): Promise<Check> {
   if (skip) return check('permissions', 'ok', 'not checked on Windows (no POSIX modes)');
   const loose: string[] = [];
   const st = await fsp.stat(dir);
@@ -70,13 +63,21 @@ async function permissions(dir: string, skip: boolean): Promise<Check> {
   if ((st.mode & 0o700) !== 0o700) return check('permissions', 'fail', `${dir} is ${mode(st.mode)}: its owner lacks ${['read', 'write', 'search (x)'].filter((_, i) => !(st.mode & (0o400 >> i))).join(' and ')} permission, so cairn cannot write there as that user: chmod 700 ${dir}`);
   if (st.mode & 0o077) loose.push(`${dir} is ${mode(st.mode)}, expected 0700`);
   for (const sub of [dir, join(dir, '.tombstones')]) {
-    const names = await fsp.readdir(sub).catch(() => [] as string[]);
-    const files = names.filter((n) => n.endsWith('.md') || n === 'config.toml' || n.startsWith('.events')).map((n) => join(sub, n));
-    const stats = await eachParallel(files, (f) => fsp.lstat(f).catch(() => null));
-    files.forEach((f, i) => {
-      const s = stats[i];
+    let names: string[];
+    try {
+      names = readdirSync(sub);
+    } catch {
+      continue;
+    }
+    for (let i = 0; i < names.length; i++) {
+      if (progress && i % 1000 === 0) progress('checking file modes', i, names.length);
+      const name = names[i]!;
+      if (!(name.endsWith('.md') || name === 'config.toml' || name.startsWith('.events'))) continue;
+      const f = join(sub, name);
+      const s = lstatSync(f, { throwIfNoEntry: false });
       if (s?.isFile() && s.mode & 0o077) loose.push(`${f} is ${mode(s.mode)}, expected 0600`);
-    });
+    }
+    progress?.('checking file modes', names.length, names.length);
   }
   return loose.length
     ? check('permissions', 'warn', `${n(loose.length, 'path')} readable by other users (the store is private notes): chmod 700 the directory, 600 the files`, loose)
@@ -115,9 +116,24 @@ export async function subfolderMarkdown(dir: string): Promise<string[]> {
   return found.sort();
 }
 
-async function files(dir: string): Promise<Check[]> {
+/** The index cache as doctor found it: its records (null when there is none it can use) and why not. */
+interface CacheFound {
+  cache: CacheContent<StoredMemory> | null;
+  reason: string | null;
+}
+
+/**
+ * Every file of the store, as cairn reads it: a file whose size and modification time are those
+ * its record in the index cache was read with is taken from the cache (the check every command
+ * makes before it answers), any other is read and parsed. The store's directory is listed by a
+ * worker thread while the cache is decoded.
+ */
+async function files(dir: string, progress?: PhaseProgress): Promise<{ checks: Check[]; found: CacheFound }> {
   const store = new Store(dir, { warn: () => {}, readOnly: true }); // doctor changes nothing
-  await store.load();
+  store.listAhead();
+  let reason: string | null = null;
+  const cache = readCache<StoredMemory>(dir, (r) => (reason = r), reviveStored, progress && cacheReadProgress(progress));
+  await store.load(cache?.records, progress && ((done, total) => progress('loading files', done, total)));
   const bad = [...store.skipped(), ...store.shadowed()].map((s) => `${s.file}: ${s.reason}`);
   const nested = (await subfolderMarkdown(dir)).map(
     (f) => `${f}: in a subfolder, so not a memory (cairn reads only ${dir} itself): move it up to make it one`,
@@ -130,10 +146,13 @@ async function files(dir: string): Promise<Check[]> {
     ...(bad.length ? [`${n(bad.length, 'file')} skipped (never rewritten or deleted: fix or move them)`] : []),
     ...(nested.length ? [`${n(nested.length, 'markdown file')} in subfolders not read`] : []),
   ];
-  return [
-    parts.length ? check('files', 'warn', `${count}; ${parts.join('; ')}`, [...bad, ...nested]) : check('files', 'ok', `${count}; every file parses`),
-    await remoteCredentials([...store.active(), ...store.tombstones()]),
-  ];
+  return {
+    checks: [
+      parts.length ? check('files', 'warn', `${count}; ${parts.join('; ')}`, [...bad, ...nested]) : check('files', 'ok', `${count}; every file parses`),
+      await remoteCredentials([...store.active(), ...store.tombstones()], progress),
+    ],
+    found: { cache, reason },
+  };
 }
 
 /** The team store of the repository doctor runs in (README "Team memory"): found, readable, its per-machine files ignored. */
@@ -145,7 +164,8 @@ async function teamStore(loc: StoreLocation, o: DoctorOptions): Promise<Check[]>
   if (dir === null) return [check('team store', 'ok', info ? `none in ${info.root} (cairn team init creates one)` : 'not in a git repository: no team store')];
   if (dir === loc.dir) return [check('team store', 'warn', `${dir} is both the team store and the personal store: personal memories written here are shared through git`)];
   const store = new Store(dir, { warn: () => {}, readOnly: true });
-  await store.load();
+  // Files unchanged since its index cache was written are taken from it, as for the personal store.
+  await store.load(readCache<StoredMemory>(dir, undefined, reviveStored)?.records);
   const bad = [...store.skipped(), ...store.shadowed()].map((s) => `${s.file}: ${s.reason}`);
   const ignore = await fsp.readFile(join(dir, '.gitignore'), 'utf8').then((t) => t.split(/\r?\n/).map((l) => l.trim()), () => [] as string[]);
   const missing = GITIGNORE_LINES.filter((l) => !ignore.includes(l));
@@ -172,16 +192,21 @@ function rawRepo(text: string): string | null {
  * remote URLs, or by hand). They are read as if redacted and rewritten clean on their next change;
  * this names them (id and file, never the URL) so the user can rotate the token.
  */
-async function remoteCredentials(mems: StoredMemory[]): Promise<Check> {
+async function remoteCredentials(mems: StoredMemory[], progress?: PhaseProgress): Promise<Check> {
   const found: string[] = [];
-  // Only a record with an origin repo can have stored one with a credential.
+  // Only a record with an origin repo can have stored one with a credential. The files are read
+  // by a worker thread a batch ahead (the store's own bulk read), in order.
   const withRepo = mems.filter((m) => m.origin.repo !== null);
-  await eachParallel(withRepo, async (m) => {
-    const text = await fsp.readFile(m.file, 'utf8').catch(() => '');
+  let i = 0;
+  for await (const text of readAhead(withRepo.map((m) => m.file))) {
+    const m = withRepo[i++]!;
+    if (progress && i % 1000 === 0) progress('reading stored remote URLs', i, withRepo.length);
+    if (isReadFailure(text)) continue;
     if (text.includes('@') || text.includes('?')) {
       if (hasUrlSecrets(rawRepo(text))) found.push(`${m.id} ${m.file}`);
     }
-  });
+  }
+  progress?.('reading stored remote URLs', withRepo.length, withRepo.length);
   found.sort();
   return found.length
     ? check('remote credentials', 'warn', `${n(found.length, 'file stores', 'files store')} a remote URL with a credential or query in origin.repo: cairn reads them redacted and rewrites them clean on their next change (memory_update, memory_verify, cairn migrate-origin); rotate the token if it is still valid`, found)
@@ -206,10 +231,16 @@ async function eventLog(loc: StoreLocation): Promise<Check> {
   return check('event log', 'ok', detail);
 }
 
-function indexCache(dir: string): Check {
+/** The index cache alone, when the files check failed before it decoded it. */
+function cacheOnly(dir: string): CacheFound {
   let reason: string | null = null;
-  const c = readCache(dir, (r) => (reason = r));
-  if (c) return check('index cache', 'ok', `${cachePath(dir)} holds ${c.records.length} records (validated per file on start)`);
+  const cache = readCache(dir, (r) => (reason = r));
+  return { cache: cache as CacheContent<StoredMemory> | null, reason };
+}
+
+/** The index cache the files check decoded (read once for both). */
+function indexCache(dir: string, { cache, reason }: CacheFound): Check {
+  if (cache) return check('index cache', 'ok', `${cachePath(dir)} holds ${cache.records.length} records (validated per file on start)`);
   if (reason) return check('index cache', 'warn', `${cachePath(dir)} is unusable (${reason}); it is rebuilt on the next server start, nothing is lost`);
   return check('index cache', 'ok', 'no index cache yet: built on the next server start (derived data only)');
 }
@@ -289,10 +320,14 @@ export async function runDoctor(o: DoctorOptions): Promise<DoctorReport> {
       checks.push(check('store', 'fail', `${loc.dir} (${loc.why}) is not a directory`));
     } else {
       checks.push(check('store', 'ok', `${loc.dir} (${loc.why})`));
-      checks.push(await permissions(loc.dir, o.platform === 'win32'));
-      checks.push(...(await files(loc.dir).catch((err) => [check('files', 'fail', `cannot read the store: ${errorMessage(err)}`)])));
+      // The files first (their listing leaves the inodes the permissions check reads at hand),
+      // reported in the usual order.
+      const dir = loc.dir;
+      const read = await files(dir, o.progress).catch((err) => ({ checks: [check('files', 'fail', `cannot read the store: ${errorMessage(err)}`)], found: null }));
+      checks.push(await permissions(dir, o.platform === 'win32', o.progress));
+      checks.push(...read.checks);
       checks.push(await eventLog(loc));
-      checks.push(indexCache(loc.dir));
+      checks.push(indexCache(dir, read.found ?? cacheOnly(dir)));
     }
   }
   if (loc) checks.push(...(await teamStore(loc, o)));

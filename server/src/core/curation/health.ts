@@ -4,10 +4,12 @@
 import { normalizeRepoUrl } from '../origin.ts';
 import type { MemoryRecord } from '../types.ts';
 import { verificationOf, type VerificationStatus } from '../trust/signals/verification.ts';
-import { summarize } from '../memory.ts';
+import { repoKeyOf, summarize } from '../memory.ts';
 import type { CairnEvent } from './events.ts';
 import { foldUsage, markerStats, type MarkerStat, type MemoryUsage, type TimelineEntry, type UseOutcome } from './usage.ts';
 import { rareScopes, type RareScopeRow } from './rareScopes.ts';
+import { runSteps, type Steps } from './steps.ts';
+import { TopK } from './topK.ts';
 
 export interface HealthParams {
   window_days: number;
@@ -79,7 +81,13 @@ export interface HealthReport {
   contradicted: Section<Row & { contradictions: number; last_contradicted: string; last_resolved: string | null; resolution_timeline: TimelineEntry[] }>;
   dead_weight: Section<DeadWeightRow> & { rule: DeadWeightRule & { relevance: ['medium', 'high']; actor: 'model' } };
   rare_scopes: Section<RareScopeRow>;
-  verification_debt: { never: number; stale: number; fresh: number; rows: (Row & { status: VerificationStatus; age_days: number | null })[] };
+  verification_debt: {
+    never: number;
+    stale: number;
+    fresh: number;
+    /** `warning`: last_verified_at lies in the future (trust/signals/verification.ts), so it vouches for nothing */
+    rows: (Row & { status: VerificationStatus; age_days: number | null; last_verified_at: string | null; warning?: string })[];
+  };
   commit_drift_debt: { applies: boolean; repo: string | null; count: number; rows: (Row & { commits_since_verify: number; last_verified_at: string })[] };
   expired: Section<Row & { expires: string }>;
   cold: Section<Row & { created: string; age_days: number; last_retrieved: string | null }>;
@@ -172,6 +180,15 @@ export function deadWeight(m: MemoryRecord, u: MemoryUsage | undefined, now: num
 }
 
 export function computeHealth(data: HealthData, params: HealthParams = DEFAULT_HEALTH_PARAMS): HealthReport {
+  return runSteps(healthSteps(data, params));
+}
+
+/** Memories looked at between two yields of healthSteps. */
+const STEP = 128;
+
+/** computeHealth, yielding every STEP memories (steps.ts): a server runs it in slices. */
+export function* healthSteps(data: HealthData, params: HealthParams = DEFAULT_HEALTH_PARAMS): Steps<HealthReport> {
+  let n = 0;
   const { window_days, top_k, min_applied } = params;
   const rule = data.deadWeight ?? DEFAULT_DEAD_WEIGHT;
   const now = data.now.getTime();
@@ -180,90 +197,81 @@ export function computeHealth(data: HealthData, params: HealthParams = DEFAULT_H
   const fold = foldUsage(data.events, windowStart, known);
   const usage = (id: string) => fold.byId.get(id);
   const isExpired = (m: MemoryRecord) => m.expires !== null && Date.parse(m.expires) <= now;
-  // Rows are made for every memory a section counts, but only the top_k shown get their summary
-  // (summarizing every memory was a third of the report at 20,000 memories).
-  const bodies = new Map<string, string>();
-  const row = (m: MemoryRecord): Row => {
-    bodies.set(m.id, m.body);
-    return { id: m.id, scopes: m.scopes, summary: '' };
-  };
-  const shown = <R extends Row>(rows: R[], k: number): R[] => rows.slice(0, k).map((r) => ({ ...r, summary: summarize(bodies.get(r.id)!) }));
-  const section = <R extends Row>(all: R[], k: number): Section<R> => ({ count: all.length, rows: shown(all, k) });
+  // Each section keeps its count and its first top_k rows (topK.ts); only those get a row and a
+  // summary (a row and a sort for every memory were most of the report at 20,000 memories).
+  const row = (m: MemoryRecord): Row => ({ id: m.id, scopes: m.scopes, summary: summarize(m.body) });
+  const byId = <T extends { m: MemoryRecord }>(a: T, b: T) => cmp(a.m.id, b.m.id);
 
-  const contradicted: HealthReport['contradicted']['rows'] = [];
-  const dead: HealthReport['dead_weight']['rows'] = [];
-  const cold: HealthReport['cold']['rows'] = [];
-  const heavy: HealthReport['heavily_used']['rows'] = [];
-  const flags = new Map<string, { dead: boolean; cold: boolean; contradicted: boolean; applied: number }>();
-  for (const m of data.active) {
-    const u = usage(m.id);
-    const c = contradiction(m, u);
-    if (c) contradicted.push({ ...row(m), ...c });
-    const f = { dead: false, cold: false, contradicted: c !== null, applied: u?.appliedInWindow ?? 0 };
-    flags.set(m.id, f);
-    if (isExpired(m)) continue; // expired memories have their own section and leave search anyway
-    const retrieved = u?.retrievedInWindow ?? 0;
-    const d = deadWeight(m, u, now, window_days, rule);
-    if (d) {
-      f.dead = true;
-      dead.push({ ...row(m), ...d });
-    }
-    const created = Date.parse(m.created);
-    if (retrieved === 0 && created < windowStart) {
-      f.cold = true;
-      cold.push({ ...row(m), created: m.created, age_days: Math.floor((now - created) / DAY_MS), last_retrieved: u?.lastRetrieved ?? null });
-    }
-    if (f.applied >= min_applied) heavy.push({ ...row(m), applied: f.applied, last_applied: u?.lastApplied ?? null });
-  }
-  contradicted.sort((a, b) => b.contradictions - a.contradictions || cmp(b.last_contradicted, a.last_contradicted) || cmp(a.id, b.id));
-  dead.sort((a, b) => b.retrieved - a.retrieved || cmp(a.id, b.id));
-  cold.sort((a, b) => cmp(a.created, b.created) || cmp(a.id, b.id));
-  heavy.sort((a, b) => b.applied - a.applied || cmp(a.id, b.id));
-
+  type Contra = { m: MemoryRecord; c: NonNullable<ReturnType<typeof contradiction>> };
+  const contradicted = new TopK<Contra>(top_k, (a, b) => b.c.contradictions - a.c.contradictions || cmp(b.c.last_contradicted, a.c.last_contradicted) || byId(a, b));
+  type Dead = { m: MemoryRecord; d: NonNullable<ReturnType<typeof deadWeight>> };
+  const dead = new TopK<Dead>(top_k, (a, b) => b.d.retrieved - a.d.retrieved || byId(a, b));
+  const cold = new TopK<{ m: MemoryRecord }>(top_k, (a, b) => cmp(a.m.created, b.m.created) || byId(a, b));
+  type Heavy = { m: MemoryRecord; applied: number };
+  const heavy = new TopK<Heavy>(top_k, (a, b) => b.applied - a.applied || byId(a, b));
+  // Never-verified first, then stale: a verification dated in the future first (it vouches for
+  // nothing), then the longest unverified.
+  type Debt = { m: MemoryRecord; v: ReturnType<typeof verificationOf> };
+  const rank = (v: Debt['v']) => (v.status === 'never' ? 0 : v.warning ? 1 : 2);
+  const debtRows = new TopK<Debt>(top_k, (a, b) => rank(a.v) - rank(b.v) || (b.v.age_days ?? 0) - (a.v.age_days ?? 0) || byId(a, b));
+  const debt = { never: 0, stale: 0, fresh: 0 };
+  const expired = new TopK<{ m: MemoryRecord }>(top_k, (a, b) => cmp(a.m.expires!, b.m.expires!) || byId(a, b));
   // Scopes: counts, singleton owners, per-scope health.
   const counts = new Map<string, number>();
   const owner = new Map<string, string>();
   const perScope = new Map<string, HealthReport['scope_health'][number]>();
+
+  yield;
   for (const m of data.active) {
-    const f = flags.get(m.id)!;
+    if (++n % STEP === 0) yield;
+    const u = usage(m.id);
+    const c = contradiction(m, u);
+    if (c) contradicted.add({ m, c });
+    const applied = u?.appliedInWindow ?? 0;
+    let isDead = false;
+    let isCold = false;
+    if (isExpired(m)) expired.add({ m });
+    else {
+      // expired memories have their own section and leave search anyway
+      const d = deadWeight(m, u, now, window_days, rule);
+      if (d) {
+        isDead = true;
+        dead.add({ m, d });
+      }
+      if ((u?.retrievedInWindow ?? 0) === 0 && Date.parse(m.created) < windowStart) {
+        isCold = true;
+        cold.add({ m });
+      }
+      if (applied >= min_applied) heavy.add({ m, applied });
+    }
     for (const s of m.scopes) {
       counts.set(s, (counts.get(s) ?? 0) + 1);
       owner.set(s, m.id);
       let h = perScope.get(s);
       if (!h) perScope.set(s, (h = { scope: s, active: 0, dead: 0, cold: 0, contradicted: 0, applied: 0 }));
       h.active++;
-      if (f.dead) h.dead++;
-      if (f.cold) h.cold++;
-      if (f.contradicted) h.contradicted++;
-      h.applied += f.applied;
+      if (isDead) h.dead++;
+      if (isCold) h.cold++;
+      if (c) h.contradicted++;
+      h.applied += applied;
     }
-  }
-  const rare = rareScopes(counts, owner);
-
-  // Verification: every active memory falls in exactly one bucket, so the counts sum to the total.
-  const debt = { never: 0, stale: 0, fresh: 0 };
-  const debtRows: HealthReport['verification_debt']['rows'] = [];
-  for (const m of data.active) {
+    // Verification: every active memory falls in exactly one bucket, so the counts sum to the total.
     const v = verificationOf(m.last_verified_at, data.now, data.staleAfterDays);
     debt[v.status]++;
-    if (v.status !== 'fresh') debtRows.push({ ...row(m), status: v.status, age_days: v.age_days });
+    if (v.status !== 'fresh') debtRows.add({ m, v });
   }
-  // Never-verified first (oldest created first), then stale (longest unverified first).
-  debtRows.sort((a, b) => (a.status === b.status ? (b.age_days ?? 0) - (a.age_days ?? 0) || cmp(a.id, b.id) : a.status === 'never' ? -1 : 1));
+  yield;
+  const rare = rareScopes(counts, owner);
 
-  const drift: HealthReport['commit_drift_debt']['rows'] = [];
+  const drift = new TopK<{ m: MemoryRecord; k: number }>(top_k, (a, b) => b.k - a.k || byId(a, b));
   if (data.commitDrift) {
     for (const m of data.active) {
-      const n = data.commitDrift.commitsSinceVerify.get(m.id);
-      if (n !== undefined && n > 0 && m.last_verified_at) drift.push({ ...row(m), commits_since_verify: n, last_verified_at: m.last_verified_at });
+      if (++n % STEP === 0) yield;
+      const k = data.commitDrift.commitsSinceVerify.get(m.id);
+      if (k !== undefined && k > 0 && m.last_verified_at) drift.add({ m, k });
     }
-    drift.sort((a, b) => b.commits_since_verify - a.commits_since_verify || cmp(a.id, b.id));
   }
-
-  const expired = data.active
-    .filter(isExpired)
-    .map((m) => ({ ...row(m), expires: m.expires! }))
-    .sort((a, b) => cmp(a.expires, b.expires) || cmp(a.id, b.id));
+  yield;
 
   // Origins that no longer match a remote: memories written from the caller's worktree whose
   // origin.repo is none of the repo's current remotes (it was renamed, moved or re-pointed).
@@ -272,9 +280,11 @@ export function computeHealth(data: HealthData, params: HealthParams = DEFAULT_H
   if (oc) {
     const known = new Set(oc.known_remotes.map((u) => normalizeRepoUrl(u)));
     for (const m of [...data.active, ...data.tombstones]) {
+      if (++n % STEP === 0) yield;
       if (m.origin.repo === null || m.origin.worktree_root !== oc.root) continue;
-      const key = normalizeRepoUrl(m.origin.repo);
-      if (key === null || known.has(key)) continue;
+      // originRepoKey, remembered per origin object: the normalized URL, or `root:` when it has none
+      const key = repoKeyOf(m);
+      if (key === null || key.startsWith('root:') || known.has(key)) continue;
       let g = orphaned.get(key);
       if (!g) orphaned.set(key, (g = { repo: m.origin.repo, ids: [] }));
       g.ids.push(m.id);
@@ -292,7 +302,7 @@ export function computeHealth(data: HealthData, params: HealthParams = DEFAULT_H
     min_applied,
     totals: {
       active: data.active.length,
-      expired: expired.length,
+      expired: expired.count,
       tombstoned: data.tombstones.length,
       scopes: counts.size,
       events: data.events.length,
@@ -301,14 +311,25 @@ export function computeHealth(data: HealthData, params: HealthParams = DEFAULT_H
       user_lookups_in_window: fold.userLookupsInWindow,
       uses_in_window: fold.usesInWindow,
     },
-    contradicted: section(contradicted, top_k),
-    dead_weight: { ...section(dead, top_k), rule: { ...rule, relevance: ['medium', 'high'], actor: 'model' } },
+    contradicted: { count: contradicted.count, rows: contradicted.rows().map(({ m, c }) => ({ ...row(m), ...c })) },
+    dead_weight: { count: dead.count, rows: dead.rows().map(({ m, d }) => ({ ...row(m), ...d })), rule: { ...rule, relevance: ['medium', 'high'], actor: 'model' } },
     rare_scopes: { count: rare.length, rows: rare.slice(0, top_k) },
-    verification_debt: { ...debt, rows: shown(debtRows, top_k) },
-    commit_drift_debt: { applies: data.commitDrift !== null, repo: data.commitDrift?.repo ?? null, count: drift.length, rows: shown(drift, top_k) },
-    expired: section(expired, top_k),
-    cold: section(cold, top_k),
-    heavily_used: section(heavy, top_k),
+    verification_debt: {
+      ...debt,
+      rows: debtRows.rows().map(({ m, v }) => ({ ...row(m), status: v.status, age_days: v.age_days, last_verified_at: m.last_verified_at, ...(v.warning ? { warning: v.warning } : {}) })),
+    },
+    commit_drift_debt: {
+      applies: data.commitDrift !== null,
+      repo: data.commitDrift?.repo ?? null,
+      count: drift.count,
+      rows: drift.rows().map(({ m, k }) => ({ ...row(m), commits_since_verify: k, last_verified_at: m.last_verified_at! })),
+    },
+    expired: { count: expired.count, rows: expired.rows().map(({ m }) => ({ ...row(m), expires: m.expires! })) },
+    cold: {
+      count: cold.count,
+      rows: cold.rows().map(({ m }) => ({ ...row(m), created: m.created, age_days: Math.floor((now - Date.parse(m.created)) / DAY_MS), last_retrieved: usage(m.id)?.lastRetrieved ?? null })),
+    },
+    heavily_used: { count: heavy.count, rows: heavy.rows().map(({ m, applied }) => ({ ...row(m), applied, last_applied: usage(m.id)?.lastApplied ?? null })) },
     scope_health: [...perScope.values()].sort((a, b) => a.scope.localeCompare(b.scope)),
     marker_stats: markerStats(data.events),
     orphan_use_events: { count: fold.orphanEvents, ids: fold.orphanIds.slice(0, top_k) },

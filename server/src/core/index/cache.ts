@@ -279,8 +279,8 @@ export function decodeCache<R extends object>(buf: Buffer, revive?: Revive<R>): 
   }, buf.length, revive);
 }
 
-/** Reads the cache; null when absent or untrustworthy (the reason goes to `onReject`). */
-export function readCache<R extends object>(storeDir: string, onReject?: (reason: string) => void, revive?: Revive<R>): CacheContent<R> | null {
+/** Reads the cache; null when absent or untrustworthy (the reason goes to `onReject`). `progress` hears the bytes read of the file's size. */
+export function readCache<R extends object>(storeDir: string, onReject?: (reason: string) => void, revive?: Revive<R>, progress?: (done: number, total: number) => void): CacheContent<R> | null {
   // A symlinked .cache (or cache file) would be read from outside the store: not trusted.
   if (!isOwnDirSync(join(storeDir, CACHE_DIR))) return null;
   let fd: number;
@@ -293,12 +293,11 @@ export function readCache<R extends object>(storeDir: string, onReject?: (reason
     const size = fstatSync(fd).size;
     return decodeFrom<R>((pos, len, into) => {
       const b = into ? into.subarray(0, len) : Buffer.allocUnsafe(len);
-      let got = 0;
-      while (got < len) {
-        const n = readSync(fd, b, got, len - got, pos + got);
+      for (let got = 0, n = 0; got < len; got += n) {
+        n = readSync(fd, b, got, len - got, pos + got);
         if (n === 0) throw new Error('truncated or extended payload');
-        got += n;
       }
+      progress?.(pos + len, size);
       return b;
     }, size, revive);
   } catch (err) {

@@ -11,15 +11,16 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureOwnDirSync } from '../store/fsatomic.ts';
 import type { Store, StoreChange } from '../store/store.ts';
-import type { OneShotFreshness, StoredMemory } from '../types.ts';
+import type { OneShotFreshness, PhaseProgress, StoredMemory } from '../types.ts';
 import { CACHE_DIR, readCache, type CacheEntry } from './cache.ts';
 import { writeCache } from './cacheWrite.ts';
-import { reviveStored } from './revive.ts';
 import { analyzedOf, cacheContentOf, saveOverview } from './liveSave.ts';
 import { Freshness } from '../store/freshness.ts';
 import { sliceYield } from '../store/slices.ts';
 import { collectGarbage } from './gc.ts';
 import { SearchIndex, type IndexSnapshot } from './searchIndex.ts';
+import { reviveStored } from './revive.ts';
+import { cacheReadProgress } from './cacheProgress.ts';
 
 // When the cache is written: soon after a full rebuild (SAVE_SOON_MS: the next start should not
 // parse every file again), and once SAVE_AFTER_CHANGES memories changed since the last save (at
@@ -68,8 +69,8 @@ export interface LiveIndexOptions {
    * never saves (without a cache the store loads as usual).
    */
   oneShot?: OneShotFreshness;
-  /** Told how the load goes: ('loading files', done, total). */
-  progress?: (phase: string, done: number, total: number) => void;
+  /** Told how the load goes: reading the index cache (MB), checking the files against it, loading files. */
+  progress?: PhaseProgress;
   warn: (msg: string) => void;
   /** EXACT_BELOW for this index (tests make a small store behave as a big one). */
   exactBelow?: number;
@@ -224,14 +225,20 @@ export class LiveIndex {
     // A command checks every file before its answer: a big store's directories are stat'ed by a
     // worker thread while this one decodes the cache (Store.listAhead).
     if (mode === 'now') this.store.listAhead();
-    const cache = readCache<StoredMemory>(this.store.dir, (why) => this.opts.warn(`index cache ignored (${why}); rebuilding it`), reviveStored);
-    const progress = this.opts.progress && ((done: number, total: number) => this.opts.progress!('loading files', done, total));
+    const report = this.opts.progress;
+    const cache = readCache<StoredMemory>(this.store.dir, (why) => this.opts.warn(`index cache ignored (${why}); rebuilding it`), reviveStored, report && cacheReadProgress(report));
+    const progress = report && ((done: number, total: number) => report('loading files', done, total));
     // The cache's records are taken as they are; a command (mode 'now') checks every file against
     // them at once (only changed files are read again), a server in the background, a peek never.
     // `adopted` says the check is still to come.
     const taken = cache !== null && this.store.adopt(cache.records, { cleanTemps: mode === 'background' && cache.records.length < EXACT_BELOW, uniqueIds: cache.uniqueIds === true });
     this.adopted = taken && mode !== 'now';
-    if (taken && mode === 'now') await this.store.validate(undefined, progress);
+    if (taken && mode === 'now') {
+      // Every file's size and time against its record (a worker stats them meanwhile); the changed ones are read again.
+      report?.('checking files', 0, cache.records.length);
+      await this.store.validate(undefined, progress);
+      report?.('checking files', cache.records.length, cache.records.length);
+    }
     else if (!taken) await this.store.load(cache?.records, progress);
     if (!cache) return Infinity;
     // A peek saves nothing, so how stale the cache is does not matter to it.

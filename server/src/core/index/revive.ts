@@ -1,5 +1,5 @@
-// A cached record back as a StoredMemory (the index cache's revive step, cache.ts Revive): the
-// same object shape as a parsed record, its shared strings interned.
+// A record of the index cache back as the store's record (cache.ts decodes the rows; the store
+// adopts what this makes of them): the same shape as a parsed file's, its shared strings interned.
 import { storedMemory } from '../store/store.ts';
 import { CATEGORIES, CONFIDENCES, SOURCES, type MemoryRecord, type Origin, type StoredMemory } from '../types.ts';
 import { internOrNull, member, NO_EXTRA, sharedOrigin, sharedScopeList } from '../store/canonical.ts';

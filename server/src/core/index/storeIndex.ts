@@ -3,7 +3,7 @@
 // closed with it. The facade owns one per open store; operations ask it (lexical, semantic,
 // candidates) and never open, replace or close what it holds.
 import type { Store } from '../store/store.ts';
-import type { OneShotFreshness, StoredMemory } from '../types.ts';
+import type { OneShotFreshness, PhaseProgress, StoredMemory } from '../types.ts';
 import { LiveIndex } from './live.ts';
 import { SemanticLeg } from './semantic.ts';
 import type { SourcedEmbedder } from './semanticUpkeep.ts';
@@ -48,8 +48,8 @@ export class StoreIndex {
     return l;
   }
 
-  /** `progress` hears how the load of the files goes (the CLI's progress line). */
-  async open(progress?: (phase: string, done: number, total: number) => void): Promise<void> {
+  /** `progress` hears how the open goes: reading the index cache, checking and loading files (the CLI's progress line). */
+  async open(progress?: PhaseProgress): Promise<void> {
     const { watch, warn } = this.opts;
     const l = new LiveIndex(this.store, { synonyms: this.opts.synonyms, watch, oneShot: this.opts.oneShot, warn, ...(progress ? { progress } : {}) });
     this.liveAt = l;

@@ -1,15 +1,23 @@
 // memory_consolidate: candidate groups for the host model to act on: near-duplicate clusters,
-// contradiction pairs, superseded chains (curation/consolidate.ts). Read-only. The pairs live in
-// a ConsolidationIndex per store, built on first need and then kept current by the store's change
+// contradiction pairs, superseded chains (curation/consolidate.ts), among memories that apply to
+// the same place (curation/consolidationContext.ts). Read-only. The pairs live in a
+// ConsolidationIndex per store, built on first need and then kept current by the store's change
 // feed: a call judges only the memories changed since the last one, in slices that let other
-// calls answer meanwhile.
+// calls answer meanwhile. What it judged is kept in the store's cache (.cache/consolidation.json)
+// and taken back by the next process, which judges only the memories changed since.
+import { existsSync } from 'node:fs';
 import type { ReadContext, WriteContext } from './context.ts';
 import { ValidationError } from '../errors.ts';
 import { LIMITS } from '../limits.ts';
-import { isVisible, stripStored } from '../memory.ts';
+import { isVisible, repoKeyOf, stripStored } from '../memory.ts';
 import { ConsolidationIndex, type SemanticSource } from '../curation/consolidationIndex.ts';
-import type { ConsolidateGroup } from '../curation/consolidate.ts';
+import type { ConsolidateGroup, ConsolidateMemory, GroupKind } from '../curation/consolidate.ts';
+import { encodeSnapshot, encodeSteps, readSnapshot, writeSnapshot } from '../curation/consolidationSnapshot.ts';
+import { runSliced } from '../curation/steps.ts';
 import { calibrationFor } from '../index/calibration.ts';
+import { interimOf } from '../embed/config.ts';
+import type { Embedder } from '../embed/embedder.ts';
+import type { BuiltinEmbedder } from '../embed/builtin.ts';
 import type { Store, StoreChange } from '../store/store.ts';
 import { scopeFilterMatcher } from '../scopes.ts';
 import { checkId, checkLimit, checkNote, requireActive } from './common.ts';
@@ -26,7 +34,7 @@ export interface ConsolidateInput {
   cursor?: string;
 }
 
-/** Reports how many memories the pair judging has done, of how many (the CLI's progress line). */
+/** Reports how far the consolidation work is: memories taken in and judged, of how many. */
 export type ConsolidateProgress = (done: number, total: number) => void;
 
 interface Held {
@@ -35,30 +43,91 @@ interface Held {
   storeVersion: number;
   /** the last report's groups, and what they were made from */
   last: { key: string; groups: ConsolidateGroup[]; scanned: number } | null;
+  /** the last summary's counts per kind, and what they were made from */
+  counted?: { key: string; counts: Record<GroupKind, number> };
+  /** the index's `changes` the cache holds (a save is due when they moved on) */
+  saved: number;
+  saveTimer: NodeJS.Timeout | null;
 }
 const indexes = new WeakMap<Store, Held>();
 const judged = (m: StoredMemory) => m.note === undefined;
+/** What the index is given of a memory: its text and where it applies. */
+const forIndex = (m: StoredMemory): ConsolidateMemory => ({ id: m.id, body: m.body, scopes: m.scopes, repo: repoKeyOf(m) });
 
-/** The store's ConsolidationIndex: built from the active memories on first need, then fed by its changes. */
-function heldOf(c: Pick<ReadContext, 'store'>): Held {
+/**
+ * The store's ConsolidationIndex: built from the active memories on first need (taking what the
+ * cache's snapshot holds of them), then fed by its changes.
+ */
+function heldOf(c: Pick<ReadContext, 'store' | 'config' | 'dir' | 'index'>): Held {
   const had = indexes.get(c.store);
   if (had) return had;
-  const made = new ConsolidationIndex();
-  const held: Held = { ix: made, storeVersion: 0, last: null };
+  const made = new ConsolidationIndex({ globalScopes: c.config.scopes.global });
+  const held: Held = { ix: made, storeVersion: 0, last: null, saved: -1, saveTimer: null };
   c.store.onChange((ch: StoreChange) => {
     held.storeVersion++;
     if (ch.kind === 'delete') made.remove(ch.prev.id);
     else {
       if (ch.prev && ch.prev.id !== ch.mem.id) made.remove(ch.prev.id);
-      if (judged(ch.mem)) made.upsert(ch.mem);
+      if (judged(ch.mem)) made.upsert(forIndex(ch.mem));
       else made.remove(ch.mem.id);
     }
   });
   // By id, so the order pairs are judged in (and so the groups) does not depend on the listing's.
   const all = [...c.store.active()].filter(judged).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  made.addLater(all);
+  let snap = readSnapshot(c.dir);
+  // Pairs the rewording check judged hold only for the embedder and threshold that judged them.
+  if (snap?.semantic != null && snap.semantic !== semanticKey(semanticSource(c))) snap = null;
+  made.addLater(all.map(forIndex), snap);
+  // Taken back as it is, the snapshot needs no save; anything judged since makes one due.
+  if (snap !== null) held.saved = made.changes;
   indexes.set(c.store, held);
   return held;
+}
+
+/**
+ * A server saves the judged pairs this long after a call that judged some: out of the call's
+ * answer, one save for a burst of calls, and early enough that a server stopped soon after (a
+ * client that asked once and left) has saved them.
+ */
+const SAVE_AFTER_MS = 250;
+
+/**
+ * Keeps what the index judged in the store's cache: at once in a one-shot command (it is about
+ * to exit), a moment later in a server. A cache that cannot be written (a read-only store) is
+ * left as it is: it only saves time.
+ */
+async function saveJudged(c: Pick<ReadContext, 'watch' | 'dir'>, held: Held): Promise<void> {
+  if (held.saved === held.ix.changes) return;
+  if (!c.watch) return saveNow(c, held);
+  if (held.saveTimer === null) {
+    held.saveTimer = setTimeout(() => {
+      held.saveTimer = null;
+      void saveNow(c, held);
+    }, SAVE_AFTER_MS);
+    held.saveTimer.unref();
+  }
+}
+
+async function saveNow(c: Pick<ReadContext, 'watch' | 'dir'>, held: Held): Promise<void> {
+  const changes = held.ix.changes;
+  const snap = held.ix.snapshot();
+  if (snap === null || held.saved === changes) return;
+  try {
+    const text = c.watch ? await runSliced(encodeSteps(c.dir, snap)) : encodeSnapshot(c.dir, snap);
+    await writeSnapshot(c.dir, text);
+    held.saved = changes;
+  } catch {
+    // the cache stays as it was; the next process judges again what this one judged
+  }
+}
+
+/** A server's close: a save still waiting is done now. */
+export async function closeConsolidation(c: Pick<ReadContext, 'store' | 'watch' | 'dir'>): Promise<void> {
+  const held = indexes.get(c.store);
+  if (!held?.saveTimer) return;
+  clearTimeout(held.saveTimer);
+  held.saveTimer = null;
+  await saveNow(c, held);
 }
 
 /** Before a server's first memory_health asks, and with no call waiting, the pairs are judged already. */
@@ -69,42 +138,79 @@ const WARM_AFTER_MS = 3000;
  * after its start, in the same slices a call would: the first memory_health or
  * memory_consolidate then finds them judged, and later ones judge only what changed.
  */
-export function warmInBackground(c: Pick<ReadContext, 'store' | 'watch' | 'index'>): void {
+export function warmInBackground(c: Pick<ReadContext, 'store' | 'watch' | 'index' | 'config' | 'dir'>): void {
   if (!c.watch || warmed.has(c.store)) return;
   warmed.add(c.store);
   const timer = setTimeout(() => {
-    void heldOf(c).ix.settle({ semantic: semanticSource(c) }).catch(() => {});
+    const held = heldOf(c);
+    void held.ix
+      .settle({ semantic: semanticSource(c) })
+      .then(() => saveJudged(c, held))
+      .catch(() => {});
   }, WARM_AFTER_MS);
   timer.unref();
 }
 const warmed = new WeakSet<Store>();
 
 /**
- * The store's embedder for the rewording check, at the write gates' rewording threshold for that
- * embedder; null when semantic search is off or its embedder cannot be loaded (the pairs that
- * need it are looked at again on a later call).
+ * The embedder of the rewording check, at the write gates' rewording threshold for it; null when
+ * semantic search is off. The built-in table when it is installed, whatever the search uses: it
+ * answers in this thread in microseconds, the same in a server and in a command (so the cache's
+ * pairs hold for both), and its rule was measured (docs/performance.md, consolidation quality).
+ * Without the table (the npm package), the store's embedder: a model in a worker, or a server.
  */
 function semanticSource(c: Pick<ReadContext, 'index'>): SemanticSource | null {
   const e = c.index.semantic?.embedder;
   if (!e) return null;
-  // The embedder's id loads it (the built-in table): asked only once a pair needs it.
+  const table = tableOf(e);
+  if (table) {
+    return {
+      id: () => table.id,
+      min: () => calibrationFor(table.id).gate.cos,
+      embed: async (texts) => texts.map((t) => table.embedSync(t)),
+      embedSync: (texts) => texts.map((t) => table.embedSync(t)),
+    };
+  }
+  // The embedder's id loads it: asked only once a pair needs it.
   let id: string | null = null;
   return {
+    id: () => (id ??= e.id),
     min: () => calibrationFor((id ??= e.id)).gate.cos,
     async embed(texts) {
       const was = (id ??= e.id);
-      const v = e.embedSync ? texts.map((t) => e.embedSync!(t)) : await e.embed(texts);
+      const v = await e.embed(texts);
       // A provider that switched models meanwhile answers in other units: not comparable.
       return e.id === was ? v : null;
     },
   };
 }
 
-/** Every group among the visible memories matching `filters`; `scanned` is how many those are. */
-async function allGroups(c: ReadContext, filters: ReturnType<typeof checkScopeFilters>, progress?: ConsolidateProgress) {
+/** The built-in table behind an embedder (itself, the local model's interim, a provider's fallback), when its file is installed. */
+function tableOf(e: Embedder): BuiltinEmbedder | null {
+  const t = interimOf(e) ?? (e as { fallback?: Embedder }).fallback ?? e;
+  const b = t as Partial<BuiltinEmbedder>;
+  return typeof b.file === 'string' && typeof b.embedSync === 'function' && existsSync(b.file) ? (t as BuiltinEmbedder) : null;
+}
+
+const semanticKey = (s: SemanticSource | null): string | null => {
+  if (s === null) return null;
+  try {
+    return `${s.id()}@${s.min()}`;
+  } catch {
+    return null; // an embedder that cannot load: pairs it judged are judged again
+  }
+};
+
+/**
+ * The judged pairs brought up to date, and the visible memories matching `filters`: `key` names
+ * what a report made from them holds for (the same pairs and the same memories admitted give the
+ * same groups).
+ */
+async function judgedView(c: ReadContext, filters: ReturnType<typeof checkScopeFilters>, progress?: ConsolidateProgress) {
   await c.store.ensureFresh({ read: true });
   const held = heldOf(c);
   await held.ix.settle({ semantic: semanticSource(c), ...(progress ? { progress } : {}) });
+  await saveJudged(c, held);
   // Whatever changed while the last slices ran is in the store's view now; the pairs of those
   // memories are judged by the next call.
   const match = scopeFilterMatcher(filters);
@@ -116,10 +222,18 @@ async function allGroups(c: ReadContext, filters: ReturnType<typeof checkScopeFi
     if (isVisible(c.disabledScopes, m, now) && match(m.scopes)) inSet.add(m.id);
     else hidden++;
   }
-  // The same pairs and the same memories admitted give the same groups: the store's version and
-  // the number left out (it grows as memories expire) say both.
+  // The store's version and the number left out (it grows as memories expire) say both.
   const key = `${held.ix.version}|${held.storeVersion}|${hidden}|${inSet.size}|${JSON.stringify(filters)}|${[...c.disabledScopes].sort().join(',')}`;
-  if (held.last?.key !== key) held.last = { key, groups: held.ix.groups((id) => inSet.has(id)), scanned: inSet.size };
+  return { held, key, include: (id: string) => inSet.has(id), scanned: inSet.size };
+}
+
+/** Every group among the visible memories matching `filters`; `scanned` is how many those are. */
+async function allGroups(c: ReadContext, filters: ReturnType<typeof checkScopeFilters>) {
+  const { held, key, include, scanned } = await judgedView(c, filters);
+  if (held.last?.key !== key) {
+    const groups = c.watch ? await held.ix.groups(include, true) : held.ix.groups(include);
+    held.last = { key, groups, scanned };
+  }
   return { groups: held.last.groups, scanned: held.last.scanned };
 }
 
@@ -146,14 +260,17 @@ export async function consolidate(c: ReadContext, input: ConsolidateInput, opts:
 
 /** memory_health's `consolidation` section: counts per kind and where to act on them. */
 export async function consolidationSummary(c: ReadContext, progress?: ConsolidateProgress) {
-  const { groups } = await allGroups(c, checkScopeFilters(undefined), progress);
-  const count = (k: string) => groups.filter((g) => g.kind === k).length;
+  const { held, key, include } = await judgedView(c, checkScopeFilters(undefined), progress);
+  // Counted without making the groups (their clusters and order are memory_consolidate's).
+  if (held.counted?.key !== key) held.counted = { key, counts: c.watch ? await held.ix.counts(include, true) : held.ix.counts(include) };
+  const n = held.counted.counts;
+  progress?.(1, 1);
   return {
-    groups: groups.length,
-    contradictions: count('contradiction'),
-    superseded: count('superseded'),
-    duplicates: count('duplicates'),
-    next_step: groups.length > 0 ? 'run /memory-consolidate (or call memory_consolidate) to review and merge them' : 'nothing to consolidate',
+    groups: n.contradiction + n.superseded + n.duplicates,
+    contradictions: n.contradiction,
+    superseded: n.superseded,
+    duplicates: n.duplicates,
+    next_step: n.contradiction + n.superseded + n.duplicates > 0 ? 'run /memory-consolidate (or call memory_consolidate) to review and merge them' : 'nothing to consolidate',
   };
 }
 

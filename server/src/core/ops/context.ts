@@ -80,6 +80,8 @@ export interface ReadContext extends StoreContext {
   readonly events: EventsView;
   /** The link graph of this store (notes/graph.ts), built on first use. */
   readonly links: LinksView;
+  /** The link graph if a call has made it already, else null (a check that need not make it). */
+  readonly linksMade: LinksView | null;
 }
 
 /**

@@ -6,7 +6,8 @@ import { NotFoundError, ValidationError } from '../errors.ts';
 import { LIMITS } from '../limits.ts';
 import { readEvents } from '../curation/events.ts';
 import { listConflicts } from '../sync/conflicts.ts';
-import { computeHealth, deadWeight, DEFAULT_HEALTH_PARAMS, type DeadWeightRule, type HealthReport } from '../curation/health.ts';
+import { computeHealth, deadWeight, DEFAULT_HEALTH_PARAMS, healthSteps, type DeadWeightRule, type HealthData, type HealthReport } from '../curation/health.ts';
+import { runSliced, SLICE_MS, stagedProgress, type StepProgress } from '../curation/steps.ts';
 import { foldUsage, USE_OUTCOMES, type UseOutcome } from '../curation/usage.ts';
 import { normalizeRepoUrl, originRepoKey, redactRemoteUrl, repoRemotes } from '../origin.ts';
 import { scopeAllowed, validateScope } from '../scopes.ts';
@@ -14,7 +15,9 @@ import { defaultCommitDriftCache } from '../trust/signals/commitDrift.ts';
 import type { StoredMemory } from '../types.ts';
 import { checkId, checkLimit, checkNote, hitFields } from './common.ts';
 import { stripStored } from '../memory.ts';
-import { danglingLinks } from './notes.ts';
+import { danglingLinks, linksReady } from './notes.ts';
+
+const immediate = () => new Promise<void>((r) => setImmediate(r));
 import { recordRename } from '../sync/renames.ts';
 import { newId } from '../ids.ts';
 
@@ -94,32 +97,39 @@ export async function recordUse(c: RoutedContext, input: RecordUseInput): Promis
   return { recorded: written ? ids.length - unknown.length : 0, outcome: input.outcome, unknown_ids: unknown };
 }
 
+/** memory_health's progress over its stages of these weights (the facade's health: each store's report, the consolidation pairs). */
+export const healthStages = stagedProgress;
+
 /** `other`: the other store sharing the event log (personal and team): its ids are known, not orphans. */
-export async function health(c: ReadContext, input: HealthInput, other: Pick<StoreContext, 'store'> | null = null): Promise<HealthReport & { dangling_links: ReturnType<typeof danglingLinks> }> {
+export async function health(c: ReadContext, input: HealthInput, other: Pick<StoreContext, 'store'> | null = null, progress?: StepProgress): Promise<HealthReport & { dangling_links: ReturnType<typeof danglingLinks> }> {
   const params = {
     window_days: checkLimit(input.window_days, 'window_days', LIMITS.healthWindowDays, DEFAULT_HEALTH_PARAMS.window_days),
     top_k: checkLimit(input.top_k, 'top_k', LIMITS.healthTopK, DEFAULT_HEALTH_PARAMS.top_k),
     min_applied: checkLimit(input.min_applied, 'min_applied', LIMITS.healthMinApplied, DEFAULT_HEALTH_PARAMS.min_applied),
   };
+  progress?.(0, 2);
   await c.store.ensureFresh();
   const active = [...c.store.active()];
   const tombstones = [...c.store.tombstones()];
-  const report = await computeHealth(
-    {
-      now: c.now(),
-      active,
-      tombstones,
-      events: readEvents(c.events.dir).events,
-      ...(other !== null ? { alsoKnown: [...[...other.store.active()].map((m) => m.id), ...[...other.store.tombstones()].map((m) => m.id)] } : {}),
-      staleAfterDays: c.config.behavior.verification_stale_days,
-      commitDrift: await repoDrift(c, active),
-      deadWeight: deadWeightRule(c),
-      origins: await originCheck(c),
-      syncConflicts: await syncConflicts(c),
-    },
-    params,
-  );
-  return { ...report, dangling_links: danglingLinks(c, params.top_k) };
+  const data: HealthData = {
+    now: c.now(),
+    active,
+    tombstones,
+    events: readEvents(c.events.dir).events,
+    ...(other !== null ? { alsoKnown: [...[...other.store.active()].map((m) => m.id), ...[...other.store.tombstones()].map((m) => m.id)] } : {}),
+    staleAfterDays: c.config.behavior.verification_stale_days,
+    commitDrift: await repoDrift(c, active),
+    deadWeight: deadWeightRule(c),
+    origins: await originCheck(c),
+    syncConflicts: await syncConflicts(c),
+  };
+  // A server computes the report and the link graph in slices: other calls answer meanwhile.
+  const report = c.watch ? await runSliced(healthSteps(data, params)) : computeHealth(data, params);
+  progress?.(1, 2);
+  if (c.watch) await linksReady(c, immediate, SLICE_MS);
+  const dangling = danglingLinks(c, params.top_k);
+  progress?.(2, 2);
+  return { ...report, dangling_links: dangling };
 }
 
 /** The conflicts a git sync preserved in this store (core/sync/conflicts.ts). */

@@ -9,10 +9,10 @@ import { LIMITS } from '../limits.ts';
 import { readOverview } from '../index/overviewCache.ts';
 import { inViewKey, isExpired, isVisible, repoKeyOf, summarize } from '../memory.ts';
 import { scopeFilterMatcher, validateScopeFilter } from '../scopes.ts';
-import type { StoredMemory } from '../types.ts';
+import type { PhaseProgress, StoredMemory } from '../types.ts';
 import {
   MAX_IDS_PER_CALL, checkId, checkLimit, decodeCursor, encodeCursor, ownedHitFields, requireActiveAny,
-  tombstonedMessage,
+  tombstonedMessage, type HitFields,
 } from './common.ts';
 import { curationPending } from './curation.ts';
 import { backlinksOf } from './notes.ts';
@@ -143,11 +143,17 @@ export function newestPage(source: Iterable<StoredMemory>, keep: (m: StoredMemor
   return { page: buf, next_cursor: more && buf.length ? encodeCursor(buf[buf.length - 1]!.id) : null };
 }
 
+/** memory_list's items: each hit (a new object) given its summary, and its body when asked, last. */
+function listItems(hits: HitFields[], page: readonly StoredMemory[], withBodies: boolean) {
+  return hits.map((h, i) => Object.assign(h, { summary: summarize(page[i]!.body) }, withBodies ? { body: page[i]!.body } : {}));
+}
+
 /**
- * Every page of memory_list at once, handed to `emit` as it is made (the CLI's `list --all`):
- * one freshness check and one event for the whole walk, however many pages.
+ * Every page of memory_list at once, handed to `emit` as it is made with how many memories are
+ * listed so far of all (the CLI's `list --all`): one freshness check and one event for the whole
+ * walk, however many pages.
  */
-export async function listEach(c: RoutedContext, input: Omit<ListInput, 'cursor'>, emit: (items: Awaited<ReturnType<typeof list>>['items']) => void): Promise<number> {
+export async function listEach(c: RoutedContext, input: Omit<ListInput, 'cursor'>, emit: (items: Awaited<ReturnType<typeof list>>['items'], done: number, total: number) => void): Promise<number> {
   await c.stores.fresh({ read: true });
   const filters = checkScopeFilters(input.scopes);
   const limit = checkLimit(input.limit, 'limit', LIMITS.pageSize, LIMITS.defaultPageSize);
@@ -158,11 +164,7 @@ export async function listEach(c: RoutedContext, input: Omit<ListInput, 'cursor'
   all.sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
   for (let at = 0; at < all.length; at += limit) {
     const page = all.slice(at, at + limit);
-    const hits = await ownedHitFields(c, page);
-    emit(hits.map((h, i) => {
-      const m = page[i]!;
-      return { ...h, summary: summarize(m.body), ...(input.with_bodies ? { body: m.body } : {}) };
-    }));
+    emit(listItems(await ownedHitFields(c, page), page, input.with_bodies === true), at + page.length, all.length);
   }
   c.log('list', { scopes: filters, limit, all: true, returned_count: all.length, actor: c.actor });
   return all.length;
@@ -181,11 +183,7 @@ export async function list(c: RoutedContext, input: ListInput) {
   const { page, next_cursor } = recent
     ? recentPage(c.stores.active(), keep, input.cursor ?? undefined, limit)
     : newestPage(c.stores.active(), keep, input.cursor === undefined || input.cursor === null ? null : decodeCursor(input.cursor), limit);
-  const hits = await ownedHitFields(c, page);
-  const items = hits.map((h, i) => {
-    const m = page[i]!;
-    return { ...h, summary: summarize(m.body), ...(input.with_bodies ? { body: m.body } : {}) };
-  });
+  const items = listItems(await ownedHitFields(c, page), page, input.with_bodies === true);
   const byId = new Map(page.map((m) => [m.id, m]));
   const capped = capPage({ items, next_cursor }, (last) => (recent ? recentCursor(byId.get(last.id)!) : encodeCursor(last.id)));
   c.log('list', { scopes: filters, limit, ...(recent ? { sort: 'recent' } : {}), ...(input.kind ? { kind: input.kind } : {}), returned: capped.items.map((x) => x.id), actor: c.actor });
@@ -194,9 +192,10 @@ export async function list(c: RoutedContext, input: ListInput) {
 
 /**
  * `opts.curation: false` (the session-start hook) leaves out the curation counts, which check
- * every memory's cited paths and read the whole event log: they are then all zero.
+ * every memory's cited paths and read the whole event log: they are then all zero. `progress`
+ * hears when they begin and end (the CLI's progress line).
  */
-export async function scopeOverview(c: RoutedContext, input: OverviewInput, opts: { curation: boolean } = { curation: true }) {
+export async function scopeOverview(c: RoutedContext, input: OverviewInput, opts: { curation: boolean; progress?: PhaseProgress } = { curation: true }) {
   await c.stores.fresh({ read: true });
   const auto = input.auto_scope ?? true;
   const now = c.now();
@@ -232,6 +231,7 @@ export async function scopeOverview(c: RoutedContext, input: OverviewInput, opts
   const sorted: Record<string, number> = {};
   for (const k of Object.keys(scopes).sort()) sorted[k] = scopes[k]!;
   const repos = [...elsewhere.values()].sort((a, b) => b.count - a.count || (a.repo < b.repo ? -1 : a.repo > b.repo ? 1 : 0));
+  opts.progress?.('checking memories for curation', 0, inView.length);
   const out = {
     current_repo: c.caller.repoUrl ?? c.caller.repoRoot,
     view: !auto ? ('all' as const) : c.caller.repoKey !== null ? ('repo' as const) : ('outside_repo' as const),
@@ -241,7 +241,7 @@ export async function scopeOverview(c: RoutedContext, input: OverviewInput, opts
     scopes: sorted,
     disabled_scopes: [...c.disabledScopes].sort(),
     elsewhere: { total: elsewhereTotal, repos: repos.slice(0, ELSEWHERE_REPOS_MAX) },
-    curation_pending: opts.curation ? await curationPending(c, inView, expired) : { stale: 0, never_verified: 0, drifted: 0, expired: expired.length, dead: 0 },
+    curation_pending: opts.curation ? await curationPending(c, inView, expired).finally(() => opts.progress?.('checking memories for curation', inView.length, inView.length)) : { stale: 0, never_verified: 0, drifted: 0, expired: expired.length, dead: 0 },
     // The repository's team store (README "Team memory"): all of it is in this repo's view.
     ...(c.stores.team !== null ? { team: teamOverview(c.stores.team, now) } : {}),
   };

@@ -96,7 +96,7 @@ const health = defineTool({
       never: z.number(),
       stale: z.number(),
       fresh: z.number(),
-      rows: z.array(z.object({ ...row, status: z.enum(['never', 'stale', 'fresh']), age_days: z.number().nullable() })),
+      rows: z.array(z.object({ ...row, status: z.enum(['never', 'stale', 'fresh']), age_days: z.number().nullable(), last_verified_at: z.string().nullable(), warning: z.string().optional() })),
     }),
     commit_drift_debt: z.object({
       applies: z.boolean(),

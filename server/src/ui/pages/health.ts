@@ -36,7 +36,7 @@ ${section('rare_scopes', 'Likely scope typos', h.rare_scopes.count, 'A scope use
     html`<li><div><code>${s.scope}</code> <span class="sub">only on <a href="/m/${s.id}">${s.id}</a></span></div><div class="fix">${s.similar_to.slice(0, 2).map((x) =>
       post('/health/rename-scope', `Rename to ${x.scope} (${x.count})`, '/health#rare_scopes', { old_scope: s.scope, new_scope: x.scope }))}</div></li>`))}
 ${section('verification_debt', 'Verification debt', h.verification_debt.never + h.verification_debt.stale, `${h.verification_debt.never} never verified, ${h.verification_debt.stale} stale, ${h.verification_debt.fresh} fresh. Check what the memory cites, then verify it (or edit it).`, h.verification_debt.rows.map((m) =>
-    item(m, m.status === 'never' ? 'never verified' : `verified ${m.age_days} days ago`, html`${verify(m.id, '/health#verification_debt')}<a class="button" href="/m/${m.id}/edit">Edit</a>`)))}
+    item(m, m.status === 'never' ? 'never verified' : m.warning ? `verified in the future (${day(m.last_verified_at)}): it vouches for nothing` : `verified ${m.age_days} days ago`, html`${verify(m.id, '/health#verification_debt')}<a class="button" href="/m/${m.id}/edit">Edit</a>`)))}
 ${h.commit_drift_debt.applies ? section('commit_drift_debt', `Commit drift in ${h.commit_drift_debt.repo ?? ''}`, h.commit_drift_debt.count, 'Verified before the latest commits of this repo.', h.commit_drift_debt.rows.map((m) =>
     item(m, `${m.commits_since_verify} commits since verified ${day(m.last_verified_at)}`, verify(m.id, '/health#commit_drift_debt')))) : ''}
 ${section('expired', 'Expired', h.expired.count, 'Past their expiry date: search no longer shows them.', h.expired.rows.map((m) =>

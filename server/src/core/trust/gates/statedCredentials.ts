@@ -1,192 +1,224 @@
-// Credentials stated in a note, whatever their shape: a value after a credential word
-// (`password: blue-otter-garden-19`, `DB_PASSWORD=mossy-river-lantern-42`, "the wifi password is
-// correcthorsebatterystaple", `client_secret = ...`, `token: ...`) and `user / password` login
-// pairs ("Jenkins admin / Summer2024! is the staging login"). The personal gate's rules anchor on
-// shapes a random credential has (entropy, digits); these accept any value the words say is one,
-// and tell it from prose by the value itself: a word of a sentence ("is stored in Vault", "is
-// rotated monthly", "see the wiki"), a placeholder, a variable or a path is not a credential.
+// Credentials stated after a word that names them, in any phrasing: `password: X`, `DB_PASSWORD=X`,
+// `"client_secret": "X"`, "the staging password is X", "PIN for the on-call phone: X", "Passwort
+// vom Admin: X", "la contraseña del router es X", "with password X", and the other way round, "X
+// is the keystore passphrase". The word says a credential follows; the value (credentialValues.ts)
+// tells it from prose. Each word class takes the shapes a credential of its kind has: a password
+// may be a word, a PIN only digits, an API key only a random string. The team store takes weaker
+// evidence than the personal store (a plain word, a short password, an unquoted passphrase).
 //
-// Each rule is a keyword found by a plain regex followed by a scan by hand over the separator and
-// the value, so the cost is linear in the text whatever it holds (long runs of spaces included).
-import { isPlaceholder, mask } from './entropy.ts';
+// Each rule is a keyword found by a plain regex (credentialWords.ts) followed by a scan by hand
+// over the separator and the value, so the cost is linear in the text whatever it holds.
+import { mask } from './entropy.ts';
+import { exampleOrDisowned, HASH_OF, type Shapes, type Value, readValue, shapesOf } from './credentialValues.ts';
+import {
+  blank,
+  identWords,
+  KEY_RE,
+  type KeyClass,
+  NOT_SECRET_PREFIX,
+  OPENS,
+  type Policy,
+  SECRET_SUFFIX,
+  type Sep,
+  separatorAt,
+} from './credentialWords.ts';
+import { looksLikeSecretValue } from './passwordRules.ts';
+
+export { keyClassOf, type KeyClass, type Policy, type Sep } from './credentialWords.ts';
 
 export interface StatedCredential {
-  kind: 'stated-credential' | 'login-pair';
+  keyClass: KeyClass;
+  /** The key as written, extended over an identifier around it (DB_PASSWORD, storePassword, SECRET_KEY_BASE). */
+  key: string;
+  sep: Sep;
+  /** The assignment as written (`=`, `:`, `is`...). */
+  op: string;
   snippet: string;
   /** Where the value is in the text: [start, end). */
   start: number;
   end: number;
 }
 
-// A credential word. `password` may end a longer key (DB_PASSWORD, PGPASSWORD, wifipassword);
-// the shorter words need a non-letter before them (client_secret, api-token, not "secretary").
-// Also the word for password in a few other languages, and the codes that open something.
-const KEY_RE =
-  /(?:password|passwd|passphrase|passcode|passwort|kennwort|wachtwoord|contrase\u00f1a|contrasena|senha|l\u00f6senord|salasana|has\u0142o|\u043f\u0430\u0440\u043e\u043b\u044c|\u30d1\u30b9\u30ef\u30fc\u30c9|\u5bc6\u7801|mot de passe|(?<![A-Za-z])(?:pwd|pw|pin|secret|token|api[ _-]?key|access[ _-]?key|(?:door|alarm|lock|gate|garage|safe|keypad|entry|unlock|recovery|backup)[ -]codes?))(?![A-Za-z])/giu;
-/** The words that may take a value after bare whitespace ("with password hunter2"). */
-const BARE_KEYS = /^(?:password|passwd|passphrase|passcode|pwd|passwort|kennwort)$/i;
-/** Keys whose value may be digits only (a PIN, a door code), not a TTL or a count. */
-const DIGIT_KEYS = /pass|pwd|pin|code|kennwort|wachtwoord|contrase|senha|losenord|l\u00f6senord|salasana|has\u0142o|\u043f\u0430\u0440\u043e\u043b\u044c|\u30d1\u30b9\u30ef\u30fc\u30c9|\u5bc6\u7801/i;
+/** Does `v` (stated after a word of class `cls` with separator `sep`) hold a credential under `policy`? */
+function accepts(cls: KeyClass, sep: Sep, v: Value, s: Shapes, policy: Policy, key: string): boolean {
+  const n = [...v.text].length;
+  // A PIN or door code has four digits or more; a lock combination or a card's CVV may have three.
+  const minDigits = /[ -]/.test(v.text) || /combination|combo|cvv|cvc/i.test(key) ? 3 : 4;
+  const digit = /\d/.test(v.text);
+  const word = s.word && v.clauseEnd;
+  // A passphrase: in quotes, three or more words to the end of the clause, or words joined by - _ .
+  const joined = !/\s/.test(v.text) && v.text.split(/[-_.]+/).length >= 2;
+  const phrase = s.passphrase && (v.quoted || v.words >= 3 || joined);
+  if (policy === 'team') {
+    switch (cls) {
+      case 'pw':
+        if (sep === ' ') return !v.text.includes('`') && (s.random || s.strong || (s.password && n >= 6));
+        return s.random || s.strong || s.password || s.digits >= 4 || phrase || (word && (n >= 6 || sep === ':'));
+      case 'pass':
+        if (sep === ' ') return s.random || s.strong;
+        return s.random || s.strong || (s.password && n >= 6) || (phrase && (v.quoted || digit)) || (word && v.quoted);
+      case 'secret':
+      case 'key':
+        // Bare ("the admin token 11a9f3..."): only a long random string that is no UUID (an id more often).
+        // Hex (a hash, a request id) and UUIDs are ids more often than tokens here.
+        if (sep === ' ') return s.random && n >= 20 && !v.quoted && !/^[0-9a-f-]+$/i.test(v.text);
+        return s.random || s.strong || (cls === 'secret' && ((s.password && n >= 8) || phrase));
+      case 'seed':
+        return sep !== ' ' && (s.random || s.strong || (s.passphrase && v.words >= 12));
+      case 'auth':
+        return sep === ':' && s.random;
+      case 'code':
+        if (sep === ' ') return s.digits >= 4 && !v.quoted;
+        return s.digits >= minDigits || s.random || s.strong || (s.password && digit);
+    }
+  }
+  // The personal store is the user's own: no plain words, short passwords or bare digits, which
+  // are test fixtures and examples there more often than credentials.
+  const random = s.random || (!/\s/.test(v.text) && looksLikeSecretValue(v.text));
+  switch (cls) {
+    case 'pw':
+      if (sep === ' ') return s.random || s.strong; // bare ("with password X"): no weaker shape than a strong password
+      if (sep === 'is') return random || s.strong || (s.password && n >= 6) || s.digits >= 6 || (phrase && (v.quoted || digit));
+      return random || s.strong || s.digits >= 6 || (phrase && (v.quoted || digit || v.words >= 3 || v.text.split(/[-_.]+/).length >= 3));
+    case 'pass':
+      return sep !== ' ' ? random || s.strong || (phrase && v.quoted) : s.strong;
+    case 'secret':
+      return sep !== ' ' && (random || s.strong || (phrase && v.quoted && (digit || /\p{Lu}/u.test(v.text))));
+    case 'key':
+      return sep !== ' ' && (random || s.strong);
+    case 'seed':
+      return sep !== ' ' && (random || s.strong || (s.passphrase && v.words >= 12));
+    case 'auth':
+      return sep === ':' && s.random;
+    case 'code':
+      // Bare ("PIN 4821", "entry code 4826#") only after a word that can only mean a code.
+      if (sep === ' ') return s.digits >= 4 && !v.quoted && (/^(?:PIN|PUK|CVV|CVC)$/.test(key) || /code|number|nummer/i.test(key));
+      return s.digits >= minDigits || s.random || s.strong;
+  }
+}
 
-/** Words of a sentence that follow "password is" / "token:" where no value is stated. */
-const PROSE_WORDS = new Set(
-  (
-    'a an the this that these those its it their our your my his her one any some no not none never also only still now ' +
-    'in on at by for from to with within into inside under via of over through per each every all both either same different ' +
-    'stored kept saved held managed handled set reset changed rotated expired expires expiring valid invalid required optional ' +
-    'needed missing wrong correct incorrect unknown known shared secret private public sensitive unique random generated ' +
-    'long short strong weak empty blank blocked locked unlocked disabled enabled revoked issued provided available ' +
-    'see ask check use get request contact find look read fetch pull copy paste enter type run call open go refer ' +
-    'and or but so if when where which who whom whose what how why because since until unless then than there here ' +
-    'is was are were be been being has have had do does did will would can could should must may might ' +
-    'pending tbd n/a na later elsewhere separately usually typically always often sometimes rarely ' +
-    'vault keychain keyring manager file env environment config configuration variable secret secrets ' +
-    'mandatory enforced supported allowed needed good bad fine ok okay same default defaults ' +
-    'single multi non self auto time user users team per one two three lived'
-  ).split(/\s+/),
-);
-/** Word endings of prose (past participles, adverbs, adjectives, nouns), for lowercase words up to 14 letters. */
-const PROSE_SUFFIX = /(?:ed|ing|ly|able|ible|ive|ous|ful|less|ment|tion|sion|ness|ity|ence|ance)$/;
-const proseWord = (w: string) => PROSE_WORDS.has(w) || (w.length <= 14 && PROSE_SUFFIX.test(w));
-// Where a credential is kept, never the credential: `password: 1Password`, `token: Keychain`.
-const VAULT_WORDS = /1password|keychain|keyring|vault|bitwarden|lastpass|keepass|dashlane|secrets?[-_ ]?manager|parameter[-_ ]?store|ssm/i;
+/** After the word: does the sentence end, or go on with a preposition ("X is the passphrase for ...")? */
+const AFTER_REVERSED = /^(?:[ \t]*(?:$|[\n.,;!?)])|[ \t]+(?:for|of|on|to|at|in|used|that|and|but|so|\u2014|\u2013|-|\()(?![\p{L}]))/u;
+const DETERMINERS = new Set(['the', 'our', 'my', 'your', 'its', 'their', 'his', 'her', 'this']);
 
-/** `process.env.X`, `os.environ[...]`, `getToken()`, `$VAR`, an environment variable's name. */
-function isReference(v: string): boolean {
-  return /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+(?:[[(].*)?$/.test(v) || /^[A-Za-z_$][\w$.]*\(/.test(v) || /^[A-Z][A-Z0-9_]*$/.test(v);
+/** "X is the keystore passphrase", "use X as the password": the value before `is / as the <up to three words> <word>`. */
+function reversedValue(text: string, keyStart: number, keyEnd: number): Value | null {
+  if (!AFTER_REVERSED.test(text.slice(keyEnd, keyEnd + 12))) return null;
+  if (!blank(text[keyStart - 1])) return null; // the word must stand alone
+  const from = Math.max(0, keyStart - 120);
+  const nl = text.lastIndexOf('\n', keyStart - 1);
+  const lineFrom = Math.max(from, nl + 1);
+  const tokens = [...text.slice(lineFrom, keyStart).matchAll(/[^ \t]+/g)].map((t) => ({ t: t[0], at: lineFrom + t.index }));
+  let i = tokens.length - 1;
+  let mods = 0;
+  while (i >= 0 && mods < 3 && /^[\p{L}\d-]+$/u.test(tokens[i]!.t) && !/^(?:is|was|as|an?)$/i.test(tokens[i]!.t) && !DETERMINERS.has(tokens[i]!.t.toLowerCase())) {
+    i--;
+    mods++;
+  }
+  if (i >= 0 && /^an?$/i.test(tokens[i]!.t)) return null; // "X is a terrible password": an example, not the password
+  if (i >= 0 && DETERMINERS.has(tokens[i]!.t.toLowerCase())) i--;
+  if (i >= 1 && /^(?:still|now|also|currently|actually|literally|really)$/i.test(tokens[i]!.t)) i--;
+  if (i < 1 || !/^(?:is|was|as)$/i.test(tokens[i]!.t)) return null;
+  const raw = tokens[i - 1]!;
+  const lead = /^["'`(\u201c]*/.exec(raw.t)![0].length;
+  const value = raw.t.slice(lead).replace(/["'`,:\u201d]+$/, '');
+  if (value === '') return null;
+  const start = raw.at + lead;
+  return { text: value, start, end: start + value.length, quoted: lead > 0, clauseEnd: true, words: 1 };
 }
 
 /**
- * Is `v`, stated after a credential word with separator `sep` (':' or '=' an assignment, 'is' a
- * sentence, ' ' bare whitespace), a credential? `key` is the keyword as written.
+ * Credentials stated after a credential word (see the header), under the team or the personal
+ * store's rules. `all`: every one (spans to blank), not just the first.
  */
-export function credentialValue(v: string, sep: ':' | 'is' | ' ', key: string): boolean {
-  if ([...v].length < 4 || v.length > 200) return false;
-  if (isPlaceholder(v) || isReference(v) || VAULT_WORDS.test(v)) return false;
-  if (/^(?:\/|~\/|\.\.?\/|[A-Za-z]:\\)/.test(v) || v.includes('://') || v.startsWith('-') || v.startsWith('@')) return false;
-  // Words joined by hyphens that are all words of a sentence ("short-lived", "read-only").
-  if (/^[A-Za-z]+(?:-[A-Za-z]+)+$/.test(v) && v.toLowerCase().split('-').every(proseWord)) return false;
-  const letters = /^[A-Za-z]+$/.test(v);
-  if (letters) {
-    const w = v.toLowerCase();
-    if (proseWord(w)) return false;
-    // One capitalised word ("Okta", "LDAP") names a system more often than it is a password.
-    if (/^[A-Z][a-z]+$/.test(v) || /^[A-Z]+$/.test(v)) return false;
-    // Bare whitespace ("password reset", "token refresh") takes no plain word.
-    if (sep === ' ') return false;
-    return w.length >= 6 || sep === ':';
-  }
-  if (/^\d+$/.test(v)) return DIGIT_KEYS.test(key) && v.length >= 4; // a PIN, not a TTL
-  // A number with a unit or a version (token: 3600s, secret: v2) is a setting, not a credential.
-  if (/^\d+(?:\.\d+)*[a-z]{0,3}$/i.test(v) || /^v\d+(?:\.\d+)*$/i.test(v)) return false;
-  if (/^[\d.:]+$/.test(v)) return false; // an address or a time
-  return sep !== ' ' || v.length >= 6;
-}
-
-/** After the keyword: an optional closing quote, "for <up to three words>", then the separator. */
-function separatorAt(text: string, at: number): { sep: ':' | 'is' | ' '; end: number } | null {
-  let i = at;
-  if (text[i] === '"' || text[i] === "'") i++;
-  const ws = (j: number) => {
-    while (j < text.length && (text[j] === ' ' || text[j] === '\t') && j - at < 400) j++;
-    return j;
-  };
-  let j = ws(i);
-  const assign = /^(?:=>|:=|=|:|\uff1a)/.exec(text.slice(j, j + 2));
-  if (assign) {
-    let k = j + assign[0].length;
-    while (k < text.length && /\s/.test(text[k]!) && k - j < 400) k++;
-    return { sep: ':', end: k };
-  }
-  if (j === i) return null; // the word runs straight into something else
-  // "for the admin account", "of the CI bot", "on staging": up to three words before is / was.
-  const q = /^(?:for|of|on)\s+[\w.@'-]{1,40}(?:\s+[\w.@'-]{1,40}){0,2}?\s+(?=is\s|was\s)/i.exec(text.slice(j, j + 160));
-  if (q) j += q[0].length;
-  const verb = /^(?:is|was|=)\s+(?:(?:now|still|currently|just|literally|set to|changed to|reset to)\s+)?/i.exec(text.slice(j, j + 40));
-  if (verb) return { sep: 'is', end: j + verb[0].length };
-  const changed = /^(?:set|changed|reset|updated)\s+to\s+/i.exec(text.slice(j, j + 30));
-  if (changed) return { sep: 'is', end: j + changed[0].length };
-  if (q) return null;
-  return { sep: ' ', end: j };
-}
-
-/** The value at `at`: a quoted string (spaces allowed) or a run of non-space characters. */
-function valueAt(text: string, at: number): { value: string; start: number } | null {
-  const open = text[at];
-  if (open === '"' || open === "'" || open === '`') {
-    const close = text.indexOf(open, at + 1);
-    if (close === -1 || close - at > 201) return null;
-    const value = text.slice(at + 1, close);
-    return /\n/.test(value) ? null : { value, start: at + 1 };
-  }
-  let end = at;
-  while (end < text.length && end - at <= 200 && !/[\s"'`]/.test(text[end]!)) end++;
-  // Trailing sentence punctuation is not part of the value (a value ending in ! keeps it when
-  // more of the value precedes it: `Summer2024!`).
-  let value = text.slice(at, end).replace(/[.,;:?)\]}>]+$/, '');
-  if (/^[A-Za-z]+!+$/.test(value)) value = value.replace(/!+$/, '');
-  return value === '' ? null : { value, start: at };
-}
-
-/**
- * Values stated after a credential word (see the header). `envOnly`: only environment-style
- * assignments (`DB_PASSWORD=...`, a value with a digit or a symbol), the personal gate's share;
- * `all`: every one (spans to blank), not just the first.
- */
-export function detectStatedCredentials(text: string, opts: { envOnly?: boolean; all?: boolean } = {}): StatedCredential[] {
+export function detectStatedCredentials(text: string, policy: Policy, all = true): StatedCredential[] {
   const out: StatedCredential[] = [];
   for (const m of text.matchAll(KEY_RE)) {
-    const key = m[0];
-    const s = separatorAt(text, m.index + key.length);
-    if (!s) continue;
-    if (s.sep === ' ' && !BARE_KEYS.test(key)) continue;
-    const v = valueAt(text, s.end);
-    if (!v) continue;
-    if (!credentialValue(v.value, s.sep, key)) continue;
-    // The key as written, extended back over an environment-style prefix (DB_PASSWORD).
+    const groups = m.groups!;
+    const cls = (Object.keys(groups).find((g) => groups[g] !== undefined) ?? 'pw') as KeyClass | 'cjk' | 'barecode';
+    // "code" alone is an error or exit code unless what follows says what it opens ("the code to open the bike locker").
+    if (cls === 'barecode' && !OPENS.test(text.slice(m.index + m[0].length, m.index + m[0].length + 80))) continue;
+    const keyClass: KeyClass = cls === 'cjk' ? 'pw' : cls === 'barecode' ? 'code' : cls;
+    const word = m[0];
+    const prev = text[m.index - 1];
+    // Inside a longer word only as the end of a compound password key (DBPASSWORD, storePassword)
+    // or after a camelCase boundary (clientSecret, apiKey); never after a digit (`1Password`).
+    if (prev !== undefined && /\p{L}/u.test(prev) && cls !== 'cjk') {
+      const compound = keyClass === 'pw' && /^pass/i.test(word);
+      const camel = /\p{Ll}/u.test(prev) && /^\p{Lu}/u.test(word);
+      if (!compound && !camel) continue;
+    }
     let from = m.index;
-    while (from > 0 && m.index - from < 60 && /[A-Za-z0-9_]/.test(text[from - 1]!)) from--;
-    if (opts.envOnly && !/^[A-Z][A-Z0-9]*_(?:PASSWORD|PASSWD|PWD|SECRET|TOKEN)=$/.test(text.slice(from, s.end))) continue;
-    if (opts.envOnly && !/[0-9]/.test(v.value) && !/[^A-Za-z0-9]/.test(v.value)) continue;
-    out.push({ kind: 'stated-credential', snippet: `${text.slice(from, s.end).replace(/\s+/g, ' ')}${mask(v.value, 1)}`, start: v.start, end: v.start + v.value.length });
-    if (!opts.all) return out; // one is enough to refuse; the snippet names it
+    while (from > 0 && m.index - from < 60 && /[A-Za-z0-9_.-]/.test(text[from - 1]!)) from--;
+    const before = identWords(text.slice(from, m.index));
+    if (before.length > 0 && NOT_SECRET_PREFIX.has(before[before.length - 1]!)) continue;
+    let end = m.index + word.length;
+    if ('_.-'.includes(text[end] ?? ' ') && /[A-Za-z0-9]/.test(text[end + 1] ?? ' ')) {
+      let e = end;
+      while (e < text.length && e - end < 40 && /[A-Za-z0-9_.-]/.test(text[e]!)) e++;
+      const suffix = text.slice(end, e).replace(/[.-]+$/, '');
+      if (!identWords(suffix).every((w) => SECRET_SUFFIX.has(w) || /^v?\d+$/.test(w))) continue;
+      end += suffix.length;
+    }
+    // "sha256 of the secret: ...", "the password hash": a digest of the credential, not the credential.
+    if (HASH_OF.test(text.slice(Math.max(0, m.index - 40), m.index))) continue;
+    const key = text.slice(from, end);
+    const found = (text[from - 1] === '<' && text[end] === '>' ? xmlValue(text, end + 1, keyClass, policy, word) : statedAt(text, end, keyClass, policy, word)) ?? reversed(text, m.index, end, keyClass, policy);
+    if (!found || exampleOrDisowned(text, m.index, found.v.end)) continue;
+    const snippet = found.reversed ? `${mask(found.v.text, 1)} is the ${word}` : `${text.slice(from, found.valueAt).replace(/\s+/g, ' ').slice(0, 80)}${mask(found.v.text, 1)}`;
+    out.push({ keyClass, key, sep: found.sep, op: found.op, snippet, start: found.v.start, end: found.v.end });
+    if (!all) break;
   }
   return out;
 }
 
-const LOGIN_WORDS = /\b(?:login|log\s?in|logon|sign[- ]?in|credentials?|creds|username|user|account|password|passwd|pw)\b/i;
-// Starts only where a word starts (the lookbehind), so a long run costs one attempt, not one per character.
-const PAIR_RE = /(?<![\w.@+-])([A-Za-z][\w.@+-]{0,63})[ \t]*\/[ \t]*([^\s/]{6,64})/g;
-
-/** `user / password` pairs on a line that speaks of logging in ("admin / Summer2024! is the login"). */
-export function detectLoginPairs(text: string): StatedCredential[] {
-  let start = 0;
-  while (start <= text.length) {
-    const nl = text.indexOf('\n', start);
-    const end = nl === -1 ? text.length : nl;
-    const line = text.slice(start, end);
-    if (line.includes('/') && LOGIN_WORDS.test(line)) {
-      for (const m of line.matchAll(PAIR_RE)) {
-        const before = line[m.index - 1];
-        if (before !== undefined && /[\w./:@~-]/.test(before)) continue; // inside a path or URL
-        const after = line[m.index + m[0].length];
-        if (after === '/') continue;
-        const pass = m[2]!.replace(/[.,;:?)\]}>]+$/, '');
-        if (!pairPassword(pass)) continue;
-        const at = start + m.index + m[0].length - m[2]!.length;
-        return [{ kind: 'login-pair', snippet: `${m[1]} / ${mask(pass, 1)}`, start: at, end: at + pass.length }];
-      }
-    }
-    if (nl === -1) break;
-    start = nl + 1;
-  }
-  return [];
+/** `<password>X</password>`: the element's text, as an assignment. */
+interface Found {
+  v: Value;
+  sep: Sep;
+  op: string;
+  /** Where the value starts (the snippet shows the text before it). */
+  valueAt: number;
+  /** "X is the password": the value came before the word. */
+  reversed?: boolean;
 }
 
-/** The right side of a login pair: a password's shape (letters with digits or symbols, or mixed case), no file name. */
-function pairPassword(v: string): boolean {
-  if (v.length < 6 || isPlaceholder(v) || isReference(v) || VAULT_WORDS.test(v)) return false;
-  if (/\.(?:md|ts|js|json|ya?ml|txt|html|py|go|rs|sh|conf|cfg|ini|toml|log|csv)$/i.test(v)) return false;
-  if (!/[A-Za-z]/.test(v)) return false;
-  return /[0-9]/.test(v) || /[^A-Za-z0-9]/.test(v) || (/[a-z]/.test(v) && /[A-Z]/.test(v) && !/^[A-Z][a-z]+$/.test(v));
+function xmlValue(text: string, at: number, cls: KeyClass, policy: Policy, key: string): Found | null {
+  const close = text.indexOf('<', at);
+  if (close === -1 || close - at > 200) return null;
+  const raw = text.slice(at, close);
+  const value = raw.trim();
+  if (value === '' || raw.includes('\n')) return null;
+  const v: Value = { text: value, start: at + raw.indexOf(value), end: at + raw.indexOf(value) + value.length, quoted: true, clauseEnd: true, words: value.split(/\s+/).length };
+  return acceptValue(cls, ':', v, policy, key) ? { v, sep: ':', op: '>', valueAt: at } : null;
+}
+
+/** Does `v`, stated after a word of class `cls` with `sep`, hold a credential under `policy`? */
+export function acceptValue(cls: KeyClass, sep: Sep, v: Value, policy: Policy, key: string): boolean {
+  const shapes = shapesOf(v.text, v.quoted);
+  return shapes !== null && accepts(cls, sep, v, shapes, policy, key);
+}
+
+function statedAt(text: string, at: number, cls: KeyClass, policy: Policy, key: string): Found | null {
+  const s = separatorAt(text, at);
+  if (!s) return null;
+  if (s.sep === ' ' && cls !== 'pw' && cls !== 'pass' && cls !== 'code' && !(policy === 'team' && (cls === 'secret' || cls === 'key'))) return null;
+  // "pass" alone is mostly a verb ("pass the token to the step"): bare, only after a user name on its line.
+  if (s.sep === ' ' && cls === 'pass' && !/\b(?:user(?:name)?|login|account|ssid|wifi|wi-fi|wlan)\b/i.test(text.slice(text.lastIndexOf('\n', at) + 1, at))) return null;
+  for (const v of readValue(text, s.end)) {
+    if (acceptValue(cls, s.sep, v, policy, key)) return { v, sep: s.sep, op: s.op, valueAt: s.end };
+  }
+  return null;
+}
+
+function reversed(text: string, keyStart: number, keyEnd: number, cls: KeyClass, policy: Policy): Found | null {
+  if (cls !== 'pw' && cls !== 'pass' && cls !== 'secret' && cls !== 'key') return null;
+  const v = reversedValue(text, keyStart, keyEnd);
+  if (!v) return null;
+  const s = shapesOf(v.text);
+  if (!s) return null;
+  const n = [...v.text].length;
+  // A long word that is none of a sentence ("correcthorsebatterystaple is the passphrase") counts in both stores: the phrasing is explicit.
+  const ok = s.random || s.strong || (s.word && n >= 12) || (s.password && n >= (policy === 'team' ? 6 : 8));
+  return ok ? { v, sep: 'is', op: 'is', valueAt: v.start, reversed: true } : null;
 }

@@ -1,17 +1,27 @@
 // The team store's stricter secret gate (README "Team memory"). A team store is committed and
 // pushed with the code: everyone with the repository reads it, and git history keeps it for good.
-// So on top of the personal gate (secrets.ts, which anchors on provider prefixes and explicit
-// assignments for precision), a team write is refused on weaker evidence: a private address or an
-// internal host name next to a credential word, an email address with a stated password, and a
-// bare high-entropy token of 16+ characters, any value stated after a credential word (whatever
-// its shape: `password: blue-otter-garden-19`, `DB_PASSWORD=mossy-river-lantern-42`), and a
-// `user / password` login pair. Notes that only say where credentials live ("its credentials are
-// stored in Vault") pass. A false refusal costs a rewording; a leak into a shared history costs a
-// credential rotation.
+// So on top of the personal gate (secrets.ts), a team write is refused on weaker evidence: any
+// value stated after a credential word that is no word of a sentence (`password: blue-otter-garden`,
+// "the wifi password is tulpenfeld", `pin: 4821`), a `user / password` login pair, a product's
+// default credentials (`admin/admin`), a private address or an internal host name with a
+// credential word and a named account, an email address with a stated password, and a bare
+// high-entropy token of 16+ characters. Notes that only say where credentials live ("its
+// credentials are stored in Vault") pass. A false refusal costs a rewording; a leak into a shared
+// history costs a credential rotation.
 import { isPlaceholder, mask, shannonEntropy } from './entropy.ts';
-import { detectLoginPairs, detectStatedCredentials } from './statedCredentials.ts';
+import { detectCredentialPairs } from './loginPairs.ts';
+import { detectStatedCredentials } from './statedCredentials.ts';
+import { detectStructuredCredentials } from './structuredCredentials.ts';
 
-export const TEAM_SECRET_KINDS = ['private-host-credential', 'email-password', 'high-entropy-token', 'stated-credential', 'login-pair'] as const;
+export const TEAM_SECRET_KINDS = [
+  'private-host-credential',
+  'email-password',
+  'high-entropy-token',
+  'stated-credential',
+  'login-pair',
+  'default-credential',
+  'weak-password',
+] as const;
 export type TeamSecretKind = (typeof TEAM_SECRET_KINDS)[number];
 
 export interface TeamSecretFinding {
@@ -20,13 +30,23 @@ export interface TeamSecretFinding {
 }
 
 const PRIVATE_IP = /(?<![\d.])(?:10\.\d{1,3}|172\.(?:1[6-9]|2\d|3[01])|192\.168)\.\d{1,3}\.\d{1,3}(?![\d.])/g;
-const INTERNAL_HOST = /(?<![a-z0-9.-])[a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)*\.(?:internal|local|lan|corp|intranet|home\.arpa)\b/gi;
+// An internal name is one whose last label is internal / local / lan...: `vault.internal.example.com` is a public name.
+const INTERNAL_HOST = /(?<![a-z0-9.-])[a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)*\.(?:internal|local|lan|corp|intranet|home\.arpa)(?![\w-]|\.[a-z0-9])/gi;
 const CREDENTIAL_WORD = /\b(?:pass(?:word|wd|phrase)?|pwd|secret|token|credentials?|api[_ -]?key|login)\b/i;
 // An account named next to the host: `login deploy`, `user admin`, `as root`, `deploy@10.0.0.4`.
-const ACCOUNT_NAMED = /\bas\s+(?:root|admin|administrator)\b|\b(?:login|log in|user(?:name)?|account)\s+[`'"]?(?!the\b|a\b|an\b|its\b|their\b|our\b|your\b|that\b|this\b|described\b|explained\b|documented\b)[a-z_][\w.-]*|(?<![\w.-])[\w.-]+@(?:\d|[a-z0-9-]+\.(?:internal|local|lan|corp|intranet))/i;
+// Not a word of the sentence that follows "login" or "user" ("log in with", "the user page").
+const NOT_ACCOUNT =
+  'the|a|an|its|their|our|your|that|this|described|explained|documented|with|to|via|using|through|for|from|on|at|in|is|are|was|and|or|page|pages|flow|method|screen|form|button|link|url|endpoint|required|prompt|name|names|id|ids|data|info|details|session|sessions|management|settings|access|accounts?|roles?|groups?|agent|interface|errors?|attempts?|requests?|needed|works|fails';
+const ACCOUNT_NAMED = new RegExp(
+  `\\bas\\s+(?:root|admin|administrator)\\b|\\b(?:login|log in|user(?:name)?|account)\\s+[\`'"]?(?!(?:${NOT_ACCOUNT})\\b)[a-z_][\\w.-]*|(?<![\\w.-])[\\w.-]+@(?:\\d|[a-z0-9-]+\\.(?:internal|local|lan|corp|intranet)\\b)`,
+  'i',
+);
 const EMAIL = /(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b/g;
 const STATED_PASSWORD = /\b(?:pass(?:word|wd|phrase)?|pwd)\b\s*(?:[:=]|is|was)\s*["'`]?([^\s"'`]{4,})/gi;
 const TOKEN = /(?<![A-Za-z0-9_+=-])[A-Za-z0-9_+=-]{16,}(?![A-Za-z0-9_+=-])/g;
+// A line about public material: what follows is meant to be shared.
+const PUBLIC_LINE = /\b(?:public|pubkey|fingerprint|checksum|digest|integrity|sha-?\d+|md5|hash|recipient)\b|ssh-(?:rsa|ed25519)|ecdsa-sha2/i;
+const PUBLIC_BEGIN = /-----BEGIN (?:[A-Z0-9]+ )*(?:PUBLIC KEY|CERTIFICATE|PUBLIC KEY BLOCK)-----/g;
 
 /** A stated password value, not a word of prose ("the password is stored in Vault"). */
 function valueLike(v: string): boolean {
@@ -34,20 +54,57 @@ function valueLike(v: string): boolean {
   return /[0-9]/.test(v) || /[^A-Za-z]/.test(v) || /[a-z][A-Z]/.test(v);
 }
 
-/** A random-looking token: letters and at least two digits, high entropy, no id or word shape. */
+/** A random-looking token: letters and at least two digits, high entropy, no id, word, path or encoded-text shape. */
 function tokenLike(t: string): boolean {
-  if (/^[0-9a-f-]+$/i.test(t)) return false; // git SHAs, UUIDs, hex ids
+  if (/^[0-9a-f-]+$/i.test(t) || /^0x[0-9a-f]+$/i.test(t)) return false; // git SHAs, UUIDs, hex ids
   if (/^[0-9A-HJKMNP-TV-Z]{26}$/.test(t)) return false; // ULIDs (memory ids)
   if (/^p_[0-9A-HJKMNP-TV-Z]{26}$/.test(t)) return false; // pending ids
+  if (/^(?:sha\d+-|age1|npub1|pk_(?:live|test)_)/i.test(t)) return false; // digests and public keys
   if ((t.match(/[0-9]/g) ?? []).length < 2 || !/[A-Za-z]/.test(t)) return false;
   if (/[a-z]{6,}|[A-Z]{6,}/.test(t)) return false; // identifiers and words (handleRequestV2Async)
   if (/^[a-z0-9]+(?:[-_][a-z0-9]+)+$/.test(t) && t.split(/[-_]/).every((p) => p.length <= 8)) return false; // kebab/snake names
+  if (encodedText(t)) return false;
   return shannonEntropy(t) >= 3.5;
+}
+
+/** Base64 of words ("aGVsbG8gd29ybGQ=" is "hello world"): test data, not a key. */
+function encodedText(t: string): boolean {
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(t) || t.length % 4 !== 0) return false;
+  const d = Buffer.from(t, 'base64').toString('latin1');
+  return /^[A-Za-z ,.'!?-]+$/.test(d) && /[a-z]{2,} [a-z]{2,}/i.test(d);
+}
+
+function highEntropyToken(text: string): string | null {
+  // PEM blocks of public keys and certificates: base64 lines that are meant to be shared.
+  const publicSpans: (readonly [number, number])[] = [];
+  PUBLIC_BEGIN.lastIndex = 0;
+  for (let m = PUBLIC_BEGIN.exec(text); m; m = PUBLIC_BEGIN.exec(text)) {
+    const end = text.indexOf('-----END', m.index + m[0].length);
+    publicSpans.push([m.index, end === -1 ? text.length : end]);
+    PUBLIC_BEGIN.lastIndex = end === -1 ? text.length : end;
+  }
+  for (const m of text.matchAll(TOKEN)) {
+    if (!tokenLike(m[0])) continue;
+    if (publicSpans.some(([s, e]) => m.index >= s && m.index < e)) continue;
+    const lineStart = text.lastIndexOf('\n', m.index) + 1;
+    const lineEnd = text.indexOf('\n', m.index);
+    if (PUBLIC_LINE.test(text.slice(lineStart, lineEnd === -1 ? text.length : lineEnd))) continue;
+    return m[0];
+  }
+  return null;
 }
 
 /** What the team gate refuses beyond the personal gate; empty when nothing fires. */
 export function detectTeamSecrets(text: string): TeamSecretFinding[] {
-  const out: TeamSecretFinding[] = [...detectStatedCredentials(text), ...detectLoginPairs(text)].map((f) => ({ kind: f.kind, snippet: f.snippet }));
+  const stated = detectStatedCredentials(text, 'team', false);
+  if (stated.length === 0) stated.push(...detectStructuredCredentials(text, 'team').slice(0, 1));
+  const out: TeamSecretFinding[] = stated.map((f) => ({ kind: 'stated-credential', snippet: f.snippet }));
+  const pairs = detectCredentialPairs(text, 'team');
+  for (const kind of ['login-pair', 'default-credential', 'weak-password'] as const) {
+    const p = pairs.find((f) => f.kind === kind);
+    // A seasonal password is the weakest evidence: named only when nothing else already covers it.
+    if (p && (kind !== 'weak-password' || out.length === 0)) out.push({ kind, snippet: p.snippet });
+  }
   // A host with a credential word is refused when the note also names the account; a note that
   // only says where credentials live ("the staging database at 10.0.4.20 keeps its credentials in
   // Vault", "the wiki at wiki.corp explains how to request them") passes.
@@ -63,10 +120,7 @@ export function detectTeamSecrets(text: string): TeamSecretFinding[] {
       break;
     }
   }
-  for (const m of text.matchAll(TOKEN)) {
-    if (!tokenLike(m[0])) continue;
-    out.push({ kind: 'high-entropy-token', snippet: mask(m[0], 3) });
-    break;
-  }
+  const token = highEntropyToken(text);
+  if (token) out.push({ kind: 'high-entropy-token', snippet: mask(token, 3) });
   return out;
 }

@@ -56,7 +56,7 @@ export interface GateResult {
   logFields: Record<string, unknown>;
 }
 
-/** What the gates read of the open store (the ops Context satisfies it). */
+/** What the gates read of the open store (the ops WriteContext satisfies it). */
 export interface GateContext {
   readonly dir: string;
   readonly config: Config;
@@ -184,7 +184,7 @@ function strip(m: Match): Related {
 export const SECRET_HINT = 'Nothing was stored: memories are plaintext files. Remove the secret and say where it lives instead (e.g. "the deploy key is in 1Password under Infra"). There is no override.';
 
 /** The team store's refusal: stricter, and it says why. */
-export const TEAM_SECRET_HINT = 'Nothing was stored: the team store is committed and shared with everyone who has the repository, so it refuses anything that may be a credential, including private hosts with credential words, an email with a password, and bare random-looking tokens. Say where the secret lives instead (e.g. "the staging DB password is in the team vault under staging/db"). There is no override.';
+export const TEAM_SECRET_HINT = 'Nothing was stored: the team store is committed and shared with everyone who has the repository, so it refuses anything that may be a credential, including any value stated after a password, PIN or code, login pairs and default credentials, private hosts with credential words, an email with a password, and bare random-looking tokens. Say where the secret lives instead (e.g. "the staging DB password is in the team vault under staging/db"). There is no override.';
 
 export async function runWriteGates(c: GateContext, w: ValidWrite, opts: GateOptions): Promise<GateResult> {
   // 2. Secrets. Only the kinds go to the event log, never even a masked snippet.

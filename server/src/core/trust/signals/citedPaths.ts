@@ -134,25 +134,82 @@ function commandWords(span: string): string[] {
   return out;
 }
 
-/** Up to MAX_CITED_PATHS distinct paths cited in a memory body, in order of appearance. */
-export function extractCitedPaths(body: string, max = MAX_CITED_PATHS): string[] {
-  // Every candidate holds a backtick, a slash or a backslash: a body with none has no path, and
-  // skips the pattern's lookbehinds at every position (most memories; list --all reads them all).
-  if (!/[`/\\]/.test(body)) return [];
-  const out: string[] = [];
-  const take = (p: string | null) => {
-    if (p && !out.includes(p) && out.length < max) out.push(p);
-  };
-  for (const m of body.matchAll(CANDIDATE_RE)) {
+// What one candidate yields, remembered for the candidates seen last: a store cites the same
+// files again and again, and classifying one (asCitedPath's dozen patterns) costs several times
+// finding it. Both functions depend on the text alone.
+const CANDIDATE_MEMO = 4096;
+const candidateMemo = new Map<string, readonly string[]>();
+const NONE: readonly string[] = [];
+function candidatePaths(m: RegExpExecArray): readonly string[] {
+  // Keyed by the whole match: a span keeps its backticks, a bare path has none.
+  const key = m[0];
+  let paths = candidateMemo.get(key);
+  if (paths === undefined) {
+    const found: string[] = [];
     if (m[1] !== undefined) {
       const span = m[1].trim();
       const windows = /^[A-Za-z]:[\\/]/.test(span);
-      if (/\s/.test(span) && !windows) for (const w of commandWords(span)) take(asCitedPath(w, true));
-      else take(asCitedPath(span, true));
+      if (/\s/.test(span) && !windows) {
+        for (const w of commandWords(span)) {
+          const p = asCitedPath(w, true);
+          if (p) found.push(p);
+        }
+      } else {
+        const p = asCitedPath(span, true);
+        if (p) found.push(p);
+      }
     } else {
-      take(asCitedPath(m[2] ?? m[3]!, false));
+      const p = asCitedPath(m[2] ?? m[3]!, false);
+      if (p) found.push(p);
     }
-    if (out.length >= max) break;
+    paths = found.length === 0 ? NONE : found;
+    if (candidateMemo.size >= CANDIDATE_MEMO) candidateMemo.clear();
+    candidateMemo.set(key, paths);
+  }
+  return paths;
+}
+
+/** Characters that may come before a candidate's first backtick, slash or backslash (see nextCandidate). */
+const LEAD = new Uint8Array(128);
+for (const ch of 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.@+-~:') LEAD[ch.charCodeAt(0)] = 1;
+
+/** A copy of the candidate pattern (global; tests compare nextCandidate with a scan of every position). */
+export function candidatePattern(): RegExp {
+  return new RegExp(CANDIDATE_RE);
+}
+
+/**
+ * The first candidate at or after `from`: what a scan of every position from there finds, from
+ * fewer positions. Every candidate holds a backtick, a slash or a backslash, and before the first
+ * of them only LEAD characters (a word, `~/`, `C:\`, `./`), so the pattern is tried from the
+ * start of that run before the next such character, never over the prose in between.
+ */
+export function nextCandidate(body: string, from: number): RegExpExecArray | null {
+  const n = body.length;
+  let k = from;
+  for (; k < n; k++) {
+    const c = body.charCodeAt(k);
+    if (c === 96 || c === 47 || c === 92) break; // ` / \
+  }
+  if (k === n) return null;
+  let start = k;
+  while (start > from) {
+    const c = body.charCodeAt(start - 1);
+    if (c >= 128 || LEAD[c] === 0) break;
+    start--;
+  }
+  CANDIDATE_RE.lastIndex = start;
+  return CANDIDATE_RE.exec(body);
+}
+
+/** Up to MAX_CITED_PATHS distinct paths cited in a memory body, in order of appearance. */
+export function extractCitedPaths(body: string, max = MAX_CITED_PATHS): string[] {
+  const out: string[] = [];
+  for (let from = 0; out.length < max; ) {
+    const m = nextCandidate(body, from);
+    if (m === null) break;
+    from = m.index + m[0].length; // never empty
+    for (const p of candidatePaths(m)) if (!out.includes(p) && out.length < max) out.push(p);
   }
   return out;
 }

@@ -1,0 +1,249 @@
+// The value side of a credential stated after a word ("password: X", "the PIN is X"): where it
+// is in the text, and what shape it has. A word of a sentence ("is stored in Vault", "is rotated
+// monthly"), a placeholder, a variable, a path, a URL, a resource's name (`db-creds-v2`), public
+// key material or a number with a unit is no credential; everything else is described by the
+// shapes it has, and each rule (statedCredentials.ts) says which shapes it takes after which word.
+import { charClasses, isPlaceholder, shannonEntropy } from './entropy.ts';
+
+export interface Shapes {
+  /** Machine-made: long, letters and digits, high entropy; or hex, base32, base64, a UUID. */
+  random: boolean;
+  /** A human password of 8+ characters using three of lower / upper / digit / symbol. */
+  strong: boolean;
+  /** Letters with digits or symbols, or a case change inside (4+ characters). */
+  password: boolean;
+  /** Digits only (grouped by spaces or dashes, or with a keypad's # and *): the count. */
+  digits: number;
+  /** One word of letters that is no word of a sentence. */
+  word: boolean;
+  /** Words joined by spaces, dashes, underscores or dots, none of them a word of a sentence. */
+  passphrase: boolean;
+}
+
+/** Words of a sentence that follow "password is" / "token:" where no value is stated. */
+export const PROSE_WORDS = new Set(
+  (
+    'a an the this that these those its it their our your my his her one any some no not none never also only still now ' +
+    'in on at by for from to with within into inside under via of over through per each every all both either same different ' +
+    'stored kept saved held managed handled set reset changed rotated expired expires expiring valid invalid required optional ' +
+    'needed missing wrong correct incorrect unknown known shared secret private public sensitive unique random generated ' +
+    'long short strong weak empty blank blocked locked unlocked disabled enabled revoked issued provided available ' +
+    'see ask check use get request contact find look read fetch pull copy paste enter type run call open go refer ' +
+    'and or but so if when where which who whom whose what how why because since until unless then than there here ' +
+    'is was are were be been being has have had do does did will would can could should must may might ' +
+    'pending tbd n/a na later elsewhere separately usually typically always often sometimes rarely ' +
+    'vault keychain keyring manager file env environment config configuration variable secret secrets ' +
+    'mandatory enforced supported allowed needed good bad fine ok okay same default defaults ' +
+    'single multi non self auto time user users team per one two three lived ' +
+    'whatever whichever anything something nothing everything you we they i he she me us them mine yours ours theirs him ' +
+    'as like just about after before again first last next new old current previous ' +
+    'rotate change generate create update remove delete add store keep save share send give need want know follow ' +
+    'min max minimum maximum length characters chars digits letters words policy policies rules rule hint field column ' +
+    'below above attached following prompt prompted interactive stdin input output sso oauth saml ldap oidc ' +
+    'login logins sign signin account accounts access token tokens password passwords key keys code codes pin'
+  ).split(/\s+/),
+);
+/** Word endings of prose (past participles, adverbs, adjectives, nouns), for lowercase words up to 14 letters. */
+const PROSE_SUFFIX = /(?:ed|ing|ly|able|ible|ive|ous|ful|less|ment|tion|sion|ness|ity|ence|ance)$/;
+export const proseWord = (w: string) => PROSE_WORDS.has(w) || (w.length <= 14 && PROSE_SUFFIX.test(w));
+
+/** Function words: a phrase holding one is a sentence, not a passphrase. */
+const FUNCTION_WORDS = new Set(
+  'a an the of to in on at by for from with and or but is are was were be it its this that as not no your our my their you we they see ask use via per'.split(' '),
+);
+
+/**
+ * Words that name things in infrastructure. Joined by - _ . they make a resource's name
+ * (`tls-cert-2024`, `db-creds-v2`, `app_secret_2`, `my-app-tls`), not a passphrase
+ * (`mossy-river-lantern-42`).
+ */
+const RESOURCE_WORDS = new Set(
+  (
+    'tls ssl cert certs certificate certificates key keys secret secrets token tokens cred creds credential credentials ' +
+    'password passwords pass pwd db database databases pg postgres postgresql mysql redis mongo mongodb sql api apis app apps ' +
+    'svc service services prod production staging stage dev development test tests testing qa uat local internal external ' +
+    'public private admin root user users web backend frontend server servers client clients auth oauth sso ldap saml jwt ' +
+    'ssh gpg pgp aws gcp azure k8s kube kubernetes helm vault config configs env envs default main ci cd deploy deployment ' +
+    'build release read write ro rw readonly readwrite ingress egress gateway proxy cluster node nodes pod pods job jobs cron ' +
+    'worker workers queue cache bucket storage blob s3 iam role roles policy policies github gitlab actions oidc slack stripe ' +
+    'billing payments mail smtp email sentry datadog grafana prometheus kafka rabbit rabbitmq elastic search index mock fake ' +
+    'sample demo example ref name id ids v1 v2 v3 v4 ns namespace org team project repo store manager kms hsm signing'
+  ).split(/\s+/),
+);
+
+/** Words before a credential word that make what follows its digest ("sha256 of the secret:", "bcrypt hash of the password"). */
+export const HASH_OF = /\b(?:hash(?:ed)?|sha-?\d*|md5|digest|checksum|fingerprint|hmac|bcrypt|argon2\w*)(?:[ \t]+of)?(?:[ \t]+(?:the|a|an|our|my|this))?(?:[ \t]+[\w-]+)?[ \t]*$/i;
+
+// An example is no credential: "e.g. password: X", "password: X (example, never real)", "... not a secret".
+const EXAMPLE_BEFORE = /\b(?:e\.g\.|i\.e\.|for example|for instance|such as|example:)/i;
+const EXAMPLE_AFTER = /\b(?:example|sample|dummy|fake|placeholder)\b(?!\.)|\bnot (?:a |the )?(?:real|secret|credential|password)\b|\bmade[- ]up\b/i;
+
+/** Does the line present the value as an example, or say it is none? */
+export function exampleOrDisowned(text: string, keyStart: number, valueEnd: number): boolean {
+  const lineStart = text.lastIndexOf('\n', keyStart - 1) + 1;
+  const nl = text.indexOf('\n', valueEnd);
+  return EXAMPLE_BEFORE.test(text.slice(Math.max(lineStart, keyStart - 40), keyStart)) || EXAMPLE_AFTER.test(text.slice(valueEnd, Math.min(nl === -1 ? text.length : nl, valueEnd + 80)));
+}
+
+/** `process.env.X`, `os.environ[...]`, `getToken()`, `$VAR`, an environment variable's name. */
+export function isReference(v: string): boolean {
+  if (/^[A-Za-z_$][\w$.]*\(/.test(v)) return true;
+  // A property path names a variable unless its last part is random (`s.Xy7Lq2Vt9Kp4Rw8SnZ3bF6hJ` is a token).
+  if (/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+(?:[[(].*)?$/.test(v)) {
+    const last = /[\w$]*$/.exec(v.split(/[[(]/)[0]!)![0];
+    return !(last.length >= 16 && /\d/.test(last) && /[a-z]/.test(last) && /[A-Z]/.test(last) && shannonEntropy(last) >= 3.5);
+  }
+  // An environment variable's name: capitals joined by underscores, or capitals alone. A random
+  // base32 string (a TOTP seed: capitals with digits inside, no underscore) is not one.
+  if (!/^[A-Z][A-Z0-9_]*$/.test(v)) return false;
+  return v.includes('_') || !/[0-9]/.test(v) || v.length < 12;
+}
+
+// Where a credential is kept, never the credential: `password: 1Password`, `token: Keychain`.
+export const VAULT_WORDS = /1password|keychain|keyring|vault|bitwarden|lastpass|keepass|dashlane|secrets?[-_ ]?manager|parameter[-_ ]?store|ssm/i;
+
+/** Parts of public keys, fingerprints and digests, which are safe to share. */
+const PUBLIC_MATERIAL = /^(?:ssh-(?:rsa|ed25519|dss)|ecdsa-sha2|sk-ssh|sk-ecdsa|age1[a-z0-9]{40,}$|npub1|pk_(?:live|test)_|pk\.eyJ|(?:sha\d+|md5):|sha\d+-)/i;
+
+/** A resource's name: words (at least one of infrastructure) and short numbers joined by - _ . */
+export function isResourceName(v: string): boolean {
+  const segs = v.split(/[-_.]+/).filter((s) => s !== '');
+  // Names are lowercase: a capital inside (`nas-Admin-77`) is a password's.
+  if (segs.length < 2 || /[A-Z]/.test(v) || !segs.every((s) => /^[a-z]+$/.test(s) || /^v?\d{1,4}$/.test(s))) return false;
+  return segs.some((s) => RESOURCE_WORDS.has(s.toLowerCase()));
+}
+
+/** Is `v` no credential at all, whatever word stands before it? */
+function rejected(v: string): boolean {
+  if (isPlaceholder(v) || isReference(v) || VAULT_WORDS.test(v) || PUBLIC_MATERIAL.test(v)) return true;
+  if (/^(?:\/|~\/|\.\.?\/|[A-Za-z]:\\)/.test(v) || v.includes('://') || v.startsWith('-') || v.startsWith('@')) return true;
+  if (/^[^@\s]+@[^@\s]+\.[A-Za-z]{2,}$/.test(v)) return true; // an email address: the login, not the password
+  if (/\$\{|\$\(|\{\{|%\{/.test(v)) return true; // a template or a shell expansion inside
+  if (/^[*_~]+\p{L}/u.test(v)) return true; // markdown emphasis: *see vault*
+  if (/^\d+(?:[.,:]\d+)+$/.test(v) || /^\d{4}-\d\d-\d\d/.test(v)) return true; // an address, a time, a decimal, a date
+  if (/^v?\d+(?:\.\d+)*[a-z]{1,3}$/i.test(v) || /^v\d+(?:\.\d+)*$/i.test(v)) return true; // 3600s, 10m, 5GB, v2
+  return false;
+}
+
+const WORD = /^\p{L}+$/u;
+
+/** The shapes of `v`, or null when it is no credential (see the header). */
+export function shapesOf(v: string, quoted = false): Shapes | null {
+  const n = [...v].length;
+  if (n < 3 || n > 200 || rejected(v)) return null;
+  const s: Shapes = { random: false, strong: false, password: false, digits: 0, word: false, passphrase: false };
+  if (/^[\d#*]+$/.test(v) || /^\d{1,6}(?:[ -]\d{1,6})+$/.test(v)) {
+    s.digits = v.replace(/\D/g, '').length;
+    return s;
+  }
+  if (WORD.test(v)) {
+    const w = v.toLowerCase();
+    // One capitalised word ("Okta", "LDAP") names a system more often than it is a password.
+    s.word = !proseWord(w) && !/^\p{Lu}\p{Ll}*$/u.test(v) && !/^\p{Lu}+$/u.test(v);
+    s.password = /\p{Ll}\p{Lu}/u.test(v) && !/^\p{Lu}\p{Ll}+$/u.test(v); // camelCase inside
+    return s.word || s.password ? s : null;
+  }
+  const parts = v.split(/[ \-_.]+/).filter((p) => p !== '');
+  const joined = parts.length >= 2 && parts.every((p) => /^[\p{L}\d]+$/u.test(p));
+  if (joined) {
+    const lower = parts.map((p) => p.toLowerCase());
+    if (isResourceName(v) && !/\s/.test(v)) return null;
+    if (lower.every((p) => proseWord(p) || /^\d+$/.test(p))) return null; // "short-lived", "read-only"
+    // Random words, not a sentence: no function word, and fewer than half of them words of prose
+    // ("rotated every 90 days" is a sentence; "correct horse battery staple" is not).
+    const alpha = lower.filter((p) => /^\p{L}+$/u.test(p));
+    const prose = alpha.filter((p) => proseWord(p)).length;
+    s.passphrase = alpha.length >= 2 && !lower.some((p) => FUNCTION_WORDS.has(p)) && 2 * prose < alpha.length && parts.every((p) => p.length <= 24);
+  } else if (/\s/.test(v)) {
+    // Spaces with symbols in it: a sentence unless it is a strong password in quotes.
+    if (v.split(/\s+/).some((w) => FUNCTION_WORDS.has(w.toLowerCase()))) return null;
+  }
+  if (/\s/.test(v) && !quoted) return s.passphrase ? s : null; // words to the end of a clause: a passphrase or nothing
+  const letters = /\p{L}/u.test(v);
+  const digit = /[0-9]/.test(v);
+  s.password = letters && n >= 4 && (digit || /[^\p{L}0-9]/u.test(v.replace(/ /g, '')) || /\p{Ll}\p{Lu}/u.test(v));
+  s.strong = letters && n >= 8 && charClasses(v.replace(/ /g, '')) >= 3;
+  const compact = v.replace(/[-\s]/g, '');
+  s.random =
+    !/\s/.test(v) &&
+    ((n >= 12 && letters && digit && shannonEntropy(v) >= 3.0 && !s.passphrase) ||
+      (/^[0-9a-f]{16,}$/i.test(compact) && /[a-f]/i.test(compact) && /\d/.test(compact)) || // hex, UUIDs, grouped hex
+      (/^[A-Z2-7]{16,}=*$/.test(compact) && /[2-7]/.test(compact)) || // base32 (TOTP seeds)
+      (/^[A-Za-z0-9+/]{12,}={1,2}$/.test(v) && shannonEntropy(v) >= 3.0) || // padded base64
+      (/^[A-Z0-9]{4,6}(?:-[A-Z0-9]{4,6}){3,}$/.test(v) && digit && /[A-Z]/.test(v))); // grouped recovery keys
+  return s.random || s.strong || s.password || s.passphrase ? s : null;
+}
+
+export interface Value {
+  text: string;
+  start: number;
+  end: number;
+  quoted: boolean;
+  /** Nothing of the sentence follows: end of line, punctuation, a parenthesis, a dash, a comment. */
+  clauseEnd: boolean;
+  /** Space-separated words taken up to the end of the clause (an unquoted passphrase). */
+  words: number;
+}
+
+/** One more lowercase word or number of an unquoted passphrase, ending where a word ends. */
+const PHRASE_WORD = / [\p{Ll}\d]{1,25}(?=[\s.,;!?)]|$)/uy;
+const QUOTES: Record<string, string> = { '"': '"', "'": "'", '`': '`', '\u201c': '\u201d', '\u2018': '\u2019', '\u00ab': '\u00bb' };
+const STOP = /[\s"'`\u201c\u201d\u2018\u2019;<]/;
+
+/** After a value: does the sentence go on (false) or does the clause end here (true)? */
+function clauseEndsAt(text: string, at: number, trimmed: boolean): boolean {
+  if (trimmed) return true;
+  let i = at;
+  while (i < text.length && (text[i] === ' ' || text[i] === '\t') && i - at < 200) i++;
+  if (i >= text.length || text[i] === '\n' || text[i] === '\r') return true;
+  return /[(\u2014\u2013#|,;.!?:)\]}-]/.test(text[i]!);
+}
+
+/**
+ * The value at `at`: a quoted string (spaces allowed), a run of digit groups ("1 9 6 4"), a run
+ * of lowercase words up to the end of the clause ("otter quilt maple 19 sunrise"), or a run of
+ * non-space characters without trailing sentence punctuation. A run of words comes first, then
+ * its first word alone.
+ */
+export function readValue(text: string, at: number): Value[] {
+  const open = text[at];
+  if (open !== undefined && QUOTES[open]) {
+    const close = text.indexOf(QUOTES[open]!, at + 1);
+    if (close === -1 || close - at > 201) return [];
+    const inner = text.slice(at + 1, close);
+    if (/\n/.test(inner)) return [];
+    const lead = inner.length - inner.trimStart().length;
+    const value = inner.trim();
+    if (value === '') return [];
+    return [{ text: value, start: at + 1 + lead, end: at + 1 + lead + value.length, quoted: true, clauseEnd: clauseEndsAt(text, close + 1, false), words: value.split(/\s+/).length }];
+  }
+  const groups = /\d{1,6}(?:[ -]\d{1,6}){1,7}(?![\p{L}\d])/uy;
+  groups.lastIndex = at;
+  const g = groups.exec(text);
+  if (g && !/^\d+-\d+$/.test(g[0]) && !/^\d{4}-\d\d-\d\d/.test(g[0])) {
+    return [{ text: g[0], start: at, end: at + g[0].length, quoted: false, clauseEnd: clauseEndsAt(text, at + g[0].length, false), words: 1 }];
+  }
+  let end = at;
+  while (end < text.length && end - at <= 200 && !STOP.test(text[end]!)) end++;
+  const raw = text.slice(at, end);
+  // Trailing sentence punctuation is not part of the value (a value ending in ! keeps it when
+  // more of the value precedes it: `Summer2024!`). A loop: a regex anchored at $ is quadratic.
+  let cut = raw.length;
+  while (cut > 0 && '.,:?)]}>'.includes(raw[cut - 1]!)) cut--;
+  let value = raw.slice(0, cut);
+  if (/^\p{L}+!+$/u.test(value)) value = value.replace(/!+$/, '');
+  if (value === '') return [];
+  const single: Value = { text: value, start: at, end: at + value.length, quoted: false, clauseEnd: clauseEndsAt(text, at + value.length, value.length < raw.length), words: 1 };
+  if (!/^[\p{Ll}\d]{1,24}$/u.test(value) || value.length < raw.length) return [single];
+  // Lowercase words and numbers separated by single spaces up to the end of the clause.
+  let j = at + value.length;
+  let words = 1;
+  for (; words < 24; words++) {
+    PHRASE_WORD.lastIndex = j;
+    const w = PHRASE_WORD.exec(text);
+    if (!w) break;
+    j += w[0].length;
+  }
+  if (words < 2 || !clauseEndsAt(text, j, false)) return [single];
+  return [{ text: text.slice(at, j), start: at, end: j, quoted: false, clauseEnd: true, words }, single];
+}

@@ -1,0 +1,169 @@
+// The words that name a credential and how a value follows them: the keyword classes (a password,
+// a secret or token, an API key, a PIN or code, an OTP seed), the identifiers they may stand in
+// (DB_PASSWORD, clientSecret, SECRET_KEY_BASE, not nextPageToken or PASSWORD_FILE), and the
+// separators between word and value in many phrasings and languages: `:`, `=`, `=>`, `->`, a tab,
+// "is", "lautet", "es", "est :", a qualifier ("PIN for the on-call phone:", "Passwort vom Admin:",
+// "password (needed for any restore!):") and bare whitespace ("with password X").
+//
+// Every scan here is a sticky regex or a loop bounded by a constant, so the cost per keyword is
+// constant and the whole scan linear in the text.
+
+/** What the word names: a password, the short word "pass", a secret or token, an API or other key, a PIN or code, an OTP seed, an `auth` field. */
+export type KeyClass = 'pw' | 'pass' | 'secret' | 'key' | 'code' | 'seed' | 'auth';
+/** ':' an assignment (`:`, `=`, `=>`, a tab), 'is' a sentence, ' ' bare whitespace. */
+export type Sep = ':' | 'is' | ' ';
+export type Policy = 'team' | 'personal';
+
+
+const L = '\\p{L}';
+const KEY_WORDS =
+  '(?:api|access|auth|private|secret|signing|encryption|master|licen[cs]e|recovery|pre-?shared|shared|session|hmac|webhook|app|client|admin|root|storage|subscription|activation|product|account|wifi|wi-fi|wlan|wpa2?|wep|network|service|consumer|x-api|integration|bot)[ _-]?key|apikey|psk|(?:wlan-?|netzwerk)?schl(?:\u00fc|ue)ssel';
+const PW_WORDS =
+  '(?<!\\d)(?:password|passwd|passphrase|passcode|pass-phrase)|community[ _-]string|passwort|kennwort|wachtwoord|contrase(?:\u00f1|n)a|senha|l(?:\u00f6|o)senord(?:et)?|salasana|has(?:\u0142|l)o|heslo|jelsz(?:\u00f3|o)|(?:\u015f|s)ifre(?:si)?|passord(?:et)?|adgangskode|lozinka|parool|\u043f\u0430\u0440\u043e\u043b[\u044c\u044f]|mot[ -]de[ -]passe|clave|' +
+  `(?<![\\d])(?:pwd|pw|pswd|pword|mdp)`;
+const CODE_WORDS =
+  `(?<![${L}])(?:t\u00fcr|zugangs|alarm|tor|sicherheits|geheim)[ -]?code|(?<![${L}])pin[ -]?(?:code|number|nummer|no\\.?)|code d'acc(?:\u00e8|e)s` +
+  `|(?<![${L}\\d])(?:pin|puk|cvv2?|cvc2?|digicode|keypad|combination|combo|lockbox|key ?box|key ?safe|geheimzahl|c(?:\u00f3|o)digo|codice)` +
+  `|(?<![${L}])(?:door|alarm|lock|gate|garage|keypad|safe|entry|unlock|recovery|backup|disarm|duress|access|guest|building|security|padlock|locker|parking|elevator|lift|mailbox|lockbox|key ?box|wifi|wi-fi|2fa|mfa|master|house|office|front[ -]door|scratch|emergency|one-time)(?:[ -]${L}{1,20})?[ -]codes?`;
+const SEED_WORDS = `(?<![${L}])(?:totp|otp|hotp|2fa|mfa|authenticator)[ _-]?(?:seed|secret|key)|seed[ _-]?phrase|recovery[ _-]?phrase|mnemonic`;
+export const KEY_RE = new RegExp(
+  `(?<seed>${SEED_WORDS})(?![${L}])|(?<code>${CODE_WORDS})(?![${L}])|(?<key>${KEY_WORDS})(?![${L}])|(?<pw>${PW_WORDS})(?![${L}])` +
+    `|(?<pass>(?<![\\d])pass)(?![${L}\\d])|(?<secret>secret|token|credentials?|creds?)(?![${L}])|(?<auth>(?<![${L}\\d])_?auth)(?![${L}\\d])` +
+    '|(?<cjk>\u30d1\u30b9\u30ef\u30fc\u30c9|\u5bc6\u7801|\u5bc6\u78bc|\ube44\ubc00\ubc88\ud638)' +
+    `|(?<barecode>(?<![${L}\\d])codes?)(?![${L}])`,
+  'giu',
+);
+
+export const OPENS =
+  /^[ \t]+(?:to|for|of|at|on|de|du|des|der|des|del|vom|zum|zur|f\u00fcr)\b[^:\n=.;]{0,60}?\b(?:open|opens|unlock|disarm|enter|door|gate|garage|alarm|safe|lock|locker|building|office|house|flat|apartment|shed|entrance|lobby|elevator|padlock|keypad|wifi|wi-fi|bike|porte|portail|immeuble|puerta|port\u00f3n|t\u00fcr|tor|haus|garaje|alarme|alarma|cadenas|candado)\b/iu;
+/** A word naming what a password opens, standing between it and the separator: "mot de passe wifi :", "Passwort WLAN:". */
+const TARGET = /(?:wifi|wi-fi|wlan|admin|root|router|vpn|db|database|ssh|server|e-?mail|mail|ftp|smtp|bios|guest|user|account|app|master|system|portal|console|panel|r\u00e9seau|reseau|red|netz|netzwerk)[ \t]*(?=[:=\uff1a]|(?:is|est|es|ist|lautet)[ \t])/iy;
+
+
+/** The last word of an identifier before the key that makes it no credential (`nextPageToken`, `max_tokens`, `gpio_pin`). */
+export const NOT_SECRET_PREFIX = new Set(
+  'page next continuation cursor sync pagination resume cancellation request correlation max min num input output total public pub gpio led csrf xsrf idempotency cache design lexer parser syntax hint forgot'.split(' '),
+);
+/** The words an identifier may go on with after the key and still name the credential (SECRET_KEY_BASE, DB_PASSWORD_PROD). */
+export const SECRET_SUFFIX = new Set(
+  'key base value val prod production staging stage dev development test local live secret token password pass pwd hex b64 base64 raw plain plaintext string str salt pepper current new old primary secondary main master admin root user default access api app auth bot bearer jwt hmac signing encryption enc private client server db database rw ro code number nummer'.split(
+    ' ',
+  ),
+);
+
+export const identWords = (s: string) =>
+  s
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w !== '');
+
+export const blank = (c: string | undefined) => c === ' ' || c === '\t';
+export function skipBlank(text: string, i: number): number {
+  const from = i;
+  while (i < text.length && blank(text[i]) && i - from < 400) i++;
+  return i;
+}
+
+const ASSIGN = /=>|:=|->|\u2192|=|:|\uff1a|\?(?=[ \t])/y;
+function assignAt(text: string, at: number): string | null {
+  ASSIGN.lastIndex = at;
+  const m = ASSIGN.exec(text);
+  if (!m || (m[0] === ':' && text[at + 1] === '/' && text[at + 2] === '/')) return null;
+  return m[0];
+}
+
+const VERB =
+  /(?:(?:is|was|are|lautet|ist|war|es|est|era|\u00e9|\u00e8|\u00e4r|jest)[ \t]+(?:(?:now|still|currently|just|literally|simply|actually|always|also|again|set to|changed to|reset to|updated to)[ \t]+){0,2}:?|(?:(?:got|was|has been|is now|been)[ \t]+)?(?:set|changed|reset|updated)[ \t]+to|\u306f|\u662f|\u4e3a|\u70ba)[ \t]*/iy;
+function verbAt(text: string, at: number): number | null {
+  VERB.lastIndex = at;
+  const m = VERB.exec(text);
+  return m ? at + m[0].length : null;
+}
+
+const PREP =
+  /(?:for|of|on|at|to|in|from|vom|von|f\u00fcr|f\u00fcrs|fur|zum|zur|beim|bei|im|am|auf|des|der|du|de|pour|sur|del|para|per|voor|van|f\u00f6r|p\u00e5|till|do|da|dla|\u043e\u0442|\u0434\u043b\u044f)(?=[ \t])/iy;
+const QWORD = /[\p{L}\p{N}._@'\u2019/#+-]{1,40}/uy;
+
+/**
+ * A qualifier between the word and its separator: a parenthesis ("password (needed for any
+ * restore!):") and a phrase opened by a preposition of up to five words ("PIN for the on-call
+ * phone:", "Passwort vom Jenkins-Admin:"). Returns where the separator starts, or null.
+ */
+function qualifierEnd(text: string, at: number): number | null {
+  let k = at;
+  let any = false;
+  for (let round = 0; round < 2; round++) {
+    if (text[k] === '(') {
+      const close = text.indexOf(')', k);
+      if (close === -1 || close - k > 80 || text.slice(k, close).includes('\n')) return null;
+      k = skipBlank(text, close + 1);
+      any = true;
+      continue;
+    }
+    PREP.lastIndex = k;
+    const p = PREP.exec(text);
+    if (!p) break;
+    let w = k + p[0].length;
+    let found = false;
+    for (let words = 0; words < 5 && !found; words++) {
+      const s = skipBlank(text, w);
+      if (s === w) break;
+      QWORD.lastIndex = s;
+      const q = QWORD.exec(text);
+      if (!q) break;
+      w = s + q[0].length;
+      const after = skipBlank(text, w);
+      if (text[after] === '(' || assignAt(text, after) !== null || verbAt(text, after) !== null) {
+        k = after;
+        found = true;
+      }
+    }
+    if (!found) return null;
+    any = true;
+  }
+  return any ? k : null;
+}
+
+/** After the word (and its identifier): the separator, and where the value starts. */
+export function separatorAt(text: string, at: number): { sep: Sep; op: string; end: number } | null {
+  let i = at;
+  if (/^['\u2019]s[ \t]/.test(text.slice(i, i + 3))) return { sep: 'is', op: "'s", end: skipBlank(text, i + 2) }; // "the wifi password's X"
+  if (text[i] === '"' || text[i] === "'" || text[i] === '`') {
+    i++; // the closing quote of a quoted key
+    // `<add key="DbPassword" value="..." />`: the key's value is the next attribute.
+    const attr = /^[ \t]*value[ \t]*=[ \t]*/i.exec(text.slice(i, i + 20));
+    if (attr) return { sep: ':', op: '=', end: i + attr[0].length };
+  }
+  const j = skipBlank(text, i);
+  const op = assignAt(text, j);
+  if (op) return { sep: ':', op, end: skipBlank(text, j + op.length) };
+  const cjk = verbAt(text, j);
+  if (cjk !== null && j === i && /[\u306f\u662f\u4e3a\u70ba]/.test(text[j]!)) return { sep: 'is', op: text[j]!, end: cjk };
+  if (j === i) return null; // the word runs straight into something else
+  const v = verbAt(text, j);
+  if (v !== null) return { sep: 'is', op: text.slice(j, v).trim(), end: v };
+  TARGET.lastIndex = j;
+  const t = TARGET.exec(text);
+  const q = t ? j + t[0].length : qualifierEnd(text, j);
+  if (q !== null) {
+    // "Passwort vom Jenkins-Admin: X", "password for the wifi: X": a sentence that states a value.
+    const op2 = assignAt(text, q);
+    if (op2) return { sep: 'is', op: op2, end: skipBlank(text, q + op2.length) };
+    const v2 = verbAt(text, q);
+    if (v2 !== null) return { sep: 'is', op: text.slice(q, v2).trim(), end: v2 };
+  }
+  if (text.slice(i, j).includes('\t')) return { sep: ':', op: '\t', end: j }; // `password<TAB>value`
+  return { sep: ' ', op: ' ', end: j };
+}
+
+/** The class of a credential word standing alone (a table's column header, a `name:` field), or null. */
+export function keyClassOf(word: string): KeyClass | null {
+  for (const m of word.matchAll(KEY_RE)) {
+    const groups = m.groups!;
+    const cls = Object.keys(groups).find((g) => groups[g] !== undefined);
+    if (cls === 'barecode' || cls === undefined) continue;
+    return cls === 'cjk' ? 'pw' : (cls as KeyClass);
+  }
+  return null;
+}

@@ -1,0 +1,225 @@
+// A user name with its password, in the shapes people paste them: `admin / Summer2024!` on a
+// line about a login, `curl -u user:pass`, `user:pass@host` without a scheme, a .pgpass line, a
+// password given to a command-line tool (`sshpass -p`, `redis-cli -a`, `ldapsearch -w`...), and,
+// for the team store, a product's default credentials (`admin/admin`, `root:toor`) that still
+// open a live system. Linear: each pattern starts only where a word starts, with bounded runs.
+import { isPlaceholder, mask } from './entropy.ts';
+import { isReference, shapesOf, VAULT_WORDS } from './credentialValues.ts';
+import { linesOf } from './findings.ts';
+import type { Policy } from './statedCredentials.ts';
+
+export interface PairFinding {
+  kind: 'login-pair' | 'default-credential' | 'password-flag' | 'url-password' | 'weak-password';
+  snippet: string;
+  /** Where the password is in the text: [start, end). */
+  start: number;
+  end: number;
+}
+
+const LOGIN_WORDS =
+  /\b(?:login|log\s?in|logon|sign[- ]?in|credentials?|creds?|username|user|account|password|passwd|pass|pw|wifi|wi-fi|wlan|ssid|benutzer(?:name)?|zugangsdaten|anmeldedaten|anmeldung|kennwort|passwort|identifiants?|utilisateur|usuario|credenciales|gebruiker(?:snaam)?|inloggegevens|anv\u00e4ndare|utente|credenziali)\b/iu;
+// Starts only where a word starts (the lookbehind), so a long run costs one attempt, not one per character.
+const PAIR_RE = /(?<![\w.@+-])([A-Za-z][\w.@+-]{0,63})[ \t]*\/[ \t]*([^\s/"'`]{6,64})/g;
+
+/** The right side of a login pair: a password's shape (letters with digits or symbols, or mixed case), no file name. */
+export function pairPassword(v: string): boolean {
+  if (v.length < 6 || isPlaceholder(v) || isReference(v) || VAULT_WORDS.test(v)) return false;
+  if (/\.(?:md|ts|js|json|ya?ml|txt|html|py|go|rs|sh|conf|cfg|ini|toml|log|csv)$/i.test(v)) return false;
+  if (!/[A-Za-z]/.test(v)) return false;
+  // Digits, a symbol other than the - _ . of names and paths, or a case change inside.
+  return /[0-9]/.test(v) || /[^A-Za-z0-9_.-]/.test(v) || (/[a-z]/.test(v) && /[A-Z]/.test(v) && !/^[A-Z][a-z]+$/.test(v));
+}
+
+/** `user / password` pairs on a line that speaks of logging in ("admin / Summer2024! is the login"). */
+function slashPairs(text: string): PairFinding[] {
+  for (const line of linesOf(text)) {
+    if (!line.text.includes('/') || !LOGIN_WORDS.test(line.text)) continue;
+    for (const m of line.text.matchAll(PAIR_RE)) {
+      // The login word must be in the sentence, not inside the password (`feature/login-page`).
+      if (!LOGIN_WORDS.test(line.text.slice(0, m.index + m[0].length - m[2]!.length) + ' ' + line.text.slice(m.index + m[0].length))) continue;
+      const before = line.text[m.index - 1];
+      if (before !== undefined && /[\w./:@~-]/.test(before)) continue; // inside a path or URL
+      if (line.text[m.index + m[0].length] === '/') continue;
+      const pass = m[2]!.replace(/[.,;:?)\]}>]+$/, '');
+      if (!pairPassword(pass)) continue;
+      const at = line.start + m.index + m[0].length - m[2]!.length;
+      return [{ kind: 'login-pair', snippet: `${m[1]} / ${mask(pass, 1)}`, start: at, end: at + pass.length }];
+    }
+  }
+  return [];
+}
+
+// Accounts products ship with, and the passwords they ship with (or that people keep).
+const DEFAULT_USERS = new Set(
+  'admin administrator root user guest test demo sa postgres elastic kibana pi ubuntu ubnt oracle system manager operator support tomcat jenkins grafana minioadmin cisco vagrant nagios zabbix mysql superuser super service default'.split(
+    ' ',
+  ),
+);
+const DEFAULT_PASSWORDS = new Set(
+  'password passw0rd p@ssw0rd p@ssword changeme changeit toor raspberry ubnt letmein qwerty 123456 1234 12345 12345678 123456789 0000 default secret admin123 password1 password123 welcome welcome1 vagrant minioadmin zabbix calvin s3cr3t'.split(
+    ' ',
+  ),
+);
+// The user is matched alone (a lookahead for the separator), so a pair is never skipped because
+// a previous match consumed its first half ("heads up: admin:admin").
+const DEFAULT_USER = new RegExp(`(?<![\\w./:@-])(?:${[...DEFAULT_USERS].join('|')})(?=[ \\t]*[/:])`, 'gi');
+const DEFAULT_PASS = /[ \t]*([/:])[ \t]*([^\s/:,;'"`)]{3,20})(?![\w/@.-]|:\d)/y;
+
+/** A line saying the default no longer opens anything. */
+const DEFAULT_OFF = /\b(?:is|are|was|were|been|got|gets)[ \t]+(?:now[ \t]+)?(?:disabled|removed|deleted|changed|rotated|replaced|blocked|turned off)\b|\bno longer\b|\b(?:does not|doesn't|do not|don't) work\b/i;
+
+/** `admin/admin`, `root:toor`, `admin / changeme`: a product's default credentials, stated as a pair. */
+function defaultPairs(text: string): PairFinding[] {
+  for (const m of text.matchAll(DEFAULT_USER)) {
+    const user = m[0].toLowerCase();
+    DEFAULT_PASS.lastIndex = m.index + m[0].length;
+    const p = DEFAULT_PASS.exec(text);
+    if (!p || /[\w-]/.test(text[m.index + m[0].length] ?? '')) continue;
+    const pass = p[2]!.replace(/[.!?]+$/, '');
+    if (pass.toLowerCase() !== user && !DEFAULT_PASSWORDS.has(pass.toLowerCase())) continue;
+    if (/^user(?:name)?$/.test(user) && /^pass(?:word)?$/i.test(pass)) continue; // the format, `user:password`
+    const line = text.slice(text.lastIndexOf('\n', m.index) + 1, (text.indexOf('\n', m.index) + 1 || text.length + 1) - 1);
+    if (DEFAULT_OFF.test(line)) continue;
+    const at = p.index + p[0].length - p[2]!.length;
+    return [{ kind: 'default-credential', snippet: `${m[0]}${p[1]}${mask(pass, 1)}`, start: at, end: at + pass.length }];
+  }
+  return [];
+}
+
+/** `admin:Qw3rty!55` on a line about logging in: a user name, a colon, a strong password. */
+const COLON_PAIR = /(?<![\w./:@$%-])([A-Za-z][\w.-]{1,32}):([^\s:@/'"`<>]{8,64})(?![\w@/:])/g;
+const AUTH_WORDS = /\b(?:log(?:ged)?[ -]?in|logon|sign[ -]?in|credentials?|creds?|basic[ -]auth|auth|user(?:name)?|account|password|passwd|pw)\b/i;
+
+/** `curl -u user:pass`, `http -a user:pass`, `--user=user:pass`. */
+const FLAG_PAIR = /(?<![\w-])(?:-u|--user|-a|--auth|--basic-auth|--credentials)(?:[ \t]+|=)(["']?)([^\s:"'$]{1,64}):([^\s"']{1,128})\1/g;
+/** `user:pass@host` without a scheme (a URL with one is the url-password rule's). */
+const BARE_AT = /(?<![\w.:/@%+-])([A-Za-z][\w.+-]{0,63}):([^\s:@/'"`<>]{1,128})@([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*)/g;
+
+function colonPairs(text: string, policy: Policy): PairFinding[] {
+  const out: PairFinding[] = [];
+  const ok = (user: string, pass: string) =>
+    /\p{L}/u.test(pass) &&
+    (pairPassword(pass) || (policy === 'team' && !isPlaceholder(pass) && !isReference(pass) && (shapesOf(pass) !== null || DEFAULT_PASSWORDS.has(pass.toLowerCase()) || pass === user)));
+  for (const m of text.matchAll(FLAG_PAIR)) {
+    const pass = m[3]!;
+    if (!ok(m[2]!, pass)) continue;
+    const at = m.index + m[0].length - pass.length - m[1]!.length;
+    out.push({ kind: 'login-pair', snippet: `${m[2]}:${mask(pass, 1)}`, start: at, end: at + pass.length });
+  }
+  for (const line of linesOf(text)) {
+    if (!line.text.includes(':') || !AUTH_WORDS.test(line.text)) continue;
+    for (const m of line.text.matchAll(COLON_PAIR)) {
+      const pass = m[2]!.replace(/[.,;:?)\]}>]+$/, '');
+      if (!pairPassword(pass) || /^v?\d/.test(pass) || !shapesOf(pass)?.strong) continue;
+      const at = line.start + m.index + m[1]!.length + 1;
+      out.push({ kind: 'login-pair', snippet: `${m[1]}:${mask(pass, 1)}`, start: at, end: at + pass.length });
+    }
+  }
+  for (const m of text.matchAll(BARE_AT)) {
+    const pass = m[2]!;
+    if (!m[3]!.includes('.') && m[3] !== 'localhost') continue;
+    if (!ok(m[1]!, pass)) continue;
+    const at = m.index + m[1]!.length + 1;
+    out.push({ kind: 'login-pair', snippet: `${m[1]}:${mask(pass, 1)}@${m[3]}`, start: at, end: at + pass.length });
+  }
+  return out;
+}
+
+/** `system/Oracle2024@//db:1521/XE` (sqlplus and friends): user, slash, password, at, a host (not `owner/repo@ref`). */
+const SLASH_AT = /(?<![\w./:@-])([A-Za-z][\w.+-]{0,63})\/([^\s/@'"`]{1,128})@(?:\/\/|[A-Za-z0-9-]+[.:])/g;
+/** `https://<token>@github.com/...`: a token given as the URL's user name. */
+const URL_TOKEN_USER = /\b([a-z][a-z0-9+.-]{1,20}):\/\/([A-Za-z0-9_-]{20,200})@[A-Za-z0-9]/g;
+/** A Wi-Fi QR code's payload: `WIFI:S:<ssid>;T:WPA;P:<password>;;`. */
+const WIFI_QR = /WIFI:(?:[A-Z]:[^;\n]{0,64};){0,5}?P:([^;\n]{1,64});/g;
+
+function otherPairs(text: string): PairFinding[] {
+  const out: PairFinding[] = [];
+  for (const m of text.matchAll(SLASH_AT)) {
+    const pass = m[2]!;
+    if (!pairPassword(pass)) continue;
+    const at = m.index + m[1]!.length + 1;
+    out.push({ kind: 'login-pair', snippet: `${m[1]}/${mask(pass, 1)}@...`, start: at, end: at + pass.length });
+  }
+  for (const m of text.matchAll(URL_TOKEN_USER)) {
+    const token = m[2]!;
+    if (!shapesOf(token)?.random || isPlaceholder(token)) continue;
+    const at = m.index + m[1]!.length + 3;
+    out.push({ kind: 'url-password', snippet: `${m[1]}://${mask(token, 2)}@...`, start: at, end: at + token.length });
+  }
+  for (const m of text.matchAll(WIFI_QR)) {
+    const pass = m[1]!;
+    if (isPlaceholder(pass)) continue;
+    const at = m.index + m[0].length - pass.length - 1;
+    out.push({ kind: 'login-pair', snippet: `WIFI:...P:${mask(pass, 1)}`, start: at, end: at + pass.length });
+  }
+  return out;
+}
+
+// A season or a common word with a year (`Summer2024!`, `Welcome-2023`): the password people pick
+// when they must pick one, refused from the team store on a line about logging in.
+const SEASONAL = /(?<![\w-])(?:spring|summer|autumn|fall|winter|welcome|password|passw0rd|p@ssw0rd|changeme|letmein|company|qwerty|sommer|herbst|fr\u00fchling|fruehling)[!@#$._-]?(?:19|20)\d\d[!@#$.?*]?(?![\w-])/iu;
+const LOGIN_CONTEXT = /\b(?:log(?:ged)?[ -]?in|logon|sign(?:ed)?[ -]?in|passw(?:or)?d|pw|creds?|credentials|account|user(?:name)?|ssh|rdp|vpn|wifi|admin|root)\b/i;
+const EXAMPLE_CONTEXT = /\b(?:banned|blocked|reject(?:s|ed)?|weak|example|e\.g\.|like|such as|policy|pattern|never use)\b/i;
+
+function seasonalPasswords(text: string): PairFinding[] {
+  for (const line of linesOf(text)) {
+    if (!LOGIN_CONTEXT.test(line.text) || EXAMPLE_CONTEXT.test(line.text)) continue;
+    const m = SEASONAL.exec(line.text);
+    SEASONAL.lastIndex = 0;
+    if (m) return [{ kind: 'weak-password', snippet: mask(m[0], 1), start: line.start + m.index, end: line.start + m.index + m[0].length }];
+  }
+  return [];
+}
+
+/** A .pgpass line: `host:port:database:user:password`. */
+function pgpassLines(text: string): PairFinding[] {
+  const out: PairFinding[] = [];
+  for (const m of text.matchAll(/^[ \t]*([^:\s#]+):(\d{1,5}|\*):([^:\s]+):([^:\s]+):(\S+)[ \t]*$/gm)) {
+    const pass = m[5]!;
+    if (pass === '*' || isPlaceholder(pass) || isReference(pass) || pass.length < 3) continue;
+    const at = m.index + m[0].trimEnd().length - pass.length;
+    out.push({ kind: 'login-pair', snippet: `${m[1]}:${m[2]}:${m[3]}:${m[4]}:${mask(pass, 1)}`, start: at, end: at + pass.length });
+  }
+  return out;
+}
+
+/** Login pairs under the store's policy; the team store adds default credentials. */
+export function detectCredentialPairs(text: string, policy: Policy): PairFinding[] {
+  return [...slashPairs(text), ...colonPairs(text, policy), ...pgpassLines(text), ...otherPairs(text), ...(policy === 'team' ? [...defaultPairs(text), ...seasonalPasswords(text)] : [])];
+}
+
+const Q = `(["']?)([^\\s"'\`]+)\\1`;
+// The tools that take a password on the command line, and the flag each takes it with.
+const CLI_RULES: { tool: RegExp; flag: RegExp }[] = [
+  { tool: /\bsshpass\b/, flag: new RegExp(`(?<=\\s)-p[ \\t]*${Q}`, 'g') },
+  { tool: /\bredis-cli\b/, flag: new RegExp(`(?<=\\s)-a[ \\t]+${Q}`, 'g') },
+  { tool: /\b(?:zip|unzip|7z|7za|7zz|sqlcmd|bcp|osql)\b/, flag: new RegExp(`(?<=\\s)-P[ \\t]*${Q}`, 'g') },
+  { tool: /\b(?:7z|7za|7zz)\b/, flag: new RegExp(`(?<=\\s)-p${Q}`, 'g') },
+  { tool: /\b(?:mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport|rdesktop)\b|\b(?:docker|podman|nerdctl|buildah)\s+login\b/, flag: new RegExp(`(?<=\\s)-p[ \\t]+${Q}`, 'g') },
+  { tool: /\bldap[a-z]*\b/, flag: new RegExp(`(?<=\\s)-w[ \\t]+${Q}`, 'g') },
+  { tool: /\b(?:keytool|jarsigner)\b/, flag: new RegExp(`(?<=\\s)-(?:src|dest|new)?(?:storepass|keypass)[ \\t]+${Q}`, 'g') },
+  { tool: /\bopenssl\b/, flag: new RegExp(`(?<=\\s)-pass(?:in|out)?[ \\t]+(["']?)pass:([^\\s"'\`]+)\\1`, 'g') },
+  { tool: /\b(?:smbclient|rpcclient|smbmap|crackmapexec|netexec)\b/, flag: new RegExp(`(?<=\\s)(?:-U|--user(?:name)?)[ \\t=]+(["']?)[^\\s%"']+%([^\\s"'\`]+)\\1`, 'g') },
+  { tool: /\b(?:xfreerdp|wlfreerdp)\b/, flag: new RegExp(`(?<=\\s)\\/p:${Q}`, 'g') },
+  { tool: /\bnet\s+user\b/i, flag: new RegExp(`\\bnet\\s+user\\s+[^\\s/]+\\s+(["']?)([^\\s"'\`/*]+)\\1`, 'gi') },
+  { tool: /\bhtpasswd\b/, flag: new RegExp(`\\bhtpasswd\\s+-[a-zA-Z]*b[a-zA-Z]*\\s+[^\\s-]\\S*\\s+[^\\s-]\\S*\\s+${Q}`, 'g') },
+];
+
+/** A password given to a command-line tool that takes it as an argument. */
+export function detectCommandLinePasswords(text: string): PairFinding[] {
+  const out: PairFinding[] = [];
+  const rules = CLI_RULES.filter((r) => r.tool.test(text));
+  if (rules.length === 0) return out;
+  for (const line of linesOf(text)) {
+    for (const rule of rules) {
+      if (!rule.tool.test(line.text)) continue;
+      for (const m of line.text.matchAll(rule.flag)) {
+        const value = m[2]!;
+        if (value.length < 3 || isPlaceholder(value) || isReference(value) || value.startsWith('-')) continue;
+        const at = line.start + m.index + m[0].length - value.length - m[1]!.length;
+        out.push({ kind: 'password-flag', snippet: `${m[0].slice(0, m[0].length - value.length - m[1]!.length * 2)}${m[1]}${mask(value, 1)}`, start: at, end: at + value.length });
+      }
+    }
+  }
+  return out;
+}

@@ -1,0 +1,102 @@
+// Credentials laid out as data rather than written as a sentence: a table with a column headed by
+// a credential word (markdown `| user | password |`, CSV, TSV), and a name/value pair whose name
+// is a credential (a Kubernetes or ECS environment entry: `- name: DB_PASSWORD` then
+// `value: ...`). The value is judged as if it had been written `password: value`.
+import { mask } from './entropy.ts';
+import type { Value } from './credentialValues.ts';
+import { linesOf } from './findings.ts';
+import { acceptValue, keyClassOf, type KeyClass, type Policy, type StatedCredential } from './statedCredentials.ts';
+
+interface Cell {
+  text: string;
+  start: number;
+}
+
+/** The cells of a table row: split on `|`, a tab, or a comma; null when the line is no row. */
+function cellsOf(line: string, start: number, delimiter: string): Cell[] | null {
+  if (!line.includes(delimiter)) return null;
+  const out: Cell[] = [];
+  let at = 0;
+  const body = delimiter === '|' ? line.replace(/^\s*\|/, (m) => ' '.repeat(m.length)) : line;
+  for (const part of body.split(delimiter)) {
+    const lead = part.length - part.trimStart().length;
+    out.push({ text: part.trim(), start: start + at + lead });
+    at += part.length + 1;
+  }
+  if (delimiter === '|' && out.length > 0 && out[out.length - 1]!.text === '') out.pop();
+  return out.length >= 2 ? out : null;
+}
+
+/** A column header: a label of up to three words, not a sentence. */
+const HEADER_CELL = /^[\p{L}\d_./-]+(?: [\p{L}\d_./-]+){0,2}$/u;
+
+/** Rows under a header whose column names a credential. */
+function tables(text: string, policy: Policy): StatedCredential[] {
+  const out: StatedCredential[] = [];
+  let header: { delimiter: string; columns: { index: number; cls: KeyClass; name: string }[] } | null = null;
+  for (const line of linesOf(text)) {
+    if (header) {
+      const row = cellsOf(line.text, line.start, header.delimiter);
+      if (!row) {
+        header = null;
+      } else if (!/^[\s|:-]+$/.test(line.text)) {
+        for (const col of header.columns) {
+          const cell = row[col.index];
+          if (!cell) continue;
+          const value = cell.text.replace(/^[`"']|[`"']$/g, '');
+          if (value === '') continue;
+          const at = cell.start + cell.text.indexOf(value);
+          const v: Value = { text: value, start: at, end: at + value.length, quoted: true, clauseEnd: true, words: value.split(/\s+/).length };
+          if (!acceptValue(col.cls, ':', v, policy, col.name)) continue;
+          out.push({ keyClass: col.cls, key: col.name, sep: ':', op: '|', snippet: `${col.name} column: ${mask(value, 1)}`, start: v.start, end: v.end });
+        }
+        continue;
+      }
+    }
+    for (const delimiter of ['|', '\t', ',']) {
+      const cells = cellsOf(line.text, line.start, delimiter);
+      // A CSV or TSV header is labels only; a markdown header may hold other words.
+      if (!cells || (delimiter !== '|' && !cells.every((c) => HEADER_CELL.test(c.text) && c.text.length <= 30))) continue;
+      const columns = cells.flatMap((c, index) => {
+        const cls = HEADER_CELL.test(c.text) && c.text.length <= 30 ? keyClassOf(c.text) : null;
+        return cls ? [{ index, cls, name: c.text }] : [];
+      });
+      if (columns.length > 0) {
+        header = { delimiter, columns };
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+const NAME_FIELD = /\bname["']?[ \t]*[:=][ \t]*["']?([A-Za-z][A-Za-z0-9_.-]{1,80})["']?/g;
+const VALUE_FIELD = /\bvalue["']?[ \t]*[:=][ \t]*(["']?)([^\s"'`,}]{1,200})\1/y;
+
+/** `name: DB_PASSWORD` followed (on its line or within the next two) by `value: ...`. */
+function nameValuePairs(text: string, policy: Policy): StatedCredential[] {
+  const out: StatedCredential[] = [];
+  for (const m of text.matchAll(NAME_FIELD)) {
+    const cls = keyClassOf(m[1]!);
+    if (!cls) continue;
+    const after = m.index + m[0].length;
+    const window = text.slice(after, after + 200);
+    const lines = window.split('\n').slice(0, 3).join('\n');
+    const at = lines.search(/\bvalue["']?[ \t]*[:=]/);
+    if (at === -1) continue;
+    VALUE_FIELD.lastIndex = after + at;
+    const f = VALUE_FIELD.exec(text);
+    if (!f) continue;
+    const value = f[2]!;
+    const start = f.index + f[0].length - value.length - f[1]!.length;
+    const v: Value = { text: value, start, end: start + value.length, quoted: f[1] !== '', clauseEnd: true, words: 1 };
+    if (!acceptValue(cls, ':', v, policy, m[1]!)) continue;
+    out.push({ keyClass: cls, key: m[1]!, sep: ':', op: 'value:', snippet: `name: ${m[1]} ... value: ${mask(value, 1)}`, start: v.start, end: v.end });
+  }
+  return out;
+}
+
+/** Credentials in tables and name/value pairs, under the store's policy. */
+export function detectStructuredCredentials(text: string, policy: Policy): StatedCredential[] {
+  return [...tables(text, policy), ...nameValuePairs(text, policy)];
+}
