@@ -110,3 +110,33 @@ describe('link graph, incremental', () => {
     }
   });
 });
+
+describe('link graph, built in slices', () => {
+  it('answers as a graph built at once; a change made while it builds leaves it to be built at once on next use', async () => {
+    const sliced = new LinkGraph(c.store);
+    const atOnce = new LinkGraph(c.store);
+    try {
+      let pauses = 0;
+      await sliced.buildSliced(async () => void pauses++, 0); // a slice of 0 ms: a pause after every record
+      assert.ok(pauses > 0);
+      assert.deepEqual(sliced.dangling().map(e), atOnce.dangling().map(e));
+      for (const m of c.store.active()) assert.deepEqual(sliced.backlinks(m.id).map(e), atOnce.backlinks(m.id).map(e));
+
+      const meanwhile = new LinkGraph(c.store);
+      let wrote = false;
+      await meanwhile.buildSliced(async () => {
+        if (wrote) return;
+        wrote = true;
+        await c.write({ content: 'Payments escalations go to [[Nowhere yet]].', scopes: ['team'], force: true });
+      }, 0);
+      const fresh = new LinkGraph(c.store);
+      assert.deepEqual(meanwhile.dangling().map(e), fresh.dangling().map(e));
+      assert.ok(meanwhile.dangling().some((x) => x.target === 'Nowhere yet'));
+      meanwhile.close();
+      fresh.close();
+    } finally {
+      sliced.close();
+      atOnce.close();
+    }
+  });
+});

@@ -161,11 +161,29 @@ export interface LogFile {
   rotatedAt: number | null;
 }
 
+/**
+ * The log's names in a store directory. The directory holds every memory file too (a listing is
+ * ~50 ms at 20,000), so the names are kept while the directory's mtime stays what it was when
+ * they were read, and that mtime was already RACY_MS in the past then (a change within the
+ * mtime's granularity of the listing would otherwise go unseen).
+ */
+const listings = new Map<string, { mtimeMs: number; names: string[] }>();
+const RACY_MS = 3000;
+function logNames(dir: string): string[] {
+  const mtimeMs = statSync(dir).mtimeMs;
+  const had = listings.get(dir);
+  if (had && had.mtimeMs === mtimeMs) return had.names;
+  const names = readdirSync(dir).filter((n) => n.startsWith('.events'));
+  if (Date.now() - mtimeMs > RACY_MS) listings.set(dir, { mtimeMs, names });
+  else listings.delete(dir);
+  return names;
+}
+
 /** The archives oldest first, then the active log. A plain archive with a .gz twin is skipped. */
 export function listLogFiles(dir: string, listed?: readonly string[]): LogFile[] {
   let names: string[];
   try {
-    names = (listed ?? readdirSync(dir)).filter((n) => n.startsWith('.events'));
+    names = listed ? listed.filter((n) => n.startsWith('.events')) : logNames(dir);
   } catch {
     return [];
   }

@@ -78,7 +78,7 @@ export class Entries {
     const parsed = parse(e.mem.body);
     const { terms, words } = this.terms.idsOf(slot, parsed);
     // A memory taken back keeps the copies key the snapshot gave it (the same, by its key).
-    const sig = e.sig !== '' ? e.sig : textKey(`${this.contexts.keyOf(e.ctx)}\u0000${[...parsed.all].sort().join('\u0001')}`);
+    const sig = e.sig !== '' ? e.sig : `${this.contexts.digestOf(e.ctx)}:${this.terms.setDigest(terms)}`;
     Object.assign(e, { parsed, terms, words, sig });
     return e as ParsedEntry;
   }

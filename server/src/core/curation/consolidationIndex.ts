@@ -32,7 +32,7 @@ export type { SemanticSource } from './consolidationSemantic.ts';
 /** Time one settle may spend waiting for an embedder that answers out of process; the rest waits for the next. */
 const SEMANTIC_BUDGET_MS = 2000;
 /** Raised whenever parse(), the stemmer or judgePair change what a pair is judged to be. */
-const JUDGE_VERSION = 2;
+const JUDGE_VERSION = 3;
 /** What judges the pairs: a snapshot made under other rules or limits is not used. */
 export const JUDGE = [JUDGE_VERSION, CANDIDATES_PER_MEMORY, WALK_BUDGET, CONSOLIDATE_DUPLICATE, CONSOLIDATE_SUBJECT, SUPERSEDE_CONTAINMENT, SUPERSEDE_GROWTH, SUPERSEDE_MIN_NEW, REWORD_JACCARD].join('/');
 
@@ -109,16 +109,17 @@ export class ConsolidationIndex {
    * rewording check's embedder is the one it names.
    */
   addLater(mems: Iterable<ConsolidateMemory>, from: Snapshot | null = null): void {
-    const list = [...mems];
-    if (from && from.judge === JUDGE && sameList(from.global, this.global) && this.restoring === null) {
-      const r: Restoring = { snap: from, at: new Map(), entries: new Map() };
-      from.ids.forEach((id, i) => r.at.set(id, i));
-      this.restoring = r;
-      // The memories that stood for their texts first: each text's pairs are on them.
-      const first = (id: string) => from.standIn[r.at.get(id) ?? -1] ?? 0;
-      list.sort((a, b) => first(b.id) - first(a.id));
+    if (!(from && from.judge === JUDGE && sameList(from.global, this.global) && this.restoring === null)) {
+      for (const m of mems) this.incoming.push(m);
+      return;
     }
-    for (const m of list) this.incoming.push(m);
+    const r: Restoring = { snap: from, at: new Map(), entries: new Map() };
+    from.ids.forEach((id, i) => r.at.set(id, i));
+    this.restoring = r;
+    // The memories that stood for their texts first (in their order): each text's pairs are on them.
+    const later: ConsolidateMemory[] = [];
+    for (const m of mems) (from.standIn[r.at.get(m.id) ?? -1] === 1 ? this.incoming : later).push(m);
+    for (const m of later) this.incoming.push(m);
   }
 
   /**

@@ -3,7 +3,7 @@
 // (consolidationIndex.ts); per slot this keeps what the walk reads without loading an entry:
 // alive, token count, context.
 import type { Parsed } from './consolidate.ts';
-import type { Contexts } from './consolidationContext.ts';
+import { textKey, type Contexts } from './consolidationContext.ts';
 
 /** Memories judged against each memory: the ones sharing the largest part of its tokens. */
 export const CANDIDATES_PER_MEMORY = 12;
@@ -19,6 +19,8 @@ const grow = <T extends Uint8Array | Int32Array>(a: T, make: (n: number) => T, n
 
 export class TermLists {
   private termIds = new Map<string, number>();
+  /** two 32-bit digests of each term's text (consolidationContext.ts textKey): a token set's digest is their sums */
+  private digests: number[] = [];
   private df: number[] = [];
   private lists: number[][] = [];
   /** Entries of the lists naming removed slots (dropped once they outnumber the live ones). */
@@ -59,6 +61,8 @@ export class TermLists {
       if (id === undefined) {
         id = this.df.length;
         this.termIds.set(t, id);
+        const k = textKey(t);
+        this.digests.push(parseInt(k.slice(0, 8), 16), parseInt(k.slice(8), 16));
         this.df.push(0);
         this.lists.push([]);
       }
@@ -69,6 +73,20 @@ export class TermLists {
     words.sort();
     this.lengths[slot] = terms.length;
     return { terms, words };
+  }
+
+  /**
+   * A digest of a token set, whatever its order: the sums of its terms' digests (64 bits), and its
+   * size. The same in every process for the same tokens (a snapshot keeps it: consolidationSnapshot.ts).
+   */
+  setDigest(terms: Int32Array): string {
+    let a = 0;
+    let b = 0;
+    for (const t of terms) {
+      a = (a + this.digests[2 * t]!) >>> 0;
+      b = (b + this.digests[2 * t + 1]!) >>> 0;
+    }
+    return `${a.toString(16)}.${b.toString(16)}.${terms.length}`;
   }
 
   /** Puts a slot in the lists of its terms. */

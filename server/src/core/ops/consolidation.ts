@@ -48,6 +48,8 @@ interface Held {
   /** the index's `changes` the cache holds (a save is due when they moved on) */
   saved: number;
   saveTimer: NodeJS.Timeout | null;
+  /** a save under way (a close waits for it: no temp file left behind) */
+  saving: Promise<void> | null;
 }
 const indexes = new WeakMap<Store, Held>();
 const judged = (m: StoredMemory) => m.note === undefined;
@@ -62,7 +64,7 @@ function heldOf(c: Pick<ReadContext, 'store' | 'config' | 'dir' | 'index'>): Hel
   const had = indexes.get(c.store);
   if (had) return had;
   const made = new ConsolidationIndex({ globalScopes: c.config.scopes.global });
-  const held: Held = { ix: made, storeVersion: 0, last: null, saved: -1, saveTimer: null };
+  const held: Held = { ix: made, storeVersion: 0, last: null, saved: -1, saveTimer: null, saving: null };
   c.store.onChange((ch: StoreChange) => {
     held.storeVersion++;
     if (ch.kind === 'delete') made.remove(ch.prev.id);
@@ -109,25 +111,34 @@ async function saveJudged(c: Pick<ReadContext, 'watch' | 'dir'>, held: Held): Pr
 }
 
 async function saveNow(c: Pick<ReadContext, 'watch' | 'dir'>, held: Held): Promise<void> {
+  await held.saving; // one save at a time
   const changes = held.ix.changes;
   const snap = held.ix.snapshot();
   if (snap === null || held.saved === changes) return;
-  try {
-    const text = c.watch ? await runSliced(encodeSteps(c.dir, snap)) : encodeSnapshot(c.dir, snap);
-    await writeSnapshot(c.dir, text);
-    held.saved = changes;
-  } catch {
-    // the cache stays as it was; the next process judges again what this one judged
-  }
+  const save = (async () => {
+    try {
+      const text = c.watch ? await runSliced(encodeSteps(c.dir, snap)) : encodeSnapshot(c.dir, snap);
+      await writeSnapshot(c.dir, text);
+      held.saved = changes;
+    } catch {
+      // the cache stays as it was; the next process judges again what this one judged
+    }
+  })();
+  held.saving = save;
+  await save;
+  if (held.saving === save) held.saving = null;
 }
 
 /** A server's close: a save still waiting is done now. */
 export async function closeConsolidation(c: Pick<ReadContext, 'store' | 'watch' | 'dir'>): Promise<void> {
   const held = indexes.get(c.store);
-  if (!held?.saveTimer) return;
-  clearTimeout(held.saveTimer);
-  held.saveTimer = null;
-  await saveNow(c, held);
+  if (!held) return;
+  if (held.saveTimer) {
+    clearTimeout(held.saveTimer);
+    held.saveTimer = null;
+    await saveNow(c, held);
+  }
+  await held.saving;
 }
 
 /** Before a server's first memory_health asks, and with no call waiting, the pairs are judged already. */
