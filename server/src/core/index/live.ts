@@ -189,7 +189,7 @@ export class LiveIndex {
       if (this.countLater) {
         const { records, analyzed } = this.countLater;
         this.countLater = null;
-        const stale = this.staleCount(records, analyzed);
+        const stale = this.staleCount(records, analyzed).all;
         if (stale > 0) {
           if (this.loadedFrom === 'cache') this.loadedFrom = 'partial';
           this.markDirty(Math.min(stale, SAVE_AFTER_CHANGES));
@@ -245,8 +245,8 @@ export class LiveIndex {
     // A server answers before it counts (~50 ms at 200k memories): the background check counts
     // first, from the records and which of them the cache analyzed (not the analysis itself).
     if (this.adopted && mode === 'background') this.countLater = { records: cache.records, analyzed: analyzedOf(cache) };
-    const stale = this.adopted && mode === 'trust' ? 0 : this.countLater ? 0 : this.staleCount(cache.records, analyzedOf(cache));
-    if (mode === 'now' && !this.opts.watch) this.unanalyzedAtOpen = stale - this.staleCount(cache.records, analyzedOf(cache), false);
+    const { all: stale = 0, unanalyzed = 0 } = (this.adopted && mode === 'trust') || this.countLater ? {} : this.staleCount(cache.records, analyzedOf(cache));
+    if (mode === 'now' && !this.opts.watch) this.unanalyzedAtOpen = unanalyzed;
     // The entries become the snapshot's docs in place: no second object per memory.
     const docs = cache.entries as Array<CacheEntry & { doc: StoredMemory }>;
     for (const d of docs) d.doc = cache.records[d.record]!;
@@ -270,10 +270,10 @@ export class LiveIndex {
   }
 
   /**
-   * How many records differ between the cache and the store now (re-read, new or gone), plus
-   * active ones the cache holds no index entry for (a cache saved by a command that never searched).
+   * Records that differ between the cache and the store now (re-read, new or gone) plus active ones
+   * the cache holds no index entry for (saved by a command that never searched): `all`; the latter: `unanalyzed`.
    */
-  private staleCount(records: readonly StoredMemory[], analyzed: Uint8Array, withUnanalyzed = true): number {
+  private staleCount(records: readonly StoredMemory[], analyzed: Uint8Array): { all: number; unanalyzed: number } {
     // Where each cache record is now (Store.whereIs: by identity, no Set of every record).
     const { store } = this;
     let reusedActive = 0;
@@ -291,9 +291,9 @@ export class LiveIndex {
     for (const _ of store.tombstones()) tombs++;
     const freshActive = store.activeCount - reusedActive; // re-read or new
     const freshTomb = tombs - reusedTomb;
-    const unanalyzed = reusedActive - analyzedActive;
     const gone = records.length - reusedActive - reusedTomb; // re-read or deleted since
-    return freshActive + freshTomb + gone + (withUnanalyzed ? unanalyzed : 0);
+    const unanalyzed = reusedActive - analyzedActive;
+    return { all: freshActive + freshTomb + gone + unanalyzed, unanalyzed };
   }
   /**
    * A one-shot command's cache records the index has no analysis for: worth a save only once the
