@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fileNameFor, parseMemoryText, serializeMemory, splitBlocks, yamlScalar } from '../../src/core/store/memfile.ts';
+import { fileNameFor, parseMemoryText, serializeMemory, splitBlocks, splitMatter, yamlScalar } from '../../src/core/store/memfile.ts';
 import type { MemoryRecord } from '../../src/core/types.ts';
 
 const rec: MemoryRecord = {
@@ -107,4 +107,25 @@ test('file names: date, slug of the first words, last 6 chars of the id', () => 
   assert.equal(fileNameFor(rec), '2026-03-14-when-i-ask-for-a-zero-3d5f7h.md');
   assert.equal(fileNameFor({ ...rec, body: '東京タワー!!' }), '2026-03-14-memory-3d5f7h.md');
   assert.equal(fileNameFor({ ...rec, body: 'Café déjà vu' }), '2026-03-14-cafe-deja-vu-3d5f7h.md');
+});
+
+test('the frontmatter is split off the body exactly where gray-matter splits it', async () => {
+  const { default: matter } = await import('gray-matter');
+  const samples = [
+    '---\nid: x\n---\nbody\n',
+    '---\r\nid: x\r\n---\r\nbody\r\n',
+    '---\nid: x\n---',
+    '---\nid: x\n---\n\n\nbody after blank lines\n',
+    '---\nid: x\n----\nfour dashes close it too\n',
+    '---\nid: x\n--- trailing text\nbody\n',
+    '---\nno_closing: line at all\nscopes: [a]\n',
+    '---\n---\nempty frontmatter\n',
+    '---\n# only a comment\n---\nbody\n',
+    '---\nid: x\n---\nbody\n---\nnot a second frontmatter\n',
+    `---\n${'\n'.repeat(50)}id: x\n---\nblank lines first\n`,
+  ];
+  for (const src of samples) {
+    const gm = matter(src, { engines: { js: () => ({}) } }) as unknown as { matter: string; content: string };
+    assert.deepEqual(splitMatter(src), { matter: gm.matter, content: gm.content }, JSON.stringify(src));
+  }
 });

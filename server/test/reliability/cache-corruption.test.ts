@@ -26,7 +26,7 @@ function restore(dir: string, snap: Snapshot): void {
   for (const [n, b] of snap) writeFileSync(join(dir, n), b, { mode: 0o600 });
 }
 
-test('a missing, truncated, corrupted, stale or foreign index cache is detected and rebuilt; search stays right', { timeout: 300_000 }, async (t) => {
+test('a missing, truncated, corrupted, stale or foreign index cache is detected and rebuilt; search stays right', { timeout: 200_000 }, async (t) => {
   const seed = seedFor('cache-corruption');
   const rng = new Rng(seed);
   const root = tempDir('cairn-cache-');

@@ -23,7 +23,7 @@ function normalized(s: string): string {
   return s.replace(/\r\n?/g, '\n').trim();
 }
 
-test(`${N} random bodies read back exactly by a fresh server; NUL and lone surrogates refused`, { timeout: 300_000 }, async (t) => {
+test(`${N} random bodies read back exactly by a fresh server; NUL and lone surrogates refused`, { timeout: 120_000 * SOAK }, async (t) => {
   const seed = seedFor('content');
   const rng = new Rng(seed);
   const root = tempDir('cairn-content-');

@@ -33,7 +33,7 @@ export function badMessage(msg: string, tool: string, args: Record<string, unkno
   return named || quoted ? null : 'names neither the tool, an argument nor the bad value';
 }
 
-test(`${CALLS} generated bad tool calls: all answered, failures specific, store byte-identical`, { timeout: 600_000 }, async (t) => {
+test(`${CALLS} generated bad tool calls: all answered, failures specific, store byte-identical`, { timeout: 200_000 * SOAK }, async (t) => {
   const seed = seedFor('fuzz');
   const rng = new Rng(seed);
   const root = tempDir('cairn-fuzz-');

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { Store, MAX_FILE_BYTES } from '../../src/core/store/store.ts';
 import { newId } from '../../src/core/ids.ts';
+import { MAX_FRONTMATTER_CHARS } from '../../src/core/store/memfile.ts';
 import { cli } from '../helpers/mcp.ts';
 import { removeDir, tempDir } from '../helpers/env.ts';
 import { Rng, allPages, diffTrees, hashTree, seedFor, spawnServer } from '../helpers/stress.ts';
@@ -33,7 +34,7 @@ test('huge, binary, alias-bomb, non-mapping, duplicate-id and other hand-made fi
   const store = join(root, 'store');
   mkdirSync(store, { mode: 0o700 });
   const f = (name: string) => join(store, name);
-  const ids = { good1: newId(), good2: newId(), bombUnknown: newId(), dup: newId(), tie: newId(), weird: newId() };
+  const ids = { good1: newId(), good2: newId(), bombUnknown: newId(), dup: newId(), tie: newId(), weird: newId(), blank: newId() };
   const bad: Record<string, RegExp> = {};
   try {
     writeFileSync(f('good-1.md'), `${fm(ids.good1)}The deploy script lives in the ops repository.\n`);
@@ -44,6 +45,11 @@ test('huge, binary, alias-bomb, non-mapping, duplicate-id and other hand-made fi
 
     writeFileSync(f('huge.md'), `${fm(newId())}${'h'.repeat(MAX_FILE_BYTES + 1000)}\n`);
     bad['huge.md'] = /over the \d+-byte limit/;
+    // 20,000 blank lines inside a frontmatter are still YAML: read (in milliseconds, not seconds).
+    writeFileSync(f('blank-lines.md'), `${fm(ids.blank, '\n'.repeat(20_000))}A memory whose frontmatter has a long run of blank lines.\n`);
+    // A frontmatter longer than cairn reads (a closing line lost, or a hostile file): skipped unread.
+    writeFileSync(f('huge-frontmatter.md'), `---\nid: ${newId()}\nscopes: [handmade]\n${'\n'.repeat(MAX_FRONTMATTER_CHARS)}---\nNever parsed.\n`);
+    bad['huge-frontmatter.md'] = new RegExp(`frontmatter is \\d+ characters, over the ${MAX_FRONTMATTER_CHARS}-character limit`);
     writeFileSync(f('binary.md'), Buffer.from(Array.from({ length: 4096 }, () => rng.int(256))));
     bad['binary.md'] = /binary|frontmatter/;
     writeFileSync(f('binary-no-nul.md'), Buffer.from(Array.from({ length: 4096 }, () => 1 + rng.int(255))));

@@ -28,7 +28,7 @@ interface Flight {
 
 const stats = { kills: 0, acked: 0, inFlight: 0, rolledBack: 0, rolledForward: 0, unackedRolledForward: 0, killedMidMerge: 0 };
 
-test(`${CYCLES} SIGKILLs during memory_merge leave the old set or the merged result, never both, never neither`, { timeout: 600_000 }, async (t) => {
+test(`${CYCLES} SIGKILLs during memory_merge leave the old set or the merged result, never both, never neither`, { timeout: CYCLES * 5_000 }, async (t) => {
   const rng = new Rng(seedFor('merge-crash'));
   const root = tempDir('cairn-merge-crash-');
   const store = join(root, 'store');

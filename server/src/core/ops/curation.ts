@@ -242,8 +242,8 @@ export async function renameScope(c: StoreContext, input: RenameScopeInput, opts
     throw new NotFoundError(`no ${withTombs ? 'memory or tombstone' : 'active memory'} has scope "${from}" (or a scope nested under it)`);
   }
   const result = { active: [] as string[], tombstoned: [] as string[] };
-  // One lock for the whole batch (not one per file: with other processes writing, each file
-  // then waited its turn for the lock). Each file is written atomically: a crash midway leaves
+  // One batch (store.modifyMany): slices of files per turn of the lock, not a turn per file, and
+  // never the lock for the whole rename. Each file is written atomically: a crash midway leaves
   // some files renamed and the rest untouched, each whole; running the rename again finishes it.
   const before = new Map(targets.map((t) => [t.id, t.scopes.join('\u0000')]));
   const written = await c.store.modifyMany(

@@ -9,6 +9,8 @@
 // filesystem, an unreadable line) is broken by age, after STALE_MS. Breaking renames the stale
 // file away first, so two waiters cannot both break it and both enter. Release removes the file
 // only while it still holds our token: a lock broken meanwhile belongs to someone else.
+// Waiters take turns in arrival order (lockQueue.ts), so a busy store makes each wait its turn
+// instead of letting a late arrival overtake one that has waited for seconds.
 import { promises as fsp, linkSync, lstatSync, openSync, closeSync, readFileSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
@@ -17,10 +19,12 @@ import { isAccessError, throwIfFolderAccess } from '../access.ts';
 import { LockTimeoutError } from '../errors.ts';
 import { FILE_MODE, ensureDir } from './fsatomic.ts';
 import { pidAlive, pidStartMs } from './pid.ts';
+import { LockQueue, type Ticket } from './lockQueue.ts';
 
 const STALE_MS = 30_000;
 const HOST = hostname();
 const REUSED_PID_SLACK_MS = 2_000;
+const STALE_CHECK_MS = 20;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -35,6 +39,8 @@ function unlinkQuiet(file: string): void {
 
 export class StoreLock {
   readonly file: string;
+  /** Waiters of every process on this store, in arrival order (lockQueue.ts). */
+  private readonly queue: LockQueue;
   /** In-process queue: callers in one process take turns before touching the file lock. */
   private tail: Promise<unknown> = Promise.resolve();
 
@@ -45,6 +51,7 @@ export class StoreLock {
     private readonly staleMs = STALE_MS,
   ) {
     this.file = join(dir, '.lock');
+    this.queue = new LockQueue(dir);
   }
 
   /** Runs fn while holding the store lock; releases it whatever fn does. */
@@ -94,23 +101,49 @@ export class StoreLock {
       throw err;
     }
     const deadline = Date.now() + this.timeoutMs;
+    // Turns (lockQueue.ts): a waiter tries the lock only when no live waiter is ahead of it.
+    let ticket: Ticket | null = null;
+    let queueless = false;
     let wait = 1;
-    for (;;) {
-      const token = randomBytes(8).toString('hex');
-      let taken: boolean;
-      try {
-        taken = this.tryCreate(token);
-      } catch (err) {
-        if (isAccessError(err)) throwIfFolderAccess(this.dir, 'write', err);
-        throw err;
+    let checked = 0;
+    try {
+      for (;;) {
+        const ahead = ticket ? ticket.ahead() : queueless || !this.queue.busy() ? 0 : 1;
+        if (ahead === 0) {
+          const token = randomBytes(8).toString('hex');
+          let taken: boolean;
+          try {
+            taken = this.tryCreate(token);
+          } catch (err) {
+            if (isAccessError(err)) throwIfFolderAccess(this.dir, 'write', err);
+            throw err;
+          }
+          if (taken) return token;
+          // The holder is looked at every STALE_CHECK_MS, not at every close poll.
+          if (Date.now() - checked >= STALE_CHECK_MS) {
+            checked = Date.now();
+            await this.breakIfStale();
+          }
+        }
+        if (!ticket && !queueless) {
+          ticket = this.queue.join();
+          queueless = ticket === null;
+          if (ticket) continue; // look again, now from a place in the queue
+        }
+        if (Date.now() > deadline) {
+          throw new LockTimeoutError(`the store lock ${this.file} is held by another process; try again, or delete the file if no cairn process is running`);
+        }
+        ticket?.beat();
+        if (ticket) {
+          // The first in line polls the lock closely; the others only watch the queue move.
+          await sleep(ahead === 0 ? 1 + Math.random() * 2 : Math.min(25, 2 + 4 * ahead));
+        } else {
+          await sleep(wait + Math.random() * wait);
+          wait = Math.min(wait * 2, 25);
+        }
       }
-      if (taken) return token;
-      await this.breakIfStale();
-      if (Date.now() > deadline) {
-        throw new LockTimeoutError(`the store lock ${this.file} is held by another process; try again, or delete the file if no cairn process is running`);
-      }
-      await sleep(wait + Math.random() * wait);
-      wait = Math.min(wait * 2, 25);
+    } finally {
+      ticket?.leave();
     }
   }
 

@@ -1,4 +1,4 @@
-// One memory per markdown file: YAML frontmatter (parsed with gray-matter) + body.
+// One memory per markdown file: YAML frontmatter (read with gray-matter's YAML engine) + body.
 // Reading is lenient where a hand edit is harmless (missing optional keys get defaults) and
 // strict where guessing would corrupt data (bad id, bad scope, newer schema): those files are
 // skipped with a reason and never rewritten. Writing regenerates the known keys in a fixed
@@ -19,6 +19,9 @@ export const KNOWN_KEYS = [
   'merged_from', 'merging',
 ] as const;
 
+/** The longest frontmatter read (the YAML between the `---` lines), in characters. */
+export const MAX_FRONTMATTER_CHARS = 64 * 1024;
+
 /** A commit id as verified_head holds it. */
 export const COMMIT_SHA = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
 const KNOWN = new Set<string>(KNOWN_KEYS);
@@ -37,13 +40,27 @@ export class ParseError extends Error {
   override name = 'ParseError' as const;
 }
 
-// gray-matter can evaluate `---js` frontmatter as code. Only plain YAML is accepted: anything
-// but a first line of exactly `---` is refused before gray-matter sees it, and the JS engines
-// are replaced so nothing in a file can ever run.
-const refuse = () => {
-  throw new ParseError('only YAML frontmatter is supported');
-};
-const MATTER_OPTIONS = { engines: { js: refuse, javascript: refuse, coffee: refuse, json: refuse } } as const;
+// The frontmatter is read with gray-matter's YAML engine (js-yaml's safe schema: no custom tags,
+// nothing in a file can construct functions or run code), split off the body here as gray-matter
+// splits it. gray-matter's own splitter is not used: it strips comment lines with
+// /^\s*#[^\n]+/gm, which is quadratic in a run of blank lines (20,000 of them: 2.6 s of one
+// core; 1 MB: about an hour), and it can evaluate `---js` frontmatter as code.
+const yamlEngine = (matter as unknown as { engines: { yaml: { parse: (text: string) => unknown } } }).engines.yaml;
+
+/**
+ * A text that starts with the line `---`, split as gray-matter splits it: the frontmatter runs
+ * from after `---` to the first "\n---" (or to the end of the text); the body starts after that
+ * delimiter, less one "\r" and then one "\n".
+ */
+export function splitMatter(src: string): { matter: string; content: string } {
+  const str = src.slice(3);
+  const close = str.indexOf('\n---');
+  if (close === -1) return { matter: str, content: '' };
+  let content = str.slice(close + 4);
+  if (content[0] === '\r') content = content.slice(1);
+  if (content[0] === '\n') content = content.slice(1);
+  return { matter: str.slice(0, close), content };
+}
 
 // Values named in a skip reason are described, never serialized whole: YAML aliases make a small
 // file expand to a nested list of billions of items (an alias bomb), and JSON.stringify or
@@ -142,20 +159,28 @@ export function parseMemoryText(text: string): ParsedFile {
   return parseGeneral(src);
 }
 
-/** The general path: any YAML frontmatter gray-matter accepts. */
+/** The general path: any YAML frontmatter (js-yaml, as gray-matter reads it). */
 export function parseGeneral(src: string): ParsedFile {
   const firstLine = src.slice(0, src.indexOf('\n') === -1 ? src.length : src.indexOf('\n')).replace(/\r$/, '');
   if (firstLine !== '---') throw new ParseError('no YAML frontmatter (the file must start with a line "---")');
-  let parsed: { data: Record<string, unknown>; content: string; matter: string };
+  const parsed = splitMatter(src);
+  // A frontmatter is a few hundred characters; YAML costs about a microsecond a character, on
+  // the thread that answers every call, so a huge one is refused unread (and left as it is).
+  if (parsed.matter.length > MAX_FRONTMATTER_CHARS) {
+    throw new ParseError(`frontmatter is ${parsed.matter.length} characters, over the ${MAX_FRONTMATTER_CHARS}-character limit cairn reads (is the closing "---" line missing?)`);
+  }
+  let doc: unknown;
   try {
-    parsed = matter(src, MATTER_OPTIONS) as unknown as typeof parsed;
+    doc = yamlEngine.parse(parsed.matter);
   } catch (err) {
     throw new ParseError(`frontmatter is not valid YAML: ${(err as Error).message.split('\n')[0]}`);
   }
-  const data = parsed.data;
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+  // Only comments and blank lines: no document at all, read as no keys (as gray-matter does).
+  if (doc === undefined) doc = {};
+  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) {
     throw new ParseError('frontmatter is not a mapping of keys to values');
   }
+  const data = doc as Record<string, unknown>;
   if (Object.keys(data).length === 0 && parsed.matter.trim() === '') throw new ParseError('frontmatter is empty');
   const sv = data.schema_version ?? SCHEMA_VERSION;
   if (typeof sv !== 'number' || !Number.isInteger(sv) || sv < 1) throw new ParseError(`schema_version must be a positive whole number, got ${shown(sv)}`);

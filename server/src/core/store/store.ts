@@ -10,9 +10,9 @@
 // The class is built in floors, each in its own file: table.ts (the views in memory), reading.ts
 // (files into the views: load, adopt, validate, refresh), writing.ts (locked atomic changes of
 // memories and notes), and this one, the merge protocol, which the floors below serve.
-import { promises as fsp, statSync } from 'node:fs';
+import { promises as fsp, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { ensureDir, fsyncDir, isTempName, writeFileAtomic, writeFilesAtomic } from './fsatomic.ts';
+import { ensureDir, fsyncDir, isTempName, lstatOrNull, renameTemps, writeFileAtomic, writeTemps } from './fsatomic.ts';
 import { fileNameFor, serializeMemory } from './memfile.ts';
 import type { MemoryRecord, StoredMemory } from '../types.ts';
 import { ConflictError, NotFoundError } from '../errors.ts';
@@ -30,34 +30,139 @@ function stripRecord(m: StoredMemory): MemoryRecord {
   return rec;
 }
 
+/** modifyMany's turns of the lock: how long each should hold it, and the slice sizes it may use. */
+const BATCH_TURN_MS = 200;
+const BATCH_FIRST_SLICE = 64;
+const BATCH_MIN_SLICE = 16;
+const BATCH_MAX_SLICE = 1024;
+/** Temp files written (and open) at once while modifyMany prepares. */
+const BATCH_PREPARE = 128;
+
+/** A rewrite modifyMany wrote ahead as a temp file, from the record `cur` (tmp null: it leaves `cur` as it is). */
+interface Prepared {
+  cur: StoredMemory;
+  tmp: string | null;
+  renamed: boolean;
+}
+
 export class Store extends StoreWriter {
   /**
-   * In-place rewrites of many records under one lock (memory_rename_scope): `mutate` sees each
-   * record as on disk now and returns its new record; a record gone meanwhile is skipped. All are
-   * checked before any is written, so a refusal writes nothing. The files are written as temp
-   * files, made durable together (their fsyncs run side by side), then renamed into place, each
-   * atomically: a crash leaves each file old or new, whole. A removal or restore is not a rewrite
-   * in place and is refused (use modify).
+   * In-place rewrites of many records (memory_rename_scope): `mutate` sees each record as on disk
+   * and returns its new record; a record gone meanwhile is skipped, and so is one the rewrite
+   * leaves as it is (another process made the same change first): the records written are
+   * returned. Every record is checked on the
+   * views before any file is written, so a refusal writes nothing. A rename of hundreds of files
+   * must not keep every other writer waiting for seconds, so the slow parts are done outside the
+   * lock: first every new file is written and made durable as a temp file (no reader sees a
+   * temp); then, in turns of the lock each sized to hold it about BATCH_TURN_MS, each file is
+   * checked unchanged since (size and mtime, as every refresh checks) and its temp renamed over
+   * it; a file another process changed meanwhile is re-read and rewritten there, under the lock,
+   * so no change is lost. The directories are fsynced once at the end, before the answer. A crash
+   * leaves each file old or new, whole; running the same rewrite again finishes it. A removal or
+   * restore is not a rewrite in place and is refused (use modify).
    */
   async modifyMany(ids: readonly string[], mutate: (cur: StoredMemory) => MemoryRecord): Promise<StoredMemory[]> {
-    return this.locked(async () => {
-      const plan: { cur: StoredMemory; next: MemoryRecord }[] = [];
-      for (const id of ids) {
-        const cur = await this.fresh(id);
-        if (!cur) continue;
-        if (cur.note !== undefined) throw new ConflictError(`${id} is the note ${cur.note}: change it with the memory tool`);
-        const next = mutate(cur);
-        if (next.id !== cur.id) throw new ConflictError(`a write-back may not change the id of ${cur.id}`);
-        if ((next.removed !== undefined) !== cur.tombstoned) throw new ConflictError(`${id}: a batch rewrite cannot remove or restore`);
-        plan.push({ cur, next });
+    for (const id of ids) {
+      const cur = this.activeById.get(id) ?? this.tombById.get(id);
+      if (cur) this.planRewrite(cur, mutate);
+    }
+    const out: StoredMemory[] = [];
+    const prepared = new Map<string, Prepared>();
+    const dirs = new Set<string>();
+    try {
+      for (let at = 0; at < ids.length; at += BATCH_PREPARE) {
+        for (const [id, p] of await this.prepareRewrites(ids.slice(at, at + BATCH_PREPARE), mutate)) prepared.set(id, p);
       }
-      await writeFilesAtomic(plan.map(({ cur, next }) => ({ file: cur.file, data: serializeMemory(next, cur.extra) })));
-      return plan.map(({ cur, next }) => {
-        const st = statSync(cur.file);
-        const mem = storedMemory(next, cur.file, st.size, st.mtimeMs, cur.extra);
-        this.setEntry(cur.file, mem);
-        return mem;
-      });
+      let size = BATCH_FIRST_SLICE;
+      for (let at = 0; at < ids.length; ) {
+        const slice = ids.slice(at, at + size);
+        at += slice.length;
+        let heldMs = 1;
+        const written = await this.locked(async () => {
+          const t0 = performance.now();
+          try {
+            return await this.commitRewrites(slice, prepared, mutate, dirs);
+          } finally {
+            heldMs = performance.now() - t0;
+          }
+        });
+        out.push(...written);
+        size = Math.max(BATCH_MIN_SLICE, Math.min(BATCH_MAX_SLICE, Math.round((slice.length * BATCH_TURN_MS) / Math.max(heldMs, 1))));
+      }
+      await Promise.all([...dirs].map((d) => fsyncDir(d)));
+    } finally {
+      for (const p of prepared.values()) if (p.tmp !== null && !p.renamed) rmSync(p.tmp, { force: true });
+    }
+    return out;
+  }
+
+  /** One record's rewrite, checked: the new record, or a refusal. */
+  private planRewrite(cur: StoredMemory, mutate: (cur: StoredMemory) => MemoryRecord): MemoryRecord {
+    if (cur.note !== undefined) throw new ConflictError(`${cur.id} is the note ${cur.note}: change it with the memory tool`);
+    const next = mutate(cur);
+    if (next.id !== cur.id) throw new ConflictError(`a write-back may not change the id of ${cur.id}`);
+    if ((next.removed !== undefined) !== cur.tombstoned) throw new ConflictError(`${cur.id}: a batch rewrite cannot remove or restore`);
+    return next;
+  }
+
+  /** The rewrite of `cur` into `next`, as the file's text; null when it would write the same record. */
+  private rewritten(cur: StoredMemory, next: MemoryRecord): string | null {
+    const text = serializeMemory(next, cur.extra);
+    return text === serializeMemory(stripRecord(cur), cur.extra) ? null : text;
+  }
+
+  /**
+   * Before the lock: each record's new file as a durable temp beside it, from the record as on
+   * disk now (a file that moved is left to commitRewrites).
+   */
+  private async prepareRewrites(ids: readonly string[], mutate: (cur: StoredMemory) => MemoryRecord): Promise<Map<string, Prepared>> {
+    const plan: { cur: StoredMemory; data: string | null }[] = [];
+    for (const id of ids) {
+      let cur = this.activeById.get(id) ?? this.tombById.get(id);
+      if (!cur) continue;
+      const st = lstatOrNull(cur.file);
+      if (!st?.isFile()) continue;
+      if (st.size !== cur.size || st.mtimeMs !== cur.mtimeMs) {
+        this.refreshOne(cur.file, st.size, st.mtimeMs, undefined);
+        cur = this.activeById.get(id) ?? this.tombById.get(id);
+        if (!cur) continue;
+      }
+      plan.push({ cur, data: this.rewritten(cur, this.planRewrite(cur, mutate)) });
+    }
+    const writes = plan.filter((p) => p.data !== null);
+    const temps = await writeTemps(writes.map((p) => ({ file: p.cur.file, data: p.data! })));
+    const tmpOf = new Map(writes.map((p, i) => [p, temps[i]!]));
+    return new Map(plan.map((p) => [p.cur.id, { cur: p.cur, tmp: tmpOf.get(p) ?? null, renamed: false }]));
+  }
+
+  /**
+   * One turn of modifyMany, under the lock: the prepared temps still right go in place; the rest
+   * are rewritten now. The directories to fsync are added to `dirs`.
+   */
+  private async commitRewrites(ids: readonly string[], prepared: Map<string, Prepared>, mutate: (cur: StoredMemory) => MemoryRecord, dirs: Set<string>): Promise<StoredMemory[]> {
+    const ready: { p: Prepared; tmp: string; next: MemoryRecord }[] = [];
+    const late: { cur: StoredMemory; next: MemoryRecord; data: string }[] = [];
+    for (const id of ids) {
+      const p = prepared.get(id);
+      const st = p && lstatOrNull(p.cur.file);
+      if (p && st?.isFile() && st.size === p.cur.size && st.mtimeMs === p.cur.mtimeMs) {
+        if (p.tmp !== null) ready.push({ p, tmp: p.tmp, next: this.planRewrite(p.cur, mutate) });
+        continue;
+      }
+      const cur = await this.fresh(id);
+      if (!cur) continue;
+      const next = this.planRewrite(cur, mutate);
+      const data = this.rewritten(cur, next);
+      if (data !== null) late.push({ cur, next, data });
+    }
+    const lateTemps = await writeTemps(late.map(({ cur, data }) => ({ file: cur.file, data })));
+    for (const r of ready) r.p.renamed = true; // renamed below, or removed by renameTemps when its rename fails
+    await renameTemps([...ready.map((r) => ({ tmp: r.tmp, file: r.p.cur.file })), ...late.map((l, i) => ({ tmp: lateTemps[i]!, file: l.cur.file }))], dirs);
+    return [...ready.map((r) => ({ cur: r.p.cur, next: r.next })), ...late].map(({ cur, next }) => {
+      const st = statSync(cur.file);
+      const mem = storedMemory(next, cur.file, st.size, st.mtimeMs, cur.extra);
+      this.setEntry(cur.file, mem);
+      return mem;
     });
   }
 

@@ -3,7 +3,7 @@
 // the views. Memory files here; the memory tool's notes at the end; merges in store.ts.
 import { promises as fsp, lstatSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
-import { ensureDir, ensureOwnDirSync, fsyncDir, isTempName, moveFileDurable, writeFileAtomic } from './fsatomic.ts';
+import { ensureDir, ensureOwnDirSync, fsyncDir, isTempName, lstatOrNull, moveFileDurable, writeFileAtomic } from './fsatomic.ts';
 import { removeIfDeadTemp } from './listing.ts';
 import { StoreLock } from './lock.ts';
 import { fileNameFor, serializeMemory } from './memfile.ts';
@@ -36,7 +36,8 @@ export abstract class StoreWriter extends StoreReader {
   protected async fresh(id: string): Promise<StoredMemory | undefined> {
     const known = this.activeById.get(id) ?? this.tombById.get(id);
     if (known) {
-      const st = await fsp.lstat(known.file).catch(() => null);
+      // One lstat, synchronous (fsatomic.ts: a thread-pool round trip costs more, inside the lock).
+      const st = lstatOrNull(known.file);
       if (st?.isFile()) {
         this.refreshOne(known.file, st.size, st.mtimeMs, undefined);
         const again = this.activeById.get(id) ?? this.tombById.get(id);
@@ -51,7 +52,7 @@ export abstract class StoreWriter extends StoreReader {
   protected async freshAny(id: string): Promise<StoredMemory | undefined> {
     const known = this.mergingById.get(id);
     if (known) {
-      const st = await fsp.lstat(known.file).catch(() => null);
+      const st = lstatOrNull(known.file);
       if (st?.isFile()) this.refreshOne(known.file, st.size, st.mtimeMs, undefined);
       else await this.sync();
       const again = this.mergingById.get(id);
