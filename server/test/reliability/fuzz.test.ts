@@ -62,8 +62,9 @@ test(`${CALLS} generated bad tool calls: all answered, failures specific, store 
     await seeder.close();
 
     // The event log grows (reads that may pass are logged), and so may its derived summary, the
-    // feedback fold's cache (docs/format.md: derived, safe to delete), saved when the server closes.
-    const skipLog = (rel: string) => rel.startsWith('.events') || rel === join('.cache', 'feedback.json');
+    // feedback fold's cache, and the consolidation pairs a memory_health or memory_consolidate
+    // judged (docs/format.md: derived, safe to delete), saved by the server.
+    const skipLog = (rel: string) => rel.startsWith('.events') || rel === join('.cache', 'feedback.json') || rel === join('.cache', 'consolidation.json');
     const before = hashTree(store, skipLog);
     const canaryBefore = hashTree(canaryDir);
     const logFile = join(store, '.events.jsonl');

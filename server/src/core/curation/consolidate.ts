@@ -1,6 +1,7 @@
 // memory_consolidate: candidate groups for the host model to act on, read-only. Pairs come from
 // a blocking index over the memories' rare terms (curation/consolidationIndex.ts: bounded work per
-// memory, never all pairs); each pair is judged on the write gate's dedup tokens
+// memory, never all pairs), between memories that apply to the same place
+// (curation/consolidationContext.ts); each pair is judged on the write gate's dedup tokens
 // (trust/gates/dedup.ts) with plural and tense endings taken off (index/stem.ts), so "caches" and
 // "cached", "minutes" and "minute" count as the same word:
 //
