@@ -63,6 +63,8 @@ const RULES: Record<string, Case[]> = {
     ['password = "correct battery staple horse"', 'correct battery staple horse', true],
     ['Guest network password: sunflowerjamboree', 'sunflowerjamboree', false],
     ['seed phrase: abandon ability able about above absent absorb abstract absurd abuse access accident', 'abandon ability able', true],
+    ["Keep this safe: recovery phrase 'apple banana cherry dolphin eagle falcon grape harbor island jungle kettle lemon'", 'apple banana cherry', true],
+    ["gpg --batch --passphrase 'Moonlit-Harbor-5' -d secrets.gpg", 'Moonlit-Harbor-5', true],
   ],
   'the value before the word': [
     ['Spring2025! is the password for the conference room tablet', 'Spring2025!', true],
@@ -82,6 +84,9 @@ const RULES: Record<string, Case[]> = {
     ['scratch codes: 88213344 99120011', '88213344', true],
     ['pin: 4821 for the door', '4821', true],
     ['pin 4821 for the lockbox', '4821', false],
+    ['Alarm: code 4455 to disarm', '4455', true],
+    ['Tresor-Kombination: 12-24-36', '12-24-36', true],
+    ['PIN-Code der EC-Karte: 4711', '4711', true],
   ],
   'OTP seeds and keys': [
     ['TOTP secret for the shared mailbox: NB2HI4DTHIXS6ZDPMNXWY2LMPFXXI43N', 'NB2HI4DTHIXS6ZDPMNXWY2LMPFXXI43N', true],
@@ -102,6 +107,8 @@ const RULES: Record<string, Case[]> = {
     ['db.internal:5432:billing:billing_app:Lemon8Drop', 'Lemon8Drop', true],
     ['machine ftp.example.org login uploader password Cobalt-Rain-66', 'Cobalt-Rain-66', true],
     ['WIFI:S:AcmeGuest;T:WPA;P:Kiwi2024;;', 'Kiwi2024', true],
+    ["wifi: HomeNet / 'sunny-day-42'", 'sunny-day-42', true],
+    ['u/p: admin/Secret#12', 'Secret#12', true],
     ['iDRAC login root / calvin still works on the old R720', 'calvin', false],
     ['the demo VM still takes pi:raspberry', 'raspberry', false],
     ['login with Autumn2023! on the demo box', 'Autumn2023!', false],
@@ -219,6 +226,23 @@ describe('stated credentials: notes about credentials pass both gates', () => {
     'env:\n  - name: DB_PASSWORD\n    valueFrom:\n      secretKeyRef:\n        name: db\n        key: password',
     '<password>${env.NEXUS_PASSWORD}</password>',
     'Test card 4242 4242 4242 4242 with any future expiry works in Stripe test mode.',
+    // Examples, adjectives and the other senses of the words.
+    'Example JWT from jwt.io: eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c',
+    'The staging password is identical.',
+    'The admin password is personal; each admin has their own.',
+    'The password is hidden in the UI and never logged.',
+    'Password: same as Jira',
+    'PasswordAuthentication no',
+    'Set `password_authentication no` in sshd_config.',
+    'auth: password',
+    'api_key_header: X-API-Key',
+    'password_file=/run/secrets/db',
+    'Error code E1234 shows when the disk is full.',
+    'The pass rate of the test suite is 97%.',
+    'Boarding pass: gate B12, seat 14C.',
+    'pass it the --dry-run flag first',
+    'Node version pin: 20.11.1',
+    'API key (prod, publishable): pk_live_51HcAbCdEfGhIjKlMnOpQrStUvWxYz0123456789',
   ];
   it('no finding from either gate', () => {
     const hits = ordinary.map((t) => ({ t, found: team(t).map((f) => f.kind) })).filter((x) => x.found.length > 0);

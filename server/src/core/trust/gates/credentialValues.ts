@@ -40,7 +40,9 @@ export const PROSE_WORDS = new Set(
     'rotate change generate create update remove delete add store keep save share send give need want know follow ' +
     'min max minimum maximum length characters chars digits letters words policy policies rules rule hint field column ' +
     'below above attached following prompt prompted interactive stdin input output sso oauth saml ldap oidc ' +
-    'login logins sign signin account accounts access token tokens password passwords key keys code codes pin'
+    'login logins sign signin account accounts access token tokens password passwords key keys code codes pin ' +
+    'identical similar simple trivial secure insecure complex temporary permanent personal individual generic static dynamic ' +
+    'fixed internal external local global plaintext cleartext hidden unique shown'
   ).split(/\s+/),
 );
 /** Word endings of prose (past participles, adverbs, adjectives, nouns), for lowercase words up to 14 letters. */
@@ -75,8 +77,8 @@ const RESOURCE_WORDS = new Set(
 export const HASH_OF = /\b(?:hash(?:ed)?|sha-?\d*|md5|digest|checksum|fingerprint|hmac|bcrypt|argon2\w*)(?:[ \t]+of)?(?:[ \t]+(?:the|a|an|our|my|this))?(?:[ \t]+[\w-]+)?[ \t]*$/i;
 
 // An example is no credential: "e.g. password: X", "password: X (example, never real)", "... not a secret".
-const EXAMPLE_BEFORE = /\b(?:e\.g\.|i\.e\.|for example|for instance|such as|example:)/i;
-const EXAMPLE_AFTER = /\b(?:example|sample|dummy|fake|placeholder)\b(?!\.)|\bnot (?:a |the )?(?:real|secret|credential|password)\b|\bmade[- ]up\b/i;
+export const EXAMPLE_BEFORE = /\b(?:e\.g\.|i\.e\.|for example|for instance|such as|example:)/i;
+export const EXAMPLE_AFTER = /\b(?:example|sample|dummy|fake|placeholder)\b(?!\.)|\bnot (?:a |the )?(?:real|secret|credential|password)\b|\bmade[- ]up\b/i;
 
 /** Does the line present the value as an example, or say it is none? */
 export function exampleOrDisowned(text: string, keyStart: number, valueEnd: number): boolean {

@@ -23,7 +23,7 @@ const PW_WORDS =
   `(?<![\\d])(?:pwd|pw|pswd|pword|mdp)`;
 const CODE_WORDS =
   `(?<![${L}])(?:t\u00fcr|zugangs|alarm|tor|sicherheits|geheim)[ -]?code|(?<![${L}])pin[ -]?(?:code|number|nummer|no\\.?)|code d'acc(?:\u00e8|e)s` +
-  `|(?<![${L}\\d])(?:pin|puk|cvv2?|cvc2?|digicode|keypad|combination|combo|lockbox|key ?box|key ?safe|geheimzahl|c(?:\u00f3|o)digo|codice)` +
+  `|(?<![${L}\\d])(?:pin|puk|cvv2?|cvc2?|digicode|keypad|combination|combo|kombination|combinaison|combinaci(?:\u00f3|o)n|lockbox|key ?box|key ?safe|geheimzahl|c(?:\u00f3|o)digo|codice)` +
   `|(?<![${L}])(?:door|alarm|lock|gate|garage|keypad|safe|entry|unlock|recovery|backup|disarm|duress|access|guest|building|security|padlock|locker|parking|elevator|lift|mailbox|lockbox|key ?box|wifi|wi-fi|2fa|mfa|master|house|office|front[ -]door|scratch|emergency|one-time)(?:[ -]${L}{1,20})?[ -]codes?`;
 const SEED_WORDS = `(?<![${L}])(?:totp|otp|hotp|2fa|mfa|authenticator)[ _-]?(?:seed|secret|key)|seed[ _-]?phrase|recovery[ _-]?phrase|mnemonic`;
 export const KEY_RE = new RegExp(

@@ -2,6 +2,7 @@
 // private keys, a GCP service-account file, Azure connection strings and SAS signatures, AWS and
 // Twilio secrets next to their names, Authorization headers, Kubernetes Secret data and payment
 // card numbers.
+import { EXAMPLE_AFTER, EXAMPLE_BEFORE } from './credentialValues.ts';
 import { isPlaceholder, mask, shannonEntropy } from './entropy.ts';
 import { type Findings, linesOf } from './findings.ts';
 import { looksLikeSecretValue } from './passwordRules.ts';
@@ -47,10 +48,19 @@ export function detectTokens(text: string, out: Findings): void {
     for (const m of text.matchAll(rule.re)) {
       const token = m[0];
       if (rule.accept && !rule.accept(token)) continue;
+      if (exampleOnLine(text, m.index, m.index + token.length)) continue;
       const keep = typeof rule.keep === 'number' ? rule.keep : rule.keep(token);
       out.claim(rule.kind, mask(token, keep), m.index, m.index + token.length);
     }
   }
+}
+
+/** A token shown as an example ("Example JWT from jwt.io: eyJ...", "a sample key: ..."): documentation, not a leak. */
+export function exampleOnLine(text: string, start: number, end: number): boolean {
+  const lineStart = text.lastIndexOf('\n', start - 1) + 1;
+  const nl = text.indexOf('\n', end);
+  const line = text.slice(Math.max(lineStart, start - 200), Math.min(nl === -1 ? text.length : nl, end + 200));
+  return EXAMPLE_BEFORE.test(line) || EXAMPLE_AFTER.test(line);
 }
 
 export function detectAwsSecretKeys(text: string, out: Findings): void {

@@ -39,6 +39,9 @@ export interface StatedCredential {
   end: number;
 }
 
+/** A lock named just before a bare "code" ("Alarm: code 4455"). */
+const LOCK_BEFORE = /\b(?:alarm|door|gate|garage|safe|lock|keypad|locker|padlock|lockbox|keybox)\b[^.\n]{0,20}$/i;
+
 /** Does `v` (stated after a word of class `cls` with separator `sep`) hold a credential under `policy`? */
 function accepts(cls: KeyClass, sep: Sep, v: Value, s: Shapes, policy: Policy, key: string): boolean {
   const n = [...v.text].length;
@@ -64,7 +67,7 @@ function accepts(cls: KeyClass, sep: Sep, v: Value, s: Shapes, policy: Policy, k
         if (sep === ' ') return s.random && n >= 20 && !v.quoted && !/^[0-9a-f-]+$/i.test(v.text);
         return s.random || s.strong || (cls === 'secret' && ((s.password && n >= 8) || phrase));
       case 'seed':
-        return sep !== ' ' && (s.random || s.strong || (s.passphrase && v.words >= 12));
+        return (sep !== ' ' && (s.random || s.strong)) || (s.passphrase && v.words >= 12);
       case 'auth':
         return sep === ':' && s.random;
       case 'code':
@@ -87,7 +90,7 @@ function accepts(cls: KeyClass, sep: Sep, v: Value, s: Shapes, policy: Policy, k
     case 'key':
       return sep !== ' ' && (random || s.strong);
     case 'seed':
-      return sep !== ' ' && (random || s.strong || (s.passphrase && v.words >= 12));
+      return (sep !== ' ' && (random || s.strong)) || (s.passphrase && v.words >= 12);
     case 'auth':
       return sep === ':' && s.random;
     case 'code':
@@ -137,7 +140,7 @@ export function detectStatedCredentials(text: string, policy: Policy, all = true
     const groups = m.groups!;
     const cls = (Object.keys(groups).find((g) => groups[g] !== undefined) ?? 'pw') as KeyClass | 'cjk' | 'barecode';
     // "code" alone is an error or exit code unless what follows says what it opens ("the code to open the bike locker").
-    if (cls === 'barecode' && !OPENS.test(text.slice(m.index + m[0].length, m.index + m[0].length + 80))) continue;
+    if (cls === 'barecode' && !OPENS.test(text.slice(m.index + m[0].length, m.index + m[0].length + 80)) && !LOCK_BEFORE.test(text.slice(Math.max(0, m.index - 30), m.index))) continue;
     const keyClass: KeyClass = cls === 'cjk' ? 'pw' : cls === 'barecode' ? 'code' : cls;
     const word = m[0];
     const prev = text[m.index - 1];
@@ -202,7 +205,7 @@ export function acceptValue(cls: KeyClass, sep: Sep, v: Value, policy: Policy, k
 function statedAt(text: string, at: number, cls: KeyClass, policy: Policy, key: string): Found | null {
   const s = separatorAt(text, at);
   if (!s) return null;
-  if (s.sep === ' ' && cls !== 'pw' && cls !== 'pass' && cls !== 'code' && !(policy === 'team' && (cls === 'secret' || cls === 'key'))) return null;
+  if (s.sep === ' ' && cls !== 'pw' && cls !== 'pass' && cls !== 'code' && cls !== 'seed' && !(policy === 'team' && (cls === 'secret' || cls === 'key'))) return null;
   // "pass" alone is mostly a verb ("pass the token to the step"): bare, only after a user name on its line.
   if (s.sep === ' ' && cls === 'pass' && !/\b(?:user(?:name)?|login|account|ssid|wifi|wi-fi|wlan)\b/i.test(text.slice(text.lastIndexOf('\n', at) + 1, at))) return null;
   for (const v of readValue(text, s.end)) {

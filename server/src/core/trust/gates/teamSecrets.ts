@@ -10,6 +10,7 @@
 // history costs a credential rotation.
 import { isPlaceholder, mask, shannonEntropy } from './entropy.ts';
 import { detectCredentialPairs } from './loginPairs.ts';
+import { exampleOnLine } from './providerTokens.ts';
 import { detectStatedCredentials } from './statedCredentials.ts';
 import { detectStructuredCredentials } from './structuredCredentials.ts';
 
@@ -88,7 +89,7 @@ function highEntropyToken(text: string): string | null {
     if (publicSpans.some(([s, e]) => m.index >= s && m.index < e)) continue;
     const lineStart = text.lastIndexOf('\n', m.index) + 1;
     const lineEnd = text.indexOf('\n', m.index);
-    if (PUBLIC_LINE.test(text.slice(lineStart, lineEnd === -1 ? text.length : lineEnd))) continue;
+    if (PUBLIC_LINE.test(text.slice(lineStart, lineEnd === -1 ? text.length : lineEnd)) || exampleOnLine(text, m.index, m.index + m[0].length)) continue;
     return m[0];
   }
   return null;
