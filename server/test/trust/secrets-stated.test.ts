@@ -18,6 +18,8 @@ const RULES: Record<string, Case[]> = {
   'a value after a password word, in any phrasing': [
     ['the root pw on the build box is Tangerine#77', 'Tangerine#77', true],
     ['MYSQL_ROOT_PASSWORD=orchid-falcon-318', 'orchid-falcon-318', true],
+    ['API_SECRET=walnut-harbor-quill', 'walnut-harbor-quill', true],
+    ['export DEPLOY_TOKEN=kestrel-amber-fox', 'kestrel-amber-fox', true],
     ['SMTP pass = kV8!wq2Lr', 'kV8!wq2Lr', true],
     ['password -> Lighthouse_41', 'Lighthouse_41', true],
     ['password\tVelvet-Trout-9', 'Velvet-Trout-9', true],

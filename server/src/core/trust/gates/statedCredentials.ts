@@ -166,7 +166,7 @@ export function detectStatedCredentials(text: string, policy: Policy, all = true
     // "sha256 of the secret: ...", "the password hash": a digest of the credential, not the credential.
     if (HASH_OF.test(text.slice(Math.max(0, m.index - 40), m.index))) continue;
     const key = text.slice(from, end);
-    const found = (text[from - 1] === '<' && text[end] === '>' ? xmlValue(text, end + 1, keyClass, policy, word) : statedAt(text, end, keyClass, policy, word)) ?? reversed(text, m.index, end, keyClass, policy);
+    const found = (text[from - 1] === '<' && text[end] === '>' ? xmlValue(text, end + 1, keyClass, policy, word) : statedAt(text, end, keyClass, policy, word, key)) ?? reversed(text, m.index, end, keyClass, policy);
     if (!found || exampleOrDisowned(text, m.index, found.v.end)) continue;
     const snippet = found.reversed ? `${mask(found.v.text, 1)} is the ${word}` : `${text.slice(from, found.valueAt).replace(/\s+/g, ' ').slice(0, 80)}${mask(found.v.text, 1)}`;
     out.push({ keyClass, key, sep: found.sep, op: found.op, snippet, start: found.v.start, end: found.v.end });
@@ -202,14 +202,24 @@ export function acceptValue(cls: KeyClass, sep: Sep, v: Value, policy: Policy, k
   return shapes !== null && accepts(cls, sep, v, shapes, policy, key);
 }
 
-function statedAt(text: string, at: number, cls: KeyClass, policy: Policy, key: string): Found | null {
+/**
+ * An environment line (`API_SECRET=walnut-harbor-quill`): a real value whatever its shape when it
+ * has a digit or a symbol, in the personal store too (a .env file holds the live values).
+ */
+function envValue(ident: string, op: string, cls: KeyClass, v: Value): boolean {
+  if (op !== '=' || !/^[A-Z][A-Z0-9_]*$/.test(ident) || (cls !== 'pw' && cls !== 'pass' && cls !== 'secret')) return false;
+  const s = shapesOf(v.text, v.quoted);
+  return s !== null && !/\s/.test(v.text) && (s.password || s.passphrase || s.random);
+}
+
+function statedAt(text: string, at: number, cls: KeyClass, policy: Policy, key: string, ident = key): Found | null {
   const s = separatorAt(text, at);
   if (!s) return null;
   if (s.sep === ' ' && cls !== 'pw' && cls !== 'pass' && cls !== 'code' && cls !== 'seed' && !(policy === 'team' && (cls === 'secret' || cls === 'key'))) return null;
   // "pass" alone is mostly a verb ("pass the token to the step"): bare, only after a user name on its line.
   if (s.sep === ' ' && cls === 'pass' && !/\b(?:user(?:name)?|login|account|ssid|wifi|wi-fi|wlan)\b/i.test(text.slice(text.lastIndexOf('\n', at) + 1, at))) return null;
   for (const v of readValue(text, s.end)) {
-    if (acceptValue(cls, s.sep, v, policy, key)) return { v, sep: s.sep, op: s.op, valueAt: s.end };
+    if (acceptValue(cls, s.sep, v, policy, key) || envValue(ident, s.op, cls, v)) return { v, sep: s.sep, op: s.op, valueAt: s.end };
   }
   return null;
 }
