@@ -4,6 +4,7 @@
 // key material or a number with a unit is no credential; everything else is described by the
 // shapes it has, and each rule (statedCredentials.ts) says which shapes it takes after which word.
 import { charClasses, isPlaceholder, shannonEntropy } from './entropy.ts';
+import { lineAfter, lineBefore } from './findings.ts';
 
 export interface Shapes {
   /** Machine-made: long, letters and digits, high entropy; or hex, base32, base64, a UUID. */
@@ -82,9 +83,7 @@ export const EXAMPLE_AFTER = /\b(?:example|sample|dummy|fake|placeholder)\b(?!\.
 
 /** Does the line present the value as an example, or say it is none? */
 export function exampleOrDisowned(text: string, keyStart: number, valueEnd: number): boolean {
-  const lineStart = text.lastIndexOf('\n', keyStart - 1) + 1;
-  const nl = text.indexOf('\n', valueEnd);
-  return EXAMPLE_BEFORE.test(text.slice(Math.max(lineStart, keyStart - 40), keyStart)) || EXAMPLE_AFTER.test(text.slice(valueEnd, Math.min(nl === -1 ? text.length : nl, valueEnd + 80)));
+  return EXAMPLE_BEFORE.test(lineBefore(text, keyStart, 40)) || EXAMPLE_AFTER.test(lineAfter(text, valueEnd, 80));
 }
 
 /** `process.env.X`, `os.environ[...]`, `getToken()`, `$VAR`, an environment variable's name. */
@@ -205,13 +204,14 @@ function clauseEndsAt(text: string, at: number, trimmed: boolean): boolean {
  * The value at `at`: a quoted string (spaces allowed), a run of digit groups ("1 9 6 4"), a run
  * of lowercase words up to the end of the clause ("otter quilt maple 19 sunrise"), or a run of
  * non-space characters without trailing sentence punctuation. A run of words comes first, then
- * its first word alone.
+ * its first word alone (`phrases`: false when no run of words could be accepted).
  */
-export function readValue(text: string, at: number): Value[] {
+export function readValue(text: string, at: number, phrases = true): Value[] {
   const open = text[at];
   if (open !== undefined && QUOTES[open]) {
-    const close = text.indexOf(QUOTES[open]!, at + 1);
-    if (close === -1 || close - at > 201) return [];
+    const found = text.slice(at + 1, at + 202).indexOf(QUOTES[open]!);
+    if (found === -1) return [];
+    const close = at + 1 + found;
     const inner = text.slice(at + 1, close);
     if (/\n/.test(inner)) return [];
     const lead = inner.length - inner.trimStart().length;
@@ -236,7 +236,7 @@ export function readValue(text: string, at: number): Value[] {
   if (/^\p{L}+!+$/u.test(value)) value = value.replace(/!+$/, '');
   if (value === '') return [];
   const single: Value = { text: value, start: at, end: at + value.length, quoted: false, clauseEnd: clauseEndsAt(text, at + value.length, value.length < raw.length), words: 1 };
-  if (!/^[\p{Ll}\d]{1,24}$/u.test(value) || value.length < raw.length) return [single];
+  if (!phrases || !/^[\p{Ll}\d]{1,24}$/u.test(value) || value.length < raw.length) return [single];
   // Lowercase words and numbers separated by single spaces up to the end of the clause.
   let j = at + value.length;
   let words = 1;

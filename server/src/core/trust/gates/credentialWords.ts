@@ -95,9 +95,10 @@ function qualifierEnd(text: string, at: number): number | null {
   let any = false;
   for (let round = 0; round < 2; round++) {
     if (text[k] === '(') {
-      const close = text.indexOf(')', k);
-      if (close === -1 || close - k > 80 || text.slice(k, close).includes('\n')) return null;
-      k = skipBlank(text, close + 1);
+      const inner = text.slice(k, k + 81);
+      const close = inner.indexOf(')');
+      if (close === -1 || inner.slice(0, close).includes('\n')) return null;
+      k = skipBlank(text, k + close + 1);
       any = true;
       continue;
     }

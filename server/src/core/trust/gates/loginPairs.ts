@@ -5,7 +5,7 @@
 // open a live system. Linear: each pattern starts only where a word starts, with bounded runs.
 import { isPlaceholder, mask } from './entropy.ts';
 import { isReference, shapesOf, VAULT_WORDS } from './credentialValues.ts';
-import { linesOf } from './findings.ts';
+import { lineAround, linesOf } from './findings.ts';
 import type { Policy } from './statedCredentials.ts';
 
 export interface PairFinding {
@@ -78,8 +78,7 @@ function defaultPairs(text: string): PairFinding[] {
     const pass = p[2]!.replace(/[.!?]+$/, '');
     if (pass.toLowerCase() !== user && !DEFAULT_PASSWORDS.has(pass.toLowerCase())) continue;
     if (/^user(?:name)?$/.test(user) && /^pass(?:word)?$/i.test(pass)) continue; // the format, `user:password`
-    const line = text.slice(text.lastIndexOf('\n', m.index) + 1, (text.indexOf('\n', m.index) + 1 || text.length + 1) - 1);
-    if (DEFAULT_OFF.test(line)) continue;
+    if (DEFAULT_OFF.test(lineAround(text, m.index, p.index + p[0].length))) continue;
     const at = p.index + p[0].length - p[2]!.length;
     return [{ kind: 'default-credential', snippet: `${m[0]}${p[1]}${mask(pass, 1)}`, start: at, end: at + pass.length }];
   }

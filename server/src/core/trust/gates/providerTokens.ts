@@ -4,7 +4,7 @@
 // card numbers.
 import { EXAMPLE_AFTER, EXAMPLE_BEFORE } from './credentialValues.ts';
 import { isPlaceholder, mask, shannonEntropy } from './entropy.ts';
-import { type Findings, linesOf } from './findings.ts';
+import { type Findings, lineAround, linesOf } from './findings.ts';
 import { looksLikeSecretValue } from './passwordRules.ts';
 import { TOKEN_RULES, notExample } from './tokenRules.ts';
 
@@ -57,9 +57,7 @@ export function detectTokens(text: string, out: Findings): void {
 
 /** A token shown as an example ("Example JWT from jwt.io: eyJ...", "a sample key: ..."): documentation, not a leak. */
 export function exampleOnLine(text: string, start: number, end: number): boolean {
-  const lineStart = text.lastIndexOf('\n', start - 1) + 1;
-  const nl = text.indexOf('\n', end);
-  const line = text.slice(Math.max(lineStart, start - 200), Math.min(nl === -1 ? text.length : nl, end + 200));
+  const line = lineAround(text, start, end);
   return EXAMPLE_BEFORE.test(line) || EXAMPLE_AFTER.test(line);
 }
 

@@ -9,6 +9,7 @@
 // Each rule is a keyword found by a plain regex (credentialWords.ts) followed by a scan by hand
 // over the separator and the value, so the cost is linear in the text whatever it holds.
 import { mask } from './entropy.ts';
+import { lineBefore } from './findings.ts';
 import { exampleOrDisowned, HASH_OF, type Shapes, type Value, readValue, shapesOf } from './credentialValues.ts';
 import {
   blank,
@@ -108,9 +109,7 @@ const DETERMINERS = new Set(['the', 'our', 'my', 'your', 'its', 'their', 'his', 
 function reversedValue(text: string, keyStart: number, keyEnd: number): Value | null {
   if (!AFTER_REVERSED.test(text.slice(keyEnd, keyEnd + 12))) return null;
   if (!blank(text[keyStart - 1])) return null; // the word must stand alone
-  const from = Math.max(0, keyStart - 120);
-  const nl = text.lastIndexOf('\n', keyStart - 1);
-  const lineFrom = Math.max(from, nl + 1);
+  const lineFrom = keyStart - lineBefore(text, keyStart, 120).length;
   const tokens = [...text.slice(lineFrom, keyStart).matchAll(/[^ \t]+/g)].map((t) => ({ t: t[0], at: lineFrom + t.index }));
   let i = tokens.length - 1;
   let mods = 0;
@@ -153,8 +152,6 @@ export function detectStatedCredentials(text: string, policy: Policy, all = true
     }
     let from = m.index;
     while (from > 0 && m.index - from < 60 && /[A-Za-z0-9_.-]/.test(text[from - 1]!)) from--;
-    const before = identWords(text.slice(from, m.index));
-    if (before.length > 0 && NOT_SECRET_PREFIX.has(before[before.length - 1]!)) continue;
     let end = m.index + word.length;
     if ('_.-'.includes(text[end] ?? ' ') && /[A-Za-z0-9]/.test(text[end + 1] ?? ' ')) {
       let e = end;
@@ -163,11 +160,14 @@ export function detectStatedCredentials(text: string, policy: Policy, all = true
       if (!identWords(suffix).every((w) => SECRET_SUFFIX.has(w) || /^v?\d+$/.test(w))) continue;
       end += suffix.length;
     }
-    // "sha256 of the secret: ...", "the password hash": a digest of the credential, not the credential.
-    if (HASH_OF.test(text.slice(Math.max(0, m.index - 40), m.index))) continue;
     const key = text.slice(from, end);
     const found = (text[from - 1] === '<' && text[end] === '>' ? xmlValue(text, end + 1, keyClass, policy, word) : statedAt(text, end, keyClass, policy, word, key)) ?? reversed(text, m.index, end, keyClass, policy);
-    if (!found || exampleOrDisowned(text, m.index, found.v.end)) continue;
+    if (!found) continue;
+    // The identifier names something else (`nextPageToken`, `max_token`), the value is a digest
+    // of the credential ("sha256 of the secret: ..."), or an example ("e.g. password: ...").
+    const before = identWords(text.slice(from, m.index));
+    if (before.length > 0 && NOT_SECRET_PREFIX.has(before[before.length - 1]!)) continue;
+    if (HASH_OF.test(text.slice(Math.max(0, m.index - 40), m.index)) || exampleOrDisowned(text, m.index, found.v.end)) continue;
     const snippet = found.reversed ? `${mask(found.v.text, 1)} is the ${word}` : `${text.slice(from, found.valueAt).replace(/\s+/g, ' ').slice(0, 80)}${mask(found.v.text, 1)}`;
     out.push({ keyClass, key, sep: found.sep, op: found.op, snippet, start: found.v.start, end: found.v.end });
     if (!all) break;
@@ -187,9 +187,9 @@ interface Found {
 }
 
 function xmlValue(text: string, at: number, cls: KeyClass, policy: Policy, key: string): Found | null {
-  const close = text.indexOf('<', at);
-  if (close === -1 || close - at > 200) return null;
-  const raw = text.slice(at, close);
+  const close = text.slice(at, at + 201).indexOf('<');
+  if (close === -1) return null;
+  const raw = text.slice(at, at + close);
   const value = raw.trim();
   if (value === '' || raw.includes('\n')) return null;
   const v: Value = { text: value, start: at + raw.indexOf(value), end: at + raw.indexOf(value) + value.length, quoted: true, clauseEnd: true, words: value.split(/\s+/).length };
@@ -217,8 +217,10 @@ function statedAt(text: string, at: number, cls: KeyClass, policy: Policy, key: 
   if (!s) return null;
   if (s.sep === ' ' && cls !== 'pw' && cls !== 'pass' && cls !== 'code' && cls !== 'seed' && !(policy === 'team' && (cls === 'secret' || cls === 'key'))) return null;
   // "pass" alone is mostly a verb ("pass the token to the step"): bare, only after a user name on its line.
-  if (s.sep === ' ' && cls === 'pass' && !/\b(?:user(?:name)?|login|account|ssid|wifi|wi-fi|wlan)\b/i.test(text.slice(text.lastIndexOf('\n', at) + 1, at))) return null;
-  for (const v of readValue(text, s.end)) {
+  if (s.sep === ' ' && cls === 'pass' && !/\b(?:user(?:name)?|login|account|ssid|wifi|wi-fi|wlan)\b/i.test(lineBefore(text, at))) return null;
+  // Only a password, a secret or a seed may be a run of words; bare, only a seed phrase.
+  const phrases = (cls === 'pw' || cls === 'pass' || cls === 'secret' || cls === 'seed') && (s.sep !== ' ' || cls === 'seed');
+  for (const v of readValue(text, s.end, phrases)) {
     if (acceptValue(cls, s.sep, v, policy, key) || envValue(ident, s.op, cls, v)) return { v, sep: s.sep, op: s.op, valueAt: s.end };
   }
   return null;
