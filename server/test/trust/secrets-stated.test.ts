@@ -34,6 +34,10 @@ const RULES: Record<string, Case[]> = {
     ['POSTGRES_PASSWORD: walnut99', 'walnut99', false],
     ['"password": "Gr8-Expectations-1861"', 'Gr8-Expectations-1861', true],
     ['SNMP community string: s3cr3tC0mm', 's3cr3tC0mm', true],
+    ['**Password:** Quill-Ferry-31', 'Quill-Ferry-31', true],
+    ['- *pw*: Quill-Ferry-31', 'Quill-Ferry-31', true],
+    ['wifi password \u2014 Lighthouse77', 'Lighthouse77', true],
+    ['password was: Quill-Ferry-31', 'Quill-Ferry-31', true],
   ],
   'a qualifier between the word and its value': [
     ['PIN for the pager phone: 4417', '4417', true],
@@ -245,6 +249,19 @@ describe('stated credentials: notes about credentials pass both gates', () => {
     'pass it the --dry-run flag first',
     'Node version pin: 20.11.1',
     'API key (prod, publishable): pk_live_51HcAbCdEfGhIjKlMnOpQrStUvWxYz0123456789',
+    'Secrets for the billing service are in SSM under /billing/prod/*.',
+    'DB_PASSWORD, DB_USER and DB_HOST must be set before `make migrate`.',
+    "`kubectl get secret db -o jsonpath='{.data.password}' | base64 -d` prints the password.",
+    'The admin account is admin@example.com; its password is in the vault.',
+    'Git tag v2.3.1-secret-fix was a mistake; renamed.',
+    'gpg --list-secret-keys shows the signing key 4AEE18F83AFDEB23.',
+    'Vault AppRole role_id is public; the secret_id is not and is issued per deploy.',
+    'The API returns `{"token": "<jwt>"}` on login.',
+    'password123 and letmein top the breached-password list again.',
+    'Pass the --token flag only in CI; locally the CLI reads the keychain.',
+    'export GITHUB_TOKEN=$(gh auth token)',
+    'The session secret is 64 bytes from /dev/urandom, generated at deploy.',
+    'Password - see the vault entry',
   ];
   it('no finding from either gate', () => {
     const hits = ordinary.map((t) => ({ t, found: team(t).map((f) => f.kind) })).filter((x) => x.found.length > 0);
