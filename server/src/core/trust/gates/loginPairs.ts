@@ -164,7 +164,6 @@ function seasonalPasswords(text: string): PairFinding[] {
   for (const line of linesOf(text)) {
     if (!LOGIN_CONTEXT.test(line.text) || EXAMPLE_CONTEXT.test(line.text)) continue;
     const m = SEASONAL.exec(line.text);
-    SEASONAL.lastIndex = 0;
     if (m) return [{ kind: 'weak-password', snippet: mask(m[0], 1), start: line.start + m.index, end: line.start + m.index + m[0].length }];
   }
   return [];

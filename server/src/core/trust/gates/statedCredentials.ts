@@ -63,8 +63,8 @@ function accepts(cls: KeyClass, sep: Sep, v: Value, s: Shapes, policy: Policy, k
         return s.random || s.strong || (s.password && n >= 6) || (phrase && (v.quoted || digit)) || (word && v.quoted);
       case 'secret':
       case 'key':
-        // Bare ("the admin token 11a9f3..."): only a long random string that is no UUID (an id more often).
-        // Hex (a hash, a request id) and UUIDs are ids more often than tokens here.
+        // Bare ("the admin token Zk8Lq2..."): only a long random string; hex (a hash, a request id)
+        // and UUIDs are ids more often than tokens there.
         if (sep === ' ') return s.random && n >= 20 && !v.quoted && !/^[0-9a-f-]+$/i.test(v.text);
         return s.random || s.strong || (cls === 'secret' && ((s.password && n >= 8) || phrase));
       case 'seed':
