@@ -236,14 +236,16 @@ export function readValue(text: string, at: number, phrases = true): Value[] {
   if (/^\p{L}+!+$/u.test(value)) value = value.replace(/!+$/, '');
   if (value === '') return [];
   const single: Value = { text: value, start: at, end: at + value.length, quoted: false, clauseEnd: clauseEndsAt(text, at + value.length, value.length < raw.length), words: 1 };
-  if (!phrases || !/^[\p{Ll}\d]{1,24}$/u.test(value) || value.length < raw.length) return [single];
-  // Lowercase words and numbers separated by single spaces up to the end of the clause.
+  if (!phrases || !/^[\p{Ll}\d]{1,24}$/u.test(value) || value.length < raw.length || FUNCTION_WORDS.has(value)) return [single];
+  // Lowercase words and numbers separated by single spaces up to the end of the clause. A function
+  // word makes the run a sentence (shapesOf refuses it), so reading stops there.
   let j = at + value.length;
   let words = 1;
   for (; words < 24; words++) {
     PHRASE_WORD.lastIndex = j;
     const w = PHRASE_WORD.exec(text);
     if (!w) break;
+    if (FUNCTION_WORDS.has(w[0].slice(1))) return [single];
     j += w[0].length;
   }
   if (words < 2 || !clauseEndsAt(text, j, false)) return [single];

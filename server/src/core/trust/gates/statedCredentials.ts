@@ -131,9 +131,10 @@ function reversedValue(text: string, keyStart: number, keyEnd: number): Value | 
 
 /**
  * Credentials stated after a credential word (see the header), under the team or the personal
- * store's rules. `all`: every one (spans to blank), not just the first.
+ * store's rules. `all`: every one (spans to blank), not just the first. `claimed`: where another
+ * rule already found a value, which is not read again.
  */
-export function detectStatedCredentials(text: string, policy: Policy, all = true): StatedCredential[] {
+export function detectStatedCredentials(text: string, policy: Policy, all = true, claimed?: (at: number) => boolean): StatedCredential[] {
   const out: StatedCredential[] = [];
   for (const m of text.matchAll(KEY_RE)) {
     const groups = m.groups!;
@@ -161,7 +162,7 @@ export function detectStatedCredentials(text: string, policy: Policy, all = true
       end += suffix.length;
     }
     const key = text.slice(from, end);
-    const found = (text[from - 1] === '<' && text[end] === '>' ? xmlValue(text, end + 1, keyClass, policy, word) : statedAt(text, end, keyClass, policy, word, key)) ?? reversed(text, m.index, end, keyClass, policy);
+    const found = (text[from - 1] === '<' && text[end] === '>' ? xmlValue(text, end + 1, keyClass, policy, word) : statedAt(text, end, keyClass, policy, word, key, claimed)) ?? reversed(text, m.index, end, keyClass, policy);
     if (!found) continue;
     // The identifier names something else (`nextPageToken`, `max_token`), the value is a digest
     // of the credential ("sha256 of the secret: ..."), or an example ("e.g. password: ...").
@@ -212,9 +213,9 @@ function envValue(ident: string, op: string, cls: KeyClass, v: Value): boolean {
   return s !== null && !/\s/.test(v.text) && (s.password || s.passphrase || s.random);
 }
 
-function statedAt(text: string, at: number, cls: KeyClass, policy: Policy, key: string, ident = key): Found | null {
+function statedAt(text: string, at: number, cls: KeyClass, policy: Policy, key: string, ident = key, claimed?: (at: number) => boolean): Found | null {
   const s = separatorAt(text, at);
-  if (!s) return null;
+  if (!s || claimed?.(s.end)) return null; // a value an earlier rule already reported
   if (s.sep === ' ' && cls !== 'pw' && cls !== 'pass' && cls !== 'code' && cls !== 'seed' && !(policy === 'team' && (cls === 'secret' || cls === 'key'))) return null;
   // "pass" alone is mostly a verb ("pass the token to the step"): bare, only after a user name on its line.
   if (s.sep === ' ' && cls === 'pass' && !/\b(?:user(?:name)?|login|account|ssid|wifi|wi-fi|wlan)\b/i.test(lineBefore(text, at))) return null;
