@@ -54,6 +54,8 @@ function hostileBodies(size = SIZE): Record<string, string> {
   const units = [' ', '#', '>', '[', '[[', ']', '\\', '.', 'a', 'ab', 'a ', 'a-', 'a.', 'a/', '/', '-', '*', '_', '`', '=', ':', '@', '1.', '\t', ' \n', '\n', '- ', '# ', '](', '(', 'a@a.', '0', 'eyJ', 'x=', 'é'];
   // The secret gates' keywords, each of which starts a scan of what follows it.
   units.push('password ', 'password: ', 'is the password ', 'pin 1234 ', 'code for the door ', 'admin/admin ', 'a:b@c.d ', '1 ', '1-', 'A-');
+  // And the ones whose rules look at the rest of their line, many times on one long line.
+  units.push('password (', 'password: \u201c', 'pass ', 'password. ', 'admin/admin is disabled ', 'password: Kiwi2024! ', 'x is the password. ');
   const out: Record<string, string> = {};
   for (const u of units) out[`run of ${JSON.stringify(u)}`] = fill(u, size);
   // Prefixes the patterns anchor on, then a long run of what their quantifiers eat, then a

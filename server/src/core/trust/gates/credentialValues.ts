@@ -4,6 +4,7 @@
 // key material or a number with a unit is no credential; everything else is described by the
 // shapes it has, and each rule (statedCredentials.ts) says which shapes it takes after which word.
 import { charClasses, isPlaceholder, shannonEntropy } from './entropy.ts';
+import { lineAfter, lineBefore } from './findings.ts';
 
 export interface Shapes {
   /** Machine-made: long, letters and digits, high entropy; or hex, base32, base64, a UUID. */
@@ -40,7 +41,9 @@ export const PROSE_WORDS = new Set(
     'rotate change generate create update remove delete add store keep save share send give need want know follow ' +
     'min max minimum maximum length characters chars digits letters words policy policies rules rule hint field column ' +
     'below above attached following prompt prompted interactive stdin input output sso oauth saml ldap oidc ' +
-    'login logins sign signin account accounts access token tokens password passwords key keys code codes pin'
+    'login logins sign signin account accounts access token tokens password passwords key keys code codes pin ' +
+    'identical similar simple trivial secure insecure complex temporary permanent personal individual generic static dynamic ' +
+    'fixed internal external local global plaintext cleartext hidden unique shown'
   ).split(/\s+/),
 );
 /** Word endings of prose (past participles, adverbs, adjectives, nouns), for lowercase words up to 14 letters. */
@@ -75,14 +78,12 @@ const RESOURCE_WORDS = new Set(
 export const HASH_OF = /\b(?:hash(?:ed)?|sha-?\d*|md5|digest|checksum|fingerprint|hmac|bcrypt|argon2\w*)(?:[ \t]+of)?(?:[ \t]+(?:the|a|an|our|my|this))?(?:[ \t]+[\w-]+)?[ \t]*$/i;
 
 // An example is no credential: "e.g. password: X", "password: X (example, never real)", "... not a secret".
-const EXAMPLE_BEFORE = /\b(?:e\.g\.|i\.e\.|for example|for instance|such as|example:)/i;
-const EXAMPLE_AFTER = /\b(?:example|sample|dummy|fake|placeholder)\b(?!\.)|\bnot (?:a |the )?(?:real|secret|credential|password)\b|\bmade[- ]up\b/i;
+export const EXAMPLE_BEFORE = /\b(?:e\.g\.|i\.e\.|for example|for instance|such as|example:)/i;
+export const EXAMPLE_AFTER = /\b(?:example|sample|dummy|fake|placeholder)\b(?!\.)|\bnot (?:a |the )?(?:real|secret|credential|password)\b|\bmade[- ]up\b/i;
 
 /** Does the line present the value as an example, or say it is none? */
 export function exampleOrDisowned(text: string, keyStart: number, valueEnd: number): boolean {
-  const lineStart = text.lastIndexOf('\n', keyStart - 1) + 1;
-  const nl = text.indexOf('\n', valueEnd);
-  return EXAMPLE_BEFORE.test(text.slice(Math.max(lineStart, keyStart - 40), keyStart)) || EXAMPLE_AFTER.test(text.slice(valueEnd, Math.min(nl === -1 ? text.length : nl, valueEnd + 80)));
+  return EXAMPLE_BEFORE.test(lineBefore(text, keyStart, 40)) || EXAMPLE_AFTER.test(lineAfter(text, valueEnd, 80));
 }
 
 /** `process.env.X`, `os.environ[...]`, `getToken()`, `$VAR`, an environment variable's name. */
@@ -203,13 +204,14 @@ function clauseEndsAt(text: string, at: number, trimmed: boolean): boolean {
  * The value at `at`: a quoted string (spaces allowed), a run of digit groups ("1 9 6 4"), a run
  * of lowercase words up to the end of the clause ("otter quilt maple 19 sunrise"), or a run of
  * non-space characters without trailing sentence punctuation. A run of words comes first, then
- * its first word alone.
+ * its first word alone (`phrases`: false when no run of words could be accepted).
  */
-export function readValue(text: string, at: number): Value[] {
+export function readValue(text: string, at: number, phrases = true): Value[] {
   const open = text[at];
   if (open !== undefined && QUOTES[open]) {
-    const close = text.indexOf(QUOTES[open]!, at + 1);
-    if (close === -1 || close - at > 201) return [];
+    const found = text.slice(at + 1, at + 202).indexOf(QUOTES[open]!);
+    if (found === -1) return [];
+    const close = at + 1 + found;
     const inner = text.slice(at + 1, close);
     if (/\n/.test(inner)) return [];
     const lead = inner.length - inner.trimStart().length;
@@ -234,14 +236,16 @@ export function readValue(text: string, at: number): Value[] {
   if (/^\p{L}+!+$/u.test(value)) value = value.replace(/!+$/, '');
   if (value === '') return [];
   const single: Value = { text: value, start: at, end: at + value.length, quoted: false, clauseEnd: clauseEndsAt(text, at + value.length, value.length < raw.length), words: 1 };
-  if (!/^[\p{Ll}\d]{1,24}$/u.test(value) || value.length < raw.length) return [single];
-  // Lowercase words and numbers separated by single spaces up to the end of the clause.
+  if (!phrases || !/^[\p{Ll}\d]{1,24}$/u.test(value) || value.length < raw.length || FUNCTION_WORDS.has(value)) return [single];
+  // Lowercase words and numbers separated by single spaces up to the end of the clause. A function
+  // word makes the run a sentence (shapesOf refuses it), so reading stops there.
   let j = at + value.length;
   let words = 1;
   for (; words < 24; words++) {
     PHRASE_WORD.lastIndex = j;
     const w = PHRASE_WORD.exec(text);
     if (!w) break;
+    if (FUNCTION_WORDS.has(w[0].slice(1))) return [single];
     j += w[0].length;
   }
   if (words < 2 || !clauseEndsAt(text, j, false)) return [single];

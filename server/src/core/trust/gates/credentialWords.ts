@@ -23,7 +23,7 @@ const PW_WORDS =
   `(?<![\\d])(?:pwd|pw|pswd|pword|mdp)`;
 const CODE_WORDS =
   `(?<![${L}])(?:t\u00fcr|zugangs|alarm|tor|sicherheits|geheim)[ -]?code|(?<![${L}])pin[ -]?(?:code|number|nummer|no\\.?)|code d'acc(?:\u00e8|e)s` +
-  `|(?<![${L}\\d])(?:pin|puk|cvv2?|cvc2?|digicode|keypad|combination|combo|lockbox|key ?box|key ?safe|geheimzahl|c(?:\u00f3|o)digo|codice)` +
+  `|(?<![${L}\\d])(?:pin|puk|cvv2?|cvc2?|digicode|keypad|combination|combo|kombination|combinaison|combinaci(?:\u00f3|o)n|lockbox|key ?box|key ?safe|geheimzahl|c(?:\u00f3|o)digo|codice)` +
   `|(?<![${L}])(?:door|alarm|lock|gate|garage|keypad|safe|entry|unlock|recovery|backup|disarm|duress|access|guest|building|security|padlock|locker|parking|elevator|lift|mailbox|lockbox|key ?box|wifi|wi-fi|2fa|mfa|master|house|office|front[ -]door|scratch|emergency|one-time)(?:[ -]${L}{1,20})?[ -]codes?`;
 const SEED_WORDS = `(?<![${L}])(?:totp|otp|hotp|2fa|mfa|authenticator)[ _-]?(?:seed|secret|key)|seed[ _-]?phrase|recovery[ _-]?phrase|mnemonic`;
 export const KEY_RE = new RegExp(
@@ -74,7 +74,7 @@ function assignAt(text: string, at: number): string | null {
 }
 
 const VERB =
-  /(?:(?:is|was|are|lautet|ist|war|es|est|era|\u00e9|\u00e8|\u00e4r|jest)[ \t]+(?:(?:now|still|currently|just|literally|simply|actually|always|also|again|set to|changed to|reset to|updated to)[ \t]+){0,2}:?|(?:(?:got|was|has been|is now|been)[ \t]+)?(?:set|changed|reset|updated)[ \t]+to|\u306f|\u662f|\u4e3a|\u70ba)[ \t]*/iy;
+  /(?:(?:is|was|are|lautet|ist|war|es|est|era|\u00e9|\u00e8|\u00e4r|jest)(?:[ \t]*:|[ \t]+(?:(?:now|still|currently|just|literally|simply|actually|always|also|again|set to|changed to|reset to|updated to)[ \t]+){0,2}:?)|(?:(?:got|was|has been|is now|been)[ \t]+)?(?:set|changed|reset|updated)[ \t]+to|\u306f|\u662f|\u4e3a|\u70ba)[ \t]*/iy;
 function verbAt(text: string, at: number): number | null {
   VERB.lastIndex = at;
   const m = VERB.exec(text);
@@ -95,9 +95,10 @@ function qualifierEnd(text: string, at: number): number | null {
   let any = false;
   for (let round = 0; round < 2; round++) {
     if (text[k] === '(') {
-      const close = text.indexOf(')', k);
-      if (close === -1 || close - k > 80 || text.slice(k, close).includes('\n')) return null;
-      k = skipBlank(text, close + 1);
+      const inner = text.slice(k, k + 81);
+      const close = inner.indexOf(')');
+      if (close === -1 || inner.slice(0, close).includes('\n')) return null;
+      k = skipBlank(text, k + close + 1);
       any = true;
       continue;
     }
@@ -125,10 +126,18 @@ function qualifierEnd(text: string, at: number): number | null {
   return any ? k : null;
 }
 
+/** Where a value starts after its separator: past blanks and markdown emphasis (`**Password:** X`). */
+function valueStart(text: string, at: number): number {
+  let i = at;
+  for (let k = 0; k < 3 && (text[i] === '*' || text[i] === '_'); k++) i++;
+  return skipBlank(text, i);
+}
+
 /** After the word (and its identifier): the separator, and where the value starts. */
 export function separatorAt(text: string, at: number): { sep: Sep; op: string; end: number } | null {
   let i = at;
   if (/^['\u2019]s[ \t]/.test(text.slice(i, i + 3))) return { sep: 'is', op: "'s", end: skipBlank(text, i + 2) }; // "the wifi password's X"
+  while ((text[i] === '*' || text[i] === '_') && i - at < 3) i++; // markdown emphasis: **Password**: X
   if (text[i] === '"' || text[i] === "'" || text[i] === '`') {
     i++; // the closing quote of a quoted key
     // `<add key="DbPassword" value="..." />`: the key's value is the next attribute.
@@ -136,8 +145,8 @@ export function separatorAt(text: string, at: number): { sep: Sep; op: string; e
     if (attr) return { sep: ':', op: '=', end: i + attr[0].length };
   }
   const j = skipBlank(text, i);
-  const op = assignAt(text, j);
-  if (op) return { sep: ':', op, end: skipBlank(text, j + op.length) };
+  const op = assignAt(text, j) ?? (j > i && /^[-\u2013\u2014][ \t]/.test(text.slice(j, j + 2)) ? text[j]! : null); // `password - X`
+  if (op) return { sep: ':', op, end: valueStart(text, j + op.length) };
   const cjk = verbAt(text, j);
   if (cjk !== null && j === i && /[\u306f\u662f\u4e3a\u70ba]/.test(text[j]!)) return { sep: 'is', op: text[j]!, end: cjk };
   if (j === i) return null; // the word runs straight into something else
@@ -149,7 +158,7 @@ export function separatorAt(text: string, at: number): { sep: Sep; op: string; e
   if (q !== null) {
     // "Passwort vom Jenkins-Admin: X", "password for the wifi: X": a sentence that states a value.
     const op2 = assignAt(text, q);
-    if (op2) return { sep: 'is', op: op2, end: skipBlank(text, q + op2.length) };
+    if (op2) return { sep: 'is', op: op2, end: valueStart(text, q + op2.length) };
     const v2 = verbAt(text, q);
     if (v2 !== null) return { sep: 'is', op: text.slice(q, v2).trim(), end: v2 };
   }

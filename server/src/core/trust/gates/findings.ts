@@ -119,6 +119,31 @@ export function trimPunctuation(v: string): string {
   return v.slice(0, end);
 }
 
+/**
+ * The part of the line around [start, end), at most `reach` characters to either side. Bounded,
+ * so that a rule asking about the line of each of many matches on one long line stays linear.
+ */
+export function lineAround(text: string, start: number, end: number, reach = 200): string {
+  const from = Math.max(0, start - reach);
+  const before = text.slice(from, start);
+  const after = text.slice(end, end + reach);
+  const nl = after.indexOf('\n');
+  return before.slice(before.lastIndexOf('\n') + 1) + text.slice(start, end) + (nl === -1 ? after : after.slice(0, nl));
+}
+
+/** The text of the line before `at`, at most `reach` characters. */
+export function lineBefore(text: string, at: number, reach = 200): string {
+  const before = text.slice(Math.max(0, at - reach), at);
+  return before.slice(before.lastIndexOf('\n') + 1);
+}
+
+/** The text of the line after `at`, at most `reach` characters. */
+export function lineAfter(text: string, at: number, reach = 200): string {
+  const after = text.slice(at, at + reach);
+  const nl = after.indexOf('\n');
+  return nl === -1 ? after : after.slice(0, nl);
+}
+
 export function* linesOf(text: string): Generator<{ text: string; start: number }> {
   let start = 0;
   while (start <= text.length) {

@@ -5,7 +5,7 @@
 // open a live system. Linear: each pattern starts only where a word starts, with bounded runs.
 import { isPlaceholder, mask } from './entropy.ts';
 import { isReference, shapesOf, VAULT_WORDS } from './credentialValues.ts';
-import { linesOf } from './findings.ts';
+import { lineAround, linesOf } from './findings.ts';
 import type { Policy } from './statedCredentials.ts';
 
 export interface PairFinding {
@@ -17,9 +17,9 @@ export interface PairFinding {
 }
 
 const LOGIN_WORDS =
-  /\b(?:login|log\s?in|logon|sign[- ]?in|credentials?|creds?|username|user|account|password|passwd|pass|pw|wifi|wi-fi|wlan|ssid|benutzer(?:name)?|zugangsdaten|anmeldedaten|anmeldung|kennwort|passwort|identifiants?|utilisateur|usuario|credenciales|gebruiker(?:snaam)?|inloggegevens|anv\u00e4ndare|utente|credenziali)\b/iu;
+  /\b(?:u\/p|login|log\s?in|logon|sign[- ]?in|credentials?|creds?|username|user|account|password|passwd|pass|pw|wifi|wi-fi|wlan|ssid|benutzer(?:name)?|zugangsdaten|anmeldedaten|anmeldung|kennwort|passwort|identifiants?|utilisateur|usuario|credenciales|gebruiker(?:snaam)?|inloggegevens|anv\u00e4ndare|utente|credenziali)\b/iu;
 // Starts only where a word starts (the lookbehind), so a long run costs one attempt, not one per character.
-const PAIR_RE = /(?<![\w.@+-])([A-Za-z][\w.@+-]{0,63})[ \t]*\/[ \t]*([^\s/"'`]{6,64})/g;
+const PAIR_RE = /(?<![\w.@+-])([A-Za-z][\w.@+-]{0,63})[ \t]*\/[ \t]*["'`]?([^\s/"'`]{6,64})/g;
 
 /** The right side of a login pair: a password's shape (letters with digits or symbols, or mixed case), no file name. */
 export function pairPassword(v: string): boolean {
@@ -78,8 +78,7 @@ function defaultPairs(text: string): PairFinding[] {
     const pass = p[2]!.replace(/[.!?]+$/, '');
     if (pass.toLowerCase() !== user && !DEFAULT_PASSWORDS.has(pass.toLowerCase())) continue;
     if (/^user(?:name)?$/.test(user) && /^pass(?:word)?$/i.test(pass)) continue; // the format, `user:password`
-    const line = text.slice(text.lastIndexOf('\n', m.index) + 1, (text.indexOf('\n', m.index) + 1 || text.length + 1) - 1);
-    if (DEFAULT_OFF.test(line)) continue;
+    if (DEFAULT_OFF.test(lineAround(text, m.index, p.index + p[0].length))) continue;
     const at = p.index + p[0].length - p[2]!.length;
     return [{ kind: 'default-credential', snippet: `${m[0]}${p[1]}${mask(pass, 1)}`, start: at, end: at + pass.length }];
   }
@@ -165,7 +164,6 @@ function seasonalPasswords(text: string): PairFinding[] {
   for (const line of linesOf(text)) {
     if (!LOGIN_CONTEXT.test(line.text) || EXAMPLE_CONTEXT.test(line.text)) continue;
     const m = SEASONAL.exec(line.text);
-    SEASONAL.lastIndex = 0;
     if (m) return [{ kind: 'weak-password', snippet: mask(m[0], 1), start: line.start + m.index, end: line.start + m.index + m[0].length }];
   }
   return [];

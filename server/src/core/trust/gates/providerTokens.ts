@@ -2,8 +2,9 @@
 // private keys, a GCP service-account file, Azure connection strings and SAS signatures, AWS and
 // Twilio secrets next to their names, Authorization headers, Kubernetes Secret data and payment
 // card numbers.
+import { EXAMPLE_AFTER, EXAMPLE_BEFORE } from './credentialValues.ts';
 import { isPlaceholder, mask, shannonEntropy } from './entropy.ts';
-import { type Findings, linesOf } from './findings.ts';
+import { type Findings, lineAround, linesOf } from './findings.ts';
 import { looksLikeSecretValue } from './passwordRules.ts';
 import { TOKEN_RULES, notExample } from './tokenRules.ts';
 
@@ -47,10 +48,17 @@ export function detectTokens(text: string, out: Findings): void {
     for (const m of text.matchAll(rule.re)) {
       const token = m[0];
       if (rule.accept && !rule.accept(token)) continue;
+      if (exampleOnLine(text, m.index, m.index + token.length)) continue;
       const keep = typeof rule.keep === 'number' ? rule.keep : rule.keep(token);
       out.claim(rule.kind, mask(token, keep), m.index, m.index + token.length);
     }
   }
+}
+
+/** A token shown as an example ("Example JWT from jwt.io: eyJ...", "a sample key: ..."): documentation, not a leak. */
+export function exampleOnLine(text: string, start: number, end: number): boolean {
+  const line = lineAround(text, start, end);
+  return EXAMPLE_BEFORE.test(line) || EXAMPLE_AFTER.test(line);
 }
 
 export function detectAwsSecretKeys(text: string, out: Findings): void {

@@ -47,7 +47,8 @@ function detectAll(text: string): Findings {
   detectAssignments(text, out);
   detectPasswordFlags(text, out);
   detectPasswordProse(text, out);
-  for (const f of [...detectStatedCredentials(text, 'personal'), ...detectStructuredCredentials(text, 'personal')]) out.claim(statedKind(f), f.snippet, f.start, f.end);
+  const claimed = (at: number) => out.overlaps(at, at + 1);
+  for (const f of [...detectStatedCredentials(text, 'personal', true, claimed), ...detectStructuredCredentials(text, 'personal')]) out.claim(statedKind(f), f.snippet, f.start, f.end);
   for (const f of [...detectCredentialPairs(text, 'personal'), ...detectCommandLinePasswords(text)]) {
     out.claim(f.kind === 'password-flag' || f.kind === 'url-password' ? f.kind : 'login-pair', f.snippet, f.start, f.end);
   }

@@ -9,6 +9,7 @@
 // Each rule is a keyword found by a plain regex (credentialWords.ts) followed by a scan by hand
 // over the separator and the value, so the cost is linear in the text whatever it holds.
 import { mask } from './entropy.ts';
+import { lineBefore } from './findings.ts';
 import { exampleOrDisowned, HASH_OF, type Shapes, type Value, readValue, shapesOf } from './credentialValues.ts';
 import {
   blank,
@@ -39,6 +40,9 @@ export interface StatedCredential {
   end: number;
 }
 
+/** A lock named just before a bare "code" ("Alarm: code 4455"). */
+const LOCK_BEFORE = /\b(?:alarm|door|gate|garage|safe|lock|keypad|locker|padlock|lockbox|keybox)\b[^.\n]{0,20}$/i;
+
 /** Does `v` (stated after a word of class `cls` with separator `sep`) hold a credential under `policy`? */
 function accepts(cls: KeyClass, sep: Sep, v: Value, s: Shapes, policy: Policy, key: string): boolean {
   const n = [...v.text].length;
@@ -59,12 +63,12 @@ function accepts(cls: KeyClass, sep: Sep, v: Value, s: Shapes, policy: Policy, k
         return s.random || s.strong || (s.password && n >= 6) || (phrase && (v.quoted || digit)) || (word && v.quoted);
       case 'secret':
       case 'key':
-        // Bare ("the admin token 11a9f3..."): only a long random string that is no UUID (an id more often).
-        // Hex (a hash, a request id) and UUIDs are ids more often than tokens here.
+        // Bare ("the admin token Zk8Lq2..."): only a long random string; hex (a hash, a request id)
+        // and UUIDs are ids more often than tokens there.
         if (sep === ' ') return s.random && n >= 20 && !v.quoted && !/^[0-9a-f-]+$/i.test(v.text);
         return s.random || s.strong || (cls === 'secret' && ((s.password && n >= 8) || phrase));
       case 'seed':
-        return sep !== ' ' && (s.random || s.strong || (s.passphrase && v.words >= 12));
+        return (sep !== ' ' && (s.random || s.strong)) || (s.passphrase && v.words >= 12);
       case 'auth':
         return sep === ':' && s.random;
       case 'code':
@@ -87,7 +91,7 @@ function accepts(cls: KeyClass, sep: Sep, v: Value, s: Shapes, policy: Policy, k
     case 'key':
       return sep !== ' ' && (random || s.strong);
     case 'seed':
-      return sep !== ' ' && (random || s.strong || (s.passphrase && v.words >= 12));
+      return (sep !== ' ' && (random || s.strong)) || (s.passphrase && v.words >= 12);
     case 'auth':
       return sep === ':' && s.random;
     case 'code':
@@ -105,9 +109,7 @@ const DETERMINERS = new Set(['the', 'our', 'my', 'your', 'its', 'their', 'his', 
 function reversedValue(text: string, keyStart: number, keyEnd: number): Value | null {
   if (!AFTER_REVERSED.test(text.slice(keyEnd, keyEnd + 12))) return null;
   if (!blank(text[keyStart - 1])) return null; // the word must stand alone
-  const from = Math.max(0, keyStart - 120);
-  const nl = text.lastIndexOf('\n', keyStart - 1);
-  const lineFrom = Math.max(from, nl + 1);
+  const lineFrom = keyStart - lineBefore(text, keyStart, 120).length;
   const tokens = [...text.slice(lineFrom, keyStart).matchAll(/[^ \t]+/g)].map((t) => ({ t: t[0], at: lineFrom + t.index }));
   let i = tokens.length - 1;
   let mods = 0;
@@ -129,15 +131,16 @@ function reversedValue(text: string, keyStart: number, keyEnd: number): Value | 
 
 /**
  * Credentials stated after a credential word (see the header), under the team or the personal
- * store's rules. `all`: every one (spans to blank), not just the first.
+ * store's rules. `all`: every one (spans to blank), not just the first. `claimed`: where another
+ * rule already found a value, which is not read again.
  */
-export function detectStatedCredentials(text: string, policy: Policy, all = true): StatedCredential[] {
+export function detectStatedCredentials(text: string, policy: Policy, all = true, claimed?: (at: number) => boolean): StatedCredential[] {
   const out: StatedCredential[] = [];
   for (const m of text.matchAll(KEY_RE)) {
     const groups = m.groups!;
     const cls = (Object.keys(groups).find((g) => groups[g] !== undefined) ?? 'pw') as KeyClass | 'cjk' | 'barecode';
     // "code" alone is an error or exit code unless what follows says what it opens ("the code to open the bike locker").
-    if (cls === 'barecode' && !OPENS.test(text.slice(m.index + m[0].length, m.index + m[0].length + 80))) continue;
+    if (cls === 'barecode' && !OPENS.test(text.slice(m.index + m[0].length, m.index + m[0].length + 80)) && !LOCK_BEFORE.test(text.slice(Math.max(0, m.index - 30), m.index))) continue;
     const keyClass: KeyClass = cls === 'cjk' ? 'pw' : cls === 'barecode' ? 'code' : cls;
     const word = m[0];
     const prev = text[m.index - 1];
@@ -150,8 +153,6 @@ export function detectStatedCredentials(text: string, policy: Policy, all = true
     }
     let from = m.index;
     while (from > 0 && m.index - from < 60 && /[A-Za-z0-9_.-]/.test(text[from - 1]!)) from--;
-    const before = identWords(text.slice(from, m.index));
-    if (before.length > 0 && NOT_SECRET_PREFIX.has(before[before.length - 1]!)) continue;
     let end = m.index + word.length;
     if ('_.-'.includes(text[end] ?? ' ') && /[A-Za-z0-9]/.test(text[end + 1] ?? ' ')) {
       let e = end;
@@ -160,11 +161,14 @@ export function detectStatedCredentials(text: string, policy: Policy, all = true
       if (!identWords(suffix).every((w) => SECRET_SUFFIX.has(w) || /^v?\d+$/.test(w))) continue;
       end += suffix.length;
     }
-    // "sha256 of the secret: ...", "the password hash": a digest of the credential, not the credential.
-    if (HASH_OF.test(text.slice(Math.max(0, m.index - 40), m.index))) continue;
     const key = text.slice(from, end);
-    const found = (text[from - 1] === '<' && text[end] === '>' ? xmlValue(text, end + 1, keyClass, policy, word) : statedAt(text, end, keyClass, policy, word)) ?? reversed(text, m.index, end, keyClass, policy);
-    if (!found || exampleOrDisowned(text, m.index, found.v.end)) continue;
+    const found = (text[from - 1] === '<' && text[end] === '>' ? xmlValue(text, end + 1, keyClass, policy, word) : statedAt(text, end, keyClass, policy, word, key, claimed)) ?? reversed(text, m.index, end, keyClass, policy);
+    if (!found) continue;
+    // The identifier names something else (`nextPageToken`, `max_token`), the value is a digest
+    // of the credential ("sha256 of the secret: ..."), or an example ("e.g. password: ...").
+    const before = identWords(text.slice(from, m.index));
+    if (before.length > 0 && NOT_SECRET_PREFIX.has(before[before.length - 1]!)) continue;
+    if (HASH_OF.test(text.slice(Math.max(0, m.index - 40), m.index)) || exampleOrDisowned(text, m.index, found.v.end)) continue;
     const snippet = found.reversed ? `${mask(found.v.text, 1)} is the ${word}` : `${text.slice(from, found.valueAt).replace(/\s+/g, ' ').slice(0, 80)}${mask(found.v.text, 1)}`;
     out.push({ keyClass, key, sep: found.sep, op: found.op, snippet, start: found.v.start, end: found.v.end });
     if (!all) break;
@@ -184,9 +188,9 @@ interface Found {
 }
 
 function xmlValue(text: string, at: number, cls: KeyClass, policy: Policy, key: string): Found | null {
-  const close = text.indexOf('<', at);
-  if (close === -1 || close - at > 200) return null;
-  const raw = text.slice(at, close);
+  const close = text.slice(at, at + 201).indexOf('<');
+  if (close === -1) return null;
+  const raw = text.slice(at, at + close);
   const value = raw.trim();
   if (value === '' || raw.includes('\n')) return null;
   const v: Value = { text: value, start: at + raw.indexOf(value), end: at + raw.indexOf(value) + value.length, quoted: true, clauseEnd: true, words: value.split(/\s+/).length };
@@ -199,14 +203,26 @@ export function acceptValue(cls: KeyClass, sep: Sep, v: Value, policy: Policy, k
   return shapes !== null && accepts(cls, sep, v, shapes, policy, key);
 }
 
-function statedAt(text: string, at: number, cls: KeyClass, policy: Policy, key: string): Found | null {
+/**
+ * An environment line (`API_SECRET=walnut-harbor-quill`): a real value whatever its shape when it
+ * has a digit or a symbol, in the personal store too (a .env file holds the live values).
+ */
+function envValue(ident: string, op: string, cls: KeyClass, v: Value): boolean {
+  if (op !== '=' || !/^[A-Z][A-Z0-9_]*$/.test(ident) || (cls !== 'pw' && cls !== 'pass' && cls !== 'secret')) return false;
+  const s = shapesOf(v.text, v.quoted);
+  return s !== null && !/\s/.test(v.text) && (s.password || s.passphrase || s.random);
+}
+
+function statedAt(text: string, at: number, cls: KeyClass, policy: Policy, key: string, ident = key, claimed?: (at: number) => boolean): Found | null {
   const s = separatorAt(text, at);
-  if (!s) return null;
-  if (s.sep === ' ' && cls !== 'pw' && cls !== 'pass' && cls !== 'code' && !(policy === 'team' && (cls === 'secret' || cls === 'key'))) return null;
+  if (!s || claimed?.(s.end)) return null; // a value an earlier rule already reported
+  if (s.sep === ' ' && cls !== 'pw' && cls !== 'pass' && cls !== 'code' && cls !== 'seed' && !(policy === 'team' && (cls === 'secret' || cls === 'key'))) return null;
   // "pass" alone is mostly a verb ("pass the token to the step"): bare, only after a user name on its line.
-  if (s.sep === ' ' && cls === 'pass' && !/\b(?:user(?:name)?|login|account|ssid|wifi|wi-fi|wlan)\b/i.test(text.slice(text.lastIndexOf('\n', at) + 1, at))) return null;
-  for (const v of readValue(text, s.end)) {
-    if (acceptValue(cls, s.sep, v, policy, key)) return { v, sep: s.sep, op: s.op, valueAt: s.end };
+  if (s.sep === ' ' && cls === 'pass' && !/\b(?:user(?:name)?|login|account|ssid|wifi|wi-fi|wlan)\b/i.test(lineBefore(text, at))) return null;
+  // Only a password, a secret or a seed may be a run of words; bare, only a seed phrase.
+  const phrases = (cls === 'pw' || cls === 'pass' || cls === 'secret' || cls === 'seed') && (s.sep !== ' ' || cls === 'seed');
+  for (const v of readValue(text, s.end, phrases)) {
+    if (acceptValue(cls, s.sep, v, policy, key) || envValue(ident, s.op, cls, v)) return { v, sep: s.sep, op: s.op, valueAt: s.end };
   }
   return null;
 }

@@ -9,7 +9,9 @@
 // credentials are stored in Vault") pass. A false refusal costs a rewording; a leak into a shared
 // history costs a credential rotation.
 import { isPlaceholder, mask, shannonEntropy } from './entropy.ts';
+import { lineAround } from './findings.ts';
 import { detectCredentialPairs } from './loginPairs.ts';
+import { exampleOnLine } from './providerTokens.ts';
 import { detectStatedCredentials } from './statedCredentials.ts';
 import { detectStructuredCredentials } from './structuredCredentials.ts';
 
@@ -86,9 +88,7 @@ function highEntropyToken(text: string): string | null {
   for (const m of text.matchAll(TOKEN)) {
     if (!tokenLike(m[0])) continue;
     if (publicSpans.some(([s, e]) => m.index >= s && m.index < e)) continue;
-    const lineStart = text.lastIndexOf('\n', m.index) + 1;
-    const lineEnd = text.indexOf('\n', m.index);
-    if (PUBLIC_LINE.test(text.slice(lineStart, lineEnd === -1 ? text.length : lineEnd))) continue;
+    if (PUBLIC_LINE.test(lineAround(text, m.index, m.index + m[0].length)) || exampleOnLine(text, m.index, m.index + m[0].length)) continue;
     return m[0];
   }
   return null;
