@@ -4,7 +4,7 @@
 // used to tune the rules (its misses were read and rules written for the kinds of secret behind
 // them), so it is the tuning set and its figures are optimistic; a second corpus written blind
 // the same way, never read while tuning, is the held-out measure.
-//   node --import tsx bench/quality/credentials.mts [--misses] [corpus.json]
+//   node --import tsx bench/quality/credentials.mts [--misses] [corpus.json]   (held-out: credentials2/corpus.json)
 // Prints, for the team gate (personal rules + team rules, as a team write is checked) and the
 // personal gate alone: the share of credentials refused and of ordinary notes refused, the
 // slowest item (its best of five runs) and the CPU time of one pass over the corpus.
