@@ -5,7 +5,7 @@ import { MalformedIdError, NotFoundError, TombstonedError, ValidationError } fro
 import { isUlid } from '../ids.ts';
 import { LIMITS } from '../limits.ts';
 import { recordHead } from '../memory.ts';
-import { computeSignals, type HitSignals } from '../trust/signals/compute.ts';
+import { computeSignals, warmCommitDrift, type HitSignals } from '../trust/signals/compute.ts';
 import type { StoredMemory } from '../types.ts';
 
 export const MAX_IDS_PER_CALL = LIMITS.idsPerCall;
@@ -120,6 +120,16 @@ export async function ownedHitFields(c: Context, mems: readonly StoredMemory[], 
     idx.forEach((i, k) => (out[i] = f[k]!));
   }
   return out;
+}
+
+/**
+ * Readies ownedHitFields calls over parts of `mems` (list --all's pages): the one git log their
+ * commit drift needs, per store, runs now instead of once per part.
+ */
+export async function warmHitFields(c: Context, mems: readonly StoredMemory[]): Promise<void> {
+  for (const o of c.team === null ? [c] : [c, c.team]) {
+    await warmCommitDrift(signalContext(o), c.team === null ? mems : mems.filter((m) => ownerOf(c, m) === o));
+  }
 }
 
 /** The record with this id in either store (personal first), active or, with `tombstones`, removed. */
