@@ -8,11 +8,27 @@ import type { Origin } from './types.ts';
 const GIT_TIMEOUT_MS = 2_000;
 const CACHE_MS = 30_000;
 
-export function git(cwd: string, args: string[], timeout = GIT_TIMEOUT_MS): Promise<string | null> {
+/**
+ * git's output, or null when it fails or still runs after `timeout` ms (it is then stopped). The
+ * limit is a timer of this module's: execFile's own stops the process and throws its output away
+ * as soon as it fires, so a git that had answered while this thread was busy (a command decoding
+ * its index cache on a loaded machine) read as failed when the timer came first. This one first
+ * lets the events waiting behind it be handled, and stops only a git that has not ended.
+ */
+export function git(cwd: string, args: string[], timeout = GIT_TIMEOUT_MS, env?: Record<string, string>): Promise<string | null> {
   return new Promise((res) => {
-    execFile('git', args, { cwd, timeout, windowsHide: true, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' } }, (err, stdout) => {
+    const child = execFile('git', args, { cwd, windowsHide: true, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', ...env } }, (err, stdout) => {
+      clearTimeout(limit);
       res(err ? null : stdout);
     });
+    const limit = setTimeout(() => {
+      setImmediate(() => {
+        if (child.exitCode !== null || child.signalCode !== null) return; // ended: its output is on its way
+        child.stdout?.destroy();
+        child.stderr?.destroy();
+        child.kill();
+      });
+    }, timeout);
   });
 }
 

@@ -3,7 +3,8 @@
 // store and log an event per page: 57 s at 20k memories).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { cli } from '../helpers/mcp.ts';
 import { auditEnv, readAudit } from '../helpers/audit.ts';
@@ -42,5 +43,39 @@ test('list --all: every memory once, newest first, in text and JSON; one listing
     removeDir(empty);
   } finally {
     removeDir(store);
+  }
+});
+
+test('list --all in a repo: one git log for the commit drift of every page, the verdicts the one-page list gives', () => {
+  const root = realpathSync(tempDir('cairn-list-all-repo-'));
+  const repo = join(root, 'repo');
+  const store = join(root, 'store');
+  const log = join(root, 'audit.jsonl');
+  try {
+    mkdirSync(repo);
+    const g = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: repo });
+    g('init', '-q');
+    g('remote', 'add', 'origin', 'https://github.com/acme/widgets.git');
+    g('commit', '-q', '--allow-empty', '-m', 'one');
+    // 450 memories of this repo, newer ones verified later: each page of 200 reaches further back.
+    const origin = { cwd: repo, repo: 'https://github.com/acme/widgets.git', branch: 'main', worktree_root: repo };
+    const t0 = Date.parse('2025-01-01T00:00:00Z');
+    for (let i = 0; i < 450; i++) {
+      const at = new Date(t0 + i * 3_600_000).toISOString();
+      writeMemory(store, { body: `Repo note ${i}.`, scopes: ['bulk'], origin, created: at, updated: at, last_verified_at: at });
+    }
+    const all = cli(['list', '--all', '--json'], { store, cwd: repo, env: auditEnv(log) });
+    assert.equal(all.code, 0, all.stderr);
+    const logs = readAudit(log).filter((e) => e.kind === 'spawn' && e.args.includes('log'));
+    assert.equal(logs.length, 1, `git log ran ${logs.length} times`);
+    const items = (JSON.parse(all.stdout) as { items: { id: string; commit_drift_count?: number; staleness_verdict: string }[] }).items;
+    assert.equal(items.length, 450);
+    assert.ok(items.every((x) => x.commit_drift_count === 1), 'the commit made after every verification counts');
+    // A one-page list (capped to its response budget) gives its memories the same fields.
+    const page = (JSON.parse(cli(['list', '--json', '--limit', '200'], { store, cwd: repo }).stdout) as { items: typeof items }).items;
+    assert.ok(page.length > 0);
+    assert.deepEqual(page, items.slice(0, page.length));
+  } finally {
+    removeDir(root);
   }
 });

@@ -5,7 +5,7 @@ import { MalformedIdError, NotFoundError, TombstonedError, ValidationError } fro
 import { isUlid } from '../ids.ts';
 import { LIMITS } from '../limits.ts';
 import { recordHead } from '../memory.ts';
-import { computeSignals, type HitSignals } from '../trust/signals/compute.ts';
+import { computeSignals, warmCommitDrift, type HitSignals } from '../trust/signals/compute.ts';
 import type { StoredMemory } from '../types.ts';
 
 export const MAX_IDS_PER_CALL = LIMITS.idsPerCall;
@@ -94,6 +94,15 @@ export async function ownedHitFields(c: RoutedContext, mems: readonly StoredMemo
     idx.forEach((i, k) => (out[i] = f[k]!));
   }
   return out;
+}
+
+/**
+ * Readies ownedHitFields calls over parts of `mems` (list --all's pages): the one git log their
+ * commit drift needs, per store, runs now instead of once per part.
+ */
+export async function warmHitFields(c: RoutedContext, mems: readonly StoredMemory[]): Promise<void> {
+  const stores = c.stores.all();
+  for (const o of stores) await warmCommitDrift(signalContext(o), stores.length === 1 ? mems : mems.filter((m) => c.stores.ownerOf(m) === o));
 }
 
 // Cursors are opaque to callers: base64url of the last id returned. Keyset paging by id (ULIDs

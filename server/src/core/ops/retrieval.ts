@@ -12,7 +12,7 @@ import { scopeFilterMatcher, validateScopeFilter } from '../scopes.ts';
 import type { PhaseProgress, StoredMemory } from '../types.ts';
 import {
   MAX_IDS_PER_CALL, checkId, checkLimit, decodeCursor, encodeCursor, ownedHitFields, requireActiveAny,
-  tombstonedMessage, type HitFields,
+  tombstonedMessage, warmHitFields, type HitFields,
 } from './common.ts';
 import { curationPending } from './curation.ts';
 import { backlinksOf } from './notes.ts';
@@ -162,6 +162,7 @@ export async function listEach(c: RoutedContext, input: Omit<ListInput, 'cursor'
   // One pass sorts the visible memories newest first; pages are slices of it.
   const all = [...c.stores.active()].filter((m) => isVisible(c.disabledScopes, m, now) && match(m.scopes));
   all.sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+  await warmHitFields(c, all);
   for (let at = 0; at < all.length; at += limit) {
     const page = all.slice(at, at + limit);
     emit(listItems(await ownedHitFields(c, page), page, input.with_bodies === true), at + page.length, all.length);
@@ -228,8 +229,7 @@ export async function scopeOverview(c: RoutedContext, input: OverviewInput, opts
     if (c.caller.repoKey !== null && repoKeyOf(m) === c.caller.repoKey) repoTotal++;
     for (const s of m.scopes) scopes[s] = (scopes[s] ?? 0) + 1;
   }
-  const sorted: Record<string, number> = {};
-  for (const k of Object.keys(scopes).sort()) sorted[k] = scopes[k]!;
+  const sorted: Record<string, number> = Object.fromEntries(Object.keys(scopes).sort().map((k) => [k, scopes[k]!]));
   const repos = [...elsewhere.values()].sort((a, b) => b.count - a.count || (a.repo < b.repo ? -1 : a.repo > b.repo ? 1 : 0));
   opts.progress?.('checking memories for curation', 0, inView.length);
   const out = {
@@ -257,8 +257,7 @@ function teamOverview(t: ReadContext, now: Date) {
     total++;
     for (const s of m.scopes) scopes[s] = (scopes[s] ?? 0) + 1;
   }
-  const sorted: Record<string, number> = {};
-  for (const k of Object.keys(scopes).sort()) sorted[k] = scopes[k]!;
+  const sorted: Record<string, number> = Object.fromEntries(Object.keys(scopes).sort().map((k) => [k, scopes[k]!]));
   return { dir: t.dir, total, scopes: sorted };
 }
 

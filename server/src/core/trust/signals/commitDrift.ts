@@ -2,9 +2,9 @@
 // A search returns up to 50 hits and must stay fast, so this costs at most ONE `git log` per call
 // for all hits (never one per hit), bounded by a timeout, and nothing at all when HEAD has not
 // moved since the last call: the commit times are cached per (repo root, HEAD sha).
-import { execFile } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
+import { git } from '../../origin.ts';
 
 export type CommitDriftStatus = 'up_to_date' | 'behind' | 'unknown';
 
@@ -15,7 +15,6 @@ export interface CommitDrift {
 }
 
 export const GIT_TIMEOUT_MS = 2000;
-const MAX_BUFFER = 64 * 1024 * 1024;
 
 interface LogEntry {
   head: string | null;
@@ -65,12 +64,8 @@ function gitDirs(root: string): { gitDir: string; commonDir: string } | null {
 export async function headSha(root: string, timeoutMs = GIT_TIMEOUT_MS): Promise<string | null> {
   const fast = readHeadSha(root);
   if (fast) return fast;
-  return new Promise((done) => {
-    execFile('git', ['-C', root, 'rev-parse', '--verify', '-q', 'HEAD'], { timeout: timeoutMs, env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' } }, (err, stdout) => {
-      const sha = stdout?.trim() ?? '';
-      done(!err && /^[0-9a-f]{40,64}$/.test(sha) ? sha : null);
-    });
-  });
+  const sha = (await git(root, ['rev-parse', '--verify', '-q', 'HEAD'], timeoutMs, { LC_ALL: 'C' }))?.trim() ?? '';
+  return /^[0-9a-f]{40,64}$/.test(sha) ? sha : null;
 }
 
 /**
@@ -109,30 +104,22 @@ interface LogLines {
   commits: Map<string, { time: number; parents: string[] }>;
 }
 
-function gitLogTimes(root: string, since: number, timeoutMs: number): Promise<LogLines> {
-  const args = ['-C', root, 'log', '--format=%H %ct %P', 'HEAD'];
+async function gitLogTimes(root: string, since: number, timeoutMs: number): Promise<LogLines> {
+  const args = ['log', '--format=%H %ct %P', 'HEAD'];
   if (since > 0) args.push(`--since=${new Date(since * 1000).toISOString()}`);
-  return new Promise((done, fail) => {
-    execFile(
-      'git',
-      args,
-      { timeout: timeoutMs, maxBuffer: MAX_BUFFER, env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' } },
-      (err, stdout) => {
-        if (err) return fail(err);
-        const times: number[] = [];
-        const commits = new Map<string, { time: number; parents: string[] }>();
-        for (const line of stdout.split('\n')) {
-          const [sha, ct, ...parents] = line.split(' ');
-          const time = Number(ct);
-          if (!sha || !Number.isFinite(time)) continue;
-          times.push(time);
-          commits.set(sha, { time, parents: parents.filter((p) => p !== '') });
-        }
-        // Committer times are not monotonic along history (rebases, clock skew): sort to search.
-        done({ times: times.sort((a, b) => a - b), commits });
-      },
-    );
-  });
+  const stdout = await git(root, args, timeoutMs, { LC_ALL: 'C' });
+  if (stdout === null) throw new Error('git log failed');
+  const times: number[] = [];
+  const commits = new Map<string, { time: number; parents: string[] }>();
+  for (const line of stdout.split('\n')) {
+    const [sha, ct, ...parents] = line.split(' ');
+    const time = Number(ct);
+    if (!sha || !Number.isFinite(time)) continue;
+    times.push(time);
+    commits.set(sha, { time, parents: parents.filter((p) => p !== '') });
+  }
+  // Committer times are not monotonic along history (rebases, clock skew): sort to search.
+  return { times: times.sort((a, b) => a - b), commits };
 }
 
 /** Number of entries in ascending `times` strictly greater than t (binary search). */

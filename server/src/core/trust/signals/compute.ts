@@ -3,7 +3,8 @@
 // call, so git runs at most once per call however many hits there are.
 import { homedir } from 'node:os';
 import type { Config } from '../../config.ts';
-import { originRepoKey, type Caller } from '../../origin.ts';
+import type { Caller } from '../../origin.ts';
+import { repoKeyOf } from '../../memory.ts';
 import type { MemoryRecord } from '../../types.ts';
 import { checkPaths, extractCitedPaths, isDirectory } from './citedPaths.ts';
 import { defaultCommitDriftCache, type CommitDriftCache, type CommitDriftStatus } from './commitDrift.ts';
@@ -48,35 +49,41 @@ export interface HitSignals {
 
 type SignalMemory = Pick<MemoryRecord, 'id' | 'body' | 'last_verified_at' | 'origin' | 'verified_head'>;
 
-/** Is this memory from the repo the caller is in (same normalized remote, or same root without one)? */
+/** Is this memory from the repo the caller is in (same normalized remote, or same root without one)? The key is kept per origin (memory.ts repoKeyOf). */
 function fromCallerRepo(ctx: SignalContext, m: SignalMemory): boolean {
   if (!ctx.caller.repoRoot || !ctx.caller.repoKey) return false;
-  return originRepoKey(m.origin) === ctx.caller.repoKey;
+  return repoKeyOf(m) === ctx.caller.repoKey;
 }
 
 /**
  * Relative cited paths resolve against the memory's origin worktree when the caller is in that
  * repo; when that worktree is gone (another machine, a deleted worktree) the caller's own
- * checkout of the same repo stands in. Outside the repo they are not checked at all.
+ * checkout of the same repo stands in. Outside the repo they are not checked at all. `seen`:
+ * whether each worktree was a directory, asked once per batch (a few worktrees, many memories).
  */
-function relativeRootFor(ctx: SignalContext, m: SignalMemory, sameRepo: boolean): string | null {
+function relativeRootFor(ctx: SignalContext, m: SignalMemory, sameRepo: boolean, seen: Map<string, boolean>): string | null {
   if (!sameRepo) return null;
-  return isDirectory(m.origin.worktree_root) ? m.origin.worktree_root : ctx.caller.repoRoot;
+  const root = m.origin.worktree_root;
+  if (!root) return ctx.caller.repoRoot;
+  let isDir = seen.get(root);
+  if (isDir === undefined) seen.set(root, (isDir = isDirectory(root)));
+  return isDir ? root : ctx.caller.repoRoot;
 }
 
-// The paths a body cites, remembered for the last bodies seen: a search asks for the same few
-// hits again and again, and the extraction is a long regex over the body (the files themselves
-// are checked on every call).
-const CITED_MEMO = 1024;
-const citedMemo = new Map<string, string[]>();
-function citedPathsOf(body: string): string[] {
-  let paths = citedMemo.get(body);
-  if (paths === undefined) {
-    paths = extractCitedPaths(body);
-    if (citedMemo.size >= CITED_MEMO) citedMemo.delete(citedMemo.keys().next().value!);
-    citedMemo.set(body, paths);
-  }
-  return paths;
+/** The verifications commit drift applies to: memories verified, written in the caller's repo. */
+function driftInputs(mems: readonly SignalMemory[], same: readonly boolean[]) {
+  const applies = mems.filter((m, i) => m.last_verified_at !== null && same[i]);
+  return { applies, verified: applies.map((m) => ({ at: m.last_verified_at!, head: m.verified_head ?? null })) };
+}
+
+/**
+ * Runs the one `git log` commit drift needs for all of `mems` (back to the oldest verification)
+ * ahead of computeSignals calls over parts of them (list --all's pages), which then run none:
+ * one git log per page reached further back each time, a process spawn per page.
+ */
+export async function warmCommitDrift(ctx: SignalContext, mems: readonly SignalMemory[]): Promise<void> {
+  const { verified } = driftInputs(mems, mems.map((m) => fromCallerRepo(ctx, m)));
+  if (verified.length > 0 && ctx.caller.repoRoot) await (ctx.drift ?? defaultCommitDriftCache).driftFor(ctx.caller.repoRoot, verified);
 }
 
 export async function computeSignals(
@@ -88,32 +95,28 @@ export async function computeSignals(
   const staleDays = ctx.config.behavior.verification_stale_days;
 
   // Commit drift first, for every memory it applies to, in one git invocation.
-  const applies = mems.filter((m) => m.last_verified_at !== null && fromCallerRepo(ctx, m));
+  const same = mems.map((m) => fromCallerRepo(ctx, m));
+  const { applies, verified } = driftInputs(mems, same);
   const drifts = new Map<string, { commits_since_verify: number | null; status: CommitDriftStatus }>();
   if (applies.length > 0 && ctx.caller.repoRoot) {
-    const cache = ctx.drift ?? defaultCommitDriftCache;
-    const res = await cache.driftFor(ctx.caller.repoRoot, applies.map((m) => ({ at: m.last_verified_at!, head: m.verified_head ?? null })));
+    const res = await (ctx.drift ?? defaultCommitDriftCache).driftFor(ctx.caller.repoRoot, verified);
     applies.forEach((m, i) => drifts.set(m.id, res[i]!));
   }
 
   const out = new Map<string, HitSignals>();
-  for (const m of mems) {
-    const sameRepo = fromCallerRepo(ctx, m);
+  const worktrees = new Map<string, boolean>();
+  for (let i = 0; i < mems.length; i++) {
+    const m = mems[i]!;
     const verification = verificationOf(m.last_verified_at, ctx.now, staleDays);
-    const paths = checkPaths(citedPathsOf(m.body), { home, relativeRoot: relativeRootFor(ctx, m, sameRepo) });
+    // Extracted again on every call (citedPaths.ts remembers what each candidate yields; keying a
+    // memo by whole bodies cost more than it saved over list --all); the files are checked every time.
+    const paths = checkPaths(extractCitedPaths(m.body), { home, relativeRoot: relativeRootFor(ctx, m, same[i]!, worktrees) });
     const drift = drifts.get(m.id);
     const count = drift?.commits_since_verify ?? null;
-    const s: HitSignals = {
-      verification,
-      path_drift_checked: paths.checked,
-      path_drift_missing: paths.missing.length,
-      ...(count !== null ? { commit_drift_count: count } : {}),
-      staleness_verdict: stalenessVerdict({
-        verification: verification.status,
-        pathMissing: paths.missing.length,
-        commitsSinceVerify: count,
-      }),
-    };
+    // Key by key, in the order tools.md shows them (a spread in the middle took a slow path).
+    const s = { verification, path_drift_checked: paths.checked, path_drift_missing: paths.missing.length } as HitSignals;
+    if (count !== null) s.commit_drift_count = count;
+    s.staleness_verdict = stalenessVerdict({ verification: verification.status, pathMissing: paths.missing.length, commitsSinceVerify: count });
     if (opts.detail) {
       s.path_drift = { checked: paths.checked, missing: paths.missing };
       s.commit_drift = drift ?? { commits_since_verify: null, status: 'not_applicable' };
