@@ -4144,7 +4144,7 @@ var require_scan = __commonJS({
 var require_parse2 = __commonJS({
   "node_modules/picomatch/lib/parse.js"(exports2, module2) {
     "use strict";
-    var constants7 = require_constants();
+    var constants8 = require_constants();
     var utils = require_utils2();
     var {
       MAX_LENGTH,
@@ -4152,7 +4152,7 @@ var require_parse2 = __commonJS({
       REGEX_NON_SPECIAL_CHARS,
       REGEX_SPECIAL_CHARS_BACKREF,
       REPLACEMENTS
-    } = constants7;
+    } = constants8;
     var expandRange = (args, options2) => {
       if (typeof options2.expandRange === "function") {
         return options2.expandRange(...args, options2);
@@ -4361,7 +4361,7 @@ var require_parse2 = __commonJS({
       if (options2.maxExtglobRecursion === false) {
         return { risky: false };
       }
-      const max = typeof options2.maxExtglobRecursion === "number" ? options2.maxExtglobRecursion : constants7.DEFAULT_MAX_EXTGLOB_RECURSION;
+      const max = typeof options2.maxExtglobRecursion === "number" ? options2.maxExtglobRecursion : constants8.DEFAULT_MAX_EXTGLOB_RECURSION;
       const branches = splitTopLevel(body).map((branch) => branch.trim());
       if (branches.length > 1) {
         if (branches.some((branch) => branch === "") || branches.some((branch) => /^[*?]+$/.test(branch)) || hasRepeatedCharPrefixOverlap(branches)) {
@@ -4407,8 +4407,8 @@ var require_parse2 = __commonJS({
       const bos = { type: "bos", value: "", output: opts.prepend || "" };
       const tokens = [bos];
       const capture = opts.capture ? "" : "?:";
-      const PLATFORM_CHARS = constants7.globChars(opts.windows);
-      const EXTGLOB_CHARS = constants7.extglobChars(PLATFORM_CHARS);
+      const PLATFORM_CHARS = constants8.globChars(opts.windows);
+      const EXTGLOB_CHARS = constants8.extglobChars(PLATFORM_CHARS);
       const {
         DOT_LITERAL,
         PLUS_LITERAL,
@@ -5104,7 +5104,7 @@ var require_parse2 = __commonJS({
         NO_DOTS_SLASH,
         STAR,
         START_ANCHOR
-      } = constants7.globChars(opts.windows);
+      } = constants8.globChars(opts.windows);
       const nodot = opts.dot ? NO_DOTS : NO_DOT;
       const slashDot = opts.dot ? NO_DOTS_SLASH : NO_DOT;
       const capture = opts.capture ? "" : "?:";
@@ -5162,7 +5162,7 @@ var require_picomatch = __commonJS({
     var scan = require_scan();
     var parse6 = require_parse2();
     var utils = require_utils2();
-    var constants7 = require_constants();
+    var constants8 = require_constants();
     var isObject = (val) => val && typeof val === "object" && !Array.isArray(val);
     var picomatch2 = (glob, options2, returnState = false) => {
       if (Array.isArray(glob)) {
@@ -5290,7 +5290,7 @@ var require_picomatch = __commonJS({
         return /$^/;
       }
     };
-    picomatch2.constants = constants7;
+    picomatch2.constants = constants8;
     module2.exports = picomatch2;
   }
 });
@@ -13986,6 +13986,13 @@ function ensureOwnDirSync(dir) {
     throw new Error(`${dir} is not a real directory (a symbolic link or a file); cairn does not follow links out of the store, so replace it with a directory`);
   }
 }
+function lstatOrNull(p) {
+  try {
+    return lstatSync(p);
+  } catch {
+    return null;
+  }
+}
 function isOwnDirSync(dir) {
   try {
     return lstatSync(dir).isDirectory();
@@ -14018,13 +14025,13 @@ async function writeFileAtomic(target, data, mode = FILE_MODE) {
   }
   await fsyncDir(dirname3(target));
 }
-async function writeFilesAtomic(files, mode = FILE_MODE) {
+async function writeTemps(files, mode = FILE_MODE) {
   const temps = [];
   try {
     for (const f of files) {
       const tmp = tempPathFor(f.file);
       const fd = openSync(tmp, "wx", mode);
-      temps.push({ tmp, file: f.file, fd });
+      temps.push({ tmp, fd });
       const buf = Buffer.from(f.data, "utf8");
       for (let at2 = 0; at2 < buf.length; ) at2 += writeSync(fd, buf, at2, buf.length - at2);
     }
@@ -14040,15 +14047,20 @@ async function writeFilesAtomic(files, mode = FILE_MODE) {
     throw err;
   }
   for (const t of temps) closeSync(t.fd);
-  for (let i = 0; i < temps.length; i++) {
-    try {
-      renameSync(temps[i].tmp, temps[i].file);
-    } catch (err) {
-      for (const t of temps.slice(i)) rmSync(t.tmp, { force: true });
-      throw err;
-    }
-  }
-  await Promise.all([...new Set(temps.map((t) => dirname3(t.file)))].map((d) => fsyncDir(d)));
+  return temps.map((t) => t.tmp);
+}
+async function renameTemps(pairs, later2) {
+  const done = await Promise.allSettled(pairs.map((p) => fsp.rename(p.tmp, p.file)));
+  let failure = null;
+  done.forEach((r, i) => {
+    if (r.status === "fulfilled") return;
+    failure ??= r.reason;
+    rmSync(pairs[i].tmp, { force: true });
+  });
+  const dirs = new Set(pairs.map((p) => dirname3(p.file)));
+  if (later2) for (const d of dirs) later2.add(d);
+  else await Promise.all([...dirs].map((d) => fsyncDir(d)));
+  if (failure !== null) throw failure;
 }
 async function moveFileDurable(from, to) {
   await fsp.rename(from, to);
@@ -14336,8 +14348,8 @@ var Stores = class {
 };
 
 // server/src/core/store/store.ts
-import { promises as fsp7, statSync as statSync5 } from "node:fs";
-import { basename as basename4, dirname as dirname8, join as join13 } from "node:path";
+import { promises as fsp7, rmSync as rmSync4, statSync as statSync5 } from "node:fs";
+import { basename as basename4, dirname as dirname8, join as join14 } from "node:path";
 
 // server/src/core/store/memfile.ts
 var import_gray_matter = __toESM(require_gray_matter(), 1);
@@ -14443,11 +14455,20 @@ import { readFileSync as readFileSync2 } from "node:fs";
 import { isAbsolute as isAbsolute2, join as join6, resolve as resolve3 } from "node:path";
 var GIT_TIMEOUT_MS = 2e3;
 var CACHE_MS = 3e4;
-function git(cwd, args, timeout = GIT_TIMEOUT_MS) {
+function git(cwd, args, timeout = GIT_TIMEOUT_MS, env) {
   return new Promise((res) => {
-    execFile("git", args, { cwd, timeout, windowsHide: true, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, GIT_OPTIONAL_LOCKS: "0" } }, (err, stdout) => {
+    const child = execFile("git", args, { cwd, windowsHide: true, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, GIT_OPTIONAL_LOCKS: "0", ...env } }, (err, stdout) => {
+      clearTimeout(limit);
       res(err ? null : stdout);
     });
+    const limit = setTimeout(() => {
+      setImmediate(() => {
+        if (child.exitCode !== null || child.signalCode !== null) return;
+        child.stdout?.destroy();
+        child.stderr?.destroy();
+        child.kill();
+      });
+    }, timeout);
   });
 }
 var repoCache = /* @__PURE__ */ new Map();
@@ -14654,13 +14675,13 @@ function aliasList(v) {
   }
   return out2;
 }
-function trailingIds(L, key) {
-  const v = field(L[L.length - 1], key);
+function trailingIds(L2, key) {
+  const v = field(L2[L2.length - 1], key);
   if (v === void 0) return void 0;
   if (!v.startsWith("[") || !v.endsWith("]")) return null;
   const ids2 = v.slice(1, -1).split(", ");
   if (ids2.length === 0 || ids2.some((id) => !isUlid(id)) || new Set(ids2).size !== ids2.length) return null;
-  L.pop();
+  L2.pop();
   return ids2.map(own);
 }
 function field(line, key) {
@@ -14673,34 +14694,34 @@ function parseCanonical(text2) {
   if (close === -1) return null;
   const head = text2.slice(4, close);
   if (head.includes("\r") || head.includes("	")) return null;
-  const L = head.split("\n");
-  const merging = trailingIds(L, "merging");
-  const mergedFrom = trailingIds(L, "merged_from");
+  const L2 = head.split("\n");
+  const merging = trailingIds(L2, "merging");
+  const mergedFrom = trailingIds(L2, "merged_from");
   if (merging === null || mergedFrom === null) return null;
   let verifiedHead;
-  if (L[L.length - 1]?.startsWith("verified_head: ")) {
-    verifiedHead = field(L[L.length - 1], "verified_head");
+  if (L2[L2.length - 1]?.startsWith("verified_head: ")) {
+    verifiedHead = field(L2[L2.length - 1], "verified_head");
     if (verifiedHead === void 0 || !/^[0-9a-f]{40}(?:[0-9a-f]{24})?$/.test(verifiedHead)) return null;
-    L.pop();
+    L2.pop();
   }
-  const hasAliases = L.length === 16 || L.length === 19;
-  if (L.length !== 15 && L.length !== 18 && !hasAliases) return null;
-  const id = field(L[1], "id");
+  const hasAliases = L2.length === 16 || L2.length === 19;
+  if (L2.length !== 15 && L2.length !== 18 && !hasAliases) return null;
+  const id = field(L2[1], "id");
   if (id === void 0 || !isUlid(id)) return null;
-  const created = time(field(L[2], "created") ?? "", false);
-  const updated = time(field(L[3], "updated") ?? "", false);
-  const scopesText = field(L[4], "scopes");
+  const created = time(field(L2[2], "created") ?? "", false);
+  const updated = time(field(L2[3], "updated") ?? "", false);
+  const scopesText = field(L2[4], "scopes");
   if (!created || !updated || scopesText === void 0 || !scopesText.startsWith("[") || !scopesText.endsWith("]")) return null;
   const scopes = scopesText.slice(1, -1).split(", ");
   if (scopes.length === 0 || scopes.some((s2) => !SCOPE_RE.test(s2)) || new Set(scopes).size !== scopes.length) return null;
-  const confidence = member(CONFIDENCES, field(L[5], "confidence"));
-  const source = member(SOURCES, field(L[6], "source"));
-  const category = member(CATEGORIES, field(L[7], "category"));
+  const confidence = member(CONFIDENCES, field(L2[5], "confidence"));
+  const source = member(SOURCES, field(L2[6], "source"));
+  const category = member(CATEGORIES, field(L2[7], "category"));
   if (!confidence || !source || !category) return null;
-  const lva = time(field(L[8], "last_verified_at") ?? "", true);
-  const expires = time(field(L[9], "expires") ?? "", true);
-  if (lva === void 0 || expires === void 0 || L[10] !== "origin:") return null;
-  const origin = ["cwd", "repo", "branch", "worktree_root"].map((k, i) => scalar(field(L[11 + i], `  ${k}`) ?? "\0"));
+  const lva = time(field(L2[8], "last_verified_at") ?? "", true);
+  const expires = time(field(L2[9], "expires") ?? "", true);
+  if (lva === void 0 || expires === void 0 || L2[10] !== "origin:") return null;
+  const origin = ["cwd", "repo", "branch", "worktree_root"].map((k, i) => scalar(field(L2[11 + i], `  ${k}`) ?? "\0"));
   if (origin.some((v) => v === void 0)) return null;
   const record = {
     id: own(id),
@@ -14719,15 +14740,15 @@ function parseCanonical(text2) {
   if (mergedFrom !== void 0) record.merged_from = mergedFrom;
   if (merging !== void 0) record.merging = merging;
   if (hasAliases) {
-    const aliases = aliasList(field(L[L.length - 1], "aliases"));
+    const aliases = aliasList(field(L2[L2.length - 1], "aliases"));
     if (aliases === void 0) return null;
     record.aliases = aliases;
   }
-  if (L.length >= 18) {
-    const removed = time(field(L[15], "removed") ?? "", false);
-    const reasonText = field(L[16], "removed_reason");
+  if (L2.length >= 18) {
+    const removed = time(field(L2[15], "removed") ?? "", false);
+    const reasonText = field(L2[16], "removed_reason");
     const reason = reasonText?.startsWith('"') ? scalar(reasonText) : void 0;
-    const session = scalar(field(L[17], "removed_session") ?? "\0");
+    const session = scalar(field(L2[17], "removed_session") ?? "\0");
     if (!removed || typeof reason !== "string" || session === void 0) return null;
     record.removed = removed;
     record.removed_reason = own(reason);
@@ -14956,15 +14977,22 @@ var KNOWN_KEYS = [
   "merged_from",
   "merging"
 ];
+var MAX_FRONTMATTER_CHARS = 64 * 1024;
 var COMMIT_SHA = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
 var KNOWN = new Set(KNOWN_KEYS);
 var ParseError = class extends Error {
   name = "ParseError";
 };
-var refuse = () => {
-  throw new ParseError("only YAML frontmatter is supported");
-};
-var MATTER_OPTIONS = { engines: { js: refuse, javascript: refuse, coffee: refuse, json: refuse } };
+var yamlEngine = import_gray_matter.default.engines.yaml;
+function splitMatter(src) {
+  const str4 = src.slice(3);
+  const close = str4.indexOf("\n---");
+  if (close === -1) return { matter: str4, content: "" };
+  let content = str4.slice(close + 4);
+  if (content[0] === "\r") content = content.slice(1);
+  if (content[0] === "\n") content = content.slice(1);
+  return { matter: str4.slice(0, close), content };
+}
 function shown(v) {
   if (typeof v === "string") return JSON.stringify(v.length > 60 ? `${v.slice(0, 60)}...` : v);
   if (v === null || typeof v !== "object" || v instanceof Date) return String(v);
@@ -15041,16 +15069,21 @@ function parseMemoryText(text2) {
 function parseGeneral(src) {
   const firstLine2 = src.slice(0, src.indexOf("\n") === -1 ? src.length : src.indexOf("\n")).replace(/\r$/, "");
   if (firstLine2 !== "---") throw new ParseError('no YAML frontmatter (the file must start with a line "---")');
-  let parsed;
+  const parsed = splitMatter(src);
+  if (parsed.matter.length > MAX_FRONTMATTER_CHARS) {
+    throw new ParseError(`frontmatter is ${parsed.matter.length} characters, over the ${MAX_FRONTMATTER_CHARS}-character limit cairn reads (is the closing "---" line missing?)`);
+  }
+  let doc;
   try {
-    parsed = (0, import_gray_matter.default)(src, MATTER_OPTIONS);
+    doc = yamlEngine.parse(parsed.matter);
   } catch (err) {
     throw new ParseError(`frontmatter is not valid YAML: ${err.message.split("\n")[0]}`);
   }
-  const data = parsed.data;
-  if (typeof data !== "object" || data === null || Array.isArray(data)) {
+  if (doc === void 0) doc = {};
+  if (typeof doc !== "object" || doc === null || Array.isArray(doc)) {
     throw new ParseError("frontmatter is not a mapping of keys to values");
   }
+  const data = doc;
   if (Object.keys(data).length === 0 && parsed.matter.trim() === "") throw new ParseError("frontmatter is empty");
   const sv = data.schema_version ?? SCHEMA_VERSION;
   if (typeof sv !== "number" || !Number.isInteger(sv) || sv < 1) throw new ParseError(`schema_version must be a positive whole number, got ${shown(sv)}`);
@@ -15525,21 +15558,134 @@ async function statAll(prefix, names, pause3) {
 }
 
 // server/src/core/store/writing.ts
-import { promises as fsp6, lstatSync as lstatSync6, statSync as statSync4 } from "node:fs";
-import { basename as basename3, dirname as dirname7, join as join12, relative } from "node:path";
+import { promises as fsp6, lstatSync as lstatSync7, statSync as statSync4 } from "node:fs";
+import { basename as basename3, dirname as dirname7, join as join13, relative } from "node:path";
 
 // server/src/core/store/lock.ts
-import { promises as fsp4, linkSync, lstatSync as lstatSync5, openSync as openSync2, closeSync as closeSync2, readFileSync as readFileSync5, unlinkSync, writeFileSync, writeSync as writeSync2 } from "node:fs";
-import { randomBytes as randomBytes3 } from "node:crypto";
+import { promises as fsp4, linkSync, lstatSync as lstatSync6, openSync as openSync3, closeSync as closeSync3, readFileSync as readFileSync5, unlinkSync as unlinkSync2, writeFileSync, writeSync as writeSync2 } from "node:fs";
+import { randomBytes as randomBytes4 } from "node:crypto";
+import { hostname as hostname2 } from "node:os";
+import { dirname as dirname5, join as join10 } from "node:path";
+
+// server/src/core/store/lockQueue.ts
+import { closeSync as closeSync2, lstatSync as lstatSync5, mkdirSync as mkdirSync2, openSync as openSync2, readdirSync as readdirSync4, unlinkSync, utimesSync } from "node:fs";
+import { createHash as createHash2, randomBytes as randomBytes3 } from "node:crypto";
 import { hostname } from "node:os";
-import { dirname as dirname5, join as join9 } from "node:path";
-var STALE_MS = 3e4;
-var HOST = hostname();
+import { join as join9 } from "node:path";
+var QUEUE_DIR = ".waiters";
+var STALE_TICKET_MS = 3e3;
+var BEAT_MS = 250;
+var DEAD_FOREIGN_TICKET_MS = 3e4;
 var REUSED_PID_SLACK_MS = 2e3;
-var sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+var HOST_TAG = createHash2("sha256").update(hostname()).digest("hex").slice(0, 8);
+var TICKET = /^(\d{14})-([0-9a-f]{8})-(\d{1,10})-[0-9a-f]{8}$/;
 function unlinkQuiet(file) {
   try {
     unlinkSync(file);
+  } catch {
+  }
+}
+var LockQueue = class {
+  dir;
+  constructor(lockDir) {
+    this.dir = join9(lockDir, QUEUE_DIR);
+  }
+  /** True when tickets are waiting: a newcomer queues behind them. */
+  busy() {
+    try {
+      return readdirSync4(this.dir).some((n) => TICKET.test(n));
+    } catch {
+      return false;
+    }
+  }
+  /** Writes this waiter's ticket; null when the queue cannot be used here (the caller then polls). */
+  join() {
+    try {
+      mkdirSync2(this.dir, { recursive: true, mode: DIR_MODE });
+      if (!lstatSync5(this.dir).isDirectory()) return null;
+      const name = `${String(Date.now()).padStart(14, "0")}-${HOST_TAG}-${process.pid}-${randomBytes3(4).toString("hex")}`;
+      closeSync2(openSync2(join9(this.dir, name), "wx", FILE_MODE));
+      return new Ticket(this.dir, name);
+    } catch {
+      return null;
+    }
+  }
+};
+var Ticket = class {
+  constructor(dir, name) {
+    this.dir = dir;
+    this.name = name;
+  }
+  dir;
+  name;
+  beaten = Date.now();
+  /** Tickets ahead already found to belong to a live process of this host (pid checked once). */
+  checked = /* @__PURE__ */ new Set();
+  /** How many live waiters are ahead of this one; tickets of dead waiters are deleted on the way. */
+  ahead() {
+    let names;
+    try {
+      names = readdirSync4(this.dir);
+    } catch {
+      return 0;
+    }
+    const now = Date.now();
+    let n = 0;
+    for (const name of names) {
+      if (name >= this.name) continue;
+      const m = TICKET.exec(name);
+      if (!m) continue;
+      const file = join9(this.dir, name);
+      let touched;
+      try {
+        touched = lstatSync5(file).mtimeMs;
+      } catch {
+        continue;
+      }
+      if (m[2] === HOST_TAG) {
+        const pid = Number(m[3]);
+        if (!this.checked.has(name)) {
+          const started = pidStartMs(pid);
+          if (!pidAlive(pid) || started !== null && started > Number(m[1]) + REUSED_PID_SLACK_MS) {
+            unlinkQuiet(file);
+            continue;
+          }
+          this.checked.add(name);
+        }
+      } else if (now - touched > DEAD_FOREIGN_TICKET_MS) {
+        unlinkQuiet(file);
+        continue;
+      }
+      if (now - touched > STALE_TICKET_MS) continue;
+      n++;
+    }
+    return n;
+  }
+  /** Says this waiter is still waiting (touches the ticket every BEAT_MS). */
+  beat() {
+    const now = Date.now();
+    if (now - this.beaten < BEAT_MS) return;
+    this.beaten = now;
+    try {
+      const t = new Date(now);
+      utimesSync(join9(this.dir, this.name), t, t);
+    } catch {
+    }
+  }
+  leave() {
+    unlinkQuiet(join9(this.dir, this.name));
+  }
+};
+
+// server/src/core/store/lock.ts
+var STALE_MS = 3e4;
+var HOST = hostname2();
+var REUSED_PID_SLACK_MS2 = 2e3;
+var STALE_CHECK_MS = 20;
+var sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+function unlinkQuiet2(file) {
+  try {
+    unlinkSync2(file);
   } catch (err) {
     if (err.code !== "ENOENT") throw err;
   }
@@ -15549,12 +15695,15 @@ var StoreLock = class {
     this.dir = dir;
     this.timeoutMs = timeoutMs;
     this.staleMs = staleMs;
-    this.file = join9(dir, ".lock");
+    this.file = join10(dir, ".lock");
+    this.queue = new LockQueue(dir);
   }
   dir;
   timeoutMs;
   staleMs;
   file;
+  /** Waiters of every process on this store, in arrival order (lockQueue.ts). */
+  queue;
   /** In-process queue: callers in one process take turns before touching the file lock. */
   tail = Promise.resolve();
   /** Runs fn while holding the store lock; releases it whatever fn does. */
@@ -15587,7 +15736,7 @@ var StoreLock = class {
       text2 = null;
     }
     if (text2 === null || parseLock(text2).token !== token) return;
-    unlinkQuiet(this.file);
+    unlinkQuiet2(this.file);
   }
   /**
    * Takes the lock; returns the token written into it. A folder that refuses the lock file
@@ -15602,23 +15751,46 @@ var StoreLock = class {
       throw err;
     }
     const deadline = Date.now() + this.timeoutMs;
+    let ticket = null;
+    let queueless = false;
     let wait = 1;
-    for (; ; ) {
-      const token = randomBytes3(8).toString("hex");
-      let taken;
-      try {
-        taken = this.tryCreate(token);
-      } catch (err) {
-        if (isAccessError(err)) throwIfFolderAccess(this.dir, "write", err);
-        throw err;
+    let checked = 0;
+    try {
+      for (; ; ) {
+        const ahead = ticket ? ticket.ahead() : queueless || !this.queue.busy() ? 0 : 1;
+        if (ahead === 0) {
+          const token = randomBytes4(8).toString("hex");
+          let taken;
+          try {
+            taken = this.tryCreate(token);
+          } catch (err) {
+            if (isAccessError(err)) throwIfFolderAccess(this.dir, "write", err);
+            throw err;
+          }
+          if (taken) return token;
+          if (Date.now() - checked >= STALE_CHECK_MS) {
+            checked = Date.now();
+            await this.breakIfStale();
+          }
+        }
+        if (!ticket && !queueless) {
+          ticket = this.queue.join();
+          queueless = ticket === null;
+          if (ticket) continue;
+        }
+        if (Date.now() > deadline) {
+          throw new LockTimeoutError(`the store lock ${this.file} is held by another process; try again, or delete the file if no cairn process is running`);
+        }
+        ticket?.beat();
+        if (ticket) {
+          await sleep(ahead === 0 ? 1 + Math.random() * 2 : Math.min(25, 2 + 4 * ahead));
+        } else {
+          await sleep(wait + Math.random() * wait);
+          wait = Math.min(wait * 2, 25);
+        }
       }
-      if (taken) return token;
-      await this.breakIfStale();
-      if (Date.now() > deadline) {
-        throw new LockTimeoutError(`the store lock ${this.file} is held by another process; try again, or delete the file if no cairn process is running`);
-      }
-      await sleep(wait + Math.random() * wait);
-      wait = Math.min(wait * 2, 25);
+    } finally {
+      ticket?.leave();
     }
   }
   /**
@@ -15634,11 +15806,11 @@ var StoreLock = class {
 `;
     if (!this.noLinks) {
       try {
-        lstatSync5(this.file);
+        lstatSync6(this.file);
         return false;
       } catch {
       }
-      const tmp = join9(this.dir, `.lock.${process.pid}.${randomBytes3(4).toString("hex")}.tmp`);
+      const tmp = join10(this.dir, `.lock.${process.pid}.${randomBytes4(4).toString("hex")}.tmp`);
       writeFileSync(tmp, line, { mode: FILE_MODE, flag: "wx" });
       try {
         linkSync(tmp, this.file);
@@ -15649,15 +15821,15 @@ var StoreLock = class {
         if (code !== "EPERM" && code !== "ENOTSUP" && code !== "EOPNOTSUPP" && code !== "ENOSYS") throw err;
         this.noLinks = true;
       } finally {
-        unlinkQuiet(tmp);
+        unlinkQuiet2(tmp);
       }
     }
     try {
-      const fd = openSync2(this.file, "wx", FILE_MODE);
+      const fd = openSync3(this.file, "wx", FILE_MODE);
       try {
         writeSync2(fd, line);
       } finally {
-        closeSync2(fd);
+        closeSync3(fd);
       }
       return true;
     } catch (err) {
@@ -15688,7 +15860,7 @@ var StoreLock = class {
     let stale;
     if (local) {
       const started = pidStartMs(pid);
-      stale = !pidAlive(pid) || started !== null && started > since + REUSED_PID_SLACK_MS;
+      stale = !pidAlive(pid) || started !== null && started > since + REUSED_PID_SLACK_MS2;
     } else {
       stale = Date.now() - since >= this.staleMs;
     }
@@ -15721,7 +15893,7 @@ function parseLock(text2) {
 
 // server/src/core/store/reading.ts
 import { promises as fsp5 } from "node:fs";
-import { dirname as dirname6, join as join11 } from "node:path";
+import { dirname as dirname6, join as join12 } from "node:path";
 
 // server/src/core/store/slices.ts
 var SLICE_MS = 0.25;
@@ -15789,7 +15961,7 @@ var Backlog = class {
 };
 
 // server/src/core/store/table.ts
-import { sep, join as join10 } from "node:path";
+import { sep, join as join11 } from "node:path";
 
 // server/src/core/store/tailFilter.ts
 var STEP = 64;
@@ -15922,8 +16094,8 @@ var StoreViews = class {
     this.readOnly = opts.readOnly ?? false;
     this.nameText = opts.nameText ?? ((b) => b);
     this.dir = dir;
-    this.tombDir = join10(dir, ".tombstones");
-    this.notesDir = join10(dir, NOTES_DIR);
+    this.tombDir = join11(dir, ".tombstones");
+    this.notesDir = join11(dir, NOTES_DIR);
     this.notesPrefix = this.notesDir + sep;
     this.warn = opts.warn ?? ((m) => process.stderr.write(`cairn: ${m}
 `));
@@ -16389,7 +16561,7 @@ var StoreReader = class extends StoreViews {
   linkedNotes = /* @__PURE__ */ new Set();
   addNotes(found, di, cleanTemps) {
     this.linkedNotes.clear();
-    listNoteFiles(this.notesDir, (rel, size2, mtimeMs) => found.add(di, rel, size2, mtimeMs), this.onSymlink, cleanTemps, (rel) => this.linkedNotes.add(join11(this.notesDir, rel)));
+    listNoteFiles(this.notesDir, (rel, size2, mtimeMs) => found.add(di, rel, size2, mtimeMs), this.onSymlink, cleanTemps, (rel) => this.linkedNotes.add(join12(this.notesDir, rel)));
   }
   /** Reconciles the notes area only (a change in it the watcher could not name, e.g. a folder moved). */
   async syncNotes() {
@@ -16526,7 +16698,7 @@ var StoreWriter = class extends StoreReader {
   async fresh(id) {
     const known = this.activeById.get(id) ?? this.tombById.get(id);
     if (known) {
-      const st = await fsp6.lstat(known.file).catch(() => null);
+      const st = lstatOrNull(known.file);
       if (st?.isFile()) {
         this.refreshOne(known.file, st.size, st.mtimeMs, void 0);
         const again = this.activeById.get(id) ?? this.tombById.get(id);
@@ -16540,7 +16712,7 @@ var StoreWriter = class extends StoreReader {
   async freshAny(id) {
     const known = this.mergingById.get(id);
     if (known) {
-      const st = await fsp6.lstat(known.file).catch(() => null);
+      const st = lstatOrNull(known.file);
       if (st?.isFile()) this.refreshOne(known.file, st.size, st.mtimeMs, void 0);
       else await this.sync();
       const again = this.mergingById.get(id);
@@ -16572,9 +16744,9 @@ var StoreWriter = class extends StoreReader {
     return mem2;
   }
   async freeName(dir, name) {
-    let candidate = join12(dir, name);
-    for (let n = 2; this.isKnownPath(candidate) || lstatSync6(candidate, { throwIfNoEntry: false }); n++) {
-      candidate = join12(dir, name.replace(/\.md$/, `-${n}.md`));
+    let candidate = join13(dir, name);
+    for (let n = 2; this.isKnownPath(candidate) || lstatSync7(candidate, { throwIfNoEntry: false }); n++) {
+      candidate = join13(dir, name.replace(/\.md$/, `-${n}.md`));
     }
     return candidate;
   }
@@ -16659,7 +16831,7 @@ var StoreWriter = class extends StoreReader {
   // two names (an older cairn linked the new name, then unlinked the old one): the new name stays.
   /** Where intent records of note moves live (a dot directory: never listed as memories or notes). */
   get moveDir() {
-    return join12(this.dir, ".moves");
+    return join13(this.dir, ".moves");
   }
   /** Test hook: CAIRN_TEST_NOTE_MOVE_DELAY_MS waits between the two steps of a note delete or restore (crash tests). */
   async moveStepDelay() {
@@ -16668,7 +16840,7 @@ var StoreWriter = class extends StoreReader {
   }
   async writeIntent(op, note, tomb) {
     ensureOwnDirSync(this.moveDir);
-    const file = join12(this.moveDir, `${basename3(tomb).replace(/\.md$/, "")}.json`);
+    const file = join13(this.moveDir, `${basename3(tomb).replace(/\.md$/, "")}.json`);
     await writeFileAtomic(file, `${JSON.stringify({ op, note: relative(this.dir, note), tomb: relative(this.dir, tomb) })}
 `);
     return file;
@@ -16749,7 +16921,7 @@ var StoreWriter = class extends StoreReader {
     const names = await fsp6.readdir(this.moveDir).catch(() => []);
     let n = 0;
     for (const name of names) {
-      const p = join12(this.moveDir, name);
+      const p = join13(this.moveDir, name);
       if (isTempName(name)) {
         removeIfDeadTemp(this.moveDir, name);
         continue;
@@ -16760,8 +16932,8 @@ var StoreWriter = class extends StoreReader {
         j = JSON.parse(await fsp6.readFile(p, "utf8"));
       } catch {
       }
-      const note = typeof j.note === "string" ? join12(this.dir, j.note) : null;
-      const tomb = typeof j.tomb === "string" ? join12(this.dir, j.tomb) : null;
+      const note = typeof j.note === "string" ? join13(this.dir, j.note) : null;
+      const tomb = typeof j.tomb === "string" ? join13(this.dir, j.tomb) : null;
       if (j.op !== "delete" && j.op !== "restore" || note === null || tomb === null || this.noteRel(note) === null || dirname7(tomb) !== this.tombDir) {
         this.warn(`removed ${p}: not a note-move record cairn can read`);
         await this.dropIntent(p);
@@ -16840,34 +17012,125 @@ function stripRecord(m) {
   void file, void tombstoned, void size2, void mtimeMs, void extra, void idAssigned, void note;
   return rec;
 }
+var BATCH_TURN_MS = 200;
+var BATCH_FIRST_SLICE = 64;
+var BATCH_MIN_SLICE = 16;
+var BATCH_MAX_SLICE = 1024;
+var BATCH_PREPARE = 128;
 var Store = class extends StoreWriter {
   /**
-   * In-place rewrites of many records under one lock (memory_rename_scope): `mutate` sees each
-   * record as on disk now and returns its new record; a record gone meanwhile is skipped. All are
-   * checked before any is written, so a refusal writes nothing. The files are written as temp
-   * files, made durable together (their fsyncs run side by side), then renamed into place, each
-   * atomically: a crash leaves each file old or new, whole. A removal or restore is not a rewrite
-   * in place and is refused (use modify).
+   * In-place rewrites of many records (memory_rename_scope): `mutate` sees each record as on disk
+   * and returns its new record; a record gone meanwhile is skipped, and so is one the rewrite
+   * leaves as it is (another process made the same change first): the records written are
+   * returned. Every record is checked on the
+   * views before any file is written, so a refusal writes nothing. A rename of hundreds of files
+   * must not keep every other writer waiting for seconds, so the slow parts are done outside the
+   * lock: first every new file is written and made durable as a temp file (no reader sees a
+   * temp); then, in turns of the lock each sized to hold it about BATCH_TURN_MS, each file is
+   * checked unchanged since (size and mtime, as every refresh checks) and its temp renamed over
+   * it; a file another process changed meanwhile is re-read and rewritten there, under the lock,
+   * so no change is lost. The directories are fsynced once at the end, before the answer. A crash
+   * leaves each file old or new, whole; running the same rewrite again finishes it. A removal or
+   * restore is not a rewrite in place and is refused (use modify).
    */
   async modifyMany(ids2, mutate) {
-    return this.locked(async () => {
-      const plan = [];
-      for (const id of ids2) {
-        const cur = await this.fresh(id);
-        if (!cur) continue;
-        if (cur.note !== void 0) throw new ConflictError(`${id} is the note ${cur.note}: change it with the memory tool`);
-        const next2 = mutate(cur);
-        if (next2.id !== cur.id) throw new ConflictError(`a write-back may not change the id of ${cur.id}`);
-        if (next2.removed !== void 0 !== cur.tombstoned) throw new ConflictError(`${id}: a batch rewrite cannot remove or restore`);
-        plan.push({ cur, next: next2 });
+    for (const id of ids2) {
+      const cur = this.activeById.get(id) ?? this.tombById.get(id);
+      if (cur) this.planRewrite(cur, mutate);
+    }
+    const out2 = [];
+    const prepared = /* @__PURE__ */ new Map();
+    const dirs = /* @__PURE__ */ new Set();
+    try {
+      for (let at2 = 0; at2 < ids2.length; at2 += BATCH_PREPARE) {
+        for (const [id, p] of await this.prepareRewrites(ids2.slice(at2, at2 + BATCH_PREPARE), mutate)) prepared.set(id, p);
       }
-      await writeFilesAtomic(plan.map(({ cur, next: next2 }) => ({ file: cur.file, data: serializeMemory(next2, cur.extra) })));
-      return plan.map(({ cur, next: next2 }) => {
-        const st = statSync5(cur.file);
-        const mem2 = storedMemory(next2, cur.file, st.size, st.mtimeMs, cur.extra);
-        this.setEntry(cur.file, mem2);
-        return mem2;
-      });
+      let size2 = BATCH_FIRST_SLICE;
+      for (let at2 = 0; at2 < ids2.length; ) {
+        const slice = ids2.slice(at2, at2 + size2);
+        at2 += slice.length;
+        let heldMs = 1;
+        const written = await this.locked(async () => {
+          const t0 = performance.now();
+          try {
+            return await this.commitRewrites(slice, prepared, mutate, dirs);
+          } finally {
+            heldMs = performance.now() - t0;
+          }
+        });
+        out2.push(...written);
+        size2 = Math.max(BATCH_MIN_SLICE, Math.min(BATCH_MAX_SLICE, Math.round(slice.length * BATCH_TURN_MS / Math.max(heldMs, 1))));
+      }
+      await Promise.all([...dirs].map((d) => fsyncDir(d)));
+    } finally {
+      for (const p of prepared.values()) if (p.tmp !== null && !p.renamed) rmSync4(p.tmp, { force: true });
+    }
+    return out2;
+  }
+  /** One record's rewrite, checked: the new record, or a refusal. */
+  planRewrite(cur, mutate) {
+    if (cur.note !== void 0) throw new ConflictError(`${cur.id} is the note ${cur.note}: change it with the memory tool`);
+    const next2 = mutate(cur);
+    if (next2.id !== cur.id) throw new ConflictError(`a write-back may not change the id of ${cur.id}`);
+    if (next2.removed !== void 0 !== cur.tombstoned) throw new ConflictError(`${cur.id}: a batch rewrite cannot remove or restore`);
+    return next2;
+  }
+  /** The rewrite of `cur` into `next`, as the file's text; null when it would write the same record. */
+  rewritten(cur, next2) {
+    const text2 = serializeMemory(next2, cur.extra);
+    return text2 === serializeMemory(stripRecord(cur), cur.extra) ? null : text2;
+  }
+  /**
+   * Before the lock: each record's new file as a durable temp beside it, from the record as on
+   * disk now (a file that moved is left to commitRewrites).
+   */
+  async prepareRewrites(ids2, mutate) {
+    const plan = [];
+    for (const id of ids2) {
+      let cur = this.activeById.get(id) ?? this.tombById.get(id);
+      if (!cur) continue;
+      const st = lstatOrNull(cur.file);
+      if (!st?.isFile()) continue;
+      if (st.size !== cur.size || st.mtimeMs !== cur.mtimeMs) {
+        this.refreshOne(cur.file, st.size, st.mtimeMs, void 0);
+        cur = this.activeById.get(id) ?? this.tombById.get(id);
+        if (!cur) continue;
+      }
+      plan.push({ cur, data: this.rewritten(cur, this.planRewrite(cur, mutate)) });
+    }
+    const writes = plan.filter((p) => p.data !== null);
+    const temps = await writeTemps(writes.map((p) => ({ file: p.cur.file, data: p.data })));
+    const tmpOf = new Map(writes.map((p, i) => [p, temps[i]]));
+    return new Map(plan.map((p) => [p.cur.id, { cur: p.cur, tmp: tmpOf.get(p) ?? null, renamed: false }]));
+  }
+  /**
+   * One turn of modifyMany, under the lock: the prepared temps still right go in place; the rest
+   * are rewritten now. The directories to fsync are added to `dirs`.
+   */
+  async commitRewrites(ids2, prepared, mutate, dirs) {
+    const ready = [];
+    const late = [];
+    for (const id of ids2) {
+      const p = prepared.get(id);
+      const st = p && lstatOrNull(p.cur.file);
+      if (p && st?.isFile() && st.size === p.cur.size && st.mtimeMs === p.cur.mtimeMs) {
+        if (p.tmp !== null) ready.push({ p, tmp: p.tmp, next: this.planRewrite(p.cur, mutate) });
+        continue;
+      }
+      const cur = await this.fresh(id);
+      if (!cur) continue;
+      const next2 = this.planRewrite(cur, mutate);
+      const data = this.rewritten(cur, next2);
+      if (data !== null) late.push({ cur, next: next2, data });
+    }
+    const lateTemps = await writeTemps(late.map(({ cur, data }) => ({ file: cur.file, data })));
+    for (const r of ready) r.p.renamed = true;
+    await renameTemps([...ready.map((r) => ({ tmp: r.tmp, file: r.p.cur.file })), ...late.map((l, i) => ({ tmp: lateTemps[i], file: l.cur.file }))], dirs);
+    return [...ready.map((r) => ({ cur: r.p.cur, next: r.next })), ...late].map(({ cur, next: next2 }) => {
+      const st = statSync5(cur.file);
+      const mem2 = storedMemory(next2, cur.file, st.size, st.mtimeMs, cur.extra);
+      this.setEntry(cur.file, mem2);
+      return mem2;
     });
   }
   // ---- merging (memory_merge) ----------------------------------------------------------------
@@ -16895,7 +17158,7 @@ var Store = class extends StoreWriter {
   // the old set, from step 3 on the merged result; never both active, never neither.
   /** Where merge journals live (a dot directory: never listed as memories). */
   get mergeDir() {
-    return join13(this.dir, ".merges");
+    return join14(this.dir, ".merges");
   }
   /** Test hook: CAIRN_TEST_MERGE_STEP_DELAY_MS waits between the steps of a merge (crash tests). */
   async stepDelay() {
@@ -16922,7 +17185,7 @@ var Store = class extends StoreWriter {
       await ensureDir(this.tombDir);
       await ensureDir(this.mergeDir);
       const file = await this.freeName(this.dir, fileNameFor(rec, this.nameText));
-      const journal = join13(this.mergeDir, `${rec.id}.json`);
+      const journal = join14(this.mergeDir, `${rec.id}.json`);
       await writeFileAtomic(journal, `${JSON.stringify({ id: rec.id, file: basename4(file), sources: sourceIds })}
 `);
       await this.stepDelay();
@@ -16953,7 +17216,7 @@ var Store = class extends StoreWriter {
     const work = /* @__PURE__ */ new Map();
     const names = await fsp7.readdir(this.mergeDir).catch(() => []);
     for (const name of names) {
-      const p = join13(this.mergeDir, name);
+      const p = join14(this.mergeDir, name);
       if (isTempName(name)) {
         removeIfDeadTemp(this.mergeDir, name);
         continue;
@@ -16971,7 +17234,7 @@ var Store = class extends StoreWriter {
         await fsp7.rm(p, { force: true });
         continue;
       }
-      work.set(j.id, { sources: j.sources, journal: p, ...typeof j.file === "string" ? { file: join13(this.dir, basename4(j.file)) } : {} });
+      work.set(j.id, { sources: j.sources, journal: p, ...typeof j.file === "string" ? { file: join14(this.dir, basename4(j.file)) } : {} });
     }
     for (const [id, m] of this.mergingById) {
       const w2 = work.get(id);
@@ -17025,6 +17288,78 @@ var Store = class extends StoreWriter {
   }
 };
 
+// server/src/core/trust/gates/findings.ts
+var Findings = class {
+  list = [];
+  /** Sorted by start, so a text with thousands of findings is still checked in linear time. */
+  spans = [];
+  longest = 0;
+  seen = /* @__PURE__ */ new Set();
+  /** The index of the first span starting at or after `at`. */
+  firstFrom(at2) {
+    let lo = 0;
+    let hi = this.spans.length;
+    while (lo < hi) {
+      const mid = lo + hi >> 1;
+      if (this.spans[mid].start < at2) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+  overlaps(start, end) {
+    for (let j = this.firstFrom(end) - 1; j >= 0 && this.spans[j].start + this.longest > start; j--) {
+      if (this.spans[j].end > start) return true;
+    }
+    return false;
+  }
+  spanList() {
+    return [...this.spans];
+  }
+  add(kind, snippet2, start, end) {
+    this.spans.splice(this.firstFrom(start), 0, { start, end });
+    this.longest = Math.max(this.longest, end - start);
+    const key = `${kind}\0${snippet2}`;
+    if (this.seen.has(key)) return;
+    this.seen.add(key);
+    this.list.push({ kind, snippet: snippet2 });
+  }
+  /** Adds unless an earlier finding already covers the span. */
+  claim(kind, snippet2, start, end) {
+    if (!this.overlaps(start, end)) this.add(kind, snippet2, start, end);
+  }
+};
+function trimPunctuation(v) {
+  let end = v.length;
+  while (end > 0 && ".,;:!?)]".includes(v[end - 1])) end--;
+  return v.slice(0, end);
+}
+function lineAround(text2, start, end, reach = 200) {
+  const from = Math.max(0, start - reach);
+  const before = text2.slice(from, start);
+  const after = text2.slice(end, end + reach);
+  const nl = after.indexOf("\n");
+  return before.slice(before.lastIndexOf("\n") + 1) + text2.slice(start, end) + (nl === -1 ? after : after.slice(0, nl));
+}
+function lineBefore(text2, at2, reach = 200) {
+  const before = text2.slice(Math.max(0, at2 - reach), at2);
+  return before.slice(before.lastIndexOf("\n") + 1);
+}
+function lineAfter(text2, at2, reach = 200) {
+  const after = text2.slice(at2, at2 + reach);
+  const nl = after.indexOf("\n");
+  return nl === -1 ? after : after.slice(0, nl);
+}
+function* linesOf(text2) {
+  let start = 0;
+  while (start <= text2.length) {
+    const nl = text2.indexOf("\n", start);
+    const end = nl === -1 ? text2.length : nl;
+    yield { text: text2.slice(start, end), start };
+    if (nl === -1) return;
+    start = nl + 1;
+  }
+}
+
 // server/src/core/trust/gates/entropy.ts
 function shannonEntropy(s2) {
   if (s2.length === 0) return 0;
@@ -17058,247 +17393,310 @@ function mask(secret, keep = 4) {
   return `${secret.slice(0, shown2)}********`;
 }
 
-// server/src/core/trust/gates/statedCredentials.ts
-var KEY_RE = /(?:password|passwd|passphrase|passcode|passwort|kennwort|wachtwoord|contrase\u00f1a|contrasena|senha|l\u00f6senord|salasana|has\u0142o|\u043f\u0430\u0440\u043e\u043b\u044c|\u30d1\u30b9\u30ef\u30fc\u30c9|\u5bc6\u7801|mot de passe|(?<![A-Za-z])(?:pwd|pw|pin|secret|token|api[ _-]?key|access[ _-]?key|(?:door|alarm|lock|gate|garage|safe|keypad|entry|unlock|recovery|backup)[ -]codes?))(?![A-Za-z])/giu;
-var BARE_KEYS = /^(?:password|passwd|passphrase|passcode|pwd|passwort|kennwort)$/i;
-var DIGIT_KEYS = /pass|pwd|pin|code|kennwort|wachtwoord|contrase|senha|losenord|l\u00f6senord|salasana|has\u0142o|\u043f\u0430\u0440\u043e\u043b\u044c|\u30d1\u30b9\u30ef\u30fc\u30c9|\u5bc6\u7801/i;
+// server/src/core/trust/gates/credentialValues.ts
 var PROSE_WORDS = new Set(
-  "a an the this that these those its it their our your my his her one any some no not none never also only still now in on at by for from to with within into inside under via of over through per each every all both either same different stored kept saved held managed handled set reset changed rotated expired expires expiring valid invalid required optional needed missing wrong correct incorrect unknown known shared secret private public sensitive unique random generated long short strong weak empty blank blocked locked unlocked disabled enabled revoked issued provided available see ask check use get request contact find look read fetch pull copy paste enter type run call open go refer and or but so if when where which who whom whose what how why because since until unless then than there here is was are were be been being has have had do does did will would can could should must may might pending tbd n/a na later elsewhere separately usually typically always often sometimes rarely vault keychain keyring manager file env environment config configuration variable secret secrets mandatory enforced supported allowed needed good bad fine ok okay same default defaults single multi non self auto time user users team per one two three lived".split(/\s+/)
+  "a an the this that these those its it their our your my his her one any some no not none never also only still now in on at by for from to with within into inside under via of over through per each every all both either same different stored kept saved held managed handled set reset changed rotated expired expires expiring valid invalid required optional needed missing wrong correct incorrect unknown known shared secret private public sensitive unique random generated long short strong weak empty blank blocked locked unlocked disabled enabled revoked issued provided available see ask check use get request contact find look read fetch pull copy paste enter type run call open go refer and or but so if when where which who whom whose what how why because since until unless then than there here is was are were be been being has have had do does did will would can could should must may might pending tbd n/a na later elsewhere separately usually typically always often sometimes rarely vault keychain keyring manager file env environment config configuration variable secret secrets mandatory enforced supported allowed needed good bad fine ok okay same default defaults single multi non self auto time user users team per one two three lived whatever whichever anything something nothing everything you we they i he she me us them mine yours ours theirs him as like just about after before again first last next new old current previous rotate change generate create update remove delete add store keep save share send give need want know follow min max minimum maximum length characters chars digits letters words policy policies rules rule hint field column below above attached following prompt prompted interactive stdin input output sso oauth saml ldap oidc login logins sign signin account accounts access token tokens password passwords key keys code codes pin identical similar simple trivial secure insecure complex temporary permanent personal individual generic static dynamic fixed internal external local global plaintext cleartext hidden unique shown".split(/\s+/)
 );
 var PROSE_SUFFIX = /(?:ed|ing|ly|able|ible|ive|ous|ful|less|ment|tion|sion|ness|ity|ence|ance)$/;
 var proseWord = (w2) => PROSE_WORDS.has(w2) || w2.length <= 14 && PROSE_SUFFIX.test(w2);
-var VAULT_WORDS = /1password|keychain|keyring|vault|bitwarden|lastpass|keepass|dashlane|secrets?[-_ ]?manager|parameter[-_ ]?store|ssm/i;
+var FUNCTION_WORDS = new Set(
+  "a an the of to in on at by for from with and or but is are was were be it its this that as not no your our my their you we they see ask use via per".split(" ")
+);
+var RESOURCE_WORDS = new Set(
+  "tls ssl cert certs certificate certificates key keys secret secrets token tokens cred creds credential credentials password passwords pass pwd db database databases pg postgres postgresql mysql redis mongo mongodb sql api apis app apps svc service services prod production staging stage dev development test tests testing qa uat local internal external public private admin root user users web backend frontend server servers client clients auth oauth sso ldap saml jwt ssh gpg pgp aws gcp azure k8s kube kubernetes helm vault config configs env envs default main ci cd deploy deployment build release read write ro rw readonly readwrite ingress egress gateway proxy cluster node nodes pod pods job jobs cron worker workers queue cache bucket storage blob s3 iam role roles policy policies github gitlab actions oidc slack stripe billing payments mail smtp email sentry datadog grafana prometheus kafka rabbit rabbitmq elastic search index mock fake sample demo example ref name id ids v1 v2 v3 v4 ns namespace org team project repo store manager kms hsm signing".split(/\s+/)
+);
+var HASH_OF = /\b(?:hash(?:ed)?|sha-?\d*|md5|digest|checksum|fingerprint|hmac|bcrypt|argon2\w*)(?:[ \t]+of)?(?:[ \t]+(?:the|a|an|our|my|this))?(?:[ \t]+[\w-]+)?[ \t]*$/i;
+var EXAMPLE_BEFORE = /\b(?:e\.g\.|i\.e\.|for example|for instance|such as|example:)/i;
+var EXAMPLE_AFTER = /\b(?:example|sample|dummy|fake|placeholder)\b(?!\.)|\bnot (?:a |the )?(?:real|secret|credential|password)\b|\bmade[- ]up\b/i;
+function exampleOrDisowned(text2, keyStart, valueEnd) {
+  return EXAMPLE_BEFORE.test(lineBefore(text2, keyStart, 40)) || EXAMPLE_AFTER.test(lineAfter(text2, valueEnd, 80));
+}
 function isReference(v) {
-  return /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+(?:[[(].*)?$/.test(v) || /^[A-Za-z_$][\w$.]*\(/.test(v) || /^[A-Z][A-Z0-9_]*$/.test(v);
+  if (/^[A-Za-z_$][\w$.]*\(/.test(v)) return true;
+  if (/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+(?:[[(].*)?$/.test(v)) {
+    const last = /[\w$]*$/.exec(v.split(/[[(]/)[0])[0];
+    return !(last.length >= 16 && /\d/.test(last) && /[a-z]/.test(last) && /[A-Z]/.test(last) && shannonEntropy(last) >= 3.5);
+  }
+  if (!/^[A-Z][A-Z0-9_]*$/.test(v)) return false;
+  return v.includes("_") || !/[0-9]/.test(v) || v.length < 12;
 }
-function credentialValue(v, sep8, key) {
-  if ([...v].length < 4 || v.length > 200) return false;
-  if (isPlaceholder(v) || isReference(v) || VAULT_WORDS.test(v)) return false;
-  if (/^(?:\/|~\/|\.\.?\/|[A-Za-z]:\\)/.test(v) || v.includes("://") || v.startsWith("-") || v.startsWith("@")) return false;
-  if (/^[A-Za-z]+(?:-[A-Za-z]+)+$/.test(v) && v.toLowerCase().split("-").every(proseWord)) return false;
-  const letters = /^[A-Za-z]+$/.test(v);
-  if (letters) {
+var VAULT_WORDS = /1password|keychain|keyring|vault|bitwarden|lastpass|keepass|dashlane|secrets?[-_ ]?manager|parameter[-_ ]?store|ssm/i;
+var PUBLIC_MATERIAL = /^(?:ssh-(?:rsa|ed25519|dss)|ecdsa-sha2|sk-ssh|sk-ecdsa|age1[a-z0-9]{40,}$|npub1|pk_(?:live|test)_|pk\.eyJ|(?:sha\d+|md5):|sha\d+-)/i;
+function isResourceName(v) {
+  const segs = v.split(/[-_.]+/).filter((s2) => s2 !== "");
+  if (segs.length < 2 || /[A-Z]/.test(v) || !segs.every((s2) => /^[a-z]+$/.test(s2) || /^v?\d{1,4}$/.test(s2))) return false;
+  return segs.some((s2) => RESOURCE_WORDS.has(s2.toLowerCase()));
+}
+function rejected(v) {
+  if (isPlaceholder(v) || isReference(v) || VAULT_WORDS.test(v) || PUBLIC_MATERIAL.test(v)) return true;
+  if (/^(?:\/|~\/|\.\.?\/|[A-Za-z]:\\)/.test(v) || v.includes("://") || v.startsWith("-") || v.startsWith("@")) return true;
+  if (/^[^@\s]+@[^@\s]+\.[A-Za-z]{2,}$/.test(v)) return true;
+  if (/\$\{|\$\(|\{\{|%\{/.test(v)) return true;
+  if (new RegExp("^[*_~]+\\p{L}", "u").test(v)) return true;
+  if (/^\d+(?:[.,:]\d+)+$/.test(v) || /^\d{4}-\d\d-\d\d/.test(v)) return true;
+  if (/^v?\d+(?:\.\d+)*[a-z]{1,3}$/i.test(v) || /^v\d+(?:\.\d+)*$/i.test(v)) return true;
+  return false;
+}
+var WORD = new RegExp("^\\p{L}+$", "u");
+function shapesOf(v, quoted2 = false) {
+  const n = [...v].length;
+  if (n < 3 || n > 200 || rejected(v)) return null;
+  const s2 = { random: false, strong: false, password: false, digits: 0, word: false, passphrase: false };
+  if (/^[\d#*]+$/.test(v) || /^\d{1,6}(?:[ -]\d{1,6})+$/.test(v)) {
+    s2.digits = v.replace(/\D/g, "").length;
+    return s2;
+  }
+  if (WORD.test(v)) {
     const w2 = v.toLowerCase();
-    if (proseWord(w2)) return false;
-    if (/^[A-Z][a-z]+$/.test(v) || /^[A-Z]+$/.test(v)) return false;
-    if (sep8 === " ") return false;
-    return w2.length >= 6 || sep8 === ":";
+    s2.word = !proseWord(w2) && !new RegExp("^\\p{Lu}\\p{Ll}*$", "u").test(v) && !new RegExp("^\\p{Lu}+$", "u").test(v);
+    s2.password = new RegExp("\\p{Ll}\\p{Lu}", "u").test(v) && !new RegExp("^\\p{Lu}\\p{Ll}+$", "u").test(v);
+    return s2.word || s2.password ? s2 : null;
   }
-  if (/^\d+$/.test(v)) return DIGIT_KEYS.test(key) && v.length >= 4;
-  if (/^\d+(?:\.\d+)*[a-z]{0,3}$/i.test(v) || /^v\d+(?:\.\d+)*$/i.test(v)) return false;
-  if (/^[\d.:]+$/.test(v)) return false;
-  return sep8 !== " " || v.length >= 6;
+  const parts = v.split(/[ \-_.]+/).filter((p) => p !== "");
+  const joined = parts.length >= 2 && parts.every((p) => /^[\p{L}\d]+$/u.test(p));
+  if (joined) {
+    const lower = parts.map((p) => p.toLowerCase());
+    if (isResourceName(v) && !/\s/.test(v)) return null;
+    if (lower.every((p) => proseWord(p) || /^\d+$/.test(p))) return null;
+    const alpha = lower.filter((p) => new RegExp("^\\p{L}+$", "u").test(p));
+    const prose = alpha.filter((p) => proseWord(p)).length;
+    s2.passphrase = alpha.length >= 2 && !lower.some((p) => FUNCTION_WORDS.has(p)) && 2 * prose < alpha.length && parts.every((p) => p.length <= 24);
+  } else if (/\s/.test(v)) {
+    if (v.split(/\s+/).some((w2) => FUNCTION_WORDS.has(w2.toLowerCase()))) return null;
+  }
+  if (/\s/.test(v) && !quoted2) return s2.passphrase ? s2 : null;
+  const letters = new RegExp("\\p{L}", "u").test(v);
+  const digit = /[0-9]/.test(v);
+  s2.password = letters && n >= 4 && (digit || /[^\p{L}0-9]/u.test(v.replace(/ /g, "")) || new RegExp("\\p{Ll}\\p{Lu}", "u").test(v));
+  s2.strong = letters && n >= 8 && charClasses(v.replace(/ /g, "")) >= 3;
+  const compact = v.replace(/[-\s]/g, "");
+  s2.random = !/\s/.test(v) && (n >= 12 && letters && digit && shannonEntropy(v) >= 3 && !s2.passphrase || /^[0-9a-f]{16,}$/i.test(compact) && /[a-f]/i.test(compact) && /\d/.test(compact) || // hex, UUIDs, grouped hex
+  /^[A-Z2-7]{16,}=*$/.test(compact) && /[2-7]/.test(compact) || // base32 (TOTP seeds)
+  /^[A-Za-z0-9+/]{12,}={1,2}$/.test(v) && shannonEntropy(v) >= 3 || // padded base64
+  /^[A-Z0-9]{4,6}(?:-[A-Z0-9]{4,6}){3,}$/.test(v) && digit && /[A-Z]/.test(v));
+  return s2.random || s2.strong || s2.password || s2.passphrase ? s2 : null;
 }
-function separatorAt(text2, at2) {
+var PHRASE_WORD = / [\p{Ll}\d]{1,25}(?=[\s.,;!?)]|$)/uy;
+var QUOTES = { '"': '"', "'": "'", "`": "`", "“": "”", "‘": "’", "«": "»" };
+var STOP = /[\s"'`\u201c\u201d\u2018\u2019;<]/;
+function clauseEndsAt(text2, at2, trimmed) {
+  if (trimmed) return true;
   let i = at2;
-  if (text2[i] === '"' || text2[i] === "'") i++;
-  const ws = (j2) => {
-    while (j2 < text2.length && (text2[j2] === " " || text2[j2] === "	") && j2 - at2 < 400) j2++;
-    return j2;
-  };
-  let j = ws(i);
-  const assign = /^(?:=>|:=|=|:|\uff1a)/.exec(text2.slice(j, j + 2));
-  if (assign) {
-    let k = j + assign[0].length;
-    while (k < text2.length && /\s/.test(text2[k]) && k - j < 400) k++;
-    return { sep: ":", end: k };
-  }
-  if (j === i) return null;
-  const q = /^(?:for|of|on)\s+[\w.@'-]{1,40}(?:\s+[\w.@'-]{1,40}){0,2}?\s+(?=is\s|was\s)/i.exec(text2.slice(j, j + 160));
-  if (q) j += q[0].length;
-  const verb = /^(?:is|was|=)\s+(?:(?:now|still|currently|just|literally|set to|changed to|reset to)\s+)?/i.exec(text2.slice(j, j + 40));
-  if (verb) return { sep: "is", end: j + verb[0].length };
-  const changed = /^(?:set|changed|reset|updated)\s+to\s+/i.exec(text2.slice(j, j + 30));
-  if (changed) return { sep: "is", end: j + changed[0].length };
-  if (q) return null;
-  return { sep: " ", end: j };
+  while (i < text2.length && (text2[i] === " " || text2[i] === "	") && i - at2 < 200) i++;
+  if (i >= text2.length || text2[i] === "\n" || text2[i] === "\r") return true;
+  return /[(\u2014\u2013#|,;.!?:)\]}-]/.test(text2[i]);
 }
-function valueAt(text2, at2) {
+function readValue(text2, at2, phrases = true) {
   const open = text2[at2];
-  if (open === '"' || open === "'" || open === "`") {
-    const close = text2.indexOf(open, at2 + 1);
-    if (close === -1 || close - at2 > 201) return null;
-    const value2 = text2.slice(at2 + 1, close);
-    return /\n/.test(value2) ? null : { value: value2, start: at2 + 1 };
+  if (open !== void 0 && QUOTES[open]) {
+    const found = text2.slice(at2 + 1, at2 + 202).indexOf(QUOTES[open]);
+    if (found === -1) return [];
+    const close = at2 + 1 + found;
+    const inner = text2.slice(at2 + 1, close);
+    if (/\n/.test(inner)) return [];
+    const lead = inner.length - inner.trimStart().length;
+    const value2 = inner.trim();
+    if (value2 === "") return [];
+    return [{ text: value2, start: at2 + 1 + lead, end: at2 + 1 + lead + value2.length, quoted: true, clauseEnd: clauseEndsAt(text2, close + 1, false), words: value2.split(/\s+/).length }];
+  }
+  const groups = /\d{1,6}(?:[ -]\d{1,6}){1,7}(?![\p{L}\d])/uy;
+  groups.lastIndex = at2;
+  const g = groups.exec(text2);
+  if (g && !/^\d+-\d+$/.test(g[0]) && !/^\d{4}-\d\d-\d\d/.test(g[0])) {
+    return [{ text: g[0], start: at2, end: at2 + g[0].length, quoted: false, clauseEnd: clauseEndsAt(text2, at2 + g[0].length, false), words: 1 }];
   }
   let end = at2;
-  while (end < text2.length && end - at2 <= 200 && !/[\s"'`]/.test(text2[end])) end++;
-  let value = text2.slice(at2, end).replace(/[.,;:?)\]}>]+$/, "");
-  if (/^[A-Za-z]+!+$/.test(value)) value = value.replace(/!+$/, "");
-  return value === "" ? null : { value, start: at2 };
-}
-function detectStatedCredentials(text2, opts = {}) {
-  const out2 = [];
-  for (const m of text2.matchAll(KEY_RE)) {
-    const key = m[0];
-    const s2 = separatorAt(text2, m.index + key.length);
-    if (!s2) continue;
-    if (s2.sep === " " && !BARE_KEYS.test(key)) continue;
-    const v = valueAt(text2, s2.end);
-    if (!v) continue;
-    if (!credentialValue(v.value, s2.sep, key)) continue;
-    let from = m.index;
-    while (from > 0 && m.index - from < 60 && /[A-Za-z0-9_]/.test(text2[from - 1])) from--;
-    if (opts.envOnly && !/^[A-Z][A-Z0-9]*_(?:PASSWORD|PASSWD|PWD|SECRET|TOKEN)=$/.test(text2.slice(from, s2.end))) continue;
-    if (opts.envOnly && !/[0-9]/.test(v.value) && !/[^A-Za-z0-9]/.test(v.value)) continue;
-    out2.push({ kind: "stated-credential", snippet: `${text2.slice(from, s2.end).replace(/\s+/g, " ")}${mask(v.value, 1)}`, start: v.start, end: v.start + v.value.length });
-    if (!opts.all) return out2;
+  while (end < text2.length && end - at2 <= 200 && !STOP.test(text2[end])) end++;
+  const raw = text2.slice(at2, end);
+  let cut = raw.length;
+  while (cut > 0 && ".,:?)]}>".includes(raw[cut - 1])) cut--;
+  let value = raw.slice(0, cut);
+  if (new RegExp("^\\p{L}+!+$", "u").test(value)) value = value.replace(/!+$/, "");
+  if (value === "") return [];
+  const single = { text: value, start: at2, end: at2 + value.length, quoted: false, clauseEnd: clauseEndsAt(text2, at2 + value.length, value.length < raw.length), words: 1 };
+  if (!phrases || !/^[\p{Ll}\d]{1,24}$/u.test(value) || value.length < raw.length || FUNCTION_WORDS.has(value)) return [single];
+  let j = at2 + value.length;
+  let words = 1;
+  for (; words < 24; words++) {
+    PHRASE_WORD.lastIndex = j;
+    const w2 = PHRASE_WORD.exec(text2);
+    if (!w2) break;
+    if (FUNCTION_WORDS.has(w2[0].slice(1))) return [single];
+    j += w2[0].length;
   }
-  return out2;
+  if (words < 2 || !clauseEndsAt(text2, j, false)) return [single];
+  return [{ text: text2.slice(at2, j), start: at2, end: j, quoted: false, clauseEnd: true, words }, single];
 }
-var LOGIN_WORDS = /\b(?:login|log\s?in|logon|sign[- ]?in|credentials?|creds|username|user|account|password|passwd|pw)\b/i;
-var PAIR_RE = /(?<![\w.@+-])([A-Za-z][\w.@+-]{0,63})[ \t]*\/[ \t]*([^\s/]{6,64})/g;
-function detectLoginPairs(text2) {
-  let start = 0;
-  while (start <= text2.length) {
-    const nl = text2.indexOf("\n", start);
-    const end = nl === -1 ? text2.length : nl;
-    const line = text2.slice(start, end);
-    if (line.includes("/") && LOGIN_WORDS.test(line)) {
-      for (const m of line.matchAll(PAIR_RE)) {
-        const before = line[m.index - 1];
-        if (before !== void 0 && /[\w./:@~-]/.test(before)) continue;
-        const after = line[m.index + m[0].length];
-        if (after === "/") continue;
-        const pass = m[2].replace(/[.,;:?)\]}>]+$/, "");
-        if (!pairPassword(pass)) continue;
-        const at2 = start + m.index + m[0].length - m[2].length;
-        return [{ kind: "login-pair", snippet: `${m[1]} / ${mask(pass, 1)}`, start: at2, end: at2 + pass.length }];
-      }
-    }
-    if (nl === -1) break;
-    start = nl + 1;
-  }
-  return [];
-}
+
+// server/src/core/trust/gates/loginPairs.ts
+var LOGIN_WORDS = /\b(?:u\/p|login|log\s?in|logon|sign[- ]?in|credentials?|creds?|username|user|account|password|passwd|pass|pw|wifi|wi-fi|wlan|ssid|benutzer(?:name)?|zugangsdaten|anmeldedaten|anmeldung|kennwort|passwort|identifiants?|utilisateur|usuario|credenciales|gebruiker(?:snaam)?|inloggegevens|anv\u00e4ndare|utente|credenziali)\b/iu;
+var PAIR_RE = /(?<![\w.@+-])([A-Za-z][\w.@+-]{0,63})[ \t]*\/[ \t]*["'`]?([^\s/"'`]{6,64})/g;
 function pairPassword(v) {
   if (v.length < 6 || isPlaceholder(v) || isReference(v) || VAULT_WORDS.test(v)) return false;
   if (/\.(?:md|ts|js|json|ya?ml|txt|html|py|go|rs|sh|conf|cfg|ini|toml|log|csv)$/i.test(v)) return false;
   if (!/[A-Za-z]/.test(v)) return false;
-  return /[0-9]/.test(v) || /[^A-Za-z0-9]/.test(v) || /[a-z]/.test(v) && /[A-Z]/.test(v) && !/^[A-Z][a-z]+$/.test(v);
+  return /[0-9]/.test(v) || /[^A-Za-z0-9_.-]/.test(v) || /[a-z]/.test(v) && /[A-Z]/.test(v) && !/^[A-Z][a-z]+$/.test(v);
+}
+function slashPairs(text2) {
+  for (const line of linesOf(text2)) {
+    if (!line.text.includes("/") || !LOGIN_WORDS.test(line.text)) continue;
+    for (const m of line.text.matchAll(PAIR_RE)) {
+      if (!LOGIN_WORDS.test(line.text.slice(0, m.index + m[0].length - m[2].length) + " " + line.text.slice(m.index + m[0].length))) continue;
+      const before = line.text[m.index - 1];
+      if (before !== void 0 && /[\w./:@~-]/.test(before)) continue;
+      if (line.text[m.index + m[0].length] === "/") continue;
+      const pass = m[2].replace(/[.,;:?)\]}>]+$/, "");
+      if (!pairPassword(pass)) continue;
+      const at2 = line.start + m.index + m[0].length - m[2].length;
+      return [{ kind: "login-pair", snippet: `${m[1]} / ${mask(pass, 1)}`, start: at2, end: at2 + pass.length }];
+    }
+  }
+  return [];
+}
+var DEFAULT_USERS = new Set(
+  "admin administrator root user guest test demo sa postgres elastic kibana pi ubuntu ubnt oracle system manager operator support tomcat jenkins grafana minioadmin cisco vagrant nagios zabbix mysql superuser super service default".split(
+    " "
+  )
+);
+var DEFAULT_PASSWORDS = new Set(
+  "password passw0rd p@ssw0rd p@ssword changeme changeit toor raspberry ubnt letmein qwerty 123456 1234 12345 12345678 123456789 0000 default secret admin123 password1 password123 welcome welcome1 vagrant minioadmin zabbix calvin s3cr3t".split(
+    " "
+  )
+);
+var DEFAULT_USER = new RegExp(`(?<![\\w./:@-])(?:${[...DEFAULT_USERS].join("|")})(?=[ \\t]*[/:])`, "gi");
+var DEFAULT_PASS = /[ \t]*([/:])[ \t]*([^\s/:,;'"`)]{3,20})(?![\w/@.-]|:\d)/y;
+var DEFAULT_OFF = /\b(?:is|are|was|were|been|got|gets)[ \t]+(?:now[ \t]+)?(?:disabled|removed|deleted|changed|rotated|replaced|blocked|turned off)\b|\bno longer\b|\b(?:does not|doesn't|do not|don't) work\b/i;
+function defaultPairs(text2) {
+  for (const m of text2.matchAll(DEFAULT_USER)) {
+    const user = m[0].toLowerCase();
+    DEFAULT_PASS.lastIndex = m.index + m[0].length;
+    const p = DEFAULT_PASS.exec(text2);
+    if (!p || /[\w-]/.test(text2[m.index + m[0].length] ?? "")) continue;
+    const pass = p[2].replace(/[.!?]+$/, "");
+    if (pass.toLowerCase() !== user && !DEFAULT_PASSWORDS.has(pass.toLowerCase())) continue;
+    if (/^user(?:name)?$/.test(user) && /^pass(?:word)?$/i.test(pass)) continue;
+    if (DEFAULT_OFF.test(lineAround(text2, m.index, p.index + p[0].length))) continue;
+    const at2 = p.index + p[0].length - p[2].length;
+    return [{ kind: "default-credential", snippet: `${m[0]}${p[1]}${mask(pass, 1)}`, start: at2, end: at2 + pass.length }];
+  }
+  return [];
+}
+var COLON_PAIR = /(?<![\w./:@$%-])([A-Za-z][\w.-]{1,32}):([^\s:@/'"`<>]{8,64})(?![\w@/:])/g;
+var AUTH_WORDS = /\b(?:log(?:ged)?[ -]?in|logon|sign[ -]?in|credentials?|creds?|basic[ -]auth|auth|user(?:name)?|account|password|passwd|pw)\b/i;
+var FLAG_PAIR = /(?<![\w-])(?:-u|--user|-a|--auth|--basic-auth|--credentials)(?:[ \t]+|=)(["']?)([^\s:"'$]{1,64}):([^\s"']{1,128})\1/g;
+var BARE_AT = /(?<![\w.:/@%+-])([A-Za-z][\w.+-]{0,63}):([^\s:@/'"`<>]{1,128})@([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*)/g;
+function colonPairs(text2, policy) {
+  const out2 = [];
+  const ok = (user, pass) => new RegExp("\\p{L}", "u").test(pass) && (pairPassword(pass) || policy === "team" && !isPlaceholder(pass) && !isReference(pass) && (shapesOf(pass) !== null || DEFAULT_PASSWORDS.has(pass.toLowerCase()) || pass === user));
+  for (const m of text2.matchAll(FLAG_PAIR)) {
+    const pass = m[3];
+    if (!ok(m[2], pass)) continue;
+    const at2 = m.index + m[0].length - pass.length - m[1].length;
+    out2.push({ kind: "login-pair", snippet: `${m[2]}:${mask(pass, 1)}`, start: at2, end: at2 + pass.length });
+  }
+  for (const line of linesOf(text2)) {
+    if (!line.text.includes(":") || !AUTH_WORDS.test(line.text)) continue;
+    for (const m of line.text.matchAll(COLON_PAIR)) {
+      const pass = m[2].replace(/[.,;:?)\]}>]+$/, "");
+      if (!pairPassword(pass) || /^v?\d/.test(pass) || !shapesOf(pass)?.strong) continue;
+      const at2 = line.start + m.index + m[1].length + 1;
+      out2.push({ kind: "login-pair", snippet: `${m[1]}:${mask(pass, 1)}`, start: at2, end: at2 + pass.length });
+    }
+  }
+  for (const m of text2.matchAll(BARE_AT)) {
+    const pass = m[2];
+    if (!m[3].includes(".") && m[3] !== "localhost") continue;
+    if (!ok(m[1], pass)) continue;
+    const at2 = m.index + m[1].length + 1;
+    out2.push({ kind: "login-pair", snippet: `${m[1]}:${mask(pass, 1)}@${m[3]}`, start: at2, end: at2 + pass.length });
+  }
+  return out2;
+}
+var SLASH_AT = /(?<![\w./:@-])([A-Za-z][\w.+-]{0,63})\/([^\s/@'"`]{1,128})@(?:\/\/|[A-Za-z0-9-]+[.:])/g;
+var URL_TOKEN_USER = /\b([a-z][a-z0-9+.-]{1,20}):\/\/([A-Za-z0-9_-]{20,200})@[A-Za-z0-9]/g;
+var WIFI_QR = /WIFI:(?:[A-Z]:[^;\n]{0,64};){0,5}?P:([^;\n]{1,64});/g;
+function otherPairs(text2) {
+  const out2 = [];
+  for (const m of text2.matchAll(SLASH_AT)) {
+    const pass = m[2];
+    if (!pairPassword(pass)) continue;
+    const at2 = m.index + m[1].length + 1;
+    out2.push({ kind: "login-pair", snippet: `${m[1]}/${mask(pass, 1)}@...`, start: at2, end: at2 + pass.length });
+  }
+  for (const m of text2.matchAll(URL_TOKEN_USER)) {
+    const token = m[2];
+    if (!shapesOf(token)?.random || isPlaceholder(token)) continue;
+    const at2 = m.index + m[1].length + 3;
+    out2.push({ kind: "url-password", snippet: `${m[1]}://${mask(token, 2)}@...`, start: at2, end: at2 + token.length });
+  }
+  for (const m of text2.matchAll(WIFI_QR)) {
+    const pass = m[1];
+    if (isPlaceholder(pass)) continue;
+    const at2 = m.index + m[0].length - pass.length - 1;
+    out2.push({ kind: "login-pair", snippet: `WIFI:...P:${mask(pass, 1)}`, start: at2, end: at2 + pass.length });
+  }
+  return out2;
+}
+var SEASONAL = /(?<![\w-])(?:spring|summer|autumn|fall|winter|welcome|password|passw0rd|p@ssw0rd|changeme|letmein|company|qwerty|sommer|herbst|fr\u00fchling|fruehling)[!@#$._-]?(?:19|20)\d\d[!@#$.?*]?(?![\w-])/iu;
+var LOGIN_CONTEXT = /\b(?:log(?:ged)?[ -]?in|logon|sign(?:ed)?[ -]?in|passw(?:or)?d|pw|creds?|credentials|account|user(?:name)?|ssh|rdp|vpn|wifi|admin|root)\b/i;
+var EXAMPLE_CONTEXT = /\b(?:banned|blocked|reject(?:s|ed)?|weak|example|e\.g\.|like|such as|policy|pattern|never use)\b/i;
+function seasonalPasswords(text2) {
+  for (const line of linesOf(text2)) {
+    if (!LOGIN_CONTEXT.test(line.text) || EXAMPLE_CONTEXT.test(line.text)) continue;
+    const m = SEASONAL.exec(line.text);
+    if (m) return [{ kind: "weak-password", snippet: mask(m[0], 1), start: line.start + m.index, end: line.start + m.index + m[0].length }];
+  }
+  return [];
+}
+function pgpassLines(text2) {
+  const out2 = [];
+  for (const m of text2.matchAll(/^[ \t]*([^:\s#]+):(\d{1,5}|\*):([^:\s]+):([^:\s]+):(\S+)[ \t]*$/gm)) {
+    const pass = m[5];
+    if (pass === "*" || isPlaceholder(pass) || isReference(pass) || pass.length < 3) continue;
+    const at2 = m.index + m[0].trimEnd().length - pass.length;
+    out2.push({ kind: "login-pair", snippet: `${m[1]}:${m[2]}:${m[3]}:${m[4]}:${mask(pass, 1)}`, start: at2, end: at2 + pass.length });
+  }
+  return out2;
+}
+function detectCredentialPairs(text2, policy) {
+  return [...slashPairs(text2), ...colonPairs(text2, policy), ...pgpassLines(text2), ...otherPairs(text2), ...policy === "team" ? [...defaultPairs(text2), ...seasonalPasswords(text2)] : []];
+}
+var Q = `(["']?)([^\\s"'\`]+)\\1`;
+var CLI_RULES = [
+  { tool: /\bsshpass\b/, flag: new RegExp(`(?<=\\s)-p[ \\t]*${Q}`, "g") },
+  { tool: /\bredis-cli\b/, flag: new RegExp(`(?<=\\s)-a[ \\t]+${Q}`, "g") },
+  { tool: /\b(?:zip|unzip|7z|7za|7zz|sqlcmd|bcp|osql)\b/, flag: new RegExp(`(?<=\\s)-P[ \\t]*${Q}`, "g") },
+  { tool: /\b(?:7z|7za|7zz)\b/, flag: new RegExp(`(?<=\\s)-p${Q}`, "g") },
+  { tool: /\b(?:mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport|rdesktop)\b|\b(?:docker|podman|nerdctl|buildah)\s+login\b/, flag: new RegExp(`(?<=\\s)-p[ \\t]+${Q}`, "g") },
+  { tool: /\bldap[a-z]*\b/, flag: new RegExp(`(?<=\\s)-w[ \\t]+${Q}`, "g") },
+  { tool: /\b(?:keytool|jarsigner)\b/, flag: new RegExp(`(?<=\\s)-(?:src|dest|new)?(?:storepass|keypass)[ \\t]+${Q}`, "g") },
+  { tool: /\bopenssl\b/, flag: new RegExp(`(?<=\\s)-pass(?:in|out)?[ \\t]+(["']?)pass:([^\\s"'\`]+)\\1`, "g") },
+  { tool: /\b(?:smbclient|rpcclient|smbmap|crackmapexec|netexec)\b/, flag: new RegExp(`(?<=\\s)(?:-U|--user(?:name)?)[ \\t=]+(["']?)[^\\s%"']+%([^\\s"'\`]+)\\1`, "g") },
+  { tool: /\b(?:xfreerdp|wlfreerdp)\b/, flag: new RegExp(`(?<=\\s)\\/p:${Q}`, "g") },
+  { tool: /\bnet\s+user\b/i, flag: new RegExp(`\\bnet\\s+user\\s+[^\\s/]+\\s+(["']?)([^\\s"'\`/*]+)\\1`, "gi") },
+  { tool: /\bhtpasswd\b/, flag: new RegExp(`\\bhtpasswd\\s+-[a-zA-Z]*b[a-zA-Z]*\\s+[^\\s-]\\S*\\s+[^\\s-]\\S*\\s+${Q}`, "g") }
+];
+function detectCommandLinePasswords(text2) {
+  const out2 = [];
+  const rules = CLI_RULES.filter((r) => r.tool.test(text2));
+  if (rules.length === 0) return out2;
+  for (const line of linesOf(text2)) {
+    for (const rule of rules) {
+      if (!rule.tool.test(line.text)) continue;
+      for (const m of line.text.matchAll(rule.flag)) {
+        const value = m[2];
+        if (value.length < 3 || isPlaceholder(value) || isReference(value) || value.startsWith("-")) continue;
+        const at2 = line.start + m.index + m[0].length - value.length - m[1].length;
+        out2.push({ kind: "password-flag", snippet: `${m[0].slice(0, m[0].length - value.length - m[1].length * 2)}${m[1]}${mask(value, 1)}`, start: at2, end: at2 + value.length });
+      }
+    }
+  }
+  return out2;
 }
 
-// server/src/core/trust/gates/secrets.ts
+// server/src/core/trust/gates/passwordRules.ts
 var ASSIGNMENT_MIN_ENTROPY = 3;
 var ASSIGNMENT_MIN_LENGTH = 8;
-var notExample = (t) => !/EXAMPLE/i.test(t);
-var randomTail = (prefix) => (t) => {
-  const tail = t.replace(prefix, "");
-  return /[0-9]/.test(tail) && /[A-Za-z]/.test(tail) && shannonEntropy(tail) >= 3.2 && notExample(t);
-};
-var TOKEN_RULES = [
-  { kind: "gcp-api-key", re: /(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}(?![A-Za-z0-9_-])/g, keep: 6, accept: notExample },
-  { kind: "aws-access-key-id", re: /(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9])/g, keep: 6, accept: notExample },
-  { kind: "github-token", re: /(?<![A-Za-z0-9_])gh[pousr]_[A-Za-z0-9]{36,251}(?![A-Za-z0-9_])/g, keep: 6, accept: randomTail(/^gh._/) },
-  { kind: "github-token", re: /(?<![A-Za-z0-9_])github_pat_[A-Za-z0-9_]{22,}(?![A-Za-z0-9_])/g, keep: 13, accept: randomTail(/^github_pat_/) },
-  {
-    kind: "gitlab-token",
-    re: /(?<![A-Za-z0-9_-])gl(?:pat|dt|rt|ptt|cbt|ft|imt|oas|soat)-[A-Za-z0-9_-]{20,}(?![A-Za-z0-9_-])/g,
-    keep: 8,
-    accept: randomTail(/^gl[a-z]+-/)
-  },
-  { kind: "slack-token", re: /(?<![A-Za-z0-9_-])(?:xox[bpars]|xapp)-[A-Za-z0-9-]{10,}(?![A-Za-z0-9_-])/g, keep: 7, accept: (t) => /[0-9]/.test(t) && notExample(t) },
-  {
-    kind: "slack-webhook",
-    re: /https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9_-]+\/[A-Za-z0-9_-]+\/[A-Za-z0-9_-]{8,}/g,
-    keep: 33,
-    accept: (t) => !/X{6,}|EXAMPLE/i.test(t)
-  },
-  { kind: "stripe-key", re: /(?<![A-Za-z0-9_])(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}(?![A-Za-z0-9_])/g, keep: 10, accept: randomTail(/^[a-z]{2}_[a-z]+_/) },
-  { kind: "stripe-key", re: /(?<![A-Za-z0-9_])whsec_[A-Za-z0-9]{24,}(?![A-Za-z0-9_])/g, keep: 8, accept: randomTail(/^whsec_/) },
-  { kind: "anthropic-key", re: /(?<![A-Za-z0-9_-])sk-ant-[A-Za-z0-9_-]{24,}(?![A-Za-z0-9_-])/g, keep: 14, accept: randomTail(/^sk-ant-(?:[a-z]+\d*-)?/) },
-  {
-    kind: "openai-key",
-    re: /(?<![A-Za-z0-9_-])sk-(?!ant-)(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,}(?![A-Za-z0-9_-])/g,
-    keep: (t) => (/^sk-[a-zA-Z]+-/.exec(t)?.[0].length ?? 3) + 2,
-    accept: randomTail(/^sk-(?:proj-|svcacct-|admin-|None-)?/)
-  },
-  { kind: "gcp-oauth-secret", re: /(?<![A-Za-z0-9_-])GOCSPX-[A-Za-z0-9_-]{28}(?![A-Za-z0-9_-])/g, keep: 9, accept: randomTail(/^GOCSPX-/) },
-  { kind: "gcp-access-token", re: /(?<![A-Za-z0-9_.-])ya29\.[A-Za-z0-9_-]{30,}(?![A-Za-z0-9_-])/g, keep: 7, accept: randomTail(/^ya29\./) },
-  { kind: "npm-token", re: /(?<![A-Za-z0-9_])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9_])/g, keep: 6, accept: randomTail(/^npm_/) },
-  { kind: "docker-hub-token", re: /(?<![A-Za-z0-9_])dckr_(?:pat|oat)_[A-Za-z0-9_-]{20,}(?![A-Za-z0-9_-])/g, keep: 11, accept: randomTail(/^dckr_[a-z]+_/) },
-  // A PyPI token is a base64url macaroon whose first bytes always encode to "AgE".
-  { kind: "pypi-token", re: /(?<![A-Za-z0-9_-])pypi-AgE[A-Za-z0-9_-]{50,}(?![A-Za-z0-9_-])/g, keep: 9 },
-  // Hugging Face tokens are letters only: demand a random-looking mix of cases, which a
-  // snake_case identifier starting with hf_ (`hf_hub_download`) never has.
-  {
-    kind: "huggingface-token",
-    re: /(?<![A-Za-z0-9_])hf_[A-Za-z0-9]{30,40}(?![A-Za-z0-9_])/g,
-    keep: 5,
-    accept: (t) => {
-      const tail = t.slice(3);
-      return (tail.match(/[A-Z]/g)?.length ?? 0) >= 4 && (tail.match(/[a-z]/g)?.length ?? 0) >= 4 && shannonEntropy(tail) >= 3.5 && notExample(t);
-    }
-  },
-  { kind: "sendgrid-key", re: /(?<![A-Za-z0-9_-])SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g, keep: 5, accept: randomTail(/^SG\./) },
-  // Twilio account and API-key SIDs: AC / SK and exactly 32 lowercase hex digits.
-  { kind: "twilio-key", re: /(?<![A-Za-z0-9_])(?:AC|SK)[0-9a-f]{32}(?![A-Za-z0-9_])/g, keep: 4, accept: (t) => /[0-9]/.test(t.slice(2)) && /[a-f]/.test(t.slice(2)) },
-  // header.payload.signature, header and payload both base64url of `{"`.
-  { kind: "jwt", re: /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}(?![A-Za-z0-9_-])/g, keep: 8 }
-];
-var Findings = class {
-  list = [];
-  spans = [];
-  seen = /* @__PURE__ */ new Set();
-  overlaps(start, end) {
-    return this.spans.some((s2) => start < s2.end && end > s2.start);
-  }
-  spanList() {
-    return [...this.spans].sort((a, b) => a.start - b.start);
-  }
-  add(kind, snippet2, start, end) {
-    this.spans.push({ start, end });
-    const key = `${kind}\0${snippet2}`;
-    if (this.seen.has(key)) return;
-    this.seen.add(key);
-    this.list.push({ kind, snippet: snippet2 });
-  }
-};
-function detectPrivateKeys(text2, out2) {
-  const re = /-----BEGIN ((?:[A-Z0-9]+ )*)PRIVATE KEY(?: BLOCK)?-----/g;
-  for (const m of text2.matchAll(re)) {
-    const start = m.index;
-    const after = text2.slice(start + m[0].length, start + m[0].length + 4e3);
-    const endAt = after.search(/-----END [A-Z0-9 ]*PRIVATE KEY/);
-    const material = (endAt >= 0 ? after.slice(0, endAt) : after.slice(0, 600)).replace(/\\n/g, "\n").replace(/^[A-Za-z-]+: .*$/gm, "");
-    const runs = material.split(/\s+/).filter((r) => /^[A-Za-z0-9+/=]{32,}$/.test(r) && /[0-9+/]/.test(r));
-    if (runs.length === 0) continue;
-    const end = start + m[0].length + (endAt >= 0 ? endAt : Math.min(after.length, 600));
-    if (out2.overlaps(start, end)) continue;
-    out2.add("private-key", `${m[0]} ********`, start, end);
-  }
-}
-function detectGcpServiceAccount(text2, out2) {
-  if (!/"type"\s*:\s*"service_account"/.test(text2)) return;
-  const re = /"(private_key_id|private_key)"\s*:\s*"([^"]{8,})"/g;
-  for (const m of text2.matchAll(re)) {
-    const value = m[2];
-    if (isPlaceholder(value)) continue;
-    const valueStart = m.index + m[0].length - value.length - 1;
-    out2.add("gcp-service-account", `"type": "service_account", "${m[1]}": "${mask(value, m[1] === "private_key" ? 0 : 2)}"`, valueStart, valueStart + value.length);
-  }
-}
-function detectTokens(text2, out2) {
-  for (const rule of TOKEN_RULES) {
-    for (const m of text2.matchAll(rule.re)) {
-      const token = m[0];
-      if (rule.accept && !rule.accept(token)) continue;
-      if (out2.overlaps(m.index, m.index + token.length)) continue;
-      const keep = typeof rule.keep === "number" ? rule.keep : rule.keep(token);
-      out2.add(rule.kind, mask(token, keep), m.index, m.index + token.length);
-    }
-  }
-}
-function detectAwsSecretKeys(text2, out2) {
-  const re = /aws_?secret_?(?:access_?)?key["']?\s*(?:=|:=|=>|:)\s*["']?([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/gi;
-  for (const m of text2.matchAll(re)) {
-    const value = m[1];
-    if (!notExample(value) || isPlaceholder(value)) continue;
-    const start = m.index + m[0].length - value.length;
-    if (out2.overlaps(start, start + value.length)) continue;
-    out2.add("aws-secret-access-key", `${m[0].slice(0, m[0].length - value.length)}${mask(value, 2)}`, start, start + value.length);
-  }
-}
 function detectUrlPasswords(text2, out2) {
   const re = /\b([a-z][a-z0-9+.-]{1,20}):\/\/([^\s:/?#@'"`<>]*):([^\s/?#@'"`<>]+)@([^\s/?#'"`<>]+)/gi;
   for (const m of text2.matchAll(re)) {
@@ -17307,15 +17705,6 @@ function detectUrlPasswords(text2, out2) {
     const start = m.index + scheme.length + 3 + user.length + 1;
     if (out2.overlaps(start, start + pass.length)) continue;
     out2.add("url-password", `${scheme}://${user}:${mask(pass, 2)}@${host}`, start, start + pass.length);
-  }
-}
-function detectBearer(text2, out2) {
-  for (const m of text2.matchAll(/\bBearer\s+([A-Za-z0-9._~+/-]{20,}=*)/g)) {
-    const value = m[1];
-    const start = m.index + m[0].length - value.length;
-    if (out2.overlaps(start, start + value.length)) continue;
-    if (!looksLikeSecretValue(value)) continue;
-    out2.add("bearer-token", `Bearer ${mask(value, 4)}`, start, start + value.length);
   }
 }
 function isCodeReference(v) {
@@ -17343,41 +17732,11 @@ function detectAssignments(text2, out2) {
     const value = m[3];
     const start = m.index + m[0].length - value.length - m[2].length;
     if (out2.overlaps(start, start + value.length)) continue;
-    if (!looksLikeSecretValue(value)) continue;
+    if (!looksLikeSecretValue(value) || HASH_OF.test(text2.slice(Math.max(0, m.index - 40), m.index)) || exampleOrDisowned(text2, m.index, start + value.length)) continue;
     let keyStart = m.index;
     while (keyStart > 0 && m.index - keyStart < 100 && KEY_CHAR.test(text2[keyStart - 1])) keyStart--;
     const key = (text2.slice(keyStart, m.index) + /^[A-Za-z_-]+/.exec(m[0])[0]).replace(/^[-_.]+/, "");
     out2.add("secret-assignment", `${key}${m[1] === ":" ? ": " : m[1]}${mask(value, 2)}`, start, start + value.length);
-  }
-}
-function detectAzure(text2, out2) {
-  for (const m of text2.matchAll(/\b(AccountKey|SharedAccessKey)=([A-Za-z0-9+/]{30,}={0,2})(?![A-Za-z0-9+/=])/g)) {
-    const value = m[2];
-    if (isPlaceholder(value) || !notExample(value) || shannonEntropy(value) < 4) continue;
-    const start = m.index + m[1].length + 1;
-    if (out2.overlaps(start, start + value.length)) continue;
-    out2.add("azure-storage-key", `${m[1]}=${mask(value, 2)}`, start, start + value.length);
-  }
-  for (const m of text2.matchAll(/(?<=[?&;\s]|^)sig=([A-Za-z0-9%+/=_-]{20,})/g)) {
-    const value = m[1];
-    const lineStart = text2.lastIndexOf("\n", m.index) + 1;
-    const lineEnd = text2.indexOf("\n", m.index);
-    const line = text2.slice(lineStart, lineEnd === -1 ? text2.length : lineEnd);
-    if (!/(?:^|[?&;\s])(?:sv|se|sp|ss|srt|spr|st|sr)=/.test(line)) continue;
-    if (isPlaceholder(value) || shannonEntropy(value) < 3.5) continue;
-    const start = m.index + 4;
-    if (out2.overlaps(start, start + value.length)) continue;
-    out2.add("azure-sas-token", `sig=${mask(value, 2)}`, start, start + value.length);
-  }
-}
-function detectTwilioAuthTokens(text2, out2) {
-  const re = /\b(?:twilio[\w ]{0,30}?)?auth[_ -]?token\b["']?\s*(?:[:=]|\bis\b)?\s*["']?([0-9a-f]{32})(?![0-9A-Za-z])/gi;
-  for (const m of text2.matchAll(re)) {
-    const value = m[1];
-    if (!/[0-9]/.test(value) || !/[a-f]/i.test(value)) continue;
-    const start = m.index + m[0].length - value.length;
-    if (out2.overlaps(start, start + value.length)) continue;
-    out2.add("twilio-key", `auth token ${mask(value, 2)}`, start, start + value.length);
   }
 }
 var VAULT_WORDS2 = /1password|keychain|keyring|vault|bitwarden|lastpass|keepass|dashlane|secrets?[-_ ]?manager/i;
@@ -17420,20 +17779,600 @@ function detectPasswordProse(text2, out2) {
     out2.add("password-prose", `${m[0].slice(0, m[0].length - m[2].length - m[1].length)}${mask(value, 2)}`, start, start + value.length);
   }
 }
-function trimPunctuation(v) {
-  let end = v.length;
-  while (end > 0 && ".,;:!?)]".includes(v[end - 1])) end--;
-  return v.slice(0, end);
-}
-function* linesOf(text2) {
-  let start = 0;
-  while (start <= text2.length) {
-    const nl = text2.indexOf("\n", start);
-    const end = nl === -1 ? text2.length : nl;
-    yield { text: text2.slice(start, end), start };
-    if (nl === -1) return;
-    start = nl + 1;
+
+// server/src/core/trust/gates/tokenRules.ts
+var notExample = (t) => !/EXAMPLE/i.test(t);
+var randomTail = (prefix) => (t) => {
+  const tail = t.replace(prefix, "");
+  return /[0-9]/.test(tail) && /[A-Za-z]/.test(tail) && shannonEntropy(tail) >= 3.2 && notExample(t) && !/([xX*0])\1{5}/.test(tail);
+};
+var TOKEN_RULES = [
+  { kind: "gcp-api-key", re: /(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}(?![A-Za-z0-9_-])/g, keep: 6, accept: notExample },
+  { kind: "aws-access-key-id", re: /(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9])/g, keep: 6, accept: notExample },
+  { kind: "github-token", re: /(?<![A-Za-z0-9_])gh[pousr]_[A-Za-z0-9]{36,251}(?![A-Za-z0-9_])/g, keep: 6, accept: randomTail(/^gh._/) },
+  { kind: "github-token", re: /(?<![A-Za-z0-9_])github_pat_[A-Za-z0-9_]{22,}(?![A-Za-z0-9_])/g, keep: 13, accept: randomTail(/^github_pat_/) },
+  {
+    kind: "gitlab-token",
+    re: /(?<![A-Za-z0-9_-])gl(?:pat|dt|rt|ptt|cbt|ft|imt|oas|soat)-[A-Za-z0-9_-]{20,}(?![A-Za-z0-9_-])/g,
+    keep: 8,
+    accept: randomTail(/^gl[a-z]+-/)
+  },
+  // A runner registration token of the older kind: a fixed prefix, then 20 random characters.
+  { kind: "gitlab-token", re: /(?<![A-Za-z0-9_-])GR1348941[A-Za-z0-9_-]{20}(?![A-Za-z0-9_-])/g, keep: 11, accept: randomTail(/^GR1348941/) },
+  { kind: "slack-token", re: /(?<![A-Za-z0-9_-])(?:xox[bpars]|xapp)-[A-Za-z0-9-]{10,}(?![A-Za-z0-9_-])/g, keep: 7, accept: (t) => /[0-9]/.test(t) && notExample(t) },
+  {
+    kind: "slack-webhook",
+    re: /https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9_-]+\/[A-Za-z0-9_-]+\/[A-Za-z0-9_-]{8,}/g,
+    keep: 33,
+    accept: (t) => !/X{6,}|EXAMPLE/i.test(t)
+  },
+  {
+    kind: "discord-webhook",
+    re: /https:\/\/(?:ptb\.|canary\.)?discord(?:app)?\.com\/api\/webhooks\/\d{15,22}\/[A-Za-z0-9_-]{40,}/g,
+    keep: 36,
+    accept: randomTail(/^.*\//)
+  },
+  { kind: "stripe-key", re: /(?<![A-Za-z0-9_])(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}(?![A-Za-z0-9_])/g, keep: 10, accept: randomTail(/^[a-z]{2}_[a-z]+_/) },
+  { kind: "stripe-key", re: /(?<![A-Za-z0-9_])whsec_[A-Za-z0-9]{24,}(?![A-Za-z0-9_])/g, keep: 8, accept: randomTail(/^whsec_/) },
+  { kind: "anthropic-key", re: /(?<![A-Za-z0-9_-])sk-ant-[A-Za-z0-9_-]{24,}(?![A-Za-z0-9_-])/g, keep: 14, accept: randomTail(/^sk-ant-(?:[a-z]+\d*-)?/) },
+  {
+    kind: "openai-key",
+    re: /(?<![A-Za-z0-9_-])sk-(?!ant-)(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,}(?![A-Za-z0-9_-])/g,
+    keep: (t) => (/^sk-[a-zA-Z]+-/.exec(t)?.[0].length ?? 3) + 2,
+    accept: randomTail(/^sk-(?:proj-|svcacct-|admin-|None-)?/)
+  },
+  { kind: "gcp-oauth-secret", re: /(?<![A-Za-z0-9_-])GOCSPX-[A-Za-z0-9_-]{28}(?![A-Za-z0-9_-])/g, keep: 9, accept: randomTail(/^GOCSPX-/) },
+  { kind: "gcp-access-token", re: /(?<![A-Za-z0-9_.-])ya29\.[A-Za-z0-9_-]{30,}(?![A-Za-z0-9_-])/g, keep: 7, accept: randomTail(/^ya29\./) },
+  { kind: "npm-token", re: /(?<![A-Za-z0-9_])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9_])/g, keep: 6, accept: randomTail(/^npm_/) },
+  { kind: "docker-hub-token", re: /(?<![A-Za-z0-9_])dckr_(?:pat|oat)_[A-Za-z0-9_-]{20,}(?![A-Za-z0-9_-])/g, keep: 11, accept: randomTail(/^dckr_[a-z]+_/) },
+  // A PyPI token is a base64url macaroon whose first bytes always encode to "AgE".
+  { kind: "pypi-token", re: /(?<![A-Za-z0-9_-])pypi-AgE[A-Za-z0-9_-]{50,}(?![A-Za-z0-9_-])/g, keep: 9 },
+  // Hugging Face tokens are letters only: demand a random-looking mix of cases, which a
+  // snake_case identifier starting with hf_ (`hf_hub_download`) never has.
+  {
+    kind: "huggingface-token",
+    re: /(?<![A-Za-z0-9_])hf_[A-Za-z0-9]{30,40}(?![A-Za-z0-9_])/g,
+    keep: 5,
+    accept: (t) => {
+      const tail = t.slice(3);
+      return (tail.match(/[A-Z]/g)?.length ?? 0) >= 4 && (tail.match(/[a-z]/g)?.length ?? 0) >= 4 && shannonEntropy(tail) >= 3.5 && notExample(t);
+    }
+  },
+  { kind: "sendgrid-key", re: /(?<![A-Za-z0-9_-])SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g, keep: 5, accept: randomTail(/^SG\./) },
+  // Mailchimp API keys: 32 hex digits and the data center (`-us21`).
+  { kind: "mailchimp-key", re: /(?<![A-Za-z0-9_-])[0-9a-f]{32}-us\d{1,2}(?![A-Za-z0-9_-])/g, keep: 2, accept: randomTail(/-us\d+$/) },
+  { kind: "sentry-token", re: /(?<![A-Za-z0-9_])sntry[sua]_[A-Za-z0-9+/=_-]{30,}(?![A-Za-z0-9+/=_-])/g, keep: 8, accept: randomTail(/^sntry._/) },
+  { kind: "atlassian-token", re: /(?<![A-Za-z0-9_-])AT(?:ATT|CTT)3[A-Za-z0-9_=-]{20,}(?![A-Za-z0-9_=-])/g, keep: 7, accept: randomTail(/^AT[A-Z]{3}3/) },
+  { kind: "tailscale-key", re: /(?<![A-Za-z0-9_-])tskey-[a-z]{3,8}-[A-Za-z0-9]{4,}-[A-Za-z0-9]{8,}(?![A-Za-z0-9_-])/g, keep: 11, accept: randomTail(/^tskey-[a-z]+-/) },
+  { kind: "vault-token", re: /(?<![A-Za-z0-9_.-])hv[sbr]\.[A-Za-z0-9_-]{24,}(?![A-Za-z0-9_-])/g, keep: 5, accept: randomTail(/^hv.\./) },
+  // The older Vault service tokens: `s.` and 24 random characters (mixed case, digits).
+  { kind: "vault-token", re: /(?<![A-Za-z0-9_.$-])s\.[A-Za-z0-9]{24}(?![A-Za-z0-9_.(-])/g, keep: 3, accept: (t) => /[a-z]/.test(t.slice(2)) && /[A-Z]/.test(t) && randomTail(/^s\./)(t) },
+  { kind: "age-secret-key", re: /(?<![A-Za-z0-9_-])AGE-SECRET-KEY-1[0-9A-Z]{58}(?![A-Za-z0-9])/g, keep: 16, accept: randomTail(/^AGE-SECRET-KEY-1/) },
+  { kind: "digitalocean-token", re: /(?<![A-Za-z0-9_])do[por]_v1_[a-f0-9]{64}(?![A-Za-z0-9_])/g, keep: 8, accept: randomTail(/^do._v1_/) },
+  { kind: "shopify-token", re: /(?<![A-Za-z0-9_])shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}(?![A-Za-z0-9_])/g, keep: 7, accept: randomTail(/^shp[a-z]{2}_/) },
+  { kind: "databricks-token", re: /(?<![A-Za-z0-9_])dapi[a-f0-9]{32}(?:-\d)?(?![A-Za-z0-9_])/g, keep: 6, accept: randomTail(/^dapi/) },
+  { kind: "grafana-token", re: /(?<![A-Za-z0-9_])(?:glsa_[A-Za-z0-9]{32}_[a-f0-9]{8}|glc_[A-Za-z0-9+/=]{32,})(?![A-Za-z0-9_+/=])/g, keep: 6, accept: randomTail(/^gl[a-z]+_/) },
+  // A Telegram bot token: the bot's numeric id, a colon, then 35 characters starting with AA.
+  { kind: "telegram-bot-token", re: /(?<![A-Za-z0-9_:])\d{8,10}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])/g, keep: 4, accept: randomTail(/^\d+:AA/) },
+  // Other services' API tokens, each with its own fixed prefix (Linear, Postman, New Relic, Doppler,
+  // Pulumi, Terraform Cloud, Notion, Mapbox secret tokens, Supabase, Fly.io, Groq, Replicate,
+  // Perplexity, Buildkite, Figma, Square, 1Password service accounts, Heroku, Google refresh tokens).
+  {
+    kind: "service-token",
+    re: /(?<![A-Za-z0-9_.-])(?:lin_api_[A-Za-z0-9]{32,}|PMAK-[a-f0-9]{24}-[a-f0-9]{30,}|NRAK-[A-Z0-9]{27}|dp\.(?:st|pt|ct|sa|scim|audit)\.[A-Za-z0-9_.-]{30,}|pul-[a-f0-9]{40}|[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_-]{60,}|ntn_[A-Za-z0-9]{40,}|sk\.eyJ[A-Za-z0-9_-]{30,}\.[A-Za-z0-9_-]{16,}|sbp_[a-f0-9]{40}|fo1_[A-Za-z0-9_-]{30,}|gsk_[A-Za-z0-9]{40,}|r8_[A-Za-z0-9]{30,}|pplx-[A-Za-z0-9]{40,}|bkua_[a-f0-9]{40}|figd_[A-Za-z0-9_-]{30,}|sq0(?:atp|csp)-[A-Za-z0-9_-]{22,}|ops_eyJ[A-Za-z0-9_-]{30,}|HRKU-[A-Za-z0-9_-]{30,}|1\/\/0[A-Za-z0-9_-]{30,})(?![A-Za-z0-9_-])/g,
+    keep: (t) => (/^[A-Za-z0-9]+?[._-](?:[a-z]+[._-])?|^1\/\/0/.exec(t)?.[0].length ?? 3) + 1,
+    accept: (t) => randomTail(/^(?:[A-Za-z]+[._-](?:[a-z]+[._-])?|1\/\/0)/)(t)
+  },
+  // Twilio account and API-key SIDs: AC / SK and exactly 32 lowercase hex digits.
+  { kind: "twilio-key", re: /(?<![A-Za-z0-9_])(?:AC|SK)[0-9a-f]{32}(?![A-Za-z0-9_])/g, keep: 4, accept: (t) => /[0-9]/.test(t.slice(2)) && /[a-f]/.test(t.slice(2)) },
+  // BitLocker recovery keys: eight groups of six digits.
+  { kind: "bitlocker-recovery-key", re: /(?<![\d-])\d{6}(?:-\d{6}){7}(?![\d-])/g, keep: 0 },
+  // header.payload.signature, header and payload both base64url of `{"`.
+  { kind: "jwt", re: /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}(?![A-Za-z0-9_-])/g, keep: 8 }
+];
+
+// server/src/core/trust/gates/providerTokens.ts
+function detectPrivateKeys(text2, out2) {
+  const re = /-----BEGIN ((?:[A-Z0-9]+ )*)PRIVATE KEY(?: BLOCK)?-----/g;
+  for (const m of text2.matchAll(re)) {
+    const start = m.index;
+    const after = text2.slice(start + m[0].length, start + m[0].length + 4e3);
+    const endAt = after.search(/-----END [A-Z0-9 ]*PRIVATE KEY/);
+    const material = (endAt >= 0 ? after.slice(0, endAt) : after.slice(0, 600)).replace(/\\n/g, "\n").replace(/^[A-Za-z-]+: .*$/gm, "");
+    const runs = material.split(/\s+/).filter((r) => /^[A-Za-z0-9+/=]{32,}$/.test(r) && /[0-9+/]/.test(r));
+    if (runs.length === 0) continue;
+    const end = start + m[0].length + (endAt >= 0 ? endAt : Math.min(after.length, 600));
+    out2.claim("private-key", `${m[0]} ********`, start, end);
   }
+  for (const m of text2.matchAll(/^Private-Lines:[ \t]*\d+[ \t]*\r?\n([A-Za-z0-9+/=]{32,})/gm)) {
+    if (!/PuTTY-User-Key-File-\d/.test(text2)) break;
+    const start = m.index + m[0].length - m[1].length;
+    out2.claim("private-key", "PuTTY Private-Lines: ********", start, start + m[1].length);
+  }
+}
+function detectGcpServiceAccount(text2, out2) {
+  if (!/"type"\s*:\s*"service_account"/.test(text2)) return;
+  const re = /"(private_key_id|private_key)"\s*:\s*"([^"]{8,})"/g;
+  for (const m of text2.matchAll(re)) {
+    const value = m[2];
+    if (isPlaceholder(value)) continue;
+    const valueStart2 = m.index + m[0].length - value.length - 1;
+    out2.add("gcp-service-account", `"type": "service_account", "${m[1]}": "${mask(value, m[1] === "private_key" ? 0 : 2)}"`, valueStart2, valueStart2 + value.length);
+  }
+}
+function detectTokens(text2, out2) {
+  for (const rule of TOKEN_RULES) {
+    for (const m of text2.matchAll(rule.re)) {
+      const token = m[0];
+      if (rule.accept && !rule.accept(token)) continue;
+      if (exampleOnLine(text2, m.index, m.index + token.length)) continue;
+      const keep = typeof rule.keep === "number" ? rule.keep : rule.keep(token);
+      out2.claim(rule.kind, mask(token, keep), m.index, m.index + token.length);
+    }
+  }
+}
+function exampleOnLine(text2, start, end) {
+  const line = lineAround(text2, start, end);
+  return EXAMPLE_BEFORE.test(line) || EXAMPLE_AFTER.test(line);
+}
+function detectAwsSecretKeys(text2, out2) {
+  const re = /aws_?secret_?(?:access_?)?key["']?\s*(?:=|:=|=>|:)\s*["']?([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/gi;
+  for (const m of text2.matchAll(re)) {
+    const value = m[1];
+    if (!notExample(value) || isPlaceholder(value)) continue;
+    const start = m.index + m[0].length - value.length;
+    out2.claim("aws-secret-access-key", `${m[0].slice(0, m[0].length - value.length)}${mask(value, 2)}`, start, start + value.length);
+  }
+}
+function detectAzure(text2, out2) {
+  for (const m of text2.matchAll(/\b(AccountKey|SharedAccessKey)=([A-Za-z0-9+/]{30,}={0,2})(?![A-Za-z0-9+/=])/g)) {
+    const value = m[2];
+    if (isPlaceholder(value) || !notExample(value) || shannonEntropy(value) < 4) continue;
+    const start = m.index + m[1].length + 1;
+    out2.claim("azure-storage-key", `${m[1]}=${mask(value, 2)}`, start, start + value.length);
+  }
+  for (const m of text2.matchAll(/(?<=[?&;\s]|^)sig=([A-Za-z0-9%+/=_-]{20,})/g)) {
+    const value = m[1];
+    const lineStart = text2.lastIndexOf("\n", m.index) + 1;
+    const lineEnd = text2.indexOf("\n", m.index);
+    const line = text2.slice(lineStart, lineEnd === -1 ? text2.length : lineEnd);
+    if (!/(?:^|[?&;\s])(?:sv|se|sp|ss|srt|spr|st|sr)=/.test(line)) continue;
+    if (isPlaceholder(value) || shannonEntropy(value) < 3.5) continue;
+    const start = m.index + 4;
+    out2.claim("azure-sas-token", `sig=${mask(value, 2)}`, start, start + value.length);
+  }
+}
+function detectTwilioAuthTokens(text2, out2) {
+  const re = /\b(?:twilio[\w ]{0,30}?)?auth[_ -]?token\b["']?\s*(?:[:=]|\bis\b)?\s*["']?([0-9a-f]{32})(?![0-9A-Za-z])/gi;
+  for (const m of text2.matchAll(re)) {
+    const value = m[1];
+    if (!/[0-9]/.test(value) || !/[a-f]/i.test(value)) continue;
+    const start = m.index + m[0].length - value.length;
+    out2.claim("twilio-key", `auth token ${mask(value, 2)}`, start, start + value.length);
+  }
+}
+function detectAuthorization(text2, out2) {
+  for (const m of text2.matchAll(/\b(Bearer|Token|token|Bot|Key|ApiKey|SSWS|Splunk|GenieKey)\s+([A-Za-z0-9._~+/-]{16,}=*)/g)) {
+    const value = m[2];
+    if (m[1] !== "Bearer" && !/Authorization["']?[ \t]*[:=][ \t]*["']?$/i.test(text2.slice(Math.max(0, m.index - 40), m.index))) continue;
+    const start = m.index + m[0].length - value.length;
+    if (!looksLikeSecretValue(value)) continue;
+    out2.claim("bearer-token", `${m[1]} ${mask(value, 4)}`, start, start + value.length);
+  }
+  for (const m of text2.matchAll(/\bBasic\s+([A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])/g)) {
+    const value = m[1];
+    if (value.length % 4 !== 0) continue;
+    const decoded2 = Buffer.from(value, "base64").toString("utf8");
+    const colon = decoded2.indexOf(":");
+    if (colon < 1 || colon === decoded2.length - 1 || !/^[\x20-\x7e]+$/.test(decoded2) || isPlaceholder(decoded2.slice(colon + 1))) continue;
+    const start = m.index + m[0].length - value.length;
+    out2.claim("basic-auth", `Basic ${mask(value, 2)}`, start, start + value.length);
+  }
+}
+function detectKubernetesSecretData(text2, out2) {
+  if (!/^[ \t]*kind:[ \t]*["']?Secret["']?[ \t]*\r?$/m.test(text2)) return;
+  let dataIndent = -1;
+  for (const line of linesOf(text2)) {
+    const indent = /^[ \t]*/.exec(line.text)[0].length;
+    if (/^[ \t]*(?:data|stringData):[ \t]*$/.test(line.text)) {
+      dataIndent = indent;
+      continue;
+    }
+    if (dataIndent < 0 || line.text.trim() === "") continue;
+    if (indent <= dataIndent) {
+      dataIndent = -1;
+      continue;
+    }
+    const m = /^[ \t]*["']?([\w.-]{1,100})["']?:[ \t]*["']?([^\s"']{4,})["']?[ \t]*$/.exec(line.text);
+    if (!m) continue;
+    const value = m[2];
+    if (isPlaceholder(value) || /^[A-Z][A-Z0-9_]*$/.test(value)) continue;
+    const start = line.start + line.text.lastIndexOf(value);
+    out2.claim("kubernetes-secret", `kind: Secret ... ${m[1]}: ${mask(value, 0)}`, start, start + value.length);
+  }
+}
+var CARD_WORDS = /\b(?:card|visa|mastercard|master card|amex|american express|maestro|kreditkarte|karte|carte|tarjeta|cart[a\u00e3]o|credit|debit|cc)\b/i;
+function detectPaymentCards(text2, out2) {
+  if (!CARD_WORDS.test(text2)) return;
+  for (const line of linesOf(text2)) {
+    if (!CARD_WORDS.test(line.text) || /\b(?:test|testing|example|sample|dummy|fake|sandbox)\b/i.test(line.text)) continue;
+    for (const m of line.text.matchAll(/(?<![\d.-])\d(?:[ -]?\d){12,18}(?![\d.-])/g)) {
+      const digits = m[0].replace(/[ -]/g, "");
+      if (/^(\d)\1+$/.test(digits) || !luhn(digits)) continue;
+      out2.claim("payment-card", `card ${mask(digits, 0)}`, line.start + m.index, line.start + m.index + m[0].length);
+    }
+  }
+}
+function luhn(digits) {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let d = digits.charCodeAt(digits.length - 1 - i) - 48;
+    if (i % 2 === 1) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
+
+// server/src/core/trust/gates/credentialWords.ts
+var L = "\\p{L}";
+var KEY_WORDS = "(?:api|access|auth|private|secret|signing|encryption|master|licen[cs]e|recovery|pre-?shared|shared|session|hmac|webhook|app|client|admin|root|storage|subscription|activation|product|account|wifi|wi-fi|wlan|wpa2?|wep|network|service|consumer|x-api|integration|bot)[ _-]?key|apikey|psk|(?:wlan-?|netzwerk)?schl(?:ü|ue)ssel";
+var PW_WORDS = `(?<!\\d)(?:password|passwd|passphrase|passcode|pass-phrase)|community[ _-]string|passwort|kennwort|wachtwoord|contrase(?:ñ|n)a|senha|l(?:ö|o)senord(?:et)?|salasana|has(?:ł|l)o|heslo|jelsz(?:ó|o)|(?:ş|s)ifre(?:si)?|passord(?:et)?|adgangskode|lozinka|parool|парол[ья]|mot[ -]de[ -]passe|clave|(?<![\\d])(?:pwd|pw|pswd|pword|mdp)`;
+var CODE_WORDS = `(?<![${L}])(?:tür|zugangs|alarm|tor|sicherheits|geheim)[ -]?code|(?<![${L}])pin[ -]?(?:code|number|nummer|no\\.?)|code d'acc(?:è|e)s|(?<![${L}\\d])(?:pin|puk|cvv2?|cvc2?|digicode|keypad|combination|combo|kombination|combinaison|combinaci(?:ó|o)n|lockbox|key ?box|key ?safe|geheimzahl|c(?:ó|o)digo|codice)|(?<![${L}])(?:door|alarm|lock|gate|garage|keypad|safe|entry|unlock|recovery|backup|disarm|duress|access|guest|building|security|padlock|locker|parking|elevator|lift|mailbox|lockbox|key ?box|wifi|wi-fi|2fa|mfa|master|house|office|front[ -]door|scratch|emergency|one-time)(?:[ -]${L}{1,20})?[ -]codes?`;
+var SEED_WORDS = `(?<![${L}])(?:totp|otp|hotp|2fa|mfa|authenticator)[ _-]?(?:seed|secret|key)|seed[ _-]?phrase|recovery[ _-]?phrase|mnemonic`;
+var KEY_RE = new RegExp(
+  `(?<seed>${SEED_WORDS})(?![${L}])|(?<code>${CODE_WORDS})(?![${L}])|(?<key>${KEY_WORDS})(?![${L}])|(?<pw>${PW_WORDS})(?![${L}])|(?<pass>(?<![\\d])pass)(?![${L}\\d])|(?<secret>secret|token|credentials?|creds?)(?![${L}])|(?<auth>(?<![${L}\\d])_?auth)(?![${L}\\d])|(?<cjk>パスワード|密码|密碼|비밀번호)|(?<barecode>(?<![${L}\\d])codes?)(?![${L}])`,
+  "giu"
+);
+var OPENS = /^[ \t]+(?:to|for|of|at|on|de|du|des|der|des|del|vom|zum|zur|f\u00fcr)\b[^:\n=.;]{0,60}?\b(?:open|opens|unlock|disarm|enter|door|gate|garage|alarm|safe|lock|locker|building|office|house|flat|apartment|shed|entrance|lobby|elevator|padlock|keypad|wifi|wi-fi|bike|porte|portail|immeuble|puerta|port\u00f3n|t\u00fcr|tor|haus|garaje|alarme|alarma|cadenas|candado)\b/iu;
+var TARGET = /(?:wifi|wi-fi|wlan|admin|root|router|vpn|db|database|ssh|server|e-?mail|mail|ftp|smtp|bios|guest|user|account|app|master|system|portal|console|panel|r\u00e9seau|reseau|red|netz|netzwerk)[ \t]*(?=[:=\uff1a]|(?:is|est|es|ist|lautet)[ \t])/iy;
+var NOT_SECRET_PREFIX = new Set(
+  "page next continuation cursor sync pagination resume cancellation request correlation max min num input output total public pub gpio led csrf xsrf idempotency cache design lexer parser syntax hint forgot".split(" ")
+);
+var SECRET_SUFFIX = new Set(
+  "key base value val prod production staging stage dev development test local live secret token password pass pwd hex b64 base64 raw plain plaintext string str salt pepper current new old primary secondary main master admin root user default access api app auth bot bearer jwt hmac signing encryption enc private client server db database rw ro code number nummer".split(
+    " "
+  )
+);
+var identWords = (s2) => s2.replace(/([a-z0-9])([A-Z])/g, "$1 $2").toLowerCase().split(/[^a-z0-9]+/).filter((w2) => w2 !== "");
+var blank = (c) => c === " " || c === "	";
+function skipBlank(text2, i) {
+  const from = i;
+  while (i < text2.length && blank(text2[i]) && i - from < 400) i++;
+  return i;
+}
+var ASSIGN = /=>|:=|->|\u2192|=|:|\uff1a|\?(?=[ \t])/y;
+function assignAt(text2, at2) {
+  ASSIGN.lastIndex = at2;
+  const m = ASSIGN.exec(text2);
+  if (!m || m[0] === ":" && text2[at2 + 1] === "/" && text2[at2 + 2] === "/") return null;
+  return m[0];
+}
+var VERB = /(?:(?:is|was|are|lautet|ist|war|es|est|era|\u00e9|\u00e8|\u00e4r|jest)(?:[ \t]*:|[ \t]+(?:(?:now|still|currently|just|literally|simply|actually|always|also|again|set to|changed to|reset to|updated to)[ \t]+){0,2}:?)|(?:(?:got|was|has been|is now|been)[ \t]+)?(?:set|changed|reset|updated)[ \t]+to|\u306f|\u662f|\u4e3a|\u70ba)[ \t]*/iy;
+function verbAt(text2, at2) {
+  VERB.lastIndex = at2;
+  const m = VERB.exec(text2);
+  return m ? at2 + m[0].length : null;
+}
+var PREP = /(?:for|of|on|at|to|in|from|vom|von|f\u00fcr|f\u00fcrs|fur|zum|zur|beim|bei|im|am|auf|des|der|du|de|pour|sur|del|para|per|voor|van|f\u00f6r|p\u00e5|till|do|da|dla|\u043e\u0442|\u0434\u043b\u044f)(?=[ \t])/iy;
+var QWORD = /[\p{L}\p{N}._@'\u2019/#+-]{1,40}/uy;
+function qualifierEnd(text2, at2) {
+  let k = at2;
+  let any = false;
+  for (let round2 = 0; round2 < 2; round2++) {
+    if (text2[k] === "(") {
+      const inner = text2.slice(k, k + 81);
+      const close = inner.indexOf(")");
+      if (close === -1 || inner.slice(0, close).includes("\n")) return null;
+      k = skipBlank(text2, k + close + 1);
+      any = true;
+      continue;
+    }
+    PREP.lastIndex = k;
+    const p = PREP.exec(text2);
+    if (!p) break;
+    let w2 = k + p[0].length;
+    let found = false;
+    for (let words = 0; words < 5 && !found; words++) {
+      const s2 = skipBlank(text2, w2);
+      if (s2 === w2) break;
+      QWORD.lastIndex = s2;
+      const q = QWORD.exec(text2);
+      if (!q) break;
+      w2 = s2 + q[0].length;
+      const after = skipBlank(text2, w2);
+      if (text2[after] === "(" || assignAt(text2, after) !== null || verbAt(text2, after) !== null) {
+        k = after;
+        found = true;
+      }
+    }
+    if (!found) return null;
+    any = true;
+  }
+  return any ? k : null;
+}
+function valueStart(text2, at2) {
+  let i = at2;
+  for (let k = 0; k < 3 && (text2[i] === "*" || text2[i] === "_"); k++) i++;
+  return skipBlank(text2, i);
+}
+function separatorAt(text2, at2) {
+  let i = at2;
+  if (/^['\u2019]s[ \t]/.test(text2.slice(i, i + 3))) return { sep: "is", op: "'s", end: skipBlank(text2, i + 2) };
+  while ((text2[i] === "*" || text2[i] === "_") && i - at2 < 3) i++;
+  if (text2[i] === '"' || text2[i] === "'" || text2[i] === "`") {
+    i++;
+    const attr = /^[ \t]*value[ \t]*=[ \t]*/i.exec(text2.slice(i, i + 20));
+    if (attr) return { sep: ":", op: "=", end: i + attr[0].length };
+  }
+  const j = skipBlank(text2, i);
+  const op = assignAt(text2, j) ?? (j > i && /^[-\u2013\u2014][ \t]/.test(text2.slice(j, j + 2)) ? text2[j] : null);
+  if (op) return { sep: ":", op, end: valueStart(text2, j + op.length) };
+  const cjk = verbAt(text2, j);
+  if (cjk !== null && j === i && /[\u306f\u662f\u4e3a\u70ba]/.test(text2[j])) return { sep: "is", op: text2[j], end: cjk };
+  if (j === i) return null;
+  const v = verbAt(text2, j);
+  if (v !== null) return { sep: "is", op: text2.slice(j, v).trim(), end: v };
+  TARGET.lastIndex = j;
+  const t = TARGET.exec(text2);
+  const q = t ? j + t[0].length : qualifierEnd(text2, j);
+  if (q !== null) {
+    const op2 = assignAt(text2, q);
+    if (op2) return { sep: "is", op: op2, end: valueStart(text2, q + op2.length) };
+    const v2 = verbAt(text2, q);
+    if (v2 !== null) return { sep: "is", op: text2.slice(q, v2).trim(), end: v2 };
+  }
+  if (text2.slice(i, j).includes("	")) return { sep: ":", op: "	", end: j };
+  return { sep: " ", op: " ", end: j };
+}
+function keyClassOf(word) {
+  for (const m of word.matchAll(KEY_RE)) {
+    const groups = m.groups;
+    const cls = Object.keys(groups).find((g) => groups[g] !== void 0);
+    if (cls === "barecode" || cls === void 0) continue;
+    return cls === "cjk" ? "pw" : cls;
+  }
+  return null;
+}
+
+// server/src/core/trust/gates/statedCredentials.ts
+var LOCK_BEFORE = /\b(?:alarm|door|gate|garage|safe|lock|keypad|locker|padlock|lockbox|keybox)\b[^.\n]{0,20}$/i;
+function accepts(cls, sep8, v, s2, policy, key) {
+  const n = [...v.text].length;
+  const minDigits = /[ -]/.test(v.text) || /combination|combo|cvv|cvc/i.test(key) ? 3 : 4;
+  const digit = /\d/.test(v.text);
+  const word = s2.word && v.clauseEnd;
+  const joined = !/\s/.test(v.text) && v.text.split(/[-_.]+/).length >= 2;
+  const phrase = s2.passphrase && (v.quoted || v.words >= 3 || joined);
+  if (policy === "team") {
+    switch (cls) {
+      case "pw":
+        if (sep8 === " ") return !v.text.includes("`") && (s2.random || s2.strong || s2.password && n >= 6);
+        return s2.random || s2.strong || s2.password || s2.digits >= 4 || phrase || word && (n >= 6 || sep8 === ":");
+      case "pass":
+        if (sep8 === " ") return s2.random || s2.strong;
+        return s2.random || s2.strong || s2.password && n >= 6 || phrase && (v.quoted || digit) || word && v.quoted;
+      case "secret":
+      case "key":
+        if (sep8 === " ") return s2.random && n >= 20 && !v.quoted && !/^[0-9a-f-]+$/i.test(v.text);
+        return s2.random || s2.strong || cls === "secret" && (s2.password && n >= 8 || phrase);
+      case "seed":
+        return sep8 !== " " && (s2.random || s2.strong) || s2.passphrase && v.words >= 12;
+      case "auth":
+        return sep8 === ":" && s2.random;
+      case "code":
+        if (sep8 === " ") return s2.digits >= 4 && !v.quoted;
+        return s2.digits >= minDigits || s2.random || s2.strong || s2.password && digit;
+    }
+  }
+  const random = s2.random || !/\s/.test(v.text) && looksLikeSecretValue(v.text);
+  switch (cls) {
+    case "pw":
+      if (sep8 === " ") return s2.random || s2.strong;
+      if (sep8 === "is") return random || s2.strong || s2.password && n >= 6 || s2.digits >= 6 || phrase && (v.quoted || digit);
+      return random || s2.strong || s2.digits >= 6 || phrase && (v.quoted || digit || v.words >= 3 || v.text.split(/[-_.]+/).length >= 3);
+    case "pass":
+      return sep8 !== " " ? random || s2.strong || phrase && v.quoted : s2.strong;
+    case "secret":
+      return sep8 !== " " && (random || s2.strong || phrase && v.quoted && (digit || new RegExp("\\p{Lu}", "u").test(v.text)));
+    case "key":
+      return sep8 !== " " && (random || s2.strong);
+    case "seed":
+      return sep8 !== " " && (random || s2.strong) || s2.passphrase && v.words >= 12;
+    case "auth":
+      return sep8 === ":" && s2.random;
+    case "code":
+      if (sep8 === " ") return s2.digits >= 4 && !v.quoted && (/^(?:PIN|PUK|CVV|CVC)$/.test(key) || /code|number|nummer/i.test(key));
+      return s2.digits >= minDigits || s2.random || s2.strong;
+  }
+}
+var AFTER_REVERSED = /^(?:[ \t]*(?:$|[\n.,;!?)])|[ \t]+(?:for|of|on|to|at|in|used|that|and|but|so|\u2014|\u2013|-|\()(?![\p{L}]))/u;
+var DETERMINERS = /* @__PURE__ */ new Set(["the", "our", "my", "your", "its", "their", "his", "her", "this"]);
+function reversedValue(text2, keyStart, keyEnd) {
+  if (!AFTER_REVERSED.test(text2.slice(keyEnd, keyEnd + 12))) return null;
+  if (!blank(text2[keyStart - 1])) return null;
+  const lineFrom = keyStart - lineBefore(text2, keyStart, 120).length;
+  const tokens = [...text2.slice(lineFrom, keyStart).matchAll(/[^ \t]+/g)].map((t) => ({ t: t[0], at: lineFrom + t.index }));
+  let i = tokens.length - 1;
+  let mods = 0;
+  while (i >= 0 && mods < 3 && /^[\p{L}\d-]+$/u.test(tokens[i].t) && !/^(?:is|was|as|an?)$/i.test(tokens[i].t) && !DETERMINERS.has(tokens[i].t.toLowerCase())) {
+    i--;
+    mods++;
+  }
+  if (i >= 0 && /^an?$/i.test(tokens[i].t)) return null;
+  if (i >= 0 && DETERMINERS.has(tokens[i].t.toLowerCase())) i--;
+  if (i >= 1 && /^(?:still|now|also|currently|actually|literally|really)$/i.test(tokens[i].t)) i--;
+  if (i < 1 || !/^(?:is|was|as)$/i.test(tokens[i].t)) return null;
+  const raw = tokens[i - 1];
+  const lead = /^["'`(\u201c]*/.exec(raw.t)[0].length;
+  const value = raw.t.slice(lead).replace(/["'`,:\u201d]+$/, "");
+  if (value === "") return null;
+  const start = raw.at + lead;
+  return { text: value, start, end: start + value.length, quoted: lead > 0, clauseEnd: true, words: 1 };
+}
+function detectStatedCredentials(text2, policy, all = true, claimed) {
+  const out2 = [];
+  for (const m of text2.matchAll(KEY_RE)) {
+    const groups = m.groups;
+    const cls = Object.keys(groups).find((g) => groups[g] !== void 0) ?? "pw";
+    if (cls === "barecode" && !OPENS.test(text2.slice(m.index + m[0].length, m.index + m[0].length + 80)) && !LOCK_BEFORE.test(text2.slice(Math.max(0, m.index - 30), m.index))) continue;
+    const keyClass = cls === "cjk" ? "pw" : cls === "barecode" ? "code" : cls;
+    const word = m[0];
+    const prev = text2[m.index - 1];
+    if (prev !== void 0 && new RegExp("\\p{L}", "u").test(prev) && cls !== "cjk") {
+      const compound = keyClass === "pw" && /^pass/i.test(word);
+      const camel = new RegExp("\\p{Ll}", "u").test(prev) && new RegExp("^\\p{Lu}", "u").test(word);
+      if (!compound && !camel) continue;
+    }
+    let from = m.index;
+    while (from > 0 && m.index - from < 60 && /[A-Za-z0-9_.-]/.test(text2[from - 1])) from--;
+    let end = m.index + word.length;
+    if ("_.-".includes(text2[end] ?? " ") && /[A-Za-z0-9]/.test(text2[end + 1] ?? " ")) {
+      let e = end;
+      while (e < text2.length && e - end < 40 && /[A-Za-z0-9_.-]/.test(text2[e])) e++;
+      const suffix = text2.slice(end, e).replace(/[.-]+$/, "");
+      if (!identWords(suffix).every((w2) => SECRET_SUFFIX.has(w2) || /^v?\d+$/.test(w2))) continue;
+      end += suffix.length;
+    }
+    const key = text2.slice(from, end);
+    const found = (text2[from - 1] === "<" && text2[end] === ">" ? xmlValue(text2, end + 1, keyClass, policy, word) : statedAt(text2, end, keyClass, policy, word, key, claimed)) ?? reversed(text2, m.index, end, keyClass, policy);
+    if (!found) continue;
+    const before = identWords(text2.slice(from, m.index));
+    if (before.length > 0 && NOT_SECRET_PREFIX.has(before[before.length - 1])) continue;
+    if (HASH_OF.test(text2.slice(Math.max(0, m.index - 40), m.index)) || exampleOrDisowned(text2, m.index, found.v.end)) continue;
+    const snippet2 = found.reversed ? `${mask(found.v.text, 1)} is the ${word}` : `${text2.slice(from, found.valueAt).replace(/\s+/g, " ").slice(0, 80)}${mask(found.v.text, 1)}`;
+    out2.push({ keyClass, key, sep: found.sep, op: found.op, snippet: snippet2, start: found.v.start, end: found.v.end });
+    if (!all) break;
+  }
+  return out2;
+}
+function xmlValue(text2, at2, cls, policy, key) {
+  const close = text2.slice(at2, at2 + 201).indexOf("<");
+  if (close === -1) return null;
+  const raw = text2.slice(at2, at2 + close);
+  const value = raw.trim();
+  if (value === "" || raw.includes("\n")) return null;
+  const v = { text: value, start: at2 + raw.indexOf(value), end: at2 + raw.indexOf(value) + value.length, quoted: true, clauseEnd: true, words: value.split(/\s+/).length };
+  return acceptValue(cls, ":", v, policy, key) ? { v, sep: ":", op: ">", valueAt: at2 } : null;
+}
+function acceptValue(cls, sep8, v, policy, key) {
+  const shapes = shapesOf(v.text, v.quoted);
+  return shapes !== null && accepts(cls, sep8, v, shapes, policy, key);
+}
+function envValue(ident, op, cls, v) {
+  if (op !== "=" || !/^[A-Z][A-Z0-9_]*$/.test(ident) || cls !== "pw" && cls !== "pass" && cls !== "secret") return false;
+  const s2 = shapesOf(v.text, v.quoted);
+  return s2 !== null && !/\s/.test(v.text) && (s2.password || s2.passphrase || s2.random);
+}
+function statedAt(text2, at2, cls, policy, key, ident = key, claimed) {
+  const s2 = separatorAt(text2, at2);
+  if (!s2 || claimed?.(s2.end)) return null;
+  if (s2.sep === " " && cls !== "pw" && cls !== "pass" && cls !== "code" && cls !== "seed" && !(policy === "team" && (cls === "secret" || cls === "key"))) return null;
+  if (s2.sep === " " && cls === "pass" && !/\b(?:user(?:name)?|login|account|ssid|wifi|wi-fi|wlan)\b/i.test(lineBefore(text2, at2))) return null;
+  const phrases = (cls === "pw" || cls === "pass" || cls === "secret" || cls === "seed") && (s2.sep !== " " || cls === "seed");
+  for (const v of readValue(text2, s2.end, phrases)) {
+    if (acceptValue(cls, s2.sep, v, policy, key) || envValue(ident, s2.op, cls, v)) return { v, sep: s2.sep, op: s2.op, valueAt: s2.end };
+  }
+  return null;
+}
+function reversed(text2, keyStart, keyEnd, cls, policy) {
+  if (cls !== "pw" && cls !== "pass" && cls !== "secret" && cls !== "key") return null;
+  const v = reversedValue(text2, keyStart, keyEnd);
+  if (!v) return null;
+  const s2 = shapesOf(v.text);
+  if (!s2) return null;
+  const n = [...v.text].length;
+  const ok = s2.random || s2.strong || s2.word && n >= 12 || s2.password && n >= (policy === "team" ? 6 : 8);
+  return ok ? { v, sep: "is", op: "is", valueAt: v.start, reversed: true } : null;
+}
+
+// server/src/core/trust/gates/structuredCredentials.ts
+function cellsOf(line, start, delimiter) {
+  if (!line.includes(delimiter)) return null;
+  const out2 = [];
+  let at2 = 0;
+  const body = delimiter === "|" ? line.replace(/^\s*\|/, (m) => " ".repeat(m.length)) : line;
+  for (const part of body.split(delimiter)) {
+    const lead = part.length - part.trimStart().length;
+    out2.push({ text: part.trim(), start: start + at2 + lead });
+    at2 += part.length + 1;
+  }
+  if (delimiter === "|" && out2.length > 0 && out2[out2.length - 1].text === "") out2.pop();
+  return out2.length >= 2 ? out2 : null;
+}
+var HEADER_CELL = /^[\p{L}\d_./-]+(?: [\p{L}\d_./-]+){0,2}$/u;
+function tables(text2, policy) {
+  const out2 = [];
+  let header = null;
+  for (const line of linesOf(text2)) {
+    if (header) {
+      const row = cellsOf(line.text, line.start, header.delimiter);
+      if (!row) {
+        header = null;
+      } else if (!/^[\s|:-]+$/.test(line.text)) {
+        for (const col of header.columns) {
+          const cell = row[col.index];
+          if (!cell) continue;
+          const value = cell.text.replace(/^[`"']|[`"']$/g, "");
+          if (value === "") continue;
+          const at2 = cell.start + cell.text.indexOf(value);
+          const v = { text: value, start: at2, end: at2 + value.length, quoted: true, clauseEnd: true, words: value.split(/\s+/).length };
+          if (!acceptValue(col.cls, ":", v, policy, col.name)) continue;
+          out2.push({ keyClass: col.cls, key: col.name, sep: ":", op: "|", snippet: `${col.name} column: ${mask(value, 1)}`, start: v.start, end: v.end });
+        }
+        continue;
+      }
+    }
+    for (const delimiter of ["|", "	", ","]) {
+      const cells = cellsOf(line.text, line.start, delimiter);
+      if (!cells || delimiter !== "|" && !cells.every((c) => HEADER_CELL.test(c.text) && c.text.length <= 30)) continue;
+      const columns = cells.flatMap((c, index) => {
+        const cls = HEADER_CELL.test(c.text) && c.text.length <= 30 ? keyClassOf(c.text) : null;
+        return cls ? [{ index, cls, name: c.text }] : [];
+      });
+      if (columns.length > 0) {
+        header = { delimiter, columns };
+        break;
+      }
+    }
+  }
+  return out2;
+}
+var NAME_FIELD = /\bname["']?[ \t]*[:=][ \t]*["']?([A-Za-z][A-Za-z0-9_.-]{1,80})["']?/g;
+var VALUE_FIELD = /\bvalue["']?[ \t]*[:=][ \t]*(["']?)([^\s"'`,}]{1,200})\1/y;
+function nameValuePairs(text2, policy) {
+  const out2 = [];
+  for (const m of text2.matchAll(NAME_FIELD)) {
+    const cls = keyClassOf(m[1]);
+    if (!cls) continue;
+    const after = m.index + m[0].length;
+    const window2 = text2.slice(after, after + 200);
+    const lines = window2.split("\n").slice(0, 3).join("\n");
+    const at2 = lines.search(/\bvalue["']?[ \t]*[:=]/);
+    if (at2 === -1) continue;
+    VALUE_FIELD.lastIndex = after + at2;
+    const f = VALUE_FIELD.exec(text2);
+    if (!f) continue;
+    const value = f[2];
+    const start = f.index + f[0].length - value.length - f[1].length;
+    const v = { text: value, start, end: start + value.length, quoted: f[1] !== "", clauseEnd: true, words: 1 };
+    if (!acceptValue(cls, ":", v, policy, m[1])) continue;
+    out2.push({ keyClass: cls, key: m[1], sep: ":", op: "value:", snippet: `name: ${m[1]} ... value: ${mask(value, 1)}`, start: v.start, end: v.end });
+  }
+  return out2;
+}
+function detectStructuredCredentials(text2, policy) {
+  return [...tables(text2, policy), ...nameValuePairs(text2, policy)];
+}
+
+// server/src/core/trust/gates/secrets.ts
+function statedKind(f) {
+  if (f.keyClass === "code") return "access-code";
+  if (f.keyClass === "seed") return "otp-seed";
+  if (f.op === "=" && /^[A-Z][A-Z0-9_]*(?:PASSWORD|PASSWD|PWD|SECRET|TOKEN|PASS)$/.test(f.key)) return "env-credential";
+  return f.sep === ":" ? "secret-assignment" : "password-prose";
 }
 function detectAll(text2) {
   const out2 = new Findings();
@@ -17444,18 +18383,18 @@ function detectAll(text2) {
   detectTwilioAuthTokens(text2, out2);
   detectAwsSecretKeys(text2, out2);
   detectUrlPasswords(text2, out2);
-  detectBearer(text2, out2);
+  detectAuthorization(text2, out2);
   detectAssignments(text2, out2);
   detectPasswordFlags(text2, out2);
   detectPasswordProse(text2, out2);
-  detectStatedShared(text2, out2);
-  return out2;
-}
-function detectStatedShared(text2, out2) {
-  for (const f of [...detectStatedCredentials(text2, { envOnly: true, all: true }), ...detectLoginPairs(text2)]) {
-    if (out2.overlaps(f.start, f.end)) continue;
-    out2.add(f.kind === "login-pair" ? "login-pair" : "env-credential", f.snippet, f.start, f.end);
+  const claimed = (at2) => out2.overlaps(at2, at2 + 1);
+  for (const f of [...detectStatedCredentials(text2, "personal", true, claimed), ...detectStructuredCredentials(text2, "personal")]) out2.claim(statedKind(f), f.snippet, f.start, f.end);
+  for (const f of [...detectCredentialPairs(text2, "personal"), ...detectCommandLinePasswords(text2)]) {
+    out2.claim(f.kind === "password-flag" || f.kind === "url-password" ? f.kind : "login-pair", f.snippet, f.start, f.end);
   }
+  detectKubernetesSecretData(text2, out2);
+  detectPaymentCards(text2, out2);
+  return out2;
 }
 function secretSpans(text2) {
   return detectAll(text2).spanList();
@@ -17478,10 +18417,10 @@ function detectSecrets(text2) {
 
 // server/src/core/index/live.ts
 import { existsSync as existsSync3 } from "node:fs";
-import { join as join18 } from "node:path";
+import { join as join19 } from "node:path";
 
 // server/src/core/index/checksum.ts
-import { createHash as createHash2 } from "node:crypto";
+import { createHash as createHash3 } from "node:crypto";
 import * as zlib from "node:zlib";
 var SUM_CHARS = 40;
 var CRC_TAG = "crc32:";
@@ -17500,7 +18439,7 @@ var Crc32Sum = class {
   }
 };
 var Sha1Sum = class {
-  h = createHash2("sha1");
+  h = createHash3("sha1");
   update(bytes) {
     this.h.update(bytes);
   }
@@ -17520,8 +18459,8 @@ function checksumFor(slot) {
 }
 
 // server/src/core/index/cache.ts
-import { closeSync as closeSync3, constants as constants3, fstatSync, openSync as openSync3, readSync } from "node:fs";
-import { join as join14 } from "node:path";
+import { closeSync as closeSync4, constants as constants3, fstatSync, openSync as openSync4, readSync } from "node:fs";
+import { join as join15 } from "node:path";
 
 // server/src/core/index/stem.ts
 var STEMMER_VERSION = 2;
@@ -17675,14 +18614,14 @@ function pushCjkAware(text2, start, parts) {
   if (run !== "") parts.push({ text: run, start: runStart });
 }
 var SIMPLE_RE = /^[A-Za-z0-9][a-z0-9]*$/;
-var STOP = "\0";
+var STOP2 = "\0";
 var WORD_CACHE_MAX = 1e5;
 var wordCache = /* @__PURE__ */ new Map();
 function termOf(w2) {
   let t = wordCache.get(w2);
   if (t === void 0) {
     if (wordCache.size >= WORD_CACHE_MAX) wordCache.clear();
-    t = isStopword(w2) ? STOP : stem(w2);
+    t = isStopword(w2) ? STOP2 : stem(w2);
     wordCache.set(w2, t);
   }
   return t;
@@ -17719,7 +18658,7 @@ function scanTokens(text2, sink) {
       const surface = p.text.toLowerCase().replace(APOSTROPHE_RE, "");
       if (surface === "" || surface.length > MAX_TOKEN) continue;
       const t = termOf(surface);
-      if (sink(t === STOP ? surface : t, surface, pos++, p.start, p.start + p.text.length, false, t === STOP) === true) halted = true;
+      if (sink(t === STOP2 ? surface : t, surface, pos++, p.start, p.start + p.text.length, false, t === STOP2) === true) halted = true;
       whole += surface;
       kept++;
     }
@@ -17750,7 +18689,7 @@ function scanTokens(text2, sink) {
         if (plain && j - i <= MAX_TOKEN) {
           const surface = text2.slice(i, j).toLowerCase();
           const t = termOf(surface);
-          if (sink(t === STOP ? surface : t, surface, pos++, i, j, false, t === STOP) === true) halted = true;
+          if (sink(t === STOP2 ? surface : t, surface, pos++, i, j, false, t === STOP2) === true) halted = true;
         } else if (!plain) complexGroup(text2.slice(i, j), i);
         i = j;
         continue;
@@ -17767,7 +18706,7 @@ function scanTokens(text2, sink) {
       if (group.length <= MAX_TOKEN) {
         const surface = group.toLowerCase();
         const t = termOf(surface);
-        if (sink(t === STOP ? surface : t, surface, pos++, i, i + group.length, false, t === STOP) === true) halted = true;
+        if (sink(t === STOP2 ? surface : t, surface, pos++, i, i + group.length, false, t === STOP2) === true) halted = true;
       }
     } else complexGroup(group, i);
     i += group.length;
@@ -17794,7 +18733,7 @@ var LEN_AT = 48;
 var JSON_AT = 52;
 var CHUNK = 2e3;
 function cachePath(storeDir) {
-  return join14(storeDir, CACHE_DIR, CACHE_FILE);
+  return join15(storeDir, CACHE_DIR, CACHE_FILE);
 }
 var LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 var READ_CHUNK = 1 << 20;
@@ -17922,10 +18861,10 @@ function decodeFrom(read, size2, revive) {
   return { records, terms, entries, ...h.uniqueIds === true ? { uniqueIds: true } : {} };
 }
 function readCacheId(storeDir) {
-  if (!isOwnDirSync(join14(storeDir, CACHE_DIR))) return null;
+  if (!isOwnDirSync(join15(storeDir, CACHE_DIR))) return null;
   let fd;
   try {
-    fd = openSync3(cachePath(storeDir), constants3.O_RDONLY | constants3.O_NOFOLLOW);
+    fd = openSync4(cachePath(storeDir), constants3.O_RDONLY | constants3.O_NOFOLLOW);
   } catch {
     return null;
   }
@@ -17941,14 +18880,14 @@ function readCacheId(storeDir) {
   } catch {
     return null;
   } finally {
-    closeSync3(fd);
+    closeSync4(fd);
   }
 }
-function readCache(storeDir, onReject, revive) {
-  if (!isOwnDirSync(join14(storeDir, CACHE_DIR))) return null;
+function readCache(storeDir, onReject, revive, progress) {
+  if (!isOwnDirSync(join15(storeDir, CACHE_DIR))) return null;
   let fd;
   try {
-    fd = openSync3(cachePath(storeDir), constants3.O_RDONLY | constants3.O_NOFOLLOW);
+    fd = openSync4(cachePath(storeDir), constants3.O_RDONLY | constants3.O_NOFOLLOW);
   } catch {
     return null;
   }
@@ -17956,25 +18895,24 @@ function readCache(storeDir, onReject, revive) {
     const size2 = fstatSync(fd).size;
     return decodeFrom((pos, len, into) => {
       const b = into ? into.subarray(0, len) : Buffer.allocUnsafe(len);
-      let got = 0;
-      while (got < len) {
-        const n = readSync(fd, b, got, len - got, pos + got);
+      for (let got = 0, n = 0; got < len; got += n) {
+        n = readSync(fd, b, got, len - got, pos + got);
         if (n === 0) throw new Error("truncated or extended payload");
-        got += n;
       }
+      progress?.(pos + len, size2);
       return b;
     }, size2, revive);
   } catch (err) {
     onReject?.(err instanceof Error ? err.message : String(err));
     return null;
   } finally {
-    closeSync3(fd);
+    closeSync4(fd);
   }
 }
 
 // server/src/core/index/cacheWrite.ts
-import { closeSync as closeSync4, openSync as openSync4, readdirSync as readdirSync4, renameSync as renameSync2, rmSync as rmSync4, writeSync as writeSync3 } from "node:fs";
-import { join as join15 } from "node:path";
+import { closeSync as closeSync5, openSync as openSync5, readdirSync as readdirSync5, renameSync as renameSync2, rmSync as rmSync5, writeSync as writeSync3 } from "node:fs";
+import { join as join16 } from "node:path";
 function* chunksOf(xs) {
   for (let i = 0; i < xs.length; i += CHUNK) yield xs.slice(i, i + CHUNK);
 }
@@ -18081,22 +19019,22 @@ async function encodeInto(c, write2, pause3) {
 function removeDeadTemps(dir) {
   let names = [];
   try {
-    names = readdirSync4(dir);
+    names = readdirSync5(dir);
   } catch {
     return;
   }
   for (const n of names) {
     const m = /^search-index\.bin\.(\d+)\.[0-9a-z]+\.tmp$/.exec(n);
-    if (m && Number(m[1]) !== process.pid && !pidAlive(Number(m[1]))) rmSync4(join15(dir, n), { force: true });
+    if (m && Number(m[1]) !== process.pid && !pidAlive(Number(m[1]))) rmSync5(join16(dir, n), { force: true });
   }
 }
 async function writeCache(storeDir, c, pause3) {
-  const dir = join15(storeDir, CACHE_DIR);
+  const dir = join16(storeDir, CACHE_DIR);
   ensureOwnDirSync(dir);
   removeDeadTemps(dir);
   const target = cachePath(storeDir);
   const tmp = `${target}.${process.pid}.${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}.tmp`;
-  const fd = openSync4(tmp, "w", 384);
+  const fd = openSync5(tmp, "w", 384);
   let ok = false;
   let id = "";
   try {
@@ -18114,76 +19052,21 @@ async function writeCache(storeDir, c, pause3) {
     id = header.subarray(SUM_AT, LEN_AT).toString("latin1");
     ok = true;
   } finally {
-    closeSync4(fd);
-    if (!ok) rmSync4(tmp, { force: true });
+    closeSync5(fd);
+    if (!ok) rmSync5(tmp, { force: true });
   }
   try {
     renameSync2(tmp, target);
   } catch (err) {
-    rmSync4(tmp, { force: true });
+    rmSync5(tmp, { force: true });
     throw err;
   }
   return id;
 }
 
-// server/src/core/index/revive.ts
-var text = (v) => {
-  if (typeof v !== "string") throw new Error("not text");
-  return v;
-};
-var textOrNull = (v) => v === null ? null : text(v);
-function oneOf2(allowed, v) {
-  const m = member(allowed, v);
-  if (m === void 0) throw new Error("not a known value");
-  return m;
-}
-var revivedOrigins = /* @__PURE__ */ new WeakMap();
-var revivedScopes = /* @__PURE__ */ new WeakMap();
-function reviveStored(r) {
-  const o = r.origin;
-  if (typeof o !== "object" || o === null || !Array.isArray(r.scopes) || !Array.isArray(r.extra)) throw new Error("malformed");
-  if (typeof r.size !== "number" || typeof r.mtimeMs !== "number" || typeof r.tombstoned !== "boolean") throw new Error("malformed");
-  const extra = r.extra.length === 0 ? NO_EXTRA : r.extra.map(text);
-  let origin = revivedOrigins.get(o);
-  if (origin === void 0) revivedOrigins.set(o, origin = sharedOrigin(textOrNull(o.cwd), textOrNull(o.repo), textOrNull(o.branch), textOrNull(o.worktree_root)));
-  let scopes = revivedScopes.get(r.scopes);
-  if (scopes === void 0) revivedScopes.set(r.scopes, scopes = sharedScopeList(r.scopes.map(text)));
-  const created = text(r.created);
-  const updated = text(r.updated);
-  const rec = {
-    id: text(r.id),
-    created,
-    updated: updated === created ? created : updated,
-    scopes,
-    confidence: oneOf2(CONFIDENCES, r.confidence),
-    source: oneOf2(SOURCES, r.source),
-    category: oneOf2(CATEGORIES, r.category),
-    last_verified_at: textOrNull(r.last_verified_at),
-    expires: textOrNull(r.expires),
-    origin,
-    body: text(r.body)
-  };
-  if (r.aliases !== void 0) {
-    if (!Array.isArray(r.aliases)) throw new Error("malformed");
-    rec.aliases = r.aliases.map(text);
-  }
-  if (r.removed !== void 0) {
-    rec.removed = text(r.removed);
-    rec.removed_reason = text(r.removed_reason);
-    rec.removed_session = internOrNull(textOrNull(r.removed_session ?? null));
-  }
-  if (typeof r.verified_head === "string") rec.verified_head = text(r.verified_head);
-  if (Array.isArray(r.merged_from)) rec.merged_from = r.merged_from.map(text);
-  if (Array.isArray(r.merging)) rec.merging = r.merging.map(text);
-  if (r.tombstoned !== (r.removed !== void 0)) throw new Error("malformed");
-  const m = storedMemory(rec, text(r.file), r.size, r.mtimeMs, extra);
-  if (r.idAssigned === true) m.idAssigned = true;
-  return m;
-}
-
 // server/src/core/index/overviewCache.ts
-import { closeSync as closeSync5, constants as constants4, fstatSync as fstatSync2, openSync as openSync5, readSync as readSync2, renameSync as renameSync3, rmSync as rmSync5, writeFileSync as writeFileSync2 } from "node:fs";
-import { join as join16 } from "node:path";
+import { closeSync as closeSync6, constants as constants4, fstatSync as fstatSync2, openSync as openSync6, readSync as readSync2, renameSync as renameSync3, rmSync as rmSync6, writeFileSync as writeFileSync2 } from "node:fs";
+import { join as join17 } from "node:path";
 var OVERVIEW_FILE = "overview.json";
 var FORMAT2 = 1;
 var MAX_BYTES = 64 << 20;
@@ -18199,27 +19082,27 @@ function overviewGroups(records, repoKey) {
   return [...at2.values()];
 }
 function writeOverview(storeDir, cacheId, groups) {
-  const dir = join16(storeDir, CACHE_DIR);
+  const dir = join17(storeDir, CACHE_DIR);
   ensureOwnDirSync(dir);
-  const target = join16(dir, OVERVIEW_FILE);
+  const target = join17(dir, OVERVIEW_FILE);
   const tmp = `${target}.${process.pid}.${Date.now().toString(36)}.tmp`;
   const body = { format: FORMAT2, cache: cacheId, dir: storeDir, groups };
   try {
     writeFileSync2(tmp, JSON.stringify(body), { mode: 384, flag: "wx" });
     renameSync3(tmp, target);
   } catch (err) {
-    rmSync5(tmp, { force: true });
+    rmSync6(tmp, { force: true });
     throw err;
   }
 }
 var isText = (v) => typeof v === "string";
 function readOverview(storeDir) {
-  if (!isOwnDirSync(join16(storeDir, CACHE_DIR))) return null;
+  if (!isOwnDirSync(join17(storeDir, CACHE_DIR))) return null;
   const cacheId = readCacheId(storeDir);
   if (cacheId === null) return null;
   let fd;
   try {
-    fd = openSync5(join16(storeDir, CACHE_DIR, OVERVIEW_FILE), constants4.O_RDONLY | constants4.O_NOFOLLOW);
+    fd = openSync6(join17(storeDir, CACHE_DIR, OVERVIEW_FILE), constants4.O_RDONLY | constants4.O_NOFOLLOW);
   } catch {
     return null;
   }
@@ -18238,7 +19121,7 @@ function readOverview(storeDir) {
   } catch {
     return null;
   } finally {
-    closeSync5(fd);
+    closeSync6(fd);
   }
   let f;
   try {
@@ -18328,8 +19211,8 @@ function saveOverview(store, cacheId, records, warn) {
 }
 
 // server/src/core/store/freshness.ts
-import { readdirSync as readdirSync5, statSync as statSync6, watch } from "node:fs";
-import { dirname as dirname9, join as join17 } from "node:path";
+import { readdirSync as readdirSync6, statSync as statSync6, watch } from "node:fs";
+import { dirname as dirname9, join as join18 } from "node:path";
 var FULL_SYNC_INTERVAL_MS = 500;
 var DIR_DIFF_INTERVAL_MS = 1e3;
 var DRAIN_DELAY_MS = 25;
@@ -18474,12 +19357,12 @@ var Freshness = class {
   diffDir(dir) {
     let names;
     try {
-      names = readdirSync5(dir);
+      names = readdirSync6(dir);
     } catch {
       names = [];
     }
     const onDisk = /* @__PURE__ */ new Set();
-    for (const n of names) if (isMemoryName(n)) onDisk.add(join17(dir, n));
+    for (const n of names) if (isMemoryName(n)) onDisk.add(join18(dir, n));
     const known = this.store.fileStats();
     for (const p of known.keys()) if (dirname9(p) === dir && !onDisk.has(p)) this.pending.add(p);
     for (const p of onDisk) if (!known.has(p)) this.pending.add(p);
@@ -18516,8 +19399,8 @@ var Freshness = class {
     else if (dir === this.store.notesDir) this.notesDirty = true;
     else {
       const n = name.toString();
-      this.absent.delete(join17(dir, n));
-      if (isMemoryName(n)) this.pending.add(join17(dir, n));
+      this.absent.delete(join18(dir, n));
+      if (isMemoryName(n)) this.pending.add(join18(dir, n));
       else if (dir === this.store.dir && n === ".tombstones") this.ensureWatch(this.store.tombDir);
       else if (dir === this.store.dir && n === "notes") {
         this.ensureWatch(this.store.notesDir);
@@ -20262,6 +21145,70 @@ function validateFwd(fwd, nTerms, id) {
   }
 }
 
+// server/src/core/index/revive.ts
+var text = (v) => {
+  if (typeof v !== "string") throw new Error("not text");
+  return v;
+};
+var textOrNull = (v) => v === null ? null : text(v);
+function oneOf2(allowed, v) {
+  const m = member(allowed, v);
+  if (m === void 0) throw new Error("not a known value");
+  return m;
+}
+var revivedOrigins = /* @__PURE__ */ new WeakMap();
+var revivedScopes = /* @__PURE__ */ new WeakMap();
+function reviveStored(r) {
+  const o = r.origin;
+  if (typeof o !== "object" || o === null || !Array.isArray(r.scopes) || !Array.isArray(r.extra)) throw new Error("malformed");
+  if (typeof r.size !== "number" || typeof r.mtimeMs !== "number" || typeof r.tombstoned !== "boolean") throw new Error("malformed");
+  const extra = r.extra.length === 0 ? NO_EXTRA : r.extra.map(text);
+  let origin = revivedOrigins.get(o);
+  if (origin === void 0) revivedOrigins.set(o, origin = sharedOrigin(textOrNull(o.cwd), textOrNull(o.repo), textOrNull(o.branch), textOrNull(o.worktree_root)));
+  let scopes = revivedScopes.get(r.scopes);
+  if (scopes === void 0) revivedScopes.set(r.scopes, scopes = sharedScopeList(r.scopes.map(text)));
+  const created = text(r.created);
+  const updated = text(r.updated);
+  const rec = {
+    id: text(r.id),
+    created,
+    updated: updated === created ? created : updated,
+    scopes,
+    confidence: oneOf2(CONFIDENCES, r.confidence),
+    source: oneOf2(SOURCES, r.source),
+    category: oneOf2(CATEGORIES, r.category),
+    last_verified_at: textOrNull(r.last_verified_at),
+    expires: textOrNull(r.expires),
+    origin,
+    body: text(r.body)
+  };
+  if (r.aliases !== void 0) {
+    if (!Array.isArray(r.aliases)) throw new Error("malformed");
+    rec.aliases = r.aliases.map(text);
+  }
+  if (r.removed !== void 0) {
+    rec.removed = text(r.removed);
+    rec.removed_reason = text(r.removed_reason);
+    rec.removed_session = internOrNull(textOrNull(r.removed_session ?? null));
+  }
+  if (typeof r.verified_head === "string") rec.verified_head = text(r.verified_head);
+  if (Array.isArray(r.merged_from)) rec.merged_from = r.merged_from.map(text);
+  if (Array.isArray(r.merging)) rec.merging = r.merging.map(text);
+  if (r.tombstoned !== (r.removed !== void 0)) throw new Error("malformed");
+  const m = storedMemory(rec, text(r.file), r.size, r.mtimeMs, extra);
+  if (r.idAssigned === true) m.idAssigned = true;
+  return m;
+}
+
+// server/src/core/index/cacheProgress.ts
+var MB = 2 ** 20;
+function cacheReadProgress(report) {
+  return (done, total) => {
+    const all = Math.max(1, Math.ceil(total / MB));
+    report("reading the index cache", done >= total ? all : Math.floor(done / MB), all, "MB");
+  };
+}
+
 // server/src/core/index/live.ts
 var SAVE_SOON_MS = 1e3;
 var SAVE_DELAY_MS = 3e4;
@@ -20309,7 +21256,7 @@ var LiveIndex = class {
     if (this.opts.watch) {
       if (existsSync3(this.store.dir)) {
         try {
-          ensureOwnDirSync(join18(this.store.dir, CACHE_DIR));
+          ensureOwnDirSync(join19(this.store.dir, CACHE_DIR));
         } catch {
         }
       }
@@ -20365,7 +21312,7 @@ var LiveIndex = class {
       if (this.countLater) {
         const { records, analyzed } = this.countLater;
         this.countLater = null;
-        const stale = this.staleCount(records, analyzed);
+        const stale = this.staleCount(records, analyzed).all;
         if (stale > 0) {
           if (this.loadedFrom === "cache") this.loadedFrom = "partial";
           this.markDirty(Math.min(stale, SAVE_AFTER_CHANGES));
@@ -20391,16 +21338,20 @@ var LiveIndex = class {
    */
   async loadStore(mode) {
     if (mode === "now") this.store.listAhead();
-    const cache2 = readCache(this.store.dir, (why) => this.opts.warn(`index cache ignored (${why}); rebuilding it`), reviveStored);
-    const progress = this.opts.progress && ((done, total) => this.opts.progress("loading files", done, total));
+    const report = this.opts.progress;
+    const cache2 = readCache(this.store.dir, (why) => this.opts.warn(`index cache ignored (${why}); rebuilding it`), reviveStored, report && cacheReadProgress(report));
+    const progress = report && ((done, total) => report("loading files", done, total));
     const taken = cache2 !== null && this.store.adopt(cache2.records, { cleanTemps: mode === "background" && cache2.records.length < EXACT_BELOW, uniqueIds: cache2.uniqueIds === true });
     this.adopted = taken && mode !== "now";
-    if (taken && mode === "now") await this.store.validate(void 0, progress);
-    else if (!taken) await this.store.load(cache2?.records, progress);
+    if (taken && mode === "now") {
+      report?.("checking files", 0, cache2.records.length);
+      await this.store.validate(void 0, progress);
+      report?.("checking files", cache2.records.length, cache2.records.length);
+    } else if (!taken) await this.store.load(cache2?.records, progress);
     if (!cache2) return Infinity;
     if (this.adopted && mode === "background") this.countLater = { records: cache2.records, analyzed: analyzedOf(cache2) };
-    const stale = this.adopted && mode === "trust" ? 0 : this.countLater ? 0 : this.staleCount(cache2.records, analyzedOf(cache2));
-    if (mode === "now" && !this.opts.watch) this.unanalyzedAtOpen = stale - this.staleCount(cache2.records, analyzedOf(cache2), false);
+    const { all: stale = 0, unanalyzed = 0 } = this.adopted && mode === "trust" || this.countLater ? {} : this.staleCount(cache2.records, analyzedOf(cache2));
+    if (mode === "now" && !this.opts.watch) this.unanalyzedAtOpen = unanalyzed;
     const docs = cache2.entries;
     for (const d of docs) d.doc = cache2.records[d.record];
     this.snapshot = { terms: cache2.terms, docs };
@@ -20421,10 +21372,10 @@ var LiveIndex = class {
     this.unanalyzedAtOpen = 0;
   }
   /**
-   * How many records differ between the cache and the store now (re-read, new or gone), plus
-   * active ones the cache holds no index entry for (a cache saved by a command that never searched).
+   * Records that differ between the cache and the store now (re-read, new or gone) plus active ones
+   * the cache holds no index entry for (saved by a command that never searched): `all`; the latter: `unanalyzed`.
    */
-  staleCount(records, analyzed, withUnanalyzed = true) {
+  staleCount(records, analyzed) {
     const { store } = this;
     let reusedActive = 0;
     let reusedTomb = 0;
@@ -20441,9 +21392,9 @@ var LiveIndex = class {
     for (const _ of store.tombstones()) tombs++;
     const freshActive = store.activeCount - reusedActive;
     const freshTomb = tombs - reusedTomb;
-    const unanalyzed = reusedActive - analyzedActive;
     const gone = records.length - reusedActive - reusedTomb;
-    return freshActive + freshTomb + gone + (withUnanalyzed ? unanalyzed : 0);
+    const unanalyzed = reusedActive - analyzedActive;
+    return { all: freshActive + freshTomb + gone + unanalyzed, unanalyzed };
   }
   /**
    * A one-shot command's cache records the index has no analysis for: worth a save only once the
@@ -21113,8 +22064,8 @@ function simdKernels(bytes) {
 }
 
 // server/src/core/index/vectorCache.ts
-import { closeSync as closeSync6, constants as constants5, fchmodSync as fchmodSync2, fstatSync as fstatSync3, openSync as openSync6, readSync as readSync3, renameSync as renameSync4, rmSync as rmSync6, writeSync as writeSync4 } from "node:fs";
-import { join as join19 } from "node:path";
+import { closeSync as closeSync7, constants as constants5, fchmodSync as fchmodSync2, fstatSync as fstatSync3, openSync as openSync7, readSync as readSync3, renameSync as renameSync4, rmSync as rmSync7, writeSync as writeSync4 } from "node:fs";
+import { join as join20 } from "node:path";
 var VECTOR_FILE = "vectors.bin";
 var MAGIC2 = "CAIRNVEC";
 var FORMAT3 = 2;
@@ -21139,7 +22090,7 @@ function rowFinder(v) {
   };
 }
 function vectorCachePath(storeDir, file = VECTOR_FILE) {
-  return join19(storeDir, ".cache", file);
+  return join20(storeDir, ".cache", file);
 }
 function vectorFileFor(embedderId) {
   return `vectors-${embedderId.replace(/[^A-Za-z0-9._-]+/g, "_")}.bin`;
@@ -21247,10 +22198,10 @@ function openVectors(size2, readAt, close) {
   };
 }
 function readVectors(storeDir, warn, file = VECTOR_FILE) {
-  if (!isOwnDirSync(join19(storeDir, ".cache"))) return null;
+  if (!isOwnDirSync(join20(storeDir, ".cache"))) return null;
   let fd;
   try {
-    fd = openSync6(vectorCachePath(storeDir, file), constants5.O_RDONLY | constants5.O_NOFOLLOW);
+    fd = openSync7(vectorCachePath(storeDir, file), constants5.O_RDONLY | constants5.O_NOFOLLOW);
   } catch {
     return null;
   }
@@ -21265,12 +22216,12 @@ function readVectors(storeDir, warn, file = VECTOR_FILE) {
   };
   let opened;
   try {
-    opened = openVectors(fstatSync3(fd).size, readAt, () => closeSync6(fd));
+    opened = openVectors(fstatSync3(fd).size, readAt, () => closeSync7(fd));
   } catch (err) {
     opened = err.message;
   }
   if (typeof opened !== "string") return opened;
-  closeSync6(fd);
+  closeSync7(fd);
   warn(opened);
   return null;
 }
@@ -21287,7 +22238,7 @@ function copyRowsFrom(a, at2, from, to, out2) {
 }
 var WRITE_ROWS = 4096;
 async function writeVectorSource(storeDir, v, file = VECTOR_FILE) {
-  ensureOwnDirSync(join19(storeDir, ".cache"));
+  ensureOwnDirSync(join20(storeDir, ".cache"));
   const target = vectorCachePath(storeDir, file);
   const count = v.count;
   let keysBytes = Math.max(0, count - 1);
@@ -21299,7 +22250,7 @@ async function writeVectorSource(storeDir, v, file = VECTOR_FILE) {
   const pad2 = (4 - rowsEnd % 4) % 4;
   const sum = newChecksum();
   const tmp = tempPathFor(target);
-  const fd = openSync6(tmp, "wx", FILE_MODE);
+  const fd = openSync7(tmp, "wx", FILE_MODE);
   let pos = 0;
   const put = (b, hashed = true) => {
     if (hashed) sum.update(b);
@@ -21348,20 +22299,20 @@ async function writeVectorSource(storeDir, v, file = VECTOR_FILE) {
     await fsyncFd(fd);
   } catch (err) {
     try {
-      closeSync6(fd);
+      closeSync7(fd);
     } catch {
     }
-    rmSync6(tmp, { force: true });
+    rmSync7(tmp, { force: true });
     throw err;
   }
-  closeSync6(fd);
+  closeSync7(fd);
   try {
     renameSync4(tmp, target);
   } catch (err) {
-    rmSync6(tmp, { force: true });
+    rmSync7(tmp, { force: true });
     throw err;
   }
-  await fsyncDir(join19(storeDir, ".cache"));
+  await fsyncDir(join20(storeDir, ".cache"));
 }
 
 // server/src/core/index/vectorRows.ts
@@ -22333,7 +23284,7 @@ var StoreIndex = class {
     if (l === null) throw new Error("the search index is not open (Cairn.open opens it)");
     return l;
   }
-  /** `progress` hears how the load of the files goes (the CLI's progress line). */
+  /** `progress` hears how the open goes: reading the index cache, checking and loading files (the CLI's progress line). */
   async open(progress) {
     const { watch: watch2, warn } = this.opts;
     const l = new LiveIndex(this.store, { synonyms: this.opts.synonyms, watch: watch2, oneShot: this.opts.oneShot, warn, ...progress ? { progress } : {} });
@@ -22404,7 +23355,7 @@ function embedProgress(watch2) {
 import { existsSync as existsSync5 } from "node:fs";
 
 // server/src/core/embed/builtin.ts
-import { createHash as createHash3 } from "node:crypto";
+import { createHash as createHash4 } from "node:crypto";
 import { readFileSync as readFileSync6 } from "node:fs";
 import { fileURLToPath } from "node:url";
 
@@ -22504,7 +23455,7 @@ function decodeEmbedFile(buf, path) {
   const textEnd = pad4(HEADER_BYTES + nameLen + vocabLen);
   const expect = textEnd + nRows * 4 + pad4(nRows * dim) + SHA1_BYTES;
   if (dim === 0 || dim > 4096 || expect !== buf.length) throw bad(`size ${buf.length} bytes, header says ${expect}`);
-  const sha = createHash3("sha1").update(buf.subarray(0, buf.length - SHA1_BYTES)).digest();
+  const sha = createHash4("sha1").update(buf.subarray(0, buf.length - SHA1_BYTES)).digest();
   if (!sha.equals(buf.subarray(buf.length - SHA1_BYTES))) throw bad("checksum mismatch");
   const dec = new TextDecoder();
   const name = dec.decode(buf.subarray(HEADER_BYTES, HEADER_BYTES + nameLen));
@@ -22739,7 +23690,7 @@ function builtinEmbedder(opts = {}) {
 }
 
 // server/src/core/embed/local.ts
-import { closeSync as closeSync7, openSync as openSync7, readSync as readSync4 } from "node:fs";
+import { closeSync as closeSync8, openSync as openSync8, readSync as readSync4 } from "node:fs";
 import { fileURLToPath as fileURLToPath2 } from "node:url";
 import { Worker as Worker2 } from "node:worker_threads";
 
@@ -22785,7 +23736,7 @@ function defaultLocalFiles() {
 function headerOf(file) {
   let fd;
   try {
-    fd = openSync7(file, "r");
+    fd = openSync8(file, "r");
   } catch (err) {
     throw new EmbedError(`the embedding model ${file} cannot be read (${err.code ?? err.message})`);
   }
@@ -22794,7 +23745,7 @@ function headerOf(file) {
     const n = readSync4(fd, buf, 0, buf.length, 0);
     return readModelHeader(file, buf.subarray(0, n)).header;
   } finally {
-    closeSync7(fd);
+    closeSync8(fd);
   }
 }
 function localEmbedder(opts = {}) {
@@ -23137,26 +24088,26 @@ function legEmbedders(config, warn) {
 }
 
 // server/src/core/curation/events.ts
-import { closeSync as closeSync9, existsSync as existsSync7, fstatSync as fstatSync4, openSync as openSync9, writeSync as writeSync6, constants as constants6 } from "node:fs";
-import { join as join21 } from "node:path";
+import { closeSync as closeSync10, existsSync as existsSync7, fstatSync as fstatSync4, openSync as openSync10, writeSync as writeSync6, constants as constants6 } from "node:fs";
+import { join as join22 } from "node:path";
 
 // server/src/core/curation/archives.ts
 import {
-  closeSync as closeSync8,
+  closeSync as closeSync9,
   fsyncSync,
-  openSync as openSync8,
-  lstatSync as lstatSync7,
+  openSync as openSync9,
+  lstatSync as lstatSync8,
   readFileSync as readFileSync8,
-  readdirSync as readdirSync6,
+  readdirSync as readdirSync7,
   renameSync as renameSync5,
-  rmSync as rmSync7,
+  rmSync as rmSync8,
   statSync as statSync7,
   writeSync as writeSync5,
   existsSync as existsSync6
 } from "node:fs";
-import { join as join20 } from "node:path";
+import { join as join21 } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
-import { randomBytes as randomBytes4 } from "node:crypto";
+import { randomBytes as randomBytes5 } from "node:crypto";
 var ACTIVE_LOG = ".events.jsonl";
 var LOCK = ".events.lock";
 var LOCK_STALE_MS = 6e4;
@@ -23171,18 +24122,18 @@ function stampTime(stamp2) {
   return Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], +m[6], +m[7]);
 }
 function withTryLock(dir, fn) {
-  const file = join20(dir, LOCK);
+  const file = join21(dir, LOCK);
   let fd;
   try {
-    fd = openSync8(file, "wx", 384);
+    fd = openSync9(file, "wx", 384);
   } catch (err) {
     if (err.code !== "EEXIST") throw err;
     try {
       if (Date.now() - statSync7(file).mtimeMs < LOCK_STALE_MS) return null;
-      const aside = `${file}.${process.pid}.${randomBytes4(4).toString("hex")}.tmp`;
+      const aside = `${file}.${process.pid}.${randomBytes5(4).toString("hex")}.tmp`;
       renameSync5(file, aside);
-      rmSync7(aside, { force: true });
-      fd = openSync8(file, "wx", 384);
+      rmSync8(aside, { force: true });
+      fd = openSync9(file, "wx", 384);
     } catch {
       return null;
     }
@@ -23190,15 +24141,15 @@ function withTryLock(dir, fn) {
   try {
     writeSync5(fd, `${process.pid} ${Date.now()}
 `);
-    closeSync8(fd);
+    closeSync9(fd);
     return fn();
   } finally {
-    rmSync7(file, { force: true });
+    rmSync8(file, { force: true });
   }
 }
 function rotateActive(dir, maxBytes, now) {
   return withTryLock(dir, () => {
-    const active = join20(dir, ACTIVE_LOG);
+    const active = join21(dir, ACTIVE_LOG);
     let size2;
     try {
       size2 = statSync7(active).size;
@@ -23207,9 +24158,9 @@ function rotateActive(dir, maxBytes, now) {
     }
     if (size2 <= maxBytes) return null;
     const stamp2 = archiveStamp(now());
-    let target = join20(dir, `.events-${stamp2}.jsonl`);
+    let target = join21(dir, `.events-${stamp2}.jsonl`);
     for (let n = 1; existsSync6(target) || existsSync6(`${target}.gz`); n++) {
-      target = join20(dir, `.events-${stamp2}-${n}.jsonl`);
+      target = join21(dir, `.events-${stamp2}-${n}.jsonl`);
     }
     renameSync5(active, target);
     return target;
@@ -23218,14 +24169,14 @@ function rotateActive(dir, maxBytes, now) {
 function compressArchives(dir, opts) {
   return withTryLock(dir, () => {
     const done = [];
-    const names = new Set(readdirSync6(dir).filter((n) => n.startsWith(".events-")));
+    const names = new Set(readdirSync7(dir).filter((n) => n.startsWith(".events-")));
     for (const name of names) {
       const m = ARCHIVE_RE.exec(name);
       if (!m || m[3]) continue;
-      const plain = join20(dir, name);
+      const plain = join21(dir, name);
       const gz = `${plain}.gz`;
       if (names.has(`${name}.gz`)) {
-        rmSync7(plain, { force: true });
+        rmSync8(plain, { force: true });
         continue;
       }
       const now = opts.now.getTime();
@@ -23234,31 +24185,42 @@ function compressArchives(dir, opts) {
       const quiet = Math.min(now - rotatedAt, Date.now() - st.mtimeMs);
       if (opts.graceMs > 0 && quiet < opts.graceMs) continue;
       const data = gzipSync(readFileSync8(plain));
-      const tmp = join20(dir, `.${name}.gz.${process.pid}.${randomBytes4(4).toString("hex")}.tmp`);
-      const fd = openSync8(tmp, "wx", 384);
+      const tmp = join21(dir, `.${name}.gz.${process.pid}.${randomBytes5(4).toString("hex")}.tmp`);
+      const fd = openSync9(tmp, "wx", 384);
       try {
         writeSync5(fd, data);
         fsyncSync(fd);
       } finally {
-        closeSync8(fd);
+        closeSync9(fd);
       }
       renameSync5(tmp, gz);
-      rmSync7(plain, { force: true });
+      rmSync8(plain, { force: true });
       done.push(gz);
     }
     return done;
   }) ?? [];
 }
+var listings = /* @__PURE__ */ new Map();
+var RACY_MS = 3e3;
+function logNames(dir) {
+  const mtimeMs = statSync7(dir).mtimeMs;
+  const had = listings.get(dir);
+  if (had && had.mtimeMs === mtimeMs) return had.names;
+  const names = readdirSync7(dir).filter((n) => n.startsWith(".events"));
+  if (Date.now() - mtimeMs > RACY_MS) listings.set(dir, { mtimeMs, names });
+  else listings.delete(dir);
+  return names;
+}
 function listLogFiles(dir, listed) {
   let names;
   try {
-    names = (listed ?? readdirSync6(dir)).filter((n) => n.startsWith(".events"));
+    names = listed ? listed.filter((n) => n.startsWith(".events")) : logNames(dir);
   } catch {
     return [];
   }
   names = names.filter((n) => {
     try {
-      return lstatSync7(join20(dir, n)).isFile();
+      return lstatSync8(join21(dir, n)).isFile();
     } catch {
       return false;
     }
@@ -23271,8 +24233,8 @@ function listLogFiles(dir, listed) {
     archives.push({ name, stamp: m[1], n: Number(m[2] ?? 0) });
   }
   archives.sort((a, b) => a.stamp < b.stamp ? -1 : a.stamp > b.stamp ? 1 : a.n - b.n);
-  const out2 = archives.map(({ name, stamp: stamp2 }) => ({ file: join20(dir, name), compressed: name.endsWith(".gz"), rotatedAt: stampTime(stamp2) }));
-  if (present.has(ACTIVE_LOG)) out2.push({ file: join20(dir, ACTIVE_LOG), compressed: false, rotatedAt: null });
+  const out2 = archives.map(({ name, stamp: stamp2 }) => ({ file: join21(dir, name), compressed: name.endsWith(".gz"), rotatedAt: stampTime(stamp2) }));
+  if (present.has(ACTIVE_LOG)) out2.push({ file: join21(dir, ACTIVE_LOG), compressed: false, rotatedAt: null });
   return out2;
 }
 function isEvent(v) {
@@ -23333,7 +24295,7 @@ var EventLog = class {
   compressTimer;
   constructor(opts) {
     this.dir = opts.dir;
-    this.file = join21(opts.dir, ACTIVE_LOG);
+    this.file = join22(opts.dir, ACTIVE_LOG);
     this.session = opts.session;
     this.enabled = opts.enabled ?? true;
     this.maxBytes = opts.maxBytes ?? 1e7;
@@ -23393,7 +24355,7 @@ var EventLog = class {
   /** One open(O_APPEND) + one write per line; returns the file's size and inode after the write. */
   writeLine(line) {
     const buf = Buffer.from(line, "utf8");
-    const fd = openSync9(this.file, constants6.O_WRONLY | constants6.O_APPEND | constants6.O_CREAT | constants6.O_NOFOLLOW, 384);
+    const fd = openSync10(this.file, constants6.O_WRONLY | constants6.O_APPEND | constants6.O_CREAT | constants6.O_NOFOLLOW, 384);
     try {
       const written = writeSync6(fd, buf, 0, buf.length);
       if (written !== buf.length) {
@@ -23402,7 +24364,7 @@ var EventLog = class {
       const st = fstatSync4(fd);
       return { size: st.size, ino: st.ino };
     } finally {
-      closeSync9(fd);
+      closeSync10(fd);
     }
   }
   scheduleCompression() {
@@ -23428,8 +24390,8 @@ var EventLog = class {
 };
 
 // server/src/core/curation/feedback.ts
-import { closeSync as closeSync10, existsSync as existsSync8, fstatSync as fstatSync5, lstatSync as lstatSync8, openSync as openSync10, promises as fsp8, readFileSync as readFileSync9, readSync as readSync5, renameSync as renameSync6, rmSync as rmSync8, statSync as statSync8, writeFileSync as writeFileSync3 } from "node:fs";
-import { basename as basename5, join as join22 } from "node:path";
+import { closeSync as closeSync11, existsSync as existsSync8, fstatSync as fstatSync5, lstatSync as lstatSync9, openSync as openSync11, promises as fsp8, readFileSync as readFileSync9, readSync as readSync5, renameSync as renameSync6, rmSync as rmSync9, statSync as statSync8, writeFileSync as writeFileSync3 } from "node:fs";
+import { basename as basename5, join as join23 } from "node:path";
 import { gunzipSync as gunzipSync2 } from "node:zlib";
 
 // server/src/core/curation/usage.ts
@@ -23641,7 +24603,7 @@ var FeedbackFold = class {
   refresh() {
     if (!this.primed) return;
     try {
-      const file = join22(this.dir, ACTIVE_LOG);
+      const file = join23(this.dir, ACTIVE_LOG);
       let st;
       try {
         st = statSync8(file);
@@ -23692,7 +24654,7 @@ var FeedbackFold = class {
       } catch {
       }
     }
-    const file = join22(this.dir, ACTIVE_LOG);
+    const file = join23(this.dir, ACTIVE_LOG);
     try {
       for (const e of this.readBytes(file, 0)) this.fold(e);
       this.unsaved += this.offset;
@@ -23704,17 +24666,17 @@ var FeedbackFold = class {
   restore() {
     let saved;
     try {
-      saved = JSON.parse(readFileSync9(join22(this.dir, ".cache", FOLD_FILE), "utf8"));
+      saved = JSON.parse(readFileSync9(join23(this.dir, ".cache", FOLD_FILE), "utf8"));
     } catch {
       return false;
     }
     try {
       if (saved.v !== FOLD_VERSION || saved.hMs !== this.hMs || !Array.isArray(saved.acc) || !Array.isArray(saved.archives)) return false;
-      const st = statSync8(join22(this.dir, ACTIVE_LOG));
+      const st = statSync8(join23(this.dir, ACTIVE_LOG));
       if (st.ino !== saved.ino || st.size < saved.offset) return false;
       const present = (name) => [name, `${name}.gz`].some((n) => {
         try {
-          return lstatSync8(join22(this.dir, n)).isFile();
+          return lstatSync9(join23(this.dir, n)).isFile();
         } catch {
           return false;
         }
@@ -23729,7 +24691,7 @@ var FeedbackFold = class {
       this.offset = saved.offset;
       this.unsaved = 0;
       this.changed = false;
-      if (st.size > saved.offset) this.readActiveFrom(join22(this.dir, ACTIVE_LOG));
+      if (st.size > saved.offset) this.readActiveFrom(join23(this.dir, ACTIVE_LOG));
       return true;
     } catch {
       this.acc.clear();
@@ -23739,20 +24701,20 @@ var FeedbackFold = class {
   /** Saves the fold when enough of the log was read since the last save (never throws). */
   saveIfWorth() {
     if (this.unsaved < this.saveAfterBytes || this.ino < 0) return;
-    const cache2 = join22(this.dir, ".cache");
+    const cache2 = join23(this.dir, ".cache");
     try {
       if (!existsSync8(this.dir)) return;
       ensureOwnDirSync(cache2);
       const saved = { v: FOLD_VERSION, t0: this.t0, hMs: this.hMs, ino: this.ino, offset: this.offset, archives: this.archives, acc: [...this.acc].map(([id, a]) => [id, a.applied, a.sunk, a.idle]) };
       this.unsaved = 0;
       this.changed = false;
-      const file = join22(cache2, FOLD_FILE);
+      const file = join23(cache2, FOLD_FILE);
       const tmp = tempPathFor(file);
       try {
         writeFileSync3(tmp, JSON.stringify(saved), { mode: 384, flag: "wx" });
         renameSync6(tmp, file);
       } catch {
-        rmSync8(tmp, { force: true });
+        rmSync9(tmp, { force: true });
       }
     } catch {
     }
@@ -23772,7 +24734,7 @@ var FeedbackFold = class {
   }
   /** Complete lines from `from` to the end of the file; advances the offset past the last newline. */
   readBytes(file, from) {
-    const fd = openSync10(file, "r");
+    const fd = openSync11(file, "r");
     try {
       const st = fstatSync5(fd);
       this.ino = st.ino;
@@ -23791,7 +24753,7 @@ var FeedbackFold = class {
       }
       return out2;
     } finally {
-      closeSync10(fd);
+      closeSync11(fd);
     }
   }
   slot(id) {
@@ -24243,9 +25205,41 @@ var LinkGraph = class {
     this.reresolve(changed);
     if (m) this.link(m);
   }
-  build() {
+  /** Bumped by every build: a build in slices stops when another one ran meanwhile. */
+  epoch = 0;
+  /**
+   * Builds the graph in slices of `sliceMs`, `pause` between them (a server's memory_health: the
+   * build is ~0.1 s of work at 20,000 memories, which held up every other call). A store change
+   * meanwhile leaves it unbuilt: the next use builds it at once, from the records then.
+   */
+  async buildSliced(pause3, sliceMs) {
     if (this.built) return;
-    this.built = true;
+    const epoch = ++this.epoch;
+    let changed = false;
+    const off = this.store.onChange(() => {
+      changed = true;
+    });
+    try {
+      this.reset();
+      const all = [...this.store.active()];
+      const ignored = /* @__PURE__ */ new Set();
+      const passes2 = [(m) => this.recs.set(m.id, m), (m) => this.claim(m, ignored), (m) => this.link(m)];
+      let t0 = performance.now();
+      for (const pass of passes2) {
+        for (const m of all) {
+          pass(m);
+          if (performance.now() - t0 < sliceMs) continue;
+          await pause3();
+          if (this.epoch !== epoch || this.built) return;
+          t0 = performance.now();
+        }
+      }
+      this.built = !changed;
+    } finally {
+      off();
+    }
+  }
+  reset() {
     this.recs = /* @__PURE__ */ new Map();
     this.claims = /* @__PURE__ */ new Map();
     this.owner = /* @__PURE__ */ new Map();
@@ -24254,6 +25248,12 @@ var LinkGraph = class {
     this.inc = /* @__PURE__ */ new Map();
     this.unresolved = /* @__PURE__ */ new Set();
     this.watch = /* @__PURE__ */ new Map();
+  }
+  build() {
+    if (this.built) return;
+    this.built = true;
+    this.epoch++;
+    this.reset();
     const all = [...this.store.active()];
     for (const m of all) this.recs.set(m.id, m);
     const ignored = /* @__PURE__ */ new Set();
@@ -24356,10 +25356,36 @@ function recordHead(m) {
     ...m.note !== void 0 ? { kind: "note", path: m.note } : {}
   };
 }
+function isSpace(c) {
+  if (c <= 32) return c === 32 || c >= 9 && c <= 13;
+  if (c < 160) return false;
+  return c === 160 || c === 5760 || c >= 8192 && c <= 8202 || c === 8232 || c === 8233 || c === 8239 || c === 8287 || c === 12288 || c === 65279;
+}
 function summarize(body, max = 80) {
-  const flat = body.replace(/\s+/g, " ").trim();
-  const m = /^(.+?[.!?])(?:\s|$)/.exec(flat);
-  const first = m ? m[1] : flat;
+  const n = body.length;
+  let j = 0;
+  while (j < n && isSpace(body.charCodeAt(j))) j++;
+  const start = j;
+  let flat = 0;
+  let plain = true;
+  while (j < n) {
+    const c = body.charCodeAt(j);
+    if (isSpace(c)) {
+      let e = j + 1;
+      while (e < n && isSpace(body.charCodeAt(e))) e++;
+      if (e === n) break;
+      if (c !== 32 || e > j + 1) plain = false;
+      flat++;
+      j = e;
+      if (flat > max) break;
+      continue;
+    }
+    j++;
+    flat++;
+    if ((c === 46 || c === 33 || c === 63) && flat >= 2 && (j === n || isSpace(body.charCodeAt(j)))) break;
+    if (flat > max) break;
+  }
+  const first = plain ? body.slice(start, j) : body.slice(start, j).replace(/\s+/g, " ");
   if (first.length <= max) return first;
   const cut = first.slice(0, max - 1);
   const sp = cut.lastIndexOf(" ");
@@ -24383,7 +25409,7 @@ import { homedir as homedir3 } from "node:os";
 // server/src/core/trust/signals/citedPaths.ts
 import { existsSync as existsSync9, statSync as statSync9 } from "node:fs";
 import { homedir as homedir2 } from "node:os";
-import { isAbsolute as isAbsolute3, join as join23, resolve as resolve4 } from "node:path";
+import { isAbsolute as isAbsolute3, join as join24, resolve as resolve4 } from "node:path";
 var MAX_CITED_PATHS = 8;
 var PLACEHOLDER_SEGMENT = /^(?:foo|bar|baz|qux|quux|foobar|example|examples?-\w+|dummy|placeholder|xxx+|some(?:where|thing)?|your[-_\w]*)(?:\.\w+)?$/i;
 var ROUTE_ROOT = /^(?:api|v\d+|graphql|rest|rpc|auth|oauth2?|login|logout|signin|signup|callback|webhooks?|health|healthz|metrics|status|admin)$/i;
@@ -24458,27 +25484,67 @@ function commandWords(span) {
   }
   return out2;
 }
-function extractCitedPaths(body, max = MAX_CITED_PATHS) {
-  if (!/[`/\\]/.test(body)) return [];
-  const out2 = [];
-  const take = (p) => {
-    if (p && !out2.includes(p) && out2.length < max) out2.push(p);
-  };
-  for (const m of body.matchAll(CANDIDATE_RE)) {
+var CANDIDATE_MEMO = 4096;
+var candidateMemo = /* @__PURE__ */ new Map();
+var NONE = [];
+function candidatePaths(m) {
+  const key = m[0];
+  let paths = candidateMemo.get(key);
+  if (paths === void 0) {
+    const found = [];
     if (m[1] !== void 0) {
       const span = m[1].trim();
       const windows = /^[A-Za-z]:[\\/]/.test(span);
-      if (/\s/.test(span) && !windows) for (const w2 of commandWords(span)) take(asCitedPath(w2, true));
-      else take(asCitedPath(span, true));
+      if (/\s/.test(span) && !windows) {
+        for (const w2 of commandWords(span)) {
+          const p = asCitedPath(w2, true);
+          if (p) found.push(p);
+        }
+      } else {
+        const p = asCitedPath(span, true);
+        if (p) found.push(p);
+      }
     } else {
-      take(asCitedPath(m[2] ?? m[3], false));
+      const p = asCitedPath(m[2] ?? m[3], false);
+      if (p) found.push(p);
     }
-    if (out2.length >= max) break;
+    paths = found.length === 0 ? NONE : found;
+    if (candidateMemo.size >= CANDIDATE_MEMO) candidateMemo.clear();
+    candidateMemo.set(key, paths);
+  }
+  return paths;
+}
+var LEAD = new Uint8Array(128);
+for (const ch of "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.@+-~:") LEAD[ch.charCodeAt(0)] = 1;
+function nextCandidate(body, from) {
+  const n = body.length;
+  let k = from;
+  for (; k < n; k++) {
+    const c = body.charCodeAt(k);
+    if (c === 96 || c === 47 || c === 92) break;
+  }
+  if (k === n) return null;
+  let start = k;
+  while (start > from) {
+    const c = body.charCodeAt(start - 1);
+    if (c >= 128 || LEAD[c] === 0) break;
+    start--;
+  }
+  CANDIDATE_RE.lastIndex = start;
+  return CANDIDATE_RE.exec(body);
+}
+function extractCitedPaths(body, max = MAX_CITED_PATHS) {
+  const out2 = [];
+  for (let from = 0; out2.length < max; ) {
+    const m = nextCandidate(body, from);
+    if (m === null) break;
+    from = m.index + m[0].length;
+    for (const p of candidatePaths(m)) if (!out2.includes(p) && out2.length < max) out2.push(p);
   }
   return out2;
 }
 function resolveCitedPath(p, ctx) {
-  if (p.startsWith("~/")) return join23(ctx.home ?? homedir2(), p.slice(2));
+  if (p.startsWith("~/")) return join24(ctx.home ?? homedir2(), p.slice(2));
   if (/^[A-Za-z]:[\\/]/.test(p)) return process.platform === "win32" ? p : null;
   if (isAbsolute3(p)) return p;
   return ctx.relativeRoot ? resolve4(ctx.relativeRoot, p) : null;
@@ -24504,14 +25570,12 @@ function isDirectory(dir) {
 }
 
 // server/src/core/trust/signals/commitDrift.ts
-import { execFile as execFile2 } from "node:child_process";
 import { readFileSync as readFileSync10, statSync as statSync10 } from "node:fs";
-import { isAbsolute as isAbsolute4, join as join24, resolve as resolve5 } from "node:path";
+import { isAbsolute as isAbsolute4, join as join25, resolve as resolve5 } from "node:path";
 var GIT_TIMEOUT_MS2 = 2e3;
-var MAX_BUFFER = 64 * 1024 * 1024;
 function gitDirs(root) {
   try {
-    const dotGit = join24(root, ".git");
+    const dotGit = join25(root, ".git");
     let gitDir = dotGit;
     if (!statSync10(dotGit).isDirectory()) {
       const m = /^gitdir:\s*(.+)$/m.exec(readFileSync10(dotGit, "utf8"));
@@ -24520,7 +25584,7 @@ function gitDirs(root) {
     }
     let commonDir = gitDir;
     try {
-      const c = readFileSync10(join24(gitDir, "commondir"), "utf8").trim();
+      const c = readFileSync10(join25(gitDir, "commondir"), "utf8").trim();
       commonDir = isAbsolute4(c) ? c : resolve5(gitDir, c);
     } catch {
     }
@@ -24532,29 +25596,25 @@ function gitDirs(root) {
 async function headSha(root, timeoutMs = GIT_TIMEOUT_MS2) {
   const fast = readHeadSha(root);
   if (fast) return fast;
-  return new Promise((done) => {
-    execFile2("git", ["-C", root, "rev-parse", "--verify", "-q", "HEAD"], { timeout: timeoutMs, env: { ...process.env, GIT_OPTIONAL_LOCKS: "0", LC_ALL: "C" } }, (err, stdout) => {
-      const sha = stdout?.trim() ?? "";
-      done(!err && /^[0-9a-f]{40,64}$/.test(sha) ? sha : null);
-    });
-  });
+  const sha = (await git(root, ["rev-parse", "--verify", "-q", "HEAD"], timeoutMs, { LC_ALL: "C" }))?.trim() ?? "";
+  return /^[0-9a-f]{40,64}$/.test(sha) ? sha : null;
 }
 function readHeadSha(root) {
   const dirs = gitDirs(root);
   if (!dirs) return null;
   try {
-    const head = readFileSync10(join24(dirs.gitDir, "HEAD"), "utf8").trim();
+    const head = readFileSync10(join25(dirs.gitDir, "HEAD"), "utf8").trim();
     if (/^[0-9a-f]{40,64}$/.test(head)) return head;
     const ref2 = /^ref:\s*(\S+)$/.exec(head)?.[1];
     if (!ref2) return null;
     for (const dir of [dirs.gitDir, dirs.commonDir]) {
       try {
-        const sha = readFileSync10(join24(dir, ref2), "utf8").trim();
+        const sha = readFileSync10(join25(dir, ref2), "utf8").trim();
         if (/^[0-9a-f]{40,64}$/.test(sha)) return sha;
       } catch {
       }
     }
-    const packed = readFileSync10(join24(dirs.commonDir, "packed-refs"), "utf8");
+    const packed = readFileSync10(join25(dirs.commonDir, "packed-refs"), "utf8");
     for (const line of packed.split("\n")) {
       const [sha, name] = line.split(" ");
       if (name === ref2 && sha && /^[0-9a-f]{40,64}$/.test(sha)) return sha;
@@ -24563,29 +25623,21 @@ function readHeadSha(root) {
   }
   return null;
 }
-function gitLogTimes(root, since, timeoutMs) {
-  const args = ["-C", root, "log", "--format=%H %ct %P", "HEAD"];
+async function gitLogTimes(root, since, timeoutMs) {
+  const args = ["log", "--format=%H %ct %P", "HEAD"];
   if (since > 0) args.push(`--since=${new Date(since * 1e3).toISOString()}`);
-  return new Promise((done, fail) => {
-    execFile2(
-      "git",
-      args,
-      { timeout: timeoutMs, maxBuffer: MAX_BUFFER, env: { ...process.env, GIT_OPTIONAL_LOCKS: "0", LC_ALL: "C" } },
-      (err, stdout) => {
-        if (err) return fail(err);
-        const times = [];
-        const commits = /* @__PURE__ */ new Map();
-        for (const line of stdout.split("\n")) {
-          const [sha, ct, ...parents] = line.split(" ");
-          const time2 = Number(ct);
-          if (!sha || !Number.isFinite(time2)) continue;
-          times.push(time2);
-          commits.set(sha, { time: time2, parents: parents.filter((p) => p !== "") });
-        }
-        done({ times: times.sort((a, b) => a - b), commits });
-      }
-    );
-  });
+  const stdout = await git(root, args, timeoutMs, { LC_ALL: "C" });
+  if (stdout === null) throw new Error("git log failed");
+  const times = [];
+  const commits = /* @__PURE__ */ new Map();
+  for (const line of stdout.split("\n")) {
+    const [sha, ct, ...parents] = line.split(" ");
+    const time2 = Number(ct);
+    if (!sha || !Number.isFinite(time2)) continue;
+    times.push(time2);
+    commits.set(sha, { time: time2, parents: parents.filter((p) => p !== "") });
+  }
+  return { times: times.sort((a, b) => a - b), commits };
 }
 function countNewer(times, t) {
   let lo = 0;
@@ -24698,51 +25750,45 @@ function verificationOf(lastVerifiedAt, now, staleAfterDays) {
 // server/src/core/trust/signals/compute.ts
 function fromCallerRepo(ctx, m) {
   if (!ctx.caller.repoRoot || !ctx.caller.repoKey) return false;
-  return originRepoKey(m.origin) === ctx.caller.repoKey;
+  return repoKeyOf(m) === ctx.caller.repoKey;
 }
-function relativeRootFor(ctx, m, sameRepo) {
+function relativeRootFor(ctx, m, sameRepo, seen) {
   if (!sameRepo) return null;
-  return isDirectory(m.origin.worktree_root) ? m.origin.worktree_root : ctx.caller.repoRoot;
+  const root = m.origin.worktree_root;
+  if (!root) return ctx.caller.repoRoot;
+  let isDir2 = seen.get(root);
+  if (isDir2 === void 0) seen.set(root, isDir2 = isDirectory(root));
+  return isDir2 ? root : ctx.caller.repoRoot;
 }
-var CITED_MEMO = 1024;
-var citedMemo = /* @__PURE__ */ new Map();
-function citedPathsOf(body) {
-  let paths = citedMemo.get(body);
-  if (paths === void 0) {
-    paths = extractCitedPaths(body);
-    if (citedMemo.size >= CITED_MEMO) citedMemo.delete(citedMemo.keys().next().value);
-    citedMemo.set(body, paths);
-  }
-  return paths;
+function driftInputs(mems, same2) {
+  const applies = mems.filter((m, i) => m.last_verified_at !== null && same2[i]);
+  return { applies, verified: applies.map((m) => ({ at: m.last_verified_at, head: m.verified_head ?? null })) };
+}
+async function warmCommitDrift(ctx, mems) {
+  const { verified } = driftInputs(mems, mems.map((m) => fromCallerRepo(ctx, m)));
+  if (verified.length > 0 && ctx.caller.repoRoot) await (ctx.drift ?? defaultCommitDriftCache).driftFor(ctx.caller.repoRoot, verified);
 }
 async function computeSignals(ctx, mems, opts = { detail: false }) {
   const home = ctx.env.HOME ?? homedir3();
   const staleDays = ctx.config.behavior.verification_stale_days;
-  const applies = mems.filter((m) => m.last_verified_at !== null && fromCallerRepo(ctx, m));
+  const same2 = mems.map((m) => fromCallerRepo(ctx, m));
+  const { applies, verified } = driftInputs(mems, same2);
   const drifts = /* @__PURE__ */ new Map();
   if (applies.length > 0 && ctx.caller.repoRoot) {
-    const cache2 = ctx.drift ?? defaultCommitDriftCache;
-    const res = await cache2.driftFor(ctx.caller.repoRoot, applies.map((m) => ({ at: m.last_verified_at, head: m.verified_head ?? null })));
+    const res = await (ctx.drift ?? defaultCommitDriftCache).driftFor(ctx.caller.repoRoot, verified);
     applies.forEach((m, i) => drifts.set(m.id, res[i]));
   }
   const out2 = /* @__PURE__ */ new Map();
-  for (const m of mems) {
-    const sameRepo = fromCallerRepo(ctx, m);
+  const worktrees = /* @__PURE__ */ new Map();
+  for (let i = 0; i < mems.length; i++) {
+    const m = mems[i];
     const verification = verificationOf(m.last_verified_at, ctx.now, staleDays);
-    const paths = checkPaths(citedPathsOf(m.body), { home, relativeRoot: relativeRootFor(ctx, m, sameRepo) });
+    const paths = checkPaths(extractCitedPaths(m.body), { home, relativeRoot: relativeRootFor(ctx, m, same2[i], worktrees) });
     const drift = drifts.get(m.id);
     const count = drift?.commits_since_verify ?? null;
-    const s2 = {
-      verification,
-      path_drift_checked: paths.checked,
-      path_drift_missing: paths.missing.length,
-      ...count !== null ? { commit_drift_count: count } : {},
-      staleness_verdict: stalenessVerdict({
-        verification: verification.status,
-        pathMissing: paths.missing.length,
-        commitsSinceVerify: count
-      })
-    };
+    const s2 = { verification, path_drift_checked: paths.checked, path_drift_missing: paths.missing.length };
+    if (count !== null) s2.commit_drift_count = count;
+    s2.staleness_verdict = stalenessVerdict({ verification: verification.status, pathMissing: paths.missing.length, commitsSinceVerify: count });
     if (opts.detail) {
       s2.path_drift = { checked: paths.checked, missing: paths.missing };
       s2.commit_drift = drift ?? { commits_since_verify: null, status: "not_applicable" };
@@ -24787,8 +25833,15 @@ function signalContext(c) {
 async function hitFields(c, mems, detail = false) {
   const sig = await computeSignals(signalContext(c), mems, { detail });
   return mems.map((m) => {
-    const { path_drift, commit_drift, ...common2 } = sig.get(m.id);
-    return { ...recordHead(m), store: c.storeKind, ...common2, ...detail ? { path_drift, commit_drift } : {} };
+    const s2 = sig.get(m.id);
+    const h = recordHead(m);
+    h.store = c.storeKind;
+    for (const k in s2) if (k !== "path_drift" && k !== "commit_drift") h[k] = s2[k];
+    if (detail) {
+      h.path_drift = s2.path_drift;
+      h.commit_drift = s2.commit_drift;
+    }
+    return h;
   });
 }
 async function ownedHitFields(c, mems, detail = false) {
@@ -24806,6 +25859,10 @@ async function ownedHitFields(c, mems, detail = false) {
     idx.forEach((i, k) => out2[i] = f[k]);
   }
   return out2;
+}
+async function warmHitFields(c, mems) {
+  const stores = c.stores.all();
+  for (const o of stores) await warmCommitDrift(signalContext(o), stores.length === 1 ? mems : mems.filter((m) => c.stores.ownerOf(m) === o));
 }
 function encodeCursor(lastId) {
   return Buffer.from(`v1:${lastId}`).toString("base64url");
@@ -24836,11 +25893,11 @@ function checkNote(v, arg, required) {
 
 // server/src/core/sync/conflicts.ts
 import { promises as fsp9 } from "node:fs";
-import { join as join25 } from "node:path";
+import { join as join26 } from "node:path";
 
 // server/src/core/sync/repo.ts
 import { existsSync as existsSync10, readFileSync as readFileSync11 } from "node:fs";
-import { hostname as hostname2 } from "node:os";
+import { hostname as hostname3 } from "node:os";
 
 // server/src/core/sync/git.ts
 import { spawn } from "node:child_process";
@@ -24980,7 +26037,7 @@ async function revParse(dir, ref2) {
 async function identityEnv(dir, base) {
   const [author, committer] = await Promise.all([runGit(dir, ["var", "GIT_AUTHOR_IDENT"], { env: base }), runGit(dir, ["var", "GIT_COMMITTER_IDENT"], { env: base })]);
   if (author.code === 0 && committer.code === 0) return base;
-  const host = hostname2().replace(/[<>\n]/g, "") || "localhost";
+  const host = hostname3().replace(/[<>\n]/g, "") || "localhost";
   const own2 = { name: `cairn on ${host}`, email: `cairn@${host}` };
   return {
     ...base,
@@ -25113,19 +26170,19 @@ async function dirtyPaths(dir) {
 
 // server/src/core/sync/conflicts.ts
 async function listConflicts(storeDir) {
-  const dir = join25(storeDir, CONFLICTS_DIR);
+  const dir = join26(storeDir, CONFLICTS_DIR);
   const names = await fsp9.readdir(dir).catch(() => []);
   const memories = [];
   for (const n of names.sort()) {
     if (!n.endsWith(".json")) continue;
     try {
-      const doc = JSON.parse(await fsp9.readFile(join25(dir, n), "utf8"));
+      const doc = JSON.parse(await fsp9.readFile(join26(dir, n), "utf8"));
       if (typeof doc.id !== "string" || !doc.kept || !doc.other) continue;
       memories.push({ id: doc.id, kind: doc.kind, kept: doc.kept, other: doc.other, file: `${CONFLICTS_DIR}/${n}` });
     } catch {
     }
   }
-  const fileNames = await fsp9.readdir(join25(dir, "files")).catch(() => []);
+  const fileNames = await fsp9.readdir(join26(dir, "files")).catch(() => []);
   const files = fileNames.sort().map((n) => ({ file: `${CONFLICTS_DIR}/files/${n}` }));
   return { memories, files };
 }
@@ -25276,6 +26333,65 @@ function rareScopes(counts, owner) {
   return rows.sort((a, b) => b.similar_to[0].count - a.similar_to[0].count || a.scope.localeCompare(b.scope));
 }
 
+// server/src/core/curation/steps.ts
+var SLICE_MS2 = 8;
+var immediate = () => new Promise((r) => setImmediate(r));
+function runSteps(steps) {
+  for (; ; ) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+async function runSliced(steps, pause3 = immediate) {
+  let t0 = performance.now();
+  for (; ; ) {
+    const r = steps.next();
+    if (r.done) return r.value;
+    if (performance.now() - t0 >= SLICE_MS2) {
+      await pause3();
+      t0 = performance.now();
+    }
+  }
+}
+function stagedProgress(report, weights) {
+  if (!report) return () => void 0;
+  const sum = weights.reduce((a, b) => a + b, 0);
+  return (i) => {
+    const before = weights.slice(0, i).reduce((a, b) => a + b, 0);
+    return (done, total) => report(Math.min(SCALE, Math.floor(SCALE * (before + weights[i] * (total > 0 ? Math.min(1, done / total) : 1)) / sum)), SCALE);
+  };
+}
+var SCALE = 100;
+
+// server/src/core/curation/topK.ts
+var TopK2 = class {
+  /** `order(a, b)` < 0: a comes first (a sort's comparator). */
+  constructor(k, order) {
+    this.k = k;
+    this.order = order;
+  }
+  k;
+  order;
+  /** Items offered. */
+  count = 0;
+  best = [];
+  add(x) {
+    this.count++;
+    const best = this.best;
+    if (this.k <= 0 || best.length === this.k && this.order(x, best[best.length - 1]) >= 0) return;
+    let i = best.length === this.k ? best.length - 1 : best.length;
+    while (i > 0 && this.order(x, best[i - 1]) < 0) {
+      best[i] = best[i - 1];
+      i--;
+    }
+    best[i] = x;
+  }
+  /** The first k, in order. */
+  rows() {
+    return [...this.best];
+  }
+};
+
 // server/src/core/curation/health.ts
 var DEFAULT_HEALTH_PARAMS = { window_days: 30, top_k: 10, min_applied: 3 };
 var DEFAULT_DEAD_WEIGHT = { min_age_days: 14, min_retrievals: 3 };
@@ -25320,6 +26436,11 @@ function deadWeight(m, u2, now, windowDays, rule) {
   };
 }
 function computeHealth(data, params = DEFAULT_HEALTH_PARAMS) {
+  return runSteps(healthSteps(data, params));
+}
+var STEP2 = 128;
+function* healthSteps(data, params = DEFAULT_HEALTH_PARAMS) {
+  let n = 0;
   const { window_days, top_k, min_applied } = params;
   const rule = data.deadWeight ?? DEFAULT_DEAD_WEIGHT;
   const now = data.now.getTime();
@@ -25328,85 +26449,76 @@ function computeHealth(data, params = DEFAULT_HEALTH_PARAMS) {
   const fold = foldUsage(data.events, windowStart, known);
   const usage2 = (id) => fold.byId.get(id);
   const isExpired2 = (m) => m.expires !== null && Date.parse(m.expires) <= now;
-  const bodies = /* @__PURE__ */ new Map();
-  const row = (m) => {
-    bodies.set(m.id, m.body);
-    return { id: m.id, scopes: m.scopes, summary: "" };
-  };
-  const shown2 = (rows, k) => rows.slice(0, k).map((r) => ({ ...r, summary: summarize(bodies.get(r.id)) }));
-  const section2 = (all, k) => ({ count: all.length, rows: shown2(all, k) });
-  const contradicted = [];
-  const dead = [];
-  const cold = [];
-  const heavy = [];
-  const flags = /* @__PURE__ */ new Map();
-  for (const m of data.active) {
-    const u2 = usage2(m.id);
-    const c = contradiction(m, u2);
-    if (c) contradicted.push({ ...row(m), ...c });
-    const f = { dead: false, cold: false, contradicted: c !== null, applied: u2?.appliedInWindow ?? 0 };
-    flags.set(m.id, f);
-    if (isExpired2(m)) continue;
-    const retrieved = u2?.retrievedInWindow ?? 0;
-    const d = deadWeight(m, u2, now, window_days, rule);
-    if (d) {
-      f.dead = true;
-      dead.push({ ...row(m), ...d });
-    }
-    const created = Date.parse(m.created);
-    if (retrieved === 0 && created < windowStart) {
-      f.cold = true;
-      cold.push({ ...row(m), created: m.created, age_days: Math.floor((now - created) / DAY_MS3), last_retrieved: u2?.lastRetrieved ?? null });
-    }
-    if (f.applied >= min_applied) heavy.push({ ...row(m), applied: f.applied, last_applied: u2?.lastApplied ?? null });
-  }
-  contradicted.sort((a, b) => b.contradictions - a.contradictions || cmp(b.last_contradicted, a.last_contradicted) || cmp(a.id, b.id));
-  dead.sort((a, b) => b.retrieved - a.retrieved || cmp(a.id, b.id));
-  cold.sort((a, b) => cmp(a.created, b.created) || cmp(a.id, b.id));
-  heavy.sort((a, b) => b.applied - a.applied || cmp(a.id, b.id));
+  const row = (m) => ({ id: m.id, scopes: m.scopes, summary: summarize(m.body) });
+  const byId2 = (a, b) => cmp(a.m.id, b.m.id);
+  const contradicted = new TopK2(top_k, (a, b) => b.c.contradictions - a.c.contradictions || cmp(b.c.last_contradicted, a.c.last_contradicted) || byId2(a, b));
+  const dead = new TopK2(top_k, (a, b) => b.d.retrieved - a.d.retrieved || byId2(a, b));
+  const cold = new TopK2(top_k, (a, b) => cmp(a.m.created, b.m.created) || byId2(a, b));
+  const heavy = new TopK2(top_k, (a, b) => b.applied - a.applied || byId2(a, b));
+  const rank = (v) => v.status === "never" ? 0 : v.warning ? 1 : 2;
+  const debtRows = new TopK2(top_k, (a, b) => rank(a.v) - rank(b.v) || (b.v.age_days ?? 0) - (a.v.age_days ?? 0) || byId2(a, b));
+  const debt = { never: 0, stale: 0, fresh: 0 };
+  const expired = new TopK2(top_k, (a, b) => cmp(a.m.expires, b.m.expires) || byId2(a, b));
   const counts = /* @__PURE__ */ new Map();
   const owner = /* @__PURE__ */ new Map();
   const perScope = /* @__PURE__ */ new Map();
+  yield;
   for (const m of data.active) {
-    const f = flags.get(m.id);
+    if (++n % STEP2 === 0) yield;
+    const u2 = usage2(m.id);
+    const c = contradiction(m, u2);
+    if (c) contradicted.add({ m, c });
+    const applied = u2?.appliedInWindow ?? 0;
+    let isDead = false;
+    let isCold = false;
+    if (isExpired2(m)) expired.add({ m });
+    else {
+      const d = deadWeight(m, u2, now, window_days, rule);
+      if (d) {
+        isDead = true;
+        dead.add({ m, d });
+      }
+      if ((u2?.retrievedInWindow ?? 0) === 0 && Date.parse(m.created) < windowStart) {
+        isCold = true;
+        cold.add({ m });
+      }
+      if (applied >= min_applied) heavy.add({ m, applied });
+    }
     for (const s2 of m.scopes) {
       counts.set(s2, (counts.get(s2) ?? 0) + 1);
       owner.set(s2, m.id);
       let h = perScope.get(s2);
       if (!h) perScope.set(s2, h = { scope: s2, active: 0, dead: 0, cold: 0, contradicted: 0, applied: 0 });
       h.active++;
-      if (f.dead) h.dead++;
-      if (f.cold) h.cold++;
-      if (f.contradicted) h.contradicted++;
-      h.applied += f.applied;
+      if (isDead) h.dead++;
+      if (isCold) h.cold++;
+      if (c) h.contradicted++;
+      h.applied += applied;
     }
-  }
-  const rare = rareScopes(counts, owner);
-  const debt = { never: 0, stale: 0, fresh: 0 };
-  const debtRows = [];
-  for (const m of data.active) {
     const v = verificationOf(m.last_verified_at, data.now, data.staleAfterDays);
     debt[v.status]++;
-    if (v.status !== "fresh") debtRows.push({ ...row(m), status: v.status, age_days: v.age_days });
+    if (v.status !== "fresh") debtRows.add({ m, v });
   }
-  debtRows.sort((a, b) => a.status === b.status ? (b.age_days ?? 0) - (a.age_days ?? 0) || cmp(a.id, b.id) : a.status === "never" ? -1 : 1);
-  const drift = [];
+  yield;
+  const rare = rareScopes(counts, owner);
+  const drift = new TopK2(top_k, (a, b) => b.k - a.k || byId2(a, b));
   if (data.commitDrift) {
     for (const m of data.active) {
-      const n = data.commitDrift.commitsSinceVerify.get(m.id);
-      if (n !== void 0 && n > 0 && m.last_verified_at) drift.push({ ...row(m), commits_since_verify: n, last_verified_at: m.last_verified_at });
+      if (++n % STEP2 === 0) yield;
+      const k = data.commitDrift.commitsSinceVerify.get(m.id);
+      if (k !== void 0 && k > 0 && m.last_verified_at) drift.add({ m, k });
     }
-    drift.sort((a, b) => b.commits_since_verify - a.commits_since_verify || cmp(a.id, b.id));
   }
-  const expired = data.active.filter(isExpired2).map((m) => ({ ...row(m), expires: m.expires })).sort((a, b) => cmp(a.expires, b.expires) || cmp(a.id, b.id));
+  yield;
   const orphaned = /* @__PURE__ */ new Map();
   const oc = data.origins ?? null;
   if (oc) {
     const known2 = new Set(oc.known_remotes.map((u2) => normalizeRepoUrl(u2)));
     for (const m of [...data.active, ...data.tombstones]) {
+      if (++n % STEP2 === 0) yield;
       if (m.origin.repo === null || m.origin.worktree_root !== oc.root) continue;
-      const key = normalizeRepoUrl(m.origin.repo);
-      if (key === null || known2.has(key)) continue;
+      const key = repoKeyOf(m);
+      if (key === null || key.startsWith("root:") || known2.has(key)) continue;
       let g = orphaned.get(key);
       if (!g) orphaned.set(key, g = { repo: m.origin.repo, ids: [] });
       g.ids.push(m.id);
@@ -25421,7 +26533,7 @@ function computeHealth(data, params = DEFAULT_HEALTH_PARAMS) {
     min_applied,
     totals: {
       active: data.active.length,
-      expired: expired.length,
+      expired: expired.count,
       tombstoned: data.tombstones.length,
       scopes: counts.size,
       events: data.events.length,
@@ -25430,14 +26542,25 @@ function computeHealth(data, params = DEFAULT_HEALTH_PARAMS) {
       user_lookups_in_window: fold.userLookupsInWindow,
       uses_in_window: fold.usesInWindow
     },
-    contradicted: section2(contradicted, top_k),
-    dead_weight: { ...section2(dead, top_k), rule: { ...rule, relevance: ["medium", "high"], actor: "model" } },
+    contradicted: { count: contradicted.count, rows: contradicted.rows().map(({ m, c }) => ({ ...row(m), ...c })) },
+    dead_weight: { count: dead.count, rows: dead.rows().map(({ m, d }) => ({ ...row(m), ...d })), rule: { ...rule, relevance: ["medium", "high"], actor: "model" } },
     rare_scopes: { count: rare.length, rows: rare.slice(0, top_k) },
-    verification_debt: { ...debt, rows: shown2(debtRows, top_k) },
-    commit_drift_debt: { applies: data.commitDrift !== null, repo: data.commitDrift?.repo ?? null, count: drift.length, rows: shown2(drift, top_k) },
-    expired: section2(expired, top_k),
-    cold: section2(cold, top_k),
-    heavily_used: section2(heavy, top_k),
+    verification_debt: {
+      ...debt,
+      rows: debtRows.rows().map(({ m, v }) => ({ ...row(m), status: v.status, age_days: v.age_days, last_verified_at: m.last_verified_at, ...v.warning ? { warning: v.warning } : {} }))
+    },
+    commit_drift_debt: {
+      applies: data.commitDrift !== null,
+      repo: data.commitDrift?.repo ?? null,
+      count: drift.count,
+      rows: drift.rows().map(({ m, k }) => ({ ...row(m), commits_since_verify: k, last_verified_at: m.last_verified_at }))
+    },
+    expired: { count: expired.count, rows: expired.rows().map(({ m }) => ({ ...row(m), expires: m.expires })) },
+    cold: {
+      count: cold.count,
+      rows: cold.rows().map(({ m }) => ({ ...row(m), created: m.created, age_days: Math.floor((now - Date.parse(m.created)) / DAY_MS3), last_retrieved: usage2(m.id)?.lastRetrieved ?? null }))
+    },
+    heavily_used: { count: heavy.count, rows: heavy.rows().map(({ m, applied }) => ({ ...row(m), applied, last_applied: usage2(m.id)?.lastApplied ?? null })) },
     scope_health: [...perScope.values()].sort((a, b) => a.scope.localeCompare(b.scope)),
     marker_stats: markerStats(data.events),
     orphan_use_events: { count: fold.orphanEvents, ids: fold.orphanIds.slice(0, top_k) },
@@ -25594,27 +26717,63 @@ function detectTransient(text2) {
 
 // server/src/core/trust/gates/teamSecrets.ts
 var PRIVATE_IP = /(?<![\d.])(?:10\.\d{1,3}|172\.(?:1[6-9]|2\d|3[01])|192\.168)\.\d{1,3}\.\d{1,3}(?![\d.])/g;
-var INTERNAL_HOST = /(?<![a-z0-9.-])[a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)*\.(?:internal|local|lan|corp|intranet|home\.arpa)\b/gi;
+var INTERNAL_HOST = /(?<![a-z0-9.-])[a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)*\.(?:internal|local|lan|corp|intranet|home\.arpa)(?![\w-]|\.[a-z0-9])/gi;
 var CREDENTIAL_WORD = /\b(?:pass(?:word|wd|phrase)?|pwd|secret|token|credentials?|api[_ -]?key|login)\b/i;
-var ACCOUNT_NAMED = /\bas\s+(?:root|admin|administrator)\b|\b(?:login|log in|user(?:name)?|account)\s+[`'"]?(?!the\b|a\b|an\b|its\b|their\b|our\b|your\b|that\b|this\b|described\b|explained\b|documented\b)[a-z_][\w.-]*|(?<![\w.-])[\w.-]+@(?:\d|[a-z0-9-]+\.(?:internal|local|lan|corp|intranet))/i;
+var NOT_ACCOUNT = "the|a|an|its|their|our|your|that|this|described|explained|documented|with|to|via|using|through|for|from|on|at|in|is|are|was|and|or|page|pages|flow|method|screen|form|button|link|url|endpoint|required|prompt|name|names|id|ids|data|info|details|session|sessions|management|settings|access|accounts?|roles?|groups?|agent|interface|errors?|attempts?|requests?|needed|works|fails";
+var ACCOUNT_NAMED = new RegExp(
+  `\\bas\\s+(?:root|admin|administrator)\\b|\\b(?:login|log in|user(?:name)?|account)\\s+[\`'"]?(?!(?:${NOT_ACCOUNT})\\b)[a-z_][\\w.-]*|(?<![\\w.-])[\\w.-]+@(?:\\d|[a-z0-9-]+\\.(?:internal|local|lan|corp|intranet)\\b)`,
+  "i"
+);
 var EMAIL = /(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b/g;
 var STATED_PASSWORD = /\b(?:pass(?:word|wd|phrase)?|pwd)\b\s*(?:[:=]|is|was)\s*["'`]?([^\s"'`]{4,})/gi;
 var TOKEN = /(?<![A-Za-z0-9_+=-])[A-Za-z0-9_+=-]{16,}(?![A-Za-z0-9_+=-])/g;
+var PUBLIC_LINE = /\b(?:public|pubkey|fingerprint|checksum|digest|integrity|sha-?\d+|md5|hash|recipient)\b|ssh-(?:rsa|ed25519)|ecdsa-sha2/i;
+var PUBLIC_BEGIN = /-----BEGIN (?:[A-Z0-9]+ )*(?:PUBLIC KEY|CERTIFICATE|PUBLIC KEY BLOCK)-----/g;
 function valueLike(v) {
   if (isPlaceholder(v)) return false;
   return /[0-9]/.test(v) || /[^A-Za-z]/.test(v) || /[a-z][A-Z]/.test(v);
 }
 function tokenLike(t) {
-  if (/^[0-9a-f-]+$/i.test(t)) return false;
+  if (/^[0-9a-f-]+$/i.test(t) || /^0x[0-9a-f]+$/i.test(t)) return false;
   if (/^[0-9A-HJKMNP-TV-Z]{26}$/.test(t)) return false;
   if (/^p_[0-9A-HJKMNP-TV-Z]{26}$/.test(t)) return false;
+  if (/^(?:sha\d+-|age1|npub1|pk_(?:live|test)_)/i.test(t)) return false;
   if ((t.match(/[0-9]/g) ?? []).length < 2 || !/[A-Za-z]/.test(t)) return false;
   if (/[a-z]{6,}|[A-Z]{6,}/.test(t)) return false;
   if (/^[a-z0-9]+(?:[-_][a-z0-9]+)+$/.test(t) && t.split(/[-_]/).every((p) => p.length <= 8)) return false;
+  if (encodedText(t)) return false;
   return shannonEntropy(t) >= 3.5;
 }
+function encodedText(t) {
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(t) || t.length % 4 !== 0) return false;
+  const d = Buffer.from(t, "base64").toString("latin1");
+  return /^[A-Za-z ,.'!?-]+$/.test(d) && /[a-z]{2,} [a-z]{2,}/i.test(d);
+}
+function highEntropyToken(text2) {
+  const publicSpans = [];
+  PUBLIC_BEGIN.lastIndex = 0;
+  for (let m = PUBLIC_BEGIN.exec(text2); m; m = PUBLIC_BEGIN.exec(text2)) {
+    const end = text2.indexOf("-----END", m.index + m[0].length);
+    publicSpans.push([m.index, end === -1 ? text2.length : end]);
+    PUBLIC_BEGIN.lastIndex = end === -1 ? text2.length : end;
+  }
+  for (const m of text2.matchAll(TOKEN)) {
+    if (!tokenLike(m[0])) continue;
+    if (publicSpans.some(([s2, e]) => m.index >= s2 && m.index < e)) continue;
+    if (PUBLIC_LINE.test(lineAround(text2, m.index, m.index + m[0].length)) || exampleOnLine(text2, m.index, m.index + m[0].length)) continue;
+    return m[0];
+  }
+  return null;
+}
 function detectTeamSecrets(text2) {
-  const out2 = [...detectStatedCredentials(text2), ...detectLoginPairs(text2)].map((f) => ({ kind: f.kind, snippet: f.snippet }));
+  const stated = detectStatedCredentials(text2, "team", false);
+  if (stated.length === 0) stated.push(...detectStructuredCredentials(text2, "team").slice(0, 1));
+  const out2 = stated.map((f) => ({ kind: "stated-credential", snippet: f.snippet }));
+  const pairs = detectCredentialPairs(text2, "team");
+  for (const kind of ["login-pair", "default-credential", "weak-password"]) {
+    const p = pairs.find((f) => f.kind === kind);
+    if (p && (kind !== "weak-password" || out2.length === 0)) out2.push({ kind, snippet: p.snippet });
+  }
   if (CREDENTIAL_WORD.test(text2) && ACCOUNT_NAMED.test(text2)) {
     const hosts = [...text2.matchAll(PRIVATE_IP), ...text2.matchAll(INTERNAL_HOST)].map((m) => m[0]);
     if (hosts.length > 0) out2.push({ kind: "private-host-credential", snippet: `${mask(hosts[0], 4)} with a credential word` });
@@ -25627,11 +26786,8 @@ function detectTeamSecrets(text2) {
       break;
     }
   }
-  for (const m of text2.matchAll(TOKEN)) {
-    if (!tokenLike(m[0])) continue;
-    out2.push({ kind: "high-entropy-token", snippet: mask(m[0], 3) });
-    break;
-  }
+  const token = highEntropyToken(text2);
+  if (token) out2.push({ kind: "high-entropy-token", snippet: mask(token, 3) });
   return out2;
 }
 
@@ -25867,7 +27023,7 @@ function strip(m) {
   return rest;
 }
 var SECRET_HINT = 'Nothing was stored: memories are plaintext files. Remove the secret and say where it lives instead (e.g. "the deploy key is in 1Password under Infra"). There is no override.';
-var TEAM_SECRET_HINT = 'Nothing was stored: the team store is committed and shared with everyone who has the repository, so it refuses anything that may be a credential, including private hosts with credential words, an email with a password, and bare random-looking tokens. Say where the secret lives instead (e.g. "the staging DB password is in the team vault under staging/db"). There is no override.';
+var TEAM_SECRET_HINT = 'Nothing was stored: the team store is committed and shared with everyone who has the repository, so it refuses anything that may be a credential, including any value stated after a password, PIN or code, login pairs and default credentials, private hosts with credential words, an email with a password, and bare random-looking tokens. Say where the secret lives instead (e.g. "the staging DB password is in the team vault under staging/db"). There is no override.';
 async function runWriteGates(c, w2, opts) {
   const text2 = w2.aliases && w2.aliases.length > 0 ? `${w2.content}
 ${w2.aliases.join("\n")}` : w2.content;
@@ -25950,8 +27106,8 @@ ${w2.aliases.join("\n")}` : w2.content;
       };
     }
   }
-  const related2 = active.slice(0, MAX_MATCHES).map(strip);
-  if (related2.length > 0) logFields.related = related2.map((r) => r.id);
+  const related3 = active.slice(0, MAX_MATCHES).map(strip);
+  if (related3.length > 0) logFields.related = related3.map((r) => r.id);
   const reason = opts.confirmed ? null : w2.category === "user-inference" ? "user-inference" : c.config.behavior.require_write_confirmation ? "require_write_confirmation" : null;
   if (reason) {
     const now = c.now();
@@ -25974,13 +27130,13 @@ ${w2.aliases.join("\n")}` : w2.content;
         pending_reason: reason,
         expires_at: expires.toISOString(),
         preview: { ...w2 },
-        ...related2.length > 0 ? { related: related2 } : {},
+        ...related3.length > 0 ? { related: related3 } : {},
         hint: reason === "user-inference" ? "Not stored yet: this is a claim about the user. Show it to the user; if they agree call memory_write_confirm with pending_id, otherwise memory_write_cancel." : "Not stored yet: this store asks for confirmation of every write (behavior.require_write_confirmation). Call memory_write_confirm with pending_id once the user agrees, or memory_write_cancel."
       },
       logFields: { ...logFields, pending_id, pending_reason: reason }
     };
   }
-  return { ...related2.length > 0 ? { related: related2 } : {}, logFields };
+  return { ...related3.length > 0 ? { related: related3 } : {}, logFields };
 }
 function secretFindings(text2, strict) {
   const findings = detectSecrets(text2);
@@ -26025,8 +27181,8 @@ var MemoryToolError = class extends CairnError {
 };
 
 // server/src/core/notes/paths.ts
-import { lstatSync as lstatSync9 } from "node:fs";
-import { join as join26, resolve as resolve6, sep as sep2 } from "node:path";
+import { lstatSync as lstatSync10 } from "node:fs";
+import { join as join27, resolve as resolve6, sep as sep2 } from "node:path";
 var escapes = (p) => new MemoryToolError(`Path ${p} would escape /memories directory`);
 function decoded(p) {
   let cur = p;
@@ -26054,15 +27210,15 @@ function resolveMemoryPath(notesDir, path, arg = "path") {
   if (hidden !== void 0) throw new MemoryToolError(`Path ${path} names a hidden item (${hidden}): names starting with "." are not notes`);
   if (segs.some((s2) => s2.includes("\\"))) throw new MemoryToolError(`Path ${path} contains a backslash: separate folders with "/"`);
   const rel = segs.join("/");
-  const abs = rel === "" ? notesDir : join26(notesDir, ...segs);
+  const abs = rel === "" ? notesDir : join27(notesDir, ...segs);
   const root = resolve6(notesDir);
   if (resolve6(abs) !== root && !resolve6(abs).startsWith(root + sep2)) throw escapes(path);
   let cur = notesDir;
   for (const s2 of ["", ...segs]) {
-    cur = s2 === "" ? cur : join26(cur, s2);
+    cur = s2 === "" ? cur : join27(cur, s2);
     let st;
     try {
-      st = lstatSync9(cur);
+      st = lstatSync10(cur);
     } catch {
       break;
     }
@@ -26320,6 +27476,13 @@ async function restoreNote(c, t) {
   c.log("restore", { id: t.id, note: n.path });
   return note;
 }
+function someBodyLinks(c) {
+  for (const m of c.store.active()) if (m.body.includes("[[")) return true;
+  return false;
+}
+async function linksReady(c, pause3, sliceMs) {
+  if (c.linksMade || someBodyLinks(c)) await c.links.buildSliced(pause3, sliceMs);
+}
 var ref = (m) => ({ id: m.id, title: titleOf(m), ...m.note !== void 0 ? { kind: "note", path: m.note } : { kind: "memory" } });
 function backlinksOf(c, m) {
   return c.links.backlinks(m.id).filter((e) => e.from.id !== m.id).map((e) => ({ ...ref(e.from), relation: e.relation }));
@@ -26385,6 +27548,7 @@ async function related(c, input) {
   };
 }
 function danglingLinks(c, limit) {
+  if (!c.linksMade && !someBodyLinks(c)) return { count: 0, items: [] };
   const all = c.links.dangling();
   return {
     count: all.length,
@@ -26402,31 +27566,32 @@ function structureFilter(tags, category) {
 }
 
 // server/src/core/sync/renames.ts
-import { existsSync as existsSync11, readdirSync as readdirSync7, readFileSync as readFileSync12 } from "node:fs";
-import { join as join27 } from "node:path";
+import { existsSync as existsSync11, readdirSync as readdirSync8, readFileSync as readFileSync12 } from "node:fs";
+import { join as join28 } from "node:path";
 var RENAMES_DIR = ".renames";
 function renameIds(storeDir) {
-  const dir = join27(storeDir, RENAMES_DIR);
+  const dir = join28(storeDir, RENAMES_DIR);
   if (!existsSync11(dir)) return [];
-  return readdirSync7(dir).filter((f) => /^[0-9A-HJKMNP-TV-Z]{26}\.json$/.test(f)).map((f) => f.slice(0, 26)).sort();
+  return readdirSync8(dir).filter((f) => /^[0-9A-HJKMNP-TV-Z]{26}\.json$/.test(f)).map((f) => f.slice(0, 26)).sort();
 }
 function readRename(storeDir, id) {
   try {
-    const r = JSON.parse(readFileSync12(join27(storeDir, RENAMES_DIR, `${id}.json`), "utf8"));
+    const r = JSON.parse(readFileSync12(join28(storeDir, RENAMES_DIR, `${id}.json`), "utf8"));
     return typeof r.old_scope === "string" && typeof r.new_scope === "string" ? { ...r, id, include_tombstones: r.include_tombstones !== false } : null;
   } catch {
     return null;
   }
 }
 async function recordRename(storeDir, r) {
-  if (!existsSync11(join27(storeDir, ".git"))) return false;
-  await ensureDir(join27(storeDir, RENAMES_DIR));
-  await writeFileAtomic(join27(storeDir, RENAMES_DIR, `${r.id}.json`), `${JSON.stringify(r, null, 2)}
+  if (!existsSync11(join28(storeDir, ".git"))) return false;
+  await ensureDir(join28(storeDir, RENAMES_DIR));
+  await writeFileAtomic(join28(storeDir, RENAMES_DIR, `${r.id}.json`), `${JSON.stringify(r, null, 2)}
 `, 420);
   return true;
 }
 
 // server/src/core/ops/curation.ts
+var immediate2 = () => new Promise((r) => setImmediate(r));
 var MAX_USE_IDS = LIMITS.useIds;
 async function curationPending(c, inView, expired) {
   const fields = await hitFields(c, inView);
@@ -26467,31 +27632,35 @@ async function recordUse(c, input) {
   const written = c.events.append("use", fields);
   return { recorded: written ? ids2.length - unknown.length : 0, outcome: input.outcome, unknown_ids: unknown };
 }
-async function health(c, input, other = null) {
+var healthStages = stagedProgress;
+async function health(c, input, other = null, progress) {
   const params = {
     window_days: checkLimit(input.window_days, "window_days", LIMITS.healthWindowDays, DEFAULT_HEALTH_PARAMS.window_days),
     top_k: checkLimit(input.top_k, "top_k", LIMITS.healthTopK, DEFAULT_HEALTH_PARAMS.top_k),
     min_applied: checkLimit(input.min_applied, "min_applied", LIMITS.healthMinApplied, DEFAULT_HEALTH_PARAMS.min_applied)
   };
+  progress?.(0, 2);
   await c.store.ensureFresh();
   const active = [...c.store.active()];
   const tombstones = [...c.store.tombstones()];
-  const report = await computeHealth(
-    {
-      now: c.now(),
-      active,
-      tombstones,
-      events: readEvents(c.events.dir).events,
-      ...other !== null ? { alsoKnown: [...[...other.store.active()].map((m) => m.id), ...[...other.store.tombstones()].map((m) => m.id)] } : {},
-      staleAfterDays: c.config.behavior.verification_stale_days,
-      commitDrift: await repoDrift(c, active),
-      deadWeight: deadWeightRule(c),
-      origins: await originCheck(c),
-      syncConflicts: await syncConflicts(c)
-    },
-    params
-  );
-  return { ...report, dangling_links: danglingLinks(c, params.top_k) };
+  const data = {
+    now: c.now(),
+    active,
+    tombstones,
+    events: readEvents(c.events.dir).events,
+    ...other !== null ? { alsoKnown: [...[...other.store.active()].map((m) => m.id), ...[...other.store.tombstones()].map((m) => m.id)] } : {},
+    staleAfterDays: c.config.behavior.verification_stale_days,
+    commitDrift: await repoDrift(c, active),
+    deadWeight: deadWeightRule(c),
+    origins: await originCheck(c),
+    syncConflicts: await syncConflicts(c)
+  };
+  const report = c.watch ? await runSliced(healthSteps(data, params)) : computeHealth(data, params);
+  progress?.(1, 2);
+  if (c.watch) await linksReady(c, immediate2, SLICE_MS2);
+  const dangling = danglingLinks(c, params.top_k);
+  progress?.(2, 2);
+  return { ...report, dangling_links: dangling };
 }
 async function syncConflicts(c) {
   const l = await listConflicts(c.dir);
@@ -26811,6 +27980,9 @@ function newestPage(source, keep, after, limit) {
   }
   return { page: buf, next_cursor: more && buf.length ? encodeCursor(buf[buf.length - 1].id) : null };
 }
+function listItems(hits, page, withBodies) {
+  return hits.map((h, i) => Object.assign(h, { summary: summarize(page[i].body) }, withBodies ? { body: page[i].body } : {}));
+}
 async function listEach(c, input, emit) {
   await c.stores.fresh({ read: true });
   const filters = checkScopeFilters(input.scopes);
@@ -26819,13 +27991,10 @@ async function listEach(c, input, emit) {
   const now = c.now();
   const all = [...c.stores.active()].filter((m) => isVisible(c.disabledScopes, m, now) && match(m.scopes));
   all.sort((a, b) => a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+  await warmHitFields(c, all);
   for (let at2 = 0; at2 < all.length; at2 += limit) {
     const page = all.slice(at2, at2 + limit);
-    const hits = await ownedHitFields(c, page);
-    emit(hits.map((h, i) => {
-      const m = page[i];
-      return { ...h, summary: summarize(m.body), ...input.with_bodies ? { body: m.body } : {} };
-    }));
+    emit(listItems(await ownedHitFields(c, page), page, input.with_bodies === true), at2 + page.length, all.length);
   }
   c.log("list", { scopes: filters, limit, all: true, returned_count: all.length, actor: c.actor });
   return all.length;
@@ -26841,11 +28010,7 @@ async function list(c, input) {
   const now = c.now();
   const keep = (m) => isVisible(c.disabledScopes, m, now) && match(m.scopes) && (input.kind === void 0 || m.note !== void 0 === (input.kind === "note"));
   const { page, next_cursor } = recent ? recentPage(c.stores.active(), keep, input.cursor ?? void 0, limit) : newestPage(c.stores.active(), keep, input.cursor === void 0 || input.cursor === null ? null : decodeCursor(input.cursor), limit);
-  const hits = await ownedHitFields(c, page);
-  const items = hits.map((h, i) => {
-    const m = page[i];
-    return { ...h, summary: summarize(m.body), ...input.with_bodies ? { body: m.body } : {} };
-  });
+  const items = listItems(await ownedHitFields(c, page), page, input.with_bodies === true);
   const byId2 = new Map(page.map((m) => [m.id, m]));
   const capped = capPage({ items, next_cursor }, (last) => recent ? recentCursor(byId2.get(last.id)) : encodeCursor(last.id));
   c.log("list", { scopes: filters, limit, ...recent ? { sort: "recent" } : {}, ...input.kind ? { kind: input.kind } : {}, returned: capped.items.map((x) => x.id), actor: c.actor });
@@ -26880,9 +28045,9 @@ async function scopeOverview(c, input, opts = { curation: true }) {
     if (c.caller.repoKey !== null && repoKeyOf(m) === c.caller.repoKey) repoTotal++;
     for (const s2 of m.scopes) scopes[s2] = (scopes[s2] ?? 0) + 1;
   }
-  const sorted = {};
-  for (const k of Object.keys(scopes).sort()) sorted[k] = scopes[k];
+  const sorted = Object.fromEntries(Object.keys(scopes).sort().map((k) => [k, scopes[k]]));
   const repos = [...elsewhere.values()].sort((a, b) => b.count - a.count || (a.repo < b.repo ? -1 : a.repo > b.repo ? 1 : 0));
+  opts.progress?.("checking memories for curation", 0, inView.length);
   const out2 = {
     current_repo: c.caller.repoUrl ?? c.caller.repoRoot,
     view: !auto ? "all" : c.caller.repoKey !== null ? "repo" : "outside_repo",
@@ -26892,7 +28057,7 @@ async function scopeOverview(c, input, opts = { curation: true }) {
     scopes: sorted,
     disabled_scopes: [...c.disabledScopes].sort(),
     elsewhere: { total: elsewhereTotal, repos: repos.slice(0, ELSEWHERE_REPOS_MAX) },
-    curation_pending: opts.curation ? await curationPending(c, inView, expired) : { stale: 0, never_verified: 0, drifted: 0, expired: expired.length, dead: 0 },
+    curation_pending: opts.curation ? await curationPending(c, inView, expired).finally(() => opts.progress?.("checking memories for curation", inView.length, inView.length)) : { stale: 0, never_verified: 0, drifted: 0, expired: expired.length, dead: 0 },
     // The repository's team store (README "Team memory"): all of it is in this repo's view.
     ...c.stores.team !== null ? { team: teamOverview(c.stores.team, now) } : {}
   };
@@ -26907,8 +28072,7 @@ function teamOverview(t, now) {
     total++;
     for (const s2 of m.scopes) scopes[s2] = (scopes[s2] ?? 0) + 1;
   }
-  const sorted = {};
-  for (const k of Object.keys(scopes).sort()) sorted[k] = scopes[k];
+  const sorted = Object.fromEntries(Object.keys(scopes).sort().map((k) => [k, scopes[k]]));
   return { dir: t.dir, total, scopes: sorted };
 }
 function peekOverview(dir, global2, callerRepoKey, now) {
@@ -27299,7 +28463,7 @@ function validateWrite(c, input) {
 
 // server/src/core/ops/writing.ts
 var MAX_NOTE_CHARS = LIMITS.noteChars;
-function committedShape(m, related2) {
+function committedShape(m, related3) {
   return {
     status: "committed",
     id: m.id,
@@ -27313,7 +28477,7 @@ function committedShape(m, related2) {
     expires: m.expires,
     ...m.aliases && m.aliases.length ? { aliases: m.aliases } : {},
     file: m.file,
-    ...related2 && related2.length ? { related: related2 } : {}
+    ...related3 && related3.length ? { related: related3 } : {}
   };
 }
 async function newRecord(c, w2) {
@@ -27335,10 +28499,10 @@ async function newRecord(c, w2) {
   if (w2.aliases && w2.aliases.length > 0) rec.aliases = w2.aliases;
   return rec;
 }
-async function commitWrite(c, w2, related2) {
+async function commitWrite(c, w2, related3) {
   const rec = await newRecord(c, w2);
   const m = await c.store.create(rec);
-  return committedShape(m, related2);
+  return committedShape(m, related3);
 }
 async function semanticGateOptions(c) {
   const s2 = c.index.semantic;
@@ -27691,6 +28855,9 @@ async function backfillOrigin(c, input) {
   return result;
 }
 
+// server/src/core/ops/consolidation.ts
+import { existsSync as existsSync12 } from "node:fs";
+
 // server/src/core/curation/consolidate.ts
 var CONSOLIDATE_DUPLICATE = 0.6;
 var CONSOLIDATE_SUBJECT = 0.6;
@@ -27733,6 +28900,16 @@ function valueOf(tok) {
   const m = /^(\d+(?:\.\d+)?)([a-z]*)$/.exec(tok);
   return m ? m[1] + (m[2] ? `:${m[2]}` : "") : null;
 }
+var stems = /* @__PURE__ */ new Map();
+var STEMS_KEPT = 1e5;
+function stemOf(word) {
+  let s2 = stems.get(word);
+  if (s2 === void 0) {
+    if (stems.size >= STEMS_KEPT) stems.clear();
+    stems.set(word, s2 = stem(word));
+  }
+  return s2;
+}
 function parse3(body) {
   const all = /* @__PURE__ */ new Set();
   const words = /* @__PURE__ */ new Set();
@@ -27740,7 +28917,7 @@ function parse3(body) {
   for (const t of dedupTokenSet(body)) {
     const v = valueOf(t);
     if (v === null) {
-      const s2 = stem(t);
+      const s2 = stemOf(t);
       words.add(s2);
       all.add(s2);
     } else {
@@ -27794,34 +28971,66 @@ function wantsSemantic(po, pn) {
   const sim = jaccard(po.all, pn.all);
   return sim >= REWORD_JACCARD && sim < CONSOLIDATE_DUPLICATE && sameSet(po.values, pn.values);
 }
-function groupsOf(pairs) {
-  const out2 = [];
-  const parent = /* @__PURE__ */ new Map();
-  const find = (x) => {
+var Clusters = class {
+  parent = /* @__PURE__ */ new Map();
+  /** clusters so far */
+  count = 0;
+  find(x) {
+    const parent = this.parent;
     let r = x;
     for (let p = parent.get(r); p !== r; p = parent.get(r)) {
       parent.set(r, parent.get(p));
       r = p;
     }
     return r;
-  };
+  }
+  join(x, y) {
+    for (const id of [x, y]) {
+      if (this.parent.has(id)) continue;
+      this.parent.set(id, id);
+      this.count++;
+    }
+    const a = this.find(x);
+    const b = this.find(y);
+    if (a === b) return;
+    this.parent.set(a < b ? b : a, a < b ? a : b);
+    this.count--;
+  }
+  ids() {
+    return this.parent.keys();
+  }
+};
+function* groupCountSteps(pairs) {
+  let n = 0;
+  const counts = { contradiction: 0, superseded: 0, duplicates: 0 };
+  const clusters = new Clusters();
+  for (const g of pairs) {
+    if (++n % 512 === 0) yield;
+    if (g.kind === "duplicates") clusters.join(g.ids[0], g.ids[1]);
+    else counts[g.kind]++;
+  }
+  counts.duplicates = clusters.count;
+  return counts;
+}
+function* groupsOfSteps(pairs) {
+  let n = 0;
+  const out2 = [];
+  const joined = new Clusters();
   const dupReasons = /* @__PURE__ */ new Map();
   for (const g of pairs) {
+    if (++n % 512 === 0) yield;
     if (g.kind !== "duplicates") {
       out2.push(g);
       continue;
     }
     const [older, newer] = g.ids;
-    if (!parent.has(older)) parent.set(older, older);
-    if (!parent.has(newer)) parent.set(newer, newer);
-    const a = find(older);
-    const b = find(newer);
-    if (a !== b) parent.set(a < b ? b : a, a < b ? a : b);
+    joined.join(older, newer);
     dupReasons.set(older, g.reason);
   }
   const clusters = /* @__PURE__ */ new Map();
-  for (const id of parent.keys()) {
-    const r = find(id);
+  for (const id of joined.ids()) {
+    if (++n % 512 === 0) yield;
+    const r = joined.find(id);
     (clusters.get(r) ?? clusters.set(r, []).get(r)).push(id);
   }
   const dups = [...clusters.values()].map((ids2) => {
@@ -27837,83 +29046,279 @@ function groupsOf(pairs) {
   return [...out2, ...dups].sort((a, b) => order[a.kind] - order[b.kind] || (a.ids[0] < b.ids[0] ? -1 : a.ids[0] > b.ids[0] ? 1 : 0) || (a.ids[1] < b.ids[1] ? -1 : a.ids[1] > b.ids[1] ? 1 : 0));
 }
 
-// server/src/core/curation/consolidationIndex.ts
-var CANDIDATES_PER_MEMORY = 12;
-var WALK_BUDGET = 2048;
-var SLICE_MS2 = 8;
-var SEMANTIC_BUDGET_MS = 2e3;
-function cosine(a, b) {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i] * b[i];
-    na += a[i] * a[i];
-    nb += b[i] * b[i];
+// server/src/core/curation/consolidationContext.ts
+var related2 = (a, b) => a.some((s2) => b.some((t) => s2 === t || t.startsWith(`${s2}:`) || s2.startsWith(`${t}:`)));
+var Contexts = class {
+  constructor(global2 = []) {
+    this.global = global2;
   }
-  return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
+  global;
+  ids = /* @__PURE__ */ new Map();
+  list = [];
+  rows = [];
+  /** Context ids by repo, then by scopes array (a store's records share those arrays). */
+  seen = /* @__PURE__ */ new Map();
+  /** The id of a memory's context (equal contexts share one). */
+  idOf(m) {
+    const repo = m.repo ?? null;
+    if (m.scopes === void 0) return this.idOfKey(null, repo);
+    let byScopes = this.seen.get(repo);
+    if (!byScopes) this.seen.set(repo, byScopes = /* @__PURE__ */ new WeakMap());
+    let id = byScopes.get(m.scopes);
+    if (id === void 0) byScopes.set(m.scopes, id = this.idOfKey(m.scopes, repo));
+    return id;
+  }
+  idOfKey(given, repo) {
+    const scopes = given && given.length > 0 ? [...given].sort() : null;
+    const key = scopes === null ? "*" : `${repo ?? ""}${scopes.join("")}`;
+    let id = this.ids.get(key);
+    if (id === void 0) {
+      id = this.list.length;
+      this.ids.set(key, id);
+      this.list.push({ any: scopes === null, repo, scopes: scopes ?? [], global: scopes !== null && hasGlobalScope(scopes, this.global), key, digest: textKey(key) });
+    }
+    return id;
+  }
+  /** The context's text: part of a memory's copies key. */
+  keyOf(id) {
+    return this.list[id].key;
+  }
+  /** textKey of the context's text: part of a memory's cache key (consolidationSnapshot.ts). */
+  digestOf(id) {
+    return this.list[id].digest;
+  }
+  /** The verdicts of context `a` against every context, filled in as they are asked (comparable()). */
+  rowOf(a) {
+    let row = this.rows[a];
+    if (!row || row.length < this.list.length) {
+      const grown = new Uint8Array(Math.max(this.list.length, 8) * 2);
+      if (row) grown.set(row);
+      this.rows[a] = row = grown;
+    }
+    return row;
+  }
+  /** Whether memories of contexts `a` and `b` are compared (see the rule above). */
+  comparable(a, b) {
+    const row = this.rowOf(a);
+    if (row[b] === 0) row[b] = this.decide(this.list[a], this.list[b]) ? 1 : 2;
+    return row[b] === 1;
+  }
+  decide(x, y) {
+    if (x.any || y.any) return true;
+    if (!related2(x.scopes, y.scopes)) return false;
+    return x.repo === y.repo || x.repo === null || y.repo === null || x.global && y.global;
+  }
+};
+function textKey(s2) {
+  let h1 = 3735928559 ^ s2.length;
+  let h2 = 1103547991 ^ s2.length;
+  for (let i = 0; i < s2.length; i++) {
+    const c = s2.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 2654435761);
+    h2 = Math.imul(h2 ^ c, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ h1 >>> 16, 2246822507) ^ Math.imul(h2 ^ h2 >>> 13, 3266489909);
+  h2 = Math.imul(h2 ^ h2 >>> 16, 2246822507) ^ Math.imul(h1 ^ h1 >>> 13, 3266489909);
+  return (h1 >>> 0).toString(16).padStart(8, "0") + (h2 >>> 0).toString(16).padStart(8, "0");
 }
-var immediate = () => new Promise((r) => setImmediate(r));
-var ConsolidationIndex = class {
+
+// server/src/core/curation/consolidationEntries.ts
+var NONE2 = new Int32Array(0);
+var Entries = class {
+  constructor(contexts, terms) {
+    this.contexts = contexts;
+    this.terms = terms;
+  }
+  contexts;
+  terms;
   slots = [];
   slotOf = /* @__PURE__ */ new Map();
+  /** The slots of each text's copies, the one that stands for them first. */
+  sigs = /* @__PURE__ */ new Map();
+  /** Stand-ins not parsed yet (taken back from a snapshot): listed before anything is judged. */
+  unlisted = /* @__PURE__ */ new Set();
+  /** The key a memory would have (consolidationSnapshot.ts). */
+  keyOf(m, ctx) {
+    return textKey(m.body) + this.contexts.digestOf(ctx);
+  }
+  /**
+   * A new entry for a memory not held. `sig`: its copies key as a snapshot gave it (the entry is
+   * then parsed only when needed); null: parsed now. Returns its slot, and whether it is the first
+   * of its copies (it then stands for its text: standFor).
+   */
+  add(m, ctx, key, sig) {
+    const slot = this.slots.length;
+    this.slots.push({ mem: { id: m.id, body: m.body }, key, ctx, sig: sig ?? "", parsed: null, terms: NONE2, words: NONE2, indexed: false, listed: false });
+    this.terms.open(slot, ctx);
+    this.slotOf.set(m.id, slot);
+    const e = sig === null ? this.parse(slot) : this.slots[slot];
+    const copies = this.sigs.get(e.sig);
+    if (copies) copies.push(slot);
+    else this.sigs.set(e.sig, [slot]);
+    return { slot, first: copies === void 0 };
+  }
+  /** Parses a slot's text (once): its term ids, and its copies' key. */
+  parse(slot) {
+    const e = this.slots[slot];
+    if (e.parsed !== null) return e;
+    const parsed = parse3(e.mem.body);
+    const { terms, words } = this.terms.idsOf(slot, parsed);
+    const sig = e.sig !== "" ? e.sig : `${this.contexts.digestOf(e.ctx)}:${this.terms.setDigest(terms)}`;
+    Object.assign(e, { parsed, terms, words, sig });
+    return e;
+  }
+  /** The slot stands for its text from now on: in the term lists (once parsed). */
+  standFor(slot) {
+    const e = this.slots[slot];
+    e.indexed = true;
+    if (e.parsed !== null) this.list(slot);
+    else this.unlisted.add(slot);
+  }
+  list(slot) {
+    const e = this.slots[slot];
+    e.listed = true;
+    this.terms.add(slot, e.terms);
+  }
+  /** Whether some stand-in waits to be parsed and listed. */
+  get unlistedAny() {
+    return this.unlisted.size > 0;
+  }
+  /** Parses and lists every stand-in not listed yet (a candidate walk needs them all). */
+  *listAll() {
+    let n = 0;
+    for (const slot of this.unlisted) {
+      this.unlisted.delete(slot);
+      this.parse(slot);
+      this.list(slot);
+      if (++n % 64 === 0) yield;
+    }
+  }
+  /**
+   * Forgets a memory's entry. Returns it (null when not held), and, when it stood for its text
+   * and a copy is left, the copy's slot: the caller makes it stand for the text.
+   */
+  remove(id) {
+    const at2 = this.slotOf.get(id);
+    if (at2 === void 0) return null;
+    const e = this.slots[at2];
+    this.slots[at2] = null;
+    this.terms.close(at2);
+    this.slotOf.delete(id);
+    const copies = this.sigs.get(e.sig);
+    copies.splice(copies.indexOf(at2), 1);
+    if (copies.length === 0) this.sigs.delete(e.sig);
+    if (!e.indexed) return { e, next: null };
+    this.unlisted.delete(at2);
+    if (e.listed) this.terms.drop(e.terms);
+    return { e, next: copies[0] ?? null };
+  }
+  /** Candidates for a slot's judging (consolidationTerms.ts), the slot parsed. */
+  candidates(slot) {
+    const e = this.parse(slot);
+    return this.terms.candidates(slot, e.terms, e.ctx, this.slots.length);
+  }
+  /** Two slots, parsed, the older (by id) first. */
+  ordered(x, y) {
+    const a = this.parse(x);
+    const b = this.parse(y);
+    return a.mem.id < b.mem.id ? [a, b] : [b, a];
+  }
+  /** The ids of each text's copies, the one standing for them first. */
+  copies() {
+    return [...this.sigs.values()].map((c) => c.map((s2) => this.slots[s2].mem.id));
+  }
+  /** The ids of the copies of this memory's text (itself included). */
+  copiesOf(id) {
+    return this.sigs.get(this.slots[this.slotOf.get(id)].sig).map((s2) => this.slots[s2].mem.id);
+  }
+};
+
+// server/src/core/curation/consolidationReport.ts
+function* pairSteps(p, include, pairs) {
+  const standIn = (id) => {
+    if (include(id)) return id;
+    for (const c of p.copiesOf(id)) if (include(c)) return c;
+    return null;
+  };
+  let n = 0;
+  for (const copies of p.copies()) {
+    if (++n % 256 === 0) yield;
+    if (copies.length < 2) continue;
+    const ids2 = copies.filter(include).sort();
+    for (let i = 1; i < ids2.length; i++) {
+      pairs.push({ kind: "duplicates", ids: [ids2[0], ids2[i]], reason: "the same words", suggested_action: "memory_merge them into one memory" });
+    }
+  }
+  for (const [a, m] of p.edges) {
+    if (++n % 256 === 0) yield;
+    const sa = standIn(a);
+    if (sa === null) continue;
+    for (const [b, g] of m) {
+      if (a > b) continue;
+      const sb = standIn(b);
+      if (sb === null) continue;
+      if (sa === a && sb === b) pairs.push(g);
+      else {
+        const again = p.again(g, sa, sb);
+        if (again) pairs.push(again);
+      }
+    }
+  }
+}
+function* groupSteps(p, include) {
+  const pairs = [];
+  yield* pairSteps(p, include, pairs);
+  return yield* groupsOfSteps(pairs);
+}
+function* countSteps(p, include) {
+  const pairs = [];
+  yield* pairSteps(p, include, pairs);
+  return yield* groupCountSteps(pairs);
+}
+
+// server/src/core/curation/consolidationTerms.ts
+var CANDIDATES_PER_MEMORY = 12;
+var WALK_BUDGET = 2048;
+var grow = (a, make, need) => {
+  if (need < a.length) return a;
+  const b = make(Math.max(need + 1, a.length * 2));
+  b.set(a);
+  return b;
+};
+var TermLists = class {
+  constructor(contexts) {
+    this.contexts = contexts;
+  }
+  contexts;
   termIds = /* @__PURE__ */ new Map();
+  /** two 32-bit digests of each term's text (consolidationContext.ts textKey): a token set's digest is their sums */
+  digests = [];
   df = [];
   lists = [];
   /** Entries of the lists naming removed slots (dropped once they outnumber the live ones). */
   deadEntries = 0;
   liveEntries = 0;
-  /** The slots holding each token set, the one that stands for them first. */
-  sigs = /* @__PURE__ */ new Map();
-  /** Judged relations, under both ids. */
-  edges = /* @__PURE__ */ new Map();
-  /** Ids still to judge, in the order they came. */
-  queue = /* @__PURE__ */ new Set();
-  /** Ids with a pair the rewording check could not look at yet (no vectors then). */
-  semanticLater = /* @__PURE__ */ new Set();
   hits = new Int32Array(0);
   /** 1 for a slot holding a memory (the walk's test, without loading the entry) */
   alive = new Uint8Array(64);
   /** the number of tokens of each slot */
   lengths = new Int32Array(64);
-  settling = null;
-  /** Changes with every change to the memories held or to their pairs (a report made at one version holds for it). */
-  version = 0;
-  /** Memories held. */
-  get size() {
-    return this.slotOf.size;
+  /** the context of each slot */
+  ctxOf = new Int32Array(64);
+  /** A new slot, holding a memory of context `ctx`. */
+  open(slot, ctx) {
+    this.alive = grow(this.alive, (n) => new Uint8Array(n), slot);
+    this.lengths = grow(this.lengths, (n) => new Int32Array(n), slot);
+    this.ctxOf = grow(this.ctxOf, (n) => new Int32Array(n), slot);
+    this.alive[slot] = 1;
+    this.ctxOf[slot] = ctx;
   }
-  /** Memories still to judge. */
-  get pending() {
-    return this.queue.size + this.incoming.length - this.incomingAt;
+  /** The slot's memory is gone. */
+  close(slot) {
+    this.alive[slot] = 0;
   }
-  /** Memories given by addLater, taken (parsed and indexed) by the next settle, in slices. */
-  incoming = [];
-  incomingAt = 0;
-  /** ids removed or given a newer text while still incoming: their incoming entry is skipped */
-  superseded = /* @__PURE__ */ new Set();
-  /**
-   * Adds memories at the next settle, a slice at a time (a whole store's parsing at once held up
-   * every other call for its duration). A later upsert or remove of one of them wins.
-   */
-  addLater(mems) {
-    for (const m of mems) this.incoming.push({ id: m.id, body: m.body });
-  }
-  /**
-   * Adds a memory or takes its new text; a memory whose text did not change is not judged again.
-   * A memory with exactly the tokens of one held already is a copy of it: it joins that one's
-   * duplicate cluster without being judged or walked (a store that repeats itself holds many).
-   */
-  upsert(m) {
-    if (this.incomingAt < this.incoming.length) this.superseded.add(m.id);
-    const at2 = this.slotOf.get(m.id);
-    if (at2 !== void 0) {
-      const e = this.slots[at2];
-      if (e.mem.body === m.body) return;
-      this.remove(m.id);
-    }
-    this.version++;
-    const parsed = parse3(m.body);
+  /** The term ids of a slot's parsed text, ascending: of every token, and of the tokens that state no value. */
+  idsOf(slot, parsed) {
     const terms = new Int32Array(parsed.all.size);
     const words = new Int32Array(parsed.words.size);
     let i = 0;
@@ -27923,6 +29328,8 @@ var ConsolidationIndex = class {
       if (id === void 0) {
         id = this.df.length;
         this.termIds.set(t, id);
+        const k = textKey(t);
+        this.digests.push(parseInt(k.slice(0, 8), 16), parseInt(k.slice(8), 16));
         this.df.push(0);
         this.lists.push([]);
       }
@@ -27931,64 +29338,35 @@ var ConsolidationIndex = class {
     }
     terms.sort();
     words.sort();
-    const sig = terms.join(",");
-    const slot = this.slots.length;
-    this.slots.push({ mem: { id: m.id, body: m.body }, parsed, terms, words, sig, indexed: false });
-    if (slot >= this.alive.length) {
-      const grow = (a, make) => {
-        const b = make(a.length * 2);
-        b.set(a);
-        return b;
-      };
-      this.alive = grow(this.alive, (n) => new Uint8Array(n));
-      this.lengths = grow(this.lengths, (n) => new Int32Array(n));
-    }
-    this.alive[slot] = 1;
     this.lengths[slot] = terms.length;
-    this.slotOf.set(m.id, slot);
-    const copies = this.sigs.get(sig);
-    if (copies) copies.push(slot);
-    else {
-      this.sigs.set(sig, [slot]);
-      this.index(slot);
-    }
+    return { terms, words };
   }
-  /** Puts a slot in the term lists and in the queue: it stands for its text from now on. */
-  index(slot) {
-    const e = this.slots[slot];
-    e.indexed = true;
-    for (const t of e.terms) {
+  /**
+   * A digest of a token set, whatever its order: the sums of its terms' digests (64 bits), and its
+   * size. The same in every process for the same tokens (a snapshot keeps it: consolidationSnapshot.ts).
+   */
+  setDigest(terms) {
+    let a = 0;
+    let b = 0;
+    for (const t of terms) {
+      a = a + this.digests[2 * t] >>> 0;
+      b = b + this.digests[2 * t + 1] >>> 0;
+    }
+    return `${a.toString(16)}.${b.toString(16)}.${terms.length}`;
+  }
+  /** Puts a slot in the lists of its terms. */
+  add(slot, terms) {
+    for (const t of terms) {
       this.df[t]++;
       this.lists[t].push(slot);
     }
-    this.liveEntries += e.terms.length;
-    this.queue.add(e.mem.id);
+    this.liveEntries += terms.length;
   }
-  /** Forgets a memory and every pair it was in; a copy of it then stands for their text. */
-  remove(id) {
-    if (this.incomingAt < this.incoming.length) this.superseded.add(id);
-    const at2 = this.slotOf.get(id);
-    if (at2 === void 0) return;
-    const e = this.slots[at2];
-    this.version++;
-    this.slots[at2] = null;
-    this.alive[at2] = 0;
-    this.slotOf.delete(id);
-    const copies = this.sigs.get(e.sig);
-    copies.splice(copies.indexOf(at2), 1);
-    if (copies.length === 0) this.sigs.delete(e.sig);
-    if (!e.indexed) return;
-    for (const t of e.terms) this.df[t]--;
-    this.liveEntries -= e.terms.length;
-    this.deadEntries += e.terms.length;
-    this.queue.delete(id);
-    this.semanticLater.delete(id);
-    const mine = this.edges.get(id);
-    if (mine) {
-      for (const other of mine.keys()) this.edges.get(other)?.delete(id);
-      this.edges.delete(id);
-    }
-    if (copies.length > 0) this.index(copies[0]);
+  /** Takes a closed slot's terms out of the counts (its list entries go at the next compaction). */
+  drop(terms) {
+    for (const t of terms) this.df[t]--;
+    this.liveEntries -= terms.length;
+    this.deadEntries += terms.length;
     if (this.deadEntries > this.liveEntries) this.compact();
   }
   compact() {
@@ -27999,77 +29377,14 @@ var ConsolidationIndex = class {
     this.deadEntries = 0;
   }
   /**
-   * Judges every memory waiting (one run at a time: a second caller waits for the same run),
-   * yielding to the event loop every SLICE_MS.
+   * The slots sharing the largest part of this slot's tokens, best first (at most
+   * CANDIDATES_PER_MEMORY), among those its context may be compared with (consolidationContext.ts).
    */
-  settle(opts = {}) {
-    if (opts.semantic && this.semanticLater.size > 0) {
-      for (const id of this.semanticLater) this.queue.add(id);
-      this.semanticLater.clear();
-    }
-    if (this.queue.size === 0 && this.incomingAt >= this.incoming.length && this.settling === null) return Promise.resolve();
-    return this.settling ??= this.run(opts).finally(() => {
-      this.settling = null;
-    });
-  }
-  async run(opts) {
-    const pause3 = opts.pause ?? immediate;
-    const sem = opts.semantic ?? null;
-    let done = 0;
-    let semSpent = 0;
-    let t0 = performance.now();
-    const total = () => done + this.queue.size + this.incoming.length - this.incomingAt;
-    while (this.incomingAt < this.incoming.length) {
-      const m = this.incoming[this.incomingAt++];
-      if (!this.superseded.has(m.id)) {
-        const keep = this.superseded;
-        this.superseded = /* @__PURE__ */ new Set();
-        this.upsert(m);
-        this.superseded = keep;
-      }
-      if (performance.now() - t0 >= SLICE_MS2) {
-        opts.progress?.(done, total());
-        await pause3();
-        t0 = performance.now();
-      }
-    }
-    this.incoming = [];
-    this.incomingAt = 0;
-    this.superseded.clear();
-    while (this.queue.size > 0) {
-      const id = this.queue.values().next().value;
-      this.queue.delete(id);
-      const slot = this.slotOf.get(id);
-      if (slot === void 0) continue;
-      const borderline = this.judge(slot);
-      if (borderline.length > 0) {
-        if (sem === null || semSpent >= SEMANTIC_BUDGET_MS) this.semanticLater.add(id);
-        else {
-          const ts = performance.now();
-          const ok = await this.embedAll([slot, ...borderline], sem);
-          semSpent += performance.now() - ts;
-          if (this.slotOf.get(id) === slot) {
-            if (!ok) this.semanticLater.add(id);
-            else this.judgeSemantic(slot, borderline, sem.min());
-          }
-        }
-      }
-      done++;
-      if (performance.now() - t0 >= SLICE_MS2) {
-        opts.progress?.(done, done + this.queue.size);
-        await pause3();
-        t0 = performance.now();
-      }
-    }
-    opts.progress?.(done, done);
-  }
-  /** The slots sharing the largest part of this slot's tokens, best first (at most CANDIDATES_PER_MEMORY). */
-  candidates(slot) {
-    const e = this.slots[slot];
-    const order = Array.from(e.terms).sort((a, b) => this.df[a] - this.df[b] || a - b);
-    if (this.hits.length < this.slots.length) this.hits = new Int32Array(Math.max(this.slots.length, this.hits.length * 2, 64));
-    const hits = this.hits;
-    const alive = this.alive;
+  candidates(slot, terms, ctx, slots) {
+    const order = Array.from(terms).sort((a, b) => this.df[a] - this.df[b] || a - b);
+    if (this.hits.length < slots) this.hits = new Int32Array(Math.max(slots, this.hits.length * 2, 64));
+    const { hits, alive, lengths, ctxOf, contexts } = this;
+    const verdict = contexts.rowOf(ctx);
     const touched = [];
     let walked = 0;
     for (const t of order) {
@@ -28080,12 +29395,13 @@ var ConsolidationIndex = class {
       for (let i = 0; i < end; i++) {
         const o = list2[i];
         if (o === slot || alive[o] === 0) continue;
+        const v = verdict[ctxOf[o]];
+        if (v === 2 || v === 0 && !contexts.comparable(ctx, ctxOf[o])) continue;
         if (hits[o] === 0) touched.push(o);
         hits[o]++;
       }
     }
-    const n = e.terms.length;
-    const lengths = this.lengths;
+    const n = terms.length;
     const score = (o) => hits[o] / (n + lengths[o] - hits[o]);
     const best = [];
     const scores = [];
@@ -28104,101 +29420,9 @@ var ConsolidationIndex = class {
     for (const o of touched) hits[o] = 0;
     return best;
   }
-  setEdge(g) {
-    this.version++;
-    const [a, b] = g.ids;
-    (this.edges.get(a) ?? this.edges.set(a, /* @__PURE__ */ new Map()).get(a)).set(b, g);
-    (this.edges.get(b) ?? this.edges.set(b, /* @__PURE__ */ new Map()).get(b)).set(a, g);
-  }
-  ordered(x, y) {
-    const a = this.slots[x];
-    const b = this.slots[y];
-    return a.mem.id < b.mem.id ? [a, b] : [b, a];
-  }
-  /** Judges a slot against its candidates on words; returns the pairs left for the rewording check. */
-  judge(slot) {
-    const id = this.slots[slot].mem.id;
-    const known = this.edges.get(id);
-    const borderline = [];
-    for (const o of this.candidates(slot)) {
-      const [older, newer] = this.ordered(slot, o);
-      if (known?.has(this.slots[o].mem.id)) continue;
-      if (!mayRelate(older, newer)) continue;
-      const g = judgePair(older.mem, newer.mem, older.parsed, newer.parsed);
-      if (g) this.setEdge(g);
-      else if (wantsSemantic(older.parsed, newer.parsed)) borderline.push(o);
-    }
-    return borderline;
-  }
-  /** Gives these slots their vectors (those still held that lack one); false when the embedder could not. */
-  async embedAll(slots, sem) {
-    const need = slots.map((s2) => this.slots[s2]).filter((e) => e !== null && e !== void 0 && e.vec === void 0);
-    if (need.length === 0) return true;
-    let got;
-    try {
-      got = await sem.embed(need.map((e) => e.mem.body));
-    } catch {
-      got = null;
-    }
-    if (got === null || got.length !== need.length) return false;
-    need.forEach((e, i) => e.vec = got[i]);
-    return true;
-  }
-  /** The rewording check of a slot's borderline pairs (their vectors are held). */
-  judgeSemantic(slot, borderline, min) {
-    const self2 = this.slots[slot];
-    for (const o of borderline) {
-      const other = this.slots[o];
-      if (!other || !self2.vec || !other.vec || this.edges.get(self2.mem.id)?.has(other.mem.id)) continue;
-      const c = cosine(self2.vec, other.vec);
-      const [older, newer] = this.ordered(slot, o);
-      const g = judgePair(older.mem, newer.mem, older.parsed, newer.parsed, () => ({ cosine: c, min }));
-      if (g) this.setEdge(g);
-    }
-  }
-  /**
-   * The groups among the memories `include` admits (both ends of a pair), in consolidate.ts's
-   * order. The copies of a text make one duplicate cluster; a pair judged between two texts is
-   * reported on the memories that stand for them, or when one is not admitted, on its first
-   * admitted copy (judged again on that one's ids).
-   */
-  groups(include) {
-    const { edges, slots, sigs, slotOf } = this;
-    const standIn = (id) => {
-      if (include(id)) return slots[slotOf.get(id)];
-      for (const s2 of sigs.get(slots[slotOf.get(id)].sig)) if (include(slots[s2].mem.id)) return slots[s2];
-      return null;
-    };
-    function* pairs() {
-      for (const copies of sigs.values()) {
-        if (copies.length < 2) continue;
-        const ids2 = copies.map((s2) => slots[s2].mem.id).filter(include).sort();
-        for (let i = 1; i < ids2.length; i++) {
-          yield { kind: "duplicates", ids: [ids2[0], ids2[i]], reason: "the same words", suggested_action: "memory_merge them into one memory" };
-        }
-      }
-      for (const [a, m] of edges) {
-        const sa = standIn(a);
-        if (sa === null) continue;
-        for (const [b, g] of m) {
-          if (a > b) continue;
-          const sb = standIn(b);
-          if (sb === null) continue;
-          if (sa.mem.id === a && sb.mem.id === b) {
-            yield g;
-            continue;
-          }
-          const [older, newer] = sa.mem.id < sb.mem.id ? [sa, sb] : [sb, sa];
-          const va = slots[slotOf.get(a)].vec;
-          const vb = slots[slotOf.get(b)].vec;
-          const again = judgePair(older.mem, newer.mem, older.parsed, newer.parsed, va && vb ? () => ({ cosine: cosine(va, vb), min: minOf(g) }) : void 0);
-          if (again) yield again;
-        }
-      }
-    }
-    return groupsOf(pairs());
-  }
 };
+
+// server/src/core/curation/pairChecks.ts
 function common(a, b) {
   let i = 0;
   let j = 0;
@@ -28223,38 +29447,507 @@ function mayRelate(older, newer) {
   const w2 = common(older.words, newer.words);
   return w2 > 0 && w2 >= CONSOLIDATE_SUBJECT * (older.words.length + newer.words.length - w2) - e;
 }
+function cosine(a, b) {
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (let i = 0; i < a.length; i++) {
+    dot += a[i] * b[i];
+    na += a[i] * a[i];
+    nb += b[i] * b[i];
+  }
+  return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
+}
 function minOf(g) {
   return /^the same in other words/.test(g.reason) ? 0 : 2;
+}
+
+// server/src/core/curation/consolidationSemantic.ts
+function take(need, got) {
+  if (got === null || got.length !== need.length) return false;
+  need.forEach((e, i) => e.vec = got[i]);
+  return true;
+}
+function vectorsNow(need, sem) {
+  if (need.length === 0) return true;
+  try {
+    return take(need, sem.embedSync(need.map((e) => e.mem.body)));
+  } catch {
+    return false;
+  }
+}
+async function vectorsLater(need, sem) {
+  if (need.length === 0) return true;
+  try {
+    return take(need, await sem.embed(need.map((e) => e.mem.body)));
+  } catch {
+    return false;
+  }
+}
+
+// server/src/core/curation/consolidationIndex.ts
+var SEMANTIC_BUDGET_MS = 2e3;
+var JUDGE_VERSION = 3;
+var JUDGE = [JUDGE_VERSION, CANDIDATES_PER_MEMORY, WALK_BUDGET, CONSOLIDATE_DUPLICATE, CONSOLIDATE_SUBJECT, SUPERSEDE_CONTAINMENT, SUPERSEDE_GROWTH, SUPERSEDE_MIN_NEW, REWORD_JACCARD].join("/");
+var immediate3 = () => new Promise((r) => setImmediate(r));
+var sameList = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
+var ConsolidationIndex = class {
+  held;
+  /** Judged relations, under both ids. */
+  edges = /* @__PURE__ */ new Map();
+  /** Ids still to judge, in the order they came. */
+  queue = /* @__PURE__ */ new Set();
+  /** Ids with a pair the rewording check could not look at yet (no vectors then). */
+  semanticLater = /* @__PURE__ */ new Set();
+  settling = null;
+  contexts;
+  global;
+  /** `<embedder id>@<cosine>` once the rewording check has judged a pair */
+  semanticUsed = null;
+  restoring = null;
+  /** Changes with every change to the memories held or to their pairs (a report made at one version holds for it). */
+  version = 0;
+  /**
+   * Changes with every change a snapshot would show, except what a snapshot being taken in
+   * brings back: a process that judged nothing new has nothing new to save.
+   */
+  changes = 0;
+  /** `globalScopes`: config scopes.global, which let memories of two repos be compared (consolidationContext.ts). */
+  constructor(opts = {}) {
+    this.global = [...opts.globalScopes ?? []];
+    this.contexts = new Contexts(this.global);
+    this.held = new Entries(this.contexts, new TermLists(this.contexts));
+  }
+  /** Memories held. */
+  get size() {
+    return this.held.slotOf.size;
+  }
+  /** Memories still to judge (or to take in). */
+  get pending() {
+    return this.queue.size + this.incoming.length - this.incomingAt;
+  }
+  /** Memories given by addLater, taken (parsed and indexed) by the next settle, in slices. */
+  incoming = [];
+  incomingAt = 0;
+  /** ids removed or given a newer text while still incoming: their incoming entry is skipped */
+  superseded = /* @__PURE__ */ new Set();
+  /**
+   * Adds memories at the next settle, a slice at a time (a whole store's parsing at once held up
+   * every other call for its duration). A later upsert or remove of one of them wins. With a
+   * snapshot made under the same rules (JUDGE, the global scopes), the memories whose key it holds
+   * keep the pairs it holds between them and are not judged again; the caller checks that the
+   * rewording check's embedder is the one it names.
+   */
+  addLater(mems, from = null) {
+    if (!(from && from.judge === JUDGE && sameList(from.global, this.global) && this.restoring === null)) {
+      for (const m of mems) this.incoming.push(m);
+      return;
+    }
+    const r = { snap: from, at: /* @__PURE__ */ new Map(), entries: /* @__PURE__ */ new Map() };
+    from.ids.forEach((id, i) => r.at.set(id, i));
+    this.restoring = r;
+    const later2 = [];
+    for (const m of mems) (from.standIn[r.at.get(m.id) ?? -1] === 1 ? this.incoming : later2).push(m);
+    for (const m of later2) this.incoming.push(m);
+  }
+  /**
+   * Adds a memory or takes its new text or place; one whose text and place did not change is not
+   * judged again. A memory with exactly the tokens of one held already, in the same place, is a
+   * copy of it: it joins that one's duplicate cluster without being judged or walked (a store
+   * that repeats itself holds many).
+   */
+  upsert(m) {
+    if (this.incomingAt < this.incoming.length) this.superseded.add(m.id);
+    this.put(m, false);
+  }
+  put(m, fromSnapshot) {
+    const ctx = this.contexts.idOf(m);
+    const at2 = this.held.slotOf.get(m.id);
+    if (at2 !== void 0) {
+      const e = this.held.slots[at2];
+      if (e.mem.body === m.body && e.ctx === ctx) return;
+      this.remove(m.id);
+    }
+    this.version++;
+    const key = this.held.keyOf(m, ctx);
+    const r = this.restoring;
+    const i = fromSnapshot && r !== null ? r.at.get(m.id) : void 0;
+    const restored = i !== void 0 && r.snap.keys[i] === key;
+    if (!restored) this.changes++;
+    const { slot, first } = this.held.add(m, ctx, key, restored ? r.snap.sigs[i] : null);
+    if (restored) r.entries.set(m.id, this.held.slots[slot]);
+    if (first) this.standFor(slot, !(restored && r.snap.standIn[i] === 1));
+  }
+  /** The slot stands for its text from now on, and is judged unless `judge` is false. */
+  standFor(slot, judge = true) {
+    this.held.standFor(slot);
+    if (judge) this.queue.add(this.held.slots[slot].mem.id);
+  }
+  /** Forgets a memory and every pair it was in; a copy of it then stands for their text. */
+  remove(id) {
+    if (this.incomingAt < this.incoming.length) this.superseded.add(id);
+    const gone = this.held.remove(id);
+    if (gone === null) return;
+    this.version++;
+    this.changes++;
+    if (!gone.e.indexed) return;
+    this.queue.delete(id);
+    this.semanticLater.delete(id);
+    const mine = this.edges.get(id);
+    if (mine) {
+      for (const other of mine.keys()) this.edges.get(other)?.delete(id);
+      this.edges.delete(id);
+    }
+    if (gone.next !== null) this.standFor(gone.next);
+  }
+  /**
+   * Judges every memory waiting (one run at a time: a second caller waits for the same run),
+   * yielding to the event loop every SLICE_MS.
+   */
+  settle(opts = {}) {
+    if (opts.semantic && this.semanticLater.size > 0) {
+      for (const id of this.semanticLater) this.queue.add(id);
+      this.semanticLater.clear();
+    }
+    if (this.queue.size === 0 && this.incomingAt >= this.incoming.length && this.settling === null) return Promise.resolve();
+    return this.settling ??= this.run(opts).finally(() => {
+      this.settling = null;
+    });
+  }
+  async run(opts) {
+    const pause3 = opts.pause ?? immediate3;
+    const sem = opts.semantic ?? null;
+    let done = 0;
+    let semSpent = 0;
+    let t0 = performance.now();
+    const total = () => done + this.queue.size + this.incoming.length - this.incomingAt;
+    const tick = async () => {
+      if (performance.now() - t0 < SLICE_MS2) return;
+      opts.progress?.(done, total());
+      await pause3();
+      t0 = performance.now();
+    };
+    while (this.incomingAt < this.incoming.length) {
+      const m = this.incoming[this.incomingAt++];
+      if (!this.superseded.has(m.id)) {
+        const keep = this.superseded;
+        this.superseded = /* @__PURE__ */ new Set();
+        this.put(m, true);
+        this.superseded = keep;
+      }
+      done++;
+      await tick();
+    }
+    this.incoming = [];
+    this.incomingAt = 0;
+    this.superseded.clear();
+    const r = this.restoring;
+    if (r !== null) {
+      await runSliced(this.restorePairs(r), pause3);
+      this.restoring = null;
+    }
+    while (this.queue.size > 0) {
+      if (this.held.unlistedAny) await runSliced(this.held.listAll(), pause3);
+      const id = this.queue.values().next().value;
+      this.queue.delete(id);
+      const slot = this.held.slotOf.get(id);
+      if (slot === void 0) continue;
+      this.changes++;
+      const borderline = this.judge(slot);
+      if (borderline.length > 0) {
+        const need = [slot, ...borderline].map((s2) => this.held.slots[s2]).filter((e) => e.vec === void 0);
+        if (sem === null) this.semanticLater.add(id);
+        else if (sem.embedSync) {
+          if (vectorsNow(need, { ...sem, embedSync: sem.embedSync })) this.judgeSemantic(slot, borderline, sem);
+          else this.semanticLater.add(id);
+        } else if (semSpent >= SEMANTIC_BUDGET_MS) this.semanticLater.add(id);
+        else {
+          const ts = performance.now();
+          const got = await vectorsLater(need, sem);
+          semSpent += performance.now() - ts;
+          if (this.held.slotOf.get(id) === slot) {
+            if (!got) this.semanticLater.add(id);
+            else this.judgeSemantic(slot, borderline, sem);
+          }
+        }
+      }
+      done++;
+      await tick();
+    }
+    opts.progress?.(done, done);
+  }
+  /** The snapshot's pairs between memories that kept their key (and still stand for their texts). */
+  *restorePairs(r) {
+    const kept = (id) => {
+      const e = r.entries.get(id);
+      return e !== void 0 && e.indexed && this.held.slots[this.held.slotOf.get(id) ?? -1] === e;
+    };
+    let n = 0;
+    for (const g of r.snap.pairs) {
+      if (kept(g.ids[0]) && kept(g.ids[1])) this.setEdge(g);
+      if (++n % 512 === 0) yield;
+    }
+    for (const id of r.snap.later) if (kept(id) && !this.queue.has(id)) this.semanticLater.add(id);
+    if (r.snap.semantic !== null) this.semanticUsed ??= r.snap.semantic;
+  }
+  setEdge(g) {
+    this.version++;
+    const [a, b] = g.ids;
+    (this.edges.get(a) ?? this.edges.set(a, /* @__PURE__ */ new Map()).get(a)).set(b, g);
+    (this.edges.get(b) ?? this.edges.set(b, /* @__PURE__ */ new Map()).get(b)).set(a, g);
+  }
+  /** Judges a slot against its candidates on words; returns the pairs left for the rewording check. */
+  judge(slot) {
+    const known = this.edges.get(this.held.slots[slot].mem.id);
+    const borderline = [];
+    for (const o of this.held.candidates(slot)) {
+      if (known?.has(this.held.slots[o].mem.id)) continue;
+      const [older, newer] = this.held.ordered(slot, o);
+      if (!mayRelate(older, newer)) continue;
+      const g = judgePair(older.mem, newer.mem, older.parsed, newer.parsed);
+      if (g) this.setEdge(g);
+      else if (wantsSemantic(older.parsed, newer.parsed)) borderline.push(o);
+    }
+    return borderline;
+  }
+  /** The rewording check of a slot's borderline pairs (their vectors are held). */
+  judgeSemantic(slot, borderline, sem) {
+    const min = sem.min();
+    this.semanticUsed = `${sem.id()}@${min}`;
+    const self2 = this.held.slots[slot];
+    for (const o of borderline) {
+      const other = this.held.slots[o];
+      if (!other || !self2.vec || !other.vec || this.edges.get(self2.mem.id)?.has(other.mem.id)) continue;
+      const c = cosine(self2.vec, other.vec);
+      const [older, newer] = this.held.ordered(slot, o);
+      const g = judgePair(older.mem, newer.mem, older.parsed, newer.parsed, () => ({ cosine: c, min }));
+      if (g) this.setEdge(g);
+    }
+  }
+  /**
+   * What a snapshot holds of this index (consolidationSnapshot.ts), or null while memories wait to
+   * be taken in or judged (a snapshot holds only what is judged).
+   */
+  snapshot() {
+    if (this.pending > 0 || this.settling !== null) return null;
+    const s2 = { judge: JUDGE, semantic: this.semanticUsed, global: [...this.global], ids: [], keys: [], sigs: [], standIn: [], pairs: [], later: [...this.semanticLater] };
+    for (const e of this.held.slots) {
+      if (!e) continue;
+      s2.ids.push(e.mem.id);
+      s2.keys.push(e.key);
+      s2.sigs.push(e.sig);
+      s2.standIn.push(e.indexed ? 1 : 0);
+    }
+    for (const [a, m] of this.edges) for (const [b, g] of m) if (a < b) s2.pairs.push(g);
+    return s2;
+  }
+  /** What the report reads (consolidationReport.ts). */
+  judged() {
+    const h = this.held;
+    return {
+      copies: () => h.copies(),
+      copiesOf: (id) => h.copiesOf(id),
+      edges: this.edges,
+      again: (g, a, b) => {
+        const [older, newer] = h.ordered(h.slotOf.get(a), h.slotOf.get(b));
+        const va = h.slots[h.slotOf.get(g.ids[0])].vec;
+        const vb = h.slots[h.slotOf.get(g.ids[1])].vec;
+        return judgePair(older.mem, newer.mem, older.parsed, newer.parsed, va && vb ? () => ({ cosine: cosine(va, vb), min: minOf(g) }) : void 0);
+      }
+    };
+  }
+  groups(include, sliced = false) {
+    return sliced ? runSliced(groupSteps(this.judged(), include)) : runSteps(groupSteps(this.judged(), include));
+  }
+  counts(include, sliced = false) {
+    return sliced ? runSliced(countSteps(this.judged(), include)) : runSteps(countSteps(this.judged(), include));
+  }
+};
+
+// server/src/core/curation/consolidationSnapshot.ts
+import { closeSync as closeSync12, constants as constants7, fstatSync as fstatSync6, openSync as openSync12, readSync as readSync6 } from "node:fs";
+import { join as join29 } from "node:path";
+var SNAPSHOT_FILE = "consolidation.json";
+var FORMAT4 = 1;
+var MAX_BYTES2 = 512 << 20;
+var KINDS = ["duplicates", "contradiction", "superseded"];
+function snapshotPath(storeDir) {
+  return join29(storeDir, CACHE_DIR, SNAPSHOT_FILE);
+}
+function* encodeSteps(storeDir, s2) {
+  const at2 = /* @__PURE__ */ new Map();
+  for (let i = 0; i < s2.ids.length; i++) {
+    at2.set(s2.ids[i], i);
+    if (i % 4096 === 4095) yield;
+  }
+  const strings2 = [];
+  const stringAt = /* @__PURE__ */ new Map();
+  const str4 = (t) => {
+    let i = stringAt.get(t);
+    if (i === void 0) {
+      i = strings2.length;
+      strings2.push(t);
+      stringAt.set(t, i);
+    }
+    return i;
+  };
+  const pairs = [];
+  let n = 0;
+  for (const g of s2.pairs) {
+    if (++n % 2048 === 0) yield;
+    const a = at2.get(g.ids[0]);
+    const b = at2.get(g.ids[1]);
+    if (a === void 0 || b === void 0 || g.ids.length !== 2) continue;
+    pairs.push(a, b, KINDS.indexOf(g.kind), str4(g.reason), str4(g.suggested_action));
+  }
+  const later2 = s2.later.map((id) => at2.get(id)).filter((i) => i !== void 0);
+  yield;
+  const head = JSON.stringify({ format: FORMAT4, dir: storeDir, judge: s2.judge, semantic: s2.semantic, global: s2.global }).slice(0, -1);
+  const parts = [head];
+  for (const [k, v] of [["ids", s2.ids], ["keys", s2.keys], ["sigs", s2.sigs], ["standIn", s2.standIn], ["strings", strings2], ["pairs", pairs], ["later", later2]]) {
+    parts.push(`,${JSON.stringify(k)}:${JSON.stringify(v)}`);
+    yield;
+  }
+  parts.push("}");
+  return parts.join("");
+}
+function encodeSnapshot(storeDir, s2) {
+  return runSteps(encodeSteps(storeDir, s2));
+}
+async function writeSnapshot(storeDir, text2) {
+  const dir = join29(storeDir, CACHE_DIR);
+  ensureOwnDirSync(dir);
+  await writeFileAtomic(join29(dir, SNAPSHOT_FILE), text2);
+}
+var isText2 = (v) => typeof v === "string";
+var isIndex = (v, n) => Number.isSafeInteger(v) && v >= 0 && v < n;
+function readSnapshot(storeDir) {
+  if (!isOwnDirSync(join29(storeDir, CACHE_DIR))) return null;
+  let fd;
+  try {
+    fd = openSync12(snapshotPath(storeDir), constants7.O_RDONLY | constants7.O_NOFOLLOW);
+  } catch {
+    return null;
+  }
+  let text2;
+  try {
+    const size2 = fstatSync6(fd).size;
+    if (size2 > MAX_BYTES2) return null;
+    const buf = Buffer.allocUnsafe(size2);
+    let got = 0;
+    while (got < size2) {
+      const n = readSync6(fd, buf, got, size2 - got, got);
+      if (n === 0) return null;
+      got += n;
+    }
+    text2 = buf.toString("utf8");
+  } catch {
+    return null;
+  } finally {
+    closeSync12(fd);
+  }
+  let f;
+  try {
+    f = JSON.parse(text2);
+  } catch {
+    return null;
+  }
+  return decode(f, storeDir);
+}
+function decode(f, storeDir) {
+  if (typeof f !== "object" || f === null || f.format !== FORMAT4 || f.dir !== storeDir || !isText2(f.judge)) return null;
+  if (!(f.semantic === null || isText2(f.semantic)) || !Array.isArray(f.global) || !f.global.every(isText2)) return null;
+  const { ids: ids2, keys, sigs, standIn, strings: strings2, pairs, later: later2 } = f;
+  if (![ids2, keys, sigs, standIn, strings2, pairs, later2].every(Array.isArray)) return null;
+  const n = ids2.length;
+  if (keys.length !== n || sigs.length !== n || standIn.length !== n || pairs.length % 5 !== 0) return null;
+  if (!ids2.every(isText2) || !keys.every(isText2) || !sigs.every(isText2) || !strings2.every(isText2) || !standIn.every((x) => x === 0 || x === 1)) return null;
+  const out2 = [];
+  for (let i = 0; i < pairs.length; i += 5) {
+    const a = pairs[i];
+    const b = pairs[i + 1];
+    const k = pairs[i + 2];
+    const r = pairs[i + 3];
+    const s2 = pairs[i + 4];
+    if (!isIndex(a, n) || !isIndex(b, n) || a === b || !isIndex(k, KINDS.length) || !isIndex(r, strings2.length) || !isIndex(s2, strings2.length)) return null;
+    out2.push({ kind: KINDS[k], ids: [ids2[a], ids2[b]], reason: strings2[r], suggested_action: strings2[s2] });
+  }
+  if (!later2.every((i) => isIndex(i, n))) return null;
+  return { judge: f.judge, semantic: f.semantic, global: f.global, ids: ids2, keys, sigs, standIn, pairs: out2, later: later2.map((i) => ids2[i]) };
 }
 
 // server/src/core/ops/consolidation.ts
 var indexes = /* @__PURE__ */ new WeakMap();
 var judged = (m) => m.note === void 0;
+var forIndex = (m) => ({ id: m.id, body: m.body, scopes: m.scopes, repo: repoKeyOf(m) });
 function heldOf(c) {
   const had = indexes.get(c.store);
   if (had) return had;
-  const made = new ConsolidationIndex();
-  const held = { ix: made, storeVersion: 0, last: null };
+  const made = new ConsolidationIndex({ globalScopes: c.config.scopes.global });
+  const held = { ix: made, storeVersion: 0, last: null, saved: -1, saveTimer: null, saving: null };
   c.store.onChange((ch) => {
     held.storeVersion++;
     if (ch.kind === "delete") made.remove(ch.prev.id);
     else {
       if (ch.prev && ch.prev.id !== ch.mem.id) made.remove(ch.prev.id);
-      if (judged(ch.mem)) made.upsert(ch.mem);
+      if (judged(ch.mem)) made.upsert(forIndex(ch.mem));
       else made.remove(ch.mem.id);
     }
   });
   const all = [...c.store.active()].filter(judged).sort((a, b) => a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-  made.addLater(all);
+  let snap = readSnapshot(c.dir);
+  if (snap?.semantic != null && snap.semantic !== semanticKey(semanticSource(c))) snap = null;
+  made.addLater(all.map(forIndex), snap);
+  if (snap !== null) held.saved = made.changes;
   indexes.set(c.store, held);
   return held;
+}
+var SAVE_AFTER_MS = 250;
+async function saveJudged(c, held) {
+  if (held.saved === held.ix.changes) return;
+  if (!c.watch) return saveNow(c, held);
+  if (held.saveTimer === null) {
+    held.saveTimer = setTimeout(() => {
+      held.saveTimer = null;
+      void saveNow(c, held);
+    }, SAVE_AFTER_MS);
+    held.saveTimer.unref();
+  }
+}
+async function saveNow(c, held) {
+  await held.saving;
+  const changes = held.ix.changes;
+  const snap = held.ix.snapshot();
+  if (snap === null || held.saved === changes) return;
+  const save = (async () => {
+    try {
+      const text2 = c.watch ? await runSliced(encodeSteps(c.dir, snap)) : encodeSnapshot(c.dir, snap);
+      await writeSnapshot(c.dir, text2);
+      held.saved = changes;
+    } catch {
+    }
+  })();
+  held.saving = save;
+  await save;
+  if (held.saving === save) held.saving = null;
+}
+async function closeConsolidation(c) {
+  const held = indexes.get(c.store);
+  if (!held) return;
+  if (held.saveTimer) {
+    clearTimeout(held.saveTimer);
+    held.saveTimer = null;
+    await saveNow(c, held);
+  }
+  await held.saving;
 }
 var WARM_AFTER_MS = 3e3;
 function warmInBackground(c) {
   if (!c.watch || warmed.has(c.store)) return;
   warmed.add(c.store);
   const timer = setTimeout(() => {
-    void heldOf(c).ix.settle({ semantic: semanticSource(c) }).catch(() => {
+    const held = heldOf(c);
+    void held.ix.settle({ semantic: semanticSource(c) }).then(() => saveJudged(c, held)).catch(() => {
     });
   }, WARM_AFTER_MS);
   timer.unref();
@@ -28263,20 +29956,44 @@ var warmed = /* @__PURE__ */ new WeakSet();
 function semanticSource(c) {
   const e = c.index.semantic?.embedder;
   if (!e) return null;
+  const table = tableOf(e);
+  if (table) {
+    return {
+      id: () => table.id,
+      min: () => calibrationFor(table.id).gate.cos,
+      embed: async (texts) => texts.map((t) => table.embedSync(t)),
+      embedSync: (texts) => texts.map((t) => table.embedSync(t))
+    };
+  }
   let id = null;
   return {
+    id: () => id ??= e.id,
     min: () => calibrationFor(id ??= e.id).gate.cos,
     async embed(texts) {
       const was = id ??= e.id;
-      const v = e.embedSync ? texts.map((t) => e.embedSync(t)) : await e.embed(texts);
+      const v = await e.embed(texts);
       return e.id === was ? v : null;
     }
   };
 }
-async function allGroups(c, filters, progress) {
+function tableOf(e) {
+  const t = interimOf(e) ?? e.fallback ?? e;
+  const b = t;
+  return typeof b.file === "string" && typeof b.embedSync === "function" && existsSync12(b.file) ? t : null;
+}
+var semanticKey = (s2) => {
+  if (s2 === null) return null;
+  try {
+    return `${s2.id()}@${s2.min()}`;
+  } catch {
+    return null;
+  }
+};
+async function judgedView(c, filters, progress) {
   await c.store.ensureFresh({ read: true });
   const held = heldOf(c);
   await held.ix.settle({ semantic: semanticSource(c), ...progress ? { progress } : {} });
+  await saveJudged(c, held);
   const match = scopeFilterMatcher(filters);
   const now = c.now();
   const inSet = /* @__PURE__ */ new Set();
@@ -28287,7 +30004,14 @@ async function allGroups(c, filters, progress) {
     else hidden++;
   }
   const key = `${held.ix.version}|${held.storeVersion}|${hidden}|${inSet.size}|${JSON.stringify(filters)}|${[...c.disabledScopes].sort().join(",")}`;
-  if (held.last?.key !== key) held.last = { key, groups: held.ix.groups((id) => inSet.has(id)), scanned: inSet.size };
+  return { held, key, include: (id) => inSet.has(id), scanned: inSet.size };
+}
+async function allGroups(c, filters) {
+  const { held, key, include, scanned } = await judgedView(c, filters);
+  if (held.last?.key !== key) {
+    const groups = c.watch ? await held.ix.groups(include, true) : held.ix.groups(include);
+    held.last = { key, groups, scanned };
+  }
   return { groups: held.last.groups, scanned: held.last.scanned };
 }
 async function consolidate(c, input, opts = { log: true }) {
@@ -28307,14 +30031,16 @@ async function consolidate(c, input, opts = { log: true }) {
   return out2;
 }
 async function consolidationSummary(c, progress) {
-  const { groups } = await allGroups(c, checkScopeFilters(void 0), progress);
-  const count = (k) => groups.filter((g) => g.kind === k).length;
+  const { held, key, include } = await judgedView(c, checkScopeFilters(void 0), progress);
+  if (held.counted?.key !== key) held.counted = { key, counts: c.watch ? await held.ix.counts(include, true) : held.ix.counts(include) };
+  const n = held.counted.counts;
+  progress?.(1, 1);
   return {
-    groups: groups.length,
-    contradictions: count("contradiction"),
-    superseded: count("superseded"),
-    duplicates: count("duplicates"),
-    next_step: groups.length > 0 ? "run /memory-consolidate (or call memory_consolidate) to review and merge them" : "nothing to consolidate"
+    groups: n.contradiction + n.superseded + n.duplicates,
+    contradictions: n.contradiction,
+    superseded: n.superseded,
+    duplicates: n.duplicates,
+    next_step: n.contradiction + n.superseded + n.duplicates > 0 ? "run /memory-consolidate (or call memory_consolidate) to review and merge them" : "nothing to consolidate"
   };
 }
 var CONFIDENCE_RANK = { low: 0, medium: 1, high: 2 };
@@ -28430,9 +30156,9 @@ async function importExport(store, doc, progress) {
 }
 
 // server/src/core/io/import/common.ts
-import { createHash as createHash4 } from "node:crypto";
-import { lstatSync as lstatSync10, readdirSync as readdirSync8, readFileSync as readFileSync13 } from "node:fs";
-import { basename as basename7, join as join28, relative as relative2 } from "node:path";
+import { createHash as createHash5 } from "node:crypto";
+import { lstatSync as lstatSync11, readdirSync as readdirSync9, readFileSync as readFileSync13 } from "node:fs";
+import { basename as basename7, join as join30, relative as relative2 } from "node:path";
 
 // server/src/core/io/yaml.ts
 var import_gray_matter2 = __toESM(require_gray_matter(), 1);
@@ -28453,7 +30179,7 @@ function sourceError(file, line, msg) {
   return new SourceError(`${file}${line !== null ? `:${line}` : ""}: ${msg}`);
 }
 function hashOf(text2) {
-  return createHash4("sha256").update(text2.replace(/\s+/g, " ").trim()).digest("hex").slice(0, 16);
+  return createHash5("sha256").update(text2.replace(/\s+/g, " ").trim()).digest("hex").slice(0, 16);
 }
 function slugScope(text2, fallback) {
   const parts = text2.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase().split(/[/:\\]+/).map((p) => p.replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "")).filter((p) => p !== "");
@@ -28476,7 +30202,7 @@ function mtimeIso(st) {
 function readSource(file) {
   let st;
   try {
-    st = lstatSync10(file);
+    st = lstatSync11(file);
   } catch (err) {
     throw new SourceError(`cannot read ${file}: ${err.code === "ENOENT" ? "no such file or directory" : err.message}`);
   }
@@ -28489,7 +30215,7 @@ function readSource(file) {
 }
 function statPath(path) {
   try {
-    return lstatSync10(path);
+    return lstatSync11(path);
   } catch (err) {
     throw new SourceError(`cannot read ${path}: ${err.code === "ENOENT" ? "no such file or directory" : err.message}`);
   }
@@ -28497,9 +30223,9 @@ function statPath(path) {
 function walkFiles(dir, want, skipDirs = /* @__PURE__ */ new Set()) {
   const out2 = [];
   const visit2 = (d) => {
-    for (const e of readdirSync8(d, { withFileTypes: true }).sort((a, b) => a.name < b.name ? -1 : 1)) {
+    for (const e of readdirSync9(d, { withFileTypes: true }).sort((a, b) => a.name < b.name ? -1 : 1)) {
       if (e.name.startsWith(".") || e.isSymbolicLink()) continue;
-      const p = join28(d, e.name);
+      const p = join30(d, e.name);
       if (e.isDirectory()) {
         if (!skipDirs.has(relative2(dir, p))) visit2(p);
       } else if (e.isFile() && want(e.name)) out2.push(p);
@@ -29050,7 +30776,7 @@ async function searchPreview(c, input) {
   if (t !== null) await t.store.ensureFresh();
   const sources = [own2];
   if (t !== null && tl !== null) {
-    sources.push({ l: tl, sem: t.index.semantic, opts: { limit, now: c.now().getTime(), halfLifeDays: c.config.behavior.recency_half_life_days, filter: (m) => !c.store.holds(m.id) && !disabled(m) } });
+    sources.push({ l: tl, sem: t.index.semantic, opts: { limit, now: c.now().getTime(), halfLifeDays: c.config.behavior.recency_half_life_days, ...c.stores.shadowed(t, { filter: (m) => !disabled(m) }) } });
   }
   const found = await rankedAcross(sources, input.query, [], limit);
   const fields = await ownedHitFields(c, found.map((h) => h.doc));
@@ -29210,18 +30936,18 @@ function onChange(c, fn) {
 }
 
 // server/src/core/ops/sync.ts
-import { existsSync as existsSync12, readFileSync as readFileSync14 } from "node:fs";
+import { existsSync as existsSync13, readFileSync as readFileSync14 } from "node:fs";
 import { realpath } from "node:fs/promises";
-import { hostname as hostname3 } from "node:os";
-import { join as join31, relative as relative3, sep as sep3 } from "node:path";
+import { hostname as hostname4 } from "node:os";
+import { join as join33, relative as relative3, sep as sep3 } from "node:path";
 
 // server/src/core/sync/treeMerge.ts
 import { promises as fsp11 } from "node:fs";
 import { tmpdir } from "node:os";
-import { basename as basename8, dirname as dirname11, join as join29 } from "node:path";
+import { basename as basename8, dirname as dirname11, join as join31 } from "node:path";
 
 // server/src/core/sync/merge.ts
-import { createHash as createHash5 } from "node:crypto";
+import { createHash as createHash6 } from "node:crypto";
 var same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 function pick2(base, hasBase, ours, theirs, oursNewer) {
   if (same(ours, theirs)) return ours;
@@ -29337,7 +31063,7 @@ function mergeMemory(base, ours, theirs) {
   return { merged: { record: rec, extra }, conflict };
 }
 function conflictFileName(c) {
-  const h = createHash5("sha256").update(`${c.kind}\0${[c.kept.body, c.other.body].sort().join("\0")}`).digest("hex").slice(0, 10);
+  const h = createHash6("sha256").update(`${c.kind}\0${[c.kept.body, c.other.body].sort().join("\0")}`).digest("hex").slice(0, 10);
   return `${c.id}-${h}.json`;
 }
 function conflictFileText(c) {
@@ -29446,9 +31172,9 @@ async function mergeTrees(dir, base, ours, theirs) {
 }
 async function textMerge(ours, base, theirs) {
   if (ours.includes(0) || theirs.includes(0) || base.includes(0)) return null;
-  const tmp = await fsp11.mkdtemp(join29(tmpdir(), "cairn-merge-"));
+  const tmp = await fsp11.mkdtemp(join31(tmpdir(), "cairn-merge-"));
   try {
-    const [o, b, t] = ["ours", "base", "theirs"].map((n) => join29(tmp, n));
+    const [o, b, t] = ["ours", "base", "theirs"].map((n) => join31(tmp, n));
     await Promise.all([fsp11.writeFile(o, ours), fsp11.writeFile(b, base), fsp11.writeFile(t, theirs)]);
     const r = await runGit(tmp, ["merge-file", "-p", o, b, t]);
     return r.code === 0 ? r.stdout : null;
@@ -29474,12 +31200,12 @@ async function applyChanges(dir, changes, warn) {
   const deletedById = /* @__PURE__ */ new Map();
   for (const p of deletes) {
     if (!isMemoryTreePath(p)) continue;
-    const mem2 = parseMem(await fsp11.readFile(join29(dir, ...p.split("/"))).catch(() => void 0));
+    const mem2 = parseMem(await fsp11.readFile(join31(dir, ...p.split("/"))).catch(() => void 0));
     if (mem2) deletedById.set(mem2.record.id, p);
   }
   const made = /* @__PURE__ */ new Set();
   const one = async ([p, data]) => {
-    const file = join29(dir, ...p.split("/"));
+    const file = join31(dir, ...p.split("/"));
     const parent = dirname11(file);
     if (!made.has(parent)) {
       await ensureDir(parent);
@@ -29489,7 +31215,7 @@ async function applyChanges(dir, changes, warn) {
     const from = id === void 0 ? void 0 : deletedById.get(id);
     if (from !== void 0 && deletes.has(from)) {
       deletes.delete(from);
-      const src = join29(dir, ...from.split("/"));
+      const src = join31(dir, ...from.split("/"));
       await writeFileAtomic(src, data);
       await fsp11.rename(src, file);
     } else {
@@ -29502,7 +31228,7 @@ async function applyChanges(dir, changes, warn) {
     while (next2 < writes.length) await one(writes[next2++]);
   }));
   for (const p of deletes) {
-    await fsp11.rm(join29(dir, ...p.split("/")), { force: true });
+    await fsp11.rm(join31(dir, ...p.split("/")), { force: true });
     n++;
   }
   return n;
@@ -29510,7 +31236,7 @@ async function applyChanges(dir, changes, warn) {
 
 // server/src/core/sync/driver.ts
 import { promises as fsp12 } from "node:fs";
-import { basename as basename9, dirname as dirname12, join as join30 } from "node:path";
+import { basename as basename9, dirname as dirname12, join as join32 } from "node:path";
 function parse4(text2) {
   try {
     const { record, extra } = parseMemoryText(text2);
@@ -29534,10 +31260,10 @@ async function mergeDriver(files, workTree) {
     const { merged, conflict } = mergeMemory(base, ours, theirs);
     await fsp12.writeFile(files.ours, serializeMemory(merged.record, merged.extra));
     if (conflict) {
-      const dir = join30(workTree, storeRootOf(files.path), CONFLICTS_DIR);
+      const dir = join32(workTree, storeRootOf(files.path), CONFLICTS_DIR);
       await ensureDir(dir);
-      await writeFileAtomic(join30(dir, conflictFileName(conflict)), conflictFileText(conflict), 420);
-      return { code: 0, note: `cairn: ${files.path ?? ours.record.id}: merged; the two bodies differed, the other one is kept in ${join30(storeRootOf(files.path), CONFLICTS_DIR, conflictFileName(conflict))}` };
+      await writeFileAtomic(join32(dir, conflictFileName(conflict)), conflictFileText(conflict), 420);
+      return { code: 0, note: `cairn: ${files.path ?? ours.record.id}: merged; the two bodies differed, the other one is kept in ${join32(storeRootOf(files.path), CONFLICTS_DIR, conflictFileName(conflict))}` };
     }
     return { code: 0, note: "" };
   }
@@ -29546,8 +31272,8 @@ async function mergeDriver(files, workTree) {
 }
 
 // server/src/core/ops/sync.ts
-var stateDir = (dir) => join31(dir, ".git", "cairn-sync");
-var stateFile = (dir) => join31(stateDir(dir), "state.json");
+var stateDir = (dir) => join33(dir, ".git", "cairn-sync");
+var stateFile = (dir) => join33(stateDir(dir), "state.json");
 function readState(dir) {
   try {
     const s2 = JSON.parse(readFileSync14(stateFile(dir), "utf8"));
@@ -29562,7 +31288,7 @@ async function writeState(dir, s2) {
 `);
 }
 async function ownRepo2(dir) {
-  if (!existsSync12(join31(dir, ".git"))) return false;
+  if (!existsSync13(join33(dir, ".git"))) return false;
   const top = await repoTop(dir);
   return top !== null && await realpathOf(top) === await realpathOf(dir);
 }
@@ -29595,8 +31321,8 @@ async function syncInit(c, input) {
     const m = /^ref: refs\/heads\/(\S+)\s+HEAD/m.exec(r.stdout.toString());
     if (m) await git2(dir, ["symbolic-ref", "HEAD", `refs/heads/${m[1]}`]);
   }
-  const gitignore_updated = await ensureLines(join31(dir, ".gitignore"), GITIGNORE_LINES, "# cairn: per-machine files, never synced");
-  const gitattributes_updated = await ensureLines(join31(dir, ".gitattributes"), GITATTRIBUTES_LINES, "# cairn: memory files merge field by field (cairn merge-driver)");
+  const gitignore_updated = await ensureLines(join33(dir, ".gitignore"), GITIGNORE_LINES, "# cairn: per-machine files, never synced");
+  const gitattributes_updated = await ensureLines(join33(dir, ".gitattributes"), GITATTRIBUTES_LINES, "# cairn: memory files merge field by field (cairn merge-driver)");
   const driver = await registerMergeDriver(dir, input.driver);
   const branch = await currentBranch2(dir);
   c.log("sync_init", { created_repo: created, remote: redactRemoteUrl(await remoteUrl(dir)) });
@@ -29615,7 +31341,7 @@ async function sync(c) {
   try {
     await syncLock.run(async () => {
       entered = true;
-      const host = hostname3() || "localhost";
+      const host = hostname4() || "localhost";
       const env = await identityEnv(dir, gitEnv());
       const branch = await currentBranch2(dir);
       report.branch = branch;
@@ -29680,8 +31406,8 @@ async function sync(c) {
         }
         const out2 = `${p.stdout.toString()}
 ${p.stderr}`;
-        const rejected = /\[rejected\]|non-fast-forward|fetch first|\[remote rejected\].*(?:lock|stale)/i.test(out2);
-        if (!rejected || attempt >= MAX_PUSH_TRIES) throw new SyncError(`push to ${report.remote} failed: ${firstLines(redactUrls(p.stderr)) || `exit ${p.code}`} (your changes are committed locally; the next sync retries)`);
+        const rejected2 = /\[rejected\]|non-fast-forward|fetch first|\[remote rejected\].*(?:lock|stale)/i.test(out2);
+        if (!rejected2 || attempt >= MAX_PUSH_TRIES) throw new SyncError(`push to ${report.remote} failed: ${firstLines(redactUrls(p.stderr)) || `exit ${p.code}`} (your changes are committed locally; the next sync retries)`);
       }
       const ab = await aheadBehind(dir, branch);
       report.ahead = ab.ahead;
@@ -29797,8 +31523,8 @@ var AutoSync = class {
 };
 
 // server/src/core/ops/team.ts
-import { existsSync as existsSync13, readFileSync as readFileSync15 } from "node:fs";
-import { join as join32 } from "node:path";
+import { existsSync as existsSync14, readFileSync as readFileSync15 } from "node:fs";
+import { join as join34 } from "node:path";
 var TEAM_MARKER_TEXT = [
   "# cairn team store: memories shared with everyone who clones this repository.",
   "# Each *.md file here is one memory (docs/format.md); commit them with the code.",
@@ -29815,27 +31541,27 @@ var README_TEXT = [
 async function teamInit(c, input = {}) {
   const root = c.caller.repoRoot;
   if (root === null) throw new ValidationError(`${c.caller.cwd} is not inside a git repository: run cairn team init in the repository whose team store it is`);
-  const dir = join32(root, ".cairn");
+  const dir = join34(root, ".cairn");
   if (dir === c.dir) {
     throw new ValidationError(
-      `${dir} is the store in use (${c.env.CAIRN_DIR ? "$CAIRN_DIR points at it" : "a project store: .cairn/ without team.toml"}): a team store is shared through git with everyone who has the repository, so cairn will not turn a personal store into one; review its memories, then create ${join32(dir, TEAM_MARKER)} by hand to share them as they are, or move the personal store elsewhere first. Nothing was changed`
+      `${dir} is the store in use (${c.env.CAIRN_DIR ? "$CAIRN_DIR points at it" : "a project store: .cairn/ without team.toml"}): a team store is shared through git with everyone who has the repository, so cairn will not turn a personal store into one; review its memories, then create ${join34(dir, TEAM_MARKER)} by hand to share them as they are, or move the personal store elsewhere first. Nothing was changed`
     );
   }
   const existed = findTeamStore(root) !== null;
   const files = [];
   await ensureDir(dir);
-  const marker = join32(dir, TEAM_MARKER);
-  if (!existsSync13(marker)) {
+  const marker = join34(dir, TEAM_MARKER);
+  if (!existsSync14(marker)) {
     await writeFileAtomic(marker, TEAM_MARKER_TEXT, 420);
     files.push(marker);
   }
-  const readme = join32(dir, "README.txt");
-  if (!existsSync13(readme)) {
+  const readme = join34(dir, "README.txt");
+  if (!existsSync14(readme)) {
     await writeFileAtomic(readme, README_TEXT, 420);
     files.push(readme);
   }
-  if (await ensureLines(join32(dir, ".gitignore"), GITIGNORE_LINES, "# cairn: per-machine files (caches, event log, pending writes, locks) are never shared")) files.push(join32(dir, ".gitignore"));
-  if (await ensureLines(join32(dir, ".gitattributes"), GITATTRIBUTES_LINES, "# cairn: memory files merge field by field (cairn merge-driver)")) files.push(join32(dir, ".gitattributes"));
+  if (await ensureLines(join34(dir, ".gitignore"), GITIGNORE_LINES, "# cairn: per-machine files (caches, event log, pending writes, locks) are never shared")) files.push(join34(dir, ".gitignore"));
+  if (await ensureLines(join34(dir, ".gitattributes"), GITATTRIBUTES_LINES, "# cairn: memory files merge field by field (cairn merge-driver)")) files.push(join34(dir, ".gitattributes"));
   const merge_driver = input.driver ? await registerMergeDriver(root, input.driver) : null;
   return { dir, repo_root: root, created: !existed, files, merge_driver };
 }
@@ -29862,7 +31588,7 @@ function teamProblems(c) {
   if (t === null) return null;
   let ignore = [];
   try {
-    ignore = readFileSync15(join32(t.dir, ".gitignore"), "utf8").split(/\r?\n/).map((l) => l.trim());
+    ignore = readFileSync15(join34(t.dir, ".gitignore"), "utf8").split(/\r?\n/).map((l) => l.trim());
   } catch {
     ignore = [];
   }
@@ -30257,16 +31983,16 @@ ${relations.join("\n")}`;
 }
 
 // server/src/core/io/import/bettermemory.ts
-import { readdirSync as readdirSync9 } from "node:fs";
-import { join as join33, relative as relative6, sep as sep6 } from "node:path";
+import { readdirSync as readdirSync10 } from "node:fs";
+import { join as join35, relative as relative6, sep as sep6 } from "node:path";
 function mdFiles(dir) {
   let names;
   try {
-    names = readdirSync9(dir, { withFileTypes: true }).filter((e) => e.isFile() && e.name.endsWith(".md") && !e.name.startsWith(".")).map((e) => e.name);
+    names = readdirSync10(dir, { withFileTypes: true }).filter((e) => e.isFile() && e.name.endsWith(".md") && !e.name.startsWith(".")).map((e) => e.name);
   } catch {
     return [];
   }
-  return names.sort().map((n) => join33(dir, n));
+  return names.sort().map((n) => join35(dir, n));
 }
 function lineOf(text2, key) {
   const i = text2.split("\n").findIndex((l) => l.startsWith(`${key}:`));
@@ -30275,7 +32001,7 @@ function lineOf(text2, key) {
 function parseBettermemory(path) {
   if (!statPath(path).isDirectory()) throw sourceError(path, null, "is not a directory: give the bettermemory store folder (~/.claude-memory)");
   const active = mdFiles(path);
-  const tombs = mdFiles(join33(path, ".tombstones"));
+  const tombs = mdFiles(join35(path, ".tombstones"));
   if (active.length === 0 && tombs.length === 0) throw sourceError(path, null, "holds no memory files (*.md): is it a bettermemory store?");
   const candidates2 = [];
   const skipped = [];
@@ -30334,8 +32060,8 @@ function parseBettermemory(path) {
 }
 
 // server/src/core/io/import/claudeCode.ts
-import { existsSync as existsSync14, readdirSync as readdirSync10 } from "node:fs";
-import { basename as basename11, dirname as dirname13, join as join34, relative as relative7, sep as sep7 } from "node:path";
+import { existsSync as existsSync15, readdirSync as readdirSync11 } from "node:fs";
+import { basename as basename11, dirname as dirname13, join as join36, relative as relative7, sep as sep7 } from "node:path";
 var INSTRUCTIONS_SCOPE = "instructions";
 var encode = (name) => name.replace(/[^a-zA-Z0-9]/g, "-");
 function decodeProjectDir(name, root = "/") {
@@ -30344,14 +32070,14 @@ function decodeProjectDir(name, root = "/") {
     if (depth > 40 || !rest.startsWith("-")) return null;
     let entries;
     try {
-      entries = readdirSync10(dir, { withFileTypes: true }).filter((e) => e.isDirectory() || e.isSymbolicLink()).map((e) => e.name);
+      entries = readdirSync11(dir, { withFileTypes: true }).filter((e) => e.isDirectory() || e.isSymbolicLink()).map((e) => e.name);
     } catch {
       return null;
     }
     for (const e of entries.sort((a, b) => b.length - a.length)) {
       const enc = `-${encode(e)}`;
       if (rest === enc || rest.startsWith(`${enc}-`)) {
-        const found = visit2(rest.slice(enc.length), join34(dir, e), depth + 1);
+        const found = visit2(rest.slice(enc.length), join36(dir, e), depth + 1);
         if (found) return found;
       }
     }
@@ -30379,11 +32105,11 @@ async function projectOf(dir) {
 }
 function projectDirs(path) {
   if (!statPath(path).isDirectory()) throw sourceError(path, null, "is not a directory: give ~/.claude, ~/.claude/projects, a project folder in it, or its memory/ folder");
-  const subdirs = (d) => readdirSync10(d, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => join34(d, e.name)).sort();
-  if (existsSync14(join34(path, "projects"))) return { projects: subdirs(join34(path, "projects")).filter((d) => existsSync14(join34(d, "memory"))), claudeHome: path };
+  const subdirs = (d) => readdirSync11(d, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => join36(d, e.name)).sort();
+  if (existsSync15(join36(path, "projects"))) return { projects: subdirs(join36(path, "projects")).filter((d) => existsSync15(join36(d, "memory"))), claudeHome: path };
   if (basename11(path) === "memory") return { projects: [dirname13(path)], claudeHome: null };
-  if (existsSync14(join34(path, "memory"))) return { projects: [path], claudeHome: null };
-  const inside = subdirs(path).filter((d) => existsSync14(join34(d, "memory")));
+  if (existsSync15(join36(path, "memory"))) return { projects: [path], claudeHome: null };
+  const inside = subdirs(path).filter((d) => existsSync15(join36(d, "memory")));
   if (inside.length) return { projects: inside, claudeHome: null };
   throw sourceError(path, null, "holds no Claude Code auto memory (no memory/ folder): give ~/.claude, ~/.claude/projects or ~/.claude/projects/<project>");
 }
@@ -30397,7 +32123,7 @@ function splitFile(label, keyBase, text2, firstLine2, skipIndexIn, skipped) {
     }
     if (skipIndexIn) {
       const links = [...item.text.matchAll(INDEX_LINK)].map((m) => m[1]);
-      if (links.length && links.every((l) => existsSync14(join34(skipIndexIn, l)))) {
+      if (links.length && links.every((l) => existsSync15(join36(skipIndexIn, l)))) {
         skipped.push({ label: `${label}:${item.line}`, reason: `an index entry pointing to ${links.join(", ")} (imported from there)` });
         continue;
       }
@@ -30412,8 +32138,8 @@ async function parseClaudeCode(path, opts = {}) {
   const skipped = [];
   for (const dir of projects) {
     const p = await projectOf(dir);
-    const memDir = join34(dir, "memory");
-    const files = existsSync14(memDir) ? walkFiles(memDir, (n) => n.endsWith(".md")) : [];
+    const memDir = join36(dir, "memory");
+    const files = existsSync15(memDir) ? walkFiles(memDir, (n) => n.endsWith(".md")) : [];
     const base = { scopes: [p.scope], origin: p.origin };
     for (const file of files) {
       const rel = relative7(memDir, file).split(sep7).join("/");
@@ -30450,14 +32176,14 @@ async function parseClaudeCode(path, opts = {}) {
       for (const piece of pieces) candidates2.push({ ...piece, ...base, source: "inferred", created: date, updated: date });
     }
     if (opts.includeClaudeMd && p.path) {
-      for (const f of ["CLAUDE.md", join34(".claude", "CLAUDE.md"), "CLAUDE.local.md"]) candidates2.push(...instructionFile(join34(p.path, f), base, skipped));
+      for (const f of ["CLAUDE.md", join36(".claude", "CLAUDE.md"), "CLAUDE.local.md"]) candidates2.push(...instructionFile(join36(p.path, f), base, skipped));
     }
   }
-  if (opts.includeClaudeMd && claudeHome) candidates2.push(...instructionFile(join34(claudeHome, "CLAUDE.md"), { scopes: [], origin: NULL_ORIGIN }, skipped));
+  if (opts.includeClaudeMd && claudeHome) candidates2.push(...instructionFile(join36(claudeHome, "CLAUDE.md"), { scopes: [], origin: NULL_ORIGIN }, skipped));
   return { format: "claude-code", path, candidates: candidates2, skipped };
 }
 function instructionFile(file, base, skipped) {
-  if (!existsSync14(file)) return [];
+  if (!existsSync15(file)) return [];
   const { text: text2, stat } = readSource(file);
   const date = mtimeIso(stat);
   const { body, bodyLine } = frontmatter2(text2, file);
@@ -30540,14 +32266,14 @@ function parseMem0(path) {
 }
 
 // server/src/core/io/import/memento.ts
-import { existsSync as existsSync15 } from "node:fs";
-import { basename as basename12, join as join35, relative as relative8 } from "node:path";
+import { existsSync as existsSync16 } from "node:fs";
+import { basename as basename12, join as join37, relative as relative8 } from "node:path";
 function parseMemento(path) {
   const st = statPath(path);
   let root = path;
   let files;
   if (st.isDirectory()) {
-    if (existsSync15(join35(path, "memories"))) root = join35(path, "memories");
+    if (existsSync16(join37(path, "memories"))) root = join37(path, "memories");
     files = walkFiles(root, (n) => n.endsWith(".jsonl"));
     if (files.length === 0) throw sourceError(root, null, "holds no .jsonl files: give the Memento home (~/.memento), its memories/ folder or one .jsonl file");
   } else files = [path];
@@ -30606,9 +32332,9 @@ function parseMemento(path) {
 }
 
 // server/src/core/io/import/serverMemory.ts
-import { basename as basename13, join as join36 } from "node:path";
+import { basename as basename13, join as join38 } from "node:path";
 function parseServerMemory(path) {
-  const file = statPath(path).isDirectory() ? join36(path, "memory.jsonl") : path;
+  const file = statPath(path).isDirectory() ? join38(path, "memory.jsonl") : path;
   const { text: text2 } = readSource(file);
   const entities = /* @__PURE__ */ new Map();
   const relations = /* @__PURE__ */ new Map();
@@ -30681,15 +32407,15 @@ async function parseSource(format2, path, opts = {}) {
 }
 
 // server/src/core/io/policy.ts
-import { dirname as dirname14, join as join37 } from "node:path";
+import { dirname as dirname14, join as join39 } from "node:path";
 var POLICY_FILES = {
   "claude-code": "CLAUDE.md",
   "claude-desktop": null,
-  cursor: join37(".cursor", "rules", "cairn.mdc"),
-  vscode: join37(".github", "copilot-instructions.md"),
-  windsurf: join37(".windsurf", "rules", "cairn.md"),
-  cline: join37(".clinerules", "cairn.md"),
-  continue: join37(".continue", "rules", "cairn.md"),
+  cursor: join39(".cursor", "rules", "cairn.mdc"),
+  vscode: join39(".github", "copilot-instructions.md"),
+  windsurf: join39(".windsurf", "rules", "cairn.md"),
+  cline: join39(".clinerules", "cairn.md"),
+  continue: join39(".continue", "rules", "cairn.md"),
   codex: "AGENTS.md",
   opencode: "AGENTS.md",
   zed: "AGENTS.md",
@@ -30914,6 +32640,10 @@ var Cairn = class _Cairn {
   get links() {
     return this.linksAt ??= new LinkGraph(this.store);
   }
+  /** The link graph if something has made it, else null. */
+  get linksMade() {
+    return this.linksAt;
+  }
   /** Null only while open() runs: git answers in a child process meanwhile (see open). */
   callerAt;
   /** Where the tools are called from: the cwd, and its repository if it is in one. */
@@ -31026,6 +32756,7 @@ var Cairn = class _Cairn {
     if (t !== null) await t.close();
     this.linksAt?.close();
     this.linksAt = null;
+    await closeConsolidation(this);
     await this.autoSync?.stop();
     await this.index.close();
     if (this.storeKind === "personal") this.events.close();
@@ -31060,8 +32791,8 @@ var Cairn = class _Cairn {
   sessionOverview() {
     return scopeOverview(this, { auto_scope: true }, { curation: false });
   }
-  scopeOverview(input) {
-    return scopeOverview(this, input);
+  scopeOverview(input, progress) {
+    return scopeOverview(this, input, { curation: true, ...progress ? { progress } : {} });
   }
   // writing
   write(input) {
@@ -31132,12 +32863,14 @@ var Cairn = class _Cairn {
   recordUse(input) {
     return recordUse(this, input);
   }
-  /** memory_health; `progress` hears how far the consolidation pairs are (the CLI's progress line). */
+  /** memory_health; `progress` hears how far the whole report is, in percent (the CLI's progress line). */
   async health(input, progress) {
     const t = this.stores.team;
-    const report = await health(this, input, t);
-    const teamReport = t === null ? null : { store: "team", dir: t.dir, ...await health(t, input, this), ...teamProblems(this) };
-    return { ...report, store: "personal", consolidation: await consolidationSummary(this, progress), ...teamReport ? { team: teamReport } : {} };
+    const stage = healthStages(progress, t === null ? [1, 2] : [1, 1, 2]);
+    const report = await health(this, input, t, stage(0));
+    const teamReport = t === null ? null : { store: "team", dir: t.dir, ...await health(t, input, this, stage(1)), ...teamProblems(this) };
+    const pairs = await consolidationSummary(this, stage(t === null ? 1 : 2));
+    return { ...report, store: "personal", consolidation: pairs, ...teamReport ? { team: teamReport } : {} };
   }
   consolidate(input) {
     return this.wrote(consolidate(this, input));
