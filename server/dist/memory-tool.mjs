@@ -4144,7 +4144,7 @@ var require_scan = __commonJS({
 var require_parse2 = __commonJS({
   "node_modules/picomatch/lib/parse.js"(exports2, module2) {
     "use strict";
-    var constants8 = require_constants();
+    var constants6 = require_constants();
     var utils = require_utils2();
     var {
       MAX_LENGTH,
@@ -4152,7 +4152,7 @@ var require_parse2 = __commonJS({
       REGEX_NON_SPECIAL_CHARS,
       REGEX_SPECIAL_CHARS_BACKREF,
       REPLACEMENTS
-    } = constants8;
+    } = constants6;
     var expandRange = (args, options2) => {
       if (typeof options2.expandRange === "function") {
         return options2.expandRange(...args, options2);
@@ -4361,7 +4361,7 @@ var require_parse2 = __commonJS({
       if (options2.maxExtglobRecursion === false) {
         return { risky: false };
       }
-      const max = typeof options2.maxExtglobRecursion === "number" ? options2.maxExtglobRecursion : constants8.DEFAULT_MAX_EXTGLOB_RECURSION;
+      const max = typeof options2.maxExtglobRecursion === "number" ? options2.maxExtglobRecursion : constants6.DEFAULT_MAX_EXTGLOB_RECURSION;
       const branches = splitTopLevel(body).map((branch) => branch.trim());
       if (branches.length > 1) {
         if (branches.some((branch) => branch === "") || branches.some((branch) => /^[*?]+$/.test(branch)) || hasRepeatedCharPrefixOverlap(branches)) {
@@ -4407,8 +4407,8 @@ var require_parse2 = __commonJS({
       const bos = { type: "bos", value: "", output: opts.prepend || "" };
       const tokens = [bos];
       const capture = opts.capture ? "" : "?:";
-      const PLATFORM_CHARS = constants8.globChars(opts.windows);
-      const EXTGLOB_CHARS = constants8.extglobChars(PLATFORM_CHARS);
+      const PLATFORM_CHARS = constants6.globChars(opts.windows);
+      const EXTGLOB_CHARS = constants6.extglobChars(PLATFORM_CHARS);
       const {
         DOT_LITERAL,
         PLUS_LITERAL,
@@ -5104,7 +5104,7 @@ var require_parse2 = __commonJS({
         NO_DOTS_SLASH,
         STAR,
         START_ANCHOR
-      } = constants8.globChars(opts.windows);
+      } = constants6.globChars(opts.windows);
       const nodot = opts.dot ? NO_DOTS : NO_DOT;
       const slashDot = opts.dot ? NO_DOTS_SLASH : NO_DOT;
       const capture = opts.capture ? "" : "?:";
@@ -5162,7 +5162,7 @@ var require_picomatch = __commonJS({
     var scan = require_scan();
     var parse6 = require_parse2();
     var utils = require_utils2();
-    var constants8 = require_constants();
+    var constants6 = require_constants();
     var isObject = (val) => val && typeof val === "object" && !Array.isArray(val);
     var picomatch2 = (glob, options2, returnState = false) => {
       if (Array.isArray(glob)) {
@@ -5290,7 +5290,7 @@ var require_picomatch = __commonJS({
         return /$^/;
       }
     };
-    picomatch2.constants = constants8;
+    picomatch2.constants = constants6;
     module2.exports = picomatch2;
   }
 });
@@ -13951,7 +13951,7 @@ import { dirname as dirname4, join as join4 } from "node:path";
 import { randomBytes as randomBytes2 } from "node:crypto";
 
 // server/src/core/store/fsatomic.ts
-import { promises as fsp, closeSync, constants as constants2, fchmodSync, fsync, lstatSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
+import { promises as fsp, closeSync, constants as constants2, fchmodSync, fstatSync, fsync, lstatSync, mkdirSync, openSync, readSync, renameSync, rmSync, writeSync } from "node:fs";
 import { basename, dirname as dirname3, join as join3 } from "node:path";
 import { randomBytes } from "node:crypto";
 var DIR_MODE = 448;
@@ -14066,6 +14066,30 @@ async function moveFileDurable(from, to) {
   await fsp.rename(from, to);
   await fsyncDir(dirname3(to));
   if (dirname3(from) !== dirname3(to)) await fsyncDir(dirname3(from));
+}
+function readOwnFileSync(file, maxBytes) {
+  let fd;
+  try {
+    fd = openSync(file, constants2.O_RDONLY | constants2.O_NOFOLLOW);
+  } catch {
+    return null;
+  }
+  try {
+    const size2 = fstatSync(fd).size;
+    if (size2 > maxBytes) return null;
+    const buf = Buffer.allocUnsafe(size2);
+    let got = 0;
+    while (got < size2) {
+      const n = readSync(fd, buf, got, size2 - got, got);
+      if (n === 0) return null;
+      got += n;
+    }
+    return buf.toString("utf8");
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 // server/src/core/store/pending.ts
@@ -18459,7 +18483,7 @@ function checksumFor(slot) {
 }
 
 // server/src/core/index/cache.ts
-import { closeSync as closeSync4, constants as constants3, fstatSync, openSync as openSync4, readSync } from "node:fs";
+import { closeSync as closeSync4, constants as constants3, fstatSync as fstatSync2, openSync as openSync4, readSync as readSync2 } from "node:fs";
 import { join as join15 } from "node:path";
 
 // server/src/core/index/stem.ts
@@ -18870,7 +18894,7 @@ function readCacheId(storeDir) {
   }
   try {
     const head = Buffer.alloc(HEADER_SLOT);
-    if (readSync(fd, head, 0, HEADER_SLOT, 0) !== HEADER_SLOT || !head.subarray(0, 8).equals(MAGIC)) return null;
+    if (readSync2(fd, head, 0, HEADER_SLOT, 0) !== HEADER_SLOT || !head.subarray(0, 8).equals(MAGIC)) return null;
     const hlen = head.readUInt32LE(LEN_AT);
     if (JSON_AT + hlen > HEADER_SLOT) return null;
     const h = JSON.parse(head.subarray(JSON_AT, JSON_AT + hlen).toString("utf8"));
@@ -18892,11 +18916,11 @@ function readCache(storeDir, onReject, revive, progress) {
     return null;
   }
   try {
-    const size2 = fstatSync(fd).size;
+    const size2 = fstatSync2(fd).size;
     return decodeFrom((pos, len, into) => {
       const b = into ? into.subarray(0, len) : Buffer.allocUnsafe(len);
       for (let got = 0, n = 0; got < len; got += n) {
-        n = readSync(fd, b, got, len - got, pos + got);
+        n = readSync2(fd, b, got, len - got, pos + got);
         if (n === 0) throw new Error("truncated or extended payload");
       }
       progress?.(pos + len, size2);
@@ -19065,7 +19089,7 @@ async function writeCache(storeDir, c, pause3) {
 }
 
 // server/src/core/index/overviewCache.ts
-import { closeSync as closeSync6, constants as constants4, fstatSync as fstatSync2, openSync as openSync6, readSync as readSync2, renameSync as renameSync3, rmSync as rmSync6, writeFileSync as writeFileSync2 } from "node:fs";
+import { renameSync as renameSync3, rmSync as rmSync6, writeFileSync as writeFileSync2 } from "node:fs";
 import { join as join17 } from "node:path";
 var OVERVIEW_FILE = "overview.json";
 var FORMAT2 = 1;
@@ -19100,29 +19124,8 @@ function readOverview(storeDir) {
   if (!isOwnDirSync(join17(storeDir, CACHE_DIR))) return null;
   const cacheId = readCacheId(storeDir);
   if (cacheId === null) return null;
-  let fd;
-  try {
-    fd = openSync6(join17(storeDir, CACHE_DIR, OVERVIEW_FILE), constants4.O_RDONLY | constants4.O_NOFOLLOW);
-  } catch {
-    return null;
-  }
-  let text2;
-  try {
-    const size2 = fstatSync2(fd).size;
-    if (size2 > MAX_BYTES) return null;
-    const buf = Buffer.allocUnsafe(size2);
-    let got = 0;
-    while (got < size2) {
-      const n = readSync2(fd, buf, got, size2 - got, got);
-      if (n === 0) return null;
-      got += n;
-    }
-    text2 = buf.toString("utf8");
-  } catch {
-    return null;
-  } finally {
-    closeSync6(fd);
-  }
+  const text2 = readOwnFileSync(join17(storeDir, CACHE_DIR, OVERVIEW_FILE), MAX_BYTES);
+  if (text2 === null) return null;
   let f;
   try {
     f = JSON.parse(text2);
@@ -22064,7 +22067,7 @@ function simdKernels(bytes) {
 }
 
 // server/src/core/index/vectorCache.ts
-import { closeSync as closeSync7, constants as constants5, fchmodSync as fchmodSync2, fstatSync as fstatSync3, openSync as openSync7, readSync as readSync3, renameSync as renameSync4, rmSync as rmSync7, writeSync as writeSync4 } from "node:fs";
+import { closeSync as closeSync6, constants as constants4, fchmodSync as fchmodSync2, fstatSync as fstatSync3, openSync as openSync6, readSync as readSync3, renameSync as renameSync4, rmSync as rmSync7, writeSync as writeSync4 } from "node:fs";
 import { join as join20 } from "node:path";
 var VECTOR_FILE = "vectors.bin";
 var MAGIC2 = "CAIRNVEC";
@@ -22201,7 +22204,7 @@ function readVectors(storeDir, warn, file = VECTOR_FILE) {
   if (!isOwnDirSync(join20(storeDir, ".cache"))) return null;
   let fd;
   try {
-    fd = openSync7(vectorCachePath(storeDir, file), constants5.O_RDONLY | constants5.O_NOFOLLOW);
+    fd = openSync6(vectorCachePath(storeDir, file), constants4.O_RDONLY | constants4.O_NOFOLLOW);
   } catch {
     return null;
   }
@@ -22216,12 +22219,12 @@ function readVectors(storeDir, warn, file = VECTOR_FILE) {
   };
   let opened;
   try {
-    opened = openVectors(fstatSync3(fd).size, readAt, () => closeSync7(fd));
+    opened = openVectors(fstatSync3(fd).size, readAt, () => closeSync6(fd));
   } catch (err) {
     opened = err.message;
   }
   if (typeof opened !== "string") return opened;
-  closeSync7(fd);
+  closeSync6(fd);
   warn(opened);
   return null;
 }
@@ -22250,7 +22253,7 @@ async function writeVectorSource(storeDir, v, file = VECTOR_FILE) {
   const pad2 = (4 - rowsEnd % 4) % 4;
   const sum = newChecksum();
   const tmp = tempPathFor(target);
-  const fd = openSync7(tmp, "wx", FILE_MODE);
+  const fd = openSync6(tmp, "wx", FILE_MODE);
   let pos = 0;
   const put = (b, hashed = true) => {
     if (hashed) sum.update(b);
@@ -22299,13 +22302,13 @@ async function writeVectorSource(storeDir, v, file = VECTOR_FILE) {
     await fsyncFd(fd);
   } catch (err) {
     try {
-      closeSync7(fd);
+      closeSync6(fd);
     } catch {
     }
     rmSync7(tmp, { force: true });
     throw err;
   }
-  closeSync7(fd);
+  closeSync6(fd);
   try {
     renameSync4(tmp, target);
   } catch (err) {
@@ -23690,7 +23693,7 @@ function builtinEmbedder(opts = {}) {
 }
 
 // server/src/core/embed/local.ts
-import { closeSync as closeSync8, openSync as openSync8, readSync as readSync4 } from "node:fs";
+import { closeSync as closeSync7, openSync as openSync7, readSync as readSync4 } from "node:fs";
 import { fileURLToPath as fileURLToPath2 } from "node:url";
 import { Worker as Worker2 } from "node:worker_threads";
 
@@ -23736,7 +23739,7 @@ function defaultLocalFiles() {
 function headerOf(file) {
   let fd;
   try {
-    fd = openSync8(file, "r");
+    fd = openSync7(file, "r");
   } catch (err) {
     throw new EmbedError(`the embedding model ${file} cannot be read (${err.code ?? err.message})`);
   }
@@ -23745,7 +23748,7 @@ function headerOf(file) {
     const n = readSync4(fd, buf, 0, buf.length, 0);
     return readModelHeader(file, buf.subarray(0, n)).header;
   } finally {
-    closeSync8(fd);
+    closeSync7(fd);
   }
 }
 function localEmbedder(opts = {}) {
@@ -24088,14 +24091,14 @@ function legEmbedders(config, warn) {
 }
 
 // server/src/core/curation/events.ts
-import { closeSync as closeSync10, existsSync as existsSync7, fstatSync as fstatSync4, openSync as openSync10, writeSync as writeSync6, constants as constants6 } from "node:fs";
+import { closeSync as closeSync9, existsSync as existsSync7, fstatSync as fstatSync4, openSync as openSync9, writeSync as writeSync6, constants as constants5 } from "node:fs";
 import { join as join22 } from "node:path";
 
 // server/src/core/curation/archives.ts
 import {
-  closeSync as closeSync9,
+  closeSync as closeSync8,
   fsyncSync,
-  openSync as openSync9,
+  openSync as openSync8,
   lstatSync as lstatSync8,
   readFileSync as readFileSync8,
   readdirSync as readdirSync7,
@@ -24125,7 +24128,7 @@ function withTryLock(dir, fn) {
   const file = join21(dir, LOCK);
   let fd;
   try {
-    fd = openSync9(file, "wx", 384);
+    fd = openSync8(file, "wx", 384);
   } catch (err) {
     if (err.code !== "EEXIST") throw err;
     try {
@@ -24133,7 +24136,7 @@ function withTryLock(dir, fn) {
       const aside = `${file}.${process.pid}.${randomBytes5(4).toString("hex")}.tmp`;
       renameSync5(file, aside);
       rmSync8(aside, { force: true });
-      fd = openSync9(file, "wx", 384);
+      fd = openSync8(file, "wx", 384);
     } catch {
       return null;
     }
@@ -24141,7 +24144,7 @@ function withTryLock(dir, fn) {
   try {
     writeSync5(fd, `${process.pid} ${Date.now()}
 `);
-    closeSync9(fd);
+    closeSync8(fd);
     return fn();
   } finally {
     rmSync8(file, { force: true });
@@ -24186,12 +24189,12 @@ function compressArchives(dir, opts) {
       if (opts.graceMs > 0 && quiet < opts.graceMs) continue;
       const data = gzipSync(readFileSync8(plain));
       const tmp = join21(dir, `.${name}.gz.${process.pid}.${randomBytes5(4).toString("hex")}.tmp`);
-      const fd = openSync9(tmp, "wx", 384);
+      const fd = openSync8(tmp, "wx", 384);
       try {
         writeSync5(fd, data);
         fsyncSync(fd);
       } finally {
-        closeSync9(fd);
+        closeSync8(fd);
       }
       renameSync5(tmp, gz);
       rmSync8(plain, { force: true });
@@ -24355,7 +24358,7 @@ var EventLog = class {
   /** One open(O_APPEND) + one write per line; returns the file's size and inode after the write. */
   writeLine(line) {
     const buf = Buffer.from(line, "utf8");
-    const fd = openSync10(this.file, constants6.O_WRONLY | constants6.O_APPEND | constants6.O_CREAT | constants6.O_NOFOLLOW, 384);
+    const fd = openSync9(this.file, constants5.O_WRONLY | constants5.O_APPEND | constants5.O_CREAT | constants5.O_NOFOLLOW, 384);
     try {
       const written = writeSync6(fd, buf, 0, buf.length);
       if (written !== buf.length) {
@@ -24364,7 +24367,7 @@ var EventLog = class {
       const st = fstatSync4(fd);
       return { size: st.size, ino: st.ino };
     } finally {
-      closeSync10(fd);
+      closeSync9(fd);
     }
   }
   scheduleCompression() {
@@ -24390,7 +24393,7 @@ var EventLog = class {
 };
 
 // server/src/core/curation/feedback.ts
-import { closeSync as closeSync11, existsSync as existsSync8, fstatSync as fstatSync5, lstatSync as lstatSync9, openSync as openSync11, promises as fsp8, readFileSync as readFileSync9, readSync as readSync5, renameSync as renameSync6, rmSync as rmSync9, statSync as statSync8, writeFileSync as writeFileSync3 } from "node:fs";
+import { closeSync as closeSync10, existsSync as existsSync8, fstatSync as fstatSync5, lstatSync as lstatSync9, openSync as openSync10, promises as fsp8, readFileSync as readFileSync9, readSync as readSync5, renameSync as renameSync6, rmSync as rmSync9, statSync as statSync8, writeFileSync as writeFileSync3 } from "node:fs";
 import { basename as basename5, join as join23 } from "node:path";
 import { gunzipSync as gunzipSync2 } from "node:zlib";
 
@@ -24734,7 +24737,7 @@ var FeedbackFold = class {
   }
   /** Complete lines from `from` to the end of the file; advances the offset past the last newline. */
   readBytes(file, from) {
-    const fd = openSync11(file, "r");
+    const fd = openSync10(file, "r");
     try {
       const st = fstatSync5(fd);
       this.ino = st.ino;
@@ -24753,7 +24756,7 @@ var FeedbackFold = class {
       }
       return out2;
     } finally {
-      closeSync11(fd);
+      closeSync10(fd);
     }
   }
   slot(id) {
@@ -29765,7 +29768,6 @@ var ConsolidationIndex = class {
 };
 
 // server/src/core/curation/consolidationSnapshot.ts
-import { closeSync as closeSync12, constants as constants7, fstatSync as fstatSync6, openSync as openSync12, readSync as readSync6 } from "node:fs";
 import { join as join29 } from "node:path";
 var SNAPSHOT_FILE = "consolidation.json";
 var FORMAT4 = 1;
@@ -29823,29 +29825,8 @@ var isText2 = (v) => typeof v === "string";
 var isIndex = (v, n) => Number.isSafeInteger(v) && v >= 0 && v < n;
 function readSnapshot(storeDir) {
   if (!isOwnDirSync(join29(storeDir, CACHE_DIR))) return null;
-  let fd;
-  try {
-    fd = openSync12(snapshotPath(storeDir), constants7.O_RDONLY | constants7.O_NOFOLLOW);
-  } catch {
-    return null;
-  }
-  let text2;
-  try {
-    const size2 = fstatSync6(fd).size;
-    if (size2 > MAX_BYTES2) return null;
-    const buf = Buffer.allocUnsafe(size2);
-    let got = 0;
-    while (got < size2) {
-      const n = readSync6(fd, buf, got, size2 - got, got);
-      if (n === 0) return null;
-      got += n;
-    }
-    text2 = buf.toString("utf8");
-  } catch {
-    return null;
-  } finally {
-    closeSync12(fd);
-  }
+  const text2 = readOwnFileSync(snapshotPath(storeDir), MAX_BYTES2);
+  if (text2 === null) return null;
   let f;
   try {
     f = JSON.parse(text2);

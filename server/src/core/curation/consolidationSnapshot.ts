@@ -10,10 +10,9 @@
 // (JUDGE), the rewording check's embedder and threshold, the global scopes, the store directory.
 // Any doubt (missing, unreadable, malformed, another format) means "no snapshot": losing it costs
 // time, never data.
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { CACHE_DIR } from '../index/cache.ts';
-import { ensureOwnDirSync, isOwnDirSync, writeFileAtomic } from '../store/fsatomic.ts';
+import { ensureOwnDirSync, isOwnDirSync, readOwnFileSync, writeFileAtomic } from '../store/fsatomic.ts';
 import type { ConsolidateGroup, GroupKind } from './consolidate.ts';
 import { runSteps, type Steps } from './steps.ts';
 
@@ -116,29 +115,8 @@ const isIndex = (v: unknown, n: number): v is number => Number.isSafeInteger(v) 
 /** The store's snapshot, or null (absent, unreadable, malformed, another format or store). */
 export function readSnapshot(storeDir: string): Snapshot | null {
   if (!isOwnDirSync(join(storeDir, CACHE_DIR))) return null;
-  let fd: number;
-  try {
-    fd = openSync(snapshotPath(storeDir), constants.O_RDONLY | constants.O_NOFOLLOW);
-  } catch {
-    return null;
-  }
-  let text: string;
-  try {
-    const size = fstatSync(fd).size;
-    if (size > MAX_BYTES) return null;
-    const buf = Buffer.allocUnsafe(size);
-    let got = 0;
-    while (got < size) {
-      const n = readSync(fd, buf, got, size - got, got);
-      if (n === 0) return null;
-      got += n;
-    }
-    text = buf.toString('utf8');
-  } catch {
-    return null;
-  } finally {
-    closeSync(fd);
-  }
+  const text = readOwnFileSync(snapshotPath(storeDir), MAX_BYTES);
+  if (text === null) return null;
   let f: SnapshotFile;
   try {
     f = JSON.parse(text) as SnapshotFile;

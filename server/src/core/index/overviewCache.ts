@@ -8,9 +8,9 @@
 // the cache it was made from (the cache's checksum, read from the cache's 4 KB header) and the store
 // directory: any mismatch, a missing or malformed file, or another format means "no summary", and
 // the hook counts from the cache as before. Derived data: deleting it loses nothing.
-import { closeSync, constants, fstatSync, openSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensureOwnDirSync, isOwnDirSync } from '../store/fsatomic.ts';
+import { ensureOwnDirSync, isOwnDirSync, readOwnFileSync } from '../store/fsatomic.ts';
 import { CACHE_DIR, readCacheId } from './cache.ts';
 
 export const OVERVIEW_FILE = 'overview.json';
@@ -70,29 +70,8 @@ export function readOverview(storeDir: string): OverviewGroup[] | null {
   if (!isOwnDirSync(join(storeDir, CACHE_DIR))) return null;
   const cacheId = readCacheId(storeDir);
   if (cacheId === null) return null;
-  let fd: number;
-  try {
-    fd = openSync(join(storeDir, CACHE_DIR, OVERVIEW_FILE), constants.O_RDONLY | constants.O_NOFOLLOW);
-  } catch {
-    return null;
-  }
-  let text: string;
-  try {
-    const size = fstatSync(fd).size;
-    if (size > MAX_BYTES) return null;
-    const buf = Buffer.allocUnsafe(size);
-    let got = 0;
-    while (got < size) {
-      const n = readSync(fd, buf, got, size - got, got);
-      if (n === 0) return null;
-      got += n;
-    }
-    text = buf.toString('utf8');
-  } catch {
-    return null;
-  } finally {
-    closeSync(fd);
-  }
+  const text = readOwnFileSync(join(storeDir, CACHE_DIR, OVERVIEW_FILE), MAX_BYTES);
+  if (text === null) return null;
   let f: OverviewFile;
   try {
     f = JSON.parse(text) as OverviewFile;

@@ -4,7 +4,7 @@
 // The small steps (open, write, close, rename) are synchronous calls: each is a few microseconds,
 // while a round trip through libuv's thread pool costs 50-100 us on a busy machine, and a write
 // makes about twenty of them. Only the fsyncs, which wait for the disk, leave the event loop.
-import { promises as fsp, closeSync, constants, fchmodSync, fsync, lstatSync, mkdirSync, openSync, renameSync, rmSync, writeSync, type Stats } from 'node:fs';
+import { promises as fsp, closeSync, constants, fchmodSync, fstatSync, fsync, lstatSync, mkdirSync, openSync, readSync, renameSync, rmSync, writeSync, type Stats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 
@@ -169,4 +169,33 @@ export async function moveFileDurable(from: string, to: string): Promise<void> {
   await fsp.rename(from, to);
   await fsyncDir(dirname(to));
   if (dirname(from) !== dirname(to)) await fsyncDir(dirname(from));
+}
+
+/**
+ * A cache file's text, read without following a symlink; null when it is absent, a link, larger
+ * than `maxBytes`, or cut short while read (a cache is rebuilt, never trusted half-read).
+ */
+export function readOwnFileSync(file: string, maxBytes: number): string | null {
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+  } catch {
+    return null;
+  }
+  try {
+    const size = fstatSync(fd).size;
+    if (size > maxBytes) return null;
+    const buf = Buffer.allocUnsafe(size);
+    let got = 0;
+    while (got < size) {
+      const n = readSync(fd, buf, got, size - got, got);
+      if (n === 0) return null;
+      got += n;
+    }
+    return buf.toString('utf8');
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
 }
