@@ -1,6 +1,7 @@
-// The long waits of list --all, overview and doctor on the progress line (cli/progress.ts): each
-// phase of opening the store (the index cache in MB, the check of every file) and of the command
-// (the pages listed, the curation counts, doctor's reads), on stderr when it is a terminal. The
+// The long waits of list --all, overview, doctor and search on the progress line (cli/progress.ts):
+// each phase of opening the store (the index cache in MB, the check of every file) and of the
+// command (the pages listed, the curation counts, doctor's reads, the first search's indexing), on
+// stderr when it is a terminal. The
 // seam CAIRN_PROGRESS_AFTER_MS=0 makes a command's quiet first second none.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -19,7 +20,7 @@ function io(store: string, opts: { outIsTTY?: boolean; errIsTTY?: boolean; seam?
   return { cli, out: () => out, err: () => err };
 }
 
-test('list --all, overview and doctor show each phase of a long wait on a terminal, and nothing off one', async () => {
+test('list --all, overview, doctor and search show each phase of a long wait on a terminal, and nothing off one', async () => {
   const store = tempDir('cairn-progress-');
   try {
     const repo = { cwd: null, repo: 'https://github.com/acme/widgets', branch: null, worktree_root: null };
@@ -55,7 +56,12 @@ test('list --all, overview and doctor show each phase of a long wait on a termin
     assert.match(doctor.err(), /\rcairn: checking file modes 1,\d{3}\/1,\d{3}\x1b\[K\n/);
     assert.match(doctor.out(), /ok +files +1200 memories, 0 tombstones; every file parses/);
 
-    for (const args of [['list', '--all'], ['overview'], ['doctor']]) {
+    // The first search builds the index (the cache, written by list, holds no analysis).
+    const search = io(store);
+    assert.equal(await runCli(['search', 'progress', 'note'], search.cli), 0);
+    assert.match(search.err(), /\rcairn: indexing 1,200\/1,200\x1b\[K\n/);
+
+    for (const args of [['list', '--all'], ['overview'], ['doctor'], ['search', 'progress']]) {
       const off = io(store, { errIsTTY: false });
       await runCli(args, off.cli);
       assert.doesNotMatch(off.err(), /\rcairn:/, `${args.join(' ')} drew progress off a terminal`);

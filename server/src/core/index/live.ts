@@ -255,6 +255,9 @@ export class LiveIndex {
   }
 
   private build(): void {
+    // A command builds it on its first search, a phase of its progress line (a server, while it opens).
+    const n = this.store.activeCount;
+    this.opts.progress?.('indexing', 0, n);
     try {
       this.ix.load(this.store.active(), this.snapshot, { uniqueIds: true });
     } catch (err) {
@@ -267,6 +270,7 @@ export class LiveIndex {
     this.built = true;
     if (this.unanalyzedAtOpen > 0) this.markDirty(Math.min(this.unanalyzedAtOpen, SAVE_AFTER_CHANGES));
     this.unanalyzedAtOpen = 0;
+    this.opts.progress?.('indexing', n, n);
   }
 
   /**
