@@ -21361,6 +21361,8 @@ var LiveIndex = class {
     return stale;
   }
   build() {
+    const n = this.store.activeCount;
+    this.opts.progress?.("indexing", 0, n);
     try {
       this.ix.load(this.store.active(), this.snapshot, { uniqueIds: true });
     } catch (err) {
@@ -21373,6 +21375,7 @@ var LiveIndex = class {
     this.built = true;
     if (this.unanalyzedAtOpen > 0) this.markDirty(Math.min(this.unanalyzedAtOpen, SAVE_AFTER_CHANGES));
     this.unanalyzedAtOpen = 0;
+    this.opts.progress?.("indexing", n, n);
   }
   /**
    * Records that differ between the cache and the store now (re-read, new or gone) plus active ones
