@@ -4,7 +4,7 @@
 // logged as a show, pages join up, a subscribed client hears of a hand edit and of another server
 // process's write within 2 s, list_changed follows the set, completions rank by use.
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { removeDir, tempDir, tempRepo } from '../helpers/env.ts';
@@ -187,6 +187,14 @@ test('subscriptions: a hand edit and another server process\'s write reach a sub
   t0 = Date.now();
   await other.call('memory_remove', { id: added, reason: 'test' });
   assert.ok(await s.waitFor((h) => h.uri === null && h.at >= t0, 2000), 'list_changed after a removal');
+  // A memory file deleted by hand: the watcher sees only the old path go.
+  t0 = Date.now();
+  const doomed = await other.call('memory_write', { content: 'Widgets keeps a changelog in CHANGELOG.md, updated per release.', scopes: ['projects:widgets'] });
+  assert.ok(await s.waitFor((h) => h.uri === null && h.at >= t0, 2000), 'list_changed after another write');
+  await new Promise((r) => setTimeout(r, 300));
+  t0 = Date.now();
+  unlinkSync(doomed.file);
+  assert.ok(await s.waitFor((h) => h.uri === null && h.at >= t0, 2000), 'list_changed after a memory file was deleted by hand');
   assert.ok(!s.heard.some((h) => h.uri === `cairn://memory/${added}`), 'no update for a memory nobody subscribed to');
 
   // Unsubscribed: no more updates for it.

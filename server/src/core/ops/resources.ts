@@ -360,8 +360,11 @@ export interface ResourceChange {
  */
 export function watchResources(c: RoutedContext, fn: (ch: ResourceChange) => void): () => void {
   return c.stores.onChange((ch) => {
+    // A removal elsewhere moves the file into .tombstones/: a watcher may see the old path go
+    // (a delete of an active memory) before the tombstone appears (then without a previous
+    // record), so the delete itself is what changes the list.
     const m = ch.kind === 'upsert' ? ch.mem : ch.prev;
-    const prev = ch.kind === 'upsert' ? ch.prev : undefined;
+    const prev = ch.prev;
     const wasActive = prev !== undefined && !prev.tombstoned;
     const isActive = ch.kind === 'upsert' && !ch.mem.tombstoned;
     const listChanged = wasActive !== isActive || (isActive && prev !== undefined && firstLine(prev.body) !== firstLine(ch.mem.body));
