@@ -31818,7 +31818,7 @@ async function complete(c, kind, typed) {
 function watchResources(c, fn) {
   return c.stores.onChange((ch) => {
     const m = ch.kind === "upsert" ? ch.mem : ch.prev;
-    const prev = ch.kind === "upsert" ? ch.prev : void 0;
+    const prev = ch.prev;
     const wasActive = prev !== void 0 && !prev.tombstoned;
     const isActive = ch.kind === "upsert" && !ch.mem.tombstoned;
     const listChanged = wasActive !== isActive || isActive && prev !== void 0 && firstLine(prev.body) !== firstLine(ch.mem.body);
