@@ -25931,8 +25931,13 @@ function runGit(cwd, args, opts = {}) {
     const err = [];
     let timedOut = false;
     const timer = setTimeout(() => {
-      timedOut = true;
-      child.kill("SIGKILL");
+      setImmediate(() => {
+        if (child.exitCode !== null || child.signalCode !== null) return;
+        timedOut = true;
+        child.stdout.destroy();
+        child.stderr.destroy();
+        child.kill("SIGKILL");
+      });
     }, timeout);
     child.stdout.on("data", (b) => out2.push(b));
     child.stderr.on("data", (b) => err.push(b));

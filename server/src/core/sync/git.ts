@@ -53,9 +53,18 @@ export function runGit(cwd: string, args: string[], opts: GitOptions = {}): Prom
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     let timedOut = false;
+    // The limit stops only a git that has not ended: when this thread was busy past it, the timer
+    // fires before the exit is seen, and a git that had answered must not read as timed out (the
+    // events waiting behind the timer are handled first).
     const timer = setTimeout(() => {
-      timedOut = true;
-      child.kill('SIGKILL');
+      setImmediate(() => {
+        if (child.exitCode !== null || child.signalCode !== null) return;
+        timedOut = true;
+        // A helper git started (ssh, a credential helper) may hold the pipes open after git dies.
+        child.stdout.destroy();
+        child.stderr.destroy();
+        child.kill('SIGKILL');
+      });
     }, timeout);
     child.stdout.on('data', (b: Buffer) => out.push(b));
     child.stderr.on('data', (b: Buffer) => err.push(b));
