@@ -32592,7 +32592,7 @@ var ParseErrorCode;
 var BACKGROUND_AFTER_OPEN_MS = 100;
 var Cairn = class _Cairn {
   session = newId();
-  disabledScopes = /* @__PURE__ */ new Set();
+  disabledScopes;
   /** This store's index, lexical and semantic: opened by open(), closed by close(). */
   index;
   /** The process's event log (the personal store's; the team store's context shares it): closed by the personal context's close(). */
@@ -32620,6 +32620,7 @@ var Cairn = class _Cairn {
     this.warn = p.warn;
     this.actor = p.actor;
     this.storeKind = p.storeKind;
+    this.disabledScopes = p.disabledScopes ?? /* @__PURE__ */ new Set();
     this.clock = p.now ?? (() => /* @__PURE__ */ new Date());
     this.callerAt = p.caller;
     this.events = p.events(this.session, () => this.now());
@@ -32686,7 +32687,7 @@ var Cairn = class _Cairn {
     const caller = c.callerAt = await asked;
     const teamDir = teamDirFor(loc.config, caller, loc.dir);
     if (teamDir !== null) {
-      const t = new _Cairn({ ...parts, dir: teamDir, store: new Store(teamDir, { warn, nameText: withoutSecrets }), caller, storeKind: "team", events: () => c.events });
+      const t = new _Cairn({ ...parts, dir: teamDir, store: new Store(teamDir, { warn, nameText: withoutSecrets }), caller, storeKind: "team", events: () => c.events, disabledScopes: c.disabledScopes });
       try {
         await t.index.open();
         c.stores.team = t;

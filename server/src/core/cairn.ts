@@ -76,11 +76,13 @@ interface ContextParts {
   now?: (() => Date) | undefined;
   /** The event log: the personal store's own, which the team store's context shares. */
   events: (session: string, now: () => Date) => EventSink;
+  /** The process's disabled scopes: the personal context's, which the team store's shares (a disabled scope hides team memories too). */
+  disabledScopes?: Set<string>;
 }
 
 export class Cairn implements RoutedContext, WriteContext, ScopeSwitches {
   readonly session = newId();
-  readonly disabledScopes = new Set<string>();
+  readonly disabledScopes: Set<string>;
   /** This store's index, lexical and semantic: opened by open(), closed by close(). */
   readonly index: StoreIndex;
   /** The process's event log (the personal store's; the team store's context shares it): closed by the personal context's close(). */
@@ -109,6 +111,7 @@ export class Cairn implements RoutedContext, WriteContext, ScopeSwitches {
     this.warn = p.warn;
     this.actor = p.actor;
     this.storeKind = p.storeKind;
+    this.disabledScopes = p.disabledScopes ?? new Set<string>();
     this.clock = p.now ?? (() => new Date());
     this.callerAt = p.caller;
     this.events = p.events(this.session, () => this.now());
@@ -175,7 +178,7 @@ export class Cairn implements RoutedContext, WriteContext, ScopeSwitches {
     const teamDir = teamDirFor(loc.config, caller, loc.dir);
     if (teamDir !== null) {
       // One event log per person: the team store's events go to the personal log, marked.
-      const t = new Cairn({ ...parts, dir: teamDir, store: new Store(teamDir, { warn, nameText: withoutSecrets }), caller, storeKind: 'team', events: () => c.events });
+      const t = new Cairn({ ...parts, dir: teamDir, store: new Store(teamDir, { warn, nameText: withoutSecrets }), caller, storeKind: 'team', events: () => c.events, disabledScopes: c.disabledScopes });
       try {
         await t.index.open();
         c.stores.team = t;

@@ -123,6 +123,25 @@ test('MCP: search and list see both stores with store labels in one ranking; wri
   await s.close();
 });
 
+test('memory_scope_disable hides the scope\'s team memories too, in search, list, show-all views and the overview; enable brings them back', async () => {
+  const { repo, personal } = setup();
+  const s = await startServer({ store: personal, cwd: repo });
+  const t = await s.call('memory_write', { content: 'Staging deploys are paused every Friday afternoon by the release captain', scopes: ['deploys'], store: 'team' });
+  const p = await s.call('memory_write', { content: 'I check the deploy calendar before pushing on Fridays', scopes: ['deploys'] });
+  const other = await s.call('memory_write', { content: 'Friday lunch is pizza in the big meeting room', scopes: ['office'], store: 'team' });
+  const ids = async () => (await s.call('memory_search', { query: 'friday deploys staging release calendar pizza' })).hits.map((h: any) => h.id).sort();
+  assert.deepEqual(await ids(), [t.id, p.id, other.id].sort());
+  await s.call('memory_scope_disable', { scope: 'deploys' });
+  assert.deepEqual(await ids(), [other.id], 'neither store\'s deploys memories are found');
+  assert.deepEqual((await s.call('memory_list', {})).items.map((i: any) => i.id), [other.id]);
+  const ov = await s.call('memory_scope_overview', {});
+  assert.deepEqual(ov.team.scopes, { office: 1 });
+  await s.call('memory_scope_enable', { scope: 'deploys' });
+  assert.deepEqual(await ids(), [t.id, p.id, other.id].sort());
+  assert.equal((await s.call('memory_scope_overview', {})).team.total, 2);
+  await s.close();
+});
+
 test('write gates check both stores: a team tombstone refuses a personal write with its reason; duplicates across stores are flagged both ways', async () => {
   const { repo, personal, team } = setup();
   const s = await startServer({ store: personal, cwd: repo });
