@@ -45,3 +45,11 @@ export function commit(repo: string, file: string, text: string, message = `edit
   git(repo, 'add', file);
   git(repo, 'commit', '-q', '-m', message);
 }
+
+/** Keeps this thread busy for `ms`: no timer, no child's exit is handled meanwhile (a loaded machine, for git's time limits). */
+export function busy(ms: number): void {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    // spinning
+  }
+}

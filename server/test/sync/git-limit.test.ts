@@ -6,15 +6,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { realpathSync } from 'node:fs';
 import { runGit } from '../../src/core/sync/git.ts';
-import { removeDir, tempDir } from '../helpers/env.ts';
-
-/** Keeps this thread busy for `ms`: no timer, no child exit is handled meanwhile. */
-function busy(ms: number): void {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    // spinning
-  }
-}
+import { busy, removeDir, tempDir } from '../helpers/env.ts';
 
 test('a sync git that answered while the thread was busy past its limit keeps its answer', async () => {
   const repo = realpathSync(tempDir('cairn-sync-git-'));
