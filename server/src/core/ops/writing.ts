@@ -13,7 +13,6 @@ export type { ValidWrite } from '../types.ts';
 import { runWriteGates, checkUpdateContent, transientUpdateError, updateMarkers, type GateSource, type Related, type UpdateText } from '../trust/gates/writeGates.ts';
 import { stripStored } from '../memory.ts';
 import { checkNote, requireActive } from './common.ts';
-export { checkNote } from './common.ts';
 import { rewordingRuleFor } from '../trust/gates/rewording.ts';
 import { checkAliases, checkBool, checkContent, checkEnum, checkExpires, checkScopes, validateWrite, type WriteInput } from './writeChecks.ts';
 export type { WriteInput } from './writeChecks.ts';
