@@ -215,8 +215,10 @@ export class SemanticUpkeep {
     let lastSave = Date.now();
     while (this.pending.size > 0 && !this.closed) {
       // A server's pass waits while a call is in flight (core/foreground.ts): the call has the
-      // cores, and the memories it changes are embedded after it.
-      if (this.opts.watch && foreground.busy) {
+      // cores, and the memories it changes are embedded after it. An embedder in this thread
+      // does a backlog of one batch at once (a write's memory, a small store: about a
+      // millisecond), so a search right after it finds their vectors.
+      if (this.opts.watch && foreground.busy && !(this.embedder.embedSync && this.pending.size <= BATCH)) {
         await foreground.idle(() => this.closed);
         continue;
       }
