@@ -5,6 +5,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { backgroundPause, Foreground, foreground } from '../../src/core/foreground.ts';
 import { ConsolidationIndex } from '../../src/core/curation/consolidationIndex.ts';
+import { Cairn } from '../../src/core/cairn.ts';
+import { join } from 'node:path';
+import { removeDir, tempDir } from '../helpers/env.ts';
+import { handWrite } from '../index/memfiles.ts';
 
 const turns = async (n: number) => {
   for (let i = 0; i < n; i++) await new Promise<void>((r) => setImmediate(r));
@@ -114,4 +118,31 @@ test('a consolidation run nobody waits for pauses while a call is in flight; a c
   await bg;
   assert.equal(ix.pending, 0);
   leave();
+});
+
+test('a server\'s embedding pass over a store waits while a call is in flight and finishes after it (built-in table, real store)', async () => {
+  const root = tempDir();
+  const dir = join(root, 'store');
+  for (let i = 0; i < 400; i++) handWrite(dir, `Project ${i} deploys with pnpm and caches its API responses in redis for ${i % 9} minutes`, { scopes: ['projects'] });
+  const c = await Cairn.open({ dir, cwd: root, env: { HOME: root, CAIRN_EMBED_PROVIDER: 'builtin' }, watch: true, warn: () => {} });
+  try {
+    const leg = c.index.semantic!;
+    let inCall = 0;
+    let held = -1;
+    await c.during(async () => {
+      // the leg opens (the cached vectors: none) with the call in flight; its pass is due
+      await leg.ready();
+      inCall = leg.backlog;
+      await new Promise((r) => setTimeout(r, 200));
+      held = leg.backlog;
+    });
+    assert.ok(inCall > 64, `a backlog bigger than one batch: ${inCall}`);
+    assert.equal(held, inCall, 'nothing embedded while the call was in flight');
+    await leg.settle();
+    assert.equal(leg.backlog, 0, 'embedded once the call ended');
+    assert.equal(leg.coverage()!.embedded, 400);
+  } finally {
+    await c.close();
+    removeDir(root);
+  }
 });
