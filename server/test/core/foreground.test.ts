@@ -16,9 +16,9 @@ const turns = async (n: number) => {
 
 /** A background loop counting its steps, pausing between them like the server's loops. */
 function loop(pause: () => Promise<void>, steps: number) {
-  const s = { done: 0, finished: false };
+  const s = { done: 0, finished: false, stop: false };
   void (async () => {
-    for (let i = 0; i < steps; i++) {
+    for (let i = 0; i < steps && !s.stop; i++) {
       await pause();
       s.done++;
     }
@@ -81,6 +81,7 @@ test('a background loop pauses while a call is in flight and resumes after it', 
   leave();
   await turns(50);
   assert.ok(s.done > held, 'the loop goes on once the call ended');
+  s.stop = true;
   // stopped by a call that never ends, closing it down: a stop condition lets it run out
   const never = foreground.enter();
   const t = loop(backgroundPause(true, () => true), 10);
