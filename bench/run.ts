@@ -235,7 +235,7 @@ async function main(): Promise<void> {
     const rows: HealthRow[] = [];
     for (const n of (process.env.BENCH_HEALTH_SIZES ?? '3000,20000').split(',').map(Number).filter((x) => x > 0)) {
       process.stderr.write(`bench: memory_health, ${n} look-alike memories...\n`);
-      rows.push(await benchHealth(n));
+      rows.push(...(await benchHealth(n)));
     }
     console.log('\nmemory_health on look-alike stores (targets: 3,000 <= 2 s with a search meanwhile <= 200 ms; 20,000 <= 5 s over MCP and the CLI)');
     console.log(healthTable(rows));

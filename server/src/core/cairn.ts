@@ -12,6 +12,7 @@ import { resolveStore } from './store/location.ts';
 import { Store } from './store/store.ts';
 import { withoutSecrets } from './trust/gates/secrets.ts';
 import { newId } from './ids.ts';
+import { foreground } from './foreground.ts';
 import { StoreIndex } from './index/storeIndex.ts';
 import { legEmbedders } from './embed/config.ts';
 import { EventSink } from './curation/eventSink.ts';
@@ -211,9 +212,13 @@ export class Cairn implements RoutedContext, WriteContext, ScopeSwitches {
    */
   async during<T>(run: () => T | Promise<T>): Promise<T> {
     this.calls++;
+    // The process's background work (embedding, consolidation ahead of calls, cache saves) waits
+    // while the call runs (core/foreground.ts).
+    const leave = foreground.enter();
     try {
       return await run();
     } finally {
+      leave();
       if (--this.calls === 0) this.startBackground();
     }
   }
@@ -320,7 +325,9 @@ export class Cairn implements RoutedContext, WriteContext, ScopeSwitches {
     // The team store's own report, labelled: its problems are the team's to fix (and to commit).
     const teamReport = t === null ? null : { store: 'team' as const, dir: t.dir, ...(await curation.health(t, input, this, stage(1))), ...team.teamProblems(this)! };
     const pairs = await consolidation.consolidationSummary(this, stage(t === null ? 1 : 2));
-    return { ...report, store: 'personal' as const, consolidation: pairs, ...(teamReport ? { team: teamReport } : {}) };
+    // The embedding as far as it got: health never waits for it.
+    const semantic = this.index.semantic?.coverage() ?? null;
+    return { ...report, store: 'personal' as const, consolidation: pairs, semantic_index: semantic, ...(teamReport ? { team: teamReport } : {}) };
   }
   consolidate(input: consolidation.ConsolidateInput) { return this.wrote(consolidation.consolidate(this, input)); }
   merge(input: consolidation.MergeInput) { return this.wrote(consolidation.merge(this, input)); }

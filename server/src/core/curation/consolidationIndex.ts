@@ -42,6 +42,12 @@ export interface SettleOptions {
   progress?: (done: number, total: number) => void;
   /** What runs between two slices; a setImmediate by default. */
   pause?: () => Promise<void>;
+  /**
+   * Work nobody waits for (a server judging ahead of its calls): what runs between two slices
+   * instead of `pause` while no caller waits for this run (a caller without it joining the run
+   * lifts it), e.g. a wait for the calls in flight to end.
+   */
+  background?: () => Promise<void>;
 }
 
 /** A snapshot being taken in: the memories whose key still matches keep their pairs. */
@@ -89,6 +95,10 @@ export class ConsolidationIndex {
   /** Memories held. */
   get size(): number {
     return this.held.slotOf.size;
+  }
+  /** Memories whose pairs wait for the rewording check (its embedder could not answer yet). */
+  get semanticPending(): number {
+    return this.semanticLater.size;
   }
   /** Memories still to judge (or to take in). */
   get pending(): number {
@@ -187,13 +197,32 @@ export class ConsolidationIndex {
       this.semanticLater.clear();
     }
     if (this.queue.size === 0 && this.incomingAt >= this.incoming.length && this.settling === null) return Promise.resolve();
-    return (this.settling ??= this.run(opts).finally(() => {
+    const run = (this.settling ??= this.run(opts).finally(() => {
       this.settling = null;
     }));
+    if (opts.background) return run;
+    // Someone waits for this run: it no longer takes the background pause (one under way ends).
+    this.waiting++;
+    this.joined?.();
+    return run.finally(() => this.waiting--);
   }
+  /** Callers (without `background`) waiting for the run under way. */
+  private waiting = 0;
+  /** Ends the background pause under way, if any (a caller joined the run). */
+  private joined: (() => void) | null = null;
 
   private async run(opts: SettleOptions): Promise<void> {
-    const pause = opts.pause ?? immediate;
+    const foreground = opts.pause ?? immediate;
+    const background = opts.background;
+    const pause = background
+      ? () => {
+          if (this.waiting > 0) return foreground();
+          return new Promise<void>((resolve) => {
+            this.joined = resolve;
+            void background().then(resolve);
+          }).finally(() => (this.joined = null));
+        }
+      : foreground;
     const sem = opts.semantic ?? null;
     let done = 0;
     let semSpent = 0;
@@ -239,7 +268,7 @@ export class ConsolidationIndex {
         else if (sem.embedSync) {
           if (vectorsNow(need, { ...sem, embedSync: sem.embedSync })) this.judgeSemantic(slot, borderline, sem);
           else this.semanticLater.add(id);
-        } else if (semSpent >= SEMANTIC_BUDGET_MS) this.semanticLater.add(id);
+        } else if (semSpent >= SEMANTIC_BUDGET_MS || sem.ready?.() === false) this.semanticLater.add(id);
         else {
           const ts = performance.now();
           const got = await vectorsLater(need, sem);

@@ -14,6 +14,11 @@ export interface SemanticSource {
   embed(texts: string[]): Promise<Float32Array[] | null>;
   /** An embedder in this thread (the built-in table) answers at once: no wait per memory. */
   embedSync?(texts: string[]): Float32Array[] | null;
+  /**
+   * False while the embedder cannot answer in milliseconds (a model still loading in a server):
+   * the pairs it would judge wait for a later settle instead of for the model.
+   */
+  ready?(): boolean;
 }
 
 /** What holds a vector: an index entry. */

@@ -8,7 +8,11 @@ export interface Embedder {
   readonly id: string;
   readonly dim: number;
   /** Unit-length vectors, one per text, same order. Never rejects for the built-in. */
-  embed(texts: readonly string[], opts?: { urgent?: boolean }): Promise<Float32Array[]>;
+  /**
+   * `urgent`: a query someone waits for; `background`: the embedding of the store, which an
+   * embedder with a queue pauses while a call is in flight (core/foreground.ts).
+   */
+  embed(texts: readonly string[], opts?: { urgent?: boolean; background?: boolean }): Promise<Float32Array[]>;
 }
 
 export interface SyncEmbedder extends Embedder {

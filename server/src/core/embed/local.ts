@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { EmbedError, type Embedder } from './embedder.ts';
 import { readModelHeader } from './modelFile.ts';
+import { foreground } from '../foreground.ts';
 
 export interface LocalOptions {
   modelFile?: string;
@@ -23,8 +24,12 @@ export interface LocalOptions {
 
 export interface LocalEmbedder extends Embedder {
   readonly modelFile: string;
-  /** `urgent`: a search's query, answered before any queued background batch. */
-  embed(texts: readonly string[], opts?: { urgent?: boolean }): Promise<Float32Array[]>;
+  /**
+   * `urgent`: a search's query, answered before any queued background batch. `background`: a
+   * batch of the store's pass, which the worker pauses (between two slices) while a call is in
+   * flight in this process (core/foreground.ts), as it does the loading of the model.
+   */
+  embed(texts: readonly string[], opts?: { urgent?: boolean; background?: boolean }): Promise<Float32Array[]>;
   /** Stops the worker (pending calls reject). */
   close(): Promise<void>;
   /** Starts the worker now (it loads the model in ~0.5-2 s) instead of at the first embed(). */
@@ -94,7 +99,7 @@ export function localEmbedder(opts: LocalOptions = {}): LocalEmbedder {
     void w?.terminate();
   };
   const start = (): Worker => {
-    const w = new Worker(files.workerFile, { workerData: { modelFile: files.modelFile, wasmFile: files.wasmFile }, stdout: false, stderr: false });
+    const w = new Worker(files.workerFile, { workerData: { modelFile: files.modelFile, wasmFile: files.wasmFile, calls: foreground.shared }, stdout: false, stderr: false });
     w.on('message', (m: { id?: number; vectors?: Float32Array[]; error?: string; fatal?: string; ready?: unknown }) => {
       if (m.fatal !== undefined) return failAll(new EmbedError(m.fatal));
       if (m.ready !== undefined) {
@@ -154,7 +159,7 @@ export function localEmbedder(opts: LocalOptions = {}): LocalEmbedder {
       return new Promise<Float32Array[]>((resolve, reject) => {
         waiting.set(msgId, { resolve, reject });
         w.ref();
-        w.postMessage({ id: msgId, texts: [...texts], urgent: o.urgent === true });
+        w.postMessage({ id: msgId, texts: [...texts], urgent: o.urgent === true, background: o.background === true && o.urgent !== true });
       });
     },
     async close() {

@@ -5,12 +5,15 @@
 // (brotli-compressed beside it), tokenizes (wordpiece.ts), runs the model on the single-threaded
 // WebAssembly backend and answers mean-pooled, unit-length vectors.
 //
-// Messages in:  { id, texts, urgent }     out: { id, vectors } | { id, error }
+// Messages in:  { id, texts, urgent, background }     out: { id, vectors } | { id, error }
 // First message out: { ready: { name, dim, digest } } or { fatal: message }.
 //
 // Work is done a slice at a time (SLICE_TOKENS padded tokens), urgent jobs (a search's query)
 // first, with a turn of the event loop between slices: a query waits for at most one slice of a
-// background batch.
+// background batch. While a call is in flight in the process (the count core/foreground.ts
+// shares as workerData.calls), background batches (the store's pass) wait between two slices
+// and the model's loading waits between its stages, unless a job that is not background is
+// queued: the call has the cores.
 import { readFileSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { brotliDecompressSync } from 'node:zlib';
@@ -25,6 +28,8 @@ const MAX_SLICE_TEXTS = 16;
 interface Job {
   id: number;
   texts: string[];
+  /** a batch of the store's pass: waits while a call is in flight */
+  background: boolean;
   ids: number[][] | null;
   /** text positions in length order, and how many are done */
   order: number[];
@@ -36,10 +41,35 @@ interface Job {
 declare const __CAIRN_ORT_GLUE__: string;
 
 const port = parentPort!;
-const { modelFile, wasmFile } = workerData as { modelFile: string; wasmFile: string };
+const { modelFile, wasmFile, calls } = workerData as { modelFile: string; wasmFile: string; calls?: Int32Array };
+
+/** How often a paused worker looks at the calls in flight again, ms (a new job wakes it at once). */
+const PAUSE_POLL_MS = 20;
+const inCall = () => calls !== undefined && Atomics.load(calls, 0) > 0;
+let wake: (() => void) | null = null;
+/** Waits PAUSE_POLL_MS, or until a job comes in. */
+function pause(): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      wake = null;
+      resolve();
+    };
+    const timer = setTimeout(done, PAUSE_POLL_MS);
+    wake = done;
+  });
+}
+/** Background work may run: no call is in flight, or a job someone waits for is queued. */
+const mayWork = () => !inCall() || jobs.some((j) => !j.background);
+/** Waits until background work may run (between two stages of the model's loading). */
+async function quiet(): Promise<void> {
+  while (!mayWork()) await pause();
+}
 
 async function start(): Promise<{ session: ort.InferenceSession; wp: WordPiece; maxTokens: number; dim: number }> {
+  await quiet();
   const model = readModelFile(modelFile);
+  await quiet();
   let wasm: Buffer;
   try {
     wasm = brotliDecompressSync(readFileSync(wasmFile));
@@ -54,6 +84,7 @@ async function start(): Promise<{ session: ort.InferenceSession; wp: WordPiece; 
   ort.env.wasm.wasmPaths = { mjs: `data:text/javascript;base64,${Buffer.from(glue, 'utf8').toString('base64')}` } as never;
   ort.env.logLevel = 'error';
   let session: ort.InferenceSession;
+  await quiet();
   try {
     session = await ort.InferenceSession.create(model.onnx, { executionProviders: ['wasm'], graphOptimizationLevel: 'all' });
   } catch (err) {
@@ -69,8 +100,8 @@ const jobs: Job[] = [];
 let engine: Awaited<ReturnType<typeof start>> | null = null;
 let running = false;
 
-port.on('message', (m: { id: number; texts: string[]; urgent?: boolean }) => {
-  const job: Job = { id: m.id, texts: m.texts, ids: null, order: [], done: 0, out: new Array(m.texts.length) };
+port.on('message', (m: { id: number; texts: string[]; urgent?: boolean; background?: boolean }) => {
+  const job: Job = { id: m.id, texts: m.texts, background: m.background === true && m.urgent !== true, ids: null, order: [], done: 0, out: new Array(m.texts.length) };
   if (m.urgent) {
     // after other urgent jobs, before every background one
     let at = 0;
@@ -78,6 +109,7 @@ port.on('message', (m: { id: number; texts: string[]; urgent?: boolean }) => {
     jobs.splice(at, 0, job);
     urgent.add(m.id);
   } else jobs.push(job);
+  wake?.();
   if (engine && !running) void loop();
 });
 const urgent = new Set<number>();
@@ -86,17 +118,23 @@ async function loop(): Promise<void> {
   running = true;
   try {
     while (jobs.length > 0) {
-      const job = jobs[0]!;
+      // the first job, unless it is background work and a call is in flight: then the first
+      // job someone waits for, or a pause
+      const job = inCall() ? jobs.find((j) => !j.background) : jobs[0];
+      if (job === undefined) {
+        await pause();
+        continue;
+      }
       try {
         await slice(job);
       } catch (err) {
-        jobs.shift();
+        jobs.splice(jobs.indexOf(job), 1);
         urgent.delete(job.id);
         port.postMessage({ id: job.id, error: (err as Error).message });
         continue;
       }
       if (job.done === job.texts.length) {
-        jobs.shift();
+        jobs.splice(jobs.indexOf(job), 1);
         urgent.delete(job.id);
         port.postMessage({ id: job.id, vectors: job.out }, job.out.map((v) => v.buffer as ArrayBuffer));
       }

@@ -72,6 +72,24 @@ export class SemanticLeg extends SemanticUpkeep {
   }
 
   /**
+   * How far the store's embedding is (memory_health's `semantic_index`): the embedder's id, whose
+   * vectors answer now, how many active memories have this embedder's vector and how many wait
+   * for one. Read as it is: nothing waits for the embedding. Null in a command that never
+   * opened the leg (it did not search): its vectors were not read.
+   */
+  coverage(): { embedder: string | null; answering: string | null; embedded: number; pending: number } | null {
+    if (!this.opts.watch && this.opening === null) return null;
+    let id: string | null;
+    try {
+      id = this.embedder.id;
+    } catch {
+      id = null;
+    }
+    const v = this.vec;
+    return { embedder: id, answering: this.answering, embedded: v !== null && v.embedderId === id ? v.size : 0, pending: this.loaded ? this.pending.size : this.store.activeCount - (v?.size ?? 0) };
+  }
+
+  /**
    * For a search or a write gate: waits for the leg to open unless the store is still checking
    * its cached records (a big store's first second), or a server's big store is still loading its
    * vectors: it then answers at once (false: no semantic leg for this call) and the leg opens in
@@ -127,7 +145,7 @@ export class SemanticLeg extends SemanticUpkeep {
       const last = this.lastQuery;
       if (last && last.text === text && last.embedder === this.vec.embedderId) got = { vectors: [last.q], embedder: { id: this.vec.embedderId, dim: this.vec.dim } };
       else {
-        got = await this.embedBatch([text], true);
+        got = await this.embedBatch([text], 'urgent');
         if (got) this.lastQuery = { text, embedder: got.embedder.id, q: got.vectors[0]! };
       }
     }
@@ -144,7 +162,7 @@ export class SemanticLeg extends SemanticUpkeep {
     const out: VectorHit<StoredMemory>[][] = [];
     if (texts.length > 1 && !this.embedder.embedSync && this.vec && this.isOpen) {
       // a slow embedder: the query and its alternates in one call, not one round trip each
-      const got = await this.embedBatch(texts, true);
+      const got = await this.embedBatch(texts, 'urgent');
       if (got && got.embedder.id === this.vec.embedderId) {
         const v = this.vec;
         if (this.pending.size > 0) this.kick();

@@ -3,7 +3,8 @@
 // lexical index, seeded from `.cache/vectors.bin`, saved back on close and after enough changes.
 // Memories without a vector are embedded in batches in the background (a fast built-in embedder
 // does it at once for a one-shot command). When the embedder changes, a new VectorIndex is started
-// for it and the store re-embedded, so one index never holds vectors of two embedders.
+// for it and the store re-embedded, so one index never holds vectors of two embedders. A
+// server's background pass waits while a call is in flight (core/foreground.ts).
 import { existsSync } from 'node:fs';
 import type { Store, StoreChange } from '../store/store.ts';
 import type { StoredMemory } from '../types.ts';
@@ -12,6 +13,7 @@ import { embedText, vectorKey, type VectorEmbedder } from './vectorRows.ts';
 import { readVectors, rowFinder, VECTOR_FILE, writeVectorSource } from './vectorCache.ts';
 import { collectGarbage } from './gc.ts';
 import { sliceYield } from '../store/slices.ts';
+import { foreground } from '../foreground.ts';
 
 
 
@@ -212,6 +214,14 @@ export class SemanticUpkeep {
     let done = 0;
     let lastSave = Date.now();
     while (this.pending.size > 0 && !this.closed) {
+      // A server's pass waits while a call is in flight (core/foreground.ts): the call has the
+      // cores, and the memories it changes are embedded after it. An embedder in this thread
+      // does a backlog of one batch at once (a write's memory, a small store: about a
+      // millisecond), so a search right after it finds their vectors.
+      if (this.opts.watch && foreground.busy && !(this.embedder.embedSync && this.pending.size <= BATCH)) {
+        await foreground.idle(() => this.closed);
+        continue;
+      }
       const batch: StoredMemory[] = [];
       for (const id of this.pending) {
         const m = this.store.get(id);
@@ -220,7 +230,7 @@ export class SemanticUpkeep {
         if (batch.length === BATCH) break;
       }
       if (batch.length === 0) continue;
-      const got = await this.embedBatch(batch.map(embedText));
+      const got = await this.embedBatch(batch.map(embedText), 'background');
       if (!got) {
         for (const m of batch) this.pending.add(m.id);
         return; // the embedder is down; the next change tries again
@@ -249,10 +259,11 @@ export class SemanticUpkeep {
     if (this.opts.watch && this.changes >= SAVE_AFTER) await this.save();
   }
 
-  protected async embedBatch(texts: string[], urgent = false): Promise<{ vectors: Float32Array[]; embedder: { id: string; dim: number } } | null> {
+  /** `urgent`: a query someone waits for; `background`: a batch of the store's pass (a model's worker pauses it while a call is in flight). */
+  protected async embedBatch(texts: string[], mode?: 'urgent' | 'background'): Promise<{ vectors: Float32Array[]; embedder: { id: string; dim: number } } | null> {
     try {
       if (this.embedder.embedWithSource) return await this.embedder.embedWithSource(texts);
-      return { vectors: await this.embedder.embed(texts, urgent ? { urgent } : undefined), embedder: { id: this.embedder.id, dim: this.embedder.dim } };
+      return { vectors: await this.embedder.embed(texts, mode ? { [mode]: true } : undefined), embedder: { id: this.embedder.id, dim: this.embedder.dim } };
     } catch (err) {
       if (this.opts.interim) {
         if (!this.failed) {

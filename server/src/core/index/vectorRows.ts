@@ -13,8 +13,8 @@ import { copyRowsFrom, type RowOutputs } from './vectorCache.ts';
 export interface VectorEmbedder {
   readonly id: string;
   readonly dim: number;
-  /** `urgent`: a query someone waits for (an embedder with a queue answers it first). */
-  embed(texts: readonly string[], opts?: { urgent?: boolean }): Promise<Float32Array[]>;
+  /** `urgent`: a query someone waits for (an embedder with a queue answers it first); `background`: the store's pass (paused during calls). */
+  embed(texts: readonly string[], opts?: { urgent?: boolean; background?: boolean }): Promise<Float32Array[]>;
   embedSync?(text: string): Float32Array;
 }
 

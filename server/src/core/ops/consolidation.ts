@@ -14,6 +14,7 @@ import { ConsolidationIndex, type SemanticSource } from '../curation/consolidati
 import type { ConsolidateGroup, ConsolidateMemory, GroupKind } from '../curation/consolidate.ts';
 import { encodeSnapshot, encodeSteps, readSnapshot, writeSnapshot } from '../curation/consolidationSnapshot.ts';
 import { runSliced } from '../curation/steps.ts';
+import { backgroundPause, foreground } from '../foreground.ts';
 import { calibrationFor } from '../index/calibration.ts';
 import { interimOf } from '../embed/config.ts';
 import type { Embedder } from '../embed/embedder.ts';
@@ -50,6 +51,8 @@ interface Held {
   saveTimer: NodeJS.Timeout | null;
   /** a save under way (a close waits for it: no temp file left behind) */
   saving: Promise<void> | null;
+  /** the store is closing: background work no longer waits for calls in flight */
+  closing: boolean;
 }
 const indexes = new WeakMap<Store, Held>();
 const judged = (m: StoredMemory) => m.note === undefined;
@@ -60,11 +63,11 @@ const forIndex = (m: StoredMemory): ConsolidateMemory => ({ id: m.id, body: m.bo
  * The store's ConsolidationIndex: built from the active memories on first need (taking what the
  * cache's snapshot holds of them), then fed by its changes.
  */
-function heldOf(c: Pick<ReadContext, 'store' | 'config' | 'dir' | 'index'>): Held {
+function heldOf(c: Pick<ReadContext, 'store' | 'config' | 'dir' | 'index' | 'watch'>): Held {
   const had = indexes.get(c.store);
   if (had) return had;
   const made = new ConsolidationIndex({ globalScopes: c.config.scopes.global });
-  const held: Held = { ix: made, storeVersion: 0, last: null, saved: -1, saveTimer: null, saving: null };
+  const held: Held = { ix: made, storeVersion: 0, last: null, saved: -1, saveTimer: null, saving: null, closing: false };
   c.store.onChange((ch: StoreChange) => {
     held.storeVersion++;
     if (ch.kind === 'delete') made.remove(ch.prev.id);
@@ -111,13 +114,16 @@ async function saveJudged(c: Pick<ReadContext, 'watch' | 'dir'>, held: Held): Pr
 }
 
 async function saveNow(c: Pick<ReadContext, 'watch' | 'dir'>, held: Held): Promise<void> {
+  // A server's save is background work: it waits for the calls in flight (core/foreground.ts).
+  const pause = backgroundPause(c.watch, () => held.closing);
+  if (c.watch) await foreground.idle(() => held.closing);
   await held.saving; // one save at a time
   const changes = held.ix.changes;
   const snap = held.ix.snapshot();
   if (snap === null || held.saved === changes) return;
   const save = (async () => {
     try {
-      const text = c.watch ? await runSliced(encodeSteps(c.dir, snap)) : encodeSnapshot(c.dir, snap);
+      const text = c.watch ? await runSliced(encodeSteps(c.dir, snap), pause) : encodeSnapshot(c.dir, snap);
       await writeSnapshot(c.dir, text);
       held.saved = changes;
     } catch {
@@ -133,6 +139,7 @@ async function saveNow(c: Pick<ReadContext, 'watch' | 'dir'>, held: Held): Promi
 export async function closeConsolidation(c: Pick<ReadContext, 'store' | 'watch' | 'dir'>): Promise<void> {
   const held = indexes.get(c.store);
   if (!held) return;
+  held.closing = true;
   if (held.saveTimer) {
     clearTimeout(held.saveTimer);
     held.saveTimer = null;
@@ -154,8 +161,9 @@ export function warmInBackground(c: Pick<ReadContext, 'store' | 'watch' | 'index
   warmed.add(c.store);
   const timer = setTimeout(() => {
     const held = heldOf(c);
+    // Work nobody waits for yet: it waits while a call is in flight, unless a call joins it.
     void held.ix
-      .settle({ semantic: semanticSource(c) })
+      .settle({ semantic: semanticSource(c), background: backgroundPause(true, () => held.closing) })
       .then(() => saveJudged(c, held))
       .catch(() => {});
   }, WARM_AFTER_MS);
@@ -170,7 +178,7 @@ const warmed = new WeakSet<Store>();
  * pairs hold for both), and its rule was measured (docs/performance.md, consolidation quality).
  * Without the table (the npm package), the store's embedder: a model in a worker, or a server.
  */
-function semanticSource(c: Pick<ReadContext, 'index'>): SemanticSource | null {
+function semanticSource(c: Pick<ReadContext, 'index' | 'watch'>): SemanticSource | null {
   const e = c.index.semantic?.embedder;
   if (!e) return null;
   const table = tableOf(e);
@@ -184,9 +192,12 @@ function semanticSource(c: Pick<ReadContext, 'index'>): SemanticSource | null {
   }
   // The embedder's id loads it: asked only once a pair needs it.
   let id: string | null = null;
+  const loading = () => (e as { ready?: boolean }).ready === false;
   return {
     id: () => (id ??= e.id),
     min: () => calibrationFor((id ??= e.id)).gate.cos,
+    // A server does not wait for a model still loading: those pairs are judged by a later call.
+    ...(c.watch ? { ready: () => !loading() } : {}),
     async embed(texts) {
       const was = (id ??= e.id);
       const v = await e.embed(texts);
@@ -276,11 +287,14 @@ export async function consolidationSummary(c: ReadContext, progress?: Consolidat
   if (held.counted?.key !== key) held.counted = { key, counts: c.watch ? await held.ix.counts(include, true) : held.ix.counts(include) };
   const n = held.counted.counts;
   progress?.(1, 1);
+  // Memories whose rewording check waits for a model still loading: counted by a later call.
+  const later = semanticSource(c) !== null ? held.ix.semanticPending : 0;
   return {
     groups: n.contradiction + n.superseded + n.duplicates,
     contradictions: n.contradiction,
     superseded: n.superseded,
     duplicates: n.duplicates,
+    ...(later > 0 ? { rewording_pending: later } : {}),
     next_step: n.contradiction + n.superseded + n.duplicates > 0 ? 'run /memory-consolidate (or call memory_consolidate) to review and merge them' : 'nothing to consolidate',
   };
 }

@@ -134,8 +134,15 @@ const health = defineTool({
       .object({ count: z.number(), items: z.array(z.object({ from: z.string(), path: z.string().optional(), relation: z.string(), target: z.string() })) })
       .describe('Relations and [[wikilinks]] whose target exists nowhere: create the target or fix the link'),
     consolidation: z
-      .object({ groups: z.number(), contradictions: z.number(), superseded: z.number(), duplicates: z.number(), next_step: z.string() })
+      .object({
+        groups: z.number(), contradictions: z.number(), superseded: z.number(), duplicates: z.number(), next_step: z.string(),
+        rewording_pending: z.number().optional().describe('Memories whose rewording check waits for the embedding model to load: counted by a later call'),
+      })
       .describe('Consolidation candidates (memory_consolidate): review them with /memory-consolidate'),
+    semantic_index: z
+      .object({ embedder: z.string().nullable(), answering: z.string().nullable(), embedded: z.number(), pending: z.number() })
+      .nullable()
+      .describe('The semantic search index as it is: the embedder, whose vectors answer searches now (the built-in table while the model catches up), memories embedded and still waiting; null when semantic search is off (or, in a command, was not opened)'),
   }),
   annotations: READ_ONLY,
   run: async (c, a) => {
