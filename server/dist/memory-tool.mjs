@@ -18439,6 +18439,78 @@ function detectSecrets(text2) {
   return detectAll(text2).list;
 }
 
+// server/src/core/foreground.ts
+var RECHECK_MS = 50;
+var Foreground = class {
+  /** [0]: calls in flight; shared with worker threads (Atomics). */
+  shared = new Int32Array(new SharedArrayBuffer(4));
+  waiters = /* @__PURE__ */ new Set();
+  /** Calls in flight. */
+  get calls() {
+    return Atomics.load(this.shared, 0);
+  }
+  /** A call is in flight: background work waits. */
+  get busy() {
+    return this.calls > 0;
+  }
+  /** Marks a call in flight; the returned function ends it (once). */
+  enter() {
+    Atomics.add(this.shared, 0, 1);
+    let left = false;
+    return () => {
+      if (left) return;
+      left = true;
+      if (Atomics.sub(this.shared, 0, 1) === 1) this.wakeAll();
+    };
+  }
+  /** Runs `run` as a call in flight. */
+  async during(run) {
+    const leave = this.enter();
+    try {
+      return await run();
+    } finally {
+      leave();
+    }
+  }
+  /**
+   * Resolves at once when no call is in flight, else once none is (or once `stop` turns true: a
+   * store closing does not wait for calls to end).
+   */
+  idle(stop) {
+    if (!this.busy || stop?.()) return Promise.resolve();
+    return new Promise((resolve7) => {
+      let timer = null;
+      const done = () => {
+        this.waiters.delete(done);
+        if (timer) clearTimeout(timer);
+        resolve7();
+      };
+      const recheck = () => {
+        timer = null;
+        if (!this.busy || stop?.()) return done();
+        timer = setTimeout(recheck, RECHECK_MS);
+      };
+      this.waiters.add(done);
+      if (stop) recheck();
+    });
+  }
+  wakeAll() {
+    const ws = [...this.waiters];
+    this.waiters.clear();
+    for (const w2 of ws) w2();
+    Atomics.notify(this.shared, 0);
+  }
+};
+var foreground = new Foreground();
+function backgroundPause(gate, stop) {
+  const turn = () => new Promise((r) => setImmediate(r));
+  if (!gate) return turn;
+  return async () => {
+    await turn();
+    await foreground.idle(stop);
+  };
+}
+
 // server/src/core/index/live.ts
 import { existsSync as existsSync3 } from "node:fs";
 import { join as join19 } from "node:path";
@@ -23014,6 +23086,10 @@ var SemanticUpkeep = class {
     let done = 0;
     let lastSave = Date.now();
     while (this.pending.size > 0 && !this.closed) {
+      if (this.opts.watch && foreground.busy && !(this.embedder.embedSync && this.pending.size <= BATCH2)) {
+        await foreground.idle(() => this.closed);
+        continue;
+      }
       const batch = [];
       for (const id of this.pending) {
         const m = this.store.get(id);
@@ -23022,7 +23098,7 @@ var SemanticUpkeep = class {
         if (batch.length === BATCH2) break;
       }
       if (batch.length === 0) continue;
-      const got = await this.embedBatch(batch.map(embedText));
+      const got = await this.embedBatch(batch.map(embedText), "background");
       if (!got) {
         for (const m of batch) this.pending.add(m.id);
         return;
@@ -23045,10 +23121,11 @@ var SemanticUpkeep = class {
     if (done >= GC_EVERY) collectGarbage();
     if (this.opts.watch && this.changes >= SAVE_AFTER) await this.save();
   }
-  async embedBatch(texts, urgent = false) {
+  /** `urgent`: a query someone waits for; `background`: a batch of the store's pass (a model's worker pauses it while a call is in flight). */
+  async embedBatch(texts, mode) {
     try {
       if (this.embedder.embedWithSource) return await this.embedder.embedWithSource(texts);
-      return { vectors: await this.embedder.embed(texts, urgent ? { urgent } : void 0), embedder: { id: this.embedder.id, dim: this.embedder.dim } };
+      return { vectors: await this.embedder.embed(texts, mode ? { [mode]: true } : void 0), embedder: { id: this.embedder.id, dim: this.embedder.dim } };
     } catch (err) {
       if (this.opts.interim) {
         if (!this.failed) {
@@ -23153,6 +23230,23 @@ var SemanticLeg = class extends SemanticUpkeep {
     return this.index?.embedderId ?? null;
   }
   /**
+   * How far the store's embedding is (memory_health's `semantic_index`): the embedder's id, whose
+   * vectors answer now, how many active memories have this embedder's vector and how many wait
+   * for one. Read as it is: nothing waits for the embedding. Null in a command that never
+   * opened the leg (it did not search): its vectors were not read.
+   */
+  coverage() {
+    if (!this.opts.watch && this.opening === null) return null;
+    let id;
+    try {
+      id = this.embedder.id;
+    } catch {
+      id = null;
+    }
+    const v = this.vec;
+    return { embedder: id, answering: this.answering, embedded: v !== null && v.embedderId === id ? v.size : 0, pending: this.loaded ? this.pending.size : this.store.activeCount - (v?.size ?? 0) };
+  }
+  /**
    * For a search or a write gate: waits for the leg to open unless the store is still checking
    * its cached records (a big store's first second), or a server's big store is still loading its
    * vectors: it then answers at once (false: no semantic leg for this call) and the leg opens in
@@ -23203,7 +23297,7 @@ var SemanticLeg = class extends SemanticUpkeep {
       const last = this.lastQuery;
       if (last && last.text === text2 && last.embedder === this.vec.embedderId) got = { vectors: [last.q], embedder: { id: this.vec.embedderId, dim: this.vec.dim } };
       else {
-        got = await this.embedBatch([text2], true);
+        got = await this.embedBatch([text2], "urgent");
         if (got) this.lastQuery = { text: text2, embedder: got.embedder.id, q: got.vectors[0] };
       }
     }
@@ -23218,7 +23312,7 @@ var SemanticLeg = class extends SemanticUpkeep {
     if (d) return d.search(texts, k, opts);
     const out2 = [];
     if (texts.length > 1 && !this.embedder.embedSync && this.vec && this.isOpen) {
-      const got = await this.embedBatch(texts, true);
+      const got = await this.embedBatch(texts, "urgent");
       if (got && got.embedder.id === this.vec.embedderId) {
         const v = this.vec;
         if (this.pending.size > 0) this.kick();
@@ -23779,7 +23873,7 @@ function localEmbedder(opts = {}) {
     void w2?.terminate();
   };
   const start = () => {
-    const w2 = new Worker2(files.workerFile, { workerData: { modelFile: files.modelFile, wasmFile: files.wasmFile }, stdout: false, stderr: false });
+    const w2 = new Worker2(files.workerFile, { workerData: { modelFile: files.modelFile, wasmFile: files.wasmFile, calls: foreground.shared }, stdout: false, stderr: false });
     w2.on("message", (m) => {
       if (m.fatal !== void 0) return failAll(new EmbedError(m.fatal));
       if (m.ready !== void 0) {
@@ -23837,7 +23931,7 @@ function localEmbedder(opts = {}) {
       return new Promise((resolve7, reject) => {
         waiting.set(msgId, { resolve: resolve7, reject });
         w2.ref();
-        w2.postMessage({ id: msgId, texts: [...texts], urgent: o.urgent === true });
+        w2.postMessage({ id: msgId, texts: [...texts], urgent: o.urgent === true, background: o.background === true && o.urgent !== true });
       });
     },
     async close() {
@@ -29533,6 +29627,10 @@ var ConsolidationIndex = class {
   get size() {
     return this.held.slotOf.size;
   }
+  /** Memories whose pairs wait for the rewording check (its embedder could not answer yet). */
+  get semanticPending() {
+    return this.semanticLater.size;
+  }
   /** Memories still to judge (or to take in). */
   get pending() {
     return this.queue.size + this.incoming.length - this.incomingAt;
@@ -29621,12 +29719,28 @@ var ConsolidationIndex = class {
       this.semanticLater.clear();
     }
     if (this.queue.size === 0 && this.incomingAt >= this.incoming.length && this.settling === null) return Promise.resolve();
-    return this.settling ??= this.run(opts).finally(() => {
+    const run = this.settling ??= this.run(opts).finally(() => {
       this.settling = null;
     });
+    if (opts.background) return run;
+    this.waiting++;
+    this.joined?.();
+    return run.finally(() => this.waiting--);
   }
+  /** Callers (without `background`) waiting for the run under way. */
+  waiting = 0;
+  /** Ends the background pause under way, if any (a caller joined the run). */
+  joined = null;
   async run(opts) {
-    const pause3 = opts.pause ?? immediate3;
+    const foreground2 = opts.pause ?? immediate3;
+    const background = opts.background;
+    const pause3 = background ? () => {
+      if (this.waiting > 0) return foreground2();
+      return new Promise((resolve7) => {
+        this.joined = resolve7;
+        void background().then(resolve7);
+      }).finally(() => this.joined = null);
+    } : foreground2;
     const sem = opts.semantic ?? null;
     let done = 0;
     let semSpent = 0;
@@ -29671,7 +29785,7 @@ var ConsolidationIndex = class {
         else if (sem.embedSync) {
           if (vectorsNow(need, { ...sem, embedSync: sem.embedSync })) this.judgeSemantic(slot, borderline, sem);
           else this.semanticLater.add(id);
-        } else if (semSpent >= SEMANTIC_BUDGET_MS) this.semanticLater.add(id);
+        } else if (semSpent >= SEMANTIC_BUDGET_MS || sem.ready?.() === false) this.semanticLater.add(id);
         else {
           const ts = performance.now();
           const got = await vectorsLater(need, sem);
@@ -29873,7 +29987,7 @@ function heldOf(c) {
   const had = indexes.get(c.store);
   if (had) return had;
   const made = new ConsolidationIndex({ globalScopes: c.config.scopes.global });
-  const held = { ix: made, storeVersion: 0, last: null, saved: -1, saveTimer: null, saving: null };
+  const held = { ix: made, storeVersion: 0, last: null, saved: -1, saveTimer: null, saving: null, closing: false };
   c.store.onChange((ch) => {
     held.storeVersion++;
     if (ch.kind === "delete") made.remove(ch.prev.id);
@@ -29904,13 +30018,15 @@ async function saveJudged(c, held) {
   }
 }
 async function saveNow(c, held) {
+  const pause3 = backgroundPause(c.watch, () => held.closing);
+  if (c.watch) await foreground.idle(() => held.closing);
   await held.saving;
   const changes = held.ix.changes;
   const snap = held.ix.snapshot();
   if (snap === null || held.saved === changes) return;
   const save = (async () => {
     try {
-      const text2 = c.watch ? await runSliced(encodeSteps(c.dir, snap)) : encodeSnapshot(c.dir, snap);
+      const text2 = c.watch ? await runSliced(encodeSteps(c.dir, snap), pause3) : encodeSnapshot(c.dir, snap);
       await writeSnapshot(c.dir, text2);
       held.saved = changes;
     } catch {
@@ -29923,6 +30039,7 @@ async function saveNow(c, held) {
 async function closeConsolidation(c) {
   const held = indexes.get(c.store);
   if (!held) return;
+  held.closing = true;
   if (held.saveTimer) {
     clearTimeout(held.saveTimer);
     held.saveTimer = null;
@@ -29936,7 +30053,7 @@ function warmInBackground(c) {
   warmed.add(c.store);
   const timer = setTimeout(() => {
     const held = heldOf(c);
-    void held.ix.settle({ semantic: semanticSource(c) }).then(() => saveJudged(c, held)).catch(() => {
+    void held.ix.settle({ semantic: semanticSource(c), background: backgroundPause(true, () => held.closing) }).then(() => saveJudged(c, held)).catch(() => {
     });
   }, WARM_AFTER_MS);
   timer.unref();
@@ -29955,9 +30072,12 @@ function semanticSource(c) {
     };
   }
   let id = null;
+  const loading = () => e.ready === false;
   return {
     id: () => id ??= e.id,
     min: () => calibrationFor(id ??= e.id).gate.cos,
+    // A server does not wait for a model still loading: those pairs are judged by a later call.
+    ...c.watch ? { ready: () => !loading() } : {},
     async embed(texts) {
       const was = id ??= e.id;
       const v = await e.embed(texts);
@@ -30024,11 +30144,13 @@ async function consolidationSummary(c, progress) {
   if (held.counted?.key !== key) held.counted = { key, counts: c.watch ? await held.ix.counts(include, true) : held.ix.counts(include) };
   const n = held.counted.counts;
   progress?.(1, 1);
+  const later2 = semanticSource(c) !== null ? held.ix.semanticPending : 0;
   return {
     groups: n.contradiction + n.superseded + n.duplicates,
     contradictions: n.contradiction,
     superseded: n.superseded,
     duplicates: n.duplicates,
+    ...later2 > 0 ? { rewording_pending: later2 } : {},
     next_step: n.contradiction + n.superseded + n.duplicates > 0 ? "run /memory-consolidate (or call memory_consolidate) to review and merge them" : "nothing to consolidate"
   };
 }
@@ -32717,9 +32839,11 @@ var Cairn = class _Cairn {
    */
   async during(run) {
     this.calls++;
+    const leave = foreground.enter();
     try {
       return await run();
     } finally {
+      leave();
       if (--this.calls === 0) this.startBackground();
     }
   }
@@ -32860,7 +32984,8 @@ var Cairn = class _Cairn {
     const report = await health(this, input, t, stage(0));
     const teamReport = t === null ? null : { store: "team", dir: t.dir, ...await health(t, input, this, stage(1)), ...teamProblems(this) };
     const pairs = await consolidationSummary(this, stage(t === null ? 1 : 2));
-    return { ...report, store: "personal", consolidation: pairs, ...teamReport ? { team: teamReport } : {} };
+    const semantic = this.index.semantic?.coverage() ?? null;
+    return { ...report, store: "personal", consolidation: pairs, semantic_index: semantic, ...teamReport ? { team: teamReport } : {} };
   }
   consolidate(input) {
     return this.wrote(consolidate(this, input));
