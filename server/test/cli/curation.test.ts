@@ -27,6 +27,14 @@ test('health: --json is the tool\'s object; the text puts contradictions first',
   const fromCli = JSON.parse(r.stdout);
   delete fromCli.generated_at;
   delete fromTool.generated_at;
+  // How far the embedding is, from the server that holds the semantic index; a command that
+  // never opens it (health does not search) says null rather than open it to report on it.
+  const sem = fromTool.semantic_index as { embedder: string; answering: string; embedded: number; pending: number };
+  assert.match(sem.embedder, /^builtin:/);
+  assert.deepEqual(sem, { embedder: sem.embedder, answering: sem.embedder, embedded: 2, pending: 0 });
+  assert.equal(fromCli.semantic_index, null);
+  delete fromCli.semantic_index;
+  delete fromTool.semantic_index;
   assert.deepEqual(fromCli, fromTool);
 
   const t = cli(['health'], { store, cwd });
