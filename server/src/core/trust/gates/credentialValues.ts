@@ -5,6 +5,7 @@
 // shapes it has, and each rule (statedCredentials.ts) says which shapes it takes after which word.
 import { charClasses, isPlaceholder, shannonEntropy } from './entropy.ts';
 import { lineAfter, lineBefore } from './findings.ts';
+import { FUNCTION_WORDS } from './lexicon.ts';
 
 export interface Shapes {
   /** Machine-made: long, letters and digits, high entropy; or hex, base32, base64, a UUID. */
@@ -50,10 +51,6 @@ export const PROSE_WORDS = new Set(
 const PROSE_SUFFIX = /(?:ed|ing|ly|able|ible|ive|ous|ful|less|ment|tion|sion|ness|ity|ence|ance)$/;
 export const proseWord = (w: string) => PROSE_WORDS.has(w) || (w.length <= 14 && PROSE_SUFFIX.test(w));
 
-/** Function words: a phrase holding one is a sentence, not a passphrase. */
-const FUNCTION_WORDS = new Set(
-  'a an the of to in on at by for from with and or but is are was were be it its this that as not no your our my their you we they see ask use via per'.split(' '),
-);
 
 /**
  * Words that name things in infrastructure. Joined by - _ . they make a resource's name
@@ -114,6 +111,9 @@ export function isResourceName(v: string): boolean {
   return segs.some((s) => RESOURCE_WORDS.has(s.toLowerCase()));
 }
 
+/** Digits and one of a keypad's letter keys A-D (`7362B`), which a unit (`512B`, `10m`) has fewer digits than. */
+const KEYPAD_CODE = /^\d{4,8}[A-D]$/;
+
 /** Is `v` no credential at all, whatever word stands before it? */
 function rejected(v: string): boolean {
   if (isPlaceholder(v) || isReference(v) || VAULT_WORDS.test(v) || PUBLIC_MATERIAL.test(v)) return true;
@@ -122,7 +122,8 @@ function rejected(v: string): boolean {
   if (/\$\{|\$\(|\{\{|%\{/.test(v)) return true; // a template or a shell expansion inside
   if (/^[*_~]+\p{L}/u.test(v)) return true; // markdown emphasis: *see vault*
   if (/^\d+(?:[.,:]\d+)+$/.test(v) || /^\d{4}-\d\d-\d\d/.test(v)) return true; // an address, a time, a decimal, a date
-  if (/^v?\d+(?:\.\d+)*[a-z]{1,3}$/i.test(v) || /^v\d+(?:\.\d+)*$/i.test(v)) return true; // 3600s, 10m, 5GB, v2
+  if ((/^v?\d+(?:\.\d+)*[a-z]{1,3}$/i.test(v) && !KEYPAD_CODE.test(v)) || /^v\d+(?:\.\d+)*$/i.test(v)) return true; // 3600s, 10m, 5GB, v2
+  if (/^(?:arn|urn):/i.test(v)) return true; // an AWS resource name (arn:aws:secretsmanager:...:secret:name): where a secret is, not the secret
   return false;
 }
 
@@ -133,7 +134,7 @@ export function shapesOf(v: string, quoted = false): Shapes | null {
   const n = [...v].length;
   if (n < 3 || n > 200 || rejected(v)) return null;
   const s: Shapes = { random: false, strong: false, password: false, digits: 0, word: false, passphrase: false };
-  if (/^[\d#*]+$/.test(v) || /^\d{1,6}(?:[ -]\d{1,6})+$/.test(v)) {
+  if (/^[\d#*]+$/.test(v) || /^\d{1,6}(?:[ -]\d{1,6})+$/.test(v) || KEYPAD_CODE.test(v)) {
     s.digits = v.replace(/\D/g, '').length;
     return s;
   }

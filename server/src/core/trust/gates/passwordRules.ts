@@ -3,6 +3,7 @@
 // password is X"). statedCredentials.ts adds the phrasings these anchored rules do not reach.
 import { charClasses, isPlaceholder, mask, shannonEntropy } from './entropy.ts';
 import { exampleOrDisowned, HASH_OF } from './credentialValues.ts';
+import { inResourceName } from './disowned.ts';
 import { type Findings, linesOf, trimPunctuation } from './findings.ts';
 
 /** Entropy (bits/char) a `password = value` value must reach to count as a secret. */
@@ -64,6 +65,7 @@ export function detectAssignments(text: string, out: Findings): void {
     const start = m.index + m[0].length - value.length - m[2]!.length;
     if (out.overlaps(start, start + value.length)) continue;
     if (!looksLikeSecretValue(value) || HASH_OF.test(text.slice(Math.max(0, m.index - 40), m.index)) || exampleOrDisowned(text, m.index, start + value.length)) continue;
+    if (inResourceName(text, m.index)) continue; // `arn:aws:secretsmanager:...:secret:name`: where the secret is
     let keyStart = m.index;
     while (keyStart > 0 && m.index - keyStart < 100 && KEY_CHAR.test(text[keyStart - 1]!)) keyStart--;
     const key = (text.slice(keyStart, m.index) + /^[A-Za-z_-]+/.exec(m[0])![0]).replace(/^[-_.]+/, '');

@@ -11,6 +11,8 @@
 import { mask } from './entropy.ts';
 import { lineBefore } from './findings.ts';
 import { exampleOrDisowned, HASH_OF, type Shapes, type Value, readValue, shapesOf } from './credentialValues.ts';
+import { inResourceName, isFixture, isLocalDefault } from './disowned.ts';
+import { FOREIGN_WORD, LOCK_NOUNS, NOT_A_LOCK_CODE } from './lexicon.ts';
 import {
   blank,
   identWords,
@@ -138,15 +140,18 @@ export function detectStatedCredentials(text: string, policy: Policy, all = true
   const out: StatedCredential[] = [];
   for (const m of text.matchAll(KEY_RE)) {
     const groups = m.groups!;
-    const cls = (Object.keys(groups).find((g) => groups[g] !== undefined) ?? 'pw') as KeyClass | 'cjk' | 'barecode';
+    const cls = (Object.keys(groups).find((g) => groups[g] !== undefined) ?? 'pw') as KeyClass | 'cjk' | 'cjkcode' | 'barecode' | 'lock' | 'entry';
     // "code" alone is an error or exit code unless what follows says what it opens ("the code to open the bike locker").
     if (cls === 'barecode' && !OPENS.test(text.slice(m.index + m[0].length, m.index + m[0].length + 80)) && !LOCK_BEFORE.test(text.slice(Math.max(0, m.index - 30), m.index))) continue;
-    const keyClass: KeyClass = cls === 'cjk' ? 'pw' : cls === 'barecode' ? 'code' : cls;
+    if ((cls === 'barecode' || cls === 'lock') && NOT_A_LOCK_CODE.test(text.slice(Math.max(0, m.index - 20), m.index + m[0].length + 20))) continue;
+    if (cls === 'lock' && /^safe$/i.test(m[0]) && NOT_SAFE.test(text.slice(Math.max(0, m.index - 20), m.index))) continue; // "it is safe to"
+    const lock = cls === 'lock' || cls === 'entry' ? cls : undefined;
+    const keyClass: KeyClass = cls === 'cjk' ? 'pw' : cls === 'barecode' || cls === 'lock' || cls === 'entry' || cls === 'cjkcode' ? 'code' : cls;
     const word = m[0];
     const prev = text[m.index - 1];
     // Inside a longer word only as the end of a compound password key (DBPASSWORD, storePassword)
     // or after a camelCase boundary (clientSecret, apiKey); never after a digit (`1Password`).
-    if (prev !== undefined && /\p{L}/u.test(prev) && cls !== 'cjk') {
+    if (prev !== undefined && /\p{L}/u.test(prev) && cls !== 'cjk' && cls !== 'cjkcode') {
       const compound = keyClass === 'pw' && /^pass/i.test(word);
       const camel = /\p{Ll}/u.test(prev) && /^\p{Lu}/u.test(word);
       if (!compound && !camel) continue;
@@ -162,13 +167,18 @@ export function detectStatedCredentials(text: string, policy: Policy, all = true
       end += suffix.length;
     }
     const key = text.slice(from, end);
-    const found = (text[from - 1] === '<' && text[end] === '>' ? xmlValue(text, end + 1, keyClass, policy, word) : statedAt(text, end, keyClass, policy, word, key, claimed)) ?? reversed(text, m.index, end, keyClass, policy);
+    const found = lock
+      ? lockCode(text, end, lock, word)
+      : ((text[from - 1] === '<' && text[end] === '>' ? xmlValue(text, end + 1, keyClass, policy, word) : statedAt(text, end, keyClass, policy, word, key, claimed)) ??
+        reversed(text, m.index, end, keyClass, policy));
     if (!found) continue;
     // The identifier names something else (`nextPageToken`, `max_token`), the value is a digest
     // of the credential ("sha256 of the secret: ..."), or an example ("e.g. password: ...").
     const before = identWords(text.slice(from, m.index));
     if (before.length > 0 && NOT_SECRET_PREFIX.has(before[before.length - 1]!)) continue;
     if (HASH_OF.test(text.slice(Math.max(0, m.index - 40), m.index)) || exampleOrDisowned(text, m.index, found.v.end)) continue;
+    // Inside an ARN (where a secret is kept), a fixture's login, a throwaway container's default.
+    if (inResourceName(text, m.index) || isFixture(text, found.v.start, found.v.end, found.v.text) || isLocalDefault(text, found.v.start, found.v.end, key, found.v.text)) continue;
     const snippet = found.reversed ? `${mask(found.v.text, 1)} is the ${word}` : `${text.slice(from, found.valueAt).replace(/\s+/g, ' ').slice(0, 80)}${mask(found.v.text, 1)}`;
     out.push({ keyClass, key, sep: found.sep, op: found.op, snippet, start: found.v.start, end: found.v.end });
     if (!all) break;
@@ -214,7 +224,7 @@ function envValue(ident: string, op: string, cls: KeyClass, v: Value): boolean {
 }
 
 function statedAt(text: string, at: number, cls: KeyClass, policy: Policy, key: string, ident = key, claimed?: (at: number) => boolean): Found | null {
-  const s = separatorAt(text, at);
+  const s = separatorAt(text, at, { foreign: FOREIGN_WORD.test(key), lockVerbs: cls === 'code' ? 'all' : undefined });
   if (!s || claimed?.(s.end)) return null; // a value an earlier rule already reported
   if (s.sep === ' ' && cls !== 'pw' && cls !== 'pass' && cls !== 'code' && cls !== 'seed' && !(policy === 'team' && (cls === 'secret' || cls === 'key'))) return null;
   // "pass" alone is mostly a verb ("pass the token to the step"): bare, only after a user name on its line.
@@ -223,6 +233,32 @@ function statedAt(text: string, at: number, cls: KeyClass, policy: Policy, key: 
   const phrases = (cls === 'pw' || cls === 'pass' || cls === 'secret' || cls === 'seed') && (s.sep !== ' ' || cls === 'seed');
   for (const v of readValue(text, s.end, phrases)) {
     if (acceptValue(cls, s.sep, v, policy, key) || envValue(ident, s.op, cls, v)) return { v, sep: s.sep, op: s.op, valueAt: s.end };
+  }
+  return null;
+}
+
+/** Words before "safe" that make it an adjective ("it is safe to retry"). */
+const NOT_SAFE = /\b(?:is|are|was|were|be|being|been|it's|its|not|feel|feels|stay|keep|play|quite|very|totally|perfectly|considered|remains?|thread|type|memory|fail)[ \t-]+$/i;
+/** What may follow a lock's code in its clause: a separable particle ("geht mit 31-08-77 auf"), then the clause ends. */
+const AFTER_LOCK_CODE = /^[ \t]+(?:auf|zu|up|open|then|and|und|et|y|e|och|en)\b/i;
+/** Combination locks and their like take three digits; a keypad four. */
+const THREE_DIGIT_LOCKS = new RegExp(`combination|combo|${LOCK_NOUNS.replace(/\|safe$/, '')}`, 'iu');
+
+/**
+ * A code stated after a lock (a safe, a padlock: any separator or a verb of opening) or an entry
+ * (a door, a gate, an alarm: a verb of opening, or a keypad's # or * in the code): digits only,
+ * ending its clause.
+ */
+function lockCode(text: string, at: number, lock: 'lock' | 'entry', key: string): Found | null {
+  const s = separatorAt(text, at, { foreign: FOREIGN_WORD.test(key), lockVerbs: lock === 'lock' ? 'all' : 'opening' });
+  if (!s || s.sep === ' ') return null;
+  const byVerb = /\p{L}/u.test(s.op) && !/^(?:is|ist|est|es|\u00e8|\u00e9|\u00e4r|lautet|jest|to|was|war)$/i.test(s.op);
+  for (const v of readValue(text, s.end, false)) {
+    const shapes = shapesOf(v.text, v.quoted);
+    if (!shapes || shapes.digits < (/[ -]/.test(v.text) || THREE_DIGIT_LOCKS.test(key) ? 3 : 4)) continue;
+    if (!v.clauseEnd && !AFTER_LOCK_CODE.test(text.slice(v.end, v.end + 8))) continue;
+    if (lock === 'entry' && !byVerb && !/[#*]/.test(v.text)) continue;
+    return { v, sep: s.sep, op: s.op, valueAt: s.end };
   }
   return null;
 }
