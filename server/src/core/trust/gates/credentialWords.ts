@@ -32,7 +32,7 @@ export type Policy = 'team' | 'personal';
 
 const L = '\\p{L}';
 const KEY_WORDS =
-  '(?:api|access|auth|private|secret|signing|encryption|decryption|master|licen[cs]e|recovery|pre-?shared|shared|session|hmac|webhook|app|client|admin|root|storage|subscription|activation|product|account|wifi|wi-fi|wlan|wpa2?|wep|network|service|server|consumer|x-api|integration|bot|cookie|jwt|cipher|data|wrapping|aes(?:-?(?:128|192|256))?(?:-?(?:gcm|cbc|ctr))?|3?des|kek|dek)[ _-]?key|master\\.key|apikey|psk|(?:wlan-?|netzwerk)?schl(?:\u00fc|ue)ssel';
+  '(?:api|access|auth|private|secret|signing|encryption|decryption|master|licen[cs]e|recovery|pre-?shared|shared|session|hmac|webhook|app|client|admin|root|storage|subscription|activation|product|account|wifi|wi-fi|wlan|wpa2?|wep|network|service|server|consumer|x-api|integration|routing|bot|cookie|jwt|cipher|data|wrapping|aes(?:-?(?:128|192|256))?(?:-?(?:gcm|cbc|ctr))?|3?des|kek|dek)[ _-]?key|master\\.key|apikey|psk|(?:wlan-?|netzwerk)?schl(?:\u00fc|ue)ssel';
 const PW_WORDS =
   '(?<!\\d)(?:password|passwd|passphrase|passcode|pass-phrase)|community[ _-]string|passwort|kennwort|wachtwoord|contrase(?:\u00f1|n)a|senha|palavra-passe|l(?:\u00f6|o)senord(?:et)?|salasana|has(?:\u0142|l)o|heslo|jelsz(?:\u00f3|o)|(?:\u015f|s)ifre(?:si)?|passord(?:et)?|adgangskode|lozinka|parool|\u043f\u0430\u0440\u043e\u043b[\u044c\u044f]|mot[ -]de[ -]passe|clave|' +
   `(?<![\\d])(?:pwd|pw|pswd|pword|mdp)`;
@@ -234,11 +234,14 @@ export function separatorAt(text: string, at: number, o: SepOptions = {}): { sep
   return { sep: ' ', op: ' ', end: j };
 }
 
+const KEY_WORD = new RegExp(KEY_RE.source, KEY_RE.flags);
+
 /** The class of a credential word standing alone (a table's column header, a `name:` field), or null. */
 export function keyClassOf(word: string): KeyClass | null {
-  // exec on one shared regex: matchAll would copy the large KEY_RE for every cell of a table.
-  KEY_RE.lastIndex = 0;
-  for (let m = KEY_RE.exec(word); m; m = KEY_RE.exec(word)) {
+  // exec on a regex of its own: matchAll would copy the large KEY_RE for every cell of a table
+  // (and matchAll on KEY_RE elsewhere starts from its lastIndex, which this must not move).
+  KEY_WORD.lastIndex = 0;
+  for (let m = KEY_WORD.exec(word); m; m = KEY_WORD.exec(word)) {
     const groups = m.groups!;
     const cls = Object.keys(groups).find((g) => groups[g] !== undefined);
     if (cls === 'barecode' || cls === 'lock' || cls === 'entry' || cls === undefined) continue; // a column "Door" holds room numbers

@@ -29,6 +29,9 @@ const ID_BEFORE =
 
 /** A record's or a request's id, not a token. */
 export function isIdentifier(text: string, start: number, value: string): boolean {
+  // `span_id=a1b2...`: a key naming an id, written together with its value.
+  const key = /^([A-Za-z_-]+)[=:]/.exec(value)?.[1];
+  if (key && /(?:^|[_-])(?:id|ids|uuid|guid|etag|sha|digest|checksum)$/i.test(key)) return true;
   return ID_PREFIX.test(value) || ID_BEFORE.test(lineBefore(text, start, 60));
 }
 
@@ -47,7 +50,8 @@ export function isFixture(text: string, start: number, end: number, value: strin
 }
 
 /** A container or service reachable only from the machine it runs on, or thrown away. */
-const LOCAL_ONLY = /\b(?:localhost|127\.0\.0\.1|local dev(?:elopment)?|locally|throwaway|ephemeral|disposable|dev ?container|testcontainers?)\b/i;
+const LOCAL_ONLY =
+  /\b(?:localhost|127\.0\.0\.1|local dev(?:elopment)?|locally|throwaway|ephemeral|disposable|dev ?container|testcontainers?|local (?:docker|compose|container|machine|stack|setup)|never deployed)\b/i;
 
 /**
  * A product's default password (`postgres` for POSTGRES_PASSWORD, `guest`, `changeme`) on a

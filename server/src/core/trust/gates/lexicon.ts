@@ -99,7 +99,7 @@ export const LOGIN_WORDS_INTL = new RegExp(
 
 /** Prepositions that open a qualifier between a credential word and its value ("PIN della carta:", "Passwort vom Admin:"). */
 export const PREPOSITIONS = alt([
-  'for|of|on|at|to|in|from|by|inside',
+  'for|of|on|at|to|in|from|by|inside|outside|next to|close to|in front of|behind|beside|near|under|above|below',
   'vom|von|f\u00fcr|f\u00fcrs|fur|zum|zur|beim|bei|im|am|auf|des|der|den|dem|ins', // de
   'du|de|des|pour|sur|dans|au|aux', // fr
   'del|para|en|al|por', // es
@@ -122,9 +122,9 @@ export const FUNCTION_WORDS = new Set(
     'a an the of to in on at by for from with and or but is are was were be it its this that as not no your our my their you we they see ask use via per',
     'der die das den dem des ein eine einer im ins mit f\u00fcr auf ist sind und oder nicht vom von zum zur bei', // de
     'le la les un une du des dans avec pour sur est sont et ou pas au aux ce cette', // fr
-    'el los las una del en con por para es son y pero al se', // es
-    'os um uma do dos das em com por \u00e9 s\u00e3o e ou ao na nas no nos pela pelo', // pt
-    'il lo gli uno di della delle dei degli nel nella con su sul \u00e8 sono e o non', // it
+    'el los las una del en con por para es son y pero al se est\u00e1 esta', // es
+    'os um uma do dos das em com por \u00e9 s\u00e3o e ou ao na nas no nos pela pelo est\u00e1 fica', // pt
+    'il lo gli uno di della dello delle dei degli nel nella nello con su sul sulla sullo al alla allo dal dalla \u00e8 sono e o non', // it
     'het een van voor op zijn en niet bij', // nl
     'w we z ze na do dla od jest s\u0105 i lub nie to', // pl
     '\u0432 \u043d\u0430 \u0441 \u0434\u043b\u044f \u043e\u0442 \u0438 \u0438\u043b\u0438 \u044d\u0442\u043e \u043d\u0435 \u043b\u0435\u0436\u0438\u0442', // ru
@@ -140,3 +140,6 @@ export const QUALIFIED_VERBS = 'to|jest|\u044d\u0442\u043e|\u2014|\u2013';
 /** Credential words of other languages, which take a genitive qualifier ("Hasło administratora:") and a copula after it. */
 export const FOREIGN_WORD =
   /[^\x00-\x7f]|^(?:passwort|kennwort|wachtwoord|contrasena|senha|palavra-passe|losenord|salasana|haslo|heslo|jelszo|sifre|passord|adgangskode|lozinka|parool|mot.de.passe|mdp|clave|kod|codice|codigo|kode|koodi|koden|combinazione|combinatie|szyfr|tresor|cadenas|coffre|candado|cofre|cadeado|lucchetto|cassaforte|hangslot|kluis|sejf)/i;
+
+/** Past participles of other languages ("è scritta", "est stocké", "ist hinterlegt", "está guardada"): a sentence goes on, no password. */
+export const FOREIGN_PARTICIPLE = /(?:ata|ato|ati|ita|ito|ada|ado|ida|ido|\p{L}{3}\u00e9|\u00e9e|\u00e9s|iert|legt)$|^ge\p{L}{3,}[dt]$/u;

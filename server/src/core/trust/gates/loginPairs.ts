@@ -64,7 +64,8 @@ const DEFAULT_USER = new RegExp(`(?<![\\w./:@-])(?:${[...DEFAULT_USERS].join('|'
 const DEFAULT_PASS = /[ \t]*([/:])[ \t]*([^\s/:,;'"`)]{3,20})(?![\w/@.-]|:\d)/y;
 
 /** A line saying the default no longer opens anything. */
-const DEFAULT_OFF = /\b(?:is|are|was|were|been|got|gets)[ \t]+(?:now[ \t]+)?(?:disabled|removed|deleted|changed|rotated|replaced|blocked|turned off)\b|\bno longer\b|\b(?:does not|doesn't|do not|don't) work\b/i;
+const DEFAULT_OFF =
+  /\b(?:is|are|was|were|been|got|gets)[ \t]+(?:now[ \t]+)?(?:disabled|removed|deleted|changed|rotated|replaced|blocked|turned off)\b|\bno longer\b|\b(?:does not|doesn't|do not|don't) work\b|\b(?:changes|resets|rotates|replaces|disables) (?:it|them)\b|\bmust be changed\b|\bdefaults? (?:for|on|of) (?:new |fresh )?install/i;
 
 /** `admin/admin`, `root:toor`, `admin / changeme`: a product's default credentials, stated as a pair. */
 function defaultPairs(text: string): PairFinding[] {

@@ -217,10 +217,11 @@ export function acceptValue(cls: KeyClass, sep: Sep, v: Value, policy: Policy, k
  * An environment line (`API_SECRET=walnut-harbor-quill`): a real value whatever its shape when it
  * has a digit or a symbol, in the personal store too (a .env file holds the live values).
  */
-function envValue(ident: string, op: string, cls: KeyClass, v: Value): boolean {
+function envValue(ident: string, op: string, cls: KeyClass, v: Value, policy: Policy): boolean {
   if (op !== '=' || !/^[A-Z][A-Z0-9_]*$/.test(ident) || (cls !== 'pw' && cls !== 'pass' && cls !== 'secret')) return false;
   const s = shapesOf(v.text, v.quoted);
-  return s !== null && !/\s/.test(v.text) && (s.password || s.passphrase || s.random);
+  // A plain word too in the team store (`POSTGRES_PASSWORD=postgres on the staging host`): the value ends at the blank, whatever follows.
+  return s !== null && !/\s/.test(v.text) && (s.password || s.passphrase || s.random || (policy === 'team' && s.word));
 }
 
 function statedAt(text: string, at: number, cls: KeyClass, policy: Policy, key: string, ident = key, claimed?: (at: number) => boolean): Found | null {
@@ -232,7 +233,7 @@ function statedAt(text: string, at: number, cls: KeyClass, policy: Policy, key: 
   // Only a password, a secret or a seed may be a run of words; bare, only a seed phrase.
   const phrases = (cls === 'pw' || cls === 'pass' || cls === 'secret' || cls === 'seed') && (s.sep !== ' ' || cls === 'seed');
   for (const v of readValue(text, s.end, phrases)) {
-    if (acceptValue(cls, s.sep, v, policy, key) || envValue(ident, s.op, cls, v)) return { v, sep: s.sep, op: s.op, valueAt: s.end };
+    if (acceptValue(cls, s.sep, v, policy, key) || envValue(ident, s.op, cls, v, policy)) return { v, sep: s.sep, op: s.op, valueAt: s.end };
   }
   return null;
 }

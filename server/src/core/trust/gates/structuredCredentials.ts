@@ -103,6 +103,18 @@ const ACCOUNT_CELL = /^(?:[a-z][\w.-]*admin|admin[\w.-]*|root|svc[-_.][\w.-]+|[\
 const LOGIN_CELL = /\b(?:creds?|credentials?|login|logon|sign-?in|account|user(?:name)?|wifi|wi-fi|wlan|ssid|vpn)\b/i;
 
 /**
+ * A password in a row's last cell: a token, or 8+ letters and digits with a symbol other than
+ * those of names and versions (`ubuntu-22.04`, `build-42`) or a case change; after a credential
+ * word in the team store, also letters and digits alone (`pumpkinseed42`).
+ */
+function cellPassword(v: string, loose: boolean): boolean {
+  if (v.length < 8 || /[\s/]/.test(v) || /^[#@]/.test(v) || isResourceName(v)) return false;
+  if (!shapesOf(v) || !/\p{L}/u.test(v) || !/\d/.test(v) || /\d\.\d/.test(v)) return false; // a version, an image tag
+  if (v.length >= 16 && /[A-Z]/.test(v) && /[a-z]/.test(v)) return true; // a token
+  return /[^\p{L}\d_.+-]/u.test(v) || (/\p{Lu}/u.test(v) && /\p{Ll}/u.test(v) && /-|_/.test(v)) || (loose && /^[\p{L}\d]+$/u.test(v));
+}
+
+/**
  * A row of tab- or `|`-separated cells without a header, one of which names a credential or an
  * account ("creds for the staging UI<TAB>ops<TAB>X"): a later cell holding a password's shape is one.
  */
@@ -119,15 +131,10 @@ function labelledRows(text: string, policy: Policy, taken: Set<number>): StatedC
     const account = cells.findIndex((c) => ACCOUNT_CELL.test(c.text));
     const from = label === -1 ? account : account === -1 ? label : Math.min(label, account);
     if (from === -1) continue;
-    for (const cell of cells.slice(from + 1)) {
-      if (taken.has(cell.start) || /[\s/]/.test(cell.text) || cell.text.length < 6) continue;
-      const sh = shapesOf(cell.text);
-      if (!sh || isResourceName(cell.text) || /^[#@]/.test(cell.text)) continue;
-      const strong = sh.random || (sh.strong && /\d/.test(cell.text));
-      if (!(strong || (label !== -1 && policy === 'team' && sh.password && /\d/.test(cell.text) && cell.text.length >= 8))) continue;
-      out.push({ keyClass: 'pw', key: cells[from]!.text, sep: ':', op: delimiter, snippet: `${cells[from]!.text.slice(0, 40)} ${delimiter === '\t' ? '<TAB>' : '|'} ... ${mask(cell.text, 1)}`, start: cell.start, end: cell.start + cell.text.length });
-      break;
-    }
+    // The password ends the row ("label, user, password"); a later cell of prose is a note, not it.
+    const cell = cells[cells.length - 1]!;
+    if (cells.length - 1 <= from || taken.has(cell.start) || !cellPassword(cell.text, label !== -1 && policy === 'team')) continue;
+    out.push({ keyClass: 'pw', key: cells[from]!.text, sep: ':', op: delimiter, snippet: `${cells[from]!.text.slice(0, 40)} ${delimiter === '\t' ? '<TAB>' : '|'} ... ${mask(cell.text, 1)}`, start: cell.start, end: cell.start + cell.text.length });
   }
   return out;
 }

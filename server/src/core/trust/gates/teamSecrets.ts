@@ -66,6 +66,7 @@ function tokenLike(t: string): boolean {
   if ((t.match(/[0-9]/g) ?? []).length < 2 || !/[A-Za-z]/.test(t)) return false;
   if (/[a-z]{6,}|[A-Z]{6,}/.test(t)) return false; // identifiers and words (handleRequestV2Async)
   if (/^[a-z0-9]+(?:[-_][a-z0-9]+)+$/.test(t) && t.split(/[-_]/).every((p) => p.length <= 8)) return false; // kebab/snake names
+  if (t.split('-').length >= 2 && t.split('-').every((p) => /^[A-Z]?[a-z]+(?:[A-Z][a-z]+)*\d{0,5}$/.test(p))) return false; // ChaCha20-Poly1305: names of algorithms and products
   if (encodedText(t)) return false;
   return shannonEntropy(t) >= 3.5;
 }
@@ -103,6 +104,7 @@ function protectedWith(text: string): string | null {
   for (const m of text.matchAll(PROTECTED_WITH)) {
     const v = m[2]!.replace(/[.,;:?)\]}>]+$/, '');
     if (isPlaceholder(v) || !/\p{L}/u.test(v) || !/\d/.test(v) || !/[^\p{L}\d_./+-]/u.test(v) || exampleOnLine(text, m.index, m.index + m[0].length)) continue;
+    if (/@[\w-]*[.-]/.test(v) || (/@/.test(v) && /\bby[ \t]+$/.test(m[0].slice(0, m[0].length - m[2]!.length - m[1]!.length)))) continue; // locked by deploy@ci-42: a user, not a password
     return `${m[0].slice(0, m[0].length - m[2]!.length - m[1]!.length)}${mask(v, 1)}`;
   }
   return null;
