@@ -133,6 +133,8 @@ const WORD = /^\p{L}+$/u;
 export function shapesOf(v: string, quoted = false): Shapes | null {
   const n = [...v].length;
   if (n < 3 || n > 200 || rejected(v)) return null;
+  // Han, kana or Hangul without a Latin letter or a digit: a sentence of those languages ("総務に聞いてください"), not a password.
+  if (/^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u3000-\u303f\uff01-\uff5e\u30fc]+$/u.test(v)) return null;
   const s: Shapes = { random: false, strong: false, password: false, digits: 0, word: false, passphrase: false };
   if (/^[\d#*]+$/.test(v) || /^\d{1,6}(?:[ -]\d{1,6})+$/.test(v) || KEYPAD_CODE.test(v)) {
     s.digits = v.replace(/\D/g, '').length;
@@ -235,6 +237,9 @@ export function readValue(text: string, at: number, phrases = true): Value[] {
   while (cut > 0 && '.,:?)]}>'.includes(raw[cut - 1]!)) cut--;
   let value = raw.slice(0, cut);
   if (/^\p{L}+!+$/u.test(value)) value = value.replace(/!+$/, '');
+  // A value written against the next word of a language without spaces ("Tsubaki-8812です"): the value ends there.
+  const cjk = /[\x21-\x7e][\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u3000-\u303f\uff01-\uff0f]/u.exec(value);
+  if (cjk) value = value.slice(0, cjk.index + 1);
   if (value === '') return [];
   const single: Value = { text: value, start: at, end: at + value.length, quoted: false, clauseEnd: clauseEndsAt(text, at + value.length, value.length < raw.length), words: 1 };
   if (!phrases || !/^[\p{Ll}\d]{1,24}$/u.test(value) || value.length < raw.length || FUNCTION_WORDS.has(value)) return [single];

@@ -51,7 +51,7 @@ export const KEY_RE = new RegExp(
   'giu',
 );
 
-export const OPENS = new RegExp(`^[ \\t]+(?:${PREPOSITIONS})[ \\t][^:\\n=.;]{0,60}?(?<![${L}])(?:${OPENED_THINGS})(?![${L}])`, 'iu');
+export const OPENS = new RegExp(`^[ \\t]+(?:(?:${PREPOSITIONS})[ \\t]|${ELIDED_PREPOSITIONS})[^:\\n=.;]{0,60}?(?<![${L}\\d])(?:${OPENED_THINGS})(?![${L}])`, 'iu');
 /** A word naming what a password opens, standing between it and the separator: "mot de passe wifi :", "Passwort WLAN:". */
 const TARGET = /(?:wifi|wi-fi|wlan|admin|root|router|vpn|db|database|ssh|server|e-?mail|mail|ftp|smtp|bios|guest|user|account|app|master|system|portal|console|panel|r\u00e9seau|reseau|red|netz|netzwerk)[ \t]*(?=[:=\uff1a]|(?:is|est|es|ist|lautet)[ \t])/iy;
 

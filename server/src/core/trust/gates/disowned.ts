@@ -9,7 +9,7 @@ import { lineAround, lineBefore } from './findings.ts';
 
 /** Passwords products ship with (or that people keep): public knowledge, never a secret alone. */
 export const DEFAULT_PASSWORDS = new Set(
-  'password passw0rd p@ssw0rd p@ssword changeme changeit toor raspberry ubnt letmein qwerty 123456 1234 12345 12345678 123456789 0000 default secret admin123 password1 password123 welcome welcome1 vagrant minioadmin zabbix calvin s3cr3t'.split(
+  'password passw0rd p@ssw0rd p@ssword changeme changeit toor raspberry ubnt letmein qwerty 123456 1234 12345 12345678 123456789 0000 default secret admin123 admin1234 password1 password123 welcome welcome1 vagrant minioadmin zabbix calvin s3cr3t vmware alpine dietpi openstack'.split(
     ' ',
   ),
 );

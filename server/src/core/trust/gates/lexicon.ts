@@ -58,7 +58,7 @@ export const CODE_COMPOUNDS = alt([
   '(?:t\u00fcr|tor|alarm|zugangs|sicherheits|geheim|tresor|schloss)[ -]?code|zahlenkombination|geheimzahl', // de
   '(?:deur|alarm|toegangs|pin|kluis)code', // nl
   '(?:port|d\u00f6rr|larm|grind|pin|kassask\u00e5ps|l\u00e5s)kod(?:en)?', // sv
-  'kod pin|kod dost\u0119pu|pin-?\u043a\u043e\u0434|\u043a\u043e\u0434 \u0434\u043e\u0441\u0442\u0443\u043f\u0430', // pl, ru: пин-код, код доступа
+  'kod pin|kod dost\u0119pu|\u043f\u0438\u043d-?\u043a\u043e\u0434|\u043a\u043e\u0434 \u0434\u043e\u0441\u0442\u0443\u043f\u0430', // pl, ru: пин-код, код доступа
   'combinazione|combina\u00e7\u00e3o|combinatie|szyfr', // it, pt, nl, pl
 ]);
 /** The same in scripts without spaces, where no letter boundary marks the word: 暗証番号, ピンコード, 门禁码, 密码锁. */

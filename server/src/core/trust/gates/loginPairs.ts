@@ -20,6 +20,7 @@ export interface PairFinding {
 
 const LOGIN_WORDS =
   /\b(?:u\/p|login|log\s?in|logon|sign[- ]?in|credentials?|creds?|username|user|account|password|passwd|pass|pw|wifi|wi-fi|wlan|ssid|benutzer(?:name)?|zugangsdaten|anmeldedaten|anmeldung|kennwort|passwort|identifiants?|utilisateur|usuario|credenciales|gebruiker(?:snaam)?|inloggegevens|anv\u00e4ndare|utente|credenziali)\b/iu;
+const ACCOUNT_USER = /^(?:admin|administrator|root|superuser|sysadmin|sa)$/i;
 const loginLine = (line: string) => LOGIN_WORDS.test(line) || LOGIN_WORDS_INTL.test(line);
 // Starts only where a word starts (the lookbehind), so a long run costs one attempt, not one per character.
 const PAIR_RE = /(?<![\w.@+-])([A-Za-z][\w.@+-]{0,63})[ \t]*\/[ \t]*["'`]?([^\s/"'`]{6,64})/g;
@@ -36,10 +37,13 @@ export function pairPassword(v: string): boolean {
 /** `user / password` pairs on a line that speaks of logging in ("admin / Summer2024! is the login"). */
 function slashPairs(text: string): PairFinding[] {
   for (const line of linesOf(text)) {
-    if (!line.text.includes('/') || !loginLine(line.text)) continue;
+    if (!line.text.includes('/')) continue;
+    const login = loginLine(line.text);
     for (const m of line.text.matchAll(PAIR_RE)) {
-      // The login word must be in the sentence, not inside the password (`feature/login-page`).
-      if (!loginLine(line.text.slice(0, m.index + m[0].length - m[2]!.length) + ' ' + line.text.slice(m.index + m[0].length))) continue;
+      // The login word must be in the sentence, not inside the password (`feature/login-page`);
+      // an administrator account is one itself (`root / Pine!Ridge-8 on the lab hypervisor`).
+      const account = ACCOUNT_USER.test(m[1]!) && accountPassword(m[2]!.replace(/[.,;:?)\]}>]+$/, ''));
+      if (!account && (!login || !loginLine(line.text.slice(0, m.index + m[0].length - m[2]!.length) + ' ' + line.text.slice(m.index + m[0].length)))) continue;
       const before = line.text[m.index - 1];
       if (before !== undefined && /[\w./:@~-]/.test(before)) continue; // inside a path or URL
       if (line.text[m.index + m[0].length] === '/') continue;
@@ -86,7 +90,7 @@ function defaultPairs(text: string): PairFinding[] {
 
 /** `admin:Qw3rty!55` on a line about logging in: a user name, a colon, a strong password. */
 const COLON_PAIR = /(?<![\w./:@$%-])([A-Za-z][\w.-]{1,32}):([^\s:@/'"`<>]{8,64})(?![\w@/:])/g;
-const AUTH_WORDS = /\b(?:log(?:ged)?[ -]?in|logon|sign[ -]?in|credentials?|creds?|basic[ -]auth|auth|user(?:name)?|account|password|passwd|pw)\b/i;
+const AUTH_WORDS = /\b(?:log(?:ged)?[ -]?in|logon|sign[ -]?in|credentials?|creds?|basic[ -]auth|auth|user(?:name)?|account|password|passwd|pw|s?ftp|ssh|rdp|vpn|smb|imap|smtp)\b/i;
 
 /** `curl -u user:pass`, `http -a user:pass`, `--user=user:pass`. */
 const FLAG_PAIR = /(?<![\w-])(?:-u|--user|-a|--auth|--basic-auth|--credentials)(?:[ \t]+|=)(["']?)([^\s:"'$]{1,64}):([^\s"']{1,128})\1/g;

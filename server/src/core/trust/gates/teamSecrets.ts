@@ -48,7 +48,7 @@ const EMAIL = /(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0
 const STATED_PASSWORD = /\b(?:pass(?:word|wd|phrase)?|pwd)\b\s*(?:[:=]|is|was)\s*["'`]?([^\s"'`]{4,})/gi;
 const TOKEN = /(?<![A-Za-z0-9_+=-])[A-Za-z0-9_+=-]{16,}(?![A-Za-z0-9_+=-])/g;
 // A line about public material: what follows is meant to be shared.
-const PUBLIC_LINE = /\b(?:public|pubkey|fingerprint|checksum|digest|integrity|sha-?\d+|md5|hash|recipient)\b|ssh-(?:rsa|ed25519)|ecdsa-sha2/i;
+const PUBLIC_LINE = /\b(?:public(?:[ _-]?key)?|pubkey|fingerprint|checksum|digest|integrity|sha-?\d+|md5|hash|recipient)\b|ssh-(?:rsa|ed25519)|ecdsa-sha2/i;
 const PUBLIC_BEGIN = /-----BEGIN (?:[A-Z0-9]+ )*(?:PUBLIC KEY|CERTIFICATE|PUBLIC KEY BLOCK)-----/g;
 
 /** A stated password value, not a word of prose ("the password is stored in Vault"). */
