@@ -19,7 +19,7 @@ export interface PairFinding {
 }
 
 const LOGIN_WORDS =
-  /\b(?:u\/p|login|log\s?in|logon|sign[- ]?in|credentials?|creds?|username|user|account|password|passwd|pass|pw|wifi|wi-fi|wlan|ssid|benutzer(?:name)?|zugangsdaten|anmeldedaten|anmeldung|kennwort|passwort|identifiants?|utilisateur|usuario|credenciales|gebruiker(?:snaam)?|inloggegevens|anv\u00e4ndare|utente|credenziali)\b/iu;
+  /\b(?:u\/p|login|log\s?in|logon|sign[- ]?in|credentials?|creds?|username|user|account|password|passwd|pass|pw|wifi|wi-fi|wlan|ssid|s?ftp|ssh|rdp|vnc|vpn|benutzer(?:name)?|zugangsdaten|anmeldedaten|anmeldung|kennwort|passwort|identifiants?|utilisateur|usuario|credenciales|gebruiker(?:snaam)?|inloggegevens|anv\u00e4ndare|utente|credenziali)\b/iu;
 const ACCOUNT_USER = /^(?:admin|administrator|root|superuser|sysadmin|sa)$/i;
 const loginLine = (line: string) => LOGIN_WORDS.test(line) || LOGIN_WORDS_INTL.test(line);
 // Starts only where a word starts (the lookbehind), so a long run costs one attempt, not one per character.

@@ -11,8 +11,8 @@
 import { mask } from './entropy.ts';
 import { lineBefore } from './findings.ts';
 import { exampleOrDisowned, HASH_OF, type Shapes, type Value, readValue, shapesOf } from './credentialValues.ts';
-import { inResourceName, isFixture, isLocalDefault } from './disowned.ts';
-import { FOREIGN_WORD, LOCK_NOUNS, NOT_A_LOCK_CODE } from './lexicon.ts';
+import { DEFAULT_PASSWORDS, inResourceName, isFixture, isLocalDefault } from './disowned.ts';
+import { ENTRY_NOUNS, FOREIGN_WORD, LOCK_NOUNS, NOT_A_LOCK_CODE } from './lexicon.ts';
 import {
   blank,
   identWords,
@@ -58,7 +58,7 @@ function accepts(cls: KeyClass, sep: Sep, v: Value, s: Shapes, policy: Policy, k
   if (policy === 'team') {
     switch (cls) {
       case 'pw':
-        if (sep === ' ') return !v.text.includes('`') && (s.random || s.strong || (s.password && n >= 6));
+        if (sep === ' ') return !v.text.includes('`') && (s.random || s.strong || (s.password && n >= 6) || DEFAULT_PASSWORDS.has(v.text.toLowerCase()));
         return s.random || s.strong || s.password || s.digits >= 4 || phrase || (word && (n >= 6 || sep === ':'));
       case 'pass':
         if (sep === ' ') return s.random || s.strong;
@@ -67,7 +67,8 @@ function accepts(cls: KeyClass, sep: Sep, v: Value, s: Shapes, policy: Policy, k
       case 'key':
         // Bare ("the admin token Zk8Lq2..."): only a long random string; hex (a hash, a request id)
         // and UUIDs are ids more often than tokens there.
-        if (sep === ' ') return s.random && n >= 20 && !v.quoted && !/^[0-9a-f-]+$/i.test(v.text);
+        // Or a password with a symbol of its own ("service account svc-backup, secret Vole!Hill-2024").
+        if (sep === ' ') return (s.random && n >= 20 && !v.quoted && !/^[0-9a-f-]+$/i.test(v.text)) || (s.strong && /\d/.test(v.text) && /[^\p{L}\d_./+-]/u.test(v.text));
         return s.random || s.strong || (cls === 'secret' && ((s.password && n >= 8) || phrase));
       case 'seed':
         return (sep !== ' ' && (s.random || s.strong)) || (s.passphrase && v.words >= 12);
@@ -183,6 +184,26 @@ export function detectStatedCredentials(text: string, policy: Policy, all = true
     out.push({ keyClass, key, sep: found.sep, op: found.op, snippet, start: found.v.start, end: found.v.end });
     if (!all) break;
   }
+  if (all || out.length === 0) out.push(...codesBefore(text).slice(0, all ? undefined : 1));
+  return out;
+}
+
+const LOCK_OR_ENTRY = `(?:[\\p{L}-]+[ \\t]+){0,3}?(?:${LOCK_NOUNS}|${ENTRY_NOUNS})(?![\\p{L}])`;
+/** "use 4471 for the front door", "4471 opens the padlock on the shed": a code before what it opens. */
+const CODE_BEFORE = new RegExp(
+  `\\b(?:use|enter|punch in|type in|key in|dial|try)[ \\t]+([*#]?\\d{4,8}[#*]?)[ \\t]+(?:for|at|on|to open|to unlock|to disarm)[ \\t]+(?:the[ \\t]+)?${LOCK_OR_ENTRY}` +
+    `|(?<![\\w.#*-])([*#]?\\d{4,8}[#*]?)[ \\t]+(?:opens|unlocks|disarms)[ \\t]+(?:the[ \\t]+)?${LOCK_OR_ENTRY}`,
+  'giu',
+);
+
+function codesBefore(text: string): StatedCredential[] {
+  const out: StatedCredential[] = [];
+  for (const m of text.matchAll(CODE_BEFORE)) {
+    const code = m[1] ?? m[2]!;
+    const start = m.index + m[0].indexOf(code);
+    if (exampleOrDisowned(text, m.index, start + code.length)) continue;
+    out.push({ keyClass: 'code', key: 'code', sep: 'is', op: 'opens', snippet: `${mask(code, 0)} ${m[0].slice(m[0].indexOf(code) + code.length).trim().slice(0, 40)}`, start, end: start + code.length });
+  }
   return out;
 }
 
@@ -265,11 +286,12 @@ function lockCode(text: string, at: number, lock: 'lock' | 'entry', key: string)
 }
 
 function reversed(text: string, keyStart: number, keyEnd: number, cls: KeyClass, policy: Policy): Found | null {
-  if (cls !== 'pw' && cls !== 'pass' && cls !== 'secret' && cls !== 'key') return null;
+  if (cls !== 'pw' && cls !== 'pass' && cls !== 'secret' && cls !== 'key' && cls !== 'code') return null;
   const v = reversedValue(text, keyStart, keyEnd);
   if (!v) return null;
   const s = shapesOf(v.text);
   if (!s) return null;
+  if (cls === 'code') return s.digits >= 4 ? { v, sep: 'is', op: 'is', valueAt: v.start, reversed: true } : null; // "4471 is the door code"
   const n = [...v.text].length;
   // A long word that is none of a sentence ("correcthorsebatterystaple is the passphrase") counts in both stores: the phrasing is explicit.
   const ok = s.random || s.strong || (s.word && n >= 12) || (s.password && n >= (policy === 'team' ? 6 : 8));
