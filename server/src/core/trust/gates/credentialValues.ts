@@ -5,7 +5,7 @@
 // shapes it has, and each rule (statedCredentials.ts) says which shapes it takes after which word.
 import { charClasses, isPlaceholder, shannonEntropy } from './entropy.ts';
 import { lineAfter, lineBefore } from './findings.ts';
-import { FOREIGN_PARTICIPLE, FUNCTION_WORDS } from './lexicon.ts';
+import { FOREIGN_PARTICIPLE, FOREIGN_PROSE_WORDS, FUNCTION_WORDS } from './lexicon.ts';
 
 export interface Shapes {
   /** Machine-made: long, letters and digits, high entropy; or hex, base32, base64, a UUID. */
@@ -49,7 +49,7 @@ export const PROSE_WORDS = new Set(
 );
 /** Word endings of prose (past participles, adverbs, adjectives, nouns), for lowercase words up to 14 letters. */
 const PROSE_SUFFIX = /(?:ed|ing|ly|able|ible|ive|ous|ful|less|ment|tion|sion|ness|ity|ence|ance)$/;
-export const proseWord = (w: string) => PROSE_WORDS.has(w) || (w.length <= 14 && (PROSE_SUFFIX.test(w) || FOREIGN_PARTICIPLE.test(w)));
+export const proseWord = (w: string) => PROSE_WORDS.has(w) || FOREIGN_PROSE_WORDS.has(w) || (w.length <= 14 && (PROSE_SUFFIX.test(w) || FOREIGN_PARTICIPLE.test(w)));
 
 
 /**

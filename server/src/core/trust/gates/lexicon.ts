@@ -142,4 +142,21 @@ export const FOREIGN_WORD =
   /[^\x00-\x7f]|^(?:passwort|kennwort|wachtwoord|contrasena|senha|palavra-passe|losenord|salasana|haslo|heslo|jelszo|sifre|passord|adgangskode|lozinka|parool|mot.de.passe|mdp|clave|kod|codice|codigo|kode|koodi|koden|combinazione|combinatie|szyfr|tresor|cadenas|coffre|candado|cofre|cadeado|lucchetto|cassaforte|hangslot|kluis|sejf)/i;
 
 /** Past participles of other languages ("è scritta", "est stocké", "ist hinterlegt", "está guardada"): a sentence goes on, no password. */
-export const FOREIGN_PARTICIPLE = /(?:ata|ato|ati|ita|ito|ada|ado|ida|ido|\p{L}{3}\u00e9|\u00e9e|\u00e9s|iert|legt)$|^ge\p{L}{3,}[dt]$/u;
+export const FOREIGN_PARTICIPLE = /(?:ata|ato|ati|ita|ito|ada|ado|ida|ido|\p{L}{3}\u00e9|\u00e9e|\u00e9s|iert|legt|stellig)$|^(?:aus|ab|an|auf|ein|hinter|mit|vor|zu|weg|um)?ge\p{L}{3,}[dt]$/u;
+
+/** What a sentence says a password or a code is, in other languages: secret, temporary, new, personal, empty... */
+export const FOREIGN_PROSE_WORDS = new Set(
+  [
+    'geheim neu alt lang kurz stark schwach gleich leer g\u00fcltig ung\u00fcltig falsch richtig bekannt unbekannt vertraulich pers\u00f6nlich tempor\u00e4r vorl\u00e4ufig sicher unsicher erforderlich', // de
+    'secret secr\u00e8te temporaire nouveau nouvelle personnel personnelle longue courte forte faible vide valide invalide inconnu incorrect obligatoire confidentiel confidentielle', // fr
+    'secreta secreto temporal nueva nuevo personal larga largo corta corto fuerte d\u00e9bil vac\u00eda vac\u00edo v\u00e1lida inv\u00e1lida incorrecta correcta obligatoria confidencial', // es
+    'tempor\u00e1ria tempor\u00e1rio nova novo pessoal longa curta fraca vazia inv\u00e1lida incorreta obrigat\u00f3ria', // pt
+    'segreta segreto temporanea temporaneo nuova nuovo personale lunga lungo debole vuota scaduta sconosciuta errata corretta obbligatoria riservata', // it
+    'tijdelijk nieuw persoonlijk sterk zwak leeg geldig ongeldig onbekend verkeerd juist verplicht vertrouwelijk', // nl
+    'tajne tajny tajna tymczasowe tymczasowy tymczasowa nowe nowy nowa osobiste osobisty d\u0142ugie kr\u00f3tkie silne s\u0142abe puste wa\u017cne niewa\u017cne nieznane b\u0142\u0119dne poprawne wymagane poufne', // pl
+    '\u0441\u0435\u043a\u0440\u0435\u0442\u043d\u044b\u0439 \u0441\u0435\u043a\u0440\u0435\u0442\u043d\u0430\u044f \u0432\u0440\u0435\u043c\u0435\u043d\u043d\u044b\u0439 \u0432\u0440\u0435\u043c\u0435\u043d\u043d\u0430\u044f \u043d\u043e\u0432\u044b\u0439 \u043d\u043e\u0432\u0430\u044f \u043b\u0438\u0447\u043d\u044b\u0439 \u043f\u0443\u0441\u0442\u043e\u0439 \u043d\u0435\u0432\u0435\u0440\u043d\u044b\u0439', // ru: секретный, временный, новый, личный, пустой, неверный
+    'hemligt hemlig tillf\u00e4lligt tillf\u00e4llig nytt personligt personlig l\u00e5ngt starkt svagt tomt giltigt ogiltigt ok\u00e4nt fel r\u00e4tt obligatoriskt', // sv
+  ]
+    .join(' ')
+    .split(' '),
+);

@@ -85,8 +85,8 @@ export function looksLikeStatedPassword(v: string, minLength: number): boolean {
   if (v.length < minLength || v.length > 200) return false;
   if (isPlaceholder(v) || isCodeReference(v) || VAULT_WORDS.test(v)) return false;
   if (/^(?:\/|~\/|\.\.?\/|[A-Za-z]:\\)/.test(v) || v.includes('://') || v.startsWith('-')) return false;
-  if (/^[a-z]+$/.test(v)) return false; // a word
-  if (!/[0-9]/.test(v) && !/[^A-Za-z0-9]/.test(v)) return /[A-Z]/.test(v) && /[a-z]/.test(v) && !/^[A-Z][a-z]+$/.test(v);
+  if (/^\p{Ll}+$/u.test(v)) return false; // a word, in any language ("temporária", "ausgehängt")
+  if (!/[0-9]/.test(v) && !/[^\p{L}0-9]/u.test(v)) return /\p{Lu}/u.test(v) && /\p{Ll}/u.test(v) && !/^\p{Lu}\p{Ll}+$/u.test(v);
   return charClasses(v) >= 2;
 }
 

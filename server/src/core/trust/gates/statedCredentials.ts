@@ -52,6 +52,8 @@ function accepts(cls: KeyClass, sep: Sep, v: Value, s: Shapes, policy: Policy, k
   const minDigits = /[ -]/.test(v.text) || /combination|combo|cvv|cvc/i.test(key) ? 3 : 4;
   const digit = /\d/.test(v.text);
   const word = s.word && v.clauseEnd;
+  // A meeting's host key is a PIN; an SSH host key (its fingerprint, its base64) is public: digits only.
+  if (cls === 'code' && /host/i.test(key) && s.digits < 6) return false;
   // A passphrase: in quotes, three or more words to the end of the clause, or words joined by - _ .
   const joined = !/\s/.test(v.text) && v.text.split(/[-_.]+/).length >= 2;
   const phrase = s.passphrase && (v.quoted || v.words >= 3 || joined);
