@@ -53,7 +53,7 @@ function accepts(cls: KeyClass, sep: Sep, v: Value, s: Shapes, policy: Policy, k
   const digit = /\d/.test(v.text);
   const word = s.word && v.clauseEnd;
   // A meeting's host key is a PIN; an SSH host key (its fingerprint, its base64) is public: digits only.
-  if (cls === 'code' && /host/i.test(key) && s.digits < 6) return false;
+  if (cls === 'code' && /host[ -]?key/i.test(key) && s.digits === 0) return false;
   // A passphrase: in quotes, three or more words to the end of the clause, or words joined by - _ .
   const joined = !/\s/.test(v.text) && v.text.split(/[-_.]+/).length >= 2;
   const phrase = s.passphrase && (v.quoted || v.words >= 3 || joined);
@@ -265,6 +265,8 @@ function statedAt(text: string, at: number, cls: KeyClass, policy: Policy, key: 
 const NOT_SAFE = /\b(?:is|are|was|were|be|being|been|it's|its|not|feel|feels|stay|keep|play|quite|very|totally|perfectly|considered|remains?|thread|type|memory|fail)[ \t-]+$/i;
 /** What may follow a lock's code in its clause: a separable particle ("geht mit 31-08-77 auf"), then the clause ends. */
 const AFTER_LOCK_CODE = /^[ \t]+(?:auf|zu|up|open|then|and|und|et|y|e|och|en)\b/i;
+/** A year or a time of day (0630, 2359, 1999, 2024): what a bare number after a door or an alarm is as often as a code. */
+const TIME_OR_YEAR = /^(?:(?:[01]\d|2[0-3])[0-5]\d|(?:19|20)\d\d)$/;
 /** Combination locks and their like take three digits; a keypad four. */
 const THREE_DIGIT_LOCKS = new RegExp(`combination|combo|${LOCK_NOUNS.replace(/\|safe$/, '')}`, 'iu');
 
@@ -281,7 +283,8 @@ function lockCode(text: string, at: number, lock: 'lock' | 'entry', key: string)
     const shapes = shapesOf(v.text, v.quoted);
     if (!shapes || shapes.digits < (/[ -]/.test(v.text) || THREE_DIGIT_LOCKS.test(key) ? 3 : 4)) continue;
     if (!v.clauseEnd && !AFTER_LOCK_CODE.test(text.slice(v.end, v.end + 8))) continue;
-    if (lock === 'entry' && !byVerb && !/[#*]/.test(v.text)) continue;
+    // After a door or an alarm with only ':' or "is": a keypad's # or *, or digits that are no year or time of day ("Alarm: 0630").
+    if (lock === 'entry' && !byVerb && !/[#*]/.test(v.text) && (shapes.digits < 4 || TIME_OR_YEAR.test(v.text.replace(/[ -]/g, '')))) continue;
     return { v, sep: s.sep, op: s.op, valueAt: s.end };
   }
   return null;
