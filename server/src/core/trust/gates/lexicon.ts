@@ -27,15 +27,15 @@ export const LOCK_NOUNS = alt([
 /** Things a code opens that also name other things (a door, a gate, an alarm): only with a verb of opening, or a keypad's # or *. */
 export const ENTRY_NOUNS = alt([
   'door|front door|back door|side door|gate|garage|garage door|alarm|alarm panel|keypad|entry|building|intercom|shed|locker',
-  't\u00fcr|haust\u00fcr|tor|garagentor|alarmanlage', // de
+  't\u00fcr|haust\u00fcr|garagentor|alarmanlage', // de
   'porte|portail|alarme|interphone', // fr
-  'puerta|port\u00f3n|alarma|portal', // es
+  'puerta|port\u00f3n|alarma', // es
   'porta|port\u00e3o|garagem', // pt
   'cancello|allarme|citofono', // it
   'deur|poort|hek', // nl
   'drzwi|brama|alarm', // pl
   '\u0434\u0432\u0435\u0440\u044c|\u0434\u0432\u0435\u0440\u0438|\u0434\u043e\u043c\u043e\u0444\u043e\u043d|\u0432\u043e\u0440\u043e\u0442\u0430', // ru: дверь, двери, домофон, ворота
-  'd\u00f6rr|d\u00f6rren|port|porten|grind|grinden|larm|larmet', // sv
+  'd\u00f6rr|d\u00f6rren|porten|grind|grinden|larm|larmet', // sv
 ]);
 /** Verbs that say a code opens something: "opens with", "geht mit", "s'ouvre avec", "se abre con". */
 export const OPENING_VERBS = alt([

@@ -284,7 +284,8 @@ function lockCode(text: string, at: number, lock: 'lock' | 'entry', key: string)
     if (!shapes || shapes.digits < (/[ -]/.test(v.text) || THREE_DIGIT_LOCKS.test(key) ? 3 : 4)) continue;
     if (!v.clauseEnd && !AFTER_LOCK_CODE.test(text.slice(v.end, v.end + 8))) continue;
     // After a door or an alarm with only ':' or "is": a keypad's # or *, or digits that are no year or time of day ("Alarm: 0630").
-    if (lock === 'entry' && !byVerb && !/[#*]/.test(v.text) && (shapes.digits < 4 || TIME_OR_YEAR.test(v.text.replace(/[ -]/g, '')))) continue;
+    // Not `ALARM=5000`: a setting's value, not a code.
+    if (lock === 'entry' && !byVerb && !/[#*]/.test(v.text) && (shapes.digits < 4 || s.op === '=' || TIME_OR_YEAR.test(v.text.replace(/[ -]/g, '')))) continue;
     return { v, sep: s.sep, op: s.op, valueAt: s.end };
   }
   return null;
