@@ -165,7 +165,6 @@ const PASSED: Record<string, string[]> = {
     'Alarm: 0630, every weekday.',
     'Entry: 2024 cohort only.',
     'Environment: NODE_ENV=production, PORT=8080, ALARM=5000.',
-    'OAuth client id: 0oa1b2c3d4e5f6g7h8i9',
     'Use 1080p for the door camera.',
     'Room 2204 opens the floor plan review.',
     'Backup codes: 10 per user.',

@@ -23,9 +23,12 @@ export function inResourceName(text: string, at: number): boolean {
 
 /** Prefixes of object ids (Stripe's `cus_`, `evt_`, request ids `req_`): they name a record, they open nothing. */
 const ID_PREFIX = /^(?:req|request|evt|event|cus|cust|customer|ch|pi|pm|py|po|in|inv|ii|sub|si|txn|tx|ord|order|acct|ba|src|prod|price|plan|seti|cs|re|tr|trace|span|msg|job|run|usr|user|obj|corr|cid|rid)_[A-Za-z0-9]+$/;
-/** An id named just before the value: "request id req_...", "trace id: ...", "correlation-id=...". */
+/**
+ * An id of a record or an event named just before the value: "request id req_...", "trace id:
+ * ...". Not a client's or an app's id: those pair with a secret, and the team store keeps them out.
+ */
 const ID_BEFORE =
-  /\b(?:request|req|trace|span|correlation|transaction|txn|order|invoice|customer|event|message|msg|job|run|build|execution|invocation|incident|ticket|object|deployment|upload|batch|case|client|app|application|tenant|account|project|org|organi[sz]ation|workspace|subscription|instance|resource)[ _-]?(?:id|ids|number|no\.?|#)\b[^\n]{0,12}$/i;
+  /\b(?:request|req|trace|span|correlation|transaction|txn|order|invoice|customer|event|message|msg|job|run|build|execution|invocation|incident|ticket|object|deployment|upload|batch|case)[ _-]?(?:id|ids|number|no\.?|#)\b[^\n]{0,12}$/i;
 
 /** A record's or a request's id, not a token. */
 export function isIdentifier(text: string, start: number, value: string): boolean {
