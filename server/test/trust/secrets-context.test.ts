@@ -46,6 +46,10 @@ const REFUSED: Record<string, Case[]> = {
     ['Le code de la porte du parking est 4471A', '4471A', true],
     ['Gatecode 8812', '8812', true],
     ['Warehouse alarm: 4821 (disarm within 30 s)', '4821', true],
+    ['Die Alarmanlage im Lager wird mit 5927 entschärft.', '5927', true],
+    ['De code van de achterdeur is 6605', '6605', true],
+    ['Kod do alarmu: 4107', '4107', true],
+    ['Code WiFi de la salle de réunion : myrtille-soleil-31', 'myrtille-soleil-31', true],
     ['Use 6194 for the back door after hours', '6194', true],
     ['5518 opens the padlock on the bike shed', '5518', true],
     ['2231 is the alarm code', '2231', true],
@@ -61,6 +65,7 @@ const REFUSED: Record<string, Case[]> = {
     ['PagerDuty routing key for checkout: Q7b2c9d4e1f6a3b8c5d0e7f2a9b4c1d6', 'Q7b2c9d4e1f6a3b8c5d0e7f2a9b4c1d6', true],
     ['Mailgun sending key: key-3c9b1e7f5d2a8c4e6b0f9d1a7c3e5b2f', 'key-3c9b1e7f5d2a8c4e6b0f9d1a7c3e5b2f', true],
     ['Webex host key for the quarterly review: 902144', '902144', true],
+    ['HMAC secret for the callbacks = 7c4a8d09ca3762af61e59520943dc26494f8941b', '7c4a8d09ca3762af61e59520943dc26494f8941b', true],
   ],
   'a value on the line after its label': [
     ['Slack recovery codes for the workspace owner:\n7c2e1-40b9a\n91f0d-c3a27\n2b8e4-d6f10', '7c2e1-40b9a', true],
@@ -180,6 +185,7 @@ const PASSED: Record<string, string[]> = {
     'The Zoom host key is set in the admin console.',
     'SSH host key: 7c:3a:91:4e:22:aa:0f:13:9b:5d:e8:41:c6:07:b2:f9',
     'routing key: orders.created.v2',
+    'HMAC of the signing secret: 7c4a8d09ca3762af61e59520943dc26494f8941b',
     'PublicKey = 4Gx9yZ2cV8nB5mK1qW7eR3tY6uI0oP2aS4dF8gH1jK0=',
   ],
   'rows, pairs and locked files that hold no password': [

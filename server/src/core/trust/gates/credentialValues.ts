@@ -72,7 +72,7 @@ const RESOURCE_WORDS = new Set(
 );
 
 /** Words before a credential word that make what follows its digest ("sha256 of the secret:", "bcrypt hash of the password"). */
-export const HASH_OF = /\b(?:hash(?:ed)?|sha-?\d*|md5|digest|checksum|fingerprint|hmac|bcrypt|argon2\w*)(?:[ \t]+of)?(?:[ \t]+(?:the|a|an|our|my|this))?(?:[ \t]+[\w-]+)?[ \t]*$/i;
+export const HASH_OF = /\b(?:(?:hash(?:ed)?|sha-?\d*|md5|digest|checksum|fingerprint|bcrypt|argon2\w*)(?:[ \t]+of)?|hmac[ \t]+of)(?:[ \t]+(?:the|a|an|our|my|this))?(?:[ \t]+[\w-]+)?[ \t]*$/i;
 
 // An example is no credential: "e.g. password: X", "password: X (example, never real)", "... not a secret".
 export const EXAMPLE_BEFORE = /\b(?:e\.g\.|i\.e\.|for example|for instance|such as|example:)/i;

@@ -51,9 +51,13 @@ export const KEY_RE = new RegExp(
   'giu',
 );
 
-export const OPENS = new RegExp(`^[ \\t]+(?:(?:${PREPOSITIONS})[ \\t]|${ELIDED_PREPOSITIONS})[^:\\n=.;]{0,60}?(?<![${L}\\d])(?:${OPENED_THINGS})(?![${L}])`, 'iu');
+// After a preposition ("code for the bike locker", "Kod do drzwi") or as the next word ("Code WiFi du bureau").
+export const OPENS = new RegExp(`^[ \\t]+(?:(?:(?:${PREPOSITIONS})[ \\t]|${ELIDED_PREPOSITIONS})[^:\\n=.;]{0,60}?)?(?<![${L}\\d])(?:${OPENED_THINGS})(?![${L}])`, 'iu');
 /** A word naming what a password opens, standing between it and the separator: "mot de passe wifi :", "Passwort WLAN:". */
-const TARGET = /(?:wifi|wi-fi|wlan|admin|root|router|vpn|db|database|ssh|server|e-?mail|mail|ftp|smtp|bios|guest|user|account|app|master|system|portal|console|panel|r\u00e9seau|reseau|red|netz|netzwerk)[ \t]*(?=[:=\uff1a]|(?:is|est|es|ist|lautet)[ \t])/iy;
+const TARGET_WORDS = 'wifi|wi-fi|wlan|admin|root|router|vpn|db|database|ssh|server|e-?mail|mail|ftp|smtp|bios|guest|user|account|app|master|system|portal|console|panel|r\u00e9seau|reseau|red|netz|netzwerk';
+const TARGET = new RegExp(`(?:${TARGET_WORDS})[ \\t]*(?=[:=\\uff1a]|(?:is|est|es|ist|lautet)[ \\t])`, 'iy');
+/** The same word followed by a qualifier: "mot de passe wifi du bureau :". */
+const TARGET_WORD = new RegExp(`(?:${TARGET_WORDS})(?=[ \\t])`, 'iy');
 
 
 /** The last word of an identifier before the key that makes it no credential (`nextPageToken`, `max_tokens`, `gpio_pin`). */
@@ -222,7 +226,9 @@ export function separatorAt(text: string, at: number, o: SepOptions = {}): { sep
   if (v !== null) return { sep: 'is', op: v.op, end: v.end };
   TARGET.lastIndex = j;
   const t = TARGET.exec(text);
-  const q = t ? j + t[0].length : qualifierEnd(text, j, o);
+  TARGET_WORD.lastIndex = j;
+  const tw = t ? null : TARGET_WORD.exec(text); // "mot de passe wifi du bureau :": the target, then a qualifier
+  const q = t ? j + t[0].length : (qualifierEnd(text, j, o) ?? (tw ? qualifierEnd(text, skipBlank(text, j + tw[0].length), o) : null));
   if (q !== null) {
     // "Passwort vom Jenkins-Admin: X", "password for the wifi: X": a sentence that states a value.
     const op2 = assignAt(text, q);

@@ -40,7 +40,7 @@ export const ENTRY_NOUNS = alt([
 /** Verbs that say a code opens something: "opens with", "geht mit", "s'ouvre avec", "se abre con". */
 export const OPENING_VERBS = alt([
   '(?:is |can be )?(?:opened|unlocked|disarmed|armed) (?:with|using|by)|(?:opens|unlocks|disarms|arms) (?:with|using)',
-  'geht mit|(?:\u00f6ffnet|entriegelt)(?: sich)? mit|l\u00e4sst sich mit', // de
+  'geht mit|(?:\u00f6ffnet|entriegelt)(?: sich)? mit|l\u00e4sst sich mit|wird mit', // de
   "s'ouvre avec|s\u2019ouvre avec|ouvre avec|se d\u00e9verrouille avec|se d\u00e9sactive avec", // fr
   '(?:se )?abre con|se desactiva con|(?:se )?abre com|desbloqueia com', // es, pt
   '(?:si )?apre con|si sblocca con|si disattiva con', // it
@@ -72,8 +72,8 @@ export const OPENED_THINGS = alt([
   'puerta|port\u00f3n|garaje|alarma|candado|caja fuerte|portal', // es
   'porta|port\u00e3o|cadeado|cofre|cancello|cassaforte|lucchetto|allarme|citofono', // pt, it
   '\\p{L}*t\u00fcr|tor|haus|tresor|\\p{L}*schloss|alarmanlage', // de
-  'deur|poort|kluis|hangslot', // nl
-  'drzwi|sejf|sejfu|k\u0142\u00f3dk\\p{L}*|bram\\p{L}*|domofon\\p{L}*', // pl
+  '\\p{L}*deur|poort|kluis|hangslot', // nl
+  'drzwi|sejf\\p{L}*|k\u0142\u00f3dk\\p{L}*|bram\\p{L}*|domofon\\p{L}*|alarm\\p{L}{0,2}', // pl
   '\u0434\u0432\u0435\u0440\\p{L}*|\u0441\u0435\u0439\u0444\\p{L}*|\u0434\u043e\u043c\u043e\u0444\u043e\u043d\\p{L}*|\u0437\u0430\u043c\u043a\\p{L}*|\u0432\u043e\u0440\u043e\u0442\\p{L}*', // ru
   'd\u00f6rr\\p{L}*|port\\p{L}*|kontor\\p{L}*|kassask\u00e5p\\p{L}*', // sv
 ]);

@@ -267,6 +267,7 @@ const NOT_SAFE = /\b(?:is|are|was|were|be|being|been|it's|its|not|feel|feels|sta
 const AFTER_LOCK_CODE = /^[ \t]+(?:auf|zu|up|open|then|and|und|et|y|e|och|en)\b/i;
 /** A year or a time of day (0630, 2359, 1999, 2024): what a bare number after a door or an alarm is as often as a code. */
 const TIME_OR_YEAR = /^(?:(?:[01]\d|2[0-3])[0-5]\d|(?:19|20)\d\d)$/;
+const ONE_WORD_THEN_END = /^[ \t]+\p{L}{2,20}[ \t]*(?:[.!;,\n]|$)/u;
 /** Combination locks and their like take three digits; a keypad four. */
 const THREE_DIGIT_LOCKS = new RegExp(`combination|combo|${LOCK_NOUNS.replace(/\|safe$/, '')}`, 'iu');
 
@@ -282,7 +283,8 @@ function lockCode(text: string, at: number, lock: 'lock' | 'entry', key: string)
   for (const v of readValue(text, s.end, false)) {
     const shapes = shapesOf(v.text, v.quoted);
     if (!shapes || shapes.digits < (/[ -]/.test(v.text) || THREE_DIGIT_LOCKS.test(key) ? 3 : 4)) continue;
-    if (!v.clauseEnd && !AFTER_LOCK_CODE.test(text.slice(v.end, v.end + 8))) continue;
+    // After a verb of opening, one more word may end the clause ("wird mit 4815 entschärft").
+    if (!v.clauseEnd && !AFTER_LOCK_CODE.test(text.slice(v.end, v.end + 8)) && !(byVerb && ONE_WORD_THEN_END.test(text.slice(v.end, v.end + 30)))) continue;
     // After a door or an alarm with only ':' or "is": a keypad's # or *, or digits that are no year or time of day ("Alarm: 0630").
     // Not `ALARM=5000`: a setting's value, not a code.
     if (lock === 'entry' && !byVerb && !/[#*]/.test(v.text) && (shapes.digits < 4 || s.op === '=' || TIME_OR_YEAR.test(v.text.replace(/[ -]/g, '')))) continue;
