@@ -123,6 +123,8 @@ function rejected(v: string): boolean {
   if (/^[*_~]+\p{L}/u.test(v)) return true; // markdown emphasis: *see vault*
   if (/^\d+(?:[.,:]\d+)+$/.test(v) || /^\d{4}-\d\d-\d\d/.test(v)) return true; // an address, a time, a decimal, a date
   if ((/^v?\d+(?:\.\d+)*[a-z]{1,3}$/i.test(v) && !KEYPAD_CODE.test(v)) || /^v\d+(?:\.\d+)*$/i.test(v)) return true; // 3600s, 10m, 5GB, v2
+  if (/^id_(?:rsa|dsa|ecdsa|ed25519)(?:[-_.]\w+)?$/i.test(v)) return true; // a key file's name (id_ed25519), not the key
+  if (/(?:^|\.)[*#](?:\.|$)/.test(v)) return true; // a routing or topic pattern (payments.*, orders.#.created)
   if (/^(?:arn|urn):/i.test(v)) return true; // an AWS resource name (arn:aws:secretsmanager:...:secret:name): where a secret is, not the secret
   return false;
 }
