@@ -150,6 +150,7 @@ const PASSED: Record<string, string[]> = {
   'locks, doors and codes that state no code': [
     'The safe in the finance office is bolted to the floor.',
     'The safe is 1200 mm deep.',
+    'The safe is 120.',
     'It is safe to retry the job: 3 attempts max.',
     'The padlock is a 40 mm brass one; facilities has the spare key.',
     'Locker 1043 is mine; my locker is 1043.',

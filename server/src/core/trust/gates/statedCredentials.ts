@@ -269,7 +269,7 @@ const AFTER_LOCK_CODE = /^[ \t]+(?:auf|zu|up|open|then|and|und|et|y|e|och|en)\b/
 const TIME_OR_YEAR = /^(?:(?:[01]\d|2[0-3])[0-5]\d|(?:19|20)\d\d)$/;
 const ONE_WORD_THEN_END = /^[ \t]+\p{L}{2,20}[ \t]*(?:[.!;,\n]|$)/u;
 /** Combination locks and their like take three digits; a keypad four. */
-const THREE_DIGIT_LOCKS = new RegExp(`combination|combo|${LOCK_NOUNS.replace(/\|safe$/, '')}`, 'iu');
+const THREE_DIGIT_LOCKS = /combination|combo|padlock|bike lock|cable lock|zahlenschloss|vorh\u00e4ngeschloss|cadenas|candado|cadeado|lucchetto|hangslot|cijferslot|k\u0142\u00f3dk|h\u00e4ngl\u00e5s|kodl\u00e5s/iu;
 
 /**
  * A code stated after a lock (a safe, a padlock: any separator or a verb of opening) or an entry
