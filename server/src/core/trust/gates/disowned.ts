@@ -17,6 +17,7 @@ export const DEFAULT_PASSWORDS = new Set(
 /** Is `at` inside an ARN or URN (`arn:aws:secretsmanager:eu-west-1:1234:secret:name`)? */
 export function inResourceName(text: string, at: number): boolean {
   const before = text.slice(Math.max(0, at - 200), at);
+  if (!before.includes('rn:')) return false;
   const token = before.slice(Math.max(before.lastIndexOf(' '), before.lastIndexOf('\n'), before.lastIndexOf('\t'), before.lastIndexOf('"'), before.lastIndexOf("'"), before.lastIndexOf('`')) + 1);
   return /^(?:arn|urn):/i.test(token);
 }

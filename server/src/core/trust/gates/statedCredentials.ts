@@ -193,15 +193,20 @@ export function detectStatedCredentials(text: string, policy: Policy, all = true
 const LOCK_OR_ENTRY = `(?:[\\p{L}-]+[ \\t]+){0,3}?(?:${LOCK_NOUNS}|${ENTRY_NOUNS})(?![\\p{L}])`;
 /** "use 4471 for the front door", "4471 opens the padlock on the shed": a code before what it opens. */
 const CODE_BEFORE = new RegExp(
-  `\\b(?:use|enter|punch in|type in|key in|dial|try)[ \\t]+([*#]?\\d{4,8}[#*]?)[ \\t]+(?:for|at|on|to open|to unlock|to disarm)[ \\t]+(?:the[ \\t]+)?${LOCK_OR_ENTRY}` +
-    `|(?<![\\w.#*-])([*#]?\\d{4,8}[#*]?)[ \\t]+(?:opens|unlocks|disarms)[ \\t]+(?:the[ \\t]+)?${LOCK_OR_ENTRY}`,
+  `(?<![\\w.#*-])(?:(use|enter|punch in|type in|key in|dial|try)[ \\t]+)?([*#]?\\d{4,8}[#*]?)[ \\t]+` +
+    `(for|at|on|to open|to unlock|to disarm|opens|unlocks|disarms)[ \\t]+(?:the[ \\t]+)?${LOCK_OR_ENTRY}`,
   'giu',
 );
+/** Cheap first test: a run of four digits or more followed by a word. */
+const CODE_THEN_WORD = /\d{4}[#*]?[ \t]+\p{L}/u;
 
 function codesBefore(text: string): StatedCredential[] {
   const out: StatedCredential[] = [];
+  if (!CODE_THEN_WORD.test(text)) return out;
   for (const m of text.matchAll(CODE_BEFORE)) {
-    const code = m[1] ?? m[2]!;
+    // "for the door" needs a verb of entering before the code ("Ticket 4471 for the garage door" is a ticket).
+    if (!m[1] && !/^(?:opens|unlocks|disarms)$/i.test(m[3]!)) continue;
+    const code = m[2]!;
     const start = m.index + m[0].indexOf(code);
     if (exampleOrDisowned(text, m.index, start + code.length)) continue;
     out.push({ keyClass: 'code', key: 'code', sep: 'is', op: 'opens', snippet: `${mask(code, 0)} ${m[0].slice(m[0].indexOf(code) + code.length).trim().slice(0, 40)}`, start, end: start + code.length });
