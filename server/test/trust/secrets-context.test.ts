@@ -65,6 +65,7 @@ const REFUSED: Record<string, Case[]> = {
     ['PagerDuty routing key for checkout: Q7b2c9d4e1f6a3b8c5d0e7f2a9b4c1d6', 'Q7b2c9d4e1f6a3b8c5d0e7f2a9b4c1d6', true],
     ['Mailgun sending key: key-3c9b1e7f5d2a8c4e6b0f9d1a7c3e5b2f', 'key-3c9b1e7f5d2a8c4e6b0f9d1a7c3e5b2f', true],
     ['Webex host key for the quarterly review: 902144', '902144', true],
+    ['Vault unseal key 1: 4c1d9e7a2b8f3c6d0e5a9b1c7d3e8f2a4b6c0d9e1f7a3b5c8d2e6f0a9b4c1d7e3f', '4c1d9e7a2b8f3c6d0e5a9b1c7d3e8f2a4b6c0d9e1f7a3b5c8d2e6f0a9b4c1d7e3f', true],
     ['HMAC secret for the callbacks = 7c4a8d09ca3762af61e59520943dc26494f8941b', '7c4a8d09ca3762af61e59520943dc26494f8941b', true],
   ],
   'a value on the line after its label': [
@@ -85,6 +86,9 @@ const REFUSED: Record<string, Case[]> = {
     ['root / Pine!Ridge-8 on the lab hypervisor', 'Pine!Ridge-8', true],
     ['jdoe:Kelvin!Mist-3 for the FTP', 'Kelvin!Mist-3', true],
     ['SFTP: uploader / Gull-Creek-31', 'Gull-Creek-31', true],
+    ['Grafana: admin / Pelican-Moon-22', 'Pelican-Moon-22', true],
+    ['log in as deploy with Kestrel-Night-4', 'Kestrel-Night-4', true],
+    ['Login to the router with admin and Osprey2021', 'Osprey2021', true],
     ['SSID Lab-5G / WPA key Plover!Dune8', 'Plover!Dune8', true],
     ['Service account svc-etl, secret Vole!Hill-2024', 'Vole!Hill-2024', false],
     ['ssh pi@10.0.0.5, password raspberry', 'raspberry', false],
@@ -204,6 +208,10 @@ const PASSED: Record<string, string[]> = {
     'Build 2024:05:01:12:30:55 passed',
     'net use Z: \\\\nas01\\share /persistent:yes',
     'admin/admin is the default for fresh installs; provisioning changes it.',
+    'admin / 2024-roadmap is the page to read first',
+    'connected with Docker and Kubernetes-1.29',
+    'log in as admin with the YubiKey',
+    'Log in as root using ssh-ed25519 keys only',
   ],
   'values the context disowns: resource names, ids, fixtures, throwaway defaults': [
     'The lambda reads arn:aws:secretsmanager:us-east-1:111122223333:secret:prod/payments-Ab12Cd only.',

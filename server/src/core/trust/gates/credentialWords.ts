@@ -32,7 +32,7 @@ export type Policy = 'team' | 'personal';
 
 const L = '\\p{L}';
 const KEY_WORDS =
-  '(?:api|access|auth|private|secret|signing|encryption|decryption|master|licen[cs]e|recovery|pre-?shared|shared|session|hmac|webhook|app|client|admin|root|storage|subscription|activation|product|account|service|server|consumer|x-api|integration|routing|bot|cookie|jwt|cipher|data|wrapping|aes(?:-?(?:128|192|256))?(?:-?(?:gcm|cbc|ctr))?|3?des|kek|dek)[ _-]?key|master\\.key|apikey|psk|(?:wlan-?|netzwerk)?schl(?:\u00fc|ue)ssel';
+  '(?:api|access|auth|private|secret|signing|encryption|decryption|master|licen[cs]e|recovery|pre-?shared|shared|session|hmac|webhook|app|client|admin|root|storage|subscription|activation|product|account|service|server|consumer|x-api|integration|routing|unseal|bot|cookie|jwt|cipher|data|wrapping|aes(?:-?(?:128|192|256))?(?:-?(?:gcm|cbc|ctr))?|3?des|kek|dek)[ _-]?key|master\\.key|apikey|psk|(?:wlan-?|netzwerk)?schl(?:\u00fc|ue)ssel';
 const PW_WORDS =
   '(?<!\\d)(?:password|passwd|passphrase|passcode|pass-phrase)|community[ _-]string|(?:wifi|wi-fi|wlan|wpa[23]?|wep|network)[ _-]?key|parola d\'ordine|passwort|kennwort|wachtwoord|contrase(?:\u00f1|n)a|senha|palavra-passe|l(?:\u00f6|o)senord(?:et)?|salasana|has(?:\u0142|l)o|heslo|jelsz(?:\u00f3|o)|(?:\u015f|s)ifre(?:si)?|passord(?:et)?|adgangskode|lozinka|parool|\u043f\u0430\u0440\u043e\u043b[\u044c\u044f]|mot[ -]de[ -]passe|clave|' +
   `(?<![\\d])(?:pwd|pw|pswd|pword|mdp)`;
@@ -216,7 +216,10 @@ export function separatorAt(text: string, at: number, o: SepOptions = {}): { sep
     const attr = /^[ \t]*value[ \t]*=[ \t]*/i.exec(text.slice(i, i + 20));
     if (attr) return { sep: ':', op: '=', end: i + attr[0].length };
   }
-  const j = skipBlank(text, i);
+  let j = skipBlank(text, i);
+  // A numbered one: "unseal key 1: X", "backup code #2 = X".
+  const index = j > i ? /^#?\d{1,2}(?=[ \t]*[:=])/.exec(text.slice(j, j + 4)) : null;
+  if (index) j = skipBlank(text, j + index[0].length);
   const op = assignAt(text, j) ?? (j > i && /^[-\u2013\u2014][ \t]/.test(text.slice(j, j + 2)) ? text[j]! : null); // `password - X`
   if (op) return { sep: ':', op, end: valueStart(text, j + op.length) };
   const cjk = verbAt(text, j);

@@ -42,7 +42,7 @@ function slashPairs(text: string): PairFinding[] {
     for (const m of line.text.matchAll(PAIR_RE)) {
       // The login word must be in the sentence, not inside the password (`feature/login-page`);
       // an administrator account is one itself (`root / Pine!Ridge-8 on the lab hypervisor`).
-      const account = ACCOUNT_USER.test(m[1]!) && accountPassword(m[2]!.replace(/[.,;:?)\]}>]+$/, ''));
+      const account = ACCOUNT_USER.test(m[1]!) && adminPassword(m[2]!.replace(/[.,;:?)\]}>]+$/, ''));
       if (!account && (!login || !loginLine(line.text.slice(0, m.index + m[0].length - m[2]!.length) + ' ' + line.text.slice(m.index + m[0].length)))) continue;
       const before = line.text[m.index - 1];
       if (before !== undefined && /[\w./:@~-]/.test(before)) continue; // inside a path or URL
@@ -192,7 +192,31 @@ const ACCOUNT_DASH = /(?<![\w./:@-])(?:admin|administrator|root|superuser|sysadm
 function accountPassword(v: string): boolean {
   const s = shapesOf(v);
   if (!s || isReference(v) || VAULT_WORDS.test(v)) return false;
-  return s.random || (/\p{L}/u.test(v) && /\d/.test(v) && /[^\p{L}\d_./+-]/u.test(v));
+  const name = /^[\p{Ll}\d]+(?:[-_.][\p{Ll}\d]+)+$/u.test(v); // 2024-roadmap, build-42-final: a page's or a branch's name
+  return (s.random && !name) || (/\p{L}/u.test(v) && /\d/.test(v) && /[^\p{L}\d_./+-]/u.test(v));
+}
+
+/** After an administrator account and a slash, also a case change with digits (`admin / Pelican-Moon-22`), not a lowercase name (`2024-roadmap`). */
+function adminPassword(v: string): boolean {
+  return accountPassword(v) || (pairPassword(v) && /\d/.test(v) && /\p{Lu}/u.test(v) && /\p{Ll}/u.test(v));
+}
+
+/**
+ * A login told as a sentence: "log in as deploy with X", "sign in with ops@acme.io and X",
+ * "login to the router with admin and X". X must have a strong password's shape.
+ */
+const PROSE_LOGIN =
+  /\b(?:log(?:ged)?[ -]?in|logon|sign(?:ed)?[ -]?in|connect(?:ed)?)\b[^.\n]{0,40}?\b(?:as[ \t]+[\w.@+-]{1,64}[ \t]+(?:with|using)|(?:with|using)[ \t]+[\w.@+-]{1,64}[ \t]+and)[ \t]+(?:(?:the[ \t]+)?password[ \t]+)?(["'`]?)([^\s"'`]{8,64})\1/gi;
+
+function proseLogins(text: string): PairFinding[] {
+  for (const m of text.matchAll(PROSE_LOGIN)) {
+    const pass = m[2]!.replace(/[.,;:?)\]}>]+$/, '');
+    const s = shapesOf(pass);
+    if (!s || isReference(pass) || VAULT_WORDS.test(pass) || /\d\.\d/.test(pass) || !(s.random || (s.strong && adminPassword(pass)))) continue; // not a version (Kubernetes-1.29)
+    const at = m.index + m[0].length - m[2]!.length - m[1]!.length;
+    return [{ kind: 'login-pair', snippet: `${m[0].slice(0, m[0].length - m[2]!.length - m[1]!.length).slice(0, 60)}${mask(pass, 1)}`, start: at, end: at + pass.length }];
+  }
+  return [];
 }
 
 function accountPairs(text: string): PairFinding[] {
@@ -207,7 +231,7 @@ function accountPairs(text: string): PairFinding[] {
 
 /** Login pairs under the store's policy; the team store adds default credentials. */
 export function detectCredentialPairs(text: string, policy: Policy): PairFinding[] {
-  const all = [...slashPairs(text), ...colonPairs(text, policy), ...pgpassLines(text), ...otherPairs(text), ...accountPairs(text), ...(policy === 'team' ? [...defaultPairs(text), ...seasonalPasswords(text)] : [])];
+  const all = [...slashPairs(text), ...colonPairs(text, policy), ...pgpassLines(text), ...otherPairs(text), ...accountPairs(text), ...proseLogins(text), ...(policy === 'team' ? [...defaultPairs(text), ...seasonalPasswords(text)] : [])];
   return all.filter((f) => !isFixture(text, f.start, f.end, text.slice(f.start, f.end)));
 }
 
