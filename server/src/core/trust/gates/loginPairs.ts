@@ -178,6 +178,9 @@ function pgpassLines(text: string): PairFinding[] {
   // At the start of a line or after a label ("~/.pgpass line for reporting: host:5432:db:user:pw").
   for (const m of text.matchAll(/(?<=^|[ \t])([^:\s#]+):(\d{1,5}|\*):([^:\s]+):([^:\s]+):(\S+)[ \t]*$/gm)) {
     const pass = m[5]!;
+    // After a label, the first field must be a host (a dot, localhost or *) and the second a port: not "mon:09:00:standup:...".
+    const lineStart = m.index === 0 || text[m.index - 1] === '\n';
+    if (!lineStart && (!/\.|^localhost$|^\*$/.test(m[1]!) || !/^(?:\d{3,5}|\*)$/.test(m[2]!))) continue;
     if (pass === '*' || isPlaceholder(pass) || isReference(pass) || pass.length < 3 || /^[\d:.]+$/.test(pass)) continue; // a time, a version
     const at = m.index + m[0].trimEnd().length - pass.length;
     out.push({ kind: 'login-pair', snippet: `${m[1]}:${m[2]}:${m[3]}:${m[4]}:${mask(pass, 1)}`, start: at, end: at + pass.length });

@@ -190,7 +190,7 @@ export function detectStatedCredentials(text: string, policy: Policy, all = true
   return out;
 }
 
-const LOCK_OR_ENTRY = `(?:[\\p{L}-]+[ \\t]+){0,3}?(?:${LOCK_NOUNS}|${ENTRY_NOUNS})(?![\\p{L}])`;
+const LOCK_OR_ENTRY = `(?:[\\p{L}-]+[ \\t]+){0,3}?(?:(${LOCK_NOUNS})|${ENTRY_NOUNS})(?![\\p{L}])`;
 /** "use 4471 for the front door", "4471 opens the padlock on the shed": a code before what it opens. */
 const CODE_BEFORE = new RegExp(
   `(?<![\\w.#*-])(?:(use|enter|punch in|type in|key in|dial|try)[ \\t]+)?([*#]?\\d{4,8}[#*]?)[ \\t]+` +
@@ -207,6 +207,7 @@ function codesBefore(text: string): StatedCredential[] {
     // "for the door" needs a verb of entering before the code ("Ticket 4471 for the garage door" is a ticket).
     if (!m[1] && !/^(?:opens|unlocks|disarms)$/i.test(m[3]!)) continue;
     const code = m[2]!;
+    if (!m[4] && TIME_OR_YEAR.test(code)) continue; // "1200 opens the flood gate log window": a time before a door, not its code
     const start = m.index + m[0].indexOf(code);
     if (exampleOrDisowned(text, m.index, start + code.length)) continue;
     out.push({ keyClass: 'code', key: 'code', sep: 'is', op: 'opens', snippet: `${mask(code, 0)} ${m[0].slice(m[0].indexOf(code) + code.length).trim().slice(0, 40)}`, start, end: start + code.length });
