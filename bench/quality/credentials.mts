@@ -1,10 +1,11 @@
 // The secret gates measured on a labelled corpus written by someone who never saw the rules
 // (bench/quality/credentials/: credentials that must never reach a team store, and ordinary
-// notes, many of them about credentials without containing one). It was written blind and then
-// used to tune the rules (its misses were read and rules written for the kinds of secret behind
-// them), so it is the tuning set and its figures are optimistic; a second corpus written blind
-// the same way, never read while tuning, is the held-out measure.
-//   node --import tsx bench/quality/credentials.mts [--misses] [corpus.json]   (held-out: credentials2/corpus.json)
+// notes, many of them about credentials without containing one). That corpus and a second one
+// written blind the same way (credentials2/) were then used to tune the rules (their misses were
+// read and rules written for the kinds of secret behind them), so both are tuning sets and their
+// figures are optimistic; a third corpus written blind the same way, never read while tuning, is
+// the held-out measure (docs/reliability.md, "Credential corpus").
+//   node --import tsx bench/quality/credentials.mts [--misses] [corpus.json]   (the second tuning set: credentials2/corpus.json)
 // Prints, for the team gate (personal rules + team rules, as a team write is checked) and the
 // personal gate alone: the share of credentials refused and of ordinary notes refused, the
 // slowest item (its best of five runs) and the CPU time of one pass over the corpus.

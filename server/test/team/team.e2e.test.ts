@@ -184,6 +184,10 @@ test('the team store refuses secrets more strictly, and claims about the user; e
     ['The flag service on build.internal takes the login deploy with the token from the ci settings page.', 'private-host-credential'],
     ['Guest wifi password: correcthorsebatterystaple', 'stated-credential'],
     ['Jenkins admin / Summer2024! is the staging login', 'login-pair'],
+    // Read by shape and context: a lock's code, another language's qualifier, a labelled row.
+    ['The padlock on the bike cage is 4127', 'stated-credential'],
+    ["La password dell'utente root sul NAS è Cipresso!58", 'stated-credential'],
+    ['creds for the staging UI\tops\tOrca!Bay-2291', 'stated-credential'],
   ] as const;
   for (const [content, kind] of cases) {
     const r = await s.call('memory_write', { content, scopes: ['ops'], store: 'team' });
@@ -194,7 +198,13 @@ test('the team store refuses secrets more strictly, and claims about the user; e
   }
   assert.equal(mdFiles(team).length, 0);
   // Notes that only say where credentials live are stored.
-  for (const content of ['The wiki page at wiki.corp explains how to request database credentials.', 'The staging database runs at 10.0.4.20 and its credentials are stored in Vault.']) {
+  // And so are an ARN (where a secret is kept) and a request id.
+  for (const content of [
+    'The wiki page at wiki.corp explains how to request database credentials.',
+    'The staging database runs at 10.0.4.20 and its credentials are stored in Vault.',
+    'The lambda reads arn:aws:secretsmanager:eu-west-1:123456789012:secret:prod/orders-Ab12Cd only.',
+    'Customer reported request id req_gzQ2xK8pLm4vTn failing with 502.',
+  ]) {
     const r = await s.call('memory_write', { content, scopes: ['ops'], store: 'team', force: true });
     assert.equal(r.status, 'committed', content);
     await s.call('memory_remove', { id: r.id, reason: 'only checking the gate' });

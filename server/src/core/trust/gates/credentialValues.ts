@@ -5,6 +5,7 @@
 // shapes it has, and each rule (statedCredentials.ts) says which shapes it takes after which word.
 import { charClasses, isPlaceholder, shannonEntropy } from './entropy.ts';
 import { lineAfter, lineBefore } from './findings.ts';
+import { FOREIGN_PARTICIPLE, FOREIGN_PROSE_WORDS, FUNCTION_WORDS } from './lexicon.ts';
 
 export interface Shapes {
   /** Machine-made: long, letters and digits, high entropy; or hex, base32, base64, a UUID. */
@@ -48,12 +49,8 @@ export const PROSE_WORDS = new Set(
 );
 /** Word endings of prose (past participles, adverbs, adjectives, nouns), for lowercase words up to 14 letters. */
 const PROSE_SUFFIX = /(?:ed|ing|ly|able|ible|ive|ous|ful|less|ment|tion|sion|ness|ity|ence|ance)$/;
-export const proseWord = (w: string) => PROSE_WORDS.has(w) || (w.length <= 14 && PROSE_SUFFIX.test(w));
+export const proseWord = (w: string) => PROSE_WORDS.has(w) || FOREIGN_PROSE_WORDS.has(w) || (w.length <= 14 && (PROSE_SUFFIX.test(w) || FOREIGN_PARTICIPLE.test(w)));
 
-/** Function words: a phrase holding one is a sentence, not a passphrase. */
-const FUNCTION_WORDS = new Set(
-  'a an the of to in on at by for from with and or but is are was were be it its this that as not no your our my their you we they see ask use via per'.split(' '),
-);
 
 /**
  * Words that name things in infrastructure. Joined by - _ . they make a resource's name
@@ -75,7 +72,7 @@ const RESOURCE_WORDS = new Set(
 );
 
 /** Words before a credential word that make what follows its digest ("sha256 of the secret:", "bcrypt hash of the password"). */
-export const HASH_OF = /\b(?:hash(?:ed)?|sha-?\d*|md5|digest|checksum|fingerprint|hmac|bcrypt|argon2\w*)(?:[ \t]+of)?(?:[ \t]+(?:the|a|an|our|my|this))?(?:[ \t]+[\w-]+)?[ \t]*$/i;
+export const HASH_OF = /\b(?:(?:hash(?:ed)?|sha-?\d*|md5|digest|checksum|fingerprint|bcrypt|argon2\w*)(?:[ \t]+of)?|hmac[ \t]+of)(?:[ \t]+(?:the|a|an|our|my|this))?(?:[ \t]+[\w-]+)?[ \t]*$/i;
 
 // An example is no credential: "e.g. password: X", "password: X (example, never real)", "... not a secret".
 export const EXAMPLE_BEFORE = /\b(?:e\.g\.|i\.e\.|for example|for instance|such as|example:)/i;
@@ -114,6 +111,9 @@ export function isResourceName(v: string): boolean {
   return segs.some((s) => RESOURCE_WORDS.has(s.toLowerCase()));
 }
 
+/** Digits and one of a keypad's letter keys A-D (`7362B`), which a unit (`512B`, `10m`) has fewer digits than. */
+const KEYPAD_CODE = /^\d{4,8}[A-D]$/;
+
 /** Is `v` no credential at all, whatever word stands before it? */
 function rejected(v: string): boolean {
   if (isPlaceholder(v) || isReference(v) || VAULT_WORDS.test(v) || PUBLIC_MATERIAL.test(v)) return true;
@@ -122,7 +122,10 @@ function rejected(v: string): boolean {
   if (/\$\{|\$\(|\{\{|%\{/.test(v)) return true; // a template or a shell expansion inside
   if (/^[*_~]+\p{L}/u.test(v)) return true; // markdown emphasis: *see vault*
   if (/^\d+(?:[.,:]\d+)+$/.test(v) || /^\d{4}-\d\d-\d\d/.test(v)) return true; // an address, a time, a decimal, a date
-  if (/^v?\d+(?:\.\d+)*[a-z]{1,3}$/i.test(v) || /^v\d+(?:\.\d+)*$/i.test(v)) return true; // 3600s, 10m, 5GB, v2
+  if ((/^v?\d+(?:\.\d+)*[a-z]{1,3}$/i.test(v) && !KEYPAD_CODE.test(v)) || /^v\d+(?:\.\d+)*$/i.test(v)) return true; // 3600s, 10m, 5GB, v2
+  if (/^id_(?:rsa|dsa|ecdsa|ed25519)(?:[-_.]\w+)?$/i.test(v)) return true; // a key file's name (id_ed25519), not the key
+  if (/(?:^|\.)[*#](?:\.|$)/.test(v)) return true; // a routing or topic pattern (payments.*, orders.#.created)
+  if (/^(?:arn|urn):/i.test(v)) return true; // an AWS resource name (arn:aws:secretsmanager:...:secret:name): where a secret is, not the secret
   return false;
 }
 
@@ -132,8 +135,10 @@ const WORD = /^\p{L}+$/u;
 export function shapesOf(v: string, quoted = false): Shapes | null {
   const n = [...v].length;
   if (n < 3 || n > 200 || rejected(v)) return null;
+  // Han, kana or Hangul without a Latin letter or a digit: a sentence of those languages ("総務に聞いてください"), not a password.
+  if (/^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u3000-\u303f\uff01-\uff5e\u30fc]+$/u.test(v)) return null;
   const s: Shapes = { random: false, strong: false, password: false, digits: 0, word: false, passphrase: false };
-  if (/^[\d#*]+$/.test(v) || /^\d{1,6}(?:[ -]\d{1,6})+$/.test(v)) {
+  if (/^[\d#*]+$/.test(v) || /^\d{1,6}(?:[ -]\d{1,6})+$/.test(v) || KEYPAD_CODE.test(v)) {
     s.digits = v.replace(/\D/g, '').length;
     return s;
   }
@@ -234,6 +239,9 @@ export function readValue(text: string, at: number, phrases = true): Value[] {
   while (cut > 0 && '.,:?)]}>'.includes(raw[cut - 1]!)) cut--;
   let value = raw.slice(0, cut);
   if (/^\p{L}+!+$/u.test(value)) value = value.replace(/!+$/, '');
+  // A value written against the next word of a language without spaces ("Tsubaki-8812です"): the value ends there.
+  const cjk = /[\x21-\x7e][\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u3000-\u303f\uff01-\uff0f]/u.exec(value);
+  if (cjk) value = value.slice(0, cjk.index + 1);
   if (value === '') return [];
   const single: Value = { text: value, start: at, end: at + value.length, quoted: false, clauseEnd: clauseEndsAt(text, at + value.length, value.length < raw.length), words: 1 };
   if (!phrases || !/^[\p{Ll}\d]{1,24}$/u.test(value) || value.length < raw.length || FUNCTION_WORDS.has(value)) return [single];

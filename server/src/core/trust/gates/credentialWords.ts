@@ -8,6 +8,21 @@
 // Every scan here is a sticky regex or a loop bounded by a constant, so the cost per keyword is
 // constant and the whole scan linear in the text.
 
+import {
+  BARE_CODE_WORDS,
+  CJK_CODE_WORDS,
+  CODE_COMPOUNDS,
+  ELIDED_PREPOSITIONS,
+  ENTRY_NOUNS,
+  FUNCTION_WORDS,
+  LOCK_NOUNS,
+  LOCK_VERBS,
+  OPENED_THINGS,
+  OPENING_VERBS,
+  PREPOSITIONS,
+  QUALIFIED_VERBS,
+} from './lexicon.ts';
+
 /** What the word names: a password, the short word "pass", a secret or token, an API or other key, a PIN or code, an OTP seed, an `auth` field. */
 export type KeyClass = 'pw' | 'pass' | 'secret' | 'key' | 'code' | 'seed' | 'auth';
 /** ':' an assignment (`:`, `=`, `=>`, a tab), 'is' a sentence, ' ' bare whitespace. */
@@ -17,27 +32,32 @@ export type Policy = 'team' | 'personal';
 
 const L = '\\p{L}';
 const KEY_WORDS =
-  '(?:api|access|auth|private|secret|signing|encryption|master|licen[cs]e|recovery|pre-?shared|shared|session|hmac|webhook|app|client|admin|root|storage|subscription|activation|product|account|wifi|wi-fi|wlan|wpa2?|wep|network|service|consumer|x-api|integration|bot)[ _-]?key|apikey|psk|(?:wlan-?|netzwerk)?schl(?:\u00fc|ue)ssel';
+  '(?:api|access|auth|private|secret|signing|encryption|decryption|master|licen[cs]e|recovery|pre-?shared|shared|session|hmac|webhook|app|client|admin|root|storage|subscription|activation|product|account|service|server|consumer|x-api|integration|routing|unseal|bot|cookie|jwt|cipher|data|wrapping|aes(?:-?(?:128|192|256))?(?:-?(?:gcm|cbc|ctr))?|3?des|kek|dek)[ _-]?key|master\\.key|apikey|psk|(?:wlan-?|netzwerk)?schl(?:\u00fc|ue)ssel';
 const PW_WORDS =
-  '(?<!\\d)(?:password|passwd|passphrase|passcode|pass-phrase)|community[ _-]string|passwort|kennwort|wachtwoord|contrase(?:\u00f1|n)a|senha|l(?:\u00f6|o)senord(?:et)?|salasana|has(?:\u0142|l)o|heslo|jelsz(?:\u00f3|o)|(?:\u015f|s)ifre(?:si)?|passord(?:et)?|adgangskode|lozinka|parool|\u043f\u0430\u0440\u043e\u043b[\u044c\u044f]|mot[ -]de[ -]passe|clave|' +
+  '(?<!\\d)(?:password|passwd|passphrase|passcode|pass-phrase)|community[ _-]string|(?:wifi|wi-fi|wlan|wpa[23]?|wep|network)[ _-]?key|parola d\'ordine|passwort|kennwort|wachtwoord|contrase(?:\u00f1|n)a|senha|palavra-passe|l(?:\u00f6|o)senord(?:et)?|salasana|has(?:\u0142|l)o|heslo|jelsz(?:\u00f3|o)|(?:\u015f|s)ifre(?:si)?|passord(?:et)?|adgangskode|lozinka|parool|\u043f\u0430\u0440\u043e\u043b[\u044c\u044f]|mot[ -]de[ -]passe|clave|' +
   `(?<![\\d])(?:pwd|pw|pswd|pword|mdp)`;
 const CODE_WORDS =
-  `(?<![${L}])(?:t\u00fcr|zugangs|alarm|tor|sicherheits|geheim)[ -]?code|(?<![${L}])pin[ -]?(?:code|number|nummer|no\\.?)|code d'acc(?:\u00e8|e)s` +
-  `|(?<![${L}\\d])(?:pin|puk|cvv2?|cvc2?|digicode|keypad|combination|combo|kombination|combinaison|combinaci(?:\u00f3|o)n|lockbox|key ?box|key ?safe|geheimzahl|c(?:\u00f3|o)digo|codice)` +
-  `|(?<![${L}])(?:door|alarm|lock|gate|garage|keypad|safe|entry|unlock|recovery|backup|disarm|duress|access|guest|building|security|padlock|locker|parking|elevator|lift|mailbox|lockbox|key ?box|wifi|wi-fi|2fa|mfa|master|house|office|front[ -]door|scratch|emergency|one-time)(?:[ -]${L}{1,20})?[ -]codes?`;
+  `(?<![${L}])(?:${CODE_COMPOUNDS})|(?<![${L}])pin[ -]?(?:code|number|nummer|no\\.?)|code d'acc(?:\u00e8|e)s` +
+  `|(?<![${L}\\d])(?:pin|puk|cvv2?|cvc2?|digicode|keypad|combination|combo|kombination|combinaison|combinaci(?:\u00f3|o)n|lockbox|key ?box|key ?safe|geheimzahl|host[ -]key|host[ -]pin)` +
+  `|(?<![${L}])(?:door|alarm|lock|gate|garage|keypad|safe|entry|unlock|recovery|backup|disarm|duress|access|guest|building|security|padlock|locker|parking|elevator|lift|mailbox|lockbox|key ?box|wifi|wi-fi|2fa|mfa|master|house|office|front[ -]door|scratch|emergency|one-time|voicemail|phone|sim|screen|device|laptop|bank|card|atm|pager|bike|storage)(?:[ -]${L}{1,20})?[ -]codes?`;
 const SEED_WORDS = `(?<![${L}])(?:totp|otp|hotp|2fa|mfa|authenticator)[ _-]?(?:seed|secret|key)|seed[ _-]?phrase|recovery[ _-]?phrase|mnemonic`;
 export const KEY_RE = new RegExp(
   `(?<seed>${SEED_WORDS})(?![${L}])|(?<code>${CODE_WORDS})(?![${L}])|(?<key>${KEY_WORDS})(?![${L}])|(?<pw>${PW_WORDS})(?![${L}])` +
     `|(?<pass>(?<![\\d])pass)(?![${L}\\d])|(?<secret>secret|token|credentials?|creds?)(?![${L}])|(?<auth>(?<![${L}\\d])_?auth)(?![${L}\\d])` +
-    '|(?<cjk>\u30d1\u30b9\u30ef\u30fc\u30c9|\u5bc6\u7801|\u5bc6\u78bc|\ube44\ubc00\ubc88\ud638)' +
-    `|(?<barecode>(?<![${L}\\d])codes?)(?![${L}])`,
+    '|(?<cjk>\u30d1\u30b9\u30ef\u30fc\u30c9|\u5bc6\u7801|\u5bc6\u78bc|\ube44\ubc00\ubc88\ud638|\uc554\ud638|\u53e3\u4ee4)' +
+    `|(?<cjkcode>${CJK_CODE_WORDS})` +
+    `|(?<lock>(?<![${L}])(?:${LOCK_NOUNS}))(?![${L}])|(?<entry>(?<![${L}])(?:${ENTRY_NOUNS}))(?![${L}])` +
+    `|(?<barecode>(?<![${L}\\d])(?:${BARE_CODE_WORDS}))(?![${L}])`,
   'giu',
 );
 
-export const OPENS =
-  /^[ \t]+(?:to|for|of|at|on|de|du|des|der|des|del|vom|zum|zur|f\u00fcr)\b[^:\n=.;]{0,60}?\b(?:open|opens|unlock|disarm|enter|door|gate|garage|alarm|safe|lock|locker|building|office|house|flat|apartment|shed|entrance|lobby|elevator|padlock|keypad|wifi|wi-fi|bike|porte|portail|immeuble|puerta|port\u00f3n|t\u00fcr|tor|haus|garaje|alarme|alarma|cadenas|candado)\b/iu;
+// After a preposition ("code for the bike locker", "Kod do drzwi") or as the next word ("Code WiFi du bureau").
+export const OPENS = new RegExp(`^[ \\t]+(?:(?:(?:${PREPOSITIONS})[ \\t]|${ELIDED_PREPOSITIONS})[^:\\n=.;]{0,60}?)?(?<![${L}\\d])(?:${OPENED_THINGS})(?![${L}])`, 'iu');
 /** A word naming what a password opens, standing between it and the separator: "mot de passe wifi :", "Passwort WLAN:". */
-const TARGET = /(?:wifi|wi-fi|wlan|admin|root|router|vpn|db|database|ssh|server|e-?mail|mail|ftp|smtp|bios|guest|user|account|app|master|system|portal|console|panel|r\u00e9seau|reseau|red|netz|netzwerk)[ \t]*(?=[:=\uff1a]|(?:is|est|es|ist|lautet)[ \t])/iy;
+const TARGET_WORDS = 'wifi|wi-fi|wlan|admin|root|router|vpn|db|database|ssh|server|e-?mail|mail|ftp|smtp|bios|guest|user|account|app|master|system|portal|console|panel|r\u00e9seau|reseau|red|netz|netzwerk';
+const TARGET = new RegExp(`(?:${TARGET_WORDS})[ \\t]*(?=[:=\\uff1a]|(?:is|est|es|ist|lautet)[ \\t])`, 'iy');
+/** The same word followed by a qualifier: "mot de passe wifi du bureau :". */
+const TARGET_WORD = new RegExp(`(?:${TARGET_WORDS})(?=[ \\t])`, 'iy');
 
 
 /** The last word of an identifier before the key that makes it no credential (`nextPageToken`, `max_tokens`, `gpio_pin`). */
@@ -81,19 +101,47 @@ function verbAt(text: string, at: number): number | null {
   return m ? at + m[0].length : null;
 }
 
-const PREP =
-  /(?:for|of|on|at|to|in|from|vom|von|f\u00fcr|f\u00fcrs|fur|zum|zur|beim|bei|im|am|auf|des|der|du|de|pour|sur|del|para|per|voor|van|f\u00f6r|p\u00e5|till|do|da|dla|\u043e\u0442|\u0434\u043b\u044f)(?=[ \t])/iy;
+const PREP = new RegExp(`(?:${PREPOSITIONS})(?=[ \\t])|${ELIDED_PREPOSITIONS}(?=\\p{L})`, 'iuy');
 const QWORD = /[\p{L}\p{N}._@'\u2019/#+-]{1,40}/uy;
+/** "Hasło do serwera to X", "Пароль администратора — X": a copula or a dash after a qualifier. */
+const QUALIFIED_VERB = new RegExp(`(?:${QUALIFIED_VERBS})[ \\t]+`, 'iuy');
+/** A word of a genitive qualifier ("Hasło administratora:", "Пароль базы —"): letters, no function word. */
+const GENITIVE_WORD = /[\p{L}][\p{L}\d-]{0,30}/uy;
+/** "opens with", "geht mit", "se abre con": how a lock's code is stated. */
+const LOCK_VERB = new RegExp(`(?:${LOCK_VERBS})[ \\t]+`, 'iuy');
+const OPENING_VERB = new RegExp(`(?:${OPENING_VERBS})[ \\t]+`, 'iuy');
+
+/** How a credential word may be followed: `foreign` words take a genitive qualifier; a lock or code takes the verbs of opening. */
+export interface SepOptions {
+  foreign?: boolean;
+  lockVerbs?: 'all' | 'opening';
+}
+
+function stickyAt(re: RegExp, text: string, at: number): number | null {
+  re.lastIndex = at;
+  const m = re.exec(text);
+  return m ? at + m[0].length : null;
+}
+
+/** Where a value starts after a verb that states it: a copula, a dash after a qualifier, or a verb of opening. */
+function statedAfter(text: string, at: number, o: SepOptions, qualified: boolean): { op: string; end: number } | null {
+  const v = (o.lockVerbs ? stickyAt(o.lockVerbs === 'all' ? LOCK_VERB : OPENING_VERB, text, at) : null) ?? verbAt(text, at) ?? (qualified || o.foreign ? stickyAt(QUALIFIED_VERB, text, at) : null);
+  return v === null ? null : { op: text.slice(at, v).trim(), end: v };
+}
 
 /**
  * A qualifier between the word and its separator: a parenthesis ("password (needed for any
- * restore!):") and a phrase opened by a preposition of up to five words ("PIN for the on-call
- * phone:", "Passwort vom Jenkins-Admin:"). Returns where the separator starts, or null.
+ * restore!):"), a phrase opened by a preposition of up to eight words ("PIN for the on-call
+ * phone:", "Passwort vom Jenkins-Admin:", "Contraseña del WiFi de invitados de la oficina:") and,
+ * after a word of another language, a genitive of up to three words ("Hasło administratora:").
+ * Returns where the separator starts, or null.
  */
-function qualifierEnd(text: string, at: number): number | null {
+function qualifierEnd(text: string, at: number, o: SepOptions): number | null {
   let k = at;
   let any = false;
+  const stops = (after: number) => text[after] === '(' || assignAt(text, after) !== null || statedAfter(text, after, o, true) !== null;
   for (let round = 0; round < 2; round++) {
+    if (any && text[k] !== '(' && stops(k)) break; // "Hasło do serwera to X": "to" states the value here, it opens no second phrase
     if (text[k] === '(') {
       const inner = text.slice(k, k + 81);
       const close = inner.indexOf(')');
@@ -104,18 +152,32 @@ function qualifierEnd(text: string, at: number): number | null {
     }
     PREP.lastIndex = k;
     const p = PREP.exec(text);
+    if (!p && o.foreign && round === 0) {
+      let w = k;
+      for (let words = 0; words < 3; words++) {
+        GENITIVE_WORD.lastIndex = w;
+        const g = GENITIVE_WORD.exec(text);
+        if (!g || FUNCTION_WORDS.has(g[0].toLowerCase())) return null;
+        const after = skipBlank(text, w + g[0].length);
+        if (stops(after)) return after;
+        if (after === w + g[0].length) return null;
+        w = after;
+      }
+      return null;
+    }
     if (!p) break;
     let w = k + p[0].length;
     let found = false;
-    for (let words = 0; words < 5 && !found; words++) {
+    const elided = /['\u2019]$/.test(p[0]);
+    for (let words = 0; words < 8 && !found; words++) {
       const s = skipBlank(text, w);
-      if (s === w) break;
+      if (s === w && !(elided && words === 0)) break;
       QWORD.lastIndex = s;
       const q = QWORD.exec(text);
       if (!q) break;
       w = s + q[0].length;
       const after = skipBlank(text, w);
-      if (text[after] === '(' || assignAt(text, after) !== null || verbAt(text, after) !== null) {
+      if (stops(after)) {
         k = after;
         found = true;
       }
@@ -126,15 +188,25 @@ function qualifierEnd(text: string, at: number): number | null {
   return any ? k : null;
 }
 
-/** Where a value starts after its separator: past blanks and markdown emphasis (`**Password:** X`). */
+/**
+ * Where a value starts after its separator: past blanks and markdown emphasis (`**Password:** X`),
+ * or, when the separator ends its line, on the next line if that line holds one value alone
+ * ("Recovery codes:" and the codes one a line).
+ */
 function valueStart(text: string, at: number): number {
   let i = at;
   for (let k = 0; k < 3 && (text[i] === '*' || text[i] === '_'); k++) i++;
-  return skipBlank(text, i);
+  i = skipBlank(text, i);
+  const nl = text[i] === '\r' && text[i + 1] === '\n' ? i + 1 : i;
+  if (text[nl] !== '\n') return i;
+  const line = /[ \t]*(?:[-*\u2022][ \t]+|\d{1,2}[.)][ \t]+)?([^\s]{3,80})[ \t]*(?:\r?\n|$)/y;
+  line.lastIndex = nl + 1;
+  const m = line.exec(text);
+  return m ? m.index + m[0].indexOf(m[1]!) : i;
 }
 
 /** After the word (and its identifier): the separator, and where the value starts. */
-export function separatorAt(text: string, at: number): { sep: Sep; op: string; end: number } | null {
+export function separatorAt(text: string, at: number, o: SepOptions = {}): { sep: Sep; op: string; end: number } | null {
   let i = at;
   if (/^['\u2019]s[ \t]/.test(text.slice(i, i + 3))) return { sep: 'is', op: "'s", end: skipBlank(text, i + 2) }; // "the wifi password's X"
   while ((text[i] === '*' || text[i] === '_') && i - at < 3) i++; // markdown emphasis: **Password**: X
@@ -144,35 +216,45 @@ export function separatorAt(text: string, at: number): { sep: Sep; op: string; e
     const attr = /^[ \t]*value[ \t]*=[ \t]*/i.exec(text.slice(i, i + 20));
     if (attr) return { sep: ':', op: '=', end: i + attr[0].length };
   }
-  const j = skipBlank(text, i);
+  let j = skipBlank(text, i);
+  // A numbered one: "unseal key 1: X", "backup code #2 = X".
+  const index = j > i ? /^#?\d{1,2}(?=[ \t]*[:=])/.exec(text.slice(j, j + 4)) : null;
+  if (index) j = skipBlank(text, j + index[0].length);
   const op = assignAt(text, j) ?? (j > i && /^[-\u2013\u2014][ \t]/.test(text.slice(j, j + 2)) ? text[j]! : null); // `password - X`
   if (op) return { sep: ':', op, end: valueStart(text, j + op.length) };
   const cjk = verbAt(text, j);
   if (cjk !== null && j === i && /[\u306f\u662f\u4e3a\u70ba]/.test(text[j]!)) return { sep: 'is', op: text[j]!, end: cjk };
   if (j === i) return null; // the word runs straight into something else
-  const v = verbAt(text, j);
-  if (v !== null) return { sep: 'is', op: text.slice(j, v).trim(), end: v };
+  const v = statedAfter(text, j, o, false);
+  if (v !== null) return { sep: 'is', op: v.op, end: v.end };
   TARGET.lastIndex = j;
   const t = TARGET.exec(text);
-  const q = t ? j + t[0].length : qualifierEnd(text, j);
+  TARGET_WORD.lastIndex = j;
+  const tw = t ? null : TARGET_WORD.exec(text); // "mot de passe wifi du bureau :": the target, then a qualifier
+  const q = t ? j + t[0].length : (qualifierEnd(text, j, o) ?? (tw ? qualifierEnd(text, skipBlank(text, j + tw[0].length), o) : null));
   if (q !== null) {
     // "Passwort vom Jenkins-Admin: X", "password for the wifi: X": a sentence that states a value.
     const op2 = assignAt(text, q);
     if (op2) return { sep: 'is', op: op2, end: valueStart(text, q + op2.length) };
-    const v2 = verbAt(text, q);
-    if (v2 !== null) return { sep: 'is', op: text.slice(q, v2).trim(), end: v2 };
+    const v2 = statedAfter(text, q, o, true);
+    if (v2 !== null) return { sep: 'is', op: v2.op, end: v2.end };
   }
   if (text.slice(i, j).includes('\t')) return { sep: ':', op: '\t', end: j }; // `password<TAB>value`
   return { sep: ' ', op: ' ', end: j };
 }
 
+const KEY_WORD = new RegExp(KEY_RE.source, KEY_RE.flags);
+
 /** The class of a credential word standing alone (a table's column header, a `name:` field), or null. */
 export function keyClassOf(word: string): KeyClass | null {
-  for (const m of word.matchAll(KEY_RE)) {
+  // exec on a regex of its own: matchAll would copy the large KEY_RE for every cell of a table
+  // (and matchAll on KEY_RE elsewhere starts from its lastIndex, which this must not move).
+  KEY_WORD.lastIndex = 0;
+  for (let m = KEY_WORD.exec(word); m; m = KEY_WORD.exec(word)) {
     const groups = m.groups!;
     const cls = Object.keys(groups).find((g) => groups[g] !== undefined);
-    if (cls === 'barecode' || cls === undefined) continue;
-    return cls === 'cjk' ? 'pw' : (cls as KeyClass);
+    if (cls === 'barecode' || cls === 'lock' || cls === 'entry' || cls === undefined) continue; // a column "Door" holds room numbers
+    return cls === 'cjk' ? 'pw' : cls === 'cjkcode' ? 'code' : (cls as KeyClass);
   }
   return null;
 }

@@ -32,7 +32,9 @@ const PLACEHOLDER_WORDS = /(example|placeholder|changeme|change[_-]me|redacted|d
 export function isPlaceholder(value: string): boolean {
   const v = value.trim();
   if (v === '') return true;
-  if (/^[<[{($%]/.test(v)) return true; // <key>, [key], {{key}}, (key), ${VAR}, $VAR, %VAR%
+  if (/^[<[{$%]/.test(v)) return true; // <key>, [key], {{key}}, ${VAR}, $VAR, %VAR%
+  // (key), (none), (hashed) — but not a long random string that starts with "(" (a Django SECRET_KEY).
+  if (v.startsWith('(') && (v.length < 20 || shannonEntropy(v) < 3.5)) return true;
   if (/^[*x\u2022.#_-]+$/i.test(v)) return true; // *****, xxxxx, ....., ----
   if (PLACEHOLDER_WORDS.test(v)) return true;
   if (/^(password|passwd|secret|token|none|null|nil|undefined|true|false|empty|unset|required|optional|string)$/i.test(v)) {

@@ -6,6 +6,8 @@
 import { isPlaceholder, mask } from './entropy.ts';
 import { isReference, shapesOf, VAULT_WORDS } from './credentialValues.ts';
 import { lineAround, linesOf } from './findings.ts';
+import { DEFAULT_PASSWORDS, isFixture, isLocalDefault } from './disowned.ts';
+import { LOGIN_WORDS_INTL } from './lexicon.ts';
 import type { Policy } from './statedCredentials.ts';
 
 export interface PairFinding {
@@ -17,7 +19,9 @@ export interface PairFinding {
 }
 
 const LOGIN_WORDS =
-  /\b(?:u\/p|login|log\s?in|logon|sign[- ]?in|credentials?|creds?|username|user|account|password|passwd|pass|pw|wifi|wi-fi|wlan|ssid|benutzer(?:name)?|zugangsdaten|anmeldedaten|anmeldung|kennwort|passwort|identifiants?|utilisateur|usuario|credenciales|gebruiker(?:snaam)?|inloggegevens|anv\u00e4ndare|utente|credenziali)\b/iu;
+  /\b(?:u\/p|login|log\s?in|logon|sign[- ]?in|credentials?|creds?|username|user|account|password|passwd|pass|pw|wifi|wi-fi|wlan|ssid|s?ftp|ssh|rdp|vnc|vpn|benutzer(?:name)?|zugangsdaten|anmeldedaten|anmeldung|kennwort|passwort|identifiants?|utilisateur|usuario|credenciales|gebruiker(?:snaam)?|inloggegevens|anv\u00e4ndare|utente|credenziali)\b/iu;
+const ACCOUNT_USER = /^(?:admin|administrator|root|superuser|sysadmin|sa)$/i;
+const loginLine = (line: string) => LOGIN_WORDS.test(line) || LOGIN_WORDS_INTL.test(line);
 // Starts only where a word starts (the lookbehind), so a long run costs one attempt, not one per character.
 const PAIR_RE = /(?<![\w.@+-])([A-Za-z][\w.@+-]{0,63})[ \t]*\/[ \t]*["'`]?([^\s/"'`]{6,64})/g;
 
@@ -33,10 +37,13 @@ export function pairPassword(v: string): boolean {
 /** `user / password` pairs on a line that speaks of logging in ("admin / Summer2024! is the login"). */
 function slashPairs(text: string): PairFinding[] {
   for (const line of linesOf(text)) {
-    if (!line.text.includes('/') || !LOGIN_WORDS.test(line.text)) continue;
+    if (!line.text.includes('/')) continue;
+    const login = loginLine(line.text);
     for (const m of line.text.matchAll(PAIR_RE)) {
-      // The login word must be in the sentence, not inside the password (`feature/login-page`).
-      if (!LOGIN_WORDS.test(line.text.slice(0, m.index + m[0].length - m[2]!.length) + ' ' + line.text.slice(m.index + m[0].length))) continue;
+      // The login word must be in the sentence, not inside the password (`feature/login-page`);
+      // an administrator account is one itself (`root / Pine!Ridge-8 on the lab hypervisor`).
+      const account = ACCOUNT_USER.test(m[1]!) && adminPassword(m[2]!.replace(/[.,;:?)\]}>]+$/, ''));
+      if (!account && (!login || !loginLine(line.text.slice(0, m.index + m[0].length - m[2]!.length) + ' ' + line.text.slice(m.index + m[0].length)))) continue;
       const before = line.text[m.index - 1];
       if (before !== undefined && /[\w./:@~-]/.test(before)) continue; // inside a path or URL
       if (line.text[m.index + m[0].length] === '/') continue;
@@ -55,18 +62,14 @@ const DEFAULT_USERS = new Set(
     ' ',
   ),
 );
-const DEFAULT_PASSWORDS = new Set(
-  'password passw0rd p@ssw0rd p@ssword changeme changeit toor raspberry ubnt letmein qwerty 123456 1234 12345 12345678 123456789 0000 default secret admin123 password1 password123 welcome welcome1 vagrant minioadmin zabbix calvin s3cr3t'.split(
-    ' ',
-  ),
-);
 // The user is matched alone (a lookahead for the separator), so a pair is never skipped because
 // a previous match consumed its first half ("heads up: admin:admin").
 const DEFAULT_USER = new RegExp(`(?<![\\w./:@-])(?:${[...DEFAULT_USERS].join('|')})(?=[ \\t]*[/:])`, 'gi');
 const DEFAULT_PASS = /[ \t]*([/:])[ \t]*([^\s/:,;'"`)]{3,20})(?![\w/@.-]|:\d)/y;
 
 /** A line saying the default no longer opens anything. */
-const DEFAULT_OFF = /\b(?:is|are|was|were|been|got|gets)[ \t]+(?:now[ \t]+)?(?:disabled|removed|deleted|changed|rotated|replaced|blocked|turned off)\b|\bno longer\b|\b(?:does not|doesn't|do not|don't) work\b/i;
+const DEFAULT_OFF =
+  /\b(?:is|are|was|were|been|got|gets)[ \t]+(?:now[ \t]+)?(?:disabled|removed|deleted|changed|rotated|replaced|blocked|turned off)\b|\bno longer\b|\b(?:does not|doesn't|do not|don't) work\b|\b(?:changes|resets|rotates|replaces|disables) (?:it|them)\b|\bmust be changed\b|\bdefaults? (?:for|on|of) (?:new |fresh )?install/i;
 
 /** `admin/admin`, `root:toor`, `admin / changeme`: a product's default credentials, stated as a pair. */
 function defaultPairs(text: string): PairFinding[] {
@@ -78,7 +81,7 @@ function defaultPairs(text: string): PairFinding[] {
     const pass = p[2]!.replace(/[.!?]+$/, '');
     if (pass.toLowerCase() !== user && !DEFAULT_PASSWORDS.has(pass.toLowerCase())) continue;
     if (/^user(?:name)?$/.test(user) && /^pass(?:word)?$/i.test(pass)) continue; // the format, `user:password`
-    if (DEFAULT_OFF.test(lineAround(text, m.index, p.index + p[0].length))) continue;
+    if (DEFAULT_OFF.test(lineAround(text, m.index, p.index + p[0].length)) || isLocalDefault(text, m.index, p.index + p[0].length, user, pass)) continue;
     const at = p.index + p[0].length - p[2]!.length;
     return [{ kind: 'default-credential', snippet: `${m[0]}${p[1]}${mask(pass, 1)}`, start: at, end: at + pass.length }];
   }
@@ -87,7 +90,7 @@ function defaultPairs(text: string): PairFinding[] {
 
 /** `admin:Qw3rty!55` on a line about logging in: a user name, a colon, a strong password. */
 const COLON_PAIR = /(?<![\w./:@$%-])([A-Za-z][\w.-]{1,32}):([^\s:@/'"`<>]{8,64})(?![\w@/:])/g;
-const AUTH_WORDS = /\b(?:log(?:ged)?[ -]?in|logon|sign[ -]?in|credentials?|creds?|basic[ -]auth|auth|user(?:name)?|account|password|passwd|pw)\b/i;
+const AUTH_WORDS = /\b(?:log(?:ged)?[ -]?in|logon|sign[ -]?in|credentials?|creds?|basic[ -]auth|auth|user(?:name)?|account|password|passwd|pw|s?ftp|ssh|rdp|vpn|smb|imap|smtp)\b/i;
 
 /** `curl -u user:pass`, `http -a user:pass`, `--user=user:pass`. */
 const FLAG_PAIR = /(?<![\w-])(?:-u|--user|-a|--auth|--basic-auth|--credentials)(?:[ \t]+|=)(["']?)([^\s:"'$]{1,64}):([^\s"']{1,128})\1/g;
@@ -172,18 +175,67 @@ function seasonalPasswords(text: string): PairFinding[] {
 /** A .pgpass line: `host:port:database:user:password`. */
 function pgpassLines(text: string): PairFinding[] {
   const out: PairFinding[] = [];
-  for (const m of text.matchAll(/^[ \t]*([^:\s#]+):(\d{1,5}|\*):([^:\s]+):([^:\s]+):(\S+)[ \t]*$/gm)) {
+  // At the start of a line or after a label ("~/.pgpass line for reporting: host:5432:db:user:pw").
+  for (const m of text.matchAll(/(?<=^|[ \t])([^:\s#]+):(\d{1,5}|\*):([^:\s]+):([^:\s]+):(\S+)[ \t]*$/gm)) {
     const pass = m[5]!;
-    if (pass === '*' || isPlaceholder(pass) || isReference(pass) || pass.length < 3) continue;
+    // After a label, the first field must be a host (a dot, localhost or *) and the second a port: not "mon:09:00:standup:...".
+    const lineStart = m.index === 0 || text[m.index - 1] === '\n';
+    if (!lineStart && (!/\.|^localhost$|^\*$/.test(m[1]!) || !/^(?:\d{3,5}|\*)$/.test(m[2]!))) continue;
+    if (pass === '*' || isPlaceholder(pass) || isReference(pass) || pass.length < 3 || /^[\d:.]+$/.test(pass)) continue; // a time, a version
     const at = m.index + m[0].trimEnd().length - pass.length;
     out.push({ kind: 'login-pair', snippet: `${m[1]}:${m[2]}:${m[3]}:${m[4]}:${mask(pass, 1)}`, start: at, end: at + pass.length });
   }
   return out;
 }
 
+/** An administrator account, a separator (`-`, `--`, `->`, `:`), then its password: "Jenkins admin - X", "Grafana: admin -> X". */
+const ACCOUNT_DASH = /(?<![\w./:@-])(?:admin|administrator|root|superuser|sysadmin|sa)[ \t]*(?:--?|\u2013|\u2014|->|\u2192|=>|:|=)[ \t]*(["'`]?)([^\s"'`]{8,64})\1/gi;
+
+/** A password there: letters, digits and a symbol other than the - _ . / + of names, paths and versions, or a machine-made string. */
+function accountPassword(v: string): boolean {
+  const s = shapesOf(v);
+  if (!s || isReference(v) || VAULT_WORDS.test(v)) return false;
+  const name = /^[\p{Ll}\d]+(?:[-_.][\p{Ll}\d]+)+$/u.test(v); // 2024-roadmap, build-42-final: a page's or a branch's name
+  return (s.random && !name) || (/\p{L}/u.test(v) && /\d/.test(v) && /[^\p{L}\d_./+-]/u.test(v));
+}
+
+/** After an administrator account and a slash, also a case change with digits (`admin / Pelican-Moon-22`), not a lowercase name (`2024-roadmap`). */
+function adminPassword(v: string): boolean {
+  return accountPassword(v) || (pairPassword(v) && /\d/.test(v) && /\p{Lu}/u.test(v) && /\p{Ll}/u.test(v));
+}
+
+/**
+ * A login told as a sentence: "log in as deploy with X", "sign in with ops@acme.io and X",
+ * "login to the router with admin and X". X must have a strong password's shape.
+ */
+const PROSE_LOGIN =
+  /\b(?:log(?:ged)?[ -]?in|logon|sign(?:ed)?[ -]?in|connect(?:ed)?)\b[^.\n]{0,40}?\b(?:as[ \t]+[\w.@+-]{1,64}[ \t]+(?:with|using)|(?:with|using)[ \t]+[\w.@+-]{1,64}[ \t]+and)[ \t]+(?:(?:the[ \t]+)?password[ \t]+)?(["'`]?)([^\s"'`]{8,64})\1/gi;
+
+function proseLogins(text: string): PairFinding[] {
+  for (const m of text.matchAll(PROSE_LOGIN)) {
+    const pass = m[2]!.replace(/[.,;:?)\]}>]+$/, '');
+    const s = shapesOf(pass);
+    if (!s || isReference(pass) || VAULT_WORDS.test(pass) || /\d\.\d/.test(pass) || !(s.random || (s.strong && adminPassword(pass)))) continue; // not a version (Kubernetes-1.29)
+    const at = m.index + m[0].length - m[2]!.length - m[1]!.length;
+    return [{ kind: 'login-pair', snippet: `${m[0].slice(0, m[0].length - m[2]!.length - m[1]!.length).slice(0, 60)}${mask(pass, 1)}`, start: at, end: at + pass.length }];
+  }
+  return [];
+}
+
+function accountPairs(text: string): PairFinding[] {
+  for (const m of text.matchAll(ACCOUNT_DASH)) {
+    const pass = m[2]!.replace(/[.,;:?)\]}>]+$/, '');
+    if (!accountPassword(pass) || DEFAULT_OFF.test(lineAround(text, m.index, m.index + m[0].length))) continue;
+    const at = m.index + m[0].length - m[2]!.length - m[1]!.length;
+    return [{ kind: 'login-pair', snippet: `${m[0].slice(0, m[0].length - m[2]!.length - m[1]!.length)}${mask(pass, 1)}`, start: at, end: at + pass.length }];
+  }
+  return [];
+}
+
 /** Login pairs under the store's policy; the team store adds default credentials. */
 export function detectCredentialPairs(text: string, policy: Policy): PairFinding[] {
-  return [...slashPairs(text), ...colonPairs(text, policy), ...pgpassLines(text), ...otherPairs(text), ...(policy === 'team' ? [...defaultPairs(text), ...seasonalPasswords(text)] : [])];
+  const all = [...slashPairs(text), ...colonPairs(text, policy), ...pgpassLines(text), ...otherPairs(text), ...accountPairs(text), ...proseLogins(text), ...(policy === 'team' ? [...defaultPairs(text), ...seasonalPasswords(text)] : [])];
+  return all.filter((f) => !isFixture(text, f.start, f.end, text.slice(f.start, f.end)));
 }
 
 const Q = `(["']?)([^\\s"'\`]+)\\1`;
@@ -199,6 +251,9 @@ const CLI_RULES: { tool: RegExp; flag: RegExp }[] = [
   { tool: /\bopenssl\b/, flag: new RegExp(`(?<=\\s)-pass(?:in|out)?[ \\t]+(["']?)pass:([^\\s"'\`]+)\\1`, 'g') },
   { tool: /\b(?:smbclient|rpcclient|smbmap|crackmapexec|netexec)\b/, flag: new RegExp(`(?<=\\s)(?:-U|--user(?:name)?)[ \\t=]+(["']?)[^\\s%"']+%([^\\s"'\`]+)\\1`, 'g') },
   { tool: /\b(?:xfreerdp|wlfreerdp)\b/, flag: new RegExp(`(?<=\\s)\\/p:${Q}`, 'g') },
+  // `net use \\srv\share /user:DOMAIN\name PASSWORD` and `net use \\srv\share PASSWORD /user:...`
+  { tool: /\bnet\s+use\b/i, flag: /(?<=\s)\/user:\S+[ \t]+(["']?)([^\s"'`/*][^\s"'`]*)\1/gi },
+  { tool: /\bnet\s+use\b/i, flag: /(?<=\s)\\\\\S+[ \t]+(["']?)([^\s"'`/*][^\s"'`]*)\1(?=[ \t]+\/user:)/gi },
   { tool: /\bnet\s+user\b/i, flag: new RegExp(`\\bnet\\s+user\\s+[^\\s/]+\\s+(["']?)([^\\s"'\`/*]+)\\1`, 'gi') },
   { tool: /\bhtpasswd\b/, flag: new RegExp(`\\bhtpasswd\\s+-[a-zA-Z]*b[a-zA-Z]*\\s+[^\\s-]\\S*\\s+[^\\s-]\\S*\\s+${Q}`, 'g') },
 ];

@@ -3,6 +3,7 @@
 // password is X"). statedCredentials.ts adds the phrasings these anchored rules do not reach.
 import { charClasses, isPlaceholder, mask, shannonEntropy } from './entropy.ts';
 import { exampleOrDisowned, HASH_OF } from './credentialValues.ts';
+import { inResourceName, isFixture } from './disowned.ts';
 import { type Findings, linesOf, trimPunctuation } from './findings.ts';
 
 /** Entropy (bits/char) a `password = value` value must reach to count as a secret. */
@@ -64,6 +65,7 @@ export function detectAssignments(text: string, out: Findings): void {
     const start = m.index + m[0].length - value.length - m[2]!.length;
     if (out.overlaps(start, start + value.length)) continue;
     if (!looksLikeSecretValue(value) || HASH_OF.test(text.slice(Math.max(0, m.index - 40), m.index)) || exampleOrDisowned(text, m.index, start + value.length)) continue;
+    if (inResourceName(text, m.index) || isFixture(text, start, start + value.length, value)) continue; // where the secret is (`arn:...:secret:name`), a fixture's
     let keyStart = m.index;
     while (keyStart > 0 && m.index - keyStart < 100 && KEY_CHAR.test(text[keyStart - 1]!)) keyStart--;
     const key = (text.slice(keyStart, m.index) + /^[A-Za-z_-]+/.exec(m[0])![0]).replace(/^[-_.]+/, '');
@@ -83,8 +85,8 @@ export function looksLikeStatedPassword(v: string, minLength: number): boolean {
   if (v.length < minLength || v.length > 200) return false;
   if (isPlaceholder(v) || isCodeReference(v) || VAULT_WORDS.test(v)) return false;
   if (/^(?:\/|~\/|\.\.?\/|[A-Za-z]:\\)/.test(v) || v.includes('://') || v.startsWith('-')) return false;
-  if (/^[a-z]+$/.test(v)) return false; // a word
-  if (!/[0-9]/.test(v) && !/[^A-Za-z0-9]/.test(v)) return /[A-Z]/.test(v) && /[a-z]/.test(v) && !/^[A-Z][a-z]+$/.test(v);
+  if (/^\p{Ll}+$/u.test(v)) return false; // a word, in any language ("temporária", "ausgehängt")
+  if (!/[0-9]/.test(v) && !/[^\p{L}0-9]/u.test(v)) return /\p{Lu}/u.test(v) && /\p{Ll}/u.test(v) && !/^\p{Lu}\p{Ll}+$/u.test(v);
   return charClasses(v) >= 2;
 }
 
@@ -127,6 +129,7 @@ export function detectPasswordProse(text: string, out: Findings): void {
     const value = trimPunctuation(m[2]!);
     if (!looksLikeStatedPassword(value, 6)) continue;
     const start = m.index + m[0].length - m[2]!.length - m[1]!.length;
+    if (isFixture(text, start, start + value.length, value)) continue;
     if (out.overlaps(start, start + value.length)) continue;
     out.add('password-prose', `${m[0].slice(0, m[0].length - m[2]!.length - m[1]!.length)}${mask(value, 2)}`, start, start + value.length);
   }

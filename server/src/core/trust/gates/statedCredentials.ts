@@ -11,6 +11,8 @@
 import { mask } from './entropy.ts';
 import { lineBefore } from './findings.ts';
 import { exampleOrDisowned, HASH_OF, type Shapes, type Value, readValue, shapesOf } from './credentialValues.ts';
+import { DEFAULT_PASSWORDS, inResourceName, isFixture, isLocalDefault } from './disowned.ts';
+import { ENTRY_NOUNS, FOREIGN_WORD, LOCK_NOUNS, NOT_A_LOCK_CODE } from './lexicon.ts';
 import {
   blank,
   identWords,
@@ -50,13 +52,15 @@ function accepts(cls: KeyClass, sep: Sep, v: Value, s: Shapes, policy: Policy, k
   const minDigits = /[ -]/.test(v.text) || /combination|combo|cvv|cvc/i.test(key) ? 3 : 4;
   const digit = /\d/.test(v.text);
   const word = s.word && v.clauseEnd;
+  // A meeting's host key is a PIN; an SSH host key (its fingerprint, its base64) is public: digits only.
+  if (cls === 'code' && /host[ -]?key/i.test(key) && s.digits === 0) return false;
   // A passphrase: in quotes, three or more words to the end of the clause, or words joined by - _ .
   const joined = !/\s/.test(v.text) && v.text.split(/[-_.]+/).length >= 2;
   const phrase = s.passphrase && (v.quoted || v.words >= 3 || joined);
   if (policy === 'team') {
     switch (cls) {
       case 'pw':
-        if (sep === ' ') return !v.text.includes('`') && (s.random || s.strong || (s.password && n >= 6));
+        if (sep === ' ') return !v.text.includes('`') && (s.random || s.strong || (s.password && n >= 6) || DEFAULT_PASSWORDS.has(v.text.toLowerCase()));
         return s.random || s.strong || s.password || s.digits >= 4 || phrase || (word && (n >= 6 || sep === ':'));
       case 'pass':
         if (sep === ' ') return s.random || s.strong;
@@ -65,7 +69,8 @@ function accepts(cls: KeyClass, sep: Sep, v: Value, s: Shapes, policy: Policy, k
       case 'key':
         // Bare ("the admin token Zk8Lq2..."): only a long random string; hex (a hash, a request id)
         // and UUIDs are ids more often than tokens there.
-        if (sep === ' ') return s.random && n >= 20 && !v.quoted && !/^[0-9a-f-]+$/i.test(v.text);
+        // Or a password with a symbol of its own ("service account svc-backup, secret Vole!Hill-2024").
+        if (sep === ' ') return (s.random && n >= 20 && !v.quoted && !/^[0-9a-f-]+$/i.test(v.text)) || (s.strong && /\d/.test(v.text) && /[^\p{L}\d_./+-]/u.test(v.text));
         return s.random || s.strong || (cls === 'secret' && ((s.password && n >= 8) || phrase));
       case 'seed':
         return (sep !== ' ' && (s.random || s.strong)) || (s.passphrase && v.words >= 12);
@@ -138,15 +143,18 @@ export function detectStatedCredentials(text: string, policy: Policy, all = true
   const out: StatedCredential[] = [];
   for (const m of text.matchAll(KEY_RE)) {
     const groups = m.groups!;
-    const cls = (Object.keys(groups).find((g) => groups[g] !== undefined) ?? 'pw') as KeyClass | 'cjk' | 'barecode';
+    const cls = (Object.keys(groups).find((g) => groups[g] !== undefined) ?? 'pw') as KeyClass | 'cjk' | 'cjkcode' | 'barecode' | 'lock' | 'entry';
     // "code" alone is an error or exit code unless what follows says what it opens ("the code to open the bike locker").
     if (cls === 'barecode' && !OPENS.test(text.slice(m.index + m[0].length, m.index + m[0].length + 80)) && !LOCK_BEFORE.test(text.slice(Math.max(0, m.index - 30), m.index))) continue;
-    const keyClass: KeyClass = cls === 'cjk' ? 'pw' : cls === 'barecode' ? 'code' : cls;
+    if ((cls === 'barecode' || cls === 'lock') && NOT_A_LOCK_CODE.test(text.slice(Math.max(0, m.index - 20), m.index + m[0].length + 20))) continue;
+    if (cls === 'lock' && /^safe$/i.test(m[0]) && NOT_SAFE.test(text.slice(Math.max(0, m.index - 20), m.index))) continue; // "it is safe to"
+    const lock = cls === 'lock' || cls === 'entry' ? cls : undefined;
+    const keyClass: KeyClass = cls === 'cjk' ? 'pw' : cls === 'barecode' || cls === 'lock' || cls === 'entry' || cls === 'cjkcode' ? 'code' : cls;
     const word = m[0];
     const prev = text[m.index - 1];
     // Inside a longer word only as the end of a compound password key (DBPASSWORD, storePassword)
     // or after a camelCase boundary (clientSecret, apiKey); never after a digit (`1Password`).
-    if (prev !== undefined && /\p{L}/u.test(prev) && cls !== 'cjk') {
+    if (prev !== undefined && /\p{L}/u.test(prev) && cls !== 'cjk' && cls !== 'cjkcode') {
       const compound = keyClass === 'pw' && /^pass/i.test(word);
       const camel = /\p{Ll}/u.test(prev) && /^\p{Lu}/u.test(word);
       if (!compound && !camel) continue;
@@ -162,16 +170,47 @@ export function detectStatedCredentials(text: string, policy: Policy, all = true
       end += suffix.length;
     }
     const key = text.slice(from, end);
-    const found = (text[from - 1] === '<' && text[end] === '>' ? xmlValue(text, end + 1, keyClass, policy, word) : statedAt(text, end, keyClass, policy, word, key, claimed)) ?? reversed(text, m.index, end, keyClass, policy);
+    const found = lock
+      ? lockCode(text, end, lock, word)
+      : ((text[from - 1] === '<' && text[end] === '>' ? xmlValue(text, end + 1, keyClass, policy, word) : statedAt(text, end, keyClass, policy, word, key, claimed)) ??
+        reversed(text, m.index, end, keyClass, policy));
     if (!found) continue;
     // The identifier names something else (`nextPageToken`, `max_token`), the value is a digest
     // of the credential ("sha256 of the secret: ..."), or an example ("e.g. password: ...").
     const before = identWords(text.slice(from, m.index));
     if (before.length > 0 && NOT_SECRET_PREFIX.has(before[before.length - 1]!)) continue;
     if (HASH_OF.test(text.slice(Math.max(0, m.index - 40), m.index)) || exampleOrDisowned(text, m.index, found.v.end)) continue;
+    // Inside an ARN (where a secret is kept), a fixture's login, a throwaway container's default.
+    if (inResourceName(text, m.index) || isFixture(text, found.v.start, found.v.end, found.v.text) || isLocalDefault(text, found.v.start, found.v.end, key, found.v.text)) continue;
     const snippet = found.reversed ? `${mask(found.v.text, 1)} is the ${word}` : `${text.slice(from, found.valueAt).replace(/\s+/g, ' ').slice(0, 80)}${mask(found.v.text, 1)}`;
     out.push({ keyClass, key, sep: found.sep, op: found.op, snippet, start: found.v.start, end: found.v.end });
     if (!all) break;
+  }
+  if (all || out.length === 0) out.push(...codesBefore(text).slice(0, all ? undefined : 1));
+  return out;
+}
+
+const LOCK_OR_ENTRY = `(?:[\\p{L}-]+[ \\t]+){0,3}?(?:(${LOCK_NOUNS})|${ENTRY_NOUNS})(?![\\p{L}])`;
+/** "use 4471 for the front door", "4471 opens the padlock on the shed": a code before what it opens. */
+const CODE_BEFORE = new RegExp(
+  `(?<![\\w.#*-])(?:(use|enter|punch in|type in|key in|dial|try)[ \\t]+)?([*#]?\\d{4,8}[#*]?)[ \\t]+` +
+    `(for|at|on|to open|to unlock|to disarm|opens|unlocks|disarms)[ \\t]+(?:the[ \\t]+)?${LOCK_OR_ENTRY}`,
+  'giu',
+);
+/** Cheap first test: a run of four digits or more followed by a word. */
+const CODE_THEN_WORD = /\d{4}[#*]?[ \t]+\p{L}/u;
+
+function codesBefore(text: string): StatedCredential[] {
+  const out: StatedCredential[] = [];
+  if (!CODE_THEN_WORD.test(text)) return out;
+  for (const m of text.matchAll(CODE_BEFORE)) {
+    // "for the door" needs a verb of entering before the code ("Ticket 4471 for the garage door" is a ticket).
+    if (!m[1] && !/^(?:opens|unlocks|disarms)$/i.test(m[3]!)) continue;
+    const code = m[2]!;
+    if (!m[4] && TIME_OR_YEAR.test(code)) continue; // "1200 opens the flood gate log window": a time before a door, not its code
+    const start = m.index + m[0].indexOf(code);
+    if (exampleOrDisowned(text, m.index, start + code.length)) continue;
+    out.push({ keyClass: 'code', key: 'code', sep: 'is', op: 'opens', snippet: `${mask(code, 0)} ${m[0].slice(m[0].indexOf(code) + code.length).trim().slice(0, 40)}`, start, end: start + code.length });
   }
   return out;
 }
@@ -207,14 +246,15 @@ export function acceptValue(cls: KeyClass, sep: Sep, v: Value, policy: Policy, k
  * An environment line (`API_SECRET=walnut-harbor-quill`): a real value whatever its shape when it
  * has a digit or a symbol, in the personal store too (a .env file holds the live values).
  */
-function envValue(ident: string, op: string, cls: KeyClass, v: Value): boolean {
+function envValue(ident: string, op: string, cls: KeyClass, v: Value, policy: Policy): boolean {
   if (op !== '=' || !/^[A-Z][A-Z0-9_]*$/.test(ident) || (cls !== 'pw' && cls !== 'pass' && cls !== 'secret')) return false;
   const s = shapesOf(v.text, v.quoted);
-  return s !== null && !/\s/.test(v.text) && (s.password || s.passphrase || s.random);
+  // A plain word too in the team store (`POSTGRES_PASSWORD=postgres on the staging host`): the value ends at the blank, whatever follows.
+  return s !== null && !/\s/.test(v.text) && (s.password || s.passphrase || s.random || (policy === 'team' && s.word));
 }
 
 function statedAt(text: string, at: number, cls: KeyClass, policy: Policy, key: string, ident = key, claimed?: (at: number) => boolean): Found | null {
-  const s = separatorAt(text, at);
+  const s = separatorAt(text, at, { foreign: FOREIGN_WORD.test(key), lockVerbs: cls === 'code' ? 'all' : undefined });
   if (!s || claimed?.(s.end)) return null; // a value an earlier rule already reported
   if (s.sep === ' ' && cls !== 'pw' && cls !== 'pass' && cls !== 'code' && cls !== 'seed' && !(policy === 'team' && (cls === 'secret' || cls === 'key'))) return null;
   // "pass" alone is mostly a verb ("pass the token to the step"): bare, only after a user name on its line.
@@ -222,17 +262,50 @@ function statedAt(text: string, at: number, cls: KeyClass, policy: Policy, key: 
   // Only a password, a secret or a seed may be a run of words; bare, only a seed phrase.
   const phrases = (cls === 'pw' || cls === 'pass' || cls === 'secret' || cls === 'seed') && (s.sep !== ' ' || cls === 'seed');
   for (const v of readValue(text, s.end, phrases)) {
-    if (acceptValue(cls, s.sep, v, policy, key) || envValue(ident, s.op, cls, v)) return { v, sep: s.sep, op: s.op, valueAt: s.end };
+    if (acceptValue(cls, s.sep, v, policy, key) || envValue(ident, s.op, cls, v, policy)) return { v, sep: s.sep, op: s.op, valueAt: s.end };
+  }
+  return null;
+}
+
+/** Words before "safe" that make it an adjective ("it is safe to retry"). */
+const NOT_SAFE = /\b(?:is|are|was|were|be|being|been|it's|its|not|feel|feels|stay|keep|play|quite|very|totally|perfectly|considered|remains?|thread|type|memory|fail)[ \t-]+$/i;
+/** What may follow a lock's code in its clause: a separable particle ("geht mit 31-08-77 auf"), then the clause ends. */
+const AFTER_LOCK_CODE = /^[ \t]+(?:auf|zu|up|open|then|and|und|et|y|e|och|en)\b/i;
+/** A year or a time of day (0630, 2359, 1999, 2024): what a bare number after a door or an alarm is as often as a code. */
+const TIME_OR_YEAR = /^(?:(?:[01]\d|2[0-3])[0-5]\d|(?:19|20)\d\d)$/;
+const ONE_WORD_THEN_END = /^[ \t]+\p{L}{2,20}[ \t]*(?:[.!;,\n]|$)/u;
+/** Combination locks and their like take three digits; a keypad four. */
+const THREE_DIGIT_LOCKS = /combination|combo|padlock|bike lock|cable lock|zahlenschloss|vorh\u00e4ngeschloss|cadenas|candado|cadeado|lucchetto|hangslot|cijferslot|k\u0142\u00f3dk|h\u00e4ngl\u00e5s|kodl\u00e5s/iu;
+
+/**
+ * A code stated after a lock (a safe, a padlock: any separator or a verb of opening) or an entry
+ * (a door, a gate, an alarm: a verb of opening, or a keypad's # or * in the code): digits only,
+ * ending its clause.
+ */
+function lockCode(text: string, at: number, lock: 'lock' | 'entry', key: string): Found | null {
+  const s = separatorAt(text, at, { foreign: FOREIGN_WORD.test(key), lockVerbs: lock === 'lock' ? 'all' : 'opening' });
+  if (!s || s.sep === ' ') return null;
+  const byVerb = /\p{L}/u.test(s.op) && !/^(?:is|ist|est|es|\u00e8|\u00e9|\u00e4r|lautet|jest|to|was|war)$/i.test(s.op);
+  for (const v of readValue(text, s.end, false)) {
+    const shapes = shapesOf(v.text, v.quoted);
+    if (!shapes || shapes.digits < (/[ -]/.test(v.text) || THREE_DIGIT_LOCKS.test(key) ? 3 : 4)) continue;
+    // After a verb of opening, one more word may end the clause ("wird mit 4815 entschärft").
+    if (!v.clauseEnd && !AFTER_LOCK_CODE.test(text.slice(v.end, v.end + 8)) && !(byVerb && ONE_WORD_THEN_END.test(text.slice(v.end, v.end + 30)))) continue;
+    // After a door or an alarm with only ':' or "is": a keypad's # or *, or digits that are no year or time of day ("Alarm: 0630").
+    // Not `ALARM=5000`: a setting's value, not a code.
+    if (lock === 'entry' && !byVerb && !/[#*]/.test(v.text) && (shapes.digits < 4 || s.op === '=' || TIME_OR_YEAR.test(v.text.replace(/[ -]/g, '')))) continue;
+    return { v, sep: s.sep, op: s.op, valueAt: s.end };
   }
   return null;
 }
 
 function reversed(text: string, keyStart: number, keyEnd: number, cls: KeyClass, policy: Policy): Found | null {
-  if (cls !== 'pw' && cls !== 'pass' && cls !== 'secret' && cls !== 'key') return null;
+  if (cls !== 'pw' && cls !== 'pass' && cls !== 'secret' && cls !== 'key' && cls !== 'code') return null;
   const v = reversedValue(text, keyStart, keyEnd);
   if (!v) return null;
   const s = shapesOf(v.text);
   if (!s) return null;
+  if (cls === 'code') return s.digits >= 4 ? { v, sep: 'is', op: 'is', valueAt: v.start, reversed: true } : null; // "4471 is the door code"
   const n = [...v.text].length;
   // A long word that is none of a sentence ("correcthorsebatterystaple is the passphrase") counts in both stores: the phrasing is explicit.
   const ok = s.random || s.strong || (s.word && n >= 12) || (s.password && n >= (policy === 'team' ? 6 : 8));

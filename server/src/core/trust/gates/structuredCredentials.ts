@@ -3,7 +3,7 @@
 // is a credential (a Kubernetes or ECS environment entry: `- name: DB_PASSWORD` then
 // `value: ...`). The value is judged as if it had been written `password: value`.
 import { mask } from './entropy.ts';
-import type { Value } from './credentialValues.ts';
+import { isResourceName, shapesOf, type Value } from './credentialValues.ts';
 import { linesOf } from './findings.ts';
 import { acceptValue, keyClassOf, type KeyClass, type Policy, type StatedCredential } from './statedCredentials.ts';
 
@@ -54,6 +54,7 @@ function tables(text: string, policy: Policy): StatedCredential[] {
       }
     }
     for (const delimiter of ['|', '\t', ',']) {
+      if (line.text.split(delimiter, 41).length > 40) continue; // a header of a few columns, not a line split into thousands
       const cells = cellsOf(line.text, line.start, delimiter);
       // A CSV or TSV header is labels only; a markdown header may hold other words.
       if (!cells || (delimiter !== '|' && !cells.every((c) => HEADER_CELL.test(c.text) && c.text.length <= 30))) continue;
@@ -96,7 +97,50 @@ function nameValuePairs(text: string, policy: Policy): StatedCredential[] {
   return out;
 }
 
-/** Credentials in tables and name/value pairs, under the store's policy. */
+/** A cell naming an account: a default or service account (`admin`, `svc-jira`, `orders_ro`, `dbadmin`). */
+const ACCOUNT_CELL = /^(?:[a-z][\w.-]*admin|admin[\w.-]*|root|svc[-_.][\w.-]+|[\w-]+_(?:ro|rw|user|svc)|deploy|ops|ci|sa|postgres|elastic)$/i;
+/** A label cell speaking of a login: "creds for the staging UI", "wifi", "VPN login". */
+const LOGIN_CELL = /\b(?:creds?|credentials?|login|logon|sign-?in|account|user(?:name)?|wifi|wi-fi|wlan|ssid|vpn)\b/i;
+
+/**
+ * A password in a row's last cell: a token, or 8+ letters and digits with a symbol other than
+ * those of names and versions (`ubuntu-22.04`, `build-42`) or a case change; after a credential
+ * word in the team store, also letters and digits alone (`pumpkinseed42`).
+ */
+function cellPassword(v: string, loose: boolean): boolean {
+  if (v.length < 8 || /[\s/]/.test(v) || /^[#@]/.test(v) || isResourceName(v)) return false;
+  if (!shapesOf(v) || !/\p{L}/u.test(v) || !/\d/.test(v) || /\d\.\d/.test(v)) return false; // a version, an image tag
+  if (v.length >= 16 && /[A-Z]/.test(v) && /[a-z]/.test(v)) return true; // a token
+  return /[^\p{L}\d_.+-]/u.test(v) || (/\p{Lu}/u.test(v) && /\p{Ll}/u.test(v) && /-|_/.test(v)) || (loose && /^[\p{L}\d]+$/u.test(v));
+}
+
+/**
+ * A row of tab- or `|`-separated cells without a header, one of which names a credential or an
+ * account ("creds for the staging UI<TAB>ops<TAB>X"): a later cell holding a password's shape is one.
+ */
+function labelledRows(text: string, policy: Policy, taken: Set<number>): StatedCredential[] {
+  const out: StatedCredential[] = [];
+  for (const line of linesOf(text)) {
+    const delimiter = line.text.includes('\t') ? '\t' : / \| /.test(line.text) ? '|' : null;
+    if (!delimiter) continue;
+    // A row of a few cells (a label, a user, a password...): a line split into thousands is no such row.
+    if (line.text.split(delimiter, 13).length > 12) continue;
+    const cells = cellsOf(line.text, line.start, delimiter);
+    if (!cells || cells.length < 3) continue;
+    const label = cells.findIndex((c) => LOGIN_CELL.test(c.text) || keyClassOf(c.text) !== null);
+    const account = cells.findIndex((c) => ACCOUNT_CELL.test(c.text));
+    const from = label === -1 ? account : account === -1 ? label : Math.min(label, account);
+    if (from === -1) continue;
+    // The password ends the row ("label, user, password"); a later cell of prose is a note, not it.
+    const cell = cells[cells.length - 1]!;
+    if (cells.length - 1 <= from || taken.has(cell.start) || !cellPassword(cell.text, label !== -1 && policy === 'team')) continue;
+    out.push({ keyClass: 'pw', key: cells[from]!.text, sep: ':', op: delimiter, snippet: `${cells[from]!.text.slice(0, 40)} ${delimiter === '\t' ? '<TAB>' : '|'} ... ${mask(cell.text, 1)}`, start: cell.start, end: cell.start + cell.text.length });
+  }
+  return out;
+}
+
+/** Credentials in tables, labelled rows and name/value pairs, under the store's policy. */
 export function detectStructuredCredentials(text: string, policy: Policy): StatedCredential[] {
-  return [...tables(text, policy), ...nameValuePairs(text, policy)];
+  const found = [...tables(text, policy), ...nameValuePairs(text, policy)];
+  return [...found, ...labelledRows(text, policy, new Set(found.map((f) => f.start)))];
 }

@@ -8,6 +8,7 @@
 // high-entropy token of 16+ characters. Notes that only say where credentials live ("its
 // credentials are stored in Vault") pass. A false refusal costs a rewording; a leak into a shared
 // history costs a credential rotation.
+import { isFixture, isIdentifier } from './disowned.ts';
 import { isPlaceholder, mask, shannonEntropy } from './entropy.ts';
 import { lineAround } from './findings.ts';
 import { detectCredentialPairs } from './loginPairs.ts';
@@ -47,7 +48,7 @@ const EMAIL = /(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0
 const STATED_PASSWORD = /\b(?:pass(?:word|wd|phrase)?|pwd)\b\s*(?:[:=]|is|was)\s*["'`]?([^\s"'`]{4,})/gi;
 const TOKEN = /(?<![A-Za-z0-9_+=-])[A-Za-z0-9_+=-]{16,}(?![A-Za-z0-9_+=-])/g;
 // A line about public material: what follows is meant to be shared.
-const PUBLIC_LINE = /\b(?:public|pubkey|fingerprint|checksum|digest|integrity|sha-?\d+|md5|hash|recipient)\b|ssh-(?:rsa|ed25519)|ecdsa-sha2/i;
+const PUBLIC_LINE = /\b(?:public(?:[ _-]?key)?|pubkey|fingerprint|checksum|digest|integrity|sha-?\d+|md5|hash|recipient)\b|ssh-(?:rsa|ed25519)|ecdsa-sha2/i;
 const PUBLIC_BEGIN = /-----BEGIN (?:[A-Z0-9]+ )*(?:PUBLIC KEY|CERTIFICATE|PUBLIC KEY BLOCK)-----/g;
 
 /** A stated password value, not a word of prose ("the password is stored in Vault"). */
@@ -65,6 +66,7 @@ function tokenLike(t: string): boolean {
   if ((t.match(/[0-9]/g) ?? []).length < 2 || !/[A-Za-z]/.test(t)) return false;
   if (/[a-z]{6,}|[A-Z]{6,}/.test(t)) return false; // identifiers and words (handleRequestV2Async)
   if (/^[a-z0-9]+(?:[-_][a-z0-9]+)+$/.test(t) && t.split(/[-_]/).every((p) => p.length <= 8)) return false; // kebab/snake names
+  if (t.split('-').length >= 2 && t.split('-').every((p) => /^[A-Z]?[a-z]+(?:[A-Z][a-z]+)*\d{0,5}$/.test(p))) return false; // ChaCha20-Poly1305: names of algorithms and products
   if (encodedText(t)) return false;
   return shannonEntropy(t) >= 3.5;
 }
@@ -86,10 +88,24 @@ function highEntropyToken(text: string): string | null {
     PUBLIC_BEGIN.lastIndex = end === -1 ? text.length : end;
   }
   for (const m of text.matchAll(TOKEN)) {
-    if (!tokenLike(m[0])) continue;
+    if (!tokenLike(m[0]) || isIdentifier(text, m.index, m[0])) continue;
     if (publicSpans.some(([s, e]) => m.index >= s && m.index < e)) continue;
     if (PUBLIC_LINE.test(lineAround(text, m.index, m.index + m[0].length)) || exampleOnLine(text, m.index, m.index + m[0].length)) continue;
     return m[0];
+  }
+  return null;
+}
+
+/** "The backup zip is protected with X", "encrypted the export with X": what a file or archive is locked with. */
+const PROTECTED_WITH = /\b(?:protect|encrypt|lock|secur|zipp|seal)(?:ed|s)?\b[^.\n]{0,40}?[ \t](?:with|using|by)[ \t]+(?:the[ \t]+)?(["'`]?)([^\s"'`]{8,64})\1/gi;
+
+/** The value is a password: letters, digits and a symbol other than those of names, versions and algorithms (AES-256, TLS1.3, MFA+SSO). */
+function protectedWith(text: string): string | null {
+  for (const m of text.matchAll(PROTECTED_WITH)) {
+    const v = m[2]!.replace(/[.,;:?)\]}>]+$/, '');
+    if (isPlaceholder(v) || !/\p{L}/u.test(v) || !/\d/.test(v) || !/[^\p{L}\d_./+-]/u.test(v) || exampleOnLine(text, m.index, m.index + m[0].length)) continue;
+    if (/@[\w-]*[.-]/.test(v) || (/@/.test(v) && /\bby[ \t]+$/.test(m[0].slice(0, m[0].length - m[2]!.length - m[1]!.length)))) continue; // locked by deploy@ci-42: a user, not a password
+    return `${m[0].slice(0, m[0].length - m[2]!.length - m[1]!.length)}${mask(v, 1)}`;
   }
   return null;
 }
@@ -99,6 +115,10 @@ export function detectTeamSecrets(text: string): TeamSecretFinding[] {
   const stated = detectStatedCredentials(text, 'team', false);
   if (stated.length === 0) stated.push(...detectStructuredCredentials(text, 'team').slice(0, 1));
   const out: TeamSecretFinding[] = stated.map((f) => ({ kind: 'stated-credential', snippet: f.snippet }));
+  if (stated.length === 0) {
+    const locked = protectedWith(text);
+    if (locked) out.push({ kind: 'stated-credential', snippet: locked });
+  }
   const pairs = detectCredentialPairs(text, 'team');
   for (const kind of ['login-pair', 'default-credential', 'weak-password'] as const) {
     const p = pairs.find((f) => f.kind === kind);
@@ -115,7 +135,8 @@ export function detectTeamSecrets(text: string): TeamSecretFinding[] {
   const emails = [...text.matchAll(EMAIL)].map((m) => m[0]);
   if (emails.length > 0) {
     for (const m of text.matchAll(STATED_PASSWORD)) {
-      if (!valueLike(m[1]!)) continue;
+      const at = m.index + m[0].length - m[1]!.length;
+      if (!valueLike(m[1]!) || isFixture(text, at, at + m[1]!.length, m[1]!)) continue;
       out.push({ kind: 'email-password', snippet: `${mask(emails[0]!, 3)} ... ${m[0].slice(0, m[0].length - m[1]!.length)}${mask(m[1]!, 1)}` });
       break;
     }

@@ -96,6 +96,10 @@ export const TOKEN_RULES: TokenRule[] = [
     keep: (t) => (/^[A-Za-z0-9]+?[._-](?:[a-z]+[._-])?|^1\/\/0/.exec(t)?.[0].length ?? 3) + 1,
     accept: (t) => randomTail(/^(?:[A-Za-z]+[._-](?:[a-z]+[._-])?|1\/\/0)/)(t),
   },
+  // A Mailgun API key: `key-` and 32 lowercase hex digits.
+  { kind: 'service-token', re: /(?<![A-Za-z0-9_-])key-[0-9a-f]{32}(?![A-Za-z0-9_-])/g, keep: 5, accept: randomTail(/^key-/) },
+  // A Firebase Cloud Messaging legacy server key: an 11-character key id, a colon, then `APA91b` and its body.
+  { kind: 'service-token', re: /(?<![A-Za-z0-9_-])AAAA[A-Za-z0-9_-]{7}:APA91b[A-Za-z0-9_-]{60,}(?![A-Za-z0-9_-])/g, keep: 4, accept: randomTail(/^AAAA[A-Za-z0-9_-]{7}:APA91b/) },
   // Twilio account and API-key SIDs: AC / SK and exactly 32 lowercase hex digits.
   { kind: 'twilio-key', re: /(?<![A-Za-z0-9_])(?:AC|SK)[0-9a-f]{32}(?![A-Za-z0-9_])/g, keep: 4, accept: (t) => /[0-9]/.test(t.slice(2)) && /[a-f]/.test(t.slice(2)) },
   // BitLocker recovery keys: eight groups of six digits.
