@@ -17404,7 +17404,8 @@ var PLACEHOLDER_WORDS = /(example|placeholder|changeme|change[_-]me|redacted|dum
 function isPlaceholder(value) {
   const v = value.trim();
   if (v === "") return true;
-  if (/^[<[{($%]/.test(v)) return true;
+  if (/^[<[{$%]/.test(v)) return true;
+  if (v.startsWith("(") && (v.length < 20 || shannonEntropy(v) < 3.5)) return true;
   if (/^[*x\u2022.#_-]+$/i.test(v)) return true;
   if (PLACEHOLDER_WORDS.test(v)) return true;
   if (/^(password|passwd|secret|token|none|null|nil|undefined|true|false|empty|unset|required|optional|string)$/i.test(v)) {
@@ -17417,19 +17418,209 @@ function mask(secret, keep = 4) {
   return `${secret.slice(0, shown2)}********`;
 }
 
+// server/src/core/trust/gates/lexicon.ts
+var alt = (words) => words.join("|");
+var LOCK_NOUNS = alt([
+  "padlock|lockbox|lock box|key ?safe|key ?box|combination lock|bike lock|cable lock|gun safe|wall safe|floor safe|safe",
+  "tresor|vorhängeschloss|zahlenschloss|fahrradschloss|schlüsselsafe|schlüsselkasten",
+  // de
+  "cadenas|coffre-fort|coffre fort|coffre|boîte à clés",
+  // fr
+  "candado|caja fuerte|caja de seguridad",
+  // es
+  "cadeado|cofre",
+  // pt
+  "lucchetto|cassaforte|cassetta di sicurezza",
+  // it
+  "hangslot|cijferslot|kluis|sleutelkluis",
+  // nl
+  "kłódka|kłódki|sejf|sejfu",
+  // pl
+  "сейф|сейфа|замок|замка",
+  // ru: сейф, замок
+  "kassaskåp|kassaskåpet|hänglås|hänglåset|kodlås|kodlåset"
+  // sv
+]);
+var ENTRY_NOUNS = alt([
+  "door|front door|back door|side door|gate|garage|garage door|alarm|alarm panel|keypad|entry|building|intercom|shed|locker",
+  "tür|haustür|garagentor|alarmanlage",
+  // de
+  "porte|portail|alarme|interphone",
+  // fr
+  "puerta|portón|alarma",
+  // es
+  "porta|portão|garagem",
+  // pt
+  "cancello|allarme|citofono",
+  // it
+  "deur|poort|hek",
+  // nl
+  "drzwi|brama|alarm",
+  // pl
+  "дверь|двери|домофон|ворота",
+  // ru: дверь, двери, домофон, ворота
+  "dörr|dörren|porten|grind|grinden|larm|larmet"
+  // sv
+]);
+var OPENING_VERBS = alt([
+  "(?:is |can be )?(?:opened|unlocked|disarmed|armed) (?:with|using|by)|(?:opens|unlocks|disarms|arms) (?:with|using)",
+  "geht mit|(?:öffnet|entriegelt)(?: sich)? mit|lässt sich mit|wird mit",
+  // de
+  "s'ouvre avec|s’ouvre avec|ouvre avec|se déverrouille avec|se désactive avec",
+  // fr
+  "(?:se )?abre con|se desactiva con|(?:se )?abre com|desbloqueia com",
+  // es, pt
+  "(?:si )?apre con|si sblocca con|si disattiva con",
+  // it
+  "(?:gaat )?open(?:t)? met",
+  // nl
+  "otwiera(?: się)?(?: kodem)?",
+  // pl
+  "открывается(?: кодом)?",
+  // ru: открывается кодом
+  "(?:öppnas|går upp|låses upp) med"
+  // sv
+]);
+var LOCK_VERBS = `${OPENING_VERBS}|takes|uses|nimmt|utilise|usa|gebruikt|använder`;
+var CODE_COMPOUNDS = alt([
+  "(?:door|gate|alarm|garage|entry|keypad|lock|safe|locker)code",
+  "(?:tür|tor|alarm|zugangs|sicherheits|geheim|tresor|schloss)[ -]?code|zahlenkombination|geheimzahl",
+  // de
+  "(?:deur|alarm|toegangs|pin|kluis)code",
+  // nl
+  "(?:port|dörr|larm|grind|pin|kassaskåps|lås)kod(?:en)?",
+  // sv
+  "kod pin|kod dostępu|пин-?код|код доступа",
+  // pl, ru: пин-код, код доступа
+  "combinazione|combinação|combinatie|szyfr"
+  // it, pt, nl, pl
+]);
+var CJK_CODE_WORDS = "暗証番号|ピンコード|门禁码|开锁码|验证码(?=[:：])";
+var BARE_CODE_WORDS = alt(["codes?", "código|codigo|codice|kod|kodu|koden|kode|koodi|код|コード"]);
+var OPENED_THINGS = alt([
+  "open|opens|unlock|disarm|enter|door|gate|garage|alarm|safe|lock|locker|building|office|house|flat|apartment|shed|entrance|lobby|elevator|padlock|keypad|wifi|wi-fi|bike|intercom",
+  "porte|portail|immeuble|cadenas|coffre|alarme|interphone",
+  // fr
+  "puerta|portón|garaje|alarma|candado|caja fuerte|portal",
+  // es
+  "porta|portão|cadeado|cofre|cancello|cassaforte|lucchetto|allarme|citofono",
+  // pt, it
+  "\\p{L}*tür|tor|haus|tresor|\\p{L}*schloss|alarmanlage",
+  // de
+  "\\p{L}*deur|poort|kluis|hangslot",
+  // nl
+  "drzwi|sejf\\p{L}*|kłódk\\p{L}*|bram\\p{L}*|domofon\\p{L}*|alarm\\p{L}{0,2}",
+  // pl
+  "двер\\p{L}*|сейф\\p{L}*|домофон\\p{L}*|замк\\p{L}*|ворот\\p{L}*",
+  // ru
+  "dörr\\p{L}*|port\\p{L}*|kontor\\p{L}*|kassaskåp\\p{L}*"
+  // sv
+]);
+var NOT_A_LOCK_CODE = /\b(?:error|exit|status|return|response|http|fehler|erreur|retour|errore|uscita|stato|b\u0142\u0119du|fout|felkod)\b|\u043e\u0448\u0438\u0431\u043a|\u30a8\u30e9\u30fc|\u9519\u8bef|\u932f\u8aa4/iu;
+var LOGIN_WORDS_INTL = new RegExp(
+  `(?<!\\p{L})(?:${alt([
+    "benutzer(?:name)?|zugangsdaten|anmeldedaten|anmeldung|kennwort|passwort|konto",
+    // de
+    "identifiants?|utilisateur|compte|mot de passe|connexion",
+    // fr
+    "usuario|credenciales|cuenta|contraseña|acceso",
+    // es
+    "usuário|utilizador|conta|senha|credenciais",
+    // pt
+    "utente|credenziali|accesso|account",
+    // it
+    "gebruiker(?:snaam)?|inloggegevens|wachtwoord",
+    // nl
+    "użytkownik\\p{L}*|konto|hasło|logowanie|dane logowania",
+    // pl
+    "логин|парол\\p{L}*|уч[её]т\\p{L}*|запис\\p{L}*|пользовател\\p{L}*|вход",
+    // ru
+    "användare|användarnamn|inloggning|lösenord\\p{L}*|konto"
+    // sv
+  ])})(?!\\p{L})|ログイン|アカウント|パスワード|ユーザー|登录|登入|账号|帐号|賬號|账户|用户名|密码|密碼|로그인|계정|비밀번호`,
+  "iu"
+);
+var PREPOSITIONS = alt([
+  "for|of|on|at|to|in|from|by|inside|outside|next to|close to|in front of|behind|beside|near|under|above|below",
+  "vom|von|für|fürs|fur|zum|zur|beim|bei|im|am|auf|des|der|den|dem|ins",
+  // de
+  "du|de|des|pour|sur|dans|au|aux",
+  // fr
+  "del|para|en|al|por",
+  // es
+  "do|da|dos|das|no|na|nos|nas|pelo|pela",
+  // pt
+  "di|della|dello|delle|degli|dei|sul|sulla|sullo|al|alla|allo|nel|nella|nello|per|su|con",
+  // it
+  "voor|van|op|bij|naar",
+  // nl
+  "dla|od|na|w|we|przy|u",
+  // pl
+  "от|для|к|на|в|ото",
+  // ru: от для к на в
+  "för|på|till|av|hos|i"
+  // sv
+]);
+var ELIDED_PREPOSITIONS = "(?:dell|all|sull|nell|dall|d|l)['’]";
+var FUNCTION_WORDS = new Set(
+  [
+    "a an the of to in on at by for from with and or but is are was were be it its this that as not no your our my their you we they see ask use via per",
+    "der die das den dem des ein eine einer im ins mit für auf ist sind und oder nicht vom von zum zur bei",
+    // de
+    "le la les un une du des dans avec pour sur est sont et ou pas au aux ce cette",
+    // fr
+    "el los las una del en con por para es son y pero al se está esta",
+    // es
+    "os um uma do dos das em com por é são e ou ao na nas no nos pela pelo está fica",
+    // pt
+    "il lo gli uno di della dello delle dei degli nel nella nello con su sul sulla sullo al alla allo dal dalla è sono e o non",
+    // it
+    "het een van voor op zijn en niet bij",
+    // nl
+    "w we z ze na do dla od jest są i lub nie to",
+    // pl
+    "в на с для от и или это не лежит",
+    // ru
+    "och eller är på för till av med finns inte"
+    // sv
+  ].join(" ").split(" ")
+);
+var QUALIFIED_VERBS = "to|jest|это|—|–";
+var FOREIGN_WORD = /[^\x00-\x7f]|^(?:passwort|kennwort|wachtwoord|contrasena|senha|palavra-passe|losenord|salasana|haslo|heslo|jelszo|sifre|passord|adgangskode|lozinka|parool|mot.de.passe|mdp|clave|kod|codice|codigo|kode|koodi|koden|combinazione|combinatie|szyfr|tresor|cadenas|coffre|candado|cofre|cadeado|lucchetto|cassaforte|hangslot|kluis|sejf)/i;
+var FOREIGN_PARTICIPLE = new RegExp("(?:ata|ato|ati|ita|ito|ada|ado|ida|ido|\\p{L}{3}\\u00e9|\\u00e9e|\\u00e9s|iert|legt|stellig)$|^(?:aus|ab|an|auf|ein|hinter|mit|vor|zu|weg|um)?ge\\p{L}{3,}[dt]$", "u");
+var FOREIGN_PROSE_WORDS = new Set(
+  [
+    "geheim neu alt lang kurz stark schwach gleich leer gültig ungültig falsch richtig bekannt unbekannt vertraulich persönlich temporär vorläufig sicher unsicher erforderlich",
+    // de
+    "secret secrète temporaire nouveau nouvelle personnel personnelle longue courte forte faible vide valide invalide inconnu incorrect obligatoire confidentiel confidentielle",
+    // fr
+    "secreta secreto temporal nueva nuevo personal larga largo corta corto fuerte débil vacía vacío válida inválida incorrecta correcta obligatoria confidencial",
+    // es
+    "temporária temporário nova novo pessoal longa curta fraca vazia inválida incorreta obrigatória",
+    // pt
+    "segreta segreto temporanea temporaneo nuova nuovo personale lunga lungo debole vuota scaduta sconosciuta errata corretta obbligatoria riservata",
+    // it
+    "tijdelijk nieuw persoonlijk sterk zwak leeg geldig ongeldig onbekend verkeerd juist verplicht vertrouwelijk",
+    // nl
+    "tajne tajny tajna tymczasowe tymczasowy tymczasowa nowe nowy nowa osobiste osobisty długie krótkie silne słabe puste ważne nieważne nieznane błędne poprawne wymagane poufne",
+    // pl
+    "секретный секретная временный временная новый новая личный пустой неверный",
+    // ru: секретный, временный, новый, личный, пустой, неверный
+    "hemligt hemlig tillfälligt tillfällig nytt personligt personlig långt starkt svagt tomt giltigt ogiltigt okänt fel rätt obligatoriskt"
+    // sv
+  ].join(" ").split(" ")
+);
+
 // server/src/core/trust/gates/credentialValues.ts
 var PROSE_WORDS = new Set(
   "a an the this that these those its it their our your my his her one any some no not none never also only still now in on at by for from to with within into inside under via of over through per each every all both either same different stored kept saved held managed handled set reset changed rotated expired expires expiring valid invalid required optional needed missing wrong correct incorrect unknown known shared secret private public sensitive unique random generated long short strong weak empty blank blocked locked unlocked disabled enabled revoked issued provided available see ask check use get request contact find look read fetch pull copy paste enter type run call open go refer and or but so if when where which who whom whose what how why because since until unless then than there here is was are were be been being has have had do does did will would can could should must may might pending tbd n/a na later elsewhere separately usually typically always often sometimes rarely vault keychain keyring manager file env environment config configuration variable secret secrets mandatory enforced supported allowed needed good bad fine ok okay same default defaults single multi non self auto time user users team per one two three lived whatever whichever anything something nothing everything you we they i he she me us them mine yours ours theirs him as like just about after before again first last next new old current previous rotate change generate create update remove delete add store keep save share send give need want know follow min max minimum maximum length characters chars digits letters words policy policies rules rule hint field column below above attached following prompt prompted interactive stdin input output sso oauth saml ldap oidc login logins sign signin account accounts access token tokens password passwords key keys code codes pin identical similar simple trivial secure insecure complex temporary permanent personal individual generic static dynamic fixed internal external local global plaintext cleartext hidden unique shown".split(/\s+/)
 );
 var PROSE_SUFFIX = /(?:ed|ing|ly|able|ible|ive|ous|ful|less|ment|tion|sion|ness|ity|ence|ance)$/;
-var proseWord = (w2) => PROSE_WORDS.has(w2) || w2.length <= 14 && PROSE_SUFFIX.test(w2);
-var FUNCTION_WORDS = new Set(
-  "a an the of to in on at by for from with and or but is are was were be it its this that as not no your our my their you we they see ask use via per".split(" ")
-);
+var proseWord = (w2) => PROSE_WORDS.has(w2) || FOREIGN_PROSE_WORDS.has(w2) || w2.length <= 14 && (PROSE_SUFFIX.test(w2) || FOREIGN_PARTICIPLE.test(w2));
 var RESOURCE_WORDS = new Set(
   "tls ssl cert certs certificate certificates key keys secret secrets token tokens cred creds credential credentials password passwords pass pwd db database databases pg postgres postgresql mysql redis mongo mongodb sql api apis app apps svc service services prod production staging stage dev development test tests testing qa uat local internal external public private admin root user users web backend frontend server servers client clients auth oauth sso ldap saml jwt ssh gpg pgp aws gcp azure k8s kube kubernetes helm vault config configs env envs default main ci cd deploy deployment build release read write ro rw readonly readwrite ingress egress gateway proxy cluster node nodes pod pods job jobs cron worker workers queue cache bucket storage blob s3 iam role roles policy policies github gitlab actions oidc slack stripe billing payments mail smtp email sentry datadog grafana prometheus kafka rabbit rabbitmq elastic search index mock fake sample demo example ref name id ids v1 v2 v3 v4 ns namespace org team project repo store manager kms hsm signing".split(/\s+/)
 );
-var HASH_OF = /\b(?:hash(?:ed)?|sha-?\d*|md5|digest|checksum|fingerprint|hmac|bcrypt|argon2\w*)(?:[ \t]+of)?(?:[ \t]+(?:the|a|an|our|my|this))?(?:[ \t]+[\w-]+)?[ \t]*$/i;
+var HASH_OF = /\b(?:(?:hash(?:ed)?|sha-?\d*|md5|digest|checksum|fingerprint|bcrypt|argon2\w*)(?:[ \t]+of)?|hmac[ \t]+of)(?:[ \t]+(?:the|a|an|our|my|this))?(?:[ \t]+[\w-]+)?[ \t]*$/i;
 var EXAMPLE_BEFORE = /\b(?:e\.g\.|i\.e\.|for example|for instance|such as|example:)/i;
 var EXAMPLE_AFTER = /\b(?:example|sample|dummy|fake|placeholder)\b(?!\.)|\bnot (?:a |the )?(?:real|secret|credential|password)\b|\bmade[- ]up\b/i;
 function exampleOrDisowned(text2, keyStart, valueEnd) {
@@ -17451,6 +17642,7 @@ function isResourceName(v) {
   if (segs.length < 2 || /[A-Z]/.test(v) || !segs.every((s2) => /^[a-z]+$/.test(s2) || /^v?\d{1,4}$/.test(s2))) return false;
   return segs.some((s2) => RESOURCE_WORDS.has(s2.toLowerCase()));
 }
+var KEYPAD_CODE = /^\d{4,8}[A-D]$/;
 function rejected(v) {
   if (isPlaceholder(v) || isReference(v) || VAULT_WORDS.test(v) || PUBLIC_MATERIAL.test(v)) return true;
   if (/^(?:\/|~\/|\.\.?\/|[A-Za-z]:\\)/.test(v) || v.includes("://") || v.startsWith("-") || v.startsWith("@")) return true;
@@ -17458,15 +17650,19 @@ function rejected(v) {
   if (/\$\{|\$\(|\{\{|%\{/.test(v)) return true;
   if (new RegExp("^[*_~]+\\p{L}", "u").test(v)) return true;
   if (/^\d+(?:[.,:]\d+)+$/.test(v) || /^\d{4}-\d\d-\d\d/.test(v)) return true;
-  if (/^v?\d+(?:\.\d+)*[a-z]{1,3}$/i.test(v) || /^v\d+(?:\.\d+)*$/i.test(v)) return true;
+  if (/^v?\d+(?:\.\d+)*[a-z]{1,3}$/i.test(v) && !KEYPAD_CODE.test(v) || /^v\d+(?:\.\d+)*$/i.test(v)) return true;
+  if (/^id_(?:rsa|dsa|ecdsa|ed25519)(?:[-_.]\w+)?$/i.test(v)) return true;
+  if (/(?:^|\.)[*#](?:\.|$)/.test(v)) return true;
+  if (/^(?:arn|urn):/i.test(v)) return true;
   return false;
 }
 var WORD = new RegExp("^\\p{L}+$", "u");
 function shapesOf(v, quoted2 = false) {
   const n = [...v].length;
   if (n < 3 || n > 200 || rejected(v)) return null;
+  if (/^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u3000-\u303f\uff01-\uff5e\u30fc]+$/u.test(v)) return null;
   const s2 = { random: false, strong: false, password: false, digits: 0, word: false, passphrase: false };
-  if (/^[\d#*]+$/.test(v) || /^\d{1,6}(?:[ -]\d{1,6})+$/.test(v)) {
+  if (/^[\d#*]+$/.test(v) || /^\d{1,6}(?:[ -]\d{1,6})+$/.test(v) || KEYPAD_CODE.test(v)) {
     s2.digits = v.replace(/\D/g, "").length;
     return s2;
   }
@@ -17536,6 +17732,8 @@ function readValue(text2, at2, phrases = true) {
   while (cut > 0 && ".,:?)]}>".includes(raw[cut - 1])) cut--;
   let value = raw.slice(0, cut);
   if (new RegExp("^\\p{L}+!+$", "u").test(value)) value = value.replace(/!+$/, "");
+  const cjk = /[\x21-\x7e][\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u3000-\u303f\uff01-\uff0f]/u.exec(value);
+  if (cjk) value = value.slice(0, cjk.index + 1);
   if (value === "") return [];
   const single = { text: value, start: at2, end: at2 + value.length, quoted: false, clauseEnd: clauseEndsAt(text2, at2 + value.length, value.length < raw.length), words: 1 };
   if (!phrases || !/^[\p{Ll}\d]{1,24}$/u.test(value) || value.length < raw.length || FUNCTION_WORDS.has(value)) return [single];
@@ -17552,8 +17750,46 @@ function readValue(text2, at2, phrases = true) {
   return [{ text: text2.slice(at2, j), start: at2, end: j, quoted: false, clauseEnd: true, words }, single];
 }
 
+// server/src/core/trust/gates/disowned.ts
+var DEFAULT_PASSWORDS = new Set(
+  "password passw0rd p@ssw0rd p@ssword changeme changeit toor raspberry ubnt letmein qwerty 123456 1234 12345 12345678 123456789 0000 default secret admin123 admin1234 password1 password123 welcome welcome1 vagrant minioadmin zabbix calvin s3cr3t vmware alpine dietpi openstack".split(
+    " "
+  )
+);
+function inResourceName(text2, at2) {
+  const before = text2.slice(Math.max(0, at2 - 200), at2);
+  if (!before.includes("rn:")) return false;
+  const token = before.slice(Math.max(before.lastIndexOf(" "), before.lastIndexOf("\n"), before.lastIndexOf("	"), before.lastIndexOf('"'), before.lastIndexOf("'"), before.lastIndexOf("`")) + 1);
+  return /^(?:arn|urn):/i.test(token);
+}
+var ID_PREFIX = /^(?:req|request|evt|event|cus|cust|customer|ch|pi|pm|py|po|in|inv|ii|sub|si|txn|tx|ord|order|acct|ba|src|prod|price|plan|seti|cs|re|tr|trace|span|msg|job|run|usr|user|obj|corr|cid|rid)_[A-Za-z0-9]+$/;
+var ID_BEFORE = /\b(?:request|req|trace|span|correlation|transaction|txn|order|invoice|customer|event|message|msg|job|run|build|execution|invocation|incident|ticket|object|deployment|upload|batch|case)[ _-]?(?:id|ids|number|no\.?|#)\b[^\n]{0,12}$/i;
+function isIdentifier(text2, start, value) {
+  const key = /^([A-Za-z_-]+)[=:]/.exec(value)?.[1];
+  if (key && /(?:^|[_-])(?:id|ids|uuid|guid|etag|sha|digest|checksum)$/i.test(key)) return true;
+  return ID_PREFIX.test(value) || ID_BEFORE.test(lineBefore(text2, start, 60));
+}
+var FIXTURE_CONTEXT = /\b(?:fixtures?|in-memory|mock(?:ed|s)?|stub(?:bed|s)?|seed(?:ed)? data|factor(?:y|ies)|unit tests?|spec|specs)\b/i;
+var RESERVED_EMAIL = /@[\w.-]*\b(?:example\.(?:com|org|net)|\w+\.(?:test|example|invalid|localhost))\b/i;
+var LIVE_CONTEXT = /\b(?:staging|prod|production|live|shared|customer|real)\b/i;
+function isFixture(text2, start, end, value) {
+  const line = lineAround(text2, start, end);
+  if (!FIXTURE_CONTEXT.test(line) || LIVE_CONTEXT.test(line)) return false;
+  return /test|fixture|dummy|mock|fake/i.test(value) || RESERVED_EMAIL.test(line);
+}
+var LOCAL_ONLY = /\b(?:localhost|127\.0\.0\.1|local dev(?:elopment)?|locally|throwaway|ephemeral|disposable|dev ?container|testcontainers?|local (?:docker|compose|container|machine|stack|setup)|never deployed)\b/i;
+function isLocalDefault(text2, start, end, key, value) {
+  const v = value.toLowerCase();
+  const keyWords = key.toLowerCase().split(/[^a-z0-9]+/);
+  if (!DEFAULT_PASSWORDS.has(v) && !keyWords.includes(v) && !["postgres", "root", "guest", "mysql", "admin", "dev", "local"].includes(v)) return false;
+  const line = lineAround(text2, start, end);
+  return LOCAL_ONLY.test(line) && !LIVE_CONTEXT.test(line);
+}
+
 // server/src/core/trust/gates/loginPairs.ts
-var LOGIN_WORDS = /\b(?:u\/p|login|log\s?in|logon|sign[- ]?in|credentials?|creds?|username|user|account|password|passwd|pass|pw|wifi|wi-fi|wlan|ssid|benutzer(?:name)?|zugangsdaten|anmeldedaten|anmeldung|kennwort|passwort|identifiants?|utilisateur|usuario|credenciales|gebruiker(?:snaam)?|inloggegevens|anv\u00e4ndare|utente|credenziali)\b/iu;
+var LOGIN_WORDS = /\b(?:u\/p|login|log\s?in|logon|sign[- ]?in|credentials?|creds?|username|user|account|password|passwd|pass|pw|wifi|wi-fi|wlan|ssid|s?ftp|ssh|rdp|vnc|vpn|benutzer(?:name)?|zugangsdaten|anmeldedaten|anmeldung|kennwort|passwort|identifiants?|utilisateur|usuario|credenciales|gebruiker(?:snaam)?|inloggegevens|anv\u00e4ndare|utente|credenziali)\b/iu;
+var ACCOUNT_USER = /^(?:admin|administrator|root|superuser|sysadmin|sa)$/i;
+var loginLine = (line) => LOGIN_WORDS.test(line) || LOGIN_WORDS_INTL.test(line);
 var PAIR_RE = /(?<![\w.@+-])([A-Za-z][\w.@+-]{0,63})[ \t]*\/[ \t]*["'`]?([^\s/"'`]{6,64})/g;
 function pairPassword(v) {
   if (v.length < 6 || isPlaceholder(v) || isReference(v) || VAULT_WORDS.test(v)) return false;
@@ -17563,9 +17799,11 @@ function pairPassword(v) {
 }
 function slashPairs(text2) {
   for (const line of linesOf(text2)) {
-    if (!line.text.includes("/") || !LOGIN_WORDS.test(line.text)) continue;
+    if (!line.text.includes("/")) continue;
+    const login = loginLine(line.text);
     for (const m of line.text.matchAll(PAIR_RE)) {
-      if (!LOGIN_WORDS.test(line.text.slice(0, m.index + m[0].length - m[2].length) + " " + line.text.slice(m.index + m[0].length))) continue;
+      const account = ACCOUNT_USER.test(m[1]) && adminPassword(m[2].replace(/[.,;:?)\]}>]+$/, ""));
+      if (!account && (!login || !loginLine(line.text.slice(0, m.index + m[0].length - m[2].length) + " " + line.text.slice(m.index + m[0].length)))) continue;
       const before = line.text[m.index - 1];
       if (before !== void 0 && /[\w./:@~-]/.test(before)) continue;
       if (line.text[m.index + m[0].length] === "/") continue;
@@ -17582,14 +17820,9 @@ var DEFAULT_USERS = new Set(
     " "
   )
 );
-var DEFAULT_PASSWORDS = new Set(
-  "password passw0rd p@ssw0rd p@ssword changeme changeit toor raspberry ubnt letmein qwerty 123456 1234 12345 12345678 123456789 0000 default secret admin123 password1 password123 welcome welcome1 vagrant minioadmin zabbix calvin s3cr3t".split(
-    " "
-  )
-);
 var DEFAULT_USER = new RegExp(`(?<![\\w./:@-])(?:${[...DEFAULT_USERS].join("|")})(?=[ \\t]*[/:])`, "gi");
 var DEFAULT_PASS = /[ \t]*([/:])[ \t]*([^\s/:,;'"`)]{3,20})(?![\w/@.-]|:\d)/y;
-var DEFAULT_OFF = /\b(?:is|are|was|were|been|got|gets)[ \t]+(?:now[ \t]+)?(?:disabled|removed|deleted|changed|rotated|replaced|blocked|turned off)\b|\bno longer\b|\b(?:does not|doesn't|do not|don't) work\b/i;
+var DEFAULT_OFF = /\b(?:is|are|was|were|been|got|gets)[ \t]+(?:now[ \t]+)?(?:disabled|removed|deleted|changed|rotated|replaced|blocked|turned off)\b|\bno longer\b|\b(?:does not|doesn't|do not|don't) work\b|\b(?:changes|resets|rotates|replaces|disables) (?:it|them)\b|\bmust be changed\b|\bdefaults? (?:for|on|of) (?:new |fresh )?install/i;
 function defaultPairs(text2) {
   for (const m of text2.matchAll(DEFAULT_USER)) {
     const user = m[0].toLowerCase();
@@ -17599,14 +17832,14 @@ function defaultPairs(text2) {
     const pass = p[2].replace(/[.!?]+$/, "");
     if (pass.toLowerCase() !== user && !DEFAULT_PASSWORDS.has(pass.toLowerCase())) continue;
     if (/^user(?:name)?$/.test(user) && /^pass(?:word)?$/i.test(pass)) continue;
-    if (DEFAULT_OFF.test(lineAround(text2, m.index, p.index + p[0].length))) continue;
+    if (DEFAULT_OFF.test(lineAround(text2, m.index, p.index + p[0].length)) || isLocalDefault(text2, m.index, p.index + p[0].length, user, pass)) continue;
     const at2 = p.index + p[0].length - p[2].length;
     return [{ kind: "default-credential", snippet: `${m[0]}${p[1]}${mask(pass, 1)}`, start: at2, end: at2 + pass.length }];
   }
   return [];
 }
 var COLON_PAIR = /(?<![\w./:@$%-])([A-Za-z][\w.-]{1,32}):([^\s:@/'"`<>]{8,64})(?![\w@/:])/g;
-var AUTH_WORDS = /\b(?:log(?:ged)?[ -]?in|logon|sign[ -]?in|credentials?|creds?|basic[ -]auth|auth|user(?:name)?|account|password|passwd|pw)\b/i;
+var AUTH_WORDS = /\b(?:log(?:ged)?[ -]?in|logon|sign[ -]?in|credentials?|creds?|basic[ -]auth|auth|user(?:name)?|account|password|passwd|pw|s?ftp|ssh|rdp|vpn|smb|imap|smtp)\b/i;
 var FLAG_PAIR = /(?<![\w-])(?:-u|--user|-a|--auth|--basic-auth|--credentials)(?:[ \t]+|=)(["']?)([^\s:"'$]{1,64}):([^\s"']{1,128})\1/g;
 var BARE_AT = /(?<![\w.:/@%+-])([A-Za-z][\w.+-]{0,63}):([^\s:@/'"`<>]{1,128})@([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*)/g;
 function colonPairs(text2, policy) {
@@ -17674,16 +17907,49 @@ function seasonalPasswords(text2) {
 }
 function pgpassLines(text2) {
   const out2 = [];
-  for (const m of text2.matchAll(/^[ \t]*([^:\s#]+):(\d{1,5}|\*):([^:\s]+):([^:\s]+):(\S+)[ \t]*$/gm)) {
+  for (const m of text2.matchAll(/(?<=^|[ \t])([^:\s#]+):(\d{1,5}|\*):([^:\s]+):([^:\s]+):(\S+)[ \t]*$/gm)) {
     const pass = m[5];
-    if (pass === "*" || isPlaceholder(pass) || isReference(pass) || pass.length < 3) continue;
+    const lineStart = m.index === 0 || text2[m.index - 1] === "\n";
+    if (!lineStart && (!/\.|^localhost$|^\*$/.test(m[1]) || !/^(?:\d{3,5}|\*)$/.test(m[2]))) continue;
+    if (pass === "*" || isPlaceholder(pass) || isReference(pass) || pass.length < 3 || /^[\d:.]+$/.test(pass)) continue;
     const at2 = m.index + m[0].trimEnd().length - pass.length;
     out2.push({ kind: "login-pair", snippet: `${m[1]}:${m[2]}:${m[3]}:${m[4]}:${mask(pass, 1)}`, start: at2, end: at2 + pass.length });
   }
   return out2;
 }
+var ACCOUNT_DASH = /(?<![\w./:@-])(?:admin|administrator|root|superuser|sysadmin|sa)[ \t]*(?:--?|\u2013|\u2014|->|\u2192|=>|:|=)[ \t]*(["'`]?)([^\s"'`]{8,64})\1/gi;
+function accountPassword(v) {
+  const s2 = shapesOf(v);
+  if (!s2 || isReference(v) || VAULT_WORDS.test(v)) return false;
+  const name = /^[\p{Ll}\d]+(?:[-_.][\p{Ll}\d]+)+$/u.test(v);
+  return s2.random && !name || new RegExp("\\p{L}", "u").test(v) && /\d/.test(v) && /[^\p{L}\d_./+-]/u.test(v);
+}
+function adminPassword(v) {
+  return accountPassword(v) || pairPassword(v) && /\d/.test(v) && new RegExp("\\p{Lu}", "u").test(v) && new RegExp("\\p{Ll}", "u").test(v);
+}
+var PROSE_LOGIN = /\b(?:log(?:ged)?[ -]?in|logon|sign(?:ed)?[ -]?in|connect(?:ed)?)\b[^.\n]{0,40}?\b(?:as[ \t]+[\w.@+-]{1,64}[ \t]+(?:with|using)|(?:with|using)[ \t]+[\w.@+-]{1,64}[ \t]+and)[ \t]+(?:(?:the[ \t]+)?password[ \t]+)?(["'`]?)([^\s"'`]{8,64})\1/gi;
+function proseLogins(text2) {
+  for (const m of text2.matchAll(PROSE_LOGIN)) {
+    const pass = m[2].replace(/[.,;:?)\]}>]+$/, "");
+    const s2 = shapesOf(pass);
+    if (!s2 || isReference(pass) || VAULT_WORDS.test(pass) || /\d\.\d/.test(pass) || !(s2.random || s2.strong && adminPassword(pass))) continue;
+    const at2 = m.index + m[0].length - m[2].length - m[1].length;
+    return [{ kind: "login-pair", snippet: `${m[0].slice(0, m[0].length - m[2].length - m[1].length).slice(0, 60)}${mask(pass, 1)}`, start: at2, end: at2 + pass.length }];
+  }
+  return [];
+}
+function accountPairs(text2) {
+  for (const m of text2.matchAll(ACCOUNT_DASH)) {
+    const pass = m[2].replace(/[.,;:?)\]}>]+$/, "");
+    if (!accountPassword(pass) || DEFAULT_OFF.test(lineAround(text2, m.index, m.index + m[0].length))) continue;
+    const at2 = m.index + m[0].length - m[2].length - m[1].length;
+    return [{ kind: "login-pair", snippet: `${m[0].slice(0, m[0].length - m[2].length - m[1].length)}${mask(pass, 1)}`, start: at2, end: at2 + pass.length }];
+  }
+  return [];
+}
 function detectCredentialPairs(text2, policy) {
-  return [...slashPairs(text2), ...colonPairs(text2, policy), ...pgpassLines(text2), ...otherPairs(text2), ...policy === "team" ? [...defaultPairs(text2), ...seasonalPasswords(text2)] : []];
+  const all = [...slashPairs(text2), ...colonPairs(text2, policy), ...pgpassLines(text2), ...otherPairs(text2), ...accountPairs(text2), ...proseLogins(text2), ...policy === "team" ? [...defaultPairs(text2), ...seasonalPasswords(text2)] : []];
+  return all.filter((f) => !isFixture(text2, f.start, f.end, text2.slice(f.start, f.end)));
 }
 var Q = `(["']?)([^\\s"'\`]+)\\1`;
 var CLI_RULES = [
@@ -17697,6 +17963,9 @@ var CLI_RULES = [
   { tool: /\bopenssl\b/, flag: new RegExp(`(?<=\\s)-pass(?:in|out)?[ \\t]+(["']?)pass:([^\\s"'\`]+)\\1`, "g") },
   { tool: /\b(?:smbclient|rpcclient|smbmap|crackmapexec|netexec)\b/, flag: new RegExp(`(?<=\\s)(?:-U|--user(?:name)?)[ \\t=]+(["']?)[^\\s%"']+%([^\\s"'\`]+)\\1`, "g") },
   { tool: /\b(?:xfreerdp|wlfreerdp)\b/, flag: new RegExp(`(?<=\\s)\\/p:${Q}`, "g") },
+  // `net use \\srv\share /user:DOMAIN\name PASSWORD` and `net use \\srv\share PASSWORD /user:...`
+  { tool: /\bnet\s+use\b/i, flag: /(?<=\s)\/user:\S+[ \t]+(["']?)([^\s"'`/*][^\s"'`]*)\1/gi },
+  { tool: /\bnet\s+use\b/i, flag: /(?<=\s)\\\\\S+[ \t]+(["']?)([^\s"'`/*][^\s"'`]*)\1(?=[ \t]+\/user:)/gi },
   { tool: /\bnet\s+user\b/i, flag: new RegExp(`\\bnet\\s+user\\s+[^\\s/]+\\s+(["']?)([^\\s"'\`/*]+)\\1`, "gi") },
   { tool: /\bhtpasswd\b/, flag: new RegExp(`\\bhtpasswd\\s+-[a-zA-Z]*b[a-zA-Z]*\\s+[^\\s-]\\S*\\s+[^\\s-]\\S*\\s+${Q}`, "g") }
 ];
@@ -17757,6 +18026,7 @@ function detectAssignments(text2, out2) {
     const start = m.index + m[0].length - value.length - m[2].length;
     if (out2.overlaps(start, start + value.length)) continue;
     if (!looksLikeSecretValue(value) || HASH_OF.test(text2.slice(Math.max(0, m.index - 40), m.index)) || exampleOrDisowned(text2, m.index, start + value.length)) continue;
+    if (inResourceName(text2, m.index) || isFixture(text2, start, start + value.length, value)) continue;
     let keyStart = m.index;
     while (keyStart > 0 && m.index - keyStart < 100 && KEY_CHAR.test(text2[keyStart - 1])) keyStart--;
     const key = (text2.slice(keyStart, m.index) + /^[A-Za-z_-]+/.exec(m[0])[0]).replace(/^[-_.]+/, "");
@@ -17768,8 +18038,8 @@ function looksLikeStatedPassword(v, minLength) {
   if (v.length < minLength || v.length > 200) return false;
   if (isPlaceholder(v) || isCodeReference(v) || VAULT_WORDS2.test(v)) return false;
   if (/^(?:\/|~\/|\.\.?\/|[A-Za-z]:\\)/.test(v) || v.includes("://") || v.startsWith("-")) return false;
-  if (/^[a-z]+$/.test(v)) return false;
-  if (!/[0-9]/.test(v) && !/[^A-Za-z0-9]/.test(v)) return /[A-Z]/.test(v) && /[a-z]/.test(v) && !/^[A-Z][a-z]+$/.test(v);
+  if (new RegExp("^\\p{Ll}+$", "u").test(v)) return false;
+  if (!/[0-9]/.test(v) && !/[^\p{L}0-9]/u.test(v)) return new RegExp("\\p{Lu}", "u").test(v) && new RegExp("\\p{Ll}", "u").test(v) && !new RegExp("^\\p{Lu}\\p{Ll}+$", "u").test(v);
   return charClasses(v) >= 2;
 }
 var MYSQL_CLIENTS = /\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlcheck|mysqlshow|mysqlsh|mysqlslap|mariadb|mariadb-dump|mariadb-admin)\b/;
@@ -17799,6 +18069,7 @@ function detectPasswordProse(text2, out2) {
     const value = trimPunctuation(m[2]);
     if (!looksLikeStatedPassword(value, 6)) continue;
     const start = m.index + m[0].length - m[2].length - m[1].length;
+    if (isFixture(text2, start, start + value.length, value)) continue;
     if (out2.overlaps(start, start + value.length)) continue;
     out2.add("password-prose", `${m[0].slice(0, m[0].length - m[2].length - m[1].length)}${mask(value, 2)}`, start, start + value.length);
   }
@@ -17887,6 +18158,10 @@ var TOKEN_RULES = [
     keep: (t) => (/^[A-Za-z0-9]+?[._-](?:[a-z]+[._-])?|^1\/\/0/.exec(t)?.[0].length ?? 3) + 1,
     accept: (t) => randomTail(/^(?:[A-Za-z]+[._-](?:[a-z]+[._-])?|1\/\/0)/)(t)
   },
+  // A Mailgun API key: `key-` and 32 lowercase hex digits.
+  { kind: "service-token", re: /(?<![A-Za-z0-9_-])key-[0-9a-f]{32}(?![A-Za-z0-9_-])/g, keep: 5, accept: randomTail(/^key-/) },
+  // A Firebase Cloud Messaging legacy server key: an 11-character key id, a colon, then `APA91b` and its body.
+  { kind: "service-token", re: /(?<![A-Za-z0-9_-])AAAA[A-Za-z0-9_-]{7}:APA91b[A-Za-z0-9_-]{60,}(?![A-Za-z0-9_-])/g, keep: 4, accept: randomTail(/^AAAA[A-Za-z0-9_-]{7}:APA91b/) },
   // Twilio account and API-key SIDs: AC / SK and exactly 32 lowercase hex digits.
   { kind: "twilio-key", re: /(?<![A-Za-z0-9_])(?:AC|SK)[0-9a-f]{32}(?![A-Za-z0-9_])/g, keep: 4, accept: (t) => /[0-9]/.test(t.slice(2)) && /[a-f]/.test(t.slice(2)) },
   // BitLocker recovery keys: eight groups of six digits.
@@ -18042,16 +18317,18 @@ function luhn(digits) {
 
 // server/src/core/trust/gates/credentialWords.ts
 var L = "\\p{L}";
-var KEY_WORDS = "(?:api|access|auth|private|secret|signing|encryption|master|licen[cs]e|recovery|pre-?shared|shared|session|hmac|webhook|app|client|admin|root|storage|subscription|activation|product|account|wifi|wi-fi|wlan|wpa2?|wep|network|service|consumer|x-api|integration|bot)[ _-]?key|apikey|psk|(?:wlan-?|netzwerk)?schl(?:ü|ue)ssel";
-var PW_WORDS = `(?<!\\d)(?:password|passwd|passphrase|passcode|pass-phrase)|community[ _-]string|passwort|kennwort|wachtwoord|contrase(?:ñ|n)a|senha|l(?:ö|o)senord(?:et)?|salasana|has(?:ł|l)o|heslo|jelsz(?:ó|o)|(?:ş|s)ifre(?:si)?|passord(?:et)?|adgangskode|lozinka|parool|парол[ья]|mot[ -]de[ -]passe|clave|(?<![\\d])(?:pwd|pw|pswd|pword|mdp)`;
-var CODE_WORDS = `(?<![${L}])(?:tür|zugangs|alarm|tor|sicherheits|geheim)[ -]?code|(?<![${L}])pin[ -]?(?:code|number|nummer|no\\.?)|code d'acc(?:è|e)s|(?<![${L}\\d])(?:pin|puk|cvv2?|cvc2?|digicode|keypad|combination|combo|kombination|combinaison|combinaci(?:ó|o)n|lockbox|key ?box|key ?safe|geheimzahl|c(?:ó|o)digo|codice)|(?<![${L}])(?:door|alarm|lock|gate|garage|keypad|safe|entry|unlock|recovery|backup|disarm|duress|access|guest|building|security|padlock|locker|parking|elevator|lift|mailbox|lockbox|key ?box|wifi|wi-fi|2fa|mfa|master|house|office|front[ -]door|scratch|emergency|one-time)(?:[ -]${L}{1,20})?[ -]codes?`;
+var KEY_WORDS = "(?:api|access|auth|private|secret|signing|encryption|decryption|master|licen[cs]e|recovery|pre-?shared|shared|session|hmac|webhook|app|client|admin|root|storage|subscription|activation|product|account|service|server|consumer|x-api|integration|routing|unseal|bot|cookie|jwt|cipher|data|wrapping|aes(?:-?(?:128|192|256))?(?:-?(?:gcm|cbc|ctr))?|3?des|kek|dek)[ _-]?key|master\\.key|apikey|psk|(?:wlan-?|netzwerk)?schl(?:ü|ue)ssel";
+var PW_WORDS = `(?<!\\d)(?:password|passwd|passphrase|passcode|pass-phrase)|community[ _-]string|(?:wifi|wi-fi|wlan|wpa[23]?|wep|network)[ _-]?key|parola d'ordine|passwort|kennwort|wachtwoord|contrase(?:ñ|n)a|senha|palavra-passe|l(?:ö|o)senord(?:et)?|salasana|has(?:ł|l)o|heslo|jelsz(?:ó|o)|(?:ş|s)ifre(?:si)?|passord(?:et)?|adgangskode|lozinka|parool|парол[ья]|mot[ -]de[ -]passe|clave|(?<![\\d])(?:pwd|pw|pswd|pword|mdp)`;
+var CODE_WORDS = `(?<![${L}])(?:${CODE_COMPOUNDS})|(?<![${L}])pin[ -]?(?:code|number|nummer|no\\.?)|code d'acc(?:è|e)s|(?<![${L}\\d])(?:pin|puk|cvv2?|cvc2?|digicode|keypad|combination|combo|kombination|combinaison|combinaci(?:ó|o)n|lockbox|key ?box|key ?safe|geheimzahl|host[ -]key|host[ -]pin)|(?<![${L}])(?:door|alarm|lock|gate|garage|keypad|safe|entry|unlock|recovery|backup|disarm|duress|access|guest|building|security|padlock|locker|parking|elevator|lift|mailbox|lockbox|key ?box|wifi|wi-fi|2fa|mfa|master|house|office|front[ -]door|scratch|emergency|one-time|voicemail|phone|sim|screen|device|laptop|bank|card|atm|pager|bike|storage)(?:[ -]${L}{1,20})?[ -]codes?`;
 var SEED_WORDS = `(?<![${L}])(?:totp|otp|hotp|2fa|mfa|authenticator)[ _-]?(?:seed|secret|key)|seed[ _-]?phrase|recovery[ _-]?phrase|mnemonic`;
 var KEY_RE = new RegExp(
-  `(?<seed>${SEED_WORDS})(?![${L}])|(?<code>${CODE_WORDS})(?![${L}])|(?<key>${KEY_WORDS})(?![${L}])|(?<pw>${PW_WORDS})(?![${L}])|(?<pass>(?<![\\d])pass)(?![${L}\\d])|(?<secret>secret|token|credentials?|creds?)(?![${L}])|(?<auth>(?<![${L}\\d])_?auth)(?![${L}\\d])|(?<cjk>パスワード|密码|密碼|비밀번호)|(?<barecode>(?<![${L}\\d])codes?)(?![${L}])`,
+  `(?<seed>${SEED_WORDS})(?![${L}])|(?<code>${CODE_WORDS})(?![${L}])|(?<key>${KEY_WORDS})(?![${L}])|(?<pw>${PW_WORDS})(?![${L}])|(?<pass>(?<![\\d])pass)(?![${L}\\d])|(?<secret>secret|token|credentials?|creds?)(?![${L}])|(?<auth>(?<![${L}\\d])_?auth)(?![${L}\\d])|(?<cjk>パスワード|密码|密碼|비밀번호|암호|口令)|(?<cjkcode>${CJK_CODE_WORDS})|(?<lock>(?<![${L}])(?:${LOCK_NOUNS}))(?![${L}])|(?<entry>(?<![${L}])(?:${ENTRY_NOUNS}))(?![${L}])|(?<barecode>(?<![${L}\\d])(?:${BARE_CODE_WORDS}))(?![${L}])`,
   "giu"
 );
-var OPENS = /^[ \t]+(?:to|for|of|at|on|de|du|des|der|des|del|vom|zum|zur|f\u00fcr)\b[^:\n=.;]{0,60}?\b(?:open|opens|unlock|disarm|enter|door|gate|garage|alarm|safe|lock|locker|building|office|house|flat|apartment|shed|entrance|lobby|elevator|padlock|keypad|wifi|wi-fi|bike|porte|portail|immeuble|puerta|port\u00f3n|t\u00fcr|tor|haus|garaje|alarme|alarma|cadenas|candado)\b/iu;
-var TARGET = /(?:wifi|wi-fi|wlan|admin|root|router|vpn|db|database|ssh|server|e-?mail|mail|ftp|smtp|bios|guest|user|account|app|master|system|portal|console|panel|r\u00e9seau|reseau|red|netz|netzwerk)[ \t]*(?=[:=\uff1a]|(?:is|est|es|ist|lautet)[ \t])/iy;
+var OPENS = new RegExp(`^[ \\t]+(?:(?:(?:${PREPOSITIONS})[ \\t]|${ELIDED_PREPOSITIONS})[^:\\n=.;]{0,60}?)?(?<![${L}\\d])(?:${OPENED_THINGS})(?![${L}])`, "iu");
+var TARGET_WORDS = "wifi|wi-fi|wlan|admin|root|router|vpn|db|database|ssh|server|e-?mail|mail|ftp|smtp|bios|guest|user|account|app|master|system|portal|console|panel|réseau|reseau|red|netz|netzwerk";
+var TARGET = new RegExp(`(?:${TARGET_WORDS})[ \\t]*(?=[:=\\uff1a]|(?:is|est|es|ist|lautet)[ \\t])`, "iy");
+var TARGET_WORD = new RegExp(`(?:${TARGET_WORDS})(?=[ \\t])`, "iy");
 var NOT_SECRET_PREFIX = new Set(
   "page next continuation cursor sync pagination resume cancellation request correlation max min num input output total public pub gpio led csrf xsrf idempotency cache design lexer parser syntax hint forgot".split(" ")
 );
@@ -18080,12 +18357,27 @@ function verbAt(text2, at2) {
   const m = VERB.exec(text2);
   return m ? at2 + m[0].length : null;
 }
-var PREP = /(?:for|of|on|at|to|in|from|vom|von|f\u00fcr|f\u00fcrs|fur|zum|zur|beim|bei|im|am|auf|des|der|du|de|pour|sur|del|para|per|voor|van|f\u00f6r|p\u00e5|till|do|da|dla|\u043e\u0442|\u0434\u043b\u044f)(?=[ \t])/iy;
+var PREP = new RegExp(`(?:${PREPOSITIONS})(?=[ \\t])|${ELIDED_PREPOSITIONS}(?=\\p{L})`, "iuy");
 var QWORD = /[\p{L}\p{N}._@'\u2019/#+-]{1,40}/uy;
-function qualifierEnd(text2, at2) {
+var QUALIFIED_VERB = new RegExp(`(?:${QUALIFIED_VERBS})[ \\t]+`, "iuy");
+var GENITIVE_WORD = /[\p{L}][\p{L}\d-]{0,30}/uy;
+var LOCK_VERB = new RegExp(`(?:${LOCK_VERBS})[ \\t]+`, "iuy");
+var OPENING_VERB = new RegExp(`(?:${OPENING_VERBS})[ \\t]+`, "iuy");
+function stickyAt(re, text2, at2) {
+  re.lastIndex = at2;
+  const m = re.exec(text2);
+  return m ? at2 + m[0].length : null;
+}
+function statedAfter(text2, at2, o, qualified) {
+  const v = (o.lockVerbs ? stickyAt(o.lockVerbs === "all" ? LOCK_VERB : OPENING_VERB, text2, at2) : null) ?? verbAt(text2, at2) ?? (qualified || o.foreign ? stickyAt(QUALIFIED_VERB, text2, at2) : null);
+  return v === null ? null : { op: text2.slice(at2, v).trim(), end: v };
+}
+function qualifierEnd(text2, at2, o) {
   let k = at2;
   let any = false;
+  const stops = (after) => text2[after] === "(" || assignAt(text2, after) !== null || statedAfter(text2, after, o, true) !== null;
   for (let round2 = 0; round2 < 2; round2++) {
+    if (any && text2[k] !== "(" && stops(k)) break;
     if (text2[k] === "(") {
       const inner = text2.slice(k, k + 81);
       const close = inner.indexOf(")");
@@ -18096,18 +18388,32 @@ function qualifierEnd(text2, at2) {
     }
     PREP.lastIndex = k;
     const p = PREP.exec(text2);
+    if (!p && o.foreign && round2 === 0) {
+      let w3 = k;
+      for (let words = 0; words < 3; words++) {
+        GENITIVE_WORD.lastIndex = w3;
+        const g = GENITIVE_WORD.exec(text2);
+        if (!g || FUNCTION_WORDS.has(g[0].toLowerCase())) return null;
+        const after = skipBlank(text2, w3 + g[0].length);
+        if (stops(after)) return after;
+        if (after === w3 + g[0].length) return null;
+        w3 = after;
+      }
+      return null;
+    }
     if (!p) break;
     let w2 = k + p[0].length;
     let found = false;
-    for (let words = 0; words < 5 && !found; words++) {
+    const elided = /['\u2019]$/.test(p[0]);
+    for (let words = 0; words < 8 && !found; words++) {
       const s2 = skipBlank(text2, w2);
-      if (s2 === w2) break;
+      if (s2 === w2 && !(elided && words === 0)) break;
       QWORD.lastIndex = s2;
       const q = QWORD.exec(text2);
       if (!q) break;
       w2 = s2 + q[0].length;
       const after = skipBlank(text2, w2);
-      if (text2[after] === "(" || assignAt(text2, after) !== null || verbAt(text2, after) !== null) {
+      if (stops(after)) {
         k = after;
         found = true;
       }
@@ -18120,9 +18426,15 @@ function qualifierEnd(text2, at2) {
 function valueStart(text2, at2) {
   let i = at2;
   for (let k = 0; k < 3 && (text2[i] === "*" || text2[i] === "_"); k++) i++;
-  return skipBlank(text2, i);
+  i = skipBlank(text2, i);
+  const nl = text2[i] === "\r" && text2[i + 1] === "\n" ? i + 1 : i;
+  if (text2[nl] !== "\n") return i;
+  const line = /[ \t]*(?:[-*\u2022][ \t]+|\d{1,2}[.)][ \t]+)?([^\s]{3,80})[ \t]*(?:\r?\n|$)/y;
+  line.lastIndex = nl + 1;
+  const m = line.exec(text2);
+  return m ? m.index + m[0].indexOf(m[1]) : i;
 }
-function separatorAt(text2, at2) {
+function separatorAt(text2, at2, o = {}) {
   let i = at2;
   if (/^['\u2019]s[ \t]/.test(text2.slice(i, i + 3))) return { sep: "is", op: "'s", end: skipBlank(text2, i + 2) };
   while ((text2[i] === "*" || text2[i] === "_") && i - at2 < 3) i++;
@@ -18131,32 +18443,38 @@ function separatorAt(text2, at2) {
     const attr = /^[ \t]*value[ \t]*=[ \t]*/i.exec(text2.slice(i, i + 20));
     if (attr) return { sep: ":", op: "=", end: i + attr[0].length };
   }
-  const j = skipBlank(text2, i);
+  let j = skipBlank(text2, i);
+  const index = j > i ? /^#?\d{1,2}(?=[ \t]*[:=])/.exec(text2.slice(j, j + 4)) : null;
+  if (index) j = skipBlank(text2, j + index[0].length);
   const op = assignAt(text2, j) ?? (j > i && /^[-\u2013\u2014][ \t]/.test(text2.slice(j, j + 2)) ? text2[j] : null);
   if (op) return { sep: ":", op, end: valueStart(text2, j + op.length) };
   const cjk = verbAt(text2, j);
   if (cjk !== null && j === i && /[\u306f\u662f\u4e3a\u70ba]/.test(text2[j])) return { sep: "is", op: text2[j], end: cjk };
   if (j === i) return null;
-  const v = verbAt(text2, j);
-  if (v !== null) return { sep: "is", op: text2.slice(j, v).trim(), end: v };
+  const v = statedAfter(text2, j, o, false);
+  if (v !== null) return { sep: "is", op: v.op, end: v.end };
   TARGET.lastIndex = j;
   const t = TARGET.exec(text2);
-  const q = t ? j + t[0].length : qualifierEnd(text2, j);
+  TARGET_WORD.lastIndex = j;
+  const tw = t ? null : TARGET_WORD.exec(text2);
+  const q = t ? j + t[0].length : qualifierEnd(text2, j, o) ?? (tw ? qualifierEnd(text2, skipBlank(text2, j + tw[0].length), o) : null);
   if (q !== null) {
     const op2 = assignAt(text2, q);
     if (op2) return { sep: "is", op: op2, end: valueStart(text2, q + op2.length) };
-    const v2 = verbAt(text2, q);
-    if (v2 !== null) return { sep: "is", op: text2.slice(q, v2).trim(), end: v2 };
+    const v2 = statedAfter(text2, q, o, true);
+    if (v2 !== null) return { sep: "is", op: v2.op, end: v2.end };
   }
   if (text2.slice(i, j).includes("	")) return { sep: ":", op: "	", end: j };
   return { sep: " ", op: " ", end: j };
 }
+var KEY_WORD = new RegExp(KEY_RE.source, KEY_RE.flags);
 function keyClassOf(word) {
-  for (const m of word.matchAll(KEY_RE)) {
+  KEY_WORD.lastIndex = 0;
+  for (let m = KEY_WORD.exec(word); m; m = KEY_WORD.exec(word)) {
     const groups = m.groups;
     const cls = Object.keys(groups).find((g) => groups[g] !== void 0);
-    if (cls === "barecode" || cls === void 0) continue;
-    return cls === "cjk" ? "pw" : cls;
+    if (cls === "barecode" || cls === "lock" || cls === "entry" || cls === void 0) continue;
+    return cls === "cjk" ? "pw" : cls === "cjkcode" ? "code" : cls;
   }
   return null;
 }
@@ -18168,19 +18486,20 @@ function accepts(cls, sep8, v, s2, policy, key) {
   const minDigits = /[ -]/.test(v.text) || /combination|combo|cvv|cvc/i.test(key) ? 3 : 4;
   const digit = /\d/.test(v.text);
   const word = s2.word && v.clauseEnd;
+  if (cls === "code" && /host[ -]?key/i.test(key) && s2.digits === 0) return false;
   const joined = !/\s/.test(v.text) && v.text.split(/[-_.]+/).length >= 2;
   const phrase = s2.passphrase && (v.quoted || v.words >= 3 || joined);
   if (policy === "team") {
     switch (cls) {
       case "pw":
-        if (sep8 === " ") return !v.text.includes("`") && (s2.random || s2.strong || s2.password && n >= 6);
+        if (sep8 === " ") return !v.text.includes("`") && (s2.random || s2.strong || s2.password && n >= 6 || DEFAULT_PASSWORDS.has(v.text.toLowerCase()));
         return s2.random || s2.strong || s2.password || s2.digits >= 4 || phrase || word && (n >= 6 || sep8 === ":");
       case "pass":
         if (sep8 === " ") return s2.random || s2.strong;
         return s2.random || s2.strong || s2.password && n >= 6 || phrase && (v.quoted || digit) || word && v.quoted;
       case "secret":
       case "key":
-        if (sep8 === " ") return s2.random && n >= 20 && !v.quoted && !/^[0-9a-f-]+$/i.test(v.text);
+        if (sep8 === " ") return s2.random && n >= 20 && !v.quoted && !/^[0-9a-f-]+$/i.test(v.text) || s2.strong && /\d/.test(v.text) && /[^\p{L}\d_./+-]/u.test(v.text);
         return s2.random || s2.strong || cls === "secret" && (s2.password && n >= 8 || phrase);
       case "seed":
         return sep8 !== " " && (s2.random || s2.strong) || s2.passphrase && v.words >= 12;
@@ -18242,10 +18561,13 @@ function detectStatedCredentials(text2, policy, all = true, claimed) {
     const groups = m.groups;
     const cls = Object.keys(groups).find((g) => groups[g] !== void 0) ?? "pw";
     if (cls === "barecode" && !OPENS.test(text2.slice(m.index + m[0].length, m.index + m[0].length + 80)) && !LOCK_BEFORE.test(text2.slice(Math.max(0, m.index - 30), m.index))) continue;
-    const keyClass = cls === "cjk" ? "pw" : cls === "barecode" ? "code" : cls;
+    if ((cls === "barecode" || cls === "lock") && NOT_A_LOCK_CODE.test(text2.slice(Math.max(0, m.index - 20), m.index + m[0].length + 20))) continue;
+    if (cls === "lock" && /^safe$/i.test(m[0]) && NOT_SAFE.test(text2.slice(Math.max(0, m.index - 20), m.index))) continue;
+    const lock = cls === "lock" || cls === "entry" ? cls : void 0;
+    const keyClass = cls === "cjk" ? "pw" : cls === "barecode" || cls === "lock" || cls === "entry" || cls === "cjkcode" ? "code" : cls;
     const word = m[0];
     const prev = text2[m.index - 1];
-    if (prev !== void 0 && new RegExp("\\p{L}", "u").test(prev) && cls !== "cjk") {
+    if (prev !== void 0 && new RegExp("\\p{L}", "u").test(prev) && cls !== "cjk" && cls !== "cjkcode") {
       const compound = keyClass === "pw" && /^pass/i.test(word);
       const camel = new RegExp("\\p{Ll}", "u").test(prev) && new RegExp("^\\p{Lu}", "u").test(word);
       if (!compound && !camel) continue;
@@ -18261,14 +18583,35 @@ function detectStatedCredentials(text2, policy, all = true, claimed) {
       end += suffix.length;
     }
     const key = text2.slice(from, end);
-    const found = (text2[from - 1] === "<" && text2[end] === ">" ? xmlValue(text2, end + 1, keyClass, policy, word) : statedAt(text2, end, keyClass, policy, word, key, claimed)) ?? reversed(text2, m.index, end, keyClass, policy);
+    const found = lock ? lockCode(text2, end, lock, word) : (text2[from - 1] === "<" && text2[end] === ">" ? xmlValue(text2, end + 1, keyClass, policy, word) : statedAt(text2, end, keyClass, policy, word, key, claimed)) ?? reversed(text2, m.index, end, keyClass, policy);
     if (!found) continue;
     const before = identWords(text2.slice(from, m.index));
     if (before.length > 0 && NOT_SECRET_PREFIX.has(before[before.length - 1])) continue;
     if (HASH_OF.test(text2.slice(Math.max(0, m.index - 40), m.index)) || exampleOrDisowned(text2, m.index, found.v.end)) continue;
+    if (inResourceName(text2, m.index) || isFixture(text2, found.v.start, found.v.end, found.v.text) || isLocalDefault(text2, found.v.start, found.v.end, key, found.v.text)) continue;
     const snippet2 = found.reversed ? `${mask(found.v.text, 1)} is the ${word}` : `${text2.slice(from, found.valueAt).replace(/\s+/g, " ").slice(0, 80)}${mask(found.v.text, 1)}`;
     out2.push({ keyClass, key, sep: found.sep, op: found.op, snippet: snippet2, start: found.v.start, end: found.v.end });
     if (!all) break;
+  }
+  if (all || out2.length === 0) out2.push(...codesBefore(text2).slice(0, all ? void 0 : 1));
+  return out2;
+}
+var LOCK_OR_ENTRY = `(?:[\\p{L}-]+[ \\t]+){0,3}?(?:(${LOCK_NOUNS})|${ENTRY_NOUNS})(?![\\p{L}])`;
+var CODE_BEFORE = new RegExp(
+  `(?<![\\w.#*-])(?:(use|enter|punch in|type in|key in|dial|try)[ \\t]+)?([*#]?\\d{4,8}[#*]?)[ \\t]+(for|at|on|to open|to unlock|to disarm|opens|unlocks|disarms)[ \\t]+(?:the[ \\t]+)?${LOCK_OR_ENTRY}`,
+  "giu"
+);
+var CODE_THEN_WORD = new RegExp("\\d{4}[#*]?[ \\t]+\\p{L}", "u");
+function codesBefore(text2) {
+  const out2 = [];
+  if (!CODE_THEN_WORD.test(text2)) return out2;
+  for (const m of text2.matchAll(CODE_BEFORE)) {
+    if (!m[1] && !/^(?:opens|unlocks|disarms)$/i.test(m[3])) continue;
+    const code = m[2];
+    if (!m[4] && TIME_OR_YEAR.test(code)) continue;
+    const start = m.index + m[0].indexOf(code);
+    if (exampleOrDisowned(text2, m.index, start + code.length)) continue;
+    out2.push({ keyClass: "code", key: "code", sep: "is", op: "opens", snippet: `${mask(code, 0)} ${m[0].slice(m[0].indexOf(code) + code.length).trim().slice(0, 40)}`, start, end: start + code.length });
   }
   return out2;
 }
@@ -18285,28 +18628,47 @@ function acceptValue(cls, sep8, v, policy, key) {
   const shapes = shapesOf(v.text, v.quoted);
   return shapes !== null && accepts(cls, sep8, v, shapes, policy, key);
 }
-function envValue(ident, op, cls, v) {
+function envValue(ident, op, cls, v, policy) {
   if (op !== "=" || !/^[A-Z][A-Z0-9_]*$/.test(ident) || cls !== "pw" && cls !== "pass" && cls !== "secret") return false;
   const s2 = shapesOf(v.text, v.quoted);
-  return s2 !== null && !/\s/.test(v.text) && (s2.password || s2.passphrase || s2.random);
+  return s2 !== null && !/\s/.test(v.text) && (s2.password || s2.passphrase || s2.random || policy === "team" && s2.word);
 }
 function statedAt(text2, at2, cls, policy, key, ident = key, claimed) {
-  const s2 = separatorAt(text2, at2);
+  const s2 = separatorAt(text2, at2, { foreign: FOREIGN_WORD.test(key), lockVerbs: cls === "code" ? "all" : void 0 });
   if (!s2 || claimed?.(s2.end)) return null;
   if (s2.sep === " " && cls !== "pw" && cls !== "pass" && cls !== "code" && cls !== "seed" && !(policy === "team" && (cls === "secret" || cls === "key"))) return null;
   if (s2.sep === " " && cls === "pass" && !/\b(?:user(?:name)?|login|account|ssid|wifi|wi-fi|wlan)\b/i.test(lineBefore(text2, at2))) return null;
   const phrases = (cls === "pw" || cls === "pass" || cls === "secret" || cls === "seed") && (s2.sep !== " " || cls === "seed");
   for (const v of readValue(text2, s2.end, phrases)) {
-    if (acceptValue(cls, s2.sep, v, policy, key) || envValue(ident, s2.op, cls, v)) return { v, sep: s2.sep, op: s2.op, valueAt: s2.end };
+    if (acceptValue(cls, s2.sep, v, policy, key) || envValue(ident, s2.op, cls, v, policy)) return { v, sep: s2.sep, op: s2.op, valueAt: s2.end };
+  }
+  return null;
+}
+var NOT_SAFE = /\b(?:is|are|was|were|be|being|been|it's|its|not|feel|feels|stay|keep|play|quite|very|totally|perfectly|considered|remains?|thread|type|memory|fail)[ \t-]+$/i;
+var AFTER_LOCK_CODE = /^[ \t]+(?:auf|zu|up|open|then|and|und|et|y|e|och|en)\b/i;
+var TIME_OR_YEAR = /^(?:(?:[01]\d|2[0-3])[0-5]\d|(?:19|20)\d\d)$/;
+var ONE_WORD_THEN_END = new RegExp("^[ \\t]+\\p{L}{2,20}[ \\t]*(?:[.!;,\\n]|$)", "u");
+var THREE_DIGIT_LOCKS = /combination|combo|padlock|bike lock|cable lock|zahlenschloss|vorh\u00e4ngeschloss|cadenas|candado|cadeado|lucchetto|hangslot|cijferslot|k\u0142\u00f3dk|h\u00e4ngl\u00e5s|kodl\u00e5s/iu;
+function lockCode(text2, at2, lock, key) {
+  const s2 = separatorAt(text2, at2, { foreign: FOREIGN_WORD.test(key), lockVerbs: lock === "lock" ? "all" : "opening" });
+  if (!s2 || s2.sep === " ") return null;
+  const byVerb = new RegExp("\\p{L}", "u").test(s2.op) && !/^(?:is|ist|est|es|\u00e8|\u00e9|\u00e4r|lautet|jest|to|was|war)$/i.test(s2.op);
+  for (const v of readValue(text2, s2.end, false)) {
+    const shapes = shapesOf(v.text, v.quoted);
+    if (!shapes || shapes.digits < (/[ -]/.test(v.text) || THREE_DIGIT_LOCKS.test(key) ? 3 : 4)) continue;
+    if (!v.clauseEnd && !AFTER_LOCK_CODE.test(text2.slice(v.end, v.end + 8)) && !(byVerb && ONE_WORD_THEN_END.test(text2.slice(v.end, v.end + 30)))) continue;
+    if (lock === "entry" && !byVerb && !/[#*]/.test(v.text) && (shapes.digits < 4 || s2.op === "=" || TIME_OR_YEAR.test(v.text.replace(/[ -]/g, "")))) continue;
+    return { v, sep: s2.sep, op: s2.op, valueAt: s2.end };
   }
   return null;
 }
 function reversed(text2, keyStart, keyEnd, cls, policy) {
-  if (cls !== "pw" && cls !== "pass" && cls !== "secret" && cls !== "key") return null;
+  if (cls !== "pw" && cls !== "pass" && cls !== "secret" && cls !== "key" && cls !== "code") return null;
   const v = reversedValue(text2, keyStart, keyEnd);
   if (!v) return null;
   const s2 = shapesOf(v.text);
   if (!s2) return null;
+  if (cls === "code") return s2.digits >= 4 ? { v, sep: "is", op: "is", valueAt: v.start, reversed: true } : null;
   const n = [...v.text].length;
   const ok = s2.random || s2.strong || s2.word && n >= 12 || s2.password && n >= (policy === "team" ? 6 : 8);
   return ok ? { v, sep: "is", op: "is", valueAt: v.start, reversed: true } : null;
@@ -18350,6 +18712,7 @@ function tables(text2, policy) {
       }
     }
     for (const delimiter of ["|", "	", ","]) {
+      if (line.text.split(delimiter, 41).length > 40) continue;
       const cells = cellsOf(line.text, line.start, delimiter);
       if (!cells || delimiter !== "|" && !cells.every((c) => HEADER_CELL.test(c.text) && c.text.length <= 30)) continue;
       const columns = cells.flatMap((c, index) => {
@@ -18387,8 +18750,35 @@ function nameValuePairs(text2, policy) {
   }
   return out2;
 }
+var ACCOUNT_CELL = /^(?:[a-z][\w.-]*admin|admin[\w.-]*|root|svc[-_.][\w.-]+|[\w-]+_(?:ro|rw|user|svc)|deploy|ops|ci|sa|postgres|elastic)$/i;
+var LOGIN_CELL = /\b(?:creds?|credentials?|login|logon|sign-?in|account|user(?:name)?|wifi|wi-fi|wlan|ssid|vpn)\b/i;
+function cellPassword(v, loose) {
+  if (v.length < 8 || /[\s/]/.test(v) || /^[#@]/.test(v) || isResourceName(v)) return false;
+  if (!shapesOf(v) || !new RegExp("\\p{L}", "u").test(v) || !/\d/.test(v) || /\d\.\d/.test(v)) return false;
+  if (v.length >= 16 && /[A-Z]/.test(v) && /[a-z]/.test(v)) return true;
+  return /[^\p{L}\d_.+-]/u.test(v) || new RegExp("\\p{Lu}", "u").test(v) && new RegExp("\\p{Ll}", "u").test(v) && /-|_/.test(v) || loose && /^[\p{L}\d]+$/u.test(v);
+}
+function labelledRows(text2, policy, taken) {
+  const out2 = [];
+  for (const line of linesOf(text2)) {
+    const delimiter = line.text.includes("	") ? "	" : / \| /.test(line.text) ? "|" : null;
+    if (!delimiter) continue;
+    if (line.text.split(delimiter, 13).length > 12) continue;
+    const cells = cellsOf(line.text, line.start, delimiter);
+    if (!cells || cells.length < 3) continue;
+    const label = cells.findIndex((c) => LOGIN_CELL.test(c.text) || keyClassOf(c.text) !== null);
+    const account = cells.findIndex((c) => ACCOUNT_CELL.test(c.text));
+    const from = label === -1 ? account : account === -1 ? label : Math.min(label, account);
+    if (from === -1) continue;
+    const cell = cells[cells.length - 1];
+    if (cells.length - 1 <= from || taken.has(cell.start) || !cellPassword(cell.text, label !== -1 && policy === "team")) continue;
+    out2.push({ keyClass: "pw", key: cells[from].text, sep: ":", op: delimiter, snippet: `${cells[from].text.slice(0, 40)} ${delimiter === "	" ? "<TAB>" : "|"} ... ${mask(cell.text, 1)}`, start: cell.start, end: cell.start + cell.text.length });
+  }
+  return out2;
+}
 function detectStructuredCredentials(text2, policy) {
-  return [...tables(text2, policy), ...nameValuePairs(text2, policy)];
+  const found = [...tables(text2, policy), ...nameValuePairs(text2, policy)];
+  return [...found, ...labelledRows(text2, policy, new Set(found.map((f) => f.start)))];
 }
 
 // server/src/core/trust/gates/secrets.ts
@@ -26832,7 +27222,7 @@ var ACCOUNT_NAMED = new RegExp(
 var EMAIL = /(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b/g;
 var STATED_PASSWORD = /\b(?:pass(?:word|wd|phrase)?|pwd)\b\s*(?:[:=]|is|was)\s*["'`]?([^\s"'`]{4,})/gi;
 var TOKEN = /(?<![A-Za-z0-9_+=-])[A-Za-z0-9_+=-]{16,}(?![A-Za-z0-9_+=-])/g;
-var PUBLIC_LINE = /\b(?:public|pubkey|fingerprint|checksum|digest|integrity|sha-?\d+|md5|hash|recipient)\b|ssh-(?:rsa|ed25519)|ecdsa-sha2/i;
+var PUBLIC_LINE = /\b(?:public(?:[ _-]?key)?|pubkey|fingerprint|checksum|digest|integrity|sha-?\d+|md5|hash|recipient)\b|ssh-(?:rsa|ed25519)|ecdsa-sha2/i;
 var PUBLIC_BEGIN = /-----BEGIN (?:[A-Z0-9]+ )*(?:PUBLIC KEY|CERTIFICATE|PUBLIC KEY BLOCK)-----/g;
 function valueLike(v) {
   if (isPlaceholder(v)) return false;
@@ -26846,6 +27236,7 @@ function tokenLike(t) {
   if ((t.match(/[0-9]/g) ?? []).length < 2 || !/[A-Za-z]/.test(t)) return false;
   if (/[a-z]{6,}|[A-Z]{6,}/.test(t)) return false;
   if (/^[a-z0-9]+(?:[-_][a-z0-9]+)+$/.test(t) && t.split(/[-_]/).every((p) => p.length <= 8)) return false;
+  if (t.split("-").length >= 2 && t.split("-").every((p) => /^[A-Z]?[a-z]+(?:[A-Z][a-z]+)*\d{0,5}$/.test(p))) return false;
   if (encodedText(t)) return false;
   return shannonEntropy(t) >= 3.5;
 }
@@ -26863,10 +27254,20 @@ function highEntropyToken(text2) {
     PUBLIC_BEGIN.lastIndex = end === -1 ? text2.length : end;
   }
   for (const m of text2.matchAll(TOKEN)) {
-    if (!tokenLike(m[0])) continue;
+    if (!tokenLike(m[0]) || isIdentifier(text2, m.index, m[0])) continue;
     if (publicSpans.some(([s2, e]) => m.index >= s2 && m.index < e)) continue;
     if (PUBLIC_LINE.test(lineAround(text2, m.index, m.index + m[0].length)) || exampleOnLine(text2, m.index, m.index + m[0].length)) continue;
     return m[0];
+  }
+  return null;
+}
+var PROTECTED_WITH = /\b(?:protect|encrypt|lock|secur|zipp|seal)(?:ed|s)?\b[^.\n]{0,40}?[ \t](?:with|using|by)[ \t]+(?:the[ \t]+)?(["'`]?)([^\s"'`]{8,64})\1/gi;
+function protectedWith(text2) {
+  for (const m of text2.matchAll(PROTECTED_WITH)) {
+    const v = m[2].replace(/[.,;:?)\]}>]+$/, "");
+    if (isPlaceholder(v) || !new RegExp("\\p{L}", "u").test(v) || !/\d/.test(v) || !/[^\p{L}\d_./+-]/u.test(v) || exampleOnLine(text2, m.index, m.index + m[0].length)) continue;
+    if (/@[\w-]*[.-]/.test(v) || /@/.test(v) && /\bby[ \t]+$/.test(m[0].slice(0, m[0].length - m[2].length - m[1].length))) continue;
+    return `${m[0].slice(0, m[0].length - m[2].length - m[1].length)}${mask(v, 1)}`;
   }
   return null;
 }
@@ -26874,6 +27275,10 @@ function detectTeamSecrets(text2) {
   const stated = detectStatedCredentials(text2, "team", false);
   if (stated.length === 0) stated.push(...detectStructuredCredentials(text2, "team").slice(0, 1));
   const out2 = stated.map((f) => ({ kind: "stated-credential", snippet: f.snippet }));
+  if (stated.length === 0) {
+    const locked = protectedWith(text2);
+    if (locked) out2.push({ kind: "stated-credential", snippet: locked });
+  }
   const pairs = detectCredentialPairs(text2, "team");
   for (const kind of ["login-pair", "default-credential", "weak-password"]) {
     const p = pairs.find((f) => f.kind === kind);
@@ -26886,7 +27291,8 @@ function detectTeamSecrets(text2) {
   const emails = [...text2.matchAll(EMAIL)].map((m) => m[0]);
   if (emails.length > 0) {
     for (const m of text2.matchAll(STATED_PASSWORD)) {
-      if (!valueLike(m[1])) continue;
+      const at2 = m.index + m[0].length - m[1].length;
+      if (!valueLike(m[1]) || isFixture(text2, at2, at2 + m[1].length, m[1])) continue;
       out2.push({ kind: "email-password", snippet: `${mask(emails[0], 3)} ... ${m[0].slice(0, m[0].length - m[1].length)}${mask(m[1], 1)}` });
       break;
     }
@@ -28285,8 +28691,8 @@ function fuse(input) {
   }
   const ranked = [...acc.values()].sort((x, y) => y.score - x.score || (x.doc.id < y.doc.id ? -1 : x.doc.id > y.doc.id ? 1 : 0));
   return ranked.slice(0, input.limit).map((a) => {
-    const alt = a.alt === "low" ? "low" : "medium";
-    return new FusedResult(a.doc, Math.round(a.score * 1e4) / 1e4, maxRel(a.main, alt), a.lex?.matchTerms ?? [], a.lex ?? a.altLex, a.sim === void 0 ? void 0 : Math.round(a.sim * 1e4) / 1e4);
+    const alt2 = a.alt === "low" ? "low" : "medium";
+    return new FusedResult(a.doc, Math.round(a.score * 1e4) / 1e4, maxRel(a.main, alt2), a.lex?.matchTerms ?? [], a.lex ?? a.altLex, a.sim === void 0 ? void 0 : Math.round(a.sim * 1e4) / 1e4);
   });
 }
 var FusedResult = class {
