@@ -74,6 +74,17 @@ test('removed on one side, edited on the other: stays removed, carries the edit,
     assert.deepEqual(conflict?.other, { updated: removed.record.updated, body: removed.record.body, removed: null });
     assert.notEqual(conflict?.other.body, 'Edited meanwhile.');
   }
+  // The removing side had rewritten the body first and its removal is the newer: the tombstone
+  // holds its text, and the other side's edit is the conflict's `other` (neither text is lost).
+  const rewrittenThenRemoved = f({ updated: '2026-01-04T00:00:00.000Z', body: 'Rewritten, then removed.', removed: '2026-01-05T00:00:00.000Z', removed_reason: 'obsolete', removed_session: null });
+  for (const [o, t] of [[rewrittenThenRemoved, edited], [edited, rewrittenThenRemoved]] as const) {
+    const { merged, conflict } = mergeMemory(f({}), o, t);
+    assert.equal(merged.record.removed, '2026-01-05T00:00:00.000Z');
+    assert.equal(merged.record.body, 'Rewritten, then removed.');
+    assert.equal(conflict?.kind, 'removed-edited');
+    assert.equal(conflict?.kept.body, 'Rewritten, then removed.');
+    assert.deepEqual(conflict?.other, { updated: '2026-01-03T00:00:00.000Z', body: 'Edited meanwhile.', removed: null });
+  }
   // removed on one side, untouched on the other: just removed (no conflict)
   assert.equal(mergeMemory(f({}), removed, f({ scopes: ['proj:a', 'lang:ts'] })).conflict, null);
 });

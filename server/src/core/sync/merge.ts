@@ -12,7 +12,8 @@
 //     `created` keeps the earliest, `updated` the latest;
 //   - two different new bodies keep the newer one and record the other as a conflict;
 //   - removed on one side, edited on the other: stays removed (the tombstone carries the merged
-//     fields, so a restore brings back the newest text) and is recorded as a conflict; a restore
+//     fields, so a restore brings back the newest text) and is recorded as a conflict holding
+//     the text the tombstone does not (both texts survive when both sides rewrote it); a restore
 //     on one side against an untouched tombstone on the other propagates (the state that moved
 //     away from the ancestor wins);
 //   - unknown frontmatter blocks merge by key like any other field.
@@ -34,8 +35,10 @@ export interface ConflictSide {
 /**
  * One preserved disagreement (a file in .conflicts/). `kept` is what the store holds after the
  * merge; `other` is the text the merge did not keep. For `removed-edited` the memory stays removed
- * and its tombstone holds the edited text, so `kept` is that tombstone (edited body, removal time)
- * and `other` the text the removal was made on, which the edit replaced.
+ * and its tombstone holds the newer text, so `kept` is that tombstone (its body, removal time) and
+ * `other` the text it does not hold: the one the removal was made on, which the edit replaced, or,
+ * when the removing side had rewritten the body before removing and its text is the newer, the
+ * other side's edit.
  */
 export interface SyncConflict {
   id: string;
@@ -181,7 +184,10 @@ export function mergeMemory(base: MemFile | null, ours: MemFile, theirs: MemFile
     const live = isTomb(o) ? t : o;
     const dead = isTomb(o) ? o : t;
     if (editedSince(b!, live)) {
-      conflict = { id: rec.id, kind: 'removed-edited', kept: { updated: rec.updated, body: rec.body, removed: rec.removed ?? null }, other: { updated: dead.updated, body: dead.body, removed: null } };
+      // `other` is the text the tombstone does not hold: the one the removal was made on, or the
+      // live side's edit when the removing side had rewritten the body too and its text is newer.
+      const lost = rec.body === dead.body && live.body !== dead.body ? live : dead;
+      conflict = { id: rec.id, kind: 'removed-edited', kept: { updated: rec.updated, body: rec.body, removed: rec.removed ?? null }, other: { updated: lost.updated, body: lost.body, removed: null } };
     }
   } else if (bodyClash) {
     const [kept, other] = rec.body === o.body ? [o, t] : [t, o];
