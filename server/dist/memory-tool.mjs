@@ -31571,7 +31571,8 @@ function mergeMemory(base, ours, theirs) {
     const live = isTomb(o) ? t : o;
     const dead = isTomb(o) ? o : t;
     if (editedSince(b, live)) {
-      conflict = { id: rec.id, kind: "removed-edited", kept: { updated: rec.updated, body: rec.body, removed: rec.removed ?? null }, other: { updated: dead.updated, body: dead.body, removed: null } };
+      const lost = rec.body === dead.body && live.body !== dead.body ? live : dead;
+      conflict = { id: rec.id, kind: "removed-edited", kept: { updated: rec.updated, body: rec.body, removed: rec.removed ?? null }, other: { updated: lost.updated, body: lost.body, removed: null } };
     }
   } else if (bodyClash) {
     const [kept, other] = rec.body === o.body ? [o, t] : [t, o];
