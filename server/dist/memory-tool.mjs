@@ -15476,11 +15476,11 @@ var Listing = class {
     return this.stats[2 * i + 1];
   }
   /** Builds the path set has() uses, yielding every `every` paths (a server's background check). */
-  async index(pause3, every) {
+  async index(pause, every) {
     if (this.pathSet) return;
     const set2 = /* @__PURE__ */ new Set();
     for (let i = 0; i < this.names.length; i++) {
-      if (i % every === every - 1) await pause3();
+      if (i % every === every - 1) await pause();
       set2.add(this.path(i));
     }
     this.pathSet = set2;
@@ -15524,12 +15524,12 @@ function listAhead(dir) {
   listed.catch(() => void 0);
   return listed;
 }
-async function listStoreFiles(dirs, cleanTemps, onSymlink, flat = dirs.length, pause3, ahead) {
+async function listStoreFiles(dirs, cleanTemps, onSymlink, flat = dirs.length, pause, ahead) {
   const found = new Listing(dirs);
   for (let di = 0; di < flat; di++) {
     const d = dirs[di];
     const prefix = found.pathIn(di, "");
-    const listed = await ahead?.get(d) ?? await listHere(d, prefix, pause3);
+    const listed = await ahead?.get(d) ?? await listHere(d, prefix, pause);
     if (listed === null) continue;
     if (cleanTemps) for (const name of listed.temps) removeIfDeadTemp(d, name);
     const { md, kinds, stats } = listed;
@@ -15541,7 +15541,7 @@ async function listStoreFiles(dirs, cleanTemps, onSymlink, flat = dirs.length, p
   }
   return found;
 }
-async function listHere(d, prefix, pause3) {
+async function listHere(d, prefix, pause) {
   let names;
   try {
     names = await fsp3.readdir(d);
@@ -15554,19 +15554,19 @@ async function listHere(d, prefix, pause3) {
   const temps = [];
   let k = 0;
   for (const name of names) {
-    if (pause3 && ++k % (PAUSE_EVERY * 64) === 0) await pause3();
+    if (pause && ++k % (PAUSE_EVERY * 64) === 0) await pause();
     if (isTempName(name)) temps.push(name);
     else if (isListedName(name)) md.push(name);
   }
-  return { md, temps, ...await statAll(prefix, md, pause3) };
+  return { md, temps, ...await statAll(prefix, md, pause) };
 }
 var STAT_AHEAD_MIN = 4e3;
 var STAT_AHEAD_MIN_PAUSED = 1e5;
-async function statAll(prefix, names, pause3) {
+async function statAll(prefix, names, pause) {
   const n = names.length;
   const s2 = nameStats(n);
-  if (n >= (pause3 ? STAT_AHEAD_MIN_PAUSED : STAT_AHEAD_MIN)) {
-    const cut = pause3 ? 0 : n >> 1;
+  if (n >= (pause ? STAT_AHEAD_MIN_PAUSED : STAT_AHEAD_MIN)) {
+    const cut = pause ? 0 : n >> 1;
     const theirs = statNames(prefix, cut === 0 ? names : names.slice(cut));
     statInto(prefix, names, 0, cut, s2);
     const t = await theirs;
@@ -15575,7 +15575,7 @@ async function statAll(prefix, names, pause3) {
     return s2;
   }
   for (let from = 0; from < n; from += PAUSE_EVERY) {
-    if (pause3 && from > 0) await pause3();
+    if (pause && from > 0) await pause();
     statInto(prefix, names, from, Math.min(n, from + PAUSE_EVERY), s2);
   }
   return s2;
@@ -15924,6 +15924,9 @@ var SLICE_MS = 0.25;
 var DRAIN_STEP = 32;
 var resumedAt = 0;
 var RESOLVED = Promise.resolve();
+function nextTurn() {
+  return new Promise((r) => setImmediate(r));
+}
 function sliceYield() {
   if (performance.now() - resumedAt < SLICE_MS) return RESOLVED;
   return new Promise(
@@ -15972,14 +15975,14 @@ var Backlog = class {
    * a slice were 2-4 ms each at 200k memories, and a write, which waits for a slice at each of its
    * disk waits, took ~20 ms instead of ~6 while the background entered them.
    */
-  async drain(pause3, slice) {
+  async drain(pause, slice) {
     while (!this.done) {
       const t0 = performance.now();
       const end = this.next + slice;
       do
         this.doUpTo(Math.min(end, this.next + DRAIN_STEP));
       while (!this.done && this.next < end && performance.now() - t0 < SLICE_MS);
-      await pause3();
+      await pause();
     }
   }
 };
@@ -16004,14 +16007,14 @@ var NamesToEnter = class {
     return this.left.someLeft((i) => this.recs[i].file === p || id !== null && this.recs[i].id === id);
   }
   /** Makes the filter in slices of SLICE_MS, `pause` between them, while `live()`. */
-  async make(pause3, live) {
+  async make(pause, live) {
     this.begun();
     while (live() && this.to < this.recs.length) {
       const t0 = performance.now();
       do
         this.upTo(Math.min(this.recs.length, this.to + STEP));
       while (this.to < this.recs.length && performance.now() - t0 < SLICE_MS);
-      await pause3();
+      await pause();
     }
   }
   /** The filter, begun at the record the backlog is at (those before are entered). */
@@ -16274,9 +16277,9 @@ var StoreViews = class {
    * check, before it enters them): a write made in the first seconds after a big store's start
    * then finds it made instead of making it (~90 ms at 200k memories, ~0.5 s at 1M).
    */
-  async makeFilter(pause3) {
+  async makeFilter(pause) {
     const left = this.unentered;
-    await this.namesToEnter()?.make(pause3, () => this.unentered === left);
+    await this.namesToEnter()?.make(pause, () => this.unentered === left);
   }
   /**
    * Enters a memory just written as a new file while adopted records are still to enter, without
@@ -16529,14 +16532,14 @@ var StoreReader = class extends StoreViews {
    * the watcher refreshed meanwhile is stat'ed again before it is read or dropped. Returns how
    * many files changed.
    */
-  async validate(pause3, progress) {
-    if (pause3 && this.unentered !== null) {
-      await this.makeFilter(pause3);
-      if (this.unentered !== null) await this.unentered.drain(pause3, YIELD_EVERY * 16);
+  async validate(pause, progress) {
+    if (pause && this.unentered !== null) {
+      await this.makeFilter(pause);
+      if (this.unentered !== null) await this.unentered.drain(pause, YIELD_EVERY * 16);
     }
     this.enterAdopted();
-    const found = await this.listFiles(!this.readOnly, pause3);
-    const n = await this.reconcile(found, /* @__PURE__ */ new Map(), pause3, progress);
+    const found = await this.listFiles(!this.readOnly, pause);
+    const n = await this.reconcile(found, /* @__PURE__ */ new Map(), pause, progress);
     await this.recoverMerges();
     return n;
   }
@@ -16555,12 +16558,12 @@ var StoreReader = class extends StoreViews {
       else if (this.files.has(p)) this.dropPath(p);
     }
   }
-  async listFiles(cleanTemps, pause3) {
+  async listFiles(cleanTemps, pause) {
     const tombOk = await this.tombDirUsable();
     const dirs = tombOk ? [this.dir, this.tombDir] : [this.dir];
-    const ahead = pause3 ? null : this.ahead;
+    const ahead = pause ? null : this.ahead;
     this.ahead = null;
-    const found = await listStoreFiles([...dirs, this.notesDir], cleanTemps, this.onSymlink, dirs.length, pause3, ahead ?? void 0);
+    const found = await listStoreFiles([...dirs, this.notesDir], cleanTemps, this.onSymlink, dirs.length, pause, ahead ?? void 0);
     this.addNotes(found, dirs.length, cleanTemps);
     return found;
   }
@@ -16609,23 +16612,23 @@ var StoreReader = class extends StoreViews {
     }
     return false;
   }
-  async reconcile(found, seeded, pause3, progress) {
+  async reconcile(found, seeded, pause, progress) {
     const changed = [];
     let present = 0;
     for (let i = 0; i < found.length; i++) {
-      if (pause3 && i % YIELD_EVERY === YIELD_EVERY - 1) await pause3();
+      if (pause && i % YIELD_EVERY === YIELD_EVERY - 1) await pause();
       const cur = this.files.get(found.path(i));
       if (cur) present++;
       if (!cur || cur.size !== found.size(i) || cur.mtimeMs !== found.mtimeMs(i)) changed.push(i);
     }
     let dropped = 0;
     if (present < this.files.size) {
-      if (pause3) await found.index(pause3, YIELD_EVERY);
+      if (pause) await found.index(pause, YIELD_EVERY);
       let k = 0;
       for (const p of [...this.files.keys()]) {
-        if (pause3 && ++k % YIELD_EVERY === 0) await pause3();
+        if (pause && ++k % YIELD_EVERY === 0) await pause();
         if (found.has(p) || errorOf(this.files.get(p))?.startsWith("is a symbolic")) continue;
-        if (pause3 && this.isMemoryPath(p) && (await fsp5.lstat(p).catch(() => null))?.isFile()) continue;
+        if (pause && this.isMemoryPath(p) && (await fsp5.lstat(p).catch(() => null))?.isFile()) continue;
         this.dropPath(p);
         dropped++;
       }
@@ -16635,7 +16638,7 @@ var StoreReader = class extends StoreViews {
       return s2 && s2.size === size2 && s2.mtimeMs === mtimeMs ? s2 : void 0;
     };
     let texts = null;
-    if (!pause3 && changed.length >= READ_AHEAD_MIN) {
+    if (!pause && changed.length >= READ_AHEAD_MIN) {
       const paths = [];
       for (const i of changed) {
         const p = found.path(i);
@@ -16652,8 +16655,8 @@ var StoreReader = class extends StoreViews {
         const p = found.path(i);
         let size2 = found.size(i);
         let mtimeMs = found.mtimeMs(i);
-        if (pause3) {
-          if (++n % 100 === 0) await pause3();
+        if (pause) {
+          if (++n % 100 === 0) await pause();
           const st = await fsp5.lstat(p).catch(() => null);
           if (!st?.isFile()) continue;
           size2 = st.size;
@@ -19477,7 +19480,7 @@ function headerBytes(h) {
   json.copy(out2, JSON_AT);
   return out2;
 }
-async function encodeInto(c, write2, pause3) {
+async function encodeInto(c, write2, pause) {
   const keys = [];
   const sum = newChecksum();
   const size2 = { records: 0, terms: 0, pad: 0, ints: 0 };
@@ -19485,7 +19488,7 @@ async function encodeInto(c, write2, pause3) {
     sum.update(buf);
     size2[section2] += buf.length;
     write2(buf);
-    if (pause3) await pause3();
+    if (pause) await pause();
   }
   const header = headerBytes({
     format: FORMAT,
@@ -19514,7 +19517,7 @@ function removeDeadTemps(dir) {
     if (m && Number(m[1]) !== process.pid && !pidAlive(Number(m[1]))) rmSync5(join16(dir, n), { force: true });
   }
 }
-async function writeCache(storeDir, c, pause3) {
+async function writeCache(storeDir, c, pause) {
   const dir = join16(storeDir, CACHE_DIR);
   ensureOwnDirSync(dir);
   removeDeadTemps(dir);
@@ -19531,7 +19534,7 @@ async function writeCache(storeDir, c, pause3) {
         writeSync3(fd, b, 0, b.length, pos);
         pos += b.length;
       },
-      pause3
+      pause
     );
     writeSync3(fd, header, 0, header.length, 0);
     await fsyncFd(fd);
@@ -21413,8 +21416,8 @@ var SearchIndex = class {
     return this.slotMap;
   }
   /** Makes the map by id a slice at a time, pausing between slices (a server, after its start). */
-  async mapIds(pause3, slice = 4096) {
-    await this.unmapped?.drain(pause3, slice);
+  async mapIds(pause, slice = 4096) {
+    await this.unmapped?.drain(pause, slice);
   }
   /** A fresh map of the current docs, made now or (`later`) by mapIds or the first lookup. */
   remap(later2) {
@@ -21679,7 +21682,6 @@ var SAVE_SOON_MS = 1e3;
 var SAVE_DELAY_MS = 3e4;
 var SAVE_AFTER_CHANGES = 1e3;
 var SAVE_AFTER_SHARE = 0.05;
-var pause = () => new Promise((r) => setImmediate(r));
 var EXACT_BELOW = 1e4;
 var BULK_GC_MIN = 1e4;
 var ADOPTED_GC_MIN = 1e5;
@@ -21773,7 +21775,7 @@ var LiveIndex = class {
     const closed = new Error("closed");
     try {
       await this.started;
-      await pause();
+      await nextTurn();
       if (this.countLater) {
         const { records, analyzed } = this.countLater;
         this.countLater = null;
@@ -21906,7 +21908,7 @@ var LiveIndex = class {
     try {
       const content = cacheContentOf(this.store, this.built ? this.ix : null, this.snapshot);
       const changes = this.changesSinceSave;
-      const id = await writeCache(this.store.dir, content, this.closed ? void 0 : pause);
+      const id = await writeCache(this.store.dir, content, this.closed ? void 0 : nextTurn);
       this.changesSinceSave -= changes;
       saveOverview(this.store, id, content.records, this.opts.warn);
       this.savedOnce = true;
@@ -23326,7 +23328,6 @@ var BATCH2 = 64;
 var GC_EVERY = 25e3;
 var SAVE_AFTER = 200;
 var SAVE_EVERY_MS = 3e4;
-var pause2 = () => new Promise((r) => setImmediate(r));
 var OPEN_CHUNK = 64;
 var SemanticUpkeep = class {
   constructor(store, embedder, opts) {
@@ -23386,11 +23387,11 @@ var SemanticUpkeep = class {
     }
     const vec2 = this.vec = new VectorIndex(id, dim, capacityFor(this.store.activeCount));
     this.unsubscribe = this.store.onChange((ch) => this.apply(ch));
-    if (this.opts.watch) await pause2();
+    if (this.opts.watch) await nextTurn();
     if (this.closed || this.vec !== vec2) return;
     const cached = readVectors(this.store.dir, (why) => this.opts.warn(`vector cache ignored (${why}); re-embedding`), this.opts.cacheFile ?? VECTOR_FILE);
     try {
-      if (this.opts.watch) await pause2();
+      if (this.opts.watch) await nextTurn();
       if (this.closed || this.vec !== vec2) return;
       if (cached && cached.embedder === id && cached.dim === dim) {
         const rowOf = rowFinder(cached);
@@ -23506,7 +23507,7 @@ var SemanticUpkeep = class {
         await this.save();
         lastSave = Date.now();
       }
-      await pause2();
+      await nextTurn();
     }
     if (done >= GC_EVERY) collectGarbage();
     if (this.opts.watch && this.changes >= SAVE_AFTER) await this.save();
@@ -25702,7 +25703,7 @@ var LinkGraph = class {
    * build is ~0.1 s of work at 20,000 memories, which held up every other call). A store change
    * meanwhile leaves it unbuilt: the next use builds it at once, from the records then.
    */
-  async buildSliced(pause3, sliceMs) {
+  async buildSliced(pause, sliceMs) {
     if (this.built) return;
     const epoch = ++this.epoch;
     let changed = false;
@@ -25719,7 +25720,7 @@ var LinkGraph = class {
         for (const m of all) {
           pass(m);
           if (performance.now() - t0 < sliceMs) continue;
-          await pause3();
+          await pause();
           if (this.epoch !== epoch || this.built) return;
           t0 = performance.now();
         }
@@ -26830,20 +26831,19 @@ function rareScopes(counts, owner) {
 
 // server/src/core/curation/steps.ts
 var SLICE_MS2 = 8;
-var immediate = () => new Promise((r) => setImmediate(r));
 function runSteps(steps) {
   for (; ; ) {
     const r = steps.next();
     if (r.done) return r.value;
   }
 }
-async function runSliced(steps, pause3 = immediate) {
+async function runSliced(steps, pause = nextTurn) {
   let t0 = performance.now();
   for (; ; ) {
     const r = steps.next();
     if (r.done) return r.value;
     if (performance.now() - t0 >= SLICE_MS2) {
-      await pause3();
+      await pause();
       t0 = performance.now();
     }
   }
@@ -27991,8 +27991,8 @@ function someBodyLinks(c) {
   for (const m of c.store.active()) if (m.body.includes("[[")) return true;
   return false;
 }
-async function linksReady(c, pause3, sliceMs) {
-  if (c.linksMade || someBodyLinks(c)) await c.links.buildSliced(pause3, sliceMs);
+async function linksReady(c, pause, sliceMs) {
+  if (c.linksMade || someBodyLinks(c)) await c.links.buildSliced(pause, sliceMs);
 }
 var ref = (m) => ({ id: m.id, title: titleOf(m), ...m.note !== void 0 ? { kind: "note", path: m.note } : { kind: "memory" } });
 function backlinksOf(c, m) {
@@ -28102,7 +28102,6 @@ async function recordRename(storeDir, r) {
 }
 
 // server/src/core/ops/curation.ts
-var immediate2 = () => new Promise((r) => setImmediate(r));
 var MAX_USE_IDS = LIMITS.useIds;
 async function curationPending(c, inView, expired) {
   const fields = await hitFields(c, inView);
@@ -28168,7 +28167,7 @@ async function health(c, input, other = null, progress) {
   };
   const report = c.watch ? await runSliced(healthSteps(data, params)) : computeHealth(data, params);
   progress?.(1, 2);
-  if (c.watch) await linksReady(c, immediate2, SLICE_MS2);
+  if (c.watch) await linksReady(c, nextTurn, SLICE_MS2);
   const dangling = danglingLinks(c, params.top_k);
   progress?.(2, 2);
   return { ...report, dangling_links: dangling };
@@ -30000,7 +29999,6 @@ async function vectorsLater(need, sem) {
 var SEMANTIC_BUDGET_MS = 2e3;
 var JUDGE_VERSION = 3;
 var JUDGE = [JUDGE_VERSION, CANDIDATES_PER_MEMORY, WALK_BUDGET, CONSOLIDATE_DUPLICATE, CONSOLIDATE_SUBJECT, SUPERSEDE_CONTAINMENT, SUPERSEDE_GROWTH, SUPERSEDE_MIN_NEW, REWORD_JACCARD].join("/");
-var immediate3 = () => new Promise((r) => setImmediate(r));
 var sameList = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
 var ConsolidationIndex = class {
   held;
@@ -30138,9 +30136,9 @@ var ConsolidationIndex = class {
   /** Ends the background pause under way, if any (a caller joined the run). */
   joined = null;
   async run(opts) {
-    const foreground2 = opts.pause ?? immediate3;
+    const foreground2 = opts.pause ?? nextTurn;
     const background = opts.background;
-    const pause3 = background ? () => {
+    const pause = background ? () => {
       if (this.waiting > 0) return foreground2();
       return new Promise((resolve7) => {
         this.joined = resolve7;
@@ -30155,7 +30153,7 @@ var ConsolidationIndex = class {
     const tick = async () => {
       if (performance.now() - t0 < SLICE_MS2) return;
       opts.progress?.(done, total());
-      await pause3();
+      await pause();
       t0 = performance.now();
     };
     while (this.incomingAt < this.incoming.length) {
@@ -30174,11 +30172,11 @@ var ConsolidationIndex = class {
     this.superseded.clear();
     const r = this.restoring;
     if (r !== null) {
-      await runSliced(this.restorePairs(r), pause3);
+      await runSliced(this.restorePairs(r), pause);
       this.restoring = null;
     }
     while (this.queue.size > 0) {
-      if (this.held.unlistedAny) await runSliced(this.held.listAll(), pause3);
+      if (this.held.unlistedAny) await runSliced(this.held.listAll(), pause);
       const id = this.queue.values().next().value;
       this.queue.delete(id);
       const slot = this.held.slotOf.get(id);
@@ -30424,7 +30422,7 @@ async function saveJudged(c, held) {
   }
 }
 async function saveNow(c, held) {
-  const pause3 = backgroundPause(c.watch, () => held.closing);
+  const pause = backgroundPause(c.watch, () => held.closing);
   if (c.watch) await foreground.idle(() => held.closing);
   await held.saving;
   const changes = held.ix.changes;
@@ -30432,7 +30430,7 @@ async function saveNow(c, held) {
   if (snap === null || held.saved === changes) return;
   const save = (async () => {
     try {
-      const text2 = c.watch ? await runSliced(encodeSteps(c.dir, snap), pause3) : encodeSnapshot(c.dir, snap);
+      const text2 = c.watch ? await runSliced(encodeSteps(c.dir, snap), pause) : encodeSnapshot(c.dir, snap);
       await writeSnapshot(c.dir, text2);
       held.saved = changes;
     } catch {

@@ -26,6 +26,7 @@ import { CANDIDATES_PER_MEMORY, TermLists, WALK_BUDGET } from './consolidationTe
 import { cosine, mayRelate, minOf } from './pairChecks.ts';
 import { vectorsLater, vectorsNow, type SemanticSource } from './consolidationSemantic.ts';
 import { runSliced, runSteps, SLICE_MS, type Steps } from './steps.ts';
+import { nextTurn } from '../store/slices.ts';
 
 export { CANDIDATES_PER_MEMORY, WALK_BUDGET } from './consolidationTerms.ts';
 export type { SemanticSource } from './consolidationSemantic.ts';
@@ -59,7 +60,6 @@ interface Restoring {
   entries: Map<string, Entry>;
 }
 
-const immediate = () => new Promise<void>((r) => setImmediate(r));
 const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
 
 export class ConsolidationIndex {
@@ -212,7 +212,7 @@ export class ConsolidationIndex {
   private joined: (() => void) | null = null;
 
   private async run(opts: SettleOptions): Promise<void> {
-    const foreground = opts.pause ?? immediate;
+    const foreground = opts.pause ?? nextTurn;
     const background = opts.background;
     const pause = background
       ? () => {

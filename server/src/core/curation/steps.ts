@@ -2,13 +2,14 @@
 // generators that yield between items: run at once where nothing else waits (a one-shot command,
 // tests), or in slices between which a server's event loop answers other calls.
 
+import { nextTurn } from '../store/slices.ts';
+
 /** A computation that yields (nothing) every few items and returns T. */
 export type Steps<T> = Generator<void, T, void>;
 
 /** The longest run between two yields to the event loop, ms. */
 export const SLICE_MS = 8;
 
-const immediate = () => new Promise<void>((r) => setImmediate(r));
 
 /** Runs the steps to their end without a break. */
 export function runSteps<T>(steps: Steps<T>): T {
@@ -19,7 +20,7 @@ export function runSteps<T>(steps: Steps<T>): T {
 }
 
 /** Runs the steps, yielding to the event loop (`pause`) once a slice of SLICE_MS is used up. */
-export async function runSliced<T>(steps: Steps<T>, pause: () => Promise<void> = immediate): Promise<T> {
+export async function runSliced<T>(steps: Steps<T>, pause: () => Promise<void> = nextTurn): Promise<T> {
   let t0 = performance.now();
   for (;;) {
     const r = steps.next();

@@ -16,7 +16,7 @@ import { CACHE_DIR, readCache, type CacheEntry } from './cache.ts';
 import { writeCache } from './cacheWrite.ts';
 import { analyzedOf, cacheContentOf, saveOverview } from './liveSave.ts';
 import { Freshness } from '../store/freshness.ts';
-import { sliceYield } from '../store/slices.ts';
+import { sliceYield, nextTurn } from '../store/slices.ts';
 import { collectGarbage } from './gc.ts';
 import { SearchIndex, type IndexSnapshot } from './searchIndex.ts';
 import { reviveStored } from './revive.ts';
@@ -32,7 +32,6 @@ const SAVE_DELAY_MS = 30_000;
 const SAVE_AFTER_CHANGES = 1000;
 /** ...or once this share of the store changed: a small store's cache always converges. */
 const SAVE_AFTER_SHARE = 0.05;
-const pause = () => new Promise<void>((r) => setImmediate(r));
 /**
  * A server started from the cache below this many memories checks the files behind it before
  * its first answer (well under a tenth of a second): exact from its first answer. A bigger one
@@ -185,7 +184,7 @@ export class LiveIndex {
     const closed = new Error('closed');
     try {
       await this.started;
-      await pause();
+      await nextTurn();
       if (this.countLater) {
         const { records, analyzed } = this.countLater;
         this.countLater = null;
@@ -348,7 +347,7 @@ export class LiveIndex {
     try {
       const content = cacheContentOf(this.store, this.built ? this.ix : null, this.snapshot);
       const changes = this.changesSinceSave;
-      const id = await writeCache(this.store.dir, content, this.closed ? undefined : pause);
+      const id = await writeCache(this.store.dir, content, this.closed ? undefined : nextTurn);
       this.changesSinceSave -= changes; // changes made while writing still count
       saveOverview(this.store, id, content.records, this.opts.warn);
       this.savedOnce = true;

@@ -12,7 +12,7 @@ import { VectorIndex } from './vectors.ts';
 import { embedText, vectorKey, type VectorEmbedder } from './vectorRows.ts';
 import { readVectors, rowFinder, VECTOR_FILE, writeVectorSource } from './vectorCache.ts';
 import { collectGarbage } from './gc.ts';
-import { sliceYield } from '../store/slices.ts';
+import { sliceYield, nextTurn } from '../store/slices.ts';
 import { foreground } from '../foreground.ts';
 
 
@@ -23,7 +23,6 @@ const GC_EVERY = 25_000;
 const SAVE_AFTER = 200;
 /** A slow embedder's background pass saves what it has at most this often. */
 const SAVE_EVERY_MS = 30_000;
-const pause = () => new Promise<void>((r) => setImmediate(r));
 /** Memories whose cached vectors a server takes between two calls of its sliced yield while the leg opens (store/slices.ts). */
 const OPEN_CHUNK = 64;
 
@@ -116,11 +115,11 @@ export class SemanticUpkeep {
     // up every call). A change made meanwhile is applied like any other (its vector is then
     // held, and the loop skips it); the loop sees the store's current records.
     this.unsubscribe = this.store.onChange((ch) => this.apply(ch));
-    if (this.opts.watch) await pause();
+    if (this.opts.watch) await nextTurn();
     if (this.closed || this.vec !== vec) return;
     const cached = readVectors(this.store.dir, (why) => this.opts.warn(`vector cache ignored (${why}); re-embedding`), this.opts.cacheFile ?? VECTOR_FILE);
     try {
-      if (this.opts.watch) await pause();
+      if (this.opts.watch) await nextTurn();
       if (this.closed || this.vec !== vec) return;
       if (cached && cached.embedder === id && cached.dim === dim) {
         const rowOf = rowFinder(cached);
@@ -253,7 +252,7 @@ export class SemanticUpkeep {
         await this.save();
         lastSave = Date.now();
       }
-      await pause();
+      await nextTurn();
     }
     if (done >= GC_EVERY) collectGarbage();
     if (this.opts.watch && this.changes >= SAVE_AFTER) await this.save();

@@ -17,9 +17,9 @@ import { checkId, checkLimit, checkNote, hitFields } from './common.ts';
 import { stripStored } from '../memory.ts';
 import { danglingLinks, linksReady } from './notes.ts';
 
-const immediate = () => new Promise<void>((r) => setImmediate(r));
 import { recordRename } from '../sync/renames.ts';
 import { newId } from '../ids.ts';
+import { nextTurn } from '../store/slices.ts';
 
 export interface RenameScopeInput {
   old_scope: string;
@@ -126,7 +126,7 @@ export async function health(c: ReadContext, input: HealthInput, other: Pick<Sto
   // A server computes the report and the link graph in slices: other calls answer meanwhile.
   const report = c.watch ? await runSliced(healthSteps(data, params)) : computeHealth(data, params);
   progress?.(1, 2);
-  if (c.watch) await linksReady(c, immediate, SLICE_MS);
+  if (c.watch) await linksReady(c, nextTurn, SLICE_MS);
   const dangling = danglingLinks(c, params.top_k);
   progress?.(2, 2);
   return { ...report, dangling_links: dangling };

@@ -14,6 +14,11 @@ const DRAIN_STEP = 32;
 let resumedAt = 0;
 const RESOLVED: Promise<void> = Promise.resolve();
 
+/** One turn of the event loop (setImmediate): what waits behind this task runs first. */
+export function nextTurn(): Promise<void> {
+  return new Promise<void>((r) => setImmediate(r));
+}
+
 /** Yields to the event loop (setImmediate) once the current slice is used up. */
 export function sliceYield(): Promise<void> {
   if (performance.now() - resumedAt < SLICE_MS) return RESOLVED;
