@@ -239,6 +239,9 @@ export function readValue(text: string, at: number, phrases = true): Value[] {
   while (cut > 0 && '.,:?)]}>'.includes(raw[cut - 1]!)) cut--;
   let value = raw.slice(0, cut);
   if (/^\p{L}+!+$/u.test(value)) value = value.replace(/!+$/, '');
+  // A URL's query goes on with its next parameter (`secret=X&issuer=Y`): the value ends there.
+  const param = /&[A-Za-z_][\w.-]*=/.exec(value);
+  if (param) value = value.slice(0, param.index);
   // A value written against the next word of a language without spaces ("Tsubaki-8812です"): the value ends there.
   const cjk = /[\x21-\x7e][\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u3000-\u303f\uff01-\uff0f]/u.exec(value);
   if (cjk) value = value.slice(0, cjk.index + 1);

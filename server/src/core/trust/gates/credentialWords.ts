@@ -62,7 +62,7 @@ const TARGET_WORD = new RegExp(`(?:${TARGET_WORDS})(?=[ \\t])`, 'iy');
 
 /** The last word of an identifier before the key that makes it no credential (`nextPageToken`, `max_tokens`, `gpio_pin`). */
 export const NOT_SECRET_PREFIX = new Set(
-  'page next continuation cursor sync pagination resume cancellation request correlation max min num input output total public pub gpio led csrf xsrf idempotency cache design lexer parser syntax hint forgot'.split(' '),
+  'page next continuation cursor sync pagination resume cancellation request correlation max min num input output total public pub gpio led csrf xsrf idempotency cache design lexer parser syntax hint forgot invalid expired missing unknown malformed'.split(' '),
 );
 /** The words an identifier may go on with after the key and still name the credential (SECRET_KEY_BASE, DB_PASSWORD_PROD). */
 export const SECRET_SUFFIX = new Set(
@@ -190,15 +190,16 @@ function qualifierEnd(text: string, at: number, o: SepOptions): number | null {
 
 /**
  * Where a value starts after its separator: past blanks and markdown emphasis (`**Password:** X`),
- * or, when the separator ends its line, on the next line if that line holds one value alone
- * ("Recovery codes:" and the codes one a line).
+ * or, when a `:` ends its line, on the next line if that line holds one value alone ("Recovery
+ * codes:" and the codes one a line). An `=` at the end of its line is an empty value
+ * (`SESSION_SECRET=` in a .env template), whatever the next line holds.
  */
-function valueStart(text: string, at: number): number {
+function valueStart(text: string, at: number, op: string): number {
   let i = at;
   for (let k = 0; k < 3 && (text[i] === '*' || text[i] === '_'); k++) i++;
   i = skipBlank(text, i);
   const nl = text[i] === '\r' && text[i + 1] === '\n' ? i + 1 : i;
-  if (text[nl] !== '\n') return i;
+  if (text[nl] !== '\n' || op.includes('=')) return i;
   const line = /[ \t]*(?:[-*\u2022][ \t]+|\d{1,2}[.)][ \t]+)?([^\s]{3,80})[ \t]*(?:\r?\n|$)/y;
   line.lastIndex = nl + 1;
   const m = line.exec(text);
@@ -221,7 +222,7 @@ export function separatorAt(text: string, at: number, o: SepOptions = {}): { sep
   const index = j > i ? /^#?\d{1,2}(?=[ \t]*[:=])/.exec(text.slice(j, j + 4)) : null;
   if (index) j = skipBlank(text, j + index[0].length);
   const op = assignAt(text, j) ?? (j > i && /^[-\u2013\u2014][ \t]/.test(text.slice(j, j + 2)) ? text[j]! : null); // `password - X`
-  if (op) return { sep: ':', op, end: valueStart(text, j + op.length) };
+  if (op) return { sep: ':', op, end: valueStart(text, j + op.length, op) };
   const cjk = verbAt(text, j);
   if (cjk !== null && j === i && /[\u306f\u662f\u4e3a\u70ba]/.test(text[j]!)) return { sep: 'is', op: text[j]!, end: cjk };
   if (j === i) return null; // the word runs straight into something else
@@ -235,7 +236,7 @@ export function separatorAt(text: string, at: number, o: SepOptions = {}): { sep
   if (q !== null) {
     // "Passwort vom Jenkins-Admin: X", "password for the wifi: X": a sentence that states a value.
     const op2 = assignAt(text, q);
-    if (op2) return { sep: 'is', op: op2, end: valueStart(text, q + op2.length) };
+    if (op2) return { sep: 'is', op: op2, end: valueStart(text, q + op2.length, op2) };
     const v2 = statedAfter(text, q, o, true);
     if (v2 !== null) return { sep: 'is', op: v2.op, end: v2.end };
   }

@@ -56,12 +56,12 @@ export function looksLikeSecretValue(v: string): boolean {
 // `password` may end a longer key (PGPASSWORD, REDISPASSWORD, OldPassword) but not follow a digit
 // (`1Password: ...` is the vault, not a key); the shorter words need a non-alphanumeric before them.
 const ASSIGNMENT_RE =
-  /(?:(?<![0-9])(?:password|passwd|passphrase)|(?<![A-Za-z0-9])(?:pwd|secret[_-]?key|secret|api[_-]?key|apikey|access[_-]?key|private[_-]?key|token))["']?\s*(=|:=|=>|:)\s*(["'`]?)([^\s"'`,;)\]}]+)\2/gi;
+  /(?:(?<![0-9])(?:password|passwd|passphrase)|(?<![A-Za-z0-9])(?:pwd|secret[_-]?key|secret|api[_-]?key|apikey|access[_-]?key|private[_-]?key|token))["']?\s*(=|:=|=>|:)[ \t]*(["'`]?)([^\s"'`,;)\]}]+)\2/gi;
 const KEY_CHAR = /[A-Za-z0-9_.-]/;
 
 export function detectAssignments(text: string, out: Findings): void {
   for (const m of text.matchAll(ASSIGNMENT_RE)) {
-    const value = m[3]!;
+    const value = m[3]!.replace(/&[A-Za-z_][\w.-]*=.*$/, ''); // a URL's query goes on with its next parameter
     const start = m.index + m[0].length - value.length - m[2]!.length;
     if (out.overlaps(start, start + value.length)) continue;
     if (!looksLikeSecretValue(value) || HASH_OF.test(text.slice(Math.max(0, m.index - 40), m.index)) || exampleOrDisowned(text, m.index, start + value.length)) continue;

@@ -162,7 +162,7 @@ export function detectPaymentCards(text: string, out: Findings): void {
   if (!CARD_WORDS.test(text)) return;
   for (const line of linesOf(text)) {
     // Test cards (Stripe's 4242..., 4111...) are documented everywhere: not on a line about testing.
-    if (!CARD_WORDS.test(line.text) || /\b(?:test|testing|example|sample|dummy|fake|sandbox)\b/i.test(line.text)) continue;
+    if (!CARD_WORDS.test(line.text) || /\b(?:tests?|testing|example|sample|dummy|fake|sandbox)\b/i.test(line.text)) continue;
     for (const m of line.text.matchAll(/(?<![\d.-])\d(?:[ -]?\d){12,18}(?![\d.-])/g)) {
       const digits = m[0].replace(/[ -]/g, '');
       if (/^(\d)\1+$/.test(digits) || !luhn(digits)) continue;

@@ -6,6 +6,7 @@
 // `key = value` assignment (passwordRules.ts), or on a credential word with a value stated after
 // it (statedCredentials.ts), never on "a random-looking string" alone. The team store adds
 // weaker evidence on top (teamSecrets.ts).
+import { withoutCiphertext } from './disowned.ts';
 import { Findings, type SecretFinding, type SecretKind } from './findings.ts';
 import { detectCommandLinePasswords, detectCredentialPairs } from './loginPairs.ts';
 import { detectAssignments, detectPasswordFlags, detectPasswordProse, detectUrlPasswords } from './passwordRules.ts';
@@ -34,7 +35,8 @@ function statedKind(f: StatedCredential): SecretKind {
   return f.sep === ':' ? 'secret-assignment' : 'password-prose';
 }
 
-function detectAll(text: string): Findings {
+function detectAll(written: string): Findings {
+  const text = withoutCiphertext(written);
   const out = new Findings();
   detectGcpServiceAccount(text, out); // before private keys: the JSON's embedded PEM is one finding
   detectPrivateKeys(text, out);

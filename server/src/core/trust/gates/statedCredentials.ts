@@ -42,6 +42,8 @@ export interface StatedCredential {
   end: number;
 }
 
+/** Words before a key that make it public by design: a search-only or publishable key, a site key. */
+const PUBLIC_BEFORE = /\b(?:public|publishable|search[- ]only|client[- ]side|browser)[ \t]+(?:[\w-]+[ \t]+)?$/i;
 /** A lock named just before a bare "code" ("Alarm: code 4455"). */
 const LOCK_BEFORE = /\b(?:alarm|door|gate|garage|safe|lock|keypad|locker|padlock|lockbox|keybox)\b[^.\n]{0,20}$/i;
 
@@ -169,6 +171,8 @@ export function detectStatedCredentials(text: string, policy: Policy, all = true
       if (!identWords(suffix).every((w) => SECRET_SUFFIX.has(w) || /^v?\d+$/.test(w))) continue;
       end += suffix.length;
     }
+    // `-field=password`, `type=secret`: the word is the value of another setting, it names nothing stated after it.
+    if (text[from - 1] === '=') continue;
     const key = text.slice(from, end);
     const found = lock
       ? lockCode(text, end, lock, word)
@@ -180,6 +184,8 @@ export function detectStatedCredentials(text: string, policy: Policy, all = true
     const before = identWords(text.slice(from, m.index));
     if (before.length > 0 && NOT_SECRET_PREFIX.has(before[before.length - 1]!)) continue;
     if (HASH_OF.test(text.slice(Math.max(0, m.index - 40), m.index)) || exampleOrDisowned(text, m.index, found.v.end)) continue;
+    // A key meant to be public: "the search-only API key", "publishable key (public, in the bundle): ...".
+    if (!found.reversed && (PUBLIC_BEFORE.test(lineBefore(text, from, 30)) || /\bpublic\b/i.test(text.slice(end, found.valueAt)))) continue;
     // Inside an ARN (where a secret is kept), a fixture's login, a throwaway container's default.
     if (inResourceName(text, m.index) || isFixture(text, found.v.start, found.v.end, found.v.text) || isLocalDefault(text, found.v.start, found.v.end, key, found.v.text)) continue;
     const snippet = found.reversed ? `${mask(found.v.text, 1)} is the ${word}` : `${text.slice(from, found.valueAt).replace(/\s+/g, ' ').slice(0, 80)}${mask(found.v.text, 1)}`;

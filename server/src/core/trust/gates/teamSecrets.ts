@@ -8,12 +8,13 @@
 // high-entropy token of 16+ characters. Notes that only say where credentials live ("its
 // credentials are stored in Vault") pass. A false refusal costs a rewording; a leak into a shared
 // history costs a credential rotation.
-import { isFixture, isIdentifier } from './disowned.ts';
+import { isFixture, isIdentifier, withoutCiphertext } from './disowned.ts';
 import { isPlaceholder, mask, shannonEntropy } from './entropy.ts';
 import { lineAround } from './findings.ts';
 import { detectCredentialPairs } from './loginPairs.ts';
 import { exampleOnLine } from './providerTokens.ts';
 import { detectStatedCredentials } from './statedCredentials.ts';
+import { detectSecrets } from './secrets.ts';
 import { detectStructuredCredentials } from './structuredCredentials.ts';
 
 export const TEAM_SECRET_KINDS = [
@@ -71,11 +72,17 @@ function tokenLike(t: string): boolean {
   return shannonEntropy(t) >= 3.5;
 }
 
-/** Base64 of words ("aGVsbG8gd29ybGQ=" is "hello world"): test data, not a key. */
+/**
+ * Base64 of readable text that holds no secret: words ("aGVsbG8gd29ybGQ=" is "hello world"), a
+ * JWT's header, a JSON payload, a config line (`feature_new_checkout=true`). A single word or
+ * password alone (`Gr4nite!river` encoded) stays a secret: that is how Kubernetes keeps one.
+ */
 function encodedText(t: string): boolean {
-  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(t) || t.length % 4 !== 0) return false;
-  const d = Buffer.from(t, 'base64').toString('latin1');
-  return /^[A-Za-z ,.'!?-]+$/.test(d) && /[a-z]{2,} [a-z]{2,}/i.test(d);
+  if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(t) || t.length % 4 === 1 || (/[+/]/.test(t) && /[_-]/.test(t))) return false;
+  const d = Buffer.from(t.replace(/-/g, '+').replace(/_/g, '/'), 'base64').toString('latin1');
+  if (d.length < 6 || !/^[\x20-\x7e\t\r\n]+$/.test(d) || !/[A-Za-z]{2}/.test(d)) return false;
+  if (!/[\s{}=:,]/.test(d)) return false; // one word or password alone
+  return detectSecrets(d).length === 0 && detectTeamSecrets(d).length === 0;
 }
 
 function highEntropyToken(text: string): string | null {
@@ -89,6 +96,7 @@ function highEntropyToken(text: string): string | null {
   }
   for (const m of text.matchAll(TOKEN)) {
     if (!tokenLike(m[0]) || isIdentifier(text, m.index, m[0])) continue;
+    if (text.slice(m.index - 3, m.index) === 'h1:') continue; // a Go module's hash (go.sum)
     if (publicSpans.some(([s, e]) => m.index >= s && m.index < e)) continue;
     if (PUBLIC_LINE.test(lineAround(text, m.index, m.index + m[0].length)) || exampleOnLine(text, m.index, m.index + m[0].length)) continue;
     return m[0];
@@ -111,7 +119,8 @@ function protectedWith(text: string): string | null {
 }
 
 /** What the team gate refuses beyond the personal gate; empty when nothing fires. */
-export function detectTeamSecrets(text: string): TeamSecretFinding[] {
+export function detectTeamSecrets(written: string): TeamSecretFinding[] {
+  const text = withoutCiphertext(written);
   const stated = detectStatedCredentials(text, 'team', false);
   if (stated.length === 0) stated.push(...detectStructuredCredentials(text, 'team').slice(0, 1));
   const out: TeamSecretFinding[] = stated.map((f) => ({ kind: 'stated-credential', snippet: f.snippet }));
