@@ -12,6 +12,7 @@ import { isFixture, isIdentifier, withoutCiphertext } from './disowned.ts';
 import { isPlaceholder, mask, shannonEntropy } from './entropy.ts';
 import { lineAround } from './findings.ts';
 import { detectCredentialPairs } from './loginPairs.ts';
+import { loosePassword } from './passwordShapes.ts';
 import { exampleOnLine } from './providerTokens.ts';
 import { detectStatedCredentials } from './statedCredentials.ts';
 import { detectSecrets } from './secrets.ts';
@@ -25,6 +26,7 @@ export const TEAM_SECRET_KINDS = [
   'login-pair',
   'default-credential',
   'weak-password',
+  'password-shaped',
 ] as const;
 export type TeamSecretKind = (typeof TEAM_SECRET_KINDS)[number];
 
@@ -152,5 +154,9 @@ export function detectTeamSecrets(written: string): TeamSecretFinding[] {
   }
   const token = highEntropyToken(text);
   if (token) out.push({ kind: 'high-entropy-token', snippet: mask(token, 3) });
+  if (out.length === 0) {
+    const loose = loosePassword(text);
+    if (loose) out.push({ kind: 'password-shaped', snippet: loose });
+  }
   return out;
 }
