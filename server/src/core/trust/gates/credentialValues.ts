@@ -75,8 +75,9 @@ const RESOURCE_WORDS = new Set(
 export const HASH_OF = /\b(?:(?:hash(?:ed)?|sha-?\d*|md5|digest|checksum|fingerprint|bcrypt|argon2\w*)(?:[ \t]+of)?|hmac[ \t]+of)(?:[ \t]+(?:the|a|an|our|my|this))?(?:[ \t]+[\w-]+)?[ \t]*$/i;
 
 // An example is no credential: "e.g. password: X", "password: X (example, never real)", "... not a secret".
+// Not the last label of a host name (`files.partner.example`, RFC 2606), which names a real host in a note.
 export const EXAMPLE_BEFORE = /\b(?:e\.g\.|i\.e\.|for example|for instance|such as|example:)/i;
-export const EXAMPLE_AFTER = /\b(?:example|sample|dummy|fake|placeholder)\b(?!\.)|\bnot (?:a |the )?(?:real|secret|credential|password)\b|\bmade[- ]up\b/i;
+export const EXAMPLE_AFTER = /(?<![.@/-])\b(?:example|sample|dummy|fake|placeholder)\b(?!\.)|\bnot (?:a |the )?(?:real|secret|credential|password)\b|\bmade[- ]up\b/i;
 
 /** Does the line present the value as an example, or say it is none? */
 export function exampleOrDisowned(text: string, keyStart: number, valueEnd: number): boolean {

@@ -34,7 +34,7 @@ const L = '\\p{L}';
 const KEY_WORDS =
   '(?:api|access|auth|private|secret|signing|encryption|decryption|master|licen[cs]e|recovery|pre-?shared|shared|session|hmac|webhook|app|client|admin|root|storage|subscription|activation|product|account|service|server|consumer|x-api|integration|routing|unseal|bot|cookie|jwt|cipher|data|wrapping|aes(?:-?(?:128|192|256))?(?:-?(?:gcm|cbc|ctr))?|3?des|kek|dek)[ _-]?key|master\\.key|apikey|psk|(?:wlan-?|netzwerk)?schl(?:\u00fc|ue)ssel';
 const PW_WORDS =
-  '(?<!\\d)(?:password|passwd|passphrase|passcode|pass-phrase)|community[ _-]string|(?:wifi|wi-fi|wlan|wpa[23]?|wep|network)[ _-]?key|parola d\'ordine|passwort|kennwort|wachtwoord|contrase(?:\u00f1|n)a|senha|palavra-passe|l(?:\u00f6|o)senord(?:et)?|salasana|has(?:\u0142|l)o|heslo|jelsz(?:\u00f3|o)|(?:\u015f|s)ifre(?:si)?|passord(?:et)?|adgangskode|lozinka|parool|\u043f\u0430\u0440\u043e\u043b[\u044c\u044f]|mot[ -]de[ -]passe|clave|' +
+  '(?<!\\d)(?:password|passwd|passphrase|passcode|pass-phrase)|community[ _-]string|(?<=\\bsnmp[^\\n]{0,30})community|(?:wifi|wi-fi|wlan|wpa[23]?|wep|network)[ _-]?key|parola d\'ordine|passwort|kennwort|wachtwoord|contrase(?:\u00f1|n)a|senha|palavra-passe|l(?:\u00f6|o)senord(?:et)?|salasana|has(?:\u0142|l)o|heslo|jelsz(?:\u00f3|o)|(?:\u015f|s)ifre(?:si)?|passord(?:et)?|adgangskode|lozinka|parool|\u043f\u0430\u0440\u043e\u043b[\u044c\u044f]|mot[ -]de[ -]passe|clave|' +
   `(?<![\\d])(?:pwd|pw|pswd|pword|mdp)`;
 const CODE_WORDS =
   `(?<![${L}])(?:${CODE_COMPOUNDS})|(?<![${L}])pin[ -]?(?:code|number|nummer|no\\.?)|code d'acc(?:\u00e8|e)s` +
@@ -94,7 +94,7 @@ function assignAt(text: string, at: number): string | null {
 }
 
 const VERB =
-  /(?:(?:is|was|are|lautet|ist|war|es|est|era|\u00e9|\u00e8|\u00e4r|jest)(?:[ \t]*:|[ \t]+(?:(?:now|still|currently|just|literally|simply|actually|always|also|again|set to|changed to|reset to|updated to)[ \t]+){0,2}:?)|(?:(?:got|was|has been|is now|been)[ \t]+)?(?:set|changed|reset|updated)[ \t]+to|\u306f|\u662f|\u4e3a|\u70ba)[ \t]*/iy;
+  /(?:(?:is|was|are|lautet|ist|war|es|est|era|\u00e9|\u00e8|\u00e4r|jest)(?:[ \t]*:|[ \t]+(?:(?:now|still|currently|just|literally|simply|actually|always|also|again|set to|changed to|reset to|updated to)[ \t]+){0,2}:?)|(?:(?:got|was|has been|is now|been)[ \t]+)?(?:set|changed|reset|updated)[ \t]+to|\u306f|\u662f|\u4e3a|\u70ba|\ub294|\uc740|\uc774|\uac00)[ \t]*/iy;
 function verbAt(text: string, at: number): number | null {
   VERB.lastIndex = at;
   const m = VERB.exec(text);
@@ -224,7 +224,7 @@ export function separatorAt(text: string, at: number, o: SepOptions = {}): { sep
   const op = assignAt(text, j) ?? (j > i && /^[-\u2013\u2014][ \t]/.test(text.slice(j, j + 2)) ? text[j]! : null); // `password - X`
   if (op) return { sep: ':', op, end: valueStart(text, j + op.length, op) };
   const cjk = verbAt(text, j);
-  if (cjk !== null && j === i && /[\u306f\u662f\u4e3a\u70ba]/.test(text[j]!)) return { sep: 'is', op: text[j]!, end: cjk };
+  if (cjk !== null && j === i && /[\u306f\u662f\u4e3a\u70ba\ub294\uc740\uc774\uac00]/.test(text[j]!)) return { sep: 'is', op: text[j]!, end: cjk };
   if (j === i) return null; // the word runs straight into something else
   const v = statedAfter(text, j, o, false);
   if (v !== null) return { sep: 'is', op: v.op, end: v.end };

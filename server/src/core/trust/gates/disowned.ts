@@ -71,7 +71,7 @@ export function isLocalDefault(text: string, start: number, end: number, key: st
 }
 
 /** Encrypted values, which are safe to commit: sops' `ENC[AES256_GCM,data:...]`, an Ansible Vault block. */
-const CIPHERTEXT = /ENC\[[A-Z0-9_]+,[^\]\n]{0,4000}\]|\$ANSIBLE_VAULT;[^\n]*(?:\r?\n[ \t]*[0-9a-f]{8,})*/g;
+const CIPHERTEXT = /ENC\[[A-Z0-9_]+,[^\][\n]{0,4000}\]|\$ANSIBLE_VAULT;[^\n]*(?:\r?\n[ \t]*[0-9a-f]{8,})*/g;
 
 /** The text with every encrypted value masked by asterisks of the same length (positions unchanged). */
 export function withoutCiphertext(text: string): string {

@@ -38,7 +38,7 @@ export function isPlaceholder(value: string): boolean {
   if (/^[*x\u2022.#_-]+$/i.test(v)) return true; // *****, xxxxx, ....., ----
   if (PLACEHOLDER_WORDS.test(v)) return true;
   // A name in capitals that says what goes there: BASE32SECRET, API_TOKEN_HERE, DB_PASSWORD.
-  if (/^[A-Z0-9_-]*(?:SECRET|PASSWORD|PASSWD|TOKEN|API_?KEY|_KEY(?![A-Z0-9]))[A-Z0-9_-]*$/.test(v)) return true;
+  if (v.length <= 200 && /^[A-Z0-9_-]*(?:SECRET|PASSWORD|PASSWD|TOKEN|API_?KEY|_KEY(?![A-Z0-9]))[A-Z0-9_-]*$/.test(v)) return true;
   if (/^(password|passwd|secret|token|none|null|nil|undefined|true|false|empty|unset|required|optional|string)$/i.test(v)) {
     return true;
   }

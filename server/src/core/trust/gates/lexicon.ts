@@ -119,7 +119,7 @@ export const ELIDED_PREPOSITIONS = "(?:dell|all|sull|nell|dall|d|l)['\u2019]";
  */
 export const FUNCTION_WORDS = new Set(
   [
-    'a an the of to in on at by for from with and or but is are was were be it its this that as not no your our my their you we they see ask use via per than then if so when until after before every each into only about more less',
+    'a an the of to in on at by for from with and or but is are was were be it its this that as not no your our my their you we they see ask use via per than then if so when until into',
     'der die das den dem des ein eine einer im ins mit f\u00fcr auf ist sind und oder nicht vom von zum zur bei', // de
     'le la les un une du des dans avec pour sur est sont et ou pas au aux ce cette', // fr
     'el los las una del en con por para es son y pero al se est\u00e1 esta', // es

@@ -19,7 +19,7 @@ export interface PairFinding {
 }
 
 const LOGIN_WORDS =
-  /\b(?:u\/p|login|log\s?in|logon|sign[- ]?in|credentials?|creds?|username|user|account|password|passwd|pass|pw|wifi|wi-fi|wlan|ssid|s?ftp|ssh|rdp|vnc|vpn|benutzer(?:name)?|zugangsdaten|anmeldedaten|anmeldung|kennwort|passwort|identifiants?|utilisateur|usuario|credenciales|gebruiker(?:snaam)?|inloggegevens|anv\u00e4ndare|utente|credenziali)\b/iu;
+  /\b(?:u\/p|get[ \t]+in(?:to)?|basic[ -]auth|login|log\s?in|logon|sign[- ]?in|credentials?|creds?|username|user|account|password|passwd|pass|pw|wifi|wi-fi|wlan|ssid|s?ftp|ssh|rdp|vnc|vpn|benutzer(?:name)?|zugangsdaten|anmeldedaten|anmeldung|kennwort|passwort|identifiants?|utilisateur|usuario|credenciales|gebruiker(?:snaam)?|inloggegevens|anv\u00e4ndare|utente|credenziali)\b/iu;
 const ACCOUNT_USER = /^(?:admin|administrator|root|superuser|sysadmin|sa)$/i;
 const loginLine = (line: string) => LOGIN_WORDS.test(line) || LOGIN_WORDS_INTL.test(line);
 // Starts only where a word starts (the lookbehind), so a long run costs one attempt, not one per character.
@@ -232,9 +232,34 @@ function accountPairs(text: string): PairFinding[] {
   return [];
 }
 
+/** `auth=("metrics", "X")`, `HTTPBasicAuth('u', 'X')`, `SetBasicAuth("u", "X")`: a user and a password as two string literals in code. */
+const CODE_PAIR = /\b(?:auth|basic_?auth|HTTPBasicAuth|HTTPDigestAuth|BasicAuth|SetBasicAuth|withBasicAuth|basicAuth|login)[ \t]*(?:=[ \t]*)?\([ \t]*(["'])([^"'\n]{1,64})\1[ \t]*,[ \t]*(["'])([^"'\n]{3,128})\3/gi;
+/** "user lobby, pass sunflower", "username: deploy password: X": an account and its password named one after the other. */
+// Each run of blanks stands alone (never two in a row), so a long run costs one pass, not one per split.
+const USER_THEN_PASS =
+  /\b(?:user(?:name)?|login|account)(?:[ \t]*[:=][ \t]*|[ \t]+)["'`]?([\w.@+-]{1,64})["'`]?[ \t]*(?:[,;/][ \t]*)?(?:and[ \t]+)?(?:pass(?:word)?|pw|pwd)(?:[ \t]*[:=][ \t]*|[ \t]+)(["'`]?)([^\s"'`,;]{3,64})\2/gi;
+
+function namedPairs(text: string, policy: Policy): PairFinding[] {
+  const out: PairFinding[] = [];
+  const ok = (pass: string) => pairPassword(pass) || (policy === 'team' && !isPlaceholder(pass) && !isReference(pass) && shapesOf(pass) !== null);
+  for (const m of text.matchAll(CODE_PAIR)) {
+    const pass = m[4]!;
+    if (!ok(pass)) continue;
+    const at = m.index + m[0].length - pass.length;
+    out.push({ kind: 'login-pair', snippet: `${m[0].slice(0, m[0].length - pass.length).slice(0, 60)}${mask(pass, 1)}`, start: at, end: at + pass.length });
+  }
+  for (const m of text.matchAll(USER_THEN_PASS)) {
+    const pass = m[3]!.replace(/[.!?)\]}>]+$/, '');
+    if (!ok(pass) || /^(?:is|was|for|of|in|to|the|and|or|with)$/i.test(pass) || DEFAULT_OFF.test(lineAround(text, m.index, m.index + m[0].length))) continue;
+    const at = m.index + m[0].length - m[3]!.length - m[2]!.length;
+    out.push({ kind: 'login-pair', snippet: `${m[0].slice(0, m[0].length - m[3]!.length - m[2]!.length).slice(0, 60)}${mask(pass, 1)}`, start: at, end: at + pass.length });
+  }
+  return out;
+}
+
 /** Login pairs under the store's policy; the team store adds default credentials. */
 export function detectCredentialPairs(text: string, policy: Policy): PairFinding[] {
-  const all = [...slashPairs(text), ...colonPairs(text, policy), ...pgpassLines(text), ...otherPairs(text), ...accountPairs(text), ...proseLogins(text), ...(policy === 'team' ? [...defaultPairs(text), ...seasonalPasswords(text)] : [])];
+  const all = [...slashPairs(text), ...colonPairs(text, policy), ...pgpassLines(text), ...otherPairs(text), ...accountPairs(text), ...proseLogins(text), ...namedPairs(text, policy), ...(policy === 'team' ? [...defaultPairs(text), ...seasonalPasswords(text)] : [])];
   return all.filter((f) => !isFixture(text, f.start, f.end, text.slice(f.start, f.end)));
 }
 
@@ -255,6 +280,8 @@ const CLI_RULES: { tool: RegExp; flag: RegExp }[] = [
   { tool: /\bnet\s+use\b/i, flag: /(?<=\s)\/user:\S+[ \t]+(["']?)([^\s"'`/*][^\s"'`]*)\1/gi },
   { tool: /\bnet\s+use\b/i, flag: /(?<=\s)\\\\\S+[ \t]+(["']?)([^\s"'`/*][^\s"'`]*)\1(?=[ \t]+\/user:)/gi },
   { tool: /\bnet\s+user\b/i, flag: new RegExp(`\\bnet\\s+user\\s+[^\\s/]+\\s+(["']?)([^\\s"'\`/*]+)\\1`, 'gi') },
+  { tool: /\bmosquitto_(?:pub|sub|rr)\b/, flag: new RegExp(`(?<=\\s)(?:-P|--pw)[ \\t]+${Q}`, 'g') },
+  { tool: /\blftp\b/, flag: /(?<=\s)-u[ \t]+(["']?)[^\s,"']+,([^\s"'`]+)\1/g },
   { tool: /\bhtpasswd\b/, flag: new RegExp(`\\bhtpasswd\\s+-[a-zA-Z]*b[a-zA-Z]*\\s+[^\\s-]\\S*\\s+[^\\s-]\\S*\\s+${Q}`, 'g') },
 ];
 

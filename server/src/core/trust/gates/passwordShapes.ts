@@ -15,9 +15,9 @@ const TOKEN = /[^\s"'`()[\]{}<>,;|]{8,}/g;
 const SYMBOL = /[!#$%^&*?~@]/;
 /** Words before `#` that make `Word#12` a reference to a record, not a password. */
 const REFERENCE = /^(?:issues?|prs?|pull|bugs?|tickets?|story|task|case|items?|steps?|rooms?|builds?|runs?|jobs?|no|nr|num|number|version|release|sprint|epic|page|line|row|col|order|invoice|id|ch|chapter|section|part|slot|table|seat|gate|desk|floor|level|phase|round|week|day|team|group|rev|commit|change|mr|cl|ref)$/i;
-/** What the line says of the token: an example, a refused or banned password, a pattern. */
+/** What the line says of the token besides an example (exampleOnLine): a refused or banned password, a pattern. */
 const DISOWNING_LINE =
-  /\b(?:like|e\.g\.|such as|examples?|banned|blocked|rejected|refused|forbidden|not allowed|disallowed|blocklist|blacklist|denylist|policy|pattern|regex|format|weak|guessable|breached|pwned)\b/i;
+  /\b(?:like|banned|blocked|rejected|refused|forbidden|not allowed|disallowed|blocklist|blacklist|denylist|policy|pattern|regex|format|weak|guessable|breached|pwned)\b/i;
 
 /** Does `t` have a password's shape (see the header)? */
 export function passwordShaped(t: string): boolean {
@@ -26,7 +26,10 @@ export function passwordShaped(t: string): boolean {
   if (/[=:]|\*\*/.test(t)) return false; // a setting (`KEY=value`, `-XX:+UseG1GC`), a masked value (`sk_live_****9xQa`)
   if (/@[\w-]+\.[A-Za-z]/.test(t) || /[\\/]/.test(t) || t.includes('://')) return false; // an email address, a path, a URL
   if (/\p{L}\.\p{L}/u.test(t) || /[!=+<>]=|\+\+|&&|\?\.|=>/.test(t)) return false; // a property path, a domain, an operator
-  if (/^[\w.-]+@[\^~>=<]*v?\d/.test(t)) return false; // a package and its version (`Node@20`, `react@18.2`)
+  if (/^(?:[a-z][a-z0-9._-]*|[A-Z][a-z]+)@[\^~>=<]*v?\d+(?:\.\d+)*(?:-[\w.]+)?$/.test(t)) return false; // a package and its version (`Node@20`, `react@18.2.0`)
+  if (/\*[-.]|[-.]\*/.test(t)) return false; // a glob (`s390x*-linux`, `CVE-2024-9681-*.patch`)
+  // A symbol's version (`mach_print@GLIBC_2.21`, `fn_complete2@Base`): an identifier, then @ and a capitalised name.
+  if (/^[\w.]+@@?[A-Z][A-Za-z]*(?:_[\d.]+)?$/.test(t) && (t.includes('_') || /@[A-Z]{2,}|@Base$/.test(t))) return false;
   const ref = /^(\p{L}+)#\d+$/u.exec(t);
   if (ref && REFERENCE.test(ref[1]!)) return false;
   return (t.match(/\p{L}/gu) ?? []).length >= 3;
@@ -35,6 +38,7 @@ export function passwordShaped(t: string): boolean {
 /** The first password standing alone in `text`, masked, or null. */
 export function loosePassword(text: string): string | null {
   for (const m of text.matchAll(TOKEN)) {
+    if (m[0].length > 80) continue; // a URL, a blob: no password (and a regex anchored at $ is quadratic on a long run)
     const t = m[0].replace(/^[*_]+/, '').replace(/[*_.,:;]+$/, '');
     if (t.length < 8 || t.length > 64 || !passwordShaped(t)) continue;
     const start = m.index + m[0].indexOf(t);

@@ -45,7 +45,10 @@ export interface StatedCredential {
 /** Words before a key that make it public by design: a search-only or publishable key, a site key. */
 const PUBLIC_BEFORE = /\b(?:public|publishable|search[- ]only|client[- ]side|browser)[ \t]+(?:[\w-]+[ \t]+)?$/i;
 /** A lock named just before a bare "code" ("Alarm: code 4455"). */
-const LOCK_BEFORE = /\b(?:alarm|door|gate|garage|safe|lock|keypad|locker|padlock|lockbox|keybox)\b[^.\n]{0,20}$/i;
+const LOCK_BEFORE = /\b(?:alarm(?:anlage|panel|system)?|door|gate|garage|safe|lock|keypad|locker|padlock|lockbox|keybox)\b[^.\n]{0,20}$/i;
+
+/** Keys whose bare value may be hex: a secret, an API, app, admin or access key. */
+const HEX_KEYS = /^(?:secret|(?:api|app|admin|access|master|client|server|service|write|private|secret)[ _-]?key)$/i;
 
 /** Does `v` (stated after a word of class `cls` with separator `sep`) hold a credential under `policy`? */
 function accepts(cls: KeyClass, sep: Sep, v: Value, s: Shapes, policy: Policy, key: string): boolean {
@@ -72,7 +75,11 @@ function accepts(cls: KeyClass, sep: Sep, v: Value, s: Shapes, policy: Policy, k
         // Bare ("the admin token Zk8Lq2..."): only a long random string; hex (a hash, a request id)
         // and UUIDs are ids more often than tokens there.
         // Or a password with a symbol of its own ("service account svc-backup, secret Vole!Hill-2024").
-        if (sep === ' ') return (s.random && n >= 20 && !v.quoted && !/^[0-9a-f-]+$/i.test(v.text)) || (s.strong && /\d/.test(v.text) && /[^\p{L}\d_./+-]/u.test(v.text));
+        // After "secret" or an API, app or admin key, hex is the key itself ("app secret 9c88...", "API key 9c4f...").
+        if (sep === ' ') {
+          if (s.random && /^[0-9a-f]{16,}$/i.test(v.text) && !v.quoted && HEX_KEYS.test(key)) return true;
+          return (s.random && n >= 20 && !v.quoted && !/^[0-9a-f-]+$/i.test(v.text)) || (s.strong && /\d/.test(v.text) && /[^\p{L}\d_./+-]/u.test(v.text));
+        }
         return s.random || s.strong || (cls === 'secret' && ((s.password && n >= 8) || phrase));
       case 'seed':
         return (sep !== ' ' && (s.random || s.strong)) || (s.passphrase && v.words >= 12);
@@ -157,7 +164,10 @@ export function detectStatedCredentials(text: string, policy: Policy, all = true
     // Inside a longer word only as the end of a compound password key (DBPASSWORD, storePassword)
     // or after a camelCase boundary (clientSecret, apiKey); never after a digit (`1Password`).
     if (prev !== undefined && /\p{L}/u.test(prev) && cls !== 'cjk' && cls !== 'cjkcode') {
-      const compound = keyClass === 'pw' && /^pass/i.test(word);
+      // Also `bindpw=`, `rootpwd:` (a short word ending a key written against its value) and the
+      // compounds of languages that join words (Datenbankpasswort, beheerderswachtwoord).
+      const compound =
+        keyClass === 'pw' && (/^pass/i.test(word) || (/^pwd?$/i.test(word) && /^[ \t]*[:=]/.test(text.slice(m.index + word.length, m.index + word.length + 3))) || /^(?:passwort|kennwort|wachtwoord|l\u00f6senord|salasana|passord|adgangskode|parool)$/i.test(word));
       const camel = /\p{Ll}/u.test(prev) && /^\p{Lu}/u.test(word);
       if (!compound && !camel) continue;
     }

@@ -80,7 +80,7 @@ function tokenLike(t: string): boolean {
  * password alone (`Gr4nite!river` encoded) stays a secret: that is how Kubernetes keeps one.
  */
 function encodedText(t: string): boolean {
-  if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(t) || t.length % 4 === 1 || (/[+/]/.test(t) && /[_-]/.test(t))) return false;
+  if (t.length > 8192 || !/^[A-Za-z0-9+/_-]+={0,2}$/.test(t) || t.length % 4 === 1 || (/[+/]/.test(t) && /[_-]/.test(t))) return false;
   const d = Buffer.from(t.replace(/-/g, '+').replace(/_/g, '/'), 'base64').toString('latin1');
   if (d.length < 6 || !/^[\x20-\x7e\t\r\n]+$/.test(d) || !/[A-Za-z]{2}/.test(d)) return false;
   if (!/[\s{}=:,]/.test(d)) return false; // one word or password alone

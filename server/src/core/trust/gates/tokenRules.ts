@@ -80,7 +80,7 @@ export const TOKEN_RULES: TokenRule[] = [
   { kind: 'vault-token', re: /(?<![A-Za-z0-9_.-])hv[sbr]\.[A-Za-z0-9_-]{24,}(?![A-Za-z0-9_-])/g, keep: 5, accept: randomTail(/^hv.\./) },
   // The older Vault service tokens: `s.` and 24 random characters (mixed case, digits).
   { kind: 'vault-token', re: /(?<![A-Za-z0-9_.$-])s\.[A-Za-z0-9]{24}(?![A-Za-z0-9_.(-])/g, keep: 3, accept: (t) => /[a-z]/.test(t.slice(2)) && /[A-Z]/.test(t) && randomTail(/^s\./)(t) },
-  { kind: 'age-secret-key', re: /(?<![A-Za-z0-9_-])AGE-SECRET-KEY-1[0-9A-Z]{58}(?![A-Za-z0-9])/g, keep: 16, accept: randomTail(/^AGE-SECRET-KEY-1/) },
+  { kind: 'age-secret-key', re: /(?<![A-Za-z0-9_-])AGE-SECRET-KEY-1[0-9A-Z]{40,70}(?![A-Za-z0-9])/g, keep: 16, accept: randomTail(/^AGE-SECRET-KEY-1/) },
   { kind: 'digitalocean-token', re: /(?<![A-Za-z0-9_])do[por]_v1_[a-f0-9]{64}(?![A-Za-z0-9_])/g, keep: 8, accept: randomTail(/^do._v1_/) },
   { kind: 'shopify-token', re: /(?<![A-Za-z0-9_])shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}(?![A-Za-z0-9_])/g, keep: 7, accept: randomTail(/^shp[a-z]{2}_/) },
   { kind: 'databricks-token', re: /(?<![A-Za-z0-9_])dapi[a-f0-9]{32}(?:-\d)?(?![A-Za-z0-9_])/g, keep: 6, accept: randomTail(/^dapi/) },
@@ -88,11 +88,11 @@ export const TOKEN_RULES: TokenRule[] = [
   // A Telegram bot token: the bot's numeric id, a colon, then 35 characters starting with AA.
   { kind: 'telegram-bot-token', re: /(?<![A-Za-z0-9_:])\d{8,10}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])/g, keep: 4, accept: randomTail(/^\d+:AA/) },
   // Other services' API tokens, each with its own fixed prefix (Linear, Postman, New Relic, Doppler,
-  // Pulumi, Terraform Cloud, Notion, Mapbox secret tokens, Supabase, Fly.io, Groq, Replicate,
+  // Pulumi, Terraform Cloud, Notion (ntn_ and the older secret_), Mapbox secret tokens, Supabase, Fly.io, Groq, Replicate,
   // Perplexity, Buildkite, Figma, Square, 1Password service accounts, Heroku, Google refresh tokens).
   {
     kind: 'service-token',
-    re: /(?<![A-Za-z0-9_.-])(?:lin_api_[A-Za-z0-9]{32,}|PMAK-[a-f0-9]{24}-[a-f0-9]{30,}|NRAK-[A-Z0-9]{27}|dp\.(?:st|pt|ct|sa|scim|audit)\.[A-Za-z0-9_.-]{30,}|pul-[a-f0-9]{40}|[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_-]{60,}|ntn_[A-Za-z0-9]{40,}|sk\.eyJ[A-Za-z0-9_-]{30,}\.[A-Za-z0-9_-]{16,}|sbp_[a-f0-9]{40}|fo1_[A-Za-z0-9_-]{30,}|gsk_[A-Za-z0-9]{40,}|r8_[A-Za-z0-9]{30,}|pplx-[A-Za-z0-9]{40,}|bkua_[a-f0-9]{40}|figd_[A-Za-z0-9_-]{30,}|sq0(?:atp|csp)-[A-Za-z0-9_-]{22,}|ops_eyJ[A-Za-z0-9_-]{30,}|HRKU-[A-Za-z0-9_-]{30,}|1\/\/0[A-Za-z0-9_-]{30,})(?![A-Za-z0-9_-])/g,
+    re: /(?<![A-Za-z0-9_.-])(?:lin_api_[A-Za-z0-9]{32,}|PMAK-[a-f0-9]{24}-[a-f0-9]{30,}|NRAK-[A-Z0-9]{27}|dp\.(?:st|pt|ct|sa|scim|audit)\.[A-Za-z0-9_.-]{30,}|pul-[a-f0-9]{40}|[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_-]{60,}|ntn_[A-Za-z0-9]{40,}|secret_[A-Za-z0-9]{43}|sk\.eyJ[A-Za-z0-9_-]{30,}\.[A-Za-z0-9_-]{16,}|sbp_[a-f0-9]{40}|fo1_[A-Za-z0-9_-]{30,}|gsk_[A-Za-z0-9]{40,}|r8_[A-Za-z0-9]{30,}|pplx-[A-Za-z0-9]{40,}|bkua_[a-f0-9]{40}|figd_[A-Za-z0-9_-]{30,}|sq0(?:atp|csp)-[A-Za-z0-9_-]{22,}|ops_eyJ[A-Za-z0-9_-]{30,}|HRKU-[A-Za-z0-9_-]{30,}|1\/\/0[A-Za-z0-9_-]{30,})(?![A-Za-z0-9_-])/g,
     keep: (t) => (/^[A-Za-z0-9]+?[._-](?:[a-z]+[._-])?|^1\/\/0/.exec(t)?.[0].length ?? 3) + 1,
     accept: (t) => randomTail(/^(?:[A-Za-z]+[._-](?:[a-z]+[._-])?|1\/\/0)/)(t),
   },

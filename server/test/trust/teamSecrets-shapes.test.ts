@@ -1,0 +1,66 @@
+// The team gate on credentials written without the usual anchors (a password alone in a sentence,
+// a compound key, a login in code or in prose, hex after an API key) and on ordinary notes whose
+// values only look like credentials (an empty .env template, ciphertext, base64 of readable text,
+// a public key, a URL's query, a test card). Each case holds a shape the rules used to get wrong.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { detectTeamSecrets } from '../../src/core/trust/gates/teamSecrets.ts';
+import { detectSecrets } from '../../src/core/trust/gates/secrets.ts';
+import { passwordShaped } from '../../src/core/trust/gates/passwordShapes.ts';
+import { randomString } from './fakeSecrets.ts';
+
+const team = (t: string) => [...detectSecrets(t), ...detectTeamSecrets(t)].map((f) => f.kind);
+const HEX = '0123456789abcdef';
+const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+test('refused from the team store: credentials with no key word before them, or one the rules did not read', () => {
+  const cases = [
+    'After the deploy, ssh in as ops with Quartz!lake7 and restart the queue worker.',
+    'het beheerderswachtwoord van de testomgeving is Molen!Wiek44.',
+    'ldap bind dn cn=svc-ci,dc=corp,dc=io  bindpw=Fjord-Bind-51q',
+    '운영 서버 admin 비밀번호는 Bibimbap#4410 입니다',
+    'mosquitto_sub -h broker.plant.lan -u gw -P "Mq5-Line!x" -t line/#',
+    'lftp -u partner,Tr4de!Xch9 sftp://files.partner.example.net',
+    `Facebook app — app secret ${randomString(HEX, 32, 11)}`,
+    `maps API key ${randomString(HEX, 16, 12)} (paid tier)`,
+    `the ADMIN key ${randomString(HEX, 32, 13)} is for the indexer only`,
+    `curl -H 'X-Api-Key: ${randomString(HEX, 32, 14)}' https://api.rates.example/v2`,
+    'requests.get(url, auth=("scraper", "Scr4pe-Pull-2x"), timeout=5)',
+    'reception kiosk: user frontdesk, pass marigold',
+    'the preview site has basic auth — use preview / Juniper-Kettle-9 to get in',
+    'use jo.b@acme.io / Pelikan#31 to get into the label printer portal',
+    'SNMP v3 community for the edge routers is r0ut3-mon-Zq (read-only)',
+    'Alarmanlage im Keller: Code 7391, danach AUS drücken.',
+    `Notion sync integration: secret_${randomString(ALNUM, 43, 15)}`,
+    `sops age key: AGE-SECRET-KEY-1${randomString(BASE32.replace(/[a-z]/g, ''), 58, 16)}`,
+  ];
+  for (const t of cases) assert.notDeepEqual(team(t), [], t);
+});
+
+test('stored in the team store: notes whose values only look like credentials', () => {
+  const cases = [
+    '# .env.example\nDATABASE_URL=\nSESSION_SECRET=\nSENTRY_DSN=',
+    'The URI format is otpauth://totp/ISSUER:ACCOUNT?secret=BASE32SECRET&issuer=ISSUER; the QR encodes that.',
+    'vault kv get -field=password secret/prod/orders-db | pbcopy',
+    'secrets.enc.yaml keeps password: ENC[AES256_GCM,data:Zm9vYmFy,iv:Rk7mQ2vLx9Tp3WzB8nYc1A==,tag:d9f2==,type:str]; decrypt with sops -d.',
+    `Algolia search-only API key (public, used by the storefront): ${randomString(HEX, 32, 21)}`,
+    '401 with error=invalid_token means the refresh token is older than 30 days; redirect to login.',
+    `The header ${Buffer.from('{"alg":"RS256","kid":"2026-01"}').toString('base64url')} at the start of the token decodes to its algorithm.`,
+    `The DLQ payload is base64: ${Buffer.from('{"orderId":"981","status":"paid"}').toString('base64')} (an order event).`,
+    `The ConfigMap value ${Buffer.from('feature_fast_checkout=true').toString('base64')} is a feature flag.`,
+    'For checkout tests use card 4242 4242 4242 4242 with any future expiry.',
+    'go.sum: github.com/google/uuid v1.6.0 h1:NIvaJDMOsjHA8n1jAhLSgzrAzy1Hgr+hNrb57e+94F0=',
+    'Billing runs with -XX:MaxRAMPercentage=75 -XX:+UseG1GC; NODE_OPTIONS=--max-old-space-size=1536.',
+    'Weak passwords like Summer2024! are blocked by the policy since the audit.',
+    'See Issue#4412 and the symbol mach_print@GLIBC_2.21; needs Node@20 and lodash@^4.17.21.',
+  ];
+  for (const t of cases) assert.deepEqual(team(t), [], t);
+});
+
+test('a password standing alone: both cases, a digit and a symbol, and none of the shapes of code, paths or references', () => {
+  for (const t of ['Gr4nite!river', 'Kimchi#7723', 'Summer2024!', 'Adm1n@2024']) assert.ok(passwordShaped(t), t);
+  for (const t of ['user.Name2@corp.io', 'src/App2!.tsx', '!isReady2X', 'obj.Value2!', 'Issue#4412', 's390X*-linux', 'fn_Complete2@Base', 'KEY=Value2!', 'sk_live_****9xQa']) {
+    assert.ok(!passwordShaped(t), t);
+  }
+});
