@@ -64,3 +64,31 @@ test('a password standing alone: both cases, a digit and a symbol, and none of t
     assert.ok(!passwordShaped(t), t);
   }
 });
+
+test('refused: the password word in more languages and scripts, SQL logins, a value alone on the line after its label', () => {
+  const cases = [
+    '\u03ba\u03c9\u03b4\u03b9\u03ba\u03cc\u03c2 \u03c0\u03c1\u03cc\u03c3\u03b2\u03b1\u03c3\u03b7\u03c2: Taverna-Ouzo-4',
+    '\u05e1\u05d9\u05e1\u05de\u05d4: Falafel-Port-62',
+    '\u0643\u0644\u0645\u0629 \u0627\u0644\u0645\u0631\u0648\u0631: Oasis-Camel-15',
+    '\u092a\u093e\u0938\u0935\u0930\u094d\u0921: Lassi-Mango-23',
+    'm\u1eadt kh\u1ea9u wifi l\u00e0 Banhmi5521',
+    'kata sandi server: Sambal-Ijo-8',
+    '\u0e23\u0e2b\u0e31\u0e2a\u0e1c\u0e48\u0e32\u0e19: PadThai-Krob-2',
+    'parola serverului este Sibiu-Deal-9',
+    '\u043f\u0430\u0440\u043e\u043b\u0430: Plovdiv-Tepe-5',
+    'contrasenya: Girona-Mar-71',
+    '\ud328\uc2a4\uc6cc\ub4dc: Busan-Port-33',
+    'ALTER USER reporting IDENTIFIED BY "Cobalt77";',
+    'guest wifi password\n  Harbor-Gull-5',
+    'the signing key passphrase is\n"copper meadow lantern"',
+  ];
+  for (const t of cases) assert.notDeepEqual(team(t), [], t);
+  for (const t of [
+    'env:\n  - name: DB_PASSWORD\n    valueFrom:\n      secretKeyRef:\n        key: password',
+    '## Password\nReset flow is in the wiki',
+    '## Token\n`GITHUB_TOKEN`',
+    "ALTER USER legacy IDENTIFIED BY PASSWORD '*0D3CED9BEC10A777AEC23CCC353A8C08A633045E';",
+    'The password on the old NAS is rotated by the vault job.',
+  ]) assert.deepEqual(team(t), [], t);
+});
+

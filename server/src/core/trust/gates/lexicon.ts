@@ -139,7 +139,7 @@ export const QUALIFIED_VERBS = 'to|jest|\u044d\u0442\u043e|\u2014|\u2013';
 
 /** Credential words of other languages, which take a genitive qualifier ("Hasło administratora:") and a copula after it. */
 export const FOREIGN_WORD =
-  /[^\x00-\x7f]|^(?:passwort|kennwort|wachtwoord|contrasena|senha|palavra-passe|losenord|salasana|haslo|heslo|jelszo|sifre|passord|adgangskode|lozinka|parool|mot.de.passe|mdp|clave|kod|codice|codigo|kode|koodi|koden|combinazione|combinatie|szyfr|tresor|cadenas|coffre|candado|cofre|cadeado|lucchetto|cassaforte|hangslot|kluis|sejf)/i;
+  /[^\x00-\x7f]|^(?:passwort|kennwort|wachtwoord|contrasena|senha|palavra-passe|losenord|salasana|haslo|heslo|jelszo|sifre|passord|adgangskode|lozinka|parool|mot.de.passe|mdp|clave|kod|codice|codigo|kode|koodi|koden|combinazione|combinatie|szyfr|tresor|cadenas|coffre|candado|cofre|cadeado|lucchetto|cassaforte|hangslot|kluis|sejf|contrasenya|parol|slapta|geslo|lykilor|fjal|kata)/i;
 
 /** Past participles of other languages ("è scritta", "est stocké", "ist hinterlegt", "está guardada"): a sentence goes on, no password. */
 export const FOREIGN_PARTICIPLE = /(?:ata|ato|ati|ita|ito|ada|ado|ida|ido|\p{L}{3}\u00e9|\u00e9e|\u00e9s|iert|legt|stellig)$|^(?:aus|ab|an|auf|ein|hinter|mit|vor|zu|weg|um)?ge\p{L}{3,}[dt]$/u;

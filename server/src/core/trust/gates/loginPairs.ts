@@ -239,8 +239,17 @@ const CODE_PAIR = /\b(?:auth|basic_?auth|HTTPBasicAuth|HTTPDigestAuth|BasicAuth|
 const USER_THEN_PASS =
   /\b(?:user(?:name)?|login|account)(?:[ \t]*[:=][ \t]*|[ \t]+)["'`]?([\w.@+-]{1,64})["'`]?[ \t]*(?:[,;/][ \t]*)?(?:and[ \t]+)?(?:pass(?:word)?|pw|pwd)(?:[ \t]*[:=][ \t]*|[ \t]+)(["'`]?)([^\s"'`,;]{3,64})\2/gi;
 
+/** SQL: `ALTER USER app IDENTIFIED BY 'X'` (not MySQL's `IDENTIFIED BY PASSWORD '*<hash>'`). */
+const SQL_IDENTIFIED = /\bIDENTIFIED[ \t]+(?:WITH[ \t]+\w+[ \t]+)?BY[ \t]+(?:PASSWORD[ \t]+)?(["'])([^"'\n]{3,128})\1/gi;
+
 function namedPairs(text: string, policy: Policy): PairFinding[] {
   const out: PairFinding[] = [];
+  for (const m of text.matchAll(SQL_IDENTIFIED)) {
+    const pass = m[2]!;
+    if (isPlaceholder(pass) || isReference(pass) || /^\*[0-9A-F]{40}$/i.test(pass)) continue;
+    const at = m.index + m[0].length - pass.length - 1;
+    out.push({ kind: 'login-pair', snippet: `IDENTIFIED BY ${mask(pass, 1)}`, start: at, end: at + pass.length });
+  }
   const ok = (pass: string) => pairPassword(pass) || (policy === 'team' && !isPlaceholder(pass) && !isReference(pass) && shapesOf(pass) !== null);
   for (const m of text.matchAll(CODE_PAIR)) {
     const pass = m[4]!;
