@@ -92,3 +92,21 @@ test('refused: the password word in more languages and scripts, SQL logins, a va
   ]) assert.deepEqual(team(t), [], t);
 });
 
+test('refused: random tokens whatever runs of one case they hold, a cookie, a meeting passcode, a grouped seed, hex in a fish export', () => {
+  const cases = [
+    `key for the s3 bucket: ${randomString(ALNUM, 12, 31)}ABCDEFG${randomString(ALNUM, 21, 32)}`,
+    `Cookie: session=${randomString(ALNUM, 40, 33)}`,
+    'Zoom passcode 734019 for the weekly sync',
+    'TOTP seed for the shared ops account: JBSW Y3DP EHPK 3PXP QRST UV27',
+    `set -x MY_TOKEN ${randomString(HEX, 32, 34)}`,
+  ];
+  for (const t of cases) assert.notDeepEqual(team(t), [], t);
+  for (const t of [
+    'The ssh host key fingerprint is SHA256:nThbg6kXUpJWGl7E1IGOCspRomTxdCARLviKw6E5SY8.',
+    'orders-api-7d9f8c6b5-x2kqp keeps OOMing; bump the limit to 1Gi.',
+    `JWKS for the IdP: {"kty":"RSA","kid":"k1","n":"${randomString(ALNUM, 120, 35)}","e":"AQAB"}`,
+    `Old key AKIA${randomString(BASE32.replace(/[2-7]/g, ''), 12, 36)}2345 was deactivated in IAM last week.`,
+    'Default logins to change after install: admin/admin on Grafana, ubnt/ubnt on the switches.',
+  ]) assert.deepEqual(team(t), [], t);
+});
+

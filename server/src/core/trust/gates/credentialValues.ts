@@ -178,7 +178,8 @@ export function shapesOf(v: string, quoted = false): Shapes | null {
       (/^[0-9a-f]{16,}$/i.test(compact) && /[a-f]/i.test(compact) && /\d/.test(compact)) || // hex, UUIDs, grouped hex
       (/^[A-Z2-7]{16,}=*$/.test(compact) && /[2-7]/.test(compact)) || // base32 (TOTP seeds)
       (/^[A-Za-z0-9+/]{12,}={1,2}$/.test(v) && shannonEntropy(v) >= 3.0) || // padded base64
-      (/^[A-Z0-9]{4,6}(?:-[A-Z0-9]{4,6}){3,}$/.test(v) && digit && /[A-Z]/.test(v))); // grouped recovery keys
+      (/^[A-Z0-9]{4,6}(?:-[A-Z0-9]{4,6}){3,}$/.test(v) && digit && /[A-Z]/.test(v))) || // grouped recovery keys
+    (quoted && /^[A-Z2-7]{4}(?: [A-Z2-7]{4}){3,9}$/.test(v) && /[2-7]/.test(v)); // a base32 seed in groups of four
   return s.random || s.strong || s.password || s.passphrase ? s : null;
 }
 
@@ -225,6 +226,13 @@ export function readValue(text: string, at: number, phrases = true): Value[] {
     const value = inner.trim();
     if (value === '') return [];
     return [{ text: value, start: at + 1 + lead, end: at + 1 + lead + value.length, quoted: true, clauseEnd: clauseEndsAt(text, close + 1, false), words: value.split(/\s+/).length }];
+  }
+  // A base32 seed written in groups of four ("JBSW Y3DP EHPK 3PXP"), as authenticator apps show it: one value.
+  const seed = /[A-Z2-7]{4}(?: [A-Z2-7]{4}){3,9}(?![A-Za-z0-9])/y;
+  seed.lastIndex = at;
+  const b32 = seed.exec(text);
+  if (b32 && /[2-7]/.test(b32[0]) && /[A-Z]/.test(b32[0])) {
+    return [{ text: b32[0], start: at, end: at + b32[0].length, quoted: true, clauseEnd: clauseEndsAt(text, at + b32[0].length, false), words: 1 }];
   }
   const groups = /\d{1,6}(?:[ -]\d{1,6}){1,7}(?![\p{L}\d])/uy;
   groups.lastIndex = at;

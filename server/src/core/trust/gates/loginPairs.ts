@@ -69,7 +69,7 @@ const DEFAULT_PASS = /[ \t]*([/:])[ \t]*([^\s/:,;'"`)]{3,20})(?![\w/@.-]|:\d)/y;
 
 /** A line saying the default no longer opens anything. */
 const DEFAULT_OFF =
-  /\b(?:is|are|was|were|been|got|gets)[ \t]+(?:now[ \t]+)?(?:disabled|removed|deleted|changed|rotated|replaced|blocked|turned off)\b|\bno longer\b|\b(?:does not|doesn't|do not|don't) work\b|\b(?:changes|resets|rotates|replaces|disables) (?:it|them)\b|\bmust be changed\b|\bdefaults? (?:for|on|of) (?:new |fresh )?install/i;
+  /\b(?:is|are|was|were|been|got|gets)[ \t]+(?:now[ \t]+)?(?:disabled|removed|deleted|changed|rotated|replaced|blocked|turned off)\b|\bno longer\b|\b(?:does not|doesn't|do not|don't) work\b|\b(?:changes|resets|rotates|replaces|disables) (?:it|them)\b|\bmust be changed\b|\bto (?:be )?change(?:d)?\b|\bfactory defaults?\b|\bdefaults? (?:for|on|of) (?:new |fresh )?install/i;
 
 /** `admin/admin`, `root:toor`, `admin / changeme`: a product's default credentials, stated as a pair. */
 function defaultPairs(text: string): PairFinding[] {
@@ -112,7 +112,7 @@ function colonPairs(text: string, policy: Policy): PairFinding[] {
     if (!line.text.includes(':') || !AUTH_WORDS.test(line.text)) continue;
     for (const m of line.text.matchAll(COLON_PAIR)) {
       const pass = m[2]!.replace(/[.,;:?)\]}>]+$/, '');
-      if (!pairPassword(pass) || /^v?\d/.test(pass) || !shapesOf(pass)?.strong) continue;
+      if (!pairPassword(pass) || /^v?\d/.test(pass) || !shapesOf(pass)?.strong || /^(?:sha\d*|md5|blake2[bs]?|sha3)$/i.test(m[1]!)) continue; // not a fingerprint (SHA256:...)
       const at = line.start + m.index + m[1]!.length + 1;
       out.push({ kind: 'login-pair', snippet: `${m[1]}:${mask(pass, 1)}`, start: at, end: at + pass.length });
     }

@@ -43,12 +43,16 @@ export function detectGcpServiceAccount(text: string, out: Findings): void {
   }
 }
 
+const DEAD_KEY = /\b(?:deactivated|revoked|deleted|disabled|inactive|rotated out)\b/i;
+
 export function detectTokens(text: string, out: Findings): void {
   for (const rule of TOKEN_RULES) {
     for (const m of text.matchAll(rule.re)) {
       const token = m[0];
       if (rule.accept && !rule.accept(token)) continue;
       if (exampleOnLine(text, m.index, m.index + token.length)) continue;
+      // An access key's id alone opens nothing once the key is gone ("AKIA... was deactivated").
+      if (rule.kind === 'aws-access-key-id' && DEAD_KEY.test(lineAround(text, m.index, m.index + token.length))) continue;
       const keep = typeof rule.keep === 'number' ? rule.keep : rule.keep(token);
       out.claim(rule.kind, mask(token, keep), m.index, m.index + token.length);
     }

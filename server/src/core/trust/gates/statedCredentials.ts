@@ -65,7 +65,7 @@ function accepts(cls: KeyClass, sep: Sep, v: Value, s: Shapes, policy: Policy, k
   if (policy === 'team') {
     switch (cls) {
       case 'pw':
-        if (sep === ' ') return !v.text.includes('`') && (s.random || s.strong || (s.password && n >= 6) || DEFAULT_PASSWORDS.has(v.text.toLowerCase()));
+        if (sep === ' ') return !v.text.includes('`') && (s.random || s.strong || (s.password && n >= 6) || DEFAULT_PASSWORDS.has(v.text.toLowerCase()) || (/passcode/i.test(key) && s.digits >= 4 && !v.quoted)); // "Zoom passcode 583920"
         return s.random || s.strong || s.password || s.digits >= 4 || phrase || (word && (n >= 6 || sep === ':'));
       case 'pass':
         if (sep === ' ') return s.random || s.strong;
@@ -269,6 +269,11 @@ function envValue(ident: string, op: string, cls: KeyClass, v: Value, policy: Po
   return s !== null && !/\s/.test(v.text) && (s.password || s.passphrase || s.random || (policy === 'team' && s.word));
 }
 
+/** `set -x MY_TOKEN 9f8e...` (fish), `export API_KEY 3c1d...`: hex after an environment variable's name. */
+function bareEnvHex(ident: string, sep: Sep, cls: KeyClass, v: Value): boolean {
+  return sep === ' ' && (cls === 'secret' || cls === 'key') && !v.quoted && /^[A-Z][A-Z0-9]*_[A-Z0-9_]+$/.test(ident) && /^[0-9a-f]{16,}$/i.test(v.text) && /\d/.test(v.text) && /[a-f]/i.test(v.text);
+}
+
 function statedAt(text: string, at: number, cls: KeyClass, policy: Policy, key: string, ident = key, claimed?: (at: number) => boolean): Found | null {
   const s = separatorAt(text, at, { foreign: FOREIGN_WORD.test(key), lockVerbs: cls === 'code' ? 'all' : undefined });
   if (!s || claimed?.(s.end)) return null; // a value an earlier rule already reported
@@ -278,7 +283,7 @@ function statedAt(text: string, at: number, cls: KeyClass, policy: Policy, key: 
   // Only a password, a secret or a seed may be a run of words; bare, only a seed phrase.
   const phrases = (cls === 'pw' || cls === 'pass' || cls === 'secret' || cls === 'seed') && (s.sep !== ' ' || cls === 'seed');
   for (const v of readValue(text, s.end, phrases)) {
-    if (acceptValue(cls, s.sep, v, policy, key) || envValue(ident, s.op, cls, v, policy)) return { v, sep: s.sep, op: s.op, valueAt: s.end };
+    if (acceptValue(cls, s.sep, v, policy, key) || envValue(ident, s.op, cls, v, policy) || (policy === 'team' && bareEnvHex(ident, s.sep, cls, v))) return { v, sep: s.sep, op: s.op, valueAt: s.end };
   }
   return null;
 }

@@ -51,7 +51,7 @@ const EMAIL = /(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0
 const STATED_PASSWORD = /\b(?:pass(?:word|wd|phrase)?|pwd)\b\s*(?:[:=]|is|was)\s*["'`]?([^\s"'`]{4,})/gi;
 const TOKEN = /(?<![A-Za-z0-9_+=-])[A-Za-z0-9_+=-]{16,}(?![A-Za-z0-9_+=-])/g;
 // A line about public material: what follows is meant to be shared.
-const PUBLIC_LINE = /\b(?:public(?:[ _-]?key)?|pubkey|fingerprint|checksum|digest|integrity|sha-?\d+|md5|hash|recipient)\b|ssh-(?:rsa|ed25519)|ecdsa-sha2/i;
+const PUBLIC_LINE = /\b(?:public(?:[ _-]?key)?|pubkey|fingerprint|checksum|digest|integrity|sha-?\d+|md5|hash|recipient|jwks?|kty|modulus)\b|ssh-(?:rsa|ed25519)|ecdsa-sha2/i;
 const PUBLIC_BEGIN = /-----BEGIN (?:[A-Z0-9]+ )*(?:PUBLIC KEY|CERTIFICATE|PUBLIC KEY BLOCK)-----/g;
 
 /** A stated password value, not a word of prose ("the password is stored in Vault"). */
@@ -64,14 +64,27 @@ function valueLike(v: string): boolean {
 function tokenLike(t: string): boolean {
   if (/^[0-9a-f-]+$/i.test(t) || /^0x[0-9a-f]+$/i.test(t)) return false; // git SHAs, UUIDs, hex ids
   if (/^[0-9A-HJKMNP-TV-Z]{26}$/.test(t)) return false; // ULIDs (memory ids)
+  if (/^(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}$/.test(t)) return false; // an AWS access key's id: the personal rule's, which knows when it is dead
   if (/^p_[0-9A-HJKMNP-TV-Z]{26}$/.test(t)) return false; // pending ids
   if (/^(?:sha\d+-|age1|npub1|pk_(?:live|test)_)/i.test(t)) return false; // digests and public keys
   if ((t.match(/[0-9]/g) ?? []).length < 2 || !/[A-Za-z]/.test(t)) return false;
-  if (/[a-z]{6,}|[A-Z]{6,}/.test(t)) return false; // identifiers and words (handleRequestV2Async)
+  // Identifiers and words (handleRequestV2Async): a run of one case, and few changes of class. A
+  // random string has runs too (a third of 40-character ones hold six letters of one case) but
+  // changes between lower, upper and digit at most characters.
+  // Names joined by - or _ (`orders-api-7d9f8c6b5-x2kqp`, `MiniLM-L6-H384-uncased`) keep the stricter test.
+  if (/[a-z]{6,}|[A-Z]{6,}/.test(t) && (/[-_]/.test(t) || classChanges(t) < 0.45 * (t.length - 1))) return false;
   if (/^[a-z0-9]+(?:[-_][a-z0-9]+)+$/.test(t) && t.split(/[-_]/).every((p) => p.length <= 8)) return false; // kebab/snake names
   if (t.split('-').length >= 2 && t.split('-').every((p) => /^[A-Z]?[a-z]+(?:[A-Z][a-z]+)*\d{0,5}$/.test(p))) return false; // ChaCha20-Poly1305: names of algorithms and products
   if (encodedText(t)) return false;
   return shannonEntropy(t) >= 3.5;
+}
+
+/** How many neighbours differ in class (lower, upper, digit, other). */
+function classChanges(t: string): number {
+  const cls = (c: string) => (c >= 'a' && c <= 'z' ? 0 : c >= 'A' && c <= 'Z' ? 1 : c >= '0' && c <= '9' ? 2 : 3);
+  let n = 0;
+  for (let i = 1; i < t.length; i++) if (cls(t[i]!) !== cls(t[i - 1]!)) n++;
+  return n;
 }
 
 /**
@@ -97,7 +110,11 @@ function highEntropyToken(text: string): string | null {
     PUBLIC_BEGIN.lastIndex = end === -1 ? text.length : end;
   }
   for (const m of text.matchAll(TOKEN)) {
-    if (!tokenLike(m[0]) || isIdentifier(text, m.index, m[0])) continue;
+    if (isIdentifier(text, m.index, m[0])) continue;
+    // `session=<value>`: the value alone (the name would make the whole read as an identifier).
+    const named = /^[A-Za-z_][\w-]{0,40}=(?=[^=])/.exec(m[0]);
+    const value = named ? m[0].slice(named[0].length) : m[0];
+    if ((named && /^-|=./.test(value)) || !tokenLike(value)) continue; // `NODE_OPTIONS=--max-old-space-size=1536`: flags
     if (text.slice(m.index - 3, m.index) === 'h1:') continue; // a Go module's hash (go.sum)
     if (publicSpans.some(([s, e]) => m.index >= s && m.index < e)) continue;
     if (PUBLIC_LINE.test(lineAround(text, m.index, m.index + m[0].length)) || exampleOnLine(text, m.index, m.index + m[0].length)) continue;
