@@ -110,3 +110,49 @@ test('refused: random tokens whatever runs of one case they hold, a cookie, a me
   ]) assert.deepEqual(team(t), [], t);
 });
 
+test('refused: a password near a word of logging in, a labelled random value, webhooks whose path is the secret, pairs the team store reads wider', () => {
+  const cases = [
+    'Guest wifi this week: Heron-Bridge-47',
+    'mysql root on the old billing vm is still walrus2018, nobody touched it',
+    'Heslo k serveru na stagingu je Trdelnik-Brno-27.',
+    '- [ ] move the smtp relay password away from Pastrami2023 before the audit',
+    'Q: what is the nexus admin pw?\nA: it is `tR7vK2pLm9Qx` - keep it in the team',
+    `Encryption key used for the nightly dumps: ${randomString(HEX, 64, 41)}`,
+    `Teams incoming webhook: https://acme.webhook.office.com/webhookb2/${randomString(HEX, 8, 42)}-1111-2222-3333-${randomString(HEX, 12, 43)}/IncomingWebhook/${randomString(HEX, 32, 44)}`,
+    'the signup form posts to https://hooks.zapier.com/hooks/catch/2203344/ab12cd/',
+    `curl https://api.telegram.org/bot7712345678:AA${randomString(ALNUM, 33, 45)}/sendMessage`,
+    `grafana db: app / ${randomString(ALNUM, 6, 46)}7Qa${randomString(ALNUM, 4, 47)}`,
+    'build agent account: ci-runner / brave-copper-tundra-mango',
+    'BMC on rack C2 still has root / calvin7 - really',
+    'Shared 2FA for the registrar: TOTP secret GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ',
+    'Cold wallet seed (write it down, then delete this): velvet orbit canyon lunar pistol harvest echo timber sugar ripple fossil amber',
+    'Org owner recovery codes:\nab3d6-2ff6c  3f630-481da\n22b71-b47d8  cd797-aa20f',
+    `We sign session JWTs with HS256 and the secret "${randomString(ALNUM, 28, 48)}9Aa".`,
+    `paste this cookie to reproduce: _app_session=${randomString(HEX, 32, 49)}`,
+    '      test: ["CMD", "mysqladmin", "ping", "-uroot", "-pWq8vK2mRx7Lt"]',
+    "echo 'deploy:Kh7vK2qRm9Lx' | sudo chpasswd",
+    'registry -> deploy:Rg9!kQ2vRm4L',
+  ];
+  for (const t of cases) assert.notDeepEqual(team(t), [], t);
+  for (const t of [
+    `DKIM TXT for s1._domainkey: v=DKIM1; k=rsa; p=MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA${randomString(ALNUM, 60, 51)}`,
+    `Callback was /oauth/callback?state=${randomString(ALNUM, 24, 52)} and failed on the SameSite cookie.`,
+    '    environment:\n      POSTGRES_PASSWORD: ${POSTGRES_PASSWORD:?set in .env}',
+    "mysql -u root -p'tu-contrase\u00f1a-aqu\u00ed' (sustituir por la real)",
+    `kind: ConfigMap\nbinaryData:\n  logo.png: iVBORw0KGgoAAAANSUhEUgAAA${randomString(ALNUM, 40, 53)}`,
+    'Checklist for new switches: change default creds (admin/admin, ubnt/ubnt) before racking.',
+    'Per avviare il backend: `pnpm dev`, la porta \u00e8 5173.',
+    '\u8fde\u63a5\u4e32\u683c\u5f0f\uff1amysql://\u7528\u6237\u540d:\u5bc6\u7801@\u4e3b\u673a:3306/db',
+    'Last green build: #48213, artifact build-7aa365ae790e.tar.gz',
+    "db_password: \"{{ lookup('hashi_vault', 'secret=secret/data/db:password') }}\"",
+    'def create_user(email: str, password: str) -> User: hash before save',
+    "ERROR 1045 (28000): Access denied for user 'backup'@'10.0.3.12' (using password: YES)",
+    `Spec: https://docs.google.com/document/d/${randomString(ALNUM, 44, 54)}/edit`,
+    "CREATE USER reporting WITH PASSWORD :'reporting_pw';  -- psql -v reporting_pw=... from the vault",
+    'Branch renovate/lock-file-maintenance-23086133 keeps failing on e2e.',
+    'If dbus-user-session and pinentry-gnome3 are installed, the agent prompts for passwords.',
+    'Password123 is a terrible password, never use it.',
+    'admin / 2024-roadmap is the page to read first',
+  ]) assert.deepEqual(team(t), [], t);
+});
+

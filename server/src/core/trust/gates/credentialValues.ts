@@ -94,6 +94,8 @@ export function isReference(v: string): boolean {
   }
   // An environment variable's name: capitals joined by underscores, or capitals alone. A random
   // base32 string (a TOTP seed: capitals with digits inside, no underscore) is not one.
+  // A variable named after the credential (`reporting_pw`, `db_password`, `:'api_token'` in psql).
+  if (/^:?'?[a-z][a-z0-9]*(?:_[a-z0-9]+)*_(?:pw|pwd|pass|passwd|password|secret|token|key)'?$/.test(v)) return true;
   if (!/^[A-Z][A-Z0-9_]*$/.test(v)) return false;
   return v.includes('_') || !/[0-9]/.test(v) || v.length < 12;
 }

@@ -40,7 +40,7 @@ const CODE_WORDS =
   `(?<![${L}])(?:${CODE_COMPOUNDS})|(?<![${L}])pin[ -]?(?:code|number|nummer|no\\.?)|code d'acc(?:\u00e8|e)s` +
   `|(?<![${L}\\d])(?:pin|puk|cvv2?|cvc2?|digicode|keypad|combination|combo|kombination|combinaison|combinaci(?:\u00f3|o)n|lockbox|key ?box|key ?safe|geheimzahl|host[ -]key|host[ -]pin)` +
   `|(?<![${L}])(?:door|alarm|lock|gate|garage|keypad|safe|entry|unlock|recovery|backup|disarm|duress|access|guest|building|security|padlock|locker|parking|elevator|lift|mailbox|lockbox|key ?box|wifi|wi-fi|2fa|mfa|master|house|office|front[ -]door|scratch|emergency|one-time|voicemail|phone|sim|screen|device|laptop|bank|card|atm|pager|bike|storage)(?:[ -]${L}{1,20})?[ -]codes?`;
-const SEED_WORDS = `(?<![${L}])(?:totp|otp|hotp|2fa|mfa|authenticator)[ _-]?(?:seed|secret|key)|seed[ _-]?phrase|recovery[ _-]?phrase|mnemonic`;
+const SEED_WORDS = `(?<![${L}])(?:totp|otp|hotp|2fa|mfa|authenticator)[ _-]?(?:seed|secret|key)|(?:wallet|bip-?39|crypto)[ _-]?seed(?:[ _-]?(?:phrase|words))?|seed[ _-]?phrase|recovery[ _-]?phrase|mnemonic`;
 export const KEY_RE = new RegExp(
   `(?<seed>${SEED_WORDS})(?![${L}])|(?<code>${CODE_WORDS})(?![${L}])|(?<key>${KEY_WORDS})(?![${L}])|(?<pw>${PW_WORDS})(?![${L}])` +
     `|(?<pass>(?<![\\d])pass)(?![${L}\\d])|(?<secret>secret|token|credentials?|creds?)(?![${L}])|(?<auth>(?<![${L}\\d])_?auth)(?![${L}\\d])` +
@@ -200,7 +200,8 @@ function valueStart(text: string, at: number, op: string): number {
   i = skipBlank(text, i);
   const nl = text[i] === '\r' && text[i + 1] === '\n' ? i + 1 : i;
   if (text[nl] !== '\n' || op.includes('=')) return i;
-  const line = /[ \t]*(?:[-*\u2022][ \t]+|\d{1,2}[.)][ \t]+)?("[^"\n]{3,80}"|[^\s]{2,79}[^\s:])[ \t]*(?:\r?\n|$)/y; // not a key of its own (`valueFrom:`)
+  // One value alone (not a key of its own: `valueFrom:`), or codes side by side, each with a digit ("de2d6-2ff6c  3f630-487da").
+  const line = /[ \t]*(?:[-*\u2022][ \t]+|\d{1,2}[.)][ \t]+)?("[^"\n]{3,80}"|[^\s]{2,79}[^\s:]|(?=[^\s]*\d)[^\s]{4,40}(?:[ \t]+(?=[^\s]*\d)[^\s]{4,40}){1,9})[ \t]*(?:\r?\n|$)/y;
   line.lastIndex = nl + 1;
   const m = line.exec(text);
   return m ? m.index + m[0].indexOf(m[1]!) : i;

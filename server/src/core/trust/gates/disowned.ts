@@ -70,11 +70,15 @@ export function isLocalDefault(text: string, start: number, end: number, key: st
   return LOCAL_ONLY.test(line) && !LIVE_CONTEXT.test(line);
 }
 
-/** Encrypted values, which are safe to commit: sops' `ENC[AES256_GCM,data:...]`, an Ansible Vault block. */
-const CIPHERTEXT = /ENC\[[A-Z0-9_]+,[^\][\n]{0,4000}\]|\$ANSIBLE_VAULT;[^\n]*(?:\r?\n[ \t]*[0-9a-f]{8,})*/g;
+/**
+ * Encrypted values, which are safe to commit (sops' `ENC[AES256_GCM,data:...]`, an Ansible Vault
+ * block), and template expressions, which name where a value comes from (`{{ lookup('hashi_vault',
+ * 'secret=...') }}`, `${POSTGRES_PASSWORD:?set in .env}`).
+ */
+const CIPHERTEXT = /ENC\[[A-Z0-9_]+,[^\][\n]{0,4000}\]|\$ANSIBLE_VAULT;[^\n]*(?:\r?\n[ \t]*[0-9a-f]{8,})*|\{\{[^{}\n]{1,400}\}\}|\$\{[^{}\n]{1,200}\}/g;
 
 /** The text with every encrypted value masked by asterisks of the same length (positions unchanged). */
 export function withoutCiphertext(text: string): string {
-  if (!text.includes('ENC[') && !text.includes('$ANSIBLE_VAULT')) return text;
+  if (!text.includes('ENC[') && !text.includes('$ANSIBLE_VAULT') && !text.includes('{{') && !text.includes('${')) return text;
   return text.replace(CIPHERTEXT, (m) => '*'.repeat(m.length));
 }

@@ -39,6 +39,10 @@ export function isPlaceholder(value: string): boolean {
   if (PLACEHOLDER_WORDS.test(v)) return true;
   // A name in capitals that says what goes there: BASE32SECRET, API_TOKEN_HERE, DB_PASSWORD.
   if (v.length <= 200 && /^[A-Z0-9_-]*(?:SECRET|PASSWORD|PASSWD|TOKEN|API_?KEY|_KEY(?![A-Z0-9]))[A-Z0-9_-]*$/.test(v)) return true;
+  // "your password here" in other languages (tu-contraseña-aquí, votre-mot-de-passe, dein-passwort).
+  if (/^(?:tu|tua|votre|dein|ihr|sua|seu|twoje|jouw|vostra)[-_ ]|[-_ ](?:aqu[i\u00ed]|ici|hier|qui|aqui|tutaj)$/i.test(v)) return true;
+  // The word for a password or a user in other scripts (`mysql://用户名:密码@主机`), a type (`password: str`), a flag (`using password: YES`).
+  if (/^(?:\u5bc6\u7801|\u5bc6\u78bc|\u7528\u6237\u540d|\u30d1\u30b9\u30ef\u30fc\u30c9|\ube44\ubc00\ubc88\ud638|\u043f\u0430\u0440\u043e\u043b\u044c|str|int|bool|bytes|number|boolean|secretstr|yes|no)$/i.test(v)) return true;
   if (/^(password|passwd|secret|token|none|null|nil|undefined|true|false|empty|unset|required|optional|string)$/i.test(v)) {
     return true;
   }

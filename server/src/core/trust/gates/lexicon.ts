@@ -93,6 +93,11 @@ export const LOGIN_WORDS_INTL = new RegExp(
     'u\u017cytkownik\\p{L}*|konto|has\u0142o|logowanie|dane logowania', // pl
     '\u043b\u043e\u0433\u0438\u043d|\u043f\u0430\u0440\u043e\u043b\\p{L}*|\u0443\u0447[\u0435\u0451]\u0442\\p{L}*|\u0437\u0430\u043f\u0438\u0441\\p{L}*|\u043f\u043e\u043b\u044c\u0437\u043e\u0432\u0430\u0442\u0435\u043b\\p{L}*|\u0432\u0445\u043e\u0434', // ru
     'anv\u00e4ndare|anv\u00e4ndarnamn|inloggning|l\u00f6senord\\p{L}*|konto', // sv
+    'inloggen|aanmelden|einloggen|anmelden|zugang|se connecter|iniciar sesi\u00f3n|accedi|zaloguj\\p{L}*', // nl, de, fr, es, it, pl: logging in
+    'giri\u015f|kullan\u0131c\u0131\\p{L}*|parola\\p{L}*|\u015fifre\\p{L}*', // tr
+    'heslo|p\u0159ihl\u00e1\\p{L}*|u\u017eivatel\\p{L}*|jelsz\u00f3|bejelentkez\\p{L}*|felhaszn\u00e1l\u00f3\\p{L}*', // cs, hu
+    'utilizator|salasana|k\u00e4ytt\u00e4j\u00e4\\p{L}*|kirjaudu|adgangskode|passord|brukernavn|brugernavn', // ro, fi, da, no
+    'm\u1eadt kh\u1ea9u|t\u00e0i kho\u1ea3n|\u0111\u0103ng nh\u1eadp|kata sandi|pengguna', // vi, id
   ])})(?!\\p{L})|\u30ed\u30b0\u30a4\u30f3|\u30a2\u30ab\u30a6\u30f3\u30c8|\u30d1\u30b9\u30ef\u30fc\u30c9|\u30e6\u30fc\u30b6\u30fc|\u767b\u5f55|\u767b\u5165|\u8d26\u53f7|\u5e10\u53f7|\u8cec\u865f|\u8d26\u6237|\u7528\u6237\u540d|\u5bc6\u7801|\u5bc6\u78bc|\ub85c\uadf8\uc778|\uacc4\uc815|\ube44\ubc00\ubc88\ud638`,
   'iu',
 );

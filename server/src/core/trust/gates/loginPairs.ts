@@ -34,21 +34,39 @@ export function pairPassword(v: string): boolean {
   return /[0-9]/.test(v) || /[^A-Za-z0-9_.-]/.test(v) || (/[a-z]/.test(v) && /[A-Z]/.test(v) && !/^[A-Z][a-z]+$/.test(v));
 }
 
+/**
+ * What the team store also takes as a pair's password: a machine-made string whatever the line
+ * says (`app / Qw8vRk2mLx7z`), a passphrase of three words or more on a line about logging in
+ * (`ci-bot / correct-walrus-lantern-prism`), anything password-shaped after an administrator
+ * account (`root / calvin2`).
+ */
+function teamPairPassword(user: string, pass: string, login: boolean, spaced: boolean): boolean {
+  const s = shapesOf(pass);
+  if (!s || isPlaceholder(pass) || isReference(pass) || VAULT_WORDS.test(pass) || /^[0-9a-f]+$/i.test(pass)) return false;
+  // Written apart (`app / X`): a repository, a branch or base64 holds its slash without blanks.
+  if (spaced && s.random && /\d/.test(pass) && /[a-z]/.test(pass) && /[A-Z]/.test(pass) && /^[a-z][\w.-]{0,30}$/i.test(user)) return true;
+  if (login && s.passphrase && /^[\p{L}\d]+(?:[-_][\p{L}\d]+){2,}$/u.test(pass)) return true; // not a file's name (`lib-common.templates`)
+  return ACCOUNT_USER.test(user) && pairPassword(pass) && !/^[\p{Ll}\d]+(?:[-_.][\p{Ll}\d]+)+$/u.test(pass); // not a page's or a branch's name (`2024-roadmap`)
+}
+
 /** `user / password` pairs on a line that speaks of logging in ("admin / Summer2024! is the login"). */
-function slashPairs(text: string): PairFinding[] {
+function slashPairs(text: string, policy: Policy): PairFinding[] {
   for (const line of linesOf(text)) {
     if (!line.text.includes('/')) continue;
     const login = loginLine(line.text);
     for (const m of line.text.matchAll(PAIR_RE)) {
       // The login word must be in the sentence, not inside the password (`feature/login-page`);
       // an administrator account is one itself (`root / Pine!Ridge-8 on the lab hypervisor`).
-      const account = ACCOUNT_USER.test(m[1]!) && adminPassword(m[2]!.replace(/[.,;:?)\]}>]+$/, ''));
-      if (!account && (!login || !loginLine(line.text.slice(0, m.index + m[0].length - m[2]!.length) + ' ' + line.text.slice(m.index + m[0].length)))) continue;
+      const trimmed = m[2]!.replace(/[.,;:?)\]}>]+$/, '');
+      const sentenceLogin = login && loginLine(line.text.slice(0, m.index + m[0].length - m[2]!.length) + ' ' + line.text.slice(m.index + m[0].length));
+      const team = policy === 'team' && teamPairPassword(m[1]!, trimmed, sentenceLogin, /[ \t]\/[ \t]/.test(m[0]));
+      const account = (ACCOUNT_USER.test(m[1]!) && adminPassword(trimmed)) || team;
+      if (!account && !sentenceLogin) continue;
       const before = line.text[m.index - 1];
       if (before !== undefined && /[\w./:@~-]/.test(before)) continue; // inside a path or URL
       if (line.text[m.index + m[0].length] === '/') continue;
       const pass = m[2]!.replace(/[.,;:?)\]}>]+$/, '');
-      if (!pairPassword(pass)) continue;
+      if (!pairPassword(pass) && !team) continue;
       const at = line.start + m.index + m[0].length - m[2]!.length;
       return [{ kind: 'login-pair', snippet: `${m[1]} / ${mask(pass, 1)}`, start: at, end: at + pass.length }];
     }
@@ -69,7 +87,7 @@ const DEFAULT_PASS = /[ \t]*([/:])[ \t]*([^\s/:,;'"`)]{3,20})(?![\w/@.-]|:\d)/y;
 
 /** A line saying the default no longer opens anything. */
 const DEFAULT_OFF =
-  /\b(?:is|are|was|were|been|got|gets)[ \t]+(?:now[ \t]+)?(?:disabled|removed|deleted|changed|rotated|replaced|blocked|turned off)\b|\bno longer\b|\b(?:does not|doesn't|do not|don't) work\b|\b(?:changes|resets|rotates|replaces|disables) (?:it|them)\b|\bmust be changed\b|\bto (?:be )?change(?:d)?\b|\bfactory defaults?\b|\bdefaults? (?:for|on|of) (?:new |fresh )?install/i;
+  /\b(?:is|are|was|were|been|got|gets)[ \t]+(?:now[ \t]+)?(?:disabled|removed|deleted|changed|rotated|replaced|blocked|turned off)\b|\bno longer\b|\b(?:does not|doesn't|do not|don't) work\b|\b(?:changes|resets|rotates|replaces|disables) (?:it|them)\b|\bmust be changed\b|\bchange (?:the |all |any )?defaults?\b|\bto (?:be )?change(?:d)?\b|\bfactory defaults?\b|\bdefaults? (?:for|on|of) (?:new |fresh )?install/i;
 
 /** `admin/admin`, `root:toor`, `admin / changeme`: a product's default credentials, stated as a pair. */
 function defaultPairs(text: string): PairFinding[] {
@@ -90,7 +108,7 @@ function defaultPairs(text: string): PairFinding[] {
 
 /** `admin:Qw3rty!55` on a line about logging in: a user name, a colon, a strong password. */
 const COLON_PAIR = /(?<![\w./:@$%-])([A-Za-z][\w.-]{1,32}):([^\s:@/'"`<>]{8,64})(?![\w@/:])/g;
-const AUTH_WORDS = /\b(?:log(?:ged)?[ -]?in|logon|sign[ -]?in|credentials?|creds?|basic[ -]auth|auth|user(?:name)?|account|password|passwd|pw|s?ftp|ssh|rdp|vpn|smb|imap|smtp)\b/i;
+const AUTH_WORDS = /\b(?:chpasswd|log(?:ged)?[ -]?in|logon|sign[ -]?in|credentials?|creds?|basic[ -]auth|auth|user(?:name)?|account|password|passwd|pw|s?ftp|ssh|rdp|vpn|smb|imap|smtp)\b/i;
 
 /** `curl -u user:pass`, `http -a user:pass`, `--user=user:pass`. */
 const FLAG_PAIR = /(?<![\w-])(?:-u|--user|-a|--auth|--basic-auth|--credentials)(?:[ \t]+|=)(["']?)([^\s:"'$]{1,64}):([^\s"']{1,128})\1/g;
@@ -268,7 +286,7 @@ function namedPairs(text: string, policy: Policy): PairFinding[] {
 
 /** Login pairs under the store's policy; the team store adds default credentials. */
 export function detectCredentialPairs(text: string, policy: Policy): PairFinding[] {
-  const all = [...slashPairs(text), ...colonPairs(text, policy), ...pgpassLines(text), ...otherPairs(text), ...accountPairs(text), ...proseLogins(text), ...namedPairs(text, policy), ...(policy === 'team' ? [...defaultPairs(text), ...seasonalPasswords(text)] : [])];
+  const all = [...slashPairs(text, policy), ...colonPairs(text, policy), ...pgpassLines(text), ...otherPairs(text), ...accountPairs(text), ...proseLogins(text), ...namedPairs(text, policy), ...(policy === 'team' ? [...defaultPairs(text), ...seasonalPasswords(text)] : [])];
   return all.filter((f) => !isFixture(text, f.start, f.end, text.slice(f.start, f.end)));
 }
 

@@ -96,7 +96,7 @@ const MYSQL_CLIENTS = /\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlcheck|my
 export function detectPasswordFlags(text: string, out: Findings): void {
   for (const line of linesOf(text)) {
     if (!MYSQL_CLIENTS.test(line.text)) continue;
-    for (const m of line.text.matchAll(/(?<=\s)-p(["']?)([^\s"'`]+)\1/g)) {
+    for (const m of line.text.matchAll(/(?<=[\s"',[])-p(["']?)([^\s"'`]+)\1/g)) {
       const value = m[2]!;
       if (!looksLikeStatedPassword(value, 3) && !(/^[a-z]{3,}$/.test(value) && !isPlaceholder(value))) continue;
       const start = line.start + m.index + 2 + m[1]!.length;

@@ -5,8 +5,11 @@
 // rule reads apart: an email address, a path or URL, code (`!isDone`, `a+b`, `obj.x`), a hashtag,
 // an issue or PR reference (`Issue#42`), markdown, and a line that presents the token as an
 // example or as a password a policy refuses ("passwords like Summer2024! are blocked").
-import { mask } from './entropy.ts';
+import { isResourceName, shapesOf } from './credentialValues.ts';
+import { isFixture } from './disowned.ts';
+import { mask, shannonEntropy } from './entropy.ts';
 import { lineAround } from './findings.ts';
+import { LOGIN_WORDS_INTL } from './lexicon.ts';
 import { exampleOnLine } from './providerTokens.ts';
 
 /** Runs of characters between blanks, quotes and brackets (matches never overlap: the scan is linear). */
@@ -17,7 +20,7 @@ const SYMBOL = /[!#$%^&*?~@]/;
 const REFERENCE = /^(?:issues?|prs?|pull|bugs?|tickets?|story|task|case|items?|steps?|rooms?|builds?|runs?|jobs?|no|nr|num|number|version|release|sprint|epic|page|line|row|col|order|invoice|id|ch|chapter|section|part|slot|table|seat|gate|desk|floor|level|phase|round|week|day|team|group|rev|commit|change|mr|cl|ref)$/i;
 /** What the line says of the token besides an example (exampleOnLine): a refused or banned password, a pattern. */
 const DISOWNING_LINE =
-  /\b(?:like|banned|blocked|rejected|refused|forbidden|not allowed|disallowed|blocklist|blacklist|denylist|policy|pattern|regex|format|weak|guessable|breached|pwned)\b/i;
+  /\b(?:like|banned|blocked|rejected|refused|forbidden|not allowed|disallowed|blocklist|blacklist|denylist|policy|pattern|regex|format|weak|guessable|breached|pwned|terrible|worst|insecure|never use|don't use|do not use)\b/i;
 
 /** Does `t` have a password's shape (see the header)? */
 export function passwordShaped(t: string): boolean {
@@ -39,11 +42,81 @@ export function passwordShaped(t: string): boolean {
 export function loosePassword(text: string): string | null {
   for (const m of text.matchAll(TOKEN)) {
     if (m[0].length > 80) continue; // a URL, a blob: no password (and a regex anchored at $ is quadratic on a long run)
-    const t = m[0].replace(/^[*_]+/, '').replace(/[*_.,:;]+$/, '');
+    let t = m[0].replace(/^[*_]+/, '').replace(/[*_.,:;]+$/, '');
+    const login = /^[a-z][\w.-]{0,31}:(?=\S)/.exec(t); // `deploy:Nx9!kQ2vRm4L`: the password after its user
+    if (login) t = t.slice(login[0].length);
     if (t.length < 8 || t.length > 64 || !passwordShaped(t)) continue;
-    const start = m.index + m[0].indexOf(t);
+    const start = m.index + m[0].lastIndexOf(t);
     if (exampleOnLine(text, start, start + t.length) || DISOWNING_LINE.test(lineAround(text, start, start + t.length, 120))) continue;
     return mask(t, 1);
   }
   return null;
 }
+
+/** Words that say a line is about logging in or a credential, in English (other languages: LOGIN_WORDS_INTL). */
+const CONTEXT =
+  /\b(?:pass(?:word|wd|phrase|code)?s?|pw|pwd|creds?|credentials?|log(?:ged)?[ -]?in|logon|sign[ -]?in|sudo|root|admin|user(?:name)?|account|wi-?fi|ssid|secret|token|(?:api|access|secret|app)[ -]?key|key is|pin)\b/i;
+/** Words whose digits say what they are: a product and its version, a size, a type, a place, a name with its number. */
+const NAMED_NUMBER =
+  /^(?:python|node|java|jdk|postgres(?:ql)?|mysql|mariadb|redis|mongo(?:db)?|ubuntu|debian|centos|rhel|fedora|alpine|windows|win|macos|ios|android|php|ruby|go|dotnet|net|gradle|maven|vue|react|angular|rails|django|spring|kotlin|swift|scala|perl|es|ecmascript|html|css|sha|md|utf|iso|rfc|http|tls|ssl|ipv|x|arm|amd|intel|gen|v|version|release|build|rc|beta|alpha|sprint|week|q|fy|office|server|ver|route|chrome|firefox|safari|edge|iphone|ipad|pixel|galaxy|macbook|surface|xbox|ed|x|p|secp|rsa|aes|base|int|uint|float|bigint|port|vlan|room|floor|rack|slot|gate|line|step|phase|level|tier|zone|node|pod|host|box|lab|test|demo|stage|env|dev|prod|user|team|group|region|issue|ticket|pr|item|page|case|run|job|batch|shard|replica|worker|core|cpu|gpu)\d/i;
+
+/** A token a person uses as a password: words joined with a number, a word and a number, or a machine-made mix of cases and digits. */
+function passwordLike(t: string): boolean {
+  if (t.length < 7 || t.length > 64 || NAMED_NUMBER.test(t) || /^0x/i.test(t) || !/\p{Ll}/u.test(t)) return false; // all capitals: a constant's name
+  if (/[\\/:@.=]|^[-#$%&*!~+]/.test(t) || /^\p{L}+$/u.test(t) || shapesOf(t) === null) return false; // paths, hosts, settings, words, placeholders, references
+  if (/^[0-9a-f-]+$/i.test(t) || decodesToText(t)) return false; // hex ids and UUIDs, base64 of readable text (`YWRtaW46` is "admin:")
+  const parts = t.split(/[-_]+/).filter((p) => p !== '');
+  // `Peacock-Ladder-61`, `harbor-lights-2025`, `lab-ops-Kestrel9`: words joined, ending in a number.
+  if (parts.length >= 2 && parts.every((p) => /^[\p{L}\d]+$/u.test(p))) {
+    if (isResourceName(t)) return false;
+    // A capital or a number of its own: a package's name (`pinentry-gnome3`, `dh_python3`) has neither.
+    const numbered = /(?:^|[-_])\d{2,4}$/.test(t) || (/\p{Lu}/u.test(t) && /\p{L}\d{1,4}$/u.test(t));
+    return numbered && parts.filter((p) => /\p{L}{4,}/u.test(p)).length >= 1 && parts.filter((p) => /\p{L}/u.test(p)).length >= 2;
+  }
+  // `Brisket2024`, `tiger2019`, `Marmalade88`, `Qw8vRk2mLx7z`: letters and digits.
+  if (/^[\p{L}\d]+$/u.test(t)) {
+    if (/^\p{L}{3,}\d{2,}$/u.test(t)) return true;
+    return t.length >= 10 && (t.match(/\d/g) ?? []).length >= 2 && /\p{Lu}/u.test(t) && shannonEntropy(t) >= 3;
+  }
+  return false;
+}
+
+/** Base64 or base64url that decodes to printable ASCII: data shown in a note, not a password. */
+function decodesToText(t: string): boolean {
+  if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(t) || t.length % 4 === 1) return false;
+  const d = Buffer.from(t.replace(/-/g, '+').replace(/_/g, '/'), 'base64').toString('latin1');
+  return d.length >= 4 && /^[\x20-\x7e]+$/.test(d);
+}
+
+/** Does the line, or the line before it, speak of a credential or of logging in? */
+function credentialContext(text: string, at: number): boolean {
+  const lineStart = text.lastIndexOf('\n', at - 1) + 1;
+  const prevStart = lineStart > 0 ? text.lastIndexOf('\n', lineStart - 2) + 1 : lineStart;
+  const lineEnd = text.indexOf('\n', at);
+  const window = text.slice(Math.max(prevStart, at - 300), lineEnd === -1 ? Math.min(text.length, at + 200) : Math.min(lineEnd, at + 200));
+  return CONTEXT.test(window) || LOGIN_WORDS_INTL.test(window);
+}
+
+/**
+ * A password-like token near a word of credentials or logging in ("Guest wifi this week:
+ * Peacock-Ladder-61", "mysql root on the old vm is still tiger2019", "Heslo k databázi je
+ * Knedlik-Praha-91"), for the team store. The token follows the context word; what precedes the
+ * word is a name (`jenkins-prod admin`).
+ */
+export function passwordNearCredentialWord(text: string): string | null {
+  if (!CONTEXT_ANYWHERE.test(text) && !LOGIN_WORDS_INTL.test(text)) return null;
+  for (const m of text.matchAll(LIKE_TOKEN)) {
+    if (m[0].length > 80) continue;
+    const t = m[0].replace(/[.,:;!?]+$/, '');
+    if (!passwordLike(t)) continue;
+    const start = m.index;
+    const before = text.slice(Math.max(0, start - 40), start);
+    if (/\b(?:user(?:name)?|login|as|account|for|on|at|in|host|server|vm|branch|repo|project|service|team|channel|bucket|image|tag|database|db|table|queue|topic|cluster|namespace|ssid|network|called|named)[ \t:=]+["'`]?$/i.test(before)) continue; // a name, not a password
+    if (!credentialContext(text, start) || exampleOnLine(text, start, start + t.length) || DISOWNING_LINE.test(lineAround(text, start, start + t.length, 120))) continue;
+    if (isFixture(text, start, start + t.length, t)) continue;
+    return mask(t, 1);
+  }
+  return null;
+}
+const CONTEXT_ANYWHERE = new RegExp(CONTEXT.source, 'i');
+const LIKE_TOKEN = /[^\s"'`()[\]{}<>,;|\u201e\u201c\u201d\u2018\u2019\u00ab\u00bb]{7,}/g;

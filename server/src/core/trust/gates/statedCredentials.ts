@@ -9,7 +9,7 @@
 // Each rule is a keyword found by a plain regex (credentialWords.ts) followed by a scan by hand
 // over the separator and the value, so the cost is linear in the text whatever it holds.
 import { mask } from './entropy.ts';
-import { lineBefore } from './findings.ts';
+import { lineAround, lineBefore } from './findings.ts';
 import { exampleOrDisowned, HASH_OF, type Shapes, type Value, readValue, shapesOf } from './credentialValues.ts';
 import { DEFAULT_PASSWORDS, inResourceName, isFixture, isLocalDefault } from './disowned.ts';
 import { ENTRY_NOUNS, FOREIGN_WORD, LOCK_NOUNS, NOT_A_LOCK_CODE } from './lexicon.ts';
@@ -47,6 +47,8 @@ const PUBLIC_BEFORE = /\b(?:public|publishable|search[- ]only|client[- ]side|bro
 /** A lock named just before a bare "code" ("Alarm: code 4455"). */
 const LOCK_BEFORE = /\b(?:alarm(?:anlage|panel|system)?|door|gate|garage|safe|lock|keypad|locker|padlock|lockbox|keybox)\b[^.\n]{0,20}$/i;
 
+const NETWORK_LINE = /\b(?:localhost|frontend|backend|server|servidor|http|https|tcp|udp|dev|docker|pnpm|npm|yarn|vite|api|app|container|proxy|listen|firewall)\b/i;
+
 /** Keys whose bare value may be hex: a secret, an API, app, admin or access key. */
 const HEX_KEYS = /^(?:secret|(?:api|app|admin|access|master|client|server|service|write|private|secret)[ _-]?key)$/i;
 
@@ -78,11 +80,13 @@ function accepts(cls: KeyClass, sep: Sep, v: Value, s: Shapes, policy: Policy, k
         // After "secret" or an API, app or admin key, hex is the key itself ("app secret 9c88...", "API key 9c4f...").
         if (sep === ' ') {
           if (s.random && /^[0-9a-f]{16,}$/i.test(v.text) && !v.quoted && HEX_KEYS.test(key)) return true;
-          return (s.random && n >= 20 && !v.quoted && !/^[0-9a-f-]+$/i.test(v.text)) || (s.strong && /\d/.test(v.text) && /[^\p{L}\d_./+-]/u.test(v.text));
+          // Quoted too when long and mixed ("the secret \"hcjyb...4b3p2lOe\""): a name in quotes has no digits among both cases.
+          const mixed = /\d/.test(v.text) && /\p{Lu}/u.test(v.text) && /\p{Ll}/u.test(v.text);
+          return (s.random && n >= 20 && (!v.quoted || (mixed && n >= 24)) && !/^[0-9a-f-]+$/i.test(v.text)) || (s.strong && /\d/.test(v.text) && /[^\p{L}\d_./+-]/u.test(v.text));
         }
         return s.random || s.strong || (cls === 'secret' && ((s.password && n >= 8) || phrase));
       case 'seed':
-        return (sep !== ' ' && (s.random || s.strong)) || (s.passphrase && v.words >= 12);
+        return ((sep !== ' ' || !v.quoted) && (s.random || s.strong)) || (s.passphrase && v.words >= 12); // bare too: "TOTP secret FLQQ..."
       case 'auth':
         return sep === ':' && s.random;
       case 'code':
@@ -157,6 +161,8 @@ export function detectStatedCredentials(text: string, policy: Policy, all = true
     if (cls === 'barecode' && !OPENS.test(text.slice(m.index + m[0].length, m.index + m[0].length + 80)) && !LOCK_BEFORE.test(text.slice(Math.max(0, m.index - 30), m.index))) continue;
     if ((cls === 'barecode' || cls === 'lock') && NOT_A_LOCK_CODE.test(text.slice(Math.max(0, m.index - 20), m.index + m[0].length + 20))) continue;
     if (cls === 'lock' && /^safe$/i.test(m[0]) && NOT_SAFE.test(text.slice(Math.max(0, m.index - 20), m.index))) continue; // "it is safe to"
+    // Italian, Portuguese and Swedish "porta"/"porten" is a network port as often as a door: not on a line about servers.
+    if (cls === 'entry' && /^(?:porta|porten)$/i.test(m[0]) && NETWORK_LINE.test(lineAround(text, m.index, m.index + m[0].length))) continue;
     const lock = cls === 'lock' || cls === 'entry' ? cls : undefined;
     const keyClass: KeyClass = cls === 'cjk' ? 'pw' : cls === 'barecode' || cls === 'lock' || cls === 'entry' || cls === 'cjkcode' ? 'code' : cls;
     const word = m[0];

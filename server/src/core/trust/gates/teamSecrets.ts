@@ -12,8 +12,10 @@ import { isFixture, isIdentifier, withoutCiphertext } from './disowned.ts';
 import { isPlaceholder, mask, shannonEntropy } from './entropy.ts';
 import { lineAround } from './findings.ts';
 import { detectCredentialPairs } from './loginPairs.ts';
-import { loosePassword } from './passwordShapes.ts';
+import { loosePassword, passwordNearCredentialWord } from './passwordShapes.ts';
 import { exampleOnLine } from './providerTokens.ts';
+import { shapesOf } from './credentialValues.ts';
+import { keyClassOf } from './credentialWords.ts';
 import { detectStatedCredentials } from './statedCredentials.ts';
 import { detectSecrets } from './secrets.ts';
 import { detectStructuredCredentials } from './structuredCredentials.ts';
@@ -51,7 +53,7 @@ const EMAIL = /(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0
 const STATED_PASSWORD = /\b(?:pass(?:word|wd|phrase)?|pwd)\b\s*(?:[:=]|is|was)\s*["'`]?([^\s"'`]{4,})/gi;
 const TOKEN = /(?<![A-Za-z0-9_+=-])[A-Za-z0-9_+=-]{16,}(?![A-Za-z0-9_+=-])/g;
 // A line about public material: what follows is meant to be shared.
-const PUBLIC_LINE = /\b(?:public(?:[ _-]?key)?|pubkey|fingerprint|checksum|digest|integrity|sha-?\d+|md5|hash|recipient|jwks?|kty|modulus)\b|ssh-(?:rsa|ed25519)|ecdsa-sha2/i;
+const PUBLIC_LINE = /\b(?:public(?:[ _-]?key)?|pubkey|fingerprint|checksum|digest|integrity|sha-?\d+|md5|hash|recipient|jwks?|kty|modulus|dkim1?|domainkey|binarydata)\b|ssh-(?:rsa|ed25519)|ecdsa-sha2/i;
 const PUBLIC_BEGIN = /-----BEGIN (?:[A-Z0-9]+ )*(?:PUBLIC KEY|CERTIFICATE|PUBLIC KEY BLOCK)-----/g;
 
 /** A stated password value, not a word of prose ("the password is stored in Vault"). */
@@ -64,7 +66,9 @@ function valueLike(v: string): boolean {
 function tokenLike(t: string): boolean {
   if (/^[0-9a-f-]+$/i.test(t) || /^0x[0-9a-f]+$/i.test(t)) return false; // git SHAs, UUIDs, hex ids
   if (/^[0-9A-HJKMNP-TV-Z]{26}$/.test(t)) return false; // ULIDs (memory ids)
-  if (/^(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}$/.test(t)) return false; // an AWS access key's id: the personal rule's, which knows when it is dead
+  if (/^(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}$/.test(t)) return false;
+  // A public key in DER (`MIIBIjANBgkqhkiG9w0BAQEFAAOC...`, SubjectPublicKeyInfo) and files by their magic: PNG, JPEG, GIF, PDF, ZIP, gzip, XML.
+  if (/^(?:MII[BC]IjANBgkqhkiG9w0BAQEFAAO|MFkwEwYHKoZIzj0CAQ|MCowBQYDK2Vw|iVBORw0KGgo|\/9j\/|R0lGOD|JVBERi0|UEsDB|H4sI|PD94bWwg)/.test(t)) return false; // an AWS access key's id: the personal rule's, which knows when it is dead
   if (/^p_[0-9A-HJKMNP-TV-Z]{26}$/.test(t)) return false; // pending ids
   if (/^(?:sha\d+-|age1|npub1|pk_(?:live|test)_)/i.test(t)) return false; // digests and public keys
   if ((t.match(/[0-9]/g) ?? []).length < 2 || !/[A-Za-z]/.test(t)) return false;
@@ -100,6 +104,16 @@ function encodedText(t: string): boolean {
   return detectSecrets(d).length === 0 && detectTeamSecrets(d).length === 0;
 }
 
+/** Is `at` inside the path of a URL (after its host, before any query)? Not a webhook's or a key's path, whose ids are the secret. */
+function inUrlPath(text: string, at: number): boolean {
+  const before = text.slice(Math.max(0, at - 300), at);
+  const word = before.slice(Math.max(before.lastIndexOf(' '), before.lastIndexOf('\n'), before.lastIndexOf('\t'), before.lastIndexOf('(')) + 1);
+  return /^[a-z][a-z0-9+.-]*:\/\/[^/?#\s]+\/[^?#\s]*$/i.test(word) && !/hook|trigger|callback|secret|token|key|sig|auth/i.test(word);
+}
+
+/** Parameters whose values are public or one-shot by design: an OAuth state or nonce, a PKCE challenge, a tracking or paging value. */
+const NOT_SECRET_PARAM = /^(?:state|nonce|code_challenge|code_challenge_method|utm_\w+|ref|id|trace_?id|span_?id|request_?id|v|ver|version|build|page|cursor|after|before|q|query|lang|locale)=$/i;
+
 function highEntropyToken(text: string): string | null {
   // PEM blocks of public keys and certificates: base64 lines that are meant to be shared.
   const publicSpans: (readonly [number, number])[] = [];
@@ -114,8 +128,11 @@ function highEntropyToken(text: string): string | null {
     // `session=<value>`: the value alone (the name would make the whole read as an identifier).
     const named = /^[A-Za-z_][\w-]{0,40}=(?=[^=])/.exec(m[0]);
     const value = named ? m[0].slice(named[0].length) : m[0];
-    if ((named && /^-|=./.test(value)) || !tokenLike(value)) continue; // `NODE_OPTIONS=--max-old-space-size=1536`: flags
-    if (text.slice(m.index - 3, m.index) === 'h1:') continue; // a Go module's hash (go.sum)
+    const session = named !== null && /sess|sid|auth|token|remember/i.test(named[0]) && /^[0-9a-f]{24,}$/i.test(value) && /\d/.test(value) && /[a-f]/i.test(value);
+    if (!session && ((named && (/^-|=./.test(value) || NOT_SECRET_PARAM.test(named[0]))) || !tokenLike(value))) continue; // `NODE_OPTIONS=--max-old-space-size=1536`: flags
+    if (/(?:^|\s)h1:[A-Za-z0-9+/]*$/.test(text.slice(Math.max(0, m.index - 60), m.index))) continue; // a Go module's hash (go.sum)
+    if (inUrlPath(text, m.index)) continue; // a document's or a resource's id in a link (docs.google.com/document/d/<id>)
+    if (/^\.(?:tar|tgz|gz|zip|jar|war|whl|deb|rpm|dmg|exe|msi|bin|img|iso|log|txt|json|csv|png|jpg|pdf)\b/.test(text.slice(m.index + m[0].length, m.index + m[0].length + 5))) continue; // a file's name
     if (publicSpans.some(([s, e]) => m.index >= s && m.index < e)) continue;
     if (PUBLIC_LINE.test(lineAround(text, m.index, m.index + m[0].length)) || exampleOnLine(text, m.index, m.index + m[0].length)) continue;
     return m[0];
@@ -137,6 +154,24 @@ function protectedWith(text: string): string | null {
   return null;
 }
 
+/** A line's label and its value: up to 100 characters, a `:`, then one token to the end of the line. */
+const LABELLED = /^([^\n:=]{3,100})[:=][ \t]*["'`]?([A-Za-z0-9+/_=-]{20,200})["'`]?[ \t]*[.;,)]?[ \t]*(?:$|[ \t](?:\(|\u2014|\u2013|-[ \t]))/gm;
+
+/**
+ * "AES key used to encrypt the export files: 551d8a...": a credential word anywhere in a line's
+ * label, and a random value as the whole of what follows its colon.
+ */
+function labelledRandom(text: string): string | null {
+  if (!text.includes(':') && !text.includes('=')) return null;
+  for (const m of text.matchAll(LABELLED)) {
+    const [label, value] = [m[1]!, m[2]!];
+    if (!keyClassOf(label) || PUBLIC_LINE.test(label) || /\b(?:id|ids|hash|hmac|bcrypt|argon2?|sha\d*|md5|checksum|digest|fingerprint|commit|build|trace|request|etag|nonce|salt|iv)\b/i.test(label)) continue;
+    if (!shapesOf(value)?.random || isPlaceholder(value) || exampleOnLine(text, m.index, m.index + m[0].length)) continue;
+    return `${label.trim().slice(-40)}: ${mask(value, 3)}`;
+  }
+  return null;
+}
+
 /** What the team gate refuses beyond the personal gate; empty when nothing fires. */
 export function detectTeamSecrets(written: string): TeamSecretFinding[] {
   const text = withoutCiphertext(written);
@@ -144,8 +179,8 @@ export function detectTeamSecrets(written: string): TeamSecretFinding[] {
   if (stated.length === 0) stated.push(...detectStructuredCredentials(text, 'team').slice(0, 1));
   const out: TeamSecretFinding[] = stated.map((f) => ({ kind: 'stated-credential', snippet: f.snippet }));
   if (stated.length === 0) {
-    const locked = protectedWith(text);
-    if (locked) out.push({ kind: 'stated-credential', snippet: locked });
+    const other = labelledRandom(text) ?? protectedWith(text);
+    if (other) out.push({ kind: 'stated-credential', snippet: other });
   }
   const pairs = detectCredentialPairs(text, 'team');
   for (const kind of ['login-pair', 'default-credential', 'weak-password'] as const) {
@@ -156,7 +191,7 @@ export function detectTeamSecrets(written: string): TeamSecretFinding[] {
   // A host with a credential word is refused when the note also names the account; a note that
   // only says where credentials live ("the staging database at 10.0.4.20 keeps its credentials in
   // Vault", "the wiki at wiki.corp explains how to request them") passes.
-  if (CREDENTIAL_WORD.test(text) && ACCOUNT_NAMED.test(text)) {
+  if (CREDENTIAL_WORD.test(text.replace(/\(using password: (?:YES|NO)\)/g, '')) && ACCOUNT_NAMED.test(text)) {
     const hosts = [...text.matchAll(PRIVATE_IP), ...text.matchAll(INTERNAL_HOST)].map((m) => m[0]);
     if (hosts.length > 0) out.push({ kind: 'private-host-credential', snippet: `${mask(hosts[0]!, 4)} with a credential word` });
   }
@@ -172,7 +207,7 @@ export function detectTeamSecrets(written: string): TeamSecretFinding[] {
   const token = highEntropyToken(text);
   if (token) out.push({ kind: 'high-entropy-token', snippet: mask(token, 3) });
   if (out.length === 0) {
-    const loose = loosePassword(text);
+    const loose = loosePassword(text) ?? passwordNearCredentialWord(text);
     if (loose) out.push({ kind: 'password-shaped', snippet: loose });
   }
   return out;

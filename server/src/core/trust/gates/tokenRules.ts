@@ -86,7 +86,7 @@ export const TOKEN_RULES: TokenRule[] = [
   { kind: 'databricks-token', re: /(?<![A-Za-z0-9_])dapi[a-f0-9]{32}(?:-\d)?(?![A-Za-z0-9_])/g, keep: 6, accept: randomTail(/^dapi/) },
   { kind: 'grafana-token', re: /(?<![A-Za-z0-9_])(?:glsa_[A-Za-z0-9]{32}_[a-f0-9]{8}|glc_[A-Za-z0-9+/=]{32,})(?![A-Za-z0-9_+/=])/g, keep: 6, accept: randomTail(/^gl[a-z]+_/) },
   // A Telegram bot token: the bot's numeric id, a colon, then 35 characters starting with AA.
-  { kind: 'telegram-bot-token', re: /(?<![A-Za-z0-9_:])\d{8,10}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])/g, keep: 4, accept: randomTail(/^\d+:AA/) },
+  { kind: 'telegram-bot-token', re: /(?:(?<=\/bot)|(?<![A-Za-z0-9_:]))\d{8,10}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])/g, keep: 4, accept: randomTail(/^\d+:AA/) },
   // Other services' API tokens, each with its own fixed prefix (Linear, Postman, New Relic, Doppler,
   // Pulumi, Terraform Cloud, Notion (ntn_ and the older secret_), Mapbox secret tokens, Supabase, Fly.io, Groq, Replicate,
   // Perplexity, Buildkite, Figma, Square, 1Password service accounts, Heroku, Google refresh tokens).
@@ -95,6 +95,13 @@ export const TOKEN_RULES: TokenRule[] = [
     re: /(?<![A-Za-z0-9_.-])(?:lin_api_[A-Za-z0-9]{32,}|PMAK-[a-f0-9]{24}-[a-f0-9]{30,}|NRAK-[A-Z0-9]{27}|dp\.(?:st|pt|ct|sa|scim|audit)\.[A-Za-z0-9_.-]{30,}|pul-[a-f0-9]{40}|[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_-]{60,}|ntn_[A-Za-z0-9]{40,}|secret_[A-Za-z0-9]{43}|sk\.eyJ[A-Za-z0-9_-]{30,}\.[A-Za-z0-9_-]{16,}|sbp_[a-f0-9]{40}|fo1_[A-Za-z0-9_-]{30,}|gsk_[A-Za-z0-9]{40,}|r8_[A-Za-z0-9]{30,}|pplx-[A-Za-z0-9]{40,}|bkua_[a-f0-9]{40}|figd_[A-Za-z0-9_-]{30,}|sq0(?:atp|csp)-[A-Za-z0-9_-]{22,}|ops_eyJ[A-Za-z0-9_-]{30,}|HRKU-[A-Za-z0-9_-]{30,}|1\/\/0[A-Za-z0-9_-]{30,})(?![A-Za-z0-9_-])/g,
     keep: (t) => (/^[A-Za-z0-9]+?[._-](?:[a-z]+[._-])?|^1\/\/0/.exec(t)?.[0].length ?? 3) + 1,
     accept: (t) => randomTail(/^(?:[A-Za-z]+[._-](?:[a-z]+[._-])?|1\/\/0)/)(t),
+  },
+  // Webhook URLs whose path is the secret: Microsoft Teams incoming webhooks, Zapier catch hooks, Make and IFTTT.
+  {
+    kind: 'service-token',
+    re: /https:\/\/(?:[\w-]+\.webhook\.office\.com\/webhookb2\/|outlook\.office(?:365)?\.com\/webhook\/|hooks\.zapier\.com\/hooks\/catch\/\d+\/|hook\.[a-z0-9]+\.make\.com\/|maker\.ifttt\.com\/trigger\/[\w-]+\/with\/key\/)[A-Za-z0-9@\/_-]{6,}/g,
+    keep: 30,
+    accept: (t) => /\d/.test(t) && notExample(t),
   },
   // A Mailgun API key: `key-` and 32 lowercase hex digits.
   { kind: 'service-token', re: /(?<![A-Za-z0-9_-])key-[0-9a-f]{32}(?![A-Za-z0-9_-])/g, keep: 5, accept: randomTail(/^key-/) },
