@@ -17387,6 +17387,50 @@ function* linesOf(text2) {
   }
 }
 
+// server/src/core/trust/gates/disowned.ts
+var DEFAULT_PASSWORDS = new Set(
+  "password passw0rd p@ssw0rd p@ssword changeme changeit toor raspberry ubnt letmein qwerty 123456 1234 12345 12345678 123456789 0000 default secret admin123 admin1234 password1 password123 welcome welcome1 vagrant minioadmin zabbix calvin s3cr3t vmware alpine dietpi openstack".split(
+    " "
+  )
+);
+function inResourceName(text2, at2) {
+  const before = text2.slice(Math.max(0, at2 - 200), at2);
+  if (!before.includes("rn:")) return false;
+  const token = before.slice(Math.max(before.lastIndexOf(" "), before.lastIndexOf("\n"), before.lastIndexOf("	"), before.lastIndexOf('"'), before.lastIndexOf("'"), before.lastIndexOf("`")) + 1);
+  return /^(?:arn|urn):/i.test(token);
+}
+var ID_PREFIX = /^(?:req|request|evt|event|cus|cust|customer|ch|pi|pm|py|po|in|inv|ii|sub|si|txn|tx|ord|order|acct|ba|src|prod|price|plan|seti|cs|re|tr|trace|span|msg|job|run|usr|user|obj|corr|cid|rid)_[A-Za-z0-9]+$/;
+var ID_BEFORE = /\b(?:request|req|trace|span|correlation|transaction|txn|order|invoice|customer|event|message|msg|job|run|build|execution|invocation|incident|ticket|object|deployment|upload|batch|case|version|delivery|lease|revision)[ _-]?(?:id|ids|number|no\.?|#)\b[^\n]{0,12}$/i;
+function isIdentifier(text2, start, value) {
+  const key = /^([A-Za-z_-]+)[=:]/.exec(value)?.[1];
+  if (key && /(?:^|[_-])(?:id|ids|uuid|guid|etag|sha|digest|checksum)$/i.test(key)) return true;
+  if (/^[a-z]{2,6}_[0-9A-HJKMNP-TV-Z]{26}$/.test(value)) return true;
+  if (/^(?:ami|i|vpc|subnet|sg|vol|snap|eni|igw|nat|rtb|acl|eipalloc|lt|tgw|pcx|vpce|fs|fsap|r|db|cluster|ocid\d?)-[0-9a-f]{8,17}$/.test(value)) return true;
+  if (/^(?:nonce|sha256|sha384|sha512)-/.test(value)) return true;
+  return ID_PREFIX.test(value) || ID_BEFORE.test(lineBefore(text2, start, 60));
+}
+var FIXTURE_CONTEXT = /\b(?:fixtures?|in-memory|mock(?:ed|s)?|stub(?:bed|s)?|seed(?:ed)? data|factor(?:y|ies)|unit tests?|spec|specs)\b/i;
+var RESERVED_EMAIL = /@[\w.-]*\b(?:example\.(?:com|org|net)|\w+\.(?:test|example|invalid|localhost))\b/i;
+var LIVE_CONTEXT = /\b(?:staging|prod|production|live|shared|customer|real)\b/i;
+function isFixture(text2, start, end, value) {
+  const line = lineAround(text2, start, end);
+  if (!FIXTURE_CONTEXT.test(line) || LIVE_CONTEXT.test(line)) return false;
+  return /test|fixture|dummy|mock|fake/i.test(value) || RESERVED_EMAIL.test(line);
+}
+var LOCAL_ONLY = /\b(?:localhost|127\.0\.0\.1|local dev(?:elopment)?|locally|throwaway|ephemeral|disposable|dev ?container|testcontainers?|local (?:docker|compose|container|machine|stack|setup)|never deployed)\b/i;
+function isLocalDefault(text2, start, end, key, value) {
+  const v = value.toLowerCase();
+  const keyWords = key.toLowerCase().split(/[^a-z0-9]+/);
+  if (!DEFAULT_PASSWORDS.has(v) && !keyWords.includes(v) && !["postgres", "root", "guest", "mysql", "admin", "dev", "local"].includes(v)) return false;
+  const line = lineAround(text2, start, end);
+  return LOCAL_ONLY.test(line) && !LIVE_CONTEXT.test(line);
+}
+var CIPHERTEXT = /ENC\[[A-Z0-9_]+,[^\][\n]{0,4000}\]|\$ANSIBLE_VAULT;[^\n]*(?:\r?\n[ \t]*[0-9a-f]{8,})*|\{\{[^{}\n]{1,400}\}\}|\$\{[^{}\n]{1,200}\}/g;
+function withoutCiphertext(text2) {
+  if (!text2.includes("ENC[") && !text2.includes("$ANSIBLE_VAULT") && !text2.includes("{{") && !text2.includes("${")) return text2;
+  return text2.replace(CIPHERTEXT, (m) => "*".repeat(m.length));
+}
+
 // server/src/core/trust/gates/entropy.ts
 function shannonEntropy(s2) {
   if (s2.length === 0) return 0;
@@ -17410,7 +17454,11 @@ function isPlaceholder(value) {
   if (/^[<[{$%]/.test(v)) return true;
   if (v.startsWith("(") && (v.length < 20 || shannonEntropy(v) < 3.5)) return true;
   if (/^[*x\u2022.#_-]+$/i.test(v)) return true;
+  if (/\*{4,}|\u2022{4,}/.test(v)) return true;
   if (PLACEHOLDER_WORDS.test(v)) return true;
+  if (v.length <= 200 && /^[A-Z0-9_-]*(?:SECRET|PASSWORD|PASSWD|TOKEN|API_?KEY|_KEY(?![A-Z0-9]))[A-Z0-9_-]*$/.test(v)) return true;
+  if (/^(?:tu|tua|votre|dein|ihr|sua|seu|twoje|jouw|vostra)[-_ ]|[-_ ](?:aqu[i\u00ed]|ici|hier|qui|aqui|tutaj)$/i.test(v)) return true;
+  if (/^(?:\u5bc6\u7801|\u5bc6\u78bc|\u7528\u6237\u540d|\u30d1\u30b9\u30ef\u30fc\u30c9|\ube44\ubc00\ubc88\ud638|\u043f\u0430\u0440\u043e\u043b\u044c|str|int|bool|bytes|number|boolean|secretstr|yes|no)$/i.test(v)) return true;
   if (/^(password|passwd|secret|token|none|null|nil|undefined|true|false|empty|unset|required|optional|string)$/i.test(v)) {
     return true;
   }
@@ -17445,7 +17493,7 @@ var LOCK_NOUNS = alt([
   // sv
 ]);
 var ENTRY_NOUNS = alt([
-  "door|front door|back door|side door|gate|garage|garage door|alarm|alarm panel|keypad|entry|building|intercom|shed|locker",
+  "door|front door|back door|side door|gate|garage|garage door|alarm|alarm panel|keypad|entry|building|intercom|shed|locker|phone|iphone|ipad|tablet|laptop|macbook",
   "tür|haustür|garagentor|alarmanlage",
   // de
   "porte|portail|alarme|interphone",
@@ -17538,8 +17586,18 @@ var LOGIN_WORDS_INTL = new RegExp(
     // pl
     "логин|парол\\p{L}*|уч[её]т\\p{L}*|запис\\p{L}*|пользовател\\p{L}*|вход",
     // ru
-    "användare|användarnamn|inloggning|lösenord\\p{L}*|konto"
+    "användare|användarnamn|inloggning|lösenord\\p{L}*|konto",
     // sv
+    "inloggen|aanmelden|einloggen|anmelden|zugang|se connecter|iniciar sesión|accedi|zaloguj\\p{L}*",
+    // nl, de, fr, es, it, pl: logging in
+    "giriş|kullanıcı\\p{L}*|parola\\p{L}*|şifre\\p{L}*",
+    // tr
+    "heslo|přihlá\\p{L}*|uživatel\\p{L}*|jelszó|bejelentkez\\p{L}*|felhasználó\\p{L}*",
+    // cs, hu
+    "utilizator|salasana|käyttäjä\\p{L}*|kirjaudu|adgangskode|passord|brukernavn|brugernavn",
+    // ro, fi, da, no
+    "mật khẩu|tài khoản|đăng nhập|kata sandi|pengguna"
+    // vi, id
   ])})(?!\\p{L})|ログイン|アカウント|パスワード|ユーザー|登录|登入|账号|帐号|賬號|账户|用户名|密码|密碼|로그인|계정|비밀번호`,
   "iu"
 );
@@ -17567,7 +17625,7 @@ var PREPOSITIONS = alt([
 var ELIDED_PREPOSITIONS = "(?:dell|all|sull|nell|dall|d|l)['’]";
 var FUNCTION_WORDS = new Set(
   [
-    "a an the of to in on at by for from with and or but is are was were be it its this that as not no your our my their you we they see ask use via per",
+    "a an the of to in on at by for from with and or but is are was were be it its this that as not no your our my their you we they see ask use via per than then if so when until into",
     "der die das den dem des ein eine einer im ins mit für auf ist sind und oder nicht vom von zum zur bei",
     // de
     "le la les un une du des dans avec pour sur est sont et ou pas au aux ce cette",
@@ -17589,7 +17647,7 @@ var FUNCTION_WORDS = new Set(
   ].join(" ").split(" ")
 );
 var QUALIFIED_VERBS = "to|jest|это|—|–";
-var FOREIGN_WORD = /[^\x00-\x7f]|^(?:passwort|kennwort|wachtwoord|contrasena|senha|palavra-passe|losenord|salasana|haslo|heslo|jelszo|sifre|passord|adgangskode|lozinka|parool|mot.de.passe|mdp|clave|kod|codice|codigo|kode|koodi|koden|combinazione|combinatie|szyfr|tresor|cadenas|coffre|candado|cofre|cadeado|lucchetto|cassaforte|hangslot|kluis|sejf)/i;
+var FOREIGN_WORD = /[^\x00-\x7f]|^(?:passwort|kennwort|wachtwoord|contrasena|senha|palavra-passe|losenord|salasana|haslo|heslo|jelszo|sifre|passord|adgangskode|lozinka|parool|mot.de.passe|mdp|clave|kod|codice|codigo|kode|koodi|koden|combinazione|combinatie|szyfr|tresor|cadenas|coffre|candado|cofre|cadeado|lucchetto|cassaforte|hangslot|kluis|sejf|contrasenya|parol|slapta|geslo|lykilor|fjal|kata)/i;
 var FOREIGN_PARTICIPLE = new RegExp("(?:ata|ato|ati|ita|ito|ada|ado|ida|ido|\\p{L}{3}\\u00e9|\\u00e9e|\\u00e9s|iert|legt|stellig)$|^(?:aus|ab|an|auf|ein|hinter|mit|vor|zu|weg|um)?ge\\p{L}{3,}[dt]$", "u");
 var FOREIGN_PROSE_WORDS = new Set(
   [
@@ -17625,7 +17683,7 @@ var RESOURCE_WORDS = new Set(
 );
 var HASH_OF = /\b(?:(?:hash(?:ed)?|sha-?\d*|md5|digest|checksum|fingerprint|bcrypt|argon2\w*)(?:[ \t]+of)?|hmac[ \t]+of)(?:[ \t]+(?:the|a|an|our|my|this))?(?:[ \t]+[\w-]+)?[ \t]*$/i;
 var EXAMPLE_BEFORE = /\b(?:e\.g\.|i\.e\.|for example|for instance|such as|example:)/i;
-var EXAMPLE_AFTER = /\b(?:example|sample|dummy|fake|placeholder)\b(?!\.)|\bnot (?:a |the )?(?:real|secret|credential|password)\b|\bmade[- ]up\b/i;
+var EXAMPLE_AFTER = /(?<![.@/-])\b(?:example|sample|dummy|fake|placeholder)\b(?!\.)|\bnot (?:a |the )?(?:real|secret|credential|password)\b|\bmade[- ]up\b/i;
 function exampleOrDisowned(text2, keyStart, valueEnd) {
   return EXAMPLE_BEFORE.test(lineBefore(text2, keyStart, 40)) || EXAMPLE_AFTER.test(lineAfter(text2, valueEnd, 80));
 }
@@ -17635,6 +17693,7 @@ function isReference(v) {
     const last = /[\w$]*$/.exec(v.split(/[[(]/)[0])[0];
     return !(last.length >= 16 && /\d/.test(last) && /[a-z]/.test(last) && /[A-Z]/.test(last) && shannonEntropy(last) >= 3.5);
   }
+  if (/^:?'?[a-z][a-z0-9]*(?:_[a-z0-9]+)*_(?:pw|pwd|pass|passwd|password|secret|token|key)'?$/.test(v)) return true;
   if (!/^[A-Z][A-Z0-9_]*$/.test(v)) return false;
   return v.includes("_") || !/[0-9]/.test(v) || v.length < 12;
 }
@@ -17656,6 +17715,8 @@ function rejected(v) {
   if (/^v?\d+(?:\.\d+)*[a-z]{1,3}$/i.test(v) && !KEYPAD_CODE.test(v) || /^v\d+(?:\.\d+)*$/i.test(v)) return true;
   if (/^id_(?:rsa|dsa|ecdsa|ed25519)(?:[-_.]\w+)?$/i.test(v)) return true;
   if (/(?:^|\.)[*#](?:\.|$)/.test(v)) return true;
+  if (/^[a-z][a-z0-9._-]*(?:\/[a-z0-9][a-z0-9._-]*)+$/.test(v) && /\/[a-z]/.test(v)) return true;
+  if (/^\*[0-9A-F]{40}$/i.test(v)) return true;
   if (/^(?:arn|urn):/i.test(v)) return true;
   return false;
 }
@@ -17696,7 +17757,8 @@ function shapesOf(v, quoted2 = false) {
   s2.random = !/\s/.test(v) && (n >= 12 && letters && digit && shannonEntropy(v) >= 3 && !s2.passphrase || /^[0-9a-f]{16,}$/i.test(compact) && /[a-f]/i.test(compact) && /\d/.test(compact) || // hex, UUIDs, grouped hex
   /^[A-Z2-7]{16,}=*$/.test(compact) && /[2-7]/.test(compact) || // base32 (TOTP seeds)
   /^[A-Za-z0-9+/]{12,}={1,2}$/.test(v) && shannonEntropy(v) >= 3 || // padded base64
-  /^[A-Z0-9]{4,6}(?:-[A-Z0-9]{4,6}){3,}$/.test(v) && digit && /[A-Z]/.test(v));
+  /^[A-Z0-9]{4,6}(?:-[A-Z0-9]{4,6}){3,}$/.test(v) && digit && /[A-Z]/.test(v)) || // grouped recovery keys
+  quoted2 && /^[A-Z2-7]{4}(?: [A-Z2-7]{4}){3,9}$/.test(v) && /[2-7]/.test(v);
   return s2.random || s2.strong || s2.password || s2.passphrase ? s2 : null;
 }
 var PHRASE_WORD = / [\p{Ll}\d]{1,25}(?=[\s.,;!?)]|$)/uy;
@@ -17722,6 +17784,12 @@ function readValue(text2, at2, phrases = true) {
     if (value2 === "") return [];
     return [{ text: value2, start: at2 + 1 + lead, end: at2 + 1 + lead + value2.length, quoted: true, clauseEnd: clauseEndsAt(text2, close + 1, false), words: value2.split(/\s+/).length }];
   }
+  const seed = /[A-Z2-7]{4}(?: [A-Z2-7]{4}){3,9}(?![A-Za-z0-9])/y;
+  seed.lastIndex = at2;
+  const b32 = seed.exec(text2);
+  if (b32 && /[2-7]/.test(b32[0]) && /[A-Z]/.test(b32[0])) {
+    return [{ text: b32[0], start: at2, end: at2 + b32[0].length, quoted: true, clauseEnd: clauseEndsAt(text2, at2 + b32[0].length, false), words: 1 }];
+  }
   const groups = /\d{1,6}(?:[ -]\d{1,6}){1,7}(?![\p{L}\d])/uy;
   groups.lastIndex = at2;
   const g = groups.exec(text2);
@@ -17735,6 +17803,8 @@ function readValue(text2, at2, phrases = true) {
   while (cut > 0 && ".,:?)]}>".includes(raw[cut - 1])) cut--;
   let value = raw.slice(0, cut);
   if (new RegExp("^\\p{L}+!+$", "u").test(value)) value = value.replace(/!+$/, "");
+  const param = /&[A-Za-z_][\w.-]*=/.exec(value);
+  if (param) value = value.slice(0, param.index);
   const cjk = /[\x21-\x7e][\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u3000-\u303f\uff01-\uff0f]/u.exec(value);
   if (cjk) value = value.slice(0, cjk.index + 1);
   if (value === "") return [];
@@ -17751,243 +17821,6 @@ function readValue(text2, at2, phrases = true) {
   }
   if (words < 2 || !clauseEndsAt(text2, j, false)) return [single];
   return [{ text: text2.slice(at2, j), start: at2, end: j, quoted: false, clauseEnd: true, words }, single];
-}
-
-// server/src/core/trust/gates/disowned.ts
-var DEFAULT_PASSWORDS = new Set(
-  "password passw0rd p@ssw0rd p@ssword changeme changeit toor raspberry ubnt letmein qwerty 123456 1234 12345 12345678 123456789 0000 default secret admin123 admin1234 password1 password123 welcome welcome1 vagrant minioadmin zabbix calvin s3cr3t vmware alpine dietpi openstack".split(
-    " "
-  )
-);
-function inResourceName(text2, at2) {
-  const before = text2.slice(Math.max(0, at2 - 200), at2);
-  if (!before.includes("rn:")) return false;
-  const token = before.slice(Math.max(before.lastIndexOf(" "), before.lastIndexOf("\n"), before.lastIndexOf("	"), before.lastIndexOf('"'), before.lastIndexOf("'"), before.lastIndexOf("`")) + 1);
-  return /^(?:arn|urn):/i.test(token);
-}
-var ID_PREFIX = /^(?:req|request|evt|event|cus|cust|customer|ch|pi|pm|py|po|in|inv|ii|sub|si|txn|tx|ord|order|acct|ba|src|prod|price|plan|seti|cs|re|tr|trace|span|msg|job|run|usr|user|obj|corr|cid|rid)_[A-Za-z0-9]+$/;
-var ID_BEFORE = /\b(?:request|req|trace|span|correlation|transaction|txn|order|invoice|customer|event|message|msg|job|run|build|execution|invocation|incident|ticket|object|deployment|upload|batch|case)[ _-]?(?:id|ids|number|no\.?|#)\b[^\n]{0,12}$/i;
-function isIdentifier(text2, start, value) {
-  const key = /^([A-Za-z_-]+)[=:]/.exec(value)?.[1];
-  if (key && /(?:^|[_-])(?:id|ids|uuid|guid|etag|sha|digest|checksum)$/i.test(key)) return true;
-  return ID_PREFIX.test(value) || ID_BEFORE.test(lineBefore(text2, start, 60));
-}
-var FIXTURE_CONTEXT = /\b(?:fixtures?|in-memory|mock(?:ed|s)?|stub(?:bed|s)?|seed(?:ed)? data|factor(?:y|ies)|unit tests?|spec|specs)\b/i;
-var RESERVED_EMAIL = /@[\w.-]*\b(?:example\.(?:com|org|net)|\w+\.(?:test|example|invalid|localhost))\b/i;
-var LIVE_CONTEXT = /\b(?:staging|prod|production|live|shared|customer|real)\b/i;
-function isFixture(text2, start, end, value) {
-  const line = lineAround(text2, start, end);
-  if (!FIXTURE_CONTEXT.test(line) || LIVE_CONTEXT.test(line)) return false;
-  return /test|fixture|dummy|mock|fake/i.test(value) || RESERVED_EMAIL.test(line);
-}
-var LOCAL_ONLY = /\b(?:localhost|127\.0\.0\.1|local dev(?:elopment)?|locally|throwaway|ephemeral|disposable|dev ?container|testcontainers?|local (?:docker|compose|container|machine|stack|setup)|never deployed)\b/i;
-function isLocalDefault(text2, start, end, key, value) {
-  const v = value.toLowerCase();
-  const keyWords = key.toLowerCase().split(/[^a-z0-9]+/);
-  if (!DEFAULT_PASSWORDS.has(v) && !keyWords.includes(v) && !["postgres", "root", "guest", "mysql", "admin", "dev", "local"].includes(v)) return false;
-  const line = lineAround(text2, start, end);
-  return LOCAL_ONLY.test(line) && !LIVE_CONTEXT.test(line);
-}
-
-// server/src/core/trust/gates/loginPairs.ts
-var LOGIN_WORDS = /\b(?:u\/p|login|log\s?in|logon|sign[- ]?in|credentials?|creds?|username|user|account|password|passwd|pass|pw|wifi|wi-fi|wlan|ssid|s?ftp|ssh|rdp|vnc|vpn|benutzer(?:name)?|zugangsdaten|anmeldedaten|anmeldung|kennwort|passwort|identifiants?|utilisateur|usuario|credenciales|gebruiker(?:snaam)?|inloggegevens|anv\u00e4ndare|utente|credenziali)\b/iu;
-var ACCOUNT_USER = /^(?:admin|administrator|root|superuser|sysadmin|sa)$/i;
-var loginLine = (line) => LOGIN_WORDS.test(line) || LOGIN_WORDS_INTL.test(line);
-var PAIR_RE = /(?<![\w.@+-])([A-Za-z][\w.@+-]{0,63})[ \t]*\/[ \t]*["'`]?([^\s/"'`]{6,64})/g;
-function pairPassword(v) {
-  if (v.length < 6 || isPlaceholder(v) || isReference(v) || VAULT_WORDS.test(v)) return false;
-  if (/\.(?:md|ts|js|json|ya?ml|txt|html|py|go|rs|sh|conf|cfg|ini|toml|log|csv)$/i.test(v)) return false;
-  if (!/[A-Za-z]/.test(v)) return false;
-  return /[0-9]/.test(v) || /[^A-Za-z0-9_.-]/.test(v) || /[a-z]/.test(v) && /[A-Z]/.test(v) && !/^[A-Z][a-z]+$/.test(v);
-}
-function slashPairs(text2) {
-  for (const line of linesOf(text2)) {
-    if (!line.text.includes("/")) continue;
-    const login = loginLine(line.text);
-    for (const m of line.text.matchAll(PAIR_RE)) {
-      const account = ACCOUNT_USER.test(m[1]) && adminPassword(m[2].replace(/[.,;:?)\]}>]+$/, ""));
-      if (!account && (!login || !loginLine(line.text.slice(0, m.index + m[0].length - m[2].length) + " " + line.text.slice(m.index + m[0].length)))) continue;
-      const before = line.text[m.index - 1];
-      if (before !== void 0 && /[\w./:@~-]/.test(before)) continue;
-      if (line.text[m.index + m[0].length] === "/") continue;
-      const pass = m[2].replace(/[.,;:?)\]}>]+$/, "");
-      if (!pairPassword(pass)) continue;
-      const at2 = line.start + m.index + m[0].length - m[2].length;
-      return [{ kind: "login-pair", snippet: `${m[1]} / ${mask(pass, 1)}`, start: at2, end: at2 + pass.length }];
-    }
-  }
-  return [];
-}
-var DEFAULT_USERS = new Set(
-  "admin administrator root user guest test demo sa postgres elastic kibana pi ubuntu ubnt oracle system manager operator support tomcat jenkins grafana minioadmin cisco vagrant nagios zabbix mysql superuser super service default".split(
-    " "
-  )
-);
-var DEFAULT_USER = new RegExp(`(?<![\\w./:@-])(?:${[...DEFAULT_USERS].join("|")})(?=[ \\t]*[/:])`, "gi");
-var DEFAULT_PASS = /[ \t]*([/:])[ \t]*([^\s/:,;'"`)]{3,20})(?![\w/@.-]|:\d)/y;
-var DEFAULT_OFF = /\b(?:is|are|was|were|been|got|gets)[ \t]+(?:now[ \t]+)?(?:disabled|removed|deleted|changed|rotated|replaced|blocked|turned off)\b|\bno longer\b|\b(?:does not|doesn't|do not|don't) work\b|\b(?:changes|resets|rotates|replaces|disables) (?:it|them)\b|\bmust be changed\b|\bdefaults? (?:for|on|of) (?:new |fresh )?install/i;
-function defaultPairs(text2) {
-  for (const m of text2.matchAll(DEFAULT_USER)) {
-    const user = m[0].toLowerCase();
-    DEFAULT_PASS.lastIndex = m.index + m[0].length;
-    const p = DEFAULT_PASS.exec(text2);
-    if (!p || /[\w-]/.test(text2[m.index + m[0].length] ?? "")) continue;
-    const pass = p[2].replace(/[.!?]+$/, "");
-    if (pass.toLowerCase() !== user && !DEFAULT_PASSWORDS.has(pass.toLowerCase())) continue;
-    if (/^user(?:name)?$/.test(user) && /^pass(?:word)?$/i.test(pass)) continue;
-    if (DEFAULT_OFF.test(lineAround(text2, m.index, p.index + p[0].length)) || isLocalDefault(text2, m.index, p.index + p[0].length, user, pass)) continue;
-    const at2 = p.index + p[0].length - p[2].length;
-    return [{ kind: "default-credential", snippet: `${m[0]}${p[1]}${mask(pass, 1)}`, start: at2, end: at2 + pass.length }];
-  }
-  return [];
-}
-var COLON_PAIR = /(?<![\w./:@$%-])([A-Za-z][\w.-]{1,32}):([^\s:@/'"`<>]{8,64})(?![\w@/:])/g;
-var AUTH_WORDS = /\b(?:log(?:ged)?[ -]?in|logon|sign[ -]?in|credentials?|creds?|basic[ -]auth|auth|user(?:name)?|account|password|passwd|pw|s?ftp|ssh|rdp|vpn|smb|imap|smtp)\b/i;
-var FLAG_PAIR = /(?<![\w-])(?:-u|--user|-a|--auth|--basic-auth|--credentials)(?:[ \t]+|=)(["']?)([^\s:"'$]{1,64}):([^\s"']{1,128})\1/g;
-var BARE_AT = /(?<![\w.:/@%+-])([A-Za-z][\w.+-]{0,63}):([^\s:@/'"`<>]{1,128})@([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*)/g;
-function colonPairs(text2, policy) {
-  const out2 = [];
-  const ok = (user, pass) => new RegExp("\\p{L}", "u").test(pass) && (pairPassword(pass) || policy === "team" && !isPlaceholder(pass) && !isReference(pass) && (shapesOf(pass) !== null || DEFAULT_PASSWORDS.has(pass.toLowerCase()) || pass === user));
-  for (const m of text2.matchAll(FLAG_PAIR)) {
-    const pass = m[3];
-    if (!ok(m[2], pass)) continue;
-    const at2 = m.index + m[0].length - pass.length - m[1].length;
-    out2.push({ kind: "login-pair", snippet: `${m[2]}:${mask(pass, 1)}`, start: at2, end: at2 + pass.length });
-  }
-  for (const line of linesOf(text2)) {
-    if (!line.text.includes(":") || !AUTH_WORDS.test(line.text)) continue;
-    for (const m of line.text.matchAll(COLON_PAIR)) {
-      const pass = m[2].replace(/[.,;:?)\]}>]+$/, "");
-      if (!pairPassword(pass) || /^v?\d/.test(pass) || !shapesOf(pass)?.strong) continue;
-      const at2 = line.start + m.index + m[1].length + 1;
-      out2.push({ kind: "login-pair", snippet: `${m[1]}:${mask(pass, 1)}`, start: at2, end: at2 + pass.length });
-    }
-  }
-  for (const m of text2.matchAll(BARE_AT)) {
-    const pass = m[2];
-    if (!m[3].includes(".") && m[3] !== "localhost") continue;
-    if (!ok(m[1], pass)) continue;
-    const at2 = m.index + m[1].length + 1;
-    out2.push({ kind: "login-pair", snippet: `${m[1]}:${mask(pass, 1)}@${m[3]}`, start: at2, end: at2 + pass.length });
-  }
-  return out2;
-}
-var SLASH_AT = /(?<![\w./:@-])([A-Za-z][\w.+-]{0,63})\/([^\s/@'"`]{1,128})@(?:\/\/|[A-Za-z0-9-]+[.:])/g;
-var URL_TOKEN_USER = /\b([a-z][a-z0-9+.-]{1,20}):\/\/([A-Za-z0-9_-]{20,200})@[A-Za-z0-9]/g;
-var WIFI_QR = /WIFI:(?:[A-Z]:[^;\n]{0,64};){0,5}?P:([^;\n]{1,64});/g;
-function otherPairs(text2) {
-  const out2 = [];
-  for (const m of text2.matchAll(SLASH_AT)) {
-    const pass = m[2];
-    if (!pairPassword(pass)) continue;
-    const at2 = m.index + m[1].length + 1;
-    out2.push({ kind: "login-pair", snippet: `${m[1]}/${mask(pass, 1)}@...`, start: at2, end: at2 + pass.length });
-  }
-  for (const m of text2.matchAll(URL_TOKEN_USER)) {
-    const token = m[2];
-    if (!shapesOf(token)?.random || isPlaceholder(token)) continue;
-    const at2 = m.index + m[1].length + 3;
-    out2.push({ kind: "url-password", snippet: `${m[1]}://${mask(token, 2)}@...`, start: at2, end: at2 + token.length });
-  }
-  for (const m of text2.matchAll(WIFI_QR)) {
-    const pass = m[1];
-    if (isPlaceholder(pass)) continue;
-    const at2 = m.index + m[0].length - pass.length - 1;
-    out2.push({ kind: "login-pair", snippet: `WIFI:...P:${mask(pass, 1)}`, start: at2, end: at2 + pass.length });
-  }
-  return out2;
-}
-var SEASONAL = /(?<![\w-])(?:spring|summer|autumn|fall|winter|welcome|password|passw0rd|p@ssw0rd|changeme|letmein|company|qwerty|sommer|herbst|fr\u00fchling|fruehling)[!@#$._-]?(?:19|20)\d\d[!@#$.?*]?(?![\w-])/iu;
-var LOGIN_CONTEXT = /\b(?:log(?:ged)?[ -]?in|logon|sign(?:ed)?[ -]?in|passw(?:or)?d|pw|creds?|credentials|account|user(?:name)?|ssh|rdp|vpn|wifi|admin|root)\b/i;
-var EXAMPLE_CONTEXT = /\b(?:banned|blocked|reject(?:s|ed)?|weak|example|e\.g\.|like|such as|policy|pattern|never use)\b/i;
-function seasonalPasswords(text2) {
-  for (const line of linesOf(text2)) {
-    if (!LOGIN_CONTEXT.test(line.text) || EXAMPLE_CONTEXT.test(line.text)) continue;
-    const m = SEASONAL.exec(line.text);
-    if (m) return [{ kind: "weak-password", snippet: mask(m[0], 1), start: line.start + m.index, end: line.start + m.index + m[0].length }];
-  }
-  return [];
-}
-function pgpassLines(text2) {
-  const out2 = [];
-  for (const m of text2.matchAll(/(?<=^|[ \t])([^:\s#]+):(\d{1,5}|\*):([^:\s]+):([^:\s]+):(\S+)[ \t]*$/gm)) {
-    const pass = m[5];
-    const lineStart = m.index === 0 || text2[m.index - 1] === "\n";
-    if (!lineStart && (!/\.|^localhost$|^\*$/.test(m[1]) || !/^(?:\d{3,5}|\*)$/.test(m[2]))) continue;
-    if (pass === "*" || isPlaceholder(pass) || isReference(pass) || pass.length < 3 || /^[\d:.]+$/.test(pass)) continue;
-    const at2 = m.index + m[0].trimEnd().length - pass.length;
-    out2.push({ kind: "login-pair", snippet: `${m[1]}:${m[2]}:${m[3]}:${m[4]}:${mask(pass, 1)}`, start: at2, end: at2 + pass.length });
-  }
-  return out2;
-}
-var ACCOUNT_DASH = /(?<![\w./:@-])(?:admin|administrator|root|superuser|sysadmin|sa)[ \t]*(?:--?|\u2013|\u2014|->|\u2192|=>|:|=)[ \t]*(["'`]?)([^\s"'`]{8,64})\1/gi;
-function accountPassword(v) {
-  const s2 = shapesOf(v);
-  if (!s2 || isReference(v) || VAULT_WORDS.test(v)) return false;
-  const name = /^[\p{Ll}\d]+(?:[-_.][\p{Ll}\d]+)+$/u.test(v);
-  return s2.random && !name || new RegExp("\\p{L}", "u").test(v) && /\d/.test(v) && /[^\p{L}\d_./+-]/u.test(v);
-}
-function adminPassword(v) {
-  return accountPassword(v) || pairPassword(v) && /\d/.test(v) && new RegExp("\\p{Lu}", "u").test(v) && new RegExp("\\p{Ll}", "u").test(v);
-}
-var PROSE_LOGIN = /\b(?:log(?:ged)?[ -]?in|logon|sign(?:ed)?[ -]?in|connect(?:ed)?)\b[^.\n]{0,40}?\b(?:as[ \t]+[\w.@+-]{1,64}[ \t]+(?:with|using)|(?:with|using)[ \t]+[\w.@+-]{1,64}[ \t]+and)[ \t]+(?:(?:the[ \t]+)?password[ \t]+)?(["'`]?)([^\s"'`]{8,64})\1/gi;
-function proseLogins(text2) {
-  for (const m of text2.matchAll(PROSE_LOGIN)) {
-    const pass = m[2].replace(/[.,;:?)\]}>]+$/, "");
-    const s2 = shapesOf(pass);
-    if (!s2 || isReference(pass) || VAULT_WORDS.test(pass) || /\d\.\d/.test(pass) || !(s2.random || s2.strong && adminPassword(pass))) continue;
-    const at2 = m.index + m[0].length - m[2].length - m[1].length;
-    return [{ kind: "login-pair", snippet: `${m[0].slice(0, m[0].length - m[2].length - m[1].length).slice(0, 60)}${mask(pass, 1)}`, start: at2, end: at2 + pass.length }];
-  }
-  return [];
-}
-function accountPairs(text2) {
-  for (const m of text2.matchAll(ACCOUNT_DASH)) {
-    const pass = m[2].replace(/[.,;:?)\]}>]+$/, "");
-    if (!accountPassword(pass) || DEFAULT_OFF.test(lineAround(text2, m.index, m.index + m[0].length))) continue;
-    const at2 = m.index + m[0].length - m[2].length - m[1].length;
-    return [{ kind: "login-pair", snippet: `${m[0].slice(0, m[0].length - m[2].length - m[1].length)}${mask(pass, 1)}`, start: at2, end: at2 + pass.length }];
-  }
-  return [];
-}
-function detectCredentialPairs(text2, policy) {
-  const all = [...slashPairs(text2), ...colonPairs(text2, policy), ...pgpassLines(text2), ...otherPairs(text2), ...accountPairs(text2), ...proseLogins(text2), ...policy === "team" ? [...defaultPairs(text2), ...seasonalPasswords(text2)] : []];
-  return all.filter((f) => !isFixture(text2, f.start, f.end, text2.slice(f.start, f.end)));
-}
-var Q = `(["']?)([^\\s"'\`]+)\\1`;
-var CLI_RULES = [
-  { tool: /\bsshpass\b/, flag: new RegExp(`(?<=\\s)-p[ \\t]*${Q}`, "g") },
-  { tool: /\bredis-cli\b/, flag: new RegExp(`(?<=\\s)-a[ \\t]+${Q}`, "g") },
-  { tool: /\b(?:zip|unzip|7z|7za|7zz|sqlcmd|bcp|osql)\b/, flag: new RegExp(`(?<=\\s)-P[ \\t]*${Q}`, "g") },
-  { tool: /\b(?:7z|7za|7zz)\b/, flag: new RegExp(`(?<=\\s)-p${Q}`, "g") },
-  { tool: /\b(?:mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport|rdesktop)\b|\b(?:docker|podman|nerdctl|buildah)\s+login\b/, flag: new RegExp(`(?<=\\s)-p[ \\t]+${Q}`, "g") },
-  { tool: /\bldap[a-z]*\b/, flag: new RegExp(`(?<=\\s)-w[ \\t]+${Q}`, "g") },
-  { tool: /\b(?:keytool|jarsigner)\b/, flag: new RegExp(`(?<=\\s)-(?:src|dest|new)?(?:storepass|keypass)[ \\t]+${Q}`, "g") },
-  { tool: /\bopenssl\b/, flag: new RegExp(`(?<=\\s)-pass(?:in|out)?[ \\t]+(["']?)pass:([^\\s"'\`]+)\\1`, "g") },
-  { tool: /\b(?:smbclient|rpcclient|smbmap|crackmapexec|netexec)\b/, flag: new RegExp(`(?<=\\s)(?:-U|--user(?:name)?)[ \\t=]+(["']?)[^\\s%"']+%([^\\s"'\`]+)\\1`, "g") },
-  { tool: /\b(?:xfreerdp|wlfreerdp)\b/, flag: new RegExp(`(?<=\\s)\\/p:${Q}`, "g") },
-  // `net use \\srv\share /user:DOMAIN\name PASSWORD` and `net use \\srv\share PASSWORD /user:...`
-  { tool: /\bnet\s+use\b/i, flag: /(?<=\s)\/user:\S+[ \t]+(["']?)([^\s"'`/*][^\s"'`]*)\1/gi },
-  { tool: /\bnet\s+use\b/i, flag: /(?<=\s)\\\\\S+[ \t]+(["']?)([^\s"'`/*][^\s"'`]*)\1(?=[ \t]+\/user:)/gi },
-  { tool: /\bnet\s+user\b/i, flag: new RegExp(`\\bnet\\s+user\\s+[^\\s/]+\\s+(["']?)([^\\s"'\`/*]+)\\1`, "gi") },
-  { tool: /\bhtpasswd\b/, flag: new RegExp(`\\bhtpasswd\\s+-[a-zA-Z]*b[a-zA-Z]*\\s+[^\\s-]\\S*\\s+[^\\s-]\\S*\\s+${Q}`, "g") }
-];
-function detectCommandLinePasswords(text2) {
-  const out2 = [];
-  const rules = CLI_RULES.filter((r) => r.tool.test(text2));
-  if (rules.length === 0) return out2;
-  for (const line of linesOf(text2)) {
-    for (const rule of rules) {
-      if (!rule.tool.test(line.text)) continue;
-      for (const m of line.text.matchAll(rule.flag)) {
-        const value = m[2];
-        if (value.length < 3 || isPlaceholder(value) || isReference(value) || value.startsWith("-")) continue;
-        const at2 = line.start + m.index + m[0].length - value.length - m[1].length;
-        out2.push({ kind: "password-flag", snippet: `${m[0].slice(0, m[0].length - value.length - m[1].length * 2)}${m[1]}${mask(value, 1)}`, start: at2, end: at2 + value.length });
-      }
-    }
-  }
-  return out2;
 }
 
 // server/src/core/trust/gates/passwordRules.ts
@@ -18021,11 +17854,11 @@ function looksLikeSecretValue(v) {
   if (charClasses(v) < 2) return false;
   return shannonEntropy(v) >= ASSIGNMENT_MIN_ENTROPY;
 }
-var ASSIGNMENT_RE = /(?:(?<![0-9])(?:password|passwd|passphrase)|(?<![A-Za-z0-9])(?:pwd|secret[_-]?key|secret|api[_-]?key|apikey|access[_-]?key|private[_-]?key|token))["']?\s*(=|:=|=>|:)\s*(["'`]?)([^\s"'`,;)\]}]+)\2/gi;
+var ASSIGNMENT_RE = /(?:(?<![0-9])(?:password|passwd|passphrase)|(?<![A-Za-z0-9])(?:pwd|secret[_-]?key|secret|api[_-]?key|apikey|access[_-]?key|private[_-]?key|token))["']?\s*(=|:=|=>|:)[ \t]*(["'`]?)([^\s"'`,;)\]}]+)\2/gi;
 var KEY_CHAR = /[A-Za-z0-9_.-]/;
 function detectAssignments(text2, out2) {
   for (const m of text2.matchAll(ASSIGNMENT_RE)) {
-    const value = m[3];
+    const value = m[3].replace(/&[A-Za-z_][\w.-]*=.*$/, "");
     const start = m.index + m[0].length - value.length - m[2].length;
     if (out2.overlaps(start, start + value.length)) continue;
     if (!looksLikeSecretValue(value) || HASH_OF.test(text2.slice(Math.max(0, m.index - 40), m.index)) || exampleOrDisowned(text2, m.index, start + value.length)) continue;
@@ -18049,7 +17882,7 @@ var MYSQL_CLIENTS = /\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlcheck|mysq
 function detectPasswordFlags(text2, out2) {
   for (const line of linesOf(text2)) {
     if (!MYSQL_CLIENTS.test(line.text)) continue;
-    for (const m of line.text.matchAll(/(?<=\s)-p(["']?)([^\s"'`]+)\1/g)) {
+    for (const m of line.text.matchAll(/(?<=[\s"',[])-p(["']?)([^\s"'`]+)\1/g)) {
       const value = m[2];
       if (!looksLikeStatedPassword(value, 3) && !(/^[a-z]{3,}$/.test(value) && !isPlaceholder(value))) continue;
       const start = line.start + m.index + 2 + m[1].length;
@@ -18145,21 +17978,28 @@ var TOKEN_RULES = [
   { kind: "vault-token", re: /(?<![A-Za-z0-9_.-])hv[sbr]\.[A-Za-z0-9_-]{24,}(?![A-Za-z0-9_-])/g, keep: 5, accept: randomTail(/^hv.\./) },
   // The older Vault service tokens: `s.` and 24 random characters (mixed case, digits).
   { kind: "vault-token", re: /(?<![A-Za-z0-9_.$-])s\.[A-Za-z0-9]{24}(?![A-Za-z0-9_.(-])/g, keep: 3, accept: (t) => /[a-z]/.test(t.slice(2)) && /[A-Z]/.test(t) && randomTail(/^s\./)(t) },
-  { kind: "age-secret-key", re: /(?<![A-Za-z0-9_-])AGE-SECRET-KEY-1[0-9A-Z]{58}(?![A-Za-z0-9])/g, keep: 16, accept: randomTail(/^AGE-SECRET-KEY-1/) },
+  { kind: "age-secret-key", re: /(?<![A-Za-z0-9_-])AGE-SECRET-KEY-1[0-9A-Z]{40,70}(?![A-Za-z0-9])/g, keep: 16, accept: randomTail(/^AGE-SECRET-KEY-1/) },
   { kind: "digitalocean-token", re: /(?<![A-Za-z0-9_])do[por]_v1_[a-f0-9]{64}(?![A-Za-z0-9_])/g, keep: 8, accept: randomTail(/^do._v1_/) },
   { kind: "shopify-token", re: /(?<![A-Za-z0-9_])shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}(?![A-Za-z0-9_])/g, keep: 7, accept: randomTail(/^shp[a-z]{2}_/) },
   { kind: "databricks-token", re: /(?<![A-Za-z0-9_])dapi[a-f0-9]{32}(?:-\d)?(?![A-Za-z0-9_])/g, keep: 6, accept: randomTail(/^dapi/) },
   { kind: "grafana-token", re: /(?<![A-Za-z0-9_])(?:glsa_[A-Za-z0-9]{32}_[a-f0-9]{8}|glc_[A-Za-z0-9+/=]{32,})(?![A-Za-z0-9_+/=])/g, keep: 6, accept: randomTail(/^gl[a-z]+_/) },
   // A Telegram bot token: the bot's numeric id, a colon, then 35 characters starting with AA.
-  { kind: "telegram-bot-token", re: /(?<![A-Za-z0-9_:])\d{8,10}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])/g, keep: 4, accept: randomTail(/^\d+:AA/) },
+  { kind: "telegram-bot-token", re: /(?:(?<=\/bot)|(?<![A-Za-z0-9_:]))\d{8,10}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])/g, keep: 4, accept: randomTail(/^\d+:AA/) },
   // Other services' API tokens, each with its own fixed prefix (Linear, Postman, New Relic, Doppler,
-  // Pulumi, Terraform Cloud, Notion, Mapbox secret tokens, Supabase, Fly.io, Groq, Replicate,
+  // Pulumi, Terraform Cloud, Notion (ntn_ and the older secret_), Mapbox secret tokens, Supabase, Fly.io, Groq, Replicate,
   // Perplexity, Buildkite, Figma, Square, 1Password service accounts, Heroku, Google refresh tokens).
   {
     kind: "service-token",
-    re: /(?<![A-Za-z0-9_.-])(?:lin_api_[A-Za-z0-9]{32,}|PMAK-[a-f0-9]{24}-[a-f0-9]{30,}|NRAK-[A-Z0-9]{27}|dp\.(?:st|pt|ct|sa|scim|audit)\.[A-Za-z0-9_.-]{30,}|pul-[a-f0-9]{40}|[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_-]{60,}|ntn_[A-Za-z0-9]{40,}|sk\.eyJ[A-Za-z0-9_-]{30,}\.[A-Za-z0-9_-]{16,}|sbp_[a-f0-9]{40}|fo1_[A-Za-z0-9_-]{30,}|gsk_[A-Za-z0-9]{40,}|r8_[A-Za-z0-9]{30,}|pplx-[A-Za-z0-9]{40,}|bkua_[a-f0-9]{40}|figd_[A-Za-z0-9_-]{30,}|sq0(?:atp|csp)-[A-Za-z0-9_-]{22,}|ops_eyJ[A-Za-z0-9_-]{30,}|HRKU-[A-Za-z0-9_-]{30,}|1\/\/0[A-Za-z0-9_-]{30,})(?![A-Za-z0-9_-])/g,
+    re: /(?<![A-Za-z0-9_.-])(?:lin_api_[A-Za-z0-9]{32,}|PMAK-[a-f0-9]{24}-[a-f0-9]{30,}|NRAK-[A-Z0-9]{27}|dp\.(?:st|pt|ct|sa|scim|audit)\.[A-Za-z0-9_.-]{30,}|pul-[a-f0-9]{40}|[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_-]{60,}|ntn_[A-Za-z0-9]{40,}|secret_[A-Za-z0-9]{43}|sk\.eyJ[A-Za-z0-9_-]{30,}\.[A-Za-z0-9_-]{16,}|sbp_[a-f0-9]{40}|fo1_[A-Za-z0-9_-]{30,}|gsk_[A-Za-z0-9]{40,}|r8_[A-Za-z0-9]{30,}|pplx-[A-Za-z0-9]{40,}|bkua_[a-f0-9]{40}|figd_[A-Za-z0-9_-]{30,}|sq0(?:atp|csp)-[A-Za-z0-9_-]{22,}|ops_eyJ[A-Za-z0-9_-]{30,}|HRKU-[A-Za-z0-9_-]{30,}|1\/\/0[A-Za-z0-9_-]{30,})(?![A-Za-z0-9_-])/g,
     keep: (t) => (/^[A-Za-z0-9]+?[._-](?:[a-z]+[._-])?|^1\/\/0/.exec(t)?.[0].length ?? 3) + 1,
     accept: (t) => randomTail(/^(?:[A-Za-z]+[._-](?:[a-z]+[._-])?|1\/\/0)/)(t)
+  },
+  // Webhook URLs whose path is the secret: Microsoft Teams incoming webhooks, Zapier catch hooks, Make and IFTTT.
+  {
+    kind: "service-token",
+    re: /https:\/\/(?:[\w-]+\.webhook\.office\.com\/webhookb2\/|outlook\.office(?:365)?\.com\/webhook\/|hooks\.zapier\.com\/hooks\/catch\/\d+\/|hook\.[a-z0-9]+\.make\.com\/|maker\.ifttt\.com\/trigger\/[\w-]+\/with\/key\/)[A-Za-z0-9@\/_-]{6,}/g,
+    keep: 30,
+    accept: (t) => /\d/.test(t) && notExample(t)
   },
   // A Mailgun API key: `key-` and 32 lowercase hex digits.
   { kind: "service-token", re: /(?<![A-Za-z0-9_-])key-[0-9a-f]{32}(?![A-Za-z0-9_-])/g, keep: 5, accept: randomTail(/^key-/) },
@@ -18202,12 +18042,14 @@ function detectGcpServiceAccount(text2, out2) {
     out2.add("gcp-service-account", `"type": "service_account", "${m[1]}": "${mask(value, m[1] === "private_key" ? 0 : 2)}"`, valueStart2, valueStart2 + value.length);
   }
 }
+var DEAD_KEY = /\b(?:deactivated|revoked|deleted|disabled|inactive|rotated out)\b/i;
 function detectTokens(text2, out2) {
   for (const rule of TOKEN_RULES) {
     for (const m of text2.matchAll(rule.re)) {
       const token = m[0];
       if (rule.accept && !rule.accept(token)) continue;
       if (exampleOnLine(text2, m.index, m.index + token.length)) continue;
+      if (rule.kind === "aws-access-key-id" && DEAD_KEY.test(lineAround(text2, m.index, m.index + token.length))) continue;
       const keep = typeof rule.keep === "number" ? rule.keep : rule.keep(token);
       out2.claim(rule.kind, mask(token, keep), m.index, m.index + token.length);
     }
@@ -18297,7 +18139,7 @@ var CARD_WORDS = /\b(?:card|visa|mastercard|master card|amex|american express|ma
 function detectPaymentCards(text2, out2) {
   if (!CARD_WORDS.test(text2)) return;
   for (const line of linesOf(text2)) {
-    if (!CARD_WORDS.test(line.text) || /\b(?:test|testing|example|sample|dummy|fake|sandbox)\b/i.test(line.text)) continue;
+    if (!CARD_WORDS.test(line.text) || /\b(?:tests?|testing|example|sample|dummy|fake|sandbox)\b/i.test(line.text)) continue;
     for (const m of line.text.matchAll(/(?<![\d.-])\d(?:[ -]?\d){12,18}(?![\d.-])/g)) {
       const digits = m[0].replace(/[ -]/g, "");
       if (/^(\d)\1+$/.test(digits) || !luhn(digits)) continue;
@@ -18318,14 +18160,258 @@ function luhn(digits) {
   return sum % 10 === 0;
 }
 
+// server/src/core/trust/gates/loginPairs.ts
+var LOGIN_WORDS = /\b(?:u\/p|get[ \t]+in(?:to)?|basic[ -]auth|login|log\s?in|logon|sign[- ]?in|credentials?|creds?|username|user|account|password|passwd|pass|pw|wifi|wi-fi|wlan|ssid|s?ftp|ssh|rdp|vnc|vpn|benutzer(?:name)?|zugangsdaten|anmeldedaten|anmeldung|kennwort|passwort|identifiants?|utilisateur|usuario|credenciales|gebruiker(?:snaam)?|inloggegevens|anv\u00e4ndare|utente|credenziali)\b/iu;
+var ACCOUNT_USER = /^(?:admin|administrator|root|superuser|sysadmin|sa)$/i;
+var loginLine = (line) => LOGIN_WORDS.test(line) || LOGIN_WORDS_INTL.test(line);
+var PAIR_RE = /(?<![\w.@+-])([A-Za-z][\w.@+-]{0,63})[ \t]*\/[ \t]*["'`]?([^\s/"'`]{6,64})/g;
+function pairPassword(v) {
+  if (v.length < 6 || isPlaceholder(v) || isReference(v) || VAULT_WORDS.test(v)) return false;
+  if (/\.(?:md|ts|js|json|ya?ml|txt|html|py|go|rs|sh|conf|cfg|ini|toml|log|csv)$/i.test(v)) return false;
+  if (!/[A-Za-z]/.test(v)) return false;
+  return /[0-9]/.test(v) || /[^A-Za-z0-9_.-]/.test(v) || /[a-z]/.test(v) && /[A-Z]/.test(v) && !/^[A-Z][a-z]+$/.test(v);
+}
+function teamPairPassword(user, pass, login, spaced) {
+  const s2 = shapesOf(pass);
+  if (!s2 || isPlaceholder(pass) || isReference(pass) || VAULT_WORDS.test(pass) || /^[0-9a-f]+$/i.test(pass)) return false;
+  if (spaced && s2.random && /\d/.test(pass) && /[a-z]/.test(pass) && /[A-Z]/.test(pass) && /^[a-z][\w.-]{0,30}$/i.test(user)) return true;
+  if (login && s2.passphrase && /^[\p{L}\d]+(?:[-_][\p{L}\d]+){2,}$/u.test(pass)) return true;
+  return ACCOUNT_USER.test(user) && pairPassword(pass) && !/^[\p{Ll}\d]+(?:[-_.][\p{Ll}\d]+)+$/u.test(pass);
+}
+function slashPairs(text2, policy) {
+  for (const line of linesOf(text2)) {
+    if (!line.text.includes("/")) continue;
+    const login = loginLine(line.text);
+    for (const m of line.text.matchAll(PAIR_RE)) {
+      const trimmed = m[2].replace(/[.,;:?)\]}>]+$/, "");
+      const sentenceLogin = login && loginLine(line.text.slice(0, m.index + m[0].length - m[2].length) + " " + line.text.slice(m.index + m[0].length));
+      const team = policy === "team" && teamPairPassword(m[1], trimmed, sentenceLogin, /[ \t]\/[ \t]/.test(m[0]));
+      const account = ACCOUNT_USER.test(m[1]) && adminPassword(trimmed) || team;
+      if (!account && !sentenceLogin) continue;
+      const before = line.text[m.index - 1];
+      if (before !== void 0 && /[\w./:@~-]/.test(before)) continue;
+      if (line.text[m.index + m[0].length] === "/") continue;
+      const pass = m[2].replace(/[.,;:?)\]}>]+$/, "");
+      if (!pairPassword(pass) && !team) continue;
+      const at2 = line.start + m.index + m[0].length - m[2].length;
+      return [{ kind: "login-pair", snippet: `${m[1]} / ${mask(pass, 1)}`, start: at2, end: at2 + pass.length }];
+    }
+  }
+  return [];
+}
+var DEFAULT_USERS = new Set(
+  "admin administrator root user guest test demo sa postgres elastic kibana pi ubuntu ubnt oracle system manager operator support tomcat jenkins grafana minioadmin cisco vagrant nagios zabbix mysql superuser super service default".split(
+    " "
+  )
+);
+var DEFAULT_USER = new RegExp(`(?<![\\w./:@-])(?:${[...DEFAULT_USERS].join("|")})(?=[ \\t]*[/:])`, "gi");
+var DEFAULT_PASS = /[ \t]*([/:])[ \t]*([^\s/:,;'"`)]{3,20})(?![\w/@.-]|:\d)/y;
+var DEFAULT_OFF = /\b(?:is|are|was|were|been|got|gets)[ \t]+(?:now[ \t]+)?(?:disabled|removed|deleted|changed|rotated|replaced|blocked|turned off)\b|\bno longer\b|\b(?:does not|doesn't|do not|don't) work\b|\b(?:changes|resets|rotates|replaces|disables) (?:it|them)\b|\bmust be changed\b|\bchange (?:the |all |any )?defaults?\b|\bto (?:be )?change(?:d)?\b|\bfactory defaults?\b|\bdefaults? (?:for|on|of) (?:new |fresh )?install/i;
+function defaultPairs(text2) {
+  for (const m of text2.matchAll(DEFAULT_USER)) {
+    const user = m[0].toLowerCase();
+    DEFAULT_PASS.lastIndex = m.index + m[0].length;
+    const p = DEFAULT_PASS.exec(text2);
+    if (!p || /[\w-]/.test(text2[m.index + m[0].length] ?? "")) continue;
+    const pass = p[2].replace(/[.!?]+$/, "");
+    if (pass.toLowerCase() !== user && !DEFAULT_PASSWORDS.has(pass.toLowerCase())) continue;
+    if (/^user(?:name)?$/.test(user) && /^pass(?:word)?$/i.test(pass)) continue;
+    if (DEFAULT_OFF.test(lineAround(text2, m.index, p.index + p[0].length)) || isLocalDefault(text2, m.index, p.index + p[0].length, user, pass)) continue;
+    const at2 = p.index + p[0].length - p[2].length;
+    return [{ kind: "default-credential", snippet: `${m[0]}${p[1]}${mask(pass, 1)}`, start: at2, end: at2 + pass.length }];
+  }
+  return [];
+}
+var COLON_PAIR = /(?<![\w./:@$%-])([A-Za-z][\w.-]{1,32}):([^\s:@/'"`<>]{8,64})(?![\w@/:])/g;
+var AUTH_WORDS = /\b(?:chpasswd|log(?:ged)?[ -]?in|logon|sign[ -]?in|credentials?|creds?|basic[ -]auth|auth|user(?:name)?|account|password|passwd|pw|s?ftp|ssh|rdp|vpn|smb|imap|smtp)\b/i;
+var FLAG_PAIR = /(?<![\w-])(?:-u|--user|-a|--auth|--basic-auth|--credentials)(?:[ \t]+|=)(["']?)([^\s:"'$]{1,64}):([^\s"']{1,128})\1/g;
+var BARE_AT = /(?<![\w.:/@%+-])([A-Za-z][\w.+-]{0,63}):([^\s:@/'"`<>]{1,128})@([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*)/g;
+function colonPairs(text2, policy) {
+  const out2 = [];
+  const ok = (user, pass) => new RegExp("\\p{L}", "u").test(pass) && (pairPassword(pass) || policy === "team" && !isPlaceholder(pass) && !isReference(pass) && (shapesOf(pass) !== null || DEFAULT_PASSWORDS.has(pass.toLowerCase()) || pass === user));
+  for (const m of text2.matchAll(FLAG_PAIR)) {
+    const pass = m[3];
+    if (!ok(m[2], pass)) continue;
+    const at2 = m.index + m[0].length - pass.length - m[1].length;
+    out2.push({ kind: "login-pair", snippet: `${m[2]}:${mask(pass, 1)}`, start: at2, end: at2 + pass.length });
+  }
+  for (const line of linesOf(text2)) {
+    if (!line.text.includes(":") || !AUTH_WORDS.test(line.text)) continue;
+    for (const m of line.text.matchAll(COLON_PAIR)) {
+      const pass = m[2].replace(/[.,;:?)\]}>]+$/, "");
+      if (!pairPassword(pass) || /^v?\d/.test(pass) || !shapesOf(pass)?.strong || /^(?:sha\d*|md5|blake2[bs]?|sha3)$/i.test(m[1])) continue;
+      const at2 = line.start + m.index + m[1].length + 1;
+      out2.push({ kind: "login-pair", snippet: `${m[1]}:${mask(pass, 1)}`, start: at2, end: at2 + pass.length });
+    }
+  }
+  for (const m of text2.matchAll(BARE_AT)) {
+    const pass = m[2];
+    if (!m[3].includes(".") && m[3] !== "localhost") continue;
+    if (!ok(m[1], pass)) continue;
+    const at2 = m.index + m[1].length + 1;
+    out2.push({ kind: "login-pair", snippet: `${m[1]}:${mask(pass, 1)}@${m[3]}`, start: at2, end: at2 + pass.length });
+  }
+  return out2;
+}
+var SLASH_AT = /(?<![\w./:@-])([A-Za-z][\w.+-]{0,63})\/([^\s/@'"`]{1,128})@(?:\/\/|[A-Za-z0-9-]+[.:])/g;
+var URL_TOKEN_USER = /\b([a-z][a-z0-9+.-]{1,20}):\/\/([A-Za-z0-9_-]{20,200})@[A-Za-z0-9]/g;
+var WIFI_QR = /WIFI:(?:[A-Z]:[^;\n]{0,64};){0,5}?P:([^;\n]{1,64});/g;
+function otherPairs(text2) {
+  const out2 = [];
+  for (const m of text2.matchAll(SLASH_AT)) {
+    const pass = m[2];
+    if (!pairPassword(pass)) continue;
+    const at2 = m.index + m[1].length + 1;
+    out2.push({ kind: "login-pair", snippet: `${m[1]}/${mask(pass, 1)}@...`, start: at2, end: at2 + pass.length });
+  }
+  for (const m of text2.matchAll(URL_TOKEN_USER)) {
+    const token = m[2];
+    if (!shapesOf(token)?.random || isPlaceholder(token)) continue;
+    if (/^@o?\d*\.?ingest(?:\.[a-z]{2})?\.sentry\.io/.test(text2.slice(m.index + m[0].length - 2, m.index + m[0].length + 40))) continue;
+    const at2 = m.index + m[1].length + 3;
+    out2.push({ kind: "url-password", snippet: `${m[1]}://${mask(token, 2)}@...`, start: at2, end: at2 + token.length });
+  }
+  for (const m of text2.matchAll(WIFI_QR)) {
+    const pass = m[1];
+    if (isPlaceholder(pass)) continue;
+    const at2 = m.index + m[0].length - pass.length - 1;
+    out2.push({ kind: "login-pair", snippet: `WIFI:...P:${mask(pass, 1)}`, start: at2, end: at2 + pass.length });
+  }
+  return out2;
+}
+var SEASONAL = /(?<![\w-])(?:spring|summer|autumn|fall|winter|welcome|password|passw0rd|p@ssw0rd|changeme|letmein|company|qwerty|sommer|herbst|fr\u00fchling|fruehling)[!@#$._-]?(?:19|20)\d\d[!@#$.?*]?(?![\w-])/iu;
+var LOGIN_CONTEXT = /\b(?:log(?:ged)?[ -]?in|logon|sign(?:ed)?[ -]?in|passw(?:or)?d|pw|creds?|credentials|account|user(?:name)?|ssh|rdp|vpn|wifi|admin|root)\b/i;
+var EXAMPLE_CONTEXT = /\b(?:banned|blocked|reject(?:s|ed)?|weak|example|e\.g\.|like|such as|policy|pattern|never use)\b/i;
+function seasonalPasswords(text2) {
+  for (const line of linesOf(text2)) {
+    if (!LOGIN_CONTEXT.test(line.text) || EXAMPLE_CONTEXT.test(line.text)) continue;
+    const m = SEASONAL.exec(line.text);
+    if (m) return [{ kind: "weak-password", snippet: mask(m[0], 1), start: line.start + m.index, end: line.start + m.index + m[0].length }];
+  }
+  return [];
+}
+function pgpassLines(text2) {
+  const out2 = [];
+  for (const m of text2.matchAll(/(?<=^|[ \t])([^:\s#]+):(\d{1,5}|\*):([^:\s]+):([^:\s]+):(\S+)[ \t]*$/gm)) {
+    const pass = m[5];
+    const lineStart = m.index === 0 || text2[m.index - 1] === "\n";
+    if (!lineStart && (!/\.|^localhost$|^\*$/.test(m[1]) || !/^(?:\d{3,5}|\*)$/.test(m[2]))) continue;
+    if (pass === "*" || isPlaceholder(pass) || isReference(pass) || pass.length < 3 || /^[\d:.]+$/.test(pass)) continue;
+    const at2 = m.index + m[0].trimEnd().length - pass.length;
+    out2.push({ kind: "login-pair", snippet: `${m[1]}:${m[2]}:${m[3]}:${m[4]}:${mask(pass, 1)}`, start: at2, end: at2 + pass.length });
+  }
+  return out2;
+}
+var ACCOUNT_DASH = /(?<![\w./:@-])(?:admin|administrator|root|superuser|sysadmin|sa)[ \t]*(?:--?|\u2013|\u2014|->|\u2192|=>|:|=)[ \t]*(["'`]?)([^\s"'`]{8,64})\1/gi;
+function accountPassword(v) {
+  const s2 = shapesOf(v);
+  if (!s2 || isReference(v) || VAULT_WORDS.test(v)) return false;
+  const name = /^[\p{Ll}\d]+(?:[-_.][\p{Ll}\d]+)+$/u.test(v);
+  return s2.random && !name || new RegExp("\\p{L}", "u").test(v) && /\d/.test(v) && /[^\p{L}\d_./+-]/u.test(v);
+}
+function adminPassword(v) {
+  return accountPassword(v) || pairPassword(v) && /\d/.test(v) && new RegExp("\\p{Lu}", "u").test(v) && new RegExp("\\p{Ll}", "u").test(v);
+}
+var PROSE_LOGIN = /\b(?:log(?:ged)?[ -]?in|logon|sign(?:ed)?[ -]?in|connect(?:ed)?)\b[^.\n]{0,40}?\b(?:as[ \t]+[\w.@+-]{1,64}[ \t]+(?:with|using)|(?:with|using)[ \t]+[\w.@+-]{1,64}[ \t]+and)[ \t]+(?:(?:the[ \t]+)?password[ \t]+)?(["'`]?)([^\s"'`]{8,64})\1/gi;
+function proseLogins(text2) {
+  for (const m of text2.matchAll(PROSE_LOGIN)) {
+    const pass = m[2].replace(/[.,;:?)\]}>]+$/, "");
+    const s2 = shapesOf(pass);
+    if (!s2 || isReference(pass) || VAULT_WORDS.test(pass) || /\d\.\d/.test(pass) || !(s2.random || s2.strong && adminPassword(pass))) continue;
+    const at2 = m.index + m[0].length - m[2].length - m[1].length;
+    return [{ kind: "login-pair", snippet: `${m[0].slice(0, m[0].length - m[2].length - m[1].length).slice(0, 60)}${mask(pass, 1)}`, start: at2, end: at2 + pass.length }];
+  }
+  return [];
+}
+function accountPairs(text2) {
+  for (const m of text2.matchAll(ACCOUNT_DASH)) {
+    const pass = m[2].replace(/[.,;:?)\]}>]+$/, "");
+    if (!accountPassword(pass) || DEFAULT_OFF.test(lineAround(text2, m.index, m.index + m[0].length))) continue;
+    const at2 = m.index + m[0].length - m[2].length - m[1].length;
+    return [{ kind: "login-pair", snippet: `${m[0].slice(0, m[0].length - m[2].length - m[1].length)}${mask(pass, 1)}`, start: at2, end: at2 + pass.length }];
+  }
+  return [];
+}
+var CODE_PAIR = /\b(?:auth|basic_?auth|HTTPBasicAuth|HTTPDigestAuth|BasicAuth|SetBasicAuth|withBasicAuth|basicAuth|login)[ \t]*(?:=[ \t]*)?\([ \t]*(["'])([^"'\n]{1,64})\1[ \t]*,[ \t]*(["'])([^"'\n]{3,128})\3/gi;
+var USER_THEN_PASS = /\b(?:user(?:name)?|login|account)(?:[ \t]*[:=][ \t]*|[ \t]+)["'`]?([\w.@+-]{1,64})["'`]?[ \t]*(?:[,;/][ \t]*)?(?:and[ \t]+)?(?:pass(?:word)?|pw|pwd)(?:[ \t]*[:=][ \t]*|[ \t]+)(["'`]?)([^\s"'`,;]{3,64})\2/gi;
+var SQL_IDENTIFIED = /\bIDENTIFIED[ \t]+(?:WITH[ \t]+\w+[ \t]+)?BY[ \t]+(?:PASSWORD[ \t]+)?(["'])([^"'\n]{3,128})\1/gi;
+function namedPairs(text2, policy) {
+  const out2 = [];
+  for (const m of text2.matchAll(SQL_IDENTIFIED)) {
+    const pass = m[2];
+    if (isPlaceholder(pass) || isReference(pass) || /^\*[0-9A-F]{40}$/i.test(pass)) continue;
+    const at2 = m.index + m[0].length - pass.length - 1;
+    out2.push({ kind: "login-pair", snippet: `IDENTIFIED BY ${mask(pass, 1)}`, start: at2, end: at2 + pass.length });
+  }
+  const ok = (pass) => pairPassword(pass) || policy === "team" && !isPlaceholder(pass) && !isReference(pass) && shapesOf(pass) !== null;
+  for (const m of text2.matchAll(CODE_PAIR)) {
+    const pass = m[4];
+    if (!ok(pass)) continue;
+    const at2 = m.index + m[0].length - pass.length;
+    out2.push({ kind: "login-pair", snippet: `${m[0].slice(0, m[0].length - pass.length).slice(0, 60)}${mask(pass, 1)}`, start: at2, end: at2 + pass.length });
+  }
+  for (const m of text2.matchAll(USER_THEN_PASS)) {
+    const pass = m[3].replace(/[.!?)\]}>]+$/, "");
+    if (!ok(pass) || /^(?:is|was|for|of|in|to|the|and|or|with)$/i.test(pass) || DEFAULT_OFF.test(lineAround(text2, m.index, m.index + m[0].length))) continue;
+    const at2 = m.index + m[0].length - m[3].length - m[2].length;
+    out2.push({ kind: "login-pair", snippet: `${m[0].slice(0, m[0].length - m[3].length - m[2].length).slice(0, 60)}${mask(pass, 1)}`, start: at2, end: at2 + pass.length });
+  }
+  return out2;
+}
+function detectCredentialPairs(text2, policy) {
+  const all = [...slashPairs(text2, policy), ...colonPairs(text2, policy), ...pgpassLines(text2), ...otherPairs(text2), ...accountPairs(text2), ...proseLogins(text2), ...namedPairs(text2, policy), ...policy === "team" ? [...defaultPairs(text2), ...seasonalPasswords(text2)] : []];
+  return all.filter((f) => !isFixture(text2, f.start, f.end, text2.slice(f.start, f.end)) && !exampleOnLine(text2, f.start, f.end));
+}
+var Q = `(["']?)([^\\s"'\`]+)\\1`;
+var CLI_RULES = [
+  { tool: /\bsshpass\b/, flag: new RegExp(`(?<=\\s)-p[ \\t]*${Q}`, "g") },
+  { tool: /\bredis-cli\b/, flag: new RegExp(`(?<=\\s)-a[ \\t]+${Q}`, "g") },
+  { tool: /\b(?:zip|unzip|7z|7za|7zz|sqlcmd|bcp|osql)\b/, flag: new RegExp(`(?<=\\s)-P[ \\t]*${Q}`, "g") },
+  { tool: /\b(?:7z|7za|7zz)\b/, flag: new RegExp(`(?<=\\s)-p${Q}`, "g") },
+  { tool: /\b(?:mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport|rdesktop)\b|\b(?:docker|podman|nerdctl|buildah)\s+login\b/, flag: new RegExp(`(?<=\\s)-p[ \\t]+${Q}`, "g") },
+  { tool: /\bldap[a-z]*\b/, flag: new RegExp(`(?<=\\s)-w[ \\t]+${Q}`, "g") },
+  { tool: /\b(?:keytool|jarsigner)\b/, flag: new RegExp(`(?<=\\s)-(?:src|dest|new)?(?:storepass|keypass)[ \\t]+${Q}`, "g") },
+  { tool: /\bopenssl\b/, flag: new RegExp(`(?<=\\s)-pass(?:in|out)?[ \\t]+(["']?)pass:([^\\s"'\`]+)\\1`, "g") },
+  { tool: /\b(?:smbclient|rpcclient|smbmap|crackmapexec|netexec)\b/, flag: new RegExp(`(?<=\\s)(?:-U|--user(?:name)?)[ \\t=]+(["']?)[^\\s%"']+%([^\\s"'\`]+)\\1`, "g") },
+  { tool: /\b(?:xfreerdp|wlfreerdp)\b/, flag: new RegExp(`(?<=\\s)\\/p:${Q}`, "g") },
+  // `net use \\srv\share /user:DOMAIN\name PASSWORD` and `net use \\srv\share PASSWORD /user:...`
+  { tool: /\bnet\s+use\b/i, flag: /(?<=\s)\/user:\S+[ \t]+(["']?)([^\s"'`/*][^\s"'`]*)\1/gi },
+  { tool: /\bnet\s+use\b/i, flag: /(?<=\s)\\\\\S+[ \t]+(["']?)([^\s"'`/*][^\s"'`]*)\1(?=[ \t]+\/user:)/gi },
+  { tool: /\bnet\s+user\b/i, flag: new RegExp(`\\bnet\\s+user\\s+[^\\s/]+\\s+(["']?)([^\\s"'\`/*]+)\\1`, "gi") },
+  { tool: /\bmosquitto_(?:pub|sub|rr)\b/, flag: new RegExp(`(?<=\\s)(?:-P|--pw)[ \\t]+${Q}`, "g") },
+  { tool: /\blftp\b/, flag: /(?<=\s)-u[ \t]+["']?[^\s,"']+,(["']?)([^\s"'`]+)\1/g },
+  { tool: /\bhtpasswd\b/, flag: new RegExp(`\\bhtpasswd(?:\\s+-[a-zA-Z]+){0,3}?\\s+-[a-zA-Z]*b[a-zA-Z]*(?:\\s+-[a-zA-Z]+){0,3}\\s+[^\\s-]\\S*\\s+[^\\s-]\\S*\\s+${Q}`, "g") },
+  { tool: /\bipmitool\b/, flag: new RegExp(`(?<=\\s)-P[ \\t]+${Q}`, "g") },
+  // An SNMP community other than the defaults everyone knows.
+  { tool: /\bsnmp(?:walk|get|getnext|bulkwalk|bulkget|set|trap|table)\b/, flag: /(?<=\s)-c[ \t]+(["']?)(?!(?:public|private)\b)([^\s"'`]+)\1/g },
+  { tool: /\brabbitmqctl\b/, flag: /\b(?:add_user|change_password)[ \t]+[^\s'"]+[ \t]+(["']?)([^\s"'`]+)\1/g }
+];
+function detectCommandLinePasswords(text2) {
+  const out2 = [];
+  const rules = CLI_RULES.filter((r) => r.tool.test(text2));
+  if (rules.length === 0) return out2;
+  for (const line of linesOf(text2)) {
+    for (const rule of rules) {
+      if (!rule.tool.test(line.text)) continue;
+      for (const m of line.text.matchAll(rule.flag)) {
+        const value = m[2];
+        if (value.length < 3 || isPlaceholder(value) || isReference(value) || value.startsWith("-")) continue;
+        const at2 = line.start + m.index + m[0].length - value.length - m[1].length;
+        out2.push({ kind: "password-flag", snippet: `${m[0].slice(0, m[0].length - value.length - m[1].length * 2)}${m[1]}${mask(value, 1)}`, start: at2, end: at2 + value.length });
+      }
+    }
+  }
+  return out2;
+}
+
 // server/src/core/trust/gates/credentialWords.ts
 var L = "\\p{L}";
 var KEY_WORDS = "(?:api|access|auth|private|secret|signing|encryption|decryption|master|licen[cs]e|recovery|pre-?shared|shared|session|hmac|webhook|app|client|admin|root|storage|subscription|activation|product|account|service|server|consumer|x-api|integration|routing|unseal|bot|cookie|jwt|cipher|data|wrapping|aes(?:-?(?:128|192|256))?(?:-?(?:gcm|cbc|ctr))?|3?des|kek|dek)[ _-]?key|master\\.key|apikey|psk|(?:wlan-?|netzwerk)?schl(?:ü|ue)ssel";
-var PW_WORDS = `(?<!\\d)(?:password|passwd|passphrase|passcode|pass-phrase)|community[ _-]string|(?:wifi|wi-fi|wlan|wpa[23]?|wep|network)[ _-]?key|parola d'ordine|passwort|kennwort|wachtwoord|contrase(?:ñ|n)a|senha|palavra-passe|l(?:ö|o)senord(?:et)?|salasana|has(?:ł|l)o|heslo|jelsz(?:ó|o)|(?:ş|s)ifre(?:si)?|passord(?:et)?|adgangskode|lozinka|parool|парол[ья]|mot[ -]de[ -]passe|clave|(?<![\\d])(?:pwd|pw|pswd|pword|mdp)`;
+var PW_WORDS = `(?<!\\d)(?:password|passwd|passphrase|passcode|pass-phrase)|community[ _-]string|(?<=\\bsnmp[^\\n]{0,30})community|(?:wifi|wi-fi|wlan|wpa[23]?|wep|network)[ _-]?key|parola d'ordine|passwort|kennwort|wachtwoord|contrase(?:ñ|n)a|senha|palavra-passe|l(?:ö|o)senord(?:et)?|salasana|has(?:ł|l)o|heslo|jelsz(?:ó|o)|(?:ş|s)ifre(?:si)?|passord(?:et)?|adgangskode|lozinka|parool|парол[ья]|парола|mot[ -]de[ -]passe|clave|contrasenya|parol(?:a|ă|ei)|parole|slaptažodis|geslo|lykilorð|fjalëkalim|mật khẩu|kata (?:sandi|laluan)|(?<![\\d])(?:pwd|pw|pswd|pword|mdp)`;
 var CODE_WORDS = `(?<![${L}])(?:${CODE_COMPOUNDS})|(?<![${L}])pin[ -]?(?:code|number|nummer|no\\.?)|code d'acc(?:è|e)s|(?<![${L}\\d])(?:pin|puk|cvv2?|cvc2?|digicode|keypad|combination|combo|kombination|combinaison|combinaci(?:ó|o)n|lockbox|key ?box|key ?safe|geheimzahl|host[ -]key|host[ -]pin)|(?<![${L}])(?:door|alarm|lock|gate|garage|keypad|safe|entry|unlock|recovery|backup|disarm|duress|access|guest|building|security|padlock|locker|parking|elevator|lift|mailbox|lockbox|key ?box|wifi|wi-fi|2fa|mfa|master|house|office|front[ -]door|scratch|emergency|one-time|voicemail|phone|sim|screen|device|laptop|bank|card|atm|pager|bike|storage)(?:[ -]${L}{1,20})?[ -]codes?`;
-var SEED_WORDS = `(?<![${L}])(?:totp|otp|hotp|2fa|mfa|authenticator)[ _-]?(?:seed|secret|key)|seed[ _-]?phrase|recovery[ _-]?phrase|mnemonic`;
+var SEED_WORDS = `(?<![${L}])(?:totp|otp|hotp|2fa|mfa|authenticator)[ _-]?(?:seed|secret|key)|(?:wallet|bip-?39|crypto)[ _-]?seed(?:[ _-]?(?:phrase|words))?|seed[ _-]?phrase|recovery[ _-]?phrase|mnemonic`;
 var KEY_RE = new RegExp(
-  `(?<seed>${SEED_WORDS})(?![${L}])|(?<code>${CODE_WORDS})(?![${L}])|(?<key>${KEY_WORDS})(?![${L}])|(?<pw>${PW_WORDS})(?![${L}])|(?<pass>(?<![\\d])pass)(?![${L}\\d])|(?<secret>secret|token|credentials?|creds?)(?![${L}])|(?<auth>(?<![${L}\\d])_?auth)(?![${L}\\d])|(?<cjk>パスワード|密码|密碼|비밀번호|암호|口令)|(?<cjkcode>${CJK_CODE_WORDS})|(?<lock>(?<![${L}])(?:${LOCK_NOUNS}))(?![${L}])|(?<entry>(?<![${L}])(?:${ENTRY_NOUNS}))(?![${L}])|(?<barecode>(?<![${L}\\d])(?:${BARE_CODE_WORDS}))(?![${L}])`,
+  `(?<seed>${SEED_WORDS})(?![${L}])|(?<code>${CODE_WORDS})(?![${L}])|(?<key>${KEY_WORDS})(?![${L}])|(?<pw>${PW_WORDS})(?![${L}])|(?<pass>(?<![\\d])pass)(?![${L}\\d])|(?<secret>secret|token|credentials?|creds?)(?![${L}])|(?<auth>(?<![${L}\\d])_?auth)(?![${L}\\d])|(?<cjk>パスワード|密码|密碼|비밀번호|암호|口令|패스워드|รหัสผ่าน|पासवर्ड|סיסמ[הא]|كلمة (?:المرور|السر)|رمز عبور|κωδικ(?:ός|ό|ού) πρόσβασης|συνθηματικό)|(?<cjkcode>${CJK_CODE_WORDS})|(?<lock>(?<![${L}])(?:${LOCK_NOUNS}))(?![${L}])|(?<entry>(?<![${L}])(?:${ENTRY_NOUNS}))(?![${L}])|(?<barecode>(?<![${L}\\d])(?:${BARE_CODE_WORDS}))(?![${L}])`,
   "giu"
 );
 var OPENS = new RegExp(`^[ \\t]+(?:(?:(?:${PREPOSITIONS})[ \\t]|${ELIDED_PREPOSITIONS})[^:\\n=.;]{0,60}?)?(?<![${L}\\d])(?:${OPENED_THINGS})(?![${L}])`, "iu");
@@ -18333,7 +18419,7 @@ var TARGET_WORDS = "wifi|wi-fi|wlan|admin|root|router|vpn|db|database|ssh|server
 var TARGET = new RegExp(`(?:${TARGET_WORDS})[ \\t]*(?=[:=\\uff1a]|(?:is|est|es|ist|lautet)[ \\t])`, "iy");
 var TARGET_WORD = new RegExp(`(?:${TARGET_WORDS})(?=[ \\t])`, "iy");
 var NOT_SECRET_PREFIX = new Set(
-  "page next continuation cursor sync pagination resume cancellation request correlation max min num input output total public pub gpio led csrf xsrf idempotency cache design lexer parser syntax hint forgot".split(" ")
+  "page next continuation cursor sync pagination resume cancellation request correlation max min num input output total public pub gpio led csrf xsrf idempotency cache design lexer parser syntax hint forgot invalid expired missing unknown malformed".split(" ")
 );
 var SECRET_SUFFIX = new Set(
   "key base value val prod production staging stage dev development test local live secret token password pass pwd hex b64 base64 raw plain plaintext string str salt pepper current new old primary secondary main master admin root user default access api app auth bot bearer jwt hmac signing encryption enc private client server db database rw ro code number nummer".split(
@@ -18354,7 +18440,7 @@ function assignAt(text2, at2) {
   if (!m || m[0] === ":" && text2[at2 + 1] === "/" && text2[at2 + 2] === "/") return null;
   return m[0];
 }
-var VERB = /(?:(?:is|was|are|lautet|ist|war|es|est|era|\u00e9|\u00e8|\u00e4r|jest)(?:[ \t]*:|[ \t]+(?:(?:now|still|currently|just|literally|simply|actually|always|also|again|set to|changed to|reset to|updated to)[ \t]+){0,2}:?)|(?:(?:got|was|has been|is now|been)[ \t]+)?(?:set|changed|reset|updated)[ \t]+to|\u306f|\u662f|\u4e3a|\u70ba)[ \t]*/iy;
+var VERB = /(?:(?:is|was|are|lautet|ist|war|es|est|era|\u00e9|\u00e8|\u00e4r|jest|er|je|este|l\u00e0|adalah|ialah|\u03b5\u03af\u03bd\u03b1\u03b9|\u0435|yra|ir)(?:[ \t]*:|[ \t]*(?=\r?\n)|[ \t]+(?:(?:now|still|currently|just|literally|simply|actually|always|also|again|set to|changed to|reset to|updated to)[ \t]+){0,2}:?)|(?:(?:got|was|has been|is now|been)[ \t]+)?(?:set|changed|reset|updated)[ \t]+to|\u306f|\u662f|\u4e3a|\u70ba|\ub294|\uc740|\uc774|\uac00)[ \t]*/iy;
 function verbAt(text2, at2) {
   VERB.lastIndex = at2;
   const m = VERB.exec(text2);
@@ -18426,13 +18512,13 @@ function qualifierEnd(text2, at2, o) {
   }
   return any ? k : null;
 }
-function valueStart(text2, at2) {
+function valueStart(text2, at2, op) {
   let i = at2;
   for (let k = 0; k < 3 && (text2[i] === "*" || text2[i] === "_"); k++) i++;
   i = skipBlank(text2, i);
   const nl = text2[i] === "\r" && text2[i + 1] === "\n" ? i + 1 : i;
-  if (text2[nl] !== "\n") return i;
-  const line = /[ \t]*(?:[-*\u2022][ \t]+|\d{1,2}[.)][ \t]+)?([^\s]{3,80})[ \t]*(?:\r?\n|$)/y;
+  if (text2[nl] !== "\n" || op.includes("=")) return i;
+  const line = /[ \t]*(?:[-*\u2022][ \t]+|\d{1,2}[.)][ \t]+)?("[^"\n]{3,80}"|[^\s]{2,79}[^\s:]|(?=[^\s]*\d)[^\s]{4,40}(?:[ \t]+(?:[\u00b7\u2022|,/][ \t]+)?(?=[^\s]*\d)[^\s]{4,40}){1,11})[ \t]*(?:\r?\n|$)/y;
   line.lastIndex = nl + 1;
   const m = line.exec(text2);
   return m ? m.index + m[0].indexOf(m[1]) : i;
@@ -18450,12 +18536,16 @@ function separatorAt(text2, at2, o = {}) {
   const index = j > i ? /^#?\d{1,2}(?=[ \t]*[:=])/.exec(text2.slice(j, j + 4)) : null;
   if (index) j = skipBlank(text2, j + index[0].length);
   const op = assignAt(text2, j) ?? (j > i && /^[-\u2013\u2014][ \t]/.test(text2.slice(j, j + 2)) ? text2[j] : null);
-  if (op) return { sep: ":", op, end: valueStart(text2, j + op.length) };
+  if (op) return { sep: ":", op, end: valueStart(text2, j + op.length, op) };
   const cjk = verbAt(text2, j);
-  if (cjk !== null && j === i && /[\u306f\u662f\u4e3a\u70ba]/.test(text2[j])) return { sep: "is", op: text2[j], end: cjk };
+  if (cjk !== null && j === i && /[\u306f\u662f\u4e3a\u70ba\ub294\uc740\uc774\uac00]/.test(text2[j])) return { sep: "is", op: text2[j], end: cjk };
+  if ((text2[j] === "\n" || text2[j] === "\r" && text2[j + 1] === "\n") && !/[:=][ \t]*["'`]?[\w.-]*$/.test(text2.slice(Math.max(0, at2 - 80), at2))) {
+    const next2 = valueStart(text2, j, ":");
+    return next2 > j ? { sep: ":", op: "\n", end: next2 } : null;
+  }
   if (j === i) return null;
   const v = statedAfter(text2, j, o, false);
-  if (v !== null) return { sep: "is", op: v.op, end: v.end };
+  if (v !== null) return { sep: "is", op: v.op, end: valueStart(text2, v.end, ":") };
   TARGET.lastIndex = j;
   const t = TARGET.exec(text2);
   TARGET_WORD.lastIndex = j;
@@ -18463,7 +18553,7 @@ function separatorAt(text2, at2, o = {}) {
   const q = t ? j + t[0].length : qualifierEnd(text2, j, o) ?? (tw ? qualifierEnd(text2, skipBlank(text2, j + tw[0].length), o) : null);
   if (q !== null) {
     const op2 = assignAt(text2, q);
-    if (op2) return { sep: "is", op: op2, end: valueStart(text2, q + op2.length) };
+    if (op2) return { sep: "is", op: op2, end: valueStart(text2, q + op2.length, op2) };
     const v2 = statedAfter(text2, q, o, true);
     if (v2 !== null) return { sep: "is", op: v2.op, end: v2.end };
   }
@@ -18483,7 +18573,10 @@ function keyClassOf(word) {
 }
 
 // server/src/core/trust/gates/statedCredentials.ts
-var LOCK_BEFORE = /\b(?:alarm|door|gate|garage|safe|lock|keypad|locker|padlock|lockbox|keybox)\b[^.\n]{0,20}$/i;
+var PUBLIC_BEFORE = /\b(?:public|publishable|search[- ]only|client[- ]side|browser)[ \t]+(?:[\w-]+[ \t]+)?$/i;
+var LOCK_BEFORE = /\b(?:alarm(?:anlage|panel|system)?|door|gate|garage|safe|lock|keypad|locker|padlock|lockbox|keybox)\b[^.\n]{0,20}$/i;
+var NETWORK_LINE = /\b(?:localhost|frontend|backend|server|servidor|http|https|tcp|udp|dev|docker|pnpm|npm|yarn|vite|api|app|container|proxy|listen|firewall)\b/i;
+var HEX_KEYS = /^(?:secret|(?:api|app|admin|access|master|client|server|service|write|private|secret)[ _-]?key)$/i;
 function accepts(cls, sep8, v, s2, policy, key) {
   const n = [...v.text].length;
   const minDigits = /[ -]/.test(v.text) || /combination|combo|cvv|cvc/i.test(key) ? 3 : 4;
@@ -18495,17 +18588,22 @@ function accepts(cls, sep8, v, s2, policy, key) {
   if (policy === "team") {
     switch (cls) {
       case "pw":
-        if (sep8 === " ") return !v.text.includes("`") && (s2.random || s2.strong || s2.password && n >= 6 || DEFAULT_PASSWORDS.has(v.text.toLowerCase()));
+        if (sep8 === " ") return !v.text.includes("`") && (s2.random || s2.strong || s2.password && n >= 6 || DEFAULT_PASSWORDS.has(v.text.toLowerCase()) || /passcode/i.test(key) && s2.digits >= 4 && !v.quoted);
         return s2.random || s2.strong || s2.password || s2.digits >= 4 || phrase || word && (n >= 6 || sep8 === ":");
       case "pass":
         if (sep8 === " ") return s2.random || s2.strong;
         return s2.random || s2.strong || s2.password && n >= 6 || phrase && (v.quoted || digit) || word && v.quoted;
       case "secret":
       case "key":
-        if (sep8 === " ") return s2.random && n >= 20 && !v.quoted && !/^[0-9a-f-]+$/i.test(v.text) || s2.strong && /\d/.test(v.text) && /[^\p{L}\d_./+-]/u.test(v.text);
+        if (sep8 === " ") {
+          if (s2.random && /^[0-9a-f]{16,}$/i.test(v.text) && !v.quoted && HEX_KEYS.test(key)) return true;
+          const mixed = /\d/.test(v.text) && new RegExp("\\p{Lu}", "u").test(v.text) && new RegExp("\\p{Ll}", "u").test(v.text);
+          return s2.random && n >= 20 && (!v.quoted || mixed && n >= 24) && !/^[0-9a-f-]+$/i.test(v.text) || s2.strong && /\d/.test(v.text) && /[^\p{L}\d_./+-]/u.test(v.text);
+        }
         return s2.random || s2.strong || cls === "secret" && (s2.password && n >= 8 || phrase);
       case "seed":
-        return sep8 !== " " && (s2.random || s2.strong) || s2.passphrase && v.words >= 12;
+        return (sep8 !== " " || !v.quoted) && (s2.random || s2.strong) || s2.passphrase && v.words >= 12;
+      // bare too: "TOTP secret FLQQ..."
       case "auth":
         return sep8 === ":" && s2.random;
       case "code":
@@ -18566,12 +18664,13 @@ function detectStatedCredentials(text2, policy, all = true, claimed) {
     if (cls === "barecode" && !OPENS.test(text2.slice(m.index + m[0].length, m.index + m[0].length + 80)) && !LOCK_BEFORE.test(text2.slice(Math.max(0, m.index - 30), m.index))) continue;
     if ((cls === "barecode" || cls === "lock") && NOT_A_LOCK_CODE.test(text2.slice(Math.max(0, m.index - 20), m.index + m[0].length + 20))) continue;
     if (cls === "lock" && /^safe$/i.test(m[0]) && NOT_SAFE.test(text2.slice(Math.max(0, m.index - 20), m.index))) continue;
+    if (cls === "entry" && /^(?:porta|porten)$/i.test(m[0]) && NETWORK_LINE.test(lineAround(text2, m.index, m.index + m[0].length))) continue;
     const lock = cls === "lock" || cls === "entry" ? cls : void 0;
     const keyClass = cls === "cjk" ? "pw" : cls === "barecode" || cls === "lock" || cls === "entry" || cls === "cjkcode" ? "code" : cls;
     const word = m[0];
     const prev = text2[m.index - 1];
     if (prev !== void 0 && new RegExp("\\p{L}", "u").test(prev) && cls !== "cjk" && cls !== "cjkcode") {
-      const compound = keyClass === "pw" && /^pass/i.test(word);
+      const compound = keyClass === "pw" && (/^pass/i.test(word) || /^pwd?$/i.test(word) && /^[ \t]*[:=]/.test(text2.slice(m.index + word.length, m.index + word.length + 3)) || /^(?:passwort|kennwort|wachtwoord|l\u00f6senord|salasana|passord|adgangskode|parool)$/i.test(word));
       const camel = new RegExp("\\p{Ll}", "u").test(prev) && new RegExp("^\\p{Lu}", "u").test(word);
       if (!compound && !camel) continue;
     }
@@ -18585,12 +18684,15 @@ function detectStatedCredentials(text2, policy, all = true, claimed) {
       if (!identWords(suffix).every((w2) => SECRET_SUFFIX.has(w2) || /^v?\d+$/.test(w2))) continue;
       end += suffix.length;
     }
+    if (text2[from - 1] === "=") continue;
     const key = text2.slice(from, end);
     const found = lock ? lockCode(text2, end, lock, word) : (text2[from - 1] === "<" && text2[end] === ">" ? xmlValue(text2, end + 1, keyClass, policy, word) : statedAt(text2, end, keyClass, policy, word, key, claimed)) ?? reversed(text2, m.index, end, keyClass, policy);
     if (!found) continue;
     const before = identWords(text2.slice(from, m.index));
     if (before.length > 0 && NOT_SECRET_PREFIX.has(before[before.length - 1])) continue;
+    if (before.some((w2) => /^(?:password|passwd|pwd|pass|token|apikey|credentials?)$/.test(w2)) && keyClass === "secret") continue;
     if (HASH_OF.test(text2.slice(Math.max(0, m.index - 40), m.index)) || exampleOrDisowned(text2, m.index, found.v.end)) continue;
+    if (!found.reversed && (PUBLIC_BEFORE.test(lineBefore(text2, from, 30)) || /\bpublic\b/i.test(text2.slice(end, found.valueAt)))) continue;
     if (inResourceName(text2, m.index) || isFixture(text2, found.v.start, found.v.end, found.v.text) || isLocalDefault(text2, found.v.start, found.v.end, key, found.v.text)) continue;
     const snippet2 = found.reversed ? `${mask(found.v.text, 1)} is the ${word}` : `${text2.slice(from, found.valueAt).replace(/\s+/g, " ").slice(0, 80)}${mask(found.v.text, 1)}`;
     out2.push({ keyClass, key, sep: found.sep, op: found.op, snippet: snippet2, start: found.v.start, end: found.v.end });
@@ -18636,6 +18738,9 @@ function envValue(ident, op, cls, v, policy) {
   const s2 = shapesOf(v.text, v.quoted);
   return s2 !== null && !/\s/.test(v.text) && (s2.password || s2.passphrase || s2.random || policy === "team" && s2.word);
 }
+function bareEnvHex(ident, sep8, cls, v) {
+  return sep8 === " " && (cls === "secret" || cls === "key") && !v.quoted && /^[A-Z][A-Z0-9]*_[A-Z0-9_]+$/.test(ident) && /^[0-9a-f]{16,}$/i.test(v.text) && /\d/.test(v.text) && /[a-f]/i.test(v.text);
+}
 function statedAt(text2, at2, cls, policy, key, ident = key, claimed) {
   const s2 = separatorAt(text2, at2, { foreign: FOREIGN_WORD.test(key), lockVerbs: cls === "code" ? "all" : void 0 });
   if (!s2 || claimed?.(s2.end)) return null;
@@ -18643,7 +18748,7 @@ function statedAt(text2, at2, cls, policy, key, ident = key, claimed) {
   if (s2.sep === " " && cls === "pass" && !/\b(?:user(?:name)?|login|account|ssid|wifi|wi-fi|wlan)\b/i.test(lineBefore(text2, at2))) return null;
   const phrases = (cls === "pw" || cls === "pass" || cls === "secret" || cls === "seed") && (s2.sep !== " " || cls === "seed");
   for (const v of readValue(text2, s2.end, phrases)) {
-    if (acceptValue(cls, s2.sep, v, policy, key) || envValue(ident, s2.op, cls, v, policy)) return { v, sep: s2.sep, op: s2.op, valueAt: s2.end };
+    if (acceptValue(cls, s2.sep, v, policy, key) || envValue(ident, s2.op, cls, v, policy) || policy === "team" && bareEnvHex(ident, s2.sep, cls, v)) return { v, sep: s2.sep, op: s2.op, valueAt: s2.end };
   }
   return null;
 }
@@ -18692,6 +18797,9 @@ function cellsOf(line, start, delimiter) {
   return out2.length >= 2 ? out2 : null;
 }
 var HEADER_CELL = /^[\p{L}\d_./-]+(?: [\p{L}\d_./-]+){0,2}$/u;
+var INVENTORY_COLUMN = /^(?:where|location|stored(?: in)?|kept in|lives in|vault(?: path)?|source of truth)$/i;
+var PLACE_COLUMN = /^(?:rooms?|doors?|gates?|locks?|lockers?|safes?|entrances?|buildings?|offices?|sites?|areas?|cabinets?|storage|floors?|sheds?|garages?|raum|t\u00fcr|salle|porte|sala|puerta)$/i;
+var CODE_COLUMN = /^(?:codes?|pin|combination|combo|keypad|code d'acc\u00e8s|c\u00f3digo|codice)$/i;
 function tables(text2, policy) {
   const out2 = [];
   let header = null;
@@ -18718,8 +18826,10 @@ function tables(text2, policy) {
       if (line.text.split(delimiter, 41).length > 40) continue;
       const cells = cellsOf(line.text, line.start, delimiter);
       if (!cells || delimiter !== "|" && !cells.every((c) => HEADER_CELL.test(c.text) && c.text.length <= 30)) continue;
+      if (cells.some((c) => INVENTORY_COLUMN.test(c.text))) continue;
+      const opens = cells.some((c) => PLACE_COLUMN.test(c.text));
       const columns = cells.flatMap((c, index) => {
-        const cls = HEADER_CELL.test(c.text) && c.text.length <= 30 ? keyClassOf(c.text) : null;
+        const cls = HEADER_CELL.test(c.text) && c.text.length <= 30 ? keyClassOf(c.text) ?? (opens && CODE_COLUMN.test(c.text) ? "code" : null) : null;
         return cls ? [{ index, cls, name: c.text }] : [];
       });
       if (columns.length > 0) {
@@ -18791,7 +18901,8 @@ function statedKind(f) {
   if (f.op === "=" && /^[A-Z][A-Z0-9_]*(?:PASSWORD|PASSWD|PWD|SECRET|TOKEN|PASS)$/.test(f.key)) return "env-credential";
   return f.sep === ":" ? "secret-assignment" : "password-prose";
 }
-function detectAll(text2) {
+function detectAll(written) {
+  const text2 = withoutCiphertext(written);
   const out2 = new Findings();
   detectGcpServiceAccount(text2, out2);
   detectPrivateKeys(text2, out2);
@@ -27210,20 +27321,93 @@ function detectTransient(text2) {
   return out2;
 }
 
+// server/src/core/trust/gates/passwordShapes.ts
+var TOKEN = /[^\s"'`()[\]{}<>,;|]{8,}/g;
+var SYMBOL = /[!#$%^&*?~@]/;
+var REFERENCE = /^(?:issues?|prs?|pull|bugs?|tickets?|story|task|case|items?|steps?|rooms?|builds?|runs?|jobs?|no|nr|num|number|version|release|sprint|epic|page|line|row|col|order|invoice|id|ch|chapter|section|part|slot|table|seat|gate|desk|floor|level|phase|round|week|day|team|group|rev|commit|change|mr|cl|ref)$/i;
+var DISOWNING_LINE = /\b(?:like|banned|blocked|rejected|refused|forbidden|not allowed|disallowed|blocklist|blacklist|denylist|policy|pattern|regex|format|weak|guessable|breached|pwned|terrible|worst|insecure|never use|don't use|do not use)\b/i;
+function passwordShaped(t) {
+  if (!new RegExp("\\p{Ll}", "u").test(t) || !new RegExp("\\p{Lu}", "u").test(t) || !/\d/.test(t) || !SYMBOL.test(t)) return false;
+  if (/^[#$%@!&*~+=]/.test(t)) return false;
+  if (/[=:]|\*\*/.test(t)) return false;
+  if (/@[\w-]+\.[A-Za-z]/.test(t) || /[\\/]/.test(t) || t.includes("://")) return false;
+  if (new RegExp("\\p{L}\\.\\p{L}", "u").test(t) || /[!=+<>]=|\+\+|&&|\?\.|=>/.test(t)) return false;
+  if (/^(?:[a-z][a-z0-9._-]*|[A-Z][a-z]+)@[\^~>=<]*v?\d+(?:\.\d+)*(?:-[\w.]+)?$/.test(t)) return false;
+  if (/\*[-.]|[-.]\*/.test(t)) return false;
+  if (/^[\w.]+@@?[A-Z][A-Za-z]*(?:_[\d.]+)?$/.test(t) && (t.includes("_") || /@[A-Z]{2,}|@Base$/.test(t))) return false;
+  const ref2 = new RegExp("^(\\p{L}+)#\\d+$", "u").exec(t);
+  if (ref2 && REFERENCE.test(ref2[1])) return false;
+  return (t.match(new RegExp("\\p{L}", "gu")) ?? []).length >= 3;
+}
+function loosePassword(text2) {
+  for (const m of text2.matchAll(TOKEN)) {
+    if (m[0].length > 80) continue;
+    let t = m[0].replace(/^[*_]+/, "").replace(/[*_.,:;]+$/, "");
+    const login = /^[a-z][\w.-]{0,31}:(?=\S)/.exec(t);
+    if (login) t = t.slice(login[0].length);
+    if (t.length < 8 || t.length > 64 || !passwordShaped(t)) continue;
+    const start = m.index + m[0].lastIndexOf(t);
+    if (exampleOnLine(text2, start, start + t.length) || DISOWNING_LINE.test(lineAround(text2, start, start + t.length, 120))) continue;
+    return mask(t, 1);
+  }
+  return null;
+}
+var CONTEXT = /\b(?:pass(?:word|wd|phrase|code)?s?|pw|pwd|creds?|credentials?|log(?:ged)?[ -]?in|logon|sign[ -]?in|sudo|root|admin|user(?:name)?|account|wi-?fi|ssid|secret|token|(?:api|access|secret|app)[ -]?key|key is|pin|htpasswd\w*|\.netrc|pgpass)\b/i;
+var NAMED_NUMBER = /^(?:python|node|java|jdk|postgres(?:ql)?|mysql|mariadb|redis|mongo(?:db)?|ubuntu|debian|centos|rhel|fedora|alpine|windows|win|macos|ios|android|php|ruby|go|dotnet|net|gradle|maven|vue|react|angular|rails|django|spring|kotlin|swift|scala|perl|es|ecmascript|html|css|sha|md|utf|iso|rfc|http|tls|ssl|ipv|x|arm|amd|intel|gen|v|version|release|build|rc|beta|alpha|sprint|week|q|fy|office|server|ver|route|chrome|firefox|safari|edge|iphone|ipad|pixel|galaxy|macbook|surface|xbox|ed|x|p|secp|rsa|aes|base|int|uint|float|bigint|port|vlan|room|floor|rack|slot|gate|line|step|phase|level|tier|zone|node|pod|host|box|lab|test|demo|stage|env|dev|prod|user|team|group|region|issue|ticket|pr|item|page|case|run|job|batch|shard|replica|worker|core|cpu|gpu)\d/i;
+function passwordLike(t) {
+  if (t.length < 7 || t.length > 64 || NAMED_NUMBER.test(t) || /^0x/i.test(t) || !new RegExp("\\p{Ll}", "u").test(t)) return false;
+  if (/[\\/:@.=]|^[-#$%&*!~+]/.test(t) || new RegExp("^\\p{L}+$", "u").test(t) || shapesOf(t) === null) return false;
+  if (/^[0-9a-f-]+$/i.test(t) || decodesToText(t)) return false;
+  const parts = t.split(/[-_]+/).filter((p) => p !== "");
+  if (parts.length >= 2 && parts.every((p) => /^[\p{L}\d]+$/u.test(p))) {
+    if (isResourceName(t)) return false;
+    const numbered2 = /(?:^|[-_])\d{2,4}$/.test(t) || new RegExp("\\p{Lu}", "u").test(t) && new RegExp("\\p{L}\\d{1,4}$", "u").test(t);
+    return numbered2 && parts.filter((p) => new RegExp("\\p{L}{4,}", "u").test(p)).length >= 1 && parts.filter((p) => new RegExp("\\p{L}", "u").test(p)).length >= 2;
+  }
+  if (/^[\p{L}\d]+$/u.test(t)) {
+    if (new RegExp("^\\p{L}{3,}\\d{2,}$", "u").test(t)) return true;
+    return t.length >= 10 && (t.match(/\d/g) ?? []).length >= 2 && new RegExp("\\p{Lu}", "u").test(t) && shannonEntropy(t) >= 3;
+  }
+  return false;
+}
+function decodesToText(t) {
+  if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(t) || t.length % 4 === 1) return false;
+  const d = Buffer.from(t.replace(/-/g, "+").replace(/_/g, "/"), "base64").toString("latin1");
+  return d.length >= 4 && /^[\x20-\x7e]+$/.test(d);
+}
+function credentialContext(text2, at2) {
+  const lineStart = text2.lastIndexOf("\n", at2 - 1) + 1;
+  const prevStart = lineStart > 0 ? text2.lastIndexOf("\n", lineStart - 2) + 1 : lineStart;
+  const lineEnd = text2.indexOf("\n", at2);
+  const window2 = text2.slice(Math.max(prevStart, at2 - 300), lineEnd === -1 ? Math.min(text2.length, at2 + 200) : Math.min(lineEnd, at2 + 200));
+  return CONTEXT.test(window2) || LOGIN_WORDS_INTL.test(window2);
+}
+function passwordNearCredentialWord(text2) {
+  if (!CONTEXT_ANYWHERE.test(text2) && !LOGIN_WORDS_INTL.test(text2)) return null;
+  for (const m of text2.matchAll(LIKE_TOKEN)) {
+    if (m[0].length > 80) continue;
+    let t = m[0].replace(/[.,:;!?]+$/, "");
+    const login = /^[a-z][\w.-]{0,31}:(?=\S)/.exec(t);
+    if (login) t = t.slice(login[0].length);
+    if (!passwordLike(t)) continue;
+    const start = m.index + (login ? login[0].length : 0);
+    const before = text2.slice(Math.max(0, start - 40), start);
+    if (/\b(?:user(?:name)?|login|as|account|for|on|at|in|host|server|vm|branch|repo|project|service|team|channel|bucket|image|tag|database|db|table|queue|topic|cluster|namespace|ssid|network|called|named)[ \t:=]+["'`]?$/i.test(before)) continue;
+    if (!credentialContext(text2, start) || exampleOnLine(text2, start, start + t.length) || DISOWNING_LINE.test(lineAround(text2, start, start + t.length, 120))) continue;
+    if (isFixture(text2, start, start + t.length, t)) continue;
+    return mask(t, 1);
+  }
+  return null;
+}
+var CONTEXT_ANYWHERE = new RegExp(CONTEXT.source, "i");
+var LIKE_TOKEN = /[^\s"'`()[\]{}<>,;|\u201e\u201c\u201d\u2018\u2019\u00ab\u00bb]{7,}/g;
+
 // server/src/core/trust/gates/teamSecrets.ts
-var PRIVATE_IP = /(?<![\d.])(?:10\.\d{1,3}|172\.(?:1[6-9]|2\d|3[01])|192\.168)\.\d{1,3}\.\d{1,3}(?![\d.])/g;
-var INTERNAL_HOST = /(?<![a-z0-9.-])[a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)*\.(?:internal|local|lan|corp|intranet|home\.arpa)(?![\w-]|\.[a-z0-9])/gi;
-var CREDENTIAL_WORD = /\b(?:pass(?:word|wd|phrase)?|pwd|secret|token|credentials?|api[_ -]?key|login)\b/i;
-var NOT_ACCOUNT = "the|a|an|its|their|our|your|that|this|described|explained|documented|with|to|via|using|through|for|from|on|at|in|is|are|was|and|or|page|pages|flow|method|screen|form|button|link|url|endpoint|required|prompt|name|names|id|ids|data|info|details|session|sessions|management|settings|access|accounts?|roles?|groups?|agent|interface|errors?|attempts?|requests?|needed|works|fails";
-var ACCOUNT_NAMED = new RegExp(
-  `\\bas\\s+(?:root|admin|administrator)\\b|\\b(?:login|log in|user(?:name)?|account)\\s+[\`'"]?(?!(?:${NOT_ACCOUNT})\\b)[a-z_][\\w.-]*|(?<![\\w.-])[\\w.-]+@(?:\\d|[a-z0-9-]+\\.(?:internal|local|lan|corp|intranet)\\b)`,
-  "i"
-);
 var EMAIL = /(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b/g;
 var STATED_PASSWORD = /\b(?:pass(?:word|wd|phrase)?|pwd)\b\s*(?:[:=]|is|was)\s*["'`]?([^\s"'`]{4,})/gi;
-var TOKEN = /(?<![A-Za-z0-9_+=-])[A-Za-z0-9_+=-]{16,}(?![A-Za-z0-9_+=-])/g;
-var PUBLIC_LINE = /\b(?:public(?:[ _-]?key)?|pubkey|fingerprint|checksum|digest|integrity|sha-?\d+|md5|hash|recipient)\b|ssh-(?:rsa|ed25519)|ecdsa-sha2/i;
-var PUBLIC_BEGIN = /-----BEGIN (?:[A-Z0-9]+ )*(?:PUBLIC KEY|CERTIFICATE|PUBLIC KEY BLOCK)-----/g;
+var TOKEN2 = /(?<![A-Za-z0-9_+=-])[A-Za-z0-9_+=-]{16,}(?![A-Za-z0-9_+=-])/g;
+var PUBLIC_LINE = /\b(?:public(?:[ _-]?key)?|pubkey|fingerprint|checksum|digest|integrity|sha-?\d+|md5|hash|recipient|jwks?|kty|modulus|dkim1?|domainkey|binarydata)\b|ssh-(?:rsa|ed25519)|ecdsa-sha2/i;
+var PUBLIC_BEGIN = /-----BEGIN (?:[A-Z0-9]+ )*(?:PUBLIC KEY|CERTIFICATE|CERTIFICATE REQUEST|PUBLIC KEY BLOCK|X509 CRL|PKCS7)-----/g;
 function valueLike(v) {
   if (isPlaceholder(v)) return false;
   return /[0-9]/.test(v) || /[^A-Za-z]/.test(v) || /[a-z][A-Z]/.test(v);
@@ -27231,20 +27415,36 @@ function valueLike(v) {
 function tokenLike(t) {
   if (/^[0-9a-f-]+$/i.test(t) || /^0x[0-9a-f]+$/i.test(t)) return false;
   if (/^[0-9A-HJKMNP-TV-Z]{26}$/.test(t)) return false;
+  if (/^(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}$/.test(t)) return false;
+  if (/^(?:MII[BC]IjANBgkqhkiG9w0BAQEFAAO|MFkwEwYHKoZIzj0CAQ|MCowBQYDK2Vw|iVBORw0KGgo|\/9j\/|R0lGOD|JVBERi0|UEsDB|H4sI|PD94bWwg)/.test(t)) return false;
   if (/^p_[0-9A-HJKMNP-TV-Z]{26}$/.test(t)) return false;
   if (/^(?:sha\d+-|age1|npub1|pk_(?:live|test)_)/i.test(t)) return false;
   if ((t.match(/[0-9]/g) ?? []).length < 2 || !/[A-Za-z]/.test(t)) return false;
-  if (/[a-z]{6,}|[A-Z]{6,}/.test(t)) return false;
+  if (/[a-z]{6,}|[A-Z]{6,}/.test(t) && (/[-_]/.test(t) || classChanges(t) < 0.45 * (t.length - 1))) return false;
   if (/^[a-z0-9]+(?:[-_][a-z0-9]+)+$/.test(t) && t.split(/[-_]/).every((p) => p.length <= 8)) return false;
   if (t.split("-").length >= 2 && t.split("-").every((p) => /^[A-Z]?[a-z]+(?:[A-Z][a-z]+)*\d{0,5}$/.test(p))) return false;
   if (encodedText(t)) return false;
   return shannonEntropy(t) >= 3.5;
 }
-function encodedText(t) {
-  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(t) || t.length % 4 !== 0) return false;
-  const d = Buffer.from(t, "base64").toString("latin1");
-  return /^[A-Za-z ,.'!?-]+$/.test(d) && /[a-z]{2,} [a-z]{2,}/i.test(d);
+function classChanges(t) {
+  const cls = (c) => c >= "a" && c <= "z" ? 0 : c >= "A" && c <= "Z" ? 1 : c >= "0" && c <= "9" ? 2 : 3;
+  let n = 0;
+  for (let i = 1; i < t.length; i++) if (cls(t[i]) !== cls(t[i - 1])) n++;
+  return n;
 }
+function encodedText(t) {
+  if (t.length > 8192 || !/^[A-Za-z0-9+/_-]+={0,2}$/.test(t) || t.length % 4 === 1 || /[+/]/.test(t) && /[_-]/.test(t)) return false;
+  const d = Buffer.from(t.replace(/-/g, "+").replace(/_/g, "/"), "base64").toString("latin1");
+  if (d.length < 6 || !/^[\x20-\x7e\t\r\n]+$/.test(d) || !/[A-Za-z]{2}/.test(d)) return false;
+  if (!/[\s{}=:,]/.test(d)) return false;
+  return detectSecrets(d).length === 0 && detectTeamSecrets(d).length === 0;
+}
+function inUrlPath(text2, at2) {
+  const before = text2.slice(Math.max(0, at2 - 300), at2);
+  const word = before.slice(Math.max(before.lastIndexOf(" "), before.lastIndexOf("\n"), before.lastIndexOf("	"), before.lastIndexOf("(")) + 1);
+  return /^[a-z][a-z0-9+.-]*:\/\/[^/?#\s]+\/[^?#\s]*$/i.test(word) && !/(?:^|[/_.-])(?:hooks?|webhooks?|webhookb2|triggers?|callback|secrets?|tokens?|keys?|sig|signature|auth|bot\d+:)(?=$|[/_.:-])/i.test(word);
+}
+var NOT_SECRET_PARAM = /^(?:state|nonce|code_challenge|code_challenge_method|utm_\w+|ref|id|trace_?id|span_?id|request_?id|v|ver|version|build|page|cursor|after|before|q|query|lang|locale)=$/i;
 function highEntropyToken(text2) {
   const publicSpans = [];
   PUBLIC_BEGIN.lastIndex = 0;
@@ -27253,8 +27453,15 @@ function highEntropyToken(text2) {
     publicSpans.push([m.index, end === -1 ? text2.length : end]);
     PUBLIC_BEGIN.lastIndex = end === -1 ? text2.length : end;
   }
-  for (const m of text2.matchAll(TOKEN)) {
-    if (!tokenLike(m[0]) || isIdentifier(text2, m.index, m[0])) continue;
+  for (const m of text2.matchAll(TOKEN2)) {
+    if (isIdentifier(text2, m.index, m[0])) continue;
+    const named = /^[A-Za-z_][\w-]{0,40}=(?=[^=])/.exec(m[0]);
+    const value = named ? m[0].slice(named[0].length) : m[0];
+    const session = named !== null && /sess|sid|auth|token|remember|app_?id|api_?key|apikey|key=|secret|sig/i.test(named[0]) && /^[0-9a-f]{24,}$/i.test(value) && /\d/.test(value) && /[a-f]/i.test(value);
+    if (!session && (named && (/^-|=./.test(value) || NOT_SECRET_PARAM.test(named[0])) || !tokenLike(value))) continue;
+    if (/(?:^|\s)h1:[A-Za-z0-9+/]*$/.test(text2.slice(Math.max(0, m.index - 60), m.index))) continue;
+    if (inUrlPath(text2, m.index)) continue;
+    if (/^\.(?:tar|tgz|gz|zip|jar|war|whl|deb|rpm|dmg|exe|msi|bin|img|iso|log|txt|json|csv|png|jpg|pdf)\b/.test(text2.slice(m.index + m[0].length, m.index + m[0].length + 5))) continue;
     if (publicSpans.some(([s2, e]) => m.index >= s2 && m.index < e)) continue;
     if (PUBLIC_LINE.test(lineAround(text2, m.index, m.index + m[0].length)) || exampleOnLine(text2, m.index, m.index + m[0].length)) continue;
     return m[0];
@@ -27271,22 +27478,30 @@ function protectedWith(text2) {
   }
   return null;
 }
-function detectTeamSecrets(text2) {
+var LABELLED = /^([^\n:=]{3,100})[:=][ \t]*["'`]?([A-Za-z0-9+/_=-]{20,200})["'`]?[ \t]*[.;,)]?[ \t]*(?:$|[ \t](?:\(|\u2014|\u2013|-[ \t]))/gm;
+function labelledRandom(text2) {
+  if (!text2.includes(":") && !text2.includes("=")) return null;
+  for (const m of text2.matchAll(LABELLED)) {
+    const [label, value] = [m[1], m[2]];
+    if (!keyClassOf(label) || PUBLIC_LINE.test(label) || (/\b(?:id|ids|hash|sha\d*|md5|checksum|digest|fingerprint|commit|etag|nonce|salt|iv)\b/i.test(label) || /\b(?:hmac|bcrypt|argon2?)[ \t]+of\b/i.test(label))) continue;
+    if (!shapesOf(value)?.random || isPlaceholder(value) || exampleOnLine(text2, m.index, m.index + m[0].length)) continue;
+    return `${label.trim().slice(-40)}: ${mask(value, 3)}`;
+  }
+  return null;
+}
+function detectTeamSecrets(written) {
+  const text2 = withoutCiphertext(written);
   const stated = detectStatedCredentials(text2, "team", false);
   if (stated.length === 0) stated.push(...detectStructuredCredentials(text2, "team").slice(0, 1));
   const out2 = stated.map((f) => ({ kind: "stated-credential", snippet: f.snippet }));
   if (stated.length === 0) {
-    const locked = protectedWith(text2);
-    if (locked) out2.push({ kind: "stated-credential", snippet: locked });
+    const other = labelledRandom(text2) ?? protectedWith(text2);
+    if (other) out2.push({ kind: "stated-credential", snippet: other });
   }
   const pairs = detectCredentialPairs(text2, "team");
   for (const kind of ["login-pair", "default-credential", "weak-password"]) {
     const p = pairs.find((f) => f.kind === kind);
     if (p && (kind !== "weak-password" || out2.length === 0)) out2.push({ kind, snippet: p.snippet });
-  }
-  if (CREDENTIAL_WORD.test(text2) && ACCOUNT_NAMED.test(text2)) {
-    const hosts = [...text2.matchAll(PRIVATE_IP), ...text2.matchAll(INTERNAL_HOST)].map((m) => m[0]);
-    if (hosts.length > 0) out2.push({ kind: "private-host-credential", snippet: `${mask(hosts[0], 4)} with a credential word` });
   }
   const emails = [...text2.matchAll(EMAIL)].map((m) => m[0]);
   if (emails.length > 0) {
@@ -27299,6 +27514,10 @@ function detectTeamSecrets(text2) {
   }
   const token = highEntropyToken(text2);
   if (token) out2.push({ kind: "high-entropy-token", snippet: mask(token, 3) });
+  if (out2.length === 0) {
+    const loose = loosePassword(text2) ?? passwordNearCredentialWord(text2);
+    if (loose) out2.push({ kind: "password-shaped", snippet: loose });
+  }
   return out2;
 }
 

@@ -179,9 +179,9 @@ test('the team store refuses secrets more strictly, and claims about the user; e
   const { repo, personal, team, run } = setup();
   const s = await startServer({ store: personal, cwd: repo });
   const cases = [
-    ['The staging database on 10.20.30.40 takes the login admin with password from the vault entry db-admin.', 'private-host-credential'],
+    ['The staging database on 10.20.30.40 takes the login admin, password Marten-Quay-47.', 'stated-credential'],
     ['The analytics client id is kX93mPq2Lw7ZtR4v and it is safe to share internally.', 'high-entropy-token'],
-    ['The flag service on build.internal takes the login deploy with the token from the ci settings page.', 'private-host-credential'],
+    ['After the deploy, ssh into build.internal as ops with Quartz!lake7 and restart the worker.', 'password-shaped'],
     ['Guest wifi password: correcthorsebatterystaple', 'stated-credential'],
     ['Jenkins admin / Summer2024! is the staging login', 'login-pair'],
     // Read by shape and context: a lock's code, another language's qualifier, a labelled row.
@@ -200,6 +200,7 @@ test('the team store refuses secrets more strictly, and claims about the user; e
   // Notes that only say where credentials live are stored.
   // And so are an ARN (where a secret is kept) and a request id.
   for (const content of [
+    'The staging database on 10.20.30.40 takes the login admin with password from the vault entry db-admin.',
     'The wiki page at wiki.corp explains how to request database credentials.',
     'The staging database runs at 10.0.4.20 and its credentials are stored in Vault.',
     'The lambda reads arn:aws:secretsmanager:eu-west-1:123456789012:secret:prod/orders-Ab12Cd only.',
@@ -216,15 +217,15 @@ test('the team store refuses secrets more strictly, and claims about the user; e
   assert.equal(gh.status, 'secret_detected');
   // An update of a team memory gets the strict check too.
   const ok = await s.call('memory_write', { content: 'The feature flags are defined in config/flags.yaml and reviewed weekly', scopes: ['flags'], store: 'team' });
-  const upd = await s.fail('memory_update', { id: ok.id, content: 'The feature flags service on flags.internal takes the user flagbot and the token kept in config/flags.yaml' });
-  assert.match(upd, /private-host-credential.*team memory/s);
+  const upd = await s.fail('memory_update', { id: ok.id, content: 'The feature flags service on flags.internal takes the user flagbot, password Heron-Bridge-47' });
+  assert.match(upd, /(?:password-shaped|stated-credential).*team memory/s);
   assert.doesNotMatch(readFileSync(join(team, mdFiles(team)[0]!), 'utf8'), /flags\.internal/);
   const claim = await s.fail('memory_write', { content: 'The user prefers tabs over spaces in every repository', scopes: ['style'], category: 'user-inference', store: 'team' });
   assert.match(claim, /user-inference cannot go to the team store/);
   assert.equal(mdFiles(team).length, 1);
   const cliRefusal = run(['remember', '--team', cases[0][0], '--scope', 'ops']);
   assert.equal(cliRefusal.code, 1);
-  assert.match(cliRefusal.stderr, /not stored in the team store.*private-host-credential/s);
+  assert.match(cliRefusal.stderr, /not stored in the team store.*stated-credential/s);
   assert.equal(mdFiles(team).length, 1);
   await s.close();
 });

@@ -7,11 +7,11 @@ import { detectSecrets } from '../../src/core/trust/gates/secrets.ts';
 
 const kinds = (t: string) => detectTeamSecrets(t).map((f) => f.kind);
 
-test('refused from the team store: private hosts with credential words, email with a stated password, bare random tokens', () => {
-  assert.deepEqual(kinds('The staging db on 192.168.4.20 uses the login deploy with the password in the vault'), ['private-host-credential']);
+test('refused from the team store: email with a stated password, bare random tokens; a host and an account with no value pass', () => {
+  assert.deepEqual(kinds('The staging db on 192.168.4.20 uses the login deploy with the password in the vault'), [], 'says where the password is, holds none');
   assert.deepEqual(kinds('The shared test account is qa@example.com with password is Spring2026x'), ['stated-credential', 'email-password']);
   assert.deepEqual(kinds('The webhook signing value is Zq8vR2mK9xLp4Tn7 for the staging hook'), ['high-entropy-token']);
-  for (const t of ['The staging db on 192.168.4.20 uses the login deploy with the password in the vault', 'The webhook signing value is Zq8vR2mK9xLp4Tn7 for the staging hook']) {
+  for (const t of ['The webhook signing value is Zq8vR2mK9xLp4Tn7 for the staging hook']) {
     assert.deepEqual(detectSecrets(t), [], 'the personal gate lets these through: the team rules are the stricter ones');
   }
   for (const f of detectTeamSecrets('The webhook signing value is Zq8vR2mK9xLp4Tn7')) assert.doesNotMatch(f.snippet, /Zq8vR2mK9xLp4Tn7/, 'the value never appears in the answer');

@@ -128,6 +128,7 @@ function rejected(v: string): boolean {
   if ((/^v?\d+(?:\.\d+)*[a-z]{1,3}$/i.test(v) && !KEYPAD_CODE.test(v)) || /^v\d+(?:\.\d+)*$/i.test(v)) return true; // 3600s, 10m, 5GB, v2
   if (/^id_(?:rsa|dsa|ecdsa|ed25519)(?:[-_.]\w+)?$/i.test(v)) return true; // a key file's name (id_ed25519), not the key
   if (/(?:^|\.)[*#](?:\.|$)/.test(v)) return true; // a routing or topic pattern (payments.*, orders.#.created)
+  if (/^[a-z][a-z0-9._-]*(?:\/[a-z0-9][a-z0-9._-]*)+$/.test(v) && /\/[a-z]/.test(v)) return true; // a vault or parameter path (`secret/dev/keycloak/admin`)
   if (/^\*[0-9A-F]{40}$/i.test(v)) return true; // a MySQL password hash (IDENTIFIED BY PASSWORD '*...'), not the password
   if (/^(?:arn|urn):/i.test(v)) return true; // an AWS resource name (arn:aws:secretsmanager:...:secret:name): where a secret is, not the secret
   return false;

@@ -201,7 +201,7 @@ function valueStart(text: string, at: number, op: string): number {
   const nl = text[i] === '\r' && text[i + 1] === '\n' ? i + 1 : i;
   if (text[nl] !== '\n' || op.includes('=')) return i;
   // One value alone (not a key of its own: `valueFrom:`), or codes side by side, each with a digit ("de2d6-2ff6c  3f630-487da").
-  const line = /[ \t]*(?:[-*\u2022][ \t]+|\d{1,2}[.)][ \t]+)?("[^"\n]{3,80}"|[^\s]{2,79}[^\s:]|(?=[^\s]*\d)[^\s]{4,40}(?:[ \t]+(?=[^\s]*\d)[^\s]{4,40}){1,9})[ \t]*(?:\r?\n|$)/y;
+  const line = /[ \t]*(?:[-*\u2022][ \t]+|\d{1,2}[.)][ \t]+)?("[^"\n]{3,80}"|[^\s]{2,79}[^\s:]|(?=[^\s]*\d)[^\s]{4,40}(?:[ \t]+(?:[\u00b7\u2022|,/][ \t]+)?(?=[^\s]*\d)[^\s]{4,40}){1,11})[ \t]*(?:\r?\n|$)/y;
   line.lastIndex = nl + 1;
   const m = line.exec(text);
   return m ? m.index + m[0].indexOf(m[1]!) : i;

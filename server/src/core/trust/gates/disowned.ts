@@ -29,13 +29,16 @@ const ID_PREFIX = /^(?:req|request|evt|event|cus|cust|customer|ch|pi|pm|py|po|in
  * ...". Not a client's or an app's id: those pair with a secret, and the team store keeps them out.
  */
 const ID_BEFORE =
-  /\b(?:request|req|trace|span|correlation|transaction|txn|order|invoice|customer|event|message|msg|job|run|build|execution|invocation|incident|ticket|object|deployment|upload|batch|case)[ _-]?(?:id|ids|number|no\.?|#)\b[^\n]{0,12}$/i;
+  /\b(?:request|req|trace|span|correlation|transaction|txn|order|invoice|customer|event|message|msg|job|run|build|execution|invocation|incident|ticket|object|deployment|upload|batch|case|version|delivery|lease|revision)[ _-]?(?:id|ids|number|no\.?|#)\b[^\n]{0,12}$/i;
 
 /** A record's or a request's id, not a token. */
 export function isIdentifier(text: string, start: number, value: string): boolean {
   // `span_id=a1b2...`: a key naming an id, written together with its value.
   const key = /^([A-Za-z_-]+)[=:]/.exec(value)?.[1];
   if (key && /(?:^|[_-])(?:id|ids|uuid|guid|etag|sha|digest|checksum)$/i.test(key)) return true;
+  if (/^[a-z]{2,6}_[0-9A-HJKMNP-TV-Z]{26}$/.test(value)) return true; // a prefixed ULID (`whd_01JD3R...`)
+  if (/^(?:ami|i|vpc|subnet|sg|vol|snap|eni|igw|nat|rtb|acl|eipalloc|lt|tgw|pcx|vpce|fs|fsap|r|db|cluster|ocid\d?)-[0-9a-f]{8,17}$/.test(value)) return true; // an AWS resource's id
+  if (/^(?:nonce|sha256|sha384|sha512)-/.test(value)) return true; // a CSP source (`nonce-...`, `sha256-...`)
   return ID_PREFIX.test(value) || ID_BEFORE.test(lineBefore(text, start, 60));
 }
 

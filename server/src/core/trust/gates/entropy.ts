@@ -36,6 +36,7 @@ export function isPlaceholder(value: string): boolean {
   // (key), (none), (hashed) — but not a long random string that starts with "(" (a Django SECRET_KEY).
   if (v.startsWith('(') && (v.length < 20 || shannonEntropy(v) < 3.5)) return true;
   if (/^[*x\u2022.#_-]+$/i.test(v)) return true; // *****, xxxxx, ....., ----
+  if (/\*{4,}|\u2022{4,}/.test(v)) return true; // masked in a log (`ghp_****3k9X`)
   if (PLACEHOLDER_WORDS.test(v)) return true;
   // A name in capitals that says what goes there: BASE32SECRET, API_TOKEN_HERE, DB_PASSWORD.
   if (v.length <= 200 && /^[A-Z0-9_-]*(?:SECRET|PASSWORD|PASSWD|TOKEN|API_?KEY|_KEY(?![A-Z0-9]))[A-Z0-9_-]*$/.test(v)) return true;

@@ -26,7 +26,7 @@ export const LOCK_NOUNS = alt([
 ]);
 /** Things a code opens that also name other things (a door, a gate, an alarm): only with a verb of opening, or a keypad's # or *. */
 export const ENTRY_NOUNS = alt([
-  'door|front door|back door|side door|gate|garage|garage door|alarm|alarm panel|keypad|entry|building|intercom|shed|locker',
+  'door|front door|back door|side door|gate|garage|garage door|alarm|alarm panel|keypad|entry|building|intercom|shed|locker|phone|iphone|ipad|tablet|laptop|macbook',
   't\u00fcr|haust\u00fcr|garagentor|alarmanlage', // de
   'porte|portail|alarme|interphone', // fr
   'puerta|port\u00f3n|alarma', // es

@@ -8,6 +8,7 @@ import { isReference, shapesOf, VAULT_WORDS } from './credentialValues.ts';
 import { lineAround, linesOf } from './findings.ts';
 import { DEFAULT_PASSWORDS, isFixture, isLocalDefault } from './disowned.ts';
 import { LOGIN_WORDS_INTL } from './lexicon.ts';
+import { exampleOnLine } from './providerTokens.ts';
 import type { Policy } from './statedCredentials.ts';
 
 export interface PairFinding {
@@ -163,6 +164,7 @@ function otherPairs(text: string): PairFinding[] {
   for (const m of text.matchAll(URL_TOKEN_USER)) {
     const token = m[2]!;
     if (!shapesOf(token)?.random || isPlaceholder(token)) continue;
+    if (/^@o?\d*\.?ingest(?:\.[a-z]{2})?\.sentry\.io/.test(text.slice(m.index + m[0].length - 2, m.index + m[0].length + 40))) continue; // a Sentry DSN's public key
     const at = m.index + m[1]!.length + 3;
     out.push({ kind: 'url-password', snippet: `${m[1]}://${mask(token, 2)}@...`, start: at, end: at + token.length });
   }
@@ -287,7 +289,7 @@ function namedPairs(text: string, policy: Policy): PairFinding[] {
 /** Login pairs under the store's policy; the team store adds default credentials. */
 export function detectCredentialPairs(text: string, policy: Policy): PairFinding[] {
   const all = [...slashPairs(text, policy), ...colonPairs(text, policy), ...pgpassLines(text), ...otherPairs(text), ...accountPairs(text), ...proseLogins(text), ...namedPairs(text, policy), ...(policy === 'team' ? [...defaultPairs(text), ...seasonalPasswords(text)] : [])];
-  return all.filter((f) => !isFixture(text, f.start, f.end, text.slice(f.start, f.end)));
+  return all.filter((f) => !isFixture(text, f.start, f.end, text.slice(f.start, f.end)) && !exampleOnLine(text, f.start, f.end));
 }
 
 const Q = `(["']?)([^\\s"'\`]+)\\1`;
@@ -308,8 +310,12 @@ const CLI_RULES: { tool: RegExp; flag: RegExp }[] = [
   { tool: /\bnet\s+use\b/i, flag: /(?<=\s)\\\\\S+[ \t]+(["']?)([^\s"'`/*][^\s"'`]*)\1(?=[ \t]+\/user:)/gi },
   { tool: /\bnet\s+user\b/i, flag: new RegExp(`\\bnet\\s+user\\s+[^\\s/]+\\s+(["']?)([^\\s"'\`/*]+)\\1`, 'gi') },
   { tool: /\bmosquitto_(?:pub|sub|rr)\b/, flag: new RegExp(`(?<=\\s)(?:-P|--pw)[ \\t]+${Q}`, 'g') },
-  { tool: /\blftp\b/, flag: /(?<=\s)-u[ \t]+(["']?)[^\s,"']+,([^\s"'`]+)\1/g },
-  { tool: /\bhtpasswd\b/, flag: new RegExp(`\\bhtpasswd\\s+-[a-zA-Z]*b[a-zA-Z]*\\s+[^\\s-]\\S*\\s+[^\\s-]\\S*\\s+${Q}`, 'g') },
+  { tool: /\blftp\b/, flag: /(?<=\s)-u[ \t]+["']?[^\s,"']+,(["']?)([^\s"'`]+)\1/g },
+  { tool: /\bhtpasswd\b/, flag: new RegExp(`\\bhtpasswd(?:\\s+-[a-zA-Z]+){0,3}?\\s+-[a-zA-Z]*b[a-zA-Z]*(?:\\s+-[a-zA-Z]+){0,3}\\s+[^\\s-]\\S*\\s+[^\\s-]\\S*\\s+${Q}`, 'g') },
+  { tool: /\bipmitool\b/, flag: new RegExp(`(?<=\\s)-P[ \\t]+${Q}`, 'g') },
+  // An SNMP community other than the defaults everyone knows.
+  { tool: /\bsnmp(?:walk|get|getnext|bulkwalk|bulkget|set|trap|table)\b/, flag: /(?<=\s)-c[ \t]+(["']?)(?!(?:public|private)\b)([^\s"'`]+)\1/g },
+  { tool: /\brabbitmqctl\b/, flag: /\b(?:add_user|change_password)[ \t]+[^\s'"]+[ \t]+(["']?)([^\s"'`]+)\1/g },
 ];
 
 /** A password given to a command-line tool that takes it as an argument. */

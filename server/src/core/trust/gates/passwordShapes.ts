@@ -55,7 +55,7 @@ export function loosePassword(text: string): string | null {
 
 /** Words that say a line is about logging in or a credential, in English (other languages: LOGIN_WORDS_INTL). */
 const CONTEXT =
-  /\b(?:pass(?:word|wd|phrase|code)?s?|pw|pwd|creds?|credentials?|log(?:ged)?[ -]?in|logon|sign[ -]?in|sudo|root|admin|user(?:name)?|account|wi-?fi|ssid|secret|token|(?:api|access|secret|app)[ -]?key|key is|pin)\b/i;
+  /\b(?:pass(?:word|wd|phrase|code)?s?|pw|pwd|creds?|credentials?|log(?:ged)?[ -]?in|logon|sign[ -]?in|sudo|root|admin|user(?:name)?|account|wi-?fi|ssid|secret|token|(?:api|access|secret|app)[ -]?key|key is|pin|htpasswd\w*|\.netrc|pgpass)\b/i;
 /** Words whose digits say what they are: a product and its version, a size, a type, a place, a name with its number. */
 const NAMED_NUMBER =
   /^(?:python|node|java|jdk|postgres(?:ql)?|mysql|mariadb|redis|mongo(?:db)?|ubuntu|debian|centos|rhel|fedora|alpine|windows|win|macos|ios|android|php|ruby|go|dotnet|net|gradle|maven|vue|react|angular|rails|django|spring|kotlin|swift|scala|perl|es|ecmascript|html|css|sha|md|utf|iso|rfc|http|tls|ssl|ipv|x|arm|amd|intel|gen|v|version|release|build|rc|beta|alpha|sprint|week|q|fy|office|server|ver|route|chrome|firefox|safari|edge|iphone|ipad|pixel|galaxy|macbook|surface|xbox|ed|x|p|secp|rsa|aes|base|int|uint|float|bigint|port|vlan|room|floor|rack|slot|gate|line|step|phase|level|tier|zone|node|pod|host|box|lab|test|demo|stage|env|dev|prod|user|team|group|region|issue|ticket|pr|item|page|case|run|job|batch|shard|replica|worker|core|cpu|gpu)\d/i;
@@ -107,9 +107,11 @@ export function passwordNearCredentialWord(text: string): string | null {
   if (!CONTEXT_ANYWHERE.test(text) && !LOGIN_WORDS_INTL.test(text)) return null;
   for (const m of text.matchAll(LIKE_TOKEN)) {
     if (m[0].length > 80) continue;
-    const t = m[0].replace(/[.,:;!?]+$/, '');
+    let t = m[0].replace(/[.,:;!?]+$/, '');
+    const login = /^[a-z][\w.-]{0,31}:(?=\S)/.exec(t); // `grafana:Gr4f-Plain-2025`: the password after its user
+    if (login) t = t.slice(login[0].length);
     if (!passwordLike(t)) continue;
-    const start = m.index;
+    const start = m.index + (login ? login[0].length : 0);
     const before = text.slice(Math.max(0, start - 40), start);
     if (/\b(?:user(?:name)?|login|as|account|for|on|at|in|host|server|vm|branch|repo|project|service|team|channel|bucket|image|tag|database|db|table|queue|topic|cluster|namespace|ssid|network|called|named)[ \t:=]+["'`]?$/i.test(before)) continue; // a name, not a password
     if (!credentialContext(text, start) || exampleOnLine(text, start, start + t.length) || DISOWNING_LINE.test(lineAround(text, start, start + t.length, 120))) continue;

@@ -199,6 +199,8 @@ export function detectStatedCredentials(text: string, policy: Policy, all = true
     // of the credential ("sha256 of the secret: ..."), or an example ("e.g. password: ...").
     const before = identWords(text.slice(from, m.index));
     if (before.length > 0 && NOT_SECRET_PREFIX.has(before[before.length - 1]!)) continue;
+    // `passwordSecret`, `tokenSecretName`: a credential word before another names the Secret that holds it.
+    if (before.some((w) => /^(?:password|passwd|pwd|pass|token|apikey|credentials?)$/.test(w)) && keyClass === 'secret') continue;
     if (HASH_OF.test(text.slice(Math.max(0, m.index - 40), m.index)) || exampleOrDisowned(text, m.index, found.v.end)) continue;
     // A key meant to be public: "the search-only API key", "publishable key (public, in the bundle): ...".
     if (!found.reversed && (PUBLIC_BEFORE.test(lineBefore(text, from, 30)) || /\bpublic\b/i.test(text.slice(end, found.valueAt)))) continue;

@@ -30,6 +30,10 @@ function cellsOf(line: string, start: number, delimiter: string): Cell[] | null 
 /** A column header: a label of up to three words, not a sentence. */
 const HEADER_CELL = /^[\p{L}\d_./-]+(?: [\p{L}\d_./-]+){0,2}$/u;
 
+const INVENTORY_COLUMN = /^(?:where|location|stored(?: in)?|kept in|lives in|vault(?: path)?|source of truth)$/i;
+const PLACE_COLUMN = /^(?:rooms?|doors?|gates?|locks?|lockers?|safes?|entrances?|buildings?|offices?|sites?|areas?|cabinets?|storage|floors?|sheds?|garages?|raum|t\u00fcr|salle|porte|sala|puerta)$/i;
+const CODE_COLUMN = /^(?:codes?|pin|combination|combo|keypad|code d'acc\u00e8s|c\u00f3digo|codice)$/i;
+
 /** Rows under a header whose column names a credential. */
 function tables(text: string, policy: Policy): StatedCredential[] {
   const out: StatedCredential[] = [];
@@ -58,8 +62,12 @@ function tables(text: string, policy: Policy): StatedCredential[] {
       const cells = cellsOf(line.text, line.start, delimiter);
       // A CSV or TSV header is labels only; a markdown header may hold other words.
       if (!cells || (delimiter !== '|' && !cells.every((c) => HEADER_CELL.test(c.text) && c.text.length <= 30))) continue;
+      // An inventory of where secrets are kept (`| Secret | Where |`) names them; it holds none.
+      if (cells.some((c) => INVENTORY_COLUMN.test(c.text))) continue;
+      // "Code" alone heads exit codes as often as door codes: a code when another column names what it opens.
+      const opens = cells.some((c) => PLACE_COLUMN.test(c.text));
       const columns = cells.flatMap((c, index) => {
-        const cls = HEADER_CELL.test(c.text) && c.text.length <= 30 ? keyClassOf(c.text) : null;
+        const cls = HEADER_CELL.test(c.text) && c.text.length <= 30 ? (keyClassOf(c.text) ?? (opens && CODE_COLUMN.test(c.text) ? 'code' : null)) : null;
         return cls ? [{ index, cls, name: c.text }] : [];
       });
       if (columns.length > 0) {

@@ -3,11 +3,12 @@
 // So on top of the personal gate (secrets.ts), a team write is refused on weaker evidence: any
 // value stated after a credential word that is no word of a sentence (`password: blue-otter-garden`,
 // "the wifi password is tulpenfeld", `pin: 4821`), a `user / password` login pair, a product's
-// default credentials (`admin/admin`), a private address or an internal host name with a
-// credential word and a named account, an email address with a stated password, and a bare
-// high-entropy token of 16+ characters. Notes that only say where credentials live ("its
-// credentials are stored in Vault") pass. A false refusal costs a rewording; a leak into a shared
-// history costs a credential rotation.
+// default credentials (`admin/admin`), an email address with a stated password, a bare
+// high-entropy token of 16+ characters, a random value after a labelled credential word, and a
+// password-shaped token alone or near a word of logging in (passwordShapes.ts). Every rule needs
+// a value: notes that only say where credentials live ("its credentials are stored in Vault",
+// "the staging db at 10.0.4.20 takes the login deploy, password in the vault") pass. A false
+// refusal costs a rewording; a leak into a shared history costs a credential rotation.
 import { isFixture, isIdentifier, withoutCiphertext } from './disowned.ts';
 import { isPlaceholder, mask, shannonEntropy } from './entropy.ts';
 import { lineAround } from './findings.ts';
@@ -21,7 +22,6 @@ import { detectSecrets } from './secrets.ts';
 import { detectStructuredCredentials } from './structuredCredentials.ts';
 
 export const TEAM_SECRET_KINDS = [
-  'private-host-credential',
   'email-password',
   'high-entropy-token',
   'stated-credential',
@@ -37,24 +37,12 @@ export interface TeamSecretFinding {
   snippet: string;
 }
 
-const PRIVATE_IP = /(?<![\d.])(?:10\.\d{1,3}|172\.(?:1[6-9]|2\d|3[01])|192\.168)\.\d{1,3}\.\d{1,3}(?![\d.])/g;
-// An internal name is one whose last label is internal / local / lan...: `vault.internal.example.com` is a public name.
-const INTERNAL_HOST = /(?<![a-z0-9.-])[a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)*\.(?:internal|local|lan|corp|intranet|home\.arpa)(?![\w-]|\.[a-z0-9])/gi;
-const CREDENTIAL_WORD = /\b(?:pass(?:word|wd|phrase)?|pwd|secret|token|credentials?|api[_ -]?key|login)\b/i;
-// An account named next to the host: `login deploy`, `user admin`, `as root`, `deploy@10.0.0.4`.
-// Not a word of the sentence that follows "login" or "user" ("log in with", "the user page").
-const NOT_ACCOUNT =
-  'the|a|an|its|their|our|your|that|this|described|explained|documented|with|to|via|using|through|for|from|on|at|in|is|are|was|and|or|page|pages|flow|method|screen|form|button|link|url|endpoint|required|prompt|name|names|id|ids|data|info|details|session|sessions|management|settings|access|accounts?|roles?|groups?|agent|interface|errors?|attempts?|requests?|needed|works|fails';
-const ACCOUNT_NAMED = new RegExp(
-  `\\bas\\s+(?:root|admin|administrator)\\b|\\b(?:login|log in|user(?:name)?|account)\\s+[\`'"]?(?!(?:${NOT_ACCOUNT})\\b)[a-z_][\\w.-]*|(?<![\\w.-])[\\w.-]+@(?:\\d|[a-z0-9-]+\\.(?:internal|local|lan|corp|intranet)\\b)`,
-  'i',
-);
 const EMAIL = /(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b/g;
 const STATED_PASSWORD = /\b(?:pass(?:word|wd|phrase)?|pwd)\b\s*(?:[:=]|is|was)\s*["'`]?([^\s"'`]{4,})/gi;
 const TOKEN = /(?<![A-Za-z0-9_+=-])[A-Za-z0-9_+=-]{16,}(?![A-Za-z0-9_+=-])/g;
 // A line about public material: what follows is meant to be shared.
 const PUBLIC_LINE = /\b(?:public(?:[ _-]?key)?|pubkey|fingerprint|checksum|digest|integrity|sha-?\d+|md5|hash|recipient|jwks?|kty|modulus|dkim1?|domainkey|binarydata)\b|ssh-(?:rsa|ed25519)|ecdsa-sha2/i;
-const PUBLIC_BEGIN = /-----BEGIN (?:[A-Z0-9]+ )*(?:PUBLIC KEY|CERTIFICATE|PUBLIC KEY BLOCK)-----/g;
+const PUBLIC_BEGIN = /-----BEGIN (?:[A-Z0-9]+ )*(?:PUBLIC KEY|CERTIFICATE|CERTIFICATE REQUEST|PUBLIC KEY BLOCK|X509 CRL|PKCS7)-----/g;
 
 /** A stated password value, not a word of prose ("the password is stored in Vault"). */
 function valueLike(v: string): boolean {
@@ -108,7 +96,7 @@ function encodedText(t: string): boolean {
 function inUrlPath(text: string, at: number): boolean {
   const before = text.slice(Math.max(0, at - 300), at);
   const word = before.slice(Math.max(before.lastIndexOf(' '), before.lastIndexOf('\n'), before.lastIndexOf('\t'), before.lastIndexOf('(')) + 1);
-  return /^[a-z][a-z0-9+.-]*:\/\/[^/?#\s]+\/[^?#\s]*$/i.test(word) && !/hook|trigger|callback|secret|token|key|sig|auth/i.test(word);
+  return /^[a-z][a-z0-9+.-]*:\/\/[^/?#\s]+\/[^?#\s]*$/i.test(word) && !/(?:^|[/_.-])(?:hooks?|webhooks?|webhookb2|triggers?|callback|secrets?|tokens?|keys?|sig|signature|auth|bot\d+:)(?=$|[/_.:-])/i.test(word);
 }
 
 /** Parameters whose values are public or one-shot by design: an OAuth state or nonce, a PKCE challenge, a tracking or paging value. */
@@ -128,7 +116,7 @@ function highEntropyToken(text: string): string | null {
     // `session=<value>`: the value alone (the name would make the whole read as an identifier).
     const named = /^[A-Za-z_][\w-]{0,40}=(?=[^=])/.exec(m[0]);
     const value = named ? m[0].slice(named[0].length) : m[0];
-    const session = named !== null && /sess|sid|auth|token|remember/i.test(named[0]) && /^[0-9a-f]{24,}$/i.test(value) && /\d/.test(value) && /[a-f]/i.test(value);
+    const session = named !== null && /sess|sid|auth|token|remember|app_?id|api_?key|apikey|key=|secret|sig/i.test(named[0]) && /^[0-9a-f]{24,}$/i.test(value) && /\d/.test(value) && /[a-f]/i.test(value);
     if (!session && ((named && (/^-|=./.test(value) || NOT_SECRET_PARAM.test(named[0]))) || !tokenLike(value))) continue; // `NODE_OPTIONS=--max-old-space-size=1536`: flags
     if (/(?:^|\s)h1:[A-Za-z0-9+/]*$/.test(text.slice(Math.max(0, m.index - 60), m.index))) continue; // a Go module's hash (go.sum)
     if (inUrlPath(text, m.index)) continue; // a document's or a resource's id in a link (docs.google.com/document/d/<id>)
@@ -165,7 +153,7 @@ function labelledRandom(text: string): string | null {
   if (!text.includes(':') && !text.includes('=')) return null;
   for (const m of text.matchAll(LABELLED)) {
     const [label, value] = [m[1]!, m[2]!];
-    if (!keyClassOf(label) || PUBLIC_LINE.test(label) || /\b(?:id|ids|hash|hmac|bcrypt|argon2?|sha\d*|md5|checksum|digest|fingerprint|commit|build|trace|request|etag|nonce|salt|iv)\b/i.test(label)) continue;
+    if (!keyClassOf(label) || PUBLIC_LINE.test(label) || (/\b(?:id|ids|hash|sha\d*|md5|checksum|digest|fingerprint|commit|etag|nonce|salt|iv)\b/i.test(label) || /\b(?:hmac|bcrypt|argon2?)[ \t]+of\b/i.test(label))) continue;
     if (!shapesOf(value)?.random || isPlaceholder(value) || exampleOnLine(text, m.index, m.index + m[0].length)) continue;
     return `${label.trim().slice(-40)}: ${mask(value, 3)}`;
   }
@@ -187,13 +175,6 @@ export function detectTeamSecrets(written: string): TeamSecretFinding[] {
     const p = pairs.find((f) => f.kind === kind);
     // A seasonal password is the weakest evidence: named only when nothing else already covers it.
     if (p && (kind !== 'weak-password' || out.length === 0)) out.push({ kind, snippet: p.snippet });
-  }
-  // A host with a credential word is refused when the note also names the account; a note that
-  // only says where credentials live ("the staging database at 10.0.4.20 keeps its credentials in
-  // Vault", "the wiki at wiki.corp explains how to request them") passes.
-  if (CREDENTIAL_WORD.test(text.replace(/\(using password: (?:YES|NO)\)/g, '')) && ACCOUNT_NAMED.test(text)) {
-    const hosts = [...text.matchAll(PRIVATE_IP), ...text.matchAll(INTERNAL_HOST)].map((m) => m[0]);
-    if (hosts.length > 0) out.push({ kind: 'private-host-credential', snippet: `${mask(hosts[0]!, 4)} with a credential word` });
   }
   const emails = [...text.matchAll(EMAIL)].map((m) => m[0]);
   if (emails.length > 0) {
