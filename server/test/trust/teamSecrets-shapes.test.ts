@@ -156,3 +156,38 @@ test('refused: a password near a word of logging in, a labelled random value, we
   ]) assert.deepEqual(team(t), [], t);
 });
 
+test('refused: more command lines, API keys in a query, code tables and phone codes; stored: inventories, references, ids and code', () => {
+  const cases = [
+    `curl "https://api.weather.example/v1/forecast?lat=52.5&appid=${randomString(HEX, 32, 61)}"`,
+    "lftp -u partner_in,'Lftp-Partner-Q4' sftp://sftp.acme.io -e 'mirror -R out/ /in/; bye'",
+    `HMAC secret shared with the partner for request signing: ${randomString(ALNUM, 20, 62)}/${randomString(ALNUM, 20, 63)}`,
+    'htpasswd -b -c /etc/nginx/.htpasswd metrics Mtr1cs-Basic-72',
+    '| Room | Code |\n| Server room | 6620 |\n| Storage | 1945 |',
+    'The on-call test iPhone unlocks with 170623.',
+    '2FA backup codes for the shared account:\n4829 1037  \u00b7  7730 5521  \u00b7  9018 6644',
+    '# /etc/nginx/.htpasswd_plain (before hashing)\ngrafana:Gr4f-Plain-2031',
+    'ipmitool -I lanplus -H 10.20.0.31 -U ADMIN -P Ipm1-Bmc-Adm9 chassis power cycle',
+    'snmpwalk -v2c -c Acm3-Snmp-R7 10.20.0.1 system',
+    'rabbitmqctl add_user billing Rbt-Billing-4471',
+  ];
+  for (const t of cases) assert.notDeepEqual(team(t), [], t);
+  for (const t of [
+    'CSP uses a per-request nonce like `nonce-r4nd0mB4se64==`; never reuse a static nonce.',
+    `Restore the config from S3 version id ${randomString(ALNUM, 32, 64)} (before the bad deploy).`,
+    'Golden AMI is ami-0c9f8e7d6b5a43210; the broken instance was i-04d7e2a9b1c3f5e68, vpc-0a1b2c3d4e5f67890.',
+    `-----BEGIN CERTIFICATE REQUEST-----\n${randomString(ALNUM, 64, 65)}\n-----END CERTIFICATE REQUEST-----`,
+    `Design file: https://www.figma.com/design/${randomString(ALNUM, 22, 66)}/Checkout-v3`,
+    'first delivery id: whd_01JD3R2C7W0N6Z5A1K9XHQ4MBT',
+    'Has\u0142o do Keycloak admina trzymamy w Vault: secret/dev/keycloak/admin',
+    'token=ghp_****************************3k9X  (masked by the CI log filter)',
+    '| Secret | Where |\n|---|---|\n| Stripe live key | Vault `kv/payments/stripe` |',
+    `Browser Sentry DSN (public by design): https://${randomString(HEX, 32, 67)}@o44182.ingest.sentry.io/6642`,
+    'postgres://reader@pg-stg.internal:5432/analytics  (auth via IAM token, no static password)',
+    '{"user": "acme", "passwordSecret": "supplier-sftp"}',
+    'From the vendor docs (example only, not ours): `curl -u demo:demo https://api.example.com/ping`',
+    'FATAL:  password authentication failed for user "reader" on pg-stg.internal (10.0.2.9)',
+    "const encode = (name: string) => name.replace(/[^a-zA-Z0-9]/g, '-');",
+    "t.equal(uri.serialize({ path: 'foo%40Bar1' }), 'x')",
+  ]) assert.deepEqual(team(t), [], t);
+});
+

@@ -25,7 +25,9 @@ const DISOWNING_LINE =
 /** Does `t` have a password's shape (see the header)? */
 export function passwordShaped(t: string): boolean {
   if (!/\p{Ll}/u.test(t) || !/\p{Lu}/u.test(t) || !/\d/.test(t) || !SYMBOL.test(t)) return false;
-  if (/^[#$%@!&*~+=]/.test(t)) return false; // a hashtag, a variable, a mention, a negation, a decorator
+  if (/^[#$%@!&*~+=^]/.test(t)) return false; // a hashtag, a variable, a mention, a negation, a decorator, a regex's class
+  if (/a-z|A-Z|0-9|\\[dwsDWS]/.test(t)) return false; // a regular expression (`^a-zA-Z0-9`)
+  if (/%[0-9A-Fa-f]{2}/.test(t)) return false; // URL-encoded text (`foo%40bar`)
   if (/[=:]|\*\*/.test(t)) return false; // a setting (`KEY=value`, `-XX:+UseG1GC`), a masked value (`sk_live_****9xQa`)
   if (/@[\w-]+\.[A-Za-z]/.test(t) || /[\\/]/.test(t) || t.includes('://')) return false; // an email address, a path, a URL
   if (/\p{L}\.\p{L}/u.test(t) || /[!=+<>]=|\+\+|&&|\?\.|=>/.test(t)) return false; // a property path, a domain, an operator
