@@ -1,12 +1,11 @@
-// The secret gates measured on a labelled corpus written by someone who never saw the rules
-// (bench/quality/credentials/: credentials that must never reach a team store, and ordinary
-// notes, many of them about credentials without containing one). That corpus and a second one
-// written blind the same way (credentials2/) were then used to tune the rules (their misses were
-// read and rules written for the kinds of secret behind them), so both are tuning sets and their
-// figures are optimistic; a third corpus written blind the same way (credentials3/), never read
-// while tuning, is the held-out measure (docs/reliability.md, "Credential corpus"): run it without
-// --misses, and do not read its items to write rules.
-//   node --import tsx bench/quality/credentials.mts [--misses] [corpus.json]   (credentials2/corpus.json, credentials3/corpus.json)
+// The secret gates measured on labelled corpora of short notes, each written by someone who never
+// saw the rules (bench/quality/credentials*/: credentials that must never reach a team store, and
+// ordinary notes, many of them about credentials without containing one). Each corpus is measured
+// once while held out, before anyone reads its items; then its misses are read and rules written
+// for the kinds of secret behind them, and it becomes a tuning set whose figures are optimistic.
+// The newest corpus is the held-out one (docs/reliability.md, "Credential corpus" says which): run
+// it without --misses, and do not read its items to write rules.
+//   node --import tsx bench/quality/credentials.mts [--misses] [corpus.json]   (default: credentials/corpus.json)
 // Prints, for the team gate (personal rules + team rules, as a team write is checked) and the
 // personal gate alone: the share of credentials refused and of ordinary notes refused, the
 // slowest item (its best of five runs) and the CPU time of one pass over the corpus.

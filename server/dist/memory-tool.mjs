@@ -27328,7 +27328,9 @@ var REFERENCE = /^(?:issues?|prs?|pull|bugs?|tickets?|story|task|case|items?|ste
 var DISOWNING_LINE = /\b(?:like|banned|blocked|rejected|refused|forbidden|not allowed|disallowed|blocklist|blacklist|denylist|policy|pattern|regex|format|weak|guessable|breached|pwned|terrible|worst|insecure|never use|don't use|do not use)\b/i;
 function passwordShaped(t) {
   if (!new RegExp("\\p{Ll}", "u").test(t) || !new RegExp("\\p{Lu}", "u").test(t) || !/\d/.test(t) || !SYMBOL.test(t)) return false;
-  if (/^[#$%@!&*~+=]/.test(t)) return false;
+  if (/^[#$%@!&*~+=^]/.test(t)) return false;
+  if (/a-z|A-Z|0-9|\\[dwsDWS]/.test(t)) return false;
+  if (/%[0-9A-Fa-f]{2}/.test(t)) return false;
   if (/[=:]|\*\*/.test(t)) return false;
   if (/@[\w-]+\.[A-Za-z]/.test(t) || /[\\/]/.test(t) || t.includes("://")) return false;
   if (new RegExp("\\p{L}\\.\\p{L}", "u").test(t) || /[!=+<>]=|\+\+|&&|\?\.|=>/.test(t)) return false;

@@ -191,3 +191,44 @@ test('refused: more command lines, API keys in a query, code tables and phone co
   ]) assert.deepEqual(team(t), [], t);
 });
 
+test('refused: raw # in URL passwords, keys in C strings, other Authorization schemes, key words and seed words in more forms; stored: ciphertext, cmdlets, test output, client ids', () => {
+  const cases = [
+    'db, err := sql.Open("pgx", "postgres://orders_svc:Or8#kQz2Lm7x@orders-db.internal:5432/orders")',
+    `static const char KEY[] =\n"-----BEGIN RSA PRIVATE KEY-----\\n"\n"${randomString(ALNUM, 64, 71)}\\n"\n"-----END RSA PRIVATE KEY-----\\n";`,
+    `$ curl -H "Authorization: ServiceAccount ${randomString(HEX, 32, 72)}" https://horde.studio.lan/api/v1/jobs`,
+    `Alertmanager to PagerDuty uses routing key ${randomString(HEX, 32, 73)} (service Platform)`,
+    'Service mode over BLE uses a static passkey 731905 on all units.',
+    'Office alarm (panel by the back door): disarm with 7316 then OK.',
+    'Unlock with the debug authentication key 0x5A3C91E7 0x0B2D48F6 0xC1A9E37D 0x64F02B85.',
+    'Frase de recuperaci\u00f3n de la wallet de pruebas: lemon orbit tackle fiscal window genre drastic humble raven cupboard mixed vessel',
+    '\u039a\u03c9\u03b4\u03b9\u03ba\u03cc\u03c2 VPN: \u03c7\u03c1\u03ae\u03c3\u03c4\u03b7\u03c2 ext_dev, \u03ba\u03c9\u03b4\u03b9\u03ba\u03cc\u03c2 Elia-Thalassa-72.',
+    `Joost: global key for ops@example.net: ${randomString(HEX, 37, 74)}, I will swap it`,
+    'Tom: what is the new pw for the router?\nAiko: first half dcmR0ut3r- second half Xq92!kp',
+    'Vocera DB (sa): Vq2LmP8xTz4r  (rotate monthly)',
+    '\u96c6\u7fa4\u516c\u5171\u8d26\u53f7 labshare \u7684\u5bc6\u7801\u6539\u6210\u4e86 Qiu-Feng-7396\uff0c\u767b\u5f55\u8282\u70b9 login01',
+    'Figma owner login meanwhile is design@studio.example.org / "paper crane moves at dawn"',
+    `Kaggle: {"username":"labvision","key":"${randomString(HEX, 32, 75)}"}`,
+    'TSO-User DWHNACHT, Passwort K8Z4QW1N \u2014 RACF erlaubt nur 8 Zeichen.',
+  ];
+  for (const t of cases) assert.notDeepEqual(team(t), [], t);
+  for (const t of [
+    `CI cache key resolves to deps-${randomString(HEX, 64, 76)}.`,
+    '\uac1c\ubc1c \uc11c\ubc84 \ube44\ubc00\ubc88\ud638\ub294 \ubd84\uae30\ub9c8\ub2e4 \ubcc0\uacbd\ud558\uba70, \ube44\ubc00\ubc88\ud638 \uad00\ub9ac\uc790(Passbolt)\uc5d0\uc11c\ub9cc \uacf5\uc720\ud569\ub2c8\ub2e4.',
+    `kind: SealedSecret\nspec:\n  encryptedData:\n    STRIPE_SECRET_KEY: AgB${randomString(ALNUM, 90, 77)}`,
+    '| System | User | Password |\n|---|---|---|\n| OneSign | impadmin | (KeePass: Imprivata/admin) |',
+    `Figma file key ${randomString(ALNUM, 22, 78)} is the booking widget.`,
+    '+Artifacts=(ArtifactName="Live",ClientId="xyza7891zq4k2m3n5p6r",ClientSecret="<set by build machine>")',
+    "To get the initial ArgoCD admin password: `kubectl -n argocd get secret argocd-initial-admin-secret -o jsonpath='{.data.password}' | base64 -d`.",
+    'Keys in the docs like sk_test_4eC39HqLyjWDarjtT1zdp7dc are Stripe\'s public documentation examples.',
+    'DD_API_KEY=ENC[k8s_secret@datadog/datadog-secret/api-key]',
+    '$cred = Get-Credential -UserName "CORP\\svc_print" -Message "Print migration"',
+    'bootcmd=run distro_bootcmd\nserial#=SNGW3-2611-004417',
+    '| DevEUI | AppKey |\n|---|---|\n| 70B3D57ED005A1F2 | (in TTN console only) |',
+    '--- PASS: TestOrderTotals (0.00s)\n--- FAIL: TestOrderTotals/rounding (0.00s)',
+    'Staging Jenkins: agent win-msbuild-02 has only 60 GB free. Pin cook jobs to win-msbuild-01.',
+    'Okta app client id 0oa8zq2mxv7LpRk4W697 (public), group push every 40 min.',
+    `Vercel: team_8qZ2mXvLp4, project prj_${randomString(ALNUM, 28, 79)} (storefront).`,
+    'function rotationFor(dim) { const seed = mulberry32(dim); }',
+  ]) assert.deepEqual(team(t), [], t);
+});
+

@@ -77,7 +77,7 @@ export const HASH_OF = /\b(?:(?:hash(?:ed)?|sha-?\d*|md5|digest|checksum|fingerp
 // An example is no credential: "e.g. password: X", "password: X (example, never real)", "... not a secret".
 // Not the last label of a host name (`files.partner.example`, RFC 2606), which names a real host in a note.
 export const EXAMPLE_BEFORE = /\b(?:e\.g\.|i\.e\.|for example|for instance|such as|example:)/i;
-export const EXAMPLE_AFTER = /(?<![.@/-])\b(?:example|sample|dummy|fake|placeholder)\b(?!\.)|\bnot (?:a |the )?(?:real|secret|credential|password)\b|\bmade[- ]up\b/i;
+export const EXAMPLE_AFTER = /(?<![.@/-])\b(?:examples?|samples?|dummy|fake|placeholder)\b(?!\.)|\bnot (?:a |the )?(?:real|secret|credential|password)\b|\bmade[- ]up\b/i;
 
 /** Does the line present the value as an example, or say it is none? */
 export function exampleOrDisowned(text: string, keyStart: number, valueEnd: number): boolean {
@@ -97,6 +97,8 @@ export function isReference(v: string): boolean {
   // A variable named after the credential (`reporting_pw`, `db_password`, `:'api_token'` in psql).
   if (/^:?'?[a-z][a-z0-9]*(?:_[a-z0-9]+)*_(?:pw|pwd|pass|passwd|password|secret|token|key)'?$/.test(v)) return true;
   if (!/^[A-Z][A-Z0-9_]*$/.test(v)) return false;
+  // Digits woven through capitals (`K8Z4QW1M`) are a password's, not a name's (`HTTP2`, `AWS4`).
+  if (!v.includes('_') && (v.match(/\d/g) ?? []).length >= 3 && (v.match(/[A-Z]\d/g) ?? []).length >= 3) return false;
   return v.includes('_') || !/[0-9]/.test(v) || v.length < 12;
 }
 
@@ -129,7 +131,9 @@ function rejected(v: string): boolean {
   if (/^id_(?:rsa|dsa|ecdsa|ed25519)(?:[-_.]\w+)?$/i.test(v)) return true; // a key file's name (id_ed25519), not the key
   if (/(?:^|\.)[*#](?:\.|$)/.test(v)) return true; // a routing or topic pattern (payments.*, orders.#.created)
   if (/^[a-z][a-z0-9._-]*(?:\/[a-z0-9][a-z0-9._-]*)+$/.test(v) && /\/[a-z]/.test(v)) return true; // a vault or parameter path (`secret/dev/keycloak/admin`)
-  if (/^\*[0-9A-F]{40}$/i.test(v)) return true; // a MySQL password hash (IDENTIFIED BY PASSWORD '*...'), not the password
+  if (/^\*[0-9A-F]{40}$/i.test(v)) return true;
+  if (/^(?:kubectl|vault|aws|gcloud|az|op|gopass|bw|lpass|security|pass|cat|sops|doppler|infisical|chamber|heroku|gh|terraform|pulumi|openssl|base64|echo)\s/.test(v)) return true; // the command that fetches it
+  if (/^(?:Get|Read|ConvertTo|ConvertFrom|New|Import|Invoke)-[A-Z][A-Za-z]+$/.test(v)) return true; // a PowerShell cmdlet (`$cred = Get-Credential`) // a MySQL password hash (IDENTIFIED BY PASSWORD '*...'), not the password
   if (/^(?:arn|urn):/i.test(v)) return true; // an AWS resource name (arn:aws:secretsmanager:...:secret:name): where a secret is, not the secret
   return false;
 }
@@ -142,6 +146,7 @@ export function shapesOf(v: string, quoted = false): Shapes | null {
   if (n < 3 || n > 200 || rejected(v)) return null;
   // Han, kana or Hangul without a Latin letter or a digit: a sentence of those languages ("総務に聞いてください"), not a password.
   if (/^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u3000-\u303f\uff01-\uff5e\u30fc]+$/u.test(v)) return null;
+  if (/^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u.test(v)) return null; // "관리자(Passbolt)에서만": a word of the sentence first
   const s: Shapes = { random: false, strong: false, password: false, digits: 0, word: false, passphrase: false };
   if (/^[\d#*]+$/.test(v) || /^\d{1,6}(?:[ -]\d{1,6})+$/.test(v) || KEYPAD_CODE.test(v)) {
     s.digits = v.replace(/\D/g, '').length;
@@ -182,7 +187,8 @@ export function shapesOf(v: string, quoted = false): Shapes | null {
       (/^[A-Z2-7]{16,}=*$/.test(compact) && /[2-7]/.test(compact)) || // base32 (TOTP seeds)
       (/^[A-Za-z0-9+/]{12,}={1,2}$/.test(v) && shannonEntropy(v) >= 3.0) || // padded base64
       (/^[A-Z0-9]{4,6}(?:-[A-Z0-9]{4,6}){3,}$/.test(v) && digit && /[A-Z]/.test(v))) || // grouped recovery keys
-    (quoted && /^[A-Z2-7]{4}(?: [A-Z2-7]{4}){3,9}$/.test(v) && /[2-7]/.test(v)); // a base32 seed in groups of four
+    (quoted && /^[A-Z2-7]{4}(?: [A-Z2-7]{4}){3,9}$/.test(v) && /[2-7]/.test(v)) || // a base32 seed in groups of four
+    (quoted && /^0x[0-9A-Fa-f]{8}(?:[ ,]+0x[0-9A-Fa-f]{8}){1,7}$/.test(v)); // a key in 32-bit words
   return s.random || s.strong || s.password || s.passphrase ? s : null;
 }
 
@@ -230,6 +236,11 @@ export function readValue(text: string, at: number, phrases = true): Value[] {
     if (value === '') return [];
     return [{ text: value, start: at + 1 + lead, end: at + 1 + lead + value.length, quoted: true, clauseEnd: clauseEndsAt(text, close + 1, false), words: value.split(/\s+/).length }];
   }
+  // A key written as 32-bit words (`0x5A3C91E7 0x0B2D48F6 ...`), as debug tools take it: one value.
+  const words32 = /0x[0-9A-Fa-f]{8}(?:[ ,]+0x[0-9A-Fa-f]{8}){1,7}(?![\w])/y;
+  words32.lastIndex = at;
+  const w32 = words32.exec(text);
+  if (w32) return [{ text: w32[0], start: at, end: at + w32[0].length, quoted: true, clauseEnd: clauseEndsAt(text, at + w32[0].length, false), words: 1 }];
   // A base32 seed written in groups of four ("JBSW Y3DP EHPK 3PXP"), as authenticator apps show it: one value.
   const seed = /[A-Z2-7]{4}(?: [A-Z2-7]{4}){3,9}(?![A-Za-z0-9])/y;
   seed.lastIndex = at;

@@ -32,15 +32,15 @@ export type Policy = 'team' | 'personal';
 
 const L = '\\p{L}';
 const KEY_WORDS =
-  '(?:api|access|auth|private|secret|signing|encryption|decryption|master|licen[cs]e|recovery|pre-?shared|shared|session|hmac|webhook|app|client|admin|root|storage|subscription|activation|product|account|service|server|consumer|x-api|integration|routing|unseal|bot|cookie|jwt|cipher|data|wrapping|aes(?:-?(?:128|192|256))?(?:-?(?:gcm|cbc|ctr))?|3?des|kek|dek)[ _-]?key|master\\.key|apikey|psk|(?:wlan-?|netzwerk)?schl(?:\u00fc|ue)ssel';
+  '(?:api|access|auth|authentication|debug|unlock|global|private|secret|signing|encryption|decryption|master|licen[cs]e|recovery|pre-?shared|shared|session|hmac|webhook|app|client|admin|root|storage|subscription|activation|product|account|service|server|consumer|x-api|integration|routing|unseal|bot|cookie|jwt|cipher|data|wrapping|aes(?:-?(?:128|192|256))?(?:-?(?:gcm|cbc|ctr))?|3?des|kek|dek)[ _-]?key|master\\.key|apikey|psk|(?:wlan-?|netzwerk)?schl(?:\u00fc|ue)ssel';
 const PW_WORDS =
   '(?<!\\d)(?:password|passwd|passphrase|passcode|pass-phrase)|community[ _-]string|(?<=\\bsnmp[^\\n]{0,30})community|(?:wifi|wi-fi|wlan|wpa[23]?|wep|network)[ _-]?key|parola d\'ordine|passwort|kennwort|wachtwoord|contrase(?:\u00f1|n)a|senha|palavra-passe|l(?:\u00f6|o)senord(?:et)?|salasana|has(?:\u0142|l)o|heslo|jelsz(?:\u00f3|o)|(?:\u015f|s)ifre(?:si)?|passord(?:et)?|adgangskode|lozinka|parool|\u043f\u0430\u0440\u043e\u043b[\u044c\u044f]|\u043f\u0430\u0440\u043e\u043b\u0430|mot[ -]de[ -]passe|clave|contrasenya|parol(?:a|\u0103|ei)|parole|slapta\u017eodis|geslo|lykilor\u00f0|fjal\u00ebkalim|m\u1eadt kh\u1ea9u|kata (?:sandi|laluan)|' +
   `(?<![\\d])(?:pwd|pw|pswd|pword|mdp)`;
 const CODE_WORDS =
   `(?<![${L}])(?:${CODE_COMPOUNDS})|(?<![${L}])pin[ -]?(?:code|number|nummer|no\\.?)|code d'acc(?:\u00e8|e)s` +
-  `|(?<![${L}\\d])(?:pin|puk|cvv2?|cvc2?|digicode|keypad|combination|combo|kombination|combinaison|combinaci(?:\u00f3|o)n|lockbox|key ?box|key ?safe|geheimzahl|host[ -]key|host[ -]pin)` +
+  `|(?<![${L}\\d])(?:pin|puk|cvv2?|cvc2?|digicode|keypad|combination|combo|kombination|combinaison|combinaci(?:\u00f3|o)n|lockbox|key ?box|key ?safe|geheimzahl|host[ -]key|host[ -]pin|passkey|v\u00e4rdnyckel|hostschl\u00fcssel)` +
   `|(?<![${L}])(?:door|alarm|lock|gate|garage|keypad|safe|entry|unlock|recovery|backup|disarm|duress|access|guest|building|security|padlock|locker|parking|elevator|lift|mailbox|lockbox|key ?box|wifi|wi-fi|2fa|mfa|master|house|office|front[ -]door|scratch|emergency|one-time|voicemail|phone|sim|screen|device|laptop|bank|card|atm|pager|bike|storage)(?:[ -]${L}{1,20})?[ -]codes?`;
-const SEED_WORDS = `(?<![${L}])(?:totp|otp|hotp|2fa|mfa|authenticator)[ _-]?(?:seed|secret|key)|(?:wallet|bip-?39|crypto)[ _-]?seed(?:[ _-]?(?:phrase|words))?|seed[ _-]?phrase|recovery[ _-]?phrase|mnemonic`;
+const SEED_WORDS = `(?<![${L}])(?:totp|otp|hotp|2fa|mfa|authenticator)[ _-]?(?:seed|secret|key)|(?:wallet|bip-?39|crypto)[ _-]?seed(?:[ _-]?(?:phrase|words))?|frase de recupera(?:ci\u00f3n|\u00e7\u00e3o)|frase semilla|phrase de r(?:\u00e9|e)cup(?:\u00e9|e)ration|wiederherstellungs(?:phrase|s\u00e4tze)|herstelzin|fraza odzyskiwania|seed[ _-]?phrase|recovery[ _-]?phrase|mnemonic`;
 export const KEY_RE = new RegExp(
   `(?<seed>${SEED_WORDS})(?![${L}])|(?<code>${CODE_WORDS})(?![${L}])|(?<key>${KEY_WORDS})(?![${L}])|(?<pw>${PW_WORDS})(?![${L}])` +
     `|(?<pass>(?<![\\d])pass)(?![${L}\\d])|(?<secret>secret|token|credentials?|creds?)(?![${L}])|(?<auth>(?<![${L}\\d])_?auth)(?![${L}\\d])` +
@@ -106,7 +106,7 @@ const QWORD = /[\p{L}\p{N}._@'\u2019/#+-]{1,40}/uy;
 /** "Hasło do serwera to X", "Пароль администратора — X": a copula or a dash after a qualifier. */
 const QUALIFIED_VERB = new RegExp(`(?:${QUALIFIED_VERBS})[ \\t]+`, 'iuy');
 /** A word of a genitive qualifier ("Hasło administratora:", "Пароль базы —"): letters, no function word. */
-const GENITIVE_WORD = /[\p{L}][\p{L}\d-]{0,30}/uy;
+const GENITIVE_WORD = /[\p{L}][\p{L}-]{0,30}(?![\p{L}\d])/uy; // no digits: `Passwort K8Z4QW1M — ...` states a value, no genitive
 /** "opens with", "geht mit", "se abre con": how a lock's code is stated. */
 const LOCK_VERB = new RegExp(`(?:${LOCK_VERBS})[ \\t]+`, 'iuy');
 const OPENING_VERB = new RegExp(`(?:${OPENING_VERBS})[ \\t]+`, 'iuy');

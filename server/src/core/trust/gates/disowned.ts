@@ -23,13 +23,13 @@ export function inResourceName(text: string, at: number): boolean {
 }
 
 /** Prefixes of object ids (Stripe's `cus_`, `evt_`, request ids `req_`): they name a record, they open nothing. */
-const ID_PREFIX = /^(?:req|request|evt|event|cus|cust|customer|ch|pi|pm|py|po|in|inv|ii|sub|si|txn|tx|ord|order|acct|ba|src|prod|price|plan|seti|cs|re|tr|trace|span|msg|job|run|usr|user|obj|corr|cid|rid)_[A-Za-z0-9]+$/;
+const ID_PREFIX = /^(?:prj|proj|team|org|ws|req|request|evt|event|cus|cust|customer|ch|pi|pm|py|po|in|inv|ii|sub|si|txn|tx|ord|order|acct|ba|src|prod|price|plan|seti|cs|re|tr|trace|span|msg|job|run|usr|user|obj|corr|cid|rid)_[A-Za-z0-9]+$/;
 /**
  * An id of a record or an event named just before the value: "request id req_...", "trace id:
  * ...". Not a client's or an app's id: those pair with a secret, and the team store keeps them out.
  */
 const ID_BEFORE =
-  /\b(?:request|req|trace|span|correlation|transaction|txn|order|invoice|customer|event|message|msg|job|run|build|execution|invocation|incident|ticket|object|deployment|upload|batch|case|version|delivery|lease|revision)[ _-]?(?:id|ids|number|no\.?|#)\b[^\n]{0,12}$/i;
+  /\b(?:request|req|trace|span|correlation|transaction|txn|order|invoice|customer|event|message|msg|job|run|build|execution|invocation|incident|ticket|object|deployment|upload|batch|case|version|delivery|lease|revision|client|app|application|project|team|org|tenant|workspace|node|serial|device)[ _-]?(?:id|ids|number|no\.?|#)(?![\p{L}\d])[^\n]{0,12}$|\bfile[ _-]?key\b[^\n]{0,12}$/iu;
 
 /** A record's or a request's id, not a token. */
 export function isIdentifier(text: string, start: number, value: string): boolean {
@@ -78,10 +78,15 @@ export function isLocalDefault(text: string, start: number, end: number, key: st
  * block), and template expressions, which name where a value comes from (`{{ lookup('hashi_vault',
  * 'secret=...') }}`, `${POSTGRES_PASSWORD:?set in .env}`).
  */
-const CIPHERTEXT = /ENC\[[A-Z0-9_]+,[^\][\n]{0,4000}\]|\$ANSIBLE_VAULT;[^\n]*(?:\r?\n[ \t]*[0-9a-f]{8,})*|\{\{[^{}\n]{1,400}\}\}|\$\{[^{}\n]{1,200}\}/g;
+const CIPHERTEXT = /ENC\[[^\][\n]{1,4000}\]|\$ANSIBLE_VAULT;[^\n]*(?:\r?\n[ \t]*[0-9a-f]{8,})*|\{\{[^{}\n]{1,400}\}\}|\$\{[^{}\n]{1,200}\}/g;
 
 /** The text with every encrypted value masked by asterisks of the same length (positions unchanged). */
+/** The values under `encryptedData:` (a SealedSecret): indented `name: ciphertext` lines. */
+const SEALED = /(encryptedData:[ \t]*\r?\n)((?:[ \t]+[\w.-]+:[ \t]*[^\s]+[ \t]*(?:\r?\n|$)){1,50})/g;
+
 export function withoutCiphertext(text: string): string {
-  if (!text.includes('ENC[') && !text.includes('$ANSIBLE_VAULT') && !text.includes('{{') && !text.includes('${')) return text;
-  return text.replace(CIPHERTEXT, (m) => '*'.repeat(m.length));
+  if (!text.includes('ENC[') && !text.includes('$ANSIBLE_VAULT') && !text.includes('{{') && !text.includes('${') && !text.includes('encryptedData:')) return text;
+  return text
+    .replace(CIPHERTEXT, (m) => '*'.repeat(m.length))
+    .replace(SEALED, (_m, head: string, body: string) => head + body.replace(/(:[ \t]*)([^\s]+)/g, (_v, sep: string, value: string) => sep + '*'.repeat(value.length)));
 }

@@ -34,7 +34,7 @@ export function isPlaceholder(value: string): boolean {
   if (v === '') return true;
   if (/^[<[{$%]/.test(v)) return true; // <key>, [key], {{key}}, ${VAR}, $VAR, %VAR%
   // (key), (none), (hashed) — but not a long random string that starts with "(" (a Django SECRET_KEY).
-  if (v.startsWith('(') && (v.length < 20 || shannonEntropy(v) < 3.5)) return true;
+  if (v.startsWith('(') && (v.length < 20 || shannonEntropy(v) < 3.5 || /^\([^()]*\s[^()]*\)$/.test(v))) return true; // or a remark: "(in TTN console only)"
   if (/^[*x\u2022.#_-]+$/i.test(v)) return true; // *****, xxxxx, ....., ----
   if (/\*{4,}|\u2022{4,}/.test(v)) return true; // masked in a log (`ghp_****3k9X`)
   if (PLACEHOLDER_WORDS.test(v)) return true;

@@ -39,7 +39,7 @@ export const ENTRY_NOUNS = alt([
 ]);
 /** Verbs that say a code opens something: "opens with", "geht mit", "s'ouvre avec", "se abre con". */
 export const OPENING_VERBS = alt([
-  '(?:is |can be )?(?:opened|unlocked|disarmed|armed) (?:with|using|by)|(?:opens|unlocks|disarms|arms) (?:with|using)',
+  '(?:is |can be )?(?:opened|unlocked|disarmed|armed) (?:with|using|by)|(?:opens|unlocks|disarms|arms|open|unlock|disarm) (?:it )?(?:with|using)',
   'geht mit|(?:\u00f6ffnet|entriegelt)(?: sich)? mit|l\u00e4sst sich mit|wird mit', // de
   "s'ouvre avec|s\u2019ouvre avec|ouvre avec|se d\u00e9verrouille avec|se d\u00e9sactive avec", // fr
   '(?:se )?abre con|se desactiva con|(?:se )?abre com|desbloqueia com', // es, pt
@@ -98,6 +98,7 @@ export const LOGIN_WORDS_INTL = new RegExp(
     'heslo|p\u0159ihl\u00e1\\p{L}*|u\u017eivatel\\p{L}*|jelsz\u00f3|bejelentkez\\p{L}*|felhaszn\u00e1l\u00f3\\p{L}*', // cs, hu
     'utilizator|salasana|k\u00e4ytt\u00e4j\u00e4\\p{L}*|kirjaudu|adgangskode|passord|brukernavn|brugernavn', // ro, fi, da, no
     'm\u1eadt kh\u1ea9u|t\u00e0i kho\u1ea3n|\u0111\u0103ng nh\u1eadp|kata sandi|pengguna', // vi, id
+    '\u03ba\u03c9\u03b4\u03b9\u03ba\\p{L}*|\u03c7\u03c1\u03ae\u03c3\u03c4\u03b7\\p{L}*|\u03c3\u03cd\u03bd\u03b4\u03b5\u03c3\\p{L}*', // el
   ])})(?!\\p{L})|\u30ed\u30b0\u30a4\u30f3|\u30a2\u30ab\u30a6\u30f3\u30c8|\u30d1\u30b9\u30ef\u30fc\u30c9|\u30e6\u30fc\u30b6\u30fc|\u767b\u5f55|\u767b\u5165|\u8d26\u53f7|\u5e10\u53f7|\u8cec\u865f|\u8d26\u6237|\u7528\u6237\u540d|\u5bc6\u7801|\u5bc6\u78bc|\ub85c\uadf8\uc778|\uacc4\uc815|\ube44\ubc00\ubc88\ud638`,
   'iu',
 );

@@ -262,8 +262,29 @@ const USER_THEN_PASS =
 /** SQL: `ALTER USER app IDENTIFIED BY 'X'` (not MySQL's `IDENTIFIED BY PASSWORD '*<hash>'`). */
 const SQL_IDENTIFIED = /\bIDENTIFIED[ \t]+(?:WITH[ \t]+\w+[ \t]+)?BY[ \t]+(?:PASSWORD[ \t]+)?(["'])([^"'\n]{3,128})\1/gi;
 
+/** `user / "paper crane moves at dawn"`: a quoted passphrase after a slash. */
+const QUOTED_PAIR = /(?<![\w.@+/-])([A-Za-z][\w.@+-]{0,63})[ \t]*\/[ \t]*(["\u201c])([^"\u201d\n]{8,64})["\u201d]/g;
+/** A JSON login object (`{"username": "x", "key": "<random>"}`, kaggle.json): the key beside the user is the credential. */
+const JSON_KEY = /"(?:key|api_?key|token|secret)"[ \t]*:[ \t]*"([^"\n]{16,200})"/gi;
+
 function namedPairs(text: string, policy: Policy): PairFinding[] {
   const out: PairFinding[] = [];
+  if (policy === 'team') {
+    for (const m of text.matchAll(QUOTED_PAIR)) {
+      const pass = m[3]!;
+      if (!loginLine(lineAround(text, m.index, m.index + m[0].length)) || isPlaceholder(pass) || !(shapesOf(pass, true) || pass.trim().split(/\s+/).length >= 3)) continue;
+      const at = m.index + m[0].length - pass.length - 1;
+      out.push({ kind: 'login-pair', snippet: `${m[1]} / "${mask(pass, 1)}"`, start: at, end: at + pass.length });
+    }
+    if (/"user(?:name)?"[ \t]*:/.test(text)) {
+      for (const m of text.matchAll(JSON_KEY)) {
+        const key = m[1]!;
+        if (!shapesOf(key)?.random || isPlaceholder(key)) continue;
+        const at = m.index + m[0].length - key.length - 1;
+        out.push({ kind: 'login-pair', snippet: `"key": "${mask(key, 2)}"`, start: at, end: at + key.length });
+      }
+    }
+  }
   for (const m of text.matchAll(SQL_IDENTIFIED)) {
     const pass = m[2]!;
     if (isPlaceholder(pass) || isReference(pass) || /^\*[0-9A-F]{40}$/i.test(pass)) continue;

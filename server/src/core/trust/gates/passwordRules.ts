@@ -11,7 +11,8 @@ export const ASSIGNMENT_MIN_ENTROPY = 3.0;
 export const ASSIGNMENT_MIN_LENGTH = 8;
 
 export function detectUrlPasswords(text: string, out: Findings): void {
-  const re = /\b([a-z][a-z0-9+.-]{1,20}):\/\/([^\s:/?#@'"`<>]*):([^\s/?#@'"`<>]+)@([^\s/?#'"`<>]+)/gi;
+  // The password may hold a `#` (people paste it raw, `postgres://svc:Or8#kQz2@db`): the `@` after it still ends it.
+  const re = /\b([a-z][a-z0-9+.-]{1,20}):\/\/([^\s:/?#@'"`<>]*):([^\s/?@'"`<>]+)@([^\s/?#'"`<>]+)/gi;
   for (const m of text.matchAll(re)) {
     const [, scheme, user, pass, host] = m as unknown as [string, string, string, string, string];
     if (isPlaceholder(pass) || /^(pass|pw|pwd)$/i.test(pass)) continue;

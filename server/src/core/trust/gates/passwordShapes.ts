@@ -6,14 +6,14 @@
 // an issue or PR reference (`Issue#42`), markdown, and a line that presents the token as an
 // example or as a password a policy refuses ("passwords like Summer2024! are blocked").
 import { isResourceName, shapesOf } from './credentialValues.ts';
-import { isFixture } from './disowned.ts';
+import { isFixture, isIdentifier } from './disowned.ts';
 import { mask, shannonEntropy } from './entropy.ts';
 import { lineAround } from './findings.ts';
 import { LOGIN_WORDS_INTL } from './lexicon.ts';
 import { exampleOnLine } from './providerTokens.ts';
 
 /** Runs of characters between blanks, quotes and brackets (matches never overlap: the scan is linear). */
-const TOKEN = /[^\s"'`()[\]{}<>,;|]{8,}/g;
+const TOKEN = /[^\s"'`()[\]{}<>,;|]{7,}/g;
 /** The symbols of a password (not the - _ . of names, the / of paths, the ' of prose, the + and = of base64 and settings). */
 const SYMBOL = /[!#$%^&*?~@]/;
 /** Words before `#` that make `Word#12` a reference to a record, not a password. */
@@ -47,7 +47,7 @@ export function loosePassword(text: string): string | null {
     let t = m[0].replace(/^[*_]+/, '').replace(/[*_.,:;]+$/, '');
     const login = /^[a-z][\w.-]{0,31}:(?=\S)/.exec(t); // `deploy:Nx9!kQ2vRm4L`: the password after its user
     if (login) t = t.slice(login[0].length);
-    if (t.length < 8 || t.length > 64 || !passwordShaped(t)) continue;
+    if (t.length < 7 || t.length > 64 || !passwordShaped(t)) continue;
     const start = m.index + m[0].lastIndexOf(t);
     if (exampleOnLine(text, start, start + t.length) || DISOWNING_LINE.test(lineAround(text, start, start + t.length, 120))) continue;
     return mask(t, 1);
@@ -57,7 +57,7 @@ export function loosePassword(text: string): string | null {
 
 /** Words that say a line is about logging in or a credential, in English (other languages: LOGIN_WORDS_INTL). */
 const CONTEXT =
-  /\b(?:pass(?:word|wd|phrase|code)?s?|pw|pwd|creds?|credentials?|log(?:ged)?[ -]?in|logon|sign[ -]?in|sudo|root|admin|user(?:name)?|account|wi-?fi|ssid|secret|token|(?:api|access|secret|app)[ -]?key|key is|pin|htpasswd\w*|\.netrc|pgpass)\b/i;
+  /\b(?:pass(?:word|wd|phrase|code)?s?|pw|pwd|creds?|credentials?|log(?:ged)?[ -]?in|logon|sign[ -]?in|sudo|root|admin|user(?:name)?|account|wi-?fi|ssid|secret|token|(?:api|access|secret|app)[ -]?key|key is|htpasswd\w*|\.netrc|pgpass)\b|\((?:sa|root|admin)\)/i;
 /** Words whose digits say what they are: a product and its version, a size, a type, a place, a name with its number. */
 const NAMED_NUMBER =
   /^(?:python|node|java|jdk|postgres(?:ql)?|mysql|mariadb|redis|mongo(?:db)?|ubuntu|debian|centos|rhel|fedora|alpine|windows|win|macos|ios|android|php|ruby|go|dotnet|net|gradle|maven|vue|react|angular|rails|django|spring|kotlin|swift|scala|perl|es|ecmascript|html|css|sha|md|utf|iso|rfc|http|tls|ssl|ipv|x|arm|amd|intel|gen|v|version|release|build|rc|beta|alpha|sprint|week|q|fy|office|server|ver|route|chrome|firefox|safari|edge|iphone|ipad|pixel|galaxy|macbook|surface|xbox|ed|x|p|secp|rsa|aes|base|int|uint|float|bigint|port|vlan|room|floor|rack|slot|gate|line|step|phase|level|tier|zone|node|pod|host|box|lab|test|demo|stage|env|dev|prod|user|team|group|region|issue|ticket|pr|item|page|case|run|job|batch|shard|replica|worker|core|cpu|gpu)\d/i;
@@ -71,14 +71,14 @@ function passwordLike(t: string): boolean {
   // `Peacock-Ladder-61`, `harbor-lights-2025`, `lab-ops-Kestrel9`: words joined, ending in a number.
   if (parts.length >= 2 && parts.every((p) => /^[\p{L}\d]+$/u.test(p))) {
     if (isResourceName(t)) return false;
-    // A capital or a number of its own: a package's name (`pinentry-gnome3`, `dh_python3`) has neither.
-    const numbered = /(?:^|[-_])\d{2,4}$/.test(t) || (/\p{Lu}/u.test(t) && /\p{L}\d{1,4}$/u.test(t));
+    // A capital and a number: a host's or a package's name (`win-msbuild-02`, `pinentry-gnome3`) has no capital.
+    const numbered = /\p{Lu}/u.test(t) && (/(?:^|[-_])\d{2,4}$/.test(t) || /\p{L}\d{1,4}$/u.test(t));
     return numbered && parts.filter((p) => /\p{L}{4,}/u.test(p)).length >= 1 && parts.filter((p) => /\p{L}/u.test(p)).length >= 2;
   }
   // `Brisket2024`, `tiger2019`, `Marmalade88`, `Qw8vRk2mLx7z`: letters and digits.
   if (/^[\p{L}\d]+$/u.test(t)) {
     if (/^\p{L}{3,}\d{2,}$/u.test(t)) return true;
-    return t.length >= 10 && (t.match(/\d/g) ?? []).length >= 2 && /\p{Lu}/u.test(t) && shannonEntropy(t) >= 3;
+    return t.length >= 8 && (t.match(/\d/g) ?? []).length >= 2 && /\p{Lu}/u.test(t) && /\p{Ll}/u.test(t) && shannonEntropy(t) >= 3;
   }
   return false;
 }
@@ -117,10 +117,10 @@ export function passwordNearCredentialWord(text: string): string | null {
     const before = text.slice(Math.max(0, start - 40), start);
     if (/\b(?:user(?:name)?|login|as|account|for|on|at|in|host|server|vm|branch|repo|project|service|team|channel|bucket|image|tag|database|db|table|queue|topic|cluster|namespace|ssid|network|called|named)[ \t:=]+["'`]?$/i.test(before)) continue; // a name, not a password
     if (!credentialContext(text, start) || exampleOnLine(text, start, start + t.length) || DISOWNING_LINE.test(lineAround(text, start, start + t.length, 120))) continue;
-    if (isFixture(text, start, start + t.length, t)) continue;
+    if (isFixture(text, start, start + t.length, t) || isIdentifier(text, start, t) || /\bpublic\b|client[ _-]?id/i.test(lineAround(text, start, start + t.length, 60))) continue;
     return mask(t, 1);
   }
   return null;
 }
 const CONTEXT_ANYWHERE = new RegExp(CONTEXT.source, 'i');
-const LIKE_TOKEN = /[^\s"'`()[\]{}<>,;|\u201e\u201c\u201d\u2018\u2019\u00ab\u00bb]{7,}/g;
+const LIKE_TOKEN = /[^\s"'`()[\]{}<>,;|\u201e\u201c\u201d\u2018\u2019\u00ab\u00bb\u3000-\u303f\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af\uff00-\uffef]{7,}/gu;

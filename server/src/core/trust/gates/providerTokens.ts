@@ -19,7 +19,7 @@ export function detectPrivateKeys(text: string, out: Findings): void {
       .replace(/^[A-Za-z-]+: .*$/gm, ''); // PEM headers such as Proc-Type / DEK-Info
     // A header alone (a note explaining the PEM format) is not a key; key material is: PEM
     // lines are unbroken runs of 64 base64 characters, which no prose word reaches.
-    const runs = material.split(/\s+/).filter((r) => /^[A-Za-z0-9+/=]{32,}$/.test(r) && /[0-9+/]/.test(r));
+    const runs = material.split(/[\s"',;]+/).filter((r) => /^[A-Za-z0-9+/=]{32,}$/.test(r) && /[0-9+/]/.test(r)); // also in a string literal per line
     if (runs.length === 0) continue;
     const end = start + m[0].length + (endAt >= 0 ? endAt : Math.min(after.length, 600));
     out.claim('private-key', `${m[0]} ********`, start, end);
@@ -118,6 +118,13 @@ export function detectAuthorization(text: string, out: Findings): void {
     if (m[1] !== 'Bearer' && !/Authorization["']?[ \t]*[:=][ \t]*["']?$/i.test(text.slice(Math.max(0, m.index - 40), m.index))) continue;
     const start = m.index + m[0].length - value.length;
     if (!looksLikeSecretValue(value)) continue;
+    out.claim('bearer-token', `${m[1]} ${mask(value, 4)}`, start, start + value.length);
+  }
+  // Any other scheme in an Authorization header (`Authorization: ServiceAccount 94e1...`).
+  for (const m of text.matchAll(/\bAuthorization["']?[ \t]*[:=][ \t]*["']?(?!Bearer|Basic|Token|token|Bot|Key|ApiKey|SSWS|Splunk|GenieKey)([A-Za-z][\w-]{1,30})[ \t]+([A-Za-z0-9._~+/-]{16,}=*)/g)) {
+    const value = m[2]!;
+    const start = m.index + m[0].length - value.length;
+    if (!looksLikeSecretValue(value) || out.overlaps(start, start + value.length)) continue;
     out.claim('bearer-token', `${m[1]} ${mask(value, 4)}`, start, start + value.length);
   }
   for (const m of text.matchAll(/\bBasic\s+([A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])/g)) {

@@ -12,7 +12,7 @@ import { mask } from './entropy.ts';
 import { lineAround, lineBefore } from './findings.ts';
 import { exampleOrDisowned, HASH_OF, type Shapes, type Value, readValue, shapesOf } from './credentialValues.ts';
 import { DEFAULT_PASSWORDS, inResourceName, isFixture, isLocalDefault } from './disowned.ts';
-import { ENTRY_NOUNS, FOREIGN_WORD, LOCK_NOUNS, NOT_A_LOCK_CODE } from './lexicon.ts';
+import { ENTRY_NOUNS, FOREIGN_WORD, LOCK_NOUNS, NOT_A_LOCK_CODE, OPENING_VERBS } from './lexicon.ts';
 import {
   blank,
   identWords,
@@ -49,6 +49,9 @@ const LOCK_BEFORE = /\b(?:alarm(?:anlage|panel|system)?|door|gate|garage|safe|lo
 
 const NETWORK_LINE = /\b(?:localhost|frontend|backend|server|servidor|http|https|tcp|udp|dev|docker|pnpm|npm|yarn|vite|api|app|container|proxy|listen|firewall)\b/i;
 
+const OPENING_AFTER = new RegExp(`(?:${OPENING_VERBS})[ \\t]+`, 'iuy');
+const VAULT_NAME = /(?:kee|last|1|one|roboform|sticky|nord|zoho)pass(?:word)?$/i;
+
 /** Keys whose bare value may be hex: a secret, an API, app, admin or access key. */
 const HEX_KEYS = /^(?:secret|(?:api|app|admin|access|master|client|server|service|write|private|secret)[ _-]?key)$/i;
 
@@ -79,7 +82,7 @@ function accepts(cls: KeyClass, sep: Sep, v: Value, s: Shapes, policy: Policy, k
         // Or a password with a symbol of its own ("service account svc-backup, secret Vole!Hill-2024").
         // After "secret" or an API, app or admin key, hex is the key itself ("app secret 9c88...", "API key 9c4f...").
         if (sep === ' ') {
-          if (s.random && /^[0-9a-f]{16,}$/i.test(v.text) && !v.quoted && HEX_KEYS.test(key)) return true;
+          if (s.random && /^[0-9a-f]{16,}$/i.test(v.text) && !v.quoted && (HEX_KEYS.test(key) || (cls === 'key' && n >= 32))) return true;
           // Quoted too when long and mixed ("the secret \"hcjyb...4b3p2lOe\""): a name in quotes has no digits among both cases.
           const mixed = /\d/.test(v.text) && /\p{Lu}/u.test(v.text) && /\p{Ll}/u.test(v.text);
           return (s.random && n >= 20 && (!v.quoted || (mixed && n >= 24)) && !/^[0-9a-f-]+$/i.test(v.text)) || (s.strong && /\d/.test(v.text) && /[^\p{L}\d_./+-]/u.test(v.text));
@@ -189,6 +192,8 @@ export function detectStatedCredentials(text: string, policy: Policy, all = true
     }
     // `-field=password`, `type=secret`: the word is the value of another setting, it names nothing stated after it.
     if (text[from - 1] === '=') continue;
+    if (VAULT_NAME.test(text.slice(Math.max(0, m.index - 4), end))) continue; // KeePass, LastPass, 1Password: a vault's name
+    if (word === 'PASS' && /^[ \t]*(?:---[ \t]+)?PASS:?[ \t]/.test(lineBefore(text, m.index) + text.slice(m.index, m.index + 6))) continue; // a test runner's result line
     const key = text.slice(from, end);
     const found = lock
       ? lockCode(text, end, lock, word)
@@ -314,6 +319,13 @@ const THREE_DIGIT_LOCKS = /combination|combo|padlock|bike lock|cable lock|zahlen
 function lockCode(text: string, at: number, lock: 'lock' | 'entry', key: string): Found | null {
   const s = separatorAt(text, at, { foreign: FOREIGN_WORD.test(key), lockVerbs: lock === 'lock' ? 'all' : 'opening' });
   if (!s || s.sep === ' ') return null;
+  // "Office alarm: disarm with 7316": a verb of opening after the separator.
+  OPENING_AFTER.lastIndex = s.end;
+  const imperative = OPENING_AFTER.exec(text);
+  if (imperative) {
+    s.end += imperative[0].length;
+    s.op = imperative[0].trim();
+  }
   const byVerb = /\p{L}/u.test(s.op) && !/^(?:is|ist|est|es|\u00e8|\u00e9|\u00e4r|lautet|jest|to|was|war)$/i.test(s.op);
   for (const v of readValue(text, s.end, false)) {
     const shapes = shapesOf(v.text, v.quoted);

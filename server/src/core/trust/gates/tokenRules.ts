@@ -12,7 +12,8 @@ export interface TokenRule {
   accept?: (token: string) => boolean;
 }
 
-export const notExample = (t: string) => !/EXAMPLE/i.test(t);
+/** A documented stand-in: EXAMPLE in it, or Stripe's key printed throughout its documentation. */
+export const notExample = (t: string) => !/EXAMPLE|4eC39HqLyjWDarjtT1zdp7dc/i.test(t);
 /** The part after a fixed prefix is random: letters and digits, no run of X or * (a documented stand-in). */
 export const randomTail = (prefix: RegExp) => (t: string) => {
   const tail = t.replace(prefix, '');
@@ -64,7 +65,7 @@ export const TOKEN_RULES: TokenRule[] = [
   // snake_case identifier starting with hf_ (`hf_hub_download`) never has.
   {
     kind: 'huggingface-token',
-    re: /(?<![A-Za-z0-9_])hf_[A-Za-z0-9]{30,40}(?![A-Za-z0-9_])/g,
+    re: /(?<![A-Za-z0-9_])hf_[A-Za-z0-9]{26,40}(?![A-Za-z0-9_])/g,
     keep: 5,
     accept: (t) => {
       const tail = t.slice(3);
