@@ -232,3 +232,41 @@ test('refused: raw # in URL passwords, keys in C strings, other Authorization sc
   ]) assert.deepEqual(team(t), [], t);
 });
 
+test('refused: codes in other languages and forms, dotted passphrases, logins told as use X and Y or in a table headed by a login word; stored: accessors, fixtures named fake, ARNs, dead keys, jasypt, audit hashes, examples in German', () => {
+  const cases = [
+    '\ud68c\uc758\uc2e4 \ub3c4\uc5b4\ub77d \ubc88\ud638 2468*',
+    'Digicode immeuble Lyon : B4727, puis interphone',
+    '\ucc3d\uace0 \uc640\uc774\ud30c\uc774 \ube44\ubc88\uc740 pallet2026forklift \uc785\ub2c8\ub2e4',
+    'Adgangskoden til alarmpanelet i lageret er 2581, husk at taste # bagefter',
+    'Tresor im B\u00fcro Hamburg: 18 \u2013 43 \u2013 07, darin die Notfall-Yubikeys',
+    "consul kv put config/mailer/smtp_pass 'Orchid.Basin.41'",
+    "PGPASSWORD='river.candle.ninety' psql -h pg-ro.internal -U reporting",
+    'heslo k VPN pro externisty: Knedlik.Praha.20',
+    'lobby kiosk unlock: sunshine4418',
+    'inloggegevens voor de printer-admin: gebruiker beheer, ww Tulp8Dijk',
+    'for the old CMS backend just use redaktion and Zitrone-Heft-39',
+    '| box | how to get in |\n|---|---|\n| nas-archive | beheerder / Molen-Kaas-78 |',
+    'entra con soporte_tec / Marea.Alta.20 en el panel del proveedor',
+    `klucz API do InPost: ${randomString(HEX, 48, 81)}`,
+    "req.basic_auth 'reports', 'Amber-Sloth-917'",
+    'pour le cadenas du local v\u00e9lo, le code c\'est 0-7-3-6',
+    'Oracle EBS read access: jdbc:oracle:thin:apps_ro/Saffron_Keel_34@ebs-db:1521/EBSPROD',
+    'if the alarm goes off on weekend: disarm with 60419 on the panel by the kitchen',
+    "echo 'Tq8-vLz2-Km9y' > /etc/rsyncd.secret  # password for backup@nas",
+  ];
+  for (const t of cases) assert.notDeepEqual(team(t), [], t);
+  for (const t of [
+    'req=7f3c9e1a2b4d8e0c span=00f067aa0ba902b7 user=u_01HF3K9Q7VLM2XZ9KPT4 latency=412ms',
+    'GitHub webhook posts to https://ci.acme.io/github-webhook/ and is verified with the shared secret from Vault (X-Hub-Signature-256)',
+    'customer order ids 01JCQ8ZT2LMVX9KPZ4WRC8NBYS failed the webhook',
+    'token accessor for the CI role: 0e2c4a7f-1e9d-3b5a-6c2e-8f0d1b4a7c9e, accessors cannot authenticate',
+    'con <- dbConnect(Postgres(), user = "stats", password = keyring::key_get("pg-ro", "stats"))',
+    '# FAKE values for the mock server\nFAKE_API_KEY = "psp_test_0000000000000000"',
+    'encrypt with arn:aws:kms:eu-west-1:412398765012:key/7c1e9a04-b2d8-45f6-83e0-a1b7c4d92f08 (alias/ledger)',
+    `credential report shows AKIA${randomString(BASE32.replace(/[2-7]/g, ''), 16, 82)} last used 400+ days ago, scheduling deletion`,
+    `spring.datasource.password=ENC(${randomString(ALNUM, 32, 83)}) # jasypt`,
+    `vault audit log: {"auth":{"client_token":"hmac-sha256:${randomString(HEX, 64, 84)}"}}`,
+    'Beispiel aus der Doku (kein echter Wert): `export API_KEY=1234567890abcdef`',
+  ]) assert.deepEqual(team(t), [], t);
+});
+

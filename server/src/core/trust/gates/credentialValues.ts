@@ -76,18 +76,24 @@ export const HASH_OF = /\b(?:(?:hash(?:ed)?|sha-?\d*|md5|digest|checksum|fingerp
 
 // An example is no credential: "e.g. password: X", "password: X (example, never real)", "... not a secret".
 // Not the last label of a host name (`files.partner.example`, RFC 2606), which names a real host in a note.
-export const EXAMPLE_BEFORE = /\b(?:e\.g\.|i\.e\.|for example|for instance|such as|example:)/i;
-export const EXAMPLE_AFTER = /(?<![.@/-])\b(?:examples?|samples?|dummy|fake|placeholder)\b(?!\.)|\bnot (?:a |the )?(?:real|secret|credential|password)\b|\bmade[- ]up\b/i;
+export const EXAMPLE_BEFORE = /\b(?:e\.g\.|i\.e\.|for example|for instance|such as|example:|beispiel|z\.\s?b\.|exemple|par exemple|ejemplo|por ejemplo|exemplo|esempio|voorbeeld|bijvoorbeeld|przyk\u0142ad|\u043f\u0440\u0438\u043c\u0435\u0440)|\u4f8b\u3048\u3070|\u793a\u4f8b|\u4f8b\uff1a/iu;
+export const EXAMPLE_AFTER = /(?<![.@/-])\b(?:examples?|samples?|dummy|fake|placeholder)\b(?!\.)|\bnot (?:a |the )?(?:real|secret|credential|password)\b|\bmade[- ]up\b|\bkein echter\b|\bpas (?:un )?vrai\b|\bno es real\b|\bn\u00e3o \u00e9 real\b|\bniet echt\b/i;
 
 /** Does the line present the value as an example, or say it is none? */
 export function exampleOrDisowned(text: string, keyStart: number, valueEnd: number): boolean {
-  return EXAMPLE_BEFORE.test(lineBefore(text, keyStart, 40)) || EXAMPLE_AFTER.test(lineAfter(text, valueEnd, 80));
+  return EXAMPLE_BEFORE.test(lineBefore(text, keyStart, 80)) || EXAMPLE_AFTER.test(lineAfter(text, valueEnd, 80));
 }
+
+const CODE_ROOTS = new Set(
+  'process env environ config configs settings secrets secret password passwd pass pwd token tokens key keys vars values params props this self ctx context app window meta data db database user auth credentials creds spec metadata item items request req response res global globals local locals options opts args kwargs'.split(' '),
+);
 
 /** `process.env.X`, `os.environ[...]`, `getToken()`, `$VAR`, an environment variable's name. */
 export function isReference(v: string): boolean {
-  if (/^[A-Za-z_$][\w$.]*\(/.test(v)) return true;
+  if (/^[A-Za-z_$][\w$.:]*\(/.test(v)) return true; // also `keyring::key_get(...)`
   // A property path names a variable unless its last part is random (`s.Xy7Lq2Vt9Kp4Rw8SnZ3bF6hJ` is a token).
+  // Plain words joined by dots (`river.candle.ninety`) are a passphrase, not a property path, unless one names code's objects.
+  if (/^[a-z]+(?:\.[a-z]+){2,}$/i.test(v) && v.split('.').every((p) => /^[A-Z]?[a-z]{3,}$/.test(p)) && !v.split('.').some((p) => CODE_ROOTS.has(p.toLowerCase()))) return false;
   if (/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+(?:[[(].*)?$/.test(v)) {
     const last = /[\w$]*$/.exec(v.split(/[[(]/)[0]!)![0];
     return !(last.length >= 16 && /\d/.test(last) && /[a-z]/.test(last) && /[A-Z]/.test(last) && shannonEntropy(last) >= 3.5);
@@ -98,7 +104,8 @@ export function isReference(v: string): boolean {
   if (/^:?'?[a-z][a-z0-9]*(?:_[a-z0-9]+)*_(?:pw|pwd|pass|passwd|password|secret|token|key)'?$/.test(v)) return true;
   if (!/^[A-Z][A-Z0-9_]*$/.test(v)) return false;
   // Digits woven through capitals (`K8Z4QW1M`) are a password's, not a name's (`HTTP2`, `AWS4`).
-  if (!v.includes('_') && (v.match(/\d/g) ?? []).length >= 3 && (v.match(/[A-Z]\d/g) ?? []).length >= 3) return false;
+  const digitCount = (v.match(/\d/g) ?? []).length;
+  if (!v.includes('_') && digitCount >= 3 && ((v.match(/[A-Z]\d/g) ?? []).length >= 3 || v.length - digitCount <= 2)) return false; // `K8Z4QW1M`, `B4726`
   return v.includes('_') || !/[0-9]/.test(v) || v.length < 12;
 }
 
@@ -106,7 +113,7 @@ export function isReference(v: string): boolean {
 export const VAULT_WORDS = /1password|keychain|keyring|vault|bitwarden|lastpass|keepass|dashlane|secrets?[-_ ]?manager|parameter[-_ ]?store|ssm/i;
 
 /** Parts of public keys, fingerprints and digests, which are safe to share. */
-const PUBLIC_MATERIAL = /^(?:ssh-(?:rsa|ed25519|dss)|ecdsa-sha2|sk-ssh|sk-ecdsa|age1[a-z0-9]{40,}$|npub1|pk_(?:live|test)_|pk\.eyJ|(?:sha\d+|md5):|sha\d+-)/i;
+const PUBLIC_MATERIAL = /^(?:hmac-sha\d+:|ssh-(?:rsa|ed25519|dss)|ecdsa-sha2|sk-ssh|sk-ecdsa|age1[a-z0-9]{40,}$|npub1|pk_(?:live|test)_|pk\.eyJ|(?:sha\d+|md5):|sha\d+-)/i;
 
 /** A resource's name: words (at least one of infrastructure) and short numbers joined by - _ . */
 export function isResourceName(v: string): boolean {
@@ -148,7 +155,7 @@ export function shapesOf(v: string, quoted = false): Shapes | null {
   if (/^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u3000-\u303f\uff01-\uff5e\u30fc]+$/u.test(v)) return null;
   if (/^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u.test(v)) return null; // "관리자(Passbolt)에서만": a word of the sentence first
   const s: Shapes = { random: false, strong: false, password: false, digits: 0, word: false, passphrase: false };
-  if (/^[\d#*]+$/.test(v) || /^\d{1,6}(?:[ -]\d{1,6})+$/.test(v) || KEYPAD_CODE.test(v)) {
+  if (/^[\d#*]+$/.test(v) || /^\d{1,6}(?:(?:[ -]|[ \t]?[\u2013\u2014][ \t]?)\d{1,6})+$/.test(v) || KEYPAD_CODE.test(v)) {
     s.digits = v.replace(/\D/g, '').length;
     return s;
   }
@@ -248,7 +255,7 @@ export function readValue(text: string, at: number, phrases = true): Value[] {
   if (b32 && /[2-7]/.test(b32[0]) && /[A-Z]/.test(b32[0])) {
     return [{ text: b32[0], start: at, end: at + b32[0].length, quoted: true, clauseEnd: clauseEndsAt(text, at + b32[0].length, false), words: 1 }];
   }
-  const groups = /\d{1,6}(?:[ -]\d{1,6}){1,7}(?![\p{L}\d])/uy;
+  const groups = /\d{1,6}(?:(?:[ -]|[ \t]?[\u2013\u2014][ \t]?)\d{1,6}){1,7}(?![\p{L}\d])/uy;
   groups.lastIndex = at;
   const g = groups.exec(text);
   if (g && !/^\d+-\d+$/.test(g[0]) && !/^\d{4}-\d\d-\d\d/.test(g[0])) {

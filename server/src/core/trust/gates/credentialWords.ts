@@ -32,9 +32,9 @@ export type Policy = 'team' | 'personal';
 
 const L = '\\p{L}';
 const KEY_WORDS =
-  '(?:api|access|auth|authentication|debug|unlock|global|private|secret|signing|encryption|decryption|master|licen[cs]e|recovery|pre-?shared|shared|session|hmac|webhook|app|client|admin|root|storage|subscription|activation|product|account|service|server|consumer|x-api|integration|routing|unseal|bot|cookie|jwt|cipher|data|wrapping|aes(?:-?(?:128|192|256))?(?:-?(?:gcm|cbc|ctr))?|3?des|kek|dek)[ _-]?key|master\\.key|apikey|psk|(?:wlan-?|netzwerk)?schl(?:\u00fc|ue)ssel';
+  '(?:api|access|auth|authentication|debug|unlock|global|private|secret|signing|encryption|decryption|master|licen[cs]e|recovery|pre-?shared|shared|session|hmac|webhook|app|client|admin|root|storage|subscription|activation|product|account|service|server|consumer|x-api|integration|routing|unseal|bot|cookie|jwt|cipher|data|wrapping|aes(?:-?(?:128|192|256))?(?:-?(?:gcm|cbc|ctr))?|3?des|kek|dek)[ _-]?key|master\\.key|apikey|psk|klucz(?:em)? api|cl(?:\u00e9|e) (?:d\u0027|de l\u0027)?api|clave (?:de (?:la )?)?api|chave (?:d[ae] )?api|chiave api|api-schl(?:\u00fc|ue)ssel|api-sleutel|\u043a\u043b\u044e\u0447 api|(?:wlan-?|netzwerk)?schl(?:\u00fc|ue)ssel';
 const PW_WORDS =
-  '(?<!\\d)(?:password|passwd|passphrase|passcode|pass-phrase)|community[ _-]string|(?<=\\bsnmp[^\\n]{0,30})community|(?:wifi|wi-fi|wlan|wpa[23]?|wep|network)[ _-]?key|parola d\'ordine|passwort|kennwort|wachtwoord|contrase(?:\u00f1|n)a|senha|palavra-passe|l(?:\u00f6|o)senord(?:et)?|salasana|has(?:\u0142|l)o|heslo|jelsz(?:\u00f3|o)|(?:\u015f|s)ifre(?:si)?|passord(?:et)?|adgangskode|lozinka|parool|\u043f\u0430\u0440\u043e\u043b[\u044c\u044f]|\u043f\u0430\u0440\u043e\u043b\u0430|mot[ -]de[ -]passe|clave|contrasenya|parol(?:a|\u0103|ei)|parole|slapta\u017eodis|geslo|lykilor\u00f0|fjal\u00ebkalim|m\u1eadt kh\u1ea9u|kata (?:sandi|laluan)|' +
+  '(?<!\\d)(?:password|passwd|passphrase|passcode|pass-phrase)|community[ _-]string|(?<=\\bsnmp[^\\n]{0,30})community|(?:wifi|wi-fi|wlan|wpa[23]?|wep|network)[ _-]?key|parola d\'ordine|passwort|kennwort|wachtwoord|contrase(?:\u00f1|n)a|senha|palavra-passe|l(?:\u00f6|o)senord(?:et)?|salasana|has(?:\u0142|l)o|heslo|jelsz(?:\u00f3|o)|(?:\u015f|s)ifre(?:si)?|passord(?:et)?|adgangskode(?:n)?|frase-passe|frase secreta|lozinka|parool|ww|\u043f\u0430\u0440\u043e\u043b[\u044c\u044f]|\u043f\u0430\u0440\u043e\u043b\u0430|mot[ -]de[ -]passe|clave|contrasenya|parol(?:a|\u0103|ei)|parole|slapta\u017eodis|geslo|lykilor\u00f0|fjal\u00ebkalim|m\u1eadt kh\u1ea9u|kata (?:sandi|laluan)|' +
   `(?<![\\d])(?:pwd|pw|pswd|pword|mdp)`;
 const CODE_WORDS =
   `(?<![${L}])(?:${CODE_COMPOUNDS})|(?<![${L}])pin[ -]?(?:code|number|nummer|no\\.?)|code d'acc(?:\u00e8|e)s` +
@@ -44,7 +44,7 @@ const SEED_WORDS = `(?<![${L}])(?:totp|otp|hotp|2fa|mfa|authenticator)[ _-]?(?:s
 export const KEY_RE = new RegExp(
   `(?<seed>${SEED_WORDS})(?![${L}])|(?<code>${CODE_WORDS})(?![${L}])|(?<key>${KEY_WORDS})(?![${L}])|(?<pw>${PW_WORDS})(?![${L}])` +
     `|(?<pass>(?<![\\d])pass)(?![${L}\\d])|(?<secret>secret|token|credentials?|creds?)(?![${L}])|(?<auth>(?<![${L}\\d])_?auth)(?![${L}\\d])` +
-    '|(?<cjk>\u30d1\u30b9\u30ef\u30fc\u30c9|\u5bc6\u7801|\u5bc6\u78bc|\ube44\ubc00\ubc88\ud638|\uc554\ud638|\u53e3\u4ee4|\ud328\uc2a4\uc6cc\ub4dc|\u0e23\u0e2b\u0e31\u0e2a\u0e1c\u0e48\u0e32\u0e19|\u092a\u093e\u0938\u0935\u0930\u094d\u0921|\u05e1\u05d9\u05e1\u05de[\u05d4\u05d0]|\u0643\u0644\u0645\u0629 (?:\u0627\u0644\u0645\u0631\u0648\u0631|\u0627\u0644\u0633\u0631)|\u0631\u0645\u0632 \u0639\u0628\u0648\u0631|\u03ba\u03c9\u03b4\u03b9\u03ba(?:\u03cc\u03c2|\u03cc|\u03bf\u03cd) \u03c0\u03c1\u03cc\u03c3\u03b2\u03b1\u03c3\u03b7\u03c2|\u03c3\u03c5\u03bd\u03b8\u03b7\u03bc\u03b1\u03c4\u03b9\u03ba\u03cc)' +
+    '|(?<cjk>\u30d1\u30b9\u30ef\u30fc\u30c9|\u5bc6\u7801|\u5bc6\u78bc|\ube44\ubc00\ubc88\ud638|\uc554\ud638|\u53e3\u4ee4|\ud328\uc2a4\uc6cc\ub4dc|\ube44\ubc88|\u0e23\u0e2b\u0e31\u0e2a\u0e1c\u0e48\u0e32\u0e19|\u092a\u093e\u0938\u0935\u0930\u094d\u0921|\u05e1\u05d9\u05e1\u05de[\u05d4\u05d0]|\u0643\u0644\u0645\u0629 (?:\u0627\u0644\u0645\u0631\u0648\u0631|\u0627\u0644\u0633\u0631)|\u0631\u0645\u0632 \u0639\u0628\u0648\u0631|\u03ba\u03c9\u03b4\u03b9\u03ba(?:\u03cc\u03c2|\u03cc|\u03bf\u03cd) \u03c0\u03c1\u03cc\u03c3\u03b2\u03b1\u03c3\u03b7\u03c2|\u03c3\u03c5\u03bd\u03b8\u03b7\u03bc\u03b1\u03c4\u03b9\u03ba\u03cc)' +
     `|(?<cjkcode>${CJK_CODE_WORDS})` +
     `|(?<lock>(?<![${L}])(?:${LOCK_NOUNS}))(?![${L}])|(?<entry>(?<![${L}])(?:${ENTRY_NOUNS}))(?![${L}])` +
     `|(?<barecode>(?<![${L}\\d])(?:${BARE_CODE_WORDS}))(?![${L}])`,
@@ -94,7 +94,7 @@ function assignAt(text: string, at: number): string | null {
 }
 
 const VERB =
-  /(?:(?:is|was|are|lautet|ist|war|es|est|era|\u00e9|\u00e8|\u00e4r|jest|er|je|este|l\u00e0|adalah|ialah|\u03b5\u03af\u03bd\u03b1\u03b9|\u0435|yra|ir)(?:[ \t]*:|[ \t]*(?=\r?\n)|[ \t]+(?:(?:now|still|currently|just|literally|simply|actually|always|also|again|set to|changed to|reset to|updated to)[ \t]+){0,2}:?)|(?:(?:got|was|has been|is now|been)[ \t]+)?(?:set|changed|reset|updated)[ \t]+to|\u306f|\u662f|\u4e3a|\u70ba|\ub294|\uc740|\uc774|\uac00)[ \t]*/iy;
+  /(?:(?:is|was|are|lautet|ist|war|es|est|era|\u00e9|\u00e8|\u00e4r|jest|er|je|este|c['\u2019]est|l\u00e0|adalah|ialah|\u03b5\u03af\u03bd\u03b1\u03b9|\u0435|yra|ir)(?:[ \t]*:|[ \t]*(?=\r?\n)|[ \t]+(?:(?:now|still|currently|just|literally|simply|actually|always|also|again|set to|changed to|reset to|updated to)[ \t]+){0,2}:?)|(?:(?:got|was|has been|is now|been)[ \t]+)?(?:set|changed|reset|updated)[ \t]+to|\u306f|\u662f|\u4e3a|\u70ba|\ub294|\uc740|\uc774|\uac00)[ \t]*/iy;
 function verbAt(text: string, at: number): number | null {
   VERB.lastIndex = at;
   const m = VERB.exec(text);

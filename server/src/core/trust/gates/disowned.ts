@@ -36,7 +36,7 @@ export function isIdentifier(text: string, start: number, value: string): boolea
   // `span_id=a1b2...`: a key naming an id, written together with its value.
   const key = /^([A-Za-z_-]+)[=:]/.exec(value)?.[1];
   if (key && /(?:^|[_-])(?:id|ids|uuid|guid|etag|sha|digest|checksum)$/i.test(key)) return true;
-  if (/^[a-z]{2,6}_[0-9A-HJKMNP-TV-Z]{26}$/.test(value)) return true; // a prefixed ULID (`whd_01JD3R...`)
+  if (/^[a-z]{1,6}_[0-9A-Z]{16,26}$/.test(value)) return true; // a prefixed id in base32 (`whd_01JD3R...`, `u_01HF3K...`)
   if (/^(?:ami|i|vpc|subnet|sg|vol|snap|eni|igw|nat|rtb|acl|eipalloc|lt|tgw|pcx|vpce|fs|fsap|r|db|cluster|ocid\d?)-[0-9a-f]{8,17}$/.test(value)) return true; // an AWS resource's id
   if (/^(?:nonce|sha256|sha384|sha512)-/.test(value)) return true; // a CSP source (`nonce-...`, `sha256-...`)
   return ID_PREFIX.test(value) || ID_BEFORE.test(lineBefore(text, start, 60));
@@ -78,14 +78,14 @@ export function isLocalDefault(text: string, start: number, end: number, key: st
  * block), and template expressions, which name where a value comes from (`{{ lookup('hashi_vault',
  * 'secret=...') }}`, `${POSTGRES_PASSWORD:?set in .env}`).
  */
-const CIPHERTEXT = /ENC\[[^\][\n]{1,4000}\]|\$ANSIBLE_VAULT;[^\n]*(?:\r?\n[ \t]*[0-9a-f]{8,})*|\{\{[^{}\n]{1,400}\}\}|\$\{[^{}\n]{1,200}\}/g;
+const CIPHERTEXT = /ENC\[[^\][\n]{1,4000}\]|ENC\([^()\n]{1,4000}\)|\$ANSIBLE_VAULT;[^\n]*(?:\r?\n[ \t]*[0-9a-f]{8,})*|\{\{[^{}\n]{1,400}\}\}|\$\{[^{}\n]{1,200}\}/g;
 
 /** The text with every encrypted value masked by asterisks of the same length (positions unchanged). */
 /** The values under `encryptedData:` (a SealedSecret): indented `name: ciphertext` lines. */
 const SEALED = /(encryptedData:[ \t]*\r?\n)((?:[ \t]+[\w.-]+:[ \t]*[^\s]+[ \t]*(?:\r?\n|$)){1,50})/g;
 
 export function withoutCiphertext(text: string): string {
-  if (!text.includes('ENC[') && !text.includes('$ANSIBLE_VAULT') && !text.includes('{{') && !text.includes('${') && !text.includes('encryptedData:')) return text;
+  if (!text.includes('ENC[') && !text.includes('ENC(') && !text.includes('$ANSIBLE_VAULT') && !text.includes('{{') && !text.includes('${') && !text.includes('encryptedData:')) return text;
   return text
     .replace(CIPHERTEXT, (m) => '*'.repeat(m.length))
     .replace(SEALED, (_m, head: string, body: string) => head + body.replace(/(:[ \t]*)([^\s]+)/g, (_v, sep: string, value: string) => sep + '*'.repeat(value.length)));

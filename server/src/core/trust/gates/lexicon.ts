@@ -60,9 +60,10 @@ export const CODE_COMPOUNDS = alt([
   '(?:port|d\u00f6rr|larm|grind|pin|kassask\u00e5ps|l\u00e5s)kod(?:en)?', // sv
   'kod pin|kod dost\u0119pu|\u043f\u0438\u043d-?\u043a\u043e\u0434|\u043a\u043e\u0434 \u0434\u043e\u0441\u0442\u0443\u043f\u0430', // pl, ru: пин-код, код доступа
   'combinazione|combina\u00e7\u00e3o|combinatie|szyfr', // it, pt, nl, pl
+  'c\u00f3digos? de (?:recupera\u00e7\u00e3o|recuperaci\u00f3n|respaldo|backup)|codes? de (?:r\u00e9cup\u00e9ration|secours)|wiederherstellungscodes?|herstelcodes?|kody zapasowe|codici di (?:recupero|backup)', // recovery codes
 ]);
 /** The same in scripts without spaces, where no letter boundary marks the word: 暗証番号, ピンコード, 门禁码, 密码锁. */
-export const CJK_CODE_WORDS = '\u6697\u8a3c\u756a\u53f7|\u30d4\u30f3\u30b3\u30fc\u30c9|\u95e8\u7981\u7801|\u5f00\u9501\u7801|\u9a8c\u8bc1\u7801(?=[:\uff1a])';
+export const CJK_CODE_WORDS = '\ub3c4\uc5b4\ub77d(?: \ubc88\ud638)?|\ucd9c\uc785 \ubc88\ud638|\u6697\u8a3c\u756a\u53f7|\u30d4\u30f3\u30b3\u30fc\u30c9|\u95e8\u7981\u7801|\u5f00\u9501\u7801|\u9a8c\u8bc1\u7801(?=[:\uff1a])';
 /** "code" in other languages: a credential only when what it opens is named (OPENS), never an error or exit code. */
 export const BARE_CODE_WORDS = alt(['codes?', 'c\u00f3digo|codigo|codice|kod|kodu|koden|kode|koodi|\u043a\u043e\u0434|\u30b3\u30fc\u30c9']);
 /** What a bare "code" opens, in the phrase after it: "the code to open the bike locker", "Kod do drzwi", "Код от домофона". */
@@ -93,7 +94,7 @@ export const LOGIN_WORDS_INTL = new RegExp(
     'u\u017cytkownik\\p{L}*|konto|has\u0142o|logowanie|dane logowania', // pl
     '\u043b\u043e\u0433\u0438\u043d|\u043f\u0430\u0440\u043e\u043b\\p{L}*|\u0443\u0447[\u0435\u0451]\u0442\\p{L}*|\u0437\u0430\u043f\u0438\u0441\\p{L}*|\u043f\u043e\u043b\u044c\u0437\u043e\u0432\u0430\u0442\u0435\u043b\\p{L}*|\u0432\u0445\u043e\u0434', // ru
     'anv\u00e4ndare|anv\u00e4ndarnamn|inloggning|l\u00f6senord\\p{L}*|konto', // sv
-    'inloggen|aanmelden|einloggen|anmelden|zugang|se connecter|iniciar sesi\u00f3n|accedi|zaloguj\\p{L}*', // nl, de, fr, es, it, pl: logging in
+    'inloggen|aanmelden|einloggen|anmelden|zugang|se connecter|iniciar sesi\u00f3n|entra con|accede con|accedi|zaloguj\\p{L}*|logga in|bel\u00e9p\u00e9s|mdp', // logging in
     'giri\u015f|kullan\u0131c\u0131\\p{L}*|parola\\p{L}*|\u015fifre\\p{L}*', // tr
     'heslo|p\u0159ihl\u00e1\\p{L}*|u\u017eivatel\\p{L}*|jelsz\u00f3|bejelentkez\\p{L}*|felhaszn\u00e1l\u00f3\\p{L}*', // cs, hu
     'utilizator|salasana|k\u00e4ytt\u00e4j\u00e4\\p{L}*|kirjaudu|adgangskode|passord|brukernavn|brugernavn', // ro, fi, da, no
@@ -115,6 +116,7 @@ export const PREPOSITIONS = alt([
   'dla|od|na|w|we|przy|u', // pl
   '\u043e\u0442|\u0434\u043b\u044f|\u043a|\u043d\u0430|\u0432|\u043e\u0442\u043e', // ru: от для к на в
   'f\u00f6r|p\u00e5|till|av|hos|i', // sv
+  'til|af|ved|med|paa', // da, no
 ]);
 /** Prepositions written against the next word: "password dell'utente", "code d'accès". */
 export const ELIDED_PREPOSITIONS = "(?:dell|all|sull|nell|dall|d|l)['\u2019]";
@@ -145,7 +147,7 @@ export const QUALIFIED_VERBS = 'to|jest|\u044d\u0442\u043e|\u2014|\u2013';
 
 /** Credential words of other languages, which take a genitive qualifier ("Hasło administratora:") and a copula after it. */
 export const FOREIGN_WORD =
-  /[^\x00-\x7f]|^(?:passwort|kennwort|wachtwoord|contrasena|senha|palavra-passe|losenord|salasana|haslo|heslo|jelszo|sifre|passord|adgangskode|lozinka|parool|mot.de.passe|mdp|clave|kod|codice|codigo|kode|koodi|koden|combinazione|combinatie|szyfr|tresor|cadenas|coffre|candado|cofre|cadeado|lucchetto|cassaforte|hangslot|kluis|sejf|contrasenya|parol|slapta|geslo|lykilor|fjal|kata)/i;
+  /[^\x00-\x7f]|^(?:passwort|kennwort|wachtwoord|contrasena|senha|palavra-passe|losenord|salasana|haslo|heslo|jelszo|sifre|passord|adgangskode|lozinka|parool|mot.de.passe|mdp|clave|kod|codice|codigo|kode|koodi|koden|combinazione|combinatie|szyfr|tresor|cadenas|coffre|candado|cofre|cadeado|lucchetto|cassaforte|hangslot|kluis|sejf|contrasenya|parol|slapta|geslo|lykilor|fjal|kata|digicode|deurcode|t\u00fcrcode|alarmcode|adgangskode)/i;
 
 /** Past participles of other languages ("è scritta", "est stocké", "ist hinterlegt", "está guardada"): a sentence goes on, no password. */
 export const FOREIGN_PARTICIPLE = /(?:ata|ato|ati|ita|ito|ada|ado|ida|ido|\p{L}{3}\u00e9|\u00e9e|\u00e9s|iert|legt|stellig)$|^(?:aus|ab|an|auf|ein|hinter|mit|vor|zu|weg|um)?ge\p{L}{3,}[dt]$/u;

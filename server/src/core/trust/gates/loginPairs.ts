@@ -52,14 +52,16 @@ function teamPairPassword(user: string, pass: string, login: boolean, spaced: bo
 
 /** `user / password` pairs on a line that speaks of logging in ("admin / Summer2024! is the login"). */
 function slashPairs(text: string, policy: Policy): PairFinding[] {
+  const nl = text.indexOf('\n');
+  const titled = nl !== -1 && text.trimStart().startsWith('|') && loginLine(text.slice(0, Math.min(nl, 300))); // a table headed "| box | how to get in |"
   for (const line of linesOf(text)) {
     if (!line.text.includes('/')) continue;
-    const login = loginLine(line.text);
+    const login = loginLine(line.text) || titled;
     for (const m of line.text.matchAll(PAIR_RE)) {
       // The login word must be in the sentence, not inside the password (`feature/login-page`);
       // an administrator account is one itself (`root / Pine!Ridge-8 on the lab hypervisor`).
       const trimmed = m[2]!.replace(/[.,;:?)\]}>]+$/, '');
-      const sentenceLogin = login && loginLine(line.text.slice(0, m.index + m[0].length - m[2]!.length) + ' ' + line.text.slice(m.index + m[0].length));
+      const sentenceLogin = login && (titled || loginLine(line.text.slice(0, m.index + m[0].length - m[2]!.length) + ' ' + line.text.slice(m.index + m[0].length)));
       const team = policy === 'team' && teamPairPassword(m[1]!, trimmed, sentenceLogin, /[ \t]\/[ \t]/.test(m[0]));
       const account = (ACCOUNT_USER.test(m[1]!) && adminPassword(trimmed)) || team;
       if (!account && !sentenceLogin) continue;
@@ -147,7 +149,7 @@ function colonPairs(text: string, policy: Policy): PairFinding[] {
 }
 
 /** `system/Oracle2024@//db:1521/XE` (sqlplus and friends): user, slash, password, at, a host (not `owner/repo@ref`). */
-const SLASH_AT = /(?<![\w./:@-])([A-Za-z][\w.+-]{0,63})\/([^\s/@'"`]{1,128})@(?:\/\/|[A-Za-z0-9-]+[.:])/g;
+const SLASH_AT = /(?:(?<=thin:)|(?<![\w./:@-]))([A-Za-z][\w.+-]{0,63})\/([^\s/@'"`]{1,128})@(?:\/\/|[A-Za-z0-9-]+[.:])/g;
 /** `https://<token>@github.com/...`: a token given as the URL's user name. */
 const URL_TOKEN_USER = /\b([a-z][a-z0-9+.-]{1,20}):\/\/([A-Za-z0-9_-]{20,200})@[A-Za-z0-9]/g;
 /** A Wi-Fi QR code's payload: `WIFI:S:<ssid>;T:WPA;P:<password>;;`. */
@@ -253,7 +255,7 @@ function accountPairs(text: string): PairFinding[] {
 }
 
 /** `auth=("metrics", "X")`, `HTTPBasicAuth('u', 'X')`, `SetBasicAuth("u", "X")`: a user and a password as two string literals in code. */
-const CODE_PAIR = /\b(?:auth|basic_?auth|HTTPBasicAuth|HTTPDigestAuth|BasicAuth|SetBasicAuth|withBasicAuth|basicAuth|login)[ \t]*(?:=[ \t]*)?\([ \t]*(["'])([^"'\n]{1,64})\1[ \t]*,[ \t]*(["'])([^"'\n]{3,128})\3/gi;
+const CODE_PAIR = /\b(?:auth|basic_?auth|HTTPBasicAuth|HTTPDigestAuth|BasicAuth|SetBasicAuth|withBasicAuth|basicAuth|login)(?:[ \t]*(?:=[ \t]*)?\(|[ \t]+(?=["']))[ \t]*(["'])([^"'\n]{1,64})\1[ \t]*,[ \t]*(["'])([^"'\n]{3,128})\3/gi;
 /** "user lobby, pass sunflower", "username: deploy password: X": an account and its password named one after the other. */
 // Each run of blanks stands alone (never two in a row), so a long run costs one pass, not one per split.
 const USER_THEN_PASS =
@@ -262,6 +264,8 @@ const USER_THEN_PASS =
 /** SQL: `ALTER USER app IDENTIFIED BY 'X'` (not MySQL's `IDENTIFIED BY PASSWORD '*<hash>'`). */
 const SQL_IDENTIFIED = /\bIDENTIFIED[ \t]+(?:WITH[ \t]+\w+[ \t]+)?BY[ \t]+(?:PASSWORD[ \t]+)?(["'])([^"'\n]{3,128})\1/gi;
 
+/** "just use redaktion and Zitrone-Heft-38": an account and a password told as a sentence. */
+const USE_PAIR = /\buse[ \t]+([\w.@-]{2,40})[ \t]+and[ \t]+(["'`]?)([^\s"'`,;]{6,64})\2/gi;
 /** `user / "paper crane moves at dawn"`: a quoted passphrase after a slash. */
 const QUOTED_PAIR = /(?<![\w.@+/-])([A-Za-z][\w.@+-]{0,63})[ \t]*\/[ \t]*(["\u201c])([^"\u201d\n]{8,64})["\u201d]/g;
 /** A JSON login object (`{"username": "x", "key": "<random>"}`, kaggle.json): the key beside the user is the credential. */
@@ -270,6 +274,12 @@ const JSON_KEY = /"(?:key|api_?key|token|secret)"[ \t]*:[ \t]*"([^"\n]{16,200})"
 function namedPairs(text: string, policy: Policy): PairFinding[] {
   const out: PairFinding[] = [];
   if (policy === 'team') {
+    for (const m of text.matchAll(USE_PAIR)) {
+      const pass = m[3]!.replace(/[.,;:!?)]+$/, '');
+      if (!adminPassword(pass) || isReference(pass)) continue;
+      const at = m.index + m[0].length - m[3]!.length - m[2]!.length;
+      out.push({ kind: 'login-pair', snippet: `use ${m[1]} and ${mask(pass, 1)}`, start: at, end: at + pass.length });
+    }
     for (const m of text.matchAll(QUOTED_PAIR)) {
       const pass = m[3]!;
       if (!loginLine(lineAround(text, m.index, m.index + m[0].length)) || isPlaceholder(pass) || !(shapesOf(pass, true) || pass.trim().split(/\s+/).length >= 3)) continue;
@@ -333,6 +343,7 @@ const CLI_RULES: { tool: RegExp; flag: RegExp }[] = [
   { tool: /\bmosquitto_(?:pub|sub|rr)\b/, flag: new RegExp(`(?<=\\s)(?:-P|--pw)[ \\t]+${Q}`, 'g') },
   { tool: /\blftp\b/, flag: /(?<=\s)-u[ \t]+["']?[^\s,"']+,(["']?)([^\s"'`]+)\1/g },
   { tool: /\bhtpasswd\b/, flag: new RegExp(`\\bhtpasswd(?:\\s+-[a-zA-Z]+){0,3}?\\s+-[a-zA-Z]*b[a-zA-Z]*(?:\\s+-[a-zA-Z]+){0,3}\\s+[^\\s-]\\S*\\s+[^\\s-]\\S*\\s+${Q}`, 'g') },
+  { tool: /\bconsul[ \t]+kv[ \t]+put\b/, flag: /\bput[ \t]+\S*(?:pass|pwd|secret|token|key)\S*[ \t]+(["']?)([^\s"'`]+)\1/gi },
   { tool: /\bipmitool\b/, flag: new RegExp(`(?<=\\s)-P[ \\t]+${Q}`, 'g') },
   // An SNMP community other than the defaults everyone knows.
   { tool: /\bsnmp(?:walk|get|getnext|bulkwalk|bulkget|set|trap|table)\b/, flag: /(?<=\s)-c[ \t]+(["']?)(?!(?:public|private)\b)([^\s"'`]+)\1/g },

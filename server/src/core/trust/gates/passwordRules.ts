@@ -26,7 +26,7 @@ export function detectUrlPasswords(text: string, out: Findings): void {
 function isCodeReference(v: string): boolean {
   return (
     /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+(?:[[(].*)?$/.test(v) || // process.env.X, os.environ[...]
-    /^[A-Za-z_$][\w$.]*\(/.test(v) || // getToken(...)
+    /^[A-Za-z_$][\w$.:]*\(/.test(v) || // getToken(...), keyring::key_get(...)
     /^[A-Z][A-Z0-9_]*$/.test(v) // an environment variable name
   );
 }
@@ -42,6 +42,7 @@ function isNameLike(v: string): boolean {
 
 /** The value side of a `password = value` assignment: does it look like a real credential? */
 export function looksLikeSecretValue(v: string): boolean {
+  if (/^(?:hmac-)?(?:sha\d+|md5):/i.test(v)) return false; // a digest of the secret (a Vault audit log's `hmac-sha256:...`)
   if (v.length < ASSIGNMENT_MIN_LENGTH) return false;
   if (isPlaceholder(v) || isCodeReference(v)) return false;
   if (/^(?:\/|~\/|\.\.?\/|[A-Za-z]:\\)/.test(v) || v.includes('://')) return false; // a path or URL
@@ -70,6 +71,7 @@ export function detectAssignments(text: string, out: Findings): void {
     let keyStart = m.index;
     while (keyStart > 0 && m.index - keyStart < 100 && KEY_CHAR.test(text[keyStart - 1]!)) keyStart--;
     const key = (text.slice(keyStart, m.index) + /^[A-Za-z_-]+/.exec(m[0])![0]).replace(/^[-_.]+/, '');
+    if (/(?:^|[_.-])(?:fake|mock|dummy|example|sample)[_.-]/i.test(key)) continue; // `FAKE_API_KEY = ...`: a fixture says so in its name
     out.add('secret-assignment', `${key}${m[1] === ':' ? ': ' : m[1]}${mask(value, 2)}`, start, start + value.length);
   }
 }

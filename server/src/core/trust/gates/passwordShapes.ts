@@ -57,7 +57,7 @@ export function loosePassword(text: string): string | null {
 
 /** Words that say a line is about logging in or a credential, in English (other languages: LOGIN_WORDS_INTL). */
 const CONTEXT =
-  /\b(?:pass(?:word|wd|phrase|code)?s?|pw|pwd|creds?|credentials?|log(?:ged)?[ -]?in|logon|sign[ -]?in|sudo|root|admin|user(?:name)?|account|wi-?fi|ssid|secret|token|(?:api|access|secret|app)[ -]?key|key is|htpasswd\w*|\.netrc|pgpass)\b|\((?:sa|root|admin)\)/i;
+  /\b(?:pass(?:word|wd|phrase|code)?s?|pw|pwd|creds?|credentials?|log(?:ged)?[ -]?in|logon|sign[ -]?in|sudo|root|admin|user(?:name)?|account|wi-?fi|ssid|secret|token|(?:api|access|secret|app)[ -]?key|key is|unlock|htpasswd\w*|\.netrc|pgpass)\b|\((?:sa|root|admin)\)/i;
 /** Words whose digits say what they are: a product and its version, a size, a type, a place, a name with its number. */
 const NAMED_NUMBER =
   /^(?:python|node|java|jdk|postgres(?:ql)?|mysql|mariadb|redis|mongo(?:db)?|ubuntu|debian|centos|rhel|fedora|alpine|windows|win|macos|ios|android|php|ruby|go|dotnet|net|gradle|maven|vue|react|angular|rails|django|spring|kotlin|swift|scala|perl|es|ecmascript|html|css|sha|md|utf|iso|rfc|http|tls|ssl|ipv|x|arm|amd|intel|gen|v|version|release|build|rc|beta|alpha|sprint|week|q|fy|office|server|ver|route|chrome|firefox|safari|edge|iphone|ipad|pixel|galaxy|macbook|surface|xbox|ed|x|p|secp|rsa|aes|base|int|uint|float|bigint|port|vlan|room|floor|rack|slot|gate|line|step|phase|level|tier|zone|node|pod|host|box|lab|test|demo|stage|env|dev|prod|user|team|group|region|issue|ticket|pr|item|page|case|run|job|batch|shard|replica|worker|core|cpu|gpu)\d/i;
@@ -65,19 +65,23 @@ const NAMED_NUMBER =
 /** A token a person uses as a password: words joined with a number, a word and a number, or a machine-made mix of cases and digits. */
 function passwordLike(t: string): boolean {
   if (t.length < 7 || t.length > 64 || NAMED_NUMBER.test(t) || /^0x/i.test(t) || !/\p{Ll}/u.test(t)) return false; // all capitals: a constant's name
-  if (/[\\/:@.=]|^[-#$%&*!~+]/.test(t) || /^\p{L}+$/u.test(t) || shapesOf(t) === null) return false; // paths, hosts, settings, words, placeholders, references
+  if (/[\\/:@=]|^[-#$%&*!~+]|^X-/.test(t) || /^\p{L}+$/u.test(t) || shapesOf(t) === null) return false; // paths, hosts, settings, header names, words, placeholders, references
+  if (/\.[a-z]{2,6}$/.test(t) && !/\d$/.test(t)) return false; // a host or a file's name (`Build.Prod.internal`, `report.csv`)
   if (/^[0-9a-f-]+$/i.test(t) || decodesToText(t)) return false; // hex ids and UUIDs, base64 of readable text (`YWRtaW46` is "admin:")
-  const parts = t.split(/[-_]+/).filter((p) => p !== '');
-  // `Peacock-Ladder-61`, `harbor-lights-2025`, `lab-ops-Kestrel9`: words joined, ending in a number.
+  const parts = t.split(/[-_.]+/).filter((p) => p !== '');
+  // `Peacock-Ladder-61`, `Knedlik.Praha.19`, `lab-ops-Kestrel9`: words joined, ending in a number.
   if (parts.length >= 2 && parts.every((p) => /^[\p{L}\d]+$/u.test(p))) {
     if (isResourceName(t)) return false;
     // A capital and a number: a host's or a package's name (`win-msbuild-02`, `pinentry-gnome3`) has no capital.
-    const numbered = /\p{Lu}/u.test(t) && (/(?:^|[-_])\d{2,4}$/.test(t) || /\p{L}\d{1,4}$/u.test(t));
-    return numbered && parts.filter((p) => /\p{L}{4,}/u.test(p)).length >= 1 && parts.filter((p) => /\p{L}/u.test(p)).length >= 2;
+    const numbered = /\p{Lu}/u.test(t) && (/(?:^|[-_.])\d{2,4}$/.test(t) || /\p{L}\d{1,4}$/u.test(t));
+    if (numbered && parts.filter((p) => /\p{L}{4,}/u.test(p)).length >= 1 && parts.filter((p) => /\p{L}/u.test(p)).length >= 2) return true;
+    // `Tq8-vLz2-Km9x`: short random groups, both cases and digits.
+    return t.length >= 10 && (t.match(/\d/g) ?? []).length >= 2 && /\p{Lu}/u.test(t) && /\p{Ll}/u.test(t) && parts.every((p) => p.length <= 6) && shannonEntropy(t) >= 3.2;
   }
   // `Brisket2024`, `tiger2019`, `Marmalade88`, `Qw8vRk2mLx7z`: letters and digits.
   if (/^[\p{L}\d]+$/u.test(t)) {
     if (/^\p{L}{3,}\d{2,}$/u.test(t)) return true;
+    if (/^\p{Lu}\p{Ll}+\d+\p{Lu}\p{Ll}+$/u.test(t)) return true; // `Tulp8Dijk`
     return t.length >= 8 && (t.match(/\d/g) ?? []).length >= 2 && /\p{Lu}/u.test(t) && /\p{Ll}/u.test(t) && shannonEntropy(t) >= 3;
   }
   return false;

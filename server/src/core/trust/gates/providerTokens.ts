@@ -43,7 +43,7 @@ export function detectGcpServiceAccount(text: string, out: Findings): void {
   }
 }
 
-const DEAD_KEY = /\b(?:deactivated|revoked|deleted|disabled|inactive|rotated out)\b/i;
+const DEAD_KEY = /\b(?:deactivated|revoked|deleted|disabled|inactive|rotated out|scheduled for deletion|scheduling deletion|last used \d+\+? days ago)\b/i;
 
 export function detectTokens(text: string, out: Findings): void {
   for (const rule of TOKEN_RULES) {

@@ -45,11 +45,12 @@ export interface StatedCredential {
 /** Words before a key that make it public by design: a search-only or publishable key, a site key. */
 const PUBLIC_BEFORE = /\b(?:public|publishable|search[- ]only|client[- ]side|browser)[ \t]+(?:[\w-]+[ \t]+)?$/i;
 /** A lock named just before a bare "code" ("Alarm: code 4455"). */
-const LOCK_BEFORE = /\b(?:alarm(?:anlage|panel|system)?|door|gate|garage|safe|lock|keypad|locker|padlock|lockbox|keybox)\b[^.\n]{0,20}$/i;
+const LOCK_BEFORE = /\b(?:alarm(?:anlage|panel|system)?|cadenas|candado|cadeado|lucchetto|hangslot|k\u0142\u00f3dk\w*|tresor|coffre|door|gate|garage|safe|lock|keypad|locker|padlock|lockbox|keybox)\b[^.\n]{0,20}$/i;
 
 const NETWORK_LINE = /\b(?:localhost|frontend|backend|server|servidor|http|https|tcp|udp|dev|docker|pnpm|npm|yarn|vite|api|app|container|proxy|listen|firewall)\b/i;
 
 const OPENING_AFTER = new RegExp(`(?:${OPENING_VERBS})[ \\t]+`, 'iuy');
+const ABOUT_IT = /^[ \t]+(?:accessors?|ids?|names?|paths?|files?|types?|formats?|ttls?|lengths?|expiry|expiration|policy|policies|rotation|prefix|suffix|fields?|columns?|headers?|hash(?:es)?|hint|reset|manager)\b/i;
 const VAULT_NAME = /(?:kee|last|1|one|roboform|sticky|nord|zoho)pass(?:word)?$/i;
 
 /** Keys whose bare value may be hex: a secret, an API, app, admin or access key. */
@@ -190,6 +191,8 @@ export function detectStatedCredentials(text: string, policy: Policy, all = true
       if (!identWords(suffix).every((w) => SECRET_SUFFIX.has(w) || /^v?\d+$/.test(w))) continue;
       end += suffix.length;
     }
+    // "token accessor for the CI role: ...", "password policy: ...": the next word names something about the credential.
+    if (ABOUT_IT.test(text.slice(end, end + 16))) continue;
     // `-field=password`, `type=secret`: the word is the value of another setting, it names nothing stated after it.
     if (text[from - 1] === '=') continue;
     if (VAULT_NAME.test(text.slice(Math.max(0, m.index - 4), end))) continue; // KeePass, LastPass, 1Password: a vault's name
@@ -204,6 +207,7 @@ export function detectStatedCredentials(text: string, policy: Policy, all = true
     // of the credential ("sha256 of the secret: ..."), or an example ("e.g. password: ...").
     const before = identWords(text.slice(from, m.index));
     if (before.length > 0 && NOT_SECRET_PREFIX.has(before[before.length - 1]!)) continue;
+    if (before.some((w) => /^(?:fake|mock|dummy|example|sample|placeholder)$/.test(w))) continue; // `FAKE_API_KEY = ...`: a fixture says so in its name
     // `passwordSecret`, `tokenSecretName`: a credential word before another names the Secret that holds it.
     if (before.some((w) => /^(?:password|passwd|pwd|pass|token|apikey|credentials?)$/.test(w)) && keyClass === 'secret') continue;
     if (HASH_OF.test(text.slice(Math.max(0, m.index - 40), m.index)) || exampleOrDisowned(text, m.index, found.v.end)) continue;
@@ -226,11 +230,22 @@ const CODE_BEFORE = new RegExp(
     `(for|at|on|to open|to unlock|to disarm|opens|unlocks|disarms)[ \\t]+(?:the[ \\t]+)?${LOCK_OR_ENTRY}`,
   'giu',
 );
+/** "disarm with 60418 on the panel": a verb of opening and a code, in a note that names what it opens. */
+const VERB_THEN_CODE = /\b(?:disarm|unlock|open)(?:s|ed)?[ \t]+(?:it[ \t]+)?(?:with|using)[ \t]+(\d{4,8}#?)(?![\w.])/gi;
+const OPENS_SOMETHING = /\b(?:alarm|door|gate|safe|lock|padlock|keypad|panel|garage|locker)\b/i;
 /** Cheap first test: a run of four digits or more followed by a word. */
 const CODE_THEN_WORD = /\d{4}[#*]?[ \t]+\p{L}/u;
 
 function codesBefore(text: string): StatedCredential[] {
   const out: StatedCredential[] = [];
+  if (OPENS_SOMETHING.test(text)) {
+    for (const m of text.matchAll(VERB_THEN_CODE)) {
+      const code = m[1]!;
+      const start = m.index + m[0].length - code.length;
+      if (TIME_OR_YEAR.test(code) || exampleOrDisowned(text, m.index, start + code.length)) continue;
+      out.push({ keyClass: 'code', key: 'code', sep: 'is', op: 'with', snippet: `${m[0].slice(0, m[0].length - code.length)}${mask(code, 0)}`, start, end: start + code.length });
+    }
+  }
   if (!CODE_THEN_WORD.test(text)) return out;
   for (const m of text.matchAll(CODE_BEFORE)) {
     // "for the door" needs a verb of entering before the code ("Ticket 4471 for the garage door" is a ticket).

@@ -67,7 +67,9 @@ function tables(text: string, policy: Policy): StatedCredential[] {
       // "Code" alone heads exit codes as often as door codes: a code when another column names what it opens.
       const opens = cells.some((c) => PLACE_COLUMN.test(c.text));
       const columns = cells.flatMap((c, index) => {
-        const cls = HEADER_CELL.test(c.text) && c.text.length <= 30 ? (keyClassOf(c.text) ?? (opens && CODE_COLUMN.test(c.text) ? 'code' : null)) : null;
+        // The credential word ends the label ("Password", "DB password"); "credentials refused" heads a count.
+        const last = c.text.split(/\s+/).pop() ?? '';
+        const cls = HEADER_CELL.test(c.text) && c.text.length <= 30 && keyClassOf(last) ? keyClassOf(c.text) : opens && CODE_COLUMN.test(c.text) ? 'code' : null;
         return cls ? [{ index, cls, name: c.text }] : [];
       });
       if (columns.length > 0) {

@@ -53,7 +53,7 @@ function valueLike(v: string): boolean {
 /** A random-looking token: letters and at least two digits, high entropy, no id, word, path or encoded-text shape. */
 function tokenLike(t: string): boolean {
   if (/^[0-9a-f-]+$/i.test(t) || /^0x[0-9a-f]+$/i.test(t)) return false; // git SHAs, UUIDs, hex ids
-  if (/^[0-9A-HJKMNP-TV-Z]{26}$/.test(t)) return false; // ULIDs (memory ids)
+  if (/^[0-7][0-9A-Z]{25}$/.test(t) && /[A-Z]/.test(t)) return false; // ULIDs (memory ids, order ids)
   if (/^(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}$/.test(t)) return false;
   if (/^[a-z]+(?:-[a-z]+)*-[0-9a-f]{16,}$/.test(t)) return false; // a name and a content hash (`deps-5b8e2f...`, a cache key or an image tag)
   // A public key in DER (`MIIBIjANBgkqhkiG9w0BAQEFAAOC...`, SubjectPublicKeyInfo) and files by their magic: PNG, JPEG, GIF, PDF, ZIP, gzip, XML.
@@ -101,7 +101,7 @@ function inUrlPath(text: string, at: number): boolean {
 }
 
 /** Parameters whose values are public or one-shot by design: an OAuth state or nonce, a PKCE challenge, a tracking or paging value. */
-const NOT_SECRET_PARAM = /^(?:state|nonce|code_challenge|code_challenge_method|utm_\w+|ref|id|trace_?id|span_?id|request_?id|v|ver|version|build|page|cursor|after|before|q|query|lang|locale)=$/i;
+const NOT_SECRET_PARAM = /^(?:state|nonce|code_challenge|code_challenge_method|utm_\w+|ref|id|trace(?:_?id)?|span(?:_?id)?|req(?:uest)?(?:_?id)?|user(?:_?id)?|uid|v|ver|version|build|page|cursor|after|before|q|query|lang|locale)=$/i;
 
 function highEntropyToken(text: string): string | null {
   // PEM blocks of public keys and certificates: base64 lines that are meant to be shared.
@@ -136,7 +136,7 @@ const PROTECTED_WITH = /\b(?:protect|encrypt|lock|secur|zipp|seal)(?:ed|s)?\b[^.
 function protectedWith(text: string): string | null {
   for (const m of text.matchAll(PROTECTED_WITH)) {
     const v = m[2]!.replace(/[.,;:?)\]}>]+$/, '');
-    if (isPlaceholder(v) || !/\p{L}/u.test(v) || !/\d/.test(v) || !/[^\p{L}\d_./+-]/u.test(v) || exampleOnLine(text, m.index, m.index + m[0].length)) continue;
+    if (isPlaceholder(v) || /^(?:arn|urn):/i.test(v) || !/\p{L}/u.test(v) || !/\d/.test(v) || !/[^\p{L}\d_./+-]/u.test(v) || exampleOnLine(text, m.index, m.index + m[0].length)) continue;
     if (/@[\w-]*[.-]/.test(v) || (/@/.test(v) && /\bby[ \t]+$/.test(m[0].slice(0, m[0].length - m[2]!.length - m[1]!.length)))) continue; // locked by deploy@ci-42: a user, not a password
     return `${m[0].slice(0, m[0].length - m[2]!.length - m[1]!.length)}${mask(v, 1)}`;
   }
@@ -154,7 +154,7 @@ function labelledRandom(text: string): string | null {
   if (!text.includes(':') && !text.includes('=')) return null;
   for (const m of text.matchAll(LABELLED)) {
     const [label, value] = [m[1]!, m[2]!];
-    if (!keyClassOf(label) || PUBLIC_LINE.test(label) || (/\b(?:id|ids|hash|sha\d*|md5|checksum|digest|fingerprint|commit|etag|nonce|salt|iv)\b/i.test(label) || /\b(?:hmac|bcrypt|argon2?)[ \t]+of\b/i.test(label))) continue;
+    if (!keyClassOf(label) || PUBLIC_LINE.test(label) || /\b(?:token|password|secret|key)[ \t]+(?:accessors?|ids?|names?|paths?|policy|hash(?:es)?)\b/i.test(label) || (/\b(?:id|ids|hash|sha\d*|md5|checksum|digest|fingerprint|commit|etag|nonce|salt|iv)\b/i.test(label) || /\b(?:hmac|bcrypt|argon2?)[ \t]+of\b/i.test(label))) continue;
     if (!shapesOf(value)?.random || isPlaceholder(value) || exampleOnLine(text, m.index, m.index + m[0].length)) continue;
     return `${label.trim().slice(-40)}: ${mask(value, 3)}`;
   }
