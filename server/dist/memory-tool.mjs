@@ -17399,12 +17399,12 @@ function inResourceName(text2, at2) {
   const token = before.slice(Math.max(before.lastIndexOf(" "), before.lastIndexOf("\n"), before.lastIndexOf("	"), before.lastIndexOf('"'), before.lastIndexOf("'"), before.lastIndexOf("`")) + 1);
   return /^(?:arn|urn):/i.test(token);
 }
-var ID_PREFIX = /^(?:req|request|evt|event|cus|cust|customer|ch|pi|pm|py|po|in|inv|ii|sub|si|txn|tx|ord|order|acct|ba|src|prod|price|plan|seti|cs|re|tr|trace|span|msg|job|run|usr|user|obj|corr|cid|rid)_[A-Za-z0-9]+$/;
-var ID_BEFORE = /\b(?:request|req|trace|span|correlation|transaction|txn|order|invoice|customer|event|message|msg|job|run|build|execution|invocation|incident|ticket|object|deployment|upload|batch|case|version|delivery|lease|revision)[ _-]?(?:id|ids|number|no\.?|#)\b[^\n]{0,12}$/i;
+var ID_PREFIX = /^(?:prj|proj|team|org|ws|req|request|evt|event|cus|cust|customer|ch|pi|pm|py|po|in|inv|ii|sub|si|txn|tx|ord|order|acct|ba|src|prod|price|plan|seti|cs|re|tr|trace|span|msg|job|run|usr|user|obj|corr|cid|rid)_[A-Za-z0-9]+$/;
+var ID_BEFORE = /\b(?:request|req|trace|span|correlation|transaction|txn|order|invoice|customer|event|message|msg|job|run|build|execution|invocation|incident|ticket|object|deployment|upload|batch|case|version|delivery|lease|revision|client|app|application|project|team|org|tenant|workspace|node|serial|device)[ _-]?(?:id|ids|number|no\.?|#)(?![\p{L}\d])[^\n]{0,12}$|\bfile[ _-]?key\b[^\n]{0,12}$/iu;
 function isIdentifier(text2, start, value) {
   const key = /^([A-Za-z_-]+)[=:]/.exec(value)?.[1];
   if (key && /(?:^|[_-])(?:id|ids|uuid|guid|etag|sha|digest|checksum)$/i.test(key)) return true;
-  if (/^[a-z]{2,6}_[0-9A-HJKMNP-TV-Z]{26}$/.test(value)) return true;
+  if (/^[a-z]{1,6}_[0-9A-Z]{16,26}$/.test(value)) return true;
   if (/^(?:ami|i|vpc|subnet|sg|vol|snap|eni|igw|nat|rtb|acl|eipalloc|lt|tgw|pcx|vpce|fs|fsap|r|db|cluster|ocid\d?)-[0-9a-f]{8,17}$/.test(value)) return true;
   if (/^(?:nonce|sha256|sha384|sha512)-/.test(value)) return true;
   return ID_PREFIX.test(value) || ID_BEFORE.test(lineBefore(text2, start, 60));
@@ -17425,10 +17425,11 @@ function isLocalDefault(text2, start, end, key, value) {
   const line = lineAround(text2, start, end);
   return LOCAL_ONLY.test(line) && !LIVE_CONTEXT.test(line);
 }
-var CIPHERTEXT = /ENC\[[A-Z0-9_]+,[^\][\n]{0,4000}\]|\$ANSIBLE_VAULT;[^\n]*(?:\r?\n[ \t]*[0-9a-f]{8,})*|\{\{[^{}\n]{1,400}\}\}|\$\{[^{}\n]{1,200}\}/g;
+var CIPHERTEXT = /ENC\[[^\][\n]{1,4000}\]|ENC\([^()\n]{1,4000}\)|\$ANSIBLE_VAULT;[^\n]*(?:\r?\n[ \t]*[0-9a-f]{8,})*|\{\{[^{}\n]{1,400}\}\}|\$\{[^{}\n]{1,200}\}/g;
+var SEALED = /(encryptedData:[ \t]*\r?\n)((?:[ \t]+[\w.-]+:[ \t]*[^\s]+[ \t]*(?:\r?\n|$)){1,50})/g;
 function withoutCiphertext(text2) {
-  if (!text2.includes("ENC[") && !text2.includes("$ANSIBLE_VAULT") && !text2.includes("{{") && !text2.includes("${")) return text2;
-  return text2.replace(CIPHERTEXT, (m) => "*".repeat(m.length));
+  if (!text2.includes("ENC[") && !text2.includes("ENC(") && !text2.includes("$ANSIBLE_VAULT") && !text2.includes("{{") && !text2.includes("${") && !text2.includes("encryptedData:")) return text2;
+  return text2.replace(CIPHERTEXT, (m) => "*".repeat(m.length)).replace(SEALED, (_m, head, body) => head + body.replace(/(:[ \t]*)([^\s]+)/g, (_v, sep8, value) => sep8 + "*".repeat(value.length)));
 }
 
 // server/src/core/trust/gates/entropy.ts
@@ -17452,7 +17453,7 @@ function isPlaceholder(value) {
   const v = value.trim();
   if (v === "") return true;
   if (/^[<[{$%]/.test(v)) return true;
-  if (v.startsWith("(") && (v.length < 20 || shannonEntropy(v) < 3.5)) return true;
+  if (v.startsWith("(") && (v.length < 20 || shannonEntropy(v) < 3.5 || /^\([^()]*\s[^()]*\)$/.test(v))) return true;
   if (/^[*x\u2022.#_-]+$/i.test(v)) return true;
   if (/\*{4,}|\u2022{4,}/.test(v)) return true;
   if (PLACEHOLDER_WORDS.test(v)) return true;
@@ -17514,7 +17515,7 @@ var ENTRY_NOUNS = alt([
   // sv
 ]);
 var OPENING_VERBS = alt([
-  "(?:is |can be )?(?:opened|unlocked|disarmed|armed) (?:with|using|by)|(?:opens|unlocks|disarms|arms) (?:with|using)",
+  "(?:is |can be )?(?:opened|unlocked|disarmed|armed) (?:with|using|by)|(?:opens|unlocks|disarms|arms|open|unlock|disarm) (?:it )?(?:with|using)",
   "geht mit|(?:öffnet|entriegelt)(?: sich)? mit|lässt sich mit|wird mit",
   // de
   "s'ouvre avec|s’ouvre avec|ouvre avec|se déverrouille avec|se désactive avec",
@@ -17543,10 +17544,12 @@ var CODE_COMPOUNDS = alt([
   // sv
   "kod pin|kod dostępu|пин-?код|код доступа",
   // pl, ru: пин-код, код доступа
-  "combinazione|combinação|combinatie|szyfr"
+  "combinazione|combinação|combinatie|szyfr",
   // it, pt, nl, pl
+  "códigos? de (?:recuperação|recuperación|respaldo|backup)|codes? de (?:récupération|secours)|wiederherstellungscodes?|herstelcodes?|kody zapasowe|codici di (?:recupero|backup)"
+  // recovery codes
 ]);
-var CJK_CODE_WORDS = "暗証番号|ピンコード|门禁码|开锁码|验证码(?=[:：])";
+var CJK_CODE_WORDS = "도어락(?: 번호)?|출입 번호|暗証番号|ピンコード|门禁码|开锁码|验证码(?=[:：])";
 var BARE_CODE_WORDS = alt(["codes?", "código|codigo|codice|kod|kodu|koden|kode|koodi|код|コード"]);
 var OPENED_THINGS = alt([
   "open|opens|unlock|disarm|enter|door|gate|garage|alarm|safe|lock|locker|building|office|house|flat|apartment|shed|entrance|lobby|elevator|padlock|keypad|wifi|wi-fi|bike|intercom",
@@ -17588,16 +17591,18 @@ var LOGIN_WORDS_INTL = new RegExp(
     // ru
     "användare|användarnamn|inloggning|lösenord\\p{L}*|konto",
     // sv
-    "inloggen|aanmelden|einloggen|anmelden|zugang|se connecter|iniciar sesión|accedi|zaloguj\\p{L}*",
-    // nl, de, fr, es, it, pl: logging in
+    "inloggen|aanmelden|einloggen|anmelden|zugang|se connecter|iniciar sesión|entra con|accede con|accedi|zaloguj\\p{L}*|logga in|belépés|mdp",
+    // logging in
     "giriş|kullanıcı\\p{L}*|parola\\p{L}*|şifre\\p{L}*",
     // tr
     "heslo|přihlá\\p{L}*|uživatel\\p{L}*|jelszó|bejelentkez\\p{L}*|felhasználó\\p{L}*",
     // cs, hu
     "utilizator|salasana|käyttäjä\\p{L}*|kirjaudu|adgangskode|passord|brukernavn|brugernavn",
     // ro, fi, da, no
-    "mật khẩu|tài khoản|đăng nhập|kata sandi|pengguna"
+    "mật khẩu|tài khoản|đăng nhập|kata sandi|pengguna",
     // vi, id
+    "κωδικ\\p{L}*|χρήστη\\p{L}*|σύνδεσ\\p{L}*"
+    // el
   ])})(?!\\p{L})|ログイン|アカウント|パスワード|ユーザー|登录|登入|账号|帐号|賬號|账户|用户名|密码|密碼|로그인|계정|비밀번호`,
   "iu"
 );
@@ -17619,8 +17624,10 @@ var PREPOSITIONS = alt([
   // pl
   "от|для|к|на|в|ото",
   // ru: от для к на в
-  "för|på|till|av|hos|i"
+  "för|på|till|av|hos|i",
   // sv
+  "til|af|ved|med|paa"
+  // da, no
 ]);
 var ELIDED_PREPOSITIONS = "(?:dell|all|sull|nell|dall|d|l)['’]";
 var FUNCTION_WORDS = new Set(
@@ -17647,7 +17654,7 @@ var FUNCTION_WORDS = new Set(
   ].join(" ").split(" ")
 );
 var QUALIFIED_VERBS = "to|jest|это|—|–";
-var FOREIGN_WORD = /[^\x00-\x7f]|^(?:passwort|kennwort|wachtwoord|contrasena|senha|palavra-passe|losenord|salasana|haslo|heslo|jelszo|sifre|passord|adgangskode|lozinka|parool|mot.de.passe|mdp|clave|kod|codice|codigo|kode|koodi|koden|combinazione|combinatie|szyfr|tresor|cadenas|coffre|candado|cofre|cadeado|lucchetto|cassaforte|hangslot|kluis|sejf|contrasenya|parol|slapta|geslo|lykilor|fjal|kata)/i;
+var FOREIGN_WORD = /[^\x00-\x7f]|^(?:passwort|kennwort|wachtwoord|contrasena|senha|palavra-passe|losenord|salasana|haslo|heslo|jelszo|sifre|passord|adgangskode|lozinka|parool|mot.de.passe|mdp|clave|kod|codice|codigo|kode|koodi|koden|combinazione|combinatie|szyfr|tresor|cadenas|coffre|candado|cofre|cadeado|lucchetto|cassaforte|hangslot|kluis|sejf|contrasenya|parol|slapta|geslo|lykilor|fjal|kata|digicode|deurcode|t\u00fcrcode|alarmcode|adgangskode)/i;
 var FOREIGN_PARTICIPLE = new RegExp("(?:ata|ato|ati|ita|ito|ada|ado|ida|ido|\\p{L}{3}\\u00e9|\\u00e9e|\\u00e9s|iert|legt|stellig)$|^(?:aus|ab|an|auf|ein|hinter|mit|vor|zu|weg|um)?ge\\p{L}{3,}[dt]$", "u");
 var FOREIGN_PROSE_WORDS = new Set(
   [
@@ -17682,23 +17689,29 @@ var RESOURCE_WORDS = new Set(
   "tls ssl cert certs certificate certificates key keys secret secrets token tokens cred creds credential credentials password passwords pass pwd db database databases pg postgres postgresql mysql redis mongo mongodb sql api apis app apps svc service services prod production staging stage dev development test tests testing qa uat local internal external public private admin root user users web backend frontend server servers client clients auth oauth sso ldap saml jwt ssh gpg pgp aws gcp azure k8s kube kubernetes helm vault config configs env envs default main ci cd deploy deployment build release read write ro rw readonly readwrite ingress egress gateway proxy cluster node nodes pod pods job jobs cron worker workers queue cache bucket storage blob s3 iam role roles policy policies github gitlab actions oidc slack stripe billing payments mail smtp email sentry datadog grafana prometheus kafka rabbit rabbitmq elastic search index mock fake sample demo example ref name id ids v1 v2 v3 v4 ns namespace org team project repo store manager kms hsm signing".split(/\s+/)
 );
 var HASH_OF = /\b(?:(?:hash(?:ed)?|sha-?\d*|md5|digest|checksum|fingerprint|bcrypt|argon2\w*)(?:[ \t]+of)?|hmac[ \t]+of)(?:[ \t]+(?:the|a|an|our|my|this))?(?:[ \t]+[\w-]+)?[ \t]*$/i;
-var EXAMPLE_BEFORE = /\b(?:e\.g\.|i\.e\.|for example|for instance|such as|example:)/i;
-var EXAMPLE_AFTER = /(?<![.@/-])\b(?:example|sample|dummy|fake|placeholder)\b(?!\.)|\bnot (?:a |the )?(?:real|secret|credential|password)\b|\bmade[- ]up\b/i;
+var EXAMPLE_BEFORE = /\b(?:e\.g\.|i\.e\.|for example|for instance|such as|example:|beispiel|z\.\s?b\.|exemple|par exemple|ejemplo|por ejemplo|exemplo|esempio|voorbeeld|bijvoorbeeld|przyk\u0142ad|\u043f\u0440\u0438\u043c\u0435\u0440)|\u4f8b\u3048\u3070|\u793a\u4f8b|\u4f8b\uff1a/iu;
+var EXAMPLE_AFTER = /(?<![.@/-])\b(?:examples?|samples?|dummy|fake|placeholder)\b(?!\.)|\bnot (?:a |the )?(?:real|secret|credential|password)\b|\bmade[- ]up\b|\bkein echter\b|\bpas (?:un )?vrai\b|\bno es real\b|\bn\u00e3o \u00e9 real\b|\bniet echt\b/i;
 function exampleOrDisowned(text2, keyStart, valueEnd) {
-  return EXAMPLE_BEFORE.test(lineBefore(text2, keyStart, 40)) || EXAMPLE_AFTER.test(lineAfter(text2, valueEnd, 80));
+  return EXAMPLE_BEFORE.test(lineBefore(text2, keyStart, 80)) || EXAMPLE_AFTER.test(lineAfter(text2, valueEnd, 80));
 }
+var CODE_ROOTS = new Set(
+  "process env environ config configs settings secrets secret password passwd pass pwd token tokens key keys vars values params props this self ctx context app window meta data db database user auth credentials creds spec metadata item items request req response res global globals local locals options opts args kwargs".split(" ")
+);
 function isReference(v) {
-  if (/^[A-Za-z_$][\w$.]*\(/.test(v)) return true;
+  if (/^[A-Za-z_$][\w$.:]*\(/.test(v)) return true;
+  if (/^[a-z]+(?:\.[a-z]+){2,}$/i.test(v) && v.split(".").every((p) => /^[A-Z]?[a-z]{3,}$/.test(p)) && !v.split(".").some((p) => CODE_ROOTS.has(p.toLowerCase()))) return false;
   if (/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+(?:[[(].*)?$/.test(v)) {
     const last = /[\w$]*$/.exec(v.split(/[[(]/)[0])[0];
     return !(last.length >= 16 && /\d/.test(last) && /[a-z]/.test(last) && /[A-Z]/.test(last) && shannonEntropy(last) >= 3.5);
   }
   if (/^:?'?[a-z][a-z0-9]*(?:_[a-z0-9]+)*_(?:pw|pwd|pass|passwd|password|secret|token|key)'?$/.test(v)) return true;
   if (!/^[A-Z][A-Z0-9_]*$/.test(v)) return false;
+  const digitCount = (v.match(/\d/g) ?? []).length;
+  if (!v.includes("_") && digitCount >= 3 && ((v.match(/[A-Z]\d/g) ?? []).length >= 3 || v.length - digitCount <= 2)) return false;
   return v.includes("_") || !/[0-9]/.test(v) || v.length < 12;
 }
 var VAULT_WORDS = /1password|keychain|keyring|vault|bitwarden|lastpass|keepass|dashlane|secrets?[-_ ]?manager|parameter[-_ ]?store|ssm/i;
-var PUBLIC_MATERIAL = /^(?:ssh-(?:rsa|ed25519|dss)|ecdsa-sha2|sk-ssh|sk-ecdsa|age1[a-z0-9]{40,}$|npub1|pk_(?:live|test)_|pk\.eyJ|(?:sha\d+|md5):|sha\d+-)/i;
+var PUBLIC_MATERIAL = /^(?:hmac-sha\d+:|ssh-(?:rsa|ed25519|dss)|ecdsa-sha2|sk-ssh|sk-ecdsa|age1[a-z0-9]{40,}$|npub1|pk_(?:live|test)_|pk\.eyJ|(?:sha\d+|md5):|sha\d+-)/i;
 function isResourceName(v) {
   const segs = v.split(/[-_.]+/).filter((s2) => s2 !== "");
   if (segs.length < 2 || /[A-Z]/.test(v) || !segs.every((s2) => /^[a-z]+$/.test(s2) || /^v?\d{1,4}$/.test(s2))) return false;
@@ -17717,6 +17730,8 @@ function rejected(v) {
   if (/(?:^|\.)[*#](?:\.|$)/.test(v)) return true;
   if (/^[a-z][a-z0-9._-]*(?:\/[a-z0-9][a-z0-9._-]*)+$/.test(v) && /\/[a-z]/.test(v)) return true;
   if (/^\*[0-9A-F]{40}$/i.test(v)) return true;
+  if (/^(?:kubectl|vault|aws|gcloud|az|op|gopass|bw|lpass|security|pass|cat|sops|doppler|infisical|chamber|heroku|gh|terraform|pulumi|openssl|base64|echo)\s/.test(v)) return true;
+  if (/^(?:Get|Read|ConvertTo|ConvertFrom|New|Import|Invoke)-[A-Z][A-Za-z]+$/.test(v)) return true;
   if (/^(?:arn|urn):/i.test(v)) return true;
   return false;
 }
@@ -17725,8 +17740,9 @@ function shapesOf(v, quoted2 = false) {
   const n = [...v].length;
   if (n < 3 || n > 200 || rejected(v)) return null;
   if (/^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u3000-\u303f\uff01-\uff5e\u30fc]+$/u.test(v)) return null;
+  if (/^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u.test(v)) return null;
   const s2 = { random: false, strong: false, password: false, digits: 0, word: false, passphrase: false };
-  if (/^[\d#*]+$/.test(v) || /^\d{1,6}(?:[ -]\d{1,6})+$/.test(v) || KEYPAD_CODE.test(v)) {
+  if (/^[\d#*]+$/.test(v) || /^\d{1,6}(?:(?:[ -]|[ \t]?[\u2013\u2014][ \t]?)\d{1,6})+$/.test(v) || KEYPAD_CODE.test(v)) {
     s2.digits = v.replace(/\D/g, "").length;
     return s2;
   }
@@ -17758,7 +17774,8 @@ function shapesOf(v, quoted2 = false) {
   /^[A-Z2-7]{16,}=*$/.test(compact) && /[2-7]/.test(compact) || // base32 (TOTP seeds)
   /^[A-Za-z0-9+/]{12,}={1,2}$/.test(v) && shannonEntropy(v) >= 3 || // padded base64
   /^[A-Z0-9]{4,6}(?:-[A-Z0-9]{4,6}){3,}$/.test(v) && digit && /[A-Z]/.test(v)) || // grouped recovery keys
-  quoted2 && /^[A-Z2-7]{4}(?: [A-Z2-7]{4}){3,9}$/.test(v) && /[2-7]/.test(v);
+  quoted2 && /^[A-Z2-7]{4}(?: [A-Z2-7]{4}){3,9}$/.test(v) && /[2-7]/.test(v) || // a base32 seed in groups of four
+  quoted2 && /^0x[0-9A-Fa-f]{8}(?:[ ,]+0x[0-9A-Fa-f]{8}){1,7}$/.test(v);
   return s2.random || s2.strong || s2.password || s2.passphrase ? s2 : null;
 }
 var PHRASE_WORD = / [\p{Ll}\d]{1,25}(?=[\s.,;!?)]|$)/uy;
@@ -17784,13 +17801,17 @@ function readValue(text2, at2, phrases = true) {
     if (value2 === "") return [];
     return [{ text: value2, start: at2 + 1 + lead, end: at2 + 1 + lead + value2.length, quoted: true, clauseEnd: clauseEndsAt(text2, close + 1, false), words: value2.split(/\s+/).length }];
   }
+  const words32 = /0x[0-9A-Fa-f]{8}(?:[ ,]+0x[0-9A-Fa-f]{8}){1,7}(?![\w])/y;
+  words32.lastIndex = at2;
+  const w32 = words32.exec(text2);
+  if (w32) return [{ text: w32[0], start: at2, end: at2 + w32[0].length, quoted: true, clauseEnd: clauseEndsAt(text2, at2 + w32[0].length, false), words: 1 }];
   const seed = /[A-Z2-7]{4}(?: [A-Z2-7]{4}){3,9}(?![A-Za-z0-9])/y;
   seed.lastIndex = at2;
   const b32 = seed.exec(text2);
   if (b32 && /[2-7]/.test(b32[0]) && /[A-Z]/.test(b32[0])) {
     return [{ text: b32[0], start: at2, end: at2 + b32[0].length, quoted: true, clauseEnd: clauseEndsAt(text2, at2 + b32[0].length, false), words: 1 }];
   }
-  const groups = /\d{1,6}(?:[ -]\d{1,6}){1,7}(?![\p{L}\d])/uy;
+  const groups = /\d{1,6}(?:(?:[ -]|[ \t]?[\u2013\u2014][ \t]?)\d{1,6}){1,7}(?![\p{L}\d])/uy;
   groups.lastIndex = at2;
   const g = groups.exec(text2);
   if (g && !/^\d+-\d+$/.test(g[0]) && !/^\d{4}-\d\d-\d\d/.test(g[0])) {
@@ -17827,7 +17848,7 @@ function readValue(text2, at2, phrases = true) {
 var ASSIGNMENT_MIN_ENTROPY = 3;
 var ASSIGNMENT_MIN_LENGTH = 8;
 function detectUrlPasswords(text2, out2) {
-  const re = /\b([a-z][a-z0-9+.-]{1,20}):\/\/([^\s:/?#@'"`<>]*):([^\s/?#@'"`<>]+)@([^\s/?#'"`<>]+)/gi;
+  const re = /\b([a-z][a-z0-9+.-]{1,20}):\/\/([^\s:/?#@'"`<>]*):([^\s/?@'"`<>]+)@([^\s/?#'"`<>]+)/gi;
   for (const m of text2.matchAll(re)) {
     const [, scheme, user, pass, host] = m;
     if (isPlaceholder(pass) || /^(pass|pw|pwd)$/i.test(pass)) continue;
@@ -17838,7 +17859,7 @@ function detectUrlPasswords(text2, out2) {
 }
 function isCodeReference(v) {
   return /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+(?:[[(].*)?$/.test(v) || // process.env.X, os.environ[...]
-  /^[A-Za-z_$][\w$.]*\(/.test(v) || // getToken(...)
+  /^[A-Za-z_$][\w$.:]*\(/.test(v) || // getToken(...), keyring::key_get(...)
   /^[A-Z][A-Z0-9_]*$/.test(v);
 }
 function isNameLike(v) {
@@ -17846,6 +17867,7 @@ function isNameLike(v) {
   return segs.length >= 2 && segs.every((s2) => /^[A-Za-z]+$/.test(s2) || /^v?\d{1,4}$/i.test(s2));
 }
 function looksLikeSecretValue(v) {
+  if (/^(?:hmac-)?(?:sha\d+|md5):/i.test(v)) return false;
   if (v.length < ASSIGNMENT_MIN_LENGTH) return false;
   if (isPlaceholder(v) || isCodeReference(v)) return false;
   if (/^(?:\/|~\/|\.\.?\/|[A-Za-z]:\\)/.test(v) || v.includes("://")) return false;
@@ -17866,6 +17888,7 @@ function detectAssignments(text2, out2) {
     let keyStart = m.index;
     while (keyStart > 0 && m.index - keyStart < 100 && KEY_CHAR.test(text2[keyStart - 1])) keyStart--;
     const key = (text2.slice(keyStart, m.index) + /^[A-Za-z_-]+/.exec(m[0])[0]).replace(/^[-_.]+/, "");
+    if (/(?:^|[_.-])(?:fake|mock|dummy|example|sample)[_.-]/i.test(key)) continue;
     out2.add("secret-assignment", `${key}${m[1] === ":" ? ": " : m[1]}${mask(value, 2)}`, start, start + value.length);
   }
 }
@@ -17912,7 +17935,7 @@ function detectPasswordProse(text2, out2) {
 }
 
 // server/src/core/trust/gates/tokenRules.ts
-var notExample = (t) => !/EXAMPLE/i.test(t);
+var notExample = (t) => !/EXAMPLE|4eC39HqLyjWDarjtT1zdp7dc/i.test(t);
 var randomTail = (prefix) => (t) => {
   const tail = t.replace(prefix, "");
   return /[0-9]/.test(tail) && /[A-Za-z]/.test(tail) && shannonEntropy(tail) >= 3.2 && notExample(t) && !/([xX*0])\1{5}/.test(tail);
@@ -17962,7 +17985,7 @@ var TOKEN_RULES = [
   // snake_case identifier starting with hf_ (`hf_hub_download`) never has.
   {
     kind: "huggingface-token",
-    re: /(?<![A-Za-z0-9_])hf_[A-Za-z0-9]{30,40}(?![A-Za-z0-9_])/g,
+    re: /(?<![A-Za-z0-9_])hf_[A-Za-z0-9]{26,40}(?![A-Za-z0-9_])/g,
     keep: 5,
     accept: (t) => {
       const tail = t.slice(3);
@@ -18021,7 +18044,7 @@ function detectPrivateKeys(text2, out2) {
     const after = text2.slice(start + m[0].length, start + m[0].length + 4e3);
     const endAt = after.search(/-----END [A-Z0-9 ]*PRIVATE KEY/);
     const material = (endAt >= 0 ? after.slice(0, endAt) : after.slice(0, 600)).replace(/\\n/g, "\n").replace(/^[A-Za-z-]+: .*$/gm, "");
-    const runs = material.split(/\s+/).filter((r) => /^[A-Za-z0-9+/=]{32,}$/.test(r) && /[0-9+/]/.test(r));
+    const runs = material.split(/[\s"',;]+/).filter((r) => /^[A-Za-z0-9+/=]{32,}$/.test(r) && /[0-9+/]/.test(r));
     if (runs.length === 0) continue;
     const end = start + m[0].length + (endAt >= 0 ? endAt : Math.min(after.length, 600));
     out2.claim("private-key", `${m[0]} ********`, start, end);
@@ -18042,7 +18065,7 @@ function detectGcpServiceAccount(text2, out2) {
     out2.add("gcp-service-account", `"type": "service_account", "${m[1]}": "${mask(value, m[1] === "private_key" ? 0 : 2)}"`, valueStart2, valueStart2 + value.length);
   }
 }
-var DEAD_KEY = /\b(?:deactivated|revoked|deleted|disabled|inactive|rotated out)\b/i;
+var DEAD_KEY = /\b(?:deactivated|revoked|deleted|disabled|inactive|rotated out|scheduled for deletion|scheduling deletion|last used \d+\+? days ago)\b/i;
 function detectTokens(text2, out2) {
   for (const rule of TOKEN_RULES) {
     for (const m of text2.matchAll(rule.re)) {
@@ -18101,6 +18124,12 @@ function detectAuthorization(text2, out2) {
     if (m[1] !== "Bearer" && !/Authorization["']?[ \t]*[:=][ \t]*["']?$/i.test(text2.slice(Math.max(0, m.index - 40), m.index))) continue;
     const start = m.index + m[0].length - value.length;
     if (!looksLikeSecretValue(value)) continue;
+    out2.claim("bearer-token", `${m[1]} ${mask(value, 4)}`, start, start + value.length);
+  }
+  for (const m of text2.matchAll(/\bAuthorization["']?[ \t]*[:=][ \t]*["']?(?!Bearer|Basic|Token|token|Bot|Key|ApiKey|SSWS|Splunk|GenieKey)([A-Za-z][\w-]{1,30})[ \t]+([A-Za-z0-9._~+/-]{16,}=*)/g)) {
+    const value = m[2];
+    const start = m.index + m[0].length - value.length;
+    if (!looksLikeSecretValue(value) || out2.overlaps(start, start + value.length)) continue;
     out2.claim("bearer-token", `${m[1]} ${mask(value, 4)}`, start, start + value.length);
   }
   for (const m of text2.matchAll(/\bBasic\s+([A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])/g)) {
@@ -18179,12 +18208,14 @@ function teamPairPassword(user, pass, login, spaced) {
   return ACCOUNT_USER.test(user) && pairPassword(pass) && !/^[\p{Ll}\d]+(?:[-_.][\p{Ll}\d]+)+$/u.test(pass);
 }
 function slashPairs(text2, policy) {
+  const nl = text2.indexOf("\n");
+  const titled = nl !== -1 && text2.trimStart().startsWith("|") && loginLine(text2.slice(0, Math.min(nl, 300)));
   for (const line of linesOf(text2)) {
     if (!line.text.includes("/")) continue;
-    const login = loginLine(line.text);
+    const login = loginLine(line.text) || titled;
     for (const m of line.text.matchAll(PAIR_RE)) {
       const trimmed = m[2].replace(/[.,;:?)\]}>]+$/, "");
-      const sentenceLogin = login && loginLine(line.text.slice(0, m.index + m[0].length - m[2].length) + " " + line.text.slice(m.index + m[0].length));
+      const sentenceLogin = login && (titled || loginLine(line.text.slice(0, m.index + m[0].length - m[2].length) + " " + line.text.slice(m.index + m[0].length)));
       const team = policy === "team" && teamPairPassword(m[1], trimmed, sentenceLogin, /[ \t]\/[ \t]/.test(m[0]));
       const account = ACCOUNT_USER.test(m[1]) && adminPassword(trimmed) || team;
       if (!account && !sentenceLogin) continue;
@@ -18253,7 +18284,7 @@ function colonPairs(text2, policy) {
   }
   return out2;
 }
-var SLASH_AT = /(?<![\w./:@-])([A-Za-z][\w.+-]{0,63})\/([^\s/@'"`]{1,128})@(?:\/\/|[A-Za-z0-9-]+[.:])/g;
+var SLASH_AT = /(?:(?<=thin:)|(?<![\w./:@-]))([A-Za-z][\w.+-]{0,63})\/([^\s/@'"`]{1,128})@(?:\/\/|[A-Za-z0-9-]+[.:])/g;
 var URL_TOKEN_USER = /\b([a-z][a-z0-9+.-]{1,20}):\/\/([A-Za-z0-9_-]{20,200})@[A-Za-z0-9]/g;
 var WIFI_QR = /WIFI:(?:[A-Z]:[^;\n]{0,64};){0,5}?P:([^;\n]{1,64});/g;
 function otherPairs(text2) {
@@ -18332,11 +18363,36 @@ function accountPairs(text2) {
   }
   return [];
 }
-var CODE_PAIR = /\b(?:auth|basic_?auth|HTTPBasicAuth|HTTPDigestAuth|BasicAuth|SetBasicAuth|withBasicAuth|basicAuth|login)[ \t]*(?:=[ \t]*)?\([ \t]*(["'])([^"'\n]{1,64})\1[ \t]*,[ \t]*(["'])([^"'\n]{3,128})\3/gi;
+var CODE_PAIR = /\b(?:auth|basic_?auth|HTTPBasicAuth|HTTPDigestAuth|BasicAuth|SetBasicAuth|withBasicAuth|basicAuth|login)(?:[ \t]*(?:=[ \t]*)?\(|[ \t]+(?=["']))[ \t]*(["'])([^"'\n]{1,64})\1[ \t]*,[ \t]*(["'])([^"'\n]{3,128})\3/gi;
 var USER_THEN_PASS = /\b(?:user(?:name)?|login|account)(?:[ \t]*[:=][ \t]*|[ \t]+)["'`]?([\w.@+-]{1,64})["'`]?[ \t]*(?:[,;/][ \t]*)?(?:and[ \t]+)?(?:pass(?:word)?|pw|pwd)(?:[ \t]*[:=][ \t]*|[ \t]+)(["'`]?)([^\s"'`,;]{3,64})\2/gi;
 var SQL_IDENTIFIED = /\bIDENTIFIED[ \t]+(?:WITH[ \t]+\w+[ \t]+)?BY[ \t]+(?:PASSWORD[ \t]+)?(["'])([^"'\n]{3,128})\1/gi;
+var USE_PAIR = /\buse[ \t]+([\w.@-]{2,40})[ \t]+and[ \t]+(["'`]?)([^\s"'`,;]{6,64})\2/gi;
+var QUOTED_PAIR = /(?<![\w.@+/-])([A-Za-z][\w.@+-]{0,63})[ \t]*\/[ \t]*(["\u201c])([^"\u201d\n]{8,64})["\u201d]/g;
+var JSON_KEY = /"(?:key|api_?key|token|secret)"[ \t]*:[ \t]*"([^"\n]{16,200})"/gi;
 function namedPairs(text2, policy) {
   const out2 = [];
+  if (policy === "team") {
+    for (const m of text2.matchAll(USE_PAIR)) {
+      const pass = m[3].replace(/[.,;:!?)]+$/, "");
+      if (!adminPassword(pass) || isReference(pass)) continue;
+      const at2 = m.index + m[0].length - m[3].length - m[2].length;
+      out2.push({ kind: "login-pair", snippet: `use ${m[1]} and ${mask(pass, 1)}`, start: at2, end: at2 + pass.length });
+    }
+    for (const m of text2.matchAll(QUOTED_PAIR)) {
+      const pass = m[3];
+      if (!loginLine(lineAround(text2, m.index, m.index + m[0].length)) || isPlaceholder(pass) || !(shapesOf(pass, true) || pass.trim().split(/\s+/).length >= 3)) continue;
+      const at2 = m.index + m[0].length - pass.length - 1;
+      out2.push({ kind: "login-pair", snippet: `${m[1]} / "${mask(pass, 1)}"`, start: at2, end: at2 + pass.length });
+    }
+    if (/"user(?:name)?"[ \t]*:/.test(text2)) {
+      for (const m of text2.matchAll(JSON_KEY)) {
+        const key = m[1];
+        if (!shapesOf(key)?.random || isPlaceholder(key)) continue;
+        const at2 = m.index + m[0].length - key.length - 1;
+        out2.push({ kind: "login-pair", snippet: `"key": "${mask(key, 2)}"`, start: at2, end: at2 + key.length });
+      }
+    }
+  }
   for (const m of text2.matchAll(SQL_IDENTIFIED)) {
     const pass = m[2];
     if (isPlaceholder(pass) || isReference(pass) || /^\*[0-9A-F]{40}$/i.test(pass)) continue;
@@ -18381,6 +18437,7 @@ var CLI_RULES = [
   { tool: /\bmosquitto_(?:pub|sub|rr)\b/, flag: new RegExp(`(?<=\\s)(?:-P|--pw)[ \\t]+${Q}`, "g") },
   { tool: /\blftp\b/, flag: /(?<=\s)-u[ \t]+["']?[^\s,"']+,(["']?)([^\s"'`]+)\1/g },
   { tool: /\bhtpasswd\b/, flag: new RegExp(`\\bhtpasswd(?:\\s+-[a-zA-Z]+){0,3}?\\s+-[a-zA-Z]*b[a-zA-Z]*(?:\\s+-[a-zA-Z]+){0,3}\\s+[^\\s-]\\S*\\s+[^\\s-]\\S*\\s+${Q}`, "g") },
+  { tool: /\bconsul[ \t]+kv[ \t]+put\b/, flag: /\bput[ \t]+\S*(?:pass|pwd|secret|token|key)\S*[ \t]+(["']?)([^\s"'`]+)\1/gi },
   { tool: /\bipmitool\b/, flag: new RegExp(`(?<=\\s)-P[ \\t]+${Q}`, "g") },
   // An SNMP community other than the defaults everyone knows.
   { tool: /\bsnmp(?:walk|get|getnext|bulkwalk|bulkget|set|trap|table)\b/, flag: /(?<=\s)-c[ \t]+(["']?)(?!(?:public|private)\b)([^\s"'`]+)\1/g },
@@ -18406,12 +18463,12 @@ function detectCommandLinePasswords(text2) {
 
 // server/src/core/trust/gates/credentialWords.ts
 var L = "\\p{L}";
-var KEY_WORDS = "(?:api|access|auth|private|secret|signing|encryption|decryption|master|licen[cs]e|recovery|pre-?shared|shared|session|hmac|webhook|app|client|admin|root|storage|subscription|activation|product|account|service|server|consumer|x-api|integration|routing|unseal|bot|cookie|jwt|cipher|data|wrapping|aes(?:-?(?:128|192|256))?(?:-?(?:gcm|cbc|ctr))?|3?des|kek|dek)[ _-]?key|master\\.key|apikey|psk|(?:wlan-?|netzwerk)?schl(?:ü|ue)ssel";
-var PW_WORDS = `(?<!\\d)(?:password|passwd|passphrase|passcode|pass-phrase)|community[ _-]string|(?<=\\bsnmp[^\\n]{0,30})community|(?:wifi|wi-fi|wlan|wpa[23]?|wep|network)[ _-]?key|parola d'ordine|passwort|kennwort|wachtwoord|contrase(?:ñ|n)a|senha|palavra-passe|l(?:ö|o)senord(?:et)?|salasana|has(?:ł|l)o|heslo|jelsz(?:ó|o)|(?:ş|s)ifre(?:si)?|passord(?:et)?|adgangskode|lozinka|parool|парол[ья]|парола|mot[ -]de[ -]passe|clave|contrasenya|parol(?:a|ă|ei)|parole|slaptažodis|geslo|lykilorð|fjalëkalim|mật khẩu|kata (?:sandi|laluan)|(?<![\\d])(?:pwd|pw|pswd|pword|mdp)`;
-var CODE_WORDS = `(?<![${L}])(?:${CODE_COMPOUNDS})|(?<![${L}])pin[ -]?(?:code|number|nummer|no\\.?)|code d'acc(?:è|e)s|(?<![${L}\\d])(?:pin|puk|cvv2?|cvc2?|digicode|keypad|combination|combo|kombination|combinaison|combinaci(?:ó|o)n|lockbox|key ?box|key ?safe|geheimzahl|host[ -]key|host[ -]pin)|(?<![${L}])(?:door|alarm|lock|gate|garage|keypad|safe|entry|unlock|recovery|backup|disarm|duress|access|guest|building|security|padlock|locker|parking|elevator|lift|mailbox|lockbox|key ?box|wifi|wi-fi|2fa|mfa|master|house|office|front[ -]door|scratch|emergency|one-time|voicemail|phone|sim|screen|device|laptop|bank|card|atm|pager|bike|storage)(?:[ -]${L}{1,20})?[ -]codes?`;
-var SEED_WORDS = `(?<![${L}])(?:totp|otp|hotp|2fa|mfa|authenticator)[ _-]?(?:seed|secret|key)|(?:wallet|bip-?39|crypto)[ _-]?seed(?:[ _-]?(?:phrase|words))?|seed[ _-]?phrase|recovery[ _-]?phrase|mnemonic`;
+var KEY_WORDS = "(?:api|access|auth|authentication|debug|unlock|global|private|secret|signing|encryption|decryption|master|licen[cs]e|recovery|pre-?shared|shared|session|hmac|webhook|app|client|admin|root|storage|subscription|activation|product|account|service|server|consumer|x-api|integration|routing|unseal|bot|cookie|jwt|cipher|data|wrapping|aes(?:-?(?:128|192|256))?(?:-?(?:gcm|cbc|ctr))?|3?des|kek|dek)[ _-]?key|master\\.key|apikey|psk|klucz(?:em)? api|cl(?:é|e) (?:d'|de l')?api|clave (?:de (?:la )?)?api|chave (?:d[ae] )?api|chiave api|api-schl(?:ü|ue)ssel|api-sleutel|ключ api|(?:wlan-?|netzwerk)?schl(?:ü|ue)ssel";
+var PW_WORDS = `(?<!\\d)(?:password|passwd|passphrase|passcode|pass-phrase)|community[ _-]string|(?<=\\bsnmp[^\\n]{0,30})community|(?:wifi|wi-fi|wlan|wpa[23]?|wep|network)[ _-]?key|parola d'ordine|passwort|kennwort|wachtwoord|contrase(?:ñ|n)a|senha|palavra-passe|l(?:ö|o)senord(?:et)?|salasana|has(?:ł|l)o|heslo|jelsz(?:ó|o)|(?:ş|s)ifre(?:si)?|passord(?:et)?|adgangskode(?:n)?|frase-passe|frase secreta|lozinka|parool|ww|парол[ья]|парола|mot[ -]de[ -]passe|clave|contrasenya|parol(?:a|ă|ei)|parole|slaptažodis|geslo|lykilorð|fjalëkalim|mật khẩu|kata (?:sandi|laluan)|(?<![\\d])(?:pwd|pw|pswd|pword|mdp)`;
+var CODE_WORDS = `(?<![${L}])(?:${CODE_COMPOUNDS})|(?<![${L}])pin[ -]?(?:code|number|nummer|no\\.?)|code d'acc(?:è|e)s|(?<![${L}\\d])(?:pin|puk|cvv2?|cvc2?|digicode|keypad|combination|combo|kombination|combinaison|combinaci(?:ó|o)n|lockbox|key ?box|key ?safe|geheimzahl|host[ -]key|host[ -]pin|passkey|värdnyckel|hostschlüssel)|(?<![${L}])(?:door|alarm|lock|gate|garage|keypad|safe|entry|unlock|recovery|backup|disarm|duress|access|guest|building|security|padlock|locker|parking|elevator|lift|mailbox|lockbox|key ?box|wifi|wi-fi|2fa|mfa|master|house|office|front[ -]door|scratch|emergency|one-time|voicemail|phone|sim|screen|device|laptop|bank|card|atm|pager|bike|storage)(?:[ -]${L}{1,20})?[ -]codes?`;
+var SEED_WORDS = `(?<![${L}])(?:totp|otp|hotp|2fa|mfa|authenticator)[ _-]?(?:seed|secret|key)|(?:wallet|bip-?39|crypto)[ _-]?seed(?:[ _-]?(?:phrase|words))?|frase de recupera(?:ción|ção)|frase semilla|phrase de r(?:é|e)cup(?:é|e)ration|wiederherstellungs(?:phrase|sätze)|herstelzin|fraza odzyskiwania|seed[ _-]?phrase|recovery[ _-]?phrase|mnemonic`;
 var KEY_RE = new RegExp(
-  `(?<seed>${SEED_WORDS})(?![${L}])|(?<code>${CODE_WORDS})(?![${L}])|(?<key>${KEY_WORDS})(?![${L}])|(?<pw>${PW_WORDS})(?![${L}])|(?<pass>(?<![\\d])pass)(?![${L}\\d])|(?<secret>secret|token|credentials?|creds?)(?![${L}])|(?<auth>(?<![${L}\\d])_?auth)(?![${L}\\d])|(?<cjk>パスワード|密码|密碼|비밀번호|암호|口令|패스워드|รหัสผ่าน|पासवर्ड|סיסמ[הא]|كلمة (?:المرور|السر)|رمز عبور|κωδικ(?:ός|ό|ού) πρόσβασης|συνθηματικό)|(?<cjkcode>${CJK_CODE_WORDS})|(?<lock>(?<![${L}])(?:${LOCK_NOUNS}))(?![${L}])|(?<entry>(?<![${L}])(?:${ENTRY_NOUNS}))(?![${L}])|(?<barecode>(?<![${L}\\d])(?:${BARE_CODE_WORDS}))(?![${L}])`,
+  `(?<seed>${SEED_WORDS})(?![${L}])|(?<code>${CODE_WORDS})(?![${L}])|(?<key>${KEY_WORDS})(?![${L}])|(?<pw>${PW_WORDS})(?![${L}])|(?<pass>(?<![\\d])pass)(?![${L}\\d])|(?<secret>secret|token|credentials?|creds?)(?![${L}])|(?<auth>(?<![${L}\\d])_?auth)(?![${L}\\d])|(?<cjk>パスワード|密码|密碼|비밀번호|암호|口令|패스워드|비번|รหัสผ่าน|पासवर्ड|סיסמ[הא]|كلمة (?:المرور|السر)|رمز عبور|κωδικ(?:ός|ό|ού) πρόσβασης|συνθηματικό)|(?<cjkcode>${CJK_CODE_WORDS})|(?<lock>(?<![${L}])(?:${LOCK_NOUNS}))(?![${L}])|(?<entry>(?<![${L}])(?:${ENTRY_NOUNS}))(?![${L}])|(?<barecode>(?<![${L}\\d])(?:${BARE_CODE_WORDS}))(?![${L}])`,
   "giu"
 );
 var OPENS = new RegExp(`^[ \\t]+(?:(?:(?:${PREPOSITIONS})[ \\t]|${ELIDED_PREPOSITIONS})[^:\\n=.;]{0,60}?)?(?<![${L}\\d])(?:${OPENED_THINGS})(?![${L}])`, "iu");
@@ -18440,7 +18497,7 @@ function assignAt(text2, at2) {
   if (!m || m[0] === ":" && text2[at2 + 1] === "/" && text2[at2 + 2] === "/") return null;
   return m[0];
 }
-var VERB = /(?:(?:is|was|are|lautet|ist|war|es|est|era|\u00e9|\u00e8|\u00e4r|jest|er|je|este|l\u00e0|adalah|ialah|\u03b5\u03af\u03bd\u03b1\u03b9|\u0435|yra|ir)(?:[ \t]*:|[ \t]*(?=\r?\n)|[ \t]+(?:(?:now|still|currently|just|literally|simply|actually|always|also|again|set to|changed to|reset to|updated to)[ \t]+){0,2}:?)|(?:(?:got|was|has been|is now|been)[ \t]+)?(?:set|changed|reset|updated)[ \t]+to|\u306f|\u662f|\u4e3a|\u70ba|\ub294|\uc740|\uc774|\uac00)[ \t]*/iy;
+var VERB = /(?:(?:is|was|are|lautet|ist|war|es|est|era|\u00e9|\u00e8|\u00e4r|jest|er|je|este|c['\u2019]est|l\u00e0|adalah|ialah|\u03b5\u03af\u03bd\u03b1\u03b9|\u0435|yra|ir)(?:[ \t]*:|[ \t]*(?=\r?\n)|[ \t]+(?:(?:now|still|currently|just|literally|simply|actually|always|also|again|set to|changed to|reset to|updated to)[ \t]+){0,2}:?)|(?:(?:got|was|has been|is now|been)[ \t]+)?(?:set|changed|reset|updated)[ \t]+to|\u306f|\u662f|\u4e3a|\u70ba|\ub294|\uc740|\uc774|\uac00)[ \t]*/iy;
 function verbAt(text2, at2) {
   VERB.lastIndex = at2;
   const m = VERB.exec(text2);
@@ -18449,7 +18506,7 @@ function verbAt(text2, at2) {
 var PREP = new RegExp(`(?:${PREPOSITIONS})(?=[ \\t])|${ELIDED_PREPOSITIONS}(?=\\p{L})`, "iuy");
 var QWORD = /[\p{L}\p{N}._@'\u2019/#+-]{1,40}/uy;
 var QUALIFIED_VERB = new RegExp(`(?:${QUALIFIED_VERBS})[ \\t]+`, "iuy");
-var GENITIVE_WORD = /[\p{L}][\p{L}\d-]{0,30}/uy;
+var GENITIVE_WORD = /[\p{L}][\p{L}-]{0,30}(?![\p{L}\d])/uy;
 var LOCK_VERB = new RegExp(`(?:${LOCK_VERBS})[ \\t]+`, "iuy");
 var OPENING_VERB = new RegExp(`(?:${OPENING_VERBS})[ \\t]+`, "iuy");
 function stickyAt(re, text2, at2) {
@@ -18574,8 +18631,11 @@ function keyClassOf(word) {
 
 // server/src/core/trust/gates/statedCredentials.ts
 var PUBLIC_BEFORE = /\b(?:public|publishable|search[- ]only|client[- ]side|browser)[ \t]+(?:[\w-]+[ \t]+)?$/i;
-var LOCK_BEFORE = /\b(?:alarm(?:anlage|panel|system)?|door|gate|garage|safe|lock|keypad|locker|padlock|lockbox|keybox)\b[^.\n]{0,20}$/i;
+var LOCK_BEFORE = /\b(?:alarm(?:anlage|panel|system)?|cadenas|candado|cadeado|lucchetto|hangslot|k\u0142\u00f3dk\w*|tresor|coffre|door|gate|garage|safe|lock|keypad|locker|padlock|lockbox|keybox)\b[^.\n]{0,20}$/i;
 var NETWORK_LINE = /\b(?:localhost|frontend|backend|server|servidor|http|https|tcp|udp|dev|docker|pnpm|npm|yarn|vite|api|app|container|proxy|listen|firewall)\b/i;
+var OPENING_AFTER = new RegExp(`(?:${OPENING_VERBS})[ \\t]+`, "iuy");
+var ABOUT_IT = /^[ \t]+(?:accessors?|ids?|names?|paths?|files?|types?|formats?|ttls?|lengths?|expiry|expiration|policy|policies|rotation|prefix|suffix|fields?|columns?|headers?|hash(?:es)?|hint|reset|manager)\b/i;
+var VAULT_NAME = /(?:kee|last|1|one|roboform|sticky|nord|zoho)pass(?:word)?$/i;
 var HEX_KEYS = /^(?:secret|(?:api|app|admin|access|master|client|server|service|write|private|secret)[ _-]?key)$/i;
 function accepts(cls, sep8, v, s2, policy, key) {
   const n = [...v.text].length;
@@ -18596,7 +18656,7 @@ function accepts(cls, sep8, v, s2, policy, key) {
       case "secret":
       case "key":
         if (sep8 === " ") {
-          if (s2.random && /^[0-9a-f]{16,}$/i.test(v.text) && !v.quoted && HEX_KEYS.test(key)) return true;
+          if (s2.random && /^[0-9a-f]{16,}$/i.test(v.text) && !v.quoted && (HEX_KEYS.test(key) || cls === "key" && n >= 32)) return true;
           const mixed = /\d/.test(v.text) && new RegExp("\\p{Lu}", "u").test(v.text) && new RegExp("\\p{Ll}", "u").test(v.text);
           return s2.random && n >= 20 && (!v.quoted || mixed && n >= 24) && !/^[0-9a-f-]+$/i.test(v.text) || s2.strong && /\d/.test(v.text) && /[^\p{L}\d_./+-]/u.test(v.text);
         }
@@ -18684,12 +18744,16 @@ function detectStatedCredentials(text2, policy, all = true, claimed) {
       if (!identWords(suffix).every((w2) => SECRET_SUFFIX.has(w2) || /^v?\d+$/.test(w2))) continue;
       end += suffix.length;
     }
+    if (ABOUT_IT.test(text2.slice(end, end + 16))) continue;
     if (text2[from - 1] === "=") continue;
+    if (VAULT_NAME.test(text2.slice(Math.max(0, m.index - 4), end))) continue;
+    if (word === "PASS" && /^[ \t]*(?:---[ \t]+)?PASS:?[ \t]/.test(lineBefore(text2, m.index) + text2.slice(m.index, m.index + 6))) continue;
     const key = text2.slice(from, end);
     const found = lock ? lockCode(text2, end, lock, word) : (text2[from - 1] === "<" && text2[end] === ">" ? xmlValue(text2, end + 1, keyClass, policy, word) : statedAt(text2, end, keyClass, policy, word, key, claimed)) ?? reversed(text2, m.index, end, keyClass, policy);
     if (!found) continue;
     const before = identWords(text2.slice(from, m.index));
     if (before.length > 0 && NOT_SECRET_PREFIX.has(before[before.length - 1])) continue;
+    if (before.some((w2) => /^(?:fake|mock|dummy|example|sample|placeholder)$/.test(w2))) continue;
     if (before.some((w2) => /^(?:password|passwd|pwd|pass|token|apikey|credentials?)$/.test(w2)) && keyClass === "secret") continue;
     if (HASH_OF.test(text2.slice(Math.max(0, m.index - 40), m.index)) || exampleOrDisowned(text2, m.index, found.v.end)) continue;
     if (!found.reversed && (PUBLIC_BEFORE.test(lineBefore(text2, from, 30)) || /\bpublic\b/i.test(text2.slice(end, found.valueAt)))) continue;
@@ -18706,9 +18770,19 @@ var CODE_BEFORE = new RegExp(
   `(?<![\\w.#*-])(?:(use|enter|punch in|type in|key in|dial|try)[ \\t]+)?([*#]?\\d{4,8}[#*]?)[ \\t]+(for|at|on|to open|to unlock|to disarm|opens|unlocks|disarms)[ \\t]+(?:the[ \\t]+)?${LOCK_OR_ENTRY}`,
   "giu"
 );
+var VERB_THEN_CODE = /\b(?:disarm|unlock|open)(?:s|ed)?[ \t]+(?:it[ \t]+)?(?:with|using)[ \t]+(\d{4,8}#?)(?![\w.])/gi;
+var OPENS_SOMETHING = /\b(?:alarm|door|gate|safe|lock|padlock|keypad|panel|garage|locker)\b/i;
 var CODE_THEN_WORD = new RegExp("\\d{4}[#*]?[ \\t]+\\p{L}", "u");
 function codesBefore(text2) {
   const out2 = [];
+  if (OPENS_SOMETHING.test(text2)) {
+    for (const m of text2.matchAll(VERB_THEN_CODE)) {
+      const code = m[1];
+      const start = m.index + m[0].length - code.length;
+      if (TIME_OR_YEAR.test(code) || exampleOrDisowned(text2, m.index, start + code.length)) continue;
+      out2.push({ keyClass: "code", key: "code", sep: "is", op: "with", snippet: `${m[0].slice(0, m[0].length - code.length)}${mask(code, 0)}`, start, end: start + code.length });
+    }
+  }
   if (!CODE_THEN_WORD.test(text2)) return out2;
   for (const m of text2.matchAll(CODE_BEFORE)) {
     if (!m[1] && !/^(?:opens|unlocks|disarms)$/i.test(m[3])) continue;
@@ -18760,6 +18834,12 @@ var THREE_DIGIT_LOCKS = /combination|combo|padlock|bike lock|cable lock|zahlensc
 function lockCode(text2, at2, lock, key) {
   const s2 = separatorAt(text2, at2, { foreign: FOREIGN_WORD.test(key), lockVerbs: lock === "lock" ? "all" : "opening" });
   if (!s2 || s2.sep === " ") return null;
+  OPENING_AFTER.lastIndex = s2.end;
+  const imperative = OPENING_AFTER.exec(text2);
+  if (imperative) {
+    s2.end += imperative[0].length;
+    s2.op = imperative[0].trim();
+  }
   const byVerb = new RegExp("\\p{L}", "u").test(s2.op) && !/^(?:is|ist|est|es|\u00e8|\u00e9|\u00e4r|lautet|jest|to|was|war)$/i.test(s2.op);
   for (const v of readValue(text2, s2.end, false)) {
     const shapes = shapesOf(v.text, v.quoted);
@@ -18829,7 +18909,8 @@ function tables(text2, policy) {
       if (cells.some((c) => INVENTORY_COLUMN.test(c.text))) continue;
       const opens = cells.some((c) => PLACE_COLUMN.test(c.text));
       const columns = cells.flatMap((c, index) => {
-        const cls = HEADER_CELL.test(c.text) && c.text.length <= 30 ? keyClassOf(c.text) ?? (opens && CODE_COLUMN.test(c.text) ? "code" : null) : null;
+        const last = c.text.split(/\s+/).pop() ?? "";
+        const cls = HEADER_CELL.test(c.text) && c.text.length <= 30 && keyClassOf(last) ? keyClassOf(c.text) : opens && CODE_COLUMN.test(c.text) ? "code" : null;
         return cls ? [{ index, cls, name: c.text }] : [];
       });
       if (columns.length > 0) {
@@ -27322,7 +27403,7 @@ function detectTransient(text2) {
 }
 
 // server/src/core/trust/gates/passwordShapes.ts
-var TOKEN = /[^\s"'`()[\]{}<>,;|]{8,}/g;
+var TOKEN = /[^\s"'`()[\]{}<>,;|]{7,}/g;
 var SYMBOL = /[!#$%^&*?~@]/;
 var REFERENCE = /^(?:issues?|prs?|pull|bugs?|tickets?|story|task|case|items?|steps?|rooms?|builds?|runs?|jobs?|no|nr|num|number|version|release|sprint|epic|page|line|row|col|order|invoice|id|ch|chapter|section|part|slot|table|seat|gate|desk|floor|level|phase|round|week|day|team|group|rev|commit|change|mr|cl|ref)$/i;
 var DISOWNING_LINE = /\b(?:like|banned|blocked|rejected|refused|forbidden|not allowed|disallowed|blocklist|blacklist|denylist|policy|pattern|regex|format|weak|guessable|breached|pwned|terrible|worst|insecure|never use|don't use|do not use)\b/i;
@@ -27347,28 +27428,31 @@ function loosePassword(text2) {
     let t = m[0].replace(/^[*_]+/, "").replace(/[*_.,:;]+$/, "");
     const login = /^[a-z][\w.-]{0,31}:(?=\S)/.exec(t);
     if (login) t = t.slice(login[0].length);
-    if (t.length < 8 || t.length > 64 || !passwordShaped(t)) continue;
+    if (t.length < 7 || t.length > 64 || !passwordShaped(t)) continue;
     const start = m.index + m[0].lastIndexOf(t);
     if (exampleOnLine(text2, start, start + t.length) || DISOWNING_LINE.test(lineAround(text2, start, start + t.length, 120))) continue;
     return mask(t, 1);
   }
   return null;
 }
-var CONTEXT = /\b(?:pass(?:word|wd|phrase|code)?s?|pw|pwd|creds?|credentials?|log(?:ged)?[ -]?in|logon|sign[ -]?in|sudo|root|admin|user(?:name)?|account|wi-?fi|ssid|secret|token|(?:api|access|secret|app)[ -]?key|key is|pin|htpasswd\w*|\.netrc|pgpass)\b/i;
+var CONTEXT = /\b(?:pass(?:word|wd|phrase|code)?s?|pw|pwd|creds?|credentials?|log(?:ged)?[ -]?in|logon|sign[ -]?in|sudo|root|admin|user(?:name)?|account|wi-?fi|ssid|secret|token|(?:api|access|secret|app)[ -]?key|key is|unlock|htpasswd\w*|\.netrc|pgpass)\b|\((?:sa|root|admin)\)/i;
 var NAMED_NUMBER = /^(?:python|node|java|jdk|postgres(?:ql)?|mysql|mariadb|redis|mongo(?:db)?|ubuntu|debian|centos|rhel|fedora|alpine|windows|win|macos|ios|android|php|ruby|go|dotnet|net|gradle|maven|vue|react|angular|rails|django|spring|kotlin|swift|scala|perl|es|ecmascript|html|css|sha|md|utf|iso|rfc|http|tls|ssl|ipv|x|arm|amd|intel|gen|v|version|release|build|rc|beta|alpha|sprint|week|q|fy|office|server|ver|route|chrome|firefox|safari|edge|iphone|ipad|pixel|galaxy|macbook|surface|xbox|ed|x|p|secp|rsa|aes|base|int|uint|float|bigint|port|vlan|room|floor|rack|slot|gate|line|step|phase|level|tier|zone|node|pod|host|box|lab|test|demo|stage|env|dev|prod|user|team|group|region|issue|ticket|pr|item|page|case|run|job|batch|shard|replica|worker|core|cpu|gpu)\d/i;
 function passwordLike(t) {
   if (t.length < 7 || t.length > 64 || NAMED_NUMBER.test(t) || /^0x/i.test(t) || !new RegExp("\\p{Ll}", "u").test(t)) return false;
-  if (/[\\/:@.=]|^[-#$%&*!~+]/.test(t) || new RegExp("^\\p{L}+$", "u").test(t) || shapesOf(t) === null) return false;
+  if (/[\\/:@=]|^[-#$%&*!~+]|^X-/.test(t) || new RegExp("^\\p{L}+$", "u").test(t) || shapesOf(t) === null) return false;
+  if (/\.[a-z]{2,6}$/.test(t) && !/\d$/.test(t)) return false;
   if (/^[0-9a-f-]+$/i.test(t) || decodesToText(t)) return false;
-  const parts = t.split(/[-_]+/).filter((p) => p !== "");
+  const parts = t.split(/[-_.]+/).filter((p) => p !== "");
   if (parts.length >= 2 && parts.every((p) => /^[\p{L}\d]+$/u.test(p))) {
     if (isResourceName(t)) return false;
-    const numbered2 = /(?:^|[-_])\d{2,4}$/.test(t) || new RegExp("\\p{Lu}", "u").test(t) && new RegExp("\\p{L}\\d{1,4}$", "u").test(t);
-    return numbered2 && parts.filter((p) => new RegExp("\\p{L}{4,}", "u").test(p)).length >= 1 && parts.filter((p) => new RegExp("\\p{L}", "u").test(p)).length >= 2;
+    const numbered2 = new RegExp("\\p{Lu}", "u").test(t) && (/(?:^|[-_.])\d{2,4}$/.test(t) || new RegExp("\\p{L}\\d{1,4}$", "u").test(t));
+    if (numbered2 && parts.filter((p) => new RegExp("\\p{L}{4,}", "u").test(p)).length >= 1 && parts.filter((p) => new RegExp("\\p{L}", "u").test(p)).length >= 2) return true;
+    return t.length >= 10 && (t.match(/\d/g) ?? []).length >= 2 && new RegExp("\\p{Lu}", "u").test(t) && new RegExp("\\p{Ll}", "u").test(t) && parts.every((p) => p.length <= 6) && shannonEntropy(t) >= 3.2;
   }
   if (/^[\p{L}\d]+$/u.test(t)) {
     if (new RegExp("^\\p{L}{3,}\\d{2,}$", "u").test(t)) return true;
-    return t.length >= 10 && (t.match(/\d/g) ?? []).length >= 2 && new RegExp("\\p{Lu}", "u").test(t) && shannonEntropy(t) >= 3;
+    if (new RegExp("^\\p{Lu}\\p{Ll}+\\d+\\p{Lu}\\p{Ll}+$", "u").test(t)) return true;
+    return t.length >= 8 && (t.match(/\d/g) ?? []).length >= 2 && new RegExp("\\p{Lu}", "u").test(t) && new RegExp("\\p{Ll}", "u").test(t) && shannonEntropy(t) >= 3;
   }
   return false;
 }
@@ -27396,13 +27480,13 @@ function passwordNearCredentialWord(text2) {
     const before = text2.slice(Math.max(0, start - 40), start);
     if (/\b(?:user(?:name)?|login|as|account|for|on|at|in|host|server|vm|branch|repo|project|service|team|channel|bucket|image|tag|database|db|table|queue|topic|cluster|namespace|ssid|network|called|named)[ \t:=]+["'`]?$/i.test(before)) continue;
     if (!credentialContext(text2, start) || exampleOnLine(text2, start, start + t.length) || DISOWNING_LINE.test(lineAround(text2, start, start + t.length, 120))) continue;
-    if (isFixture(text2, start, start + t.length, t)) continue;
+    if (isFixture(text2, start, start + t.length, t) || isIdentifier(text2, start, t) || /\bpublic\b|client[ _-]?id/i.test(lineAround(text2, start, start + t.length, 60))) continue;
     return mask(t, 1);
   }
   return null;
 }
 var CONTEXT_ANYWHERE = new RegExp(CONTEXT.source, "i");
-var LIKE_TOKEN = /[^\s"'`()[\]{}<>,;|\u201e\u201c\u201d\u2018\u2019\u00ab\u00bb]{7,}/g;
+var LIKE_TOKEN = /[^\s"'`()[\]{}<>,;|\u201e\u201c\u201d\u2018\u2019\u00ab\u00bb\u3000-\u303f\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af\uff00-\uffef]{7,}/gu;
 
 // server/src/core/trust/gates/teamSecrets.ts
 var EMAIL = /(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b/g;
@@ -27416,8 +27500,9 @@ function valueLike(v) {
 }
 function tokenLike(t) {
   if (/^[0-9a-f-]+$/i.test(t) || /^0x[0-9a-f]+$/i.test(t)) return false;
-  if (/^[0-9A-HJKMNP-TV-Z]{26}$/.test(t)) return false;
+  if (/^[0-7][0-9A-Z]{25}$/.test(t) && /[A-Z]/.test(t)) return false;
   if (/^(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}$/.test(t)) return false;
+  if (/^[a-z]+(?:-[a-z]+)*-[0-9a-f]{16,}$/.test(t)) return false;
   if (/^(?:MII[BC]IjANBgkqhkiG9w0BAQEFAAO|MFkwEwYHKoZIzj0CAQ|MCowBQYDK2Vw|iVBORw0KGgo|\/9j\/|R0lGOD|JVBERi0|UEsDB|H4sI|PD94bWwg)/.test(t)) return false;
   if (/^p_[0-9A-HJKMNP-TV-Z]{26}$/.test(t)) return false;
   if (/^(?:sha\d+-|age1|npub1|pk_(?:live|test)_)/i.test(t)) return false;
@@ -27446,7 +27531,7 @@ function inUrlPath(text2, at2) {
   const word = before.slice(Math.max(before.lastIndexOf(" "), before.lastIndexOf("\n"), before.lastIndexOf("	"), before.lastIndexOf("(")) + 1);
   return /^[a-z][a-z0-9+.-]*:\/\/[^/?#\s]+\/[^?#\s]*$/i.test(word) && !/(?:^|[/_.-])(?:hooks?|webhooks?|webhookb2|triggers?|callback|secrets?|tokens?|keys?|sig|signature|auth|bot\d+:)(?=$|[/_.:-])/i.test(word);
 }
-var NOT_SECRET_PARAM = /^(?:state|nonce|code_challenge|code_challenge_method|utm_\w+|ref|id|trace_?id|span_?id|request_?id|v|ver|version|build|page|cursor|after|before|q|query|lang|locale)=$/i;
+var NOT_SECRET_PARAM = /^(?:state|nonce|code_challenge|code_challenge_method|utm_\w+|ref|id|trace(?:_?id)?|span(?:_?id)?|req(?:uest)?(?:_?id)?|user(?:_?id)?|uid|v|ver|version|build|page|cursor|after|before|q|query|lang|locale)=$/i;
 function highEntropyToken(text2) {
   const publicSpans = [];
   PUBLIC_BEGIN.lastIndex = 0;
@@ -27474,7 +27559,7 @@ var PROTECTED_WITH = /\b(?:protect|encrypt|lock|secur|zipp|seal)(?:ed|s)?\b[^.\n
 function protectedWith(text2) {
   for (const m of text2.matchAll(PROTECTED_WITH)) {
     const v = m[2].replace(/[.,;:?)\]}>]+$/, "");
-    if (isPlaceholder(v) || !new RegExp("\\p{L}", "u").test(v) || !/\d/.test(v) || !/[^\p{L}\d_./+-]/u.test(v) || exampleOnLine(text2, m.index, m.index + m[0].length)) continue;
+    if (isPlaceholder(v) || /^(?:arn|urn):/i.test(v) || !new RegExp("\\p{L}", "u").test(v) || !/\d/.test(v) || !/[^\p{L}\d_./+-]/u.test(v) || exampleOnLine(text2, m.index, m.index + m[0].length)) continue;
     if (/@[\w-]*[.-]/.test(v) || /@/.test(v) && /\bby[ \t]+$/.test(m[0].slice(0, m[0].length - m[2].length - m[1].length))) continue;
     return `${m[0].slice(0, m[0].length - m[2].length - m[1].length)}${mask(v, 1)}`;
   }
@@ -27485,7 +27570,7 @@ function labelledRandom(text2) {
   if (!text2.includes(":") && !text2.includes("=")) return null;
   for (const m of text2.matchAll(LABELLED)) {
     const [label, value] = [m[1], m[2]];
-    if (!keyClassOf(label) || PUBLIC_LINE.test(label) || (/\b(?:id|ids|hash|sha\d*|md5|checksum|digest|fingerprint|commit|etag|nonce|salt|iv)\b/i.test(label) || /\b(?:hmac|bcrypt|argon2?)[ \t]+of\b/i.test(label))) continue;
+    if (!keyClassOf(label) || PUBLIC_LINE.test(label) || /\b(?:token|password|secret|key)[ \t]+(?:accessors?|ids?|names?|paths?|policy|hash(?:es)?)\b/i.test(label) || (/\b(?:id|ids|hash|sha\d*|md5|checksum|digest|fingerprint|commit|etag|nonce|salt|iv)\b/i.test(label) || /\b(?:hmac|bcrypt|argon2?)[ \t]+of\b/i.test(label))) continue;
     if (!shapesOf(value)?.random || isPlaceholder(value) || exampleOnLine(text2, m.index, m.index + m[0].length)) continue;
     return `${label.trim().slice(-40)}: ${mask(value, 3)}`;
   }
