@@ -17427,9 +17427,14 @@ function isLocalDefault(text2, start, end, key, value) {
 }
 var CIPHERTEXT = /ENC\[[^\][\n]{1,4000}\]|ENC\([^()\n]{1,4000}\)|\$ANSIBLE_VAULT;[^\n]*(?:\r?\n[ \t]*[0-9a-f]{8,})*|\{\{[^{}\n]{1,400}\}\}|\$\{[^{}\n]{1,200}\}/g;
 var SEALED = /(encryptedData:[ \t]*\r?\n)((?:[ \t]+[\w.-]+:[ \t]*[^\s]+[ \t]*(?:\r?\n|$)){1,50})/g;
+var OP_REF = /op:\/\/[^\n"'`]{1,300}/g;
+var C_DEFINE = /(#[ \t]*define[ \t]+[A-Za-z_]\w{0,60})[ \t](?=[ \t]*["'\w])/g;
 function withoutCiphertext(text2) {
-  if (!text2.includes("ENC[") && !text2.includes("ENC(") && !text2.includes("$ANSIBLE_VAULT") && !text2.includes("{{") && !text2.includes("${") && !text2.includes("encryptedData:")) return text2;
-  return text2.replace(CIPHERTEXT, (m) => "*".repeat(m.length)).replace(SEALED, (_m, head, body) => head + body.replace(/(:[ \t]*)([^\s]+)/g, (_v, sep8, value) => sep8 + "*".repeat(value.length)));
+  let t = text2;
+  if (t.includes("#") && /#[ \t]*define/.test(t)) t = t.replace(C_DEFINE, (_m, head) => `${head}=`);
+  if (t.includes('\\"')) t = t.replace(/\\"/g, ' "');
+  if (!t.includes("ENC[") && !t.includes("ENC(") && !t.includes("$ANSIBLE_VAULT") && !t.includes("{{") && !t.includes("${") && !t.includes("encryptedData:") && !t.includes("op://")) return t;
+  return t.replace(OP_REF, (m) => "*".repeat(m.length)).replace(CIPHERTEXT, (m) => "*".repeat(m.length)).replace(SEALED, (_m, head, body) => head + body.replace(/(:[ \t]*)([^\s]+)/g, (_v, sep8, value) => sep8 + "*".repeat(value.length)));
 }
 
 // server/src/core/trust/gates/entropy.ts
@@ -18073,6 +18078,7 @@ function detectTokens(text2, out2) {
       if (rule.accept && !rule.accept(token)) continue;
       if (exampleOnLine(text2, m.index, m.index + token.length)) continue;
       if (rule.kind === "aws-access-key-id" && DEAD_KEY.test(lineAround(text2, m.index, m.index + token.length))) continue;
+      if (rule.kind === "gcp-api-key" && /\bpublic\b|referr?er|firebase web/i.test(lineAround(text2, m.index, m.index + token.length))) continue;
       const keep = typeof rule.keep === "number" ? rule.keep : rule.keep(token);
       out2.claim(rule.kind, mask(token, keep), m.index, m.index + token.length);
     }
@@ -18138,6 +18144,7 @@ function detectAuthorization(text2, out2) {
     const decoded2 = Buffer.from(value, "base64").toString("utf8");
     const colon = decoded2.indexOf(":");
     if (colon < 1 || colon === decoded2.length - 1 || !/^[\x20-\x7e]+$/.test(decoded2) || isPlaceholder(decoded2.slice(colon + 1))) continue;
+    if (exampleOnLine(text2, m.index, m.index + m[0].length)) continue;
     const start = m.index + m[0].length - value.length;
     out2.claim("basic-auth", `Basic ${mask(value, 2)}`, start, start + value.length);
   }
@@ -18205,6 +18212,7 @@ function teamPairPassword(user, pass, login, spaced) {
   if (!s2 || isPlaceholder(pass) || isReference(pass) || VAULT_WORDS.test(pass) || /^[0-9a-f]+$/i.test(pass)) return false;
   if (spaced && s2.random && /\d/.test(pass) && /[a-z]/.test(pass) && /[A-Z]/.test(pass) && /^[a-z][\w.-]{0,30}$/i.test(user)) return true;
   if (login && s2.passphrase && /^[\p{L}\d]+(?:[-_][\p{L}\d]+){2,}$/u.test(pass)) return true;
+  if (DEFAULT_USERS.has(user.toLowerCase()) && adminPassword(pass)) return true;
   return ACCOUNT_USER.test(user) && pairPassword(pass) && !/^[\p{Ll}\d]+(?:[-_.][\p{Ll}\d]+)+$/u.test(pass);
 }
 function slashPairs(text2, policy) {
@@ -18237,7 +18245,7 @@ var DEFAULT_USERS = new Set(
 );
 var DEFAULT_USER = new RegExp(`(?<![\\w./:@-])(?:${[...DEFAULT_USERS].join("|")})(?=[ \\t]*[/:])`, "gi");
 var DEFAULT_PASS = /[ \t]*([/:])[ \t]*([^\s/:,;'"`)]{3,20})(?![\w/@.-]|:\d)/y;
-var DEFAULT_OFF = /\b(?:is|are|was|were|been|got|gets)[ \t]+(?:now[ \t]+)?(?:disabled|removed|deleted|changed|rotated|replaced|blocked|turned off)\b|\bno longer\b|\b(?:does not|doesn't|do not|don't) work\b|\b(?:changes|resets|rotates|replaces|disables) (?:it|them)\b|\bmust be changed\b|\bchange (?:the |all |any )?defaults?\b|\bto (?:be )?change(?:d)?\b|\bfactory defaults?\b|\bdefaults? (?:for|on|of) (?:new |fresh )?install/i;
+var DEFAULT_OFF = /\b(?:is|are|was|were|been|got|gets)[ \t]+(?:now[ \t]+)?(?:disabled|removed|deleted|changed|rotated|replaced|blocked|turned off)\b|\bno longer\b|\b(?:does not|doesn't|do not|don't) work\b|\b(?:changes|resets|rotates|replaces|disables) (?:it|them)\b|\bmust be changed\b|(?<!\b(?:never|nobody|not|no one|n't)[ \t]+(?:ever[ \t]+)?)\bchanged (?:it|them|that|this)\b|\bchange (?:the |all |any )?defaults?\b|\bto (?:be )?change(?:d)?\b|\bfactory defaults?\b|\bdefaults? (?:for|on|of) (?:new |fresh )?install/i;
 function defaultPairs(text2) {
   for (const m of text2.matchAll(DEFAULT_USER)) {
     const user = m[0].toLowerCase();
@@ -18367,7 +18375,7 @@ var CODE_PAIR = /\b(?:auth|basic_?auth|HTTPBasicAuth|HTTPDigestAuth|BasicAuth|Se
 var USER_THEN_PASS = /\b(?:user(?:name)?|login|account)(?:[ \t]*[:=][ \t]*|[ \t]+)["'`]?([\w.@+-]{1,64})["'`]?[ \t]*(?:[,;/][ \t]*)?(?:and[ \t]+)?(?:pass(?:word)?|pw|pwd)(?:[ \t]*[:=][ \t]*|[ \t]+)(["'`]?)([^\s"'`,;]{3,64})\2/gi;
 var SQL_IDENTIFIED = /\bIDENTIFIED[ \t]+(?:WITH[ \t]+\w+[ \t]+)?BY[ \t]+(?:PASSWORD[ \t]+)?(["'])([^"'\n]{3,128})\1/gi;
 var USE_PAIR = /\buse[ \t]+([\w.@-]{2,40})[ \t]+and[ \t]+(["'`]?)([^\s"'`,;]{6,64})\2/gi;
-var QUOTED_PAIR = /(?<![\w.@+/-])([A-Za-z][\w.@+-]{0,63})[ \t]*\/[ \t]*(["\u201c])([^"\u201d\n]{8,64})["\u201d]/g;
+var QUOTED_PAIR = /(?<![\w.@+/-])["']?([A-Za-z][\w.@+-]{0,63})["']?[ \t]*\/[ \t]*(["\u201c])([^"\u201d\n]{8,64})["\u201d]/g;
 var JSON_KEY = /"(?:key|api_?key|token|secret)"[ \t]*:[ \t]*"([^"\n]{16,200})"/gi;
 function namedPairs(text2, policy) {
   const out2 = [];
@@ -18437,6 +18445,8 @@ var CLI_RULES = [
   { tool: /\bmosquitto_(?:pub|sub|rr)\b/, flag: new RegExp(`(?<=\\s)(?:-P|--pw)[ \\t]+${Q}`, "g") },
   { tool: /\blftp\b/, flag: /(?<=\s)-u[ \t]+["']?[^\s,"']+,(["']?)([^\s"'`]+)\1/g },
   { tool: /\bhtpasswd\b/, flag: new RegExp(`\\bhtpasswd(?:\\s+-[a-zA-Z]+){0,3}?\\s+-[a-zA-Z]*b[a-zA-Z]*(?:\\s+-[a-zA-Z]+){0,3}\\s+[^\\s-]\\S*\\s+[^\\s-]\\S*\\s+${Q}`, "g") },
+  { tool: /\bwandb[ \t]+login\b/, flag: /\blogin[ \t]+(["']?)([0-9a-f]{32,})\1/g },
+  { tool: /\bhuggingface-cli[ \t]+login\b/, flag: /--token[ \t=]+(["']?)([^\s"'`]+)\1/g },
   { tool: /\bconsul[ \t]+kv[ \t]+put\b/, flag: /\bput[ \t]+\S*(?:pass|pwd|secret|token|key)\S*[ \t]+(["']?)([^\s"'`]+)\1/gi },
   { tool: /\bipmitool\b/, flag: new RegExp(`(?<=\\s)-P[ \\t]+${Q}`, "g") },
   // An SNMP community other than the defaults everyone knows.
@@ -18463,8 +18473,8 @@ function detectCommandLinePasswords(text2) {
 
 // server/src/core/trust/gates/credentialWords.ts
 var L = "\\p{L}";
-var KEY_WORDS = "(?:api|access|auth|authentication|debug|unlock|global|private|secret|signing|encryption|decryption|master|licen[cs]e|recovery|pre-?shared|shared|session|hmac|webhook|app|client|admin|root|storage|subscription|activation|product|account|service|server|consumer|x-api|integration|routing|unseal|bot|cookie|jwt|cipher|data|wrapping|aes(?:-?(?:128|192|256))?(?:-?(?:gcm|cbc|ctr))?|3?des|kek|dek)[ _-]?key|master\\.key|apikey|psk|klucz(?:em)? api|cl(?:é|e) (?:d'|de l')?api|clave (?:de (?:la )?)?api|chave (?:d[ae] )?api|chiave api|api-schl(?:ü|ue)ssel|api-sleutel|ключ api|(?:wlan-?|netzwerk)?schl(?:ü|ue)ssel";
-var PW_WORDS = `(?<!\\d)(?:password|passwd|passphrase|passcode|pass-phrase)|community[ _-]string|(?<=\\bsnmp[^\\n]{0,30})community|(?:wifi|wi-fi|wlan|wpa[23]?|wep|network)[ _-]?key|parola d'ordine|passwort|kennwort|wachtwoord|contrase(?:ñ|n)a|senha|palavra-passe|l(?:ö|o)senord(?:et)?|salasana|has(?:ł|l)o|heslo|jelsz(?:ó|o)|(?:ş|s)ifre(?:si)?|passord(?:et)?|adgangskode(?:n)?|frase-passe|frase secreta|lozinka|parool|ww|парол[ья]|парола|mot[ -]de[ -]passe|clave|contrasenya|parol(?:a|ă|ei)|parole|slaptažodis|geslo|lykilorð|fjalëkalim|mật khẩu|kata (?:sandi|laluan)|(?<![\\d])(?:pwd|pw|pswd|pword|mdp)`;
+var KEY_WORDS = "(?:api|access|auth|authentication|debug|unlock|global|private|secret|signing|encryption|decryption|master|licen[cs]e|recovery|pre-?shared|shared|session|hmac|webhook|app|client|admin|root|storage|subscription|activation|product|account|service|server|consumer|x-api|integration|routing|unseal|bot|cookie|jwt|cipher|data|wrapping|aes(?:-?(?:128|192|256))?(?:-?(?:gcm|cbc|ctr))?|3?des|kek|dek)[ _-]?key|master\\.key|apikey|psk|klucz(?:em)? api|api anahtar(?:ı|i)|cl(?:é|e) (?:d'|de l')?api|clave (?:de (?:la )?)?api|chave (?:d[ae] )?api|chiave api|api-schl(?:ü|ue)ssel|api-sleutel|ключ api|(?:wlan-?|netzwerk)?schl(?:ü|ue)ssel";
+var PW_WORDS = `(?<!\\d)(?:password|passwd|passphrase|passcode|pass-phrase|pasword|passwrod|passowrd|pasword)|community[ _-]string|(?<=\\bsnmp[^\\n]{0,30})community|(?:wifi|wi-fi|wlan|wpa[23]?|wep|network)[ _-]?key|parola d'ordine|passwort|kennwort|wachtwoord|contrase(?:ñ|n)a|senha|palavra-passe|l(?:ö|o)senord(?:et)?|salasana|has(?:ł|l)o|heslo|jelsz(?:ó|o)|(?:ş|s)ifre(?:si)?|passord(?:et)?|adgangskode(?:n)?|frase-passe|frase secreta|lozinka|parool|ww|парол[ья]|парола|mot[ -]de[ -]passe|clave|contrasenya|parol(?:a|ă|ei)|parole|slaptažodis|geslo|lykilorð|fjalëkalim|mật khẩu|kata (?:sandi|laluan)|(?<![\\d])(?:pwd|pw|pswd|pword|mdp)`;
 var CODE_WORDS = `(?<![${L}])(?:${CODE_COMPOUNDS})|(?<![${L}])pin[ -]?(?:code|number|nummer|no\\.?)|code d'acc(?:è|e)s|(?<![${L}\\d])(?:pin|puk|cvv2?|cvc2?|digicode|keypad|combination|combo|kombination|combinaison|combinaci(?:ó|o)n|lockbox|key ?box|key ?safe|geheimzahl|host[ -]key|host[ -]pin|passkey|värdnyckel|hostschlüssel)|(?<![${L}])(?:door|alarm|lock|gate|garage|keypad|safe|entry|unlock|recovery|backup|disarm|duress|access|guest|building|security|padlock|locker|parking|elevator|lift|mailbox|lockbox|key ?box|wifi|wi-fi|2fa|mfa|master|house|office|front[ -]door|scratch|emergency|one-time|voicemail|phone|sim|screen|device|laptop|bank|card|atm|pager|bike|storage)(?:[ -]${L}{1,20})?[ -]codes?`;
 var SEED_WORDS = `(?<![${L}])(?:totp|otp|hotp|2fa|mfa|authenticator)[ _-]?(?:seed|secret|key)|(?:wallet|bip-?39|crypto)[ _-]?seed(?:[ _-]?(?:phrase|words))?|frase de recupera(?:ción|ção)|frase semilla|phrase de r(?:é|e)cup(?:é|e)ration|wiederherstellungs(?:phrase|sätze)|herstelzin|fraza odzyskiwania|seed[ _-]?phrase|recovery[ _-]?phrase|mnemonic`;
 var KEY_RE = new RegExp(
@@ -18631,10 +18641,11 @@ function keyClassOf(word) {
 
 // server/src/core/trust/gates/statedCredentials.ts
 var PUBLIC_BEFORE = /\b(?:public|publishable|search[- ]only|client[- ]side|browser)[ \t]+(?:[\w-]+[ \t]+)?$/i;
-var LOCK_BEFORE = /\b(?:alarm(?:anlage|panel|system)?|cadenas|candado|cadeado|lucchetto|hangslot|k\u0142\u00f3dk\w*|tresor|coffre|door|gate|garage|safe|lock|keypad|locker|padlock|lockbox|keybox)\b[^.\n]{0,20}$/i;
+var LOCK_BEFORE = /\b(?:alarm(?:anlage|panel|system)?|cadenas|candado|cadeado|lucchetto|hangslot|k\u0142\u00f3dk\w*|tresor|coffre|door|gate|garage|safe|lock|keypad|locker|padlock|lockbox|keybox)\b[^.\n]{0,40}$/i;
 var NETWORK_LINE = /\b(?:localhost|frontend|backend|server|servidor|http|https|tcp|udp|dev|docker|pnpm|npm|yarn|vite|api|app|container|proxy|listen|firewall)\b/i;
 var OPENING_AFTER = new RegExp(`(?:${OPENING_VERBS})[ \\t]+`, "iuy");
 var ABOUT_IT = /^[ \t]+(?:accessors?|ids?|names?|paths?|files?|types?|formats?|ttls?|lengths?|expiry|expiration|policy|policies|rotation|prefix|suffix|fields?|columns?|headers?|hash(?:es)?|hint|reset|manager)\b/i;
+var PUBLIC_AFTER = /^[^.\n]{0,12}\b(?:is a public|public by design|public identifier|public key|ok to commit)\b/i;
 var VAULT_NAME = /(?:kee|last|1|one|roboform|sticky|nord|zoho)pass(?:word)?$/i;
 var HEX_KEYS = /^(?:secret|(?:api|app|admin|access|master|client|server|service|write|private|secret)[ _-]?key)$/i;
 function accepts(cls, sep8, v, s2, policy, key) {
@@ -18648,7 +18659,7 @@ function accepts(cls, sep8, v, s2, policy, key) {
   if (policy === "team") {
     switch (cls) {
       case "pw":
-        if (sep8 === " ") return !v.text.includes("`") && (s2.random || s2.strong || s2.password && n >= 6 || DEFAULT_PASSWORDS.has(v.text.toLowerCase()) || /passcode/i.test(key) && s2.digits >= 4 && !v.quoted);
+        if (sep8 === " ") return !v.text.includes("`") && (s2.random || s2.strong || s2.password && n >= 6 || DEFAULT_PASSWORDS.has(v.text.toLowerCase()) || /passcode/i.test(key) && s2.digits >= 4 && !v.quoted || v.quoted && s2.passphrase && v.words >= 3);
         return s2.random || s2.strong || s2.password || s2.digits >= 4 || phrase || word && (n >= 6 || sep8 === ":");
       case "pass":
         if (sep8 === " ") return s2.random || s2.strong;
@@ -18656,7 +18667,7 @@ function accepts(cls, sep8, v, s2, policy, key) {
       case "secret":
       case "key":
         if (sep8 === " ") {
-          if (s2.random && /^[0-9a-f]{16,}$/i.test(v.text) && !v.quoted && (HEX_KEYS.test(key) || cls === "key" && n >= 32)) return true;
+          if (s2.random && /^[0-9a-f]{16,}$/i.test(v.text) && (!v.quoted || n >= 32) && (HEX_KEYS.test(key) || cls === "key" && n >= 32 || cls === "secret" && n >= 32 && /^(?:auth|access|api|bearer|service|bot|refresh|session|personal)[ _-]?(?:token|secret)$/i.test(key))) return true;
           const mixed = /\d/.test(v.text) && new RegExp("\\p{Lu}", "u").test(v.text) && new RegExp("\\p{Ll}", "u").test(v.text);
           return s2.random && n >= 20 && (!v.quoted || mixed && n >= 24) && !/^[0-9a-f-]+$/i.test(v.text) || s2.strong && /\d/.test(v.text) && /[^\p{L}\d_./+-]/u.test(v.text);
         }
@@ -18736,6 +18747,7 @@ function detectStatedCredentials(text2, policy, all = true, claimed) {
     }
     let from = m.index;
     while (from > 0 && m.index - from < 60 && /[A-Za-z0-9_.-]/.test(text2[from - 1])) from--;
+    if (/^-D[A-Z]/.test(text2.slice(from, from + 3))) from += 2;
     let end = m.index + word.length;
     if ("_.-".includes(text2[end] ?? " ") && /[A-Za-z0-9]/.test(text2[end + 1] ?? " ")) {
       let e = end;
@@ -18756,6 +18768,7 @@ function detectStatedCredentials(text2, policy, all = true, claimed) {
     if (before.some((w2) => /^(?:fake|mock|dummy|example|sample|placeholder)$/.test(w2))) continue;
     if (before.some((w2) => /^(?:password|passwd|pwd|pass|token|apikey|credentials?)$/.test(w2)) && keyClass === "secret") continue;
     if (HASH_OF.test(text2.slice(Math.max(0, m.index - 40), m.index)) || exampleOrDisowned(text2, m.index, found.v.end)) continue;
+    if (PUBLIC_AFTER.test(text2.slice(found.v.end, found.v.end + 60))) continue;
     if (!found.reversed && (PUBLIC_BEFORE.test(lineBefore(text2, from, 30)) || /\bpublic\b/i.test(text2.slice(end, found.valueAt)))) continue;
     if (inResourceName(text2, m.index) || isFixture(text2, found.v.start, found.v.end, found.v.text) || isLocalDefault(text2, found.v.start, found.v.end, key, found.v.text)) continue;
     const snippet2 = found.reversed ? `${mask(found.v.text, 1)} is the ${word}` : `${text2.slice(from, found.valueAt).replace(/\s+/g, " ").slice(0, 80)}${mask(found.v.text, 1)}`;
@@ -18770,7 +18783,7 @@ var CODE_BEFORE = new RegExp(
   `(?<![\\w.#*-])(?:(use|enter|punch in|type in|key in|dial|try)[ \\t]+)?([*#]?\\d{4,8}[#*]?)[ \\t]+(for|at|on|to open|to unlock|to disarm|opens|unlocks|disarms)[ \\t]+(?:the[ \\t]+)?${LOCK_OR_ENTRY}`,
   "giu"
 );
-var VERB_THEN_CODE = /\b(?:disarm|unlock|open)(?:s|ed)?[ \t]+(?:it[ \t]+)?(?:with|using)[ \t]+(\d{4,8}#?)(?![\w.])/gi;
+var VERB_THEN_CODE = /\b(?:(?:disarm|unlock|open)(?:s|ed)?(?:[ \t]+(?:it[ \t]+)?(?:with|using))?|type|enter|punch in|key in)[ \t]+(\d{4,8}#?)(?![\w.])/gi;
 var OPENS_SOMETHING = /\b(?:alarm|door|gate|safe|lock|padlock|keypad|panel|garage|locker)\b/i;
 var CODE_THEN_WORD = new RegExp("\\d{4}[#*]?[ \\t]+\\p{L}", "u");
 function codesBefore(text2) {
@@ -18819,10 +18832,11 @@ function statedAt(text2, at2, cls, policy, key, ident = key, claimed) {
   const s2 = separatorAt(text2, at2, { foreign: FOREIGN_WORD.test(key), lockVerbs: cls === "code" ? "all" : void 0 });
   if (!s2 || claimed?.(s2.end)) return null;
   if (s2.sep === " " && cls !== "pw" && cls !== "pass" && cls !== "code" && cls !== "seed" && !(policy === "team" && (cls === "secret" || cls === "key"))) return null;
-  if (s2.sep === " " && cls === "pass" && !/\b(?:user(?:name)?|login|account|ssid|wifi|wi-fi|wlan)\b/i.test(lineBefore(text2, at2))) return null;
+  if (s2.sep === " " && cls === "pass" && !/\b(?:user(?:name)?|login|account|ssid|wifi|wi-fi|wlan|admin|root|rcon|vnc|rdp|s?ftp|smtp|db)\b/i.test(lineBefore(text2, at2))) return null;
   const phrases = (cls === "pw" || cls === "pass" || cls === "secret" || cls === "seed") && (s2.sep !== " " || cls === "seed");
   for (const v of readValue(text2, s2.end, phrases)) {
-    if (acceptValue(cls, s2.sep, v, policy, key) || envValue(ident, s2.op, cls, v, policy) || policy === "team" && bareEnvHex(ident, s2.sep, cls, v)) return { v, sep: s2.sep, op: s2.op, valueAt: s2.end };
+    const phrase = /(?:auth|access|api|bearer|service|bot|refresh|session|personal)[ _-]?$/i.exec(text2.slice(Math.max(0, at2 - key.length - 12), at2 - key.length))?.[0];
+    if (acceptValue(cls, s2.sep, v, policy, phrase ? phrase + key : key) || envValue(ident, s2.op, cls, v, policy) || policy === "team" && bareEnvHex(ident, s2.sep, cls, v)) return { v, sep: s2.sep, op: s2.op, valueAt: s2.end };
   }
   return null;
 }
@@ -18921,8 +18935,8 @@ function tables(text2, policy) {
   }
   return out2;
 }
-var NAME_FIELD = /\bname["']?[ \t]*[:=][ \t]*["']?([A-Za-z][A-Za-z0-9_.-]{1,80})["']?/g;
-var VALUE_FIELD = /\bvalue["']?[ \t]*[:=][ \t]*(["']?)([^\s"'`,}]{1,200})\1/y;
+var NAME_FIELD = /\b(?:name["']?[ \t]*[:=][ \t]*|variable[ \t]+)["']?([A-Za-z][A-Za-z0-9_.-]{1,80})["']?/g;
+var VALUE_FIELD = /\b(?:value|default)["']?[ \t]*[:=][ \t]*(["']?)([^\s"'`,}]{1,200})\1/y;
 function nameValuePairs(text2, policy) {
   const out2 = [];
   for (const m of text2.matchAll(NAME_FIELD)) {
@@ -18931,7 +18945,7 @@ function nameValuePairs(text2, policy) {
     const after = m.index + m[0].length;
     const window2 = text2.slice(after, after + 200);
     const lines = window2.split("\n").slice(0, 3).join("\n");
-    const at2 = lines.search(/\bvalue["']?[ \t]*[:=]/);
+    const at2 = lines.search(/\b(?:value|default)["']?[ \t]*[:=]/);
     if (at2 === -1) continue;
     VALUE_FIELD.lastIndex = after + at2;
     const f = VALUE_FIELD.exec(text2);
@@ -27435,7 +27449,7 @@ function loosePassword(text2) {
   }
   return null;
 }
-var CONTEXT = /\b(?:pass(?:word|wd|phrase|code)?s?|pw|pwd|creds?|credentials?|log(?:ged)?[ -]?in|logon|sign[ -]?in|sudo|root|admin|user(?:name)?|account|wi-?fi|ssid|secret|token|(?:api|access|secret|app)[ -]?key|key is|unlock|htpasswd\w*|\.netrc|pgpass)\b|\((?:sa|root|admin)\)/i;
+var CONTEXT = /\b(?:pass(?:word|wd|phrase|code)?s?|pw|pwd|creds?|credentials?|log(?:ged)?[ -]?in|logon|sign[ -]?in|sudo|root|admin|user(?:name)?|account|wi-?fi|ssid|secret|token|(?:api|access|secret|app)[ -]?key|key is|unlock|ssh|chiave|clave|chave|cl\u00e9|schl\u00fcssel|sleutel|klucz|nyckel|n\u00f8gle|changed the default|htpasswd\w*|\.netrc|pgpass)\b|\((?:sa|root|admin)\)/i;
 var NAMED_NUMBER = /^(?:python|node|java|jdk|postgres(?:ql)?|mysql|mariadb|redis|mongo(?:db)?|ubuntu|debian|centos|rhel|fedora|alpine|windows|win|macos|ios|android|php|ruby|go|dotnet|net|gradle|maven|vue|react|angular|rails|django|spring|kotlin|swift|scala|perl|es|ecmascript|html|css|sha|md|utf|iso|rfc|http|tls|ssl|ipv|x|arm|amd|intel|gen|v|version|release|build|rc|beta|alpha|sprint|week|q|fy|office|server|ver|route|chrome|firefox|safari|edge|iphone|ipad|pixel|galaxy|macbook|surface|xbox|ed|x|p|secp|rsa|aes|base|int|uint|float|bigint|port|vlan|room|floor|rack|slot|gate|line|step|phase|level|tier|zone|node|pod|host|box|lab|test|demo|stage|env|dev|prod|user|team|group|region|issue|ticket|pr|item|page|case|run|job|batch|shard|replica|worker|core|cpu|gpu)\d/i;
 function passwordLike(t) {
   if (t.length < 7 || t.length > 64 || NAMED_NUMBER.test(t) || /^0x/i.test(t) || !new RegExp("\\p{Ll}", "u").test(t)) return false;
@@ -27475,7 +27489,8 @@ function passwordNearCredentialWord(text2) {
     let t = m[0].replace(/[.,:;!?]+$/, "");
     const login = /^[a-z][\w.-]{0,31}:(?=\S)/.exec(t);
     if (login) t = t.slice(login[0].length);
-    if (!passwordLike(t)) continue;
+    const labelled = LABEL_BEFORE.test(text2.slice(Math.max(0, m.index - 24), m.index));
+    if (!passwordLike(t) && !(labelled && new RegExp("^\\p{Ll}+(?:[-_.]\\p{Ll}+)+[-_.]?\\d{2,6}$", "u").test(t) && !isResourceName(t) && shapesOf(t) !== null)) continue;
     const start = m.index + (login ? login[0].length : 0);
     const before = text2.slice(Math.max(0, start - 40), start);
     if (/\b(?:user(?:name)?|login|as|account|for|on|at|in|host|server|vm|branch|repo|project|service|team|channel|bucket|image|tag|database|db|table|queue|topic|cluster|namespace|ssid|network|called|named)[ \t:=]+["'`]?$/i.test(before)) continue;
@@ -27486,6 +27501,7 @@ function passwordNearCredentialWord(text2) {
   return null;
 }
 var CONTEXT_ANYWHERE = new RegExp(CONTEXT.source, "i");
+var LABEL_BEFORE = /\b(?:key|pass|pw|pwd|code|passcode|password|passwort|senha|clave|chiave|chave|cl\u00e9|mdp|wachtwoord)(?:[ \t]+is|[ \t]*[:=])?[ \t]*[`"'\u00ab\u201c]?$/i;
 var LIKE_TOKEN = /[^\s"'`()[\]{}<>,;|\u201e\u201c\u201d\u2018\u2019\u00ab\u00bb\u3000-\u303f\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af\uff00-\uffef]{7,}/gu;
 
 // server/src/core/trust/gates/teamSecrets.ts
@@ -27566,12 +27582,26 @@ function protectedWith(text2) {
   return null;
 }
 var LABELLED = /^([^\n:=]{3,100})[:=][ \t]*["'`]?([A-Za-z0-9+/_=-]{20,200})["'`]?[ \t]*[.;,)]?[ \t]*(?:$|[ \t](?:\(|\u2014|\u2013|-[ \t]))/gm;
+var BARE_KEY = /(?<![\w-])((?:[\w-]+[ \t]+)?)key[ \t]+[`"']?([A-Za-z0-9+/_-]{32,200})[`"']?(?![\w+/-])/gi;
+var DATA_KEY = /^(?:cache|primary|partition|sort|idempotency|object|s3|map|dict|foreign|composite|row|hash|public|ssh|gpg|pgp|signing|host|registry|lookup|index|routing|dedup|dedupe|shard|bucket|the|a|this|that|storage)[ \t]+$/i;
+function bareKey(text2) {
+  if (!/\bkey\b/i.test(text2)) return null;
+  for (const m of text2.matchAll(BARE_KEY)) {
+    const value = m[2];
+    if (DATA_KEY.test(m[1]) || !shapesOf(value)?.random || isPlaceholder(value) || PUBLIC_LINE.test(lineAround(text2, m.index, m.index + m[0].length)) || exampleOnLine(text2, m.index, m.index + m[0].length)) continue;
+    return `key ${mask(value, 3)}`;
+  }
+  return null;
+}
+var LABELLED_QUOTED = /^([^\n:=]{3,100}?)[:=][ \t]*["'`]([^"'`\n]{16,200})["'`]/gm;
 function labelledRandom(text2) {
   if (!text2.includes(":") && !text2.includes("=")) return null;
-  for (const m of text2.matchAll(LABELLED)) {
+  for (const m of [...text2.matchAll(LABELLED), ...text2.matchAll(LABELLED_QUOTED)]) {
     const [label, value] = [m[1], m[2]];
-    if (!keyClassOf(label) || PUBLIC_LINE.test(label) || /\b(?:token|password|secret|key)[ \t]+(?:accessors?|ids?|names?|paths?|policy|hash(?:es)?)\b/i.test(label) || (/\b(?:id|ids|hash|sha\d*|md5|checksum|digest|fingerprint|commit|etag|nonce|salt|iv)\b/i.test(label) || /\b(?:hmac|bcrypt|argon2?)[ \t]+of\b/i.test(label))) continue;
-    if (!shapesOf(value)?.random || isPlaceholder(value) || exampleOnLine(text2, m.index, m.index + m[0].length)) continue;
+    if (!keyClassOf(label) || PUBLIC_LINE.test(label) || /\b(?:token|password|secret|key)[ \t]+(?:accessors?|ids?|names?|paths?|policy|hash(?:es)?)\b/i.test(label) || /^[0-9a-f-]+$/i.test(value) && /\b(?:id|ids|hash|sha\d*|md5|checksum|digest|fingerprint|commit|etag|nonce|salt|iv)\b/i.test(label) || /\b(?:hmac|bcrypt|argon2?)[ \t]+of\b/i.test(label)) continue;
+    const s2 = shapesOf(value, m[0].endsWith(value) === false);
+    if (!(s2?.random || s2?.strong && value.length >= 20) || isPlaceholder(value) || /(.)\1{5}/.test(value) || exampleOnLine(text2, m.index, m.index + m[0].length)) continue;
+    if (/\b(?:fake|mock|dummy|example|sample|fixture)/i.test(label) || /^[ \t]*(?:---[ \t]+)?(?:PASS|FAIL|ok|SKIP)\b/.test(label)) continue;
     return `${label.trim().slice(-40)}: ${mask(value, 3)}`;
   }
   return null;
@@ -27582,7 +27612,7 @@ function detectTeamSecrets(written) {
   if (stated.length === 0) stated.push(...detectStructuredCredentials(text2, "team").slice(0, 1));
   const out2 = stated.map((f) => ({ kind: "stated-credential", snippet: f.snippet }));
   if (stated.length === 0) {
-    const other = labelledRandom(text2) ?? protectedWith(text2);
+    const other = labelledRandom(text2) ?? bareKey(text2) ?? protectedWith(text2);
     if (other) out2.push({ kind: "stated-credential", snippet: other });
   }
   const pairs = detectCredentialPairs(text2, "team");

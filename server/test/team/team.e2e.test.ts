@@ -180,7 +180,7 @@ test('the team store refuses secrets more strictly, and claims about the user; e
   const s = await startServer({ store: personal, cwd: repo });
   const cases = [
     ['The staging database on 10.20.30.40 takes the login admin, password Marten-Quay-47.', 'stated-credential'],
-    ['The analytics client id is kX93mPq2Lw7ZtR4v and it is safe to share internally.', 'high-entropy-token'],
+    ['The webhook signing value is Zq8vR2mK9xLp4Tn7 for the staging hook.', 'high-entropy-token'],
     ['After the deploy, ssh into build.internal as ops with Quartz!lake7 and restart the worker.', 'password-shaped'],
     ['Guest wifi password: correcthorsebatterystaple', 'stated-credential'],
     ['Jenkins admin / Summer2024! is the staging login', 'login-pair'],
@@ -201,6 +201,7 @@ test('the team store refuses secrets more strictly, and claims about the user; e
   // And so are an ARN (where a secret is kept) and a request id.
   for (const content of [
     'The staging database on 10.20.30.40 takes the login admin with password from the vault entry db-admin.',
+    'The analytics client id is kX93mPq2Lw7ZtR4v and it is safe to share internally.',
     'The wiki page at wiki.corp explains how to request database credentials.',
     'The staging database runs at 10.0.4.20 and its credentials are stored in Vault.',
     'The lambda reads arn:aws:secretsmanager:eu-west-1:123456789012:secret:prod/orders-Ab12Cd only.',

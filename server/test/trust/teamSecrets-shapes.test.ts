@@ -270,3 +270,36 @@ test('refused: codes in other languages and forms, dotted passphrases, logins to
   ]) assert.deepEqual(team(t), [], t);
 });
 
+test('refused: build flags and C defines, typed codes, logins after admin and rcon, quoted passphrases, HCL defaults, labelled keys in other languages; stored: op:// references, Firebase web keys, a spec example, defaults changed', () => {
+  const cases = [
+    '[env:esp32dev]\nbuild_flags =\n  -DWIFI_SSID=\\"LumenLab\\"\n  -DWIFI_PASS=\\"lab-solder-iron-43\\"',
+    'Office alarm: if it beeps when you come in early, type 5522 then OFF.',
+    `\`wandb login ${randomString(HEX, 40, 91)}\``,
+    'LTE failover router: web UI 192.168.1.1, admin pass ZTE-wh-6622',
+    '// secrets.h\n#define MQTT_USER "sensor-gw"\n#define MQTT_PASS "Mq-Gw-7721xz"',
+    'GPG key for signing the packages: 0x8F3A21C7, passphrase "obsidian rowing nebula tangerine"',
+    `For the geocoding fallback hit the v2 endpoint with key \`${randomString(HEX, 32, 92)}\`, it is whitelisted.`,
+    'Mateo said the Grafana viewer login is "viewer" / "p4nda-Sunset-20" until SSO.',
+    'stg rabbit: guest/Gst-Stg-92',
+    'test server: rcon port 25575, rcon pass "blocky-otter-553"',
+    'variable "db_password" {\n  type    = string\n  default = "Tf-Db-9qLm2xVy"\n}',
+    `Kargo entegrasyonu i\u00e7in API anahtar\u0131 \`${randomString(HEX, 32, 93)}\`, sadece sunucu taraf\u0131nda.`,
+    'Guest wifi is "Lumen-Guest", key: `orbit-walrus-6613`',
+    `Retro: the Sentry auth token ${randomString(HEX, 64, 94)} had expired scopes.`,
+    'warehouse scanners: ssh pi@10.20.4.x, we changed the default to `scanPi-4491`',
+    'La rete ospiti a Milano: LumenOspiti, chiave Risotto-Milanese-34',
+    'pasword for the test store front is `frontstore\ud83d\ude43 2027x`',
+    'Side door to the server closet: code 4718#, alarm disarm 0833.',
+    "prod Django SECRET_KEY is still the one from the first commit: 'k#8v!q2z@m^w0x)e7r4t_y1u(i9o-p3a&s6d5g'",
+  ];
+  for (const t of cases) assert.notDeepEqual(team(t), [], t);
+  for (const t of [
+    '.env.tpl:\nDATABASE_URL=op://Dev/pg-local/url\nSTRIPE_SECRET_KEY=op://Dev/Stripe test/secret key',
+    'RFC 7617 example: `Authorization: Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ==` (Aladdin:open sesame) in the parser test.',
+    `Firebase web config apiKey AIza${randomString(ALNUM, 35, 95)} is a public identifier, restricted by HTTP referrer.`,
+    'Warning: the LTE router ships with admin/admin. We changed it on setup; the new one is in 1Password.',
+    `Adding Rui:\n- user: rui\n- key: ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI${randomString(ALNUM, 43, 96)} rui@laptop`,
+    '# FAKE values for the mock server\nFAKE_WEBHOOK_SECRET = "whsec_test_fixture_not_real_at_all"',
+  ]) assert.deepEqual(team(t), [], t);
+});
+

@@ -84,9 +84,18 @@ const CIPHERTEXT = /ENC\[[^\][\n]{1,4000}\]|ENC\([^()\n]{1,4000}\)|\$ANSIBLE_VAU
 /** The values under `encryptedData:` (a SealedSecret): indented `name: ciphertext` lines. */
 const SEALED = /(encryptedData:[ \t]*\r?\n)((?:[ \t]+[\w.-]+:[ \t]*[^\s]+[ \t]*(?:\r?\n|$)){1,50})/g;
 
+/** A 1Password secret reference (`op://vault/item/field`, spaces allowed): where a secret is. */
+const OP_REF = /op:\/\/[^\n"'`]{1,300}/g;
+/** `#define MQTT_PASS "x"`: the blank between name and value, read as `=`. */
+const C_DEFINE = /(#[ \t]*define[ \t]+[A-Za-z_]\w{0,60})[ \t](?=[ \t]*["'\w])/g;
+
 export function withoutCiphertext(text: string): string {
-  if (!text.includes('ENC[') && !text.includes('ENC(') && !text.includes('$ANSIBLE_VAULT') && !text.includes('{{') && !text.includes('${') && !text.includes('encryptedData:')) return text;
-  return text
+  let t = text;
+  if (t.includes('#') && /#[ \t]*define/.test(t)) t = t.replace(C_DEFINE, (_m, head: string) => `${head}=`);
+  if (t.includes('\\"')) t = t.replace(/\\"/g, ' "'); // `-DWIFI_PASS=\"x\"` in a build flag: the backslash is no part of the value
+  if (!t.includes('ENC[') && !t.includes('ENC(') && !t.includes('$ANSIBLE_VAULT') && !t.includes('{{') && !t.includes('${') && !t.includes('encryptedData:') && !t.includes('op://')) return t;
+  return t
+    .replace(OP_REF, (m) => '*'.repeat(m.length))
     .replace(CIPHERTEXT, (m) => '*'.repeat(m.length))
     .replace(SEALED, (_m, head: string, body: string) => head + body.replace(/(:[ \t]*)([^\s]+)/g, (_v, sep: string, value: string) => sep + '*'.repeat(value.length)));
 }

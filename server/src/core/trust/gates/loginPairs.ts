@@ -47,6 +47,7 @@ function teamPairPassword(user: string, pass: string, login: boolean, spaced: bo
   // Written apart (`app / X`): a repository, a branch or base64 holds its slash without blanks.
   if (spaced && s.random && /\d/.test(pass) && /[a-z]/.test(pass) && /[A-Z]/.test(pass) && /^[a-z][\w.-]{0,30}$/i.test(user)) return true;
   if (login && s.passphrase && /^[\p{L}\d]+(?:[-_][\p{L}\d]+){2,}$/u.test(pass)) return true; // not a file's name (`lib-common.templates`)
+  if (DEFAULT_USERS.has(user.toLowerCase()) && adminPassword(pass)) return true; // `guest/Gst-Stg-91`
   return ACCOUNT_USER.test(user) && pairPassword(pass) && !/^[\p{Ll}\d]+(?:[-_.][\p{Ll}\d]+)+$/u.test(pass); // not a page's or a branch's name (`2024-roadmap`)
 }
 
@@ -90,7 +91,7 @@ const DEFAULT_PASS = /[ \t]*([/:])[ \t]*([^\s/:,;'"`)]{3,20})(?![\w/@.-]|:\d)/y;
 
 /** A line saying the default no longer opens anything. */
 const DEFAULT_OFF =
-  /\b(?:is|are|was|were|been|got|gets)[ \t]+(?:now[ \t]+)?(?:disabled|removed|deleted|changed|rotated|replaced|blocked|turned off)\b|\bno longer\b|\b(?:does not|doesn't|do not|don't) work\b|\b(?:changes|resets|rotates|replaces|disables) (?:it|them)\b|\bmust be changed\b|\bchange (?:the |all |any )?defaults?\b|\bto (?:be )?change(?:d)?\b|\bfactory defaults?\b|\bdefaults? (?:for|on|of) (?:new |fresh )?install/i;
+  /\b(?:is|are|was|were|been|got|gets)[ \t]+(?:now[ \t]+)?(?:disabled|removed|deleted|changed|rotated|replaced|blocked|turned off)\b|\bno longer\b|\b(?:does not|doesn't|do not|don't) work\b|\b(?:changes|resets|rotates|replaces|disables) (?:it|them)\b|\bmust be changed\b|(?<!\b(?:never|nobody|not|no one|n't)[ \t]+(?:ever[ \t]+)?)\bchanged (?:it|them|that|this)\b|\bchange (?:the |all |any )?defaults?\b|\bto (?:be )?change(?:d)?\b|\bfactory defaults?\b|\bdefaults? (?:for|on|of) (?:new |fresh )?install/i;
 
 /** `admin/admin`, `root:toor`, `admin / changeme`: a product's default credentials, stated as a pair. */
 function defaultPairs(text: string): PairFinding[] {
@@ -267,7 +268,7 @@ const SQL_IDENTIFIED = /\bIDENTIFIED[ \t]+(?:WITH[ \t]+\w+[ \t]+)?BY[ \t]+(?:PAS
 /** "just use redaktion and Zitrone-Heft-38": an account and a password told as a sentence. */
 const USE_PAIR = /\buse[ \t]+([\w.@-]{2,40})[ \t]+and[ \t]+(["'`]?)([^\s"'`,;]{6,64})\2/gi;
 /** `user / "paper crane moves at dawn"`: a quoted passphrase after a slash. */
-const QUOTED_PAIR = /(?<![\w.@+/-])([A-Za-z][\w.@+-]{0,63})[ \t]*\/[ \t]*(["\u201c])([^"\u201d\n]{8,64})["\u201d]/g;
+const QUOTED_PAIR = /(?<![\w.@+/-])["']?([A-Za-z][\w.@+-]{0,63})["']?[ \t]*\/[ \t]*(["\u201c])([^"\u201d\n]{8,64})["\u201d]/g;
 /** A JSON login object (`{"username": "x", "key": "<random>"}`, kaggle.json): the key beside the user is the credential. */
 const JSON_KEY = /"(?:key|api_?key|token|secret)"[ \t]*:[ \t]*"([^"\n]{16,200})"/gi;
 
@@ -343,6 +344,8 @@ const CLI_RULES: { tool: RegExp; flag: RegExp }[] = [
   { tool: /\bmosquitto_(?:pub|sub|rr)\b/, flag: new RegExp(`(?<=\\s)(?:-P|--pw)[ \\t]+${Q}`, 'g') },
   { tool: /\blftp\b/, flag: /(?<=\s)-u[ \t]+["']?[^\s,"']+,(["']?)([^\s"'`]+)\1/g },
   { tool: /\bhtpasswd\b/, flag: new RegExp(`\\bhtpasswd(?:\\s+-[a-zA-Z]+){0,3}?\\s+-[a-zA-Z]*b[a-zA-Z]*(?:\\s+-[a-zA-Z]+){0,3}\\s+[^\\s-]\\S*\\s+[^\\s-]\\S*\\s+${Q}`, 'g') },
+  { tool: /\bwandb[ \t]+login\b/, flag: /\blogin[ \t]+(["']?)([0-9a-f]{32,})\1/g },
+  { tool: /\bhuggingface-cli[ \t]+login\b/, flag: /--token[ \t=]+(["']?)([^\s"'`]+)\1/g },
   { tool: /\bconsul[ \t]+kv[ \t]+put\b/, flag: /\bput[ \t]+\S*(?:pass|pwd|secret|token|key)\S*[ \t]+(["']?)([^\s"'`]+)\1/gi },
   { tool: /\bipmitool\b/, flag: new RegExp(`(?<=\\s)-P[ \\t]+${Q}`, 'g') },
   // An SNMP community other than the defaults everyone knows.

@@ -57,7 +57,7 @@ export function loosePassword(text: string): string | null {
 
 /** Words that say a line is about logging in or a credential, in English (other languages: LOGIN_WORDS_INTL). */
 const CONTEXT =
-  /\b(?:pass(?:word|wd|phrase|code)?s?|pw|pwd|creds?|credentials?|log(?:ged)?[ -]?in|logon|sign[ -]?in|sudo|root|admin|user(?:name)?|account|wi-?fi|ssid|secret|token|(?:api|access|secret|app)[ -]?key|key is|unlock|htpasswd\w*|\.netrc|pgpass)\b|\((?:sa|root|admin)\)/i;
+  /\b(?:pass(?:word|wd|phrase|code)?s?|pw|pwd|creds?|credentials?|log(?:ged)?[ -]?in|logon|sign[ -]?in|sudo|root|admin|user(?:name)?|account|wi-?fi|ssid|secret|token|(?:api|access|secret|app)[ -]?key|key is|unlock|ssh|chiave|clave|chave|cl\u00e9|schl\u00fcssel|sleutel|klucz|nyckel|n\u00f8gle|changed the default|htpasswd\w*|\.netrc|pgpass)\b|\((?:sa|root|admin)\)/i;
 /** Words whose digits say what they are: a product and its version, a size, a type, a place, a name with its number. */
 const NAMED_NUMBER =
   /^(?:python|node|java|jdk|postgres(?:ql)?|mysql|mariadb|redis|mongo(?:db)?|ubuntu|debian|centos|rhel|fedora|alpine|windows|win|macos|ios|android|php|ruby|go|dotnet|net|gradle|maven|vue|react|angular|rails|django|spring|kotlin|swift|scala|perl|es|ecmascript|html|css|sha|md|utf|iso|rfc|http|tls|ssl|ipv|x|arm|amd|intel|gen|v|version|release|build|rc|beta|alpha|sprint|week|q|fy|office|server|ver|route|chrome|firefox|safari|edge|iphone|ipad|pixel|galaxy|macbook|surface|xbox|ed|x|p|secp|rsa|aes|base|int|uint|float|bigint|port|vlan|room|floor|rack|slot|gate|line|step|phase|level|tier|zone|node|pod|host|box|lab|test|demo|stage|env|dev|prod|user|team|group|region|issue|ticket|pr|item|page|case|run|job|batch|shard|replica|worker|core|cpu|gpu)\d/i;
@@ -116,7 +116,9 @@ export function passwordNearCredentialWord(text: string): string | null {
     let t = m[0].replace(/[.,:;!?]+$/, '');
     const login = /^[a-z][\w.-]{0,31}:(?=\S)/.exec(t); // `grafana:Gr4f-Plain-2025`: the password after its user
     if (login) t = t.slice(login[0].length);
-    if (!passwordLike(t)) continue;
+    // Right after a label ("key: orbit-walrus-6612", "key is harbor-lights-2025", "chiave X"), lowercase words joined with a number count too.
+    const labelled = LABEL_BEFORE.test(text.slice(Math.max(0, m.index - 24), m.index));
+    if (!passwordLike(t) && !(labelled && /^\p{Ll}+(?:[-_.]\p{Ll}+)+[-_.]?\d{2,6}$/u.test(t) && !isResourceName(t) && shapesOf(t) !== null)) continue;
     const start = m.index + (login ? login[0].length : 0);
     const before = text.slice(Math.max(0, start - 40), start);
     if (/\b(?:user(?:name)?|login|as|account|for|on|at|in|host|server|vm|branch|repo|project|service|team|channel|bucket|image|tag|database|db|table|queue|topic|cluster|namespace|ssid|network|called|named)[ \t:=]+["'`]?$/i.test(before)) continue; // a name, not a password
@@ -127,4 +129,5 @@ export function passwordNearCredentialWord(text: string): string | null {
   return null;
 }
 const CONTEXT_ANYWHERE = new RegExp(CONTEXT.source, 'i');
+const LABEL_BEFORE = /\b(?:key|pass|pw|pwd|code|passcode|password|passwort|senha|clave|chiave|chave|cl\u00e9|mdp|wachtwoord)(?:[ \t]+is|[ \t]*[:=])?[ \t]*[`"'\u00ab\u201c]?$/i;
 const LIKE_TOKEN = /[^\s"'`()[\]{}<>,;|\u201e\u201c\u201d\u2018\u2019\u00ab\u00bb\u3000-\u303f\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af\uff00-\uffef]{7,}/gu;

@@ -53,6 +53,8 @@ export function detectTokens(text: string, out: Findings): void {
       if (exampleOnLine(text, m.index, m.index + token.length)) continue;
       // An access key's id alone opens nothing once the key is gone ("AKIA... was deactivated").
       if (rule.kind === 'aws-access-key-id' && DEAD_KEY.test(lineAround(text, m.index, m.index + token.length))) continue;
+      // A Firebase web config's apiKey is public by design (restricted by referrer in the console).
+      if (rule.kind === 'gcp-api-key' && /\bpublic\b|referr?er|firebase web/i.test(lineAround(text, m.index, m.index + token.length))) continue;
       const keep = typeof rule.keep === 'number' ? rule.keep : rule.keep(token);
       out.claim(rule.kind, mask(token, keep), m.index, m.index + token.length);
     }
@@ -134,6 +136,7 @@ export function detectAuthorization(text: string, out: Findings): void {
     const colon = decoded.indexOf(':');
     // A user name, a colon, then a password: printable, and not a stand-in.
     if (colon < 1 || colon === decoded.length - 1 || !/^[\x20-\x7e]+$/.test(decoded) || isPlaceholder(decoded.slice(colon + 1))) continue;
+    if (exampleOnLine(text, m.index, m.index + m[0].length)) continue; // RFC 7617's `Aladdin:open sesame`
     const start = m.index + m[0].length - value.length;
     out.claim('basic-auth', `Basic ${mask(value, 2)}`, start, start + value.length);
   }

@@ -45,12 +45,13 @@ export interface StatedCredential {
 /** Words before a key that make it public by design: a search-only or publishable key, a site key. */
 const PUBLIC_BEFORE = /\b(?:public|publishable|search[- ]only|client[- ]side|browser)[ \t]+(?:[\w-]+[ \t]+)?$/i;
 /** A lock named just before a bare "code" ("Alarm: code 4455"). */
-const LOCK_BEFORE = /\b(?:alarm(?:anlage|panel|system)?|cadenas|candado|cadeado|lucchetto|hangslot|k\u0142\u00f3dk\w*|tresor|coffre|door|gate|garage|safe|lock|keypad|locker|padlock|lockbox|keybox)\b[^.\n]{0,20}$/i;
+const LOCK_BEFORE = /\b(?:alarm(?:anlage|panel|system)?|cadenas|candado|cadeado|lucchetto|hangslot|k\u0142\u00f3dk\w*|tresor|coffre|door|gate|garage|safe|lock|keypad|locker|padlock|lockbox|keybox)\b[^.\n]{0,40}$/i;
 
 const NETWORK_LINE = /\b(?:localhost|frontend|backend|server|servidor|http|https|tcp|udp|dev|docker|pnpm|npm|yarn|vite|api|app|container|proxy|listen|firewall)\b/i;
 
 const OPENING_AFTER = new RegExp(`(?:${OPENING_VERBS})[ \\t]+`, 'iuy');
 const ABOUT_IT = /^[ \t]+(?:accessors?|ids?|names?|paths?|files?|types?|formats?|ttls?|lengths?|expiry|expiration|policy|policies|rotation|prefix|suffix|fields?|columns?|headers?|hash(?:es)?|hint|reset|manager)\b/i;
+const PUBLIC_AFTER = /^[^.\n]{0,12}\b(?:is a public|public by design|public identifier|public key|ok to commit)\b/i;
 const VAULT_NAME = /(?:kee|last|1|one|roboform|sticky|nord|zoho)pass(?:word)?$/i;
 
 /** Keys whose bare value may be hex: a secret, an API, app, admin or access key. */
@@ -71,7 +72,7 @@ function accepts(cls: KeyClass, sep: Sep, v: Value, s: Shapes, policy: Policy, k
   if (policy === 'team') {
     switch (cls) {
       case 'pw':
-        if (sep === ' ') return !v.text.includes('`') && (s.random || s.strong || (s.password && n >= 6) || DEFAULT_PASSWORDS.has(v.text.toLowerCase()) || (/passcode/i.test(key) && s.digits >= 4 && !v.quoted)); // "Zoom passcode 583920"
+        if (sep === ' ') return !v.text.includes('`') && (s.random || s.strong || (s.password && n >= 6) || DEFAULT_PASSWORDS.has(v.text.toLowerCase()) || (/passcode/i.test(key) && s.digits >= 4 && !v.quoted) || (v.quoted && s.passphrase && v.words >= 3)); // "Zoom passcode 583920", passphrase "obsidian rowing nebula tango"
         return s.random || s.strong || s.password || s.digits >= 4 || phrase || (word && (n >= 6 || sep === ':'));
       case 'pass':
         if (sep === ' ') return s.random || s.strong;
@@ -83,7 +84,7 @@ function accepts(cls: KeyClass, sep: Sep, v: Value, s: Shapes, policy: Policy, k
         // Or a password with a symbol of its own ("service account svc-backup, secret Vole!Hill-2024").
         // After "secret" or an API, app or admin key, hex is the key itself ("app secret 9c88...", "API key 9c4f...").
         if (sep === ' ') {
-          if (s.random && /^[0-9a-f]{16,}$/i.test(v.text) && !v.quoted && (HEX_KEYS.test(key) || (cls === 'key' && n >= 32))) return true;
+          if (s.random && /^[0-9a-f]{16,}$/i.test(v.text) && (!v.quoted || n >= 32) && (HEX_KEYS.test(key) || (cls === 'key' && n >= 32) || (cls === 'secret' && n >= 32 && /^(?:auth|access|api|bearer|service|bot|refresh|session|personal)[ _-]?(?:token|secret)$/i.test(key)))) return true;
           // Quoted too when long and mixed ("the secret \"hcjyb...4b3p2lOe\""): a name in quotes has no digits among both cases.
           const mixed = /\d/.test(v.text) && /\p{Lu}/u.test(v.text) && /\p{Ll}/u.test(v.text);
           return (s.random && n >= 20 && (!v.quoted || (mixed && n >= 24)) && !/^[0-9a-f-]+$/i.test(v.text)) || (s.strong && /\d/.test(v.text) && /[^\p{L}\d_./+-]/u.test(v.text));
@@ -183,6 +184,7 @@ export function detectStatedCredentials(text: string, policy: Policy, all = true
     }
     let from = m.index;
     while (from > 0 && m.index - from < 60 && /[A-Za-z0-9_.-]/.test(text[from - 1]!)) from--;
+    if (/^-D[A-Z]/.test(text.slice(from, from + 3))) from += 2; // a compiler define (`-DWIFI_PASS=...`)
     let end = m.index + word.length;
     if ('_.-'.includes(text[end] ?? ' ') && /[A-Za-z0-9]/.test(text[end + 1] ?? ' ')) {
       let e = end;
@@ -211,6 +213,7 @@ export function detectStatedCredentials(text: string, policy: Policy, all = true
     // `passwordSecret`, `tokenSecretName`: a credential word before another names the Secret that holds it.
     if (before.some((w) => /^(?:password|passwd|pwd|pass|token|apikey|credentials?)$/.test(w)) && keyClass === 'secret') continue;
     if (HASH_OF.test(text.slice(Math.max(0, m.index - 40), m.index)) || exampleOrDisowned(text, m.index, found.v.end)) continue;
+    if (PUBLIC_AFTER.test(text.slice(found.v.end, found.v.end + 60))) continue; // "apiKey AIza... is a public identifier"
     // A key meant to be public: "the search-only API key", "publishable key (public, in the bundle): ...".
     if (!found.reversed && (PUBLIC_BEFORE.test(lineBefore(text, from, 30)) || /\bpublic\b/i.test(text.slice(end, found.valueAt)))) continue;
     // Inside an ARN (where a secret is kept), a fixture's login, a throwaway container's default.
@@ -231,7 +234,7 @@ const CODE_BEFORE = new RegExp(
   'giu',
 );
 /** "disarm with 60418 on the panel": a verb of opening and a code, in a note that names what it opens. */
-const VERB_THEN_CODE = /\b(?:disarm|unlock|open)(?:s|ed)?[ \t]+(?:it[ \t]+)?(?:with|using)[ \t]+(\d{4,8}#?)(?![\w.])/gi;
+const VERB_THEN_CODE = /\b(?:(?:disarm|unlock|open)(?:s|ed)?(?:[ \t]+(?:it[ \t]+)?(?:with|using))?|type|enter|punch in|key in)[ \t]+(\d{4,8}#?)(?![\w.])/gi;
 const OPENS_SOMETHING = /\b(?:alarm|door|gate|safe|lock|padlock|keypad|panel|garage|locker)\b/i;
 /** Cheap first test: a run of four digits or more followed by a word. */
 const CODE_THEN_WORD = /\d{4}[#*]?[ \t]+\p{L}/u;
@@ -307,11 +310,12 @@ function statedAt(text: string, at: number, cls: KeyClass, policy: Policy, key: 
   if (!s || claimed?.(s.end)) return null; // a value an earlier rule already reported
   if (s.sep === ' ' && cls !== 'pw' && cls !== 'pass' && cls !== 'code' && cls !== 'seed' && !(policy === 'team' && (cls === 'secret' || cls === 'key'))) return null;
   // "pass" alone is mostly a verb ("pass the token to the step"): bare, only after a user name on its line.
-  if (s.sep === ' ' && cls === 'pass' && !/\b(?:user(?:name)?|login|account|ssid|wifi|wi-fi|wlan)\b/i.test(lineBefore(text, at))) return null;
+  if (s.sep === ' ' && cls === 'pass' && !/\b(?:user(?:name)?|login|account|ssid|wifi|wi-fi|wlan|admin|root|rcon|vnc|rdp|s?ftp|smtp|db)\b/i.test(lineBefore(text, at))) return null;
   // Only a password, a secret or a seed may be a run of words; bare, only a seed phrase.
   const phrases = (cls === 'pw' || cls === 'pass' || cls === 'secret' || cls === 'seed') && (s.sep !== ' ' || cls === 'seed');
   for (const v of readValue(text, s.end, phrases)) {
-    if (acceptValue(cls, s.sep, v, policy, key) || envValue(ident, s.op, cls, v, policy) || (policy === 'team' && bareEnvHex(ident, s.sep, cls, v))) return { v, sep: s.sep, op: s.op, valueAt: s.end };
+    const phrase = /(?:auth|access|api|bearer|service|bot|refresh|session|personal)[ _-]?$/i.exec(text.slice(Math.max(0, at - key.length - 12), at - key.length))?.[0];
+    if (acceptValue(cls, s.sep, v, policy, phrase ? phrase + key : key) || envValue(ident, s.op, cls, v, policy) || (policy === 'team' && bareEnvHex(ident, s.sep, cls, v))) return { v, sep: s.sep, op: s.op, valueAt: s.end };
   }
   return null;
 }

@@ -81,8 +81,8 @@ function tables(text: string, policy: Policy): StatedCredential[] {
   return out;
 }
 
-const NAME_FIELD = /\bname["']?[ \t]*[:=][ \t]*["']?([A-Za-z][A-Za-z0-9_.-]{1,80})["']?/g;
-const VALUE_FIELD = /\bvalue["']?[ \t]*[:=][ \t]*(["']?)([^\s"'`,}]{1,200})\1/y;
+const NAME_FIELD = /\b(?:name["']?[ \t]*[:=][ \t]*|variable[ \t]+)["']?([A-Za-z][A-Za-z0-9_.-]{1,80})["']?/g;
+const VALUE_FIELD = /\b(?:value|default)["']?[ \t]*[:=][ \t]*(["']?)([^\s"'`,}]{1,200})\1/y;
 
 /** `name: DB_PASSWORD` followed (on its line or within the next two) by `value: ...`. */
 function nameValuePairs(text: string, policy: Policy): StatedCredential[] {
@@ -93,7 +93,7 @@ function nameValuePairs(text: string, policy: Policy): StatedCredential[] {
     const after = m.index + m[0].length;
     const window = text.slice(after, after + 200);
     const lines = window.split('\n').slice(0, 3).join('\n');
-    const at = lines.search(/\bvalue["']?[ \t]*[:=]/);
+    const at = lines.search(/\b(?:value|default)["']?[ \t]*[:=]/); // a Terraform `variable` block's `default`
     if (at === -1) continue;
     VALUE_FIELD.lastIndex = after + at;
     const f = VALUE_FIELD.exec(text);

@@ -146,16 +146,35 @@ function protectedWith(text: string): string | null {
 /** A line's label and its value: up to 100 characters, a `:`, then one token to the end of the line. */
 const LABELLED = /^([^\n:=]{3,100})[:=][ \t]*["'`]?([A-Za-z0-9+/_=-]{20,200})["'`]?[ \t]*[.;,)]?[ \t]*(?:$|[ \t](?:\(|\u2014|\u2013|-[ \t]))/gm;
 
+/** "hit the endpoint with key `7c1f...`": the word key and a long machine-made value, not a key of data (a cache, a map, a row). */
+const BARE_KEY = /(?<![\w-])((?:[\w-]+[ \t]+)?)key[ \t]+[`"']?([A-Za-z0-9+/_-]{32,200})[`"']?(?![\w+/-])/gi;
+const DATA_KEY = /^(?:cache|primary|partition|sort|idempotency|object|s3|map|dict|foreign|composite|row|hash|public|ssh|gpg|pgp|signing|host|registry|lookup|index|routing|dedup|dedupe|shard|bucket|the|a|this|that|storage)[ \t]+$/i;
+
+function bareKey(text: string): string | null {
+  if (!/\bkey\b/i.test(text)) return null;
+  for (const m of text.matchAll(BARE_KEY)) {
+    const value = m[2]!;
+    if (DATA_KEY.test(m[1]!) || !shapesOf(value)?.random || isPlaceholder(value) || PUBLIC_LINE.test(lineAround(text, m.index, m.index + m[0].length)) || exampleOnLine(text, m.index, m.index + m[0].length)) continue;
+    return `key ${mask(value, 3)}`;
+  }
+  return null;
+}
+
+/** The same with a quoted value of any characters (`SECRET_KEY ...: 'k#8v!q2z@m^w0x)e7r4t'`). */
+const LABELLED_QUOTED = /^([^\n:=]{3,100}?)[:=][ \t]*["'`]([^"'`\n]{16,200})["'`]/gm;
+
 /**
  * "AES key used to encrypt the export files: 551d8a...": a credential word anywhere in a line's
  * label, and a random value as the whole of what follows its colon.
  */
 function labelledRandom(text: string): string | null {
   if (!text.includes(':') && !text.includes('=')) return null;
-  for (const m of text.matchAll(LABELLED)) {
+  for (const m of [...text.matchAll(LABELLED), ...text.matchAll(LABELLED_QUOTED)]) {
     const [label, value] = [m[1]!, m[2]!];
-    if (!keyClassOf(label) || PUBLIC_LINE.test(label) || /\b(?:token|password|secret|key)[ \t]+(?:accessors?|ids?|names?|paths?|policy|hash(?:es)?)\b/i.test(label) || (/\b(?:id|ids|hash|sha\d*|md5|checksum|digest|fingerprint|commit|etag|nonce|salt|iv)\b/i.test(label) || /\b(?:hmac|bcrypt|argon2?)[ \t]+of\b/i.test(label))) continue;
-    if (!shapesOf(value)?.random || isPlaceholder(value) || exampleOnLine(text, m.index, m.index + m[0].length)) continue;
+    if (!keyClassOf(label) || PUBLIC_LINE.test(label) || /\b(?:token|password|secret|key)[ \t]+(?:accessors?|ids?|names?|paths?|policy|hash(?:es)?)\b/i.test(label) || (/^[0-9a-f-]+$/i.test(value) && /\b(?:id|ids|hash|sha\d*|md5|checksum|digest|fingerprint|commit|etag|nonce|salt|iv)\b/i.test(label)) || /\b(?:hmac|bcrypt|argon2?)[ \t]+of\b/i.test(label)) continue;
+    const s = shapesOf(value, m[0].endsWith(value) === false);
+    if (!(s?.random || (s?.strong && value.length >= 20)) || isPlaceholder(value) || /(.)\1{5}/.test(value) || exampleOnLine(text, m.index, m.index + m[0].length)) continue;
+    if (/\b(?:fake|mock|dummy|example|sample|fixture)/i.test(label) || /^[ \t]*(?:---[ \t]+)?(?:PASS|FAIL|ok|SKIP)\b/.test(label)) continue; // a fixture, a test runner's line
     return `${label.trim().slice(-40)}: ${mask(value, 3)}`;
   }
   return null;
@@ -168,7 +187,7 @@ export function detectTeamSecrets(written: string): TeamSecretFinding[] {
   if (stated.length === 0) stated.push(...detectStructuredCredentials(text, 'team').slice(0, 1));
   const out: TeamSecretFinding[] = stated.map((f) => ({ kind: 'stated-credential', snippet: f.snippet }));
   if (stated.length === 0) {
-    const other = labelledRandom(text) ?? protectedWith(text);
+    const other = labelledRandom(text) ?? bareKey(text) ?? protectedWith(text);
     if (other) out.push({ kind: 'stated-credential', snippet: other });
   }
   const pairs = detectCredentialPairs(text, 'team');
