@@ -123,7 +123,6 @@ export function morePositiveFixtures(): { name: string; kind: string; text: stri
   const hf = j('h', 'f_', randomString(LETTERS, 34, 44));
   const azKey = j(randomString(B64, 86, 45), '==');
   const azSig = j(randomString(ALNUM, 43, 46), '%3D');
-  const twAc = j('A', 'C', randomString(HEX, 32, 47));
   const twSk = j('S', 'K', randomString(HEX, 32, 48));
   const twAuth = randomString(HEX, 32, 49);
   const sg = j('S', 'G.', randomString(B64URL, 22, 50), '.', randomString(B64URL, 43, 51));
@@ -140,7 +139,6 @@ export function morePositiveFixtures(): { name: string; kind: string; text: stri
     { name: 'azure connection string', kind: 'azure-storage-key', text: `DefaultEndpointsProtocol=https;AccountName=acmeprod;AccountKey=${azKey};EndpointSuffix=core.windows.net`, secret: azKey },
     { name: 'azure service bus', kind: 'azure-storage-key', text: `Endpoint=sb://acme.servicebus.windows.net/;SharedAccessKeyName=RootManageSharedAccessKey;SharedAccessKey=${azKey}`, secret: azKey },
     { name: 'azure sas', kind: 'azure-sas-token', text: `blob url https://acme.blob.core.windows.net/c/x.zip?sv=2022-11-02&ss=b&srt=o&sp=r&se=2027-01-01T00:00:00Z&sig=${azSig}`, secret: azSig },
-    { name: 'twilio account sid', kind: 'twilio-key', text: `twilio account ${twAc}`, secret: twAc },
     { name: 'twilio api key', kind: 'twilio-key', text: `api key sid ${twSk} for SMS`, secret: twSk },
     { name: 'twilio auth token', kind: 'twilio-key', text: `the Twilio auth token ${twAuth} lives in prod`, secret: twAuth },
     { name: 'sendgrid', kind: 'sendgrid-key', text: `SENDGRID ${sg}`, secret: sg },

@@ -55,6 +55,7 @@ describe('secret detection: registry and SaaS tokens, passwords, DSNs', () => {
     ['AccountKey placeholder', 'AccountKey=<key> in the template'],
     ['sig without SAS fields', 'the sig=abcdefghijklmnopqrstuvwxyz123456 field of our own webhook'],
     ['twilio words only', 'the Twilio auth token lives in Vault'],
+    ['twilio account sid alone', 'Twilio account SID AC7f3e9a1c2b8d4f6e0a5c9b7d3e1f2a4c is the EU subaccount; the auth token is in SSM'],
   ];
   for (const [name, text] of clean) {
     it(`no finding: ${name}`, () => assert.deepEqual(detectSecrets(text), []));

@@ -303,3 +303,35 @@ test('refused: build flags and C defines, typed codes, logins after admin and rc
   ]) assert.deepEqual(team(t), [], t);
 });
 
+test('refused: codes with a qualifier, keypad codes with a letter, name/value tables, PDO logins, Spring defaults, keys after a parenthesis; stored: Twilio account SIDs alone, data URIs, Bitwarden commands, camelCase product names, host numbers', () => {
+  const cases = [
+    `Farm\u00e1cia pipelines: PAT do Azure DevOps (validade 90 dias) ${randomString('abcdefghijklmnopqrstuvwxyz0123456789', 52, 101)}`,
+    'Piekarnia konta POS:\nsklep1,kasjer1,Drozdzowka12',
+    'Grupo m\u00f3vil de guardia: PIN de desbloqueo 271095',
+    `API de Holded: cabecera key: ${randomString(HEX, 32, 102)} (producci\u00f3n)`,
+    'si\u00e8ge rue Oberkampf : digicode 48B22, puis interphone',
+    'Trattoria magazzino: codice porta sul retro 4472, allarme 0929',
+    "booking.php: $pdo = new PDO($dsn, 'bellini_app', 'Ravioli_Burro_64');",
+    '@Value("${iyzico.secret:live-Rt5WKw5McRLJ0WZLBT3Q}") private String secret;',
+    `MobilePay subscription key (prod) ${randomString(HEX, 32, 103)}`,
+    'Hanbit \uc131\uc218 \uc0ac\ubb34\uc2e4 \ucd9c\uc785 \ube44\ubc00\ubc88\ud638 2581*',
+    'Galil \u05de\u05e9\u05e8\u05d3: \u05e7\u05d5\u05d3 \u05db\u05e0\u05d9\u05e1\u05d4: 1949#',
+    '| name | value |\n|---|---|\n| SQL_ADMIN | nordlys_sa |\n| SQL_PASSWORD | Laks-Fjord-Nordlys-2026 |',
+    'Hamburg office: T\u00fcrcode Haupteingang 7392#',
+    'code superviseur du TPE Ingenico 7318 (pour les remboursements)',
+    'the NAS password is just the street + year, i.e. Sveavagen1998',
+    `client = Twilio::REST::Client.new("AC${randomString(HEX, 32, 104)}", "${randomString(HEX, 32, 105)}")`,
+  ];
+  for (const t of cases) assert.notDeepEqual(team(t), [], t);
+  for (const t of [
+    'Van Dijk: bw get password vdt-legacy | sshpass -d 0 ssh beheer@192.168.40.7',
+    'Nusantara Kopi: kata sandi cPanel disimpan di Bitwarden organisasi.',
+    `email footer logo is inlined as data:image/png;base64,iVBO${randomString(ALNUM, 30, 106)}/${randomString(ALNUM, 40, 107)}`,
+    'legacy01 still has SHA-512 crypt hashes for local users; plan is to disable password login.',
+    `Twilio account SID AC${randomString(HEX, 32, 108)}, messaging service MG${randomString(HEX, 32, 109)}; auth token in SSM.`,
+    `truck 24 (VIN WMA0BMMGH54TSHP63) has the old telematics box.`,
+    `Mux asset id ${randomString(ALNUM, 20, 110)}; retrigger via admin.`,
+    '\u05d4\u05e1\u05d9\u05e1\u05de\u05d4 \u05e9\u05dc staging \u05de\u05d2\u05d9\u05e2\u05d4 \u05de\u05de\u05e9\u05ea\u05e0\u05d4 \u05d4\u05e1\u05d1\u05d9\u05d1\u05d4 STAGING_ADMIN_PASSWORD \u05d1-GitHub Actions.',
+  ]) assert.deepEqual(team(t), [], t);
+});
+

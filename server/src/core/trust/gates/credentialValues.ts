@@ -76,7 +76,7 @@ export const HASH_OF = /\b(?:(?:hash(?:ed)?|sha-?\d*|md5|digest|checksum|fingerp
 
 // An example is no credential: "e.g. password: X", "password: X (example, never real)", "... not a secret".
 // Not the last label of a host name (`files.partner.example`, RFC 2606), which names a real host in a note.
-export const EXAMPLE_BEFORE = /\b(?:e\.g\.|i\.e\.|for example|for instance|such as|example:|beispiel|z\.\s?b\.|exemple|par exemple|ejemplo|por ejemplo|exemplo|esempio|voorbeeld|bijvoorbeeld|przyk\u0142ad|\u043f\u0440\u0438\u043c\u0435\u0440)|\u4f8b\u3048\u3070|\u793a\u4f8b|\u4f8b\uff1a/iu;
+export const EXAMPLE_BEFORE = /\b(?:e\.g\.|for example|for instance|such as|example:|beispiel|z\.\s?b\.|exemple|par exemple|ejemplo|por ejemplo|exemplo|esempio|voorbeeld|bijvoorbeeld|przyk\u0142ad|\u043f\u0440\u0438\u043c\u0435\u0440)|\u4f8b\u3048\u3070|\u793a\u4f8b|\u4f8b\uff1a/iu;
 export const EXAMPLE_AFTER = /(?<![.@/-])\b(?:examples?|samples?|dummy|fake|placeholder)\b(?!\.)|\bnot (?:a |the )?(?:real|secret|credential|password)\b|\bmade[- ]up\b|\bkein echter\b|\bpas (?:un )?vrai\b|\bno es real\b|\bn\u00e3o \u00e9 real\b|\bniet echt\b/i;
 
 /** Does the line present the value as an example, or say it is none? */
@@ -96,7 +96,7 @@ export function isReference(v: string): boolean {
   if (/^[a-z]+(?:\.[a-z]+){2,}$/i.test(v) && v.split('.').every((p) => /^[A-Z]?[a-z]{3,}$/.test(p)) && !v.split('.').some((p) => CODE_ROOTS.has(p.toLowerCase()))) return false;
   if (/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+(?:[[(].*)?$/.test(v)) {
     const last = /[\w$]*$/.exec(v.split(/[[(]/)[0]!)![0];
-    return !(last.length >= 16 && /\d/.test(last) && /[a-z]/.test(last) && /[A-Z]/.test(last) && shannonEntropy(last) >= 3.5);
+    return !((last.length >= 16 && /\d/.test(last) && /[a-z]/.test(last) && /[A-Z]/.test(last) && shannonEntropy(last) >= 3.5) || /^[0-9a-f]{24,}$/.test(last));
   }
   // An environment variable's name: capitals joined by underscores, or capitals alone. A random
   // base32 string (a TOTP seed: capitals with digits inside, no underscore) is not one.
@@ -153,7 +153,7 @@ export function shapesOf(v: string, quoted = false): Shapes | null {
   if (n < 3 || n > 200 || rejected(v)) return null;
   // Han, kana or Hangul without a Latin letter or a digit: a sentence of those languages ("総務に聞いてください"), not a password.
   if (/^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u3000-\u303f\uff01-\uff5e\u30fc]+$/u.test(v)) return null;
-  if (/^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u.test(v)) return null; // "관리자(Passbolt)에서만": a word of the sentence first
+  if (/^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Hebrew}\p{Script=Arabic}\p{Script=Thai}\p{Script=Devanagari}]/u.test(v)) return null; // "관리자(Passbolt)에서만": a word of the sentence first
   const s: Shapes = { random: false, strong: false, password: false, digits: 0, word: false, passphrase: false };
   if (/^[\d#*]+$/.test(v) || /^\d{1,6}(?:(?:[ -]|[ \t]?[\u2013\u2014][ \t]?)\d{1,6})+$/.test(v) || KEYPAD_CODE.test(v)) {
     s.digits = v.replace(/\D/g, '').length;

@@ -29,7 +29,7 @@ const ID_PREFIX = /^(?:prj|proj|team|org|ws|req|request|evt|event|cus|cust|custo
  * ...". Not a client's or an app's id: those pair with a secret, and the team store keeps them out.
  */
 const ID_BEFORE =
-  /\b(?:request|req|trace|span|correlation|transaction|txn|order|invoice|customer|event|message|msg|job|run|build|execution|invocation|incident|ticket|object|deployment|upload|batch|case|version|delivery|lease|revision|client|app|application|project|team|org|tenant|workspace|node|serial|device)[ _-]?(?:id|ids|number|no\.?|#)(?![\p{L}\d])[^\n]{0,12}$|\bfile[ _-]?key\b[^\n]{0,12}$/iu;
+  /\b(?:request|req|trace|span|correlation|transaction|txn|order|invoice|customer|event|message|msg|job|run|build|execution|invocation|incident|ticket|object|deployment|upload|batch|case|version|delivery|lease|revision|client|app|application|project|team|org|tenant|workspace|node|serial|device|vin|asset|channel|playlist|video|image)[ _-]?(?:id|ids|number|no\.?|#)(?![\p{L}\d])[^\n]{0,12}$|\bfile[ _-]?key\b[^\n]{0,12}$|\b(?:vin|playlist)\b[ \t(]*$/iu;
 
 /** A record's or a request's id, not a token. */
 export function isIdentifier(text: string, start: number, value: string): boolean {
@@ -78,7 +78,7 @@ export function isLocalDefault(text: string, start: number, end: number, key: st
  * block), and template expressions, which name where a value comes from (`{{ lookup('hashi_vault',
  * 'secret=...') }}`, `${POSTGRES_PASSWORD:?set in .env}`).
  */
-const CIPHERTEXT = /ENC\[[^\][\n]{1,4000}\]|ENC\([^()\n]{1,4000}\)|\$ANSIBLE_VAULT;[^\n]*(?:\r?\n[ \t]*[0-9a-f]{8,})*|\{\{[^{}\n]{1,400}\}\}|\$\{[^{}\n]{1,200}\}/g;
+const CIPHERTEXT = /ENC\[[^\][\n]{1,4000}\]|ENC\([^()\n]{1,4000}\)|\$ANSIBLE_VAULT;[^\n]*(?:\r?\n[ \t]*[0-9a-f]{8,})*|\{\{[^{}\n]{1,400}\}\}|\$\{[^{}\n:]{1,200}(?::[?-][^{}\n]{0,200})?\}/g;
 
 /** The text with every encrypted value masked by asterisks of the same length (positions unchanged). */
 /** The values under `encryptedData:` (a SealedSecret): indented `name: ciphertext` lines. */

@@ -63,7 +63,7 @@ export const CODE_COMPOUNDS = alt([
   'c\u00f3digos? de (?:recupera\u00e7\u00e3o|recuperaci\u00f3n|respaldo|backup)|codes? de (?:r\u00e9cup\u00e9ration|secours)|wiederherstellungscodes?|herstelcodes?|kody zapasowe|codici di (?:recupero|backup)', // recovery codes
 ]);
 /** The same in scripts without spaces, where no letter boundary marks the word: 暗証番号, ピンコード, 门禁码, 密码锁. */
-export const CJK_CODE_WORDS = '\ub3c4\uc5b4\ub77d(?: \ubc88\ud638)?|\ucd9c\uc785 \ubc88\ud638|\u6697\u8a3c\u756a\u53f7|\u30d4\u30f3\u30b3\u30fc\u30c9|\u95e8\u7981\u7801|\u5f00\u9501\u7801|\u9a8c\u8bc1\u7801(?=[:\uff1a])';
+export const CJK_CODE_WORDS = '\u05e7\u05d5\u05d3 (?:\u05db\u05e0\u05d9\u05e1\u05d4|\u05d0\u05d6\u05e2\u05e7\u05d4|\u05d3\u05dc\u05ea)|\ub3c4\uc5b4\ub77d(?: \ubc88\ud638)?|\ucd9c\uc785 \ubc88\ud638|\u6697\u8a3c\u756a\u53f7|\u30d4\u30f3\u30b3\u30fc\u30c9|\u95e8\u7981\u7801|\u5f00\u9501\u7801|\u9a8c\u8bc1\u7801(?=[:\uff1a])';
 /** "code" in other languages: a credential only when what it opens is named (OPENS), never an error or exit code. */
 export const BARE_CODE_WORDS = alt(['codes?', 'c\u00f3digo|codigo|codice|kod|kodu|koden|kode|koodi|\u043a\u043e\u0434|\u30b3\u30fc\u30c9']);
 /** What a bare "code" opens, in the phrase after it: "the code to open the bike locker", "Kod do drzwi", "Код от домофона". */
@@ -91,7 +91,7 @@ export const LOGIN_WORDS_INTL = new RegExp(
     'usu\u00e1rio|utilizador|conta|senha|credenciais', // pt
     'utente|credenziali|accesso|account', // it
     'gebruiker(?:snaam)?|inloggegevens|wachtwoord', // nl
-    'u\u017cytkownik\\p{L}*|konto|has\u0142o|logowanie|dane logowania', // pl
+    'u\u017cytkownik\\p{L}*|konto|konta|kont|has\u0142o|logowanie|dane logowania', // pl
     '\u043b\u043e\u0433\u0438\u043d|\u043f\u0430\u0440\u043e\u043b\\p{L}*|\u0443\u0447[\u0435\u0451]\u0442\\p{L}*|\u0437\u0430\u043f\u0438\u0441\\p{L}*|\u043f\u043e\u043b\u044c\u0437\u043e\u0432\u0430\u0442\u0435\u043b\\p{L}*|\u0432\u0445\u043e\u0434', // ru
     'anv\u00e4ndare|anv\u00e4ndarnamn|inloggning|l\u00f6senord\\p{L}*|konto', // sv
     'inloggen|aanmelden|einloggen|anmelden|zugang|se connecter|iniciar sesi\u00f3n|entra con|accede con|accedi|zaloguj\\p{L}*|logga in|bel\u00e9p\u00e9s|mdp', // logging in

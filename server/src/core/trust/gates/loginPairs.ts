@@ -265,6 +265,8 @@ const USER_THEN_PASS =
 /** SQL: `ALTER USER app IDENTIFIED BY 'X'` (not MySQL's `IDENTIFIED BY PASSWORD '*<hash>'`). */
 const SQL_IDENTIFIED = /\bIDENTIFIED[ \t]+(?:WITH[ \t]+\w+[ \t]+)?BY[ \t]+(?:PASSWORD[ \t]+)?(["'])([^"'\n]{3,128})\1/gi;
 
+/** `new PDO($dsn, 'app', 'X')`, `mysqli_connect($host, 'app', 'X')`, `pg_connect`: a user and a password after the first argument. */
+const CONNECT_CALL = /\b(?:new[ \t]+PDO|mysqli(?:_connect)?|mysql_connect|pg_connect|DriverManager\.getConnection)[ \t]*\([^(),\n]{1,120},[ \t]*(["'])([^"'\n]{1,64})\1[ \t]*,[ \t]*(["'])([^"'\n]{3,128})\3/g;
 /** "just use redaktion and Zitrone-Heft-38": an account and a password told as a sentence. */
 const USE_PAIR = /\buse[ \t]+([\w.@-]{2,40})[ \t]+and[ \t]+(["'`]?)([^\s"'`,;]{6,64})\2/gi;
 /** `user / "paper crane moves at dawn"`: a quoted passphrase after a slash. */
@@ -303,6 +305,12 @@ function namedPairs(text: string, policy: Policy): PairFinding[] {
     out.push({ kind: 'login-pair', snippet: `IDENTIFIED BY ${mask(pass, 1)}`, start: at, end: at + pass.length });
   }
   const ok = (pass: string) => pairPassword(pass) || (policy === 'team' && !isPlaceholder(pass) && !isReference(pass) && shapesOf(pass) !== null);
+  for (const m of text.matchAll(CONNECT_CALL)) {
+    const pass = m[4]!;
+    if (!ok(pass)) continue;
+    const at = m.index + m[0].length - pass.length - 1;
+    out.push({ kind: 'login-pair', snippet: `${m[0].slice(0, m[0].length - pass.length - 1).slice(0, 60)}${mask(pass, 1)}`, start: at, end: at + pass.length });
+  }
   for (const m of text.matchAll(CODE_PAIR)) {
     const pass = m[4]!;
     if (!ok(pass)) continue;

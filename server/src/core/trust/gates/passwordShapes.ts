@@ -80,7 +80,7 @@ function passwordLike(t: string): boolean {
   }
   // `Brisket2024`, `tiger2019`, `Marmalade88`, `Qw8vRk2mLx7z`: letters and digits.
   if (/^[\p{L}\d]+$/u.test(t)) {
-    if (/^\p{L}{3,}\d{2,}$/u.test(t)) return true;
+    if (/^\p{L}{3,}\d{2,}$/u.test(t) && !/\p{L}0\d$/u.test(t)) return true; // not a host's number (`legacy01`)
     if (/^\p{Lu}\p{Ll}+\d+\p{Lu}\p{Ll}+$/u.test(t)) return true; // `Tulp8Dijk`
     return t.length >= 8 && (t.match(/\d/g) ?? []).length >= 2 && /\p{Lu}/u.test(t) && /\p{Ll}/u.test(t) && shannonEntropy(t) >= 3;
   }

@@ -72,7 +72,7 @@ function accepts(cls: KeyClass, sep: Sep, v: Value, s: Shapes, policy: Policy, k
   if (policy === 'team') {
     switch (cls) {
       case 'pw':
-        if (sep === ' ') return !v.text.includes('`') && (s.random || s.strong || (s.password && n >= 6) || DEFAULT_PASSWORDS.has(v.text.toLowerCase()) || (/passcode/i.test(key) && s.digits >= 4 && !v.quoted) || (v.quoted && s.passphrase && v.words >= 3)); // "Zoom passcode 583920", passphrase "obsidian rowing nebula tango"
+        if (sep === ' ') return !v.text.includes('`') && (s.random || s.strong || (s.password && n >= 6 && /[\d\W_]/.test(v.text)) || (s.digits >= 4 && /[#*]$/.test(v.text)) || DEFAULT_PASSWORDS.has(v.text.toLowerCase()) || (/passcode/i.test(key) && s.digits >= 4 && !v.quoted) || (v.quoted && s.passphrase && v.words >= 3)); // "Zoom passcode 583920", passphrase "obsidian rowing nebula tango"
         return s.random || s.strong || s.password || s.digits >= 4 || phrase || (word && (n >= 6 || sep === ':'));
       case 'pass':
         if (sep === ' ') return s.random || s.strong;
@@ -95,7 +95,7 @@ function accepts(cls: KeyClass, sep: Sep, v: Value, s: Shapes, policy: Policy, k
       case 'auth':
         return sep === ':' && s.random;
       case 'code':
-        if (sep === ' ') return s.digits >= 4 && !v.quoted;
+        if (sep === ' ') return (s.digits >= 4 || /^\d{2,6}[A-D]\d{1,4}$/i.test(v.text)) && !v.quoted; // `digicode 48B21`: a keypad's letter inside
         return s.digits >= minDigits || s.random || s.strong || (s.password && digit);
     }
   }
@@ -195,6 +195,7 @@ export function detectStatedCredentials(text: string, policy: Policy, all = true
     }
     // "token accessor for the CI role: ...", "password policy: ...": the next word names something about the credential.
     if (ABOUT_IT.test(text.slice(end, end + 16))) continue;
+    if (/\b(?:get|show|read|fetch|item)[ \t]+(?:--?\w+[ \t]+)?$/i.test(text.slice(Math.max(0, from - 24), from))) continue; // `bw get password item`: a command, the item's name follows
     // `-field=password`, `type=secret`: the word is the value of another setting, it names nothing stated after it.
     if (text[from - 1] === '=') continue;
     if (VAULT_NAME.test(text.slice(Math.max(0, m.index - 4), end))) continue; // KeePass, LastPass, 1Password: a vault's name
@@ -236,11 +237,25 @@ const CODE_BEFORE = new RegExp(
 /** "disarm with 60418 on the panel": a verb of opening and a code, in a note that names what it opens. */
 const VERB_THEN_CODE = /\b(?:(?:disarm|unlock|open)(?:s|ed)?(?:[ \t]+(?:it[ \t]+)?(?:with|using))?|type|enter|punch in|key in)[ \t]+(\d{4,8}#?)(?![\w.])/gi;
 const OPENS_SOMETHING = /\b(?:alarm|door|gate|safe|lock|padlock|keypad|panel|garage|locker)\b/i;
+/**
+ * "PIN de desbloqueo 271094", "Türcode Haupteingang 7391#", "codice porta sul retro 4471": a code
+ * word, a short qualifier, then the code. "code" alone needs the qualifier to name what it opens.
+ */
+const QUALIFIED_CODE =
+  /(?<![\p{L}\d])(PIN|PUK|t\u00fcrcode|doorcode|deurcode|digicode|c\u00f3digo|codigo|code|kod|codice)[ \t]+((?:(?:de|del|du|for|f\u00fcr|van|do|di|da|sul|der|des)[ \t]+)?[\p{L}-]{2,20}(?:[ \t]+[\p{L}-]{2,20}){0,3})[ \t]*:?[ \t]+(\d{4,8}[#*]?|\d{2,6}[A-D]\d{1,4})(?![\w.])/giu;
+const OPENED_BY_CODE = /porta|puerta|door|t\u00fcr|alarm|allarme|alarma|alarmu|drzwi|cassa|caja|kasa|tpe|terminal|safe|tresor|coffre|cadenas|gate|port\u00f3n|cancello|garage|locker|phone|m\u00f3vil|handy|telefon/i;
 /** Cheap first test: a run of four digits or more followed by a word. */
 const CODE_THEN_WORD = /\d{4}[#*]?[ \t]+\p{L}/u;
 
 function codesBefore(text: string): StatedCredential[] {
   const out: StatedCredential[] = [];
+  for (const m of text.matchAll(QUALIFIED_CODE)) {
+    const [word, qualifier, code] = [m[1]!, m[2]!, m[3]!];
+    if (/^(?:code|c\u00f3digo|codigo|kod|codice)$/i.test(word) && !OPENED_BY_CODE.test(qualifier)) continue;
+    if (TIME_OR_YEAR.test(code) || NOT_A_LOCK_CODE.test(qualifier) || exampleOrDisowned(text, m.index, m.index + m[0].length)) continue;
+    const start = m.index + m[0].length - code.length;
+    out.push({ keyClass: 'code', key: word, sep: ' ', op: ' ', snippet: `${word} ${qualifier} ${mask(code, 0)}`, start, end: start + code.length });
+  }
   if (OPENS_SOMETHING.test(text)) {
     for (const m of text.matchAll(VERB_THEN_CODE)) {
       const code = m[1]!;

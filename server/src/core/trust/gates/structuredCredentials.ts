@@ -38,7 +38,25 @@ const CODE_COLUMN = /^(?:codes?|pin|combination|combo|keypad|code d'acc\u00e8s|c
 function tables(text: string, policy: Policy): StatedCredential[] {
   const out: StatedCredential[] = [];
   let header: { delimiter: string; columns: { index: number; cls: KeyClass; name: string }[] } | null = null;
+  let pairs: { delimiter: string; nameAt: number; valueAt: number } | null = null;
   for (const line of linesOf(text)) {
+    if (pairs) {
+      const row = cellsOf(line.text, line.start, pairs.delimiter);
+      if (!row) {
+        pairs = null;
+      } else {
+        const name = row[pairs.nameAt]?.text ?? '';
+        const cell = row[pairs.valueAt];
+        const cls = keyClassOf(name);
+        if (cls && cell && cell.text !== '') {
+          const value = cell.text.replace(/^[`"']|[`"']$/g, '');
+          const at = cell.start + cell.text.indexOf(value);
+          const v: Value = { text: value, start: at, end: at + value.length, quoted: true, clauseEnd: true, words: value.split(/\s+/).length };
+          if (acceptValue(cls, ':', v, policy, name)) out.push({ keyClass: cls, key: name, sep: ':', op: '|', snippet: `${name}: ${mask(value, 1)}`, start: v.start, end: v.end });
+        }
+        continue;
+      }
+    }
     if (header) {
       const row = cellsOf(line.text, line.start, header.delimiter);
       if (!row) {
@@ -64,6 +82,13 @@ function tables(text: string, policy: Policy): StatedCredential[] {
       if (!cells || (delimiter !== '|' && !cells.every((c) => HEADER_CELL.test(c.text) && c.text.length <= 30))) continue;
       // An inventory of where secrets are kept (`| Secret | Where |`) names them; it holds none.
       if (cells.some((c) => INVENTORY_COLUMN.test(c.text))) continue;
+      // `| name | value |`: each row's name says what its value is.
+      const nameAt = cells.findIndex((c) => /^(?:name|key|variable|var|setting|env|secret)$/i.test(c.text));
+      const valueAt = cells.findIndex((c) => /^(?:value|wert|valeur|valor|waarde|warto\u015b\u0107)$/i.test(c.text));
+      if (nameAt !== -1 && valueAt !== -1) {
+        pairs = { delimiter, nameAt, valueAt };
+        break;
+      }
       // "Code" alone heads exit codes as often as door codes: a code when another column names what it opens.
       const opens = cells.some((c) => PLACE_COLUMN.test(c.text));
       const columns = cells.flatMap((c, index) => {

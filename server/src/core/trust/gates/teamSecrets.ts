@@ -55,6 +55,7 @@ function tokenLike(t: string): boolean {
   if (/^[0-9a-f-]+$/i.test(t) || /^0x[0-9a-f]+$/i.test(t)) return false; // git SHAs, UUIDs, hex ids
   if (/^[0-7][0-9A-Z]{25}$/.test(t) && /[A-Z]/.test(t)) return false; // ULIDs (memory ids, order ids)
   if (/^(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}$/.test(t)) return false;
+  if (/^(?:AC|MG|SK|PN|CA|SM|MM|IS|CH|VA)[0-9a-f]{32}$/.test(t)) return false; // a Twilio SID: an id (its own rule judges account SIDs)
   if (/^[a-z]+(?:-[a-z]+)*-[0-9a-f]{16,}$/.test(t)) return false; // a name and a content hash (`deps-5b8e2f...`, a cache key or an image tag)
   // A public key in DER (`MIIBIjANBgkqhkiG9w0BAQEFAAOC...`, SubjectPublicKeyInfo) and files by their magic: PNG, JPEG, GIF, PDF, ZIP, gzip, XML.
   if (/^(?:MII[BC]IjANBgkqhkiG9w0BAQEFAAO|MFkwEwYHKoZIzj0CAQ|MCowBQYDK2Vw|iVBORw0KGgo|\/9j\/|R0lGOD|JVBERi0|UEsDB|H4sI|PD94bWwg)/.test(t)) return false; // an AWS access key's id: the personal rule's, which knows when it is dead
@@ -65,7 +66,9 @@ function tokenLike(t: string): boolean {
   // random string has runs too (a third of 40-character ones hold six letters of one case) but
   // changes between lower, upper and digit at most characters.
   // Names joined by - or _ (`orders-api-7d9f8c6b5-x2kqp`, `MiniLM-L6-H384-uncased`) keep the stricter test.
-  if (/[a-z]{6,}|[A-Z]{6,}/.test(t) && (/[-_]/.test(t) || classChanges(t) < 0.45 * (t.length - 1))) return false;
+  // Lowercase and digits only (an Azure DevOps PAT) change class less often than a mix of cases: a lower bar, with four digits at least.
+  const changeBar = /[A-Z]/.test(t) ? 0.45 : (t.match(/\d/g) ?? []).length >= 4 && t.length >= 32 ? 0.25 : 0.45;
+  if (/[a-z]{6,}|[A-Z]{6,}/.test(t) && (/[-_]/.test(t) || classChanges(t) < changeBar * (t.length - 1))) return false;
   if (/^[a-z0-9]+(?:[-_][a-z0-9]+)+$/.test(t) && t.split(/[-_]/).every((p) => p.length <= 8)) return false; // kebab/snake names
   if (t.split('-').length >= 2 && t.split('-').every((p) => /^[A-Z]?[a-z]+(?:[A-Z][a-z]+)*\d{0,5}$/.test(p))) return false; // ChaCha20-Poly1305: names of algorithms and products
   if (encodedText(t)) return false;
@@ -120,7 +123,7 @@ function highEntropyToken(text: string): string | null {
     const session = named !== null && /sess|sid|auth|token|remember|app_?id|api_?key|apikey|key=|secret|sig/i.test(named[0]) && /^[0-9a-f]{24,}$/i.test(value) && /\d/.test(value) && /[a-f]/i.test(value);
     if (!session && ((named && (/^-|=./.test(value) || NOT_SECRET_PARAM.test(named[0]))) || !tokenLike(value))) continue; // `NODE_OPTIONS=--max-old-space-size=1536`: flags
     if (/(?:^|\s)h1:[A-Za-z0-9+/]*$/.test(text.slice(Math.max(0, m.index - 60), m.index))) continue; // a Go module's hash (go.sum)
-    if (inUrlPath(text, m.index)) continue; // a document's or a resource's id in a link (docs.google.com/document/d/<id>)
+    if (inUrlPath(text, m.index) || /data:[\w/+.-]+;base64,[A-Za-z0-9+/=]*$/.test(text.slice(Math.max(0, m.index - 400), m.index))) continue; // a data: URI's content // a document's or a resource's id in a link (docs.google.com/document/d/<id>)
     if (/^\.(?:tar|tgz|gz|zip|jar|war|whl|deb|rpm|dmg|exe|msi|bin|img|iso|log|txt|json|csv|png|jpg|pdf)\b/.test(text.slice(m.index + m[0].length, m.index + m[0].length + 5))) continue; // a file's name
     if (publicSpans.some(([s, e]) => m.index >= s && m.index < e)) continue;
     if (PUBLIC_LINE.test(lineAround(text, m.index, m.index + m[0].length)) || exampleOnLine(text, m.index, m.index + m[0].length)) continue;
@@ -147,7 +150,7 @@ function protectedWith(text: string): string | null {
 const LABELLED = /^([^\n:=]{3,100})[:=][ \t]*["'`]?([A-Za-z0-9+/_=-]{20,200})["'`]?[ \t]*[.;,)]?[ \t]*(?:$|[ \t](?:\(|\u2014|\u2013|-[ \t]))/gm;
 
 /** "hit the endpoint with key `7c1f...`": the word key and a long machine-made value, not a key of data (a cache, a map, a row). */
-const BARE_KEY = /(?<![\w-])((?:[\w-]+[ \t]+)?)key[ \t]+[`"']?([A-Za-z0-9+/_-]{32,200})[`"']?(?![\w+/-])/gi;
+const BARE_KEY = /(?<![\w-])((?:[\w-]+[ \t]+)?)key(?:[ \t]*\([^)\n]{1,30}\))?[ \t]*[:=]?[ \t]+[`"']?([A-Za-z0-9+/_-]{32,200})[`"']?(?![\w+/-])/gi;
 const DATA_KEY = /^(?:cache|primary|partition|sort|idempotency|object|s3|map|dict|foreign|composite|row|hash|public|ssh|gpg|pgp|signing|host|registry|lookup|index|routing|dedup|dedupe|shard|bucket|the|a|this|that|storage)[ \t]+$/i;
 
 function bareKey(text: string): string | null {

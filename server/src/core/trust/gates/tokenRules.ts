@@ -109,7 +109,10 @@ export const TOKEN_RULES: TokenRule[] = [
   // A Firebase Cloud Messaging legacy server key: an 11-character key id, a colon, then `APA91b` and its body.
   { kind: 'service-token', re: /(?<![A-Za-z0-9_-])AAAA[A-Za-z0-9_-]{7}:APA91b[A-Za-z0-9_-]{60,}(?![A-Za-z0-9_-])/g, keep: 4, accept: randomTail(/^AAAA[A-Za-z0-9_-]{7}:APA91b/) },
   // Twilio account and API-key SIDs: AC / SK and exactly 32 lowercase hex digits.
-  { kind: 'twilio-key', re: /(?<![A-Za-z0-9_])(?:AC|SK)[0-9a-f]{32}(?![A-Za-z0-9_])/g, keep: 4, accept: (t) => /[0-9]/.test(t.slice(2)) && /[a-f]/.test(t.slice(2)) },
+  // An account SID with its auth token beside it (`Client.new("AC...", "<32 hex>")`, `AC...:<32 hex>`): the token is the secret.
+  { kind: 'twilio-key', re: /(?<![A-Za-z0-9_])AC[0-9a-f]{32}["']?[ \t]*[,:][ \t]*["']?[0-9a-f]{32}(?![A-Za-z0-9_])/g, keep: 4 },
+  // An API key's SID (SK...). An account SID (AC...) names the account in every API URL: an id, not a key.
+  { kind: 'twilio-key', re: /(?<![A-Za-z0-9_])SK[0-9a-f]{32}(?![A-Za-z0-9_])/g, keep: 4, accept: (t) => /[0-9]/.test(t.slice(2)) && /[a-f]/.test(t.slice(2)) },
   // BitLocker recovery keys: eight groups of six digits.
   { kind: 'bitlocker-recovery-key', re: /(?<![\d-])\d{6}(?:-\d{6}){7}(?![\d-])/g, keep: 0 },
   // header.payload.signature, header and payload both base64url of `{"`.
