@@ -17400,7 +17400,7 @@ function inResourceName(text2, at2) {
   return /^(?:arn|urn):/i.test(token);
 }
 var ID_PREFIX = /^(?:prj|proj|team|org|ws|req|request|evt|event|cus|cust|customer|ch|pi|pm|py|po|in|inv|ii|sub|si|txn|tx|ord|order|acct|ba|src|prod|price|plan|seti|cs|re|tr|trace|span|msg|job|run|usr|user|obj|corr|cid|rid)_[A-Za-z0-9]+$/;
-var ID_BEFORE = /\b(?:request|req|trace|span|correlation|transaction|txn|order|invoice|customer|event|message|msg|job|run|build|execution|invocation|incident|ticket|object|deployment|upload|batch|case|version|delivery|lease|revision|client|app|application|project|team|org|tenant|workspace|node|serial|device)[ _-]?(?:id|ids|number|no\.?|#)(?![\p{L}\d])[^\n]{0,12}$|\bfile[ _-]?key\b[^\n]{0,12}$/iu;
+var ID_BEFORE = /\b(?:request|req|trace|span|correlation|transaction|txn|order|invoice|customer|event|message|msg|job|run|build|execution|invocation|incident|ticket|object|deployment|upload|batch|case|version|delivery|lease|revision|client|app|application|project|team|org|tenant|workspace|node|serial|device|vin|asset|channel|playlist|video|image)[ _-]?(?:id|ids|number|no\.?|#)(?![\p{L}\d])[^\n]{0,12}$|\bfile[ _-]?key\b[^\n]{0,12}$|\b(?:vin|playlist)\b[ \t(]*$/iu;
 function isIdentifier(text2, start, value) {
   const key = /^([A-Za-z_-]+)[=:]/.exec(value)?.[1];
   if (key && /(?:^|[_-])(?:id|ids|uuid|guid|etag|sha|digest|checksum)$/i.test(key)) return true;
@@ -17425,7 +17425,7 @@ function isLocalDefault(text2, start, end, key, value) {
   const line = lineAround(text2, start, end);
   return LOCAL_ONLY.test(line) && !LIVE_CONTEXT.test(line);
 }
-var CIPHERTEXT = /ENC\[[^\][\n]{1,4000}\]|ENC\([^()\n]{1,4000}\)|\$ANSIBLE_VAULT;[^\n]*(?:\r?\n[ \t]*[0-9a-f]{8,})*|\{\{[^{}\n]{1,400}\}\}|\$\{[^{}\n]{1,200}\}/g;
+var CIPHERTEXT = /ENC\[[^\][\n]{1,4000}\]|ENC\([^()\n]{1,4000}\)|\$ANSIBLE_VAULT;[^\n]*(?:\r?\n[ \t]*[0-9a-f]{8,})*|\{\{[^{}\n]{1,400}\}\}|\$\{[^{}\n:]{1,200}(?::[?-][^{}\n]{0,200})?\}/g;
 var SEALED = /(encryptedData:[ \t]*\r?\n)((?:[ \t]+[\w.-]+:[ \t]*[^\s]+[ \t]*(?:\r?\n|$)){1,50})/g;
 var OP_REF = /op:\/\/[^\n"'`]{1,300}/g;
 var C_DEFINE = /(#[ \t]*define[ \t]+[A-Za-z_]\w{0,60})[ \t](?=[ \t]*["'\w])/g;
@@ -17554,7 +17554,7 @@ var CODE_COMPOUNDS = alt([
   "códigos? de (?:recuperação|recuperación|respaldo|backup)|codes? de (?:récupération|secours)|wiederherstellungscodes?|herstelcodes?|kody zapasowe|codici di (?:recupero|backup)"
   // recovery codes
 ]);
-var CJK_CODE_WORDS = "도어락(?: 번호)?|출입 번호|暗証番号|ピンコード|门禁码|开锁码|验证码(?=[:：])";
+var CJK_CODE_WORDS = "קוד (?:כניסה|אזעקה|דלת)|도어락(?: 번호)?|출입 번호|暗証番号|ピンコード|门禁码|开锁码|验证码(?=[:：])";
 var BARE_CODE_WORDS = alt(["codes?", "código|codigo|codice|kod|kodu|koden|kode|koodi|код|コード"]);
 var OPENED_THINGS = alt([
   "open|opens|unlock|disarm|enter|door|gate|garage|alarm|safe|lock|locker|building|office|house|flat|apartment|shed|entrance|lobby|elevator|padlock|keypad|wifi|wi-fi|bike|intercom",
@@ -17590,7 +17590,7 @@ var LOGIN_WORDS_INTL = new RegExp(
     // it
     "gebruiker(?:snaam)?|inloggegevens|wachtwoord",
     // nl
-    "użytkownik\\p{L}*|konto|hasło|logowanie|dane logowania",
+    "użytkownik\\p{L}*|konto|konta|kont|hasło|logowanie|dane logowania",
     // pl
     "логин|парол\\p{L}*|уч[её]т\\p{L}*|запис\\p{L}*|пользовател\\p{L}*|вход",
     // ru
@@ -17694,7 +17694,7 @@ var RESOURCE_WORDS = new Set(
   "tls ssl cert certs certificate certificates key keys secret secrets token tokens cred creds credential credentials password passwords pass pwd db database databases pg postgres postgresql mysql redis mongo mongodb sql api apis app apps svc service services prod production staging stage dev development test tests testing qa uat local internal external public private admin root user users web backend frontend server servers client clients auth oauth sso ldap saml jwt ssh gpg pgp aws gcp azure k8s kube kubernetes helm vault config configs env envs default main ci cd deploy deployment build release read write ro rw readonly readwrite ingress egress gateway proxy cluster node nodes pod pods job jobs cron worker workers queue cache bucket storage blob s3 iam role roles policy policies github gitlab actions oidc slack stripe billing payments mail smtp email sentry datadog grafana prometheus kafka rabbit rabbitmq elastic search index mock fake sample demo example ref name id ids v1 v2 v3 v4 ns namespace org team project repo store manager kms hsm signing".split(/\s+/)
 );
 var HASH_OF = /\b(?:(?:hash(?:ed)?|sha-?\d*|md5|digest|checksum|fingerprint|bcrypt|argon2\w*)(?:[ \t]+of)?|hmac[ \t]+of)(?:[ \t]+(?:the|a|an|our|my|this))?(?:[ \t]+[\w-]+)?[ \t]*$/i;
-var EXAMPLE_BEFORE = /\b(?:e\.g\.|i\.e\.|for example|for instance|such as|example:|beispiel|z\.\s?b\.|exemple|par exemple|ejemplo|por ejemplo|exemplo|esempio|voorbeeld|bijvoorbeeld|przyk\u0142ad|\u043f\u0440\u0438\u043c\u0435\u0440)|\u4f8b\u3048\u3070|\u793a\u4f8b|\u4f8b\uff1a/iu;
+var EXAMPLE_BEFORE = /\b(?:e\.g\.|for example|for instance|such as|example:|beispiel|z\.\s?b\.|exemple|par exemple|ejemplo|por ejemplo|exemplo|esempio|voorbeeld|bijvoorbeeld|przyk\u0142ad|\u043f\u0440\u0438\u043c\u0435\u0440)|\u4f8b\u3048\u3070|\u793a\u4f8b|\u4f8b\uff1a/iu;
 var EXAMPLE_AFTER = /(?<![.@/-])\b(?:examples?|samples?|dummy|fake|placeholder)\b(?!\.)|\bnot (?:a |the )?(?:real|secret|credential|password)\b|\bmade[- ]up\b|\bkein echter\b|\bpas (?:un )?vrai\b|\bno es real\b|\bn\u00e3o \u00e9 real\b|\bniet echt\b/i;
 function exampleOrDisowned(text2, keyStart, valueEnd) {
   return EXAMPLE_BEFORE.test(lineBefore(text2, keyStart, 80)) || EXAMPLE_AFTER.test(lineAfter(text2, valueEnd, 80));
@@ -17707,7 +17707,7 @@ function isReference(v) {
   if (/^[a-z]+(?:\.[a-z]+){2,}$/i.test(v) && v.split(".").every((p) => /^[A-Z]?[a-z]{3,}$/.test(p)) && !v.split(".").some((p) => CODE_ROOTS.has(p.toLowerCase()))) return false;
   if (/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+(?:[[(].*)?$/.test(v)) {
     const last = /[\w$]*$/.exec(v.split(/[[(]/)[0])[0];
-    return !(last.length >= 16 && /\d/.test(last) && /[a-z]/.test(last) && /[A-Z]/.test(last) && shannonEntropy(last) >= 3.5);
+    return !(last.length >= 16 && /\d/.test(last) && /[a-z]/.test(last) && /[A-Z]/.test(last) && shannonEntropy(last) >= 3.5 || /^[0-9a-f]{24,}$/.test(last));
   }
   if (/^:?'?[a-z][a-z0-9]*(?:_[a-z0-9]+)*_(?:pw|pwd|pass|passwd|password|secret|token|key)'?$/.test(v)) return true;
   if (!/^[A-Z][A-Z0-9_]*$/.test(v)) return false;
@@ -17745,7 +17745,7 @@ function shapesOf(v, quoted2 = false) {
   const n = [...v].length;
   if (n < 3 || n > 200 || rejected(v)) return null;
   if (/^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u3000-\u303f\uff01-\uff5e\u30fc]+$/u.test(v)) return null;
-  if (/^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u.test(v)) return null;
+  if (/^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Hebrew}\p{Script=Arabic}\p{Script=Thai}\p{Script=Devanagari}]/u.test(v)) return null;
   const s2 = { random: false, strong: false, password: false, digits: 0, word: false, passphrase: false };
   if (/^[\d#*]+$/.test(v) || /^\d{1,6}(?:(?:[ -]|[ \t]?[\u2013\u2014][ \t]?)\d{1,6})+$/.test(v) || KEYPAD_CODE.test(v)) {
     s2.digits = v.replace(/\D/g, "").length;
@@ -18034,7 +18034,10 @@ var TOKEN_RULES = [
   // A Firebase Cloud Messaging legacy server key: an 11-character key id, a colon, then `APA91b` and its body.
   { kind: "service-token", re: /(?<![A-Za-z0-9_-])AAAA[A-Za-z0-9_-]{7}:APA91b[A-Za-z0-9_-]{60,}(?![A-Za-z0-9_-])/g, keep: 4, accept: randomTail(/^AAAA[A-Za-z0-9_-]{7}:APA91b/) },
   // Twilio account and API-key SIDs: AC / SK and exactly 32 lowercase hex digits.
-  { kind: "twilio-key", re: /(?<![A-Za-z0-9_])(?:AC|SK)[0-9a-f]{32}(?![A-Za-z0-9_])/g, keep: 4, accept: (t) => /[0-9]/.test(t.slice(2)) && /[a-f]/.test(t.slice(2)) },
+  // An account SID with its auth token beside it (`Client.new("AC...", "<32 hex>")`, `AC...:<32 hex>`): the token is the secret.
+  { kind: "twilio-key", re: /(?<![A-Za-z0-9_])AC[0-9a-f]{32}["']?[ \t]*[,:][ \t]*["']?[0-9a-f]{32}(?![A-Za-z0-9_])/g, keep: 4 },
+  // An API key's SID (SK...). An account SID (AC...) names the account in every API URL: an id, not a key.
+  { kind: "twilio-key", re: /(?<![A-Za-z0-9_])SK[0-9a-f]{32}(?![A-Za-z0-9_])/g, keep: 4, accept: (t) => /[0-9]/.test(t.slice(2)) && /[a-f]/.test(t.slice(2)) },
   // BitLocker recovery keys: eight groups of six digits.
   { kind: "bitlocker-recovery-key", re: /(?<![\d-])\d{6}(?:-\d{6}){7}(?![\d-])/g, keep: 0 },
   // header.payload.signature, header and payload both base64url of `{"`.
@@ -18374,6 +18377,7 @@ function accountPairs(text2) {
 var CODE_PAIR = /\b(?:auth|basic_?auth|HTTPBasicAuth|HTTPDigestAuth|BasicAuth|SetBasicAuth|withBasicAuth|basicAuth|login)(?:[ \t]*(?:=[ \t]*)?\(|[ \t]+(?=["']))[ \t]*(["'])([^"'\n]{1,64})\1[ \t]*,[ \t]*(["'])([^"'\n]{3,128})\3/gi;
 var USER_THEN_PASS = /\b(?:user(?:name)?|login|account)(?:[ \t]*[:=][ \t]*|[ \t]+)["'`]?([\w.@+-]{1,64})["'`]?[ \t]*(?:[,;/][ \t]*)?(?:and[ \t]+)?(?:pass(?:word)?|pw|pwd)(?:[ \t]*[:=][ \t]*|[ \t]+)(["'`]?)([^\s"'`,;]{3,64})\2/gi;
 var SQL_IDENTIFIED = /\bIDENTIFIED[ \t]+(?:WITH[ \t]+\w+[ \t]+)?BY[ \t]+(?:PASSWORD[ \t]+)?(["'])([^"'\n]{3,128})\1/gi;
+var CONNECT_CALL = /\b(?:new[ \t]+PDO|mysqli(?:_connect)?|mysql_connect|pg_connect|DriverManager\.getConnection)[ \t]*\([^(),\n]{1,120},[ \t]*(["'])([^"'\n]{1,64})\1[ \t]*,[ \t]*(["'])([^"'\n]{3,128})\3/g;
 var USE_PAIR = /\buse[ \t]+([\w.@-]{2,40})[ \t]+and[ \t]+(["'`]?)([^\s"'`,;]{6,64})\2/gi;
 var QUOTED_PAIR = /(?<![\w.@+/-])["']?([A-Za-z][\w.@+-]{0,63})["']?[ \t]*\/[ \t]*(["\u201c])([^"\u201d\n]{8,64})["\u201d]/g;
 var JSON_KEY = /"(?:key|api_?key|token|secret)"[ \t]*:[ \t]*"([^"\n]{16,200})"/gi;
@@ -18408,6 +18412,12 @@ function namedPairs(text2, policy) {
     out2.push({ kind: "login-pair", snippet: `IDENTIFIED BY ${mask(pass, 1)}`, start: at2, end: at2 + pass.length });
   }
   const ok = (pass) => pairPassword(pass) || policy === "team" && !isPlaceholder(pass) && !isReference(pass) && shapesOf(pass) !== null;
+  for (const m of text2.matchAll(CONNECT_CALL)) {
+    const pass = m[4];
+    if (!ok(pass)) continue;
+    const at2 = m.index + m[0].length - pass.length - 1;
+    out2.push({ kind: "login-pair", snippet: `${m[0].slice(0, m[0].length - pass.length - 1).slice(0, 60)}${mask(pass, 1)}`, start: at2, end: at2 + pass.length });
+  }
   for (const m of text2.matchAll(CODE_PAIR)) {
     const pass = m[4];
     if (!ok(pass)) continue;
@@ -18478,7 +18488,7 @@ var PW_WORDS = `(?<!\\d)(?:password|passwd|passphrase|passcode|pass-phrase|paswo
 var CODE_WORDS = `(?<![${L}])(?:${CODE_COMPOUNDS})|(?<![${L}])pin[ -]?(?:code|number|nummer|no\\.?)|code d'acc(?:è|e)s|(?<![${L}\\d])(?:pin|puk|cvv2?|cvc2?|digicode|keypad|combination|combo|kombination|combinaison|combinaci(?:ó|o)n|lockbox|key ?box|key ?safe|geheimzahl|host[ -]key|host[ -]pin|passkey|värdnyckel|hostschlüssel)|(?<![${L}])(?:door|alarm|lock|gate|garage|keypad|safe|entry|unlock|recovery|backup|disarm|duress|access|guest|building|security|padlock|locker|parking|elevator|lift|mailbox|lockbox|key ?box|wifi|wi-fi|2fa|mfa|master|house|office|front[ -]door|scratch|emergency|one-time|voicemail|phone|sim|screen|device|laptop|bank|card|atm|pager|bike|storage)(?:[ -]${L}{1,20})?[ -]codes?`;
 var SEED_WORDS = `(?<![${L}])(?:totp|otp|hotp|2fa|mfa|authenticator)[ _-]?(?:seed|secret|key)|(?:wallet|bip-?39|crypto)[ _-]?seed(?:[ _-]?(?:phrase|words))?|frase de recupera(?:ción|ção)|frase semilla|phrase de r(?:é|e)cup(?:é|e)ration|wiederherstellungs(?:phrase|sätze)|herstelzin|fraza odzyskiwania|seed[ _-]?phrase|recovery[ _-]?phrase|mnemonic`;
 var KEY_RE = new RegExp(
-  `(?<seed>${SEED_WORDS})(?![${L}])|(?<code>${CODE_WORDS})(?![${L}])|(?<key>${KEY_WORDS})(?![${L}])|(?<pw>${PW_WORDS})(?![${L}])|(?<pass>(?<![\\d])pass)(?![${L}\\d])|(?<secret>secret|token|credentials?|creds?)(?![${L}])|(?<auth>(?<![${L}\\d])_?auth)(?![${L}\\d])|(?<cjk>パスワード|密码|密碼|비밀번호|암호|口令|패스워드|비번|รหัสผ่าน|पासवर्ड|סיסמ[הא]|كلمة (?:المرور|السر)|رمز عبور|κωδικ(?:ός|ό|ού) πρόσβασης|συνθηματικό)|(?<cjkcode>${CJK_CODE_WORDS})|(?<lock>(?<![${L}])(?:${LOCK_NOUNS}))(?![${L}])|(?<entry>(?<![${L}])(?:${ENTRY_NOUNS}))(?![${L}])|(?<barecode>(?<![${L}\\d])(?:${BARE_CODE_WORDS}))(?![${L}])`,
+  `(?<seed>${SEED_WORDS})(?![${L}])|(?<code>${CODE_WORDS})(?![${L}])|(?<key>${KEY_WORDS})(?![${L}])|(?<pw>${PW_WORDS})(?![${L}])|(?<pass>(?<![\\d])pass)(?![${L}\\d])|(?<secret>secret|token|credentials?|creds?)(?![${L}])|(?<auth>(?<![${L}\\d])_?auth)(?![${L}\\d])|(?<cjk>パスワード|密码|密碼|비밀번호|암호|口令|패스워드|비번|アクセスキー|APIキー|รหัสผ่าน|पासवर्ड|סיסמ[הא]|كلمة (?:المرور|السر)|رمز عبور|κωδικ(?:ός|ό|ού) πρόσβασης|συνθηματικό)|(?<cjkcode>${CJK_CODE_WORDS})|(?<lock>(?<![${L}])(?:${LOCK_NOUNS}))(?![${L}])|(?<entry>(?<![${L}])(?:${ENTRY_NOUNS}))(?![${L}])|(?<barecode>(?<![${L}\\d])(?:${BARE_CODE_WORDS}))(?![${L}])`,
   "giu"
 );
 var OPENS = new RegExp(`^[ \\t]+(?:(?:(?:${PREPOSITIONS})[ \\t]|${ELIDED_PREPOSITIONS})[^:\\n=.;]{0,60}?)?(?<![${L}\\d])(?:${OPENED_THINGS})(?![${L}])`, "iu");
@@ -18659,7 +18669,7 @@ function accepts(cls, sep8, v, s2, policy, key) {
   if (policy === "team") {
     switch (cls) {
       case "pw":
-        if (sep8 === " ") return !v.text.includes("`") && (s2.random || s2.strong || s2.password && n >= 6 || DEFAULT_PASSWORDS.has(v.text.toLowerCase()) || /passcode/i.test(key) && s2.digits >= 4 && !v.quoted || v.quoted && s2.passphrase && v.words >= 3);
+        if (sep8 === " ") return !v.text.includes("`") && (s2.random || s2.strong || s2.password && n >= 6 && /[\d\W_]/.test(v.text) || s2.digits >= 4 && /[#*]$/.test(v.text) || DEFAULT_PASSWORDS.has(v.text.toLowerCase()) || /passcode/i.test(key) && s2.digits >= 4 && !v.quoted || v.quoted && s2.passphrase && v.words >= 3);
         return s2.random || s2.strong || s2.password || s2.digits >= 4 || phrase || word && (n >= 6 || sep8 === ":");
       case "pass":
         if (sep8 === " ") return s2.random || s2.strong;
@@ -18678,7 +18688,7 @@ function accepts(cls, sep8, v, s2, policy, key) {
       case "auth":
         return sep8 === ":" && s2.random;
       case "code":
-        if (sep8 === " ") return s2.digits >= 4 && !v.quoted;
+        if (sep8 === " ") return (s2.digits >= 4 || /^\d{2,6}[A-D]\d{1,4}$/i.test(v.text)) && !v.quoted;
         return s2.digits >= minDigits || s2.random || s2.strong || s2.password && digit;
     }
   }
@@ -18757,6 +18767,7 @@ function detectStatedCredentials(text2, policy, all = true, claimed) {
       end += suffix.length;
     }
     if (ABOUT_IT.test(text2.slice(end, end + 16))) continue;
+    if (/\b(?:get|show|read|fetch|item)[ \t]+(?:--?\w+[ \t]+)?$/i.test(text2.slice(Math.max(0, from - 24), from))) continue;
     if (text2[from - 1] === "=") continue;
     if (VAULT_NAME.test(text2.slice(Math.max(0, m.index - 4), end))) continue;
     if (word === "PASS" && /^[ \t]*(?:---[ \t]+)?PASS:?[ \t]/.test(lineBefore(text2, m.index) + text2.slice(m.index, m.index + 6))) continue;
@@ -18785,9 +18796,18 @@ var CODE_BEFORE = new RegExp(
 );
 var VERB_THEN_CODE = /\b(?:(?:disarm|unlock|open)(?:s|ed)?(?:[ \t]+(?:it[ \t]+)?(?:with|using))?|type|enter|punch in|key in)[ \t]+(\d{4,8}#?)(?![\w.])/gi;
 var OPENS_SOMETHING = /\b(?:alarm|door|gate|safe|lock|padlock|keypad|panel|garage|locker)\b/i;
+var QUALIFIED_CODE = /(?<![\p{L}\d])(PIN|PUK|t\u00fcrcode|doorcode|deurcode|digicode|c\u00f3digo|codigo|code|kod|codice)[ \t]+((?:(?:de|del|du|for|f\u00fcr|van|do|di|da|sul|der|des)[ \t]+)?[\p{L}-]{2,20}(?:[ \t]+[\p{L}-]{2,20}){0,3})[ \t]*:?[ \t]+(\d{4,8}[#*]?|\d{2,6}[A-D]\d{1,4})(?![\w.])/giu;
+var OPENED_BY_CODE = /porta|puerta|door|t\u00fcr|alarm|allarme|alarma|alarmu|drzwi|cassa|caja|kasa|tpe|terminal|safe|tresor|coffre|cadenas|gate|port\u00f3n|cancello|garage|locker|phone|m\u00f3vil|handy|telefon/i;
 var CODE_THEN_WORD = new RegExp("\\d{4}[#*]?[ \\t]+\\p{L}", "u");
 function codesBefore(text2) {
   const out2 = [];
+  for (const m of text2.matchAll(QUALIFIED_CODE)) {
+    const [word, qualifier, code] = [m[1], m[2], m[3]];
+    if (/^(?:code|c\u00f3digo|codigo|kod|codice)$/i.test(word) && !OPENED_BY_CODE.test(qualifier)) continue;
+    if (TIME_OR_YEAR.test(code) || NOT_A_LOCK_CODE.test(qualifier) || exampleOrDisowned(text2, m.index, m.index + m[0].length)) continue;
+    const start = m.index + m[0].length - code.length;
+    out2.push({ keyClass: "code", key: word, sep: " ", op: " ", snippet: `${word} ${qualifier} ${mask(code, 0)}`, start, end: start + code.length });
+  }
   if (OPENS_SOMETHING.test(text2)) {
     for (const m of text2.matchAll(VERB_THEN_CODE)) {
       const code = m[1];
@@ -18897,7 +18917,25 @@ var CODE_COLUMN = /^(?:codes?|pin|combination|combo|keypad|code d'acc\u00e8s|c\u
 function tables(text2, policy) {
   const out2 = [];
   let header = null;
+  let pairs = null;
   for (const line of linesOf(text2)) {
+    if (pairs) {
+      const row = cellsOf(line.text, line.start, pairs.delimiter);
+      if (!row) {
+        pairs = null;
+      } else {
+        const name = row[pairs.nameAt]?.text ?? "";
+        const cell = row[pairs.valueAt];
+        const cls = keyClassOf(name);
+        if (cls && cell && cell.text !== "") {
+          const value = cell.text.replace(/^[`"']|[`"']$/g, "");
+          const at2 = cell.start + cell.text.indexOf(value);
+          const v = { text: value, start: at2, end: at2 + value.length, quoted: true, clauseEnd: true, words: value.split(/\s+/).length };
+          if (acceptValue(cls, ":", v, policy, name)) out2.push({ keyClass: cls, key: name, sep: ":", op: "|", snippet: `${name}: ${mask(value, 1)}`, start: v.start, end: v.end });
+        }
+        continue;
+      }
+    }
     if (header) {
       const row = cellsOf(line.text, line.start, header.delimiter);
       if (!row) {
@@ -18921,6 +18959,12 @@ function tables(text2, policy) {
       const cells = cellsOf(line.text, line.start, delimiter);
       if (!cells || delimiter !== "|" && !cells.every((c) => HEADER_CELL.test(c.text) && c.text.length <= 30)) continue;
       if (cells.some((c) => INVENTORY_COLUMN.test(c.text))) continue;
+      const nameAt = cells.findIndex((c) => /^(?:name|key|variable|var|setting|env|secret)$/i.test(c.text));
+      const valueAt = cells.findIndex((c) => /^(?:value|wert|valeur|valor|waarde|warto\u015b\u0107)$/i.test(c.text));
+      if (nameAt !== -1 && valueAt !== -1) {
+        pairs = { delimiter, nameAt, valueAt };
+        break;
+      }
       const opens = cells.some((c) => PLACE_COLUMN.test(c.text));
       const columns = cells.flatMap((c, index) => {
         const last = c.text.split(/\s+/).pop() ?? "";
@@ -27464,7 +27508,7 @@ function passwordLike(t) {
     return t.length >= 10 && (t.match(/\d/g) ?? []).length >= 2 && new RegExp("\\p{Lu}", "u").test(t) && new RegExp("\\p{Ll}", "u").test(t) && parts.every((p) => p.length <= 6) && shannonEntropy(t) >= 3.2;
   }
   if (/^[\p{L}\d]+$/u.test(t)) {
-    if (new RegExp("^\\p{L}{3,}\\d{2,}$", "u").test(t)) return true;
+    if (new RegExp("^\\p{L}{3,}\\d{2,}$", "u").test(t) && !new RegExp("\\p{L}0\\d$", "u").test(t)) return true;
     if (new RegExp("^\\p{Lu}\\p{Ll}+\\d+\\p{Lu}\\p{Ll}+$", "u").test(t)) return true;
     return t.length >= 8 && (t.match(/\d/g) ?? []).length >= 2 && new RegExp("\\p{Lu}", "u").test(t) && new RegExp("\\p{Ll}", "u").test(t) && shannonEntropy(t) >= 3;
   }
@@ -27518,12 +27562,14 @@ function tokenLike(t) {
   if (/^[0-9a-f-]+$/i.test(t) || /^0x[0-9a-f]+$/i.test(t)) return false;
   if (/^[0-7][0-9A-Z]{25}$/.test(t) && /[A-Z]/.test(t)) return false;
   if (/^(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}$/.test(t)) return false;
+  if (/^(?:AC|MG|SK|PN|CA|SM|MM|IS|CH|VA)[0-9a-f]{32}$/.test(t)) return false;
   if (/^[a-z]+(?:-[a-z]+)*-[0-9a-f]{16,}$/.test(t)) return false;
   if (/^(?:MII[BC]IjANBgkqhkiG9w0BAQEFAAO|MFkwEwYHKoZIzj0CAQ|MCowBQYDK2Vw|iVBORw0KGgo|\/9j\/|R0lGOD|JVBERi0|UEsDB|H4sI|PD94bWwg)/.test(t)) return false;
   if (/^p_[0-9A-HJKMNP-TV-Z]{26}$/.test(t)) return false;
   if (/^(?:sha\d+-|age1|npub1|pk_(?:live|test)_)/i.test(t)) return false;
   if ((t.match(/[0-9]/g) ?? []).length < 2 || !/[A-Za-z]/.test(t)) return false;
-  if (/[a-z]{6,}|[A-Z]{6,}/.test(t) && (/[-_]/.test(t) || classChanges(t) < 0.45 * (t.length - 1))) return false;
+  const changeBar = /[A-Z]/.test(t) ? 0.45 : (t.match(/\d/g) ?? []).length >= 4 && t.length >= 32 ? 0.25 : 0.45;
+  if (/[a-z]{6,}|[A-Z]{6,}/.test(t) && (/[-_]/.test(t) || classChanges(t) < changeBar * (t.length - 1))) return false;
   if (/^[a-z0-9]+(?:[-_][a-z0-9]+)+$/.test(t) && t.split(/[-_]/).every((p) => p.length <= 8)) return false;
   if (t.split("-").length >= 2 && t.split("-").every((p) => /^[A-Z]?[a-z]+(?:[A-Z][a-z]+)*\d{0,5}$/.test(p))) return false;
   if (encodedText(t)) return false;
@@ -27563,7 +27609,7 @@ function highEntropyToken(text2) {
     const session = named !== null && /sess|sid|auth|token|remember|app_?id|api_?key|apikey|key=|secret|sig/i.test(named[0]) && /^[0-9a-f]{24,}$/i.test(value) && /\d/.test(value) && /[a-f]/i.test(value);
     if (!session && (named && (/^-|=./.test(value) || NOT_SECRET_PARAM.test(named[0])) || !tokenLike(value))) continue;
     if (/(?:^|\s)h1:[A-Za-z0-9+/]*$/.test(text2.slice(Math.max(0, m.index - 60), m.index))) continue;
-    if (inUrlPath(text2, m.index)) continue;
+    if (inUrlPath(text2, m.index) || /data:[\w/+.-]+;base64,[A-Za-z0-9+/=]*$/.test(text2.slice(Math.max(0, m.index - 400), m.index))) continue;
     if (/^\.(?:tar|tgz|gz|zip|jar|war|whl|deb|rpm|dmg|exe|msi|bin|img|iso|log|txt|json|csv|png|jpg|pdf)\b/.test(text2.slice(m.index + m[0].length, m.index + m[0].length + 5))) continue;
     if (publicSpans.some(([s2, e]) => m.index >= s2 && m.index < e)) continue;
     if (PUBLIC_LINE.test(lineAround(text2, m.index, m.index + m[0].length)) || exampleOnLine(text2, m.index, m.index + m[0].length)) continue;
@@ -27582,7 +27628,7 @@ function protectedWith(text2) {
   return null;
 }
 var LABELLED = /^([^\n:=]{3,100})[:=][ \t]*["'`]?([A-Za-z0-9+/_=-]{20,200})["'`]?[ \t]*[.;,)]?[ \t]*(?:$|[ \t](?:\(|\u2014|\u2013|-[ \t]))/gm;
-var BARE_KEY = /(?<![\w-])((?:[\w-]+[ \t]+)?)key[ \t]+[`"']?([A-Za-z0-9+/_-]{32,200})[`"']?(?![\w+/-])/gi;
+var BARE_KEY = /(?<![\w-])((?:[\w-]+[ \t]+)?)key(?:[ \t]*\([^)\n]{1,30}\))?[ \t]*[:=]?[ \t]+[`"']?([A-Za-z0-9+/_-]{32,200})[`"']?(?![\w+/-])/gi;
 var DATA_KEY = /^(?:cache|primary|partition|sort|idempotency|object|s3|map|dict|foreign|composite|row|hash|public|ssh|gpg|pgp|signing|host|registry|lookup|index|routing|dedup|dedupe|shard|bucket|the|a|this|that|storage)[ \t]+$/i;
 function bareKey(text2) {
   if (!/\bkey\b/i.test(text2)) return null;
