@@ -27493,7 +27493,7 @@ function loosePassword(text2) {
   }
   return null;
 }
-var CONTEXT = /\b(?:pass(?:word|wd|phrase|code)?s?|pw|pwd|creds?|credentials?|log(?:ged)?[ -]?in|logon|sign[ -]?in|sudo|root|admin|user(?:name)?|account|wi-?fi|ssid|secret|token|(?:api|access|secret|app)[ -]?key|key is|unlock|ssh|chiave|clave|chave|cl\u00e9|schl\u00fcssel|sleutel|klucz|nyckel|n\u00f8gle|changed the default|htpasswd\w*|\.netrc|pgpass)\b|\((?:sa|root|admin)\)/i;
+var CONTEXT = /\b(?:pass(?:word|wd|phrase|code)?s?|pw|pwd|creds?|credentials?|log(?:ged)?[ -]?in|logon|sign[ -]?in|sudo|root|admin|user(?:name)?|account|wi-?fi|ssid|secret|token|(?:api|access|secret|app)[ -]?key|key is|unlock|ssh|chiave|clave|chave|cl\u00e9|schl\u00fcssel|sleutel|klucz|nyckel|n\u00f8gle|changed the default|htpasswd\w*|pgpass)\b|\.netrc\b|\((?:sa|root|admin)\)/i;
 var NAMED_NUMBER = /^(?:python|node|java|jdk|postgres(?:ql)?|mysql|mariadb|redis|mongo(?:db)?|ubuntu|debian|centos|rhel|fedora|alpine|windows|win|macos|ios|android|php|ruby|go|dotnet|net|gradle|maven|vue|react|angular|rails|django|spring|kotlin|swift|scala|perl|es|ecmascript|html|css|sha|md|utf|iso|rfc|http|tls|ssl|ipv|x|arm|amd|intel|gen|v|version|release|build|rc|beta|alpha|sprint|week|q|fy|office|server|ver|route|chrome|firefox|safari|edge|iphone|ipad|pixel|galaxy|macbook|surface|xbox|ed|x|p|secp|rsa|aes|base|int|uint|float|bigint|port|vlan|room|floor|rack|slot|gate|line|step|phase|level|tier|zone|node|pod|host|box|lab|test|demo|stage|env|dev|prod|user|team|group|region|issue|ticket|pr|item|page|case|run|job|batch|shard|replica|worker|core|cpu|gpu)\d/i;
 function passwordLike(t) {
   if (t.length < 7 || t.length > 64 || NAMED_NUMBER.test(t) || /^0x/i.test(t) || !new RegExp("\\p{Ll}", "u").test(t)) return false;

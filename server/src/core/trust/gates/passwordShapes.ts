@@ -1,10 +1,12 @@
-// A password standing alone, for the team store: a token written the way password rules make
-// people write them (letters of both cases, a digit and a symbol: `Gr4nite!river`, `Kimchi#7723`,
-// `Summer2024!`), whatever words surround it ("ssh in as ops with Gr4nite!river", "het
-// beheerderswachtwoord Tulpenbol!33"). Ordinary notes hold such tokens rarely, and in shapes the
-// rule reads apart: an email address, a path or URL, code (`!isDone`, `a+b`, `obj.x`), a hashtag,
-// an issue or PR reference (`Issue#42`), markdown, and a line that presents the token as an
-// example or as a password a policy refuses ("passwords like Summer2024! are blocked").
+// Passwords with no credential word right before them, for the team store. First, a token written
+// the way password rules make people write them (letters of both cases, a digit and a symbol:
+// `Gr4nite!river`, `Kimchi#7723`, `Summer2024!`), whatever words surround it ("ssh in as ops with
+// Gr4nite!river"). Ordinary notes hold such tokens rarely, and in shapes the rule reads apart: an
+// email address, a path or URL, code (`!isDone`, `a+b`, `obj.x`), a hashtag, an issue or PR
+// reference (`Issue#42`), markdown, and a line that presents the token as an example or as a
+// password a policy refuses ("passwords like Summer2024! are blocked"). Second, a password-like
+// token (`Peacock-Ladder-61`, `tiger2019`, `Qw8vRk2mLx7z`) on a line, or after a line, that speaks
+// of logging in or of a credential in any language the lexicon knows.
 import { isResourceName, shapesOf } from './credentialValues.ts';
 import { isFixture, isIdentifier } from './disowned.ts';
 import { mask, shannonEntropy } from './entropy.ts';
@@ -57,7 +59,7 @@ export function loosePassword(text: string): string | null {
 
 /** Words that say a line is about logging in or a credential, in English (other languages: LOGIN_WORDS_INTL). */
 const CONTEXT =
-  /\b(?:pass(?:word|wd|phrase|code)?s?|pw|pwd|creds?|credentials?|log(?:ged)?[ -]?in|logon|sign[ -]?in|sudo|root|admin|user(?:name)?|account|wi-?fi|ssid|secret|token|(?:api|access|secret|app)[ -]?key|key is|unlock|ssh|chiave|clave|chave|cl\u00e9|schl\u00fcssel|sleutel|klucz|nyckel|n\u00f8gle|changed the default|htpasswd\w*|\.netrc|pgpass)\b|\((?:sa|root|admin)\)/i;
+  /\b(?:pass(?:word|wd|phrase|code)?s?|pw|pwd|creds?|credentials?|log(?:ged)?[ -]?in|logon|sign[ -]?in|sudo|root|admin|user(?:name)?|account|wi-?fi|ssid|secret|token|(?:api|access|secret|app)[ -]?key|key is|unlock|ssh|chiave|clave|chave|cl\u00e9|schl\u00fcssel|sleutel|klucz|nyckel|n\u00f8gle|changed the default|htpasswd\w*|pgpass)\b|\.netrc\b|\((?:sa|root|admin)\)/i;
 /** Words whose digits say what they are: a product and its version, a size, a type, a place, a name with its number. */
 const NAMED_NUMBER =
   /^(?:python|node|java|jdk|postgres(?:ql)?|mysql|mariadb|redis|mongo(?:db)?|ubuntu|debian|centos|rhel|fedora|alpine|windows|win|macos|ios|android|php|ruby|go|dotnet|net|gradle|maven|vue|react|angular|rails|django|spring|kotlin|swift|scala|perl|es|ecmascript|html|css|sha|md|utf|iso|rfc|http|tls|ssl|ipv|x|arm|amd|intel|gen|v|version|release|build|rc|beta|alpha|sprint|week|q|fy|office|server|ver|route|chrome|firefox|safari|edge|iphone|ipad|pixel|galaxy|macbook|surface|xbox|ed|x|p|secp|rsa|aes|base|int|uint|float|bigint|port|vlan|room|floor|rack|slot|gate|line|step|phase|level|tier|zone|node|pod|host|box|lab|test|demo|stage|env|dev|prod|user|team|group|region|issue|ticket|pr|item|page|case|run|job|batch|shard|replica|worker|core|cpu|gpu)\d/i;
