@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { detectTeamSecrets } from '../../src/core/trust/gates/teamSecrets.ts';
 import { detectSecrets } from '../../src/core/trust/gates/secrets.ts';
 import { passwordShaped } from '../../src/core/trust/gates/passwordShapes.ts';
+import { secretSpans } from '../../src/core/trust/gates/secrets.ts';
 import { randomString } from './fakeSecrets.ts';
 
 const team = (t: string) => [...detectSecrets(t), ...detectTeamSecrets(t)].map((f) => f.kind);
@@ -333,5 +334,16 @@ test('refused: codes with a qualifier, keypad codes with a letter, name/value ta
     `Mux asset id ${randomString(ALNUM, 20, 110)}; retrigger via admin.`,
     '\u05d4\u05e1\u05d9\u05e1\u05de\u05d4 \u05e9\u05dc staging \u05de\u05d2\u05d9\u05e2\u05d4 \u05de\u05de\u05e9\u05ea\u05e0\u05d4 \u05d4\u05e1\u05d1\u05d9\u05d1\u05d4 STAGING_ADMIN_PASSWORD \u05d1-GitHub Actions.',
   ]) assert.deepEqual(team(t), [], t);
+});
+
+test('a login in code is blanked exactly where its password is, in a call with or without parentheses', () => {
+  for (const [t, pass] of [
+    ['requests.get(url, auth=("scraper", "Scr4pe-Pull-2x"), timeout=5)', 'Scr4pe-Pull-2x'],
+    ["req.basic_auth 'reports', 'Amber-Sloth-918'", 'Amber-Sloth-918'],
+    ["$pdo = new PDO($dsn, 'bellini_app', 'Ravioli_Burro_65');", 'Ravioli_Burro_65'],
+  ] as const) {
+    const at = t.indexOf(pass);
+    assert.ok(secretSpans(t).some((sp) => sp.start === at && sp.end === at + pass.length), `${t}: ${JSON.stringify(secretSpans(t))}`);
+  }
 });
 

@@ -51,6 +51,16 @@ export function isPlaceholder(value: string): boolean {
 }
 
 /**
+ * The printable ASCII that `t` decodes to as base64 or base64url (`YWRtaW46` is `admin:`), or null
+ * when it is no such encoding or decodes to bytes: data shown in a note rather than a key.
+ */
+export function decodedText(t: string, lineBreaks = false): string | null {
+  if (t.length > 8192 || !/^[A-Za-z0-9+/_-]+={0,2}$/.test(t) || t.length % 4 === 1 || (/[+/]/.test(t) && /[_-]/.test(t))) return null;
+  const d = Buffer.from(t.replace(/-/g, '+').replace(/_/g, '/'), 'base64').toString('latin1');
+  return (lineBreaks ? /^[\x20-\x7e\t\r\n]+$/ : /^[\x20-\x7e]+$/).test(d) ? d : null;
+}
+
+/**
  * Masks a secret, keeping `keep` leading characters (never more than a third of the secret, so a
  * short secret is not half revealed) and a fixed run of asterisks: the length is not revealed either.
  */

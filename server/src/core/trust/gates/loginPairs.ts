@@ -305,17 +305,12 @@ function namedPairs(text: string, policy: Policy): PairFinding[] {
     out.push({ kind: 'login-pair', snippet: `IDENTIFIED BY ${mask(pass, 1)}`, start: at, end: at + pass.length });
   }
   const ok = (pass: string) => pairPassword(pass) || (policy === 'team' && !isPlaceholder(pass) && !isReference(pass) && shapesOf(pass) !== null);
-  for (const m of text.matchAll(CONNECT_CALL)) {
+  // A user and a password as two string literals in a call: each match ends with the password's closing quote.
+  for (const m of [...text.matchAll(CONNECT_CALL), ...text.matchAll(CODE_PAIR)]) {
     const pass = m[4]!;
     if (!ok(pass)) continue;
     const at = m.index + m[0].length - pass.length - 1;
-    out.push({ kind: 'login-pair', snippet: `${m[0].slice(0, m[0].length - pass.length - 1).slice(0, 60)}${mask(pass, 1)}`, start: at, end: at + pass.length });
-  }
-  for (const m of text.matchAll(CODE_PAIR)) {
-    const pass = m[4]!;
-    if (!ok(pass)) continue;
-    const at = m.index + m[0].length - pass.length;
-    out.push({ kind: 'login-pair', snippet: `${m[0].slice(0, m[0].length - pass.length).slice(0, 60)}${mask(pass, 1)}`, start: at, end: at + pass.length });
+    out.push({ kind: 'login-pair', snippet: `${m[0].slice(0, at - m.index).slice(0, 60)}${mask(pass, 1)}`, start: at, end: at + pass.length });
   }
   for (const m of text.matchAll(USER_THEN_PASS)) {
     const pass = m[3]!.replace(/[.!?)\]}>]+$/, '');

@@ -9,7 +9,7 @@
 // of logging in or of a credential in any language the lexicon knows.
 import { isResourceName, shapesOf } from './credentialValues.ts';
 import { isFixture, isIdentifier } from './disowned.ts';
-import { mask, shannonEntropy } from './entropy.ts';
+import { decodedText, mask, shannonEntropy } from './entropy.ts';
 import { lineAround } from './findings.ts';
 import { LOGIN_WORDS_INTL } from './lexicon.ts';
 import { exampleOnLine } from './providerTokens.ts';
@@ -42,13 +42,14 @@ export function passwordShaped(t: string): boolean {
   return (t.match(/\p{L}/gu) ?? []).length >= 3;
 }
 
+/** The part after a user name and a colon (`deploy:Nx9!kQ2vRm4L`, `grafana:Gr4f-Plain-2025`): the password. */
+const afterUser = (t: string) => t.replace(/^[a-z][\w.-]{0,31}:(?=\S)/, '');
+
 /** The first password standing alone in `text`, masked, or null. */
 export function loosePassword(text: string): string | null {
   for (const m of text.matchAll(TOKEN)) {
     if (m[0].length > 80) continue; // a URL, a blob: no password (and a regex anchored at $ is quadratic on a long run)
-    let t = m[0].replace(/^[*_]+/, '').replace(/[*_.,:;]+$/, '');
-    const login = /^[a-z][\w.-]{0,31}:(?=\S)/.exec(t); // `deploy:Nx9!kQ2vRm4L`: the password after its user
-    if (login) t = t.slice(login[0].length);
+    const t = afterUser(m[0].replace(/^[*_]+/, '').replace(/[*_.,:;]+$/, ''));
     if (t.length < 7 || t.length > 64 || !passwordShaped(t)) continue;
     const start = m.index + m[0].lastIndexOf(t);
     if (exampleOnLine(text, start, start + t.length) || DISOWNING_LINE.test(lineAround(text, start, start + t.length, 120))) continue;
@@ -62,14 +63,14 @@ const CONTEXT =
   /\b(?:pass(?:word|wd|phrase|code)?s?|pw|pwd|creds?|credentials?|log(?:ged)?[ -]?in|logon|sign[ -]?in|sudo|root|admin|user(?:name)?|account|wi-?fi|ssid|secret|token|(?:api|access|secret|app)[ -]?key|key is|unlock|ssh|chiave|clave|chave|cl\u00e9|schl\u00fcssel|sleutel|klucz|nyckel|n\u00f8gle|changed the default|htpasswd\w*|pgpass)\b|\.netrc\b|\((?:sa|root|admin)\)/i;
 /** Words whose digits say what they are: a product and its version, a size, a type, a place, a name with its number. */
 const NAMED_NUMBER =
-  /^(?:python|node|java|jdk|postgres(?:ql)?|mysql|mariadb|redis|mongo(?:db)?|ubuntu|debian|centos|rhel|fedora|alpine|windows|win|macos|ios|android|php|ruby|go|dotnet|net|gradle|maven|vue|react|angular|rails|django|spring|kotlin|swift|scala|perl|es|ecmascript|html|css|sha|md|utf|iso|rfc|http|tls|ssl|ipv|x|arm|amd|intel|gen|v|version|release|build|rc|beta|alpha|sprint|week|q|fy|office|server|ver|route|chrome|firefox|safari|edge|iphone|ipad|pixel|galaxy|macbook|surface|xbox|ed|x|p|secp|rsa|aes|base|int|uint|float|bigint|port|vlan|room|floor|rack|slot|gate|line|step|phase|level|tier|zone|node|pod|host|box|lab|test|demo|stage|env|dev|prod|user|team|group|region|issue|ticket|pr|item|page|case|run|job|batch|shard|replica|worker|core|cpu|gpu)\d/i;
+  /^(?:python|node|java|jdk|postgres(?:ql)?|mysql|mariadb|redis|mongo(?:db)?|ubuntu|debian|centos|rhel|fedora|alpine|windows|win|macos|ios|android|php|ruby|go|dotnet|net|gradle|maven|vue|react|angular|rails|django|spring|kotlin|swift|scala|perl|es|ecmascript|html|css|sha|md|utf|iso|rfc|http|tls|ssl|ipv|x|arm|amd|intel|gen|v|version|release|build|rc|beta|alpha|sprint|week|q|fy|office|server|ver|route|chrome|firefox|safari|edge|iphone|ipad|pixel|galaxy|macbook|surface|xbox|ed|p|secp|rsa|aes|base|int|uint|float|bigint|port|vlan|room|floor|rack|slot|gate|line|step|phase|level|tier|zone|node|pod|host|box|lab|test|demo|stage|env|dev|prod|user|team|group|region|issue|ticket|pr|item|page|case|run|job|batch|shard|replica|worker|core|cpu|gpu)\d/i;
 
 /** A token a person uses as a password: words joined with a number, a word and a number, or a machine-made mix of cases and digits. */
 function passwordLike(t: string): boolean {
   if (t.length < 7 || t.length > 64 || NAMED_NUMBER.test(t) || /^0x/i.test(t) || !/\p{Ll}/u.test(t)) return false; // all capitals: a constant's name
   if (/[\\/:@=]|^[-#$%&*!~+]|^X-/.test(t) || /^\p{L}+$/u.test(t) || shapesOf(t) === null) return false; // paths, hosts, settings, header names, words, placeholders, references
   if (/\.[a-z]{2,6}$/.test(t) && !/\d$/.test(t)) return false; // a host or a file's name (`Build.Prod.internal`, `report.csv`)
-  if (/^[0-9a-f-]+$/i.test(t) || decodesToText(t)) return false; // hex ids and UUIDs, base64 of readable text (`YWRtaW46` is "admin:")
+  if (/^[0-9a-f-]+$/i.test(t) || (decodedText(t)?.length ?? 0) >= 4) return false; // hex ids and UUIDs, base64 of readable text (`YWRtaW46` is "admin:")
   const parts = t.split(/[-_.]+/).filter((p) => p !== '');
   // `Peacock-Ladder-61`, `Knedlik.Praha.19`, `lab-ops-Kestrel9`: words joined, ending in a number.
   if (parts.length >= 2 && parts.every((p) => /^[\p{L}\d]+$/u.test(p))) {
@@ -87,13 +88,6 @@ function passwordLike(t: string): boolean {
     return t.length >= 8 && (t.match(/\d/g) ?? []).length >= 2 && /\p{Lu}/u.test(t) && /\p{Ll}/u.test(t) && shannonEntropy(t) >= 3;
   }
   return false;
-}
-
-/** Base64 or base64url that decodes to printable ASCII: data shown in a note, not a password. */
-function decodesToText(t: string): boolean {
-  if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(t) || t.length % 4 === 1) return false;
-  const d = Buffer.from(t.replace(/-/g, '+').replace(/_/g, '/'), 'base64').toString('latin1');
-  return d.length >= 4 && /^[\x20-\x7e]+$/.test(d);
 }
 
 /** Does the line, or the line before it, speak of a credential or of logging in? */
@@ -115,13 +109,11 @@ export function passwordNearCredentialWord(text: string): string | null {
   if (!CONTEXT_ANYWHERE.test(text) && !LOGIN_WORDS_INTL.test(text)) return null;
   for (const m of text.matchAll(LIKE_TOKEN)) {
     if (m[0].length > 80) continue;
-    let t = m[0].replace(/[.,:;!?]+$/, '');
-    const login = /^[a-z][\w.-]{0,31}:(?=\S)/.exec(t); // `grafana:Gr4f-Plain-2025`: the password after its user
-    if (login) t = t.slice(login[0].length);
+    const t = afterUser(m[0].replace(/[.,:;!?]+$/, ''));
     // Right after a label ("key: orbit-walrus-6612", "key is harbor-lights-2025", "chiave X"), lowercase words joined with a number count too.
     const labelled = LABEL_BEFORE.test(text.slice(Math.max(0, m.index - 24), m.index));
     if (!passwordLike(t) && !(labelled && /^\p{Ll}+(?:[-_.]\p{Ll}+)+[-_.]?\d{2,6}$/u.test(t) && !isResourceName(t) && shapesOf(t) !== null)) continue;
-    const start = m.index + (login ? login[0].length : 0);
+    const start = m.index + m[0].lastIndexOf(t);
     const before = text.slice(Math.max(0, start - 40), start);
     if (/\b(?:user(?:name)?|login|as|account|for|on|at|in|host|server|vm|branch|repo|project|service|team|channel|bucket|image|tag|database|db|table|queue|topic|cluster|namespace|ssid|network|called|named)[ \t:=]+["'`]?$/i.test(before)) continue; // a name, not a password
     if (!credentialContext(text, start) || exampleOnLine(text, start, start + t.length) || DISOWNING_LINE.test(lineAround(text, start, start + t.length, 120))) continue;

@@ -10,7 +10,7 @@
 // "the staging db at 10.0.4.20 takes the login deploy, password in the vault") pass. A false
 // refusal costs a rewording; a leak into a shared history costs a credential rotation.
 import { isFixture, isIdentifier, withoutCiphertext } from './disowned.ts';
-import { isPlaceholder, mask, shannonEntropy } from './entropy.ts';
+import { decodedText, isPlaceholder, mask, shannonEntropy } from './entropy.ts';
 import { lineAround } from './findings.ts';
 import { detectCredentialPairs } from './loginPairs.ts';
 import { loosePassword, passwordNearCredentialWord } from './passwordShapes.ts';
@@ -54,11 +54,11 @@ function valueLike(v: string): boolean {
 function tokenLike(t: string): boolean {
   if (/^[0-9a-f-]+$/i.test(t) || /^0x[0-9a-f]+$/i.test(t)) return false; // git SHAs, UUIDs, hex ids
   if (/^[0-7][0-9A-Z]{25}$/.test(t) && /[A-Z]/.test(t)) return false; // ULIDs (memory ids, order ids)
-  if (/^(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}$/.test(t)) return false;
+  if (/^(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}$/.test(t)) return false; // an AWS access key's id: the personal rule's, which knows when it is dead
   if (/^(?:AC|MG|SK|PN|CA|SM|MM|IS|CH|VA)[0-9a-f]{32}$/.test(t)) return false; // a Twilio SID: an id (its own rule judges account SIDs)
   if (/^[a-z]+(?:-[a-z]+)*-[0-9a-f]{16,}$/.test(t)) return false; // a name and a content hash (`deps-5b8e2f...`, a cache key or an image tag)
   // A public key in DER (`MIIBIjANBgkqhkiG9w0BAQEFAAOC...`, SubjectPublicKeyInfo) and files by their magic: PNG, JPEG, GIF, PDF, ZIP, gzip, XML.
-  if (/^(?:MII[BC]IjANBgkqhkiG9w0BAQEFAAO|MFkwEwYHKoZIzj0CAQ|MCowBQYDK2Vw|iVBORw0KGgo|\/9j\/|R0lGOD|JVBERi0|UEsDB|H4sI|PD94bWwg)/.test(t)) return false; // an AWS access key's id: the personal rule's, which knows when it is dead
+  if (/^(?:MII[BC]IjANBgkqhkiG9w0BAQEFAAO|MFkwEwYHKoZIzj0CAQ|MCowBQYDK2Vw|iVBORw0KGgo|\/9j\/|R0lGOD|JVBERi0|UEsDB|H4sI|PD94bWwg)/.test(t)) return false;
   if (/^p_[0-9A-HJKMNP-TV-Z]{26}$/.test(t)) return false; // pending ids
   if (/^(?:sha\d+-|age1|npub1|pk_(?:live|test)_)/i.test(t)) return false; // digests and public keys
   if ((t.match(/[0-9]/g) ?? []).length < 2 || !/[A-Za-z]/.test(t)) return false;
@@ -89,9 +89,8 @@ function classChanges(t: string): number {
  * password alone (`Gr4nite!river` encoded) stays a secret: that is how Kubernetes keeps one.
  */
 function encodedText(t: string): boolean {
-  if (t.length > 8192 || !/^[A-Za-z0-9+/_-]+={0,2}$/.test(t) || t.length % 4 === 1 || (/[+/]/.test(t) && /[_-]/.test(t))) return false;
-  const d = Buffer.from(t.replace(/-/g, '+').replace(/_/g, '/'), 'base64').toString('latin1');
-  if (d.length < 6 || !/^[\x20-\x7e\t\r\n]+$/.test(d) || !/[A-Za-z]{2}/.test(d)) return false;
+  const d = decodedText(t, true);
+  if (d === null || d.length < 6 || !/[A-Za-z]{2}/.test(d)) return false;
   if (!/[\s{}=:,]/.test(d)) return false; // one word or password alone
   return detectSecrets(d).length === 0 && detectTeamSecrets(d).length === 0;
 }
@@ -123,7 +122,8 @@ function highEntropyToken(text: string): string | null {
     const session = named !== null && /sess|sid|auth|token|remember|app_?id|api_?key|apikey|key=|secret|sig/i.test(named[0]) && /^[0-9a-f]{24,}$/i.test(value) && /\d/.test(value) && /[a-f]/i.test(value);
     if (!session && ((named && (/^-|=./.test(value) || NOT_SECRET_PARAM.test(named[0]))) || !tokenLike(value))) continue; // `NODE_OPTIONS=--max-old-space-size=1536`: flags
     if (/(?:^|\s)h1:[A-Za-z0-9+/]*$/.test(text.slice(Math.max(0, m.index - 60), m.index))) continue; // a Go module's hash (go.sum)
-    if (inUrlPath(text, m.index) || /data:[\w/+.-]+;base64,[A-Za-z0-9+/=]*$/.test(text.slice(Math.max(0, m.index - 400), m.index))) continue; // a data: URI's content // a document's or a resource's id in a link (docs.google.com/document/d/<id>)
+    // A document's or a resource's id in a link (docs.google.com/document/d/<id>), a data: URI's content.
+    if (inUrlPath(text, m.index) || /data:[\w/+.-]+;base64,[A-Za-z0-9+/=]*$/.test(text.slice(Math.max(0, m.index - 400), m.index))) continue;
     if (/^\.(?:tar|tgz|gz|zip|jar|war|whl|deb|rpm|dmg|exe|msi|bin|img|iso|log|txt|json|csv|png|jpg|pdf)\b/.test(text.slice(m.index + m[0].length, m.index + m[0].length + 5))) continue; // a file's name
     if (publicSpans.some(([s, e]) => m.index >= s && m.index < e)) continue;
     if (PUBLIC_LINE.test(lineAround(text, m.index, m.index + m[0].length)) || exampleOnLine(text, m.index, m.index + m[0].length)) continue;
@@ -172,10 +172,10 @@ const LABELLED_QUOTED = /^([^\n:=]{3,100}?)[:=][ \t]*["'`]([^"'`\n]{16,200})["'`
  */
 function labelledRandom(text: string): string | null {
   if (!text.includes(':') && !text.includes('=')) return null;
-  for (const m of [...text.matchAll(LABELLED), ...text.matchAll(LABELLED_QUOTED)]) {
+  for (const [m, quoted] of [...[...text.matchAll(LABELLED)].map((m) => [m, false] as const), ...[...text.matchAll(LABELLED_QUOTED)].map((m) => [m, true] as const)]) {
     const [label, value] = [m[1]!, m[2]!];
     if (!keyClassOf(label) || PUBLIC_LINE.test(label) || /\b(?:token|password|secret|key)[ \t]+(?:accessors?|ids?|names?|paths?|policy|hash(?:es)?)\b/i.test(label) || (/^[0-9a-f-]+$/i.test(value) && /\b(?:id|ids|hash|sha\d*|md5|checksum|digest|fingerprint|commit|etag|nonce|salt|iv)\b/i.test(label)) || /\b(?:hmac|bcrypt|argon2?)[ \t]+of\b/i.test(label)) continue;
-    const s = shapesOf(value, m[0].endsWith(value) === false);
+    const s = shapesOf(value, quoted);
     if (!(s?.random || (s?.strong && value.length >= 20)) || isPlaceholder(value) || /(.)\1{5}/.test(value) || exampleOnLine(text, m.index, m.index + m[0].length)) continue;
     if (/\b(?:fake|mock|dummy|example|sample|fixture)/i.test(label) || /^[ \t]*(?:---[ \t]+)?(?:PASS|FAIL|ok|SKIP)\b/.test(label)) continue; // a fixture, a test runner's line
     return `${label.trim().slice(-40)}: ${mask(value, 3)}`;
