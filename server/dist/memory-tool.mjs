@@ -17470,6 +17470,11 @@ function isPlaceholder(value) {
   }
   return false;
 }
+function decodedText(t, lineBreaks = false) {
+  if (t.length > 8192 || !/^[A-Za-z0-9+/_-]+={0,2}$/.test(t) || t.length % 4 === 1 || /[+/]/.test(t) && /[_-]/.test(t)) return null;
+  const d = Buffer.from(t.replace(/-/g, "+").replace(/_/g, "/"), "base64").toString("latin1");
+  return (lineBreaks ? /^[\x20-\x7e\t\r\n]+$/ : /^[\x20-\x7e]+$/).test(d) ? d : null;
+}
 function mask(secret, keep = 4) {
   const shown2 = Math.max(0, Math.min(keep, Math.floor(secret.length / 3)));
   return `${secret.slice(0, shown2)}********`;
@@ -18412,17 +18417,11 @@ function namedPairs(text2, policy) {
     out2.push({ kind: "login-pair", snippet: `IDENTIFIED BY ${mask(pass, 1)}`, start: at2, end: at2 + pass.length });
   }
   const ok = (pass) => pairPassword(pass) || policy === "team" && !isPlaceholder(pass) && !isReference(pass) && shapesOf(pass) !== null;
-  for (const m of text2.matchAll(CONNECT_CALL)) {
+  for (const m of [...text2.matchAll(CONNECT_CALL), ...text2.matchAll(CODE_PAIR)]) {
     const pass = m[4];
     if (!ok(pass)) continue;
     const at2 = m.index + m[0].length - pass.length - 1;
-    out2.push({ kind: "login-pair", snippet: `${m[0].slice(0, m[0].length - pass.length - 1).slice(0, 60)}${mask(pass, 1)}`, start: at2, end: at2 + pass.length });
-  }
-  for (const m of text2.matchAll(CODE_PAIR)) {
-    const pass = m[4];
-    if (!ok(pass)) continue;
-    const at2 = m.index + m[0].length - pass.length;
-    out2.push({ kind: "login-pair", snippet: `${m[0].slice(0, m[0].length - pass.length).slice(0, 60)}${mask(pass, 1)}`, start: at2, end: at2 + pass.length });
+    out2.push({ kind: "login-pair", snippet: `${m[0].slice(0, at2 - m.index).slice(0, 60)}${mask(pass, 1)}`, start: at2, end: at2 + pass.length });
   }
   for (const m of text2.matchAll(USER_THEN_PASS)) {
     const pass = m[3].replace(/[.!?)\]}>]+$/, "");
@@ -18484,7 +18483,7 @@ function detectCommandLinePasswords(text2) {
 // server/src/core/trust/gates/credentialWords.ts
 var L = "\\p{L}";
 var KEY_WORDS = "(?:api|access|auth|authentication|debug|unlock|global|private|secret|signing|encryption|decryption|master|licen[cs]e|recovery|pre-?shared|shared|session|hmac|webhook|app|client|admin|root|storage|subscription|activation|product|account|service|server|consumer|x-api|integration|routing|unseal|bot|cookie|jwt|cipher|data|wrapping|aes(?:-?(?:128|192|256))?(?:-?(?:gcm|cbc|ctr))?|3?des|kek|dek)[ _-]?key|master\\.key|apikey|psk|klucz(?:em)? api|api anahtar(?:ı|i)|cl(?:é|e) (?:d'|de l')?api|clave (?:de (?:la )?)?api|chave (?:d[ae] )?api|chiave api|api-schl(?:ü|ue)ssel|api-sleutel|ключ api|(?:wlan-?|netzwerk)?schl(?:ü|ue)ssel";
-var PW_WORDS = `(?<!\\d)(?:password|passwd|passphrase|passcode|pass-phrase|pasword|passwrod|passowrd|pasword)|community[ _-]string|(?<=\\bsnmp[^\\n]{0,30})community|(?:wifi|wi-fi|wlan|wpa[23]?|wep|network)[ _-]?key|parola d'ordine|passwort|kennwort|wachtwoord|contrase(?:ñ|n)a|senha|palavra-passe|l(?:ö|o)senord(?:et)?|salasana|has(?:ł|l)o|heslo|jelsz(?:ó|o)|(?:ş|s)ifre(?:si)?|passord(?:et)?|adgangskode(?:n)?|frase-passe|frase secreta|lozinka|parool|ww|парол[ья]|парола|mot[ -]de[ -]passe|clave|contrasenya|parol(?:a|ă|ei)|parole|slaptažodis|geslo|lykilorð|fjalëkalim|mật khẩu|kata (?:sandi|laluan)|(?<![\\d])(?:pwd|pw|pswd|pword|mdp)`;
+var PW_WORDS = `(?<!\\d)(?:password|passwd|passphrase|passcode|pass-phrase|pasword|passwrod|passowrd)|community[ _-]string|(?<=\\bsnmp[^\\n]{0,30})community|(?:wifi|wi-fi|wlan|wpa[23]?|wep|network)[ _-]?key|parola d'ordine|passwort|kennwort|wachtwoord|contrase(?:ñ|n)a|senha|palavra-passe|l(?:ö|o)senord(?:et)?|salasana|has(?:ł|l)o|heslo|jelsz(?:ó|o)|(?:ş|s)ifre(?:si)?|passord(?:et)?|adgangskode(?:n)?|frase-passe|frase secreta|lozinka|parool|ww|парол[ья]|парола|mot[ -]de[ -]passe|clave|contrasenya|parol(?:a|ă|ei)|parole|slaptažodis|geslo|lykilorð|fjalëkalim|mật khẩu|kata (?:sandi|laluan)|(?<![\\d])(?:pwd|pw|pswd|pword|mdp)`;
 var CODE_WORDS = `(?<![${L}])(?:${CODE_COMPOUNDS})|(?<![${L}])pin[ -]?(?:code|number|nummer|no\\.?)|code d'acc(?:è|e)s|(?<![${L}\\d])(?:pin|puk|cvv2?|cvc2?|digicode|keypad|combination|combo|kombination|combinaison|combinaci(?:ó|o)n|lockbox|key ?box|key ?safe|geheimzahl|host[ -]key|host[ -]pin|passkey|värdnyckel|hostschlüssel)|(?<![${L}])(?:door|alarm|lock|gate|garage|keypad|safe|entry|unlock|recovery|backup|disarm|duress|access|guest|building|security|padlock|locker|parking|elevator|lift|mailbox|lockbox|key ?box|wifi|wi-fi|2fa|mfa|master|house|office|front[ -]door|scratch|emergency|one-time|voicemail|phone|sim|screen|device|laptop|bank|card|atm|pager|bike|storage)(?:[ -]${L}{1,20})?[ -]codes?`;
 var SEED_WORDS = `(?<![${L}])(?:totp|otp|hotp|2fa|mfa|authenticator)[ _-]?(?:seed|secret|key)|(?:wallet|bip-?39|crypto)[ _-]?seed(?:[ _-]?(?:phrase|words))?|frase de recupera(?:ción|ção)|frase semilla|phrase de r(?:é|e)cup(?:é|e)ration|wiederherstellungs(?:phrase|sätze)|herstelzin|fraza odzyskiwania|seed[ _-]?phrase|recovery[ _-]?phrase|mnemonic`;
 var KEY_RE = new RegExp(
@@ -27480,12 +27479,11 @@ function passwordShaped(t) {
   if (ref2 && REFERENCE.test(ref2[1])) return false;
   return (t.match(new RegExp("\\p{L}", "gu")) ?? []).length >= 3;
 }
+var afterUser = (t) => t.replace(/^[a-z][\w.-]{0,31}:(?=\S)/, "");
 function loosePassword(text2) {
   for (const m of text2.matchAll(TOKEN)) {
     if (m[0].length > 80) continue;
-    let t = m[0].replace(/^[*_]+/, "").replace(/[*_.,:;]+$/, "");
-    const login = /^[a-z][\w.-]{0,31}:(?=\S)/.exec(t);
-    if (login) t = t.slice(login[0].length);
+    const t = afterUser(m[0].replace(/^[*_]+/, "").replace(/[*_.,:;]+$/, ""));
     if (t.length < 7 || t.length > 64 || !passwordShaped(t)) continue;
     const start = m.index + m[0].lastIndexOf(t);
     if (exampleOnLine(text2, start, start + t.length) || DISOWNING_LINE.test(lineAround(text2, start, start + t.length, 120))) continue;
@@ -27494,12 +27492,12 @@ function loosePassword(text2) {
   return null;
 }
 var CONTEXT = /\b(?:pass(?:word|wd|phrase|code)?s?|pw|pwd|creds?|credentials?|log(?:ged)?[ -]?in|logon|sign[ -]?in|sudo|root|admin|user(?:name)?|account|wi-?fi|ssid|secret|token|(?:api|access|secret|app)[ -]?key|key is|unlock|ssh|chiave|clave|chave|cl\u00e9|schl\u00fcssel|sleutel|klucz|nyckel|n\u00f8gle|changed the default|htpasswd\w*|pgpass)\b|\.netrc\b|\((?:sa|root|admin)\)/i;
-var NAMED_NUMBER = /^(?:python|node|java|jdk|postgres(?:ql)?|mysql|mariadb|redis|mongo(?:db)?|ubuntu|debian|centos|rhel|fedora|alpine|windows|win|macos|ios|android|php|ruby|go|dotnet|net|gradle|maven|vue|react|angular|rails|django|spring|kotlin|swift|scala|perl|es|ecmascript|html|css|sha|md|utf|iso|rfc|http|tls|ssl|ipv|x|arm|amd|intel|gen|v|version|release|build|rc|beta|alpha|sprint|week|q|fy|office|server|ver|route|chrome|firefox|safari|edge|iphone|ipad|pixel|galaxy|macbook|surface|xbox|ed|x|p|secp|rsa|aes|base|int|uint|float|bigint|port|vlan|room|floor|rack|slot|gate|line|step|phase|level|tier|zone|node|pod|host|box|lab|test|demo|stage|env|dev|prod|user|team|group|region|issue|ticket|pr|item|page|case|run|job|batch|shard|replica|worker|core|cpu|gpu)\d/i;
+var NAMED_NUMBER = /^(?:python|node|java|jdk|postgres(?:ql)?|mysql|mariadb|redis|mongo(?:db)?|ubuntu|debian|centos|rhel|fedora|alpine|windows|win|macos|ios|android|php|ruby|go|dotnet|net|gradle|maven|vue|react|angular|rails|django|spring|kotlin|swift|scala|perl|es|ecmascript|html|css|sha|md|utf|iso|rfc|http|tls|ssl|ipv|x|arm|amd|intel|gen|v|version|release|build|rc|beta|alpha|sprint|week|q|fy|office|server|ver|route|chrome|firefox|safari|edge|iphone|ipad|pixel|galaxy|macbook|surface|xbox|ed|p|secp|rsa|aes|base|int|uint|float|bigint|port|vlan|room|floor|rack|slot|gate|line|step|phase|level|tier|zone|node|pod|host|box|lab|test|demo|stage|env|dev|prod|user|team|group|region|issue|ticket|pr|item|page|case|run|job|batch|shard|replica|worker|core|cpu|gpu)\d/i;
 function passwordLike(t) {
   if (t.length < 7 || t.length > 64 || NAMED_NUMBER.test(t) || /^0x/i.test(t) || !new RegExp("\\p{Ll}", "u").test(t)) return false;
   if (/[\\/:@=]|^[-#$%&*!~+]|^X-/.test(t) || new RegExp("^\\p{L}+$", "u").test(t) || shapesOf(t) === null) return false;
   if (/\.[a-z]{2,6}$/.test(t) && !/\d$/.test(t)) return false;
-  if (/^[0-9a-f-]+$/i.test(t) || decodesToText(t)) return false;
+  if (/^[0-9a-f-]+$/i.test(t) || (decodedText(t)?.length ?? 0) >= 4) return false;
   const parts = t.split(/[-_.]+/).filter((p) => p !== "");
   if (parts.length >= 2 && parts.every((p) => /^[\p{L}\d]+$/u.test(p))) {
     if (isResourceName(t)) return false;
@@ -27514,11 +27512,6 @@ function passwordLike(t) {
   }
   return false;
 }
-function decodesToText(t) {
-  if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(t) || t.length % 4 === 1) return false;
-  const d = Buffer.from(t.replace(/-/g, "+").replace(/_/g, "/"), "base64").toString("latin1");
-  return d.length >= 4 && /^[\x20-\x7e]+$/.test(d);
-}
 function credentialContext(text2, at2) {
   const lineStart = text2.lastIndexOf("\n", at2 - 1) + 1;
   const prevStart = lineStart > 0 ? text2.lastIndexOf("\n", lineStart - 2) + 1 : lineStart;
@@ -27530,12 +27523,10 @@ function passwordNearCredentialWord(text2) {
   if (!CONTEXT_ANYWHERE.test(text2) && !LOGIN_WORDS_INTL.test(text2)) return null;
   for (const m of text2.matchAll(LIKE_TOKEN)) {
     if (m[0].length > 80) continue;
-    let t = m[0].replace(/[.,:;!?]+$/, "");
-    const login = /^[a-z][\w.-]{0,31}:(?=\S)/.exec(t);
-    if (login) t = t.slice(login[0].length);
+    const t = afterUser(m[0].replace(/[.,:;!?]+$/, ""));
     const labelled = LABEL_BEFORE.test(text2.slice(Math.max(0, m.index - 24), m.index));
     if (!passwordLike(t) && !(labelled && new RegExp("^\\p{Ll}+(?:[-_.]\\p{Ll}+)+[-_.]?\\d{2,6}$", "u").test(t) && !isResourceName(t) && shapesOf(t) !== null)) continue;
-    const start = m.index + (login ? login[0].length : 0);
+    const start = m.index + m[0].lastIndexOf(t);
     const before = text2.slice(Math.max(0, start - 40), start);
     if (/\b(?:user(?:name)?|login|as|account|for|on|at|in|host|server|vm|branch|repo|project|service|team|channel|bucket|image|tag|database|db|table|queue|topic|cluster|namespace|ssid|network|called|named)[ \t:=]+["'`]?$/i.test(before)) continue;
     if (!credentialContext(text2, start) || exampleOnLine(text2, start, start + t.length) || DISOWNING_LINE.test(lineAround(text2, start, start + t.length, 120))) continue;
@@ -27582,9 +27573,8 @@ function classChanges(t) {
   return n;
 }
 function encodedText(t) {
-  if (t.length > 8192 || !/^[A-Za-z0-9+/_-]+={0,2}$/.test(t) || t.length % 4 === 1 || /[+/]/.test(t) && /[_-]/.test(t)) return false;
-  const d = Buffer.from(t.replace(/-/g, "+").replace(/_/g, "/"), "base64").toString("latin1");
-  if (d.length < 6 || !/^[\x20-\x7e\t\r\n]+$/.test(d) || !/[A-Za-z]{2}/.test(d)) return false;
+  const d = decodedText(t, true);
+  if (d === null || d.length < 6 || !/[A-Za-z]{2}/.test(d)) return false;
   if (!/[\s{}=:,]/.test(d)) return false;
   return detectSecrets(d).length === 0 && detectTeamSecrets(d).length === 0;
 }
@@ -27642,10 +27632,10 @@ function bareKey(text2) {
 var LABELLED_QUOTED = /^([^\n:=]{3,100}?)[:=][ \t]*["'`]([^"'`\n]{16,200})["'`]/gm;
 function labelledRandom(text2) {
   if (!text2.includes(":") && !text2.includes("=")) return null;
-  for (const m of [...text2.matchAll(LABELLED), ...text2.matchAll(LABELLED_QUOTED)]) {
+  for (const [m, quoted2] of [...[...text2.matchAll(LABELLED)].map((m2) => [m2, false]), ...[...text2.matchAll(LABELLED_QUOTED)].map((m2) => [m2, true])]) {
     const [label, value] = [m[1], m[2]];
     if (!keyClassOf(label) || PUBLIC_LINE.test(label) || /\b(?:token|password|secret|key)[ \t]+(?:accessors?|ids?|names?|paths?|policy|hash(?:es)?)\b/i.test(label) || /^[0-9a-f-]+$/i.test(value) && /\b(?:id|ids|hash|sha\d*|md5|checksum|digest|fingerprint|commit|etag|nonce|salt|iv)\b/i.test(label) || /\b(?:hmac|bcrypt|argon2?)[ \t]+of\b/i.test(label)) continue;
-    const s2 = shapesOf(value, m[0].endsWith(value) === false);
+    const s2 = shapesOf(value, quoted2);
     if (!(s2?.random || s2?.strong && value.length >= 20) || isPlaceholder(value) || /(.)\1{5}/.test(value) || exampleOnLine(text2, m.index, m.index + m[0].length)) continue;
     if (/\b(?:fake|mock|dummy|example|sample|fixture)/i.test(label) || /^[ \t]*(?:---[ \t]+)?(?:PASS|FAIL|ok|SKIP)\b/.test(label)) continue;
     return `${label.trim().slice(-40)}: ${mask(value, 3)}`;
