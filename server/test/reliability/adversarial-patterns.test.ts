@@ -58,6 +58,8 @@ function hostileBodies(size = SIZE): Record<string, string> {
   units.push('password (', 'password: \u201c', 'pass ', 'password. ', 'admin/admin is disabled ', 'password: Kiwi2024! ', 'x is the password. ');
   // Locks and codes, other languages' qualifiers, labelled rows, values on the next line, login pairs by account.
   // A password standing alone, logins named in code and in prose, compound keys, ciphertext, query values.
+  // Codes after a qualifier, keys after a parenthesis, logins in calls and sentences, defines, references, sealed data, labelled quotes, name/value rows.
+  units.push('PIN de a ', 'code porta a ', 'disarm with 1234 door ', 'key (a) ', 'new PDO(a, ', "auth=('a', ", 'use a and ', '#define A ', 'op://', 'encryptedData:\n  a: ', "a key: '", 'variable "password" {', '| name | value |\n| password | ', 'a / "');
   units.push('user ', 'user a, pass ', 'user: a pass: ', 'auth=("a", ', 'Gr4nite!river ', 'A1!a', 'bindpw=', 'snmp community ', 'ENC[AES,', '$ANSIBLE_VAULT;1\n', 'secret=a&', 'get in ', 'mosquitto_pub -P ', 'lftp -u a,');
   units.push('safe: ', 'the padlock on the ', 'Has\u0142o a ', "password dell'", 'codes:\n', 'admin - x1!', 'creds\tops\t', 'a | b | ', 'opens with ', 'protected with ', 'a:1:b:c:', '\u043a\u043e\u0434 ', 'use 1234 for the a ', '1234 opens the a ', 'log in as a with ', 'key 1: ');
   const out: Record<string, string> = {};
